@@ -1,0 +1,111 @@
+/* Flag parsing helpers shared by every command. */
+#include "cli/cli.h"
+#include "data/data.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+vreport(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "wattcast %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(cmd, fmt, ap);
+	va_end(ap);
+	return CLI_USAGE;
+}
+
+int
+cli_fail(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(cmd, fmt, ap);
+	va_end(ap);
+	return CLI_FAIL;
+}
+
+int
+cli_bad_option(const char *cmd, int opt, char **argv)
+{
+	const char *text = argv[optind - 1];
+	if (opt == ':')
+		return cli_usage_error(cmd, "%s needs a value (see --help)", text);
+	if (optopt && !(text[0] == '-' && text[1] == '-'))
+		return cli_usage_error(cmd, "unknown flag '-%c' (see --help)", optopt);
+	return cli_usage_error(cmd, "unknown flag '%s' (see --help)", text);
+}
+
+int
+cli_parse_double(const char *cmd, const char *flag, const char *text, double min,
+                 int min_inclusive, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+		return cli_usage_error(cmd, "%s: expected a number, got '%s'", flag, text);
+	if (min_inclusive ? v < min : v <= min)
+		return cli_usage_error(cmd, "%s: must be %s %g, got '%s'", flag,
+		                       min_inclusive ? ">=" : ">", min, text);
+	*out = v;
+	return CLI_OK;
+}
+
+int
+cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (end == text || *end != '\0' || errno == ERANGE)
+		return cli_usage_error(cmd, "%s: expected a whole number, got '%s'", flag, text);
+	if (v < min || v > max)
+		return cli_usage_error(cmd, "%s: must be between %ld and %ld, got '%s'", flag, min, max, text);
+	*out = v;
+	return CLI_OK;
+}
+
+int
+cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (text[0] == '-')
+		return cli_usage_error(cmd, "%s: must be a whole number >= 0, got '%s'", flag, text);
+	unsigned long long v = strtoull(text, &end, 10);
+	/* Seeds are stored as JSON integers, which jansson keeps signed. */
+	if (end == text || *end != '\0' || errno == ERANGE || v > (unsigned long long)INT64_MAX)
+		return cli_usage_error(cmd, "%s: expected a whole number 0..2^63-1, got '%s'", flag, text);
+	*out = (uint64_t)v;
+	return CLI_OK;
+}
+
+int
+cli_load_params(const char *cmd, const char *params_path, const char *profile, wc_params *out)
+{
+	wc_error err;
+	int rc = params_path ? wc_params_load_file(params_path, out, &err)
+	                     : wc_params_profile(profile ? profile : "paper", out, &err);
+	if (rc != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	return CLI_OK;
+}
+
+void
+cli_reset_getopt(void)
+{
+	optind = 0; /* 0 also re-initialises glibc's internal state */
+	opterr = 0;
+}

@@ -1,0 +1,60 @@
+/*
+ * cli/ — the `wattcast` entry point. One file per command; this header
+ * lists them and the small helpers every command uses so that all report
+ * usage errors the same way: exit status 2 and one line naming the flag.
+ *
+ * Exit status: 0 success, 1 the work failed (bad file, fit error),
+ * 2 the command line was wrong.
+ */
+#ifndef WC_CLI_H
+#define WC_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "models/models.h"
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+typedef struct {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv); /* argv[0] is the command name */
+} cli_command;
+
+/* Commands (cli/cmd_*.c). */
+int cli_cmd_predict(int argc, char **argv);
+int cli_cmd_fit(int argc, char **argv);
+int cli_cmd_validate(int argc, char **argv);
+int cli_cmd_simulate(int argc, char **argv);
+int cli_cmd_import(int argc, char **argv);
+int cli_cmd_ingest(int argc, char **argv);
+int cli_cmd_metrics(int argc, char **argv);
+int cli_cmd_serve(int argc, char **argv);
+
+/** Print "wattcast CMD: message" on stderr; returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Print "wattcast CMD: message" on stderr; returns CLI_FAIL. */
+int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Report what getopt_long returned for a bad option (':' missing value,
+ *  '?' unknown flag) as a usage error; call from the `default:` branch. */
+int cli_bad_option(const char *cmd, int opt, char **argv);
+
+/** Strict number parsing for flag values: the whole text must be a finite
+ *  number within the bounds; otherwise a usage error naming `flag`. */
+int cli_parse_double(const char *cmd, const char *flag, const char *text, double min,
+                     int min_inclusive, double *out);
+int cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max,
+                  long *out);
+int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);
+
+/** Load --params FILE or the built-in profile (NULL = "paper"). Errors are
+ *  printed; returns CLI_OK / CLI_FAIL. `out` is cleared by the caller. */
+int cli_load_params(const char *cmd, const char *params_path, const char *profile,
+                    wc_params *out);
+
+/** Reset getopt for a fresh parse of a sub-argv. */
+void cli_reset_getopt(void);
+
+#endif

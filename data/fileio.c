@@ -1,0 +1,129 @@
+/* Whole-file reads and crash-safe writes (temporary file, fsync, rename). */
+#include "data/data.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int
+wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc_error *err)
+{
+	*out = NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
+	size_t cap = 8192, len = 0;
+	char *buf = malloc(cap);
+	int rc = WC_OK;
+	while (buf) {
+		if (len + 1 >= cap) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (len > max_bytes) {
+			rc = wc_error_set(err, WC_EINVAL, "%s: larger than the limit of %zu bytes", path, max_bytes);
+			break;
+		}
+		if (got == 0) {
+			if (ferror(f))
+				rc = wc_error_set(err, WC_EIO, "%s: read error", path);
+			break;
+		}
+	}
+	fclose(f);
+	if (!buf)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	if (len_out)
+		*len_out = len;
+	return WC_OK;
+}
+
+static int
+fsync_parent(const char *path)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return -1;
+	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+	free(copy);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int
+wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err)
+{
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 16);
+	if (!tmp)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	memcpy(tmp, path, plen);
+	memcpy(tmp + plen, ".tmp.XXXXXX", 12);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		return wc_error_set(err, WC_EIO, "%s: cannot create temporary file (%s)", path, strerror(e));
+	}
+	const char *p = data;
+	size_t left = len;
+	int rc = WC_OK;
+	while (left > 0) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = wc_error_set(err, WC_EIO, "%s: write failed (%s)", path, strerror(errno));
+			break;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	/* Files are meant to be read by others (the server, a user): 0644
+	 * instead of mkstemp's 0600. */
+	if (rc == WC_OK && fchmod(fd, 0644) != 0)
+		rc = wc_error_set(err, WC_EIO, "%s: chmod failed (%s)", path, strerror(errno));
+	if (rc == WC_OK && fsync(fd) != 0)
+		rc = wc_error_set(err, WC_EIO, "%s: fsync failed (%s)", path, strerror(errno));
+	if (close(fd) != 0 && rc == WC_OK)
+		rc = wc_error_set(err, WC_EIO, "%s: close failed (%s)", path, strerror(errno));
+	if (rc == WC_OK && rename(tmp, path) != 0)
+		rc = wc_error_set(err, WC_EIO, "%s: rename failed (%s)", path, strerror(errno));
+	if (rc != WC_OK)
+		unlink(tmp);
+	else
+		(void)fsync_parent(path); /* best effort: some filesystems refuse */
+	free(tmp);
+	return rc;
+}
+
+void
+wc_utc_now(char out[24])
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

@@ -1,0 +1,148 @@
+/*
+ * The five candidate forms of the dynamic part of inference power
+ * (SPEC §1, Table 11 of the LLM-PowerTrace appendix) and the name tables
+ * of the enums used across the law.
+ */
+#include "models/models.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const form_names[WC_FORM_COUNT] = {
+	"power_law", "power_law_quadratic_load", "saturating",
+	"saturating_quadratic_load", "floor_plus_rise",
+};
+
+const char *
+wc_form_name(wc_form form)
+{
+	return (unsigned)form < WC_FORM_COUNT ? form_names[form] : "unknown";
+}
+
+int
+wc_form_from_name(const char *name, wc_form *out)
+{
+	for (int i = 0; i < WC_FORM_COUNT; i++)
+		if (name && strcmp(name, form_names[i]) == 0) {
+			*out = (wc_form)i;
+			return WC_OK;
+		}
+	return WC_ENOTFOUND;
+}
+
+int
+wc_form_has_scale(wc_form form)
+{
+	return form == WC_FORM_SATURATING || form == WC_FORM_SATURATING_QUADRATIC ||
+	       form == WC_FORM_FLOOR_PLUS_RISE;
+}
+
+int
+wc_form_has_quadratic(wc_form form)
+{
+	return form == WC_FORM_POWER_LAW_QUADRATIC ||
+	       form == WC_FORM_SATURATING_QUADRATIC || form == WC_FORM_FLOOR_PLUS_RISE;
+}
+
+int
+wc_form_has_floor(wc_form form)
+{
+	return form == WC_FORM_FLOOR_PLUS_RISE;
+}
+
+/* Logistic evaluated on the side that cannot overflow. */
+static double
+logistic(double z)
+{
+	if (z >= 0.0)
+		return 1.0 / (1.0 + exp(-z));
+	double e = exp(z);
+	return e / (1.0 + e);
+}
+
+double
+wc_form_link(wc_form form, double z, double floor_logit, double *dg_dz,
+             double *dg_dfloor)
+{
+	double g, gz = 0.0, gf = 0.0;
+	if (!wc_form_has_scale(form)) {
+		g = exp(z);
+		gz = g;
+	} else if (!wc_form_has_floor(form)) {
+		g = logistic(z);
+		gz = g * (1.0 - g);
+	} else {
+		double f = logistic(floor_logit), r = logistic(z);
+		g = f + (1.0 - f) * r;
+		gz = (1.0 - f) * r * (1.0 - r);
+		gf = f * (1.0 - f) * (1.0 - r);
+	}
+	if (dg_dz)
+		*dg_dz = gz;
+	if (dg_dfloor)
+		*dg_dfloor = gf;
+	return g;
+}
+
+static int
+lookup(const char *const *names, int count, const char *name, int *out)
+{
+	for (int i = 0; i < count; i++)
+		if (name && strcmp(name, names[i]) == 0) {
+			*out = i;
+			return WC_OK;
+		}
+	return WC_ENOTFOUND;
+}
+
+static const char *const precision_names[WC_PREC_COUNT] = { "bf16", "fp8", "int4" };
+
+const char *
+wc_precision_name(wc_precision p)
+{
+	return (unsigned)p < WC_PREC_COUNT ? precision_names[p] : "unknown";
+}
+
+int
+wc_precision_from_name(const char *name, wc_precision *out)
+{
+	int i, rc = lookup(precision_names, WC_PREC_COUNT, name, &i);
+	if (rc == WC_OK)
+		*out = (wc_precision)i;
+	return rc;
+}
+
+static const char *const source_names[WC_SRC_COUNT] = {
+	"published", "fitted", "measured", "estimated", "assumed",
+};
+
+const char *
+wc_source_name(wc_source s)
+{
+	return (unsigned)s < WC_SRC_COUNT ? source_names[s] : "unknown";
+}
+
+int
+wc_source_from_name(const char *name, wc_source *out)
+{
+	int i, rc = lookup(source_names, WC_SRC_COUNT, name, &i);
+	if (rc == WC_OK)
+		*out = (wc_source)i;
+	return rc;
+}
+
+const char *
+wc_setting_name(wc_setting s)
+{
+	return s == WC_SETTING_KV ? "kv_cache" : "weights";
+}
+
+const char *
+wc_placement_name(wc_placement p)
+{
+	switch (p) {
+	case WC_PLACE_INSIDE_Z: return "inside_z";
+	case WC_PLACE_ON_S: return "on_s";
+	default: return "none";
+	}
+}

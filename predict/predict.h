@@ -1,0 +1,70 @@
+/*
+ * predict/ — answers from a frozen parameter set: mean power for one
+ * configuration (or an n(t) series), a 95 % interval from the stored
+ * bootstrap draws, and a warning for every input outside the calibrated
+ * range. Never fits. A query allocates only scratch space (the draws'
+ * predictions, a series' histogram) and frees it before returning.
+ *
+ * A wc_predictor is built once per parameter set (it lays the draws out for
+ * fast evaluation), is immutable afterwards and may be shared by any number
+ * of threads. Reference counting of predictors is the caller's business
+ * (the server keeps its own).
+ */
+#ifndef WC_PREDICT_H
+#define WC_PREDICT_H
+
+#include <stddef.h>
+
+#include "models/models.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wc_predictor wc_predictor;
+
+/** Build a predictor from a copy of `p` (the caller keeps `p`). On success
+ *  the caller owns `*out` and frees it with wc_predictor_free. */
+int wc_predictor_new(const wc_params *p, wc_predictor **out, wc_error *err);
+void wc_predictor_free(wc_predictor *pr);
+/** The parameter set inside (borrowed; lives as long as the predictor). */
+const wc_params *wc_predictor_params(const wc_predictor *pr);
+
+/** Upper bound on the length of an n(t) series in one query. */
+#define WC_SERIES_MAX 1000000
+
+/** One question. When `running_series` is set (length > 0), the mean power
+ *  is the time average of the law over the series (each sample held
+ *  `dt_s`), and `config.running` is ignored. The series is borrowed. */
+typedef struct {
+	wc_config config;
+	const double *running_series;
+	size_t series_len;
+	double dt_s;
+	int want_interval; /* 0 skips the draws even when present */
+} wc_inference_query;
+
+#define WC_WARN_MAX 10
+#define WC_WARN_LEN 200
+
+typedef struct {
+	wc_power power;
+	double mean_running;        /* n used: config.running or series mean */
+	int has_interval;           /* 1 when the set holds bootstrap draws */
+	double node_lo_w, node_hi_w; /* 2.5 / 97.5 percentiles of node power */
+	int n_draws;                /* draws the interval is built from */
+	int n_warnings;
+	char warnings[WC_WARN_MAX][WC_WARN_LEN];
+} wc_inference_prediction;
+
+/** Predict mean power. Invalid inputs (unknown platform, tp < 1, N <= 0,
+ *  negative or non-finite numbers, dt_s <= 0 with a series) return
+ *  WC_EINVAL / WC_ENOTFOUND with `err->msg` starting with the field name
+ *  ("tp: ..."). Extrapolation is not an error: it adds warnings. */
+int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
+                         wc_inference_prediction *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

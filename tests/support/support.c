@@ -1,0 +1,204 @@
+/* Test helpers: process runner with captured output, temp folders. */
+#include "tests/support/support.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int check_failures = 0;
+int check_count = 0;
+
+int
+check_report(const char *test_name)
+{
+	if (check_failures) {
+		fprintf(stderr, "%s: %d of %d checks failed\n", test_name, check_failures, check_count);
+		return 1;
+	}
+	printf("%s: %d checks passed\n", test_name, check_count);
+	return 0;
+}
+
+const char *
+test_env(const char *name, const char *fallback)
+{
+	const char *v = getenv(name);
+	return v && v[0] ? v : fallback;
+}
+
+const char *
+test_shared_dir(void)
+{
+	const char *d = test_env("WC_SHARED_DIR", NULL);
+	struct stat st;
+	if (!d || stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		printf("SKIP: ../shared not found (WC_SHARED_DIR=%s); this test reads the real runs in place\n",
+		       d ? d : "(unset)");
+		return NULL;
+	}
+	return d;
+}
+
+char *
+path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 2);
+	if (!s)
+		abort();
+	memcpy(s, a, la);
+	s[la] = '/';
+	memcpy(s + la + 1, b, lb + 1);
+	return s;
+}
+
+static void
+mkdirs(const char *path)
+{
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+char *
+test_tmpdir(const char *name)
+{
+	const char *root = test_env("WC_TEST_TMP", "/tmp/wattcast-tests");
+	char *dir = path_join(root, name);
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "warning: could not clear %s\n", dir);
+	mkdirs(dir);
+	return dir;
+}
+
+int
+write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	size_t n = strlen(text);
+	int rc = fwrite(text, 1, n, f) == n ? 0 : -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+typedef struct {
+	char *buf;
+	size_t len, cap;
+} growbuf;
+
+static int
+grow_append(growbuf *g, const char *p, size_t n)
+{
+	if (g->len + n + 1 > g->cap) {
+		size_t cap = g->cap ? g->cap : 4096;
+		while (cap < g->len + n + 1)
+			cap *= 2;
+		char *nb = realloc(g->buf, cap);
+		if (!nb)
+			return -1;
+		g->buf = nb;
+		g->cap = cap;
+	}
+	memcpy(g->buf + g->len, p, n);
+	g->len += n;
+	g->buf[g->len] = '\0';
+	return 0;
+}
+
+int
+run_wattcast(const char *const *argv, const char *stdin_text, run_result *out)
+{
+	int pin[2], pout[2], perr[2];
+	memset(out, 0, sizeof *out);
+	if (pipe(pin) || pipe(pout) || pipe(perr))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(pin[0], 0);
+		dup2(pout[1], 1);
+		dup2(perr[1], 2);
+		close(pin[0]); close(pin[1]); close(pout[0]); close(pout[1]); close(perr[0]); close(perr[1]);
+		const char *bin = test_env("WATTCAST_BIN", "wattcast");
+		size_t n = 0;
+		while (argv[n])
+			n++;
+		char **args = calloc(n + 1, sizeof *args);
+		args[0] = (char *)bin;
+		for (size_t i = 1; i < n; i++)
+			args[i] = (char *)argv[i];
+		execv(bin, args);
+		_exit(127);
+	}
+	close(pin[0]);
+	close(pout[1]);
+	close(perr[1]);
+	signal(SIGPIPE, SIG_IGN);
+	if (stdin_text) {
+		size_t left = strlen(stdin_text);
+		const char *p = stdin_text;
+		while (left > 0) {
+			ssize_t w = write(pin[1], p, left);
+			if (w <= 0)
+				break;
+			p += w;
+			left -= (size_t)w;
+		}
+	}
+	close(pin[1]);
+	growbuf g[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } };
+	grow_append(&g[0], "", 0);
+	grow_append(&g[1], "", 0);
+	struct pollfd fds[2] = { { pout[0], POLLIN, 0 }, { perr[0], POLLIN, 0 } };
+	int open_fds = 2;
+	while (open_fds > 0) {
+		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < 2; i++) {
+			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			char buf[8192];
+			ssize_t r = read(fds[i].fd, buf, sizeof buf);
+			if (r > 0) {
+				grow_append(&g[i], buf, (size_t)r);
+			} else {
+				close(fds[i].fd);
+				fds[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	out->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	out->out = g[0].buf;
+	out->err = g[1].buf;
+	return 0;
+}
+
+void
+run_result_free(run_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}

@@ -1,0 +1,34 @@
+/*
+ * Helpers for tests: run the wattcast binary and capture its output,
+ * temporary folders, and paths from the ctest environment.
+ */
+#ifndef WC_TEST_SUPPORT_H
+#define WC_TEST_SUPPORT_H
+
+#include <stddef.h>
+
+#include "tests/support/check.h"
+
+typedef struct {
+	int status;     /* exit status, or 128 + signal */
+	char *out;      /* captured stdout (malloc'd, NUL-terminated) */
+	char *err;      /* captured stderr */
+} run_result;
+
+/** Run `argv` (NULL-terminated; argv[0] "wattcast" is replaced by the
+ *  built binary) with an optional stdin text; captures both streams. */
+int run_wattcast(const char *const *argv, const char *stdin_text, run_result *out);
+void run_result_free(run_result *r);
+
+/** Fresh empty folder under WC_TEST_TMP (malloc'd path). */
+char *test_tmpdir(const char *name);
+/** Join two path parts (malloc'd). */
+char *path_join(const char *a, const char *b);
+/** Write a text file (test fixtures). 0 on success. */
+int write_text(const char *path, const char *text);
+/** Environment value or a fallback. */
+const char *test_env(const char *name, const char *fallback);
+/** ../shared (WC_SHARED_DIR) when it exists, else NULL after printing why. */
+const char *test_shared_dir(void);
+
+#endif

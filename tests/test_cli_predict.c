@@ -1,0 +1,119 @@
+/*
+ * `wattcast predict inference` end to end: the published anchors through
+ * --json, and every usage error exits 2 with one line naming the flag.
+ */
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+static double
+predicted(const char *platform, const char *active)
+{
+	const char *argv[] = { "wattcast", "predict", "inference", "--platform", platform,
+	                       "--active-params", active, "--tp", "1", "--concurrency", "32",
+	                       "--json", NULL };
+	run_result r;
+	double v = NAN;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_error_t jerr;
+	json_t *o = json_loads(r.out, 0, &jerr);
+	CHECK(o != NULL);
+	if (o) {
+		v = json_number_value(json_object_get(o, "node_power_w"));
+		CHECK(json_is_number(json_object_get(o, "per_gpu_power_w")));
+		CHECK(json_is_number(json_object_get(o, "idle_power_w")));
+		CHECK(json_is_array(json_object_get(o, "warnings")));
+		CHECK_INT(json_array_size(json_object_get(o, "warnings")), 0);
+		json_decref(o);
+	}
+	run_result_free(&r);
+	return v;
+}
+
+/* Expect exit 2 and a single stderr line containing `needle`. */
+static void
+usage_error(const char *const *argv, const char *needle)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, needle);
+	char *nl = strchr(r.err, '\n');
+	CHECK(nl && nl[1] == '\0'); /* exactly one line */
+	CHECK(r.out[0] == '\0');
+	run_result_free(&r);
+}
+
+#define ARGS(...) ((const char *const[]){ "wattcast", "predict", "inference", __VA_ARGS__, NULL })
+
+int
+main(void)
+{
+	CHECK_NEAR(predicted("A100", "8.19"), 362.8, 0.5);
+	CHECK_NEAR(predicted("A100", "14.8"), 373.5, 0.5);
+	CHECK_NEAR(predicted("H100", "8.19"), 551.3, 0.5);
+	CHECK_NEAR(predicted("H100", "14.8"), 579.5, 0.5);
+	CHECK_NEAR(predicted("H200", "8.19"), 613.3, 0.5);
+	CHECK_NEAR(predicted("H200", "14.8"), 642.0, 0.5);
+
+	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--bogus"),
+	            "unknown flag '--bogus'");
+	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency"),
+	            "--concurrency needs a value");
+	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "-3"),
+	            "--concurrency: must be >= 0");
+	usage_error(ARGS("--platform", "A100", "--active-params", "eight", "--concurrency", "1"),
+	            "--active-params: expected a number, got 'eight'");
+	usage_error(ARGS("--platform", "A100", "--active-params", "-8", "--concurrency", "1"),
+	            "--active-params: must be > 0");
+	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "0"),
+	            "--tp: must be between 1");
+	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "1.5"),
+	            "--tp: expected a whole number");
+	usage_error(ARGS("--platform", "TPUv9", "--active-params", "8", "--concurrency", "1"),
+	            "--platform: unknown platform 'TPUv9' (known: A100, H100, H200, H100-locked)");
+	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--weights", "fp4"),
+	            "--weights: expected bf16, fp8 or int4");
+	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--sm-clock", "nan"),
+	            "--sm-clock: expected a number");
+	usage_error(ARGS("--active-params", "8", "--concurrency", "1"), "--platform is required");
+	usage_error(ARGS("--platform", "A100", "--model", "NoSuchModel", "--concurrency", "1"),
+	            "--model: unknown model 'NoSuchModel'");
+
+	run_result r;
+	/* A catalog model name stands for its active parameters. */
+	CHECK(run_wattcast(ARGS("--platform", "H200", "--model", "Qwen/Qwen3-8B", "--concurrency", "32"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "613.");
+	run_result_free(&r);
+	/* A missing parameter file is a failure (1) naming the file. */
+	CHECK(run_wattcast(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1",
+	                        "--params", "/nonexistent/p.json"), NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "/nonexistent/p.json");
+	run_result_free(&r);
+	/* Help and version. */
+	const char *help[] = { "wattcast", "--help", NULL };
+	CHECK(run_wattcast(help, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "predict");
+	run_result_free(&r);
+	const char *sub_help[] = { "wattcast", "predict", "--help", NULL };
+	CHECK(run_wattcast(sub_help, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "--concurrency");
+	run_result_free(&r);
+	const char *version[] = { "wattcast", "--version", NULL };
+	CHECK(run_wattcast(version, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "wattcast 0.");
+	run_result_free(&r);
+	const char *unknown[] = { "wattcast", "frobnicate", NULL };
+	CHECK(run_wattcast(unknown, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "unknown command 'frobnicate'");
+	run_result_free(&r);
+	return check_report("test_cli_predict");
+}

@@ -1,0 +1,113 @@
+/*
+ * Predictions from a frozen law: extrapolation warnings name the input,
+ * and the 95 % interval comes from the bootstrap draws (percentiles of the
+ * predicted node power).
+ */
+#include "predict/predict.h"
+#include "tests/support/check.h"
+
+#include <stdlib.h>
+
+static int
+has_warning(const wc_inference_prediction *o, const char *needle)
+{
+	for (int i = 0; i < o->n_warnings; i++)
+		if (strstr(o->warnings[i], needle))
+			return 1;
+	return 0;
+}
+
+int
+main(void)
+{
+	wc_params p;
+	wc_predictor *pr;
+	wc_inference_prediction o;
+	wc_error err;
+	wc_params_default(&p);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+
+	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+	q.config.platform = "A100";
+	q.config.active_params_b = 8.19;
+	q.config.running = 32;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK_NEAR(o.power.node_power_w, 362.8, 0.5);
+	CHECK_INT(o.n_warnings, 0);
+	CHECK(!o.has_interval); /* the profile has no draws */
+
+	/* Outside the calibrated span: one warning per input. */
+	q.config.active_params_b = 70.6;
+	q.config.tp = 8;
+	q.config.running = 512;
+	q.config.weights = WC_PREC_FP8;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(has_warning(&o, "active_params_b: 70.6"));
+	CHECK(has_warning(&o, "tp: 8"));
+	CHECK(has_warning(&o, "running:"));
+	CHECK(has_warning(&o, "weights: fp8 on A100 has no fitted term (tested on 4 pairs, p = 0.96"));
+	CHECK_INT(o.n_warnings, 4);
+	q.config.platform = "H100-locked";
+	q.config.weights = WC_PREC_BF16;
+	q.config.active_params_b = 8;
+	q.config.tp = 1;
+	q.config.running = 32;
+	q.config.sm_clock_mhz = 1500;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(has_warning(&o, "sm_clock_mhz: no clock-locked runs"));
+	CHECK(has_warning(&o, "assumed"));
+
+	/* Errors name the field. */
+	q.config.platform = "B300";
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_ENOTFOUND);
+	CHECK_CONTAINS(err.msg, "platform:");
+	q.config.platform = "A100";
+	q.config.sm_clock_mhz = 0;
+	double series[4] = { 0, 10, 20, -1 };
+	q.running_series = series;
+	q.series_len = 4;
+	q.dt_s = 0.05;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "running_series/3");
+	series[3] = 30;
+	q.dt_s = 0;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "dt_s");
+	q.dt_s = 0.05;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK_NEAR(o.mean_running, 15, 1e-12);
+	wc_predictor_free(pr);
+
+	/* Interval from draws: theta[A100] drawn from a known set; the bounds
+	 * are the type-7 percentiles of the node power over the draws. */
+	p.levels[0].theta.source = WC_SRC_FITTED;
+	char names[1][WC_NAME_MAX] = { "theta[A100]" };
+	double thetas[101];
+	for (int i = 0; i <= 100; i++)
+		thetas[i] = 1.5 + i * 0.01; /* 1.50 .. 2.50 */
+	CHECK_INT(wc_params_set_draws(&p, 101, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	q.running_series = NULL;
+	q.series_len = 0;
+	q.config.running = 32;
+	q.config.active_params_b = 8;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(o.has_interval);
+	CHECK_INT(o.n_draws, 101);
+	/* node power is increasing in theta: percentiles map through. */
+	double lo_theta = 1.5 + 2.5 * 0.01, hi_theta = 1.5 + 97.5 * 0.01;
+	CHECK_NEAR(o.node_lo_w, 72.9 + 329 / (1 + exp(-lo_theta)), 1e-3);
+	CHECK_NEAR(o.node_hi_w, 72.9 + 329 / (1 + exp(-hi_theta)), 1e-3);
+	CHECK(o.node_lo_w < o.power.node_power_w && o.power.node_power_w < o.node_hi_w);
+	/* Another level's draws do not move this level's interval. */
+	q.config.platform = "H200";
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(o.has_interval);
+	CHECK_NEAR(o.node_hi_w - o.node_lo_w, 0, 1e-9);
+	q.want_interval = 0;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(!o.has_interval);
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+	return check_report("test_predict");
+}
