@@ -139,6 +139,13 @@ int wc_runs_append(wc_runs_table *t, const wc_run *run, wc_error *err);
 void wc_runs_free(wc_runs_table *t);
 /** A wc_run with every optional number NaN and defaults set. */
 void wc_run_init(wc_run *run);
+/** Set the extra (non-SPEC) column `column` of row `row` to `value`
+ *  (copied); the column is added, blank for other rows, if new. */
+int wc_runs_set_extra(wc_runs_table *t, size_t row, const char *column, const char *value,
+                      wc_error *err);
+/** Value of an extra column for a row, or NULL when the column is absent
+ *  (borrowed; valid until the table changes). */
+const char *wc_runs_get_extra(const wc_runs_table *t, size_t row, const char *column);
 /** Write as CSV (SPEC §7 columns, then extra columns) atomically. A
  *  `comment` (may contain newlines) is written first as `#` lines. */
 int wc_runs_write(const char *path, const wc_runs_table *t, const char *comment,

@@ -1,0 +1,93 @@
+/*
+ * CSV fields (RFC 4180 quoting) for the runs table, n(t) series and the
+ * telemetry readers. Lines are split in place, so a reader needs one line
+ * buffer and no per-field allocation.
+ */
+#include "data/data.h"
+#include "data/data_internal.h"
+
+#include <string.h>
+
+int
+wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason)
+{
+	size_t len = strlen(line);
+	if (len > 0 && line[len - 1] == '\r')
+		line[--len] = '\0';
+	int n = 0;
+	char *p = line;
+	for (;;) {
+		if (n >= cap) {
+			*reason = "too many fields";
+			return -1;
+		}
+		fields[n].column = (int)(p - line) + 1;
+		if (*p == '"') {
+			/* Unquote in place: `w` trails `r`, doubled quotes collapse. */
+			char *r = p + 1, *w = p;
+			fields[n].text = w;
+			for (;;) {
+				if (*r == '\0') {
+					*reason = "unterminated quoted field";
+					return -1;
+				}
+				if (*r == '"') {
+					if (r[1] == '"') {
+						*w++ = '"';
+						r += 2;
+						continue;
+					}
+					r++;
+					break;
+				}
+				*w++ = *r++;
+			}
+			if (*r != ',' && *r != '\0') {
+				*reason = "text after a closing quote";
+				return -1;
+			}
+			int last = *r == '\0';
+			*w = '\0';
+			n++;
+			if (last)
+				return n;
+			p = r + 1;
+		} else {
+			char *comma = strchr(p, ',');
+			fields[n++].text = p;
+			if (!comma)
+				return n;
+			*comma = '\0';
+			p = comma + 1;
+		}
+	}
+}
+
+const char *
+wc__next_line(const char *buf, size_t len, size_t *pos, size_t *line_len)
+{
+	if (*pos >= len)
+		return NULL;
+	const char *start = buf + *pos;
+	const char *nl = memchr(start, '\n', len - *pos);
+	size_t n = nl ? (size_t)(nl - start) : len - *pos;
+	*pos += n + (nl ? 1 : 0);
+	*line_len = n;
+	return start;
+}
+
+void
+wc__csv_put(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,28 @@
+/* Private to data/: the CSV field splitter shared by every CSV reader. */
+#ifndef WC_DATA_INTERNAL_H
+#define WC_DATA_INTERNAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+	char *text;  /* NUL-terminated, unquoted, inside the line buffer */
+	int column;  /* 1-based character column where the field starts */
+} wc__csv_field;
+
+/** Split one line (no newline; a trailing CR is dropped) into at most
+ *  `cap` fields, in place: quotes ("a,b", "say ""hi""") are removed and
+ *  the pointers point into `line`. Returns the number of fields, or -1
+ *  with `*reason` set (unterminated quote, text after a closing quote,
+ *  too many fields). */
+int wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason);
+
+/** Next line of `buf` (len bytes) from `*pos`: returns its start and sets
+ *  `*line_len` (excluding the newline); NULL at the end. */
+const char *wc__next_line(const char *buf, size_t len, size_t *pos, size_t *line_len);
+
+/** Write `s` as one CSV field, quoted when it holds a comma, quote or
+ *  newline. */
+void wc__csv_put(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,632 @@
+/*
+ * The runs table (SPEC §7): one CSV row per run or run segment, the input
+ * of every fit. Reading is strict and precise about where a problem is
+ * (file:line:column and the reason), because these tables are edited by
+ * hand; columns wattcast does not know are kept verbatim so a rewrite
+ * loses nothing.
+ */
+#include "data/data.h"
+#include "data/data_internal.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUNS_MAX_BYTES (512u << 20)
+#define RUNS_MAX_FIELDS 512
+
+typedef enum {
+	COL_RUN_ID, COL_PLATFORM, COL_TP, COL_MODEL, COL_ACTIVE, COL_TOTAL, COL_ARCH,
+	COL_RUNNING, COL_SERIES, COL_POWER, COL_IDLE, COL_WEIGHTS, COL_KV, COL_CLOCK,
+	COL_WORKLOAD, COL_INPUT, COL_OUTPUT, COL_TPUT, COL_EPT, COL_SET, COL_EXCLUDE,
+	COL_COUNT
+} column_id;
+
+static const char *const column_names[COL_COUNT] = {
+	"run_id", "platform", "tp", "model", "active_params_b", "total_params_b",
+	"architecture", "running", "n_series", "mean_power_w", "idle_power_w", "weights",
+	"kv_cache", "sm_clock_mhz", "workload", "input_tokens", "output_tokens",
+	"throughput_tok_s", "energy_per_token_j", "set", "exclude",
+};
+
+static const column_id required_columns[] = { COL_RUN_ID, COL_PLATFORM, COL_TP, COL_MODEL,
+                                              COL_ACTIVE, COL_POWER };
+
+void
+wc_run_init(wc_run *run)
+{
+	memset(run, 0, sizeof *run);
+	run->tp = 1;
+	run->active_params_b = run->total_params_b = run->running = NAN;
+	run->mean_power_w = run->idle_power_w = NAN;
+	run->input_tokens = run->output_tokens = run->throughput_tok_s = NAN;
+	run->energy_per_token_j = NAN;
+	run->weights = run->kv = WC_PREC_BF16;
+}
+
+wc_runs_table *
+wc_runs_new(void)
+{
+	return calloc(1, sizeof(wc_runs_table));
+}
+
+void
+wc_runs_free(wc_runs_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n_runs; i++) {
+		free(t->runs[i].series_running);
+		free(t->runs[i].series_weight);
+	}
+	for (size_t i = 0; i < t->n_runs * t->n_extra; i++)
+		free(t->extra_values[i]);
+	for (size_t j = 0; j < t->n_extra; j++)
+		free(t->extra_names[j]);
+	free(t->extra_values);
+	free(t->extra_names);
+	free(t->runs);
+	free(t);
+}
+
+static int
+copy_series(wc_run *dst, const wc_run *src, wc_error *err)
+{
+	dst->series_running = dst->series_weight = NULL;
+	if (src->series_len == 0)
+		return WC_OK;
+	dst->series_running = malloc(src->series_len * sizeof(double));
+	dst->series_weight = malloc(src->series_len * sizeof(double));
+	if (!dst->series_running || !dst->series_weight) {
+		free(dst->series_running);
+		free(dst->series_weight);
+		dst->series_running = dst->series_weight = NULL;
+		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
+	}
+	memcpy(dst->series_running, src->series_running, src->series_len * sizeof(double));
+	memcpy(dst->series_weight, src->series_weight, src->series_len * sizeof(double));
+	return WC_OK;
+}
+
+/* Append without copying the series (the table takes the arrays). */
+static int
+append_owned(wc_runs_table *t, const wc_run *run, wc_error *err)
+{
+	if (t->n_runs % 64 == 0) {
+		wc_run *nr = realloc(t->runs, (t->n_runs + 64) * sizeof *nr);
+		if (!nr)
+			return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
+		t->runs = nr;
+		if (t->n_extra > 0) {
+			char **nv = realloc(t->extra_values, (t->n_runs + 64) * t->n_extra * sizeof *nv);
+			if (!nv)
+				return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
+			t->extra_values = nv;
+		}
+	}
+	for (size_t j = 0; j < t->n_extra; j++)
+		t->extra_values[t->n_runs * t->n_extra + j] = NULL;
+	t->runs[t->n_runs++] = *run;
+	return WC_OK;
+}
+
+int
+wc_runs_append(wc_runs_table *t, const wc_run *run, wc_error *err)
+{
+	wc_run copy = *run;
+	int rc = copy_series(&copy, run, err);
+	if (rc == WC_OK && (rc = append_owned(t, &copy, err)) != WC_OK) {
+		free(copy.series_running);
+		free(copy.series_weight);
+	}
+	return rc;
+}
+
+static long
+extra_index(const wc_runs_table *t, const char *column)
+{
+	for (size_t j = 0; j < t->n_extra; j++)
+		if (strcmp(t->extra_names[j], column) == 0)
+			return (long)j;
+	return -1;
+}
+
+/* Add a column of NULL values; rows keep their other values. */
+static int
+add_extra_column(wc_runs_table *t, const char *column, wc_error *err)
+{
+	size_t k = t->n_extra, rows_cap = (t->n_runs + 63) / 64 * 64;
+	char *name = strdup(column);
+	char **names = realloc(t->extra_names, (k + 1) * sizeof *names);
+	if (names)
+		t->extra_names = names;
+	char **values = rows_cap ? calloc(rows_cap * (k + 1), sizeof *values) : NULL;
+	if (!name || !names || (rows_cap && !values)) {
+		free(name);
+		free(values);
+		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
+	}
+	for (size_t r = 0; r < t->n_runs; r++)
+		for (size_t j = 0; j < k; j++)
+			values[r * (k + 1) + j] = t->extra_values[r * k + j];
+	free(t->extra_values);
+	t->extra_values = values;
+	t->extra_names[k] = name;
+	t->n_extra = k + 1;
+	return WC_OK;
+}
+
+int
+wc_runs_set_extra(wc_runs_table *t, size_t row, const char *column, const char *value,
+                  wc_error *err)
+{
+	if (row >= t->n_runs)
+		return wc_error_set(err, WC_EINVAL, "runs table: row %zu out of range", row);
+	for (int c = 0; c < COL_COUNT; c++)
+		if (strcmp(column, column_names[c]) == 0)
+			return wc_error_set(err, WC_EINVAL, "runs table: '%s' is a SPEC column, not an extra", column);
+	long j = extra_index(t, column);
+	int rc;
+	if (j < 0) {
+		if ((rc = add_extra_column(t, column, err)) != WC_OK)
+			return rc;
+		j = (long)t->n_extra - 1;
+	}
+	char *copy = strdup(value ? value : "");
+	if (!copy)
+		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
+	char **slot = &t->extra_values[row * t->n_extra + (size_t)j];
+	free(*slot);
+	*slot = copy;
+	return WC_OK;
+}
+
+const char *
+wc_runs_get_extra(const wc_runs_table *t, size_t row, const char *column)
+{
+	long j = extra_index(t, column);
+	if (j < 0 || row >= t->n_runs)
+		return NULL;
+	const char *v = t->extra_values[row * t->n_extra + (size_t)j];
+	return v ? v : "";
+}
+
+/* ------------------------------------------------------------------ read */
+
+typedef struct {
+	const char *path;
+	int line;
+	wc_error *err;
+} reader;
+
+static int
+cell_error(reader *rd, const wc__csv_field *f, const char *column, const char *fmt, const char *arg)
+{
+	char reason[192];
+	snprintf(reason, sizeof reason, fmt, arg);
+	return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column '%s': %s", rd->path, rd->line,
+	                    f->column, column, reason);
+}
+
+static int
+is_blank(const char *s)
+{
+	return s[strspn(s, " \t")] == '\0';
+}
+
+/* Finite number; blank -> NaN when optional. */
+static int
+parse_number(reader *rd, const wc__csv_field *f, const char *column, int required, double *out)
+{
+	if (is_blank(f->text)) {
+		if (required)
+			return cell_error(rd, f, column, "%s", "value is required");
+		*out = NAN;
+		return WC_OK;
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(f->text, &end);
+	end += strspn(end, " \t");
+	if (end == f->text || *end != '\0' || errno == ERANGE || !isfinite(v))
+		return cell_error(rd, f, column, "expected a number, got '%s'", f->text);
+	*out = v;
+	return WC_OK;
+}
+
+static int
+copy_text(reader *rd, const wc__csv_field *f, const char *column, char *out, size_t cap)
+{
+	if (strlen(f->text) >= cap)
+		return cell_error(rd, f, column, "%s", "value too long");
+	strcpy(out, f->text);
+	return WC_OK;
+}
+
+static int
+parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_run *run,
+          const char **extras)
+{
+	int rc = WC_OK;
+	double v;
+	for (int i = 0; i < n && rc == WC_OK; i++) {
+		const wc__csv_field *f = &fields[i];
+		int c = col_of[i];
+		if (c < 0) {
+			extras[-c - 1] = f->text;
+			continue;
+		}
+		const char *name = column_names[c];
+		switch ((column_id)c) {
+		case COL_RUN_ID:
+			if (is_blank(f->text))
+				return cell_error(rd, f, name, "%s", "value is required");
+			rc = copy_text(rd, f, name, run->run_id, sizeof run->run_id);
+			break;
+		case COL_PLATFORM:
+			if (is_blank(f->text))
+				return cell_error(rd, f, name, "%s", "value is required");
+			rc = copy_text(rd, f, name, run->platform, sizeof run->platform);
+			break;
+		case COL_MODEL:
+			if (is_blank(f->text))
+				return cell_error(rd, f, name, "%s", "value is required");
+			rc = copy_text(rd, f, name, run->model, sizeof run->model);
+			break;
+		case COL_TP:
+			if ((rc = parse_number(rd, f, name, 1, &v)) != WC_OK)
+				break;
+			if (v < 1 || v != floor(v) || v > 4096)
+				return cell_error(rd, f, name, "tp must be a whole number >= 1, got '%s'", f->text);
+			run->tp = (int)v;
+			break;
+		case COL_ACTIVE:
+			if ((rc = parse_number(rd, f, name, 1, &run->active_params_b)) == WC_OK &&
+			    run->active_params_b <= 0)
+				return cell_error(rd, f, name, "active params must be > 0, got '%s'", f->text);
+			break;
+		case COL_TOTAL:
+			if ((rc = parse_number(rd, f, name, 0, &run->total_params_b)) == WC_OK &&
+			    run->total_params_b <= 0)
+				return cell_error(rd, f, name, "must be > 0, got '%s'", f->text);
+			break;
+		case COL_POWER:
+			if ((rc = parse_number(rd, f, name, 1, &run->mean_power_w)) == WC_OK &&
+			    run->mean_power_w <= 0)
+				return cell_error(rd, f, name, "mean power must be > 0, got '%s'", f->text);
+			break;
+		case COL_RUNNING:
+			if ((rc = parse_number(rd, f, name, 0, &run->running)) == WC_OK && run->running < 0)
+				return cell_error(rd, f, name, "must be >= 0, got '%s'", f->text);
+			break;
+		case COL_IDLE:
+			if ((rc = parse_number(rd, f, name, 0, &run->idle_power_w)) == WC_OK &&
+			    run->idle_power_w <= 0)
+				return cell_error(rd, f, name, "idle power must be > 0, got '%s'", f->text);
+			break;
+		case COL_CLOCK:
+			if ((rc = parse_number(rd, f, name, 0, &v)) == WC_OK) {
+				if (v <= 0)
+					return cell_error(rd, f, name, "must be > 0 (blank = not locked), got '%s'", f->text);
+				run->sm_clock_mhz = isnan(v) ? 0.0 : v;
+			}
+			break;
+		case COL_INPUT: rc = parse_number(rd, f, name, 0, &run->input_tokens); break;
+		case COL_OUTPUT: rc = parse_number(rd, f, name, 0, &run->output_tokens); break;
+		case COL_TPUT: rc = parse_number(rd, f, name, 0, &run->throughput_tok_s); break;
+		case COL_EPT: rc = parse_number(rd, f, name, 0, &run->energy_per_token_j); break;
+		case COL_WEIGHTS:
+		case COL_KV: {
+			wc_precision *dst = c == COL_WEIGHTS ? &run->weights : &run->kv;
+			if (is_blank(f->text)) {
+				*dst = WC_PREC_BF16;
+			} else if (wc_precision_from_name(f->text, dst) != WC_OK ||
+			           (c == COL_KV && *dst == WC_PREC_INT4)) {
+				return cell_error(rd, f, name, c == COL_KV ? "expected bf16 or fp8, got '%s'"
+				                                           : "expected bf16, fp8 or int4, got '%s'", f->text);
+			}
+			break;
+		}
+		case COL_ARCH: rc = copy_text(rd, f, name, run->architecture, sizeof run->architecture); break;
+		case COL_SERIES: rc = copy_text(rd, f, name, run->n_series, sizeof run->n_series); break;
+		case COL_WORKLOAD: rc = copy_text(rd, f, name, run->workload, sizeof run->workload); break;
+		case COL_SET: rc = copy_text(rd, f, name, run->set, sizeof run->set); break;
+		case COL_EXCLUDE: rc = copy_text(rd, f, name, run->exclude, sizeof run->exclude); break;
+		case COL_COUNT: break;
+		}
+	}
+	return rc;
+}
+
+/* Series files are relative to the table's folder (SPEC §7). */
+static int
+load_series(reader *rd, wc_run *run, int series_col)
+{
+	char *copy = strdup(rd->path), full[1024];
+	if (!copy)
+		return wc_error_set(rd->err, WC_ENOMEM, "out of memory");
+	if (run->n_series[0] == '/')
+		snprintf(full, sizeof full, "%s", run->n_series);
+	else
+		snprintf(full, sizeof full, "%s/%s", dirname(copy), run->n_series);
+	free(copy);
+	wc_error serr;
+	int rc = wc_series_read(full, &run->series_running, &run->series_weight, &run->series_len, &serr);
+	if (rc != WC_OK)
+		return wc_error_set(rd->err, rc, "%s:%d:%d: column 'n_series': %s", rd->path, rd->line,
+		                    series_col, serr.msg);
+	return WC_OK;
+}
+
+int
+wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table **out,
+                    wc_error *err)
+{
+	reader rd = { path, 0, err };
+	wc_runs_table *t = wc_runs_new();
+	wc__csv_field *fields = malloc(RUNS_MAX_FIELDS * sizeof *fields);
+	int *col_of = malloc(RUNS_MAX_FIELDS * sizeof *col_of);
+	const char **extras = calloc(RUNS_MAX_FIELDS, sizeof *extras);
+	char *line = NULL;
+	int n_header = 0, rc = WC_OK, have[COL_COUNT] = { 0 };
+	size_t pos = 0, line_len;
+	const char *start;
+	*out = NULL;
+	if (!t || !fields || !col_of || !extras) {
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	snprintf(t->path, sizeof t->path, "%s", path);
+	wc_sha256_hex(buf, len, t->sha256);
+	while ((start = wc__next_line(buf, len, &pos, &line_len)) != NULL) {
+		rd.line++;
+		free(line);
+		if (!(line = malloc(line_len + 1))) {
+			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			goto done;
+		}
+		memcpy(line, start, line_len);
+		line[line_len] = '\0';
+		if (line[0] == '#' || is_blank(line) || (line_len == 1 && line[0] == '\r'))
+			continue;
+		const char *reason = NULL;
+		int n = wc__csv_split(line, fields, RUNS_MAX_FIELDS, &reason);
+		if (n < 0) {
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, rd.line, reason);
+			goto done;
+		}
+		if (n_header == 0) {
+			/* Header: map each field to a SPEC column or an extra. */
+			for (int i = 0; i < n; i++) {
+				const char *name = fields[i].text;
+				int c;
+				for (c = 0; c < COL_COUNT && strcmp(name, column_names[c]) != 0; c++)
+					;
+				if (c < COL_COUNT) {
+					if (have[c]) {
+						rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: duplicate column '%s'",
+						                  path, rd.line, fields[i].column, name);
+						goto done;
+					}
+					have[c] = 1;
+					col_of[i] = c;
+				} else {
+					if (extra_index(t, name) >= 0 || name[0] == '\0') {
+						rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s column '%s'", path,
+						                  rd.line, fields[i].column,
+						                  name[0] ? "duplicate" : "empty name for", name);
+						goto done;
+					}
+					if ((rc = add_extra_column(t, name, err)) != WC_OK)
+						goto done;
+					col_of[i] = -(int)t->n_extra;
+				}
+			}
+			for (size_t k = 0; k < sizeof required_columns / sizeof required_columns[0]; k++)
+				if (!have[required_columns[k]]) {
+					rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: missing required column '%s'",
+					                  path, rd.line, column_names[required_columns[k]]);
+					goto done;
+				}
+			if (!have[COL_RUNNING] && !have[COL_SERIES]) {
+				rc = wc_error_set(err, WC_EPARSE,
+				                  "%s:%d:1: missing required column 'running' (or 'n_series')",
+				                  path, rd.line);
+				goto done;
+			}
+			n_header = n;
+			continue;
+		}
+		if (n != n_header) {
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: expected %d fields as in the header, got %d",
+			                  path, rd.line, n_header, n);
+			goto done;
+		}
+		wc_run run;
+		wc_run_init(&run);
+		run.line = rd.line;
+		memset(extras, 0, (size_t)n * sizeof *extras);
+		if ((rc = parse_row(&rd, fields, col_of, n, &run, extras)) != WC_OK)
+			goto done;
+		if (isnan(run.running) && run.n_series[0] == '\0') {
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: one of 'running' and 'n_series' is required",
+			                  path, rd.line);
+			goto done;
+		}
+		for (size_t i = 0; i < t->n_runs; i++)
+			if (strcmp(t->runs[i].run_id, run.run_id) == 0) {
+				rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: duplicate run_id '%s' (first on line %d)",
+				                  path, rd.line, run.run_id, t->runs[i].line);
+				goto done;
+			}
+		if (run.n_series[0]) {
+			int series_col = 1;
+			for (int i = 0; i < n; i++)
+				if (col_of[i] == COL_SERIES)
+					series_col = fields[i].column;
+			if ((rc = load_series(&rd, &run, series_col)) != WC_OK)
+				goto done;
+		}
+		if ((rc = append_owned(t, &run, err)) != WC_OK) {
+			free(run.series_running);
+			free(run.series_weight);
+			goto done;
+		}
+		for (size_t j = 0; j < t->n_extra; j++)
+			if (extras[j] && !(t->extra_values[(t->n_runs - 1) * t->n_extra + j] = strdup(extras[j]))) {
+				rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+				goto done;
+			}
+	}
+	if (n_header == 0)
+		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row (empty table)", path);
+done:
+	free(line);
+	free(fields);
+	free(col_of);
+	free(extras);
+	if (rc != WC_OK) {
+		wc_runs_free(t);
+		return rc;
+	}
+	*out = t;
+	return WC_OK;
+}
+
+int
+wc_runs_read(const char *path, wc_runs_table **out, wc_error *err)
+{
+	char *buf;
+	size_t len;
+	int rc = wc_read_file(path, RUNS_MAX_BYTES, &buf, &len, err);
+	if (rc != WC_OK) {
+		*out = NULL;
+		return rc;
+	}
+	rc = wc_runs_read_buffer(buf, len, path, out, err);
+	free(buf);
+	return rc;
+}
+
+/* ----------------------------------------------------------------- write */
+
+static void
+put_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.12g", v);
+}
+
+/* Is an optional column worth writing (some row has a non-default value)? */
+static int
+column_used(const wc_runs_table *t, column_id c)
+{
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *r = &t->runs[i];
+		switch (c) {
+		case COL_TOTAL: if (isfinite(r->total_params_b)) return 1; break;
+		case COL_ARCH: if (r->architecture[0]) return 1; break;
+		case COL_RUNNING: if (isfinite(r->running)) return 1; break;
+		case COL_SERIES: if (r->n_series[0]) return 1; break;
+		case COL_IDLE: if (isfinite(r->idle_power_w)) return 1; break;
+		case COL_WEIGHTS: if (r->weights != WC_PREC_BF16) return 1; break;
+		case COL_KV: if (r->kv != WC_PREC_BF16) return 1; break;
+		case COL_CLOCK: if (r->sm_clock_mhz > 0) return 1; break;
+		case COL_WORKLOAD: if (r->workload[0]) return 1; break;
+		case COL_INPUT: if (isfinite(r->input_tokens)) return 1; break;
+		case COL_OUTPUT: if (isfinite(r->output_tokens)) return 1; break;
+		case COL_TPUT: if (isfinite(r->throughput_tok_s)) return 1; break;
+		case COL_EPT: if (isfinite(r->energy_per_token_j)) return 1; break;
+		case COL_SET: if (r->set[0]) return 1; break;
+		case COL_EXCLUDE: if (r->exclude[0]) return 1; break;
+		default: return 1;
+		}
+	}
+	return 0;
+}
+
+static void
+put_cell(FILE *f, const wc_run *r, column_id c)
+{
+	switch (c) {
+	case COL_RUN_ID: wc__csv_put(f, r->run_id); break;
+	case COL_PLATFORM: wc__csv_put(f, r->platform); break;
+	case COL_TP: fprintf(f, "%d", r->tp); break;
+	case COL_MODEL: wc__csv_put(f, r->model); break;
+	case COL_ACTIVE: put_number(f, r->active_params_b); break;
+	case COL_TOTAL: put_number(f, r->total_params_b); break;
+	case COL_ARCH: wc__csv_put(f, r->architecture); break;
+	case COL_RUNNING: put_number(f, r->running); break;
+	case COL_SERIES: wc__csv_put(f, r->n_series); break;
+	case COL_POWER: put_number(f, r->mean_power_w); break;
+	case COL_IDLE: put_number(f, r->idle_power_w); break;
+	case COL_WEIGHTS: fputs(wc_precision_name(r->weights), f); break;
+	case COL_KV: fputs(wc_precision_name(r->kv), f); break;
+	case COL_CLOCK: if (r->sm_clock_mhz > 0) put_number(f, r->sm_clock_mhz); break;
+	case COL_WORKLOAD: wc__csv_put(f, r->workload); break;
+	case COL_INPUT: put_number(f, r->input_tokens); break;
+	case COL_OUTPUT: put_number(f, r->output_tokens); break;
+	case COL_TPUT: put_number(f, r->throughput_tok_s); break;
+	case COL_EPT: put_number(f, r->energy_per_token_j); break;
+	case COL_SET: wc__csv_put(f, r->set); break;
+	case COL_EXCLUDE: wc__csv_put(f, r->exclude); break;
+	case COL_COUNT: break;
+	}
+}
+
+int
+wc_runs_write(const char *path, const wc_runs_table *t, const char *comment, wc_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	if (comment) {
+		const char *p = comment;
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+			fprintf(f, "# %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+	int used[COL_COUNT], first = 1;
+	for (int c = 0; c < COL_COUNT; c++) {
+		used[c] = column_used(t, (column_id)c);
+		if (used[c]) {
+			fprintf(f, "%s%s", first ? "" : ",", column_names[c]);
+			first = 0;
+		}
+	}
+	for (size_t j = 0; j < t->n_extra; j++) {
+		fputc(',', f);
+		wc__csv_put(f, t->extra_names[j]);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < t->n_runs; i++) {
+		first = 1;
+		for (int c = 0; c < COL_COUNT; c++) {
+			if (!used[c])
+				continue;
+			if (!first)
+				fputc(',', f);
+			first = 0;
+			put_cell(f, &t->runs[i], (column_id)c);
+		}
+		for (size_t j = 0; j < t->n_extra; j++) {
+			fputc(',', f);
+			const char *v = t->extra_values[i * t->n_extra + j];
+			wc__csv_put(f, v ? v : "");
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	}
+	int rc = wc_write_file_atomic(path, buf, len, err);
+	free(buf);
+	return rc;
+}

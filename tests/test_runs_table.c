@@ -1,0 +1,164 @@
+/*
+ * Runs tables (SPEC §7): every refusal names file:line:column and the
+ * reason; comments, quoting, unknown columns and n(t) series files are
+ * read; a write + read round trip keeps every value and extra column.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+
+static const char *header = "run_id,platform,tp,model,active_params_b,running,mean_power_w";
+
+/* Parse `text`; expect failure with every needle in the message. */
+static void
+refused(const char *text, const char *n1, const char *n2)
+{
+	wc_runs_table *t = NULL;
+	wc_error err;
+	int rc = wc_runs_read_buffer(text, strlen(text), "runs.csv", &t, &err);
+	CHECK(rc != WC_OK);
+	CHECK(t == NULL);
+	if (rc != WC_OK) {
+		CHECK_CONTAINS(err.msg, n1);
+		if (n2)
+			CHECK_CONTAINS(err.msg, n2);
+	}
+}
+
+static char *
+table(const char *hdr, const char *rows)
+{
+	size_t n = strlen(hdr) + strlen(rows) + 4;
+	char *s = malloc(n);
+	snprintf(s, n, "%s\n%s", hdr, rows);
+	return s;
+}
+
+int
+main(void)
+{
+	wc_error err;
+	char *s;
+
+	/* Each error case: missing column, non-numeric, tp < 1, N <= 0. */
+	refused("run_id,platform,model,active_params_b,running,mean_power_w\nr1,A100,m,8,32,300\n",
+	        "runs.csv:1:1:", "missing required column 'tp'");
+	refused("run_id,platform,tp,model,active_params_b,mean_power_w\nr1,A100,1,m,8,300\n",
+	        "runs.csv:1:1:", "missing required column 'running' (or 'n_series')");
+	s = table(header, "r1,A100,1,Qwen3-8B,8.19,32,362\nr2,A100,1,Qwen3-8B,8.19,3x2,362\n");
+	refused(s, "runs.csv:3:25:", "column 'running': expected a number, got '3x2'");
+	free(s);
+	s = table(header, "# a comment\nr1,A100,0,Qwen3-8B,8.19,32,362\n");
+	refused(s, "runs.csv:3:9:", "column 'tp': tp must be a whole number >= 1, got '0'");
+	free(s);
+	s = table(header, "r1,A100,1.5,Qwen3-8B,8.19,32,362\n");
+	refused(s, "runs.csv:2:9:", "tp must be a whole number");
+	free(s);
+	s = table(header, "r1,A100,1,Qwen3-8B,0,32,362\n");
+	refused(s, "runs.csv:2:20:", "column 'active_params_b': active params must be > 0, got '0'");
+	free(s);
+	s = table(header, "r1,A100,1,Qwen3-8B,-3,32,362\n");
+	refused(s, "runs.csv:2:20:", "active params must be > 0");
+	free(s);
+	s = table(header, "r1,A100,1,Qwen3-8B,8,32,\n");
+	refused(s, "runs.csv:2:", "column 'mean_power_w': value is required");
+	free(s);
+	s = table(header, "r1,A100,1,Qwen3-8B,8,32,300,extra\n");
+	refused(s, "runs.csv:2:1:", "expected 7 fields as in the header, got 8");
+	free(s);
+	s = table(header, "r1,A100,1,Qwen3-8B,8,32,300\nr1,A100,1,Qwen3-8B,8,64,320\n");
+	refused(s, "runs.csv:3:1:", "duplicate run_id 'r1' (first on line 2)");
+	free(s);
+	s = table(header, "r1,A100,1,Qwen3-8B,8,,300\n");
+	refused(s, "runs.csv:2:1:", "one of 'running' and 'n_series' is required");
+	free(s);
+	s = table(header, "r1,A100,1,\"Qwen3-8B,8,32,300\n");
+	refused(s, "runs.csv:2:1:", "unterminated quoted field");
+	free(s);
+	s = table("run_id,platform,tp,model,active_params_b,running,mean_power_w,weights",
+	          "r1,A100,1,m,8,32,300,fp4\n");
+	refused(s, "runs.csv:2:", "column 'weights': expected bf16, fp8 or int4, got 'fp4'");
+	free(s);
+	refused("", "runs.csv:1:1:", "no header row");
+	refused("run_id,tp,tp\n", "runs.csv:1:11:", "duplicate column 'tp'");
+
+	/* A good table: comments, CRLF, quotes, blanks, extras, series file. */
+	char *dir = test_tmpdir("runs_table");
+	char *series_path = path_join(dir, "r3.series.csv");
+	CHECK(write_text(series_path, "t_s,running\r\n0,0\r\n0.5,4\r\n1.0,4\r\n1.5,2\r\n") == 0);
+	char *runs_path = path_join(dir, "runs.csv");
+	CHECK(write_text(runs_path,
+	                 "# synthetic\r\n"
+	                 "run_id,platform,tp,model,active_params_b,running,n_series,mean_power_w,"
+	                 "idle_power_w,weights,kv_cache,sm_clock_mhz,set,note\r\n"
+	                 "r1,A100,1,Qwen3-8B,8.19,32,,362.5,72.9,,,,fit,\"a, quoted \"\"note\"\"\"\r\n"
+	                 "r2,H100-locked,2,\"Qwen3-14B\",14.8,16,,700,,fp8,fp8,1410,,\r\n"
+	                 "r3,H200,1,Qwen3-8B,8.19,,r3.series.csv,300,,,,,poisson,x\r\n") == 0);
+	wc_runs_table *t = NULL;
+	CHECK_INT(wc_runs_read(runs_path, &t, &err), WC_OK);
+	if (!t) {
+		fprintf(stderr, "%s\n", err.msg);
+		return check_report("test_runs_table");
+	}
+	CHECK_INT(t->n_runs, 3);
+	CHECK(strcmp(t->runs[0].run_id, "r1") == 0);
+	CHECK_NEAR(t->runs[0].idle_power_w, 72.9, 0);
+	CHECK(isnan(t->runs[1].idle_power_w));
+	CHECK_INT(t->runs[1].tp, 2);
+	CHECK_INT(t->runs[1].weights, WC_PREC_FP8);
+	CHECK_INT(t->runs[1].kv, WC_PREC_FP8);
+	CHECK_NEAR(t->runs[1].sm_clock_mhz, 1410, 0);
+	CHECK(t->runs[0].sm_clock_mhz == 0);
+	CHECK(strcmp(t->runs[1].model, "Qwen3-14B") == 0);
+	CHECK(strcmp(t->runs[0].set, "fit") == 0);
+	CHECK_INT(t->runs[2].line, 5);
+	CHECK_INT(t->n_extra, 1);
+	CHECK(strcmp(wc_runs_get_extra(t, 0, "note"), "a, quoted \"note\"") == 0);
+	CHECK(wc_runs_get_extra(t, 0, "missing") == NULL);
+	/* series: 0 for 0.5 s, 4 for 1.0 s, 2 for the median step 0.5 s */
+	CHECK_INT(t->runs[2].series_len, 3);
+	CHECK_NEAR(t->runs[2].series_running[0], 0, 0);
+	CHECK_NEAR(t->runs[2].series_weight[0], 0.5, 1e-12);
+	CHECK_NEAR(t->runs[2].series_running[1], 2, 0);
+	CHECK_NEAR(t->runs[2].series_weight[1], 0.5, 1e-12);
+	CHECK_NEAR(t->runs[2].series_running[2], 4, 0);
+	CHECK_NEAR(t->runs[2].series_weight[2], 1.0, 1e-12);
+
+	/* Round trip through the writer. */
+	CHECK_INT(wc_runs_set_extra(t, 1, "score", "0.5", &err), WC_OK);
+	CHECK(wc_runs_set_extra(t, 1, "tp", "3", &err) != WC_OK);
+	char *copy_path = path_join(dir, "copy.csv");
+	CHECK_INT(wc_runs_write(copy_path, t, "rewritten\nby the test", &err), WC_OK);
+	wc_runs_table *u = NULL;
+	CHECK_INT(wc_runs_read(copy_path, &u, &err), WC_OK);
+	if (u) {
+		CHECK_INT(u->n_runs, 3);
+		for (size_t i = 0; i < 3; i++) {
+			CHECK(strcmp(u->runs[i].run_id, t->runs[i].run_id) == 0);
+			CHECK(u->runs[i].tp == t->runs[i].tp);
+			CHECK(u->runs[i].mean_power_w == t->runs[i].mean_power_w);
+			CHECK(u->runs[i].weights == t->runs[i].weights);
+			CHECK(u->runs[i].sm_clock_mhz == t->runs[i].sm_clock_mhz);
+			CHECK(u->runs[i].series_len == t->runs[i].series_len);
+		}
+		CHECK(strcmp(wc_runs_get_extra(u, 0, "note"), "a, quoted \"note\"") == 0);
+		CHECK(strcmp(wc_runs_get_extra(u, 1, "score"), "0.5") == 0);
+		CHECK(strcmp(wc_runs_get_extra(u, 0, "score"), "") == 0);
+		wc_runs_free(u);
+	}
+
+	/* Series file errors carry both files' positions. */
+	CHECK(write_text(series_path, "t_s,running\n0,0\n0.5,-1\n") == 0);
+	wc_runs_free(t);
+	t = NULL;
+	CHECK(wc_runs_read(runs_path, &t, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "runs.csv:5:");
+	CHECK_CONTAINS(err.msg, "r3.series.csv:3:");
+	CHECK_CONTAINS(err.msg, "running must be >= 0");
+	free(series_path);
+	free(runs_path);
+	free(copy_path);
+	free(dir);
+	return check_report("test_runs_table");
+}
