@@ -1,10 +1,241 @@
-/* wattcast fit: placeholder until its issue lands. */
+/* wattcast fit inference: fit the law on a runs table and freeze it. */
 #include "cli/cli.h"
+#include "data/data.h"
+#include "fit/fit.h"
+#include "validation/validation.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char fit_usage[] =
+	"usage: wattcast fit inference RUNS.csv -o PARAMS.json [--form NAME]\n"
+	"                              [--bootstrap B] [--seed S] [--threads T]\n"
+	"                              [--prior FILE | --profile paper] [--share LEVEL=TARGET]...\n"
+	"                              [--terms paired|all|none] [--name LABEL]\n\n"
+	"Fits the inference power law (default form saturating_quadratic_load) jointly on\n"
+	"every run of RUNS.csv not marked `exclude`, with residuals in log(P - G*P0), and\n"
+	"writes the frozen law atomically to PARAMS.json with B bootstrap draws (default\n"
+	"1000; 0 = none) for prediction intervals. P0 comes from the idle_power_w column,\n"
+	"else from the prior (default: the built-in 'paper' profile), else it is fitted.\n"
+	"Precision terms: 'paired' (default) keeps a term only where paired runs show it\n"
+	"matters (p < 0.05, as `wattcast validate precision`); 'all' fits one for every\n"
+	"precision setting present; 'none' leaves quantized runs out.\n"
+	"Forms: power_law, power_law_quadratic_load, saturating, saturating_quadratic_load,\n"
+	"floor_plus_rise. Results are bit-identical for a seed, whatever --threads.\n";
+
+enum { OPT_FORM = 1000, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_PRIOR, OPT_PROFILE, OPT_SHARE,
+       OPT_TERMS, OPT_NAME };
+
+#define MAX_SHARES 16
+
+static void
+print_param(const char *name, const wc_param *p)
+{
+	if (!isfinite(p->value))
+		return;
+	printf("  %-28s %12.5g", name, p->value);
+	if (isfinite(p->lo) && isfinite(p->hi))
+		printf("   [%.5g, %.5g]", p->lo, p->hi);
+	else
+		printf("   %s", wc_source_name(p->source));
+	putchar('\n');
+}
+
+static void
+print_summary(const wc_fit_result *r, const char *input)
+{
+	const wc_params *p = &r->params;
+	printf("fit: %s on %s: %d runs used, %d left out; %s in %d iterations; rms %.4f (log P-G*P0)\n",
+	       wc_form_name(p->form), input, r->n_used, r->n_excluded,
+	       r->converged ? "converged" : "NOT converged", r->niter, r->rms);
+	printf("  %-28s %12s   %s\n", "parameter", "value", "95 % interval / source");
+	for (int i = 0; i < p->n_levels; i++) {
+		const wc_level *l = &p->levels[i];
+		char name[WC_NAME_MAX + 16];
+		snprintf(name, sizeof name, "P0[%s] (W/GPU)", l->name);
+		print_param(name, &l->p0);
+		if (!l->s_shared_with[0]) {
+			snprintf(name, sizeof name, "S[%s] (W/GPU)", l->name);
+			print_param(name, &l->s);
+		} else {
+			printf("  %-28s %12s   shares S with %s\n", "S", "", l->s_shared_with);
+		}
+		snprintf(name, sizeof name, "theta[%s]", l->name);
+		print_param(name, &l->theta);
+		snprintf(name, sizeof name, "floor[%s]", l->name);
+		print_param(name, &l->floor_logit);
+	}
+	print_param("delta", &p->delta);
+	print_param("gamma1", &p->gamma1);
+	if (wc_form_has_quadratic(p->form))
+		print_param("gamma2", &p->gamma2);
+	print_param("kappa", &p->kappa);
+	for (int k = 0; k < p->n_terms; k++) {
+		char label[WC_NAME_MAX];
+		const wc_precision_term *t = &p->terms[k];
+		wc_precision_term_label(t, label, sizeof label);
+		if (t->kept)
+			print_param(label, &t->value);
+		else
+			printf("  %-28s %12s   not kept (p = %.2g, %d pairs)\n", label, "-", t->p_value, t->pairs);
+	}
+	for (int i = 0; i < r->n_warnings; i++)
+		printf("  warning: %s\n", r->warnings[i]);
+}
+
+/* Provenance time; SOURCE_DATE_EPOCH (reproducible-builds convention)
+ * pins it so a refit can be byte-identical. */
+static void
+created_time(char out[24])
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde && *sde) {
+		time_t t = (time_t)strtoll(sde, NULL, 10);
+		struct tm tm;
+		gmtime_r(&t, &tm);
+		strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	} else {
+		wc_utc_now(out);
+	}
+}
+
+static int
+fit_inference(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "form", required_argument, NULL, OPT_FORM },
+		{ "bootstrap", required_argument, NULL, OPT_BOOT },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "prior", required_argument, NULL, OPT_PRIOR },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "share", required_argument, NULL, OPT_SHARE },
+		{ "terms", required_argument, NULL, OPT_TERMS },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "fit inference", *prior_path = NULL, *profile = NULL, *output = NULL;
+	const char *terms_mode = "paired", *label = NULL;
+	const char *shares[MAX_SHARES];
+	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
+	wc_bootstrap_options bo = WC_BOOTSTRAP_OPTIONS_INIT;
+	long boot = 1000, threads = 1;
+	int opt, rc;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		rc = CLI_OK;
+		switch (opt) {
+		case OPT_FORM:
+			if (wc_form_from_name(optarg, &fo.form) != WC_OK)
+				rc = cli_usage_error(cmd, "--form: unknown form '%s' (see --help)", optarg);
+			break;
+		case OPT_BOOT: rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 1000000, &boot); break;
+		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &bo.seed); break;
+		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &threads); break;
+		case OPT_PRIOR: prior_path = optarg; break;
+		case OPT_PROFILE: profile = optarg; break;
+		case OPT_SHARE:
+			if (fo.n_shares >= MAX_SHARES || !strchr(optarg, '='))
+				rc = cli_usage_error(cmd, "--share: expected LEVEL=TARGET (at most %d), got '%s'",
+				                     MAX_SHARES, optarg);
+			else
+				shares[fo.n_shares++] = optarg;
+			break;
+		case OPT_TERMS:
+			terms_mode = optarg;
+			if (strcmp(optarg, "paired") && strcmp(optarg, "all") && strcmp(optarg, "none"))
+				rc = cli_usage_error(cmd, "--terms: expected paired, all or none, got '%s'", optarg);
+			break;
+		case OPT_NAME: label = optarg; break;
+		case 'o': output = optarg; break;
+		case 'h': fputs(fit_usage, stdout); return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
+		                                           : "exactly one RUNS.csv expected (see --help)");
+	if (!output)
+		return cli_usage_error(cmd, "-o PARAMS.json is required");
+	if (prior_path && profile)
+		return cli_usage_error(cmd, "give at most one of --prior and --profile");
+	if (boot == 1)
+		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
+	const char *input = argv[optind];
+	fo.shares = shares;
+	bo.replicates = (int)boot;
+	bo.threads = (int)threads;
+
+	wc_params prior;
+	wc_runs_table *t = NULL;
+	wc_fit_result r;
+	wc_precision_report pr;
+	wc_precision_term specs[WC_PRECISION_GROUPS_MAX];
+	wc_error err;
+	char fingerprint[17];
+	memset(&r, 0, sizeof r);
+	gsl_set_error_handler_off();
+	if ((rc = cli_load_params(cmd, prior_path, profile, &prior)) != CLI_OK)
+		return rc;
+	fo.prior = &prior;
+	rc = CLI_FAIL;
+	if (wc_runs_read(input, &t, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	if (strcmp(terms_mode, "none") == 0) {
+		fo.precision_terms = 0;
+	} else if (strcmp(terms_mode, "paired") == 0) {
+		if (wc_validate_precision(t, &fo, &pr, &err) != WC_OK) {
+			cli_fail(cmd, "precision analysis: %s", err.msg);
+			goto done;
+		}
+		fo.n_term_specs = wc_precision_terms_from_report(&pr, specs, WC_PRECISION_GROUPS_MAX);
+		fo.term_specs = specs;
+	}
+	if (wc_fit_inference_law(t, &fo, &r, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	if (boot > 0 && wc_fit_bootstrap(t, &fo, &bo, &r, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	snprintf(r.params.name, sizeof r.params.name, "%s", label ? label : "fit");
+	created_time(r.params.created_utc);
+	print_summary(&r, input);
+	if (wc_params_save_file(output, &r.params, &err) != WC_OK ||
+	    wc_params_fingerprint(&r.params, fingerprint, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	printf("wrote %s (params_version %s, %d bootstrap draws)\n", output, fingerprint, r.params.n_draws);
+	rc = r.converged ? CLI_OK : CLI_FAIL;
+	if (!r.converged)
+		fprintf(stderr, "wattcast %s: the fit did not converge; %s was written with the estimate as is\n",
+		        cmd, output);
+done:
+	wc_fit_result_clear(&r);
+	wc_runs_free(t);
+	wc_params_clear(&prior);
+	return rc;
+}
 
 int
 cli_cmd_fit(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_fail("fit", "not available in this build yet");
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fputs(fit_usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? CLI_USAGE : CLI_OK;
+	}
+	if (strcmp(argv[1], "inference") == 0)
+		return fit_inference(argc - 1, argv + 1);
+	return cli_usage_error("fit", "unknown target '%s' (available: inference)", argv[1]);
 }

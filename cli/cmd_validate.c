@@ -1,10 +1,303 @@
-/* wattcast validate: placeholder until its issue lands. */
+/*
+ * wattcast validate forms|precision|heldout: the held-out analyses of the
+ * published Tables 11, 12 and 14, as tables or JSON.
+ */
 #include "cli/cli.h"
+#include "data/data.h"
+#include "fit/fit.h"
+#include "validation/validation.h"
+
+#include <gsl/gsl_errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char validate_usage[] =
+	"usage: wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
+	"       wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]\n"
+	"       wattcast validate heldout --params FILE RUNS.csv [--json]\n\n"
+	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
+	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
+	"           TP degree out, T4 leave one platform-model pair out; '-' = not scored;\n"
+	"           the primary score averages the tests every form was scored on.\n"
+	"           Runs with quantized weights or KV cache are left out (Table 11).\n"
+	"precision  finds paired runs, compares no term / shift inside z / factor on S by\n"
+	"           leave-one-pair-out RMS, keeps a term when p < 0.05 (Table 12).\n"
+	"heldout    accuracy of a frozen law on every run of RUNS.csv, overall and per\n"
+	"           `set`: n, median |error| %, share within 5 %, bias % (Table 14).\n"
+	"Excluded runs (`exclude` column) are left out of forms and precision, and\n"
+	"included in heldout (held-out sets are usually excluded from fits).\n";
+
+enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM };
+
+typedef struct {
+	const char *cmd, *input, *prior, *profile, *params, *form;
+	int json;
+} validate_args;
+
+static int
+parse_args(const char *cmd, int argc, char **argv, validate_args *a)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "prior", required_argument, NULL, OPT_PRIOR },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "params", required_argument, NULL, OPT_PARAMS },
+		{ "form", required_argument, NULL, OPT_FORM },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	memset(a, 0, sizeof *a);
+	a->cmd = cmd;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_JSON: a->json = 1; break;
+		case OPT_PRIOR: a->prior = optarg; break;
+		case OPT_PROFILE: a->profile = optarg; break;
+		case OPT_PARAMS: a->params = optarg; break;
+		case OPT_FORM: a->form = optarg; break;
+		case 'h': fputs(validate_usage, stdout); return -1;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
+		                                           : "exactly one RUNS.csv expected (see --help)");
+	if (a->prior && a->profile)
+		return cli_usage_error(cmd, "give at most one of --prior and --profile");
+	a->input = argv[optind];
+	return CLI_OK;
+}
+
+static json_t *
+num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void
+print_json(json_t *o)
+{
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	if (s)
+		puts(s);
+	free(s);
+	json_decref(o);
+}
+
+static void
+print_cell(double v, int ok)
+{
+	if (ok && isfinite(v))
+		printf(" %8.3f", v);
+	else
+		printf(" %8s", "–");
+}
+
+static int
+report_forms(const validate_args *a, const wc_forms_report *r)
+{
+	if (a->json) {
+		json_t *o = json_object(), *tests = json_array(), *forms = json_array();
+		json_object_set_new(o, "runs", json_integer(r->runs));
+		json_object_set_new(o, "metric", json_string("held-out RMS of log(P - G*P0)"));
+		for (int t = 0; t < WC_TEST_COUNT; t++)
+			json_array_append_new(tests, json_pack("{s:s,s:s,s:b}", "name", wc_test_name(t),
+			                      "description", wc_test_description(t), "in_primary", r->in_primary[t]));
+		for (int f = 0; f < WC_FORM_COUNT; f++) {
+			const wc_form_score *s = &r->forms[f];
+			json_t *e = json_pack("{s:s,s:i}", "form", wc_form_name(s->form), "k", s->k);
+			for (int t = 0; t < WC_TEST_COUNT; t++)
+				json_object_set_new(e, wc_test_name(t), s->scored[t] ? num(s->score[t]) : json_null());
+			json_object_set_new(e, "primary", num(s->primary));
+			json_array_append_new(forms, e);
+		}
+		json_object_set_new(o, "tests", tests);
+		json_object_set_new(o, "forms", forms);
+		json_object_set_new(o, "chosen", r->chosen >= 0 ? json_string(wc_form_name((wc_form)r->chosen))
+		                                                : json_null());
+		print_json(o);
+		return CLI_OK;
+	}
+	printf("candidate forms on %s (%d runs; held-out RMS in log(P - G*P0))\n", a->input, r->runs);
+	printf("%-28s %3s %8s %8s %8s %8s %8s\n", "form", "k", "T1", "T2", "T3", "T4", "primary");
+	for (int f = 0; f < WC_FORM_COUNT; f++) {
+		const wc_form_score *s = &r->forms[f];
+		printf("%-28s %3d", wc_form_name(s->form), s->k);
+		for (int t = 0; t < WC_TEST_COUNT; t++)
+			print_cell(s->score[t], s->scored[t]);
+		print_cell(s->primary, 1);
+		printf("%s\n", f == r->chosen ? "  <- chosen" : "");
+	}
+	for (int t = 0; t < WC_TEST_COUNT; t++)
+		printf("%s: %s%s\n", wc_test_name(t), wc_test_description(t),
+		       r->in_primary[t] ? "" : " (not in the primary score: not scored for every form)");
+	if (r->chosen < 0)
+		printf("no test could be scored for every form: nothing chosen\n");
+	return CLI_OK;
+}
+
+static const char *
+term_symbol(const wc_precision_group *g)
+{
+	if (!g->kept)
+		return "none";
+	return g->better == WC_PLACE_ON_S ? (g->setting == WC_SETTING_KV ? "m_kv" : "m_w") : "b_w";
+}
+
+static int
+report_precision(const validate_args *a, const wc_precision_report *r)
+{
+	if (a->json) {
+		json_t *o = json_object(), *groups = json_array();
+		json_object_set_new(o, "base_runs", json_integer(r->base_runs));
+		for (int i = 0; i < r->n_groups; i++) {
+			const wc_precision_group *g = &r->groups[i];
+			json_array_append_new(groups, json_pack("{s:s,s:s,s:o,s:i,s:o,s:o,s:o,s:s,s:o,s:b,s:s,s:o}",
+			        "setting", wc_setting_name(g->setting), "precision", wc_precision_name(g->precision),
+			        "level", g->level[0] ? json_string(g->level) : json_null(), "pairs", g->pairs,
+			        "rms_no_term", num(g->rms[0]), "rms_inside_z", num(g->rms[1]), "rms_on_s", num(g->rms[2]),
+			        "better", wc_placement_name(g->better), "p_value", num(g->p_value), "kept", g->kept,
+			        "term_kept", term_symbol(g), "value", g->kept ? num(g->value) : json_null()));
+		}
+		json_object_set_new(o, "groups", groups);
+		print_json(o);
+		return CLI_OK;
+	}
+	printf("precision terms from paired runs in %s (base law fitted on %d bf16 runs)\n", a->input,
+	       r->base_runs);
+	printf("%-26s %5s %9s %9s %9s %8s %6s %8s\n", "level", "pairs", "rms none", "inside z", "on S",
+	       "p", "kept", "value");
+	for (int i = 0; i < r->n_groups; i++) {
+		const wc_precision_group *g = &r->groups[i];
+		char name[96];
+		snprintf(name, sizeof name, "%s %s @ %s", wc_setting_name(g->setting),
+		         wc_precision_name(g->precision), g->level[0] ? g->level : "all");
+		printf("%-26s %5d", name, g->pairs);
+		for (int c = 0; c < 3; c++)
+			print_cell(g->rms[c], 1);
+		if (isfinite(g->p_value))
+			printf(" %8.3g", g->p_value);
+		else
+			printf(" %8s", "–");
+		printf(" %6s", term_symbol(g));
+		if (g->kept)
+			printf(" %8.3f", g->value);
+		putchar('\n');
+	}
+	if (r->n_groups == 0)
+		printf("no paired runs (two runs identical but for one precision setting)\n");
+	return CLI_OK;
+}
+
+static json_t *
+accuracy_json(const wc_accuracy *x)
+{
+	return json_pack("{s:i,s:o,s:o,s:o}", "n", x->n, "median_abs_err_pct", num(x->median_abs_err_pct),
+	                 "share_within_5pct", num(x->share_within_5pct), "bias_pct", num(x->bias_pct));
+}
+
+static void
+print_accuracy(const char *name, const wc_accuracy *x)
+{
+	printf("%-34s %5d %14.2f %11.2f %+9.2f\n", name, x->n, x->median_abs_err_pct,
+	       x->share_within_5pct, x->bias_pct);
+}
+
+static int
+report_heldout(const validate_args *a, const wc_heldout_report *r)
+{
+	if (a->json) {
+		json_t *o = json_object(), *sets = json_object();
+		json_object_set_new(o, "overall", accuracy_json(&r->overall));
+		for (int i = 0; i < r->n_sets; i++)
+			json_object_set_new(sets, r->sets[i].set, accuracy_json(&r->sets[i]));
+		json_object_set_new(o, "sets", sets);
+		json_object_set_new(o, "skipped", json_integer(r->skipped));
+		print_json(o);
+		return CLI_OK;
+	}
+	printf("frozen-law accuracy on %s (error = predicted vs measured mean power)\n", a->input);
+	printf("%-34s %5s %14s %11s %9s\n", "set", "n", "median |err| %", "within 5 %", "bias %");
+	print_accuracy("(all runs)", &r->overall);
+	for (int i = 0; i < r->n_sets; i++)
+		print_accuracy(r->sets[i].set, &r->sets[i]);
+	if (r->skipped)
+		printf("%d run(s) skipped: their platform is not in the parameter set\n", r->skipped);
+	return CLI_OK;
+}
+
+static int
+validate(const char *what, int argc, char **argv)
+{
+	char cmd[32];
+	validate_args a;
+	wc_params prior, frozen;
+	wc_runs_table *t = NULL;
+	wc_error err;
+	int rc;
+	snprintf(cmd, sizeof cmd, "validate %s", what);
+	if ((rc = parse_args(cmd, argc, argv, &a)) != CLI_OK)
+		return rc < 0 ? CLI_OK : rc;
+	int heldout = strcmp(what, "heldout") == 0;
+	if (heldout && !a.params)
+		return cli_usage_error(cmd, "--params FILE is required");
+	if (!heldout && a.params)
+		return cli_usage_error(cmd, "--params applies to heldout only (see --help)");
+	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
+	if (a.form && wc_form_from_name(a.form, &fo.form) != WC_OK)
+		return cli_usage_error(cmd, "--form: unknown form '%s'", a.form);
+	gsl_set_error_handler_off();
+	memset(&frozen, 0, sizeof frozen);
+	if ((rc = cli_load_params(cmd, a.prior, a.profile, &prior)) != CLI_OK)
+		return rc;
+	if (heldout && (rc = cli_load_params(cmd, a.params, NULL, &frozen)) != CLI_OK)
+		goto done;
+	rc = CLI_FAIL;
+	if (wc_runs_read(a.input, &t, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	fo.prior = &prior;
+	if (strcmp(what, "forms") == 0) {
+		wc_forms_report r;
+		fo.precision_terms = 0;
+		if (wc_validate_forms(t, &fo, &r, &err) != WC_OK)
+			cli_fail(cmd, "%s", err.msg);
+		else
+			rc = report_forms(&a, &r);
+	} else if (strcmp(what, "precision") == 0) {
+		wc_precision_report r;
+		if (wc_validate_precision(t, &fo, &r, &err) != WC_OK)
+			cli_fail(cmd, "%s", err.msg);
+		else
+			rc = report_precision(&a, &r);
+	} else {
+		wc_heldout_report r;
+		if (wc_validate_heldout(&frozen, t, &r, &err) != WC_OK)
+			cli_fail(cmd, "%s", err.msg);
+		else
+			rc = report_heldout(&a, &r);
+	}
+done:
+	wc_runs_free(t);
+	wc_params_clear(&prior);
+	wc_params_clear(&frozen);
+	return rc;
+}
 
 int
 cli_cmd_validate(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_fail("validate", "not available in this build yet");
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fputs(validate_usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? CLI_USAGE : CLI_OK;
+	}
+	if (strcmp(argv[1], "forms") == 0 || strcmp(argv[1], "precision") == 0 ||
+	    strcmp(argv[1], "heldout") == 0)
+		return validate(argv[1], argc - 1, argv + 1);
+	return cli_usage_error("validate", "unknown analysis '%s' (forms, precision, heldout)", argv[1]);
 }

@@ -1,5 +1,122 @@
-/* fit/ — placeholder; the fitting engine lands with issue 3. */
+/*
+ * fit/ — calibrates the inference power law (SPEC §1) on a runs table:
+ * a joint nonlinear least-squares fit (GSL multifit_nlinear, LM, analytic
+ * Jacobian) of residuals in log(P̄ − G·P0), and bootstrap intervals by
+ * resampling runs (pthreads; replicate r draws from PCG stream (seed, r),
+ * so results are bit-identical for any thread count).
+ *
+ * Ownership: a wc_fit_result holds a wc_params and arrays the caller
+ * releases with wc_fit_result_clear. Inputs are borrowed and not modified.
+ * All functions are reentrant; call gsl_set_error_handler_off() once at
+ * start-up (the CLI does) so GSL reports instead of aborting.
+ */
 #ifndef WC_FIT_H
 #define WC_FIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/data.h"
 #include "models/models.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WC_FIT_WARN_MAX 16
+
+/** What to fit. Start from WC_FIT_OPTIONS_INIT. */
+typedef struct {
+	wc_form form;
+	/** Reference parameters (borrowed; may be NULL = the "paper" profile):
+	 *  P0 of levels whose runs carry no idle_power_w, starting values,
+	 *  S sharing between levels (s_shared_with) and the clock reference. */
+	const wc_params *prior;
+	/** Optional mask (length = table rows): 0 leaves a run out (held-out
+	 *  validation, bootstrap). NULL = every run not marked `exclude`. */
+	const unsigned char *use;
+	/** Optional multiplicity per run (bootstrap resamples); NULL = 1. */
+	const int *weight;
+	/** Precision terms. With `term_specs` NULL every precision setting in
+	 *  the data gets a term: weights as a shift inside z per level, an fp8
+	 *  KV cache as a factor on S for all levels (`precision_terms` = 0:
+	 *  none, and such runs are left out). With `term_specs` given (e.g.
+	 *  from the paired-run analysis), kept specs are fitted with their
+	 *  placement, and runs whose setting has no kept spec are left out. */
+	int precision_terms;
+	int n_term_specs;
+	const wc_precision_term *term_specs;
+	/** Explicit S sharing "LEVEL=TARGET" pairs added to the prior's. */
+	int n_shares;
+	const char *const *shares;
+	int max_iter;
+	/** Starting point (borrowed; optional): a previous fit of the same
+	 *  table and options, e.g. the point estimate for bootstrap replicates. */
+	const double *start;
+	size_t start_len;
+} wc_fit_options;
+
+#define WC_FIT_OPTIONS_INIT                                                      \
+	{ .form = WC_FORM_SATURATING_QUADRATIC, .prior = NULL, .use = NULL,       \
+	  .weight = NULL, .precision_terms = 1, .n_term_specs = 0,                \
+	  .term_specs = NULL, .n_shares = 0, .shares = NULL, .max_iter = 200,     \
+	  .start = NULL, .start_len = 0 }
+
+typedef struct {
+	wc_params params;     /* the fitted law (sources: fitted / measured / prior's) */
+	int converged;        /* 1 when GSL reported success */
+	int gsl_status, info, niter;
+	double rcond;         /* reciprocal condition number of the Jacobian */
+	double rms;           /* RMS of the log residuals */
+	double max_se;        /* largest standard error in fit units (logs,
+	                       * z-units); INFINITY when one is not identified */
+	int n_used;           /* runs in the fit (with multiplicity) */
+	int n_excluded;       /* left out: `exclude` column or P̄ <= G·P0 */
+	/* the free parameter vector, named as in wc_params_vector_names */
+	int n_free;
+	char (*names)[WC_NAME_MAX];
+	double *x;
+	double *se;           /* standard error of each, in fit units */
+	double *residuals;    /* per table row; NaN for rows not in the fit */
+	int n_warnings;
+	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+} wc_fit_result;
+
+/** Fit the law. Returns WC_OK with `out->converged` = 0 and a warning when
+ *  GSL stops without convergence (the estimate is still reported); an
+ *  error only when the problem cannot be set up (no usable runs, fewer
+ *  runs than parameters, out of memory). Caller clears `out`. */
+int wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt,
+                         wc_fit_result *out, wc_error *err);
+void wc_fit_result_clear(wc_fit_result *r);
+
+/** Bootstrap options. */
+typedef struct {
+	int replicates;     /* B, default 1000 */
+	uint64_t seed;
+	int threads;        /* >= 1 */
+} wc_bootstrap_options;
+
+#define WC_BOOTSTRAP_OPTIONS_INIT { 1000, 0, 1 }
+
+/** Resample runs with replacement B times, refit each from the point
+ *  estimate, and write 2.5 / 97.5 percentile intervals into
+ *  `point->params` (lo/hi of every fitted parameter) plus all draws
+ *  (wc_params_set_draws). Replicates that fail to converge are left out of
+ *  the percentiles and counted in a warning. A parameter whose interval is
+ *  very wide gets a warning naming it (weak identification). */
+int wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt,
+                     const wc_bootstrap_options *bo, wc_fit_result *point, wc_error *err);
+
+/** Model power for a row of the table with a parameter set: the law at
+ *  the row's running, or averaged over its n(t) series; the row's measured
+ *  idle_power_w (per GPU) replaces the level's P0 when present. */
+int wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_error *err);
+
+/** Pin OpenBLAS to one thread (threaded callers: the server, bootstrap). */
+void wc_linalg_pin_single_thread(void);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -211,6 +211,8 @@ int wc_params_vector_names(const wc_params *p, char (*names)[WC_NAME_MAX], int c
  *  WC_ENOTFOUND. */
 int wc_params_get_named(const wc_params *p, const char *name, double *out);
 int wc_params_set_named(wc_params *p, const char *name, double value);
+/** Set the 95 % interval of a named parameter. */
+int wc_params_set_interval_named(wc_params *p, const char *name, double lo, double hi);
 
 /** One configuration to evaluate. */
 typedef struct {

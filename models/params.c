@@ -340,3 +340,15 @@ wc_params_set_named(wc_params *p, const char *name, double value)
 	f.found->value = value;
 	return WC_OK;
 }
+
+int
+wc_params_set_interval_named(wc_params *p, const char *name, double lo, double hi)
+{
+	name_finder f = { name, NULL };
+	walk(p, 0, find_name, &f);
+	if (!f.found)
+		return WC_ENOTFOUND;
+	f.found->lo = lo;
+	f.found->hi = hi;
+	return WC_OK;
+}

@@ -1,0 +1,171 @@
+/*
+ * Bootstrap intervals (SPEC §1): resample runs with replacement, refit from
+ * the point estimate, take the 2.5 / 97.5 percentiles of each parameter.
+ * Replicate r draws its resample from PCG32 stream (seed, r) and writes its
+ * result to slot r, so the draws are bit-identical whatever the number of
+ * threads. P0 is measured, not resampled (it is not a parameter unless a
+ * level had no idle measurement).
+ */
+#include "fit/fit_internal.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Interval wider than this in fit units (z-units or e-folds): the data do
+ * not pin the parameter down; say so. */
+#define WIDE_INTERVAL 4.0
+
+typedef struct {
+	fit_problem *pb;
+	int replicates, threads, thread_id, max_iter;
+	uint64_t seed;
+	double *draws;      /* replicates x p, fit units */
+	unsigned char *ok;  /* per replicate */
+	int error;          /* first allocation failure, if any */
+} boot_job;
+
+static void *
+boot_worker(void *arg)
+{
+	boot_job *job = arg;
+	fit_problem *pb = job->pb;
+	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
+	double *mult = malloc(n * sizeof *mult);
+	if (!mult) {
+		job->error = WC_ENOMEM;
+		return NULL;
+	}
+	for (int r = job->thread_id; r < job->replicates; r += job->threads) {
+		wc_pcg32 rng;
+		fit_solution sol;
+		wc_error err;
+		wc_pcg32_seed(&rng, job->seed, (uint64_t)r);
+		memset(mult, 0, n * sizeof *mult);
+		for (size_t k = 0; k < n; k++)
+			mult[wc_pcg32_bounded(&rng, (uint32_t)n)] += 1.0;
+		double *x = job->draws + (size_t)r * p;
+		if (fit_solve(pb, pb->x0, mult, job->max_iter, 0, x, &sol, &err) != WC_OK) {
+			job->ok[r] = 0;
+			continue;
+		}
+		/* ENOPROG from the optimum's neighbourhood is a stationary point,
+		 * not a failure; running out of iterations is. */
+		int good = sol.gsl_status == GSL_SUCCESS || sol.gsl_status == GSL_ENOPROG;
+		for (size_t k = 0; k < p && good; k++)
+			good = isfinite(x[k]);
+		job->ok[r] = (unsigned char)good;
+	}
+	free(mult);
+	return NULL;
+}
+
+static void
+warn(wc_fit_result *out, const char *msg)
+{
+	if (out->n_warnings < WC_FIT_WARN_MAX)
+		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
+}
+
+int
+wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_bootstrap_options *bo,
+                 wc_fit_result *point, wc_error *err)
+{
+	fit_problem *pb = NULL;
+	wc_fit_options o = *opt;
+	int rc, B = bo->replicates, T = bo->threads > 0 ? bo->threads : 1;
+	if (B < 2)
+		return wc_error_set(err, WC_EINVAL, "bootstrap: need at least 2 replicates");
+	if (opt->weight)
+		return wc_error_set(err, WC_EINVAL, "bootstrap: options must not carry resample weights");
+	o.start = point->x;
+	o.start_len = (size_t)point->n_free;
+	if ((rc = fit_problem_build(t, &o, &pb, err)) != WC_OK)
+		return rc;
+	const size_t p = (size_t)pb->n_params;
+	if ((int)p != point->n_free) {
+		fit_problem_free(pb);
+		return wc_error_set(err, WC_EINVAL, "bootstrap: point estimate does not match the problem");
+	}
+	double *draws = malloc((size_t)B * p * sizeof *draws);
+	double *natural = malloc((size_t)B * p * sizeof *natural);
+	double *col = malloc((size_t)B * sizeof *col);
+	unsigned char *ok = calloc((size_t)B, 1);
+	boot_job *jobs = calloc((size_t)T, sizeof *jobs);
+	pthread_t *tids = calloc((size_t)T, sizeof *tids);
+	if (!draws || !natural || !col || !ok || !jobs || !tids) {
+		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
+		goto done;
+	}
+	/* Workers that could not be started run on this thread instead. */
+	unsigned char *running = calloc((size_t)T, 1);
+	for (int k = 0; k < T; k++) {
+		jobs[k] = (boot_job){ pb, B, T, k, o.max_iter > 0 ? o.max_iter : 200, bo->seed, draws, ok, 0 };
+		if (T > 1 && running && pthread_create(&tids[k], NULL, boot_worker, &jobs[k]) == 0)
+			running[k] = 1;
+		else
+			boot_worker(&jobs[k]);
+	}
+	for (int k = 0; k < T; k++)
+		if (running && running[k])
+			pthread_join(tids[k], NULL);
+	free(running);
+	for (int k = 0; k < T; k++)
+		if (jobs[k].error) {
+			rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory in a worker");
+			goto done;
+		}
+	int n_ok = 0;
+	for (int r = 0; r < B; r++) {
+		if (!ok[r])
+			continue;
+		for (size_t k = 0; k < p; k++) {
+			double v = draws[(size_t)r * p + k];
+			natural[(size_t)n_ok * p + k] = fit_param_is_log(pb, (int)k) ? exp(v) : v;
+		}
+		n_ok++;
+	}
+	if (n_ok < 2) {
+		rc = wc_error_set(err, WC_ENOCONV, "bootstrap: only %d of %d replicates converged", n_ok, B);
+		goto done;
+	}
+	if (n_ok < B) {
+		char msg[WC_ERROR_MSG_MAX];
+		snprintf(msg, sizeof msg, "bootstrap: %d of %d replicates did not converge and were left out",
+		         B - n_ok, B);
+		warn(point, msg);
+	}
+	for (size_t k = 0; k < p; k++) {
+		int m = 0;
+		for (int r = 0; r < n_ok; r++)
+			col[m++] = natural[(size_t)r * p + k];
+		gsl_sort(col, 1, (size_t)m);
+		double lo = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.025);
+		double hi = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.975);
+		wc_params_set_interval_named(&point->params, point->names[k], lo, hi);
+		double width = fit_param_is_log(pb, (int)k) ? log(hi / lo) : hi - lo;
+		if (!(width <= WIDE_INTERVAL)) {
+			char msg[WC_ERROR_MSG_MAX];
+			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; "
+			         "the runs do not identify it well", point->names[k], lo, hi);
+			warn(point, msg);
+		}
+	}
+	rc = wc_params_set_draws(&point->params, n_ok, (int)p,
+	                         (const char (*)[WC_NAME_MAX])point->names, natural, err);
+	point->params.seed = bo->seed;
+	point->params.bootstrap = B;
+done:
+	free(draws);
+	free(natural);
+	free(col);
+	free(ok);
+	free(jobs);
+	free(tids);
+	fit_problem_free(pb);
+	return rc;
+}

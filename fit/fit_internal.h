@@ -1,0 +1,102 @@
+/*
+ * Private to fit/: the prepared least-squares problem. Runs are flattened
+ * into arrays once (per-run constants and the loaded points of each run's
+ * load series), so residual and Jacobian evaluations — thousands per
+ * bootstrap — touch no strings and allocate nothing.
+ */
+#ifndef WC_FIT_INTERNAL_H
+#define WC_FIT_INTERNAL_H
+
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
+
+#include "fit/fit.h"
+#include "fit/linalg.h"
+
+/* What each entry of the free parameter vector is. Positive quantities
+ * (S, P0, m) are fitted as logs: better conditioned, never negative. */
+typedef enum {
+	PK_LOG_S, PK_THETA, PK_FLOOR, PK_LOG_P0, PK_DELTA, PK_GAMMA1, PK_GAMMA2, PK_KAPPA,
+	PK_TERM_SHIFT, PK_TERM_LOG_FACTOR
+} param_kind;
+
+typedef struct {
+	param_kind kind;
+	int index; /* level (S, theta, floor, P0) or term; -1 for shared */
+} param_slot;
+
+#define FIT_MAX_PARAMS (4 * WC_MAX_LEVELS + 4 + WC_MAX_TERMS)
+
+typedef struct {
+	wc_form form;
+	double clock_ref_mhz;
+
+	/* levels: names/sharing/P0 as they will be written */
+	int n_levels;
+	wc_level levels[WC_MAX_LEVELS];
+	int p_s[WC_MAX_LEVELS];     /* log S parameter a level uses; -1 power-law */
+	int p_theta[WC_MAX_LEVELS];
+	int p_floor[WC_MAX_LEVELS]; /* -1 unless floor_plus_rise */
+	int p_p0[WC_MAX_LEVELS];    /* log P0 when fitted, else -1 */
+
+	/* precision terms: kept ones are parameters, others only recorded */
+	int n_terms;
+	wc_precision_term terms[WC_MAX_TERMS];
+	int p_term[WC_MAX_TERMS];   /* -1 for terms not kept */
+
+	int p_delta, p_gamma1, p_gamma2, p_kappa; /* -1 when absent */
+	wc_param kappa_fixed;       /* the prior's kappa when not fitted */
+
+	int n_params;
+	param_slot slots[FIT_MAX_PARAMS];
+	double x0[FIT_MAX_PARAMS];  /* starting point */
+
+	/* rows in the fit (indices into the table), with per-row constants */
+	size_t n_rows;
+	size_t *row;
+	int *lvl;
+	double *G, *l_n, *l_f, *y;
+	double *p0;                 /* measured idle per GPU, NaN when fitted */
+	int *term_w, *term_kv;      /* term index or -1 */
+	double *mult;               /* multiplicity (bootstrap weight) */
+	/* loaded points of row i: [off[i], off[i+1]) in ln_pt / w_pt; w is the
+	 * share of the run's time (idle steps count in the total, not here) */
+	size_t *off;
+	double *ln_pt, *w_pt;
+
+	int n_excluded;
+	int n_warnings;
+	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+} fit_problem;
+
+/** Prepare the problem (problem.c). Caller frees with fit_problem_free. */
+int fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
+                      wc_error *err);
+void fit_problem_free(fit_problem *pb);
+void fit_problem_warn(fit_problem *pb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Residuals (model − data, in log space) and the Jacobian (residuals.c),
+ *  with the signature GSL expects; `params` is the fit_problem. */
+int fit_residuals(const gsl_vector *x, void *params, gsl_vector *f);
+int fit_jacobian(const gsl_vector *x, void *params, gsl_matrix *J);
+
+/** Run LM from `x0` with multiplicities `mult` (length n_rows, NULL = 1)
+ *  (solve.c). Writes the solution into `x`. */
+typedef struct {
+	int gsl_status, info, niter;
+	double rcond, rms;
+	int weakest;          /* parameter with the largest share of the
+	                       * smallest singular direction; -1 if none */
+	double se[FIT_MAX_PARAMS]; /* standard errors in fit units (diagnosis) */
+} fit_solution;
+int fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter,
+              int want_diagnosis, double *x, fit_solution *sol, wc_error *err);
+/** Fit coordinates are logs for S, P0 and m: is parameter k one? */
+int fit_param_is_log(const fit_problem *pb, int k);
+
+/** Turn a parameter vector into a wc_params (solve.c). */
+void fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out);
+/** Name of parameter k, as wc_params_vector_names spells it. */
+void fit_param_name(const fit_problem *pb, int k, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * Private to fit/: the LAPACKE adapter. Only linalg.c includes lapacke.h
+ * and cblas.h — OpenBLAS's cblas.h and GSL's gsl_cblas.h cannot share a
+ * translation unit (C-LIBRARY-NOTES §2e) — so this header speaks plain
+ * double arrays.
+ */
+#ifndef WC_FIT_LINALG_H
+#define WC_FIT_LINALG_H
+
+/** Singular values (descending, p of them) of the n x p row-major matrix
+ *  `a` (overwritten), and the right singular vector of the smallest one.
+ *  Returns 0, or the LAPACK info code. */
+int fit_linalg_svd_weakest(double *a, int n, int p, double *sing, double *v_weak);
+
+/** Least squares min ||A x - b|| for n x p row-major A (overwritten);
+ *  `b` (length n) receives x in its first p entries. 0 or LAPACK info. */
+int fit_linalg_lstsq(double *a, double *b, int n, int p);
+
+#endif

@@ -1,0 +1,457 @@
+/*
+ * Setting up the joint fit (SPEC §1, §7): which runs enter, the platform
+ * levels and who shares S with whom, where each level's P0 comes from
+ * (measured idle column > the prior parameters > fitted), which precision
+ * terms exist, the layout of the free parameter vector, and a starting
+ * point. Everything the residual loop needs is flattened here once.
+ */
+#include "fit/fit_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+fit_problem_warn(fit_problem *pb, const char *fmt, ...)
+{
+	if (pb->n_warnings >= WC_FIT_WARN_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(pb->warnings[pb->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
+	va_end(ap);
+}
+
+void
+fit_problem_free(fit_problem *pb)
+{
+	if (!pb)
+		return;
+	free(pb->row);
+	free(pb->lvl);
+	free(pb->G);
+	free(pb->l_n);
+	free(pb->l_f);
+	free(pb->y);
+	free(pb->p0);
+	free(pb->term_w);
+	free(pb->term_kv);
+	free(pb->mult);
+	free(pb->off);
+	free(pb->ln_pt);
+	free(pb->w_pt);
+	free(pb);
+}
+
+static int
+level_index(const fit_problem *pb, const char *name)
+{
+	for (int i = 0; i < pb->n_levels; i++)
+		if (strcmp(pb->levels[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Is a row usable at all (mask, exclude column, some load)? */
+static int
+row_has_load(const wc_run *r)
+{
+	if (r->series_len > 0) {
+		for (size_t j = 0; j < r->series_len; j++)
+			if (r->series_running[j] > 0 && r->series_weight[j] > 0)
+				return 1;
+		return 0;
+	}
+	return r->running > 0;
+}
+
+static int
+find_term(const fit_problem *pb, wc_setting s, wc_precision prec, const char *level)
+{
+	for (int k = 0; k < pb->n_terms; k++) {
+		const wc_precision_term *t = &pb->terms[k];
+		if (t->setting == s && t->precision == prec && strcmp(t->level, level) == 0)
+			return k;
+	}
+	return -1;
+}
+
+static int
+add_term(fit_problem *pb, wc_setting s, wc_precision prec, const char *level,
+         wc_placement place, int kept, double p_value, int pairs)
+{
+	int k = find_term(pb, s, prec, level);
+	if (k >= 0)
+		return k;
+	if (pb->n_terms >= WC_MAX_TERMS)
+		return -1;
+	wc_precision_term *t = &pb->terms[pb->n_terms];
+	memset(t, 0, sizeof *t);
+	t->setting = s;
+	t->precision = prec;
+	snprintf(t->level, sizeof t->level, "%s", level);
+	t->placement = kept ? place : WC_PLACE_NONE;
+	t->kept = kept;
+	t->p_value = p_value;
+	t->pairs = pairs;
+	t->value.value = t->value.lo = t->value.hi = NAN;
+	t->value.source = kept ? WC_SRC_FITTED : WC_SRC_ASSUMED;
+	return pb->n_terms++;
+}
+
+/* The term a row's setting maps to, creating it (automatic mode) or
+ * looking up the caller's specs; -1 = no term (bf16); -2 = no kept term,
+ * the row is left out. */
+static int
+row_term(fit_problem *pb, const wc_fit_options *opt, wc_setting s, wc_precision prec,
+         const char *level)
+{
+	if (prec == WC_PREC_BF16)
+		return -1;
+	const char *term_level = s == WC_SETTING_KV ? "" : level;
+	if (!opt->term_specs) {
+		if (!opt->precision_terms)
+			return -2;
+		return add_term(pb, s, prec, term_level,
+		                s == WC_SETTING_KV ? WC_PLACE_ON_S : WC_PLACE_INSIDE_Z, 1, NAN, 0);
+	}
+	const wc_precision_term *best = NULL;
+	for (int i = 0; i < opt->n_term_specs; i++) {
+		const wc_precision_term *t = &opt->term_specs[i];
+		if (t->setting != s || t->precision != prec)
+			continue;
+		if (strcmp(t->level, level) == 0 || (t->level[0] == '\0' && !best))
+			best = t;
+	}
+	if (!best)
+		return -2;
+	int k = add_term(pb, s, prec, best->level, best->placement, best->kept, best->p_value,
+	                 best->pairs);
+	if (k >= 0 && best->kept)
+		pb->terms[k].value.value = best->value.value; /* starting value */
+	return best->kept ? k : -2;
+}
+
+static int
+grow(void **p, size_t n, size_t size)
+{
+	void *np = realloc(*p, n * size);
+	if (!np && n)
+		return -1;
+	*p = np;
+	return 0;
+}
+
+/* Shares from the prior ("H100-locked" uses H100's S) and from options. */
+static void
+apply_shares(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt)
+{
+	for (int i = 0; i < pb->n_levels; i++) {
+		const wc_level *pl = wc_params_level(prior, pb->levels[i].name);
+		if (pl && pl->s_shared_with[0] && level_index(pb, pl->s_shared_with) >= 0)
+			snprintf(pb->levels[i].s_shared_with, WC_NAME_MAX, "%s", pl->s_shared_with);
+	}
+	for (int k = 0; k < opt->n_shares; k++) {
+		const char *eq = strchr(opt->shares[k], '=');
+		if (!eq)
+			continue;
+		char name[WC_NAME_MAX];
+		snprintf(name, sizeof name, "%.*s", (int)(eq - opt->shares[k]), opt->shares[k]);
+		int a = level_index(pb, name), b = level_index(pb, eq + 1);
+		if (a >= 0 && b >= 0 && a != b)
+			snprintf(pb->levels[a].s_shared_with, WC_NAME_MAX, "%s", eq + 1);
+		else
+			fit_problem_warn(pb, "share '%s' ignored: both levels must have runs", opt->shares[k]);
+	}
+	/* No chains: a level whose target shares too keeps its own S. */
+	for (int i = 0; i < pb->n_levels; i++) {
+		int t = pb->levels[i].s_shared_with[0] ? level_index(pb, pb->levels[i].s_shared_with) : -1;
+		if (t >= 0 && pb->levels[t].s_shared_with[0]) {
+			fit_problem_warn(pb, "level %s: S sharing chain through %s ignored",
+			                 pb->levels[i].name, pb->levels[t].name);
+			pb->levels[i].s_shared_with[0] = '\0';
+		}
+	}
+}
+
+/* Median measured idle (per GPU) of a level's rows, NaN when none. */
+static double
+measured_idle(const wc_runs_table *t, const unsigned char *in_fit, const char *level)
+{
+	size_t n = 0;
+	double *v = malloc(t->n_runs * sizeof *v), med = NAN;
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (in_fit[i] && strcmp(t->runs[i].platform, level) == 0 && isfinite(t->runs[i].idle_power_w))
+			v[n++] = t->runs[i].idle_power_w;
+	if (n > 0) {
+		gsl_sort(v, 1, n);
+		med = gsl_stats_median_from_sorted_data(v, 1, n);
+	}
+	free(v);
+	return med;
+}
+
+static void
+add_param(fit_problem *pb, param_kind kind, int index, double x0, int *slot)
+{
+	*slot = pb->n_params;
+	pb->slots[pb->n_params].kind = kind;
+	pb->slots[pb->n_params].index = index;
+	pb->x0[pb->n_params++] = x0;
+}
+
+static void
+layout_and_start(fit_problem *pb, const wc_params *prior, int any_clock)
+{
+	const int scale = wc_form_has_scale(pb->form), quad = wc_form_has_quadratic(pb->form);
+	const int prior_quad = wc_form_has_quadratic(prior->form);
+	for (int L = 0; L < pb->n_levels; L++) {
+		wc_level *lv = &pb->levels[L];
+		const wc_level *pl = wc_params_level(prior, lv->name);
+		pb->p_s[L] = pb->p_floor[L] = pb->p_p0[L] = -1;
+		/* Rough scale of the level's dynamic power, for starting values. */
+		double dyn_max = 0.0;
+		for (size_t i = 0; i < pb->n_rows; i++)
+			if (pb->lvl[i] == L) {
+				double d = isfinite(pb->p0[i]) ? exp(pb->y[i]) / pb->G[i] : 0.5 * exp(pb->y[i]) / pb->G[i];
+				dyn_max = d > dyn_max ? d : dyn_max;
+			}
+		if (scale && !lv->s_shared_with[0]) {
+			const wc_level *ps = pl ? wc_params_scale_level(prior, pl) : NULL;
+			double s0 = ps && isfinite(ps->s.value) && wc_form_has_scale(prior->form)
+			            ? ps->s.value : 1.3 * dyn_max;
+			add_param(pb, PK_LOG_S, L, log(s0 > 1.0 ? s0 : 1.0), &pb->p_s[L]);
+		}
+		double th0 = pl && wc_form_has_scale(prior->form) == scale ? pl->theta.value : NAN;
+		if (!isfinite(th0) || fabs(th0) > 20)
+			th0 = scale ? 1.5 : log(dyn_max > 1.0 ? 0.7 * dyn_max : 1.0);
+		add_param(pb, PK_THETA, L, th0, &pb->p_theta[L]);
+		if (wc_form_has_floor(pb->form)) {
+			double f0 = pl && isfinite(pl->floor_logit.value) ? pl->floor_logit.value : -1.0;
+			add_param(pb, PK_FLOOR, L, f0, &pb->p_floor[L]);
+		}
+		if (lv->p0.source == WC_SRC_FITTED) {
+			double lo = INFINITY;
+			for (size_t i = 0; i < pb->n_rows; i++)
+				if (pb->lvl[i] == L && exp(pb->y[i]) / pb->G[i] < lo)
+					lo = exp(pb->y[i]) / pb->G[i];
+			add_param(pb, PK_LOG_P0, L, log(0.5 * lo), &pb->p_p0[L]);
+		}
+	}
+	/* Shared levels point at their target's S parameter. */
+	for (int L = 0; L < pb->n_levels; L++)
+		if (scale && pb->levels[L].s_shared_with[0])
+			pb->p_s[L] = pb->p_s[level_index(pb, pb->levels[L].s_shared_with)];
+	add_param(pb, PK_DELTA, -1, isfinite(prior->delta.value) ? prior->delta.value : 0.6, &pb->p_delta);
+	add_param(pb, PK_GAMMA1, -1, isfinite(prior->gamma1.value) ? prior->gamma1.value : 0.75, &pb->p_gamma1);
+	pb->p_gamma2 = pb->p_kappa = -1;
+	if (quad)
+		add_param(pb, PK_GAMMA2, -1, prior_quad ? prior->gamma2.value : 0.1, &pb->p_gamma2);
+	if (any_clock)
+		add_param(pb, PK_KAPPA, -1, isfinite(prior->kappa.value) ? prior->kappa.value : 1.0, &pb->p_kappa);
+	for (int k = 0; k < pb->n_terms; k++) {
+		pb->p_term[k] = -1;
+		if (!pb->terms[k].kept)
+			continue;
+		double v0 = pb->terms[k].value.value;
+		if (pb->terms[k].placement == WC_PLACE_ON_S)
+			add_param(pb, PK_TERM_LOG_FACTOR, k, isfinite(v0) && v0 > 0 ? log(v0) : 0.0, &pb->p_term[k]);
+		else
+			add_param(pb, PK_TERM_SHIFT, k, isfinite(v0) ? v0 : 0.0, &pb->p_term[k]);
+	}
+}
+
+int
+fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
+                  wc_error *err)
+{
+	wc_params paper;
+	const wc_params *prior = opt->prior;
+	unsigned char *in_fit = NULL;
+	int rc = WC_OK, any_clock = 0;
+	size_t n_pts = 0, cap_pts = 0;
+	*out = NULL;
+	if (!prior) {
+		wc_params_default(&paper);
+		prior = &paper;
+	}
+	fit_problem *pb = calloc(1, sizeof *pb);
+	in_fit = calloc(t->n_runs ? t->n_runs : 1, 1);
+	if (!pb || !in_fit) {
+		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
+		goto done;
+	}
+	pb->form = opt->form;
+	pb->clock_ref_mhz = prior->clock_ref_mhz > 0 ? prior->clock_ref_mhz : 1980.0;
+	pb->kappa_fixed = prior->kappa;
+
+	/* 1. candidate rows and levels (first appearance order) */
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *r = &t->runs[i];
+		if ((opt->use && !opt->use[i]) || r->exclude[0])
+			continue;
+		if (!row_has_load(r)) {
+			fit_problem_warn(pb, "run %s: no running requests (idle only); left out of the fit", r->run_id);
+			pb->n_excluded++;
+			continue;
+		}
+		in_fit[i] = 1;
+		if (level_index(pb, r->platform) < 0) {
+			if (pb->n_levels >= WC_MAX_LEVELS) {
+				rc = wc_error_set(err, WC_EINVAL, "fit: more than %d platform levels", WC_MAX_LEVELS);
+				goto done;
+			}
+			wc_level *lv = &pb->levels[pb->n_levels++];
+			memset(lv, 0, sizeof *lv);
+			snprintf(lv->name, sizeof lv->name, "%s", r->platform);
+		}
+	}
+	apply_shares(pb, prior, opt);
+
+	/* 2. P0 of each level: measured > prior > fitted */
+	for (int L = 0; L < pb->n_levels; L++) {
+		wc_level *lv = &pb->levels[L];
+		const wc_level *pl = wc_params_level(prior, lv->name);
+		double m = measured_idle(t, in_fit, lv->name);
+		lv->p0.lo = lv->p0.hi = NAN;
+		if (isfinite(m)) {
+			lv->p0.value = m;
+			lv->p0.source = WC_SRC_MEASURED;
+		} else if (pl && isfinite(pl->p0.value)) {
+			lv->p0.value = pl->p0.value;
+			lv->p0.source = pl->p0.source;
+		} else {
+			lv->p0.value = NAN;
+			lv->p0.source = WC_SRC_FITTED;
+			fit_problem_warn(pb, "level %s: no measured idle power and none in the prior; P0 is fitted",
+			                 lv->name);
+		}
+	}
+
+	/* 3. per-row constants */
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_runs; i++)
+		n += in_fit[i];
+	if (grow((void **)&pb->row, n + 1, sizeof *pb->row) || grow((void **)&pb->lvl, n + 1, sizeof *pb->lvl) ||
+	    grow((void **)&pb->G, n + 1, sizeof *pb->G) || grow((void **)&pb->l_n, n + 1, sizeof *pb->l_n) ||
+	    grow((void **)&pb->l_f, n + 1, sizeof *pb->l_f) || grow((void **)&pb->y, n + 1, sizeof *pb->y) ||
+	    grow((void **)&pb->p0, n + 1, sizeof *pb->p0) ||
+	    grow((void **)&pb->term_w, n + 1, sizeof *pb->term_w) ||
+	    grow((void **)&pb->term_kv, n + 1, sizeof *pb->term_kv) ||
+	    grow((void **)&pb->mult, n + 1, sizeof *pb->mult) || grow((void **)&pb->off, n + 2, sizeof *pb->off)) {
+		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
+		goto done;
+	}
+	int low_power = 0, no_term = 0;
+	for (size_t i = 0; i < t->n_runs; i++) {
+		if (!in_fit[i])
+			continue;
+		const wc_run *r = &t->runs[i];
+		int L = level_index(pb, r->platform);
+		int tw = row_term(pb, opt, WC_SETTING_WEIGHTS, r->weights, r->platform);
+		int tk = row_term(pb, opt, WC_SETTING_KV, r->kv, r->platform);
+		if (tw == -2 || tk == -2) {
+			no_term++;
+			pb->n_excluded++;
+			continue;
+		}
+		double p0 = isfinite(r->idle_power_w) ? r->idle_power_w : pb->levels[L].p0.value;
+		double y;
+		if (pb->levels[L].p0.source == WC_SRC_FITTED) {
+			p0 = NAN;
+			y = log(r->mean_power_w);
+		} else {
+			double dyn = r->mean_power_w - r->tp * p0;
+			if (!(dyn > 0)) {
+				low_power++;
+				pb->n_excluded++;
+				continue;
+			}
+			y = log(dyn);
+		}
+		size_t k = pb->n_rows;
+		pb->row[k] = i;
+		pb->lvl[k] = L;
+		pb->G[k] = r->tp;
+		pb->l_n[k] = log(r->active_params_b / (8.0 * r->tp));
+		pb->l_f[k] = r->sm_clock_mhz > 0 ? log(r->sm_clock_mhz / pb->clock_ref_mhz) : 0.0;
+		any_clock |= r->sm_clock_mhz > 0;
+		pb->y[k] = y;
+		pb->p0[k] = p0;
+		pb->term_w[k] = tw;
+		pb->term_kv[k] = tk;
+		pb->mult[k] = 1.0;
+		pb->off[k] = n_pts;
+		/* loaded points, normalised by the run's whole time (idle included) */
+		size_t len = r->series_len ? r->series_len : 1;
+		if (n_pts + len > cap_pts) {
+			cap_pts = 2 * (n_pts + len) + 64;
+			if (grow((void **)&pb->ln_pt, cap_pts, sizeof *pb->ln_pt) ||
+			    grow((void **)&pb->w_pt, cap_pts, sizeof *pb->w_pt)) {
+				rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
+				goto done;
+			}
+		}
+		if (r->series_len) {
+			double total = 0.0;
+			for (size_t j = 0; j < r->series_len; j++)
+				total += r->series_weight[j];
+			for (size_t j = 0; j < r->series_len; j++)
+				if (r->series_running[j] > 0 && r->series_weight[j] > 0) {
+					pb->ln_pt[n_pts] = log(r->series_running[j] / 32.0);
+					pb->w_pt[n_pts++] = r->series_weight[j] / total;
+				}
+		} else {
+			pb->ln_pt[n_pts] = log(r->running / 32.0);
+			pb->w_pt[n_pts++] = 1.0;
+		}
+		pb->n_rows++;
+	}
+	pb->off[pb->n_rows] = n_pts;
+	if (low_power)
+		fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit", low_power);
+	if (no_term)
+		fit_problem_warn(pb, "%d run(s) whose precision setting has no kept term left out of the fit", no_term);
+
+	/* Levels that lost every row (e.g. all below idle) leave the problem. */
+	for (int L = 0; L < pb->n_levels; L++) {
+		int used = 0;
+		for (size_t i = 0; i < pb->n_rows && !used; i++)
+			used = pb->lvl[i] == L;
+		if (!used) {
+			rc = wc_error_set(err, WC_EINVAL, "fit: level %s has no usable runs", pb->levels[L].name);
+			goto done;
+		}
+	}
+	if (pb->n_rows == 0) {
+		rc = wc_error_set(err, WC_EINVAL, "fit: no usable runs in %s", t->path[0] ? t->path : "the table");
+		goto done;
+	}
+	layout_and_start(pb, prior, any_clock);
+	/* A caller's start is in natural units (as the result's x). */
+	if (opt->start && opt->start_len == (size_t)pb->n_params)
+		for (int k = 0; k < pb->n_params; k++) {
+			param_kind kind = pb->slots[k].kind;
+			int is_log = kind == PK_LOG_S || kind == PK_LOG_P0 || kind == PK_TERM_LOG_FACTOR;
+			pb->x0[k] = is_log ? log(opt->start[k]) : opt->start[k];
+		}
+	if (pb->n_rows < (size_t)pb->n_params) {
+		rc = wc_error_set(err, WC_EINVAL, "fit: %zu usable runs for %d parameters", pb->n_rows,
+		                  pb->n_params);
+		goto done;
+	}
+done:
+	free(in_fit);
+	if (rc != WC_OK) {
+		fit_problem_free(pb);
+		return rc;
+	}
+	*out = pb;
+	return WC_OK;
+}

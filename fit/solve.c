@@ -1,0 +1,357 @@
+/*
+ * The joint fit itself: Levenberg-Marquardt (GSL multifit_nlinear, trust
+ * region, Moré scaling, QR) on the prepared problem, then the diagnosis a
+ * user needs to trust it — convergence status, the Jacobian's conditioning,
+ * standard errors, and which parameter the data cannot pin down — and the
+ * conversion of the solution into a frozen parameter set.
+ */
+#include "fit/fit_internal.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A parameter whose standard error exceeds this (in fit units: logs and
+ * z-units, all O(1)) moves the prediction by more than e-fold within its
+ * uncertainty: the data do not identify it. */
+#define WEAK_SE 1.0
+
+int
+fit_param_is_log(const fit_problem *pb, int k)
+{
+	param_kind kind = pb->slots[k].kind;
+	return kind == PK_LOG_S || kind == PK_LOG_P0 || kind == PK_TERM_LOG_FACTOR;
+}
+
+void
+fit_param_name(const fit_problem *pb, int k, char *buf, size_t cap)
+{
+	const param_slot *s = &pb->slots[k];
+	const char *lvl = s->index >= 0 && s->index < pb->n_levels ? pb->levels[s->index].name : "";
+	switch (s->kind) {
+	case PK_LOG_S: snprintf(buf, cap, "S[%s]", lvl); break;
+	case PK_THETA: snprintf(buf, cap, "theta[%s]", lvl); break;
+	case PK_FLOOR: snprintf(buf, cap, "floor[%s]", lvl); break;
+	case PK_LOG_P0: snprintf(buf, cap, "P0[%s]", lvl); break;
+	case PK_DELTA: snprintf(buf, cap, "delta"); break;
+	case PK_GAMMA1: snprintf(buf, cap, "gamma1"); break;
+	case PK_GAMMA2: snprintf(buf, cap, "gamma2"); break;
+	case PK_KAPPA: snprintf(buf, cap, "kappa"); break;
+	case PK_TERM_SHIFT:
+	case PK_TERM_LOG_FACTOR: wc_precision_term_label(&pb->terms[s->index], buf, cap); break;
+	}
+}
+
+static wc_param
+fitted(double v)
+{
+	wc_param p = { v, NAN, NAN, WC_SRC_FITTED };
+	return p;
+}
+
+void
+fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out)
+{
+	memset(out, 0, sizeof *out);
+	snprintf(out->name, sizeof out->name, "fit");
+	out->form = pb->form;
+	out->clock_ref_mhz = pb->clock_ref_mhz;
+	out->n_levels = pb->n_levels;
+	for (int L = 0; L < pb->n_levels; L++) {
+		wc_level *lv = &out->levels[L];
+		*lv = pb->levels[L];
+		lv->s = pb->p_s[L] >= 0 && !lv->s_shared_with[0] ? fitted(exp(x[pb->p_s[L]])) : fitted(NAN);
+		if (!wc_form_has_scale(pb->form) || lv->s_shared_with[0])
+			lv->s.source = WC_SRC_ASSUMED;
+		lv->theta = fitted(x[pb->p_theta[L]]);
+		lv->floor_logit = pb->p_floor[L] >= 0 ? fitted(x[pb->p_floor[L]]) : fitted(NAN);
+		if (pb->p_floor[L] < 0)
+			lv->floor_logit.source = WC_SRC_ASSUMED;
+		if (pb->p_p0[L] >= 0)
+			lv->p0 = fitted(exp(x[pb->p_p0[L]]));
+	}
+	out->delta = fitted(x[pb->p_delta]);
+	out->gamma1 = fitted(x[pb->p_gamma1]);
+	if (pb->p_gamma2 >= 0) {
+		out->gamma2 = fitted(x[pb->p_gamma2]);
+	} else {
+		wc_param none = { 0.0, NAN, NAN, WC_SRC_ASSUMED };
+		out->gamma2 = none;
+	}
+	out->kappa = pb->p_kappa >= 0 ? fitted(x[pb->p_kappa]) : pb->kappa_fixed;
+	out->n_terms = pb->n_terms;
+	for (int k = 0; k < pb->n_terms; k++) {
+		out->terms[k] = pb->terms[k];
+		int i = pb->p_term[k];
+		if (i >= 0)
+			out->terms[k].value = fitted(pb->slots[i].kind == PK_TERM_LOG_FACTOR ? exp(x[i]) : x[i]);
+	}
+	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
+}
+
+/* Standard errors (unit-free fit coordinates) and the weakest direction. */
+static void
+diagnose(fit_problem *pb, gsl_multifit_nlinear_workspace *w, const double *mult, fit_solution *sol,
+         double *se)
+{
+	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
+	gsl_matrix *J = gsl_multifit_nlinear_jac(w);
+	gsl_matrix *cov = gsl_matrix_alloc(p, p);
+	double chi2 = 0, n_eff = 0;
+	gsl_vector *f = gsl_multifit_nlinear_residual(w);
+	for (size_t i = 0; i < n; i++) {
+		double m = mult ? mult[i] : 1.0;
+		/* GSL's residual vector is already scaled by sqrt(weight). */
+		chi2 += gsl_vector_get(f, i) * gsl_vector_get(f, i);
+		n_eff += m;
+	}
+	sol->rms = n_eff > 0 ? sqrt(chi2 / n_eff) : NAN;
+	double s2 = n_eff > (double)p ? chi2 / (n_eff - (double)p) : NAN;
+	for (size_t k = 0; k < p; k++)
+		se[k] = NAN;
+	if (cov && gsl_multifit_nlinear_covar(J, 0.0, cov) == GSL_SUCCESS)
+		for (size_t k = 0; k < p; k++) {
+			double c = gsl_matrix_get(cov, k, k);
+			se[k] = c > 0 && isfinite(s2) ? sqrt(s2 * c) : INFINITY;
+		}
+	gsl_matrix_free(cov);
+	/* The direction the data constrain least: SVD of the column-normalised
+	 * Jacobian (LAPACKE). Its largest component names the parameter. */
+	double *a = malloc(n * p * sizeof *a), *sv = malloc(p * sizeof *sv), *v = malloc(p * sizeof *v);
+	sol->weakest = -1;
+	if (a && sv && v) {
+		for (size_t k = 0; k < p; k++) {
+			double norm = 0;
+			for (size_t i = 0; i < n; i++)
+				norm += gsl_matrix_get(J, i, k) * gsl_matrix_get(J, i, k);
+			norm = norm > 0 ? sqrt(norm) : 1.0;
+			for (size_t i = 0; i < n; i++)
+				a[i * p + k] = gsl_matrix_get(J, i, k) / norm;
+		}
+		if (fit_linalg_svd_weakest(a, (int)n, (int)p, sv, v) == 0) {
+			size_t best = 0;
+			for (size_t k = 1; k < p; k++)
+				if (fabs(v[k]) > fabs(v[best]))
+					best = k;
+			sol->weakest = (int)best;
+		}
+	}
+	free(a);
+	free(sv);
+	free(v);
+}
+
+int
+fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter, int want_diagnosis,
+          double *x, fit_solution *sol, wc_error *err)
+{
+	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
+	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+	gsl_multifit_nlinear_fdf fdf;
+	gsl_vector_const_view x0v = gsl_vector_const_view_array(x0, p);
+	gsl_vector_const_view wv = gsl_vector_const_view_array(mult ? mult : pb->mult, n);
+	memset(sol, 0, sizeof *sol);
+	sol->weakest = -1;
+	fp.trs = gsl_multifit_nlinear_trs_lm;
+	fp.scale = gsl_multifit_nlinear_scale_more;
+	fp.solver = gsl_multifit_nlinear_solver_qr;
+	gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
+	if (!w)
+		return wc_error_set(err, WC_ENOMEM, "fit: cannot allocate the solver for %zu runs x %zu parameters", n, p);
+	fdf.f = fit_residuals;
+	fdf.df = fit_jacobian;
+	fdf.fvv = NULL;
+	fdf.n = n;
+	fdf.p = p;
+	fdf.params = pb;
+	int rc = gsl_multifit_nlinear_winit(&x0v.vector, &wv.vector, &fdf, w);
+	if (rc != GSL_SUCCESS) {
+		gsl_multifit_nlinear_free(w);
+		return wc_error_set(err, WC_ERANGE, "fit: the law cannot be evaluated at the starting point (%s)",
+		                    gsl_strerror(rc));
+	}
+	/* gtol/xtol per the GSL guide; ftol is ignored by GSL 2.7 anyway. */
+	sol->gsl_status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-10, 1e-10, 0.0, NULL, NULL,
+	                                              &sol->info, w);
+	sol->niter = (int)gsl_multifit_nlinear_niter(w);
+	memcpy(x, gsl_multifit_nlinear_position(w)->data, p * sizeof *x);
+	if (want_diagnosis) {
+		gsl_multifit_nlinear_rcond(&sol->rcond, w);
+		diagnose(pb, w, mult, sol, sol->se);
+		/* Only a parameter that is in fact poorly determined keeps the
+		 * "weakest" flag: the SVD always names one. */
+		if (sol->weakest >= 0 && !(sol->se[sol->weakest] > WEAK_SE) && sol->rcond > 1e-10)
+			sol->weakest = -1;
+	}
+	gsl_multifit_nlinear_free(w);
+	return WC_OK;
+}
+
+static void
+add_warning(wc_fit_result *out, const char *msg)
+{
+	if (out->n_warnings < WC_FIT_WARN_MAX)
+		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
+}
+
+/* Calibrated span of each level (for extrapolation warnings). */
+static void
+fill_ranges(const fit_problem *pb, const wc_runs_table *t, wc_params *p)
+{
+	for (size_t i = 0; i < pb->n_rows; i++) {
+		const wc_run *r = &t->runs[pb->row[i]];
+		wc_range *g = &p->levels[pb->lvl[i]].range;
+		double lo = r->running, hi = r->running;
+		if (r->series_len) {
+			lo = INFINITY;
+			hi = 0;
+			for (size_t j = 0; j < r->series_len; j++)
+				if (r->series_running[j] > 0) {
+					lo = fmin(lo, r->series_running[j]);
+					hi = fmax(hi, r->series_running[j]);
+				}
+		}
+		if (g->runs == 0) {
+			g->active_b_min = g->active_b_max = r->active_params_b;
+			g->running_min = lo;
+			g->running_max = hi;
+			g->tp_min = g->tp_max = r->tp;
+		}
+		g->active_b_min = fmin(g->active_b_min, r->active_params_b);
+		g->active_b_max = fmax(g->active_b_max, r->active_params_b);
+		g->running_min = fmin(g->running_min, lo);
+		g->running_max = fmax(g->running_max, hi);
+		g->tp_min = r->tp < g->tp_min ? r->tp : g->tp_min;
+		g->tp_max = r->tp > g->tp_max ? r->tp : g->tp_max;
+		if (r->sm_clock_mhz > 0) {
+			g->clock_min = g->clock_max > 0 ? fmin(g->clock_min, r->sm_clock_mhz) : r->sm_clock_mhz;
+			g->clock_max = fmax(g->clock_max, r->sm_clock_mhz);
+		}
+		g->runs++;
+	}
+}
+
+void
+wc_fit_result_clear(wc_fit_result *r)
+{
+	if (!r)
+		return;
+	wc_params_clear(&r->params);
+	free(r->names);
+	free(r->x);
+	free(r->se);
+	free(r->residuals);
+	memset(r, 0, sizeof *r);
+}
+
+int
+wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_result *out,
+                     wc_error *err)
+{
+	fit_problem *pb = NULL;
+	double *mult = NULL, *x = NULL;
+	fit_solution sol;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if ((rc = fit_problem_build(t, opt, &pb, err)) != WC_OK)
+		return rc;
+	const size_t p = (size_t)pb->n_params;
+	mult = malloc(pb->n_rows * sizeof *mult);
+	x = malloc(p * sizeof *x);
+	out->names = malloc(p * sizeof *out->names);
+	out->x = malloc(p * sizeof *out->x);
+	out->se = malloc(p * sizeof *out->se);
+	out->residuals = malloc((t->n_runs ? t->n_runs : 1) * sizeof *out->residuals);
+	if (!mult || !x || !out->names || !out->x || !out->se || !out->residuals) {
+		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < pb->n_rows; i++)
+		mult[i] = opt->weight ? (double)opt->weight[pb->row[i]] : 1.0;
+	if ((rc = fit_solve(pb, pb->x0, mult, opt->max_iter > 0 ? opt->max_iter : 200, 1, x, &sol, err)) != WC_OK)
+		goto done;
+
+	fit_problem_to_params(pb, x, &out->params);
+	fill_ranges(pb, t, &out->params);
+	snprintf(out->params.input_sha256, sizeof out->params.input_sha256, "%s", t->sha256);
+	out->converged = sol.gsl_status == GSL_SUCCESS;
+	out->gsl_status = sol.gsl_status;
+	out->info = sol.info;
+	out->niter = sol.niter;
+	out->rcond = sol.rcond;
+	out->rms = sol.rms;
+	out->n_excluded = pb->n_excluded;
+	out->n_free = (int)p;
+	out->max_se = 0;
+	for (size_t k = 0; k < p; k++) {
+		out->se[k] = sol.se[k];
+		out->max_se = isfinite(sol.se[k]) ? fmax(out->max_se, sol.se[k]) : INFINITY;
+	}
+	for (size_t i = 0; i < pb->n_rows; i++)
+		out->n_used += (int)mult[i];
+	out->params.runs = out->n_used;
+	for (size_t k = 0; k < p; k++) {
+		fit_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
+		out->x[k] = fit_param_is_log(pb, (int)k) ? exp(x[k]) : x[k];
+	}
+	for (size_t i = 0; i < t->n_runs; i++)
+		out->residuals[i] = NAN;
+	{
+		gsl_vector_view xv = gsl_vector_view_array(x, p);
+		gsl_vector *f = gsl_vector_alloc(pb->n_rows);
+		if (f && fit_residuals(&xv.vector, pb, f) == GSL_SUCCESS)
+			for (size_t i = 0; i < pb->n_rows; i++)
+				out->residuals[pb->row[i]] = gsl_vector_get(f, i);
+		gsl_vector_free(f);
+	}
+	for (int i = 0; i < pb->n_warnings; i++)
+		add_warning(out, pb->warnings[i]);
+	if (!out->converged) {
+		char msg[WC_ERROR_MSG_MAX];
+		snprintf(msg, sizeof msg, "fit did not converge: %s after %d iterations (estimate reported as is)",
+		         gsl_strerror(sol.gsl_status), sol.niter);
+		add_warning(out, msg);
+	}
+	if (sol.weakest >= 0) {
+		char msg[WC_ERROR_MSG_MAX];
+		snprintf(msg, sizeof msg, "%s is weakly identified by these runs (Jacobian rcond %.2g); "
+		         "expect a wide interval", out->names[sol.weakest], sol.rcond);
+		add_warning(out, msg);
+	}
+	rc = WC_OK;
+done:
+	free(mult);
+	free(x);
+	fit_problem_free(pb);
+	if (rc != WC_OK)
+		wc_fit_result_clear(out);
+	return rc;
+}
+
+int
+wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_error *err)
+{
+	wc_config c = WC_CONFIG_INIT;
+	int rc;
+	c.platform = run->platform;
+	c.tp = run->tp;
+	c.active_params_b = run->active_params_b;
+	c.running = isfinite(run->running) ? run->running : 0.0;
+	c.weights = run->weights;
+	c.kv = run->kv;
+	c.sm_clock_mhz = run->sm_clock_mhz;
+	if (run->series_len)
+		rc = wc_law_power_series(p, &c, run->series_running, run->series_weight, run->series_len, out, err);
+	else
+		rc = wc_law_power(p, &c, out, err);
+	if (rc == WC_OK && isfinite(run->idle_power_w)) {
+		/* The run's own measured idle replaces the level's P0. */
+		out->idle_power_w = run->tp * run->idle_power_w;
+		out->node_power_w = out->idle_power_w + out->dynamic_w;
+		out->per_gpu_power_w = out->node_power_w / run->tp;
+	}
+	return rc;
+}

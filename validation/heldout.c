@@ -1,0 +1,80 @@
+/*
+ * Frozen-law accuracy (SPEC §1, Table 14): for runs a law did not see,
+ * median |error| %, share within 5 %, and bias (mean signed error %,
+ * positive = overprediction) of predicted vs measured mean power.
+ */
+#include "validation/validation_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+summarise(const char *name, const double *err_pct, size_t n, double *scratch, wc_accuracy *out)
+{
+	memset(out, 0, sizeof *out);
+	snprintf(out->set, sizeof out->set, "%s", name);
+	out->n = (int)n;
+	out->median_abs_err_pct = out->share_within_5pct = out->bias_pct = NAN;
+	if (n == 0)
+		return;
+	double bias = 0;
+	int within = 0;
+	for (size_t i = 0; i < n; i++) {
+		scratch[i] = fabs(err_pct[i]);
+		bias += err_pct[i] / (double)n;
+		within += scratch[i] <= 5.0;
+	}
+	gsl_sort(scratch, 1, n);
+	out->median_abs_err_pct = gsl_stats_median_from_sorted_data(scratch, 1, n);
+	out->share_within_5pct = (double)within / (double)n;
+	out->bias_pct = bias;
+}
+
+int
+wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out, wc_error *err)
+{
+	memset(out, 0, sizeof *out);
+	size_t n = t->n_runs ? t->n_runs : 1;
+	double *e = calloc(n, sizeof *e), *sub = calloc(n, sizeof *sub), *scratch = calloc(n, sizeof *scratch);
+	char (*sets)[48] = malloc(n * sizeof *sets);
+	int rc = WC_OK;
+	if (!e || !sub || !scratch || !sets) {
+		rc = wc_error_set(err, WC_ENOMEM, "heldout: out of memory");
+		goto done;
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *r = &t->runs[i];
+		wc_power pw;
+		if (!wc_params_level(p, r->platform) || wc_fit_predict_run(p, r, &pw, NULL) != WC_OK) {
+			out->skipped++;
+			continue;
+		}
+		e[m] = 100.0 * (pw.node_power_w - r->mean_power_w) / r->mean_power_w;
+		snprintf(sets[m], sizeof sets[m], "%s", r->set[0] ? r->set : "unlabelled");
+		m++;
+	}
+	summarise("", e, m, scratch, &out->overall);
+	/* Sets in order of first appearance. */
+	for (size_t i = 0; i < m; i++) {
+		int seen = 0;
+		for (int s = 0; s < out->n_sets && !seen; s++)
+			seen = strcmp(out->sets[s].set, sets[i]) == 0;
+		if (seen || out->n_sets >= WC_HELDOUT_SETS_MAX)
+			continue;
+		size_t k = 0;
+		for (size_t j = i; j < m; j++)
+			if (strcmp(sets[j], sets[i]) == 0)
+				sub[k++] = e[j];
+		summarise(sets[i], sub, k, scratch, &out->sets[out->n_sets++]);
+	}
+done:
+	free(e);
+	free(sub);
+	free(scratch);
+	free(sets);
+	return rc;
+}
