@@ -119,12 +119,16 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 			rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory in a worker");
 			goto done;
 		}
+	/* Degrees-of-freedom correction around the point estimate (fit units),
+	 * as HC1 does for the sandwich: n runs, p parameters. */
+	double n_runs = (double)pb->n_rows;
+	double inflate = n_runs > (double)p ? sqrt(n_runs / (n_runs - (double)p)) : 1.0;
 	int n_ok = 0;
 	for (int r = 0; r < B; r++) {
 		if (!ok[r])
 			continue;
 		for (size_t k = 0; k < p; k++) {
-			double v = draws[(size_t)r * p + k];
+			double v = pb->x0[k] + inflate * (draws[(size_t)r * p + k] - pb->x0[k]);
 			natural[(size_t)n_ok * p + k] = fit_param_is_log(pb, (int)k) ? exp(v) : v;
 		}
 		n_ok++;
@@ -153,6 +157,7 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; "
 			         "the runs do not identify it well", point->names[k], lo, hi);
 			warn(point, msg);
+			point->weak[k] = 1;
 		}
 	}
 	rc = wc_params_set_draws(&point->params, n_ok, (int)p,

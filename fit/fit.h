@@ -77,6 +77,7 @@ typedef struct {
 	char (*names)[WC_NAME_MAX];
 	double *x;
 	double *se;           /* standard error of each, in fit units */
+	unsigned char *weak;  /* 1 = weakly identified (named in a warning) */
 	double *residuals;    /* per table row; NaN for rows not in the fit */
 	int n_warnings;
 	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
@@ -102,7 +103,10 @@ typedef struct {
 /** Resample runs with replacement B times, refit each from the point
  *  estimate, and write 2.5 / 97.5 percentile intervals into
  *  `point->params` (lo/hi of every fitted parameter) plus all draws
- *  (wc_params_set_draws). Replicates that fail to converge are left out of
+ *  (wc_params_set_draws). The draws' deviations from the point estimate
+ *  are scaled by sqrt(n/(n-p)) (in fit units): the degrees-of-freedom
+ *  correction of the run bootstrap, whose spread is otherwise too narrow
+ *  for n runs and p parameters. Replicates that fail to converge are left out of
  *  the percentiles and counted in a warning. A parameter whose interval is
  *  very wide gets a warning naming it (weak identification). */
 int wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt,

@@ -181,10 +181,17 @@ fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter, i
 	if (want_diagnosis) {
 		gsl_multifit_nlinear_rcond(&sol->rcond, w);
 		diagnose(pb, w, mult, sol, sol->se);
-		/* Only a parameter that is in fact poorly determined keeps the
-		 * "weakest" flag: the SVD always names one. */
-		if (sol->weakest >= 0 && !(sol->se[sol->weakest] > WEAK_SE) && sol->rcond > 1e-10)
-			sol->weakest = -1;
+		/* Weak = the largest standard error, when it exceeds WEAK_SE; the
+		 * SVD's pick stands only for a rank-deficient Jacobian, where
+		 * standard errors are infinite and cannot tell which one. */
+		int worst = -1, rank_deficient = 0;
+		for (size_t k = 0; k < p; k++) {
+			rank_deficient |= !isfinite(sol->se[k]);
+			if (sol->se[k] > WEAK_SE && (worst < 0 || sol->se[k] > sol->se[worst]))
+				worst = (int)k;
+		}
+		if (!rank_deficient)
+			sol->weakest = worst;
 	}
 	gsl_multifit_nlinear_free(w);
 	return WC_OK;
@@ -243,6 +250,7 @@ wc_fit_result_clear(wc_fit_result *r)
 	free(r->names);
 	free(r->x);
 	free(r->se);
+	free(r->weak);
 	free(r->residuals);
 	memset(r, 0, sizeof *r);
 }
@@ -264,8 +272,9 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	out->names = malloc(p * sizeof *out->names);
 	out->x = malloc(p * sizeof *out->x);
 	out->se = malloc(p * sizeof *out->se);
+	out->weak = calloc(p, sizeof *out->weak);
 	out->residuals = malloc((t->n_runs ? t->n_runs : 1) * sizeof *out->residuals);
-	if (!mult || !x || !out->names || !out->x || !out->se || !out->residuals) {
+	if (!mult || !x || !out->names || !out->x || !out->se || !out->weak || !out->residuals) {
 		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 		goto done;
 	}
@@ -315,11 +324,15 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 		         gsl_strerror(sol.gsl_status), sol.niter);
 		add_warning(out, msg);
 	}
-	if (sol.weakest >= 0) {
+	for (size_t k = 0; k < p; k++) {
+		int weak = (int)k == sol.weakest || sol.se[k] > WEAK_SE;
+		if (!weak)
+			continue;
 		char msg[WC_ERROR_MSG_MAX];
-		snprintf(msg, sizeof msg, "%s is weakly identified by these runs (Jacobian rcond %.2g); "
-		         "expect a wide interval", out->names[sol.weakest], sol.rcond);
+		snprintf(msg, sizeof msg, "%s is weakly identified by these runs (standard error %.3g in fit "
+		         "units, Jacobian rcond %.2g); expect a wide interval", out->names[k], sol.se[k], sol.rcond);
 		add_warning(out, msg);
+		out->weak[k] = 1;
 	}
 	rc = WC_OK;
 done:

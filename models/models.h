@@ -211,6 +211,9 @@ int wc_params_vector_names(const wc_params *p, char (*names)[WC_NAME_MAX], int c
  *  WC_ENOTFOUND. */
 int wc_params_get_named(const wc_params *p, const char *name, double *out);
 int wc_params_set_named(wc_params *p, const char *name, double value);
+/** The named parameter itself (value, interval, source), or NULL.
+ *  Borrowed: valid while `p` lives. */
+const wc_param *wc_params_param_named(const wc_params *p, const char *name);
 /** Set the 95 % interval of a named parameter. */
 int wc_params_set_interval_named(wc_params *p, const char *name, double lo, double hi);
 

@@ -352,3 +352,11 @@ wc_params_set_interval_named(wc_params *p, const char *name, double lo, double h
 	f.found->hi = hi;
 	return WC_OK;
 }
+
+const wc_param *
+wc_params_param_named(const wc_params *p, const char *name)
+{
+	name_finder f = { name, NULL };
+	walk((wc_params *)p, 0, find_name, &f);
+	return f.found;
+}
