@@ -1,10 +1,104 @@
-/* wattcast import: placeholder until its issue lands. */
+/* wattcast import mlenergy|csv: other tables as runs tables. */
 #include "cli/cli.h"
+#include "data/data.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char import_usage[] =
+	"usage: wattcast import mlenergy CONFIGS.csv -o RUNS.csv\n"
+	"       wattcast import csv FILE --map SRC=DST[,SRC=DST...] -o RUNS.csv\n\n"
+	"mlenergy  converts the ML.ENERGY Leaderboard v3 configuration table: one run per\n"
+	"          configuration; tp = num_gpus (the GPUs summed in avg_power_watts),\n"
+	"          running = avg_batch_size, weights from weight_precision (mxfp4 -> int4),\n"
+	"          set = task. The table has no idle power: `wattcast fit` takes P0 from its\n"
+	"          prior (H100 from the published profile) or fits it (B200).\n"
+	"csv       renames columns of any CSV to the runs-table names of SPEC §7 (run_id,\n"
+	"          platform, tp, model, active_params_b, running or n_series, mean_power_w,\n"
+	"          ...) and checks it as `wattcast fit` would; other columns are kept.\n";
+
+#define MAX_MAP 64
+
+static int
+parse_map(const char *cmd, char *spec, const char **src, const char **dst, int *n)
+{
+	for (char *tok = strtok(spec, ","); tok; tok = strtok(NULL, ",")) {
+		char *eq = strchr(tok, '=');
+		if (!eq || eq == tok || !eq[1] || *n >= MAX_MAP)
+			return cli_usage_error(cmd, "--map: expected SRC=DST pairs separated by commas, got '%s'", tok);
+		*eq = '\0';
+		src[*n] = tok;
+		dst[(*n)++] = eq + 1;
+	}
+	return CLI_OK;
+}
 
 int
 cli_cmd_import(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_fail("import", "not available in this build yet");
+	static const struct option opts[] = {
+		{ "map", required_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fputs(import_usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? CLI_USAGE : CLI_OK;
+	}
+	const char *what = argv[1], *output = NULL;
+	char cmd[32], *map = NULL;
+	const char *src[MAX_MAP], *dst[MAX_MAP];
+	int n_map = 0, opt, rc = CLI_OK;
+	if (strcmp(what, "mlenergy") != 0 && strcmp(what, "csv") != 0)
+		return cli_usage_error("import", "unknown source '%s' (mlenergy, csv)", what);
+	snprintf(cmd, sizeof cmd, "import %s", what);
+	argc--;
+	argv++;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":ho:m:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': output = optarg; break;
+		case 'm':
+			free(map);
+			if (!(map = strdup(optarg)))
+				return cli_fail(cmd, "out of memory");
+			n_map = 0;
+			rc = parse_map(cmd, map, src, dst, &n_map);
+			break;
+		case 'h': fputs(import_usage, stdout); free(map); return CLI_OK;
+		default: free(map); return cli_bad_option(cmd, opt, argv);
+		}
+		if (rc != CLI_OK) {
+			free(map);
+			return rc;
+		}
+	}
+	if (optind != argc - 1)
+		rc = cli_usage_error(cmd, "exactly one input file expected (see --help)");
+	else if (!output)
+		rc = cli_usage_error(cmd, "-o RUNS.csv is required");
+	else if (strcmp(what, "mlenergy") == 0 && n_map)
+		rc = cli_usage_error(cmd, "--map applies to `import csv` only");
+	if (rc != CLI_OK) {
+		free(map);
+		return rc;
+	}
+	wc_runs_table *t = NULL;
+	wc_error err;
+	char comment[1024];
+	rc = strcmp(what, "mlenergy") == 0 ? wc_import_mlenergy(argv[optind], &t, &err)
+	                                   : wc_import_csv(argv[optind], src, dst, n_map, &t, &err);
+	if (rc == WC_OK) {
+		snprintf(comment, sizeof comment, "Imported by: wattcast import %s %s\nSource SHA-256: %s", what,
+		         argv[optind], t->sha256);
+		rc = wc_runs_write(output, t, comment, &err);
+	}
+	if (rc != WC_OK)
+		rc = cli_fail(cmd, "%s", err.msg);
+	else
+		fprintf(stderr, "wrote %zu runs to %s\n", t->n_runs, output);
+	wc_runs_free(t);
+	free(map);
+	return rc == WC_OK ? CLI_OK : rc;
 }

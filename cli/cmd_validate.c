@@ -16,7 +16,9 @@
 static const char validate_usage[] =
 	"usage: wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
 	"       wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]\n"
-	"       wattcast validate heldout --params FILE RUNS.csv [--json]\n\n"
+	"       wattcast validate heldout --params FILE RUNS.csv [--json]\n"
+	"       wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|none]\n"
+	"                              [--prior FILE | --profile paper]\n\n"
 	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
 	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
 	"           TP degree out, T4 leave one platform-model pair out; '-' = not scored;\n"
@@ -26,13 +28,15 @@ static const char validate_usage[] =
 	"           leave-one-pair-out RMS, keeps a term when p < 0.05 (Table 12).\n"
 	"heldout    accuracy of a frozen law on every run of RUNS.csv, overall and per\n"
 	"           `set`: n, median |error| %, share within 5 %, bias % (Table 14).\n"
+	"lomo       leave-one-model-out: for each model (with its -FP8/-Instruct/... variants)\n"
+	"           fit the law on the other models and predict it; accuracy per platform.\n"
 	"Excluded runs (`exclude` column) are left out of forms and precision, and\n"
 	"included in heldout (held-out sets are usually excluded from fits).\n";
 
-enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM };
+enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS };
 
 typedef struct {
-	const char *cmd, *input, *prior, *profile, *params, *form;
+	const char *cmd, *input, *prior, *profile, *params, *form, *terms;
 	int json;
 } validate_args;
 
@@ -45,6 +49,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "params", required_argument, NULL, OPT_PARAMS },
 		{ "form", required_argument, NULL, OPT_FORM },
+		{ "terms", required_argument, NULL, OPT_TERMS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -59,6 +64,11 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_PARAMS: a->params = optarg; break;
 		case OPT_FORM: a->form = optarg; break;
+		case OPT_TERMS:
+			a->terms = optarg;
+			if (strcmp(optarg, "all") && strcmp(optarg, "none"))
+				return cli_usage_error(cmd, "--terms: expected all or none, got '%s'", optarg);
+			break;
 		case 'h': fputs(validate_usage, stdout); return -1;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
@@ -208,7 +218,7 @@ print_accuracy(const char *name, const wc_accuracy *x)
 }
 
 static int
-report_heldout(const validate_args *a, const wc_heldout_report *r)
+report_heldout(const validate_args *a, const wc_heldout_report *r, const char *what)
 {
 	if (a->json) {
 		json_t *o = json_object(), *sets = json_object();
@@ -220,13 +230,17 @@ report_heldout(const validate_args *a, const wc_heldout_report *r)
 		print_json(o);
 		return CLI_OK;
 	}
-	printf("frozen-law accuracy on %s (error = predicted vs measured mean power)\n", a->input);
+	if (strcmp(what, "lomo") == 0)
+		printf("leave-one-model-out accuracy on %s, per platform (error = predicted vs measured mean power)\n",
+		       a->input);
+	else
+		printf("frozen-law accuracy on %s (error = predicted vs measured mean power)\n", a->input);
 	printf("%-34s %5s %14s %11s %9s\n", "set", "n", "median |err| %", "within 5 %", "bias %");
 	print_accuracy("(all runs)", &r->overall);
 	for (int i = 0; i < r->n_sets; i++)
 		print_accuracy(r->sets[i].set, &r->sets[i]);
 	if (r->skipped)
-		printf("%d run(s) skipped: their platform is not in the parameter set\n", r->skipped);
+		printf("%d run(s) skipped: no prediction for their platform\n", r->skipped);
 	return CLI_OK;
 }
 
@@ -245,6 +259,8 @@ validate(const char *what, int argc, char **argv)
 	int heldout = strcmp(what, "heldout") == 0;
 	if (heldout && !a.params)
 		return cli_usage_error(cmd, "--params FILE is required");
+	if (a.terms && strcmp(what, "lomo") != 0)
+		return cli_usage_error(cmd, "--terms applies to lomo only (see --help)");
 	if (!heldout && a.params)
 		return cli_usage_error(cmd, "--params applies to heldout only (see --help)");
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
@@ -275,12 +291,19 @@ validate(const char *what, int argc, char **argv)
 			cli_fail(cmd, "%s", err.msg);
 		else
 			rc = report_precision(&a, &r);
+	} else if (strcmp(what, "lomo") == 0) {
+		wc_heldout_report r;
+		fo.precision_terms = !(a.terms && strcmp(a.terms, "none") == 0);
+		if (wc_validate_lomo(t, &fo, &r, &err) != WC_OK)
+			cli_fail(cmd, "%s", err.msg);
+		else
+			rc = report_heldout(&a, &r, what);
 	} else {
 		wc_heldout_report r;
 		if (wc_validate_heldout(&frozen, t, &r, &err) != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
 		else
-			rc = report_heldout(&a, &r);
+			rc = report_heldout(&a, &r, what);
 	}
 done:
 	wc_runs_free(t);
@@ -297,7 +320,7 @@ cli_cmd_validate(int argc, char **argv)
 		return argc < 2 ? CLI_USAGE : CLI_OK;
 	}
 	if (strcmp(argv[1], "forms") == 0 || strcmp(argv[1], "precision") == 0 ||
-	    strcmp(argv[1], "heldout") == 0)
+	    strcmp(argv[1], "heldout") == 0 || strcmp(argv[1], "lomo") == 0)
 		return validate(argv[1], argc - 1, argv + 1);
-	return cli_usage_error("validate", "unknown analysis '%s' (forms, precision, heldout)", argv[1]);
+	return cli_usage_error("validate", "unknown analysis '%s' (forms, precision, heldout, lomo)", argv[1]);
 }

@@ -34,31 +34,18 @@ summarise(const char *name, const double *err_pct, size_t n, double *scratch, wc
 }
 
 int
-wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out, wc_error *err)
+wc__accuracy_summary(const double *e, const char (*sets)[48], size_t m, int skipped,
+                     wc_heldout_report *out, wc_error *err)
 {
+	double *sub = calloc(m ? m : 1, sizeof *sub), *scratch = calloc(m ? m : 1, sizeof *scratch);
 	memset(out, 0, sizeof *out);
-	size_t n = t->n_runs ? t->n_runs : 1;
-	double *e = calloc(n, sizeof *e), *sub = calloc(n, sizeof *sub), *scratch = calloc(n, sizeof *scratch);
-	char (*sets)[48] = malloc(n * sizeof *sets);
-	int rc = WC_OK;
-	if (!e || !sub || !scratch || !sets) {
-		rc = wc_error_set(err, WC_ENOMEM, "heldout: out of memory");
-		goto done;
-	}
-	size_t m = 0;
-	for (size_t i = 0; i < t->n_runs; i++) {
-		const wc_run *r = &t->runs[i];
-		wc_power pw;
-		if (!wc_params_level(p, r->platform) || wc_fit_predict_run(p, r, &pw, NULL) != WC_OK) {
-			out->skipped++;
-			continue;
-		}
-		e[m] = 100.0 * (pw.node_power_w - r->mean_power_w) / r->mean_power_w;
-		snprintf(sets[m], sizeof sets[m], "%s", r->set[0] ? r->set : "unlabelled");
-		m++;
+	out->skipped = skipped;
+	if (!sub || !scratch) {
+		free(sub);
+		free(scratch);
+		return wc_error_set(err, WC_ENOMEM, "accuracy: out of memory");
 	}
 	summarise("", e, m, scratch, &out->overall);
-	/* Sets in order of first appearance. */
 	for (size_t i = 0; i < m; i++) {
 		int seen = 0;
 		for (int s = 0; s < out->n_sets && !seen; s++)
@@ -71,10 +58,37 @@ wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_repor
 				sub[k++] = e[j];
 		summarise(sets[i], sub, k, scratch, &out->sets[out->n_sets++]);
 	}
-done:
-	free(e);
 	free(sub);
 	free(scratch);
+	return WC_OK;
+}
+
+int
+wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out, wc_error *err)
+{
+	size_t n = t->n_runs ? t->n_runs : 1, m = 0;
+	double *e = calloc(n, sizeof *e);
+	char (*sets)[48] = calloc(n, sizeof *sets);
+	int rc, skipped = 0;
+	if (!e || !sets) {
+		free(e);
+		free(sets);
+		memset(out, 0, sizeof *out);
+		return wc_error_set(err, WC_ENOMEM, "heldout: out of memory");
+	}
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *r = &t->runs[i];
+		wc_power pw;
+		if (!wc_params_level(p, r->platform) || wc_fit_predict_run(p, r, &pw, NULL) != WC_OK) {
+			skipped++;
+			continue;
+		}
+		e[m] = 100.0 * (pw.node_power_w - r->mean_power_w) / r->mean_power_w;
+		snprintf(sets[m], sizeof sets[m], "%s", r->set[0] ? r->set : "unlabelled");
+		m++;
+	}
+	rc = wc__accuracy_summary(e, (const char (*)[48])sets, m, skipped, out, err);
+	free(e);
 	free(sets);
 	return rc;
 }

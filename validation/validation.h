@@ -133,6 +133,18 @@ typedef struct {
 int wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
                         wc_error *err);
 
+/* ---------------------------------------------------------- crossval */
+
+/** Leave-one-model-out accuracy: for each model (variants such as
+ *  "-Instruct-2507", "-FP8" or "-Thinking" are grouped with their base
+ *  model through the catalog, so a held-out model has no twin in the
+ *  training runs), fit `base` on the other models' runs and predict the
+ *  held-out ones. Reported like heldout, with one set per platform; runs
+ *  that cannot be predicted (their level has no other model) are counted
+ *  in `skipped`. Excluded runs take no part. */
+int wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_report *out,
+                     wc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,4 +9,10 @@
  *  the run cannot be scored (unknown level, P̄ <= G·P0, law error). */
 double wc__log_residual(const wc_params *p, const wc_run *run);
 
+/** Summarise signed errors (% of measured, + = overprediction) overall and
+ *  per set name, sets in order of first appearance (heldout.c). `skipped`
+ *  is copied into the report. */
+int wc__accuracy_summary(const double *err_pct, const char (*sets)[48], size_t m, int skipped,
+                         wc_heldout_report *out, wc_error *err);
+
 #endif

@@ -1,0 +1,282 @@
+/*
+ * Other people's tables as runs tables: the ML.ENERGY Leaderboard v3
+ * configuration table (a published format, converted value by value) and
+ * any CSV whose columns only need renaming (the strict runs-table reader
+ * then does the rest, so its file:line:column messages still apply).
+ */
+#include "data/data.h"
+#include "data/data_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IMPORT_MAX_BYTES (512u << 20)
+#define IMPORT_MAX_FIELDS 256
+
+/* ---------------------------------------------------------- ML.ENERGY */
+
+enum { ME_TASK, ME_MODEL, ME_ARCH, ME_TOTAL, ME_ACTIVE, ME_PREC, ME_GPU, ME_NGPU, ME_BATCH,
+       ME_POWER, ME_OUTLEN, ME_EPT, ME_TPUT, ME_COUNT };
+static const char *const me_columns[ME_COUNT] = {
+	"task", "model_id", "architecture", "total_params_billions", "activated_params_billions",
+	"weight_precision", "gpu_model", "num_gpus", "avg_batch_size", "avg_power_watts",
+	"avg_output_len", "energy_per_token_joules", "output_throughput_tokens_per_sec",
+};
+
+static int
+me_number(const char *path, int line, const wc__csv_field *f, const char *col, double *out,
+          wc_error *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(f->text, &end);
+	if (end == f->text || *end != '\0' || errno == ERANGE || !isfinite(v))
+		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column '%s': expected a number, got '%s'",
+		                    path, line, f->column, col, f->text);
+	*out = v;
+	return WC_OK;
+}
+
+static int
+me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_run *r, wc_error *err)
+{
+	double v = 0;
+	int rc;
+	wc_run_init(r);
+	r->line = line;
+	for (int c = ME_TOTAL; c < ME_COUNT; c++) {
+		if (c == ME_PREC || c == ME_GPU)
+			continue;
+		const wc__csv_field *x = &f[idx[c]];
+		if ((rc = me_number(path, line, x, me_columns[c], &v, err)) != WC_OK)
+			return rc;
+		switch (c) {
+		case ME_TOTAL: r->total_params_b = v; break;
+		case ME_ACTIVE: r->active_params_b = v; break;
+		case ME_NGPU:
+			if (v < 1 || v != floor(v))
+				return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column 'num_gpus': expected a whole number >= 1",
+				                    path, line, x->column);
+			r->tp = (int)v;
+			break;
+		case ME_BATCH: r->running = v; break;
+		case ME_POWER: r->mean_power_w = v; break;
+		case ME_OUTLEN: r->output_tokens = v; break;
+		case ME_EPT: r->energy_per_token_j = v; break;
+		case ME_TPUT: r->throughput_tok_s = v; break;
+		}
+	}
+	if (!(r->active_params_b > 0) || !(r->mean_power_w > 0) || !(r->running >= 0))
+		return wc_error_set(err, WC_EPARSE, "%s:%d:1: active params, power and batch size must be positive",
+		                    path, line);
+	const char *prec = f[idx[ME_PREC]].text;
+	if (strcmp(prec, "bfloat16") == 0 || strcmp(prec, "bf16") == 0)
+		r->weights = WC_PREC_BF16;
+	else if (strcmp(prec, "fp8") == 0)
+		r->weights = WC_PREC_FP8;
+	else if (strcmp(prec, "mxfp4") == 0 || strcmp(prec, "int4") == 0)
+		r->weights = WC_PREC_INT4; /* 4-bit weights; the source value stays as an extra */
+	else
+		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column 'weight_precision': unknown '%s'",
+		                    path, line, f[idx[ME_PREC]].column, prec);
+	const char *arch = f[idx[ME_ARCH]].text;
+	snprintf(r->architecture, sizeof r->architecture, "%s",
+	         strstr(arch, "MoE") ? "moe" : strstr(arch, "Mamba") ? "hybrid" : "dense");
+	snprintf(r->platform, sizeof r->platform, "%s", f[idx[ME_GPU]].text);
+	snprintf(r->model, sizeof r->model, "%s", f[idx[ME_MODEL]].text);
+	snprintf(r->set, sizeof r->set, "%s", f[idx[ME_TASK]].text);
+	snprintf(r->workload, sizeof r->workload, "closed");
+	return WC_OK;
+}
+
+int
+wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
+{
+	char *buf = NULL, *line = NULL;
+	size_t len, pos = 0, line_len;
+	wc__csv_field *f = malloc(IMPORT_MAX_FIELDS * sizeof *f);
+	char **header = calloc(IMPORT_MAX_FIELDS, sizeof *header);
+	int idx[ME_COUNT], n_header = 0, lineno = 0, rc;
+	const char *start;
+	wc_runs_table *t = wc_runs_new();
+	*out = NULL;
+	if (!f || !header || !t) {
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	if ((rc = wc_read_file(path, IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
+		goto done;
+	snprintf(t->path, sizeof t->path, "%s", path);
+	wc_sha256_hex(buf, len, t->sha256);
+	while ((start = wc__next_line(buf, len, &pos, &line_len)) != NULL) {
+		lineno++;
+		free(line);
+		if (!(line = strndup(start, line_len))) {
+			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			goto done;
+		}
+		if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
+			continue;
+		const char *reason = NULL;
+		int n = wc__csv_split(line, f, IMPORT_MAX_FIELDS, &reason);
+		if (n < 0) {
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, lineno, reason);
+			goto done;
+		}
+		if (!n_header) {
+			for (int i = 0; i < n; i++)
+				if (!(header[i] = strdup(f[i].text))) {
+					rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+					goto done;
+				}
+			n_header = n;
+			for (int c = 0; c < ME_COUNT; c++) {
+				idx[c] = -1;
+				for (int i = 0; i < n; i++)
+					if (strcmp(header[i], me_columns[c]) == 0)
+						idx[c] = i;
+				if (idx[c] < 0) {
+					rc = wc_error_set(err, WC_EPARSE,
+					                  "%s:%d:1: missing column '%s' (is this an ML.ENERGY v3 configuration table?)",
+					                  path, lineno, me_columns[c]);
+					goto done;
+				}
+			}
+			continue;
+		}
+		if (n != n_header) {
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: expected %d fields as in the header, got %d", path,
+			                  lineno, n_header, n);
+			goto done;
+		}
+		wc_run r;
+		if ((rc = me_row(path, lineno, f, idx, &r, err)) != WC_OK)
+			goto done;
+		/* One configuration = task x model x GPU x count x concurrency cap. */
+		const char *cap = "";
+		for (int i = 0; i < n; i++)
+			if (strcmp(header[i], "max_num_seqs") == 0)
+				cap = f[i].text;
+		snprintf(r.run_id, sizeof r.run_id, "%s|%s|%s|%dgpu|seqs%s", r.set, r.model, r.platform, r.tp, cap);
+		/* The table holds repeated measurements of one configuration:
+		 * keep each, numbered. */
+		size_t base_len = strlen(r.run_id);
+		for (int rep = 2;; rep++) {
+			int taken = 0;
+			for (size_t i = 0; i < t->n_runs && !taken; i++)
+				taken = strcmp(t->runs[i].run_id, r.run_id) == 0;
+			if (!taken)
+				break;
+			snprintf(r.run_id + base_len, sizeof r.run_id - base_len, "#%d", rep);
+		}
+		if ((rc = wc_runs_append(t, &r, err)) != WC_OK)
+			goto done;
+		for (int i = 0; i < n; i++) {
+			int known = 0;
+			for (int c = 0; c < ME_COUNT && !known; c++)
+				known = i == idx[c] && c != ME_PREC;
+			if (!known && (rc = wc_runs_set_extra(t, t->n_runs - 1, header[i], f[i].text, err)) != WC_OK)
+				goto done;
+		}
+	}
+	if (!n_header)
+		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row", path);
+done:
+	free(buf);
+	free(line);
+	free(f);
+	if (header)
+		for (int i = 0; i < n_header; i++)
+			free(header[i]);
+	free(header);
+	if (rc != WC_OK) {
+		wc_runs_free(t);
+		return rc;
+	}
+	*out = t;
+	return WC_OK;
+}
+
+/* ------------------------------------------------------ generic rename */
+
+int
+wc_import_csv(const char *path, const char *const *src, const char *const *dst, int n_map,
+              wc_runs_table **out, wc_error *err)
+{
+	char *buf = NULL, *text = NULL, *hdr = NULL;
+	size_t len, pos = 0, line_len, hdr_at = 0;
+	wc__csv_field *f = malloc(IMPORT_MAX_FIELDS * sizeof *f);
+	int rc, lineno = 0;
+	const char *start = NULL;
+	*out = NULL;
+	if (!f)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	if ((rc = wc_read_file(path, IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
+		goto done;
+	/* The header is the first line that is neither blank nor a comment. */
+	while ((start = wc__next_line(buf, len, &pos, &line_len)) != NULL) {
+		lineno++;
+		if (start[0] != '#' && line_len > strspn(start, " \t\r"))
+			break;
+		hdr_at = pos;
+	}
+	if (!start) {
+		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row", path);
+		goto done;
+	}
+	if (!(hdr = strndup(start, line_len))) {
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	const char *reason = NULL;
+	int n = wc__csv_split(hdr, f, IMPORT_MAX_FIELDS, &reason);
+	if (n < 0) {
+		rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, lineno, reason);
+		goto done;
+	}
+	for (int m = 0; m < n_map; m++) {
+		int found = 0;
+		for (int i = 0; i < n; i++)
+			found |= strcmp(f[i].text, src[m]) == 0;
+		if (!found) {
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: --map: no column '%s' in the header", path, lineno,
+			                  src[m]);
+			goto done;
+		}
+	}
+	/* Rebuild: comments/blank lines kept (line numbers unchanged), the
+	 * renamed header, then the data bytes as they are. */
+	FILE *mf;
+	size_t tlen;
+	if (!(mf = open_memstream(&text, &tlen))) {
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	fwrite(buf, 1, hdr_at, mf);
+	for (int i = 0; i < n; i++) {
+		const char *name = f[i].text;
+		for (int m = 0; m < n_map; m++)
+			if (strcmp(name, src[m]) == 0)
+				name = dst[m];
+		if (i)
+			fputc(',', mf);
+		wc__csv_put(mf, name);
+	}
+	fputc('\n', mf);
+	fwrite(buf + pos, 1, len - pos, mf);
+	if (fclose(mf) != 0) {
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	/* Provenance is the source file's, not the renamed copy's. */
+	if ((rc = wc_runs_read_buffer(text, tlen, path, out, err)) == WC_OK)
+		wc_sha256_hex(buf, len, (*out)->sha256);
+done:
+	free(buf);
+	free(text);
+	free(hdr);
+	free(f);
+	return rc;
+}

@@ -1,0 +1,91 @@
+/*
+ * Leave-one-model-out cross-validation of mean power, reported per
+ * platform as the frozen-law accuracy is (median |error| %, share within
+ * 5 %, bias): the test the ML.ENERGY comparison of issue 3 asks for.
+ */
+#include "validation/validation_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The model a run belongs to for holding out: its catalog base model. */
+static const char *
+model_key(const wc_run *r)
+{
+	const wc_model_info *m = wc_model_lookup(r->model);
+	return m ? m->name : r->model;
+}
+
+int
+wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_report *out,
+                 wc_error *err)
+{
+	const size_t n = t->n_runs ? t->n_runs : 1;
+	unsigned char *train = malloc(n), *done = calloc(n, 1);
+	double *pred = malloc(n * sizeof *pred), *e = calloc(n, sizeof *e);
+	char (*sets)[48] = calloc(n, sizeof *sets);
+	int rc = WC_OK, skipped = 0;
+	size_t m = 0;
+	memset(out, 0, sizeof *out);
+	if (!train || !done || !pred || !e || !sets) {
+		rc = wc_error_set(err, WC_ENOMEM, "lomo: out of memory");
+		goto cleanup;
+	}
+	for (size_t i = 0; i < t->n_runs; i++)
+		pred[i] = NAN;
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *r = &t->runs[i];
+		if (done[i] || r->exclude[0] || (base->use && !base->use[i]))
+			continue;
+		const char *key = model_key(r);
+		for (size_t j = 0; j < t->n_runs; j++) {
+			const wc_run *q = &t->runs[j];
+			int usable = !q->exclude[0] && (!base->use || base->use[j]);
+			int same = usable && strcmp(model_key(q), key) == 0;
+			train[j] = (unsigned char)(usable && !same);
+			done[j] |= (unsigned char)same;
+		}
+		wc_fit_options o = *base;
+		wc_fit_result fit;
+		wc_error ferr;
+		o.use = train;
+		if (wc_fit_inference_law(t, &o, &fit, &ferr) != WC_OK) {
+			if (ferr.code == WC_ENOMEM) {
+				rc = wc_error_set(err, WC_ENOMEM, "%s", ferr.msg);
+				goto cleanup;
+			}
+			continue; /* the model's runs stay unpredicted (skipped) */
+		}
+		for (size_t j = 0; j < t->n_runs; j++) {
+			const wc_run *q = &t->runs[j];
+			wc_power pw;
+			if (train[j] || q->exclude[0] || (base->use && !base->use[j]) ||
+			    strcmp(model_key(q), key) != 0)
+				continue;
+			if (wc_params_level(&fit.params, q->platform) &&
+			    wc_fit_predict_run(&fit.params, q, &pw, NULL) == WC_OK)
+				pred[j] = pw.node_power_w;
+		}
+		wc_fit_result_clear(&fit);
+	}
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *r = &t->runs[i];
+		if (r->exclude[0] || (base->use && !base->use[i]))
+			continue;
+		if (!isfinite(pred[i])) {
+			skipped++;
+			continue;
+		}
+		e[m] = 100.0 * (pred[i] - r->mean_power_w) / r->mean_power_w;
+		snprintf(sets[m++], sizeof sets[0], "%s", r->platform);
+	}
+	rc = wc__accuracy_summary(e, (const char (*)[48])sets, m, skipped, out, err);
+cleanup:
+	free(train);
+	free(done);
+	free(pred);
+	free(e);
+	free(sets);
+	return rc;
+}
