@@ -1,0 +1,175 @@
+/*
+ * `wattcast fit / validate / import` end to end: a fit freezes a loadable
+ * parameter file whose draws give prediction intervals; results are
+ * byte-identical for 1 and 2 threads; JSON reports have the documented
+ * shape; bad input exits non-zero with the file, line and column, and
+ * writes nothing.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static run_result
+run(const char *const *argv)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	return r;
+}
+
+static int
+exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_fit");
+	char *runs = path_join(dir, "runs.csv"), *p1 = path_join(dir, "p1.json"), *p2 = path_join(dir, "p2.json");
+	run_result r;
+	setenv("SOURCE_DATE_EPOCH", "1700000000", 1); /* children inherit it */
+
+	const char *sim[] = { "wattcast", "simulate", "inference", "--seed", "7", "-o", runs, NULL };
+	r = run(sim);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+
+	const char *fit1[] = { "wattcast", "fit", "inference", runs, "-o", p1, "--bootstrap", "60",
+	                       "--seed", "5", "--threads", "1", NULL };
+	r = run(fit1);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "converged");
+	CHECK_CONTAINS(r.out, "theta[H100-locked]");
+	CHECK_CONTAINS(r.out, "60 bootstrap draws");
+	run_result_free(&r);
+	const char *fit2[] = { "wattcast", "fit", "inference", runs, "-o", p2, "--bootstrap", "60",
+	                       "--seed", "5", "--threads", "2", NULL };
+	r = run(fit2);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	char *a = NULL, *b = NULL;
+	size_t la = 0, lb = 0;
+	CHECK_INT(wc_read_file(p1, 1u << 26, &a, &la, NULL), WC_OK);
+	CHECK_INT(wc_read_file(p2, 1u << 26, &b, &lb, NULL), WC_OK);
+	CHECK(a && b && la == lb && memcmp(a, b, la) == 0); /* bit-identical for 1 and 2 threads */
+	free(a);
+	free(b);
+
+	/* The frozen file loads and gives a prediction interval. */
+	wc_params p;
+	CHECK_INT(wc_params_load_file(p1, &p, NULL), WC_OK);
+	CHECK_INT(p.n_draws, 60);
+	CHECK_INT(p.bootstrap, 60);
+	CHECK(p.seed == 5);
+	CHECK(strcmp(p.created_utc, "2023-11-14T22:13:20Z") == 0);
+	wc_params_clear(&p);
+	const char *pred[] = { "wattcast", "predict", "inference", "--params", p1, "--platform", "H200",
+	                       "--model", "Qwen3-8B", "--concurrency", "32", "--json", NULL };
+	r = run(pred);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out, 0, NULL);
+	json_t *iv = json_object_get(json_object_get(o, "interval_95"), "node_power_w");
+	double node = json_number_value(json_object_get(o, "node_power_w"));
+	CHECK(json_is_array(iv));
+	CHECK(json_number_value(json_array_get(iv, 0)) < node && node < json_number_value(json_array_get(iv, 1)));
+	CHECK_NEAR(node, 613.3, 613.3 * 0.03); /* the truth the data came from */
+	json_decref(o);
+	run_result_free(&r);
+
+	/* JSON reports. */
+	const char *held[] = { "wattcast", "validate", "heldout", "--params", p1, runs, "--json", NULL };
+	r = run(held);
+	CHECK_INT(r.status, 0);
+	o = json_loads(r.out, 0, NULL);
+	json_t *ov = json_object_get(o, "overall");
+	CHECK(json_is_integer(json_object_get(ov, "n")) && json_integer_value(json_object_get(ov, "n")) == 247);
+	CHECK(json_is_number(json_object_get(ov, "median_abs_err_pct")));
+	CHECK(json_is_number(json_object_get(ov, "share_within_5pct")));
+	CHECK(json_is_number(json_object_get(ov, "bias_pct")));
+	CHECK(json_is_object(json_object_get(json_object_get(o, "sets"), "llama31_70b_closed_loop")));
+	json_decref(o);
+	run_result_free(&r);
+	const char *forms[] = { "wattcast", "validate", "forms", runs, "--json", NULL };
+	r = run(forms);
+	CHECK_INT(r.status, 0);
+	o = json_loads(r.out, 0, NULL);
+	CHECK(strcmp(json_string_value(json_object_get(o, "chosen")), "saturating_quadratic_load") == 0);
+	CHECK_INT(json_array_size(json_object_get(o, "forms")), 5);
+	CHECK(json_is_null(json_object_get(json_array_get(json_object_get(o, "forms"), 4), "T1"))); /* "–" */
+	json_decref(o);
+	run_result_free(&r);
+
+	/* Bad input: file:line:column, exit 1, nothing written. */
+	char *bad = path_join(dir, "bad.csv"), *out = path_join(dir, "never.json");
+	CHECK(write_text(bad, "run_id,platform,tp,model,active_params_b,running,mean_power_w\n"
+	                      "a,A100,1,m,8,32,300\nb,A100,1,m,8,thirty,310\n") == 0);
+	const char *fitbad[] = { "wattcast", "fit", "inference", bad, "-o", out, NULL };
+	r = run(fitbad);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "bad.csv:3:14: column 'running': expected a number, got 'thirty'");
+	CHECK(!exists(out));
+	run_result_free(&r);
+	const char *nofile[] = { "wattcast", "fit", "inference", "/no/such/runs.csv", "-o", out, NULL };
+	r = run(nofile);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "/no/such/runs.csv");
+	run_result_free(&r);
+	const char *badform[] = { "wattcast", "fit", "inference", runs, "-o", out, "--form", "cubic", NULL };
+	r = run(badform);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--form: unknown form 'cubic'");
+	run_result_free(&r);
+	const char *badthreads[] = { "wattcast", "fit", "inference", runs, "-o", out, "--threads", "0", NULL };
+	r = run(badthreads);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--threads");
+	run_result_free(&r);
+	const char *noout[] = { "wattcast", "fit", "inference", runs, NULL };
+	r = run(noout);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "-o PARAMS.json is required");
+	run_result_free(&r);
+
+	/* import csv: renamed columns, errors at the source's positions. */
+	char *other = path_join(dir, "other.csv"), *conv = path_join(dir, "conv.csv");
+	CHECK(write_text(other, "id,gpu,gpus,name,params,batch,watts,note\n"
+	                        "x1,H100,1,Qwen3-8B,8.19,32,552,ok\nx2,H100,2,Qwen3-14B,14.8,x,900,bad\n") == 0);
+	const char *imp[] = { "wattcast", "import", "csv", other, "--map",
+	                      "id=run_id,gpu=platform,gpus=tp,name=model,params=active_params_b,batch=running,watts=mean_power_w",
+	                      "-o", conv, NULL };
+	r = run(imp);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "other.csv:3:26: column 'running': expected a number, got 'x'");
+	CHECK(!exists(conv));
+	run_result_free(&r);
+	CHECK(write_text(other, "id,gpu,gpus,name,params,batch,watts,note\n"
+	                        "x1,H100,1,Qwen3-8B,8.19,32,552,ok\nx2,H100,2,Qwen3-14B,14.8,64,900,fine\n") == 0);
+	r = run(imp);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	wc_runs_table *t = NULL;
+	CHECK_INT(wc_runs_read(conv, &t, NULL), WC_OK);
+	CHECK(t && t->n_runs == 2 && t->runs[1].tp == 2 && strcmp(wc_runs_get_extra(t, 1, "note"), "fine") == 0);
+	wc_runs_free(t);
+	const char *badmap[] = { "wattcast", "import", "csv", other, "--map", "nosuch=run_id", "-o", conv, NULL };
+	r = run(badmap);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--map: no column 'nosuch'");
+	run_result_free(&r);
+
+	free(bad);
+	free(out);
+	free(other);
+	free(conv);
+	free(runs);
+	free(p1);
+	free(p2);
+	free(dir);
+	return check_report("test_cli_fit");
+}
