@@ -36,7 +36,10 @@ boot_worker(void *arg)
 	fit_problem *pb = job->pb;
 	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
 	double *mult = malloc(n * sizeof *mult);
-	if (!mult) {
+	fit_solver *solver = fit_solver_new(pb, 0);
+	if (!mult || !solver) {
+		free(mult);
+		fit_solver_free(solver);
 		job->error = WC_ENOMEM;
 		return NULL;
 	}
@@ -49,7 +52,8 @@ boot_worker(void *arg)
 		for (size_t k = 0; k < n; k++)
 			mult[wc_pcg32_bounded(&rng, (uint32_t)n)] += 1.0;
 		double *x = job->draws + (size_t)r * p;
-		if (fit_solve(pb, pb->x0, mult, job->max_iter, 0, x, &sol, &err) != WC_OK) {
+		/* Relative steps of 1e-8 are far below the bootstrap's own spread. */
+		if (fit_solver_run(solver, pb->x0, mult, job->max_iter, 1e-8, 0, x, &sol, &err) != WC_OK) {
 			job->ok[r] = 0;
 			continue;
 		}
@@ -61,6 +65,7 @@ boot_worker(void *arg)
 		job->ok[r] = (unsigned char)good;
 	}
 	free(mult);
+	fit_solver_free(solver);
 	return NULL;
 }
 

@@ -75,8 +75,13 @@ int fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_pro
 void fit_problem_free(fit_problem *pb);
 void fit_problem_warn(fit_problem *pb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/** Residuals (model − data, in log space) and the Jacobian (residuals.c),
- *  with the signature GSL expects; `params` is the fit_problem. */
+/** Evaluation state for the GSL callbacks (residuals.c): the problem and
+ *  the derivatives cached by the last residual call. One per thread. */
+typedef struct fit_eval fit_eval;
+fit_eval *fit_eval_new(const fit_problem *pb);
+void fit_eval_free(fit_eval *ev);
+/** Residuals (model − data, in log space) and the Jacobian, with the
+ *  signature GSL expects; `params` is a fit_eval. */
 int fit_residuals(const gsl_vector *x, void *params, gsl_vector *f);
 int fit_jacobian(const gsl_vector *x, void *params, gsl_matrix *J);
 
@@ -91,6 +96,17 @@ typedef struct {
 } fit_solution;
 int fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter,
               int want_diagnosis, double *x, fit_solution *sol, wc_error *err);
+
+/** A reusable solver for many refits of one problem (bootstrap threads):
+ *  the GSL workspace and evaluation state are allocated once. `robust`
+ *  selects pivoted QR (the point estimate) over Cholesky (refits). */
+typedef struct fit_solver fit_solver;
+fit_solver *fit_solver_new(fit_problem *pb, int robust);
+void fit_solver_free(fit_solver *s);
+/** Refit from `x0` with multiplicities `mult`; steps below `xtol`
+ *  (relative) end it. */
+int fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter, double xtol,
+                   int want_diagnosis, double *x, fit_solution *sol, wc_error *err);
 /** Fit coordinates are logs for S, P0 and m: is parameter k one? */
 int fit_param_is_log(const fit_problem *pb, int k);
 

@@ -4,22 +4,60 @@
  *   r_i = log(G·P0 + D_i) − log P̄_i                      (P0 fitted)
  *   D_i = G · scale_i · Σ_j w_ij g(z0_i + γ1 ℓn_ij + γ2 ℓn_ij²)
  *   scale_i = S_L · m_KV · exp(κ ℓf_i),  z0_i = θ_L + δ ℓN_i + b_w
- * with the run's loaded points j (a closed-loop run has one). Derivatives
- * follow by the chain rule through g (models/form.c gives g' in z and in
- * the floor logit); S, P0 and m are fitted as logs.
+ * over the run's loaded points j (a closed-loop run has one). Everything is
+ * evaluated in log space — log D = log G + log S + log m + κ·ℓf + log Σ wg —
+ * so a run costs one exp and one log, and the derivatives of a run
+ * (∂r/∂log-scale = D/denom, ∂r/∂z0 = D/denom · Σwg'/Σwg, ...) are kept from
+ * the residual call: GSL asks for the Jacobian at the point whose residuals
+ * it has just evaluated.
  */
 #include "fit/fit_internal.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* Per-row pieces shared by f and J. */
+/* Derivatives of one residual with respect to the law's pieces. */
 typedef struct {
-	double scale, z0, D;           /* D per the row's G */
-	double dD_dz, dD_dfloor;       /* ∂D/∂z0 (= ∂/∂θ, ∂/∂b), ∂D/∂φ */
-	double dD_dg1, dD_dg2;         /* ∂D/∂γ1, ∂D/∂γ2 */
-	double p0, denom;              /* fitted P0 (or NaN) and log argument */
-} row_eval;
+	double d_logscale; /* wrt log S, log m, and (times ℓf) κ */
+	double d_z0;       /* wrt θ, δ (times ℓN), a shift b */
+	double d_floor, d_g1, d_g2;
+	double d_logp0;    /* wrt log P0 (fitted P0 only) */
+} row_derivs;
+
+struct fit_eval {
+	const fit_problem *pb;
+	double *x;          /* point of the cached derivatives */
+	int valid;
+	row_derivs *d;      /* n_rows */
+};
+
+fit_eval *
+fit_eval_new(const fit_problem *pb)
+{
+	fit_eval *ev = calloc(1, sizeof *ev);
+	if (!ev)
+		return NULL;
+	ev->pb = pb;
+	ev->x = malloc((size_t)pb->n_params * sizeof *ev->x);
+	ev->d = malloc(pb->n_rows * sizeof *ev->d);
+	if (!ev->x || !ev->d) {
+		fit_eval_free(ev);
+		return NULL;
+	}
+	return ev;
+}
+
+void
+fit_eval_free(fit_eval *ev)
+{
+	if (!ev)
+		return;
+	free(ev->x);
+	free(ev->d);
+	free(ev);
+}
 
 static double
 get(const gsl_vector *x, int k, double fallback)
@@ -27,13 +65,21 @@ get(const gsl_vector *x, int k, double fallback)
 	return k >= 0 ? gsl_vector_get(x, (size_t)k) : fallback;
 }
 
-static void
-eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, int want_derivs, row_eval *e)
+/* log(1 + e^t) without overflow. */
+static double
+softplus(double t)
+{
+	return t > 0 ? t + log1p(exp(-t)) : log1p(exp(t));
+}
+
+/* Residual of row i and, in `d`, its derivatives. */
+static double
+eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 {
 	const int L = pb->lvl[i];
 	const double g1 = get(x, pb->p_gamma1, 0.0), g2 = get(x, pb->p_gamma2, 0.0);
 	const double fl = get(x, pb->p_floor[L], 0.0);
-	double scale = pb->p_s[L] >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_s[L])) : 1.0;
+	double log_scale = pb->p_s[L] >= 0 ? gsl_vector_get(x, (size_t)pb->p_s[L]) : 0.0;
 	double z0 = gsl_vector_get(x, (size_t)pb->p_theta[L]) + get(x, pb->p_delta, 0.0) * pb->l_n[i];
 	const int terms[2] = { pb->term_w[i], pb->term_kv[i] };
 	for (int t = 0; t < 2; t++) {
@@ -43,86 +89,122 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, int want_derivs, 
 		if (pb->slots[k].kind == PK_TERM_SHIFT)
 			z0 += gsl_vector_get(x, (size_t)k);
 		else
-			scale *= exp(gsl_vector_get(x, (size_t)k));
+			log_scale += gsl_vector_get(x, (size_t)k);
 	}
-	if (pb->p_kappa >= 0 && pb->l_f[i] != 0.0)
-		scale *= exp(gsl_vector_get(x, (size_t)pb->p_kappa) * pb->l_f[i]);
-	double sum = 0, sz = 0, sf = 0, s1 = 0, s2 = 0;
-	for (size_t j = pb->off[i]; j < pb->off[i + 1]; j++) {
-		const double ln = pb->ln_pt[j], w = pb->w_pt[j];
-		double gz, gf;
-		double g = wc_form_link(pb->form, z0 + g1 * ln + g2 * ln * ln, fl, &gz, &gf);
-		sum += w * g;
-		if (want_derivs) {
+	if (pb->p_kappa >= 0)
+		log_scale += gsl_vector_get(x, (size_t)pb->p_kappa) * pb->l_f[i];
+	/* log Σ w g and the ratios Σ w g' / Σ w g the derivatives need */
+	double log_g, rz, rf, r1, r2;
+	const size_t j0 = pb->off[i], j1 = pb->off[i + 1];
+	if (j1 - j0 == 1 && pb->w_pt[j0] == 1.0 && pb->form != WC_FORM_FLOOR_PLUS_RISE) {
+		/* One load point (closed loop): log g and g'/g in closed form. */
+		const double ln = pb->ln_pt[j0], z = z0 + g1 * ln + g2 * ln * ln;
+		if (wc_form_has_scale(pb->form)) {
+			log_g = -softplus(-z);             /* log σ(z) */
+			rz = 1.0 / (1.0 + exp(z));         /* σ'/σ = 1 − σ */
+		} else {
+			log_g = z;                         /* log e^z */
+			rz = 1.0;
+		}
+		rf = 0.0;
+		r1 = rz * ln;
+		r2 = rz * ln * ln;
+	} else {
+		double sg = 0, sz = 0, sf = 0, s1 = 0, s2 = 0;
+		for (size_t j = j0; j < j1; j++) {
+			const double ln = pb->ln_pt[j], w = pb->w_pt[j];
+			double gz, gf;
+			double g = wc_form_link(pb->form, z0 + g1 * ln + g2 * ln * ln, fl, &gz, &gf);
+			sg += w * g;
 			sz += w * gz;
 			sf += w * gf;
 			s1 += w * gz * ln;
 			s2 += w * gz * ln * ln;
 		}
+		if (!(sg > 1e-300))
+			sg = 1e-300; /* a saturated-low logistic: keep log finite */
+		log_g = log(sg);
+		rz = sz / sg;
+		rf = sf / sg;
+		r1 = s1 / sg;
+		r2 = s2 / sg;
 	}
-	const double G = pb->G[i];
-	e->scale = scale;
-	e->z0 = z0;
-	e->D = G * scale * sum;
-	if (!(e->D > 1e-300))
-		e->D = 1e-300; /* a saturated-low logistic: keep log finite */
-	e->dD_dz = G * scale * sz;
-	e->dD_dfloor = G * scale * sf;
-	e->dD_dg1 = G * scale * s1;
-	e->dD_dg2 = G * scale * s2;
-	e->p0 = pb->p_p0[L] >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_p0[L])) : NAN;
-	e->denom = isfinite(e->p0) ? G * e->p0 + e->D : e->D;
+	const double log_dyn = log(pb->G[i]) + log_scale + log_g;
+	double frac = 1.0, r;
+	if (pb->p_p0[L] >= 0) {
+		/* log(G·P0 + D): the share D/denom weighs the dynamic part. */
+		const double log_idle = log(pb->G[i]) + gsl_vector_get(x, (size_t)pb->p_p0[L]);
+		const double m = fmax(log_idle, log_dyn);
+		const double log_denom = m + log(exp(log_idle - m) + exp(log_dyn - m));
+		frac = exp(log_dyn - log_denom);
+		r = log_denom - pb->y[i];
+	} else {
+		r = log_dyn - pb->y[i];
+	}
+	d->d_logscale = frac;
+	d->d_z0 = frac * rz;
+	d->d_floor = frac * rf;
+	d->d_g1 = frac * r1;
+	d->d_g2 = frac * r2;
+	d->d_logp0 = 1.0 - frac;
+	return r;
 }
 
 int
 fit_residuals(const gsl_vector *x, void *params, gsl_vector *f)
 {
-	const fit_problem *pb = params;
+	fit_eval *ev = params;
+	const fit_problem *pb = ev->pb;
 	for (size_t i = 0; i < pb->n_rows; i++) {
-		row_eval e;
-		eval_row(pb, x, i, 0, &e);
-		double r = log(e.denom) - pb->y[i];
-		if (!isfinite(r))
+		double r = eval_row(pb, x, i, &ev->d[i]);
+		if (!isfinite(r)) {
+			ev->valid = 0;
 			return GSL_EDOM;
+		}
 		gsl_vector_set(f, i, r);
 	}
+	memcpy(ev->x, x->data, (size_t)pb->n_params * sizeof *ev->x);
+	ev->valid = x->stride == 1;
 	return GSL_SUCCESS;
 }
 
 int
 fit_jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
 {
-	const fit_problem *pb = params;
+	fit_eval *ev = params;
+	const fit_problem *pb = ev->pb;
+	int cached = ev->valid && x->stride == 1 &&
+	             memcmp(ev->x, x->data, (size_t)pb->n_params * sizeof *ev->x) == 0;
 	gsl_matrix_set_zero(J);
 	for (size_t i = 0; i < pb->n_rows; i++) {
-		row_eval e;
-		eval_row(pb, x, i, 1, &e);
+		row_derivs tmp;
+		const row_derivs *d = &ev->d[i];
+		if (!cached) {
+			eval_row(pb, x, i, &tmp);
+			d = &tmp;
+		}
 		const int L = pb->lvl[i];
-		const double inv = 1.0 / e.denom;
-		/* ∂ log(denom) / ∂(log scale) = D / denom for S, m, κ·ℓf. */
-		const double d_logscale = e.D * inv;
+		double *row = gsl_matrix_ptr(J, i, 0);
 		if (pb->p_s[L] >= 0)
-			gsl_matrix_set(J, i, (size_t)pb->p_s[L], d_logscale);
-		gsl_matrix_set(J, i, (size_t)pb->p_theta[L], e.dD_dz * inv);
+			row[pb->p_s[L]] = d->d_logscale;
+		row[pb->p_theta[L]] = d->d_z0;
 		if (pb->p_floor[L] >= 0)
-			gsl_matrix_set(J, i, (size_t)pb->p_floor[L], e.dD_dfloor * inv);
+			row[pb->p_floor[L]] = d->d_floor;
 		if (pb->p_p0[L] >= 0)
-			gsl_matrix_set(J, i, (size_t)pb->p_p0[L], pb->G[i] * e.p0 * inv);
+			row[pb->p_p0[L]] = d->d_logp0;
 		if (pb->p_delta >= 0)
-			gsl_matrix_set(J, i, (size_t)pb->p_delta, e.dD_dz * pb->l_n[i] * inv);
+			row[pb->p_delta] = d->d_z0 * pb->l_n[i];
 		if (pb->p_gamma1 >= 0)
-			gsl_matrix_set(J, i, (size_t)pb->p_gamma1, e.dD_dg1 * inv);
+			row[pb->p_gamma1] = d->d_g1;
 		if (pb->p_gamma2 >= 0)
-			gsl_matrix_set(J, i, (size_t)pb->p_gamma2, e.dD_dg2 * inv);
-		if (pb->p_kappa >= 0 && pb->l_f[i] != 0.0)
-			gsl_matrix_set(J, i, (size_t)pb->p_kappa, d_logscale * pb->l_f[i]);
+			row[pb->p_gamma2] = d->d_g2;
+		if (pb->p_kappa >= 0)
+			row[pb->p_kappa] = d->d_logscale * pb->l_f[i];
 		const int terms[2] = { pb->term_w[i], pb->term_kv[i] };
 		for (int t = 0; t < 2; t++) {
 			int k = terms[t] >= 0 ? pb->p_term[terms[t]] : -1;
-			if (k < 0)
-				continue;
-			gsl_matrix_set(J, i, (size_t)k, pb->slots[k].kind == PK_TERM_SHIFT
-			               ? e.dD_dz * inv : d_logscale);
+			if (k >= 0)
+				row[k] = pb->slots[k].kind == PK_TERM_SHIFT ? d->d_z0 : d->d_logscale;
 		}
 	}
 	return GSL_SUCCESS;

@@ -144,37 +144,71 @@ diagnose(fit_problem *pb, gsl_multifit_nlinear_workspace *w, const double *mult,
 	free(v);
 }
 
-int
-fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter, int want_diagnosis,
-          double *x, fit_solution *sol, wc_error *err)
-{
-	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
-	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+struct fit_solver {
+	fit_problem *pb;
+	fit_eval *ev;
+	gsl_multifit_nlinear_workspace *w;
 	gsl_multifit_nlinear_fdf fdf;
+};
+
+fit_solver *
+fit_solver_new(fit_problem *pb, int robust)
+{
+	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+	fit_solver *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	fp.trs = gsl_multifit_nlinear_trs_lm;
+	fp.scale = gsl_multifit_nlinear_scale_more;
+	/* Pivoted QR is the robust choice for the one point estimate; refits
+	 * from that estimate (bootstrap) use Cholesky on J'J + mu*D^2, which LM
+	 * keeps positive definite and which is several times cheaper for many
+	 * runs and few parameters. */
+	fp.solver = robust ? gsl_multifit_nlinear_solver_qr : gsl_multifit_nlinear_solver_cholesky;
+	s->pb = pb;
+	s->ev = fit_eval_new(pb);
+	s->w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, pb->n_rows, (size_t)pb->n_params);
+	if (!s->ev || !s->w) {
+		fit_solver_free(s);
+		return NULL;
+	}
+	s->fdf.f = fit_residuals;
+	s->fdf.df = fit_jacobian;
+	s->fdf.fvv = NULL;
+	s->fdf.n = pb->n_rows;
+	s->fdf.p = (size_t)pb->n_params;
+	s->fdf.params = s->ev;
+	return s;
+}
+
+void
+fit_solver_free(fit_solver *s)
+{
+	if (!s)
+		return;
+	if (s->w)
+		gsl_multifit_nlinear_free(s->w);
+	fit_eval_free(s->ev);
+	free(s);
+}
+
+int
+fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter, double xtol,
+               int want_diagnosis, double *x, fit_solution *sol, wc_error *err)
+{
+	fit_problem *pb = s->pb;
+	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
+	gsl_multifit_nlinear_workspace *w = s->w;
 	gsl_vector_const_view x0v = gsl_vector_const_view_array(x0, p);
 	gsl_vector_const_view wv = gsl_vector_const_view_array(mult ? mult : pb->mult, n);
 	memset(sol, 0, sizeof *sol);
 	sol->weakest = -1;
-	fp.trs = gsl_multifit_nlinear_trs_lm;
-	fp.scale = gsl_multifit_nlinear_scale_more;
-	fp.solver = gsl_multifit_nlinear_solver_qr;
-	gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
-	if (!w)
-		return wc_error_set(err, WC_ENOMEM, "fit: cannot allocate the solver for %zu runs x %zu parameters", n, p);
-	fdf.f = fit_residuals;
-	fdf.df = fit_jacobian;
-	fdf.fvv = NULL;
-	fdf.n = n;
-	fdf.p = p;
-	fdf.params = pb;
-	int rc = gsl_multifit_nlinear_winit(&x0v.vector, &wv.vector, &fdf, w);
-	if (rc != GSL_SUCCESS) {
-		gsl_multifit_nlinear_free(w);
+	int rc = gsl_multifit_nlinear_winit(&x0v.vector, &wv.vector, &s->fdf, w);
+	if (rc != GSL_SUCCESS)
 		return wc_error_set(err, WC_ERANGE, "fit: the law cannot be evaluated at the starting point (%s)",
 		                    gsl_strerror(rc));
-	}
-	/* gtol/xtol per the GSL guide; ftol is ignored by GSL 2.7 anyway. */
-	sol->gsl_status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-10, 1e-10, 0.0, NULL, NULL,
+	/* gtol per the GSL guide; ftol is ignored by GSL 2.7 anyway. */
+	sol->gsl_status = gsl_multifit_nlinear_driver((size_t)max_iter, xtol, 1e-10, 0.0, NULL, NULL,
 	                                              &sol->info, w);
 	sol->niter = (int)gsl_multifit_nlinear_niter(w);
 	memcpy(x, gsl_multifit_nlinear_position(w)->data, p * sizeof *x);
@@ -193,8 +227,20 @@ fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter, i
 		if (!rank_deficient)
 			sol->weakest = worst;
 	}
-	gsl_multifit_nlinear_free(w);
 	return WC_OK;
+}
+
+int
+fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter, int want_diagnosis,
+          double *x, fit_solution *sol, wc_error *err)
+{
+	fit_solver *s = fit_solver_new(pb, want_diagnosis);
+	if (!s)
+		return wc_error_set(err, WC_ENOMEM, "fit: cannot allocate the solver for %zu runs x %d parameters",
+		                    pb->n_rows, pb->n_params);
+	int rc = fit_solver_run(s, x0, mult, max_iter, 1e-10, want_diagnosis, x, sol, err);
+	fit_solver_free(s);
+	return rc;
 }
 
 static void
@@ -311,10 +357,12 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	{
 		gsl_vector_view xv = gsl_vector_view_array(x, p);
 		gsl_vector *f = gsl_vector_alloc(pb->n_rows);
-		if (f && fit_residuals(&xv.vector, pb, f) == GSL_SUCCESS)
+		fit_eval *ev = fit_eval_new(pb);
+		if (f && ev && fit_residuals(&xv.vector, ev, f) == GSL_SUCCESS)
 			for (size_t i = 0; i < pb->n_rows; i++)
 				out->residuals[pb->row[i]] = gsl_vector_get(f, i);
 		gsl_vector_free(f);
+		fit_eval_free(ev);
 	}
 	for (int i = 0; i < pb->n_warnings; i++)
 		add_warning(out, pb->warnings[i]);
