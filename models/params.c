@@ -31,7 +31,8 @@ add_level(wc_params *p, const char *name, double p0, wc_param s, wc_param theta,
 	memset(l, 0, sizeof *l);
 	snprintf(l->name, sizeof l->name, "%s", name);
 	snprintf(l->s_shared_with, sizeof l->s_shared_with, "%s", shares);
-	l->p0 = with_source(p0, WC_SRC_MEASURED);
+	/* Measured by the paper's authors: for a user of wattcast, published. */
+	l->p0 = with_source(p0, WC_SRC_PUBLISHED);
 	l->s = s;
 	l->theta = theta;
 	l->floor_logit = with_source(NAN, WC_SRC_ASSUMED);
