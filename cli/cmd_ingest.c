@@ -1,10 +1,189 @@
-/* wattcast ingest: placeholder until its issue lands. */
+/*
+ * wattcast ingest: measured run folders (nvidia-smi power log, vLLM
+ * engine counters, per-request log, manifest) -> a runs table (SPEC §7)
+ * with the trace metrics of SPEC §4 as extra columns. Every run is read
+ * and checked before anything is written; one refused run means exit 1
+ * and no output.
+ */
 #include "cli/cli.h"
+#include "data/data.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char ingest_usage[] =
+	"usage: wattcast ingest RUN_DIR... -o RUNS.csv [--segment SECONDS]\n"
+	"                       [--platform NAME] [--tp G] [--model NAME] [--active-params B]\n"
+	"                       [--utc-offset SECONDS] [--workload closed|poisson|bursty|replay]\n"
+	"                       [--max-bad FRACTION] [--quiet]\n\n"
+	"Turns measured runs into a runs table. A RUN_DIR holds power.csv (nvidia-smi\n"
+	"--format=csv) and optionally engine.csv (vLLM counters), requests.json or\n"
+	"requests.csv (per-request log), manifest.json (powertrace-sim) and\n"
+	"wattcast-run.json (see README); a folder of run folders is searched. One row per\n"
+	"run, or per segment of --segment seconds (run_id '<run>#seg<k>'). The n(t)\n"
+	"series go to '<RUNS>.series/' beside the table. Flags fill what a run's\n"
+	"manifests leave unknown (a manifest's value wins). Malformed lines are reported\n"
+	"as file:line and skipped; a run is refused (exit 1, nothing written) when more\n"
+	"than 1 %% of a file's lines are bad (--max-bad), a GPU is missing from a sample,\n"
+	"or the power and engine clocks do not overlap.\n";
+
+enum { OPT_SEGMENT = 1000, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_WORKLOAD,
+       OPT_MAXBAD, OPT_QUIET };
+
+static void
+print_warning(const char *msg, void *payload)
+{
+	(void)payload;
+	fprintf(stderr, "wattcast ingest: warning: %s\n", msg);
+}
+
+static void
+print_summary(const wc_ingest_result *res, const char *path)
+{
+	printf("%-48s %-6s %3s %9s %9s %-13s %7s %8s\n", "run_id", "plat", "tp", "power_w", "idle_w",
+	       "idle_source", "n_mean", "dur_s");
+	for (size_t i = 0; i < res->n_rows; i++) {
+		const wc_ingest_row *r = &res->rows[i];
+		printf("%-48.48s %-6.6s %3d %9.1f %9.1f %-13s %7.2f %8.1f\n", r->run.run_id, r->run.platform,
+		       r->run.tp, r->run.mean_power_w, r->run.idle_power_w, r->idle_source, r->run.running,
+		       r->metrics.duration_s);
+	}
+	printf("wrote %zu row%s to %s\n", res->n_rows, res->n_rows == 1 ? "" : "s", path);
+}
 
 int
 cli_cmd_ingest(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_fail("ingest", "not available in this build yet");
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "segment", required_argument, NULL, OPT_SEGMENT },
+		{ "platform", required_argument, NULL, OPT_PLATFORM },
+		{ "tp", required_argument, NULL, OPT_TP },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "active-params", required_argument, NULL, OPT_ACTIVE },
+		{ "utc-offset", required_argument, NULL, OPT_UTC },
+		{ "workload", required_argument, NULL, OPT_WORKLOAD },
+		{ "max-bad", required_argument, NULL, OPT_MAXBAD },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "ingest", *out = NULL;
+	wc_ingest_options o;
+	wc_run_manifest *d = &o.defaults;
+	int opt, rc = CLI_OK, quiet = 0;
+	long tp;
+	wc_ingest_options_init(&o);
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		rc = CLI_OK;
+		switch (opt) {
+		case 'o': out = optarg; break;
+		case OPT_SEGMENT: rc = cli_parse_double(cmd, "--segment", optarg, 1, 1, &o.segment_s); break;
+		case OPT_PLATFORM:
+			if (!optarg[0] || strlen(optarg) >= sizeof d->platform || strchr(optarg, ','))
+				rc = cli_usage_error(cmd, "--platform: expected a name of 1-%zu characters without commas",
+				                     sizeof d->platform - 1);
+			else
+				snprintf(d->platform, sizeof d->platform, "%s", optarg);
+			break;
+		case OPT_TP:
+			rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_TELEMETRY_MAX_GPUS, &tp);
+			d->tp = (int)tp;
+			break;
+		case OPT_MODEL:
+			if (!optarg[0] || strlen(optarg) >= sizeof d->model)
+				rc = cli_usage_error(cmd, "--model: expected a name of 1-%zu characters", sizeof d->model - 1);
+			else
+				snprintf(d->model, sizeof d->model, "%s", optarg);
+			break;
+		case OPT_ACTIVE:
+			rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &d->active_params_b);
+			break;
+		case OPT_UTC:
+			rc = cli_parse_double(cmd, "--utc-offset", optarg, -50400, 1, &d->utc_offset_s);
+			if (rc == CLI_OK && d->utc_offset_s > 50400)
+				rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", optarg);
+			break;
+		case OPT_WORKLOAD:
+			if (strcmp(optarg, "closed") && strcmp(optarg, "poisson") && strcmp(optarg, "bursty") &&
+			    strcmp(optarg, "replay"))
+				rc = cli_usage_error(cmd, "--workload: expected closed, poisson, bursty or replay, got '%s'",
+				                     optarg);
+			else
+				snprintf(d->workload, sizeof d->workload, "%s", optarg);
+			break;
+		case OPT_MAXBAD:
+			rc = cli_parse_double(cmd, "--max-bad", optarg, 0, 1, &o.max_bad_fraction);
+			if (rc == CLI_OK && o.max_bad_fraction > 1)
+				rc = cli_usage_error(cmd, "--max-bad: must be a fraction in [0, 1], got '%s'", optarg);
+			break;
+		case OPT_QUIET: quiet = 1; break;
+		case 'h': fputs(ingest_usage, stdout); return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (!out)
+		return cli_usage_error(cmd, "-o RUNS.csv is required (see --help)");
+	if (optind >= argc)
+		return cli_usage_error(cmd, "give at least one RUN_DIR (see --help)");
+	if (!isnan(d->active_params_b) && !d->model[0])
+		return cli_usage_error(cmd, "--active-params needs --model (the runs table names the model)");
+	o.warn = quiet ? NULL : print_warning;
+	{
+		/* Fail before the work, not after it. */
+		char folder[1024];
+		const char *slash = strrchr(out, '/');
+		struct stat st;
+		snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash - out) : 1, slash ? out : ".");
+		if (slash == out)
+			snprintf(folder, sizeof folder, "/");
+		if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
+			return cli_fail(cmd, "%s: folder '%s' does not exist", out, folder);
+	}
+
+	gsl_set_error_handler_off();
+	wc_ingest_result res = { NULL, 0, 0 };
+	wc_error err;
+	int failed = 0;
+	for (int a = optind; a < argc; a++) {
+		char **runs = NULL;
+		size_t n = 0;
+		if (wc_ingest_find_runs(argv[a], &runs, &n, &err) != WC_OK) {
+			cli_fail(cmd, "%s", err.msg);
+			failed++;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (wc_ingest_run(runs[i], &o, &res, &err) != WC_OK) {
+				cli_fail(cmd, "%s", err.msg);
+				failed++;
+			}
+			free(runs[i]);
+		}
+		free(runs);
+	}
+	if (failed) {
+		rc = cli_fail(cmd, "%d run%s refused; nothing written", failed, failed == 1 ? "" : "s");
+		goto done;
+	}
+	char comment[256], now[24];
+	wc_utc_now(now);
+	snprintf(comment, sizeof comment,
+	         "wattcast ingest %s, %s: %zu rows; metrics per SPEC section 4 on the group trace",
+	         WC_VERSION, now, res.n_rows);
+	if (wc_ingest_write(out, &res, comment, &err) != WC_OK) {
+		rc = cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	print_summary(&res, out);
+	rc = CLI_OK;
+done:
+	wc_ingest_result_clear(&res);
+	return rc;
 }

@@ -1,10 +1,247 @@
-/* wattcast metrics: placeholder until its issue lands. */
+/*
+ * wattcast metrics: the grid-facing metrics (SPEC §4) of one nvidia-smi
+ * power log, per GPU and for the group (the per-sample sum). Streams the
+ * file through bounded accumulators (data/trace_stream.c), so a log of any
+ * size fits in the same memory.
+ */
 #include "cli/cli.h"
+#include "data/data.h"
+
+#include <gsl/gsl_errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char metrics_usage[] =
+	"usage: wattcast metrics POWER.csv [--json] [--utc-offset SECONDS] [--gpus N]\n"
+	"                        [--max-bad FRACTION] [--requests N] [--output-tokens N]\n"
+	"                        [--iterations N]\n\n"
+	"Grid-facing metrics of an nvidia-smi power log (--query-gpu=timestamp,index,\n"
+	"power.draw,... --format=csv or csv,nounits; '-' reads stdin), per GPU and for the\n"
+	"group: duration, energy (trapezoid), mean, p5/p50/p95/max power, ramp rate (mean\n"
+	"and p95 of |dP|/dt on 1-s means), normalised spectral entropy and the dominant\n"
+	"period (autocorrelation, 0.5-120 s). --utc-offset converts the local timestamps\n"
+	"(seconds east of UTC, e.g. -25200) for the reported start and end; the metrics do\n"
+	"not depend on it. --gpus gives the GPUs per sample of a log without index/uuid.\n"
+	"Malformed lines are reported and skipped; more than 1 %% of them (--max-bad)\n"
+	"refuses the file. Logs longer than 262144 samples are summarised in fixed memory\n"
+	"(\"exact\": false; see README). With the counts of what the group served in the\n"
+	"log's window, the energy per request, output token and iteration is reported.\n";
+
+enum { OPT_JSON = 1000, OPT_UTC, OPT_GPUS, OPT_MAXBAD, OPT_REQUESTS, OPT_TOKENS, OPT_ITERATIONS };
+
+typedef struct {
+	wc_trace_stream *gpu[WC_TELEMETRY_MAX_GPUS];
+	wc_trace_stream *group;
+	int n_gpus;
+	wc_error *err;
+} streams;
+
+static int
+on_sample(double t, const double *w, int n_gpus, void *payload)
+{
+	streams *s = payload;
+	double sum = 0.0;
+	for (int g = 0; g < n_gpus; g++) {
+		if (!s->gpu[g]) {
+			if (!(s->gpu[g] = wc_trace_stream_new(0))) {
+				wc_error_set(s->err, WC_ENOMEM, "out of memory");
+				return -1;
+			}
+			s->n_gpus = g + 1;
+		}
+		if (wc_trace_stream_push(s->gpu[g], t, w[g], s->err) != WC_OK)
+			return -1;
+		sum += w[g];
+	}
+	return wc_trace_stream_push(s->group, t, sum, s->err) == WC_OK ? 0 : -1;
+}
+
+static void
+print_warning(const char *msg, void *payload)
+{
+	(void)payload;
+	fprintf(stderr, "wattcast metrics: warning: %s\n", msg);
+}
+
+static json_t *
+num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+metrics_json(const wc_trace_metrics *m)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "samples", json_integer((json_int_t)m->samples));
+	json_object_set_new(o, "duration_s", num_or_null(m->duration_s));
+	json_object_set_new(o, "energy_j", num_or_null(m->energy_j));
+	json_object_set_new(o, "mean_w", num_or_null(m->mean_w));
+	json_object_set_new(o, "p5_w", num_or_null(m->p5_w));
+	json_object_set_new(o, "p50_w", num_or_null(m->p50_w));
+	json_object_set_new(o, "p95_w", num_or_null(m->p95_w));
+	json_object_set_new(o, "max_w", num_or_null(m->max_w));
+	json_object_set_new(o, "ramp_w_per_s", num_or_null(m->ramp_w_per_s));
+	json_object_set_new(o, "ramp_p95_w_per_s", num_or_null(m->ramp_p95_w_per_s));
+	json_object_set_new(o, "spectral_entropy", num_or_null(m->spectral_entropy));
+	json_object_set_new(o, "period_s", num_or_null(m->period_s));
+	json_object_set_new(o, "grid_s", num_or_null(m->grid_s));
+	return o;
+}
+
+static void
+print_row(const char *label, const wc_trace_metrics *m)
+{
+	printf("  %-8s %9.1f %11.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.2f %9.2f %8.3f %8.2f\n", label,
+	       m->duration_s, m->energy_j, m->mean_w, m->p5_w, m->p50_w, m->p95_w, m->max_w,
+	       m->ramp_w_per_s, m->ramp_p95_w_per_s, m->spectral_entropy, m->period_s);
+}
 
 int
 cli_cmd_metrics(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_fail("metrics", "not available in this build yet");
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "utc-offset", required_argument, NULL, OPT_UTC },
+		{ "gpus", required_argument, NULL, OPT_GPUS },
+		{ "max-bad", required_argument, NULL, OPT_MAXBAD },
+		{ "requests", required_argument, NULL, OPT_REQUESTS },
+		{ "output-tokens", required_argument, NULL, OPT_TOKENS },
+		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "metrics";
+	wc_telemetry_options topt = WC_TELEMETRY_OPTIONS_INIT;
+	int json = 0, opt, rc = CLI_OK, exact = 1;
+	long gpus = 0;
+	/* Counts for energy per unit; NaN = not given. */
+	double count[3] = { NAN, NAN, NAN };
+	static const char *const count_flag[3] = { "--requests", "--output-tokens", "--iterations" };
+	static const char *const count_key[3] = { "energy_per_request_j", "energy_per_token_j",
+		                                  "energy_per_iteration_j" };
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		rc = CLI_OK;
+		switch (opt) {
+		case OPT_JSON: json = 1; break;
+		case OPT_UTC:
+			rc = cli_parse_double(cmd, "--utc-offset", optarg, -50400, 1, &topt.utc_offset_s);
+			if (rc == CLI_OK && topt.utc_offset_s > 50400)
+				rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", optarg);
+			break;
+		case OPT_GPUS: rc = cli_parse_int(cmd, "--gpus", optarg, 1, WC_TELEMETRY_MAX_GPUS, &gpus); break;
+		case OPT_MAXBAD:
+			rc = cli_parse_double(cmd, "--max-bad", optarg, 0, 1, &topt.max_bad_fraction);
+			if (rc == CLI_OK && topt.max_bad_fraction > 1)
+				rc = cli_usage_error(cmd, "--max-bad: must be a fraction in [0, 1], got '%s'", optarg);
+			break;
+		case OPT_REQUESTS:
+		case OPT_TOKENS:
+		case OPT_ITERATIONS:
+			rc = cli_parse_double(cmd, count_flag[opt - OPT_REQUESTS], optarg, 0, 0,
+			                      &count[opt - OPT_REQUESTS]);
+			break;
+		case 'h': fputs(metrics_usage, stdout); return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (optind >= argc)
+		return cli_usage_error(cmd, "give one POWER.csv (see --help)");
+	if (optind + 1 < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind + 1]);
+	const char *path = argv[optind];
+	topt.n_gpus = (int)gpus;
+	topt.warn = print_warning;
+
+	/* GSL's default handler aborts; report its errors as statuses. */
+	gsl_set_error_handler_off();
+	streams s;
+	wc_nvsmi_info info;
+	wc_error err = { 0, "" };
+	wc_trace_metrics gm[WC_TELEMETRY_MAX_GPUS], total;
+	memset(&s, 0, sizeof s);
+	s.err = &err;
+	if (!(s.group = wc_trace_stream_new(0))) {
+		rc = cli_fail(cmd, "out of memory");
+		goto done;
+	}
+	if (wc_nvsmi_read(path, &topt, on_sample, &s, &info, &err) != WC_OK) {
+		rc = cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	for (int g = 0; g < s.n_gpus; g++) {
+		int ex;
+		if (wc_trace_stream_finish(s.gpu[g], &gm[g], &ex, &err) != WC_OK) {
+			rc = cli_fail(cmd, "%s", err.msg);
+			goto done;
+		}
+		exact = exact && ex;
+	}
+	if (wc_trace_stream_finish(s.group, &total, &exact, &err) != WC_OK) {
+		rc = cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	if (json) {
+		json_t *o = json_object(), *arr = json_array();
+		json_object_set_new(o, "file", json_string(path));
+		json_object_set_new(o, "gpus", json_integer(s.n_gpus));
+		json_object_set_new(o, "samples", json_integer((json_int_t)info.samples));
+		json_object_set_new(o, "data_lines", json_integer((json_int_t)info.data_lines));
+		json_object_set_new(o, "bad_lines", json_integer((json_int_t)info.bad_lines));
+		json_object_set_new(o, "dropped_samples", json_integer((json_int_t)info.dropped_samples));
+		json_object_set_new(o, "start_epoch", num_or_null(info.t_first));
+		json_object_set_new(o, "end_epoch", num_or_null(info.t_last));
+		json_object_set_new(o, "exact", json_boolean(exact));
+		for (int g = 0; g < s.n_gpus; g++) {
+			json_t *e = json_object();
+			json_object_set_new(e, "index", info.index[g] >= 0 ? json_integer(info.index[g]) : json_null());
+			json_object_set_new(e, "uuid", info.uuid[g][0] ? json_string(info.uuid[g]) : json_null());
+			json_object_set_new(e, "metrics", metrics_json(&gm[g]));
+			json_array_append_new(arr, e);
+		}
+		json_object_set_new(o, "per_gpu", arr);
+		json_object_set_new(o, "group", metrics_json(&total));
+		for (int c = 0; c < 3; c++)
+			if (!isnan(count[c]))
+				json_object_set_new(json_object_get(o, "group"), count_key[c],
+				                    num_or_null(total.energy_j / count[c]));
+		char *text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		json_decref(o);
+		if (!text) {
+			rc = cli_fail(cmd, "out of memory");
+			goto done;
+		}
+		puts(text);
+		free(text);
+	} else {
+		printf("%s: %d GPU%s, %zu samples, %zu data lines (%zu malformed, skipped)%s\n", path,
+		       s.n_gpus, s.n_gpus == 1 ? "" : "s", info.samples, info.data_lines, info.bad_lines,
+		       exact ? "" : "; long log: quantiles and spectrum in bounded mode");
+		printf("  %-8s %9s %11s %8s %8s %8s %8s %8s %8s %9s %8s %8s\n", "trace", "dur_s", "energy_j",
+		       "mean_w", "p5_w", "p50_w", "p95_w", "max_w", "ramp_w/s", "ramp_p95", "entropy",
+		       "period_s");
+		for (int g = 0; g < s.n_gpus; g++) {
+			char label[32];
+			if (info.index[g] >= 0)
+				snprintf(label, sizeof label, "GPU %d", info.index[g]);
+			else
+				snprintf(label, sizeof label, "GPU #%d", g);
+			print_row(label, &gm[g]);
+		}
+		print_row("group", &total);
+		for (int c = 0; c < 3; c++)
+			if (!isnan(count[c]))
+				printf("  %s %.6g (%g counted)\n", count_key[c], total.energy_j / count[c], count[c]);
+	}
+	rc = CLI_OK;
+done:
+	for (int g = 0; g < WC_TELEMETRY_MAX_GPUS; g++)
+		wc_trace_stream_free(s.gpu[g]);
+	wc_trace_stream_free(s.group);
+	return rc;
 }

@@ -16,7 +16,7 @@
 static const char validate_usage[] =
 	"usage: wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
 	"       wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]\n"
-	"       wattcast validate heldout --params FILE RUNS.csv [--json]\n"
+	"       wattcast validate heldout (--params FILE | --profile paper) RUNS.csv [--json]\n"
 	"       wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|none]\n"
 	"                              [--prior FILE | --profile paper]\n\n"
 	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
@@ -257,8 +257,10 @@ validate(const char *what, int argc, char **argv)
 	if ((rc = parse_args(cmd, argc, argv, &a)) != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	int heldout = strcmp(what, "heldout") == 0;
-	if (heldout && !a.params)
-		return cli_usage_error(cmd, "--params FILE is required");
+	if (heldout && !a.params && !a.profile)
+		return cli_usage_error(cmd, "--params FILE (or --profile paper) is required");
+	if (heldout && a.params && a.profile)
+		return cli_usage_error(cmd, "give one of --params and --profile");
 	if (a.terms && strcmp(what, "lomo") != 0)
 		return cli_usage_error(cmd, "--terms applies to lomo only (see --help)");
 	if (!heldout && a.params)
@@ -268,9 +270,10 @@ validate(const char *what, int argc, char **argv)
 		return cli_usage_error(cmd, "--form: unknown form '%s'", a.form);
 	gsl_set_error_handler_off();
 	memset(&frozen, 0, sizeof frozen);
-	if ((rc = cli_load_params(cmd, a.prior, a.profile, &prior)) != CLI_OK)
+	/* For heldout, --profile names the frozen law; elsewhere the prior. */
+	if ((rc = cli_load_params(cmd, a.prior, heldout ? NULL : a.profile, &prior)) != CLI_OK)
 		return rc;
-	if (heldout && (rc = cli_load_params(cmd, a.params, NULL, &frozen)) != CLI_OK)
+	if (heldout && (rc = cli_load_params(cmd, a.params, a.profile, &frozen)) != CLI_OK)
 		goto done;
 	rc = CLI_FAIL;
 	if (wc_runs_read(a.input, &t, &err) != WC_OK) {

@@ -1,0 +1,115 @@
+/*
+ * Measured loaded idle power P0 of one GPU (SPEC §1: "measured, not
+ * fitted", from the idle window of the traces). Manifests often record an
+ * idle window too short to hold a sample (powertrace-sim's are about 1 ms),
+ * so when the window has under WC_IDLE_MIN_S of samples the idle level is
+ * taken from the trace itself: the stretch of WC_IDLE_QUIET_S with no
+ * request running and flat power (three quarters of its samples within
+ * 5 W or 5 % of its median) whose median is lowest. The median and the
+ * three-quarter rule ignore the odd spike of a request too short for the
+ * engine's sampling to see; they keep out the tail of a busy period, when
+ * the GPU still draws power after the last request ended.
+ */
+#include "data/telemetry_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLAT_ABS_W 5.0
+#define FLAT_REL 0.05
+#define FLAT_SHARE 0.75
+#define STRETCH_MAX_SAMPLES 4096
+
+/* Lowest median over flat, quiet stretches spanning about `span` s;
+ * NaN when there is none. */
+static double
+lowest_stretch(const double *t, const double *p, size_t n, const unsigned char *quiet,
+               const size_t *loud_before, double span, double *scratch)
+{
+	double best = NAN;
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (j < i)
+			j = i;
+		while (j < n && t[j] <= t[i] + span)
+			j++;
+		size_t len = j - i; /* samples i .. j-1 */
+		if (len < 2 || t[j - 1] - t[i] < 0.8 * span || len > STRETCH_MAX_SAMPLES)
+			continue;
+		if (quiet && loud_before[j] - loud_before[i] > 0)
+			continue;
+		double lo = p[i];
+		for (size_t k = i + 1; k < j; k++)
+			if (p[k] < lo)
+				lo = p[k];
+		if (!isnan(best) && lo >= best)
+			continue; /* its median cannot beat the best */
+		memcpy(scratch, p + i, len * sizeof *p);
+		gsl_sort(scratch, 1, len);
+		double med = gsl_stats_median_from_sorted_data(scratch, 1, len);
+		double tol = fmax(FLAT_ABS_W, FLAT_REL * med);
+		size_t near = 0;
+		for (size_t k = 0; k < len; k++)
+			near += fabs(scratch[k] - med) <= tol;
+		if ((double)near >= FLAT_SHARE * (double)len && (isnan(best) || med < best))
+			best = med;
+	}
+	return best;
+}
+
+const char *
+wc__idle_power(const double *t, const double *p, size_t n, const unsigned char *quiet,
+               double win_start, double win_end, double *out)
+{
+	*out = NAN;
+	if (n == 0)
+		return "none";
+	if (isfinite(win_start) && isfinite(win_end) && win_end - win_start >= WC_IDLE_MIN_S) {
+		double sum = 0.0, first = NAN, last = NAN;
+		size_t cnt = 0;
+		for (size_t i = 0; i < n; i++)
+			if (t[i] >= win_start && t[i] <= win_end) {
+				if (cnt == 0)
+					first = t[i];
+				last = t[i];
+				sum += p[i];
+				cnt++;
+			}
+		if (cnt >= 2 && last - first >= 0.5 * (win_end - win_start)) {
+			*out = sum / (double)cnt;
+			return "window";
+		}
+	}
+	size_t *loud_before = quiet ? malloc((n + 1) * sizeof *loud_before) : NULL;
+	double *scratch = malloc(STRETCH_MAX_SAMPLES * sizeof *scratch);
+	const char *src = "none";
+	if ((quiet && !loud_before) || !scratch)
+		goto done; /* out of memory: idle stays unknown */
+	if (quiet) {
+		loud_before[0] = 0;
+		for (size_t i = 0; i < n; i++)
+			loud_before[i + 1] = loud_before[i] + (quiet[i] ? 0 : 1);
+	}
+	double v = lowest_stretch(t, p, n, quiet, loud_before, WC_IDLE_QUIET_S, scratch);
+	if (!isnan(v)) {
+		*out = v;
+		src = "quiet_stretch";
+		goto done;
+	}
+	v = lowest_stretch(t, p, n, quiet, loud_before, 1.0, scratch);
+	if (isnan(v))
+		for (size_t i = 0; i < n; i++)
+			if ((!quiet || quiet[i]) && (isnan(v) || p[i] < v))
+				v = p[i];
+	if (!isnan(v)) {
+		*out = v;
+		src = "quiet_short";
+	}
+done:
+	free(loud_before);
+	free(scratch);
+	return src;
+}

@@ -1,0 +1,257 @@
+/*
+ * Line reader and helpers shared by the telemetry readers: one fixed
+ * block buffer per file, so reading a file of any size needs the same
+ * memory, and a bounded line length (a longer line is malformed, not a
+ * reason to grow a buffer).
+ */
+#include "data/telemetry_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define LR_CAP (WC__LR_BLOCK + WC_TELEMETRY_LINE_MAX + 2)
+
+int
+wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
+{
+	memset(r, 0, sizeof *r);
+	if (strcmp(path, "-") == 0) {
+		r->f = stdin;
+	} else {
+		r->f = fopen(path, "rb");
+		if (!r->f)
+			return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
+		r->own = 1;
+	}
+	r->buf = malloc(LR_CAP);
+	if (!r->buf) {
+		wc__lr_close(r);
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	}
+	return WC_OK;
+}
+
+void
+wc__lr_close(wc__line_reader *r)
+{
+	if (r->f && r->own)
+		fclose(r->f);
+	free(r->buf);
+	r->f = NULL;
+	r->buf = NULL;
+}
+
+/* Move the unread tail to the front and read more after it. */
+static void
+refill(wc__line_reader *r)
+{
+	size_t have = r->end - r->start;
+	if (r->start > 0 && have > 0)
+		memmove(r->buf, r->buf + r->start, have);
+	r->start = 0;
+	r->end = have;
+	size_t room = LR_CAP - 1 - r->end;
+	if (room > WC__LR_BLOCK)
+		room = WC__LR_BLOCK;
+	size_t got = fread(r->buf + r->end, 1, room, r->f);
+	r->end += got;
+	if (got < room) {
+		if (ferror(r->f))
+			r->error = 1;
+		r->eof = 1;
+	}
+}
+
+int
+wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long)
+{
+	int skipping = 0;
+	*too_long = 0;
+	for (;;) {
+		char *s = r->buf + r->start;
+		size_t avail = r->end - r->start;
+		char *nl = avail ? memchr(s, '\n', avail) : NULL;
+		if (nl) {
+			size_t n = (size_t)(nl - s);
+			r->start += n + 1;
+			r->line_no++;
+			if (skipping) {
+				*too_long = 1;
+				*line = r->buf + r->start - 1;
+				**line = '\0';
+				*len = 0;
+				return 1;
+			}
+			if (n > 0 && s[n - 1] == '\r')
+				n--;
+			s[n] = '\0';
+			*line = s;
+			*len = n;
+			if (n > WC_TELEMETRY_LINE_MAX) {
+				*too_long = 1;
+				s[0] = '\0';
+				*len = 0;
+			}
+			return 1;
+		}
+		if (r->eof) {
+			if (r->error)
+				return -1;
+			if (avail == 0 && !skipping)
+				return 0;
+			/* Last line without a newline: buf always has a spare byte. */
+			r->start = r->end;
+			r->line_no++;
+			if (skipping || avail > WC_TELEMETRY_LINE_MAX) {
+				*too_long = 1;
+				avail = 0;
+			}
+			if (avail > 0 && s[avail - 1] == '\r')
+				avail--;
+			s[avail] = '\0';
+			*line = s;
+			*len = avail;
+			return 1;
+		}
+		if (avail > WC_TELEMETRY_LINE_MAX) {
+			/* Drop what we have of the long line and keep reading
+			 * until its end. */
+			skipping = 1;
+			r->start = r->end;
+		}
+		refill(r);
+	}
+}
+
+void
+wc__warn(const wc_telemetry_options *opt, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	if (!opt || !opt->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	opt->warn(msg, opt->warn_payload);
+}
+
+void
+wc__bad_line(wc__bad_lines *b, size_t line, const char *fmt, ...)
+{
+	b->bad++;
+	if (!b->opt || !b->opt->warn || (int)b->shown >= b->opt->max_warnings)
+		return;
+	char reason[400], msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof reason, fmt, ap);
+	va_end(ap);
+	snprintf(msg, sizeof msg, "%s:%zu: %s", b->path, line, reason);
+	b->opt->warn(msg, b->opt->warn_payload);
+	b->shown++;
+}
+
+int
+wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
+{
+	if (b->bad > b->shown)
+		wc__warn(b->opt, "%s: %zu more malformed lines not shown", b->path, b->bad - b->shown);
+	double limit = b->opt ? b->opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
+	if (b->bad > 0 && (double)b->bad > limit * (double)data_lines)
+		return wc_error_set(err, WC_EPARSE,
+		                    "%s: %zu of %zu data lines are malformed (more than %g %%); refused",
+		                    b->path, b->bad, data_lines, 100.0 * limit);
+	return WC_OK;
+}
+
+char *
+wc__trim(char *s, size_t *len)
+{
+	size_t n = *len;
+	while (n > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	*len = n;
+	return s;
+}
+
+int
+wc__is_missing(const char *s, size_t len)
+{
+	if (len == 0 || s[0] == '[')
+		return 1; /* [N/A], [Not Supported], [Unknown Error], ... */
+	return len == 3 && strncasecmp(s, "N/A", 3) == 0;
+}
+
+static const double pow10_tab[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                                     1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+                                     1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
+int
+wc__parse_number(const char *s, size_t len, double *out)
+{
+	size_t i = 0, end = len;
+	/* Allow a unit word after blanks: "250.31 W", "1410 MHz". */
+	for (size_t k = 0; k < len; k++)
+		if (s[k] == ' ' || s[k] == '\t') {
+			end = k;
+			for (size_t j = k; j < len; j++)
+				if (!(isalpha((unsigned char)s[j]) || s[j] == '%' || s[j] == ' ' || s[j] == '\t'))
+					return -1;
+			break;
+		}
+	if (end == 0)
+		return -1;
+	/* Fast path: [-]digits[.digits] with at most 15 significant digits:
+	 * an exact integer divided by an exact power of ten is correctly
+	 * rounded, as strtod would be. */
+	int neg = 0;
+	if (s[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	uint64_t mant = 0;
+	int digits = 0, frac = 0, seen_dot = 0, ok = i < end;
+	for (; i < end && ok; i++) {
+		char c = s[i];
+		if (c >= '0' && c <= '9') {
+			mant = mant * 10 + (uint64_t)(c - '0');
+			if (mant > 0 || digits > 0)
+				digits++;
+			if (seen_dot)
+				frac++;
+		} else if (c == '.' && !seen_dot) {
+			seen_dot = 1;
+		} else {
+			ok = 0;
+		}
+	}
+	if (ok && digits <= 15 && frac <= 22 && !(seen_dot && end == 1 + (size_t)neg)) {
+		double v = (double)mant / pow10_tab[frac];
+		*out = neg ? -v : v;
+		return 0;
+	}
+	/* General case (exponents, long mantissas). */
+	char tmp[64];
+	if (end >= sizeof tmp)
+		return -1;
+	memcpy(tmp, s, end);
+	tmp[end] = '\0';
+	char *e;
+	errno = 0;
+	double v = strtod(tmp, &e);
+	if (e == tmp || *e != '\0' || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}

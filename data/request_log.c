@@ -1,0 +1,362 @@
+/*
+ * Per-request logs of a load generator: arrival, first-token and
+ * completion times and token counts per request, from which n(t) is
+ * rebuilt on a 50 ms grid (SPEC §1) and energy is split into prefill,
+ * decode and idle (TokenPowerBench). Two forms: the JSON of parallel arrays
+ * that vLLM's benchmark_serving (--save-detailed) and powertrace-sim write
+ * (`request_timestamps`, `ttfts`, `itls`, `input_lens`, `output_lens`), and
+ * a plain CSV (`arrival_s,completion_s[,first_token_s,input_tokens,
+ * output_tokens]`) for any other tool.
+ */
+#include "data/data_internal.h"
+#include "data/telemetry_internal.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REQ_MAX_BYTES ((size_t)256 << 20)
+#define REQ_MAX_FIELDS 64
+
+void
+wc_request_log_free(wc_request_log *log)
+{
+	if (!log)
+		return;
+	free(log->arrival);
+	free(log->first_token);
+	free(log->completion);
+	free(log->input_tokens);
+	free(log->output_tokens);
+	free(log);
+}
+
+static wc_request_log *
+log_alloc(size_t cap)
+{
+	wc_request_log *log = calloc(1, sizeof *log);
+	if (!log)
+		return NULL;
+	if (cap == 0)
+		cap = 1;
+	log->arrival = malloc(cap * sizeof(double));
+	log->first_token = malloc(cap * sizeof(double));
+	log->completion = malloc(cap * sizeof(double));
+	log->input_tokens = malloc(cap * sizeof(double));
+	log->output_tokens = malloc(cap * sizeof(double));
+	if (!log->arrival || !log->first_token || !log->completion || !log->input_tokens ||
+	    !log->output_tokens) {
+		wc_request_log_free(log);
+		return NULL;
+	}
+	return log;
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+/* Array `key` of the object, NULL if absent; a wrong type or length is an
+ * error (returns -1). */
+static int
+get_array(json_t *root, const char *key, size_t n, json_t **out, const char *path, wc_error *err)
+{
+	json_t *a = json_object_get(root, key);
+	*out = NULL;
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a)) {
+		wc_error_set(err, WC_EPARSE, "%s: /%s: expected an array", path, key);
+		return -1;
+	}
+	if (n != (size_t)-1 && json_array_size(a) != n) {
+		wc_error_set(err, WC_EPARSE, "%s: /%s: %zu entries, but %zu arrivals", path, key,
+		             json_array_size(a), n);
+		return -1;
+	}
+	*out = a;
+	return 0;
+}
+
+static double
+num_at(json_t *a, size_t i)
+{
+	json_t *v = a ? json_array_get(a, i) : NULL;
+	return v && json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int
+read_json(const char *path, const char *buf, size_t len, const wc_telemetry_options *opt,
+          wc_request_log **out, wc_error *err)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *arr, *ttft, *itl, *olen, *ilen, *e2el;
+	wc_request_log *log = NULL;
+	size_t skipped = 0;
+	int rc = WC_OK;
+	if (!root)
+		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+	if (!json_is_object(root)) {
+		rc = wc_error_set(err, WC_EPARSE, "%s: expected an object of per-request arrays", path);
+		goto done;
+	}
+	if (get_array(root, "request_timestamps", (size_t)-1, &arr, path, err) ||
+	    (!arr && get_array(root, "arrival_s", (size_t)-1, &arr, path, err))) {
+		rc = WC_EPARSE;
+		goto done;
+	}
+	if (!arr) {
+		rc = wc_error_set(err, WC_EPARSE, "%s: no 'request_timestamps' (arrival times, epoch s)", path);
+		goto done;
+	}
+	size_t n = json_array_size(arr);
+	if (get_array(root, "ttfts", n, &ttft, path, err) || get_array(root, "itls", n, &itl, path, err) ||
+	    get_array(root, "output_lens", n, &olen, path, err) ||
+	    get_array(root, "input_lens", n, &ilen, path, err) || get_array(root, "e2els", n, &e2el, path, err)) {
+		rc = WC_EPARSE;
+		goto done;
+	}
+	if (!e2el && !ttft) {
+		rc = wc_error_set(err, WC_EPARSE, "%s: needs 'e2els' or 'ttfts' (with 'itls') for completion times",
+		                  path);
+		goto done;
+	}
+	if (!(log = log_alloc(n))) {
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double a = num_at(arr, i) + opt->epoch_offset_s, f = NAN, c = NAN;
+		double tt = num_at(ttft, i), out_len = num_at(olen, i);
+		if (isfinite(tt))
+			f = a + tt;
+		if (e2el && isfinite(num_at(e2el, i))) {
+			c = a + num_at(e2el, i);
+		} else if (isfinite(f)) {
+			json_t *g = itl ? json_array_get(itl, i) : NULL;
+			if (g && json_is_array(g)) {
+				double s = 0.0;
+				size_t k;
+				json_t *x;
+				json_array_foreach(g, k, x) s += json_is_number(x) ? json_number_value(x) : 0.0;
+				c = f + s;
+			} else if (g && json_is_number(g) && isfinite(out_len)) {
+				/* One mean inter-token latency per request. */
+				c = f + json_number_value(g) * fmax(out_len - 1.0, 0.0);
+			} else if (!itl) {
+				c = f; /* no decode information: the request ends at its first token */
+			}
+		}
+		if (!isfinite(a) || !isfinite(c) || c < a) {
+			skipped++;
+			continue;
+		}
+		size_t k = log->n++;
+		log->arrival[k] = a;
+		log->first_token[k] = f;
+		log->completion[k] = c;
+		log->input_tokens[k] = num_at(ilen, i);
+		log->output_tokens[k] = out_len;
+	}
+	if (skipped)
+		wc__warn(opt, "%s: %zu of %zu requests have no usable timing; left out", path, skipped, n);
+	if (skipped > 0 && (double)skipped > opt->max_bad_fraction * (double)n) {
+		rc = wc_error_set(err, WC_EPARSE, "%s: %zu of %zu requests unusable (more than %g %%); refused",
+		                  path, skipped, n, 100.0 * opt->max_bad_fraction);
+		goto done;
+	}
+	*out = log;
+	log = NULL;
+done:
+	wc_request_log_free(log);
+	json_decref(root);
+	return rc;
+}
+
+/* ------------------------------------------------------------------- CSV */
+
+enum { RC_ARRIVAL, RC_COMPLETION, RC_FIRST, RC_INPUT, RC_OUTPUT, RC_COUNT };
+static const char *const csv_names[RC_COUNT] = { "arrival_s", "completion_s", "first_token_s",
+	                                         "input_tokens", "output_tokens" };
+
+static int
+read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out, wc_error *err)
+{
+	wc__line_reader lr;
+	wc__bad_lines bad = { path, opt, 0, 0 };
+	wc__csv_field f[REQ_MAX_FIELDS];
+	wc_request_log *log = NULL;
+	int col[RC_COUNT], n_cols = 0, header = 0, got, too_long, rc;
+	size_t cap = 0, len, data_lines = 0;
+	char *line;
+	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
+		return rc;
+	if (!(log = log_alloc(1024))) {
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	cap = 1024;
+	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
+		const char *reason = NULL;
+		if (too_long) {
+			data_lines++;
+			wc__bad_line(&bad, lr.line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
+			continue;
+		}
+		size_t tl = len;
+		char *tr = wc__trim(line, &tl);
+		if (tl == 0 || tr[0] == '#')
+			continue;
+		int nf = wc__csv_split(line, f, REQ_MAX_FIELDS, &reason);
+		if (!header) {
+			if (nf < 0) {
+				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: header: %s", path, lr.line_no, reason);
+				goto done;
+			}
+			for (int c = 0; c < RC_COUNT; c++) {
+				col[c] = -1;
+				for (int i = 0; i < nf; i++)
+					if (strcmp(f[i].text, csv_names[c]) == 0)
+						col[c] = i;
+			}
+			if (col[RC_ARRIVAL] < 0 || col[RC_COMPLETION] < 0) {
+				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: header needs 'arrival_s' and 'completion_s'",
+				                  path, lr.line_no);
+				goto done;
+			}
+			n_cols = nf;
+			header = 1;
+			continue;
+		}
+		data_lines++;
+		if (nf != n_cols) {
+			wc__bad_line(&bad, lr.line_no, "expected %d fields, found %d", n_cols, nf);
+			continue;
+		}
+		double v[RC_COUNT];
+		int ok = 1;
+		for (int c = 0; c < RC_COUNT; c++) {
+			v[c] = NAN;
+			if (col[c] < 0)
+				continue;
+			size_t fl = strlen(f[col[c]].text);
+			const char *s = wc__trim(f[col[c]].text, &fl);
+			if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)
+				continue;
+			if (wc__parse_number(s, fl, &v[c]) != 0) {
+				wc__bad_line(&bad, lr.line_no, "%s: expected a number, got '%.*s'", csv_names[c],
+				             (int)(fl > 40 ? 40 : fl), s);
+				ok = 0;
+				break;
+			}
+		}
+		if (!ok)
+			continue;
+		if (v[RC_COMPLETION] < v[RC_ARRIVAL]) {
+			wc__bad_line(&bad, lr.line_no, "completion before arrival");
+			continue;
+		}
+		if (log->n == cap) {
+			size_t nc = 2 * cap;
+			double **arrs[5] = { &log->arrival, &log->first_token, &log->completion,
+				             &log->input_tokens, &log->output_tokens };
+			for (int k = 0; k < 5; k++) {
+				double *nb = realloc(*arrs[k], nc * sizeof(double));
+				if (!nb) {
+					rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+					goto done;
+				}
+				*arrs[k] = nb;
+			}
+			cap = nc;
+		}
+		size_t k = log->n++;
+		log->arrival[k] = v[RC_ARRIVAL] + opt->epoch_offset_s;
+		log->completion[k] = v[RC_COMPLETION] + opt->epoch_offset_s;
+		log->first_token[k] = v[RC_FIRST] + opt->epoch_offset_s;
+		log->input_tokens[k] = v[RC_INPUT];
+		log->output_tokens[k] = v[RC_OUTPUT];
+	}
+	if (got < 0) {
+		rc = wc_error_set(err, WC_EIO, "%s: read error", path);
+		goto done;
+	}
+	if (!header) {
+		rc = wc_error_set(err, WC_EPARSE, "%s: empty file (no header)", path);
+		goto done;
+	}
+	if ((rc = wc__bad_lines_finish(&bad, data_lines, err)) != WC_OK)
+		goto done;
+	*out = log;
+	log = NULL;
+done:
+	wc_request_log_free(log);
+	wc__lr_close(&lr);
+	return rc;
+}
+
+int
+wc_request_log_read(const char *path, const wc_telemetry_options *opt, wc_request_log **out,
+                    wc_error *err)
+{
+	static const wc_telemetry_options defaults = WC_TELEMETRY_OPTIONS_INIT;
+	char *buf = NULL;
+	size_t len;
+	int rc;
+	*out = NULL;
+	if (!opt)
+		opt = &defaults;
+	size_t plen = strlen(path);
+	if (plen >= 4 && strcmp(path + plen - 4, ".csv") == 0)
+		return read_csv(path, opt, out, err);
+	if ((rc = wc_read_file(path, REQ_MAX_BYTES, &buf, &len, err)) != WC_OK)
+		return rc;
+	rc = read_json(path, buf, len, opt, out, err);
+	free(buf);
+	if (rc == WC_OK && (*out)->n == 0) {
+		wc_request_log_free(*out);
+		*out = NULL;
+		rc = wc_error_set(err, WC_EPARSE, "%s: no requests", path);
+	}
+	return rc;
+}
+
+void
+wc__interval_counts(const double *start, const double *end, size_t count, double g0, double dt,
+                    size_t n, double *out)
+{
+	memset(out, 0, n * sizeof *out);
+	if (n == 0 || !(dt > 0))
+		return;
+	/* Difference array: +1 at the first grid point at or after the start,
+	 * -1 at the first one at or after the end; then a running sum. */
+	for (size_t i = 0; i < count; i++) {
+		if (isnan(start[i]) || isnan(end[i]))
+			continue;
+		double lo = ceil((start[i] - g0) / dt), hi = ceil((end[i] - g0) / dt);
+		if (lo < 0)
+			lo = 0;
+		if (hi > (double)n)
+			hi = (double)n;
+		if (!(hi > lo))
+			continue;
+		out[(size_t)lo] += 1.0;
+		if ((size_t)hi < n)
+			out[(size_t)hi] -= 1.0;
+	}
+	double run = 0.0;
+	for (size_t k = 0; k < n; k++) {
+		run += out[k];
+		out[k] = run;
+	}
+}
+
+void
+wc_request_log_running(const wc_request_log *log, double t0, double dt, size_t n, double *out)
+{
+	if (!log) {
+		memset(out, 0, n * sizeof *out);
+		return;
+	}
+	wc__interval_counts(log->arrival, log->completion, log->n, t0, dt, n, out);
+}

@@ -1,0 +1,76 @@
+/*
+ * Private to data/'s telemetry readers: a line reader over a fixed block
+ * buffer (no per-line allocation, bounded line length), malformed-line
+ * bookkeeping shared by every reader, and small parsing helpers.
+ */
+#ifndef WC_TELEMETRY_INTERNAL_H
+#define WC_TELEMETRY_INTERNAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "data/data.h"
+
+/* Bytes read from the file per refill. */
+#define WC__LR_BLOCK ((size_t)1 << 20)
+
+typedef struct {
+	FILE *f;
+	int own;          /* close f at the end (not for stdin) */
+	char *buf;        /* WC__LR_BLOCK + WC_TELEMETRY_LINE_MAX + 2 bytes */
+	size_t start, end;
+	int eof, error;
+	size_t line_no;   /* 1-based number of the line last returned */
+} wc__line_reader;
+
+/** Open `path` ("-" = stdin). */
+int wc__lr_open(wc__line_reader *r, const char *path, wc_error *err);
+void wc__lr_close(wc__line_reader *r);
+/** Next line, NUL-terminated, in place (modifiable until the next call),
+ *  without its newline and trailing CR. Returns 1 with a line, 0 at the
+ *  end, -1 on a read error. A line longer than WC_TELEMETRY_LINE_MAX is
+ *  skipped whole and returned as "" with *too_long = 1. */
+int wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long);
+
+/* Bad-line bookkeeping: warn up to a limit, count all. */
+typedef struct {
+	const char *path;
+	const wc_telemetry_options *opt;
+	size_t bad, shown;
+} wc__bad_lines;
+
+void wc__bad_line(wc__bad_lines *b, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/** Report how many warnings were not shown; refuse (WC_EPARSE) when more
+ *  than opt->max_bad_fraction of `data_lines` were bad. */
+int wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err);
+/** Send one formatted warning through opt->warn (no counting). */
+void wc__warn(const wc_telemetry_options *opt, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** Trim blanks at both ends of [s, s+len) in place; returns the new start
+ *  and sets *len. */
+char *wc__trim(char *s, size_t *len);
+/** A whole-field decimal number (strtod rules, finite), with an optional
+ *  trailing unit word after blanks ("250.31 W"). */
+int wc__parse_number(const char *s, size_t len, double *out);
+/** "[N/A]", "[Not Supported]", "N/A" or blank: a value the tool did not have. */
+int wc__is_missing(const char *s, size_t len);
+
+/** Count the intervals [start[i], end[i]) covering each grid point
+ *  g0 + k*dt, k < n, into out[k] (difference array; O(intervals + n)).
+ *  Intervals with a NaN end are skipped. */
+void wc__interval_counts(const double *start, const double *end, size_t count, double g0, double dt,
+                         size_t n, double *out);
+
+/** Loaded idle power of one GPU (SPEC §1: P0, measured). `quiet[i]` = 1
+ *  when no request runs at sample i (NULL: unknown, every sample may
+ *  count). From the window [win_start, win_end] when it holds
+ *  WC_IDLE_MIN_S of samples ("window"); else the lowest median over a
+ *  flat, quiet stretch of WC_IDLE_QUIET_S ("quiet_stretch"); else of 1 s
+ *  or the lowest quiet sample ("quiet_short"); else NaN ("none").
+ *  Returns the source name (static). */
+const char *wc__idle_power(const double *t, const double *p, size_t n, const unsigned char *quiet,
+                           double win_start, double win_end, double *out);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * Trace metrics (SPEC §4) of a trace pushed one sample at a time, in
+ * memory that does not grow with the trace: `wattcast metrics` on a log of
+ * any size. Up to `exact_max` samples every sample is kept and the metrics
+ * are models/'s exact ones. Beyond that the trace switches to bounded mode:
+ * running sums for energy, mean, max and the mean ramp; log-bucket
+ * histograms (HDR-style: the exponent and top 12 mantissa bits of the
+ * double) for the power and ramp quantiles; and the 1-s means, merged
+ * pairwise whenever their buffer fills, for the spectrum and period.
+ */
+#include "data/data.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Buckets: 2^-7 .. 2^15 (W or W/s) in 22 octaves of 4096; relative
+ * half-width 2^-13 = 1.2e-4. Below: one bucket standing for 0. */
+#define SK_BITS 12
+#define SK_EMIN 1016
+#define SK_EMAX 1038
+#define SK_BUCKETS ((size_t)(SK_EMAX - SK_EMIN) << SK_BITS)
+
+typedef struct {
+	uint32_t *count;
+	size_t zero, n;
+} sketch;
+
+static void
+sk_add(sketch *s, double x)
+{
+	s->n++;
+	if (!(x >= 0x1p-7)) {
+		s->zero++;
+		return;
+	}
+	if (x >= 0x1p15)
+		x = 0x1.fffffffffffffp14;
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	unsigned e = (unsigned)(bits >> 52) & 0x7ff;
+	size_t m = (size_t)(bits >> (52 - SK_BITS)) & (((size_t)1 << SK_BITS) - 1);
+	s->count[((size_t)(e - SK_EMIN) << SK_BITS) + m]++;
+}
+
+/* Value standing for the order statistic of rank r (0-based). */
+static double
+sk_rank(const sketch *s, size_t r)
+{
+	if (r < s->zero)
+		return 0.0;
+	r -= s->zero;
+	for (size_t b = 0; b < SK_BUCKETS; b++) {
+		if (r < s->count[b]) {
+			int e = (int)(b >> SK_BITS) + SK_EMIN - 1023;
+			double m = (double)(b & (((size_t)1 << SK_BITS) - 1));
+			return ldexp(1.0 + (m + 0.5) / (double)(1 << SK_BITS), e);
+		}
+		r -= s->count[b];
+	}
+	return NAN;
+}
+
+/* GSL's quantile definition (rank q*(n-1), linear between neighbours). */
+static double
+sk_quantile(const sketch *s, double q)
+{
+	if (s->n == 0)
+		return NAN;
+	double h = q * (double)(s->n - 1);
+	size_t lo = (size_t)floor(h);
+	double a = sk_rank(s, lo), b = lo + 1 < s->n ? sk_rank(s, lo + 1) : a;
+	return a + (h - (double)lo) * (b - a);
+}
+
+struct wc_trace_stream {
+	size_t exact_max, n, cap;
+	int exact;
+	double t0, t_last, p_last, energy, max;
+	double *t, *p;               /* exact mode: every sample */
+	wc_trace_binner bin1;        /* 1-s means, always */
+	int have_prev;
+	double prev_mean, ramp_sum;
+	size_t ramp_n;
+	sketch power, ramp;          /* bounded mode */
+	double *bins;                /* 1-s means, merged by `merge` */
+	size_t nbins, merge, acc_n;
+	double acc_sum;
+};
+
+wc_trace_stream *
+wc_trace_stream_new(size_t exact_max)
+{
+	wc_trace_stream *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->exact_max = exact_max ? exact_max : WC_TRACE_STREAM_EXACT_MAX;
+	s->exact = 1;
+	s->merge = 1;
+	s->max = -INFINITY;
+	wc_trace_binner_init(&s->bin1, 1.0);
+	s->bins = malloc(WC_TRACE_STREAM_BINS_MAX * sizeof *s->bins);
+	if (!s->bins) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void
+wc_trace_stream_free(wc_trace_stream *s)
+{
+	if (!s)
+		return;
+	free(s->t);
+	free(s->p);
+	free(s->power.count);
+	free(s->ramp.count);
+	free(s->bins);
+	free(s);
+}
+
+/* A completed 1-s mean: ramp sums, and the (merging) bin buffer. */
+static void
+on_second(double mean, void *payload)
+{
+	wc_trace_stream *s = payload;
+	if (s->have_prev) {
+		double d = fabs(mean - s->prev_mean);
+		s->ramp_sum += d;
+		s->ramp_n++;
+		if (!s->exact)
+			sk_add(&s->ramp, d);
+	}
+	s->have_prev = 1;
+	s->prev_mean = mean;
+	s->acc_sum += mean;
+	if (++s->acc_n < s->merge)
+		return;
+	s->bins[s->nbins++] = s->acc_sum / (double)s->acc_n;
+	s->acc_sum = 0.0;
+	s->acc_n = 0;
+	if (s->nbins == WC_TRACE_STREAM_BINS_MAX) {
+		for (size_t k = 0; k < s->nbins / 2; k++)
+			s->bins[k] = 0.5 * (s->bins[2 * k] + s->bins[2 * k + 1]);
+		s->nbins /= 2;
+		s->merge *= 2;
+	}
+}
+
+/* Leave exact mode: histogram what was kept, then drop it. */
+static int
+go_bounded(wc_trace_stream *s, wc_error *err)
+{
+	s->power.count = calloc(SK_BUCKETS, sizeof *s->power.count);
+	s->ramp.count = calloc(SK_BUCKETS, sizeof *s->ramp.count);
+	if (!s->power.count || !s->ramp.count)
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+	for (size_t i = 0; i < s->n; i++)
+		sk_add(&s->power, s->p[i]);
+	/* The ramps so far, from the same exact 1-s means the binner saw. */
+	size_t nb = wc_trace_bin_means(s->t, s->p, s->n, 1.0, NULL, 0);
+	double *m = malloc((nb ? nb : 1) * sizeof *m);
+	if (!m)
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+	wc_trace_bin_means(s->t, s->p, s->n, 1.0, m, nb);
+	for (size_t k = 1; k < nb; k++)
+		sk_add(&s->ramp, fabs(m[k] - m[k - 1]));
+	free(m);
+	free(s->t);
+	free(s->p);
+	s->t = s->p = NULL;
+	s->exact = 0;
+	return WC_OK;
+}
+
+int
+wc_trace_stream_push(wc_trace_stream *s, double t, double p, wc_error *err)
+{
+	int rc;
+	if (!isfinite(t) || !isfinite(p))
+		return wc_error_set(err, WC_EINVAL, "trace: sample %zu is not finite", s->n);
+	if (s->n > 0 && t < s->t_last)
+		return wc_error_set(err, WC_EINVAL, "trace: sample %zu goes back in time", s->n);
+	if (s->exact) {
+		if (s->n == s->exact_max) {
+			if ((rc = go_bounded(s, err)) != WC_OK)
+				return rc;
+		} else {
+			if (s->n == s->cap) {
+				size_t cap = s->cap ? 2 * s->cap : 4096;
+				if (cap > s->exact_max)
+					cap = s->exact_max;
+				double *nt = realloc(s->t, cap * sizeof *nt);
+				if (nt)
+					s->t = nt;
+				double *np = nt ? realloc(s->p, cap * sizeof *np) : NULL;
+				if (np)
+					s->p = np;
+				if (!nt || !np)
+					return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+				s->cap = cap;
+			}
+			s->t[s->n] = t;
+			s->p[s->n] = p;
+		}
+	}
+	if (!s->exact)
+		sk_add(&s->power, p);
+	if (s->n == 0)
+		s->t0 = t;
+	else
+		s->energy += 0.5 * (s->p_last + p) * (t - s->t_last);
+	if (p > s->max)
+		s->max = p;
+	wc_trace_binner_push(&s->bin1, t, p, on_second, s);
+	s->t_last = t;
+	s->p_last = p;
+	s->n++;
+	return WC_OK;
+}
+
+int
+wc_trace_stream_finish(wc_trace_stream *s, wc_trace_metrics *out, int *exact, wc_error *err)
+{
+	int rc;
+	*exact = s->exact;
+	if (s->exact)
+		return wc_trace_metrics_compute(s->t, s->p, s->n, out, err);
+	wc_trace_metrics_init(out);
+	out->samples = s->n;
+	out->duration_s = s->t_last - s->t0;
+	out->energy_j = s->energy;
+	if (out->duration_s > 0)
+		out->mean_w = s->energy / out->duration_s;
+	out->p5_w = sk_quantile(&s->power, 0.05);
+	out->p50_w = sk_quantile(&s->power, 0.50);
+	out->p95_w = sk_quantile(&s->power, 0.95);
+	out->max_w = s->max;
+	if (s->ramp_n > 0) {
+		out->ramp_w_per_s = s->ramp_sum / (double)s->ramp_n;
+		out->ramp_p95_w_per_s = sk_quantile(&s->ramp, 0.95);
+	}
+	out->grid_s = (double)s->merge;
+	if ((rc = wc_trace_spectral_entropy(s->bins, s->nbins, &out->spectral_entropy, err)) != WC_OK)
+		return rc;
+	return wc_trace_dominant_period(s->bins, s->nbins, out->grid_s, WC_TRACE_PERIOD_MIN_S,
+	                                WC_TRACE_PERIOD_MAX_S, &out->period_s, err);
+}
