@@ -6,6 +6,9 @@
 #include "data/data.h"
 #include "data/data_internal.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int
@@ -90,4 +93,30 @@ wc__csv_put(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+int
+wc__strict_double(const char *text, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	end += strspn(end, " \t");
+	if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, wc_error *err)
+{
+	int rc;
+	if (fclose(f) != 0)
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	else
+		rc = wc_write_file_atomic(path, *buf, *len, err);
+	free(*buf);
+	*buf = NULL;
+	return rc;
 }

@@ -1,9 +1,11 @@
-/* Private to data/: the CSV field splitter shared by every CSV reader. */
+/* Private to data/: CSV helpers shared by every reader and writer. */
 #ifndef WC_DATA_INTERNAL_H
 #define WC_DATA_INTERNAL_H
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "models/models.h"
 
 typedef struct {
 	char *text;  /* NUL-terminated, unquoted, inside the line buffer */
@@ -24,5 +26,14 @@ const char *wc__next_line(const char *buf, size_t len, size_t *pos, size_t *line
 /** Write `s` as one CSV field, quoted when it holds a comma, quote or
  *  newline. */
 void wc__csv_put(FILE *f, const char *s);
+
+/** Strict number: the whole text (surrounding blanks allowed) is one
+ *  finite number; no units, no trailing text. 0 on success, -1 otherwise.
+ *  (Telemetry, where nvidia-smi appends units, has wc__parse_number.) */
+int wc__strict_double(const char *text, double *out);
+
+/** Finish a text built with open_memstream (`f` over `*buf`/`*len`):
+ *  close it and write the bytes to `path` atomically; frees `*buf`. */
+int wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, wc_error *err);
 
 #endif

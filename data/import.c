@@ -7,7 +7,6 @@
 #include "data/data.h"
 #include "data/data_internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +28,9 @@ static int
 me_number(const char *path, int line, const wc__csv_field *f, const char *col, double *out,
           wc_error *err)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(f->text, &end);
-	if (end == f->text || *end != '\0' || errno == ERANGE || !isfinite(v))
+	if (wc__strict_double(f->text, out) != 0)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column '%s': expected a number, got '%s'",
 		                    path, line, f->column, col, f->text);
-	*out = v;
 	return WC_OK;
 }
 

@@ -7,6 +7,7 @@
  * failure leaves no table that points at missing series.
  */
 #include "data/data.h"
+#include "data/data_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -96,13 +97,7 @@ write_series(const char *path, const wc_ingest_row *r, wc_error *err)
 	fputs("t_s,running\n", f);
 	for (size_t k = 0; k < r->series_len; k++)
 		fprintf(f, "%.3f,%.10g\n", r->series_t[k], r->series_running[k]);
-	if (fclose(f) != 0) {
-		free(buf);
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-	}
-	int rc = wc_write_file_atomic(path, buf, len, err);
-	free(buf);
-	return rc;
+	return wc__memstream_write_atomic(path, f, &buf, &len, err);
 }
 
 int

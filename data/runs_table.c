@@ -8,7 +8,6 @@
 #include "data/data.h"
 #include "data/data_internal.h"
 
-#include <errno.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
@@ -226,13 +225,8 @@ parse_number(reader *rd, const wc__csv_field *f, const char *column, int require
 		*out = NAN;
 		return WC_OK;
 	}
-	char *end;
-	errno = 0;
-	double v = strtod(f->text, &end);
-	end += strspn(end, " \t");
-	if (end == f->text || *end != '\0' || errno == ERANGE || !isfinite(v))
+	if (wc__strict_double(f->text, out) != 0)
 		return cell_error(rd, f, column, "expected a number, got '%s'", f->text);
-	*out = v;
 	return WC_OK;
 }
 
@@ -622,11 +616,5 @@ wc_runs_write(const char *path, const wc_runs_table *t, const char *comment, wc_
 		}
 		fputc('\n', f);
 	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-	}
-	int rc = wc_write_file_atomic(path, buf, len, err);
-	free(buf);
-	return rc;
+	return wc__memstream_write_atomic(path, f, &buf, &len, err);
 }

@@ -7,7 +7,6 @@
 #include "data/data.h"
 #include "data/data_internal.h"
 
-#include <errno.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -19,13 +18,9 @@
 static int
 parse_cell(const char *path, int line, const wc__csv_field *f, double *out, wc_error *err)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(f->text, &end);
-	if (end == f->text || *end != '\0' || errno == ERANGE || !isfinite(v))
+	if (wc__strict_double(f->text, out) != 0)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: expected a number, got '%s'", path, line,
 		                    f->column, f->text);
-	*out = v;
 	return WC_OK;
 }
 
