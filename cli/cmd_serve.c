@@ -1,10 +1,235 @@
-/* wattcast serve: placeholder until its issue lands. */
+/*
+ * wattcast serve: the REST prediction server. SIGHUP reloads the
+ * parameter file; SIGINT/SIGTERM stop gracefully.
+ *
+ * Signals: the main thread blocks SIGINT, SIGTERM and SIGHUP before the
+ * server starts, so CivetWeb's threads inherit the mask and no worker is
+ * ever interrupted. A plain sigwait loop is not enough, though: OpenBLAS
+ * (linked for the fitting engine) starts its thread pool when the library
+ * loads, before main, with nothing blocked. A signal arriving while the
+ * main thread is busy (reloading, draining) would go to such a thread and,
+ * with the default action, kill the process mid-request. So the signals
+ * get a handler that only writes the signal number to a pipe (safe in any
+ * thread), and the main thread reads the pipe.
+ */
 #include "cli/cli.h"
+#include "data/data.h"
+#include "fit/fit.h"
+#include "server/server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char serve_usage[] =
+	"usage: wattcast serve [--params FILE | --profile paper] [--listen HOST:PORT]\n"
+	"                      [--threads N] [--max-body BYTES] [--bench-trivial-route]\n\n"
+	"Serves predictions over HTTP (JSON): POST /v1/predict/inference,\n"
+	"POST /v1/predict/batch, GET /v1/params, /v1/models, /v1/health, /metrics,\n"
+	"/openapi.json. Listens on 127.0.0.1:8080 unless --listen says otherwise\n"
+	"(a bare PORT means 127.0.0.1:PORT; port 0 picks a free port). The first line\n"
+	"on stdout gives the address.\n\n"
+	"  --params FILE          parameter file (wattcast.params/1); default: the\n"
+	"                         built-in published profile 'paper'\n"
+	"  --threads N            worker threads (default 64); a keep-alive client\n"
+	"                         holds one while it is busy\n"
+	"  --max-body BYTES       body limit of single requests (default 1048576);\n"
+	"                         POST /v1/predict/batch accepts 8 times as much\n"
+	"  --bench-trivial-route  also serve GET /v1/bench/trivial (benchmark baseline)\n\n"
+	"Signals: SIGHUP reloads --params FILE (a broken file is refused and the old\n"
+	"set keeps serving); SIGINT or SIGTERM stop after the requests in flight.\n";
+
+enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_LISTEN, OPT_THREADS, OPT_MAX_BODY, OPT_BENCH };
+
+/* "HOST:PORT" or "PORT" (loopback); IPv4 only (CivetWeb is built without
+ * IPv6 on Debian). Writes the CivetWeb form into `out`. */
+static int
+parse_listen(const char *cmd, const char *text, char *out, size_t cap)
+{
+	const char *colon = strrchr(text, ':');
+	const char *port = colon ? colon + 1 : text;
+	long p;
+	if (colon && (colon == text || (size_t)(colon - text) > 45))
+		return cli_usage_error(cmd, "--listen: expected HOST:PORT, got '%s'", text);
+	if (cli_parse_int(cmd, "--listen", port, 0, 65535, &p) != CLI_OK)
+		return CLI_USAGE;
+	for (const char *h = text; colon && h < colon; h++)
+		if (!((*h >= '0' && *h <= '9') || *h == '.'))
+			return cli_usage_error(cmd, "--listen: host must be an IPv4 address, got '%s'", text);
+	if (colon)
+		snprintf(out, cap, "%.*s:%ld", (int)(colon - text), text, p);
+	else
+		snprintf(out, cap, "127.0.0.1:%ld", p);
+	return CLI_OK;
+}
+
+/* Write end of the signal pipe; set once before the handlers exist. */
+static int signal_pipe_w = -1;
+
+static void
+on_signal(int sig)
+{
+	int saved = errno;
+	unsigned char c = (unsigned char)sig;
+	/* Non-blocking: a full pipe already holds enough wake-ups. */
+	if (write(signal_pipe_w, &c, 1) < 0) {
+		/* nothing to do: the signal is merely coalesced */
+	}
+	errno = saved;
+}
+
+/* Route SIGINT/SIGTERM/SIGHUP to `pipe_r`. 0 on success. */
+static int
+install_signal_pipe(int *pipe_r)
+{
+	int fds[2];
+	struct sigaction sa;
+	if (pipe(fds) != 0)
+		return -1;
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFL, O_NONBLOCK);
+	signal_pipe_w = fds[1];
+	*pipe_r = fds[0];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	return sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	       sigaction(SIGHUP, &sa, NULL) ? -1 : 0;
+}
+
+static int
+next_signal(int pipe_r)
+{
+	unsigned char c;
+	for (;;) {
+		ssize_t n = read(pipe_r, &c, 1);
+		if (n == 1)
+			return c;
+		if (n < 0 && errno == EINTR)
+			continue;
+		return SIGTERM; /* the pipe broke: stop rather than spin */
+	}
+}
+
+static int
+serve_loop(wc_server *srv, int pipe_r, const char *params_path)
+{
+	char before[17], after[17];
+	wc_error err;
+	int sig;
+	for (;;) {
+		sig = next_signal(pipe_r);
+		if (sig != SIGHUP) {
+			printf("wattcast serve: %s received, stopping after requests in flight\n",
+			       sig == SIGINT ? "SIGINT" : "SIGTERM");
+			fflush(stdout);
+			return CLI_OK;
+		}
+		if (!params_path) {
+			fprintf(stderr, "wattcast serve: SIGHUP: nothing to reload (serving a built-in profile)\n");
+			continue;
+		}
+		wc_server_params_version(srv, before);
+		if (wc_server_reload_file(srv, params_path, &err) != WC_OK) {
+			fprintf(stderr, "wattcast serve: reload refused, still serving %s: %s\n", before, err.msg);
+			continue;
+		}
+		wc_server_params_version(srv, after);
+		fprintf(stderr, "wattcast serve: reloaded %s: params %s (was %s)\n", params_path, after, before);
+	}
+}
 
 int
 cli_cmd_serve(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_fail("serve", "not available in this build yet");
+	static const struct option opts[] = {
+		{ "params", required_argument, NULL, OPT_PARAMS },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "max-body", required_argument, NULL, OPT_MAX_BODY },
+		{ "bench-trivial-route", no_argument, NULL, OPT_BENCH },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "serve", *params_path = NULL, *profile = NULL;
+	char listen[64] = "127.0.0.1:8080", source[300], version[17];
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	long threads = 0, max_body = 0;
+	int opt, rc;
+
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		rc = CLI_OK;
+		switch (opt) {
+		case OPT_PARAMS: params_path = optarg; break;
+		case OPT_PROFILE: profile = optarg; break;
+		case OPT_LISTEN: rc = parse_listen(cmd, optarg, listen, sizeof listen); break;
+		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 1024, &threads); break;
+		case OPT_MAX_BODY:
+			rc = cli_parse_int(cmd, "--max-body", optarg, 64, 1L << 30, &max_body);
+			break;
+		case OPT_BENCH: so.bench_trivial_route = 1; break;
+		case 'h': fputs(serve_usage, stdout); return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (params_path && profile)
+		return cli_usage_error(cmd, "give at most one of --params and --profile");
+	so.listen = listen;
+	so.threads = (int)threads;
+	so.max_body = (size_t)max_body;
+
+	wc_params params;
+	wc_server *srv = NULL;
+	wc_error err;
+	sigset_t set;
+	int pipe_r = -1;
+	if ((rc = cli_load_params(cmd, params_path, profile, &params)) != CLI_OK)
+		return rc;
+	snprintf(source, sizeof source, "%s%s", params_path ? "" : "profile:",
+	         params_path ? params_path : profile ? profile : "paper");
+
+	/* Worker threads must not meet an OpenBLAS thread pool (the request
+	 * path makes no BLAS calls today; this keeps it so if one appears). */
+	wc_linalg_pin_single_thread();
+
+	/* Blocked while CivetWeb starts its threads (they inherit the mask);
+	 * the handlers replace whatever disposition we inherited (a shell's
+	 * `cmd &` starts us with SIGINT ignored). */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (install_signal_pipe(&pipe_r) != 0) {
+		rc = cli_fail(cmd, "cannot install signal handlers: %s", strerror(errno));
+		goto done;
+	}
+	if (wc_server_start(&so, &params, source, &srv, &err) != WC_OK) {
+		rc = cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	/* Signals that came during start-up are delivered now, to the pipe. */
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	wc_server_params_version(srv, version);
+	printf("wattcast serve: listening on http://%.*s:%d (params %s, version %s)\n",
+	       (int)(strrchr(listen, ':') - listen), listen, wc_server_port(srv), params.name, version);
+	fflush(stdout);
+	rc = serve_loop(srv, pipe_r, params_path);
+	wc_server_stop(srv);
+	printf("wattcast serve: stopped\n");
+	fflush(stdout);
+done:
+	wc_params_clear(&params);
+	return rc;
 }

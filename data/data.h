@@ -40,6 +40,11 @@ int wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out
 /** Current UTC time as YYYY-MM-DDTHH:MM:SSZ. */
 void wc_utc_now(char out[24]);
 
+/** Name of a JSON value's type for messages ("object", "number", ...).
+ *  Declared on jansson's struct so this header needs no jansson include. */
+struct json_t;
+const char *wc_json_type_name(const struct json_t *v);
+
 /* ------------------------------------------------------- parameter files */
 
 #define WC_PARAMS_SCHEMA "wattcast.params/1"

@@ -39,8 +39,8 @@ fail(loader *ld, const char *path, const char *fmt, ...)
 	return wc_error_set(ld->err, WC_EINVAL, "%s: %s: %s", ld->source, path[0] ? path : "/", reason);
 }
 
-static const char *
-type_name(const json_t *v)
+const char *
+wc_json_type_name(const json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: return "object";
@@ -71,7 +71,7 @@ check_keys(loader *ld, json_t *obj, const char *path, const char *const *allowed
 	const char *key;
 	json_t *v;
 	if (!json_is_object(obj))
-		return fail(ld, path, "expected an object, got %s", type_name(obj));
+		return fail(ld, path, "expected an object, got %s", wc_json_type_name(obj));
 	json_object_foreach(obj, key, v) {
 		if (!in_list(key, allowed))
 			return fail(ld, path, "unknown key '%s'", key);
@@ -98,7 +98,7 @@ static int
 read_number(loader *ld, json_t *v, const char *path, double *out)
 {
 	if (!json_is_number(v))
-		return fail(ld, path, "expected a number, got %s", type_name(v));
+		return fail(ld, path, "expected a number, got %s", wc_json_type_name(v));
 	*out = json_number_value(v);
 	if (!isfinite(*out))
 		return fail(ld, path, "number is not finite");
@@ -109,7 +109,7 @@ static int
 read_int(loader *ld, json_t *v, const char *path, long long lo, long long hi, long long *out)
 {
 	if (!json_is_integer(v))
-		return fail(ld, path, "expected an integer, got %s", type_name(v));
+		return fail(ld, path, "expected an integer, got %s", wc_json_type_name(v));
 	*out = json_integer_value(v);
 	if (*out < lo || *out > hi)
 		return fail(ld, path, "integer %lld outside [%lld, %lld]", *out, lo, hi);
@@ -125,7 +125,7 @@ read_string(loader *ld, json_t *v, const char *path, int nullable, char *out, si
 		return WC_OK;
 	}
 	if (!json_is_string(v))
-		return fail(ld, path, "expected a string%s, got %s", nullable ? " or null" : "", type_name(v));
+		return fail(ld, path, "expected a string%s, got %s", nullable ? " or null" : "", wc_json_type_name(v));
 	if (json_string_length(v) >= cap)
 		return fail(ld, path, "string longer than %zu characters", cap - 1);
 	memcpy(out, json_string_value(v), json_string_length(v) + 1);
@@ -329,7 +329,7 @@ read_term(loader *ld, json_t *v, const char *path, wc_precision_term *t)
 	join(p, path, "kept");
 	x = json_object_get(v, "kept");
 	if (!json_is_boolean(x))
-		return fail(ld, p, "expected a boolean, got %s", type_name(x));
+		return fail(ld, p, "expected a boolean, got %s", wc_json_type_name(x));
 	t->kept = json_is_true(x);
 	return WC_OK;
 }

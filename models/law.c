@@ -135,12 +135,14 @@ dynamic_at(const wc_params *p, const law_point *lp, double n)
 static int
 fill(const law_point *lp, int tp, double dynamic, wc_power *out, wc_error *err)
 {
-	if (!isfinite(dynamic))
-		return wc_error_set(err, WC_ERANGE, "law: non-finite power for this configuration");
 	out->idle_power_w = tp * lp->p0;
 	out->dynamic_w = tp * dynamic;
 	out->node_power_w = out->idle_power_w + out->dynamic_w;
 	out->per_gpu_power_w = out->node_power_w / tp;
+	/* Checked on the group total: a finite per-GPU value can overflow
+	 * once multiplied by tp. */
+	if (!isfinite(out->node_power_w))
+		return wc_error_set(err, WC_ERANGE, "law: non-finite power for this configuration");
 	return WC_OK;
 }
 

@@ -3,10 +3,18 @@
  * representation of predictions shared by the REST API and `wattcast
  * ... --json`, so both print the same thing.
  *
+ * The server answers from an immutable, reference-counted parameter set
+ * that wc_server_reload swaps atomically; request handlers share no other
+ * mutable state than atomic counters (metrics, requests in flight).
+ * Routes, status codes and the error shape are described in the README
+ * ("HTTP API") and in server/openapi.json, served at GET /openapi.json.
+ *
  * Ownership: char * results are malloc'd; the caller frees them.
  */
 #ifndef WC_SERVER_H
 #define WC_SERVER_H
+
+#include <stddef.h>
 
 #include "predict/predict.h"
 
@@ -21,6 +29,72 @@ extern "C" {
  *  `indent` > 0 pretty-prints. Returns NULL with `err` set on failure. */
 char *wc_render_inference(const wc_inference_query *q, const wc_inference_prediction *pred,
                           const char *params_version, int indent, wc_error *err);
+
+/* ------------------------------------------------------------ serving */
+
+/** Options of the HTTP server. Start from WC_SERVER_OPTIONS_INIT; zero
+ *  fields take the documented default. Strings are copied. */
+typedef struct {
+	/** "HOST:PORT" (IPv4). NULL = "127.0.0.1:8080". Port 0 picks a free
+	 *  port; read it back with wc_server_port. */
+	const char *listen;
+	/** Worker threads. A keep-alive connection holds one worker while it
+	 *  is busy, so use at least the number of concurrent clients.
+	 *  0 = WC_SERVER_DEFAULT_THREADS. */
+	int threads;
+	/** Body limit of single-item routes, bytes. 0 = WC_SERVER_DEFAULT_MAX_BODY. */
+	size_t max_body;
+	/** Body limit of POST /v1/predict/batch. 0 = 8 * max_body. */
+	size_t max_batch_body;
+	/** Milliseconds a client may take to send a request; also bounds how long
+	 *  wc_server_stop waits for requests in flight. 0 = 10000 ms. */
+	int request_timeout_ms;
+	/** 1 registers GET /v1/bench/trivial (the benchmark's baseline route). */
+	int bench_trivial_route;
+} wc_server_options;
+
+#define WC_SERVER_DEFAULT_THREADS 64
+#define WC_SERVER_DEFAULT_MAX_BODY ((size_t)1 << 20)
+#define WC_SERVER_BATCH_MAX_ITEMS 10000
+#define WC_SERVER_OPTIONS_INIT { NULL, 0, 0, 0, 0, 0 }
+
+typedef struct wc_server wc_server;
+
+/** Start serving predictions from a copy of `params` (the caller keeps
+ *  `params`). `source` names where they came from ("params.json",
+ *  "profile:paper"; copied; may be NULL) and is reported by GET /v1/params.
+ *  Also turns the GSL error handler off and fixes jansson's hash seed, so
+ *  call it from the main thread before other threads use GSL or jansson.
+ *  Callers that handle signals block them before this call (worker threads
+ *  inherit the mask). On success the caller owns `*out` and releases it
+ *  with wc_server_stop. Bind failures are WC_EIO with the reason. */
+int wc_server_start(const wc_server_options *opt, const wc_params *params,
+                    const char *source, wc_server **out, wc_error *err);
+
+/** The TCP port the server listens on (the real one when 0 was asked). */
+int wc_server_port(const wc_server *srv);
+
+/** Version (16 hex digits, see wc_params_fingerprint) of the parameter
+ *  set new requests see. Copied into `out`. */
+void wc_server_params_version(wc_server *srv, char out[17]);
+
+/** Swap in a new parameter set (copied from `params`) atomically: requests
+ *  in flight finish on the old set, new requests see the new one. On
+ *  failure the old set keeps serving and `err` says why. Not to be called
+ *  concurrently with wc_server_stop. */
+int wc_server_reload(wc_server *srv, const wc_params *params, const char *source,
+                     wc_error *err);
+
+/** Load `path` strictly (wc_params_load_file) and swap it in as with
+ *  wc_server_reload. A broken file is refused; the old set keeps serving.
+ *  Successes and failures are counted in GET /metrics. */
+int wc_server_reload_file(wc_server *srv, const char *path, wc_error *err);
+
+/** Stop gracefully and free the server: new requests get 503, requests in
+ *  flight finish (bounded by the request timeout), then the listener and
+ *  the workers stop and everything is released. NULL is a no-op. Never
+ *  call it from a request handler or a signal handler. */
+void wc_server_stop(wc_server *srv);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,219 @@
-/* Private to server/: jansson-level builders shared by the routes. */
+/*
+ * Private to server/ (and to the white-box server tests): the pieces the
+ * routes share. Only files under server/ include civetweb.h; this header
+ * merely forward-declares its connection type.
+ *
+ * Request life cycle (router.c): find the route (exact path match), check
+ * the method, take a reference on the current parameter state, run the
+ * route, record metrics, write the response in one piece, drop the
+ * reference.
+ *
+ * Stack: handlers run on CivetWeb worker threads whose stacks are 100 KiB,
+ * of which CivetWeb itself has used about 84 KiB when a handler starts.
+ * Keep buffers of more than a few hundred bytes on the heap.
+ */
 #ifndef WC_SERVER_INTERNAL_H
 #define WC_SERVER_INTERNAL_H
 
 #include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <time.h>
 
 #include "server/server.h"
+
+struct mg_connection;
+struct mg_context;
+
+/* ------------------------------------------------------------ rendering */
 
 /** New reference: the JSON object of one inference prediction. */
 json_t *wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pred,
                           const char *params_version);
+
+/** jansson flags of every JSON answer (the CLI's --json uses the same). */
+#define WC_JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) | JSON_COMPACT)
+
+/* -------------------------------------------------------- growable text */
+
+/** A growable byte buffer (always NUL-terminated when non-empty). */
+typedef struct {
+	char *data;
+	size_t len, cap;
+	int failed; /* an allocation failed; contents are incomplete */
+} wc_buf;
+
+void wc_buf_append(wc_buf *b, const char *s, size_t n);
+void wc_buf_printf(wc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void wc_buf_free(wc_buf *b);
+
+/* ------------------------------------------------------------- errors */
+
+/** An API error before it becomes an HTTP body (or a batch item). `field`
+ *  is a JSON pointer relative to the validated item ("" = the item itself);
+ *  has_field = 0 leaves it out of the answer. */
+typedef struct {
+	int status;
+	const char *code;
+	int has_field;
+	char field[160];
+	char message[WC_ERROR_MSG_MAX];
+	int line, column; /* > 0 for malformed JSON */
+} wc_api_error;
+
+void wc_api_error_set(wc_api_error *e, int status, const char *code, const char *field,
+                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/** Append `key` to a JSON pointer, escaping '~' and '/' (RFC 6901). */
+void wc_json_pointer_append(char *ptr, size_t cap, const char *key);
+/** New reference: {"status", "code", "message", "field"?, "line"?, "column"?}
+ *  with `prefix` put in front of the field (a batch item's "/3"). */
+json_t *wc_api_error_json(const wc_api_error *e, const char *prefix);
+
+/* ------------------------------------------------- parameter state */
+
+/** One loaded parameter set and everything precomputed from it. Immutable
+ *  once published; freed when the last reference is dropped. */
+typedef struct wc_state {
+	atomic_int refs;
+	wc_predictor *pred;          /* owns the params */
+	char version[17];            /* wc_params_fingerprint */
+	char loaded_utc[24];
+	double loaded_unix;          /* seconds since the epoch */
+	char source[256];
+	char *params_body;           /* GET /v1/params answer */
+	size_t params_len;
+	char known_platforms[256];   /* "A100, H100, ..." for error messages */
+} wc_state;
+
+/** Build a state from a copy of `p`. New object with one reference. */
+int wc_state_new(const wc_params *p, const char *source, wc_state **out, wc_error *err);
+void wc_state_retain(wc_state *st);
+/** Drop one reference; the last one frees. NULL is a no-op. */
+void wc_state_release(wc_state *st);
+
+/* ------------------------------------------------------------ metrics */
+
+/* Statuses counted one by one (metrics.c); the last slot counts the rest. */
+enum { WC_METRIC_N_STATUS = 10, WC_METRIC_N_BUCKETS = 15 };
+#define WC_ROUTE_MAX 12
+
+/** Counters of one server; all atomic, updated lock-free by handlers. */
+typedef struct {
+	atomic_ullong requests[WC_ROUTE_MAX][WC_METRIC_N_STATUS];
+	atomic_ullong latency_bucket[WC_ROUTE_MAX][WC_METRIC_N_BUCKETS];
+	atomic_ullong latency_ns_sum[WC_ROUTE_MAX];
+	atomic_ullong reloads_ok, reloads_failed;
+} wc_metrics;
+
+/** Count one answer of route `route` (WC_ROUTE_UNMATCHED for none). */
+void wc_metrics_record(wc_metrics *m, int route, int status, double seconds);
+
+/* ------------------------------------------------------------- server */
+
+struct wc_server {
+	struct mg_context *ctx;
+	int port;
+	size_t max_body, max_batch_body;
+	int request_timeout_ms;
+	int bench_trivial_route;
+
+	pthread_mutex_t state_lock;  /* guards `state` (the pointer only) */
+	wc_state *state;
+
+	atomic_int in_flight;        /* requests inside the handler */
+	atomic_int draining;         /* 1 once wc_server_stop began */
+	struct timespec started;     /* CLOCK_MONOTONIC */
+	wc_metrics metrics;
+
+	char *models_body;           /* GET /v1/models answer, built once */
+	size_t models_len;
+};
+
+/** New reference on the current state (the caller releases it). */
+wc_state *wc_server_acquire_state(wc_server *srv);
+
+/* ------------------------------------------------------------- routing */
+
+/** An answer about to be written. `body` is malloc'd unless `borrowed`. */
+typedef struct {
+	int status;
+	const char *content_type;    /* NULL = application/json */
+	char *body;
+	size_t len;
+	int borrowed;
+	const char *allow;           /* 405: the Allow header */
+	int close;                   /* send Connection: close and drop it */
+	int omit_body;               /* HEAD: headers (with Content-Length) only */
+} wc_response;
+
+/** One request as the routes see it. */
+typedef struct {
+	struct mg_connection *conn;
+	wc_server *srv;
+	wc_state *state;             /* referenced for the request's duration */
+	const char *method;
+	long long content_length;    /* -1 = not given (chunked or none) */
+	int body_pending;            /* the client announced a body not yet read */
+} wc_request;
+
+typedef void (*wc_route_fn)(wc_request *req, wc_response *res);
+
+typedef struct {
+	const char *path;            /* matched exactly (no prefixes) */
+	const char *method;
+	wc_route_fn run;
+	int bench_only;              /* only with bench_trivial_route */
+} wc_route;
+
+enum { WC_ROUTE_UNMATCHED = WC_ROUTE_MAX - 1 };
+
+/** The route table (also read by the tests and by metrics.c). */
+size_t wc_route_count(void);
+const wc_route *wc_route_at(size_t i);
+
+/** The CivetWeb handler registered for every URI. */
+int wc_router_handle(struct mg_connection *conn, void *cbdata);
+
+/* Answers. Each replaces what `res` held. */
+void wc_response_json(wc_response *res, int status, json_t *body);   /* steals body */
+void wc_response_text(wc_response *res, int status, char *body, size_t len); /* steals */
+void wc_response_static(wc_response *res, int status, const char *content_type,
+                        const char *body, size_t len);
+void wc_response_error(wc_response *res, const wc_api_error *e);
+void wc_response_free(wc_response *res);
+/** Write status line, headers and body with one write. */
+int wc_response_send(struct mg_connection *conn, const wc_response *res, int keep_alive);
+
+/* Request bodies (body.c). On failure `res` holds the error answer.
+ * Bodies nested deeper than WC_JSON_MAX_DEPTH are refused (400) before
+ * parsing: jansson recurses, and CivetWeb's worker stacks are small. */
+#define WC_JSON_MAX_DEPTH 32
+int wc_request_read_json(wc_request *req, size_t limit, json_t **out, wc_response *res);
+
+/* Inference requests (request.c). */
+
+/** Turn one request object into a query. `*series` (malloc'd, may be
+ *  NULL) backs q->running_series; strings are borrowed from `item`. */
+int wc_inference_request_parse(const json_t *item, const wc_state *st,
+                               wc_inference_query *q, double **series, wc_api_error *e);
+/** Parse, predict and render one item: a new JSON object, or NULL with
+ *  `e` set. */
+json_t *wc_inference_answer(const json_t *item, const wc_state *st, wc_api_error *e);
+
+/* Routes. */
+void wc_route_predict_inference(wc_request *req, wc_response *res);
+void wc_route_predict_batch(wc_request *req, wc_response *res);
+void wc_route_params(wc_request *req, wc_response *res);
+void wc_route_models(wc_request *req, wc_response *res);
+void wc_route_health(wc_request *req, wc_response *res);
+void wc_route_metrics(wc_request *req, wc_response *res);
+void wc_route_openapi(wc_request *req, wc_response *res);
+void wc_route_bench_trivial(wc_request *req, wc_response *res);
+
+/** GET /v1/models body, built once at start-up (malloc'd). */
+char *wc_models_body(size_t *len);
+/** The embedded OpenAPI document (server/openapi.json; static). */
+const char *wc_openapi_document(size_t *len);
 
 #endif

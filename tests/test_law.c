@@ -138,6 +138,15 @@ main(void)
 		c.platform = "L40S";
 		CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_ENOTFOUND);
 		CHECK_CONTAINS(err.msg, "L40S");
+		/* finite per GPU, overflowing for the group: refused, not inf */
+		wc_params q;
+		wc_params_default(&q);
+		q.kappa.value = 300;
+		c.platform = "H100";
+		c.tp = 4096;
+		c.sm_clock_mhz = 1e6;
+		CHECK_INT(wc_law_power(&q, &c, &pw, &err), WC_ERANGE);
+		CHECK_CONTAINS(err.msg, "non-finite");
 	}
 
 	/* Each form's analytic derivative matches a central difference. */

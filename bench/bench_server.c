@@ -1,0 +1,141 @@
+/*
+ * Benchmark (not a test) of the REST server: starts `wattcast serve
+ * --bench-trivial-route` on a free loopback port and runs wrk (-t2 -c32,
+ * keep-alive) against POST /v1/predict/inference and against the trivial
+ * GET /v1/bench/trivial of the same process, in the same run. Prints both
+ * throughputs and p99 latencies and the ratio predict / trivial (goal:
+ * >= 0.8, p99 <= 1 ms). Run it through bench/run_server.sh.
+ *
+ * usage: bench_server WATTCAST_BIN [SECONDS]
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct {
+	double rps;
+	double p50_ms, p99_ms;
+	long non2xx;
+	long errors;
+} wrk_result;
+
+/* "2.31ms" / "503.00us" / "1.02s" -> milliseconds. */
+static double
+to_ms(const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+	if (strncmp(end, "us", 2) == 0)
+		return v / 1000.0;
+	if (strncmp(end, "ms", 2) == 0)
+		return v;
+	if (*end == 's')
+		return v * 1000.0;
+	return -1;
+}
+
+static int
+run_wrk(const char *url, const char *script, int seconds, wrk_result *out)
+{
+	char cmd[1024], line[512];
+	snprintf(cmd, sizeof cmd, "wrk -t2 -c32 -d%ds --latency %s%s %s 2>&1", seconds,
+	         script ? "-s " : "", script ? script : "", url);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	memset(out, 0, sizeof *out);
+	out->rps = out->p50_ms = out->p99_ms = -1;
+	while (fgets(line, sizeof line, p)) {
+		char *s = line + strspn(line, " \t");
+		long a, b, c, d;
+		if (strncmp(s, "Requests/sec:", 13) == 0)
+			out->rps = strtod(s + 13, NULL);
+		else if (strncmp(s, "50%", 3) == 0)
+			out->p50_ms = to_ms(s + 3 + strspn(s + 3, " \t"));
+		else if (strncmp(s, "99%", 3) == 0)
+			out->p99_ms = to_ms(s + 3 + strspn(s + 3, " \t"));
+		else if (strncmp(s, "Non-2xx or 3xx responses:", 25) == 0)
+			out->non2xx = strtol(s + 25, NULL, 10);
+		else if (sscanf(s, "Socket errors: connect %ld, read %ld, write %ld, timeout %ld", &a, &b,
+		                &c, &d) == 4)
+			out->errors = a + b + c + d;
+	}
+	return pclose(p) == 0 && out->rps > 0 ? 0 : -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	int po[2], port = 0, seconds = argc > 2 ? atoi(argv[2]) : 10, rc = 1;
+	char line[512], url_p[128], url_t[128], script[] = "/tmp/wattcast-bench-XXXXXX";
+	wrk_result pred, triv, warm;
+	FILE *out = NULL;
+	int fd = -1;
+	pid_t pid;
+
+	if (argc < 2 || seconds < 1) {
+		fprintf(stderr, "usage: bench_server WATTCAST_BIN [SECONDS]\n");
+		return 2;
+	}
+	if (pipe(po) != 0)
+		return 1;
+	if ((pid = fork()) == 0) {
+		dup2(po[1], 1);
+		close(po[0]);
+		close(po[1]);
+		execl(argv[1], argv[1], "serve", "--listen", "127.0.0.1:0", "--bench-trivial-route",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(po[1]);
+	out = fdopen(po[0], "r");
+	if (!out || !fgets(line, sizeof line, out) || !strstr(line, "127.0.0.1:") ||
+	    sscanf(strstr(line, "127.0.0.1:"), "127.0.0.1:%d", &port) != 1) {
+		fprintf(stderr, "bench_server: %s did not start\n", argv[1]);
+		goto done;
+	}
+	if ((fd = mkstemp(script)) < 0)
+		goto done;
+	static const char lua[] =
+		"wrk.method = \"POST\"\n"
+		"wrk.body = '{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32}'\n"
+		"wrk.headers[\"Content-Type\"] = \"application/json\"\n";
+	if (write(fd, lua, sizeof lua - 1) != (ssize_t)(sizeof lua - 1))
+		goto done;
+	snprintf(url_p, sizeof url_p, "http://127.0.0.1:%d/v1/predict/inference", port);
+	snprintf(url_t, sizeof url_t, "http://127.0.0.1:%d/v1/bench/trivial", port);
+
+	printf("wattcast serve on 127.0.0.1:%d; wrk -t2 -c32 -d%ds, keep-alive\n", port, seconds);
+	fflush(stdout);
+	/* Warm both routes (page faults, allocator arenas, CPU frequency). */
+	if (run_wrk(url_t, NULL, 1, &warm) != 0 || run_wrk(url_p, script, 1, &warm) != 0) {
+		fprintf(stderr, "bench_server: wrk failed (is it installed?)\n");
+		goto done;
+	}
+	if (run_wrk(url_t, NULL, seconds, &triv) != 0 || run_wrk(url_p, script, seconds, &pred) != 0)
+		goto done;
+	printf("%-34s %12s %10s %10s\n", "route", "req/s", "p50 ms", "p99 ms");
+	printf("%-34s %12.0f %10.3f %10.3f\n", "GET /v1/bench/trivial", triv.rps, triv.p50_ms, triv.p99_ms);
+	printf("%-34s %12.0f %10.3f %10.3f\n", "POST /v1/predict/inference", pred.rps, pred.p50_ms, pred.p99_ms);
+	printf("ratio predict/trivial: %.3f (goal >= 0.8); predict p99 %.3f ms (goal <= 1 ms)\n",
+	       pred.rps / triv.rps, pred.p99_ms);
+	if (pred.non2xx || triv.non2xx || pred.errors || triv.errors)
+		printf("WARNING: non-2xx answers %ld / %ld, socket errors %ld / %ld (predict / trivial)\n",
+		       pred.non2xx, triv.non2xx, pred.errors, triv.errors);
+	rc = 0;
+done:
+	if (fd >= 0) {
+		close(fd);
+		unlink(script);
+	}
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+	}
+	if (out)
+		fclose(out);
+	return rc;
+}

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Benchmark of the REST server (not a test): wrk -t2 -c32 against
+# POST /v1/predict/inference and against the trivial GET /v1/bench/trivial
+# of the same `wattcast serve` process, in the same run; prints both and
+# the ratio (goal: >= 0.8, predict p99 <= 1 ms).
+#
+#   sh bench/run_server.sh [BUILD_DIR] [SECONDS]     (defaults: build, 10)
+#
+# Build in Release first (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release &&
+# cmake --build build). Needs wrk (Debian package wrk).
+set -eu
+cd "$(dirname "$0")/.."
+build=${1:-build}
+seconds=${2:-10}
+command -v wrk >/dev/null 2>&1 || { echo "run_server.sh: wrk not found (apt-get install wrk)" >&2; exit 1; }
+for f in "$build/wattcast" "$build/bench/bench_server"; do
+	[ -x "$f" ] || { echo "run_server.sh: $f missing; build first" >&2; exit 1; }
+done
+exec "$build/bench/bench_server" "$build/wattcast" "$seconds"

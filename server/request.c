@@ -1,0 +1,307 @@
+/*
+ * One inference request object -> a wc_inference_query, strictly:
+ * unknown fields, wrong types and invalid values are refused with 422 and
+ * the JSON pointer of the offending field; an unknown model name is 404.
+ * The same function serves POST /v1/predict/inference and each item of
+ * POST /v1/predict/batch (whose errors prefix the item's index).
+ *
+ * Fields: platform, tp (integer >= 1), active_params_b | model,
+ * concurrency | running_series + dt_s, weights, kv_cache, sm_clock_mhz.
+ */
+#include "server/server_internal.h"
+
+#include "data/data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TP_MAX 4096
+
+static const char *const known_fields[] = {
+	"platform", "tp", "active_params_b", "model", "concurrency", "running_series",
+	"dt_s", "weights", "kv_cache", "sm_clock_mhz", NULL,
+};
+
+static int
+wrong_type(wc_api_error *e, const char *field, const char *want, const json_t *got)
+{
+	wc_api_error_set(e, 422, "wrong_type", field, "%s: expected %s, got %s", field + 1, want,
+	                 wc_json_type_name(got));
+	return -1;
+}
+
+static int
+invalid(wc_api_error *e, const char *field, const char *what, double v)
+{
+	wc_api_error_set(e, 422, "invalid_value", field, "%s: %s, got %g", field + 1, what, v);
+	return -1;
+}
+
+/* A number field; `min_excl` / `min_incl` is the lower bound. Absent = 1. */
+static int
+get_number(const json_t *obj, const char *name, double min, int inclusive, double *out,
+           wc_api_error *e)
+{
+	char field[64] = "";
+	const json_t *v = json_object_get(obj, name);
+	if (!v)
+		return 1;
+	wc_json_pointer_append(field, sizeof field, name);
+	if (!json_is_number(v))
+		return wrong_type(e, field, "a number", v);
+	double x = json_number_value(v);
+	if (!isfinite(x)) /* not reachable from JSON text; kept for safety */
+		return invalid(e, field, "must be finite", x);
+	if (inclusive ? x < min : x <= min)
+		return invalid(e, field, inclusive ? (min == 0 ? "must be >= 0" : "below the minimum")
+		                                   : (min == 0 ? "must be > 0" : "below the minimum"), x);
+	*out = x;
+	return 0;
+}
+
+static int
+get_precision(const json_t *obj, const char *name, int allow_int4, wc_precision *out,
+              wc_api_error *e)
+{
+	char field[64] = "";
+	const json_t *v = json_object_get(obj, name);
+	if (!v)
+		return 0;
+	wc_json_pointer_append(field, sizeof field, name);
+	const char *want = allow_int4 ? "one of \"bf16\", \"fp8\", \"int4\"" : "one of \"bf16\", \"fp8\"";
+	if (!json_is_string(v))
+		return wrong_type(e, field, want, v);
+	if (wc_precision_from_name(json_string_value(v), out) != WC_OK ||
+	    (!allow_int4 && *out == WC_PREC_INT4)) {
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected %s, got \"%.40s\"", name,
+		                 want, json_string_value(v));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_tp(const json_t *obj, wc_inference_query *q, wc_api_error *e)
+{
+	const json_t *v = json_object_get(obj, "tp");
+	if (!v) {
+		wc_api_error_set(e, 422, "missing_field", "/tp", "tp: required (GPUs in the serving group)");
+		return -1;
+	}
+	if (!json_is_number(v))
+		return wrong_type(e, "/tp", "an integer", v);
+	/* 2.0 is the integer 2 (as in JSON Schema); 1.5 is not an integer. */
+	double x = json_number_value(v);
+	if (x != floor(x)) {
+		wc_api_error_set(e, 422, "wrong_type", "/tp", "tp: expected an integer, got %g", x);
+		return -1;
+	}
+	if (x < 1 || x > TP_MAX)
+		return invalid(e, "/tp", "must be between 1 and 4096", x);
+	q->config.tp = (int)x;
+	return 0;
+}
+
+static int
+parse_model(const json_t *obj, wc_inference_query *q, wc_api_error *e)
+{
+	const json_t *model = json_object_get(obj, "model");
+	int have_active = json_object_get(obj, "active_params_b") != NULL;
+	if (model && have_active) {
+		wc_api_error_set(e, 422, "conflicting_fields", "/model",
+		                 "model: give exactly one of active_params_b and model");
+		return -1;
+	}
+	if (!model && !have_active) {
+		wc_api_error_set(e, 422, "missing_field", "/active_params_b",
+		                 "active_params_b: required (or give a catalog model name in model)");
+		return -1;
+	}
+	if (have_active)
+		return get_number(obj, "active_params_b", 0, 0, &q->config.active_params_b, e);
+	if (!json_is_string(model))
+		return wrong_type(e, "/model", "a string", model);
+	const wc_model_info *m = wc_model_lookup(json_string_value(model));
+	if (!m) {
+		wc_api_error_set(e, 404, "unknown_model", "/model",
+		                 "model: unknown model \"%.64s\" (see GET /v1/models, or give active_params_b)",
+		                 json_string_value(model));
+		return -1;
+	}
+	q->config.active_params_b = m->active_params_b;
+	return 0;
+}
+
+static int
+parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_error *e)
+{
+	const json_t *conc = json_object_get(obj, "concurrency");
+	const json_t *ser = json_object_get(obj, "running_series");
+	const json_t *dt = json_object_get(obj, "dt_s");
+	if (conc && ser) {
+		wc_api_error_set(e, 422, "conflicting_fields", "/running_series",
+		                 "running_series: give exactly one of concurrency and running_series");
+		return -1;
+	}
+	if (!conc && !ser) {
+		wc_api_error_set(e, 422, "missing_field", "/concurrency",
+		                 "concurrency: required (or give running_series with dt_s)");
+		return -1;
+	}
+	if (conc) {
+		if (dt) {
+			wc_api_error_set(e, 422, "conflicting_fields", "/dt_s",
+			                 "dt_s: only meaningful with running_series");
+			return -1;
+		}
+		return get_number(obj, "concurrency", 0, 1, &q->config.running, e);
+	}
+	if (!json_is_array(ser))
+		return wrong_type(e, "/running_series", "an array of numbers", ser);
+	size_t n = json_array_size(ser);
+	if (n == 0 || n > WC_SERIES_MAX) {
+		wc_api_error_set(e, 422, "invalid_value", "/running_series",
+		                 "running_series: needs 1 to %d samples, got %zu", WC_SERIES_MAX, n);
+		return -1;
+	}
+	if (!dt) {
+		wc_api_error_set(e, 422, "missing_field", "/dt_s",
+		                 "dt_s: required with running_series (seconds per sample)");
+		return -1;
+	}
+	if (get_number(obj, "dt_s", 0, 0, &q->dt_s, e) < 0)
+		return -1;
+	double *s = malloc(n * sizeof *s);
+	if (!s) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		return -1;
+	}
+	*series = s;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *v = json_array_get(ser, i);
+		char field[64];
+		snprintf(field, sizeof field, "/running_series/%zu", i);
+		if (!json_is_number(v))
+			return wrong_type(e, field, "a number", v);
+		s[i] = json_number_value(v);
+		if (!(s[i] >= 0))
+			return invalid(e, field, "must be >= 0", s[i]);
+	}
+	q->running_series = s;
+	q->series_len = n;
+	return 0;
+}
+
+int
+wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_query *q,
+                           double **series, wc_api_error *e)
+{
+	const char *key;
+	const json_t *v;
+	const wc_params *p = wc_predictor_params(st->pred);
+
+	*series = NULL;
+	memset(q, 0, sizeof *q);
+	q->config = (wc_config)WC_CONFIG_INIT;
+	q->want_interval = 1;
+	if (!json_is_object(item)) {
+		wc_api_error_set(e, 422, "wrong_type", "", "expected a JSON object, got %s",
+		                 wc_json_type_name(item));
+		return -1;
+	}
+	json_object_foreach((json_t *)item, key, v) {
+		int known = 0;
+		for (const char *const *f = known_fields; *f && !known; f++)
+			known = strcmp(key, *f) == 0;
+		if (!known) {
+			char field[sizeof e->field] = "";
+			wc_json_pointer_append(field, sizeof field, key);
+			wc_api_error_set(e, 422, "unknown_field", field,
+			                 "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			return -1;
+		}
+	}
+
+	v = json_object_get(item, "platform");
+	if (!v) {
+		wc_api_error_set(e, 422, "missing_field", "/platform", "platform: required");
+		return -1;
+	}
+	if (!json_is_string(v))
+		return wrong_type(e, "/platform", "a string", v);
+	q->config.platform = json_string_value(v);
+	if (!wc_params_level(p, q->config.platform)) {
+		wc_api_error_set(e, 422, "unknown_platform", "/platform",
+		                 "platform: unknown platform \"%.48s\" (known: %s)", q->config.platform,
+		                 st->known_platforms);
+		return -1;
+	}
+	if (parse_tp(item, q, e) < 0 || parse_model(item, q, e) < 0 ||
+	    parse_load(item, q, series, e) < 0 ||
+	    get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||
+	    get_precision(item, "kv_cache", 0, &q->config.kv, e) < 0)
+		return -1;
+	v = json_object_get(item, "sm_clock_mhz");
+	if (v && !json_is_null(v) && get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0)
+		return -1;
+	return 0;
+}
+
+/* The predictor's messages start with the field ("tp: ...",
+ * "running_series/3: ..."); anything else concerns the whole item. */
+static void
+predictor_error(const wc_error *err, wc_api_error *e)
+{
+	char field[64] = "";
+	size_t n = strcspn(err->msg, ": ");
+	static const char *const fields[] = { "platform", "tp", "active_params_b", "running",
+	                                      "running_series", "dt_s", "sm_clock_mhz", NULL };
+	if (err->msg[n] == ':' && n + 1 < sizeof field) {
+		for (const char *const *f = fields; *f; f++) {
+			size_t fl = strlen(*f);
+			if (strncmp(err->msg, *f, fl) == 0 && (err->msg[fl] == ':' || err->msg[fl] == '/')) {
+				field[0] = '/';
+				memcpy(field + 1, err->msg, n);
+				field[n + 1] = '\0';
+				if (strcmp(field, "/running") == 0)
+					strcpy(field, "/concurrency");
+				break;
+			}
+		}
+	}
+	if (err->code == WC_ENOMEM)
+		wc_api_error_set(e, 500, "internal", NULL, "%s", err->msg);
+	else
+		wc_api_error_set(e, 422, "invalid_value", field, "%s", err->msg);
+}
+
+json_t *
+wc_inference_answer(const json_t *item, const wc_state *st, wc_api_error *e)
+{
+	wc_inference_query q;
+	wc_inference_prediction pred;
+	wc_error err;
+	double *series = NULL;
+	json_t *out = NULL;
+
+	if (wc_inference_request_parse(item, st, &q, &series, e) != 0)
+		goto done;
+	if (wc_predict_inference(st->pred, &q, &pred, &err) != WC_OK) {
+		predictor_error(&err, e);
+		goto done;
+	}
+	/* Finite inputs can still overflow (tp x a huge clock factor); JSON
+	 * has no infinity, so say so instead of answering without a number. */
+	if (!isfinite(pred.power.node_power_w) || !isfinite(pred.power.per_gpu_power_w) ||
+	    !isfinite(pred.power.dynamic_w) || !isfinite(pred.power.idle_power_w)) {
+		wc_api_error_set(e, 422, "invalid_value", "",
+		                 "the law gives a non-finite power for this configuration");
+		goto done;
+	}
+	if (!(out = wc_inference_json(&q, &pred, st->version)))
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
+done:
+	free(series);
+	return out;
+}

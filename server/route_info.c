@@ -1,0 +1,90 @@
+/*
+ * Read-only routes: GET /v1/params (the loaded set, precomputed per
+ * state), GET /v1/models (the catalog, precomputed at start-up),
+ * GET /v1/health, and the benchmark's baseline GET /v1/bench/trivial.
+ */
+#include "server/server_internal.h"
+
+#include "data/data.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void
+wc_route_params(wc_request *req, wc_response *res)
+{
+	/* The body lives as long as the state, which the request holds. */
+	wc_response_static(res, 200, NULL, req->state->params_body, req->state->params_len);
+}
+
+void
+wc_route_models(wc_request *req, wc_response *res)
+{
+	wc_response_static(res, 200, NULL, req->srv->models_body, req->srv->models_len);
+}
+
+void
+wc_route_health(wc_request *req, wc_response *res)
+{
+	const wc_state *st = req->state;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double up = (double)(now.tv_sec - req->srv->started.tv_sec) +
+	            1e-9 * (double)(now.tv_nsec - req->srv->started.tv_nsec);
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:f,s:i}", "status", "ok",
+	                      "params_version", st->version,
+	                      "params_name", wc_predictor_params(st->pred)->name,
+	                      "loaded_utc", st->loaded_utc, "uptime_s", up,
+	                      "in_flight", atomic_load(&req->srv->in_flight));
+	wc_response_json(res, 200, o);
+}
+
+void
+wc_route_bench_trivial(wc_request *req, wc_response *res)
+{
+	static const char body[] = "{\"ok\":true}";
+	(void)req;
+	wc_response_static(res, 200, NULL, body, sizeof body - 1);
+}
+
+/* Zero means "not stated" in the catalog; say so with null. */
+static json_t *
+count_or_null(int v)
+{
+	return v > 0 ? json_integer(v) : json_null();
+}
+
+char *
+wc_models_body(size_t *len)
+{
+	json_t *root = json_object(), *list = json_array();
+	char *s = NULL;
+	if (!root || !list)
+		goto done;
+	for (size_t i = 0; i < wc_model_count(); i++) {
+		const wc_model_info *m = wc_model_at(i);
+		json_t *o = json_pack("{s:s,s:s,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:i,s:i}",
+		                      "name", m->name, "architecture", m->architecture,
+		                      "total_params_b", m->total_params_b,
+		                      "active_params_b", m->active_params_b,
+		                      "layers", count_or_null(m->layers),
+		                      "d_model", count_or_null(m->d_model),
+		                      "attention_heads", count_or_null(m->attention_heads),
+		                      "kv_heads", count_or_null(m->kv_heads),
+		                      "head_dim", count_or_null(m->head_dim),
+		                      "experts", m->experts,
+		                      "experts_per_token", m->experts_per_token);
+		if (!o || json_array_append_new(list, o) != 0)
+			goto done;
+	}
+	json_object_set_new(root, "count", json_integer((json_int_t)wc_model_count()));
+	json_object_set(root, "models", list);
+	s = json_dumps(root, WC_JSON_FLAGS);
+done:
+	json_decref(list);
+	json_decref(root);
+	*len = s ? strlen(s) : 0;
+	return s;
+}

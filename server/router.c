@@ -1,0 +1,148 @@
+/*
+ * The router: one CivetWeb handler serves every URI and looks the path up
+ * in a table by exact comparison. CivetWeb matches registered URIs by
+ * prefix ("/v1/predict" would also serve "/v1/predictX"), so routing here
+ * keeps routes anchored and lets one place answer 404 and 405 (with Allow)
+ * in the API's JSON shape. New endpoints are one line in `routes`.
+ */
+#include "server/server_internal.h"
+
+#include <civetweb.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+static const wc_route routes[] = {
+	{ "/v1/predict/inference", "POST", wc_route_predict_inference, 0 },
+	{ "/v1/predict/batch", "POST", wc_route_predict_batch, 0 },
+	{ "/v1/params", "GET", wc_route_params, 0 },
+	{ "/v1/models", "GET", wc_route_models, 0 },
+	{ "/v1/health", "GET", wc_route_health, 0 },
+	{ "/metrics", "GET", wc_route_metrics, 0 },
+	{ "/openapi.json", "GET", wc_route_openapi, 0 },
+	{ "/v1/bench/trivial", "GET", wc_route_bench_trivial, 1 },
+};
+#define N_ROUTES (sizeof routes / sizeof routes[0])
+_Static_assert(N_ROUTES < WC_ROUTE_UNMATCHED, "metrics need a slot per route");
+
+size_t
+wc_route_count(void)
+{
+	return N_ROUTES;
+}
+
+const wc_route *
+wc_route_at(size_t i)
+{
+	return i < N_ROUTES ? &routes[i] : NULL;
+}
+
+static int
+find_route(const wc_server *srv, const char *path)
+{
+	if (!path)
+		return -1;
+	for (size_t i = 0; i < N_ROUTES; i++)
+		if (strcmp(path, routes[i].path) == 0 && (!routes[i].bench_only || srv->bench_trivial_route))
+			return (int)i;
+	return -1;
+}
+
+/* Does the client expect the connection to stay open? (HTTP/1.1 unless
+ * "Connection: close"; HTTP/1.0 only with "Connection: keep-alive".) */
+static int
+client_keeps_alive(struct mg_connection *conn, const struct mg_request_info *ri)
+{
+	const char *c = mg_get_header(conn, "Connection");
+	if (!c)
+		return ri->http_version && strcmp(ri->http_version, "1.1") == 0;
+	/* A comma-separated token list, e.g. "keep-alive, Upgrade". */
+	while (*c) {
+		c += strspn(c, " \t,");
+		size_t n = strcspn(c, " \t,");
+		if (n == 10 && strncasecmp(c, "keep-alive", 10) == 0)
+			return 1;
+		c += n;
+	}
+	return 0;
+}
+
+static double
+seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+int
+wc_router_handle(struct mg_connection *conn, void *cbdata)
+{
+	wc_server *srv = cbdata;
+	const struct mg_request_info *ri = mg_get_request_info(conn);
+	struct timespec t0;
+	wc_api_error e;
+	wc_response res = { 0 };
+	int route;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	atomic_fetch_add(&srv->in_flight, 1);
+	wc_request req = {
+		.conn = conn,
+		.srv = srv,
+		.method = ri->request_method ? ri->request_method : "",
+		.content_length = ri->content_length,
+		/* A body is announced by Content-Length > 0 or by chunked
+		 * transfer encoding (CivetWeb reports -1 for both "none" and
+		 * "chunked", hence the header check). */
+		.body_pending = ri->content_length > 0 ||
+		                (ri->content_length < 0 && mg_get_header(conn, "Transfer-Encoding")),
+	};
+	/* local_uri_raw: decoded but not "cleaned", so /v1/../v1/health is not
+	 * silently rewritten into a route. */
+	route = find_route(srv, ri->local_uri_raw ? ri->local_uri_raw : ri->local_uri);
+
+	if (atomic_load(&srv->draining)) {
+		wc_api_error_set(&e, 503, "shutting_down", NULL, "the server is shutting down");
+		wc_response_error(&res, &e);
+		res.close = 1;
+	} else if (route < 0) {
+		wc_api_error_set(&e, 404, "not_found", NULL, "no route %s %s (see GET /openapi.json)",
+		                 req.method, ri->local_uri_raw ? ri->local_uri_raw : "");
+		wc_response_error(&res, &e);
+	} else if (strcmp(req.method, routes[route].method) != 0) {
+		wc_api_error_set(&e, 405, "method_not_allowed", NULL, "%s takes %s, not %s",
+		                 routes[route].path, routes[route].method, req.method);
+		wc_response_error(&res, &e);
+		res.allow = routes[route].method;
+	} else {
+		/* Held until the answer is written: some answers (GET
+		 * /v1/params) are borrowed from the state. */
+		req.state = wc_server_acquire_state(srv);
+		routes[route].run(&req, &res);
+		if (res.status == 0) { /* a route that forgot to answer */
+			wc_api_error_set(&e, 500, "internal", NULL, "no answer");
+			wc_response_error(&res, &e);
+		}
+	}
+
+	/* A HEAD answer carries no body (routes only take GET or POST, so
+	 * HEAD is always a 405, but the client must not wait for its body). */
+	res.omit_body = strcmp(req.method, "HEAD") == 0;
+	/* A body left unread would be read and thrown away by CivetWeb before
+	 * the next request on this connection; for a refused (possibly huge
+	 * or endless) body, closing the connection is cheaper and safer. */
+	int keep_alive = !res.close && !req.body_pending && client_keeps_alive(conn, ri);
+	if (!keep_alive)
+		mg_disable_connection_keep_alive(conn);
+	/* Counted before the write, so a client that reads /metrics right
+	 * after an answer finds it counted; the latency is dispatch to answer
+	 * ready (the write to a loopback or LAN socket does not block). */
+	wc_metrics_record(&srv->metrics, route < 0 ? WC_ROUTE_UNMATCHED : route, res.status,
+	                  seconds_since(&t0));
+	wc_response_send(conn, &res, keep_alive);
+	wc_response_free(&res);
+	wc_state_release(req.state);
+	atomic_fetch_sub(&srv->in_flight, 1);
+	return res.status;
+}

@@ -1,0 +1,170 @@
+/*
+ * Server life cycle: start CivetWeb with one catch-all handler (router.c),
+ * swap parameter states on reload, and stop gracefully (drain requests in
+ * flight, then mg_stop, which joins every worker).
+ */
+#include "server/server_internal.h"
+
+#include "data/data.h"
+
+#include <civetweb.h>
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+wc_state *
+wc_server_acquire_state(wc_server *srv)
+{
+	pthread_mutex_lock(&srv->state_lock);
+	wc_state *st = srv->state;
+	wc_state_retain(st);
+	pthread_mutex_unlock(&srv->state_lock);
+	return st;
+}
+
+static void
+free_server(wc_server *srv)
+{
+	wc_state_release(srv->state);
+	free(srv->models_body);
+	pthread_mutex_destroy(&srv->state_lock);
+	free(srv);
+}
+
+int
+wc_server_start(const wc_server_options *opt, const wc_params *params, const char *source,
+                wc_server **out, wc_error *err)
+{
+	static const wc_server_options defaults = WC_SERVER_OPTIONS_INIT;
+	char threads[16], timeout[16], errtext[256] = "";
+	unsigned errcode = 0;
+	struct mg_server_port ports[4];
+	int rc;
+
+	*out = NULL;
+	if (!opt)
+		opt = &defaults;
+	/* Process-wide settings, before any worker thread exists: GSL must
+	 * report errors instead of aborting, and jansson's hash seed must be
+	 * fixed before objects are built concurrently. */
+	gsl_set_error_handler_off();
+	json_object_seed(0);
+
+	wc_server *srv = calloc(1, sizeof *srv);
+	if (!srv)
+		return wc_error_set(err, WC_ENOMEM, "serve: out of memory");
+	pthread_mutex_init(&srv->state_lock, NULL);
+	srv->max_body = opt->max_body ? opt->max_body : WC_SERVER_DEFAULT_MAX_BODY;
+	srv->max_batch_body = opt->max_batch_body ? opt->max_batch_body : 8 * srv->max_body;
+	srv->request_timeout_ms = opt->request_timeout_ms > 0 ? opt->request_timeout_ms : 10000;
+	srv->bench_trivial_route = opt->bench_trivial_route;
+	clock_gettime(CLOCK_MONOTONIC, &srv->started);
+	if ((rc = wc_state_new(params, source, &srv->state, err)) != WC_OK) {
+		free_server(srv);
+		return rc;
+	}
+	if (!(srv->models_body = wc_models_body(&srv->models_len))) {
+		free_server(srv);
+		return wc_error_set(err, WC_ENOMEM, "serve: out of memory");
+	}
+
+	snprintf(threads, sizeof threads, "%d", opt->threads > 0 ? opt->threads : WC_SERVER_DEFAULT_THREADS);
+	snprintf(timeout, sizeof timeout, "%d", srv->request_timeout_ms);
+	/* No document_root: nothing but the routes is served. tcp_nodelay:
+	 * answers are single small writes that must not wait for an ACK. */
+	const char *options[] = {
+		"listening_ports", opt->listen ? opt->listen : "127.0.0.1:8080",
+		"num_threads", threads,
+		"request_timeout_ms", timeout,
+		"enable_keep_alive", "yes",
+		"keep_alive_timeout_ms", "2000",
+		"tcp_nodelay", "1",
+		NULL,
+	};
+	struct mg_callbacks callbacks;
+	memset(&callbacks, 0, sizeof callbacks);
+	struct mg_init_data init = { &callbacks, srv, options };
+	struct mg_error_data error = { &errcode, errtext, sizeof errtext };
+
+	mg_init_library(0);
+	if (!(srv->ctx = mg_start2(&init, &error))) {
+		mg_exit_library();
+		free_server(srv);
+		return wc_error_set(err, WC_EIO, "serve: cannot listen on %s: %s",
+		                    opt->listen ? opt->listen : "127.0.0.1:8080",
+		                    errtext[0] ? errtext : "unknown error");
+	}
+	/* "/" matches every URI by prefix; the router anchors the paths. */
+	mg_set_request_handler(srv->ctx, "/", wc_router_handle, srv);
+	int n = mg_get_server_ports(srv->ctx, 4, ports);
+	srv->port = n > 0 ? ports[0].port : -1;
+	*out = srv;
+	return WC_OK;
+}
+
+int
+wc_server_port(const wc_server *srv)
+{
+	return srv->port;
+}
+
+void
+wc_server_params_version(wc_server *srv, char out[17])
+{
+	wc_state *st = wc_server_acquire_state(srv);
+	memcpy(out, st->version, 17);
+	wc_state_release(st);
+}
+
+int
+wc_server_reload(wc_server *srv, const wc_params *params, const char *source, wc_error *err)
+{
+	wc_state *st, *old;
+	int rc = wc_state_new(params, source, &st, err);
+	if (rc != WC_OK) {
+		atomic_fetch_add(&srv->metrics.reloads_failed, 1);
+		return rc;
+	}
+	pthread_mutex_lock(&srv->state_lock);
+	old = srv->state;
+	srv->state = st;
+	pthread_mutex_unlock(&srv->state_lock);
+	/* Requests still holding `old` keep it alive until they finish. */
+	wc_state_release(old);
+	atomic_fetch_add(&srv->metrics.reloads_ok, 1);
+	return WC_OK;
+}
+
+int
+wc_server_reload_file(wc_server *srv, const char *path, wc_error *err)
+{
+	wc_params p;
+	int rc = wc_params_load_file(path, &p, err);
+	if (rc != WC_OK) {
+		atomic_fetch_add(&srv->metrics.reloads_failed, 1);
+		return rc;
+	}
+	rc = wc_server_reload(srv, &p, path, err);
+	wc_params_clear(&p);
+	return rc;
+}
+
+void
+wc_server_stop(wc_server *srv)
+{
+	if (!srv)
+		return;
+	/* Drain: from here on new requests get 503 while those already in a
+	 * handler finish. mg_stop would cut their reads and writes short. A
+	 * client that stalls is bounded by the request timeout. */
+	atomic_store(&srv->draining, 1);
+	struct timespec tick = { 0, 5 * 1000 * 1000 };
+	for (long waited = 0; atomic_load(&srv->in_flight) > 0 &&
+	                      waited < srv->request_timeout_ms + 2000; waited += 5)
+		nanosleep(&tick, NULL);
+	mg_stop(srv->ctx);
+	mg_exit_library();
+	free_server(srv);
+}

@@ -1,0 +1,643 @@
+/*
+ * The REST API over real HTTP (libcurl) against an in-process server on
+ * 127.0.0.1:0: the published anchors through POST /v1/predict/inference,
+ * model names, series, warnings, intervals after a reload, a batch mixing
+ * good and bad items, every error status with its code and field, the
+ * read-only routes and the Prometheus counters.
+ */
+#include "data/data.h"
+#include "server/server.h"
+#include "server/server_internal.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+static char base[64];
+static CURL *h;
+
+static const char *
+url(const char *path)
+{
+	static char buf[256];
+	snprintf(buf, sizeof buf, "%s%s", base, path);
+	return buf;
+}
+
+static double
+num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* POST one inference body; returns node_power_w (NaN unless 200). */
+static double
+predict(const char *body, json_t **answer)
+{
+	http_reply r;
+	double v = NAN;
+	http_post_json(h, url("/v1/predict/inference"), body, &r);
+	CHECK_INT(r.status, 200);
+	CHECK_CONTAINS(r.content_type, "application/json");
+	if (r.status == 200 && r.json)
+		v = num(r.json, "node_power_w");
+	else
+		fprintf(stderr, "  body %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
+	if (answer) {
+		*answer = r.json;
+		r.json = NULL;
+	}
+	http_reply_free(&r);
+	return v;
+}
+
+/* Send a request and check status, code and field of the error answer
+ * (field NULL = must be absent). */
+static void
+expect_error(const char *method, const char *path, const char *ctype, const char *body,
+             long status, const char *code, const char *field)
+{
+	http_reply r;
+	int before = check_failures;
+	http_request(h, method, url(path), ctype, body, body ? strlen(body) : 0, 0, &r);
+	CHECK_INT(r.status, status);
+	CHECK_CONTAINS(r.content_type, "application/json");
+	CHECK(r.json != NULL);
+	CHECK_INT(http_error_int(&r, "status"), status);
+	CHECK(http_error_str(&r, "code") && strcmp(http_error_str(&r, "code"), code) == 0);
+	CHECK(http_error_str(&r, "message") && http_error_str(&r, "message")[0]);
+	if (field)
+		CHECK(http_error_str(&r, "field") && strcmp(http_error_str(&r, "field"), field) == 0);
+	else
+		CHECK(json_object_get(json_object_get(r.json, "error"), "field") == NULL);
+	if (status == 422) /* every 422 names its field */
+		CHECK(http_error_str(&r, "field") != NULL);
+	if (check_failures != before)
+		fprintf(stderr, "  case: %s %s %s -> %ld %s\n", method, path, body ? body : "", r.status,
+		        r.body ? r.body : "");
+	http_reply_free(&r);
+}
+
+static void
+expect_422(const char *body, const char *code, const char *field)
+{
+	expect_error("POST", "/v1/predict/inference", "application/json", body, 422, code, field);
+}
+
+static void
+test_anchors(const char *paper_version)
+{
+	static const struct {
+		const char *platform;
+		double active, watts;
+	} anchors[] = {
+		{ "A100", 8.19, 362.8 }, { "A100", 14.8, 373.5 }, { "H100", 8.19, 551.3 },
+		{ "H100", 14.8, 579.5 }, { "H200", 8.19, 613.3 }, { "H200", 14.8, 642.0 },
+	};
+	char body[256];
+	for (size_t i = 0; i < sizeof anchors / sizeof anchors[0]; i++) {
+		json_t *a = NULL;
+		snprintf(body, sizeof body,
+		         "{\"platform\":\"%s\",\"tp\":1,\"active_params_b\":%g,\"concurrency\":32}",
+		         anchors[i].platform, anchors[i].active);
+		CHECK_NEAR(predict(body, &a), anchors[i].watts, 0.5);
+		CHECK(json_is_null(json_object_get(a, "interval_95")));
+		CHECK_INT(json_array_size(json_object_get(a, "warnings")), 0);
+		CHECK(json_string_value(json_object_get(a, "params_version")) &&
+		      strcmp(json_string_value(json_object_get(a, "params_version")), paper_version) == 0);
+		CHECK_NEAR(num(a, "per_gpu_power_w"), num(a, "node_power_w"), 1e-9);
+		json_decref(a);
+	}
+	/* Catalog names (Hugging Face id, -Instruct suffix) give the same N. */
+	double by_n = predict("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8.19,\"concurrency\":32}", NULL);
+	CHECK_NEAR(predict("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen/Qwen3-8B\",\"concurrency\":32}", NULL), by_n, 1e-9);
+	CHECK_NEAR(predict("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B-Instruct-2507\",\"concurrency\":32}", NULL), by_n, 1e-9);
+	/* tp written as 1.0 is the integer 1. */
+	CHECK_NEAR(predict("{\"platform\":\"H100\",\"tp\":1.0,\"active_params_b\":8.19,\"concurrency\":32}", NULL), by_n, 1e-9);
+	/* Idle: tp * P0 exactly. */
+	CHECK_NEAR(predict("{\"platform\":\"A100\",\"tp\":2,\"active_params_b\":8,\"concurrency\":0}", NULL), 2 * 72.9, 1e-9);
+	/* A series is the time average of the law: half idle, half at 32. */
+	double at32 = predict("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", NULL);
+	CHECK_NEAR(predict("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[0,32,32,0],\"dt_s\":0.05}", NULL),
+	           (72.9 + at32) / 2, 1e-6);
+	/* sm_clock_mhz null = not locked. */
+	CHECK_NEAR(predict("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"sm_clock_mhz\":null}", NULL), at32, 1e-9);
+	/* Outside the calibrated range: one warning per input, field first. */
+	json_t *a = NULL;
+	predict("{\"platform\":\"A100\",\"tp\":8,\"model\":\"Llama-3.1-70B\",\"concurrency\":512,\"weights\":\"fp8\"}", &a);
+	json_t *w = json_object_get(a, "warnings");
+	CHECK_INT(json_array_size(w), 4);
+	const char *starts[] = { "active_params_b:", "running:", "tp:", "weights:" };
+	for (size_t i = 0; i < 4; i++) {
+		int found = 0;
+		for (size_t j = 0; j < json_array_size(w); j++)
+			found |= strncmp(json_string_value(json_array_get(w, j)), starts[i], strlen(starts[i])) == 0;
+		CHECK(found);
+	}
+	json_t *cfg = json_object_get(a, "config");
+	CHECK_INT(json_integer_value(json_object_get(cfg, "tp")), 8);
+	CHECK_NEAR(num(cfg, "active_params_b"), 70.6, 1e-9);
+	CHECK(strcmp(json_string_value(json_object_get(cfg, "weights")), "fp8") == 0);
+	json_decref(a);
+}
+
+static void
+test_errors(void)
+{
+	const char *good = "{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}";
+	http_reply r;
+
+	/* 400: malformed JSON with line and column. */
+	http_post_json(h, url("/v1/predict/inference"), "{\"platform\": \"A100\",\n \"tp\": }", &r);
+	CHECK_INT(r.status, 400);
+	CHECK(strcmp(http_error_str(&r, "code"), "malformed_json") == 0);
+	CHECK_INT(http_error_int(&r, "line"), 2);
+	CHECK(http_error_int(&r, "column") > 1);
+	http_reply_free(&r);
+	/* Non-finite numbers cannot be written in JSON; 1e999 fails parsing. */
+	http_post_json(h, url("/v1/predict/inference"),
+	               "{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":1e999,\"concurrency\":32}", &r);
+	CHECK_INT(r.status, 400);
+	CHECK(strcmp(http_error_str(&r, "code"), "number_out_of_range") == 0);
+	CHECK_INT(http_error_int(&r, "line"), 1);
+	CHECK(http_error_int(&r, "column") >= 40);
+	http_reply_free(&r);
+	expect_error("POST", "/v1/predict/inference", "application/json", "NaN", 400, "malformed_json", NULL);
+	expect_error("POST", "/v1/predict/inference", "application/json",
+	             "{\"tp\":1,\"tp\":2}", 400, "duplicate_key", NULL);
+	expect_error("POST", "/v1/predict/inference", "application/json", "", 400, "malformed_json", NULL);
+	expect_error("POST", "/v1/predict/inference", "application/json", "{} trailing", 400,
+	             "malformed_json", NULL);
+	/* Deep nesting is refused before the (recursive) parser sees it, and
+	 * the server lives on; brackets inside strings do not count. */
+	char deep[4002];
+	memset(deep, '[', 2000);
+	memset(deep + 2000, ']', 2000);
+	deep[4000] = '\0';
+	expect_error("POST", "/v1/predict/batch", "application/json", deep, 400, "malformed_json", NULL);
+	expect_error("POST", "/v1/predict/inference", "application/json",
+	             "{\"platform\":\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\",\"tp\":1,\"active_params_b\":8,\"concurrency\":1}",
+	             422, "unknown_platform", "/platform");
+	http_post_json(h, url("/v1/predict/batch"), "[[[[[[[[1]]]]]]]]", &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(json_integer_value(json_object_get(r.json, "failed")), 1);
+	http_reply_free(&r);
+
+	/* 404: unknown routes; routes are anchored (no prefix matches). */
+	expect_error("GET", "/v1/nope", NULL, NULL, 404, "not_found", NULL);
+	expect_error("POST", "/v1/predict/inferenceX", "application/json", good, 404, "not_found", NULL);
+	expect_error("POST", "/v1/predict/inference/", "application/json", good, 404, "not_found", NULL);
+	expect_error("POST", "/v1/predict", "application/json", good, 404, "not_found", NULL);
+	expect_error("GET", "/v1/healthz", NULL, NULL, 404, "not_found", NULL);
+	expect_error("GET", "/", NULL, NULL, 404, "not_found", NULL);
+	expect_error("GET", "/v1/bench/trivial", NULL, NULL, 404, "not_found", NULL); /* off by default */
+	/* 404: unknown model, with its field. */
+	expect_error("POST", "/v1/predict/inference", "application/json",
+	             "{\"platform\":\"A100\",\"tp\":1,\"model\":\"GPT-7\",\"concurrency\":32}", 404,
+	             "unknown_model", "/model");
+
+	/* 405 with Allow. */
+	http_get(h, url("/v1/predict/inference"), &r);
+	CHECK_INT(r.status, 405);
+	CHECK(strcmp(r.allow, "POST") == 0);
+	CHECK(strcmp(http_error_str(&r, "code"), "method_not_allowed") == 0);
+	http_reply_free(&r);
+	http_post_json(h, url("/v1/health"), "{}", &r);
+	CHECK_INT(r.status, 405);
+	CHECK(strcmp(r.allow, "GET") == 0);
+	http_reply_free(&r);
+	http_request(h, "DELETE", url("/v1/params"), NULL, NULL, 0, 0, &r);
+	CHECK_INT(r.status, 405);
+	CHECK(strcmp(r.allow, "GET") == 0);
+	http_reply_free(&r);
+	/* HEAD: a 405 without a body, and the connection stays usable. */
+	curl_easy_reset(h);
+	curl_easy_setopt(h, CURLOPT_URL, url("/v1/health"));
+	curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+	CHECK_INT(curl_easy_perform(h), CURLE_OK);
+	long head_status = 0;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &head_status);
+	CHECK_INT(head_status, 405);
+	http_get(h, url("/v1/health"), &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(r.connects, 0);
+	http_reply_free(&r);
+
+	/* 415: no or wrong Content-Type; parameters after the type are fine. */
+	expect_error("POST", "/v1/predict/inference", "text/plain", good, 415, "unsupported_media_type", NULL);
+	expect_error("POST", "/v1/predict/inference", NULL, good, 415, "unsupported_media_type", NULL);
+	expect_error("POST", "/v1/predict/inference", "application/jsonx", good, 415, "unsupported_media_type", NULL);
+	http_request(h, "POST", url("/v1/predict/inference"), "application/json; charset=utf-8", good,
+	             strlen(good), 0, &r);
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+
+	/* 413: announced length over the limit (refused before reading), and
+	 * a chunked body that only turns out too long while reading. */
+	size_t big = WC_SERVER_DEFAULT_MAX_BODY + 1;
+	char *blob = malloc(big + 1);
+	memset(blob, ' ', big);
+	blob[0] = '{';
+	blob[big - 1] = '}';
+	blob[big] = '\0';
+	http_request(h, "POST", url("/v1/predict/inference"), "application/json", blob, big, 0, &r);
+	CHECK_INT(r.status, 413);
+	CHECK(strcmp(http_error_str(&r, "code"), "payload_too_large") == 0);
+	CHECK(strcasecmp(r.connection, "close") == 0);
+	http_reply_free(&r);
+	http_request(h, "POST", url("/v1/predict/inference"), "application/json", blob, big, 1, &r);
+	CHECK_INT(r.status, 413);
+	http_reply_free(&r);
+	/* One byte less is within the limit: it is read (and is valid JSON). */
+	blob[big - 2] = '}';
+	http_request(h, "POST", url("/v1/predict/inference"), "application/json", blob, big - 1, 1, &r);
+	CHECK_INT(r.status, 422); /* {} lacks platform: read, parsed, validated */
+	http_reply_free(&r);
+	free(blob);
+	/* The connection after a 413 is a fresh one and works; the next
+	 * request reuses it (keep-alive with Content-Length). */
+	http_post_json(h, url("/v1/predict/inference"), good, &r);
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+	http_post_json(h, url("/v1/predict/inference"), good, &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(r.connects, 0);
+	http_reply_free(&r);
+
+	/* 422: well-formed but invalid, each with the field it concerns. */
+	expect_422("[1,2]", "wrong_type", "");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"colour\":\"red\"}",
+	           "unknown_field", "/colour");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"a/b~c\":1}",
+	           "unknown_field", "/a~1b~0c");
+	expect_422("{\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "missing_field", "/platform");
+	expect_422("{\"platform\":7,\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "wrong_type", "/platform");
+	expect_422("{\"platform\":\"TPUv9\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "unknown_platform", "/platform");
+	expect_422("{\"platform\":\"A100\",\"active_params_b\":8,\"concurrency\":32}", "missing_field", "/tp");
+	expect_422("{\"platform\":\"A100\",\"tp\":\"1\",\"active_params_b\":8,\"concurrency\":32}", "wrong_type", "/tp");
+	expect_422("{\"platform\":\"A100\",\"tp\":0,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");
+	expect_422("{\"platform\":\"A100\",\"tp\":-2,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");
+	expect_422("{\"platform\":\"A100\",\"tp\":1.5,\"active_params_b\":8,\"concurrency\":32}", "wrong_type", "/tp");
+	expect_422("{\"platform\":\"A100\",\"tp\":100000,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"concurrency\":32}", "missing_field", "/active_params_b");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"model\":\"Qwen3-8B\",\"concurrency\":32}",
+	           "conflicting_fields", "/model");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":0,\"concurrency\":32}", "invalid_value", "/active_params_b");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":true,\"concurrency\":32}", "wrong_type", "/active_params_b");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"model\":8,\"concurrency\":32}", "wrong_type", "/model");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8}", "missing_field", "/concurrency");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":-1}", "invalid_value", "/concurrency");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":\"32\"}", "wrong_type", "/concurrency");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"running_series\":[1],\"dt_s\":1}",
+	           "conflicting_fields", "/running_series");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"dt_s\":1}", "conflicting_fields", "/dt_s");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1,2]}", "missing_field", "/dt_s");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1,2],\"dt_s\":0}", "invalid_value", "/dt_s");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[],\"dt_s\":1}", "invalid_value", "/running_series");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":{},\"dt_s\":1}", "wrong_type", "/running_series");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1,2,-3],\"dt_s\":1}", "invalid_value", "/running_series/2");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1,null],\"dt_s\":1}", "wrong_type", "/running_series/1");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"weights\":\"fp4\"}", "invalid_value", "/weights");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"kv_cache\":\"int4\"}", "invalid_value", "/kv_cache");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"kv_cache\":8}", "wrong_type", "/kv_cache");
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"sm_clock_mhz\":0}", "invalid_value", "/sm_clock_mhz");
+	/* Finite numbers whose power overflows: 422 on the whole item. */
+	expect_422("{\"platform\":\"A100\",\"tp\":4096,\"active_params_b\":8,\"concurrency\":32,\"sm_clock_mhz\":1e308}",
+	           "invalid_value", "");
+}
+
+static void
+test_batch(const char *version)
+{
+	http_reply r, one;
+	const char *items =
+		"[{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-14B\",\"concurrency\":32},"
+		"{\"platform\":\"H200\",\"tp\":0,\"model\":\"Qwen3-14B\",\"concurrency\":32},"
+		"{\"platform\":\"H200\",\"tp\":1,\"model\":\"GPT-7\",\"concurrency\":32},"
+		"\"not an object\","
+		"{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-14B\",\"running_series\":[32,32],\"dt_s\":0.1},"
+		"{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-14B\",\"concurrency\":32,\"colour\":1}]";
+	http_post_json(h, url("/v1/predict/batch"), items, &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(json_integer_value(json_object_get(r.json, "count")), 6);
+	CHECK_INT(json_integer_value(json_object_get(r.json, "failed")), 4);
+	CHECK(strcmp(json_string_value(json_object_get(r.json, "params_version")), version) == 0);
+	json_t *res = json_object_get(r.json, "results");
+	CHECK_INT(json_array_size(res), 6);
+	http_post_json(h, url("/v1/predict/inference"),
+	               "{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-14B\",\"concurrency\":32}", &one);
+	CHECK_NEAR(num(json_array_get(res, 0), "node_power_w"), 642.0, 0.5);
+	CHECK_NEAR(num(json_array_get(res, 0), "node_power_w"), num(one.json, "node_power_w"), 1e-9);
+	CHECK_NEAR(num(json_array_get(res, 4), "node_power_w"), num(one.json, "node_power_w"), 1e-9);
+	static const struct {
+		size_t i;
+		int status;
+		const char *code, *field;
+	} bad[] = {
+		{ 1, 422, "invalid_value", "/1/tp" },
+		{ 2, 404, "unknown_model", "/2/model" },
+		{ 3, 422, "wrong_type", "/3" },
+		{ 5, 422, "unknown_field", "/5/colour" },
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		json_t *e = json_object_get(json_array_get(res, bad[k].i), "error");
+		CHECK(e != NULL);
+		CHECK_INT(json_integer_value(json_object_get(e, "status")), bad[k].status);
+		CHECK_INT(json_integer_value(json_object_get(e, "index")), (long long)bad[k].i);
+		CHECK(json_string_value(json_object_get(e, "code")) &&
+		      strcmp(json_string_value(json_object_get(e, "code")), bad[k].code) == 0);
+		CHECK(json_string_value(json_object_get(e, "field")) &&
+		      strcmp(json_string_value(json_object_get(e, "field")), bad[k].field) == 0);
+	}
+	http_reply_free(&one);
+	http_reply_free(&r);
+
+	/* The batch as a whole: an array, at most 10 000 items. */
+	expect_error("POST", "/v1/predict/batch", "application/json", "{\"platform\":\"A100\"}", 422,
+	             "wrong_type", "");
+	http_post_json(h, url("/v1/predict/batch"), "[]", &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(json_integer_value(json_object_get(r.json, "count")), 0);
+	http_reply_free(&r);
+
+	/* 10 000 typical items fit the default batch limit; 10 001 do not. */
+	wc_buf b = { 0 };
+	const char *item = "{\"platform\":\"H100\",\"tp\":2,\"model\":\"Qwen/Qwen3-32B-Instruct\","
+	                   "\"concurrency\":%d,\"weights\":\"bf16\",\"kv_cache\":\"fp8\",\"sm_clock_mhz\":null}";
+	wc_buf_append(&b, "[", 1);
+	for (int i = 0; i < WC_SERVER_BATCH_MAX_ITEMS; i++) {
+		if (i)
+			wc_buf_append(&b, ",", 1);
+		wc_buf_printf(&b, item, 1 + i % 256);
+	}
+	wc_buf_append(&b, "]", 1);
+	CHECK(!b.failed);
+	http_post_json(h, url("/v1/predict/batch"), b.data, &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(json_integer_value(json_object_get(r.json, "count")), WC_SERVER_BATCH_MAX_ITEMS);
+	CHECK_INT(json_integer_value(json_object_get(r.json, "failed")), 0);
+	res = json_object_get(r.json, "results");
+	CHECK_INT(json_array_size(res), WC_SERVER_BATCH_MAX_ITEMS);
+	/* In order: item i ran at concurrency 1 + i % 256. */
+	CHECK_NEAR(num(json_array_get(res, 9999), "mean_running"), 1 + 9999 % 256, 1e-12);
+	CHECK_NEAR(num(json_array_get(res, 255), "mean_running"), 256, 1e-12);
+	http_reply_free(&r);
+	b.data[b.len - 1] = ',';
+	wc_buf_printf(&b, item, 1);
+	wc_buf_append(&b, "]", 1);
+	expect_error("POST", "/v1/predict/batch", "application/json", b.data, 422, "too_many_items", "");
+	wc_buf_free(&b);
+}
+
+static void
+test_info(const char *version, int n_levels, int n_draws)
+{
+	http_reply r;
+	http_get(h, url("/v1/params"), &r);
+	CHECK_INT(r.status, 200);
+	CHECK(strcmp(json_string_value(json_object_get(r.json, "params_version")), version) == 0);
+	CHECK_INT(json_integer_value(json_object_get(r.json, "n_draws")), n_draws);
+	json_t *p = json_object_get(r.json, "params");
+	CHECK(strcmp(json_string_value(json_object_get(p, "schema")), WC_PARAMS_SCHEMA) == 0);
+	CHECK_INT(json_array_size(json_object_get(p, "levels")), n_levels);
+	/* Intervals are there: S of A100 has its published ci95. */
+	json_t *ci = json_object_get(json_object_get(json_array_get(json_object_get(p, "levels"), 0), "s_w"), "ci95");
+	CHECK_NEAR(json_number_value(json_array_get(ci, 0)), 318, 1e-9);
+	CHECK(json_is_null(json_object_get(p, "draws")));
+	http_reply_free(&r);
+
+	http_get(h, url("/v1/models"), &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(json_integer_value(json_object_get(r.json, "count")), (long long)wc_model_count());
+	json_t *models = json_object_get(r.json, "models");
+	CHECK_INT(json_array_size(models), (long long)wc_model_count());
+	int seen = 0;
+	for (size_t i = 0; i < json_array_size(models); i++) {
+		json_t *m = json_array_get(models, i);
+		if (strcmp(json_string_value(json_object_get(m, "name")), "Qwen3-30B-A3B") == 0) {
+			seen = 1;
+			CHECK_NEAR(num(m, "active_params_b"), 3.3, 1e-12);
+			CHECK_INT(json_integer_value(json_object_get(m, "experts")), 128);
+		}
+	}
+	CHECK(seen);
+	http_reply_free(&r);
+
+	http_get(h, url("/v1/health"), &r);
+	CHECK_INT(r.status, 200);
+	CHECK(strcmp(json_string_value(json_object_get(r.json, "status")), "ok") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(r.json, "params_version")), version) == 0);
+	http_reply_free(&r);
+}
+
+/* Value of one exposition line "name{labels} value" (or -1). */
+static double
+metric(const char *text, const char *series)
+{
+	char needle[256];
+	snprintf(needle, sizeof needle, "\n%s ", series);
+	const char *p = strstr(text, needle);
+	return p ? strtod(p + strlen(needle), NULL) : -1;
+}
+
+static void
+test_metrics(const char *version)
+{
+	http_reply r;
+	const char *s422 = "wattcast_http_requests_total{route=\"/v1/predict/inference\",status=\"422\"}";
+	const char *s404 = "wattcast_http_requests_total{route=\"unmatched\",status=\"404\"}";
+	const char *s405 = "wattcast_http_requests_total{route=\"/v1/health\",status=\"405\"}";
+	http_get(h, url("/metrics"), &r);
+	CHECK_INT(r.status, 200);
+	CHECK_CONTAINS(r.content_type, "text/plain");
+	double n422 = metric(r.body, s422), n404 = metric(r.body, s404), n405 = metric(r.body, s405);
+	CHECK(n422 > 30 && n404 >= 6 && n405 >= 1);
+	http_reply_free(&r);
+
+	/* Exactly the requests made in between are counted. */
+	for (int i = 0; i < 3; i++)
+		expect_422("{\"platform\":\"A100\",\"tp\":0,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");
+	expect_error("GET", "/nope", NULL, NULL, 404, "not_found", NULL);
+	expect_error("GET", "/nope/2", NULL, NULL, 404, "not_found", NULL);
+	expect_error("DELETE", "/v1/health", NULL, NULL, 405, "method_not_allowed", NULL);
+	http_get(h, url("/metrics"), &r);
+	CHECK_NEAR(metric(r.body, s422), n422 + 3, 0);
+	CHECK_NEAR(metric(r.body, s404), n404 + 2, 0);
+	CHECK_NEAR(metric(r.body, s405), n405 + 1, 0);
+
+	/* The histogram of a route: cumulative buckets ending in its count,
+	 * which is the sum of its requests over every status. */
+	const char *route = "/v1/predict/inference";
+	double total = 0, prev = 0;
+	const char *statuses[] = { "200", "400", "404", "405", "413", "415", "422", "500", "503", "other" };
+	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
+		char s[160];
+		snprintf(s, sizeof s, "wattcast_http_requests_total{route=\"%s\",status=\"%s\"}", route, statuses[i]);
+		double v = metric(r.body, s);
+		if (v > 0)
+			total += v;
+	}
+	const char *les[] = { "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025",
+	                      "0.05", "0.1", "0.25", "0.5", "1", "2.5", "+Inf" };
+	for (size_t i = 0; i < sizeof les / sizeof les[0]; i++) {
+		char s[160];
+		snprintf(s, sizeof s, "wattcast_http_request_duration_seconds_bucket{route=\"%s\",le=\"%s\"}", route, les[i]);
+		double v = metric(r.body, s);
+		CHECK(v >= prev);
+		prev = v;
+	}
+	char s[160];
+	snprintf(s, sizeof s, "wattcast_http_request_duration_seconds_count{route=\"%s\"}", route);
+	CHECK_NEAR(metric(r.body, s), total, 0);
+	CHECK_NEAR(prev, total, 0);
+	char info[160];
+	snprintf(info, sizeof info, "wattcast_params_info{version=\"%s\",name=\"drawn\"}", version);
+	CHECK_NEAR(metric(r.body, info), 1, 0);
+	CHECK_NEAR(metric(r.body, "wattcast_params_reloads_total{result=\"ok\"}"), 1, 0);
+	CHECK(metric(r.body, "wattcast_params_loaded_timestamp_seconds") > 1.6e9);
+	CHECK_NEAR(metric(r.body, "wattcast_http_requests_in_flight"), 1, 0);
+	http_reply_free(&r);
+}
+
+/* Readers of /v1/params (whose body is borrowed from the state) and of
+ * predictions while the main thread swaps sets as fast as it can: every
+ * answer is complete and names one of the two versions. Under ASan this
+ * also catches a state freed while an answer still points into it. */
+typedef struct {
+	const char *v1, *v2;
+	int ok, bad;
+} swap_reader;
+
+static atomic_int swapping;
+
+static void *
+swap_reader_run(void *arg)
+{
+	swap_reader *sr = arg;
+	CURL *c = curl_easy_init();
+	for (int i = 0; atomic_load(&swapping) || i < 20; i++) {
+		http_reply r;
+		const char *path = i % 2 ? "/v1/params" : "/v1/predict/inference";
+		char u[128];
+		snprintf(u, sizeof u, "%s%s", base, path);
+		if (i % 2)
+			http_get(c, u, &r);
+		else
+			http_post_json(c, u, "{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", &r);
+		const char *v = json_string_value(json_object_get(r.json, "params_version"));
+		if (r.status == 200 && v && (strcmp(v, sr->v1) == 0 || strcmp(v, sr->v2) == 0))
+			sr->ok++;
+		else
+			sr->bad++;
+		http_reply_free(&r);
+	}
+	curl_easy_cleanup(c);
+	return NULL;
+}
+
+static void
+test_swap_under_load(wc_server *srv, const wc_params *a, const char *va, const wc_params *b,
+                     const char *vb)
+{
+	pthread_t th[2];
+	swap_reader sr[2] = { { va, vb, 0, 0 }, { va, vb, 0, 0 } };
+	wc_error err;
+	atomic_store(&swapping, 1);
+	for (int i = 0; i < 2; i++)
+		CHECK_INT(pthread_create(&th[i], NULL, swap_reader_run, &sr[i]), 0);
+	for (int i = 0; i < 60; i++)
+		CHECK_INT(wc_server_reload(srv, i % 2 ? a : b, "swap", &err), WC_OK);
+	atomic_store(&swapping, 0);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		CHECK_INT(sr[i].bad, 0);
+		CHECK(sr[i].ok >= 20);
+	}
+}
+
+/* The paper profile plus bootstrap draws of theta[A100] (as test_predict). */
+static void
+drawn_params(wc_params *p)
+{
+	wc_error err;
+	wc_params_default(p);
+	snprintf(p->name, sizeof p->name, "drawn");
+	p->levels[0].theta.source = WC_SRC_FITTED;
+	char names[1][WC_NAME_MAX] = { "theta[A100]" };
+	double thetas[101];
+	for (int i = 0; i <= 100; i++)
+		thetas[i] = 1.5 + i * 0.01;
+	CHECK_INT(wc_params_set_draws(p, 101, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+}
+
+int
+main(void)
+{
+	wc_params paper, drawn;
+	wc_server *srv = NULL;
+	wc_error err;
+	char v_paper[17], v_drawn[17], v[17];
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	wc_params_default(&paper);
+	drawn_params(&drawn);
+	CHECK_INT(wc_params_fingerprint(&paper, v_paper, &err), WC_OK);
+	CHECK_INT(wc_params_fingerprint(&drawn, v_drawn, &err), WC_OK);
+
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 4;
+	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	if (!srv) {
+		fprintf(stderr, "%s\n", err.msg);
+		return check_report("test_server_api");
+	}
+	CHECK(wc_server_port(srv) > 0);
+	snprintf(base, sizeof base, "http://127.0.0.1:%d", wc_server_port(srv));
+	wc_server_params_version(srv, v);
+	CHECK(strcmp(v, v_paper) == 0);
+
+	test_anchors(v_paper);
+	test_errors();
+	test_batch(v_paper);
+	test_info(v_paper, 4, 0);
+
+	/* Reload in process: new requests see the new set and its interval. */
+	CHECK_INT(wc_server_reload(srv, &drawn, "drawn", &err), WC_OK);
+	wc_server_params_version(srv, v);
+	CHECK(strcmp(v, v_drawn) == 0);
+	json_t *a = NULL;
+	double node = predict("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", &a);
+	json_t *iv = json_object_get(a, "interval_95");
+	CHECK(json_is_object(iv));
+	CHECK_INT(json_integer_value(json_object_get(iv, "draws")), 101);
+	double lo = json_number_value(json_array_get(json_object_get(iv, "node_power_w"), 0));
+	double hi = json_number_value(json_array_get(json_object_get(iv, "node_power_w"), 1));
+	CHECK(lo < node && node < hi);
+	CHECK_NEAR(lo, 72.9 + 329 / (1 + exp(-(1.5 + 2.5 * 0.01))), 1e-3);
+	CHECK(strcmp(json_string_value(json_object_get(a, "params_version")), v_drawn) == 0);
+	json_decref(a);
+	test_info(v_drawn, 4, 101);
+	/* A set that fails validation is refused and the old one stays. */
+	wc_params broken;
+	wc_params_default(&broken);
+	broken.levels[1].s.value = -5;
+	CHECK(wc_server_reload(srv, &broken, "broken", &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "levels/1/s_w");
+	wc_server_params_version(srv, v);
+	CHECK(strcmp(v, v_drawn) == 0);
+	test_metrics(v_drawn);
+	/* 60 swaps under load, ending on the drawn set. */
+	test_swap_under_load(srv, &drawn, v_drawn, &paper, v_paper);
+
+	wc_server_stop(srv);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&drawn);
+	wc_params_clear(&paper);
+	return check_report("test_server_api");
+}

@@ -1,0 +1,498 @@
+/*
+ * GET /openapi.json stays in sync with the server: the served document is
+ * byte for byte server/openapi.json; its paths are exactly the router's
+ * routes; every request example validates against its schema, is sent to
+ * a live server and answered 200 with a body that validates against the
+ * documented 200 schema; the JSON read-only routes and the error answers
+ * validate against theirs.
+ *
+ * The validator below covers only the JSON Schema subset the document
+ * uses (type, enum, properties, required, additionalProperties, items,
+ * minItems/maxItems, minimum/maximum/exclusiveMinimum, allOf/oneOf/anyOf,
+ * dependentRequired, local $ref). A keyword outside it fails the test, so
+ * the document cannot silently rely on something unchecked.
+ */
+#include "data/data.h"
+#include "server/server.h"
+#include "server/server_internal.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <ctype.h>
+#include <math.h>
+
+static char base[64];
+static CURL *h;
+static json_t *doc;
+
+static const char *
+url(const char *path)
+{
+	static char buf[256];
+	snprintf(buf, sizeof buf, "%s%s", base, path);
+	return buf;
+}
+
+/* ------------------------------------------------- the schema subset */
+
+static const char *const keywords[] = {
+	"$ref", "type", "enum", "properties", "required", "additionalProperties", "items",
+	"minItems", "maxItems", "minimum", "maximum", "exclusiveMinimum", "allOf", "oneOf",
+	"anyOf", "dependentRequired",
+	/* annotations: no effect on validity */
+	"description", "summary", "title", "default", "examples", "format", "$comment", NULL,
+};
+
+/* Every schema in the document uses only the supported keywords. */
+static int
+keywords_supported(const json_t *schema, const char *where)
+{
+	const char *key;
+	const json_t *v;
+	int ok = 1;
+	if (!json_is_object(schema))
+		return 1;
+	json_object_foreach((json_t *)schema, key, v) {
+		int known = 0;
+		for (const char *const *k = keywords; *k && !known; k++)
+			known = strcmp(*k, key) == 0;
+		if (!known) {
+			fprintf(stderr, "%s: schema keyword '%s' is not checked by this test\n", where, key);
+			ok = 0;
+		}
+	}
+	const json_t *props = json_object_get(schema, "properties");
+	json_object_foreach((json_t *)props, key, v)
+		ok &= keywords_supported(v, where);
+	const char *subs[] = { "items", "additionalProperties", NULL };
+	for (const char **s = subs; *s; s++)
+		ok &= keywords_supported(json_object_get(schema, *s), where);
+	const char *lists[] = { "allOf", "oneOf", "anyOf", NULL };
+	for (const char **l = lists; *l; l++) {
+		size_t i;
+		json_array_foreach(json_object_get(schema, *l), i, v)
+			ok &= keywords_supported(v, where);
+	}
+	return ok;
+}
+
+static const json_t *
+resolve(const json_t *node)
+{
+	/* Local references only: "#/a/b/c". */
+	for (int depth = 0; depth < 8 && json_is_object(node); depth++) {
+		const char *ref = json_string_value(json_object_get(node, "$ref"));
+		if (!ref)
+			return node;
+		if (strncmp(ref, "#/", 2) != 0)
+			return NULL;
+		const json_t *cur = doc;
+		char part[128];
+		for (const char *p = ref + 2; *p && cur;) {
+			size_t n = strcspn(p, "/");
+			snprintf(part, sizeof part, "%.*s", (int)n, p);
+			cur = json_object_get(cur, part);
+			p += n + (p[n] == '/');
+		}
+		node = cur;
+	}
+	return node;
+}
+
+static int
+type_matches(const char *type, const json_t *v)
+{
+	if (strcmp(type, "object") == 0) return json_is_object(v);
+	if (strcmp(type, "array") == 0) return json_is_array(v);
+	if (strcmp(type, "string") == 0) return json_is_string(v);
+	if (strcmp(type, "boolean") == 0) return json_is_boolean(v);
+	if (strcmp(type, "null") == 0) return json_is_null(v);
+	if (strcmp(type, "number") == 0) return json_is_number(v);
+	if (strcmp(type, "integer") == 0)
+		return json_is_integer(v) ||
+		       (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)));
+	return 0;
+}
+
+static int validate(const json_t *schema, const json_t *v, const char *path, char *why, size_t cap);
+
+static int
+fail(char *why, size_t cap, const char *path, const char *what)
+{
+	snprintf(why, cap, "%s: %s", path[0] ? path : "(root)", what);
+	return 0;
+}
+
+static int
+validate_object(const json_t *s, const json_t *v, const char *path, char *why, size_t cap)
+{
+	const json_t *props = json_object_get(s, "properties"), *addl = json_object_get(s, "additionalProperties");
+	const json_t *x;
+	const char *key;
+	size_t i;
+	char sub[512];
+	json_array_foreach(json_object_get(s, "required"), i, x)
+		if (!json_object_get(v, json_string_value(x))) {
+			snprintf(sub, sizeof sub, "missing required '%s'", json_string_value(x));
+			return fail(why, cap, path, sub);
+		}
+	json_object_foreach((json_t *)v, key, x) {
+		const json_t *ps = json_object_get(props, key);
+		snprintf(sub, sizeof sub, "%s/%s", path, key);
+		if (ps) {
+			if (!validate(ps, x, sub, why, cap))
+				return 0;
+		} else if (json_is_false(addl)) {
+			return fail(why, cap, sub, "property not allowed");
+		} else if (json_is_object(addl) && !validate(addl, x, sub, why, cap)) {
+			return 0;
+		}
+	}
+	const json_t *dep = json_object_get(s, "dependentRequired");
+	json_object_foreach((json_t *)dep, key, x) {
+		const json_t *need;
+		if (!json_object_get(v, key))
+			continue;
+		json_array_foreach(x, i, need)
+			if (!json_object_get(v, json_string_value(need))) {
+				snprintf(sub, sizeof sub, "'%s' requires '%s'", key, json_string_value(need));
+				return fail(why, cap, path, sub);
+			}
+	}
+	return 1;
+}
+
+static int
+validate(const json_t *schema, const json_t *v, const char *path, char *why, size_t cap)
+{
+	const json_t *s = resolve(schema), *t, *x;
+	size_t i;
+	char sub[512];
+	if (!s)
+		return fail(why, cap, path, "unresolvable $ref");
+	if ((t = json_object_get(s, "type"))) {
+		int ok = 0;
+		if (json_is_string(t))
+			ok = type_matches(json_string_value(t), v);
+		json_array_foreach(t, i, x)
+			ok |= type_matches(json_string_value(x), v);
+		if (!ok)
+			return fail(why, cap, path, "wrong type");
+	}
+	if ((t = json_object_get(s, "enum"))) {
+		int ok = 0;
+		json_array_foreach(t, i, x)
+			ok |= json_equal(x, (json_t *)v);
+		if (!ok)
+			return fail(why, cap, path, "not in enum");
+	}
+	if (json_is_number(v)) {
+		double d = json_number_value(v);
+		if ((t = json_object_get(s, "minimum")) && d < json_number_value(t))
+			return fail(why, cap, path, "below minimum");
+		if ((t = json_object_get(s, "maximum")) && d > json_number_value(t))
+			return fail(why, cap, path, "above maximum");
+		if ((t = json_object_get(s, "exclusiveMinimum")) && d <= json_number_value(t))
+			return fail(why, cap, path, "not above exclusiveMinimum");
+	}
+	if (json_is_array(v)) {
+		if ((t = json_object_get(s, "minItems")) && json_array_size(v) < (size_t)json_integer_value(t))
+			return fail(why, cap, path, "too few items");
+		if ((t = json_object_get(s, "maxItems")) && json_array_size(v) > (size_t)json_integer_value(t))
+			return fail(why, cap, path, "too many items");
+		if ((t = json_object_get(s, "items")))
+			json_array_foreach(v, i, x) {
+				snprintf(sub, sizeof sub, "%s/%zu", path, i);
+				if (!validate(t, x, sub, why, cap))
+					return 0;
+			}
+	}
+	if (json_is_object(v) && !validate_object(s, v, path, why, cap))
+		return 0;
+	json_array_foreach(json_object_get(s, "allOf"), i, x)
+		if (!validate(x, v, path, why, cap))
+			return 0;
+	if ((t = json_object_get(s, "anyOf"))) {
+		int ok = 0;
+		json_array_foreach(t, i, x)
+			ok |= validate(x, v, path, sub, sizeof sub);
+		if (!ok)
+			return fail(why, cap, path, "matches no anyOf branch");
+	}
+	if ((t = json_object_get(s, "oneOf"))) {
+		int n = 0;
+		json_array_foreach(t, i, x)
+			n += validate(x, v, path, sub, sizeof sub);
+		if (n != 1)
+			return fail(why, cap, path, n ? "matches several oneOf branches" : "matches no oneOf branch");
+	}
+	return 1;
+}
+
+static int
+valid(const json_t *schema, const json_t *v, const char *what)
+{
+	char why[512] = "";
+	if (validate(schema, v, "", why, sizeof why))
+		return 1;
+	fprintf(stderr, "%s: invalid: %s\n", what, why);
+	return 0;
+}
+
+/* The JSON schema of an operation's answer with `status` (NULL if none). */
+static const json_t *
+response_schema(const json_t *op, const char *status)
+{
+	const json_t *r = resolve(json_object_get(json_object_get(op, "responses"), status));
+	return json_object_get(json_object_get(json_object_get(r, "content"), "application/json"), "schema");
+}
+
+/* ------------------------------------------------------------ checks */
+
+static void
+test_document_matches_source(void)
+{
+	http_reply r;
+	char *src = NULL;
+	size_t src_len = 0;
+	wc_error err;
+	char *path = path_join(test_env("WC_SOURCE_DIR", "."), "server/openapi.json");
+	http_get(h, url("/openapi.json"), &r);
+	CHECK_INT(r.status, 200);
+	CHECK_CONTAINS(r.content_type, "application/json");
+	CHECK_INT(wc_read_file(path, 1 << 22, &src, &src_len, &err), WC_OK);
+	/* A stale build would serve an older document than the source. */
+	int same = src && r.body && src_len == r.len && memcmp(src, r.body, r.len) == 0;
+	if (!same)
+		fprintf(stderr, "GET /openapi.json differs from %s: the build embeds an older copy "
+		        "(touch server/openapi.c and rebuild)\n", path);
+	CHECK(same);
+	doc = r.json;
+	r.json = NULL;
+	CHECK(doc != NULL);
+	CHECK(strcmp(json_string_value(json_object_get(doc, "openapi")), "3.1.0") == 0);
+	free(src);
+	free(path);
+	http_reply_free(&r);
+}
+
+static void
+test_paths_are_routes(void)
+{
+	const json_t *paths = json_object_get(doc, "paths"), *item;
+	const char *path;
+	/* Every route (except the benchmark's, off by default) is documented... */
+	for (size_t i = 0; i < wc_route_count(); i++) {
+		const wc_route *rt = wc_route_at(i);
+		char method[16];
+		size_t k;
+		if (rt->bench_only)
+			continue;
+		for (k = 0; rt->method[k] && k + 1 < sizeof method; k++)
+			method[k] = (char)tolower((unsigned char)rt->method[k]);
+		method[k] = '\0';
+		int documented = json_object_get(json_object_get(paths, rt->path), method) != NULL;
+		if (!documented)
+			fprintf(stderr, "route %s %s is not in openapi.json\n", rt->method, rt->path);
+		CHECK(documented);
+	}
+	/* ...and every documented operation is a route. */
+	json_object_foreach((json_t *)paths, path, item) {
+		const char *m;
+		const json_t *op;
+		json_object_foreach((json_t *)item, m, op) {
+			int found = 0;
+			for (size_t i = 0; i < wc_route_count(); i++)
+				found |= strcmp(wc_route_at(i)->path, path) == 0 &&
+				         strcasecmp(wc_route_at(i)->method, m) == 0;
+			if (!found)
+				fprintf(stderr, "openapi.json documents %s %s, which no route serves\n", m, path);
+			CHECK(found);
+		}
+	}
+}
+
+static void
+test_schemas_use_supported_keywords(void)
+{
+	const json_t *schemas = json_object_get(json_object_get(doc, "components"), "schemas"), *s;
+	const char *name;
+	CHECK(json_object_size(schemas) >= 8);
+	json_object_foreach((json_t *)schemas, name, s)
+		CHECK(keywords_supported(s, name));
+}
+
+/* Every request example: valid against its schema, answered 200, and the
+ * answer valid against the 200 schema. */
+static void
+test_examples(void)
+{
+	const json_t *paths = json_object_get(doc, "paths"), *item;
+	const char *path;
+	int n_examples = 0;
+	json_object_foreach((json_t *)paths, path, item) {
+		const json_t *op = json_object_get(item, "post");
+		const json_t *media = json_object_get(json_object_get(json_object_get(op, "requestBody"), "content"),
+		                                      "application/json");
+		const json_t *schema = json_object_get(media, "schema"), *ex;
+		const char *name;
+		if (!op)
+			continue;
+		CHECK(schema != NULL);
+		CHECK(json_object_size(json_object_get(media, "examples")) >= 1);
+		json_object_foreach(json_object_get(media, "examples"), name, ex) {
+			const json_t *value = json_object_get(ex, "value");
+			char what[160];
+			snprintf(what, sizeof what, "POST %s example '%s'", path, name);
+			CHECK(valid(schema, value, what));
+			char *text = json_dumps(value, JSON_COMPACT);
+			http_reply r;
+			http_post_json(h, url(path), text, &r);
+			CHECK_INT(r.status, 200);
+			if (r.status != 200)
+				fprintf(stderr, "%s -> %ld %s\n", what, r.status, r.body ? r.body : "");
+			snprintf(what, sizeof what, "answer to POST %s example '%s'", path, name);
+			CHECK(r.json && valid(response_schema(op, "200"), r.json, what));
+			free(text);
+			http_reply_free(&r);
+			n_examples++;
+		}
+	}
+	CHECK(n_examples >= 5);
+}
+
+static void
+test_get_routes(void)
+{
+	const json_t *paths = json_object_get(doc, "paths"), *item;
+	const char *path;
+	json_object_foreach((json_t *)paths, path, item) {
+		const json_t *op = json_object_get(item, "get");
+		const json_t *schema = response_schema(op, "200");
+		http_reply r;
+		if (!op)
+			continue;
+		http_get(h, url(path), &r);
+		CHECK_INT(r.status, 200);
+		if (schema) {
+			CHECK(r.json && valid(schema, r.json, path));
+		} else {
+			/* text answers (metrics) are documented as text/plain */
+			CHECK(json_object_get(json_object_get(json_object_get(json_object_get(op, "responses"), "200"),
+			                                      "content"), "text/plain") != NULL);
+			CHECK_CONTAINS(r.content_type, "text/plain");
+		}
+		http_reply_free(&r);
+	}
+}
+
+/* Error answers: the status is documented for the operation and the body
+ * matches its schema (the shared Error shape). */
+static void
+test_error_answers(void)
+{
+	static const struct {
+		const char *method, *path, *ctype, *body, *status;
+	} cases[] = {
+		{ "POST", "/v1/predict/inference", "application/json", "{\"platform\":", "400" },
+		{ "POST", "/v1/predict/inference", "application/json", "{\"platform\":\"A100\",\"tp\":1,\"model\":\"GPT-7\",\"concurrency\":1}", "404" },
+		{ "GET", "/v1/predict/inference", NULL, NULL, "405" },
+		{ "POST", "/v1/predict/inference", "text/plain", "{}", "415" },
+		{ "POST", "/v1/predict/inference", "application/json", "{\"platform\":\"A100\",\"tp\":1.5}", "422" },
+		{ "POST", "/v1/predict/batch", "application/json", "{}", "422" },
+		{ "POST", "/v1/predict/batch", "application/json", "[1,", "400" },
+		{ "POST", "/v1/params", "application/json", "{}", "405" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		http_reply r;
+		char method[8];
+		size_t k;
+		for (k = 0; cases[i].method[k]; k++)
+			method[k] = (char)tolower((unsigned char)cases[i].method[k]);
+		method[k] = '\0';
+		const json_t *op = json_object_get(json_object_get(json_object_get(doc, "paths"), cases[i].path), method);
+		/* 405 answers are documented on the operation the path has. */
+		if (!op && strcmp(cases[i].status, "405") == 0)
+			op = json_object_get(json_object_get(json_object_get(doc, "paths"), cases[i].path),
+			                     strcmp(method, "get") == 0 ? "post" : "get");
+		const json_t *schema = response_schema(op, cases[i].status);
+		http_request(h, cases[i].method, url(cases[i].path), cases[i].ctype, cases[i].body,
+		             cases[i].body ? strlen(cases[i].body) : 0, 0, &r);
+		CHECK_INT(r.status, atol(cases[i].status));
+		CHECK(schema != NULL);
+		CHECK(r.json && valid(schema, r.json, cases[i].path));
+		http_reply_free(&r);
+	}
+}
+
+/* The validator refuses what the server refuses (it is not vacuous). */
+static void
+test_validator_refuses(void)
+{
+	const json_t *req = json_object_get(json_object_get(json_object_get(doc, "components"), "schemas"),
+	                                    "InferenceRequest");
+	const char *bad[] = {
+		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":1,\"colour\":1}",
+		"{\"platform\":\"A100\",\"tp\":1.5,\"active_params_b\":8,\"concurrency\":1}",
+		"{\"platform\":\"A100\",\"tp\":0,\"active_params_b\":8,\"concurrency\":1}",
+		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"model\":\"Qwen3-8B\",\"concurrency\":1}",
+		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8}",
+		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1]}",
+		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":1,\"dt_s\":1}",
+		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":1,\"kv_cache\":\"int4\"}",
+		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":0,\"concurrency\":1}",
+		"{\"tp\":1,\"active_params_b\":8,\"concurrency\":1}",
+	};
+	char why[512];
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		json_t *v = json_loads(bad[i], 0, NULL);
+		int ok = validate(req, v, "", why, sizeof why);
+		if (ok)
+			fprintf(stderr, "schema accepts %s\n", bad[i]);
+		CHECK(!ok);
+		/* ...and so does the server, with 422. */
+		http_reply r;
+		http_post_json(h, url("/v1/predict/inference"), bad[i], &r);
+		CHECK_INT(r.status, 422);
+		http_reply_free(&r);
+		json_decref(v);
+	}
+}
+
+int
+main(void)
+{
+	wc_params paper;
+	wc_server *srv = NULL;
+	wc_error err;
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	wc_params_default(&paper);
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 4;
+	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	if (!srv) {
+		fprintf(stderr, "%s\n", err.msg);
+		return check_report("test_server_openapi");
+	}
+	snprintf(base, sizeof base, "http://127.0.0.1:%d", wc_server_port(srv));
+
+	test_document_matches_source();
+	if (doc) {
+		test_paths_are_routes();
+		test_schemas_use_supported_keywords();
+		test_examples();
+		test_get_routes();
+		test_error_answers();
+		test_validator_refuses();
+	}
+
+	json_decref(doc);
+	wc_server_stop(srv);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&paper);
+	return check_report("test_server_openapi");
+}
