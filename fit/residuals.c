@@ -65,13 +65,6 @@ get(const gsl_vector *x, int k, double fallback)
 	return k >= 0 ? gsl_vector_get(x, (size_t)k) : fallback;
 }
 
-/* log(1 + e^t) without overflow. */
-static double
-softplus(double t)
-{
-	return t > 0 ? t + log1p(exp(-t)) : log1p(exp(t));
-}
-
 /* Residual of row i and, in `d`, its derivatives. */
 static double
 eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
@@ -100,8 +93,10 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 		/* One load point (closed loop): log g and g'/g in closed form. */
 		const double ln = pb->ln_pt[j0], z = z0 + g1 * ln + g2 * ln * ln;
 		if (wc_form_has_scale(pb->form)) {
-			log_g = -softplus(-z);             /* log σ(z) */
-			rz = 1.0 / (1.0 + exp(z));         /* σ'/σ = 1 − σ */
+			/* log σ(z) and σ'/σ = 1 − σ from one exp(−|z|) */
+			const double e = exp(-fabs(z));
+			log_g = (z >= 0 ? 0.0 : z) - log1p(e);
+			rz = (z >= 0 ? e : 1.0) / (1.0 + e);
 		} else {
 			log_g = z;                         /* log e^z */
 			rz = 1.0;

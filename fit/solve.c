@@ -207,9 +207,39 @@ fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter
 	if (rc != GSL_SUCCESS)
 		return wc_error_set(err, WC_ERANGE, "fit: the law cannot be evaluated at the starting point (%s)",
 		                    gsl_strerror(rc));
-	/* gtol per the GSL guide; ftol is ignored by GSL 2.7 anyway. */
-	sol->gsl_status = gsl_multifit_nlinear_driver((size_t)max_iter, xtol, 1e-10, 0.0, NULL, NULL,
-	                                              &sol->info, w);
+	if (want_diagnosis) {
+		/* The point estimate: GSL's own driver, step and gradient tests
+		 * only (GSL 2.7 ignores ftol). */
+		sol->gsl_status = gsl_multifit_nlinear_driver((size_t)max_iter, xtol, 1e-10, 0.0, NULL, NULL,
+		                                              &sol->info, w);
+	} else {
+		/* Refits add MINPACK's relative-reduction test (ftol = 1e-10, as
+		 * SciPy's least_squares): along a flat direction (a saturated
+		 * level's theta) the step test alone keeps iterating for nothing. */
+		double chi2 = INFINITY;
+		sol->gsl_status = GSL_EMAXITER;
+		for (int it = 0; it < max_iter; it++) {
+			int st = gsl_multifit_nlinear_iterate(w);
+			if (st == GSL_ENOPROG && it > 0) {
+				sol->gsl_status = GSL_ENOPROG;
+				break;
+			}
+			if (st != GSL_SUCCESS && st != GSL_ENOPROG) {
+				sol->gsl_status = st;
+				break;
+			}
+			gsl_vector *f = gsl_multifit_nlinear_residual(w);
+			double now = 0;
+			for (size_t i = 0; i < n; i++)
+				now += gsl_vector_get(f, i) * gsl_vector_get(f, i);
+			int status = gsl_multifit_nlinear_test(xtol, 1e-10, 0.0, &sol->info, w);
+			if (status == GSL_SUCCESS || (isfinite(chi2) && chi2 - now >= 0 && chi2 - now <= 1e-10 * now)) {
+				sol->gsl_status = GSL_SUCCESS;
+				break;
+			}
+			chi2 = now;
+		}
+	}
 	sol->niter = (int)gsl_multifit_nlinear_niter(w);
 	memcpy(x, gsl_multifit_nlinear_position(w)->data, p * sizeof *x);
 	if (want_diagnosis) {
