@@ -6,7 +6,9 @@
  * throughputs and p99 latencies and the ratio predict / trivial (goal:
  * >= 0.8, p99 <= 1 ms). Run it through bench/run_server.sh.
  *
- * usage: bench_server WATTCAST_BIN [SECONDS]
+ * usage: bench_server WATTCAST_BIN [SECONDS] [PARAMS.json]
+ * With PARAMS (e.g. a fit with 1000 bootstrap draws) every prediction also
+ * computes its 95 % interval; without, the built-in profile has no draws.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -77,7 +79,7 @@ main(int argc, char **argv)
 	pid_t pid;
 
 	if (argc < 2 || seconds < 1) {
-		fprintf(stderr, "usage: bench_server WATTCAST_BIN [SECONDS]\n");
+		fprintf(stderr, "usage: bench_server WATTCAST_BIN [SECONDS] [PARAMS.json]\n");
 		return 2;
 	}
 	if (pipe(po) != 0)
@@ -86,8 +88,12 @@ main(int argc, char **argv)
 		dup2(po[1], 1);
 		close(po[0]);
 		close(po[1]);
-		execl(argv[1], argv[1], "serve", "--listen", "127.0.0.1:0", "--bench-trivial-route",
-		      (char *)NULL);
+		if (argc > 3)
+			execl(argv[1], argv[1], "serve", "--listen", "127.0.0.1:0", "--bench-trivial-route",
+			      "--params", argv[3], (char *)NULL);
+		else
+			execl(argv[1], argv[1], "serve", "--listen", "127.0.0.1:0", "--bench-trivial-route",
+			      (char *)NULL);
 		_exit(127);
 	}
 	close(po[1]);

@@ -4,7 +4,9 @@
 # of the same `wattcast serve` process, in the same run; prints both and
 # the ratio (goal: >= 0.8, predict p99 <= 1 ms).
 #
-#   sh bench/run_server.sh [BUILD_DIR] [SECONDS]     (defaults: build, 10)
+#   sh bench/run_server.sh [BUILD_DIR] [SECONDS] [PARAMS.json]
+#   (defaults: build, 10, the built-in profile: no bootstrap draws; pass a
+#   fitted file such as build/params.json to include the 95 % interval)
 #
 # Build in Release first (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release &&
 # cmake --build build). Needs wrk (Debian package wrk).
@@ -16,4 +18,4 @@ command -v wrk >/dev/null 2>&1 || { echo "run_server.sh: wrk not found (apt-get 
 for f in "$build/wattcast" "$build/bench/bench_server"; do
 	[ -x "$f" ] || { echo "run_server.sh: $f missing; build first" >&2; exit 1; }
 done
-exec "$build/bench/bench_server" "$build/wattcast" "$seconds"
+exec "$build/bench/bench_server" "$build/wattcast" "$seconds" ${3:+"$3"}

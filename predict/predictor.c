@@ -7,7 +7,6 @@
 #include "predict/predict.h"
 
 #include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -243,13 +242,23 @@ interval(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	}
 	const double l_n = log(c->active_params_b / (8.0 * c->tp));
 	const double l_f = c->sm_clock_mhz > 0.0 ? log(c->sm_clock_mhz / p->clock_ref_mhz) : 0.0;
+	const size_t m = h->len;
 	double sum_w = 0.0;
-	for (size_t j = 0; j < h->len; j++)
+	for (size_t j = 0; j < m; j++)
 		sum_w += h->w[j];
-
+	/* log(n/32) and its square depend on the load only, not on the draw;
+	 * n = 0 (idle) adds nothing to the dynamic part. */
+	double *ln = malloc(2 * m * sizeof *ln);
 	double *node = malloc((size_t)p->n_draws * sizeof *node);
-	if (!node)
+	if (!ln || !node) {
+		free(ln);
+		free(node);
 		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
+	}
+	for (size_t j = 0; j < m; j++) {
+		ln[2 * j] = h->n[j] > 0 ? log(h->n[j] / 32.0) : 0.0;
+		ln[2 * j + 1] = ln[2 * j] * ln[2 * j];
+	}
 	int kept = 0;
 	for (int r = 0; r < p->n_draws; r++) {
 		const double *row = p->draws + (size_t)r * p->n_draw_params;
@@ -262,21 +271,38 @@ interval(const wc_params *p, const wc_level *lvl, const wc_config *c,
 		}
 		if (l_f != 0.0)
 			scale *= exp(at(&kappa, row) * l_f);
-		double gamma1 = at(&g1, row), gamma2 = at(&g2, row), fl = at(&floor_logit, row);
-		double dyn = 0.0;
-		for (size_t j = 0; j < h->len; j++)
-			dyn += h->w[j] * wc_law_dynamic(p->form, scale, z0, gamma1, gamma2, fl, h->n[j]);
-		double v = c->tp * (at(&p0, row) + dyn / sum_w);
+		double gamma1 = at(&g1, row), gamma2 = wc_form_has_quadratic(p->form) ? at(&g2, row) : 0.0;
+		double fl = at(&floor_logit, row), dyn = 0.0;
+		for (size_t j = 0; j < m; j++)
+			if (h->n[j] > 0)
+				dyn += h->w[j] * wc_form_link(p->form, z0 + gamma1 * ln[2 * j] + gamma2 * ln[2 * j + 1],
+				                              fl, NULL, NULL);
+		double v = c->tp * (at(&p0, row) + scale * dyn / sum_w);
 		if (isfinite(v))
 			node[kept++] = v;
 	}
 	if (kept >= 2) {
-		gsl_sort(node, 1, (size_t)kept);
-		out->node_lo_w = gsl_stats_quantile_from_sorted_data(node, 1, (size_t)kept, 0.025);
-		out->node_hi_w = gsl_stats_quantile_from_sorted_data(node, 1, (size_t)kept, 0.975);
-		out->has_interval = 1;
-		out->n_draws = kept;
+		/* Type-7 percentiles need only the order statistics around
+		 * (kept-1)*0.025 from each end: select them, don't sort all. */
+		const double h_lo = (kept - 1) * 0.025;
+		size_t k = (size_t)h_lo + 2;
+		if (k > (size_t)kept)
+			k = (size_t)kept;
+		double *ends = malloc(2 * k * sizeof *ends);
+		if (ends) {
+			gsl_sort_smallest(ends, k, node, 1, (size_t)kept);
+			gsl_sort_largest(ends + k, k, node, 1, (size_t)kept);
+			size_t i = (size_t)h_lo;
+			double f = h_lo - (double)i, *lo = ends, *hi = ends + k;
+			out->node_lo_w = i + 1 < k ? lo[i] + f * (lo[i + 1] - lo[i]) : lo[i];
+			/* the 97.5 % point counted from the top is symmetric */
+			out->node_hi_w = i + 1 < k ? hi[i] + f * (hi[i + 1] - hi[i]) : hi[i];
+			out->has_interval = 1;
+			out->n_draws = kept;
+			free(ends);
+		}
 	}
+	free(ln);
 	free(node);
 	return WC_OK;
 }
