@@ -80,6 +80,41 @@ wc__next_line(const char *buf, size_t len, size_t *pos, size_t *line_len)
 }
 
 void
+wc__csv_lines_init(wc__csv_lines *it, const char *buf, size_t len)
+{
+	it->buf = buf;
+	it->len = len;
+	it->pos = 0;
+	it->line = 0;
+	it->copy = NULL;
+}
+
+void
+wc__csv_lines_free(wc__csv_lines *it)
+{
+	free(it->copy);
+	it->copy = NULL;
+}
+
+int
+wc__csv_lines_next(wc__csv_lines *it, wc__csv_field *fields, int cap, const char **reason)
+{
+	const char *start;
+	size_t n;
+	while ((start = wc__next_line(it->buf, it->len, &it->pos, &n)) != NULL) {
+		it->line++;
+		free(it->copy);
+		if (!(it->copy = strndup(start, n)))
+			return WC_ENOMEM;
+		if (it->copy[0] == '#' || it->copy[strspn(it->copy, " \t\r")] == '\0')
+			continue;
+		int nf = wc__csv_split(it->copy, fields, cap, reason);
+		return nf < 0 ? WC__CSV_BAD : nf;
+	}
+	return 0;
+}
+
+void
 wc__csv_put(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {

@@ -23,6 +23,23 @@ int wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reaso
  *  `*line_len` (excluding the newline); NULL at the end. */
 const char *wc__next_line(const char *buf, size_t len, size_t *pos, size_t *line_len);
 
+/** The records of a whole-file CSV buffer: lines that are neither blank
+ *  nor `#` comments, split into fields. The buffer is borrowed. */
+typedef struct {
+	const char *buf;
+	size_t len, pos;
+	int line;   /* 1-based number of the line last returned */
+	char *copy; /* owned: the current line, split in place */
+} wc__csv_lines;
+
+void wc__csv_lines_init(wc__csv_lines *it, const char *buf, size_t len);
+void wc__csv_lines_free(wc__csv_lines *it);
+/** Advance and split: the number of fields (>= 1), 0 at the end,
+ *  WC__CSV_BAD with `*reason` for a malformed line, WC_ENOMEM. Field
+ *  pointers stay valid until the next call. */
+#define WC__CSV_BAD (-100)
+int wc__csv_lines_next(wc__csv_lines *it, wc__csv_field *fields, int cap, const char **reason);
+
 /** Write `s` as one CSV field, quoted when it holds a comma, quote or
  *  newline. */
 void wc__csv_put(FILE *f, const char *s);

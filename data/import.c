@@ -89,14 +89,16 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 int
 wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 {
-	char *buf = NULL, *line = NULL;
-	size_t len, pos = 0, line_len;
+	char *buf = NULL;
+	size_t len = 0;
 	wc__csv_field *f = malloc(IMPORT_MAX_FIELDS * sizeof *f);
 	char **header = calloc(IMPORT_MAX_FIELDS, sizeof *header);
-	int idx[ME_COUNT], n_header = 0, lineno = 0, rc;
-	const char *start;
+	int idx[ME_COUNT], n_header = 0, lineno = 0, rc, n;
+	const char *reason = NULL;
+	wc__csv_lines it;
 	wc_runs_table *t = wc_runs_new();
 	*out = NULL;
+	wc__csv_lines_init(&it, NULL, 0);
 	if (!f || !header || !t) {
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 		goto done;
@@ -105,18 +107,14 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 		goto done;
 	snprintf(t->path, sizeof t->path, "%s", path);
 	wc_sha256_hex(buf, len, t->sha256);
-	while ((start = wc__next_line(buf, len, &pos, &line_len)) != NULL) {
-		lineno++;
-		free(line);
-		if (!(line = strndup(start, line_len))) {
+	wc__csv_lines_init(&it, buf, len);
+	while ((n = wc__csv_lines_next(&it, f, IMPORT_MAX_FIELDS, &reason)) != 0) {
+		lineno = it.line;
+		if (n == WC_ENOMEM) {
 			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 			goto done;
 		}
-		if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
-			continue;
-		const char *reason = NULL;
-		int n = wc__csv_split(line, f, IMPORT_MAX_FIELDS, &reason);
-		if (n < 0) {
+		if (n == WC__CSV_BAD) {
 			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, lineno, reason);
 			goto done;
 		}
@@ -179,8 +177,8 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 	if (!n_header)
 		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row", path);
 done:
+	wc__csv_lines_free(&it);
 	free(buf);
-	free(line);
 	free(f);
 	if (header)
 		for (int i = 0; i < n_header; i++)

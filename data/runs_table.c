@@ -363,31 +363,24 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 	wc__csv_field *fields = malloc(RUNS_MAX_FIELDS * sizeof *fields);
 	int *col_of = malloc(RUNS_MAX_FIELDS * sizeof *col_of);
 	const char **extras = calloc(RUNS_MAX_FIELDS, sizeof *extras);
-	char *line = NULL;
-	int n_header = 0, rc = WC_OK, have[COL_COUNT] = { 0 };
-	size_t pos = 0, line_len;
-	const char *start;
+	wc__csv_lines it;
+	int n_header = 0, rc = WC_OK, have[COL_COUNT] = { 0 }, n;
+	const char *reason = NULL;
 	*out = NULL;
+	wc__csv_lines_init(&it, buf, len);
 	if (!t || !fields || !col_of || !extras) {
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 		goto done;
 	}
 	snprintf(t->path, sizeof t->path, "%s", path);
 	wc_sha256_hex(buf, len, t->sha256);
-	while ((start = wc__next_line(buf, len, &pos, &line_len)) != NULL) {
-		rd.line++;
-		free(line);
-		if (!(line = malloc(line_len + 1))) {
+	while ((n = wc__csv_lines_next(&it, fields, RUNS_MAX_FIELDS, &reason)) != 0) {
+		rd.line = it.line;
+		if (n == WC_ENOMEM) {
 			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 			goto done;
 		}
-		memcpy(line, start, line_len);
-		line[line_len] = '\0';
-		if (line[0] == '#' || is_blank(line) || (line_len == 1 && line[0] == '\r'))
-			continue;
-		const char *reason = NULL;
-		int n = wc__csv_split(line, fields, RUNS_MAX_FIELDS, &reason);
-		if (n < 0) {
+		if (n == WC__CSV_BAD) {
 			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, rd.line, reason);
 			goto done;
 		}
@@ -477,7 +470,7 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 	if (n_header == 0)
 		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row (empty table)", path);
 done:
-	free(line);
+	wc__csv_lines_free(&it);
 	free(fields);
 	free(col_of);
 	free(extras);

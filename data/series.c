@@ -27,30 +27,27 @@ parse_cell(const char *path, int line, const wc__csv_field *f, double *out, wc_e
 int
 wc_series_read(const char *path, double **running, double **weight, size_t *len, wc_error *err)
 {
-	char *buf = NULL, *line = NULL;
-	size_t blen, pos = 0, line_len, n = 0, cap = 0;
+	char *buf = NULL;
+	size_t blen, n = 0, cap = 0;
 	double *t = NULL, *v = NULL, *dt = NULL;
-	int lineno = 0, header = 0, rc;
-	const char *start;
+	int lineno = 0, header = 0, rc, nf;
+	wc__csv_lines it;
+	wc__csv_field f[3];
+	const char *reason = NULL;
 	*running = *weight = NULL;
 	*len = 0;
 	if ((rc = wc_read_file(path, SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
 		return rc;
-	while ((start = wc__next_line(buf, blen, &pos, &line_len)) != NULL) {
-		lineno++;
-		free(line);
-		if (!(line = strndup(start, line_len))) {
+	wc__csv_lines_init(&it, buf, blen);
+	while ((nf = wc__csv_lines_next(&it, f, 3, &reason)) != 0) {
+		lineno = it.line;
+		if (nf == WC_ENOMEM) {
 			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 			goto done;
 		}
-		if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
-			continue;
-		wc__csv_field f[3];
-		const char *reason = "expected two fields";
-		int nf = wc__csv_split(line, f, 3, &reason);
 		if (nf != 2) {
 			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s (t_s,running)", path, lineno,
-			                  nf < 0 ? reason : "expected two fields");
+			                  nf == WC__CSV_BAD ? reason : "expected two fields");
 			goto done;
 		}
 		if (!header) {
@@ -137,8 +134,8 @@ wc_series_read(const char *path, double **running, double **weight, size_t *len,
 	}
 	rc = WC_OK;
 done:
+	wc__csv_lines_free(&it);
 	free(buf);
-	free(line);
 	free(t);
 	free(v);
 	free(dt);
