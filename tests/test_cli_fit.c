@@ -163,6 +163,25 @@ main(void)
 	CHECK_CONTAINS(r.err, "--map: no column 'nosuch'");
 	run_result_free(&r);
 
+	/* import mlenergy: the published format is checked, with positions. */
+	char *me = path_join(dir, "configs.csv");
+	CHECK(write_text(me, "task,model_id,gpu_model,num_gpus,avg_batch_size\nchat,m,H100,1,8\n") == 0);
+	const char *imp_me[] = { "wattcast", "import", "mlenergy", me, "-o", conv, NULL };
+	r = run(imp_me);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "configs.csv:1:1: missing column 'architecture'");
+	run_result_free(&r);
+	CHECK(write_text(me, "task,model_id,architecture,total_params_billions,activated_params_billions,"
+	                     "weight_precision,gpu_model,num_gpus,avg_batch_size,avg_power_watts,avg_output_len,"
+	                     "energy_per_token_joules,output_throughput_tokens_per_sec\n"
+	                     "chat,org/M,MoE,30,3,bfloat16,H100,2,31.5,820,600,0.4,2000\n"
+	                     "chat,org/M,MoE,30,3,nf4,H100,2,31.5,820,600,0.4,2000\n") == 0);
+	r = run(imp_me);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "configs.csv:3:21: column 'weight_precision': unknown 'nf4'");
+	run_result_free(&r);
+
+	free(me);
 	free(bad);
 	free(out);
 	free(other);
