@@ -132,11 +132,16 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 	for (int r = 0; r < B; r++) {
 		if (!ok[r])
 			continue;
+		/* A replicate that ran off along a flat direction can be finite in
+		 * fit units and still overflow once exponentiated: it failed. */
+		int finite = 1;
 		for (size_t k = 0; k < p; k++) {
 			double v = pb->x0[k] + inflate * (draws[(size_t)r * p + k] - pb->x0[k]);
-			natural[(size_t)n_ok * p + k] = fit_param_is_log(pb, (int)k) ? exp(v) : v;
+			v = fit_param_is_log(pb, (int)k) ? exp(v) : v;
+			natural[(size_t)n_ok * p + k] = v;
+			finite &= isfinite(v);
 		}
-		n_ok++;
+		n_ok += finite;
 	}
 	if (n_ok < 2) {
 		rc = wc_error_set(err, WC_ENOCONV, "bootstrap: only %d of %d replicates converged", n_ok, B);
