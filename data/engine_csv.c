@@ -95,10 +95,9 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 	wc__bad_lines bad = { path, opt ? opt : &defaults, 0, 0 };
 	wc__csv_field *f = NULL;
 	wc_engine_log *e = NULL;
-	int map[ENG_MAX_FIELDS], n_cols = 0, time_col = -1, header = 0, got, too_long, rc;
+	int map[ENG_MAX_FIELDS], n_cols = 0, time_col = -1, header = 0, rc;
 	double raw_prev[WC_ENG_COLUMNS], reset_add[WC_ENG_COLUMNS];
-	size_t cap = 0, len;
-	char *line;
+	size_t cap = 0;
 	*out = NULL;
 	if (!opt)
 		opt = &defaults;
@@ -114,24 +113,16 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 	}
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		raw_prev[c] = reset_add[c] = 0.0;
-	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
-		const char *reason = NULL;
-		if (too_long) {
-			if (!header) {
-				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: header line too long", path, lr.line_no);
-				goto done;
-			}
-			e->data_lines++;
-			wc__bad_line(&bad, lr.line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
-			continue;
+	const char *reason = NULL;
+	int nf;
+	while ((nf = wc__lr_next_record(&lr, &bad, header, &e->data_lines, f, ENG_MAX_FIELDS, &reason,
+	                                err)) != 0) {
+		if (nf < 0 && nf != WC__CSV_BAD) {
+			rc = nf;
+			goto done;
 		}
-		size_t tl = len;
-		char *tr = wc__trim(line, &tl);
-		if (tl == 0 || tr[0] == '#')
-			continue;
-		int nf = wc__csv_split(line, f, ENG_MAX_FIELDS, &reason);
 		if (!header) {
-			if (nf < 0) {
+			if (nf == WC__CSV_BAD) {
 				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: header: %s", path, lr.line_no, reason);
 				goto done;
 			}
@@ -164,7 +155,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		}
 		e->data_lines++;
 		if (nf != n_cols) {
-			if (nf < 0)
+			if (nf == WC__CSV_BAD)
 				wc__bad_line(&bad, lr.line_no, "%s", reason);
 			else
 				wc__bad_line(&bad, lr.line_no, "expected %d fields, found %d", n_cols, nf);
@@ -222,14 +213,6 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 			e->col[c][e->n] = x;
 		}
 		e->n++;
-	}
-	if (got < 0) {
-		rc = wc_error_set(err, WC_EIO, "%s: read error", path);
-		goto done;
-	}
-	if (!header) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: empty file (no header)", path);
-		goto done;
 	}
 	e->bad_lines = bad.bad;
 	if ((rc = wc__bad_lines_finish(&bad, e->data_lines, err)) != WC_OK)

@@ -171,6 +171,36 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	return WC_OK;
 }
 
+int
+wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, size_t *data_lines,
+                   wc__csv_field *fields, int cap, const char **reason, wc_error *err)
+{
+	char *line;
+	size_t len;
+	int got, too_long;
+	while ((got = wc__lr_next(lr, &line, &len, &too_long)) == 1) {
+		if (too_long) {
+			if (!header_seen)
+				return wc_error_set(err, WC_EPARSE, "%s:%zu: header line too long", bad->path,
+				                    lr->line_no);
+			(*data_lines)++;
+			wc__bad_line(bad, lr->line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
+			continue;
+		}
+		size_t tl = len;
+		char *tr = wc__trim(line, &tl);
+		if (tl == 0 || tr[0] == '#')
+			continue;
+		int nf = wc__csv_split(line, fields, cap, reason);
+		return nf < 0 ? WC__CSV_BAD : nf;
+	}
+	if (got < 0)
+		return wc_error_set(err, WC_EIO, "%s: read error", bad->path);
+	if (!header_seen)
+		return wc_error_set(err, WC_EPARSE, "%s: empty file (no header)", bad->path);
+	return 0;
+}
+
 char *
 wc__trim(char *s, size_t *len)
 {

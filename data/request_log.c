@@ -186,9 +186,8 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 	wc__bad_lines bad = { path, opt, 0, 0 };
 	wc__csv_field f[REQ_MAX_FIELDS];
 	wc_request_log *log = NULL;
-	int col[RC_COUNT], n_cols = 0, header = 0, got, too_long, rc;
-	size_t cap = 0, len, data_lines = 0;
-	char *line;
+	int col[RC_COUNT], n_cols = 0, header = 0, rc;
+	size_t cap = 0, data_lines = 0;
 	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
 		return rc;
 	if (!(log = log_alloc(1024))) {
@@ -196,20 +195,16 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 		goto done;
 	}
 	cap = 1024;
-	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
-		const char *reason = NULL;
-		if (too_long) {
-			data_lines++;
-			wc__bad_line(&bad, lr.line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
-			continue;
+	const char *reason = NULL;
+	int nf;
+	while ((nf = wc__lr_next_record(&lr, &bad, header, &data_lines, f, REQ_MAX_FIELDS, &reason,
+	                                err)) != 0) {
+		if (nf < 0 && nf != WC__CSV_BAD) {
+			rc = nf;
+			goto done;
 		}
-		size_t tl = len;
-		char *tr = wc__trim(line, &tl);
-		if (tl == 0 || tr[0] == '#')
-			continue;
-		int nf = wc__csv_split(line, f, REQ_MAX_FIELDS, &reason);
 		if (!header) {
-			if (nf < 0) {
+			if (nf == WC__CSV_BAD) {
 				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: header: %s", path, lr.line_no, reason);
 				goto done;
 			}
@@ -230,7 +225,10 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 		}
 		data_lines++;
 		if (nf != n_cols) {
-			wc__bad_line(&bad, lr.line_no, "expected %d fields, found %d", n_cols, nf);
+			if (nf == WC__CSV_BAD)
+				wc__bad_line(&bad, lr.line_no, "%s", reason);
+			else
+				wc__bad_line(&bad, lr.line_no, "expected %d fields, found %d", n_cols, nf);
 			continue;
 		}
 		double v[RC_COUNT];
@@ -276,14 +274,6 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 		log->first_token[k] = v[RC_FIRST] + opt->epoch_offset_s;
 		log->input_tokens[k] = v[RC_INPUT];
 		log->output_tokens[k] = v[RC_OUTPUT];
-	}
-	if (got < 0) {
-		rc = wc_error_set(err, WC_EIO, "%s: read error", path);
-		goto done;
-	}
-	if (!header) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: empty file (no header)", path);
-		goto done;
 	}
 	if ((rc = wc__bad_lines_finish(&bad, data_lines, err)) != WC_OK)
 		goto done;

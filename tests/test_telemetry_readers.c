@@ -409,6 +409,30 @@ test_requests(void)
 	CHECK(isnan(log->first_token[1]) && isnan(log->output_tokens[1]));
 	wc_request_log_free(log);
 	free(p);
+
+	/* A malformed line names its reason; an over-long header is refused
+	 * (a header that cannot be read cannot be parsed), as in engine logs. */
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	warnings w = { "", 0 };
+	opt.warn = collect;
+	opt.warn_payload = &w;
+	opt.max_bad_fraction = 0.5;
+	p = fixture("requests_quote.csv", "arrival_s,completion_s\n10,12\n\"11,13\n14,15\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	CHECK_INT(log->n, 2);
+	char want[1200];
+	snprintf(want, sizeof want, "%s:3: unterminated quoted field", p);
+	CHECK_CONTAINS(w.text, want);
+	wc_request_log_free(log);
+	free(p);
+	char *long_header = malloc(WC_TELEMETRY_LINE_MAX + 64);
+	memset(long_header, 'x', WC_TELEMETRY_LINE_MAX + 10);
+	strcpy(long_header + WC_TELEMETRY_LINE_MAX + 10, "\n10,12\n");
+	p = fixture("requests_long.csv", long_header);
+	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, ":1: header line too long");
+	free(long_header);
+	free(p);
 }
 
 static void
