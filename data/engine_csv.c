@@ -122,10 +122,6 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 			goto done;
 		}
 		if (!header) {
-			if (nf == WC__CSV_BAD) {
-				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: header: %s", path, lr.line_no, reason);
-				goto done;
-			}
 			for (int i = 0; i < nf; i++) {
 				size_t fl = strlen(f[i].text);
 				char *name = wc__trim(f[i].text, &fl);

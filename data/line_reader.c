@@ -192,6 +192,8 @@ wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, siz
 		if (tl == 0 || tr[0] == '#')
 			continue;
 		int nf = wc__csv_split(line, fields, cap, reason);
+		if (nf < 0 && !header_seen)
+			return wc_error_set(err, WC_EPARSE, "%s:%zu: header: %s", bad->path, lr->line_no, *reason);
 		return nf < 0 ? WC__CSV_BAD : nf;
 	}
 	if (got < 0)

@@ -204,10 +204,6 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 			goto done;
 		}
 		if (!header) {
-			if (nf == WC__CSV_BAD) {
-				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: header: %s", path, lr.line_no, reason);
-				goto done;
-			}
 			for (int c = 0; c < RC_COUNT; c++) {
 				col[c] = -1;
 				for (int i = 0; i < nf; i++)

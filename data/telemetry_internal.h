@@ -50,12 +50,13 @@ void wc__warn(const wc_telemetry_options *opt, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /** Next record of a streaming CSV log (engine counters, request logs):
- *  blank and '#' lines are skipped; a line longer than
- *  WC_TELEMETRY_LINE_MAX is refused in the header (`header_seen` = 0) and
- *  otherwise counted in `*data_lines` and `bad` and skipped. Returns the
- *  number of fields (> 0), or WC__CSV_BAD with `*reason` for a line that
- *  does not split; 0 at the end of the file; a negative WC_* code with
- *  `err` set on a read error, an over-long header or a file without one. */
+ *  blank and '#' lines are skipped. While `header_seen` is 0 a line that
+ *  is too long (> WC_TELEMETRY_LINE_MAX) or does not split is refused;
+ *  after it, a too-long line is counted in `*data_lines` and `bad` and
+ *  skipped. Returns the number of fields (> 0), or WC__CSV_BAD with
+ *  `*reason` for a data line that does not split; 0 at the end of the
+ *  file; a negative WC_* code with `err` set on a read error, a bad header
+ *  or a file without one. */
 int wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen,
                        size_t *data_lines, wc__csv_field *fields, int cap, const char **reason,
                        wc_error *err);

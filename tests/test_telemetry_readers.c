@@ -433,6 +433,16 @@ test_requests(void)
 	CHECK_CONTAINS(err.msg, ":1: header line too long");
 	free(long_header);
 	free(p);
+	/* A header that does not split is refused with the reason, in both logs. */
+	p = fixture("requests_badhdr.csv", "\"arrival_s,completion_s\n10,12\n");
+	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, ":1: header: unterminated quoted field");
+	free(p);
+	wc_engine_log *e;
+	p = fixture("engine_badhdr.csv", "timestamp,\"num_requests_running\n1000.0,1\n");
+	CHECK_INT(wc_engine_read(p, NULL, 0, &e, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, ":1: header: unterminated quoted field");
+	free(p);
 }
 
 static void
