@@ -15,16 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-static char base[64];
 static CURL *h;
-
-static const char *
-url(const char *path)
-{
-	static char buf[256];
-	snprintf(buf, sizeof buf, "%s%s", base, path);
-	return buf;
-}
 
 static double
 num(const json_t *o, const char *key)
@@ -520,9 +511,7 @@ swap_reader_run(void *arg)
 	CURL *c = curl_easy_init();
 	for (int i = 0; atomic_load(&swapping) || i < 20; i++) {
 		http_reply r;
-		const char *path = i % 2 ? "/v1/params" : "/v1/predict/inference";
-		char u[128];
-		snprintf(u, sizeof u, "%s%s", base, path);
+		const char *u = url(i % 2 ? "/v1/params" : "/v1/predict/inference");
 		if (i % 2)
 			http_get(c, u, &r);
 		else
@@ -597,7 +586,7 @@ main(void)
 		return check_report("test_server_api");
 	}
 	CHECK(wc_server_port(srv) > 0);
-	snprintf(base, sizeof base, "http://127.0.0.1:%d", wc_server_port(srv));
+	http_set_base(wc_server_port(srv));
 	wc_server_params_version(srv, v);
 	CHECK(strcmp(v, v_paper) == 0);
 

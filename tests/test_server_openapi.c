@@ -21,17 +21,8 @@
 #include <ctype.h>
 #include <math.h>
 
-static char base[64];
 static CURL *h;
 static json_t *doc;
-
-static const char *
-url(const char *path)
-{
-	static char buf[256];
-	snprintf(buf, sizeof buf, "%s%s", base, path);
-	return buf;
-}
 
 /* ------------------------------------------------- the schema subset */
 
@@ -477,7 +468,7 @@ main(void)
 		fprintf(stderr, "%s\n", err.msg);
 		return check_report("test_server_openapi");
 	}
-	snprintf(base, sizeof base, "http://127.0.0.1:%d", wc_server_port(srv));
+	http_set_base(wc_server_port(srv));
 
 	test_document_matches_source();
 	if (doc) {

@@ -27,18 +27,9 @@
 
 static int port;
 static pid_t child;
-static char base[64];
 static char v_a[17], v_b[17];
 static atomic_int stop_load;
 static atomic_long n_ok, n_fail, n_a, n_b, n_other;
-
-static const char *
-url(const char *path)
-{
-	static _Thread_local char buf[256];
-	snprintf(buf, sizeof buf, "%s%s", base, path);
-	return buf;
-}
 
 /* Sleep between polls; -1 once the server process is gone, so a crash
  * fails the test at once instead of after every wait's bound. */
@@ -283,7 +274,7 @@ main(void)
 	}
 	CHECK(port > 0);
 	CHECK_CONTAINS(line, v_a);
-	snprintf(base, sizeof base, "http://127.0.0.1:%d", port);
+	http_set_base(port);
 	CHECK(health_version_is(v_a));
 
 	/* A request in flight across the swap: it started on set A. */
