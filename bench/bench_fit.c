@@ -86,7 +86,7 @@ main(int argc, char **argv)
 			wc_precision_term_label(tk, lk, sizeof lk);
 		double p0 = isfinite(q->idle_power_w) ? q->idle_power_w : lv->p0.value;
 		fprintf(f, "%s,%s,%s,%d,%.17g,%.17g,%.17g,%.17g,%s,%s\n", q->run_id, lv->name,
-		        wc_params_scale_level(&r.params, lv)->name, q->tp, log(q->active_params_b / (8.0 * q->tp)),
+		        wc_params_scale_level(&r.params, lv)->name, q->tp, wc_law_log_size(q->active_params_b, q->tp),
 		        q->sm_clock_mhz > 0 ? log(q->sm_clock_mhz / r.params.clock_ref_mhz) : 0.0, q->running,
 		        log(q->mean_power_w - q->tp * p0), lw, lk);
 	}

@@ -8,6 +8,7 @@
  * usage: bench_ingest POWER.csv
  */
 #include "data/data.h"
+#include "trace/trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Flag parsing helpers shared by every command. */
-#include "cli/cli.h"
+#include "cli.h"
 #include "data/data.h"
 
 #include <errno.h>

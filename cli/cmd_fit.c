@@ -1,5 +1,5 @@
 /* wattcast fit inference: fit the law on a runs table and freeze it. */
-#include "cli/cli.h"
+#include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
@@ -54,18 +54,20 @@ print_summary(const wc_fit_result *r, const char *input)
 	printf("  %-28s %12s   %s\n", "parameter", "value", "95 % interval / source");
 	for (int i = 0; i < p->n_levels; i++) {
 		const wc_level *l = &p->levels[i];
-		char name[WC_NAME_MAX + 16];
-		snprintf(name, sizeof name, "P0[%s] (W/GPU)", l->name);
-		print_param(name, &l->p0);
+		char name[WC_NAME_MAX], shown[WC_NAME_MAX + 16];
+		wc_level_param_label(WC_LEVEL_P0, l->name, name, sizeof name);
+		snprintf(shown, sizeof shown, "%s (W/GPU)", name);
+		print_param(shown, &l->p0);
 		if (!l->s_shared_with[0]) {
-			snprintf(name, sizeof name, "S[%s] (W/GPU)", l->name);
-			print_param(name, &l->s);
+			wc_level_param_label(WC_LEVEL_S, l->name, name, sizeof name);
+			snprintf(shown, sizeof shown, "%s (W/GPU)", name);
+			print_param(shown, &l->s);
 		} else {
 			printf("  %-28s %12s   shares S with %s\n", "S", "", l->s_shared_with);
 		}
-		snprintf(name, sizeof name, "theta[%s]", l->name);
+		wc_level_param_label(WC_LEVEL_THETA, l->name, name, sizeof name);
 		print_param(name, &l->theta);
-		snprintf(name, sizeof name, "floor[%s]", l->name);
+		wc_level_param_label(WC_LEVEL_FLOOR, l->name, name, sizeof name);
 		print_param(name, &l->floor_logit);
 	}
 	print_param("delta", &p->delta);
@@ -173,7 +175,7 @@ fit_inference(int argc, char **argv)
 	bo.replicates = (int)boot;
 	bo.threads = (int)threads;
 
-	wc_params prior;
+	wc_params prior = WC_PARAMS_INIT;
 	wc_runs_table *t = NULL;
 	wc_fit_result r;
 	wc_precision_report pr;

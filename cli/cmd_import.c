@@ -1,5 +1,5 @@
 /* wattcast import mlenergy|csv: other tables as runs tables. */
-#include "cli/cli.h"
+#include "cli.h"
 #include "data/data.h"
 
 #include <stdlib.h>

@@ -5,8 +5,9 @@
  * and checked before anything is written; one refused run means exit 1
  * and no output.
  */
-#include "cli/cli.h"
+#include "cli.h"
 #include "data/data.h"
+#include "trace/trace.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -109,12 +110,9 @@ cli_cmd_ingest(int argc, char **argv)
 				rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", optarg);
 			break;
 		case OPT_WORKLOAD:
-			if (strcmp(optarg, "closed") && strcmp(optarg, "poisson") && strcmp(optarg, "bursty") &&
-			    strcmp(optarg, "replay"))
-				rc = cli_usage_error(cmd, "--workload: expected closed, poisson, bursty or replay, got '%s'",
+			if (!optarg[0] || wc_workload_from_name(optarg, &d->workload) != WC_OK)
+				rc = cli_usage_error(cmd, "--workload: expected %s, got '%s'", wc_workload_choices(),
 				                     optarg);
-			else
-				snprintf(d->workload, sizeof d->workload, "%s", optarg);
 			break;
 		case OPT_MAXBAD:
 			rc = cli_parse_double(cmd, "--max-bad", optarg, 0, 1, &o.max_bad_fraction);

@@ -4,8 +4,9 @@
  * file through bounded accumulators (data/trace_stream.c), so a log of any
  * size fits in the same memory.
  */
-#include "cli/cli.h"
+#include "cli.h"
 #include "data/data.h"
+#include "trace/trace.h"
 
 #include <gsl/gsl_errno.h>
 #include <jansson.h>

@@ -1,5 +1,5 @@
 /* wattcast predict inference: mean power of one configuration. */
-#include "cli/cli.h"
+#include "cli.h"
 #include "data/data.h"
 #include "predict/predict.h"
 #include "server/server.h"
@@ -115,7 +115,7 @@ predict_inference(int argc, char **argv)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	q.config.tp = (int)tp;
 
-	wc_params params;
+	wc_params params = WC_PARAMS_INIT;
 	wc_predictor *pred = NULL;
 	wc_inference_prediction out;
 	wc_error err;

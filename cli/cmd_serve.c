@@ -12,7 +12,7 @@
  * get a handler that only writes the signal number to a pipe (safe in any
  * thread), and the main thread reads the pipe.
  */
-#include "cli/cli.h"
+#include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
 #include "server/server.h"
@@ -189,7 +189,7 @@ cli_cmd_serve(int argc, char **argv)
 	so.threads = (int)threads;
 	so.max_body = (size_t)max_body;
 
-	wc_params params;
+	wc_params params = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 	sigset_t set;

@@ -1,5 +1,5 @@
 /* wattcast simulate inference: a synthetic runs table from a known law. */
-#include "cli/cli.h"
+#include "cli.h"
 #include "data/data.h"
 #include "validation/validation.h"
 
@@ -53,7 +53,7 @@ simulate_inference(int argc, char **argv)
 		return cli_usage_error(cmd, "-o RUNS.csv is required");
 	if (strcmp(so.design, "paper") != 0)
 		return cli_usage_error(cmd, "--design: unknown design '%s' (available: paper)", so.design);
-	wc_params truth;
+	wc_params truth = WC_PARAMS_INIT;
 	wc_runs_table *t = NULL;
 	wc_error err;
 	char header[1024];

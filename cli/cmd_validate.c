@@ -2,7 +2,7 @@
  * wattcast validate forms|precision|heldout: the held-out analyses of the
  * published Tables 11, 12 and 14, as tables or JSON.
  */
-#include "cli/cli.h"
+#include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
@@ -249,7 +249,7 @@ validate(const char *what, int argc, char **argv)
 {
 	char cmd[32];
 	validate_args a;
-	wc_params prior, frozen;
+	wc_params prior = WC_PARAMS_INIT, frozen = WC_PARAMS_INIT;
 	wc_runs_table *t = NULL;
 	wc_error err;
 	int rc;

@@ -1,5 +1,5 @@
 /* wattcast: dispatch to a command (cli/cmd_*.c). */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * buffer and no per-field allocation.
  */
 #include "data/data.h"
-#include "data/data_internal.h"
+#include "data_internal.h"
 
 #include <errno.h>
 #include <math.h>

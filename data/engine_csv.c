@@ -6,10 +6,11 @@
  * Streamed line by line (CRLF or LF) into columns; unknown columns are
  * ignored, absent ones stay NULL.
  */
-#include "data/data_internal.h"
-#include "data/telemetry_internal.h"
+#include "data_internal.h"
+#include "telemetry_internal.h"
 
 #include <math.h>
+#include "models/grow.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,17 +68,15 @@ grow(wc_engine_log *e, size_t *cap, size_t max_rows, const char *path, wc_error 
 		return WC_OK;
 	if (e->n >= max_rows)
 		return wc_error_set(err, WC_ERANGE, "%s: more than %zu rows", path, max_rows);
-	size_t nc = *cap ? 2 * *cap : 1024;
-	if (nc > max_rows)
-		nc = max_rows;
-	double *nt = realloc(e->t, nc * sizeof *nt);
+	size_t nc = wc_next_capacity(*cap, e->n + 1, 1024, max_rows);
+	double *nt = nc ? wc_resize_array(e->t, nc, sizeof *nt) : NULL;
 	if (!nt)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 	e->t = nt;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++) {
 		if (!e->col[c])
 			continue;
-		double *nv = realloc(e->col[c], nc * sizeof *nv);
+		double *nv = wc_resize_array(e->col[c], nc, sizeof *nv);
 		if (!nv)
 			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 		e->col[c] = nv;

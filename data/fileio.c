@@ -1,10 +1,13 @@
 /* Whole-file reads and crash-safe writes (temporary file, fsync, rename). */
-#include "data/data.h"
+#include "data/fileio.h"
+
+#include <stdio.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdlib.h>
+#include "models/grow.h"
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -22,14 +25,13 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 	int rc = WC_OK;
 	while (buf) {
 		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
+			char *nb = wc_grow(buf, &cap, cap + 1, 1, 8192);
 			if (!nb) {
 				free(buf);
 				buf = NULL;
 				break;
 			}
 			buf = nb;
-			cap *= 2;
 		}
 		size_t got = fread(buf + len, 1, cap - len - 1, f);
 		len += got;

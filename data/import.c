@@ -5,7 +5,7 @@
  * then does the rest, so its file:line:column messages still apply).
  */
 #include "data/data.h"
-#include "data/data_internal.h"
+#include "data_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -77,12 +77,12 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column 'weight_precision': unknown '%s'",
 		                    path, line, f[idx[ME_PREC]].column, prec);
 	const char *arch = f[idx[ME_ARCH]].text;
-	snprintf(r->architecture, sizeof r->architecture, "%s",
-	         strstr(arch, "MoE") ? "moe" : strstr(arch, "Mamba") ? "hybrid" : "dense");
+	r->architecture = strstr(arch, "MoE") ? WC_ARCH_MOE : strstr(arch, "Mamba") ? WC_ARCH_HYBRID
+	                                                                        : WC_ARCH_DENSE;
 	snprintf(r->platform, sizeof r->platform, "%s", f[idx[ME_GPU]].text);
 	snprintf(r->model, sizeof r->model, "%s", f[idx[ME_MODEL]].text);
 	snprintf(r->set, sizeof r->set, "%s", f[idx[ME_TASK]].text);
-	snprintf(r->workload, sizeof r->workload, "closed");
+	r->workload = WC_WORKLOAD_CLOSED;
 	return WC_OK;
 }
 

@@ -4,7 +4,7 @@
  * memory, and a bounded line length (a longer line is malformed, not a
  * reason to grow a buffer).
  */
-#include "data/telemetry_internal.h"
+#include "telemetry_internal.h"
 
 #include <ctype.h>
 #include <errno.h>

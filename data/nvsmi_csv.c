@@ -10,9 +10,10 @@
  * first complete sample fixes the set of GPUs. Timestamps are local wall
  * time and are converted with the UTC offset of the logging host.
  */
-#include "data/telemetry_internal.h"
+#include "telemetry_internal.h"
 
 #include <math.h>
+#include "models/grow.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -561,18 +562,16 @@ trace_push(double t, const double *w, int n_gpus, void *payload)
 			             s->path, s->max);
 			return -1;
 		}
-		size_t cap = s->cap ? 2 * s->cap : 4096;
-		if (cap > s->max)
-			cap = s->max;
-		double *nt = realloc(pt->t, cap * sizeof *nt);
+		size_t cap = wc_next_capacity(s->cap, pt->n + 1, 4096, s->max);
+		double *nt = cap ? wc_resize_array(pt->t, cap, sizeof *nt) : NULL;
 		if (nt)
 			pt->t = nt;
-		double *ng = nt ? realloc(pt->group, cap * sizeof *ng) : NULL;
+		double *ng = nt ? wc_resize_array(pt->group, cap, sizeof *ng) : NULL;
 		if (ng)
 			pt->group = ng;
 		int ok = nt && ng;
 		for (int g = 0; ok && g < n_gpus; g++) {
-			double *np = realloc(pt->power[g], cap * sizeof *np);
+			double *np = wc_resize_array(pt->power[g], cap, sizeof *np);
 			if (np)
 				pt->power[g] = np;
 			else

@@ -8,11 +8,13 @@
  * a plain CSV (`arrival_s,completion_s[,first_token_s,input_tokens,
  * output_tokens]`) for any other tool.
  */
-#include "data/data_internal.h"
-#include "data/telemetry_internal.h"
+#include "data_internal.h"
+#include "telemetry_internal.h"
 
 #include <jansson.h>
 #include <math.h>
+#include "models/grow.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,11 +253,11 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 			continue;
 		}
 		if (log->n == cap) {
-			size_t nc = 2 * cap;
+			size_t nc = wc_next_capacity(cap, cap + 1, 1024, SIZE_MAX);
 			double **arrs[5] = { &log->arrival, &log->first_token, &log->completion,
 				             &log->input_tokens, &log->output_tokens };
 			for (int k = 0; k < 5; k++) {
-				double *nb = realloc(*arrs[k], nc * sizeof(double));
+				double *nb = nc ? wc_resize_array(*arrs[k], nc, sizeof(double)) : NULL;
 				if (!nb) {
 					rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 					goto done;
@@ -305,44 +307,4 @@ wc_request_log_read(const char *path, const wc_telemetry_options *opt, wc_reques
 		rc = wc_error_set(err, WC_EPARSE, "%s: no requests", path);
 	}
 	return rc;
-}
-
-void
-wc__interval_counts(const double *start, const double *end, size_t count, double g0, double dt,
-                    size_t n, double *out)
-{
-	memset(out, 0, n * sizeof *out);
-	if (n == 0 || !(dt > 0))
-		return;
-	/* Difference array: +1 at the first grid point at or after the start,
-	 * -1 at the first one at or after the end; then a running sum. */
-	for (size_t i = 0; i < count; i++) {
-		if (isnan(start[i]) || isnan(end[i]))
-			continue;
-		double lo = ceil((start[i] - g0) / dt), hi = ceil((end[i] - g0) / dt);
-		if (lo < 0)
-			lo = 0;
-		if (hi > (double)n)
-			hi = (double)n;
-		if (!(hi > lo))
-			continue;
-		out[(size_t)lo] += 1.0;
-		if ((size_t)hi < n)
-			out[(size_t)hi] -= 1.0;
-	}
-	double run = 0.0;
-	for (size_t k = 0; k < n; k++) {
-		run += out[k];
-		out[k] = run;
-	}
-}
-
-void
-wc_request_log_running(const wc_request_log *log, double t0, double dt, size_t n, double *out)
-{
-	if (!log) {
-		memset(out, 0, n * sizeof *out);
-		return;
-	}
-	wc__interval_counts(log->arrival, log->completion, log->n, t0, dt, n, out);
 }

@@ -1,6 +1,6 @@
 /*
  * Run manifests: what a measured run was (platform, TP degree, model,
- * load) and how its clocks relate (SPEC §1 inputs, §7 columns). Two
+ * load) and how its clocks relate (docs/formats/telemetry.md). Two
  * formats: the powertrace-sim `manifest.json` as that tool writes it (read
  * leniently: only the facts wattcast needs), and wattcast's own
  * `wattcast-run.json` (schema "wattcast.run/1", read strictly) for users
@@ -8,7 +8,10 @@
  * already had, so files can be layered: manifest.json, then
  * wattcast-run.json, then command-line flags fill the gaps.
  */
-#include "data/data.h"
+#include "data/run_manifest.h"
+
+#include "data/fileio.h"
+#include "json_internal.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -40,8 +43,10 @@ wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *d)
 	FILL_STR(run_id);
 	FILL_STR(platform);
 	FILL_STR(model);
-	FILL_STR(architecture);
-	FILL_STR(workload);
+	if (m->architecture == WC_ARCH_UNKNOWN)
+		m->architecture = d->architecture;
+	if (m->workload == WC_WORKLOAD_UNKNOWN)
+		m->workload = d->workload;
 	if (m->tp <= 0 && d->tp > 0)
 		m->tp = d->tp;
 	FILL_NUM(active_params_b);
@@ -113,16 +118,20 @@ load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *er
 	set_str(m->run_id, sizeof m->run_id, str(root, "run_id"));
 	set_str(m->platform, sizeof m->platform, str(root, "hardware"));
 	set_str(m->model, sizeof m->model, str(root, "model"));
-	if (isfinite(num(root, "tp")) && num(root, "tp") >= 1)
-		m->tp = (int)num(root, "tp");
+	/* Compared as a double first: a huge value must not reach the cast. */
+	double tp = num(root, "tp");
+	if (isfinite(tp) && tp >= 1 && tp <= WC_LAW_MAX_TP && tp == floor(tp))
+		m->tp = (int)tp;
+	else if (!isnan(tp))
+		return wc_error_set(err, WC_EPARSE, "%s: /tp: expected a whole number between 1 and %d",
+		                    path, WC_LAW_MAX_TP);
 	if (json_is_object(arch)) {
 		double na = num(arch, "n_active");
 		if (isfinite(na) && na > 0)
 			m->active_params_b = na / 1e9;
 		double moe = num(arch, "moe_frac"), experts = num(arch, "n_experts");
 		if (isfinite(moe) || isfinite(experts))
-			snprintf(m->architecture, sizeof m->architecture, "%s",
-			         (moe > 0 || experts > 1) ? "moe" : "dense");
+			m->architecture = (moe > 0 || experts > 1) ? WC_ARCH_MOE : WC_ARCH_DENSE;
 		double fp8 = num(arch, "fp8");
 		if (isfinite(fp8))
 			m->weights = fp8 > 0 ? WC_PREC_FP8 : WC_PREC_BF16;
@@ -171,7 +180,7 @@ load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *er
 			m->idle_end = num(idle, "end_epoch");
 		}
 		if (type && strcmp(type, "trace_replay") == 0)
-			snprintf(m->workload, sizeof m->workload, "replay");
+			m->workload = WC_WORKLOAD_REPLAY;
 		json_t *levels = json_object_get(probe, "levels");
 		if (json_is_array(levels) && json_array_size(levels) > 0) {
 			json_t *l0 = json_array_get(levels, 0), *params = json_object_get(l0, "params");
@@ -180,13 +189,12 @@ load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *er
 			if (isfinite(rate) && rate > 0) {
 				m->request_rate = rate;
 				m->burstiness = isfinite(burst) ? burst : 1.0;
-				if (!m->workload[0])
-					snprintf(m->workload, sizeof m->workload, "%s",
-					         m->burstiness == 1.0 ? "poisson" : "bursty");
+				if (m->workload == WC_WORKLOAD_UNKNOWN)
+					m->workload = m->burstiness == 1.0 ? WC_WORKLOAD_POISSON : WC_WORKLOAD_BURSTY;
 			} else if (isfinite(conc) && conc > 0) {
 				m->concurrency = conc;
-				if (!m->workload[0])
-					snprintf(m->workload, sizeof m->workload, "closed");
+				if (m->workload == WC_WORKLOAD_UNKNOWN)
+					m->workload = WC_WORKLOAD_CLOSED;
 			}
 			/* Completed requests over all levels (the load generator's
 			 * own count). */
@@ -210,148 +218,171 @@ load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *er
 
 /* ------------------------------------------------------- wattcast.run/1 */
 
+static const char *const own_keys[] = {
+	"schema", "run_id", "platform", "model", "architecture", "workload", "weights", "kv_cache",
+	"tp", "active_params_b", "total_params_b", "sm_clock_mhz", "request_rate", "burstiness",
+	"concurrency", "utc_offset_s", "power_epoch_offset_s", "engine_epoch_offset_s", "requests",
+	"idle_window", "gpu_uuids", NULL,
+};
+
+/* A string key whose value must be one of a list of names. */
 static int
-want_number(const char *path, const char *key, json_t *v, double *out, wc_error *err)
+own_name(wc__json_loader *ld, json_t *root, const char *key, int *out,
+         int (*parse)(const char *, int *), const char *choices)
 {
-	if (json_is_null(v)) {
-		*out = NAN;
-		return WC_OK;
-	}
-	if (!json_is_number(v) || !isfinite(json_number_value(v)))
-		return wc_error_set(err, WC_EPARSE, "%s: /%s: expected a number", path, key);
-	*out = json_number_value(v);
+	char text[64] = "", p[WC__JSON_PATH_MAX];
+	int rc = wc__json_optional_string(ld, root, "", key, text, sizeof text);
+	if (rc != WC_OK || !text[0])
+		return rc;
+	wc__json_join(p, "", key);
+	if (parse(text, out) != WC_OK)
+		return wc__json_fail(ld, p, "expected %s, got '%s'", choices, text);
 	return WC_OK;
 }
 
 static int
-want_string(const char *path, const char *key, json_t *v, char *out, size_t cap, wc_error *err)
+parse_arch(const char *s, int *out)
 {
-	if (!json_is_string(v))
-		return wc_error_set(err, WC_EPARSE, "%s: /%s: expected a string", path, key);
-	if (strlen(json_string_value(v)) >= cap)
-		return wc_error_set(err, WC_EPARSE, "%s: /%s: longer than %zu characters", path, key, cap - 1);
-	snprintf(out, cap, "%s", json_string_value(v));
+	wc_architecture a;
+	int rc = wc_architecture_from_name(s, &a);
+	*out = (int)a;
+	return rc;
+}
+
+static int
+parse_workload(const char *s, int *out)
+{
+	wc_workload w;
+	int rc = wc_workload_from_name(s, &w);
+	*out = (int)w;
+	return rc;
+}
+
+static int
+parse_weights(const char *s, int *out)
+{
+	wc_precision p;
+	int rc = wc_precision_from_name(s, &p);
+	*out = (int)p;
+	return rc;
+}
+
+static int
+parse_kv(const char *s, int *out)
+{
+	int rc = parse_weights(s, out);
+	return rc == WC_OK && *out == WC_PREC_INT4 ? WC_ENOTFOUND : rc;
+}
+
+static int
+own_names(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
+{
+	int arch = (int)m->architecture, workload = (int)m->workload, rc;
+	if ((rc = wc__json_optional_string(ld, root, "", "run_id", m->run_id, sizeof m->run_id)) ||
+	    (rc = wc__json_optional_string(ld, root, "", "platform", m->platform, sizeof m->platform)) ||
+	    (rc = wc__json_optional_string(ld, root, "", "model", m->model, sizeof m->model)) ||
+	    (rc = own_name(ld, root, "architecture", &arch, parse_arch, wc_architecture_choices())) ||
+	    (rc = own_name(ld, root, "workload", &workload, parse_workload, wc_workload_choices())) ||
+	    (rc = own_name(ld, root, "weights", &m->weights, parse_weights, "bf16, fp8 or int4")) ||
+	    (rc = own_name(ld, root, "kv_cache", &m->kv, parse_kv, "bf16 or fp8")))
+		return rc;
+	m->architecture = (wc_architecture)arch;
+	m->workload = (wc_workload)workload;
+	return WC_OK;
+}
+
+static int
+own_numbers(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
+{
+	const double big = 1e300, day = 14 * 3600.0;
+	double clock = NAN, po = NAN, eo = NAN;
+	json_t *tp = json_object_get(root, "tp");
+	int rc;
+	if (tp) {
+		double v = json_is_number(tp) ? json_number_value(tp) : NAN;
+		if (!(v >= 1 && v <= WC_LAW_MAX_TP && v == floor(v)))
+			return wc__json_fail(ld, "/tp", "expected a whole number between 1 and %d",
+			                     WC_LAW_MAX_TP);
+		m->tp = (int)v;
+	}
+	if ((rc = wc__json_optional_number(ld, root, "", "active_params_b", 1e-9, big, &m->active_params_b)) ||
+	    (rc = wc__json_optional_number(ld, root, "", "total_params_b", 1e-9, big, &m->total_params_b)) ||
+	    (rc = wc__json_optional_number(ld, root, "", "sm_clock_mhz", 1e-9, big, &clock)) ||
+	    (rc = wc__json_optional_number(ld, root, "", "request_rate", 1e-12, big, &m->request_rate)) ||
+	    (rc = wc__json_optional_number(ld, root, "", "burstiness", 1e-12, big, &m->burstiness)) ||
+	    (rc = wc__json_optional_number(ld, root, "", "concurrency", 1e-12, big, &m->concurrency)) ||
+	    (rc = wc__json_optional_number(ld, root, "", "utc_offset_s", -day, day, &m->utc_offset_s)) ||
+	    (rc = wc__json_optional_number(ld, root, "", "power_epoch_offset_s", -big, big, &po)) ||
+	    (rc = wc__json_optional_number(ld, root, "", "engine_epoch_offset_s", -big, big, &eo)) ||
+	    (rc = wc__json_optional_number(ld, root, "", "requests", 0, big, &m->requests)))
+		return rc;
+	/* Stated as null: the clock is not locked; the offsets are zero. */
+	if (json_object_get(root, "sm_clock_mhz"))
+		m->sm_clock_mhz = isnan(clock) ? 0.0 : clock;
+	if (json_object_get(root, "power_epoch_offset_s"))
+		m->power_epoch_offset_s = isnan(po) ? 0.0 : po;
+	if (json_object_get(root, "engine_epoch_offset_s"))
+		m->engine_epoch_offset_s = isnan(eo) ? 0.0 : eo;
+	return WC_OK;
+}
+
+static int
+own_idle_window(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
+{
+	static const char *const keys[] = { "start_epoch", "end_epoch", NULL };
+	json_t *w = json_object_get(root, "idle_window");
+	double s = NAN, e = NAN;
+	int rc;
+	if (!w || json_is_null(w))
+		return WC_OK;
+	if ((rc = wc__json_check_keys(ld, w, "/idle_window", keys, keys)) ||
+	    (rc = wc__json_number(ld, json_object_get(w, "start_epoch"), "/idle_window/start_epoch", &s)) ||
+	    (rc = wc__json_number(ld, json_object_get(w, "end_epoch"), "/idle_window/end_epoch", &e)))
+		return rc;
+	if (!(e > s))
+		return wc__json_fail(ld, "/idle_window", "needs start_epoch < end_epoch");
+	m->idle_start = s;
+	m->idle_end = e;
+	return WC_OK;
+}
+
+static int
+own_gpu_uuids(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
+{
+	json_t *v = json_object_get(root, "gpu_uuids");
+	char p[WC__JSON_PATH_MAX];
+	int rc;
+	if (!v || json_is_null(v))
+		return WC_OK;
+	if (!json_is_array(v) || json_array_size(v) > WC_TELEMETRY_MAX_GPUS)
+		return wc__json_fail(ld, "/gpu_uuids", "expected an array of at most %d strings",
+		                     WC_TELEMETRY_MAX_GPUS);
+	m->n_gpu_uuids = 0;
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		wc__json_join_index(p, "/gpu_uuids", i);
+		if ((rc = wc__json_string(ld, json_array_get(v, i), p, 0, m->gpu_uuids[i],
+		                          sizeof m->gpu_uuids[i])))
+			return rc;
+		m->n_gpu_uuids++;
+	}
 	return WC_OK;
 }
 
 static int
 load_own(const char *path, json_t *root, wc_run_manifest *m, wc_error *err)
 {
-	const char *key;
-	json_t *v;
-	int rc = WC_OK;
+	static const char *const required[] = { "schema", NULL };
+	wc__json_loader ld = { path, err };
+	int rc;
 	snprintf(m->format, sizeof m->format, "%s", WC_RUN_MANIFEST_SCHEMA);
-	json_object_foreach(root, key, v) {
-		double x = NAN;
-		char text[96];
-		if (strcmp(key, "schema") == 0)
-			continue;
-		if (strcmp(key, "run_id") == 0)
-			rc = want_string(path, key, v, m->run_id, sizeof m->run_id, err);
-		else if (strcmp(key, "platform") == 0)
-			rc = want_string(path, key, v, m->platform, sizeof m->platform, err);
-		else if (strcmp(key, "model") == 0)
-			rc = want_string(path, key, v, m->model, sizeof m->model, err);
-		else if (strcmp(key, "architecture") == 0) {
-			if ((rc = want_string(path, key, v, m->architecture, sizeof m->architecture, err)) == WC_OK &&
-			    strcmp(m->architecture, "dense") && strcmp(m->architecture, "moe") &&
-			    strcmp(m->architecture, "hybrid"))
-				rc = wc_error_set(err, WC_EPARSE, "%s: /architecture: expected dense, moe or hybrid", path);
-		} else if (strcmp(key, "workload") == 0) {
-			if ((rc = want_string(path, key, v, m->workload, sizeof m->workload, err)) == WC_OK &&
-			    strcmp(m->workload, "closed") && strcmp(m->workload, "poisson") &&
-			    strcmp(m->workload, "bursty") && strcmp(m->workload, "replay"))
-				rc = wc_error_set(err, WC_EPARSE,
-				                  "%s: /workload: expected closed, poisson, bursty or replay", path);
-		} else if (strcmp(key, "weights") == 0 || strcmp(key, "kv_cache") == 0) {
-			wc_precision p = WC_PREC_BF16;
-			if ((rc = want_string(path, key, v, text, sizeof text, err)) == WC_OK &&
-			    (wc_precision_from_name(text, &p) != WC_OK || (key[0] == 'k' && p == WC_PREC_INT4)))
-				rc = wc_error_set(err, WC_EPARSE, "%s: /%s: unknown precision '%s'", path, key, text);
-			if (rc == WC_OK)
-				*(key[0] == 'w' ? &m->weights : &m->kv) = (int)p;
-		} else if (strcmp(key, "tp") == 0) {
-			if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 4096)
-				rc = wc_error_set(err, WC_EPARSE, "%s: /tp: expected a whole number >= 1", path);
-			else
-				m->tp = (int)json_integer_value(v);
-		} else if (strcmp(key, "active_params_b") == 0 || strcmp(key, "total_params_b") == 0 ||
-		           strcmp(key, "sm_clock_mhz") == 0 || strcmp(key, "request_rate") == 0 ||
-		           strcmp(key, "burstiness") == 0 || strcmp(key, "concurrency") == 0 ||
-		           strcmp(key, "utc_offset_s") == 0 || strcmp(key, "power_epoch_offset_s") == 0 ||
-		           strcmp(key, "engine_epoch_offset_s") == 0 || strcmp(key, "requests") == 0) {
-			if ((rc = want_number(path, key, v, &x, err)) != WC_OK)
-				break;
-			if (strcmp(key, "active_params_b") == 0) {
-				if (!(x > 0))
-					rc = wc_error_set(err, WC_EPARSE, "%s: /active_params_b: must be > 0", path);
-				m->active_params_b = x;
-			} else if (strcmp(key, "total_params_b") == 0) {
-				m->total_params_b = x;
-			} else if (strcmp(key, "sm_clock_mhz") == 0) {
-				m->sm_clock_mhz = isnan(x) ? 0.0 : x;
-			} else if (strcmp(key, "request_rate") == 0) {
-				m->request_rate = x;
-			} else if (strcmp(key, "burstiness") == 0) {
-				m->burstiness = x;
-			} else if (strcmp(key, "concurrency") == 0) {
-				m->concurrency = x;
-			} else if (strcmp(key, "utc_offset_s") == 0) {
-				if (fabs(x) > 14 * 3600.0)
-					rc = wc_error_set(err, WC_EPARSE, "%s: /utc_offset_s: beyond +-14 h", path);
-				m->utc_offset_s = x;
-			} else if (strcmp(key, "power_epoch_offset_s") == 0) {
-				m->power_epoch_offset_s = isnan(x) ? 0 : x;
-			} else if (strcmp(key, "engine_epoch_offset_s") == 0) {
-				m->engine_epoch_offset_s = isnan(x) ? 0 : x;
-			} else {
-				m->requests = x;
-			}
-		} else if (strcmp(key, "idle_window") == 0) {
-			double s = NAN, e = NAN;
-			const char *k2;
-			json_t *v2;
-			if (!json_is_object(v)) {
-				rc = wc_error_set(err, WC_EPARSE, "%s: /idle_window: expected an object", path);
-				break;
-			}
-			json_object_foreach(v, k2, v2) {
-				if (strcmp(k2, "start_epoch") == 0)
-					rc = want_number(path, "idle_window/start_epoch", v2, &s, err);
-				else if (strcmp(k2, "end_epoch") == 0)
-					rc = want_number(path, "idle_window/end_epoch", v2, &e, err);
-				else
-					rc = wc_error_set(err, WC_EPARSE, "%s: /idle_window/%s: unknown key", path, k2);
-				if (rc)
-					break;
-			}
-			if (rc == WC_OK && !(e > s))
-				rc = wc_error_set(err, WC_EPARSE, "%s: /idle_window: needs start_epoch < end_epoch", path);
-			m->idle_start = s;
-			m->idle_end = e;
-		} else if (strcmp(key, "gpu_uuids") == 0) {
-			size_t i;
-			json_t *u;
-			if (!json_is_array(v) || json_array_size(v) > WC_TELEMETRY_MAX_GPUS) {
-				rc = wc_error_set(err, WC_EPARSE, "%s: /gpu_uuids: expected an array of at most %d strings",
-				                  path, WC_TELEMETRY_MAX_GPUS);
-				break;
-			}
-			m->n_gpu_uuids = 0;
-			json_array_foreach(v, i, u) {
-				char name[32];
-				snprintf(name, sizeof name, "gpu_uuids/%zu", i);
-				if ((rc = want_string(path, name, u, m->gpu_uuids[i], sizeof m->gpu_uuids[i], err)))
-					break;
-				m->n_gpu_uuids++;
-			}
-		} else {
-			rc = wc_error_set(err, WC_EPARSE, "%s: /%s: unknown key", path, key);
-		}
-		if (rc != WC_OK)
-			break;
+	if ((rc = wc__json_check_keys(&ld, root, "", own_keys, required)) ||
+	    (rc = own_names(&ld, root, m)) || (rc = own_numbers(&ld, root, m)) ||
+	    (rc = own_idle_window(&ld, root, m)) || (rc = own_gpu_uuids(&ld, root, m))) {
+		if (err)
+			err->code = WC_EPARSE;
+		return WC_EPARSE;
 	}
-	return rc;
+	return WC_OK;
 }
 
 int

@@ -1,12 +1,15 @@
 /*
- * The runs table (SPEC §7): one CSV row per run or run segment, the input
+ * The runs table (docs/formats/runs-table.md): one CSV row per run or run segment, the input
  * of every fit. Reading is strict and precise about where a problem is
  * (file:line:column and the reason), because these tables are edited by
  * hand; columns wattcast does not know are kept verbatim so a rewrite
  * loses nothing.
  */
-#include "data/data.h"
-#include "data/data_internal.h"
+#include "data/runs_table.h"
+
+#include "data/fileio.h"
+#include "data_internal.h"
+#include "models/grow.h"
 
 #include <libgen.h>
 #include <math.h>
@@ -56,10 +59,8 @@ wc_runs_free(wc_runs_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n_runs; i++) {
-		free(t->runs[i].series_running);
-		free(t->runs[i].series_weight);
-	}
+	for (size_t i = 0; i < t->n_runs; i++)
+		wc_load_histogram_free(&t->runs[i].series);
 	for (size_t i = 0; i < t->n_runs * t->n_extra; i++)
 		free(t->extra_values[i]);
 	for (size_t j = 0; j < t->n_extra; j++)
@@ -73,19 +74,17 @@ wc_runs_free(wc_runs_table *t)
 static int
 copy_series(wc_run *dst, const wc_run *src, wc_error *err)
 {
-	dst->series_running = dst->series_weight = NULL;
-	if (src->series_len == 0)
+	dst->series.running = dst->series.weight = NULL;
+	if (src->series.len == 0)
 		return WC_OK;
-	dst->series_running = malloc(src->series_len * sizeof(double));
-	dst->series_weight = malloc(src->series_len * sizeof(double));
-	if (!dst->series_running || !dst->series_weight) {
-		free(dst->series_running);
-		free(dst->series_weight);
-		dst->series_running = dst->series_weight = NULL;
+	dst->series.running = wc_alloc_array(src->series.len, sizeof(double));
+	dst->series.weight = wc_alloc_array(src->series.len, sizeof(double));
+	if (!dst->series.running || !dst->series.weight) {
+		wc_load_histogram_free(&dst->series);
 		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
 	}
-	memcpy(dst->series_running, src->series_running, src->series_len * sizeof(double));
-	memcpy(dst->series_weight, src->series_weight, src->series_len * sizeof(double));
+	memcpy(dst->series.running, src->series.running, src->series.len * sizeof(double));
+	memcpy(dst->series.weight, src->series.weight, src->series.len * sizeof(double));
 	return WC_OK;
 }
 
@@ -93,17 +92,17 @@ copy_series(wc_run *dst, const wc_run *src, wc_error *err)
 static int
 append_owned(wc_runs_table *t, const wc_run *run, wc_error *err)
 {
-	if (t->n_runs % 64 == 0) {
-		wc_run *nr = realloc(t->runs, (t->n_runs + 64) * sizeof *nr);
-		if (!nr)
+	int ok;
+	wc_run *nr = wc_grow(t->runs, &t->cap_runs, t->n_runs + 1, sizeof *nr, 64);
+	if (!nr)
+		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
+	t->runs = nr;
+	if (t->n_extra > 0) {
+		size_t cells = wc_size_mul(t->n_runs + 1, t->n_extra, &ok);
+		char **nv = ok ? wc_grow(t->extra_values, &t->cap_values, cells, sizeof *nv, 64) : NULL;
+		if (!nv)
 			return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
-		t->runs = nr;
-		if (t->n_extra > 0) {
-			char **nv = realloc(t->extra_values, (t->n_runs + 64) * t->n_extra * sizeof *nv);
-			if (!nv)
-				return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
-			t->extra_values = nv;
-		}
+		t->extra_values = nv;
 	}
 	for (size_t j = 0; j < t->n_extra; j++)
 		t->extra_values[t->n_runs * t->n_extra + j] = NULL;
@@ -116,10 +115,8 @@ wc_runs_append(wc_runs_table *t, const wc_run *run, wc_error *err)
 {
 	wc_run copy = *run;
 	int rc = copy_series(&copy, run, err);
-	if (rc == WC_OK && (rc = append_owned(t, &copy, err)) != WC_OK) {
-		free(copy.series_running);
-		free(copy.series_weight);
-	}
+	if (rc == WC_OK && (rc = append_owned(t, &copy, err)) != WC_OK)
+		wc_load_histogram_free(&copy.series);
 	return rc;
 }
 
@@ -136,13 +133,15 @@ extra_index(const wc_runs_table *t, const char *column)
 static int
 add_extra_column(wc_runs_table *t, const char *column, wc_error *err)
 {
-	size_t k = t->n_extra, rows_cap = (t->n_runs + 63) / 64 * 64;
+	size_t k = t->n_extra, cells = 0;
+	int ok = k < SIZE_MAX;
+	if (ok)
+		cells = wc_size_mul(t->n_runs, k + 1, &ok);
 	char *name = strdup(column);
-	char **names = realloc(t->extra_names, (k + 1) * sizeof *names);
-	if (names)
-		t->extra_names = names;
-	char **values = rows_cap ? calloc(rows_cap * (k + 1), sizeof *values) : NULL;
-	if (!name || !names || (rows_cap && !values)) {
+	char **names = ok ? wc_alloc_array(k + 1, sizeof *names) : NULL;
+	char **values = ok && cells ? calloc(cells, sizeof *values) : NULL;
+	if (!name || !names || (cells && !values)) {
+		free(names);
 		free(name);
 		free(values);
 		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
@@ -150,8 +149,13 @@ add_extra_column(wc_runs_table *t, const char *column, wc_error *err)
 	for (size_t r = 0; r < t->n_runs; r++)
 		for (size_t j = 0; j < k; j++)
 			values[r * (k + 1) + j] = t->extra_values[r * k + j];
+	if (k)
+		memcpy(names, t->extra_names, k * sizeof *names);
+	free(t->extra_names);
+	t->extra_names = names;
 	free(t->extra_values);
 	t->extra_values = values;
+	t->cap_values = cells;
 	t->extra_names[k] = name;
 	t->n_extra = k + 1;
 	return WC_OK;
@@ -165,7 +169,7 @@ wc_runs_set_extra(wc_runs_table *t, size_t row, const char *column, const char *
 		return wc_error_set(err, WC_EINVAL, "runs table: row %zu out of range", row);
 	for (int c = 0; c < COL_COUNT; c++)
 		if (strcmp(column, column_names[c]) == 0)
-			return wc_error_set(err, WC_EINVAL, "runs table: '%s' is a SPEC column, not an extra", column);
+			return wc_error_set(err, WC_EINVAL, "runs table: '%s' is a documented column, not an extra", column);
 	long j = extra_index(t, column);
 	int rc;
 	if (j < 0) {
@@ -230,6 +234,17 @@ parse_number(reader *rd, const wc__csv_field *f, const char *column, int require
 	return WC_OK;
 }
 
+/* A number > 0, or blank (NaN) when optional. */
+static int
+parse_positive(reader *rd, const wc__csv_field *f, const char *column, int required,
+               const char *reason, double *out)
+{
+	int rc = parse_number(rd, f, column, required, out);
+	if (rc == WC_OK && *out <= 0)
+		return cell_error(rd, f, column, reason, f->text);
+	return rc;
+}
+
 static int
 copy_text(reader *rd, const wc__csv_field *f, const char *column, char *out, size_t cap)
 {
@@ -239,102 +254,123 @@ copy_text(reader *rd, const wc__csv_field *f, const char *column, char *out, siz
 	return WC_OK;
 }
 
+/* Required text columns must not be blank. */
+static int
+parse_text(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
+{
+	const char *name = column_names[c];
+	switch (c) {
+	case COL_RUN_ID:
+	case COL_PLATFORM:
+	case COL_MODEL:
+		if (is_blank(f->text))
+			return cell_error(rd, f, name, "%s", "value is required");
+		if (c == COL_RUN_ID)
+			return copy_text(rd, f, name, run->run_id, sizeof run->run_id);
+		if (c == COL_PLATFORM)
+			return copy_text(rd, f, name, run->platform, sizeof run->platform);
+		return copy_text(rd, f, name, run->model, sizeof run->model);
+	case COL_SERIES: return copy_text(rd, f, name, run->n_series, sizeof run->n_series);
+	case COL_SET: return copy_text(rd, f, name, run->set, sizeof run->set);
+	case COL_EXCLUDE: return copy_text(rd, f, name, run->exclude, sizeof run->exclude);
+	default: return WC_OK;
+	}
+}
+
+/* Columns whose values come from a list of names (models/law.h,
+ * models/catalog.h); blank is the default. */
+static int
+parse_named(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
+{
+	const char *name = column_names[c];
+	const char *text = is_blank(f->text) ? "" : f->text;
+	switch (c) {
+	case COL_WEIGHTS:
+	case COL_KV: {
+		wc_precision *dst = c == COL_WEIGHTS ? &run->weights : &run->kv;
+		if (!text[0]) {
+			*dst = WC_PREC_BF16;
+		} else if (wc_precision_from_name(text, dst) != WC_OK ||
+		           (c == COL_KV && *dst == WC_PREC_INT4)) {
+			return cell_error(rd, f, name, c == COL_KV ? "expected bf16 or fp8, got '%s'"
+			                                           : "expected bf16, fp8 or int4, got '%s'", f->text);
+		}
+		return WC_OK;
+	}
+	case COL_ARCH:
+	case COL_WORKLOAD: {
+		int bad = c == COL_ARCH ? wc_architecture_from_name(text, &run->architecture) != WC_OK
+		                        : wc_workload_from_name(text, &run->workload) != WC_OK;
+		char reason[128];
+		if (!bad)
+			return WC_OK;
+		snprintf(reason, sizeof reason, "expected %s (or blank), got '%%s'",
+		         c == COL_ARCH ? wc_architecture_choices() : wc_workload_choices());
+		return cell_error(rd, f, name, reason, f->text);
+	}
+	default: return WC_OK;
+	}
+}
+
+/* Numeric columns with their bounds. */
+static int
+parse_numeric(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
+{
+	const char *name = column_names[c];
+	double v;
+	int rc;
+	switch (c) {
+	case COL_TP:
+		if ((rc = parse_number(rd, f, name, 1, &v)) != WC_OK)
+			return rc;
+		if (v < 1 || v != floor(v) || v > WC_LAW_MAX_TP)
+			return cell_error(rd, f, name, "tp must be a whole number >= 1, got '%s'", f->text);
+		run->tp = (int)v;
+		return WC_OK;
+	case COL_ACTIVE:
+		return parse_positive(rd, f, name, 1, "active params must be > 0, got '%s'",
+		                      &run->active_params_b);
+	case COL_TOTAL: return parse_positive(rd, f, name, 0, "must be > 0, got '%s'", &run->total_params_b);
+	case COL_POWER:
+		return parse_positive(rd, f, name, 1, "mean power must be > 0, got '%s'", &run->mean_power_w);
+	case COL_IDLE:
+		return parse_positive(rd, f, name, 0, "idle power must be > 0, got '%s'", &run->idle_power_w);
+	case COL_RUNNING:
+		if ((rc = parse_number(rd, f, name, 0, &run->running)) == WC_OK && run->running < 0)
+			return cell_error(rd, f, name, "must be >= 0, got '%s'", f->text);
+		return rc;
+	case COL_CLOCK:
+		if ((rc = parse_positive(rd, f, name, 0, "must be > 0 (blank = not locked), got '%s'", &v)) ==
+		    WC_OK)
+			run->sm_clock_mhz = isnan(v) ? 0.0 : v;
+		return rc;
+	case COL_INPUT: return parse_number(rd, f, name, 0, &run->input_tokens);
+	case COL_OUTPUT: return parse_number(rd, f, name, 0, &run->output_tokens);
+	case COL_TPUT: return parse_number(rd, f, name, 0, &run->throughput_tok_s);
+	case COL_EPT: return parse_number(rd, f, name, 0, &run->energy_per_token_j);
+	default: return WC_OK;
+	}
+}
+
 static int
 parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_run *run,
           const char **extras)
 {
 	int rc = WC_OK;
-	double v;
 	for (int i = 0; i < n && rc == WC_OK; i++) {
-		const wc__csv_field *f = &fields[i];
 		int c = col_of[i];
 		if (c < 0) {
-			extras[-c - 1] = f->text;
+			extras[-c - 1] = fields[i].text;
 			continue;
 		}
-		const char *name = column_names[c];
-		switch ((column_id)c) {
-		case COL_RUN_ID:
-			if (is_blank(f->text))
-				return cell_error(rd, f, name, "%s", "value is required");
-			rc = copy_text(rd, f, name, run->run_id, sizeof run->run_id);
-			break;
-		case COL_PLATFORM:
-			if (is_blank(f->text))
-				return cell_error(rd, f, name, "%s", "value is required");
-			rc = copy_text(rd, f, name, run->platform, sizeof run->platform);
-			break;
-		case COL_MODEL:
-			if (is_blank(f->text))
-				return cell_error(rd, f, name, "%s", "value is required");
-			rc = copy_text(rd, f, name, run->model, sizeof run->model);
-			break;
-		case COL_TP:
-			if ((rc = parse_number(rd, f, name, 1, &v)) != WC_OK)
-				break;
-			if (v < 1 || v != floor(v) || v > 4096)
-				return cell_error(rd, f, name, "tp must be a whole number >= 1, got '%s'", f->text);
-			run->tp = (int)v;
-			break;
-		case COL_ACTIVE:
-			if ((rc = parse_number(rd, f, name, 1, &run->active_params_b)) == WC_OK &&
-			    run->active_params_b <= 0)
-				return cell_error(rd, f, name, "active params must be > 0, got '%s'", f->text);
-			break;
-		case COL_TOTAL:
-			if ((rc = parse_number(rd, f, name, 0, &run->total_params_b)) == WC_OK &&
-			    run->total_params_b <= 0)
-				return cell_error(rd, f, name, "must be > 0, got '%s'", f->text);
-			break;
-		case COL_POWER:
-			if ((rc = parse_number(rd, f, name, 1, &run->mean_power_w)) == WC_OK &&
-			    run->mean_power_w <= 0)
-				return cell_error(rd, f, name, "mean power must be > 0, got '%s'", f->text);
-			break;
-		case COL_RUNNING:
-			if ((rc = parse_number(rd, f, name, 0, &run->running)) == WC_OK && run->running < 0)
-				return cell_error(rd, f, name, "must be >= 0, got '%s'", f->text);
-			break;
-		case COL_IDLE:
-			if ((rc = parse_number(rd, f, name, 0, &run->idle_power_w)) == WC_OK &&
-			    run->idle_power_w <= 0)
-				return cell_error(rd, f, name, "idle power must be > 0, got '%s'", f->text);
-			break;
-		case COL_CLOCK:
-			if ((rc = parse_number(rd, f, name, 0, &v)) == WC_OK) {
-				if (v <= 0)
-					return cell_error(rd, f, name, "must be > 0 (blank = not locked), got '%s'", f->text);
-				run->sm_clock_mhz = isnan(v) ? 0.0 : v;
-			}
-			break;
-		case COL_INPUT: rc = parse_number(rd, f, name, 0, &run->input_tokens); break;
-		case COL_OUTPUT: rc = parse_number(rd, f, name, 0, &run->output_tokens); break;
-		case COL_TPUT: rc = parse_number(rd, f, name, 0, &run->throughput_tok_s); break;
-		case COL_EPT: rc = parse_number(rd, f, name, 0, &run->energy_per_token_j); break;
-		case COL_WEIGHTS:
-		case COL_KV: {
-			wc_precision *dst = c == COL_WEIGHTS ? &run->weights : &run->kv;
-			if (is_blank(f->text)) {
-				*dst = WC_PREC_BF16;
-			} else if (wc_precision_from_name(f->text, dst) != WC_OK ||
-			           (c == COL_KV && *dst == WC_PREC_INT4)) {
-				return cell_error(rd, f, name, c == COL_KV ? "expected bf16 or fp8, got '%s'"
-				                                           : "expected bf16, fp8 or int4, got '%s'", f->text);
-			}
-			break;
-		}
-		case COL_ARCH: rc = copy_text(rd, f, name, run->architecture, sizeof run->architecture); break;
-		case COL_SERIES: rc = copy_text(rd, f, name, run->n_series, sizeof run->n_series); break;
-		case COL_WORKLOAD: rc = copy_text(rd, f, name, run->workload, sizeof run->workload); break;
-		case COL_SET: rc = copy_text(rd, f, name, run->set, sizeof run->set); break;
-		case COL_EXCLUDE: rc = copy_text(rd, f, name, run->exclude, sizeof run->exclude); break;
-		case COL_COUNT: break;
-		}
+		if ((rc = parse_text(rd, &fields[i], (column_id)c, run)) == WC_OK &&
+		    (rc = parse_named(rd, &fields[i], (column_id)c, run)) == WC_OK)
+			rc = parse_numeric(rd, &fields[i], (column_id)c, run);
 	}
 	return rc;
 }
 
-/* Series files are relative to the table's folder (SPEC §7). */
+/* Series files are relative to the table's folder. */
 static int
 load_series(reader *rd, wc_run *run, int series_col)
 {
@@ -347,7 +383,7 @@ load_series(reader *rd, wc_run *run, int series_col)
 		snprintf(full, sizeof full, "%s/%s", dirname(copy), run->n_series);
 	free(copy);
 	wc_error serr;
-	int rc = wc_series_read(full, &run->series_running, &run->series_weight, &run->series_len, &serr);
+	int rc = wc_series_read(full, &run->series, &serr);
 	if (rc != WC_OK)
 		return wc_error_set(rd->err, rc, "%s:%d:%d: column 'n_series': %s", rd->path, rd->line,
 		                    series_col, serr.msg);
@@ -385,7 +421,7 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 			goto done;
 		}
 		if (n_header == 0) {
-			/* Header: map each field to a SPEC column or an extra. */
+			/* Header: map each field to a documented column or an extra. */
 			for (int i = 0; i < n; i++) {
 				const char *name = fields[i].text;
 				int c;
@@ -457,8 +493,7 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 				goto done;
 		}
 		if ((rc = append_owned(t, &run, err)) != WC_OK) {
-			free(run.series_running);
-			free(run.series_weight);
+			wc_load_histogram_free(&run.series);
 			goto done;
 		}
 		for (size_t j = 0; j < t->n_extra; j++)
@@ -514,14 +549,14 @@ column_used(const wc_runs_table *t, column_id c)
 		const wc_run *r = &t->runs[i];
 		switch (c) {
 		case COL_TOTAL: if (isfinite(r->total_params_b)) return 1; break;
-		case COL_ARCH: if (r->architecture[0]) return 1; break;
+		case COL_ARCH: if (r->architecture != WC_ARCH_UNKNOWN) return 1; break;
 		case COL_RUNNING: if (isfinite(r->running)) return 1; break;
 		case COL_SERIES: if (r->n_series[0]) return 1; break;
 		case COL_IDLE: if (isfinite(r->idle_power_w)) return 1; break;
 		case COL_WEIGHTS: if (r->weights != WC_PREC_BF16) return 1; break;
 		case COL_KV: if (r->kv != WC_PREC_BF16) return 1; break;
 		case COL_CLOCK: if (r->sm_clock_mhz > 0) return 1; break;
-		case COL_WORKLOAD: if (r->workload[0]) return 1; break;
+		case COL_WORKLOAD: if (r->workload != WC_WORKLOAD_UNKNOWN) return 1; break;
 		case COL_INPUT: if (isfinite(r->input_tokens)) return 1; break;
 		case COL_OUTPUT: if (isfinite(r->output_tokens)) return 1; break;
 		case COL_TPUT: if (isfinite(r->throughput_tok_s)) return 1; break;
@@ -544,7 +579,7 @@ put_cell(FILE *f, const wc_run *r, column_id c)
 	case COL_MODEL: wc__csv_put(f, r->model); break;
 	case COL_ACTIVE: put_number(f, r->active_params_b); break;
 	case COL_TOTAL: put_number(f, r->total_params_b); break;
-	case COL_ARCH: wc__csv_put(f, r->architecture); break;
+	case COL_ARCH: wc__csv_put(f, wc_architecture_name(r->architecture)); break;
 	case COL_RUNNING: put_number(f, r->running); break;
 	case COL_SERIES: wc__csv_put(f, r->n_series); break;
 	case COL_POWER: put_number(f, r->mean_power_w); break;
@@ -552,7 +587,7 @@ put_cell(FILE *f, const wc_run *r, column_id c)
 	case COL_WEIGHTS: fputs(wc_precision_name(r->weights), f); break;
 	case COL_KV: fputs(wc_precision_name(r->kv), f); break;
 	case COL_CLOCK: if (r->sm_clock_mhz > 0) put_number(f, r->sm_clock_mhz); break;
-	case COL_WORKLOAD: wc__csv_put(f, r->workload); break;
+	case COL_WORKLOAD: wc__csv_put(f, wc_workload_name(r->workload)); break;
 	case COL_INPUT: put_number(f, r->input_tokens); break;
 	case COL_OUTPUT: put_number(f, r->output_tokens); break;
 	case COL_TPUT: put_number(f, r->throughput_tok_s); break;

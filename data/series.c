@@ -1,17 +1,19 @@
 /*
- * n(t) series files (SPEC §7): CSV `t_s,running`, one sample per row,
- * each held until the next sample (the last one for the median step).
- * Returned as distinct load levels and the seconds spent at each, which
- * is all the law's time average needs.
+ * n(t) series files (docs/formats/runs-table.md): CSV `t_s,running`, one
+ * sample per row, each held until the next sample (the last one for the
+ * median step). Read as distinct load levels and the seconds spent at
+ * each, which is all the law's time average needs.
  */
-#include "data/data.h"
-#include "data/data_internal.h"
+#include "data/runs_table.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "data/fileio.h"
+#include "data_internal.h"
+#include "models/grow.h"
 
 #define SERIES_MAX_BYTES (256u << 20)
 
@@ -24,120 +26,121 @@ parse_cell(const char *path, int line, const wc__csv_field *f, double *out, wc_e
 	return WC_OK;
 }
 
-int
-wc_series_read(const char *path, double **running, double **weight, size_t *len, wc_error *err)
+static int
+cmp_double(const void *a, const void *b)
 {
-	char *buf = NULL;
-	size_t blen, n = 0, cap = 0;
-	double *t = NULL, *v = NULL, *dt = NULL;
-	int lineno = 0, header = 0, rc, nf;
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Parse the samples; `*t` and `*v` grow together and are owned by the
+ * caller, also on failure. */
+static int
+parse_samples(const char *path, const char *buf, size_t blen, double **t, double **v, size_t *n,
+              wc_error *err)
+{
+	size_t cap_t = 0, cap_v = 0;
+	int header = 0, rc = WC_OK, nf;
 	wc__csv_lines it;
 	wc__csv_field f[3];
 	const char *reason = NULL;
-	*running = *weight = NULL;
-	*len = 0;
-	if ((rc = wc_read_file(path, SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
-		return rc;
 	wc__csv_lines_init(&it, buf, blen);
 	while ((nf = wc__csv_lines_next(&it, f, 3, &reason)) != 0) {
-		lineno = it.line;
+		int line = it.line;
 		if (nf == WC_ENOMEM) {
 			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-			goto done;
+			break;
 		}
 		if (nf != 2) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s (t_s,running)", path, lineno,
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s (t_s,running)", path, line,
 			                  nf == WC__CSV_BAD ? reason : "expected two fields");
-			goto done;
+			break;
 		}
 		if (!header) {
 			if (strcmp(f[0].text, "t_s") != 0 || strcmp(f[1].text, "running") != 0) {
-				rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: header must be 't_s,running'", path, lineno);
-				goto done;
+				rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: header must be 't_s,running'", path, line);
+				break;
 			}
 			header = 1;
 			continue;
 		}
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			double *nt = realloc(t, cap * sizeof *nt), *nv = nt ? realloc(v, cap * sizeof *nv) : NULL;
-			if (nt)
-				t = nt;
-			if (nv)
-				v = nv;
-			if (!nt || !nv) {
-				rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-				goto done;
-			}
+		double *nt = wc_grow(*t, &cap_t, *n + 1, sizeof **t, 1024);
+		if (nt)
+			*t = nt;
+		double *nv = nt ? wc_grow(*v, &cap_v, *n + 1, sizeof **v, 1024) : NULL;
+		if (nv)
+			*v = nv;
+		if (!nt || !nv) {
+			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			break;
 		}
-		if ((rc = parse_cell(path, lineno, &f[0], &t[n], err)) != WC_OK ||
-		    (rc = parse_cell(path, lineno, &f[1], &v[n], err)) != WC_OK)
-			goto done;
-		if (v[n] < 0) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: running must be >= 0", path, lineno, f[1].column);
-			goto done;
+		if ((rc = parse_cell(path, line, &f[0], &(*t)[*n], err)) != WC_OK ||
+		    (rc = parse_cell(path, line, &f[1], &(*v)[*n], err)) != WC_OK)
+			break;
+		if ((*v)[*n] < 0) {
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: running must be >= 0", path, line, f[1].column);
+			break;
 		}
-		if (n > 0 && t[n] <= t[n - 1]) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: t_s must increase", path, lineno, f[0].column);
-			goto done;
+		if (*n > 0 && (*t)[*n] <= (*t)[*n - 1]) {
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: t_s must increase", path, line, f[0].column);
+			break;
 		}
-		n++;
+		(*n)++;
 	}
+	wc__csv_lines_free(&it);
+	return rc;
+}
+
+int
+wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
+{
+	char *buf = NULL;
+	size_t blen, n = 0;
+	double *t = NULL, *v = NULL, *dt = NULL, *sorted = NULL;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if ((rc = wc_read_file(path, SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
+		return rc;
+	if ((rc = parse_samples(path, buf, blen, &t, &v, &n, err)) != WC_OK)
+		goto done;
 	if (n < 2) {
 		rc = wc_error_set(err, WC_EPARSE, "%s: needs at least two samples", path);
 		goto done;
 	}
-	if (!(dt = malloc(n * sizeof *dt))) {
+	dt = wc_alloc_array(n, sizeof *dt);
+	sorted = wc_alloc_array(n - 1, sizeof *sorted);
+	if (!dt || !sorted) {
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 		goto done;
 	}
 	for (size_t i = 0; i + 1 < n; i++)
-		dt[i] = t[i + 1] - t[i];
-	{
-		/* The last sample holds for the typical step. */
-		double *tmp = malloc((n - 1) * sizeof *tmp);
-		if (!tmp) {
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-			goto done;
-		}
-		memcpy(tmp, dt, (n - 1) * sizeof *tmp);
-		gsl_sort(tmp, 1, n - 1);
-		dt[n - 1] = gsl_stats_median_from_sorted_data(tmp, 1, n - 1);
-		free(tmp);
-	}
-	/* Collapse to distinct levels: sort the values with their durations. */
-	{
-		size_t *order = malloc(n * sizeof *order);
-		double *lv = malloc(n * sizeof *lv), *lw = malloc(n * sizeof *lw);
-		if (!order || !lv || !lw) {
-			free(order);
-			free(lv);
-			free(lw);
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-			goto done;
-		}
-		gsl_sort_index(order, v, 1, n);
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++) {
-			double val = v[order[i]], w = dt[order[i]];
-			if (k > 0 && lv[k - 1] == val) {
-				lw[k - 1] += w;
-			} else {
-				lv[k] = val;
-				lw[k++] = w;
-			}
-		}
-		free(order);
-		*running = lv;
-		*weight = lw;
-		*len = k;
-	}
-	rc = WC_OK;
+		sorted[i] = dt[i] = t[i + 1] - t[i];
+	/* The last sample holds for the typical (median) step. */
+	qsort(sorted, n - 1, sizeof *sorted, cmp_double);
+	size_t m = n - 1;
+	dt[n - 1] = m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]);
+	if ((rc = wc_load_histogram_build(v, dt, 0.0, n, out, NULL)) != WC_OK)
+		rc = wc_error_set(err, rc, "%s: out of memory", path);
 done:
-	wc__csv_lines_free(&it);
 	free(buf);
 	free(t);
 	free(v);
 	free(dt);
+	free(sorted);
 	return rc;
+}
+
+int
+wc_series_write(const char *path, const double *t_s, const double *running, size_t n,
+                wc_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	fputs("t_s,running\n", f);
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "%.3f,%.10g\n", t_s[k], running[k]);
+	return wc__memstream_write_atomic(path, f, &buf, &len, err);
 }

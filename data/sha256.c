@@ -3,7 +3,9 @@
  * parameter files. None of the project's libraries exports a hash, so this
  * small implementation is ours; tests/test_sha256.c checks the FIPS vectors.
  */
-#include "data/data.h"
+#include "data/fileio.h"
+
+#include <stdio.h>
 
 #include <stdint.h>
 #include <stdio.h>

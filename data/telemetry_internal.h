@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "data/data.h"
-#include "data/data_internal.h"
+#include "data_internal.h"
 
 /* Bytes read from the file per refill. */
 #define WC__LR_BLOCK ((size_t)1 << 20)
@@ -69,21 +69,5 @@ char *wc__trim(char *s, size_t *len);
 int wc__parse_number(const char *s, size_t len, double *out);
 /** "[N/A]", "[Not Supported]", "N/A" or blank: a value the tool did not have. */
 int wc__is_missing(const char *s, size_t len);
-
-/** Count the intervals [start[i], end[i]) covering each grid point
- *  g0 + k*dt, k < n, into out[k] (difference array; O(intervals + n)).
- *  Intervals with a NaN end are skipped. */
-void wc__interval_counts(const double *start, const double *end, size_t count, double g0, double dt,
-                         size_t n, double *out);
-
-/** Loaded idle power of one GPU (SPEC §1: P0, measured). `quiet[i]` = 1
- *  when no request runs at sample i (NULL: unknown, every sample may
- *  count). From the window [win_start, win_end] when it holds
- *  WC_IDLE_MIN_S of samples ("window"); else the lowest median over a
- *  flat, quiet stretch of WC_IDLE_QUIET_S ("quiet_stretch"); else of 1 s
- *  or the lowest quiet sample ("quiet_short"); else NaN ("none").
- *  Returns the source name (static). */
-const char *wc__idle_power(const double *t, const double *p, size_t n, const unsigned char *quiet,
-                           double win_start, double win_end, double *out);
 
 #endif

@@ -6,7 +6,7 @@
  * threads. P0 is measured, not resampled (it is not a parameter unless a
  * level had no idle measurement).
  */
-#include "fit/fit_internal.h"
+#include "fit_internal.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "data/data.h"
+#include "data/runs_table.h"
 #include "models/models.h"
 
 #ifdef __cplusplus

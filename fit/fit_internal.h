@@ -11,7 +11,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "fit/fit.h"
-#include "fit/linalg.h"
+#include "linalg.h"
 
 /* What each entry of the free parameter vector is. Positive quantities
  * (S, P0, m) are fitted as logs: better conditioned, never negative. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fit/fit.h"
-#include "fit/linalg.h"
+#include "linalg.h"
 
 void
 wc_linalg_pin_single_thread(void)

@@ -1,15 +1,16 @@
 /*
- * Setting up the joint fit (SPEC §1, §7): which runs enter, the platform
+ * Setting up the joint fit (docs/fitting.md): which runs enter, the platform
  * levels and who shares S with whom, where each level's P0 comes from
  * (measured idle column > the prior parameters > fitted), which precision
  * terms exist, the layout of the free parameter vector, and a starting
  * point. Everything the residual loop needs is flattened here once.
  */
-#include "fit/fit_internal.h"
+#include "fit_internal.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include "models/grow.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,9 +61,9 @@ level_index(const fit_problem *pb, const char *name)
 static int
 row_has_load(const wc_run *r)
 {
-	if (r->series_len > 0) {
-		for (size_t j = 0; j < r->series_len; j++)
-			if (r->series_running[j] > 0 && r->series_weight[j] > 0)
+	if (r->series.len > 0) {
+		for (size_t j = 0; j < r->series.len; j++)
+			if (r->series.running[j] > 0 && r->series.weight[j] > 0)
 				return 1;
 		return 0;
 	}
@@ -136,11 +137,12 @@ row_term(fit_problem *pb, const wc_fit_options *opt, wc_setting s, wc_precision 
 	return best->kept ? k : -2;
 }
 
+/* Resize a row array to exactly `n` elements, overflow-checked. */
 static int
 grow(void **p, size_t n, size_t size)
 {
-	void *np = realloc(*p, n * size);
-	if (!np && n)
+	void *np = wc_resize_array(*p, n, size);
+	if (!np)
 		return -1;
 	*p = np;
 	return 0;
@@ -267,31 +269,12 @@ layout_and_start(fit_problem *pb, const wc_params *prior, int any_clock)
 	}
 }
 
-int
-fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
-                  wc_error *err)
+/* Step 1: rows that may enter (mask, exclude column, some load) and the
+ * levels they name, in order of first appearance. */
+static int
+select_rows(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
+            unsigned char *in_fit, wc_error *err)
 {
-	wc_params paper;
-	const wc_params *prior = opt->prior;
-	unsigned char *in_fit = NULL;
-	int rc = WC_OK, any_clock = 0;
-	size_t n_pts = 0, cap_pts = 0;
-	*out = NULL;
-	if (!prior) {
-		wc_params_default(&paper);
-		prior = &paper;
-	}
-	fit_problem *pb = calloc(1, sizeof *pb);
-	in_fit = calloc(t->n_runs ? t->n_runs : 1, 1);
-	if (!pb || !in_fit) {
-		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
-		goto done;
-	}
-	pb->form = opt->form;
-	pb->clock_ref_mhz = prior->clock_ref_mhz > 0 ? prior->clock_ref_mhz : 1980.0;
-	pb->kappa_fixed = prior->kappa;
-
-	/* 1. candidate rows and levels (first appearance order) */
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];
 		if ((opt->use && !opt->use[i]) || r->exclude[0])
@@ -303,18 +286,21 @@ fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem
 		}
 		in_fit[i] = 1;
 		if (level_index(pb, r->platform) < 0) {
-			if (pb->n_levels >= WC_MAX_LEVELS) {
-				rc = wc_error_set(err, WC_EINVAL, "fit: more than %d platform levels", WC_MAX_LEVELS);
-				goto done;
-			}
+			if (pb->n_levels >= WC_MAX_LEVELS)
+				return wc_error_set(err, WC_EINVAL, "fit: more than %d platform levels", WC_MAX_LEVELS);
 			wc_level *lv = &pb->levels[pb->n_levels++];
 			memset(lv, 0, sizeof *lv);
 			snprintf(lv->name, sizeof lv->name, "%s", r->platform);
 		}
 	}
-	apply_shares(pb, prior, opt);
+	return WC_OK;
+}
 
-	/* 2. P0 of each level: measured > prior > fitted */
+/* Step 2: P0 of each level: measured > prior > fitted. */
+static void
+choose_p0(fit_problem *pb, const wc_runs_table *t, const wc_params *prior,
+          const unsigned char *in_fit)
+{
 	for (int L = 0; L < pb->n_levels; L++) {
 		wc_level *lv = &pb->levels[L];
 		const wc_level *pl = wc_params_level(prior, lv->name);
@@ -333,121 +319,181 @@ fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem
 			                 lv->name);
 		}
 	}
+}
 
-	/* 3. per-row constants */
-	size_t n = 0;
-	for (size_t i = 0; i < t->n_runs; i++)
-		n += in_fit[i];
-	if (grow((void **)&pb->row, n + 1, sizeof *pb->row) || grow((void **)&pb->lvl, n + 1, sizeof *pb->lvl) ||
-	    grow((void **)&pb->G, n + 1, sizeof *pb->G) || grow((void **)&pb->l_n, n + 1, sizeof *pb->l_n) ||
-	    grow((void **)&pb->l_f, n + 1, sizeof *pb->l_f) || grow((void **)&pb->y, n + 1, sizeof *pb->y) ||
-	    grow((void **)&pb->p0, n + 1, sizeof *pb->p0) ||
-	    grow((void **)&pb->term_w, n + 1, sizeof *pb->term_w) ||
-	    grow((void **)&pb->term_kv, n + 1, sizeof *pb->term_kv) ||
-	    grow((void **)&pb->mult, n + 1, sizeof *pb->mult) || grow((void **)&pb->off, n + 2, sizeof *pb->off)) {
-		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
-		goto done;
+static int
+alloc_rows(fit_problem *pb, size_t n)
+{
+	return grow((void **)&pb->row, n + 1, sizeof *pb->row) ||
+	       grow((void **)&pb->lvl, n + 1, sizeof *pb->lvl) ||
+	       grow((void **)&pb->G, n + 1, sizeof *pb->G) || grow((void **)&pb->l_n, n + 1, sizeof *pb->l_n) ||
+	       grow((void **)&pb->l_f, n + 1, sizeof *pb->l_f) || grow((void **)&pb->y, n + 1, sizeof *pb->y) ||
+	       grow((void **)&pb->p0, n + 1, sizeof *pb->p0) ||
+	       grow((void **)&pb->term_w, n + 1, sizeof *pb->term_w) ||
+	       grow((void **)&pb->term_kv, n + 1, sizeof *pb->term_kv) ||
+	       grow((void **)&pb->mult, n + 1, sizeof *pb->mult) ||
+	       grow((void **)&pb->off, n + 2, sizeof *pb->off);
+}
+
+/* The loaded points of run `r` (its n(t) histogram, or its one load), as
+ * shares of the run's whole time: idle steps count in the total only. */
+static int
+add_load_points(fit_problem *pb, const wc_run *r, size_t *cap_pts)
+{
+	size_t n_pts = pb->off[pb->n_rows], len = r->series.len ? r->series.len : 1;
+	if (n_pts + len > *cap_pts) {
+		*cap_pts = 2 * (n_pts + len) + 64;
+		if (grow((void **)&pb->ln_pt, *cap_pts, sizeof *pb->ln_pt) ||
+		    grow((void **)&pb->w_pt, *cap_pts, sizeof *pb->w_pt))
+			return -1;
 	}
-	int low_power = 0, no_term = 0;
-	for (size_t i = 0; i < t->n_runs; i++) {
-		if (!in_fit[i])
-			continue;
-		const wc_run *r = &t->runs[i];
-		int L = level_index(pb, r->platform);
-		int tw = row_term(pb, opt, WC_SETTING_WEIGHTS, r->weights, r->platform);
-		int tk = row_term(pb, opt, WC_SETTING_KV, r->kv, r->platform);
-		if (tw == -2 || tk == -2) {
-			no_term++;
+	if (r->series.len) {
+		double total = 0.0;
+		for (size_t j = 0; j < r->series.len; j++)
+			total += r->series.weight[j];
+		for (size_t j = 0; j < r->series.len; j++)
+			if (r->series.running[j] > 0 && r->series.weight[j] > 0) {
+				pb->ln_pt[n_pts] = wc_law_log_load(r->series.running[j]);
+				pb->w_pt[n_pts++] = r->series.weight[j] / total;
+			}
+	} else {
+		pb->ln_pt[n_pts] = wc_law_log_load(r->running);
+		pb->w_pt[n_pts++] = 1.0;
+	}
+	pb->off[pb->n_rows + 1] = n_pts;
+	return 0;
+}
+
+typedef struct {
+	int low_power, no_term, any_clock;
+	size_t cap_pts;
+} row_tally;
+
+/* Step 3: the per-row constants of one run, or a reason to leave it out
+ * (counted in `tally`). Returns -1 only when memory runs out. */
+static int
+add_row(fit_problem *pb, const wc_fit_options *opt, const wc_runs_table *t, size_t i,
+        row_tally *tally)
+{
+	const wc_run *r = &t->runs[i];
+	int L = level_index(pb, r->platform);
+	int tw = row_term(pb, opt, WC_SETTING_WEIGHTS, r->weights, r->platform);
+	int tk = row_term(pb, opt, WC_SETTING_KV, r->kv, r->platform);
+	if (tw == -2 || tk == -2) {
+		tally->no_term++;
+		pb->n_excluded++;
+		return 0;
+	}
+	double p0 = isfinite(r->idle_power_w) ? r->idle_power_w : pb->levels[L].p0.value, y;
+	if (pb->levels[L].p0.source == WC_SRC_FITTED) {
+		p0 = NAN;
+		y = log(r->mean_power_w);
+	} else {
+		double dyn = r->mean_power_w - r->tp * p0;
+		if (!(dyn > 0)) {
+			tally->low_power++;
 			pb->n_excluded++;
-			continue;
+			return 0;
 		}
-		double p0 = isfinite(r->idle_power_w) ? r->idle_power_w : pb->levels[L].p0.value;
-		double y;
-		if (pb->levels[L].p0.source == WC_SRC_FITTED) {
-			p0 = NAN;
-			y = log(r->mean_power_w);
-		} else {
-			double dyn = r->mean_power_w - r->tp * p0;
-			if (!(dyn > 0)) {
-				low_power++;
-				pb->n_excluded++;
-				continue;
-			}
-			y = log(dyn);
-		}
-		size_t k = pb->n_rows;
-		pb->row[k] = i;
-		pb->lvl[k] = L;
-		pb->G[k] = r->tp;
-		pb->l_n[k] = log(r->active_params_b / (8.0 * r->tp));
-		pb->l_f[k] = r->sm_clock_mhz > 0 ? log(r->sm_clock_mhz / pb->clock_ref_mhz) : 0.0;
-		any_clock |= r->sm_clock_mhz > 0;
-		pb->y[k] = y;
-		pb->p0[k] = p0;
-		pb->term_w[k] = tw;
-		pb->term_kv[k] = tk;
-		pb->mult[k] = 1.0;
-		pb->off[k] = n_pts;
-		/* loaded points, normalised by the run's whole time (idle included) */
-		size_t len = r->series_len ? r->series_len : 1;
-		if (n_pts + len > cap_pts) {
-			cap_pts = 2 * (n_pts + len) + 64;
-			if (grow((void **)&pb->ln_pt, cap_pts, sizeof *pb->ln_pt) ||
-			    grow((void **)&pb->w_pt, cap_pts, sizeof *pb->w_pt)) {
-				rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
-				goto done;
-			}
-		}
-		if (r->series_len) {
-			double total = 0.0;
-			for (size_t j = 0; j < r->series_len; j++)
-				total += r->series_weight[j];
-			for (size_t j = 0; j < r->series_len; j++)
-				if (r->series_running[j] > 0 && r->series_weight[j] > 0) {
-					pb->ln_pt[n_pts] = log(r->series_running[j] / 32.0);
-					pb->w_pt[n_pts++] = r->series_weight[j] / total;
-				}
-		} else {
-			pb->ln_pt[n_pts] = log(r->running / 32.0);
-			pb->w_pt[n_pts++] = 1.0;
-		}
-		pb->n_rows++;
+		y = log(dyn);
 	}
-	pb->off[pb->n_rows] = n_pts;
-	if (low_power)
-		fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit", low_power);
-	if (no_term)
-		fit_problem_warn(pb, "%d run(s) whose precision setting has no kept term left out of the fit", no_term);
+	size_t k = pb->n_rows;
+	pb->row[k] = i;
+	pb->lvl[k] = L;
+	pb->G[k] = r->tp;
+	pb->l_n[k] = wc_law_log_size(r->active_params_b, r->tp);
+	pb->l_f[k] = r->sm_clock_mhz > 0 ? log(r->sm_clock_mhz / pb->clock_ref_mhz) : 0.0;
+	tally->any_clock |= r->sm_clock_mhz > 0;
+	pb->y[k] = y;
+	pb->p0[k] = p0;
+	pb->term_w[k] = tw;
+	pb->term_kv[k] = tk;
+	pb->mult[k] = 1.0;
+	if (add_load_points(pb, r, &tally->cap_pts) != 0)
+		return -1;
+	pb->n_rows++;
+	return 0;
+}
 
-	/* Levels that lost every row (e.g. all below idle) leave the problem. */
+/* Levels that lost every row (e.g. all below idle) cannot be fitted. */
+static int
+check_levels_used(const fit_problem *pb, const wc_runs_table *t, wc_error *err)
+{
 	for (int L = 0; L < pb->n_levels; L++) {
 		int used = 0;
 		for (size_t i = 0; i < pb->n_rows && !used; i++)
 			used = pb->lvl[i] == L;
-		if (!used) {
-			rc = wc_error_set(err, WC_EINVAL, "fit: level %s has no usable runs", pb->levels[L].name);
-			goto done;
-		}
+		if (!used)
+			return wc_error_set(err, WC_EINVAL, "fit: level %s has no usable runs", pb->levels[L].name);
 	}
-	if (pb->n_rows == 0) {
-		rc = wc_error_set(err, WC_EINVAL, "fit: no usable runs in %s", t->path[0] ? t->path : "the table");
+	if (pb->n_rows == 0)
+		return wc_error_set(err, WC_EINVAL, "fit: no usable runs in %s",
+		                    t->path[0] ? t->path : "the table");
+	return WC_OK;
+}
+
+static int
+build_rows(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
+           const unsigned char *in_fit, int *any_clock, wc_error *err)
+{
+	row_tally tally = { 0, 0, 0, 0 };
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_runs; i++)
+		n += in_fit[i];
+	if (alloc_rows(pb, n))
+		return wc_error_set(err, WC_ENOMEM, "fit: out of memory");
+	pb->off[0] = 0;
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (in_fit[i] && add_row(pb, opt, t, i, &tally) != 0)
+			return wc_error_set(err, WC_ENOMEM, "fit: out of memory");
+	if (tally.low_power)
+		fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit", tally.low_power);
+	if (tally.no_term)
+		fit_problem_warn(pb, "%d run(s) whose precision setting has no kept term left out of the fit",
+		                 tally.no_term);
+	*any_clock = tally.any_clock;
+	return check_levels_used(pb, t, err);
+}
+
+int
+fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
+                  wc_error *err)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	const wc_params *prior = opt->prior;
+	unsigned char *in_fit = NULL;
+	int rc = WC_OK, any_clock = 0;
+	*out = NULL;
+	if (!prior) {
+		wc_params_default(&paper);
+		prior = &paper;
+	}
+	fit_problem *pb = calloc(1, sizeof *pb);
+	in_fit = calloc(t->n_runs ? t->n_runs : 1, 1);
+	if (!pb || !in_fit) {
+		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 		goto done;
 	}
+	pb->form = opt->form;
+	pb->clock_ref_mhz = prior->clock_ref_mhz > 0 ? prior->clock_ref_mhz : WC_LAW_REF_CLOCK_MHZ;
+	pb->kappa_fixed = prior->kappa;
+	if ((rc = select_rows(pb, t, opt, in_fit, err)) != WC_OK)
+		goto done;
+	apply_shares(pb, prior, opt);
+	choose_p0(pb, t, prior, in_fit);
+	if ((rc = build_rows(pb, t, opt, in_fit, &any_clock, err)) != WC_OK)
+		goto done;
 	layout_and_start(pb, prior, any_clock);
 	/* A caller's start is in natural units (as the result's x). */
 	if (opt->start && opt->start_len == (size_t)pb->n_params)
-		for (int k = 0; k < pb->n_params; k++) {
-			param_kind kind = pb->slots[k].kind;
-			int is_log = kind == PK_LOG_S || kind == PK_LOG_P0 || kind == PK_TERM_LOG_FACTOR;
-			pb->x0[k] = is_log ? log(opt->start[k]) : opt->start[k];
-		}
-	if (pb->n_rows < (size_t)pb->n_params) {
+		for (int k = 0; k < pb->n_params; k++)
+			pb->x0[k] = fit_param_is_log(pb, k) ? log(opt->start[k]) : opt->start[k];
+	if (pb->n_rows < (size_t)pb->n_params)
 		rc = wc_error_set(err, WC_EINVAL, "fit: %zu usable runs for %d parameters", pb->n_rows,
 		                  pb->n_params);
-		goto done;
-	}
 done:
 	free(in_fit);
+	wc_params_clear(&paper);
 	if (rc != WC_OK) {
 		fit_problem_free(pb);
 		return rc;

@@ -11,7 +11,7 @@
  * the residual call: GSL asks for the Jacobian at the point whose residuals
  * it has just evaluated.
  */
-#include "fit/fit_internal.h"
+#include "fit_internal.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>

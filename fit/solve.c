@@ -5,7 +5,7 @@
  * standard errors, and which parameter the data cannot pin down — and the
  * conversion of the solution into a frozen parameter set.
  */
-#include "fit/fit_internal.h"
+#include "fit_internal.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit_nlinear.h>
@@ -32,10 +32,10 @@ fit_param_name(const fit_problem *pb, int k, char *buf, size_t cap)
 	const param_slot *s = &pb->slots[k];
 	const char *lvl = s->index >= 0 && s->index < pb->n_levels ? pb->levels[s->index].name : "";
 	switch (s->kind) {
-	case PK_LOG_S: snprintf(buf, cap, "S[%s]", lvl); break;
-	case PK_THETA: snprintf(buf, cap, "theta[%s]", lvl); break;
-	case PK_FLOOR: snprintf(buf, cap, "floor[%s]", lvl); break;
-	case PK_LOG_P0: snprintf(buf, cap, "P0[%s]", lvl); break;
+	case PK_LOG_S: wc_level_param_label(WC_LEVEL_S, lvl, buf, cap); break;
+	case PK_THETA: wc_level_param_label(WC_LEVEL_THETA, lvl, buf, cap); break;
+	case PK_FLOOR: wc_level_param_label(WC_LEVEL_FLOOR, lvl, buf, cap); break;
+	case PK_LOG_P0: wc_level_param_label(WC_LEVEL_P0, lvl, buf, cap); break;
 	case PK_DELTA: snprintf(buf, cap, "delta"); break;
 	case PK_GAMMA1: snprintf(buf, cap, "gamma1"); break;
 	case PK_GAMMA2: snprintf(buf, cap, "gamma2"); break;
@@ -288,13 +288,13 @@ fill_ranges(const fit_problem *pb, const wc_runs_table *t, wc_params *p)
 		const wc_run *r = &t->runs[pb->row[i]];
 		wc_range *g = &p->levels[pb->lvl[i]].range;
 		double lo = r->running, hi = r->running;
-		if (r->series_len) {
+		if (r->series.len) {
 			lo = INFINITY;
 			hi = 0;
-			for (size_t j = 0; j < r->series_len; j++)
-				if (r->series_running[j] > 0) {
-					lo = fmin(lo, r->series_running[j]);
-					hi = fmax(hi, r->series_running[j]);
+			for (size_t j = 0; j < r->series.len; j++)
+				if (r->series.running[j] > 0) {
+					lo = fmin(lo, r->series.running[j]);
+					hi = fmax(hi, r->series.running[j]);
 				}
 		}
 		if (g->runs == 0) {
@@ -434,8 +434,8 @@ wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_erro
 	c.weights = run->weights;
 	c.kv = run->kv;
 	c.sm_clock_mhz = run->sm_clock_mhz;
-	if (run->series_len)
-		rc = wc_law_power_series(p, &c, run->series_running, run->series_weight, run->series_len, out, err);
+	if (run->series.len)
+		rc = wc_law_power_series(p, &c, run->series.running, run->series.weight, run->series.len, out, err);
 	else
 		rc = wc_law_power(p, &c, out, err);
 	if (rc == WC_OK && isfinite(run->idle_power_w)) {

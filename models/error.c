@@ -1,5 +1,5 @@
 /* Error detail for callers: one line, written into caller-owned storage. */
-#include "models/models.h"
+#include "models/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,9 +1,10 @@
 /*
  * The five candidate forms of the dynamic part of inference power
- * (SPEC §1, Table 11 of the LLM-PowerTrace appendix) and the name tables
- * of the enums used across the law.
+ * (docs/inference-law.md) and the name tables of the enums used across the
+ * law: each list of names exists here once, and parsers, writers, the CLI
+ * and the JSON answers all go through it.
  */
-#include "models/models.h"
+#include "models/params.h"
 
 #include <math.h>
 #include <string.h>
@@ -131,18 +132,50 @@ wc_source_from_name(const char *name, wc_source *out)
 	return rc;
 }
 
+static const char *const workload_names[WC_WORKLOAD_COUNT] = {
+	"", "closed", "poisson", "bursty", "replay",
+};
+
+const char *
+wc_workload_name(wc_workload w)
+{
+	return (unsigned)w < WC_WORKLOAD_COUNT ? workload_names[w] : "";
+}
+
+int
+wc_workload_from_name(const char *name, wc_workload *out)
+{
+	int i, rc = lookup(workload_names, WC_WORKLOAD_COUNT, name, &i);
+	if (rc == WC_OK)
+		*out = (wc_workload)i;
+	return rc;
+}
+
+const char *
+wc_workload_choices(void)
+{
+	return "closed, poisson, bursty or replay";
+}
+
 const char *
 wc_setting_name(wc_setting s)
 {
 	return s == WC_SETTING_KV ? "kv_cache" : "weights";
 }
 
+static const char *const placement_names[] = { "none", "inside_z", "on_s" };
+
 const char *
 wc_placement_name(wc_placement p)
 {
-	switch (p) {
-	case WC_PLACE_INSIDE_Z: return "inside_z";
-	case WC_PLACE_ON_S: return "on_s";
-	default: return "none";
-	}
+	return (unsigned)p <= WC_PLACE_ON_S ? placement_names[p] : "none";
+}
+
+int
+wc_placement_from_name(const char *name, wc_placement *out)
+{
+	int i, rc = lookup(placement_names, 3, name, &i);
+	if (rc == WC_OK)
+		*out = (wc_placement)i;
+	return rc;
 }

@@ -1,14 +1,46 @@
 /*
- * The saturating inference power law and its relatives (SPEC §1):
+ * The inference law, evaluated in one place (docs/inference-law.md):
  *   z    = theta_H + delta*lN + g1*ln + g2*ln^2 + b_w
  *   P(n) = G*P0_H + G*S_H*m_KV*phi(f)*g(z),   P(0) = G*P0_H
- * with lN = log(N_act/(8G)), ln = log(n/32), phi(f) = (f/f_ref)^kappa.
- * g is the form's link (form.c); power-law forms have no S (S = 1).
+ * with lN = log(N_act/(8G)), ln = log(n/32), phi(f) = (f/f_ref)^kappa and
+ * g the form's link (form.c). A configuration is bound to a parameter set
+ * once (wc_law_bind); the point estimate and every bootstrap draw then go
+ * through wc_law_bound_point and wc_law_point_dynamic alike.
  */
-#include "models/models.h"
+#include "models/params.h"
+
+#include "models/grow.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+double
+wc_law_log_size(double active_params_b, int tp)
+{
+	return log(active_params_b / (WC_LAW_REF_ACTIVE_B * tp));
+}
+
+double
+wc_law_log_load(double running)
+{
+	return log(running / WC_LAW_REF_RUNNING);
+}
+
+double
+wc_law_point_dynamic(const wc_law_point *lp, double n)
+{
+	if (n <= 0.0)
+		return 0.0;
+	double ln = wc_law_log_load(n);
+	double z = lp->z0 + lp->gamma1 * ln;
+	/* The quadratic never sees n = 0 (returned above): log(0)^2 would be +inf. */
+	if (lp->gamma2 != 0.0)
+		z += lp->gamma2 * ln * ln;
+	return lp->scale * wc_form_link(lp->form, z, lp->floor_logit, NULL, NULL);
+}
+
+/* ------------------------------------------------------------ terms */
 
 static const wc_precision_term *
 find_term(const wc_params *p, wc_setting setting, wc_precision prec, const char *level,
@@ -52,23 +84,12 @@ wc_params_scale_level(const wc_params *p, const wc_level *lvl)
 	return lvl;
 }
 
-double
-wc_law_dynamic(wc_form form, double scale, double z0, double gamma1, double gamma2,
-               double floor_logit, double n)
-{
-	if (n <= 0.0)
-		return 0.0;
-	double ln = log(n / 32.0);
-	double z = z0 + gamma1 * ln;
-	/* The quadratic never sees n = 0 (returned above): log(0)^2 would be +inf. */
-	if (wc_form_has_quadratic(form))
-		z += gamma2 * ln * ln;
-	return scale * wc_form_link(form, z, floor_logit, NULL, NULL);
-}
+/* ---------------------------------------------------------- binding */
+
+enum { B_P0, B_S, B_THETA, B_FLOOR, B_DELTA, B_G1, B_G2, B_KAPPA, B_TERM_W, B_TERM_KV };
 
 static int
-check_config(const wc_params *p, const wc_config *c, const wc_level **lvl,
-             wc_error *err)
+check_config(const wc_params *p, const wc_config *c, const wc_level **lvl, wc_error *err)
 {
 	if (!c->platform)
 		return wc_error_set(err, WC_EINVAL, "platform: missing");
@@ -77,8 +98,9 @@ check_config(const wc_params *p, const wc_config *c, const wc_level **lvl,
 		return wc_error_set(err, WC_ENOTFOUND,
 		                    "platform: unknown level '%s' in parameter set '%s'",
 		                    c->platform, p->name);
-	if (c->tp < 1)
-		return wc_error_set(err, WC_EINVAL, "tp: must be >= 1, got %d", c->tp);
+	if (c->tp < 1 || c->tp > WC_LAW_MAX_TP)
+		return wc_error_set(err, WC_EINVAL, "tp: must be between 1 and %d, got %d",
+		                    WC_LAW_MAX_TP, c->tp);
 	if (!isfinite(c->active_params_b) || c->active_params_b <= 0.0)
 		return wc_error_set(err, WC_EINVAL, "active_params_b: must be a finite number > 0");
 	if (!isfinite(c->running) || c->running < 0.0)
@@ -91,49 +113,106 @@ check_config(const wc_params *p, const wc_config *c, const wc_level **lvl,
 	return WC_OK;
 }
 
-/* Parts of the law that do not depend on n, for one configuration. */
-typedef struct {
-	double p0, scale, z0, floor_logit;
-} law_point;
+/* Column of a named parameter in the set's draws, or -1 (value fixed). */
+static int
+draw_column(const wc_params *p, const char *name)
+{
+	for (int j = 0; j < p->n_draw_params; j++)
+		if (strcmp(p->draw_names[j], name) == 0)
+			return j;
+	return -1;
+}
 
 static void
-resolve(const wc_params *p, const wc_level *lvl, const wc_config *c, law_point *lp)
+bind_slot(wc_law_binding *b, int slot, const char *name, double base)
 {
+	b->base[slot] = base;
+	b->col[slot] = name ? draw_column(b->p, name) : -1;
+}
+
+int
+wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error *err)
+{
+	const wc_level *lvl = NULL;
+	char name[WC_NAME_MAX];
+	int rc = check_config(p, c, &lvl, err);
+	if (rc)
+		return rc;
+	memset(b, 0, sizeof *b);
+	b->p = p;
+	b->level = lvl;
+	b->log_size = wc_law_log_size(c->active_params_b, c->tp);
+	b->clock_ratio = c->sm_clock_mhz > 0.0 ? c->sm_clock_mhz / p->clock_ref_mhz : 0.0;
+
 	const wc_level *s_lvl = wc_params_scale_level(p, lvl);
-	double scale = wc_form_has_scale(p->form) ? s_lvl->s.value : 1.0;
-	double z0 = lvl->theta.value +
-	            p->delta.value * log(c->active_params_b / (8.0 * c->tp));
-	const wc_precision_term *tw = NULL, *tk = NULL;
-	if (c->weights != WC_PREC_BF16)
-		tw = wc_params_find_term(p, WC_SETTING_WEIGHTS, c->weights, lvl->name);
-	if (c->kv != WC_PREC_BF16)
-		tk = wc_params_find_term(p, WC_SETTING_KV, c->kv, lvl->name);
-	const wc_precision_term *both[2] = { tw, tk };
+	wc_level_param_label(WC_LEVEL_P0, lvl->name, name, sizeof name);
+	bind_slot(b, B_P0, name, lvl->p0.value);
+	wc_level_param_label(WC_LEVEL_S, s_lvl->name, name, sizeof name);
+	if (wc_form_has_scale(p->form))
+		bind_slot(b, B_S, name, s_lvl->s.value);
+	else
+		bind_slot(b, B_S, NULL, 1.0);
+	wc_level_param_label(WC_LEVEL_THETA, lvl->name, name, sizeof name);
+	bind_slot(b, B_THETA, name, lvl->theta.value);
+	wc_level_param_label(WC_LEVEL_FLOOR, lvl->name, name, sizeof name);
+	bind_slot(b, B_FLOOR, name, lvl->floor_logit.value);
+	bind_slot(b, B_DELTA, "delta", p->delta.value);
+	bind_slot(b, B_G1, "gamma1", p->gamma1.value);
+	if (wc_form_has_quadratic(p->form))
+		bind_slot(b, B_G2, "gamma2", p->gamma2.value);
+	else
+		bind_slot(b, B_G2, NULL, 0.0);
+	bind_slot(b, B_KAPPA, "kappa", p->kappa.value);
+
+	const wc_precision_term *used[2] = {
+		c->weights != WC_PREC_BF16
+			? wc_params_find_term(p, WC_SETTING_WEIGHTS, c->weights, lvl->name) : NULL,
+		c->kv != WC_PREC_BF16 ? wc_params_find_term(p, WC_SETTING_KV, c->kv, lvl->name) : NULL,
+	};
 	for (int i = 0; i < 2; i++) {
-		if (!both[i])
-			continue;
-		if (both[i]->placement == WC_PLACE_INSIDE_Z)
-			z0 += both[i]->value.value;
-		else if (both[i]->placement == WC_PLACE_ON_S)
-			scale *= both[i]->value.value;
+		b->place[i] = used[i] ? used[i]->placement : WC_PLACE_NONE;
+		if (used[i]) {
+			wc_precision_term_label(used[i], name, sizeof name);
+			bind_slot(b, B_TERM_W + i, name, used[i]->value.value);
+		} else {
+			bind_slot(b, B_TERM_W + i, NULL, NAN);
+		}
 	}
-	if (c->sm_clock_mhz > 0.0)
-		scale *= pow(c->sm_clock_mhz / p->clock_ref_mhz, p->kappa.value);
-	lp->p0 = lvl->p0.value;
-	lp->scale = scale;
-	lp->z0 = z0;
-	lp->floor_logit = lvl->floor_logit.value;
+	return WC_OK;
 }
 
 static double
-dynamic_at(const wc_params *p, const law_point *lp, double n)
+slot_value(const wc_law_binding *b, int slot, const double *draw)
 {
-	return wc_law_dynamic(p->form, lp->scale, lp->z0, p->gamma1.value, p->gamma2.value,
-	                      lp->floor_logit, n);
+	return draw && b->col[slot] >= 0 ? draw[b->col[slot]] : b->base[slot];
 }
 
+void
+wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_point *out)
+{
+	double scale = slot_value(b, B_S, draw);
+	double z0 = slot_value(b, B_THETA, draw) + slot_value(b, B_DELTA, draw) * b->log_size;
+	for (int i = 0; i < 2; i++) {
+		if (b->place[i] == WC_PLACE_INSIDE_Z)
+			z0 += slot_value(b, B_TERM_W + i, draw);
+		else if (b->place[i] == WC_PLACE_ON_S)
+			scale *= slot_value(b, B_TERM_W + i, draw);
+	}
+	if (b->clock_ratio > 0.0)
+		scale *= pow(b->clock_ratio, slot_value(b, B_KAPPA, draw));
+	out->form = b->p->form;
+	out->p0 = slot_value(b, B_P0, draw);
+	out->scale = scale;
+	out->z0 = z0;
+	out->gamma1 = slot_value(b, B_G1, draw);
+	out->gamma2 = slot_value(b, B_G2, draw);
+	out->floor_logit = slot_value(b, B_FLOOR, draw);
+}
+
+/* ------------------------------------------------------------ power */
+
 static int
-fill(const law_point *lp, int tp, double dynamic, wc_power *out, wc_error *err)
+fill(const wc_law_point *lp, int tp, double dynamic, wc_power *out, wc_error *err)
 {
 	out->idle_power_w = tp * lp->p0;
 	out->dynamic_w = tp * dynamic;
@@ -146,38 +225,130 @@ fill(const law_point *lp, int tp, double dynamic, wc_power *out, wc_error *err)
 	return WC_OK;
 }
 
+static double
+mean_dynamic(const wc_law_point *lp, const double *running, const double *weight, size_t len,
+             double sum_w)
+{
+	double sum = 0.0;
+	for (size_t i = 0; i < len; i++)
+		sum += weight[i] * wc_law_point_dynamic(lp, running[i]);
+	return sum / sum_w;
+}
+
+int
+wc_law_point_power(const wc_law_point *lp, int tp, const wc_load_histogram *h, wc_power *out,
+                   wc_error *err)
+{
+	double sum_w = 0.0;
+	for (size_t i = 0; i < h->len; i++)
+		sum_w += h->weight[i];
+	if (!(sum_w > 0.0))
+		return wc_error_set(err, WC_EINVAL, "running_series: total weight must be > 0");
+	return fill(lp, tp, mean_dynamic(lp, h->running, h->weight, h->len, sum_w), out, err);
+}
+
 int
 wc_law_power(const wc_params *p, const wc_config *c, wc_power *out, wc_error *err)
 {
-	const wc_level *lvl = NULL;
-	law_point lp;
-	int rc = check_config(p, c, &lvl, err);
+	wc_law_binding b;
+	wc_law_point lp;
+	int rc = wc_law_bind(p, c, &b, err);
 	if (rc)
 		return rc;
-	resolve(p, lvl, c, &lp);
-	return fill(&lp, c->tp, dynamic_at(p, &lp, c->running), out, err);
+	wc_law_bound_point(&b, NULL, &lp);
+	return fill(&lp, c->tp, wc_law_point_dynamic(&lp, c->running), out, err);
 }
 
 int
 wc_law_power_series(const wc_params *p, const wc_config *c, const double *running,
                     const double *weight, size_t len, wc_power *out, wc_error *err)
 {
-	const wc_level *lvl = NULL;
-	law_point lp;
-	int rc = check_config(p, c, &lvl, err);
+	wc_law_binding b;
+	wc_law_point lp;
+	int rc = wc_law_bind(p, c, &b, err);
 	if (rc)
 		return rc;
-	resolve(p, lvl, c, &lp);
-	double sum_w = 0.0, sum = 0.0;
+	wc_law_bound_point(&b, NULL, &lp);
+	double sum_w = 0.0;
 	for (size_t i = 0; i < len; i++) {
 		if (!isfinite(running[i]) || running[i] < 0.0 || !isfinite(weight[i]) ||
 		    weight[i] < 0.0)
 			return wc_error_set(err, WC_EINVAL,
 			                    "running_series[%zu]: needs finite running >= 0 and weight >= 0", i);
 		sum_w += weight[i];
-		sum += weight[i] * dynamic_at(p, &lp, running[i]);
 	}
 	if (!(sum_w > 0.0))
 		return wc_error_set(err, WC_EINVAL, "running_series: total weight must be > 0");
-	return fill(&lp, c->tp, sum / sum_w, out, err);
+	return fill(&lp, c->tp, mean_dynamic(&lp, running, weight, len, sum_w), out, err);
+}
+
+/* ------------------------------------------------------- load series */
+
+typedef struct {
+	double n;
+	size_t i;
+} sample_ref;
+
+static int
+cmp_sample(const void *a, const void *b)
+{
+	const sample_ref *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return x->i < y->i ? -1 : (x->i > y->i);
+}
+
+int
+wc_load_histogram_build(const double *running, const double *hold, double hold_each, size_t len,
+                        wc_load_histogram *out, size_t *bad_index)
+{
+	memset(out, 0, sizeof *out);
+	sample_ref *s = wc_alloc_array(len ? len : 1, sizeof *s);
+	out->running = wc_alloc_array(len ? len : 1, sizeof *out->running);
+	out->weight = wc_alloc_array(len ? len : 1, sizeof *out->weight);
+	if (!s || !out->running || !out->weight) {
+		free(s);
+		wc_load_histogram_free(out);
+		return WC_ENOMEM;
+	}
+	double sum = 0.0, sum_w = 0.0;
+	for (size_t i = 0; i < len; i++) {
+		double w = hold ? hold[i] : hold_each;
+		if (!isfinite(running[i]) || running[i] < 0.0 || !isfinite(w) || w < 0.0) {
+			if (bad_index)
+				*bad_index = i;
+			free(s);
+			wc_load_histogram_free(out);
+			return WC_EINVAL;
+		}
+		s[i].n = running[i];
+		s[i].i = i;
+		sum += w * running[i];
+		sum_w += w;
+	}
+	/* Ties broken by sample index: equal values are summed in sample
+	 * order, so the result does not depend on the sort. */
+	qsort(s, len, sizeof *s, cmp_sample);
+	for (size_t k = 0; k < len; k++) {
+		double w = hold ? hold[s[k].i] : hold_each;
+		if (out->len > 0 && out->running[out->len - 1] == s[k].n) {
+			out->weight[out->len - 1] += w;
+		} else {
+			out->running[out->len] = s[k].n;
+			out->weight[out->len++] = w;
+		}
+	}
+	out->mean = sum_w > 0.0 ? sum / sum_w : 0.0;
+	free(s);
+	return WC_OK;
+}
+
+void
+wc_load_histogram_free(wc_load_histogram *h)
+{
+	if (!h)
+		return;
+	free(h->running);
+	free(h->weight);
+	memset(h, 0, sizeof *h);
 }

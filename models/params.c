@@ -1,8 +1,11 @@
 /*
  * Parameter sets (frozen laws): the built-in "paper" profile, deep copies,
- * structural validation and the flat named view used for bootstrap draws.
+ * structural validation and the flat named view used for bootstrap draws
+ * (docs/formats/params-file.md). Parameter labels are formed only here.
  */
-#include "models/models.h"
+#include "models/params.h"
+
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -67,7 +70,7 @@ add_term(wc_params *p, wc_setting setting, wc_precision prec, const char *level,
 void
 wc_params_default(wc_params *out)
 {
-	memset(out, 0, sizeof *out);
+	wc_params_clear(out);
 	snprintf(out->name, sizeof out->name, "paper");
 	out->form = WC_FORM_SATURATING_QUADRATIC;
 	/* Table 13 of the LLM-PowerTrace appendix; P0 measured idle per GPU. */
@@ -81,10 +84,10 @@ wc_params_default(wc_params *out)
 	/* Not legible in the table; 0.10 reproduces the pooled concurrency
 	 * endpoints (373 W at n = 1, 573 W at n = 256; SPEC §9). */
 	out->gamma2 = with_source(0.10, WC_SRC_ESTIMATED);
-	/* Not published: phi(f) = (f/1980)^kappa with kappa = 1 until a fit
+	/* Not published: phi(f) = (f/f_ref)^kappa with kappa = 1 until a fit
 	 * on clock-locked runs replaces it. */
 	out->kappa = with_source(1.0, WC_SRC_ASSUMED);
-	out->clock_ref_mhz = 1980.0;
+	out->clock_ref_mhz = WC_LAW_REF_CLOCK_MHZ;
 	/* Table 12: kept terms and the tested-but-not-significant A100 ones. */
 	add_term(out, WC_SETTING_KV, WC_PREC_FP8, "", WC_PLACE_ON_S, 0.967, 0.021, 10, 1);
 	add_term(out, WC_SETTING_WEIGHTS, WC_PREC_FP8, "H200", WC_PLACE_INSIDE_Z, -0.81, 0.012, 4, 1);
@@ -115,8 +118,10 @@ wc_params_set_draws(wc_params *p, int n_draws, int n_params,
 	p->n_draws = p->n_draw_params = 0;
 	if (n_draws <= 0 || n_params <= 0)
 		return WC_OK;
-	p->draw_names = malloc((size_t)n_params * sizeof *p->draw_names);
-	p->draws = malloc((size_t)n_draws * (size_t)n_params * sizeof *p->draws);
+	int ok;
+	size_t cells = wc_size_mul((size_t)n_draws, (size_t)n_params, &ok);
+	p->draw_names = wc_alloc_array((size_t)n_params, sizeof *p->draw_names);
+	p->draws = ok ? wc_alloc_array(cells, sizeof *p->draws) : NULL;
 	if (!p->draw_names || !p->draws) {
 		free(p->draw_names);
 		free(p->draws);
@@ -125,7 +130,7 @@ wc_params_set_draws(wc_params *p, int n_draws, int n_params,
 		return wc_error_set(err, WC_ENOMEM, "draws: out of memory");
 	}
 	memcpy(p->draw_names, names, (size_t)n_params * sizeof *p->draw_names);
-	memcpy(p->draws, values, (size_t)n_draws * (size_t)n_params * sizeof *p->draws);
+	memcpy(p->draws, values, cells * sizeof *p->draws);
 	p->n_draws = n_draws;
 	p->n_draw_params = n_params;
 	return WC_OK;
@@ -134,6 +139,10 @@ wc_params_set_draws(wc_params *p, int n_draws, int n_params,
 int
 wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 {
+	if (dst == src)
+		return WC_OK;
+	wc_params_clear(dst);
+	/* The one place a set is copied by value: the draws are re-owned below. */
 	*dst = *src;
 	dst->draw_names = NULL;
 	dst->draws = NULL;
@@ -228,6 +237,13 @@ wc_params_validate(const wc_params *p, wc_error *err)
 }
 
 void
+wc_level_param_label(wc_level_param kind, const char *level, char *buf, size_t cap)
+{
+	static const char *const prefix[] = { "S", "theta", "floor", "P0" };
+	snprintf(buf, cap, "%s[%s]", (unsigned)kind <= WC_LEVEL_P0 ? prefix[kind] : "?", level);
+}
+
+void
 wc_precision_term_label(const wc_precision_term *t, char *buf, size_t cap)
 {
 	snprintf(buf, cap, "term[%s:%s@%s]", wc_setting_name(t->setting),
@@ -253,16 +269,16 @@ walk(wc_params *p, int free_only, param_visitor visit, void *payload)
 	for (int i = 0; i < p->n_levels; i++) {
 		wc_level *l = &p->levels[i];
 		if (uses_own_scale(p, l)) {
-			snprintf(name, sizeof name, "S[%s]", l->name);
+			wc_level_param_label(WC_LEVEL_S, l->name, name, sizeof name);
 			VISIT(name, &l->s);
 		}
-		snprintf(name, sizeof name, "theta[%s]", l->name);
+		wc_level_param_label(WC_LEVEL_THETA, l->name, name, sizeof name);
 		VISIT(name, &l->theta);
 		if (wc_form_has_floor(p->form)) {
-			snprintf(name, sizeof name, "floor[%s]", l->name);
+			wc_level_param_label(WC_LEVEL_FLOOR, l->name, name, sizeof name);
 			VISIT(name, &l->floor_logit);
 		}
-		snprintf(name, sizeof name, "P0[%s]", l->name);
+		wc_level_param_label(WC_LEVEL_P0, l->name, name, sizeof name);
 		VISIT(name, &l->p0);
 	}
 	VISIT("delta", &p->delta);

@@ -4,7 +4,7 @@
  * checked against the pcg-c reference vectors for seed (42, 54) in
  * tests/test_pcg32.c.
  */
-#include "models/models.h"
+#include "models/pcg32.h"
 
 #include <math.h>
 

@@ -5,10 +5,11 @@
  * line and column; duplicate keys refused). CivetWeb's max_request_size
  * bounds the headers only, so the body limit lives here.
  */
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 #include <civetweb.h>
 #include <stdlib.h>
+#include "models/grow.h"
 #include <string.h>
 #include <strings.h>
 
@@ -66,7 +67,7 @@ read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_respons
 				return -1;
 			}
 			size_t ncap = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
-			char *nb = realloc(buf, ncap);
+			char *nb = wc_resize_array(buf, ncap, 1);
 			if (!nb) {
 				free(buf);
 				goto oom;

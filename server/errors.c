@@ -4,7 +4,7 @@
  * `field` is a JSON pointer (RFC 6901) into the request body; malformed
  * JSON carries "line" and "column" instead.
  */
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

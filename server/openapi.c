@@ -1,13 +1,14 @@
 /*
  * GET /openapi.json: the OpenAPI 3.1 document of this API. The document
  * is the file server/openapi.json, embedded byte for byte at build time
- * with the assembler's .incbin (found through the include path, which
- * has the source root; gcc hands -I to the assembler). The server tests
+ * with the assembler's .incbin (found through the include path: the
+ * server target has its own folder as a private include directory, and
+ * gcc hands -I to the assembler). The server tests
  * validate its examples against its schemas and send them to a live
  * server, and compare the served bytes with the file in the source tree,
  * so the document cannot drift from the code or from the build.
  */
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 #include <string.h>
 
@@ -19,7 +20,7 @@ __asm__(".section .rodata\n"
         ".global wc__openapi_json\n"
         ".hidden wc__openapi_json\n"
         "wc__openapi_json:\n"
-        ".incbin \"server/openapi.json\"\n"
+        ".incbin \"openapi.json\"\n"
         ".global wc__openapi_json_end\n"
         ".hidden wc__openapi_json_end\n"
         "wc__openapi_json_end:\n"

@@ -1,6 +1,6 @@
 /* JSON form of predictions (one format for the REST API and the CLI). */
 #include "server/server.h"
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -8,7 +8,7 @@
  * Fields: platform, tp (integer >= 1), active_params_b | model,
  * concurrency | running_series + dt_s, weights, kv_cache, sm_clock_mhz.
  */
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 #include "data/data.h"
 

@@ -5,12 +5,14 @@
  * per line and, with Nagle's algorithm, can stall a keep-alive client on
  * delayed ACKs. Content-Length is always sent (keep-alive needs it).
  */
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 #include <civetweb.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include "models/grow.h"
 #include <string.h>
 
 /* -------------------------------------------------------- growable text */
@@ -20,18 +22,16 @@ buf_reserve(wc_buf *b, size_t extra)
 {
 	if (b->failed)
 		return -1;
-	if (b->len + extra + 1 <= b->cap)
-		return 0;
-	size_t cap = b->cap ? b->cap : 1024;
-	while (cap < b->len + extra + 1)
-		cap *= 2;
-	char *nd = realloc(b->data, cap);
+	if (extra > SIZE_MAX - b->len - 1) {
+		b->failed = 1;
+		return -1;
+	}
+	char *nd = wc_grow(b->data, &b->cap, b->len + extra + 1, 1, 1024);
 	if (!nd) {
 		b->failed = 1;
 		return -1;
 	}
 	b->data = nd;
-	b->cap = cap;
 	return 0;
 }
 

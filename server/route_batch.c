@@ -5,7 +5,7 @@
  * the batch. Item errors carry `index` and a `field` pointer into the
  * whole batch document ("/3/tp"), so it can be resolved as is.
  */
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 #include <stdio.h>
 

@@ -3,7 +3,7 @@
  * state), GET /v1/models (the catalog, precomputed at start-up),
  * GET /v1/health, and the benchmark's baseline GET /v1/bench/trivial.
  */
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 #include "data/data.h"
 
@@ -66,7 +66,7 @@ wc_models_body(size_t *len)
 	for (size_t i = 0; i < wc_model_count(); i++) {
 		const wc_model_info *m = wc_model_at(i);
 		json_t *o = json_pack("{s:s,s:s,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:i,s:i}",
-		                      "name", m->name, "architecture", m->architecture,
+		                      "name", m->name, "architecture", wc_architecture_name(m->architecture),
 		                      "total_params_b", m->total_params_b,
 		                      "active_params_b", m->active_params_b,
 		                      "layers", count_or_null(m->layers),

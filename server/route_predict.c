@@ -2,7 +2,7 @@
  * POST /v1/predict/inference: one configuration in, one prediction out
  * (the same JSON object as `wattcast predict inference --json`).
  */
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 void
 wc_route_predict_inference(wc_request *req, wc_response *res)

@@ -3,7 +3,7 @@
  * swap parameter states on reload, and stop gracefully (drain requests in
  * flight, then mg_stop, which joins every worker).
  */
-#include "server/server_internal.h"
+#include "server_internal.h"
 
 #include "data/data.h"
 
@@ -140,7 +140,7 @@ wc_server_reload(wc_server *srv, const wc_params *params, const char *source, wc
 int
 wc_server_reload_file(wc_server *srv, const char *path, wc_error *err)
 {
-	wc_params p;
+	wc_params p = WC_PARAMS_INIT;
 	int rc = wc_params_load_file(path, &p, err);
 	if (rc != WC_OK) {
 		atomic_fetch_add(&srv->metrics.reloads_failed, 1);

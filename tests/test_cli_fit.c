@@ -62,7 +62,7 @@ main(void)
 	free(b);
 
 	/* The frozen file loads and gives a prediction interval. */
-	wc_params p;
+	wc_params p = WC_PARAMS_INIT;
 	CHECK_INT(wc_params_load_file(p1, &p, NULL), WC_OK);
 	CHECK_INT(p.n_draws, 60);
 	CHECK_INT(p.bootstrap, 60);

@@ -8,6 +8,7 @@
  * usage errors exit 2 with one line naming the flag.
  */
 #include "data/data.h"
+#include "trace/trace.h"
 #include "tests/support/support.h"
 
 #include <jansson.h>
@@ -186,12 +187,12 @@ test_ingest_ok(const char *run_a, const char *run_b)
 	CHECK(strcmp(a->platform, "A100") == 0 && a->tp == 2);
 	CHECK(strcmp(a->model, "Qwen/Qwen3-8B") == 0);
 	CHECK_NEAR(a->active_params_b, 8.19, 1e-9); /* from the catalog */
-	CHECK(strcmp(a->workload, "closed") == 0);
+	CHECK(a->workload == WC_WORKLOAD_CLOSED);
 	CHECK_NEAR(a->mean_power_w, 27060.0 / 60.0, 1e-6);
 	CHECK_NEAR(a->idle_power_w, 82.5, 1e-9);
 	CHECK_NEAR(a->running, 8.0 * 800.0 / 1201.0, 1e-9);
-	CHECK(a->series_len == 2 && a->series_running[0] == 0 && a->series_running[1] == 8);
-	CHECK_NEAR(a->series_weight[1], 40.0, 1e-6);
+	CHECK(a->series.len == 2 && a->series.running[0] == 0 && a->series.running[1] == 8);
+	CHECK_NEAR(a->series.weight[1], 40.0, 1e-6);
 	CHECK_NEAR(a->throughput_tok_s, 4000.0 / 60.0, 1e-6);
 	CHECK_NEAR(a->energy_per_token_j, 27060.0 / 4000.0, 1e-6);
 	CHECK_NEAR(a->input_tokens, 10.0, 1e-6);

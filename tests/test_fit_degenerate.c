@@ -16,7 +16,7 @@
 int
 main(void)
 {
-	wc_params paper;
+	wc_params paper = WC_PARAMS_INIT;
 	wc_runs_table *t = wc_runs_new();
 	wc_error err;
 	wc_pcg32 rng;

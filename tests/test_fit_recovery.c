@@ -28,7 +28,7 @@ truth_of(const wc_params *truth, const char *name)
 int
 main(void)
 {
-	wc_params truth;
+	wc_params truth = WC_PARAMS_INIT;
 	wc_runs_table *t = NULL;
 	wc_error err;
 	wc_simulate_options so = WC_SIMULATE_OPTIONS_INIT;

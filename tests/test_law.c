@@ -22,7 +22,7 @@ node_power(const wc_params *p, const char *platform, double active, int tp, doub
 int
 main(void)
 {
-	wc_params p;
+	wc_params p = WC_PARAMS_INIT;
 	wc_params_default(&p);
 	CHECK_INT(wc_params_validate(&p, NULL), WC_OK);
 
@@ -139,7 +139,7 @@ main(void)
 		CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_ENOTFOUND);
 		CHECK_CONTAINS(err.msg, "L40S");
 		/* finite per GPU, overflowing for the group: refused, not inf */
-		wc_params q;
+		wc_params q = WC_PARAMS_INIT;
 		wc_params_default(&q);
 		q.kappa.value = 300;
 		c.platform = "H100";

@@ -23,7 +23,7 @@ same_param(const wc_param *a, const wc_param *b)
 static void
 expect_refusal(const char *text, const char *needle1, const char *needle2)
 {
-	wc_params p;
+	wc_params p = WC_PARAMS_INIT;
 	wc_error err;
 	int rc = wc_params_load_buffer(text, strlen(text), "t.json", &p, &err);
 	CHECK(rc != WC_OK);
@@ -41,7 +41,7 @@ expect_refusal(const char *text, const char *needle1, const char *needle2)
 static char *
 edited_default(const char *from, const char *to)
 {
-	wc_params p;
+	wc_params p = WC_PARAMS_INIT;
 	wc_params_default(&p);
 	char *s = wc_params_dump(&p, 0, NULL);
 	char *at = strstr(s, from);
@@ -74,7 +74,7 @@ count_entries(const char *dir)
 int
 main(void)
 {
-	wc_params a, b;
+	wc_params a = WC_PARAMS_INIT, b = WC_PARAMS_INIT;
 	wc_error err;
 	char *dir = test_tmpdir("params_io");
 	char *path = path_join(dir, "params.json");
@@ -170,7 +170,7 @@ main(void)
 
 	/* Atomic writes: a failed write leaves the old file and no temporary. */
 	int before = count_entries(dir);
-	wc_params bad;
+	wc_params bad = WC_PARAMS_INIT;
 	wc_params_default(&bad);
 	bad.levels[0].s.value = NAN; /* refused before anything is written */
 	CHECK(wc_params_save_file(path, &bad, &err) != WC_OK);

@@ -20,7 +20,7 @@ has_warning(const wc_inference_prediction *o, const char *needle)
 int
 main(void)
 {
-	wc_params p;
+	wc_params p = WC_PARAMS_INIT;
 	wc_predictor *pr;
 	wc_inference_prediction o;
 	wc_error err;

@@ -8,6 +8,7 @@
  * back. Skipped (77) when ../shared is absent.
  */
 #include "data/data.h"
+#include "trace/trace.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -76,7 +77,7 @@ user_flags(wc_ingest_options *o)
 	o->defaults.tp = 1;
 	snprintf(o->defaults.model, sizeof o->defaults.model, "Qwen/Qwen3-8B");
 	o->defaults.utc_offset_s = -25200;
-	snprintf(o->defaults.workload, sizeof o->defaults.workload, "replay");
+	o->defaults.workload = WC_WORKLOAD_REPLAY;
 }
 
 static void
@@ -192,7 +193,7 @@ main(void)
 	if (t) {
 		CHECK_INT(t->n_runs, n);
 		for (size_t i = 0; i < t->n_runs; i++) {
-			CHECK(t->runs[i].series_len >= 1);
+			CHECK(t->runs[i].series.len >= 1);
 			CHECK(wc_runs_get_extra(t, i, "spectral_entropy") != NULL);
 		}
 		wc_runs_free(t);

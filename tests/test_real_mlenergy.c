@@ -6,6 +6,7 @@
  * accuracy per GPU stays where the closing note of issue 3 reports it
  * (published form: H100 ~12.7 %, B200 ~16.1 % median |error|).
  */
+#include "data/data.h"
 #include "fit/fit.h"
 #include "tests/support/support.h"
 #include "validation/validation.h"

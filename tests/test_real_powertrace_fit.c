@@ -32,7 +32,7 @@ main(void)
 	CHECK(r.status == 0 || r.status == 1); /* 1 = not converged, file still written */
 	CHECK_CONTAINS(r.out, "weakly identified");
 	CHECK_CONTAINS(r.out, "replicates did not converge");
-	wc_params p;
+	wc_params p = WC_PARAMS_INIT;
 	wc_error err;
 	CHECK_INT(wc_params_load_file(params, &p, &err), WC_OK);
 	CHECK(p.n_draws > 0 && p.n_draws < 50);

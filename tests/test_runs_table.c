@@ -117,13 +117,13 @@ main(void)
 	CHECK(strcmp(wc_runs_get_extra(t, 0, "note"), "a, quoted \"note\"") == 0);
 	CHECK(wc_runs_get_extra(t, 0, "missing") == NULL);
 	/* series: 0 for 0.5 s, 4 for 1.0 s, 2 for the median step 0.5 s */
-	CHECK_INT(t->runs[2].series_len, 3);
-	CHECK_NEAR(t->runs[2].series_running[0], 0, 0);
-	CHECK_NEAR(t->runs[2].series_weight[0], 0.5, 1e-12);
-	CHECK_NEAR(t->runs[2].series_running[1], 2, 0);
-	CHECK_NEAR(t->runs[2].series_weight[1], 0.5, 1e-12);
-	CHECK_NEAR(t->runs[2].series_running[2], 4, 0);
-	CHECK_NEAR(t->runs[2].series_weight[2], 1.0, 1e-12);
+	CHECK_INT(t->runs[2].series.len, 3);
+	CHECK_NEAR(t->runs[2].series.running[0], 0, 0);
+	CHECK_NEAR(t->runs[2].series.weight[0], 0.5, 1e-12);
+	CHECK_NEAR(t->runs[2].series.running[1], 2, 0);
+	CHECK_NEAR(t->runs[2].series.weight[1], 0.5, 1e-12);
+	CHECK_NEAR(t->runs[2].series.running[2], 4, 0);
+	CHECK_NEAR(t->runs[2].series.weight[2], 1.0, 1e-12);
 
 	/* Round trip through the writer. */
 	CHECK_INT(wc_runs_set_extra(t, 1, "score", "0.5", &err), WC_OK);
@@ -140,7 +140,7 @@ main(void)
 			CHECK(u->runs[i].mean_power_w == t->runs[i].mean_power_w);
 			CHECK(u->runs[i].weights == t->runs[i].weights);
 			CHECK(u->runs[i].sm_clock_mhz == t->runs[i].sm_clock_mhz);
-			CHECK(u->runs[i].series_len == t->runs[i].series_len);
+			CHECK(u->runs[i].series.len == t->runs[i].series.len);
 		}
 		CHECK(strcmp(wc_runs_get_extra(u, 0, "note"), "a, quoted \"note\"") == 0);
 		CHECK(strcmp(wc_runs_get_extra(u, 1, "score"), "0.5") == 0);

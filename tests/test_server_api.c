@@ -565,7 +565,7 @@ drawn_params(wc_params *p)
 int
 main(void)
 {
-	wc_params paper, drawn;
+	wc_params paper = WC_PARAMS_INIT, drawn = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 	char v_paper[17], v_drawn[17], v[17];
@@ -612,7 +612,7 @@ main(void)
 	json_decref(a);
 	test_info(v_drawn, 4, 101);
 	/* A set that fails validation is refused and the old one stays. */
-	wc_params broken;
+	wc_params broken = WC_PARAMS_INIT;
 	wc_params_default(&broken);
 	broken.levels[1].s.value = -5;
 	CHECK(wc_server_reload(srv, &broken, "broken", &err) != WC_OK);

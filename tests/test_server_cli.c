@@ -49,7 +49,7 @@ main(void)
 	            "/nonexistent/params.json");
 
 	/* A port already taken: exit 1 naming the address. */
-	wc_params paper;
+	wc_params paper = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;

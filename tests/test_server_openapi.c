@@ -453,7 +453,7 @@ test_validator_refuses(void)
 int
 main(void)
 {
-	wc_params paper;
+	wc_params paper = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 

@@ -246,7 +246,7 @@ main(void)
 {
 	char *dir = test_tmpdir("server_reload");
 	char *path = path_join(dir, "params.json");
-	wc_params a, b;
+	wc_params a = WC_PARAMS_INIT, b = WC_PARAMS_INIT;
 	pthread_t th[N_LOAD];
 	int started = 0, out_fd = -1, status = -1;
 	errlog log = { -1, "", 0 };

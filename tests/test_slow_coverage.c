@@ -22,7 +22,7 @@
 int
 main(void)
 {
-	wc_params truth;
+	wc_params truth = WC_PARAMS_INIT;
 	wc_error err;
 	char names[MAX_P][WC_NAME_MAX];
 	int covered[MAX_P] = { 0 }, seen[MAX_P] = { 0 }, weak[MAX_P] = { 0 }, weak_hits[MAX_P] = { 0 };

@@ -7,6 +7,7 @@
  * run manifests; and the bounded streaming metrics against the exact ones.
  */
 #include "data/data.h"
+#include "trace/trace.h"
 #include "data/telemetry_internal.h"
 #include "tests/support/support.h"
 
@@ -383,7 +384,7 @@ test_requests(void)
 	 * [100.5, 101.4) another, [103.0, 103.1) the third (grid points away
 	 * from the ends, which rounding may put on either side). */
 	double n[80];
-	wc_request_log_running(log, 100.0, 0.05, 80, n);
+	wc_trace_running_from_requests(log, 100.0, 0.05, 80, n);
 	CHECK_NEAR(n[0], 1, 0);
 	CHECK_NEAR(n[5], 1, 0);  /* 100.25 */
 	CHECK_NEAR(n[7], 0, 0);  /* 100.35: the first has completed */
@@ -460,7 +461,7 @@ test_manifests(void)
 	wc_run_manifest_init(&m);
 	CHECK_INT(wc_run_manifest_load(p, &m, &err), WC_OK);
 	CHECK(strcmp(m.platform, "H100") == 0 && m.tp == 2 && m.utc_offset_s == 3600);
-	CHECK(strcmp(m.workload, "closed") == 0 && m.concurrency == 32 && m.kv == WC_PREC_FP8);
+	CHECK(m.workload == WC_WORKLOAD_CLOSED && m.concurrency == 32 && m.kv == WC_PREC_FP8);
 	CHECK(m.idle_start == 10 && m.idle_end == 15 && m.n_gpu_uuids == 2);
 	CHECK(isnan(m.active_params_b));
 	/* Flags fill gaps, never overwrite. */
@@ -499,9 +500,9 @@ test_manifests(void)
 	CHECK(strcmp(m.format, "powertrace-sim") == 0 && strcmp(m.run_id, "r1") == 0);
 	CHECK(strcmp(m.platform, "A100") == 0 && m.tp == 1);
 	CHECK_NEAR(m.active_params_b, 8.190427136, 1e-12);
-	CHECK(strcmp(m.architecture, "dense") == 0 && m.weights == WC_PREC_BF16 && m.kv == WC_PREC_BF16);
+	CHECK(m.architecture == WC_ARCH_DENSE && m.weights == WC_PREC_BF16 && m.kv == WC_PREC_BF16);
 	CHECK(m.utc_offset_s == -25200 && m.requests == 200);
-	CHECK(strcmp(m.workload, "bursty") == 0 && m.request_rate == 2.5 && m.burstiness == 4.0);
+	CHECK(m.workload == WC_WORKLOAD_BURSTY && m.request_rate == 2.5 && m.burstiness == 4.0);
 	CHECK(m.idle_start == 5.0 && m.n_gpu_uuids == 1 && strcmp(m.gpu_uuids[0], "GPU-x") == 0);
 	free(p);
 	p = fixture("bad_basis.json", "{\"manifest_version\": 2, \"clock\": {\"power_timestamp_basis\": \"tai\"}}");
@@ -584,29 +585,29 @@ test_idle(void)
 			p[i] = 400.0;
 		quiet[i] = !(s < 18 || (s >= 20 && s < 60));
 	}
-	const char *src = wc__idle_power(t, p, N, quiet, NAN, NAN, &idle);
+	const char *src = wc_trace_idle_power(t, p, N, quiet, NAN, NAN, &idle);
 	/* 18-20 s is quiet but only 2 s long: the 95 W stretch wins. */
 	CHECK(strcmp(src, "quiet_stretch") == 0);
 	CHECK_NEAR(idle, 95.0, 1e-9);
 	/* A long enough window is used as it is. */
-	src = wc__idle_power(t, p, N, quiet, 1002.0, 1006.0, &idle);
+	src = wc_trace_idle_power(t, p, N, quiet, 1002.0, 1006.0, &idle);
 	CHECK(strcmp(src, "window") == 0);
 	CHECK_NEAR(idle, 90.0, 1e-9);
 	/* A 1-ms window (powertrace-sim's) is not. */
-	src = wc__idle_power(t, p, N, quiet, 1002.0, 1002.001, &idle);
+	src = wc_trace_idle_power(t, p, N, quiet, 1002.0, 1002.001, &idle);
 	CHECK(strcmp(src, "quiet_stretch") == 0);
 	/* Without n(t), the lowest flat stretch anywhere. */
-	src = wc__idle_power(t, p, N, NULL, NAN, NAN, &idle);
+	src = wc_trace_idle_power(t, p, N, NULL, NAN, NAN, &idle);
 	CHECK(strcmp(src, "quiet_stretch") == 0);
 	CHECK_NEAR(idle, 90.0, 1e-9);
 	/* Nothing quiet for 1 s: the lowest quiet sample, flagged short. */
 	for (size_t i = 0; i < N; i++)
 		quiet[i] = i == 3 || i == 250;
-	src = wc__idle_power(t, p, N, quiet, NAN, NAN, &idle);
+	src = wc_trace_idle_power(t, p, N, quiet, NAN, NAN, &idle);
 	CHECK(strcmp(src, "quiet_short") == 0);
 	CHECK_NEAR(idle, 90.0, 1e-9);
 	memset(quiet, 0, sizeof quiet);
-	src = wc__idle_power(t, p, N, quiet, NAN, NAN, &idle);
+	src = wc_trace_idle_power(t, p, N, quiet, NAN, NAN, &idle);
 	CHECK(strcmp(src, "none") == 0 && isnan(idle));
 }
 

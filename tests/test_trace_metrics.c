@@ -7,6 +7,7 @@
  * piecewise-linear trace exactly.
  */
 #include "models/models.h"
+#include "trace/trace.h"
 #include "tests/support/check.h"
 
 #include <math.h>

@@ -42,12 +42,12 @@ truth_for(wc_form form, const wc_params *paper, wc_params *out)
 int
 main(void)
 {
-	wc_params paper;
+	wc_params paper = WC_PARAMS_INIT;
 	wc_error err;
 	gsl_set_error_handler_off();
 	wc_params_default(&paper);
 	for (int f = 0; f < WC_FORM_COUNT; f++) {
-		wc_params truth;
+		wc_params truth = WC_PARAMS_INIT;
 		wc_runs_table *t = NULL;
 		wc_simulate_options so = WC_SIMULATE_OPTIONS_INIT;
 		wc_fit_options fo = WC_FIT_OPTIONS_INIT;

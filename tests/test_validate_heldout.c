@@ -31,7 +31,7 @@ add(wc_runs_table *t, const wc_params *p, const char *gpu, double n, double off_
 int
 main(void)
 {
-	wc_params p;
+	wc_params p = WC_PARAMS_INIT;
 	wc_heldout_report rep;
 	wc_error err;
 	wc_params_default(&p);

@@ -13,7 +13,7 @@
 int
 main(void)
 {
-	wc_params truth;
+	wc_params truth = WC_PARAMS_INIT;
 	wc_runs_table *t = NULL;
 	wc_simulate_options so = WC_SIMULATE_OPTIONS_INIT;
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;

@@ -23,7 +23,7 @@ group(const wc_precision_report *r, wc_setting s, wc_precision p, const char *le
 static void
 analyse(double noise, uint64_t seed, wc_precision_report *rep)
 {
-	wc_params truth;
+	wc_params truth = WC_PARAMS_INIT;
 	wc_runs_table *t = NULL;
 	wc_simulate_options so = WC_SIMULATE_OPTIONS_INIT;
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;

@@ -10,9 +10,10 @@
  * the tests every form could be scored on (a form no test could score is
  * dropped from the comparison); the lowest primary is chosen.
  */
-#include "validation/validation_internal.h"
+#include "validation_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,12 +42,12 @@ wc_test_description(int test)
 static double
 mean_running(const wc_run *r)
 {
-	if (!r->series_len)
+	if (!r->series.len)
 		return r->running;
 	double s = 0, w = 0;
-	for (size_t j = 0; j < r->series_len; j++) {
-		s += r->series_running[j] * r->series_weight[j];
-		w += r->series_weight[j];
+	for (size_t j = 0; j < r->series.len; j++) {
+		s += r->series.running[j] * r->series.weight[j];
+		w += r->series.weight[j];
 	}
 	return w > 0 ? s / w : NAN;
 }
@@ -85,10 +86,10 @@ run_identified(const wc_fit_result *r, const wc_run *run)
 		return 0;
 	char used[8][WC_NAME_MAX];
 	int n = 0;
-	snprintf(used[n++], WC_NAME_MAX, "S[%s]", wc_params_scale_level(p, lvl)->name);
-	snprintf(used[n++], WC_NAME_MAX, "theta[%s]", lvl->name);
-	snprintf(used[n++], WC_NAME_MAX, "floor[%s]", lvl->name);
-	snprintf(used[n++], WC_NAME_MAX, "P0[%s]", lvl->name);
+	wc_level_param_label(WC_LEVEL_S, wc_params_scale_level(p, lvl)->name, used[n++], WC_NAME_MAX);
+	wc_level_param_label(WC_LEVEL_THETA, lvl->name, used[n++], WC_NAME_MAX);
+	wc_level_param_label(WC_LEVEL_FLOOR, lvl->name, used[n++], WC_NAME_MAX);
+	wc_level_param_label(WC_LEVEL_P0, lvl->name, used[n++], WC_NAME_MAX);
 	snprintf(used[n++], WC_NAME_MAX, "delta");
 	snprintf(used[n++], WC_NAME_MAX, "gamma1");
 	snprintf(used[n++], WC_NAME_MAX, "gamma2");

@@ -3,7 +3,7 @@
  * median |error| %, share within 5 %, and bias (mean signed error %,
  * positive = overprediction) of predicted vs measured mean power.
  */
-#include "validation/validation_internal.h"
+#include "validation_internal.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

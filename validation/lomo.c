@@ -3,9 +3,10 @@
  * platform as the frozen-law accuracy is (median |error| %, share within
  * 5 %, bias): the test the ML.ENERGY comparison of issue 3 asks for.
  */
-#include "validation/validation_internal.h"
+#include "validation_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

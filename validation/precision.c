@@ -10,7 +10,7 @@
  * placement is kept only if a paired t-test of its per-pair absolute
  * errors against those of "no term" gives p < 0.05.
  */
-#include "validation/validation_internal.h"
+#include "validation_internal.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -26,7 +26,9 @@ typedef struct {
 } run_pair;
 
 typedef struct {
-	const wc_params *base;
+	wc_params *work;    /* a copy of the frozen base law whose term list
+	                     * pair_error extends in place, never copied again */
+	int base_terms;
 	const wc_runs_table *t;
 	const run_pair *pairs;
 	const int *members; /* pair indices of the group */
@@ -48,16 +50,17 @@ same_config(const wc_run *a, const wc_run *b)
 static double
 pair_error(const group_eval *g, int member, wc_placement place, double value)
 {
-	wc_params p = *g->base; /* shallow: no draws in the base fit copy */
+	wc_params *p = g->work;
 	const run_pair *pr = &g->pairs[g->members[member]];
-	if (place != WC_PLACE_NONE && p.n_terms < WC_MAX_TERMS) {
-		wc_precision_term *t = &p.terms[p.n_terms++];
+	p->n_terms = g->base_terms;
+	if (place != WC_PLACE_NONE && p->n_terms < WC_MAX_TERMS) {
+		wc_precision_term *t = &p->terms[p->n_terms++];
 		*t = g->term;
 		t->placement = place;
 		t->kept = 1;
 		t->value.value = value;
 	}
-	return wc__log_residual(&p, &g->t->runs[pr->q]) - wc__log_residual(&p, &g->t->runs[pr->r]);
+	return wc__log_residual(p, &g->t->runs[pr->q]) - wc__log_residual(p, &g->t->runs[pr->r]);
 }
 
 static double
@@ -208,6 +211,7 @@ wc_validate_precision(const wc_runs_table *t, const wc_fit_options *base, wc_pre
 {
 	wc_fit_options o = *base;
 	wc_fit_result fit;
+	wc_params work = WC_PARAMS_INIT;
 	run_pair *pairs = NULL;
 	int *group_id = NULL, *members = NULL, n_pairs = 0, rc;
 	memset(out, 0, sizeof *out);
@@ -253,10 +257,12 @@ wc_validate_precision(const wc_runs_table *t, const wc_fit_options *base, wc_pre
 	if ((rc = wc_fit_inference_law(t, &o, &fit, err)) != WC_OK)
 		goto done;
 	out->base_runs = fit.n_used;
-	for (int gi = 0; gi < out->n_groups; gi++) {
+	rc = wc_params_copy(&work, &fit.params, err);
+	for (int gi = 0; rc == WC_OK && gi < out->n_groups; gi++) {
 		group_eval g;
 		memset(&g, 0, sizeof g);
-		g.base = &fit.params;
+		g.work = &work;
+		g.base_terms = fit.params.n_terms;
 		g.t = t;
 		g.pairs = pairs;
 		g.members = members;
@@ -271,6 +277,7 @@ wc_validate_precision(const wc_runs_table *t, const wc_fit_options *base, wc_pre
 	}
 	wc_fit_result_clear(&fit);
 done:
+	wc_params_clear(&work);
 	free(pairs);
 	free(group_id);
 	free(members);

@@ -1,5 +1,5 @@
 /* The validation metric (SPEC §1): residuals in log(P̄ − G·P0). */
-#include "validation/validation_internal.h"
+#include "validation_internal.h"
 
 #include <math.h>
 

@@ -15,20 +15,13 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-	const char *name;
-	double active, total;
-	const char *arch;
-} sim_model;
-
-static const sim_model qwen_dense[6] = {
-	{ "Qwen3-0.6B", 0.6, 0.6, "dense" },  { "Qwen3-1.7B", 1.7, 1.7, "dense" },
-	{ "Qwen3-4B", 4.0, 4.0, "dense" },    { "Qwen3-8B", 8.19, 8.19, "dense" },
-	{ "Qwen3-14B", 14.8, 14.8, "dense" }, { "Qwen3-32B", 32.8, 32.8, "dense" },
+/* The design's models, by catalog name (their sizes come from the catalog). */
+static const char *const qwen_dense[6] = {
+	"Qwen3-0.6B", "Qwen3-1.7B", "Qwen3-4B", "Qwen3-8B", "Qwen3-14B", "Qwen3-32B",
 };
-static const sim_model qwen_moe = { "Qwen3-30B-A3B", 3.3, 30.5, "moe" };
-static const sim_model llama8 = { "Llama-3.1-8B", 8.03, 8.03, "dense" };
-static const sim_model llama70 = { "Llama-3.1-70B", 70.6, 70.6, "dense" };
+static const char qwen_moe[] = "Qwen3-30B-A3B";
+static const char llama8[] = "Llama-3.1-8B";
+static const char llama70[] = "Llama-3.1-70B";
 static const char *const gpus[3] = { "A100", "H100", "H200" };
 
 typedef struct {
@@ -42,18 +35,23 @@ typedef struct {
 } sim;
 
 static void
-add_run(sim *s, const char *gpu, const sim_model *m, int tp, double n, wc_precision w,
+add_run(sim *s, const char *gpu, const char *model, int tp, double n, wc_precision w,
         wc_precision kv, double clock, const char *set, const char *exclude)
 {
 	if (s->rc != WC_OK)
 		return;
 	const wc_level *lvl = wc_params_level(s->truth, gpu);
+	const wc_model_info *m = wc_model_lookup(model);
+	if (!m) {
+		s->rc = wc_error_set(s->err, WC_ENOTFOUND, "simulate: model '%s' not in the catalog", model);
+		return;
+	}
 	wc_config c = WC_CONFIG_INIT;
 	wc_power pw;
 	wc_run r;
 	c.platform = gpu;
 	c.tp = tp;
-	c.active_params_b = m->active;
+	c.active_params_b = m->active_params_b;
 	c.running = n;
 	c.weights = w;
 	c.kv = kv;
@@ -69,13 +67,13 @@ add_run(sim *s, const char *gpu, const sim_model *m, int tp, double n, wc_precis
 	snprintf(r.run_id, sizeof r.run_id, "sim%03d", ++s->next_id);
 	snprintf(r.platform, sizeof r.platform, "%s", gpu);
 	snprintf(r.model, sizeof r.model, "%s", m->name);
-	snprintf(r.architecture, sizeof r.architecture, "%s", m->arch);
-	snprintf(r.workload, sizeof r.workload, "closed");
+	r.architecture = m->architecture;
+	r.workload = WC_WORKLOAD_CLOSED;
 	snprintf(r.set, sizeof r.set, "%s", set);
 	snprintf(r.exclude, sizeof r.exclude, "%s", exclude);
 	r.tp = tp;
-	r.active_params_b = m->active;
-	r.total_params_b = m->total;
+	r.active_params_b = m->active_params_b;
+	r.total_params_b = m->total_params_b;
 	r.running = n;
 	r.weights = w;
 	r.kv = kv;
@@ -96,19 +94,19 @@ design_paper(sim *s)
 	for (int g = 0; g < 3; g++)
 		for (int m = 0; m < 6; m++)
 			for (int k = 0; k < 9; k++)
-				add_run(s, gpus[g], &qwen_dense[m], 1, loads[k], WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
+				add_run(s, gpus[g], qwen_dense[m], 1, loads[k], WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
 	/* TP sweep: Qwen3-14B/32B at TP 2 and 4, n = 32 and 128 (24 runs). */
 	for (int g = 0; g < 3; g++)
 		for (int m = 4; m < 6; m++)
 			for (int tp = 2; tp <= 4; tp *= 2) {
-				add_run(s, gpus[g], &qwen_dense[m], tp, 32, WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
-				add_run(s, gpus[g], &qwen_dense[m], tp, 128, WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
+				add_run(s, gpus[g], qwen_dense[m], tp, 32, WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
+				add_run(s, gpus[g], qwen_dense[m], tp, 128, WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
 			}
 	/* MoE and a second family (18 runs). */
 	for (int g = 0; g < 3; g++)
 		for (int k = 3; k <= 7; k += 2) {
-			add_run(s, gpus[g], &qwen_moe, 1, loads[k], WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
-			add_run(s, gpus[g], &llama8, 1, loads[k], WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
+			add_run(s, gpus[g], qwen_moe, 1, loads[k], WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
+			add_run(s, gpus[g], llama8, 1, loads[k], WC_PREC_BF16, WC_PREC_BF16, 0, fit, "");
 		}
 	/* fp8 KV cache pairs (10): partners are in the sweep above. */
 	static const struct { int g, m; double n; } kv_pairs[10] = {
@@ -116,7 +114,7 @@ design_paper(sim *s)
 		{ 2, 3, 32 }, { 2, 4, 128 }, { 2, 5, 32 }, { 2, 2, 64 }, { 0, 5, 64 },
 	};
 	for (int i = 0; i < 10; i++)
-		add_run(s, gpus[kv_pairs[i].g], &qwen_dense[kv_pairs[i].m], 1, kv_pairs[i].n,
+		add_run(s, gpus[kv_pairs[i].g], qwen_dense[kv_pairs[i].m], 1, kv_pairs[i].n,
 		        WC_PREC_BF16, WC_PREC_FP8, 0, fit, "");
 	/* Weight precision pairs: fp8 and int4 on H200 and A100, 4 each (16). */
 	static const struct { int m; double n; } w_pairs[4] = { { 2, 32 }, { 3, 32 }, { 4, 32 }, { 3, 128 } };
@@ -124,19 +122,19 @@ design_paper(sim *s)
 	for (int g = 0; g < 2; g++)
 		for (int prec = WC_PREC_FP8; prec <= WC_PREC_INT4; prec++)
 			for (int i = 0; i < 4; i++)
-				add_run(s, gpus[w_gpus[g]], &qwen_dense[w_pairs[i].m], 1, w_pairs[i].n,
+				add_run(s, gpus[w_gpus[g]], qwen_dense[w_pairs[i].m], 1, w_pairs[i].n,
 				        (wc_precision)prec, WC_PREC_BF16, 0,
 				        w_gpus[g] == 0 ? "a100_fp8_int4_weights" : fit, "");
 	/* Clock sweep on the locked-clock H100 host (10 runs). */
 	static const double clocks[5] = { 1980, 1755, 1530, 1305, 1080 };
 	for (int m = 3; m < 5; m++)
 		for (int c = 0; c < 5; c++)
-			add_run(s, "H100-locked", &qwen_dense[m], 1, 32, WC_PREC_BF16, WC_PREC_BF16,
+			add_run(s, "H100-locked", qwen_dense[m], 1, 32, WC_PREC_BF16, WC_PREC_BF16,
 			        clocks[c], "clock_sweep", "");
 	/* Held out (Table 14): Llama-3.1-70B, TP 4, closed loop (7 runs). */
 	static const double l70[7] = { 1, 4, 16, 32, 64, 128, 256 };
 	for (int k = 0; k < 7; k++)
-		add_run(s, gpus[k % 3], &llama70, 4, l70[k], WC_PREC_BF16, WC_PREC_BF16, 0,
+		add_run(s, gpus[k % 3], llama70, 4, l70[k], WC_PREC_BF16, WC_PREC_BF16, 0,
 		        "llama31_70b_closed_loop", "held out: Llama-3.1-70B (Table 14 analogue)");
 }
 

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "data/data.h"
+#include "data/runs_table.h"
 #include "fit/fit.h"
 #include "models/models.h"
 

@@ -8,9 +8,10 @@
  * double) for the power and ramp quantiles; and the 1-s means, merged
  * pairwise whenever their buffer fills, for the spectrum and period.
  */
-#include "data/data.h"
+#include "trace/stream.h"
 
 #include <math.h>
+#include "models/grow.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,13 +190,11 @@ wc_trace_stream_push(wc_trace_stream *s, double t, double p, wc_error *err)
 				return rc;
 		} else {
 			if (s->n == s->cap) {
-				size_t cap = s->cap ? 2 * s->cap : 4096;
-				if (cap > s->exact_max)
-					cap = s->exact_max;
-				double *nt = realloc(s->t, cap * sizeof *nt);
+				size_t cap = wc_next_capacity(s->cap, s->n + 1, 4096, s->exact_max);
+				double *nt = cap ? wc_resize_array(s->t, cap, sizeof *nt) : NULL;
 				if (nt)
 					s->t = nt;
-				double *np = nt ? realloc(s->p, cap * sizeof *np) : NULL;
+				double *np = nt ? wc_resize_array(s->p, cap, sizeof *np) : NULL;
 				if (np)
 					s->p = np;
 				if (!nt || !np)

@@ -11,7 +11,7 @@
  * and needs no assumption about regular sampling. Sorting, quantiles and
  * FFTs are GSL's.
  */
-#include "models/models.h"
+#include "trace/metrics.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fft_halfcomplex.h>
@@ -19,6 +19,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include "models/grow.h"
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,7 +406,7 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 	out->grid_s = gsl_stats_median_from_sorted_data(scratch, 1, nd);
 	size_t ng = wc_trace_bin_means(t, p, n, out->grid_s, NULL, 0);
 	if (ng > cap) {
-		double *nbuf = realloc(bins, ng * sizeof *bins);
+		double *nbuf = wc_resize_array(bins, ng, sizeof *bins);
 		if (!nbuf) {
 			rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu bins)", ng);
 			goto done;
@@ -420,4 +422,49 @@ done:
 	free(scratch);
 	free(bins);
 	return rc;
+}
+
+/* ------------------------------------------------ the metric columns */
+
+static const struct {
+	wc_trace_metric_column c;
+	size_t offset;
+} columns[] = {
+	{ { "duration_s", "s", "length of the window" }, offsetof(wc_trace_metrics, duration_s) },
+	{ { "energy_j", "J", "trapezoidal integral of the trace" }, offsetof(wc_trace_metrics, energy_j) },
+	{ { "mean_w", "W", "energy / duration" }, offsetof(wc_trace_metrics, mean_w) },
+	{ { "p5_w", "W", "5th percentile of the samples" }, offsetof(wc_trace_metrics, p5_w) },
+	{ { "p50_w", "W", "median of the samples" }, offsetof(wc_trace_metrics, p50_w) },
+	{ { "p95_w", "W", "95th percentile of the samples" }, offsetof(wc_trace_metrics, p95_w) },
+	{ { "max_w", "W", "largest sample" }, offsetof(wc_trace_metrics, max_w) },
+	{ { "ramp_w_per_s", "W/s", "mean |dP|/dt between consecutive 1-s means" },
+	  offsetof(wc_trace_metrics, ramp_w_per_s) },
+	{ { "ramp_p95_w_per_s", "W/s", "p95 of |dP|/dt between consecutive 1-s means" },
+	  offsetof(wc_trace_metrics, ramp_p95_w_per_s) },
+	{ { "spectral_entropy", "", "normalised Shannon entropy of the power spectrum" },
+	  offsetof(wc_trace_metrics, spectral_entropy) },
+	{ { "period_s", "s", "dominant autocorrelation period (0.5-120 s)" },
+	  offsetof(wc_trace_metrics, period_s) },
+};
+
+size_t
+wc_trace_metric_column_count(void)
+{
+	return sizeof columns / sizeof columns[0];
+}
+
+const wc_trace_metric_column *
+wc_trace_metric_column_at(size_t i)
+{
+	return i < wc_trace_metric_column_count() ? &columns[i].c : NULL;
+}
+
+double
+wc_trace_metric_value(const wc_trace_metrics *m, size_t i)
+{
+	if (i >= wc_trace_metric_column_count())
+		return NAN;
+	double v;
+	memcpy(&v, (const char *)m + columns[i].offset, sizeof v);
+	return v;
 }

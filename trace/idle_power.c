@@ -10,7 +10,7 @@
  * engine's sampling to see; they keep out the tail of a busy period, when
  * the GPU still draws power after the last request ended.
  */
-#include "data/telemetry_internal.h"
+#include "trace/idle.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -61,7 +61,7 @@ lowest_stretch(const double *t, const double *p, size_t n, const unsigned char *
 }
 
 const char *
-wc__idle_power(const double *t, const double *p, size_t n, const unsigned char *quiet,
+wc_trace_idle_power(const double *t, const double *p, size_t n, const unsigned char *quiet,
                double win_start, double win_end, double *out)
 {
 	*out = NAN;

@@ -1,10 +1,10 @@
 /*
- * Platform facts: memory, bandwidth and BF16 throughput from the paper's
- * platforms.csv (LLM-PowerTrace appendix), B200 from NVIDIA's HGX B200
+ * Platform facts: memory, bandwidth and BF16 throughput as the
+ * LLM-PowerTrace appendix publishes them, B200 from NVIDIA's HGX B200
  * datasheet (dense BF16 = half the sparse figure); max SM clocks from the
  * vendors' specifications (used to bound locked-clock requests).
  */
-#include "models/models.h"
+#include "models/catalog.h"
 
 #include <string.h>
 

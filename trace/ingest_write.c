@@ -1,29 +1,35 @@
 /*
- * Write ingested rows as a runs table (SPEC §7): the n(t) series of each
- * row as `t_s,running` in `<stem>.series/` beside the table (the n_series
- * column holds the path relative to the table), then the table itself with
- * the trace metrics (SPEC §4) and ingest facts as extra columns. Every
- * file goes through wc_write_file_atomic; the table is written last, so a
- * failure leaves no table that points at missing series.
+ * Write ingested rows as a runs table (docs/formats/runs-table.md): the
+ * n(t) series of each row as `t_s,running` in `<stem>.series/` beside the
+ * table (the n_series column holds the path relative to the table), then
+ * the table itself with the trace metrics (docs/trace-metrics.md) and
+ * ingest facts as extra columns. Both go through data/'s atomic writers;
+ * the table is written last, so a failure leaves no table that points at
+ * missing series.
  */
-#include "data/data.h"
-#include "data/data_internal.h"
+#include "trace/ingest.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-/* Metric columns first (named by issue 4), then the other extras. */
-static const char *const extra_columns[] = {
-	"duration_s", "energy_j", "p5_w", "p50_w", "p95_w", "max_w", "ramp_w_per_s",
-	"ramp_p95_w_per_s", "spectral_entropy", "period_s", "requests", "energy_per_request_j",
-	"iterations", "energy_per_iteration_j", "prefill_energy_j", "decode_energy_j",
-	"idle_energy_j", "phase_source", "idle_source", "idle_power_gpus_w", "n_source",
-	"request_rate", "burstiness", "start_epoch", "bad_lines",
+/* The metric columns (trace/metrics.h) come first, then these. */
+static const char *const ingest_columns[] = {
+	"requests", "energy_per_request_j", "iterations", "energy_per_iteration_j",
+	"prefill_energy_j", "decode_energy_j", "idle_energy_j", "phase_source", "idle_source",
+	"idle_power_gpus_w", "n_source", "request_rate", "burstiness", "start_epoch", "bad_lines",
 };
-#define N_EXTRA (sizeof extra_columns / sizeof extra_columns[0])
+#define N_INGEST (sizeof ingest_columns / sizeof ingest_columns[0])
+
+/* mean_w is the table's own mean_power_w column, not an extra. */
+static int
+metric_is_extra(size_t i)
+{
+	return strcmp(wc_trace_metric_column_at(i)->name, "mean_w") != 0;
+}
 
 static void
 fmt_num(char *buf, size_t cap, double v)
@@ -35,15 +41,12 @@ fmt_num(char *buf, size_t cap, double v)
 }
 
 static void
-extra_value(const wc_ingest_row *r, size_t col, char *buf, size_t cap)
+ingest_value(const wc_ingest_row *r, size_t col, char *buf, size_t cap)
 {
-	const wc_trace_metrics *m = &r->metrics;
-	const double nums[] = { m->duration_s, m->energy_j, m->p5_w, m->p50_w, m->p95_w, m->max_w,
-		                m->ramp_w_per_s, m->ramp_p95_w_per_s, m->spectral_entropy, m->period_s,
-		                r->requests, r->energy_per_request_j, r->iterations,
+	const double nums[] = { r->requests, r->energy_per_request_j, r->iterations,
 		                r->energy_per_iteration_j, r->prefill_energy_j, r->decode_energy_j,
 		                r->idle_energy_j };
-	const char *name = extra_columns[col];
+	const char *name = ingest_columns[col];
 	if (col < sizeof nums / sizeof nums[0]) {
 		fmt_num(buf, cap, nums[col]);
 	} else if (strcmp(name, "phase_source") == 0) {
@@ -87,23 +90,29 @@ file_name(const char *run_id, char *out, size_t cap)
 }
 
 static int
-write_series(const char *path, const wc_ingest_row *r, wc_error *err)
+set_extras(wc_runs_table *t, size_t i, const wc_ingest_row *r, wc_error *err)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-	fputs("t_s,running\n", f);
-	for (size_t k = 0; k < r->series_len; k++)
-		fprintf(f, "%.3f,%.10g\n", r->series_t[k], r->series_running[k]);
-	return wc__memstream_write_atomic(path, f, &buf, &len, err);
+	char cell[1024];
+	int rc;
+	for (size_t c = 0; c < wc_trace_metric_column_count(); c++) {
+		if (!metric_is_extra(c))
+			continue;
+		fmt_num(cell, sizeof cell, wc_trace_metric_value(&r->metrics, c));
+		if ((rc = wc_runs_set_extra(t, i, wc_trace_metric_column_at(c)->name, cell, err)) != WC_OK)
+			return rc;
+	}
+	for (size_t c = 0; c < N_INGEST; c++) {
+		ingest_value(r, c, cell, sizeof cell);
+		if ((rc = wc_runs_set_extra(t, i, ingest_columns[c], cell, err)) != WC_OK)
+			return rc;
+	}
+	return WC_OK;
 }
 
 int
 wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comment, wc_error *err)
 {
-	char dir[1024], stem[256], series_dir[1400], rel[512], full[2048], cell[1024];
+	char dir[1024], stem[256], series_dir[1400], rel[512], full[2048];
 	wc_runs_table *t = NULL;
 	int rc = WC_OK;
 	if (res->n_rows == 0)
@@ -133,8 +142,7 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 	for (size_t i = 0; i < res->n_rows; i++) {
 		const wc_ingest_row *r = &res->rows[i];
 		wc_run run = r->run;
-		run.series_running = run.series_weight = NULL;
-		run.series_len = 0;
+		memset(&run.series, 0, sizeof run.series);
 		run.n_series[0] = '\0';
 		if (r->series_len >= 2) {
 			char fname[200];
@@ -148,17 +156,14 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 			file_name(r->run.run_id, fname, sizeof fname);
 			snprintf(rel, sizeof rel, "%s.series/%s", stem, fname);
 			snprintf(full, sizeof full, "%s/%s", dir, rel);
-			if ((rc = write_series(full, r, err)) != WC_OK)
+			if ((rc = wc_series_write(full, r->series_t, r->series_running, r->series_len,
+			                          err)) != WC_OK)
 				goto done;
 			snprintf(run.n_series, sizeof run.n_series, "%s", rel);
 		}
-		if ((rc = wc_runs_append(t, &run, err)) != WC_OK)
+		if ((rc = wc_runs_append(t, &run, err)) != WC_OK ||
+		    (rc = set_extras(t, i, r, err)) != WC_OK)
 			goto done;
-		for (size_t c = 0; c < N_EXTRA; c++) {
-			extra_value(r, c, cell, sizeof cell);
-			if ((rc = wc_runs_set_extra(t, i, extra_columns[c], cell, err)) != WC_OK)
-				goto done;
-		}
 	}
 	rc = wc_runs_write(path, t, comment, err);
 done:

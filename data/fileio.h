@@ -1,0 +1,44 @@
+/*
+ * File helpers every reader and writer uses: whole-file reads with a size
+ * limit, atomic writes (temporary file beside the target, fsync, rename),
+ * SHA-256 fingerprints, UTC timestamps. Ownership: buffers returned through
+ * `char **` are malloc'd; the caller frees them.
+ */
+#ifndef WC_DATA_FILEIO_H
+#define WC_DATA_FILEIO_H
+
+#include <stddef.h>
+
+#include "models/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** SHA-256 (FIPS 180-4) of a buffer / a whole file, as 64 lowercase hex
+ *  digits plus NUL. */
+void wc_sha256_hex(const void *data, size_t len, char out[65]);
+int wc_sha256_file_hex(const char *path, char out[65], wc_error *err);
+
+/** Write `len` bytes to `path` atomically (mkstemp beside it, fsync,
+ *  rename, fsync of the folder). On failure the old file is untouched and
+ *  no temporary file is left behind. */
+int wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err);
+
+/** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).
+ *  Files over `max_bytes` are refused. */
+int wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out,
+                 wc_error *err);
+
+/** Current UTC time as YYYY-MM-DDTHH:MM:SSZ. */
+void wc_utc_now(char out[24]);
+
+/** Name of a JSON value's type for messages ("object", "number", ...).
+ *  Declared on jansson's struct so this header needs no jansson include. */
+struct json_t;
+const char *wc_json_type_name(const struct json_t *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,51 @@
+/*
+ * Private to data/: the strict JSON reader behind every loader of
+ * wattcast's own JSON formats (json_strict.c). A refusal is
+ * "SOURCE: /json/pointer: reason".
+ */
+#ifndef WC_DATA_JSON_INTERNAL_H
+#define WC_DATA_JSON_INTERNAL_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "data/fileio.h"
+#include "models/error.h"
+
+#define WC__JSON_PATH_MAX 160
+
+typedef struct {
+	const char *source; /* file name (or label) in front of every message */
+	wc_error *err;
+} wc__json_loader;
+
+/** Fill ld->err with "source: path: reason" and return WC_EINVAL. */
+int wc__json_fail(wc__json_loader *ld, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/** Refuse keys outside `allowed` (NULL-terminated) and name the first
+ *  missing `required` one; `obj` must be an object. */
+int wc__json_check_keys(wc__json_loader *ld, json_t *obj, const char *path,
+                        const char *const *allowed, const char *const *required);
+/** path + "/" + key, and path + "/" + i, into `out` (WC__JSON_PATH_MAX). */
+void wc__json_join(char *out, const char *path, const char *key);
+void wc__json_join_index(char *out, const char *path, size_t i);
+/** A finite number. */
+int wc__json_number(wc__json_loader *ld, json_t *v, const char *path, double *out);
+/** An integer in [lo, hi]. */
+int wc__json_int(wc__json_loader *ld, json_t *v, const char *path, long long lo, long long hi,
+                 long long *out);
+/** A string that fits `cap` (with its NUL); null or absent gives "" when
+ *  `nullable`. */
+int wc__json_string(wc__json_loader *ld, json_t *v, const char *path, int nullable, char *out,
+                    size_t cap);
+/** [lo, hi], two finite numbers with lo <= hi. */
+int wc__json_pair(wc__json_loader *ld, json_t *v, const char *path, double *lo, double *hi);
+/** obj[key] when present: null gives NaN, a number must lie in [lo, hi];
+ *  absent leaves `*out` as it was. */
+int wc__json_optional_number(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
+                             double lo, double hi, double *out);
+/** obj[key] when present (null gives ""); absent leaves `out` as it was. */
+int wc__json_optional_string(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
+                             char *out, size_t cap);
+
+#endif

@@ -1,0 +1,172 @@
+/*
+ * Strict JSON reading shared by every loader of wattcast's own formats
+ * (parameter files, wattcast-run.json): each object lists its allowed and
+ * required keys, and each refusal names the JSON path (RFC 6901 pointer)
+ * and the reason, so a user editing a file by hand finds the mistake at
+ * once.
+ */
+#include "json_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int
+wc__json_fail(wc__json_loader *ld, const char *path, const char *fmt, ...)
+{
+	char reason[192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof reason, fmt, ap);
+	va_end(ap);
+	return wc_error_set(ld->err, WC_EINVAL, "%s: %s: %s", ld->source, path[0] ? path : "/", reason);
+}
+
+const char *
+wc_json_type_name(const json_t *v)
+{
+	/* An absent key reaches here as NULL: say so instead of crashing. */
+	if (!v)
+		return "nothing (the key is missing)";
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "object";
+	case JSON_ARRAY: return "array";
+	case JSON_STRING: return "string";
+	case JSON_INTEGER: return "integer";
+	case JSON_REAL: return "number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "boolean";
+	default: return "null";
+	}
+}
+
+static int
+in_list(const char *key, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(key, *list) == 0)
+			return 1;
+	return 0;
+}
+
+/* Refuse keys outside `allowed` and report the first missing `required`. */
+int
+wc__json_check_keys(wc__json_loader *ld, json_t *obj, const char *path, const char *const *allowed,
+           const char *const *required)
+{
+	const char *key;
+	json_t *v;
+	if (!json_is_object(obj))
+		return wc__json_fail(ld, path, "expected an object, got %s", wc_json_type_name(obj));
+	json_object_foreach(obj, key, v) {
+		if (!in_list(key, allowed)) {
+			char p[WC__JSON_PATH_MAX];
+			wc__json_join(p, path, key);
+			return wc__json_fail(ld, p, "unknown key '%s'", key);
+		}
+	}
+	for (; *required; required++)
+		if (!json_object_get(obj, *required))
+			return wc__json_fail(ld, path, "missing required key '%s'", *required);
+	return WC_OK;
+}
+
+void
+wc__json_join(char *out, const char *path, const char *key)
+{
+	snprintf(out, WC__JSON_PATH_MAX, "%s/%s", path, key);
+}
+
+void
+wc__json_join_index(char *out, const char *path, size_t i)
+{
+	snprintf(out, WC__JSON_PATH_MAX, "%s/%zu", path, i);
+}
+
+int
+wc__json_number(wc__json_loader *ld, json_t *v, const char *path, double *out)
+{
+	if (!json_is_number(v))
+		return wc__json_fail(ld, path, "expected a number, got %s", wc_json_type_name(v));
+	*out = json_number_value(v);
+	if (!isfinite(*out))
+		return wc__json_fail(ld, path, "number is not finite");
+	return WC_OK;
+}
+
+int
+wc__json_int(wc__json_loader *ld, json_t *v, const char *path, long long lo, long long hi, long long *out)
+{
+	if (!json_is_integer(v))
+		return wc__json_fail(ld, path, "expected an integer, got %s", wc_json_type_name(v));
+	*out = json_integer_value(v);
+	if (*out < lo || *out > hi)
+		return wc__json_fail(ld, path, "integer %lld outside [%lld, %lld]", *out, lo, hi);
+	return WC_OK;
+}
+
+/* String into a fixed buffer; NULL JSON allowed when `nullable`. */
+int
+wc__json_string(wc__json_loader *ld, json_t *v, const char *path, int nullable, char *out, size_t cap)
+{
+	if (nullable && json_is_null(v)) {
+		out[0] = '\0';
+		return WC_OK;
+	}
+	if (!json_is_string(v))
+		return wc__json_fail(ld, path, "expected a string%s, got %s", nullable ? " or null" : "", wc_json_type_name(v));
+	if (json_string_length(v) >= cap)
+		return wc__json_fail(ld, path, "string longer than %zu characters", cap - 1);
+	memcpy(out, json_string_value(v), json_string_length(v) + 1);
+	return WC_OK;
+}
+
+int
+wc__json_pair(wc__json_loader *ld, json_t *v, const char *path, double *lo, double *hi)
+{
+	char p[WC__JSON_PATH_MAX];
+	int rc;
+	if (!json_is_array(v) || json_array_size(v) != 2)
+		return wc__json_fail(ld, path, "expected an array of two numbers");
+	wc__json_join_index(p, path, 0);
+	if ((rc = wc__json_number(ld, json_array_get(v, 0), p, lo)))
+		return rc;
+	wc__json_join_index(p, path, 1);
+	if ((rc = wc__json_number(ld, json_array_get(v, 1), p, hi)))
+		return rc;
+	if (*lo > *hi)
+		return wc__json_fail(ld, path, "lower bound %g above upper bound %g", *lo, *hi);
+	return WC_OK;
+}
+
+int
+wc__json_optional_number(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
+                         double lo, double hi, double *out)
+{
+	char p[WC__JSON_PATH_MAX];
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return WC_OK;
+	wc__json_join(p, path, key);
+	if (json_is_null(v)) {
+		*out = NAN;
+		return WC_OK;
+	}
+	int rc = wc__json_number(ld, v, p, out);
+	if (rc == WC_OK && (*out < lo || *out > hi))
+		return wc__json_fail(ld, p, "%g is outside [%g, %g]", *out, lo, hi);
+	return rc;
+}
+
+int
+wc__json_optional_string(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
+                         char *out, size_t cap)
+{
+	char p[WC__JSON_PATH_MAX];
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return WC_OK;
+	wc__json_join(p, path, key);
+	return wc__json_string(ld, v, p, 1, out, cap);
+}

@@ -1,0 +1,46 @@
+/*
+ * Parameter files (docs/formats/params-file.md): strict loading with the
+ * JSON path of every refusal, canonical dumps, atomic saves, fingerprints,
+ * and the built-in profiles by name. A loaded set is released with
+ * wc_params_clear; dumps are malloc'd strings the caller frees.
+ */
+#ifndef WC_DATA_PARAMS_FILE_H
+#define WC_DATA_PARAMS_FILE_H
+
+#include <stddef.h>
+
+#include "models/params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WC_PARAMS_SCHEMA "wattcast.params/1"
+
+/** Parse a parameter file (docs/formats/params-file.md) into `out` (which the caller later
+ *  releases with wc_params_clear). Refuses unknown keys, missing required
+ *  keys, wrong types, non-finite numbers and structural errors; the message
+ *  starts with `source` and names the JSON path ("/levels/1/s_w/value") or,
+ *  for malformed JSON, the line and column. `out` is WC_PARAMS_INIT or a
+ *  filled set (released first); on failure it is left empty. */
+int wc_params_load_buffer(const char *buf, size_t len, const char *source,
+                          wc_params *out, wc_error *err);
+int wc_params_load_file(const char *path, wc_params *out, wc_error *err);
+
+/** Serialise to JSON (17 significant digits, so a load gives back the same
+ *  doubles). `with_draws` = 0 leaves the bootstrap draws out. Returns a
+ *  malloc'd string the caller frees, or NULL with `err` set. */
+char *wc_params_dump(const wc_params *p, int with_draws, wc_error *err);
+/** Dump with draws and write atomically. */
+int wc_params_save_file(const char *path, const wc_params *p, wc_error *err);
+/** Version tag: first 16 hex digits of the SHA-256 of the full dump. */
+int wc_params_fingerprint(const wc_params *p, char out[17], wc_error *err);
+
+/** A parameter set by name: "paper" is the built-in default profile.
+ *  `out` as for wc_params_load_buffer. */
+int wc_params_profile(const char *name, wc_params *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,400 @@
+/*
+ * Parameter files, reading side (docs/formats/params-file.md): schema
+ * "wattcast.params/1", loaded strictly -- every object lists its allowed
+ * and required keys, every refusal names the JSON path and the reason.
+ */
+#include "data/params_file.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_internal.h"
+#include "models/grow.h"
+
+#define PARAMS_MAX_BYTES (64u << 20)
+
+/* {"value": x, "ci95": [lo, hi], "source": "..."}; null when `nullable`. */
+static int
+read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_param *out)
+{
+	static const char *const allowed[] = { "value", "ci95", "source", NULL };
+	static const char *const required[] = { "value", "source", NULL };
+	char p[WC__JSON_PATH_MAX], src[16];
+	json_t *ci;
+	int rc;
+	out->value = out->lo = out->hi = NAN;
+	out->source = WC_SRC_ASSUMED;
+	/* Absent (NULL) reads as null for an optional parameter. */
+	if (nullable && (!v || json_is_null(v)))
+		return WC_OK;
+	if ((rc = wc__json_check_keys(ld, v, path, allowed, required)))
+		return rc;
+	wc__json_join(p, path, "value");
+	if ((rc = wc__json_number(ld, json_object_get(v, "value"), p, &out->value)))
+		return rc;
+	wc__json_join(p, path, "source");
+	if ((rc = wc__json_string(ld, json_object_get(v, "source"), p, 0, src, sizeof src)))
+		return rc;
+	if (wc_source_from_name(src, &out->source) != WC_OK)
+		return wc__json_fail(ld, p, "unknown source '%s' (published, fitted, measured, estimated, assumed)", src);
+	if ((ci = json_object_get(v, "ci95")) && !json_is_null(ci)) {
+		wc__json_join(p, path, "ci95");
+		if ((rc = wc__json_pair(ld, ci, p, &out->lo, &out->hi)))
+			return rc;
+	}
+	return WC_OK;
+}
+
+static int
+read_range(wc__json_loader *ld, json_t *v, const char *path, wc_range *r)
+{
+	static const char *const allowed[] = { "active_params_b", "running", "tp",
+	                                       "sm_clock_mhz", "runs", NULL };
+	static const char *const none[] = { NULL };
+	char p[WC__JSON_PATH_MAX];
+	json_t *x;
+	long long n;
+	double lo, hi;
+	int rc;
+	memset(r, 0, sizeof *r);
+	if ((rc = wc__json_check_keys(ld, v, path, allowed, none)))
+		return rc;
+	if ((x = json_object_get(v, "active_params_b")) && !json_is_null(x)) {
+		wc__json_join(p, path, "active_params_b");
+		if ((rc = wc__json_pair(ld, x, p, &r->active_b_min, &r->active_b_max)))
+			return rc;
+	}
+	if ((x = json_object_get(v, "running")) && !json_is_null(x)) {
+		wc__json_join(p, path, "running");
+		if ((rc = wc__json_pair(ld, x, p, &r->running_min, &r->running_max)))
+			return rc;
+	}
+	if ((x = json_object_get(v, "sm_clock_mhz")) && !json_is_null(x)) {
+		wc__json_join(p, path, "sm_clock_mhz");
+		if ((rc = wc__json_pair(ld, x, p, &r->clock_min, &r->clock_max)))
+			return rc;
+	}
+	if ((x = json_object_get(v, "tp")) && !json_is_null(x)) {
+		wc__json_join(p, path, "tp");
+		if ((rc = wc__json_pair(ld, x, p, &lo, &hi)))
+			return rc;
+		if (lo < 1 || hi > WC_LAW_MAX_TP || lo != floor(lo) || hi != floor(hi))
+			return wc__json_fail(ld, p, "expected whole numbers between 1 and %d", WC_LAW_MAX_TP);
+		r->tp_min = (int)lo;
+		r->tp_max = (int)hi;
+	}
+	if ((x = json_object_get(v, "runs"))) {
+		wc__json_join(p, path, "runs");
+		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
+			return rc;
+		r->runs = (int)n;
+	}
+	return WC_OK;
+}
+
+static int
+read_level(wc__json_loader *ld, json_t *v, const char *path, wc_level *l)
+{
+	static const char *const allowed[] = { "name", "s_shared_with", "p0_w", "s_w", "theta",
+	                                       "floor_logit", "range", NULL };
+	static const char *const required[] = { "name", "p0_w", "s_w", "theta", NULL };
+	char p[WC__JSON_PATH_MAX];
+	json_t *x;
+	int rc;
+	memset(l, 0, sizeof *l);
+	if ((rc = wc__json_check_keys(ld, v, path, allowed, required)))
+		return rc;
+	wc__json_join(p, path, "name");
+	if ((rc = wc__json_string(ld, json_object_get(v, "name"), p, 0, l->name, sizeof l->name)))
+		return rc;
+	if ((x = json_object_get(v, "s_shared_with"))) {
+		wc__json_join(p, path, "s_shared_with");
+		if ((rc = wc__json_string(ld, x, p, 1, l->s_shared_with, sizeof l->s_shared_with)))
+			return rc;
+	}
+	wc__json_join(p, path, "p0_w");
+	if ((rc = read_param(ld, json_object_get(v, "p0_w"), p, 0, &l->p0)))
+		return rc;
+	wc__json_join(p, path, "s_w");
+	if ((rc = read_param(ld, json_object_get(v, "s_w"), p, 1, &l->s)))
+		return rc;
+	wc__json_join(p, path, "theta");
+	if ((rc = read_param(ld, json_object_get(v, "theta"), p, 0, &l->theta)))
+		return rc;
+	wc__json_join(p, path, "floor_logit");
+	if ((rc = read_param(ld, json_object_get(v, "floor_logit"), p, 1, &l->floor_logit)))
+		return rc; /* absent key reads as null: NaN */
+	if ((x = json_object_get(v, "range")) && !json_is_null(x)) {
+		wc__json_join(p, path, "range");
+		if ((rc = read_range(ld, x, p, &l->range)))
+			return rc;
+	}
+	return WC_OK;
+}
+
+static int
+read_term(wc__json_loader *ld, json_t *v, const char *path, wc_precision_term *t)
+{
+	static const char *const allowed[] = { "setting", "precision", "level", "placement", "value",
+	                                       "p_value", "pairs", "kept", NULL };
+	static const char *const required[] = { "setting", "precision", "placement", "kept", NULL };
+	char p[WC__JSON_PATH_MAX], buf[WC_NAME_MAX];
+	json_t *x;
+	long long n;
+	int rc;
+	memset(t, 0, sizeof *t);
+	t->p_value = NAN;
+	if ((rc = wc__json_check_keys(ld, v, path, allowed, required)))
+		return rc;
+	wc__json_join(p, path, "setting");
+	if ((rc = wc__json_string(ld, json_object_get(v, "setting"), p, 0, buf, sizeof buf)))
+		return rc;
+	if (strcmp(buf, wc_setting_name(WC_SETTING_WEIGHTS)) == 0)
+		t->setting = WC_SETTING_WEIGHTS;
+	else if (strcmp(buf, wc_setting_name(WC_SETTING_KV)) == 0)
+		t->setting = WC_SETTING_KV;
+	else
+		return wc__json_fail(ld, p, "unknown setting '%s' (weights, kv_cache)", buf);
+	wc__json_join(p, path, "precision");
+	if ((rc = wc__json_string(ld, json_object_get(v, "precision"), p, 0, buf, sizeof buf)))
+		return rc;
+	if (wc_precision_from_name(buf, &t->precision) != WC_OK)
+		return wc__json_fail(ld, p, "unknown precision '%s' (fp8, int4)", buf);
+	if ((x = json_object_get(v, "level"))) {
+		wc__json_join(p, path, "level");
+		if ((rc = wc__json_string(ld, x, p, 1, t->level, sizeof t->level)))
+			return rc;
+	}
+	wc__json_join(p, path, "placement");
+	if ((rc = wc__json_string(ld, json_object_get(v, "placement"), p, 0, buf, sizeof buf)))
+		return rc;
+	if (wc_placement_from_name(buf, &t->placement) != WC_OK)
+		return wc__json_fail(ld, p, "unknown placement '%s' (inside_z, on_s, none)", buf);
+	wc__json_join(p, path, "value");
+	if ((rc = read_param(ld, json_object_get(v, "value"), p, 1, &t->value)))
+		return rc;
+	if ((x = json_object_get(v, "p_value")) && !json_is_null(x)) {
+		wc__json_join(p, path, "p_value");
+		if ((rc = wc__json_number(ld, x, p, &t->p_value)))
+			return rc;
+	}
+	if ((x = json_object_get(v, "pairs"))) {
+		wc__json_join(p, path, "pairs");
+		if ((rc = wc__json_int(ld, x, p, 0, 1000000, &n)))
+			return rc;
+		t->pairs = (int)n;
+	}
+	wc__json_join(p, path, "kept");
+	x = json_object_get(v, "kept");
+	if (!json_is_boolean(x))
+		return wc__json_fail(ld, p, "expected a boolean, got %s", wc_json_type_name(x));
+	t->kept = json_is_true(x);
+	return WC_OK;
+}
+
+static int
+read_provenance(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
+{
+	static const char *const allowed[] = { "input_sha256", "runs", "seed", "bootstrap",
+	                                       "tool_version", "created_utc", NULL };
+	static const char *const none[] = { NULL };
+	char p[WC__JSON_PATH_MAX];
+	json_t *x;
+	long long n;
+	int rc;
+	if ((rc = wc__json_check_keys(ld, v, path, allowed, none)))
+		return rc;
+	if ((x = json_object_get(v, "input_sha256"))) {
+		wc__json_join(p, path, "input_sha256");
+		if ((rc = wc__json_string(ld, x, p, 1, out->input_sha256, sizeof out->input_sha256)))
+			return rc;
+	}
+	if ((x = json_object_get(v, "tool_version"))) {
+		wc__json_join(p, path, "tool_version");
+		if ((rc = wc__json_string(ld, x, p, 1, out->tool_version, sizeof out->tool_version)))
+			return rc;
+	}
+	if ((x = json_object_get(v, "created_utc"))) {
+		wc__json_join(p, path, "created_utc");
+		if ((rc = wc__json_string(ld, x, p, 1, out->created_utc, sizeof out->created_utc)))
+			return rc;
+	}
+	if ((x = json_object_get(v, "runs"))) {
+		wc__json_join(p, path, "runs");
+		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
+			return rc;
+		out->runs = (int)n;
+	}
+	if ((x = json_object_get(v, "bootstrap"))) {
+		wc__json_join(p, path, "bootstrap");
+		if ((rc = wc__json_int(ld, x, p, 0, 10000000, &n)))
+			return rc;
+		out->bootstrap = (int)n;
+	}
+	if ((x = json_object_get(v, "seed"))) {
+		wc__json_join(p, path, "seed");
+		if ((rc = wc__json_int(ld, x, p, 0, INT64_MAX, &n)))
+			return rc;
+		out->seed = (uint64_t)n;
+	}
+	return WC_OK;
+}
+
+static int
+read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
+{
+	static const char *const keys[] = { "names", "values", NULL };
+	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
+	char (*names)[WC_NAME_MAX] = NULL;
+	double *values = NULL;
+	int rc;
+	if ((rc = wc__json_check_keys(ld, v, path, keys, keys)))
+		return rc;
+	json_t *jn = json_object_get(v, "names"), *jv = json_object_get(v, "values");
+	wc__json_join(p, path, "names");
+	if (!json_is_array(jn) || json_array_size(jn) == 0 || json_array_size(jn) > 4096)
+		return wc__json_fail(ld, p, "expected a non-empty array of at most 4096 names");
+	wc__json_join(q, path, "values");
+	if (!json_is_array(jv) || json_array_size(jv) == 0 || json_array_size(jv) > 1000000)
+		return wc__json_fail(ld, q, "expected a non-empty array of draws");
+	size_t k = json_array_size(jn), b = json_array_size(jv);
+	int ok;
+	size_t cells = wc_size_mul(k, b, &ok);
+	names = calloc(k, sizeof *names);
+	values = ok ? wc_alloc_array(cells, sizeof *values) : NULL;
+	if (!names || !values) {
+		rc = wc_error_set(ld->err, WC_ENOMEM, "%s: out of memory for draws", ld->source);
+		goto done;
+	}
+	for (size_t j = 0; j < k; j++) {
+		char pj[WC__JSON_PATH_MAX];
+		wc__json_join_index(pj, p, j);
+		if ((rc = wc__json_string(ld, json_array_get(jn, j), pj, 0, names[j], WC_NAME_MAX)))
+			goto done;
+	}
+	for (size_t r = 0; r < b; r++) {
+		char pr[WC__JSON_PATH_MAX], pe[WC__JSON_PATH_MAX];
+		json_t *row = json_array_get(jv, r);
+		wc__json_join_index(pr, q, r);
+		if (!json_is_array(row) || json_array_size(row) != k) {
+			rc = wc__json_fail(ld, pr, "expected an array of %zu numbers (one per name)", k);
+			goto done;
+		}
+		for (size_t j = 0; j < k; j++) {
+			wc__json_join_index(pe, pr, j);
+			if ((rc = wc__json_number(ld, json_array_get(row, j), pe, &values[r * k + j])))
+				goto done;
+		}
+	}
+	rc = wc_params_set_draws(out, (int)b, (int)k, (const char (*)[WC_NAME_MAX])names, values, ld->err);
+done:
+	free(names);
+	free(values);
+	return rc;
+}
+
+static int
+load_root(wc__json_loader *ld, json_t *root, wc_params *out)
+{
+	static const char *const allowed[] = { "schema", "name", "form", "clock_ref_mhz", "levels",
+	                                       "shared", "precision_terms", "provenance", "draws", NULL };
+	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
+	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", NULL };
+	char buf[64], p[WC__JSON_PATH_MAX];
+	json_t *x;
+	int rc;
+	if ((rc = wc__json_check_keys(ld, root, "", allowed, required)))
+		return rc;
+	if ((rc = wc__json_string(ld, json_object_get(root, "schema"), "/schema", 0, buf, sizeof buf)))
+		return rc;
+	if (strcmp(buf, WC_PARAMS_SCHEMA) != 0)
+		return wc__json_fail(ld, "/schema", "expected \"%s\", got \"%s\"", WC_PARAMS_SCHEMA, buf);
+	if ((rc = wc__json_string(ld, json_object_get(root, "name"), "/name", 0, out->name, sizeof out->name)))
+		return rc;
+	if ((rc = wc__json_string(ld, json_object_get(root, "form"), "/form", 0, buf, sizeof buf)))
+		return rc;
+	if (wc_form_from_name(buf, &out->form) != WC_OK)
+		return wc__json_fail(ld, "/form", "unknown form '%s'", buf);
+	out->clock_ref_mhz = WC_LAW_REF_CLOCK_MHZ;
+	if ((x = json_object_get(root, "clock_ref_mhz"))) {
+		if ((rc = wc__json_number(ld, x, "/clock_ref_mhz", &out->clock_ref_mhz)))
+			return rc;
+	}
+	x = json_object_get(root, "levels");
+	if (!json_is_array(x) || json_array_size(x) < 1 || json_array_size(x) > WC_MAX_LEVELS)
+		return wc__json_fail(ld, "/levels", "expected an array of 1 to %d levels", WC_MAX_LEVELS);
+	for (size_t i = 0; i < json_array_size(x); i++) {
+		wc__json_join_index(p, "/levels", i);
+		if ((rc = read_level(ld, json_array_get(x, i), p, &out->levels[i])))
+			return rc;
+		out->n_levels++;
+	}
+	x = json_object_get(root, "shared");
+	if ((rc = wc__json_check_keys(ld, x, "/shared", shared_keys, shared_keys)))
+		return rc;
+	wc_param *shared[4] = { &out->delta, &out->gamma1, &out->gamma2, &out->kappa };
+	for (int i = 0; i < 4; i++) {
+		wc__json_join(p, "/shared", shared_keys[i]);
+		if ((rc = read_param(ld, json_object_get(x, shared_keys[i]), p, 0, shared[i])))
+			return rc;
+	}
+	if ((x = json_object_get(root, "precision_terms"))) {
+		if (!json_is_array(x) || json_array_size(x) > WC_MAX_TERMS)
+			return wc__json_fail(ld, "/precision_terms", "expected an array of at most %d terms", WC_MAX_TERMS);
+		for (size_t i = 0; i < json_array_size(x); i++) {
+			wc__json_join_index(p, "/precision_terms", i);
+			if ((rc = read_term(ld, json_array_get(x, i), p, &out->terms[i])))
+				return rc;
+			out->n_terms++;
+		}
+	}
+	if ((x = json_object_get(root, "provenance")) && !json_is_null(x)) {
+		if ((rc = read_provenance(ld, x, "/provenance", out)))
+			return rc;
+	}
+	if ((x = json_object_get(root, "draws")) && !json_is_null(x)) {
+		if ((rc = read_draws(ld, x, "/draws", out)))
+			return rc;
+	}
+	return WC_OK;
+}
+
+int
+wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params *out,
+                      wc_error *err)
+{
+	wc__json_loader ld = { source ? source : "params", err };
+	json_error_t jerr;
+	wc_params_clear(out);
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: malformed JSON: %s", ld.source,
+		                    jerr.line, jerr.column, jerr.text);
+	int rc = load_root(&ld, root, out);
+	json_decref(root);
+	if (rc == WC_OK) {
+		wc_error verr;
+		if ((rc = wc_params_validate(out, &verr)) != WC_OK)
+			rc = wc_error_set(err, rc, "%s: /%s", ld.source, verr.msg);
+	}
+	if (rc != WC_OK)
+		wc_params_clear(out);
+	return rc;
+}
+
+int
+wc_params_load_file(const char *path, wc_params *out, wc_error *err)
+{
+	char *buf;
+	size_t len;
+	int rc = wc_read_file(path, PARAMS_MAX_BYTES, &buf, &len, err);
+	if (rc) {
+		wc_params_clear(out);
+		return rc;
+	}
+	rc = wc_params_load_buffer(buf, len, path, out, err);
+	free(buf);
+	return rc;
+}

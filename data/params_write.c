@@ -1,0 +1,172 @@
+/*
+ * Parameter files, writing side (docs/formats/params-file.md): canonical
+ * dumps with 17 significant digits, so that load(dump(p)) gives back the
+ * same doubles (NaN -- no value, no interval -- is null or left out),
+ * atomic saves, fingerprints, and the built-in profiles by name.
+ */
+#include "data/params_file.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/fileio.h"
+
+static json_t *
+number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+param_json(const wc_param *p)
+{
+	if (!isfinite(p->value))
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "value", json_real(p->value));
+	if (isfinite(p->lo) && isfinite(p->hi))
+		json_object_set_new(o, "ci95", json_pack("[ff]", p->lo, p->hi));
+	json_object_set_new(o, "source", json_string(wc_source_name(p->source)));
+	return o;
+}
+
+static json_t *
+string_or_null(const char *s)
+{
+	return s[0] ? json_string(s) : json_null();
+}
+
+static json_t *
+range_json(const wc_range *r)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "active_params_b", r->active_b_max > 0
+	                    ? json_pack("[ff]", r->active_b_min, r->active_b_max) : json_null());
+	json_object_set_new(o, "running", r->running_max > 0
+	                    ? json_pack("[ff]", r->running_min, r->running_max) : json_null());
+	json_object_set_new(o, "tp", r->tp_max > 0
+	                    ? json_pack("[II]", (json_int_t)r->tp_min, (json_int_t)r->tp_max) : json_null());
+	json_object_set_new(o, "sm_clock_mhz", r->clock_max > 0
+	                    ? json_pack("[ff]", r->clock_min, r->clock_max) : json_null());
+	json_object_set_new(o, "runs", json_integer(r->runs));
+	return o;
+}
+
+static json_t *
+params_json(const wc_params *p, int with_draws)
+{
+	json_t *root = json_object(), *levels = json_array(), *terms = json_array();
+	json_object_set_new(root, "schema", json_string(WC_PARAMS_SCHEMA));
+	json_object_set_new(root, "name", json_string(p->name));
+	json_object_set_new(root, "form", json_string(wc_form_name(p->form)));
+	json_object_set_new(root, "clock_ref_mhz", json_real(p->clock_ref_mhz));
+	for (int i = 0; i < p->n_levels; i++) {
+		const wc_level *l = &p->levels[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "name", json_string(l->name));
+		json_object_set_new(o, "s_shared_with", string_or_null(l->s_shared_with));
+		json_object_set_new(o, "p0_w", param_json(&l->p0));
+		json_object_set_new(o, "s_w", l->s_shared_with[0] ? json_null() : param_json(&l->s));
+		json_object_set_new(o, "theta", param_json(&l->theta));
+		json_object_set_new(o, "floor_logit", param_json(&l->floor_logit));
+		json_object_set_new(o, "range", range_json(&l->range));
+		json_array_append_new(levels, o);
+	}
+	json_object_set_new(root, "levels", levels);
+	json_object_set_new(root, "shared", json_pack("{s:o,s:o,s:o,s:o}",
+	                    "delta", param_json(&p->delta), "gamma1", param_json(&p->gamma1),
+	                    "gamma2", param_json(&p->gamma2), "kappa", param_json(&p->kappa)));
+	for (int i = 0; i < p->n_terms; i++) {
+		const wc_precision_term *t = &p->terms[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "setting", json_string(wc_setting_name(t->setting)));
+		json_object_set_new(o, "precision", json_string(wc_precision_name(t->precision)));
+		json_object_set_new(o, "level", string_or_null(t->level));
+		json_object_set_new(o, "placement", json_string(wc_placement_name(t->placement)));
+		json_object_set_new(o, "value", param_json(&t->value));
+		json_object_set_new(o, "p_value", number_or_null(t->p_value));
+		json_object_set_new(o, "pairs", json_integer(t->pairs));
+		json_object_set_new(o, "kept", json_boolean(t->kept));
+		json_array_append_new(terms, o);
+	}
+	json_object_set_new(root, "precision_terms", terms);
+	json_object_set_new(root, "provenance", json_pack("{s:o,s:I,s:I,s:I,s:o,s:o}",
+	                    "input_sha256", string_or_null(p->input_sha256),
+	                    "runs", (json_int_t)p->runs, "seed", (json_int_t)p->seed,
+	                    "bootstrap", (json_int_t)p->bootstrap,
+	                    "tool_version", string_or_null(p->tool_version),
+	                    "created_utc", string_or_null(p->created_utc)));
+	if (with_draws && p->n_draws > 0) {
+		json_t *names = json_array(), *values = json_array();
+		for (int j = 0; j < p->n_draw_params; j++)
+			json_array_append_new(names, json_string(p->draw_names[j]));
+		for (int r = 0; r < p->n_draws; r++) {
+			json_t *row = json_array();
+			for (int j = 0; j < p->n_draw_params; j++)
+				json_array_append_new(row, json_real(p->draws[(size_t)r * p->n_draw_params + j]));
+			json_array_append_new(values, row);
+		}
+		json_object_set_new(root, "draws", json_pack("{s:o,s:o}", "names", names, "values", values));
+	} else {
+		json_object_set_new(root, "draws", json_null());
+	}
+	return root;
+}
+
+char *
+wc_params_dump(const wc_params *p, int with_draws, wc_error *err)
+{
+	wc_error verr;
+	if (wc_params_validate(p, &verr) != WC_OK) {
+		wc_error_set(err, WC_EINVAL, "params: /%s", verr.msg);
+		return NULL;
+	}
+	json_t *root = params_json(p, with_draws);
+	char *s = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	                                  JSON_REAL_PRECISION(17)) : NULL;
+	json_decref(root);
+	if (!s)
+		wc_error_set(err, WC_ENOMEM, "params: cannot serialise (out of memory)");
+	return s;
+}
+
+int
+wc_params_save_file(const char *path, const wc_params *p, wc_error *err)
+{
+	char *s = wc_params_dump(p, 1, err);
+	if (!s)
+		return err ? err->code : WC_EINVAL;
+	size_t len = strlen(s);
+	s[len] = '\n'; /* json_dumps leaves no trailing newline; reuse the NUL slot */
+	int rc = wc_write_file_atomic(path, s, len + 1, err);
+	free(s);
+	return rc;
+}
+
+int
+wc_params_fingerprint(const wc_params *p, char out[17], wc_error *err)
+{
+	char hex[65];
+	char *s = wc_params_dump(p, 1, err);
+	if (!s)
+		return err ? err->code : WC_EINVAL;
+	wc_sha256_hex(s, strlen(s), hex);
+	free(s);
+	memcpy(out, hex, 16);
+	out[16] = '\0';
+	return WC_OK;
+}
+
+int
+wc_params_profile(const char *name, wc_params *out, wc_error *err)
+{
+	if (name && strcmp(name, "paper") == 0) {
+		wc_params_default(out);
+		return WC_OK;
+	}
+	wc_params_clear(out);
+	return wc_error_set(err, WC_ENOTFOUND, "profile: unknown profile '%s' (available: paper)",
+	                    name ? name : "");
+}

@@ -1,0 +1,94 @@
+/*
+ * Runs tables (docs/formats/runs-table.md), the fitting engine's input, and
+ * the n(t) series files they reference. A table is created by wc_runs_read
+ * or wc_runs_new and freed with wc_runs_free; rows own their series arrays.
+ */
+#ifndef WC_DATA_RUNS_TABLE_H
+#define WC_DATA_RUNS_TABLE_H
+
+#include <stddef.h>
+
+#include "models/catalog.h"
+#include "models/params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One run (or run segment) of a runs table (docs/formats/runs-table.md). Numbers that are
+ *  blank in the file are NaN (sm_clock_mhz: 0 = not locked). */
+typedef struct {
+	char run_id[96];
+	char platform[WC_NAME_MAX];
+	int tp;
+	char model[96];
+	double active_params_b;
+	double total_params_b;     /* optional; NaN = unknown (dense: = active) */
+	wc_architecture architecture; /* optional; WC_ARCH_UNKNOWN when blank */
+	double running;            /* mean running requests; NaN when series-only */
+	char n_series[256];        /* path as written in the table, "" if none */
+	wc_load_histogram series;  /* the n_series file, loaded; empty if none */
+	double mean_power_w;       /* group total (sum over its tp GPUs) */
+	double idle_power_w;       /* per GPU; NaN = use the parameters' P0 */
+	wc_precision weights, kv;
+	double sm_clock_mhz;
+	wc_workload workload;      /* optional; WC_WORKLOAD_UNKNOWN when blank */
+	double input_tokens, output_tokens, throughput_tok_s, energy_per_token_j;
+	char set[48];
+	char exclude[128];         /* non-empty = excluded from fits (reason) */
+	int line;                  /* line in the source file (1-based) */
+} wc_run;
+
+typedef struct {
+	char path[512];
+	wc_run *runs;
+	size_t n_runs, cap_runs;
+	/* columns not known to wattcast, kept verbatim so a rewrite keeps them */
+	size_t n_extra;
+	char **extra_names;        /* n_extra names */
+	char **extra_values;       /* n_runs * n_extra values (row-major) */
+	size_t cap_values;         /* capacity of extra_values, in values */
+	char sha256[65];           /* of the file's bytes */
+} wc_runs_table;
+
+/** Read a runs table: header row, `#` comments, optional n(t) series files
+ *  (`t_s,running`, relative to the table's folder). Errors name
+ *  file:line:column and the reason (missing required column, non-numeric
+ *  value, tp < 1, active params <= 0, ...). Caller frees with
+ *  wc_runs_free. */
+int wc_runs_read(const char *path, wc_runs_table **out, wc_error *err);
+/** Same, from a buffer; `path` names it in messages and anchors n_series. */
+int wc_runs_read_buffer(const char *buf, size_t len, const char *path,
+                        wc_runs_table **out, wc_error *err);
+/** New empty table (caller appends with wc_runs_append). */
+wc_runs_table *wc_runs_new(void);
+/** Append a copy of `run` (series arrays are copied). */
+int wc_runs_append(wc_runs_table *t, const wc_run *run, wc_error *err);
+void wc_runs_free(wc_runs_table *t);
+/** A wc_run with every optional number NaN and defaults set. */
+void wc_run_init(wc_run *run);
+/** Set the extra (not a documented) column `column` of row `row` to `value`
+ *  (copied); the column is added, blank for other rows, if new. */
+int wc_runs_set_extra(wc_runs_table *t, size_t row, const char *column, const char *value,
+                      wc_error *err);
+/** Value of an extra column for a row, or NULL when the column is absent
+ *  (borrowed; valid until the table changes). */
+const char *wc_runs_get_extra(const wc_runs_table *t, size_t row, const char *column);
+/** Write as CSV (the documented columns, then the extra ones) atomically. A
+ *  `comment` (may contain newlines) is written first as `#` lines. */
+int wc_runs_write(const char *path, const wc_runs_table *t, const char *comment,
+                  wc_error *err);
+/** Read an n(t) series file `t_s,running` (each sample held until the
+ *  next, the last one for the median step) into distinct values and the
+ *  seconds spent at each (wc_load_histogram_build). The caller frees
+ *  `out` with wc_load_histogram_free. */
+int wc_series_read(const char *path, wc_load_histogram *out, wc_error *err);
+/** Write an n(t) series file: `n` samples `t_s[k]` (seconds, written to
+ *  the millisecond) and `running[k]`, atomically. */
+int wc_series_write(const char *path, const double *t_s, const double *running, size_t n,
+                    wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

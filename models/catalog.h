@@ -1,0 +1,69 @@
+/*
+ * The catalogs both sides use: published platform facts (memory,
+ * bandwidth, throughput, power limit) and architecture facts of open
+ * models, from each model's published configuration. Static tables;
+ * lookups return borrowed pointers that live for the whole program.
+ */
+#ifndef WC_MODELS_CATALOG_H
+#define WC_MODELS_CATALOG_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------- platforms */
+
+typedef struct {
+	const char *name;
+	const char *architecture;   /* GPU generation, e.g. "Hopper" */
+	double memory_gb;
+	double bandwidth_tb_s;
+	double bf16_tflops;         /* dense */
+	double max_power_w;
+	double max_sm_clock_mhz;
+} wc_platform_info;
+
+/** Platform facts by exact name, or NULL. */
+const wc_platform_info *wc_platform_lookup(const char *name);
+size_t wc_platform_count(void);
+const wc_platform_info *wc_platform_at(size_t i);
+
+/* ------------------------------------------------------------- models */
+
+typedef enum {
+	WC_ARCH_UNKNOWN = 0,
+	WC_ARCH_DENSE,
+	WC_ARCH_MOE,
+	WC_ARCH_HYBRID,      /* Mamba-Transformer hybrids */
+	WC_ARCH_COUNT
+} wc_architecture;
+/** "dense", "moe", "hybrid"; "" for unknown. */
+const char *wc_architecture_name(wc_architecture a);
+/** "" parses as unknown; other unknown names are WC_ENOTFOUND. */
+int wc_architecture_from_name(const char *name, wc_architecture *out);
+/** "dense, moe or hybrid", for messages. */
+const char *wc_architecture_choices(void);
+
+/** Architecture facts of an open model. Zero = not stated. */
+typedef struct {
+	const char *name;          /* e.g. "Qwen3-8B" */
+	wc_architecture architecture;
+	double total_params_b;
+	double active_params_b;
+	int layers, d_model, attention_heads, kv_heads, head_dim;
+	int experts, experts_per_token;
+} wc_model_info;
+
+/** Look a model up by name, case-insensitively; an "org/" prefix (Hugging
+ *  Face id) and a suffix after the catalog name ("-Instruct-2507",
+ *  "-FP8") are tolerated. NULL when unknown. */
+const wc_model_info *wc_model_lookup(const char *name);
+size_t wc_model_count(void);
+const wc_model_info *wc_model_at(size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,41 @@
+/*
+ * Status codes and the caller-supplied error detail every wattcast
+ * function reports through (docs/architecture.md, "Errors").
+ */
+#ifndef WC_MODELS_ERROR_H
+#define WC_MODELS_ERROR_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status codes: 0 = success, negative = failure. */
+enum {
+	WC_OK = 0,
+	WC_EINVAL = -1,    /* invalid argument or input value */
+	WC_ENOMEM = -2,    /* allocation failed, or a size overflowed */
+	WC_ENOTFOUND = -3, /* unknown name (platform, model, file) */
+	WC_EIO = -4,       /* read/write failure */
+	WC_EPARSE = -5,    /* malformed file or text */
+	WC_ENOCONV = -6,   /* a fit did not converge */
+	WC_ERANGE = -7     /* a value outside what the law can evaluate */
+};
+
+#define WC_ERROR_MSG_MAX 256
+
+/** Caller-supplied error detail (like jansson's json_error_t): no hidden
+ *  thread-local state. `msg` is one line, without a "failed to" prefix. */
+typedef struct {
+	int code;
+	char msg[WC_ERROR_MSG_MAX];
+} wc_error;
+
+/** Fill `err` (may be NULL) and return `code`, so callers can write
+ *  `return wc_error_set(err, WC_EINVAL, "tp: must be >= 1");`. */
+int wc_error_set(wc_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
+#endif

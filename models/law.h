@@ -1,0 +1,145 @@
+/*
+ * The inference power law's vocabulary and kernel (docs/inference-law.md):
+ * the candidate forms, precisions and workloads, the reference scales of
+ * the law's logarithms, one configuration and its power, and the pure
+ * functions every evaluation goes through -- the prediction path, the
+ * bootstrap draws and the fit alike. Evaluating a whole parameter set is
+ * in models/params.h. No allocation except wc_load_histogram_build.
+ */
+#ifndef WC_MODELS_LAW_H
+#define WC_MODELS_LAW_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --------------------------------------------------- reference scales */
+
+/** lN = log(N_act / (WC_LAW_REF_ACTIVE_B * G)): 8 B per GPU. */
+#define WC_LAW_REF_ACTIVE_B 8.0
+/** ln = log(n / WC_LAW_REF_RUNNING): 32 running requests. */
+#define WC_LAW_REF_RUNNING 32.0
+/** Default reference clock of phi(f) = (f / ref)^kappa, MHz. */
+#define WC_LAW_REF_CLOCK_MHZ 1980.0
+/** Largest serving group (tensor-parallel degree) the law accepts. */
+#define WC_LAW_MAX_TP 4096
+
+/** log(N_act / (8 G)), the size coordinate. */
+double wc_law_log_size(double active_params_b, int tp);
+/** log(n / 32), the load coordinate (n > 0). */
+double wc_law_log_load(double running);
+
+/* ------------------------------------------------------------- forms */
+
+/** Candidate forms of the dynamic part P - G*P0 (docs/inference-law.md). */
+typedef enum {
+	WC_FORM_POWER_LAW = 0,         /* exp(theta + d*lN + g1*ln) */
+	WC_FORM_POWER_LAW_QUADRATIC,   /* exp(theta + d*lN + g1*ln + g2*ln^2) */
+	WC_FORM_SATURATING,            /* S*sig(theta + d*lN + g1*ln) */
+	WC_FORM_SATURATING_QUADRATIC,  /* S*sig(z), the published choice */
+	WC_FORM_FLOOR_PLUS_RISE,       /* S*[F + (1-F)*sig(z)], F = sig(phi) */
+	WC_FORM_COUNT
+} wc_form;
+
+const char *wc_form_name(wc_form form);
+/** Parse a form name ("saturating_quadratic_load", ...). */
+int wc_form_from_name(const char *name, wc_form *out);
+/** Does the form have a per-level scale S / a quadratic load term / a floor? */
+int wc_form_has_scale(wc_form form);
+int wc_form_has_quadratic(wc_form form);
+int wc_form_has_floor(wc_form form);
+
+/** Shape of the form's link g(z, F) with its partial derivatives; the
+ *  dynamic power per GPU is S_eff * g. For power-law forms S_eff = 1*m*phi.
+ *  `floor_logit` is ignored unless the form has a floor. Any out may be NULL. */
+double wc_form_link(wc_form form, double z, double floor_logit,
+                    double *dg_dz, double *dg_dfloor);
+
+/* ------------------------------------------------ names of the inputs */
+
+typedef enum { WC_PREC_BF16 = 0, WC_PREC_FP8, WC_PREC_INT4, WC_PREC_COUNT } wc_precision;
+const char *wc_precision_name(wc_precision p);
+int wc_precision_from_name(const char *name, wc_precision *out);
+
+/** How requests reach the engine. WC_WORKLOAD_UNKNOWN names as "". */
+typedef enum {
+	WC_WORKLOAD_UNKNOWN = 0,
+	WC_WORKLOAD_CLOSED,   /* a fixed number of requests in flight */
+	WC_WORKLOAD_POISSON,  /* open loop, exponential inter-arrivals */
+	WC_WORKLOAD_BURSTY,   /* open loop, gamma inter-arrivals */
+	WC_WORKLOAD_REPLAY,   /* arrivals replayed from a trace */
+	WC_WORKLOAD_COUNT
+} wc_workload;
+const char *wc_workload_name(wc_workload w);
+/** "" parses as WC_WORKLOAD_UNKNOWN; other unknown names are WC_ENOTFOUND. */
+int wc_workload_from_name(const char *name, wc_workload *out);
+/** "closed, poisson, bursty or replay", for messages. */
+const char *wc_workload_choices(void);
+
+/* -------------------------------------------- one configuration, one answer */
+
+/** One configuration to evaluate. */
+typedef struct {
+	const char *platform;    /* level name */
+	int tp;                  /* GPUs in the serving group, 1..WC_LAW_MAX_TP */
+	double active_params_b;  /* > 0 */
+	double running;          /* n >= 0; 0 = idle */
+	wc_precision weights, kv;
+	double sm_clock_mhz;     /* 0 = not locked */
+} wc_config;
+
+#define WC_CONFIG_INIT { NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0 }
+
+typedef struct {
+	double node_power_w;     /* G*P0 + G*dynamic */
+	double per_gpu_power_w;  /* node / G */
+	double idle_power_w;     /* G*P0 */
+	double dynamic_w;        /* node - idle */
+} wc_power;
+
+/* ------------------------------------------------------------ kernel */
+
+/** The numbers of the law for one configuration and one parameter vector
+ *  (the point estimate or one bootstrap draw): everything that does not
+ *  depend on the load. */
+typedef struct {
+	wc_form form;
+	double p0;          /* idle power per GPU, W */
+	double scale;       /* S*m_KV*phi(f), W per GPU (1*m*phi for power-law forms) */
+	double z0;          /* theta + delta*lN + b_w */
+	double gamma1;
+	double gamma2;      /* 0 for forms without the quadratic load term */
+	double floor_logit; /* floor_plus_rise only */
+} wc_law_point;
+
+/** Dynamic power per GPU at `n` running requests; 0 at n <= 0 (the
+ *  quadratic term is never evaluated at n = 0). */
+double wc_law_point_dynamic(const wc_law_point *lp, double n);
+
+/* ------------------------------------------------------- load series */
+
+/** A load series as the law's time average needs it: the distinct values
+ *  of n and the time (or weight) spent at each, values increasing. */
+typedef struct {
+	double *running;   /* len distinct values, increasing; owned */
+	double *weight;    /* len weights (seconds or fractions); owned */
+	size_t len;
+	double mean;       /* time-weighted mean of n */
+} wc_load_histogram;
+
+/** Collapse `len` samples `running[i]`, each held `hold[i]` (NULL: every
+ *  sample holds `hold_each`), into distinct values with their total time.
+ *  Values must be finite and >= 0 and holds >= 0: otherwise WC_EINVAL with
+ *  the sample's index in `*bad_index` (may be NULL); WC_ENOMEM. Equal
+ *  values are summed in sample order. The caller frees `out` with
+ *  wc_load_histogram_free (also on failure: it is left empty). */
+int wc_load_histogram_build(const double *running, const double *hold, double hold_each,
+                            size_t len, wc_load_histogram *out, size_t *bad_index);
+void wc_load_histogram_free(wc_load_histogram *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,101 @@
+/*
+ * Model catalog: architecture facts of common open models, from each
+ * model's published configuration, plus the models of the ML.ENERGY v3
+ * and PowerTrace-Sim runs with the parameter counts those publishers state.
+ * Served by GET /v1/models and used to turn a model name into N_act and
+ * into the bytes and FLOPs of the capacity model. Zero = not stated.
+ */
+#include "models/catalog.h"
+
+#include "models/error.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+static const wc_model_info models[] = {
+	/* name, arch, total B, active B, layers, d_model, heads, kv, head_dim, experts, top-k */
+	{ "Qwen3-0.6B", WC_ARCH_DENSE, 0.6, 0.6, 28, 1024, 16, 8, 128, 0, 0 },
+	{ "Qwen3-1.7B", WC_ARCH_DENSE, 1.7, 1.7, 28, 2048, 16, 8, 128, 0, 0 },
+	{ "Qwen3-4B", WC_ARCH_DENSE, 4.0, 4.0, 36, 2560, 32, 8, 128, 0, 0 },
+	{ "Qwen3-8B", WC_ARCH_DENSE, 8.19, 8.19, 36, 4096, 32, 8, 128, 0, 0 },
+	{ "Qwen3-14B", WC_ARCH_DENSE, 14.8, 14.8, 40, 5120, 40, 8, 128, 0, 0 },
+	{ "Qwen3-32B", WC_ARCH_DENSE, 32.8, 32.8, 64, 5120, 64, 8, 128, 0, 0 },
+	{ "Qwen3-30B-A3B", WC_ARCH_MOE, 30.5, 3.3, 48, 2048, 32, 4, 128, 128, 8 },
+	{ "Qwen3-235B-A22B", WC_ARCH_MOE, 235.0, 22.0, 94, 4096, 64, 4, 128, 128, 8 },
+	{ "Llama-3.2-1B", WC_ARCH_DENSE, 1.24, 1.24, 16, 2048, 32, 8, 64, 0, 0 },
+	{ "Llama-3.2-3B", WC_ARCH_DENSE, 3.21, 3.21, 28, 3072, 24, 8, 128, 0, 0 },
+	{ "Llama-3.1-8B", WC_ARCH_DENSE, 8.03, 8.03, 32, 4096, 32, 8, 128, 0, 0 },
+	{ "Llama-3.1-70B", WC_ARCH_DENSE, 70.6, 70.6, 80, 8192, 64, 8, 128, 0, 0 },
+	{ "Llama-3.1-405B", WC_ARCH_DENSE, 405.0, 405.0, 126, 16384, 128, 8, 128, 0, 0 },
+	{ "Llama-2-7B", WC_ARCH_DENSE, 6.74, 6.74, 32, 4096, 32, 32, 128, 0, 0 },
+	{ "Llama-2-13B", WC_ARCH_DENSE, 13.0, 13.0, 40, 5120, 40, 40, 128, 0, 0 },
+	{ "Llama-2-70B", WC_ARCH_DENSE, 69.0, 69.0, 80, 8192, 64, 8, 128, 0, 0 },
+	{ "Llama-4-Maverick-17B-128E", WC_ARCH_MOE, 400.0, 17.0, 48, 5120, 40, 8, 128, 128, 1 },
+	{ "gemma-3-27b", WC_ARCH_DENSE, 27.0, 27.0, 62, 5376, 32, 16, 128, 0, 0 },
+	{ "gemma-4-26B-A4B", WC_ARCH_MOE, 24.6, 4.0, 30, 2816, 0, 8, 256, 128, 8 },
+	{ "DeepSeek-V3.1", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8 },
+	{ "gpt-oss-120b", WC_ARCH_MOE, 117.0, 5.0, 36, 2880, 64, 8, 64, 128, 4 },
+	{ "NVIDIA-Nemotron-Nano-12B-v2", WC_ARCH_HYBRID, 12.0, 12.0, 62, 5120, 40, 8, 128, 0, 0 },
+};
+
+static const char *const architecture_names[WC_ARCH_COUNT] = { "", "dense", "moe", "hybrid" };
+
+const char *
+wc_architecture_name(wc_architecture a)
+{
+	return (unsigned)a < WC_ARCH_COUNT ? architecture_names[a] : "";
+}
+
+int
+wc_architecture_from_name(const char *name, wc_architecture *out)
+{
+	for (int i = 0; name && i < WC_ARCH_COUNT; i++)
+		if (strcmp(name, architecture_names[i]) == 0) {
+			*out = (wc_architecture)i;
+			return WC_OK;
+		}
+	return WC_ENOTFOUND;
+}
+
+const char *
+wc_architecture_choices(void)
+{
+	return "dense, moe or hybrid";
+}
+
+size_t
+wc_model_count(void)
+{
+	return sizeof models / sizeof models[0];
+}
+
+const wc_model_info *
+wc_model_at(size_t i)
+{
+	return i < wc_model_count() ? &models[i] : NULL;
+}
+
+const wc_model_info *
+wc_model_lookup(const char *name)
+{
+	if (!name)
+		return NULL;
+	const char *slash = strrchr(name, '/');
+	if (slash)
+		name = slash + 1;
+	/* Exact match, else the longest catalog name followed by '-' in the
+	 * query ("Qwen3-8B-FP8", "Llama-3.1-8B-Instruct" -> base model). */
+	const wc_model_info *best = NULL;
+	size_t best_len = 0;
+	for (size_t i = 0; i < wc_model_count(); i++) {
+		size_t n = strlen(models[i].name);
+		if (strcasecmp(name, models[i].name) == 0)
+			return &models[i];
+		if (strncasecmp(name, models[i].name, n) == 0 && name[n] == '-' && n > best_len) {
+			best = &models[i];
+			best_len = n;
+		}
+	}
+	return best;
+}

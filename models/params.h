@@ -1,0 +1,218 @@
+/*
+ * Parameter sets -- frozen laws -- and their evaluation
+ * (docs/inference-law.md, docs/formats/params-file.md).
+ *
+ * Ownership: a wc_params is a plain value except its bootstrap draws,
+ * which it owns. Start every variable at WC_PARAMS_INIT (or fill it with a
+ * function below, which releases whatever it held), copy with
+ * wc_params_copy (never with `=`) and release with wc_params_clear.
+ * Lookups return pointers borrowed from the set.
+ */
+#ifndef WC_MODELS_PARAMS_H
+#define WC_MODELS_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/error.h"
+#include "models/law.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WC_NAME_MAX 48
+#define WC_MAX_LEVELS 16
+#define WC_MAX_TERMS 16
+
+/** How a parameter value came to be. */
+typedef enum {
+	WC_SRC_PUBLISHED = 0, /* transcribed from a paper */
+	WC_SRC_FITTED,        /* estimated by `wattcast fit` */
+	WC_SRC_MEASURED,      /* read from telemetry (idle power) */
+	WC_SRC_ESTIMATED,     /* derived from published aggregates (gamma2) */
+	WC_SRC_ASSUMED,       /* not published, not fitted: a stated default */
+	WC_SRC_COUNT
+} wc_source;
+const char *wc_source_name(wc_source s);
+int wc_source_from_name(const char *name, wc_source *out);
+
+/** One scalar with its 95 % interval (lo/hi are NaN when there is none). */
+typedef struct {
+	double value;
+	double lo, hi;
+	wc_source source;
+} wc_param;
+
+/** Span of the calibration data for one level; predictions outside it
+ *  carry an extrapolation warning. Zeroed = unknown (no warning). */
+typedef struct {
+	double active_b_min, active_b_max; /* N_act, B */
+	double running_min, running_max;   /* n */
+	int tp_min, tp_max;
+	double clock_min, clock_max;       /* locked SM clock, 0 = never locked */
+	int runs;                          /* runs of this level in the fit */
+} wc_range;
+
+/** A platform level (A100, H100, a locked-clock host, ...). */
+typedef struct {
+	char name[WC_NAME_MAX];
+	char s_shared_with[WC_NAME_MAX]; /* "" = own S; else the level whose S it uses */
+	wc_param p0;          /* loaded idle power per GPU, W */
+	wc_param s;           /* power scale per GPU, W (unused when shared / power-law) */
+	wc_param theta;       /* intercept of z */
+	wc_param floor_logit; /* phi_H of floor_plus_rise (F = sig(phi)); else unused */
+	wc_range range;
+} wc_level;
+
+typedef enum { WC_SETTING_WEIGHTS = 0, WC_SETTING_KV } wc_setting;
+typedef enum { WC_PLACE_NONE = 0, WC_PLACE_INSIDE_Z, WC_PLACE_ON_S } wc_placement;
+/** "weights" / "kv_cache": also the request field and runs-table column. */
+const char *wc_setting_name(wc_setting s);
+const char *wc_placement_name(wc_placement p);
+int wc_placement_from_name(const char *name, wc_placement *out);
+
+/** A precision term from paired runs (docs/validation.md). `kept` = 0
+ *  records a tested placement that was not significant (the law ignores
+ *  it, but a prediction using that precision says so in its warnings). */
+typedef struct {
+	wc_setting setting;
+	wc_precision precision;      /* fp8 or int4 */
+	char level[WC_NAME_MAX];     /* "" = every level */
+	wc_placement placement;      /* shift b inside z, or factor m on S */
+	wc_param value;              /* b (shift) or m (factor) */
+	double p_value;              /* paired t-test vs no term; NaN = unknown */
+	int pairs;                   /* paired runs behind it; 0 = unknown */
+	int kept;
+} wc_precision_term;
+
+/** A frozen inference law. */
+typedef struct wc_params {
+	char name[WC_NAME_MAX];       /* profile or fit label */
+	wc_form form;
+	int n_levels;
+	wc_level levels[WC_MAX_LEVELS];
+	wc_param delta, gamma1, gamma2, kappa;
+	double clock_ref_mhz;         /* f in phi(f) = (f/ref)^kappa */
+	int n_terms;
+	wc_precision_term terms[WC_MAX_TERMS];
+
+	/* provenance (docs/formats/params-file.md); empty / 0 when not fitted */
+	char input_sha256[65];
+	int runs;
+	uint64_t seed;
+	int bootstrap;
+	char tool_version[16];
+	char created_utc[24];        /* YYYY-MM-DDTHH:MM:SSZ */
+
+	/* bootstrap draws: n_draws rows of n_draw_params values, named by
+	 * draw_names (wc_params_vector_names order). Owned; NULL when absent. */
+	int n_draws, n_draw_params;
+	char (*draw_names)[WC_NAME_MAX];
+	double *draws;
+} wc_params;
+
+/** The empty set: what every wc_params variable starts as. */
+#define WC_PARAMS_INIT { .name = "" }
+
+/** The built-in "paper" profile: Table 13 with gamma2 = 0.10 (estimated)
+ *  and kappa = 1 (assumed, not published). `out` must be WC_PARAMS_INIT or
+ *  a filled set, whose draws are released. */
+void wc_params_default(wc_params *out);
+/** Free the draws and reset to WC_PARAMS_INIT. Safe on an empty set. */
+void wc_params_clear(wc_params *p);
+/** Deep copy into `dst` (WC_PARAMS_INIT or filled: released first). */
+int wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err);
+/** Store `n_draws` x `n_params` values with their names (copied),
+ *  replacing the set's draws. */
+int wc_params_set_draws(wc_params *p, int n_draws, int n_params,
+                        const char (*names)[WC_NAME_MAX],
+                        const double *values, wc_error *err);
+/** Level by name, or NULL (borrowed pointer into `p`). */
+const wc_level *wc_params_level(const wc_params *p, const char *name);
+/** Structural check: names unique, shared-S targets exist, finite values,
+ *  S > 0, P0 >= 0. Message names the offending element. */
+int wc_params_validate(const wc_params *p, wc_error *err);
+
+/* ------------------------------------------------- the named vector view */
+
+/** Kinds of per-level parameters; the label of a parameter of `level` is
+ *  "S[A100]", "theta[A100]", "floor[A100]", "P0[A100]". Shared ones are
+ *  "delta", "gamma1", "gamma2", "kappa"; precision terms
+ *  "term[weights:fp8@H200]". These labels name the draws' columns, the
+ *  fit's parameters and every report; they are formed only here. */
+typedef enum { WC_LEVEL_S = 0, WC_LEVEL_THETA, WC_LEVEL_FLOOR, WC_LEVEL_P0 } wc_level_param;
+void wc_level_param_label(wc_level_param kind, const char *level, char *buf, size_t cap);
+/** Name of a term in the flat vector: "term[weights:fp8@H200]". */
+void wc_precision_term_label(const wc_precision_term *t, char *buf, size_t cap);
+
+/** Flat view of the free (fitted) parameters, in draw order. Writes up to
+ *  `cap` names and returns how many the set has (cap 0 counts). */
+int wc_params_vector_names(const wc_params *p, char (*names)[WC_NAME_MAX], int cap);
+/** Read / write the value of each named parameter; unknown names are
+ *  WC_ENOTFOUND. */
+int wc_params_get_named(const wc_params *p, const char *name, double *out);
+int wc_params_set_named(wc_params *p, const char *name, double value);
+/** The named parameter itself (value, interval, source), or NULL.
+ *  Borrowed: valid while `p` lives. */
+const wc_param *wc_params_param_named(const wc_params *p, const char *name);
+/** Set the 95 % interval of a named parameter. */
+int wc_params_set_interval_named(wc_params *p, const char *name, double lo, double hi);
+
+/* ------------------------------------------------ precision-term lookup */
+
+/** The kept precision term for (setting, precision) on `level`: a
+ *  level-specific one wins over an all-levels one. NULL = none. Borrowed. */
+const wc_precision_term *wc_params_find_term(const wc_params *p, wc_setting setting,
+                                             wc_precision prec, const char *level);
+/** Any term (kept or not) recorded for exactly this setting/precision/level
+ *  or for all levels; used to explain why none applies. Borrowed. */
+const wc_precision_term *wc_params_find_tested_term(const wc_params *p, wc_setting setting,
+                                                    wc_precision prec, const char *level);
+/** The level whose S applies to `lvl` (itself unless it shares). */
+const wc_level *wc_params_scale_level(const wc_params *p, const wc_level *lvl);
+
+/* --------------------------------------------- evaluating a parameter set */
+
+/** A configuration bound to a parameter set: where each number the law
+ *  needs is found -- the set's point value, or a column of a draws row.
+ *  Built once per query (checks the configuration), then evaluated for the
+ *  point estimate and every draw through the same wc_law_bound_point.
+ *  Borrows the set and the configuration's level. */
+typedef struct {
+	const wc_params *p;
+	const wc_level *level;
+	double log_size;         /* lN */
+	double clock_ratio;      /* f / f_ref; 0 when the clock is free */
+	wc_placement place[2];   /* weights term, KV term */
+	/* base values and draw columns (-1 = fixed) of: P0, S, theta, floor,
+	 * delta, gamma1, gamma2, kappa, weights term, KV term */
+	double base[10];
+	int col[10];
+} wc_law_binding;
+
+/** Check `c` against the set (unknown platform WC_ENOTFOUND; tp, size,
+ *  load, clock or precision out of range WC_EINVAL; messages start with
+ *  the field) and bind it. */
+int wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error *err);
+/** The law's numbers for the point estimate (`draw` NULL) or for one row
+ *  of the set's draws. */
+void wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_point *out);
+
+/** Evaluate the law at one load level (docs/inference-law.md). n = 0
+ *  gives G*P0 exactly. */
+int wc_law_power(const wc_params *p, const wc_config *c, wc_power *out, wc_error *err);
+/** Mean power over a load series: the time-weighted average of the law
+ *  over `running[i]` held for `weight[i]` (sum > 0). */
+int wc_law_power_series(const wc_params *p, const wc_config *c,
+                        const double *running, const double *weight, size_t len,
+                        wc_power *out, wc_error *err);
+/** Node power G*(P0 + mean dynamic) of a law point over a histogram, and
+ *  the same as wc_power; WC_ERANGE when not finite. */
+int wc_law_point_power(const wc_law_point *lp, int tp, const wc_load_histogram *h,
+                       wc_power *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

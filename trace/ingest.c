@@ -1,0 +1,146 @@
+/*
+ * `wattcast ingest`: one measured run folder -> runs-table rows with the
+ * grid-facing trace metrics (docs/formats/telemetry.md).
+ *
+ * The power log fixes the run's window (its first to last sample, epoch
+ * after converting local time with the manifest's UTC offset). n(t) comes
+ * from the engine's num_requests_running, held between samples, or, when
+ * there is no engine log, from the per-request log; either way on a 50 ms
+ * grid from the window start. Idle power is per GPU over the whole run
+ * (trace/idle_power.c). A row is the whole window, or with
+ * segments, consecutive pieces of it cut exactly (the trace is
+ * interpolated at the cuts, so segment energies add up to the run's).
+ * Cumulative engine counters are interpolated at the window ends. Energy
+ * is split into prefill, decode and idle as TokenPowerBench does: per
+ * 50 ms cell, prefill when any request awaits its first token, else
+ * decode when any is generating, else idle (from request first-token
+ * times), or, with engine counters only, idle when nothing runs and the
+ * rest in the ratio of the prefill and decode time sums.
+ */
+#include "ingest_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+#include "trace/idle.h"
+
+void
+wc__ingest_row_free(wc_ingest_row *r)
+{
+	free(r->series_t);
+	free(r->series_running);
+	r->series_t = r->series_running = NULL;
+}
+
+void
+wc_ingest_options_init(wc_ingest_options *o)
+{
+	memset(o, 0, sizeof *o);
+	wc_run_manifest_init(&o->defaults);
+	o->max_bad_fraction = WC_TELEMETRY_MAX_BAD;
+	o->max_warnings = 20;
+}
+
+void
+wc_ingest_result_clear(wc_ingest_result *res)
+{
+	for (size_t i = 0; i < res->n_rows; i++)
+		wc__ingest_row_free(&res->rows[i]);
+	free(res->rows);
+	memset(res, 0, sizeof *res);
+}
+
+static int
+reserve(wc_ingest_result *res, size_t more)
+{
+	if (more > SIZE_MAX - res->n_rows)
+		return -1;
+	wc_ingest_row *nr = wc_grow(res->rows, &res->cap, res->n_rows + more, sizeof *nr, 16);
+	if (!nr)
+		return -1;
+	res->rows = nr;
+	return 0;
+}
+
+int
+wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_result *res,
+              wc_error *err)
+{
+	run_ctx rc;
+	wc_ingest_row *rows = NULL;
+	size_t nrows = 0;
+	int r;
+	memset(&rc, 0, sizeof rc);
+	rc.dir = run_dir;
+	snprintf(rc.power_path, sizeof rc.power_path, "%s/power.csv", run_dir);
+	if (!wc__file_exists(rc.power_path))
+		return wc_error_set(err, WC_ENOTFOUND, "%s: no power.csv", run_dir);
+	snprintf(rc.engine_path, sizeof rc.engine_path, "%s/engine.csv", run_dir);
+	if (!wc__file_exists(rc.engine_path))
+		rc.engine_path[0] = '\0';
+	snprintf(rc.req_path, sizeof rc.req_path, "%s/requests.json", run_dir);
+	if (!wc__file_exists(rc.req_path)) {
+		snprintf(rc.req_path, sizeof rc.req_path, "%s/requests.csv", run_dir);
+		if (!wc__file_exists(rc.req_path))
+			rc.req_path[0] = '\0';
+	}
+	if ((r = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK || (r = wc__ingest_read_files(&rc, opt, err)) != WC_OK ||
+	    (r = wc__ingest_check_alignment(&rc, err)) != WC_OK || (r = wc__ingest_build_load(&rc, err)) != WC_OK)
+		goto done;
+
+	/* Per GPU; the weakest source in the group names the row's. */
+	static const char *const rank[] = { "none", "quiet_short", "quiet_stretch", "window" };
+	int worst = 3;
+	for (int g = 0; g < rc.pt->info.n_gpus; g++) {
+		const char *src = wc_trace_idle_power(rc.pt->t, rc.pt->power[g], rc.pt->n, rc.quiet, rc.m.idle_start,
+		                                 rc.m.idle_end, &rc.idle_gpu[g]);
+		int k = 0;
+		while (k < 3 && strcmp(rank[k], src) != 0)
+			k++;
+		if (k < worst)
+			worst = k;
+	}
+	rc.idle_source = rank[worst];
+
+	/* Windows: the run, or segments (a remainder under half a segment
+	 * joins the last one). */
+	double span = rc.t1 - rc.t0, seg = opt->segment_s;
+	size_t nseg = 1;
+	if (seg > 0 && span > seg) {
+		nseg = (size_t)floor(span / seg);
+		if (span - (double)nseg * seg >= 0.5 * seg)
+			nseg++;
+	}
+	rows = calloc(nseg, sizeof *rows);
+	if (!rows || reserve(res, nseg) != 0) {
+		r = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
+		goto done;
+	}
+	for (size_t s = 0; s < nseg; s++) {
+		double a = rc.t0 + (double)s * (seg > 0 ? seg : span);
+		double b = s + 1 == nseg ? rc.t1 : rc.t0 + (double)(s + 1) * seg;
+		if ((r = wc__ingest_make_row(&rc, opt, (int)s + 1, a, b, s + 1 == nseg, nseg == 1, &rows[s], err)) != WC_OK)
+			goto done;
+		nrows++;
+	}
+	/* All rows made: hand them over (capacity was reserved). */
+	memcpy(res->rows + res->n_rows, rows, nseg * sizeof *rows);
+	res->n_rows += nseg;
+	nrows = 0;
+	r = WC_OK;
+done:
+	/* Refused: the rows made so far go; `res` never saw them. */
+	for (size_t i = 0; i < nrows; i++)
+		wc__ingest_row_free(&rows[i]);
+	free(rows);
+	wc_power_trace_free(rc.pt);
+	wc_engine_free(rc.eng);
+	wc_request_log_free(rc.req);
+	free(rc.grid_n);
+	free(rc.quiet);
+	return r;
+}

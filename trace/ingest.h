@@ -1,0 +1,87 @@
+/*
+ * `wattcast ingest`: measured run folders -> runs-table rows with their
+ * trace metrics (docs/formats/telemetry.md, docs/formats/runs-table.md).
+ * Rows are appended to a wc_ingest_result the caller zero-initialises and
+ * releases with wc_ingest_result_clear.
+ */
+#ifndef WC_TRACE_INGEST_H
+#define WC_TRACE_INGEST_H
+
+#include <stddef.h>
+
+#include "data/run_manifest.h"
+#include "data/runs_table.h"
+#include "data/telemetry.h"
+#include "trace/metrics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Grid of n(t) series and phase attribution, s (SPEC §1). */
+#define WC_INGEST_GRID_S 0.05
+
+typedef struct {
+	wc_run_manifest defaults;  /* fills what a run's manifests leave unknown */
+	double segment_s;          /* > 0: one row per segment of this length */
+	double max_bad_fraction;
+	int max_warnings;
+	wc_warn_fn warn;
+	void *warn_payload;
+	size_t max_samples;        /* power samples per run, 0 = 2^26 */
+} wc_ingest_options;
+
+void wc_ingest_options_init(wc_ingest_options *o);
+
+/** One runs-table row with what went into it. */
+typedef struct {
+	wc_run run;                    /* SPEC §7 columns (series arrays unused) */
+	wc_trace_metrics metrics;      /* of the group trace over the window */
+	double start_epoch, end_epoch; /* the row's window */
+	double requests, iterations;   /* in the window; NaN unknown */
+	double energy_per_request_j, energy_per_iteration_j;
+	double prefill_energy_j, decode_energy_j, idle_energy_j; /* NaN: not attributable */
+	char phase_source[16];         /* "requests", "engine" or "" */
+	int n_gpus;
+	double idle_gpu_w[WC_TELEMETRY_MAX_GPUS];  /* per GPU, NaN unknown */
+	char idle_source[16];          /* "window", "quiet_stretch", "quiet_short", "none" */
+	char n_source[16];             /* "engine" or "requests" */
+	double request_rate, burstiness;
+	double *series_t;              /* n(t) on the 50 ms grid, s from the window start */
+	double *series_running;
+	size_t series_len;
+	size_t bad_lines;              /* skipped lines over the run's files */
+} wc_ingest_row;
+
+typedef struct {
+	wc_ingest_row *rows;
+	size_t n_rows, cap;
+} wc_ingest_result;
+
+/** Ingest one run folder (power.csv; optional engine.csv, requests.json or
+ *  requests.csv, manifest.json, wattcast-run.json) and append its row(s)
+ *  to `res` (zero-initialised by the caller). Refused (rows untouched)
+ *  when more than max_bad_fraction of a file's lines are bad, a GPU is
+ *  missing from a sample, the clocks do not overlap after conversion, or
+ *  a required fact (platform, model size, UTC offset, n(t)) is unknown. */
+int wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_result *res,
+                  wc_error *err);
+/** Free the rows (and their series); the struct is zeroed. */
+void wc_ingest_result_clear(wc_ingest_result *res);
+
+/** Run folders (holding power.csv) at `dir` or below it (4 levels),
+ *  sorted. Caller frees each path and the array. */
+int wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err);
+
+/** Write the rows as a runs table at `path` (atomically, after writing
+ *  each n(t) series as `<stem>.series/<run_id>.csv` beside it, path
+ *  relative to the table in `n_series`). Extra columns: the ten metric
+ *  columns, energy per request/iteration, counts, idle and n(t) sources,
+ *  phase energies. `comment` may be NULL. */
+int wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comment,
+                    wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,289 @@
+/*
+ * `wattcast ingest`, reading side: what a run folder holds (power log,
+ * engine counters, request log, manifests), what the run is (manifests,
+ * then the caller's defaults, then the catalog), whether its clocks agree,
+ * and n(t) on the 50 ms grid (docs/formats/telemetry.md). Files are read
+ * only through data/.
+ */
+#include "ingest_internal.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "models/grow.h"
+#include "trace/load.h"
+
+int
+wc__file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static const char *
+base_name(const char *path, char *buf, size_t cap)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	size_t s = n;
+	while (s > 0 && path[s - 1] != '/')
+		s--;
+	snprintf(buf, cap, "%.*s", (int)(n - s), path + s);
+	return buf;
+}
+
+int
+wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
+{
+	char path[1024];
+	int r;
+	wc_run_manifest_init(&rc->m);
+	snprintf(path, sizeof path, "%s/manifest.json", rc->dir);
+	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
+		return r;
+	snprintf(path, sizeof path, "%s/wattcast-run.json", rc->dir);
+	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
+		return r;
+	wc_run_manifest_fill(&rc->m, &opt->defaults);
+	if (!rc->m.run_id[0])
+		base_name(rc->dir, rc->m.run_id, sizeof rc->m.run_id);
+	if (!rc->m.platform[0])
+		return wc_error_set(err, WC_EINVAL, "%s: platform unknown (no manifest states it; give --platform)",
+		                    rc->dir);
+	const wc_model_info *mi = rc->m.model[0] ? wc_model_lookup(rc->m.model) : NULL;
+	if (isnan(rc->m.active_params_b) && mi)
+		rc->m.active_params_b = mi->active_params_b;
+	if (isnan(rc->m.active_params_b))
+		return wc_error_set(err, WC_EINVAL, "%s: active parameters unknown (%s; give --active-params)",
+		                    rc->dir, rc->m.model[0] ? "model not in the catalog" : "no model named");
+	if (!rc->m.model[0])
+		return wc_error_set(err, WC_EINVAL, "%s: model unknown (give --model)", rc->dir);
+	if (mi && isnan(rc->m.total_params_b))
+		rc->m.total_params_b = mi->total_params_b;
+	if (mi && rc->m.architecture == WC_ARCH_UNKNOWN)
+		rc->m.architecture = mi->architecture;
+	return WC_OK;
+}
+
+static void
+fwd_warn(const char *msg, void *payload)
+{
+	const wc_ingest_options *opt = payload;
+	if (opt->warn)
+		opt->warn(msg, opt->warn_payload);
+}
+
+static wc_telemetry_options
+reader_options(const wc_ingest_options *opt)
+{
+	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
+	t.max_bad_fraction = opt->max_bad_fraction > 0 ? opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
+	t.max_warnings = opt->max_warnings;
+	t.warn = fwd_warn;
+	t.warn_payload = (void *)opt;
+	return t;
+}
+
+int
+wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
+{
+	wc_telemetry_options t = reader_options(opt);
+	const char *uuids[WC_TELEMETRY_MAX_GPUS];
+	int r;
+	/* Power first; an unknown UTC offset is refused after it, with the
+	 * offset the engine clock suggests. */
+	t.utc_offset_s = isnan(rc->m.utc_offset_s) ? 0.0 : rc->m.utc_offset_s;
+	t.epoch_offset_s = rc->m.power_epoch_offset_s;
+	t.n_gpus = rc->m.tp;
+	for (int g = 0; g < rc->m.n_gpu_uuids; g++)
+		uuids[g] = rc->m.gpu_uuids[g];
+	t.gpu_uuids = rc->m.n_gpu_uuids ? uuids : NULL;
+	t.n_gpu_uuids = (size_t)rc->m.n_gpu_uuids;
+	if ((r = wc_power_trace_read(rc->power_path, &t, opt->max_samples, &rc->pt, err)) != WC_OK)
+		return r;
+	rc->bad_lines += rc->pt->info.bad_lines;
+	if (rc->pt->n < 2)
+		return wc_error_set(err, WC_EPARSE, "%s: fewer than two samples", rc->power_path);
+	rc->t0 = rc->pt->t[0];
+	rc->t1 = rc->pt->t[rc->pt->n - 1];
+	if (rc->m.tp <= 0)
+		rc->m.tp = rc->pt->info.n_gpus;
+	else if (rc->pt->info.n_gpus != rc->m.tp)
+		return wc_error_set(err, WC_EINVAL, "%s: holds %d GPUs, but the run has tp %d", rc->power_path,
+		                    rc->pt->info.n_gpus, rc->m.tp);
+
+	t = reader_options(opt);
+	t.epoch_offset_s = rc->m.engine_epoch_offset_s;
+	if (rc->engine_path[0]) {
+		if ((r = wc_engine_read(rc->engine_path, &t, 0, &rc->eng, err)) != WC_OK)
+			return r;
+		rc->bad_lines += rc->eng->bad_lines;
+		if (rc->eng->n == 0)
+			return wc_error_set(err, WC_EPARSE, "%s: no rows", rc->engine_path);
+	}
+	if (rc->req_path[0] && (r = wc_request_log_read(rc->req_path, &t, &rc->req, err)) != WC_OK)
+		return r;
+
+	if (isnan(rc->m.utc_offset_s)) {
+		if (rc->eng) {
+			double guess = round((rc->t0 - rc->eng->t[0]) / 900.0) * 900.0;
+			return wc_error_set(err, WC_EINVAL,
+			                    "%s: power timestamps are local time and the UTC offset is unknown; "
+			                    "give --utc-offset (the engine clock suggests %.0f)", rc->dir, guess);
+		}
+		return wc_error_set(err, WC_EINVAL, "%s: power timestamps are local time and the UTC offset "
+		                    "is unknown; give --utc-offset", rc->dir);
+	}
+	return WC_OK;
+}
+
+/* Power and engine/request clocks must overlap once converted. */
+int
+wc__ingest_check_alignment(run_ctx *rc, wc_error *err)
+{
+	if (rc->eng) {
+		double a = fmax(rc->t0, rc->eng->t[0]), b = fmin(rc->t1, rc->eng->t[rc->eng->n - 1]);
+		if (!(b > a))
+			return wc_error_set(err, WC_EINVAL,
+			                    "%s: clocks cannot be aligned: power covers epoch %.3f-%.3f, engine "
+			                    "%.3f-%.3f (UTC offset %.0f s); check the offset", rc->dir, rc->t0,
+			                    rc->t1, rc->eng->t[0], rc->eng->t[rc->eng->n - 1], rc->m.utc_offset_s);
+	}
+	if (rc->req) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t i = 0; i < rc->req->n; i++) {
+			lo = fmin(lo, rc->req->arrival[i]);
+			hi = fmax(hi, rc->req->completion[i]);
+		}
+		if (!(fmin(rc->t1, hi) > fmax(rc->t0, lo)))
+			return wc_error_set(err, WC_EINVAL,
+			                    "%s: clocks cannot be aligned: power covers epoch %.3f-%.3f, requests "
+			                    "%.3f-%.3f (UTC offset %.0f s); check the offset", rc->dir, rc->t0,
+			                    rc->t1, lo, hi, rc->m.utc_offset_s);
+	}
+	return WC_OK;
+}
+
+int
+wc__ingest_build_load(run_ctx *rc, wc_error *err)
+{
+	const double dt = WC_INGEST_GRID_S;
+	rc->ngrid = (size_t)floor((rc->t1 - rc->t0) / dt + 1e-9) + 1;
+	rc->grid_n = malloc(rc->ngrid * sizeof *rc->grid_n);
+	rc->quiet = malloc(rc->pt->n);
+	if (!rc->grid_n || !rc->quiet)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+	int engine_n = rc->eng && rc->eng->col[WC_ENG_RUNNING];
+	if (engine_n) {
+		for (size_t k = 0; k < rc->ngrid; k++)
+			rc->grid_n[k] = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, rc->t0 + (double)k * dt);
+		for (size_t i = 0; i < rc->pt->n; i++)
+			rc->quiet[i] = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, rc->pt->t[i]) == 0.0;
+		rc->n_source = "engine";
+	} else if (rc->req) {
+		wc_trace_running_from_requests(rc->req, rc->t0, dt, rc->ngrid, rc->grid_n);
+		for (size_t i = 0; i < rc->pt->n; i++) {
+			size_t k = (size_t)floor((rc->pt->t[i] - rc->t0) / dt);
+			rc->quiet[i] = rc->grid_n[k < rc->ngrid ? k : rc->ngrid - 1] == 0.0;
+		}
+		rc->n_source = "requests";
+	} else {
+		return wc_error_set(err, WC_EINVAL, "%s: no n(t): needs engine.csv with num_requests_running "
+		                    "or a request log (requests.json / requests.csv)", rc->dir);
+	}
+	for (size_t k = 0; k < rc->ngrid; k++)
+		if (isnan(rc->grid_n[k]))
+			rc->grid_n[k] = 0.0; /* the engine had not reported yet */
+	return WC_OK;
+}
+
+/* ------------------------------------------------------------ discovery */
+
+typedef struct {
+	char **v;
+	size_t n, cap;
+} path_list;
+
+static int
+push_path(path_list *l, const char *p)
+{
+	char **nv = wc_grow(l->v, &l->cap, l->n + 1, sizeof *nv, 16);
+	if (!nv)
+		return -1;
+	l->v = nv;
+	if (!(l->v[l->n] = strdup(p)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+find_under(const char *dir, int depth, path_list *out)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/power.csv", dir);
+	if (wc__file_exists(path))
+		return push_path(out, dir);
+	if (depth == 0)
+		return 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	path_list subs = { NULL, 0, 0 };
+	struct dirent *e;
+	int rc = 0;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			rc = push_path(&subs, path);
+	}
+	closedir(d);
+	if (subs.n)
+		qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
+	for (size_t i = 0; i < subs.n; i++) {
+		if (rc == 0)
+			rc = find_under(subs.v[i], depth - 1, out);
+		free(subs.v[i]);
+	}
+	free(subs.v);
+	return rc;
+}
+
+int
+wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err)
+{
+	path_list l = { NULL, 0, 0 };
+	struct stat st;
+	*out = NULL;
+	*n = 0;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return wc_error_set(err, WC_ENOTFOUND, "%s: not a folder", dir);
+	if (find_under(dir, 4, &l) != 0) {
+		for (size_t i = 0; i < l.n; i++)
+			free(l.v[i]);
+		free(l.v);
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", dir);
+	}
+	if (l.n == 0) {
+		free(l.v);
+		return wc_error_set(err, WC_ENOTFOUND, "%s: no run folder (one holding power.csv) in or under it",
+		                    dir);
+	}
+	*out = l.v;
+	*n = l.n;
+	return WC_OK;
+}

@@ -1,0 +1,51 @@
+/*
+ * Private to trace/: the state of one run folder while `wattcast ingest`
+ * turns it into rows, and the steps that share it (ingest.c drives them).
+ */
+#ifndef WC_TRACE_INGEST_INTERNAL_H
+#define WC_TRACE_INGEST_INTERNAL_H
+
+#include <stddef.h>
+
+#include "trace/ingest.h"
+
+typedef struct {
+	const char *dir;
+	char power_path[1024], engine_path[1024], req_path[1024];
+	wc_run_manifest m;
+	wc_power_trace *pt;
+	wc_engine_log *eng;
+	wc_request_log *req;
+	double t0, t1;
+	size_t ngrid;
+	double *grid_n;            /* n(t) at t0 + k*GRID */
+	const char *n_source;
+	unsigned char *quiet;      /* per power sample: nothing running */
+	double idle_gpu[WC_TELEMETRY_MAX_GPUS];
+	const char *idle_source;
+	size_t bad_lines;
+} run_ctx;
+
+/** Is `path` a regular file? */
+int wc__file_exists(const char *path);
+
+/* ingest_files.c: what the run is and what it measured. */
+int wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
+int wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
+int wc__ingest_check_alignment(run_ctx *rc, wc_error *err);
+/** n(t) on the grid, and which power samples are quiet. */
+int wc__ingest_build_load(run_ctx *rc, wc_error *err);
+
+/* ingest_row.c: one row over the window [a, b]. */
+int wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a,
+                        double b, int last, int whole, wc_ingest_row *row, wc_error *err);
+void wc__ingest_row_free(wc_ingest_row *r);
+
+/* phases.c: prefill/decode/idle energy of a row (best effort; out of
+ * memory leaves them blank). */
+void wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *cp, size_t cn,
+                       wc_ingest_row *row);
+/** Engine counter `c` advanced over [a, b]; NaN without it. */
+double wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double b);
+
+#endif

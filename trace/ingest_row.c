@@ -1,0 +1,192 @@
+/*
+ * `wattcast ingest`, one row: the group trace cut exactly to the row's
+ * window (interpolated at the ends), its metrics, n(t) over the window's
+ * grid points, the counts served in it and the energies per unit
+ * (docs/formats/runs-table.md, "Columns written by ingest").
+ */
+#include "ingest_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The group trace cut at [a, b], interpolated at the ends. */
+static int
+cut_trace(const run_ctx *rc, double a, double b, double **tout, double **pout, size_t *nout,
+          wc_error *err)
+{
+	const double *t = rc->pt->t, *p = rc->pt->group;
+	size_t n = rc->pt->n, i = 0, j;
+	while (i < n && t[i] < a)
+		i++;
+	j = i;
+	while (j < n && t[j] <= b)
+		j++;
+	size_t cap = (j - i) + 2, k = 0;
+	double *ct = malloc(cap * sizeof *ct), *cp = malloc(cap * sizeof *cp);
+	if (!ct || !cp) {
+		free(ct);
+		free(cp);
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+	}
+	if (i > 0 && i < n && t[i] > a) {
+		ct[k] = a;
+		cp[k++] = p[i - 1] + (p[i] - p[i - 1]) * (a - t[i - 1]) / (t[i] - t[i - 1]);
+	}
+	for (size_t s = i; s < j; s++) {
+		ct[k] = t[s];
+		cp[k++] = p[s];
+	}
+	if (j > 0 && j < n && t[j - 1] < b) {
+		ct[k] = b;
+		cp[k++] = p[j - 1] + (p[j] - p[j - 1]) * (b - t[j - 1]) / (t[j] - t[j - 1]);
+	}
+	*tout = ct;
+	*pout = cp;
+	*nout = k;
+	return WC_OK;
+}
+
+double
+wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double b)
+{
+	if (!rc->eng || !rc->eng->col[c])
+		return NAN;
+	return wc_engine_value_at(rc->eng, c, b) - wc_engine_value_at(rc->eng, c, a);
+}
+
+int
+wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a, double b, int last,
+         int whole, wc_ingest_row *row, wc_error *err)
+{
+	double *ct = NULL, *cp = NULL;
+	size_t cn = 0;
+	int r;
+	memset(row, 0, sizeof *row);
+	wc_run_init(&row->run);
+	wc_trace_metrics_init(&row->metrics);
+	row->start_epoch = a;
+	row->end_epoch = b;
+	row->requests = row->iterations = NAN;
+	row->energy_per_request_j = row->energy_per_iteration_j = NAN;
+	row->prefill_energy_j = row->decode_energy_j = row->idle_energy_j = NAN;
+	row->request_rate = rc->m.request_rate;
+	row->burstiness = rc->m.burstiness;
+	row->bad_lines = rc->bad_lines;
+	row->n_gpus = rc->pt->info.n_gpus;
+	memcpy(row->idle_gpu_w, rc->idle_gpu, sizeof row->idle_gpu_w);
+	snprintf(row->idle_source, sizeof row->idle_source, "%s", rc->idle_source);
+	snprintf(row->n_source, sizeof row->n_source, "%s", rc->n_source);
+
+	wc_run *run = &row->run;
+	if (opt->segment_s > 0)
+		snprintf(run->run_id, sizeof run->run_id, "%.80s#seg%d", rc->m.run_id, seg);
+	else
+		snprintf(run->run_id, sizeof run->run_id, "%s", rc->m.run_id);
+	snprintf(run->platform, sizeof run->platform, "%s", rc->m.platform);
+	run->tp = rc->m.tp;
+	snprintf(run->model, sizeof run->model, "%s", rc->m.model);
+	run->active_params_b = rc->m.active_params_b;
+	run->total_params_b = rc->m.total_params_b;
+	run->architecture = rc->m.architecture;
+	run->weights = rc->m.weights >= 0 ? (wc_precision)rc->m.weights : WC_PREC_BF16;
+	run->kv = rc->m.kv >= 0 ? (wc_precision)rc->m.kv : WC_PREC_BF16;
+	run->sm_clock_mhz = isfinite(rc->m.sm_clock_mhz) ? rc->m.sm_clock_mhz : 0.0;
+	run->workload = rc->m.workload;
+
+	/* Power. */
+	if ((r = cut_trace(rc, a, b, &ct, &cp, &cn, err)) != WC_OK)
+		return r;
+	if ((r = wc_trace_metrics_compute(ct, cp, cn, &row->metrics, err)) != WC_OK)
+		goto done;
+	run->mean_power_w = row->metrics.mean_w;
+	if (!isfinite(run->mean_power_w)) {
+		r = wc_error_set(err, WC_EINVAL, "%s: the window %.3f-%.3f holds fewer than two power samples "
+		                 "(segment too short?)", rc->dir, a, b);
+		goto done;
+	}
+	double idle_sum = 0.0;
+	for (int g = 0; g < row->n_gpus; g++)
+		idle_sum += rc->idle_gpu[g];
+	run->idle_power_w = idle_sum / row->n_gpus; /* NaN if any GPU's is unknown */
+
+	/* n(t) over the window's grid points. */
+	const double dt = WC_INGEST_GRID_S;
+	size_t k0 = (size_t)ceil((a - rc->t0) / dt - 1e-9), k1 = k0;
+	while (k1 < rc->ngrid && rc->t0 + (double)k1 * dt < b - 1e-9)
+		k1++;
+	if (last && k1 < rc->ngrid && rc->t0 + (double)k1 * dt <= b + 1e-9)
+		k1++;
+	if (k1 > k0) {
+		row->series_len = k1 - k0;
+		row->series_t = malloc(row->series_len * sizeof(double));
+		row->series_running = malloc(row->series_len * sizeof(double));
+		if (!row->series_t || !row->series_running) {
+			r = wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+			goto done;
+		}
+		double sum = 0.0;
+		for (size_t k = k0; k < k1; k++) {
+			row->series_t[k - k0] = rc->t0 + (double)k * dt - a;
+			row->series_running[k - k0] = rc->grid_n[k];
+			sum += rc->grid_n[k];
+		}
+		run->running = sum / (double)row->series_len;
+	}
+
+	/* Counts: requests completed in the window, tokens and iterations
+	 * from the engine's counters. */
+	double out_tok = wc__ingest_counter_delta(rc, WC_ENG_GENERATION_TOKENS, a, b);
+	double in_tok = wc__ingest_counter_delta(rc, WC_ENG_PROMPT_TOKENS, a, b);
+	row->iterations = wc__ingest_counter_delta(rc, WC_ENG_ITERATIONS, a, b);
+	if (rc->req) {
+		double cnt = 0, in_sum = 0, out_sum = 0, in_n = 0, out_n = 0;
+		for (size_t i = 0; i < rc->req->n; i++) {
+			double c = rc->req->completion[i];
+			if (c < a || c > b || (c == b && !last))
+				continue;
+			cnt++;
+			if (isfinite(rc->req->input_tokens[i])) {
+				in_sum += rc->req->input_tokens[i];
+				in_n++;
+			}
+			if (isfinite(rc->req->output_tokens[i])) {
+				out_sum += rc->req->output_tokens[i];
+				out_n++;
+			}
+		}
+		row->requests = cnt;
+		if (in_n > 0)
+			run->input_tokens = in_sum / in_n;
+		if (out_n > 0)
+			run->output_tokens = out_sum / out_n;
+		if (isnan(out_tok) && out_n == cnt && cnt > 0)
+			out_tok = out_sum;
+	} else if (whole && isfinite(rc->m.requests)) {
+		/* The load generator's count holds for the whole run only. */
+		row->requests = rc->m.requests;
+		if (row->requests > 0) {
+			run->input_tokens = in_tok / row->requests;
+			run->output_tokens = out_tok / row->requests;
+		}
+	}
+	double dur = b - a, e = row->metrics.energy_j;
+	if (isfinite(out_tok) && dur > 0)
+		run->throughput_tok_s = out_tok / dur;
+	if (out_tok > 0)
+		run->energy_per_token_j = e / out_tok;
+	if (row->requests > 0)
+		row->energy_per_request_j = e / row->requests;
+	if (row->iterations > 0)
+		row->energy_per_iteration_j = e / row->iterations;
+	/* Best effort: out of memory here leaves the phases blank. */
+	wc__ingest_phases(rc, a, ct, cp, cn, row);
+	r = WC_OK;
+done:
+	free(ct);
+	free(cp);
+	if (r != WC_OK)
+		wc__ingest_row_free(row);
+	return r;
+}

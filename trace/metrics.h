@@ -1,0 +1,136 @@
+/*
+ * Grid-facing metrics of a power trace (docs/trace-metrics.md): energy,
+ * mean, power percentiles, ramp rates on 1-s means, spectral entropy and
+ * the dominant period. Pure functions; scratch memory is freed before
+ * returning.
+ */
+#ifndef WC_TRACE_METRICS_H
+#define WC_TRACE_METRICS_H
+
+#include <stddef.h>
+
+#include "models/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Grid-facing metrics of one power trace (one GPU, or a group summed per
+ * sample). A trace is samples (t[i], p[i]) with t non-decreasing, read as
+ * the piecewise-linear curve through them: energy is its integral
+ * (trapezoid), "1-s means" are its exact averages over consecutive whole
+ * seconds from t[0], and the spectrum and autocorrelation are taken on its
+ * exact averages over bins of the median sampling interval (a uniform grid
+ * even when timestamps jitter). Metrics that a trace is too short for are
+ * NaN. No function here keeps state; scratch memory is freed before
+ * returning. */
+
+/** Period search range of wc_trace_dominant_period (SPEC §4). */
+#define WC_TRACE_PERIOD_MIN_S 0.5
+#define WC_TRACE_PERIOD_MAX_S 120.0
+/** A dominant period needs a normalised autocorrelation peak at least this
+ *  high; below it the trace has no period (NaN). Choice, not in SPEC. */
+#define WC_TRACE_PERIOD_MIN_ACF 0.1
+/** The period is the first autocorrelation peak reaching this fraction of
+ *  the strongest one (guards against picking a multiple). Choice. */
+#define WC_TRACE_PERIOD_NEAR_BEST 0.9
+
+typedef struct {
+	size_t samples;          /* samples in the trace */
+	double duration_s;       /* t[n-1] - t[0] */
+	double energy_j;         /* trapezoidal integral */
+	double mean_w;           /* energy / duration (time-weighted) */
+	double p5_w, p50_w, p95_w, max_w; /* over samples */
+	double ramp_w_per_s;     /* mean |dP|/dt between consecutive 1-s means */
+	double ramp_p95_w_per_s; /* p95 of the same */
+	double spectral_entropy; /* normalised Shannon entropy of the spectrum, [0, 1] */
+	double period_s;         /* strongest autocorrelation peak in [0.5, 120] s */
+	double grid_s;           /* bin width of the spectral grid (median dt) */
+} wc_trace_metrics;
+
+/** Every field NaN (samples 0). */
+void wc_trace_metrics_init(wc_trace_metrics *m);
+
+/** Trapezoidal integral of the trace, J (0 for n < 2). t must be
+ *  non-decreasing; not checked here (wc_trace_metrics_compute checks). */
+double wc_trace_energy(const double *t, const double *p, size_t n);
+
+/** Quantile `q` in [0, 1] of `n` values with GSL's interpolation between
+ *  order statistics. `scratch` (n doubles, caller-owned) receives a sorted
+ *  copy; the input is untouched. NaN for n = 0. */
+double wc_trace_quantile(const double *p, size_t n, double q, double *scratch);
+
+/** Exact means of the piecewise-linear trace over consecutive bins of
+ *  `width` seconds starting at t[0]; only complete bins count. Returns the
+ *  number of bins written to `out` (at most `cap`; call with cap 0 to
+ *  count). */
+size_t wc_trace_bin_means(const double *t, const double *p, size_t n, double width,
+                          double *out, size_t cap);
+
+/** Incremental form of wc_trace_bin_means for streaming readers: feed
+ *  samples in time order; `emit` is called with each completed bin's mean. */
+typedef struct {
+	double t0, width;
+	size_t bin;       /* index of the bin being filled */
+	double ref;       /* power at the start of that bin, W */
+	double area;      /* integral of (power - ref) so far inside it, J */
+	double t_prev, p_prev;
+	int started;
+} wc_trace_binner;
+
+void wc_trace_binner_init(wc_trace_binner *b, double width);
+void wc_trace_binner_push(wc_trace_binner *b, double t, double p,
+                          void (*emit)(double mean, void *payload), void *payload);
+
+/** Mean and p95 of |m[k+1] - m[k]| / width over consecutive bin means
+ *  (the ramp rate on 1-s means when width = 1). NaN when len < 2.
+ *  Allocates len-1 doubles of scratch; WC_ENOMEM on failure. */
+int wc_trace_ramp(const double *means, size_t len, double width, double *mean_out,
+                  double *p95_out, wc_error *err);
+
+/** Normalised spectral entropy of a uniformly sampled series: the
+ *  periodogram |X_k|^2, k = 1..m/2, of the mean-removed series (m = the
+ *  largest 2^a 3^b 5^c <= len, a prefix) as a distribution, its Shannon
+ *  entropy divided by log(m/2). NaN when len < 8 or the series is
+ *  constant. Uses GSL's mixed-radix real FFT. */
+int wc_trace_spectral_entropy(const double *x, size_t len, double *out, wc_error *err);
+
+/** Dominant period (s) of a uniformly sampled series with step `dt`: the
+ *  lag of the highest local maximum of the (biased, mean-removed,
+ *  normalised) autocorrelation between `min_s` and min(`max_s`, len*dt/2)
+ *  -- the first local maximum reaching WC_TRACE_PERIOD_NEAR_BEST of the
+ *  strongest -- refined by a parabola through the peak and its neighbours. NaN when
+ *  there is no peak of at least WC_TRACE_PERIOD_MIN_ACF. The
+ *  autocorrelation is computed by FFT with zero padding (no wrap-around). */
+int wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s,
+                             double max_s, double *out, wc_error *err);
+
+/** All metrics of one trace (SPEC §4). t must be non-decreasing (WC_EINVAL
+ *  otherwise, and for non-finite values). Needs n >= 2 for energy; shorter
+ *  traces give NaN metrics, not an error. Scratch memory is O(n). */
+int wc_trace_metrics_compute(const double *t, const double *p, size_t n,
+                             wc_trace_metrics *out, wc_error *err);
+
+/* ------------------------------------------------ the metric columns */
+
+/** One grid-facing metric as a column: the name used in runs tables,
+ *  `wattcast metrics --json`, the HTTP API and reports, its unit and a
+ *  one-line meaning. The list exists once (wc_trace_metric_columns). */
+typedef struct {
+	const char *name;        /* "p95_w" */
+	const char *unit;        /* "W", "" for dimensionless */
+	const char *meaning;
+} wc_trace_metric_column;
+
+/** The columns, in the order every writer uses: duration_s, energy_j,
+ *  mean_w, p5_w, p50_w, p95_w, max_w, ramp_w_per_s, ramp_p95_w_per_s,
+ *  spectral_entropy, period_s. */
+size_t wc_trace_metric_column_count(void);
+const wc_trace_metric_column *wc_trace_metric_column_at(size_t i);
+/** Value of column i in `m` (NaN when i is out of range). */
+double wc_trace_metric_value(const wc_trace_metrics *m, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

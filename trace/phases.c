@@ -1,0 +1,98 @@
+/*
+ * Energy by phase (docs/trace-metrics.md, "Phases"): each 50 ms cell of a
+ * row's window is prefill while a request awaits its first token, else
+ * decode while one generates, else idle (from the request log); with
+ * engine counters only, idle while nothing runs and the rest split in the
+ * ratio of the engine's prefill and decode time sums.
+ */
+#include "ingest_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "trace/load.h"
+
+/* Energy per 50 ms cell of the cut trace: complete cells from the bin
+ * means, the remainder in a last partial cell; returns the cell count. */
+static size_t
+cell_energies(const double *ct, const double *cp, size_t cn, double total, double **out)
+{
+	const double dt = WC_INGEST_GRID_S;
+	size_t full = wc_trace_bin_means(ct, cp, cn, dt, NULL, 0);
+	double *e = malloc((full + 1) * sizeof *e);
+	if (!e)
+		return 0;
+	wc_trace_bin_means(ct, cp, cn, dt, e, full);
+	double sum = 0.0;
+	for (size_t k = 0; k < full; k++) {
+		e[k] *= dt;
+		sum += e[k];
+	}
+	e[full] = total - sum;
+	*out = e;
+	return full + 1;
+}
+
+void
+wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *cp, size_t cn,
+       wc_ingest_row *row)
+{
+	const double dt = WC_INGEST_GRID_S;
+	double *cell = NULL, *pre = NULL, *dec = NULL;
+	int by_requests = rc->req != NULL;
+	for (size_t i = 0; by_requests && i < rc->req->n; i++)
+		if (isnan(rc->req->first_token[i]))
+			by_requests = 0;
+	int by_engine = !by_requests && rc->eng && rc->eng->col[WC_ENG_RUNNING] &&
+	                rc->eng->col[WC_ENG_PREFILL_S] && rc->eng->col[WC_ENG_DECODE_S];
+	if (!by_requests && !by_engine)
+		return;
+	size_t nc = cell_energies(ct, cp, cn, row->metrics.energy_j, &cell);
+	if (nc == 0)
+		return;
+	double e_pre = 0.0, e_dec = 0.0, e_idle = 0.0;
+	if (by_requests) {
+		pre = malloc(nc * sizeof *pre);
+		dec = malloc(nc * sizeof *dec);
+		if (!pre || !dec)
+			goto done;
+		/* Counts at cell midpoints (the last, partial cell: its start). */
+		wc_trace_interval_counts(rc->req->arrival, rc->req->first_token, rc->req->n, a + 0.5 * dt, dt, nc,
+		                    pre);
+		wc_trace_interval_counts(rc->req->first_token, rc->req->completion, rc->req->n, a + 0.5 * dt, dt,
+		                    nc, dec);
+		for (size_t k = 0; k < nc; k++) {
+			if (pre[k] > 0)
+				e_pre += cell[k];
+			else if (dec[k] > 0)
+				e_dec += cell[k];
+			else
+				e_idle += cell[k];
+		}
+		snprintf(row->phase_source, sizeof row->phase_source, "requests");
+	} else {
+		double dp = wc__ingest_counter_delta(rc, WC_ENG_PREFILL_S, row->start_epoch, row->end_epoch);
+		double dd = wc__ingest_counter_delta(rc, WC_ENG_DECODE_S, row->start_epoch, row->end_epoch);
+		if (!(dp + dd > 0))
+			goto done;
+		double busy = 0.0;
+		for (size_t k = 0; k < nc; k++) {
+			double n = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, a + ((double)k + 0.5) * dt);
+			if (n > 0)
+				busy += cell[k];
+			else
+				e_idle += cell[k];
+		}
+		e_pre = busy * dp / (dp + dd);
+		e_dec = busy - e_pre;
+		snprintf(row->phase_source, sizeof row->phase_source, "engine");
+	}
+	row->prefill_energy_j = e_pre;
+	row->decode_energy_j = e_dec;
+	row->idle_energy_j = e_idle;
+done:
+	free(cell);
+	free(pre);
+	free(dec);
+}

@@ -1,0 +1,46 @@
+/*
+ * Bounded streaming metrics (`wattcast metrics` on a log of any size):
+ * samples are pushed one by one; memory stays fixed beyond
+ * WC_TRACE_STREAM_EXACT_MAX samples (docs/trace-metrics.md). An
+ * accumulator from wc_trace_stream_new is freed with wc_trace_stream_free.
+ */
+#ifndef WC_TRACE_STREAM_H
+#define WC_TRACE_STREAM_H
+
+#include <stddef.h>
+
+#include "trace/metrics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Samples kept for exact metrics; beyond, a trace switches to bounded
+ *  mode (see wc_trace_stream_finish). */
+#define WC_TRACE_STREAM_EXACT_MAX ((size_t)1 << 18)
+/** 1-s means kept for the spectrum in bounded mode; beyond, neighbouring
+ *  bins merge pairwise (2 s, 4 s, ...). */
+#define WC_TRACE_STREAM_BINS_MAX ((size_t)1 << 17)
+
+typedef struct wc_trace_stream wc_trace_stream;
+
+/** New accumulator keeping at most `exact_max` samples (0 = the default).
+ *  Caller frees with wc_trace_stream_free. NULL when out of memory. */
+wc_trace_stream *wc_trace_stream_new(size_t exact_max);
+/** Add a sample (t non-decreasing, finite). */
+int wc_trace_stream_push(wc_trace_stream *s, double t, double p, wc_error *err);
+/** Metrics of everything pushed. Up to `exact_max` samples they equal
+ *  wc_trace_metrics_compute (`*exact` = 1). Beyond (`*exact` = 0), memory
+ *  stays fixed (about 2 MB a trace): duration, energy, mean, max and the
+ *  mean ramp stay exact; p5/p50/p95 and the ramp p95 come from a
+ *  log-bucket histogram (relative error below 1.3e-4); the spectral
+ *  entropy and period are taken on the 1-s means (merged as they grow),
+ *  so their grid is 1 s or coarser. */
+int wc_trace_stream_finish(wc_trace_stream *s, wc_trace_metrics *out, int *exact,
+                           wc_error *err);
+void wc_trace_stream_free(wc_trace_stream *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

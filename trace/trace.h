@@ -1,0 +1,19 @@
+/*
+ * trace/ -- computation over measured traces (docs/trace-metrics.md):
+ *   trace/metrics.h  grid-facing metrics of a power trace, and their columns
+ *   trace/stream.h   the same in fixed memory for logs of any size
+ *   trace/idle.h     loaded idle power from a trace
+ *   trace/load.h     n(t) and phase occupancy from per-request intervals
+ *   trace/ingest.h   run folders -> runs-table rows (`wattcast ingest`)
+ * trace/ reads files only through data/ and writes them only through it.
+ */
+#ifndef WC_TRACE_H
+#define WC_TRACE_H
+
+#include "trace/idle.h"
+#include "trace/ingest.h"
+#include "trace/load.h"
+#include "trace/metrics.h"
+#include "trace/stream.h"
+
+#endif
