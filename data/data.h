@@ -6,7 +6,10 @@
  *   data/params_file.h   parameter files (frozen laws) and profiles
  *   data/runs_table.h    runs tables and n(t) series files
  *   data/import.h        ML.ENERGY and generic CSV imports
- *   data/telemetry.h     nvidia-smi, vLLM engine counters, request logs
+ *   data/telemetry.h     options and limits shared by the three readers:
+ *   data/nvsmi.h           nvidia-smi power logs
+ *   data/engine_log.h      vLLM engine counters
+ *   data/request_log.h     per-request logs
  *   data/run_manifest.h  run manifests
  * Nothing outside data/ and server/ sees jansson. Every writer is atomic:
  * temporary file in the same folder, fsync, rename.
@@ -19,6 +22,9 @@
 #include "data/params_file.h"
 #include "data/run_manifest.h"
 #include "data/runs_table.h"
+#include "data/engine_log.h"
+#include "data/nvsmi.h"
+#include "data/request_log.h"
 #include "data/telemetry.h"
 
 #endif

@@ -7,7 +7,7 @@
  * once (wc_law_bind); the point estimate and every bootstrap draw then go
  * through wc_law_bound_point and wc_law_point_dynamic alike.
  */
-#include "models/params.h"
+#include "models/evaluate.h"
 
 #include "models/grow.h"
 

@@ -4,7 +4,8 @@
  *   models/pcg32.h    the PCG32 random generator (explicit seeds, streams)
  *   models/grow.h     overflow-checked growth of dynamic arrays
  *   models/law.h      the inference law's forms, inputs and kernel
- *   models/params.h   parameter sets (frozen laws) and their evaluation
+ *   models/params.h   parameter sets (frozen laws) and their named view
+ *   models/evaluate.h evaluating a set: one law for the point and every draw
  *   models/catalog.h  platform and model facts
  * Nothing here needs a library beyond libc and libm; every function is
  * reentrant and keeps no global state. Units: W, J, s, billions of
@@ -15,6 +16,7 @@
 
 #include "models/catalog.h"
 #include "models/error.h"
+#include "models/evaluate.h"
 #include "models/grow.h"
 #include "models/law.h"
 #include "models/params.h"

@@ -11,7 +11,9 @@
 
 #include "data/run_manifest.h"
 #include "data/runs_table.h"
-#include "data/telemetry.h"
+#include "data/engine_log.h"
+#include "data/nvsmi.h"
+#include "data/request_log.h"
 #include "trace/metrics.h"
 
 #ifdef __cplusplus

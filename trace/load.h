@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "data/telemetry.h"
+#include "data/request_log.h"
 
 #ifdef __cplusplus
 extern "C" {

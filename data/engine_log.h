@@ -1,0 +1,61 @@
+/*
+ * vLLM engine counters: a CSV of a timestamp and Prometheus samples,
+ * read whole into a wc_engine_log (freed with wc_engine_free).
+ */
+#ifndef WC_DATA_ENGINE_LOG_H
+#define WC_DATA_ENGINE_LOG_H
+
+#include <stddef.h>
+
+#include "data/telemetry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- vLLM engine counters (CSV: timestamp + Prometheus sample columns) */
+
+typedef enum {
+	WC_ENG_RUNNING = 0,      /* num_requests_running: n(t) */
+	WC_ENG_WAITING,          /* num_requests_waiting */
+	WC_ENG_CACHE_USAGE,      /* gpu_cache_usage_perc */
+	WC_ENG_PROMPT_TOKENS,    /* prompt_tokens_total (cumulative) */
+	WC_ENG_GENERATION_TOKENS,/* generation_tokens_total (cumulative) */
+	WC_ENG_ITERATION_TOKENS, /* iteration_tokens_total_sum (cumulative) */
+	WC_ENG_ITERATIONS,       /* iteration_tokens_total_count (cumulative) */
+	WC_ENG_PREFILL_S,        /* request_prefill_time_seconds_sum (cumulative) */
+	WC_ENG_DECODE_S,         /* request_decode_time_seconds_sum (cumulative) */
+	WC_ENG_PREEMPTIONS,      /* num_preemptions_total (cumulative) */
+	WC_ENG_COLUMNS
+} wc_engine_column;
+
+/** Column name in the CSV (a "vllm:" prefix is accepted when reading). */
+const char *wc_engine_column_name(wc_engine_column c);
+/** Cumulative counters (prompt tokens ... preemptions) are interpolated
+ *  linearly; gauges (running, waiting, cache) are held. */
+int wc_engine_column_is_counter(wc_engine_column c);
+
+typedef struct {
+	size_t n;
+	double *t;                     /* n epoch seconds, increasing */
+	double *col[WC_ENG_COLUMNS];   /* n values each; NULL when absent.
+	                                * Counters are made monotone across
+	                                * resets (a drop adds the last value). */
+	size_t data_lines, bad_lines;
+} wc_engine_log;
+
+/** Read an engine CSV (CRLF or LF; columns in any order; only `timestamp`
+ *  is required). At most `max_rows` rows (0 = 2^24). Caller frees with
+ *  wc_engine_free. */
+int wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_rows,
+                   wc_engine_log **out, wc_error *err);
+void wc_engine_free(wc_engine_log *e);
+/** Value of column `c` at time t: gauges hold the last sample at or
+ *  before t (the first sample before it), counters interpolate (clamped
+ *  at the ends). NaN when the column is absent or the log is empty. */
+double wc_engine_value_at(const wc_engine_log *e, wc_engine_column c, double t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

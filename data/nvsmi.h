@@ -1,0 +1,78 @@
+/*
+ * nvidia-smi power logs (`--query-gpu=... --format=csv[,nounits]`):
+ * streamed sample by sample, or read whole into a wc_power_trace (freed
+ * with wc_power_trace_free).
+ */
+#ifndef WC_DATA_NVSMI_H
+#define WC_DATA_NVSMI_H
+
+#include <stddef.h>
+
+#include "data/telemetry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Rows of one nvidia-smi sweep (all GPUs at one sample) whose timestamps
+ *  lie further apart than this start a new sample; below the 50 ms
+ *  shortest logging interval. */
+#define WC_NVSMI_SWEEP_TOL_S 0.04
+
+/* ---- nvidia-smi --query-gpu=... --format=csv[,nounits] */
+
+/** What a read found. */
+typedef struct {
+	int n_gpus;
+	int index[WC_TELEMETRY_MAX_GPUS];        /* nvidia-smi index, -1 if none */
+	char uuid[WC_TELEMETRY_MAX_GPUS][48];    /* "" if no uuid column */
+	int has_index, has_uuid, has_units;      /* header facts */
+	size_t data_lines;                       /* non-blank lines after the header */
+	size_t bad_lines;                        /* malformed, skipped */
+	size_t samples;                          /* complete samples delivered */
+	size_t dropped_samples;                  /* incomplete because of a bad line */
+	double t_first, t_last;                  /* epoch s of the first/last sample */
+} wc_nvsmi_info;
+
+/** Called once per complete sample, in time order (strictly increasing
+ *  t): `power_w[g]` is GPU g's power.draw in W. Non-zero stops the read
+ *  (the read returns WC_EINVAL unless the callback set `err` itself). */
+typedef int (*wc_nvsmi_sample_fn)(double t, const double *power_w, int n_gpus, void *payload);
+
+/** Stream an nvidia-smi CSV ("-" = stdin). The header may carry units
+ *  (`power.draw [W]`) or not (nounits); columns in any order and subset
+ *  as long as `timestamp` and `power.draw` (or `power.draw.instant` /
+ *  `.average`) are there. GPUs are told apart by `index`, else `uuid`,
+ *  else by position (rows cycle through the GPUs). `[N/A]`, `[Not
+ *  Supported]` and blank fields are missing values: a line without a power
+ *  reading is a bad line. A sample lacking a GPU is refused (WC_EPARSE,
+ *  "file:line: GPU ... missing ...") unless a bad line explains it; the
+ *  bad-line share is checked at the end, so a caller must discard what it
+ *  received when the read fails. Memory is fixed: one 1 MiB block buffer. */
+int wc_nvsmi_read(const char *path, const wc_telemetry_options *opt,
+                  wc_nvsmi_sample_fn on_sample, void *payload, wc_nvsmi_info *info,
+                  wc_error *err);
+
+/** A whole power trace in memory: per-GPU series and their sum. */
+typedef struct {
+	wc_nvsmi_info info;
+	size_t n;                                /* samples */
+	double *t;                               /* n epoch seconds */
+	double *power[WC_TELEMETRY_MAX_GPUS];    /* info.n_gpus arrays of n, W */
+	double *group;                           /* n sums over the GPUs, W */
+} wc_power_trace;
+
+/** Read a trace into memory (at most `max_samples` samples, 0 = 2^26;
+ *  more is WC_ERANGE). Caller frees with wc_power_trace_free. */
+int wc_power_trace_read(const char *path, const wc_telemetry_options *opt, size_t max_samples,
+                        wc_power_trace **out, wc_error *err);
+void wc_power_trace_free(wc_power_trace *pt);
+
+/** Parse an nvidia-smi timestamp "YYYY/MM/DD HH:MM:SS[.fff]" (also '-'
+ *  for '/' and 'T' for ' ') as UTC seconds since the epoch. */
+int wc_nvsmi_parse_time(const char *s, size_t len, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,43 @@
+/*
+ * Per-request logs (requests.json as vLLM's benchmark client writes it,
+ * or requests.csv), read into parallel arrays (wc_request_log, freed
+ * with wc_request_log_free).
+ */
+#ifndef WC_DATA_REQUEST_LOG_H
+#define WC_DATA_REQUEST_LOG_H
+
+#include <stddef.h>
+
+#include "data/telemetry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- per-request logs */
+
+typedef struct {
+	size_t n;
+	double *arrival;         /* epoch s */
+	double *first_token;     /* epoch s; NaN when unknown */
+	double *completion;      /* epoch s */
+	double *input_tokens;    /* NaN when unknown */
+	double *output_tokens;   /* NaN when unknown */
+} wc_request_log;
+
+/** Read a per-request log: JSON with parallel arrays (`request_timestamps`
+ *  or `arrival_s`, `ttfts`, `itls` (a mean per request, or an array of
+ *  gaps), `output_lens`, `input_lens`, optional `e2els`), as the
+ *  powertrace-sim / vLLM benchmark_serving detail files; or CSV with
+ *  columns `arrival_s`, `completion_s`, optional `first_token_s`,
+ *  `input_tokens`, `output_tokens` (epoch seconds). Completion = arrival +
+ *  e2el, else arrival + ttft + sum(itls) (or itl*(output_len-1)). Caller
+ *  frees with wc_request_log_free. */
+int wc_request_log_read(const char *path, const wc_telemetry_options *opt,
+                        wc_request_log **out, wc_error *err);
+void wc_request_log_free(wc_request_log *log);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

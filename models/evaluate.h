@@ -1,0 +1,77 @@
+/*
+ * Evaluating a parameter set (docs/inference-law.md): which precision
+ * term applies, whose S a level uses, and a configuration bound to the
+ * set so that the point estimate and every bootstrap draw are evaluated
+ * by the same code. No allocation; everything returned is borrowed from
+ * the set.
+ */
+#ifndef WC_MODELS_EVALUATE_H
+#define WC_MODELS_EVALUATE_H
+
+#include <stddef.h>
+
+#include "models/error.h"
+#include "models/law.h"
+#include "models/params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------ precision-term lookup */
+
+/** The kept precision term for (setting, precision) on `level`: a
+ *  level-specific one wins over an all-levels one. NULL = none. Borrowed. */
+const wc_precision_term *wc_params_find_term(const wc_params *p, wc_setting setting,
+                                             wc_precision prec, const char *level);
+/** Any term (kept or not) recorded for exactly this setting/precision/level
+ *  or for all levels; used to explain why none applies. Borrowed. */
+const wc_precision_term *wc_params_find_tested_term(const wc_params *p, wc_setting setting,
+                                                    wc_precision prec, const char *level);
+/** The level whose S applies to `lvl` (itself unless it shares). */
+const wc_level *wc_params_scale_level(const wc_params *p, const wc_level *lvl);
+
+/* --------------------------------------------- evaluating a parameter set */
+
+/** A configuration bound to a parameter set: where each number the law
+ *  needs is found -- the set's point value, or a column of a draws row.
+ *  Built once per query (checks the configuration), then evaluated for the
+ *  point estimate and every draw through the same wc_law_bound_point.
+ *  Borrows the set and the configuration's level. */
+typedef struct {
+	const wc_params *p;
+	const wc_level *level;
+	double log_size;         /* lN */
+	double clock_ratio;      /* f / f_ref; 0 when the clock is free */
+	wc_placement place[2];   /* weights term, KV term */
+	/* base values and draw columns (-1 = fixed) of: P0, S, theta, floor,
+	 * delta, gamma1, gamma2, kappa, weights term, KV term */
+	double base[10];
+	int col[10];
+} wc_law_binding;
+
+/** Check `c` against the set (unknown platform WC_ENOTFOUND; tp, size,
+ *  load, clock or precision out of range WC_EINVAL; messages start with
+ *  the field) and bind it. */
+int wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error *err);
+/** The law's numbers for the point estimate (`draw` NULL) or for one row
+ *  of the set's draws. */
+void wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_point *out);
+
+/** Evaluate the law at one load level (docs/inference-law.md). n = 0
+ *  gives G*P0 exactly. */
+int wc_law_power(const wc_params *p, const wc_config *c, wc_power *out, wc_error *err);
+/** Mean power over a load series: the time-weighted average of the law
+ *  over `running[i]` held for `weight[i]` (sum > 0). */
+int wc_law_power_series(const wc_params *p, const wc_config *c,
+                        const double *running, const double *weight, size_t len,
+                        wc_power *out, wc_error *err);
+/** Node power G*(P0 + mean dynamic) of a law point over a histogram, and
+ *  the same as wc_power; WC_ERANGE when not finite. */
+int wc_law_point_power(const wc_law_point *lp, int tp, const wc_load_histogram *h,
+                       wc_power *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

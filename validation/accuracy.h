@@ -1,0 +1,53 @@
+/*
+ * Accuracy of a law on runs it did not see (docs/validation.md, "Frozen-law
+ * accuracy" and "Leave one model out"). Reports are plain values.
+ */
+#ifndef WC_VALIDATION_ACCURACY_H
+#define WC_VALIDATION_ACCURACY_H
+
+#include "data/runs_table.h"
+#include "fit/fit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WC_HELDOUT_SETS_MAX 32
+
+typedef struct {
+	char set[48];                  /* "" for the overall row */
+	int n;
+	double median_abs_err_pct;
+	double share_within_5pct;      /* 0..1 */
+	double bias_pct;               /* mean signed error, + = overprediction */
+} wc_accuracy;
+
+typedef struct {
+	wc_accuracy overall;
+	int n_sets;
+	wc_accuracy sets[WC_HELDOUT_SETS_MAX];
+	int skipped;                   /* rows whose platform the law lacks */
+} wc_heldout_report;
+
+/** Accuracy of a frozen law on every row of `t` (excluded rows included:
+ *  held-out sets are usually excluded from the fit), overall and per
+ *  `set` value (rows without one form the set "unlabelled"). */
+int wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
+                        wc_error *err);
+
+/* ------------------------------------------------- leave one model out */
+
+/** Leave-one-model-out accuracy: for each model (variants such as
+ *  "-Instruct-2507", "-FP8" or "-Thinking" are grouped with their base
+ *  model through the catalog, so a held-out model has no twin in the
+ *  training runs), fit `base` on the other models' runs and predict the
+ *  held-out ones. Reported like heldout, with one set per platform; runs
+ *  that cannot be predicted (their level has no other model) are counted
+ *  in `skipped`. Excluded runs take no part. */
+int wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_report *out,
+                     wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,51 @@
+/*
+ * The candidate forms scored by held-out tests T1-T4 (docs/validation.md,
+ * "Candidate forms"). Reports are plain values.
+ */
+#ifndef WC_VALIDATION_FORMS_H
+#define WC_VALIDATION_FORMS_H
+
+#include "data/runs_table.h"
+#include "fit/fit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { WC_TEST_T1 = 0, WC_TEST_T2, WC_TEST_T3, WC_TEST_T4, WC_TEST_COUNT };
+/** "T1" .. "T4" and what each holds out. */
+const char *wc_test_name(int test);
+const char *wc_test_description(int test);
+
+typedef struct {
+	wc_form form;
+	int k;                        /* free parameters on this table */
+	double score[WC_TEST_COUNT];  /* held-out RMS in log(P̄ − G·P0) */
+	int scored[WC_TEST_COUNT];    /* 0 = not scored ("–") */
+	int held_out[WC_TEST_COUNT];  /* runs predicted */
+	double primary;               /* mean over the tests in `in_primary`; NaN if
+	                               * none, or if no test could score this form */
+} wc_form_score;
+
+typedef struct {
+	wc_form_score forms[WC_FORM_COUNT];
+	int in_primary[WC_TEST_COUNT]; /* tests every form scored on any test could
+	                                * be scored on */
+	int chosen;                    /* form with the lowest primary; -1 if none */
+	int runs;                      /* runs in the analysis */
+} wc_forms_report;
+
+/** Score the five forms on the saturation runs of `t` (not excluded, bf16
+ *  weights and KV cache, no locked clock): T1 leave one model
+ *  out, T2 fit on n 1-64 and predict 128-256, T3 leave one TP degree out,
+ *  T4 leave one platform-model pair out. A fold whose fit fails, or that
+ *  cannot identify a parameter its held-out runs use (e.g. their level has
+ *  no training runs left), makes the test "not scored" for that form. `base` gives prior/sharing/terms;
+ *  its form and mask are replaced. */
+int wc_validate_forms(const wc_runs_table *t, const wc_fit_options *base,
+                      wc_forms_report *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
