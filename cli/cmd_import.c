@@ -13,7 +13,7 @@ static const char import_usage[] =
 	"          running = avg_batch_size, weights from weight_precision (mxfp4 -> int4),\n"
 	"          set = task. The table has no idle power: `wattcast fit` takes P0 from its\n"
 	"          prior (H100 from the published profile) or fits it (B200).\n"
-	"csv       renames columns of any CSV to the runs-table names of SPEC §7 (run_id,\n"
+	"csv       renames columns of any CSV to the runs-table names (docs/formats/runs-table.md: run_id,\n"
 	"          platform, tp, model, active_params_b, running or n_series, mean_power_w,\n"
 	"          ...) and checks it as `wattcast fit` would; other columns are kept.\n";
 

@@ -36,7 +36,7 @@ else
 	set -- --profile paper
 fi
 echo
-echo "== wattcast serve $* (HTTP API, see README \"HTTP API\") =="
+echo "== wattcast serve $* (HTTP API, see docs/http-api.md) =="
 serve_out=$(mktemp)
 "$wattcast" serve "$@" --listen 127.0.0.1:0 >"$serve_out" &
 serve_pid=$!

@@ -1,5 +1,5 @@
 /*
- * fit/ — calibrates the inference power law (SPEC §1) on a runs table:
+ * fit/ -- calibrates the inference power law (docs/fitting.md) on a runs table:
  * a joint nonlinear least-squares fit (GSL multifit_nlinear, LM, analytic
  * Jacobian) of residuals in log(P̄ − G·P0), and bootstrap intervals by
  * resampling runs (pthreads; replicate r draws from PCG stream (seed, r),

@@ -335,6 +335,16 @@ alloc_rows(fit_problem *pb, size_t n)
 	       grow((void **)&pb->off, n + 2, sizeof *pb->off);
 }
 
+/* One loaded point: below one request the law is the duty-cycle mix of
+ * idle and one request (docs/inference-law.md), i.e. the point n = 1 with
+ * its weight scaled by n. */
+static void
+add_point(fit_problem *pb, size_t *n_pts, double n, double w)
+{
+	pb->ln_pt[*n_pts] = wc_law_log_load(n < 1.0 ? 1.0 : n);
+	pb->w_pt[(*n_pts)++] = n < 1.0 ? w * n : w;
+}
+
 /* The loaded points of run `r` (its n(t) histogram, or its one load), as
  * shares of the run's whole time: idle steps count in the total only. */
 static int
@@ -352,13 +362,10 @@ add_load_points(fit_problem *pb, const wc_run *r, size_t *cap_pts)
 		for (size_t j = 0; j < r->series.len; j++)
 			total += r->series.weight[j];
 		for (size_t j = 0; j < r->series.len; j++)
-			if (r->series.running[j] > 0 && r->series.weight[j] > 0) {
-				pb->ln_pt[n_pts] = wc_law_log_load(r->series.running[j]);
-				pb->w_pt[n_pts++] = r->series.weight[j] / total;
-			}
+			if (r->series.running[j] > 0 && r->series.weight[j] > 0)
+				add_point(pb, &n_pts, r->series.running[j], r->series.weight[j] / total);
 	} else {
-		pb->ln_pt[n_pts] = wc_law_log_load(r->running);
-		pb->w_pt[n_pts++] = 1.0;
+		add_point(pb, &n_pts, r->running, 1.0);
 	}
 	pb->off[pb->n_rows + 1] = n_pts;
 	return 0;

@@ -1,10 +1,13 @@
 /*
- * Residuals and analytic Jacobian of the joint fit (SPEC §1):
+ * Residuals and analytic Jacobian of the joint fit (docs/fitting.md):
  *   r_i = log D_i − log(P̄_i − G·P0_i)                   (P0 known)
  *   r_i = log(G·P0 + D_i) − log P̄_i                      (P0 fitted)
- *   D_i = G · scale_i · Σ_j w_ij g(z0_i + γ1 ℓn_ij + γ2 ℓn_ij²)
+ *   D_i = G · scale_i · Σ_j w_ij g(z0_i + γ1 a_ij + γ2 a_ij²)
  *   scale_i = S_L · m_KV · exp(κ ℓf_i),  z0_i = θ_L + δ ℓN_i + b_w
- * over the run's loaded points j (a closed-loop run has one). Everything is
+ * over the run's loaded points j (a closed-loop run has one), where a_ij is
+ * ℓn_ij or, where the load term would turn around, the argument of its
+ * running maximum (wc_law_load_argument; its derivatives in γ1, γ2 are a
+ * and a²). Everything is
  * evaluated in log space — log D = log G + log S + log m + κ·ℓf + log Σ wg —
  * so a run costs one exp and one log, and the derivatives of a run
  * (∂r/∂log-scale = D/denom, ∂r/∂z0 = D/denom · Σwg'/Σwg, ...) are kept from
@@ -91,7 +94,7 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 	const size_t j0 = pb->off[i], j1 = pb->off[i + 1];
 	if (j1 - j0 == 1 && pb->w_pt[j0] == 1.0 && pb->form != WC_FORM_FLOOR_PLUS_RISE) {
 		/* One load point (closed loop): log g and g'/g in closed form. */
-		const double ln = pb->ln_pt[j0], z = z0 + g1 * ln + g2 * ln * ln;
+		const double ln = wc_law_load_argument(g1, g2, pb->ln_pt[j0]), z = z0 + g1 * ln + g2 * ln * ln;
 		if (wc_form_has_scale(pb->form)) {
 			/* log σ(z) and σ'/σ = 1 − σ from one exp(−|z|) */
 			const double e = exp(-fabs(z));
@@ -107,7 +110,7 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 	} else {
 		double sg = 0, sz = 0, sf = 0, s1 = 0, s2 = 0;
 		for (size_t j = j0; j < j1; j++) {
-			const double ln = pb->ln_pt[j], w = pb->w_pt[j];
+			const double ln = wc_law_load_argument(g1, g2, pb->ln_pt[j]), w = pb->w_pt[j];
 			double gz, gf;
 			double g = wc_form_link(pb->form, z0 + g1 * ln + g2 * ln * ln, fl, &gz, &gf);
 			sg += w * g;

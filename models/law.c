@@ -28,15 +28,39 @@ wc_law_log_load(double running)
 }
 
 double
+wc_law_load_argument(double gamma1, double gamma2, double ln)
+{
+	/* The maximum of h over [ln0, ln] is attained at ln, at ln0 or at the
+	 * vertex: convex h at an end, concave h at the vertex clamped into the
+	 * interval, linear h at the end its slope favours. */
+	const double ln0 = -log(WC_LAW_REF_RUNNING);
+	if (!(ln > ln0))
+		return ln;
+	if (gamma2 > 0.0) {
+		double h_end = gamma1 * ln + gamma2 * ln * ln;
+		double h_start = gamma1 * ln0 + gamma2 * ln0 * ln0;
+		return h_start > h_end ? ln0 : ln;
+	}
+	if (gamma2 < 0.0) {
+		double v = -gamma1 / (2.0 * gamma2);
+		return v <= ln0 ? ln0 : (v < ln ? v : ln);
+	}
+	return gamma1 < 0.0 ? ln0 : ln;
+}
+
+double
 wc_law_point_dynamic(const wc_law_point *lp, double n)
 {
 	if (n <= 0.0)
 		return 0.0;
-	double ln = wc_law_log_load(n);
-	double z = lp->z0 + lp->gamma1 * ln;
+	/* Below one request: the duty-cycle mix of idle and one request. */
+	if (n < 1.0)
+		return n * wc_law_point_dynamic(lp, 1.0);
+	const double a = wc_law_load_argument(lp->gamma1, lp->gamma2, wc_law_log_load(n));
+	double z = lp->z0 + lp->gamma1 * a;
 	/* The quadratic never sees n = 0 (returned above): log(0)^2 would be +inf. */
 	if (lp->gamma2 != 0.0)
-		z += lp->gamma2 * ln * ln;
+		z += lp->gamma2 * a * a;
 	return lp->scale * wc_form_link(lp->form, z, lp->floor_logit, NULL, NULL);
 }
 

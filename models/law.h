@@ -114,8 +114,22 @@ typedef struct {
 	double floor_logit; /* floor_plus_rise only */
 } wc_law_point;
 
-/** Dynamic power per GPU at `n` running requests; 0 at n <= 0 (the
- *  quadratic term is never evaluated at n = 0). */
+/** Where the law evaluates the load term h(ln) = gamma1*ln + gamma2*ln^2
+ *  of z so that it never decreases (docs/inference-law.md, "Below one
+ *  running request"): for ln >= log(1/32) (n >= 1)
+ *  the running maximum of h over [log(1/32), ln] is h at the returned
+ *  argument -- ln itself, log(1/32), or the vertex -gamma1/(2 gamma2).
+ *  Callers compute z = z0 + gamma1*a + gamma2*a*a; with the published
+ *  gamma1, gamma2, a = ln on n >= 1, while a fitted or drawn set whose
+ *  vertex lies in the range is held flat instead of turning around. The
+ *  derivatives of that z in gamma1 and gamma2 are a and a^2. */
+double wc_law_load_argument(double gamma1, double gamma2, double ln);
+
+/** Dynamic power per GPU at `n` running requests: 0 at n <= 0 (idle; the
+ *  quadratic term is never evaluated there), n times its value at n = 1
+ *  for 0 < n < 1 (one request a fraction n of the time), and the link of
+ *  z0 + the load term at wc_law_load_argument for n >= 1. Non-decreasing
+ *  in n for every parameter set with positive scale. */
 double wc_law_point_dynamic(const wc_law_point *lp, double n);
 
 /* ------------------------------------------------------- load series */

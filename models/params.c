@@ -82,7 +82,7 @@ wc_params_default(wc_params *out)
 	out->delta = published(0.598, 0.465, 0.666);
 	out->gamma1 = published(0.749, 0.649, 0.823);
 	/* Not legible in the table; 0.10 reproduces the pooled concurrency
-	 * endpoints (373 W at n = 1, 573 W at n = 256; SPEC §9). */
+	 * endpoints (373 W at n = 1, 573 W at n = 256; docs/inference-law.md). */
 	out->gamma2 = with_source(0.10, WC_SRC_ESTIMATED);
 	/* Not published: phi(f) = (f/f_ref)^kappa with kappa = 1 until a fit
 	 * on clock-locked runs replaces it. */

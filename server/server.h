@@ -6,8 +6,8 @@
  * The server answers from an immutable, reference-counted parameter set
  * that wc_server_reload swaps atomically; request handlers share no other
  * mutable state than atomic counters (metrics, requests in flight).
- * Routes, status codes and the error shape are described in the README
- * ("HTTP API") and in server/openapi.json, served at GET /openapi.json.
+ * Routes, status codes and the error shape are described in
+ * docs/http-api.md and in server/openapi.json, served at GET /openapi.json.
  *
  * Ownership: char * results are malloc'd; the caller frees them.
  */

@@ -1,6 +1,6 @@
 /*
  * The inference law with the built-in "paper" profile against the
- * published sanity anchors (SPEC §1), the idle and TP rules, series
+ * published sanity anchors (docs/inference-law.md), the idle and TP rules, series
  * averaging, precision terms, and the forms' analytic derivatives.
  */
 #include "models/models.h"
@@ -55,7 +55,7 @@ main(void)
 		CHECK_NEAR(pw.per_gpu_power_w, expect / 2, 1e-9);
 	}
 
-	/* Pooled concurrency endpoints behind gamma2 = 0.10 (SPEC §9): mean over
+	/* Pooled concurrency endpoints behind gamma2 = 0.10 (docs/inference-law.md): mean over
 	 * 0.6B-32B dense x A100/H100/H200, even mix. n = 256 reproduces the
 	 * published 573 W; n = 1 gives 337.6 W against the published 373 W (the
 	 * paper's mix at n = 1 is not an even one; no gamma2 fits both ends). */

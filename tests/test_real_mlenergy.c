@@ -3,7 +3,7 @@
  * ../shared): the import keeps every configuration with the documented
  * conversions, the joint fit converges with H100's P0 from the published
  * profile and B200's fitted (and flagged), and leave-one-model-out
- * accuracy per GPU stays where the closing note of issue 3 reports it
+ * accuracy per GPU stays where docs/results.md reports it
  * (published form: H100 ~12.7 %, B200 ~16.1 % median |error|).
  */
 #include "data/data.h"

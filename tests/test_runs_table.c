@@ -1,5 +1,5 @@
 /*
- * Runs tables (SPEC §7): every refusal names file:line:column and the
+ * Runs tables (docs/formats/runs-table.md): every refusal names file:line:column and the
  * reason; comments, quoting, unknown columns and n(t) series files are
  * read; a write + read round trip keeps every value and extra column.
  */

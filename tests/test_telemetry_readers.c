@@ -1,5 +1,5 @@
 /*
- * Telemetry readers (issue 4): nvidia-smi logs in every shape nvidia-smi
+ * Telemetry readers (docs/formats/telemetry.md): nvidia-smi logs in every shape nvidia-smi
  * writes them (units or nounits, any column order and subset, with or
  * without index, [N/A] / [Not Supported] / blank fields, values with unit
  * words, CRLF), malformed lines reported as file:line and skipped, the

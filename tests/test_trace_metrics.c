@@ -1,5 +1,5 @@
 /*
- * Trace metrics (SPEC §4) against answers known in closed form: a constant
+ * Trace metrics (docs/trace-metrics.md) against answers known in closed form: a constant
  * trace has no ramp and no spectrum; white noise has a flat spectrum
  * (entropy near 1), a pure sine a single line (near 0); a square wave's
  * period is found within 2 %; a linear step of known height and rise time

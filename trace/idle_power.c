@@ -1,6 +1,6 @@
 /*
- * Measured loaded idle power P0 of one GPU (SPEC §1: "measured, not
- * fitted", from the idle window of the traces). Manifests often record an
+ * Measured loaded idle power P0 of one GPU (docs/trace-metrics.md, "Idle
+ * power": measured, not fitted, from the idle window of the traces). Manifests often record an
  * idle window too short to hold a sample (powertrace-sim's are about 1 ms),
  * so when the window has under WC_IDLE_MIN_S of samples the idle level is
  * taken from the trace itself: the stretch of WC_IDLE_QUIET_S with no

@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-/** Grid of n(t) series and phase attribution, s (SPEC §1). */
+/** Grid of n(t) series and phase attribution, s (docs/formats/telemetry.md). */
 #define WC_INGEST_GRID_S 0.05
 
 typedef struct {
@@ -37,7 +37,7 @@ void wc_ingest_options_init(wc_ingest_options *o);
 
 /** One runs-table row with what went into it. */
 typedef struct {
-	wc_run run;                    /* SPEC §7 columns (series arrays unused) */
+	wc_run run;                    /* runs-table columns (series unused) */
 	wc_trace_metrics metrics;      /* of the group trace over the window */
 	double start_epoch, end_epoch; /* the row's window */
 	double requests, iterations;   /* in the window; NaN unknown */

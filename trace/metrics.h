@@ -25,11 +25,11 @@ extern "C" {
  * NaN. No function here keeps state; scratch memory is freed before
  * returning. */
 
-/** Period search range of wc_trace_dominant_period (SPEC §4). */
+/** Period search range of wc_trace_dominant_period (docs/trace-metrics.md). */
 #define WC_TRACE_PERIOD_MIN_S 0.5
 #define WC_TRACE_PERIOD_MAX_S 120.0
 /** A dominant period needs a normalised autocorrelation peak at least this
- *  high; below it the trace has no period (NaN). Choice, not in SPEC. */
+ *  high; below it the trace has no period (NaN). A choice of wattcast. */
 #define WC_TRACE_PERIOD_MIN_ACF 0.1
 /** The period is the first autocorrelation peak reaching this fraction of
  *  the strongest one (guards against picking a multiple). Choice. */
@@ -105,7 +105,7 @@ int wc_trace_spectral_entropy(const double *x, size_t len, double *out, wc_error
 int wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s,
                              double max_s, double *out, wc_error *err);
 
-/** All metrics of one trace (SPEC §4). t must be non-decreasing (WC_EINVAL
+/** All metrics of one trace (docs/trace-metrics.md). t must be non-decreasing (WC_EINVAL
  *  otherwise, and for non-finite values). Needs n >= 2 for energy; shorter
  *  traces give NaN metrics, not an error. Scratch memory is O(n). */
 int wc_trace_metrics_compute(const double *t, const double *p, size_t n,

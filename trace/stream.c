@@ -1,5 +1,5 @@
 /*
- * Trace metrics (SPEC §4) of a trace pushed one sample at a time, in
+ * Trace metrics (docs/trace-metrics.md) of a trace pushed one sample at a time, in
  * memory that does not grow with the trace: `wattcast metrics` on a log of
  * any size. Up to `exact_max` samples every sample is kept and the metrics
  * are models/'s exact ones. Beyond that the trace switches to bounded mode:

@@ -1,5 +1,5 @@
 /*
- * Candidate forms by held-out tests (SPEC §1, Table 11): each form is
+ * Candidate forms by held-out tests (docs/validation.md, Table 11): each form is
  * refitted with part of the runs held out and scored by the RMS of the
  * held-out residuals in log(P̄ − G·P0).
  *   T1 leave one model out;  T2 fit n in 1-64, predict n in 128-256;

@@ -1,5 +1,5 @@
 /*
- * Frozen-law accuracy (SPEC §1, Table 14): for runs a law did not see,
+ * Frozen-law accuracy (docs/validation.md, Table 14): for runs a law did not see,
  * median |error| %, share within 5 %, and bias (mean signed error %,
  * positive = overprediction) of predicted vs measured mean power.
  */

@@ -1,7 +1,7 @@
 /*
  * Leave-one-model-out cross-validation of mean power, reported per
  * platform as the frozen-law accuracy is (median |error| %, share within
- * 5 %, bias): the test the ML.ENERGY comparison of issue 3 asks for.
+ * 5 %, bias): the test a comparison on real tables such as ML.ENERGY needs.
  */
 #include "validation_internal.h"
 

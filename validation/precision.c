@@ -1,5 +1,5 @@
 /*
- * Precision terms from paired runs (SPEC §1, Table 12 of the appendix).
+ * Precision terms from paired runs (docs/validation.md, Table 12 of the appendix).
  * A pair is two runs identical but for one precision setting. The base
  * law is fitted on bf16 runs and frozen; for each group of pairs (weights
  * per precision and level; fp8 KV cache over all levels) three placements

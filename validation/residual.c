@@ -1,4 +1,4 @@
-/* The validation metric (SPEC §1): residuals in log(P̄ − G·P0). */
+/* The validation metric (docs/validation.md): residuals in log(P̄ − G·P0). */
 #include "validation_internal.h"
 
 #include <math.h>
