@@ -15,7 +15,11 @@
 extern "C" {
 #endif
 
-#define WC_PARAMS_SCHEMA "wattcast.params/1"
+/** The schema written; files of earlier schemas keep loading
+ *  (docs/formats/params-file.md, "Versioning"). Version 2 adds the
+ *  capacity and fine-tuning sections. */
+#define WC_PARAMS_SCHEMA "wattcast.params/2"
+#define WC_PARAMS_SCHEMA_V1 "wattcast.params/1"
 
 /** Parse a parameter file (docs/formats/params-file.md) into `out` (which the caller later
  *  releases with wc_params_clear). Refuses unknown keys, missing required

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json_internal.h"
+#include "params_internal.h"
 #include "models/grow.h"
 
 #define PARAMS_MAX_BYTES (64u << 20)
@@ -242,8 +243,9 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, wc_params *out
 	return WC_OK;
 }
 
-static int
-read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
+/* {"names": [...], "values": [[...], ...]} into a draw matrix. */
+int
+wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws *out)
 {
 	static const char *const keys[] = { "names", "values", NULL };
 	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
@@ -288,7 +290,7 @@ read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
 				goto done;
 		}
 	}
-	rc = wc_params_set_draws(out, (int)b, (int)k, (const char (*)[WC_NAME_MAX])names, values, ld->err);
+	rc = wc_draws_set(out, (int)b, (int)k, (const char (*)[WC_NAME_MAX])names, values, ld->err);
 done:
 	free(names);
 	free(values);
@@ -296,10 +298,23 @@ done:
 }
 
 static int
+read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
+{
+	wc_draws d = WC_DRAWS_INIT;
+	int rc = wc__params_read_draws(ld, v, path, &d);
+	if (rc == WC_OK)
+		rc = wc_params_set_draws(out, d.n, d.k, (const char (*)[WC_NAME_MAX])d.names, d.values,
+		                         ld->err);
+	wc_draws_clear(&d);
+	return rc;
+}
+
+static int
 load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 {
 	static const char *const allowed[] = { "schema", "name", "form", "clock_ref_mhz", "levels",
-	                                       "shared", "precision_terms", "provenance", "draws", NULL };
+	                                       "shared", "precision_terms", "provenance", "draws",
+	                                       "capacity", "finetune", NULL };
 	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
 	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", NULL };
 	char buf[64], p[WC__JSON_PATH_MAX];
@@ -309,8 +324,13 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		return rc;
 	if ((rc = wc__json_string(ld, json_object_get(root, "schema"), "/schema", 0, buf, sizeof buf)))
 		return rc;
-	if (strcmp(buf, WC_PARAMS_SCHEMA) != 0)
-		return wc__json_fail(ld, "/schema", "expected \"%s\", got \"%s\"", WC_PARAMS_SCHEMA, buf);
+	/* Older schemas keep loading: version 1 has no sections. */
+	int version = strcmp(buf, WC_PARAMS_SCHEMA) == 0 ? 2 : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
+	if (!version)
+		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V1, buf);
+	if (version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune")))
+		return wc__json_fail(ld, "/schema", "sections need \"%s\"", WC_PARAMS_SCHEMA);
 	if ((rc = wc__json_string(ld, json_object_get(root, "name"), "/name", 0, out->name, sizeof out->name)))
 		return rc;
 	if ((rc = wc__json_string(ld, json_object_get(root, "form"), "/form", 0, buf, sizeof buf)))
@@ -358,6 +378,12 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		if ((rc = read_draws(ld, x, "/draws", out)))
 			return rc;
 	}
+	if ((x = json_object_get(root, "capacity")) && !json_is_null(x) &&
+	    (rc = wc__params_read_capacity(ld, x, "/capacity", &out->capacity)))
+		return rc;
+	if ((x = json_object_get(root, "finetune")) && !json_is_null(x) &&
+	    (rc = wc__params_read_finetune(ld, x, "/finetune", &out->finetune)))
+		return rc;
 	return WC_OK;
 }
 

@@ -12,11 +12,35 @@
 #include <string.h>
 
 #include "data/fileio.h"
+#include "params_internal.h"
 
 static json_t *
 number_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *param_json(const wc_param *p);
+
+json_t *
+wc__params_draws_json(const wc_draws *d)
+{
+	json_t *names = json_array(), *values = json_array();
+	for (int j = 0; j < d->k; j++)
+		json_array_append_new(names, json_string(d->names[j]));
+	for (int r = 0; r < d->n; r++) {
+		json_t *row = json_array();
+		for (int j = 0; j < d->k; j++)
+			json_array_append_new(row, json_real(d->values[(size_t)r * d->k + j]));
+		json_array_append_new(values, row);
+	}
+	return json_pack("{s:o,s:o}", "names", names, "values", values);
+}
+
+json_t *
+wc__params_param_json(const wc_param *p)
+{
+	return param_json(p);
 }
 
 static json_t *
@@ -99,19 +123,15 @@ params_json(const wc_params *p, int with_draws)
 	                    "tool_version", string_or_null(p->tool_version),
 	                    "created_utc", string_or_null(p->created_utc)));
 	if (with_draws && p->n_draws > 0) {
-		json_t *names = json_array(), *values = json_array();
-		for (int j = 0; j < p->n_draw_params; j++)
-			json_array_append_new(names, json_string(p->draw_names[j]));
-		for (int r = 0; r < p->n_draws; r++) {
-			json_t *row = json_array();
-			for (int j = 0; j < p->n_draw_params; j++)
-				json_array_append_new(row, json_real(p->draws[(size_t)r * p->n_draw_params + j]));
-			json_array_append_new(values, row);
-		}
-		json_object_set_new(root, "draws", json_pack("{s:o,s:o}", "names", names, "values", values));
+		wc_draws d = { p->n_draws, p->n_draw_params, p->draw_names, p->draws };
+		json_object_set_new(root, "draws", wc__params_draws_json(&d));
 	} else {
 		json_object_set_new(root, "draws", json_null());
 	}
+	json_object_set_new(root, "capacity", p->capacity.present
+	                    ? wc__params_capacity_json(&p->capacity, with_draws) : json_null());
+	json_object_set_new(root, "finetune", p->finetune.present
+	                    ? wc__params_finetune_json(&p->finetune, with_draws) : json_null());
 	return root;
 }
 

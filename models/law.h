@@ -59,6 +59,10 @@ double wc_form_link(wc_form form, double z, double floor_logit,
 
 /* ------------------------------------------------ names of the inputs */
 
+/** Longest name (platform level, parameter label) wattcast stores, with
+ *  its NUL. */
+#define WC_NAME_MAX 48
+
 typedef enum { WC_PREC_BF16 = 0, WC_PREC_FP8, WC_PREC_INT4, WC_PREC_COUNT } wc_precision;
 const char *wc_precision_name(wc_precision p);
 int wc_precision_from_name(const char *name, wc_precision *out);

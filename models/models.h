@@ -7,6 +7,9 @@
  *   models/params.h   parameter sets (frozen laws) and their named view
  *   models/evaluate.h evaluating a set: one law for the point and every draw
  *   models/catalog.h  platform and model facts
+ *   models/draws.h    bootstrap draw matrices of the separately fitted sections
+ *   models/capacity.h the capacity model's section of a parameter set
+ *   models/finetune.h the fine-tuning law's section of a parameter set
  * Nothing here needs a library beyond libc and libm; every function is
  * reentrant and keeps no global state. Units: W, J, s, billions of
  * parameters (B), MHz; log is the natural log.
@@ -14,7 +17,10 @@
 #ifndef WC_MODELS_H
 #define WC_MODELS_H
 
+#include "models/capacity.h"
 #include "models/catalog.h"
+#include "models/draws.h"
+#include "models/finetune.h"
 #include "models/error.h"
 #include "models/evaluate.h"
 #include "models/grow.h"

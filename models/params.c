@@ -104,6 +104,8 @@ wc_params_clear(wc_params *p)
 		return;
 	free(p->draw_names);
 	free(p->draws);
+	wc_capacity_params_clear(&p->capacity);
+	wc_finetune_params_clear(&p->finetune);
 	memset(p, 0, sizeof *p);
 }
 
@@ -142,14 +144,23 @@ wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 	if (dst == src)
 		return WC_OK;
 	wc_params_clear(dst);
-	/* The one place a set is copied by value: the draws are re-owned below. */
+	/* The one place a set is copied by value: every owned part is
+	 * re-owned below. */
 	*dst = *src;
 	dst->draw_names = NULL;
 	dst->draws = NULL;
 	dst->n_draws = dst->n_draw_params = 0;
-	return wc_params_set_draws(dst, src->n_draws, src->n_draw_params,
-	                           (const char (*)[WC_NAME_MAX])src->draw_names,
-	                           src->draws, err);
+	dst->capacity = (wc_capacity_params){ 0 };
+	dst->finetune = (wc_finetune_params){ 0 };
+	int rc = wc_params_set_draws(dst, src->n_draws, src->n_draw_params,
+	                             (const char (*)[WC_NAME_MAX])src->draw_names, src->draws, err);
+	if (rc == WC_OK)
+		rc = wc_capacity_params_copy(&dst->capacity, &src->capacity, err);
+	if (rc == WC_OK)
+		rc = wc_finetune_params_copy(&dst->finetune, &src->finetune, err);
+	if (rc != WC_OK)
+		wc_params_clear(dst);
+	return rc;
 }
 
 const wc_level *

@@ -15,14 +15,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/capacity.h"
 #include "models/error.h"
+#include "models/finetune.h"
 #include "models/law.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define WC_NAME_MAX 48
 #define WC_MAX_LEVELS 16
 #define WC_MAX_TERMS 16
 
@@ -111,6 +112,11 @@ typedef struct wc_params {
 	int n_draws, n_draw_params;
 	char (*draw_names)[WC_NAME_MAX];
 	double *draws;
+
+	/* Sections fitted separately, each with its own draws (schema 2;
+	 * `present` = 0 when the file has none). Owned. */
+	wc_capacity_params capacity;
+	wc_finetune_params finetune;
 } wc_params;
 
 /** The empty set: what every wc_params variable starts as. */

@@ -148,8 +148,12 @@ main(void)
 	s = edited_default("\"kept\": true", "\"kept\": 1");
 	expect_refusal(s, "/precision_terms/0/kept", "expected a boolean");
 	free(s);
-	s = edited_default("\"schema\": \"wattcast.params/1\"", "\"schema\": \"wattcast.params/9\"");
-	expect_refusal(s, "/schema", "wattcast.params/1");
+	s = edited_default("\"schema\": \"wattcast.params/2\"", "\"schema\": \"wattcast.params/9\"");
+	expect_refusal(s, "/schema", "wattcast.params/2");
+	free(s);
+	/* A version-1 file may not carry version-2 sections. */
+	s = edited_default("\"schema\": \"wattcast.params/2\"", "\"schema\": \"wattcast.params/1\"");
+	expect_refusal(s, "/schema", "sections need");
 	free(s);
 	s = edited_default("\"s_shared_with\": \"H100\"", "\"s_shared_with\": \"H300\"");
 	expect_refusal(s, "/levels/3/s_shared_with", "H300");
@@ -158,7 +162,7 @@ main(void)
 	                   "\"ci95\": [346.0, 318.0]");
 	expect_refusal(s, "/levels/0/s_w/ci95", "lower bound");
 	free(s);
-	expect_refusal("{\"schema\": \"wattcast.params/1\"}", "missing required key 'name'", NULL);
+	expect_refusal("{\"schema\": \"wattcast.params/2\"}", "missing required key 'name'", NULL);
 	expect_refusal("{\"a\": 1, \"a\": 2}", "malformed JSON", "duplicate");
 	expect_refusal("[1, 2", "t.json:1:", "malformed JSON");
 	{

@@ -1,0 +1,29 @@
+/*
+ * Private to data/: the pieces of the parameter-file reader and writer
+ * that the sections of the file share (params_read.c, params_write.c,
+ * params_sections.c). Each section has a reader (null is handled by the
+ * caller) and a writer returning a new jansson reference.
+ */
+#ifndef WC_DATA_PARAMS_INTERNAL_H
+#define WC_DATA_PARAMS_INTERNAL_H
+
+#include <jansson.h>
+
+#include "data/params_file.h"
+#include "json_internal.h"
+#include "models/draws.h"
+
+/** {"names": [...], "values": [[...], ...]} into `out` (released first). */
+int wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws *out);
+/** The same object from a matrix (new reference). */
+json_t *wc__params_draws_json(const wc_draws *d);
+/** {"value", "ci95"?, "source"}, or null for NaN (new reference). */
+json_t *wc__params_param_json(const wc_param *p);
+
+/* Sections (params_sections.c): `v` is the section's object. */
+int wc__params_read_capacity(wc__json_loader *ld, json_t *v, const char *path, wc_capacity_params *out);
+json_t *wc__params_capacity_json(const wc_capacity_params *c, int with_draws);
+int wc__params_read_finetune(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_params *out);
+json_t *wc__params_finetune_json(const wc_finetune_params *f, int with_draws);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * Parameter files evolve without breaking users
+ * (docs/formats/params-file.md, "Versioning"): a file written by the
+ * first release (schema 1, tests/fixtures/params/) still loads and
+ * predicts the same; schema 2's sections round-trip with their draws; and
+ * optional keys may be left out of a hand-written file (an absent
+ * floor_logit or term value reads as null, it does not crash the loader).
+ */
+#include "data/data.h"
+#include "models/models.h"
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+
+static void
+v1_file_loads(void)
+{
+	char *path = path_join(test_env("WC_SOURCE_DIR", "."), "tests/fixtures/params/v1-power-law-fit.json");
+	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
+	wc_error err;
+	CHECK_INT(wc_params_load_file(path, &p, &err), WC_OK);
+	CHECK_INT(p.form, WC_FORM_POWER_LAW);
+	CHECK(p.n_draws == 50 && !p.capacity.present && !p.finetune.present);
+	/* The value the first release predicted for this file (its own
+	 * `predict inference --json`, kept here as a number). */
+	wc_config c = WC_CONFIG_INIT;
+	wc_power pw;
+	c.platform = "H100";
+	c.active_params_b = 8.19;
+	c.tp = 2;
+	c.running = 17;
+	CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_OK);
+	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
+	/* Re-written as schema 2, it reads back the same. */
+	char *s = wc_params_dump(&p, 1, &err);
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/2\"");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v2", &q, &err), WC_OK);
+	CHECK_INT(wc_law_power(&q, &c, &pw, &err), WC_OK);
+	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
+	CHECK(q.n_draws == p.n_draws && memcmp(q.draws, p.draws, sizeof(double) * p.n_draws * p.n_draw_params) == 0);
+	free(s);
+	free(path);
+	wc_params_clear(&p);
+	wc_params_clear(&q);
+}
+
+static void
+sections_round_trip(void)
+{
+	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT, r = WC_PARAMS_INIT;
+	wc_error err;
+	char names[2][WC_NAME_MAX] = { "eta[H100]", "t0[H100]" };
+	double v[4] = { 0.7, 1e-3, 0.65, 1.1e-3 };
+	wc_params_default(&p);
+	p.capacity.present = 1;
+	CHECK_INT(wc_draws_set(&p.capacity.draws, 2, 2, (const char (*)[WC_NAME_MAX])names, v, &err), WC_OK);
+	p.finetune.present = 1;
+	char *s = wc_params_dump(&p, 1, &err);
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "t", &q, &err), WC_OK);
+	CHECK(q.capacity.present && q.finetune.present);
+	CHECK(q.capacity.draws.n == 2 && q.capacity.draws.k == 2);
+	CHECK(q.capacity.draws.values[3] == 1.1e-3);
+	CHECK(strcmp(q.capacity.draws.names[1], "t0[H100]") == 0);
+	/* A deep copy owns its own sections (ASan would see a double free). */
+	CHECK_INT(wc_params_copy(&r, &q, &err), WC_OK);
+	CHECK(r.capacity.draws.values != q.capacity.draws.values);
+	free(s);
+	wc_params_clear(&p);
+	wc_params_clear(&q);
+	wc_params_clear(&r);
+}
+
+/* Text of the default profile with the first `from` replaced by `to`. */
+static char *
+edited(const char *from, const char *to)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_params_default(&p);
+	char *s = wc_params_dump(&p, 0, NULL), *at = strstr(s, from);
+	wc_params_clear(&p);
+	CHECK(at != NULL);
+	if (!at)
+		return s;
+	char *o = malloc(strlen(s) + strlen(to) + 1);
+	memcpy(o, s, (size_t)(at - s));
+	strcpy(o + (at - s), to);
+	strcat(o, at + strlen(from));
+	free(s);
+	return o;
+}
+
+static void
+optional_keys_may_be_absent(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	/* floor_logit of a level (null in the dump), and a term's value. */
+	char *s = edited("\"floor_logit\": null,", "");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "t", &p, &err), WC_OK);
+	CHECK(isnan(p.levels[0].floor_logit.value));
+	free(s);
+	s = edited("\"value\": null,", "");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "t", &p, &err), WC_OK);
+	free(s);
+	/* a required one missing is still refused, with the path */
+	s = edited("\"theta\": {", "\"theta_\": {");
+	CHECK(wc_params_load_buffer(s, strlen(s), "t", &p, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "/levels/0");
+	free(s);
+	wc_params_clear(&p);
+}
+
+int
+main(void)
+{
+	v1_file_loads();
+	sections_round_trip();
+	optional_keys_may_be_absent();
+	return check_report("test_params_versions");
+}
