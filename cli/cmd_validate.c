@@ -17,7 +17,9 @@ static const char validate_usage[] =
 	"usage: wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
 	"       wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]\n"
 	"       wattcast validate heldout (--params FILE | --profile paper) RUNS.csv [--json]\n"
+	"                                 [--per-run FILE]\n"
 	"       wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|none]\n"
+	"                              [--per-run FILE]\n"
 	"                              [--prior FILE | --profile paper]\n\n"
 	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
 	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
@@ -31,12 +33,15 @@ static const char validate_usage[] =
 	"lomo       leave-one-model-out: for each model (with its -FP8/-Instruct/... variants)\n"
 	"           fit the law on the other models and predict it; accuracy per platform.\n"
 	"Excluded runs (`exclude` column) are left out of forms and precision, and\n"
-	"included in heldout (held-out sets are usually excluded from fits).\n";
+	"included in heldout (held-out sets are usually excluded from fits).\n"
+	"--per-run FILE writes one CSV row per predicted run: run_id, set, fold, the\n"
+	"inputs used, predicted and measured mean power, error %, the 95 % interval\n"
+	"(from the parameter file's draws), where P0 came from, and the warnings.\n";
 
-enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS };
+enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS, OPT_PER_RUN };
 
 typedef struct {
-	const char *cmd, *input, *prior, *profile, *params, *form, *terms;
+	const char *cmd, *input, *prior, *profile, *params, *form, *terms, *per_run;
 	int json;
 } validate_args;
 
@@ -50,6 +55,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		{ "params", required_argument, NULL, OPT_PARAMS },
 		{ "form", required_argument, NULL, OPT_FORM },
 		{ "terms", required_argument, NULL, OPT_TERMS },
+		{ "per-run", required_argument, NULL, OPT_PER_RUN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -64,6 +70,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_PARAMS: a->params = optarg; break;
 		case OPT_FORM: a->form = optarg; break;
+		case OPT_PER_RUN: a->per_run = optarg; break;
 		case OPT_TERMS:
 			a->terms = optarg;
 			if (strcmp(optarg, "all") && strcmp(optarg, "none"))
@@ -251,6 +258,7 @@ validate(const char *what, int argc, char **argv)
 	validate_args a;
 	wc_params prior = WC_PARAMS_INIT, frozen = WC_PARAMS_INIT;
 	wc_runs_table *t = NULL;
+	wc_per_run per_run = WC_PER_RUN_INIT;
 	wc_error err;
 	int rc;
 	snprintf(cmd, sizeof cmd, "validate %s", what);
@@ -265,6 +273,8 @@ validate(const char *what, int argc, char **argv)
 		return cli_usage_error(cmd, "--terms applies to lomo only (see --help)");
 	if (!heldout && a.params)
 		return cli_usage_error(cmd, "--params applies to heldout only (see --help)");
+	if (a.per_run && !heldout && strcmp(what, "lomo") != 0)
+		return cli_usage_error(cmd, "--per-run applies to heldout and lomo (see --help)");
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
 	if (a.form && wc_form_from_name(a.form, &fo.form) != WC_OK)
 		return cli_usage_error(cmd, "--form: unknown form '%s'", a.form);
@@ -294,21 +304,20 @@ validate(const char *what, int argc, char **argv)
 			cli_fail(cmd, "%s", err.msg);
 		else
 			rc = report_precision(&a, &r);
-	} else if (strcmp(what, "lomo") == 0) {
-		wc_heldout_report r;
-		fo.precision_terms = !(a.terms && strcmp(a.terms, "none") == 0);
-		if (wc_validate_lomo(t, &fo, &r, &err) != WC_OK)
-			cli_fail(cmd, "%s", err.msg);
-		else
-			rc = report_heldout(&a, &r, what);
 	} else {
 		wc_heldout_report r;
-		if (wc_validate_heldout(&frozen, t, &r, &err) != WC_OK)
+		fo.precision_terms = !(a.terms && strcmp(a.terms, "none") == 0);
+		int vrc = heldout ? wc_validate_heldout(&frozen, t, &r, a.per_run ? &per_run : NULL, &err)
+		                  : wc_validate_lomo(t, &fo, &r, a.per_run ? &per_run : NULL, &err);
+		if (vrc == WC_OK && a.per_run)
+			vrc = wc_per_run_write(a.per_run, &per_run, &err);
+		if (vrc != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
 		else
 			rc = report_heldout(&a, &r, what);
 	}
 done:
+	wc_per_run_clear(&per_run);
 	wc_runs_free(t);
 	wc_params_clear(&prior);
 	wc_params_clear(&frozen);

@@ -11,6 +11,7 @@
  *   data/engine_log.h      vLLM engine counters
  *   data/request_log.h     per-request logs
  *   data/run_manifest.h  run manifests
+ *   data/per_run.h       per-run validation output (--per-run FILE)
  * Nothing outside data/ and server/ sees jansson. Every writer is atomic:
  * temporary file in the same folder, fsync, rename.
  */
@@ -20,6 +21,7 @@
 #include "data/fileio.h"
 #include "data/import.h"
 #include "data/params_file.h"
+#include "data/per_run.h"
 #include "data/run_manifest.h"
 #include "data/runs_table.h"
 #include "data/engine_log.h"

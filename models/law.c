@@ -131,6 +131,8 @@ check_config(const wc_params *p, const wc_config *c, const wc_level **lvl, wc_er
 		return wc_error_set(err, WC_EINVAL, "running: must be a finite number >= 0");
 	if (!isfinite(c->sm_clock_mhz) || c->sm_clock_mhz < 0.0)
 		return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: must be a finite number >= 0");
+	if (!(c->idle_power_w >= 0.0) || !isfinite(c->idle_power_w))
+		return wc_error_set(err, WC_EINVAL, "idle_power_w: must be a finite number >= 0");
 	if ((unsigned)c->weights >= WC_PREC_COUNT || (unsigned)c->kv >= WC_PREC_COUNT ||
 	    c->kv == WC_PREC_INT4)
 		return wc_error_set(err, WC_EINVAL, "precision: unsupported weights/kv_cache value");
@@ -170,7 +172,10 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 
 	const wc_level *s_lvl = wc_params_scale_level(p, lvl);
 	wc_level_param_label(WC_LEVEL_P0, lvl->name, name, sizeof name);
-	bind_slot(b, B_P0, name, lvl->p0.value);
+	if (c->idle_power_w > 0.0)
+		bind_slot(b, B_P0, NULL, c->idle_power_w); /* measured: the same for every draw */
+	else
+		bind_slot(b, B_P0, name, lvl->p0.value);
 	wc_level_param_label(WC_LEVEL_S, s_lvl->name, name, sizeof name);
 	if (wc_form_has_scale(p->form))
 		bind_slot(b, B_S, name, s_lvl->s.value);

@@ -92,9 +92,11 @@ typedef struct {
 	double running;          /* n >= 0; 0 = idle */
 	wc_precision weights, kv;
 	double sm_clock_mhz;     /* 0 = not locked */
+	double idle_power_w;     /* > 0: a measured idle power per GPU that
+	                          * replaces the level's P0 (not drawn) */
 } wc_config;
 
-#define WC_CONFIG_INIT { NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0 }
+#define WC_CONFIG_INIT { NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0 }
 
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */

@@ -35,13 +35,15 @@ const wc_params *wc_predictor_params(const wc_predictor *pr);
 
 /** One question. When `running_series` is set (length > 0), the mean power
  *  is the time average of the law over the series (each sample held
- *  `dt_s`), and `config.running` is ignored. The series is borrowed. */
+ *  `dt_s`, or `series_hold[i]` seconds when that is given), and
+ *  `config.running` is ignored. The arrays are borrowed. */
 typedef struct {
 	wc_config config;
 	const double *running_series;
 	size_t series_len;
 	double dt_s;
 	int want_interval; /* 0 skips the draws even when present */
+	const double *series_hold; /* optional: seconds each sample holds */
 } wc_inference_query;
 
 #define WC_WARN_MAX 10

@@ -79,9 +79,10 @@ histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err
 		if (q->series_len > WC_SERIES_MAX)
 			return wc_error_set(err, WC_EINVAL, "running_series: longer than %d samples",
 			                    WC_SERIES_MAX);
-		if (!isfinite(q->dt_s) || q->dt_s <= 0.0)
+		if (!q->series_hold && (!isfinite(q->dt_s) || q->dt_s <= 0.0))
 			return wc_error_set(err, WC_EINVAL, "dt_s: must be a finite number > 0");
-		rc = wc_load_histogram_build(q->running_series, NULL, q->dt_s, q->series_len, h, &bad);
+		rc = wc_load_histogram_build(q->running_series, q->series_hold, q->dt_s, q->series_len, h,
+		                             &bad);
 	}
 	if (rc == WC_EINVAL)
 		return wc_error_set(err, rc, "running_series/%zu: must be a finite number >= 0", bad);

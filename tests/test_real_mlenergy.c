@@ -62,7 +62,7 @@ main(void)
 	wc_fit_result_clear(&r);
 
 	wc_heldout_report rep;
-	CHECK_INT(wc_validate_lomo(t, &fo, &rep, &err), WC_OK);
+	CHECK_INT(wc_validate_lomo(t, &fo, &rep, NULL, &err), WC_OK);
 	CHECK_INT(rep.overall.n + rep.skipped, 325);
 	for (int s = 0; s < rep.n_sets; s++) {
 		printf("  LOMO %s: n %d, median |err| %.2f %%, within 5 %% %.2f, bias %+.2f %%\n", rep.sets[s].set,

@@ -4,7 +4,11 @@
  * expected median |error|, share within 5 % and bias, overall and per set.
  */
 #include "tests/support/check.h"
+#include "data/data.h"
+#include "tests/support/support.h"
 #include "validation/validation.h"
+
+#include <stdlib.h>
 
 static void
 add(wc_runs_table *t, const wc_params *p, const char *gpu, double n, double off_pct, const char *set)
@@ -44,7 +48,7 @@ main(void)
 	add(t, &p, "H200", 256, 3, "b");
 	add(t, &p, "A100", 16, 0, "");
 	snprintf(t->runs[5].platform, sizeof t->runs[5].platform, "TPU");
-	CHECK_INT(wc_validate_heldout(&p, t, &rep, &err), WC_OK);
+	CHECK_INT(wc_validate_heldout(&p, t, &rep, NULL, &err), WC_OK);
 	CHECK_INT(rep.skipped, 1);
 	CHECK_INT(rep.overall.n, 5);
 	CHECK_NEAR(rep.overall.median_abs_err_pct, 3.0, 1e-9);
@@ -60,6 +64,35 @@ main(void)
 	CHECK_NEAR(rep.sets[1].median_abs_err_pct, 2.0, 1e-9);
 	CHECK_NEAR(rep.sets[1].bias_pct, 1.0, 1e-9);
 	CHECK_NEAR(rep.sets[1].share_within_5pct, 1.0, 0);
+
+	/* --per-run: one row per predicted run, with what went into it. A run
+	 * with its own idle power uses it; a large model gets a warning. */
+	t->runs[1].idle_power_w = 120.0;
+	t->runs[1].mean_power_w += 3.0 * (120.0 - 126.3); /* keeps its -4 % */
+	t->runs[2].active_params_b = 70.6;
+	wc_per_run pr = WC_PER_RUN_INIT;
+	CHECK_INT(wc_validate_heldout(&p, t, &rep, &pr, &err), WC_OK);
+	CHECK_INT(pr.n, 5);
+	CHECK(strcmp(pr.rows[0].run_id, "r0") == 0 && strcmp(pr.rows[0].set, "a") == 0);
+	CHECK_NEAR(pr.rows[0].error_pct, 2.0, 1e-9);
+	CHECK_NEAR(pr.rows[0].predicted, pr.rows[0].measured * 1.02, 1e-9);
+	CHECK(strcmp(pr.rows[0].p0_source, "params:published") == 0);
+	CHECK(strcmp(pr.rows[1].p0_source, "run") == 0);
+	CHECK_CONTAINS(pr.rows[2].warnings, "active_params_b: 70.6");
+	CHECK(isnan(pr.rows[0].lo)); /* the profile has no draws */
+	char *dir = test_tmpdir("validate_heldout"), *path = path_join(dir, "per_run.csv");
+	CHECK_INT(wc_per_run_write(path, &pr, &err), WC_OK);
+	char *text = NULL;
+	size_t len;
+	CHECK_INT(wc_read_file(path, 1 << 20, &text, &len, &err), WC_OK);
+	CHECK_CONTAINS(text, "run_id,set,fold,platform,tp,model,active_params_b,running,load,weights,"
+	                     "kv_cache,sm_clock_mhz,idle_power_w,quantity,predicted,measured,error_pct,lo,hi,"
+	                     "p0_source,warnings\n");
+	CHECK_CONTAINS(text, "\nr1,a,,H100,1,Qwen3-8B,8.19,8,running,bf16,bf16,,120,mean_power_w,");
+	free(text);
+	free(path);
+	free(dir);
+	wc_per_run_clear(&pr);
 	wc_runs_free(t);
 	return check_report("test_validate_heldout");
 }

@@ -25,8 +25,20 @@ main(void)
 	CHECK_INT(wc_simulate_inference(&truth, &so, &t, &err), WC_OK);
 	fo.prior = &truth;
 	fo.precision_terms = 0; /* quantized runs out: 22 runs */
-	CHECK_INT(wc_validate_lomo(t, &fo, &rep, &err), WC_OK);
+	wc_per_run pr = WC_PER_RUN_INIT;
+	CHECK_INT(wc_validate_lomo(t, &fo, &rep, &pr, &err), WC_OK);
 	/* 247 runs - 7 excluded (Llama-70B) = 240 take part. */
+	CHECK_INT((long long)pr.n, rep.overall.n);
+	for (size_t i = 0; i < pr.n; i++) {
+		const wc_run *r = NULL;
+		for (size_t j = 0; j < t->n_runs && !r; j++)
+			if (strcmp(t->runs[j].run_id, pr.rows[i].run_id) == 0)
+				r = &t->runs[j];
+		CHECK(r && strcmp(pr.rows[i].set, r->platform) == 0);
+		CHECK(r && strcmp(pr.rows[i].fold, wc_model_lookup(r->model)->name) == 0);
+		CHECK(r && pr.rows[i].measured == r->mean_power_w);
+	}
+	wc_per_run_clear(&pr);
 	CHECK_INT(rep.overall.n + rep.skipped, 240);
 	CHECK(rep.overall.median_abs_err_pct < 3.0);
 	CHECK(rep.overall.share_within_5pct > 0.8);
@@ -41,7 +53,7 @@ main(void)
 	/* One platform with one model: holding it out leaves its level without
 	 * runs, so its runs are skipped. */
 	snprintf(t->runs[0].platform, sizeof t->runs[0].platform, "L40S");
-	CHECK_INT(wc_validate_lomo(t, &fo, &rep, &err), WC_OK);
+	CHECK_INT(wc_validate_lomo(t, &fo, &rep, NULL, &err), WC_OK);
 	CHECK_INT(rep.skipped, 1);
 	wc_runs_free(t);
 	return check_report("test_validate_lomo");

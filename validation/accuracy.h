@@ -5,6 +5,7 @@
 #ifndef WC_VALIDATION_ACCURACY_H
 #define WC_VALIDATION_ACCURACY_H
 
+#include "data/per_run.h"
 #include "data/runs_table.h"
 #include "fit/fit.h"
 
@@ -31,9 +32,12 @@ typedef struct {
 
 /** Accuracy of a frozen law on every row of `t` (excluded rows included:
  *  held-out sets are usually excluded from the fit), overall and per
- *  `set` value (rows without one form the set "unlabelled"). */
+ *  `set` value (rows without one form the set "unlabelled"). Each run is
+ *  predicted as `wattcast predict` would, with its measured idle power
+ *  in place of P0 when it has one. `per_run` (may be NULL) receives one
+ *  row per predicted run. */
 int wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
-                        wc_error *err);
+                        wc_per_run *per_run, wc_error *err);
 
 /* ------------------------------------------------- leave one model out */
 
@@ -43,9 +47,11 @@ int wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_r
  *  training runs), fit `base` on the other models' runs and predict the
  *  held-out ones. Reported like heldout, with one set per platform; runs
  *  that cannot be predicted (their level has no other model) are counted
- *  in `skipped`. Excluded runs take no part. */
+ *  in `skipped`. Excluded runs take no part. `per_run` (may be NULL)
+ *  receives one row per predicted run, its fold naming the held-out
+ *  model. */
 int wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_report *out,
-                     wc_error *err);
+                     wc_per_run *per_run, wc_error *err);
 
 #ifdef __cplusplus
 }

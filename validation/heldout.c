@@ -64,30 +64,42 @@ wc__accuracy_summary(const double *e, const char (*sets)[48], size_t m, int skip
 }
 
 int
-wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out, wc_error *err)
+wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
+                    wc_per_run *per_run, wc_error *err)
 {
 	size_t n = t->n_runs ? t->n_runs : 1, m = 0;
 	double *e = calloc(n, sizeof *e);
 	char (*sets)[48] = calloc(n, sizeof *sets);
+	wc_predictor *pr = NULL;
 	int rc, skipped = 0;
+	memset(out, 0, sizeof *out);
 	if (!e || !sets) {
-		free(e);
-		free(sets);
-		memset(out, 0, sizeof *out);
-		return wc_error_set(err, WC_ENOMEM, "heldout: out of memory");
+		rc = wc_error_set(err, WC_ENOMEM, "heldout: out of memory");
+		goto done;
 	}
+	if ((rc = wc_predictor_new(p, &pr, err)) != WC_OK)
+		goto done;
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];
-		wc_power pw;
-		if (!wc_params_level(p, r->platform) || wc_fit_predict_run(p, r, &pw, NULL) != WC_OK) {
+		wc_per_run_row row;
+		double pred;
+		wc_per_run_row_init(&row);
+		if (wc__predict_run(pr, r, &pred, per_run ? &row : NULL, NULL) != WC_OK) {
 			skipped++;
 			continue;
 		}
-		e[m] = 100.0 * (pw.node_power_w - r->mean_power_w) / r->mean_power_w;
+		e[m] = 100.0 * (pred - r->mean_power_w) / r->mean_power_w;
 		snprintf(sets[m], sizeof sets[m], "%s", r->set[0] ? r->set : "unlabelled");
+		if (per_run) {
+			snprintf(row.set, sizeof row.set, "%s", sets[m]);
+			if ((rc = wc_per_run_add(per_run, &row, err)) != WC_OK)
+				goto done;
+		}
 		m++;
 	}
 	rc = wc__accuracy_summary(e, (const char (*)[48])sets, m, skipped, out, err);
+done:
+	wc_predictor_free(pr);
 	free(e);
 	free(sets);
 	return rc;

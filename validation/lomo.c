@@ -18,9 +18,38 @@ model_key(const wc_run *r)
 	return m ? m->name : r->model;
 }
 
+/* Predict the held-out model's runs from a fold's fit. */
+static int
+predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned char *train,
+             const char *key, const wc_params *fit, double *pred, wc_per_run *per_run,
+             wc_error *err)
+{
+	wc_predictor *pr = NULL;
+	int rc = wc_predictor_new(fit, &pr, err);
+	for (size_t j = 0; rc == WC_OK && j < t->n_runs; j++) {
+		const wc_run *q = &t->runs[j];
+		wc_per_run_row row;
+		if (train[j] || q->exclude[0] || (base->use && !base->use[j]) ||
+		    strcmp(model_key(q), key) != 0)
+			continue;
+		wc_per_run_row_init(&row);
+		if (wc__predict_run(pr, q, &pred[j], per_run ? &row : NULL, NULL) != WC_OK) {
+			pred[j] = NAN; /* its level has no training run: skipped */
+			continue;
+		}
+		if (per_run) {
+			snprintf(row.set, sizeof row.set, "%s", q->platform);
+			snprintf(row.fold, sizeof row.fold, "%s", key);
+			rc = wc_per_run_add(per_run, &row, err);
+		}
+	}
+	wc_predictor_free(pr);
+	return rc;
+}
+
 int
 wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_report *out,
-                 wc_error *err)
+                 wc_per_run *per_run, wc_error *err)
 {
 	const size_t n = t->n_runs ? t->n_runs : 1;
 	unsigned char *train = malloc(n), *done = calloc(n, 1);
@@ -58,17 +87,10 @@ wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_
 			}
 			continue; /* the model's runs stay unpredicted (skipped) */
 		}
-		for (size_t j = 0; j < t->n_runs; j++) {
-			const wc_run *q = &t->runs[j];
-			wc_power pw;
-			if (train[j] || q->exclude[0] || (base->use && !base->use[j]) ||
-			    strcmp(model_key(q), key) != 0)
-				continue;
-			if (wc_params_level(&fit.params, q->platform) &&
-			    wc_fit_predict_run(&fit.params, q, &pw, NULL) == WC_OK)
-				pred[j] = pw.node_power_w;
-		}
+		rc = predict_fold(t, base, train, key, &fit.params, pred, per_run, err);
 		wc_fit_result_clear(&fit);
+		if (rc != WC_OK)
+			goto cleanup;
 	}
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];

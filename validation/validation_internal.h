@@ -2,6 +2,8 @@
 #ifndef WC_VALIDATION_INTERNAL_H
 #define WC_VALIDATION_INTERNAL_H
 
+#include "data/per_run.h"
+#include "predict/predict.h"
 #include "validation/validation.h"
 
 /** Residual of the law on a run in the fit's metric, model minus data in
@@ -14,5 +16,13 @@ double wc__log_residual(const wc_params *p, const wc_run *run);
  *  is copied into the report. */
 int wc__accuracy_summary(const double *err_pct, const char (*sets)[48], size_t m, int skipped,
                          wc_heldout_report *out, wc_error *err);
+
+/** Predict run `r` with a frozen law (predict_run.c): its configuration,
+ *  its n(t) histogram when it has one, its measured idle in place of P0
+ *  when it has one. `*pred` is the group's mean power; when `row` is not
+ *  NULL it is filled for --per-run output (interval and warnings too). An
+ *  unknown platform or an invalid configuration is an error. */
+int wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row,
+                    wc_error *err);
 
 #endif

@@ -1,0 +1,80 @@
+/*
+ * `wattcast validate ... --per-run FILE` end to end: every held-out report
+ * can write one CSV row per predicted run, and the rows agree with the
+ * medians it prints; a bad flag combination is a usage error.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+
+static run_result
+run(const char *const *argv)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	return r;
+}
+
+/* Lines of a text file (0 when it cannot be read). */
+static int
+count_lines(const char *path, char **text_out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int n = 0;
+	if (wc_read_file(path, 1u << 26, &text, &len, NULL) != WC_OK)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	*text_out = text;
+	return n;
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_validate");
+	char *runs = path_join(dir, "runs.csv"), *per = path_join(dir, "per_run.csv");
+	char *lomo_per = path_join(dir, "lomo.csv"), *text = NULL;
+	run_result r;
+	const char *sim[] = { "wattcast", "simulate", "inference", "--seed", "3", "-o", runs, NULL };
+	r = run(sim);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+
+	/* heldout: all 247 runs, each with its inputs and error. */
+	const char *held[] = { "wattcast", "validate", "heldout", "--profile", "paper", runs,
+	                       "--per-run", per, NULL };
+	r = run(held);
+	CHECK_INT(r.status, 0);
+	CHECK_INT(count_lines(per, &text), 248);
+	CHECK_CONTAINS(text, "run_id,set,fold,platform,tp,model,active_params_b,running,load,");
+	CHECK_CONTAINS(text, "\nsim001,fitted,,A100,1,Qwen3-0.6B,0.6,1,running,bf16,bf16,,");
+	CHECK_CONTAINS(text, ",mean_power_w,");
+	CHECK_CONTAINS(text, ",llama31_70b_closed_loop,,A100,4,Llama-3.1-70B,70.6,");
+	free(text);
+	run_result_free(&r);
+
+	/* lomo: the held-out model is the fold. */
+	const char *lomo[] = { "wattcast", "validate", "lomo", runs, "--terms", "none", "--per-run",
+	                       lomo_per, NULL };
+	r = run(lomo);
+	CHECK_INT(r.status, 0);
+	CHECK(count_lines(lomo_per, &text) > 200);
+	CHECK_CONTAINS(text, ",A100,Qwen3-14B,A100,1,Qwen3-14B,");
+	free(text);
+	run_result_free(&r);
+
+	/* --per-run where it does not apply: a usage error naming the flag. */
+	const char *bad[] = { "wattcast", "validate", "forms", runs, "--per-run", per, NULL };
+	r = run(bad);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--per-run");
+	run_result_free(&r);
+	free(runs);
+	free(per);
+	free(lomo_per);
+	free(dir);
+	return check_report("test_cli_validate");
+}

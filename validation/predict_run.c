@@ -1,0 +1,72 @@
+/*
+ * One run predicted by a frozen law, as every held-out report needs it:
+ * the law at the run's configuration (over its n(t) histogram when it has
+ * one), with the run's measured idle power in place of the level's P0
+ * when the run has one, the 95 % interval from the set's draws, and the
+ * extrapolation warnings -- the same path `wattcast predict` takes.
+ */
+#include "validation_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void
+describe_inputs(const wc_run *r, wc_per_run_row *row)
+{
+	wc_per_run_row_input(row, "platform", r->platform);
+	wc_per_run_row_input_number(row, "tp", r->tp);
+	wc_per_run_row_input(row, "model", r->model);
+	wc_per_run_row_input_number(row, "active_params_b", r->active_params_b);
+	wc_per_run_row_input_number(row, "running", r->series.len ? r->series.mean : r->running);
+	wc_per_run_row_input(row, "load", r->series.len ? "n_series" : "running");
+	wc_per_run_row_input(row, "weights", wc_precision_name(r->weights));
+	wc_per_run_row_input(row, "kv_cache", wc_precision_name(r->kv));
+	wc_per_run_row_input_number(row, "sm_clock_mhz", r->sm_clock_mhz > 0 ? r->sm_clock_mhz : NAN);
+	wc_per_run_row_input_number(row, "idle_power_w", r->idle_power_w);
+}
+
+int
+wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row,
+                wc_error *err)
+{
+	const wc_params *p = wc_predictor_params(pr);
+	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = row != NULL };
+	wc_inference_prediction o;
+	q.config.platform = r->platform;
+	q.config.tp = r->tp;
+	q.config.active_params_b = r->active_params_b;
+	q.config.running = isfinite(r->running) ? r->running : 0.0;
+	q.config.weights = r->weights;
+	q.config.kv = r->kv;
+	q.config.sm_clock_mhz = r->sm_clock_mhz;
+	q.config.idle_power_w = isfinite(r->idle_power_w) ? r->idle_power_w : 0.0;
+	if (r->series.len) {
+		q.running_series = r->series.running;
+		q.series_hold = r->series.weight;
+		q.series_len = r->series.len;
+	}
+	int rc = wc_predict_inference(pr, &q, &o, err);
+	if (rc != WC_OK)
+		return rc;
+	*pred = o.power.node_power_w;
+	if (!row)
+		return WC_OK;
+	const wc_level *lvl = wc_params_level(p, r->platform);
+	snprintf(row->run_id, sizeof row->run_id, "%s", r->run_id);
+	snprintf(row->quantity, sizeof row->quantity, "mean_power_w");
+	describe_inputs(r, row);
+	row->predicted = *pred;
+	row->measured = r->mean_power_w;
+	row->error_pct = 100.0 * (*pred - r->mean_power_w) / r->mean_power_w;
+	row->lo = o.has_interval ? o.node_lo_w : NAN;
+	row->hi = o.has_interval ? o.node_hi_w : NAN;
+	if (isfinite(r->idle_power_w))
+		snprintf(row->p0_source, sizeof row->p0_source, "run");
+	else
+		snprintf(row->p0_source, sizeof row->p0_source, "params:%s",
+		         lvl ? wc_source_name(lvl->p0.source) : "?");
+	for (int w = 0; w < o.n_warnings; w++)
+		wc_per_run_row_warn(row, o.warnings[w]);
+	return WC_OK;
+}
