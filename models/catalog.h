@@ -47,7 +47,7 @@ int wc_architecture_from_name(const char *name, wc_architecture *out);
 const char *wc_architecture_choices(void);
 
 /** Architecture facts of an open model. Zero = not stated. */
-typedef struct {
+typedef struct wc_model_info {
 	const char *name;          /* e.g. "Qwen3-8B" */
 	wc_architecture architecture;
 	double total_params_b;

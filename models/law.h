@@ -84,7 +84,10 @@ const char *wc_workload_choices(void);
 
 /* -------------------------------------------- one configuration, one answer */
 
-/** One configuration to evaluate. */
+struct wc_model_info; /* models/catalog.h */
+
+/** One configuration to evaluate. The power law needs the first block;
+ *  the capacity model and workload-aware forms also read the second. */
 typedef struct {
 	const char *platform;    /* level name */
 	int tp;                  /* GPUs in the serving group, 1..WC_LAW_MAX_TP */
@@ -94,9 +97,17 @@ typedef struct {
 	double sm_clock_mhz;     /* 0 = not locked */
 	double idle_power_w;     /* > 0: a measured idle power per GPU that
 	                          * replaces the level's P0 (not drawn) */
+
+	/* the workload and the model's architecture (borrowed; NULL/0 = unknown) */
+	const struct wc_model_info *arch; /* layers, KV heads, experts, ... */
+	double input_tokens;     /* mean prompt length per request */
+	double output_tokens;    /* mean generated length per request */
+	double request_rate;     /* > 0: open loop at this rate (requests/s);
+	                          * 0: closed loop at `running` */
 } wc_config;
 
-#define WC_CONFIG_INIT { NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0 }
+#define WC_CONFIG_INIT                                                            \
+	{ NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0, NULL, 0.0, 0.0, 0.0 }
 
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */
