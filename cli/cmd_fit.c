@@ -114,9 +114,9 @@ typedef struct {
 	int help;
 } fit_args;
 
-/* Flags and the one RUNS.csv into `a`; a->help after printing --help. */
+/* The flags into `a`; a->help after printing --help. */
 static int
-parse_fit_args(int argc, char **argv, fit_args *a)
+parse_fit_flags(int argc, char **argv, fit_args *a)
 {
 	static const struct option opts[] = {
 		{ "form", required_argument, NULL, OPT_FORM },
@@ -168,6 +168,15 @@ parse_fit_args(int argc, char **argv, fit_args *a)
 		if (rc != CLI_OK)
 			return rc;
 	}
+	return CLI_OK;
+}
+
+/* After the flags: one RUNS.csv, an output and consistent choices; the
+ * options then point at what they need. */
+static int
+check_fit_args(int argc, char **argv, fit_args *a)
+{
+	const char *cmd = "fit inference";
 	if (optind != argc - 1)
 		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
 		                                           : "exactly one RUNS.csv expected (see --help)");
@@ -178,7 +187,7 @@ parse_fit_args(int argc, char **argv, fit_args *a)
 	if (a->boot == 1)
 		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
 	a->input = argv[optind];
-	fo->shares = a->shares;
+	a->fo.shares = a->shares;
 	a->bo.replicates = (int)a->boot;
 	a->bo.threads = (int)a->threads;
 	return CLI_OK;
@@ -234,7 +243,9 @@ fit_inference(int argc, char **argv)
 	fit_args a = { .terms_mode = "paired", .fo = WC_FIT_OPTIONS_INIT, .bo = WC_BOOTSTRAP_OPTIONS_INIT,
 		       .boot = 1000, .threads = 1 };
 	int rc;
-	if ((rc = parse_fit_args(argc, argv, &a)) != CLI_OK || a.help)
+	if ((rc = parse_fit_flags(argc, argv, &a)) != CLI_OK || a.help)
+		return rc;
+	if ((rc = check_fit_args(argc, argv, &a)) != CLI_OK)
 		return rc;
 
 	wc_params prior = WC_PARAMS_INIT;

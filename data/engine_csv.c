@@ -191,6 +191,31 @@ append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, wc_error *
 	return WC_OK;
 }
 
+/* One data line (nf fields, or WC__CSV_BAD with `reason`): counted, then
+ * appended or reported as bad. */
+static int
+data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t line_no,
+          wc_error *err)
+{
+	wc_engine_log *e = r->e;
+	double row[WC_ENG_COLUMNS], t;
+	e->data_lines++;
+	if (nf != r->n_cols) {
+		if (nf == WC__CSV_BAD)
+			wc__bad_line(r->bad, line_no, "%s", reason);
+		else
+			wc__bad_line(r->bad, line_no, "expected %d fields, found %d", r->n_cols, nf);
+		return WC_OK;
+	}
+	if (!parse_line(r, f, nf, line_no, row, &t))
+		return WC_OK;
+	if (e->n > 0 && !(t > e->t[e->n - 1])) {
+		wc__bad_line(r->bad, line_no, "timestamp %.3f is not after the previous row's", t);
+		return WC_OK;
+	}
+	return append_row(r, row, t, err);
+}
+
 /* Fill missing values of a present column from the sample before (a
  * gauge holds, a counter has not moved). */
 static void
@@ -252,22 +277,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 			header = 1;
 			continue;
 		}
-		e->data_lines++;
-		if (nf != r.n_cols) {
-			if (nf == WC__CSV_BAD)
-				wc__bad_line(&bad, lr.line_no, "%s", reason);
-			else
-				wc__bad_line(&bad, lr.line_no, "expected %d fields, found %d", r.n_cols, nf);
-			continue;
-		}
-		double row[WC_ENG_COLUMNS], t;
-		if (!parse_line(&r, f, nf, lr.line_no, row, &t))
-			continue;
-		if (e->n > 0 && !(t > e->t[e->n - 1])) {
-			wc__bad_line(&bad, lr.line_no, "timestamp %.3f is not after the previous row's", t);
-			continue;
-		}
-		if ((rc = append_row(&r, row, t, err)) != WC_OK)
+		if ((rc = data_line(&r, f, nf, reason, lr.line_no, err)) != WC_OK)
 			goto done;
 	}
 	e->bad_lines = bad.bad;
