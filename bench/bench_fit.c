@@ -23,6 +23,101 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The point estimate, for the peer's starting point. */
+static void
+write_point(const char *prefix, const wc_fit_result *r)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s.point.csv", prefix);
+	FILE *f = fopen(path, "w");
+	for (int k = 0; k < r->n_free; k++)
+		fprintf(f, "%s,%.17g\n", r->names[k], r->x[k]);
+	fclose(f);
+}
+
+/* The multiplicities of each replicate's resample over the n rows in the
+ * fit, drawn as fit/bootstrap.c draws them; `mult` holds n counts. */
+static void
+write_resamples(const char *prefix, const wc_bootstrap_options *bo, size_t n, int *mult)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s.resamples.csv", prefix);
+	FILE *f = fopen(path, "w");
+	for (int b = 0; b < bo->replicates; b++) {
+		wc_pcg32 rng;
+		wc_pcg32_seed(&rng, bo->seed, (uint64_t)b);
+		memset(mult, 0, n * sizeof *mult);
+		for (size_t k = 0; k < n; k++)
+			mult[wc_pcg32_bounded(&rng, (uint32_t)n)]++;
+		for (size_t k = 0; k < n; k++)
+			fprintf(f, "%s%d", k ? "," : "", mult[k]);
+		fputc('\n', f);
+	}
+	fclose(f);
+}
+
+/* Each row's inputs to the law, resolved as the fit resolves them. */
+static void
+write_rows(const char *prefix, const wc_runs_table *t, const wc_fit_result *r, const size_t *rows,
+           size_t n)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s.rows.csv", prefix);
+	FILE *f = fopen(path, "w");
+	fprintf(f, "run_id,level,s_level,G,lN,lf,running,y,term_w,term_kv\n");
+	for (size_t k = 0; k < n; k++) {
+		const wc_run *q = &t->runs[rows[k]];
+		const wc_level *lv = wc_params_level(&r->params, q->platform);
+		const wc_precision_term *tw = q->weights != WC_PREC_BF16
+			? wc_params_find_term(&r->params, WC_SETTING_WEIGHTS, q->weights, q->platform) : NULL;
+		const wc_precision_term *tk = q->kv != WC_PREC_BF16
+			? wc_params_find_term(&r->params, WC_SETTING_KV, q->kv, q->platform) : NULL;
+		char lw[WC_NAME_MAX] = "", lk[WC_NAME_MAX] = "";
+		if (tw)
+			wc_precision_term_label(tw, lw, sizeof lw);
+		if (tk)
+			wc_precision_term_label(tk, lk, sizeof lk);
+		double p0 = isfinite(q->idle_power_w) ? q->idle_power_w : lv->p0.value;
+		fprintf(f, "%s,%s,%s,%d,%.17g,%.17g,%.17g,%.17g,%s,%s\n", q->run_id, lv->name,
+		        wc_params_scale_level(&r->params, lv)->name, q->tp, wc_law_log_size(q->active_params_b, q->tp),
+		        q->sm_clock_mhz > 0 ? log(q->sm_clock_mhz / r->params.clock_ref_mhz) : 0.0, q->running,
+		        log(q->mean_power_w - q->tp * p0), lw, lk);
+	}
+	fclose(f);
+}
+
+/* Time the bootstrap on threads[0] and threads[1] threads, refitting the
+ * point each time; the intervals of the second run go to the peer. */
+static int
+time_bootstraps(const char *prefix, const wc_runs_table *t, const wc_fit_options *fo,
+                wc_bootstrap_options *bo, const int threads[2], double times[2])
+{
+	char path[1024];
+	wc_error err;
+	for (int i = 0; i < 2; i++) {
+		wc_fit_result copy;
+		wc_fit_inference_law(t, fo, &copy, &err);
+		bo->threads = threads[i];
+		double t0 = now();
+		if (wc_fit_bootstrap(t, fo, bo, &copy, &err) != WC_OK) {
+			fprintf(stderr, "%s\n", err.msg);
+			return 1;
+		}
+		times[i] = now() - t0;
+		if (i == 1) {
+			snprintf(path, sizeof path, "%s.intervals.csv", prefix);
+			FILE *f = fopen(path, "w");
+			for (int k = 0; k < copy.n_free; k++) {
+				const wc_param *p = wc_params_param_named(&copy.params, copy.names[k]);
+				fprintf(f, "%s,%.10g,%.10g\n", copy.names[k], p->lo, p->hi);
+			}
+			fclose(f);
+		}
+		wc_fit_result_clear(&copy);
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -35,86 +130,27 @@ main(int argc, char **argv)
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
 	wc_bootstrap_options bo = { atoi(argv[2]), strtoull(argv[4], NULL, 10), 1 };
 	wc_fit_result r;
-	char path[1024];
 	gsl_set_error_handler_off();
 	wc_linalg_pin_single_thread();
 	if (wc_runs_read(argv[1], &t, &err) != WC_OK || wc_fit_inference_law(t, &fo, &r, &err) != WC_OK) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
-	/* the point estimate, for the peer's starting point */
-	snprintf(path, sizeof path, "%s.point.csv", argv[5]);
-	FILE *f = fopen(path, "w");
-	for (int k = 0; k < r.n_free; k++)
-		fprintf(f, "%s,%.17g\n", r.names[k], r.x[k]);
-	fclose(f);
+	write_point(argv[5], &r);
 	/* the rows in the fit (table order) and the resamples over them */
 	size_t n = 0;
 	size_t *rows = malloc(t->n_runs * sizeof *rows);
 	for (size_t i = 0; i < t->n_runs; i++)
 		if (isfinite(r.residuals[i]))
 			rows[n++] = i;
-	snprintf(path, sizeof path, "%s.resamples.csv", argv[5]);
-	f = fopen(path, "w");
 	int *mult = calloc(n, sizeof *mult);
-	for (int b = 0; b < bo.replicates; b++) {
-		wc_pcg32 rng;
-		wc_pcg32_seed(&rng, bo.seed, (uint64_t)b);
-		memset(mult, 0, n * sizeof *mult);
-		for (size_t k = 0; k < n; k++)
-			mult[wc_pcg32_bounded(&rng, (uint32_t)n)]++;
-		for (size_t k = 0; k < n; k++)
-			fprintf(f, "%s%d", k ? "," : "", mult[k]);
-		fputc('\n', f);
-	}
-	fclose(f);
-	/* each row's inputs to the law, resolved as the fit resolves them */
-	snprintf(path, sizeof path, "%s.rows.csv", argv[5]);
-	f = fopen(path, "w");
-	fprintf(f, "run_id,level,s_level,G,lN,lf,running,y,term_w,term_kv\n");
-	for (size_t k = 0; k < n; k++) {
-		const wc_run *q = &t->runs[rows[k]];
-		const wc_level *lv = wc_params_level(&r.params, q->platform);
-		const wc_precision_term *tw = q->weights != WC_PREC_BF16
-			? wc_params_find_term(&r.params, WC_SETTING_WEIGHTS, q->weights, q->platform) : NULL;
-		const wc_precision_term *tk = q->kv != WC_PREC_BF16
-			? wc_params_find_term(&r.params, WC_SETTING_KV, q->kv, q->platform) : NULL;
-		char lw[WC_NAME_MAX] = "", lk[WC_NAME_MAX] = "";
-		if (tw)
-			wc_precision_term_label(tw, lw, sizeof lw);
-		if (tk)
-			wc_precision_term_label(tk, lk, sizeof lk);
-		double p0 = isfinite(q->idle_power_w) ? q->idle_power_w : lv->p0.value;
-		fprintf(f, "%s,%s,%s,%d,%.17g,%.17g,%.17g,%.17g,%s,%s\n", q->run_id, lv->name,
-		        wc_params_scale_level(&r.params, lv)->name, q->tp, wc_law_log_size(q->active_params_b, q->tp),
-		        q->sm_clock_mhz > 0 ? log(q->sm_clock_mhz / r.params.clock_ref_mhz) : 0.0, q->running,
-		        log(q->mean_power_w - q->tp * p0), lw, lk);
-	}
-	fclose(f);
+	write_resamples(argv[5], &bo, n, mult);
+	write_rows(argv[5], t, &r, rows, n);
 
 	double times[2];
 	int threads[2] = { 1, atoi(argv[3]) };
-	for (int i = 0; i < 2; i++) {
-		wc_fit_result copy;
-		wc_fit_inference_law(t, &fo, &copy, &err);
-		bo.threads = threads[i];
-		double t0 = now();
-		if (wc_fit_bootstrap(t, &fo, &bo, &copy, &err) != WC_OK) {
-			fprintf(stderr, "%s\n", err.msg);
-			return 1;
-		}
-		times[i] = now() - t0;
-		if (i == 1) {
-			snprintf(path, sizeof path, "%s.intervals.csv", argv[5]);
-			f = fopen(path, "w");
-			for (int k = 0; k < copy.n_free; k++) {
-				const wc_param *p = wc_params_param_named(&copy.params, copy.names[k]);
-				fprintf(f, "%s,%.10g,%.10g\n", copy.names[k], p->lo, p->hi);
-			}
-			fclose(f);
-		}
-		wc_fit_result_clear(&copy);
-	}
+	if (time_bootstraps(argv[5], t, &fo, &bo, threads, times) != 0)
+		return 1;
 	printf("wattcast: %zu runs, %d parameters, B = %d: %.3f s on 1 thread, %.3f s on %d threads\n", n,
 	       r.n_free, bo.replicates, times[0], times[1], threads[1]);
 	printf("WATTCAST_SECONDS_1 %.6f\nWATTCAST_SECONDS_T %.6f\n", times[0], times[1]);

@@ -104,8 +104,19 @@ created_time(char out[24])
 	}
 }
 
+/* What the command line asked for; fo.shares points into `shares`. */
+typedef struct {
+	const char *prior_path, *profile, *output, *terms_mode, *label, *input;
+	const char *shares[MAX_SHARES];
+	wc_fit_options fo;
+	wc_bootstrap_options bo;
+	long boot, threads;
+	int help;
+} fit_args;
+
+/* The flags into `a`; a->help after printing --help. */
 static int
-fit_inference(int argc, char **argv)
+parse_fit_flags(int argc, char **argv, fit_args *a)
 {
 	static const struct option opts[] = {
 		{ "form", required_argument, NULL, OPT_FORM },
@@ -121,108 +132,140 @@ fit_inference(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd = "fit inference", *prior_path = NULL, *profile = NULL, *output = NULL;
-	const char *terms_mode = "paired", *label = NULL;
-	const char *shares[MAX_SHARES];
-	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
-	wc_bootstrap_options bo = WC_BOOTSTRAP_OPTIONS_INIT;
-	long boot = 1000, threads = 1;
+	const char *cmd = "fit inference";
+	wc_fit_options *fo = &a->fo;
 	int opt, rc;
 	cli_reset_getopt();
 	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case OPT_FORM:
-			if (wc_form_from_name(optarg, &fo.form) != WC_OK)
+			if (wc_form_from_name(optarg, &fo->form) != WC_OK)
 				rc = cli_usage_error(cmd, "--form: unknown form '%s' (see --help)", optarg);
 			break;
-		case OPT_BOOT: rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 1000000, &boot); break;
-		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &bo.seed); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &threads); break;
-		case OPT_PRIOR: prior_path = optarg; break;
-		case OPT_PROFILE: profile = optarg; break;
+		case OPT_BOOT: rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 1000000, &a->boot); break;
+		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->bo.seed); break;
+		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &a->threads); break;
+		case OPT_PRIOR: a->prior_path = optarg; break;
+		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_SHARE:
-			if (fo.n_shares >= MAX_SHARES || !strchr(optarg, '='))
+			if (fo->n_shares >= MAX_SHARES || !strchr(optarg, '='))
 				rc = cli_usage_error(cmd, "--share: expected LEVEL=TARGET (at most %d), got '%s'",
 				                     MAX_SHARES, optarg);
 			else
-				shares[fo.n_shares++] = optarg;
+				a->shares[fo->n_shares++] = optarg;
 			break;
 		case OPT_TERMS:
-			terms_mode = optarg;
+			a->terms_mode = optarg;
 			if (strcmp(optarg, "paired") && strcmp(optarg, "all") && strcmp(optarg, "none"))
 				rc = cli_usage_error(cmd, "--terms: expected paired, all or none, got '%s'", optarg);
 			break;
-		case OPT_NAME: label = optarg; break;
-		case 'o': output = optarg; break;
-		case 'h': fputs(fit_usage, stdout); return CLI_OK;
+		case OPT_NAME: a->label = optarg; break;
+		case 'o': a->output = optarg; break;
+		case 'h': fputs(fit_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 		if (rc != CLI_OK)
 			return rc;
 	}
+	return CLI_OK;
+}
+
+/* After the flags: one RUNS.csv, an output and consistent choices; the
+ * options then point at what they need. */
+static int
+check_fit_args(int argc, char **argv, fit_args *a)
+{
+	const char *cmd = "fit inference";
 	if (optind != argc - 1)
 		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
 		                                           : "exactly one RUNS.csv expected (see --help)");
-	if (!output)
+	if (!a->output)
 		return cli_usage_error(cmd, "-o PARAMS.json is required");
-	if (prior_path && profile)
+	if (a->prior_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --prior and --profile");
-	if (boot == 1)
+	if (a->boot == 1)
 		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
-	const char *input = argv[optind];
-	fo.shares = shares;
-	bo.replicates = (int)boot;
-	bo.threads = (int)threads;
+	a->input = argv[optind];
+	a->fo.shares = a->shares;
+	a->bo.replicates = (int)a->boot;
+	a->bo.threads = (int)a->threads;
+	return CLI_OK;
+}
+
+/* --terms: none, or the terms paired runs support (into `specs`, which
+ * must outlive the fit), or all (the fit's default). Errors are printed. */
+static int
+select_terms(const char *cmd, fit_args *a, const wc_runs_table *t, wc_precision_term *specs)
+{
+	wc_precision_report pr;
+	wc_error err;
+	if (strcmp(a->terms_mode, "none") == 0) {
+		a->fo.precision_terms = 0;
+	} else if (strcmp(a->terms_mode, "paired") == 0) {
+		if (wc_validate_precision(t, &a->fo, &pr, &err) != WC_OK)
+			return cli_fail(cmd, "precision analysis: %s", err.msg);
+		a->fo.n_term_specs = wc_precision_terms_from_report(&pr, specs, WC_PRECISION_GROUPS_MAX);
+		a->fo.term_specs = specs;
+	}
+	return CLI_OK;
+}
+
+/* Fit, bootstrap, print the summary and write the parameter file; the
+ * result is the caller's to clear. CLI_FAIL also when the fit did not
+ * converge (the file is written all the same). */
+static int
+fit_and_write(const char *cmd, const fit_args *a, const wc_runs_table *t, wc_fit_result *r)
+{
+	wc_error err;
+	char fingerprint[17];
+	if (wc_fit_inference_law(t, &a->fo, r, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	if (a->boot > 0 && wc_fit_bootstrap(t, &a->fo, &a->bo, r, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	snprintf(r->params.name, sizeof r->params.name, "%s", a->label ? a->label : "fit");
+	created_time(r->params.created_utc);
+	print_summary(r, a->input);
+	if (wc_params_save_file(a->output, &r->params, &err) != WC_OK ||
+	    wc_params_fingerprint(&r->params, fingerprint, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	printf("wrote %s (params_version %s, %d bootstrap draws)\n", a->output, fingerprint, r->params.n_draws);
+	if (!r->converged)
+		fprintf(stderr, "wattcast %s: the fit did not converge; %s was written with the estimate as is\n",
+		        cmd, a->output);
+	return r->converged ? CLI_OK : CLI_FAIL;
+}
+
+static int
+fit_inference(int argc, char **argv)
+{
+	const char *cmd = "fit inference";
+	fit_args a = { .terms_mode = "paired", .fo = WC_FIT_OPTIONS_INIT, .bo = WC_BOOTSTRAP_OPTIONS_INIT,
+		       .boot = 1000, .threads = 1 };
+	int rc;
+	if ((rc = parse_fit_flags(argc, argv, &a)) != CLI_OK || a.help)
+		return rc;
+	if ((rc = check_fit_args(argc, argv, &a)) != CLI_OK)
+		return rc;
 
 	wc_params prior = WC_PARAMS_INIT;
 	wc_runs_table *t = NULL;
 	wc_fit_result r;
-	wc_precision_report pr;
 	wc_precision_term specs[WC_PRECISION_GROUPS_MAX];
 	wc_error err;
-	char fingerprint[17];
 	memset(&r, 0, sizeof r);
 	gsl_set_error_handler_off();
-	if ((rc = cli_load_params(cmd, prior_path, profile, &prior)) != CLI_OK)
+	if ((rc = cli_load_params(cmd, a.prior_path, a.profile, &prior)) != CLI_OK)
 		return rc;
-	fo.prior = &prior;
+	a.fo.prior = &prior;
 	rc = CLI_FAIL;
-	if (wc_runs_read(input, &t, &err) != WC_OK) {
+	if (wc_runs_read(a.input, &t, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	if (strcmp(terms_mode, "none") == 0) {
-		fo.precision_terms = 0;
-	} else if (strcmp(terms_mode, "paired") == 0) {
-		if (wc_validate_precision(t, &fo, &pr, &err) != WC_OK) {
-			cli_fail(cmd, "precision analysis: %s", err.msg);
-			goto done;
-		}
-		fo.n_term_specs = wc_precision_terms_from_report(&pr, specs, WC_PRECISION_GROUPS_MAX);
-		fo.term_specs = specs;
-	}
-	if (wc_fit_inference_law(t, &fo, &r, &err) != WC_OK) {
-		cli_fail(cmd, "%s", err.msg);
+	if (select_terms(cmd, &a, t, specs) != CLI_OK)
 		goto done;
-	}
-	if (boot > 0 && wc_fit_bootstrap(t, &fo, &bo, &r, &err) != WC_OK) {
-		cli_fail(cmd, "%s", err.msg);
-		goto done;
-	}
-	snprintf(r.params.name, sizeof r.params.name, "%s", label ? label : "fit");
-	created_time(r.params.created_utc);
-	print_summary(&r, input);
-	if (wc_params_save_file(output, &r.params, &err) != WC_OK ||
-	    wc_params_fingerprint(&r.params, fingerprint, &err) != WC_OK) {
-		cli_fail(cmd, "%s", err.msg);
-		goto done;
-	}
-	printf("wrote %s (params_version %s, %d bootstrap draws)\n", output, fingerprint, r.params.n_draws);
-	rc = r.converged ? CLI_OK : CLI_FAIL;
-	if (!r.converged)
-		fprintf(stderr, "wattcast %s: the fit did not converge; %s was written with the estimate as is\n",
-		        cmd, output);
+	rc = fit_and_write(cmd, &a, t, &r);
 done:
 	wc_fit_result_clear(&r);
 	wc_runs_free(t);

@@ -55,8 +55,58 @@ print_summary(const wc_ingest_result *res, const char *path)
 	printf("wrote %zu row%s to %s\n", res->n_rows, res->n_rows == 1 ? "" : "s", path);
 }
 
-int
-cli_cmd_ingest(int argc, char **argv)
+/* What the command line asked for. */
+typedef struct {
+	const char *out;
+	wc_ingest_options o;
+	int quiet, help;
+	int first_dir; /* argv index of the first RUN_DIR */
+} ingest_args;
+
+/* One of the flags that fill what a run's manifests leave unknown. */
+static int
+parse_default_flag(const char *cmd, int opt, wc_run_manifest *d)
+{
+	int rc = CLI_OK;
+	long tp;
+	switch (opt) {
+	case OPT_PLATFORM:
+		if (!optarg[0] || strlen(optarg) >= sizeof d->platform || strchr(optarg, ','))
+			rc = cli_usage_error(cmd, "--platform: expected a name of 1-%zu characters without commas",
+			                     sizeof d->platform - 1);
+		else
+			snprintf(d->platform, sizeof d->platform, "%s", optarg);
+		break;
+	case OPT_TP:
+		rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_TELEMETRY_MAX_GPUS, &tp);
+		d->tp = (int)tp;
+		break;
+	case OPT_MODEL:
+		if (!optarg[0] || strlen(optarg) >= sizeof d->model)
+			rc = cli_usage_error(cmd, "--model: expected a name of 1-%zu characters", sizeof d->model - 1);
+		else
+			snprintf(d->model, sizeof d->model, "%s", optarg);
+		break;
+	case OPT_ACTIVE:
+		rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &d->active_params_b);
+		break;
+	case OPT_UTC:
+		rc = cli_parse_double(cmd, "--utc-offset", optarg, -50400, 1, &d->utc_offset_s);
+		if (rc == CLI_OK && d->utc_offset_s > 50400)
+			rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", optarg);
+		break;
+	case OPT_WORKLOAD:
+		if (!optarg[0] || wc_workload_from_name(optarg, &d->workload) != WC_OK)
+			rc = cli_usage_error(cmd, "--workload: expected %s, got '%s'", wc_workload_choices(),
+			                     optarg);
+		break;
+	}
+	return rc;
+}
+
+/* Flags and RUN_DIRs into `a`; a->help after printing --help. */
+static int
+parse_ingest_args(int argc, char **argv, ingest_args *a)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -72,93 +122,77 @@ cli_cmd_ingest(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd = "ingest", *out = NULL;
-	wc_ingest_options o;
-	wc_run_manifest *d = &o.defaults;
-	int opt, rc = CLI_OK, quiet = 0;
-	long tp;
-	wc_ingest_options_init(&o);
+	const char *cmd = "ingest";
+	wc_ingest_options *o = &a->o;
+	wc_run_manifest *d = &o->defaults;
+	int opt, rc = CLI_OK;
 	cli_reset_getopt();
 	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
-		case 'o': out = optarg; break;
-		case OPT_SEGMENT: rc = cli_parse_double(cmd, "--segment", optarg, 1, 1, &o.segment_s); break;
+		case 'o': a->out = optarg; break;
+		case OPT_SEGMENT: rc = cli_parse_double(cmd, "--segment", optarg, 1, 1, &o->segment_s); break;
 		case OPT_PLATFORM:
-			if (!optarg[0] || strlen(optarg) >= sizeof d->platform || strchr(optarg, ','))
-				rc = cli_usage_error(cmd, "--platform: expected a name of 1-%zu characters without commas",
-				                     sizeof d->platform - 1);
-			else
-				snprintf(d->platform, sizeof d->platform, "%s", optarg);
-			break;
 		case OPT_TP:
-			rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_TELEMETRY_MAX_GPUS, &tp);
-			d->tp = (int)tp;
-			break;
 		case OPT_MODEL:
-			if (!optarg[0] || strlen(optarg) >= sizeof d->model)
-				rc = cli_usage_error(cmd, "--model: expected a name of 1-%zu characters", sizeof d->model - 1);
-			else
-				snprintf(d->model, sizeof d->model, "%s", optarg);
-			break;
 		case OPT_ACTIVE:
-			rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &d->active_params_b);
-			break;
 		case OPT_UTC:
-			rc = cli_parse_double(cmd, "--utc-offset", optarg, -50400, 1, &d->utc_offset_s);
-			if (rc == CLI_OK && d->utc_offset_s > 50400)
-				rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", optarg);
-			break;
-		case OPT_WORKLOAD:
-			if (!optarg[0] || wc_workload_from_name(optarg, &d->workload) != WC_OK)
-				rc = cli_usage_error(cmd, "--workload: expected %s, got '%s'", wc_workload_choices(),
-				                     optarg);
-			break;
+		case OPT_WORKLOAD: rc = parse_default_flag(cmd, opt, d); break;
 		case OPT_MAXBAD:
-			rc = cli_parse_double(cmd, "--max-bad", optarg, 0, 1, &o.max_bad_fraction);
-			if (rc == CLI_OK && o.max_bad_fraction > 1)
+			rc = cli_parse_double(cmd, "--max-bad", optarg, 0, 1, &o->max_bad_fraction);
+			if (rc == CLI_OK && o->max_bad_fraction > 1)
 				rc = cli_usage_error(cmd, "--max-bad: must be a fraction in [0, 1], got '%s'", optarg);
 			break;
-		case OPT_QUIET: quiet = 1; break;
-		case 'h': fputs(ingest_usage, stdout); return CLI_OK;
+		case OPT_QUIET: a->quiet = 1; break;
+		case 'h': fputs(ingest_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 		if (rc != CLI_OK)
 			return rc;
 	}
-	if (!out)
+	if (!a->out)
 		return cli_usage_error(cmd, "-o RUNS.csv is required (see --help)");
 	if (optind >= argc)
 		return cli_usage_error(cmd, "give at least one RUN_DIR (see --help)");
 	if (!isnan(d->active_params_b) && !d->model[0])
 		return cli_usage_error(cmd, "--active-params needs --model (the runs table names the model)");
-	o.warn = quiet ? NULL : print_warning;
-	{
-		/* Fail before the work, not after it. */
-		char folder[1024];
-		const char *slash = strrchr(out, '/');
-		struct stat st;
-		snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash - out) : 1, slash ? out : ".");
-		if (slash == out)
-			snprintf(folder, sizeof folder, "/");
-		if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
-			return cli_fail(cmd, "%s: folder '%s' does not exist", out, folder);
-	}
+	o->warn = a->quiet ? NULL : print_warning;
+	a->first_dir = optind;
+	return CLI_OK;
+}
 
-	gsl_set_error_handler_off();
-	wc_ingest_result res = { NULL, 0, 0 };
+/* Fail before the work, not after it: the table's folder must exist. */
+static int
+check_output_folder(const char *cmd, const char *out)
+{
+	char folder[1024];
+	const char *slash = strrchr(out, '/');
+	struct stat st;
+	snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash - out) : 1, slash ? out : ".");
+	if (slash == out)
+		snprintf(folder, sizeof folder, "/");
+	if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
+		return cli_fail(cmd, "%s: folder '%s' does not exist", out, folder);
+	return CLI_OK;
+}
+
+/* Ingest every run found under the RUN_DIRs into `res`, reporting each
+ * refusal; returns how many were refused. */
+static int
+ingest_dirs(const char *cmd, int argc, char **argv, const ingest_args *a, wc_ingest_result *res)
+{
 	wc_error err;
 	int failed = 0;
-	for (int a = optind; a < argc; a++) {
+	for (int i_arg = a->first_dir; i_arg < argc; i_arg++) {
 		char **runs = NULL;
 		size_t n = 0;
-		if (wc_ingest_find_runs(argv[a], &runs, &n, &err) != WC_OK) {
+		if (wc_ingest_find_runs(argv[i_arg], &runs, &n, &err) != WC_OK) {
 			cli_fail(cmd, "%s", err.msg);
 			failed++;
 			continue;
 		}
 		for (size_t i = 0; i < n; i++) {
-			if (wc_ingest_run(runs[i], &o, &res, &err) != WC_OK) {
+			if (wc_ingest_run(runs[i], &a->o, res, &err) != WC_OK) {
 				cli_fail(cmd, "%s", err.msg);
 				failed++;
 			}
@@ -166,6 +200,25 @@ cli_cmd_ingest(int argc, char **argv)
 		}
 		free(runs);
 	}
+	return failed;
+}
+
+int
+cli_cmd_ingest(int argc, char **argv)
+{
+	const char *cmd = "ingest";
+	ingest_args a = { NULL };
+	int rc;
+	wc_ingest_options_init(&a.o);
+	if ((rc = parse_ingest_args(argc, argv, &a)) != CLI_OK || a.help)
+		return rc;
+	if ((rc = check_output_folder(cmd, a.out)) != CLI_OK)
+		return rc;
+
+	gsl_set_error_handler_off();
+	wc_ingest_result res = { NULL, 0, 0 };
+	wc_error err;
+	int failed = ingest_dirs(cmd, argc, argv, &a, &res);
 	if (failed) {
 		rc = cli_fail(cmd, "%d run%s refused; nothing written", failed, failed == 1 ? "" : "s");
 		goto done;
@@ -175,11 +228,11 @@ cli_cmd_ingest(int argc, char **argv)
 	snprintf(comment, sizeof comment,
 	         "wattcast ingest %s, %s: %zu rows; metrics per SPEC section 4 on the group trace",
 	         WC_VERSION, now, res.n_rows);
-	if (wc_ingest_write(out, &res, comment, &err) != WC_OK) {
+	if (wc_ingest_write(a.out, &res, comment, &err) != WC_OK) {
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	print_summary(&res, out);
+	print_summary(&res, a.out);
 	rc = CLI_OK;
 done:
 	wc_ingest_result_clear(&res);

@@ -100,8 +100,29 @@ print_row(const char *label, const wc_trace_metrics *m)
 	       m->ramp_w_per_s, m->ramp_p95_w_per_s, m->spectral_entropy, m->period_s);
 }
 
-int
-cli_cmd_metrics(int argc, char **argv)
+static const char *const count_flag[3] = { "--requests", "--output-tokens", "--iterations" };
+static const char *const count_key[3] = { "energy_per_request_j", "energy_per_token_j",
+	                                  "energy_per_iteration_j" };
+
+/* What the command line asked for. */
+typedef struct {
+	const char *path;
+	wc_telemetry_options topt;
+	int json, help;
+	/* Counts for energy per unit; NaN = not given. */
+	double count[3];
+} metrics_args;
+
+/* What the log measured. */
+typedef struct {
+	wc_nvsmi_info info;
+	wc_trace_metrics gm[WC_TELEMETRY_MAX_GPUS], total;
+	int n_gpus, exact;
+} metrics_result;
+
+/* Flags and the one POWER.csv into `a`; a->help after printing --help. */
+static int
+parse_metrics_args(int argc, char **argv, metrics_args *a)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -115,37 +136,32 @@ cli_cmd_metrics(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "metrics";
-	wc_telemetry_options topt = WC_TELEMETRY_OPTIONS_INIT;
-	int json = 0, opt, rc = CLI_OK, exact = 1;
+	wc_telemetry_options *topt = &a->topt;
+	int opt, rc = CLI_OK;
 	long gpus = 0;
-	/* Counts for energy per unit; NaN = not given. */
-	double count[3] = { NAN, NAN, NAN };
-	static const char *const count_flag[3] = { "--requests", "--output-tokens", "--iterations" };
-	static const char *const count_key[3] = { "energy_per_request_j", "energy_per_token_j",
-		                                  "energy_per_iteration_j" };
 	cli_reset_getopt();
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
-		case OPT_JSON: json = 1; break;
+		case OPT_JSON: a->json = 1; break;
 		case OPT_UTC:
-			rc = cli_parse_double(cmd, "--utc-offset", optarg, -50400, 1, &topt.utc_offset_s);
-			if (rc == CLI_OK && topt.utc_offset_s > 50400)
+			rc = cli_parse_double(cmd, "--utc-offset", optarg, -50400, 1, &topt->utc_offset_s);
+			if (rc == CLI_OK && topt->utc_offset_s > 50400)
 				rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", optarg);
 			break;
 		case OPT_GPUS: rc = cli_parse_int(cmd, "--gpus", optarg, 1, WC_TELEMETRY_MAX_GPUS, &gpus); break;
 		case OPT_MAXBAD:
-			rc = cli_parse_double(cmd, "--max-bad", optarg, 0, 1, &topt.max_bad_fraction);
-			if (rc == CLI_OK && topt.max_bad_fraction > 1)
+			rc = cli_parse_double(cmd, "--max-bad", optarg, 0, 1, &topt->max_bad_fraction);
+			if (rc == CLI_OK && topt->max_bad_fraction > 1)
 				rc = cli_usage_error(cmd, "--max-bad: must be a fraction in [0, 1], got '%s'", optarg);
 			break;
 		case OPT_REQUESTS:
 		case OPT_TOKENS:
 		case OPT_ITERATIONS:
 			rc = cli_parse_double(cmd, count_flag[opt - OPT_REQUESTS], optarg, 0, 0,
-			                      &count[opt - OPT_REQUESTS]);
+			                      &a->count[opt - OPT_REQUESTS]);
 			break;
-		case 'h': fputs(metrics_usage, stdout); return CLI_OK;
+		case 'h': fputs(metrics_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 		if (rc != CLI_OK)
@@ -155,92 +171,117 @@ cli_cmd_metrics(int argc, char **argv)
 		return cli_usage_error(cmd, "give one POWER.csv (see --help)");
 	if (optind + 1 < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind + 1]);
-	const char *path = argv[optind];
-	topt.n_gpus = (int)gpus;
-	topt.warn = print_warning;
+	a->path = argv[optind];
+	topt->n_gpus = (int)gpus;
+	topt->warn = print_warning;
+	return CLI_OK;
+}
+
+/* Stream the log through the per-GPU and group accumulators of `s` and
+ * finish them (the caller frees the streams). Errors are printed. */
+static int
+measure(const char *cmd, const metrics_args *a, streams *s, metrics_result *m)
+{
+	wc_error *err = s->err;
+	if (!(s->group = wc_trace_stream_new(0)))
+		return cli_fail(cmd, "out of memory");
+	if (wc_nvsmi_read(a->path, &a->topt, on_sample, s, &m->info, err) != WC_OK)
+		return cli_fail(cmd, "%s", err->msg);
+	for (int g = 0; g < s->n_gpus; g++) {
+		int ex;
+		if (wc_trace_stream_finish(s->gpu[g], &m->gm[g], &ex, err) != WC_OK)
+			return cli_fail(cmd, "%s", err->msg);
+		m->exact = m->exact && ex;
+	}
+	if (wc_trace_stream_finish(s->group, &m->total, &m->exact, err) != WC_OK)
+		return cli_fail(cmd, "%s", err->msg);
+	m->n_gpus = s->n_gpus;
+	return CLI_OK;
+}
+
+static int
+print_metrics_json(const char *cmd, const metrics_args *a, const metrics_result *m)
+{
+	const wc_nvsmi_info *info = &m->info;
+	json_t *o = json_object(), *arr = json_array();
+	json_object_set_new(o, "file", json_string(a->path));
+	json_object_set_new(o, "gpus", json_integer(m->n_gpus));
+	json_object_set_new(o, "samples", json_integer((json_int_t)info->samples));
+	json_object_set_new(o, "data_lines", json_integer((json_int_t)info->data_lines));
+	json_object_set_new(o, "bad_lines", json_integer((json_int_t)info->bad_lines));
+	json_object_set_new(o, "dropped_samples", json_integer((json_int_t)info->dropped_samples));
+	json_object_set_new(o, "start_epoch", num_or_null(info->t_first));
+	json_object_set_new(o, "end_epoch", num_or_null(info->t_last));
+	json_object_set_new(o, "exact", json_boolean(m->exact));
+	for (int g = 0; g < m->n_gpus; g++) {
+		json_t *e = json_object();
+		json_object_set_new(e, "index", info->index[g] >= 0 ? json_integer(info->index[g]) : json_null());
+		json_object_set_new(e, "uuid", info->uuid[g][0] ? json_string(info->uuid[g]) : json_null());
+		json_object_set_new(e, "metrics", metrics_json(&m->gm[g]));
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(o, "per_gpu", arr);
+	json_object_set_new(o, "group", metrics_json(&m->total));
+	for (int c = 0; c < 3; c++)
+		if (!isnan(a->count[c]))
+			json_object_set_new(json_object_get(o, "group"), count_key[c],
+			                    num_or_null(m->total.energy_j / a->count[c]));
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(o);
+	if (!text)
+		return cli_fail(cmd, "out of memory");
+	puts(text);
+	free(text);
+	return CLI_OK;
+}
+
+static void
+print_metrics_text(const metrics_args *a, const metrics_result *m)
+{
+	const wc_nvsmi_info *info = &m->info;
+	printf("%s: %d GPU%s, %zu samples, %zu data lines (%zu malformed, skipped)%s\n", a->path,
+	       m->n_gpus, m->n_gpus == 1 ? "" : "s", info->samples, info->data_lines, info->bad_lines,
+	       m->exact ? "" : "; long log: quantiles and spectrum in bounded mode");
+	printf("  %-8s %9s %11s %8s %8s %8s %8s %8s %8s %9s %8s %8s\n", "trace", "dur_s", "energy_j",
+	       "mean_w", "p5_w", "p50_w", "p95_w", "max_w", "ramp_w/s", "ramp_p95", "entropy",
+	       "period_s");
+	for (int g = 0; g < m->n_gpus; g++) {
+		char label[32];
+		if (info->index[g] >= 0)
+			snprintf(label, sizeof label, "GPU %d", info->index[g]);
+		else
+			snprintf(label, sizeof label, "GPU #%d", g);
+		print_row(label, &m->gm[g]);
+	}
+	print_row("group", &m->total);
+	for (int c = 0; c < 3; c++)
+		if (!isnan(a->count[c]))
+			printf("  %s %.6g (%g counted)\n", count_key[c], m->total.energy_j / a->count[c], a->count[c]);
+}
+
+int
+cli_cmd_metrics(int argc, char **argv)
+{
+	const char *cmd = "metrics";
+	metrics_args a = { NULL, WC_TELEMETRY_OPTIONS_INIT, 0, 0, { NAN, NAN, NAN } };
+	int rc;
+	if ((rc = parse_metrics_args(argc, argv, &a)) != CLI_OK || a.help)
+		return rc;
 
 	/* GSL's default handler aborts; report its errors as statuses. */
 	gsl_set_error_handler_off();
 	streams s;
-	wc_nvsmi_info info;
 	wc_error err = { 0, "" };
-	wc_trace_metrics gm[WC_TELEMETRY_MAX_GPUS], total;
+	metrics_result m;
 	memset(&s, 0, sizeof s);
 	s.err = &err;
-	if (!(s.group = wc_trace_stream_new(0))) {
-		rc = cli_fail(cmd, "out of memory");
-		goto done;
+	m.exact = 1;
+	if ((rc = measure(cmd, &a, &s, &m)) == CLI_OK) {
+		if (a.json)
+			rc = print_metrics_json(cmd, &a, &m);
+		else
+			print_metrics_text(&a, &m);
 	}
-	if (wc_nvsmi_read(path, &topt, on_sample, &s, &info, &err) != WC_OK) {
-		rc = cli_fail(cmd, "%s", err.msg);
-		goto done;
-	}
-	for (int g = 0; g < s.n_gpus; g++) {
-		int ex;
-		if (wc_trace_stream_finish(s.gpu[g], &gm[g], &ex, &err) != WC_OK) {
-			rc = cli_fail(cmd, "%s", err.msg);
-			goto done;
-		}
-		exact = exact && ex;
-	}
-	if (wc_trace_stream_finish(s.group, &total, &exact, &err) != WC_OK) {
-		rc = cli_fail(cmd, "%s", err.msg);
-		goto done;
-	}
-	if (json) {
-		json_t *o = json_object(), *arr = json_array();
-		json_object_set_new(o, "file", json_string(path));
-		json_object_set_new(o, "gpus", json_integer(s.n_gpus));
-		json_object_set_new(o, "samples", json_integer((json_int_t)info.samples));
-		json_object_set_new(o, "data_lines", json_integer((json_int_t)info.data_lines));
-		json_object_set_new(o, "bad_lines", json_integer((json_int_t)info.bad_lines));
-		json_object_set_new(o, "dropped_samples", json_integer((json_int_t)info.dropped_samples));
-		json_object_set_new(o, "start_epoch", num_or_null(info.t_first));
-		json_object_set_new(o, "end_epoch", num_or_null(info.t_last));
-		json_object_set_new(o, "exact", json_boolean(exact));
-		for (int g = 0; g < s.n_gpus; g++) {
-			json_t *e = json_object();
-			json_object_set_new(e, "index", info.index[g] >= 0 ? json_integer(info.index[g]) : json_null());
-			json_object_set_new(e, "uuid", info.uuid[g][0] ? json_string(info.uuid[g]) : json_null());
-			json_object_set_new(e, "metrics", metrics_json(&gm[g]));
-			json_array_append_new(arr, e);
-		}
-		json_object_set_new(o, "per_gpu", arr);
-		json_object_set_new(o, "group", metrics_json(&total));
-		for (int c = 0; c < 3; c++)
-			if (!isnan(count[c]))
-				json_object_set_new(json_object_get(o, "group"), count_key[c],
-				                    num_or_null(total.energy_j / count[c]));
-		char *text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		json_decref(o);
-		if (!text) {
-			rc = cli_fail(cmd, "out of memory");
-			goto done;
-		}
-		puts(text);
-		free(text);
-	} else {
-		printf("%s: %d GPU%s, %zu samples, %zu data lines (%zu malformed, skipped)%s\n", path,
-		       s.n_gpus, s.n_gpus == 1 ? "" : "s", info.samples, info.data_lines, info.bad_lines,
-		       exact ? "" : "; long log: quantiles and spectrum in bounded mode");
-		printf("  %-8s %9s %11s %8s %8s %8s %8s %8s %8s %9s %8s %8s\n", "trace", "dur_s", "energy_j",
-		       "mean_w", "p5_w", "p50_w", "p95_w", "max_w", "ramp_w/s", "ramp_p95", "entropy",
-		       "period_s");
-		for (int g = 0; g < s.n_gpus; g++) {
-			char label[32];
-			if (info.index[g] >= 0)
-				snprintf(label, sizeof label, "GPU %d", info.index[g]);
-			else
-				snprintf(label, sizeof label, "GPU #%d", g);
-			print_row(label, &gm[g]);
-		}
-		print_row("group", &total);
-		for (int c = 0; c < 3; c++)
-			if (!isnan(count[c]))
-				printf("  %s %.6g (%g counted)\n", count_key[c], total.energy_j / count[c], count[c]);
-	}
-	rc = CLI_OK;
-done:
 	for (int g = 0; g < WC_TELEMETRY_MAX_GPUS; g++)
 		wc_trace_stream_free(s.gpu[g]);
 	wc_trace_stream_free(s.group);

@@ -41,8 +41,17 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	return CLI_OK;
 }
 
+/* What the command line asked for. */
+typedef struct {
+	const char *params_path, *profile, *model;
+	wc_inference_query q;
+	int json, have_active, have_conc, help;
+	long tp;
+} predict_args;
+
+/* The flags into `a`; a->help after printing --help. */
 static int
-predict_inference(int argc, char **argv)
+parse_predict_flags(int argc, char **argv, predict_args *a)
 {
 	static const struct option opts[] = {
 		{ "platform", required_argument, NULL, OPT_PLATFORM },
@@ -59,86 +68,101 @@ predict_inference(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd = "predict inference", *params_path = NULL, *profile = NULL;
-	const char *model = NULL;
-	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
-	int json = 0, have_active = 0, have_conc = 0, opt, rc;
-	long tp = 1;
+	const char *cmd = "predict inference";
+	wc_config *c = &a->q.config;
+	int opt, rc;
 	cli_reset_getopt();
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
-		case OPT_PLATFORM: q.config.platform = optarg; break;
+		case OPT_PLATFORM: c->platform = optarg; break;
 		case OPT_ACTIVE:
-			rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &q.config.active_params_b);
-			have_active = 1;
+			rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &c->active_params_b);
+			a->have_active = 1;
 			break;
-		case OPT_MODEL: model = optarg; break;
-		case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, 4096, &tp); break;
+		case OPT_MODEL: a->model = optarg; break;
+		case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, 4096, &a->tp); break;
 		case OPT_CONC:
-			rc = cli_parse_double(cmd, "--concurrency", optarg, 0, 1, &q.config.running);
-			have_conc = 1;
+			rc = cli_parse_double(cmd, "--concurrency", optarg, 0, 1, &c->running);
+			a->have_conc = 1;
 			break;
 		case OPT_WEIGHTS:
-			if (wc_precision_from_name(optarg, &q.config.weights) != WC_OK)
+			if (wc_precision_from_name(optarg, &c->weights) != WC_OK)
 				rc = cli_usage_error(cmd, "--weights: expected bf16, fp8 or int4, got '%s'", optarg);
 			break;
 		case OPT_KV:
-			if (wc_precision_from_name(optarg, &q.config.kv) != WC_OK || q.config.kv == WC_PREC_INT4)
+			if (wc_precision_from_name(optarg, &c->kv) != WC_OK || c->kv == WC_PREC_INT4)
 				rc = cli_usage_error(cmd, "--kv: expected bf16 or fp8, got '%s'", optarg);
 			break;
-		case OPT_CLOCK: rc = cli_parse_double(cmd, "--sm-clock", optarg, 0, 0, &q.config.sm_clock_mhz); break;
-		case OPT_PARAMS: params_path = optarg; break;
-		case OPT_PROFILE: profile = optarg; break;
-		case OPT_JSON: json = 1; break;
-		case 'h': fputs(predict_usage, stdout); return CLI_OK;
+		case OPT_CLOCK: rc = cli_parse_double(cmd, "--sm-clock", optarg, 0, 0, &c->sm_clock_mhz); break;
+		case OPT_PARAMS: a->params_path = optarg; break;
+		case OPT_PROFILE: a->profile = optarg; break;
+		case OPT_JSON: a->json = 1; break;
+		case 'h': fputs(predict_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 		if (rc != CLI_OK)
 			return rc;
 	}
+	return CLI_OK;
+}
+
+/* After the flags: no stray arguments, a complete and consistent
+ * configuration (--model resolved to its active parameters). */
+static int
+check_predict_args(int argc, char **argv, predict_args *a)
+{
+	const char *cmd = "predict inference";
+	wc_config *c = &a->q.config;
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
-	if (!q.config.platform)
+	if (!c->platform)
 		return cli_usage_error(cmd, "--platform is required (see --help)");
-	if (have_active == (model != NULL))
+	if (a->have_active == (a->model != NULL))
 		return cli_usage_error(cmd, "give exactly one of --active-params and --model");
-	if (model) {
-		const wc_model_info *m = wc_model_lookup(model);
+	if (a->model) {
+		const wc_model_info *m = wc_model_lookup(a->model);
 		if (!m)
-			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params)", model);
-		q.config.active_params_b = m->active_params_b;
+			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params)", a->model);
+		c->active_params_b = m->active_params_b;
 	}
-	if (!have_conc)
+	if (!a->have_conc)
 		return cli_usage_error(cmd, "--concurrency is required (0 = idle)");
-	if (params_path && profile)
+	if (a->params_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
-	q.config.tp = (int)tp;
+	c->tp = (int)a->tp;
+	return CLI_OK;
+}
 
-	wc_params params = WC_PARAMS_INIT;
+/* A usage error listing the platforms the parameters know. */
+static int
+unknown_platform(const char *cmd, const wc_params *params, const char *platform)
+{
+	char known[256] = "";
+	for (int i = 0; i < params->n_levels; i++) {
+		strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+		strncat(known, params->levels[i].name, sizeof known - strlen(known) - 1);
+	}
+	return cli_usage_error(cmd, "--platform: unknown platform '%s' (known: %s)", platform, known);
+}
+
+/* Predict with `params` and print the answer as JSON or for people. */
+static int
+predict_and_print(const char *cmd, const predict_args *a, const wc_params *params)
+{
 	wc_predictor *pred = NULL;
 	wc_inference_prediction out;
 	wc_error err;
 	char version[17];
-	if ((rc = cli_load_params(cmd, params_path, profile, &params)) != CLI_OK)
-		return rc;
-	if (!wc_params_level(&params, q.config.platform)) {
-		char known[256] = "";
-		for (int i = 0; i < params.n_levels; i++) {
-			strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
-			strncat(known, params.levels[i].name, sizeof known - strlen(known) - 1);
-		}
-		rc = cli_usage_error(cmd, "--platform: unknown platform '%s' (known: %s)", q.config.platform, known);
-		goto done;
-	}
-	if (wc_predictor_new(&params, &pred, &err) != WC_OK ||
-	    wc_params_fingerprint(&params, version, &err) != WC_OK ||
-	    wc_predict_inference(pred, &q, &out, &err) != WC_OK) {
+	int rc;
+	if (wc_predictor_new(params, &pred, &err) != WC_OK ||
+	    wc_params_fingerprint(params, version, &err) != WC_OK ||
+	    wc_predict_inference(pred, &a->q, &out, &err) != WC_OK) {
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	if (json) {
-		char *s = wc_render_inference(&q, &out, version, 2, &err);
+	if (a->json) {
+		char *s = wc_render_inference(&a->q, &out, version, 2, &err);
 		if (!s) {
 			rc = cli_fail(cmd, "%s", err.msg);
 			goto done;
@@ -147,10 +171,31 @@ predict_inference(int argc, char **argv)
 		free(s);
 		rc = CLI_OK;
 	} else {
-		rc = print_human(&q, &out, params.name, version);
+		rc = print_human(&a->q, &out, params->name, version);
 	}
 done:
 	wc_predictor_free(pred);
+	return rc;
+}
+
+static int
+predict_inference(int argc, char **argv)
+{
+	const char *cmd = "predict inference";
+	predict_args a = { .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1 };
+	int rc;
+	if ((rc = parse_predict_flags(argc, argv, &a)) != CLI_OK || a.help)
+		return rc;
+	if ((rc = check_predict_args(argc, argv, &a)) != CLI_OK)
+		return rc;
+
+	wc_params params = WC_PARAMS_INIT;
+	if ((rc = cli_load_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
+		return rc;
+	if (!wc_params_level(&params, a.q.config.platform))
+		rc = unknown_platform(cmd, &params, a.q.config.platform);
+	else
+		rc = predict_and_print(cmd, &a, &params);
 	wc_params_clear(&params);
 	return rc;
 }

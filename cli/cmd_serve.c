@@ -144,8 +144,18 @@ serve_loop(wc_server *srv, int pipe_r, const char *params_path)
 	}
 }
 
-int
-cli_cmd_serve(int argc, char **argv)
+/* What the command line asked for; so.listen points into `listen`. */
+typedef struct {
+	const char *params_path, *profile;
+	char listen[64];
+	wc_server_options so;
+	long threads, max_body;
+	int help;
+} serve_args;
+
+/* Flags into `a`; a->help after printing --help. */
+static int
+parse_serve_args(int argc, char **argv, serve_args *a)
 {
 	static const struct option opts[] = {
 		{ "params", required_argument, NULL, OPT_PARAMS },
@@ -157,25 +167,22 @@ cli_cmd_serve(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd = "serve", *params_path = NULL, *profile = NULL;
-	char listen[64] = "127.0.0.1:8080", source[300], version[17];
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	long threads = 0, max_body = 0;
+	const char *cmd = "serve";
 	int opt, rc;
 
 	cli_reset_getopt();
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
-		case OPT_PARAMS: params_path = optarg; break;
-		case OPT_PROFILE: profile = optarg; break;
-		case OPT_LISTEN: rc = parse_listen(cmd, optarg, listen, sizeof listen); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 1024, &threads); break;
+		case OPT_PARAMS: a->params_path = optarg; break;
+		case OPT_PROFILE: a->profile = optarg; break;
+		case OPT_LISTEN: rc = parse_listen(cmd, optarg, a->listen, sizeof a->listen); break;
+		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 1024, &a->threads); break;
 		case OPT_MAX_BODY:
-			rc = cli_parse_int(cmd, "--max-body", optarg, 64, 1L << 30, &max_body);
+			rc = cli_parse_int(cmd, "--max-body", optarg, 64, 1L << 30, &a->max_body);
 			break;
-		case OPT_BENCH: so.bench_trivial_route = 1; break;
-		case 'h': fputs(serve_usage, stdout); return CLI_OK;
+		case OPT_BENCH: a->so.bench_trivial_route = 1; break;
+		case 'h': fputs(serve_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 		if (rc != CLI_OK)
@@ -183,21 +190,24 @@ cli_cmd_serve(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
-	if (params_path && profile)
+	if (a->params_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
-	so.listen = listen;
-	so.threads = (int)threads;
-	so.max_body = (size_t)max_body;
+	a->so.listen = a->listen;
+	a->so.threads = (int)a->threads;
+	a->so.max_body = (size_t)a->max_body;
+	return CLI_OK;
+}
 
-	wc_params params = WC_PARAMS_INIT;
+/* Start the server on `params`, serve until SIGINT or SIGTERM (reloading
+ * on SIGHUP), then stop it. */
+static int
+run_server(const char *cmd, const serve_args *a, const wc_params *params, const char *source)
+{
 	wc_server *srv = NULL;
 	wc_error err;
 	sigset_t set;
-	int pipe_r = -1;
-	if ((rc = cli_load_params(cmd, params_path, profile, &params)) != CLI_OK)
-		return rc;
-	snprintf(source, sizeof source, "%s%s", params_path ? "" : "profile:",
-	         params_path ? params_path : profile ? profile : "paper");
+	char version[17];
+	int pipe_r = -1, rc;
 
 	/* Worker threads must not meet an OpenBLAS thread pool (the request
 	 * path makes no BLAS calls today; this keeps it so if one appears). */
@@ -211,25 +221,40 @@ cli_cmd_serve(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (install_signal_pipe(&pipe_r) != 0) {
-		rc = cli_fail(cmd, "cannot install signal handlers: %s", strerror(errno));
-		goto done;
-	}
-	if (wc_server_start(&so, &params, source, &srv, &err) != WC_OK) {
-		rc = cli_fail(cmd, "%s", err.msg);
-		goto done;
-	}
+	if (install_signal_pipe(&pipe_r) != 0)
+		return cli_fail(cmd, "cannot install signal handlers: %s", strerror(errno));
+	if (wc_server_start(&a->so, params, source, &srv, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
 	/* Signals that came during start-up are delivered now, to the pipe. */
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	wc_server_params_version(srv, version);
 	printf("wattcast serve: listening on http://%.*s:%d (params %s, version %s)\n",
-	       (int)(strrchr(listen, ':') - listen), listen, wc_server_port(srv), params.name, version);
+	       (int)(strrchr(a->listen, ':') - a->listen), a->listen, wc_server_port(srv), params->name,
+	       version);
 	fflush(stdout);
-	rc = serve_loop(srv, pipe_r, params_path);
+	rc = serve_loop(srv, pipe_r, a->params_path);
 	wc_server_stop(srv);
 	printf("wattcast serve: stopped\n");
 	fflush(stdout);
-done:
+	return rc;
+}
+
+int
+cli_cmd_serve(int argc, char **argv)
+{
+	const char *cmd = "serve";
+	serve_args a = { .listen = "127.0.0.1:8080", .so = WC_SERVER_OPTIONS_INIT };
+	char source[300];
+	int rc;
+	if ((rc = parse_serve_args(argc, argv, &a)) != CLI_OK || a.help)
+		return rc;
+
+	wc_params params = WC_PARAMS_INIT;
+	if ((rc = cli_load_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
+		return rc;
+	snprintf(source, sizeof source, "%s%s", a.params_path ? "" : "profile:",
+	         a.params_path ? a.params_path : a.profile ? a.profile : "paper");
+	rc = run_server(cmd, &a, &params, source);
 	wc_params_clear(&params);
 	return rc;
 }

@@ -85,135 +85,142 @@ grow(wc_engine_log *e, size_t *cap, size_t max_rows, const char *path, wc_error 
 	return WC_OK;
 }
 
-int
-wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_rows,
-               wc_engine_log **out, wc_error *err)
-{
-	static const wc_telemetry_options defaults = WC_TELEMETRY_OPTIONS_INIT;
-	wc__line_reader lr;
-	wc__bad_lines bad = { path, opt ? opt : &defaults, 0, 0 };
-	wc__csv_field *f = NULL;
-	wc_engine_log *e = NULL;
-	int map[ENG_MAX_FIELDS], n_cols = 0, time_col = -1, header = 0, rc;
+/* What the reader carries from line to line: the header's column map and
+ * the counter-reset bookkeeping. The log and the field buffer are owned by
+ * wc_engine_read. */
+typedef struct {
+	const char *path;
+	const wc_telemetry_options *opt;
+	wc__bad_lines *bad;
+	wc_engine_log *e;
+	int map[ENG_MAX_FIELDS], n_cols, time_col;
 	double raw_prev[WC_ENG_COLUMNS], reset_add[WC_ENG_COLUMNS];
-	size_t cap = 0;
-	*out = NULL;
-	if (!opt)
-		opt = &defaults;
-	if (max_rows == 0)
-		max_rows = (size_t)1 << 24;
-	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
-		return rc;
-	f = malloc(ENG_MAX_FIELDS * sizeof *f);
-	e = calloc(1, sizeof *e);
-	if (!f || !e) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-		goto done;
+	size_t cap, max_rows;
+} eng_reader;
+
+/* Map the header's fields to columns and allocate the columns present. */
+static int
+map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
+{
+	wc_engine_log *e = r->e;
+	for (int i = 0; i < nf; i++) {
+		size_t fl = strlen(f[i].text);
+		char *name = wc__trim(f[i].text, &fl);
+		name[fl] = '\0';
+		r->map[i] = header_column(name);
+		if (r->map[i] == -1)
+			r->time_col = i;
+		else if (r->map[i] >= 0 && !e->col[r->map[i]])
+			e->col[r->map[i]] = malloc(sizeof(double)); /* grown with the rows */
+		else if (r->map[i] >= 0)
+			r->map[i] = -2; /* a repeated column: first one wins */
 	}
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		raw_prev[c] = reset_add[c] = 0.0;
-	const char *reason = NULL;
-	int nf;
-	while ((nf = wc__lr_next_record(&lr, &bad, header, &e->data_lines, f, ENG_MAX_FIELDS, &reason,
-	                                err)) != 0) {
-		if (nf < 0 && nf != WC__CSV_BAD) {
-			rc = nf;
-			goto done;
-		}
-		if (!header) {
-			for (int i = 0; i < nf; i++) {
-				size_t fl = strlen(f[i].text);
-				char *name = wc__trim(f[i].text, &fl);
-				name[fl] = '\0';
-				map[i] = header_column(name);
-				if (map[i] == -1)
-					time_col = i;
-				else if (map[i] >= 0 && !e->col[map[i]])
-					e->col[map[i]] = malloc(sizeof(double)); /* grown with the rows */
-				else if (map[i] >= 0)
-					map[i] = -2; /* a repeated column: first one wins */
-			}
-			for (int c = 0; c < WC_ENG_COLUMNS; c++)
-				for (int i = 0; i < nf; i++)
-					if (map[i] == c && !e->col[c]) {
-						rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-						goto done;
-					}
-			if (time_col < 0) {
-				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: no 'timestamp' column in the header",
-				                  path, lr.line_no);
-				goto done;
-			}
-			n_cols = nf;
-			header = 1;
+		for (int i = 0; i < nf; i++)
+			if (r->map[i] == c && !e->col[c])
+				return wc_error_set(err, WC_ENOMEM, "%s: out of memory", r->path);
+	if (r->time_col < 0)
+		return wc_error_set(err, WC_EPARSE, "%s:%zu: no 'timestamp' column in the header",
+		                    r->path, line_no);
+	r->n_cols = nf;
+	return WC_OK;
+}
+
+/* Parse one data line's fields into `row` (NAN where missing) and `*t`.
+ * Returns 0 after reporting a bad line, 1 otherwise. */
+static int
+parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
+           double row[WC_ENG_COLUMNS], double *t)
+{
+	int ok = 1;
+	*t = NAN;
+	for (int c = 0; c < WC_ENG_COLUMNS; c++)
+		row[c] = NAN;
+	for (int i = 0; i < nf && ok; i++) {
+		if (r->map[i] == -2)
 			continue;
-		}
-		e->data_lines++;
-		if (nf != n_cols) {
-			if (nf == WC__CSV_BAD)
-				wc__bad_line(&bad, lr.line_no, "%s", reason);
-			else
-				wc__bad_line(&bad, lr.line_no, "expected %d fields, found %d", n_cols, nf);
-			continue;
-		}
-		double row[WC_ENG_COLUMNS], t = NAN;
-		int ok = 1;
-		for (int c = 0; c < WC_ENG_COLUMNS; c++)
-			row[c] = NAN;
-		for (int i = 0; i < nf && ok; i++) {
-			if (map[i] == -2)
-				continue;
-			size_t fl = strlen(f[i].text);
-			const char *v = wc__trim(f[i].text, &fl);
-			double x;
-			if (wc__is_missing(v, fl)) {
-				if (i == time_col) {
-					wc__bad_line(&bad, lr.line_no, "no timestamp");
-					ok = 0;
-				}
-				continue;
-			}
-			if (wc__parse_number(v, fl, &x) != 0) {
-				wc__bad_line(&bad, lr.line_no, "%s: expected a number, got '%.*s'",
-				             i == time_col ? "timestamp" : wc_engine_column_name((wc_engine_column)map[i]),
-				             (int)(fl > 40 ? 40 : fl), v);
+		size_t fl = strlen(f[i].text);
+		const char *v = wc__trim(f[i].text, &fl);
+		double x;
+		if (wc__is_missing(v, fl)) {
+			if (i == r->time_col) {
+				wc__bad_line(r->bad, line_no, "no timestamp");
 				ok = 0;
-			} else if (i == time_col) {
-				t = x + opt->epoch_offset_s;
-			} else {
-				row[map[i]] = x;
 			}
-		}
-		if (!ok)
-			continue;
-		if (e->n > 0 && !(t > e->t[e->n - 1])) {
-			wc__bad_line(&bad, lr.line_no, "timestamp %.3f is not after the previous row's", t);
 			continue;
 		}
-		if ((rc = grow(e, &cap, max_rows, path, err)) != WC_OK)
-			goto done;
-		e->t[e->n] = t;
-		for (int c = 0; c < WC_ENG_COLUMNS; c++) {
-			if (!e->col[c])
-				continue;
-			double x = row[c];
-			if (wc_engine_column_is_counter((wc_engine_column)c) && isfinite(x)) {
-				/* Prometheus counters restart at 0 with the server: a
-				 * drop continues from the last value seen. */
-				if (x < raw_prev[c])
-					reset_add[c] += raw_prev[c];
-				raw_prev[c] = x;
-				x += reset_add[c];
-			}
-			e->col[c][e->n] = x;
+		if (wc__parse_number(v, fl, &x) != 0) {
+			wc__bad_line(r->bad, line_no, "%s: expected a number, got '%.*s'",
+			             i == r->time_col ? "timestamp"
+			                              : wc_engine_column_name((wc_engine_column)r->map[i]),
+			             (int)(fl > 40 ? 40 : fl), v);
+			ok = 0;
+		} else if (i == r->time_col) {
+			*t = x + r->opt->epoch_offset_s;
+		} else {
+			row[r->map[i]] = x;
 		}
-		e->n++;
 	}
-	e->bad_lines = bad.bad;
-	if ((rc = wc__bad_lines_finish(&bad, e->data_lines, err)) != WC_OK)
-		goto done;
-	/* Fill missing values of a present column from the sample before (a
-	 * gauge holds, a counter has not moved). */
+	return ok;
+}
+
+/* Append a parsed row, continuing counters across server restarts. */
+static int
+append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, wc_error *err)
+{
+	wc_engine_log *e = r->e;
+	int rc;
+	if ((rc = grow(e, &r->cap, r->max_rows, r->path, err)) != WC_OK)
+		return rc;
+	e->t[e->n] = t;
+	for (int c = 0; c < WC_ENG_COLUMNS; c++) {
+		if (!e->col[c])
+			continue;
+		double x = row[c];
+		if (wc_engine_column_is_counter((wc_engine_column)c) && isfinite(x)) {
+			/* Prometheus counters restart at 0 with the server: a
+			 * drop continues from the last value seen. */
+			if (x < r->raw_prev[c])
+				r->reset_add[c] += r->raw_prev[c];
+			r->raw_prev[c] = x;
+			x += r->reset_add[c];
+		}
+		e->col[c][e->n] = x;
+	}
+	e->n++;
+	return WC_OK;
+}
+
+/* One data line (nf fields, or WC__CSV_BAD with `reason`): counted, then
+ * appended or reported as bad. */
+static int
+data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t line_no,
+          wc_error *err)
+{
+	wc_engine_log *e = r->e;
+	double row[WC_ENG_COLUMNS], t;
+	e->data_lines++;
+	if (nf != r->n_cols) {
+		if (nf == WC__CSV_BAD)
+			wc__bad_line(r->bad, line_no, "%s", reason);
+		else
+			wc__bad_line(r->bad, line_no, "expected %d fields, found %d", r->n_cols, nf);
+		return WC_OK;
+	}
+	if (!parse_line(r, f, nf, line_no, row, &t))
+		return WC_OK;
+	if (e->n > 0 && !(t > e->t[e->n - 1])) {
+		wc__bad_line(r->bad, line_no, "timestamp %.3f is not after the previous row's", t);
+		return WC_OK;
+	}
+	return append_row(r, row, t, err);
+}
+
+/* Fill missing values of a present column from the sample before (a
+ * gauge holds, a counter has not moved). */
+static void
+fill_missing(wc_engine_log *e)
+{
 	for (int c = 0; c < WC_ENG_COLUMNS; c++) {
 		if (!e->col[c])
 			continue;
@@ -225,6 +232,58 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 				last = e->col[c][i];
 		}
 	}
+}
+
+int
+wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_rows,
+               wc_engine_log **out, wc_error *err)
+{
+	static const wc_telemetry_options defaults = WC_TELEMETRY_OPTIONS_INIT;
+	wc__line_reader lr;
+	wc__bad_lines bad = { path, opt ? opt : &defaults, 0, 0 };
+	wc__csv_field *f = NULL;
+	wc_engine_log *e = NULL;
+	eng_reader r = { .path = path, .bad = &bad, .time_col = -1 };
+	int header = 0, rc;
+	*out = NULL;
+	if (!opt)
+		opt = &defaults;
+	if (max_rows == 0)
+		max_rows = (size_t)1 << 24;
+	r.opt = opt;
+	r.max_rows = max_rows;
+	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
+		return rc;
+	f = malloc(ENG_MAX_FIELDS * sizeof *f);
+	e = calloc(1, sizeof *e);
+	if (!f || !e) {
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	r.e = e;
+	for (int c = 0; c < WC_ENG_COLUMNS; c++)
+		r.raw_prev[c] = r.reset_add[c] = 0.0;
+	const char *reason = NULL;
+	int nf;
+	while ((nf = wc__lr_next_record(&lr, &bad, header, &e->data_lines, f, ENG_MAX_FIELDS, &reason,
+	                                err)) != 0) {
+		if (nf < 0 && nf != WC__CSV_BAD) {
+			rc = nf;
+			goto done;
+		}
+		if (!header) {
+			if ((rc = map_header(&r, f, nf, lr.line_no, err)) != WC_OK)
+				goto done;
+			header = 1;
+			continue;
+		}
+		if ((rc = data_line(&r, f, nf, reason, lr.line_no, err)) != WC_OK)
+			goto done;
+	}
+	e->bad_lines = bad.bad;
+	if ((rc = wc__bad_lines_finish(&bad, e->data_lines, err)) != WC_OK)
+		goto done;
+	fill_missing(e);
 	*out = e;
 	e = NULL;
 	rc = WC_OK;

@@ -86,6 +86,71 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 	return WC_OK;
 }
 
+/* Keep the header's names (owned by `header`, counted in *n_header once
+ * all are copied) and find each ML.ENERGY column in it. */
+static int
+me_header(const char *path, int lineno, const wc__csv_field *f, int n, char **header,
+          int *n_header, int *idx, wc_error *err)
+{
+	for (int i = 0; i < n; i++)
+		if (!(header[i] = strdup(f[i].text)))
+			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	*n_header = n;
+	for (int c = 0; c < ME_COUNT; c++) {
+		idx[c] = -1;
+		for (int i = 0; i < n; i++)
+			if (strcmp(header[i], me_columns[c]) == 0)
+				idx[c] = i;
+		if (idx[c] < 0)
+			return wc_error_set(err, WC_EPARSE,
+			                    "%s:%d:1: missing column '%s' (is this an ML.ENERGY v3 configuration table?)",
+			                    path, lineno, me_columns[c]);
+	}
+	return WC_OK;
+}
+
+/* A run_id unique in `t` for the configuration of `r`. */
+static void
+me_run_id(const wc_runs_table *t, char *const *header, const wc__csv_field *f, int n, wc_run *r)
+{
+	/* One configuration = task x model x GPU x count x concurrency cap. */
+	const char *cap = "";
+	for (int i = 0; i < n; i++)
+		if (strcmp(header[i], "max_num_seqs") == 0)
+			cap = f[i].text;
+	snprintf(r->run_id, sizeof r->run_id, "%s|%s|%s|%dgpu|seqs%s", r->set, r->model, r->platform, r->tp, cap);
+	/* The table holds repeated measurements of one configuration:
+	 * keep each, numbered. */
+	size_t base_len = strlen(r->run_id);
+	for (int rep = 2;; rep++) {
+		int taken = 0;
+		for (size_t i = 0; i < t->n_runs && !taken; i++)
+			taken = strcmp(t->runs[i].run_id, r->run_id) == 0;
+		if (!taken)
+			break;
+		snprintf(r->run_id + base_len, sizeof r->run_id - base_len, "#%d", rep);
+	}
+}
+
+/* Append the run with the columns it did not take as extras (the source
+ * precision among them). */
+static int
+me_append(wc_runs_table *t, const wc_run *r, char *const *header, const wc__csv_field *f, int n,
+          const int *idx, wc_error *err)
+{
+	int rc;
+	if ((rc = wc_runs_append(t, r, err)) != WC_OK)
+		return rc;
+	for (int i = 0; i < n; i++) {
+		int known = 0;
+		for (int c = 0; c < ME_COUNT && !known; c++)
+			known = i == idx[c] && c != ME_PREC;
+		if (!known && (rc = wc_runs_set_extra(t, t->n_runs - 1, header[i], f[i].text, err)) != WC_OK)
+			return rc;
+	}
+	return WC_OK;
+}
+
 int
 wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 {
@@ -119,24 +184,8 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 			goto done;
 		}
 		if (!n_header) {
-			for (int i = 0; i < n; i++)
-				if (!(header[i] = strdup(f[i].text))) {
-					rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-					goto done;
-				}
-			n_header = n;
-			for (int c = 0; c < ME_COUNT; c++) {
-				idx[c] = -1;
-				for (int i = 0; i < n; i++)
-					if (strcmp(header[i], me_columns[c]) == 0)
-						idx[c] = i;
-				if (idx[c] < 0) {
-					rc = wc_error_set(err, WC_EPARSE,
-					                  "%s:%d:1: missing column '%s' (is this an ML.ENERGY v3 configuration table?)",
-					                  path, lineno, me_columns[c]);
-					goto done;
-				}
-			}
+			if ((rc = me_header(path, lineno, f, n, header, &n_header, idx, err)) != WC_OK)
+				goto done;
 			continue;
 		}
 		if (n != n_header) {
@@ -147,32 +196,9 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 		wc_run r;
 		if ((rc = me_row(path, lineno, f, idx, &r, err)) != WC_OK)
 			goto done;
-		/* One configuration = task x model x GPU x count x concurrency cap. */
-		const char *cap = "";
-		for (int i = 0; i < n; i++)
-			if (strcmp(header[i], "max_num_seqs") == 0)
-				cap = f[i].text;
-		snprintf(r.run_id, sizeof r.run_id, "%s|%s|%s|%dgpu|seqs%s", r.set, r.model, r.platform, r.tp, cap);
-		/* The table holds repeated measurements of one configuration:
-		 * keep each, numbered. */
-		size_t base_len = strlen(r.run_id);
-		for (int rep = 2;; rep++) {
-			int taken = 0;
-			for (size_t i = 0; i < t->n_runs && !taken; i++)
-				taken = strcmp(t->runs[i].run_id, r.run_id) == 0;
-			if (!taken)
-				break;
-			snprintf(r.run_id + base_len, sizeof r.run_id - base_len, "#%d", rep);
-		}
-		if ((rc = wc_runs_append(t, &r, err)) != WC_OK)
+		me_run_id(t, header, f, n, &r);
+		if ((rc = me_append(t, &r, header, f, n, idx, err)) != WC_OK)
 			goto done;
-		for (int i = 0; i < n; i++) {
-			int known = 0;
-			for (int c = 0; c < ME_COUNT && !known; c++)
-				known = i == idx[c] && c != ME_PREC;
-			if (!known && (rc = wc_runs_set_extra(t, t->n_runs - 1, header[i], f[i].text, err)) != WC_OK)
-				goto done;
-		}
 	}
 	if (!n_header)
 		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row", path);

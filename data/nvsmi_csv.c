@@ -338,11 +338,19 @@ find_slot(nv_reader *rd, const char *idx, size_t idx_len, const char *uuid, size
 	return g;
 }
 
+/* One data row's readings; idx and uuid point into the line (NULL when
+ * the log has no such column). */
+typedef struct {
+	double t, watts;
+	const char *idx, *uuid;
+	size_t il, ul;
+} nv_row;
+
+/* Split a line at its commas (nvidia-smi does not quote) into at most
+ * NV_MAX_FIELDS fields; one more than that means too many. */
 static int
-data_line(nv_reader *rd, char *line, size_t len, size_t line_no)
+split_fields(char *line, size_t len, char **start, size_t *flen)
 {
-	char *start[NV_MAX_FIELDS];
-	size_t flen[NV_MAX_FIELDS];
 	int nf = 0;
 	char *p = line, *end = line + len;
 	for (;;) {
@@ -358,98 +366,147 @@ data_line(nv_reader *rd, char *line, size_t len, size_t line_no)
 			break;
 		p = comma + 1;
 	}
+	return nf;
+}
+
+/* The row's time in epoch seconds; the rows of one sweep repeat the same
+ * text, so the last conversion is reused. -1 = bad line (reported). */
+static int
+row_time(nv_reader *rd, char *text, size_t tl, size_t line_no, double *t)
+{
+	char *ts = wc__trim(text, &tl);
+	if (tl == rd->ts_len && tl > 0 && memcmp(ts, rd->ts_text, tl) == 0) {
+		*t = rd->ts_val;
+		return 0;
+	}
+	double local;
+	if (wc_nvsmi_parse_time(ts, tl, &local) != 0) {
+		wc__bad_line(&rd->bad, line_no, "unreadable timestamp '%.*s'", (int)(tl > 40 ? 40 : tl), ts);
+		return -1;
+	}
+	*t = local - rd->opt->utc_offset_s + rd->opt->epoch_offset_s;
+	if (tl < sizeof rd->ts_text) {
+		memcpy(rd->ts_text, ts, tl);
+		rd->ts_len = tl;
+		rd->ts_val = *t;
+	}
+	return 0;
+}
+
+/* Fields of a data line into `row`; -1 = bad line (reported). */
+static int
+parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
+{
+	char *start[NV_MAX_FIELDS];
+	size_t flen[NV_MAX_FIELDS];
+	int nf = split_fields(line, len, start, flen);
 	if (nf != rd->n_cols) {
 		wc__bad_line(&rd->bad, line_no, "expected %d fields, found %d", rd->n_cols, nf);
-		goto bad;
+		return -1;
 	}
-	size_t tl = flen[rd->col_time], pl = flen[rd->col_power];
-	char *ts = wc__trim(start[rd->col_time], &tl);
+	size_t pl = flen[rd->col_power];
 	char *pw = wc__trim(start[rd->col_power], &pl);
-	double t, watts;
-	if (tl == rd->ts_len && tl > 0 && memcmp(ts, rd->ts_text, tl) == 0) {
-		t = rd->ts_val;
-	} else {
-		double local;
-		if (wc_nvsmi_parse_time(ts, tl, &local) != 0) {
-			wc__bad_line(&rd->bad, line_no, "unreadable timestamp '%.*s'", (int)(tl > 40 ? 40 : tl), ts);
-			goto bad;
-		}
-		t = local - rd->opt->utc_offset_s + rd->opt->epoch_offset_s;
-		if (tl < sizeof rd->ts_text) {
-			memcpy(rd->ts_text, ts, tl);
-			rd->ts_len = tl;
-			rd->ts_val = t;
-		}
-	}
+	if (row_time(rd, start[rd->col_time], flen[rd->col_time], line_no, &row->t) != 0)
+		return -1;
 	if (wc__is_missing(pw, pl)) {
 		wc__bad_line(&rd->bad, line_no, "no power reading (power.draw is '%.*s')",
 		             (int)(pl > 40 ? 40 : pl), pw);
-		goto bad;
+		return -1;
 	}
-	if (wc__parse_number(pw, pl, &watts) != 0 || watts < 0) {
+	if (wc__parse_number(pw, pl, &row->watts) != 0 || row->watts < 0) {
 		wc__bad_line(&rd->bad, line_no, "unreadable power.draw '%.*s'", (int)(pl > 40 ? 40 : pl), pw);
-		goto bad;
+		return -1;
 	}
-	const char *idx = NULL, *uuid = NULL;
-	size_t il = 0, ul = 0;
+	row->idx = row->uuid = NULL;
+	row->il = row->ul = 0;
 	if (rd->col_index >= 0) {
-		il = flen[rd->col_index];
-		idx = wc__trim(start[rd->col_index], &il);
+		row->il = flen[rd->col_index];
+		row->idx = wc__trim(start[rd->col_index], &row->il);
 	}
 	if (rd->col_uuid >= 0) {
-		ul = flen[rd->col_uuid];
-		uuid = wc__trim(start[rd->col_uuid], &ul);
-		if ((rd->mode == KEY_UUID || rd->selecting) && wc__is_missing(uuid, ul)) {
+		row->ul = flen[rd->col_uuid];
+		row->uuid = wc__trim(start[rd->col_uuid], &row->ul);
+		if ((rd->mode == KEY_UUID || rd->selecting) && wc__is_missing(row->uuid, row->ul)) {
 			wc__bad_line(&rd->bad, line_no, "no GPU uuid");
-			goto bad;
+			return -1;
 		}
 	}
+	return 0;
+}
 
-	int slot;
-	if (rd->mode == KEY_POSITION && !rd->selecting) {
-		if (rd->open && (fabs(t - rd->t) > WC_NVSMI_SWEEP_TOL_S ||
-		                 (rd->frozen && rd->rows >= rd->n_gpus))) {
-			int rc = close_sample(rd, line_no);
-			if (rc != WC_OK)
-				return rc;
-		}
-		slot = rd->open ? rd->rows : 0;
-		if (!rd->frozen) {
-			if (slot >= WC_TELEMETRY_MAX_GPUS) {
-				wc__bad_line(&rd->bad, line_no, "more than %d GPUs in one sample", WC_TELEMETRY_MAX_GPUS);
-				goto bad;
-			}
-			if (slot >= rd->n_gpus) {
-				rd->n_gpus = slot + 1;
-				rd->info->index[slot] = slot;
-			}
-		}
-	} else {
-		slot = find_slot(rd, idx, il, uuid, ul, line_no);
-		if (slot == -2)
+/* Slot of a row when GPUs are told apart by their place in the sweep:
+ * the next one of the open sample, or the first of a new sample.
+ * *slot = -1 for a bad line (reported). */
+static int
+position_slot(nv_reader *rd, double t, size_t line_no, int *slot)
+{
+	if (rd->open && (fabs(t - rd->t) > WC_NVSMI_SWEEP_TOL_S ||
+	                 (rd->frozen && rd->rows >= rd->n_gpus))) {
+		int rc = close_sample(rd, line_no);
+		if (rc != WC_OK)
+			return rc;
+	}
+	*slot = rd->open ? rd->rows : 0;
+	if (!rd->frozen) {
+		if (*slot >= WC_TELEMETRY_MAX_GPUS) {
+			wc__bad_line(&rd->bad, line_no, "more than %d GPUs in one sample", WC_TELEMETRY_MAX_GPUS);
+			*slot = -1;
 			return WC_OK;
-		if (slot < 0)
-			goto bad;
-		if (rd->open && ((rd->mask >> slot & 1) || fabs(t - rd->t) > WC_NVSMI_SWEEP_TOL_S)) {
-			int rc = close_sample(rd, line_no);
-			if (rc != WC_OK)
-				return rc;
-			/* The first sweep may just have been dropped, forgetting
-			 * the slots: look the GPU up again. */
-			if (!rd->frozen && rd->n_gpus == 0)
-				slot = find_slot(rd, idx, il, uuid, ul, line_no);
-			if (slot < 0)
-				goto bad;
+		}
+		if (*slot >= rd->n_gpus) {
+			rd->n_gpus = *slot + 1;
+			rd->info->index[*slot] = *slot;
 		}
 	}
+	return WC_OK;
+}
+
+/* Slot of a row when GPUs are told apart by index or uuid, closing the
+ * open sample when this GPU repeats or the time moved on. *slot as from
+ * find_slot. */
+static int
+keyed_slot(nv_reader *rd, const nv_row *row, size_t line_no, int *slot)
+{
+	*slot = find_slot(rd, row->idx, row->il, row->uuid, row->ul, line_no);
+	if (*slot < 0)
+		return WC_OK;
+	if (rd->open && ((rd->mask >> *slot & 1) || fabs(row->t - rd->t) > WC_NVSMI_SWEEP_TOL_S)) {
+		int rc = close_sample(rd, line_no);
+		if (rc != WC_OK)
+			return rc;
+		/* The first sweep may just have been dropped, forgetting
+		 * the slots: look the GPU up again. */
+		if (!rd->frozen && rd->n_gpus == 0)
+			*slot = find_slot(rd, row->idx, row->il, row->uuid, row->ul, line_no);
+	}
+	return WC_OK;
+}
+
+static int
+data_line(nv_reader *rd, char *line, size_t len, size_t line_no)
+{
+	nv_row row;
+	int slot, rc;
+	if (parse_row(rd, line, len, line_no, &row) != 0)
+		goto bad;
+	if (rd->mode == KEY_POSITION && !rd->selecting)
+		rc = position_slot(rd, row.t, line_no, &slot);
+	else
+		rc = keyed_slot(rd, &row, line_no, &slot);
+	if (rc != WC_OK)
+		return rc;
+	if (slot == -2)
+		return WC_OK;
+	if (slot < 0)
+		goto bad;
 	if (!rd->open) {
 		rd->open = 1;
-		rd->t = t;
+		rd->t = row.t;
 		rd->first_line = line_no;
 		rd->mask = 0;
 		rd->rows = 0;
 	}
-	rd->vals[slot] = watts;
+	rd->vals[slot] = row.watts;
 	rd->mask |= (uint64_t)1 << slot;
 	rd->rows++;
 	return WC_OK;

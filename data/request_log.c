@@ -86,13 +86,66 @@ num_at(json_t *a, size_t i)
 	return v && json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* The per-request arrays of the JSON (borrowed from its root); any but
+ * `arr` may be absent (NULL). */
+typedef struct {
+	json_t *arr, *ttft, *itl, *olen, *ilen, *e2el;
+	size_t n;
+} req_arrays;
+
+/* Find the arrays: arrival times and enough to place each completion. */
+static int
+find_arrays(json_t *root, const char *path, req_arrays *a, wc_error *err)
+{
+	if (get_array(root, "request_timestamps", (size_t)-1, &a->arr, path, err) ||
+	    (!a->arr && get_array(root, "arrival_s", (size_t)-1, &a->arr, path, err)))
+		return WC_EPARSE;
+	if (!a->arr)
+		return wc_error_set(err, WC_EPARSE, "%s: no 'request_timestamps' (arrival times, epoch s)", path);
+	size_t n = a->n = json_array_size(a->arr);
+	if (get_array(root, "ttfts", n, &a->ttft, path, err) || get_array(root, "itls", n, &a->itl, path, err) ||
+	    get_array(root, "output_lens", n, &a->olen, path, err) ||
+	    get_array(root, "input_lens", n, &a->ilen, path, err) || get_array(root, "e2els", n, &a->e2el, path, err))
+		return WC_EPARSE;
+	if (!a->e2el && !a->ttft)
+		return wc_error_set(err, WC_EPARSE, "%s: needs 'e2els' or 'ttfts' (with 'itls') for completion times",
+		                    path);
+	return WC_OK;
+}
+
+/* Completion time of request i from its end-to-end latency, else from
+ * its first token `f` and inter-token latencies; NAN when unknown. */
+static double
+completion_at(const req_arrays *ra, size_t i, double a, double f, double out_len)
+{
+	double c = NAN;
+	if (ra->e2el && isfinite(num_at(ra->e2el, i))) {
+		c = a + num_at(ra->e2el, i);
+	} else if (isfinite(f)) {
+		json_t *g = ra->itl ? json_array_get(ra->itl, i) : NULL;
+		if (g && json_is_array(g)) {
+			double s = 0.0;
+			size_t k;
+			json_t *x;
+			json_array_foreach(g, k, x) s += json_is_number(x) ? json_number_value(x) : 0.0;
+			c = f + s;
+		} else if (g && json_is_number(g) && isfinite(out_len)) {
+			/* One mean inter-token latency per request. */
+			c = f + json_number_value(g) * fmax(out_len - 1.0, 0.0);
+		} else if (!ra->itl) {
+			c = f; /* no decode information: the request ends at its first token */
+		}
+	}
+	return c;
+}
+
 static int
 read_json(const char *path, const char *buf, size_t len, const wc_telemetry_options *opt,
           wc_request_log **out, wc_error *err)
 {
 	json_error_t jerr;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	json_t *arr, *ttft, *itl, *olen, *ilen, *e2el;
+	req_arrays ra = { 0 };
 	wc_request_log *log = NULL;
 	size_t skipped = 0;
 	int rc = WC_OK;
@@ -102,53 +155,19 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		rc = wc_error_set(err, WC_EPARSE, "%s: expected an object of per-request arrays", path);
 		goto done;
 	}
-	if (get_array(root, "request_timestamps", (size_t)-1, &arr, path, err) ||
-	    (!arr && get_array(root, "arrival_s", (size_t)-1, &arr, path, err))) {
-		rc = WC_EPARSE;
+	if ((rc = find_arrays(root, path, &ra, err)) != WC_OK)
 		goto done;
-	}
-	if (!arr) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: no 'request_timestamps' (arrival times, epoch s)", path);
-		goto done;
-	}
-	size_t n = json_array_size(arr);
-	if (get_array(root, "ttfts", n, &ttft, path, err) || get_array(root, "itls", n, &itl, path, err) ||
-	    get_array(root, "output_lens", n, &olen, path, err) ||
-	    get_array(root, "input_lens", n, &ilen, path, err) || get_array(root, "e2els", n, &e2el, path, err)) {
-		rc = WC_EPARSE;
-		goto done;
-	}
-	if (!e2el && !ttft) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: needs 'e2els' or 'ttfts' (with 'itls') for completion times",
-		                  path);
-		goto done;
-	}
+	size_t n = ra.n;
 	if (!(log = log_alloc(n))) {
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
-		double a = num_at(arr, i) + opt->epoch_offset_s, f = NAN, c = NAN;
-		double tt = num_at(ttft, i), out_len = num_at(olen, i);
+		double a = num_at(ra.arr, i) + opt->epoch_offset_s, f = NAN, c;
+		double tt = num_at(ra.ttft, i), out_len = num_at(ra.olen, i);
 		if (isfinite(tt))
 			f = a + tt;
-		if (e2el && isfinite(num_at(e2el, i))) {
-			c = a + num_at(e2el, i);
-		} else if (isfinite(f)) {
-			json_t *g = itl ? json_array_get(itl, i) : NULL;
-			if (g && json_is_array(g)) {
-				double s = 0.0;
-				size_t k;
-				json_t *x;
-				json_array_foreach(g, k, x) s += json_is_number(x) ? json_number_value(x) : 0.0;
-				c = f + s;
-			} else if (g && json_is_number(g) && isfinite(out_len)) {
-				/* One mean inter-token latency per request. */
-				c = f + json_number_value(g) * fmax(out_len - 1.0, 0.0);
-			} else if (!itl) {
-				c = f; /* no decode information: the request ends at its first token */
-			}
-		}
+		c = completion_at(&ra, i, a, f, out_len);
 		if (!isfinite(a) || !isfinite(c) || c < a) {
 			skipped++;
 			continue;
@@ -157,7 +176,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		log->arrival[k] = a;
 		log->first_token[k] = f;
 		log->completion[k] = c;
-		log->input_tokens[k] = num_at(ilen, i);
+		log->input_tokens[k] = num_at(ra.ilen, i);
 		log->output_tokens[k] = out_len;
 	}
 	if (skipped)
@@ -180,6 +199,64 @@ done:
 enum { RC_ARRIVAL, RC_COMPLETION, RC_FIRST, RC_INPUT, RC_OUTPUT, RC_COUNT };
 static const char *const csv_names[RC_COUNT] = { "arrival_s", "completion_s", "first_token_s",
 	                                         "input_tokens", "output_tokens" };
+
+/* Find the CSV's columns (col[c] = -1 when absent); arrival and
+ * completion are required. */
+static int
+csv_header(const char *path, size_t line_no, const wc__csv_field *f, int nf, int *col, wc_error *err)
+{
+	for (int c = 0; c < RC_COUNT; c++) {
+		col[c] = -1;
+		for (int i = 0; i < nf; i++)
+			if (strcmp(f[i].text, csv_names[c]) == 0)
+				col[c] = i;
+	}
+	if (col[RC_ARRIVAL] < 0 || col[RC_COMPLETION] < 0)
+		return wc_error_set(err, WC_EPARSE, "%s:%zu: header needs 'arrival_s' and 'completion_s'",
+		                    path, line_no);
+	return WC_OK;
+}
+
+/* A data line's values (NAN for absent optional ones); 0 after reporting
+ * a bad line. */
+static int
+csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col, double *v)
+{
+	for (int c = 0; c < RC_COUNT; c++) {
+		v[c] = NAN;
+		if (col[c] < 0)
+			continue;
+		size_t fl = strlen(f[col[c]].text);
+		const char *s = wc__trim(f[col[c]].text, &fl);
+		if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)
+			continue;
+		if (wc__parse_number(s, fl, &v[c]) != 0) {
+			wc__bad_line(bad, line_no, "%s: expected a number, got '%.*s'", csv_names[c],
+			             (int)(fl > 40 ? 40 : fl), s);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Room for one more request in every array of the log. */
+static int
+log_reserve(wc_request_log *log, size_t *cap, const char *path, wc_error *err)
+{
+	if (log->n < *cap)
+		return WC_OK;
+	size_t nc = wc_next_capacity(*cap, *cap + 1, 1024, SIZE_MAX);
+	double **arrs[5] = { &log->arrival, &log->first_token, &log->completion,
+		             &log->input_tokens, &log->output_tokens };
+	for (int k = 0; k < 5; k++) {
+		double *nb = nc ? wc_resize_array(*arrs[k], nc, sizeof(double)) : NULL;
+		if (!nb)
+			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		*arrs[k] = nb;
+	}
+	*cap = nc;
+	return WC_OK;
+}
 
 static int
 read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out, wc_error *err)
@@ -206,17 +283,8 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 			goto done;
 		}
 		if (!header) {
-			for (int c = 0; c < RC_COUNT; c++) {
-				col[c] = -1;
-				for (int i = 0; i < nf; i++)
-					if (strcmp(f[i].text, csv_names[c]) == 0)
-						col[c] = i;
-			}
-			if (col[RC_ARRIVAL] < 0 || col[RC_COMPLETION] < 0) {
-				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: header needs 'arrival_s' and 'completion_s'",
-				                  path, lr.line_no);
+			if ((rc = csv_header(path, lr.line_no, f, nf, col, err)) != WC_OK)
 				goto done;
-			}
 			n_cols = nf;
 			header = 1;
 			continue;
@@ -230,42 +298,14 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 			continue;
 		}
 		double v[RC_COUNT];
-		int ok = 1;
-		for (int c = 0; c < RC_COUNT; c++) {
-			v[c] = NAN;
-			if (col[c] < 0)
-				continue;
-			size_t fl = strlen(f[col[c]].text);
-			const char *s = wc__trim(f[col[c]].text, &fl);
-			if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)
-				continue;
-			if (wc__parse_number(s, fl, &v[c]) != 0) {
-				wc__bad_line(&bad, lr.line_no, "%s: expected a number, got '%.*s'", csv_names[c],
-				             (int)(fl > 40 ? 40 : fl), s);
-				ok = 0;
-				break;
-			}
-		}
-		if (!ok)
+		if (!csv_values(&bad, lr.line_no, f, col, v))
 			continue;
 		if (v[RC_COMPLETION] < v[RC_ARRIVAL]) {
 			wc__bad_line(&bad, lr.line_no, "completion before arrival");
 			continue;
 		}
-		if (log->n == cap) {
-			size_t nc = wc_next_capacity(cap, cap + 1, 1024, SIZE_MAX);
-			double **arrs[5] = { &log->arrival, &log->first_token, &log->completion,
-				             &log->input_tokens, &log->output_tokens };
-			for (int k = 0; k < 5; k++) {
-				double *nb = nc ? wc_resize_array(*arrs[k], nc, sizeof(double)) : NULL;
-				if (!nb) {
-					rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-					goto done;
-				}
-				*arrs[k] = nb;
-			}
-			cap = nc;
-		}
+		if ((rc = log_reserve(log, &cap, path, err)) != WC_OK)
+			goto done;
 		size_t k = log->n++;
 		log->arrival[k] = v[RC_ARRIVAL] + opt->epoch_offset_s;
 		log->completion[k] = v[RC_COMPLETION] + opt->epoch_offset_s;

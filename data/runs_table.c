@@ -390,6 +390,83 @@ load_series(reader *rd, wc_run *run, int series_col)
 	return WC_OK;
 }
 
+/* Header: map each field to a documented column (col_of[i] >= 0) or an
+ * extra (col_of[i] = -(its index + 1)), and insist on the required ones. */
+static int
+map_header(reader *rd, wc_runs_table *t, const wc__csv_field *fields, int n, int *col_of)
+{
+	int have[COL_COUNT] = { 0 }, rc;
+	for (int i = 0; i < n; i++) {
+		const char *name = fields[i].text;
+		int c;
+		for (c = 0; c < COL_COUNT && strcmp(name, column_names[c]) != 0; c++)
+			;
+		if (c < COL_COUNT) {
+			if (have[c])
+				return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: duplicate column '%s'",
+				                    rd->path, rd->line, fields[i].column, name);
+			have[c] = 1;
+			col_of[i] = c;
+		} else {
+			if (extra_index(t, name) >= 0 || name[0] == '\0')
+				return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: %s column '%s'", rd->path,
+				                    rd->line, fields[i].column,
+				                    name[0] ? "duplicate" : "empty name for", name);
+			if ((rc = add_extra_column(t, name, rd->err)) != WC_OK)
+				return rc;
+			col_of[i] = -(int)t->n_extra;
+		}
+	}
+	for (size_t k = 0; k < sizeof required_columns / sizeof required_columns[0]; k++)
+		if (!have[required_columns[k]])
+			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: missing required column '%s'",
+			                    rd->path, rd->line, column_names[required_columns[k]]);
+	if (!have[COL_RUNNING] && !have[COL_SERIES])
+		return wc_error_set(rd->err, WC_EPARSE,
+		                    "%s:%d:1: missing required column 'running' (or 'n_series')",
+		                    rd->path, rd->line);
+	return WC_OK;
+}
+
+/* One data row: parse, check against the rows before, load its series
+ * and append it (the table then owns the series) with its extras.
+ * `extras` is scratch space for at least n pointers. */
+static int
+read_run(reader *rd, wc_runs_table *t, const wc__csv_field *fields, const int *col_of, int n,
+         const char **extras)
+{
+	wc_run run;
+	int rc;
+	wc_run_init(&run);
+	run.line = rd->line;
+	memset(extras, 0, (size_t)n * sizeof *extras);
+	if ((rc = parse_row(rd, fields, col_of, n, &run, extras)) != WC_OK)
+		return rc;
+	if (isnan(run.running) && run.n_series[0] == '\0')
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: one of 'running' and 'n_series' is required",
+		                    rd->path, rd->line);
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (strcmp(t->runs[i].run_id, run.run_id) == 0)
+			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: duplicate run_id '%s' (first on line %d)",
+			                    rd->path, rd->line, run.run_id, t->runs[i].line);
+	if (run.n_series[0]) {
+		int series_col = 1;
+		for (int i = 0; i < n; i++)
+			if (col_of[i] == COL_SERIES)
+				series_col = fields[i].column;
+		if ((rc = load_series(rd, &run, series_col)) != WC_OK)
+			return rc;
+	}
+	if ((rc = append_owned(t, &run, rd->err)) != WC_OK) {
+		wc_load_histogram_free(&run.series);
+		return rc;
+	}
+	for (size_t j = 0; j < t->n_extra; j++)
+		if (extras[j] && !(t->extra_values[(t->n_runs - 1) * t->n_extra + j] = strdup(extras[j])))
+			return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
+	return WC_OK;
+}
+
 int
 wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table **out,
                     wc_error *err)
@@ -400,7 +477,7 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 	int *col_of = malloc(RUNS_MAX_FIELDS * sizeof *col_of);
 	const char **extras = calloc(RUNS_MAX_FIELDS, sizeof *extras);
 	wc__csv_lines it;
-	int n_header = 0, rc = WC_OK, have[COL_COUNT] = { 0 }, n;
+	int n_header = 0, rc = WC_OK, n;
 	const char *reason = NULL;
 	*out = NULL;
 	wc__csv_lines_init(&it, buf, len);
@@ -421,44 +498,8 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 			goto done;
 		}
 		if (n_header == 0) {
-			/* Header: map each field to a documented column or an extra. */
-			for (int i = 0; i < n; i++) {
-				const char *name = fields[i].text;
-				int c;
-				for (c = 0; c < COL_COUNT && strcmp(name, column_names[c]) != 0; c++)
-					;
-				if (c < COL_COUNT) {
-					if (have[c]) {
-						rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: duplicate column '%s'",
-						                  path, rd.line, fields[i].column, name);
-						goto done;
-					}
-					have[c] = 1;
-					col_of[i] = c;
-				} else {
-					if (extra_index(t, name) >= 0 || name[0] == '\0') {
-						rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s column '%s'", path,
-						                  rd.line, fields[i].column,
-						                  name[0] ? "duplicate" : "empty name for", name);
-						goto done;
-					}
-					if ((rc = add_extra_column(t, name, err)) != WC_OK)
-						goto done;
-					col_of[i] = -(int)t->n_extra;
-				}
-			}
-			for (size_t k = 0; k < sizeof required_columns / sizeof required_columns[0]; k++)
-				if (!have[required_columns[k]]) {
-					rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: missing required column '%s'",
-					                  path, rd.line, column_names[required_columns[k]]);
-					goto done;
-				}
-			if (!have[COL_RUNNING] && !have[COL_SERIES]) {
-				rc = wc_error_set(err, WC_EPARSE,
-				                  "%s:%d:1: missing required column 'running' (or 'n_series')",
-				                  path, rd.line);
+			if ((rc = map_header(&rd, t, fields, n, col_of)) != WC_OK)
 				goto done;
-			}
 			n_header = n;
 			continue;
 		}
@@ -467,40 +508,8 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 			                  path, rd.line, n_header, n);
 			goto done;
 		}
-		wc_run run;
-		wc_run_init(&run);
-		run.line = rd.line;
-		memset(extras, 0, (size_t)n * sizeof *extras);
-		if ((rc = parse_row(&rd, fields, col_of, n, &run, extras)) != WC_OK)
+		if ((rc = read_run(&rd, t, fields, col_of, n, extras)) != WC_OK)
 			goto done;
-		if (isnan(run.running) && run.n_series[0] == '\0') {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: one of 'running' and 'n_series' is required",
-			                  path, rd.line);
-			goto done;
-		}
-		for (size_t i = 0; i < t->n_runs; i++)
-			if (strcmp(t->runs[i].run_id, run.run_id) == 0) {
-				rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: duplicate run_id '%s' (first on line %d)",
-				                  path, rd.line, run.run_id, t->runs[i].line);
-				goto done;
-			}
-		if (run.n_series[0]) {
-			int series_col = 1;
-			for (int i = 0; i < n; i++)
-				if (col_of[i] == COL_SERIES)
-					series_col = fields[i].column;
-			if ((rc = load_series(&rd, &run, series_col)) != WC_OK)
-				goto done;
-		}
-		if ((rc = append_owned(t, &run, err)) != WC_OK) {
-			wc_load_histogram_free(&run.series);
-			goto done;
-		}
-		for (size_t j = 0; j < t->n_extra; j++)
-			if (extras[j] && !(t->extra_values[(t->n_runs - 1) * t->n_extra + j] = strdup(extras[j]))) {
-				rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-				goto done;
-			}
 	}
 	if (n_header == 0)
 		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row (empty table)", path);

@@ -76,6 +76,84 @@ warn(wc_fit_result *out, const char *msg)
 		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
 }
 
+/* Run the T jobs (one replicate in T each) and wait for them; workers
+ * that could not be started run on this thread instead. WC_ENOMEM when a
+ * worker ran out of memory. */
+static int
+run_jobs(boot_job *jobs, pthread_t *tids, int T, wc_error *err)
+{
+	unsigned char *running = calloc((size_t)T, 1);
+	for (int k = 0; k < T; k++) {
+		if (T > 1 && running && pthread_create(&tids[k], NULL, boot_worker, &jobs[k]) == 0)
+			running[k] = 1;
+		else
+			boot_worker(&jobs[k]);
+	}
+	for (int k = 0; k < T; k++)
+		if (running && running[k])
+			pthread_join(tids[k], NULL);
+	free(running);
+	for (int k = 0; k < T; k++)
+		if (jobs[k].error)
+			return wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory in a worker");
+	return WC_OK;
+}
+
+/* The converged replicates in natural units, packed at the front of
+ * `natural` (B x p); returns how many. */
+static int
+natural_draws(const fit_problem *pb, int B, const double *draws, const unsigned char *ok,
+              double *natural)
+{
+	const size_t p = (size_t)pb->n_params;
+	/* Degrees-of-freedom correction around the point estimate (fit units),
+	 * as HC1 does for the sandwich: n runs, p parameters. */
+	double n_runs = (double)pb->n_rows;
+	double inflate = n_runs > (double)p ? sqrt(n_runs / (n_runs - (double)p)) : 1.0;
+	int n_ok = 0;
+	for (int r = 0; r < B; r++) {
+		if (!ok[r])
+			continue;
+		/* A replicate that ran off along a flat direction can be finite in
+		 * fit units and still overflow once exponentiated: it failed. */
+		int finite = 1;
+		for (size_t k = 0; k < p; k++) {
+			double v = pb->x0[k] + inflate * (draws[(size_t)r * p + k] - pb->x0[k]);
+			v = fit_param_is_log(pb, (int)k) ? exp(v) : v;
+			natural[(size_t)n_ok * p + k] = v;
+			finite &= isfinite(v);
+		}
+		n_ok += finite;
+	}
+	return n_ok;
+}
+
+/* Percentile intervals of each parameter from the n_ok draws, flagging
+ * the very wide ones; `col` is scratch for n_ok values. */
+static void
+set_intervals(const fit_problem *pb, const double *natural, int n_ok, double *col,
+              wc_fit_result *point)
+{
+	const size_t p = (size_t)pb->n_params;
+	for (size_t k = 0; k < p; k++) {
+		int m = 0;
+		for (int r = 0; r < n_ok; r++)
+			col[m++] = natural[(size_t)r * p + k];
+		gsl_sort(col, 1, (size_t)m);
+		double lo = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.025);
+		double hi = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.975);
+		wc_params_set_interval_named(&point->params, point->names[k], lo, hi);
+		double width = fit_param_is_log(pb, (int)k) ? log(hi / lo) : hi - lo;
+		if (!(width <= WIDE_INTERVAL)) {
+			char msg[WC_ERROR_MSG_MAX];
+			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; "
+			         "the runs do not identify it well", point->names[k], lo, hi);
+			warn(point, msg);
+			point->weak[k] = 1;
+		}
+	}
+}
+
 int
 wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_bootstrap_options *bo,
                  wc_fit_result *point, wc_error *err)
@@ -106,43 +184,11 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
 		goto done;
 	}
-	/* Workers that could not be started run on this thread instead. */
-	unsigned char *running = calloc((size_t)T, 1);
-	for (int k = 0; k < T; k++) {
+	for (int k = 0; k < T; k++)
 		jobs[k] = (boot_job){ pb, B, T, k, o.max_iter > 0 ? o.max_iter : 200, bo->seed, draws, ok, 0 };
-		if (T > 1 && running && pthread_create(&tids[k], NULL, boot_worker, &jobs[k]) == 0)
-			running[k] = 1;
-		else
-			boot_worker(&jobs[k]);
-	}
-	for (int k = 0; k < T; k++)
-		if (running && running[k])
-			pthread_join(tids[k], NULL);
-	free(running);
-	for (int k = 0; k < T; k++)
-		if (jobs[k].error) {
-			rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory in a worker");
-			goto done;
-		}
-	/* Degrees-of-freedom correction around the point estimate (fit units),
-	 * as HC1 does for the sandwich: n runs, p parameters. */
-	double n_runs = (double)pb->n_rows;
-	double inflate = n_runs > (double)p ? sqrt(n_runs / (n_runs - (double)p)) : 1.0;
-	int n_ok = 0;
-	for (int r = 0; r < B; r++) {
-		if (!ok[r])
-			continue;
-		/* A replicate that ran off along a flat direction can be finite in
-		 * fit units and still overflow once exponentiated: it failed. */
-		int finite = 1;
-		for (size_t k = 0; k < p; k++) {
-			double v = pb->x0[k] + inflate * (draws[(size_t)r * p + k] - pb->x0[k]);
-			v = fit_param_is_log(pb, (int)k) ? exp(v) : v;
-			natural[(size_t)n_ok * p + k] = v;
-			finite &= isfinite(v);
-		}
-		n_ok += finite;
-	}
+	if ((rc = run_jobs(jobs, tids, T, err)) != WC_OK)
+		goto done;
+	int n_ok = natural_draws(pb, B, draws, ok, natural);
 	if (n_ok < 2) {
 		rc = wc_error_set(err, WC_ENOCONV, "bootstrap: only %d of %d replicates converged", n_ok, B);
 		goto done;
@@ -153,23 +199,7 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		         B - n_ok, B);
 		warn(point, msg);
 	}
-	for (size_t k = 0; k < p; k++) {
-		int m = 0;
-		for (int r = 0; r < n_ok; r++)
-			col[m++] = natural[(size_t)r * p + k];
-		gsl_sort(col, 1, (size_t)m);
-		double lo = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.025);
-		double hi = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.975);
-		wc_params_set_interval_named(&point->params, point->names[k], lo, hi);
-		double width = fit_param_is_log(pb, (int)k) ? log(hi / lo) : hi - lo;
-		if (!(width <= WIDE_INTERVAL)) {
-			char msg[WC_ERROR_MSG_MAX];
-			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; "
-			         "the runs do not identify it well", point->names[k], lo, hi);
-			warn(point, msg);
-			point->weak[k] = 1;
-		}
-	}
+	set_intervals(pb, natural, n_ok, col, point);
 	rc = wc_params_set_draws(&point->params, n_ok, (int)p,
 	                         (const char (*)[WC_NAME_MAX])point->names, natural, err);
 	point->params.seed = bo->seed;

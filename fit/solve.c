@@ -331,6 +331,80 @@ wc_fit_result_clear(wc_fit_result *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* The point estimate and its summary: parameters in natural units, the
+ * solver's status, standard errors and the runs used. */
+static void
+fill_estimate(const fit_problem *pb, const wc_runs_table *t, const double *x, const double *mult,
+              const fit_solution *sol, wc_fit_result *out)
+{
+	const size_t p = (size_t)pb->n_params;
+	fit_problem_to_params(pb, x, &out->params);
+	fill_ranges(pb, t, &out->params);
+	snprintf(out->params.input_sha256, sizeof out->params.input_sha256, "%s", t->sha256);
+	out->converged = sol->gsl_status == GSL_SUCCESS;
+	out->gsl_status = sol->gsl_status;
+	out->info = sol->info;
+	out->niter = sol->niter;
+	out->rcond = sol->rcond;
+	out->rms = sol->rms;
+	out->n_excluded = pb->n_excluded;
+	out->n_free = (int)p;
+	out->max_se = 0;
+	for (size_t k = 0; k < p; k++) {
+		out->se[k] = sol->se[k];
+		out->max_se = isfinite(sol->se[k]) ? fmax(out->max_se, sol->se[k]) : INFINITY;
+	}
+	for (size_t i = 0; i < pb->n_rows; i++)
+		out->n_used += (int)mult[i];
+	out->params.runs = out->n_used;
+	for (size_t k = 0; k < p; k++) {
+		fit_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
+		out->x[k] = fit_param_is_log(pb, (int)k) ? exp(x[k]) : x[k];
+	}
+}
+
+/* Residual of each fitted run at the estimate; NaN for runs not in the
+ * fit (and for all when the evaluation cannot be allocated). */
+static void
+fill_residuals(const fit_problem *pb, const wc_runs_table *t, double *x, wc_fit_result *out)
+{
+	for (size_t i = 0; i < t->n_runs; i++)
+		out->residuals[i] = NAN;
+	gsl_vector_view xv = gsl_vector_view_array(x, (size_t)pb->n_params);
+	gsl_vector *f = gsl_vector_alloc(pb->n_rows);
+	fit_eval *ev = fit_eval_new(pb);
+	if (f && ev && fit_residuals(&xv.vector, ev, f) == GSL_SUCCESS)
+		for (size_t i = 0; i < pb->n_rows; i++)
+			out->residuals[pb->row[i]] = gsl_vector_get(f, i);
+	gsl_vector_free(f);
+	fit_eval_free(ev);
+}
+
+/* The problem's warnings, then non-convergence and weakly identified
+ * parameters. */
+static void
+fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out)
+{
+	for (int i = 0; i < pb->n_warnings; i++)
+		add_warning(out, pb->warnings[i]);
+	if (!out->converged) {
+		char msg[WC_ERROR_MSG_MAX];
+		snprintf(msg, sizeof msg, "fit did not converge: %s after %d iterations (estimate reported as is)",
+		         gsl_strerror(sol->gsl_status), sol->niter);
+		add_warning(out, msg);
+	}
+	for (size_t k = 0; k < (size_t)pb->n_params; k++) {
+		int weak = (int)k == sol->weakest || sol->se[k] > WEAK_SE;
+		if (!weak)
+			continue;
+		char msg[WC_ERROR_MSG_MAX];
+		snprintf(msg, sizeof msg, "%s is weakly identified by these runs (standard error %.3g in fit "
+		         "units, Jacobian rcond %.2g); expect a wide interval", out->names[k], sol->se[k], sol->rcond);
+		add_warning(out, msg);
+		out->weak[k] = 1;
+	}
+}
+
 int
 wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_result *out,
                      wc_error *err)
@@ -358,60 +432,9 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 		mult[i] = opt->weight ? (double)opt->weight[pb->row[i]] : 1.0;
 	if ((rc = fit_solve(pb, pb->x0, mult, opt->max_iter > 0 ? opt->max_iter : 200, 1, x, &sol, err)) != WC_OK)
 		goto done;
-
-	fit_problem_to_params(pb, x, &out->params);
-	fill_ranges(pb, t, &out->params);
-	snprintf(out->params.input_sha256, sizeof out->params.input_sha256, "%s", t->sha256);
-	out->converged = sol.gsl_status == GSL_SUCCESS;
-	out->gsl_status = sol.gsl_status;
-	out->info = sol.info;
-	out->niter = sol.niter;
-	out->rcond = sol.rcond;
-	out->rms = sol.rms;
-	out->n_excluded = pb->n_excluded;
-	out->n_free = (int)p;
-	out->max_se = 0;
-	for (size_t k = 0; k < p; k++) {
-		out->se[k] = sol.se[k];
-		out->max_se = isfinite(sol.se[k]) ? fmax(out->max_se, sol.se[k]) : INFINITY;
-	}
-	for (size_t i = 0; i < pb->n_rows; i++)
-		out->n_used += (int)mult[i];
-	out->params.runs = out->n_used;
-	for (size_t k = 0; k < p; k++) {
-		fit_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
-		out->x[k] = fit_param_is_log(pb, (int)k) ? exp(x[k]) : x[k];
-	}
-	for (size_t i = 0; i < t->n_runs; i++)
-		out->residuals[i] = NAN;
-	{
-		gsl_vector_view xv = gsl_vector_view_array(x, p);
-		gsl_vector *f = gsl_vector_alloc(pb->n_rows);
-		fit_eval *ev = fit_eval_new(pb);
-		if (f && ev && fit_residuals(&xv.vector, ev, f) == GSL_SUCCESS)
-			for (size_t i = 0; i < pb->n_rows; i++)
-				out->residuals[pb->row[i]] = gsl_vector_get(f, i);
-		gsl_vector_free(f);
-		fit_eval_free(ev);
-	}
-	for (int i = 0; i < pb->n_warnings; i++)
-		add_warning(out, pb->warnings[i]);
-	if (!out->converged) {
-		char msg[WC_ERROR_MSG_MAX];
-		snprintf(msg, sizeof msg, "fit did not converge: %s after %d iterations (estimate reported as is)",
-		         gsl_strerror(sol.gsl_status), sol.niter);
-		add_warning(out, msg);
-	}
-	for (size_t k = 0; k < p; k++) {
-		int weak = (int)k == sol.weakest || sol.se[k] > WEAK_SE;
-		if (!weak)
-			continue;
-		char msg[WC_ERROR_MSG_MAX];
-		snprintf(msg, sizeof msg, "%s is weakly identified by these runs (standard error %.3g in fit "
-		         "units, Jacobian rcond %.2g); expect a wide interval", out->names[k], sol.se[k], sol.rcond);
-		add_warning(out, msg);
-		out->weak[k] = 1;
-	}
+	fill_estimate(pb, t, x, mult, &sol, out);
+	fill_residuals(pb, t, x, out);
+	fill_warnings(pb, &sol, out);
 	rc = WC_OK;
 done:
 	free(mult);

@@ -56,13 +56,12 @@ wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double
 	return wc_engine_value_at(rc->eng, c, b) - wc_engine_value_at(rc->eng, c, a);
 }
 
-int
-wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a, double b, int last,
-         int whole, wc_ingest_row *row, wc_error *err)
+/* The row's facts before any measurement: the window, what the run is
+ * (from its manifests) and how its idle power and n(t) were found. */
+static void
+row_facts(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a, double b,
+          wc_ingest_row *row)
 {
-	double *ct = NULL, *cp = NULL;
-	size_t cn = 0;
-	int r;
 	memset(row, 0, sizeof *row);
 	wc_run_init(&row->run);
 	wc_trace_metrics_init(&row->metrics);
@@ -94,75 +93,98 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int seg, do
 	run->kv = rc->m.kv >= 0 ? (wc_precision)rc->m.kv : WC_PREC_BF16;
 	run->sm_clock_mhz = isfinite(rc->m.sm_clock_mhz) ? rc->m.sm_clock_mhz : 0.0;
 	run->workload = rc->m.workload;
+}
 
-	/* Power. */
-	if ((r = cut_trace(rc, a, b, &ct, &cp, &cn, err)) != WC_OK)
-		return r;
+/* Power metrics of the cut trace, the mean and the idle power per GPU. */
+static int
+row_power(const run_ctx *rc, double a, double b, const double *ct, const double *cp, size_t cn,
+          wc_ingest_row *row, wc_error *err)
+{
+	wc_run *run = &row->run;
+	int r;
 	if ((r = wc_trace_metrics_compute(ct, cp, cn, &row->metrics, err)) != WC_OK)
-		goto done;
+		return r;
 	run->mean_power_w = row->metrics.mean_w;
-	if (!isfinite(run->mean_power_w)) {
-		r = wc_error_set(err, WC_EINVAL, "%s: the window %.3f-%.3f holds fewer than two power samples "
-		                 "(segment too short?)", rc->dir, a, b);
-		goto done;
-	}
+	if (!isfinite(run->mean_power_w))
+		return wc_error_set(err, WC_EINVAL, "%s: the window %.3f-%.3f holds fewer than two power samples "
+		                    "(segment too short?)", rc->dir, a, b);
 	double idle_sum = 0.0;
 	for (int g = 0; g < row->n_gpus; g++)
 		idle_sum += rc->idle_gpu[g];
 	run->idle_power_w = idle_sum / row->n_gpus; /* NaN if any GPU's is unknown */
+	return WC_OK;
+}
 
-	/* n(t) over the window's grid points. */
+/* n(t) over the window's grid points (the end point only in the last
+ * window) and its mean. */
+static int
+row_series(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row, wc_error *err)
+{
 	const double dt = WC_INGEST_GRID_S;
 	size_t k0 = (size_t)ceil((a - rc->t0) / dt - 1e-9), k1 = k0;
 	while (k1 < rc->ngrid && rc->t0 + (double)k1 * dt < b - 1e-9)
 		k1++;
 	if (last && k1 < rc->ngrid && rc->t0 + (double)k1 * dt <= b + 1e-9)
 		k1++;
-	if (k1 > k0) {
-		row->series_len = k1 - k0;
-		row->series_t = malloc(row->series_len * sizeof(double));
-		row->series_running = malloc(row->series_len * sizeof(double));
-		if (!row->series_t || !row->series_running) {
-			r = wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
-			goto done;
-		}
-		double sum = 0.0;
-		for (size_t k = k0; k < k1; k++) {
-			row->series_t[k - k0] = rc->t0 + (double)k * dt - a;
-			row->series_running[k - k0] = rc->grid_n[k];
-			sum += rc->grid_n[k];
-		}
-		run->running = sum / (double)row->series_len;
+	if (k1 <= k0)
+		return WC_OK;
+	row->series_len = k1 - k0;
+	row->series_t = malloc(row->series_len * sizeof(double));
+	row->series_running = malloc(row->series_len * sizeof(double));
+	if (!row->series_t || !row->series_running)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+	double sum = 0.0;
+	for (size_t k = k0; k < k1; k++) {
+		row->series_t[k - k0] = rc->t0 + (double)k * dt - a;
+		row->series_running[k - k0] = rc->grid_n[k];
+		sum += rc->grid_n[k];
 	}
+	row->run.running = sum / (double)row->series_len;
+	return WC_OK;
+}
 
-	/* Counts: requests completed in the window, tokens and iterations
-	 * from the engine's counters. */
+/* Requests completed in the window (at its end only in the last one) and
+ * their mean token counts; their output tokens stand in for a missing
+ * engine counter when every request has its count. */
+static void
+count_requests(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row, double *out_tok)
+{
+	wc_run *run = &row->run;
+	double cnt = 0, in_sum = 0, out_sum = 0, in_n = 0, out_n = 0;
+	for (size_t i = 0; i < rc->req->n; i++) {
+		double c = rc->req->completion[i];
+		if (c < a || c > b || (c == b && !last))
+			continue;
+		cnt++;
+		if (isfinite(rc->req->input_tokens[i])) {
+			in_sum += rc->req->input_tokens[i];
+			in_n++;
+		}
+		if (isfinite(rc->req->output_tokens[i])) {
+			out_sum += rc->req->output_tokens[i];
+			out_n++;
+		}
+	}
+	row->requests = cnt;
+	if (in_n > 0)
+		run->input_tokens = in_sum / in_n;
+	if (out_n > 0)
+		run->output_tokens = out_sum / out_n;
+	if (isnan(*out_tok) && out_n == cnt && cnt > 0)
+		*out_tok = out_sum;
+}
+
+/* Counts: requests completed in the window, tokens and iterations from
+ * the engine's counters. Returns the output tokens (NaN if unknown). */
+static double
+row_counts(const run_ctx *rc, double a, double b, int last, int whole, wc_ingest_row *row)
+{
+	wc_run *run = &row->run;
 	double out_tok = wc__ingest_counter_delta(rc, WC_ENG_GENERATION_TOKENS, a, b);
 	double in_tok = wc__ingest_counter_delta(rc, WC_ENG_PROMPT_TOKENS, a, b);
 	row->iterations = wc__ingest_counter_delta(rc, WC_ENG_ITERATIONS, a, b);
 	if (rc->req) {
-		double cnt = 0, in_sum = 0, out_sum = 0, in_n = 0, out_n = 0;
-		for (size_t i = 0; i < rc->req->n; i++) {
-			double c = rc->req->completion[i];
-			if (c < a || c > b || (c == b && !last))
-				continue;
-			cnt++;
-			if (isfinite(rc->req->input_tokens[i])) {
-				in_sum += rc->req->input_tokens[i];
-				in_n++;
-			}
-			if (isfinite(rc->req->output_tokens[i])) {
-				out_sum += rc->req->output_tokens[i];
-				out_n++;
-			}
-		}
-		row->requests = cnt;
-		if (in_n > 0)
-			run->input_tokens = in_sum / in_n;
-		if (out_n > 0)
-			run->output_tokens = out_sum / out_n;
-		if (isnan(out_tok) && out_n == cnt && cnt > 0)
-			out_tok = out_sum;
+		count_requests(rc, a, b, last, row, &out_tok);
 	} else if (whole && isfinite(rc->m.requests)) {
 		/* The load generator's count holds for the whole run only. */
 		row->requests = rc->m.requests;
@@ -171,6 +193,14 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int seg, do
 			run->output_tokens = out_tok / row->requests;
 		}
 	}
+	return out_tok;
+}
+
+/* Throughput and the energies per token, request and iteration. */
+static void
+row_per_unit(wc_ingest_row *row, double a, double b, double out_tok)
+{
+	wc_run *run = &row->run;
 	double dur = b - a, e = row->metrics.energy_j;
 	if (isfinite(out_tok) && dur > 0)
 		run->throughput_tok_s = out_tok / dur;
@@ -180,6 +210,23 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int seg, do
 		row->energy_per_request_j = e / row->requests;
 	if (row->iterations > 0)
 		row->energy_per_iteration_j = e / row->iterations;
+}
+
+int
+wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a, double b, int last,
+         int whole, wc_ingest_row *row, wc_error *err)
+{
+	double *ct = NULL, *cp = NULL;
+	size_t cn = 0;
+	int r;
+	row_facts(rc, opt, seg, a, b, row);
+	if ((r = cut_trace(rc, a, b, &ct, &cp, &cn, err)) != WC_OK)
+		return r;
+	if ((r = row_power(rc, a, b, ct, cp, cn, row, err)) != WC_OK)
+		goto done;
+	if ((r = row_series(rc, a, b, last, row, err)) != WC_OK)
+		goto done;
+	row_per_unit(row, a, b, row_counts(rc, a, b, last, whole, row));
 	/* Best effort: out of memory here leaves the phases blank. */
 	wc__ingest_phases(rc, a, ct, cp, cn, row);
 	r = WC_OK;

@@ -257,35 +257,15 @@ done:
 
 /* ------------------------------------------------------- dominant period */
 
-int
-wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s, double max_s,
-                         double *out, wc_error *err)
+/* The forward transform in `buf` (n values) turned into the
+ * autocovariance: power spectrum in halfcomplex form (imaginary parts 0),
+ * then back; Wiener-Khinchin gives sum_j x_j x_{j+k}. */
+static int
+autocovariance(double *buf, size_t n, wc_error *err)
 {
-	*out = NAN;
-	if (len < 4 || !(dt > 0) || !(max_s > min_s))
-		return WC_OK;
-	/* At least two periods must fit in the trace. */
-	size_t kmax = (size_t)floor(fmin(max_s / dt, (double)(len / 2)));
-	size_t kmin = (size_t)ceil(min_s / dt - 1e-9);
-	if (kmin < 1)
-		kmin = 1;
-	if (kmax < kmin + 1)
-		return WC_OK;
-	/* Zero padding to >= 2*len makes the circular correlation linear. */
-	size_t n = smooth_ceil(2 * len);
-	double *buf = calloc(n, sizeof *buf);
 	gsl_fft_halfcomplex_wavetable *hw = NULL;
 	gsl_fft_real_workspace *ws = NULL;
 	int rc = WC_OK;
-	if (!buf)
-		return wc_error_set(err, WC_ENOMEM, "period: out of memory (%zu values)", n);
-	memcpy(buf, x, len * sizeof *buf);
-	if (demean(buf, len))
-		goto done;
-	if ((rc = fft_forward(buf, n, "period", err)) != WC_OK)
-		goto done;
-	/* Power spectrum in halfcomplex form (imaginary parts 0), then back:
-	 * Wiener-Khinchin gives the autocovariance sum_j x_j x_{j+k}. */
 	buf[0] = buf[0] * buf[0];
 	for (size_t k = 1; 2 * k < n; k++) {
 		buf[2 * k - 1] = halfcomplex_power(buf, n, k);
@@ -295,16 +275,20 @@ wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s, d
 		buf[n - 1] = buf[n - 1] * buf[n - 1];
 	hw = gsl_fft_halfcomplex_wavetable_alloc(n);
 	ws = gsl_fft_real_workspace_alloc(n);
-	if (!hw || !ws) {
+	if (!hw || !ws)
 		rc = wc_error_set(err, WC_ENOMEM, "period: out of memory (FFT of %zu)", n);
-		goto done;
-	}
-	if (gsl_fft_halfcomplex_inverse(buf, 1, n, hw, ws) != GSL_SUCCESS) {
+	else if (gsl_fft_halfcomplex_inverse(buf, 1, n, hw, ws) != GSL_SUCCESS)
 		rc = wc_error_set(err, WC_EINVAL, "period: inverse FFT of %zu points failed", n);
-		goto done;
-	}
-	if (!(buf[0] > 0))
-		goto done;
+	gsl_fft_halfcomplex_wavetable_free(hw);
+	gsl_fft_real_workspace_free(ws);
+	return rc;
+}
+
+/* The period from the autocovariance `buf` (buf[0] > 0) at lags
+ * [kmin, kmax]; NAN when no peak is strong enough. */
+static double
+period_from_acov(const double *buf, size_t kmin, size_t kmax, double dt)
+{
 	double r0 = buf[0], best = -INFINITY;
 	size_t kbest = 0;
 	for (size_t k = kmin; k <= kmax; k++) {
@@ -313,7 +297,7 @@ wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s, d
 			best = r;
 	}
 	if (best < WC_TRACE_PERIOD_MIN_ACF)
-		goto done;
+		return NAN;
 	/* A periodic trace peaks at every multiple of its period, and when the
 	 * period is not a whole number of samples a multiple can come out a
 	 * little higher than the period itself: take the first peak that is
@@ -336,10 +320,39 @@ wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s, d
 		if (shift < -0.5)
 			shift = -0.5;
 	}
-	*out = ((double)kbest + shift) * dt;
+	return ((double)kbest + shift) * dt;
+}
+
+int
+wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s, double max_s,
+                         double *out, wc_error *err)
+{
+	*out = NAN;
+	if (len < 4 || !(dt > 0) || !(max_s > min_s))
+		return WC_OK;
+	/* At least two periods must fit in the trace. */
+	size_t kmax = (size_t)floor(fmin(max_s / dt, (double)(len / 2)));
+	size_t kmin = (size_t)ceil(min_s / dt - 1e-9);
+	if (kmin < 1)
+		kmin = 1;
+	if (kmax < kmin + 1)
+		return WC_OK;
+	/* Zero padding to >= 2*len makes the circular correlation linear. */
+	size_t n = smooth_ceil(2 * len);
+	double *buf = calloc(n, sizeof *buf);
+	int rc = WC_OK;
+	if (!buf)
+		return wc_error_set(err, WC_ENOMEM, "period: out of memory (%zu values)", n);
+	memcpy(buf, x, len * sizeof *buf);
+	if (demean(buf, len))
+		goto done;
+	if ((rc = fft_forward(buf, n, "period", err)) != WC_OK)
+		goto done;
+	if ((rc = autocovariance(buf, n, err)) != WC_OK)
+		goto done;
+	if (buf[0] > 0)
+		*out = period_from_acov(buf, kmin, kmax, dt);
 done:
-	gsl_fft_halfcomplex_wavetable_free(hw);
-	gsl_fft_real_workspace_free(ws);
 	free(buf);
 	return rc;
 }
