@@ -1,7 +1,7 @@
 /*
  * wattcast ingest: measured run folders (nvidia-smi power log, vLLM
- * engine counters, per-request log, manifest) -> a runs table (SPEC §7)
- * with the trace metrics of SPEC §4 as extra columns. Every run is read
+ * engine counters, per-request log, manifest) -> a runs table
+ * (docs/formats/runs-table.md) with the trace metrics as extra columns. Every run is read
  * and checked before anything is written; one refused run means exit 1
  * and no output.
  */
@@ -23,12 +23,12 @@ static const char ingest_usage[] =
 	"Turns measured runs into a runs table. A RUN_DIR holds power.csv (nvidia-smi\n"
 	"--format=csv) and optionally engine.csv (vLLM counters), requests.json or\n"
 	"requests.csv (per-request log), manifest.json (powertrace-sim) and\n"
-	"wattcast-run.json (see README); a folder of run folders is searched. One row per\n"
+	"wattcast-run.json (docs/formats/telemetry.md); a folder of run folders is searched. One row per\n"
 	"run, or per segment of --segment seconds (run_id '<run>#seg<k>'). The n(t)\n"
 	"series go to '<RUNS>.series/' beside the table. Flags fill what a run's\n"
 	"manifests leave unknown (a manifest's value wins). Malformed lines are reported\n"
 	"as file:line and skipped; a run is refused (exit 1, nothing written) when more\n"
-	"than 1 %% of a file's lines are bad (--max-bad), a GPU is missing from a sample,\n"
+	"than 1 % of a file's lines are bad (--max-bad), a GPU is missing from a sample,\n"
 	"or the power and engine clocks do not overlap.\n";
 
 enum { OPT_SEGMENT = 1000, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_WORKLOAD,
@@ -226,7 +226,7 @@ cli_cmd_ingest(int argc, char **argv)
 	char comment[256], now[24];
 	wc_utc_now(now);
 	snprintf(comment, sizeof comment,
-	         "wattcast ingest %s, %s: %zu rows; metrics per SPEC section 4 on the group trace",
+	         "wattcast ingest %s, %s: %zu rows; trace metrics of the group trace (docs/trace-metrics.md)",
 	         WC_VERSION, now, res.n_rows);
 	if (wc_ingest_write(a.out, &res, comment, &err) != WC_OK) {
 		rc = cli_fail(cmd, "%s", err.msg);

@@ -1,5 +1,5 @@
 /*
- * wattcast metrics: the grid-facing metrics (SPEC §4) of one nvidia-smi
+ * wattcast metrics: the grid-facing metrics (docs/trace-metrics.md) of one nvidia-smi
  * power log, per GPU and for the group (the per-sample sum). Streams the
  * file through bounded accumulators (data/trace_stream.c), so a log of any
  * size fits in the same memory.
@@ -25,9 +25,9 @@ static const char metrics_usage[] =
 	"period (autocorrelation, 0.5-120 s). --utc-offset converts the local timestamps\n"
 	"(seconds east of UTC, e.g. -25200) for the reported start and end; the metrics do\n"
 	"not depend on it. --gpus gives the GPUs per sample of a log without index/uuid.\n"
-	"Malformed lines are reported and skipped; more than 1 %% of them (--max-bad)\n"
+	"Malformed lines are reported and skipped; more than 1 % of them (--max-bad)\n"
 	"refuses the file. Logs longer than 262144 samples are summarised in fixed memory\n"
-	"(\"exact\": false; see README). With the counts of what the group served in the\n"
+	"(\"exact\": false; docs/trace-metrics.md). With the counts of what the group served in the\n"
 	"log's window, the energy per request, output token and iteration is reported.\n";
 
 enum { OPT_JSON = 1000, OPT_UTC, OPT_GPUS, OPT_MAXBAD, OPT_REQUESTS, OPT_TOKENS, OPT_ITERATIONS };

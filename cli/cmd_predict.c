@@ -15,7 +15,7 @@ static const char predict_usage[] =
 	"Predicts the mean power of a serving group of G GPUs (tensor parallel) running\n"
 	"N requests at a time (N = 0: loaded idle) from a frozen law: the built-in\n"
 	"published profile 'paper' unless --params names a file written by `wattcast fit`.\n"
-	"With bootstrap draws in the file, a 95 %% interval is printed. Inputs outside the\n"
+	"With bootstrap draws in the file, a 95 % interval is printed. Inputs outside the\n"
 	"calibrated range are predicted anyway, with a warning.\n";
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,

@@ -10,7 +10,7 @@ static const char simulate_usage[] =
 	"                                   [--params FILE | --profile paper] -o RUNS.csv\n\n"
 	"Draws a runs table from a known law (default: the built-in published profile)\n"
 	"with the published experimental design (~250 closed-loop runs), multiplicative\n"
-	"noise SD on mean power (default 0.03) and 1 %% on idle power. The same seed gives\n"
+	"noise SD on mean power (default 0.03) and 1 % on idle power. The same seed gives\n"
 	"the same file byte for byte. The file says in its header that it is synthetic.\n";
 
 enum { OPT_DESIGN = 1000, OPT_SEED, OPT_NOISE, OPT_PARAMS, OPT_PROFILE };

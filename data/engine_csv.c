@@ -1,7 +1,7 @@
 /*
  * vLLM engine counters sampled into a CSV: a `timestamp` column (Unix
  * epoch seconds) and one column per Prometheus sample
- * (num_requests_running = n(t) of SPEC §1, token and iteration counters,
+ * (num_requests_running = the law's n(t), token and iteration counters,
  * prefill/decode time sums for the phase split of TokenPowerBench).
  * Streamed line by line (CRLF or LF) into columns; unknown columns are
  * ignored, absent ones stay NULL.

@@ -1,7 +1,7 @@
 /*
  * nvidia-smi power logs (`nvidia-smi --query-gpu=timestamp,index,...,
  * power.draw --format=csv[,nounits] -lms 100`), streamed into samples: one
- * power value per GPU at one time (SPEC §4 traces, §1 measured idle).
+ * power value per GPU at one time (the traces of docs/trace-metrics.md).
  *
  * nvidia-smi writes one row per GPU per sweep. Rows are grouped into a
  * sample until a GPU repeats or a row's timestamp is more than

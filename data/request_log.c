@@ -1,7 +1,7 @@
 /*
  * Per-request logs of a load generator: arrival, first-token and
  * completion times and token counts per request, from which n(t) is
- * rebuilt on a 50 ms grid (SPEC §1) and energy is split into prefill,
+ * rebuilt on a 50 ms grid (docs/formats/telemetry.md) and energy is split into prefill,
  * decode and idle (TokenPowerBench). Two forms: the JSON of parallel arrays
  * that vLLM's benchmark_serving (--save-detailed) and powertrace-sim write
  * (`request_timestamps`, `ttfts`, `itls`, `input_lens`, `output_lens`), and

@@ -1,5 +1,5 @@
 /*
- * Bootstrap intervals (SPEC §1): resample runs with replacement, refit from
+ * Bootstrap intervals (docs/fitting.md): resample runs with replacement, refit from
  * the point estimate, take the 2.5 / 97.5 percentiles of each parameter.
  * Replicate r draws its resample from PCG32 stream (seed, r) and writes its
  * result to slot r, so the draws are bit-identical whatever the number of

@@ -27,6 +27,10 @@ wc__file_exists(const char *path)
 static const char *
 base_name(const char *path, char *buf, size_t cap)
 {
+	/* "." or "../x/.." name no folder of their own: take the real one. */
+	char real[4096];
+	if (realpath(path, real))
+		path = real;
 	size_t n = strlen(path);
 	while (n > 1 && path[n - 1] == '/')
 		n--;

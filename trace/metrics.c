@@ -1,5 +1,5 @@
 /*
- * Grid-facing metrics of a power trace (SPEC §4): energy (trapezoid), the
+ * Grid-facing metrics of a power trace (docs/trace-metrics.md): energy (trapezoid), the
  * power distribution (p5/p50/p95/max), the ramping rate on 1-s means, the
  * normalised spectral entropy and the dominant period from the
  * autocorrelation. Plain arrays in, numbers out, so that measured traces
