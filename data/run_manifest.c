@@ -21,6 +21,15 @@
 
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)
 
+static void
+level_init(wc_run_level *l)
+{
+	memset(l, 0, sizeof *l);
+	l->start_epoch = l->end_epoch = NAN;
+	l->concurrency = l->request_rate = l->burstiness = l->requests = NAN;
+	l->input_tokens = l->output_tokens = NAN;
+}
+
 void
 wc_run_manifest_init(wc_run_manifest *m)
 {
@@ -69,6 +78,10 @@ wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *d)
 		m->power_epoch_offset_s = d->power_epoch_offset_s;
 	if (m->engine_epoch_offset_s == 0)
 		m->engine_epoch_offset_s = d->engine_epoch_offset_s;
+	if (m->n_levels == 0 && d->n_levels > 0) {
+		m->n_levels = d->n_levels;
+		memcpy(m->levels, d->levels, sizeof m->levels);
+	}
 	if (m->n_gpu_uuids == 0 && d->n_gpu_uuids > 0) {
 		m->n_gpu_uuids = d->n_gpu_uuids;
 		memcpy(m->gpu_uuids, d->gpu_uuids, sizeof m->gpu_uuids);
@@ -202,6 +215,29 @@ powertrace_levels(json_t *levels, wc_run_manifest *m)
 	}
 	if (known)
 		m->requests = done;
+	/* Each level's window and load (docs/formats/telemetry.md). */
+	m->n_levels = 0;
+	json_array_foreach(levels, i, l) {
+		if (m->n_levels >= WC_RUN_MAX_LEVELS)
+			break;
+		wc_run_level *lv = &m->levels[m->n_levels];
+		json_t *p = json_object_get(l, "params"), *s = json_object_get(l, "summary");
+		const char *label = str(l, "label");
+		level_init(lv);
+		lv->start_epoch = num(l, "t_start_epoch");
+		lv->end_epoch = num(l, "t_end_epoch");
+		if (!(lv->end_epoch > lv->start_epoch))
+			continue; /* a level without its window: the whole log stays one row */
+		snprintf(lv->label, sizeof lv->label, "%s", label ? label : "");
+		double c = num(l, "concurrency"), r = num(p, "request_rate"), b = num(p, "burstiness");
+		lv->concurrency = c > 0 ? c : NAN;
+		lv->request_rate = r > 0 ? r : NAN;
+		lv->burstiness = r > 0 ? (b > 0 ? b : 1.0) : NAN;
+		lv->requests = num(s, "completed");
+		lv->input_tokens = num(s, "total_input_tokens");
+		lv->output_tokens = num(s, "total_output_tokens");
+		m->n_levels++;
+	}
 }
 
 /* /probe: the idle window and the workload. */
@@ -249,13 +285,13 @@ load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *er
 	return WC_OK;
 }
 
-/* ------------------------------------------------------- wattcast.run/1 */
+/* ------------------------------------------------------- wattcast.run/2 */
 
 static const char *const own_keys[] = {
 	"schema", "run_id", "platform", "model", "architecture", "workload", "weights", "kv_cache",
 	"tp", "active_params_b", "total_params_b", "sm_clock_mhz", "request_rate", "burstiness",
 	"concurrency", "utc_offset_s", "power_epoch_offset_s", "engine_epoch_offset_s", "requests",
-	"idle_window", "gpu_uuids", NULL,
+	"idle_window", "gpu_uuids", "levels", NULL,
 };
 
 /* A string key whose value must be one of a list of names. */
@@ -401,16 +437,89 @@ own_gpu_uuids(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
 	return WC_OK;
 }
 
+/* One entry of /levels. */
 static int
-load_own(const char *path, json_t *root, wc_run_manifest *m, wc_error *err)
+own_level(wc__json_loader *ld, json_t *v, const char *path, wc_run_level *lv)
+{
+	static const char *const keys[] = { "label", "start_epoch", "end_epoch", "concurrency",
+		                             "request_rate", "burstiness", "requests", NULL };
+	static const char *const required[] = { "start_epoch", "end_epoch", NULL };
+	const double big = 1e300;
+	char p[WC__JSON_PATH_MAX];
+	int rc;
+	level_init(lv);
+	if ((rc = wc__json_check_keys(ld, v, path, keys, required)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "label", lv->label, sizeof lv->label)) ||
+	    (rc = wc__json_optional_number(ld, v, path, "start_epoch", -big, big, &lv->start_epoch)) ||
+	    (rc = wc__json_optional_number(ld, v, path, "end_epoch", -big, big, &lv->end_epoch)) ||
+	    (rc = wc__json_optional_number(ld, v, path, "concurrency", 1e-12, big, &lv->concurrency)) ||
+	    (rc = wc__json_optional_number(ld, v, path, "request_rate", 1e-12, big, &lv->request_rate)) ||
+	    (rc = wc__json_optional_number(ld, v, path, "burstiness", 1e-12, big, &lv->burstiness)) ||
+	    (rc = wc__json_optional_number(ld, v, path, "requests", 0, big, &lv->requests)))
+		return rc;
+	wc__json_join(p, path, "end_epoch");
+	if (!(lv->end_epoch > lv->start_epoch))
+		return wc__json_fail(ld, p, "must be after start_epoch");
+	if (!isnan(lv->request_rate) && isnan(lv->burstiness))
+		lv->burstiness = 1.0;
+	return WC_OK;
+}
+
+static int
+own_levels(wc__json_loader *ld, json_t *root, wc_run_manifest *m, int version)
+{
+	json_t *v = json_object_get(root, "levels");
+	char p[WC__JSON_PATH_MAX];
+	int rc;
+	if (!v || json_is_null(v))
+		return WC_OK;
+	if (version < 2)
+		return wc__json_fail(ld, "/levels", "needs \"schema\": \"%s\"", WC_RUN_MANIFEST_SCHEMA);
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > WC_RUN_MAX_LEVELS)
+		return wc__json_fail(ld, "/levels", "expected an array of 1 to %d levels", WC_RUN_MAX_LEVELS);
+	m->n_levels = 0;
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		wc__json_join_index(p, "/levels", i);
+		if ((rc = own_level(ld, json_array_get(v, i), p, &m->levels[i])))
+			return rc;
+		m->n_levels++;
+	}
+	return WC_OK;
+}
+
+/* Levels must not overlap each other or the idle window (which is never
+ * part of a load row). */
+static int
+check_windows(wc__json_loader *ld, const wc_run_manifest *m)
+{
+	char p[WC__JSON_PATH_MAX];
+	for (int i = 0; i < m->n_levels; i++) {
+		const wc_run_level *a = &m->levels[i];
+		wc__json_join_index(p, "/levels", (size_t)i);
+		if (isfinite(m->idle_start) && a->start_epoch < m->idle_end && m->idle_start < a->end_epoch)
+			return wc__json_fail(ld, p, "overlaps the idle window %.3f-%.3f", m->idle_start,
+			                     m->idle_end);
+		for (int j = 0; j < i; j++) {
+			const wc_run_level *b = &m->levels[j];
+			if (a->start_epoch < b->end_epoch && b->start_epoch < a->end_epoch)
+				return wc__json_fail(ld, p, "overlaps level %d", j);
+		}
+	}
+	return WC_OK;
+}
+
+static int
+load_own(const char *path, json_t *root, wc_run_manifest *m, int version, wc_error *err)
 {
 	static const char *const required[] = { "schema", NULL };
 	wc__json_loader ld = { path, err };
 	int rc;
-	snprintf(m->format, sizeof m->format, "%s", WC_RUN_MANIFEST_SCHEMA);
+	snprintf(m->format, sizeof m->format, "%s",
+	         version >= 2 ? WC_RUN_MANIFEST_SCHEMA : WC_RUN_MANIFEST_SCHEMA_V1);
 	if ((rc = wc__json_check_keys(&ld, root, "", own_keys, required)) ||
 	    (rc = own_names(&ld, root, m)) || (rc = own_numbers(&ld, root, m)) ||
-	    (rc = own_idle_window(&ld, root, m)) || (rc = own_gpu_uuids(&ld, root, m))) {
+	    (rc = own_idle_window(&ld, root, m)) || (rc = own_gpu_uuids(&ld, root, m)) ||
+	    (rc = own_levels(&ld, root, m, version)) || (rc = check_windows(&ld, m))) {
 		if (err)
 			err->code = WC_EPARSE;
 		return WC_EPARSE;
@@ -437,10 +546,12 @@ wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err)
 	if (!json_is_object(root))
 		rc = wc_error_set(err, WC_EPARSE, "%s: expected a JSON object", path);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA) == 0)
-		rc = load_own(path, root, &tmp, err);
+		rc = load_own(path, root, &tmp, 2, err);
+	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V1) == 0)
+		rc = load_own(path, root, &tmp, 1, err);
 	else if (schema)
-		rc = wc_error_set(err, WC_EPARSE, "%s: /schema: expected \"%s\", got \"%s\"", path,
-		                  WC_RUN_MANIFEST_SCHEMA, schema);
+		rc = wc_error_set(err, WC_EPARSE, "%s: /schema: expected \"%s\" (or \"%s\"), got \"%s\"",
+		                  path, WC_RUN_MANIFEST_SCHEMA, WC_RUN_MANIFEST_SCHEMA_V1, schema);
 	else if (json_object_get(root, "manifest_version") || json_object_get(root, "clock") ||
 	         json_object_get(root, "probe"))
 		rc = load_powertrace(path, root, &tmp, err);

@@ -15,6 +15,19 @@
 extern "C" {
 #endif
 
+#define WC_RUN_MAX_LEVELS 64
+
+/** One load level of a run: a window of the measurement with one load
+ *  setting (docs/formats/telemetry.md, "Load levels"). Unknown: NaN / "". */
+typedef struct {
+	char label[48];
+	double start_epoch, end_epoch;   /* the level's window */
+	double concurrency;              /* closed loop */
+	double request_rate, burstiness; /* open loop */
+	double requests;                 /* completed, the load generator's count */
+	double input_tokens, output_tokens; /* totals over the level */
+} wc_run_level;
+
 /** What is known about one run. Unknown: "" / NaN / 0 (tp) / -1. */
 typedef struct {
 	char run_id[96];
@@ -32,19 +45,25 @@ typedef struct {
 	double power_epoch_offset_s, engine_epoch_offset_s; /* 0 default */
 	double idle_start, idle_end;     /* idle window, epoch s; NaN none */
 	double requests;                 /* completed requests, NaN unknown */
+	int n_levels;                    /* 0: the run states no load levels */
+	wc_run_level levels[WC_RUN_MAX_LEVELS];
 	int n_gpu_uuids;
 	char gpu_uuids[WC_TELEMETRY_MAX_GPUS][48];
 	char format[24];                 /* "powertrace-sim", "wattcast.run/1", "" */
 } wc_run_manifest;
 
-#define WC_RUN_MANIFEST_SCHEMA "wattcast.run/1"
+/** The schema of wattcast's own manifest; "wattcast.run/1" (no levels)
+ *  still loads. */
+#define WC_RUN_MANIFEST_SCHEMA "wattcast.run/2"
+#define WC_RUN_MANIFEST_SCHEMA_V1 "wattcast.run/1"
 
 /** Everything unknown. */
 void wc_run_manifest_init(wc_run_manifest *m);
 /** Load a powertrace-sim `manifest.json` or a wattcast `wattcast-run.json`
- *  (`"schema": "wattcast.run/1"`, strict: unknown keys and wrong types are
- *  refused with the JSON path) into `m`; values the file states replace
- *  those in `m`, others are kept. */
+ *  (`"schema": "wattcast.run/2"` or `/1`, strict: unknown keys and wrong
+ *  types are refused with the JSON path) into `m`; values the file states
+ *  replace those in `m`, others are kept. Load levels must not overlap
+ *  each other or the idle window. */
 int wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err);
 /** Copy into `m` each value `defaults` knows and `m` does not. */
 void wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *defaults);

@@ -26,6 +26,24 @@ const char *wc_trace_idle_power(const double *t, const double *p, size_t n,
                                 const unsigned char *quiet, double win_start, double win_end,
                                 double *out);
 
+/** Plausibility band of a measured idle power against the platform's
+ *  published one (choice, docs/trace-metrics.md): [0.5, 2.5] times it. */
+#define WC_IDLE_PUBLISHED_MIN 0.5
+#define WC_IDLE_PUBLISHED_MAX 2.5
+/** Without a published idle: at most this share of the power limit. */
+#define WC_IDLE_MAX_SHARE_OF_LIMIT 0.5
+
+/** Is an idle estimate `idle_w` of one GPU consistent with its trace? It
+ *  must not exceed the trace's 5th percentile `p5_w` (by more than
+ *  max(5 W, 3 %)), must lie below the GPU's mean power over the load
+ *  windows `load_mean_w`, and must lie in the band above around the
+ *  platform's published idle `published_w` (when > 0), else below the
+ *  share of its power limit `max_power_w` (when > 0). Returns NULL when it
+ *  is consistent, else `reason` filled with why not. */
+const char *wc_trace_idle_implausible(double idle_w, double p5_w, double load_mean_w,
+                                      double published_w, double max_power_w, char *reason,
+                                      size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,4 +113,27 @@ done:
 	free(loud_before);
 	free(scratch);
 	return src;
+}
+
+const char *
+wc_trace_idle_implausible(double idle_w, double p5_w, double load_mean_w, double published_w,
+                          double max_power_w, char *reason, size_t cap)
+{
+	if (!isfinite(idle_w))
+		return NULL;
+	if (isfinite(p5_w) && idle_w > p5_w + fmax(5.0, 0.03 * p5_w))
+		snprintf(reason, cap, "above the trace's 5th percentile %.1f W", p5_w);
+	else if (isfinite(load_mean_w) && !(idle_w < load_mean_w))
+		snprintf(reason, cap, "not below the load's mean %.1f W", load_mean_w);
+	else if (published_w > 0 && (idle_w < WC_IDLE_PUBLISHED_MIN * published_w ||
+	                             idle_w > WC_IDLE_PUBLISHED_MAX * published_w))
+		snprintf(reason, cap, "outside %.1f-%.1f W (%.1f-%.1f times the platform's published %.1f W)",
+		         WC_IDLE_PUBLISHED_MIN * published_w, WC_IDLE_PUBLISHED_MAX * published_w,
+		         WC_IDLE_PUBLISHED_MIN, WC_IDLE_PUBLISHED_MAX, published_w);
+	else if (!(published_w > 0) && max_power_w > 0 && idle_w > WC_IDLE_MAX_SHARE_OF_LIMIT * max_power_w)
+		snprintf(reason, cap, "above %.0f %% of the platform's %.0f W power limit",
+		         100.0 * WC_IDLE_MAX_SHARE_OF_LIMIT, max_power_w);
+	else
+		return NULL;
+	return reason;
 }

@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "models/grow.h"
-#include "trace/idle.h"
 
 void
 wc__ingest_row_free(wc_ingest_row *r)
@@ -66,70 +65,88 @@ reserve(wc_ingest_result *res, size_t more)
 	return 0;
 }
 
-int
-wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_result *res,
-              wc_error *err)
+/* Segments of a window of `span` seconds: one, or pieces of `seg`
+ * seconds (a remainder under half a segment joins the last one). */
+static size_t
+segments(double span, double seg)
 {
-	run_ctx rc;
-	wc_ingest_row *rows = NULL;
-	size_t nrows = 0;
-	int r;
-	memset(&rc, 0, sizeof rc);
-	rc.dir = run_dir;
-	snprintf(rc.power_path, sizeof rc.power_path, "%s/power.csv", run_dir);
-	if (!wc__file_exists(rc.power_path))
-		return wc_error_set(err, WC_ENOTFOUND, "%s: no power.csv", run_dir);
-	snprintf(rc.engine_path, sizeof rc.engine_path, "%s/engine.csv", run_dir);
-	if (!wc__file_exists(rc.engine_path))
-		rc.engine_path[0] = '\0';
-	snprintf(rc.req_path, sizeof rc.req_path, "%s/requests.json", run_dir);
-	if (!wc__file_exists(rc.req_path)) {
-		snprintf(rc.req_path, sizeof rc.req_path, "%s/requests.csv", run_dir);
-		if (!wc__file_exists(rc.req_path))
-			rc.req_path[0] = '\0';
-	}
-	if ((r = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK || (r = wc__ingest_read_files(&rc, opt, err)) != WC_OK ||
-	    (r = wc__ingest_check_alignment(&rc, err)) != WC_OK || (r = wc__ingest_build_load(&rc, err)) != WC_OK)
-		goto done;
-
-	/* Per GPU; the weakest source in the group names the row's. */
-	static const char *const rank[] = { "none", "quiet_short", "quiet_stretch", "window" };
-	int worst = 3;
-	for (int g = 0; g < rc.pt->info.n_gpus; g++) {
-		const char *src = wc_trace_idle_power(rc.pt->t, rc.pt->power[g], rc.pt->n, rc.quiet, rc.m.idle_start,
-		                                 rc.m.idle_end, &rc.idle_gpu[g]);
-		int k = 0;
-		while (k < 3 && strcmp(rank[k], src) != 0)
-			k++;
-		if (k < worst)
-			worst = k;
-	}
-	rc.idle_source = rank[worst];
-
-	/* Windows: the run, or segments (a remainder under half a segment
-	 * joins the last one). */
-	double span = rc.t1 - rc.t0, seg = opt->segment_s;
 	size_t nseg = 1;
 	if (seg > 0 && span > seg) {
 		nseg = (size_t)floor(span / seg);
 		if (span - (double)nseg * seg >= 0.5 * seg)
 			nseg++;
 	}
-	rows = calloc(nseg, sizeof *rows);
-	if (!rows || reserve(res, nseg) != 0) {
+	return nseg;
+}
+
+static void
+locate_files(run_ctx *rc, const char *run_dir)
+{
+	rc->dir = run_dir;
+	snprintf(rc->power_path, sizeof rc->power_path, "%s/power.csv", run_dir);
+	snprintf(rc->engine_path, sizeof rc->engine_path, "%s/engine.csv", run_dir);
+	if (!wc__file_exists(rc->engine_path))
+		rc->engine_path[0] = '\0';
+	snprintf(rc->req_path, sizeof rc->req_path, "%s/requests.json", run_dir);
+	if (!wc__file_exists(rc->req_path)) {
+		snprintf(rc->req_path, sizeof rc->req_path, "%s/requests.csv", run_dir);
+		if (!wc__file_exists(rc->req_path))
+			rc->req_path[0] = '\0';
+	}
+}
+
+/* Every row of the run, into `rows` (n of them, counted by the caller). */
+static int
+make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, size_t *made,
+          wc_error *err)
+{
+	for (int w = 0; w < rc->n_windows; w++) {
+		double a0 = rc->windows[w].a, span = rc->windows[w].b - a0, seg = opt->segment_s;
+		size_t nseg = segments(span, seg);
+		for (size_t s = 0; s < nseg; s++) {
+			double a = a0 + (double)s * (seg > 0 ? seg : span);
+			double b = s + 1 == nseg ? rc->windows[w].b : a0 + (double)(s + 1) * seg;
+			int r = wc__ingest_make_row(rc, opt, w, (int)s + 1, a, b, s + 1 == nseg, nseg == 1,
+			                            &rows[*made], err);
+			if (r != WC_OK)
+				return r;
+			(*made)++;
+		}
+	}
+	return WC_OK;
+}
+
+int
+wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_result *res,
+              wc_error *err)
+{
+	run_ctx rc;
+	wc_ingest_row *rows = NULL;
+	size_t nrows = 0, total = 0;
+	int r;
+	memset(&rc, 0, sizeof rc);
+	locate_files(&rc, run_dir);
+	if (!wc__file_exists(rc.power_path))
+		return wc_error_set(err, WC_ENOTFOUND, "%s: no power.csv", run_dir);
+	if ((r = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK ||
+	    (r = wc__ingest_read_files(&rc, opt, err)) != WC_OK ||
+	    (r = wc__ingest_check_alignment(&rc, err)) != WC_OK ||
+	    (r = wc__ingest_build_load(&rc, err)) != WC_OK || (r = wc__ingest_windows(&rc, opt, err)) != WC_OK ||
+	    (r = wc__ingest_check_idle_window(&rc, err)) != WC_OK)
+		goto done;
+	wc__ingest_idle(&rc, opt);
+	for (int w = 0; w < rc.n_windows; w++)
+		total += segments(rc.windows[w].b - rc.windows[w].a, opt->segment_s);
+	rows = calloc(total, sizeof *rows);
+	if (!rows || reserve(res, total) != 0) {
 		r = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
 		goto done;
 	}
-	for (size_t s = 0; s < nseg; s++) {
-		double a = rc.t0 + (double)s * (seg > 0 ? seg : span);
-		double b = s + 1 == nseg ? rc.t1 : rc.t0 + (double)(s + 1) * seg;
-		if ((r = wc__ingest_make_row(&rc, opt, (int)s + 1, a, b, s + 1 == nseg, nseg == 1, &rows[s], err)) != WC_OK)
-			goto done;
-		nrows++;
-	}
+	if ((r = make_rows(&rc, opt, rows, &nrows, err)) != WC_OK)
+		goto done;
 	/* All rows made: hand them over (capacity was reserved). */
-	memcpy(res->rows + res->n_rows, rows, nseg * sizeof *rows);
-	res->n_rows += nseg;
+	memcpy(res->rows + res->n_rows, rows, total * sizeof *rows);
+	res->n_rows += total;
 	nrows = 0;
 	r = WC_OK;
 done:

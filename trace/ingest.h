@@ -47,6 +47,8 @@ typedef struct {
 	int n_gpus;
 	double idle_gpu_w[WC_TELEMETRY_MAX_GPUS];  /* per GPU, NaN unknown */
 	char idle_source[16];          /* "window", "quiet_stretch", "quiet_short", "none" */
+	char window[8];                /* "level" (a load level's window) or "log" */
+	char level_label[48];          /* the level's label, "" without levels */
 	char n_source[16];             /* "engine" or "requests" */
 	double request_rate, burstiness;
 	double *series_t;              /* n(t) on the 50 ms grid, s from the window start */

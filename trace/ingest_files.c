@@ -173,6 +173,38 @@ wc__ingest_check_alignment(run_ctx *rc, wc_error *err)
 	return WC_OK;
 }
 
+/* Quiet power samples: no request runs or waits (docs/trace-metrics.md,
+ * "Idle power") -- the engine's running and waiting gauges are 0 and no
+ * logged request lies between its arrival and completion (queueing and
+ * prefill included). */
+static int
+mark_quiet(run_ctx *rc, wc_error *err)
+{
+	const double dt = WC_INGEST_GRID_S;
+	double *active = NULL;
+	if (rc->req) {
+		if (!(active = malloc(rc->ngrid * sizeof *active)))
+			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+		wc_trace_running_from_requests(rc->req, rc->t0, dt, rc->ngrid, active);
+	}
+	for (size_t i = 0; i < rc->pt->n; i++) {
+		double t = rc->pt->t[i];
+		int quiet = 1;
+		if (rc->eng && rc->eng->col[WC_ENG_RUNNING]) {
+			double r = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, t);
+			double w = wc_engine_value_at(rc->eng, WC_ENG_WAITING, t);
+			quiet = r == 0.0 && !(w > 0); /* before its first sample: unknown, not quiet */
+		}
+		if (active) {
+			size_t k = (size_t)floor((t - rc->t0) / dt);
+			quiet = quiet && active[k < rc->ngrid ? k : rc->ngrid - 1] == 0.0;
+		}
+		rc->quiet[i] = (unsigned char)quiet;
+	}
+	free(active);
+	return WC_OK;
+}
+
 int
 wc__ingest_build_load(run_ctx *rc, wc_error *err)
 {
@@ -186,15 +218,9 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 	if (engine_n) {
 		for (size_t k = 0; k < rc->ngrid; k++)
 			rc->grid_n[k] = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, rc->t0 + (double)k * dt);
-		for (size_t i = 0; i < rc->pt->n; i++)
-			rc->quiet[i] = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, rc->pt->t[i]) == 0.0;
 		rc->n_source = "engine";
 	} else if (rc->req) {
 		wc_trace_running_from_requests(rc->req, rc->t0, dt, rc->ngrid, rc->grid_n);
-		for (size_t i = 0; i < rc->pt->n; i++) {
-			size_t k = (size_t)floor((rc->pt->t[i] - rc->t0) / dt);
-			rc->quiet[i] = rc->grid_n[k < rc->ngrid ? k : rc->ngrid - 1] == 0.0;
-		}
 		rc->n_source = "requests";
 	} else {
 		return wc_error_set(err, WC_EINVAL, "%s: no n(t): needs engine.csv with num_requests_running "
@@ -203,7 +229,7 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 	for (size_t k = 0; k < rc->ngrid; k++)
 		if (isnan(rc->grid_n[k]))
 			rc->grid_n[k] = 0.0; /* the engine had not reported yet */
-	return WC_OK;
+	return mark_quiet(rc, err);
 }
 
 /* ------------------------------------------------------------ discovery */

@@ -20,10 +20,16 @@ typedef struct {
 	size_t ngrid;
 	double *grid_n;            /* n(t) at t0 + k*GRID */
 	const char *n_source;
-	unsigned char *quiet;      /* per power sample: nothing running */
+	unsigned char *quiet;      /* per power sample: no request runs or waits */
 	double idle_gpu[WC_TELEMETRY_MAX_GPUS];
 	const char *idle_source;
 	size_t bad_lines;
+	/* the rows' windows: one per load level, or the whole log (level -1) */
+	int n_windows;
+	struct {
+		double a, b;
+		int level;             /* index into m.levels, -1 = the whole log */
+	} windows[WC_RUN_MAX_LEVELS];
 } run_ctx;
 
 /** Is `path` a regular file? */
@@ -36,9 +42,24 @@ int wc__ingest_check_alignment(run_ctx *rc, wc_error *err);
 /** n(t) on the grid, and which power samples are quiet. */
 int wc__ingest_build_load(run_ctx *rc, wc_error *err);
 
-/* ingest_row.c: one row over the window [a, b]. */
-int wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a,
-                        double b, int last, int whole, wc_ingest_row *row, wc_error *err);
+/* ingest_windows.c: the rows' windows and the idle power. */
+/** One window per load level the manifests state (clipped to the power
+ *  log; a level outside it is refused), else the whole log. */
+int wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
+/** An idle window that overlaps load (a request running or waiting in
+ *  it, or a load level) is refused with the reason. */
+int wc__ingest_check_idle_window(const run_ctx *rc, wc_error *err);
+/** Idle power per GPU from the idle window or quiet stretches, kept only
+ *  when it is consistent with the trace (docs/trace-metrics.md, "Idle
+ *  power"); otherwise NaN, source "none", and a warning naming the run
+ *  and the reason. */
+void wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt);
+
+/* ingest_row.c: one row over [a, b] inside window `w` (segment `seg` of
+ * it when segmenting). */
+int wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg,
+                        double a, double b, int last, int whole, wc_ingest_row *row,
+                        wc_error *err);
 void wc__ingest_row_free(wc_ingest_row *r);
 
 /* phases.c: prefill/decode/idle energy of a row (best effort; out of

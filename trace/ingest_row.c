@@ -56,10 +56,60 @@ wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double
 	return wc_engine_value_at(rc->eng, c, b) - wc_engine_value_at(rc->eng, c, a);
 }
 
+/* A level label as part of a run id: [A-Za-z0-9._-], the rest '_'. */
+static void
+id_part(const char *label, int level, char *out, size_t cap)
+{
+	size_t k = 0;
+	for (const char *p = label; *p && k + 1 < cap; p++) {
+		char c = *p;
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		         c == '.' || c == '-' || c == '_';
+		out[k++] = ok ? c : '_';
+	}
+	out[k] = '\0';
+	if (!k)
+		snprintf(out, cap, "L%d", level);
+}
+
+/* The row's id: the run's, "#<level>" when the run has several load
+ * levels, "#seg<k>" when segmenting. */
+static void
+row_id(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, char *out, size_t cap)
+{
+	char level[48] = "", tail[64] = "";
+	int l = rc->windows[w].level;
+	if (l >= 0 && rc->m.n_levels > 1) {
+		char part[40];
+		id_part(rc->m.levels[l].label, l, part, sizeof part);
+		snprintf(level, sizeof level, "#%s", part);
+	}
+	if (opt->segment_s > 0)
+		snprintf(tail, sizeof tail, "#seg%d", seg);
+	snprintf(out, cap, "%.*s%s%s", (int)(cap - 1 - strlen(level) - strlen(tail)), rc->m.run_id, level,
+	         tail);
+}
+
+/* The workload of window w: its level's when it has one, else the run's. */
+static void
+row_load(const run_ctx *rc, int w, wc_ingest_row *row)
+{
+	const wc_run_level *l = rc->windows[w].level >= 0 ? &rc->m.levels[rc->windows[w].level] : NULL;
+	row->request_rate = l ? l->request_rate : rc->m.request_rate;
+	row->burstiness = l ? l->burstiness : rc->m.burstiness;
+	row->run.workload = rc->m.workload;
+	if (!l || rc->m.workload == WC_WORKLOAD_REPLAY)
+		return;
+	if (l->request_rate > 0)
+		row->run.workload = l->burstiness == 1.0 ? WC_WORKLOAD_POISSON : WC_WORKLOAD_BURSTY;
+	else if (l->concurrency > 0)
+		row->run.workload = WC_WORKLOAD_CLOSED;
+}
+
 /* The row's facts before any measurement: the window, what the run is
  * (from its manifests) and how its idle power and n(t) were found. */
 static void
-row_facts(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a, double b,
+row_facts(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, double a, double b,
           wc_ingest_row *row)
 {
 	memset(row, 0, sizeof *row);
@@ -70,8 +120,6 @@ row_facts(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a, do
 	row->requests = row->iterations = NAN;
 	row->energy_per_request_j = row->energy_per_iteration_j = NAN;
 	row->prefill_energy_j = row->decode_energy_j = row->idle_energy_j = NAN;
-	row->request_rate = rc->m.request_rate;
-	row->burstiness = rc->m.burstiness;
 	row->bad_lines = rc->bad_lines;
 	row->n_gpus = rc->pt->info.n_gpus;
 	memcpy(row->idle_gpu_w, rc->idle_gpu, sizeof row->idle_gpu_w);
@@ -79,10 +127,12 @@ row_facts(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a, do
 	snprintf(row->n_source, sizeof row->n_source, "%s", rc->n_source);
 
 	wc_run *run = &row->run;
-	if (opt->segment_s > 0)
-		snprintf(run->run_id, sizeof run->run_id, "%.80s#seg%d", rc->m.run_id, seg);
-	else
-		snprintf(run->run_id, sizeof run->run_id, "%s", rc->m.run_id);
+	row_id(rc, opt, w, seg, run->run_id, sizeof run->run_id);
+	snprintf(row->window, sizeof row->window, "%s",
+	         rc->windows[w].level >= 0 ? "level" : "log");
+	if (rc->windows[w].level >= 0)
+		snprintf(row->level_label, sizeof row->level_label, "%s",
+		         rc->m.levels[rc->windows[w].level].label);
 	snprintf(run->platform, sizeof run->platform, "%s", rc->m.platform);
 	run->tp = rc->m.tp;
 	snprintf(run->model, sizeof run->model, "%s", rc->m.model);
@@ -92,7 +142,7 @@ row_facts(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a, do
 	run->weights = rc->m.weights >= 0 ? (wc_precision)rc->m.weights : WC_PREC_BF16;
 	run->kv = rc->m.kv >= 0 ? (wc_precision)rc->m.kv : WC_PREC_BF16;
 	run->sm_clock_mhz = isfinite(rc->m.sm_clock_mhz) ? rc->m.sm_clock_mhz : 0.0;
-	run->workload = rc->m.workload;
+	row_load(rc, w, row);
 }
 
 /* Power metrics of the cut trace, the mean and the idle power per GPU. */
@@ -177,17 +227,24 @@ count_requests(const run_ctx *rc, double a, double b, int last, wc_ingest_row *r
 /* Counts: requests completed in the window, tokens and iterations from
  * the engine's counters. Returns the output tokens (NaN if unknown). */
 static double
-row_counts(const run_ctx *rc, double a, double b, int last, int whole, wc_ingest_row *row)
+row_counts(const run_ctx *rc, int w, double a, double b, int last, int whole, wc_ingest_row *row)
 {
 	wc_run *run = &row->run;
+	const int l = rc->windows[w].level;
 	double out_tok = wc__ingest_counter_delta(rc, WC_ENG_GENERATION_TOKENS, a, b);
 	double in_tok = wc__ingest_counter_delta(rc, WC_ENG_PROMPT_TOKENS, a, b);
 	row->iterations = wc__ingest_counter_delta(rc, WC_ENG_ITERATIONS, a, b);
+	/* The load generator's counts hold for a whole level (or a whole run
+	 * without levels) only. */
+	const double given = l >= 0 ? rc->m.levels[l].requests : rc->m.requests;
 	if (rc->req) {
 		count_requests(rc, a, b, last, row, &out_tok);
-	} else if (whole && isfinite(rc->m.requests)) {
-		/* The load generator's count holds for the whole run only. */
-		row->requests = rc->m.requests;
+	} else if (whole && isfinite(given)) {
+		row->requests = given;
+		if (l >= 0 && isnan(in_tok))
+			in_tok = rc->m.levels[l].input_tokens;
+		if (l >= 0 && isnan(out_tok))
+			out_tok = rc->m.levels[l].output_tokens;
 		if (row->requests > 0) {
 			run->input_tokens = in_tok / row->requests;
 			run->output_tokens = out_tok / row->requests;
@@ -213,20 +270,20 @@ row_per_unit(wc_ingest_row *row, double a, double b, double out_tok)
 }
 
 int
-wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int seg, double a, double b, int last,
-         int whole, wc_ingest_row *row, wc_error *err)
+wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, double a,
+                    double b, int last, int whole, wc_ingest_row *row, wc_error *err)
 {
 	double *ct = NULL, *cp = NULL;
 	size_t cn = 0;
 	int r;
-	row_facts(rc, opt, seg, a, b, row);
+	row_facts(rc, opt, w, seg, a, b, row);
 	if ((r = cut_trace(rc, a, b, &ct, &cp, &cn, err)) != WC_OK)
 		return r;
 	if ((r = row_power(rc, a, b, ct, cp, cn, row, err)) != WC_OK)
 		goto done;
 	if ((r = row_series(rc, a, b, last, row, err)) != WC_OK)
 		goto done;
-	row_per_unit(row, a, b, row_counts(rc, a, b, last, whole, row));
+	row_per_unit(row, a, b, row_counts(rc, w, a, b, last, whole, row));
 	/* Best effort: out of memory here leaves the phases blank. */
 	wc__ingest_phases(rc, a, ct, cp, cn, row);
 	r = WC_OK;

@@ -21,6 +21,7 @@ static const char *const ingest_columns[] = {
 	"requests", "energy_per_request_j", "iterations", "energy_per_iteration_j",
 	"prefill_energy_j", "decode_energy_j", "idle_energy_j", "phase_source", "idle_source",
 	"idle_power_gpus_w", "n_source", "request_rate", "burstiness", "start_epoch", "bad_lines",
+	"window", "level",
 };
 #define N_INGEST (sizeof ingest_columns / sizeof ingest_columns[0])
 
@@ -64,6 +65,10 @@ ingest_value(const wc_ingest_row *r, size_t col, char *buf, size_t cap)
 			fmt_num(one, sizeof one, r->idle_gpu_w[g]);
 			used += (size_t)snprintf(buf + used, cap - used, "%s%s", g ? ";" : "", one);
 		}
+	} else if (strcmp(name, "window") == 0) {
+		snprintf(buf, cap, "%s", r->window);
+	} else if (strcmp(name, "level") == 0) {
+		snprintf(buf, cap, "%s", r->level_label);
 	} else if (strcmp(name, "request_rate") == 0) {
 		fmt_num(buf, cap, r->request_rate);
 	} else if (strcmp(name, "burstiness") == 0) {

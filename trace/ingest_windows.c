@@ -1,0 +1,195 @@
+/*
+ * `wattcast ingest`, which parts of the log become rows and what the idle
+ * power is (docs/formats/telemetry.md, "Load levels and idle windows";
+ * docs/trace-metrics.md, "Idle power"). A run whose manifests state load
+ * levels gets one row per level, cut exactly to the level's window; the
+ * idle window is never part of a load row. A run without levels keeps one
+ * row over its whole power log.
+ */
+#include "ingest_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/catalog.h"
+#include "models/params.h"
+#include "trace/idle.h"
+
+/* A level whose window misses the log by more than this is refused; less
+ * is clipped silently (clocks of different tools differ by a sample). */
+#define CLIP_TOLERANCE_S 1.0
+
+static void
+warn(const wc_ingest_options *opt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+warn(const wc_ingest_options *opt, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	if (!opt->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	opt->warn(msg, opt->warn_payload);
+}
+
+int
+wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
+{
+	rc->n_windows = 0;
+	if (rc->m.n_levels == 0) {
+		rc->windows[0].a = rc->t0;
+		rc->windows[0].b = rc->t1;
+		rc->windows[0].level = -1;
+		rc->n_windows = 1;
+		return WC_OK;
+	}
+	for (int i = 0; i < rc->m.n_levels; i++) {
+		const wc_run_level *l = &rc->m.levels[i];
+		double a = fmax(l->start_epoch, rc->t0), b = fmin(l->end_epoch, rc->t1);
+		if (!(b > a))
+			return wc_error_set(err, WC_EINVAL,
+			                    "%s: load level %d ('%s', epoch %.3f-%.3f) lies outside the power log "
+			                    "(%.3f-%.3f)", rc->dir, i, l->label, l->start_epoch, l->end_epoch,
+			                    rc->t0, rc->t1);
+		if (a - l->start_epoch > CLIP_TOLERANCE_S || l->end_epoch - b > CLIP_TOLERANCE_S)
+			warn(opt, "%s: load level %d ('%s') cut to the power log: %.3f-%.3f of %.3f-%.3f",
+			     rc->dir, i, l->label, a, b, l->start_epoch, l->end_epoch);
+		rc->windows[rc->n_windows].a = a;
+		rc->windows[rc->n_windows].b = b;
+		rc->windows[rc->n_windows].level = i;
+		rc->n_windows++;
+	}
+	return WC_OK;
+}
+
+/* Requests running or waiting at time t, from every source the run has. */
+static double
+load_at(const run_ctx *rc, double t)
+{
+	double n = 0.0;
+	if (rc->eng) {
+		double r = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, t);
+		double w = wc_engine_value_at(rc->eng, WC_ENG_WAITING, t);
+		n += (isfinite(r) ? r : 0.0) + (isfinite(w) ? w : 0.0);
+	}
+	if (rc->req)
+		for (size_t i = 0; i < rc->req->n; i++)
+			n += rc->req->arrival[i] <= t && t < rc->req->completion[i];
+	return n;
+}
+
+int
+wc__ingest_check_idle_window(const run_ctx *rc, wc_error *err)
+{
+	double s = rc->m.idle_start, e = rc->m.idle_end;
+	if (!isfinite(s) || !isfinite(e))
+		return WC_OK;
+	for (int i = 0; i < rc->m.n_levels; i++)
+		if (s < rc->m.levels[i].end_epoch && rc->m.levels[i].start_epoch < e)
+			return wc_error_set(err, WC_EINVAL,
+			                    "%s: idle_window %.3f-%.3f overlaps load level %d (%.3f-%.3f)", rc->dir,
+			                    s, e, i, rc->m.levels[i].start_epoch, rc->m.levels[i].end_epoch);
+	/* Probe the window on a 50 ms grid, at its end and at every engine
+	 * sample inside it. */
+	const double dt = WC_INGEST_GRID_S;
+	size_t steps = (size_t)ceil((e - s) / dt);
+	for (size_t k = 0; k <= steps; k++) {
+		double t = k == steps ? e : s + (double)k * dt, n = load_at(rc, t);
+		if (n > 0)
+			return wc_error_set(err, WC_EINVAL,
+			                    "%s: idle_window %.3f-%.3f overlaps load: %g request(s) running or "
+			                    "waiting at epoch %.3f", rc->dir, s, e, n, t);
+	}
+	for (size_t k = 0; rc->eng && k < rc->eng->n; k++)
+		if (rc->eng->t[k] >= s && rc->eng->t[k] <= e && load_at(rc, rc->eng->t[k]) > 0)
+			return wc_error_set(err, WC_EINVAL,
+			                    "%s: idle_window %.3f-%.3f overlaps load at engine sample %.3f",
+			                    rc->dir, s, e, rc->eng->t[k]);
+	return WC_OK;
+}
+
+/* Mean power of GPU g over the load windows (time-weighted). */
+static double
+load_mean(const run_ctx *rc, int g)
+{
+	double e = 0.0, d = 0.0;
+	const double *t = rc->pt->t, *p = rc->pt->power[g];
+	for (size_t i = 1; i < rc->pt->n; i++)
+		for (int w = 0; w < rc->n_windows; w++) {
+			double a = fmax(t[i - 1], rc->windows[w].a), b = fmin(t[i], rc->windows[w].b);
+			if (b > a) {
+				e += 0.5 * (p[i - 1] + p[i]) * (b - a);
+				d += b - a;
+			}
+		}
+	return d > 0 ? e / d : NAN;
+}
+
+static double
+percentile5(const double *p, size_t n)
+{
+	double *s = malloc(n * sizeof *s), v = NAN;
+	if (!s)
+		return NAN;
+	memcpy(s, p, n * sizeof *s);
+	gsl_sort(s, 1, n);
+	v = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.05);
+	free(s);
+	return v;
+}
+
+/* The platform's published idle (the built-in profile's P0) and its power
+ * limit (the catalog); 0 when unknown. */
+static void
+platform_reference(const char *platform, double *published, double *limit)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	const wc_platform_info *info = wc_platform_lookup(platform);
+	wc_params_default(&paper);
+	const wc_level *l = wc_params_level(&paper, platform);
+	*published = l ? l->p0.value : 0.0;
+	*limit = info ? info->max_power_w : 0.0;
+	wc_params_clear(&paper);
+}
+
+void
+wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
+{
+	/* Per GPU; the weakest source in the group names the row's. */
+	static const char *const rank[] = { "none", "quiet_short", "quiet_stretch", "window" };
+	double published, limit;
+	int worst = 3;
+	platform_reference(rc->m.platform, &published, &limit);
+	for (int g = 0; g < rc->pt->info.n_gpus; g++) {
+		char reason[200];
+		const char *src = wc_trace_idle_power(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
+		                                      rc->m.idle_start, rc->m.idle_end, &rc->idle_gpu[g]);
+		if (isnan(rc->idle_gpu[g]) && g == 0)
+			warn(opt, "%s: no idle power: no idle window and no moment without a request running "
+			     "or waiting; the fit uses the platform's P0", rc->m.run_id);
+		if (wc_trace_idle_implausible(rc->idle_gpu[g], percentile5(rc->pt->power[g], rc->pt->n),
+		                              load_mean(rc, g), published, limit, reason, sizeof reason)) {
+			warn(opt, "%s: idle power %.1f W of GPU %d (%s) rejected: %s; the fit uses the "
+			     "platform's P0", rc->m.run_id, rc->idle_gpu[g], g, src, reason);
+			rc->idle_gpu[g] = NAN;
+			src = "none";
+		}
+		int k = 0;
+		while (k < 3 && strcmp(rank[k], src) != 0)
+			k++;
+		if (k < worst)
+			worst = k;
+	}
+	rc->idle_source = rank[worst];
+	if (worst == 0) /* one GPU without a trustworthy idle: the row has none */
+		for (int g = 0; g < rc->pt->info.n_gpus; g++)
+			rc->idle_gpu[g] = NAN;
+}
