@@ -347,6 +347,9 @@ fill_estimate(const fit_problem *pb, const wc_runs_table *t, const double *x, co
 	out->niter = sol->niter;
 	out->rcond = sol->rcond;
 	out->rms = sol->rms;
+	/* Recorded so that a calibration from one run knows the scatter of a
+	 * single run around the law (docs/calibration.md). */
+	out->params.residual_rms = isfinite(sol->rms) ? sol->rms : 0.0;
 	out->n_excluded = pb->n_excluded;
 	out->n_free = (int)p;
 	out->max_se = 0;
