@@ -460,6 +460,7 @@ wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_erro
 	c.weights = run->weights;
 	c.kv = run->kv;
 	c.sm_clock_mhz = run->sm_clock_mhz;
+	c.model = run->model;
 	if (run->series.len)
 		rc = wc_law_power_series(p, &c, run->series.running, run->series.weight, run->series.len, out, err);
 	else

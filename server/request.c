@@ -130,6 +130,7 @@ parse_model(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 		return -1;
 	}
 	q->config.active_params_b = m->active_params_b;
+	q->config.model = json_string_value(model); /* a model term of the set applies */
 	return 0;
 }
 
