@@ -125,6 +125,7 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		if (!m)
 			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params)", a->model);
 		c->active_params_b = m->active_params_b;
+		c->model = a->model; /* a model term of the set applies */
 	}
 	if (!a->have_conc)
 		return cli_usage_error(cmd, "--concurrency is required (0 = idle)");

@@ -20,7 +20,9 @@ static const char validate_usage[] =
 	"                                 [--per-run FILE]\n"
 	"       wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|none]\n"
 	"                              [--per-run FILE]\n"
-	"                              [--prior FILE | --profile paper]\n\n"
+	"                              [--prior FILE | --profile paper]\n"
+	"       wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"
+	"                                 [--k 1,3] [--scope model|platform] ... (see fewshot --help)\n\n"
 	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
 	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
 	"           TP degree out, T4 leave one platform-model pair out; '-' = not scored;\n"
@@ -32,6 +34,8 @@ static const char validate_usage[] =
 	"           `set`: n, median |error| %, share within 5 %, bias % (Table 14).\n"
 	"lomo       leave-one-model-out: for each model (with its -FP8/-Instruct/... variants)\n"
 	"           fit the law on the other models and predict it; accuracy per platform.\n"
+	"fewshot    calibrate on k runs of each model (or platform) and predict the rest,\n"
+	"           k = 0, 1, 3 side by side (docs/validation.md).\n"
 	"Excluded runs (`exclude` column) are left out of forms and precision, and\n"
 	"included in heldout (held-out sets are usually excluded from fits).\n"
 	"--per-run FILE writes one CSV row per predicted run: run_id, set, fold, the\n"
@@ -331,8 +335,10 @@ cli_cmd_validate(int argc, char **argv)
 		fputs(validate_usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? CLI_USAGE : CLI_OK;
 	}
+	if (strcmp(argv[1], "fewshot") == 0)
+		return cli_validate_fewshot(argc - 1, argv + 1);
 	if (strcmp(argv[1], "forms") == 0 || strcmp(argv[1], "precision") == 0 ||
 	    strcmp(argv[1], "heldout") == 0 || strcmp(argv[1], "lomo") == 0)
 		return validate(argv[1], argc - 1, argv + 1);
-	return cli_usage_error("validate", "unknown analysis '%s' (forms, precision, heldout, lomo)", argv[1]);
+	return cli_usage_error("validate", "unknown analysis '%s' (forms, precision, heldout, lomo, fewshot)", argv[1]);
 }

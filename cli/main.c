@@ -6,6 +6,7 @@
 static const cli_command commands[] = {
 	{ "predict", "predict mean power (and its interval) from a frozen law", cli_cmd_predict },
 	{ "fit", "fit a law on a runs table and freeze a parameter file", cli_cmd_fit },
+	{ "calibrate", "adapt a frozen law to a few runs of your own models or platform", cli_cmd_calibrate },
 	{ "validate", "held-out validation: candidate forms, precision terms, frozen accuracy", cli_cmd_validate },
 	{ "simulate", "generate a synthetic runs table from a parameter set", cli_cmd_simulate },
 	{ "import", "convert a published table or any CSV into a runs table", cli_cmd_import },

@@ -5,12 +5,14 @@
  */
 #include "models/params.h"
 
+#include "models/catalog.h"
 #include "models/grow.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static wc_param
 published(double v, double lo, double hi)
@@ -178,6 +180,63 @@ uses_own_scale(const wc_params *p, const wc_level *l)
 	return wc_form_has_scale(p->form) && l->s_shared_with[0] == '\0';
 }
 
+static int
+validate_model_terms(const wc_params *p, wc_error *err)
+{
+	if (p->n_model_terms < 0 || p->n_model_terms > WC_MAX_MODEL_TERMS)
+		return wc_error_set(err, WC_EINVAL, "model_terms: at most %d terms", WC_MAX_MODEL_TERMS);
+	for (int i = 0; i < p->n_model_terms; i++) {
+		const wc_model_term *t = &p->model_terms[i];
+		char key[WC_NAME_MAX];
+		if (!t->model[0])
+			return wc_error_set(err, WC_EINVAL, "model_terms/%d/model: empty", i);
+		wc_model_key(t->model, key, sizeof key);
+		if (strcmp(key, t->model) != 0)
+			return wc_error_set(err, WC_EINVAL,
+			                    "model_terms/%d/model: '%s' is a variant; name its base model '%s'",
+			                    i, t->model, key);
+		if (!wc_params_level(p, t->level))
+			return wc_error_set(err, WC_EINVAL, "model_terms/%d/level: no level '%s'", i, t->level);
+		if (!isfinite(t->shift.value))
+			return wc_error_set(err, WC_EINVAL, "model_terms/%d/shift: must be finite", i);
+		for (int j = 0; j < i; j++)
+			if (strcasecmp(p->model_terms[j].model, t->model) == 0 &&
+			    strcmp(p->model_terms[j].level, t->level) == 0)
+				return wc_error_set(err, WC_EINVAL, "model_terms/%d: a second term for %s on %s",
+				                    i, t->model, t->level);
+	}
+	return WC_OK;
+}
+
+void
+wc_model_key(const char *name, char *buf, size_t cap)
+{
+	const wc_model_info *m = wc_model_lookup(name);
+	const char *slash = name ? strrchr(name, '/') : NULL;
+	snprintf(buf, cap, "%s", m ? m->name : slash ? slash + 1 : name ? name : "");
+}
+
+void
+wc_model_term_label(const wc_model_term *t, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "shift[%s@%s]", t->model, t->level);
+}
+
+const wc_model_term *
+wc_params_find_model_term(const wc_params *p, const char *model, const char *level)
+{
+	char key[WC_NAME_MAX];
+	if (!model || !model[0] || p->n_model_terms == 0)
+		return NULL;
+	wc_model_key(model, key, sizeof key);
+	for (int i = 0; i < p->n_model_terms; i++) {
+		const wc_model_term *t = &p->model_terms[i];
+		if (strcmp(t->level, level) == 0 && strcasecmp(t->model, key) == 0)
+			return t;
+	}
+	return NULL;
+}
+
 int
 wc_params_validate(const wc_params *p, wc_error *err)
 {
@@ -232,6 +291,9 @@ wc_params_validate(const wc_params *p, wc_error *err)
 		if (t->precision == WC_PREC_BF16)
 			return wc_error_set(err, WC_EINVAL, "precision_terms/%d/precision: bf16 is the reference", i);
 	}
+	int rc = validate_model_terms(p, err);
+	if (rc != WC_OK)
+		return rc;
 	if (p->n_draws > 0) {
 		for (int j = 0; j < p->n_draw_params; j++) {
 			double v;
@@ -302,6 +364,10 @@ walk(wc_params *p, int free_only, param_visitor visit, void *payload)
 			continue;
 		wc_precision_term_label(&p->terms[i], name, sizeof name);
 		VISIT(name, &p->terms[i].value);
+	}
+	for (int i = 0; i < p->n_model_terms; i++) {
+		wc_model_term_label(&p->model_terms[i], name, sizeof name);
+		VISIT(name, &p->model_terms[i].shift);
 	}
 #undef VISIT
 	return 0;

@@ -6,7 +6,8 @@
  * POST /v1/predict/batch (whose errors prefix the item's index).
  *
  * Fields: platform, tp (integer >= 1), active_params_b | model,
- * concurrency | running_series + dt_s, weights, kv_cache, sm_clock_mhz.
+ * concurrency | running_series + dt_s, weights, kv_cache, sm_clock_mhz,
+ * profile (the parameter set to answer from; absent = the default).
  */
 #include "server_internal.h"
 
@@ -20,7 +21,7 @@
 
 static const char *const known_fields[] = {
 	"platform", "tp", "active_params_b", "model", "concurrency", "running_series",
-	"dt_s", "weights", "kv_cache", "sm_clock_mhz", NULL,
+	"dt_s", "weights", "kv_cache", "sm_clock_mhz", "profile", NULL,
 };
 
 static int
@@ -130,6 +131,7 @@ parse_model(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 		return -1;
 	}
 	q->config.active_params_b = m->active_params_b;
+	q->config.model = json_string_value(model); /* a model term of the set applies */
 	return 0;
 }
 
@@ -277,15 +279,19 @@ predictor_error(const wc_error *err, wc_api_error *e)
 }
 
 json_t *
-wc_inference_answer(const json_t *item, const wc_state *st, wc_api_error *e)
+wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 {
 	wc_inference_query q;
 	wc_inference_prediction pred;
 	wc_error err;
 	double *series = NULL;
 	json_t *out = NULL;
+	const wc_state *st = NULL;
 
-	if (wc_inference_request_parse(item, st, &q, &series, e) != 0)
+	/* The profile the item names answers it (one lookup; a non-object
+	 * gets the default and is refused by the parser). */
+	if (!(st = wc_profiles_select(pf, item, e)) ||
+	    wc_inference_request_parse(item, st, &q, &series, e) != 0)
 		goto done;
 	if (wc_predict_inference(st->pred, &q, &pred, &err) != WC_OK) {
 		predictor_error(&err, e);

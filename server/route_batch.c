@@ -33,7 +33,7 @@ wc_route_predict_batch(wc_request *req, wc_response *res)
 	if (!(results = json_array()))
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		json_t *item = wc_inference_answer(json_array_get(body, i), req->state, &e);
+		json_t *item = wc_inference_answer(json_array_get(body, i), req->profiles, &e);
 		if (!item) {
 			char prefix[32];
 			json_t *err;

@@ -92,6 +92,30 @@ void wc_state_retain(wc_state *st);
 /** Drop one reference; the last one frees. NULL is a no-op. */
 void wc_state_release(wc_state *st);
 
+/** The profiles a server answers from (docs/http-api.md, "Profiles"):
+ *  one state per parameter set, named by the set's name, the first the
+ *  default. Swapped as a whole on reload; immutable once published. */
+typedef struct wc_profiles {
+	atomic_int refs;
+	int n;
+	wc_state *st[WC_SERVER_MAX_PROFILES];
+	char *profiles_body;         /* GET /v1/profiles answer */
+	size_t profiles_len;
+	char names[512];             /* "a, b" for error messages */
+} wc_profiles;
+
+/** Build the profiles from copies of `sets` (names must differ). New
+ *  object with one reference. */
+int wc_profiles_new(int n, const wc_params *const *sets, const char *const *sources,
+                    wc_profiles **out, wc_error *err);
+void wc_profiles_retain(wc_profiles *pf);
+void wc_profiles_release(wc_profiles *pf);
+/** The profile named `name` (NULL = the default), or NULL. Borrowed. */
+const wc_state *wc_profiles_find(const wc_profiles *pf, const char *name);
+/** The profile a request object names in "profile" (absent = the
+ *  default); NULL with a 422 (field /profile) in `e` otherwise. */
+const wc_state *wc_profiles_select(const wc_profiles *pf, const json_t *item, wc_api_error *e);
+
 /* ------------------------------------------------------------ metrics */
 
 /* Statuses counted one by one (metrics.c); the last slot counts the rest. */
@@ -118,8 +142,8 @@ struct wc_server {
 	int request_timeout_ms;
 	int bench_trivial_route;
 
-	pthread_mutex_t state_lock;  /* guards `state` (the pointer only) */
-	wc_state *state;
+	pthread_mutex_t state_lock;  /* guards `profiles` (the pointer only) */
+	wc_profiles *profiles;
 
 	atomic_int in_flight;        /* requests inside the handler */
 	atomic_int draining;         /* 1 once wc_server_stop began */
@@ -130,8 +154,8 @@ struct wc_server {
 	size_t models_len;
 };
 
-/** New reference on the current state (the caller releases it). */
-wc_state *wc_server_acquire_state(wc_server *srv);
+/** New reference on the current profiles (the caller releases them). */
+wc_profiles *wc_server_acquire_profiles(wc_server *srv);
 
 /* ------------------------------------------------------------- routing */
 
@@ -151,7 +175,8 @@ typedef struct {
 typedef struct {
 	struct mg_connection *conn;
 	wc_server *srv;
-	wc_state *state;             /* referenced for the request's duration */
+	wc_profiles *profiles;       /* referenced for the request's duration */
+	const wc_state *state;       /* the default profile (borrowed from `profiles`) */
 	const char *method;
 	long long content_length;    /* -1 = not given (chunked or none) */
 	int body_pending;            /* the client announced a body not yet read */
@@ -197,14 +222,16 @@ int wc_request_read_json(wc_request *req, size_t limit, json_t **out, wc_respons
  *  NULL) backs q->running_series; strings are borrowed from `item`. */
 int wc_inference_request_parse(const json_t *item, const wc_state *st,
                                wc_inference_query *q, double **series, wc_api_error *e);
-/** Parse, predict and render one item: a new JSON object, or NULL with
- *  `e` set. */
-json_t *wc_inference_answer(const json_t *item, const wc_state *st, wc_api_error *e);
+/** Parse, predict and render one item with the profile it names: a new
+ *  JSON object, or NULL with `e` set. */
+json_t *wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 
 /* Routes. */
 void wc_route_predict_inference(wc_request *req, wc_response *res);
 void wc_route_predict_batch(wc_request *req, wc_response *res);
 void wc_route_params(wc_request *req, wc_response *res);
+void wc_route_profiles(wc_request *req, wc_response *res);
+void wc_route_calibrate(wc_request *req, wc_response *res);
 void wc_route_models(wc_request *req, wc_response *res);
 void wc_route_health(wc_request *req, wc_response *res);
 void wc_route_metrics(wc_request *req, wc_response *res);

@@ -70,6 +70,23 @@ main(void)
 		double expect = strcmp(rep.sets[s].set, "H100") == 0 ? 12.69 : 16.12;
 		CHECK_NEAR(rep.sets[s].median_abs_err_pct, expect, 0.5);
 	}
+
+	/* Few-shot calibration, leave one model out (docs/results.md): the
+	 * base is fitted without the held-out model, then calibrated on k of
+	 * its runs per GPU; the same held-out runs are scored for each k.
+	 * The numbers are pinned where wattcast measures them today. */
+	wc_fewshot_options fs = { .scope = WC_CALIBRATE_MODEL, .refit = &fo, .n_k = 3, .k = { 0, 1, 3 } };
+	wc_fewshot_report frep;
+	CHECK_INT(wc_validate_fewshot(t, &fs, &frep, NULL, &err), WC_OK);
+	const double expect[2][3] = { { 11.60, 8.40, 7.00 }, { 16.61, 17.34, 12.08 } }; /* H100, B200 */
+	for (int k = 0; k < 3; k++)
+		for (int s = 0; s < frep.by_k[k].n_sets; s++) {
+			const wc_accuracy *a = &frep.by_k[k].sets[s];
+			int gpu = strcmp(a->set, "H100") == 0 ? 0 : 1;
+			printf("  fewshot k=%d %s: n %d, median |err| %.2f %%\n", frep.k[k], a->set, a->n, a->median_abs_err_pct);
+			CHECK_NEAR(a->median_abs_err_pct, expect[gpu][k], 0.5);
+		}
+	CHECK(frep.by_k[2].overall.median_abs_err_pct < frep.by_k[0].overall.median_abs_err_pct - 3);
 	wc_runs_free(t);
 	free(path);
 	return check_report("test_real_mlenergy");
