@@ -18,7 +18,7 @@ static const char fewshot_usage[] =
 	"usage: wattcast validate fewshot RUNS.csv (--params BASE.json | --profile paper | --lomo)\n"
 	"                                 [--k 1,3] [--scope model|platform] [--idle-power W]\n"
 	"                                 [--run-scatter X] [--form NAME] [--terms all|none]\n"
-	"                                 [--prior FILE] [--per-run FILE] [--json]\n\n"
+	"                                 [--prior FILE] [--per-set] [--per-run FILE] [--json]\n\n"
 	"For every model (--scope platform: every platform) of RUNS.csv and each level it\n"
 	"ran on: order its runs by closeness to the reference load n = 32 (ties by run_id),\n"
 	"calibrate the base on the first k (as `wattcast calibrate`) and predict the runs\n"
@@ -26,10 +26,12 @@ static const char fewshot_usage[] =
 	"the same held-out runs: median |error| % per platform, side by side.\n"
 	"--lomo fits the base per held-out model (platform) on the other runs, with\n"
 	"--form/--terms/--prior as `validate lomo`, so that k = 0 is not in-sample;\n"
-	"--params/--profile use one frozen base for every group instead.\n";
+	"--params/--profile use one frozen base for every group instead.\n"
+	"--per-set calibrates and predicts within one workload (`set`) at a time: a\n"
+	"planner's own runs under their own load, rather than across workloads.\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_LOMO, OPT_K, OPT_SCOPE, OPT_IDLE, OPT_SCATTER, OPT_FORM,
-       OPT_TERMS, OPT_PRIOR, OPT_PER_RUN, OPT_JSON };
+       OPT_TERMS, OPT_PRIOR, OPT_PER_RUN, OPT_JSON, OPT_PER_SET };
 
 typedef struct {
 	const char *params, *profile, *prior, *per_run, *input, *terms, *form;
@@ -69,6 +71,7 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 		{ "run-scatter", required_argument, NULL, OPT_SCATTER }, { "form", required_argument, NULL, OPT_FORM },
 		{ "terms", required_argument, NULL, OPT_TERMS }, { "prior", required_argument, NULL, OPT_PRIOR },
 		{ "per-run", required_argument, NULL, OPT_PER_RUN }, { "json", no_argument, NULL, OPT_JSON },
+		{ "per-set", no_argument, NULL, OPT_PER_SET },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -99,6 +102,7 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 		case OPT_PRIOR: a->prior = optarg; break;
 		case OPT_PER_RUN: a->per_run = optarg; break;
 		case OPT_JSON: a->json = 1; break;
+		case OPT_PER_SET: a->fo.per_set = 1; break;
 		case 'h': fputs(fewshot_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}

@@ -146,6 +146,13 @@ typedef struct wc_params {
  *  and kappa = 1 (assumed, not published). `out` must be WC_PARAMS_INIT or
  *  a filled set, whose draws are released. */
 void wc_params_default(wc_params *out);
+/** An idle power per GPU for a platform with neither a measured nor a
+ *  published one (docs/fitting.md, "Where P0 comes from"): its power limit
+ *  (models/catalog.h) times the mean idle-to-limit ratio of the platforms
+ *  the built-in profile publishes (A100, H100, H200: about 0.178). NaN when
+ *  the catalog does not know the platform. */
+double wc_params_estimated_idle_w(const char *platform);
+
 /** Free the draws and reset to WC_PARAMS_INIT. Safe on an empty set. */
 void wc_params_clear(wc_params *p);
 /** Deep copy into `dst` (WC_PARAMS_INIT or filled: released first). */

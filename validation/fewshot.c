@@ -190,7 +190,8 @@ run_group(fs_state *s, const unsigned char *member, const char *key, wc_error *e
 		if (!member[i] || seen[i])
 			continue;
 		for (size_t j = 0; j < s->n; j++) {
-			sub[j] = member[j] && strcmp(s->t->runs[j].platform, s->t->runs[i].platform) == 0;
+			sub[j] = member[j] && strcmp(s->t->runs[j].platform, s->t->runs[i].platform) == 0 &&
+			         (!s->o->per_set || strcmp(s->t->runs[j].set, s->t->runs[i].set) == 0);
 			seen[j] |= sub[j];
 		}
 		rc = run_subgroup(s, base, sub, key, err);

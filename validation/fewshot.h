@@ -30,6 +30,10 @@ typedef struct {
 	int k[WC_FEWSHOT_K_MAX];    /* calibration run counts, increasing; 0 = the base */
 	double idle_power_w;        /* platform scope: P0 when the runs carry none */
 	double run_scatter;         /* as wc_calibrate_options (0 = the base's) */
+	/** 1: calibrate and predict within one workload (`set`) at a time --
+	 *  a planner's own runs under their own workload -- instead of
+	 *  across every workload of the model. */
+	int per_set;
 } wc_fewshot_options;
 
 typedef struct {
