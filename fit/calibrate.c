@@ -238,9 +238,11 @@ level_prior(const wc_params *base, double *log_s, double *theta)
 	*theta = nt ? th / nt : 0.0;
 }
 
-/* P0 of the new level: the runs' measured idle, else the option. */
+/* P0 of the new level: the runs' measured idle, else the option, else the
+ * estimate from the platform's power limit (docs/fitting.md). */
 static int
-new_level_p0(const cal_setup *s, const wc_calibrate_options *o, wc_param *p0, wc_error *err)
+new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name, wc_param *p0,
+             wc_calibrate_result *out, wc_error *err)
 {
 	double sum = 0;
 	int n = 0;
@@ -257,9 +259,17 @@ new_level_p0(const cal_setup *s, const wc_calibrate_options *o, wc_param *p0, wc
 		*p0 = (wc_param){ o->idle_power_w, NAN, NAN, WC_SRC_ASSUMED };
 		return WC_OK;
 	}
+	double est = wc_params_estimated_idle_w(name);
+	if (isfinite(est)) {
+		*p0 = (wc_param){ est, NAN, NAN, WC_SRC_ESTIMATED };
+		warn(out, "P0[%s]: the runs carry no measured idle power; %.1f W estimated from the "
+		     "platform's power limit (give --idle-power W to set it)", name, est);
+		return WC_OK;
+	}
 	return wc_error_set(err, WC_EINVAL,
-	                    "idle_power_w: the runs carry no measured idle power and none was given "
-	                    "(--idle-power W); a new level's P0 cannot be fitted from a few runs");
+	                    "idle_power_w: the runs carry no measured idle power, none was given "
+	                    "(--idle-power W) and the catalog does not know '%s'; a new level's P0 "
+	                    "cannot be fitted from a few runs", name);
 }
 
 static void
@@ -317,7 +327,7 @@ setup_platform(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 		                    wc_form_name(s->base->form));
 	if (s->base->n_levels >= WC_MAX_LEVELS)
 		return wc_error_set(err, WC_EINVAL, "levels: the base already has %d levels", WC_MAX_LEVELS);
-	if ((rc = new_level_p0(s, o, &p0, err)) != WC_OK ||
+	if ((rc = new_level_p0(s, o, name, &p0, s->out, err)) != WC_OK ||
 	    (rc = wc_params_copy(&s->work, s->base, err)) != WC_OK)
 		return rc;
 	wc_level *l = &s->work.levels[s->work.n_levels++];
