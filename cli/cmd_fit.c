@@ -1,5 +1,6 @@
 /* wattcast fit inference: fit the law on a runs table and freeze it. */
 #include "cli.h"
+#include "cli_capacity.h"
 #include "data/data.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
@@ -282,5 +283,9 @@ cli_cmd_fit(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "inference") == 0)
 		return fit_inference(argc - 1, argv + 1);
-	return cli_usage_error("fit", "unknown target '%s' (available: inference)", argv[1]);
+	if (strcmp(argv[1], "capacity") == 0)
+		return cli_fit_capacity(argc - 1, argv + 1);
+	if (strcmp(argv[1], "request-energy") == 0)
+		return cli_fit_request_energy(argc - 1, argv + 1);
+	return cli_usage_error("fit", "unknown target '%s' (available: inference, capacity, request-energy)", argv[1]);
 }
