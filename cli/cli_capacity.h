@@ -16,6 +16,9 @@ typedef struct {
 int cli_capacity_inputs_load(const char *cmd, char **paths, int n, cli_capacity_inputs *in);
 void cli_capacity_inputs_free(cli_capacity_inputs *in);
 
+/** --per-level LIST (eta, t0, t1, etac, tau) into per_level[]. */
+int cli_parse_per_level(const char *cmd, const char *list, int *per_level);
+
 /* Targets of `wattcast fit` (cmd_fit_capacity.c). */
 int cli_fit_capacity(int argc, char **argv);
 int cli_fit_request_energy(int argc, char **argv);

@@ -46,8 +46,8 @@ typedef struct {
 	int help;
 } cap_args;
 
-static int
-parse_per_level(const char *cmd, const char *list, int *per_level)
+int
+cli_parse_per_level(const char *cmd, const char *list, int *per_level)
 {
 	char buf[128];
 	snprintf(buf, sizeof buf, "%s", list);
@@ -90,7 +90,7 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &a->threads); break;
 		case OPT_PARAMS: a->params = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
-		case OPT_PER_LEVEL: rc = parse_per_level(cmd, optarg, a->fo.per_level); break;
+		case OPT_PER_LEVEL: rc = cli_parse_per_level(cmd, optarg, a->fo.per_level); break;
 		case OPT_ON: a->on = optarg; break;
 		case 'o': a->output = optarg; break;
 		case 'h': fputs(capacity_usage, stdout); a->help = 1; return CLI_OK;
