@@ -68,17 +68,16 @@ closed_and_open(void)
 	/* open loop: n = rate x latency(n), below the engine's cap */
 	a = answer("{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":2,\"concurrency\":64,"
 	           "\"input_tokens\":200,\"output_tokens\":256}");
-	double n = cap(a, "mean_running");
+	double n = json_number_value(json_object_get(a, "mean_running"));
 	CHECK(n > 1 && n < 64);
 	CHECK_NEAR(n, 2 * cap(a, "latency_s"), 1e-6 * n);
 	CHECK(json_is_false(json_object_get(json_object_get(a, "capacity"), "over_capacity")));
-	CHECK_NEAR(json_number_value(json_object_get(a, "mean_running")), n, 1e-9);
 	json_decref(a);
 	/* beyond capacity: flagged, answered at the cap */
 	a = answer("{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":1000,\"concurrency\":64,"
 	           "\"input_tokens\":200,\"output_tokens\":256}");
 	CHECK(json_is_true(json_object_get(json_object_get(a, "capacity"), "over_capacity")));
-	CHECK_NEAR(cap(a, "mean_running"), 64, 0);
+	CHECK_NEAR(json_number_value(json_object_get(a, "mean_running")), 64, 0);
 	CHECK(cap(a, "capacity_rate") < 1000);
 	json_decref(a);
 	/* a model the catalog does not have, by its architecture */
