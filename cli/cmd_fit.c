@@ -25,7 +25,8 @@ static const char fit_usage[] =
 	"matters (p < 0.05, as `wattcast validate precision`); 'all' fits one for every\n"
 	"precision setting present; 'none' leaves quantized runs out.\n"
 	"Forms: power_law, power_law_quadratic_load, saturating, saturating_quadratic_load,\n"
-	"floor_plus_rise. Results are bit-identical for a seed, whatever --threads.\n";
+	"floor_plus_rise. Results are bit-identical for a seed, whatever --threads.\n"
+	"Other targets: `wattcast fit capacity --help`, `wattcast fit request-energy --help`.\n";
 
 enum { OPT_FORM = 1000, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_PRIOR, OPT_PROFILE, OPT_SHARE,
        OPT_TERMS, OPT_NAME };
