@@ -69,6 +69,45 @@ typedef struct {
 	wc_model_info arch;
 } predict_args;
 
+/* The capacity and architecture flags; -1 for any other option. */
+static int
+parse_capacity_flag(const char *cmd, int opt, predict_args *a)
+{
+	wc_config *c = &a->q.config;
+	int rc = CLI_OK;
+	switch (opt) {
+	case OPT_IN:
+		rc = cli_parse_double(cmd, "--input-tokens", optarg, 0, 1, &c->input_tokens);
+		a->have_in = 1;
+		break;
+	case OPT_OUT:
+		rc = cli_parse_double(cmd, "--output-tokens", optarg, 1, 1, &c->output_tokens);
+		a->have_out = 1;
+		break;
+	case OPT_RATE:
+		rc = cli_parse_double(cmd, "--rate", optarg, 0, 0, &c->request_rate);
+		a->have_rate = 1;
+		break;
+	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
+	case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
+	case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->total_b); break;
+	case OPT_LAYERS:
+	case OPT_KV_HEADS:
+	case OPT_HEAD_DIM:
+	case OPT_D_MODEL:
+	case OPT_EXPERTS:
+	case OPT_TOPK: {
+		static const char *const flags[] = { "--layers", "--kv-heads", "--head-dim", "--d-model",
+		                                     "--experts", "--experts-per-token" };
+		int i = opt - OPT_LAYERS;
+		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, 1000000, &a->arch_int[i]);
+		break;
+	}
+	default: return -1;
+	}
+	return rc;
+}
+
 /* The flags into `a`; a->help after printing --help. */
 static int
 parse_predict_flags(int argc, char **argv, predict_args *a)
@@ -130,35 +169,10 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		case OPT_PARAMS: a->params_path = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_JSON: a->json = 1; break;
-		case OPT_IN:
-			rc = cli_parse_double(cmd, "--input-tokens", optarg, 0, 1, &c->input_tokens);
-			a->have_in = 1;
-			break;
-		case OPT_OUT:
-			rc = cli_parse_double(cmd, "--output-tokens", optarg, 1, 1, &c->output_tokens);
-			a->have_out = 1;
-			break;
-		case OPT_RATE:
-			rc = cli_parse_double(cmd, "--rate", optarg, 0, 0, &c->request_rate);
-			a->have_rate = 1;
-			break;
-		case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
-		case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
-		case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->total_b); break;
-		case OPT_LAYERS:
-		case OPT_KV_HEADS:
-		case OPT_HEAD_DIM:
-		case OPT_D_MODEL:
-		case OPT_EXPERTS:
-		case OPT_TOPK: {
-			static const char *const flags[] = { "--layers", "--kv-heads", "--head-dim", "--d-model",
-			                                     "--experts", "--experts-per-token" };
-			int i = opt - OPT_LAYERS;
-			rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, 1000000, &a->arch_int[i]);
-			break;
-		}
 		case 'h': fputs(predict_usage, stdout); a->help = 1; return CLI_OK;
-		default: return cli_bad_option(cmd, opt, argv);
+		default:
+			if ((rc = parse_capacity_flag(cmd, opt, a)) < 0)
+				return cli_bad_option(cmd, opt, argv);
 		}
 		if (rc != CLI_OK)
 			return rc;
