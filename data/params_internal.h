@@ -17,6 +17,9 @@
 int wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws *out);
 /** The same object from a matrix (new reference). */
 json_t *wc__params_draws_json(const wc_draws *d);
+/** Read {"value", "ci95"?, "source"} into `out`; null (or absent) gives
+ *  NaN with source "assumed" when `nullable`. */
+int wc__params_read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_param *out);
 /** {"value", "ci95"?, "source"}, or null for NaN (new reference). */
 json_t *wc__params_param_json(const wc_param *p);
 

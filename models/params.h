@@ -19,6 +19,7 @@
 #include "models/error.h"
 #include "models/finetune.h"
 #include "models/law.h"
+#include "models/scalar.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,26 +28,6 @@ extern "C" {
 #define WC_MAX_LEVELS 16
 #define WC_MAX_TERMS 16
 #define WC_MAX_MODEL_TERMS 64
-
-/** How a parameter value came to be. */
-typedef enum {
-	WC_SRC_PUBLISHED = 0, /* transcribed from a paper */
-	WC_SRC_FITTED,        /* estimated by `wattcast fit` */
-	WC_SRC_MEASURED,      /* read from telemetry (idle power) */
-	WC_SRC_ESTIMATED,     /* derived from published aggregates (gamma2) */
-	WC_SRC_ASSUMED,       /* not published, not fitted: a stated default */
-	WC_SRC_CALIBRATED,    /* estimated by `wattcast calibrate` from a few runs */
-	WC_SRC_COUNT
-} wc_source;
-const char *wc_source_name(wc_source s);
-int wc_source_from_name(const char *name, wc_source *out);
-
-/** One scalar with its 95 % interval (lo/hi are NaN when there is none). */
-typedef struct {
-	double value;
-	double lo, hi;
-	wc_source source;
-} wc_param;
 
 /** Span of the calibration data for one level; predictions outside it
  *  carry an extrapolation warning. Zeroed = unknown (no warning). */

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 
+#include "predict/capacity.h"
 #include "predict/predict.h"
 
 #ifdef __cplusplus
@@ -24,10 +25,13 @@ extern "C" {
 
 /** JSON object for one inference prediction: node_power_w,
  *  per_gpu_power_w, idle_power_w, dynamic_power_w, mean_running,
- *  interval_95 ({"node_power_w": [lo, hi], "draws": B} or null), warnings
- *  (array of strings), params_version, and the configuration echoed back.
+ *  max_concurrency_fit (`max_fit`; null when NaN), interval_95
+ *  ({"node_power_w": [lo, hi], "draws": B} or null), warnings (array of
+ *  strings), capacity (the capacity answers of `cap`, or null when NULL;
+ *  docs/http-api.md), params_version, and the configuration echoed back.
  *  `indent` > 0 pretty-prints. Returns NULL with `err` set on failure. */
 char *wc_render_inference(const wc_inference_query *q, const wc_inference_prediction *pred,
+                          const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version, int indent, wc_error *err);
 
 /* ------------------------------------------------------------ serving */

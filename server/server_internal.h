@@ -30,6 +30,7 @@ struct mg_context;
 
 /** New reference: the JSON object of one inference prediction. */
 json_t *wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pred,
+                          const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version);
 
 /** jansson flags of every JSON answer (the CLI's --json uses the same). */
@@ -218,10 +219,21 @@ int wc_request_read_json(wc_request *req, size_t limit, json_t **out, wc_respons
 
 /* Inference requests (request.c). */
 
-/** Turn one request object into a query. `*series` (malloc'd, may be
- *  NULL) backs q->running_series; strings are borrowed from `item`. */
-int wc_inference_request_parse(const json_t *item, const wc_state *st,
-                               wc_inference_query *q, double **series, wc_api_error *e);
+/** One parsed inference request: the query, what backs its pointers, and
+ *  the capacity fields (docs/http-api.md). */
+typedef struct {
+	wc_inference_query q;
+	double *series;          /* malloc'd (may be NULL): backs q.running_series */
+	wc_model_info arch;      /* the catalog's, with explicit fields applied */
+	int have_arch;           /* q.config.arch points at `arch` */
+	int want_capacity;       /* output_tokens (and input_tokens) were given */
+	double price_per_kwh, grams_co2_per_kwh; /* NaN = the parameter file's */
+} wc_inference_request;
+
+/** Turn one request object into `r`; strings are borrowed from `item`.
+ *  Free r->series afterwards (also on failure). */
+int wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_request *r,
+                               wc_api_error *e);
 /** Parse, predict and render one item with the profile it names: a new
  *  JSON object, or NULL with `e` set. */
 json_t *wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);

@@ -52,7 +52,19 @@ sections_round_trip(void)
 	char names[2][WC_NAME_MAX] = { "eta[H100]", "t0[H100]" };
 	double v[4] = { 0.7, 1e-3, 0.65, 1.1e-3 };
 	wc_params_default(&p);
+	wc_capacity_params_clear(&p.capacity);
+	wc_capacity_params_init(&p.capacity);
 	p.capacity.present = 1;
+	p.capacity.n_levels = 1;
+	snprintf(p.capacity.levels[0].name, WC_NAME_MAX, "H100");
+	p.capacity.levels[0].bandwidth_tb_s = 3.35;
+	p.capacity.levels[0].bf16_tflops = 989;
+	p.capacity.levels[0].memory_gb = 80;
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		p.capacity.shared[k] = k >= WC_CAP_T1;
+		p.capacity.levels[0].p[k] = (wc_param){ 0.5, NAN, NAN, WC_SRC_FITTED };
+		p.capacity.shared_p[k] = (wc_param){ 1e-5, 1e-6, 2e-5, WC_SRC_FITTED };
+	}
 	CHECK_INT(wc_draws_set(&p.capacity.draws, 2, 2, (const char (*)[WC_NAME_MAX])names, v, &err), WC_OK);
 	p.finetune.present = 1;
 	char *s = wc_params_dump(&p, 1, &err);
@@ -61,6 +73,22 @@ sections_round_trip(void)
 	CHECK(q.capacity.draws.n == 2 && q.capacity.draws.k == 2);
 	CHECK(q.capacity.draws.values[3] == 1.1e-3);
 	CHECK(strcmp(q.capacity.draws.names[1], "t0[H100]") == 0);
+	CHECK(q.capacity.shared[WC_CAP_TAU] && !q.capacity.shared[WC_CAP_ETA]);
+	CHECK(q.capacity.shared_p[WC_CAP_TAU].hi == 2e-5 && q.capacity.levels[0].p[WC_CAP_T0].value == 0.5);
+	CHECK(isnan(q.capacity.price_per_kwh) && q.capacity.memory_reserve == WC_CAPACITY_DEFAULT_RESERVE);
+	/* The section's first draft (draws only) loads as no capacity model. */
+	char *old = wc_params_dump(&p, 0, &err), *cap = strstr(old, "\"capacity\": {");
+	CHECK(cap != NULL);
+	if (cap) {
+		const char *draft = "\"capacity\": {\"draws\": null},\n  ";
+		char *end = strstr(cap, "\"finetune\"");
+		memmove(cap + strlen(draft), end, strlen(end) + 1);
+		memcpy(cap, draft, strlen(draft));
+		CHECK_INT(wc_params_load_buffer(old, strlen(old), "old", &r, &err), WC_OK);
+		CHECK(!r.capacity.present);
+		wc_params_clear(&r);
+	}
+	free(old);
 	/* A deep copy owns its own sections (ASan would see a double free). */
 	CHECK_INT(wc_params_copy(&r, &q, &err), WC_OK);
 	CHECK(r.capacity.draws.values != q.capacity.draws.values);
