@@ -554,7 +554,7 @@ async function runBatch(req) {
   const shared = sharedPart(req);
   const curveShared = Object.assign({}, shared);
   delete curveShared.rate;
-  const configs = [configPart(req), ...S.compare];
+  const configs = [configPart(req), ...S.compare.map((c) => withBase(configPart(req), c))];
   const items = [];
   const index = { curves: [], rows: [] };
   configs.forEach((c, i) => {
@@ -621,7 +621,8 @@ function describe(c) {
 
 function renderCompare(req, answer, batch) {
   const rows = [{ config: configPart(req), answer, label: 'chosen' }];
-  S.compare.forEach((c, i) => {
+  S.compare.forEach((c0, i) => {
+    const c = withBase(configPart(req), c0);
     const res = batch.results ? batch.results[batch.index.rows[i]] : batch.error;
     rows.push({ config: c, answer: res, label: `#${i + 1}`, i });
   });
@@ -647,12 +648,21 @@ function renderCompare(req, answer, batch) {
       el('td', {}, swatch, ` ${r.label}`),
       el('td', { class: 'config', text: describe(r.config) }),
       err ? el('td', { class: 'field-error', colspan: fields.length, text: err.message || 'error' })
-        : fields.map((f) => el('td', { class: 'num', 'data-key': f },
+        : fields.map((f) => el('td', { class: 'num', 'data-key': f, 'data-label': labelOf(f) },
           r.answer && typeof r.answer[f] === 'number' ? `${fmt(r.answer[f])} ${fmtInterval(iv[f])}` : '—')),
       el('td', {}, el('ul', { class: 'warnings' }, ((r.answer && r.answer.warnings) || []).map((w) => el('li', { text: w })))),
       el('td', {}, actions)));
   });
   $('add-compare').disabled = S.compare.length >= MAX_COMPARE;
+}
+
+/* A compared configuration: the entry's fields over the chosen one's, so a
+ * link may name only what differs ("cmp=platform:H100"). */
+function withBase(base, entry) {
+  const c = Object.assign({}, base);
+  if (entry.model !== undefined) delete c.active_params_b;
+  if (entry.active_params_b !== undefined) delete c.model;
+  return Object.assign(c, entry);
 }
 
 function addCompare() {
@@ -685,8 +695,8 @@ function logTicks(lo, hi) {
  * points have lo/hi; `marker` draws a vertical line at that x. */
 function drawChart(box, spec) {
   const W = Math.max(280, Math.min(box.clientWidth || 640, 900));
-  const H = Math.round(Math.max(220, Math.min(W * 0.55, 380)));
-  const m = { l: 58, r: 12, t: 12, b: 44 };
+  const H = Math.round(Math.max(220, Math.min(W * 0.5, 340)));
+  const m = { l: 58, r: spec.series.some((x) => x.short) ? 58 : 12, t: 12, b: 44 };
   const pts = spec.series.flatMap((s) => s.points);
   const xs = pts.map((p) => p.x);
   const ys = pts.flatMap((p) => [p.y, p.lo, p.hi]).filter((v) => Number.isFinite(v) && (!spec.ylog || v > 0));
@@ -724,11 +734,29 @@ function drawChart(box, spec) {
   });
   spec.series.forEach((s) => {
     const d = s.points.filter((p) => Number.isFinite(p.y)).map((p, i) => `${i ? 'L' : 'M'}${X(p.x).toFixed(1)},${Y(p.y).toFixed(1)}`).join('');
-    g.append(svg('path', { d, fill: 'none', stroke: s.color, 'stroke-width': 2.2, 'stroke-dasharray': s.dash || null, class: 'line', 'data-series': s.name }));
+    g.append(svg('path', { d, fill: 'none', stroke: s.color, 'stroke-width': s.width || 2.2, 'stroke-dasharray': s.dash || null, class: 'line', 'data-series': s.name }));
   });
+  directLabels(g, spec.series, X, Y, W - m.r + 4, m.t, H - m.b);
   if (Number.isFinite(spec.marker) && spec.marker >= x0 && spec.marker <= x1)
     g.append(svg('line', { x1: X(spec.marker), x2: X(spec.marker), y1: m.t, y2: H - m.b, class: 'marker' }));
   box.replaceChildren(g);
+}
+
+/* Each line's short name at its right end, pushed apart so that no two
+ * overlap (the legend below the chart spells them out). */
+function directLabels(g, series, X, Y, x, top, bottom) {
+  const gap = 14;
+  const labels = series.filter((s) => s.short).map((s) => {
+    const last = s.points.filter((p) => Number.isFinite(p.y)).pop();
+    return last ? { s, y: Y(last.y) + 4 } : null;
+  }).filter(Boolean).sort((a, b) => a.y - b.y);
+  for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + gap);
+  for (let i = labels.length - 1; i >= 0; i--) {
+    labels[i].y = Math.min(labels[i].y, (i === labels.length - 1 ? bottom : labels[i + 1].y - gap));
+    labels[i].y = Math.max(labels[i].y, top + 10);
+  }
+  for (const l of labels)
+    g.append(svg('text', { x, y: l.y, class: 'direct', fill: l.s.color }, document.createTextNode(l.s.short)));
 }
 
 /* A figure: title, chart, legend and the data as a table (for screen
@@ -761,7 +789,7 @@ function renderPlots(batch) {
   for (const c of CURVES) {
     const series = batch.configs.map((cfg, k) => ({
       name: k === 0 ? `chosen: ${describe(cfg)}` : `#${k}: ${describe(cfg)}`,
-      color: COLORS[k], dash: DASHES[k],
+      short: k === 0 ? 'chosen' : `#${k}`, color: COLORS[k], dash: DASHES[k], width: k === 0 ? 3 : 2,
       points: batch.index.curves[k].map((i, j) => {
         const a = batch.results[i] || {};
         const iv = (a.interval_95 || {})[c.field];
@@ -890,7 +918,6 @@ function renderCalibration(resp) {
   const p = resp.params;
   const body = $('calibration-body');
   const levels = el('table', { class: 'values', id: 'cal-levels' },
-    el('caption', { text: 'Per platform: loaded idle power P0, scale S and intercept θ (95 % intervals), and the calibrated ranges' }),
     el('thead', {}, el('tr', {}, ['platform', 'P0 (W)', 'S (W)', 'θ', 'active params (B)', 'n', 'TP', 'clock (MHz)', 'runs']
       .map((h) => el('th', { scope: 'col', text: h })))),
     el('tbody', {}, p.levels.map((l) => el('tr', { 'data-level': l.name },
@@ -925,7 +952,9 @@ function renderCalibration(resp) {
       ['runs fitted', prov.runs !== undefined ? String(prov.runs) : null], ['seed', prov.seed ? String(prov.seed) : null],
       ['created', prov.created_utc]].filter(([, v]) => v !== null && v !== undefined && v !== '')
       .flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
-  body.replaceChildren(facts, el('div', { class: 'scroll' }, levels), el('div', { class: 'cal-row' }, shared, legend),
+  body.replaceChildren(facts,
+    el('h3', { text: 'Per platform: loaded idle power P0, scale S and intercept θ (95 % intervals), and the calibrated ranges' }),
+    el('div', { class: 'scroll' }, levels), el('div', { class: 'cal-row' }, shared, legend),
     el('div', { class: 'scroll' }, terms), ...extra.map((t) => el('div', { class: 'scroll' }, t)));
 }
 
