@@ -177,7 +177,7 @@ async function api(path, body) {
 
 const S = {
   doc: null, params: null, models: [], profiles: null, request: null, controls: {},
-  compare: [], runs: 0, generation: 0, lastBatch: null,
+  compare: [], runs: 0, generation: 0,
 };
 
 function resolve(node) {
