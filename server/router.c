@@ -22,6 +22,9 @@ static const wc_route routes[] = {
 	{ "/v1/health", "GET", wc_route_health, 0 },
 	{ "/metrics", "GET", wc_route_metrics, 0 },
 	{ "/openapi.json", "GET", wc_route_openapi, 0 },
+	{ "/", "GET", wc_route_page, 0 },
+	{ "/page.js", "GET", wc_route_page_js, 0 },
+	{ "/page.css", "GET", wc_route_page_css, 0 },
 	{ "/v1/bench/trivial", "GET", wc_route_bench_trivial, 1 },
 };
 #define N_ROUTES (sizeof routes / sizeof routes[0])

@@ -121,7 +121,7 @@ const wc_state *wc_profiles_select(const wc_profiles *pf, const json_t *item, wc
 
 /* Statuses counted one by one (metrics.c); the last slot counts the rest. */
 enum { WC_METRIC_N_STATUS = 10, WC_METRIC_N_BUCKETS = 15 };
-#define WC_ROUTE_MAX 12
+#define WC_ROUTE_MAX 32
 
 /** Counters of one server; all atomic, updated lock-free by handlers. */
 typedef struct {
@@ -168,6 +168,7 @@ typedef struct {
 	size_t len;
 	int borrowed;
 	const char *allow;           /* 405: the Allow header */
+	const char *extra_headers;   /* static "Name: value\r\n" lines, or NULL */
 	int close;                   /* send Connection: close and drop it */
 	int omit_body;               /* HEAD: headers (with Content-Length) only */
 } wc_response;
@@ -249,6 +250,10 @@ void wc_route_health(wc_request *req, wc_response *res);
 void wc_route_metrics(wc_request *req, wc_response *res);
 void wc_route_openapi(wc_request *req, wc_response *res);
 void wc_route_bench_trivial(wc_request *req, wc_response *res);
+/* The planner page and its assets (page.c; docs/planner.md). */
+void wc_route_page(wc_request *req, wc_response *res);
+void wc_route_page_js(wc_request *req, wc_response *res);
+void wc_route_page_css(wc_request *req, wc_response *res);
 
 /** GET /v1/models body, built once at start-up (malloc'd). */
 char *wc_models_body(size_t *len);
