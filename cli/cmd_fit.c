@@ -227,6 +227,12 @@ fit_and_write(const char *cmd, const fit_args *a, const wc_runs_table *t, wc_fit
 		return cli_fail(cmd, "%s", err.msg);
 	snprintf(r->params.name, sizeof r->params.name, "%s", a->label ? a->label : "fit");
 	created_time(r->params.created_utc);
+	/* The power law is what this fit estimates; the prior's separately
+	 * fitted sections (capacity model, ...) carry over unchanged, as
+	 * `fit capacity` keeps the power law of its base. */
+	if (!r->params.capacity.present && a->fo.prior &&
+	    wc_capacity_params_copy(&r->params.capacity, &a->fo.prior->capacity, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
 	print_summary(r, a->input);
 	if (wc_params_save_file(a->output, &r->params, &err) != WC_OK ||
 	    wc_params_fingerprint(&r->params, fingerprint, &err) != WC_OK)

@@ -35,7 +35,7 @@ for _ in $(seq 50); do
 done
 [ -n "$port" ] || { echo "screenshots: the server did not start" >&2; cat "$tmp/serve.out" >&2; exit 1; }
 
-link="http://127.0.0.1:$port/?platform=H200&model=Qwen3-8B&concurrency=32"
+link="http://127.0.0.1:$port/?platform=H200&model=Qwen3-8B&concurrency=32&input_tokens=512&output_tokens=512"
 link="$link&cmp=platform:H100;model:Qwen3-8B&cmp=platform:A100;model:Qwen3-8B"
 link="$link&cmp=platform:H200;model:Qwen3-32B;tp:2"
 
