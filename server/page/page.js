@@ -580,10 +580,12 @@ function quantities(answer) {
   const walk = (obj, prefix, ivs) => {
     for (const [k, v] of Object.entries(obj)) {
       if (!prefix && ANSWER_SKIP.includes(k)) continue;
+      if (prefix && (k === 'interval_95' || k === 'warnings')) continue;
       const key = prefix ? `${prefix}.${k}` : k;
       const ivv = ivs && (ivs[k] !== undefined ? ivs[k] : iv[key]);
       if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') out.push([key, k, v, ivv]);
-      else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key, ivs && ivs[k]);
+      /* a block with its own intervals (the capacity answers) uses them */
+      else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key, v.interval_95 || (ivs && ivs[k]));
     }
   };
   walk(answer, '', iv);
@@ -606,7 +608,9 @@ function renderAnswer(a) {
       el('td', { class: 'num', text: shown }),
       el('td', { class: 'num', text: fmtInterval(ivv) })));
   }
-  showWarnings(a.warnings);
+  /* the answer's warnings and those of its blocks (capacity, ...) */
+  showWarnings([].concat(a.warnings || [], ...Object.values(a)
+    .filter((v) => v && typeof v === 'object' && Array.isArray(v.warnings)).map((v) => v.warnings)));
 }
 
 /* ---------------------------------------------------------- comparison */
