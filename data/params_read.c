@@ -330,7 +330,8 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	                                       "shared", "precision_terms", "model_terms",
 	                                       "provenance", "draws", "capacity", "finetune", NULL };
 	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
-	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", NULL };
+	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", "phi", NULL };
+	static const char *const shared_required[] = { "delta", "gamma1", "gamma2", "kappa", NULL };
 	char buf[64], p[WC__JSON_PATH_MAX];
 	json_t *x;
 	int rc;
@@ -340,12 +341,14 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		return rc;
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
 	 * model terms and no residual RMS. */
-	int version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 3
+	int version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 4
+	              : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0 ? 3
 	              : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0 ? 2
 	              : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
 	if (!version)
-		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
+		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\", \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V3, WC_PARAMS_SCHEMA_V2,
+		                     WC_PARAMS_SCHEMA_V1, buf);
 	if (version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\"", WC_PARAMS_SCHEMA);
 	json_t *prov = json_object_get(root, "provenance");
@@ -374,8 +377,15 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		out->n_levels++;
 	}
 	x = json_object_get(root, "shared");
-	if ((rc = wc__json_check_keys(ld, x, "/shared", shared_keys, shared_keys)))
+	if ((rc = wc__json_check_keys(ld, x, "/shared", shared_keys, shared_required)))
 		return rc;
+	out->phi = (wc_param){ 1.0, NAN, NAN, WC_SRC_ASSUMED };
+	if (json_object_get(x, "phi")) {
+		if (version < 4)
+			return wc__json_fail(ld, "/shared/phi", "needs \"%s\"", WC_PARAMS_SCHEMA);
+		if ((rc = read_param(ld, json_object_get(x, "phi"), "/shared/phi", 0, &out->phi)))
+			return rc;
+	}
 	wc_param *shared[4] = { &out->delta, &out->gamma1, &out->gamma2, &out->kappa };
 	for (int i = 0; i < 4; i++) {
 		wc__json_join(p, "/shared", shared_keys[i]);

@@ -99,9 +99,12 @@ params_json(const wc_params *p, int with_draws)
 		json_array_append_new(levels, o);
 	}
 	json_object_set_new(root, "levels", levels);
-	json_object_set_new(root, "shared", json_pack("{s:o,s:o,s:o,s:o}",
-	                    "delta", param_json(&p->delta), "gamma1", param_json(&p->gamma1),
-	                    "gamma2", param_json(&p->gamma2), "kappa", param_json(&p->kappa)));
+	json_t *shared = json_pack("{s:o,s:o,s:o,s:o}", "delta", param_json(&p->delta), "gamma1",
+	                           param_json(&p->gamma1), "gamma2", param_json(&p->gamma2), "kappa",
+	                           param_json(&p->kappa));
+	if (wc_form_has_prefill(p->form)) /* only the form that uses it */
+		json_object_set_new(shared, "phi", param_json(&p->phi));
+	json_object_set_new(root, "shared", shared);
 	for (int i = 0; i < p->n_terms; i++) {
 		const wc_precision_term *t = &p->terms[i];
 		json_t *o = json_object();

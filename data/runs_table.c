@@ -48,6 +48,25 @@ wc_run_init(wc_run *run)
 	run->weights = run->kv = WC_PREC_BF16;
 }
 
+void
+wc_run_config(const wc_run *r, wc_config *c)
+{
+	*c = (wc_config)WC_CONFIG_INIT;
+	c->platform = r->platform;
+	c->tp = r->tp;
+	c->active_params_b = r->active_params_b;
+	c->running = r->series.len ? r->series.mean : isfinite(r->running) ? r->running : 0.0;
+	c->weights = r->weights;
+	c->kv = r->kv;
+	c->sm_clock_mhz = r->sm_clock_mhz;
+	c->idle_power_w = isfinite(r->idle_power_w) ? r->idle_power_w : 0.0;
+	c->model = r->model;
+	c->arch = wc_model_lookup(r->model);
+	c->input_tokens = isfinite(r->input_tokens) && r->input_tokens > 0 ? r->input_tokens : 0.0;
+	c->output_tokens = isfinite(r->output_tokens) && r->output_tokens > 0 ? r->output_tokens : 0.0;
+	c->set = r->set[0] ? r->set : NULL;
+}
+
 wc_runs_table *
 wc_runs_new(void)
 {

@@ -65,6 +65,13 @@ wc_runs_table *wc_runs_new(void);
 /** Append a copy of `run` (series arrays are copied). */
 int wc_runs_append(wc_runs_table *t, const wc_run *run, wc_error *err);
 void wc_runs_free(wc_runs_table *t);
+/** The configuration a run describes, for the law (docs/formats/runs-table.md):
+ *  its platform, TP, size, mean running count (its n(t) mean when it has
+ *  a series), precisions, clock, measured idle (replacing P0), model name
+ *  and catalog architecture, input/output tokens and workload set. Every
+ *  pointer in `c` borrows from `r` or the catalog. */
+void wc_run_config(const wc_run *r, wc_config *c);
+
 /** A wc_run with every optional number NaN and defaults set. */
 void wc_run_init(wc_run *run);
 /** Set the extra (not a documented) column `column` of row `row` to `value`

@@ -451,25 +451,11 @@ done:
 int
 wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_error *err)
 {
-	wc_config c = WC_CONFIG_INIT;
-	int rc;
-	c.platform = run->platform;
-	c.tp = run->tp;
-	c.active_params_b = run->active_params_b;
-	c.running = isfinite(run->running) ? run->running : 0.0;
-	c.weights = run->weights;
-	c.kv = run->kv;
-	c.sm_clock_mhz = run->sm_clock_mhz;
-	c.model = run->model;
+	wc_config c;
+	/* The run's own measured idle replaces the level's P0 (in the config). */
+	wc_run_config(run, &c);
 	if (run->series.len)
-		rc = wc_law_power_series(p, &c, run->series.running, run->series.weight, run->series.len, out, err);
-	else
-		rc = wc_law_power(p, &c, out, err);
-	if (rc == WC_OK && isfinite(run->idle_power_w)) {
-		/* The run's own measured idle replaces the level's P0. */
-		out->idle_power_w = run->tp * run->idle_power_w;
-		out->node_power_w = out->idle_power_w + out->dynamic_w;
-		out->per_gpu_power_w = out->node_power_w / run->tp;
-	}
-	return rc;
+		return wc_law_power_series(p, &c, run->series.running, run->series.weight, run->series.len,
+		                           out, err);
+	return wc_law_power(p, &c, out, err);
 }

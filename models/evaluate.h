@@ -46,9 +46,12 @@ typedef struct {
 	wc_placement place[2];   /* weights term, KV term */
 	const wc_model_term *model_term; /* the configuration's model term, or NULL */
 	/* base values and draw columns (-1 = fixed) of: P0, S, theta, floor,
-	 * delta, gamma1, gamma2, kappa, weights term, KV term, model shift */
-	double base[11];
-	int col[11];
+	 * delta, gamma1, gamma2, kappa, weights term, KV term, model shift, phi */
+	double base[12];
+	int col[12];
+	/* prefill-aware form: the share of time prefilling at the
+	 * configuration's load, and the level's headroom P_max - P0 (W/GPU) */
+	double rho, headroom;
 } wc_law_binding;
 
 /** Check `c` against the set (unknown platform WC_ENOTFOUND; tp, size,
@@ -58,6 +61,18 @@ int wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_er
 /** The law's numbers for the point estimate (`draw` NULL) or for one row
  *  of the set's draws. */
 void wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_point *out);
+
+/** The share of a serving group's time spent prefilling at the
+ *  configuration's load (docs/inference-law.md, "Prefill-aware form"):
+ *  n t_pre / latency(n) from the set's capacity model, at n = max(running,
+ *  1); the input length is the configuration's, else the one the capacity
+ *  model fitted for its `set`. 0 when any of this is unknown (no capacity
+ *  section or level, no architecture, no output length, no input length):
+ *  the prefill-aware form then predicts as the published one. */
+double wc_law_prefill_share(const wc_params *p, const wc_config *c);
+/** P_max - P0 of a level, W per GPU: the prefill power's headroom (NaN
+ *  when the catalog does not know the platform's power limit). */
+double wc_law_prefill_headroom(const wc_params *p, const wc_level *level);
 
 /** Evaluate the law at one load level (docs/inference-law.md). n = 0
  *  gives G*P0 exactly. */

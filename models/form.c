@@ -11,7 +11,7 @@
 
 static const char *const form_names[WC_FORM_COUNT] = {
 	"power_law", "power_law_quadratic_load", "saturating",
-	"saturating_quadratic_load", "floor_plus_rise",
+	"saturating_quadratic_load", "floor_plus_rise", "saturating_prefill",
 };
 
 const char *
@@ -35,20 +35,32 @@ int
 wc_form_has_scale(wc_form form)
 {
 	return form == WC_FORM_SATURATING || form == WC_FORM_SATURATING_QUADRATIC ||
-	       form == WC_FORM_FLOOR_PLUS_RISE;
+	       form == WC_FORM_FLOOR_PLUS_RISE || form == WC_FORM_PREFILL;
 }
 
 int
 wc_form_has_quadratic(wc_form form)
 {
-	return form == WC_FORM_POWER_LAW_QUADRATIC ||
-	       form == WC_FORM_SATURATING_QUADRATIC || form == WC_FORM_FLOOR_PLUS_RISE;
+	return form == WC_FORM_POWER_LAW_QUADRATIC || form == WC_FORM_SATURATING_QUADRATIC ||
+	       form == WC_FORM_FLOOR_PLUS_RISE || form == WC_FORM_PREFILL;
 }
 
 int
 wc_form_has_floor(wc_form form)
 {
 	return form == WC_FORM_FLOOR_PLUS_RISE;
+}
+
+int
+wc_form_has_prefill(wc_form form)
+{
+	return form == WC_FORM_PREFILL;
+}
+
+int
+wc_form_is_published(wc_form form)
+{
+	return (unsigned)form <= WC_FORM_FLOOR_PLUS_RISE;
 }
 
 /* Logistic evaluated on the side that cannot overflow. */

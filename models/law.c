@@ -10,6 +10,8 @@
  */
 #include "models/evaluate.h"
 
+#include "models/capacity.h"
+#include "models/catalog.h"
 #include "models/grow.h"
 
 #include <math.h>
@@ -65,6 +67,53 @@ wc_law_point_dynamic(const wc_law_point *lp, double n)
 	return lp->scale * wc_form_link(lp->form, z, lp->floor_logit, NULL, NULL);
 }
 
+double
+wc_law_point_mix(const wc_law_point *lp, double d, double n_mean)
+{
+	if (!(lp->rho > 0.0))
+		return d;
+	/* Below one request the mix is one request's, for a share n of time. */
+	double share = n_mean > 0.0 && n_mean < 1.0 ? n_mean : 1.0, one = d / share;
+	return share * (one + lp->rho * fmax(0.0, lp->a_pre - one));
+}
+
+/* ---------------------------------------------------- prefill share */
+
+double
+wc_law_prefill_headroom(const wc_params *p, const wc_level *level)
+{
+	(void)p;
+	const wc_platform_info *info = wc_platform_lookup(level->name);
+	if (!info && level->s_shared_with[0])
+		info = wc_platform_lookup(level->s_shared_with);
+	return info && info->max_power_w > 0 ? fmax(0.0, info->max_power_w - level->p0.value) : NAN;
+}
+
+double
+wc_law_prefill_share(const wc_params *p, const wc_config *c)
+{
+	const wc_capacity_params *cap = &p->capacity;
+	wc_capacity_binding cb;
+	wc_capacity_point pt;
+	wc_capacity_arch arch;
+	wc_capacity_times tm;
+	if (!cap->present || !c->arch || !(c->output_tokens > 0) || !c->platform)
+		return 0.0;
+	double in = c->input_tokens;
+	if (!(in > 0)) {
+		const wc_capacity_workload *w = c->set ? wc_capacity_workload_find(cap, c->set) : NULL;
+		in = w ? w->input_tokens.value : NAN;
+	}
+	if (!(in > 0) || wc_capacity_bind(cap, c->platform, &cb, NULL) != WC_OK ||
+	    wc_capacity_arch_make(c->arch, c->weights, c->kv, &arch, NULL) != WC_OK)
+		return 0.0;
+	wc_capacity_bound_point(&cb, NULL, &pt);
+	double n = c->running > 1.0 ? c->running : 1.0;
+	wc_capacity_times_eval(&pt, &arch, &cb.hw, c->tp, n, in, c->output_tokens, &tm);
+	double rho = n * tm.t_pre / tm.latency_s;
+	return isfinite(rho) && rho > 0.0 ? fmin(rho, 1.0) : 0.0;
+}
+
 /* ------------------------------------------------------------ terms */
 
 static const wc_precision_term *
@@ -112,7 +161,7 @@ wc_params_scale_level(const wc_params *p, const wc_level *lvl)
 /* ---------------------------------------------------------- binding */
 
 enum { B_P0, B_S, B_THETA, B_FLOOR, B_DELTA, B_G1, B_G2, B_KAPPA, B_TERM_W, B_TERM_KV,
-       B_MODEL };
+       B_MODEL, B_PHI };
 
 static int
 check_config(const wc_params *p, const wc_config *c, const wc_level **lvl, wc_error *err)
@@ -209,6 +258,15 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 			bind_slot(b, B_TERM_W + i, NULL, NAN);
 		}
 	}
+	if (wc_form_has_prefill(p->form)) {
+		b->rho = wc_law_prefill_share(p, c);
+		b->headroom = wc_law_prefill_headroom(p, lvl);
+		if (!isfinite(b->headroom))
+			b->rho = 0.0; /* no power limit to scale the prefill by */
+		bind_slot(b, B_PHI, "phi", p->phi.value);
+	} else {
+		bind_slot(b, B_PHI, NULL, 0.0);
+	}
 	/* The model term enters here, so the point and every draw carry it. */
 	b->model_term = wc_params_find_model_term(p, c->model, lvl->name);
 	if (b->model_term) {
@@ -242,6 +300,8 @@ wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_point *ou
 		scale *= pow(b->clock_ratio, slot_value(b, B_KAPPA, draw));
 	out->form = b->p->form;
 	out->p0 = slot_value(b, B_P0, draw);
+	out->rho = b->rho;
+	out->a_pre = b->rho > 0.0 ? slot_value(b, B_PHI, draw) * b->headroom : 0.0;
 	out->scale = scale;
 	out->z0 = z0;
 	out->gamma1 = slot_value(b, B_G1, draw);
@@ -284,7 +344,8 @@ wc_law_point_power(const wc_law_point *lp, int tp, const wc_load_histogram *h, w
 		sum_w += h->weight[i];
 	if (!(sum_w > 0.0))
 		return wc_error_set(err, WC_EINVAL, "running_series: total weight must be > 0");
-	return fill(lp, tp, mean_dynamic(lp, h->running, h->weight, h->len, sum_w), out, err);
+	return fill(lp, tp, wc_law_point_mix(lp, mean_dynamic(lp, h->running, h->weight, h->len, sum_w), h->mean),
+	            out, err);
 }
 
 int
@@ -296,7 +357,8 @@ wc_law_power(const wc_params *p, const wc_config *c, wc_power *out, wc_error *er
 	if (rc)
 		return rc;
 	wc_law_bound_point(&b, NULL, &lp);
-	return fill(&lp, c->tp, wc_law_point_dynamic(&lp, c->running), out, err);
+	return fill(&lp, c->tp, wc_law_point_mix(&lp, wc_law_point_dynamic(&lp, c->running), c->running), out,
+	            err);
 }
 
 int
@@ -309,17 +371,21 @@ wc_law_power_series(const wc_params *p, const wc_config *c, const double *runnin
 	if (rc)
 		return rc;
 	wc_law_bound_point(&b, NULL, &lp);
-	double sum_w = 0.0;
+	double sum_w = 0.0, sum_n = 0.0;
 	for (size_t i = 0; i < len; i++) {
 		if (!isfinite(running[i]) || running[i] < 0.0 || !isfinite(weight[i]) ||
 		    weight[i] < 0.0)
 			return wc_error_set(err, WC_EINVAL,
 			                    "running_series[%zu]: needs finite running >= 0 and weight >= 0", i);
 		sum_w += weight[i];
+		sum_n += weight[i] * running[i];
 	}
 	if (!(sum_w > 0.0))
 		return wc_error_set(err, WC_EINVAL, "running_series: total weight must be > 0");
-	return fill(&lp, c->tp, mean_dynamic(&lp, running, weight, len, sum_w), out, err);
+	/* The prefill share was bound at the configuration's running count:
+	 * callers give the series mean there. */
+	return fill(&lp, c->tp, wc_law_point_mix(&lp, mean_dynamic(&lp, running, weight, len, sum_w), sum_n / sum_w),
+	            out, err);
 }
 
 /* ------------------------------------------------------- load series */

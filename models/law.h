@@ -40,6 +40,9 @@ typedef enum {
 	WC_FORM_SATURATING,            /* S*sig(theta + d*lN + g1*ln) */
 	WC_FORM_SATURATING_QUADRATIC,  /* S*sig(z), the published choice */
 	WC_FORM_FLOOR_PLUS_RISE,       /* S*[F + (1-F)*sig(z)], F = sig(phi) */
+	WC_FORM_PREFILL,               /* D + rho*max(0, A - D), D = S*sig(z): the
+	                                * workload-aware form (docs/inference-law.md,
+	                                * "Prefill-aware form") */
 	WC_FORM_COUNT
 } wc_form;
 
@@ -50,6 +53,10 @@ int wc_form_from_name(const char *name, wc_form *out);
 int wc_form_has_scale(wc_form form);
 int wc_form_has_quadratic(wc_form form);
 int wc_form_has_floor(wc_form form);
+/** Does the form mix in the prefill share of time (WC_FORM_PREFILL)? */
+int wc_form_has_prefill(wc_form form);
+/** The published forms (the first five); the others are wattcast's. */
+int wc_form_is_published(wc_form form);
 
 /** Shape of the form's link g(z, F) with its partial derivatives; the
  *  dynamic power per GPU is S_eff * g. For power-law forms S_eff = 1*m*phi.
@@ -109,10 +116,14 @@ typedef struct {
 	 * set for this model on the level shifts z (docs/calibration.md).
 	 * Variants ("-Instruct", "-FP8", "org/...") match their catalog base. */
 	const char *model;
+	/* The workload label (borrowed; NULL = none): when input_tokens is
+	 * unknown, the capacity model's input length fitted for this set
+	 * applies (docs/capacity.md). */
+	const char *set;
 } wc_config;
 
 #define WC_CONFIG_INIT                                                            \
-	{ NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0, NULL, 0.0, 0.0, 0.0, NULL }
+	{ NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0, NULL, 0.0, 0.0, 0.0, NULL, NULL }
 
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */
@@ -134,7 +145,19 @@ typedef struct {
 	double gamma1;
 	double gamma2;      /* 0 for forms without the quadratic load term */
 	double floor_logit; /* floor_plus_rise only */
+	/* prefill-aware form (0 otherwise): the share of the group's time spent
+	 * prefilling, and the dynamic power per GPU while it does */
+	double rho;
+	double a_pre;
 } wc_law_point;
+
+/** The dynamic power per GPU with the prefill share mixed in: `d` is the
+ *  decode dynamic (wc_law_point_dynamic, or its mean over a load series
+ *  whose mean running count is `n_mean`). d + rho*max(0, a_pre - d): the
+ *  prefill never draws less than decoding at the same load, so the law
+ *  stays non-decreasing in n. Below one request the mix is that of one
+ *  request, scaled by the duty cycle. Returns `d` when rho is 0. */
+double wc_law_point_mix(const wc_law_point *lp, double d, double n_mean);
 
 /** Where the law evaluates the load term h(ln) = gamma1*ln + gamma2*ln^2
  *  of z so that it never decreases (docs/inference-law.md, "Below one

@@ -155,6 +155,8 @@ wc_params_default(wc_params *out)
 	/* Not published: phi(f) = (f/f_ref)^kappa with kappa = 1 until a fit
 	 * on clock-locked runs replaces it. */
 	out->kappa = with_source(1.0, WC_SRC_ASSUMED);
+	/* Used only by the prefill-aware form, which the paper has not. */
+	out->phi = with_source(1.0, WC_SRC_ASSUMED);
 	out->clock_ref_mhz = WC_LAW_REF_CLOCK_MHZ;
 	/* Table 12: kept terms and the tested-but-not-significant A100 ones. */
 	add_term(out, WC_SETTING_KV, WC_PREC_FP8, "", WC_PLACE_ON_S, 0.967, 0.021, 10, 1);
@@ -359,6 +361,9 @@ wc_params_validate(const wc_params *p, wc_error *err)
 			return wc_error_set(err, WC_EINVAL, "levels/%d/s_w: must be finite and > 0", i);
 		}
 	}
+	if (wc_form_has_prefill(p->form) && !(isfinite(p->phi.value) && p->phi.value > 0.0))
+		return wc_error_set(err, WC_EINVAL, "shared/phi: must be finite and > 0 for form %s",
+		                    wc_form_name(p->form));
 	const wc_param *shared[4] = { &p->delta, &p->gamma1, &p->gamma2, &p->kappa };
 	const char *names[4] = { "delta", "gamma1", "gamma2", "kappa" };
 	for (int i = 0; i < 4; i++)
@@ -447,6 +452,8 @@ walk(wc_params *p, int free_only, param_visitor visit, void *payload)
 	if (wc_form_has_quadratic(p->form))
 		VISIT("gamma2", &p->gamma2);
 	VISIT("kappa", &p->kappa);
+	if (wc_form_has_prefill(p->form))
+		VISIT("phi", &p->phi);
 	for (int i = 0; i < p->n_terms; i++) {
 		if (!p->terms[i].kept)
 			continue;

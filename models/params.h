@@ -93,6 +93,8 @@ typedef struct wc_params {
 	int n_levels;
 	wc_level levels[WC_MAX_LEVELS];
 	wc_param delta, gamma1, gamma2, kappa;
+	wc_param phi;                 /* prefill power as a share of the headroom
+	                               * P_max - P0 (saturating_prefill only) */
 	double clock_ref_mhz;         /* f in phi(f) = (f/ref)^kappa */
 	int n_terms;
 	wc_precision_term terms[WC_MAX_TERMS];

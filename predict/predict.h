@@ -49,6 +49,8 @@ typedef struct {
 	double dt_s;
 	int want_interval; /* 0 skips the draws even when present */
 	const double *series_hold; /* optional: seconds each sample holds */
+	int skip_memory_check;     /* 1: do not refuse a model that does not fit
+	                            * (a measured run that did) */
 } wc_inference_query;
 
 #define WC_WARN_MAX 10

@@ -203,11 +203,17 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	wc_law_binding b;
 	wc_law_point lp;
 	int rc;
+	wc_config c = q->config;
 	memset(out, 0, sizeof *out);
 	out->node_lo_w = out->node_hi_w = NAN;
-	if ((rc = wc_law_bind(p, &q->config, &b, err)) != WC_OK ||
-	    (rc = wc_predict_memory_check(p, &q->config, NULL, err)) != WC_OK ||
-	    (rc = histogram_build(q, &h, err)) != WC_OK)
+	if ((rc = histogram_build(q, &h, err)) != WC_OK)
+		goto done;
+	/* A series' law is bound at its mean running count (the prefill share
+	 * of the prefill-aware form depends on it). */
+	if (q->series_len)
+		c.running = h.mean;
+	if ((rc = wc_law_bind(p, &c, &b, err)) != WC_OK ||
+	    (!q->skip_memory_check && (rc = wc_predict_memory_check(p, &c, NULL, err)) != WC_OK))
 		goto done;
 	wc_law_bound_point(&b, NULL, &lp);
 	if ((rc = wc_law_point_power(&lp, q->config.tp, &h, &out->power, err)) != WC_OK)

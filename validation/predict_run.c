@@ -33,15 +33,10 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 	const wc_params *p = wc_predictor_params(pr);
 	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = row != NULL };
 	wc_inference_prediction o;
-	q.config.platform = r->platform;
-	q.config.tp = r->tp;
-	q.config.active_params_b = r->active_params_b;
-	q.config.running = isfinite(r->running) ? r->running : 0.0;
-	q.config.weights = r->weights;
-	q.config.kv = r->kv;
-	q.config.sm_clock_mhz = r->sm_clock_mhz;
-	q.config.idle_power_w = isfinite(r->idle_power_w) ? r->idle_power_w : 0.0;
-	q.config.model = r->model;
+	wc_run_config(r, &q.config);
+	/* Validation predicts power: a run that was measured ran, so its
+	 * memory is not questioned here (the tokens feed the prefill share). */
+	q.skip_memory_check = 1;
 	if (r->series.len) {
 		q.running_series = r->series.running;
 		q.series_hold = r->series.weight;
