@@ -17,12 +17,17 @@
 int wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws *out);
 /** The same object from a matrix (new reference). */
 json_t *wc__params_draws_json(const wc_draws *d);
+/** {"value", "ci95"?, "source"} into `out`; null (or absent) reads as NaN
+ *  when `nullable`. */
+int wc__params_read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable,
+                          wc_param *out);
 /** {"value", "ci95"?, "source"}, or null for NaN (new reference). */
 json_t *wc__params_param_json(const wc_param *p);
 
 /* Sections (params_sections.c): `v` is the section's object. */
 int wc__params_read_capacity(wc__json_loader *ld, json_t *v, const char *path, wc_capacity_params *out);
 json_t *wc__params_capacity_json(const wc_capacity_params *c, int with_draws);
+/* params_finetune.c */
 int wc__params_read_finetune(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_params *out);
 json_t *wc__params_finetune_json(const wc_finetune_params *f, int with_draws);
 

@@ -48,6 +48,12 @@ read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_pa
 	return WC_OK;
 }
 
+int
+wc__params_read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_param *out)
+{
+	return read_param(ld, v, path, nullable, out);
+}
+
 static int
 read_range(wc__json_loader *ld, json_t *v, const char *path, wc_range *r)
 {

@@ -17,7 +17,6 @@
 
 #include "models/capacity.h"
 #include "models/error.h"
-#include "models/finetune.h"
 #include "models/law.h"
 
 #ifdef __cplusplus
@@ -45,6 +44,10 @@ typedef struct {
 	double lo, hi;
 	wc_source source;
 } wc_param;
+
+/* The fine-tuning section uses wc_param, so its header comes after it
+ * (models/finetune.h includes this header before its own guard). */
+#include "models/finetune.h"
 
 /** Span of the calibration data for one level; predictions outside it
  *  carry an extrapolation warning. Zeroed = unknown (no warning). */
