@@ -5,6 +5,7 @@
  *   data/fileio.h        whole-file reads, atomic writes, SHA-256, UTC time
  *   data/params_file.h   parameter files (frozen laws) and profiles
  *   data/runs_table.h    runs tables and n(t) series files
+ *   data/finetune_runs.h fine-tuning runs tables
  *   data/import.h        ML.ENERGY and generic CSV imports
  *   data/telemetry.h     options and limits shared by the three readers:
  *   data/nvsmi.h           nvidia-smi power logs
@@ -19,6 +20,7 @@
 #define WC_DATA_H
 
 #include "data/fileio.h"
+#include "data/finetune_runs.h"
 #include "data/import.h"
 #include "data/params_file.h"
 #include "data/per_run.h"
