@@ -54,6 +54,18 @@ int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t 
 int cli_load_params(const char *cmd, const char *params_path, const char *profile,
                     wc_params *out);
 
+/** Provenance time of a written parameter file (UTC); SOURCE_DATE_EPOCH
+ *  (reproducible-builds convention) pins it so a refit can be
+ *  byte-identical. */
+void cli_created_time(char out[24]);
+
+/* The fine-tuning targets of fit, validate, predict and simulate
+ * (cli/cmd_*_finetune.c); argv[0] is the target name. */
+int cli_fit_finetune(int argc, char **argv);
+int cli_validate_finetune(int argc, char **argv);
+int cli_predict_finetune(int argc, char **argv);
+int cli_simulate_finetune(int argc, char **argv);
+
 /** Reset getopt for a fresh parse of a sub-argv. */
 void cli_reset_getopt(void);
 

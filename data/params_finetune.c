@@ -6,6 +6,7 @@
  * placeholder schema 2 had before the law existed) reads as no law.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "params_internal.h"
@@ -209,7 +210,8 @@ read_methods(wc__json_loader *ld, json_t *v, const char *path, unsigned *out)
 static int
 read_calibration(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_params *f)
 {
-	static const char *const keys[] = { "platform", "stack", "methods", "runs", NULL };
+	static const char *const keys[] = { "platform", "stack", "methods", "runs", "input_sha256",
+	                                    "seed", "bootstrap", NULL };
 	static const char *const required[] = { "platform", "methods", NULL };
 	char p[WC__JSON_PATH_MAX];
 	int rc;
@@ -218,8 +220,19 @@ read_calibration(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_p
 	wc__json_join(p, path, "platform");
 	if ((rc = wc__json_string(ld, json_object_get(v, "platform"), p, 0, f->platform, sizeof f->platform)) ||
 	    (rc = wc__json_optional_string(ld, v, path, "stack", f->stack, sizeof f->stack)) ||
-	    (rc = read_int(ld, v, path, "runs", 0, WC_FT_MAX_INT, &f->runs)))
+	    (rc = read_int(ld, v, path, "runs", 0, WC_FT_MAX_INT, &f->runs)) ||
+	    (rc = read_int(ld, v, path, "bootstrap", 0, WC_FT_MAX_INT, &f->bootstrap)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "input_sha256", f->input_sha256,
+	                                   sizeof f->input_sha256)))
 		return rc;
+	json_t *seed = json_object_get(v, "seed");
+	if (seed && !json_is_null(seed)) {
+		long long n;
+		wc__json_join(p, path, "seed");
+		if ((rc = wc__json_int(ld, seed, p, 0, INT64_MAX, &n)))
+			return rc;
+		f->seed = (unsigned long long)n;
+	}
 	wc__json_join(p, path, "methods");
 	return read_methods(ld, json_object_get(v, "methods"), p, &f->methods);
 }
@@ -366,9 +379,12 @@ wc__params_finetune_json(const wc_finetune_params *f, int with_draws)
 	for (int m = 0; m < WC_FT_METHOD_COUNT; m++)
 		if (f->methods & (1u << m))
 			json_array_append_new(methods, json_string(wc_ft_method_name((wc_ft_method)m)));
-	json_object_set_new(o, "calibration", json_pack("{s:s,s:o,s:o,s:i}", "platform", f->platform,
+	json_object_set_new(o, "calibration", json_pack("{s:s,s:o,s:o,s:i,s:o,s:I,s:i}",
+	                    "platform", f->platform,
 	                    "stack", f->stack[0] ? json_string(f->stack) : json_null(),
-	                    "methods", methods, "runs", f->runs));
+	                    "methods", methods, "runs", f->runs,
+	                    "input_sha256", f->input_sha256[0] ? json_string(f->input_sha256) : json_null(),
+	                    "seed", (json_int_t)f->seed, "bootstrap", f->bootstrap));
 	json_object_set_new(o, "compute", json_pack("{s:o,s:o,s:o,s:o,s:o}",
 	                    "e0_j", wc__params_param_json(&f->e0),
 	                    "kappa_j_per_tflop", wc__params_param_json(&f->kappa),

@@ -159,6 +159,9 @@ typedef struct {
 	char stack[96];        /* training software, free text */
 	unsigned methods;      /* bit (1 << wc_ft_method) per method present */
 	int runs;              /* runs behind the compute law; 0 = unknown */
+	char input_sha256[65]; /* of the runs table fitted; "" = published */
+	unsigned long long seed; /* of the bootstrap */
+	int bootstrap;         /* replicates asked for; 0 = none */
 	/* the compute-energy law E_step = e0 + kappa F_step */
 	wc_param e0;           /* J per step */
 	wc_param kappa;        /* J per TFLOP */

@@ -5,11 +5,13 @@
  *   validation/forms.h      candidate forms scored by held-out tests
  *   validation/precision.h  precision terms from paired runs
  *   validation/accuracy.h   frozen-law accuracy per set; leave one model out
+ *   validation/finetune.h   the fine-tuning law: level-held-out accuracy, simulation
  */
 #ifndef WC_VALIDATION_H
 #define WC_VALIDATION_H
 
 #include "validation/accuracy.h"
+#include "validation/finetune.h"
 #include "validation/forms.h"
 #include "validation/precision.h"
 #include "validation/simulate.h"
