@@ -16,7 +16,8 @@ static const char predict_usage[] =
 	"N requests at a time (N = 0: loaded idle) from a frozen law: the built-in\n"
 	"published profile 'paper' unless --params names a file written by `wattcast fit`.\n"
 	"With bootstrap draws in the file, a 95 % interval is printed. Inputs outside the\n"
-	"calibrated range are predicted anyway, with a warning.\n";
+	"calibrated range are predicted anyway, with a warning.\n"
+	"Fine-tuning energy: wattcast predict finetune --help.\n";
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON };
@@ -209,5 +210,7 @@ cli_cmd_predict(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "inference") == 0)
 		return predict_inference(argc - 1, argv + 1);
-	return cli_usage_error("predict", "unknown target '%s' (available: inference)", argv[1]);
+	if (strcmp(argv[1], "finetune") == 0)
+		return cli_predict_finetune(argc - 1, argv + 1);
+	return cli_usage_error("predict", "unknown target '%s' (available: inference, finetune)", argv[1]);
 }
