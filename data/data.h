@@ -12,6 +12,7 @@
  *   data/engine_log.h      vLLM engine counters
  *   data/request_log.h     per-request logs
  *   data/run_manifest.h  run manifests
+ *   data/step_log.h      fine-tuning step logs (steps.csv, trainer_state.json)
  *   data/per_run.h       per-run validation output (--per-run FILE)
  * Nothing outside data/ and server/ sees jansson. Every writer is atomic:
  * temporary file in the same folder, fsync, rename.
@@ -26,6 +27,7 @@
 #include "data/per_run.h"
 #include "data/run_manifest.h"
 #include "data/runs_table.h"
+#include "data/step_log.h"
 #include "data/engine_log.h"
 #include "data/nvsmi.h"
 #include "data/request_log.h"
