@@ -219,16 +219,24 @@ json_t *
 wc_finetune_answer(const json_t *item, const wc_state *st, wc_api_error *e)
 {
 	wc_finetune_query q;
-	wc_finetune_prediction pred;
 	wc_error err;
-	json_t *out;
-	if (parse_query(item, &q, e) < 0)
-		return NULL;
-	if (wc_predict_finetune(st->pred, &q, &pred, &err) != WC_OK) {
-		predictor_error(&err, e);
+	json_t *out = NULL;
+	/* Worker stacks are small (server_internal.h): the prediction, with
+	 * its warnings, lives on the heap. */
+	wc_finetune_prediction *pred = malloc(sizeof *pred);
+	if (!pred) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
 		return NULL;
 	}
-	if (!(out = wc_finetune_json(&q, &pred, st->version)))
+	if (parse_query(item, &q, e) < 0)
+		goto done;
+	if (wc_predict_finetune(st->pred, &q, pred, &err) != WC_OK) {
+		predictor_error(&err, e);
+		goto done;
+	}
+	if (!(out = wc_finetune_json(&q, pred, st->version)))
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
+done:
+	free(pred);
 	return out;
 }
