@@ -167,6 +167,12 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	t.utc_offset_s = isnan(c->m.utc_offset_s) ? 0.0 : c->m.utc_offset_s;
 	t.epoch_offset_s = c->m.power_epoch_offset_s;
 	t.n_gpus = c->m.finetune.gpus;
+	/* A node-wide log: keep the job's GPUs (the manifest's gpu_uuids). */
+	const char *uuids[WC_TELEMETRY_MAX_GPUS];
+	for (int g = 0; g < c->m.n_gpu_uuids; g++)
+		uuids[g] = c->m.gpu_uuids[g];
+	t.gpu_uuids = c->m.n_gpu_uuids ? uuids : NULL;
+	t.n_gpu_uuids = (size_t)c->m.n_gpu_uuids;
 	snprintf(path, sizeof path, "%s/power.csv", c->dir);
 	if ((rc = wc_power_trace_read(path, &t, opt->max_samples, &c->pt, err)) != WC_OK)
 		return rc;
