@@ -23,6 +23,13 @@ extern "C" {
 /** Near-idle stretches shorter than this are part of a step, s (a choice
  *  of wattcast, docs/finetune.md). */
 #define WC_FT_PAUSE_MIN_S 2.0
+/** Without a step log, a step period counts the steps only when its
+ *  autocorrelation peak is at least this high (a choice of wattcast). */
+#define WC_FT_PERIOD_MIN_ACF 0.4
+/** Without a step log, bursts between regular pauses count as one step
+ *  each (a save after every step) only up to this length, s; longer ones
+ *  may hold steps the trace does not resolve (a choice of wattcast). */
+#define WC_FT_BURST_MAX_S 10.0
 /** Stretches of intermediate power (evaluation, warm-up, stalls) shorter
  *  than this are part of training, s. */
 #define WC_FT_MIDLEVEL_MIN_S 10.0
@@ -58,6 +65,7 @@ typedef struct {
 	double pause_s, pause_energy_j;
 	double active_s, active_energy_j;
 	double period_s;               /* the trace's step period over the active time; NaN */
+	double period_acf;             /* its autocorrelation peak (how clear it is) */
 	double steps;                  /* optimizer steps counted */
 	int warmup_steps;              /* leading slow steps left out (step times only) */
 	double energy_per_step_j;      /* active energy / steps */

@@ -43,9 +43,10 @@ int wc__ft_mark_saves(ft_grid *g, double min_s);
 /** Intermediate-power stretches of at least `min_s` (rolling mean over
  *  `width_s`); returns how many. */
 int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc);
-/** Dominant period of the window's bins of the given kind (`active_only`)
- *  or of all of them; a clearly stronger multiple replaces it. NaN none. */
-int wc__ft_period(const ft_grid *g, int active_only, double *out, wc_error *err);
+/** Dominant period of the window's active bins (`active_only`) or of all
+ *  of them; a clearly stronger multiple replaces it. NaN none. `strength`
+ *  (may be NULL) receives its autocorrelation. */
+int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, wc_error *err);
 /** Trapezoidal energy of the raw trace over [a, b], interpolated at the ends. */
 double wc__ft_energy_between(const ft_grid *g, double a, double b);
 

@@ -35,25 +35,42 @@ peak_near(const double *acf, size_t max_lag, double k)
 	return best;
 }
 
-/* The values of the bins to analyse, packed. */
+/* Is bin k within `margin` bins of one that is not active? */
+static int
+near_pause(const ft_grid *g, size_t k, size_t margin)
+{
+	size_t a = k > g->k0 + margin ? k - margin : g->k0, b = k + margin + 1 < g->k1 ? k + margin + 1 : g->k1;
+	for (size_t j = a; j < b; j++)
+		if (g->mark[j] != FT_ACTIVE)
+			return 1;
+	return 0;
+}
+
+/* The values of the bins to analyse, packed. With `active_only`, the
+ * half second next to every pause is left out too: its bins are partly
+ * pause, and at every junction of the concatenated stretches they would
+ * make a period of their own -- the saves' spacing. */
 static double *
 gather(const ft_grid *g, int active_only, size_t *len)
 {
 	double *v = malloc((g->k1 > g->k0 ? g->k1 - g->k0 : 1) * sizeof *v);
+	size_t margin = (size_t)ceil(0.5 / g->dt);
 	*len = 0;
 	for (size_t k = g->k0; v && k < g->k1; k++)
-		if (!active_only || g->mark[k] == FT_ACTIVE)
+		if (!active_only || (g->mark[k] == FT_ACTIVE && !near_pause(g, k, margin)))
 			v[(*len)++] = g->x[k];
 	return v;
 }
 
 int
-wc__ft_period(const ft_grid *g, int active_only, double *out, wc_error *err)
+wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, wc_error *err)
 {
 	size_t len;
 	double *v = gather(g, active_only, &len);
 	int rc;
 	*out = NAN;
+	if (strength)
+		*strength = NAN;
 	if (!v)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 	if ((rc = wc_trace_dominant_period(v, len, g->dt, WC_TRACE_PERIOD_MIN_S, WC_TRACE_PERIOD_MAX_S, out,
@@ -79,6 +96,8 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, wc_error *err)
 			}
 		}
 		*out *= pick;
+		if (strength)
+			*strength = pick > 1 ? best : base;
 	}
 	free(acf);
 	free(v);

@@ -10,7 +10,8 @@
  * the log, or from a count the log or manifest gives, or, without either,
  * as the active time over the trace's step period ("trace_period"), or as
  * the bursts between regular pauses when every step ends in a save and
- * the bursts show no period of their own ("trace_bursts").
+ * the bursts -- at most WC_FT_BURST_MAX_S long -- show no period of their
+ * own ("trace_bursts").
  */
 #include "finetune_internal.h"
 
@@ -175,27 +176,43 @@ bursts(const ft_grid *g, double period, size_t *count)
 	int regular = 0;
 	if (len && n >= 3) {
 		double mean = gsl_stats_mean(len, 1, n), sd = gsl_stats_sd(len, 1, n);
-		regular = sd < 0.25 * mean && (!isfinite(period) || median_of(len, n) < 1.5 * period);
+		double median = median_of(len, n);
+		regular = sd < 0.25 * mean && median <= WC_FT_BURST_MAX_S &&
+		          (!isfinite(period) || median < 1.5 * period);
 	}
 	free(len);
 	return regular;
 }
 
-/* Steps without step times: a stated count, the period, or the bursts. */
+/* Steps without step times: a stated count, the bursts, or the period --
+ * when it is clear (a strong autocorrelation peak, at least three samples
+ * long); a period found in a trace that does not resolve the steps is
+ * worse than none. */
 static int
 count_steps(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
 {
 	size_t n_bursts;
 	int regular = bursts(g, out->period_s, &n_bursts);
+	int clear = isfinite(out->period_s) && out->period_acf >= WC_FT_PERIOD_MIN_ACF &&
+	            out->period_s >= 3.0 * g->dt;
 	if (isfinite(in->steps)) {
 		out->steps = in->steps;
 		snprintf(out->step_source, sizeof out->step_source, "%s", in->steps_source ? in->steps_source : "manifest");
 	} else if (regular && out->n_saves >= 2) {
 		out->steps = (double)n_bursts;
 		snprintf(out->step_source, sizeof out->step_source, "trace_bursts");
-	} else if (isfinite(out->period_s)) {
+	} else if (clear) {
 		out->steps = out->active_s / out->period_s;
 		snprintf(out->step_source, sizeof out->step_source, "trace_period");
+		if (out->period_acf < 0.6)
+			warn(out, "period: the step period %.3f s is only weakly periodic (autocorrelation %.2f); a step "
+			     "log would be exact", out->period_s, out->period_acf);
+	} else if (isfinite(out->period_s)) {
+		return wc_error_set(err, WC_EINVAL,
+		                    "the trace's step period is not clear (autocorrelation %.2f at %.3f s, samples "
+		                    "every %.3f s): log power faster (nvidia-smi -lms 100) or give a step log "
+		                    "(steps.csv or trainer_state.json) or finetune.steps in wattcast-run.json",
+		                    out->period_acf, out->period_s, g->dt);
 	} else {
 		return wc_error_set(err, WC_EINVAL,
 		                    "no step period in the trace (no autocorrelation peak in 0.5-120 s over %.0f s of "
@@ -219,18 +236,34 @@ cross_checks(const wc_ft_steps_info *in, wc_ft_steps_result *out)
 		     out->window_s);
 }
 
-/* Mark the pauses; `hint` is the step period known so far (or NaN). */
+/* Mark the pauses; `hint` is the step period from step times (or NaN).
+ * Without step times the period is not known yet: the near-idle pauses of
+ * at least 2 s are found first, the period taken over what is left, and
+ * the pauses found again with half that period as the shortest, so that a
+ * step's own long low phase stays in the step. (The period of the whole
+ * window would be the saves' recurrence whenever the steps themselves are
+ * not resolved, e.g. 2-s steps logged every second.) */
 static int
 mark_pauses(ft_grid *g, double hint, wc_ft_steps_result *out, wc_error *err)
 {
-	int rc;
-	if (!isfinite(hint) && (rc = wc__ft_period(g, 0, &hint, err)) != WC_OK)
-		return rc;
+	int rc = WC_OK;
 	out->n_saves = wc__ft_mark_saves(g, fmax(WC_FT_PAUSE_MIN_S, isfinite(hint) ? 0.5 * hint : 0.0));
-	double step = hint;
-	if (!isfinite(step) && (rc = wc__ft_period(g, 1, &step, err)) != WC_OK)
-		return rc;
-	step = isfinite(step) ? step : 3.0;
+	if (!isfinite(hint)) {
+		double acf;
+		if ((rc = wc__ft_period(g, 1, &hint, &acf, err)) != WC_OK)
+			return rc;
+		/* Only a clear period: one found where the steps are not resolved
+		 * would throw the saves back in. */
+		if (!(acf >= WC_FT_PERIOD_MIN_ACF && hint >= 3.0 * g->dt))
+			hint = NAN;
+		if (isfinite(hint) && 0.5 * hint > WC_FT_PAUSE_MIN_S) {
+			for (size_t k = g->k0; k < g->k1; k++)
+				if (g->mark[k] == FT_SAVE)
+					g->mark[k] = FT_ACTIVE;
+			out->n_saves = wc__ft_mark_saves(g, 0.5 * hint);
+		}
+	}
+	double step = isfinite(hint) ? hint : 3.0;
 	out->n_midlevel = wc__ft_mark_midlevel(g, fmax(3.0, 2.0 * step), fmax(WC_FT_MIDLEVEL_MIN_S, 3.0 * step),
 	                                       err, &rc);
 	return rc;
@@ -264,7 +297,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		rc = wc_error_set(err, WC_EINVAL, "trace: no training in it (power never clearly above %.0f W)", g.theta);
 		goto done;
 	}
-	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK || (rc = wc__ft_period(&g, 1, &out->period_s, err)) != WC_OK)
+	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK || (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, err)) != WC_OK)
 		goto done;
 	if ((rc = energies(&g, out, err)) != WC_OK)
 		goto done;
