@@ -235,6 +235,101 @@ refusals(void)
 	free(out);
 }
 
+/* One QLoRA run of Qwen3-4B at micro-batch `b` on one GPU whose steps
+ * cost what the published law says: 30 steps of E/600 W (80 % at 650 W,
+ * 20 % at 400 W), a 15-s save at 150 W after every tenth. */
+static double
+sweep_run(const char *root, int b, wc_pcg32 *rng)
+{
+	char name[32], text[512];
+	wc_params paper = WC_PARAMS_INIT;
+	wc_ft_config c = WC_FT_CONFIG_INIT;
+	wc_ft_binding bind;
+	wc_ft_point pt;
+	wc_params_default(&paper);
+	wc_ft_config_from_model(&c, wc_model_lookup("Qwen3-4B"));
+	c.lora_rank = 64;
+	c.micro_batch = b;
+	c.seq_len = 512;
+	c.grad_accum = 4;
+	CHECK_INT(wc_ft_bind(&paper.finetune, &c, &bind, NULL), WC_OK);
+	wc_ft_bound_point(&bind, NULL, &pt);
+	double e = pt.energy_per_step_j * exp(0.01 * wc_pcg32_normal(rng)), d = e / 600.0;
+	snprintf(name, sizeof name, "b%02d", b);
+	char *run = path_join(root, name), *path = path_join(run, "power.csv"), *man = path_join(run, "wattcast-run.json");
+	mkdir(run, 0755);
+	snprintf(text, sizeof text, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H200\", \"model\": \"Qwen3-4B\",\n"
+	         " \"finetune\": {\"method\": \"qlora\", \"micro_batch\": %d, \"seq_len\": 512, \"grad_accum\": 4,\n"
+	         "  \"lora_rank\": 64, \"checkpointing\": false}}\n", b);
+	CHECK_INT(write_text(man, text), 0);
+	FILE *f = fopen(path, "w");
+	fputs("timestamp,index,uuid,power.draw [W]\n", f);
+	double end = 10 + 30 * d + 2 * 15 + 10;
+	for (double s = 0; s < end; s += 0.1) {
+		double w = 90, t = 10;
+		for (int k = 1; k <= 30 && s >= t; k++) {
+			w = s < t + 0.8 * d ? 650 : s < t + d ? 400 : 90;
+			t += d;
+			if (k % 10 == 0 && k < 30 && s >= t) {
+				w = s < t + 15 ? 150 : 90;
+				t += 15;
+			}
+		}
+		long long ms = llround(1000 * s);
+		fprintf(f, "2026/07/18 %02lld:%02lld:%02lld.%03lld,0,GPU-a,%.2f\n", 12 + ms / 3600000, ms / 60000 % 60,
+		        ms / 1000 % 60, ms % 1000, w * (1 + 0.03 * wc_pcg32_normal(rng)));
+	}
+	fclose(f);
+	free(run);
+	free(path);
+	free(man);
+	wc_params_clear(&paper);
+	return e;
+}
+
+/* The user's path on a micro-batch sweep: ingest -> fit -> validate. */
+static void
+user_path(void)
+{
+	char *root = folder("sweep"), *table = path_join(dir, "sweep.csv"), *law = path_join(dir, "sweep.json");
+	static const int batches[5] = { 1, 2, 4, 8, 16 };
+	double truth[5];
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 11, 0);
+	for (int i = 0; i < 5; i++)
+		truth[i] = sweep_run(root, batches[i], &rng);
+	const char *ingest[] = { "wattcast", "ingest", root, "-o", table, NULL };
+	const char *fit[] = { "wattcast", "fit", "finetune", table, "-o", law, "--bootstrap", "200", "--seed", "3", NULL };
+	const char *val[] = { "wattcast", "validate", "finetune", table, NULL };
+	run_result r;
+	CHECK(run_wattcast(ingest, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	wc_ft_table *t = NULL;
+	CHECK_INT(wc_ft_table_read(table, &t, NULL), WC_OK);
+	for (size_t i = 0; t && i < t->n_runs && i < 5; i++)
+		CHECK(fabs(t->runs[i].energy_per_step_j / truth[i] - 1) <= 0.01);
+	wc_ft_table_free(t);
+	CHECK(run_wattcast(fit, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "batch_size       e_tok = a + b/x");
+	run_result_free(&r);
+	wc_params p = WC_PARAMS_INIT;
+	CHECK_INT(wc_params_load_file(law, &p, NULL), WC_OK);
+	fprintf(stderr, "user path: e0 %.1f [%.1f, %.1f], kappa %.4f [%.4f, %.4f]\n", p.finetune.e0.value,
+	        p.finetune.e0.lo, p.finetune.e0.hi, p.finetune.kappa.value, p.finetune.kappa.lo, p.finetune.kappa.hi);
+	CHECK(p.finetune.e0.lo <= 2176.3 && 2176.3 <= p.finetune.e0.hi);
+	CHECK(p.finetune.kappa.lo <= 4.5241 && 4.5241 <= p.finetune.kappa.hi);
+	wc_params_clear(&p);
+	CHECK(run_wattcast(val, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "100.0%");
+	run_result_free(&r);
+	free(root);
+	free(table);
+	free(law);
+}
+
 int
 main(void)
 {
@@ -242,6 +337,7 @@ main(void)
 	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
 	runs_ingest();
 	refusals();
+	user_path();
 	free(dir);
 	return check_report("test_cli_ingest_finetune");
 }
