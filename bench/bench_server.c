@@ -1,7 +1,8 @@
 /*
  * Benchmark (not a test) of the REST server: starts `wattcast serve
  * --bench-trivial-route` on a free loopback port and runs wrk (-t2 -c32,
- * keep-alive) against POST /v1/predict/inference and against the trivial
+ * keep-alive) against POST /v1/predict/inference (with every capacity
+ * field: token lengths, price, carbon intensity) and against the trivial
  * GET /v1/bench/trivial of the same process, in the same run. Prints both
  * throughputs and p99 latencies and the ratio predict / trivial (goal:
  * >= 0.8, p99 <= 1 ms). Run it through bench/run_server.sh.
@@ -107,7 +108,7 @@ main(int argc, char **argv)
 		goto done;
 	static const char lua[] =
 		"wrk.method = \"POST\"\n"
-		"wrk.body = '{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32}'\n"
+		"wrk.body = '{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32,\"input_tokens\":500,\"output_tokens\":512,\"price_per_kwh\":0.15,\"grams_co2_per_kwh\":400}'\n"
 		"wrk.headers[\"Content-Type\"] = \"application/json\"\n";
 	if (write(fd, lua, sizeof lua - 1) != (ssize_t)(sizeof lua - 1))
 		goto done;

@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential cmake pkg-config libgsl-dev liblapacke-dev libopenblas-dev
 libjansson-dev libcivetweb-dev libcurl4-openssl-dev curl"
+# Only the test command needs these: chromium runs the planner page's
+# browser test (label browser; skipped with a message without it).
+TEST_PACKAGES="chromium"
 
 install_missing() {
 	missing=""
@@ -41,6 +44,7 @@ main)
 	exec sh cli/main-job.sh build/wattcast
 	;;
 test)
+	PACKAGES="$PACKAGES $TEST_PACKAGES"
 	install_missing
 	build build -DCMAKE_BUILD_TYPE=Release
 	(cd build && ctest --output-on-failure -j"$jobs")

@@ -32,6 +32,9 @@ int cli_cmd_import(int argc, char **argv);
 int cli_cmd_ingest(int argc, char **argv);
 int cli_cmd_metrics(int argc, char **argv);
 int cli_cmd_serve(int argc, char **argv);
+int cli_cmd_calibrate(int argc, char **argv);
+/** `validate fewshot` (cmd_validate_fewshot.c); argv[0] is "fewshot". */
+int cli_validate_fewshot(int argc, char **argv);
 
 /** Print "wattcast CMD: message" on stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,5 +1,6 @@
 /* wattcast fit inference: fit the law on a runs table and freeze it. */
 #include "cli.h"
+#include "cli_capacity.h"
 #include "data/data.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
@@ -24,7 +25,8 @@ static const char fit_usage[] =
 	"precision setting present; 'none' leaves quantized runs out.\n"
 	"Forms: power_law, power_law_quadratic_load, saturating, saturating_quadratic_load,\n"
 	"floor_plus_rise. Results are bit-identical for a seed, whatever --threads.\n"
-	"The fine-tuning law: wattcast fit finetune --help.\n";
+	"Other targets: `wattcast fit capacity --help`, `wattcast fit request-energy --help`,\n"
+	"`wattcast fit finetune --help` (the fine-tuning law).\n";
 
 enum { OPT_FORM = 1000, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_PRIOR, OPT_PROFILE, OPT_SHARE,
        OPT_TERMS, OPT_NAME };
@@ -209,6 +211,16 @@ fit_and_write(const char *cmd, const fit_args *a, const wc_runs_table *t, wc_fit
 		return cli_fail(cmd, "%s", err.msg);
 	snprintf(r->params.name, sizeof r->params.name, "%s", a->label ? a->label : "fit");
 	cli_created_time(r->params.created_utc);
+	/* The power law is what this fit estimates; the prior's separately
+	 * fitted sections (capacity model, fine-tuning law) carry over
+	 * unchanged, as `fit capacity` and `fit finetune` keep the power law
+	 * of their base. */
+	if (!r->params.capacity.present && a->fo.prior &&
+	    wc_capacity_params_copy(&r->params.capacity, &a->fo.prior->capacity, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	if (!r->params.finetune.present && a->fo.prior &&
+	    wc_finetune_params_copy(&r->params.finetune, &a->fo.prior->finetune, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
 	print_summary(r, a->input);
 	if (wc_params_save_file(a->output, &r->params, &err) != WC_OK ||
 	    wc_params_fingerprint(&r->params, fingerprint, &err) != WC_OK)
@@ -266,7 +278,12 @@ cli_cmd_fit(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "inference") == 0)
 		return fit_inference(argc - 1, argv + 1);
+	if (strcmp(argv[1], "capacity") == 0)
+		return cli_fit_capacity(argc - 1, argv + 1);
+	if (strcmp(argv[1], "request-energy") == 0)
+		return cli_fit_request_energy(argc - 1, argv + 1);
 	if (strcmp(argv[1], "finetune") == 0)
 		return cli_fit_finetune(argc - 1, argv + 1);
-	return cli_usage_error("fit", "unknown target '%s' (available: inference, finetune)", argv[1]);
+	return cli_usage_error("fit", "unknown target '%s' (available: inference, capacity, request-energy, finetune)",
+	                       argv[1]);
 }

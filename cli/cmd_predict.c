@@ -1,9 +1,11 @@
 /* wattcast predict inference: mean power of one configuration. */
 #include "cli.h"
 #include "data/data.h"
+#include "predict/capacity.h"
 #include "predict/predict.h"
 #include "server/server.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,16 +13,29 @@ static const char predict_usage[] =
 	"usage: wattcast predict inference --platform NAME (--active-params B | --model NAME)\n"
 	"                                  --concurrency N [--tp G] [--weights bf16|fp8|int4]\n"
 	"                                  [--kv bf16|fp8] [--sm-clock MHZ]\n"
+	"                                  [--input-tokens N --output-tokens N [--rate R]\n"
+	"                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]]\n"
+	"                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
+	"                                   [--total-params B] [--experts E --experts-per-token k]]\n"
 	"                                  [--params FILE | --profile paper] [--json]\n\n"
 	"Predicts the mean power of a serving group of G GPUs (tensor parallel) running\n"
 	"N requests at a time (N = 0: loaded idle) from a frozen law: the built-in\n"
 	"published profile 'paper' unless --params names a file written by `wattcast fit`.\n"
 	"With bootstrap draws in the file, a 95 % interval is printed. Inputs outside the\n"
-	"calibrated range are predicted anyway, with a warning.\n"
+	"calibrated range are predicted anyway, with a warning. A model that does not fit\n"
+	"in the group's memory is refused (exit 2, with the numbers).\n"
+	"With --input-tokens and --output-tokens the capacity model (docs/capacity.md) adds\n"
+	"latency, time to first token, throughput, energy per output token / request /\n"
+	"hour and, with a price or a carbon intensity (flags or the parameter file's\n"
+	"defaults), cost and CO2 per request, per million output tokens and per hour.\n"
+	"--rate R answers an open loop of R requests/s instead (--concurrency is then the\n"
+	"engine's limit). The architecture comes from --model's catalog entry; the\n"
+	"--layers ... flags give it (or override it) explicitly.\n"
 	"Fine-tuning energy: wattcast predict finetune --help.\n";
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
-       OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON };
+       OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
+       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_TOTAL, OPT_EXPERTS, OPT_TOPK };
 
 static int
 print_human(const wc_inference_query *q, const wc_inference_prediction *pr, const char *name,
@@ -46,9 +61,53 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 typedef struct {
 	const char *params_path, *profile, *model;
 	wc_inference_query q;
-	int json, have_active, have_conc, help;
+	int json, have_active, have_conc, help, have_in, have_out, have_rate;
 	long tp;
+	double price, co2;
+	/* explicit architecture facts (-1 = not given) */
+	long arch_int[6];
+	double total_b;
+	wc_model_info arch;
 } predict_args;
+
+/* The capacity and architecture flags; -1 for any other option. */
+static int
+parse_capacity_flag(const char *cmd, int opt, predict_args *a)
+{
+	wc_config *c = &a->q.config;
+	int rc = CLI_OK;
+	switch (opt) {
+	case OPT_IN:
+		rc = cli_parse_double(cmd, "--input-tokens", optarg, 0, 1, &c->input_tokens);
+		a->have_in = 1;
+		break;
+	case OPT_OUT:
+		rc = cli_parse_double(cmd, "--output-tokens", optarg, 1, 1, &c->output_tokens);
+		a->have_out = 1;
+		break;
+	case OPT_RATE:
+		rc = cli_parse_double(cmd, "--rate", optarg, 0, 0, &c->request_rate);
+		a->have_rate = 1;
+		break;
+	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
+	case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
+	case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->total_b); break;
+	case OPT_LAYERS:
+	case OPT_KV_HEADS:
+	case OPT_HEAD_DIM:
+	case OPT_D_MODEL:
+	case OPT_EXPERTS:
+	case OPT_TOPK: {
+		static const char *const flags[] = { "--layers", "--kv-heads", "--head-dim", "--d-model",
+		                                     "--experts", "--experts-per-token" };
+		int i = opt - OPT_LAYERS;
+		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, 1000000, &a->arch_int[i]);
+		break;
+	}
+	default: return -1;
+	}
+	return rc;
+}
 
 /* The flags into `a`; a->help after printing --help. */
 static int
@@ -66,6 +125,18 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		{ "params", required_argument, NULL, OPT_PARAMS },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "input-tokens", required_argument, NULL, OPT_IN },
+		{ "output-tokens", required_argument, NULL, OPT_OUT },
+		{ "rate", required_argument, NULL, OPT_RATE },
+		{ "price-per-kwh", required_argument, NULL, OPT_PRICE },
+		{ "grams-co2-per-kwh", required_argument, NULL, OPT_CO2 },
+		{ "layers", required_argument, NULL, OPT_LAYERS },
+		{ "kv-heads", required_argument, NULL, OPT_KV_HEADS },
+		{ "head-dim", required_argument, NULL, OPT_HEAD_DIM },
+		{ "d-model", required_argument, NULL, OPT_D_MODEL },
+		{ "total-params", required_argument, NULL, OPT_TOTAL },
+		{ "experts", required_argument, NULL, OPT_EXPERTS },
+		{ "experts-per-token", required_argument, NULL, OPT_TOPK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -100,11 +171,45 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_JSON: a->json = 1; break;
 		case 'h': fputs(predict_usage, stdout); a->help = 1; return CLI_OK;
-		default: return cli_bad_option(cmd, opt, argv);
+		default:
+			if ((rc = parse_capacity_flag(cmd, opt, a)) < 0)
+				return cli_bad_option(cmd, opt, argv);
 		}
 		if (rc != CLI_OK)
 			return rc;
 	}
+	return CLI_OK;
+}
+
+/* Explicit architecture flags over the catalog entry (or alone, for a
+ * model the catalog does not have). */
+static int
+apply_architecture(const char *cmd, predict_args *a)
+{
+	int any = a->total_b > 0;
+	for (int i = 0; i < 6; i++)
+		any |= a->arch_int[i] >= 0;
+	if (!any)
+		return CLI_OK;
+	if (!a->q.config.arch) {
+		memset(&a->arch, 0, sizeof a->arch);
+		a->arch.name = "custom";
+		a->arch.architecture = WC_ARCH_DENSE;
+		a->arch.active_params_b = a->q.config.active_params_b;
+	}
+	int *slots[6] = { &a->arch.layers, &a->arch.kv_heads, &a->arch.head_dim, &a->arch.d_model,
+	                  &a->arch.experts, &a->arch.experts_per_token };
+	for (int i = 0; i < 6; i++)
+		if (a->arch_int[i] >= 0)
+			*slots[i] = (int)a->arch_int[i];
+	if (a->total_b > 0)
+		a->arch.total_params_b = a->total_b;
+	if (a->arch.experts > 0)
+		a->arch.architecture = WC_ARCH_MOE;
+	if (a->arch.layers <= 0 || (a->arch.kv_dim <= 0 && (a->arch.kv_heads <= 0 || a->arch.head_dim <= 0)))
+		return cli_usage_error(cmd, "--layers, --kv-heads and --head-dim are all needed for a model the catalog "
+		                       "does not have");
+	a->q.config.arch = &a->arch;
 	return CLI_OK;
 }
 
@@ -126,9 +231,22 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		if (!m)
 			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params)", a->model);
 		c->active_params_b = m->active_params_b;
+		c->model = a->model; /* a model term of the set applies */
+		a->arch = *m;
+		c->arch = &a->arch;
 	}
-	if (!a->have_conc)
-		return cli_usage_error(cmd, "--concurrency is required (0 = idle)");
+	int rc = apply_architecture(cmd, a);
+	if (rc != CLI_OK)
+		return rc;
+	if (a->have_in != a->have_out)
+		return cli_usage_error(cmd, "give both --input-tokens and --output-tokens (or neither)");
+	if (a->have_rate && !a->have_out)
+		return cli_usage_error(cmd, "--rate needs --input-tokens and --output-tokens");
+	if (a->have_out && !c->arch)
+		return cli_usage_error(cmd, "--model: the capacity answers need the architecture: a catalog model, or "
+		                       "--layers, --kv-heads and --head-dim with --active-params");
+	if (!a->have_conc && !a->have_rate)
+		return cli_usage_error(cmd, "--concurrency is required (0 = idle), or --rate");
 	if (a->params_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	c->tp = (int)a->tp;
@@ -147,23 +265,103 @@ unknown_platform(const char *cmd, const wc_params *params, const char *platform)
 	return cli_usage_error(cmd, "--platform: unknown platform '%s' (known: %s)", platform, known);
 }
 
+/* A refusal of the configuration (field first, as the predictor words
+ * it) becomes a usage error naming the flag: exit 2. */
+static int
+config_error(const char *cmd, const wc_error *err)
+{
+	static const char *const fields[][2] = {
+		{ "tp", "--tp" }, { "concurrency", "--concurrency" }, { "running", "--concurrency" },
+		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" }, { "rate", "--rate" },
+		{ "model", "--model" }, { "architecture", "--layers/--kv-heads/--head-dim" },
+		{ "active_params_b", "--active-params" }, { "sm_clock_mhz", "--sm-clock" },
+	};
+	if (err->code != WC_EINVAL)
+		return cli_fail(cmd, "%s", err->msg);
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		size_t n = strlen(fields[i][0]);
+		if (strncmp(err->msg, fields[i][0], n) == 0 && (err->msg[n] == ':' || err->msg[n] == '/'))
+			return cli_usage_error(cmd, "%s%s", fields[i][1], err->msg + n);
+	}
+	return cli_usage_error(cmd, "%s", err->msg);
+}
+
+static void
+print_value(const char *label, const wc_capacity_prediction *cp, int k, const char *unit, const char *fmt)
+{
+	if (!isfinite(cp->value[k]))
+		return;
+	printf("  %-28s ", label);
+	printf(fmt, cp->value[k]);
+	printf(" %s", unit);
+	if (isfinite(cp->lo[k])) {
+		printf("   95 %% ");
+		printf(fmt, cp->lo[k]);
+		printf("-");
+		printf(fmt, cp->hi[k]);
+	}
+	putchar('\n');
+}
+
+static void
+print_capacity(const wc_config *c, const wc_capacity_prediction *cp)
+{
+	printf("  capacity: %s, %g input + %g output tokens per request", cp->open_loop ? "open loop" : "closed loop",
+	       c->input_tokens, c->output_tokens);
+	if (cp->open_loop)
+		printf(", %g requests/s (capacity %.4g requests/s%s)", c->request_rate, cp->capacity_rate,
+		       cp->over_capacity ? ": OVER CAPACITY" : "");
+	putchar('\n');
+	print_value("mean running requests", cp, WC_CAPQ_RUNNING, "", "%.4g");
+	print_value("latency", cp, WC_CAPQ_LATENCY, "s", "%.4g");
+	print_value("time to first token", cp, WC_CAPQ_TTFT, "s", "%.4g");
+	print_value("throughput", cp, WC_CAPQ_THROUGHPUT, "tokens/s", "%.5g");
+	print_value("energy per output token", cp, WC_CAPQ_E_TOKEN, "J", "%.4g");
+	print_value("energy per request", cp, WC_CAPQ_E_REQUEST, "J", "%.5g");
+	print_value("energy per hour", cp, WC_CAPQ_E_HOUR, "kWh", "%.4g");
+	print_value("cost per request", cp, WC_CAPQ_COST_REQUEST, "", "%.4g");
+	print_value("cost per million tokens", cp, WC_CAPQ_COST_MTOK, "", "%.4g");
+	print_value("cost per hour", cp, WC_CAPQ_COST_HOUR, "", "%.4g");
+	print_value("CO2 per request", cp, WC_CAPQ_CO2_REQUEST, "g", "%.4g");
+	print_value("CO2 per million tokens", cp, WC_CAPQ_CO2_MTOK, "g", "%.5g");
+	print_value("CO2 per hour", cp, WC_CAPQ_CO2_HOUR, "g", "%.5g");
+	printf("  %-28s %.0f (memory %.1f of %.1f GB usable at this load)\n", "max concurrency that fits",
+	       cp->max_concurrency_fit, cp->memory_need_gb, cp->memory_available_gb);
+	for (int i = 0; i < cp->n_warnings; i++)
+		printf("  warning: %s\n", cp->warnings[i]);
+}
+
 /* Predict with `params` and print the answer as JSON or for people. */
 static int
-predict_and_print(const char *cmd, const predict_args *a, const wc_params *params)
+predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 {
 	wc_predictor *pred = NULL;
 	wc_inference_prediction out;
+	wc_capacity_prediction cap;
 	wc_error err;
 	char version[17];
-	int rc;
-	if (wc_predictor_new(params, &pred, &err) != WC_OK ||
-	    wc_params_fingerprint(params, version, &err) != WC_OK ||
-	    wc_predict_inference(pred, &a->q, &out, &err) != WC_OK) {
+	double max_fit = NAN;
+	int rc, want_cap = a->have_out;
+	if (wc_predictor_new(params, &pred, &err) != WC_OK || wc_params_fingerprint(params, version, &err) != WC_OK) {
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
+	if (want_cap ? wc_predict_capacity(pred, &a->q, a->price, a->co2, &cap, &err)
+	             : wc_predict_memory_check(params, &a->q.config, &max_fit, &err)) {
+		rc = config_error(cmd, &err);
+		goto done;
+	}
+	if (want_cap) {
+		max_fit = cap.max_concurrency_fit;
+		if (a->q.config.request_rate > 0)
+			a->q.config.running = cap.value[WC_CAPQ_RUNNING];
+	}
+	if (wc_predict_inference(pred, &a->q, &out, &err) != WC_OK) {
+		rc = config_error(cmd, &err);
+		goto done;
+	}
 	if (a->json) {
-		char *s = wc_render_inference(&a->q, &out, version, 2, &err);
+		char *s = wc_render_inference(&a->q, &out, want_cap ? &cap : NULL, max_fit, version, 2, &err);
 		if (!s) {
 			rc = cli_fail(cmd, "%s", err.msg);
 			goto done;
@@ -173,6 +371,10 @@ predict_and_print(const char *cmd, const predict_args *a, const wc_params *param
 		rc = CLI_OK;
 	} else {
 		rc = print_human(&a->q, &out, params->name, version);
+		if (want_cap)
+			print_capacity(&a->q.config, &cap);
+		else if (isfinite(max_fit))
+			printf("  max concurrency that fits %.0f\n", max_fit);
 	}
 done:
 	wc_predictor_free(pred);
@@ -183,7 +385,8 @@ static int
 predict_inference(int argc, char **argv)
 {
 	const char *cmd = "predict inference";
-	predict_args a = { .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1 };
+	predict_args a = { .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1, .price = NAN,
+		           .co2 = NAN, .arch_int = { -1, -1, -1, -1, -1, -1 } };
 	int rc;
 	if ((rc = parse_predict_flags(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;

@@ -25,22 +25,27 @@
 #include <unistd.h>
 
 static const char serve_usage[] =
-	"usage: wattcast serve [--params FILE | --profile paper] [--listen HOST:PORT]\n"
+	"usage: wattcast serve [--params FILE]... | [--profile paper] [--listen HOST:PORT]\n"
 	"                      [--threads N] [--max-body BYTES] [--bench-trivial-route]\n\n"
 	"Serves predictions over HTTP (JSON): POST /v1/predict/inference,\n"
-	"POST /v1/predict/batch, GET /v1/params, /v1/models, /v1/health, /metrics,\n"
-	"/openapi.json. Listens on 127.0.0.1:8080 unless --listen says otherwise\n"
+	"POST /v1/predict/batch, POST /v1/calibrate, GET /v1/params, /v1/profiles,\n"
+	"/v1/models, /v1/health, /metrics, /openapi.json, and the planner page at GET /\n"
+	"(open it in a browser). Listens on 127.0.0.1:8080 unless --listen says otherwise\n"
 	"(a bare PORT means 127.0.0.1:PORT; port 0 picks a free port). The first line\n"
 	"on stdout gives the address.\n\n"
-	"  --params FILE          parameter file (wattcast.params/1); default: the\n"
-	"                         built-in published profile 'paper'\n"
+	"  --params FILE          parameter file; default: the built-in published\n"
+	"                         profile 'paper'. Repeat it to serve several sets side\n"
+	"                         by side (profiles, named by each set's name; the\n"
+	"                         first is the default; a request picks one with\n"
+	"                         \"profile\")\n"
 	"  --threads N            worker threads (default 64); a keep-alive client\n"
 	"                         holds one while it is busy\n"
 	"  --max-body BYTES       body limit of single requests (default 1048576);\n"
 	"                         POST /v1/predict/batch accepts 8 times as much\n"
 	"  --bench-trivial-route  also serve GET /v1/bench/trivial (benchmark baseline)\n\n"
-	"Signals: SIGHUP reloads --params FILE (a broken file is refused and the old\n"
-	"set keeps serving); SIGINT or SIGTERM stop after the requests in flight.\n";
+	"Signals: SIGHUP reloads every --params FILE at once (one broken file is refused\n"
+	"and the old sets all keep serving); SIGINT or SIGTERM stop after the requests\n"
+	"in flight.\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_LISTEN, OPT_THREADS, OPT_MAX_BODY, OPT_BENCH };
 
@@ -117,7 +122,7 @@ next_signal(int pipe_r)
 }
 
 static int
-serve_loop(wc_server *srv, int pipe_r, const char *params_path)
+serve_loop(wc_server *srv, int pipe_r, const char *const *paths, int n_paths)
 {
 	char before[17], after[17];
 	wc_error err;
@@ -130,23 +135,26 @@ serve_loop(wc_server *srv, int pipe_r, const char *params_path)
 			fflush(stdout);
 			return CLI_OK;
 		}
-		if (!params_path) {
+		if (n_paths == 0) {
 			fprintf(stderr, "wattcast serve: SIGHUP: nothing to reload (serving a built-in profile)\n");
 			continue;
 		}
 		wc_server_params_version(srv, before);
-		if (wc_server_reload_file(srv, params_path, &err) != WC_OK) {
+		if (wc_server_reload_files(srv, n_paths, paths, &err) != WC_OK) {
 			fprintf(stderr, "wattcast serve: reload refused, still serving %s: %s\n", before, err.msg);
 			continue;
 		}
 		wc_server_params_version(srv, after);
-		fprintf(stderr, "wattcast serve: reloaded %s: params %s (was %s)\n", params_path, after, before);
+		fprintf(stderr, "wattcast serve: reloaded %s%s: params %s (was %s)\n", paths[0],
+		        n_paths > 1 ? " and the other profiles" : "", after, before);
 	}
 }
 
 /* What the command line asked for; so.listen points into `listen`. */
 typedef struct {
-	const char *params_path, *profile;
+	const char *params_paths[WC_SERVER_MAX_PROFILES];
+	int n_params;
+	const char *profile;
 	char listen[64];
 	wc_server_options so;
 	long threads, max_body;
@@ -174,7 +182,11 @@ parse_serve_args(int argc, char **argv, serve_args *a)
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
-		case OPT_PARAMS: a->params_path = optarg; break;
+		case OPT_PARAMS:
+			if (a->n_params >= WC_SERVER_MAX_PROFILES)
+				return cli_usage_error(cmd, "--params: at most %d files", WC_SERVER_MAX_PROFILES);
+			a->params_paths[a->n_params++] = optarg;
+			break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_LISTEN: rc = parse_listen(cmd, optarg, a->listen, sizeof a->listen); break;
 		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 1024, &a->threads); break;
@@ -190,7 +202,7 @@ parse_serve_args(int argc, char **argv, serve_args *a)
 	}
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
-	if (a->params_path && a->profile)
+	if (a->n_params && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	a->so.listen = a->listen;
 	a->so.threads = (int)a->threads;
@@ -201,7 +213,8 @@ parse_serve_args(int argc, char **argv, serve_args *a)
 /* Start the server on `params`, serve until SIGINT or SIGTERM (reloading
  * on SIGHUP), then stop it. */
 static int
-run_server(const char *cmd, const serve_args *a, const wc_params *params, const char *source)
+run_server(const char *cmd, const serve_args *a, int n, const wc_params *const *sets,
+           const char *const *sources)
 {
 	wc_server *srv = NULL;
 	wc_error err;
@@ -223,16 +236,16 @@ run_server(const char *cmd, const serve_args *a, const wc_params *params, const 
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	if (install_signal_pipe(&pipe_r) != 0)
 		return cli_fail(cmd, "cannot install signal handlers: %s", strerror(errno));
-	if (wc_server_start(&a->so, params, source, &srv, &err) != WC_OK)
+	if (wc_server_start_profiles(&a->so, n, sets, sources, &srv, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	/* Signals that came during start-up are delivered now, to the pipe. */
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	wc_server_params_version(srv, version);
-	printf("wattcast serve: listening on http://%.*s:%d (params %s, version %s)\n",
-	       (int)(strrchr(a->listen, ':') - a->listen), a->listen, wc_server_port(srv), params->name,
-	       version);
+	printf("wattcast serve: listening on http://%.*s:%d (params %s, version %s%s)\n",
+	       (int)(strrchr(a->listen, ':') - a->listen), a->listen, wc_server_port(srv), sets[0]->name,
+	       version, n > 1 ? ", and other profiles: GET /v1/profiles" : "");
 	fflush(stdout);
-	rc = serve_loop(srv, pipe_r, a->params_path);
+	rc = serve_loop(srv, pipe_r, a->params_paths, a->n_params);
 	wc_server_stop(srv);
 	printf("wattcast serve: stopped\n");
 	fflush(stdout);
@@ -245,16 +258,25 @@ cli_cmd_serve(int argc, char **argv)
 	const char *cmd = "serve";
 	serve_args a = { .listen = "127.0.0.1:8080", .so = WC_SERVER_OPTIONS_INIT };
 	char source[300];
-	int rc;
+	wc_params sets[WC_SERVER_MAX_PROFILES];
+	const wc_params *ptrs[WC_SERVER_MAX_PROFILES];
+	const char *sources[WC_SERVER_MAX_PROFILES];
+	int rc, n = a.n_params;
 	if ((rc = parse_serve_args(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;
-
-	wc_params params = WC_PARAMS_INIT;
-	if ((rc = cli_load_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
-		return rc;
-	snprintf(source, sizeof source, "%s%s", a.params_path ? "" : "profile:",
-	         a.params_path ? a.params_path : a.profile ? a.profile : "paper");
-	rc = run_server(cmd, &a, &params, source);
-	wc_params_clear(&params);
+	n = a.n_params ? a.n_params : 1;
+	for (int i = 0; i < n; i++) {
+		sets[i] = (wc_params)WC_PARAMS_INIT;
+		ptrs[i] = &sets[i];
+		sources[i] = a.n_params ? a.params_paths[i] : source;
+	}
+	snprintf(source, sizeof source, "profile:%s", a.profile ? a.profile : "paper");
+	rc = CLI_OK;
+	for (int i = 0; i < n && rc == CLI_OK; i++)
+		rc = cli_load_params(cmd, a.n_params ? a.params_paths[i] : NULL, a.profile, &sets[i]);
+	if (rc == CLI_OK)
+		rc = run_server(cmd, &a, n, ptrs, sources);
+	for (int i = 0; i < n; i++)
+		wc_params_clear(&sets[i]);
 	return rc;
 }

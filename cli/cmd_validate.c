@@ -3,6 +3,7 @@
  * published Tables 11, 12 and 14, as tables or JSON.
  */
 #include "cli.h"
+#include "cli_capacity.h"
 #include "data/data.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
@@ -21,6 +22,9 @@ static const char validate_usage[] =
 	"       wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|none]\n"
 	"                              [--per-run FILE]\n"
 	"                              [--prior FILE | --profile paper]\n"
+	"       wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"
+	"                                 [--k 1,3] [--scope model|platform] ... (see fewshot --help)\n"
+	"       wattcast validate capacity RUNS.csv... [--json] [--per-run FILE] (see its --help)\n"
 	"       wattcast validate finetune RUNS.csv [--json] [--per-run FILE]   (see its --help)\n\n"
 	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
 	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
@@ -33,6 +37,8 @@ static const char validate_usage[] =
 	"           `set`: n, median |error| %, share within 5 %, bias % (Table 14).\n"
 	"lomo       leave-one-model-out: for each model (with its -FP8/-Instruct/... variants)\n"
 	"           fit the law on the other models and predict it; accuracy per platform.\n"
+	"fewshot    calibrate on k runs of each model (or platform) and predict the rest,\n"
+	"           k = 0, 1, 3 side by side (docs/validation.md).\n"
 	"Excluded runs (`exclude` column) are left out of forms and precision, and\n"
 	"included in heldout (held-out sets are usually excluded from fits).\n"
 	"--per-run FILE writes one CSV row per predicted run: run_id, set, fold, the\n"
@@ -332,11 +338,16 @@ cli_cmd_validate(int argc, char **argv)
 		fputs(validate_usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? CLI_USAGE : CLI_OK;
 	}
+	if (strcmp(argv[1], "fewshot") == 0)
+		return cli_validate_fewshot(argc - 1, argv + 1);
+	if (strcmp(argv[1], "capacity") == 0)
+		return cli_validate_capacity(argc - 1, argv + 1);
 	if (strcmp(argv[1], "forms") == 0 || strcmp(argv[1], "precision") == 0 ||
 	    strcmp(argv[1], "heldout") == 0 || strcmp(argv[1], "lomo") == 0)
 		return validate(argv[1], argc - 1, argv + 1);
 	if (strcmp(argv[1], "finetune") == 0)
 		return cli_validate_finetune(argc - 1, argv + 1);
-	return cli_usage_error("validate", "unknown analysis '%s' (forms, precision, heldout, lomo, finetune)",
+	return cli_usage_error("validate",
+	                       "unknown analysis '%s' (forms, precision, heldout, lomo, fewshot, capacity, finetune)",
 	                       argv[1]);
 }

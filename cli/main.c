@@ -6,6 +6,7 @@
 static const cli_command commands[] = {
 	{ "predict", "predict mean power, or fine-tuning energy, from a frozen law", cli_cmd_predict },
 	{ "fit", "fit a law (inference or fine-tuning) and freeze a parameter file", cli_cmd_fit },
+	{ "calibrate", "adapt a frozen law to a few runs of your own models or platform", cli_cmd_calibrate },
 	{ "validate", "held-out validation: forms, precision terms, frozen accuracy, fine-tuning", cli_cmd_validate },
 	{ "simulate", "generate a synthetic runs table (inference or fine-tuning)", cli_cmd_simulate },
 	{ "import", "convert a published table or any CSV into a runs table", cli_cmd_import },

@@ -14,6 +14,7 @@
  *   data/run_manifest.h  run manifests
  *   data/step_log.h      fine-tuning step logs (steps.csv, trainer_state.json)
  *   data/per_run.h       per-run validation output (--per-run FILE)
+ *   data/periods.h       batch-turnover periods (capacity fit input)
  * Nothing outside data/ and server/ sees jansson. Every writer is atomic:
  * temporary file in the same folder, fsync, rename.
  */
@@ -25,6 +26,7 @@
 #include "data/import.h"
 #include "data/params_file.h"
 #include "data/per_run.h"
+#include "data/periods.h"
 #include "data/run_manifest.h"
 #include "data/runs_table.h"
 #include "data/step_log.h"

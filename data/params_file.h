@@ -17,8 +17,10 @@ extern "C" {
 
 /** The schema written; files of earlier schemas keep loading
  *  (docs/formats/params-file.md, "Versioning"). Version 2 adds the
- *  capacity and fine-tuning sections. */
-#define WC_PARAMS_SCHEMA "wattcast.params/2"
+ *  capacity and fine-tuning sections, version 3 the model terms and the
+ *  fit's residual RMS. */
+#define WC_PARAMS_SCHEMA "wattcast.params/3"
+#define WC_PARAMS_SCHEMA_V2 "wattcast.params/2"
 #define WC_PARAMS_SCHEMA_V1 "wattcast.params/1"
 
 /** Parse a parameter file (docs/formats/params-file.md) into `out` (which the caller later

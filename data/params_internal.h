@@ -17,12 +17,20 @@
 int wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws *out);
 /** The same object from a matrix (new reference). */
 json_t *wc__params_draws_json(const wc_draws *d);
-/** {"value", "ci95"?, "source"} into `out`; null (or absent) reads as NaN
- *  when `nullable`. */
-int wc__params_read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable,
-                          wc_param *out);
+/** Read {"value", "ci95"?, "source"} into `out`; null (or absent) gives
+ *  NaN with source "assumed" when `nullable`. */
+int wc__params_read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_param *out);
 /** {"value", "ci95"?, "source"}, or null for NaN (new reference). */
 json_t *wc__params_param_json(const wc_param *p);
+
+/** {"value", "ci95"?, "source"} into `out`; null or absent allowed when
+ *  `nullable` (NaN). */
+int wc__params_read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable,
+                          wc_param *out);
+
+/* Model terms (params_sections.c): `v` is the array; appended to `out`. */
+int wc__params_read_model_terms(wc__json_loader *ld, json_t *v, const char *path, wc_params *out);
+json_t *wc__params_model_terms_json(const wc_params *p);
 
 /* Sections (params_sections.c): `v` is the section's object. */
 int wc__params_read_capacity(wc__json_loader *ld, json_t *v, const char *path, wc_capacity_params *out);

@@ -1,6 +1,6 @@
 /*
- * Parameter files, reading side (docs/formats/params-file.md): schema
- * "wattcast.params/1", loaded strictly -- every object lists its allowed
+ * Parameter files, reading side (docs/formats/params-file.md): schemas
+ * "wattcast.params/1" to "/3", loaded strictly -- every object lists its allowed
  * and required keys, every refusal names the JSON path and the reason.
  */
 #include "data/params_file.h"
@@ -49,7 +49,8 @@ read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_pa
 }
 
 int
-wc__params_read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_param *out)
+wc__params_read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable,
+                      wc_param *out)
 {
 	return read_param(ld, v, path, nullable, out);
 }
@@ -205,7 +206,7 @@ static int
 read_provenance(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
 {
 	static const char *const allowed[] = { "input_sha256", "runs", "seed", "bootstrap",
-	                                       "tool_version", "created_utc", NULL };
+	                                       "tool_version", "created_utc", "residual_rms", NULL };
 	static const char *const none[] = { NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -239,6 +240,13 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, wc_params *out
 		if ((rc = wc__json_int(ld, x, p, 0, 10000000, &n)))
 			return rc;
 		out->bootstrap = (int)n;
+	}
+	if ((x = json_object_get(v, "residual_rms")) && !json_is_null(x)) {
+		wc__json_join(p, path, "residual_rms");
+		if ((rc = wc__json_number(ld, x, p, &out->residual_rms)))
+			return rc;
+		if (out->residual_rms < 0)
+			return wc__json_fail(ld, p, "must be >= 0");
 	}
 	if ((x = json_object_get(v, "seed"))) {
 		wc__json_join(p, path, "seed");
@@ -319,8 +327,8 @@ static int
 load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 {
 	static const char *const allowed[] = { "schema", "name", "form", "clock_ref_mhz", "levels",
-	                                       "shared", "precision_terms", "provenance", "draws",
-	                                       "capacity", "finetune", NULL };
+	                                       "shared", "precision_terms", "model_terms",
+	                                       "provenance", "draws", "capacity", "finetune", NULL };
 	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
 	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", NULL };
 	char buf[64], p[WC__JSON_PATH_MAX];
@@ -330,13 +338,21 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		return rc;
 	if ((rc = wc__json_string(ld, json_object_get(root, "schema"), "/schema", 0, buf, sizeof buf)))
 		return rc;
-	/* Older schemas keep loading: version 1 has no sections. */
-	int version = strcmp(buf, WC_PARAMS_SCHEMA) == 0 ? 2 : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
+	/* Older schemas keep loading: version 1 has no sections, version 2 no
+	 * model terms and no residual RMS. */
+	int version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 3
+	              : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0 ? 2
+	              : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
 	if (!version)
-		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V1, buf);
+		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
 	if (version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\"", WC_PARAMS_SCHEMA);
+	json_t *prov = json_object_get(root, "provenance");
+	if (version < 3 && (json_object_get(root, "model_terms") ||
+	                    (json_is_object(prov) && json_object_get(prov, "residual_rms"))))
+		return wc__json_fail(ld, "/schema", "model terms and residual_rms need \"%s\"",
+		                     WC_PARAMS_SCHEMA);
 	if ((rc = wc__json_string(ld, json_object_get(root, "name"), "/name", 0, out->name, sizeof out->name)))
 		return rc;
 	if ((rc = wc__json_string(ld, json_object_get(root, "form"), "/form", 0, buf, sizeof buf)))
@@ -376,6 +392,9 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 			out->n_terms++;
 		}
 	}
+	if ((x = json_object_get(root, "model_terms")) && !json_is_null(x) &&
+	    (rc = wc__params_read_model_terms(ld, x, "/model_terms", out)))
+		return rc;
 	if ((x = json_object_get(root, "provenance")) && !json_is_null(x)) {
 		if ((rc = read_provenance(ld, x, "/provenance", out)))
 			return rc;

@@ -1,10 +1,75 @@
 /*
  * The sections of a parameter file beyond the inference law (schema 2,
  * docs/formats/params-file.md): the capacity model here, the fine-tuning
- * law in params_finetune.c. Each is read strictly like the rest of the
- * file; a section the file does not have is null.
+ * law in params_finetune.c; and the model terms of the inference law
+ * (schema 3, docs/calibration.md). Each is read strictly like the rest of
+ * the file; a section the file does not have is null.
  */
 #include "params_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static int
+read_model_term(wc__json_loader *ld, json_t *v, const char *path, wc_model_term *t)
+{
+	static const char *const allowed[] = { "model", "level", "shift", "runs", NULL };
+	static const char *const required[] = { "model", "level", "shift", NULL };
+	char p[WC__JSON_PATH_MAX];
+	json_t *x;
+	long long n;
+	int rc;
+	memset(t, 0, sizeof *t);
+	if ((rc = wc__json_check_keys(ld, v, path, allowed, required)))
+		return rc;
+	wc__json_join(p, path, "model");
+	if ((rc = wc__json_string(ld, json_object_get(v, "model"), p, 0, t->model, sizeof t->model)))
+		return rc;
+	wc__json_join(p, path, "level");
+	if ((rc = wc__json_string(ld, json_object_get(v, "level"), p, 0, t->level, sizeof t->level)))
+		return rc;
+	wc__json_join(p, path, "shift");
+	if ((rc = wc__params_read_param(ld, json_object_get(v, "shift"), p, 0, &t->shift)))
+		return rc;
+	if ((x = json_object_get(v, "runs"))) {
+		wc__json_join(p, path, "runs");
+		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
+			return rc;
+		t->runs = (int)n;
+	}
+	return WC_OK;
+}
+
+int
+wc__params_read_model_terms(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
+{
+	char p[WC__JSON_PATH_MAX];
+	int rc;
+	if (!json_is_array(v) || json_array_size(v) > WC_MAX_MODEL_TERMS)
+		return wc__json_fail(ld, path, "expected an array of at most %d model terms",
+		                     WC_MAX_MODEL_TERMS);
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		wc__json_join_index(p, path, i);
+		if ((rc = read_model_term(ld, json_array_get(v, i), p, &out->model_terms[i])))
+			return rc;
+		out->n_model_terms++;
+	}
+	return WC_OK;
+}
+
+json_t *
+wc__params_model_terms_json(const wc_params *p)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < p->n_model_terms; i++) {
+		const wc_model_term *t = &p->model_terms[i];
+		json_array_append_new(a, json_pack("{s:s,s:s,s:o,s:i}", "model", t->model, "level",
+		                                   t->level, "shift", wc__params_param_json(&t->shift),
+		                                   "runs", t->runs));
+	}
+	return a;
+}
 
 static int
 read_section_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws *out)
@@ -17,24 +82,302 @@ read_section_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws *o
 	return wc__params_read_draws(ld, x, p, out);
 }
 
+/* ------------------------------------------------------------ capacity */
+
+static int
+read_cap_range(wc__json_loader *ld, json_t *v, const char *path, wc_capacity_range *r)
+{
+	static const char *const keys[] = { "running", "input_tokens", "output_tokens", "active_params_b",
+	                                    "tp", "rows", NULL };
+	static const char *const none[] = { NULL };
+	double *pairs[4][2] = { { &r->running_min, &r->running_max }, { &r->input_min, &r->input_max },
+	                        { &r->output_min, &r->output_max }, { &r->active_b_min, &r->active_b_max } };
+	char p[WC__JSON_PATH_MAX];
+	json_t *x;
+	long long n;
+	double lo, hi;
+	int rc;
+	memset(r, 0, sizeof *r);
+	if ((rc = wc__json_check_keys(ld, v, path, keys, none)))
+		return rc;
+	for (int i = 0; i < 4; i++)
+		if ((x = json_object_get(v, keys[i])) && !json_is_null(x)) {
+			wc__json_join(p, path, keys[i]);
+			if ((rc = wc__json_pair(ld, x, p, pairs[i][0], pairs[i][1])))
+				return rc;
+		}
+	if ((x = json_object_get(v, "tp")) && !json_is_null(x)) {
+		wc__json_join(p, path, "tp");
+		if ((rc = wc__json_pair(ld, x, p, &lo, &hi)))
+			return rc;
+		if (lo < 1 || hi > WC_LAW_MAX_TP || lo != floor(lo) || hi != floor(hi))
+			return wc__json_fail(ld, p, "expected whole numbers between 1 and %d", WC_LAW_MAX_TP);
+		r->tp_min = (int)lo;
+		r->tp_max = (int)hi;
+	}
+	if ((x = json_object_get(v, "rows"))) {
+		wc__json_join(p, path, "rows");
+		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
+			return rc;
+		r->rows = (int)n;
+	}
+	return WC_OK;
+}
+
+/* A level: its name, datasheet facts, the kinds it does not share, range. */
+static int
+read_cap_level(wc__json_loader *ld, json_t *v, const char *path, const wc_capacity_params *c,
+               wc_capacity_level *l)
+{
+	static const char *const keys[] = { "name", "bandwidth_tb_s", "bf16_tflops", "memory_gb", "eta", "t0",
+	                                    "t1", "etac", "tau", "range", NULL };
+	static const char *const required[] = { "name", "bandwidth_tb_s", "bf16_tflops", "memory_gb", NULL };
+	char p[WC__JSON_PATH_MAX];
+	double *facts[3] = { &l->bandwidth_tb_s, &l->bf16_tflops, &l->memory_gb };
+	json_t *x;
+	int rc;
+	memset(l, 0, sizeof *l);
+	if ((rc = wc__json_check_keys(ld, v, path, keys, required)))
+		return rc;
+	wc__json_join(p, path, "name");
+	if ((rc = wc__json_string(ld, json_object_get(v, "name"), p, 0, l->name, sizeof l->name)))
+		return rc;
+	for (int i = 0; i < 3; i++) {
+		wc__json_join(p, path, keys[1 + i]);
+		if ((rc = wc__json_number(ld, json_object_get(v, keys[1 + i]), p, facts[i])))
+			return rc;
+	}
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		const char *key = wc_capacity_kind_name((wc_capacity_kind)k);
+		x = json_object_get(v, key);
+		wc__json_join(p, path, key);
+		if (c->shared[k] && x)
+			return wc__json_fail(ld, p, "'%s' is in /capacity/shared; give it there or per level, not both", key);
+		if (!c->shared[k] && !x)
+			return wc__json_fail(ld, path, "missing '%s' (not in /capacity/shared either)", key);
+		if (!c->shared[k] && (rc = wc__params_read_param(ld, x, p, 0, &l->p[k])))
+			return rc;
+	}
+	if ((x = json_object_get(v, "range")) && !json_is_null(x)) {
+		wc__json_join(p, path, "range");
+		return read_cap_range(ld, x, p, &l->range);
+	}
+	return WC_OK;
+}
+
+static int
+read_cap_shared(wc__json_loader *ld, json_t *v, wc_capacity_params *c)
+{
+	static const char *const keys[] = { "eta", "t0", "t1", "etac", "tau", NULL };
+	static const char *const none[] = { NULL };
+	char p[WC__JSON_PATH_MAX];
+	int rc;
+	if (!v || json_is_null(v))
+		return WC_OK;
+	if ((rc = wc__json_check_keys(ld, v, "/capacity/shared", keys, none)))
+		return rc;
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		json_t *x = json_object_get(v, keys[k]);
+		if (!x)
+			continue;
+		wc__json_join(p, "/capacity/shared", keys[k]);
+		c->shared[k] = 1;
+		if ((rc = wc__params_read_param(ld, x, p, 0, &c->shared_p[k])))
+			return rc;
+	}
+	return WC_OK;
+}
+
+static int
+read_cap_levels(wc__json_loader *ld, json_t *x, wc_capacity_params *c)
+{
+	char p[WC__JSON_PATH_MAX];
+	int rc;
+	if (!json_is_array(x) || json_array_size(x) < 1 || json_array_size(x) > WC_CAPACITY_MAX_LEVELS)
+		return wc__json_fail(ld, "/capacity/levels", "expected an array of 1 to %d levels",
+		                     WC_CAPACITY_MAX_LEVELS);
+	for (size_t i = 0; i < json_array_size(x); i++) {
+		wc__json_join_index(p, "/capacity/levels", i);
+		if ((rc = read_cap_level(ld, json_array_get(x, i), p, c, &c->levels[i])))
+			return rc;
+		c->n_levels++;
+	}
+	return WC_OK;
+}
+
+static int
+read_cap_workloads(wc__json_loader *ld, json_t *x, wc_capacity_params *c)
+{
+	static const char *const keys[] = { "set", "input_tokens", NULL };
+	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
+	int rc;
+	if (!x || json_is_null(x))
+		return WC_OK;
+	if (!json_is_array(x) || json_array_size(x) > WC_CAPACITY_MAX_WORKLOADS)
+		return wc__json_fail(ld, "/capacity/workloads", "expected an array of at most %d workloads",
+		                     WC_CAPACITY_MAX_WORKLOADS);
+	for (size_t i = 0; i < json_array_size(x); i++) {
+		json_t *w = json_array_get(x, i);
+		wc_capacity_workload *o = &c->workloads[i];
+		wc__json_join_index(p, "/capacity/workloads", i);
+		if ((rc = wc__json_check_keys(ld, w, p, keys, keys)))
+			return rc;
+		wc__json_join(q, p, "set");
+		if ((rc = wc__json_string(ld, json_object_get(w, "set"), q, 0, o->set, sizeof o->set)))
+			return rc;
+		wc__json_join(q, p, "input_tokens");
+		if ((rc = wc__params_read_param(ld, json_object_get(w, "input_tokens"), q, 0, &o->input_tokens)))
+			return rc;
+		c->n_workloads++;
+	}
+	return WC_OK;
+}
+
+static int
+read_cap_provenance(wc__json_loader *ld, json_t *v, wc_capacity_params *c)
+{
+	static const char *const keys[] = { "calibrated_on", "input_sha256", "rows", "seed", "bootstrap",
+	                                    "tool_version", "created_utc", NULL };
+	static const char *const none[] = { NULL };
+	const char *path = "/capacity/provenance";
+	char p[WC__JSON_PATH_MAX];
+	long long n;
+	json_t *x;
+	int rc;
+	if (!v || json_is_null(v))
+		return WC_OK;
+	if ((rc = wc__json_check_keys(ld, v, path, keys, none)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "calibrated_on", c->calibrated_on, sizeof c->calibrated_on)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "input_sha256", c->input_sha256, sizeof c->input_sha256)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "tool_version", c->tool_version, sizeof c->tool_version)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "created_utc", c->created_utc, sizeof c->created_utc)))
+		return rc;
+	int *ints[2] = { &c->rows, &c->bootstrap };
+	for (int i = 0; i < 2; i++)
+		if ((x = json_object_get(v, i ? "bootstrap" : "rows"))) {
+			wc__json_join(p, path, i ? "bootstrap" : "rows");
+			if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
+				return rc;
+			*ints[i] = (int)n;
+		}
+	if ((x = json_object_get(v, "seed"))) {
+		wc__json_join(p, path, "seed");
+		if ((rc = wc__json_int(ld, x, p, 0, INT64_MAX, &n)))
+			return rc;
+		c->seed = (uint64_t)n;
+	}
+	return WC_OK;
+}
+
+static int
+read_cap_defaults(wc__json_loader *ld, json_t *root, wc_capacity_params *c)
+{
+	static const char *const keys[] = { "price_per_kwh", "grams_co2_per_kwh", NULL };
+	static const char *const none[] = { NULL };
+	json_t *v = json_object_get(root, "defaults");
+	int rc;
+	if (!v || json_is_null(v))
+		return WC_OK;
+	if ((rc = wc__json_check_keys(ld, v, "/capacity/defaults", keys, none)) ||
+	    (rc = wc__json_optional_number(ld, v, "/capacity/defaults", "price_per_kwh", 0, 1e9, &c->price_per_kwh)))
+		return rc;
+	return wc__json_optional_number(ld, v, "/capacity/defaults", "grams_co2_per_kwh", 0, 1e9,
+	                                &c->grams_co2_per_kwh);
+}
+
 int
 wc__params_read_capacity(wc__json_loader *ld, json_t *v, const char *path, wc_capacity_params *out)
 {
-	static const char *const allowed[] = { "draws", NULL };
+	static const char *const allowed[] = { "levels", "shared", "workloads", "memory_reserve", "defaults",
+	                                       "provenance", "draws", NULL };
 	static const char *const required[] = { NULL };
+	json_t *levels;
 	int rc;
 	wc_capacity_params_clear(out);
-	if ((rc = wc__json_check_keys(ld, v, path, allowed, required)) ||
+	wc_capacity_params_init(out);
+	if ((rc = wc__json_check_keys(ld, v, path, allowed, required)))
+		return rc;
+	/* The section's first draft held draws only: such a file has no
+	 * capacity model, and loads as one without. */
+	if (!(levels = json_object_get(v, "levels")) || json_is_null(levels))
+		return WC_OK;
+	if ((rc = read_cap_shared(ld, json_object_get(v, "shared"), out)) ||
+	    (rc = read_cap_levels(ld, levels, out)) ||
+	    (rc = read_cap_workloads(ld, json_object_get(v, "workloads"), out)) ||
+	    (rc = wc__json_optional_number(ld, v, path, "memory_reserve", 0, 0.9, &out->memory_reserve)) ||
+	    (rc = read_cap_defaults(ld, v, out)) ||
+	    (rc = read_cap_provenance(ld, json_object_get(v, "provenance"), out)) ||
 	    (rc = read_section_draws(ld, v, path, &out->draws)))
 		return rc;
+	if (!isfinite(out->memory_reserve))
+		out->memory_reserve = WC_CAPACITY_DEFAULT_RESERVE;
 	out->present = 1;
 	return WC_OK;
+}
+
+static json_t *
+number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+pair_or_null(double lo, double hi)
+{
+	return hi > 0 ? json_pack("[ff]", lo, hi) : json_null();
+}
+
+static json_t *
+cap_level_json(const wc_capacity_params *c, const wc_capacity_level *l)
+{
+	const wc_capacity_range *r = &l->range;
+	json_t *o = json_pack("{s:s,s:f,s:f,s:f}", "name", l->name, "bandwidth_tb_s", l->bandwidth_tb_s,
+	                      "bf16_tflops", l->bf16_tflops, "memory_gb", l->memory_gb);
+	for (int k = 0; k < WC_CAP_KINDS; k++)
+		if (!c->shared[k])
+			json_object_set_new(o, wc_capacity_kind_name((wc_capacity_kind)k), wc__params_param_json(&l->p[k]));
+	json_object_set_new(o, "range", json_pack("{s:o,s:o,s:o,s:o,s:o,s:I}",
+	                    "running", pair_or_null(r->running_min, r->running_max),
+	                    "input_tokens", pair_or_null(r->input_min, r->input_max),
+	                    "output_tokens", pair_or_null(r->output_min, r->output_max),
+	                    "active_params_b", pair_or_null(r->active_b_min, r->active_b_max),
+	                    "tp", r->tp_max > 0 ? json_pack("[II]", (json_int_t)r->tp_min, (json_int_t)r->tp_max)
+	                                        : json_null(),
+	                    "rows", (json_int_t)r->rows));
+	return o;
+}
+
+static json_t *
+string_or_null(const char *s)
+{
+	return s[0] ? json_string(s) : json_null();
 }
 
 json_t *
 wc__params_capacity_json(const wc_capacity_params *c, int with_draws)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *levels = json_array(), *shared = json_object(), *work = json_array();
+	for (int i = 0; i < c->n_levels; i++)
+		json_array_append_new(levels, cap_level_json(c, &c->levels[i]));
+	for (int k = 0; k < WC_CAP_KINDS; k++)
+		if (c->shared[k])
+			json_object_set_new(shared, wc_capacity_kind_name((wc_capacity_kind)k),
+			                    wc__params_param_json(&c->shared_p[k]));
+	for (int i = 0; i < c->n_workloads; i++)
+		json_array_append_new(work, json_pack("{s:s,s:o}", "set", c->workloads[i].set, "input_tokens",
+		                                      wc__params_param_json(&c->workloads[i].input_tokens)));
+	json_object_set_new(o, "levels", levels);
+	json_object_set_new(o, "shared", shared);
+	json_object_set_new(o, "workloads", work);
+	json_object_set_new(o, "memory_reserve", json_real(c->memory_reserve));
+	json_object_set_new(o, "defaults", json_pack("{s:o,s:o}", "price_per_kwh", number_or_null(c->price_per_kwh),
+	                                             "grams_co2_per_kwh", number_or_null(c->grams_co2_per_kwh)));
+	json_object_set_new(o, "provenance", json_pack("{s:o,s:o,s:I,s:I,s:I,s:o,s:o}",
+	                    "calibrated_on", string_or_null(c->calibrated_on),
+	                    "input_sha256", string_or_null(c->input_sha256), "rows", (json_int_t)c->rows,
+	                    "seed", (json_int_t)c->seed, "bootstrap", (json_int_t)c->bootstrap,
+	                    "tool_version", string_or_null(c->tool_version),
+	                    "created_utc", string_or_null(c->created_utc)));
 	json_object_set_new(o, "draws", with_draws && c->draws.n > 0 ? wc__params_draws_json(&c->draws)
 	                                                              : json_null());
 	return o;

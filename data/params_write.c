@@ -116,12 +116,15 @@ params_json(const wc_params *p, int with_draws)
 		json_array_append_new(terms, o);
 	}
 	json_object_set_new(root, "precision_terms", terms);
-	json_object_set_new(root, "provenance", json_pack("{s:o,s:I,s:I,s:I,s:o,s:o}",
+	json_object_set_new(root, "model_terms", wc__params_model_terms_json(p));
+	json_object_set_new(root, "provenance", json_pack("{s:o,s:I,s:I,s:I,s:o,s:o,s:o}",
 	                    "input_sha256", string_or_null(p->input_sha256),
 	                    "runs", (json_int_t)p->runs, "seed", (json_int_t)p->seed,
 	                    "bootstrap", (json_int_t)p->bootstrap,
 	                    "tool_version", string_or_null(p->tool_version),
-	                    "created_utc", string_or_null(p->created_utc)));
+	                    "created_utc", string_or_null(p->created_utc),
+	                    "residual_rms", p->residual_rms > 0 ? number_or_null(p->residual_rms)
+	                                                        : json_null()));
 	if (with_draws && p->n_draws > 0) {
 		wc_draws d = { p->n_draws, p->n_draw_params, p->draw_names, p->draws };
 		json_object_set_new(root, "draws", wc__params_draws_json(&d));

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "data/runs_table.h"
+#include "fit/calibrate.h"
 #include "models/models.h"
 
 #ifdef __cplusplus

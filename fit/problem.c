@@ -312,6 +312,13 @@ choose_p0(fit_problem *pb, const wc_runs_table *t, const wc_params *prior,
 		} else if (pl && isfinite(pl->p0.value)) {
 			lv->p0.value = pl->p0.value;
 			lv->p0.source = pl->p0.source;
+		} else if (isfinite(wc_params_estimated_idle_w(lv->name))) {
+			/* An unconstrained P0 drifts to implausible values when the
+			 * runs carry no idle; the platform's limit anchors it. */
+			lv->p0.value = wc_params_estimated_idle_w(lv->name);
+			lv->p0.source = WC_SRC_ESTIMATED;
+			fit_problem_warn(pb, "level %s: no measured idle power and none in the prior; P0 estimated "
+			                 "at %.1f W from its power limit (docs/fitting.md)", lv->name, lv->p0.value);
 		} else {
 			lv->p0.value = NAN;
 			lv->p0.source = WC_SRC_FITTED;

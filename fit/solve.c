@@ -347,6 +347,9 @@ fill_estimate(const fit_problem *pb, const wc_runs_table *t, const double *x, co
 	out->niter = sol->niter;
 	out->rcond = sol->rcond;
 	out->rms = sol->rms;
+	/* Recorded so that a calibration from one run knows the scatter of a
+	 * single run around the law (docs/calibration.md). */
+	out->params.residual_rms = isfinite(sol->rms) ? sol->rms : 0.0;
 	out->n_excluded = pb->n_excluded;
 	out->n_free = (int)p;
 	out->max_se = 0;
@@ -457,6 +460,7 @@ wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_erro
 	c.weights = run->weights;
 	c.kv = run->kv;
 	c.sm_clock_mhz = run->sm_clock_mhz;
+	c.model = run->model;
 	if (run->series.len)
 		rc = wc_law_power_series(p, &c, run->series.running, run->series.weight, run->series.len, out, err);
 	else

@@ -1,7 +1,41 @@
-/* The capacity model's parameter section (models/capacity.h). */
+/* The capacity model's parameter section (models/capacity.h): labels,
+ * checks, lookups, and a level bound for the point and every draw. */
 #include "models/capacity.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+static const char *const kind_names[WC_CAP_KINDS] = { "eta", "t0", "t1", "etac", "tau" };
+
+const char *
+wc_capacity_kind_name(wc_capacity_kind k)
+{
+	return (unsigned)k < WC_CAP_KINDS ? kind_names[k] : "?";
+}
+
+void
+wc_capacity_kind_bounds(wc_capacity_kind k, double *lo, double *hi)
+{
+	/* Efficiencies up to 1.5 leave room for datasheets that understate;
+	 * overheads from a microsecond to a second per step. */
+	static const double b[WC_CAP_KINDS][2] = {
+		{ 0.01, 1.5 }, { 1e-6, 1.0 }, { 1e-9, 1e-2 }, { 0.01, 1.5 }, { 1e-9, 1e-2 },
+	};
+	*lo = b[k][0];
+	*hi = b[k][1];
+}
+
+void
+wc_capacity_params_init(wc_capacity_params *c)
+{
+	memset(c, 0, sizeof *c);
+	c->memory_reserve = WC_CAPACITY_DEFAULT_RESERVE;
+	c->price_per_kwh = NAN;
+	c->grams_co2_per_kwh = NAN;
+	for (int k = 0; k < WC_CAP_KINDS; k++)
+		c->shared_p[k] = (wc_param){ NAN, NAN, NAN, WC_SRC_ASSUMED };
+}
 
 void
 wc_capacity_params_clear(wc_capacity_params *c)
@@ -22,4 +56,174 @@ wc_capacity_params_copy(wc_capacity_params *dst, const wc_capacity_params *src, 
 	*dst = *src;
 	dst->draws = (wc_draws)WC_DRAWS_INIT;
 	return wc_draws_copy(&dst->draws, &src->draws, err);
+}
+
+void
+wc_capacity_label(wc_capacity_kind k, const char *level, char *buf, size_t cap)
+{
+	if (level)
+		snprintf(buf, cap, "%s[%s]", wc_capacity_kind_name(k), level);
+	else
+		snprintf(buf, cap, "%s", wc_capacity_kind_name(k));
+}
+
+void
+wc_capacity_workload_label(const char *set, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "input_tokens[%s]", set);
+}
+
+const wc_capacity_level *
+wc_capacity_level_find(const wc_capacity_params *c, const char *name)
+{
+	for (int i = 0; name && i < c->n_levels; i++)
+		if (strcmp(c->levels[i].name, name) == 0)
+			return &c->levels[i];
+	return NULL;
+}
+
+const wc_capacity_workload *
+wc_capacity_workload_find(const wc_capacity_params *c, const char *set)
+{
+	for (int i = 0; set && i < c->n_workloads; i++)
+		if (strcmp(c->workloads[i].set, set) == 0)
+			return &c->workloads[i];
+	return NULL;
+}
+
+wc_param *
+wc_capacity_param_named(wc_capacity_params *c, const char *name)
+{
+	char label[WC_NAME_MAX];
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		if (c->shared[k]) {
+			wc_capacity_label((wc_capacity_kind)k, NULL, label, sizeof label);
+			if (strcmp(label, name) == 0)
+				return &c->shared_p[k];
+			continue;
+		}
+		for (int i = 0; i < c->n_levels; i++) {
+			wc_capacity_label((wc_capacity_kind)k, c->levels[i].name, label, sizeof label);
+			if (strcmp(label, name) == 0)
+				return &c->levels[i].p[k];
+		}
+	}
+	for (int i = 0; i < c->n_workloads; i++) {
+		wc_capacity_workload_label(c->workloads[i].set, label, sizeof label);
+		if (strcmp(label, name) == 0)
+			return &c->workloads[i].input_tokens;
+	}
+	return NULL;
+}
+
+/* eta and etac divide: > 0; overheads and communication: >= 0. */
+static int
+check_value(wc_capacity_kind k, const wc_param *p, const char *where, wc_error *err)
+{
+	int positive = k == WC_CAP_ETA || k == WC_CAP_ETAC;
+	if (!isfinite(p->value) || (positive ? p->value <= 0.0 : p->value < 0.0))
+		return wc_error_set(err, WC_EINVAL, "capacity/%s/%s: must be finite and %s 0", where,
+		                    wc_capacity_kind_name(k), positive ? ">" : ">=");
+	return WC_OK;
+}
+
+static int
+check_level(const wc_capacity_params *c, int i, wc_error *err)
+{
+	const wc_capacity_level *l = &c->levels[i];
+	char where[32];
+	int rc;
+	snprintf(where, sizeof where, "levels/%d", i);
+	if (!l->name[0])
+		return wc_error_set(err, WC_EINVAL, "capacity/%s/name: empty", where);
+	for (int j = 0; j < i; j++)
+		if (strcmp(c->levels[j].name, l->name) == 0)
+			return wc_error_set(err, WC_EINVAL, "capacity/%s/name: duplicate level '%s'", where, l->name);
+	if (!(l->bandwidth_tb_s > 0) || !(l->bf16_tflops > 0) || !(l->memory_gb > 0) ||
+	    !isfinite(l->bandwidth_tb_s + l->bf16_tflops + l->memory_gb))
+		return wc_error_set(err, WC_EINVAL,
+		                    "capacity/%s: bandwidth_tb_s, bf16_tflops and memory_gb must be finite and > 0", where);
+	for (int k = 0; k < WC_CAP_KINDS; k++)
+		if (!c->shared[k] && (rc = check_value((wc_capacity_kind)k, &l->p[k], where, err)))
+			return rc;
+	return WC_OK;
+}
+
+static int
+check_draws(const wc_capacity_params *c, wc_error *err)
+{
+	for (int j = 0; j < c->draws.k; j++)
+		if (!wc_capacity_param_named((wc_capacity_params *)c, c->draws.names[j]))
+			return wc_error_set(err, WC_EINVAL, "capacity/draws/names/%d: no parameter '%s'", j,
+			                    c->draws.names[j]);
+	for (long v = 0; v < (long)c->draws.n * c->draws.k; v++)
+		if (!isfinite(c->draws.values[v]))
+			return wc_error_set(err, WC_EINVAL, "capacity/draws/values/%ld/%ld: must be finite",
+			                    v / c->draws.k, v % c->draws.k);
+	return WC_OK;
+}
+
+int
+wc_capacity_params_validate(const wc_capacity_params *c, wc_error *err)
+{
+	int rc;
+	if (!c->present)
+		return WC_OK;
+	if (c->n_levels < 1 || c->n_levels > WC_CAPACITY_MAX_LEVELS)
+		return wc_error_set(err, WC_EINVAL, "capacity/levels: need 1 to %d levels", WC_CAPACITY_MAX_LEVELS);
+	for (int k = 0; k < WC_CAP_KINDS; k++)
+		if (c->shared[k] && (rc = check_value((wc_capacity_kind)k, &c->shared_p[k], "shared", err)))
+			return rc;
+	for (int i = 0; i < c->n_levels; i++)
+		if ((rc = check_level(c, i, err)))
+			return rc;
+	for (int i = 0; i < c->n_workloads; i++) {
+		const wc_param *p = &c->workloads[i].input_tokens;
+		if (!isfinite(p->value) || p->value < 0)
+			return wc_error_set(err, WC_EINVAL, "capacity/workloads/%d/input_tokens: must be finite and >= 0", i);
+	}
+	if (!(c->memory_reserve >= 0.0 && c->memory_reserve <= 0.9))
+		return wc_error_set(err, WC_EINVAL, "capacity/memory_reserve: must be between 0 and 0.9");
+	if (c->price_per_kwh < 0 || c->grams_co2_per_kwh < 0)
+		return wc_error_set(err, WC_EINVAL, "capacity/defaults: price and carbon intensity must be >= 0");
+	return check_draws(c, err);
+}
+
+int
+wc_capacity_bind(const wc_capacity_params *c, const char *platform, wc_capacity_binding *b,
+                 wc_error *err)
+{
+	const wc_capacity_level *l = wc_capacity_level_find(c, platform);
+	char label[WC_NAME_MAX];
+	if (!c->present)
+		return wc_error_set(err, WC_ENOTFOUND, "capacity: the parameter set has no capacity model");
+	if (!l)
+		return wc_error_set(err, WC_ENOTFOUND, "platform: the capacity model has no level '%s'",
+		                    platform ? platform : "");
+	memset(b, 0, sizeof *b);
+	b->c = c;
+	b->level = l;
+	b->hw.bandwidth_b_s = l->bandwidth_tb_s * 1e12;
+	b->hw.flops_s = l->bf16_tflops * 1e12;
+	b->hw.memory_bytes = l->memory_gb * 1e9;
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		const wc_param *p = c->shared[k] ? &c->shared_p[k] : &l->p[k];
+		wc_capacity_label((wc_capacity_kind)k, c->shared[k] ? NULL : l->name, label, sizeof label);
+		b->base[k] = p->value;
+		b->col[k] = wc_draws_column(&c->draws, label);
+	}
+	return WC_OK;
+}
+
+void
+wc_capacity_bound_point(const wc_capacity_binding *b, const double *draw, wc_capacity_point *out)
+{
+	double v[WC_CAP_KINDS];
+	for (int k = 0; k < WC_CAP_KINDS; k++)
+		v[k] = draw && b->col[k] >= 0 ? draw[b->col[k]] : b->base[k];
+	out->eta = v[WC_CAP_ETA];
+	out->t0 = v[WC_CAP_T0];
+	out->t1 = v[WC_CAP_T1];
+	out->etac = v[WC_CAP_ETAC];
+	out->tau = v[WC_CAP_TAU];
 }

@@ -1,29 +1,211 @@
 /*
- * The capacity model's parameters: the time side of inference (decode
- * step time, prefill time, memory feasibility), a section of the
- * parameter file (docs/capacity.md, docs/formats/params-file.md).
+ * The capacity model (docs/capacity.md): the time side of inference --
+ * decode step time, prefill time, memory feasibility -- from a model's
+ * bytes and FLOPs and a platform level's bandwidth and throughput, with
+ * fitted efficiencies and overheads; and its section of a parameter file
+ * (docs/formats/params-file.md). Pure arithmetic; no allocation except the
+ * section's draws.
  *
- * Ownership: the section owns its draws; release with
- * wc_capacity_params_clear, copy with wc_capacity_params_copy.
+ * Ownership: a wc_capacity_params owns its draws; release with
+ * wc_capacity_params_clear, copy with wc_capacity_params_copy. Bindings
+ * and lookups borrow from the section.
  */
 #ifndef WC_MODELS_CAPACITY_H
 #define WC_MODELS_CAPACITY_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/catalog.h"
 #include "models/draws.h"
 #include "models/error.h"
+#include "models/law.h"
+#include "models/scalar.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+#define WC_CAPACITY_MAX_LEVELS 16
+#define WC_CAPACITY_MAX_WORKLOADS 16
+/** Share of G x memory kept free for activations, the CUDA graphs and the
+ *  engine: vLLM's default gpu_memory_utilization is 0.9. */
+#define WC_CAPACITY_DEFAULT_RESERVE 0.10
+
+/* ------------------------------------------------------- parameters */
+
+/** The fitted quantities of the step time, per level or shared:
+ *  eta   memory-bandwidth efficiency (share of the datasheet bandwidth)
+ *  t0    fixed overhead per decode step, s
+ *  t1    overhead per running request and decode step, s
+ *  etac  compute efficiency (share of the dense BF16 datasheet FLOPS)
+ *  tau   communication per layer and doubling of the group, s */
+typedef enum { WC_CAP_ETA = 0, WC_CAP_T0, WC_CAP_T1, WC_CAP_ETAC, WC_CAP_TAU, WC_CAP_KINDS } wc_capacity_kind;
+/** "eta", "t0", "t1", "etac", "tau". */
+const char *wc_capacity_kind_name(wc_capacity_kind k);
+/** The domain the fit keeps each quantity in (natural units). */
+void wc_capacity_kind_bounds(wc_capacity_kind k, double *lo, double *hi);
+/** Bounds of the per-workload mean input length the fit estimates. */
+#define WC_CAPACITY_INPUT_MIN 16.0
+#define WC_CAPACITY_INPUT_MAX 32768.0
+
+/** Span of the calibration rows of one level (extrapolation warnings).
+ *  Zero = unknown. */
+typedef struct {
+	double running_min, running_max;
+	double input_min, input_max;
+	double output_min, output_max;
+	double active_b_min, active_b_max;
+	int tp_min, tp_max;
+	int rows;
+} wc_capacity_range;
+
+/** A platform level with the datasheet facts the model divides by (copied
+ *  from the catalog when fitted, so a file is self-contained). */
+typedef struct {
+	char name[WC_NAME_MAX];
+	double bandwidth_tb_s, bf16_tflops, memory_gb;
+	wc_param p[WC_CAP_KINDS];   /* own values; unused where the kind is shared */
+	wc_capacity_range range;
+} wc_capacity_level;
+
+/** A workload (`set`) whose mean input length the fit estimated because
+ *  its rows do not say it (the published design, ML.ENERGY tasks). */
+typedef struct {
+	char set[WC_NAME_MAX];
+	wc_param input_tokens;
+} wc_capacity_workload;
+
 typedef struct {
 	int present;        /* 0: the parameter set has no capacity model */
-	wc_draws draws;     /* bootstrap draws of the section's parameters */
+	int shared[WC_CAP_KINDS];       /* 1: one value for every level */
+	wc_param shared_p[WC_CAP_KINDS];
+	int n_levels;
+	wc_capacity_level levels[WC_CAPACITY_MAX_LEVELS];
+	int n_workloads;
+	wc_capacity_workload workloads[WC_CAPACITY_MAX_WORKLOADS];
+	double memory_reserve;          /* 0..0.9 */
+	double price_per_kwh;           /* defaults for cost and carbon; NaN = none */
+	double grams_co2_per_kwh;
+	/* provenance; empty / 0 when not fitted */
+	char calibrated_on[160];        /* what the numbers were fitted on */
+	char input_sha256[65];
+	int rows;
+	uint64_t seed;
+	int bootstrap;
+	char tool_version[16];
+	char created_utc[24];
+	wc_draws draws;     /* bootstrap draws, named by wc_capacity_label */
 } wc_capacity_params;
 
+/** An empty section (present = 0, reserve at the default, no price). */
+void wc_capacity_params_init(wc_capacity_params *c);
 void wc_capacity_params_clear(wc_capacity_params *c);
 /** Deep copy; `dst` is released first. */
 int wc_capacity_params_copy(wc_capacity_params *dst, const wc_capacity_params *src, wc_error *err);
+/** Structural check (names unique, values finite and positive where they
+ *  must be, draws named after parameters). Messages name the element. */
+int wc_capacity_params_validate(const wc_capacity_params *c, wc_error *err);
+/** Level / workload by name, or NULL (borrowed). */
+const wc_capacity_level *wc_capacity_level_find(const wc_capacity_params *c, const char *name);
+const wc_capacity_workload *wc_capacity_workload_find(const wc_capacity_params *c, const char *set);
+
+/** Label of a parameter in reports and the draws' columns: "eta[A100]"
+ *  for a level's own value (`level` non-NULL), "etac" for a shared one;
+ *  "input_tokens[SET]" for a workload (wc_capacity_workload_label). */
+void wc_capacity_label(wc_capacity_kind k, const char *level, char *buf, size_t cap);
+void wc_capacity_workload_label(const char *set, char *buf, size_t cap);
+/** The named parameter itself (value, interval, source), or NULL. */
+wc_param *wc_capacity_param_named(wc_capacity_params *c, const char *name);
+
+/* ------------------------------------------------ bytes and FLOPs */
+
+/** What a model costs per step, from its architecture and precisions. */
+typedef struct {
+	double weight_bytes;         /* every weight (what must fit in memory) */
+	double shared_weight_bytes;  /* read by every decode step */
+	double expert_weight_bytes;  /* MoE experts, read as touched; 0 dense */
+	double k_over_e;             /* experts per token / experts; 0 dense */
+	double kv_bytes_per_token;   /* per request and token of context */
+	double state_bytes;          /* recurrent state per request */
+	double active_params;        /* N_act, parameters (not billions) */
+	int layers, d_model;
+} wc_capacity_arch;
+
+/** Bytes per weight / per cached value: bf16 2, fp8 1, int4 0.5. */
+double wc_capacity_bytes_per_value(wc_precision p);
+/** Turn architecture facts into bytes and FLOPs. Needs layers, kv_heads
+ *  and head_dim (or kv_dim) and the parameter counts; for MoE also experts
+ *  and experts_per_token. Messages start with "architecture/<field>". */
+int wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision kv,
+                          wc_capacity_arch *out, wc_error *err);
+/** Weight bytes one decode step with `tokens` tokens reads: all of them
+ *  for a dense model; the shared weights plus the expected touched share
+ *  1 - (1 - k/E)^tokens of the experts for MoE. */
+double wc_capacity_weight_read(const wc_capacity_arch *a, double tokens);
+
+/* --------------------------------------------------- step times */
+
+/** One parameter vector of a level (the point estimate or one draw). */
+typedef struct {
+	double eta, t0, t1, etac, tau;
+} wc_capacity_point;
+
+/** The platform numbers the model divides by, in SI units. */
+typedef struct {
+	double bandwidth_b_s, flops_s, memory_bytes;
+} wc_capacity_hw;
+
+/** Everything one closed-loop state gives (docs/capacity.md). */
+typedef struct {
+	double t_mem, t_cmp, t_tp;   /* terms of the decode step, s */
+	double t_dec;                /* t0 + t1 n + max(t_mem, t_cmp) + t_tp */
+	double t_pre;                /* prefill of one request, s */
+	double latency_s;            /* L_out t_dec + n t_pre */
+	double ttft_s;               /* t_pre + t_dec */
+	double throughput_tok_s;     /* n L_out / latency */
+} wc_capacity_times;
+
+/** Step time, prefill and the closed-loop answers at `n` running requests
+ *  (n > 0) of `in_tokens` prompt and `out_tokens` generated tokens on a
+ *  group of `tp` GPUs. */
+void wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
+                            const wc_capacity_hw *hw, int tp, double n, double in_tokens,
+                            double out_tokens, wc_capacity_times *out);
+
+/* --------------------------------------------------------- memory */
+
+/** Bytes `n` requests of `context` tokens each need: weights + KV cache +
+ *  recurrent state. */
+double wc_capacity_memory_need(const wc_capacity_arch *a, double n, double context);
+/** G x memory x (1 - reserve), bytes. */
+double wc_capacity_memory_available(const wc_capacity_hw *hw, int tp, double reserve);
+/** Largest whole number of requests of `context` tokens that fits (0 when
+ *  the weights alone do not; INFINITY when a request needs no memory). */
+double wc_capacity_max_concurrency(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,
+                                   double reserve, double context);
+
+/* ------------------------------------------ binding a level's values */
+
+/** A level bound to the section: where each of its five numbers is found
+ *  (the point value, or a column of a draws row). Built once per query,
+ *  then evaluated for the point estimate and every draw alike. */
+typedef struct {
+	const wc_capacity_params *c;
+	const wc_capacity_level *level;
+	wc_capacity_hw hw;
+	double base[WC_CAP_KINDS];
+	int col[WC_CAP_KINDS];
+} wc_capacity_binding;
+
+/** Bind `platform` (WC_ENOTFOUND "platform: ..." when the section has no
+ *  such level). */
+int wc_capacity_bind(const wc_capacity_params *c, const char *platform, wc_capacity_binding *b,
+                     wc_error *err);
+/** The level's numbers for the point estimate (`draw` NULL) or one row of
+ *  the section's draws. */
+void wc_capacity_bound_point(const wc_capacity_binding *b, const double *draw,
+                             wc_capacity_point *out);
 
 #ifdef __cplusplus
 }

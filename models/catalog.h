@@ -54,6 +54,14 @@ typedef struct wc_model_info {
 	double active_params_b;
 	int layers, d_model, attention_heads, kv_heads, head_dim;
 	int experts, experts_per_token;
+	/* What the KV cache and recurrent state hold (docs/capacity.md,
+	 * "Bytes"): layers with a growing KV cache (0 = every layer), values
+	 * cached per token and such layer (0 = 2 * kv_heads * head_dim; the
+	 * compressed latent for multi-head latent attention), and the
+	 * recurrent (SSM) state one request keeps, bytes (0 = none). */
+	int attention_layers;
+	int kv_dim;
+	double state_bytes;
 } wc_model_info;
 
 /** Look a model up by name, case-insensitively; an "org/" prefix (Hugging

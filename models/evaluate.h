@@ -44,10 +44,11 @@ typedef struct {
 	double log_size;         /* lN */
 	double clock_ratio;      /* f / f_ref; 0 when the clock is free */
 	wc_placement place[2];   /* weights term, KV term */
+	const wc_model_term *model_term; /* the configuration's model term, or NULL */
 	/* base values and draw columns (-1 = fixed) of: P0, S, theta, floor,
-	 * delta, gamma1, gamma2, kappa, weights term, KV term */
-	double base[10];
-	int col[10];
+	 * delta, gamma1, gamma2, kappa, weights term, KV term, model shift */
+	double base[11];
+	int col[11];
 } wc_law_binding;
 
 /** Check `c` against the set (unknown platform WC_ENOTFOUND; tp, size,

@@ -1,9 +1,10 @@
 /*
  * The inference law, evaluated in one place (docs/inference-law.md):
- *   z    = theta_H + delta*lN + g1*ln + g2*ln^2 + b_w
+ *   z    = theta_H + delta*lN + g1*ln + g2*ln^2 + b_w + s_M
  *   P(n) = G*P0_H + G*S_H*m_KV*phi(f)*g(z),   P(0) = G*P0_H
  * with lN = log(N_act/(8G)), ln = log(n/32), phi(f) = (f/f_ref)^kappa and
- * g the form's link (form.c). A configuration is bound to a parameter set
+ * g the form's link (form.c), s_M the model term of the configuration's
+ * model on H (docs/calibration.md). A configuration is bound to a parameter set
  * once (wc_law_bind); the point estimate and every bootstrap draw then go
  * through wc_law_bound_point and wc_law_point_dynamic alike.
  */
@@ -110,7 +111,8 @@ wc_params_scale_level(const wc_params *p, const wc_level *lvl)
 
 /* ---------------------------------------------------------- binding */
 
-enum { B_P0, B_S, B_THETA, B_FLOOR, B_DELTA, B_G1, B_G2, B_KAPPA, B_TERM_W, B_TERM_KV };
+enum { B_P0, B_S, B_THETA, B_FLOOR, B_DELTA, B_G1, B_G2, B_KAPPA, B_TERM_W, B_TERM_KV,
+       B_MODEL };
 
 static int
 check_config(const wc_params *p, const wc_config *c, const wc_level **lvl, wc_error *err)
@@ -207,6 +209,14 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 			bind_slot(b, B_TERM_W + i, NULL, NAN);
 		}
 	}
+	/* The model term enters here, so the point and every draw carry it. */
+	b->model_term = wc_params_find_model_term(p, c->model, lvl->name);
+	if (b->model_term) {
+		wc_model_term_label(b->model_term, name, sizeof name);
+		bind_slot(b, B_MODEL, name, b->model_term->shift.value);
+	} else {
+		bind_slot(b, B_MODEL, NULL, 0.0);
+	}
 	return WC_OK;
 }
 
@@ -220,7 +230,8 @@ void
 wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_point *out)
 {
 	double scale = slot_value(b, B_S, draw);
-	double z0 = slot_value(b, B_THETA, draw) + slot_value(b, B_DELTA, draw) * b->log_size;
+	double z0 = slot_value(b, B_THETA, draw) + slot_value(b, B_DELTA, draw) * b->log_size +
+	            slot_value(b, B_MODEL, draw);
 	for (int i = 0; i < 2; i++) {
 		if (b->place[i] == WC_PLACE_INSIDE_Z)
 			z0 += slot_value(b, B_TERM_W + i, draw);

@@ -104,10 +104,15 @@ typedef struct {
 	double output_tokens;    /* mean generated length per request */
 	double request_rate;     /* > 0: open loop at this rate (requests/s);
 	                          * 0: closed loop at `running` */
+
+	/* The model's name (borrowed; NULL = not named): a model term of the
+	 * set for this model on the level shifts z (docs/calibration.md).
+	 * Variants ("-Instruct", "-FP8", "org/...") match their catalog base. */
+	const char *model;
 } wc_config;
 
 #define WC_CONFIG_INIT                                                            \
-	{ NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0, NULL, 0.0, 0.0, 0.0 }
+	{ NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0, NULL, 0.0, 0.0, 0.0, NULL }
 
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */

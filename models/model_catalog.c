@@ -14,29 +14,35 @@
 #include <strings.h>
 
 static const wc_model_info models[] = {
-	/* name, arch, total B, active B, layers, d_model, heads, kv, head_dim, experts, top-k */
-	{ "Qwen3-0.6B", WC_ARCH_DENSE, 0.6, 0.6, 28, 1024, 16, 8, 128, 0, 0 },
-	{ "Qwen3-1.7B", WC_ARCH_DENSE, 1.7, 1.7, 28, 2048, 16, 8, 128, 0, 0 },
-	{ "Qwen3-4B", WC_ARCH_DENSE, 4.0, 4.0, 36, 2560, 32, 8, 128, 0, 0 },
-	{ "Qwen3-8B", WC_ARCH_DENSE, 8.19, 8.19, 36, 4096, 32, 8, 128, 0, 0 },
-	{ "Qwen3-14B", WC_ARCH_DENSE, 14.8, 14.8, 40, 5120, 40, 8, 128, 0, 0 },
-	{ "Qwen3-32B", WC_ARCH_DENSE, 32.8, 32.8, 64, 5120, 64, 8, 128, 0, 0 },
-	{ "Qwen3-30B-A3B", WC_ARCH_MOE, 30.5, 3.3, 48, 2048, 32, 4, 128, 128, 8 },
-	{ "Qwen3-235B-A22B", WC_ARCH_MOE, 235.0, 22.0, 94, 4096, 64, 4, 128, 128, 8 },
-	{ "Llama-3.2-1B", WC_ARCH_DENSE, 1.24, 1.24, 16, 2048, 32, 8, 64, 0, 0 },
-	{ "Llama-3.2-3B", WC_ARCH_DENSE, 3.21, 3.21, 28, 3072, 24, 8, 128, 0, 0 },
-	{ "Llama-3.1-8B", WC_ARCH_DENSE, 8.03, 8.03, 32, 4096, 32, 8, 128, 0, 0 },
-	{ "Llama-3.1-70B", WC_ARCH_DENSE, 70.6, 70.6, 80, 8192, 64, 8, 128, 0, 0 },
-	{ "Llama-3.1-405B", WC_ARCH_DENSE, 405.0, 405.0, 126, 16384, 128, 8, 128, 0, 0 },
-	{ "Llama-2-7B", WC_ARCH_DENSE, 6.74, 6.74, 32, 4096, 32, 32, 128, 0, 0 },
-	{ "Llama-2-13B", WC_ARCH_DENSE, 13.0, 13.0, 40, 5120, 40, 40, 128, 0, 0 },
-	{ "Llama-2-70B", WC_ARCH_DENSE, 69.0, 69.0, 80, 8192, 64, 8, 128, 0, 0 },
-	{ "Llama-4-Maverick-17B-128E", WC_ARCH_MOE, 400.0, 17.0, 48, 5120, 40, 8, 128, 128, 1 },
-	{ "gemma-3-27b", WC_ARCH_DENSE, 27.0, 27.0, 62, 5376, 32, 16, 128, 0, 0 },
-	{ "gemma-4-26B-A4B", WC_ARCH_MOE, 24.6, 4.0, 30, 2816, 0, 8, 256, 128, 8 },
-	{ "DeepSeek-V3.1", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8 },
-	{ "gpt-oss-120b", WC_ARCH_MOE, 117.0, 5.0, 36, 2880, 64, 8, 64, 128, 4 },
-	{ "NVIDIA-Nemotron-Nano-12B-v2", WC_ARCH_HYBRID, 12.0, 12.0, 62, 5120, 40, 8, 128, 0, 0 },
+	/* name, arch, total B, active B, layers, d_model, heads, kv, head_dim, experts, top-k,
+	 * attention layers, cached values per token and layer, recurrent state bytes */
+	{ "Qwen3-0.6B", WC_ARCH_DENSE, 0.6, 0.6, 28, 1024, 16, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Qwen3-1.7B", WC_ARCH_DENSE, 1.7, 1.7, 28, 2048, 16, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Qwen3-4B", WC_ARCH_DENSE, 4.0, 4.0, 36, 2560, 32, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Qwen3-8B", WC_ARCH_DENSE, 8.19, 8.19, 36, 4096, 32, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Qwen3-14B", WC_ARCH_DENSE, 14.8, 14.8, 40, 5120, 40, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Qwen3-32B", WC_ARCH_DENSE, 32.8, 32.8, 64, 5120, 64, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Qwen3-30B-A3B", WC_ARCH_MOE, 30.5, 3.3, 48, 2048, 32, 4, 128, 128, 8, 0, 0, 0 },
+	{ "Qwen3-235B-A22B", WC_ARCH_MOE, 235.0, 22.0, 94, 4096, 64, 4, 128, 128, 8, 0, 0, 0 },
+	{ "Llama-3.2-1B", WC_ARCH_DENSE, 1.24, 1.24, 16, 2048, 32, 8, 64, 0, 0, 0, 0, 0 },
+	{ "Llama-3.2-3B", WC_ARCH_DENSE, 3.21, 3.21, 28, 3072, 24, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Llama-3.1-8B", WC_ARCH_DENSE, 8.03, 8.03, 32, 4096, 32, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Llama-3.1-70B", WC_ARCH_DENSE, 70.6, 70.6, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Llama-3.1-405B", WC_ARCH_DENSE, 405.0, 405.0, 126, 16384, 128, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Llama-2-7B", WC_ARCH_DENSE, 6.74, 6.74, 32, 4096, 32, 32, 128, 0, 0, 0, 0, 0 },
+	{ "Llama-2-13B", WC_ARCH_DENSE, 13.0, 13.0, 40, 5120, 40, 40, 128, 0, 0, 0, 0, 0 },
+	{ "Llama-2-70B", WC_ARCH_DENSE, 69.0, 69.0, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0 },
+	{ "Llama-4-Maverick-17B-128E", WC_ARCH_MOE, 400.0, 17.0, 48, 5120, 40, 8, 128, 128, 1, 0, 0, 0 },
+	{ "gemma-3-27b", WC_ARCH_DENSE, 27.0, 27.0, 62, 5376, 32, 16, 128, 0, 0, 0, 0, 0 },
+	{ "gemma-4-26B-A4B", WC_ARCH_MOE, 24.6, 4.0, 30, 2816, 0, 8, 256, 128, 8, 0, 0, 0 },
+	/* Multi-head latent attention caches one 512 + 64 latent per token and layer. */
+	{ "DeepSeek-V3.1", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8, 0, 576, 0 },
+	/* Every other layer attends to a 128-token window: half the layers grow a cache. */
+	{ "gpt-oss-120b", WC_ARCH_MOE, 117.0, 5.0, 36, 2880, 64, 8, 64, 128, 4, 18, 0, 0 },
+	/* 6 attention layers; 28 Mamba-2 layers each keep a 128 heads x 80 x 128
+	 * state per request, in fp32 as vLLM stores it. */
+	{ "NVIDIA-Nemotron-Nano-12B-v2", WC_ARCH_HYBRID, 12.0, 12.0, 62, 5120, 40, 8, 128, 0, 0, 6, 0,
+	  28.0 * 128 * 80 * 128 * 4 },
 };
 
 static const char *const architecture_names[WC_ARCH_COUNT] = { "", "dense", "moe", "hybrid" };

@@ -4,11 +4,12 @@
  *   models/pcg32.h    the PCG32 random generator (explicit seeds, streams)
  *   models/grow.h     overflow-checked growth of dynamic arrays
  *   models/law.h      the inference law's forms, inputs and kernel
+ *   models/scalar.h   one parameter value with its interval and source
  *   models/params.h   parameter sets (frozen laws) and their named view
  *   models/evaluate.h evaluating a set: one law for the point and every draw
  *   models/catalog.h  platform and model facts
  *   models/draws.h    bootstrap draw matrices of the separately fitted sections
- *   models/capacity.h the capacity model's section of a parameter set
+ *   models/capacity.h the capacity model (step times, memory) and its section
  *   models/finetune.h the fine-tuning law's section of a parameter set
  * Nothing here needs a library beyond libc and libm; every function is
  * reentrant and keeps no global state. Units: W, J, s, billions of
@@ -27,5 +28,6 @@
 #include "models/law.h"
 #include "models/params.h"
 #include "models/pcg32.h"
+#include "models/scalar.h"
 
 #endif

@@ -5,12 +5,14 @@
  */
 #include "models/params.h"
 
+#include "models/catalog.h"
 #include "models/grow.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static wc_param
 published(double v, double lo, double hi)
@@ -67,6 +69,72 @@ add_term(wc_params *p, wc_setting setting, wc_precision prec, const char *level,
 	t->kept = kept;
 }
 
+/* The capacity model calibrated on the published batch-turnover periods
+ * (data/default/published-periods.csv: 11 closed-loop runs, 32 in flight,
+ * 512 output tokens) with `wattcast fit capacity
+ * data/default/published-periods.csv --bootstrap 1000 --seed 42`
+ * (docs/capacity.md); tests/test_capacity_paper.c refits and checks these
+ * numbers. eta and t0 per level; etac and tau shared; t1 is not identified
+ * by periods that all have 32 requests in flight and stays 0. */
+static wc_param
+fitted_ci(double v, double lo, double hi)
+{
+	wc_param p = { v, lo, hi, WC_SRC_FITTED };
+	return p;
+}
+
+static void
+add_capacity_level(wc_capacity_params *c, const char *name, wc_param eta, wc_param t0, int tp_min,
+                   int tp_max, int rows)
+{
+	wc_capacity_level *l = &c->levels[c->n_levels++];
+	const wc_platform_info *hw = wc_platform_lookup(name);
+	memset(l, 0, sizeof *l);
+	snprintf(l->name, sizeof l->name, "%s", name);
+	l->bandwidth_tb_s = hw->bandwidth_tb_s;
+	l->bf16_tflops = hw->bf16_tflops;
+	l->memory_gb = hw->memory_gb;
+	l->p[WC_CAP_ETA] = eta;
+	l->p[WC_CAP_T0] = t0;
+	l->range = (wc_capacity_range){ 32, 32, 0, 0, 512, 512, 0, 0, tp_min, tp_max, rows };
+}
+
+static void
+paper_capacity(wc_capacity_params *c)
+{
+	wc_capacity_params_init(c);
+	c->present = 1;
+	add_capacity_level(c, "A100", fitted_ci(0.8897182747315695, 0.88970289853964701, 0.94420500906988136),
+	                   fitted_ci(0.0032418687113394719, 0.0011406196353375326, 0.0062139794299708815), 1, 4, 5);
+	add_capacity_level(c, "H100", fitted_ci(0.79470841019381389, 0.65956119265133006, 1.4205160767929614),
+	                   fitted_ci(0.00058937689708556107, 1.0000030346365058e-06, 0.0036726176835284218), 2, 4, 4);
+	add_capacity_level(c, "H200", fitted_ci(1.066596101454421, 0.78996707764975793, 1.2301816989192143),
+	                   fitted_ci(0.0022508606117500078, 0.001061760942582932, 0.0028904007048642681), 1, 2, 2);
+	for (int k = WC_CAP_T1; k < WC_CAP_KINDS; k++)
+		c->shared[k] = 1;
+	c->shared_p[WC_CAP_T1] = with_source(0.0, WC_SRC_ASSUMED);
+	c->shared_p[WC_CAP_ETAC] = fitted_ci(0.16851383877992387, 0.13456298390509361, 0.18715533302593523);
+	c->shared_p[WC_CAP_TAU] = fitted_ci(2.0242383524400955e-05, 1.0652838561094087e-05, 3.8552322111467226e-05);
+	c->n_workloads = 1;
+	snprintf(c->workloads[0].set, sizeof c->workloads[0].set, "powertrace-paper");
+	c->workloads[0].input_tokens = fitted_ci(107.43645143771522, 16.000011507843421, 166.73291990372269);
+	for (int i = 0; i < c->n_levels; i++) {
+		c->levels[i].range.input_min = c->workloads[0].input_tokens.value;
+		c->levels[i].range.input_max = c->workloads[0].input_tokens.value;
+	}
+	c->levels[0].range.active_b_min = 8.19;
+	c->levels[0].range.active_b_max = 32.8;
+	c->levels[1].range.active_b_min = 14.8;
+	c->levels[1].range.active_b_max = 32.8;
+	c->levels[2].range.active_b_min = c->levels[2].range.active_b_max = 8.19;
+	c->rows = 11;
+	c->seed = 42;
+	c->bootstrap = 1000;
+	snprintf(c->calibrated_on, sizeof c->calibrated_on,
+	         "published batch-turnover periods (data/default/published-periods.csv)");
+	snprintf(c->tool_version, sizeof c->tool_version, "%s", WC_VERSION);
+}
+
 void
 wc_params_default(wc_params *out)
 {
@@ -94,9 +162,31 @@ wc_params_default(wc_params *out)
 	add_term(out, WC_SETTING_WEIGHTS, WC_PREC_INT4, "H200", WC_PLACE_INSIDE_Z, -0.92, 0.015, 4, 1);
 	add_term(out, WC_SETTING_WEIGHTS, WC_PREC_FP8, "A100", WC_PLACE_NONE, NAN, 0.96, 4, 0);
 	add_term(out, WC_SETTING_WEIGHTS, WC_PREC_INT4, "A100", WC_PLACE_NONE, NAN, 0.60, 4, 0);
+	paper_capacity(&out->capacity);
 	/* Table 8: the published fine-tuning law (docs/finetune.md). */
 	wc_finetune_default(&out->finetune);
 	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
+}
+
+double
+wc_params_estimated_idle_w(const char *platform)
+{
+	const wc_platform_info *target = wc_platform_lookup(platform);
+	wc_params paper = WC_PARAMS_INIT;
+	double sum = 0.0;
+	int n = 0;
+	if (!target || !(target->max_power_w > 0))
+		return NAN;
+	wc_params_default(&paper);
+	for (int i = 0; i < paper.n_levels; i++) {
+		const wc_platform_info *info = wc_platform_lookup(paper.levels[i].name);
+		if (info && info->max_power_w > 0 && isfinite(paper.levels[i].p0.value)) {
+			sum += paper.levels[i].p0.value / info->max_power_w;
+			n++;
+		}
+	}
+	wc_params_clear(&paper);
+	return n ? target->max_power_w * sum / n : NAN;
 }
 
 void
@@ -180,6 +270,63 @@ uses_own_scale(const wc_params *p, const wc_level *l)
 	return wc_form_has_scale(p->form) && l->s_shared_with[0] == '\0';
 }
 
+static int
+validate_model_terms(const wc_params *p, wc_error *err)
+{
+	if (p->n_model_terms < 0 || p->n_model_terms > WC_MAX_MODEL_TERMS)
+		return wc_error_set(err, WC_EINVAL, "model_terms: at most %d terms", WC_MAX_MODEL_TERMS);
+	for (int i = 0; i < p->n_model_terms; i++) {
+		const wc_model_term *t = &p->model_terms[i];
+		char key[WC_NAME_MAX];
+		if (!t->model[0])
+			return wc_error_set(err, WC_EINVAL, "model_terms/%d/model: empty", i);
+		wc_model_key(t->model, key, sizeof key);
+		if (strcmp(key, t->model) != 0)
+			return wc_error_set(err, WC_EINVAL,
+			                    "model_terms/%d/model: '%s' is a variant; name its base model '%s'",
+			                    i, t->model, key);
+		if (!wc_params_level(p, t->level))
+			return wc_error_set(err, WC_EINVAL, "model_terms/%d/level: no level '%s'", i, t->level);
+		if (!isfinite(t->shift.value))
+			return wc_error_set(err, WC_EINVAL, "model_terms/%d/shift: must be finite", i);
+		for (int j = 0; j < i; j++)
+			if (strcasecmp(p->model_terms[j].model, t->model) == 0 &&
+			    strcmp(p->model_terms[j].level, t->level) == 0)
+				return wc_error_set(err, WC_EINVAL, "model_terms/%d: a second term for %s on %s",
+				                    i, t->model, t->level);
+	}
+	return WC_OK;
+}
+
+void
+wc_model_key(const char *name, char *buf, size_t cap)
+{
+	const wc_model_info *m = wc_model_lookup(name);
+	const char *slash = name ? strrchr(name, '/') : NULL;
+	snprintf(buf, cap, "%s", m ? m->name : slash ? slash + 1 : name ? name : "");
+}
+
+void
+wc_model_term_label(const wc_model_term *t, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "shift[%s@%s]", t->model, t->level);
+}
+
+const wc_model_term *
+wc_params_find_model_term(const wc_params *p, const char *model, const char *level)
+{
+	char key[WC_NAME_MAX];
+	if (!model || !model[0] || p->n_model_terms == 0)
+		return NULL;
+	wc_model_key(model, key, sizeof key);
+	for (int i = 0; i < p->n_model_terms; i++) {
+		const wc_model_term *t = &p->model_terms[i];
+		if (strcmp(t->level, level) == 0 && strcasecmp(t->model, key) == 0)
+			return t;
+	}
+	return NULL;
+}
+
 int
 wc_params_validate(const wc_params *p, wc_error *err)
 {
@@ -234,7 +381,9 @@ wc_params_validate(const wc_params *p, wc_error *err)
 		if (t->precision == WC_PREC_BF16)
 			return wc_error_set(err, WC_EINVAL, "precision_terms/%d/precision: bf16 is the reference", i);
 	}
-	int rc = wc_finetune_validate(&p->finetune, err);
+	int rc = validate_model_terms(p, err);
+	if (rc == WC_OK)
+		rc = wc_finetune_validate(&p->finetune, err);
 	if (rc != WC_OK)
 		return rc;
 	if (p->n_draws > 0) {
@@ -249,7 +398,7 @@ wc_params_validate(const wc_params *p, wc_error *err)
 				return wc_error_set(err, WC_EINVAL, "draws/values/%ld/%ld: must be finite",
 				                    k / p->n_draw_params, k % p->n_draw_params);
 	}
-	return WC_OK;
+	return wc_capacity_params_validate(&p->capacity, err);
 }
 
 void
@@ -307,6 +456,10 @@ walk(wc_params *p, int free_only, param_visitor visit, void *payload)
 			continue;
 		wc_precision_term_label(&p->terms[i], name, sizeof name);
 		VISIT(name, &p->terms[i].value);
+	}
+	for (int i = 0; i < p->n_model_terms; i++) {
+		wc_model_term_label(&p->model_terms[i], name, sizeof name);
+		VISIT(name, &p->model_terms[i].shift);
 	}
 #undef VISIT
 	return 0;

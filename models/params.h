@@ -18,6 +18,7 @@
 #include "models/capacity.h"
 #include "models/error.h"
 #include "models/law.h"
+#include "models/scalar.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,25 +26,7 @@ extern "C" {
 
 #define WC_MAX_LEVELS 16
 #define WC_MAX_TERMS 16
-
-/** How a parameter value came to be. */
-typedef enum {
-	WC_SRC_PUBLISHED = 0, /* transcribed from a paper */
-	WC_SRC_FITTED,        /* estimated by `wattcast fit` */
-	WC_SRC_MEASURED,      /* read from telemetry (idle power) */
-	WC_SRC_ESTIMATED,     /* derived from published aggregates (gamma2) */
-	WC_SRC_ASSUMED,       /* not published, not fitted: a stated default */
-	WC_SRC_COUNT
-} wc_source;
-const char *wc_source_name(wc_source s);
-int wc_source_from_name(const char *name, wc_source *out);
-
-/** One scalar with its 95 % interval (lo/hi are NaN when there is none). */
-typedef struct {
-	double value;
-	double lo, hi;
-	wc_source source;
-} wc_param;
+#define WC_MAX_MODEL_TERMS 64
 
 /* The fine-tuning section uses wc_param, so its header comes after it
  * (models/finetune.h includes this header before its own guard). */
@@ -91,6 +74,21 @@ typedef struct {
 	int kept;
 } wc_precision_term;
 
+/** A model term (docs/calibration.md): a shift added to z whenever a
+ *  configuration names this model (or a variant of it) on this level,
+ *  calibrated from a few runs of the model by `wattcast calibrate`. */
+typedef struct {
+	char model[WC_NAME_MAX];     /* the model key: catalog base name, else the name */
+	char level[WC_NAME_MAX];     /* level name (must exist) */
+	wc_param shift;              /* in z units */
+	int runs;                    /* calibration runs behind it */
+} wc_model_term;
+
+/** The key a model name is matched by: the catalog's base model name
+ *  ("Qwen/Qwen3-8B-FP8" -> "Qwen3-8B"), else the name after any "org/"
+ *  prefix. Written into `buf` (cut at `cap`). */
+void wc_model_key(const char *name, char *buf, size_t cap);
+
 /** A frozen inference law. */
 typedef struct wc_params {
 	char name[WC_NAME_MAX];       /* profile or fit label */
@@ -101,6 +99,8 @@ typedef struct wc_params {
 	double clock_ref_mhz;         /* f in phi(f) = (f/ref)^kappa */
 	int n_terms;
 	wc_precision_term terms[WC_MAX_TERMS];
+	int n_model_terms;
+	wc_model_term model_terms[WC_MAX_MODEL_TERMS];
 
 	/* provenance (docs/formats/params-file.md); empty / 0 when not fitted */
 	char input_sha256[65];
@@ -109,6 +109,7 @@ typedef struct wc_params {
 	int bootstrap;
 	char tool_version[16];
 	char created_utc[24];        /* YYYY-MM-DDTHH:MM:SSZ */
+	double residual_rms;         /* RMS of the fit's log residuals; NaN/0 = unknown */
 
 	/* bootstrap draws: n_draws rows of n_draw_params values, named by
 	 * draw_names (wc_params_vector_names order). Owned; NULL when absent. */
@@ -129,6 +130,13 @@ typedef struct wc_params {
  *  and kappa = 1 (assumed, not published). `out` must be WC_PARAMS_INIT or
  *  a filled set, whose draws are released. */
 void wc_params_default(wc_params *out);
+/** An idle power per GPU for a platform with neither a measured nor a
+ *  published one (docs/fitting.md, "Where P0 comes from"): its power limit
+ *  (models/catalog.h) times the mean idle-to-limit ratio of the platforms
+ *  the built-in profile publishes (A100, H100, H200: about 0.178). NaN when
+ *  the catalog does not know the platform. */
+double wc_params_estimated_idle_w(const char *platform);
+
 /** Free the draws and reset to WC_PARAMS_INIT. Safe on an empty set. */
 void wc_params_clear(wc_params *p);
 /** Deep copy into `dst` (WC_PARAMS_INIT or filled: released first). */
@@ -149,12 +157,18 @@ int wc_params_validate(const wc_params *p, wc_error *err);
 /** Kinds of per-level parameters; the label of a parameter of `level` is
  *  "S[A100]", "theta[A100]", "floor[A100]", "P0[A100]". Shared ones are
  *  "delta", "gamma1", "gamma2", "kappa"; precision terms
- *  "term[weights:fp8@H200]". These labels name the draws' columns, the
+ *  "term[weights:fp8@H200]"; model terms "shift[Qwen3-8B@H100]". These labels name the draws' columns, the
  *  fit's parameters and every report; they are formed only here. */
 typedef enum { WC_LEVEL_S = 0, WC_LEVEL_THETA, WC_LEVEL_FLOOR, WC_LEVEL_P0 } wc_level_param;
 void wc_level_param_label(wc_level_param kind, const char *level, char *buf, size_t cap);
 /** Name of a term in the flat vector: "term[weights:fp8@H200]". */
 void wc_precision_term_label(const wc_precision_term *t, char *buf, size_t cap);
+/** Name of a model term: "shift[Qwen3-8B@H100]". */
+void wc_model_term_label(const wc_model_term *t, char *buf, size_t cap);
+/** The model term for `model` (any variant, see wc_model_key) on
+ *  `level`, or NULL. Borrowed. */
+const wc_model_term *wc_params_find_model_term(const wc_params *p, const char *model,
+                                               const char *level);
 
 /** Flat view of the free (fitted) parameters, in draw order. Writes up to
  *  `cap` names and returns how many the set has (cap 0 counts). */

@@ -9,6 +9,11 @@
  * fast evaluation), is immutable afterwards and may be shared by any number
  * of threads. Reference counting of predictors is the caller's business
  * (the server keeps its own).
+ *
+ * predict/capacity.h adds the capacity answers (latency, throughput,
+ * energy per token and request, cost, carbon) and the memory check that
+ * every prediction here goes through: a configuration whose weights (or
+ * requests) do not fit in the group's memory is refused.
  */
 #ifndef WC_PREDICT_H
 #define WC_PREDICT_H
@@ -60,7 +65,8 @@ typedef struct {
 } wc_inference_prediction;
 
 /** Predict mean power. Invalid inputs (unknown platform, tp < 1, N <= 0,
- *  negative or non-finite numbers, dt_s <= 0 with a series) return
+ *  negative or non-finite numbers, dt_s <= 0 with a series, a model that
+ *  does not fit in memory: wc_predict_memory_check) return
  *  WC_EINVAL / WC_ENOTFOUND with `err->msg` starting with the field name
  *  ("tp: ..."). Extrapolation is not an error: it adds warnings. */
 int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,

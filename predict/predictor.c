@@ -5,6 +5,7 @@
  * extrapolation warnings (docs/inference-law.md, "Unseen configurations").
  */
 #include "predict/predict.h"
+#include "predict/capacity.h"
 
 #include <gsl/gsl_sort.h>
 #include <math.h>
@@ -205,6 +206,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	memset(out, 0, sizeof *out);
 	out->node_lo_w = out->node_hi_w = NAN;
 	if ((rc = wc_law_bind(p, &q->config, &b, err)) != WC_OK ||
+	    (rc = wc_predict_memory_check(p, &q->config, NULL, err)) != WC_OK ||
 	    (rc = histogram_build(q, &h, err)) != WC_OK)
 		goto done;
 	wc_law_bound_point(&b, NULL, &lp);

@@ -6,9 +6,71 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* A number as jansson writes it fastest: whole values (token counts,
+ * running requests, concurrency limits) as integers -- formatting a real
+ * costs about a microsecond, most of an answer's time -- NaN as null. */
+static json_t *
+num(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 9e15)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+/* {"per_request", "per_million_tokens", "per_hour"} of cost or CO2. */
+static json_t *
+money_json(const wc_capacity_prediction *cp, int first, const char *rate_key, double rate)
+{
+	if (!isfinite(rate))
+		return json_null();
+	return json_pack("{s:o,s:o,s:o,s:o}", rate_key, num(rate), "per_request", num(cp->value[first]),
+	                 "per_million_output_tokens", num(cp->value[first + 1]), "per_hour", num(cp->value[first + 2]));
+}
+
+static json_t *
+capacity_interval_json(const wc_capacity_prediction *cp)
+{
+	if (!cp->has_interval)
+		return json_null();
+	json_t *o = json_object();
+	for (int k = 0; k < WC_CAPQ_COUNT; k++)
+		if (isfinite(cp->lo[k]))
+			json_object_set_new(o, wc_capacity_output_name(k), json_pack("[ff]", cp->lo[k], cp->hi[k]));
+	json_object_set_new(o, "draws", json_integer(cp->n_draws));
+	return o;
+}
+
+static json_t *
+capacity_json(const wc_config *c, const wc_capacity_prediction *cp)
+{
+	/* The running count and the power at it are the answer's own
+	 * mean_running and node_power_w (an open loop's solved n). */
+	json_t *o = json_object(), *warnings = json_array();
+	json_object_set_new_nocheck(o, "mode", json_string_nocheck(cp->open_loop ? "open_loop" : "closed_loop"));
+	json_object_set_new_nocheck(o, "input_tokens", num(c->input_tokens));
+	json_object_set_new_nocheck(o, "output_tokens", num(c->output_tokens));
+	json_object_set_new_nocheck(o, "rate", cp->open_loop ? num(c->request_rate) : json_null());
+	for (int k = 0; k < WC_CAPQ_RUNNING; k++)
+		json_object_set_new_nocheck(o, wc_capacity_output_name(k), num(cp->value[k]));
+	json_object_set_new_nocheck(o, "over_capacity", json_boolean(cp->over_capacity));
+	json_object_set_new_nocheck(o, "capacity_rate", num(cp->capacity_rate));
+	json_object_set_new_nocheck(o, "memory", json_pack("{s:o,s:o}", "need_gb", num(cp->memory_need_gb),
+	                                                   "available_gb", num(cp->memory_available_gb)));
+	json_object_set_new_nocheck(o, "cost", money_json(cp, WC_CAPQ_COST_REQUEST, "price_per_kwh", cp->price_per_kwh));
+	json_object_set_new_nocheck(o, "co2_g", money_json(cp, WC_CAPQ_CO2_REQUEST, "grams_co2_per_kwh",
+	                                                   cp->grams_co2_per_kwh));
+	json_object_set_new_nocheck(o, "interval_95", capacity_interval_json(cp));
+	for (int i = 0; i < cp->n_warnings; i++)
+		json_array_append_new(warnings, json_string(cp->warnings[i]));
+	json_object_set_new_nocheck(o, "warnings", warnings);
+	return o;
+}
+
 json_t *
 wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pred,
-                  const char *params_version)
+                  const wc_capacity_prediction *cap, double max_fit, const char *params_version)
 {
 	const wc_config *c = &q->config;
 	json_t *o = json_object(), *warnings = json_array();
@@ -17,6 +79,7 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	json_object_set_new(o, "idle_power_w", json_real(pred->power.idle_power_w));
 	json_object_set_new(o, "dynamic_power_w", json_real(pred->power.dynamic_w));
 	json_object_set_new(o, "mean_running", json_real(pred->mean_running));
+	json_object_set_new(o, "max_concurrency_fit", num(max_fit));
 	if (pred->has_interval)
 		json_object_set_new(o, "interval_95", json_pack("{s:[ff],s:i}", "node_power_w",
 		                    pred->node_lo_w, pred->node_hi_w, "draws", pred->n_draws));
@@ -25,6 +88,7 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	for (int i = 0; i < pred->n_warnings; i++)
 		json_array_append_new(warnings, json_string(pred->warnings[i]));
 	json_object_set_new(o, "warnings", warnings);
+	json_object_set_new(o, "capacity", cap ? capacity_json(c, cap) : json_null());
 	json_object_set_new(o, "params_version", json_string(params_version ? params_version : ""));
 	json_object_set_new(o, "config", json_pack("{s:s,s:i,s:f,s:s,s:s,s:o}",
 	                    "platform", c->platform, "tp", c->tp,
@@ -37,9 +101,10 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 
 char *
 wc_render_inference(const wc_inference_query *q, const wc_inference_prediction *pred,
-                    const char *params_version, int indent, wc_error *err)
+                    const wc_capacity_prediction *cap, double max_fit, const char *params_version,
+                    int indent, wc_error *err)
 {
-	json_t *o = wc_inference_json(q, pred, params_version);
+	json_t *o = wc_inference_json(q, pred, cap, max_fit, params_version);
 	char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) |
 	                            (indent > 0 ? JSON_INDENT(indent) : JSON_COMPACT)) : NULL;
 	json_decref(o);

@@ -6,7 +6,11 @@
  * POST /v1/predict/batch (whose errors prefix the item's index).
  *
  * Fields: platform, tp (integer >= 1), active_params_b | model,
- * concurrency | running_series + dt_s, weights, kv_cache, sm_clock_mhz.
+ * concurrency | running_series + dt_s, weights, kv_cache, sm_clock_mhz;
+ * for the capacity answers input_tokens, output_tokens, rate (open loop;
+ * concurrency is then the engine's cap), price_per_kwh, grams_co2_per_kwh
+ * and architecture (explicit facts, alone or over the catalog's); profile
+ * (the parameter set to answer from; absent = the default).
  */
 #include "server_internal.h"
 
@@ -20,7 +24,8 @@
 
 static const char *const known_fields[] = {
 	"platform", "tp", "active_params_b", "model", "concurrency", "running_series",
-	"dt_s", "weights", "kv_cache", "sm_clock_mhz", NULL,
+	"dt_s", "weights", "kv_cache", "sm_clock_mhz", "input_tokens", "output_tokens", "rate",
+	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", NULL,
 };
 
 static int
@@ -104,8 +109,9 @@ parse_tp(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 }
 
 static int
-parse_model(const json_t *obj, wc_inference_query *q, wc_api_error *e)
+parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 {
+	wc_inference_query *q = &r->q;
 	const json_t *model = json_object_get(obj, "model");
 	int have_active = json_object_get(obj, "active_params_b") != NULL;
 	if (model && have_active) {
@@ -130,12 +136,103 @@ parse_model(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 		return -1;
 	}
 	q->config.active_params_b = m->active_params_b;
+	q->config.model = json_string_value(model); /* a model term of the set applies */
+	r->arch = *m;
+	r->have_arch = 1;
+	return 0;
+}
+
+/* "architecture": explicit facts, over the catalog model's when one was
+ * named; without one they must describe the model completely. */
+static int
+parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
+{
+	static const char *const ints[] = { "layers", "kv_heads", "head_dim", "d_model", "experts",
+	                                    "experts_per_token", NULL };
+	const json_t *a = json_object_get(obj, "architecture");
+	const char *key;
+	const json_t *v;
+	if (!a)
+		return 0;
+	if (!json_is_object(a))
+		return wrong_type(e, "/architecture", "an object", a);
+	if (!r->have_arch) {
+		memset(&r->arch, 0, sizeof r->arch);
+		r->arch.name = "custom";
+		r->arch.architecture = WC_ARCH_DENSE;
+		r->arch.active_params_b = r->q.config.active_params_b;
+	}
+	int *slots[] = { &r->arch.layers, &r->arch.kv_heads, &r->arch.head_dim, &r->arch.d_model,
+	                 &r->arch.experts, &r->arch.experts_per_token };
+	json_object_foreach((json_t *)a, key, v) {
+		char field[64] = "/architecture";
+		wc_json_pointer_append(field, sizeof field, key);
+		int i = 0;
+		while (ints[i] && strcmp(ints[i], key) != 0)
+			i++;
+		if (ints[i]) {
+			if (!json_is_integer(v))
+				return wrong_type(e, field, "an integer", v);
+			if (json_integer_value(v) < 0 || json_integer_value(v) > 1000000)
+				return invalid(e, field, "must be between 0 and 1000000", (double)json_integer_value(v));
+			*slots[i] = (int)json_integer_value(v);
+		} else if (strcmp(key, "total_params_b") == 0) {
+			if (!json_is_number(v))
+				return wrong_type(e, field, "a number", v);
+			if (!(json_number_value(v) > 0))
+				return invalid(e, field, "must be > 0", json_number_value(v));
+			r->arch.total_params_b = json_number_value(v);
+		} else {
+			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.32s\" (layers, "
+			                 "kv_heads, head_dim, d_model, total_params_b, experts, experts_per_token)", key);
+			return -1;
+		}
+	}
+	if (r->arch.experts > 0)
+		r->arch.architecture = WC_ARCH_MOE;
+	r->have_arch = 1;
+	return 0;
+}
+
+/* The capacity fields; the answer includes the capacity block when
+ * output_tokens is given (input_tokens is then required too). */
+static int
+parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *e)
+{
+	wc_config *c = &r->q.config;
+	int have_in = json_object_get(obj, "input_tokens") != NULL, have_out = json_object_get(obj, "output_tokens") != NULL;
+	if (have_in != have_out) {
+		wc_api_error_set(e, 422, "missing_field", have_in ? "/output_tokens" : "/input_tokens",
+		                 "%s: required with %s", have_in ? "output_tokens" : "input_tokens",
+		                 have_in ? "input_tokens" : "output_tokens");
+		return -1;
+	}
+	if (have_in && (get_number(obj, "input_tokens", 0, 1, &c->input_tokens, e) < 0 ||
+	                get_number(obj, "output_tokens", 1, 1, &c->output_tokens, e) < 0))
+		return -1;
+	if (get_number(obj, "rate", 0, 0, &c->request_rate, e) < 0 ||
+	    get_number(obj, "price_per_kwh", 0, 1, &r->price_per_kwh, e) < 0 ||
+	    get_number(obj, "grams_co2_per_kwh", 0, 1, &r->grams_co2_per_kwh, e) < 0)
+		return -1;
+	if (c->request_rate > 0 && !have_out) {
+		wc_api_error_set(e, 422, "missing_field", "/output_tokens",
+		                 "output_tokens: required with rate (the open loop needs the service time)");
+		return -1;
+	}
+	r->want_capacity = have_out;
+	if (r->want_capacity && !r->have_arch) {
+		wc_api_error_set(e, 422, "missing_architecture", "/model",
+		                 "model: the capacity answers need the architecture: give a catalog model name, or "
+		                 "architecture {layers, kv_heads, head_dim, ...} with active_params_b");
+		return -1;
+	}
 	return 0;
 }
 
 static int
 parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_error *e)
 {
+	int open_loop = json_object_get(obj, "rate") != NULL;
 	const json_t *conc = json_object_get(obj, "concurrency");
 	const json_t *ser = json_object_get(obj, "running_series");
 	const json_t *dt = json_object_get(obj, "dt_s");
@@ -145,8 +242,10 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 		return -1;
 	}
 	if (!conc && !ser) {
+		if (open_loop)
+			return 0; /* the running count follows from the rate */
 		wc_api_error_set(e, 422, "missing_field", "/concurrency",
-		                 "concurrency: required (or give running_series with dt_s)");
+		                 "concurrency: required (or give running_series with dt_s, or rate)");
 		return -1;
 	}
 	if (conc) {
@@ -194,15 +293,16 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 }
 
 int
-wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_query *q,
-                           double **series, wc_api_error *e)
+wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_request *r,
+                           wc_api_error *e)
 {
 	const char *key;
 	const json_t *v;
 	const wc_params *p = wc_predictor_params(st->pred);
+	wc_inference_query *q = &r->q;
 
-	*series = NULL;
-	memset(q, 0, sizeof *q);
+	memset(r, 0, sizeof *r);
+	r->price_per_kwh = r->grams_co2_per_kwh = NAN;
 	q->config = (wc_config)WC_CONFIG_INIT;
 	q->want_interval = 1;
 	if (!json_is_object(item)) {
@@ -237,14 +337,16 @@ wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_
 		                 st->known_platforms);
 		return -1;
 	}
-	if (parse_tp(item, q, e) < 0 || parse_model(item, q, e) < 0 ||
-	    parse_load(item, q, series, e) < 0 ||
+	if (parse_tp(item, q, e) < 0 || parse_model(item, r, e) < 0 || parse_architecture(item, r, e) < 0 ||
+	    parse_load(item, q, &r->series, e) < 0 || parse_capacity_fields(item, r, e) < 0 ||
 	    get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||
 	    get_precision(item, "kv_cache", 0, &q->config.kv, e) < 0)
 		return -1;
 	v = json_object_get(item, "sm_clock_mhz");
 	if (v && !json_is_null(v) && get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0)
 		return -1;
+	if (r->have_arch)
+		q->config.arch = &r->arch;
 	return 0;
 }
 
@@ -255,8 +357,9 @@ predictor_error(const wc_error *err, wc_api_error *e)
 {
 	char field[64] = "";
 	size_t n = strcspn(err->msg, ": ");
-	static const char *const fields[] = { "platform", "tp", "active_params_b", "running",
-	                                      "running_series", "dt_s", "sm_clock_mhz", NULL };
+	static const char *const fields[] = { "platform", "tp", "active_params_b", "running", "running_series",
+	                                      "dt_s", "sm_clock_mhz", "concurrency", "input_tokens",
+	                                      "output_tokens", "rate", "model", "architecture", NULL };
 	if (err->msg[n] == ':' && n + 1 < sizeof field) {
 		for (const char *const *f = fields; *f; f++) {
 			size_t fl = strlen(*f);
@@ -276,18 +379,54 @@ predictor_error(const wc_error *err, wc_api_error *e)
 		wc_api_error_set(e, 422, "invalid_value", field, "%s", err->msg);
 }
 
-json_t *
-wc_inference_answer(const json_t *item, const wc_state *st, wc_api_error *e)
+/* The capacity answers when asked (the running count of an open loop
+ * comes from them), and the largest concurrency that fits. */
+static int
+capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_prediction *cap, double *max_fit,
+                wc_api_error *e)
 {
-	wc_inference_query q;
-	wc_inference_prediction pred;
 	wc_error err;
-	double *series = NULL;
-	json_t *out = NULL;
+	if (!r->want_capacity) {
+		if (wc_predict_memory_check(wc_predictor_params(st->pred), &r->q.config, max_fit, &err) != WC_OK) {
+			predictor_error(&err, e);
+			return -1;
+		}
+		return 0;
+	}
+	if (wc_predict_capacity(st->pred, &r->q, r->price_per_kwh, r->grams_co2_per_kwh, cap, &err) != WC_OK) {
+		predictor_error(&err, e);
+		return -1;
+	}
+	*max_fit = cap->max_concurrency_fit;
+	if (r->q.config.request_rate > 0)
+		r->q.config.running = cap->value[WC_CAPQ_RUNNING];
+	return 0;
+}
 
-	if (wc_inference_request_parse(item, st, &q, &series, e) != 0)
+json_t *
+wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
+{
+	wc_inference_request r;
+	wc_inference_prediction pred;
+	wc_capacity_prediction *cap = NULL;
+	wc_error err;
+	double max_fit = NAN;
+	json_t *out = NULL;
+	const wc_state *st = NULL;
+
+	memset(&r, 0, sizeof r);
+	/* The profile the item names answers it (one lookup; a non-object
+	 * gets the default and is refused by the parser). */
+	if (!(st = wc_profiles_select(pf, item, e)) || wc_inference_request_parse(item, st, &r, e) != 0)
 		goto done;
-	if (wc_predict_inference(st->pred, &q, &pred, &err) != WC_OK) {
+	/* On the heap: handler stacks are small (server_internal.h). */
+	if (r.want_capacity && !(cap = malloc(sizeof *cap))) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		goto done;
+	}
+	if (capacity_answer(&r, st, cap, &max_fit, e) != 0)
+		goto done;
+	if (wc_predict_inference(st->pred, &r.q, &pred, &err) != WC_OK) {
 		predictor_error(&err, e);
 		goto done;
 	}
@@ -299,9 +438,10 @@ wc_inference_answer(const json_t *item, const wc_state *st, wc_api_error *e)
 		                 "the law gives a non-finite power for this configuration");
 		goto done;
 	}
-	if (!(out = wc_inference_json(&q, &pred, st->version)))
+	if (!(out = wc_inference_json(&r.q, &pred, cap, max_fit, st->version)))
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
 done:
-	free(series);
+	free(r.series);
+	free(cap);
 	return out;
 }

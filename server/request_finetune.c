@@ -7,7 +7,7 @@
  *
  * Fields: method; model | active_params_b (+ layers, d_model); micro_batch,
  * seq_len, grad_accum, gpus, data_parallel, lora_rank, checkpointing,
- * tokens_per_step, steps, platform.
+ * tokens_per_step, steps, platform; profile (docs/http-api.md, "Profiles").
  */
 #include "server_internal.h"
 
@@ -20,7 +20,7 @@
 static const char *const known_fields[] = {
 	"method", "model", "active_params_b", "layers", "d_model", "micro_batch", "seq_len",
 	"grad_accum", "gpus", "data_parallel", "lora_rank", "checkpointing", "tokens_per_step",
-	"steps", "platform", NULL,
+	"steps", "platform", "profile", NULL,
 };
 
 static int
@@ -216,11 +216,12 @@ predictor_error(const wc_error *err, wc_api_error *e)
 }
 
 json_t *
-wc_finetune_answer(const json_t *item, const wc_state *st, wc_api_error *e)
+wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 {
 	wc_finetune_query q;
 	wc_error err;
 	json_t *out = NULL;
+	const wc_state *st;
 	/* Worker stacks are small (server_internal.h): the prediction, with
 	 * its warnings, lives on the heap. */
 	wc_finetune_prediction *pred = malloc(sizeof *pred);
@@ -228,7 +229,7 @@ wc_finetune_answer(const json_t *item, const wc_state *st, wc_api_error *e)
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
 		return NULL;
 	}
-	if (parse_query(item, &q, e) < 0)
+	if (!(st = wc_profiles_select(pf, item, e)) || parse_query(item, &q, e) < 0)
 		goto done;
 	if (wc_predict_finetune(st->pred, &q, pred, &err) != WC_OK) {
 		predictor_error(&err, e);

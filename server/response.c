@@ -164,19 +164,21 @@ reason_phrase(int status)
 int
 wc_response_send(struct mg_connection *conn, const wc_response *res, int keep_alive)
 {
-	char head[512];
+	char head[1024];
 	int n = snprintf(head, sizeof head,
 	                 "HTTP/1.1 %d %s\r\n"
 	                 "Content-Type: %s\r\n"
 	                 "Content-Length: %zu\r\n"
 	                 "Cache-Control: no-store\r\n"
 	                 "%s%s%s"
+	                 "%s"
 	                 "Connection: %s\r\n\r\n",
 	                 res->status, reason_phrase(res->status),
 	                 res->content_type ? res->content_type : "application/json",
 	                 res->len,
 	                 res->allow ? "Allow: " : "", res->allow ? res->allow : "",
 	                 res->allow ? "\r\n" : "",
+	                 res->extra_headers ? res->extra_headers : "",
 	                 keep_alive ? "keep-alive" : "close");
 	if (n < 0 || (size_t)n >= sizeof head)
 		return -1;

@@ -33,7 +33,7 @@ wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, c
 	if (!(results = json_array()))
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		json_t *item = answer(json_array_get(body, i), req->state, &e);
+		json_t *item = answer(json_array_get(body, i), req->profiles, &e);
 		if (!item) {
 			char prefix[32];
 			json_t *err;

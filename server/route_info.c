@@ -7,16 +7,45 @@
 
 #include "data/data.h"
 
+#include <civetweb.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+/* GET /v1/params[?profile=NAME]: the default profile's set, or the named
+ * one's, in the same shape. */
 void
 wc_route_params(wc_request *req, wc_response *res)
 {
-	/* The body lives as long as the state, which the request holds. */
-	wc_response_static(res, 200, NULL, req->state->params_body, req->state->params_len);
+	const struct mg_request_info *ri = mg_get_request_info(req->conn);
+	const wc_state *st = req->state;
+	char name[WC_NAME_MAX * 3];
+	wc_api_error e;
+	if (ri->query_string) {
+		int n = mg_get_var(ri->query_string, strlen(ri->query_string), "profile", name, sizeof name);
+		if (n < 0 && n != -1) {
+			wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: not a valid query value");
+			wc_response_error(res, &e);
+			return;
+		}
+		if (n >= 0 && !(st = wc_profiles_find(req->profiles, name))) {
+			wc_api_error_set(&e, 422, "unknown_profile", "/profile",
+			                 "profile: unknown profile \"%.48s\" (serving: %s; see GET /v1/profiles)",
+			                 name, req->profiles->names);
+			wc_response_error(res, &e);
+			return;
+		}
+	}
+	/* The body lives as long as the profiles, which the request holds. */
+	wc_response_static(res, 200, NULL, st->params_body, st->params_len);
+}
+
+void
+wc_route_profiles(wc_request *req, wc_response *res)
+{
+	wc_response_static(res, 200, NULL, req->profiles->profiles_body, req->profiles->profiles_len);
 }
 
 void
@@ -33,11 +62,12 @@ wc_route_health(wc_request *req, wc_response *res)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	double up = (double)(now.tv_sec - req->srv->started.tv_sec) +
 	            1e-9 * (double)(now.tv_nsec - req->srv->started.tv_nsec);
-	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:f,s:i}", "status", "ok",
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:f,s:i,s:i}", "status", "ok",
 	                      "params_version", st->version,
 	                      "params_name", wc_predictor_params(st->pred)->name,
 	                      "loaded_utc", st->loaded_utc, "uptime_s", up,
-	                      "in_flight", atomic_load(&req->srv->in_flight));
+	                      "in_flight", atomic_load(&req->srv->in_flight),
+	                      "profiles", req->profiles->n);
 	wc_response_json(res, 200, o);
 }
 

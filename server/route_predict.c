@@ -12,7 +12,7 @@ wc_route_predict_inference(wc_request *req, wc_response *res)
 
 	if (wc_request_read_json(req, req->srv->max_body, &body, res) != 0)
 		return;
-	if ((answer = wc_inference_answer(body, req->state, &e)) != NULL)
+	if ((answer = wc_inference_answer(body, req->profiles, &e)) != NULL)
 		wc_response_json(res, 200, answer);
 	else
 		wc_response_error(res, &e);

@@ -18,10 +18,15 @@ static const wc_route routes[] = {
 	{ "/v1/predict/finetune", "POST", wc_route_predict_finetune, 0 },
 	{ "/v1/predict/finetune/batch", "POST", wc_route_predict_finetune_batch, 0 },
 	{ "/v1/params", "GET", wc_route_params, 0 },
+	{ "/v1/profiles", "GET", wc_route_profiles, 0 },
+	{ "/v1/calibrate", "POST", wc_route_calibrate, 0 },
 	{ "/v1/models", "GET", wc_route_models, 0 },
 	{ "/v1/health", "GET", wc_route_health, 0 },
 	{ "/metrics", "GET", wc_route_metrics, 0 },
 	{ "/openapi.json", "GET", wc_route_openapi, 0 },
+	{ "/", "GET", wc_route_page, 0 },
+	{ "/page.js", "GET", wc_route_page_js, 0 },
+	{ "/page.css", "GET", wc_route_page_css, 0 },
 	{ "/v1/bench/trivial", "GET", wc_route_bench_trivial, 1 },
 };
 #define N_ROUTES (sizeof routes / sizeof routes[0])
@@ -120,7 +125,8 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 	} else {
 		/* Held until the answer is written: some answers (GET
 		 * /v1/params) are borrowed from the state. */
-		req.state = wc_server_acquire_state(srv);
+		req.profiles = wc_server_acquire_profiles(srv);
+		req.state = req.profiles->st[0];
 		routes[route].run(&req, &res);
 		if (res.status == 0) { /* a route that forgot to answer */
 			wc_api_error_set(&e, 500, "internal", NULL, "no answer");
@@ -144,7 +150,7 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 	                  seconds_since(&t0));
 	wc_response_send(conn, &res, keep_alive);
 	wc_response_free(&res);
-	wc_state_release(req.state);
+	wc_profiles_release(req.profiles);
 	atomic_fetch_sub(&srv->in_flight, 1);
 	return res.status;
 }

@@ -14,20 +14,20 @@
 #include <string.h>
 #include <time.h>
 
-wc_state *
-wc_server_acquire_state(wc_server *srv)
+wc_profiles *
+wc_server_acquire_profiles(wc_server *srv)
 {
 	pthread_mutex_lock(&srv->state_lock);
-	wc_state *st = srv->state;
-	wc_state_retain(st);
+	wc_profiles *pf = srv->profiles;
+	wc_profiles_retain(pf);
 	pthread_mutex_unlock(&srv->state_lock);
-	return st;
+	return pf;
 }
 
 static void
 free_server(wc_server *srv)
 {
-	wc_state_release(srv->state);
+	wc_profiles_release(srv->profiles);
 	free(srv->models_body);
 	pthread_mutex_destroy(&srv->state_lock);
 	free(srv);
@@ -36,6 +36,13 @@ free_server(wc_server *srv)
 int
 wc_server_start(const wc_server_options *opt, const wc_params *params, const char *source,
                 wc_server **out, wc_error *err)
+{
+	return wc_server_start_profiles(opt, 1, &params, &source, out, err);
+}
+
+int
+wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *const *sets,
+                         const char *const *sources, wc_server **out, wc_error *err)
 {
 	static const wc_server_options defaults = WC_SERVER_OPTIONS_INIT;
 	char threads[16], timeout[16], errtext[256] = "";
@@ -61,7 +68,7 @@ wc_server_start(const wc_server_options *opt, const wc_params *params, const cha
 	srv->request_timeout_ms = opt->request_timeout_ms > 0 ? opt->request_timeout_ms : 10000;
 	srv->bench_trivial_route = opt->bench_trivial_route;
 	clock_gettime(CLOCK_MONOTONIC, &srv->started);
-	if ((rc = wc_state_new(params, source, &srv->state, err)) != WC_OK) {
+	if ((rc = wc_profiles_new(n, sets, sources, &srv->profiles, err)) != WC_OK) {
 		free_server(srv);
 		return rc;
 	}
@@ -98,8 +105,8 @@ wc_server_start(const wc_server_options *opt, const wc_params *params, const cha
 	}
 	/* "/" matches every URI by prefix; the router anchors the paths. */
 	mg_set_request_handler(srv->ctx, "/", wc_router_handle, srv);
-	int n = mg_get_server_ports(srv->ctx, 4, ports);
-	srv->port = n > 0 ? ports[0].port : -1;
+	int n_ports = mg_get_server_ports(srv->ctx, 4, ports);
+	srv->port = n_ports > 0 ? ports[0].port : -1;
 	*out = srv;
 	return WC_OK;
 }
@@ -113,42 +120,64 @@ wc_server_port(const wc_server *srv)
 void
 wc_server_params_version(wc_server *srv, char out[17])
 {
-	wc_state *st = wc_server_acquire_state(srv);
-	memcpy(out, st->version, 17);
-	wc_state_release(st);
+	wc_profiles *pf = wc_server_acquire_profiles(srv);
+	memcpy(out, pf->st[0]->version, 17);
+	wc_profiles_release(pf);
 }
 
 int
-wc_server_reload(wc_server *srv, const wc_params *params, const char *source, wc_error *err)
+wc_server_reload_profiles(wc_server *srv, int n, const wc_params *const *sets,
+                          const char *const *sources, wc_error *err)
 {
-	wc_state *st, *old;
-	int rc = wc_state_new(params, source, &st, err);
+	wc_profiles *pf, *old;
+	int rc = wc_profiles_new(n, sets, sources, &pf, err);
 	if (rc != WC_OK) {
 		atomic_fetch_add(&srv->metrics.reloads_failed, 1);
 		return rc;
 	}
 	pthread_mutex_lock(&srv->state_lock);
-	old = srv->state;
-	srv->state = st;
+	old = srv->profiles;
+	srv->profiles = pf;
 	pthread_mutex_unlock(&srv->state_lock);
 	/* Requests still holding `old` keep it alive until they finish. */
-	wc_state_release(old);
+	wc_profiles_release(old);
 	atomic_fetch_add(&srv->metrics.reloads_ok, 1);
 	return WC_OK;
 }
 
 int
+wc_server_reload(wc_server *srv, const wc_params *params, const char *source, wc_error *err)
+{
+	return wc_server_reload_profiles(srv, 1, &params, &source, err);
+}
+
+int
+wc_server_reload_files(wc_server *srv, int n, const char *const *paths, wc_error *err)
+{
+	wc_params *sets = calloc((size_t)(n > 0 ? n : 1), sizeof *sets);
+	const wc_params **ptrs = calloc((size_t)(n > 0 ? n : 1), sizeof *ptrs);
+	int rc = sets && ptrs ? WC_OK : wc_error_set(err, WC_ENOMEM, "reload: out of memory");
+	/* Every file is loaded before anything is swapped: one broken file
+	 * keeps the old profiles, all of them. */
+	for (int i = 0; rc == WC_OK && i < n; i++) {
+		ptrs[i] = &sets[i];
+		rc = wc_params_load_file(paths[i], &sets[i], err);
+	}
+	if (rc == WC_OK)
+		rc = wc_server_reload_profiles(srv, n, ptrs, paths, err);
+	else
+		atomic_fetch_add(&srv->metrics.reloads_failed, 1);
+	for (int i = 0; sets && i < n; i++)
+		wc_params_clear(&sets[i]);
+	free(sets);
+	free(ptrs);
+	return rc;
+}
+
+int
 wc_server_reload_file(wc_server *srv, const char *path, wc_error *err)
 {
-	wc_params p = WC_PARAMS_INIT;
-	int rc = wc_params_load_file(path, &p, err);
-	if (rc != WC_OK) {
-		atomic_fetch_add(&srv->metrics.reloads_failed, 1);
-		return rc;
-	}
-	rc = wc_server_reload(srv, &p, path, err);
-	wc_params_clear(&p);
-	return rc;
+	return wc_server_reload_files(srv, 1, &path, err);
 }
 
 void

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 
+#include "predict/capacity.h"
 #include "predict/predict.h"
 
 #ifdef __cplusplus
@@ -24,10 +25,13 @@ extern "C" {
 
 /** JSON object for one inference prediction: node_power_w,
  *  per_gpu_power_w, idle_power_w, dynamic_power_w, mean_running,
- *  interval_95 ({"node_power_w": [lo, hi], "draws": B} or null), warnings
- *  (array of strings), params_version, and the configuration echoed back.
+ *  max_concurrency_fit (`max_fit`; null when NaN), interval_95
+ *  ({"node_power_w": [lo, hi], "draws": B} or null), warnings (array of
+ *  strings), capacity (the capacity answers of `cap`, or null when NULL;
+ *  docs/http-api.md), params_version, and the configuration echoed back.
  *  `indent` > 0 pretty-prints. Returns NULL with `err` set on failure. */
 char *wc_render_inference(const wc_inference_query *q, const wc_inference_prediction *pred,
+                          const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version, int indent, wc_error *err);
 
 /** JSON object for one fine-tuning prediction (docs/http-api.md,
@@ -63,6 +67,10 @@ typedef struct {
 #define WC_SERVER_DEFAULT_THREADS 64
 #define WC_SERVER_DEFAULT_MAX_BODY ((size_t)1 << 20)
 #define WC_SERVER_BATCH_MAX_ITEMS 10000
+/** Parameter sets one server serves side by side (profiles). */
+#define WC_SERVER_MAX_PROFILES 16
+/** Rows of a runs table in one POST /v1/calibrate. */
+#define WC_SERVER_CALIBRATE_MAX_RUNS 1000
 #define WC_SERVER_OPTIONS_INIT { NULL, 0, 0, 0, 0, 0 }
 
 typedef struct wc_server wc_server;
@@ -77,6 +85,13 @@ typedef struct wc_server wc_server;
  *  with wc_server_stop. Bind failures are WC_EIO with the reason. */
 int wc_server_start(const wc_server_options *opt, const wc_params *params,
                     const char *source, wc_server **out, wc_error *err);
+
+/** Start serving `n` parameter sets side by side (profiles, named by
+ *  each set's name, which must differ; the first is the default a request
+ *  without "profile" gets). `sources[i]` as for wc_server_start (the
+ *  array may be NULL). */
+int wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *const *sets,
+                             const char *const *sources, wc_server **out, wc_error *err);
 
 /** The TCP port the server listens on (the real one when 0 was asked). */
 int wc_server_port(const wc_server *srv);
@@ -96,6 +111,15 @@ int wc_server_reload(wc_server *srv, const wc_params *params, const char *source
  *  wc_server_reload. A broken file is refused; the old set keeps serving.
  *  Successes and failures are counted in GET /metrics. */
 int wc_server_reload_file(wc_server *srv, const char *path, wc_error *err);
+
+/** Swap in `n` sets as the new profiles, all at once: on any failure
+ *  (a broken set, two with one name) every old profile keeps serving. */
+int wc_server_reload_profiles(wc_server *srv, int n, const wc_params *const *sets,
+                              const char *const *sources, wc_error *err);
+/** Load every file of `paths` strictly and swap them in as one set of
+ *  profiles; one broken file keeps the old set of all, and the message
+ *  starts with that file's name. */
+int wc_server_reload_files(wc_server *srv, int n, const char *const *paths, wc_error *err);
 
 /** Stop gracefully and free the server: new requests get 503, requests in
  *  flight finish (bounded by the request timeout), then the listener and

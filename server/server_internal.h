@@ -30,6 +30,7 @@ struct mg_context;
 
 /** New reference: the JSON object of one inference prediction. */
 json_t *wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pred,
+                          const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version);
 
 /** New reference: the JSON object of one fine-tuning prediction. */
@@ -96,11 +97,35 @@ void wc_state_retain(wc_state *st);
 /** Drop one reference; the last one frees. NULL is a no-op. */
 void wc_state_release(wc_state *st);
 
+/** The profiles a server answers from (docs/http-api.md, "Profiles"):
+ *  one state per parameter set, named by the set's name, the first the
+ *  default. Swapped as a whole on reload; immutable once published. */
+typedef struct wc_profiles {
+	atomic_int refs;
+	int n;
+	wc_state *st[WC_SERVER_MAX_PROFILES];
+	char *profiles_body;         /* GET /v1/profiles answer */
+	size_t profiles_len;
+	char names[512];             /* "a, b" for error messages */
+} wc_profiles;
+
+/** Build the profiles from copies of `sets` (names must differ). New
+ *  object with one reference. */
+int wc_profiles_new(int n, const wc_params *const *sets, const char *const *sources,
+                    wc_profiles **out, wc_error *err);
+void wc_profiles_retain(wc_profiles *pf);
+void wc_profiles_release(wc_profiles *pf);
+/** The profile named `name` (NULL = the default), or NULL. Borrowed. */
+const wc_state *wc_profiles_find(const wc_profiles *pf, const char *name);
+/** The profile a request object names in "profile" (absent = the
+ *  default); NULL with a 422 (field /profile) in `e` otherwise. */
+const wc_state *wc_profiles_select(const wc_profiles *pf, const json_t *item, wc_api_error *e);
+
 /* ------------------------------------------------------------ metrics */
 
 /* Statuses counted one by one (metrics.c); the last slot counts the rest. */
 enum { WC_METRIC_N_STATUS = 10, WC_METRIC_N_BUCKETS = 15 };
-#define WC_ROUTE_MAX 12
+#define WC_ROUTE_MAX 32
 
 /** Counters of one server; all atomic, updated lock-free by handlers. */
 typedef struct {
@@ -122,8 +147,8 @@ struct wc_server {
 	int request_timeout_ms;
 	int bench_trivial_route;
 
-	pthread_mutex_t state_lock;  /* guards `state` (the pointer only) */
-	wc_state *state;
+	pthread_mutex_t state_lock;  /* guards `profiles` (the pointer only) */
+	wc_profiles *profiles;
 
 	atomic_int in_flight;        /* requests inside the handler */
 	atomic_int draining;         /* 1 once wc_server_stop began */
@@ -134,8 +159,8 @@ struct wc_server {
 	size_t models_len;
 };
 
-/** New reference on the current state (the caller releases it). */
-wc_state *wc_server_acquire_state(wc_server *srv);
+/** New reference on the current profiles (the caller releases them). */
+wc_profiles *wc_server_acquire_profiles(wc_server *srv);
 
 /* ------------------------------------------------------------- routing */
 
@@ -147,6 +172,7 @@ typedef struct {
 	size_t len;
 	int borrowed;
 	const char *allow;           /* 405: the Allow header */
+	const char *extra_headers;   /* static "Name: value\r\n" lines, or NULL */
 	int close;                   /* send Connection: close and drop it */
 	int omit_body;               /* HEAD: headers (with Content-Length) only */
 } wc_response;
@@ -155,7 +181,8 @@ typedef struct {
 typedef struct {
 	struct mg_connection *conn;
 	wc_server *srv;
-	wc_state *state;             /* referenced for the request's duration */
+	wc_profiles *profiles;       /* referenced for the request's duration */
+	const wc_state *state;       /* the default profile (borrowed from `profiles`) */
 	const char *method;
 	long long content_length;    /* -1 = not given (chunked or none) */
 	int body_pending;            /* the client announced a body not yet read */
@@ -197,21 +224,33 @@ int wc_request_read_json(wc_request *req, size_t limit, json_t **out, wc_respons
 
 /* Inference requests (request.c). */
 
-/** Turn one request object into a query. `*series` (malloc'd, may be
- *  NULL) backs q->running_series; strings are borrowed from `item`. */
-int wc_inference_request_parse(const json_t *item, const wc_state *st,
-                               wc_inference_query *q, double **series, wc_api_error *e);
-/** Parse, predict and render one item: a new JSON object, or NULL with
- *  `e` set. */
-json_t *wc_inference_answer(const json_t *item, const wc_state *st, wc_api_error *e);
+/** One parsed inference request: the query, what backs its pointers, and
+ *  the capacity fields (docs/http-api.md). */
+typedef struct {
+	wc_inference_query q;
+	double *series;          /* malloc'd (may be NULL): backs q.running_series */
+	wc_model_info arch;      /* the catalog's, with explicit fields applied */
+	int have_arch;           /* q.config.arch points at `arch` */
+	int want_capacity;       /* output_tokens (and input_tokens) were given */
+	double price_per_kwh, grams_co2_per_kwh; /* NaN = the parameter file's */
+} wc_inference_request;
+
+/** Turn one request object into `r`; strings are borrowed from `item`.
+ *  Free r->series afterwards (also on failure). */
+int wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_request *r,
+                               wc_api_error *e);
+/** Parse, predict and render one item with the profile it names: a new
+ *  JSON object, or NULL with `e` set. */
+json_t *wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 
 /* Fine-tuning requests (request_finetune.c): one request object -> a
- * prediction object, or NULL with `e` set (422 with the field, 404 for an
- * unknown model). Strings are borrowed from `item`. */
-json_t *wc_finetune_answer(const json_t *item, const wc_state *st, wc_api_error *e);
+ * prediction object from the profile it names (default: the first), or
+ * NULL with `e` set (422 with the field, 404 for an unknown model).
+ * Strings are borrowed from `item`. */
+json_t *wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 
 /** One batch item -> its answer object, or NULL with `e` set. */
-typedef json_t *(*wc_item_answer_fn)(const json_t *item, const wc_state *st, wc_api_error *e);
+typedef json_t *(*wc_item_answer_fn)(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 /** Answer a batch body (a JSON array) item by item with `answer`;
  *  `what` names the items in the error for a body that is no array. */
 void wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, const char *what);
@@ -222,11 +261,17 @@ void wc_route_predict_batch(wc_request *req, wc_response *res);
 void wc_route_predict_finetune(wc_request *req, wc_response *res);
 void wc_route_predict_finetune_batch(wc_request *req, wc_response *res);
 void wc_route_params(wc_request *req, wc_response *res);
+void wc_route_profiles(wc_request *req, wc_response *res);
+void wc_route_calibrate(wc_request *req, wc_response *res);
 void wc_route_models(wc_request *req, wc_response *res);
 void wc_route_health(wc_request *req, wc_response *res);
 void wc_route_metrics(wc_request *req, wc_response *res);
 void wc_route_openapi(wc_request *req, wc_response *res);
 void wc_route_bench_trivial(wc_request *req, wc_response *res);
+/* The planner page and its assets (page.c; docs/planner.md). */
+void wc_route_page(wc_request *req, wc_response *res);
+void wc_route_page_js(wc_request *req, wc_response *res);
+void wc_route_page_css(wc_request *req, wc_response *res);
 
 /** GET /v1/models body, built once at start-up (malloc'd). */
 char *wc_models_body(size_t *len);

@@ -88,3 +88,128 @@ wc_state_release(wc_state *st)
 	free(st->params_body);
 	free(st);
 }
+
+/* ------------------------------------------------------------- profiles */
+
+static const char *
+state_name(const wc_state *st)
+{
+	return wc_predictor_params(st->pred)->name;
+}
+
+/* GET /v1/profiles: {"default", "count", "profiles": [{name,
+ * params_version, source, loaded_utc, levels, model_terms, n_draws}]}. */
+static int
+profiles_body(wc_profiles *pf, wc_error *err)
+{
+	json_t *list = json_array();
+	for (int i = 0; list && i < pf->n; i++) {
+		const wc_state *st = pf->st[i];
+		const wc_params *p = wc_predictor_params(st->pred);
+		json_t *levels = json_array();
+		for (int l = 0; levels && l < p->n_levels; l++)
+			json_array_append_new(levels, json_string(p->levels[l].name));
+		json_array_append_new(list, json_pack("{s:s,s:s,s:s,s:s,s:o,s:i,s:i}", "name", p->name,
+		                                      "params_version", st->version, "source", st->source,
+		                                      "loaded_utc", st->loaded_utc, "levels", levels,
+		                                      "model_terms", p->n_model_terms, "n_draws", p->n_draws));
+	}
+	json_t *root = list ? json_pack("{s:s,s:i,s:o}", "default", state_name(pf->st[0]), "count", pf->n,
+	                                "profiles", list) : NULL;
+	pf->profiles_body = root ? json_dumps(root, JSON_PRESERVE_ORDER | JSON_COMPACT) : NULL;
+	json_decref(root);
+	if (!pf->profiles_body)
+		return wc_error_set(err, WC_ENOMEM, "profiles: cannot render GET /v1/profiles");
+	pf->profiles_len = strlen(pf->profiles_body);
+	return WC_OK;
+}
+
+static int
+add_profile(wc_profiles *pf, const wc_params *p, const char *source, wc_error *err)
+{
+	for (int j = 0; j < pf->n; j++)
+		if (strcmp(state_name(pf->st[j]), p->name) == 0)
+			return wc_error_set(err, WC_EINVAL,
+			                    "%s: profile name '%s' is also the name of %s; profiles need distinct "
+			                    "names (wattcast fit/calibrate --name)", source ? source : "params",
+			                    p->name, pf->st[j]->source);
+	int rc = wc_state_new(p, source, &pf->st[pf->n], err);
+	if (rc != WC_OK)
+		return rc;
+	size_t used = strlen(pf->names);
+	snprintf(pf->names + used, sizeof pf->names - used, "%s%s", pf->n ? ", " : "", p->name);
+	pf->n++;
+	return WC_OK;
+}
+
+int
+wc_profiles_new(int n, const wc_params *const *sets, const char *const *sources, wc_profiles **out,
+                wc_error *err)
+{
+	int rc = WC_OK;
+	*out = NULL;
+	if (n < 1 || n > WC_SERVER_MAX_PROFILES)
+		return wc_error_set(err, WC_EINVAL, "profiles: serve 1 to %d parameter sets",
+		                    WC_SERVER_MAX_PROFILES);
+	wc_profiles *pf = calloc(1, sizeof *pf);
+	if (!pf)
+		return wc_error_set(err, WC_ENOMEM, "profiles: out of memory");
+	atomic_init(&pf->refs, 1);
+	for (int i = 0; i < n && rc == WC_OK; i++)
+		rc = add_profile(pf, sets[i], sources ? sources[i] : NULL, err);
+	if (rc == WC_OK)
+		rc = profiles_body(pf, err);
+	if (rc != WC_OK) {
+		wc_profiles_release(pf);
+		return rc;
+	}
+	*out = pf;
+	return WC_OK;
+}
+
+void
+wc_profiles_retain(wc_profiles *pf)
+{
+	atomic_fetch_add_explicit(&pf->refs, 1, memory_order_relaxed);
+}
+
+void
+wc_profiles_release(wc_profiles *pf)
+{
+	if (!pf || atomic_fetch_sub_explicit(&pf->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	for (int i = 0; i < pf->n; i++)
+		wc_state_release(pf->st[i]);
+	free(pf->profiles_body);
+	free(pf);
+}
+
+const wc_state *
+wc_profiles_find(const wc_profiles *pf, const char *name)
+{
+	if (!name)
+		return pf->st[0];
+	for (int i = 0; i < pf->n; i++)
+		if (strcmp(state_name(pf->st[i]), name) == 0)
+			return pf->st[i];
+	return NULL;
+}
+
+const wc_state *
+wc_profiles_select(const wc_profiles *pf, const json_t *item, wc_api_error *e)
+{
+	const json_t *v = json_is_object(item) ? json_object_get(item, "profile") : NULL;
+	if (!v)
+		return pf->st[0];
+	if (!json_is_string(v)) {
+		wc_api_error_set(e, 422, "wrong_type", "/profile", "profile: expected a string, got %s",
+		                 wc_json_type_name(v));
+		return NULL;
+	}
+	const wc_state *st = wc_profiles_find(pf, json_string_value(v));
+	if (!st)
+		wc_api_error_set(e, 422, "unknown_profile", "/profile",
+		                 "profile: unknown profile \"%.48s\" (serving: %s; see GET /v1/profiles)",
+		                 json_string_value(v), pf->names);
+	return st;
+}

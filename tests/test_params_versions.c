@@ -31,10 +31,10 @@ v1_file_loads(void)
 	c.running = 17;
 	CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_OK);
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
-	/* Re-written as schema 2, it reads back the same. */
+	/* Re-written as the current schema, it reads back the same. */
 	char *s = wc_params_dump(&p, 1, &err);
-	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/2\"");
-	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v2", &q, &err), WC_OK);
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/3\"");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &q, &err), WC_OK);
 	CHECK_INT(wc_law_power(&q, &c, &pw, &err), WC_OK);
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
 	CHECK(q.n_draws == p.n_draws && memcmp(q.draws, p.draws, sizeof(double) * p.n_draws * p.n_draw_params) == 0);
@@ -52,7 +52,19 @@ sections_round_trip(void)
 	char names[2][WC_NAME_MAX] = { "eta[H100]", "t0[H100]" };
 	double v[4] = { 0.7, 1e-3, 0.65, 1.1e-3 };
 	wc_params_default(&p);
+	wc_capacity_params_clear(&p.capacity);
+	wc_capacity_params_init(&p.capacity);
 	p.capacity.present = 1;
+	p.capacity.n_levels = 1;
+	snprintf(p.capacity.levels[0].name, WC_NAME_MAX, "H100");
+	p.capacity.levels[0].bandwidth_tb_s = 3.35;
+	p.capacity.levels[0].bf16_tflops = 989;
+	p.capacity.levels[0].memory_gb = 80;
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		p.capacity.shared[k] = k >= WC_CAP_T1;
+		p.capacity.levels[0].p[k] = (wc_param){ 0.5, NAN, NAN, WC_SRC_FITTED };
+		p.capacity.shared_p[k] = (wc_param){ 1e-5, 1e-6, 2e-5, WC_SRC_FITTED };
+	}
 	CHECK_INT(wc_draws_set(&p.capacity.draws, 2, 2, (const char (*)[WC_NAME_MAX])names, v, &err), WC_OK);
 	p.finetune.present = 1;
 	char *s = wc_params_dump(&p, 1, &err);
@@ -61,6 +73,22 @@ sections_round_trip(void)
 	CHECK(q.capacity.draws.n == 2 && q.capacity.draws.k == 2);
 	CHECK(q.capacity.draws.values[3] == 1.1e-3);
 	CHECK(strcmp(q.capacity.draws.names[1], "t0[H100]") == 0);
+	CHECK(q.capacity.shared[WC_CAP_TAU] && !q.capacity.shared[WC_CAP_ETA]);
+	CHECK(q.capacity.shared_p[WC_CAP_TAU].hi == 2e-5 && q.capacity.levels[0].p[WC_CAP_T0].value == 0.5);
+	CHECK(isnan(q.capacity.price_per_kwh) && q.capacity.memory_reserve == WC_CAPACITY_DEFAULT_RESERVE);
+	/* The section's first draft (draws only) loads as no capacity model. */
+	char *old = wc_params_dump(&p, 0, &err), *cap = strstr(old, "\"capacity\": {");
+	CHECK(cap != NULL);
+	if (cap) {
+		const char *draft = "\"capacity\": {\"draws\": null},\n  ";
+		char *end = strstr(cap, "\"finetune\"");
+		memmove(cap + strlen(draft), end, strlen(end) + 1);
+		memcpy(cap, draft, strlen(draft));
+		CHECK_INT(wc_params_load_buffer(old, strlen(old), "old", &r, &err), WC_OK);
+		CHECK(!r.capacity.present);
+		wc_params_clear(&r);
+	}
+	free(old);
 	/* A deep copy owns its own sections (ASan would see a double free). */
 	CHECK_INT(wc_params_copy(&r, &q, &err), WC_OK);
 	CHECK(r.capacity.draws.values != q.capacity.draws.values);
@@ -78,6 +106,22 @@ edited(const char *from, const char *to)
 	wc_params_default(&p);
 	char *s = wc_params_dump(&p, 0, NULL), *at = strstr(s, from);
 	wc_params_clear(&p);
+	CHECK(at != NULL);
+	if (!at)
+		return s;
+	char *o = malloc(strlen(s) + strlen(to) + 1);
+	memcpy(o, s, (size_t)(at - s));
+	strcpy(o + (at - s), to);
+	strcat(o, at + strlen(from));
+	free(s);
+	return o;
+}
+
+/* `s` (malloc'd, freed) with the first `from` replaced by `to`. */
+static char *
+replaced(char *s, const char *from, const char *to)
+{
+	char *at = strstr(s, from);
 	CHECK(at != NULL);
 	if (!at)
 		return s;
@@ -110,10 +154,66 @@ optional_keys_may_be_absent(void)
 	wc_params_clear(&p);
 }
 
+/* Schema 2 (no model terms, no residual RMS) still loads; a model term
+ * round-trips through schema 3 and applies to every variant of its model
+ * on its level, in the point and in the draws. */
+static void
+v2_file_and_model_terms(void)
+{
+	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
+	wc_error err;
+	char *s = edited("\"schema\": \"wattcast.params/3\"", "\"schema\": \"wattcast.params/2\"");
+	s = replaced(s, "\"model_terms\": [],", "");
+	s = replaced(s, "\"created_utc\": null,\n    \"residual_rms\": null", "\"created_utc\": null");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v2", &p, &err), WC_OK);
+	free(s);
+
+	wc_config c = WC_CONFIG_INIT;
+	wc_power before, after;
+	c.platform = "H100";
+	c.active_params_b = 8.19;
+	c.running = 32;
+	c.model = "Qwen/Qwen3-8B-FP8";
+	CHECK_INT(wc_law_power(&p, &c, &before, &err), WC_OK);
+	wc_model_term *m = &p.model_terms[p.n_model_terms++];
+	snprintf(m->model, sizeof m->model, "Qwen3-8B");
+	snprintf(m->level, sizeof m->level, "H100");
+	m->shift = (wc_param){ -0.5, -0.7, -0.3, WC_SRC_CALIBRATED };
+	m->runs = 1;
+	p.residual_rms = 0.05;
+	s = wc_params_dump(&p, 1, &err);
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &q, &err), WC_OK);
+	free(s);
+	CHECK_INT(q.n_model_terms, 1);
+	CHECK(q.residual_rms == 0.05 && q.model_terms[0].shift.value == -0.5 &&
+	      q.model_terms[0].shift.source == WC_SRC_CALIBRATED && q.model_terms[0].runs == 1);
+	CHECK_INT(wc_law_power(&q, &c, &after, &err), WC_OK);
+	CHECK(after.node_power_w < before.node_power_w - 10);
+	/* Same as the law with theta lowered by the shift. */
+	q.levels[1].theta.value -= 0.5;
+	c.model = "Llama-3.1-8B";
+	CHECK_INT(wc_law_power(&q, &c, &before, &err), WC_OK);
+	CHECK_NEAR(after.node_power_w, before.node_power_w, 1e-9);
+	/* Another level is untouched. */
+	c.platform = "H200";
+	c.model = "Qwen3-8B";
+	CHECK_INT(wc_law_power(&q, &c, &after, &err), WC_OK);
+	CHECK_NEAR(after.node_power_w, 613.0, 1.0);
+	char label[WC_NAME_MAX];
+	wc_model_term_label(&q.model_terms[0], label, sizeof label);
+	CHECK(strcmp(label, "shift[Qwen3-8B@H100]") == 0);
+	double v;
+	CHECK_INT(wc_params_get_named(&q, label, &v), WC_OK);
+	CHECK(v == -0.5);
+	wc_params_clear(&p);
+	wc_params_clear(&q);
+}
+
 int
 main(void)
 {
 	v1_file_loads();
+	v2_file_and_model_terms();
 	sections_round_trip();
 	optional_keys_may_be_absent();
 	return check_report("test_params_versions");

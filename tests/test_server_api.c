@@ -183,7 +183,8 @@ test_errors(void)
 	expect_error("POST", "/v1/predict/inference/", "application/json", good, 404, "not_found", NULL);
 	expect_error("POST", "/v1/predict", "application/json", good, 404, "not_found", NULL);
 	expect_error("GET", "/v1/healthz", NULL, NULL, 404, "not_found", NULL);
-	expect_error("GET", "/", NULL, NULL, 404, "not_found", NULL);
+	expect_error("GET", "/index.html", NULL, NULL, 404, "not_found", NULL); /* the page is at / */
+	expect_error("GET", "/page.jsx", NULL, NULL, 404, "not_found", NULL);
 	expect_error("GET", "/v1/bench/trivial", NULL, NULL, 404, "not_found", NULL); /* off by default */
 	/* 404: unknown model, with its field. */
 	expect_error("POST", "/v1/predict/inference", "application/json",

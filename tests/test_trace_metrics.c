@@ -293,9 +293,30 @@ test_bad_input(void)
 	CHECK(isnan(m.energy_j));
 }
 
+/* Bounded mode (a stream past its exact limit) keeps quantiles of large
+ * traces -- a fleet's aggregate of hundreds of kW -- within the sketch's
+ * relative error, not clamped. */
+static void
+test_stream_large_values(void)
+{
+	wc_trace_stream *s = wc_trace_stream_new(16);
+	wc_trace_metrics m;
+	wc_error err;
+	int exact = 1;
+	for (int i = 0; i <= 2000; i++)
+		CHECK_INT(wc_trace_stream_push(s, 0.1 * i, 400000.0 + 100.0 * i, &err), WC_OK);
+	CHECK_INT(wc_trace_stream_finish(s, &m, &exact, &err), WC_OK);
+	CHECK(!exact);
+	CHECK_NEAR(m.p50_w, 500000.0, 2e-4 * 500000.0);
+	CHECK_NEAR(m.p95_w, 590000.0, 2e-4 * 590000.0);
+	CHECK_NEAR(m.max_w, 600000.0, 1e-9);
+	wc_trace_stream_free(s);
+}
+
 int
 main(void)
 {
+	test_stream_large_values();
 	test_constant();
 	test_quantiles();
 	test_spectral_entropy();

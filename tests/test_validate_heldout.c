@@ -66,10 +66,12 @@ main(void)
 	CHECK_NEAR(rep.sets[1].share_within_5pct, 1.0, 0);
 
 	/* --per-run: one row per predicted run, with what went into it. A run
-	 * with its own idle power uses it; a large model gets a warning. */
+	 * with its own idle power uses it; a large model gets a warning (on
+	 * two GPUs: its 141 GB of weights do not fit in one). */
 	t->runs[1].idle_power_w = 120.0;
 	t->runs[1].mean_power_w += 3.0 * (120.0 - 126.3); /* keeps its -4 % */
 	t->runs[2].active_params_b = 70.6;
+	t->runs[2].tp = 2;
 	wc_per_run pr = WC_PER_RUN_INIT;
 	CHECK_INT(wc_validate_heldout(&p, t, &rep, &pr, &err), WC_OK);
 	CHECK_INT(pr.n, 5);

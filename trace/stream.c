@@ -11,16 +11,18 @@
 #include "trace/stream.h"
 
 #include <math.h>
-#include "models/grow.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Buckets: 2^-7 .. 2^15 (W or W/s) in 22 octaves of 4096; relative
- * half-width 2^-13 = 1.2e-4. Below: one bucket standing for 0. */
+#include "models/grow.h"
+
+/* Buckets: 2^-7 .. 2^24 (W or W/s: a fleet of a few thousand GPUs) in 31
+ * octaves of 4096; relative half-width 2^-13 = 1.2e-4. Below: one bucket
+ * standing for 0; above: the top bucket. */
 #define SK_BITS 12
 #define SK_EMIN 1016
-#define SK_EMAX 1038
+#define SK_EMAX 1047
 #define SK_BUCKETS ((size_t)(SK_EMAX - SK_EMIN) << SK_BITS)
 
 typedef struct {
@@ -36,8 +38,8 @@ sk_add(sketch *s, double x)
 		s->zero++;
 		return;
 	}
-	if (x >= 0x1p15)
-		x = 0x1.fffffffffffffp14;
+	if (x >= 0x1p24)
+		x = 0x1.fffffffffffffp23;
 	uint64_t bits;
 	memcpy(&bits, &x, sizeof bits);
 	unsigned e = (unsigned)(bits >> 52) & 0x7ff;

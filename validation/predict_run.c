@@ -41,6 +41,7 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 	q.config.kv = r->kv;
 	q.config.sm_clock_mhz = r->sm_clock_mhz;
 	q.config.idle_power_w = isfinite(r->idle_power_w) ? r->idle_power_w : 0.0;
+	q.config.model = r->model;
 	if (r->series.len) {
 		q.running_series = r->series.running;
 		q.series_hold = r->series.weight;

@@ -1,0 +1,160 @@
+/*
+ * wattcast calibrate: adapt a frozen law to a few of the user's own runs
+ * (docs/calibration.md) -- a model term per model and level, or a new
+ * platform level -- and write the calibrated parameter file.
+ */
+#include "cli.h"
+#include "data/data.h"
+#include "fit/fit.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char calibrate_usage[] =
+	"usage: wattcast calibrate (--params BASE.json | --profile paper) RUNS.csv -o NEW.json\n"
+	"                          [--scope model|platform] [--model NAME] [--platform NAME]\n"
+	"                          [--idle-power W] [--run-scatter X] [--name LABEL]\n"
+	"                          [--bootstrap B] [--seed S] [--threads T]\n\n"
+	"Keeps the base law's shared parameters (and their draws) and estimates only what\n"
+	"a few runs can identify (docs/calibration.md):\n"
+	"  --scope model     (default) a shift in z for each model (variants included) on\n"
+	"                    each level the runs name, from 1 run or more; the level must\n"
+	"                    exist in the base\n"
+	"  --scope platform  a new level: P0 from the runs' idle_power_w (else --idle-power),\n"
+	"                    S and theta from 2 or more runs at different loads, the shared\n"
+	"                    slopes held at the base's values\n"
+	"--model/--platform keep only the runs of that model / platform. Draws: B replicates\n"
+	"(default: as many as the base has draws, else 1000; 0 = none), each combining one\n"
+	"base draw with the scatter of single runs (--run-scatter, default the base's\n"
+	"residual RMS). Bit-identical for a seed, whatever --threads.\n";
+
+enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_SCOPE, OPT_MODEL, OPT_PLATFORM, OPT_IDLE, OPT_SCATTER,
+       OPT_NAME, OPT_BOOT, OPT_SEED, OPT_THREADS };
+
+typedef struct {
+	const char *params, *profile, *output, *input, *label;
+	wc_calibrate_options co;
+	long boot, threads;
+	int have_boot, help;
+} calibrate_args;
+
+static int
+parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
+{
+	static const struct option opts[] = {
+		{ "params", required_argument, NULL, OPT_PARAMS }, { "profile", required_argument, NULL, OPT_PROFILE },
+		{ "scope", required_argument, NULL, OPT_SCOPE }, { "model", required_argument, NULL, OPT_MODEL },
+		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "idle-power", required_argument, NULL, OPT_IDLE },
+		{ "run-scatter", required_argument, NULL, OPT_SCATTER }, { "name", required_argument, NULL, OPT_NAME },
+		{ "bootstrap", required_argument, NULL, OPT_BOOT }, { "seed", required_argument, NULL, OPT_SEED },
+		{ "threads", required_argument, NULL, OPT_THREADS }, { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int opt, rc;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		rc = CLI_OK;
+		switch (opt) {
+		case OPT_PARAMS: a->params = optarg; break;
+		case OPT_PROFILE: a->profile = optarg; break;
+		case OPT_SCOPE:
+			if (wc_calibrate_scope_from_name(optarg, &a->co.scope) != WC_OK)
+				rc = cli_usage_error(cmd, "--scope: expected model or platform, got '%s'", optarg);
+			break;
+		case OPT_MODEL: a->co.model = optarg; break;
+		case OPT_PLATFORM: a->co.platform = optarg; break;
+		case OPT_IDLE: rc = cli_parse_double(cmd, "--idle-power", optarg, 0, 0, &a->co.idle_power_w); break;
+		case OPT_SCATTER: rc = cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->co.run_scatter); break;
+		case OPT_NAME: a->label = optarg; break;
+		case OPT_BOOT:
+			rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 1000000, &a->boot);
+			a->have_boot = 1;
+			break;
+		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->co.seed); break;
+		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &a->threads); break;
+		case 'o': a->output = optarg; break;
+		case 'h': fputs(calibrate_usage, stdout); a->help = 1; return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
+		                                           : "exactly one RUNS.csv expected (see --help)");
+	if (!a->output)
+		return cli_usage_error(cmd, "-o NEW.json is required");
+	if ((a->params != NULL) == (a->profile != NULL))
+		return cli_usage_error(cmd, "give exactly one of --params and --profile");
+	if (a->boot == 1)
+		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
+	a->input = argv[optind];
+	a->co.replicates = !a->have_boot ? 0 : a->boot == 0 ? -1 : (int)a->boot;
+	a->co.threads = (int)a->threads;
+	return CLI_OK;
+}
+
+static void
+print_summary(const calibrate_args *a, const wc_calibrate_result *r)
+{
+	printf("calibrate (%s scope) on %s: %d run(s); run scatter %.3g (log dynamic power)\n",
+	       wc_calibrate_scope_name(a->co.scope), a->input, r->n_runs, r->run_scatter);
+	printf("  %-32s %12s   %s\n", "parameter", "value", "95 % interval");
+	for (int i = 0; i < r->n_estimates; i++) {
+		const wc_calibrate_estimate *e = &r->estimates[i];
+		printf("  %-32s %12.5g", e->label, e->value.value);
+		if (isfinite(e->value.lo))
+			printf("   [%.5g, %.5g]", e->value.lo, e->value.hi);
+		printf("   (%d run%s)\n", e->runs, e->runs == 1 ? "" : "s");
+	}
+	if (a->co.scope == WC_CALIBRATE_PLATFORM) {
+		const wc_level *l = &r->params.levels[r->params.n_levels - 1];
+		printf("  %-32s %12.5g   %s\n", "P0 (W/GPU)", l->p0.value, wc_source_name(l->p0.source));
+	}
+	for (int i = 0; i < r->n_warnings; i++)
+		printf("  warning: %s\n", r->warnings[i]);
+}
+
+int
+cli_cmd_calibrate(int argc, char **argv)
+{
+	const char *cmd = "calibrate";
+	calibrate_args a = { .co = WC_CALIBRATE_OPTIONS_INIT, .threads = 1 };
+	wc_params base = WC_PARAMS_INIT;
+	wc_runs_table *t = NULL;
+	wc_calibrate_result r;
+	wc_error err;
+	char fingerprint[17];
+	int rc;
+	memset(&r, 0, sizeof r);
+	if ((rc = parse_flags(cmd, argc, argv, &a)) != CLI_OK || a.help)
+		return rc;
+	gsl_set_error_handler_off();
+	if ((rc = cli_load_params(cmd, a.params, a.profile, &base)) != CLI_OK)
+		return rc;
+	rc = CLI_FAIL;
+	if (wc_runs_read(a.input, &t, &err) != WC_OK || wc_calibrate(&base, t, &a.co, &r, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	if (a.label)
+		snprintf(r.params.name, sizeof r.params.name, "%s", a.label);
+	wc_utc_now(r.params.created_utc);
+	if (getenv("SOURCE_DATE_EPOCH"))
+		r.params.created_utc[0] = '\0'; /* reproducible output: no time */
+	print_summary(&a, &r);
+	if (wc_params_save_file(a.output, &r.params, &err) != WC_OK ||
+	    wc_params_fingerprint(&r.params, fingerprint, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	printf("wrote %s (params_version %s, %d draws)\n", a.output, fingerprint, r.params.n_draws);
+	rc = CLI_OK;
+done:
+	wc_calibrate_result_clear(&r);
+	wc_runs_free(t);
+	wc_params_clear(&base);
+	return rc;
+}

@@ -1,0 +1,147 @@
+/*
+ * wattcast validate capacity: leave-one-model-out accuracy of throughput
+ * and energy per output token on runs tables, and leave-one-out accuracy
+ * of the published (or any) batch-turnover periods.
+ */
+#include "cli.h"
+#include "cli_capacity.h"
+#include "data/data.h"
+#include "validation/validation.h"
+
+#include <gsl/gsl_errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: wattcast validate capacity RUNS.csv... [--json] [--per-run FILE]\n"
+	"                                 [--params P | --profile paper] [--per-level eta,t0,...]\n\n"
+	"Leave one model out over the runs tables' rows (runs tables or raw ML.ENERGY\n"
+	"tables): for each model, the capacity model and the power law are refitted on\n"
+	"the other models and its throughput and energy per output token predicted;\n"
+	"median |error| %, share within 5 % and bias % per platform. Leave one out over\n"
+	"the periods tables' rows (e.g. data/default/published-periods.csv): each period\n"
+	"predicted from a fit on the other periods. --params / --profile give the power\n"
+	"fits their prior (P0 where the runs have no idle power). --per-run FILE writes\n"
+	"one CSV row per prediction (quantity throughput_tok_s, energy_per_token_j or\n"
+	"period_s).\n";
+
+enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL };
+
+static json_t *
+num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+report_json(const wc_heldout_report *r)
+{
+	json_t *o = json_object(), *sets = json_object();
+	for (int i = 0; i <= r->n_sets; i++) {
+		const wc_accuracy *a = i < r->n_sets ? &r->sets[i] : &r->overall;
+		json_t *x = json_pack("{s:i,s:o,s:o,s:o}", "n", a->n, "median_abs_err_pct", num(a->median_abs_err_pct),
+		                      "share_within_5pct", num(a->share_within_5pct), "bias_pct", num(a->bias_pct));
+		if (i < r->n_sets)
+			json_object_set_new(sets, a->set, x);
+		else
+			json_object_set_new(o, "overall", x);
+	}
+	json_object_set_new(o, "platforms", sets);
+	json_object_set_new(o, "skipped", json_integer(r->skipped));
+	return o;
+}
+
+static void
+print_report(const char *title, const wc_heldout_report *r)
+{
+	printf("%s\n%-22s %5s %14s %11s %9s\n", title, "platform", "n", "median |err| %", "within 5 %", "bias %");
+	for (int i = 0; i <= r->n_sets; i++) {
+		const wc_accuracy *a = i < r->n_sets ? &r->sets[i] : &r->overall;
+		printf("%-22s %5d %14.2f %11.2f %+9.2f\n", i < r->n_sets ? a->set : "(all)", a->n, a->median_abs_err_pct,
+		       a->share_within_5pct, a->bias_pct);
+	}
+	if (r->skipped)
+		printf("%d row(s) skipped: their fold could not predict them\n", r->skipped);
+}
+
+static int
+report(const wc_capacity_report *r, int json)
+{
+	if (json) {
+		json_t *o = json_pack("{s:o,s:o,s:o}", "throughput_lomo", report_json(&r->throughput),
+		                      "energy_per_token_lomo", report_json(&r->energy), "periods_loo",
+		                      report_json(&r->periods));
+		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+		if (s)
+			puts(s);
+		free(s);
+		json_decref(o);
+		return CLI_OK;
+	}
+	if (r->throughput.overall.n)
+		print_report("throughput, leave one model out (error = predicted vs measured)", &r->throughput);
+	if (r->energy.overall.n)
+		print_report("energy per output token, leave one model out", &r->energy);
+	if (r->periods.overall.n)
+		print_report("batch-turnover period, leave one out", &r->periods);
+	return CLI_OK;
+}
+
+int
+cli_validate_capacity(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "per-run", required_argument, NULL, OPT_PER_RUN },
+		{ "params", required_argument, NULL, OPT_PARAMS },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "per-level", required_argument, NULL, OPT_PER_LEVEL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "validate capacity", *per_run_path = NULL, *params = NULL, *profile = NULL;
+	wc_capacity_fit_options co = WC_CAPACITY_FIT_OPTIONS_INIT;
+	int opt, json = 0, rc;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_JSON: json = 1; break;
+		case OPT_PER_RUN: per_run_path = optarg; break;
+		case OPT_PARAMS: params = optarg; break;
+		case OPT_PROFILE: profile = optarg; break;
+		case OPT_PER_LEVEL:
+			if ((rc = cli_parse_per_level(cmd, optarg, co.per_level)) != CLI_OK)
+				return rc;
+			break;
+		case 'h': fputs(usage, stdout); return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error(cmd, "RUNS.csv is required (see --help)");
+	if (params && profile)
+		return cli_usage_error(cmd, "give at most one of --params and --profile");
+	gsl_set_error_handler_off();
+	cli_capacity_inputs in;
+	wc_params prior = WC_PARAMS_INIT;
+	wc_per_run pr = WC_PER_RUN_INIT;
+	wc_capacity_report r;
+	wc_error err;
+	memset(&in, 0, sizeof in);
+	if ((rc = cli_load_params(cmd, params, profile, &prior)) == CLI_OK &&
+	    (rc = cli_capacity_inputs_load(cmd, argv + optind, argc - optind, &in)) == CLI_OK) {
+		wc_fit_options po = WC_FIT_OPTIONS_INIT;
+		po.prior = &prior;
+		if (wc_validate_capacity(in.runs, &in.data, &co, &po, &r, per_run_path ? &pr : NULL, &err) != WC_OK ||
+		    (per_run_path && wc_per_run_write(per_run_path, &pr, &err) != WC_OK))
+			rc = cli_fail(cmd, "%s", err.msg);
+		else
+			rc = report(&r, json);
+	}
+	wc_per_run_clear(&pr);
+	cli_capacity_inputs_free(&in);
+	wc_params_clear(&prior);
+	return rc;
+}

@@ -1,0 +1,244 @@
+/*
+ * wattcast validate fewshot: calibrate on k runs of each model (or
+ * platform) and predict the rest, k = 0, 1, 3 side by side
+ * (docs/validation.md, "Few-shot calibration").
+ */
+#include "cli.h"
+#include "data/data.h"
+#include "fit/fit.h"
+#include "validation/validation.h"
+
+#include <gsl/gsl_errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char fewshot_usage[] =
+	"usage: wattcast validate fewshot RUNS.csv (--params BASE.json | --profile paper | --lomo)\n"
+	"                                 [--k 1,3] [--scope model|platform] [--idle-power W]\n"
+	"                                 [--run-scatter X] [--form NAME] [--terms all|none]\n"
+	"                                 [--prior FILE] [--per-set] [--per-run FILE] [--json]\n\n"
+	"For every model (--scope platform: every platform) of RUNS.csv and each level it\n"
+	"ran on: order its runs by closeness to the reference load n = 32 (ties by run_id),\n"
+	"calibrate the base on the first k (as `wattcast calibrate`) and predict the runs\n"
+	"after the largest k. k = 0 (the base as it is) and every --k value are scored on\n"
+	"the same held-out runs: median |error| % per platform, side by side.\n"
+	"--lomo fits the base per held-out model (platform) on the other runs, with\n"
+	"--form/--terms/--prior as `validate lomo`, so that k = 0 is not in-sample;\n"
+	"--params/--profile use one frozen base for every group instead.\n"
+	"--per-set calibrates and predicts within one workload (`set`) at a time: a\n"
+	"planner's own runs under their own load, rather than across workloads.\n";
+
+enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_LOMO, OPT_K, OPT_SCOPE, OPT_IDLE, OPT_SCATTER, OPT_FORM,
+       OPT_TERMS, OPT_PRIOR, OPT_PER_RUN, OPT_JSON, OPT_PER_SET };
+
+typedef struct {
+	const char *params, *profile, *prior, *per_run, *input, *terms, *form;
+	int lomo, json, help;
+	wc_fewshot_options fo;
+	wc_fit_options fit;
+} fewshot_args;
+
+/* "1,3" into k (0 first, then the values, increasing). */
+static int
+parse_k(const char *cmd, const char *text, wc_fewshot_options *o)
+{
+	char buf[64], *save = NULL;
+	o->n_k = 1;
+	o->k[0] = 0;
+	snprintf(buf, sizeof buf, "%s", text);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long v;
+		if (o->n_k >= WC_FEWSHOT_K_MAX)
+			return cli_usage_error(cmd, "--k: at most %d values", WC_FEWSHOT_K_MAX - 1);
+		if (cli_parse_int(cmd, "--k", tok, 1, 1000, &v) != CLI_OK)
+			return CLI_USAGE;
+		if (v <= o->k[o->n_k - 1])
+			return cli_usage_error(cmd, "--k: expected increasing values, got '%s'", text);
+		o->k[o->n_k++] = (int)v;
+	}
+	return CLI_OK;
+}
+
+static int
+parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
+{
+	static const struct option opts[] = {
+		{ "params", required_argument, NULL, OPT_PARAMS }, { "profile", required_argument, NULL, OPT_PROFILE },
+		{ "lomo", no_argument, NULL, OPT_LOMO }, { "k", required_argument, NULL, OPT_K },
+		{ "scope", required_argument, NULL, OPT_SCOPE }, { "idle-power", required_argument, NULL, OPT_IDLE },
+		{ "run-scatter", required_argument, NULL, OPT_SCATTER }, { "form", required_argument, NULL, OPT_FORM },
+		{ "terms", required_argument, NULL, OPT_TERMS }, { "prior", required_argument, NULL, OPT_PRIOR },
+		{ "per-run", required_argument, NULL, OPT_PER_RUN }, { "json", no_argument, NULL, OPT_JSON },
+		{ "per-set", no_argument, NULL, OPT_PER_SET },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int opt, rc;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		rc = CLI_OK;
+		switch (opt) {
+		case OPT_PARAMS: a->params = optarg; break;
+		case OPT_PROFILE: a->profile = optarg; break;
+		case OPT_LOMO: a->lomo = 1; break;
+		case OPT_K: rc = parse_k(cmd, optarg, &a->fo); break;
+		case OPT_SCOPE:
+			if (wc_calibrate_scope_from_name(optarg, &a->fo.scope) != WC_OK)
+				rc = cli_usage_error(cmd, "--scope: expected model or platform, got '%s'", optarg);
+			break;
+		case OPT_IDLE: rc = cli_parse_double(cmd, "--idle-power", optarg, 0, 0, &a->fo.idle_power_w); break;
+		case OPT_SCATTER: rc = cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->fo.run_scatter); break;
+		case OPT_FORM:
+			a->form = optarg;
+			if (wc_form_from_name(optarg, &a->fit.form) != WC_OK)
+				rc = cli_usage_error(cmd, "--form: unknown form '%s'", optarg);
+			break;
+		case OPT_TERMS:
+			a->terms = optarg;
+			if (strcmp(optarg, "all") && strcmp(optarg, "none"))
+				rc = cli_usage_error(cmd, "--terms: expected all or none, got '%s'", optarg);
+			break;
+		case OPT_PRIOR: a->prior = optarg; break;
+		case OPT_PER_RUN: a->per_run = optarg; break;
+		case OPT_JSON: a->json = 1; break;
+		case OPT_PER_SET: a->fo.per_set = 1; break;
+		case 'h': fputs(fewshot_usage, stdout); a->help = 1; return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
+		                                           : "exactly one RUNS.csv expected (see --help)");
+	a->input = argv[optind];
+	if (a->lomo + (a->params != NULL) + (a->profile != NULL) != 1)
+		return cli_usage_error(cmd, "give exactly one of --params, --profile and --lomo");
+	if (!a->lomo && (a->form || a->terms || a->prior))
+		return cli_usage_error(cmd, "--form, --terms and --prior apply to --lomo only");
+	return CLI_OK;
+}
+
+static json_t *
+num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+accuracy_json(const wc_accuracy *x)
+{
+	return json_pack("{s:i,s:o,s:o,s:o}", "n", x->n, "median_abs_err_pct", num(x->median_abs_err_pct),
+	                 "share_within_5pct", num(x->share_within_5pct), "bias_pct", num(x->bias_pct));
+}
+
+static void
+print_json(const fewshot_args *a, const wc_fewshot_report *r)
+{
+	json_t *o = json_object(), *ks = json_array();
+	json_object_set_new(o, "scope", json_string(wc_calibrate_scope_name(a->fo.scope)));
+	json_object_set_new(o, "base", json_string(a->lomo ? "lomo" : a->params ? a->params : a->profile));
+	json_object_set_new(o, "groups", json_integer(r->groups));
+	json_object_set_new(o, "groups_too_small", json_integer(r->groups_too_small));
+	for (int i = 0; i < r->n_k; i++) {
+		const wc_heldout_report *h = &r->by_k[i];
+		json_t *sets = json_object();
+		for (int s = 0; s < h->n_sets; s++)
+			json_object_set_new(sets, h->sets[s].set, accuracy_json(&h->sets[s]));
+		json_array_append_new(ks, json_pack("{s:i,s:o,s:o,s:i}", "k", r->k[i], "overall",
+		                                    accuracy_json(&h->overall), "sets", sets, "skipped", h->skipped));
+	}
+	json_object_set_new(o, "by_k", ks);
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	if (s)
+		puts(s);
+	free(s);
+	json_decref(o);
+}
+
+/* The median of set `name` at k index i, or NaN. */
+static const wc_accuracy *
+set_at(const wc_fewshot_report *r, int i, const char *name)
+{
+	if (!name)
+		return &r->by_k[i].overall;
+	for (int s = 0; s < r->by_k[i].n_sets; s++)
+		if (strcmp(r->by_k[i].sets[s].set, name) == 0)
+			return &r->by_k[i].sets[s];
+	return NULL;
+}
+
+static void
+print_table(const fewshot_args *a, const wc_fewshot_report *r)
+{
+	const wc_heldout_report *h0 = &r->by_k[0];
+	printf("few-shot calibration on %s (scope %s, base %s): median |error| %% of mean power\n"
+	       "on the runs after the largest k of each %s and level (%d groups; %d too small)\n",
+	       a->input, wc_calibrate_scope_name(a->fo.scope),
+	       a->lomo ? "fitted without the held-out group" : a->params ? a->params : a->profile,
+	       a->fo.scope == WC_CALIBRATE_MODEL ? "model" : "platform", r->groups, r->groups_too_small);
+	printf("%-24s %5s", "set", "n");
+	for (int i = 0; i < r->n_k; i++)
+		printf("  %4s k=%-3d", "", r->k[i]);
+	putchar('\n');
+	for (int s = -1; s < h0->n_sets; s++) {
+		const char *name = s < 0 ? NULL : h0->sets[s].set;
+		printf("%-24s %5d", name ? name : "(all runs)", s < 0 ? h0->overall.n : h0->sets[s].n);
+		for (int i = 0; i < r->n_k; i++) {
+			const wc_accuracy *x = set_at(r, i, name);
+			if (x && x->n > 0)
+				printf("  %10.2f", x->median_abs_err_pct);
+			else
+				printf("  %10s", "–");
+		}
+		putchar('\n');
+	}
+	for (int i = 0; i < r->n_k; i++)
+		if (r->by_k[i].skipped)
+			printf("k=%d: %d run(s) not predicted (no calibration possible, or no base for their level)\n",
+			       r->k[i], r->by_k[i].skipped);
+}
+
+int
+cli_validate_fewshot(int argc, char **argv)
+{
+	const char *cmd = "validate fewshot";
+	fewshot_args a = { .fo = { .n_k = 3, .k = { 0, 1, 3 } }, .fit = WC_FIT_OPTIONS_INIT };
+	wc_params base = WC_PARAMS_INIT, prior = WC_PARAMS_INIT;
+	wc_runs_table *t = NULL;
+	wc_per_run per_run = WC_PER_RUN_INIT;
+	wc_fewshot_report r;
+	wc_error err;
+	int rc;
+	if ((rc = parse_flags(cmd, argc, argv, &a)) != CLI_OK || a.help)
+		return rc;
+	gsl_set_error_handler_off();
+	if (a.lomo) {
+		if ((rc = cli_load_params(cmd, a.prior, NULL, &prior)) != CLI_OK)
+			return rc;
+		a.fit.prior = &prior;
+		a.fit.precision_terms = !(a.terms && strcmp(a.terms, "none") == 0);
+		a.fo.refit = &a.fit;
+	} else if ((rc = cli_load_params(cmd, a.params, a.profile, &base)) != CLI_OK) {
+		return rc;
+	}
+	a.fo.base = &base;
+	rc = CLI_FAIL;
+	if (wc_runs_read(a.input, &t, &err) != WC_OK ||
+	    wc_validate_fewshot(t, &a.fo, &r, a.per_run ? &per_run : NULL, &err) != WC_OK ||
+	    (a.per_run && wc_per_run_write(a.per_run, &per_run, &err) != WC_OK)) {
+		cli_fail(cmd, "%s", err.msg);
+	} else {
+		if (a.json)
+			print_json(&a, &r);
+		else
+			print_table(&a, &r);
+		rc = CLI_OK;
+	}
+	wc_per_run_clear(&per_run);
+	wc_runs_free(t);
+	wc_params_clear(&base);
+	wc_params_clear(&prior);
+	return rc;
+}

@@ -1,0 +1,98 @@
+/*
+ * Calibration from a few runs (docs/calibration.md): keep a frozen law's
+ * shared parameters, with their draws, and estimate only what a handful
+ * of the user's own runs can identify --
+ *   model scope:    a shift in z for each model on each (known) level the
+ *                   runs name, from one run or more;
+ *   platform scope: a new level (P0 measured or given, S and theta) from
+ *                   two or more runs at different loads, the shared slopes
+ *                   held at the base's values.
+ * Each estimate is a small weighted least-squares problem solved by GSL's
+ * Levenberg-Marquardt (residuals in log dynamic power, as the fit's, plus
+ * weak Gaussian priors that only keep it finite when the runs cannot pin
+ * it down). Its draws combine the base law's draws with the scatter of a
+ * single run: replicate r refits with the base parameters of draw r and
+ * each run's measurement perturbed by a normal deviate of the run scatter
+ * (PCG32 stream (seed, r)), so results are bit-identical for any thread
+ * count.
+ *
+ * Ownership: a wc_calibrate_result holds a wc_params released by
+ * wc_calibrate_result_clear. Inputs are borrowed and not modified.
+ */
+#ifndef WC_FIT_CALIBRATE_H
+#define WC_FIT_CALIBRATE_H
+
+#include <stdint.h>
+
+#include "data/runs_table.h"
+#include "models/models.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { WC_CALIBRATE_MODEL = 0, WC_CALIBRATE_PLATFORM } wc_calibrate_scope;
+/** "model" / "platform". */
+const char *wc_calibrate_scope_name(wc_calibrate_scope s);
+int wc_calibrate_scope_from_name(const char *name, wc_calibrate_scope *out);
+
+/** What to calibrate. Start from WC_CALIBRATE_OPTIONS_INIT. */
+typedef struct {
+	wc_calibrate_scope scope;
+	/** Only runs of this model (any variant) / on this platform; NULL =
+	 *  every run. Platform scope needs the runs on one platform. */
+	const char *model;
+	const char *platform;
+	/** Platform scope: idle power per GPU (W) when the runs carry no
+	 *  idle_power_w; 0 = none (then the calibration is refused). */
+	double idle_power_w;
+	/** Optional mask over the table's rows (0 = not a calibration run);
+	 *  excluded rows never are. */
+	const unsigned char *use;
+	/** Replicates of the draws: 0 = as many as the base has draws (1000
+	 *  when it has none); -1 = no draws (point estimate only). */
+	int replicates;
+	uint64_t seed;
+	int threads;             /* >= 1 */
+	/** Scatter of one run around the law, sd of log dynamic power; 0 =
+	 *  the base's residual RMS (0.1, assumed, when it records none). */
+	double run_scatter;
+} wc_calibrate_options;
+
+#define WC_CALIBRATE_OPTIONS_INIT                                                \
+	{ WC_CALIBRATE_MODEL, NULL, NULL, 0.0, NULL, 0, 0, 1, 0.0 }
+
+#define WC_CALIBRATE_WARN_MAX 8
+#define WC_CALIBRATE_ESTIMATES_MAX 64
+
+/** One calibrated parameter, for reports. */
+typedef struct {
+	char label[WC_NAME_MAX];   /* "shift[Qwen3-8B@H100]", "S[H200]", ... */
+	wc_param value;            /* with its 95 % interval from the draws */
+	int runs;
+} wc_calibrate_estimate;
+
+typedef struct {
+	wc_params params;          /* the base plus the calibrated term(s) or level */
+	int n_runs;                /* calibration runs used */
+	double run_scatter;        /* the scatter the draws used */
+	int n_estimates;
+	wc_calibrate_estimate estimates[WC_CALIBRATE_ESTIMATES_MAX];
+	int n_warnings;
+	char warnings[WC_CALIBRATE_WARN_MAX][WC_ERROR_MSG_MAX];
+} wc_calibrate_result;
+
+/** Calibrate `base` on the runs of `t` (docs/calibration.md). Refusals
+ *  (WC_EINVAL, message with the reason): no calibration run, a run
+ *  without measured power, a model-scope run on a level the base lacks,
+ *  platform scope with one run, with all runs at one load and size, on a
+ *  level the base already has, on several platforms, or without an idle
+ *  power. `out` is the caller's to clear (also on failure). */
+int wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
+                 wc_calibrate_result *out, wc_error *err);
+void wc_calibrate_result_clear(wc_calibrate_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,45 @@
+/*
+ * Private to fit/: the pieces of a calibration (calibrate.c sets up the
+ * groups and assembles the result, calibrate_solve.c solves one group for
+ * the point estimate and for each replicate). A group is what one small
+ * least-squares problem estimates: one model term (one unknown, the
+ * shift) or one new level (log S and theta; theta alone for the
+ * power-law forms).
+ */
+#ifndef WC_FIT_CALIBRATE_INTERNAL_H
+#define WC_FIT_CALIBRATE_INTERNAL_H
+
+#include "fit/calibrate.h"
+
+#define CAL_MAX_UNKNOWNS 2
+
+/* One calibration run, bound to the law once. */
+typedef struct {
+	const wc_run *run;
+	wc_law_binding bind;       /* on the base (model scope) or the work set */
+	wc_load_histogram h;       /* the run's series, or its single load */
+	double one_n, one_w;       /* storage of a single-load histogram */
+} cal_run;
+
+typedef struct {
+	wc_calibrate_scope scope;
+	char model[WC_NAME_MAX];   /* model scope: the model key */
+	char level[WC_NAME_MAX];
+	int n_runs;
+	cal_run **runs;            /* borrowed from the run array */
+	int p;                     /* unknowns: 1 (shift or theta) or 2 (log S, theta) */
+	double prior_mean[CAL_MAX_UNKNOWNS], prior_sd[CAL_MAX_UNKNOWNS];
+	double sigma;              /* run scatter used for this group */
+	double x[CAL_MAX_UNKNOWNS];  /* point estimate (log S, not S) */
+} cal_group;
+
+/** Solve `g` with the base parameters of `draw` (NULL = the point) and
+ *  measurements perturbed by `noise[i]` (NULL = none), starting from
+ *  `x0`; writes the solution into `x`. WC_ENOCONV when the solver fails
+ *  or a run's dynamic power is not positive under this draw. */
+int wc__cal_solve(const cal_group *g, const double *draw, const double *noise, const double *x0,
+                  double *x, wc_error *err);
+/** Residual RMS of `g` at `x` (point parameters), in log dynamic power. */
+double wc__cal_rms(const cal_group *g, const double *x);
+
+#endif

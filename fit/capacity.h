@@ -1,0 +1,155 @@
+/*
+ * Calibrating the capacity model (docs/capacity.md, "Fitting"): one
+ * observation model for every source -- runs tables (Little's-law
+ * latency from throughput, inter-token latency, time to first token) and
+ * periods tables (batch-turnover periods) -- fitted by GSL
+ * multifit_nlinear (LM, finite-difference Jacobian) in log space, with
+ * bootstrap intervals by resampling rows (replicate r on PCG stream
+ * (seed, r): bit-identical for any thread count); and the affine
+ * request-energy decomposition E(N) = E_fixed + N E_step.
+ *
+ * Ownership: wc_capacity_data and wc_capacity_fit_result own their arrays
+ * (release with the *_clear functions); inputs are borrowed. Call
+ * gsl_set_error_handler_off() once at start-up.
+ */
+#ifndef WC_FIT_CAPACITY_H
+#define WC_FIT_CAPACITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/periods.h"
+#include "data/runs_table.h"
+#include "fit/fit.h"
+#include "models/models.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------- the evidence */
+
+/** One measured configuration, whatever its source. Measurements that the
+ *  source does not give are NaN. */
+typedef struct {
+	char id[96];
+	char platform[WC_NAME_MAX];
+	char model[96];            /* as written in the source */
+	char model_key[96];        /* catalog base model (leave-one-model-out) */
+	char set[48];              /* workload label; "" = unlabelled */
+	int tp;
+	double running, input_tokens, output_tokens; /* input NaN = unknown */
+	wc_precision weights, kv;
+	wc_capacity_arch arch;
+	double active_params_b;
+	int from_periods;          /* 1: a periods-table row */
+	size_t source_index;       /* row in its table */
+	char exclude[128];
+	/* observations (NaN = not measured) */
+	double latency_s;          /* running x output / throughput, or the period */
+	double itl_s;              /* median inter-token latency ~ t_dec */
+	double ttft_s;             /* time to first token ~ t_pre + t_dec */
+	/* what held-out reports compare (NaN = not measured) */
+	double throughput_tok_s, energy_per_token_j, mean_power_w;
+} wc_capacity_row;
+
+typedef struct {
+	wc_capacity_row *rows;
+	size_t n_rows, cap_rows;
+	int n_skipped;             /* rows without architecture, platform or observation */
+	int n_notes;
+	char notes[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+	char sha256[65];           /* of the inputs (SHA-256 of their hashes) */
+} wc_capacity_data;
+
+#define WC_CAPACITY_DATA_INIT { NULL, 0, 0, 0, 0, { { 0 } }, "" }
+
+/** Add a runs table's rows: architecture from the catalog by `model`,
+ *  platform facts from the catalog, latency = running x output_tokens /
+ *  throughput_tok_s, ITL from the extra column `itl_s` or `median_itl_ms`
+ *  (ML.ENERGY), TTFT from `ttft_s`. Rows that give no usable observation
+ *  are skipped and counted (a note says why). Excluded rows are kept,
+ *  flagged, for held-out reports. */
+int wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error *err);
+/** Add a periods table's rows (the period is the latency). */
+int wc_capacity_data_add_periods(wc_capacity_data *d, const wc_periods_table *t, wc_error *err);
+void wc_capacity_data_clear(wc_capacity_data *d);
+
+/* ------------------------------------------------------------- fit */
+
+typedef struct {
+	/** 1: a value per level; 0: one value shared by every level. */
+	int per_level[WC_CAP_KINDS];
+	/** Rows to fit (length n_rows; NULL = every row not excluded). */
+	const unsigned char *use;
+	/** Multiplicity per row (bootstrap); NULL = 1. */
+	const double *weight;
+	int max_iter;
+	/** Start (fit coordinates, length = parameters; optional). */
+	const double *start;
+	size_t start_len;
+} wc_capacity_fit_options;
+
+/** Defaults: eta and t0 per level; t1, etac and tau shared. */
+#define WC_CAPACITY_FIT_OPTIONS_INIT                                              \
+	{ .per_level = { 1, 1, 0, 0, 0 }, .use = NULL, .weight = NULL, .max_iter = 500, \
+	  .start = NULL, .start_len = 0 }
+
+typedef struct {
+	wc_capacity_params params;  /* the fitted section */
+	int converged, gsl_status, niter;
+	int n_rows, n_obs, n_params;
+	double rms;                 /* of the log residuals */
+	char (*names)[WC_NAME_MAX]; /* n_params labels */
+	double *x;                  /* natural values */
+	double *u;                  /* fit coordinates */
+	double *se_log;             /* standard error of log(value) */
+	double *row_residual;       /* per data row: log(model / measured latency
+	                             * or period); NaN when not fitted */
+	int n_warnings;
+	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+} wc_capacity_fit_result;
+
+/** Fit the capacity model. A kind that the rows cannot identify is fixed
+ *  and said so: t1 at 0 where every row has the same running count, tau
+ *  at 0 where no row has tp > 1. Errors only when nothing can be fitted. */
+int wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
+                    wc_capacity_fit_result *out, wc_error *err);
+/** Bootstrap: resample rows B times, refit from the point estimate, store
+ *  the draws in `point->params.draws` and 2.5 / 97.5 percentiles as each
+ *  parameter's ci95. */
+int wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_options *o,
+                              const wc_bootstrap_options *bo, wc_capacity_fit_result *point,
+                              wc_error *err);
+void wc_capacity_fit_result_clear(wc_capacity_fit_result *r);
+
+/* -------------------------------------------------- request energy */
+
+#define WC_REQUEST_ENERGY_POINTS 64
+
+/** One (model, batch, context) group that sweeps the output length N. */
+typedef struct {
+	char model[96];
+	double batch, context;
+	int n;                                /* points */
+	double N[WC_REQUEST_ENERGY_POINTS];   /* output lengths */
+	double E[WC_REQUEST_ENERGY_POINTS];   /* measured window energy, J */
+	double residual_pct[WC_REQUEST_ENERGY_POINTS]; /* (fit - measured) / measured */
+	double e_fixed_j, e_step_j;           /* E(N) = e_fixed + N e_step */
+	double e_step_per_request_mj;         /* e_step / batch, mJ */
+} wc_request_energy_group;
+
+/** Least-squares line E = e_fixed + N e_step through n >= 2 points with at
+ *  least two distinct N; fills residual_pct. */
+int wc_fit_request_energy(wc_request_energy_group *g, wc_error *err);
+/** Group a runs table's rows by (model, running = batch, input_tokens =
+ *  context) and fit every group with at least two distinct output lengths.
+ *  A row's window energy is its `energy_j` extra column when present, else
+ *  energy_per_token_j x running x output_tokens. `*out` is malloc'd. */
+int wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out, size_t *n_out,
+                               wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

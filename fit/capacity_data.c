@@ -1,0 +1,184 @@
+/*
+ * The capacity fit's evidence from every source (docs/capacity.md,
+ * "Observations"): a runs table row gives the latency by Little's law
+ * (running x output tokens / throughput, true for closed and open loops),
+ * its median inter-token latency and time to first token when it carries
+ * them; a periods table row gives the batch-turnover period, which is the
+ * latency of a closed loop.
+ */
+#include "fit/capacity.h"
+
+#include "data/fileio.h"
+#include "models/grow.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+note(wc_capacity_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+note(wc_capacity_data *d, const char *fmt, ...)
+{
+	if (d->n_notes >= WC_FIT_WARN_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->notes[d->n_notes++], WC_ERROR_MSG_MAX, fmt, ap);
+	va_end(ap);
+}
+
+static int
+append(wc_capacity_data *d, const wc_capacity_row *r, wc_error *err)
+{
+	wc_capacity_row *nr = wc_grow(d->rows, &d->cap_rows, d->n_rows + 1, sizeof *d->rows, 64);
+	if (!nr)
+		return wc_error_set(err, WC_ENOMEM, "capacity data: out of memory");
+	d->rows = nr;
+	d->rows[d->n_rows++] = *r;
+	return WC_OK;
+}
+
+/* Fold a table's SHA-256 into the data's fingerprint. */
+static void
+fold_sha(wc_capacity_data *d, const char *sha)
+{
+	char buf[130];
+	snprintf(buf, sizeof buf, "%s%s", d->sha256, sha);
+	if (!d->sha256[0])
+		snprintf(d->sha256, sizeof d->sha256, "%s", sha);
+	else
+		wc_sha256_hex(buf, strlen(buf), d->sha256);
+}
+
+/* Architecture and platform of a row; 0 (with a note) when unknown. */
+static int
+resolve(wc_capacity_data *d, wc_capacity_row *r)
+{
+	const wc_model_info *m = wc_model_lookup(r->model);
+	wc_error err;
+	if (!wc_platform_lookup(r->platform)) {
+		note(d, "%s: platform '%s' has no datasheet facts in the catalog; row skipped", r->id, r->platform);
+		return 0;
+	}
+	if (!m) {
+		note(d, "%s: model '%s' is not in the catalog (no architecture); row skipped", r->id, r->model);
+		return 0;
+	}
+	if (wc_capacity_arch_make(m, r->weights, r->kv, &r->arch, &err) != WC_OK) {
+		note(d, "%s: %s; row skipped", r->id, err.msg);
+		return 0;
+	}
+	snprintf(r->model_key, sizeof r->model_key, "%s", m->name);
+	r->active_params_b = m->active_params_b;
+	return 1;
+}
+
+static double
+extra_number(const wc_runs_table *t, size_t i, const char *column)
+{
+	const char *v = wc_runs_get_extra(t, i, column);
+	char *end;
+	if (!v || !*v)
+		return NAN;
+	double x = strtod(v, &end);
+	return end != v && *end == '\0' && isfinite(x) && x > 0 ? x : NAN;
+}
+
+static void
+run_observations(const wc_runs_table *t, size_t i, wc_capacity_row *r)
+{
+	const wc_run *run = &t->runs[i];
+	r->throughput_tok_s = run->throughput_tok_s > 0 ? run->throughput_tok_s : NAN;
+	r->energy_per_token_j = run->energy_per_token_j > 0 ? run->energy_per_token_j : NAN;
+	r->mean_power_w = run->mean_power_w;
+	r->latency_s = r->running > 0 && r->output_tokens > 0 && r->throughput_tok_s > 0
+	               ? r->running * r->output_tokens / r->throughput_tok_s : NAN;
+	r->itl_s = extra_number(t, i, "itl_s");
+	if (!isfinite(r->itl_s))
+		r->itl_s = extra_number(t, i, "median_itl_ms") / 1000.0;
+	r->ttft_s = extra_number(t, i, "ttft_s");
+}
+
+int
+wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error *err)
+{
+	int rc;
+	fold_sha(d, t->sha256);
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *run = &t->runs[i];
+		wc_capacity_row r;
+		memset(&r, 0, sizeof r);
+		snprintf(r.id, sizeof r.id, "%s", run->run_id);
+		snprintf(r.platform, sizeof r.platform, "%s", run->platform);
+		snprintf(r.model, sizeof r.model, "%s", run->model);
+		snprintf(r.set, sizeof r.set, "%s", run->set);
+		snprintf(r.exclude, sizeof r.exclude, "%s", run->exclude);
+		r.tp = run->tp;
+		r.running = run->series.len ? run->series.mean : run->running;
+		r.input_tokens = run->input_tokens >= 0 ? run->input_tokens : NAN;
+		r.output_tokens = run->output_tokens;
+		r.weights = run->weights;
+		r.kv = run->kv;
+		r.source_index = i;
+		run_observations(t, i, &r);
+		if (!(r.running > 0) || !(r.output_tokens > 0) ||
+		    !(isfinite(r.latency_s) || isfinite(r.itl_s) || isfinite(r.ttft_s))) {
+			d->n_skipped++;
+			continue; /* not evidence about time: a power-only run */
+		}
+		if (!resolve(d, &r)) {
+			d->n_skipped++;
+			continue;
+		}
+		if ((rc = append(d, &r, err)) != WC_OK)
+			return rc;
+	}
+	return WC_OK;
+}
+
+int
+wc_capacity_data_add_periods(wc_capacity_data *d, const wc_periods_table *t, wc_error *err)
+{
+	int rc;
+	fold_sha(d, t->sha256);
+	for (size_t i = 0; i < t->n_rows; i++) {
+		const wc_period_row *p = &t->rows[i];
+		wc_capacity_row r;
+		memset(&r, 0, sizeof r);
+		snprintf(r.id, sizeof r.id, "%s", p->run_id);
+		snprintf(r.platform, sizeof r.platform, "%s", p->platform);
+		snprintf(r.model, sizeof r.model, "%s", p->model);
+		snprintf(r.set, sizeof r.set, "%s", p->set);
+		snprintf(r.exclude, sizeof r.exclude, "%s", p->exclude);
+		r.tp = p->tp;
+		r.running = p->running;
+		r.input_tokens = p->input_tokens;
+		r.output_tokens = p->output_tokens;
+		r.weights = p->weights;
+		r.kv = p->kv;
+		r.from_periods = 1;
+		r.source_index = i;
+		r.latency_s = p->period_s;
+		r.itl_s = r.ttft_s = r.throughput_tok_s = r.energy_per_token_j = r.mean_power_w = NAN;
+		if (!resolve(d, &r)) {
+			d->n_skipped++;
+			continue;
+		}
+		if ((rc = append(d, &r, err)) != WC_OK)
+			return rc;
+	}
+	return WC_OK;
+}
+
+void
+wc_capacity_data_clear(wc_capacity_data *d)
+{
+	if (!d)
+		return;
+	free(d->rows);
+	memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,279 @@
+/*
+ * The capacity fit (docs/capacity.md, "Fitting"): Levenberg-Marquardt
+ * (GSL multifit_nlinear, trust region, finite-difference Jacobian) on the
+ * bounded log coordinates, then the section it describes, the calibrated
+ * ranges, residuals and the warnings a user needs (non-convergence,
+ * parameters fixed or weakly identified, rows skipped).
+ */
+#include "capacity_internal.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A standard error of log(value) above this: the value is uncertain by
+ * more than a factor e; say so. */
+#define WEAK_SE_LOG 1.0
+
+static void
+standard_errors(gsl_multifit_nlinear_workspace *w, size_t n_eff_obs, size_t p, double *se_u)
+{
+	gsl_matrix *J = gsl_multifit_nlinear_jac(w);
+	gsl_vector *f = gsl_multifit_nlinear_residual(w);
+	gsl_matrix *cov = gsl_matrix_alloc(p, p);
+	double chi2 = 0;
+	for (size_t i = 0; i < f->size; i++)
+		chi2 += gsl_vector_get(f, i) * gsl_vector_get(f, i);
+	double s2 = n_eff_obs > p ? chi2 / (double)(n_eff_obs - p) : NAN;
+	for (size_t k = 0; k < p; k++)
+		se_u[k] = INFINITY;
+	if (cov && gsl_multifit_nlinear_covar(J, 0.0, cov) == GSL_SUCCESS)
+		for (size_t k = 0; k < p; k++) {
+			double c = gsl_matrix_get(cov, k, k);
+			se_u[k] = c > 0 && isfinite(s2) ? sqrt(s2 * c) : INFINITY;
+		}
+	gsl_matrix_free(cov);
+}
+
+int
+cap_solve(const cap_problem *pb, const double *u0, const double *mult, int max_iter, double *u,
+          int *status, int *niter, double *rms, double *se_u, wc_error *err)
+{
+	const size_t n = pb->n_obs, p = (size_t)pb->n_params;
+	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+	fp.trs = gsl_multifit_nlinear_trs_lm;
+	fp.scale = gsl_multifit_nlinear_scale_more;
+	fp.solver = gsl_multifit_nlinear_solver_qr;
+	gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
+	gsl_vector *wt = gsl_vector_alloc(n);
+	int info = 0, rc = WC_OK;
+	if (!w || !wt) {
+		rc = wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory for %zu observations", n);
+		goto done;
+	}
+	size_t n_eff = 0;
+	for (size_t o = 0; o < n; o++) {
+		double m = mult ? mult[pb->obs_row[o]] : 1.0;
+		gsl_vector_set(wt, o, m);
+		n_eff += (size_t)m;
+	}
+	/* No analytic Jacobian: GSL's forward differences are enough for a
+	 * few dozen parameters. */
+	gsl_multifit_nlinear_fdf fdf = { cap_residuals, NULL, NULL, n, p, (void *)pb, 0, 0, 0 };
+	gsl_vector_const_view uv = gsl_vector_const_view_array(u0, p);
+	if (gsl_multifit_nlinear_winit(&uv.vector, wt, &fdf, w) != GSL_SUCCESS) {
+		rc = wc_error_set(err, WC_ERANGE, "capacity fit: the model cannot be evaluated at the start");
+		goto done;
+	}
+	*status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-9, 1e-9, 0.0, NULL, NULL, &info, w);
+	*niter = (int)gsl_multifit_nlinear_niter(w);
+	memcpy(u, gsl_multifit_nlinear_position(w)->data, p * sizeof *u);
+	if (rms || se_u) {
+		gsl_vector *f = gsl_multifit_nlinear_residual(w);
+		double chi2 = 0;
+		for (size_t o = 0; o < n; o++)
+			chi2 += gsl_vector_get(f, o) * gsl_vector_get(f, o);
+		if (rms)
+			*rms = n_eff ? sqrt(chi2 / (double)n_eff) : NAN;
+		if (se_u)
+			standard_errors(w, n_eff, p, se_u);
+	}
+done:
+	if (w)
+		gsl_multifit_nlinear_free(w);
+	gsl_vector_free(wt);
+	return rc;
+}
+
+static wc_param
+fitted(double v)
+{
+	return (wc_param){ v, NAN, NAN, WC_SRC_FITTED };
+}
+
+void
+cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out)
+{
+	wc_capacity_params_clear(out);
+	wc_capacity_params_init(out);
+	out->present = 1;
+	out->n_levels = pb->n_levels;
+	for (int L = 0; L < pb->n_levels; L++)
+		out->levels[L] = pb->levels[L];
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		out->shared[k] = !pb->per_level[k];
+		for (int L = 0; L < pb->n_levels; L++) {
+			int j = pb->p_kind[k][L];
+			wc_param v = j >= 0 ? fitted(cap_value(pb, j, u[j]))
+			                    : (wc_param){ pb->fixed[k][L], NAN, NAN, WC_SRC_ASSUMED };
+			if (out->shared[k])
+				out->shared_p[k] = v;
+			else
+				out->levels[L].p[k] = v;
+		}
+	}
+	out->n_workloads = pb->n_workloads;
+	for (int w = 0; w < pb->n_workloads; w++) {
+		snprintf(out->workloads[w].set, sizeof out->workloads[w].set, "%s", pb->workloads[w]);
+		int j = pb->p_input[w];
+		out->workloads[w].input_tokens = fitted(cap_value(pb, j, u[j]));
+	}
+	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
+}
+
+static void
+widen(double *lo, double *hi, double v, int first)
+{
+	if (!(v > 0) || !isfinite(v))
+		return;
+	*lo = first || !(*hi > 0) ? v : fmin(*lo, v);
+	*hi = first || !(*hi > 0) ? v : fmax(*hi, v);
+}
+
+/* Calibrated span of each level (extrapolation warnings). */
+static void
+fill_ranges(const cap_problem *pb, wc_capacity_params *c)
+{
+	for (size_t i = 0; i < pb->n_rows; i++) {
+		const wc_capacity_row *r = &pb->data->rows[pb->row[i]];
+		wc_capacity_range *g = &c->levels[pb->lvl[i]].range;
+		int first = g->rows == 0;
+		double input = pb->wl[i] >= 0 ? c->workloads[pb->wl[i]].input_tokens.value : r->input_tokens;
+		widen(&g->running_min, &g->running_max, r->running, first);
+		widen(&g->input_min, &g->input_max, input, first);
+		widen(&g->output_min, &g->output_max, r->output_tokens, first);
+		widen(&g->active_b_min, &g->active_b_max, r->active_params_b, first);
+		g->tp_min = first || r->tp < g->tp_min ? r->tp : g->tp_min;
+		g->tp_max = first || r->tp > g->tp_max ? r->tp : g->tp_max;
+		g->rows++;
+	}
+}
+
+static void
+add_warning(wc_capacity_fit_result *out, const char *msg)
+{
+	if (out->n_warnings < WC_FIT_WARN_MAX)
+		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
+}
+
+static void
+fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_result *out)
+{
+	char msg[WC_ERROR_MSG_MAX];
+	for (int i = 0; i < d->n_notes; i++)
+		add_warning(out, d->notes[i]);
+	for (int i = 0; i < pb->n_warnings; i++)
+		add_warning(out, pb->warnings[i]);
+	if (!out->converged) {
+		snprintf(msg, sizeof msg, "capacity fit did not converge: %s after %d iterations (estimate reported as is)",
+		         gsl_strerror(out->gsl_status), out->niter);
+		add_warning(out, msg);
+	}
+	for (int k = 0; k < pb->n_params; k++) {
+		double t = 1.0 / (1.0 + exp(-out->u[k]));
+		if (t > 0.999 || t < 0.001)
+			snprintf(msg, sizeof msg, "%s = %.4g sits at the edge of its domain: the rows do not pin it down",
+			         out->names[k], out->x[k]);
+		else if (out->se_log[k] > WEAK_SE_LOG)
+			snprintf(msg, sizeof msg, "%s is weakly identified by these rows (standard error of its log %.3g); "
+			         "expect a wide interval", out->names[k], out->se_log[k]);
+		else
+			continue;
+		add_warning(out, msg);
+	}
+}
+
+static int
+alloc_result(wc_capacity_fit_result *out, size_t p, size_t rows)
+{
+	out->names = malloc((p ? p : 1) * sizeof *out->names);
+	out->x = malloc((p ? p : 1) * sizeof *out->x);
+	out->u = malloc((p ? p : 1) * sizeof *out->u);
+	out->se_log = malloc((p ? p : 1) * sizeof *out->se_log);
+	out->row_residual = malloc((rows ? rows : 1) * sizeof *out->row_residual);
+	return out->names && out->x && out->u && out->se_log && out->row_residual ? WC_OK : WC_ENOMEM;
+}
+
+/* log(model / measured) of each fitted row's first observation. */
+static void
+fill_residuals(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_result *out)
+{
+	gsl_vector *f = gsl_vector_alloc(pb->n_obs);
+	gsl_vector_view uv = gsl_vector_view_array(out->u, (size_t)pb->n_params);
+	for (size_t i = 0; i < d->n_rows; i++)
+		out->row_residual[i] = NAN;
+	if (!f || cap_residuals(&uv.vector, (void *)pb, f) != GSL_SUCCESS) {
+		gsl_vector_free(f);
+		return;
+	}
+	for (size_t o = pb->n_obs; o-- > 0;)
+		out->row_residual[pb->row[pb->obs_row[o]]] = gsl_vector_get(f, o);
+	gsl_vector_free(f);
+}
+
+int
+wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
+                wc_capacity_fit_result *out, wc_error *err)
+{
+	cap_problem *pb = NULL;
+	double se_u[CAP_MAX_PARAMS];
+	int rc;
+	memset(out, 0, sizeof *out);
+	if ((rc = cap_problem_build(d, o, &pb, err)) != WC_OK)
+		return rc;
+	const size_t p = (size_t)pb->n_params;
+	double *mult = NULL;
+	if (o->weight && !(mult = malloc(pb->n_rows * sizeof *mult))) {
+		rc = wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
+		goto done;
+	}
+	for (size_t i = 0; mult && i < pb->n_rows; i++)
+		mult[i] = o->weight[pb->row[i]];
+	if (alloc_result(out, p, d->n_rows) != WC_OK) {
+		rc = wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
+		goto done;
+	}
+	if ((rc = cap_solve(pb, pb->u0, mult, o->max_iter > 0 ? o->max_iter : 500, out->u, &out->gsl_status,
+	                    &out->niter, &out->rms, se_u, err)) != WC_OK)
+		goto done;
+	out->converged = out->gsl_status == GSL_SUCCESS;
+	out->n_rows = (int)pb->n_rows;
+	out->n_obs = (int)pb->n_obs;
+	out->n_params = (int)p;
+	for (size_t k = 0; k < p; k++) {
+		const cap_slot *s = &pb->slots[k];
+		double t = 1.0 / (1.0 + exp(-out->u[k]));
+		cap_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
+		out->x[k] = cap_value(pb, (int)k, out->u[k]);
+		out->se_log[k] = se_u[k] * (s->log_hi - s->log_lo) * t * (1.0 - t);
+	}
+	cap_to_params(pb, out->u, &out->params);
+	fill_ranges(pb, &out->params);
+	snprintf(out->params.input_sha256, sizeof out->params.input_sha256, "%s", d->sha256);
+	out->params.rows = out->n_rows;
+	fill_residuals(pb, d, out);
+	fill_warnings(pb, d, out);
+done:
+	free(mult);
+	cap_problem_free(pb);
+	if (rc != WC_OK)
+		wc_capacity_fit_result_clear(out);
+	return rc;
+}
+
+void
+wc_capacity_fit_result_clear(wc_capacity_fit_result *r)
+{
+	if (!r)
+		return;
+	wc_capacity_params_clear(&r->params);
+	free(r->names);
+	free(r->x);
+	free(r->u);
+	free(r->se_log);
+	free(r->row_residual);
+	memset(r, 0, sizeof *r);
+}

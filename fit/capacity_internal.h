@@ -1,0 +1,69 @@
+/*
+ * Private to fit/: the prepared capacity problem (capacity_fit.c) that the
+ * point fit and the bootstrap share. Rows are flattened once into
+ * observations; residual evaluations touch no strings and allocate
+ * nothing.
+ */
+#ifndef WC_FIT_CAPACITY_INTERNAL_H
+#define WC_FIT_CAPACITY_INTERNAL_H
+
+#include <gsl/gsl_vector.h>
+
+#include "fit/capacity.h"
+
+#define CAP_MAX_PARAMS (WC_CAP_KINDS * WC_CAPACITY_MAX_LEVELS + WC_CAPACITY_MAX_WORKLOADS)
+
+enum { CAP_OBS_LATENCY = 0, CAP_OBS_ITL, CAP_OBS_TTFT };
+
+/* What a free parameter is: a kind of a level (level -1 = shared), or the
+ * input length of a workload (kind = WC_CAP_KINDS). Fit coordinate u maps
+ * into the domain [lo, hi] as log v = log lo + (log hi - log lo) sig(u). */
+typedef struct {
+	int kind, level, workload;
+	double log_lo, log_hi;
+} cap_slot;
+
+typedef struct {
+	int n_levels;
+	wc_capacity_level levels[WC_CAPACITY_MAX_LEVELS];
+	wc_capacity_hw hw[WC_CAPACITY_MAX_LEVELS];
+	int n_workloads;
+	char workloads[WC_CAPACITY_MAX_WORKLOADS][WC_NAME_MAX];
+	int per_level[WC_CAP_KINDS];
+	/* parameter index of (kind, level), or -1 = fixed at `fixed` */
+	int p_kind[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
+	double fixed[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
+	int p_input[WC_CAPACITY_MAX_WORKLOADS];
+	int n_params;
+	cap_slot slots[CAP_MAX_PARAMS];
+	double u0[CAP_MAX_PARAMS];
+
+	/* rows in the fit and their observations */
+	size_t n_rows;
+	size_t *row;        /* index into the data */
+	int *lvl, *wl;      /* level; workload (-1 = input known) */
+	size_t n_obs;
+	size_t *obs_row;    /* position in row[] */
+	int *obs_kind;
+	double *obs_log;    /* log of the measurement */
+	const wc_capacity_data *data;
+
+	int n_warnings;
+	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+} cap_problem;
+
+int cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,
+                      wc_error *err);
+void cap_problem_free(cap_problem *pb);
+/** Natural value of parameter k at fit coordinate u. */
+double cap_value(const cap_problem *pb, int k, double u);
+/** Residuals log(model / measured) at u (GSL signature; params = pb). */
+int cap_residuals(const gsl_vector *u, void *params, gsl_vector *f);
+/** LM from u0 with per-row multiplicities `mult` (NULL = 1). */
+int cap_solve(const cap_problem *pb, const double *u0, const double *mult, int max_iter, double *u,
+              int *status, int *niter, double *rms, double *se_u, wc_error *err);
+/** The section a parameter vector describes (without draws). */
+void cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out);
+void cap_param_name(const cap_problem *pb, int k, char *buf, size_t cap);
+
+#endif

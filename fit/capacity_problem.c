@@ -1,0 +1,296 @@
+/*
+ * The capacity fit's problem (docs/capacity.md, "Fitting"): which rows and
+ * observations enter, which parameters are free (per level or shared, and
+ * those the rows cannot identify fixed), their bounded log coordinates,
+ * and the residuals log(model / measured).
+ */
+#include "capacity_internal.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double start_value[WC_CAP_KINDS] = { 0.6, 3e-3, 2e-5, 0.4, 2e-5 };
+#define START_INPUT 500.0
+
+static void
+warn(cap_problem *pb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+warn(cap_problem *pb, const char *fmt, ...)
+{
+	if (pb->n_warnings >= WC_FIT_WARN_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(pb->warnings[pb->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
+	va_end(ap);
+}
+
+double
+cap_value(const cap_problem *pb, int k, double u)
+{
+	const cap_slot *s = &pb->slots[k];
+	return exp(s->log_lo + (s->log_hi - s->log_lo) / (1.0 + exp(-u)));
+}
+
+/* Fit coordinate of a natural value (clamped inside the domain). */
+static double
+cap_coordinate(const cap_slot *s, double v)
+{
+	double t = (log(v) - s->log_lo) / (s->log_hi - s->log_lo);
+	t = fmin(fmax(t, 1e-6), 1.0 - 1e-6);
+	return log(t / (1.0 - t));
+}
+
+void
+cap_param_name(const cap_problem *pb, int k, char *buf, size_t cap)
+{
+	const cap_slot *s = &pb->slots[k];
+	if (s->kind == WC_CAP_KINDS)
+		wc_capacity_workload_label(pb->workloads[s->workload], buf, cap);
+	else
+		wc_capacity_label((wc_capacity_kind)s->kind, s->level >= 0 ? pb->levels[s->level].name : NULL,
+		                  buf, cap);
+}
+
+static int
+find_or_add(char (*names)[WC_NAME_MAX], int *n, int max, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	if (*n >= max)
+		return -1;
+	snprintf(names[*n], WC_NAME_MAX, "%s", name);
+	return (*n)++;
+}
+
+/* Levels (with datasheet facts) and workloads of the rows in the fit. */
+static int
+collect_levels(cap_problem *pb, const wc_capacity_data *d, wc_error *err)
+{
+	char names[WC_CAPACITY_MAX_LEVELS][WC_NAME_MAX];
+	int n = pb->n_levels;
+	for (size_t i = 0; i < pb->n_rows; i++) {
+		const wc_capacity_row *r = &d->rows[pb->row[i]];
+		int L = find_or_add(names, &n, WC_CAPACITY_MAX_LEVELS, r->platform);
+		if (L < 0)
+			return wc_error_set(err, WC_EINVAL, "capacity fit: more than %d platforms", WC_CAPACITY_MAX_LEVELS);
+		if (L == pb->n_levels) {
+			const wc_platform_info *hw = wc_platform_lookup(r->platform);
+			wc_capacity_level *l = &pb->levels[L];
+			snprintf(l->name, sizeof l->name, "%s", r->platform);
+			l->bandwidth_tb_s = hw->bandwidth_tb_s;
+			l->bf16_tflops = hw->bf16_tflops;
+			l->memory_gb = hw->memory_gb;
+			pb->hw[L] = (wc_capacity_hw){ hw->bandwidth_tb_s * 1e12, hw->bf16_tflops * 1e12, hw->memory_gb * 1e9 };
+			pb->n_levels++;
+		}
+		pb->lvl[i] = L;
+		pb->wl[i] = -1;
+		if (!isfinite(r->input_tokens)) {
+			const char *set = r->set[0] ? r->set : "unlabelled";
+			pb->wl[i] = find_or_add(pb->workloads, &pb->n_workloads, WC_CAPACITY_MAX_WORKLOADS, set);
+			if (pb->wl[i] < 0)
+				return wc_error_set(err, WC_EINVAL, "capacity fit: more than %d workloads without input lengths",
+				                    WC_CAPACITY_MAX_WORKLOADS);
+		}
+	}
+	return WC_OK;
+}
+
+/* Can the rows of level L (all levels when L < 0) identify kind k? t1
+ * needs two running counts, tau a group of more than one GPU. */
+static int
+identified(const cap_problem *pb, int k, int L)
+{
+	double n0 = NAN;
+	for (size_t i = 0; i < pb->n_rows; i++) {
+		const wc_capacity_row *r = &pb->data->rows[pb->row[i]];
+		if (L >= 0 && pb->lvl[i] != L)
+			continue;
+		if (k == WC_CAP_TAU && r->tp > 1)
+			return 1;
+		if (k == WC_CAP_T1) {
+			if (isfinite(n0) && fabs(r->running - n0) > 1e-9 * n0)
+				return 1;
+			n0 = r->running;
+		}
+	}
+	return k != WC_CAP_TAU && k != WC_CAP_T1;
+}
+
+static void
+add_slot(cap_problem *pb, int kind, int level, int workload, double start)
+{
+	cap_slot *s = &pb->slots[pb->n_params];
+	double lo = WC_CAPACITY_INPUT_MIN, hi = WC_CAPACITY_INPUT_MAX;
+	if (kind < WC_CAP_KINDS)
+		wc_capacity_kind_bounds((wc_capacity_kind)kind, &lo, &hi);
+	*s = (cap_slot){ kind, level, workload, log(lo), log(hi) };
+	pb->u0[pb->n_params] = cap_coordinate(s, start);
+	pb->n_params++;
+}
+
+static void
+layout(cap_problem *pb, const wc_capacity_fit_options *o)
+{
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		pb->per_level[k] = o->per_level[k] != 0;
+		int shared_slot = -1;
+		for (int L = 0; L < pb->n_levels; L++) {
+			pb->p_kind[k][L] = -1;
+			pb->fixed[k][L] = 0.0;
+			int own = pb->per_level[k];
+			if (!identified(pb, k, own ? L : -1)) {
+				if (!own && L > 0)
+					continue;
+				char label[WC_NAME_MAX];
+				wc_capacity_label((wc_capacity_kind)k, own ? pb->levels[L].name : NULL, label, sizeof label);
+				warn(pb, "%s: %s; fixed at 0", label, k == WC_CAP_T1 ? "every row has the same running count"
+				                                                    : "no row has a group of more than one GPU");
+				continue;
+			}
+			if (!own && shared_slot >= 0) {
+				pb->p_kind[k][L] = shared_slot;
+				continue;
+			}
+			pb->p_kind[k][L] = pb->n_params;
+			if (!own)
+				shared_slot = pb->n_params;
+			add_slot(pb, k, own ? L : -1, -1, start_value[k]);
+		}
+		/* a shared kind that was not identified stays fixed everywhere */
+	}
+	for (int w = 0; w < pb->n_workloads; w++) {
+		pb->p_input[w] = pb->n_params;
+		add_slot(pb, WC_CAP_KINDS, -1, w, START_INPUT);
+	}
+}
+
+static int
+observations(cap_problem *pb, wc_error *err)
+{
+	size_t cap = 3 * pb->n_rows;
+	pb->obs_row = malloc(cap * sizeof *pb->obs_row);
+	pb->obs_kind = malloc(cap * sizeof *pb->obs_kind);
+	pb->obs_log = malloc(cap * sizeof *pb->obs_log);
+	if (!pb->obs_row || !pb->obs_kind || !pb->obs_log)
+		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
+	for (size_t i = 0; i < pb->n_rows; i++) {
+		const wc_capacity_row *r = &pb->data->rows[pb->row[i]];
+		double v[3] = { r->latency_s, r->itl_s, r->ttft_s };
+		for (int k = 0; k < 3; k++)
+			if (v[k] > 0 && isfinite(v[k])) {
+				pb->obs_row[pb->n_obs] = i;
+				pb->obs_kind[pb->n_obs] = k;
+				pb->obs_log[pb->n_obs++] = log(v[k]);
+			}
+	}
+	return WC_OK;
+}
+
+static int
+select_rows(cap_problem *pb, const wc_capacity_data *d, const wc_capacity_fit_options *o, wc_error *err)
+{
+	size_t n = d->n_rows ? d->n_rows : 1;
+	pb->row = malloc(n * sizeof *pb->row);
+	pb->lvl = malloc(n * sizeof *pb->lvl);
+	pb->wl = malloc(n * sizeof *pb->wl);
+	if (!pb->row || !pb->lvl || !pb->wl)
+		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
+	for (size_t i = 0; i < d->n_rows; i++)
+		if (o->use ? o->use[i] != 0 : d->rows[i].exclude[0] == '\0')
+			pb->row[pb->n_rows++] = i;
+	if (pb->n_rows == 0)
+		return wc_error_set(err, WC_EINVAL, "capacity fit: no usable rows (need running, output tokens and a "
+		                    "throughput, ITL, TTFT or period, on a catalog model and platform)");
+	return WC_OK;
+}
+
+int
+cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,
+                  wc_error *err)
+{
+	cap_problem *pb = calloc(1, sizeof *pb);
+	int rc;
+	*out = NULL;
+	if (!pb)
+		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
+	pb->data = d;
+	if ((rc = select_rows(pb, d, o, err)) || (rc = collect_levels(pb, d, err)) ||
+	    (rc = observations(pb, err))) {
+		cap_problem_free(pb);
+		return rc;
+	}
+	layout(pb, o);
+	if (pb->n_obs < (size_t)pb->n_params) {
+		rc = wc_error_set(err, WC_EINVAL, "capacity fit: %zu observations for %d parameters; add rows or share "
+		                  "more parameters across levels", pb->n_obs, pb->n_params);
+		cap_problem_free(pb);
+		return rc;
+	}
+	if (o->start && o->start_len == (size_t)pb->n_params)
+		memcpy(pb->u0, o->start, (size_t)pb->n_params * sizeof *pb->u0);
+	*out = pb;
+	return WC_OK;
+}
+
+void
+cap_problem_free(cap_problem *pb)
+{
+	if (!pb)
+		return;
+	free(pb->row);
+	free(pb->lvl);
+	free(pb->wl);
+	free(pb->obs_row);
+	free(pb->obs_kind);
+	free(pb->obs_log);
+	free(pb);
+}
+
+/* The level's point and the row's input length at coordinates u. */
+static void
+row_point(const cap_problem *pb, const double *u, size_t i, wc_capacity_point *pt, double *input)
+{
+	double v[WC_CAP_KINDS];
+	int L = pb->lvl[i];
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		int j = pb->p_kind[k][L];
+		v[k] = j >= 0 ? cap_value(pb, j, u[j]) : pb->fixed[k][L];
+	}
+	*pt = (wc_capacity_point){ v[WC_CAP_ETA], v[WC_CAP_T0], v[WC_CAP_T1], v[WC_CAP_ETAC], v[WC_CAP_TAU] };
+	const wc_capacity_row *r = &pb->data->rows[pb->row[i]];
+	*input = pb->wl[i] >= 0 ? cap_value(pb, pb->p_input[pb->wl[i]], u[pb->p_input[pb->wl[i]]])
+	                        : r->input_tokens;
+}
+
+int
+cap_residuals(const gsl_vector *uv, void *params, gsl_vector *f)
+{
+	const cap_problem *pb = params;
+	const double *u = uv->data;
+	size_t last = (size_t)-1;
+	wc_capacity_times t = { 0 };
+	for (size_t o = 0; o < pb->n_obs; o++) {
+		size_t i = pb->obs_row[o];
+		if (i != last) {
+			const wc_capacity_row *r = &pb->data->rows[pb->row[i]];
+			wc_capacity_point pt;
+			double input;
+			row_point(pb, u, i, &pt, &input);
+			wc_capacity_times_eval(&pt, &r->arch, &pb->hw[pb->lvl[i]], r->tp, r->running, input,
+			                       r->output_tokens, &t);
+			last = i;
+		}
+		double model = pb->obs_kind[o] == CAP_OBS_LATENCY ? t.latency_s
+		             : pb->obs_kind[o] == CAP_OBS_ITL ? t.t_dec : t.ttft_s;
+		gsl_vector_set(f, o, log(model) - pb->obs_log[o]);
+	}
+	return GSL_SUCCESS;
+}

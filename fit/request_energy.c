@@ -1,0 +1,108 @@
+/*
+ * The request-energy decomposition (docs/capacity.md, "Request energy"):
+ * for one model, batch B and context C, the energy of a batched window is
+ * affine in the output length N, E(N) = E_fixed + N E_step; fitted by
+ * ordinary least squares (GSL) on the runs that sweep N.
+ */
+#include "fit/capacity.h"
+
+#include <gsl/gsl_fit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+wc_fit_request_energy(wc_request_energy_group *g, wc_error *err)
+{
+	double c0, c1, cov00, cov01, cov11, ss;
+	int distinct = 0;
+	for (int i = 1; i < g->n; i++)
+		distinct |= g->N[i] != g->N[0];
+	if (g->n < 2 || !distinct)
+		return wc_error_set(err, WC_EINVAL, "request energy: %s (batch %g, context %g) needs at least two "
+		                    "different output lengths", g->model, g->batch, g->context);
+	if (gsl_fit_linear(g->N, 1, g->E, 1, (size_t)g->n, &c0, &c1, &cov00, &cov01, &cov11, &ss) != 0)
+		return wc_error_set(err, WC_ERANGE, "request energy: %s: the fit failed", g->model);
+	g->e_fixed_j = c0;
+	g->e_step_j = c1;
+	g->e_step_per_request_mj = g->batch > 0 ? 1000.0 * c1 / g->batch : NAN;
+	for (int i = 0; i < g->n; i++)
+		g->residual_pct[i] = 100.0 * (c0 + c1 * g->N[i] - g->E[i]) / g->E[i];
+	return WC_OK;
+}
+
+/* The window energy of a row: energy_j, else energy per token x tokens. */
+static double
+window_energy(const wc_runs_table *t, size_t i)
+{
+	const wc_run *r = &t->runs[i];
+	const char *v = wc_runs_get_extra(t, i, "energy_j");
+	char *end;
+	if (v && *v) {
+		double e = strtod(v, &end);
+		if (end != v && *end == '\0' && e > 0 && isfinite(e))
+			return e;
+	}
+	return r->energy_per_token_j * r->running * r->output_tokens;
+}
+
+static int
+same_group(const wc_request_energy_group *g, const wc_run *r)
+{
+	return strcmp(g->model, r->model) == 0 && g->batch == r->running &&
+	       (g->context == r->input_tokens || (isnan(g->context) && isnan(r->input_tokens)));
+}
+
+/* The group of `r` in `groups` (added when new); NULL when full. */
+static wc_request_energy_group *
+group_of(wc_request_energy_group *groups, size_t *n, size_t cap, const wc_run *r)
+{
+	for (size_t k = 0; k < *n; k++)
+		if (same_group(&groups[k], r))
+			return &groups[k];
+	if (*n >= cap)
+		return NULL;
+	wc_request_energy_group *g = &groups[(*n)++];
+	memset(g, 0, sizeof *g);
+	snprintf(g->model, sizeof g->model, "%s", r->model);
+	g->batch = r->running;
+	g->context = r->input_tokens;
+	return g;
+}
+
+int
+wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out, size_t *n_out,
+                           wc_error *err)
+{
+	size_t cap = t->n_runs ? t->n_runs : 1, n = 0, kept = 0;
+	wc_request_energy_group *groups = calloc(cap, sizeof *groups);
+	*out = NULL;
+	*n_out = 0;
+	if (!groups)
+		return wc_error_set(err, WC_ENOMEM, "request energy: out of memory");
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *r = &t->runs[i];
+		double e = window_energy(t, i);
+		if (r->exclude[0] || !(r->output_tokens > 0) || !(e > 0) || !isfinite(e))
+			continue;
+		wc_request_energy_group *g = group_of(groups, &n, cap, r);
+		if (g && g->n < WC_REQUEST_ENERGY_POINTS) {
+			g->N[g->n] = r->output_tokens;
+			g->E[g->n++] = e;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		wc_error gerr;
+		if (wc_fit_request_energy(&groups[k], &gerr) == WC_OK)
+			groups[kept++] = groups[k];
+	}
+	if (kept == 0) {
+		free(groups);
+		return wc_error_set(err, WC_EINVAL, "request energy: no (model, running, input_tokens) group sweeps "
+		                    "output_tokens with a measured energy (energy_j or energy_per_token_j)");
+	}
+	*out = groups;
+	*n_out = kept;
+	return WC_OK;
+}

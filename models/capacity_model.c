@@ -1,0 +1,159 @@
+/*
+ * The capacity model's arithmetic (docs/capacity.md): bytes and FLOPs of a
+ * model, the decode step in roofline form, prefill, the closed-loop
+ * latency and throughput, and memory feasibility.
+ */
+#include "models/capacity.h"
+
+#include <math.h>
+
+double
+wc_capacity_bytes_per_value(wc_precision p)
+{
+	switch (p) {
+	case WC_PREC_FP8: return 1.0;
+	case WC_PREC_INT4: return 0.5;
+	default: return 2.0;
+	}
+}
+
+static int
+need_count(int v, const char *field, wc_error *err)
+{
+	if (v <= 0)
+		return wc_error_set(err, WC_EINVAL, "architecture/%s: must be a whole number >= 1, got %d",
+		                    field, v);
+	return WC_OK;
+}
+
+/* Parameter counts: active > 0, total >= active (dense: total = active). */
+static int
+param_counts(const wc_model_info *m, double *total, double *active, wc_error *err)
+{
+	*active = m->active_params_b;
+	*total = m->total_params_b > 0 ? m->total_params_b : m->active_params_b;
+	if (!(*active > 0) || !isfinite(*active))
+		return wc_error_set(err, WC_EINVAL, "architecture/active_params_b: must be a finite number > 0");
+	if (!isfinite(*total) || *total < *active)
+		return wc_error_set(err, WC_EINVAL,
+		                    "architecture/total_params_b: must be >= active_params_b (%g), got %g",
+		                    *active, *total);
+	return WC_OK;
+}
+
+/* Split MoE weights: with E experts of which k serve a token, the active
+ * count holds the shared part and k/E of the experts, so the experts hold
+ * X = (N_total - N_active) / (1 - k/E) and the shared part N_total - X. */
+static int
+moe_split(const wc_model_info *m, double total, double active, double bpw, wc_capacity_arch *out,
+          wc_error *err)
+{
+	int rc;
+	if ((rc = need_count(m->experts, "experts", err)) || (rc = need_count(m->experts_per_token,
+	                                                                      "experts_per_token", err)))
+		return rc;
+	if (m->experts_per_token >= m->experts)
+		return wc_error_set(err, WC_EINVAL, "architecture/experts_per_token: must be below experts (%d), got %d",
+		                    m->experts, m->experts_per_token);
+	double ke = (double)m->experts_per_token / m->experts;
+	double experts = (total - active) / (1.0 - ke);
+	if (experts > total)
+		experts = total; /* active below k/E of the total: no shared part */
+	out->k_over_e = ke;
+	out->expert_weight_bytes = experts * 1e9 * bpw;
+	out->shared_weight_bytes = (total - experts) * 1e9 * bpw;
+	return WC_OK;
+}
+
+int
+wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision kv,
+                      wc_capacity_arch *out, wc_error *err)
+{
+	double total, active;
+	int rc;
+	*out = (wc_capacity_arch){ 0 };
+	if ((rc = param_counts(m, &total, &active, err)) || (rc = need_count(m->layers, "layers", err)))
+		return rc;
+	if (m->kv_dim <= 0 && ((rc = need_count(m->kv_heads, "kv_heads", err)) ||
+	                       (rc = need_count(m->head_dim, "head_dim", err))))
+		return rc;
+	if (m->attention_layers < 0 || m->attention_layers > m->layers)
+		return wc_error_set(err, WC_EINVAL, "architecture/attention_layers: must be between 0 and layers (%d)",
+		                    m->layers);
+	if (!(m->state_bytes >= 0) || !isfinite(m->state_bytes))
+		return wc_error_set(err, WC_EINVAL, "architecture/state_bytes: must be a finite number >= 0");
+	double bpw = wc_capacity_bytes_per_value(weights);
+	out->weight_bytes = total * 1e9 * bpw;
+	out->shared_weight_bytes = out->weight_bytes;
+	if (m->experts > 0 || m->architecture == WC_ARCH_MOE) {
+		if ((rc = moe_split(m, total, active, bpw, out, err)))
+			return rc;
+	}
+	int att = m->attention_layers > 0 ? m->attention_layers : m->layers;
+	double per_layer = m->kv_dim > 0 ? m->kv_dim : 2.0 * m->kv_heads * m->head_dim;
+	out->kv_bytes_per_token = att * per_layer * wc_capacity_bytes_per_value(kv);
+	out->state_bytes = m->state_bytes;
+	out->active_params = active * 1e9;
+	out->layers = m->layers;
+	out->d_model = m->d_model > 0 ? m->d_model : 0;
+	return WC_OK;
+}
+
+double
+wc_capacity_weight_read(const wc_capacity_arch *a, double tokens)
+{
+	if (a->expert_weight_bytes <= 0.0)
+		return a->shared_weight_bytes;
+	double touched = tokens > 0 ? 1.0 - pow(1.0 - a->k_over_e, tokens) : 0.0;
+	return a->shared_weight_bytes + touched * a->expert_weight_bytes;
+}
+
+void
+wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
+                       const wc_capacity_hw *hw, int tp, double n, double in_tokens,
+                       double out_tokens, wc_capacity_times *out)
+{
+	const double G = tp;
+	const double context = in_tokens + 0.5 * out_tokens;
+	/* Every step reads the touched weights, each running request's KV
+	 * cache over its mean context, and reads and writes its recurrent
+	 * state; the group shares the bytes and the FLOPs. */
+	double bytes = wc_capacity_weight_read(a, n) + n * (context * a->kv_bytes_per_token + 2.0 * a->state_bytes);
+	double compute = pt->etac * hw->flops_s;
+	out->t_mem = bytes / (G * pt->eta * hw->bandwidth_b_s);
+	out->t_cmp = 2.0 * a->active_params * n / (G * compute);
+	out->t_tp = tp > 1 ? a->layers * pt->tau * log2(G) : 0.0;
+	out->t_dec = pt->t0 + pt->t1 * n + fmax(out->t_mem, out->t_cmp) + out->t_tp;
+	/* Prefill is compute-bound: the weights' 2 N FLOPs per prompt token
+	 * and causal attention's 2 layers d_model L_in^2 per request. */
+	double flops = 2.0 * a->active_params * in_tokens + 2.0 * a->layers * (double)a->d_model * in_tokens * in_tokens;
+	out->t_pre = flops / (G * compute);
+	out->latency_s = out_tokens * out->t_dec + n * out->t_pre;
+	out->ttft_s = out->t_pre + out->t_dec;
+	out->throughput_tok_s = out->latency_s > 0 ? n * out_tokens / out->latency_s : 0.0;
+}
+
+double
+wc_capacity_memory_need(const wc_capacity_arch *a, double n, double context)
+{
+	return a->weight_bytes + n * (context * a->kv_bytes_per_token + a->state_bytes);
+}
+
+double
+wc_capacity_memory_available(const wc_capacity_hw *hw, int tp, double reserve)
+{
+	return tp * hw->memory_bytes * (1.0 - reserve);
+}
+
+double
+wc_capacity_max_concurrency(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,
+                            double reserve, double context)
+{
+	double free_bytes = wc_capacity_memory_available(hw, tp, reserve) - a->weight_bytes;
+	double per_request = context * a->kv_bytes_per_token + a->state_bytes;
+	if (free_bytes <= 0.0)
+		return 0.0;
+	if (per_request <= 0.0)
+		return INFINITY;
+	return floor(free_bytes / per_request);
+}

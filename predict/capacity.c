@@ -1,0 +1,316 @@
+/*
+ * Capacity predictions (docs/capacity.md, "Predictions"): the memory
+ * check, the closed- and open-loop answers for the point estimate and for
+ * every paired draw of the power law and the capacity section, and their
+ * percentile intervals.
+ */
+#include "predict/capacity.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const output_names[WC_CAPQ_COUNT] = {
+	"latency_s", "ttft_s", "throughput_tok_s", "energy_per_output_token_j", "energy_per_request_j",
+	"energy_per_hour_kwh", "mean_running", "node_power_w", "cost_per_request", "cost_per_million_tokens",
+	"cost_per_hour", "co2_g_per_request", "co2_g_per_million_tokens", "co2_g_per_hour",
+};
+
+const char *
+wc_capacity_output_name(int k)
+{
+	return k >= 0 && k < WC_CAPQ_COUNT ? output_names[k] : "?";
+}
+
+static void
+warn(wc_capacity_prediction *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+warn(wc_capacity_prediction *out, const char *fmt, ...)
+{
+	if (out->n_warnings >= WC_WARN_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out->warnings[out->n_warnings++], WC_WARN_LEN, fmt, ap);
+	va_end(ap);
+}
+
+/* Platform facts and reserve: the capacity section's level, else the
+ * catalog with the default reserve. 0 when neither knows the platform. */
+static int
+memory_facts(const wc_params *p, const char *platform, wc_capacity_hw *hw, double *reserve)
+{
+	const wc_capacity_level *l = p->capacity.present ? wc_capacity_level_find(&p->capacity, platform) : NULL;
+	const wc_platform_info *info = wc_platform_lookup(platform);
+	*reserve = p->capacity.present ? p->capacity.memory_reserve : WC_CAPACITY_DEFAULT_RESERVE;
+	if (l)
+		*hw = (wc_capacity_hw){ l->bandwidth_tb_s * 1e12, l->bf16_tflops * 1e12, l->memory_gb * 1e9 };
+	else if (info)
+		*hw = (wc_capacity_hw){ info->bandwidth_tb_s * 1e12, info->bf16_tflops * 1e12, info->memory_gb * 1e9 };
+	else
+		return 0;
+	return 1;
+}
+
+/* Bytes of the configuration's model: from its architecture, else a
+ * dense model of N_act at the weights' precision (no KV known). */
+static int
+config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err)
+{
+	if (c->arch)
+		return wc_capacity_arch_make(c->arch, c->weights, c->kv, a, err);
+	*a = (wc_capacity_arch){ 0 };
+	a->weight_bytes = a->shared_weight_bytes = c->active_params_b * 1e9 * wc_capacity_bytes_per_value(c->weights);
+	a->active_params = c->active_params_b * 1e9;
+	return WC_OK;
+}
+
+int
+wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
+{
+	wc_capacity_hw hw;
+	wc_capacity_arch a;
+	double reserve;
+	int rc;
+	if (max_fit)
+		*max_fit = NAN;
+	if (!c->platform || !memory_facts(p, c->platform, &hw, &reserve) || c->tp < 1)
+		return WC_OK; /* nothing to check against: a user-defined level */
+	if ((rc = config_arch(c, &a, err)) != WC_OK)
+		return rc;
+	double avail = wc_capacity_memory_available(&hw, c->tp, reserve);
+	if (a.weight_bytes > avail) {
+		double per_gpu = hw.memory_bytes * (1.0 - reserve);
+		return wc_error_set(err, WC_EINVAL,
+		                    "tp: the weights need %.1f GB but %d x %.0f GB of %s hold %.1f GB (%.0f %% kept "
+		                    "free); at least %.0f GPUs are needed", a.weight_bytes / 1e9, c->tp,
+		                    hw.memory_bytes / 1e9, c->platform, avail / 1e9, 100 * reserve,
+		                    ceil(a.weight_bytes / per_gpu));
+	}
+	if (!c->arch || !(c->output_tokens > 0))
+		return WC_OK;
+	double ctx = c->input_tokens + c->output_tokens;
+	double fit = wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx);
+	if (max_fit)
+		*max_fit = fit;
+	if (c->request_rate <= 0 && c->running > fit)
+		return wc_error_set(err, WC_EINVAL,
+		                    "concurrency: %g requests of %g tokens need %.1f GB but %d x %.0f GB of %s hold "
+		                    "%.1f GB; at most %.0f fit", c->running, ctx,
+		                    wc_capacity_memory_need(&a, c->running, ctx) / 1e9, c->tp, hw.memory_bytes / 1e9,
+		                    c->platform, avail / 1e9, fit);
+	return WC_OK;
+}
+
+/* ------------------------------------------------------- one state */
+
+typedef struct {
+	const wc_capacity_arch *a;
+	const wc_capacity_hw *hw;
+	const wc_config *c;
+	double n_cap;        /* largest running count (memory, engine cap) */
+	double price, co2;
+} cap_ctx;
+
+/* Open loop: the least n with n = rate x latency(n) (latency increases in
+ * n, so iterating from 0 climbs to it); n_cap when the rate is beyond. */
+static double
+solve_running(const cap_ctx *x, const wc_capacity_point *pt, int *over)
+{
+	wc_capacity_times t;
+	double n = 0.0, lambda = x->c->request_rate;
+	const double in = x->c->input_tokens, outl = x->c->output_tokens;
+	wc_capacity_times_eval(pt, x->a, x->hw, x->c->tp, x->n_cap, in, outl, &t);
+	*over = lambda * t.latency_s > x->n_cap;
+	if (*over)
+		return x->n_cap;
+	double lo = 0.0, hi = x->n_cap;
+	for (int it = 0; it < 200; it++) {
+		wc_capacity_times_eval(pt, x->a, x->hw, x->c->tp, n > 1e-12 ? n : 1e-12, in, outl, &t);
+		double next = lambda * t.latency_s;
+		if (fabs(next - n) <= 1e-10 * (1.0 + n))
+			return next;
+		lo = n;
+		n = next;
+	}
+	/* Slow near capacity: bisect between the last iterate and the cap. */
+	for (int it = 0; it < 100; it++) {
+		double mid = 0.5 * (lo + hi);
+		wc_capacity_times_eval(pt, x->a, x->hw, x->c->tp, mid, in, outl, &t);
+		if (lambda * t.latency_s > mid)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* Every output for one (capacity point, law point) pair. */
+static void
+evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, double *v, int *over)
+{
+	const wc_config *c = x->c;
+	double n = c->request_rate > 0 ? solve_running(x, pt, over) : c->running;
+	wc_capacity_times t;
+	wc_capacity_times_eval(pt, x->a, x->hw, c->tp, n, c->input_tokens, c->output_tokens, &t);
+	double power = c->tp * (lp->p0 + wc_law_point_dynamic(lp, n));
+	v[WC_CAPQ_LATENCY] = t.latency_s;
+	v[WC_CAPQ_TTFT] = t.ttft_s;
+	v[WC_CAPQ_THROUGHPUT] = t.throughput_tok_s;
+	v[WC_CAPQ_E_REQUEST] = power * t.latency_s / n;
+	v[WC_CAPQ_E_TOKEN] = v[WC_CAPQ_E_REQUEST] / c->output_tokens;
+	v[WC_CAPQ_E_HOUR] = power / 1000.0;
+	v[WC_CAPQ_RUNNING] = n;
+	v[WC_CAPQ_POWER] = power;
+	/* J -> kWh is / 3.6e6; a million tokens is 1e6 x the per-token energy. */
+	double per[3] = { v[WC_CAPQ_E_REQUEST] / 3.6e6, v[WC_CAPQ_E_TOKEN] / 3.6, v[WC_CAPQ_E_HOUR] };
+	for (int i = 0; i < 3; i++) {
+		v[WC_CAPQ_COST_REQUEST + i] = per[i] * x->price;
+		v[WC_CAPQ_CO2_REQUEST + i] = per[i] * x->co2;
+	}
+}
+
+/* Draw r of both laws: the power law's r-th and the section's r-th row,
+ * the shorter list cycled; a set without draws gives its point. */
+static int
+draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_binding *lb,
+               wc_capacity_prediction *out, wc_error *err)
+{
+	const wc_params *p = lb->p;
+	const wc_draws *cd = &cb->c->draws;
+	int D = p->n_draws > cd->n ? p->n_draws : cd->n;
+	if (D < 2)
+		return WC_OK;
+	double *v = malloc((size_t)D * WC_CAPQ_COUNT * sizeof *v), *col = malloc((size_t)D * sizeof *col);
+	if (!v || !col) {
+		free(v);
+		free(col);
+		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
+	}
+	for (int r = 0; r < D; r++) {
+		wc_capacity_point pt;
+		wc_law_point lp;
+		int over;
+		wc_capacity_bound_point(cb, cd->n ? wc_draws_row(cd, r % cd->n) : NULL, &pt);
+		wc_law_bound_point(lb, p->n_draws ? p->draws + (size_t)(r % p->n_draws) * p->n_draw_params : NULL, &lp);
+		evaluate(x, &pt, &lp, v + (size_t)r * WC_CAPQ_COUNT, &over);
+	}
+	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
+		int m = 0;
+		for (int r = 0; r < D; r++)
+			if (isfinite(v[(size_t)r * WC_CAPQ_COUNT + k]))
+				col[m++] = v[(size_t)r * WC_CAPQ_COUNT + k];
+		if (m < 2)
+			continue;
+		gsl_sort(col, 1, (size_t)m);
+		out->lo[k] = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.025);
+		out->hi[k] = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.975);
+	}
+	out->has_interval = 1;
+	out->n_draws = D;
+	free(v);
+	free(col);
+	return WC_OK;
+}
+
+static int
+check_workload(const wc_inference_query *q, wc_error *err)
+{
+	const wc_config *c = &q->config;
+	if (!c->arch)
+		return wc_error_set(err, WC_EINVAL, "model: the capacity model needs the architecture (a catalog "
+		                    "model name, or layers, kv_heads, head_dim and the parameter counts)");
+	if (!isfinite(c->input_tokens) || c->input_tokens < 0)
+		return wc_error_set(err, WC_EINVAL, "input_tokens: must be a finite number >= 0");
+	if (!isfinite(c->output_tokens) || c->output_tokens < 1)
+		return wc_error_set(err, WC_EINVAL, "output_tokens: must be a finite number >= 1");
+	if (!isfinite(c->request_rate) || c->request_rate < 0)
+		return wc_error_set(err, WC_EINVAL, "rate: must be a finite number > 0");
+	if (q->series_len > 0)
+		return wc_error_set(err, WC_EINVAL, "running_series: the capacity answers need concurrency or rate");
+	if (c->request_rate <= 0 && !(c->running > 0))
+		return wc_error_set(err, WC_EINVAL, "concurrency: must be > 0 for latency and energy per token "
+		                    "(or give rate)");
+	return WC_OK;
+}
+
+static void
+range_warnings(const wc_capacity_level *l, const wc_config *c, double n, wc_capacity_prediction *out)
+{
+	const wc_capacity_range *r = &l->range;
+	if (r->rows == 0)
+		return;
+	if (n < r->running_min * (1 - 1e-9) || n > r->running_max * (1 + 1e-9))
+		warn(out, "running: %g is outside the capacity calibration's span %g-%g on %s", n, r->running_min,
+		     r->running_max, l->name);
+	if (r->input_max > 0 && (c->input_tokens < r->input_min * (1 - 1e-9) || c->input_tokens > r->input_max * (1 + 1e-9)))
+		warn(out, "input_tokens: %g is outside the capacity calibration's span %g-%g on %s", c->input_tokens,
+		     r->input_min, r->input_max, l->name);
+	if (r->output_max > 0 &&
+	    (c->output_tokens < r->output_min * (1 - 1e-9) || c->output_tokens > r->output_max * (1 + 1e-9)))
+		warn(out, "output_tokens: %g is outside the capacity calibration's span %g-%g on %s", c->output_tokens,
+		     r->output_min, r->output_max, l->name);
+	if (r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max))
+		warn(out, "tp: %d is outside the capacity calibration's span %d-%d on %s", c->tp, r->tp_min, r->tp_max,
+		     l->name);
+}
+
+static void
+prediction_init(wc_capacity_prediction *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < WC_CAPQ_COUNT; k++)
+		out->value[k] = out->lo[k] = out->hi[k] = NAN;
+	out->capacity_rate = NAN;
+}
+
+int
+wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double price_per_kwh,
+                    double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err)
+{
+	const wc_params *p = wc_predictor_params(pr);
+	const wc_config *c = &q->config;
+	wc_capacity_binding cb;
+	wc_law_binding lb;
+	wc_capacity_arch a;
+	int rc;
+	prediction_init(out);
+	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind(&p->capacity, c->platform, &cb, err)) ||
+	    (rc = wc_law_bind(p, c, &lb, err)) || (rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, &a, err)) ||
+	    (rc = wc_predict_memory_check(p, c, &out->max_concurrency_fit, err)))
+		return rc;
+	double ctx = c->input_tokens + c->output_tokens;
+	out->memory_available_gb = wc_capacity_memory_available(&cb.hw, c->tp, p->capacity.memory_reserve) / 1e9;
+	out->price_per_kwh = isfinite(price_per_kwh) ? price_per_kwh : p->capacity.price_per_kwh;
+	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
+	out->open_loop = c->request_rate > 0;
+	cap_ctx x = { &a, &cb.hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh };
+	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
+		x.n_cap = c->running; /* the engine's concurrency limit */
+	if (out->open_loop && !isfinite(x.n_cap))
+		x.n_cap = 1e6;
+	wc_capacity_point pt;
+	wc_law_point lp;
+	wc_capacity_bound_point(&cb, NULL, &pt);
+	wc_law_bound_point(&lb, NULL, &lp);
+	evaluate(&x, &pt, &lp, out->value, &out->over_capacity);
+	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], ctx) / 1e9;
+	if (out->open_loop) {
+		wc_capacity_times t;
+		wc_capacity_times_eval(&pt, &a, &cb.hw, c->tp, x.n_cap, c->input_tokens, c->output_tokens, &t);
+		out->capacity_rate = x.n_cap / t.latency_s;
+		if (out->over_capacity)
+			warn(out, "rate: %g requests/s exceeds the capacity of %.4g requests/s at %g running requests; "
+			     "the answers are those at capacity (the queue would grow without bound)", c->request_rate,
+			     out->capacity_rate, x.n_cap);
+	}
+	range_warnings(cb.level, c, out->value[WC_CAPQ_RUNNING], out);
+	if (!q->want_interval)
+		return WC_OK;
+	return draw_intervals(&x, &cb, &lb, out, err);
+}

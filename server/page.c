@@ -1,0 +1,67 @@
+/*
+ * The planner page (docs/planner.md): GET / answers server/page/index.html,
+ * GET /page.js and GET /page.css its script and style sheet. The three
+ * files are embedded byte for byte at build time with the assembler's
+ * .incbin, as openapi.c embeds the OpenAPI document (the server target has
+ * its own folder as a private include directory, so "page/index.html" is
+ * found through it). The page is static: it talks to the JSON API with
+ * fetch, so serving it needs nothing but these bytes and adds no library.
+ */
+#include "server_internal.h"
+
+/* One embedded file: the symbols `wc__page_<name>` and `..._end`. */
+#define WC_EMBED(name, file)                                                    \
+	extern const char wc__page_##name[];                                        \
+	extern const char wc__page_##name##_end[];                                  \
+	__asm__(".section .rodata\n"                                                \
+	        ".balign 16\n"                                                      \
+	        ".global wc__page_" #name "\n"                                      \
+	        ".hidden wc__page_" #name "\n"                                      \
+	        "wc__page_" #name ":\n"                                             \
+	        ".incbin \"" file "\"\n"                                            \
+	        ".global wc__page_" #name "_end\n"                                  \
+	        ".hidden wc__page_" #name "_end\n"                                  \
+	        "wc__page_" #name "_end:\n"                                         \
+	        ".byte 0\n"                                                         \
+	        ".previous\n")
+
+WC_EMBED(html, "page/index.html");
+WC_EMBED(js, "page/page.js");
+WC_EMBED(css, "page/page.css");
+
+/* The page loads nothing but its own script, style sheet and API answers
+ * (no CDN, no inline script): the browser enforces it. */
+static const char page_csp[] =
+	"Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; "
+	"connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; "
+	"frame-ancestors 'none'\r\n"
+	"X-Content-Type-Options: nosniff\r\n";
+
+static void
+answer(wc_response *res, const char *type, const char *begin, const char *end)
+{
+	wc_response_static(res, 200, type, begin, (size_t)(end - begin));
+	res->extra_headers = "X-Content-Type-Options: nosniff\r\n";
+}
+
+void
+wc_route_page(wc_request *req, wc_response *res)
+{
+	(void)req;
+	answer(res, "text/html; charset=utf-8", wc__page_html, wc__page_html_end);
+	res->extra_headers = page_csp;
+}
+
+void
+wc_route_page_js(wc_request *req, wc_response *res)
+{
+	(void)req;
+	answer(res, "text/javascript; charset=utf-8", wc__page_js, wc__page_js_end);
+}
+
+void
+wc_route_page_css(wc_request *req, wc_response *res)
+{
+	(void)req;
+	answer(res, "text/css; charset=utf-8", wc__page_css, wc__page_css_end);
+}

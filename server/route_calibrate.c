@@ -1,0 +1,405 @@
+/*
+ * POST /v1/calibrate (docs/http-api.md): a small runs table as JSON rows
+ * and the calibration's options in; the calibrated parameter file out,
+ * not installed (installing it stays the operator's: save the file, send
+ * SIGHUP). The estimation runs on a thread of its own with a stack large
+ * enough for GSL (CivetWeb's workers have about 16 KiB left), and never
+ * on the prediction path.
+ *
+ * Body: {"runs": [row, ...] (1..WC_SERVER_CALIBRATE_MAX_RUNS), "scope",
+ * "profile" (the base; default the first), "model", "platform",
+ * "idle_power_w", "run_scatter", "bootstrap", "seed", "name"}; a row has
+ * the runs-table columns platform, tp, model, active_params_b (or a
+ * catalog model), running, mean_power_w, idle_power_w, weights, kv_cache,
+ * sm_clock_mhz, run_id.
+ */
+#include "server_internal.h"
+
+#include "data/data.h"
+#include "fit/calibrate.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CALIBRATE_STACK (8u << 20)
+#define CALIBRATE_MAX_REPLICATES 2000
+
+static const char *const body_fields[] = { "runs", "scope", "profile", "model", "platform",
+	"idle_power_w", "run_scatter", "bootstrap", "seed", "name", NULL };
+static const char *const row_fields[] = { "run_id", "platform", "tp", "model", "active_params_b",
+	"running", "mean_power_w", "idle_power_w", "weights", "kv_cache", "sm_clock_mhz", NULL };
+
+static int
+unknown_key(const json_t *obj, const char *const *known, const char *prefix, wc_api_error *e)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)obj, key, v) {
+		int ok = 0;
+		for (const char *const *f = known; *f && !ok; f++)
+			ok = strcmp(key, *f) == 0;
+		if (!ok) {
+			char field[sizeof e->field];
+			snprintf(field, sizeof field, "%s", prefix);
+			wc_json_pointer_append(field, sizeof field, key);
+			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A number field of row `i` (absent: `*out` unchanged, 1). */
+static int
+row_number(const json_t *row, size_t i, const char *name, double min, int required, double *out,
+           wc_api_error *e)
+{
+	char field[64];
+	const json_t *v = json_object_get(row, name);
+	snprintf(field, sizeof field, "/runs/%zu/%s", i, name);
+	if (!v || json_is_null(v)) {
+		if (required)
+			wc_api_error_set(e, 422, "missing_field", field, "runs/%zu/%s: required%s", i, name,
+			                 strcmp(name, "mean_power_w") == 0
+			                         ? " (the measured mean power of the group, W): calibration needs measured runs" : "");
+		return required ? -1 : 1;
+	}
+	if (!json_is_number(v)) {
+		wc_api_error_set(e, 422, "wrong_type", field, "runs/%zu/%s: expected a number, got %s", i, name,
+		                 wc_json_type_name(v));
+		return -1;
+	}
+	*out = json_number_value(v);
+	if (!(*out >= min) || (min == 0 && *out == 0 && strcmp(name, "running") != 0)) {
+		wc_api_error_set(e, 422, "invalid_value", field, "runs/%zu/%s: must be %s %g, got %g", i, name,
+		                 strcmp(name, "running") == 0 ? ">=" : ">", min, *out);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+row_string(const json_t *row, size_t i, const char *name, int required, char *out, size_t cap,
+           wc_api_error *e)
+{
+	char field[64];
+	const json_t *v = json_object_get(row, name);
+	snprintf(field, sizeof field, "/runs/%zu/%s", i, name);
+	if (!v) {
+		if (required)
+			wc_api_error_set(e, 422, "missing_field", field, "runs/%zu/%s: required", i, name);
+		return required ? -1 : 1;
+	}
+	if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= cap) {
+		wc_api_error_set(e, 422, "wrong_type", field, "runs/%zu/%s: expected a string of 1 to %zu characters",
+		                 i, name, cap - 1);
+		return -1;
+	}
+	snprintf(out, cap, "%s", json_string_value(v));
+	return 0;
+}
+
+static int
+row_precision(const json_t *row, size_t i, const char *name, wc_precision *out, wc_api_error *e)
+{
+	char buf[16];
+	int rc = row_string(row, i, name, 0, buf, sizeof buf, e);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (wc_precision_from_name(buf, out) != WC_OK || (strcmp(name, "kv_cache") == 0 && *out == WC_PREC_INT4)) {
+		char field[64];
+		snprintf(field, sizeof field, "/runs/%zu/%s", i, name);
+		wc_api_error_set(e, 422, "invalid_value", field, "runs/%zu/%s: unknown precision \"%s\"", i, name, buf);
+		return -1;
+	}
+	return 0;
+}
+
+/* Row i of "runs" into `r`; NULL-free checks in runs-table order. */
+static int
+parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
+{
+	char prefix[32];
+	double tp = 1;
+	snprintf(prefix, sizeof prefix, "/runs/%zu", i);
+	wc_run_init(r);
+	if (!json_is_object(row)) {
+		wc_api_error_set(e, 422, "wrong_type", prefix, "runs/%zu: expected an object", i);
+		return -1;
+	}
+	if (unknown_key(row, row_fields, prefix, e) < 0)
+		return -1;
+	snprintf(r->run_id, sizeof r->run_id, "runs/%zu", i);
+	if (row_string(row, i, "run_id", 0, r->run_id, sizeof r->run_id, e) < 0 ||
+	    row_string(row, i, "platform", 1, r->platform, sizeof r->platform, e) < 0 ||
+	    row_number(row, i, "tp", 1, 1, &tp, e) < 0 ||
+	    row_string(row, i, "model", 1, r->model, sizeof r->model, e) < 0 ||
+	    row_number(row, i, "running", 0, 1, &r->running, e) < 0 ||
+	    row_number(row, i, "mean_power_w", 0, 1, &r->mean_power_w, e) < 0 ||
+	    row_number(row, i, "idle_power_w", 0, 0, &r->idle_power_w, e) < 0 ||
+	    row_number(row, i, "sm_clock_mhz", 0, 0, &r->sm_clock_mhz, e) < 0 ||
+	    row_precision(row, i, "weights", &r->weights, e) < 0 ||
+	    row_precision(row, i, "kv_cache", &r->kv, e) < 0)
+		return -1;
+	if (tp != floor(tp) || tp > WC_LAW_MAX_TP) {
+		snprintf(prefix + strlen(prefix), sizeof prefix - strlen(prefix), "/tp");
+		wc_api_error_set(e, 422, "invalid_value", prefix, "runs/%zu/tp: expected an integer 1 to %d", i,
+		                 WC_LAW_MAX_TP);
+		return -1;
+	}
+	r->tp = (int)tp;
+	if (!isfinite(r->sm_clock_mhz))
+		r->sm_clock_mhz = 0;
+	const wc_model_info *m = wc_model_lookup(r->model);
+	int have = row_number(row, i, "active_params_b", 0, !m, &r->active_params_b, e);
+	if (have < 0)
+		return -1;
+	if (have > 0)
+		r->active_params_b = m->active_params_b;
+	return 0;
+}
+
+static int
+parse_runs(const json_t *body, wc_runs_table **out, wc_api_error *e)
+{
+	const json_t *runs = json_object_get(body, "runs");
+	wc_run r;
+	*out = NULL;
+	if (!runs) {
+		wc_api_error_set(e, 422, "missing_field", "/runs", "runs: required (the calibration runs)");
+		return -1;
+	}
+	if (!json_is_array(runs) || json_array_size(runs) == 0 ||
+	    json_array_size(runs) > WC_SERVER_CALIBRATE_MAX_RUNS) {
+		wc_api_error_set(e, 422, "invalid_value", "/runs", "runs: expected an array of 1 to %d rows",
+		                 WC_SERVER_CALIBRATE_MAX_RUNS);
+		return -1;
+	}
+	if (!(*out = wc_runs_new())) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(runs); i++) {
+		if (parse_row(json_array_get(runs, i), i, &r, e) < 0)
+			return -1;
+		if (wc_runs_append(*out, &r, NULL) != WC_OK) {
+			wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+typedef struct {
+	const wc_params *base;
+	const wc_runs_table *t;
+	wc_calibrate_options o;
+	wc_calibrate_result *res;
+	wc_error err;
+	int rc;
+} cal_task;
+
+static void *
+cal_thread(void *arg)
+{
+	cal_task *c = arg;
+	c->rc = wc_calibrate(c->base, c->t, &c->o, c->res, &c->err);
+	return NULL;
+}
+
+/* wc_calibrate on a thread with a stack of its own. */
+static int
+run_calibration(cal_task *c)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, CALIBRATE_STACK);
+	int started = pthread_create(&tid, &attr, cal_thread, c) == 0;
+	pthread_attr_destroy(&attr);
+	if (!started)
+		return wc_error_set(&c->err, WC_ENOMEM, "calibrate: cannot start a thread");
+	pthread_join(tid, NULL);
+	return c->rc;
+}
+
+/* A refusal's field: the run it names ("run 'ID'"), else the option. */
+static void
+refusal(const wc_runs_table *t, const wc_error *err, wc_api_error *e)
+{
+	char field[64] = "";
+	const char *q = strstr(err->msg, "run '");
+	size_t n = strcspn(err->msg, ":");
+	for (size_t i = 0; q && i < t->n_runs; i++) {
+		size_t len = strlen(t->runs[i].run_id);
+		if (strncmp(q + 5, t->runs[i].run_id, len) == 0 && q[5 + len] == '\'') {
+			snprintf(field, sizeof field, "/runs/%zu/%.*s", i, (int)n, err->msg);
+			break;
+		}
+	}
+	if (!field[0] && (strncmp(err->msg, "runs:", 5) == 0 || strncmp(err->msg, "platform:", 9) == 0))
+		snprintf(field, sizeof field, "/runs");
+	else if (!field[0] && strncmp(err->msg, "idle_power_w:", 13) == 0)
+		snprintf(field, sizeof field, "/idle_power_w");
+	if (err->code == WC_ENOMEM)
+		wc_api_error_set(e, 500, "internal", NULL, "%s", err->msg);
+	else
+		wc_api_error_set(e, 422, "calibration_refused", field, "%s", err->msg);
+}
+
+static int
+option_string(const json_t *body, const char *name, const char **out, wc_api_error *e)
+{
+	const json_t *v = json_object_get(body, name);
+	char field[32];
+	if (!v)
+		return 0;
+	snprintf(field, sizeof field, "/%s", name);
+	if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= WC_NAME_MAX) {
+		wc_api_error_set(e, 422, "wrong_type", field, "%s: expected a string of 1 to %d characters", name,
+		                 WC_NAME_MAX - 1);
+		return -1;
+	}
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int
+option_number(const json_t *body, const char *name, double min, double max, int integer, double *out,
+              wc_api_error *e)
+{
+	const json_t *v = json_object_get(body, name);
+	char field[32];
+	if (!v)
+		return 0;
+	snprintf(field, sizeof field, "/%s", name);
+	if (!json_is_number(v) || (integer && json_number_value(v) != floor(json_number_value(v)))) {
+		wc_api_error_set(e, 422, "wrong_type", field, "%s: expected %s", name, integer ? "an integer" : "a number");
+		return -1;
+	}
+	*out = json_number_value(v);
+	if (!(*out >= min && *out <= max) || (min == 0 && *out == 0 && !integer)) {
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: must be %s %g and at most %g, got %g", name,
+		                 integer ? ">=" : ">", min, max, *out);
+		return -1;
+	}
+	return 0;
+}
+
+/* The options of the body into `c->o` (strings borrowed from `body`). */
+static int
+parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *e)
+{
+	const char *scope = NULL;
+	double boot = -2, seed = 0;
+	if (option_string(body, "scope", &scope, e) < 0 || option_string(body, "model", &c->o.model, e) < 0 ||
+	    option_string(body, "platform", &c->o.platform, e) < 0 || option_string(body, "name", name, e) < 0 ||
+	    option_number(body, "idle_power_w", 0, 1e6, 0, &c->o.idle_power_w, e) < 0 ||
+	    option_number(body, "run_scatter", 0, 10, 0, &c->o.run_scatter, e) < 0 ||
+	    option_number(body, "bootstrap", 0, CALIBRATE_MAX_REPLICATES, 1, &boot, e) < 0 ||
+	    option_number(body, "seed", 0, 9007199254740991.0, 1, &seed, e) < 0)
+		return -1;
+	if (scope && wc_calibrate_scope_from_name(scope, &c->o.scope) != WC_OK) {
+		wc_api_error_set(e, 422, "invalid_value", "/scope", "scope: expected \"model\" or \"platform\", got \"%.20s\"",
+		                 scope);
+		return -1;
+	}
+	/* Absent: as many replicates as the base has draws, at most the cap. */
+	int base_draws = c->base->n_draws > 0 ? c->base->n_draws : 1000;
+	c->o.replicates = boot == -2 ? (base_draws < CALIBRATE_MAX_REPLICATES ? base_draws : CALIBRATE_MAX_REPLICATES)
+	                  : boot == 0 ? -1 : (int)boot;
+	c->o.seed = (uint64_t)seed;
+	c->o.threads = 1;
+	return 0;
+}
+
+static json_t *
+number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* {"params_version", "name", "scope", "runs", "run_scatter", "estimates",
+ * "warnings", "params": the parameter file, draws included}. */
+static json_t *
+answer(const cal_task *c, wc_api_error *e)
+{
+	const wc_calibrate_result *r = c->res;
+	char version[17];
+	json_error_t jerr;
+	wc_error err;
+	char *dump = wc_params_dump(&r->params, 1, &err);
+	json_t *file = dump ? json_loads(dump, JSON_DECODE_ANY, &jerr) : NULL;
+	json_t *est = json_array(), *warn = json_array();
+	free(dump);
+	if (!file || !est || !warn || wc_params_fingerprint(&r->params, version, &err) != WC_OK) {
+		json_decref(file);
+		json_decref(est);
+		json_decref(warn);
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the calibration");
+		return NULL;
+	}
+	for (int i = 0; i < r->n_estimates; i++) {
+		const wc_calibrate_estimate *x = &r->estimates[i];
+		json_array_append_new(est, json_pack("{s:s,s:o,s:o,s:i}", "parameter", x->label, "value",
+		                                     number_or_null(x->value.value), "ci95",
+		                                     isfinite(x->value.lo) ? json_pack("[ff]", x->value.lo, x->value.hi)
+		                                                           : json_null(), "runs", x->runs));
+	}
+	for (int i = 0; i < r->n_warnings; i++)
+		json_array_append_new(warn, json_string(r->warnings[i]));
+	return json_pack("{s:s,s:s,s:s,s:i,s:f,s:o,s:o,s:o}", "params_version", version, "name",
+	                 r->params.name, "scope", wc_calibrate_scope_name(c->o.scope), "runs", r->n_runs,
+	                 "run_scatter", r->run_scatter, "estimates", est, "warnings", warn, "params", file);
+}
+
+void
+wc_route_calibrate(wc_request *req, wc_response *res)
+{
+	json_t *body = NULL, *out = NULL;
+	wc_runs_table *t = NULL;
+	wc_calibrate_result *result = calloc(1, sizeof *result);
+	cal_task c = { .o = WC_CALIBRATE_OPTIONS_INIT, .res = result };
+	const char *name = NULL;
+	wc_api_error e;
+
+	if (!result) {
+		wc_api_error_set(&e, 500, "internal", NULL, "out of memory");
+		wc_response_error(res, &e);
+		return;
+	}
+	if (wc_request_read_json(req, req->srv->max_body, &body, res) != 0)
+		goto done;
+	if (!json_is_object(body)) {
+		wc_api_error_set(&e, 422, "wrong_type", "", "expected a JSON object with \"runs\"");
+		goto refuse;
+	}
+	const wc_state *st = wc_profiles_select(req->profiles, body, &e);
+	if (!st || unknown_key(body, body_fields, "", &e) < 0)
+		goto refuse;
+	c.base = wc_predictor_params(st->pred);
+	if (parse_options(body, &c, &name, &e) < 0 || parse_runs(body, &t, &e) < 0)
+		goto refuse;
+	c.t = t;
+	if (run_calibration(&c) != WC_OK) {
+		refusal(t, &c.err, &e);
+		goto refuse;
+	}
+	if (name)
+		snprintf(result->params.name, sizeof result->params.name, "%s", name);
+	wc_utc_now(result->params.created_utc);
+	if ((out = answer(&c, &e)) != NULL) {
+		wc_response_json(res, 200, out);
+		goto done;
+	}
+refuse:
+	wc_response_error(res, &e);
+done:
+	wc_calibrate_result_clear(result);
+	free(result);
+	wc_runs_free(t);
+	json_decref(body);
+}

@@ -1,0 +1,140 @@
+/*
+ * Each term of the capacity model against a hand computation
+ * (docs/capacity.md): weight and KV bytes by precision, MoE touched
+ * experts and the shared/expert split, the decode step's memory, compute
+ * and tensor-parallel terms, prefill FLOPs, closed-loop latency and
+ * throughput, and the memory check (refusals name the field).
+ */
+#include "data/data.h"
+#include "predict/capacity.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+
+static const wc_capacity_hw h100 = { 3.35e12, 989e12, 80e9 };
+
+static void
+bytes(void)
+{
+	wc_capacity_arch a;
+	wc_error err;
+	const wc_model_info *m = wc_model_lookup("Qwen3-8B");
+	CHECK_INT(wc_capacity_arch_make(m, WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+	CHECK_NEAR(a.weight_bytes, 8.19e9 * 2, 1);
+	CHECK_NEAR(a.kv_bytes_per_token, 2.0 * 36 * 8 * 128 * 2, 0);   /* 147456 B */
+	CHECK_NEAR(wc_capacity_weight_read(&a, 64), a.weight_bytes, 0); /* dense: all, every step */
+	CHECK_INT(wc_capacity_arch_make(m, WC_PREC_FP8, WC_PREC_FP8, &a, &err), WC_OK);
+	CHECK_NEAR(a.weight_bytes, 8.19e9, 1);
+	CHECK_NEAR(a.kv_bytes_per_token, 2.0 * 36 * 8 * 128, 0);
+	CHECK_INT(wc_capacity_arch_make(m, WC_PREC_INT4, WC_PREC_BF16, &a, &err), WC_OK);
+	CHECK_NEAR(a.weight_bytes, 8.19e9 * 0.5, 1);
+	/* latent attention and hybrid layers */
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("DeepSeek-V3.1"), WC_PREC_FP8, WC_PREC_BF16, &a, &err), WC_OK);
+	CHECK_NEAR(a.kv_bytes_per_token, 61.0 * 576 * 2, 0);
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("NVIDIA-Nemotron-Nano-12B-v2"), WC_PREC_BF16, WC_PREC_BF16,
+	                                &a, &err), WC_OK);
+	CHECK_NEAR(a.kv_bytes_per_token, 6.0 * 2 * 8 * 128 * 2, 0);
+	CHECK(a.state_bytes > 1e8);
+	/* missing facts are named */
+	wc_model_info bad = *m;
+	bad.layers = 0;
+	CHECK_INT(wc_capacity_arch_make(&bad, WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "architecture/layers");
+}
+
+static void
+moe(void)
+{
+	wc_capacity_arch a;
+	wc_error err;
+	const wc_model_info *m = wc_model_lookup("Qwen3-30B-A3B"); /* 30.5 B, 3.3 active, 8 of 128 */
+	CHECK_INT(wc_capacity_arch_make(m, WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+	double X = (30.5 - 3.3) / (1 - 8.0 / 128); /* expert parameters */
+	CHECK_NEAR(a.expert_weight_bytes, X * 2e9, 1e3);
+	CHECK_NEAR(a.shared_weight_bytes, (30.5 - X) * 2e9, 1e3);
+	/* one token touches k/E of the experts: the active count exactly */
+	CHECK_NEAR(wc_capacity_weight_read(&a, 1), 3.3 * 2e9, 1e3);
+	/* n tokens: 1 - (1 - k/E)^n of them */
+	CHECK_NEAR(wc_capacity_weight_read(&a, 16), a.shared_weight_bytes + (1 - pow(1 - 1.0 / 16, 16)) * X * 2e9, 1e3);
+	CHECK(wc_capacity_weight_read(&a, 4096) < a.weight_bytes * (1 + 1e-12));
+	CHECK(wc_capacity_weight_read(&a, 4096) > 0.999 * a.weight_bytes);
+}
+
+static void
+step_terms(void)
+{
+	wc_capacity_arch a;
+	wc_capacity_times t, t2;
+	wc_error err;
+	wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.5, 3e-5 };
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("Qwen3-14B"), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+	double n = 32, in = 1000, out = 512, c = in + out / 2;
+	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &t);
+	double mem = (14.8e9 * 2 + n * c * a.kv_bytes_per_token) / (0.8 * 3.35e12);
+	double cmp = 2 * 14.8e9 * n / (0.5 * 989e12);
+	CHECK_NEAR(t.t_mem, mem, 1e-12);
+	CHECK_NEAR(t.t_cmp, cmp, 1e-12);
+	CHECK_NEAR(t.t_tp, 0, 0);
+	CHECK_NEAR(t.t_dec, 2e-3 + 1e-5 * n + fmax(mem, cmp), 1e-12);
+	double pre = (2 * 14.8e9 * in + 2.0 * 40 * 5120 * in * in) / (0.5 * 989e12);
+	CHECK_NEAR(t.t_pre, pre, 1e-12);
+	CHECK_NEAR(t.latency_s, out * t.t_dec + n * pre, 1e-9);
+	CHECK_NEAR(t.ttft_s, pre + t.t_dec, 1e-12);
+	CHECK_NEAR(t.throughput_tok_s, n * out / t.latency_s, 1e-6);
+	/* tensor parallel: bytes and FLOPs split over G, plus layers x tau x log2 G */
+	wc_capacity_times_eval(&pt, &a, &h100, 4, n, in, out, &t2);
+	CHECK_NEAR(t2.t_mem, mem / 4, 1e-12);
+	CHECK_NEAR(t2.t_cmp, cmp / 4, 1e-12);
+	CHECK_NEAR(t2.t_tp, 40 * 3e-5 * 2, 1e-15);
+	CHECK_NEAR(t2.t_pre, pre / 4, 1e-12);
+	/* compute-bound when the batch is large: the max switches */
+	wc_capacity_times_eval(&pt, &a, &h100, 1, 4096, 10, 10, &t);
+	CHECK(t.t_cmp > t.t_mem);
+	CHECK_NEAR(t.t_dec, 2e-3 + 1e-5 * 4096 + t.t_cmp, 1e-12);
+}
+
+static void
+memory(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_config c = WC_CONFIG_INIT;
+	wc_error err;
+	double fit;
+	wc_params_default(&p);
+	c.platform = "H100";
+	c.tp = 1;
+	c.arch = wc_model_lookup("Llama-3.1-405B");
+	c.active_params_b = 405;
+	c.running = 32;
+	/* 810 GB of weights on one 80 GB H100: refused, naming tp and the numbers */
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB but 1 x 80 GB of H100 hold 72.0 GB");
+	CHECK_CONTAINS(err.msg, "at least 12 GPUs");
+	/* without the architecture N_act is a lower bound on the weights */
+	c.arch = NULL;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	/* 16 GB of Qwen3-8B; (72 - 16.38) GB / (2048 x 147456 B) requests of 2048 tokens */
+	c.arch = wc_model_lookup("Qwen3-8B");
+	c.active_params_b = 8.19;
+	c.input_tokens = 1536;
+	c.output_tokens = 512;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_OK);
+	CHECK_NEAR(fit, floor((72e9 - 16.38e9) / (2048.0 * 147456)), 0);
+	c.running = fit + 1;
+	CHECK_INT(wc_predict_memory_check(&p, &c, NULL, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "concurrency: ");
+	CHECK_CONTAINS(err.msg, "at most 184 fit");
+	c.running = fit;
+	CHECK_INT(wc_predict_memory_check(&p, &c, NULL, &err), WC_OK);
+	wc_params_clear(&p);
+}
+
+int
+main(void)
+{
+	bytes();
+	moe();
+	step_terms();
+	memory();
+	return check_report("test_capacity_model");
+}

@@ -1,0 +1,135 @@
+/*
+ * The capacity commands end to end: `predict inference` with token
+ * lengths (JSON block, cost and CO2), its refusals (exit 2, one line
+ * naming the flag, the numbers for a model that does not fit), `fit
+ * capacity` on the published periods (keeps the power law, writes the
+ * section), `validate capacity` (leave-one-out periods, --per-run) and
+ * `fit request-energy`.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+#define ARGS(...) ((const char *const[]){ "wattcast", __VA_ARGS__, NULL })
+
+static void
+usage_error(const char *const *argv, const char *needle)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, needle);
+	char *nl = strchr(r.err, '\n');
+	CHECK(nl && nl[1] == '\0');
+	run_result_free(&r);
+}
+
+static void
+predict(void)
+{
+	run_result r;
+	CHECK(run_wattcast(ARGS("predict", "inference", "--platform", "H200", "--model", "Qwen3-14B", "--concurrency",
+	                        "32", "--input-tokens", "300", "--output-tokens", "512", "--price-per-kwh", "0.1",
+	                        "--grams-co2-per-kwh", "350", "--json"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out, 0, NULL), *c = json_object_get(o, "capacity");
+	CHECK(json_is_object(c));
+	CHECK(json_number_value(json_object_get(c, "latency_s")) > 1);
+	CHECK(json_is_object(json_object_get(c, "cost")) && json_is_object(json_object_get(c, "co2_g")));
+	CHECK(json_is_number(json_object_get(o, "max_concurrency_fit")));
+	json_decref(o);
+	run_result_free(&r);
+	CHECK(run_wattcast(ARGS("predict", "inference", "--platform", "A100", "--model", "Qwen3-8B", "--rate", "1.5",
+	                        "--input-tokens", "300", "--output-tokens", "200"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "open loop");
+	CHECK_CONTAINS(r.out, "energy per output token");
+	run_result_free(&r);
+
+	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Llama-3.1-405B", "--concurrency", "8"),
+	            "--tp: the weights need 810.0 GB but 1 x 80 GB of H100 hold 72.0 GB");
+	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "900",
+	                 "--input-tokens", "4000", "--output-tokens", "1000"), "--concurrency: 900 requests of 5000 tokens");
+	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
+	                 "--input-tokens", "-5", "--output-tokens", "10"), "--input-tokens");
+	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--rate", "0",
+	                 "--input-tokens", "5", "--output-tokens", "10"), "--rate");
+	usage_error(ARGS("predict", "inference", "--platform", "H100", "--active-params", "8", "--concurrency", "8",
+	                 "--input-tokens", "5", "--output-tokens", "10"), "--model: the capacity answers need the architecture");
+	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
+	                 "--input-tokens", "5"), "give both --input-tokens and --output-tokens");
+}
+
+static void
+fit_and_validate(void)
+{
+	const char *src = test_env("WC_SOURCE_DIR", ".");
+	char *periods = path_join(src, "data/default/published-periods.csv");
+	char *dir = test_tmpdir("cli_capacity"), *out = path_join(dir, "cap.json"), *per = path_join(dir, "per_run.csv");
+	run_result r;
+	CHECK(run_wattcast(ARGS("fit", "capacity", periods, "-o", out, "--bootstrap", "50", "--seed", "3"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "etac");
+	CHECK_CONTAINS(r.out, "t1: every row has the same running count; fixed at 0");
+	run_result_free(&r);
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	CHECK_INT(wc_params_load_file(out, &p, &err), WC_OK);
+	CHECK(p.capacity.present && p.capacity.draws.n == 50 && p.capacity.n_levels == 3);
+	CHECK_NEAR(p.levels[0].theta.value, 1.99, 0); /* the power law of the base profile is kept */
+	wc_params_clear(&p);
+	CHECK(run_wattcast(ARGS("validate", "capacity", periods, "--per-run", per, "--json"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out, 0, NULL);
+	json_t *loo = json_object_get(json_object_get(o, "periods_loo"), "overall");
+	CHECK_INT(json_integer_value(json_object_get(loo, "n")), 11);
+	printf("  periods leave-one-out: median |error| %.2f %%\n",
+	       json_number_value(json_object_get(loo, "median_abs_err_pct")));
+	CHECK(json_number_value(json_object_get(loo, "median_abs_err_pct")) < 10);
+	json_decref(o);
+	run_result_free(&r);
+	char *text = NULL;
+	size_t len;
+	CHECK_INT(wc_read_file(per, 1 << 20, &text, &len, &err), WC_OK);
+	CHECK_CONTAINS(text, ",period_s,");
+	free(text);
+	usage_error(ARGS("fit", "capacity", periods, "-o", out, "--per-level", "eta,zeta"), "--per-level: unknown");
+	free(periods);
+	free(out);
+	free(per);
+	free(dir);
+}
+
+static void
+request_energy(void)
+{
+	char *dir = test_tmpdir("cli_request_energy"), *runs = path_join(dir, "runs.csv");
+	/* E(N) = 80 + 9.6 N J for 16 requests of 512 tokens, as energy per token */
+	CHECK_INT(write_text(runs, "run_id,platform,tp,model,active_params_b,running,mean_power_w,input_tokens,"
+	                           "output_tokens,energy_per_token_j\n"
+	                           "a,H200,1,Llama-3.1-8B,8.03,16,400,512,10,1.1\n"
+	                           "b,H200,1,Llama-3.1-8B,8.03,16,400,512,128,0.639063\n"
+	                           "c,H200,1,Llama-3.1-8B,8.03,16,400,512,512,0.609766\n"), 0);
+	run_result r;
+	CHECK(run_wattcast(ARGS("fit", "request-energy", runs, "--json"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out, 0, NULL), *g = json_array_get(o, 0);
+	CHECK_NEAR(json_number_value(json_object_get(g, "e_fixed_j")), 80, 0.1);
+	CHECK_NEAR(json_number_value(json_object_get(g, "e_step_per_request_mj")), 600, 0.1);
+	CHECK_INT(json_array_size(json_object_get(g, "points")), 3);
+	json_decref(o);
+	run_result_free(&r);
+	free(runs);
+	free(dir);
+}
+
+int
+main(void)
+{
+	predict();
+	fit_and_validate();
+	request_energy();
+	return check_report("test_cli_capacity");
+}

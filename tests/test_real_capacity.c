@@ -1,0 +1,81 @@
+/*
+ * The capacity model on the real ML.ENERGY v3 table (label realdata; read
+ * in place from ../shared): every configuration becomes evidence (Little's
+ * law latency and median ITL), the joint fit converges, and leave one
+ * model out -- capacity model and power law refitted without the model --
+ * stays where docs/results.md reports it (median |error| of throughput
+ * H100 9.7 %, B200 18.8 %; of energy per output token H100 15.6 %, B200
+ * 16.4 %; the goal of 10 % is met for H100 throughput only).
+ */
+#include "data/data.h"
+#include "fit/capacity.h"
+#include "tests/support/support.h"
+#include "validation/validation.h"
+
+#include <gsl/gsl_errno.h>
+#include <stdlib.h>
+
+static const wc_accuracy *
+platform(const wc_heldout_report *r, const char *name)
+{
+	for (int i = 0; i < r->n_sets; i++)
+		if (strcmp(r->sets[i].set, name) == 0)
+			return &r->sets[i];
+	return NULL;
+}
+
+int
+main(void)
+{
+	const char *shared = test_shared_dir();
+	if (!shared)
+		return TEST_SKIP;
+	char *path = path_join(shared, "data/real/mlenergy/configurations_text.csv");
+	wc_runs_table *t = NULL;
+	wc_capacity_data d = WC_CAPACITY_DATA_INIT;
+	wc_capacity_fit_options co = WC_CAPACITY_FIT_OPTIONS_INIT;
+	wc_capacity_fit_result r;
+	wc_params prior = WC_PARAMS_INIT;
+	wc_error err;
+	gsl_set_error_handler_off();
+	CHECK_INT(wc_import_mlenergy(path, &t, &err), WC_OK);
+	if (!t)
+		return check_report("test_real_capacity");
+	/* the import keeps what the capacity fit reads */
+	CHECK(t->runs[0].throughput_tok_s > 0 && t->runs[0].output_tokens > 0 && t->runs[0].running > 0);
+	CHECK(wc_runs_get_extra(t, 0, "median_itl_ms") && atof(wc_runs_get_extra(t, 0, "median_itl_ms")) > 0);
+	CHECK_INT(wc_capacity_data_add_runs(&d, t, &err), WC_OK);
+	CHECK_INT((int)d.n_rows, 325);
+	CHECK_INT(wc_fit_capacity(&d, &co, &r, &err), WC_OK);
+	CHECK(r.converged);
+	CHECK_INT(r.n_obs, 650);
+	printf("  in-sample rms %.3f (log time)\n", r.rms);
+	wc_capacity_fit_result_clear(&r);
+
+	wc_params_default(&prior);
+	wc_fit_options po = WC_FIT_OPTIONS_INIT;
+	po.prior = &prior;
+	wc_capacity_report rep;
+	CHECK_INT(wc_validate_capacity(t, &d, &co, &po, &rep, NULL, &err), WC_OK);
+	static const struct {
+		const char *name;
+		double tput, energy;
+	} expect[2] = { { "H100", 9.71, 13.64 }, { "B200", 18.76, 16.56 } };
+	for (int i = 0; i < 2; i++) {
+		const wc_accuracy *a = platform(&rep.throughput, expect[i].name), *e = platform(&rep.energy, expect[i].name);
+		CHECK(a && e);
+		if (!a || !e)
+			continue;
+		printf("  LOMO %s: throughput n %d median |err| %.2f %% bias %+.2f %%; energy/token n %d median |err| "
+		       "%.2f %% bias %+.2f %%\n", a->set, a->n, a->median_abs_err_pct, a->bias_pct, e->n,
+		       e->median_abs_err_pct, e->bias_pct);
+		CHECK_NEAR(a->median_abs_err_pct, expect[i].tput, 0.5);
+		CHECK_NEAR(e->median_abs_err_pct, expect[i].energy, 0.5);
+	}
+	CHECK_INT(rep.throughput.overall.n + rep.throughput.skipped, 325);
+	wc_params_clear(&prior);
+	wc_capacity_data_clear(&d);
+	wc_runs_free(t);
+	free(path);
+	return check_report("test_real_capacity");
+}

@@ -1,0 +1,140 @@
+/*
+ * The capacity fields over real HTTP: a closed-loop answer with its
+ * capacity block (the same numbers as the CLI), an open loop and its
+ * solved running count, over-capacity rates, cost and CO2, explicit
+ * architectures, and every bad input refused with 422 and its field:
+ * negative tokens, rate <= 0, a capacity request without architecture, a
+ * model that does not fit (weights, or the requests' KV cache).
+ */
+#include "data/data.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+
+static CURL *h;
+
+static json_t *
+answer(const char *body)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/predict/inference"), body, &r);
+	CHECK_INT(r.status, 200);
+	if (r.status != 200)
+		fprintf(stderr, "  body %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
+	json_t *o = r.json;
+	r.json = NULL;
+	http_reply_free(&r);
+	return o;
+}
+
+static double
+cap(const json_t *a, const char *key)
+{
+	const json_t *v = json_object_get(json_object_get(a, "capacity"), key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void
+expect_422(const char *body, const char *field, const char *needle)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/predict/inference"), body, &r);
+	CHECK_INT(r.status, 422);
+	CHECK(http_error_str(&r, "field") && strcmp(http_error_str(&r, "field"), field) == 0);
+	CHECK(http_error_str(&r, "message") && strstr(http_error_str(&r, "message"), needle));
+	if (r.status != 422 || !http_error_str(&r, "field") || strcmp(http_error_str(&r, "field"), field) != 0 ||
+	    !strstr(http_error_str(&r, "message"), needle))
+		fprintf(stderr, "  body %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
+	http_reply_free(&r);
+}
+
+static void
+closed_and_open(void)
+{
+	json_t *a = answer("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32,"
+	                   "\"input_tokens\":107.43645143771522,\"output_tokens\":512,\"price_per_kwh\":0.2,"
+	                   "\"grams_co2_per_kwh\":400}");
+	double lat = cap(a, "latency_s"), ept = cap(a, "energy_per_output_token_j");
+	CHECK_NEAR(lat, 4.12, 0.02);
+	CHECK_NEAR(cap(a, "throughput_tok_s"), 32 * 512 / lat, 1e-6);
+	CHECK_NEAR(ept, json_number_value(json_object_get(a, "node_power_w")) * lat / (32 * 512), 1e-9);
+	CHECK_NEAR(cap(a, "energy_per_request_j") / (ept * 512), 1.0, 1e-8);
+	json_t *cost = json_object_get(json_object_get(a, "capacity"), "cost");
+	CHECK_NEAR(json_number_value(json_object_get(cost, "per_million_output_tokens")), ept * 1e6 / 3.6e6 * 0.2, 1e-9);
+	CHECK(json_number_value(json_object_get(a, "max_concurrency_fit")) > 100);
+	json_decref(a);
+	/* open loop: n = rate x latency(n), below the engine's cap */
+	a = answer("{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":2,\"concurrency\":64,"
+	           "\"input_tokens\":200,\"output_tokens\":256}");
+	double n = json_number_value(json_object_get(a, "mean_running"));
+	CHECK(n > 1 && n < 64);
+	CHECK_NEAR(n, 2 * cap(a, "latency_s"), 1e-6 * n);
+	CHECK(json_is_false(json_object_get(json_object_get(a, "capacity"), "over_capacity")));
+	json_decref(a);
+	/* beyond capacity: flagged, answered at the cap */
+	a = answer("{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":1000,\"concurrency\":64,"
+	           "\"input_tokens\":200,\"output_tokens\":256}");
+	CHECK(json_is_true(json_object_get(json_object_get(a, "capacity"), "over_capacity")));
+	CHECK_NEAR(json_number_value(json_object_get(a, "mean_running")), 64, 0);
+	CHECK(cap(a, "capacity_rate") < 1000);
+	json_decref(a);
+	/* a model the catalog does not have, by its architecture */
+	a = answer("{\"platform\":\"H200\",\"tp\":1,\"active_params_b\":9,\"architecture\":{\"layers\":40,"
+	           "\"kv_heads\":8,\"head_dim\":128,\"d_model\":4096},\"concurrency\":16,\"input_tokens\":200,"
+	           "\"output_tokens\":300}");
+	CHECK(cap(a, "latency_s") > 0);
+	json_decref(a);
+}
+
+static void
+refusals(void)
+{
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":-1,"
+	           "\"output_tokens\":100}", "/input_tokens", "input_tokens");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":10,"
+	           "\"output_tokens\":0}", "/output_tokens", "output_tokens");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":0,\"input_tokens\":10,"
+	           "\"output_tokens\":100}", "/rate", "must be > 0");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":-2,\"input_tokens\":10,"
+	           "\"output_tokens\":100}", "/rate", "must be > 0");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":8,\"input_tokens\":10,"
+	           "\"output_tokens\":100}", "/model", "need the architecture");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Llama-3.1-405B\",\"concurrency\":32}", "/tp",
+	           "the weights need 810.0 GB");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":405,\"concurrency\":32}", "/tp", "at least 12 GPUs");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":1000,\"input_tokens\":4000,"
+	           "\"output_tokens\":1000}", "/concurrency", "at most");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":10}",
+	           "/output_tokens", "required");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":-1},"
+	           "\"concurrency\":8}", "/architecture/layers", "between");
+}
+
+int
+main(void)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	wc_server *srv = NULL;
+	wc_error err;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	wc_params_default(&paper);
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 4;
+	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	if (!srv) {
+		fprintf(stderr, "%s\n", err.msg);
+		return check_report("test_server_capacity");
+	}
+	http_set_base(wc_server_port(srv));
+	closed_and_open();
+	refusals();
+	wc_server_stop(srv);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&paper);
+	return check_report("test_server_capacity");
+}

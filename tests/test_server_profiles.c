@@ -1,0 +1,207 @@
+/*
+ * Several parameter sets in one server (docs/http-api.md, "Profiles"):
+ * a request naming each profile gets that profile's answer, an unknown
+ * one is 422 with field /profile, GET /v1/profiles and /v1/params?profile=
+ * list and return them; reloading all files at once under load drops no
+ * request, and one broken file keeps the old set of all (the message names
+ * the file). POST /v1/calibrate answers a parameter file that loads and
+ * applies, and refuses bad tables with the reason and a field.
+ */
+#include "data/data.h"
+#include "models/models.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+static CURL *h;
+static atomic_int stop_load;
+static atomic_long n_ok, n_fail;
+
+static double
+predict_with(const char *profile, int *status)
+{
+	char body[256];
+	http_reply r;
+	snprintf(body, sizeof body,
+	         "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32%s%s%s}",
+	         profile ? ",\"profile\":\"" : "", profile ? profile : "", profile ? "\"" : "");
+	http_post_json(h, url("/v1/predict/inference"), body, &r);
+	*status = (int)r.status;
+	double v = r.json ? json_number_value(json_object_get(r.json, "node_power_w")) : NAN;
+	if (r.status == 422)
+		CHECK(strcmp(http_error_str(&r, "field"), "/profile") == 0);
+	http_reply_free(&r);
+	return v;
+}
+
+static void
+test_profiles(void)
+{
+	int st;
+	double a = predict_with(NULL, &st), b;
+	CHECK_INT(st, 200);
+	CHECK_NEAR(a, 551.0, 1.0); /* the default is the first: paper */
+	CHECK_NEAR(predict_with("paper", &st), a, 1e-9);
+	b = predict_with("hot", &st);
+	CHECK_INT(st, 200);
+	CHECK(b > a + 20);
+	predict_with("nope", &st);
+	CHECK_INT(st, 422);
+	http_reply r;
+	http_get(h, url("/v1/profiles"), &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(json_integer_value(json_object_get(r.json, "count")), 2);
+	CHECK(strcmp(json_string_value(json_object_get(r.json, "default")), "paper") == 0);
+	http_reply_free(&r);
+	http_get(h, url("/v1/params?profile=hot"), &r);
+	CHECK(r.json && strcmp(json_string_value(json_object_get(r.json, "name")), "hot") == 0);
+	http_reply_free(&r);
+	http_get(h, url("/v1/params?profile=cold"), &r);
+	CHECK_INT(r.status, 422);
+	CHECK(strcmp(http_error_str(&r, "field"), "/profile") == 0);
+	http_reply_free(&r);
+	http_get(h, url("/v1/params"), &r);
+	CHECK(r.json && strcmp(json_string_value(json_object_get(r.json, "name")), "paper") == 0);
+	http_reply_free(&r);
+}
+
+static void
+expect_refused(const char *body, const char *field, const char *needle)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/calibrate"), body, &r);
+	CHECK_INT(r.status, 422);
+	CHECK(strcmp(http_error_str(&r, "field"), field) == 0);
+	CHECK_CONTAINS(http_error_str(&r, "message"), needle);
+	http_reply_free(&r);
+}
+
+static void
+test_calibrate(void)
+{
+	http_reply r;
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	http_post_json(h, url("/v1/calibrate"),
+	               "{\"profile\":\"hot\",\"name\":\"mine\",\"bootstrap\":20,\"runs\":[{\"platform\":\"H100\","
+	               "\"tp\":1,\"model\":\"Qwen/Qwen3-8B\",\"running\":32,\"mean_power_w\":500}]}", &r);
+	CHECK_INT(r.status, 200);
+	json_t *file = r.json ? json_object_get(r.json, "params") : NULL;
+	char *text = file ? json_dumps(file, 0) : NULL;
+	CHECK(text && wc_params_load_buffer(text, strlen(text), "answer", &p, &err) == WC_OK);
+	if (p.n_levels) {
+		wc_config c = WC_CONFIG_INIT;
+		wc_power pw;
+		c.platform = "H100";
+		c.active_params_b = 8.19;
+		c.running = 32;
+		c.model = "Qwen3-8B";
+		CHECK_INT(wc_law_power(&p, &c, &pw, NULL), WC_OK);
+		/* one run: the law goes through it, but for the weak prior on the shift */
+		CHECK_NEAR(pw.node_power_w, 500, 5.0);
+		CHECK(strcmp(p.name, "mine") == 0 && p.n_draws == 20);
+	}
+	free(text);
+	wc_params_clear(&p);
+	http_reply_free(&r);
+	expect_refused("{\"runs\":[{\"platform\":\"B300\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":32,"
+	               "\"mean_power_w\":700}]}", "/runs/0/platform", "a level the base 'paper' does not have");
+	expect_refused("{\"scope\":\"platform\",\"runs\":[{\"platform\":\"B300\",\"tp\":1,\"model\":\"Qwen3-8B\","
+	               "\"running\":32,\"mean_power_w\":700,\"idle_power_w\":150}]}", "/runs",
+	               "needs 2 or more runs");
+	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":32}]}",
+	               "/runs/0/mean_power_w", "calibration needs measured runs");
+	expect_refused("{\"profile\":\"nope\",\"runs\":[]}", "/profile", "unknown profile");
+}
+
+static void *
+load(void *arg)
+{
+	CURL *c = curl_easy_init();
+	(void)arg;
+	for (long i = 0; !atomic_load(&stop_load); i++) {
+		http_reply r;
+		http_post_json(c, url("/v1/predict/inference"),
+		               i % 2 ? "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"profile\":\"hot\"}"
+		                     : "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", &r);
+		atomic_fetch_add(r.status == 200 ? &n_ok : &n_fail, 1);
+		http_reply_free(&r);
+	}
+	curl_easy_cleanup(c);
+	return NULL;
+}
+
+static void
+test_reload_under_load(wc_server *srv, const char *const *files, const char *const *broken)
+{
+	pthread_t t[3];
+	wc_error err;
+	char before[17], after[17];
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, load, NULL);
+	for (int k = 0; k < 40; k++) {
+		CHECK_INT(wc_server_reload_files(srv, 2, files, &err), WC_OK);
+		long target = atomic_load(&n_ok) + 5;
+		while (atomic_load(&n_ok) < target && atomic_load(&n_fail) == 0)
+			; /* let requests through between swaps */
+	}
+	wc_server_params_version(srv, before);
+	CHECK(wc_server_reload_files(srv, 2, broken, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, broken[1]);
+	wc_server_params_version(srv, after);
+	CHECK(strcmp(before, after) == 0);
+	atomic_store(&stop_load, 1);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	CHECK(atomic_load(&n_ok) > 200);
+	CHECK_INT(atomic_load(&n_fail), 0);
+}
+
+int
+main(void)
+{
+	wc_params paper = WC_PARAMS_INIT, hot = WC_PARAMS_INIT;
+	wc_server *srv = NULL;
+	wc_error err;
+	char *dir = test_tmpdir("profiles");
+	char *fa = path_join(dir, "a.json"), *fb = path_join(dir, "b.json"), *fx = path_join(dir, "x.json");
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	wc_params_default(&paper);
+	wc_params_default(&hot);
+	snprintf(hot.name, sizeof hot.name, "hot");
+	hot.levels[1].theta.value += 0.5;
+	const wc_params *sets[2] = { &paper, &hot };
+	const char *sources[2] = { "profile:paper", "hot" };
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 6;
+	/* Two sets of one name are refused. */
+	const wc_params *twins[2] = { &paper, &paper };
+	CHECK(wc_server_start_profiles(&so, 2, twins, NULL, &srv, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "distinct names");
+	CHECK_INT(wc_server_start_profiles(&so, 2, sets, sources, &srv, &err), WC_OK);
+	if (!srv)
+		return check_report("test_server_profiles");
+	http_set_base(wc_server_port(srv));
+	test_profiles();
+	test_calibrate();
+	CHECK_INT(wc_params_save_file(fa, &paper, &err), WC_OK);
+	CHECK_INT(wc_params_save_file(fb, &hot, &err), WC_OK);
+	CHECK_INT(write_text(fx, "{\"schema\": \"wattcast.params/3\"}"), 0);
+	const char *files[2] = { fa, fb }, *broken[2] = { fa, fx };
+	test_reload_under_load(srv, files, broken);
+	wc_server_stop(srv);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&paper);
+	wc_params_clear(&hot);
+	free(fa);
+	free(fb);
+	free(fx);
+	free(dir);
+	return check_report("test_server_profiles");
+}

@@ -1,0 +1,200 @@
+/*
+ * Held-out accuracy of the capacity model (validation/capacity.h): each
+ * fold refits the capacity model (and, for energy, the power law) without
+ * what it predicts, then predicts through the same arithmetic as
+ * `wattcast predict` (wc_capacity_times_eval at the row's running count,
+ * input length and output length).
+ */
+#include "validation_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Latency of row i from a fitted section; NaN when the fold cannot
+ * predict it (its level or its workload's input length was not fitted). */
+static double
+predict_latency(const wc_capacity_params *c, const wc_capacity_row *r)
+{
+	wc_capacity_binding b;
+	wc_capacity_point pt;
+	wc_capacity_times t;
+	double input = r->input_tokens;
+	if (!isfinite(input)) {
+		const wc_capacity_workload *w = wc_capacity_workload_find(c, r->set[0] ? r->set : "unlabelled");
+		if (!w)
+			return NAN;
+		input = w->input_tokens.value;
+	}
+	if (wc_capacity_bind(c, r->platform, &b, NULL) != WC_OK)
+		return NAN;
+	wc_capacity_bound_point(&b, NULL, &pt);
+	wc_capacity_times_eval(&pt, &r->arch, &b.hw, r->tp, r->running, input, r->output_tokens, &t);
+	return t.latency_s;
+}
+
+static void
+per_run_row(wc_per_run *pr, const wc_capacity_row *r, const char *fold, const char *quantity, double pred,
+            double meas, wc_error *err, int *rc)
+{
+	wc_per_run_row row;
+	if (!pr || *rc != WC_OK)
+		return;
+	wc_per_run_row_init(&row);
+	snprintf(row.run_id, sizeof row.run_id, "%s", r->id);
+	snprintf(row.set, sizeof row.set, "%s", r->platform);
+	snprintf(row.fold, sizeof row.fold, "%s", fold);
+	snprintf(row.quantity, sizeof row.quantity, "%s", quantity);
+	wc_per_run_row_input(&row, "platform", r->platform);
+	wc_per_run_row_input_number(&row, "tp", r->tp);
+	wc_per_run_row_input(&row, "model", r->model);
+	wc_per_run_row_input_number(&row, "running", r->running);
+	wc_per_run_row_input_number(&row, "input_tokens", r->input_tokens);
+	wc_per_run_row_input_number(&row, "output_tokens", r->output_tokens);
+	wc_per_run_row_input(&row, "workload", r->set);
+	row.predicted = pred;
+	row.measured = meas;
+	row.error_pct = 100.0 * (pred - meas) / meas;
+	*rc = wc_per_run_add(pr, &row, err);
+}
+
+typedef struct {
+	double *err_tp, *err_e, *err_p;
+	char (*set_tp)[48], (*set_e)[48], (*set_p)[48];
+	size_t n_tp, n_e, n_p;
+	int skip_tp, skip_e, skip_p;
+} cap_errors;
+
+/* One model held out: refit both laws, predict its runs-table rows. */
+static int
+lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
+          const wc_fit_options *po, const char *key, unsigned char *use, unsigned char *use_runs,
+          cap_errors *x, wc_per_run *pr, wc_error *err)
+{
+	wc_capacity_fit_options o = *co;
+	wc_capacity_fit_result cf;
+	wc_fit_result pf;
+	int rc = WC_OK, have_power = 0;
+	for (size_t i = 0; i < d->n_rows; i++)
+		use[i] = !d->rows[i].exclude[0] && strcmp(d->rows[i].model_key, key) != 0;
+	o.use = use;
+	if (wc_fit_capacity(d, &o, &cf, NULL) != WC_OK)
+		return WC_OK; /* nothing left to fit: the model's rows stay unpredicted */
+	if (runs) {
+		wc_fit_options p = *po;
+		for (size_t j = 0; j < runs->n_runs; j++) {
+			const wc_model_info *m = wc_model_lookup(runs->runs[j].model);
+			use_runs[j] = !runs->runs[j].exclude[0] && strcmp(m ? m->name : runs->runs[j].model, key) != 0;
+		}
+		p.use = use_runs;
+		have_power = wc_fit_inference_law(runs, &p, &pf, NULL) == WC_OK;
+	}
+	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
+		const wc_capacity_row *r = &d->rows[i];
+		if (r->from_periods || r->exclude[0] || strcmp(r->model_key, key) != 0 || !(r->throughput_tok_s > 0))
+			continue;
+		double lat = predict_latency(&cf.params, r), tput = r->running * r->output_tokens / lat;
+		if (!isfinite(tput)) {
+			x->skip_tp++;
+			continue;
+		}
+		x->err_tp[x->n_tp] = 100.0 * (tput - r->throughput_tok_s) / r->throughput_tok_s;
+		snprintf(x->set_tp[x->n_tp++], 48, "%s", r->platform);
+		per_run_row(pr, r, key, "throughput_tok_s", tput, r->throughput_tok_s, err, &rc);
+		wc_power pw;
+		if (!(r->energy_per_token_j > 0))
+			continue;
+		if (!have_power || wc_fit_predict_run(&pf.params, &runs->runs[r->source_index], &pw, NULL) != WC_OK) {
+			x->skip_e++;
+			continue;
+		}
+		double ept = pw.node_power_w / tput;
+		x->err_e[x->n_e] = 100.0 * (ept - r->energy_per_token_j) / r->energy_per_token_j;
+		snprintf(x->set_e[x->n_e++], 48, "%s", r->platform);
+		per_run_row(pr, r, key, "energy_per_token_j", ept, r->energy_per_token_j, err, &rc);
+	}
+	if (have_power)
+		wc_fit_result_clear(&pf);
+	wc_capacity_fit_result_clear(&cf);
+	return rc;
+}
+
+/* Each period predicted from a fit on the other periods. */
+static int
+periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsigned char *use, cap_errors *x,
+            wc_per_run *pr, wc_error *err)
+{
+	int rc = WC_OK;
+	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
+		const wc_capacity_row *r = &d->rows[i];
+		wc_capacity_fit_options o = *co;
+		wc_capacity_fit_result cf;
+		if (!r->from_periods || r->exclude[0])
+			continue;
+		for (size_t j = 0; j < d->n_rows; j++)
+			use[j] = d->rows[j].from_periods && !d->rows[j].exclude[0] && j != i;
+		o.use = use;
+		double lat = NAN;
+		if (wc_fit_capacity(d, &o, &cf, NULL) == WC_OK) {
+			lat = predict_latency(&cf.params, r);
+			wc_capacity_fit_result_clear(&cf);
+		}
+		if (!isfinite(lat)) {
+			x->skip_p++;
+			continue;
+		}
+		x->err_p[x->n_p] = 100.0 * (lat - r->latency_s) / r->latency_s;
+		snprintf(x->set_p[x->n_p++], 48, "%s", r->platform);
+		per_run_row(pr, r, r->id, "period_s", lat, r->latency_s, err, &rc);
+	}
+	return rc;
+}
+
+int
+wc_validate_capacity(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
+                     const wc_fit_options *power, wc_capacity_report *out, wc_per_run *per_run, wc_error *err)
+{
+	size_t n = d->n_rows ? d->n_rows : 1, nr = runs && runs->n_runs ? runs->n_runs : 1;
+	cap_errors x = { 0 };
+	unsigned char *use = malloc(n), *use_runs = malloc(nr), *done = calloc(n, 1);
+	int rc = WC_OK;
+	memset(out, 0, sizeof *out);
+	x.err_tp = malloc(n * sizeof *x.err_tp);
+	x.err_e = malloc(n * sizeof *x.err_e);
+	x.err_p = malloc(n * sizeof *x.err_p);
+	x.set_tp = malloc(n * sizeof *x.set_tp);
+	x.set_e = malloc(n * sizeof *x.set_e);
+	x.set_p = malloc(n * sizeof *x.set_p);
+	if (!use || !use_runs || !done || !x.err_tp || !x.err_e || !x.err_p || !x.set_tp || !x.set_e || !x.set_p) {
+		rc = wc_error_set(err, WC_ENOMEM, "validate capacity: out of memory");
+		goto cleanup;
+	}
+	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
+		const wc_capacity_row *r = &d->rows[i];
+		if (done[i] || r->from_periods || r->exclude[0])
+			continue;
+		for (size_t j = 0; j < d->n_rows; j++)
+			done[j] |= strcmp(d->rows[j].model_key, r->model_key) == 0;
+		rc = lomo_fold(runs, d, co, power, r->model_key, use, use_runs, &x, per_run, err);
+	}
+	if (rc == WC_OK)
+		rc = periods_loo(d, co, use, &x, per_run, err);
+	if (rc == WC_OK)
+		rc = wc__accuracy_summary(x.err_tp, (const char (*)[48])x.set_tp, x.n_tp, x.skip_tp, &out->throughput, err);
+	if (rc == WC_OK)
+		rc = wc__accuracy_summary(x.err_e, (const char (*)[48])x.set_e, x.n_e, x.skip_e, &out->energy, err);
+	if (rc == WC_OK)
+		rc = wc__accuracy_summary(x.err_p, (const char (*)[48])x.set_p, x.n_p, x.skip_p, &out->periods, err);
+cleanup:
+	free(use);
+	free(use_runs);
+	free(done);
+	free(x.err_tp);
+	free(x.err_e);
+	free(x.err_p);
+	free(x.set_tp);
+	free(x.set_e);
+	free(x.set_p);
+	return rc;
+}

@@ -1,0 +1,35 @@
+/*
+ * Held-out accuracy of the capacity model (docs/validation.md, "Capacity"):
+ * leave one model out over the runs tables' rows (throughput and energy
+ * per output token, per platform: the power law and the capacity model
+ * are both refitted without the model), and leave one out over the
+ * periods tables' rows (each period predicted from a fit on the others).
+ */
+#ifndef WC_VALIDATION_CAPACITY_H
+#define WC_VALIDATION_CAPACITY_H
+
+#include "data/per_run.h"
+#include "fit/capacity.h"
+#include "validation/accuracy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+	wc_heldout_report throughput;  /* leave one model out, one set per platform */
+	wc_heldout_report energy;      /* energy per output token, same folds */
+	wc_heldout_report periods;     /* leave one period out, one set per platform */
+} wc_capacity_report;
+
+/** `runs` is the table the capacity rows of `d` came from (their
+ *  source_index; may be NULL when `d` holds periods only); `power` the
+ *  options of the power-law fit of each fold (its prior gives P0). */
+int wc_validate_capacity(const wc_runs_table *runs, const wc_capacity_data *d,
+                         const wc_capacity_fit_options *co, const wc_fit_options *power,
+                         wc_capacity_report *out, wc_per_run *per_run, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

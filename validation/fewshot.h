@@ -1,0 +1,58 @@
+/*
+ * Few-shot calibration, validated (docs/validation.md, "Few-shot
+ * calibration"): for every model (or platform) of a runs table, calibrate
+ * the base law on k of its runs -- those closest to the law's reference
+ * load n = 32 first, ties by run_id -- and predict the rest; the same
+ * held-out runs are scored for every k, so k = 0 (the base as it is),
+ * 1, 3 compare side by side. The base is a frozen law, or (leave one
+ * out) a law fitted per held-out model or platform on the other runs, so
+ * that k = 0 is never in-sample.
+ */
+#ifndef WC_VALIDATION_FEWSHOT_H
+#define WC_VALIDATION_FEWSHOT_H
+
+#include "validation/accuracy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WC_FEWSHOT_K_MAX 6
+
+typedef struct {
+	wc_calibrate_scope scope;
+	/** The frozen base; ignored when `refit` is set. */
+	const wc_params *base;
+	/** Non-NULL: fit the base per held-out model (model scope) or
+	 *  platform (platform scope) on the other runs with these options. */
+	const wc_fit_options *refit;
+	int n_k;
+	int k[WC_FEWSHOT_K_MAX];    /* calibration run counts, increasing; 0 = the base */
+	double idle_power_w;        /* platform scope: P0 when the runs carry none */
+	double run_scatter;         /* as wc_calibrate_options (0 = the base's) */
+	/** 1: calibrate and predict within one workload (`set`) at a time --
+	 *  a planner's own runs under their own workload -- instead of
+	 *  across every workload of the model. */
+	int per_set;
+} wc_fewshot_options;
+
+typedef struct {
+	int n_k;
+	int k[WC_FEWSHOT_K_MAX];
+	/** Accuracy per k, one set per platform; the same runs for every k
+	 *  (`skipped` counts runs that could not be predicted at that k). */
+	wc_heldout_report by_k[WC_FEWSHOT_K_MAX];
+	int groups;                 /* models (or platforms) scored */
+	int groups_too_small;       /* with no run left after the largest k */
+} wc_fewshot_report;
+
+/** Run the protocol on every run of `t` not excluded. `per_run` (may be
+ *  NULL) receives one row per predicted run and k, its fold naming the
+ *  group and k ("Qwen3-8B k=1"). */
+int wc_validate_fewshot(const wc_runs_table *t, const wc_fewshot_options *o, wc_fewshot_report *out,
+                        wc_per_run *per_run, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
