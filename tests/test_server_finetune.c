@@ -123,6 +123,13 @@ refusals(void)
 	       "/model");
 	expect("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"layers\":3,\"seq_len\":10,\"micro_batch\":8}", 422,
 	       "conflicting_fields", "/layers");
+	/* A profile by name answers; an unknown one is refused on its field. */
+	json_t *j = post_ok("/v1/predict/finetune", "{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,"
+	                    "\"micro_batch\":8,\"profile\":\"paper\"}");
+	CHECK(isfinite(num(j, "energy_per_step_j")));
+	json_decref(j);
+	expect("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,\"micro_batch\":8,\"profile\":\"nope\"}",
+	       422, "unknown_profile", "/profile");
 }
 
 static void
