@@ -24,7 +24,8 @@ static const char validate_usage[] =
 	"                              [--prior FILE | --profile paper]\n"
 	"       wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"
 	"                                 [--k 1,3] [--scope model|platform] ... (see fewshot --help)\n"
-	"       wattcast validate capacity RUNS.csv... [--json] [--per-run FILE] (see its --help)\n\n"
+	"       wattcast validate capacity RUNS.csv... [--json] [--per-run FILE] (see its --help)\n"
+	"       wattcast validate finetune RUNS.csv [--json] [--per-run FILE]   (see its --help)\n\n"
 	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
 	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
 	"           TP degree out, T4 leave one platform-model pair out; '-' = not scored;\n"
@@ -344,7 +345,9 @@ cli_cmd_validate(int argc, char **argv)
 	if (strcmp(argv[1], "forms") == 0 || strcmp(argv[1], "precision") == 0 ||
 	    strcmp(argv[1], "heldout") == 0 || strcmp(argv[1], "lomo") == 0)
 		return validate(argv[1], argc - 1, argv + 1);
+	if (strcmp(argv[1], "finetune") == 0)
+		return cli_validate_finetune(argc - 1, argv + 1);
 	return cli_usage_error("validate",
-	                       "unknown analysis '%s' (forms, precision, heldout, lomo, fewshot, capacity)",
+	                       "unknown analysis '%s' (forms, precision, heldout, lomo, fewshot, capacity, finetune)",
 	                       argv[1]);
 }

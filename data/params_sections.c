@@ -1,9 +1,9 @@
 /*
  * The sections of a parameter file beyond the inference law (schema 2,
- * docs/formats/params-file.md): the capacity model and the fine-tuning
- * law; and the model terms of the inference law (schema 3,
- * docs/calibration.md). Each is read strictly like the rest of the file;
- * a section the file does not have is null.
+ * docs/formats/params-file.md): the capacity model here, the fine-tuning
+ * law in params_finetune.c; and the model terms of the inference law
+ * (schema 3, docs/calibration.md). Each is read strictly like the rest of
+ * the file; a section the file does not have is null.
  */
 #include "params_internal.h"
 
@@ -379,29 +379,6 @@ wc__params_capacity_json(const wc_capacity_params *c, int with_draws)
 	                    "tool_version", string_or_null(c->tool_version),
 	                    "created_utc", string_or_null(c->created_utc)));
 	json_object_set_new(o, "draws", with_draws && c->draws.n > 0 ? wc__params_draws_json(&c->draws)
-	                                                              : json_null());
-	return o;
-}
-
-int
-wc__params_read_finetune(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_params *out)
-{
-	static const char *const allowed[] = { "draws", NULL };
-	static const char *const required[] = { NULL };
-	int rc;
-	wc_finetune_params_clear(out);
-	if ((rc = wc__json_check_keys(ld, v, path, allowed, required)) ||
-	    (rc = read_section_draws(ld, v, path, &out->draws)))
-		return rc;
-	out->present = 1;
-	return WC_OK;
-}
-
-json_t *
-wc__params_finetune_json(const wc_finetune_params *f, int with_draws)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "draws", with_draws && f->draws.n > 0 ? wc__params_draws_json(&f->draws)
 	                                                              : json_null());
 	return o;
 }

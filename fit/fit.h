@@ -121,6 +121,9 @@ int wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_
 /** Pin OpenBLAS to one thread (threaded callers: the server, bootstrap). */
 void wc_linalg_pin_single_thread(void);
 
+/* The fine-tuning law's fits (needs wc_bootstrap_options above). */
+#include "fit/finetune.h"
+
 #ifdef __cplusplus
 }
 #endif

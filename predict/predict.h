@@ -75,4 +75,8 @@ int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 #ifdef __cplusplus
 }
 #endif
+
+/* Fine-tuning predictions (needs the declarations above). */
+#include "predict/finetune.h"
+
 #endif

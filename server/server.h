@@ -34,6 +34,13 @@ char *wc_render_inference(const wc_inference_query *q, const wc_inference_predic
                           const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version, int indent, wc_error *err);
 
+/** JSON object for one fine-tuning prediction (docs/http-api.md,
+ *  "POST /v1/predict/finetune"): energy per step and per token, FLOPs and
+ *  tokens per step, the total for `steps`, interval_95, the relation
+ *  checks, warnings, params_version and the configuration echoed back. */
+char *wc_render_finetune(const wc_finetune_query *q, const wc_finetune_prediction *pred,
+                         const char *params_version, int indent, wc_error *err);
+
 /* ------------------------------------------------------------ serving */
 
 /** Options of the HTTP server. Start from WC_SERVER_OPTIONS_INIT; zero

@@ -33,6 +33,10 @@ json_t *wc_inference_json(const wc_inference_query *q, const wc_inference_predic
                           const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version);
 
+/** New reference: the JSON object of one fine-tuning prediction. */
+json_t *wc_finetune_json(const wc_finetune_query *q, const wc_finetune_prediction *pred,
+                         const char *params_version);
+
 /** jansson flags of every JSON answer (the CLI's --json uses the same). */
 #define WC_JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) | JSON_COMPACT)
 
@@ -239,9 +243,23 @@ int wc_inference_request_parse(const json_t *item, const wc_state *st, wc_infere
  *  JSON object, or NULL with `e` set. */
 json_t *wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 
+/* Fine-tuning requests (request_finetune.c): one request object -> a
+ * prediction object from the profile it names (default: the first), or
+ * NULL with `e` set (422 with the field, 404 for an unknown model).
+ * Strings are borrowed from `item`. */
+json_t *wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
+
+/** One batch item -> its answer object, or NULL with `e` set. */
+typedef json_t *(*wc_item_answer_fn)(const json_t *item, const wc_profiles *pf, wc_api_error *e);
+/** Answer a batch body (a JSON array) item by item with `answer`;
+ *  `what` names the items in the error for a body that is no array. */
+void wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, const char *what);
+
 /* Routes. */
 void wc_route_predict_inference(wc_request *req, wc_response *res);
 void wc_route_predict_batch(wc_request *req, wc_response *res);
+void wc_route_predict_finetune(wc_request *req, wc_response *res);
+void wc_route_predict_finetune_batch(wc_request *req, wc_response *res);
 void wc_route_params(wc_request *req, wc_response *res);
 void wc_route_profiles(wc_request *req, wc_response *res);
 void wc_route_calibrate(wc_request *req, wc_response *res);
