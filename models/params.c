@@ -244,7 +244,7 @@ wc_params_validate(const wc_params *p, wc_error *err)
 				return wc_error_set(err, WC_EINVAL, "draws/values/%ld/%ld: must be finite",
 				                    k / p->n_draw_params, k % p->n_draw_params);
 	}
-	return WC_OK;
+	return wc_response_validate(&p->response, err);
 }
 
 void
