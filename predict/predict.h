@@ -9,6 +9,10 @@
  * fast evaluation), is immutable afterwards and may be shared by any number
  * of threads. Reference counting of predictors is the caller's business
  * (the server keeps its own).
+ *
+ * predict/envelope.h: trace envelopes -- the band, peaks and ramps of the
+ * power trace under a workload, for one server or a fleet, and power
+ * budget plans (docs/envelopes.md).
  */
 #ifndef WC_PREDICT_H
 #define WC_PREDICT_H
@@ -16,6 +20,7 @@
 #include <stddef.h>
 
 #include "models/models.h"
+#include "predict/envelope.h"
 
 #ifdef __cplusplus
 extern "C" {
