@@ -5,6 +5,7 @@
  *   trace/idle.h     loaded idle power from a trace
  *   trace/load.h     n(t) and phase occupancy from per-request intervals
  *   trace/ingest.h   run folders -> runs-table rows (`wattcast ingest`)
+ *   trace/replay.h   a run's own arrivals, n(t) and power, for envelopes
  * trace/ reads files only through data/ and writes them only through it.
  */
 #ifndef WC_TRACE_H
@@ -14,6 +15,7 @@
 #include "trace/ingest.h"
 #include "trace/load.h"
 #include "trace/metrics.h"
+#include "trace/replay.h"
 #include "trace/stream.h"
 
 #endif
