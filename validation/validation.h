@@ -5,11 +5,13 @@
  *   validation/forms.h      candidate forms scored by held-out tests
  *   validation/precision.h  precision terms from paired runs
  *   validation/accuracy.h   frozen-law accuracy per set; leave one model out
+ *   validation/envelope.h   trace envelopes replayed on measured runs
  */
 #ifndef WC_VALIDATION_H
 #define WC_VALIDATION_H
 
 #include "validation/accuracy.h"
+#include "validation/envelope.h"
 #include "validation/forms.h"
 #include "validation/precision.h"
 #include "validation/simulate.h"
