@@ -24,7 +24,8 @@ static const char fit_usage[] =
 	"matters (p < 0.05, as `wattcast validate precision`); 'all' fits one for every\n"
 	"precision setting present; 'none' leaves quantized runs out.\n"
 	"Forms: power_law, power_law_quadratic_load, saturating, saturating_quadratic_load,\n"
-	"floor_plus_rise. Results are bit-identical for a seed, whatever --threads.\n";
+	"floor_plus_rise. Results are bit-identical for a seed, whatever --threads.\n\n"
+	"       wattcast fit response RUN_DIR... -o PARAMS.json  (see `wattcast fit response --help`)\n";
 
 enum { OPT_FORM = 1000, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_PRIOR, OPT_PROFILE, OPT_SHARE,
        OPT_TERMS, OPT_NAME };
@@ -282,5 +283,7 @@ cli_cmd_fit(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "inference") == 0)
 		return fit_inference(argc - 1, argv + 1);
-	return cli_usage_error("fit", "unknown target '%s' (available: inference)", argv[1]);
+	if (strcmp(argv[1], "response") == 0)
+		return cli_fit_response(argc - 1, argv + 1);
+	return cli_usage_error("fit", "unknown target '%s' (available: inference, response)", argv[1]);
 }

@@ -20,7 +20,9 @@ static const char validate_usage[] =
 	"                                 [--per-run FILE]\n"
 	"       wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|none]\n"
 	"                              [--per-run FILE]\n"
-	"                              [--prior FILE | --profile paper]\n\n"
+	"                              [--prior FILE | --profile paper]\n"
+	"       wattcast validate envelope (--params FILE | --profile paper) RUN_DIR... [--json]\n"
+	"                                  [--per-run FILE]  (see `wattcast validate envelope --help`)\n\n"
 	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
 	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
 	"           TP degree out, T4 leave one platform-model pair out; '-' = not scored;\n"
@@ -331,8 +333,11 @@ cli_cmd_validate(int argc, char **argv)
 		fputs(validate_usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? CLI_USAGE : CLI_OK;
 	}
+	if (strcmp(argv[1], "envelope") == 0)
+		return cli_validate_envelope(argc - 1, argv + 1);
 	if (strcmp(argv[1], "forms") == 0 || strcmp(argv[1], "precision") == 0 ||
 	    strcmp(argv[1], "heldout") == 0 || strcmp(argv[1], "lomo") == 0)
 		return validate(argv[1], argc - 1, argv + 1);
-	return cli_usage_error("validate", "unknown analysis '%s' (forms, precision, heldout, lomo)", argv[1]);
+	return cli_usage_error("validate", "unknown analysis '%s' (forms, precision, heldout, lomo, envelope)",
+	                       argv[1]);
 }

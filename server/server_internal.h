@@ -32,6 +32,12 @@ struct mg_context;
 json_t *wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pred,
                           const char *params_version);
 
+/** New references: the JSON objects behind wc_render_envelope and
+ *  wc_render_budget (server/render_envelope.c). */
+json_t *wc_envelope_json(const wc_envelope_render *ctx, const wc_envelope_result *res);
+json_t *wc_budget_json(const wc_envelope_render *ctx, const wc_budget_options *bo,
+                       const wc_budget_plan *plan, double seconds);
+
 /** jansson flags of every JSON answer (the CLI's --json uses the same). */
 #define WC_JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) | JSON_COMPACT)
 
