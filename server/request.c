@@ -130,6 +130,7 @@ parse_model(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 		return -1;
 	}
 	q->config.active_params_b = m->active_params_b;
+	q->config.arch = m;
 	return 0;
 }
 
@@ -199,7 +200,6 @@ wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_
 {
 	const char *key;
 	const json_t *v;
-	const wc_params *p = wc_predictor_params(st->pred);
 
 	*series = NULL;
 	memset(q, 0, sizeof *q);
@@ -223,28 +223,40 @@ wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_
 		}
 	}
 
-	v = json_object_get(item, "platform");
+	if (wc_config_request_parse(item, st, &q->config, e) < 0 || parse_load(item, q, series, e) < 0)
+		return -1;
+	return 0;
+}
+
+int
+wc_config_request_parse(const json_t *item, const wc_state *st, wc_config *c, wc_api_error *e)
+{
+	const wc_params *p = wc_predictor_params(st->pred);
+	wc_inference_query q;
+	const json_t *v = json_object_get(item, "platform");
+	memset(&q, 0, sizeof q);
+	q.config = *c;
 	if (!v) {
 		wc_api_error_set(e, 422, "missing_field", "/platform", "platform: required");
 		return -1;
 	}
 	if (!json_is_string(v))
 		return wrong_type(e, "/platform", "a string", v);
-	q->config.platform = json_string_value(v);
-	if (!wc_params_level(p, q->config.platform)) {
+	q.config.platform = json_string_value(v);
+	if (!wc_params_level(p, q.config.platform)) {
 		wc_api_error_set(e, 422, "unknown_platform", "/platform",
-		                 "platform: unknown platform \"%.48s\" (known: %s)", q->config.platform,
+		                 "platform: unknown platform \"%.48s\" (known: %s)", q.config.platform,
 		                 st->known_platforms);
 		return -1;
 	}
-	if (parse_tp(item, q, e) < 0 || parse_model(item, q, e) < 0 ||
-	    parse_load(item, q, series, e) < 0 ||
-	    get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||
-	    get_precision(item, "kv_cache", 0, &q->config.kv, e) < 0)
+	if (parse_tp(item, &q, e) < 0 || parse_model(item, &q, e) < 0 ||
+	    get_precision(item, "weights", 1, &q.config.weights, e) < 0 ||
+	    get_precision(item, "kv_cache", 0, &q.config.kv, e) < 0)
 		return -1;
 	v = json_object_get(item, "sm_clock_mhz");
-	if (v && !json_is_null(v) && get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0)
+	if (v && !json_is_null(v) && get_number(item, "sm_clock_mhz", 0, 0, &q.config.sm_clock_mhz, e) < 0)
 		return -1;
+	*c = q.config;
 	return 0;
 }
 

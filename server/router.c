@@ -15,6 +15,8 @@
 static const wc_route routes[] = {
 	{ "/v1/predict/inference", "POST", wc_route_predict_inference, 0 },
 	{ "/v1/predict/batch", "POST", wc_route_predict_batch, 0 },
+	{ "/v1/forecast/envelope", "POST", wc_route_forecast_envelope, 0 },
+	{ "/v1/plan/budget", "POST", wc_route_plan_budget, 0 },
 	{ "/v1/params", "GET", wc_route_params, 0 },
 	{ "/v1/models", "GET", wc_route_models, 0 },
 	{ "/v1/health", "GET", wc_route_health, 0 },

@@ -203,13 +203,52 @@ int wc_request_read_json(wc_request *req, size_t limit, json_t **out, wc_respons
  *  NULL) backs q->running_series; strings are borrowed from `item`. */
 int wc_inference_request_parse(const json_t *item, const wc_state *st,
                                wc_inference_query *q, double **series, wc_api_error *e);
+/** The configuration fields every route shares -- platform, tp,
+ *  active_params_b | model (the catalog entry goes to c->arch), weights,
+ *  kv_cache, sm_clock_mhz -- into `c` (other fields are the caller's
+ *  business). Strings are borrowed from `item`. */
+int wc_config_request_parse(const json_t *item, const wc_state *st, wc_config *c, wc_api_error *e);
 /** Parse, predict and render one item: a new JSON object, or NULL with
  *  `e` set. */
 json_t *wc_inference_answer(const json_t *item, const wc_state *st, wc_api_error *e);
 
+/* Envelope and budget requests (envelope_request.c). */
+
+/** Bounds of the envelope routes (docs/http-api.md, "Limits"): values
+ *  beyond them are 422; total work beyond WC_HTTP_MAX_WORK (grid bins x
+ *  servers simulated) is 413. */
+#define WC_HTTP_MAX_HORIZON_S 86400.0
+#define WC_HTTP_MAX_REPLICAS 1000
+#define WC_HTTP_MAX_FLEET 10000
+#define WC_HTTP_MAX_PLAN_FLEET 100000
+#define WC_HTTP_MAX_WORK 2e7
+
+/** One envelope or budget request, parsed; owns its arrays. */
+typedef struct {
+	wc_config c;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_response_params resp;
+	const char *resp_source;
+	int include_bins;
+	wc_budget_options bo;
+	double *arrival_s, *arrival_in, *arrival_out, *series, *in_values, *out_values;
+	double *profile_until, *profile_rate;
+} wc_envelope_request;
+
+/** Parse `body` for POST /v1/forecast/envelope (budget = 0) or POST
+ *  /v1/plan/budget (budget = 1). Strings are borrowed from `body`. */
+int wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget,
+                              wc_envelope_request *r, wc_api_error *e);
+void wc_envelope_request_free(wc_envelope_request *r);
+/** A library error whose message starts with a field, as an API error. */
+void wc_envelope_library_error(const wc_error *err, wc_api_error *e);
+
 /* Routes. */
 void wc_route_predict_inference(wc_request *req, wc_response *res);
 void wc_route_predict_batch(wc_request *req, wc_response *res);
+void wc_route_forecast_envelope(wc_request *req, wc_response *res);
+void wc_route_plan_budget(wc_request *req, wc_response *res);
 void wc_route_params(wc_request *req, wc_response *res);
 void wc_route_models(wc_request *req, wc_response *res);
 void wc_route_health(wc_request *req, wc_response *res);
