@@ -251,6 +251,34 @@ parse(int argc, char **argv, env_args *a, int *help)
 	return check_args(cmd, a);
 }
 
+/* A library message names the option's field ("horizon_s: ..."); on the
+ * command line the flag is named instead. */
+static int
+usage_from_field(const char *cmd, const env_args *a, const char *msg)
+{
+	static const char *const map[][2] = {
+		{ "horizon_s", "--horizon" }, { "warmup_s", "--warmup" }, { "replicas", "--replicas" },
+		{ "threads", "--threads" }, { "bin_s", "--bin" }, { "sample_s", "--sample" },
+		{ "max_running", "--max-running" }, { "tau_s", "--tau" }, { "hold_s", "--hold" },
+		{ "fleet_size", "--fleet" }, { "concurrency", "--closed" }, { "think_s", "--think" },
+		{ "burstiness", "--burstiness" }, { "rate_profile", "--rate-profile" },
+		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" },
+		{ "series_running", "--n-series" }, { "series_dt_s", "--n-series" }, { "arrival_s", "--replay" },
+		{ "arrival_input", "--replay" }, { "arrival_output", "--replay" },
+		{ "response/prefill_ratio", "--prefill-ratio" }, { "response/tau_s", "--tau" },
+		{ "response/hold_s", "--hold" },
+	};
+	size_t n = strcspn(msg, ":");
+	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
+		return cli_usage_error(cmd, "%s%s", a->w.kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson", msg + n);
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		size_t k = strlen(map[i][0]);
+		if (strncmp(msg, map[i][0], k) == 0 && (msg[k] == ':' || msg[k] == '/'))
+			return cli_usage_error(cmd, "%s%s", map[i][1], msg + k);
+	}
+	return cli_usage_error(cmd, "%s", msg);
+}
+
 /* ------------------------------------------------------ the workload */
 
 static int
@@ -337,7 +365,7 @@ build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 	}
 	wc_error err;
 	if (wc_envelope_workload_check(w, &err) != WC_OK)
-		return cli_usage_error(cmd, "%s", err.msg);
+		return usage_from_field(cmd, a, err.msg);
 	return CLI_OK;
 }
 
@@ -378,7 +406,7 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	if (!isnan(a->ratio))
 		s->resp.prefill_ratio.value = a->ratio;
 	if (wc_response_validate(&s->resp, &err) != WC_OK)
-		return cli_usage_error(cmd, "%s", err.msg);
+		return usage_from_field(cmd, a, err.msg);
 	a->o.tau_s = s->resp.tau_s.value;
 	a->o.hold_s = s->resp.hold_s.value;
 	if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
@@ -576,7 +604,7 @@ cli_cmd_envelope(int argc, char **argv)
 		goto done;
 	wc_error err;
 	if (wc_envelope_options_check(&a.o, &err) != WC_OK) {
-		rc = cli_usage_error(cmd, "%s", err.msg);
+		rc = usage_from_field(cmd, &a, err.msg);
 		goto done;
 	}
 	rc = a.budget ? run_budget(cmd, &a, &s) : run_forecast(cmd, &a, &s, &in);

@@ -36,7 +36,7 @@ cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in)
 	wc_request_log *log = NULL;
 	wc_error err;
 	if (wc_request_log_read(path, &t, &log, &err) != WC_OK)
-		return cli_fail(cmd, "%s", err.msg);
+		return cli_fail(cmd, "--replay: %s", err.msg);
 	size_t n = log->n;
 	in->arrival_s = wc_alloc_array(n ? n : 1, sizeof(double));
 	in->arrival_in = wc_alloc_array(n ? n : 1, sizeof(double));
@@ -66,7 +66,7 @@ cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in)
 	size_t n = 0;
 	wc_error err;
 	if (wc_series_read_samples(path, &t, &v, &n, &err) != WC_OK)
-		return cli_fail(cmd, "%s", err.msg);
+		return cli_fail(cmd, "--n-series: %s", err.msg);
 	/* Held samples on a uniform grid of the file's smallest step. */
 	double dt = INFINITY;
 	for (size_t i = 1; i < n; i++)

@@ -108,10 +108,17 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 		bs->cache = nc;
 		bs->cache_cap = cap;
 	}
-	int threads = bs->o->threads < k - bs->cached ? bs->o->threads : k - bs->cached;
-	budget_worker wk[WC_ENVELOPE_MAX_THREADS];
-	pthread_t th[WC_ENVELOPE_MAX_THREADS];
-	int started[WC_ENVELOPE_MAX_THREADS] = { 0 };
+	int threads = bs->o->threads < k - bs->cached ? bs->o->threads : k - bs->cached, rc = WC_OK;
+	/* On the heap: callers may run on small stacks (the server's workers). */
+	budget_worker *wk = calloc((size_t)threads, sizeof *wk);
+	pthread_t *th = calloc((size_t)threads, sizeof *th);
+	int *started = calloc((size_t)threads, sizeof *started);
+	if (!wk || !th || !started) {
+		free(wk);
+		free(th);
+		free(started);
+		return wc_error_set(err, WC_ENOMEM, "budget: out of memory");
+	}
 	for (int t = 0; t < threads; t++)
 		wk[t] = (budget_worker){ bs, bs->cached, k, t, threads, WC_OK, { 0, "" } };
 	for (int t = 1; t < threads; t++)
@@ -123,14 +130,18 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 		else /* could not start it: do its share here */
 			simulate_new(&wk[t]);
 	}
-	for (int t = 0; t < threads; t++)
+	for (int t = 0; t < threads && rc == WC_OK; t++)
 		if (wk[t].rc != WC_OK) {
 			if (err)
 				*err = wk[t].err;
-			return wk[t].rc;
+			rc = wk[t].rc;
 		}
-	bs->cached = k;
-	return WC_OK;
+	free(wk);
+	free(th);
+	free(started);
+	if (rc == WC_OK)
+		bs->cached = k;
+	return rc;
 }
 
 static double
