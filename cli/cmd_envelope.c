@@ -399,6 +399,7 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	s->resp_source = s->p.response.present && s->p.response.fitted ? "fitted" : "assumed";
 	if (!isnan(a->tau) || !isnan(a->hold) || !isnan(a->ratio))
 		s->resp_source = "request";
+	s->resp.tau_s.value = wc_response_tau_for(&s->resp, a->c.platform);
 	if (!isnan(a->tau))
 		s->resp.tau_s.value = a->tau;
 	if (!isnan(a->hold))

@@ -103,6 +103,11 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const char *out)
 	print_value("tau_s", &r->tau_s, "s");
 	print_value("hold_s", &r->hold_s, "s");
 	print_value("prefill_ratio", &r->prefill_ratio, "");
+	for (int i = 0; i < r->n_levels; i++) {
+		char name[80];
+		snprintf(name, sizeof name, "tau_s[%s]", r->levels[i].level);
+		print_value(name, &r->levels[i].tau_s, "s");
+	}
 	printf("  %-48s %8s %8s %9s %-21s\n", "run", "samples", "rms_w", "law_level", "arrivals");
 	for (size_t i = 0; i < s->n; i++) {
 		const wc_response_run *rr = &s->checks[i].run.response_run;

@@ -128,11 +128,12 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 	for (size_t i = 0; i < r->n; i++) {
 		const wc_envelope_check_run *c = &s->checks[i].run;
 		const wc_response_params *rp = &r->response[i];
-		json_array_append_new(runs, json_pack("{s:s,s:s,s:I,s:o,s:o,s:{s:o,s:o,s:o}}", "run_id", c->run_id,
+		json_array_append_new(runs, json_pack("{s:s,s:s,s:I,s:o,s:o,s:{s:o,s:o,s:o},s:o}", "run_id", c->run_id,
 		        "arrivals", c->arrival_source, "requests", (json_int_t)c->workload.n_arrivals,
 		        "measured", metrics_json(&c->measured), "predicted", metrics_json(&r->predicted[i]),
-		        "response", "tau_s", num(rp->tau_s.value), "hold_s", num(rp->hold_s.value),
-		        "prefill_ratio", num(rp->prefill_ratio.value)));
+		        "response", "tau_s", num(wc_response_tau_for(rp, c->config.platform)), "hold_s",
+		        num(rp->hold_s.value), "prefill_ratio", num(rp->prefill_ratio.value),
+		        "law_level", num(r->law_level[i])));
 	}
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "response", json_string(a->o.loro ? "loro" : "params"));
@@ -163,17 +164,20 @@ print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_re
 	printf("envelopes replayed on %zu run%s (response: %s; service times: roofline stand-in; %d replicas)\n",
 	       r->n, r->n == 1 ? "" : "s", a->o.loro ? "fitted leaving each run out" : "from the parameter set",
 	       a->o.replicas);
-	printf("%-44s %8s %8s %7s %7s %7s %7s %6s\n", "run", "mean_w", "meas_w", "mean%", "p5%", "p95%", "max%",
-	       "ramp x");
+	printf("%-44s %8s %8s %7s %7s %7s %7s %6s %9s\n", "run", "mean_w", "meas_w", "mean%", "p5%", "p95%",
+	       "max%", "ramp x", "law_level");
 	for (size_t i = 0; i < r->n; i++) {
 		const wc_envelope_metrics *p = &r->predicted[i], *m = &s->checks[i].run.measured;
-		printf("%-44.44s %8.1f %8.1f %+7.1f %+7.1f %+7.1f %+7.1f %6.2f\n", s->checks[i].run.run_id, p->mean_w,
-		       m->mean_w, pct(p->mean_w, m->mean_w), pct(p->p5_w, m->p5_w), pct(p->p95_w, m->p95_w),
-		       pct(p->max_w, m->max_w), p->ramp_w_per_s / m->ramp_w_per_s);
+		printf("%-44.44s %8.1f %8.1f %+7.1f %+7.1f %+7.1f %+7.1f %6.2f %9.3f\n", s->checks[i].run.run_id,
+		       p->mean_w, m->mean_w, pct(p->mean_w, m->mean_w), pct(p->p5_w, m->p5_w),
+		       pct(p->p95_w, m->p95_w), pct(p->max_w, m->max_w), p->ramp_w_per_s / m->ramp_w_per_s,
+		       r->law_level[i]);
 	}
 	printf("median |error|: mean %.2f %%, p5 %.2f %%, p95 %.2f %%, max %.2f %%; median ramp ratio %.2f; "
 	       "bias of the mean %+.2f %%\n", r->median_mean_err_pct, r->median_p5_err_pct,
 	       r->median_p95_err_pct, r->median_max_err_pct, r->median_ramp_ratio, r->bias_mean_pct);
+	printf("law_level: the scale of the frozen law's dynamic power that fits each run's measured power\n"
+	       "best (1 = the law as frozen); a diagnostic of the law, not used in the predictions\n");
 }
 
 int

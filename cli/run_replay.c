@@ -219,6 +219,7 @@ prepare_one(const char *cmd, const wc_trace_replay *r, const wc_params *p, int m
 	prefill_grid(r, &st, c->prefill);
 	wc_response_run *rr = &run->response_run;
 	rr->run_id = r->run_id;
+	rr->platform = r->m.platform;
 	rr->dt = WC_ENVELOPE_GRID_S;
 	rr->n_grid = r->n_grid;
 	rr->running = r->running;

@@ -99,10 +99,42 @@ read_response_value(wc__json_loader *ld, json_t *obj, const char *path, const ch
 	return WC_OK;
 }
 
+/* [{"level", "tau_s", "runs"?}, ...]: per-level time constants. */
+static int
+read_response_levels(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out)
+{
+	static const char *const allowed[] = { "level", "tau_s", "runs", NULL };
+	static const char *const required[] = { "level", "tau_s", NULL };
+	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
+	int rc, fitted = 0;
+	if (!json_is_array(v) || json_array_size(v) > WC_RESPONSE_MAX_LEVELS)
+		return wc__json_fail(ld, path, "expected an array of at most %d levels", WC_RESPONSE_MAX_LEVELS);
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		json_t *l = json_array_get(v, i), *x;
+		wc_response_level *lv = &out->levels[i];
+		long long n;
+		wc__json_join_index(p, path, i);
+		if ((rc = wc__json_check_keys(ld, l, p, allowed, required)))
+			return rc;
+		wc__json_join(q, p, "level");
+		if ((rc = wc__json_string(ld, json_object_get(l, "level"), q, 0, lv->level, sizeof lv->level)) ||
+		    (rc = read_response_value(ld, l, p, "tau_s", &lv->tau_s, &fitted)))
+			return rc;
+		if ((x = json_object_get(l, "runs")) && !json_is_null(x)) {
+			wc__json_join(q, p, "runs");
+			if ((rc = wc__json_int(ld, x, q, 0, 100000000, &n)))
+				return rc;
+			lv->runs = (int)n;
+		}
+		out->n_levels++;
+	}
+	return WC_OK;
+}
+
 int
 wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out)
 {
-	static const char *const allowed[] = { "tau_s", "hold_s", "prefill_ratio", "runs", "rms_w", NULL };
+	static const char *const allowed[] = { "tau_s", "hold_s", "prefill_ratio", "runs", "rms_w", "levels", NULL };
 	static const char *const required[] = { "tau_s", "hold_s", "prefill_ratio", NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -121,6 +153,11 @@ wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_re
 		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
 			return rc;
 		out->runs = (int)n;
+	}
+	if ((x = json_object_get(v, "levels")) && !json_is_null(x)) {
+		wc__json_join(p, path, "levels");
+		if ((rc = read_response_levels(ld, x, p, out)))
+			return rc;
 	}
 	out->present = 1;
 	out->fitted = fitted;
@@ -147,5 +184,10 @@ wc__params_response_json(const wc_response_params *r)
 	json_object_set_new(o, "prefill_ratio", response_value_json(&r->prefill_ratio, r->fitted));
 	json_object_set_new(o, "runs", json_integer(r->runs));
 	json_object_set_new(o, "rms_w", isfinite(r->rms_w) ? json_real(r->rms_w) : json_null());
+	json_t *levels = json_array();
+	for (int i = 0; i < r->n_levels; i++)
+		json_array_append_new(levels, json_pack("{s:s,s:o,s:i}", "level", r->levels[i].level, "tau_s",
+		                      response_value_json(&r->levels[i].tau_s, r->fitted), "runs", r->levels[i].runs));
+	json_object_set_new(o, "levels", levels);
 	return o;
 }

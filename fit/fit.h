@@ -125,6 +125,7 @@ int wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_
  *  Arrays are borrowed. */
 typedef struct {
 	const char *run_id;
+	const char *platform;      /* its level: runs of one level share a time constant */
 	double dt;                 /* grid step, s */
 	size_t n_grid;
 	const double *running;     /* requests running in each bin (held) */
@@ -153,13 +154,15 @@ typedef struct {
  *  is estimated from how power moves, not from how well the frozen law
  *  fits the run's level. 95 % intervals from resampling runs (replicate r
  *  on PCG32 stream (seed, r); bit-identical for any thread count). Needs
- *  at least two runs with samples. `out` is filled with present =
- *  fitted = 1. */
+ *  at least two runs with samples. Then each platform level the runs
+ *  name gets a time constant of its own (its runs only, the rest fixed;
+ *  power meters average differently on different platforms), without an
+ *  interval. `out` is filled with present = fitted = 1. */
 int wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_options *o,
                     wc_response_params *out, wc_error *err);
 /** The per-GPU power the response model gives at each sample of `run`
- *  with the response `r` (n_samples values), and the run's level factor
- *  (may be NULL). */
+ *  with the response `r` (its level's time constant; n_samples values),
+ *  and the run's level factor (may be NULL). */
 int wc_response_predict_samples(const wc_response_run *run, const wc_response_params *r,
                                 double *out, double *level, wc_error *err);
 

@@ -1,13 +1,16 @@
 /*
  * Fitting the power response (docs/envelopes.md, "Fitting the response"):
- * the time constant tau, the hold over idle gaps and the prefill ratio
- * that make the response kernel (models/response.h), driven by each run's
- * measured n(t) and prefill activity, reproduce its measured power
- * samples. Least squares in log parameters, each run weighted equally,
- * minimised with GSL's Nelder-Mead simplex; intervals from resampling
+ * the hold over idle gaps, the prefill ratio and a time constant per
+ * platform level that make the response kernel (models/response.h),
+ * driven by each run's measured n(t) and prefill activity, reproduce its
+ * measured power samples, each run's law level profiled out. Least squares
+ * in log parameters, each run weighted equally, minimised with GSL's
+ * Nelder-Mead simplex; the shared time constant (for platforms without
+ * runs) by GSL's Brent minimiser over all runs; intervals from resampling
  * runs with replacement.
  */
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -20,35 +23,36 @@
 #include "fit/fit.h"
 #include "models/grow.h"
 
-/* Parameters in fit units: log tau, log hold, log ratio. Values below
- * these floors behave as zero on a 50 ms grid. */
-#define N_PARAMS 3
-#define LOG_MIN_S (-9.0)
-static const double x_start[N_PARAMS] = { -2.302585, -2.302585, -0.693147 }; /* 0.1 s, 0.1 s, 0.5 */
+/* The fit's vector: [0] log hold, [1] log ratio, [2 + l] log tau of
+ * level l. Values below LOG_MIN behave as zero on a 50 ms grid. */
+#define MAX_X (2 + WC_RESPONSE_MAX_LEVELS)
+#define LOG_MIN (-9.0)
+#define START_HOLD (-2.302585)   /* 0.1 s */
+#define START_RATIO (-0.693147)  /* 0.5 */
+#define START_TAU (-2.302585)    /* 0.1 s */
 
 typedef struct {
 	const wc_response_run *runs;
-	size_t n_runs, n_res;
-	const double *mult;       /* per run: resample multiplicity (NULL = 1) */
+	size_t n_runs;
+	int n_levels;                 /* distinct platforms ("" counts as one) */
+	const char *level_name[WC_RESPONSE_MAX_LEVELS];
+	int level_of[4096];           /* per run, when n_runs <= 4096 */
+	const double *mult;           /* per run: resample multiplicity (NULL = 1) */
+	int shared;                   /* 1: every run takes tau from `shared_u` */
+	double shared_u, hold_u, ratio_u; /* for the shared-tau fit */
 	double *grid, *filtered, *law; /* scratch of the longest grid */
 } problem;
 
 static double
-clamp_log(double x, double lo, double hi)
+clamp_log(double x, double hi)
 {
-	return x < lo ? lo : x > hi ? hi : x;
+	return x < LOG_MIN ? LOG_MIN : x > hi ? hi : x;
 }
 
-static void
-to_response(const double *x, wc_response_params *r)
+static wc_response_value
+value_of(double u, double max)
 {
-	memset(r, 0, sizeof *r);
-	r->present = r->fitted = 1;
-	r->tau_s = (wc_response_value){ exp(clamp_log(x[0], LOG_MIN_S, log(WC_RESPONSE_MAX_TAU_S))), NAN, NAN };
-	r->hold_s = (wc_response_value){ exp(clamp_log(x[1], LOG_MIN_S, log(WC_RESPONSE_MAX_HOLD_S))), NAN, NAN };
-	r->prefill_ratio = (wc_response_value){
-		exp(clamp_log(x[2], LOG_MIN_S, log(WC_RESPONSE_MAX_PREFILL_RATIO))), NAN, NAN };
-	r->rms_w = NAN;
+	return (wc_response_value){ exp(clamp_log(u, log(max))), NAN, NAN };
 }
 
 /* One part of the modelled per-GPU power per grid bin (bin means) of a
@@ -114,9 +118,11 @@ wc_response_predict_samples(const wc_response_run *run, const wc_response_params
 	double *grid = wc_alloc_array(n, sizeof *grid), *base = wc_alloc_array(n, sizeof *base);
 	double *law = wc_alloc_array(n, sizeof *law);
 	int rc = grid && base && law ? WC_OK : wc_error_set(err, WC_ENOMEM, "response: out of memory");
+	wc_response_params rl = *r;
+	rl.tau_s.value = wc_response_tau_for(r, run->platform);
 	if (rc == WC_OK) {
-		simulate_part(run, r, 0, grid, base);
-		simulate_part(run, r, 1, grid, law);
+		simulate_part(run, &rl, 0, grid, base);
+		simulate_part(run, &rl, 1, grid, law);
 		double c = level_factor(run, base, law);
 		for (size_t i = 0; i < run->n_samples; i++) {
 			size_t k = sample_bin(run, run->t_s[i]);
@@ -131,78 +137,146 @@ wc_response_predict_samples(const wc_response_run *run, const wc_response_params
 	return rc;
 }
 
-/* The weighted sum of squares at x (what the fit minimises). */
+/* Sum of squares of one run at (hold, ratio, tau), its level profiled out. */
+static double
+run_cost(problem *pb, const wc_response_run *run, double hold_u, double ratio_u, double tau_u)
+{
+	wc_response_params r;
+	double s = 0.0;
+	memset(&r, 0, sizeof r);
+	r.hold_s = value_of(hold_u, WC_RESPONSE_MAX_HOLD_S);
+	r.prefill_ratio = value_of(ratio_u, WC_RESPONSE_MAX_PREFILL_RATIO);
+	r.tau_s = value_of(tau_u, WC_RESPONSE_MAX_TAU_S);
+	simulate_part(run, &r, 0, pb->grid, pb->filtered);
+	simulate_part(run, &r, 1, pb->grid, pb->law);
+	double f = level_factor(run, pb->filtered, pb->law);
+	for (size_t k = 0; k < run->n_samples; k++) {
+		size_t b = sample_bin(run, run->t_s[k]);
+		double d = pb->filtered[b] + f * pb->law[b] - run->power_w[k];
+		s += d * d;
+	}
+	return s;
+}
+
+/* What the fit minimises: each run's mean square, times its multiplicity. */
 static double
 cost(const gsl_vector *xv, void *params)
 {
 	problem *pb = params;
-	wc_response_params r;
+	const double *x = xv->data;
 	double c = 0.0;
-	to_response(xv->data, &r);
 	for (size_t j = 0; j < pb->n_runs; j++) {
 		const wc_response_run *run = &pb->runs[j];
-		double w = (pb->mult ? pb->mult[j] : 1.0) / (double)(run->n_samples ? run->n_samples : 1), s = 0.0;
-		if (!(w > 0))
-			continue;
-		simulate_part(run, &r, 0, pb->grid, pb->filtered);
-		simulate_part(run, &r, 1, pb->grid, pb->law);
-		double f = level_factor(run, pb->filtered, pb->law);
-		for (size_t k = 0; k < run->n_samples; k++) {
-			size_t b = sample_bin(run, run->t_s[k]);
-			double d = pb->filtered[b] + f * pb->law[b] - run->power_w[k];
-			s += d * d;
-		}
-		c += w * s;
+		double w = (pb->mult ? pb->mult[j] : 1.0) / (double)(run->n_samples ? run->n_samples : 1);
+		if (w > 0)
+			c += w * (pb->shared ? run_cost(pb, run, pb->hold_u, pb->ratio_u, x[0])
+			                     : run_cost(pb, run, x[0], x[1], x[2 + pb->level_of[j]]));
 	}
 	return c;
 }
 
-/* Minimise from x0 with GSL's Nelder-Mead simplex (the hold makes the
- * cost kinked where a hold ends on a bin edge, so no derivatives are
- * used); the solution in x. */
+/* Minimise over `dim` parameters from x0 with GSL's Nelder-Mead simplex. */
 static int
-solve(problem *pb, const double *x0, int max_iter, double *x)
+solve(problem *pb, const double *x0, int dim, int max_iter, double *x)
 {
-	const gsl_multimin_fminimizer_type *T = gsl_multimin_fminimizer_nmsimplex2;
-	gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(T, N_PARAMS);
-	gsl_vector *start = gsl_vector_alloc(N_PARAMS), *step = gsl_vector_alloc(N_PARAMS);
-	gsl_multimin_function fn = { cost, N_PARAMS, pb };
+	gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, (size_t)dim);
+	gsl_vector *start = gsl_vector_alloc((size_t)dim), *step = gsl_vector_alloc((size_t)dim);
+	gsl_multimin_function fn = { cost, (size_t)dim, pb };
 	int rc = m && start && step ? WC_OK : WC_ENOMEM, status = GSL_CONTINUE;
-	for (int k = 0; rc == WC_OK && k < N_PARAMS; k++) {
+	for (int k = 0; rc == WC_OK && k < dim; k++) {
 		gsl_vector_set(start, (size_t)k, x0[k]);
 		gsl_vector_set(step, (size_t)k, 0.5); /* a factor 1.6 in each parameter */
 	}
 	if (rc == WC_OK && gsl_multimin_fminimizer_set(m, &fn, start, step) != GSL_SUCCESS)
 		rc = WC_ENOCONV;
-	for (int it = 0; rc == WC_OK && status == GSL_CONTINUE && it < max_iter; it++) {
+	for (int it = 0; rc == WC_OK && status == GSL_CONTINUE && it < max_iter * dim; it++) {
 		if (gsl_multimin_fminimizer_iterate(m) != GSL_SUCCESS)
 			break;
 		status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-3);
 	}
 	if (rc == WC_OK)
-		memcpy(x, m->x->data, N_PARAMS * sizeof *x);
+		memcpy(x, m->x->data, (size_t)dim * sizeof *x);
 	gsl_multimin_fminimizer_free(m);
 	gsl_vector_free(start);
 	gsl_vector_free(step);
 	return rc;
 }
 
+static double
+shared_cost(double u, void *params)
+{
+	gsl_vector_view v = gsl_vector_view_array(&u, 1);
+	return cost(&v.vector, params);
+}
+
+/* The time constant for platforms without runs: one tau for every run,
+ * hold and ratio fixed -- the lowest of a grid from 1 ms to 30 s refined
+ * by GSL's Brent minimiser inside its bracket. */
+static double
+solve_shared_tau(problem *pb, const double *x)
+{
+	enum { N = 24 };
+	double lo = log(1e-3), step = (log(30.0) - lo) / (N - 1), best = lo, fbest = INFINITY;
+	int kbest = 0;
+	pb->shared = 1;
+	pb->hold_u = x[0];
+	pb->ratio_u = x[1];
+	for (int k = 0; k < N; k++) {
+		double f = shared_cost(lo + k * step, pb);
+		if (f < fbest) {
+			fbest = f;
+			best = lo + k * step;
+			kbest = k;
+		}
+	}
+	gsl_function fn = { shared_cost, pb };
+	gsl_min_fminimizer *m = kbest > 0 && kbest < N - 1 ? gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent) : NULL;
+	if (m && gsl_min_fminimizer_set_with_values(m, &fn, best, fbest, best - step, shared_cost(best - step, pb),
+	                                            best + step, shared_cost(best + step, pb)) == GSL_SUCCESS) {
+		for (int it = 0; it < 50; it++)
+			if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS ||
+			    gsl_min_test_interval(gsl_min_fminimizer_x_lower(m), gsl_min_fminimizer_x_upper(m), 1e-3, 0) ==
+			            GSL_SUCCESS)
+				break;
+		best = gsl_min_fminimizer_x_minimum(m);
+	}
+	gsl_min_fminimizer_free(m);
+	pb->shared = 0;
+	return best;
+}
+
+/* ------------------------------------------------------------ problem */
+
 static int
-problem_init(problem *pb, const wc_response_run *runs, size_t n)
+problem_init(problem *pb, const wc_response_run *runs, size_t n, wc_error *err)
 {
 	size_t longest = 1;
 	memset(pb, 0, sizeof *pb);
 	pb->runs = runs;
 	pb->n_runs = n;
+	if (n > sizeof pb->level_of / sizeof pb->level_of[0])
+		return wc_error_set(err, WC_EINVAL, "runs: at most %zu runs per fit",
+		                    sizeof pb->level_of / sizeof pb->level_of[0]);
 	for (size_t j = 0; j < n; j++) {
-		pb->n_res += runs[j].n_samples;
+		const char *lv = runs[j].platform ? runs[j].platform : "";
+		int l = 0;
+		while (l < pb->n_levels && strcmp(pb->level_name[l], lv) != 0)
+			l++;
+		if (l == pb->n_levels) {
+			if (l == WC_RESPONSE_MAX_LEVELS)
+				return wc_error_set(err, WC_EINVAL, "runs: more than %d platform levels", WC_RESPONSE_MAX_LEVELS);
+			pb->level_name[pb->n_levels++] = lv;
+		}
+		pb->level_of[j] = l;
 		if (runs[j].n_grid > longest)
 			longest = runs[j].n_grid;
 	}
 	pb->grid = wc_alloc_array(longest, sizeof *pb->grid);
 	pb->filtered = wc_alloc_array(longest, sizeof *pb->filtered);
 	pb->law = wc_alloc_array(longest, sizeof *pb->law);
-	return pb->grid && pb->filtered && pb->law ? WC_OK : WC_ENOMEM;
+	if (!pb->grid || !pb->filtered || !pb->law)
+		return wc_error_set(err, WC_ENOMEM, "response: out of memory");
+	return WC_OK;
 }
 
 static void
@@ -233,6 +307,59 @@ check_runs(const wc_response_run *runs, size_t n, wc_error *err)
 	return WC_OK;
 }
 
+/* One fit from `x0`: the joint solution in x (2 + levels values) and the
+ * shared log tau. */
+static int
+fit_once(problem *pb, const double *x0, int max_iter, double *x, double *shared_u)
+{
+	int rc = solve(pb, x0, 2 + pb->n_levels, max_iter, x);
+	if (rc == WC_OK)
+		*shared_u = solve_shared_tau(pb, x);
+	return rc;
+}
+
+/* Does the resample hold a run of level l? */
+static int
+level_present(const problem *pb, int l)
+{
+	for (size_t j = 0; j < pb->n_runs; j++)
+		if (pb->level_of[j] == l && (!pb->mult || pb->mult[j] > 0))
+			return 1;
+	return 0;
+}
+
+static void
+to_response(const problem *pb, const double *x, double shared_u, wc_response_params *r)
+{
+	memset(r, 0, sizeof *r);
+	r->present = r->fitted = 1;
+	r->hold_s = value_of(x[0], WC_RESPONSE_MAX_HOLD_S);
+	r->prefill_ratio = value_of(x[1], WC_RESPONSE_MAX_PREFILL_RATIO);
+	r->tau_s = value_of(shared_u, WC_RESPONSE_MAX_TAU_S);
+	r->rms_w = NAN;
+	for (int l = 0; l < pb->n_levels; l++) {
+		if (!pb->level_name[l][0] || strlen(pb->level_name[l]) >= WC_RESPONSE_NAME_MAX)
+			continue;
+		wc_response_level *lv = &r->levels[r->n_levels++];
+		snprintf(lv->level, sizeof lv->level, "%s", pb->level_name[l]);
+		lv->tau_s = value_of(x[2 + l], WC_RESPONSE_MAX_TAU_S);
+		for (size_t j = 0; j < pb->n_runs; j++)
+			lv->runs += pb->level_of[j] == l;
+	}
+}
+
+/* RMS per sample over all runs (not weighted by run). */
+static double
+rms_of(problem *pb, const double *x)
+{
+	double ss = 0.0, cnt = 0.0;
+	for (size_t j = 0; j < pb->n_runs; j++) {
+		ss += run_cost(pb, &pb->runs[j], x[0], x[1], x[2 + pb->level_of[j]]);
+		cnt += (double)pb->runs[j].n_samples;
+	}
+	return cnt > 0 ? sqrt(ss / cnt) : NAN;
+}
+
 /* ------------------------------------------------------------ bootstrap */
 
 typedef struct {
@@ -240,8 +367,7 @@ typedef struct {
 	size_t n_runs;
 	const double *x_point;
 	const wc_response_fit_options *o;
-	double *draws;             /* bootstrap x N_PARAMS */
-	unsigned char *ok;
+	double *draws;             /* bootstrap x MAX_X+1: x, then the shared log tau (NaN = failed) */
 	int tid, threads, rc;
 } boot_job;
 
@@ -251,75 +377,90 @@ boot_work(void *arg)
 	boot_job *job = arg;
 	problem pb;
 	double *mult = wc_alloc_array(job->n_runs, sizeof *mult);
-	if (!mult || problem_init(&pb, job->runs, job->n_runs) != WC_OK) {
+	if (!mult || problem_init(&pb, job->runs, job->n_runs, NULL) != WC_OK) {
 		free(mult);
+		problem_free(&pb);
 		job->rc = WC_ENOMEM;
 		return NULL;
 	}
 	pb.mult = mult;
 	for (int b = job->tid; b < job->o->bootstrap; b += job->threads) {
 		wc_pcg32 rng;
+		double *d = job->draws + (size_t)b * (MAX_X + 1);
 		wc_pcg32_seed(&rng, job->o->seed, (uint64_t)b);
 		memset(mult, 0, job->n_runs * sizeof *mult);
 		for (size_t k = 0; k < job->n_runs; k++)
 			mult[wc_pcg32_bounded(&rng, (uint32_t)job->n_runs)] += 1.0;
-		job->ok[b] = solve(&pb, job->x_point, job->o->max_iter, job->draws + (size_t)b * N_PARAMS) == WC_OK;
+		if (fit_once(&pb, job->x_point, job->o->max_iter, d, &d[MAX_X]) != WC_OK) {
+			d[MAX_X] = NAN;
+			continue;
+		}
+		for (int l = 0; l < pb.n_levels; l++)
+			if (!level_present(&pb, l))
+				d[2 + l] = NAN; /* not identified in this resample */
 	}
 	problem_free(&pb);
 	free(mult);
 	return NULL;
 }
 
-static int
-bootstrap(const wc_response_run *runs, size_t n, const wc_response_fit_options *o, const double *x,
-          wc_response_params *out)
+/* 2.5 / 97.5 percentiles of column k of the draws (finite ones) into v. */
+static void
+interval(const double *draws, int B, int k, double max, double *col, wc_response_value *v)
 {
-	int B = o->bootstrap, threads = o->threads < 1 ? 1 : o->threads > B ? B : o->threads;
-	double *draws = wc_alloc_array((size_t)B * N_PARAMS, sizeof *draws);
-	unsigned char *ok = calloc((size_t)B, 1);
+	size_t m = 0;
+	for (int b = 0; b < B; b++) {
+		const double *d = draws + (size_t)b * (MAX_X + 1);
+		if (isfinite(d[MAX_X]) && isfinite(d[k]))
+			col[m++] = value_of(d[k], max).value;
+	}
+	if (m < 2)
+		return;
+	gsl_sort(col, 1, m);
+	v->lo = fmin(v->value, gsl_stats_quantile_from_sorted_data(col, 1, m, 0.025));
+	v->hi = fmax(v->value, gsl_stats_quantile_from_sorted_data(col, 1, m, 0.975));
+}
+
+static int
+run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double *x, wc_response_params *out)
+{
+	int B = o->bootstrap, threads = o->threads < 1 ? 1 : o->threads > B ? B : o->threads, rc = WC_OK;
+	double *draws = wc_alloc_array((size_t)B * (MAX_X + 1), sizeof *draws);
+	double *col = wc_alloc_array((size_t)B, sizeof *col);
 	boot_job *jobs = calloc((size_t)threads, sizeof *jobs);
 	pthread_t *th = calloc((size_t)threads, sizeof *th);
-	int rc = draws && ok && jobs && th ? WC_OK : WC_ENOMEM;
+	if (!draws || !col || !jobs || !th)
+		rc = WC_ENOMEM;
 	for (int t = 0; rc == WC_OK && t < threads; t++)
-		jobs[t] = (boot_job){ runs, n, x, o, draws, ok, t, threads, WC_OK };
+		jobs[t] = (boot_job){ pb->runs, pb->n_runs, x, o, draws, t, threads, WC_OK };
 	for (int t = 1; rc == WC_OK && t < threads; t++)
 		if (pthread_create(&th[t], NULL, boot_work, &jobs[t]) != 0)
 			jobs[t].threads = -1; /* not started: run below */
 	if (rc == WC_OK) {
 		boot_work(&jobs[0]);
 		for (int t = 1; t < threads; t++) {
-			if (jobs[t].threads > 0)
+			if (jobs[t].threads > 0) {
 				pthread_join(th[t], NULL);
-			else {
+			} else {
 				jobs[t].threads = threads;
 				boot_work(&jobs[t]);
 			}
+		}
+		for (int t = 0; t < threads; t++)
 			if (jobs[t].rc != WC_OK)
 				rc = jobs[t].rc;
-		}
-		if (jobs[0].rc != WC_OK)
-			rc = jobs[0].rc;
 	}
-	/* Percentiles of each parameter over the replicates that converged. */
-	wc_response_value *v[N_PARAMS] = { &out->tau_s, &out->hold_s, &out->prefill_ratio };
-	double *col = rc == WC_OK ? wc_alloc_array((size_t)B, sizeof *col) : NULL;
-	for (int k = 0; col && k < N_PARAMS; k++) {
-		size_t m = 0;
-		for (int b = 0; b < B; b++)
-			if (ok[b]) {
-				wc_response_params r;
-				to_response(draws + (size_t)b * N_PARAMS, &r);
-				col[m++] = k == 0 ? r.tau_s.value : k == 1 ? r.hold_s.value : r.prefill_ratio.value;
-			}
-		if (m >= 2) {
-			gsl_sort(col, 1, m);
-			v[k]->lo = fmin(v[k]->value, gsl_stats_quantile_from_sorted_data(col, 1, m, 0.025));
-			v[k]->hi = fmax(v[k]->value, gsl_stats_quantile_from_sorted_data(col, 1, m, 0.975));
-		}
+	if (rc == WC_OK) {
+		/* The shared tau is column MAX_X. */
+		interval(draws, B, MAX_X, WC_RESPONSE_MAX_TAU_S, col, &out->tau_s);
+		interval(draws, B, 0, WC_RESPONSE_MAX_HOLD_S, col, &out->hold_s);
+		interval(draws, B, 1, WC_RESPONSE_MAX_PREFILL_RATIO, col, &out->prefill_ratio);
+		for (int i = 0, l = 0; l < pb->n_levels; l++)
+			if (pb->level_name[l][0] && i < out->n_levels)
+				interval(draws, B, 2 + l, WC_RESPONSE_MAX_TAU_S, col, &out->levels[i++].tau_s);
 	}
-	free(col);
 	free(draws);
-	free(ok);
+	free(col);
 	free(jobs);
 	free(th);
 	return rc;
@@ -330,41 +471,32 @@ wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_opt
                 wc_response_params *out, wc_error *err)
 {
 	problem pb;
-	double x[N_PARAMS];
+	double x0[MAX_X], x[MAX_X], shared_u = START_TAU;
 	int rc;
 	if ((rc = check_runs(runs, n, err)) != WC_OK)
 		return rc;
 	if (o->bootstrap < 0 || o->bootstrap > 100000)
 		return wc_error_set(err, WC_EINVAL, "bootstrap: must be between 0 and 100000, got %d", o->bootstrap);
-	if (problem_init(&pb, runs, n) != WC_OK) {
+	if ((rc = problem_init(&pb, runs, n, err)) != WC_OK) {
 		problem_free(&pb);
-		return wc_error_set(err, WC_ENOMEM, "response: out of memory");
+		return rc;
 	}
-	rc = solve(&pb, x_start, o->max_iter > 0 ? o->max_iter : 200, x);
+	x0[0] = START_HOLD;
+	x0[1] = START_RATIO;
+	for (int l = 0; l < pb.n_levels; l++)
+		x0[2 + l] = START_TAU;
+	rc = fit_once(&pb, x0, o->max_iter > 0 ? o->max_iter : 200, x, &shared_u);
 	if (rc == WC_OK) {
-		/* RMS per sample over all runs (not weighted by run). */
-		double ss = 0.0, cnt = 0.0;
-		to_response(x, out);
+		to_response(&pb, x, shared_u, out);
 		out->runs = (int)n;
-		for (size_t j = 0; j < n; j++) {
-			simulate_part(&runs[j], out, 0, pb.grid, pb.filtered);
-			simulate_part(&runs[j], out, 1, pb.grid, pb.law);
-			double f = level_factor(&runs[j], pb.filtered, pb.law);
-			for (size_t s = 0; s < runs[j].n_samples; s++) {
-				size_t b = sample_bin(&runs[j], runs[j].t_s[s]);
-				double d = pb.filtered[b] + f * pb.law[b] - runs[j].power_w[s];
-				ss += d * d;
-				cnt += 1;
-			}
-		}
-		out->rms_w = cnt > 0 ? sqrt(ss / cnt) : NAN;
+		out->rms_w = rms_of(&pb, x);
+		if (o->bootstrap > 0)
+			rc = run_bootstrap(&pb, o, x, out);
 	}
 	problem_free(&pb);
 	if (rc == WC_ENOMEM)
 		return wc_error_set(err, WC_ENOMEM, "response: out of memory");
 	if (rc != WC_OK)
 		return wc_error_set(err, WC_ENOCONV, "response: the fit did not converge");
-	if (o->bootstrap > 0 && (rc = bootstrap(runs, n, o, x, out)) != WC_OK)
-		return wc_error_set(err, rc, "response: bootstrap out of memory");
 	return WC_OK;
 }

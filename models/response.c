@@ -8,6 +8,7 @@
 #include "models/response.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -54,7 +55,30 @@ wc_response_validate(const wc_response_params *p, wc_error *err)
 		return rc;
 	if (p->runs < 0)
 		return wc_error_set(err, WC_EINVAL, "response/runs: must be >= 0");
+	if (p->n_levels < 0 || p->n_levels > WC_RESPONSE_MAX_LEVELS)
+		return wc_error_set(err, WC_EINVAL, "response/levels: at most %d", WC_RESPONSE_MAX_LEVELS);
+	for (int i = 0; i < p->n_levels; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "levels/%d/tau_s", i);
+		if ((rc = check_value(&p->levels[i].tau_s, key, WC_RESPONSE_MAX_TAU_S, err)))
+			return rc;
+		if (!p->levels[i].level[0])
+			return wc_error_set(err, WC_EINVAL, "response/levels/%d/level: empty", i);
+		for (int j = 0; j < i; j++)
+			if (strcmp(p->levels[j].level, p->levels[i].level) == 0)
+				return wc_error_set(err, WC_EINVAL, "response/levels/%d/level: duplicate '%s'", i,
+				                    p->levels[i].level);
+	}
 	return WC_OK;
+}
+
+double
+wc_response_tau_for(const wc_response_params *p, const char *level)
+{
+	for (int i = 0; level && i < p->n_levels; i++)
+		if (strcmp(p->levels[i].level, level) == 0)
+			return p->levels[i].tau_s.value;
+	return p->tau_s.value;
 }
 
 /* ---------------------------------------------------------------- grid */

@@ -29,15 +29,29 @@ typedef struct {
 	double value, lo, hi;
 } wc_response_value;
 
+#define WC_RESPONSE_MAX_LEVELS 16
+#define WC_RESPONSE_NAME_MAX 48
+
+/** The time constant of one platform level where it differs from the
+ *  shared one (how a platform's power meter averages: an H100 reports a
+ *  smoother power.draw than an A100). */
+typedef struct {
+	char level[WC_RESPONSE_NAME_MAX];
+	wc_response_value tau_s;
+	int runs;
+} wc_response_level;
+
 /** The response section of a parameter set (docs/formats/params-file.md). */
 typedef struct {
 	int present;      /* 0: the set states no response (the assumed one applies) */
 	int fitted;       /* 1: estimated by `wattcast fit response`; 0: assumed */
-	wc_response_value tau_s;         /* first-order time constant, s */
+	wc_response_value tau_s;         /* first-order time constant, s (shared) */
 	wc_response_value hold_s;        /* busy level kept over idle gaps, s */
 	wc_response_value prefill_ratio; /* prefill increment / dynamic power at n = 32 */
 	int runs;         /* runs behind a fit (0 = none) */
 	double rms_w;     /* RMS residual of the fit per GPU sample, W (NaN = none) */
+	int n_levels;     /* per-level time constants */
+	wc_response_level levels[WC_RESPONSE_MAX_LEVELS];
 } wc_response_params;
 
 /** Load at which the prefill increment is expressed: the law's dynamic
@@ -59,6 +73,9 @@ typedef struct {
 void wc_response_assumed(wc_response_params *out);
 /** `p` when it is present, else the assumed response. */
 void wc_response_effective(const wc_response_params *p, wc_response_params *out);
+/** The time constant for platform level `level`: its own when the
+ *  section has one, else the shared one. */
+double wc_response_tau_for(const wc_response_params *p, const char *level);
 /** Values finite and within the bounds above; the message names the key
  *  ("response/tau_s: ..."). */
 int wc_response_validate(const wc_response_params *p, wc_error *err);

@@ -400,6 +400,7 @@ response(const json_t *body, const wc_state *st, wc_envelope_request *r, wc_api_
 	wc_response_effective(&wc_predictor_params(st->pred)->response, &r->resp);
 	r->resp_source = wc_predictor_params(st->pred)->response.present &&
 	                 wc_predictor_params(st->pred)->response.fitted ? "fitted" : "assumed";
+	r->resp.tau_s.value = wc_response_tau_for(&r->resp, r->c.platform);
 	if (!v)
 		return 0;
 	if (!json_is_object(v))

@@ -26,6 +26,12 @@ round_trip(void)
 	p.response.prefill_ratio = (wc_response_value){ 0.71, 0.6, 0.8 };
 	p.response.runs = 8;
 	p.response.rms_w = 31.5;
+	p.response.n_levels = 2;
+	snprintf(p.response.levels[0].level, sizeof p.response.levels[0].level, "A100");
+	p.response.levels[0].tau_s = (wc_response_value){ 0.08, NAN, NAN };
+	p.response.levels[0].runs = 7;
+	snprintf(p.response.levels[1].level, sizeof p.response.levels[1].level, "H100");
+	p.response.levels[1].tau_s = (wc_response_value){ 0.64, NAN, NAN };
 	char *s = wc_params_dump(&p, 1, &err);
 	CHECK_CONTAINS(s, "\"response\": {");
 	CHECK_CONTAINS(s, "\"source\": \"fitted\"");
@@ -34,6 +40,11 @@ round_trip(void)
 	CHECK(q.response.tau_s.value == 0.042 && q.response.tau_s.lo == 0.03 && q.response.tau_s.hi == 0.061);
 	CHECK(q.response.hold_s.value == 0.12 && q.response.prefill_ratio.hi == 0.8);
 	CHECK(q.response.rms_w == 31.5);
+	CHECK_INT(q.response.n_levels, 2);
+	CHECK(strcmp(q.response.levels[1].level, "H100") == 0 && q.response.levels[1].tau_s.value == 0.64);
+	CHECK_INT(q.response.levels[0].runs, 7);
+	CHECK(wc_response_tau_for(&q.response, "H100") == 0.64);
+	CHECK(wc_response_tau_for(&q.response, "H200") == 0.042);
 	/* Copies carry it (a plain value). */
 	wc_params r = WC_PARAMS_INIT;
 	CHECK_INT(wc_params_copy(&r, &q, &err), WC_OK);
@@ -137,6 +148,12 @@ bad_values_refused(void)
 	                "\"hold_s\":{\"value\":0,\"source\":\"fitted\"},"
 	                "\"prefill_ratio\":{\"value\":0.5,\"source\":\"fitted\"}}", &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/response/tau_s/ci95");
+	CHECK(load_with("{\"tau_s\":{\"value\":0.1,\"source\":\"fitted\"},"
+	                "\"hold_s\":{\"value\":0,\"source\":\"fitted\"},"
+	                "\"prefill_ratio\":{\"value\":0.5,\"source\":\"fitted\"},"
+	                "\"levels\":[{\"level\":\"A100\",\"tau_s\":{\"value\":0.1,\"source\":\"fitted\"}},"
+	                "{\"level\":\"A100\",\"tau_s\":{\"value\":0.2,\"source\":\"fitted\"}}]}", &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "response/levels/1/level: duplicate 'A100'");
 }
 
 int

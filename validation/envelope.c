@@ -23,6 +23,7 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 		return;
 	free(r->predicted);
 	free(r->response);
+	free(r->law_level);
 	memset(r, 0, sizeof *r);
 }
 
@@ -70,7 +71,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	eo.bin_s = WC_ENVELOPE_GRID_S;
 	eo.sample_s = run->sample_s;
 	eo.max_running = run->max_running;
-	eo.tau_s = resp->tau_s.value;
+	eo.tau_s = wc_response_tau_for(resp, run->config.platform);
 	eo.hold_s = resp->hold_s.value;
 	return wc_envelope_run(&run->workload, &st, &pm, &eo, res, err);
 }
@@ -127,6 +128,19 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro
 			return rc;
 	}
 	return WC_OK;
+}
+
+/* The diagnostic level factor of the law on the run (NaN when the run
+ * has no power samples). */
+static double
+law_level(const wc_envelope_check_run *run, const wc_response_params *r)
+{
+	const wc_response_run *rr = &run->response_run;
+	double level = NAN, *pred = wc_alloc_array(rr->n_samples ? rr->n_samples : 1, sizeof *pred);
+	if (pred && rr->n_samples && wc_response_predict_samples(rr, r, pred, &level, NULL) != WC_OK)
+		level = NAN;
+	free(pred);
+	return level;
 }
 
 static double
@@ -186,7 +200,8 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		return wc_error_set(err, WC_EINVAL, "runs: leaving one run out needs at least 3 runs, got %zu", n);
 	out->predicted = wc_alloc_array(n, sizeof *out->predicted);
 	out->response = wc_alloc_array(n, sizeof *out->response);
-	if (!out->predicted || !out->response) {
+	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
+	if (!out->predicted || !out->response || !out->law_level) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	}
@@ -202,6 +217,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		out->predicted[i] = (wc_envelope_metrics){ res.server.mean_w.value, res.server.p5_w.value,
 			                                   res.server.p95_w.value, res.server.max_w.value,
 			                                   res.server.ramp_w_per_s.value };
+		out->law_level[i] = law_level(&runs[i], &out->response[i]);
 		if (rows)
 			rc = add_rows(&runs[i], &out->response[i], o->loro, &res, p, rows, err);
 		wc_envelope_result_clear(&res);

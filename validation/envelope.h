@@ -51,6 +51,9 @@ typedef struct {
 	size_t n;
 	wc_envelope_metrics *predicted; /* n, owned (wc_envelope_check_report_clear) */
 	wc_response_params *response;   /* n: the response each run was predicted with */
+	double *law_level;              /* n: the scale of the law's dynamic power that fits the
+	                                 * run's measured power best (1 = the law as frozen; a
+	                                 * diagnostic, not used in the prediction) */
 	double median_mean_err_pct;     /* median |error| of the mean, % */
 	double median_p5_err_pct, median_p95_err_pct, median_max_err_pct;
 	double median_ramp_ratio;       /* median of predicted / measured ramp rate */
