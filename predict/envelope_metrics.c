@@ -26,14 +26,25 @@ wc__quantile_select(double *x, size_t n, double q)
 {
 	if (n == 0)
 		return NAN;
-	/* gsl_stats_quantile_from_sorted_data: (1-d) x(i) + d x(i+1), i = floor(q(n-1)). */
+	/* gsl_stats_quantile_from_sorted_data: (1-d) x(i) + d x(i+1), i = floor(q(n-1)),
+	 * with the order statistics found by selection instead of a sort. */
 	double index = q * (double)(n - 1);
 	size_t lhs = (size_t)index;
 	double delta = index - (double)lhs;
 	double a = gsl_stats_select(x, 1, n, lhs);
 	if (lhs == n - 1 || delta == 0.0)
 		return a;
-	double b = gsl_stats_select(x, 1, n, lhs + 1);
+	/* x(i+1): a again if a repeats, else the smallest value above it. */
+	size_t le = 0;
+	double b = INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] <= a)
+			le++;
+		else if (x[i] < b)
+			b = x[i];
+	}
+	if (le >= lhs + 2)
+		b = a;
 	return (1.0 - delta) * a + delta * b;
 }
 
@@ -237,10 +248,9 @@ wc__trace_stats_compute(const double *y, size_t len, double dt, size_t stride, w
 		mx = fmax(mx, samples[j]);
 	}
 	out->max_w = ns ? mx : NAN;
-	gsl_sort(work, 1, ns);
-	out->p5_w = ns ? gsl_stats_quantile_from_sorted_data(work, 1, ns, 0.05) : NAN;
-	out->p50_w = ns ? gsl_stats_quantile_from_sorted_data(work, 1, ns, 0.50) : NAN;
-	out->p95_w = ns ? gsl_stats_quantile_from_sorted_data(work, 1, ns, 0.95) : NAN;
+	out->p5_w = wc__quantile_select(work, ns, 0.05);
+	out->p50_w = wc__quantile_select(work, ns, 0.50);
+	out->p95_w = wc__quantile_select(work, ns, 0.95);
 	ramp_into(samples, ns, dt * (double)stride, work, &out->ramp_w_per_s, &out->ramp_p95_w_per_s);
 	return entropy_into(samples, ns, work, ws, &out->spectral_entropy, err);
 }

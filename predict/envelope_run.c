@@ -216,6 +216,20 @@ reduce_summary(const wc__trace_stats *st, int replicas, double *scratch, wc_enve
 }
 
 static int
+band_copy(wc_envelope_band *dst, const wc_envelope_band *src)
+{
+	if (band_alloc(dst, src->n_bins, src->bin_s) != WC_OK)
+		return WC_ENOMEM;
+	size_t bytes = src->n_bins * sizeof(double);
+	memcpy(dst->t_s, src->t_s, bytes);
+	memcpy(dst->mean_w, src->mean_w, bytes);
+	memcpy(dst->p5_w, src->p5_w, bytes);
+	memcpy(dst->p95_w, src->p95_w, bytes);
+	memcpy(dst->mean_running, src->mean_running, bytes);
+	return WC_OK;
+}
+
+static int
 reduce_band(const run_state *rs, int i, double *scratch, wc_envelope_band *b)
 {
 	const int R = rs->o->replicas;
@@ -330,8 +344,9 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 		reduce_summary(rs->stats[1], R, scratch, &out->fleet);
 		rc = reduce_band(rs, 1, scratch, &out->fleet_band);
 	} else if (rc == WC_OK) {
+		/* One server: the fleet is the server. */
 		out->fleet = out->server;
-		rc = reduce_band(rs, 0, scratch, &out->fleet_band);
+		rc = band_copy(&out->fleet_band, &out->server_band);
 	}
 	out->fleet_peak_w = -INFINITY;
 	for (int r = 0; r < R; r++)

@@ -69,7 +69,7 @@ wc__envelope_draw_length(wc__envelope_rng *r, const wc__length_sampler *ls)
 	const wc_length_dist *d = ls->d;
 	double x;
 	if (d->kind == WC_LENGTH_LOGNORMAL && ls->sigma > 0)
-		x = gsl_ran_lognormal(&r->rng, ls->mu, ls->sigma);
+		x = exp(ls->mu + gsl_ran_gaussian_ziggurat(&r->rng, ls->sigma)); /* lognormal */
 	else if (d->kind == WC_LENGTH_EMPIRICAL)
 		x = d->values[wc_pcg32_bounded(&r->pcg, (uint32_t)d->n_values)];
 	else
