@@ -153,10 +153,15 @@ entropy_of(const double *x, size_t len, double *buf, wc__stats_ws *ws, double *o
 	if (len < 8)
 		return WC_OK;
 	size_t m = smooth_floor(len), nbins = m / 2;
-	double mean = gsl_stats_mean(x, 1, m), dev = 0.0;
+	double sum = 0.0, dev = 0.0;
+	for (size_t i = 0; i < m; i++)
+		sum += x[i];
+	double mean = sum / (double)m;
 	for (size_t i = 0; i < m; i++) {
 		buf[i] = x[i] - mean;
-		dev = fmax(dev, fabs(buf[i]));
+		double a = fabs(buf[i]);
+		if (a > dev)
+			dev = a;
 	}
 	if (dev <= 1e-12 * fmax(1.0, fabs(mean)))
 		return WC_OK;
@@ -245,7 +250,8 @@ wc__trace_stats_compute(const double *y, size_t len, double dt, size_t stride, w
 	double mx = -INFINITY;
 	for (size_t j = 0; j < ns; j++) {
 		work[j] = samples[j] = y[j * stride];
-		mx = fmax(mx, samples[j]);
+		if (samples[j] > mx)
+			mx = samples[j];
 	}
 	out->max_w = ns ? mx : NAN;
 	out->p5_w = wc__quantile_select(work, ns, 0.05);
