@@ -161,7 +161,9 @@ chunk_steps(const wc__server *s, double t, double d, double t_next)
 		lim = s->window_start;
 	if (s->window_end < lim)
 		lim = s->window_end;
-	uint64_t k = s->heap[0].finish - s->step + 1; /* through the next completion */
+	/* Through the next completion (never behind the step: completions
+	 * are taken at every step's end). */
+	uint64_t k = s->heap[0].finish >= s->step ? s->heap[0].finish - s->step + 1 : 1;
 	double fit = floor((lim - t) / d);
 	if (fit < (double)k)
 		k = fit >= 1 ? (uint64_t)fit : 1;

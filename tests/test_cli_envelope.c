@@ -147,6 +147,23 @@ test_fit_and_validate(const char *dir)
 	CHECK(json_is_number(json_object_get(j, "median_ramp_ratio")));
 	json_decref(j);
 	run_result_free(&r);
+	/* An envelope from the fitted file names its response and uses the
+	 * platform's own time constant. */
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	CHECK_INT(wc_params_load_file(out, &p, &err), WC_OK);
+	double tau = wc_response_tau_for(&p.response, "A100");
+	wc_params_clear(&p);
+	const char *env[] = { "wattcast", "envelope", "--params", out, "--platform", "A100", "--model", "Qwen3-8B",
+		              "--closed", "2", "--horizon", "10", "--replicas", "2", "--json", NULL };
+	CHECK_INT(run_wattcast(env, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *resp = json_object_get(j, "response");
+	CHECK(strcmp(json_string_value(json_object_get(resp, "source")), "fitted") == 0);
+	CHECK_NEAR(json_real_value(json_object_get(resp, "tau_s")), tau, 1e-9 * tau);
+	json_decref(j);
+	run_result_free(&r);
 	free(a);
 	free(b);
 	free(c);

@@ -2,13 +2,17 @@
  * The envelope's trace metrics (predict/, which cannot use trace/) give
  * the numbers `ingest` gives (trace/metrics.h) on the same trace: ramp
  * rate (mean and p95 between 1-s means) and spectral entropy, at the
- * sampling intervals envelopes use.
+ * sampling intervals envelopes use; and quantiles by selection equal
+ * GSL's quantiles of the sorted values, ties included.
  */
+#include "predict/envelope_internal.h"
 #include "predict/predict.h"
 #include "trace/metrics.h"
 #include "tests/support/check.h"
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -41,9 +45,25 @@ compare(double dt, size_t n, uint64_t seed)
 	free(p);
 }
 
+static void
+quantiles_by_selection(void)
+{
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 5, 1);
+	for (int trial = 0; trial < 200; trial++) {
+		size_t n = 1 + wc_pcg32_bounded(&rng, 60);
+		double x[64], y[64], q = wc_pcg32_uniform(&rng);
+		for (size_t i = 0; i < n; i++) /* few distinct values: many ties */
+			x[i] = y[i] = (double)wc_pcg32_bounded(&rng, 5);
+		gsl_sort(y, 1, n);
+		CHECK_NEAR(wc__quantile_select(x, n, q), gsl_stats_quantile_from_sorted_data(y, 1, n, q), 1e-12);
+	}
+}
+
 int
 main(void)
 {
+	quantiles_by_selection();
 	gsl_set_error_handler_off();
 	compare(0.25, 2000, 1);
 	compare(0.125, 4001, 2);

@@ -81,6 +81,32 @@ check_validation(const char *runs_dir)
 	run_result_free(&r);
 }
 
+/* A logged agentic session replayed on its own, with its measured trace
+ * in the chart. */
+static void
+check_replay_chart(const char *runs_dir, const char *dir)
+{
+	char *run = path_join(runs_dir, "trace_replay_smoke_qwen3-8b_a100/a100_trace_replay_tp1_1784415083");
+	char *log = path_join(run, "requests.json"), *svg = path_join(dir, "replay.svg");
+	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", log,
+		               "--horizon", "7", "--replicas", "2", "--bin", "0.25", "--sample", "0.25", "--measured",
+		               run, "--svg", svg, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "measured");
+	char *text = NULL;
+	size_t len = 0;
+	wc_error err;
+	CHECK_INT(wc_read_file(svg, 1 << 20, &text, &len, &err), WC_OK);
+	CHECK_CONTAINS(text, "stroke=\"#d62728\""); /* the measured trace */
+	free(text);
+	run_result_free(&r);
+	free(run);
+	free(log);
+	free(svg);
+}
+
 int
 main(void)
 {
@@ -91,6 +117,7 @@ main(void)
 	char *runs_dir = path_join(shared, "data/real/powertrace-sim"), *out = path_join(dir, "response.json");
 	check_fit(runs_dir, out);
 	check_validation(runs_dir);
+	check_replay_chart(runs_dir, dir);
 	free(runs_dir);
 	free(out);
 	free(dir);
