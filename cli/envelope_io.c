@@ -172,10 +172,27 @@ py(const frame *fr, double y)
 	return fr->top + fr->h - (y - fr->y0) / (fr->y1 - fr->y0) * fr->h;
 }
 
+/* Text for an SVG element: XML's special characters escaped. */
+static void
+svg_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
 static void
 svg_axes(FILE *f, const frame *fr, const char *title)
 {
-	fprintf(f, "<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s</text>\n", fr->left, title);
+	fprintf(f, "<text x=\"%.0f\" y=\"20\" font-size=\"14\">", fr->left);
+	svg_text(f, title);
+	fputs("</text>\n", f);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
 	        fr->left, fr->top, fr->w, fr->h);
 	for (int i = 0; i <= 5; i++) {

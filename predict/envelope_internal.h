@@ -165,6 +165,7 @@ typedef struct {
 	double *power[2], *running[2];
 	wc__stats_ws ws;
 	double tokens_acc[2];      /* output tokens: server 0, all servers */
+	double waiting_end;        /* requests still waiting at the end, all servers */
 } wc__replica_ctx;
 
 /** Simulate `servers` servers on streams first_stream + k (independent)

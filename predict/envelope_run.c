@@ -30,6 +30,7 @@ typedef struct {
 	wc__trace_stats *stats[2];      /* per replica */
 	double *band_w[2], *band_n[2];  /* replicas x n_bins */
 	double *peak;                   /* per replica: largest bin of the fleet trace */
+	double *waiting;                /* per replica: requests waiting at the end, per server */
 } run_state;
 
 typedef struct {
@@ -59,6 +60,7 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 	uint64_t stream = o->fleet_mode == WC_FLEET_INDEPENDENT ? (uint64_t)r * (uint64_t)servers : (uint64_t)r;
 	double tokens[2];
 	int rc = wc__replica_simulate(c, servers, o->fleet_mode, stream, tokens, err);
+	rs->waiting[r] = c->waiting_end / servers;
 	for (int i = 0; rc == WC_OK && i < rs->traces; i++) {
 		wc__trace_stats *st = &rs->stats[i][r];
 		rc = wc__trace_stats_compute(c->power[i], rs->out_len, WC_ENVELOPE_GRID_S, rs->sample_stride,
@@ -87,7 +89,7 @@ work(void *arg)
 	worker *wk = arg;
 	run_state *rs = wk->rs;
 	wc__replica_ctx c = { rs->w, rs->st, rs->pm, rs->o, rs->dynamic_w, rs->len, rs->skip,
-	                      { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 } };
+	                      { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0 };
 	for (int i = 0; i < 2; i++) {
 		c.power[i] = wc_alloc_array(rs->len, sizeof(double));
 		c.running[i] = wc_alloc_array(rs->len, sizeof(double));
@@ -310,6 +312,9 @@ alloc_slots(run_state *rs)
 	if (!ok)
 		return WC_ENOMEM;
 	rs->peak = wc_alloc_array(R, sizeof *rs->peak);
+	rs->waiting = wc_alloc_array(R, sizeof *rs->waiting);
+	if (!rs->waiting)
+		return WC_ENOMEM;
 	for (int i = 0; i < rs->traces; i++) {
 		rs->stats[i] = wc_alloc_array(R, sizeof *rs->stats[i]);
 		rs->band_w[i] = wc_alloc_array(cells, sizeof *rs->band_w[i]);
@@ -329,6 +334,7 @@ free_slots(run_state *rs)
 		free(rs->band_n[i]);
 	}
 	free(rs->peak);
+	free(rs->waiting);
 }
 
 static int
@@ -349,8 +355,18 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 		rc = band_copy(&out->fleet_band, &out->server_band);
 	}
 	out->fleet_peak_w = -INFINITY;
-	for (int r = 0; r < R; r++)
+	double waiting = 0.0;
+	for (int r = 0; r < R; r++) {
 		out->fleet_peak_w = fmax(out->fleet_peak_w, rs->peak[r]);
+		waiting += rs->waiting[r] / R;
+	}
+	/* More waiting at the end than the engine runs at once: the queue grows
+	 * (arrivals outpace service) and the horizon decides the numbers. */
+	if (waiting > rs->o->max_running && out->n_warnings < WC_ENVELOPE_WARN_MAX)
+		snprintf(out->warnings[out->n_warnings++], WC_ENVELOPE_WARN_LEN,
+		         "overloaded: %.0f requests per server still wait at the end (max_running %d); "
+		         "arrivals outpace the service times and the queue grows with the horizon",
+		         waiting, rs->o->max_running);
 	free(scratch);
 	return rc == WC_OK ? WC_OK : wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
 }

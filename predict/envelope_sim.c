@@ -223,6 +223,7 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 			if (k + j == 0)
 				c->tokens_acc[0] += sv[j].tokens;
 			c->tokens_acc[1] += sv[j].tokens;
+			c->waiting_end += (double)sv[j].q_len;
 			wc__server_clear(&sv[j]);
 		}
 	}
@@ -246,6 +247,7 @@ wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode, uint64
 	if (!sv)
 		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory (%d servers)", servers);
 	c->tokens_acc[0] = c->tokens_acc[1] = 0.0;
+	c->waiting_end = 0.0;
 	int rc = simulate_servers(c, sv, servers, mode, first_stream, g, end, err);
 	free(sv);
 	if (rc != WC_OK)

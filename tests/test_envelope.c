@@ -213,6 +213,16 @@ test_littles_law(void)
 	o.max_running = 4;
 	CHECK_INT(wc_envelope_run(&w, &fixed, &s.pm, &o, &r, &err), WC_OK);
 	CHECK_NEAR(r.server.mean_running.value, 4.0, 0.01);
+	CHECK_INT(r.n_warnings, 0);
+	wc_envelope_result_clear(&r);
+	/* Arrivals at twice the service rate: the queue grows, and it says so. */
+	w.kind = WC_ENVELOPE_POISSON;
+	w.rate = 20.0;
+	o.max_running = 4;
+	o.horizon_s = 100;
+	CHECK_INT(wc_envelope_run(&w, &fixed, &s.pm, &o, &r, &err), WC_OK);
+	CHECK_INT(r.n_warnings, 1);
+	CHECK_CONTAINS(r.warnings[0], "overloaded:");
 	wc_envelope_result_clear(&r);
 }
 
