@@ -4,9 +4,11 @@
  * law's value after the response time constant; Poisson arrivals with a
  * fixed service time reproduce Little's law; a fleet of K independent
  * servers has K times one server's mean and a relative spread shrinking
- * as 1/sqrt(K); budget plans on a known fleet; bad inputs refused with
- * the field named.
+ * as 1/sqrt(K); budget plans on a known fleet; bursty gaps with the
+ * gamma law vLLM's client uses and a piecewise-constant rate; bad inputs
+ * refused with the field named.
  */
+#include "predict/envelope_internal.h"
 #include "predict/predict.h"
 #include "tests/support/check.h"
 
@@ -429,6 +431,68 @@ test_standin(void)
 	CHECK(strncmp(err.msg, "platform:", 9) == 0);
 }
 
+/* Gaps of the open-loop generator (white box): bursty gamma gaps have mean
+ * 1/rate and squared coefficient of variation 1/burstiness. */
+static void
+test_arrival_gaps(void)
+{
+	const double shapes[3] = { 0.25, 1.0, 4.0 };
+	for (int i = 0; i < 3; i++) {
+		wc_envelope_workload w;
+		wc__envelope_rng rng;
+		wc__arrivals a;
+		wc_envelope_workload_init(&w);
+		w.kind = WC_ENVELOPE_BURSTY;
+		w.rate = 2.0;
+		w.burstiness = shapes[i];
+		wc__envelope_rng_init(&rng, 7, (uint64_t)i);
+		CHECK_INT(wc__arrivals_init(&a, &w, &rng, 0.0, 1e9, 1.0), WC_OK);
+		double prev = 0.0, s = 0.0, s2 = 0.0, in, out;
+		const int n = 200000;
+		for (int k = 0; k < n; k++) {
+			double t = wc__arrivals_peek(&a), g = t - prev;
+			wc__arrivals_take(&a, &in, &out);
+			s += g;
+			s2 += g * g;
+			prev = t;
+		}
+		double mean = s / n, cv2 = (s2 / n - mean * mean) / (mean * mean);
+		CHECK(fabs(mean / 0.5 - 1) < 0.01);
+		CHECK(fabs(cv2 * shapes[i] - 1) < 0.03);
+		wc__arrivals_clear(&a);
+	}
+}
+
+static void
+test_rate_profile(void)
+{
+	setup s;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_envelope_result r;
+	wc_error err;
+	wc_service_times fixed = { fixed_step, no_prefill, NULL, "fixed" };
+	double until[2] = { 100, 200 }, rate[2] = { 4, 40 };
+	setup_init(&s, 1);
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_POISSON;
+	w.n_profile = 2;
+	w.profile_until_s = until;
+	w.profile_rate = rate;
+	w.output = (wc_length_dist){ WC_LENGTH_FIXED, 50, 0, NULL, 0 };
+	wc_envelope_options_init(&o);
+	o.horizon_s = 300; /* the last rate (40/s) holds after 200 s */
+	o.replicas = 8;
+	o.bin_s = 100;
+	CHECK_INT(wc_envelope_run(&w, &fixed, &s.pm, &o, &r, &err), WC_OK);
+	/* lambda W with W = 0.5 s: 2, then 20 (less the first W of a step). */
+	CHECK(fabs(r.server_band.mean_running[0] / 2.0 - 1) < 0.05);
+	CHECK(fabs(r.server_band.mean_running[1] / 20.0 - 1) < 0.02);
+	CHECK(fabs(r.server_band.mean_running[2] / 20.0 - 1) < 0.02);
+	CHECK(r.server_band.mean_w[1] > r.server_band.mean_w[0] + 20);
+	wc_envelope_result_clear(&r);
+}
+
 int
 main(void)
 {
@@ -441,6 +505,8 @@ main(void)
 	test_fleet_scaling();
 	test_budget_plan();
 	test_bad_inputs();
+	test_arrival_gaps();
+	test_rate_profile();
 	wc_params_clear(&paper);
 	return check_report("test_envelope");
 }
