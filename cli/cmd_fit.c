@@ -26,7 +26,8 @@ static const char fit_usage[] =
 	"Forms: power_law, power_law_quadratic_load, saturating, saturating_quadratic_load,\n"
 	"floor_plus_rise. Results are bit-identical for a seed, whatever --threads.\n"
 	"Other targets: `wattcast fit capacity --help`, `wattcast fit request-energy --help`,\n"
-	"`wattcast fit finetune --help` (the fine-tuning law).\n";
+	"`wattcast fit finetune --help` (the fine-tuning law), `wattcast fit response --help`\n"
+	"(the power response of envelopes).\n";
 
 enum { OPT_FORM = 1000, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_PRIOR, OPT_PROFILE, OPT_SHARE,
        OPT_TERMS, OPT_NAME };
@@ -284,6 +285,9 @@ cli_cmd_fit(int argc, char **argv)
 		return cli_fit_request_energy(argc - 1, argv + 1);
 	if (strcmp(argv[1], "finetune") == 0)
 		return cli_fit_finetune(argc - 1, argv + 1);
-	return cli_usage_error("fit", "unknown target '%s' (available: inference, capacity, request-energy, finetune)",
+	if (strcmp(argv[1], "response") == 0)
+		return cli_fit_response(argc - 1, argv + 1);
+	return cli_usage_error("fit",
+	                       "unknown target '%s' (available: inference, capacity, request-energy, finetune, response)",
 	                       argv[1]);
 }

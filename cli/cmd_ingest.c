@@ -6,6 +6,7 @@
  * and no output.
  */
 #include "cli.h"
+#include "cli_replay.h"
 #include "data/data.h"
 #include "models/grow.h"
 #include "trace/trace.h"
@@ -78,41 +79,9 @@ typedef struct {
 static int
 parse_default_flag(const char *cmd, int opt, wc_run_manifest *d)
 {
-	int rc = CLI_OK;
-	long tp;
-	switch (opt) {
-	case OPT_PLATFORM:
-		if (!optarg[0] || strlen(optarg) >= sizeof d->platform || strchr(optarg, ','))
-			rc = cli_usage_error(cmd, "--platform: expected a name of 1-%zu characters without commas",
-			                     sizeof d->platform - 1);
-		else
-			snprintf(d->platform, sizeof d->platform, "%s", optarg);
-		break;
-	case OPT_TP:
-		rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_TELEMETRY_MAX_GPUS, &tp);
-		d->tp = (int)tp;
-		break;
-	case OPT_MODEL:
-		if (!optarg[0] || strlen(optarg) >= sizeof d->model)
-			rc = cli_usage_error(cmd, "--model: expected a name of 1-%zu characters", sizeof d->model - 1);
-		else
-			snprintf(d->model, sizeof d->model, "%s", optarg);
-		break;
-	case OPT_ACTIVE:
-		rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &d->active_params_b);
-		break;
-	case OPT_UTC:
-		rc = cli_parse_double(cmd, "--utc-offset", optarg, -50400, 1, &d->utc_offset_s);
-		if (rc == CLI_OK && d->utc_offset_s > 50400)
-			rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", optarg);
-		break;
-	case OPT_WORKLOAD:
-		if (!optarg[0] || wc_workload_from_name(optarg, &d->workload) != WC_OK)
-			rc = cli_usage_error(cmd, "--workload: expected %s, got '%s'", wc_workload_choices(),
-			                     optarg);
-		break;
-	}
-	return rc;
+	static const char *const names[] = { "platform", "tp", "model", "active-params", "utc-offset",
+	                                      "workload" };
+	return cli_run_default_flag(cmd, names[opt - OPT_PLATFORM], optarg, d);
 }
 
 /* Flags and RUN_DIRs into `a`; a->help after printing --help. */

@@ -12,6 +12,7 @@ static const cli_command commands[] = {
 	{ "import", "convert a published table or any CSV into a runs table", cli_cmd_import },
 	{ "ingest", "turn measured runs (serving or fine-tuning) into a runs table", cli_cmd_ingest },
 	{ "metrics", "grid-facing metrics of one power trace", cli_cmd_metrics },
+	{ "envelope", "forecast the power trace's band, peaks and ramps; plan a fleet under a budget", cli_cmd_envelope },
 	{ "serve", "serve predictions over HTTP", cli_cmd_serve },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -398,7 +398,9 @@ wc_params_validate(const wc_params *p, wc_error *err)
 				return wc_error_set(err, WC_EINVAL, "draws/values/%ld/%ld: must be finite",
 				                    k / p->n_draw_params, k % p->n_draw_params);
 	}
-	return wc_capacity_params_validate(&p->capacity, err);
+	if (wc_capacity_params_validate(&p->capacity, err) != 0)
+		return -1;
+	return wc_response_validate(&p->response, err);
 }
 
 void

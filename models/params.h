@@ -19,6 +19,7 @@
 #include "models/error.h"
 #include "models/law.h"
 #include "models/scalar.h"
+#include "models/response.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -121,6 +122,8 @@ typedef struct wc_params {
 	 * `present` = 0 when the file has none). Owned. */
 	wc_capacity_params capacity;
 	wc_finetune_params finetune;
+	/* How power follows load in time (envelopes); a plain value. */
+	wc_response_params response;
 } wc_params;
 
 /** The empty set: what every wc_params variable starts as. */

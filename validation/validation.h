@@ -8,6 +8,7 @@
  *   validation/finetune.h   the fine-tuning law: level-held-out accuracy, simulation
  *   validation/fewshot.h    calibration on k runs of each model or platform
  *   validation/capacity.h   held-out throughput, energy per token and periods
+ *   validation/envelope.h   trace envelopes replayed on measured runs
  */
 #ifndef WC_VALIDATION_H
 #define WC_VALIDATION_H
@@ -16,6 +17,7 @@
 #include "validation/finetune.h"
 #include "validation/fewshot.h"
 #include "validation/capacity.h"
+#include "validation/envelope.h"
 #include "validation/forms.h"
 #include "validation/precision.h"
 #include "validation/simulate.h"
