@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void
 vreport(const char *cmd, const char *fmt, va_list ap)
@@ -108,4 +109,18 @@ cli_reset_getopt(void)
 {
 	optind = 0; /* 0 also re-initialises glibc's internal state */
 	opterr = 0;
+}
+
+void
+cli_created_time(char out[24])
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde && *sde) {
+		time_t t = (time_t)strtoll(sde, NULL, 10);
+		struct tm tm;
+		gmtime_r(&t, &tm);
+		strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	} else {
+		wc_utc_now(out);
+	}
 }

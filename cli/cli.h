@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "models/models.h"
+#include "trace/ingest.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
@@ -34,6 +35,10 @@ int cli_cmd_serve(int argc, char **argv);
 int cli_cmd_calibrate(int argc, char **argv);
 /** `validate fewshot` (cmd_validate_fewshot.c); argv[0] is "fewshot". */
 int cli_validate_fewshot(int argc, char **argv);
+int cli_cmd_envelope(int argc, char **argv);
+/* Subcommands in files of their own. */
+int cli_fit_response(int argc, char **argv);      /* fit response */
+int cli_validate_envelope(int argc, char **argv); /* validate envelope */
 
 /** Print "wattcast CMD: message" on stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -56,6 +61,25 @@ int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t 
  *  printed; returns CLI_OK / CLI_FAIL. `out` is cleared by the caller. */
 int cli_load_params(const char *cmd, const char *params_path, const char *profile,
                     wc_params *out);
+
+/** Provenance time of a written parameter file (UTC); SOURCE_DATE_EPOCH
+ *  (reproducible-builds convention) pins it so a refit can be
+ *  byte-identical. */
+void cli_created_time(char out[24]);
+
+/* The fine-tuning targets of fit, validate, predict and simulate
+ * (cli/cmd_*_finetune.c); argv[0] is the target name. */
+int cli_fit_finetune(int argc, char **argv);
+int cli_validate_finetune(int argc, char **argv);
+int cli_predict_finetune(int argc, char **argv);
+int cli_simulate_finetune(int argc, char **argv);
+/* wattcast ingest of fine-tuning run folders (cli/cmd_ingest_finetune.c):
+ * one flag (by its long name without "--") into the defaults, and the
+ * folders into a fine-tuning runs table at `out`. */
+int cli_ingest_finetune_flag(const char *cmd, const char *name, const char *value,
+                             wc_run_manifest *defaults);
+int cli_ingest_finetune(const char *cmd, char *const *runs, size_t n, const wc_ingest_options *o,
+                        const char *out);
 
 /** Reset getopt for a fresh parse of a sub-argv. */
 void cli_reset_getopt(void);

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char fit_usage[] =
 	"usage: wattcast fit inference RUNS.csv -o PARAMS.json [--form NAME]\n"
@@ -26,7 +25,9 @@ static const char fit_usage[] =
 	"precision setting present; 'none' leaves quantized runs out.\n"
 	"Forms: power_law, power_law_quadratic_load, saturating, saturating_quadratic_load,\n"
 	"floor_plus_rise. Results are bit-identical for a seed, whatever --threads.\n"
-	"Other targets: `wattcast fit capacity --help`, `wattcast fit request-energy --help`.\n";
+	"Other targets: `wattcast fit capacity --help`, `wattcast fit request-energy --help`,\n"
+	"`wattcast fit finetune --help` (the fine-tuning law), `wattcast fit response --help`\n"
+	"(the power response of envelopes).\n";
 
 enum { OPT_FORM = 1000, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_PRIOR, OPT_PROFILE, OPT_SHARE,
        OPT_TERMS, OPT_NAME };
@@ -88,22 +89,6 @@ print_summary(const wc_fit_result *r, const char *input)
 	}
 	for (int i = 0; i < r->n_warnings; i++)
 		printf("  warning: %s\n", r->warnings[i]);
-}
-
-/* Provenance time; SOURCE_DATE_EPOCH (reproducible-builds convention)
- * pins it so a refit can be byte-identical. */
-static void
-created_time(char out[24])
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	if (sde && *sde) {
-		time_t t = (time_t)strtoll(sde, NULL, 10);
-		struct tm tm;
-		gmtime_r(&t, &tm);
-		strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	} else {
-		wc_utc_now(out);
-	}
 }
 
 /* What the command line asked for; fo.shares points into `shares`. */
@@ -226,12 +211,16 @@ fit_and_write(const char *cmd, const fit_args *a, const wc_runs_table *t, wc_fit
 	if (a->boot > 0 && wc_fit_bootstrap(t, &a->fo, &a->bo, r, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	snprintf(r->params.name, sizeof r->params.name, "%s", a->label ? a->label : "fit");
-	created_time(r->params.created_utc);
+	cli_created_time(r->params.created_utc);
 	/* The power law is what this fit estimates; the prior's separately
-	 * fitted sections (capacity model, ...) carry over unchanged, as
-	 * `fit capacity` keeps the power law of its base. */
+	 * fitted sections (capacity model, fine-tuning law) carry over
+	 * unchanged, as `fit capacity` and `fit finetune` keep the power law
+	 * of their base. */
 	if (!r->params.capacity.present && a->fo.prior &&
 	    wc_capacity_params_copy(&r->params.capacity, &a->fo.prior->capacity, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	if (!r->params.finetune.present && a->fo.prior &&
+	    wc_finetune_params_copy(&r->params.finetune, &a->fo.prior->finetune, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	print_summary(r, a->input);
 	if (wc_params_save_file(a->output, &r->params, &err) != WC_OK ||
@@ -294,5 +283,11 @@ cli_cmd_fit(int argc, char **argv)
 		return cli_fit_capacity(argc - 1, argv + 1);
 	if (strcmp(argv[1], "request-energy") == 0)
 		return cli_fit_request_energy(argc - 1, argv + 1);
-	return cli_usage_error("fit", "unknown target '%s' (available: inference, capacity, request-energy)", argv[1]);
+	if (strcmp(argv[1], "finetune") == 0)
+		return cli_fit_finetune(argc - 1, argv + 1);
+	if (strcmp(argv[1], "response") == 0)
+		return cli_fit_response(argc - 1, argv + 1);
+	return cli_usage_error("fit",
+	                       "unknown target '%s' (available: inference, capacity, request-energy, finetune, response)",
+	                       argv[1]);
 }

@@ -6,7 +6,9 @@
  * and no output.
  */
 #include "cli.h"
+#include "cli_replay.h"
 #include "data/data.h"
+#include "models/grow.h"
 #include "trace/trace.h"
 
 #include <gsl/gsl_errno.h>
@@ -19,7 +21,10 @@ static const char ingest_usage[] =
 	"usage: wattcast ingest RUN_DIR... -o RUNS.csv [--segment SECONDS]\n"
 	"                       [--platform NAME] [--tp G] [--model NAME] [--active-params B]\n"
 	"                       [--utc-offset SECONDS] [--workload closed|poisson|bursty|replay]\n"
-	"                       [--max-bad FRACTION] [--quiet]\n\n"
+	"                       [--max-bad FRACTION] [--quiet]\n"
+	"       fine-tuning runs: [--method full|lora|qlora] [--micro-batch B] [--seq-len S]\n"
+	"                       [--grad-accum A] [--gpus G] [--data-parallel R] [--lora-rank R]\n"
+	"                       [--checkpointing true|false] [--steps N]\n\n"
 	"Turns measured runs into a runs table. A RUN_DIR holds power.csv (nvidia-smi\n"
 	"--format=csv) and optionally engine.csv (vLLM counters), requests.json or\n"
 	"requests.csv (per-request log), manifest.json (powertrace-sim) and\n"
@@ -29,10 +34,17 @@ static const char ingest_usage[] =
 	"manifests leave unknown (a manifest's value wins). Malformed lines are reported\n"
 	"as file:line and skipped; a run is refused (exit 1, nothing written) when more\n"
 	"than 1 % of a file's lines are bad (--max-bad), a GPU is missing from a sample,\n"
-	"or the power and engine clocks do not overlap.\n";
+	"or the power and engine clocks do not overlap.\n"
+	"A fine-tuning run folder -- its wattcast-run.json has a \"finetune\" object, or it\n"
+	"holds steps.csv or trainer_state.json; --method makes every folder one -- gives one\n"
+	"row of a fine-tuning runs table (docs/formats/finetune-runs.md): energy per\n"
+	"optimizer step over all GPUs of power.csv, checkpoint saves, evaluations and\n"
+	"warm-up excluded, steps counted from the step log or else from the trace\n"
+	"(step_source says which; docs/finetune.md). Fine-tuning and inference folders\n"
+	"cannot be mixed in one table.\n";
 
 enum { OPT_SEGMENT = 1000, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_WORKLOAD,
-       OPT_MAXBAD, OPT_QUIET };
+       OPT_MAXBAD, OPT_QUIET, OPT_FINETUNE };
 
 static void
 print_warning(const char *msg, void *payload)
@@ -67,41 +79,9 @@ typedef struct {
 static int
 parse_default_flag(const char *cmd, int opt, wc_run_manifest *d)
 {
-	int rc = CLI_OK;
-	long tp;
-	switch (opt) {
-	case OPT_PLATFORM:
-		if (!optarg[0] || strlen(optarg) >= sizeof d->platform || strchr(optarg, ','))
-			rc = cli_usage_error(cmd, "--platform: expected a name of 1-%zu characters without commas",
-			                     sizeof d->platform - 1);
-		else
-			snprintf(d->platform, sizeof d->platform, "%s", optarg);
-		break;
-	case OPT_TP:
-		rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_TELEMETRY_MAX_GPUS, &tp);
-		d->tp = (int)tp;
-		break;
-	case OPT_MODEL:
-		if (!optarg[0] || strlen(optarg) >= sizeof d->model)
-			rc = cli_usage_error(cmd, "--model: expected a name of 1-%zu characters", sizeof d->model - 1);
-		else
-			snprintf(d->model, sizeof d->model, "%s", optarg);
-		break;
-	case OPT_ACTIVE:
-		rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &d->active_params_b);
-		break;
-	case OPT_UTC:
-		rc = cli_parse_double(cmd, "--utc-offset", optarg, -50400, 1, &d->utc_offset_s);
-		if (rc == CLI_OK && d->utc_offset_s > 50400)
-			rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", optarg);
-		break;
-	case OPT_WORKLOAD:
-		if (!optarg[0] || wc_workload_from_name(optarg, &d->workload) != WC_OK)
-			rc = cli_usage_error(cmd, "--workload: expected %s, got '%s'", wc_workload_choices(),
-			                     optarg);
-		break;
-	}
-	return rc;
+	static const char *const names[] = { "platform", "tp", "model", "active-params", "utc-offset",
+	                                      "workload" };
+	return cli_run_default_flag(cmd, names[opt - OPT_PLATFORM], optarg, d);
 }
 
 /* Flags and RUN_DIRs into `a`; a->help after printing --help. */
@@ -119,6 +99,16 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "max-bad", required_argument, NULL, OPT_MAXBAD },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
+		/* fine-tuning facts (cli/cmd_ingest_finetune.c) */
+		{ "method", required_argument, NULL, OPT_FINETUNE },
+		{ "micro-batch", required_argument, NULL, OPT_FINETUNE },
+		{ "seq-len", required_argument, NULL, OPT_FINETUNE },
+		{ "grad-accum", required_argument, NULL, OPT_FINETUNE },
+		{ "gpus", required_argument, NULL, OPT_FINETUNE },
+		{ "data-parallel", required_argument, NULL, OPT_FINETUNE },
+		{ "lora-rank", required_argument, NULL, OPT_FINETUNE },
+		{ "checkpointing", required_argument, NULL, OPT_FINETUNE },
+		{ "steps", required_argument, NULL, OPT_FINETUNE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -127,10 +117,12 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 	wc_run_manifest *d = &o->defaults;
 	int opt, rc = CLI_OK;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	int index = 0;
+	while ((opt = getopt_long(argc, argv, ":ho:", opts, &index)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case 'o': a->out = optarg; break;
+		case OPT_FINETUNE: rc = cli_ingest_finetune_flag(cmd, opts[index].name, optarg, d); break;
 		case OPT_SEGMENT: rc = cli_parse_double(cmd, "--segment", optarg, 1, 1, &o->segment_s); break;
 		case OPT_PLATFORM:
 		case OPT_TP:
@@ -203,6 +195,62 @@ ingest_dirs(const char *cmd, int argc, char **argv, const ingest_args *a, wc_ing
 	return failed;
 }
 
+/* The run folders under the RUN_DIRs and how many are fine-tuning runs
+ * (all of them with --method). Errors are printed; CLI_FAIL when a
+ * RUN_DIR holds none or the two kinds are mixed. The caller frees. */
+static int
+find_runs(const char *cmd, int argc, char **argv, const ingest_args *a, char ***all, size_t *n,
+          size_t *n_ft)
+{
+	wc_error err;
+	size_t cap = 0;
+	*all = NULL;
+	*n = *n_ft = 0;
+	for (int i_arg = a->first_dir; i_arg < argc; i_arg++) {
+		char **runs = NULL;
+		size_t k = 0;
+		if (wc_ingest_find_runs(argv[i_arg], &runs, &k, &err) != WC_OK)
+			return cli_fail(cmd, "%s", err.msg);
+		for (size_t i = 0; i < k; i++) {
+			char **grown = wc_grow(*all, &cap, *n + 1, sizeof *grown, 16);
+			if (!grown) {
+				for (; i < k; i++)
+					free(runs[i]);
+				free(runs);
+				return cli_fail(cmd, "out of memory");
+			}
+			*all = grown;
+			(*all)[(*n)++] = runs[i];
+			*n_ft += a->o.defaults.finetune.method >= 0 || wc_ft_is_run_dir(runs[i]);
+		}
+		free(runs);
+	}
+	if (*n_ft > 0 && *n_ft < *n)
+		return cli_fail(cmd, "%zu of the %zu run folders are fine-tuning runs and the others are not; "
+		                "ingest them into separate tables", *n_ft, *n);
+	return CLI_OK;
+}
+
+/* Fine-tuning folders go to their own table. Returns -1 when they are
+ * not fine-tuning runs (the caller ingests them as inference runs). */
+static int
+maybe_finetune(const char *cmd, int argc, char **argv, const ingest_args *a)
+{
+	char **runs = NULL;
+	size_t n = 0, n_ft = 0;
+	int rc = find_runs(cmd, argc, argv, a, &runs, &n, &n_ft);
+	if (rc == CLI_OK && n_ft == 0)
+		rc = -1;
+	else if (rc == CLI_OK && a->o.segment_s > 0)
+		rc = cli_usage_error(cmd, "--segment: not for fine-tuning runs (one row per run)");
+	else if (rc == CLI_OK)
+		rc = cli_ingest_finetune(cmd, runs, n, &a->o, a->out);
+	for (size_t i = 0; i < n; i++)
+		free(runs[i]);
+	free(runs);
+	return rc;
+}
+
 int
 cli_cmd_ingest(int argc, char **argv)
 {
@@ -216,6 +264,8 @@ cli_cmd_ingest(int argc, char **argv)
 		return rc;
 
 	gsl_set_error_handler_off();
+	if ((rc = maybe_finetune(cmd, argc, argv, &a)) != -1)
+		return rc;
 	wc_ingest_result res = { NULL, 0, 0 };
 	wc_error err;
 	int failed = ingest_dirs(cmd, argc, argv, &a, &res);

@@ -30,7 +30,8 @@ static const char predict_usage[] =
 	"defaults), cost and CO2 per request, per million output tokens and per hour.\n"
 	"--rate R answers an open loop of R requests/s instead (--concurrency is then the\n"
 	"engine's limit). The architecture comes from --model's catalog entry; the\n"
-	"--layers ... flags give it (or override it) explicitly.\n";
+	"--layers ... flags give it (or override it) explicitly.\n"
+	"Fine-tuning energy: wattcast predict finetune --help.\n";
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
@@ -412,5 +413,7 @@ cli_cmd_predict(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "inference") == 0)
 		return predict_inference(argc - 1, argv + 1);
-	return cli_usage_error("predict", "unknown target '%s' (available: inference)", argv[1]);
+	if (strcmp(argv[1], "finetune") == 0)
+		return cli_predict_finetune(argc - 1, argv + 1);
+	return cli_usage_error("predict", "unknown target '%s' (available: inference, finetune)", argv[1]);
 }

@@ -7,7 +7,8 @@
 
 static const char simulate_usage[] =
 	"usage: wattcast simulate inference [--design paper] [--seed S] [--noise SD]\n"
-	"                                   [--params FILE | --profile paper] -o RUNS.csv\n\n"
+	"                                   [--params FILE | --profile paper] -o RUNS.csv\n"
+	"       wattcast simulate finetune --help   (a synthetic fine-tuning runs table)\n\n"
 	"Draws a runs table from a known law (default: the built-in published profile)\n"
 	"with the published experimental design (~250 closed-loop runs), multiplicative\n"
 	"noise SD on mean power (default 0.03) and 1 % on idle power. The same seed gives\n"
@@ -80,5 +81,7 @@ cli_cmd_simulate(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "inference") == 0)
 		return simulate_inference(argc - 1, argv + 1);
-	return cli_usage_error("simulate", "unknown target '%s' (available: inference)", argv[1]);
+	if (strcmp(argv[1], "finetune") == 0)
+		return cli_simulate_finetune(argc - 1, argv + 1);
+	return cli_usage_error("simulate", "unknown target '%s' (available: inference, finetune)", argv[1]);
 }

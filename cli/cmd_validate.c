@@ -24,7 +24,10 @@ static const char validate_usage[] =
 	"                              [--prior FILE | --profile paper]\n"
 	"       wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"
 	"                                 [--k 1,3] [--scope model|platform] ... (see fewshot --help)\n"
-	"       wattcast validate capacity RUNS.csv... [--json] [--per-run FILE] (see its --help)\n\n"
+	"       wattcast validate capacity RUNS.csv... [--json] [--per-run FILE] (see its --help)\n"
+	"       wattcast validate finetune RUNS.csv [--json] [--per-run FILE]   (see its --help)\n"
+	"       wattcast validate envelope (--params FILE | --profile paper) RUN_DIR... [--json]\n"
+	"                                  [--per-run FILE]  (see `wattcast validate envelope --help`)\n\n"
 	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
 	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
 	"           TP degree out, T4 leave one platform-model pair out; '-' = not scored;\n"
@@ -341,10 +344,14 @@ cli_cmd_validate(int argc, char **argv)
 		return cli_validate_fewshot(argc - 1, argv + 1);
 	if (strcmp(argv[1], "capacity") == 0)
 		return cli_validate_capacity(argc - 1, argv + 1);
+	if (strcmp(argv[1], "envelope") == 0)
+		return cli_validate_envelope(argc - 1, argv + 1);
 	if (strcmp(argv[1], "forms") == 0 || strcmp(argv[1], "precision") == 0 ||
 	    strcmp(argv[1], "heldout") == 0 || strcmp(argv[1], "lomo") == 0)
 		return validate(argv[1], argc - 1, argv + 1);
+	if (strcmp(argv[1], "finetune") == 0)
+		return cli_validate_finetune(argc - 1, argv + 1);
 	return cli_usage_error("validate",
-	                       "unknown analysis '%s' (forms, precision, heldout, lomo, fewshot, capacity)",
+	                       "unknown analysis '%s' (forms, precision, heldout, lomo, fewshot, capacity, finetune, envelope)",
 	                       argv[1]);
 }

@@ -4,14 +4,15 @@
 #include <string.h>
 
 static const cli_command commands[] = {
-	{ "predict", "predict mean power (and its interval) from a frozen law", cli_cmd_predict },
-	{ "fit", "fit a law on a runs table and freeze a parameter file", cli_cmd_fit },
+	{ "predict", "predict mean power, or fine-tuning energy, from a frozen law", cli_cmd_predict },
+	{ "fit", "fit a law (inference or fine-tuning) and freeze a parameter file", cli_cmd_fit },
 	{ "calibrate", "adapt a frozen law to a few runs of your own models or platform", cli_cmd_calibrate },
-	{ "validate", "held-out validation: candidate forms, precision terms, frozen accuracy", cli_cmd_validate },
-	{ "simulate", "generate a synthetic runs table from a parameter set", cli_cmd_simulate },
+	{ "validate", "held-out validation: forms, precision terms, frozen accuracy, fine-tuning", cli_cmd_validate },
+	{ "simulate", "generate a synthetic runs table (inference or fine-tuning)", cli_cmd_simulate },
 	{ "import", "convert a published table or any CSV into a runs table", cli_cmd_import },
-	{ "ingest", "turn measured runs (nvidia-smi, vLLM logs) into a runs table", cli_cmd_ingest },
+	{ "ingest", "turn measured runs (serving or fine-tuning) into a runs table", cli_cmd_ingest },
 	{ "metrics", "grid-facing metrics of one power trace", cli_cmd_metrics },
+	{ "envelope", "forecast the power trace's band, peaks and ramps; plan a fleet under a budget", cli_cmd_envelope },
 	{ "serve", "serve predictions over HTTP", cli_cmd_serve },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -5,12 +5,14 @@
  *   data/fileio.h        whole-file reads, atomic writes, SHA-256, UTC time
  *   data/params_file.h   parameter files (frozen laws) and profiles
  *   data/runs_table.h    runs tables and n(t) series files
+ *   data/finetune_runs.h fine-tuning runs tables
  *   data/import.h        ML.ENERGY and generic CSV imports
  *   data/telemetry.h     options and limits shared by the three readers:
  *   data/nvsmi.h           nvidia-smi power logs
  *   data/engine_log.h      vLLM engine counters
  *   data/request_log.h     per-request logs
  *   data/run_manifest.h  run manifests
+ *   data/step_log.h      fine-tuning step logs (steps.csv, trainer_state.json)
  *   data/per_run.h       per-run validation output (--per-run FILE)
  *   data/periods.h       batch-turnover periods (capacity fit input)
  * Nothing outside data/ and server/ sees jansson. Every writer is atomic:
@@ -20,12 +22,14 @@
 #define WC_DATA_H
 
 #include "data/fileio.h"
+#include "data/finetune_runs.h"
 #include "data/import.h"
 #include "data/params_file.h"
 #include "data/per_run.h"
 #include "data/periods.h"
 #include "data/run_manifest.h"
 #include "data/runs_table.h"
+#include "data/step_log.h"
 #include "data/engine_log.h"
 #include "data/nvsmi.h"
 #include "data/request_log.h"

@@ -35,7 +35,10 @@ json_t *wc__params_model_terms_json(const wc_params *p);
 /* Sections (params_sections.c): `v` is the section's object. */
 int wc__params_read_capacity(wc__json_loader *ld, json_t *v, const char *path, wc_capacity_params *out);
 json_t *wc__params_capacity_json(const wc_capacity_params *c, int with_draws);
+/* params_finetune.c */
 int wc__params_read_finetune(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_params *out);
 json_t *wc__params_finetune_json(const wc_finetune_params *f, int with_draws);
+int wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out);
+json_t *wc__params_response_json(const wc_response_params *r);
 
 #endif

@@ -328,7 +328,8 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 {
 	static const char *const allowed[] = { "schema", "name", "form", "clock_ref_mhz", "levels",
 	                                       "shared", "precision_terms", "model_terms",
-	                                       "provenance", "draws", "capacity", "finetune", NULL };
+	                                       "provenance", "draws", "capacity", "finetune",
+	                                       "response", NULL };
 	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
 	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", "phi", NULL };
 	static const char *const shared_required[] = { "delta", "gamma1", "gamma2", "kappa", NULL };
@@ -349,7 +350,8 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\", \"%s\"), got \"%s\"",
 		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V3, WC_PARAMS_SCHEMA_V2,
 		                     WC_PARAMS_SCHEMA_V1, buf);
-	if (version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune")))
+	if (version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
+	                     json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\"", WC_PARAMS_SCHEMA);
 	json_t *prov = json_object_get(root, "provenance");
 	if (version < 3 && (json_object_get(root, "model_terms") ||
@@ -418,6 +420,9 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		return rc;
 	if ((x = json_object_get(root, "finetune")) && !json_is_null(x) &&
 	    (rc = wc__params_read_finetune(ld, x, "/finetune", &out->finetune)))
+		return rc;
+	if ((x = json_object_get(root, "response")) && !json_is_null(x) &&
+	    (rc = wc__params_read_response(ld, x, "/response", &out->response)))
 		return rc;
 	return WC_OK;
 }

@@ -138,6 +138,10 @@ params_json(const wc_params *p, int with_draws)
 	                    ? wc__params_capacity_json(&p->capacity, with_draws) : json_null());
 	json_object_set_new(root, "finetune", p->finetune.present
 	                    ? wc__params_finetune_json(&p->finetune, with_draws) : json_null());
+	/* Left out, not null, when absent: the canonical form -- and so the
+	 * params_version -- of every set without a response stays as it was. */
+	if (p->response.present)
+		json_object_set_new(root, "response", wc__params_response_json(&p->response));
 	return root;
 }
 

@@ -30,6 +30,14 @@ level_init(wc_run_level *l)
 	l->input_tokens = l->output_tokens = NAN;
 }
 
+static void
+finetune_init(wc_run_finetune *f)
+{
+	memset(f, 0, sizeof *f);
+	f->method = f->checkpointing = -1;
+	f->steps = f->tokens_per_step = NAN;
+}
+
 void
 wc_run_manifest_init(wc_run_manifest *m)
 {
@@ -41,6 +49,29 @@ wc_run_manifest_init(wc_run_manifest *m)
 	m->utc_offset_s = NAN;
 	m->idle_start = m->idle_end = NAN;
 	m->requests = NAN;
+	finetune_init(&m->finetune);
+}
+
+/* The fine-tuning facts `d` knows and `f` does not. */
+static void
+fill_finetune(wc_run_finetune *f, const wc_run_finetune *d)
+{
+	int *mine[] = { &f->micro_batch, &f->seq_len, &f->grad_accum, &f->gpus, &f->data_parallel,
+	                &f->lora_rank, &f->layers, &f->d_model };
+	const int *theirs[] = { &d->micro_batch, &d->seq_len, &d->grad_accum, &d->gpus, &d->data_parallel,
+	                        &d->lora_rank, &d->layers, &d->d_model };
+	for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++)
+		if (*mine[i] == 0)
+			*mine[i] = *theirs[i];
+	if (f->method < 0)
+		f->method = d->method;
+	if (f->checkpointing < 0)
+		f->checkpointing = d->checkpointing;
+	if (isnan(f->steps))
+		f->steps = d->steps;
+	if (isnan(f->tokens_per_step))
+		f->tokens_per_step = d->tokens_per_step;
+	f->present |= d->present;
 }
 
 #define FILL_STR(f) do { if (!m->f[0] && d->f[0]) snprintf(m->f, sizeof m->f, "%s", d->f); } while (0)
@@ -86,6 +117,7 @@ wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *d)
 		m->n_gpu_uuids = d->n_gpu_uuids;
 		memcpy(m->gpu_uuids, d->gpu_uuids, sizeof m->gpu_uuids);
 	}
+	fill_finetune(&m->finetune, &d->finetune);
 }
 
 /* ------------------------------------------------------- powertrace-sim */
@@ -285,13 +317,13 @@ load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *er
 	return WC_OK;
 }
 
-/* ------------------------------------------------------- wattcast.run/2 */
+/* ------------------------------------------------------- wattcast.run/3 */
 
 static const char *const own_keys[] = {
 	"schema", "run_id", "platform", "model", "architecture", "workload", "weights", "kv_cache",
 	"tp", "active_params_b", "total_params_b", "sm_clock_mhz", "request_rate", "burstiness",
 	"concurrency", "utc_offset_s", "power_epoch_offset_s", "engine_epoch_offset_s", "requests",
-	"idle_window", "gpu_uuids", "levels", NULL,
+	"idle_window", "gpu_uuids", "levels", "finetune", NULL,
 };
 
 /* A string key whose value must be one of a list of names. */
@@ -508,6 +540,74 @@ check_windows(wc__json_loader *ld, const wc_run_manifest *m)
 	return WC_OK;
 }
 
+/* An integer key of /finetune in [lo, hi]; absent keeps `*out`. */
+static int
+ft_int(wc__json_loader *ld, json_t *o, const char *key, long long lo, long long hi, int *out)
+{
+	char p[WC__JSON_PATH_MAX];
+	json_t *v = json_object_get(o, key);
+	long long n;
+	int rc;
+	if (!v || json_is_null(v))
+		return WC_OK;
+	wc__json_join(p, "/finetune", key);
+	if ((rc = wc__json_int(ld, v, p, lo, hi, &n)))
+		return rc;
+	*out = (int)n;
+	return WC_OK;
+}
+
+static int
+ft_method(wc__json_loader *ld, json_t *o, wc_run_finetune *f)
+{
+	char text[16] = "";
+	wc_ft_method m;
+	int rc = wc__json_optional_string(ld, o, "/finetune", "method", text, sizeof text);
+	if (rc != WC_OK || !text[0])
+		return rc;
+	if (wc_ft_method_from_name(text, &m) != WC_OK)
+		return wc__json_fail(ld, "/finetune/method", "expected %s, got '%s'", wc_ft_method_choices(), text);
+	f->method = (int)m;
+	return WC_OK;
+}
+
+/* /finetune: the configuration of a fine-tuning run (schema 3). */
+static int
+own_finetune(wc__json_loader *ld, json_t *root, wc_run_manifest *m, int version)
+{
+	static const char *const keys[] = { "method", "micro_batch", "seq_len", "grad_accum", "gpus",
+	                                    "data_parallel", "lora_rank", "layers", "d_model", "checkpointing",
+	                                    "steps", "tokens_per_step", NULL };
+	static const char *const none[] = { NULL };
+	json_t *o = json_object_get(root, "finetune"), *ck;
+	wc_run_finetune *f = &m->finetune;
+	int rc;
+	if (!o || json_is_null(o))
+		return WC_OK;
+	if (version < 3)
+		return wc__json_fail(ld, "/finetune", "needs \"schema\": \"%s\"", WC_RUN_MANIFEST_SCHEMA);
+	if ((rc = wc__json_check_keys(ld, o, "/finetune", keys, none)) || (rc = ft_method(ld, o, f)) ||
+	    (rc = ft_int(ld, o, "micro_batch", 1, WC_FT_MAX_INT, &f->micro_batch)) ||
+	    (rc = ft_int(ld, o, "seq_len", 1, WC_FT_MAX_INT, &f->seq_len)) ||
+	    (rc = ft_int(ld, o, "grad_accum", 1, WC_FT_MAX_INT, &f->grad_accum)) ||
+	    (rc = ft_int(ld, o, "gpus", 1, WC_FT_MAX_GPUS, &f->gpus)) ||
+	    (rc = ft_int(ld, o, "data_parallel", 1, WC_FT_MAX_GPUS, &f->data_parallel)) ||
+	    (rc = ft_int(ld, o, "lora_rank", 1, 1000000, &f->lora_rank)) ||
+	    (rc = ft_int(ld, o, "layers", 1, 100000, &f->layers)) ||
+	    (rc = ft_int(ld, o, "d_model", 1, 10000000, &f->d_model)) ||
+	    (rc = wc__json_optional_number(ld, o, "/finetune", "steps", 1, 1e12, &f->steps)) ||
+	    (rc = wc__json_optional_number(ld, o, "/finetune", "tokens_per_step", 1e-9, 1e300, &f->tokens_per_step)))
+		return rc;
+	if ((ck = json_object_get(o, "checkpointing")) && !json_is_null(ck)) {
+		if (!json_is_boolean(ck))
+			return wc__json_fail(ld, "/finetune/checkpointing", "expected true or false, got %s",
+			                     wc_json_type_name(ck));
+		f->checkpointing = json_is_true(ck);
+	}
+	f->present = 1;
+	return WC_OK;
+}
+
 static int
 load_own(const char *path, json_t *root, wc_run_manifest *m, int version, wc_error *err)
 {
@@ -515,11 +615,13 @@ load_own(const char *path, json_t *root, wc_run_manifest *m, int version, wc_err
 	wc__json_loader ld = { path, err };
 	int rc;
 	snprintf(m->format, sizeof m->format, "%s",
-	         version >= 2 ? WC_RUN_MANIFEST_SCHEMA : WC_RUN_MANIFEST_SCHEMA_V1);
+	         version >= 3 ? WC_RUN_MANIFEST_SCHEMA
+	                      : version == 2 ? WC_RUN_MANIFEST_SCHEMA_V2 : WC_RUN_MANIFEST_SCHEMA_V1);
 	if ((rc = wc__json_check_keys(&ld, root, "", own_keys, required)) ||
 	    (rc = own_names(&ld, root, m)) || (rc = own_numbers(&ld, root, m)) ||
 	    (rc = own_idle_window(&ld, root, m)) || (rc = own_gpu_uuids(&ld, root, m)) ||
-	    (rc = own_levels(&ld, root, m, version)) || (rc = check_windows(&ld, m))) {
+	    (rc = own_levels(&ld, root, m, version)) || (rc = check_windows(&ld, m)) ||
+	    (rc = own_finetune(&ld, root, m, version))) {
 		if (err)
 			err->code = WC_EPARSE;
 		return WC_EPARSE;
@@ -546,12 +648,15 @@ wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err)
 	if (!json_is_object(root))
 		rc = wc_error_set(err, WC_EPARSE, "%s: expected a JSON object", path);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA) == 0)
+		rc = load_own(path, root, &tmp, 3, err);
+	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V2) == 0)
 		rc = load_own(path, root, &tmp, 2, err);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V1) == 0)
 		rc = load_own(path, root, &tmp, 1, err);
 	else if (schema)
-		rc = wc_error_set(err, WC_EPARSE, "%s: /schema: expected \"%s\" (or \"%s\"), got \"%s\"",
-		                  path, WC_RUN_MANIFEST_SCHEMA, WC_RUN_MANIFEST_SCHEMA_V1, schema);
+		rc = wc_error_set(err, WC_EPARSE, "%s: /schema: expected \"%s\" (or \"%s\", \"%s\"), got \"%s\"",
+		                  path, WC_RUN_MANIFEST_SCHEMA, WC_RUN_MANIFEST_SCHEMA_V2, WC_RUN_MANIFEST_SCHEMA_V1,
+		                  schema);
 	else if (json_object_get(root, "manifest_version") || json_object_get(root, "clock") ||
 	         json_object_get(root, "probe"))
 		rc = load_powertrace(path, root, &tmp, err);

@@ -28,6 +28,18 @@ typedef struct {
 	double input_tokens, output_tokens; /* totals over the level */
 } wc_run_level;
 
+/** The fine-tuning facts of a run (wattcast-run.json "finetune",
+ *  docs/formats/telemetry.md). Unknown: 0, -1 (method, checkpointing) or
+ *  NaN. */
+typedef struct {
+	int present;           /* a manifest stated a "finetune" object */
+	int method;            /* wc_ft_method */
+	int micro_batch, seq_len, grad_accum, gpus, data_parallel, lora_rank, layers, d_model;
+	int checkpointing;
+	double steps;          /* optimizer steps the power log covers */
+	double tokens_per_step;
+} wc_run_finetune;
+
 /** What is known about one run. Unknown: "" / NaN / 0 (tp) / -1. */
 typedef struct {
 	char run_id[96];
@@ -50,17 +62,19 @@ typedef struct {
 	int n_gpu_uuids;
 	char gpu_uuids[WC_TELEMETRY_MAX_GPUS][48];
 	char format[24];                 /* "powertrace-sim", "wattcast.run/1", "" */
+	wc_run_finetune finetune;        /* fine-tuning runs (schema 3) */
 } wc_run_manifest;
 
-/** The schema of wattcast's own manifest; "wattcast.run/1" (no levels)
- *  still loads. */
-#define WC_RUN_MANIFEST_SCHEMA "wattcast.run/2"
+/** The schema of wattcast's own manifest; "wattcast.run/2" (no
+ *  fine-tuning facts) and "wattcast.run/1" (no levels either) still load. */
+#define WC_RUN_MANIFEST_SCHEMA "wattcast.run/3"
+#define WC_RUN_MANIFEST_SCHEMA_V2 "wattcast.run/2"
 #define WC_RUN_MANIFEST_SCHEMA_V1 "wattcast.run/1"
 
 /** Everything unknown. */
 void wc_run_manifest_init(wc_run_manifest *m);
 /** Load a powertrace-sim `manifest.json` or a wattcast `wattcast-run.json`
- *  (`"schema": "wattcast.run/2"` or `/1`, strict: unknown keys and wrong
+ *  (`"schema": "wattcast.run/3"`, `/2` or `/1`, strict: unknown keys and wrong
  *  types are refused with the JSON path) into `m`; values the file states
  *  replace those in `m`, others are kept. Load levels must not overlap
  *  each other or the idle window. */

@@ -131,6 +131,29 @@ done:
 }
 
 int
+wc_series_read_samples(const char *path, double **t_s, double **running, size_t *n, wc_error *err)
+{
+	char *buf = NULL;
+	size_t blen;
+	int rc;
+	*t_s = *running = NULL;
+	*n = 0;
+	if ((rc = wc_read_file(path, SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
+		return rc;
+	rc = parse_samples(path, buf, blen, t_s, running, n, err);
+	if (rc == WC_OK && *n == 0)
+		rc = wc_error_set(err, WC_EPARSE, "%s: no samples", path);
+	if (rc != WC_OK) {
+		free(*t_s);
+		free(*running);
+		*t_s = *running = NULL;
+		*n = 0;
+	}
+	free(buf);
+	return rc;
+}
+
+int
 wc_series_write(const char *path, const double *t_s, const double *running, size_t n,
                 wc_error *err)
 {

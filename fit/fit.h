@@ -118,8 +118,60 @@ int wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt,
  *  idle_power_w (per GPU) replaces the level's P0 when present. */
 int wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_error *err);
 
+/* ------------------------------------------------ the power response */
+
+/** One measured run as the response fit sees it (docs/envelopes.md,
+ *  "Fitting the response"): its load on a regular grid, its measured
+ *  per-GPU power samples and the frozen law bound to its configuration.
+ *  Arrays are borrowed. */
+typedef struct {
+	const char *run_id;
+	const char *platform;      /* its level: runs of one level share a time constant */
+	double dt;                 /* grid step, s */
+	size_t n_grid;
+	const double *running;     /* requests running in each bin (held) */
+	const double *prefill;     /* seconds of prefill in each bin, 0..dt */
+	size_t n_samples;
+	const double *t_s;         /* sample times, s from the grid start */
+	const double *power_w;     /* measured power per GPU, W */
+	wc_law_point law;          /* P0 (the run's measured idle when known) and the law */
+} wc_response_run;
+
+typedef struct {
+	int bootstrap;             /* run resamples for the intervals (0 = none) */
+	uint64_t seed;
+	int threads;
+	int max_iter;
+} wc_response_fit_options;
+
+#define WC_RESPONSE_FIT_OPTIONS_INIT { 200, 1, 1, 200 }
+
+/** Fit the response -- time constant, hold and prefill ratio -- by least
+ *  squares of the modelled per-GPU power at the sample times against the
+ *  measured samples, through the kernel the envelopes use
+ *  (models/response.h), every run weighted equally. The level of each
+ *  run's dynamic power is a nuisance: the law's dynamic power is scaled
+ *  per run by the factor that fits best (profiled out), so the response
+ *  is estimated from how power moves, not from how well the frozen law
+ *  fits the run's level. 95 % intervals from resampling runs (replicate r
+ *  on PCG32 stream (seed, r); bit-identical for any thread count). Needs
+ *  at least two runs with samples. Then each platform level the runs
+ *  name gets a time constant of its own (its runs only, the rest fixed;
+ *  power meters average differently on different platforms), without an
+ *  interval. `out` is filled with present = fitted = 1. */
+int wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_options *o,
+                    wc_response_params *out, wc_error *err);
+/** The per-GPU power the response model gives at each sample of `run`
+ *  with the response `r` (its level's time constant; n_samples values),
+ *  and the run's level factor (may be NULL). */
+int wc_response_predict_samples(const wc_response_run *run, const wc_response_params *r,
+                                double *out, double *level, wc_error *err);
+
 /** Pin OpenBLAS to one thread (threaded callers: the server, bootstrap). */
 void wc_linalg_pin_single_thread(void);
+
+/* The fine-tuning law's fits (needs wc_bootstrap_options above). */
+#include "fit/finetune.h"
 
 #ifdef __cplusplus
 }

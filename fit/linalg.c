@@ -1,6 +1,7 @@
 /*
  * LAPACKE adapter: SVD (dgesvd) to find which parameter a nearly singular
- * Jacobian cannot identify, and least squares (dgels) for the affine laws.
+ * Jacobian cannot identify, and least squares (dgels) with the inverse
+ * normal matrix (dpotrf/dpotri) for the linear laws.
  * The one file that includes lapacke.h / cblas.h (see linalg.h).
  */
 #include <cblas.h>
@@ -40,4 +41,24 @@ int
 fit_linalg_lstsq(double *a, double *b, int n, int p)
 {
 	return LAPACKE_dgels(LAPACK_ROW_MAJOR, 'N', n, p, 1, a, p, b, 1);
+}
+
+int
+fit_linalg_normal_inverse(const double *a, int n, int p, double *inv)
+{
+	for (int i = 0; i < p; i++)
+		for (int j = 0; j < p; j++) {
+			double s = 0.0;
+			for (int k = 0; k < n; k++)
+				s += a[(size_t)k * p + i] * a[(size_t)k * p + j];
+			inv[i * p + j] = s;
+		}
+	int info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', p, inv, p);
+	if (info == 0)
+		info = LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'U', p, inv, p);
+	/* dpotri fills the upper triangle only. */
+	for (int i = 0; info == 0 && i < p; i++)
+		for (int j = 0; j < i; j++)
+			inv[i * p + j] = inv[j * p + i];
+	return info;
 }

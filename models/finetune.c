@@ -1,25 +1,275 @@
-/* The fine-tuning law's parameter section (models/finetune.h). */
+/*
+ * The fine-tuning energy law (models/finetune.h, docs/finetune.md): the
+ * configuration and its analytical FLOPs, the per-factor relations, and
+ * evaluating a bound configuration. The section's lifetime (clear, copy,
+ * the published default, validation) is in finetune_params.c.
+ */
 #include "models/finetune.h"
 
+#include <math.h>
 #include <string.h>
 
-void
-wc_finetune_params_clear(wc_finetune_params *c)
+static const char *const method_names[WC_FT_METHOD_COUNT] = { "full", "lora", "qlora" };
+
+const char *
+wc_ft_method_name(wc_ft_method m)
 {
-	if (!c)
-		return;
-	wc_draws_clear(&c->draws);
-	memset(c, 0, sizeof *c);
+	return (unsigned)m < WC_FT_METHOD_COUNT ? method_names[m] : "";
 }
 
 int
-wc_finetune_params_copy(wc_finetune_params *dst, const wc_finetune_params *src, wc_error *err)
+wc_ft_method_from_name(const char *name, wc_ft_method *out)
 {
-	if (dst == src)
-		return WC_OK;
-	wc_finetune_params_clear(dst);
-	/* Plain values by assignment; the draws are re-owned below. */
-	*dst = *src;
-	dst->draws = (wc_draws)WC_DRAWS_INIT;
-	return wc_draws_copy(&dst->draws, &src->draws, err);
+	for (int i = 0; name && i < WC_FT_METHOD_COUNT; i++)
+		if (strcmp(name, method_names[i]) == 0) {
+			*out = (wc_ft_method)i;
+			return WC_OK;
+		}
+	return WC_ENOTFOUND;
+}
+
+const char *
+wc_ft_method_choices(void)
+{
+	return "full, lora or qlora";
+}
+
+void
+wc_ft_config_from_model(wc_ft_config *c, const wc_model_info *m)
+{
+	c->params_b = m->active_params_b;
+	c->layers = m->layers;
+	c->d_model = m->d_model;
+	c->attention_heads = m->attention_heads;
+	c->kv_heads = m->kv_heads;
+	c->head_dim = m->head_dim;
+}
+
+int
+wc_ft_replicas(const wc_ft_config *c)
+{
+	return c->data_parallel > 0 ? c->data_parallel : c->gpus;
+}
+
+/* A whole number in [lo, hi], named in the message. */
+static int
+check_int(const char *field, int v, int lo, int hi, const char *why, wc_error *err)
+{
+	if (v < lo || v > hi)
+		return wc_error_set(err, WC_EINVAL, "%s: must be a whole number %s, got %d", field, why, v);
+	return WC_OK;
+}
+
+/* The model's size and shape. */
+static int
+check_model(const wc_ft_config *c, wc_error *err)
+{
+	int rc;
+	if (!(c->params_b > 0) || !(c->params_b <= 1e5))
+		return wc_error_set(err, WC_EINVAL, "params_b: must be a number of billions > 0, got %g",
+		                    c->params_b);
+	if ((rc = check_int("layers", c->layers, 1, 100000, ">= 1", err)) ||
+	    (rc = check_int("d_model", c->d_model, 1, 10000000, ">= 1", err)) ||
+	    (rc = check_int("attention_heads", c->attention_heads, 0, 100000, ">= 0", err)) ||
+	    (rc = check_int("kv_heads", c->kv_heads, 0, 100000, ">= 0", err)) ||
+	    (rc = check_int("head_dim", c->head_dim, 0, 100000, ">= 0", err)))
+		return rc;
+	return WC_OK;
+}
+
+int
+wc_ft_config_check(const wc_ft_config *c, wc_error *err)
+{
+	int rc;
+	if ((unsigned)c->method >= WC_FT_METHOD_COUNT)
+		return wc_error_set(err, WC_EINVAL, "method: expected %s", wc_ft_method_choices());
+	if ((rc = check_model(c, err)))
+		return rc;
+	if (c->method == WC_FT_FULL && c->lora_rank != 0)
+		return wc_error_set(err, WC_EINVAL, "lora_rank: only for lora and qlora, got %d with full",
+		                    c->lora_rank);
+	if (c->method != WC_FT_FULL &&
+	    (rc = check_int("lora_rank", c->lora_rank, 1, 1000000, ">= 1 for lora and qlora", err)))
+		return rc;
+	if ((rc = check_int("micro_batch", c->micro_batch, 1, WC_FT_MAX_INT, ">= 1", err)) ||
+	    (rc = check_int("seq_len", c->seq_len, 1, WC_FT_MAX_INT, ">= 1", err)) ||
+	    (rc = check_int("grad_accum", c->grad_accum, 1, WC_FT_MAX_INT, ">= 1", err)) ||
+	    (rc = check_int("gpus", c->gpus, 1, WC_FT_MAX_GPUS, "between 1 and 65536", err)) ||
+	    (rc = check_int("data_parallel", c->data_parallel, 0, WC_FT_MAX_GPUS, ">= 0 (0 = gpus)", err)))
+		return rc;
+	if (c->data_parallel > 0 && (c->data_parallel > c->gpus || c->gpus % c->data_parallel != 0))
+		return wc_error_set(err, WC_EINVAL,
+		                    "data_parallel: must divide gpus (%d), got %d", c->gpus, c->data_parallel);
+	if (!isnan(c->tokens_per_step) && !(c->tokens_per_step > 0 && isfinite(c->tokens_per_step)))
+		return wc_error_set(err, WC_EINVAL, "tokens_per_step: must be > 0, got %g", c->tokens_per_step);
+	return WC_OK;
+}
+
+/* Sum of (d_in + d_out) over the matrices LoRA adapts in one layer: the
+ * attention projections q, k, v, o and the MLP's gate, up and down
+ * (PEFT's "all-linear"). The MLP width is estimated from the parameters
+ * per layer left after attention (embeddings are not subtracted, so it
+ * errs high). */
+static double
+adapter_width(const wc_ft_config *c)
+{
+	double d = c->d_model;
+	double q = c->attention_heads > 0 && c->head_dim > 0 ? (double)c->attention_heads * c->head_dim : d;
+	double kv = c->kv_heads > 0 && c->head_dim > 0 ? (double)c->kv_heads * c->head_dim : q;
+	double attention_params = d * (2.0 * q + 2.0 * kv);
+	double d_ff = (c->params_b * 1e9 / c->layers - attention_params) / (3.0 * d);
+	if (d_ff < 0)
+		d_ff = 0;
+	return 7.0 * d + 2.0 * q + 2.0 * kv + 3.0 * d_ff;
+}
+
+int
+wc_ft_flops_compute(const wc_ft_config *c, wc_ft_flops *out, wc_error *err)
+{
+	int rc = wc_ft_config_check(c, err);
+	memset(out, 0, sizeof *out);
+	if (rc != WC_OK)
+		return rc;
+	double replicas = wc_ft_replicas(c);
+	out->tokens_per_step = isnan(c->tokens_per_step)
+	                       ? (double)c->micro_batch * c->seq_len * c->grad_accum * replicas
+	                       : c->tokens_per_step;
+	out->weight_flops = 2.0 * c->params_b * 1e9;
+	out->attention_flops = 2.0 * c->layers * (double)c->seq_len * c->d_model;
+	out->forward_flops = out->weight_flops + out->attention_flops;
+	/* Full training: forward, backward for activations and for weights.
+	 * PEFT: frozen weights need no weight gradient. The adapters are
+	 * trained, so they take all three. Checkpointing repeats a forward. */
+	out->base_passes = (c->method == WC_FT_FULL ? 3.0 : 2.0) + (c->checkpointing ? 1.0 : 0.0);
+	if (c->method != WC_FT_FULL) {
+		out->adapter_width = adapter_width(c);
+		out->adapter_flops = 2.0 * c->lora_rank * (double)c->layers * out->adapter_width;
+		out->adapter_passes = 3.0 + (c->checkpointing ? 1.0 : 0.0);
+	}
+	out->flops_per_token = out->base_passes * out->forward_flops + out->adapter_passes * out->adapter_flops;
+	out->flops_per_step_tflop = out->tokens_per_step * out->flops_per_token * 1e-12;
+	return WC_OK;
+}
+
+/* ----------------------------------------------- per-factor relations */
+
+static const struct {
+	const char *name, *factor, *form;
+	int terms;
+} relation_info[WC_FT_REL_COUNT] = {
+	{ "batch_size", "micro_batch", "a + b/x", 2 },
+	{ "sequence_length", "seq_len", "a + b*x + c/x", 3 },
+	{ "model_size", "params_b", "a + b*x", 2 },
+};
+
+const char *
+wc_ft_relation_name(wc_ft_relation_kind k)
+{
+	return (unsigned)k < WC_FT_REL_COUNT ? relation_info[k].name : "";
+}
+
+const char *
+wc_ft_relation_factor(wc_ft_relation_kind k)
+{
+	return (unsigned)k < WC_FT_REL_COUNT ? relation_info[k].factor : "";
+}
+
+const char *
+wc_ft_relation_form(wc_ft_relation_kind k)
+{
+	return (unsigned)k < WC_FT_REL_COUNT ? relation_info[k].form : "";
+}
+
+int
+wc_ft_relation_terms(wc_ft_relation_kind k)
+{
+	return (unsigned)k < WC_FT_REL_COUNT ? relation_info[k].terms : 0;
+}
+
+double
+wc_ft_relation_basis(wc_ft_relation_kind k, int j, double x)
+{
+	if (j == 0)
+		return 1.0;
+	switch (k) {
+	case WC_FT_REL_BATCH: return 1.0 / x;
+	case WC_FT_REL_SEQ: return j == 1 ? x : 1.0 / x;
+	case WC_FT_REL_SIZE: return x;
+	default: return NAN;
+	}
+}
+
+double
+wc_ft_relation_x(wc_ft_relation_kind k, const wc_ft_config *c)
+{
+	switch (k) {
+	case WC_FT_REL_BATCH: return c->micro_batch;
+	case WC_FT_REL_SEQ: return c->seq_len;
+	case WC_FT_REL_SIZE: return c->params_b;
+	default: return NAN;
+	}
+}
+
+double
+wc_ft_relation_eval(wc_ft_relation_kind k, const wc_ft_relation *r, double x)
+{
+	if (!r->present)
+		return NAN;
+	double e = 0.0;
+	for (int j = 0; j < wc_ft_relation_terms(k); j++)
+		e += r->coef[j].value * wc_ft_relation_basis(k, j, x);
+	return e;
+}
+
+static int
+same_size(double a, double b)
+{
+	return fabs(a - b) <= 0.01 * fmax(fabs(a), fabs(b));
+}
+
+int
+wc_ft_relation_on_sweep(wc_ft_relation_kind k, const wc_ft_relation *r, const wc_ft_config *c)
+{
+	const wc_ft_config *b = &r->base;
+	if (!r->present || !r->has_base)
+		return 0;
+	if (b->method != c->method || b->checkpointing != c->checkpointing || b->gpus != c->gpus ||
+	    wc_ft_replicas(b) != wc_ft_replicas(c) || b->grad_accum != c->grad_accum ||
+	    (b->method != WC_FT_FULL && b->lora_rank != c->lora_rank))
+		return 0;
+	if (k != WC_FT_REL_BATCH && b->micro_batch != c->micro_batch)
+		return 0;
+	if (k != WC_FT_REL_SEQ && b->seq_len != c->seq_len)
+		return 0;
+	if (k != WC_FT_REL_SIZE && !same_size(b->params_b, c->params_b))
+		return 0;
+	return 1;
+}
+
+/* ------------------------------------------------ evaluating the law */
+
+int
+wc_ft_bind(const wc_finetune_params *f, const wc_ft_config *c, wc_ft_binding *b, wc_error *err)
+{
+	memset(b, 0, sizeof *b);
+	if (!f->present)
+		return wc_error_set(err, WC_EINVAL,
+		                    "finetune: the parameter set has no fine-tuning law (fit one with "
+		                    "`wattcast fit finetune`, or use the built-in profile 'paper')");
+	int rc = wc_ft_flops_compute(c, &b->flops, err);
+	if (rc != WC_OK)
+		return rc;
+	b->f = f;
+	b->col_e0 = wc_draws_column(&f->draws, WC_FT_DRAW_E0);
+	b->col_kappa = wc_draws_column(&f->draws, WC_FT_DRAW_KAPPA);
+	return WC_OK;
+}
+
+void
+wc_ft_bound_point(const wc_ft_binding *b, const double *draw, wc_ft_point *out)
+{
+	double e0 = draw && b->col_e0 >= 0 ? draw[b->col_e0] : b->f->e0.value;
+	double kappa = draw && b->col_kappa >= 0 ? draw[b->col_kappa] : b->f->kappa.value;
+	out->energy_per_step_j = e0 + kappa * b->flops.flops_per_step_tflop;
+	out->energy_per_token_j = out->energy_per_step_j / b->flops.tokens_per_step;
 }

@@ -1,28 +1,213 @@
 /*
- * The fine-tuning energy law's parameters (docs/finetune.md,
- * docs/formats/params-file.md): a section of the parameter file.
+ * The fine-tuning energy law (docs/finetune.md): the analytical FLOPs of
+ * one optimizer step, the compute-energy law E_step = e0 + kappa * F_step,
+ * the three per-factor relations of energy per token, and the law's
+ * section of a parameter file (docs/formats/params-file.md). A
+ * configuration is bound to a section once (wc_ft_bind); the point
+ * estimate and every bootstrap draw then go through wc_ft_bound_point.
  *
- * Ownership: the section owns its draws; release with
- * wc_finetune_params_clear, copy with wc_finetune_params_copy.
+ * Ownership: a wc_finetune_params owns its draws; release with
+ * wc_finetune_params_clear, copy with wc_finetune_params_copy. Everything
+ * else here is a plain value; lookups return static strings.
  */
+/* Before the guard on purpose: the section holds wc_param values, and
+ * models/params.h (which embeds this section in wc_params) includes this
+ * header only once wc_param is defined. Either order of inclusion works. */
+#include "models/params.h"
+
 #ifndef WC_MODELS_FINETUNE_H
 #define WC_MODELS_FINETUNE_H
 
+#include <math.h>
+
+#include "models/catalog.h"
 #include "models/draws.h"
 #include "models/error.h"
+#include "models/law.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* ------------------------------------------------------ configuration */
+
+/** How the weights are trained. */
+typedef enum { WC_FT_FULL = 0, WC_FT_LORA, WC_FT_QLORA, WC_FT_METHOD_COUNT } wc_ft_method;
+/** "full", "lora", "qlora". */
+const char *wc_ft_method_name(wc_ft_method m);
+/** Exact lower-case name; WC_ENOTFOUND otherwise. */
+int wc_ft_method_from_name(const char *name, wc_ft_method *out);
+/** "full, lora or qlora", for messages. */
+const char *wc_ft_method_choices(void);
+
+/** Largest values a configuration may take (sanity bounds, not physics). */
+#define WC_FT_MAX_GPUS 65536
+#define WC_FT_MAX_INT 100000000
+
+/** One fine-tuning job. `params_b` is the model's (active) size in
+ *  billions; the attention shape is optional (0 = unknown: multi-head
+ *  attention with heads * head_dim = d_model is assumed for the adapter
+ *  widths). */
 typedef struct {
-	int present;        /* 0: the parameter set has no fine-tuning law */
-	wc_draws draws;     /* bootstrap draws of the section's parameters */
+	wc_ft_method method;
+	double params_b;
+	int layers, d_model;
+	int attention_heads, kv_heads, head_dim;
+	int lora_rank;           /* > 0 for LoRA and QLoRA; 0 for full */
+	int micro_batch;         /* sequences per micro-step and replica */
+	int seq_len;             /* tokens per sequence (attention context) */
+	int grad_accum;          /* micro-steps per optimizer step */
+	int gpus;                /* GPUs of the job: their power is summed */
+	int data_parallel;       /* replicas; 0 = gpus (DDP/FSDP/ZeRO) */
+	int checkpointing;       /* activation checkpointing: one more forward */
+	double tokens_per_step;  /* NaN = micro_batch*seq_len*grad_accum*replicas */
+} wc_ft_config;
+
+#define WC_FT_CONFIG_INIT                                                        \
+	{ .method = WC_FT_QLORA, .params_b = 0.0, .layers = 0, .d_model = 0,      \
+	  .attention_heads = 0, .kv_heads = 0, .head_dim = 0, .lora_rank = 0,     \
+	  .micro_batch = 0, .seq_len = 0, .grad_accum = 1, .gpus = 1,             \
+	  .data_parallel = 0, .checkpointing = 0, .tokens_per_step = NAN }
+
+/** Size and shape of a catalog model into `c` (params_b, layers, d_model,
+ *  heads, kv heads, head dim). */
+void wc_ft_config_from_model(wc_ft_config *c, const wc_model_info *m);
+/** Data-parallel replicas: data_parallel, or gpus when 0. */
+int wc_ft_replicas(const wc_ft_config *c);
+/** Check every field; the message starts with the field ("micro_batch:
+ *  must be a whole number >= 1, got -2"). */
+int wc_ft_config_check(const wc_ft_config *c, wc_error *err);
+
+/* ------------------------------------------------ FLOPs of one step */
+
+/** The analytical compute of one optimizer step (docs/finetune.md,
+ *  "FLOPs per optimizer step"); FLOPs per token unless stated. */
+typedef struct {
+	double tokens_per_step;        /* T */
+	double weight_flops;           /* 2 N */
+	double attention_flops;        /* 2 layers seq_len d_model */
+	double forward_flops;          /* weight + attention */
+	double adapter_width;          /* sum of (d_in + d_out) over the adapted
+	                                * matrices of one layer; 0 for full */
+	double adapter_flops;          /* forward of the adapters: 2 r layers width */
+	double base_passes;            /* 3 full, 2 LoRA/QLoRA, +1 checkpointing */
+	double adapter_passes;         /* 3, +1 checkpointing; 0 for full */
+	double flops_per_token;        /* base_passes forward + adapter_passes adapter */
+	double flops_per_step_tflop;   /* T flops_per_token / 1e12 */
+} wc_ft_flops;
+
+/** FLOPs of one optimizer step of `c` (checked first). */
+int wc_ft_flops_compute(const wc_ft_config *c, wc_ft_flops *out, wc_error *err);
+
+/* ----------------------------------------------- per-factor relations */
+
+/** The three per-factor relations of energy per token. */
+typedef enum {
+	WC_FT_REL_BATCH = 0, /* e_tok(B) = a + b / B  (micro-batch) */
+	WC_FT_REL_SEQ,       /* e_tok(S) = a + b S + c / S  (sequence length) */
+	WC_FT_REL_SIZE,      /* e_tok(N) = a + b N  (model size, B) */
+	WC_FT_REL_COUNT
+} wc_ft_relation_kind;
+
+/** "batch_size", "sequence_length", "model_size" (the file's keys). */
+const char *wc_ft_relation_name(wc_ft_relation_kind k);
+/** The configuration field it sweeps: "micro_batch", "seq_len", "params_b". */
+const char *wc_ft_relation_factor(wc_ft_relation_kind k);
+/** "a + b/x", "a + b*x + c/x", "a + b*x". */
+const char *wc_ft_relation_form(wc_ft_relation_kind k);
+/** Coefficients of the form (2 or 3). */
+int wc_ft_relation_terms(wc_ft_relation_kind k);
+/** Basis function j of the form at x (1, 1/x; 1, x, 1/x; 1, x). */
+double wc_ft_relation_basis(wc_ft_relation_kind k, int j, double x);
+/** The swept factor's value in `c`. */
+double wc_ft_relation_x(wc_ft_relation_kind k, const wc_ft_config *c);
+
+/** A closed interval; NaN bounds = unknown. */
+typedef struct {
+	double lo, hi;
+} wc_ft_span;
+
+/** One fitted (or published) relation. */
+typedef struct {
+	int present;
+	wc_param coef[3];      /* a, b, c (c unused by two-term forms) */
+	double r2;             /* NaN = unknown */
+	int runs, levels;      /* behind the fit; 0 = unknown */
+	wc_ft_span x;          /* levels swept */
+	int has_base;          /* the other factors of the sweep are known */
+	wc_ft_config base;     /* ...and are these (the swept field is unused) */
+} wc_ft_relation;
+
+/** e_tok of the relation at x (NaN when absent). */
+double wc_ft_relation_eval(wc_ft_relation_kind k, const wc_ft_relation *r, double x);
+/** Is `c` on the relation's sweep: every factor but the swept one equal to
+ *  its base (sizes within 1 %)? 0 when the base is unknown. */
+int wc_ft_relation_on_sweep(wc_ft_relation_kind k, const wc_ft_relation *r, const wc_ft_config *c);
+
+/* --------------------------------------------- the parameter section */
+
+/** The ranges a section was calibrated on; predictions outside carry a
+ *  warning. NaN bounds = unknown (no warning). */
+typedef struct {
+	wc_ft_span micro_batch, seq_len, params_b, gpus, lora_rank, flops_tflop;
+} wc_ft_ranges;
+
+typedef struct {
+	int present;           /* 0: the parameter set has no fine-tuning law */
+	/* what it was calibrated on */
+	char platform[WC_NAME_MAX];
+	char stack[96];        /* training software, free text */
+	unsigned methods;      /* bit (1 << wc_ft_method) per method present */
+	int runs;              /* runs behind the compute law; 0 = unknown */
+	char input_sha256[65]; /* of the runs table fitted; "" = published */
+	unsigned long long seed; /* of the bootstrap */
+	int bootstrap;         /* replicates asked for; 0 = none */
+	/* the compute-energy law E_step = e0 + kappa F_step */
+	wc_param e0;           /* J per step */
+	wc_param kappa;        /* J per TFLOP */
+	double e0_se, kappa_se; /* standard errors; NaN unknown */
+	double r2;             /* of E_step; NaN unknown */
+	wc_ft_ranges ranges;
+	wc_ft_relation relations[WC_FT_REL_COUNT];
+	wc_draws draws;        /* bootstrap draws of "e0" and "kappa" */
 } wc_finetune_params;
+
+/** Draw columns of the compute law. */
+#define WC_FT_DRAW_E0 "e0"
+#define WC_FT_DRAW_KAPPA "kappa"
 
 void wc_finetune_params_clear(wc_finetune_params *f);
 /** Deep copy; `dst` is released first. */
 int wc_finetune_params_copy(wc_finetune_params *dst, const wc_finetune_params *src, wc_error *err);
+/** The built-in published calibration (Table 8 of the LLM-PowerTrace
+ *  appendix, QLoRA on one H200); `f` is released first. */
+void wc_finetune_default(wc_finetune_params *f);
+/** Every range unknown. */
+void wc_ft_ranges_unknown(wc_ft_ranges *r);
+/** Structural check of a present section (finite law, named draws). */
+int wc_finetune_validate(const wc_finetune_params *f, wc_error *err);
+
+/* ------------------------------------------------ evaluating the law */
+
+/** A configuration bound to a section: its FLOPs and where e0 and kappa
+ *  are in a draws row. Borrows the section. */
+typedef struct {
+	const wc_finetune_params *f;
+	wc_ft_flops flops;
+	int col_e0, col_kappa;   /* -1 = the point value */
+} wc_ft_binding;
+
+/** Check `c` (field-named errors) and bind it; WC_EINVAL when the section
+ *  is absent. */
+int wc_ft_bind(const wc_finetune_params *f, const wc_ft_config *c, wc_ft_binding *b, wc_error *err);
+
+typedef struct {
+	double energy_per_step_j;
+	double energy_per_token_j;
+} wc_ft_point;
+
+/** The law for the point estimate (`draw` NULL) or one draws row. */
+void wc_ft_bound_point(const wc_ft_binding *b, const double *draw, wc_ft_point *out);
 
 #ifdef __cplusplus
 }

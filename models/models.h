@@ -11,6 +11,7 @@
  *   models/draws.h    bootstrap draw matrices of the separately fitted sections
  *   models/capacity.h the capacity model (step times, memory) and its section
  *   models/finetune.h the fine-tuning law's section of a parameter set
+ *   models/response.h how power follows load in time: its section and kernel
  * Nothing here needs a library beyond libc and libm; every function is
  * reentrant and keeps no global state. Units: W, J, s, billions of
  * parameters (B), MHz; log is the natural log.
@@ -29,5 +30,6 @@
 #include "models/params.h"
 #include "models/pcg32.h"
 #include "models/scalar.h"
+#include "models/response.h"
 
 #endif

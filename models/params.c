@@ -165,6 +165,8 @@ wc_params_default(wc_params *out)
 	add_term(out, WC_SETTING_WEIGHTS, WC_PREC_FP8, "A100", WC_PLACE_NONE, NAN, 0.96, 4, 0);
 	add_term(out, WC_SETTING_WEIGHTS, WC_PREC_INT4, "A100", WC_PLACE_NONE, NAN, 0.60, 4, 0);
 	paper_capacity(&out->capacity);
+	/* Table 8: the published fine-tuning law (docs/finetune.md). */
+	wc_finetune_default(&out->finetune);
 	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
 }
 
@@ -385,6 +387,8 @@ wc_params_validate(const wc_params *p, wc_error *err)
 			return wc_error_set(err, WC_EINVAL, "precision_terms/%d/precision: bf16 is the reference", i);
 	}
 	int rc = validate_model_terms(p, err);
+	if (rc == WC_OK)
+		rc = wc_finetune_validate(&p->finetune, err);
 	if (rc != WC_OK)
 		return rc;
 	if (p->n_draws > 0) {
@@ -399,7 +403,9 @@ wc_params_validate(const wc_params *p, wc_error *err)
 				return wc_error_set(err, WC_EINVAL, "draws/values/%ld/%ld: must be finite",
 				                    k / p->n_draw_params, k % p->n_draw_params);
 	}
-	return wc_capacity_params_validate(&p->capacity, err);
+	if (wc_capacity_params_validate(&p->capacity, err) != 0)
+		return -1;
+	return wc_response_validate(&p->response, err);
 }
 
 void

@@ -17,9 +17,9 @@
 
 #include "models/capacity.h"
 #include "models/error.h"
-#include "models/finetune.h"
 #include "models/law.h"
 #include "models/scalar.h"
+#include "models/response.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +28,10 @@ extern "C" {
 #define WC_MAX_LEVELS 16
 #define WC_MAX_TERMS 16
 #define WC_MAX_MODEL_TERMS 64
+
+/* The fine-tuning section uses wc_param, so its header comes after it
+ * (models/finetune.h includes this header before its own guard). */
+#include "models/finetune.h"
 
 /** Span of the calibration data for one level; predictions outside it
  *  carry an extrapolation warning. Zeroed = unknown (no warning). */
@@ -120,6 +124,8 @@ typedef struct wc_params {
 	 * `present` = 0 when the file has none). Owned. */
 	wc_capacity_params capacity;
 	wc_finetune_params finetune;
+	/* How power follows load in time (envelopes); a plain value. */
+	wc_response_params response;
 } wc_params;
 
 /** The empty set: what every wc_params variable starts as. */

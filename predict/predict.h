@@ -14,6 +14,9 @@
  * energy per token and request, cost, carbon) and the memory check that
  * every prediction here goes through: a configuration whose weights (or
  * requests) do not fit in the group's memory is refused.
+ * predict/envelope.h: trace envelopes -- the band, peaks and ramps of the
+ * power trace under a workload, for one server or a fleet, and power
+ * budget plans (docs/envelopes.md).
  */
 #ifndef WC_PREDICT_H
 #define WC_PREDICT_H
@@ -21,6 +24,7 @@
 #include <stddef.h>
 
 #include "models/models.h"
+#include "predict/envelope.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,4 +81,8 @@ int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 #ifdef __cplusplus
 }
 #endif
+
+/* Fine-tuning predictions (needs the declarations above). */
+#include "predict/finetune.h"
+
 #endif

@@ -292,13 +292,42 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 	return 0;
 }
 
+/* The configuration fields every route shares (wc_config_request_parse). */
+static int
+parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request *r, wc_api_error *e)
+{
+	const wc_params *p = wc_predictor_params(st->pred);
+	wc_inference_query *q = &r->q;
+	const json_t *v = json_object_get(item, "platform");
+	if (!v) {
+		wc_api_error_set(e, 422, "missing_field", "/platform", "platform: required");
+		return -1;
+	}
+	if (!json_is_string(v))
+		return wrong_type(e, "/platform", "a string", v);
+	q->config.platform = json_string_value(v);
+	if (!wc_params_level(p, q->config.platform)) {
+		wc_api_error_set(e, 422, "unknown_platform", "/platform",
+		                 "platform: unknown platform \"%.48s\" (known: %s)", q->config.platform,
+		                 st->known_platforms);
+		return -1;
+	}
+	if (parse_tp(item, q, e) < 0 || parse_model(item, r, e) < 0 || parse_architecture(item, r, e) < 0 ||
+	    get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||
+	    get_precision(item, "kv_cache", 0, &q->config.kv, e) < 0)
+		return -1;
+	v = json_object_get(item, "sm_clock_mhz");
+	if (v && !json_is_null(v) && get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0)
+		return -1;
+	return 0;
+}
+
 int
 wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_request *r,
                            wc_api_error *e)
 {
 	const char *key;
 	const json_t *v;
-	const wc_params *p = wc_predictor_params(st->pred);
 	wc_inference_query *q = &r->q;
 
 	memset(r, 0, sizeof *r);
@@ -323,31 +352,32 @@ wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_
 		}
 	}
 
-	v = json_object_get(item, "platform");
-	if (!v) {
-		wc_api_error_set(e, 422, "missing_field", "/platform", "platform: required");
-		return -1;
-	}
-	if (!json_is_string(v))
-		return wrong_type(e, "/platform", "a string", v);
-	q->config.platform = json_string_value(v);
-	if (!wc_params_level(p, q->config.platform)) {
-		wc_api_error_set(e, 422, "unknown_platform", "/platform",
-		                 "platform: unknown platform \"%.48s\" (known: %s)", q->config.platform,
-		                 st->known_platforms);
-		return -1;
-	}
-	if (parse_tp(item, q, e) < 0 || parse_model(item, r, e) < 0 || parse_architecture(item, r, e) < 0 ||
-	    parse_load(item, q, &r->series, e) < 0 || parse_capacity_fields(item, r, e) < 0 ||
-	    get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||
-	    get_precision(item, "kv_cache", 0, &q->config.kv, e) < 0)
-		return -1;
-	v = json_object_get(item, "sm_clock_mhz");
-	if (v && !json_is_null(v) && get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0)
+	if (parse_config_fields(item, st, r, e) < 0 || parse_load(item, q, &r->series, e) < 0 ||
+	    parse_capacity_fields(item, r, e) < 0)
 		return -1;
 	if (r->have_arch)
 		q->config.arch = &r->arch;
 	return 0;
+}
+
+int
+wc_config_request_parse(const json_t *item, const wc_state *st, wc_config *c, wc_api_error *e)
+{
+	/* The request lives on the heap: CivetWeb's worker stacks are small. */
+	wc_inference_request *r = calloc(1, sizeof *r);
+	if (!r) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		return -1;
+	}
+	r->q.config = *c;
+	int rc = parse_config_fields(item, st, r, e);
+	if (rc == 0) {
+		*c = r->q.config;
+		/* Catalog entries are static; r->arch (with explicit facts) is not. */
+		c->arch = c->model ? wc_model_lookup(c->model) : NULL;
+	}
+	free(r);
+	return rc;
 }
 
 /* The predictor's messages start with the field ("tp: ...",

@@ -3,14 +3,15 @@
  * inference requests, answered in order against one parameter set. Each
  * item gets its own prediction or its own error; a bad item does not fail
  * the batch. Item errors carry `index` and a `field` pointer into the
- * whole batch document ("/3/tp"), so it can be resolved as is.
+ * whole batch document ("/3/tp"), so it can be resolved as is. POST
+ * /v1/predict/finetune/batch is the same over fine-tuning requests.
  */
 #include "server_internal.h"
 
 #include <stdio.h>
 
 void
-wc_route_predict_batch(wc_request *req, wc_response *res)
+wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, const char *what)
 {
 	json_t *body = NULL, *results = NULL, *root = NULL;
 	wc_api_error e;
@@ -19,8 +20,7 @@ wc_route_predict_batch(wc_request *req, wc_response *res)
 	if (wc_request_read_json(req, req->srv->max_batch_body, &body, res) != 0)
 		return;
 	if (!json_is_array(body)) {
-		wc_api_error_set(&e, 422, "wrong_type", "",
-		                 "expected a JSON array of inference requests");
+		wc_api_error_set(&e, 422, "wrong_type", "", "expected a JSON array of %s requests", what);
 		wc_response_error(res, &e);
 		goto done;
 	}
@@ -33,7 +33,7 @@ wc_route_predict_batch(wc_request *req, wc_response *res)
 	if (!(results = json_array()))
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		json_t *item = wc_inference_answer(json_array_get(body, i), req->profiles, &e);
+		json_t *item = answer(json_array_get(body, i), req->profiles, &e);
 		if (!item) {
 			char prefix[32];
 			json_t *err;
@@ -63,4 +63,10 @@ oom:
 done:
 	json_decref(results);
 	json_decref(body);
+}
+
+void
+wc_route_predict_batch(wc_request *req, wc_response *res)
+{
+	wc_route_batch_of(req, res, wc_inference_answer, "inference");
 }

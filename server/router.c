@@ -15,6 +15,10 @@
 static const wc_route routes[] = {
 	{ "/v1/predict/inference", "POST", wc_route_predict_inference, 0 },
 	{ "/v1/predict/batch", "POST", wc_route_predict_batch, 0 },
+	{ "/v1/predict/finetune", "POST", wc_route_predict_finetune, 0 },
+	{ "/v1/predict/finetune/batch", "POST", wc_route_predict_finetune_batch, 0 },
+	{ "/v1/forecast/envelope", "POST", wc_route_forecast_envelope, 0 },
+	{ "/v1/plan/budget", "POST", wc_route_plan_budget, 0 },
 	{ "/v1/params", "GET", wc_route_params, 0 },
 	{ "/v1/profiles", "GET", wc_route_profiles, 0 },
 	{ "/v1/calibrate", "POST", wc_route_calibrate, 0 },

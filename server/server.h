@@ -34,6 +34,37 @@ char *wc_render_inference(const wc_inference_query *q, const wc_inference_predic
                           const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version, int indent, wc_error *err);
 
+/** JSON object for one fine-tuning prediction (docs/http-api.md,
+ *  "POST /v1/predict/finetune"): energy per step and per token, FLOPs and
+ *  tokens per step, the total for `steps`, interval_95, the relation
+ *  checks, warnings, params_version and the configuration echoed back. */
+char *wc_render_finetune(const wc_finetune_query *q, const wc_finetune_prediction *pred,
+                         const char *params_version, int indent, wc_error *err);
+/* ------------------------------------------------------------ envelopes */
+
+/** What an envelope or budget answer echoes besides its numbers: the
+ *  inputs and where the service times, the response and the power came
+ *  from. Everything borrowed. */
+typedef struct {
+	const wc_config *config;
+	const wc_envelope_workload *workload;
+	const wc_envelope_options *options;
+	const wc_response_params *response;  /* the response used */
+	const char *response_source;         /* "fitted", "assumed" or "request" */
+	const wc_power_map *power;
+	const wc_service_times *service;
+	const char *params_version;
+	int include_bins;                    /* 0 leaves the per-bin band out */
+} wc_envelope_render;
+
+/** JSON of an envelope (docs/http-api.md, "POST /v1/forecast/envelope"),
+ *  shared by the API and `wattcast envelope --json`. NULL on failure. */
+char *wc_render_envelope(const wc_envelope_render *ctx, const wc_envelope_result *res, int indent,
+                         wc_error *err);
+/** JSON of a budget plan (docs/http-api.md, "POST /v1/plan/budget"). */
+char *wc_render_budget(const wc_envelope_render *ctx, const wc_budget_options *bo,
+                       const wc_budget_plan *plan, double seconds, int indent, wc_error *err);
+
 /* ------------------------------------------------------------ serving */
 
 /** Options of the HTTP server. Start from WC_SERVER_OPTIONS_INIT; zero

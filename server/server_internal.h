@@ -33,6 +33,15 @@ json_t *wc_inference_json(const wc_inference_query *q, const wc_inference_predic
                           const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version);
 
+/** New reference: the JSON object of one fine-tuning prediction. */
+json_t *wc_finetune_json(const wc_finetune_query *q, const wc_finetune_prediction *pred,
+                         const char *params_version);
+/** New references: the JSON objects behind wc_render_envelope and
+ *  wc_render_budget (server/render_envelope.c). */
+json_t *wc_envelope_json(const wc_envelope_render *ctx, const wc_envelope_result *res);
+json_t *wc_budget_json(const wc_envelope_render *ctx, const wc_budget_options *bo,
+                       const wc_budget_plan *plan, double seconds);
+
 /** jansson flags of every JSON answer (the CLI's --json uses the same). */
 #define WC_JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) | JSON_COMPACT)
 
@@ -235,13 +244,66 @@ typedef struct {
  *  Free r->series afterwards (also on failure). */
 int wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_request *r,
                                wc_api_error *e);
+/** The configuration fields every route shares -- platform, tp,
+ *  active_params_b | model (the catalog entry goes to c->arch), weights,
+ *  kv_cache, sm_clock_mhz -- into `c` (other fields are the caller's
+ *  business). Strings are borrowed from `item`. */
+int wc_config_request_parse(const json_t *item, const wc_state *st, wc_config *c, wc_api_error *e);
 /** Parse, predict and render one item with the profile it names: a new
  *  JSON object, or NULL with `e` set. */
 json_t *wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 
+/* Fine-tuning requests (request_finetune.c): one request object -> a
+ * prediction object from the profile it names (default: the first), or
+ * NULL with `e` set (422 with the field, 404 for an unknown model).
+ * Strings are borrowed from `item`. */
+json_t *wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
+
+/** One batch item -> its answer object, or NULL with `e` set. */
+typedef json_t *(*wc_item_answer_fn)(const json_t *item, const wc_profiles *pf, wc_api_error *e);
+/** Answer a batch body (a JSON array) item by item with `answer`;
+ *  `what` names the items in the error for a body that is no array. */
+void wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, const char *what);
+
+/* Envelope and budget requests (envelope_request.c). */
+
+/** Bounds of the envelope routes (docs/http-api.md, "Limits"): values
+ *  beyond them are 422; total work beyond WC_HTTP_MAX_WORK (grid bins x
+ *  servers simulated) is 413. */
+#define WC_HTTP_MAX_HORIZON_S 86400.0
+#define WC_HTTP_MAX_REPLICAS 1000
+#define WC_HTTP_MAX_FLEET 10000
+#define WC_HTTP_MAX_PLAN_FLEET 100000
+#define WC_HTTP_MAX_WORK 2e7
+
+/** One envelope or budget request, parsed; owns its arrays. */
+typedef struct {
+	wc_config c;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_response_params resp;
+	const char *resp_source;
+	int include_bins;
+	wc_budget_options bo;
+	double *arrival_s, *arrival_in, *arrival_out, *series, *in_values, *out_values;
+	double *profile_until, *profile_rate;
+} wc_envelope_request;
+
+/** Parse `body` for POST /v1/forecast/envelope (budget = 0) or POST
+ *  /v1/plan/budget (budget = 1). Strings are borrowed from `body`. */
+int wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget,
+                              wc_envelope_request *r, wc_api_error *e);
+void wc_envelope_request_free(wc_envelope_request *r);
+/** A library error whose message starts with a field, as an API error. */
+void wc_envelope_library_error(const wc_error *err, wc_api_error *e);
+
 /* Routes. */
 void wc_route_predict_inference(wc_request *req, wc_response *res);
 void wc_route_predict_batch(wc_request *req, wc_response *res);
+void wc_route_predict_finetune(wc_request *req, wc_response *res);
+void wc_route_predict_finetune_batch(wc_request *req, wc_response *res);
+void wc_route_forecast_envelope(wc_request *req, wc_response *res);
+void wc_route_plan_budget(wc_request *req, wc_response *res);
 void wc_route_params(wc_request *req, wc_response *res);
 void wc_route_profiles(wc_request *req, wc_response *res);
 void wc_route_calibrate(wc_request *req, wc_response *res);

@@ -79,8 +79,8 @@ segments(double span, double seg)
 	return nseg;
 }
 
-static void
-locate_files(run_ctx *rc, const char *run_dir)
+void
+wc__ingest_locate_files(run_ctx *rc, const char *run_dir)
 {
 	rc->dir = run_dir;
 	snprintf(rc->power_path, sizeof rc->power_path, "%s/power.csv", run_dir);
@@ -125,7 +125,7 @@ wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_resul
 	size_t nrows = 0, total = 0;
 	int r;
 	memset(&rc, 0, sizeof rc);
-	locate_files(&rc, run_dir);
+	wc__ingest_locate_files(&rc, run_dir);
 	if (!wc__file_exists(rc.power_path))
 		return wc_error_set(err, WC_ENOTFOUND, "%s: no power.csv", run_dir);
 	if ((r = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK ||

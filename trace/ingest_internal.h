@@ -34,6 +34,9 @@ typedef struct {
 
 /** Is `path` a regular file? */
 int wc__file_exists(const char *path);
+/** The run's files: power.csv, engine.csv, requests.json or requests.csv
+ *  (paths left empty when absent). */
+void wc__ingest_locate_files(run_ctx *rc, const char *run_dir);
 
 /* ingest_files.c: what the run is and what it measured. */
 int wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);

@@ -357,6 +357,33 @@ done:
 	return rc;
 }
 
+/* The normalised autocorrelation itself, for callers that weigh several
+ * candidate periods (fine-tuning steps against their micro-steps). */
+int
+wc_trace_autocorrelation(const double *x, size_t len, size_t max_lag, double *acf, wc_error *err)
+{
+	for (size_t k = 0; k <= max_lag; k++)
+		acf[k] = NAN;
+	if (len < 2)
+		return WC_OK;
+	size_t n = smooth_ceil(2 * len);
+	double *buf = calloc(n, sizeof *buf);
+	int rc = WC_OK;
+	if (!buf)
+		return wc_error_set(err, WC_ENOMEM, "autocorrelation: out of memory (%zu values)", n);
+	memcpy(buf, x, len * sizeof *buf);
+	if (demean(buf, len))
+		goto done; /* constant: no autocorrelation */
+	if ((rc = fft_forward(buf, n, "autocorrelation", err)) != WC_OK ||
+	    (rc = autocovariance(buf, n, err)) != WC_OK)
+		goto done;
+	for (size_t k = 0; k <= max_lag && k < len && buf[0] > 0; k++)
+		acf[k] = buf[k] / buf[0];
+done:
+	free(buf);
+	return rc;
+}
+
 /* -------------------------------------------------------- all of them */
 
 int

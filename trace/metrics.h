@@ -105,6 +105,13 @@ int wc_trace_spectral_entropy(const double *x, size_t len, double *out, wc_error
 int wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s,
                              double max_s, double *out, wc_error *err);
 
+/** The biased, mean-removed autocorrelation of a uniformly sampled
+ *  series normalised to 1 at lag 0, for lags 0..max_lag (acf holds
+ *  max_lag + 1 values; lags >= len and a constant series give NaN). By
+ *  FFT with zero padding, as wc_trace_dominant_period. */
+int wc_trace_autocorrelation(const double *x, size_t len, size_t max_lag, double *acf,
+                             wc_error *err);
+
 /** All metrics of one trace (docs/trace-metrics.md). t must be non-decreasing (WC_EINVAL
  *  otherwise, and for non-finite values). Needs n >= 2 for energy; shorter
  *  traces give NaN metrics, not an error. Scratch memory is O(n). */

@@ -1,0 +1,43 @@
+/*
+ * cli/: measured runs for the envelope commands (cli/run_replay.c) -- run
+ * folders read as replays (trace/replay.h) and prepared as the inputs of
+ * the response fit (fit/fit.h) and the envelope validation
+ * (validation/envelope.h).
+ */
+#ifndef WC_CLI_REPLAY_H
+#define WC_CLI_REPLAY_H
+
+#include "cli.h"
+#include "fit/fit.h"
+#include "predict/predict.h"
+#include "trace/trace.h"
+#include "validation/validation.h"
+
+/** One run prepared: the validation's view of it, and the arrays it
+ *  borrows (owned here). */
+typedef struct {
+	wc_envelope_check_run run;
+	double *prefill;            /* prefill seconds per 50 ms bin */
+	double *arrival_s;          /* arrivals shifted by the warm-up */
+	wc_roofline_standin standin;
+} cli_check;
+
+typedef struct {
+	wc_trace_replay *replays;   /* n, owned */
+	size_t n, cap;
+	cli_check *checks;          /* n once prepared, owned */
+} cli_run_set;
+
+/** Fill `d` from one of the flags --platform, --tp, --model,
+ *  --active-params, --utc-offset, --workload (`flag` without dashes);
+ *  usage errors name the flag. */
+int cli_run_default_flag(const char *cmd, const char *flag, const char *value, wc_run_manifest *d);
+/** Read every run folder at or under `dirs` (as `ingest` does; `defaults`
+ *  fill what manifests leave unknown). Errors are printed. */
+int cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest *defaults,
+                     int quiet, cli_run_set *s);
+/** Bind each run to the parameter set and prepare its replay. */
+int cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max_running);
+void cli_run_set_free(cli_run_set *s);
+
+#endif

@@ -1,0 +1,616 @@
+/*
+ * wattcast envelope: the band of the power trace a workload will draw
+ * (docs/envelopes.md), for one server or a fleet, or, with --budget, the
+ * largest fleet whose aggregate stays under a power budget.
+ */
+#include "cli_envelope.h"
+#include "cli_replay.h"
+#include "data/data.h"
+#include "server/server.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char usage[] =
+	"usage: wattcast envelope --platform NAME (--model NAME | --active-params B) [--tp G]\n"
+	"                         (--closed N | --poisson RATE | --bursty RATE [--burstiness B]\n"
+	"                          | --replay REQUESTS_FILE | --n-series FILE)\n"
+	"                         [--rate-profile UNTIL:RATE,...] [--input-tokens SPEC]\n"
+	"                         [--output-tokens SPEC] [--think S] [--max-running N]\n"
+	"                         [--horizon S] [--warmup S] [--replicas R] [--seed S] [--threads T]\n"
+	"                         [--bin S] [--sample S] [--tau S] [--hold S] [--prefill-ratio X]\n"
+	"                         [--fleet K] [--fleet-mode independent|round_robin|least_loaded]\n"
+	"                         [--budget W [--budget-stat p95|max] [--max-fleet K] [--budget-bin S]]\n"
+	"                         [--weights bf16|fp8|int4] [--kv bf16|fp8] [--sm-clock MHZ]\n"
+	"                         [--idle-power W] [--params FILE | --profile paper]\n"
+	"                         [--json] [--csv FILE] [--svg FILE] [--measured RUN_DIR]\n"
+	"                         [--utc-offset SECONDS]\n\n"
+	"Simulates the workload on a 50 ms grid (R replicas, replica r on PCG32 stream\n"
+	"(seed, r); the same numbers for any --threads): arrivals, admission up to\n"
+	"--max-running (default 256), prefill and decode steps from the service-time\n"
+	"stand-in (memory/compute roofline with assumed efficiencies), per-GPU power\n"
+	"from the frozen law plus a prefill increment, through the response of the\n"
+	"parameter set (assumed when it has none; --tau/--hold/--prefill-ratio override).\n"
+	"Prints the trace metrics (mean, p5, p50, p95, max, ramp rate on 1-s means,\n"
+	"spectral entropy, energy, energy per output token) as the mean over replicas\n"
+	"with their 5th-95th percentile. SPEC: N (fixed), lognormal:MEAN:SD, or\n"
+	"empirical:FILE (the lengths of a request log). Defaults: 600 s, 20 replicas,\n"
+	"1 s bins, metrics on 0.1 s samples, 512 input / 256 output tokens.\n"
+	"--fleet K sums K servers: independent (each its own arrivals) or one arrival\n"
+	"process K times the workload's, split round robin or to the least loaded.\n"
+	"--budget W plans the largest fleet (up to --max-fleet, default 1000) whose\n"
+	"aggregate p95 (or max) over --budget-bin means (default 1 s) stays <= W.\n"
+	"--csv writes the per-bin band, --svg a chart of it with the measured trace of\n"
+	"--measured RUN_DIR (a run folder as `wattcast ingest` reads it).\n";
+
+enum {
+	OPT_PLATFORM = 1000, OPT_MODEL, OPT_ACTIVE, OPT_TP, OPT_WEIGHTS, OPT_KV, OPT_CLOCK, OPT_IDLE,
+	OPT_PARAMS, OPT_PROFILE, OPT_CLOSED, OPT_POISSON, OPT_BURSTY, OPT_BURSTINESS, OPT_REPLAY,
+	OPT_SERIES, OPT_RATE_PROFILE, OPT_INPUT, OPT_OUTPUT, OPT_THINK, OPT_MAXRUN, OPT_HORIZON,
+	OPT_WARMUP, OPT_REPLICAS, OPT_SEED, OPT_THREADS, OPT_BIN, OPT_SAMPLE, OPT_TAU, OPT_HOLD,
+	OPT_RATIO, OPT_FLEET, OPT_FLEET_MODE, OPT_BUDGET, OPT_BUDGET_STAT, OPT_MAX_FLEET,
+	OPT_BUDGET_BIN, OPT_JSON, OPT_CSV, OPT_SVG, OPT_MEASURED, OPT_UTC
+};
+
+typedef struct {
+	wc_config c;
+	const char *params, *profile, *model;
+	wc_envelope_workload w;
+	int kinds;                      /* workload flags given */
+	const char *replay, *series, *input_spec, *output_spec, *rate_profile;
+	wc_envelope_options o;
+	double tau, hold, ratio;        /* NaN: from the parameter set */
+	int budget;
+	wc_budget_options bo;
+	int json;
+	const char *csv, *svg, *measured;
+	wc_run_manifest defaults;
+} env_args;
+
+static int
+set_kind(const char *cmd, env_args *a, wc_envelope_kind k, const char *flag)
+{
+	if (a->kinds++)
+		return cli_usage_error(cmd, "%s: give exactly one workload (--closed, --poisson, --bursty, "
+		                       "--replay, --n-series)", flag);
+	a->w.kind = k;
+	return CLI_OK;
+}
+
+static int
+parse_config_flag(const char *cmd, int opt, env_args *a)
+{
+	long v;
+	int rc = CLI_OK;
+	switch (opt) {
+	case OPT_PLATFORM: a->c.platform = optarg; break;
+	case OPT_MODEL: a->model = optarg; break;
+	case OPT_ACTIVE: rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &a->c.active_params_b); break;
+	case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_LAW_MAX_TP, &v); a->c.tp = (int)v; break;
+	case OPT_WEIGHTS:
+		if (wc_precision_from_name(optarg, &a->c.weights) != WC_OK)
+			rc = cli_usage_error(cmd, "--weights: expected bf16, fp8 or int4, got '%s'", optarg);
+		break;
+	case OPT_KV:
+		if (wc_precision_from_name(optarg, &a->c.kv) != WC_OK || a->c.kv == WC_PREC_INT4)
+			rc = cli_usage_error(cmd, "--kv: expected bf16 or fp8, got '%s'", optarg);
+		break;
+	case OPT_CLOCK: rc = cli_parse_double(cmd, "--sm-clock", optarg, 0, 0, &a->c.sm_clock_mhz); break;
+	case OPT_IDLE: rc = cli_parse_double(cmd, "--idle-power", optarg, 0, 0, &a->c.idle_power_w); break;
+	case OPT_PARAMS: a->params = optarg; break;
+	case OPT_PROFILE: a->profile = optarg; break;
+	}
+	return rc;
+}
+
+static int
+parse_workload_flag(const char *cmd, int opt, env_args *a)
+{
+	int rc = CLI_OK;
+	switch (opt) {
+	case OPT_CLOSED:
+		if ((rc = set_kind(cmd, a, WC_ENVELOPE_CLOSED, "--closed")) == CLI_OK)
+			rc = cli_parse_double(cmd, "--closed", optarg, 1, 1, &a->w.concurrency);
+		break;
+	case OPT_POISSON:
+		if ((rc = set_kind(cmd, a, WC_ENVELOPE_POISSON, "--poisson")) == CLI_OK)
+			rc = cli_parse_double(cmd, "--poisson", optarg, 0, 0, &a->w.rate);
+		break;
+	case OPT_BURSTY:
+		if ((rc = set_kind(cmd, a, WC_ENVELOPE_BURSTY, "--bursty")) == CLI_OK)
+			rc = cli_parse_double(cmd, "--bursty", optarg, 0, 0, &a->w.rate);
+		break;
+	case OPT_BURSTINESS: rc = cli_parse_double(cmd, "--burstiness", optarg, 0, 0, &a->w.burstiness); break;
+	case OPT_REPLAY:
+		if ((rc = set_kind(cmd, a, WC_ENVELOPE_REPLAY, "--replay")) == CLI_OK)
+			a->replay = optarg;
+		break;
+	case OPT_SERIES:
+		if ((rc = set_kind(cmd, a, WC_ENVELOPE_SERIES, "--n-series")) == CLI_OK)
+			a->series = optarg;
+		break;
+	case OPT_RATE_PROFILE: a->rate_profile = optarg; break;
+	case OPT_INPUT: a->input_spec = optarg; break;
+	case OPT_OUTPUT: a->output_spec = optarg; break;
+	case OPT_THINK: rc = cli_parse_double(cmd, "--think", optarg, 0, 1, &a->w.think_s); break;
+	}
+	return rc;
+}
+
+static int
+parse_run_flag(const char *cmd, int opt, env_args *a)
+{
+	long v;
+	int rc = CLI_OK;
+	wc_envelope_options *o = &a->o;
+	switch (opt) {
+	case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); o->max_running = (int)v; break;
+	case OPT_HORIZON: rc = cli_parse_double(cmd, "--horizon", optarg, 0, 0, &o->horizon_s); break;
+	case OPT_WARMUP: rc = cli_parse_double(cmd, "--warmup", optarg, 0, 1, &o->warmup_s); break;
+	case OPT_REPLICAS: rc = cli_parse_int(cmd, "--replicas", optarg, 1, WC_ENVELOPE_MAX_REPLICAS, &v); o->replicas = (int)v; break;
+	case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &o->seed); break;
+	case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, WC_ENVELOPE_MAX_THREADS, &v); o->threads = (int)v; break;
+	case OPT_BIN: rc = cli_parse_double(cmd, "--bin", optarg, 0, 0, &o->bin_s); break;
+	case OPT_SAMPLE: rc = cli_parse_double(cmd, "--sample", optarg, 0, 0, &o->sample_s); break;
+	case OPT_TAU: rc = cli_parse_double(cmd, "--tau", optarg, 0, 1, &a->tau); break;
+	case OPT_HOLD: rc = cli_parse_double(cmd, "--hold", optarg, 0, 1, &a->hold); break;
+	case OPT_RATIO: rc = cli_parse_double(cmd, "--prefill-ratio", optarg, 0, 1, &a->ratio); break;
+	case OPT_FLEET: rc = cli_parse_int(cmd, "--fleet", optarg, 1, WC_ENVELOPE_MAX_FLEET, &v); o->fleet_size = (int)v; break;
+	case OPT_FLEET_MODE:
+		if (wc_fleet_mode_from_name(optarg, &o->fleet_mode) != WC_OK)
+			rc = cli_usage_error(cmd, "--fleet-mode: expected independent, round_robin or least_loaded, got '%s'",
+			                     optarg);
+		break;
+	case OPT_BUDGET: a->budget = 1; rc = cli_parse_double(cmd, "--budget", optarg, 0, 0, &a->bo.budget_w); break;
+	case OPT_BUDGET_STAT:
+		if (strcmp(optarg, "p95") && strcmp(optarg, "max"))
+			return cli_usage_error(cmd, "--budget-stat: expected p95 or max, got '%s'", optarg);
+		a->bo.stat = strcmp(optarg, "max") == 0 ? WC_BUDGET_MAX : WC_BUDGET_P95;
+		break;
+	case OPT_MAX_FLEET: rc = cli_parse_int(cmd, "--max-fleet", optarg, 1, WC_ENVELOPE_MAX_FLEET, &v); a->bo.max_fleet = (int)v; break;
+	case OPT_BUDGET_BIN: rc = cli_parse_double(cmd, "--budget-bin", optarg, 0, 0, &a->bo.bin_s); break;
+	case OPT_JSON: a->json = 1; break;
+	case OPT_CSV: a->csv = optarg; break;
+	case OPT_SVG: a->svg = optarg; break;
+	case OPT_MEASURED: a->measured = optarg; break;
+	case OPT_UTC: rc = cli_run_default_flag(cmd, "utc-offset", optarg, &a->defaults); break;
+	}
+	return rc;
+}
+
+static const struct option env_opts[] = {
+	{ "platform", 1, NULL, OPT_PLATFORM }, { "model", 1, NULL, OPT_MODEL },
+	{ "active-params", 1, NULL, OPT_ACTIVE }, { "tp", 1, NULL, OPT_TP }, { "weights", 1, NULL, OPT_WEIGHTS },
+	{ "kv", 1, NULL, OPT_KV }, { "sm-clock", 1, NULL, OPT_CLOCK }, { "idle-power", 1, NULL, OPT_IDLE },
+	{ "params", 1, NULL, OPT_PARAMS }, { "profile", 1, NULL, OPT_PROFILE }, { "closed", 1, NULL, OPT_CLOSED },
+	{ "poisson", 1, NULL, OPT_POISSON }, { "bursty", 1, NULL, OPT_BURSTY },
+	{ "burstiness", 1, NULL, OPT_BURSTINESS }, { "replay", 1, NULL, OPT_REPLAY },
+	{ "n-series", 1, NULL, OPT_SERIES }, { "rate-profile", 1, NULL, OPT_RATE_PROFILE },
+	{ "input-tokens", 1, NULL, OPT_INPUT }, { "output-tokens", 1, NULL, OPT_OUTPUT },
+	{ "think", 1, NULL, OPT_THINK }, { "max-running", 1, NULL, OPT_MAXRUN }, { "horizon", 1, NULL, OPT_HORIZON },
+	{ "warmup", 1, NULL, OPT_WARMUP }, { "replicas", 1, NULL, OPT_REPLICAS }, { "seed", 1, NULL, OPT_SEED },
+	{ "threads", 1, NULL, OPT_THREADS }, { "bin", 1, NULL, OPT_BIN }, { "sample", 1, NULL, OPT_SAMPLE },
+	{ "tau", 1, NULL, OPT_TAU }, { "hold", 1, NULL, OPT_HOLD }, { "prefill-ratio", 1, NULL, OPT_RATIO },
+	{ "fleet", 1, NULL, OPT_FLEET }, { "fleet-mode", 1, NULL, OPT_FLEET_MODE }, { "budget", 1, NULL, OPT_BUDGET },
+	{ "budget-stat", 1, NULL, OPT_BUDGET_STAT }, { "max-fleet", 1, NULL, OPT_MAX_FLEET },
+	{ "budget-bin", 1, NULL, OPT_BUDGET_BIN }, { "json", 0, NULL, OPT_JSON }, { "csv", 1, NULL, OPT_CSV },
+	{ "svg", 1, NULL, OPT_SVG }, { "measured", 1, NULL, OPT_MEASURED }, { "utc-offset", 1, NULL, OPT_UTC },
+	{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+};
+
+static int
+check_args(const char *cmd, env_args *a)
+{
+	if (!a->c.platform)
+		return cli_usage_error(cmd, "--platform is required (see --help)");
+	if (!a->model && !(a->c.active_params_b > 0))
+		return cli_usage_error(cmd, "--model NAME or --active-params B is required");
+	if (a->model && a->c.active_params_b > 0)
+		return cli_usage_error(cmd, "give one of --model and --active-params");
+	if (!a->kinds)
+		return cli_usage_error(cmd, "give a workload: --closed, --poisson, --bursty, --replay or --n-series");
+	if (a->params && a->profile)
+		return cli_usage_error(cmd, "give at most one of --params and --profile");
+	if (a->budget && (a->csv || a->svg || a->measured))
+		return cli_usage_error(cmd, "--budget prints a plan: --csv, --svg and --measured do not apply");
+	if (a->rate_profile && a->w.kind != WC_ENVELOPE_POISSON && a->w.kind != WC_ENVELOPE_BURSTY)
+		return cli_usage_error(cmd, "--rate-profile applies to --poisson and --bursty");
+	if (a->w.kind != WC_ENVELOPE_BURSTY && a->w.burstiness != 1.0)
+		return cli_usage_error(cmd, "--burstiness applies to --bursty");
+	return CLI_OK;
+}
+
+static int
+parse(int argc, char **argv, env_args *a, int *help)
+{
+	const char *cmd = "envelope";
+	int opt, rc = CLI_OK;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":h", env_opts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			*help = 1;
+			return CLI_OK;
+		}
+		if (opt == ':' || opt == '?')
+			return cli_bad_option(cmd, opt, argv);
+		if (opt < OPT_CLOSED)
+			rc = parse_config_flag(cmd, opt, a);
+		else if (opt < OPT_MAXRUN)
+			rc = parse_workload_flag(cmd, opt, a);
+		else
+			rc = parse_run_flag(cmd, opt, a);
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
+	return check_args(cmd, a);
+}
+
+/* A library message names the option's field ("horizon_s: ..."); on the
+ * command line the flag is named instead. */
+static int
+usage_from_field(const char *cmd, const env_args *a, const char *msg)
+{
+	static const char *const map[][2] = {
+		{ "horizon_s", "--horizon" }, { "warmup_s", "--warmup" }, { "replicas", "--replicas" },
+		{ "threads", "--threads" }, { "bin_s", "--bin" }, { "sample_s", "--sample" },
+		{ "max_running", "--max-running" }, { "tau_s", "--tau" }, { "hold_s", "--hold" },
+		{ "fleet_size", "--fleet" }, { "concurrency", "--closed" }, { "think_s", "--think" },
+		{ "burstiness", "--burstiness" }, { "rate_profile", "--rate-profile" },
+		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" },
+		{ "series_running", "--n-series" }, { "series_dt_s", "--n-series" }, { "arrival_s", "--replay" },
+		{ "arrival_input", "--replay" }, { "arrival_output", "--replay" },
+		{ "response/prefill_ratio", "--prefill-ratio" }, { "response/tau_s", "--tau" },
+		{ "response/hold_s", "--hold" },
+	};
+	size_t n = strcspn(msg, ":");
+	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
+		return cli_usage_error(cmd, "%s%s", a->w.kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson", msg + n);
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		size_t k = strlen(map[i][0]);
+		if (strncmp(msg, map[i][0], k) == 0 && (msg[k] == ':' || msg[k] == '/'))
+			return cli_usage_error(cmd, "%s%s", map[i][1], msg + k);
+	}
+	return cli_usage_error(cmd, "%s", msg);
+}
+
+/* ------------------------------------------------------ the workload */
+
+static int
+parse_length(const char *cmd, const char *flag, const char *spec, int output, wc_length_dist *d,
+             double **values, size_t *n)
+{
+	char *end;
+	if (strncmp(spec, "lognormal:", 10) == 0) {
+		d->kind = WC_LENGTH_LOGNORMAL;
+		d->mean = strtod(spec + 10, &end);
+		if (*end != ':' || (d->sd = strtod(end + 1, &end), *end != '\0'))
+			return cli_usage_error(cmd, "%s: expected lognormal:MEAN:SD, got '%s'", flag, spec);
+		return CLI_OK;
+	}
+	if (strncmp(spec, "empirical:", 10) == 0) {
+		d->kind = WC_LENGTH_EMPIRICAL;
+		if (cli_read_lengths(cmd, flag, spec + 10, output, values, n) != CLI_OK)
+			return CLI_FAIL;
+		d->values = *values;
+		d->n_values = *n;
+		return CLI_OK;
+	}
+	d->kind = WC_LENGTH_FIXED;
+	return cli_parse_double(cmd, flag, spec, 1, 1, &d->mean);
+}
+
+static int
+parse_rate_profile(const char *cmd, const char *spec, cli_envelope_inputs *in)
+{
+	size_t n = 1;
+	for (const char *p = spec; *p; p++)
+		n += *p == ',';
+	in->profile_until = calloc(n, sizeof(double));
+	in->profile_rate = calloc(n, sizeof(double));
+	if (!in->profile_until || !in->profile_rate)
+		return cli_fail(cmd, "out of memory");
+	const char *p = spec;
+	for (size_t i = 0; i < n; i++) {
+		char *end;
+		in->profile_until[i] = strtod(p, &end);
+		if (end == p || *end != ':')
+			return cli_usage_error(cmd, "--rate-profile: expected UNTIL:RATE,..., got '%s'", spec);
+		p = end + 1;
+		in->profile_rate[i] = strtod(p, &end);
+		if (end == p || (*end != ',' && *end != '\0'))
+			return cli_usage_error(cmd, "--rate-profile: expected UNTIL:RATE,..., got '%s'", spec);
+		p = end + (*end == ',');
+	}
+	in->n_profile = n;
+	return CLI_OK;
+}
+
+static int
+build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
+{
+	wc_envelope_workload *w = &a->w;
+	if (a->input_spec && parse_length(cmd, "--input-tokens", a->input_spec, 0, &w->input, &in->in_values,
+	                                  &in->n_in_values) != CLI_OK)
+		return CLI_USAGE;
+	if (a->output_spec && parse_length(cmd, "--output-tokens", a->output_spec, 1, &w->output,
+	                                   &in->out_values, &in->n_out_values) != CLI_OK)
+		return CLI_USAGE;
+	if (a->rate_profile) {
+		if (parse_rate_profile(cmd, a->rate_profile, in) != CLI_OK)
+			return CLI_USAGE;
+		w->n_profile = in->n_profile;
+		w->profile_until_s = in->profile_until;
+		w->profile_rate = in->profile_rate;
+	}
+	if (a->replay) {
+		if (cli_read_replay(cmd, a->replay, in) != CLI_OK)
+			return CLI_FAIL;
+		w->n_arrivals = in->n_arrivals;
+		w->arrival_s = in->arrival_s;
+		w->arrival_input = in->arrival_in;
+		w->arrival_output = in->arrival_out;
+	}
+	if (a->series) {
+		if (cli_read_series(cmd, a->series, in) != CLI_OK)
+			return CLI_FAIL;
+		w->series_running = in->series;
+		w->series_len = in->series_len;
+		w->series_dt_s = in->series_dt;
+	}
+	wc_error err;
+	if (wc_envelope_workload_check(w, &err) != WC_OK)
+		return usage_from_field(cmd, a, err.msg);
+	return CLI_OK;
+}
+
+/* ------------------------------------------------------ the run */
+
+/* The configuration, power map, service times and response. */
+typedef struct {
+	wc_params p;
+	wc_response_params resp;
+	const char *resp_source;
+	wc_power_map_law store;
+	wc_power_map pm;
+	wc_roofline_standin rs;
+	wc_service_times st;
+	char version[17];
+} env_setup;
+
+static int
+setup(const char *cmd, env_args *a, env_setup *s)
+{
+	wc_error err;
+	int rc;
+	if ((rc = cli_load_params(cmd, a->params, a->profile, &s->p)) != CLI_OK)
+		return rc;
+	if (a->model) {
+		if (!(a->c.arch = wc_model_lookup(a->model)))
+			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params B)", a->model);
+		a->c.active_params_b = a->c.arch->active_params_b;
+	}
+	wc_response_effective(&s->p.response, &s->resp);
+	s->resp_source = s->p.response.present && s->p.response.fitted ? "fitted" : "assumed";
+	if (!isnan(a->tau) || !isnan(a->hold) || !isnan(a->ratio))
+		s->resp_source = "request";
+	s->resp.tau_s.value = wc_response_tau_for(&s->resp, a->c.platform);
+	if (!isnan(a->tau))
+		s->resp.tau_s.value = a->tau;
+	if (!isnan(a->hold))
+		s->resp.hold_s.value = a->hold;
+	if (!isnan(a->ratio))
+		s->resp.prefill_ratio.value = a->ratio;
+	if (wc_response_validate(&s->resp, &err) != WC_OK)
+		return usage_from_field(cmd, a, err.msg);
+	a->o.tau_s = s->resp.tau_s.value;
+	a->o.hold_s = s->resp.hold_s.value;
+	if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	if (wc_roofline_standin_init(&s->rs, &a->c, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	wc_roofline_standin_service(&s->rs, &s->st);
+	if (wc_params_fingerprint(&s->p, s->version, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	return CLI_OK;
+}
+
+static void
+print_summary(const char *title, const wc_envelope_summary *s, const wc_trace_metrics *meas)
+{
+	printf("%s%*s %12s  [5 %%, 95 %%] over replicas%s\n", title, (int)(30 - strlen(title)), "", "value",
+	       meas ? "   measured" : "");
+	const struct { const char *n; const wc_envelope_stat *v; double m; const char *u; } rows[] = {
+		{ "mean_w", &s->mean_w, meas ? meas->mean_w : NAN, "W" },
+		{ "p5_w", &s->p5_w, meas ? meas->p5_w : NAN, "W" },
+		{ "p50_w", &s->p50_w, meas ? meas->p50_w : NAN, "W" },
+		{ "p95_w", &s->p95_w, meas ? meas->p95_w : NAN, "W" },
+		{ "max_w", &s->max_w, meas ? meas->max_w : NAN, "W" },
+		{ "ramp_w_per_s", &s->ramp_w_per_s, meas ? meas->ramp_w_per_s : NAN, "W/s" },
+		{ "ramp_p95_w_per_s", &s->ramp_p95_w_per_s, meas ? meas->ramp_p95_w_per_s : NAN, "W/s" },
+		{ "spectral_entropy", &s->spectral_entropy, meas ? meas->spectral_entropy : NAN, "" },
+		{ "energy_j", &s->energy_j, meas ? meas->energy_j : NAN, "J" },
+		{ "energy_per_output_token_j", &s->energy_per_token_j, NAN, "J" },
+		{ "mean_running", &s->mean_running, NAN, "" },
+		{ "output_tokens", &s->output_tokens, NAN, "" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		printf("  %-28s %12.5g  [%.5g, %.5g] %-3s", rows[i].n, rows[i].v->value, rows[i].v->lo,
+		       rows[i].v->hi, rows[i].u);
+		if (isfinite(rows[i].m))
+			printf(" %10.5g", rows[i].m);
+		putchar('\n');
+	}
+}
+
+static void
+print_header(const env_args *a, const env_setup *s)
+{
+	printf("envelope: %s on %d x %s, %s workload, %g s x %d replicas (seed %llu)\n",
+	       a->model ? a->model : "model", a->c.tp, a->c.platform, wc_envelope_kind_name(a->w.kind),
+	       a->o.horizon_s, a->o.replicas, (unsigned long long)a->o.seed);
+	if (a->w.kind == WC_ENVELOPE_SERIES)
+		printf("service times: none (explicit n(t))\n");
+	else
+		printf("service times: %s (assumed: %g of memory bandwidth, %g of BF16 peak, %g ms per step)\n",
+		       s->st.source, WC_STANDIN_BW_EFFICIENCY, WC_STANDIN_FLOPS_EFFICIENCY,
+		       1e3 * WC_STANDIN_STEP_OVERHEAD_S);
+	printf("power: %s (P0 %.1f W/GPU, prefill +%.1f W/GPU); response: tau %.3g s, hold %.3g s, "
+	       "prefill ratio %.3g (%s); params %s\n", s->pm.source, s->pm.idle_w, s->pm.prefill_w,
+	       a->o.tau_s, a->o.hold_s, s->resp.prefill_ratio.value, s->resp_source, s->version);
+}
+
+static wc_envelope_render
+render_ctx(const env_args *a, const env_setup *s)
+{
+	wc_envelope_render r = { &a->c, &a->w, &a->o, &s->resp, s->resp_source, &s->pm, &s->st,
+		                 s->version, 1 };
+	return r;
+}
+
+static double
+now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int
+run_budget(const char *cmd, env_args *a, env_setup *s)
+{
+	wc_budget_plan plan;
+	wc_error err;
+	double t0 = now_s();
+	if (wc_envelope_budget(&a->w, &s->st, &s->pm, &a->o, &a->bo, &plan, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	double secs = now_s() - t0;
+	if (a->json) {
+		wc_envelope_render r = render_ctx(a, s);
+		char *t = wc_render_budget(&r, &a->bo, &plan, secs, 2, &err);
+		if (!t)
+			return cli_fail(cmd, "%s", err.msg);
+		puts(t);
+		free(t);
+		return CLI_OK;
+	}
+	print_header(a, s);
+	printf("budget plan: %d server%s (%s) keep the aggregate %s of %g s means at %.6g W <= %.6g W",
+	       plan.fleet_size, plan.fleet_size == 1 ? "" : "s", wc_fleet_mode_name(a->o.fleet_mode),
+	       a->bo.stat == WC_BUDGET_MAX ? "max" : "p95", a->bo.bin_s, plan.stat_w, a->bo.budget_w);
+	if (isfinite(plan.next_stat_w))
+		printf("; %d would draw %.6g W", plan.fleet_size + 1, plan.next_stat_w);
+	if (plan.at_bound)
+		printf("; the search bound --max-fleet %d was reached", a->bo.max_fleet);
+	printf("\n%d fleet sizes probed, %d servers simulated, %.3f s\n", plan.probes, plan.servers_simulated, secs);
+	return CLI_OK;
+}
+
+/* The measured run of --measured: its group trace over its first window. */
+static int
+load_measured(const char *cmd, env_args *a, cli_envelope_inputs *in, wc_trace_metrics *m)
+{
+	cli_run_set set = { 0 };
+	char *dirs[1] = { (char *)a->measured };
+	if (!a->defaults.platform[0])
+		snprintf(a->defaults.platform, sizeof a->defaults.platform, "%s", a->c.platform);
+	if (!a->defaults.model[0] && a->model)
+		snprintf(a->defaults.model, sizeof a->defaults.model, "%s", a->model);
+	if (cli_run_set_load(cmd, dirs, 1, &a->defaults, 1, &set) != CLI_OK)
+		return CLI_FAIL;
+	const wc_trace_replay *r = &set.replays[0];
+	in->measured_t = malloc((r->n_power ? r->n_power : 1) * sizeof(double));
+	in->measured_w = malloc((r->n_power ? r->n_power : 1) * sizeof(double));
+	if (!in->measured_t || !in->measured_w) {
+		cli_run_set_free(&set);
+		return cli_fail(cmd, "out of memory");
+	}
+	for (size_t i = 0; i < r->n_power; i++) {
+		in->measured_t[i] = r->power_t[i];
+		in->measured_w[i] = r->power_w[i] * r->tp;
+	}
+	in->n_measured = r->n_power;
+	*m = r->metrics;
+	cli_run_set_free(&set);
+	return CLI_OK;
+}
+
+static int
+run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in)
+{
+	wc_envelope_result res;
+	wc_trace_metrics meas;
+	wc_error err;
+	int rc = CLI_OK;
+	if (a->measured && load_measured(cmd, a, in, &meas) != CLI_OK)
+		return CLI_FAIL;
+	if (wc_envelope_run(&a->w, &s->st, &s->pm, &a->o, &res, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	if (a->json) {
+		wc_envelope_render r = render_ctx(a, s);
+		char *t = wc_render_envelope(&r, &res, 2, &err);
+		if (t)
+			puts(t);
+		else
+			rc = cli_fail(cmd, "%s", err.msg);
+		free(t);
+	} else {
+		print_header(a, s);
+		print_summary("one server", &res.server, a->measured ? &meas : NULL);
+		if (res.fleet_size > 1) {
+			char title[64];
+			snprintf(title, sizeof title, "fleet of %d (%s)", res.fleet_size, wc_fleet_mode_name(res.fleet_mode));
+			print_summary(title, &res.fleet, NULL);
+			printf("  %-28s %12.5g W\n", "peak_w (every replica)", res.fleet_peak_w);
+		}
+		for (int i = 0; i < res.n_warnings; i++)
+			printf("warning: %s\n", res.warnings[i]);
+	}
+	if (rc == CLI_OK && a->csv)
+		rc = cli_write_band_csv(cmd, a->csv, &res);
+	if (rc == CLI_OK && a->svg) {
+		char title[160];
+		snprintf(title, sizeof title, "%s on %d x %s, %s: %s band", a->model ? a->model : "model", a->c.tp,
+		         a->c.platform, wc_envelope_kind_name(a->w.kind), res.fleet_size > 1 ? "fleet" : "server");
+		rc = cli_write_band_svg(cmd, a->svg, &res, in, title);
+	}
+	wc_envelope_result_clear(&res);
+	return rc;
+}
+
+int
+cli_cmd_envelope(int argc, char **argv)
+{
+	const char *cmd = "envelope";
+	env_args a;
+	env_setup s = { .p = WC_PARAMS_INIT };
+	cli_envelope_inputs in = { 0 };
+	int help = 0, rc;
+	memset(&a, 0, sizeof a);
+	a.c = (wc_config)WC_CONFIG_INIT;
+	wc_envelope_workload_init(&a.w);
+	wc_envelope_options_init(&a.o);
+	a.tau = a.hold = a.ratio = NAN;
+	a.bo = (wc_budget_options){ 0, WC_BUDGET_P95, 1000, 1.0 };
+	wc_run_manifest_init(&a.defaults);
+	if ((rc = parse(argc, argv, &a, &help)) != CLI_OK || help)
+		return rc;
+	gsl_set_error_handler_off();
+	if ((rc = build_workload(cmd, &a, &in)) != CLI_OK || (rc = setup(cmd, &a, &s)) != CLI_OK)
+		goto done;
+	wc_error err;
+	if (wc_envelope_options_check(&a.o, &err) != WC_OK) {
+		rc = usage_from_field(cmd, &a, err.msg);
+		goto done;
+	}
+	rc = a.budget ? run_budget(cmd, &a, &s) : run_forecast(cmd, &a, &s, &in);
+done:
+	cli_envelope_inputs_free(&in);
+	wc_params_clear(&s.p);
+	return rc;
+}

@@ -1,0 +1,162 @@
+/*
+ * wattcast fit response: the power response of envelopes (time constant,
+ * hold over idle gaps, prefill ratio) fitted on measured run folders and
+ * frozen into a parameter file (docs/envelopes.md, "Fitting the
+ * response").
+ */
+#include "cli_replay.h"
+#include "data/data.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: wattcast fit response RUN_DIR... -o PARAMS.json [--params FILE | --profile paper]\n"
+	"                             [--bootstrap B] [--seed S] [--threads T] [--max-running N]\n"
+	"                             [--platform NAME] [--tp G] [--model NAME] [--active-params B]\n"
+	"                             [--utc-offset SECONDS] [--quiet]\n\n"
+	"Fits how power follows load in time -- the first-order time constant tau_s, the\n"
+	"hold of the busy level over short idle gaps hold_s, and the extra power while a\n"
+	"prefill runs (prefill_ratio, a share of the law's dynamic power at 32 running) --\n"
+	"on measured runs (folders as `wattcast ingest` reads them): each run's n(t) and\n"
+	"prefill activity (from its request log, else its engine counters) go through\n"
+	"the frozen law of --params (default: the built-in 'paper' profile) and the\n"
+	"response, and least squares match its power samples, every run weighted the\n"
+	"same. 95 % intervals from B run resamples (default 200; 0 = none). Writes the\n"
+	"parameter set with its `response` section atomically to PARAMS.json.\n"
+	"The --platform ... --utc-offset flags fill what a run's manifests leave unknown.\n";
+
+enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_MAXRUN, OPT_QUIET,
+       OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC };
+
+typedef struct {
+	const char *out, *params, *profile;
+	wc_response_fit_options fo;
+	int max_running, quiet, first_dir;
+	wc_run_manifest defaults;
+} fit_args;
+
+static int
+parse(int argc, char **argv, fit_args *a, int *help)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' }, { "params", required_argument, NULL, OPT_PARAMS },
+		{ "profile", required_argument, NULL, OPT_PROFILE }, { "bootstrap", required_argument, NULL, OPT_BOOT },
+		{ "seed", required_argument, NULL, OPT_SEED }, { "threads", required_argument, NULL, OPT_THREADS },
+		{ "max-running", required_argument, NULL, OPT_MAXRUN }, { "quiet", no_argument, NULL, OPT_QUIET },
+		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "tp", required_argument, NULL, OPT_TP },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "active-params", required_argument, NULL, OPT_ACTIVE },
+		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "fit response";
+	long v;
+	int opt, rc = CLI_OK;
+	cli_reset_getopt();
+	while (rc == CLI_OK && (opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': a->out = optarg; break;
+		case OPT_PARAMS: a->params = optarg; break;
+		case OPT_PROFILE: a->profile = optarg; break;
+		case OPT_BOOT: rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 100000, &v); a->fo.bootstrap = (int)v; break;
+		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->fo.seed); break;
+		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &v); a->fo.threads = (int)v; break;
+		case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); a->max_running = (int)v; break;
+		case OPT_QUIET: a->quiet = 1; break;
+		case OPT_PLATFORM: rc = cli_run_default_flag(cmd, "platform", optarg, &a->defaults); break;
+		case OPT_TP: rc = cli_run_default_flag(cmd, "tp", optarg, &a->defaults); break;
+		case OPT_MODEL: rc = cli_run_default_flag(cmd, "model", optarg, &a->defaults); break;
+		case OPT_ACTIVE: rc = cli_run_default_flag(cmd, "active-params", optarg, &a->defaults); break;
+		case OPT_UTC: rc = cli_run_default_flag(cmd, "utc-offset", optarg, &a->defaults); break;
+		case 'h': fputs(usage, stdout); *help = 1; return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+	}
+	if (rc != CLI_OK)
+		return rc;
+	if (!a->out)
+		return cli_usage_error(cmd, "-o PARAMS.json is required (see --help)");
+	if (a->params && a->profile)
+		return cli_usage_error(cmd, "give at most one of --params and --profile");
+	if (optind >= argc)
+		return cli_usage_error(cmd, "give at least one RUN_DIR (see --help)");
+	a->first_dir = optind;
+	return CLI_OK;
+}
+
+static void
+print_value(const char *name, const wc_response_value *v, const char *unit)
+{
+	printf("  %-14s %10.4g %-2s", name, v->value, unit);
+	if (isfinite(v->lo))
+		printf("  [%.4g, %.4g]", v->lo, v->hi);
+	putchar('\n');
+}
+
+static void
+print_fit(const cli_run_set *s, const wc_response_params *r, const char *out)
+{
+	printf("response fitted on %zu run%s (RMS %.1f W per GPU sample):\n", s->n, s->n == 1 ? "" : "s", r->rms_w);
+	print_value("tau_s", &r->tau_s, "s");
+	print_value("hold_s", &r->hold_s, "s");
+	print_value("prefill_ratio", &r->prefill_ratio, "");
+	for (int i = 0; i < r->n_levels; i++) {
+		char name[80];
+		snprintf(name, sizeof name, "tau_s[%s]", r->levels[i].level);
+		print_value(name, &r->levels[i].tau_s, "s");
+	}
+	printf("  %-48s %8s %8s %9s %-21s\n", "run", "samples", "rms_w", "law_level", "arrivals");
+	for (size_t i = 0; i < s->n; i++) {
+		const wc_response_run *rr = &s->checks[i].run.response_run;
+		double *pred = malloc((rr->n_samples ? rr->n_samples : 1) * sizeof *pred), ss = 0.0, level = NAN;
+		if (pred && wc_response_predict_samples(rr, r, pred, &level, NULL) == WC_OK)
+			for (size_t k = 0; k < rr->n_samples; k++)
+				ss += (pred[k] - rr->power_w[k]) * (pred[k] - rr->power_w[k]);
+		printf("  %-48.48s %8zu %8.1f %9.3f %-21s\n", rr->run_id, rr->n_samples,
+		       rr->n_samples ? sqrt(ss / (double)rr->n_samples) : NAN, level, s->checks[i].run.arrival_source);
+		free(pred);
+	}
+	printf("wrote %s\n", out);
+}
+
+int
+cli_fit_response(int argc, char **argv)
+{
+	const char *cmd = "fit response";
+	fit_args a = { .fo = WC_RESPONSE_FIT_OPTIONS_INIT, .max_running = 256 };
+	wc_params p = WC_PARAMS_INIT;
+	cli_run_set s = { 0 };
+	wc_error err;
+	int help = 0, rc;
+	wc_run_manifest_init(&a.defaults);
+	if ((rc = parse(argc, argv, &a, &help)) != CLI_OK || help)
+		return rc;
+	gsl_set_error_handler_off();
+	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK)
+		return rc;
+	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet, &s)) != CLI_OK ||
+	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running)) != CLI_OK)
+		goto done;
+	wc_response_run *runs = malloc(s.n * sizeof *runs);
+	if (!runs) {
+		rc = cli_fail(cmd, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < s.n; i++)
+		runs[i] = s.checks[i].run.response_run;
+	rc = wc_fit_response(runs, s.n, &a.fo, &p.response, &err);
+	free(runs);
+	if (rc != WC_OK || wc_params_save_file(a.out, &p, &err) != WC_OK) {
+		rc = cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	print_fit(&s, &p.response, a.out);
+	rc = CLI_OK;
+done:
+	cli_run_set_free(&s);
+	wc_params_clear(&p);
+	return rc;
+}

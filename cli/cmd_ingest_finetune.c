@@ -1,0 +1,98 @@
+/*
+ * wattcast ingest, fine-tuning runs (docs/cli.md, "ingest"): the flags that
+ * fill a fine-tuning manifest's gaps, and the folders -> a fine-tuning
+ * runs table (docs/formats/finetune-runs.md). A folder is a fine-tuning
+ * run when its wattcast-run.json has a "finetune" object or it holds a
+ * step log (trace/finetune.h); --method treats every folder as one.
+ */
+#include "cli.h"
+#include "data/data.h"
+#include "trace/trace.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+cli_ingest_finetune_flag(const char *cmd, const char *name, const char *value, wc_run_manifest *d)
+{
+	wc_run_finetune *f = &d->finetune;
+	long v;
+	int rc = CLI_OK;
+	struct { const char *flag; int *field; long max; } ints[] = {
+		{ "micro-batch", &f->micro_batch, WC_FT_MAX_INT }, { "seq-len", &f->seq_len, WC_FT_MAX_INT },
+		{ "grad-accum", &f->grad_accum, WC_FT_MAX_INT }, { "gpus", &f->gpus, WC_FT_MAX_GPUS },
+		{ "data-parallel", &f->data_parallel, WC_FT_MAX_GPUS }, { "lora-rank", &f->lora_rank, 1000000 },
+	};
+	char flag[32];
+	snprintf(flag, sizeof flag, "--%s", name);
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+		if (strcmp(name, ints[i].flag) == 0) {
+			if ((rc = cli_parse_int(cmd, flag, value, 1, ints[i].max, &v)) == CLI_OK)
+				*ints[i].field = (int)v;
+			return rc;
+		}
+	if (strcmp(name, "method") == 0) {
+		wc_ft_method m;
+		if (wc_ft_method_from_name(value, &m) != WC_OK)
+			return cli_usage_error(cmd, "--method: expected %s, got '%s'", wc_ft_method_choices(), value);
+		f->method = (int)m;
+	} else if (strcmp(name, "checkpointing") == 0) {
+		if (strcmp(value, "true") && strcmp(value, "false"))
+			return cli_usage_error(cmd, "--checkpointing: expected true or false, got '%s'", value);
+		f->checkpointing = strcmp(value, "true") == 0;
+	} else if (strcmp(name, "steps") == 0) {
+		rc = cli_parse_double(cmd, "--steps", value, 1, 1, &f->steps);
+	}
+	return rc;
+}
+
+static void
+print_summary(const wc_ft_table *t, const char *path)
+{
+	printf("%-40s %-6s %4s %-5s %7s %-13s %11s %9s %10s\n", "run_id", "plat", "gpus", "meth", "steps",
+	       "step_source", "J/step", "J/token", "excluded_s");
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_ft_run *r = &t->runs[i];
+		const char *steps = wc_ft_table_get_extra(t, i, "steps"), *src = wc_ft_table_get_extra(t, i, "step_source");
+		const char *ept = wc_ft_table_get_extra(t, i, "energy_per_token_j");
+		const char *ex = wc_ft_table_get_extra(t, i, "excluded_s");
+		printf("%-40.40s %-6.6s %4d %-5s %7s %-13s %11.1f %9s %10s\n", r->run_id, r->platform, r->config.gpus,
+		       wc_ft_method_name(r->config.method), steps ? steps : "", src ? src : "", r->energy_per_step_j,
+		       ept ? ept : "", ex ? ex : "");
+	}
+	printf("wrote %zu fine-tuning row%s to %s\n", t->n_runs, t->n_runs == 1 ? "" : "s", path);
+}
+
+int
+cli_ingest_finetune(const char *cmd, char *const *runs, size_t n, const wc_ingest_options *o, const char *out)
+{
+	wc_ft_table *t = wc_ft_table_new();
+	wc_error err;
+	int failed = 0, rc = CLI_FAIL;
+	if (!t)
+		return cli_fail(cmd, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (wc_ft_ingest_run(runs[i], o, t, &err) != WC_OK) {
+			cli_fail(cmd, "%s", err.msg);
+			failed++;
+		}
+	if (failed) {
+		cli_fail(cmd, "%d run%s refused; nothing written", failed, failed == 1 ? "" : "s");
+		goto done;
+	}
+	char comment[256], now[24];
+	wc_utc_now(now);
+	snprintf(comment, sizeof comment,
+	         "wattcast ingest %s, %s: %zu fine-tuning runs; energy per optimizer step over all GPUs, "
+	         "checkpoint saves excluded (docs/finetune.md)", WC_VERSION, now, t->n_runs);
+	if (wc_ft_table_write(out, t, comment, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	print_summary(t, out);
+	rc = CLI_OK;
+done:
+	wc_ft_table_free(t);
+	return rc;
+}

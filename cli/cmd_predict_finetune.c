@@ -1,0 +1,248 @@
+/* wattcast predict finetune: energy of a fine-tuning job from a frozen law. */
+#include "cli.h"
+#include "data/data.h"
+#include "predict/predict.h"
+#include "server/server.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: wattcast predict finetune --method full|lora|qlora\n"
+	"           (--model NAME | --active-params B --layers L --d-model D)\n"
+	"           --micro-batch B --seq-len S [--grad-accum A] [--gpus G] [--data-parallel R]\n"
+	"           [--lora-rank R] [--checkpointing] [--tokens-per-step T] [--steps K]\n"
+	"           [--platform NAME] [--params FILE | --profile paper] [--json]\n\n"
+	"Predicts the energy of one optimizer step of a fine-tuning job (all G GPUs,\n"
+	"checkpoint saves excluded) from the compute law E_step = e0 + kappa * F_step of a\n"
+	"frozen parameter set (default: the built-in published profile 'paper', QLoRA on\n"
+	"one H200): energy per step and per token, the analytical FLOPs per step and, with\n"
+	"--steps K, the energy of K steps in kWh. With bootstrap draws in the file a 95 %\n"
+	"interval is printed. The per-factor relations are shown as checks. Inputs\n"
+	"outside what the law was calibrated on (ranges, platform, method, several GPUs)\n"
+	"are predicted anyway, with a warning. --grad-accum and --gpus default to 1;\n"
+	"--data-parallel (replicas) defaults to --gpus; --lora-rank is required for lora\n"
+	"and qlora. docs/finetune.md has the mathematics.\n";
+
+enum { OPT_METHOD = 1000, OPT_MODEL, OPT_ACTIVE, OPT_LAYERS, OPT_DMODEL, OPT_BATCH, OPT_SEQ,
+       OPT_ACCUM, OPT_GPUS, OPT_DP, OPT_RANK, OPT_CKPT, OPT_TOKENS, OPT_STEPS, OPT_PLATFORM,
+       OPT_PARAMS, OPT_PROFILE, OPT_JSON };
+
+typedef struct {
+	const char *params_path, *profile, *model, *method;
+	wc_finetune_query q;
+	int json, help, have_active;
+} ft_args;
+
+/* An integer flag into an int field. */
+static int
+int_flag(const char *flag, long min, long max, int *out)
+{
+	long v;
+	int rc = cli_parse_int("predict finetune", flag, optarg, min, max, &v);
+	if (rc == CLI_OK)
+		*out = (int)v;
+	return rc;
+}
+
+static int
+parse_one(int opt, ft_args *a)
+{
+	const char *cmd = "predict finetune";
+	wc_ft_config *c = &a->q.config;
+	switch (opt) {
+	case OPT_METHOD:
+		a->method = optarg;
+		if (wc_ft_method_from_name(optarg, &c->method) != WC_OK)
+			return cli_usage_error(cmd, "--method: expected %s, got '%s'", wc_ft_method_choices(), optarg);
+		return CLI_OK;
+	case OPT_MODEL: a->model = optarg; return CLI_OK;
+	case OPT_ACTIVE:
+		a->have_active = 1;
+		return cli_parse_double(cmd, "--active-params", optarg, 0, 0, &c->params_b);
+	case OPT_LAYERS: return int_flag("--layers", 1, 100000, &c->layers);
+	case OPT_DMODEL: return int_flag("--d-model", 1, 10000000, &c->d_model);
+	case OPT_BATCH: return int_flag("--micro-batch", 1, WC_FT_MAX_INT, &c->micro_batch);
+	case OPT_SEQ: return int_flag("--seq-len", 1, WC_FT_MAX_INT, &c->seq_len);
+	case OPT_ACCUM: return int_flag("--grad-accum", 1, WC_FT_MAX_INT, &c->grad_accum);
+	case OPT_GPUS: return int_flag("--gpus", 1, WC_FT_MAX_GPUS, &c->gpus);
+	case OPT_DP: return int_flag("--data-parallel", 1, WC_FT_MAX_GPUS, &c->data_parallel);
+	case OPT_RANK: return int_flag("--lora-rank", 1, 1000000, &c->lora_rank);
+	case OPT_CKPT: c->checkpointing = 1; return CLI_OK;
+	case OPT_TOKENS: return cli_parse_double(cmd, "--tokens-per-step", optarg, 0, 0, &c->tokens_per_step);
+	case OPT_STEPS: return cli_parse_double(cmd, "--steps", optarg, 0, 1, &a->q.steps);
+	case OPT_PLATFORM: a->q.platform = optarg; return CLI_OK;
+	case OPT_PARAMS: a->params_path = optarg; return CLI_OK;
+	case OPT_PROFILE: a->profile = optarg; return CLI_OK;
+	case OPT_JSON: a->json = 1; return CLI_OK;
+	default: return CLI_USAGE;
+	}
+}
+
+static int
+parse_flags(int argc, char **argv, ft_args *a)
+{
+	static const struct option opts[] = {
+		{ "method", required_argument, NULL, OPT_METHOD },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "active-params", required_argument, NULL, OPT_ACTIVE },
+		{ "layers", required_argument, NULL, OPT_LAYERS },
+		{ "d-model", required_argument, NULL, OPT_DMODEL },
+		{ "micro-batch", required_argument, NULL, OPT_BATCH },
+		{ "seq-len", required_argument, NULL, OPT_SEQ },
+		{ "grad-accum", required_argument, NULL, OPT_ACCUM },
+		{ "gpus", required_argument, NULL, OPT_GPUS },
+		{ "data-parallel", required_argument, NULL, OPT_DP },
+		{ "lora-rank", required_argument, NULL, OPT_RANK },
+		{ "checkpointing", no_argument, NULL, OPT_CKPT },
+		{ "tokens-per-step", required_argument, NULL, OPT_TOKENS },
+		{ "steps", required_argument, NULL, OPT_STEPS },
+		{ "platform", required_argument, NULL, OPT_PLATFORM },
+		{ "params", required_argument, NULL, OPT_PARAMS },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, rc;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			a->help = 1;
+			return CLI_OK;
+		}
+		if (opt == ':' || opt == '?')
+			return cli_bad_option("predict finetune", opt, argv);
+		if ((rc = parse_one(opt, a)) != CLI_OK)
+			return rc;
+	}
+	return CLI_OK;
+}
+
+/* After the flags: a complete configuration, the model resolved. */
+static int
+check_args(int argc, char **argv, ft_args *a)
+{
+	const char *cmd = "predict finetune";
+	wc_ft_config *c = &a->q.config;
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (!a->method)
+		return cli_usage_error(cmd, "--method is required (full, lora or qlora)");
+	if (a->have_active == (a->model != NULL))
+		return cli_usage_error(cmd, "give exactly one of --model and --active-params");
+	if (a->model) {
+		const wc_model_info *m = wc_model_lookup(a->model);
+		if (!m)
+			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params, --layers and --d-model)",
+			                       a->model);
+		if (c->layers || c->d_model)
+			return cli_usage_error(cmd, "--layers and --d-model go with --active-params, not --model");
+		wc_ft_config_from_model(c, m);
+	} else if (!c->layers || !c->d_model) {
+		return cli_usage_error(cmd, "--active-params needs --layers and --d-model");
+	}
+	if (!c->micro_batch || !c->seq_len)
+		return cli_usage_error(cmd, "--micro-batch and --seq-len are required");
+	if (c->method == WC_FT_FULL && c->lora_rank)
+		return cli_usage_error(cmd, "--lora-rank: only for lora and qlora");
+	if (c->method != WC_FT_FULL && !c->lora_rank)
+		return cli_usage_error(cmd, "--lora-rank is required for %s", a->method);
+	if (c->data_parallel && c->gpus % c->data_parallel)
+		return cli_usage_error(cmd, "--data-parallel: must divide --gpus (%d), got %d", c->gpus, c->data_parallel);
+	if (a->params_path && a->profile)
+		return cli_usage_error(cmd, "give at most one of --params and --profile");
+	return CLI_OK;
+}
+
+static void
+print_human(const ft_args *a, const wc_finetune_prediction *p, const char *name, const char *version)
+{
+	const wc_ft_config *c = &a->q.config;
+	printf("%s fine-tuning of %s (%g B, %d layers, d_model %d) on %d x %s, %d replica%s: micro-batch %d, "
+	       "seq %d, grad-accum %d", wc_ft_method_name(c->method), a->model ? a->model : "a model", c->params_b,
+	       c->layers, c->d_model, c->gpus, p->platform, wc_ft_replicas(c), wc_ft_replicas(c) == 1 ? "" : "s",
+	       c->micro_batch, c->seq_len, c->grad_accum);
+	if (c->method != WC_FT_FULL)
+		printf(", rank %d", c->lora_rank);
+	printf("%s\n", c->checkpointing ? ", activation checkpointing" : "");
+	printf("  tokens per step   %12.0f\n", p->flops.tokens_per_step);
+	printf("  FLOPs per step    %12.1f TFLOP\n", p->flops.flops_per_step_tflop);
+	printf("  energy per step   %12.1f J", p->energy_per_step_j);
+	if (p->has_interval)
+		printf("   95 %% interval %.1f-%.1f J (%d draws)", p->step_lo_j, p->step_hi_j, p->n_draws);
+	printf("\n  energy per token  %12.5f J", p->energy_per_token_j);
+	if (p->has_interval)
+		printf("   95 %% interval %.5f-%.5f J", p->token_lo_j, p->token_hi_j);
+	if (isfinite(p->energy_total_kwh)) {
+		printf("\n  energy, %g steps %10.3f kWh", p->steps, p->energy_total_kwh);
+		if (p->has_interval)
+			printf("   95 %% interval %.3f-%.3f kWh", p->total_lo_kwh, p->total_hi_kwh);
+	}
+	/* Relations say something only on their own sweep; a published one
+	 * whose sweep is unknown is shown for reference. */
+	for (int k = 0; k < WC_FT_REL_COUNT; k++) {
+		const wc_finetune_relation_check *r = &p->relations[k];
+		if (!r->present || r->on_sweep == 0)
+			continue;
+		printf("\n  relation %-15s %7.5f J/token", wc_ft_relation_name((wc_ft_relation_kind)k),
+		       r->energy_per_token_j);
+		if (r->on_sweep == 1)
+			printf(" (on its sweep: %+.1f %% from the compute law)", r->diff_pct);
+		else
+			printf(" (its sweep's other factors are not known: a reference, not a check)");
+	}
+	printf("\n  parameters        %s (%s)\n", name, version);
+	for (int i = 0; i < p->n_warnings; i++)
+		printf("  warning: %s\n", p->warnings[i]);
+}
+
+static int
+predict_and_print(const char *cmd, const ft_args *a, const wc_params *params)
+{
+	wc_predictor *pred = NULL;
+	wc_finetune_prediction out;
+	wc_error err;
+	char version[17];
+	int rc = CLI_FAIL;
+	if (wc_predictor_new(params, &pred, &err) != WC_OK || wc_params_fingerprint(params, version, &err) != WC_OK ||
+	    wc_predict_finetune(pred, &a->q, &out, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	if (a->json) {
+		char *s = wc_render_finetune(&a->q, &out, version, 2, &err);
+		if (!s) {
+			cli_fail(cmd, "%s", err.msg);
+			goto done;
+		}
+		puts(s);
+		free(s);
+	} else {
+		print_human(a, &out, params->name, version);
+	}
+	rc = CLI_OK;
+done:
+	wc_predictor_free(pred);
+	return rc;
+}
+
+int
+cli_predict_finetune(int argc, char **argv)
+{
+	const char *cmd = "predict finetune";
+	ft_args a = { .q = { .config = WC_FT_CONFIG_INIT, .steps = NAN, .want_interval = 1 } };
+	wc_params params = WC_PARAMS_INIT;
+	int rc;
+	if ((rc = parse_flags(argc, argv, &a)) != CLI_OK || a.help)
+		return rc;
+	if ((rc = check_args(argc, argv, &a)) != CLI_OK)
+		return rc;
+	if ((rc = cli_load_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
+		return rc;
+	rc = predict_and_print(cmd, &a, &params);
+	wc_params_clear(&params);
+	return rc;
+}

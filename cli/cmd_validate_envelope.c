@@ -1,0 +1,230 @@
+/*
+ * wattcast validate envelope: each measured run's own arrivals replayed
+ * through the envelope simulation, its predicted trace metrics against the
+ * measured ones (docs/envelopes.md, "Validation").
+ */
+#include "cli_replay.h"
+#include "data/data.h"
+
+#include <gsl/gsl_errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: wattcast validate envelope (--params FILE | --profile paper) RUN_DIR...\n"
+	"                                  [--response params|loro] [--replicas R] [--seed S]\n"
+	"                                  [--threads T] [--max-running N] [--json] [--per-run FILE]\n"
+	"                                  [--platform NAME] [--tp G] [--model NAME]\n"
+	"                                  [--active-params B] [--utc-offset SECONDS] [--quiet]\n\n"
+	"Replays each run's own arrivals (its request log, else rebuilt from its engine\n"
+	"counters) through the envelope simulation -- service-time stand-in, the frozen\n"
+	"law plus the prefill increment, the response -- over the run's window, and\n"
+	"compares the predicted mean, p5, p95 and max power and ramp rate (mean over R\n"
+	"replicas, default 20) with the measured ones (as `wattcast ingest` computes\n"
+	"them). --response params (default) takes the response from the parameter set\n"
+	"(the assumed one when it has none); loro fits it on the other runs, leaving\n"
+	"each run out in turn. Prints per run the errors and overall the median\n"
+	"|error| of the mean (median_mean_err_pct) and of p95 (median_p95_err_pct) and\n"
+	"the median ratio of ramp rates (median_ramp_ratio). --per-run FILE writes one\n"
+	"CSV row per run and metric (lo/hi: 5th/95th percentile over replicas).\n";
+
+enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_RESPONSE, OPT_REPLICAS, OPT_SEED, OPT_THREADS,
+       OPT_MAXRUN, OPT_JSON, OPT_PER_RUN, OPT_QUIET, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE,
+       OPT_UTC };
+
+typedef struct {
+	const char *params, *profile, *per_run;
+	wc_envelope_check_options o;
+	int max_running, json, quiet, first_dir;
+	wc_run_manifest defaults;
+} venv_args;
+
+static int
+parse_flag(const char *cmd, int opt, venv_args *a)
+{
+	long v;
+	int rc = CLI_OK;
+	static const char *const names[] = { "platform", "tp", "model", "active-params", "utc-offset" };
+	switch (opt) {
+	case OPT_PARAMS: a->params = optarg; break;
+	case OPT_PROFILE: a->profile = optarg; break;
+	case OPT_RESPONSE:
+		if (strcmp(optarg, "params") && strcmp(optarg, "loro"))
+			return cli_usage_error(cmd, "--response: expected params or loro, got '%s'", optarg);
+		a->o.loro = strcmp(optarg, "loro") == 0;
+		break;
+	case OPT_REPLICAS: rc = cli_parse_int(cmd, "--replicas", optarg, 1, 10000, &v); a->o.replicas = (int)v; break;
+	case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->o.seed); break;
+	case OPT_THREADS:
+		rc = cli_parse_int(cmd, "--threads", optarg, 1, WC_ENVELOPE_MAX_THREADS, &v);
+		a->o.threads = a->o.fit.threads = (int)v;
+		break;
+	case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); a->max_running = (int)v; break;
+	case OPT_JSON: a->json = 1; break;
+	case OPT_PER_RUN: a->per_run = optarg; break;
+	case OPT_QUIET: a->quiet = 1; break;
+	default: rc = cli_run_default_flag(cmd, names[opt - OPT_PLATFORM], optarg, &a->defaults);
+	}
+	return rc;
+}
+
+static int
+parse(int argc, char **argv, venv_args *a, int *help)
+{
+	static const struct option opts[] = {
+		{ "params", required_argument, NULL, OPT_PARAMS }, { "profile", required_argument, NULL, OPT_PROFILE },
+		{ "response", required_argument, NULL, OPT_RESPONSE }, { "replicas", required_argument, NULL, OPT_REPLICAS },
+		{ "seed", required_argument, NULL, OPT_SEED }, { "threads", required_argument, NULL, OPT_THREADS },
+		{ "max-running", required_argument, NULL, OPT_MAXRUN }, { "json", no_argument, NULL, OPT_JSON },
+		{ "per-run", required_argument, NULL, OPT_PER_RUN }, { "quiet", no_argument, NULL, OPT_QUIET },
+		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "tp", required_argument, NULL, OPT_TP },
+		{ "model", required_argument, NULL, OPT_MODEL }, { "active-params", required_argument, NULL, OPT_ACTIVE },
+		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "validate envelope";
+	int opt, rc;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			*help = 1;
+			return CLI_OK;
+		}
+		if (opt == ':' || opt == '?')
+			return cli_bad_option(cmd, opt, argv);
+		if ((rc = parse_flag(cmd, opt, a)) != CLI_OK)
+			return rc;
+	}
+	if (!a->params && !a->profile)
+		return cli_usage_error(cmd, "--params FILE (or --profile paper) is required");
+	if (a->params && a->profile)
+		return cli_usage_error(cmd, "give one of --params and --profile");
+	if (optind >= argc)
+		return cli_usage_error(cmd, "give at least one RUN_DIR (see --help)");
+	a->first_dir = optind;
+	return CLI_OK;
+}
+
+static json_t *
+num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+metrics_json(const wc_envelope_metrics *m)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o}", "mean_w", num(m->mean_w), "p5_w", num(m->p5_w),
+	                 "p95_w", num(m->p95_w), "max_w", num(m->max_w), "ramp_w_per_s", num(m->ramp_w_per_s));
+}
+
+static void
+print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_report *r)
+{
+	json_t *o = json_object(), *runs = json_array();
+	for (size_t i = 0; i < r->n; i++) {
+		const wc_envelope_check_run *c = &s->checks[i].run;
+		const wc_response_params *rp = &r->response[i];
+		json_array_append_new(runs, json_pack("{s:s,s:s,s:I,s:o,s:o,s:{s:o,s:o,s:o},s:o}", "run_id", c->run_id,
+		        "arrivals", c->arrival_source, "requests", (json_int_t)c->workload.n_arrivals,
+		        "measured", metrics_json(&c->measured), "predicted", metrics_json(&r->predicted[i]),
+		        "response", "tau_s", num(wc_response_tau_for(rp, c->config.platform)), "hold_s",
+		        num(rp->hold_s.value), "prefill_ratio", num(rp->prefill_ratio.value),
+		        "law_level", num(r->law_level[i])));
+	}
+	json_object_set_new(o, "runs", runs);
+	json_object_set_new(o, "response", json_string(a->o.loro ? "loro" : "params"));
+	json_object_set_new(o, "service_times", json_string("roofline_standin"));
+	json_object_set_new(o, "replicas", json_integer(a->o.replicas));
+	json_object_set_new(o, "median_mean_err_pct", num(r->median_mean_err_pct));
+	json_object_set_new(o, "median_p5_err_pct", num(r->median_p5_err_pct));
+	json_object_set_new(o, "median_p95_err_pct", num(r->median_p95_err_pct));
+	json_object_set_new(o, "median_max_err_pct", num(r->median_max_err_pct));
+	json_object_set_new(o, "median_ramp_ratio", num(r->median_ramp_ratio));
+	json_object_set_new(o, "bias_mean_pct", num(r->bias_mean_pct));
+	char *t = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	if (t)
+		puts(t);
+	free(t);
+	json_decref(o);
+}
+
+static double
+pct(double p, double m)
+{
+	return 100.0 * (p - m) / m;
+}
+
+static void
+print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_report *r)
+{
+	printf("envelopes replayed on %zu run%s (response: %s; service times: roofline stand-in; %d replicas)\n",
+	       r->n, r->n == 1 ? "" : "s", a->o.loro ? "fitted leaving each run out" : "from the parameter set",
+	       a->o.replicas);
+	printf("%-44s %8s %8s %7s %7s %7s %7s %6s %9s\n", "run", "mean_w", "meas_w", "mean%", "p5%", "p95%",
+	       "max%", "ramp x", "law_level");
+	for (size_t i = 0; i < r->n; i++) {
+		const wc_envelope_metrics *p = &r->predicted[i], *m = &s->checks[i].run.measured;
+		printf("%-44.44s %8.1f %8.1f %+7.1f %+7.1f %+7.1f %+7.1f %6.2f %9.3f\n", s->checks[i].run.run_id,
+		       p->mean_w, m->mean_w, pct(p->mean_w, m->mean_w), pct(p->p5_w, m->p5_w),
+		       pct(p->p95_w, m->p95_w), pct(p->max_w, m->max_w), p->ramp_w_per_s / m->ramp_w_per_s,
+		       r->law_level[i]);
+	}
+	printf("median |error|: mean %.2f %%, p5 %.2f %%, p95 %.2f %%, max %.2f %%; median ramp ratio %.2f; "
+	       "bias of the mean %+.2f %%\n", r->median_mean_err_pct, r->median_p5_err_pct,
+	       r->median_p95_err_pct, r->median_max_err_pct, r->median_ramp_ratio, r->bias_mean_pct);
+	printf("law_level: the scale of the frozen law's dynamic power that fits each run's measured power\n"
+	       "best (1 = the law as frozen); a diagnostic of the law, not used in the predictions\n");
+}
+
+int
+cli_validate_envelope(int argc, char **argv)
+{
+	const char *cmd = "validate envelope";
+	venv_args a = { .o = { 0, WC_RESPONSE_FIT_OPTIONS_INIT, 20, 1, 1 }, .max_running = 256 };
+	wc_params p = WC_PARAMS_INIT;
+	cli_run_set s = { 0 };
+	wc_envelope_check_report r = { 0 };
+	wc_per_run rows = WC_PER_RUN_INIT;
+	wc_error err;
+	int help = 0, rc;
+	a.o.fit.bootstrap = 0; /* the folds need the point estimate only */
+	wc_run_manifest_init(&a.defaults);
+	if ((rc = parse(argc, argv, &a, &help)) != CLI_OK || help)
+		return rc;
+	gsl_set_error_handler_off();
+	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK)
+		return rc;
+	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet, &s)) != CLI_OK ||
+	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running)) != CLI_OK)
+		goto done;
+	wc_envelope_check_run *runs = malloc(s.n * sizeof *runs);
+	if (!runs) {
+		rc = cli_fail(cmd, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < s.n; i++)
+		runs[i] = s.checks[i].run;
+	rc = wc_validate_envelope(&p, runs, s.n, &a.o, &r, a.per_run ? &rows : NULL, &err);
+	free(runs);
+	if (rc == WC_OK && a.per_run)
+		rc = wc_per_run_write(a.per_run, &rows, &err);
+	if (rc != WC_OK) {
+		rc = cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	if (a.json)
+		print_json(&a, &s, &r);
+	else
+		print_table(&a, &s, &r);
+	rc = CLI_OK;
+done:
+	wc_envelope_check_report_clear(&r);
+	wc_per_run_clear(&rows);
+	cli_run_set_free(&s);
+	wc_params_clear(&p);
+	return rc;
+}

@@ -1,0 +1,149 @@
+/* wattcast validate finetune: level-held-out accuracy of the fine-tuning law. */
+#include "cli.h"
+#include "data/data.h"
+#include "validation/validation.h"
+
+#include <gsl/gsl_errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: wattcast validate finetune RUNS.csv [--json] [--per-run FILE]\n\n"
+	"Level-held-out validation of the fine-tuning law (docs/finetune.md) on a\n"
+	"fine-tuning runs table: the table's sweeps (runs differing only in the\n"
+	"micro-batch, the sequence length or the model) are found, and every level of\n"
+	"every sweep is held out in turn and its energy per token predicted from the\n"
+	"rest -- by the sweep's relation refitted on its other levels (the published\n"
+	"protocol) and by the compute law refitted on every other run (what `predict\n"
+	"finetune` answers with). Per level the error; overall the median |error|, the\n"
+	"share within +-5 % and the bias, for each predictor. Runs with `exclude` set\n"
+	"take no part. --per-run FILE writes one CSV row per run and predictor.\n";
+
+enum { OPT_JSON = 1000, OPT_PER_RUN };
+
+static json_t *
+num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+accuracy_json(const wc_accuracy *a)
+{
+	return json_pack("{s:i,s:o,s:o,s:o}", "levels_scored", a->n, "median_abs_error_pct",
+	                 num(a->median_abs_err_pct), "share_within_5pct", num(a->share_within_5pct),
+	                 "bias_pct", num(a->bias_pct));
+}
+
+static void
+print_json(const char *input, const wc_ft_heldout *r)
+{
+	json_t *o = json_object(), *levels = json_array();
+	json_object_set_new(o, "input", json_string(input));
+	json_object_set_new(o, "runs", json_integer(r->runs));
+	json_object_set_new(o, "sweeps", json_integer(r->sweeps.n));
+	for (int i = 0; i < r->n_levels; i++) {
+		const wc_ft_level *l = &r->levels[i];
+		const wc_ft_sweep *s = &r->sweeps.sweeps[l->sweep];
+		json_array_append_new(levels, json_pack("{s:i,s:s,s:s,s:f,s:i,s:f,s:o,s:o,s:o,s:o}",
+		        "sweep", l->sweep + 1, "relation", wc_ft_relation_name(s->kind),
+		        "factor", wc_ft_relation_factor(s->kind), "level", l->x, "runs", l->n_runs,
+		        "measured_j_per_token", l->measured, "relation_j_per_token", num(l->relation),
+		        "relation_error_pct", num(l->relation_err_pct), "compute_law_j_per_token",
+		        num(l->compute), "compute_law_error_pct", num(l->compute_err_pct)));
+	}
+	json_object_set_new(o, "levels", levels);
+	json_object_set_new(o, "relation", accuracy_json(&r->relation));
+	json_object_set_new(o, "compute_law", accuracy_json(&r->compute));
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	if (s)
+		puts(s);
+	free(s);
+	json_decref(o);
+}
+
+static void
+print_cell(double v, const char *fmt)
+{
+	if (isfinite(v))
+		printf(fmt, v);
+	else
+		printf(" %9s", "–");
+}
+
+static void
+print_table(const char *input, const wc_ft_heldout *r)
+{
+	printf("level-held-out validation on %s (%d runs, %d sweeps; energy per token, J)\n", input, r->runs,
+	       r->sweeps.n);
+	printf("%-5s %-12s %8s %4s %10s %10s %8s %10s %8s\n", "sweep", "factor", "level", "runs",
+	       "measured", "relation", "err %", "compute", "err %");
+	for (int i = 0; i < r->n_levels; i++) {
+		const wc_ft_level *l = &r->levels[i];
+		printf("%-5d %-12s %8g %4d %10.5f", l->sweep + 1, wc_ft_relation_factor(l->kind), l->x,
+		       l->n_runs, l->measured);
+		print_cell(l->relation, " %10.5f");
+		print_cell(l->relation_err_pct, " %+8.2f");
+		print_cell(l->compute, " %10.5f");
+		print_cell(l->compute_err_pct, " %+8.2f");
+		putchar('\n');
+	}
+	const wc_accuracy *a[2] = { &r->relation, &r->compute };
+	printf("\n%-26s %14s %14s\n", "", "relation", "compute law");
+	printf("%-26s %14d %14d\n", "levels scored", a[0]->n, a[1]->n);
+	printf("%-26s %14.2f %14.2f\n", "median |error| %", a[0]->median_abs_err_pct, a[1]->median_abs_err_pct);
+	printf("%-26s %13.1f%% %13.1f%%\n", "share within +-5 %", 100 * a[0]->share_within_5pct,
+	       100 * a[1]->share_within_5pct);
+	printf("%-26s %+14.2f %+14.2f\n", "bias % (+ = over)", a[0]->bias_pct, a[1]->bias_pct);
+}
+
+int
+cli_validate_finetune(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "per-run", required_argument, NULL, OPT_PER_RUN },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "validate finetune", *per_run_path = NULL;
+	int opt, json = 0, rc;
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_JSON: json = 1; break;
+		case OPT_PER_RUN: per_run_path = optarg; break;
+		case 'h': fputs(usage, stdout); return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
+		                                           : "exactly one RUNS.csv expected (see --help)");
+	const char *input = argv[optind];
+	wc_ft_table *t = NULL;
+	wc_ft_heldout r;
+	wc_per_run pr = WC_PER_RUN_INIT;
+	wc_error err;
+	gsl_set_error_handler_off();
+	memset(&r, 0, sizeof r);
+	rc = CLI_FAIL;
+	if (wc_ft_table_read(input, &t, &err) != WC_OK ||
+	    wc_validate_finetune(t, per_run_path ? &pr : NULL, &r, &err) != WC_OK ||
+	    (per_run_path && wc_per_run_write(per_run_path, &pr, &err) != WC_OK)) {
+		cli_fail(cmd, "%s", err.msg);
+		goto done;
+	}
+	if (json)
+		print_json(input, &r);
+	else
+		print_table(input, &r);
+	rc = CLI_OK;
+done:
+	wc_ft_heldout_clear(&r);
+	wc_per_run_clear(&pr);
+	wc_ft_table_free(t);
+	return rc;
+}

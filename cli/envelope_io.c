@@ -1,0 +1,278 @@
+/*
+ * `wattcast envelope`, files in and out: a replayed request log, an n(t)
+ * series and empirical lengths read through data/; the band written as
+ * CSV and as an SVG chart (band, mean and a measured trace), atomically.
+ */
+#include "cli_envelope.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/data.h"
+#include "models/grow.h"
+
+void
+cli_envelope_inputs_free(cli_envelope_inputs *in)
+{
+	free(in->arrival_s);
+	free(in->arrival_in);
+	free(in->arrival_out);
+	free(in->series);
+	free(in->in_values);
+	free(in->out_values);
+	free(in->profile_until);
+	free(in->profile_rate);
+	free(in->measured_t);
+	free(in->measured_w);
+	memset(in, 0, sizeof *in);
+}
+
+int
+cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in)
+{
+	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
+	wc_request_log *log = NULL;
+	wc_error err;
+	if (wc_request_log_read(path, &t, &log, &err) != WC_OK)
+		return cli_fail(cmd, "--replay: %s", err.msg);
+	size_t n = log->n;
+	in->arrival_s = wc_alloc_array(n ? n : 1, sizeof(double));
+	in->arrival_in = wc_alloc_array(n ? n : 1, sizeof(double));
+	in->arrival_out = wc_alloc_array(n ? n : 1, sizeof(double));
+	if (!in->arrival_s || !in->arrival_in || !in->arrival_out) {
+		wc_request_log_free(log);
+		return cli_fail(cmd, "out of memory");
+	}
+	/* Times from the first arrival; the log's own order must be by time. */
+	double t0 = INFINITY;
+	for (size_t i = 0; i < n; i++)
+		t0 = fmin(t0, log->arrival[i]);
+	for (size_t i = 0; i < n; i++) {
+		in->arrival_s[i] = log->arrival[i] - t0;
+		in->arrival_in[i] = log->input_tokens[i];
+		in->arrival_out[i] = log->output_tokens[i];
+	}
+	in->n_arrivals = n;
+	wc_request_log_free(log);
+	return CLI_OK;
+}
+
+int
+cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in)
+{
+	double *t = NULL, *v = NULL;
+	size_t n = 0;
+	wc_error err;
+	if (wc_series_read_samples(path, &t, &v, &n, &err) != WC_OK)
+		return cli_fail(cmd, "--n-series: %s", err.msg);
+	/* Held samples on a uniform grid of the file's smallest step. */
+	double dt = INFINITY;
+	for (size_t i = 1; i < n; i++)
+		dt = fmin(dt, t[i] - t[i - 1]);
+	if (!isfinite(dt))
+		dt = WC_ENVELOPE_GRID_S;
+	size_t m = n > 1 ? (size_t)floor((t[n - 1] - t[0]) / dt + 1e-9) + 1 : 1;
+	in->series = wc_alloc_array(m, sizeof(double));
+	if (!in->series || m > WC_SERIES_MAX) {
+		free(t);
+		free(v);
+		return cli_fail(cmd, "%s: too many samples on a %g s grid", path, dt);
+	}
+	for (size_t k = 0, i = 0; k < m; k++) {
+		double tk = t[0] + (double)k * dt;
+		while (i + 1 < n && t[i + 1] <= tk + 1e-9)
+			i++;
+		in->series[k] = v[i];
+	}
+	in->series_len = m;
+	in->series_dt = dt;
+	free(t);
+	free(v);
+	return CLI_OK;
+}
+
+/* Known values of one column of a request log, as an empirical distribution. */
+int
+cli_read_lengths(const char *cmd, const char *flag, const char *path, int output, double **values,
+                 size_t *n)
+{
+	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
+	wc_request_log *log = NULL;
+	wc_error err;
+	if (wc_request_log_read(path, &t, &log, &err) != WC_OK)
+		return cli_fail(cmd, "%s: %s", flag, err.msg);
+	double *v = wc_alloc_array(log->n ? log->n : 1, sizeof *v);
+	size_t m = 0;
+	for (size_t i = 0; v && i < log->n; i++) {
+		double x = output ? log->output_tokens[i] : log->input_tokens[i];
+		if (isfinite(x) && x >= 1)
+			v[m++] = x;
+	}
+	wc_request_log_free(log);
+	if (!v)
+		return cli_fail(cmd, "out of memory");
+	if (m == 0) {
+		free(v);
+		return cli_fail(cmd, "%s: %s has no %s token counts", flag, path, output ? "output" : "input");
+	}
+	*values = v;
+	*n = m;
+	return CLI_OK;
+}
+
+/* --------------------------------------------------------------- CSV */
+
+int
+cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	wc_error err;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return cli_fail(cmd, "out of memory");
+	const wc_envelope_band *s = &r->server_band, *fl = &r->fleet_band;
+	fprintf(f, "t_s,mean_w,p5_w,p95_w,mean_running%s\n",
+	        r->fleet_size > 1 ? ",fleet_mean_w,fleet_p5_w,fleet_p95_w,fleet_mean_running" : "");
+	for (size_t k = 0; k < s->n_bins; k++) {
+		fprintf(f, "%.3f,%.10g,%.10g,%.10g,%.10g", s->t_s[k], s->mean_w[k], s->p5_w[k], s->p95_w[k],
+		        s->mean_running[k]);
+		if (r->fleet_size > 1)
+			fprintf(f, ",%.10g,%.10g,%.10g,%.10g", fl->mean_w[k], fl->p5_w[k], fl->p95_w[k],
+			        fl->mean_running[k]);
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return cli_fail(cmd, "out of memory");
+	}
+	int rc = wc_write_file_atomic(path, buf, len, &err);
+	free(buf);
+	return rc == WC_OK ? CLI_OK : cli_fail(cmd, "%s", err.msg);
+}
+
+/* --------------------------------------------------------------- SVG */
+
+typedef struct {
+	double x0, x1, y0, y1;  /* data ranges */
+	double w, h, left, top; /* plot area in px */
+} frame;
+
+static double
+px(const frame *fr, double x)
+{
+	return fr->left + (x - fr->x0) / (fr->x1 - fr->x0) * fr->w;
+}
+
+static double
+py(const frame *fr, double y)
+{
+	return fr->top + fr->h - (y - fr->y0) / (fr->y1 - fr->y0) * fr->h;
+}
+
+/* Text for an SVG element: XML's special characters escaped. */
+static void
+svg_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void
+svg_axes(FILE *f, const frame *fr, const char *title)
+{
+	fprintf(f, "<text x=\"%.0f\" y=\"20\" font-size=\"14\">", fr->left);
+	svg_text(f, title);
+	fputs("</text>\n", f);
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
+	        fr->left, fr->top, fr->w, fr->h);
+	for (int i = 0; i <= 5; i++) {
+		double y = fr->y0 + (fr->y1 - fr->y0) * i / 5.0, x = fr->x0 + (fr->x1 - fr->x0) * i / 5.0;
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.0f</text>\n",
+		        fr->left - 4, py(fr, y) + 4, y);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.0f</text>\n",
+		        px(fr, x), fr->top + fr->h + 15, x);
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">time (s)</text>\n",
+	        fr->left + fr->w / 2, fr->top + fr->h + 32);
+	fprintf(f, "<text x=\"14\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 14 %.1f)\" "
+	        "text-anchor=\"middle\">power (W)</text>\n", fr->top + fr->h / 2, fr->top + fr->h / 2);
+}
+
+static void
+svg_band(FILE *f, const frame *fr, const wc_envelope_band *b)
+{
+	fprintf(f, "<polygon fill=\"#9ecae1\" fill-opacity=\"0.6\" stroke=\"none\" points=\"");
+	for (size_t k = 0; k < b->n_bins; k++)
+		fprintf(f, "%.1f,%.1f ", px(fr, b->t_s[k] + b->bin_s / 2), py(fr, b->p95_w[k]));
+	for (size_t k = b->n_bins; k-- > 0;)
+		fprintf(f, "%.1f,%.1f ", px(fr, b->t_s[k] + b->bin_s / 2), py(fr, b->p5_w[k]));
+	fprintf(f, "\"/>\n<polyline fill=\"none\" stroke=\"#08519c\" stroke-width=\"1.5\" points=\"");
+	for (size_t k = 0; k < b->n_bins; k++)
+		fprintf(f, "%.1f,%.1f ", px(fr, b->t_s[k] + b->bin_s / 2), py(fr, b->mean_w[k]));
+	fprintf(f, "\"/>\n");
+}
+
+static void
+svg_range(const wc_envelope_band *b, const cli_envelope_inputs *in, frame *fr)
+{
+	fr->x0 = 0;
+	fr->x1 = b->n_bins ? b->t_s[b->n_bins - 1] + b->bin_s : 1;
+	fr->y0 = INFINITY;
+	fr->y1 = -INFINITY;
+	for (size_t k = 0; k < b->n_bins; k++) {
+		fr->y0 = fmin(fr->y0, b->p5_w[k]);
+		fr->y1 = fmax(fr->y1, b->p95_w[k]);
+	}
+	for (size_t i = 0; i < in->n_measured; i++) {
+		fr->y0 = fmin(fr->y0, in->measured_w[i]);
+		fr->y1 = fmax(fr->y1, in->measured_w[i]);
+	}
+	fr->y0 = fmax(0.0, floor(fr->y0 / 50.0) * 50.0);
+	fr->y1 = ceil(fr->y1 / 50.0) * 50.0 + 50.0;
+}
+
+int
+cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *r,
+                   const cli_envelope_inputs *in, const char *title)
+{
+	const wc_envelope_band *b = r->fleet_size > 1 ? &r->fleet_band : &r->server_band;
+	frame fr = { 0, 1, 0, 1, 820, 360, 70, 40 };
+	char *buf = NULL;
+	size_t len = 0;
+	wc_error err;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return cli_fail(cmd, "out of memory");
+	svg_range(b, in, &fr);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"920\" height=\"460\" "
+	        "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	svg_axes(f, &fr, title);
+	svg_band(f, &fr, b);
+	if (in->n_measured) {
+		fprintf(f, "<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" points=\"");
+		for (size_t i = 0; i < in->n_measured; i++)
+			fprintf(f, "%.1f,%.1f ", px(&fr, in->measured_t[i]), py(&fr, in->measured_w[i]));
+		fprintf(f, "\"/>\n");
+	}
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#08519c\">mean over replicas; band: "
+	        "5th-95th percentile per %g s bin%s</text>\n", fr.left, fr.top + fr.h + 50, b->bin_s,
+	        in->n_measured ? "; red: measured" : "");
+	fprintf(f, "</svg>\n");
+	if (fclose(f) != 0) {
+		free(buf);
+		return cli_fail(cmd, "out of memory");
+	}
+	int rc = wc_write_file_atomic(path, buf, len, &err);
+	free(buf);
+	return rc == WC_OK ? CLI_OK : cli_fail(cmd, "%s", err.msg);
+}

@@ -1,0 +1,249 @@
+/*
+ * Measured runs as the envelope commands use them (`fit response`,
+ * `validate envelope`, `envelope --measured`): the flags that fill what a
+ * run's manifests leave unknown (shared with `ingest`), and run folders
+ * turned into replays (trace/replay.h) and then into the inputs of the
+ * response fit and of the envelope validation (docs/envelopes.md,
+ * "Replaying a measured run").
+ */
+#include "cli_replay.h"
+
+#include <stdio.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+int
+cli_run_default_flag(const char *cmd, const char *flag, const char *value, wc_run_manifest *d)
+{
+	long tp;
+	int rc = CLI_OK;
+	if (strcmp(flag, "platform") == 0) {
+		if (!value[0] || strlen(value) >= sizeof d->platform || strchr(value, ','))
+			return cli_usage_error(cmd, "--platform: expected a name of 1-%zu characters without commas",
+			                       sizeof d->platform - 1);
+		snprintf(d->platform, sizeof d->platform, "%s", value);
+	} else if (strcmp(flag, "tp") == 0) {
+		rc = cli_parse_int(cmd, "--tp", value, 1, WC_TELEMETRY_MAX_GPUS, &tp);
+		d->tp = (int)tp;
+	} else if (strcmp(flag, "model") == 0) {
+		if (!value[0] || strlen(value) >= sizeof d->model)
+			return cli_usage_error(cmd, "--model: expected a name of 1-%zu characters", sizeof d->model - 1);
+		snprintf(d->model, sizeof d->model, "%s", value);
+	} else if (strcmp(flag, "active-params") == 0) {
+		rc = cli_parse_double(cmd, "--active-params", value, 0, 0, &d->active_params_b);
+	} else if (strcmp(flag, "utc-offset") == 0) {
+		rc = cli_parse_double(cmd, "--utc-offset", value, -50400, 1, &d->utc_offset_s);
+		if (rc == CLI_OK && d->utc_offset_s > 50400)
+			rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", value);
+	} else if (strcmp(flag, "workload") == 0) {
+		if (!value[0] || wc_workload_from_name(value, &d->workload) != WC_OK)
+			rc = cli_usage_error(cmd, "--workload: expected %s, got '%s'", wc_workload_choices(), value);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ runs */
+
+static void
+print_warning(const char *msg, void *payload)
+{
+	fprintf(stderr, "wattcast %s: warning: %s\n", (const char *)payload, msg);
+}
+
+/* Append the replays of every run folder under `dir`. */
+static int
+load_dir(const char *cmd, const char *dir, const wc_ingest_options *opt, cli_run_set *s)
+{
+	char **found = NULL;
+	size_t n = 0;
+	wc_error err;
+	int rc = CLI_OK;
+	if (wc_ingest_find_runs(dir, &found, &n, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	for (size_t i = 0; i < n; i++) {
+		wc_trace_replay *r = NULL;
+		size_t m = 0;
+		if (rc == CLI_OK && wc_trace_replay_load(found[i], opt, &r, &m, &err) != WC_OK)
+			rc = cli_fail(cmd, "%s", err.msg);
+		if (rc == CLI_OK) {
+			size_t cap = s->cap;
+			wc_trace_replay *nr = wc_grow(s->replays, &cap, s->n + m, sizeof *nr, 8);
+			if (!nr) {
+				rc = cli_fail(cmd, "out of memory");
+				wc_trace_replay_free(r, m);
+			} else {
+				s->replays = nr;
+				s->cap = cap;
+				memcpy(s->replays + s->n, r, m * sizeof *r);
+				s->n += m;
+				free(r); /* the arrays moved into the set */
+			}
+		}
+		free(found[i]);
+	}
+	free(found);
+	return rc;
+}
+
+int
+cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest *defaults,
+                 int quiet, cli_run_set *s)
+{
+	wc_ingest_options opt;
+	memset(s, 0, sizeof *s);
+	wc_ingest_options_init(&opt);
+	opt.defaults = *defaults;
+	opt.warn = quiet ? NULL : print_warning;
+	opt.warn_payload = (void *)cmd;
+	for (int i = 0; i < n_dirs; i++)
+		if (load_dir(cmd, dirs[i], &opt, s) != CLI_OK)
+			return CLI_FAIL;
+	if (s->n == 0)
+		return cli_fail(cmd, "no run to replay");
+	return CLI_OK;
+}
+
+void
+cli_run_set_free(cli_run_set *s)
+{
+	for (size_t i = 0; s->checks && i < s->n; i++) {
+		free(s->checks[i].prefill);
+		free(s->checks[i].arrival_s);
+	}
+	free(s->checks);
+	wc_trace_replay_free(s->replays, s->n);
+	memset(s, 0, sizeof *s);
+}
+
+/* ----------------------------------------------------------- prepare */
+
+static void
+config_of(const wc_trace_replay *r, wc_config *c)
+{
+	const wc_run_manifest *m = &r->m;
+	*c = (wc_config)WC_CONFIG_INIT;
+	c->platform = m->platform;
+	c->tp = r->tp;
+	c->active_params_b = m->active_params_b;
+	c->weights = m->weights >= 0 ? (wc_precision)m->weights : WC_PREC_BF16;
+	c->kv = m->kv >= 0 ? (wc_precision)m->kv : WC_PREC_BF16;
+	c->sm_clock_mhz = isfinite(m->sm_clock_mhz) ? m->sm_clock_mhz : 0.0;
+	c->idle_power_w = isfinite(r->idle_w) ? r->idle_w : 0.0;
+	c->arch = wc_model_lookup(m->model);
+}
+
+/* Seconds of prefill in each 50 ms bin: a measured prefill where the log
+ * has one (arrival to first token), else the stand-in's prefill time
+ * spread over the counter interval it happened in. */
+static void
+prefill_grid(const wc_trace_replay *r, const wc_service_times *st, double *out)
+{
+	const double dt = WC_ENVELOPE_GRID_S;
+	memset(out, 0, r->n_grid * sizeof *out);
+	for (size_t i = 0; i < r->n_arrivals; i++) {
+		double lo = r->prefill_lo_s[i], hi = r->prefill_hi_s[i];
+		double in = isfinite(r->input[i]) ? r->input[i] : r->mean_input;
+		double busy = r->prefill_exact[i] ? hi - lo : (isfinite(in) ? st->prefill_s(st->ctx, in) : 0.0);
+		if (!(busy > 0))
+			continue;
+		if (!(hi > lo))
+			hi = lo + busy;
+		double density = busy / (hi - lo);
+		for (size_t k = lo > 0 ? (size_t)(lo / dt) : 0; k < r->n_grid && (double)k * dt < hi; k++) {
+			double o = fmin(hi, (double)(k + 1) * dt) - fmax(lo, (double)k * dt);
+			if (o > 0)
+				out[k] = fmin(dt, out[k] + density * o);
+		}
+	}
+}
+
+/* Lengths for requests the replay does not know: the mean of those it knows. */
+static double
+mean_known(const double *v, size_t n, double fallback)
+{
+	double s = 0.0;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i])) {
+			s += v[i];
+			m++;
+		}
+	return m ? fmax(1.0, round(s / (double)m)) : fallback;
+}
+
+static int
+prepare_workload(const wc_trace_replay *r, cli_check *c)
+{
+	const double dt = WC_ENVELOPE_GRID_S;
+	wc_envelope_check_run *run = &c->run;
+	double first = r->n_arrivals ? r->arrival_s[0] : 0.0;
+	run->warmup_s = first < 0 ? ceil(-first / dt - 1e-9) * dt : 0.0;
+	run->horizon_s = (double)r->n_grid * dt;
+	if (!(c->arrival_s = wc_alloc_array(r->n_arrivals ? r->n_arrivals : 1, sizeof(double))))
+		return WC_ENOMEM;
+	for (size_t i = 0; i < r->n_arrivals; i++)
+		c->arrival_s[i] = r->arrival_s[i] + run->warmup_s;
+	wc_envelope_workload *w = &run->workload;
+	wc_envelope_workload_init(w);
+	w->kind = WC_ENVELOPE_REPLAY;
+	w->n_arrivals = r->n_arrivals;
+	w->arrival_s = c->arrival_s;
+	w->arrival_input = r->input;
+	w->arrival_output = r->output;
+	w->input.mean = mean_known(r->input, r->n_arrivals, 512);
+	w->output.mean = mean_known(r->output, r->n_arrivals, 256);
+	return WC_OK;
+}
+
+static int
+prepare_one(const char *cmd, const wc_trace_replay *r, const wc_params *p, int max_running,
+            cli_check *c)
+{
+	wc_envelope_check_run *run = &c->run;
+	wc_law_binding b;
+	wc_service_times st;
+	wc_error err;
+	run->run_id = r->run_id;
+	config_of(r, &run->config);
+	if (wc_law_bind(p, &run->config, &b, &err) != WC_OK)
+		return cli_fail(cmd, "%s: %s", r->run_id, err.msg);
+	if (wc_roofline_standin_init(&c->standin, &run->config, &err) != WC_OK)
+		return cli_fail(cmd, "%s: %s", r->run_id, err.msg);
+	wc_roofline_standin_service(&c->standin, &st);
+	if (!(c->prefill = wc_alloc_array(r->n_grid, sizeof(double))) || prepare_workload(r, c) != WC_OK)
+		return cli_fail(cmd, "out of memory");
+	prefill_grid(r, &st, c->prefill);
+	wc_response_run *rr = &run->response_run;
+	rr->run_id = r->run_id;
+	rr->platform = r->m.platform;
+	rr->dt = WC_ENVELOPE_GRID_S;
+	rr->n_grid = r->n_grid;
+	rr->running = r->running;
+	rr->prefill = c->prefill;
+	rr->n_samples = r->n_power;
+	rr->t_s = r->power_t;
+	rr->power_w = r->power_w;
+	wc_law_bound_point(&b, NULL, &rr->law);
+	double k = round(r->sample_s / WC_ENVELOPE_GRID_S);
+	run->sample_s = (isfinite(k) && k >= 1 ? k : 1.0) * WC_ENVELOPE_GRID_S;
+	run->max_running = max_running;
+	run->arrival_source = r->arrival_source;
+	run->measured = (wc_envelope_metrics){ r->metrics.mean_w, r->metrics.p5_w, r->metrics.p95_w,
+		                               r->metrics.max_w, r->metrics.ramp_w_per_s };
+	return CLI_OK;
+}
+
+int
+cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max_running)
+{
+	if (!(s->checks = calloc(s->n, sizeof *s->checks)))
+		return cli_fail(cmd, "out of memory");
+	for (size_t i = 0; i < s->n; i++)
+		if (prepare_one(cmd, &s->replays[i], p, max_running, &s->checks[i]) != CLI_OK)
+			return CLI_FAIL;
+	return CLI_OK;
+}

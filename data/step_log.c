@@ -1,0 +1,254 @@
+/*
+ * Step logs of fine-tuning runs (data/step_log.h,
+ * docs/formats/telemetry.md, "Step logs"): steps.csv read strictly with
+ * file:line:column, and the facts of a Hugging Face trainer_state.json.
+ */
+#include "data/step_log.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/fileio.h"
+#include "data_internal.h"
+#include "json_internal.h"
+#include "models/grow.h"
+
+#define STEP_LOG_MAX_BYTES (256u << 20)
+
+static const char *const event_names[WC_STEP_EVENT_COUNT] = { "start", "step", "save", "eval" };
+
+const char *
+wc_step_event_name(wc_step_event e)
+{
+	return (unsigned)e < WC_STEP_EVENT_COUNT ? event_names[e] : "";
+}
+
+void
+wc_step_log_free(wc_step_log *l)
+{
+	free(l->t);
+	free(l->step);
+	free(l->event);
+	memset(l, 0, sizeof *l);
+}
+
+typedef struct {
+	const char *path;
+	int line;
+	int col_step, col_t, col_event;
+	size_t cap;
+	wc_error *err;
+} step_reader;
+
+static int
+bad(step_reader *rd, const wc__csv_field *f, const char *what, const char *detail)
+{
+	return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column '%s': %s", rd->path, rd->line,
+	                    f ? f->column : 1, what, detail);
+}
+
+static int
+map_header(step_reader *rd, const wc__csv_field *fields, int n)
+{
+	rd->col_step = rd->col_t = rd->col_event = -1;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(fields[i].text, "step") == 0)
+			rd->col_step = i;
+		else if (strcmp(fields[i].text, "epoch_s") == 0)
+			rd->col_t = i;
+		else if (strcmp(fields[i].text, "event") == 0)
+			rd->col_event = i;
+	}
+	if (rd->col_step < 0 || rd->col_t < 0)
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: missing required column '%s'", rd->path,
+		                    rd->line, rd->col_step < 0 ? "step" : "epoch_s");
+	return WC_OK;
+}
+
+/* One row, checked against the one before. */
+static int
+read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
+{
+	double step, t;
+	char why[128];
+	int ev = WC_STEP_STEP;
+	if (wc__strict_double(f[rd->col_step].text, &step) != 0 || step < 0 || step != floor(step) || step > 1e9) {
+		snprintf(why, sizeof why, "expected a whole number >= 0, got '%.40s'", f[rd->col_step].text);
+		return bad(rd, &f[rd->col_step], "step", why);
+	}
+	if (wc__strict_double(f[rd->col_t].text, &t) != 0) {
+		snprintf(why, sizeof why, "expected Unix seconds, got '%.40s'", f[rd->col_t].text);
+		return bad(rd, &f[rd->col_t], "epoch_s", why);
+	}
+	if (rd->col_event >= 0 && f[rd->col_event].text[strspn(f[rd->col_event].text, " ")]) {
+		for (ev = 0; ev < WC_STEP_EVENT_COUNT && strcmp(f[rd->col_event].text, event_names[ev]); ev++)
+			;
+		if (ev == WC_STEP_EVENT_COUNT) {
+			snprintf(why, sizeof why, "expected start, step, save or eval, got '%.40s'", f[rd->col_event].text);
+			return bad(rd, &f[rd->col_event], "event", why);
+		}
+	}
+	if (l->n > 0 && !(t > l->t[l->n - 1]))
+		return bad(rd, &f[rd->col_t], "epoch_s", "must be later than the row before");
+	if (l->n > 0 && step < l->step[l->n - 1])
+		return bad(rd, &f[rd->col_step], "step", "must not go back");
+	size_t cap = rd->cap;
+	double *nt = wc_grow(l->t, &cap, l->n + 1, sizeof *nt, 256);
+	if (nt)
+		l->t = nt;
+	int *ns = nt ? wc_resize_array(l->step, cap, sizeof *ns) : NULL;
+	if (ns)
+		l->step = ns;
+	unsigned char *ne = ns ? wc_resize_array(l->event, cap, sizeof *ne) : NULL;
+	if (!ne)
+		return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
+	l->event = ne;
+	rd->cap = cap;
+	l->t[l->n] = t;
+	l->step[l->n] = (int)step;
+	l->event[l->n++] = (unsigned char)ev;
+	return WC_OK;
+}
+
+int
+wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_log *out, wc_error *err)
+{
+	step_reader rd = { path, 0, -1, -1, -1, 0, err };
+	wc__csv_field fields[64];
+	wc__csv_lines it;
+	const char *reason = NULL;
+	int n, n_header = 0, rc = WC_OK;
+	memset(out, 0, sizeof *out);
+	wc__csv_lines_init(&it, buf, len);
+	while (rc == WC_OK && (n = wc__csv_lines_next(&it, fields, 64, &reason)) != 0) {
+		rd.line = it.line;
+		if (n == WC_ENOMEM)
+			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		else if (n == WC__CSV_BAD)
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, rd.line, reason);
+		else if (n_header == 0)
+			rc = map_header(&rd, fields, n), n_header = n;
+		else if (n != n_header)
+			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: expected %d fields as in the header, got %d", path,
+			                  rd.line, n_header, n);
+		else
+			rc = read_row(&rd, fields, out);
+	}
+	wc__csv_lines_free(&it);
+	if (rc == WC_OK && n_header == 0)
+		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row (empty step log)", path);
+	if (rc != WC_OK)
+		wc_step_log_free(out);
+	return rc;
+}
+
+int
+wc_step_log_read(const char *path, wc_step_log *out, wc_error *err)
+{
+	char *buf;
+	size_t len;
+	int rc = wc_read_file(path, STEP_LOG_MAX_BYTES, &buf, &len, err);
+	if (rc != WC_OK)
+		return rc;
+	rc = wc_step_log_read_buffer(buf, len, path, out, err);
+	free(buf);
+	return rc;
+}
+
+/* ------------------------------------------------- trainer_state.json */
+
+/* obj[key] as a number when present and not null; a wrong type is refused. */
+static int
+state_number(wc__json_loader *ld, json_t *obj, const char *path, const char *key, double *out)
+{
+	json_t *v = json_object_get(obj, key);
+	char p[WC__JSON_PATH_MAX];
+	if (!v || json_is_null(v))
+		return WC_OK;
+	wc__json_join(p, path, key);
+	return wc__json_number(ld, v, p, out);
+}
+
+/* An interval in steps: a ratio below 1 is a share of max_steps (newer
+ * Trainer versions accept both). */
+static double
+as_steps(double v, int max_steps)
+{
+	if (!(v > 0))
+		return 0;
+	return v < 1 && max_steps > 0 ? ceil(v * max_steps) : v;
+}
+
+static int
+state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
+{
+	char p[WC__JSON_PATH_MAX];
+	size_t i;
+	json_t *e;
+	int rc;
+	if (!hist || json_is_null(hist))
+		return WC_OK;
+	if (!json_is_array(hist))
+		return wc__json_fail(ld, "/log_history", "expected an array, got %s", wc_json_type_name(hist));
+	json_array_foreach(hist, i, e) {
+		double runtime = NAN, train = NAN, tokens = NAN;
+		wc__json_join_index(p, "/log_history", i);
+		if (!json_is_object(e))
+			return wc__json_fail(ld, p, "expected an object, got %s", wc_json_type_name(e));
+		if ((rc = state_number(ld, e, p, "eval_runtime", &runtime)) ||
+		    (rc = state_number(ld, e, p, "train_runtime", &train)) ||
+		    (rc = state_number(ld, e, p, "num_input_tokens_seen", &tokens)))
+			return rc;
+		if (isfinite(runtime)) {
+			out->n_evals++;
+			out->eval_runtime_s += runtime;
+		}
+		if (isfinite(train))
+			out->train_runtime_s = train;
+		if (isfinite(tokens) && !(tokens <= out->tokens_seen))
+			out->tokens_seen = tokens;
+		out->n_log_entries++;
+	}
+	return WC_OK;
+}
+
+int
+wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
+{
+	wc__json_loader ld = { path, err };
+	json_error_t jerr;
+	char *buf;
+	size_t len;
+	double gs = NAN, ms = NAN, ls = NAN, ss = NAN, es = NAN;
+	int rc = wc_read_file(path, STEP_LOG_MAX_BYTES, &buf, &len, err);
+	memset(out, 0, sizeof *out);
+	out->train_runtime_s = out->tokens_seen = NAN;
+	if (rc != WC_OK)
+		return rc;
+	json_t *root = json_loadb(buf, len, 0, &jerr);
+	free(buf);
+	if (!root)
+		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+	if (!json_is_object(root))
+		rc = wc__json_fail(&ld, "", "expected an object, got %s", wc_json_type_name(root));
+	else if (!(rc = state_number(&ld, root, "", "global_step", &gs)) &&
+	         !(rc = state_number(&ld, root, "", "max_steps", &ms)) &&
+	         !(rc = state_number(&ld, root, "", "logging_steps", &ls)) &&
+	         !(rc = state_number(&ld, root, "", "save_steps", &ss)) &&
+	         !(rc = state_number(&ld, root, "", "eval_steps", &es)))
+		rc = state_history(&ld, json_object_get(root, "log_history"), out);
+	if (rc == WC_OK && !(gs >= 1 && gs <= 1e9 && gs == floor(gs)))
+		rc = wc__json_fail(&ld, "/global_step", "expected the number of optimizer steps done (>= 1)");
+	if (rc == WC_OK) {
+		out->global_step = (int)gs;
+		out->max_steps = ms >= 1 && ms <= 1e9 ? (int)ms : 0;
+		out->logging_steps = as_steps(ls, out->max_steps);
+		out->save_steps = as_steps(ss, out->max_steps);
+		out->eval_steps = as_steps(es, out->max_steps);
+	}
+	json_decref(root);
+	return rc;
+}

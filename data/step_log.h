@@ -1,0 +1,72 @@
+/*
+ * Step logs of fine-tuning runs (docs/formats/telemetry.md, "Step
+ * logs"): a CSV of optimizer-step end times with save and evaluation
+ * events (`steps.csv`), and the facts a Hugging Face Trainer
+ * `trainer_state.json` holds (steps done, save/eval/logging intervals,
+ * runtimes, tokens seen; it has no timestamps).
+ *
+ * Ownership: wc_step_log owns its arrays (wc_step_log_free); a
+ * wc_trainer_state is a plain value.
+ */
+#ifndef WC_DATA_STEP_LOG_H
+#define WC_DATA_STEP_LOG_H
+
+#include <stddef.h>
+
+#include "models/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a row of steps.csv marks the end of; each row's interval starts at
+ *  the row before it. */
+typedef enum {
+	WC_STEP_START = 0,  /* training begins (no interval) */
+	WC_STEP_STEP,       /* an optimizer step */
+	WC_STEP_SAVE,       /* a checkpoint save */
+	WC_STEP_EVAL,       /* an evaluation */
+	WC_STEP_EVENT_COUNT
+} wc_step_event;
+
+/** "start", "step", "save", "eval". */
+const char *wc_step_event_name(wc_step_event e);
+
+typedef struct {
+	size_t n;
+	double *t;              /* epoch s, strictly increasing */
+	int *step;              /* the step number of each row */
+	unsigned char *event;   /* wc_step_event */
+} wc_step_log;
+
+#define WC_STEP_LOG_INIT { 0, NULL, NULL, NULL }
+
+/** Read steps.csv: header row naming `step` and `epoch_s` (Unix seconds)
+ *  and optionally `event` (start, step, save or eval; blank = step); `#`
+ *  lines are comments. Refusals name file:line:column. `out` must be
+ *  WC_STEP_LOG_INIT; free with wc_step_log_free. */
+int wc_step_log_read(const char *path, wc_step_log *out, wc_error *err);
+int wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_log *out,
+                            wc_error *err);
+void wc_step_log_free(wc_step_log *l);
+
+/** The facts of a Hugging Face Trainer state. Unknown: 0 / NaN. */
+typedef struct {
+	int global_step;           /* optimizer steps done */
+	int max_steps;
+	double logging_steps, save_steps, eval_steps; /* as steps (ratios resolved); 0 = none */
+	double train_runtime_s;    /* of train(), from the final log entry */
+	double tokens_seen;        /* num_input_tokens_seen, when logged */
+	int n_evals;               /* log entries with eval_runtime */
+	double eval_runtime_s;     /* their sum */
+	int n_log_entries;
+} wc_trainer_state;
+
+/** Read a trainer_state.json (leniently: only the keys above are read;
+ *  a key of the wrong type is refused with its JSON path). */
+int wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,111 @@
+/*
+ * Fitting the fine-tuning law (docs/finetune.md, "Fitting") on a
+ * fine-tuning runs table: the compute-energy law E_step = e0 + kappa F by
+ * LAPACK least squares with standard errors, R^2 and bootstrap intervals
+ * (replicate r resamples runs from PCG stream (seed, r); bit-identical for
+ * any thread count), the sweeps the table holds, and the per-factor
+ * relations fitted on them.
+ *
+ * Ownership: wc_ft_sweeps and wc_ft_fit_result own their arrays and are
+ * released with wc_ft_sweeps_clear / wc_ft_fit_result_clear. Tables are
+ * borrowed.
+ */
+#ifndef WC_FIT_FINETUNE_H
+#define WC_FIT_FINETUNE_H
+
+#include <stddef.h>
+
+#include "data/finetune_runs.h"
+#include "fit/fit.h"
+#include "models/models.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A run's derived numbers; `ok` = 0 when its configuration is refused. */
+typedef struct {
+	int ok;
+	wc_ft_flops flops;
+	double energy_per_token_j;
+} wc_ft_run_facts;
+
+/** FLOPs and energy per token of row `row`. */
+int wc_ft_run_facts_of(const wc_ft_run *run, wc_ft_run_facts *out, wc_error *err);
+
+/* ----------------------------------------------------------- sweeps */
+
+/** A sweep: runs of one platform sharing every factor but one. */
+typedef struct {
+	wc_ft_relation_kind kind;
+	size_t n_rows;
+	size_t *rows;            /* table rows, in table order */
+	int n_levels;
+	double *levels;          /* distinct values of the factor, ascending */
+	wc_ft_config base;       /* the fixed factors (the swept field: the first run's) */
+	char platform[WC_NAME_MAX];
+} wc_ft_sweep;
+
+typedef struct {
+	int n;
+	wc_ft_sweep *sweeps;     /* ordered by kind, then by first row */
+} wc_ft_sweeps;
+
+/** The sweeps of the runs `use` keeps (NULL = every run without
+ *  `exclude`): groups with at least terms + 1 levels of the factor. A run
+ *  may belong to one sweep of each kind (a shared base point). */
+int wc_ft_find_sweeps(const wc_ft_table *t, const unsigned char *use, wc_ft_sweeps *out,
+                      wc_error *err);
+void wc_ft_sweeps_clear(wc_ft_sweeps *s);
+/** Index of the sweep of `kind` with the most levels (then runs), or -1. */
+int wc_ft_sweeps_best(const wc_ft_sweeps *s, wc_ft_relation_kind kind);
+
+/* ------------------------------------------------------------- fits */
+
+/** A linear least-squares fit of relative residuals (docs/finetune.md,
+ *  "Fitting"): coefficients, their standard errors, R^2 on the natural
+ *  scale, and the span of x. */
+typedef struct {
+	int terms;
+	double coef[3], se[3];
+	double r2;
+	int n;                   /* runs */
+	int levels;              /* distinct x */
+	double x_lo, x_hi;
+} wc_ft_linear_fit;
+
+/** The compute law on the rows `use` keeps (NULL = every run without
+ *  `exclude`): coef = {e0, kappa}; x = F_step in TFLOP. Needs three runs
+ *  and two distinct F. */
+int wc_ft_fit_compute(const wc_ft_table *t, const unsigned char *use, wc_ft_linear_fit *out,
+                      wc_error *err);
+/** Relation `kind` on `rows` (e_tok against its factor). Needs one run
+ *  more than terms and `terms` distinct levels. */
+int wc_ft_fit_relation(const wc_ft_table *t, wc_ft_relation_kind kind, const size_t *rows,
+                       size_t n_rows, wc_ft_linear_fit *out, wc_error *err);
+
+#define WC_FT_FIT_WARN_MAX 8
+
+typedef struct {
+	wc_finetune_params section; /* the fitted law (sources "fitted") */
+	wc_ft_linear_fit compute;
+	wc_ft_linear_fit relation[WC_FT_REL_COUNT];
+	int has_relation[WC_FT_REL_COUNT];
+	wc_ft_sweeps sweeps;
+	int n_used, n_excluded;
+	int boot_failed;            /* bootstrap replicates left out */
+	int n_warnings;
+	char warnings[WC_FT_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+} wc_ft_fit_result;
+
+/** Fit the compute law and every relation the table's sweeps support, with
+ *  `bo->replicates` bootstrap draws of (e0, kappa) when bo is given and
+ *  replicates >= 2. Caller clears `out` (zero it first). */
+int wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_result *out,
+                    wc_error *err);
+void wc_ft_fit_result_clear(wc_ft_fit_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,212 @@
+/*
+ * The fine-tuning law's least-squares fits (docs/finetune.md, "Fitting"):
+ * E_step = e0 + kappa F_step and the per-factor relations of e_tok, each
+ * minimising relative residuals through LAPACK's dgels, with standard
+ * errors from (A^T A)^-1 and R^2 on the natural scale (comparable to the
+ * published R^2).
+ */
+#include "finetune_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+wc_ft_run_facts_of(const wc_ft_run *run, wc_ft_run_facts *out, wc_error *err)
+{
+	memset(out, 0, sizeof *out);
+	int rc = wc_ft_flops_compute(&run->config, &out->flops, err);
+	if (rc != WC_OK)
+		return rc;
+	out->ok = 1;
+	out->energy_per_token_j = run->energy_per_step_j / out->flops.tokens_per_step;
+	return WC_OK;
+}
+
+int
+wc__ft_lstsq(const double *X, const double *y, const double *mult, int n, int p, double *scratch,
+             double *coef)
+{
+	double *a = scratch, *b = scratch + (size_t)n * p;
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		double w = mult ? mult[i] : 1.0;
+		if (!(w > 0))
+			continue;
+		double s = sqrt(w) / y[i];
+		for (int j = 0; j < p; j++)
+			a[(size_t)m * p + j] = X[(size_t)i * p + j] * s;
+		b[m++] = sqrt(w);
+	}
+	if (m < p)
+		return -1;
+	int info = fit_linalg_lstsq(a, b, m, p);
+	if (info != 0)
+		return info;
+	for (int j = 0; j < p; j++) {
+		coef[j] = b[j];
+		if (!isfinite(coef[j]))
+			return -1;
+	}
+	return 0;
+}
+
+/* R^2 of y against X c, and the standard errors of c from the weighted
+ * residuals. */
+static int
+fit_quality(const double *X, const double *y, int n, int p, const double *coef,
+            wc_ft_linear_fit *out)
+{
+	double mean = 0.0, ss_tot = 0.0, ss_res = 0.0, ss_rel = 0.0;
+	double *a = malloc((size_t)n * p * sizeof *a), inv[9];
+	if (!a)
+		return WC_ENOMEM;
+	for (int i = 0; i < n; i++)
+		mean += y[i] / n;
+	for (int i = 0; i < n; i++) {
+		double fitted = 0.0;
+		for (int j = 0; j < p; j++) {
+			fitted += coef[j] * X[(size_t)i * p + j];
+			a[(size_t)i * p + j] = X[(size_t)i * p + j] / y[i];
+		}
+		ss_res += (y[i] - fitted) * (y[i] - fitted);
+		ss_rel += (y[i] - fitted) * (y[i] - fitted) / (y[i] * y[i]);
+		ss_tot += (y[i] - mean) * (y[i] - mean);
+	}
+	out->r2 = ss_tot > 0 ? 1.0 - ss_res / ss_tot : NAN;
+	int ok = n > p && fit_linalg_normal_inverse(a, n, p, inv) == 0;
+	for (int j = 0; j < p; j++)
+		out->se[j] = ok ? sqrt(ss_rel / (n - p) * inv[j * p + j]) : NAN;
+	free(a);
+	return WC_OK;
+}
+
+/* Fit X (n x p) against y, fill `out` (coefficients, SE, R^2, counts). */
+static int
+fit_rows(const double *X, const double *y, const double *x, int n, int p, const char *what,
+         wc_ft_linear_fit *out, wc_error *err)
+{
+	double *scratch = malloc((size_t)n * (p + 1) * sizeof *scratch);
+	memset(out, 0, sizeof *out);
+	out->terms = p;
+	out->n = n;
+	out->x_lo = INFINITY;
+	out->x_hi = -INFINITY;
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+		for (int k = 0; k < i && !seen; k++)
+			seen = x[k] == x[i];
+		out->levels += !seen;
+		out->x_lo = fmin(out->x_lo, x[i]);
+		out->x_hi = fmax(out->x_hi, x[i]);
+	}
+	if (!scratch)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", what);
+	int rc = WC_OK;
+	if (n <= p || out->levels < p)
+		rc = wc_error_set(err, WC_EINVAL, "%s: needs at least %d runs at %d distinct values, got %d at %d",
+		                  what, p + 1, p, n, out->levels);
+	else if (wc__ft_lstsq(X, y, NULL, n, p, scratch, out->coef) != 0)
+		rc = wc_error_set(err, WC_ENOCONV, "%s: the runs do not determine the coefficients", what);
+	else if (fit_quality(X, y, n, p, out->coef, out) != WC_OK)
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", what);
+	free(scratch);
+	return rc;
+}
+
+/* ------------------------------------------------------- compute law */
+
+void
+wc__ft_design_free(wc__ft_design *d)
+{
+	free(d->X);
+	free(d->y);
+	free(d->row);
+	memset(d, 0, sizeof *d);
+}
+
+int
+wc__ft_compute_design(const wc_ft_table *t, const unsigned char *use, wc__ft_design *d,
+                      wc_error *err)
+{
+	size_t n = t->n_runs;
+	memset(d, 0, sizeof *d);
+	d->X = malloc((n ? n : 1) * 2 * sizeof *d->X);
+	d->y = malloc((n ? n : 1) * sizeof *d->y);
+	d->row = malloc((n ? n : 1) * sizeof *d->row);
+	if (!d->X || !d->y || !d->row) {
+		wc__ft_design_free(d);
+		return wc_error_set(err, WC_ENOMEM, "compute law: out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const wc_ft_run *r = &t->runs[i];
+		wc_ft_run_facts f;
+		if (use ? !use[i] : r->exclude[0] != '\0')
+			continue;
+		if (wc_ft_run_facts_of(r, &f, NULL) != WC_OK)
+			continue; /* the reader refuses such rows; built tables may not */
+		d->X[2 * d->n] = 1.0;
+		d->X[2 * d->n + 1] = f.flops.flops_per_step_tflop;
+		d->y[d->n] = r->energy_per_step_j;
+		d->row[d->n] = i;
+		d->n++;
+	}
+	return WC_OK;
+}
+
+int
+wc__ft_fit_design(const wc__ft_design *d, int p, wc_ft_linear_fit *out, wc_error *err)
+{
+	double *x = malloc((d->n ? (size_t)d->n : 1) * sizeof *x);
+	if (!x)
+		return wc_error_set(err, WC_ENOMEM, "compute law: out of memory");
+	for (int i = 0; i < d->n; i++)
+		x[i] = d->X[2 * i + 1];
+	int rc = fit_rows(d->X, d->y, x, d->n, p, "compute law", out, err);
+	free(x);
+	return rc;
+}
+
+int
+wc_ft_fit_compute(const wc_ft_table *t, const unsigned char *use, wc_ft_linear_fit *out,
+                  wc_error *err)
+{
+	wc__ft_design d;
+	int rc = wc__ft_compute_design(t, use, &d, err);
+	if (rc == WC_OK)
+		rc = wc__ft_fit_design(&d, 2, out, err);
+	wc__ft_design_free(&d);
+	return rc;
+}
+
+/* ------------------------------------------------------------ relations */
+
+int
+wc_ft_fit_relation(const wc_ft_table *t, wc_ft_relation_kind kind, const size_t *rows,
+                   size_t n_rows, wc_ft_linear_fit *out, wc_error *err)
+{
+	int p = wc_ft_relation_terms(kind), n = 0, rc;
+	double *X = malloc((n_rows ? n_rows : 1) * 3 * sizeof *X);
+	double *y = malloc((n_rows ? n_rows : 1) * sizeof *y);
+	double *x = malloc((n_rows ? n_rows : 1) * sizeof *x);
+	if (!X || !y || !x) {
+		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", wc_ft_relation_name(kind));
+		goto done;
+	}
+	for (size_t i = 0; i < n_rows; i++) {
+		const wc_ft_run *r = &t->runs[rows[i]];
+		wc_ft_run_facts f;
+		if (wc_ft_run_facts_of(r, &f, NULL) != WC_OK)
+			continue;
+		x[n] = wc_ft_relation_x(kind, &r->config);
+		for (int j = 0; j < p; j++)
+			X[(size_t)n * p + j] = wc_ft_relation_basis(kind, j, x[n]);
+		y[n++] = f.energy_per_token_j;
+	}
+	rc = fit_rows(X, y, x, n, p, wc_ft_relation_name(kind), out, err);
+done:
+	free(X);
+	free(y);
+	free(x);
+	return rc;
+}

@@ -1,0 +1,159 @@
+/*
+ * `wattcast fit finetune` (docs/finetune.md, "Fitting"): the compute law
+ * on every usable run, each relation on the table's largest sweep of its
+ * factor, the calibrated ranges, and the bootstrap -- assembled into the
+ * parameter file's fine-tuning section.
+ */
+#include "finetune_internal.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void
+warn(wc_ft_fit_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	if (r->n_warnings >= WC_FT_FIT_WARN_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->warnings[r->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
+	va_end(ap);
+}
+
+/* value with a 95 % interval from the t distribution (n - p dof). */
+static wc_param
+fitted(double v, double se, int dof)
+{
+	wc_param p = { v, NAN, NAN, WC_SRC_FITTED };
+	if (isfinite(se) && dof > 0) {
+		double t = gsl_cdf_tdist_Pinv(0.975, dof);
+		p.lo = v - t * se;
+		p.hi = v + t * se;
+	}
+	return p;
+}
+
+static void
+widen(wc_ft_span *s, double v)
+{
+	if (!isfinite(v))
+		return;
+	s->lo = isnan(s->lo) ? v : fmin(s->lo, v);
+	s->hi = isnan(s->hi) ? v : fmax(s->hi, v);
+}
+
+/* Ranges, methods and platforms of the runs the compute law used. */
+static void
+calibration(const wc_ft_table *t, const wc__ft_design *d, wc_ft_fit_result *r)
+{
+	wc_finetune_params *s = &r->section;
+	wc_ft_ranges_unknown(&s->ranges);
+	for (int i = 0; i < d->n; i++) {
+		const wc_ft_run *run = &t->runs[d->row[i]];
+		const wc_ft_config *c = &run->config;
+		s->methods |= 1u << c->method;
+		widen(&s->ranges.micro_batch, c->micro_batch);
+		widen(&s->ranges.seq_len, c->seq_len);
+		widen(&s->ranges.params_b, c->params_b);
+		widen(&s->ranges.gpus, c->gpus);
+		if (c->method != WC_FT_FULL)
+			widen(&s->ranges.lora_rank, c->lora_rank);
+		widen(&s->ranges.flops_tflop, d->X[2 * i + 1]);
+		/* Platforms joined with '+', each once. */
+		size_t len = strlen(run->platform);
+		const char *at = strstr(s->platform, run->platform);
+		int listed = at && (at == s->platform || at[-1] == '+') && (at[len] == '\0' || at[len] == '+');
+		if (!listed && strlen(s->platform) + len + 2 <= sizeof s->platform)
+			snprintf(s->platform + strlen(s->platform), sizeof s->platform - strlen(s->platform),
+			         "%s%s", s->platform[0] ? "+" : "", run->platform);
+	}
+	if (strchr(s->platform, '+'))
+		warn(r, "calibration: runs from several platforms (%s) are fitted as one law", s->platform);
+}
+
+/* Each relation on the largest sweep of its factor. */
+static void
+relations(const wc_ft_table *t, wc_ft_fit_result *r)
+{
+	for (int k = 0; k < WC_FT_REL_COUNT; k++) {
+		wc_ft_relation_kind kind = (wc_ft_relation_kind)k;
+		int best = wc_ft_sweeps_best(&r->sweeps, kind);
+		wc_error e;
+		if (best < 0) {
+			warn(r, "%s: no sweep of %s in the table (runs that differ only in it); not fitted",
+			     wc_ft_relation_name(kind), wc_ft_relation_factor(kind));
+			continue;
+		}
+		const wc_ft_sweep *s = &r->sweeps.sweeps[best];
+		wc_ft_linear_fit *f = &r->relation[k];
+		if (wc_ft_fit_relation(t, kind, s->rows, s->n_rows, f, &e) != WC_OK) {
+			warn(r, "%s", e.msg);
+			continue;
+		}
+		r->has_relation[k] = 1;
+		wc_ft_relation *rel = &r->section.relations[k];
+		rel->present = 1;
+		for (int j = 0; j < 3; j++)
+			rel->coef[j] = j < f->terms ? fitted(f->coef[j], f->se[j], f->n - f->terms)
+			                            : (wc_param){ NAN, NAN, NAN, WC_SRC_ASSUMED };
+		rel->r2 = f->r2;
+		rel->runs = f->n;
+		rel->levels = f->levels;
+		rel->x.lo = f->x_lo;
+		rel->x.hi = f->x_hi;
+		rel->has_base = 1;
+		rel->base = s->base;
+	}
+}
+
+int
+wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_result *out,
+                wc_error *err)
+{
+	wc__ft_design d;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if ((rc = wc__ft_compute_design(t, NULL, &d, err)) != WC_OK)
+		return rc;
+	out->n_used = d.n;
+	out->n_excluded = (int)t->n_runs - d.n;
+	if ((rc = wc__ft_fit_design(&d, 2, &out->compute, err)) != WC_OK)
+		goto done;
+	wc_finetune_params *s = &out->section;
+	s->present = 1;
+	s->runs = d.n;
+	s->e0 = fitted(out->compute.coef[0], out->compute.se[0], d.n - 2);
+	s->kappa = fitted(out->compute.coef[1], out->compute.se[1], d.n - 2);
+	s->e0_se = out->compute.se[0];
+	s->kappa_se = out->compute.se[1];
+	s->r2 = out->compute.r2;
+	calibration(t, &d, out);
+	if (out->compute.r2 < 0.9)
+		warn(out, "compute law: R^2 %.3f; E_step is not linear in F_step on these runs", out->compute.r2);
+	if ((rc = wc_ft_find_sweeps(t, NULL, &out->sweeps, err)) != WC_OK)
+		goto done;
+	relations(t, out);
+	/* The bootstrap's percentile intervals replace the t intervals. */
+	if (bo && bo->replicates >= 2 &&
+	    (rc = wc__ft_bootstrap(&d, &out->compute, bo, s, &out->boot_failed, err)) != WC_OK)
+		goto done;
+	if (out->boot_failed > 0)
+		warn(out, "bootstrap: %d of %d replicates could not be fitted and were left out",
+		     out->boot_failed, bo->replicates);
+done:
+	wc__ft_design_free(&d);
+	if (rc != WC_OK)
+		wc_ft_fit_result_clear(out);
+	return rc;
+}
+
+void
+wc_ft_fit_result_clear(wc_ft_fit_result *r)
+{
+	wc_finetune_params_clear(&r->section);
+	wc_ft_sweeps_clear(&r->sweeps);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,190 @@
+/*
+ * The power response (docs/envelopes.md, "Power response"): engine
+ * activity added to a regular grid as exact integrals over each bin, the
+ * hold of the busy level over the first part of an idle gap, and the
+ * first-order response of the power to the target, solved exactly for a
+ * target constant within each bin.
+ */
+#include "models/response.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void
+wc_response_assumed(wc_response_params *out)
+{
+	memset(out, 0, sizeof *out);
+	out->present = 1;
+	out->fitted = 0;
+	out->tau_s = (wc_response_value){ WC_RESPONSE_ASSUMED_TAU_S, NAN, NAN };
+	out->hold_s = (wc_response_value){ WC_RESPONSE_ASSUMED_HOLD_S, NAN, NAN };
+	out->prefill_ratio = (wc_response_value){ WC_RESPONSE_ASSUMED_PREFILL_RATIO, NAN, NAN };
+	out->rms_w = NAN;
+}
+
+void
+wc_response_effective(const wc_response_params *p, wc_response_params *out)
+{
+	if (p && p->present)
+		*out = *p;
+	else
+		wc_response_assumed(out);
+}
+
+static int
+check_value(const wc_response_value *v, const char *key, double max, wc_error *err)
+{
+	if (!isfinite(v->value) || v->value < 0.0 || v->value > max)
+		return wc_error_set(err, WC_EINVAL, "response/%s: must be a number between 0 and %g, got %g",
+		                    key, max, v->value);
+	if (isfinite(v->lo) != isfinite(v->hi) || (isfinite(v->lo) && v->lo > v->hi))
+		return wc_error_set(err, WC_EINVAL, "response/%s: interval must be [lo, hi] with lo <= hi", key);
+	return WC_OK;
+}
+
+int
+wc_response_validate(const wc_response_params *p, wc_error *err)
+{
+	int rc;
+	if (!p->present)
+		return WC_OK;
+	if ((rc = check_value(&p->tau_s, "tau_s", WC_RESPONSE_MAX_TAU_S, err)) ||
+	    (rc = check_value(&p->hold_s, "hold_s", WC_RESPONSE_MAX_HOLD_S, err)) ||
+	    (rc = check_value(&p->prefill_ratio, "prefill_ratio", WC_RESPONSE_MAX_PREFILL_RATIO, err)))
+		return rc;
+	if (p->runs < 0)
+		return wc_error_set(err, WC_EINVAL, "response/runs: must be >= 0");
+	if (p->n_levels < 0 || p->n_levels > WC_RESPONSE_MAX_LEVELS)
+		return wc_error_set(err, WC_EINVAL, "response/levels: at most %d", WC_RESPONSE_MAX_LEVELS);
+	for (int i = 0; i < p->n_levels; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "levels/%d/tau_s", i);
+		if ((rc = check_value(&p->levels[i].tau_s, key, WC_RESPONSE_MAX_TAU_S, err)))
+			return rc;
+		if (!p->levels[i].level[0])
+			return wc_error_set(err, WC_EINVAL, "response/levels/%d/level: empty", i);
+		for (int j = 0; j < i; j++)
+			if (strcmp(p->levels[j].level, p->levels[i].level) == 0)
+				return wc_error_set(err, WC_EINVAL, "response/levels/%d/level: duplicate '%s'", i,
+				                    p->levels[i].level);
+	}
+	return WC_OK;
+}
+
+double
+wc_response_tau_for(const wc_response_params *p, const char *level)
+{
+	for (int i = 0; level && i < p->n_levels; i++)
+		if (strcmp(p->levels[i].level, level) == 0)
+			return p->levels[i].tau_s.value;
+	return p->tau_s.value;
+}
+
+/* ---------------------------------------------------------------- grid */
+
+void
+wc_response_state_init(wc_response_state *s, double idle_w, double prefill_w, double hold_s)
+{
+	s->idle_w = idle_w;
+	s->prefill_w = prefill_w;
+	s->hold_s = hold_s;
+	s->t_last = 0.0;
+	s->held_w = 0.0;
+}
+
+/* Add a constant level over [a, b): exact overlaps with each bin. */
+static void
+add_span(const wc_response_grid *g, double a, double b, double power_w, double running,
+         double prefill_frac)
+{
+	const double dt = g->dt;
+	if (a < 0.0)
+		a = 0.0;
+	if (!(b > a))
+		return;
+	double kf = floor(a / dt);
+	if (!(kf < (double)g->len))
+		return;
+	size_t k = (size_t)kf;
+	if (b <= (double)(k + 1) * dt && a >= (double)k * dt) {
+		/* Within one bin: the common case. */
+		double o = b - a;
+		g->power[k] += power_w * o;
+		if (g->running)
+			g->running[k] += running * o;
+		if (g->prefill && prefill_frac > 0.0)
+			g->prefill[k] += prefill_frac * o;
+		return;
+	}
+	/* a/dt can round down across a bin edge: step forward if so. */
+	if ((double)(k + 1) * dt <= a)
+		k++;
+	for (; k < g->len; k++) {
+		double lo = (double)k * dt, hi = (double)(k + 1) * dt;
+		double o = (b < hi ? b : hi) - (a > lo ? a : lo);
+		if (o > 0.0) {
+			g->power[k] += power_w * o;
+			if (g->running)
+				g->running[k] += running * o;
+			if (g->prefill && prefill_frac > 0.0)
+				g->prefill[k] += prefill_frac * o;
+		}
+		if (b <= hi)
+			break;
+	}
+}
+
+/* The hold over the gap [s->t_last, until). */
+static void
+add_hold(const wc_response_grid *g, wc_response_state *s, double until)
+{
+	if (s->held_w != 0.0 && s->hold_s > 0.0 && until > s->t_last) {
+		double end = s->t_last + s->hold_s;
+		add_span(g, s->t_last, until < end ? until : end, s->held_w, 0.0, 0.0);
+	}
+}
+
+void
+wc_response_add(const wc_response_grid *g, wc_response_state *s, double t0, double t1,
+                double running, double dynamic_w, double prefill_frac)
+{
+	if (!(t1 > t0))
+		return;
+	if (t0 > s->t_last)
+		add_hold(g, s, t0);
+	add_span(g, t0, t1, dynamic_w + prefill_frac * s->prefill_w, running, prefill_frac);
+	s->t_last = t1;
+	s->held_w = dynamic_w;
+}
+
+void
+wc_response_finish(const wc_response_grid *g, wc_response_state *s, double t_end)
+{
+	add_hold(g, s, t_end);
+	s->held_w = 0.0;
+	const double idle = s->idle_w * g->dt;
+	for (size_t k = 0; k < g->len; k++)
+		g->power[k] += idle;
+}
+
+double
+wc_response_filter(const double *target, size_t len, double dt, double tau, double y0,
+                   double *out)
+{
+	double y = y0;
+	if (!(tau > 0.0)) {
+		for (size_t k = 0; k < len; k++)
+			y = out[k] = target[k];
+		return y;
+	}
+	/* y' = (x - y)/tau with x constant over the bin: y(t) = x + (y0 - x)e^(-t/tau);
+	 * its mean over the bin is x + (y0 - x)(tau/dt)(1 - e^(-dt/tau)). */
+	const double a = exp(-dt / tau), m = (tau / dt) * (1.0 - a);
+	for (size_t k = 0; k < len; k++) {
+		double x = target[k];
+		out[k] = x + (y - x) * m;
+		y = x + (y - x) * a;
+	}
+	return y;
+}

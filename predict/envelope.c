@@ -1,0 +1,135 @@
+/*
+ * Trace envelopes (docs/envelopes.md): options, the law-based power map,
+ * and the replicas -- run by worker threads, replica r writing only its
+ * own slot, reduced by the calling thread in replica order, so results
+ * are bit-identical for any number of threads.
+ */
+#include "envelope_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+static const char *const fleet_names[WC_FLEET_MODE_COUNT] = {
+	"independent", "round_robin", "least_loaded",
+};
+
+const char *
+wc_fleet_mode_name(wc_fleet_mode m)
+{
+	return (unsigned)m < WC_FLEET_MODE_COUNT ? fleet_names[m] : "";
+}
+
+int
+wc_fleet_mode_from_name(const char *name, wc_fleet_mode *out)
+{
+	for (int i = 0; name && i < WC_FLEET_MODE_COUNT; i++)
+		if (strcmp(name, fleet_names[i]) == 0) {
+			*out = (wc_fleet_mode)i;
+			return WC_OK;
+		}
+	return WC_ENOTFOUND;
+}
+
+void
+wc_envelope_options_init(wc_envelope_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->horizon_s = 600.0;
+	o->replicas = 20;
+	o->seed = 1;
+	o->threads = 1;
+	o->bin_s = 1.0;
+	o->sample_s = 0.1;
+	o->max_running = 256;
+	o->tau_s = WC_RESPONSE_ASSUMED_TAU_S;
+	o->hold_s = WC_RESPONSE_ASSUMED_HOLD_S;
+	o->fleet_size = 1;
+	o->fleet_mode = WC_FLEET_INDEPENDENT;
+}
+
+/* A positive multiple of the grid (to 1e-6 of a step). */
+static int
+grid_multiple(double x)
+{
+	double k = x / WC_ENVELOPE_GRID_S;
+	return isfinite(k) && k >= 1.0 - 1e-6 && fabs(k - round(k)) <= 1e-6 * fmax(1.0, k);
+}
+
+int
+wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
+{
+	if (!isfinite(o->horizon_s) || !(o->horizon_s >= WC_ENVELOPE_GRID_S) ||
+	    o->horizon_s > WC_ENVELOPE_MAX_HORIZON_S)
+		return wc_error_set(err, WC_EINVAL, "horizon_s: must be between %g and %g s, got %g",
+		                    WC_ENVELOPE_GRID_S, WC_ENVELOPE_MAX_HORIZON_S, o->horizon_s);
+	if (!isfinite(o->warmup_s) || o->warmup_s < 0 || o->warmup_s > WC_ENVELOPE_MAX_HORIZON_S)
+		return wc_error_set(err, WC_EINVAL, "warmup_s: must be between 0 and %g s, got %g",
+		                    WC_ENVELOPE_MAX_HORIZON_S, o->warmup_s);
+	if (o->replicas < 1 || o->replicas > WC_ENVELOPE_MAX_REPLICAS)
+		return wc_error_set(err, WC_EINVAL, "replicas: must be between 1 and %d, got %d",
+		                    WC_ENVELOPE_MAX_REPLICAS, o->replicas);
+	if (o->threads < 1 || o->threads > WC_ENVELOPE_MAX_THREADS)
+		return wc_error_set(err, WC_EINVAL, "threads: must be between 1 and %d, got %d",
+		                    WC_ENVELOPE_MAX_THREADS, o->threads);
+	if (!grid_multiple(o->bin_s) || o->bin_s > o->horizon_s + 1e-9)
+		return wc_error_set(err, WC_EINVAL, "bin_s: must be a multiple of %g s up to the horizon, got %g",
+		                    WC_ENVELOPE_GRID_S, o->bin_s);
+	if (!grid_multiple(o->sample_s) || o->sample_s > 60.0)
+		return wc_error_set(err, WC_EINVAL, "sample_s: must be a multiple of %g s up to 60 s, got %g",
+		                    WC_ENVELOPE_GRID_S, o->sample_s);
+	if (o->max_running < 1 || o->max_running > WC_ENVELOPE_MAX_RUNNING)
+		return wc_error_set(err, WC_EINVAL, "max_running: must be between 1 and %d, got %d",
+		                    WC_ENVELOPE_MAX_RUNNING, o->max_running);
+	if (!isfinite(o->tau_s) || o->tau_s < 0 || o->tau_s > WC_RESPONSE_MAX_TAU_S)
+		return wc_error_set(err, WC_EINVAL, "tau_s: must be between 0 and %g s, got %g",
+		                    WC_RESPONSE_MAX_TAU_S, o->tau_s);
+	if (!isfinite(o->hold_s) || o->hold_s < 0 || o->hold_s > WC_RESPONSE_MAX_HOLD_S)
+		return wc_error_set(err, WC_EINVAL, "hold_s: must be between 0 and %g s, got %g",
+		                    WC_RESPONSE_MAX_HOLD_S, o->hold_s);
+	if (o->fleet_size < 1 || o->fleet_size > WC_ENVELOPE_MAX_FLEET)
+		return wc_error_set(err, WC_EINVAL, "fleet_size: must be between 1 and %d, got %d",
+		                    WC_ENVELOPE_MAX_FLEET, o->fleet_size);
+	if ((unsigned)o->fleet_mode >= WC_FLEET_MODE_COUNT)
+		return wc_error_set(err, WC_EINVAL, "fleet_mode: unknown");
+	return WC_OK;
+}
+
+/* ------------------------------------------------------- power map */
+
+static double
+law_dynamic(const void *ctx, double running)
+{
+	return wc_law_point_dynamic(&((const wc_power_map_law *)ctx)->law, running);
+}
+
+int
+wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_params *response,
+                      wc_power_map_law *store, wc_power_map *out, wc_error *err)
+{
+	wc_law_binding b;
+	wc_response_params r;
+	int rc = wc_law_bind(p, c, &b, err);
+	if (rc != WC_OK)
+		return rc;
+	wc_law_bound_point(&b, NULL, &store->law);
+	wc_response_effective(response, &r);
+	memset(out, 0, sizeof *out);
+	out->dynamic_w = law_dynamic;
+	out->ctx = store;
+	out->idle_w = store->law.p0;
+	out->tp = c->tp;
+	out->prefill_w = r.prefill_ratio.value *
+	                 wc_law_point_dynamic(&store->law, WC_RESPONSE_PREFILL_REF_RUNNING);
+	snprintf(out->source, sizeof out->source, "law+prefill");
+	if (!isfinite(out->idle_w) || !isfinite(out->prefill_w) ||
+	    !isfinite(law_dynamic(store, WC_RESPONSE_PREFILL_REF_RUNNING)))
+		return wc_error_set(err, WC_ERANGE, "law: non-finite power for this configuration");
+	return WC_OK;
+}

@@ -1,0 +1,298 @@
+/*
+ * Trace envelopes (docs/envelopes.md): how the power trace of a serving
+ * group will swing under a workload -- the band of its power over time,
+ * its peaks, ramps and energy -- for one server or a fleet, by Monte Carlo
+ * on a 50 ms grid:
+ *
+ *   arrivals -> admission up to the engine's limit (a queue beyond it)
+ *   -> prefill, then decode steps whose length depends on the running
+ *      count (continuous batching) -> n(t) and prefill activity
+ *   -> per-GPU power: the frozen law at n(t) plus a prefill increment,
+ *      held over short idle gaps, through a first-order response
+ *   -> R replicas, replica r on PCG32 stream (seed, r).
+ *
+ * Service times come through wc_service_times, so the capacity model can
+ * replace the stand-in shipped here (wc_roofline_standin: memory roofline
+ * with assumed efficiencies) without touching the simulation. The power
+ * mapping is wc_power_map, one small function. Every result names the
+ * source of both.
+ *
+ * Ownership: inputs are borrowed for the duration of a call; results own
+ * their arrays (wc_envelope_result_clear). Every function is reentrant;
+ * results are bit-identical for a seed whatever the number of threads.
+ */
+#ifndef WC_PREDICT_ENVELOPE_H
+#define WC_PREDICT_ENVELOPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/models.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The simulation grid, s. */
+#define WC_ENVELOPE_GRID_S 0.05
+/** Bounds of the library (the HTTP API has tighter ones). */
+#define WC_ENVELOPE_MAX_HORIZON_S (7.0 * 86400.0)
+#define WC_ENVELOPE_MAX_REPLICAS 100000
+#define WC_ENVELOPE_MAX_FLEET 1000000
+#define WC_ENVELOPE_MAX_RUNNING 65536
+#define WC_ENVELOPE_MAX_THREADS 256
+#define WC_ENVELOPE_MAX_TOKENS 10000000.0
+#define WC_ENVELOPE_WARN_MAX 8
+#define WC_ENVELOPE_WARN_LEN 200
+
+/* ------------------------------------------------------- service times */
+
+/** Where the simulation gets its service times. `decode_step_s` is one
+ *  engine step with `running` requests decoding at a mean context of
+ *  `context_tokens` each; `prefill_s` is one request's prefill of
+ *  `input_tokens`. Both must return finite values >= 0 and be safe to call
+ *  from several threads on the same ctx. */
+typedef struct {
+	double (*decode_step_s)(void *ctx, double running, double context_tokens);
+	double (*prefill_s)(void *ctx, double input_tokens);
+	void *ctx;
+	char source[48];   /* named in every result, e.g. "roofline_standin" */
+} wc_service_times;
+
+/** The stand-in (docs/envelopes.md, "Service times"): a decode step reads
+ *  the weights a step touches and the running requests' KV cache at an
+ *  assumed share of the memory bandwidth, plus an assumed fixed overhead;
+ *  a prefill does 2*N_act*L + 2*layers*L^2*d_model FLOPs at an assumed
+ *  share of the dense BF16 peak. Platform facts from models/catalog.h,
+ *  architecture from the configuration's `arch` (else a dense model of
+ *  N_act and no KV term). */
+#define WC_STANDIN_BW_EFFICIENCY 0.7
+#define WC_STANDIN_FLOPS_EFFICIENCY 0.5
+#define WC_STANDIN_STEP_OVERHEAD_S 0.002
+
+typedef struct {
+	char platform[WC_NAME_MAX];
+	int tp;
+	double bandwidth_b_s, flops;          /* of the whole group */
+	double bw_efficiency, flops_efficiency, step_overhead_s;
+	double shared_bytes;                  /* weights every step reads */
+	double expert_bytes;                  /* all experts' weights (MoE; else 0) */
+	double experts, experts_per_token;    /* MoE routing (else 0) */
+	double kv_bytes_per_token;            /* over the group; 0 = unknown */
+	double active_params;                 /* N_act, parameters */
+	double layers, d_model;               /* 0 = unknown (no attention term) */
+} wc_roofline_standin;
+
+/** Fill the stand-in for a configuration (platform by name in the catalog,
+ *  "H100-locked" style levels by their prefix). WC_ENOTFOUND when the
+ *  catalog has no such platform ("platform: ..."). */
+int wc_roofline_standin_init(wc_roofline_standin *s, const wc_config *c, wc_error *err);
+/** The service times of a stand-in (borrowed by `out`). */
+void wc_roofline_standin_service(wc_roofline_standin *s, wc_service_times *out);
+
+/* ------------------------------------------------------------ workloads */
+
+typedef enum { WC_LENGTH_FIXED = 0, WC_LENGTH_LOGNORMAL, WC_LENGTH_EMPIRICAL } wc_length_kind;
+
+/** A token-length distribution: a fixed `mean`, a lognormal with `mean`
+ *  and `sd`, or draws (with replacement) from `values`. Draws are rounded
+ *  to whole tokens >= 1. */
+typedef struct {
+	wc_length_kind kind;
+	double mean, sd;
+	const double *values;
+	size_t n_values;
+} wc_length_dist;
+
+typedef enum {
+	WC_ENVELOPE_CLOSED = 0, /* `concurrency` clients, each resubmitting after `think_s` */
+	WC_ENVELOPE_POISSON,    /* open loop, exponential inter-arrivals */
+	WC_ENVELOPE_BURSTY,     /* open loop, gamma inter-arrivals (shape = burstiness) */
+	WC_ENVELOPE_REPLAY,     /* the arrivals of a log */
+	WC_ENVELOPE_SERIES,     /* an explicit n(t) (no engine, no prefill) */
+	WC_ENVELOPE_KIND_COUNT
+} wc_envelope_kind;
+
+/** "closed", "poisson", "bursty", "replay", "n_series". */
+const char *wc_envelope_kind_name(wc_envelope_kind k);
+int wc_envelope_kind_from_name(const char *name, wc_envelope_kind *out);
+
+/** What arrives at one server (per replica; docs/envelopes.md, "Workloads"). */
+typedef struct {
+	wc_envelope_kind kind;
+	double concurrency;   /* closed: clients */
+	double think_s;       /* closed: pause between a completion and the next request */
+	double rate;          /* poisson/bursty: requests/s (when no profile) */
+	double burstiness;    /* bursty: gamma shape; 1 = Poisson */
+	/* optional piecewise-constant rate: profile_rate[i] until profile_until_s[i]
+	 * (increasing); the last rate holds to the end of the horizon */
+	size_t n_profile;
+	const double *profile_until_s, *profile_rate;
+	wc_length_dist input, output;
+	/* replay: arrival times (s from the start, non-decreasing) and the
+	 * requests' lengths (NaN = drawn from input/output) */
+	size_t n_arrivals;
+	const double *arrival_s, *arrival_input, *arrival_output;
+	/* n_series: running requests, each sample held series_dt_s */
+	size_t series_len;
+	const double *series_running;
+	double series_dt_s;
+} wc_envelope_workload;
+
+/** A workload with nothing set (closed loop of 0 would be refused). */
+void wc_envelope_workload_init(wc_envelope_workload *w);
+/** Check a workload; messages name the field ("rate: must be ...",
+ *  "series_running/3: ...", "arrival_s: empty replay log"). */
+int wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err);
+
+/* ------------------------------------------------------------ power map */
+
+/** Per-GPU power as a function of the engine's state: P0 + dynamic_w(n)
+ *  + prefill_w while a prefill runs. The law-based map below is one
+ *  implementation; a workload-aware law can provide another. */
+typedef struct {
+	double (*dynamic_w)(const void *ctx, double running); /* W per GPU above P0 */
+	const void *ctx;
+	double idle_w;     /* P0 per GPU */
+	double prefill_w;  /* increment per GPU while prefilling */
+	int tp;            /* GPUs per server */
+	char source[48];
+} wc_power_map;
+
+/** Storage of the law-based map (the frozen law bound to a configuration). */
+typedef struct {
+	wc_law_point law;
+} wc_power_map_law;
+
+/** The law-based map: dynamic power = the frozen law's at n (its point
+ *  estimate, the configuration's measured idle power replacing P0 when
+ *  given), prefill increment = response->prefill_ratio times the law's
+ *  dynamic power at n = 32. `store` must outlive `out`. */
+int wc_power_map_from_law(const wc_params *p, const wc_config *c,
+                          const wc_response_params *response, wc_power_map_law *store,
+                          wc_power_map *out, wc_error *err);
+
+/* -------------------------------------------------------------- options */
+
+typedef enum {
+	WC_FLEET_INDEPENDENT = 0, /* each server its own arrival process */
+	WC_FLEET_ROUND_ROBIN,     /* one arrival process, servers in turn */
+	WC_FLEET_LEAST_LOADED,    /* one arrival process, to the server with least work */
+	WC_FLEET_MODE_COUNT
+} wc_fleet_mode;
+/** "independent", "round_robin", "least_loaded". */
+const char *wc_fleet_mode_name(wc_fleet_mode m);
+int wc_fleet_mode_from_name(const char *name, wc_fleet_mode *out);
+
+typedef struct {
+	double horizon_s;     /* simulated time after the warm-up */
+	double warmup_s;      /* simulated first and discarded (starts empty) */
+	int replicas;
+	uint64_t seed;
+	int threads;
+	double bin_s;         /* band bins (a multiple of the grid) */
+	double sample_s;      /* meter cadence for the trace metrics (multiple of the grid) */
+	int max_running;      /* the engine's concurrency limit (max_num_seqs) */
+	double tau_s, hold_s; /* the response (prefill increment is in the power map) */
+	int fleet_size;       /* servers summed into the aggregate; 1 = one server */
+	wc_fleet_mode fleet_mode;
+} wc_envelope_options;
+
+/** horizon 600 s, no warm-up, 20 replicas, seed 1, 1 thread, 1 s bins,
+ *  0.1 s metric cadence, 256 running, the assumed response, one server. */
+void wc_envelope_options_init(wc_envelope_options *o);
+/** Messages name the option ("horizon_s: ...", "replicas: ..."). */
+int wc_envelope_options_check(const wc_envelope_options *o, wc_error *err);
+
+/* -------------------------------------------------------------- results */
+
+/** A number over replicas: their mean and 5th / 95th percentiles. */
+typedef struct {
+	double value, lo, hi;
+} wc_envelope_stat;
+
+/** Trace metrics of one trace (docs/trace-metrics.md definitions), each
+ *  over the replicas. Power metrics are of the whole group (tp GPUs;
+ *  for a fleet, of all its servers). */
+typedef struct {
+	wc_envelope_stat mean_w, p5_w, p50_w, p95_w, max_w;
+	wc_envelope_stat ramp_w_per_s, ramp_p95_w_per_s, spectral_entropy;
+	wc_envelope_stat energy_j, energy_per_token_j, mean_running, output_tokens;
+} wc_envelope_summary;
+
+/** Per-bin band of one trace over the replicas. */
+typedef struct {
+	size_t n_bins;
+	double bin_s;
+	double *t_s;          /* bin starts */
+	double *mean_w;       /* mean over replicas of the bin's mean power */
+	double *p5_w, *p95_w; /* 5th / 95th percentile over replicas */
+	double *mean_running; /* mean over replicas of the bin's mean n */
+} wc_envelope_band;
+
+typedef struct {
+	wc_envelope_summary server;  /* one server (server 0 of a fleet) */
+	wc_envelope_band server_band;
+	int fleet_size;
+	wc_fleet_mode fleet_mode;
+	wc_envelope_summary fleet;   /* the aggregate (= server when fleet_size 1) */
+	wc_envelope_band fleet_band;
+	double fleet_peak_w;         /* largest aggregate sample over every replica */
+	int replicas;
+	char service_source[48], power_source[48];
+	int n_warnings;
+	char warnings[WC_ENVELOPE_WARN_MAX][WC_ENVELOPE_WARN_LEN];
+} wc_envelope_result;
+
+/** Simulate. Invalid inputs are WC_EINVAL with the field named. */
+int wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st,
+                    const wc_power_map *pm, const wc_envelope_options *o,
+                    wc_envelope_result *out, wc_error *err);
+void wc_envelope_result_clear(wc_envelope_result *r);
+
+/* ---------------------------------------------------------- budget plan */
+
+typedef enum { WC_BUDGET_P95 = 0, WC_BUDGET_MAX } wc_budget_stat;
+
+typedef struct {
+	double budget_w;      /* the feed's limit for the aggregate, W */
+	wc_budget_stat stat;  /* which statistic of the aggregate must stay below it */
+	int max_fleet;        /* search bound */
+	double bin_s;         /* the aggregate is judged on means over bins of this width */
+} wc_budget_options;
+
+typedef struct {
+	int fleet_size;          /* the largest K that fits (0: not even one) */
+	double stat_w;           /* the statistic at that K (NaN at 0) */
+	double next_stat_w;      /* at K + 1 (NaN when K = max_fleet) */
+	int at_bound;            /* 1: K = max_fleet still fits (the bound was the limit) */
+	int probes;              /* fleet sizes evaluated */
+	int servers_simulated;
+} wc_budget_plan;
+
+/** The largest fleet size K <= max_fleet whose aggregate power statistic
+ *  (p95 or max over the horizon's bins) stays at or below the budget,
+ *  found by doubling then bisection over nested fleets (the fleet of K
+ *  is the first K servers of the fleet of K + 1, so the statistic grows
+ *  with K). The workload is per server; options' replicas and fleet size
+ *  are not used (one realisation per K). */
+int wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st,
+                       const wc_power_map *pm, const wc_envelope_options *o,
+                       const wc_budget_options *bo, wc_budget_plan *out, wc_error *err);
+
+/* ------------------------------------------------- metrics of a trace */
+
+/** Ramp rate of a uniformly sampled trace (samples p[0..n) every `dt` s,
+ *  read as the piecewise-linear curve through them) exactly as
+ *  trace/metrics.h defines it: mean and p95 of |dP|/dt between
+ *  consecutive exact 1-s means from the first sample. NaN when fewer than
+ *  two whole seconds. */
+void wc_envelope_ramp(const double *p, size_t n, double dt, double *mean_out, double *p95_out);
+/** Spectral entropy of a uniformly sampled trace as trace/metrics.h
+ *  defines it (on the exact means over bins of `dt` from the first sample). */
+int wc_envelope_spectral_entropy(const double *p, size_t n, double *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,311 @@
+/*
+ * Power budget plans (docs/envelopes.md, "Budget plans"): the largest
+ * fleet whose aggregate power statistic stays within a budget. Fleet
+ * sizes are probed by doubling, then by bisection. Independent servers
+ * form nested fleets -- server k draws from stream (seed, k) whatever the
+ * fleet size, and the fleet of K is the first K servers -- so each server
+ * is simulated once (the new ones of a probe in parallel) and the
+ * statistic cannot decrease with K. A shared arrival process is simulated
+ * afresh for every probed K with the same seed.
+ */
+#include "envelope_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+/* Cached server traces beyond this many doubles are refused. */
+#define BUDGET_MAX_CACHE ((size_t)1 << 25)
+
+typedef struct {
+	const wc_envelope_workload *w;
+	const wc_service_times *st;
+	const wc_power_map *pm;
+	const wc_envelope_options *o;
+	const wc_budget_options *bo;
+	const double *dynamic_w;
+	size_t len, skip, out_len, bin_stride, n_bins;
+	double *cache;       /* server k's binned trace at cache + k*n_bins */
+	int cached;          /* servers in the cache */
+	size_t cache_cap;    /* servers it has room for */
+	double *agg, *scratch;
+} budget_state;
+
+typedef struct {
+	budget_state *bs;
+	int first, last, tid, threads, rc;
+	wc_error err;
+} budget_worker;
+
+static void
+bin_means(const double *x, size_t len, size_t stride, size_t n_bins, double *out)
+{
+	for (size_t b = 0; b < n_bins; b++) {
+		size_t a = b * stride, e = a + stride < len ? a + stride : len;
+		double s = 0.0;
+		for (size_t k = a; k < e; k++)
+			s += x[k];
+		out[b] = s / (double)(e - a);
+	}
+}
+
+static int
+ctx_alloc(budget_state *bs, wc__replica_ctx *c)
+{
+	*c = (wc__replica_ctx){ bs->w, bs->st, bs->pm, bs->o, bs->dynamic_w, bs->len, bs->skip,
+	                        { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0 };
+	for (int i = 0; i < 2; i++) {
+		c->power[i] = wc_alloc_array(bs->len, sizeof(double));
+		c->running[i] = wc_alloc_array(bs->len, sizeof(double));
+	}
+	return c->power[0] && c->power[1] && c->running[0] && c->running[1] ? WC_OK : WC_ENOMEM;
+}
+
+static void
+ctx_free(wc__replica_ctx *c)
+{
+	for (int i = 0; i < 2; i++) {
+		free(c->power[i]);
+		free(c->running[i]);
+	}
+}
+
+static void *
+simulate_new(void *arg)
+{
+	budget_worker *wk = arg;
+	budget_state *bs = wk->bs;
+	wc__replica_ctx c;
+	double tokens[2];
+	if (ctx_alloc(bs, &c) != WC_OK)
+		wk->rc = wc_error_set(&wk->err, WC_ENOMEM, "budget: out of memory");
+	for (int k = wk->first + wk->tid; wk->rc == WC_OK && k < wk->last; k += wk->threads) {
+		wk->rc = wc__replica_simulate(&c, 1, WC_FLEET_INDEPENDENT, (uint64_t)k, tokens, &wk->err);
+		if (wk->rc == WC_OK)
+			bin_means(c.power[0], bs->out_len, bs->bin_stride, bs->n_bins,
+			          bs->cache + (size_t)k * bs->n_bins);
+	}
+	ctx_free(&c);
+	return NULL;
+}
+
+/* Simulate servers [cached, k) into the cache, on the option's threads. */
+static int
+extend_cache(budget_state *bs, int k, wc_error *err)
+{
+	if (k <= bs->cached)
+		return WC_OK;
+	if ((size_t)k > bs->cache_cap) {
+		size_t cap = bs->cache_cap;
+		double *nc = wc_grow(bs->cache, &cap, (size_t)k, bs->n_bins * sizeof *nc, 16);
+		if (!nc)
+			return wc_error_set(err, WC_ENOMEM, "budget: out of memory (%d server traces)", k);
+		bs->cache = nc;
+		bs->cache_cap = cap;
+	}
+	int threads = bs->o->threads < k - bs->cached ? bs->o->threads : k - bs->cached, rc = WC_OK;
+	/* On the heap: callers may run on small stacks (the server's workers). */
+	budget_worker *wk = calloc((size_t)threads, sizeof *wk);
+	pthread_t *th = calloc((size_t)threads, sizeof *th);
+	int *started = calloc((size_t)threads, sizeof *started);
+	if (!wk || !th || !started) {
+		free(wk);
+		free(th);
+		free(started);
+		return wc_error_set(err, WC_ENOMEM, "budget: out of memory");
+	}
+	for (int t = 0; t < threads; t++)
+		wk[t] = (budget_worker){ bs, bs->cached, k, t, threads, WC_OK, { 0, "" } };
+	for (int t = 1; t < threads; t++)
+		started[t] = pthread_create(&th[t], NULL, simulate_new, &wk[t]) == 0;
+	simulate_new(&wk[0]);
+	for (int t = 1; t < threads; t++) {
+		if (started[t])
+			pthread_join(th[t], NULL);
+		else /* could not start it: do its share here */
+			simulate_new(&wk[t]);
+	}
+	for (int t = 0; t < threads && rc == WC_OK; t++)
+		if (wk[t].rc != WC_OK) {
+			if (err)
+				*err = wk[t].err;
+			rc = wk[t].rc;
+		}
+	free(wk);
+	free(th);
+	free(started);
+	if (rc == WC_OK)
+		bs->cached = k;
+	return rc;
+}
+
+static double
+statistic(budget_state *bs)
+{
+	memcpy(bs->scratch, bs->agg, bs->n_bins * sizeof *bs->scratch);
+	gsl_sort(bs->scratch, 1, bs->n_bins);
+	return bs->bo->stat == WC_BUDGET_MAX ? bs->scratch[bs->n_bins - 1]
+	                                     : gsl_stats_quantile_from_sorted_data(bs->scratch, 1, bs->n_bins, 0.95);
+}
+
+/* The statistic of the fleet of k servers. */
+static int
+probe(budget_state *bs, int k, double *stat, wc_error *err)
+{
+	int rc;
+	memset(bs->agg, 0, bs->n_bins * sizeof *bs->agg);
+	if (bs->o->fleet_mode == WC_FLEET_INDEPENDENT) {
+		if ((rc = extend_cache(bs, k, err)) != WC_OK)
+			return rc;
+		/* Summed in server order: the same numbers for any thread count. */
+		for (int s = 0; s < k; s++)
+			for (size_t b = 0; b < bs->n_bins; b++)
+				bs->agg[b] += bs->cache[(size_t)s * bs->n_bins + b];
+	} else {
+		wc__replica_ctx c;
+		double tokens[2];
+		rc = ctx_alloc(bs, &c) != WC_OK ? wc_error_set(err, WC_ENOMEM, "budget: out of memory")
+		                                : wc__replica_simulate(&c, k, bs->o->fleet_mode, 0, tokens, err);
+		if (rc == WC_OK)
+			bin_means(c.power[k > 1 ? 1 : 0], bs->out_len, bs->bin_stride, bs->n_bins, bs->agg);
+		ctx_free(&c);
+		if (rc != WC_OK)
+			return rc;
+	}
+	*stat = statistic(bs);
+	return WC_OK;
+}
+
+static int
+check_budget(const wc_budget_options *bo, const wc_envelope_options *o, wc_error *err)
+{
+	if (!isfinite(bo->budget_w) || !(bo->budget_w > 0))
+		return wc_error_set(err, WC_EINVAL, "budget_w: must be a finite number of W > 0, got %g", bo->budget_w);
+	if ((unsigned)bo->stat > WC_BUDGET_MAX)
+		return wc_error_set(err, WC_EINVAL, "stat: must be p95 or max");
+	if (bo->max_fleet < 1 || bo->max_fleet > WC_ENVELOPE_MAX_FLEET)
+		return wc_error_set(err, WC_EINVAL, "max_fleet: must be between 1 and %d, got %d",
+		                    WC_ENVELOPE_MAX_FLEET, bo->max_fleet);
+	double k = bo->bin_s / WC_ENVELOPE_GRID_S;
+	if (!isfinite(k) || k < 1 - 1e-6 || fabs(k - round(k)) > 1e-6 * fmax(1, k) ||
+	    bo->bin_s > o->horizon_s + 1e-9)
+		return wc_error_set(err, WC_EINVAL, "bin_s: must be a multiple of %g s up to the horizon, got %g",
+		                    WC_ENVELOPE_GRID_S, bo->bin_s);
+	return WC_OK;
+}
+
+static int
+budget_setup(budget_state *bs, double **table, wc_error *err)
+{
+	const wc_envelope_options *o = bs->o;
+	const double dt = WC_ENVELOPE_GRID_S;
+	bs->skip = (size_t)llround(o->warmup_s / dt);
+	bs->out_len = (size_t)llround(o->horizon_s / dt);
+	bs->len = bs->skip + bs->out_len;
+	bs->bin_stride = (size_t)llround(bs->bo->bin_s / dt);
+	bs->n_bins = (bs->out_len + bs->bin_stride - 1) / bs->bin_stride;
+	if (o->fleet_mode == WC_FLEET_INDEPENDENT &&
+	    (size_t)bs->bo->max_fleet > BUDGET_MAX_CACHE / bs->n_bins)
+		return wc_error_set(err, WC_EINVAL, "max_fleet: %d servers x %zu bins exceed the plan's memory "
+		                    "(%zu values); use wider bins or a shorter horizon",
+		                    bs->bo->max_fleet, bs->n_bins, BUDGET_MAX_CACHE);
+	double *t = wc_alloc_array((size_t)o->max_running + 1, sizeof *t);
+	bs->agg = wc_alloc_array(bs->n_bins, sizeof *bs->agg);
+	bs->scratch = wc_alloc_array(bs->n_bins, sizeof *bs->scratch);
+	*table = t;
+	if (!t || !bs->agg || !bs->scratch)
+		return wc_error_set(err, WC_ENOMEM, "budget: out of memory");
+	for (int n = 0; n <= o->max_running; n++)
+		if (!isfinite(t[n] = bs->pm->dynamic_w(bs->pm->ctx, (double)n)) || t[n] < 0)
+			return wc_error_set(err, WC_ERANGE, "power map: dynamic power at n = %d is not a finite "
+			                    "number >= 0", n);
+	bs->dynamic_w = t;
+	return WC_OK;
+}
+
+/* Doubling until the budget is exceeded (or the bound reached), then
+ * bisection between the last size that fits and the first that does not. */
+static int
+search(budget_state *bs, wc_budget_plan *out, wc_error *err)
+{
+	const double budget = bs->bo->budget_w;
+	const int max_k = bs->bo->max_fleet;
+	int lo = 0, hi = 0, k = 1, rc = WC_OK;
+	double s, s_lo = NAN, s_hi = NAN;
+	while (rc == WC_OK && k <= max_k) {
+		if ((rc = probe(bs, k, &s, err)) != WC_OK)
+			break;
+		out->probes++;
+		out->servers_simulated += bs->o->fleet_mode == WC_FLEET_INDEPENDENT ? 0 : k;
+		if (!(s <= budget)) {
+			hi = k;
+			s_hi = s;
+			break;
+		}
+		lo = k;
+		s_lo = s;
+		if (k == max_k)
+			break;
+		k = k > max_k / 2 ? max_k : 2 * k;
+	}
+	while (rc == WC_OK && hi > lo + 1) {
+		int mid = lo + (hi - lo) / 2;
+		if ((rc = probe(bs, mid, &s, err)) != WC_OK)
+			break;
+		out->probes++;
+		out->servers_simulated += bs->o->fleet_mode == WC_FLEET_INDEPENDENT ? 0 : mid;
+		if (s <= budget) {
+			lo = mid;
+			s_lo = s;
+		} else {
+			hi = mid;
+			s_hi = s;
+		}
+	}
+	out->fleet_size = lo;
+	out->stat_w = s_lo;
+	out->next_stat_w = hi == lo + 1 ? s_hi : NAN;
+	out->at_bound = lo == max_k;
+	if (bs->o->fleet_mode == WC_FLEET_INDEPENDENT)
+		out->servers_simulated = bs->cached;
+	return rc;
+}
+
+int
+wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
+                   const wc_envelope_options *o, const wc_budget_options *bo, wc_budget_plan *out,
+                   wc_error *err)
+{
+	budget_state bs = { .w = w, .st = st, .pm = pm, .o = o, .bo = bo };
+	double *table = NULL;
+	wc_envelope_options one = *o;
+	int rc;
+	memset(out, 0, sizeof *out);
+	out->stat_w = out->next_stat_w = NAN;
+	one.fleet_size = 1;
+	one.replicas = 1;
+	if ((rc = wc_envelope_workload_check(w, err)) || (rc = wc_envelope_options_check(&one, err)) ||
+	    (rc = check_budget(bo, o, err)))
+		return rc;
+	if (!pm || !pm->dynamic_w || pm->tp < 1 || !isfinite(pm->idle_w) || !isfinite(pm->prefill_w))
+		return wc_error_set(err, WC_EINVAL, "power map: incomplete");
+	if (w->kind != WC_ENVELOPE_SERIES && (!st || !st->decode_step_s || !st->prefill_s))
+		return wc_error_set(err, WC_EINVAL, "service times: needs decode_step_s and prefill_s");
+	if (w->kind == WC_ENVELOPE_SERIES && o->fleet_mode != WC_FLEET_INDEPENDENT)
+		return wc_error_set(err, WC_EINVAL, "fleet_mode: an explicit n(t) cannot be split by a balancer "
+		                    "(use independent)");
+	bs.o = &one;
+	one.fleet_mode = o->fleet_mode;
+	if ((rc = budget_setup(&bs, &table, err)) == WC_OK)
+		rc = search(&bs, out, err);
+	free(table);
+	free(bs.cache);
+	free(bs.agg);
+	free(bs.scratch);
+	return rc;
+}

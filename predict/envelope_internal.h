@@ -1,0 +1,180 @@
+/*
+ * Private to predict/: the pieces of the envelope simulation
+ * (docs/envelopes.md) shared by its files -- random draws on a PCG32
+ * stream through GSL's distributions, arrival generators, the engine of
+ * one server, the trace metrics of a simulated trace, and one replica's
+ * simulation.
+ */
+#ifndef WC_PREDICT_ENVELOPE_INTERNAL_H
+#define WC_PREDICT_ENVELOPE_INTERNAL_H
+
+#include <gsl/gsl_fft_real.h>
+#include <gsl/gsl_rng.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "predict/envelope.h"
+
+/* ------------------------------------------------------------ random */
+
+/** A gsl_rng drawing from a PCG32 stream the caller owns. */
+typedef struct {
+	wc_pcg32 pcg;
+	gsl_rng rng;
+} wc__envelope_rng;
+
+void wc__envelope_rng_init(wc__envelope_rng *r, uint64_t seed, uint64_t stream);
+/** A length distribution with its lognormal parameters worked out. */
+typedef struct {
+	const wc_length_dist *d;
+	double mu, sigma;
+} wc__length_sampler;
+
+void wc__length_sampler_init(wc__length_sampler *ls, const wc_length_dist *d);
+/** One length (whole tokens >= 1, capped). */
+double wc__envelope_draw_length(wc__envelope_rng *r, const wc__length_sampler *ls);
+
+/* ---------------------------------------------------------- arrivals */
+
+/** Arrivals of one workload on the simulation clock (0 = start of the
+ *  warm-up; workload times are shifted by `offset_s`). Open loop and
+ *  replay generate them; closed loop is driven by completions through
+ *  wc__arrivals_completed. `scale` multiplies rates and concurrency (a
+ *  shared fleet of `scale` servers). */
+typedef struct {
+	const wc_envelope_workload *w;
+	wc__envelope_rng *rng;
+	double offset_s, end_s, scale;
+	wc__length_sampler input, output;
+	double next_t;        /* open loop: time of the next arrival */
+	size_t next;          /* replay: next index */
+	/* closed loop: pending arrival times (min-heap) */
+	double *pending;
+	size_t n_pending, cap_pending;
+} wc__arrivals;
+
+int wc__arrivals_init(wc__arrivals *a, const wc_envelope_workload *w, wc__envelope_rng *rng,
+                      double offset_s, double end_s, double scale);
+void wc__arrivals_clear(wc__arrivals *a);
+/** The next arrival's time (INFINITY: none before end_s); does not consume it. */
+double wc__arrivals_peek(const wc__arrivals *a);
+/** Consume the next arrival and draw its lengths. */
+void wc__arrivals_take(wc__arrivals *a, double *input, double *output);
+/** Closed loop: a request completed at `t`; its client comes back. */
+int wc__arrivals_completed(wc__arrivals *a, double t);
+
+/* ------------------------------------------------------------ engine */
+
+typedef struct {
+	uint64_t finish;      /* step at whose end it completes */
+	uint64_t admitted;    /* step that prefilled it */
+	double input;
+} wc__running_req;
+
+typedef struct {
+	double input, output;
+} wc__waiting_req;
+
+/** One server's engine (continuous batching) and where its power goes. */
+typedef struct {
+	const wc_service_times *st;
+	const double *dynamic_w;    /* per GPU at n = 0..max_running */
+	int max_running;
+	double window_start, window_end; /* tokens counted in [start, end) */
+	int busy;
+	double t_end;               /* end of the step in progress */
+	uint64_t step;              /* steps completed */
+	uint64_t chunk;             /* steps in the one in progress */
+	int n;                      /* running */
+	double sum_input, sum_admitted;
+	wc__running_req *heap;      /* min-heap on finish */
+	wc__waiting_req *queue;     /* FIFO ring */
+	size_t q_head, q_len, q_cap;
+	double tokens;              /* generated in the window */
+	int open, open_n;           /* the segment not yet added to the grids */
+	double open_t0, open_t1, open_prefill;
+	int n_grids;
+	const wc_response_grid *grid[2];
+	wc_response_state state[2];
+} wc__server;
+
+int wc__server_init(wc__server *s, const wc_service_times *st, const double *dynamic_w,
+                    int max_running, const wc_power_map *pm, double hold_s);
+void wc__server_clear(wc__server *s);
+/** Send the server's power to `g` as well (at most two grids). */
+void wc__server_add_grid(wc__server *s, const wc_response_grid *g);
+/** A request arrives at `t` (queued; a step starts if the engine was
+ *  idle). `a` tells when the next arrival is. */
+int wc__server_arrive(wc__server *s, double t, double input, double output, const wc__arrivals *a);
+/** Finish the step in progress (at s->t_end) and start the next one;
+ *  completions are reported to `a` (closed loop). */
+int wc__server_step(wc__server *s, wc__arrivals *a);
+/** Requests in the engine or waiting. */
+static inline int
+wc__server_load(const wc__server *s)
+{
+	return s->n + (int)s->q_len;
+}
+/** Close the server's power at `t_end`. */
+void wc__server_finish(wc__server *s, double t_end);
+
+/* ------------------------------------------------------------ metrics */
+
+/** Trace metrics of one simulated trace, before the over-replica summary. */
+typedef struct {
+	double mean_w, p5_w, p50_w, p95_w, max_w, ramp_w_per_s, ramp_p95_w_per_s;
+	double spectral_entropy, energy_j, energy_per_token_j, mean_running, output_tokens;
+} wc__trace_stats;
+
+#define WC__TRACE_STAT_COUNT 12
+double wc__trace_stat_get(const wc__trace_stats *s, int i);
+wc_envelope_stat *wc__summary_slot(wc_envelope_summary *s, int i);
+
+/** Scratch of the metrics, kept by one worker between traces. */
+typedef struct {
+	double *buf;          /* 4 * cap + 4 doubles */
+	size_t cap;
+	gsl_fft_real_wavetable *wt;
+	gsl_fft_real_workspace *fw;
+	size_t fft_n;
+} wc__stats_ws;
+
+int wc__stats_ws_reserve(wc__stats_ws *ws, size_t len);
+void wc__stats_ws_clear(wc__stats_ws *ws);
+
+/** Metrics of the node trace `y` (len grid bins of dt): mean and energy
+ *  over every bin, the distribution, ramps and entropy on the samples
+ *  taken every `stride` bins. */
+int wc__trace_stats_compute(const double *y, size_t len, double dt, size_t stride,
+                            wc__stats_ws *ws, wc__trace_stats *out, wc_error *err);
+/** Quantile q of n values as gsl_stats_quantile_from_sorted_data gives it
+ *  on the sorted values (reorders `x`). */
+double wc__quantile_select(double *x, size_t n, double q);
+
+/* ---------------------------------------------------- one replica */
+
+/** What a replica needs besides the inputs: its scratch, owned by one
+ *  thread. */
+typedef struct {
+	const wc_envelope_workload *w;
+	const wc_service_times *st;
+	const wc_power_map *pm;
+	const wc_envelope_options *o;
+	const double *dynamic_w;   /* table at n = 0..max_running */
+	size_t len, skip;          /* grid bins in all, warm-up bins */
+	double *power[2], *running[2];
+	wc__stats_ws ws;
+	double tokens_acc[2];      /* output tokens: server 0, all servers */
+	double waiting_end;        /* requests still waiting at the end, all servers */
+} wc__replica_ctx;
+
+/** Simulate `servers` servers on streams first_stream + k (independent)
+ *  or one shared process on first_stream (round robin, least loaded),
+ *  into grid 0 (server 0) and grid 1 (their sum, when servers > 1);
+ *  leaves the node traces (after the response, warm-up removed) in
+ *  power[0] and power[1] and mean running per bin in running[0/1];
+ *  `tokens` receives the output tokens of server 0 and of all. */
+int wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode,
+                         uint64_t first_stream, double tokens[2], wc_error *err);
+
+#endif

@@ -1,0 +1,404 @@
+/*
+ * Running an envelope (docs/envelopes.md, "Replicas and threads"): the
+ * replicas are dealt to worker threads (replica r to thread r mod T);
+ * replica r of one server draws from PCG32 stream (seed, r), server k of
+ * replica r of an independent fleet of K from (seed, r*K + k), a shared
+ * fleet's arrivals from (seed, r). Each replica writes its own slot; the
+ * calling thread reduces the slots in replica order: per bin the mean and
+ * the 5th/95th percentiles over replicas, per metric the same.
+ */
+#include "envelope_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+typedef struct {
+	const wc_envelope_workload *w;
+	const wc_service_times *st;
+	const wc_power_map *pm;
+	const wc_envelope_options *o;
+	const double *dynamic_w;
+	size_t len, skip, out_len, bin_stride, n_bins, sample_stride;
+	int traces;                     /* 1 (one server) or 2 (server 0 and the fleet) */
+	wc__trace_stats *stats[2];      /* per replica */
+	double *band_w[2], *band_n[2];  /* replicas x n_bins */
+	double *peak;                   /* per replica: largest bin of the fleet trace */
+	double *waiting;                /* per replica: requests waiting at the end, per server */
+} run_state;
+
+typedef struct {
+	run_state *rs;
+	int tid, threads, rc;
+	wc_error err;
+} worker;
+
+/* Bin means of a trace of `len` grid bins, `stride` bins per band bin. */
+static void
+bin_means(const double *x, size_t len, size_t stride, size_t n_bins, double *out)
+{
+	for (size_t b = 0; b < n_bins; b++) {
+		size_t a = b * stride, e = a + stride < len ? a + stride : len;
+		double s = 0.0;
+		for (size_t k = a; k < e; k++)
+			s += x[k];
+		out[b] = s / (double)(e - a);
+	}
+}
+
+static int
+one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
+{
+	const wc_envelope_options *o = rs->o;
+	int servers = o->fleet_size;
+	uint64_t stream = o->fleet_mode == WC_FLEET_INDEPENDENT ? (uint64_t)r * (uint64_t)servers : (uint64_t)r;
+	double tokens[2];
+	int rc = wc__replica_simulate(c, servers, o->fleet_mode, stream, tokens, err);
+	rs->waiting[r] = c->waiting_end / servers;
+	for (int i = 0; rc == WC_OK && i < rs->traces; i++) {
+		wc__trace_stats *st = &rs->stats[i][r];
+		rc = wc__trace_stats_compute(c->power[i], rs->out_len, WC_ENVELOPE_GRID_S, rs->sample_stride,
+		                             &c->ws, st, err);
+		double n_sum = 0.0, peak = -INFINITY;
+		for (size_t k = 0; k < rs->out_len; k++) {
+			n_sum += c->running[i][k];
+			peak = fmax(peak, c->power[i][k]);
+		}
+		st->mean_running = n_sum / (double)rs->out_len;
+		st->output_tokens = tokens[i];
+		st->energy_per_token_j = tokens[i] > 0 ? st->energy_j / tokens[i] : NAN;
+		if (i == rs->traces - 1)
+			rs->peak[r] = peak;
+		bin_means(c->power[i], rs->out_len, rs->bin_stride, rs->n_bins,
+		          rs->band_w[i] + (size_t)r * rs->n_bins);
+		bin_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
+		          rs->band_n[i] + (size_t)r * rs->n_bins);
+	}
+	return rc;
+}
+
+static void *
+work(void *arg)
+{
+	worker *wk = arg;
+	run_state *rs = wk->rs;
+	wc__replica_ctx c = { rs->w, rs->st, rs->pm, rs->o, rs->dynamic_w, rs->len, rs->skip,
+	                      { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0 };
+	for (int i = 0; i < 2; i++) {
+		c.power[i] = wc_alloc_array(rs->len, sizeof(double));
+		c.running[i] = wc_alloc_array(rs->len, sizeof(double));
+	}
+	if (!c.power[0] || !c.power[1] || !c.running[0] || !c.running[1] ||
+	    wc__stats_ws_reserve(&c.ws, rs->len) != WC_OK)
+		wk->rc = wc_error_set(&wk->err, WC_ENOMEM, "envelope: out of memory (%zu bins)", rs->len);
+	for (int r = wk->tid; wk->rc == WC_OK && r < rs->o->replicas; r += wk->threads)
+		wk->rc = one_replica(rs, &c, r, &wk->err);
+	for (int i = 0; i < 2; i++) {
+		free(c.power[i]);
+		free(c.running[i]);
+	}
+	wc__stats_ws_clear(&c.ws);
+	return NULL;
+}
+
+/* Run the workers; the first failing thread's error is reported. */
+static int
+run_workers(run_state *rs, wc_error *err)
+{
+	int threads = rs->o->threads < rs->o->replicas ? rs->o->threads : rs->o->replicas;
+	worker *wk = calloc((size_t)threads, sizeof *wk);
+	pthread_t *th = calloc((size_t)threads, sizeof *th);
+	int rc = WC_OK;
+	if (!wk || !th) {
+		free(wk);
+		free(th);
+		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
+	}
+	int started = 0;
+	for (int t = 0; t < threads; t++) {
+		wk[t] = (worker){ rs, t, threads, WC_OK, { 0, "" } };
+		if (t > 0 && pthread_create(&th[t], NULL, work, &wk[t]) == 0)
+			started = t;
+		else if (t > 0)
+			break; /* fewer threads: the replicas are dealt again below */
+	}
+	if (started + 1 < threads) {
+		/* Could not start them all: join those started, run everything here. */
+		for (int t = 1; t <= started; t++)
+			pthread_join(th[t], NULL);
+		worker solo = { rs, 0, 1, WC_OK, { 0, "" } };
+		work(&solo);
+		wk[0] = solo;
+		threads = 1;
+		started = 0;
+	} else {
+		work(&wk[0]);
+		for (int t = 1; t < threads; t++)
+			pthread_join(th[t], NULL);
+	}
+	for (int t = 0; t < threads && rc == WC_OK; t++)
+		if (wk[t].rc != WC_OK) {
+			rc = wk[t].rc;
+			if (err)
+				*err = wk[t].err;
+		}
+	free(wk);
+	free(th);
+	return rc;
+}
+
+/* ------------------------------------------------------- reductions */
+
+static void
+band_clear(wc_envelope_band *b)
+{
+	free(b->t_s);
+	free(b->mean_w);
+	free(b->p5_w);
+	free(b->p95_w);
+	free(b->mean_running);
+	memset(b, 0, sizeof *b);
+}
+
+void
+wc_envelope_result_clear(wc_envelope_result *r)
+{
+	if (!r)
+		return;
+	band_clear(&r->server_band);
+	band_clear(&r->fleet_band);
+	memset(r, 0, sizeof *r);
+}
+
+static int
+band_alloc(wc_envelope_band *b, size_t n, double bin_s)
+{
+	b->n_bins = n;
+	b->bin_s = bin_s;
+	b->t_s = wc_alloc_array(n, sizeof *b->t_s);
+	b->mean_w = wc_alloc_array(n, sizeof *b->mean_w);
+	b->p5_w = wc_alloc_array(n, sizeof *b->p5_w);
+	b->p95_w = wc_alloc_array(n, sizeof *b->p95_w);
+	b->mean_running = wc_alloc_array(n, sizeof *b->mean_running);
+	return b->t_s && b->mean_w && b->p5_w && b->p95_w && b->mean_running ? WC_OK : WC_ENOMEM;
+}
+
+/* Mean and 5th/95th percentiles of the finite values (NaN when none). */
+static wc_envelope_stat
+over_replicas(double *v, size_t n)
+{
+	size_t m = 0;
+	double sum = 0.0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i])) {
+			sum += v[i];
+			v[m++] = v[i];
+		}
+	if (m == 0)
+		return (wc_envelope_stat){ NAN, NAN, NAN };
+	gsl_sort(v, 1, m);
+	return (wc_envelope_stat){ sum / (double)m, gsl_stats_quantile_from_sorted_data(v, 1, m, 0.05),
+		                   gsl_stats_quantile_from_sorted_data(v, 1, m, 0.95) };
+}
+
+static void
+reduce_summary(const wc__trace_stats *st, int replicas, double *scratch, wc_envelope_summary *out)
+{
+	for (int i = 0; i < WC__TRACE_STAT_COUNT; i++) {
+		for (int r = 0; r < replicas; r++)
+			scratch[r] = wc__trace_stat_get(&st[r], i);
+		*wc__summary_slot(out, i) = over_replicas(scratch, (size_t)replicas);
+	}
+}
+
+static int
+band_copy(wc_envelope_band *dst, const wc_envelope_band *src)
+{
+	if (band_alloc(dst, src->n_bins, src->bin_s) != WC_OK)
+		return WC_ENOMEM;
+	size_t bytes = src->n_bins * sizeof(double);
+	memcpy(dst->t_s, src->t_s, bytes);
+	memcpy(dst->mean_w, src->mean_w, bytes);
+	memcpy(dst->p5_w, src->p5_w, bytes);
+	memcpy(dst->p95_w, src->p95_w, bytes);
+	memcpy(dst->mean_running, src->mean_running, bytes);
+	return WC_OK;
+}
+
+static int
+reduce_band(const run_state *rs, int i, double *scratch, wc_envelope_band *b)
+{
+	const int R = rs->o->replicas;
+	if (band_alloc(b, rs->n_bins, (double)rs->bin_stride * WC_ENVELOPE_GRID_S) != WC_OK)
+		return WC_ENOMEM;
+	for (size_t k = 0; k < rs->n_bins; k++) {
+		double n_sum = 0.0;
+		for (int r = 0; r < R; r++) {
+			scratch[r] = rs->band_w[i][(size_t)r * rs->n_bins + k];
+			n_sum += rs->band_n[i][(size_t)r * rs->n_bins + k];
+		}
+		wc_envelope_stat s = over_replicas(scratch, (size_t)R);
+		b->t_s[k] = (double)k * b->bin_s;
+		b->mean_w[k] = s.value;
+		b->p5_w[k] = s.lo;
+		b->p95_w[k] = s.hi;
+		b->mean_running[k] = n_sum / R;
+	}
+	return WC_OK;
+}
+
+/* ---------------------------------------------------------- the run */
+
+static int
+check_inputs(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
+             const wc_envelope_options *o, wc_error *err)
+{
+	int rc;
+	if ((rc = wc_envelope_workload_check(w, err)) || (rc = wc_envelope_options_check(o, err)))
+		return rc;
+	if (!pm || !pm->dynamic_w || !isfinite(pm->idle_w) || pm->idle_w < 0 || !isfinite(pm->prefill_w) ||
+	    pm->prefill_w < 0 || pm->tp < 1 || pm->tp > WC_LAW_MAX_TP)
+		return wc_error_set(err, WC_EINVAL, "power map: needs a dynamic power function, P0 >= 0, "
+		                    "a prefill increment >= 0 and tp 1 to %d", WC_LAW_MAX_TP);
+	if (w->kind != WC_ENVELOPE_SERIES && (!st || !st->decode_step_s || !st->prefill_s))
+		return wc_error_set(err, WC_EINVAL, "service times: needs decode_step_s and prefill_s");
+	if (w->kind == WC_ENVELOPE_SERIES && o->fleet_size > 1 && o->fleet_mode != WC_FLEET_INDEPENDENT)
+		return wc_error_set(err, WC_EINVAL, "fleet_mode: an explicit n(t) cannot be split by a balancer "
+		                    "(use independent)");
+	return WC_OK;
+}
+
+/* The grid's sizes and the power table. */
+static int
+setup(run_state *rs, double **table, wc_error *err)
+{
+	const wc_envelope_options *o = rs->o;
+	const double dt = WC_ENVELOPE_GRID_S;
+	rs->skip = (size_t)llround(o->warmup_s / dt);
+	rs->out_len = (size_t)llround(o->horizon_s / dt);
+	rs->len = rs->skip + rs->out_len;
+	rs->bin_stride = (size_t)llround(o->bin_s / dt);
+	rs->sample_stride = (size_t)llround(o->sample_s / dt);
+	rs->n_bins = (rs->out_len + rs->bin_stride - 1) / rs->bin_stride;
+	rs->traces = o->fleet_size > 1 ? 2 : 1;
+	double *t = wc_alloc_array((size_t)o->max_running + 1, sizeof *t);
+	if (!t)
+		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
+	for (int n = 0; n <= o->max_running; n++) {
+		t[n] = rs->pm->dynamic_w(rs->pm->ctx, (double)n);
+		if (!isfinite(t[n]) || t[n] < 0) {
+			free(t);
+			return wc_error_set(err, WC_ERANGE, "power map: dynamic power at n = %d is not a finite "
+			                    "number >= 0", n);
+		}
+	}
+	*table = t;
+	rs->dynamic_w = t;
+	return WC_OK;
+}
+
+static int
+alloc_slots(run_state *rs)
+{
+	size_t R = (size_t)rs->o->replicas;
+	int ok;
+	size_t cells = wc_size_mul(R, rs->n_bins, &ok);
+	if (!ok)
+		return WC_ENOMEM;
+	rs->peak = wc_alloc_array(R, sizeof *rs->peak);
+	rs->waiting = wc_alloc_array(R, sizeof *rs->waiting);
+	if (!rs->waiting)
+		return WC_ENOMEM;
+	for (int i = 0; i < rs->traces; i++) {
+		rs->stats[i] = wc_alloc_array(R, sizeof *rs->stats[i]);
+		rs->band_w[i] = wc_alloc_array(cells, sizeof *rs->band_w[i]);
+		rs->band_n[i] = wc_alloc_array(cells, sizeof *rs->band_n[i]);
+		if (!rs->stats[i] || !rs->band_w[i] || !rs->band_n[i])
+			return WC_ENOMEM;
+	}
+	return rs->peak ? WC_OK : WC_ENOMEM;
+}
+
+static void
+free_slots(run_state *rs)
+{
+	for (int i = 0; i < 2; i++) {
+		free(rs->stats[i]);
+		free(rs->band_w[i]);
+		free(rs->band_n[i]);
+	}
+	free(rs->peak);
+	free(rs->waiting);
+}
+
+static int
+fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
+{
+	const int R = rs->o->replicas;
+	double *scratch = wc_alloc_array((size_t)R, sizeof *scratch);
+	int rc = scratch ? WC_OK : WC_ENOMEM;
+	reduce_summary(rs->stats[0], R, scratch ? scratch : (double[1]){ 0 }, &out->server);
+	if (rc == WC_OK)
+		rc = reduce_band(rs, 0, scratch, &out->server_band);
+	if (rc == WC_OK && rs->traces == 2) {
+		reduce_summary(rs->stats[1], R, scratch, &out->fleet);
+		rc = reduce_band(rs, 1, scratch, &out->fleet_band);
+	} else if (rc == WC_OK) {
+		/* One server: the fleet is the server. */
+		out->fleet = out->server;
+		rc = band_copy(&out->fleet_band, &out->server_band);
+	}
+	out->fleet_peak_w = -INFINITY;
+	double waiting = 0.0;
+	for (int r = 0; r < R; r++) {
+		out->fleet_peak_w = fmax(out->fleet_peak_w, rs->peak[r]);
+		waiting += rs->waiting[r] / R;
+	}
+	/* More waiting at the end than the engine runs at once: the queue grows
+	 * (arrivals outpace service) and the horizon decides the numbers. */
+	if (waiting > rs->o->max_running && out->n_warnings < WC_ENVELOPE_WARN_MAX)
+		snprintf(out->warnings[out->n_warnings++], WC_ENVELOPE_WARN_LEN,
+		         "overloaded: %.0f requests per server still wait at the end (max_running %d); "
+		         "arrivals outpace the service times and the queue grows with the horizon",
+		         waiting, rs->o->max_running);
+	free(scratch);
+	return rc == WC_OK ? WC_OK : wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
+}
+
+int
+wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
+                const wc_envelope_options *o, wc_envelope_result *out, wc_error *err)
+{
+	run_state rs = { .w = w, .st = st, .pm = pm, .o = o };
+	double *table = NULL;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if ((rc = check_inputs(w, st, pm, o, err)) || (rc = setup(&rs, &table, err)))
+		return rc;
+	if (alloc_slots(&rs) != WC_OK)
+		rc = wc_error_set(err, WC_ENOMEM, "envelope: out of memory (%d replicas x %zu bins)",
+		                  o->replicas, rs.n_bins);
+	if (rc == WC_OK)
+		rc = run_workers(&rs, err);
+	if (rc == WC_OK)
+		rc = fill_result(&rs, out, err);
+	if (rc == WC_OK) {
+		out->fleet_size = o->fleet_size;
+		out->fleet_mode = o->fleet_mode;
+		out->replicas = o->replicas;
+		snprintf(out->service_source, sizeof out->service_source, "%s",
+		         w->kind == WC_ENVELOPE_SERIES ? "none (explicit n(t))" : st->source);
+		snprintf(out->power_source, sizeof out->power_source, "%s", pm->source);
+	} else {
+		wc_envelope_result_clear(out);
+	}
+	free_slots(&rs);
+	free(table);
+	return rc;
+}

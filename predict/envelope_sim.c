@@ -1,0 +1,261 @@
+/*
+ * One replica of an envelope (docs/envelopes.md, "Simulation"): one
+ * server, a fleet of independent servers, or a fleet sharing one arrival
+ * process split by a balancer (round robin, or the server with the fewest
+ * requests running or waiting, ties to the lowest index), simulated event
+ * by event; their activity integrated on the 50 ms grid, then passed
+ * through the first-order response. Everything a replica draws comes
+ * from its own PCG32 streams, so replicas are independent of threads.
+ */
+#include "envelope_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------ indexed min-heap */
+
+/* Servers ordered by a key (ties: lower index), with positions so that a
+ * server's key can change in O(log K). */
+typedef struct {
+	double *key;
+	int *heap, *pos;
+	int n;
+} iheap;
+
+static int
+ih_less(const iheap *h, int a, int b)
+{
+	return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && a < b);
+}
+
+static void
+ih_swap(iheap *h, int i, int j)
+{
+	int a = h->heap[i], b = h->heap[j];
+	h->heap[i] = b;
+	h->heap[j] = a;
+	h->pos[b] = i;
+	h->pos[a] = j;
+}
+
+static void
+ih_update(iheap *h, int item, double key)
+{
+	h->key[item] = key;
+	int i = h->pos[item];
+	while (i > 0 && ih_less(h, h->heap[i], h->heap[(i - 1) / 2])) {
+		ih_swap(h, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && ih_less(h, h->heap[c + 1], h->heap[c]))
+			c++;
+		if (!ih_less(h, h->heap[c], h->heap[i]))
+			break;
+		ih_swap(h, i, c);
+		i = c;
+	}
+}
+
+static int
+ih_init(iheap *h, int n, double key0)
+{
+	h->key = malloc((size_t)n * sizeof *h->key);
+	h->heap = malloc((size_t)n * sizeof *h->heap);
+	h->pos = malloc((size_t)n * sizeof *h->pos);
+	h->n = n;
+	if (!h->key || !h->heap || !h->pos)
+		return WC_ENOMEM;
+	for (int i = 0; i < n; i++) {
+		h->key[i] = key0;
+		h->heap[i] = h->pos[i] = i;
+	}
+	return WC_OK;
+}
+
+static void
+ih_free(iheap *h)
+{
+	free(h->key);
+	free(h->heap);
+	free(h->pos);
+}
+
+/* --------------------------------------------------------- the loops */
+
+static int
+fail(int rc, wc_error *err)
+{
+	return rc == WC_ENOMEM ? wc_error_set(err, WC_ENOMEM, "envelope: out of memory")
+	                       : wc_error_set(err, WC_ERANGE,
+	                                      "service times: a step time is not a finite number >= 0");
+}
+
+/* One server fed by its own arrivals until `end`. */
+static int
+run_single(wc__server *s, wc__arrivals *a, double end)
+{
+	double ta = wc__arrivals_peek(a);
+	int rc = WC_OK;
+	for (;;) {
+		double te = s->busy ? s->t_end : INFINITY;
+		if (ta <= te && ta < end) {
+			double in, out;
+			wc__arrivals_take(a, &in, &out);
+			rc = wc__server_arrive(s, ta, in, out, a);
+		} else if (te < end) {
+			rc = wc__server_step(s, a);
+		} else {
+			break;
+		}
+		if (rc != WC_OK)
+			return rc;
+		ta = wc__arrivals_peek(a);
+	}
+	return WC_OK;
+}
+
+/* Servers sharing one arrival process: events in time order. */
+static int
+run_shared(wc__server *s, int k, wc__arrivals *a, wc_fleet_mode mode, double end)
+{
+	iheap ev = { 0 }, ld = { 0 };
+	int rc = ih_init(&ev, k, INFINITY);
+	if (rc == WC_OK && mode == WC_FLEET_LEAST_LOADED)
+		rc = ih_init(&ld, k, 0.0);
+	long next_rr = 0;
+	double ta = wc__arrivals_peek(a);
+	while (rc == WC_OK) {
+		double te = ev.key[ev.heap[0]];
+		int j;
+		if (ta <= te && ta < end) {
+			double in, out;
+			wc__arrivals_take(a, &in, &out);
+			j = mode == WC_FLEET_LEAST_LOADED ? ld.heap[0] : (int)(next_rr++ % k);
+			rc = wc__server_arrive(&s[j], ta, in, out, a);
+		} else if (te < end) {
+			j = ev.heap[0];
+			rc = wc__server_step(&s[j], a);
+		} else {
+			break;
+		}
+		ih_update(&ev, j, s[j].busy ? s[j].t_end : INFINITY);
+		if (mode == WC_FLEET_LEAST_LOADED)
+			ih_update(&ld, j, (double)wc__server_load(&s[j]));
+		ta = wc__arrivals_peek(a);
+	}
+	ih_free(&ev);
+	ih_free(&ld);
+	return rc;
+}
+
+/* An explicit n(t): no engine, no prefill; every server runs it. */
+static void
+run_series(const wc__replica_ctx *c, wc__server *s, double offset)
+{
+	const wc_envelope_workload *w = c->w;
+	const wc_power_map *pm = c->pm;
+	for (size_t i = 0; i < w->series_len; i++) {
+		double n = w->series_running[i];
+		if (n > 0) {
+			double t0 = offset + (double)i * w->series_dt_s;
+			double dyn = pm->dynamic_w(pm->ctx, n);
+			for (int g = 0; g < s->n_grids; g++)
+				wc_response_add(s->grid[g], &s->state[g], t0, t0 + w->series_dt_s, n, dyn, 0.0);
+		}
+	}
+}
+
+/* ------------------------------------------------------- a replica */
+
+/* Power grid (W*s per bin) -> node trace after the response, warm-up
+ * removed; running (requests*s) -> mean per bin. */
+static void
+respond(const wc__replica_ctx *c, double *power, double *running, int servers)
+{
+	const double dt = WC_ENVELOPE_GRID_S;
+	const size_t out_len = c->len - c->skip;
+	for (size_t k = 0; k < c->len; k++)
+		power[k] /= dt;
+	wc_response_filter(power, c->len, dt, c->o->tau_s, servers * c->pm->idle_w, power);
+	for (size_t k = 0; k < out_len; k++) {
+		power[k] = power[k + c->skip] * c->pm->tp;
+		running[k] = running[k + c->skip] / dt;
+	}
+}
+
+static int
+simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode mode,
+                 uint64_t first_stream, const wc_response_grid g[2], double end, wc_error *err)
+{
+	const double offset = (double)c->skip * WC_ENVELOPE_GRID_S;
+	int shared = servers > 1 && mode != WC_FLEET_INDEPENDENT, rc = WC_OK;
+	int count = shared ? servers : 1;
+	for (int k = 0; k < servers && rc == WC_OK; k += count) {
+		wc__envelope_rng rng;
+		wc__arrivals a;
+		wc__envelope_rng_init(&rng, c->o->seed, first_stream + (uint64_t)k);
+		for (int j = 0; j < count; j++) {
+			if ((rc = wc__server_init(&sv[j], c->st, c->dynamic_w, c->o->max_running, c->pm,
+			                          c->o->hold_s)) != WC_OK)
+				break;
+			sv[j].window_start = offset;
+			sv[j].window_end = end;
+			if (k + j == 0)
+				wc__server_add_grid(&sv[j], &g[0]);
+			if (servers > 1)
+				wc__server_add_grid(&sv[j], &g[1]);
+		}
+		if (rc == WC_OK && (rc = wc__arrivals_init(&a, c->w, &rng, offset, end,
+		                                          shared ? servers : 1)) == WC_OK) {
+			if (c->w->kind == WC_ENVELOPE_SERIES)
+				run_series(c, &sv[0], offset);
+			else
+				rc = shared ? run_shared(sv, servers, &a, mode, end) : run_single(&sv[0], &a, end);
+			wc__arrivals_clear(&a);
+		}
+		for (int j = 0; j < count; j++) {
+			wc__server_finish(&sv[j], end);
+			if (k + j == 0)
+				c->tokens_acc[0] += sv[j].tokens;
+			c->tokens_acc[1] += sv[j].tokens;
+			c->waiting_end += (double)sv[j].q_len;
+			wc__server_clear(&sv[j]);
+		}
+	}
+	return rc == WC_OK ? WC_OK : fail(rc, err);
+}
+
+int
+wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode, uint64_t first_stream,
+                     double tokens[2], wc_error *err)
+{
+	const double dt = WC_ENVELOPE_GRID_S, end = (double)c->len * dt;
+	int grids = servers > 1 ? 2 : 1;
+	wc_response_grid g[2];
+	for (int i = 0; i < grids; i++) {
+		memset(c->power[i], 0, c->len * sizeof *c->power[i]);
+		memset(c->running[i], 0, c->len * sizeof *c->running[i]);
+		g[i] = (wc_response_grid){ dt, c->len, c->power[i], c->running[i], NULL };
+	}
+	int shared = servers > 1 && mode != WC_FLEET_INDEPENDENT;
+	wc__server *sv = calloc(shared ? (size_t)servers : 1, sizeof *sv);
+	if (!sv)
+		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory (%d servers)", servers);
+	c->tokens_acc[0] = c->tokens_acc[1] = 0.0;
+	c->waiting_end = 0.0;
+	int rc = simulate_servers(c, sv, servers, mode, first_stream, g, end, err);
+	free(sv);
+	if (rc != WC_OK)
+		return rc;
+	respond(c, c->power[0], c->running[0], 1);
+	if (grids == 2)
+		respond(c, c->power[1], c->running[1], servers);
+	tokens[0] = c->tokens_acc[0];
+	tokens[1] = c->tokens_acc[1];
+	return WC_OK;
+}

@@ -1,0 +1,382 @@
+/*
+ * Envelope workloads (docs/envelopes.md, "Workloads"): their checks, the
+ * token-length draws, and the arrival generators -- open loop as a
+ * renewal process in the cumulative intensity of a piecewise-constant
+ * rate (exponential gaps for Poisson, gamma gaps of shape b and mean 1
+ * for bursty, as vLLM's benchmark client draws them), replayed logs, and
+ * closed loop driven by completions. Random draws are GSL's
+ * distributions on the caller's PCG32 stream.
+ */
+#include "envelope_internal.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+/* ------------------------------------------------------------ random */
+
+static void
+pcg_set(void *state, unsigned long seed)
+{
+	wc_pcg32_seed(state, (uint64_t)seed, 0);
+}
+
+static unsigned long
+pcg_get(void *state)
+{
+	return wc_pcg32_next(state);
+}
+
+static double
+pcg_get_double(void *state)
+{
+	return wc_pcg32_uniform(state);
+}
+
+/* A GSL generator type whose state is a wc_pcg32: GSL's samplers then
+ * draw from the replica's own stream. */
+static const gsl_rng_type pcg_type = {
+	"wc_pcg32", 0xffffffffUL, 0, sizeof(wc_pcg32), pcg_set, pcg_get, pcg_get_double,
+};
+
+void
+wc__envelope_rng_init(wc__envelope_rng *r, uint64_t seed, uint64_t stream)
+{
+	wc_pcg32_seed(&r->pcg, seed, stream);
+	r->rng.type = &pcg_type;
+	r->rng.state = &r->pcg;
+}
+
+void
+wc__length_sampler_init(wc__length_sampler *ls, const wc_length_dist *d)
+{
+	ls->d = d;
+	ls->mu = ls->sigma = 0.0;
+	if (d->kind == WC_LENGTH_LOGNORMAL && d->sd > 0) {
+		/* mean m, sd s: sigma^2 = log(1 + s^2/m^2), mu = log m - sigma^2/2 */
+		double cv = d->sd / d->mean, s2 = log1p(cv * cv);
+		ls->mu = log(d->mean) - 0.5 * s2;
+		ls->sigma = sqrt(s2);
+	}
+}
+
+double
+wc__envelope_draw_length(wc__envelope_rng *r, const wc__length_sampler *ls)
+{
+	const wc_length_dist *d = ls->d;
+	double x;
+	if (d->kind == WC_LENGTH_LOGNORMAL && ls->sigma > 0)
+		x = exp(ls->mu + gsl_ran_gaussian_ziggurat(&r->rng, ls->sigma)); /* lognormal */
+	else if (d->kind == WC_LENGTH_EMPIRICAL)
+		x = d->values[wc_pcg32_bounded(&r->pcg, (uint32_t)d->n_values)];
+	else
+		x = d->mean;
+	x = round(x);
+	return x < 1 ? 1.0 : x > WC_ENVELOPE_MAX_TOKENS ? WC_ENVELOPE_MAX_TOKENS : x;
+}
+
+/* ------------------------------------------------------------- names */
+
+static const char *const kind_names[WC_ENVELOPE_KIND_COUNT] = {
+	"closed", "poisson", "bursty", "replay", "n_series",
+};
+
+const char *
+wc_envelope_kind_name(wc_envelope_kind k)
+{
+	return (unsigned)k < WC_ENVELOPE_KIND_COUNT ? kind_names[k] : "";
+}
+
+int
+wc_envelope_kind_from_name(const char *name, wc_envelope_kind *out)
+{
+	for (int i = 0; name && i < WC_ENVELOPE_KIND_COUNT; i++)
+		if (strcmp(name, kind_names[i]) == 0) {
+			*out = (wc_envelope_kind)i;
+			return WC_OK;
+		}
+	return WC_ENOTFOUND;
+}
+
+void
+wc_envelope_workload_init(wc_envelope_workload *w)
+{
+	memset(w, 0, sizeof *w);
+	w->kind = WC_ENVELOPE_CLOSED;
+	w->burstiness = 1.0;
+	w->input = (wc_length_dist){ WC_LENGTH_FIXED, 512, 0, NULL, 0 };
+	w->output = (wc_length_dist){ WC_LENGTH_FIXED, 256, 0, NULL, 0 };
+	w->series_dt_s = WC_ENVELOPE_GRID_S;
+}
+
+/* ------------------------------------------------------------- checks */
+
+static int
+check_length(const wc_length_dist *d, const char *name, wc_error *err)
+{
+	if (d->kind == WC_LENGTH_EMPIRICAL) {
+		if (d->n_values == 0 || d->n_values > 0xffffffffu || !d->values)
+			return wc_error_set(err, WC_EINVAL, "%s: an empirical distribution needs 1 to 2^32-1 values", name);
+		for (size_t i = 0; i < d->n_values; i++)
+			if (!isfinite(d->values[i]) || d->values[i] < 1 || d->values[i] > WC_ENVELOPE_MAX_TOKENS)
+				return wc_error_set(err, WC_EINVAL, "%s/values/%zu: must be a number of tokens 1 to %g",
+				                    name, i, WC_ENVELOPE_MAX_TOKENS);
+		return WC_OK;
+	}
+	if (!isfinite(d->mean) || d->mean < 1 || d->mean > WC_ENVELOPE_MAX_TOKENS)
+		return wc_error_set(err, WC_EINVAL, "%s: mean must be a number of tokens 1 to %g, got %g",
+		                    name, WC_ENVELOPE_MAX_TOKENS, d->mean);
+	if (d->kind == WC_LENGTH_LOGNORMAL && (!isfinite(d->sd) || d->sd < 0 || d->sd > 100 * d->mean))
+		return wc_error_set(err, WC_EINVAL, "%s: sd must be >= 0 and at most 100 times the mean, got %g",
+		                    name, d->sd);
+	return WC_OK;
+}
+
+static int
+check_rate(const wc_envelope_workload *w, wc_error *err)
+{
+	if (w->n_profile == 0) {
+		if (!isfinite(w->rate) || !(w->rate > 0) || w->rate > 1e6)
+			return wc_error_set(err, WC_EINVAL, "rate: must be a number of requests/s > 0 and <= 1e6, got %g",
+			                    w->rate);
+	} else {
+		for (size_t i = 0; i < w->n_profile; i++) {
+			if (!isfinite(w->profile_rate[i]) || w->profile_rate[i] < 0 || w->profile_rate[i] > 1e6)
+				return wc_error_set(err, WC_EINVAL, "rate_profile/%zu/rate: must be >= 0 and <= 1e6, got %g",
+				                    i, w->profile_rate[i]);
+			if (!isfinite(w->profile_until_s[i]) || w->profile_until_s[i] <= 0 ||
+			    (i > 0 && !(w->profile_until_s[i] > w->profile_until_s[i - 1])))
+				return wc_error_set(err, WC_EINVAL, "rate_profile/%zu/until_s: must be > 0 and increasing", i);
+		}
+	}
+	if (w->kind == WC_ENVELOPE_BURSTY &&
+	    (!isfinite(w->burstiness) || !(w->burstiness > 0) || w->burstiness > 1000))
+		return wc_error_set(err, WC_EINVAL, "burstiness: must be > 0 and <= 1000, got %g", w->burstiness);
+	return WC_OK;
+}
+
+static int
+check_replay(const wc_envelope_workload *w, wc_error *err)
+{
+	if (w->n_arrivals == 0 || !w->arrival_s)
+		return wc_error_set(err, WC_EINVAL, "arrival_s: empty replay log (no request to replay)");
+	for (size_t i = 0; i < w->n_arrivals; i++) {
+		double a = w->arrival_s[i];
+		if (!isfinite(a) || a < 0 || (i > 0 && a < w->arrival_s[i - 1]))
+			return wc_error_set(err, WC_EINVAL, "arrival_s/%zu: must be finite, >= 0 and non-decreasing", i);
+		const double *len[2] = { w->arrival_input, w->arrival_output };
+		const char *nm[2] = { "arrival_input", "arrival_output" };
+		for (int j = 0; j < 2; j++)
+			if (len[j] && !isnan(len[j][i]) &&
+			    (!isfinite(len[j][i]) || len[j][i] < 1 || len[j][i] > WC_ENVELOPE_MAX_TOKENS))
+				return wc_error_set(err, WC_EINVAL, "%s/%zu: must be tokens 1 to %g (or NaN = drawn)",
+				                    nm[j], i, WC_ENVELOPE_MAX_TOKENS);
+	}
+	return WC_OK;
+}
+
+static int
+check_series(const wc_envelope_workload *w, wc_error *err)
+{
+	if (w->series_len == 0 || !w->series_running)
+		return wc_error_set(err, WC_EINVAL, "series_running: empty n(t) series");
+	if (!isfinite(w->series_dt_s) || !(w->series_dt_s > 0) || w->series_dt_s > 3600)
+		return wc_error_set(err, WC_EINVAL, "series_dt_s: must be > 0 and <= 3600 s, got %g", w->series_dt_s);
+	for (size_t i = 0; i < w->series_len; i++)
+		if (!isfinite(w->series_running[i]) || w->series_running[i] < 0 ||
+		    w->series_running[i] > WC_ENVELOPE_MAX_RUNNING)
+			return wc_error_set(err, WC_EINVAL, "series_running/%zu: must be a finite number 0 to %d, got %g",
+			                    i, WC_ENVELOPE_MAX_RUNNING, w->series_running[i]);
+	return WC_OK;
+}
+
+int
+wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err)
+{
+	int rc;
+	switch (w->kind) {
+	case WC_ENVELOPE_CLOSED:
+		if (!isfinite(w->concurrency) || !(w->concurrency >= 1) || w->concurrency > WC_ENVELOPE_MAX_RUNNING ||
+		    w->concurrency != floor(w->concurrency))
+			return wc_error_set(err, WC_EINVAL, "concurrency: must be a whole number 1 to %d, got %g",
+			                    WC_ENVELOPE_MAX_RUNNING, w->concurrency);
+		if (!isfinite(w->think_s) || w->think_s < 0 || w->think_s > 86400)
+			return wc_error_set(err, WC_EINVAL, "think_s: must be >= 0 and <= 86400 s, got %g", w->think_s);
+		break;
+	case WC_ENVELOPE_POISSON:
+	case WC_ENVELOPE_BURSTY:
+		if ((rc = check_rate(w, err)))
+			return rc;
+		break;
+	case WC_ENVELOPE_REPLAY:
+		if ((rc = check_replay(w, err)))
+			return rc;
+		break;
+	case WC_ENVELOPE_SERIES:
+		return check_series(w, err);
+	default:
+		return wc_error_set(err, WC_EINVAL, "type: unknown workload");
+	}
+	if ((rc = check_length(&w->input, "input_tokens", err)) ||
+	    (rc = check_length(&w->output, "output_tokens", err)))
+		return rc;
+	return WC_OK;
+}
+
+/* ---------------------------------------------------------- arrivals */
+
+static int
+pending_push(wc__arrivals *a, double t)
+{
+	double *p = wc_grow(a->pending, &a->cap_pending, a->n_pending + 1, sizeof *p, 64);
+	if (!p)
+		return WC_ENOMEM;
+	a->pending = p;
+	size_t i = a->n_pending++;
+	while (i > 0 && p[(i - 1) / 2] > t) {
+		p[i] = p[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	p[i] = t;
+	return WC_OK;
+}
+
+static void
+pending_pop(wc__arrivals *a)
+{
+	double *p = a->pending, x = p[--a->n_pending];
+	size_t i = 0, n = a->n_pending;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && p[c + 1] < p[c])
+			c++;
+		if (!(p[c] < x))
+			break;
+		p[i] = p[c];
+		i = c;
+	}
+	if (n)
+		p[i] = x;
+}
+
+/* The rate in force at workload time u, and where it next changes. */
+static double
+rate_at(const wc_envelope_workload *w, double u, double *until)
+{
+	*until = INFINITY;
+	if (w->n_profile == 0)
+		return w->rate;
+	for (size_t i = 0; i < w->n_profile; i++)
+		if (u < w->profile_until_s[i]) {
+			*until = w->profile_until_s[i];
+			return w->profile_rate[i];
+		}
+	return w->profile_rate[w->n_profile - 1];
+}
+
+/* Time at which the cumulative intensity, from `t` (simulation clock),
+ * has grown by `dl`; INFINITY beyond the end. */
+static double
+advance_intensity(const wc__arrivals *a, double t, double dl)
+{
+	while (t < a->end_s) {
+		double until, r = rate_at(a->w, t - a->offset_s, &until) * a->scale;
+		double seg_end = fmin(until + a->offset_s, a->end_s);
+		if (r > 0 && t + dl / r < seg_end)
+			return t + dl / r;
+		if (r > 0)
+			dl -= r * (seg_end - t);
+		t = seg_end;
+	}
+	return INFINITY;
+}
+
+static double
+open_gap(wc__arrivals *a)
+{
+	if (a->w->kind == WC_ENVELOPE_BURSTY && a->w->burstiness != 1.0)
+		return gsl_ran_gamma(&a->rng->rng, a->w->burstiness, 1.0 / a->w->burstiness);
+	return gsl_ran_exponential(&a->rng->rng, 1.0);
+}
+
+int
+wc__arrivals_init(wc__arrivals *a, const wc_envelope_workload *w, wc__envelope_rng *rng,
+                  double offset_s, double end_s, double scale)
+{
+	memset(a, 0, sizeof *a);
+	a->w = w;
+	a->rng = rng;
+	a->offset_s = offset_s;
+	a->end_s = end_s;
+	a->scale = scale;
+	wc__length_sampler_init(&a->input, &w->input);
+	wc__length_sampler_init(&a->output, &w->output);
+	if (w->kind == WC_ENVELOPE_CLOSED) {
+		/* Every client sends its first request at the start. */
+		double clients = w->concurrency * scale;
+		for (double c = 0; c < clients; c++)
+			if (pending_push(a, 0.0))
+				return WC_ENOMEM;
+	} else if (w->kind == WC_ENVELOPE_POISSON || w->kind == WC_ENVELOPE_BURSTY) {
+		a->next_t = advance_intensity(a, 0.0, open_gap(a));
+	}
+	return WC_OK;
+}
+
+void
+wc__arrivals_clear(wc__arrivals *a)
+{
+	free(a->pending);
+	memset(a, 0, sizeof *a);
+}
+
+double
+wc__arrivals_peek(const wc__arrivals *a)
+{
+	switch (a->w->kind) {
+	case WC_ENVELOPE_CLOSED:
+		return a->n_pending && a->pending[0] < a->end_s ? a->pending[0] : INFINITY;
+	case WC_ENVELOPE_POISSON:
+	case WC_ENVELOPE_BURSTY:
+		return a->next_t;
+	case WC_ENVELOPE_REPLAY: {
+		double t = a->next < a->w->n_arrivals ? a->w->arrival_s[a->next] + a->offset_s : INFINITY;
+		return t < a->end_s ? t : INFINITY;
+	}
+	default:
+		return INFINITY;
+	}
+}
+
+void
+wc__arrivals_take(wc__arrivals *a, double *input, double *output)
+{
+	const wc_envelope_workload *w = a->w;
+	double in = NAN, out = NAN;
+	if (w->kind == WC_ENVELOPE_CLOSED) {
+		pending_pop(a);
+	} else if (w->kind == WC_ENVELOPE_REPLAY) {
+		if (w->arrival_input)
+			in = w->arrival_input[a->next];
+		if (w->arrival_output)
+			out = w->arrival_output[a->next];
+		a->next++;
+	} else {
+		a->next_t = advance_intensity(a, a->next_t, open_gap(a));
+	}
+	*input = isnan(in) ? wc__envelope_draw_length(a->rng, &a->input) : round(in);
+	*output = isnan(out) ? wc__envelope_draw_length(a->rng, &a->output) : round(out);
+}
+
+int
+wc__arrivals_completed(wc__arrivals *a, double t)
+{
+	if (!a || a->w->kind != WC_ENVELOPE_CLOSED)
+		return WC_OK;
+	return pending_push(a, t + a->w->think_s);
+}

@@ -1,0 +1,183 @@
+/*
+ * Fine-tuning predictions (predict/finetune.h, docs/finetune.md,
+ * "Predicting"): the compute law bound once to the configuration, then
+ * evaluated for the point estimate and every bootstrap draw through the
+ * same wc_ft_bound_point; the relations reported beside it as checks; and
+ * warnings wherever the question leaves what the law was calibrated on.
+ */
+#include "predict/predict.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A relation that disagrees with the compute law by more than this on
+ * its own sweep is named in a warning. A choice of wattcast. */
+#define RELATION_WARN_PCT 10.0
+
+static void
+warn(wc_finetune_prediction *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+warn(wc_finetune_prediction *out, const char *fmt, ...)
+{
+	if (out->n_warnings >= WC_FT_WARN_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out->warnings[out->n_warnings++], WC_FT_WARN_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static void
+range_warning(wc_finetune_prediction *out, const char *field, double v, const wc_ft_span *s,
+              const char *unit)
+{
+	if (isfinite(s->lo) && isfinite(s->hi) && (v < s->lo || v > s->hi))
+		warn(out, "%s: %g%s is outside the calibrated %g-%g%s", field, v, unit, s->lo, s->hi, unit);
+}
+
+/* Is `name` one of the '+'-joined calibration platforms? */
+static int
+platform_calibrated(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, "+");
+		if (k == n && strncmp(p, name, n) == 0)
+			return 1;
+		p += k + (p[k] == '+');
+	}
+	return 0;
+}
+
+static void
+calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc_finetune_prediction *out)
+{
+	const wc_ft_config *c = &q->config;
+	if (!platform_calibrated(f->platform, out->platform))
+		warn(out, "platform: %s differs from the calibration's %s; energy per FLOP depends on the GPU",
+		     out->platform, f->platform);
+	if (!(f->methods & (1u << c->method))) {
+		char list[32] = "";
+		for (int m = 0; m < WC_FT_METHOD_COUNT; m++)
+			if (f->methods & (1u << m))
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? "/" : "",
+				         wc_ft_method_name((wc_ft_method)m));
+		warn(out, "method: %s is outside the calibration (%s runs); energy per token differs "
+		     "several-fold between methods and training stacks (an optimised multi-GPU full "
+		     "fine-tuning run is several times cheaper per token than a PEFT one)",
+		     wc_ft_method_name(c->method), list);
+	}
+	if (isfinite(f->ranges.gpus.hi) && c->gpus > f->ranges.gpus.hi)
+		warn(out, "gpus: %d is outside the calibrated %g-%g; communication and the efficiency of "
+		     "a multi-GPU job were not calibrated", c->gpus, f->ranges.gpus.lo, f->ranges.gpus.hi);
+	else
+		range_warning(out, "gpus", c->gpus, &f->ranges.gpus, "");
+	range_warning(out, "micro_batch", c->micro_batch, &f->ranges.micro_batch, "");
+	range_warning(out, "seq_len", c->seq_len, &f->ranges.seq_len, "");
+	range_warning(out, "active_params_b", c->params_b, &f->ranges.params_b, " B");
+	if (c->method != WC_FT_FULL)
+		range_warning(out, "lora_rank", c->lora_rank, &f->ranges.lora_rank, "");
+	range_warning(out, "flops_per_step_tflop", out->flops.flops_per_step_tflop, &f->ranges.flops_tflop,
+	              " TFLOP");
+}
+
+/* Each relation at the query's factor; a warning when the query lies on
+ * the relation's sweep and the two disagree. */
+static void
+relation_checks(const wc_finetune_params *f, const wc_finetune_query *q, wc_finetune_prediction *out)
+{
+	for (int k = 0; k < WC_FT_REL_COUNT; k++) {
+		const wc_ft_relation *r = &f->relations[k];
+		wc_ft_relation_kind kind = (wc_ft_relation_kind)k;
+		wc_finetune_relation_check *chk = &out->relations[k];
+		chk->present = r->present;
+		chk->energy_per_token_j = chk->diff_pct = NAN;
+		chk->on_sweep = -1;
+		if (!r->present)
+			continue;
+		chk->energy_per_token_j = wc_ft_relation_eval(kind, r, wc_ft_relation_x(kind, &q->config));
+		if (!r->has_base)
+			continue;
+		chk->on_sweep = wc_ft_relation_on_sweep(kind, r, &q->config);
+		if (!chk->on_sweep)
+			continue;
+		chk->diff_pct = 100.0 * (chk->energy_per_token_j - out->energy_per_token_j) / out->energy_per_token_j;
+		if (fabs(chk->diff_pct) > RELATION_WARN_PCT)
+			warn(out, "relations/%s: %.4g J/token on this configuration's sweep, %+.0f %% from the "
+			     "compute law", wc_ft_relation_name(kind), chk->energy_per_token_j, chk->diff_pct);
+	}
+}
+
+/* The 95 % interval over the draws, through the same bound law. */
+static int
+interval(const wc_ft_binding *b, const wc_finetune_query *q, wc_finetune_prediction *out,
+         wc_error *err)
+{
+	const wc_draws *d = &b->f->draws;
+	double *e = malloc((size_t)d->n * sizeof *e);
+	int kept = 0;
+	if (!e)
+		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
+	for (int r = 0; r < d->n; r++) {
+		wc_ft_point pt;
+		wc_ft_bound_point(b, wc_draws_row(d, r), &pt);
+		if (isfinite(pt.energy_per_step_j))
+			e[kept++] = pt.energy_per_step_j;
+	}
+	if (kept >= 2) {
+		double T = b->flops.tokens_per_step;
+		gsl_sort(e, 1, (size_t)kept);
+		out->step_lo_j = gsl_stats_quantile_from_sorted_data(e, 1, (size_t)kept, 0.025);
+		out->step_hi_j = gsl_stats_quantile_from_sorted_data(e, 1, (size_t)kept, 0.975);
+		out->token_lo_j = out->step_lo_j / T;
+		out->token_hi_j = out->step_hi_j / T;
+		out->total_lo_kwh = q->steps * out->step_lo_j / 3.6e6;
+		out->total_hi_kwh = q->steps * out->step_hi_j / 3.6e6;
+		out->has_interval = 1;
+		out->n_draws = kept;
+	}
+	free(e);
+	return WC_OK;
+}
+
+int
+wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finetune_prediction *out,
+                    wc_error *err)
+{
+	const wc_finetune_params *f = &wc_predictor_params(pr)->finetune;
+	wc_ft_binding b;
+	wc_ft_point pt;
+	int rc;
+	memset(out, 0, sizeof *out);
+	out->steps = out->energy_total_kwh = NAN;
+	out->step_lo_j = out->step_hi_j = out->token_lo_j = out->token_hi_j = NAN;
+	out->total_lo_kwh = out->total_hi_kwh = NAN;
+	if (!isnan(q->steps) && !(q->steps >= 0 && q->steps <= 1e15))
+		return wc_error_set(err, WC_EINVAL, "steps: must be a number of steps >= 0, got %g", q->steps);
+	if (q->platform && (!q->platform[0] || strlen(q->platform) >= WC_NAME_MAX))
+		return wc_error_set(err, WC_EINVAL, "platform: expected a name of 1-%d characters", WC_NAME_MAX - 1);
+	if ((rc = wc_ft_bind(f, &q->config, &b, err)) != WC_OK)
+		return rc;
+	snprintf(out->platform, sizeof out->platform, "%s", q->platform ? q->platform : f->platform);
+	out->flops = b.flops;
+	wc_ft_bound_point(&b, NULL, &pt);
+	out->energy_per_step_j = pt.energy_per_step_j;
+	out->energy_per_token_j = pt.energy_per_token_j;
+	if (!isnan(q->steps)) {
+		out->steps = q->steps;
+		out->energy_total_kwh = q->steps * pt.energy_per_step_j / 3.6e6;
+	}
+	if (!isfinite(out->energy_per_step_j))
+		return wc_error_set(err, WC_ERANGE, "the law gives a non-finite energy for this configuration");
+	calibration_warnings(f, q, out);
+	relation_checks(f, q, out);
+	if (q->want_interval && f->draws.n > 0)
+		return interval(&b, q, out, err);
+	return WC_OK;
+}

@@ -1,0 +1,60 @@
+/*
+ * Fine-tuning predictions from a frozen parameter set (docs/finetune.md,
+ * "Predicting"): energy per optimizer step and per token, the FLOPs of the
+ * step, the energy of K steps, a 95 % interval from the fine-tuning
+ * section's bootstrap draws, the per-factor relations as checks, and a
+ * warning for every input outside what the law was calibrated on
+ * (ranges, platform, method and stack). Never fits; reentrant.
+ */
+#ifndef WC_PREDICT_FINETUNE_H
+#define WC_PREDICT_FINETUNE_H
+
+#include "predict/predict.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One question. `platform` NULL = the calibration's; `steps` NaN = no
+ *  total asked for. */
+typedef struct {
+	wc_ft_config config;
+	const char *platform;       /* borrowed */
+	double steps;
+	int want_interval;
+} wc_finetune_query;
+
+#define WC_FT_WARN_MAX 16
+#define WC_FT_WARN_LEN 256
+
+/** What a relation says about the query. */
+typedef struct {
+	int present;
+	double energy_per_token_j;  /* the relation at the query's factor */
+	int on_sweep;               /* 1 on the relation's sweep, 0 off it, -1 unknown */
+	double diff_pct;            /* relation vs compute law, % (NaN off the sweep) */
+} wc_finetune_relation_check;
+
+typedef struct {
+	wc_ft_flops flops;
+	double energy_per_step_j, energy_per_token_j;
+	double steps, energy_total_kwh;       /* NaN without steps */
+	int has_interval, n_draws;
+	double step_lo_j, step_hi_j, token_lo_j, token_hi_j, total_lo_kwh, total_hi_kwh;
+	wc_finetune_relation_check relations[WC_FT_REL_COUNT];
+	char platform[WC_NAME_MAX];           /* the one used */
+	int n_warnings;
+	char warnings[WC_FT_WARN_MAX][WC_FT_WARN_LEN];
+} wc_finetune_prediction;
+
+/** Predict. A refused configuration returns WC_EINVAL with a message
+ *  starting with the field ("micro_batch: ..."); a set without a
+ *  fine-tuning law is WC_EINVAL naming "finetune". Extrapolation is not an
+ *  error: it adds warnings. */
+int wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q,
+                        wc_finetune_prediction *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

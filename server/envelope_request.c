@@ -1,0 +1,569 @@
+/*
+ * Envelope and budget requests (docs/http-api.md): one JSON object into a
+ * configuration, a workload and simulation options, strictly -- unknown
+ * fields, wrong types and values out of range are 422 with the JSON
+ * pointer of the field; work beyond the server's bounds (horizon x
+ * replicas x fleet size) is 413 with the field to lower.
+ */
+#include "server_internal.h"
+
+#include "data/data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+static int
+fail(wc_api_error *e, int status, const char *code, const char *field, const char *msg)
+{
+	wc_api_error_set(e, status, code, field, "%s: %s", field + 1, msg);
+	return -1;
+}
+
+static int
+wrong_type(wc_api_error *e, const char *field, const char *want, const json_t *got)
+{
+	wc_api_error_set(e, 422, "wrong_type", field, "%s: expected %s, got %s", field + 1, want,
+	                 wc_json_type_name(got));
+	return -1;
+}
+
+/* Fields of `obj` outside `allowed` are refused (pointer prefix `at`). */
+static int
+check_known(const json_t *obj, const char *const *allowed, const char *at, wc_api_error *e)
+{
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)obj, key, v) {
+		int known = 0;
+		for (const char *const *f = allowed; *f && !known; f++)
+			known = strcmp(key, *f) == 0;
+		if (!known) {
+			char field[sizeof e->field];
+			snprintf(field, sizeof field, "%s", at);
+			wc_json_pointer_append(field, sizeof field, key);
+			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			return -1;
+		}
+	}
+	(void)v;
+	return 0;
+}
+
+/* A number in [lo, hi] (lo exclusive when `open`). 1 = absent. */
+static int
+number(const json_t *obj, const char *at, const char *name, double lo, int open, double hi, double *out,
+       wc_api_error *e)
+{
+	char field[sizeof e->field];
+	const json_t *v = json_object_get(obj, name);
+	if (!v)
+		return 1;
+	snprintf(field, sizeof field, "%s/%s", at, name);
+	if (!json_is_number(v))
+		return wrong_type(e, field, "a number", v);
+	double x = json_number_value(v);
+	if (!(open ? x > lo : x >= lo) || !(x <= hi)) {
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: must be %s %g and <= %g, got %g", field + 1,
+		                 open ? ">" : ">=", lo, hi, x);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+/* A whole number in [lo, hi]. 1 = absent. */
+static int
+integer(const json_t *obj, const char *at, const char *name, double lo, double hi, double *out,
+        wc_api_error *e)
+{
+	char field[sizeof e->field];
+	const json_t *v = json_object_get(obj, name);
+	if (!v)
+		return 1;
+	snprintf(field, sizeof field, "%s/%s", at, name);
+	if (!json_is_number(v) || json_number_value(v) != floor(json_number_value(v)))
+		return wrong_type(e, field, "an integer", v);
+	double x = json_number_value(v);
+	if (x < lo || x > hi) {
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: must be between %g and %g, got %g",
+		                 field + 1, lo, hi, x);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+/* An array of 1..max numbers in [lo, hi] (null entries: NaN when
+ * `nullable`, else refused); malloc'd into *out. */
+static int
+numbers(const json_t *v, const char *field, size_t max, double lo, double hi, int nullable, double **out,
+        size_t *n, wc_api_error *e)
+{
+	if (!json_is_array(v))
+		return wrong_type(e, field, "an array of numbers", v);
+	size_t m = json_array_size(v);
+	if (m == 0 || m > max) {
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: needs 1 to %zu values, got %zu", field + 1, max, m);
+		return -1;
+	}
+	double *a = wc_alloc_array(m, sizeof *a);
+	if (!a) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		return -1;
+	}
+	*out = a;
+	for (size_t i = 0; i < m; i++) {
+		const json_t *x = json_array_get(v, i);
+		char f[sizeof e->field];
+		snprintf(f, sizeof f, "%s/%zu", field, i);
+		if (nullable && json_is_null(x)) {
+			a[i] = NAN;
+			continue;
+		}
+		if (!json_is_number(x))
+			return wrong_type(e, f, nullable ? "a number or null" : "a number", x);
+		a[i] = json_number_value(x);
+		if (!(a[i] >= lo && a[i] <= hi)) {
+			wc_api_error_set(e, 422, "invalid_value", f, "%s: must be between %g and %g, got %g", f + 1, lo, hi, a[i]);
+			return -1;
+		}
+	}
+	*n = m;
+	return 0;
+}
+
+void
+wc_envelope_request_free(wc_envelope_request *r)
+{
+	free(r->arrival_s);
+	free(r->arrival_in);
+	free(r->arrival_out);
+	free(r->series);
+	free(r->in_values);
+	free(r->out_values);
+	free(r->profile_until);
+	free(r->profile_rate);
+	memset(r, 0, sizeof *r);
+}
+
+/* ------------------------------------------------------------ lengths */
+
+static int
+length(const json_t *w, const char *name, wc_length_dist *d, double **values, wc_api_error *e)
+{
+	char field[64];
+	const json_t *v = json_object_get(w, name);
+	snprintf(field, sizeof field, "/workload/%s", name);
+	if (!v)
+		return 0;
+	if (json_is_number(v)) {
+		d->kind = WC_LENGTH_FIXED;
+		d->mean = json_number_value(v);
+		if (!(d->mean >= 1 && d->mean <= WC_ENVELOPE_MAX_TOKENS))
+			return fail(e, 422, "invalid_value", field, "must be a number of tokens >= 1");
+		return 0;
+	}
+	if (json_is_array(v)) {
+		d->kind = WC_LENGTH_EMPIRICAL;
+		return numbers(v, field, WC_SERIES_MAX, 1, WC_ENVELOPE_MAX_TOKENS, 0, values, &d->n_values, e) < 0
+		       ? -1 : (d->values = *values, 0);
+	}
+	if (!json_is_object(v))
+		return wrong_type(e, field, "a number, {\"mean\", \"sd\"} or an array of lengths", v);
+	static const char *const keys[] = { "mean", "sd", NULL };
+	if (check_known(v, keys, field, e) < 0)
+		return -1;
+	d->kind = WC_LENGTH_LOGNORMAL;
+	int rm = number(v, field, "mean", 1, 0, WC_ENVELOPE_MAX_TOKENS, &d->mean, e);
+	int rs = rm < 0 ? -1 : number(v, field, "sd", 0, 0, 1e9, &d->sd, e);
+	if (rm < 0 || rs < 0)
+		return -1;
+	if (rm == 1 || rs == 1) {
+		char f[80];
+		snprintf(f, sizeof f, "%s/%s", field, rm == 1 ? "mean" : "sd");
+		return fail(e, 422, "missing_field", f, "required for a lognormal length");
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- workload */
+
+/* Which fields each workload type takes (besides `type`). */
+static const char *const closed_keys[] = { "type", "concurrency", "think_s", "input_tokens", "output_tokens", NULL };
+static const char *const open_keys[] = { "type", "rate", "burstiness", "rate_profile", "input_tokens",
+	                                 "output_tokens", NULL };
+static const char *const replay_keys[] = { "type", "arrivals", "input_tokens", "output_tokens", NULL };
+static const char *const series_keys[] = { "type", "running_series", "dt_s", NULL };
+
+static int
+rate_profile(const json_t *w, wc_envelope_request *r, wc_api_error *e)
+{
+	const json_t *p = json_object_get(w, "rate_profile"), *step;
+	size_t i, n = json_array_size(p);
+	if (!json_is_array(p))
+		return wrong_type(e, "/workload/rate_profile", "an array of {\"until_s\", \"rate\"}", p);
+	if (n == 0 || n > 1000)
+		return fail(e, 422, "invalid_value", "/workload/rate_profile", "needs 1 to 1000 steps");
+	r->profile_until = wc_alloc_array(n, sizeof(double));
+	r->profile_rate = wc_alloc_array(n, sizeof(double));
+	if (!r->profile_until || !r->profile_rate)
+		return fail(e, 500, "internal", "/workload", "out of memory");
+	json_array_foreach(p, i, step) {
+		static const char *const keys[] = { "until_s", "rate", NULL };
+		char at[64];
+		snprintf(at, sizeof at, "/workload/rate_profile/%zu", i);
+		if (!json_is_object(step))
+			return wrong_type(e, at, "an object {\"until_s\", \"rate\"}", step);
+		if (check_known(step, keys, at, e) < 0)
+			return -1;
+		int ru = number(step, at, "until_s", 0, 1, WC_ENVELOPE_MAX_HORIZON_S, &r->profile_until[i], e);
+		int rr = ru < 0 ? -1 : number(step, at, "rate", 0, 0, 1e6, &r->profile_rate[i], e);
+		if (ru < 0 || rr < 0)
+			return -1;
+		if (ru == 1 || rr == 1) {
+			snprintf(at + strlen(at), sizeof at - strlen(at), "/%s", ru == 1 ? "until_s" : "rate");
+			return fail(e, 422, "missing_field", at, "required in every step");
+		}
+		if (i > 0 && !(r->profile_until[i] > r->profile_until[i - 1])) {
+			snprintf(at + strlen(at), sizeof at - strlen(at), "/until_s");
+			return fail(e, 422, "invalid_value", at, "must increase from step to step");
+		}
+	}
+	r->w.n_profile = n;
+	r->w.profile_until_s = r->profile_until;
+	r->w.profile_rate = r->profile_rate;
+	return 0;
+}
+
+static int
+arrivals(const json_t *w, wc_envelope_request *r, wc_api_error *e)
+{
+	static const char *const keys[] = { "t_s", "input_tokens", "output_tokens", NULL };
+	const json_t *a = json_object_get(w, "arrivals");
+	size_t n = 0, m;
+	if (!a)
+		return fail(e, 422, "missing_field", "/workload/arrivals", "required for a replay");
+	if (!json_is_object(a))
+		return wrong_type(e, "/workload/arrivals", "an object {\"t_s\", \"input_tokens\", \"output_tokens\"}", a);
+	if (check_known(a, keys, "/workload/arrivals", e) < 0)
+		return -1;
+	const json_t *t = json_object_get(a, "t_s");
+	if (!t)
+		return fail(e, 422, "missing_field", "/workload/arrivals/t_s", "required (arrival times, s)");
+	if (json_is_array(t) && json_array_size(t) == 0)
+		return fail(e, 422, "invalid_value", "/workload/arrivals/t_s", "empty replay log (no request to replay)");
+	if (numbers(t, "/workload/arrivals/t_s", WC_SERIES_MAX, 0, WC_ENVELOPE_MAX_HORIZON_S, 0, &r->arrival_s, &n, e) < 0)
+		return -1;
+	for (size_t i = 1; i < n; i++)
+		if (r->arrival_s[i] < r->arrival_s[i - 1]) {
+			char f[64];
+			snprintf(f, sizeof f, "/workload/arrivals/t_s/%zu", i);
+			return fail(e, 422, "invalid_value", f, "arrival times must not decrease");
+		}
+	double **dst[2] = { &r->arrival_in, &r->arrival_out };
+	for (int j = 0; j < 2; j++) {
+		const json_t *v = json_object_get(a, keys[j + 1]);
+		char f[64];
+		snprintf(f, sizeof f, "/workload/arrivals/%s", keys[j + 1]);
+		if (v && numbers(v, f, WC_SERIES_MAX, 1, WC_ENVELOPE_MAX_TOKENS, 1, dst[j], &m, e) < 0)
+			return -1;
+		if (v && m != n)
+			return fail(e, 422, "invalid_value", f, "needs one value (or null) per arrival");
+	}
+	r->w.n_arrivals = n;
+	r->w.arrival_s = r->arrival_s;
+	r->w.arrival_input = r->arrival_in;
+	r->w.arrival_output = r->arrival_out;
+	return 0;
+}
+
+static int
+series(const json_t *w, wc_envelope_request *r, wc_api_error *e)
+{
+	const json_t *s = json_object_get(w, "running_series");
+	if (!s)
+		return fail(e, 422, "missing_field", "/workload/running_series", "required for an n(t) workload");
+	if (numbers(s, "/workload/running_series", WC_SERIES_MAX, 0, WC_ENVELOPE_MAX_RUNNING, 0, &r->series,
+	            &r->w.series_len, e) < 0)
+		return -1;
+	r->w.series_running = r->series;
+	return number(w, "/workload", "dt_s", 0, 1, 3600, &r->w.series_dt_s, e) < 0 ? -1 : 0;
+}
+
+static int
+by_type(const json_t *w, wc_envelope_request *r, wc_api_error *e)
+{
+	double x;
+	int rc;
+	switch (r->w.kind) {
+	case WC_ENVELOPE_CLOSED:
+		if ((rc = integer(w, "/workload", "concurrency", 1, WC_ENVELOPE_MAX_RUNNING, &r->w.concurrency, e)) == 1)
+			return fail(e, 422, "missing_field", "/workload/concurrency", "required for a closed loop");
+		return rc < 0 || number(w, "/workload", "think_s", 0, 0, 86400, &r->w.think_s, e) < 0 ? -1 : 0;
+	case WC_ENVELOPE_POISSON:
+	case WC_ENVELOPE_BURSTY:
+		if (json_object_get(w, "rate") && json_object_get(w, "rate_profile"))
+			return fail(e, 422, "conflicting_fields", "/workload/rate_profile", "give one of rate and rate_profile");
+		if (json_object_get(w, "burstiness") && r->w.kind != WC_ENVELOPE_BURSTY)
+			return fail(e, 422, "conflicting_fields", "/workload/burstiness", "only for a bursty workload");
+		if (json_object_get(w, "rate_profile"))
+			rc = rate_profile(w, r, e);
+		else if ((rc = number(w, "/workload", "rate", 0, 1, 1e6, &r->w.rate, e)) == 1)
+			return fail(e, 422, "missing_field", "/workload/rate", "required (requests/s), or give rate_profile");
+		if (rc < 0)
+			return -1;
+		rc = number(w, "/workload", "burstiness", 0, 1, 1000, &x, e);
+		if (rc == 0)
+			r->w.burstiness = x;
+		return rc < 0 ? -1 : 0;
+	case WC_ENVELOPE_REPLAY:
+		return arrivals(w, r, e);
+	default:
+		return series(w, r, e);
+	}
+}
+
+static int
+workload(const json_t *body, wc_envelope_request *r, wc_api_error *e)
+{
+	const json_t *w = json_object_get(body, "workload"), *t;
+	if (!w)
+		return fail(e, 422, "missing_field", "/workload", "required (type and load)");
+	if (!json_is_object(w))
+		return wrong_type(e, "/workload", "an object", w);
+	if (!(t = json_object_get(w, "type")))
+		return fail(e, 422, "missing_field", "/workload/type", "required: closed, poisson, bursty, replay or n_series");
+	if (!json_is_string(t))
+		return wrong_type(e, "/workload/type", "a string", t);
+	if (wc_envelope_kind_from_name(json_string_value(t), &r->w.kind) != WC_OK)
+		return fail(e, 422, "invalid_value", "/workload/type", "expected closed, poisson, bursty, replay or n_series");
+	static const char *const all_keys[] = { "type", "concurrency", "think_s", "rate", "burstiness",
+		                                "rate_profile", "input_tokens", "output_tokens", "arrivals",
+		                                "running_series", "dt_s", NULL };
+	const char *const *keys = r->w.kind == WC_ENVELOPE_CLOSED ? closed_keys
+	                        : r->w.kind == WC_ENVELOPE_REPLAY ? replay_keys
+	                        : r->w.kind == WC_ENVELOPE_SERIES ? series_keys : open_keys;
+	if (check_known(w, all_keys, "/workload", e) < 0)
+		return -1;
+	if (check_known(w, keys, "/workload", e) < 0) {
+		char field[sizeof e->field];
+		snprintf(field, sizeof field, "%s", e->field);
+		wc_api_error_set(e, 422, "conflicting_fields", field, "%s: not a field of a %s workload",
+		                 field + 1, json_string_value(t));
+		return -1;
+	}
+	if (by_type(w, r, e) < 0 || length(w, "input_tokens", &r->w.input, &r->in_values, e) < 0 ||
+	    length(w, "output_tokens", &r->w.output, &r->out_values, e) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---------------------------------------------------------- the request */
+
+static const char *const common_keys[] = {
+	"platform", "tp", "model", "active_params_b", "weights", "kv_cache", "sm_clock_mhz", "idle_power_w",
+	"workload", "max_running", "horizon_s", "warmup_s", "seed", "sample_s", "response", NULL,
+};
+static const char *const envelope_keys[] = { "replicas", "bin_s", "fleet", "include_bins", NULL };
+static const char *const budget_keys[] = { "budget_w", "stat", "max_fleet", "fleet_mode", "budget_bin_s", NULL };
+
+static int
+known_top(const json_t *body, int budget, wc_api_error *e)
+{
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)body, key, v) {
+		int known = 0;
+		for (const char *const *f = common_keys; *f && !known; f++)
+			known = strcmp(key, *f) == 0;
+		for (const char *const *f = budget ? budget_keys : envelope_keys; *f && !known; f++)
+			known = strcmp(key, *f) == 0;
+		if (!known) {
+			char field[sizeof e->field] = "";
+			wc_json_pointer_append(field, sizeof field, key);
+			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			return -1;
+		}
+	}
+	(void)v;
+	return 0;
+}
+
+static int
+response(const json_t *body, const wc_state *st, wc_envelope_request *r, wc_api_error *e)
+{
+	static const char *const keys[] = { "tau_s", "hold_s", "prefill_ratio", NULL };
+	const json_t *v = json_object_get(body, "response");
+	wc_response_effective(&wc_predictor_params(st->pred)->response, &r->resp);
+	r->resp_source = wc_predictor_params(st->pred)->response.present &&
+	                 wc_predictor_params(st->pred)->response.fitted ? "fitted" : "assumed";
+	r->resp.tau_s.value = wc_response_tau_for(&r->resp, r->c.platform);
+	if (!v)
+		return 0;
+	if (!json_is_object(v))
+		return wrong_type(e, "/response", "an object", v);
+	if (check_known(v, keys, "/response", e) < 0 ||
+	    number(v, "/response", "tau_s", 0, 0, WC_RESPONSE_MAX_TAU_S, &r->resp.tau_s.value, e) < 0 ||
+	    number(v, "/response", "hold_s", 0, 0, WC_RESPONSE_MAX_HOLD_S, &r->resp.hold_s.value, e) < 0 ||
+	    number(v, "/response", "prefill_ratio", 0, 0, WC_RESPONSE_MAX_PREFILL_RATIO,
+	           &r->resp.prefill_ratio.value, e) < 0)
+		return -1;
+	if (json_object_size(v) > 0)
+		r->resp_source = "request";
+	return 0;
+}
+
+static int
+options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
+{
+	wc_envelope_options *o = &r->o;
+	double x;
+	int rc;
+	if (integer(body, "", "max_running", 1, WC_ENVELOPE_MAX_RUNNING, &x, e) < 0)
+		return -1;
+	o->max_running = json_object_get(body, "max_running") ? (int)x : o->max_running;
+	if (number(body, "", "horizon_s", WC_ENVELOPE_GRID_S, 0, WC_HTTP_MAX_HORIZON_S, &o->horizon_s, e) < 0 ||
+	    number(body, "", "warmup_s", 0, 0, WC_HTTP_MAX_HORIZON_S, &o->warmup_s, e) < 0 ||
+	    number(body, "", "sample_s", WC_ENVELOPE_GRID_S, 0, 60, &o->sample_s, e) < 0)
+		return -1;
+	if ((rc = integer(body, "", "seed", 0, 9007199254740991.0, &x, e)) < 0)
+		return -1;
+	if (rc == 0)
+		o->seed = (uint64_t)x;
+	o->tau_s = r->resp.tau_s.value;
+	o->hold_s = r->resp.hold_s.value;
+	return 0;
+}
+
+static int
+envelope_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
+{
+	static const char *const fleet_keys[] = { "size", "mode", NULL };
+	double x;
+	int rc;
+	if ((rc = integer(body, "", "replicas", 1, WC_HTTP_MAX_REPLICAS, &x, e)) < 0)
+		return -1;
+	if (rc == 0)
+		r->o.replicas = (int)x;
+	if (number(body, "", "bin_s", WC_ENVELOPE_GRID_S, 0, WC_HTTP_MAX_HORIZON_S, &r->o.bin_s, e) < 0)
+		return -1;
+	const json_t *b = json_object_get(body, "include_bins");
+	if (b && !json_is_boolean(b))
+		return wrong_type(e, "/include_bins", "true or false", b);
+	r->include_bins = !b || json_is_true(b);
+	const json_t *f = json_object_get(body, "fleet");
+	if (!f)
+		return 0;
+	if (!json_is_object(f))
+		return wrong_type(e, "/fleet", "an object {\"size\", \"mode\"}", f);
+	if (check_known(f, fleet_keys, "/fleet", e) < 0 ||
+	    (rc = integer(f, "/fleet", "size", 1, WC_HTTP_MAX_FLEET, &x, e)) < 0)
+		return -1;
+	if (rc == 1)
+		return fail(e, 422, "missing_field", "/fleet/size", "required (servers in the fleet)");
+	r->o.fleet_size = (int)x;
+	const json_t *m = json_object_get(f, "mode");
+	if (m && (!json_is_string(m) || wc_fleet_mode_from_name(json_string_value(m), &r->o.fleet_mode) != WC_OK))
+		return fail(e, 422, json_is_string(m) ? "invalid_value" : "wrong_type", "/fleet/mode",
+		            "expected \"independent\", \"round_robin\" or \"least_loaded\"");
+	return 0;
+}
+
+static int
+budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
+{
+	double x;
+	int rc;
+	r->bo = (wc_budget_options){ 0, WC_BUDGET_P95, 1000, 1.0 };
+	if ((rc = number(body, "", "budget_w", 0, 1, 1e12, &r->bo.budget_w, e)) < 0)
+		return -1;
+	if (rc == 1)
+		return fail(e, 422, "missing_field", "/budget_w", "required (the feed's limit, W)");
+	const json_t *s = json_object_get(body, "stat");
+	if (s && (!json_is_string(s) || (strcmp(json_string_value(s), "p95") && strcmp(json_string_value(s), "max"))))
+		return fail(e, 422, json_is_string(s) ? "invalid_value" : "wrong_type", "/stat", "expected \"p95\" or \"max\"");
+	r->bo.stat = s && strcmp(json_string_value(s), "max") == 0 ? WC_BUDGET_MAX : WC_BUDGET_P95;
+	if ((rc = integer(body, "", "max_fleet", 1, WC_HTTP_MAX_PLAN_FLEET, &x, e)) < 0)
+		return -1;
+	if (rc == 0)
+		r->bo.max_fleet = (int)x;
+	if (number(body, "", "budget_bin_s", WC_ENVELOPE_GRID_S, 0, WC_HTTP_MAX_HORIZON_S, &r->bo.bin_s, e) < 0)
+		return -1;
+	const json_t *m = json_object_get(body, "fleet_mode");
+	if (m && (!json_is_string(m) || wc_fleet_mode_from_name(json_string_value(m), &r->o.fleet_mode) != WC_OK))
+		return fail(e, 422, json_is_string(m) ? "invalid_value" : "wrong_type", "/fleet_mode",
+		            "expected \"independent\", \"round_robin\" or \"least_loaded\"");
+	return 0;
+}
+
+/* The simulated work: grid bins x servers (replicas x fleet, or the plan's
+ * bound); beyond the server's limit the request is 413, naming the field
+ * that multiplies it most. */
+static int
+work_bound(int budget, wc_envelope_request *r, wc_api_error *e)
+{
+	double bins = (r->o.horizon_s + r->o.warmup_s) / WC_ENVELOPE_GRID_S;
+	double servers = budget ? 2.0 * r->bo.max_fleet : (double)r->o.replicas * r->o.fleet_size;
+	if (bins * servers <= WC_HTTP_MAX_WORK)
+		return 0;
+	const char *field = budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas ? "/fleet/size" : "/replicas";
+	wc_api_error_set(e, 413, "simulation_too_large", field,
+	                 "%s: the simulation would take %.3g grid bins x servers (horizon_s %g s, %s), over "
+	                 "this server's limit of %.3g; shorten the horizon or lower %s", field + 1,
+	                 bins * servers, r->o.horizon_s,
+	                 budget ? "up to twice max_fleet servers" : "replicas x fleet size", WC_HTTP_MAX_WORK,
+	                 field + 1);
+	return -1;
+}
+
+/* A library refusal, whose message starts with the field, as a pointer. */
+static void
+library_error(const wc_error *err, wc_api_error *e)
+{
+	static const char *const workload_fields[] = { "rate", "rate_profile", "burstiness", "concurrency",
+		"think_s", "input_tokens", "output_tokens", "arrival_s", "arrival_input", "arrival_output",
+		"series_running", "series_dt_s", NULL };
+	char field[sizeof e->field] = "";
+	size_t n = strcspn(err->msg, ":/");
+	for (const char *const *f = workload_fields; *f; f++)
+		if (strlen(*f) == n && strncmp(err->msg, *f, n) == 0)
+			snprintf(field, sizeof field, "/workload");
+	snprintf(field + strlen(field), sizeof field - strlen(field), "/%.*s", (int)n, err->msg);
+	wc_api_error_set(e, err->code == WC_ENOMEM ? 500 : 422, err->code == WC_ENOMEM ? "internal" : "invalid_value",
+	                 field, "%s", err->msg);
+}
+
+int
+wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc_envelope_request *r,
+                          wc_api_error *e)
+{
+	wc_error err;
+	memset(r, 0, sizeof *r);
+	r->c = (wc_config)WC_CONFIG_INIT;
+	wc_envelope_workload_init(&r->w);
+	wc_envelope_options_init(&r->o);
+	r->o.threads = 2;
+	if (!json_is_object(body)) {
+		wc_api_error_set(e, 422, "wrong_type", "", "expected a JSON object, got %s", wc_json_type_name(body));
+		return -1;
+	}
+	if (known_top(body, budget, e) < 0 || wc_config_request_parse(body, st, &r->c, e) < 0 ||
+	    number(body, "", "idle_power_w", 0, 1, 1e5, &r->c.idle_power_w, e) < 0 ||
+	    workload(body, r, e) < 0 || response(body, st, r, e) < 0 || options(body, r, e) < 0 ||
+	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0 || work_bound(budget, r, e) < 0)
+		return -1;
+	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK) {
+		library_error(&err, e);
+		return -1;
+	}
+	return 0;
+}
+
+void
+wc_envelope_library_error(const wc_error *err, wc_api_error *e)
+{
+	library_error(err, e);
+}

@@ -1,0 +1,210 @@
+/*
+ * JSON form of envelopes and budget plans (docs/http-api.md), one format
+ * for `POST /v1/forecast/envelope`, `POST /v1/plan/budget` and
+ * `wattcast envelope --json`. Every answer names the source of its service
+ * times, response and power mapping, with the stand-in's assumed
+ * efficiencies when it is the source.
+ */
+#include "server/server.h"
+#include "server_internal.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *
+num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+config_json(const wc_config *c)
+{
+	return json_pack("{s:s,s:i,s:f,s:s,s:s,s:o,s:o}", "platform", c->platform, "tp", c->tp,
+	                 "active_params_b", c->active_params_b, "weights", wc_precision_name(c->weights),
+	                 "kv_cache", wc_precision_name(c->kv),
+	                 "sm_clock_mhz", c->sm_clock_mhz > 0 ? json_real(c->sm_clock_mhz) : json_null(),
+	                 "idle_power_w", c->idle_power_w > 0 ? json_real(c->idle_power_w) : json_null());
+}
+
+static json_t *
+length_json(const wc_length_dist *d)
+{
+	if (d->kind == WC_LENGTH_LOGNORMAL)
+		return json_pack("{s:s,s:f,s:f}", "distribution", "lognormal", "mean", d->mean, "sd", d->sd);
+	if (d->kind == WC_LENGTH_EMPIRICAL)
+		return json_pack("{s:s,s:I}", "distribution", "empirical", "values", (json_int_t)d->n_values);
+	return json_pack("{s:s,s:f}", "distribution", "fixed", "mean", d->mean);
+}
+
+static json_t *
+workload_json(const wc_envelope_workload *w)
+{
+	json_t *o = json_pack("{s:s}", "type", wc_envelope_kind_name(w->kind));
+	switch (w->kind) {
+	case WC_ENVELOPE_CLOSED:
+		json_object_set_new(o, "concurrency", json_real(w->concurrency));
+		json_object_set_new(o, "think_s", json_real(w->think_s));
+		break;
+	case WC_ENVELOPE_POISSON:
+	case WC_ENVELOPE_BURSTY:
+		json_object_set_new(o, "rate", w->n_profile ? json_null() : json_real(w->rate));
+		json_object_set_new(o, "rate_profile_steps", json_integer((json_int_t)w->n_profile));
+		if (w->kind == WC_ENVELOPE_BURSTY)
+			json_object_set_new(o, "burstiness", json_real(w->burstiness));
+		break;
+	case WC_ENVELOPE_REPLAY:
+		json_object_set_new(o, "requests", json_integer((json_int_t)w->n_arrivals));
+		break;
+	default:
+		json_object_set_new(o, "samples", json_integer((json_int_t)w->series_len));
+		json_object_set_new(o, "dt_s", json_real(w->series_dt_s));
+		return o;
+	}
+	json_object_set_new(o, "input_tokens", length_json(&w->input));
+	json_object_set_new(o, "output_tokens", length_json(&w->output));
+	return o;
+}
+
+static json_t *
+sources_json(const wc_envelope_render *c, json_t *o)
+{
+	json_t *st;
+	if (c->workload->kind == WC_ENVELOPE_SERIES)
+		st = json_pack("{s:s}", "source", "none (explicit n(t))");
+	else if (strcmp(c->service->source, "roofline_standin") == 0)
+		st = json_pack("{s:s,s:{s:f,s:f,s:f}}", "source", c->service->source, "assumed",
+		               "bandwidth_efficiency", WC_STANDIN_BW_EFFICIENCY, "flops_efficiency",
+		               WC_STANDIN_FLOPS_EFFICIENCY, "step_overhead_s", WC_STANDIN_STEP_OVERHEAD_S);
+	else
+		st = json_pack("{s:s}", "source", c->service->source);
+	json_object_set_new(o, "service_times", st);
+	json_object_set_new(o, "response", json_pack("{s:f,s:f,s:f,s:s}", "tau_s", c->options->tau_s,
+	                    "hold_s", c->options->hold_s, "prefill_ratio", c->response->prefill_ratio.value,
+	                    "source", c->response_source));
+	json_object_set_new(o, "power_mapping", json_pack("{s:s,s:f,s:f}", "source", c->power->source,
+	                    "idle_w_per_gpu", c->power->idle_w, "prefill_w_per_gpu", c->power->prefill_w));
+	return o;
+}
+
+static json_t *
+stat_json(const wc_envelope_stat *s)
+{
+	return json_pack("{s:o,s:o,s:o}", "value", num(s->value), "p5", num(s->lo), "p95", num(s->hi));
+}
+
+static json_t *
+summary_json(const wc_envelope_summary *s)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+	                 "mean_w", stat_json(&s->mean_w), "p5_w", stat_json(&s->p5_w),
+	                 "p50_w", stat_json(&s->p50_w), "p95_w", stat_json(&s->p95_w),
+	                 "max_w", stat_json(&s->max_w), "ramp_w_per_s", stat_json(&s->ramp_w_per_s),
+	                 "ramp_p95_w_per_s", stat_json(&s->ramp_p95_w_per_s),
+	                 "spectral_entropy", stat_json(&s->spectral_entropy),
+	                 "energy_j", stat_json(&s->energy_j),
+	                 "energy_per_output_token_j", stat_json(&s->energy_per_token_j),
+	                 "mean_running", stat_json(&s->mean_running),
+	                 "output_tokens", stat_json(&s->output_tokens));
+}
+
+static json_t *
+array_of(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, num(v[i]));
+	return a;
+}
+
+static json_t *
+band_json(const wc_envelope_band *b)
+{
+	return json_pack("{s:f,s:o,s:o,s:o,s:o,s:o}", "bin_s", b->bin_s, "t_s", array_of(b->t_s, b->n_bins),
+	                 "mean_w", array_of(b->mean_w, b->n_bins), "p5_w", array_of(b->p5_w, b->n_bins),
+	                 "p95_w", array_of(b->p95_w, b->n_bins), "mean_running",
+	                 array_of(b->mean_running, b->n_bins));
+}
+
+json_t *
+wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
+{
+	const wc_envelope_options *o = c->options;
+	json_t *root = json_object(), *warnings = json_array();
+	json_object_set_new(root, "params_version", json_string(c->params_version ? c->params_version : ""));
+	json_object_set_new(root, "config", config_json(c->config));
+	json_object_set_new(root, "workload", workload_json(c->workload));
+	json_object_set_new(root, "simulation", json_pack("{s:f,s:f,s:f,s:i,s:I,s:f,s:f,s:i}",
+	                    "grid_s", WC_ENVELOPE_GRID_S, "horizon_s", o->horizon_s, "warmup_s", o->warmup_s,
+	                    "replicas", o->replicas, "seed", (json_int_t)o->seed, "bin_s", o->bin_s,
+	                    "sample_s", o->sample_s, "max_running", o->max_running));
+	sources_json(c, root);
+	json_t *server = json_pack("{s:o}", "summary", summary_json(&res->server));
+	if (c->include_bins)
+		json_object_set_new(server, "bins", band_json(&res->server_band));
+	json_object_set_new(root, "server", server);
+	if (res->fleet_size > 1) {
+		json_t *fleet = json_pack("{s:i,s:s,s:f,s:o}", "size", res->fleet_size, "mode",
+		                          wc_fleet_mode_name(res->fleet_mode), "peak_w", res->fleet_peak_w,
+		                          "summary", summary_json(&res->fleet));
+		if (c->include_bins)
+			json_object_set_new(fleet, "bins", band_json(&res->fleet_band));
+		json_object_set_new(root, "fleet", fleet);
+	} else {
+		json_object_set_new(root, "fleet", json_null());
+	}
+	for (int i = 0; i < res->n_warnings; i++)
+		json_array_append_new(warnings, json_string(res->warnings[i]));
+	json_object_set_new(root, "warnings", warnings);
+	return root;
+}
+
+json_t *
+wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const wc_budget_plan *plan,
+               double seconds)
+{
+	const wc_envelope_options *o = c->options;
+	json_t *root = json_object();
+	json_object_set_new(root, "params_version", json_string(c->params_version ? c->params_version : ""));
+	json_object_set_new(root, "config", config_json(c->config));
+	json_object_set_new(root, "workload", workload_json(c->workload));
+	json_object_set_new(root, "simulation", json_pack("{s:f,s:f,s:f,s:I,s:f,s:i}", "grid_s", WC_ENVELOPE_GRID_S,
+	                    "horizon_s", o->horizon_s, "warmup_s", o->warmup_s, "seed", (json_int_t)o->seed,
+	                    "budget_bin_s", bo->bin_s, "max_running", o->max_running));
+	sources_json(c, root);
+	json_object_set_new(root, "plan", json_pack("{s:f,s:s,s:s,s:i,s:i,s:o,s:o,s:b,s:i,s:i,s:f}",
+	                    "budget_w", bo->budget_w, "stat", bo->stat == WC_BUDGET_MAX ? "max" : "p95",
+	                    "fleet_mode", wc_fleet_mode_name(o->fleet_mode), "max_fleet", bo->max_fleet,
+	                    "fleet_size", plan->fleet_size, "stat_w", num(plan->stat_w),
+	                    "next_stat_w", num(plan->next_stat_w), "at_bound", plan->at_bound,
+	                    "probes", plan->probes, "servers_simulated", plan->servers_simulated,
+	                    "seconds", seconds));
+	return root;
+}
+
+static char *
+dump(json_t *o, int indent, wc_error *err)
+{
+	char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) |
+	                            (indent > 0 ? JSON_INDENT(indent) : JSON_COMPACT)) : NULL;
+	json_decref(o);
+	if (!s)
+		wc_error_set(err, WC_ENOMEM, "render: out of memory");
+	return s;
+}
+
+char *
+wc_render_envelope(const wc_envelope_render *ctx, const wc_envelope_result *res, int indent,
+                   wc_error *err)
+{
+	return dump(wc_envelope_json(ctx, res), indent, err);
+}
+
+char *
+wc_render_budget(const wc_envelope_render *ctx, const wc_budget_options *bo, const wc_budget_plan *plan,
+                 double seconds, int indent, wc_error *err)
+{
+	return dump(wc_budget_json(ctx, bo, plan, seconds), indent, err);
+}

@@ -1,0 +1,243 @@
+/*
+ * One fine-tuning request object -> a prediction (docs/http-api.md, "POST
+ * /v1/predict/finetune"), strictly: unknown fields, wrong types and
+ * invalid values are 422 with the JSON pointer of the field; an unknown
+ * model name is 404. Serves POST /v1/predict/finetune and each item of
+ * POST /v1/predict/finetune/batch.
+ *
+ * Fields: method; model | active_params_b (+ layers, d_model); micro_batch,
+ * seq_len, grad_accum, gpus, data_parallel, lora_rank, checkpointing,
+ * tokens_per_step, steps, platform; profile (docs/http-api.md, "Profiles").
+ */
+#include "server_internal.h"
+
+#include "data/data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const known_fields[] = {
+	"method", "model", "active_params_b", "layers", "d_model", "micro_batch", "seq_len",
+	"grad_accum", "gpus", "data_parallel", "lora_rank", "checkpointing", "tokens_per_step",
+	"steps", "platform", "profile", NULL,
+};
+
+static int
+fail(wc_api_error *e, const char *code, const char *field, const char *fmt, const char *a, double v)
+{
+	char msg[WC_ERROR_MSG_MAX];
+	snprintf(msg, sizeof msg, fmt, a, v);
+	wc_api_error_set(e, 422, code, field, "%s: %s", field + 1, msg);
+	return -1;
+}
+
+/* An integer field in [min, max]; absent gives `dflt` (or missing_field
+ * when `required`). 2.0 counts as 2, 1.5 is not an integer. */
+static int
+get_int(const json_t *obj, const char *name, long min, long max, int required, int dflt, int *out,
+        wc_api_error *e)
+{
+	char field[64] = "";
+	const json_t *v = json_object_get(obj, name);
+	wc_json_pointer_append(field, sizeof field, name);
+	if (!v) {
+		*out = dflt;
+		return required ? fail(e, "missing_field", field, "%srequired", "", 0) : 0;
+	}
+	if (!json_is_number(v))
+		return fail(e, "wrong_type", field, "expected an integer, got %s", wc_json_type_name(v), 0);
+	double x = json_number_value(v);
+	if (x != floor(x))
+		return fail(e, "wrong_type", field, "%sexpected an integer, got %g", "", x);
+	if (x < min || x > max) {
+		char why[96];
+		snprintf(why, sizeof why, "%%smust be an integer between %ld and %ld, got %%g", min, max);
+		return fail(e, "invalid_value", field, why, "", x);
+	}
+	*out = (int)x;
+	return 0;
+}
+
+/* A number > 0 (or >= 0 with `zero_ok`); absent leaves `*out`. */
+static int
+get_number(const json_t *obj, const char *name, int zero_ok, double *out, wc_api_error *e)
+{
+	char field[64] = "";
+	const json_t *v = json_object_get(obj, name);
+	if (!v)
+		return 0;
+	wc_json_pointer_append(field, sizeof field, name);
+	if (!json_is_number(v))
+		return fail(e, "wrong_type", field, "expected a number, got %s", wc_json_type_name(v), 0);
+	double x = json_number_value(v);
+	if (zero_ok ? !(x >= 0) : !(x > 0))
+		return fail(e, "invalid_value", field, zero_ok ? "%smust be >= 0, got %g" : "%smust be > 0, got %g",
+		            "", x);
+	*out = x;
+	return 0;
+}
+
+static int
+check_fields(const json_t *item, wc_api_error *e)
+{
+	const char *key;
+	const json_t *v;
+	if (!json_is_object(item)) {
+		wc_api_error_set(e, 422, "wrong_type", "", "expected a JSON object, got %s", wc_json_type_name(item));
+		return -1;
+	}
+	json_object_foreach((json_t *)item, key, v) {
+		int known = 0;
+		for (const char *const *f = known_fields; *f && !known; f++)
+			known = strcmp(key, *f) == 0;
+		if (!known) {
+			char field[sizeof e->field] = "";
+			wc_json_pointer_append(field, sizeof field, key);
+			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_method(const json_t *item, wc_ft_config *c, wc_api_error *e)
+{
+	const json_t *v = json_object_get(item, "method");
+	if (!v)
+		return fail(e, "missing_field", "/method", "%srequired (full, lora or qlora)", "", 0);
+	if (!json_is_string(v))
+		return fail(e, "wrong_type", "/method", "expected a string, got %s", wc_json_type_name(v), 0);
+	if (wc_ft_method_from_name(json_string_value(v), &c->method) != WC_OK)
+		return fail(e, "invalid_value", "/method", "expected \"full\", \"lora\" or \"qlora\", got \"%.40s\"",
+		            json_string_value(v), 0);
+	return 0;
+}
+
+/* The model: a catalog name, or active_params_b with layers and d_model. */
+static int
+parse_model(const json_t *item, wc_ft_config *c, wc_api_error *e)
+{
+	const json_t *model = json_object_get(item, "model");
+	int have_active = json_object_get(item, "active_params_b") != NULL;
+	if (model && have_active)
+		return fail(e, "conflicting_fields", "/model", "%sgive exactly one of active_params_b and model", "", 0);
+	if (model) {
+		const char *shape = json_object_get(item, "layers") ? "/layers"
+		                    : json_object_get(item, "d_model") ? "/d_model" : NULL;
+		if (shape)
+			return fail(e, "conflicting_fields", shape, "%sonly with active_params_b (model gives its own)", "", 0);
+		if (!json_is_string(model))
+			return fail(e, "wrong_type", "/model", "expected a string, got %s", wc_json_type_name(model), 0);
+		const wc_model_info *m = wc_model_lookup(json_string_value(model));
+		if (!m) {
+			wc_api_error_set(e, 404, "unknown_model", "/model",
+			                 "model: unknown model \"%.64s\" (see GET /v1/models, or give active_params_b, "
+			                 "layers and d_model)", json_string_value(model));
+			return -1;
+		}
+		wc_ft_config_from_model(c, m);
+		return 0;
+	}
+	if (!have_active)
+		return fail(e, "missing_field", "/active_params_b", "%srequired (or give a catalog model name in model)", "", 0);
+	if (get_number(item, "active_params_b", 0, &c->params_b, e) < 0 ||
+	    get_int(item, "layers", 1, 100000, 1, 0, &c->layers, e) < 0 ||
+	    get_int(item, "d_model", 1, 10000000, 1, 0, &c->d_model, e) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+parse_shape(const json_t *item, wc_ft_config *c, wc_api_error *e)
+{
+	const json_t *ck = json_object_get(item, "checkpointing");
+	if (get_int(item, "micro_batch", 1, WC_FT_MAX_INT, 1, 0, &c->micro_batch, e) < 0 ||
+	    get_int(item, "seq_len", 1, WC_FT_MAX_INT, 1, 0, &c->seq_len, e) < 0 ||
+	    get_int(item, "grad_accum", 1, WC_FT_MAX_INT, 0, 1, &c->grad_accum, e) < 0 ||
+	    get_int(item, "gpus", 1, WC_FT_MAX_GPUS, 0, 1, &c->gpus, e) < 0 ||
+	    get_int(item, "data_parallel", 1, WC_FT_MAX_GPUS, 0, 0, &c->data_parallel, e) < 0 ||
+	    get_number(item, "tokens_per_step", 0, &c->tokens_per_step, e) < 0)
+		return -1;
+	if (ck && !json_is_boolean(ck))
+		return fail(e, "wrong_type", "/checkpointing", "expected true or false, got %s", wc_json_type_name(ck), 0);
+	c->checkpointing = ck && json_is_true(ck);
+	if (c->data_parallel > 0 && c->gpus % c->data_parallel != 0)
+		return fail(e, "invalid_value", "/data_parallel", "%smust divide gpus, got %g", "", c->data_parallel);
+	const json_t *rank = json_object_get(item, "lora_rank");
+	if (c->method == WC_FT_FULL && rank)
+		return fail(e, "conflicting_fields", "/lora_rank", "%sonly for lora and qlora", "", 0);
+	if (c->method != WC_FT_FULL)
+		return get_int(item, "lora_rank", 1, 1000000, 1, 0, &c->lora_rank, e);
+	return 0;
+}
+
+static int
+parse_query(const json_t *item, wc_finetune_query *q, wc_api_error *e)
+{
+	const json_t *platform = json_object_get(item, "platform");
+	memset(q, 0, sizeof *q);
+	q->config = (wc_ft_config)WC_FT_CONFIG_INIT;
+	q->steps = NAN;
+	q->want_interval = 1;
+	if (check_fields(item, e) < 0 || parse_method(item, &q->config, e) < 0 ||
+	    parse_model(item, &q->config, e) < 0 || parse_shape(item, &q->config, e) < 0 ||
+	    get_number(item, "steps", 1, &q->steps, e) < 0)
+		return -1;
+	if (platform && !json_is_string(platform))
+		return fail(e, "wrong_type", "/platform", "expected a string, got %s", wc_json_type_name(platform), 0);
+	q->platform = platform ? json_string_value(platform) : NULL;
+	return 0;
+}
+
+/* The predictor's messages start with the field; map it to the request's. */
+static void
+predictor_error(const wc_error *err, wc_api_error *e)
+{
+	static const struct { const char *msg, *field; } map[] = {
+		{ "params_b", "/active_params_b" }, { "layers", "/layers" }, { "d_model", "/d_model" },
+		{ "lora_rank", "/lora_rank" }, { "micro_batch", "/micro_batch" }, { "seq_len", "/seq_len" },
+		{ "grad_accum", "/grad_accum" }, { "gpus", "/gpus" }, { "data_parallel", "/data_parallel" },
+		{ "tokens_per_step", "/tokens_per_step" }, { "steps", "/steps" }, { "platform", "/platform" },
+		{ "finetune", "" },
+	};
+	const char *field = "";
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		size_t n = strlen(map[i].msg);
+		if (strncmp(err->msg, map[i].msg, n) == 0 && err->msg[n] == ':')
+			field = map[i].field;
+	}
+	if (err->code == WC_ENOMEM)
+		wc_api_error_set(e, 500, "internal", NULL, "%s", err->msg);
+	else
+		wc_api_error_set(e, 422, strcmp(field, "") == 0 && strncmp(err->msg, "finetune:", 9) == 0
+		                         ? "no_finetune_law" : "invalid_value", field, "%s", err->msg);
+}
+
+json_t *
+wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
+{
+	wc_finetune_query q;
+	wc_error err;
+	json_t *out = NULL;
+	const wc_state *st;
+	/* Worker stacks are small (server_internal.h): the prediction, with
+	 * its warnings, lives on the heap. */
+	wc_finetune_prediction *pred = malloc(sizeof *pred);
+	if (!pred) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		return NULL;
+	}
+	if (!(st = wc_profiles_select(pf, item, e)) || parse_query(item, &q, e) < 0)
+		goto done;
+	if (wc_predict_finetune(st->pred, &q, pred, &err) != WC_OK) {
+		predictor_error(&err, e);
+		goto done;
+	}
+	if (!(out = wc_finetune_json(&q, pred, st->version)))
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
+done:
+	free(pred);
+	return out;
+}

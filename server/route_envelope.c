@@ -1,0 +1,98 @@
+/*
+ * POST /v1/forecast/envelope and POST /v1/plan/budget (docs/http-api.md):
+ * the same answers as `wattcast envelope --json` (with --budget for the
+ * plan), from the loaded parameter set and the service-time stand-in.
+ * Results live on the heap: handlers run on small worker stacks.
+ */
+#include "server_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef struct {
+	wc_envelope_request rq;
+	wc_power_map_law store;
+	wc_power_map pm;
+	wc_roofline_standin rs;
+	wc_service_times st;
+	wc_envelope_result res;
+	wc_budget_plan plan;
+	wc_error err;
+	wc_api_error e;
+} envelope_job;
+
+/* Parse and bind: 0, or -1 with job->e set. */
+static int
+prepare(wc_request *req, const json_t *body, int budget, envelope_job *j)
+{
+	const wc_params *p = wc_predictor_params(req->state->pred);
+	if (wc_envelope_request_parse(body, req->state, budget, &j->rq, &j->e) < 0)
+		return -1;
+	if (wc_power_map_from_law(p, &j->rq.c, &j->rq.resp, &j->store, &j->pm, &j->err) != WC_OK ||
+	    (j->rq.w.kind != WC_ENVELOPE_SERIES && wc_roofline_standin_init(&j->rs, &j->rq.c, &j->err) != WC_OK)) {
+		wc_envelope_library_error(&j->err, &j->e);
+		return -1;
+	}
+	if (j->rq.w.kind != WC_ENVELOPE_SERIES)
+		wc_roofline_standin_service(&j->rs, &j->st);
+	else
+		snprintf(j->st.source, sizeof j->st.source, "none");
+	return 0;
+}
+
+static void
+answer(wc_request *req, wc_response *res, int budget)
+{
+	json_t *body = NULL, *out = NULL;
+	envelope_job *j = calloc(1, sizeof *j);
+	if (!j) {
+		wc_api_error e;
+		wc_api_error_set(&e, 500, "internal", NULL, "out of memory");
+		wc_response_error(res, &e);
+		return;
+	}
+	if (wc_request_read_json(req, req->srv->max_body, &body, res) != 0)
+		goto done;
+	if (prepare(req, body, budget, j) < 0) {
+		wc_response_error(res, &j->e);
+		goto done;
+	}
+	wc_envelope_render ctx = { &j->rq.c, &j->rq.w, &j->rq.o, &j->rq.resp, j->rq.resp_source, &j->pm,
+		                   &j->st, req->state->version, j->rq.include_bins };
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = budget ? wc_envelope_budget(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->rq.bo, &j->plan, &j->err)
+	                : wc_envelope_run(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->res, &j->err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (rc != WC_OK) {
+		wc_envelope_library_error(&j->err, &j->e);
+		wc_response_error(res, &j->e);
+		goto done;
+	}
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	out = budget ? wc_budget_json(&ctx, &j->rq.bo, &j->plan, secs) : wc_envelope_json(&ctx, &j->res);
+	if (out)
+		wc_response_json(res, 200, out);
+	else {
+		wc_api_error_set(&j->e, 500, "internal", NULL, "out of memory rendering the answer");
+		wc_response_error(res, &j->e);
+	}
+done:
+	wc_envelope_result_clear(&j->res);
+	wc_envelope_request_free(&j->rq);
+	json_decref(body);
+	free(j);
+}
+
+void
+wc_route_forecast_envelope(wc_request *req, wc_response *res)
+{
+	answer(req, res, 0);
+}
+
+void
+wc_route_plan_budget(wc_request *req, wc_response *res)
+{
+	answer(req, res, 1);
+}

@@ -1,0 +1,183 @@
+/*
+ * wattcast envelope on the command line: a forecast with its CSV and SVG,
+ * a budget plan, fit response and validate envelope on synthetic run
+ * folders, and bad inputs refused with the flag (or file position) named:
+ * a negative rate, a horizon over the bound, an empty replay log, an n(t)
+ * with NaN.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static void
+expect_usage(const char *const *argv, int status, const char *needle)
+{
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, status);
+	CHECK_CONTAINS(r.err, needle);
+	run_result_free(&r);
+}
+
+static void
+test_bad_inputs(const char *dir)
+{
+	char *nan_series = path_join(dir, "nan.csv"), *empty = path_join(dir, "empty.json");
+	write_text(nan_series, "t_s,running\n0,1\n1,nan\n2,3\n");
+	write_text(empty, "{\"request_timestamps\":[],\"input_lens\":[],\"output_lens\":[],\"ttfts\":[],\"itls\":[]}\n");
+	const char *neg[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "-1", NULL };
+	expect_usage(neg, 2, "wattcast envelope: --poisson: must be > 0, got '-1'");
+	const char *hor[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		              "--horizon", "1e9", NULL };
+	expect_usage(hor, 2, "wattcast envelope: --horizon: must be between 0.05 and 604800 s, got 1e+09");
+	const char *rep[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", empty, NULL };
+	expect_usage(rep, 1, "--replay: ");
+	const char *ser[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--n-series",
+		              nan_series, NULL };
+	expect_usage(ser, 1, "--n-series: ");
+	expect_usage(ser, 1, "nan.csv:3:3: expected a number, got 'nan'");
+	const char *two[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		              "--closed", "4", NULL };
+	expect_usage(two, 2, "--closed: give exactly one workload");
+	const char *none[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", NULL };
+	expect_usage(none, 2, "give a workload");
+	const char *bin[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		              "--bin", "0.07", NULL };
+	expect_usage(bin, 2, "--bin: must be a multiple of 0.05 s");
+	free(nan_series);
+	free(empty);
+}
+
+static void
+test_forecast_files(const char *dir)
+{
+	char *csv = path_join(dir, "band.csv"), *svg = path_join(dir, "band.svg");
+	const char *argv[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Qwen3-8B", "--poisson", "3",
+		               "--output-tokens", "lognormal:200:150", "--horizon", "30", "--replicas", "4",
+		               "--bin", "2", "--csv", csv, "--svg", svg, "--fleet", "3", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "service times: roofline_standin (assumed:");
+	CHECK_CONTAINS(r.out, "fleet of 3 (independent)");
+	CHECK_CONTAINS(r.out, "energy_per_output_token_j");
+	run_result_free(&r);
+	char *text = NULL;
+	size_t len = 0;
+	wc_error err;
+	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, &err), WC_OK);
+	CHECK_CONTAINS(text, "t_s,mean_w,p5_w,p95_w,mean_running,fleet_mean_w");
+	CHECK_CONTAINS(text, "\n28.000,");
+	free(text);
+	CHECK_INT(wc_read_file(svg, 1 << 20, &text, &len, &err), WC_OK);
+	CHECK_CONTAINS(text, "<svg");
+	CHECK_CONTAINS(text, "<polygon");
+	free(text);
+	free(csv);
+	free(svg);
+	/* A budget plan as JSON. */
+	const char *plan[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--closed", "8",
+		               "--horizon", "20", "--budget", "5000", "--max-fleet", "64", "--json", NULL };
+	CHECK_INT(run_wattcast(plan, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *p = json_object_get(j, "plan");
+	CHECK(json_integer_value(json_object_get(p, "fleet_size")) > 5);
+	CHECK(json_real_value(json_object_get(p, "stat_w")) <= 5000);
+	json_decref(j);
+	run_result_free(&r);
+}
+
+/* A run folder with a request log: an A100 serving two bursts. */
+static char *
+synthetic_run(const char *dir, const char *name, double offset)
+{
+	char *run = path_join(dir, name), *p;
+	char buf[8192];
+	size_t n = 0;
+	mkdir(run, 0755);
+	p = path_join(run, "power.csv");
+	n = (size_t)snprintf(buf, sizeof buf, "timestamp,index,power.draw [W]\n");
+	for (int i = 0; i < 80; i++) {
+		double t = i * 0.25, w = (t > 2 && t < 6) || (t > 11 && t < 15) ? 300 : 85;
+		if ((t > 2 && t < 2.4) || (t > 11 && t < 11.4))
+			w = 480;
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "2026/07/18 10:00:%02d.%03d,0,%.1f\n", (int)t,
+		                      (int)((t - (int)t) * 1000), w + offset);
+	}
+	write_text(p, buf);
+	free(p);
+	p = path_join(run, "requests.json");
+	write_text(p, "{\"request_timestamps\":[1784368802.0,1784368811.0],\"input_lens\":[3000,3000],"
+	              "\"output_lens\":[250,250],\"ttfts\":[0.4,0.4],\"itls\":[0.0144,0.0144]}");
+	free(p);
+	return run;
+}
+
+static void
+test_fit_and_validate(const char *dir)
+{
+	char *runs = path_join(dir, "runs");
+	mkdir(runs, 0755);
+	char *a = synthetic_run(runs, "r1", 0), *b = synthetic_run(runs, "r2", 5), *c = synthetic_run(runs, "r3", -5);
+	char *out = path_join(dir, "resp.json");
+	const char *fit[] = { "wattcast", "fit", "response", runs, "-o", out, "--platform", "A100", "--model",
+		              "Qwen3-8B", "--utc-offset", "0", "--bootstrap", "20", "--quiet", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(fit, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	if (r.status)
+		fprintf(stderr, "%s", r.err);
+	CHECK_CONTAINS(r.out, "response fitted on 3 runs");
+	run_result_free(&r);
+	const char *val[] = { "wattcast", "validate", "envelope", "--params", out, runs, "--platform", "A100",
+		              "--model", "Qwen3-8B", "--utc-offset", "0", "--response", "loro", "--json",
+		              "--replicas", "4", "--quiet", NULL };
+	CHECK_INT(run_wattcast(val, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	if (r.status)
+		fprintf(stderr, "%s", r.err);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK(json_array_size(json_object_get(j, "runs")) == 3);
+	CHECK(json_is_number(json_object_get(j, "median_mean_err_pct")));
+	CHECK(json_is_number(json_object_get(j, "median_p95_err_pct")));
+	CHECK(json_is_number(json_object_get(j, "median_ramp_ratio")));
+	json_decref(j);
+	run_result_free(&r);
+	/* An envelope from the fitted file names its response and uses the
+	 * platform's own time constant. */
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	CHECK_INT(wc_params_load_file(out, &p, &err), WC_OK);
+	double tau = wc_response_tau_for(&p.response, "A100");
+	wc_params_clear(&p);
+	const char *env[] = { "wattcast", "envelope", "--params", out, "--platform", "A100", "--model", "Qwen3-8B",
+		              "--closed", "2", "--horizon", "10", "--replicas", "2", "--json", NULL };
+	CHECK_INT(run_wattcast(env, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *resp = json_object_get(j, "response");
+	CHECK(strcmp(json_string_value(json_object_get(resp, "source")), "fitted") == 0);
+	CHECK_NEAR(json_real_value(json_object_get(resp, "tau_s")), tau, 1e-9 * tau);
+	json_decref(j);
+	run_result_free(&r);
+	free(a);
+	free(b);
+	free(c);
+	free(out);
+	free(runs);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_envelope");
+	test_bad_inputs(dir);
+	test_forecast_files(dir);
+	test_fit_and_validate(dir);
+	free(dir);
+	return check_report("test_cli_envelope");
+}

@@ -1,0 +1,132 @@
+/*
+ * The fine-tuning commands end to end (docs/cli.md): simulate -> fit ->
+ * predict with an interval -> validate (table, --json, --per-run); bad
+ * flags exit 2 naming the flag; bad rows exit 1 naming file:line:column.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+static char *dir;
+
+static run_result
+run(const char *const *argv, int status)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, status);
+	if (r.status != status)
+		fprintf(stderr, "  %s %s: stdout %s stderr %s\n", argv[1], argv[2], r.out, r.err);
+	return r;
+}
+
+static void
+pipeline(void)
+{
+	char *runs = path_join(dir, "ft.csv"), *params = path_join(dir, "ft.json");
+	char *per_run = path_join(dir, "per-run.csv");
+	const char *sim[] = { "wattcast", "simulate", "finetune", "--seed", "3", "-o", runs, NULL };
+	run_result r = run(sim, 0);
+	run_result_free(&r);
+	const char *fit[] = { "wattcast", "fit", "finetune", runs, "-o", params, "--bootstrap", "100",
+	                      "--seed", "5", "--threads", "2", NULL };
+	r = run(fit, 0);
+	CHECK_CONTAINS(r.out, "compute law");
+	CHECK_CONTAINS(r.out, "sequence_length");
+	CHECK_CONTAINS(r.out, "100 bootstrap draws of the fine-tuning law");
+	run_result_free(&r);
+	wc_params p = WC_PARAMS_INIT;
+	CHECK_INT(wc_params_load_file(params, &p, NULL), WC_OK);
+	CHECK(p.finetune.present && p.finetune.draws.n == 100 && p.finetune.bootstrap == 100);
+	CHECK(strcmp(p.name, "fit") == 0 && p.n_levels == 4); /* the paper's inference law is kept */
+	wc_params_clear(&p);
+	const char *pred[] = { "wattcast", "predict", "finetune", "--params", params, "--method", "qlora",
+	                       "--model", "Qwen3-4B", "--micro-batch", "8", "--seq-len", "1024", "--grad-accum",
+	                       "4", "--lora-rank", "64", "--steps", "500", NULL };
+	r = run(pred, 0);
+	CHECK_CONTAINS(r.out, "95 % interval");
+	CHECK_CONTAINS(r.out, "energy, 500 steps");
+	CHECK_CONTAINS(r.out, "on its sweep");
+	run_result_free(&r);
+	const char *val[] = { "wattcast", "validate", "finetune", runs, "--json", "--per-run", per_run, NULL };
+	r = run(val, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK(j != NULL);
+	double share = json_number_value(json_object_get(json_object_get(j, "relation"), "share_within_5pct"));
+	CHECK(share >= 0.9);
+	CHECK_INT(json_array_size(json_object_get(j, "levels")), 22);
+	json_decref(j);
+	run_result_free(&r);
+	char *text = NULL;
+	size_t len;
+	CHECK_INT(wc_read_file(per_run, 1 << 22, &text, &len, NULL), WC_OK);
+	CHECK_CONTAINS(text, "run_id,set,fold,predictor,");
+	CHECK_CONTAINS(text, ",compute_law,");
+	free(text);
+	free(runs);
+	free(params);
+	free(per_run);
+}
+
+static void
+bad_flags(void)
+{
+	const char *base[] = { "wattcast", "predict", "finetune", "--method", "qlora", "--model", "Qwen3-8B",
+	                       "--micro-batch", "8", "--seq-len", "1024", "--lora-rank", "8", NULL };
+	static const struct { int at; const char *value, *msg; } cases[] = {
+		{ 8, "-2", "--micro-batch: must be between 1 and" },
+		{ 10, "0", "--seq-len: must be between 1 and" },
+		{ 4, "dora", "--method: expected full, lora or qlora, got 'dora'" },
+		{ 12, "0", "--lora-rank: must be between 1 and" },
+		{ 6, "GPT-7", "--model: unknown model 'GPT-7'" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *argv[14];
+		memcpy(argv, base, sizeof argv);
+		argv[cases[i].at] = cases[i].value;
+		run_result r = run(argv, 2);
+		CHECK_CONTAINS(r.err, cases[i].msg);
+		run_result_free(&r);
+	}
+	const char *no_rank[] = { "wattcast", "predict", "finetune", "--method", "lora", "--model", "Qwen3-8B",
+	                          "--micro-batch", "8", "--seq-len", "1024", NULL };
+	run_result r = run(no_rank, 2);
+	CHECK_CONTAINS(r.err, "--lora-rank is required for lora");
+	run_result_free(&r);
+}
+
+static void
+bad_rows(void)
+{
+	char *runs = path_join(dir, "bad.csv"), *out = path_join(dir, "bad.json");
+	CHECK_INT(write_text(runs, "run_id,platform,gpus,model,method,lora_rank,micro_batch,seq_len,grad_accum,"
+	                           "checkpointing,energy_per_step_j,step_s\n"
+	                           "a,H200,1,Qwen3-8B,qlora,64,8,1024,4,false,9000,12\n"
+	                           "b,H200,1,Qwen3-8B,qlora,64,-2,1024,4,false,9000,12\n"), 0);
+	const char *fit[] = { "wattcast", "fit", "finetune", runs, "-o", out, NULL };
+	run_result r = run(fit, 1);
+	CHECK_CONTAINS(r.err, "bad.csv:3:28: column 'micro_batch': must be a whole number >= 1, got '-2'");
+	run_result_free(&r);
+	CHECK_INT(write_text(runs, "run_id,platform,gpus,model,method,lora_rank,micro_batch,seq_len,grad_accum,"
+	                           "checkpointing,energy_per_step_j,step_s\n"
+	                           "a,H200,1,Qwen3-8B,qlora,0,8,1024,4,false,9000,12\n"), 0);
+	const char *val[] = { "wattcast", "validate", "finetune", runs, NULL };
+	r = run(val, 1);
+	CHECK_CONTAINS(r.err, "bad.csv:2:25: column 'lora_rank': must be a whole number >= 1, got '0'");
+	run_result_free(&r);
+	free(runs);
+	free(out);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("cli_finetune");
+	pipeline();
+	bad_flags();
+	bad_rows();
+	free(dir);
+	return check_report("test_cli_finetune");
+}

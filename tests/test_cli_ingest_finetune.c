@@ -1,0 +1,343 @@
+/*
+ * `wattcast ingest` of fine-tuning run folders (docs/formats/telemetry.md,
+ * "Fine-tuning runs"), from files in the real multi-GPU nvidia-smi format:
+ * no `index` column, eight rows per sample -- once with the `uuid`
+ * column of the PowerTrace-Sim logs, once in nvidia-smi's default style
+ * (", " separators, units after the values, no uuid, the rows of a sample
+ * a millisecond apart). Energy per step within 1 % of the synthetic truth
+ * with no step log, with steps.csv and with a checkpoint's
+ * trainer_state.json; checkpoint saves excluded; refusals named.
+ */
+#include "data/data.h"
+#include "fit/fit.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#define GPUS 8
+#define STEPS 100
+#define TRUTH (GPUS * (1.6 * 550 + 0.4 * 350)) /* J per step */
+
+static char *dir;
+static double t_start; /* epoch of the first sample */
+
+/* Per-GPU power: idle 10 s, 100 steps of 2 s (1.6 s at 550 W, 0.4 s at
+ * 350 W), a 15 s save at 150 W after every 20th, idle 10 s. Step ends
+ * and saves go to `log` as steps.csv rows when given. */
+static double
+power_at(double s, FILE *log)
+{
+	double t = 10.0;
+	if (s < t)
+		return 90;
+	for (int k = 1; k <= STEPS; k++) {
+		if (log)
+			fprintf(log, "%d,%.3f,step\n", k, t_start + t + 2.0);
+		if (s < t + 1.6)
+			return 550;
+		if (s < t + 2.0)
+			return 350;
+		t += 2.0;
+		if (k % 20 == 0 && k < STEPS) {
+			if (log)
+				fprintf(log, "%d,%.3f,save\n", k, t_start + t + 15.0);
+			if (s < t + 15.0)
+				return 150;
+			t += 15.0;
+		}
+	}
+	return 90;
+}
+
+static double
+duration(void)
+{
+	return 10.0 + STEPS * 2.0 + 4 * 15.0 + 10.0;
+}
+
+static char *
+folder(const char *name)
+{
+	char *d = path_join(dir, name);
+	mkdir(d, 0755);
+	return d;
+}
+
+/* power.csv in one of the two styles. */
+static void
+write_power(const char *run, int default_style)
+{
+	char *path = path_join(run, "power.csv");
+	FILE *f = fopen(path, "w");
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 7, (uint64_t)default_style);
+	if (default_style)
+		fputs("timestamp, name, pci.bus_id, power.draw [W], utilization.gpu [%]\n", f);
+	else
+		fputs("timestamp,uuid,power.draw [W],clocks.sm [MHz],clocks.mem [MHz],utilization.gpu [%],"
+		      "utilization.memory [%],memory.used [MiB],temperature.gpu\n", f);
+	for (double s = 0; s < duration(); s += 0.1) {
+		double w = power_at(s + 0.004, NULL);
+		for (int g = 0; g < GPUS; g++) {
+			double ms = 1000 * (s + (default_style ? 0.001 * g : 0.0));
+			long long whole = (long long)llround(ms);
+			int hh = 15 + (int)(whole / 3600000), mm = (int)(whole / 60000 % 60), ss = (int)(whole / 1000 % 60);
+			double pw = w * (1 + 0.03 * wc_pcg32_normal(&rng));
+			if (default_style)
+				fprintf(f, "2026/07/18 %02d:%02d:%02d.%03lld, NVIDIA H100 80GB HBM3, 00000000:%02X:00.0, %.2f W, %d %%\n",
+				        hh, mm, ss, whole % 1000, 0x18 + g, pw, pw > 300 ? 98 : 0);
+			else
+				fprintf(f, "2026/07/18 %02d:%02d:%02d.%03lld,GPU-0000%04d-aaaa-bbbb-cccc-dddddddddddd,%.2f,1980,2619,%d,40,70000,50\n",
+				        hh, mm, ss, whole % 1000, g, pw, pw > 300 ? 98 : 0);
+		}
+	}
+	fclose(f);
+	free(path);
+}
+
+static void
+write_manifest(const char *run, const char *extra)
+{
+	char *path = path_join(run, "wattcast-run.json"), text[1024];
+	snprintf(text, sizeof text,
+	         "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
+	         " \"utc_offset_s\": 0,\n \"finetune\": {\"method\": \"qlora\", \"micro_batch\": 8, \"seq_len\": 1024,\n"
+	         "  \"grad_accum\": 4, \"gpus\": 8, \"lora_rank\": 64, \"checkpointing\": false%s}}\n", extra);
+	CHECK_INT(write_text(path, text), 0);
+	free(path);
+}
+
+static void
+write_steps(const char *run)
+{
+	char *path = path_join(run, "steps.csv");
+	FILE *f = fopen(path, "w");
+	fprintf(f, "# written by a TrainerCallback\nstep,epoch_s,event\n0,%.3f,start\n", t_start + 10.0);
+	power_at(1e9, f);
+	fclose(f);
+	free(path);
+}
+
+static void
+write_trainer_state(const char *run)
+{
+	char *ck = path_join(run, "checkpoint-100");
+	mkdir(ck, 0755);
+	char *path = path_join(ck, "trainer_state.json"), text[2048];
+	snprintf(text, sizeof text,
+	         "{\"best_metric\": null, \"epoch\": 1.0, \"eval_steps\": null, \"global_step\": %d,\n"
+	         " \"logging_steps\": 10, \"max_steps\": %d, \"save_steps\": 20, \"train_batch_size\": 8,\n"
+	         " \"log_history\": [{\"epoch\": 0.1, \"grad_norm\": 0.5, \"learning_rate\": 2e-05, \"loss\": 1.3, \"step\": 10},\n"
+	         "   {\"epoch\": 1.0, \"step\": %d, \"total_flos\": 1e15, \"train_loss\": 1.1,\n"
+	         "    \"train_runtime\": %.1f, \"train_samples_per_second\": 4.0}]}\n",
+	         STEPS, STEPS, STEPS, STEPS * 2.0 + 4 * 15.0);
+	CHECK_INT(write_text(path, text), 0);
+	free(path);
+	free(ck);
+}
+
+static void
+runs_ingest(void)
+{
+	char *a = folder("runs");
+	char *r1 = path_join(a, "no-log"), *r2 = path_join(a, "steps-csv"), *r3 = path_join(a, "trainer-state");
+	mkdir(r1, 0755);
+	mkdir(r2, 0755);
+	mkdir(r3, 0755);
+	write_power(r1, 0);
+	write_manifest(r1, "");
+	write_power(r2, 0);
+	write_manifest(r2, "");
+	write_steps(r2);
+	write_power(r3, 1);
+	write_manifest(r3, "");
+	write_trainer_state(r3);
+	char *out = path_join(dir, "ft-runs.csv");
+	const char *argv[] = { "wattcast", "ingest", a, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	if (r.status)
+		fprintf(stderr, "%s\n%s\n", r.out, r.err);
+	CHECK_CONTAINS(r.out, "wrote 3 fine-tuning rows");
+	run_result_free(&r);
+	wc_ft_table *t = NULL;
+	wc_error err;
+	CHECK_INT(wc_ft_table_read(out, &t, &err), WC_OK);
+	static const char *const sources[3] = { "trace_period", "step_log", "trainer_state" };
+	for (size_t i = 0; t && i < t->n_runs && i < 3; i++) {
+		const wc_ft_run *run = &t->runs[i];
+		fprintf(stderr, "%s: %.1f J/step (truth %.1f, %+.2f %%), %s\n", run->run_id, run->energy_per_step_j,
+		        TRUTH, 100 * (run->energy_per_step_j / TRUTH - 1), wc_ft_table_get_extra(t, i, "step_source"));
+		CHECK(fabs(run->energy_per_step_j / TRUTH - 1) <= 0.01);
+		CHECK(strcmp(wc_ft_table_get_extra(t, i, "step_source"), sources[i]) == 0);
+		CHECK_INT(run->config.gpus, 8);
+		/* found in the trace, or stated by steps.csv */
+		CHECK(strcmp(wc_ft_table_get_extra(t, i, i == 1 ? "logged_pauses" : "saves"), "4") == 0);
+		/* the saves' energy is out: about 4 x 15 s x 8 x 150 W */
+		CHECK_NEAR(atof(wc_ft_table_get_extra(t, i, "excluded_energy_j")), 4 * 15 * 8 * 150.0, 0.03 * 72000);
+		CHECK_NEAR(run->step_s, 2.0, 0.02);
+	}
+	CHECK(t && t->n_runs == 3);
+	wc_ft_table_free(t);
+	free(out);
+	free(r1);
+	free(r2);
+	free(r3);
+	free(a);
+}
+
+static void
+refusals(void)
+{
+	/* A fine-tuning folder without its method. */
+	char *a = folder("incomplete"), *out = path_join(dir, "x.csv");
+	write_power(a, 0);
+	char *steps = path_join(a, "steps.csv");
+	CHECK_INT(write_text(steps, "step,epoch_s\n1,100\n"), 0);
+	free(steps);
+	char *m = path_join(a, "wattcast-run.json");
+	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Qwen3-8B\", "
+	                        "\"utc_offset_s\": 0}"), 0);
+	const char *argv[] = { "wattcast", "ingest", a, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "fine-tuning method unknown (give it in wattcast-run.json finetune.method or --method)");
+	run_result_free(&r);
+	/* Flags fill it; a steps.csv outside the power log is named. */
+	const char *argv2[] = { "wattcast", "ingest", a, "-o", out, "--method", "lora", "--lora-rank", "8",
+	                        "--micro-batch", "4", "--seq-len", "512", "--grad-accum", "2",
+	                        "--checkpointing", "false", NULL };
+	CHECK(run_wattcast(argv2, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "step log: no step lies inside the power log");
+	run_result_free(&r);
+	/* A bad flag and a bad manifest value. */
+	const char *argv3[] = { "wattcast", "ingest", a, "-o", out, "--micro-batch", "-2", NULL };
+	CHECK(run_wattcast(argv3, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--micro-batch: must be between 1 and");
+	run_result_free(&r);
+	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"finetune\": {\"seq_len\": 0}}"), 0);
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast-run.json: /finetune/seq_len: integer 0 outside [1, 100000000]");
+	run_result_free(&r);
+	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/2\", \"finetune\": {\"method\": \"lora\"}}"), 0);
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_CONTAINS(r.err, "/finetune: needs \"schema\": \"wattcast.run/3\"");
+	run_result_free(&r);
+	free(m);
+	free(a);
+	free(out);
+}
+
+/* One QLoRA run of Qwen3-4B at micro-batch `b` on one GPU whose steps
+ * cost what the published law says: 30 steps of E/600 W (80 % at 650 W,
+ * 20 % at 400 W), a 15-s save at 150 W after every tenth. */
+static double
+sweep_run(const char *root, int b, wc_pcg32 *rng)
+{
+	char name[32], text[512];
+	wc_params paper = WC_PARAMS_INIT;
+	wc_ft_config c = WC_FT_CONFIG_INIT;
+	wc_ft_binding bind;
+	wc_ft_point pt;
+	wc_params_default(&paper);
+	wc_ft_config_from_model(&c, wc_model_lookup("Qwen3-4B"));
+	c.lora_rank = 64;
+	c.micro_batch = b;
+	c.seq_len = 512;
+	c.grad_accum = 4;
+	CHECK_INT(wc_ft_bind(&paper.finetune, &c, &bind, NULL), WC_OK);
+	wc_ft_bound_point(&bind, NULL, &pt);
+	double e = pt.energy_per_step_j * exp(0.01 * wc_pcg32_normal(rng)), d = e / 600.0;
+	snprintf(name, sizeof name, "b%02d", b);
+	char *run = path_join(root, name), *path = path_join(run, "power.csv"), *man = path_join(run, "wattcast-run.json");
+	mkdir(run, 0755);
+	snprintf(text, sizeof text, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H200\", \"model\": \"Qwen3-4B\",\n"
+	         " \"finetune\": {\"method\": \"qlora\", \"micro_batch\": %d, \"seq_len\": 512, \"grad_accum\": 4,\n"
+	         "  \"lora_rank\": 64, \"checkpointing\": false}}\n", b);
+	CHECK_INT(write_text(man, text), 0);
+	FILE *f = fopen(path, "w");
+	fputs("timestamp,index,uuid,power.draw [W]\n", f);
+	double end = 10 + 30 * d + 2 * 15 + 10;
+	for (double s = 0; s < end; s += 0.1) {
+		double w = 90, t = 10;
+		for (int k = 1; k <= 30 && s >= t; k++) {
+			w = s < t + 0.8 * d ? 650 : s < t + d ? 400 : 90;
+			t += d;
+			if (k % 10 == 0 && k < 30 && s >= t) {
+				w = s < t + 15 ? 150 : 90;
+				t += 15;
+			}
+		}
+		long long ms = llround(1000 * s);
+		fprintf(f, "2026/07/18 %02lld:%02lld:%02lld.%03lld,0,GPU-a,%.2f\n", 12 + ms / 3600000, ms / 60000 % 60,
+		        ms / 1000 % 60, ms % 1000, w * (1 + 0.03 * wc_pcg32_normal(rng)));
+	}
+	fclose(f);
+	free(run);
+	free(path);
+	free(man);
+	wc_params_clear(&paper);
+	return e;
+}
+
+/* The user's path on a micro-batch sweep: ingest -> fit -> validate. */
+static void
+user_path(void)
+{
+	char *root = folder("sweep"), *table = path_join(dir, "sweep.csv"), *law = path_join(dir, "sweep.json");
+	static const int batches[5] = { 1, 2, 4, 8, 16 };
+	double truth[5];
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 11, 0);
+	for (int i = 0; i < 5; i++)
+		truth[i] = sweep_run(root, batches[i], &rng);
+	const char *ingest[] = { "wattcast", "ingest", root, "-o", table, NULL };
+	const char *fit[] = { "wattcast", "fit", "finetune", table, "-o", law, "--bootstrap", "200", "--seed", "3", NULL };
+	const char *val[] = { "wattcast", "validate", "finetune", table, NULL };
+	run_result r;
+	CHECK(run_wattcast(ingest, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	wc_ft_table *t = NULL;
+	CHECK_INT(wc_ft_table_read(table, &t, NULL), WC_OK);
+	for (size_t i = 0; t && i < t->n_runs && i < 5; i++)
+		CHECK(fabs(t->runs[i].energy_per_step_j / truth[i] - 1) <= 0.01);
+	wc_ft_table_free(t);
+	CHECK(run_wattcast(fit, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "batch_size       e_tok = a + b/x");
+	run_result_free(&r);
+	wc_params p = WC_PARAMS_INIT;
+	CHECK_INT(wc_params_load_file(law, &p, NULL), WC_OK);
+	fprintf(stderr, "user path: e0 %.1f [%.1f, %.1f], kappa %.4f [%.4f, %.4f]\n", p.finetune.e0.value,
+	        p.finetune.e0.lo, p.finetune.e0.hi, p.finetune.kappa.value, p.finetune.kappa.lo, p.finetune.kappa.hi);
+	CHECK(p.finetune.e0.lo <= 2176.3 && 2176.3 <= p.finetune.e0.hi);
+	CHECK(p.finetune.kappa.lo <= 4.5241 && 4.5241 <= p.finetune.kappa.hi);
+	wc_params_clear(&p);
+	CHECK(run_wattcast(val, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "100.0%");
+	run_result_free(&r);
+	free(root);
+	free(table);
+	free(law);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("cli_ingest_finetune");
+	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
+	runs_ingest();
+	refusals();
+	user_path();
+	free(dir);
+	return check_report("test_cli_ingest_finetune");
+}

@@ -1,0 +1,139 @@
+/*
+ * Fitting the fine-tuning law (docs/finetune.md): the compute fit on runs
+ * drawn from E_step = 2176.3 + 4.5241 F with 2 % noise recovers both
+ * coefficients inside their bootstrap intervals with R^2 >= 0.99; the
+ * bootstrap is bit-identical for any thread count; without noise every
+ * relation is the compute law's exact projection on its sweep (R^2 = 1);
+ * the sweeps are found; and level-held-out validation on the synthetic
+ * table predicts at least 90 % of the levels within 5 %.
+ */
+#include "data/data.h"
+#include "fit/fit.h"
+#include "validation/validation.h"
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+
+static wc_ft_table *
+simulated(uint64_t seed, double noise)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	wc_ft_simulate_options so = { seed, noise };
+	wc_ft_table *t = NULL;
+	wc_params_default(&paper);
+	CHECK_INT(wc_simulate_finetune(&paper, &so, &t, NULL), WC_OK);
+	wc_params_clear(&paper);
+	return t;
+}
+
+static void
+recovery(uint64_t seed)
+{
+	wc_ft_table *t = simulated(seed, 0.02);
+	wc_bootstrap_options bo = { 1000, 11, 2 };
+	wc_ft_fit_result r;
+	wc_error err;
+	CHECK_INT(wc_fit_finetune(t, &bo, &r, &err), WC_OK);
+	const wc_finetune_params *s = &r.section;
+	fprintf(stderr, "seed %llu: e0 %.2f [%.2f, %.2f], kappa %.4f [%.4f, %.4f], R^2 %.4f\n",
+	        (unsigned long long)seed, s->e0.value, s->e0.lo, s->e0.hi, s->kappa.value, s->kappa.lo,
+	        s->kappa.hi, s->r2);
+	CHECK(s->e0.lo <= 2176.3 && 2176.3 <= s->e0.hi);
+	CHECK(s->kappa.lo <= 4.5241 && 4.5241 <= s->kappa.hi);
+	CHECK(s->r2 >= 0.99);
+	CHECK_INT(s->draws.n, 1000);
+	CHECK_INT(r.n_used, 63);
+	CHECK(s->e0.source == WC_SRC_FITTED && isfinite(s->e0_se) && s->e0_se > 0);
+	/* The calibrated ranges are the design's. */
+	CHECK(s->ranges.micro_batch.lo == 1 && s->ranges.micro_batch.hi == 32);
+	CHECK(s->ranges.seq_len.lo == 128 && s->ranges.seq_len.hi == 4096);
+	CHECK(strcmp(s->platform, "H200") == 0 && s->methods == 1u << WC_FT_QLORA);
+	wc_ft_fit_result_clear(&r);
+	wc_ft_table_free(t);
+}
+
+static void
+threads_do_not_matter(void)
+{
+	wc_ft_table *t = simulated(5, 0.02);
+	wc_bootstrap_options one = { 200, 99, 1 }, three = { 200, 99, 3 };
+	wc_ft_fit_result a, b;
+	CHECK_INT(wc_fit_finetune(t, &one, &a, NULL), WC_OK);
+	CHECK_INT(wc_fit_finetune(t, &three, &b, NULL), WC_OK);
+	CHECK(a.section.draws.n == b.section.draws.n && a.section.draws.n > 0);
+	CHECK(memcmp(a.section.draws.values, b.section.draws.values,
+	             sizeof(double) * 2 * (size_t)a.section.draws.n) == 0);
+	CHECK(a.section.e0.lo == b.section.e0.lo && a.section.kappa.hi == b.section.kappa.hi);
+	wc_ft_fit_result_clear(&a);
+	wc_ft_fit_result_clear(&b);
+	wc_ft_table_free(t);
+}
+
+/* Without noise, E = e0 + kappa F exactly: along the micro-batch sweep
+ * e_tok = kappa F/T + e0/(B S GA), so a = kappa F/T and b = e0/(S GA). */
+static void
+relations_are_projections(void)
+{
+	wc_ft_table *t = simulated(1, 0.0);
+	wc_ft_fit_result r;
+	CHECK_INT(wc_fit_finetune(t, NULL, &r, NULL), WC_OK);
+	CHECK_INT(r.sweeps.n, 3);
+	for (int k = 0; k < WC_FT_REL_COUNT; k++) {
+		CHECK(r.has_relation[k]);
+		CHECK(r.relation[k].r2 > 0.999);
+	}
+	CHECK_INT(r.relation[WC_FT_REL_BATCH].levels, 6);
+	CHECK_INT(r.relation[WC_FT_REL_SEQ].levels, 6);
+	CHECK_INT(r.relation[WC_FT_REL_SIZE].levels, 10);
+	const wc_ft_relation *b = &r.section.relations[WC_FT_REL_BATCH];
+	wc_ft_flops f;
+	CHECK_INT(wc_ft_flops_compute(&b->base, &f, NULL), WC_OK);
+	/* Energies are rounded to 0.1 J, hence 1e-4 relative. */
+	CHECK_NEAR(b->coef[0].value, 4.5241 * f.flops_per_step_tflop / f.tokens_per_step, 1e-4);
+	CHECK_NEAR(b->coef[1].value, 2176.3 / (512.0 * 4), 1e-3);
+	CHECK_NEAR(r.section.e0.value, 2176.3, 0.5);
+	CHECK_NEAR(r.section.kappa.value, 4.5241, 1e-3);
+	CHECK(b->has_base && b->base.checkpointing && b->base.seq_len == 512);
+	wc_ft_fit_result_clear(&r);
+	wc_ft_table_free(t);
+}
+
+static void
+heldout(void)
+{
+	wc_ft_table *t = simulated(42, 0.02);
+	wc_ft_heldout h;
+	wc_per_run pr = WC_PER_RUN_INIT;
+	CHECK_INT(wc_validate_finetune(t, &pr, &h, NULL), WC_OK);
+	CHECK_INT(h.n_levels, 6 + 6 + 10);
+	fprintf(stderr, "held out: relation %.1f %% within 5 %% (median %.2f %%), compute law %.1f %% "
+	        "(median %.2f %%)\n", 100 * h.relation.share_within_5pct, h.relation.median_abs_err_pct,
+	        100 * h.compute.share_within_5pct, h.compute.median_abs_err_pct);
+	CHECK_INT(h.relation.n, 22);
+	CHECK(h.relation.share_within_5pct >= 0.9);
+	CHECK(h.compute.share_within_5pct >= 0.9);
+	CHECK(h.relation.median_abs_err_pct < 2.5);
+	/* two per-run rows (one per predictor) for each of the 66 level-runs */
+	CHECK_INT(pr.n, 2 * 66);
+	wc_per_run_clear(&pr);
+	wc_ft_heldout_clear(&h);
+	/* A table without sweeps is refused with a reason. */
+	wc_ft_table *one = wc_ft_table_new();
+	wc_error err = { 0, "" };
+	CHECK_INT(wc_ft_table_append(one, &t->runs[0], NULL), WC_OK);
+	CHECK(wc_validate_finetune(one, NULL, &h, &err) == WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "no sweep");
+	wc_ft_table_free(one);
+	wc_ft_table_free(t);
+}
+
+int
+main(void)
+{
+	recovery(42);
+	recovery(7);
+	threads_do_not_matter();
+	relations_are_projections();
+	heldout();
+	return check_report("test_finetune_fit");
+}

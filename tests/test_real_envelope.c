@@ -1,0 +1,125 @@
+/*
+ * Envelopes on the real PowerTrace-Sim runs (label realdata), read in
+ * place: `fit response` on all eight runs (a time constant per platform:
+ * the H100's meter is smoother than the A100's; the frozen law's level
+ * below 1 on the short-prompt Poisson runs), then `validate envelope`
+ * leaving each run out of the response fit. Prints the per-run errors and
+ * medians (docs/results.md keeps them) and checks them against bounds
+ * that hold today, so a regression fails: the goals (mean and p95 within
+ * 5 %, ramp ratio 0.7-1.4) are not met with the published law, whose
+ * dynamic power is 12-28 % above these runs (law_level 0.78-0.89).
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const defaults[] = { "--platform", "A100", "--model", "Qwen3-8B", "--utc-offset", "-25200",
+	                                "--quiet" };
+
+static void
+check_fit(const char *runs_dir, const char *out)
+{
+	const char *argv[] = { "wattcast", "fit", "response", runs_dir, "-o", out, "--bootstrap", "40", "--threads",
+		               "2", defaults[0], defaults[1], defaults[2], defaults[3], defaults[4], defaults[5],
+		               defaults[6], NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	fprintf(stderr, "%s", r.out ? r.out : "");
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	CHECK_INT(wc_params_load_file(out, &p, &err), WC_OK);
+	CHECK(p.response.present && p.response.fitted && p.response.runs == 8);
+	double a100 = wc_response_tau_for(&p.response, "A100"), h100 = wc_response_tau_for(&p.response, "H100");
+	CHECK(a100 > 0.02 && a100 < 0.3);
+	CHECK(h100 > 0.3 && h100 < 2.0);
+	CHECK(p.response.prefill_ratio.value > 0.2 && p.response.prefill_ratio.value < 1.2);
+	CHECK(p.response.tau_s.lo <= p.response.tau_s.value && p.response.tau_s.value <= p.response.tau_s.hi);
+	wc_params_clear(&p);
+	run_result_free(&r);
+}
+
+static void
+check_validation(const char *runs_dir)
+{
+	const char *argv[] = { "wattcast", "validate", "envelope", "--profile", "paper", runs_dir, "--response", "loro",
+		               "--threads", "2", "--json", defaults[0], defaults[1], defaults[2], defaults[3],
+		               defaults[4], defaults[5], defaults[6], NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *runs = json_object_get(j, "runs"), *run;
+	size_t i;
+	CHECK_INT(json_array_size(runs), 8);
+	json_array_foreach(runs, i, run) {
+		const json_t *p = json_object_get(run, "predicted"), *m = json_object_get(run, "measured");
+		double pm = json_real_value(json_object_get(p, "mean_w")), mm = json_real_value(json_object_get(m, "mean_w"));
+		double p95 = json_real_value(json_object_get(p, "p95_w")), m95 = json_real_value(json_object_get(m, "p95_w"));
+		double pr = json_real_value(json_object_get(p, "ramp_w_per_s"));
+		double mr = json_real_value(json_object_get(m, "ramp_w_per_s"));
+		fprintf(stderr, "%-52s mean %+6.1f %%  p95 %+6.1f %%  ramp x%.2f  law_level %.3f\n",
+		        json_string_value(json_object_get(run, "run_id")), 100 * (pm / mm - 1), 100 * (p95 / m95 - 1),
+		        pr / mr, json_real_value(json_object_get(run, "law_level")));
+		CHECK(isfinite(pm) && isfinite(p95) && isfinite(pr));
+		/* The Poisson runs replay their 200 requests (rebuilt from counters). */
+		if (strstr(json_string_value(json_object_get(run, "run_id")), "validate"))
+			CHECK(fabs((double)json_integer_value(json_object_get(run, "requests")) - 200) <= 4);
+	}
+	double mean = json_real_value(json_object_get(j, "median_mean_err_pct"));
+	double p95 = json_real_value(json_object_get(j, "median_p95_err_pct"));
+	double ramp = json_real_value(json_object_get(j, "median_ramp_ratio"));
+	fprintf(stderr, "median_mean_err_pct %.2f, median_p95_err_pct %.2f, median_ramp_ratio %.2f\n", mean, p95, ramp);
+	CHECK(mean < 14);
+	CHECK(p95 < 14);
+	CHECK(ramp > 0.7 && ramp < 1.6);
+	json_decref(j);
+	run_result_free(&r);
+}
+
+/* A logged agentic session replayed on its own, with its measured trace
+ * in the chart. */
+static void
+check_replay_chart(const char *runs_dir, const char *dir)
+{
+	char *run = path_join(runs_dir, "trace_replay_smoke_qwen3-8b_a100/a100_trace_replay_tp1_1784415083");
+	char *log = path_join(run, "requests.json"), *svg = path_join(dir, "replay.svg");
+	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", log,
+		               "--horizon", "7", "--replicas", "2", "--bin", "0.25", "--sample", "0.25", "--measured",
+		               run, "--svg", svg, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "measured");
+	char *text = NULL;
+	size_t len = 0;
+	wc_error err;
+	CHECK_INT(wc_read_file(svg, 1 << 20, &text, &len, &err), WC_OK);
+	CHECK_CONTAINS(text, "stroke=\"#d62728\""); /* the measured trace */
+	free(text);
+	run_result_free(&r);
+	free(run);
+	free(log);
+	free(svg);
+}
+
+int
+main(void)
+{
+	const char *shared = test_shared_dir();
+	if (!shared)
+		return TEST_SKIP;
+	char *dir = test_tmpdir("real_envelope");
+	char *runs_dir = path_join(shared, "data/real/powertrace-sim"), *out = path_join(dir, "response.json");
+	check_fit(runs_dir, out);
+	check_validation(runs_dir);
+	check_replay_chart(runs_dir, dir);
+	free(runs_dir);
+	free(out);
+	free(dir);
+	return check_report("test_real_envelope");
+}

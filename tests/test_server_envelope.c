@@ -1,0 +1,145 @@
+/*
+ * POST /v1/forecast/envelope and POST /v1/plan/budget on a live server:
+ * bad inputs refused with the field named (negative rate, horizon over the
+ * bound, too much work, empty replay log, an n(t) with a missing value),
+ * answers deterministic for a seed and equal to `wattcast envelope --json`,
+ * and a budget plan with its numbers.
+ */
+#include "data/data.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+static CURL *h;
+
+static void
+expect_error(const char *path, const char *body, long status, const char *code, const char *field)
+{
+	http_reply r;
+	http_post_json(h, url(path), body, &r);
+	CHECK_INT(r.status, status);
+	const json_t *e = json_object_get(r.json, "error");
+	CHECK(e != NULL);
+	CHECK(json_string_value(json_object_get(e, "code")) &&
+	      strcmp(json_string_value(json_object_get(e, "code")), code) == 0);
+	const char *f = json_string_value(json_object_get(e, "field"));
+	if (field) {
+		CHECK(f && strcmp(f, field) == 0);
+		if (!f || strcmp(f, field) != 0)
+			fprintf(stderr, "%s: expected field %s, got %s\n", body, field, r.body);
+	}
+	http_reply_free(&r);
+}
+
+#define CFG "\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\""
+
+static void
+test_bad_inputs(void)
+{
+	const char *env = "/v1/forecast/envelope", *plan = "/v1/plan/budget";
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":-1}}", 422, "invalid_value", "/workload/rate");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":100000}", 422,
+	             "invalid_value", "/horizon_s");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":86400,\"replicas\":100}",
+	             413, "simulation_too_large", "/replicas");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":3600,\"fleet\":{\"size\":5000},\"replicas\":2}",
+	             413, "simulation_too_large", "/fleet/size");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"replicas\":1001}", 422,
+	             "invalid_value", "/replicas");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[]}}}", 422, "invalid_value",
+	             "/workload/arrivals/t_s");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"n_series\",\"running_series\":[1,2,null],\"dt_s\":1}}", 422,
+	             "wrong_type", "/workload/running_series/2");
+	/* NaN is not JSON: refused before any field is looked at. */
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"n_series\",\"running_series\":[1,NaN]}}", 400,
+	             "malformed_json", NULL);
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"closed\",\"concurrency\":4,\"rate\":1}}", 422,
+	             "conflicting_fields", "/workload/rate");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"warp\"}}", 422, "invalid_value", "/workload/type");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"bin_s\":0.07}", 422,
+	             "invalid_value", "/bin_s");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"colour\":1}", 422, "unknown_field",
+	             "/colour");
+	expect_error(env, "{\"platform\":\"TPU\",\"tp\":1,\"model\":\"Qwen3-8B\",\"workload\":{\"type\":\"closed\",\"concurrency\":1}}",
+	             422, "unknown_platform", "/platform");
+	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1}}", 422, "missing_field", "/budget_w");
+	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,\"horizon_s\":3600,\"max_fleet\":5000}",
+	             413, "simulation_too_large", "/max_fleet");
+	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,\"replicas\":3}", 422,
+	             "unknown_field", "/replicas");
+}
+
+static const char body[] = "{" CFG ",\"workload\":{\"type\":\"bursty\",\"rate\":3,\"burstiness\":0.5,"
+                           "\"input_tokens\":{\"mean\":330,\"sd\":300},\"output_tokens\":200},"
+                           "\"horizon_s\":60,\"replicas\":6,\"seed\":9,\"bin_s\":5}";
+
+static void
+test_deterministic_and_same_as_cli(void)
+{
+	http_reply a, b;
+	http_post_json(h, url("/v1/forecast/envelope"), body, &a);
+	http_post_json(h, url("/v1/forecast/envelope"), body, &b);
+	CHECK_INT(a.status, 200);
+	CHECK(a.body && b.body && strcmp(a.body, b.body) == 0);
+	const json_t *srv = json_object_get(a.json, "server");
+	CHECK(json_array_size(json_object_get(json_object_get(srv, "bins"), "mean_w")) == 12);
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(a.json, "service_times"), "source")),
+	             "roofline_standin") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(a.json, "response"), "source")), "assumed") == 0);
+	/* The CLI prints the same numbers (one thread there, two here). */
+	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--bursty", "3",
+		               "--burstiness", "0.5", "--input-tokens", "lognormal:330:300", "--output-tokens", "200",
+		               "--horizon", "60", "--replicas", "6", "--seed", "9", "--bin", "5", "--json", NULL };
+	run_result rr;
+	CHECK_INT(run_wattcast(argv, NULL, &rr), 0);
+	CHECK_INT(rr.status, 0);
+	json_t *cli = json_loads(rr.out ? rr.out : "", 0, NULL);
+	CHECK(cli && json_equal(json_object_get(cli, "server"), (json_t *)srv));
+	json_decref(cli);
+	run_result_free(&rr);
+	http_reply_free(&a);
+	http_reply_free(&b);
+}
+
+static void
+test_budget(void)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/plan/budget"),
+	               "{" CFG ",\"workload\":{\"type\":\"n_series\",\"running_series\":[16],\"dt_s\":30},"
+	               "\"horizon_s\":30,\"budget_w\":3500,\"response\":{\"tau_s\":0}}", &r);
+	CHECK_INT(r.status, 200);
+	const json_t *p = json_object_get(r.json, "plan");
+	/* Each server draws the law at 16 (~331 W on the paper profile). */
+	CHECK_INT(json_integer_value(json_object_get(p, "fleet_size")), 10);
+	CHECK(json_real_value(json_object_get(p, "stat_w")) <= 3500);
+	CHECK(json_real_value(json_object_get(p, "next_stat_w")) > 3500);
+	CHECK(json_is_false(json_object_get(p, "at_bound")));
+	http_reply_free(&r);
+}
+
+int
+main(void)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	wc_server *srv = NULL;
+	wc_error err;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	wc_params_default(&paper);
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 4;
+	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	if (!srv)
+		return check_report("test_server_envelope");
+	http_set_base(wc_server_port(srv));
+	test_bad_inputs();
+	test_deterministic_and_same_as_cli();
+	test_budget();
+	wc_server_stop(srv);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&paper);
+	return check_report("test_server_envelope");
+}

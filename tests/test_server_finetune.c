@@ -1,0 +1,218 @@
+/*
+ * POST /v1/predict/finetune and /v1/predict/finetune/batch over real HTTP
+ * (docs/http-api.md): the published law answers with the same numbers as
+ * the library, a fitted law adds its interval, bad fields (negative batch,
+ * zero sequence length, unknown method, rank <= 0, ...) are 422 with the
+ * field's pointer, an unknown model 404, a batch isolates a bad item, and
+ * a set without a fine-tuning law answers 422 no_finetune_law.
+ */
+#include "data/data.h"
+#include "fit/fit.h"
+#include "server/server.h"
+#include "validation/validation.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+
+static CURL *h;
+
+static double
+num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static json_t *
+post_ok(const char *path, const char *body)
+{
+	http_reply r;
+	http_post_json(h, url(path), body, &r);
+	CHECK_INT(r.status, 200);
+	if (r.status != 200)
+		fprintf(stderr, "  %s %s -> %ld %s\n", path, body, r.status, r.body ? r.body : "");
+	json_t *j = r.json;
+	r.json = NULL;
+	http_reply_free(&r);
+	return j;
+}
+
+static void
+expect(const char *body, long status, const char *code, const char *field)
+{
+	http_reply r;
+	int before = check_failures;
+	http_post_json(h, url("/v1/predict/finetune"), body, &r);
+	CHECK_INT(r.status, status);
+	CHECK(http_error_str(&r, "code") && strcmp(http_error_str(&r, "code"), code) == 0);
+	CHECK(http_error_str(&r, "field") && strcmp(http_error_str(&r, "field"), field) == 0);
+	/* the message starts with the field (an unknown one is quoted) */
+	if (strcmp(code, "unknown_field") != 0)
+		CHECK(http_error_str(&r, "message") &&
+		      strncmp(http_error_str(&r, "message"), field[0] ? field + 1 : "", field[0] ? strlen(field) - 1 : 0) == 0);
+	if (check_failures != before)
+		fprintf(stderr, "  case %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
+	http_reply_free(&r);
+}
+
+static void
+published_law(void)
+{
+	json_t *j = post_ok("/v1/predict/finetune",
+	                    "{\"method\":\"qlora\",\"model\":\"Llama-3.1-8B\",\"micro_batch\":8,\"seq_len\":1024,"
+	                    "\"grad_accum\":4,\"gpus\":4,\"lora_rank\":64,\"steps\":1000}");
+	wc_ft_config c = WC_FT_CONFIG_INIT;
+	wc_ft_flops f;
+	wc_ft_config_from_model(&c, wc_model_lookup("Llama-3.1-8B"));
+	c.lora_rank = 64;
+	c.micro_batch = 8;
+	c.seq_len = 1024;
+	c.grad_accum = 4;
+	c.gpus = 4;
+	CHECK_INT(wc_ft_flops_compute(&c, &f, NULL), WC_OK);
+	double e = 2176.3 + 4.5241 * f.flops_per_step_tflop;
+	CHECK_NEAR(num(j, "energy_per_step_j"), e, 1e-6 * e);
+	CHECK_NEAR(num(j, "energy_per_token_j"), e / (8.0 * 1024 * 4 * 4), 1e-6);
+	CHECK_NEAR(num(j, "energy_total_kwh"), 1000 * e / 3.6e6, 1e-6);
+	CHECK_NEAR(num(j, "flops_per_step_tflop"), f.flops_per_step_tflop, 1e-6);
+	CHECK(json_is_null(json_object_get(j, "interval_95")));
+	/* Four GPUs: outside the calibration's one. */
+	const json_t *w = json_object_get(j, "warnings");
+	CHECK(json_array_size(w) == 1 && strncmp(json_string_value(json_array_get(w, 0)), "gpus:", 5) == 0);
+	const json_t *rel = json_object_get(json_object_get(j, "relations"), "batch_size");
+	CHECK_NEAR(num(rel, "energy_per_token_j"), 0.7555 + 1.2552 / 8, 1e-9);
+	CHECK(json_is_null(json_object_get(rel, "on_sweep")));
+	json_decref(j);
+	/* Another method and platform are named. */
+	j = post_ok("/v1/predict/finetune", "{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"micro_batch\":2,"
+	            "\"seq_len\":2048,\"platform\":\"H100\"}");
+	w = json_object_get(j, "warnings");
+	CHECK(json_array_size(w) == 2);
+	CHECK_CONTAINS(json_string_value(json_array_get(w, 0)), "platform: H100 differs");
+	CHECK_CONTAINS(json_string_value(json_array_get(w, 1)), "method: full is outside the calibration");
+	json_decref(j);
+}
+
+static void
+refusals(void)
+{
+	const char *base = "\"model\":\"Qwen3-8B\",\"seq_len\":1024";
+	char body[512];
+	snprintf(body, sizeof body, "{\"method\":\"qlora\",%s,\"micro_batch\":-2,\"lora_rank\":8}", base);
+	expect(body, 422, "invalid_value", "/micro_batch");
+	expect("{\"method\":\"qlora\",\"model\":\"Qwen3-8B\",\"seq_len\":0,\"micro_batch\":8,\"lora_rank\":8}",
+	       422, "invalid_value", "/seq_len");
+	snprintf(body, sizeof body, "{\"method\":\"dora\",%s,\"micro_batch\":8,\"lora_rank\":8}", base);
+	expect(body, 422, "invalid_value", "/method");
+	snprintf(body, sizeof body, "{\"method\":\"lora\",%s,\"micro_batch\":8,\"lora_rank\":0}", base);
+	expect(body, 422, "invalid_value", "/lora_rank");
+	snprintf(body, sizeof body, "{\"method\":\"lora\",%s,\"micro_batch\":8}", base);
+	expect(body, 422, "missing_field", "/lora_rank");
+	snprintf(body, sizeof body, "{\"method\":\"full\",%s,\"micro_batch\":8,\"lora_rank\":8}", base);
+	expect(body, 422, "conflicting_fields", "/lora_rank");
+	snprintf(body, sizeof body, "{\"method\":\"full\",%s,\"micro_batch\":1.5}", base);
+	expect(body, 422, "wrong_type", "/micro_batch");
+	snprintf(body, sizeof body, "{\"method\":\"full\",%s,\"micro_batch\":8,\"colour\":1}", base);
+	expect(body, 422, "unknown_field", "/colour");
+	snprintf(body, sizeof body, "{\"method\":\"full\",%s,\"micro_batch\":8,\"gpus\":4,\"data_parallel\":3}", base);
+	expect(body, 422, "invalid_value", "/data_parallel");
+	expect("{\"method\":\"full\",\"active_params_b\":7,\"layers\":32,\"seq_len\":10,\"micro_batch\":8}", 422,
+	       "missing_field", "/d_model");
+	expect("{\"method\":\"full\",\"model\":\"GPT-7\",\"seq_len\":10,\"micro_batch\":8}", 404, "unknown_model",
+	       "/model");
+	expect("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"layers\":3,\"seq_len\":10,\"micro_batch\":8}", 422,
+	       "conflicting_fields", "/layers");
+	/* A profile by name answers; an unknown one is refused on its field. */
+	json_t *j = post_ok("/v1/predict/finetune", "{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,"
+	                    "\"micro_batch\":8,\"profile\":\"paper\"}");
+	CHECK(isfinite(num(j, "energy_per_step_j")));
+	json_decref(j);
+	expect("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,\"micro_batch\":8,\"profile\":\"nope\"}",
+	       422, "unknown_profile", "/profile");
+}
+
+static void
+batch(void)
+{
+	json_t *j = post_ok("/v1/predict/finetune/batch",
+	                    "[{\"method\":\"lora\",\"model\":\"Qwen3-4B\",\"micro_batch\":8,\"seq_len\":512,\"lora_rank\":16},"
+	                    "{\"method\":\"lora\",\"model\":\"Qwen3-4B\",\"micro_batch\":-8,\"seq_len\":512,\"lora_rank\":16}]");
+	CHECK_INT(json_integer_value(json_object_get(j, "count")), 2);
+	CHECK_INT(json_integer_value(json_object_get(j, "failed")), 1);
+	const json_t *res = json_object_get(j, "results");
+	CHECK(isfinite(num(json_array_get(res, 0), "energy_per_step_j")));
+	const json_t *e = json_object_get(json_array_get(res, 1), "error");
+	CHECK(e && strcmp(json_string_value(json_object_get(e, "field")), "/1/micro_batch") == 0);
+	CHECK_INT(json_integer_value(json_object_get(e, "index")), 1);
+	json_decref(j);
+	http_reply r;
+	http_post_json(h, url("/v1/predict/finetune/batch"), "{}", &r);
+	CHECK_INT(r.status, 422);
+	CHECK_CONTAINS(http_error_str(&r, "message"), "fine-tuning requests");
+	http_reply_free(&r);
+}
+
+/* A fitted law: its bootstrap interval brackets the point. */
+static void
+fitted_law(wc_server *srv)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_ft_simulate_options so = WC_FT_SIMULATE_OPTIONS_INIT;
+	wc_bootstrap_options bo = { 200, 1, 2 };
+	wc_ft_table *t = NULL;
+	wc_ft_fit_result fr;
+	wc_params_default(&p);
+	CHECK_INT(wc_simulate_finetune(&p, &so, &t, NULL), WC_OK);
+	CHECK_INT(wc_fit_finetune(t, &bo, &fr, NULL), WC_OK);
+	CHECK_INT(wc_finetune_params_copy(&p.finetune, &fr.section, NULL), WC_OK);
+	CHECK_INT(wc_server_reload(srv, &p, "fitted", NULL), WC_OK);
+	json_t *j = post_ok("/v1/predict/finetune", "{\"method\":\"qlora\",\"model\":\"Qwen3-4B\",\"micro_batch\":8,"
+	                    "\"seq_len\":1024,\"grad_accum\":4,\"lora_rank\":64,\"steps\":10}");
+	const json_t *iv = json_object_get(j, "interval_95");
+	double e = num(j, "energy_per_step_j");
+	const json_t *pair = json_object_get(iv, "energy_per_step_j");
+	CHECK(json_number_value(json_array_get(pair, 0)) < e && e < json_number_value(json_array_get(pair, 1)));
+	CHECK_INT(json_integer_value(json_object_get(iv, "draws")), 200);
+	/* On the sequence-length sweep: the relation is a check. */
+	const json_t *rel = json_object_get(json_object_get(j, "relations"), "sequence_length");
+	CHECK(json_is_true(json_object_get(rel, "on_sweep")));
+	CHECK(fabs(num(rel, "difference_pct")) < 5);
+	CHECK_INT(json_array_size(json_object_get(j, "warnings")), 0);
+	json_decref(j);
+	/* A set without a fine-tuning law. */
+	wc_finetune_params_clear(&p.finetune);
+	CHECK_INT(wc_server_reload(srv, &p, "no-finetune", NULL), WC_OK);
+	expect("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,\"micro_batch\":8}", 422,
+	       "no_finetune_law", "");
+	wc_ft_fit_result_clear(&fr);
+	wc_ft_table_free(t);
+	wc_params_clear(&p);
+}
+
+int
+main(void)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	wc_server *srv = NULL;
+	wc_error err;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	wc_params_default(&paper);
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 4;
+	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	if (srv) {
+		http_set_base(wc_server_port(srv));
+		published_law();
+		refusals();
+		batch();
+		fitted_law(srv);
+		wc_server_stop(srv);
+	}
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&paper);
+	return check_report("test_server_finetune");
+}

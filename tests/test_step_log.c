@@ -1,0 +1,78 @@
+/*
+ * Fine-tuning step logs (docs/formats/telemetry.md, "Step logs"):
+ * steps.csv reads its events and refuses bad rows with file:line:column;
+ * trainer_state.json gives its steps, intervals (ratios resolved),
+ * evaluations, runtime and tokens, and refuses a used key of the wrong
+ * type with its JSON path.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+
+static void
+steps_csv(void)
+{
+	const char *ok = "# callback\nstep,epoch_s,event\n0,100.0,start\n1,101.5,\n2,103.0,step\n2,118.0,save\n3,119.6,step\n";
+	wc_step_log l = WC_STEP_LOG_INIT;
+	wc_error err;
+	CHECK_INT(wc_step_log_read_buffer(ok, strlen(ok), "steps.csv", &l, &err), WC_OK);
+	CHECK_INT(l.n, 5);
+	CHECK_INT(l.event[0], WC_STEP_START);
+	CHECK_INT(l.event[1], WC_STEP_STEP);
+	CHECK_INT(l.event[3], WC_STEP_SAVE);
+	CHECK_NEAR(l.t[4], 119.6, 1e-12);
+	wc_step_log_free(&l);
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "step,epoch_s\n1,100\n1,99\n", "steps.csv:3:3: column 'epoch_s': must be later than the row before" },
+		{ "step,epoch_s\n2,100\n1,101\n", "steps.csv:3:1: column 'step': must not go back" },
+		{ "step,epoch_s,event\n1,100,ckpt\n", "steps.csv:2:7: column 'event': expected start, step, save or eval, got 'ckpt'" },
+		{ "step,epoch_s\n-1,100\n", "steps.csv:2:1: column 'step': expected a whole number >= 0, got '-1'" },
+		{ "step,epoch_s\n1,12:00\n", "steps.csv:2:3: column 'epoch_s': expected Unix seconds, got '12:00'" },
+		{ "step,time\n1,100\n", "steps.csv:1:1: missing required column 'epoch_s'" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		wc_error e = { 0, "" };
+		CHECK(wc_step_log_read_buffer(bad[i].text, strlen(bad[i].text), "steps.csv", &l, &e) == WC_EPARSE);
+		CHECK_CONTAINS(e.msg, bad[i].msg);
+		CHECK(l.n == 0 && l.t == NULL);
+	}
+}
+
+static void
+trainer_state(void)
+{
+	char *dir = test_tmpdir("step_log");
+	char *path = path_join(dir, "trainer_state.json");
+	wc_trainer_state st;
+	wc_error err = { 0, "" };
+	CHECK_INT(write_text(path, "{\"global_step\": 400, \"max_steps\": 400, \"logging_steps\": 10, \"save_steps\": 0.25,\n"
+	                           " \"eval_steps\": 100, \"log_history\": [{\"loss\": 2.0, \"step\": 10, \"num_input_tokens_seen\": 81920},\n"
+	                           "  {\"eval_loss\": 1.9, \"eval_runtime\": 31.5, \"step\": 100},\n"
+	                           "  {\"eval_loss\": 1.8, \"eval_runtime\": 30.5, \"step\": 200, \"num_input_tokens_seen\": 1638400},\n"
+	                           "  {\"train_runtime\": 1234.5, \"step\": 400}], \"trial_name\": null}\n"), 0);
+	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
+	CHECK_INT(st.global_step, 400);
+	CHECK_NEAR(st.save_steps, 100, 0); /* 0.25 of max_steps */
+	CHECK_NEAR(st.eval_steps, 100, 0);
+	CHECK_INT(st.n_evals, 2);
+	CHECK_NEAR(st.eval_runtime_s, 62.0, 1e-12);
+	CHECK_NEAR(st.train_runtime_s, 1234.5, 0);
+	CHECK_NEAR(st.tokens_seen, 1638400, 0);
+	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": \"fast\"}]}"), 0);
+	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_runtime: expected a number, got string");
+	CHECK_INT(write_text(path, "{\"log_history\": []}"), 0);
+	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "/global_step: expected the number of optimizer steps done");
+	free(path);
+	free(dir);
+}
+
+int
+main(void)
+{
+	steps_csv();
+	trainer_state();
+	return check_report("test_step_log");
+}

@@ -1,0 +1,103 @@
+/*
+ * Fine-tuning traces (docs/finetune.md, "Measuring energy per step"):
+ * energy per optimizer step from a job's power trace (all its GPUs
+ * summed), with checkpoint saves, evaluations and warm-up left out -- from
+ * a step log when there is one, else detected in the trace -- and
+ * `wattcast ingest` of fine-tuning run folders into fine-tuning runs-table
+ * rows. Scratch memory is freed before returning.
+ */
+#ifndef WC_TRACE_FINETUNE_H
+#define WC_TRACE_FINETUNE_H
+
+#include <stddef.h>
+
+#include "data/finetune_runs.h"
+#include "data/run_manifest.h"
+#include "data/step_log.h"
+#include "trace/ingest.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Near-idle stretches shorter than this are part of a step, s (a choice
+ *  of wattcast, docs/finetune.md). */
+#define WC_FT_PAUSE_MIN_S 2.0
+/** Without a step log, a step period counts the steps only when its
+ *  autocorrelation peak is at least this high (a choice of wattcast). */
+#define WC_FT_PERIOD_MIN_ACF 0.4
+/** Without a step log, bursts between regular pauses count as one step
+ *  each (a save after every step) only up to this length, s; longer ones
+ *  may hold steps the trace does not resolve (a choice of wattcast). */
+#define WC_FT_BURST_MAX_S 10.0
+/** Stretches of intermediate power (evaluation, warm-up, stalls) shorter
+ *  than this are part of training, s. */
+#define WC_FT_MIDLEVEL_MIN_S 10.0
+
+/** What is known about the steps besides the trace. Times are epoch s in
+ *  the trace's clock. Arrays are borrowed. */
+typedef struct {
+	const double *step_end;        /* end of each optimizer step, increasing */
+	size_t n_step_end;
+	double start;                  /* training start; NaN = unknown */
+	const double *pause_from, *pause_to; /* logged saves and evaluations */
+	size_t n_logged;
+	double steps;                  /* a step count without times; NaN = unknown */
+	const char *steps_source;      /* its name for the row ("trainer_state", "manifest") */
+	int grad_accum;                /* micro-steps per step; 0 = unknown */
+	double expected_saves;         /* cross-checks; NaN = unknown */
+	double expected_eval_s;
+	double train_runtime_s;
+} wc_ft_steps_info;
+
+void wc_ft_steps_info_init(wc_ft_steps_info *i);
+
+#define WC_FT_TRACE_WARN_MAX 8
+
+/** What the analysis found (group power, all GPUs). */
+typedef struct {
+	double start, end;             /* the training window, epoch s */
+	double window_s, window_energy_j;
+	double idle_w, train_w;        /* low and training levels of the trace */
+	int n_saves;                   /* near-idle pauses detected */
+	int n_midlevel;                /* intermediate-power stretches detected */
+	int n_logged;                  /* logged pauses inside the window */
+	double pause_s, pause_energy_j;
+	double active_s, active_energy_j;
+	double period_s;               /* the trace's step period over the active time; NaN */
+	double period_acf;             /* its autocorrelation peak (how clear it is) */
+	double steps;                  /* optimizer steps counted */
+	int warmup_steps;              /* leading slow steps left out (step times only) */
+	double energy_per_step_j;      /* active energy / steps */
+	double step_s;                 /* active time / steps */
+	char step_source[24];          /* step_log, trainer_state, manifest, trace_period, trace_bursts */
+	int n_warnings;
+	char warnings[WC_FT_TRACE_WARN_MAX][WC_ERROR_MSG_MAX];
+} wc_ft_steps_result;
+
+/** Energy per optimizer step of a trace (t increasing, epoch s; p the
+ *  group's power, W). WC_EINVAL with a reason when the steps cannot be
+ *  counted (no step log, no period in the trace). */
+int wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_steps_info *info,
+                        wc_ft_steps_result *out, wc_error *err);
+
+/* ------------------------------------------------------------ ingest */
+
+/** Is `run_dir` a fine-tuning run folder: its wattcast-run.json has a
+ *  "finetune" object, or it holds a step log (steps.csv,
+ *  trainer_state.json or checkpoint-N/trainer_state.json)? */
+int wc_ft_is_run_dir(const char *run_dir);
+
+/** Ingest one fine-tuning run folder: power.csv (every GPU of the job,
+ *  summed), an optional step log and the manifests; `opt->defaults` fills
+ *  what the manifests leave unknown. Appends one row to `table` with the
+ *  extra columns of docs/formats/finetune-runs.md ("Columns written by
+ *  ingest"). Refused, table untouched, when the configuration is
+ *  incomplete or the steps cannot be counted. */
+int wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table *table,
+                     wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

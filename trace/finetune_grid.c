@@ -1,0 +1,179 @@
+/*
+ * A fine-tuning trace on a uniform grid (docs/finetune.md, "Measuring
+ * energy per step"): exact bin means at the median sampling interval,
+ * the trace's low (idle, save) and training levels, and the stretches
+ * that are not training -- near-idle pauses (checkpoint saves) and
+ * stretches of intermediate power (evaluation, warm-up, long stalls) --
+ * marked bin by bin.
+ */
+#include "finetune_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/metrics.h"
+
+/* Levels: the 2nd percentile is the low level (idle or save), the median
+ * of the bins above the middle of the 2nd-98th percentile range the
+ * training level. */
+static int
+levels(ft_grid *g)
+{
+	double *s = malloc(g->nb * sizeof *s);
+	if (!s)
+		return WC_ENOMEM;
+	memcpy(s, g->x, g->nb * sizeof *s);
+	gsl_sort(s, 1, g->nb);
+	double lo = gsl_stats_quantile_from_sorted_data(s, 1, g->nb, 0.02);
+	double hi = gsl_stats_quantile_from_sorted_data(s, 1, g->nb, 0.98);
+	size_t i = 0;
+	while (i < g->nb && s[i] <= 0.5 * (lo + hi))
+		i++;
+	g->idle_w = lo;
+	g->train_w = i < g->nb ? gsl_stats_median_from_sorted_data(s + i, 1, g->nb - i) : hi;
+	g->theta = lo + 0.5 * (g->train_w - lo);
+	/* Less than a fifth of the training level between the two: no pause
+	 * can be told from a step. */
+	g->flat = !(g->train_w - lo >= 0.2 * g->train_w);
+	free(s);
+	return WC_OK;
+}
+
+int
+wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_error *err)
+{
+	memset(g, 0, sizeof *g);
+	g->t = t;
+	g->p = p;
+	g->n = n;
+	double *d = malloc((n > 1 ? n - 1 : 1) * sizeof *d);
+	if (!d)
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = t[i + 1] - t[i];
+	gsl_sort(d, 1, n - 1);
+	g->dt = gsl_stats_median_from_sorted_data(d, 1, n - 1);
+	free(d);
+	if (!(g->dt > 0))
+		return wc_error_set(err, WC_EINVAL, "trace: samples share their timestamps");
+	g->t0 = t[0];
+	g->nb = wc_trace_bin_means(t, p, n, g->dt, NULL, 0);
+	if (g->nb < 8)
+		return wc_error_set(err, WC_EINVAL, "trace: too short (%zu bins of %.3f s)", g->nb, g->dt);
+	g->x = malloc(g->nb * sizeof *g->x);
+	g->mark = calloc(g->nb, 1);
+	if (!g->x || !g->mark)
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu bins)", g->nb);
+	wc_trace_bin_means(t, p, n, g->dt, g->x, g->nb);
+	g->k0 = 0;
+	g->k1 = g->nb;
+	if (levels(g) != WC_OK)
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+	return WC_OK;
+}
+
+void
+wc__ft_grid_free(ft_grid *g)
+{
+	free(g->x);
+	free(g->mark);
+	memset(g, 0, sizeof *g);
+}
+
+size_t
+wc__ft_bin(const ft_grid *g, double t)
+{
+	double k = floor((t - g->t0) / g->dt + 0.5);
+	return k <= 0 ? 0 : k >= (double)g->nb ? g->nb : (size_t)k;
+}
+
+void
+wc__ft_window_from_trace(ft_grid *g)
+{
+	size_t a = 0, b = g->nb;
+	if (!g->flat) {
+		while (a < g->nb && !(g->x[a] > g->theta))
+			a++;
+		while (b > a && !(g->x[b - 1] > g->theta))
+			b--;
+	}
+	g->k0 = a;
+	g->k1 = b;
+	for (size_t k = 0; k < g->nb; k++)
+		g->mark[k] = k < a || k >= b ? FT_OUTSIDE : FT_ACTIVE;
+}
+
+void
+wc__ft_mark_interval(ft_grid *g, double a, double b, unsigned char what)
+{
+	for (size_t k = wc__ft_bin(g, a); k < wc__ft_bin(g, b) && k < g->nb; k++)
+		if (g->mark[k] == FT_ACTIVE)
+			g->mark[k] = what;
+}
+
+int
+wc__ft_mark_saves(ft_grid *g, double min_s)
+{
+	/* Spikes shorter than this inside a save do not end it. */
+	size_t bridge = (size_t)ceil(fmax(0.5, 2 * g->dt) / g->dt), count = 0;
+	size_t need = (size_t)ceil(min_s / g->dt - 1e-9);
+	if (g->flat)
+		return 0;
+	size_t k = g->k0;
+	while (k < g->k1) {
+		if (g->mark[k] != FT_ACTIVE || g->x[k] > g->theta) {
+			k++;
+			continue;
+		}
+		size_t a = k, b = k, gap = 0;
+		for (size_t j = k; j < g->k1 && g->mark[j] == FT_ACTIVE; j++) {
+			if (g->x[j] <= g->theta) {
+				b = j + 1;
+				gap = 0;
+			} else if (++gap > bridge) {
+				break;
+			}
+		}
+		if (b - a >= need) {
+			memset(g->mark + a, FT_SAVE, b - a);
+			count++;
+		}
+		k = b;
+	}
+	return (int)count;
+}
+
+double
+wc__ft_energy_between(const ft_grid *g, double a, double b)
+{
+	const double *t = g->t, *p = g->p;
+	size_t n = g->n;
+	if (!(b > a) || n < 2)
+		return 0.0;
+	a = fmax(a, t[0]);
+	b = fmin(b, t[n - 1]);
+	if (!(b > a))
+		return 0.0;
+	/* first sample after a */
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	double e = 0.0, tp = a;
+	double pp = p[lo - 1] + (p[lo] - p[lo - 1]) * (a - t[lo - 1]) / (t[lo] - t[lo - 1]);
+	for (size_t i = lo; i < n && tp < b; i++) {
+		double tn = fmin(t[i], b);
+		double pn = tn == t[i] ? p[i] : p[i - 1] + (p[i] - p[i - 1]) * (tn - t[i - 1]) / (t[i] - t[i - 1]);
+		e += 0.5 * (pp + pn) * (tn - tp);
+		tp = tn;
+		pp = pn;
+	}
+	return e;
+}

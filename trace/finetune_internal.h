@@ -1,0 +1,59 @@
+/*
+ * Private to trace/: the uniform grid a fine-tuning trace is analysed on
+ * and the marks put on it (finetune_grid.c), shared with the step
+ * counting (finetune_steps.c).
+ */
+#ifndef WC_TRACE_FINETUNE_INTERNAL_H
+#define WC_TRACE_FINETUNE_INTERNAL_H
+
+#include "trace/finetune.h"
+
+/* What a grid bin is. */
+enum {
+	FT_ACTIVE = 0,   /* training */
+	FT_OUTSIDE,      /* before or after the training window */
+	FT_SAVE,         /* near-idle pause (checkpoint save) */
+	FT_MIDLEVEL,     /* intermediate power (evaluation, warm-up, stall) */
+	FT_LOGGED,       /* a save or evaluation the step log states */
+	FT_WARMUP        /* a slow leading step (step times only) */
+};
+
+typedef struct {
+	const double *t, *p;   /* the raw trace */
+	size_t n;
+	double t0, dt;         /* bin k covers [t0 + k dt, t0 + (k+1) dt) */
+	size_t nb;
+	double *x;             /* exact mean of the trace over each bin */
+	unsigned char *mark;
+	size_t k0, k1;         /* the window: bins [k0, k1) */
+	double idle_w, train_w, theta;
+	int flat;              /* too little contrast to tell pauses apart */
+} ft_grid;
+
+int wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_error *err);
+void wc__ft_grid_free(ft_grid *g);
+/** Bin of time `t`, clamped to the grid. */
+size_t wc__ft_bin(const ft_grid *g, double t);
+/** Window from the trace: first to last bin above theta (all when flat). */
+void wc__ft_window_from_trace(ft_grid *g);
+/** Mark the bins whose centre lies in [a, b) with `what` (active bins only). */
+void wc__ft_mark_interval(ft_grid *g, double a, double b, unsigned char what);
+/** Near-idle runs of at least `min_s` inside the window; returns how many. */
+int wc__ft_mark_saves(ft_grid *g, double min_s);
+/** Intermediate-power stretches of at least `min_s` (rolling mean over
+ *  `width_s`); returns how many. */
+int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc);
+/** Dominant period of the window's active bins (`active_only`) or of all
+ *  of them; a clearly stronger multiple replaces it. NaN none. `strength`
+ *  (may be NULL) receives its autocorrelation. */
+int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, wc_error *err);
+/** Trapezoidal energy of the raw trace over [a, b], interpolated at the ends. */
+double wc__ft_energy_between(const ft_grid *g, double a, double b);
+
+/** Append the row of one fine-tuning run with its extra columns
+ *  (finetune_row.c); warnings also go to opt->warn. */
+int wc__ft_make_row(const char *dir, const wc_ft_run *run, const wc_ft_steps_result *r,
+                    size_t bad_lines, const wc_ingest_options *opt, wc_ft_table *table,
+                    wc_error *err);
+
+#endif

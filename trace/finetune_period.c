@@ -1,0 +1,174 @@
+/*
+ * The step period of a fine-tuning trace and its stretches of
+ * intermediate power (docs/finetune.md, "Measuring energy per step").
+ *
+ * The period is the dominant autocorrelation period (the `period_s`
+ * machinery of docs/trace-metrics.md) of the active bins, pauses cut out.
+ * With gradient accumulation a trace can repeat at every micro-step and
+ * exactly only at every optimizer step: a multiple of the period whose
+ * autocorrelation peak is clearly higher (by PERIOD_MULTIPLE_GAIN) is
+ * taken instead -- a plain periodic trace never has one, its peaks only
+ * decay with the lag.
+ */
+#include "finetune_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/metrics.h"
+
+#define PERIOD_MULTIPLE_GAIN 0.05
+#define PERIOD_MULTIPLE_MAX 8
+
+/* Highest autocorrelation within 10 % of lag `k`. */
+static double
+peak_near(const double *acf, size_t max_lag, double k)
+{
+	size_t a = (size_t)floor(0.9 * k), b = (size_t)ceil(1.1 * k);
+	double best = -INFINITY;
+	for (size_t j = a < 1 ? 1 : a; j <= b && j <= max_lag; j++)
+		if (isfinite(acf[j]) && acf[j] > best)
+			best = acf[j];
+	return best;
+}
+
+/* Is bin k within `margin` bins of one that is not active? */
+static int
+near_pause(const ft_grid *g, size_t k, size_t margin)
+{
+	size_t a = k > g->k0 + margin ? k - margin : g->k0, b = k + margin + 1 < g->k1 ? k + margin + 1 : g->k1;
+	for (size_t j = a; j < b; j++)
+		if (g->mark[j] != FT_ACTIVE)
+			return 1;
+	return 0;
+}
+
+/* The values of the bins to analyse, packed. With `active_only`, the
+ * half second next to every pause is left out too: its bins are partly
+ * pause, and at every junction of the concatenated stretches they would
+ * make a period of their own -- the saves' spacing. */
+static double *
+gather(const ft_grid *g, int active_only, size_t *len)
+{
+	double *v = malloc((g->k1 > g->k0 ? g->k1 - g->k0 : 1) * sizeof *v);
+	size_t margin = (size_t)ceil(0.5 / g->dt);
+	*len = 0;
+	for (size_t k = g->k0; v && k < g->k1; k++)
+		if (!active_only || (g->mark[k] == FT_ACTIVE && !near_pause(g, k, margin)))
+			v[(*len)++] = g->x[k];
+	return v;
+}
+
+int
+wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, wc_error *err)
+{
+	size_t len;
+	double *v = gather(g, active_only, &len);
+	int rc;
+	*out = NAN;
+	if (strength)
+		*strength = NAN;
+	if (!v)
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+	if ((rc = wc_trace_dominant_period(v, len, g->dt, WC_TRACE_PERIOD_MIN_S, WC_TRACE_PERIOD_MAX_S, out,
+	                                   err)) != WC_OK || !isfinite(*out)) {
+		free(v);
+		return rc;
+	}
+	double k = *out / g->dt;
+	size_t max_lag = (size_t)fmin(ceil(1.1 * PERIOD_MULTIPLE_MAX * k), fmin(WC_TRACE_PERIOD_MAX_S / g->dt, len / 2));
+	double *acf = malloc((max_lag + 1) * sizeof *acf);
+	if (!acf) {
+		free(v);
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+	}
+	if ((rc = wc_trace_autocorrelation(v, len, max_lag, acf, err)) == WC_OK) {
+		double base = peak_near(acf, max_lag, k), best = base + PERIOD_MULTIPLE_GAIN;
+		int pick = 1;
+		for (int j = 2; j <= PERIOD_MULTIPLE_MAX && 1.1 * j * k <= (double)max_lag; j++) {
+			double r = peak_near(acf, max_lag, j * k);
+			if (r > best) {
+				best = r;
+				pick = j;
+			}
+		}
+		*out *= pick;
+		if (strength)
+			*strength = pick > 1 ? best : base;
+	}
+	free(acf);
+	free(v);
+	return rc;
+}
+
+/* Mean of the active bins within `h` bins of each bin (NaN with fewer
+ * than h active bins around it). */
+static void
+rolling_mean(const ft_grid *g, size_t h, double *m, double *sum, size_t *cnt)
+{
+	sum[0] = 0.0;
+	cnt[0] = 0;
+	for (size_t k = 0; k < g->nb; k++) {
+		int on = g->mark[k] == FT_ACTIVE;
+		sum[k + 1] = sum[k] + (on ? g->x[k] : 0.0);
+		cnt[k + 1] = cnt[k] + (size_t)on;
+	}
+	for (size_t k = 0; k < g->nb; k++) {
+		size_t a = k > h ? k - h : 0, b = k + h + 1 < g->nb ? k + h + 1 : g->nb;
+		size_t c = cnt[b] - cnt[a];
+		m[k] = c >= h ? (sum[b] - sum[a]) / (double)c : NAN;
+	}
+}
+
+/* The typical smoothed training level: the median over the active bins. */
+static double
+reference_level(const ft_grid *g, const double *m, double *scratch)
+{
+	size_t len = 0;
+	for (size_t k = g->k0; k < g->k1; k++)
+		if (g->mark[k] == FT_ACTIVE && isfinite(m[k]))
+			scratch[len++] = m[k];
+	if (len == 0)
+		return NAN;
+	gsl_sort(scratch, 1, len);
+	return gsl_stats_median_from_sorted_data(scratch, 1, len);
+}
+
+int
+wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc)
+{
+	size_t h = (size_t)ceil(0.5 * width_s / g->dt), need = (size_t)ceil(min_s / g->dt - 1e-9), count = 0;
+	double *m = malloc(g->nb * sizeof *m), *sum = malloc((g->nb + 1) * sizeof *sum);
+	double *scratch = malloc(g->nb * sizeof *scratch);
+	size_t *cnt = malloc((g->nb + 1) * sizeof *cnt);
+	*rc = WC_OK;
+	if (!m || !sum || !cnt || !scratch) {
+		*rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+	} else if (!g->flat) {
+		rolling_mean(g, h, m, sum, cnt);
+		double ref = reference_level(g, m, scratch);
+		/* A quarter of the way from the smoothed training level down to
+		 * the low level: clearly not training. */
+		double thr = ref - 0.25 * (ref - g->idle_w);
+		size_t k = g->k0;
+		while (k < g->k1) {
+			size_t a = k;
+			while (k < g->k1 && g->mark[k] == FT_ACTIVE && m[k] < thr)
+				k++;
+			if (k - a >= need && k > a) {
+				memset(g->mark + a, FT_MIDLEVEL, k - a);
+				count++;
+			}
+			if (k == a)
+				k++;
+		}
+	}
+	free(m);
+	free(sum);
+	free(cnt);
+	free(scratch);
+	return (int)count;
+}

@@ -1,0 +1,316 @@
+/*
+ * Energy per optimizer step of a fine-tuning trace (docs/finetune.md,
+ * "Measuring energy per step"). The training window is the step log's
+ * span, or the trace from its first to its last bin at training power.
+ * Inside it, what is not training is left out: saves and evaluations the
+ * log states, slow leading steps (warm-up, with step times), near-idle
+ * pauses of at least max(2 s, half the trace's period) -- checkpoint
+ * saves -- and stretches of intermediate power of at least max(10 s, three
+ * steps) -- evaluation, warm-up, long stalls. The steps are counted from
+ * the log, or from a count the log or manifest gives, or, without either,
+ * as the active time over the trace's step period ("trace_period"), or as
+ * the bursts between regular pauses when every step ends in a save and
+ * the bursts -- at most WC_FT_BURST_MAX_S long -- show no period of their
+ * own ("trace_bursts").
+ */
+#include "finetune_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+wc_ft_steps_info_init(wc_ft_steps_info *i)
+{
+	memset(i, 0, sizeof *i);
+	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = NAN;
+}
+
+static void
+warn(wc_ft_steps_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+warn(wc_ft_steps_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	if (r->n_warnings >= WC_FT_TRACE_WARN_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->warnings[r->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
+	va_end(ap);
+}
+
+static double
+median_of(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	gsl_sort(v, 1, n);
+	return gsl_stats_median_from_sorted_data(v, 1, n);
+}
+
+/* Start of step i: the end of the row before it (a step, or a logged
+ * pause), else one median step before its end. */
+static double
+step_start(const wc_ft_steps_info *in, size_t i, double median)
+{
+	double s = i > 0 ? in->step_end[i - 1] : (isfinite(in->start) ? in->start : in->step_end[0] - median);
+	for (size_t j = 0; j < in->n_logged; j++)
+		if (in->pause_to[j] <= in->step_end[i] && in->pause_to[j] > s)
+			s = in->pause_to[j];
+	return s;
+}
+
+/* Step times: the window spans the steps wholly inside the trace; slow
+ * leading steps are marked as warm-up. Returns the steps kept. */
+static double
+steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, double *median)
+{
+	size_t n = in->n_step_end, first = n, last = 0, kept = 0;
+	double *d = malloc((n ? n : 1) * sizeof *d), tn = g->t[g->n - 1];
+	for (size_t i = 1; d && i < n; i++)
+		d[i - 1] = in->step_end[i] - in->step_end[i - 1];
+	*median = d && n > 1 ? median_of(d, n - 1) : NAN;
+	for (size_t i = 0; d && i < n; i++) {
+		double s = step_start(in, i, isfinite(*median) ? *median : 0.0);
+		d[i] = in->step_end[i] - s;
+		if (s >= g->t[0] && in->step_end[i] <= tn && d[i] > 0) {
+			first = first == n ? i : first;
+			last = i;
+			kept++;
+		}
+	}
+	if (!d || kept == 0) {
+		free(d);
+		return 0;
+	}
+	if (kept < n)
+		warn(out, "step log: %zu of %zu steps lie outside the power log and are not counted", n - kept, n);
+	double ws = step_start(in, first, isfinite(*median) ? *median : 0.0), we = in->step_end[last];
+	g->k0 = wc__ft_bin(g, ws);
+	g->k1 = wc__ft_bin(g, we);
+	for (size_t k = 0; k < g->nb; k++)
+		g->mark[k] = k < g->k0 || k >= g->k1 ? FT_OUTSIDE : FT_ACTIVE;
+	for (size_t j = 0; j < in->n_logged; j++)
+		wc__ft_mark_interval(g, in->pause_from[j], in->pause_to[j], FT_LOGGED);
+	/* Warm-up: leading steps over twice the median step, at most a quarter. */
+	double md = isfinite(*median) ? *median : d[first];
+	for (size_t i = first; i <= last && i < first + kept / 4 && d[i] > 2.0 * md; i++) {
+		wc__ft_mark_interval(g, in->step_end[i] - d[i], in->step_end[i], FT_WARMUP);
+		out->warmup_steps++;
+	}
+	free(d);
+	return (double)kept - out->warmup_steps;
+}
+
+/* Energy of a stretch that is not training: the trace over its interior
+ * bins, and its edge bins at the interior's median. Integrating the
+ * interpolated trace right up to the boundaries would hand the stretch
+ * part of the neighbouring steps' energy (the ramp between the last
+ * sample on one side and the first on the other) -- a few per cent with
+ * 1-s steps sampled at 100 ms -- while the window's total is exact; the
+ * median keeps that energy with the steps. */
+static double
+stretch_energy(const ft_grid *g, size_t a, size_t b, double *scratch)
+{
+	size_t lo = b - a >= 3 ? a + 1 : a, hi = b - a >= 3 ? b - 1 : b, m = 0;
+	for (size_t k = lo; k < hi; k++)
+		scratch[m++] = g->x[k];
+	double level = median_of(scratch, m), edges = (double)(b - a - (hi - lo)) * g->dt;
+	if (lo == a)
+		return level * (double)(b - a) * g->dt;
+	return wc__ft_energy_between(g, g->t0 + (double)lo * g->dt, g->t0 + (double)hi * g->dt) + level * edges;
+}
+
+/* Time and energy of the window and of what is not training in it. */
+static int
+energies(const ft_grid *g, wc_ft_steps_result *out, wc_error *err)
+{
+	double *scratch = malloc(g->nb * sizeof *scratch);
+	if (!scratch)
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+	out->start = g->t0 + (double)g->k0 * g->dt;
+	out->end = g->t0 + (double)g->k1 * g->dt;
+	out->window_s = out->end - out->start;
+	out->window_energy_j = wc__ft_energy_between(g, out->start, out->end);
+	size_t k = g->k0;
+	while (k < g->k1) {
+		if (g->mark[k] == FT_ACTIVE) {
+			k++;
+			continue;
+		}
+		/* one kind at a time: a save next to an evaluation is two stretches */
+		size_t a = k;
+		while (k < g->k1 && g->mark[k] == g->mark[a])
+			k++;
+		out->pause_s += (double)(k - a) * g->dt;
+		out->pause_energy_j += stretch_energy(g, a, k, scratch);
+	}
+	free(scratch);
+	out->active_s = out->window_s - out->pause_s;
+	out->active_energy_j = out->window_energy_j - out->pause_energy_j;
+	return WC_OK;
+}
+
+/* Active stretches between pauses: count, and whether they are regular
+ * and short enough to be one step each (a save after every step). */
+static int
+bursts(const ft_grid *g, double period, size_t *count)
+{
+	double *len = malloc((g->k1 - g->k0 + 1) * sizeof *len);
+	size_t n = 0;
+	for (size_t k = g->k0; len && k < g->k1;) {
+		size_t a = k;
+		while (k < g->k1 && g->mark[k] == FT_ACTIVE)
+			k++;
+		if (k > a)
+			len[n++] = (double)(k - a) * g->dt;
+		while (k < g->k1 && g->mark[k] != FT_ACTIVE)
+			k++;
+	}
+	*count = n;
+	int regular = 0;
+	if (len && n >= 3) {
+		double mean = gsl_stats_mean(len, 1, n), sd = gsl_stats_sd(len, 1, n);
+		double median = median_of(len, n);
+		regular = sd < 0.25 * mean && median <= WC_FT_BURST_MAX_S &&
+		          (!isfinite(period) || median < 1.5 * period);
+	}
+	free(len);
+	return regular;
+}
+
+/* Steps without step times: a stated count, the bursts, or the period --
+ * when it is clear (a strong autocorrelation peak, at least three samples
+ * long); a period found in a trace that does not resolve the steps is
+ * worse than none. */
+static int
+count_steps(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
+{
+	size_t n_bursts;
+	int regular = bursts(g, out->period_s, &n_bursts);
+	int clear = isfinite(out->period_s) && out->period_acf >= WC_FT_PERIOD_MIN_ACF &&
+	            out->period_s >= 3.0 * g->dt;
+	if (isfinite(in->steps)) {
+		out->steps = in->steps;
+		snprintf(out->step_source, sizeof out->step_source, "%s", in->steps_source ? in->steps_source : "manifest");
+	} else if (regular && out->n_saves >= 2) {
+		out->steps = (double)n_bursts;
+		snprintf(out->step_source, sizeof out->step_source, "trace_bursts");
+	} else if (clear) {
+		out->steps = out->active_s / out->period_s;
+		snprintf(out->step_source, sizeof out->step_source, "trace_period");
+		if (out->period_acf < 0.6)
+			warn(out, "period: the step period %.3f s is only weakly periodic (autocorrelation %.2f); a step "
+			     "log would be exact", out->period_s, out->period_acf);
+	} else if (isfinite(out->period_s)) {
+		return wc_error_set(err, WC_EINVAL,
+		                    "the trace's step period is not clear (autocorrelation %.2f at %.3f s, samples "
+		                    "every %.3f s): log power faster (nvidia-smi -lms 100) or give a step log "
+		                    "(steps.csv or trainer_state.json) or finetune.steps in wattcast-run.json",
+		                    out->period_acf, out->period_s, g->dt);
+	} else {
+		return wc_error_set(err, WC_EINVAL,
+		                    "no step period in the trace (no autocorrelation peak in 0.5-120 s over %.0f s of "
+		                    "training); give a step log (steps.csv or trainer_state.json) or finetune.steps "
+		                    "in wattcast-run.json", out->active_s);
+	}
+	return WC_OK;
+}
+
+static void
+cross_checks(const wc_ft_steps_info *in, wc_ft_steps_result *out)
+{
+	double saves = out->n_saves + out->n_logged;
+	if (isfinite(in->expected_saves) && fabs(saves - in->expected_saves) > fmax(1.0, 0.1 * in->expected_saves))
+		warn(out, "saves: the step log implies %.0f checkpoint saves, %.0f were found", in->expected_saves, saves);
+	if (isfinite(in->train_runtime_s) && fabs(out->window_s - in->train_runtime_s) > 0.1 * in->train_runtime_s)
+		warn(out, "window: training lasted %.0f s by the trace, %.0f s by the step log (check the clocks and "
+		     "that the power log covers the run)", out->window_s, in->train_runtime_s);
+	if (out->pause_s > 0.5 * out->window_s)
+		warn(out, "pauses: %.0f of %.0f s of the window were left out as not training", out->pause_s,
+		     out->window_s);
+}
+
+/* Mark the pauses; `hint` is the step period from step times (or NaN).
+ * Without step times the period is not known yet: the near-idle pauses of
+ * at least 2 s are found first, the period taken over what is left, and
+ * the pauses found again with half that period as the shortest, so that a
+ * step's own long low phase stays in the step. (The period of the whole
+ * window would be the saves' recurrence whenever the steps themselves are
+ * not resolved, e.g. 2-s steps logged every second.) */
+static int
+mark_pauses(ft_grid *g, double hint, wc_ft_steps_result *out, wc_error *err)
+{
+	int rc = WC_OK;
+	out->n_saves = wc__ft_mark_saves(g, fmax(WC_FT_PAUSE_MIN_S, isfinite(hint) ? 0.5 * hint : 0.0));
+	if (!isfinite(hint)) {
+		double acf;
+		if ((rc = wc__ft_period(g, 1, &hint, &acf, err)) != WC_OK)
+			return rc;
+		/* Only a clear period: one found where the steps are not resolved
+		 * would throw the saves back in. */
+		if (!(acf >= WC_FT_PERIOD_MIN_ACF && hint >= 3.0 * g->dt))
+			hint = NAN;
+		if (isfinite(hint) && 0.5 * hint > WC_FT_PAUSE_MIN_S) {
+			for (size_t k = g->k0; k < g->k1; k++)
+				if (g->mark[k] == FT_SAVE)
+					g->mark[k] = FT_ACTIVE;
+			out->n_saves = wc__ft_mark_saves(g, 0.5 * hint);
+		}
+	}
+	double step = isfinite(hint) ? hint : 3.0;
+	out->n_midlevel = wc__ft_mark_midlevel(g, fmax(3.0, 2.0 * step), fmax(WC_FT_MIDLEVEL_MIN_S, 3.0 * step),
+	                                       err, &rc);
+	return rc;
+}
+
+int
+wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_steps_info *in,
+                    wc_ft_steps_result *out, wc_error *err)
+{
+	ft_grid g;
+	double median = NAN, logged_steps = 0;
+	int rc;
+	memset(out, 0, sizeof *out);
+	out->period_s = out->steps = NAN;
+	if ((rc = wc__ft_grid_build(&g, t, p, n, err)) != WC_OK)
+		goto done;
+	out->idle_w = g.idle_w;
+	out->train_w = g.train_w;
+	if (in->n_step_end > 0) {
+		if ((logged_steps = steps_from_log(&g, in, out, &median)) <= 0) {
+			rc = wc_error_set(err, WC_EINVAL, "step log: no step lies inside the power log (check the clocks)");
+			goto done;
+		}
+		for (size_t j = 0; j < in->n_logged; j++)
+			out->n_logged += in->pause_to[j] > g.t0 + (double)g.k0 * g.dt &&
+			                 in->pause_from[j] < g.t0 + (double)g.k1 * g.dt;
+	} else {
+		wc__ft_window_from_trace(&g);
+	}
+	if (g.k1 <= g.k0) {
+		rc = wc_error_set(err, WC_EINVAL, "trace: no training in it (power never clearly above %.0f W)", g.theta);
+		goto done;
+	}
+	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK || (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, err)) != WC_OK)
+		goto done;
+	if ((rc = energies(&g, out, err)) != WC_OK)
+		goto done;
+	if (logged_steps > 0) {
+		out->steps = logged_steps;
+		snprintf(out->step_source, sizeof out->step_source, "step_log");
+	} else if ((rc = count_steps(&g, in, out, err)) != WC_OK) {
+		goto done;
+	}
+	out->energy_per_step_j = out->active_energy_j / out->steps;
+	out->step_s = out->active_s / out->steps;
+	cross_checks(in, out);
+done:
+	wc__ft_grid_free(&g);
+	return rc;
+}

@@ -1,0 +1,368 @@
+/*
+ * A measured run as envelopes replay it (docs/envelopes.md, "Replaying a
+ * measured run"): read exactly as `ingest` reads it (the same steps, the
+ * same refusals), then, per load window, the power samples, n(t) on the
+ * 50 ms grid and the arrivals -- from the request log, else rebuilt from
+ * the engine counters.
+ */
+#include "ingest_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+#include "trace/load.h"
+#include "trace/replay.h"
+
+/* Fewer single-request intervals than this: no mean prompt from them. */
+#define MIN_SINGLE_PROMPTS 3
+
+void
+wc_trace_replay_free(wc_trace_replay *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++) {
+		free(r[i].power_t);
+		free(r[i].power_w);
+		free(r[i].running);
+		free(r[i].arrival_s);
+		free(r[i].input);
+		free(r[i].output);
+		free(r[i].prefill_lo_s);
+		free(r[i].prefill_hi_s);
+		free(r[i].prefill_exact);
+	}
+	free(r);
+}
+
+static int
+alloc_arrivals(wc_trace_replay *r, size_t n)
+{
+	size_t m = n ? n : 1;
+	r->arrival_s = wc_alloc_array(m, sizeof(double));
+	r->input = wc_alloc_array(m, sizeof(double));
+	r->output = wc_alloc_array(m, sizeof(double));
+	r->prefill_lo_s = wc_alloc_array(m, sizeof(double));
+	r->prefill_hi_s = wc_alloc_array(m, sizeof(double));
+	r->prefill_exact = wc_alloc_array(m, 1);
+	return r->arrival_s && r->input && r->output && r->prefill_lo_s && r->prefill_hi_s &&
+	       r->prefill_exact ? WC_OK : WC_ENOMEM;
+}
+
+/* ------------------------------------------------- power and n(t) */
+
+static int
+window_power(const run_ctx *rc, wc_trace_replay *r)
+{
+	const wc_power_trace *pt = rc->pt;
+	size_t i = 0, j, n;
+	while (i < pt->n && pt->t[i] < r->start_epoch)
+		i++;
+	for (j = i; j < pt->n && pt->t[j] <= r->end_epoch; j++)
+		;
+	n = j - i;
+	r->power_t = wc_alloc_array(n ? n : 1, sizeof(double));
+	r->power_w = wc_alloc_array(n ? n : 1, sizeof(double));
+	if (!r->power_t || !r->power_w)
+		return WC_ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		r->power_t[k] = pt->t[i + k] - r->start_epoch;
+		r->power_w[k] = pt->group[i + k] / pt->info.n_gpus;
+	}
+	r->n_power = n;
+	/* Median sampling interval of the whole log. */
+	double *d = wc_alloc_array(pt->n, sizeof *d);
+	size_t nd = 0;
+	if (!d)
+		return WC_ENOMEM;
+	for (size_t k = 1; k < pt->n; k++)
+		if (pt->t[k] > pt->t[k - 1])
+			d[nd++] = pt->t[k] - pt->t[k - 1];
+	gsl_sort(d, 1, nd);
+	r->sample_s = nd ? gsl_stats_median_from_sorted_data(d, 1, nd) : NAN;
+	free(d);
+	return WC_OK;
+}
+
+static int
+window_load(const run_ctx *rc, wc_trace_replay *r)
+{
+	const double dt = WC_INGEST_GRID_S;
+	r->n_grid = (size_t)floor((r->end_epoch - r->start_epoch) / dt + 1e-9);
+	if (r->n_grid == 0)
+		r->n_grid = 1;
+	if (!(r->running = wc_alloc_array(r->n_grid, sizeof(double))))
+		return WC_ENOMEM;
+	/* The request log knows when each request ran; the engine gauge lags
+	 * by up to a sample (a long prefill reads as nothing running). */
+	if (rc->req) {
+		wc_trace_running_from_requests(rc->req, r->start_epoch, dt, r->n_grid, r->running);
+		r->n_source = "requests";
+	} else {
+		for (size_t k = 0; k < r->n_grid; k++) {
+			double v = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, r->start_epoch + (double)k * dt);
+			r->running[k] = isfinite(v) ? v : 0.0;
+		}
+		r->n_source = "engine";
+	}
+	return WC_OK;
+}
+
+/* ------------------------------------------------------- arrivals */
+
+typedef struct {
+	double a, in, out, lo, hi;
+	unsigned char exact;
+	size_t i;
+} logged;
+
+static int
+cmp_logged(const void *x, const void *y)
+{
+	const logged *p = x, *q = y;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+static int
+arrivals_from_requests(const run_ctx *rc, wc_trace_replay *r)
+{
+	const wc_request_log *q = rc->req;
+	logged *l = wc_alloc_array(q->n ? q->n : 1, sizeof *l);
+	size_t n = 0;
+	if (!l)
+		return WC_ENOMEM;
+	for (size_t i = 0; i < q->n; i++) {
+		/* Those sent in the window, and those sent before it still running at its start. */
+		if (!(q->arrival[i] < r->end_epoch &&
+		      (q->arrival[i] >= r->start_epoch || q->completion[i] > r->start_epoch)))
+			continue;
+		double a = q->arrival[i] - r->start_epoch, f = q->first_token[i] - r->start_epoch;
+		int exact = isfinite(f) && f >= a;
+		l[n++] = (logged){ a, q->input_tokens[i], q->output_tokens[i], a,
+		                   exact ? f : q->completion[i] - r->start_epoch, (unsigned char)exact, i };
+	}
+	/* In arrival order (a log lists them as they were sent). */
+	qsort(l, n, sizeof *l, cmp_logged);
+	int rc_ = alloc_arrivals(r, n);
+	for (size_t k = 0; rc_ == WC_OK && k < n; k++) {
+		r->arrival_s[k] = l[k].a;
+		r->input[k] = l[k].in;
+		r->output[k] = l[k].out;
+		r->prefill_lo_s[k] = l[k].lo;
+		r->prefill_hi_s[k] = l[k].hi;
+		r->prefill_exact[k] = l[k].exact;
+	}
+	r->n_arrivals = rc_ == WC_OK ? n : 0;
+	r->arrival_source = "requests";
+	r->mean_input = NAN;
+	free(l);
+	return rc_;
+}
+
+/* Requests in the engine (running + waiting) at sample k. */
+static double
+engine_load(const wc_engine_log *e, size_t k)
+{
+	double v = e->col[WC_ENG_RUNNING][k];
+	if (e->col[WC_ENG_WAITING] && isfinite(e->col[WC_ENG_WAITING][k]))
+		v += e->col[WC_ENG_WAITING][k];
+	return isfinite(v) ? v : 0.0;
+}
+
+/* Median prompt of counter intervals where the engine went from empty to
+ * one request (a single arrival); NaN with too few of them. */
+static double
+single_prompts(const wc_engine_log *e, double a, double b)
+{
+	const double *P = e->col[WC_ENG_PROMPT_TOKENS];
+	double *v = wc_alloc_array(e->n ? e->n : 1, sizeof *v), med = NAN;
+	size_t n = 0;
+	if (!v)
+		return NAN;
+	for (size_t k = 1; k < e->n; k++)
+		if (e->t[k] > a && e->t[k - 1] < b && engine_load(e, k - 1) == 0 && engine_load(e, k) == 1 &&
+		    P[k] > P[k - 1])
+			v[n++] = P[k] - P[k - 1];
+	if (n >= MIN_SINGLE_PROMPTS) {
+		gsl_sort(v, 1, n);
+		med = gsl_stats_median_from_sorted_data(v, 1, n);
+	}
+	free(v);
+	return med;
+}
+
+/* Arrivals of counter interval k: how many, and their prompt tokens. */
+typedef struct {
+	double lbar;       /* mean prompt, NaN: count load increases */
+	double cum;        /* prompt tokens since the window start */
+	double carried;    /* prompt tokens not yet given to an arrival */
+	long emitted;      /* arrivals so far */
+} counter_state;
+
+static long
+interval_arrivals(const wc_engine_log *e, size_t k, counter_state *cs, double *tokens)
+{
+	const double *P = e->col[WC_ENG_PROMPT_TOKENS];
+	double dp = P ? P[k] - P[k - 1] : 0.0;
+	long n;
+	if (!(dp >= 0))
+		dp = 0.0;
+	cs->carried += dp;
+	if (isfinite(cs->lbar)) {
+		cs->cum += dp;
+		n = lround(cs->cum / cs->lbar) - cs->emitted;
+	} else {
+		double inc = engine_load(e, k) - engine_load(e, k - 1);
+		n = inc > 0 ? lround(inc) : 0;
+		if (n == 0 && dp > 0)
+			n = 1;
+	}
+	if (n < 0)
+		n = 0;
+	*tokens = n > 0 && P ? cs->carried / (double)n : NAN;
+	if (n > 0)
+		cs->carried = 0.0;
+	cs->emitted += n;
+	return n;
+}
+
+static int
+arrivals_from_engine(const run_ctx *rc, int level, wc_trace_replay *r)
+{
+	const wc_engine_log *e = rc->eng;
+	const wc_run_level *lv = level >= 0 ? &rc->m.levels[level] : NULL;
+	counter_state cs = { NAN, 0, 0, 0 };
+	double out_mean = NAN;
+	if (lv && lv->requests > 0 && lv->input_tokens > 0)
+		cs.lbar = lv->input_tokens / lv->requests;
+	else if (e->col[WC_ENG_PROMPT_TOKENS])
+		cs.lbar = single_prompts(e, r->start_epoch, r->end_epoch);
+	if (!e->col[WC_ENG_PROMPT_TOKENS])
+		cs.lbar = NAN;
+	r->mean_input = cs.lbar;
+	r->arrival_source = isfinite(cs.lbar) ? "engine_prompt_tokens" : "engine_running";
+	/* Two passes: count, then fill. */
+	for (int pass = 0; pass < 2; pass++) {
+		counter_state s = cs;
+		size_t m = 0;
+		for (size_t k = 1; k < e->n; k++) {
+			if (!(e->t[k] > r->start_epoch && e->t[k - 1] < r->end_epoch))
+				continue;
+			double tok, lo = fmax(e->t[k - 1], r->start_epoch) - r->start_epoch;
+			double hi = fmin(e->t[k], r->end_epoch) - r->start_epoch;
+			long n = interval_arrivals(e, k, &s, &tok);
+			for (long j = 0; pass == 1 && j < n; j++, m++) {
+				r->arrival_s[m] = lo + ((double)j + 0.5) / (double)n * (hi - lo);
+				r->input[m] = tok;
+				r->prefill_lo_s[m] = lo;
+				r->prefill_hi_s[m] = hi;
+				r->prefill_exact[m] = 0;
+			}
+			m += pass == 0 ? (size_t)n : 0;
+		}
+		if (pass == 0 && alloc_arrivals(r, m) != WC_OK)
+			return WC_ENOMEM;
+		r->n_arrivals = m;
+	}
+	/* Output lengths are not in the counters: the window's mean for all. */
+	if (lv && lv->requests > 0 && lv->output_tokens > 0)
+		out_mean = lv->output_tokens / lv->requests;
+	else if (e->col[WC_ENG_GENERATION_TOKENS] && r->n_arrivals > 0)
+		out_mean = (wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, r->end_epoch) -
+		            wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, r->start_epoch)) /
+		           (double)r->n_arrivals;
+	for (size_t m = 0; m < r->n_arrivals; m++)
+		r->output[m] = out_mean >= 1 ? round(out_mean) : NAN;
+	return WC_OK;
+}
+
+/* --------------------------------------------------------- windows */
+
+static int
+build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *r, wc_error *err)
+{
+	wc_ingest_row row;
+	int rc_;
+	memset(&row, 0, sizeof row);
+	r->m = rc->m;
+	r->tp = rc->m.tp;
+	r->start_epoch = rc->windows[w].a;
+	r->end_epoch = rc->windows[w].b;
+	if ((rc_ = wc__ingest_make_row(rc, opt, w, 1, r->start_epoch, r->end_epoch, 1, 1, &row, err)) != WC_OK)
+		return rc_;
+	snprintf(r->run_id, sizeof r->run_id, "%s", row.run.run_id);
+	r->metrics = row.metrics;
+	double idle = 0.0;
+	int known = 0;
+	for (int g = 0; g < row.n_gpus; g++)
+		if (isfinite(row.idle_gpu_w[g])) {
+			idle += row.idle_gpu_w[g];
+			known++;
+		}
+	r->idle_w = known == row.n_gpus && known > 0 ? idle / known : NAN;
+	wc__ingest_row_free(&row);
+	if (window_power(rc, r) != WC_OK || window_load(rc, r) != WC_OK)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+	rc_ = rc->req ? arrivals_from_requests(rc, r) : arrivals_from_engine(rc, rc->windows[w].level, r);
+	if (rc_ != WC_OK)
+		return wc_error_set(err, rc_, "%s: out of memory", rc->dir);
+	return WC_OK;
+}
+
+static void
+ctx_free(run_ctx *rc)
+{
+	wc_power_trace_free(rc->pt);
+	wc_engine_free(rc->eng);
+	wc_request_log_free(rc->req);
+	free(rc->grid_n);
+	free(rc->quiet);
+}
+
+int
+wc_trace_replay_load(const char *run_dir, const wc_ingest_options *opt, wc_trace_replay **out,
+                     size_t *n_out, wc_error *err)
+{
+	run_ctx rc;
+	wc_trace_replay *r = NULL;
+	int ret;
+	*out = NULL;
+	*n_out = 0;
+	memset(&rc, 0, sizeof rc);
+	wc__ingest_locate_files(&rc, run_dir);
+	if (!wc__file_exists(rc.power_path))
+		return wc_error_set(err, WC_ENOTFOUND, "%s: no power.csv", run_dir);
+	if ((ret = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK ||
+	    (ret = wc__ingest_read_files(&rc, opt, err)) != WC_OK ||
+	    (ret = wc__ingest_check_alignment(&rc, err)) != WC_OK ||
+	    (ret = wc__ingest_build_load(&rc, err)) != WC_OK || (ret = wc__ingest_windows(&rc, opt, err)) != WC_OK ||
+	    (ret = wc__ingest_check_idle_window(&rc, err)) != WC_OK)
+		goto done;
+	if (!rc.req && !(rc.eng && rc.eng->col[WC_ENG_RUNNING])) {
+		ret = wc_error_set(err, WC_EINVAL, "%s: no arrivals to replay: needs a request log or engine "
+		                   "counters", run_dir);
+		goto done;
+	}
+	wc__ingest_idle(&rc, opt);
+	r = calloc((size_t)rc.n_windows, sizeof *r);
+	if (!r) {
+		ret = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
+		goto done;
+	}
+	for (int w = 0; w < rc.n_windows; w++)
+		if ((ret = build_window(&rc, opt, w, &r[w], err)) != WC_OK)
+			goto done;
+	*out = r;
+	*n_out = (size_t)rc.n_windows;
+	r = NULL;
+	ret = WC_OK;
+done:
+	wc_trace_replay_free(r, (size_t)rc.n_windows);
+	ctx_free(&rc);
+	return ret;
+}

@@ -1,0 +1,230 @@
+/*
+ * Envelopes replayed on measured runs (docs/envelopes.md, "Validation"):
+ * per run, the response (the set's, or fitted on the other runs), the
+ * service-time stand-in and the law-based power map for its
+ * configuration, R replicas of its own arrivals, and the predicted trace
+ * metrics against the measured ones.
+ */
+#include "validation/envelope.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+void
+wc_envelope_check_report_clear(wc_envelope_check_report *r)
+{
+	if (!r)
+		return;
+	free(r->predicted);
+	free(r->response);
+	free(r->law_level);
+	memset(r, 0, sizeof *r);
+}
+
+/* The response for run i: the set's, or fitted without run i. */
+static int
+response_for(const wc_params *p, const wc_envelope_check_run *runs, size_t n, size_t i,
+             const wc_envelope_check_options *o, wc_response_params *out, wc_error *err)
+{
+	if (!o->loro) {
+		wc_response_effective(&p->response, out);
+		return WC_OK;
+	}
+	wc_response_run *others = wc_alloc_array(n, sizeof *others);
+	size_t m = 0;
+	if (!others)
+		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
+	for (size_t j = 0; j < n; j++)
+		if (j != i)
+			others[m++] = runs[j].response_run;
+	int rc = wc_fit_response(others, m, &o->fit, out, err);
+	free(others);
+	return rc;
+}
+
+static int
+predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_response_params *resp,
+            const wc_envelope_check_options *o, wc_envelope_result *res, wc_error *err)
+{
+	wc_roofline_standin rs;
+	wc_service_times st;
+	wc_power_map_law store;
+	wc_power_map pm;
+	wc_envelope_options eo;
+	int rc;
+	if ((rc = wc_roofline_standin_init(&rs, &run->config, err)) != WC_OK ||
+	    (rc = wc_power_map_from_law(p, &run->config, resp, &store, &pm, err)) != WC_OK)
+		return rc;
+	wc_roofline_standin_service(&rs, &st);
+	wc_envelope_options_init(&eo);
+	eo.horizon_s = run->horizon_s;
+	eo.warmup_s = run->warmup_s;
+	eo.replicas = o->replicas;
+	eo.seed = o->seed;
+	eo.threads = o->threads;
+	eo.bin_s = WC_ENVELOPE_GRID_S;
+	eo.sample_s = run->sample_s;
+	eo.max_running = run->max_running;
+	eo.tau_s = wc_response_tau_for(resp, run->config.platform);
+	eo.hold_s = resp->hold_s.value;
+	return wc_envelope_run(&run->workload, &st, &pm, &eo, res, err);
+}
+
+static void
+add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
+           wc_per_run_row *row)
+{
+	wc_per_run_row_input(row, "platform", run->config.platform);
+	wc_per_run_row_input_number(row, "tp", run->config.tp);
+	wc_per_run_row_input_number(row, "active_params_b", run->config.active_params_b);
+	wc_per_run_row_input(row, "arrivals", run->arrival_source ? run->arrival_source : "");
+	wc_per_run_row_input_number(row, "requests", (double)run->workload.n_arrivals);
+	wc_per_run_row_input_number(row, "horizon_s", run->horizon_s);
+	wc_per_run_row_input(row, "response", loro ? "fitted_on_other_runs" : r->fitted ? "params" : "assumed");
+	wc_per_run_row_input_number(row, "tau_s", r->tau_s.value);
+	wc_per_run_row_input_number(row, "hold_s", r->hold_s.value);
+	wc_per_run_row_input_number(row, "prefill_ratio", r->prefill_ratio.value);
+	wc_per_run_row_input(row, "service_times", "roofline_standin");
+	wc_per_run_row_input_number(row, "idle_power_w", run->config.idle_power_w > 0 ? run->config.idle_power_w : NAN);
+}
+
+static int
+add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
+         const wc_envelope_result *res, const wc_params *p, wc_per_run *rows, wc_error *err)
+{
+	const char *names[5] = { "mean_w", "p5_w", "p95_w", "max_w", "ramp_w_per_s" };
+	const wc_envelope_stat *pred[5] = { &res->server.mean_w, &res->server.p5_w, &res->server.p95_w,
+		                            &res->server.max_w, &res->server.ramp_w_per_s };
+	const double meas[5] = { run->measured.mean_w, run->measured.p5_w, run->measured.p95_w,
+		                 run->measured.max_w, run->measured.ramp_w_per_s };
+	for (int q = 0; q < 5; q++) {
+		wc_per_run_row row;
+		wc_per_run_row_init(&row);
+		snprintf(row.run_id, sizeof row.run_id, "%s", run->run_id);
+		snprintf(row.set, sizeof row.set, "%s", run->config.platform);
+		if (loro)
+			snprintf(row.fold, sizeof row.fold, "without %s", run->run_id);
+		snprintf(row.quantity, sizeof row.quantity, "%s", names[q]);
+		add_inputs(run, r, loro, &row);
+		row.predicted = pred[q]->value;
+		row.measured = meas[q];
+		row.error_pct = 100.0 * (pred[q]->value - meas[q]) / meas[q];
+		row.lo = pred[q]->lo;
+		row.hi = pred[q]->hi;
+		snprintf(row.p0_source, sizeof row.p0_source, "%s",
+		         run->config.idle_power_w > 0 ? "run" : wc_source_name(wc_params_level(p, run->config.platform)
+		                                                               ? wc_params_level(p, run->config.platform)->p0.source
+		                                                               : WC_SRC_ASSUMED));
+		for (int w = 0; w < res->n_warnings; w++)
+			wc_per_run_row_warn(&row, res->warnings[w]);
+		int rc = wc_per_run_add(rows, &row, err);
+		if (rc != WC_OK)
+			return rc;
+	}
+	return WC_OK;
+}
+
+/* The diagnostic level factor of the law on the run (NaN when the run
+ * has no power samples). */
+static double
+law_level(const wc_envelope_check_run *run, const wc_response_params *r)
+{
+	const wc_response_run *rr = &run->response_run;
+	double level = NAN, *pred = wc_alloc_array(rr->n_samples ? rr->n_samples : 1, sizeof *pred);
+	if (pred && rr->n_samples && wc_response_predict_samples(rr, r, pred, &level, NULL) != WC_OK)
+		level = NAN;
+	free(pred);
+	return level;
+}
+
+static double
+median_of(double *v, size_t n)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[m++] = v[i];
+	if (!m)
+		return NAN;
+	gsl_sort(v, 1, m);
+	return gsl_stats_median_from_sorted_data(v, 1, m);
+}
+
+static int
+summarise(const wc_envelope_check_run *runs, size_t n, wc_envelope_check_report *out)
+{
+	double *v = wc_alloc_array(n ? n : 1, sizeof *v);
+	if (!v)
+		return WC_ENOMEM;
+#define ERR(f, i) (100.0 * (out->predicted[i].f - runs[i].measured.f) / runs[i].measured.f)
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(ERR(mean_w, i));
+	out->median_mean_err_pct = median_of(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(ERR(p5_w, i));
+	out->median_p5_err_pct = median_of(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(ERR(p95_w, i));
+	out->median_p95_err_pct = median_of(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(ERR(max_w, i));
+	out->median_max_err_pct = median_of(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = out->predicted[i].ramp_w_per_s / runs[i].measured.ramp_w_per_s;
+	out->median_ramp_ratio = median_of(v, n);
+	double bias = 0.0;
+	for (size_t i = 0; i < n; i++)
+		bias += ERR(mean_w, i);
+	out->bias_mean_pct = n ? bias / (double)n : NAN;
+#undef ERR
+	free(v);
+	return WC_OK;
+}
+
+int
+wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size_t n,
+                     const wc_envelope_check_options *o, wc_envelope_check_report *out,
+                     wc_per_run *rows, wc_error *err)
+{
+	int rc = WC_OK;
+	memset(out, 0, sizeof *out);
+	if (n == 0)
+		return wc_error_set(err, WC_EINVAL, "runs: nothing to validate");
+	if (o->loro && n < 3)
+		return wc_error_set(err, WC_EINVAL, "runs: leaving one run out needs at least 3 runs, got %zu", n);
+	out->predicted = wc_alloc_array(n, sizeof *out->predicted);
+	out->response = wc_alloc_array(n, sizeof *out->response);
+	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
+	if (!out->predicted || !out->response || !out->law_level) {
+		wc_envelope_check_report_clear(out);
+		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
+	}
+	out->n = n;
+	for (size_t i = 0; i < n && rc == WC_OK; i++) {
+		wc_envelope_result res;
+		wc_error e2;
+		if ((rc = response_for(p, runs, n, i, o, &out->response[i], &e2)) != WC_OK ||
+		    (rc = predict_run(p, &runs[i], &out->response[i], o, &res, &e2)) != WC_OK) {
+			wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
+			break;
+		}
+		out->predicted[i] = (wc_envelope_metrics){ res.server.mean_w.value, res.server.p5_w.value,
+			                                   res.server.p95_w.value, res.server.max_w.value,
+			                                   res.server.ramp_w_per_s.value };
+		out->law_level[i] = law_level(&runs[i], &out->response[i]);
+		if (rows)
+			rc = add_rows(&runs[i], &out->response[i], o->loro, &res, p, rows, err);
+		wc_envelope_result_clear(&res);
+	}
+	if (rc == WC_OK && summarise(runs, n, out) != WC_OK)
+		rc = wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
+	if (rc != WC_OK)
+		wc_envelope_check_report_clear(out);
+	return rc;
+}
