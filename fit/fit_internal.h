@@ -17,7 +17,7 @@
  * (S, P0, m) are fitted as logs: better conditioned, never negative. */
 typedef enum {
 	PK_LOG_S, PK_THETA, PK_FLOOR, PK_LOG_P0, PK_DELTA, PK_GAMMA1, PK_GAMMA2, PK_KAPPA,
-	PK_TERM_SHIFT, PK_TERM_LOG_FACTOR
+	PK_TERM_SHIFT, PK_TERM_LOG_FACTOR, PK_LOG_PHI
 } param_kind;
 
 typedef struct {
@@ -25,7 +25,7 @@ typedef struct {
 	int index; /* level (S, theta, floor, P0) or term; -1 for shared */
 } param_slot;
 
-#define FIT_MAX_PARAMS (4 * WC_MAX_LEVELS + 4 + WC_MAX_TERMS)
+#define FIT_MAX_PARAMS (4 * WC_MAX_LEVELS + 5 + WC_MAX_TERMS)
 
 typedef struct {
 	wc_form form;
@@ -46,6 +46,11 @@ typedef struct {
 
 	int p_delta, p_gamma1, p_gamma2, p_kappa; /* -1 when absent */
 	wc_param kappa_fixed;       /* the prior's kappa when not fitted */
+	/* prefill-aware form (docs/inference-law.md): log phi, or -1 when the
+	 * form has none or no row knows its prefill share (phi_fixed then) */
+	int p_phi;
+	wc_param phi_fixed;
+	double p_max[WC_MAX_LEVELS]; /* power limit per GPU, NaN = unknown */
 
 	int n_params;
 	param_slot slots[FIT_MAX_PARAMS];
@@ -59,6 +64,9 @@ typedef struct {
 	double *p0;                 /* measured idle per GPU, NaN when fitted */
 	int *term_w, *term_kv;      /* term index or -1 */
 	double *mult;               /* multiplicity (bootstrap weight) */
+	double *rho;                /* prefill share of time (0 = none) */
+	double *duty;               /* min(mean running, 1): below one request
+	                             * the prefill mix is one request's */
 	/* loaded points of row i: [off[i], off[i+1]) in ln_pt / w_pt; w is the
 	 * share of the run's time (idle steps count in the total, not here) */
 	size_t *off;

@@ -42,6 +42,8 @@ fit_problem_free(fit_problem *pb)
 	free(pb->term_w);
 	free(pb->term_kv);
 	free(pb->mult);
+	free(pb->rho);
+	free(pb->duty);
 	free(pb->off);
 	free(pb->ln_pt);
 	free(pb->w_pt);
@@ -208,6 +210,27 @@ add_param(fit_problem *pb, param_kind kind, int index, double x0, int *slot)
 	pb->x0[pb->n_params++] = x0;
 }
 
+/* phi is fitted when some row knows its prefill share; otherwise it keeps
+ * the prior's value (or 1, assumed) and the form predicts as published. */
+static void
+layout_prefill(fit_problem *pb, const wc_params *prior)
+{
+	int rows = 0;
+	pb->p_phi = -1;
+	pb->phi_fixed = wc_form_has_prefill(prior->form) && isfinite(prior->phi.value) && prior->phi.value > 0
+	                ? prior->phi : (wc_param){ 1.0, NAN, NAN, WC_SRC_ASSUMED };
+	if (!wc_form_has_prefill(pb->form))
+		return;
+	for (size_t i = 0; i < pb->n_rows; i++)
+		rows += pb->rho[i] > 0.0;
+	if (rows > 0)
+		add_param(pb, PK_LOG_PHI, -1, log(pb->phi_fixed.value), &pb->p_phi);
+	else
+		fit_problem_warn(pb, "form %s: no run has a known prefill share (it needs input and output "
+		                 "tokens, a catalog model and a capacity section in the prior); phi kept at %g",
+		                 wc_form_name(pb->form), pb->phi_fixed.value);
+}
+
 static void
 layout_and_start(fit_problem *pb, const wc_params *prior, int any_clock)
 {
@@ -257,6 +280,7 @@ layout_and_start(fit_problem *pb, const wc_params *prior, int any_clock)
 		add_param(pb, PK_GAMMA2, -1, prior_quad ? prior->gamma2.value : 0.1, &pb->p_gamma2);
 	if (any_clock)
 		add_param(pb, PK_KAPPA, -1, isfinite(prior->kappa.value) ? prior->kappa.value : 1.0, &pb->p_kappa);
+	layout_prefill(pb, prior);
 	for (int k = 0; k < pb->n_terms; k++) {
 		pb->p_term[k] = -1;
 		if (!pb->terms[k].kept)
@@ -339,6 +363,7 @@ alloc_rows(fit_problem *pb, size_t n)
 	       grow((void **)&pb->term_w, n + 1, sizeof *pb->term_w) ||
 	       grow((void **)&pb->term_kv, n + 1, sizeof *pb->term_kv) ||
 	       grow((void **)&pb->mult, n + 1, sizeof *pb->mult) ||
+	       grow((void **)&pb->rho, n + 1, sizeof *pb->rho) || grow((void **)&pb->duty, n + 1, sizeof *pb->duty) ||
 	       grow((void **)&pb->off, n + 2, sizeof *pb->off);
 }
 
@@ -385,9 +410,21 @@ typedef struct {
 
 /* Step 3: the per-row constants of one run, or a reason to leave it out
  * (counted in `tally`). Returns -1 only when memory runs out. */
+/* The prefill share of a run's time from the prior's capacity model, and
+ * its duty cycle (docs/inference-law.md, "Prefill-aware form"). */
+static void
+row_prefill(fit_problem *pb, const wc_params *prior, const wc_run *r, size_t k)
+{
+	wc_config c;
+	wc_run_config(r, &c);
+	pb->duty[k] = c.running > 0.0 && c.running < 1.0 ? c.running : 1.0;
+	pb->rho[k] = wc_form_has_prefill(pb->form) && isfinite(pb->p_max[pb->lvl[k]])
+	             ? wc_law_prefill_share(prior, &c) : 0.0;
+}
+
 static int
-add_row(fit_problem *pb, const wc_fit_options *opt, const wc_runs_table *t, size_t i,
-        row_tally *tally)
+add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_runs_table *t,
+        size_t i, row_tally *tally)
 {
 	const wc_run *r = &t->runs[i];
 	int L = level_index(pb, r->platform);
@@ -423,6 +460,7 @@ add_row(fit_problem *pb, const wc_fit_options *opt, const wc_runs_table *t, size
 	pb->term_w[k] = tw;
 	pb->term_kv[k] = tk;
 	pb->mult[k] = 1.0;
+	row_prefill(pb, prior, r, k);
 	if (add_load_points(pb, r, &tally->cap_pts) != 0)
 		return -1;
 	pb->n_rows++;
@@ -447,7 +485,7 @@ check_levels_used(const fit_problem *pb, const wc_runs_table *t, wc_error *err)
 }
 
 static int
-build_rows(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
+build_rows(fit_problem *pb, const wc_params *prior, const wc_runs_table *t, const wc_fit_options *opt,
            const unsigned char *in_fit, int *any_clock, wc_error *err)
 {
 	row_tally tally = { 0, 0, 0, 0 };
@@ -458,7 +496,7 @@ build_rows(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
 		return wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 	pb->off[0] = 0;
 	for (size_t i = 0; i < t->n_runs; i++)
-		if (in_fit[i] && add_row(pb, opt, t, i, &tally) != 0)
+		if (in_fit[i] && add_row(pb, prior, opt, t, i, &tally) != 0)
 			return wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 	if (tally.low_power)
 		fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit", tally.low_power);
@@ -495,7 +533,9 @@ fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem
 		goto done;
 	apply_shares(pb, prior, opt);
 	choose_p0(pb, t, prior, in_fit);
-	if ((rc = build_rows(pb, t, opt, in_fit, &any_clock, err)) != WC_OK)
+	for (int L = 0; L < pb->n_levels; L++)
+		pb->p_max[L] = wc_level_power_limit_w(&pb->levels[L]);
+	if ((rc = build_rows(pb, prior, t, opt, in_fit, &any_clock, err)) != WC_OK)
 		goto done;
 	layout_and_start(pb, prior, any_clock);
 	/* A caller's start is in natural units (as the result's x). */

@@ -13,6 +13,12 @@
  * (∂r/∂log-scale = D/denom, ∂r/∂z0 = D/denom · Σwg'/Σwg, ...) are kept from
  * the residual call: GSL asks for the Jacobian at the point whose residuals
  * it has just evaluated.
+ *
+ * The prefill-aware form mixes in the run's prefill share ρ_i (fixed data,
+ * docs/inference-law.md): per GPU, with u = duty cycle and d the decode
+ * dynamic above, D/G = d + ρ·max(0, u·A − d) = u·(d/u + ρ·max(0, A − d/u)),
+ * A = φ·(P_max − P0): one request's mix for a share u of the time. Where the prefill term is
+ * active, ∂log D/∂log d = (1 − ρ)·d/(D/G) and ∂log D/∂log φ = u·ρ·A/(D/G).
  */
 #include "fit_internal.h"
 
@@ -27,6 +33,7 @@ typedef struct {
 	double d_z0;       /* wrt θ, δ (times ℓN), a shift b */
 	double d_floor, d_g1, d_g2;
 	double d_logp0;    /* wrt log P0 (fitted P0 only) */
+	double d_logphi;   /* wrt log phi (prefill-aware form) */
 } row_derivs;
 
 struct fit_eval {
@@ -127,7 +134,23 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 		r1 = s1 / sg;
 		r2 = s2 / sg;
 	}
-	const double log_dyn = log(pb->G[i]) + log_scale + log_g;
+	double log_dyn = log(pb->G[i]) + log_scale + log_g;
+	/* The prefill mix: c scales every derivative through d; phi and (when
+	 * fitted) P0 enter through A. */
+	double c = 1.0, dphi = 0.0, dp0 = 0.0;
+	if (pb->rho[i] > 0.0) {
+		const double rho = pb->rho[i], u = pb->duty[i], dec = exp(log_scale + log_g);
+		const double phi = pb->p_phi >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_phi)) : pb->phi_fixed.value;
+		const double p0 = pb->p_p0[L] >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_p0[L])) : pb->levels[L].p0.value;
+		const double a = phi * fmax(0.0, pb->p_max[L] - p0);
+		if (a > dec / u) {
+			const double mix = (1.0 - rho) * dec + u * rho * a;
+			c = (1.0 - rho) * dec / mix;
+			dphi = u * rho * a / mix;
+			dp0 = p0 < pb->p_max[L] ? -u * rho * phi * p0 / mix : 0.0;
+			log_dyn = log(pb->G[i]) + log(mix);
+		}
+	}
 	double frac = 1.0, r;
 	if (pb->p_p0[L] >= 0) {
 		/* log(G·P0 + D): the share D/denom weighs the dynamic part. */
@@ -139,12 +162,13 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 	} else {
 		r = log_dyn - pb->y[i];
 	}
-	d->d_logscale = frac;
-	d->d_z0 = frac * rz;
-	d->d_floor = frac * rf;
-	d->d_g1 = frac * r1;
-	d->d_g2 = frac * r2;
-	d->d_logp0 = 1.0 - frac;
+	d->d_logscale = frac * c;
+	d->d_z0 = frac * c * rz;
+	d->d_floor = frac * c * rf;
+	d->d_g1 = frac * c * r1;
+	d->d_g2 = frac * c * r2;
+	d->d_logp0 = 1.0 - frac + frac * dp0;
+	d->d_logphi = frac * dphi;
 	return r;
 }
 
@@ -198,6 +222,8 @@ fit_jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
 			row[pb->p_gamma2] = d->d_g2;
 		if (pb->p_kappa >= 0)
 			row[pb->p_kappa] = d->d_logscale * pb->l_f[i];
+		if (pb->p_phi >= 0)
+			row[pb->p_phi] = d->d_logphi;
 		const int terms[2] = { pb->term_w[i], pb->term_kv[i] };
 		for (int t = 0; t < 2; t++) {
 			int k = terms[t] >= 0 ? pb->p_term[terms[t]] : -1;

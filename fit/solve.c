@@ -23,7 +23,7 @@ int
 fit_param_is_log(const fit_problem *pb, int k)
 {
 	param_kind kind = pb->slots[k].kind;
-	return kind == PK_LOG_S || kind == PK_LOG_P0 || kind == PK_TERM_LOG_FACTOR;
+	return kind == PK_LOG_S || kind == PK_LOG_P0 || kind == PK_TERM_LOG_FACTOR || kind == PK_LOG_PHI;
 }
 
 void
@@ -40,6 +40,7 @@ fit_param_name(const fit_problem *pb, int k, char *buf, size_t cap)
 	case PK_GAMMA1: snprintf(buf, cap, "gamma1"); break;
 	case PK_GAMMA2: snprintf(buf, cap, "gamma2"); break;
 	case PK_KAPPA: snprintf(buf, cap, "kappa"); break;
+	case PK_LOG_PHI: snprintf(buf, cap, "phi"); break;
 	case PK_TERM_SHIFT:
 	case PK_TERM_LOG_FACTOR: wc_precision_term_label(&pb->terms[s->index], buf, cap); break;
 	}
@@ -82,6 +83,7 @@ fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out)
 		out->gamma2 = none;
 	}
 	out->kappa = pb->p_kappa >= 0 ? fitted(x[pb->p_kappa]) : pb->kappa_fixed;
+	out->phi = pb->p_phi >= 0 ? fitted(exp(x[pb->p_phi])) : pb->phi_fixed;
 	out->n_terms = pb->n_terms;
 	for (int k = 0; k < pb->n_terms; k++) {
 		out->terms[k] = pb->terms[k];
@@ -408,6 +410,26 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 	}
 }
 
+/* The prefill-aware form's shares came from the prior's capacity model:
+ * the result carries it, so that its predictions use the same shares. */
+static int
+keep_prior_capacity(const wc_fit_options *opt, wc_params *out, wc_error *err)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	const wc_params *prior = opt->prior;
+	int rc = WC_OK;
+	if (!wc_form_has_prefill(out->form) || out->capacity.present)
+		return WC_OK;
+	if (!prior) {
+		wc_params_default(&paper);
+		prior = &paper;
+	}
+	if (prior->capacity.present)
+		rc = wc_capacity_params_copy(&out->capacity, &prior->capacity, err);
+	wc_params_clear(&paper);
+	return rc;
+}
+
 int
 wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_result *out,
                      wc_error *err)
@@ -436,6 +458,8 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	if ((rc = fit_solve(pb, pb->x0, mult, opt->max_iter > 0 ? opt->max_iter : 200, 1, x, &sol, err)) != WC_OK)
 		goto done;
 	fill_estimate(pb, t, x, mult, &sol, out);
+	if ((rc = keep_prior_capacity(opt, &out->params, err)) != WC_OK)
+		goto done;
 	fill_residuals(pb, t, x, out);
 	fill_warnings(pb, &sol, out);
 	rc = WC_OK;

@@ -80,13 +80,20 @@ wc_law_point_mix(const wc_law_point *lp, double d, double n_mean)
 /* ---------------------------------------------------- prefill share */
 
 double
-wc_law_prefill_headroom(const wc_params *p, const wc_level *level)
+wc_level_power_limit_w(const wc_level *level)
 {
-	(void)p;
 	const wc_platform_info *info = wc_platform_lookup(level->name);
 	if (!info && level->s_shared_with[0])
 		info = wc_platform_lookup(level->s_shared_with);
-	return info && info->max_power_w > 0 ? fmax(0.0, info->max_power_w - level->p0.value) : NAN;
+	return info && info->max_power_w > 0 ? info->max_power_w : NAN;
+}
+
+double
+wc_law_prefill_headroom(const wc_params *p, const wc_level *level)
+{
+	(void)p;
+	const double limit = wc_level_power_limit_w(level);
+	return isfinite(limit) ? fmax(0.0, limit - level->p0.value) : NAN; /* fmax drops a NaN */
 }
 
 double

@@ -100,7 +100,7 @@ main(void)
 	CHECK_INT(r.status, 0);
 	o = json_loads(r.out, 0, NULL);
 	CHECK(strcmp(json_string_value(json_object_get(o, "chosen")), "saturating_quadratic_load") == 0);
-	CHECK_INT(json_array_size(json_object_get(o, "forms")), 5);
+	CHECK_INT(json_array_size(json_object_get(o, "forms")), 6);
 	CHECK(json_is_null(json_object_get(json_array_get(json_object_get(o, "forms"), 4), "T1"))); /* "–" */
 	json_decref(o);
 	run_result_free(&r);

@@ -33,7 +33,7 @@ v1_file_loads(void)
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
 	/* Re-written as the current schema, it reads back the same. */
 	char *s = wc_params_dump(&p, 1, &err);
-	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/3\"");
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/4\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &q, &err), WC_OK);
 	CHECK_INT(wc_law_power(&q, &c, &pw, &err), WC_OK);
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
@@ -162,7 +162,7 @@ v2_file_and_model_terms(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
-	char *s = edited("\"schema\": \"wattcast.params/3\"", "\"schema\": \"wattcast.params/2\"");
+	char *s = edited("\"schema\": \"wattcast.params/4\"", "\"schema\": \"wattcast.params/2\"");
 	s = replaced(s, "\"model_terms\": [],", "");
 	s = replaced(s, "\"created_utc\": null,\n    \"residual_rms\": null", "\"created_utc\": null");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v2", &p, &err), WC_OK);
@@ -209,10 +209,43 @@ v2_file_and_model_terms(void)
 	wc_params_clear(&q);
 }
 
+/* Schema 3 (no phi) still loads and predicts as before; phi needs schema
+ * 4, and a prefill-form set round-trips it. */
+static void
+v3_file_and_phi(void)
+{
+	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
+	wc_error err;
+	char *s = edited("\"schema\": \"wattcast.params/4\"", "\"schema\": \"wattcast.params/3\"");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &p, &err), WC_OK);
+	CHECK(p.phi.value == 1.0 && p.phi.source == WC_SRC_ASSUMED);
+	s = replaced(s, "\"kappa\": {", "\"phi\": {\"value\": 1.2, \"source\": \"fitted\"}, \"kappa\": {");
+	CHECK(wc_params_load_buffer(s, strlen(s), "v3", &q, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "/shared/phi");
+	CHECK_CONTAINS(err.msg, "wattcast.params/4");
+	free(s);
+	p.form = WC_FORM_PREFILL;
+	p.phi = (wc_param){ 1.25, 1.1, 1.4, WC_SRC_FITTED };
+	s = wc_params_dump(&p, 1, &err);
+	CHECK_CONTAINS(s, "\"phi\"");
+	CHECK_CONTAINS(s, "saturating_prefill");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v4", &q, &err), WC_OK);
+	CHECK(q.form == WC_FORM_PREFILL && q.phi.value == 1.25 && q.phi.lo == 1.1 && q.phi.hi == 1.4);
+	free(s);
+	/* A published-form set does not write phi (its files stay as they were). */
+	p.form = WC_FORM_SATURATING_QUADRATIC;
+	s = wc_params_dump(&p, 1, &err);
+	CHECK(strstr(s, "\"phi\"") == NULL);
+	free(s);
+	wc_params_clear(&p);
+	wc_params_clear(&q);
+}
+
 int
 main(void)
 {
 	v1_file_loads();
+	v3_file_and_phi();
 	v2_file_and_model_terms();
 	sections_round_trip();
 	optional_keys_may_be_absent();
