@@ -3,6 +3,7 @@
  * published Tables 11, 12 and 14, as tables or JSON.
  */
 #include "cli.h"
+#include "cli_validate.h"
 #include "cli_capacity.h"
 #include "data/data.h"
 #include "fit/fit.h"
@@ -16,6 +17,8 @@
 
 static const char validate_usage[] =
 	"usage: wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
+	"       wattcast validate forms --real RUNS.csv [--json] [--terms all|none] [--per-run FILE]\n"
+	"                               [--prior FILE | --profile paper]\n"
 	"       wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]\n"
 	"       wattcast validate heldout (--params FILE | --profile paper) RUNS.csv [--json]\n"
 	"                                 [--per-run FILE]\n"
@@ -33,6 +36,9 @@ static const char validate_usage[] =
 	"           TP degree out, T4 leave one platform-model pair out; '-' = not scored;\n"
 	"           the primary score averages the tests every form was scored on.\n"
 	"           Runs with quantized weights or KV cache are left out (Table 11).\n"
+	"           --real: every form (the published five and saturating_prefill) on\n"
+	"           real runs instead, leave one model out and leave one workload (`set`)\n"
+	"           out, median |error| % of mean power per platform, side by side.\n"
 	"precision  finds paired runs, compares no term / shift inside z / factor on S by\n"
 	"           leave-one-pair-out RMS, keeps a term when p < 0.05 (Table 12).\n"
 	"heldout    accuracy of a frozen law on every run of RUNS.csv, overall and per\n"
@@ -47,11 +53,11 @@ static const char validate_usage[] =
 	"inputs used, predicted and measured mean power, error %, the 95 % interval\n"
 	"(from the parameter file's draws), where P0 came from, and the warnings.\n";
 
-enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS, OPT_PER_RUN };
+enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS, OPT_PER_RUN, OPT_REAL };
 
 typedef struct {
 	const char *cmd, *input, *prior, *profile, *params, *form, *terms, *per_run;
-	int json;
+	int json, real;
 } validate_args;
 
 static int
@@ -65,6 +71,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		{ "form", required_argument, NULL, OPT_FORM },
 		{ "terms", required_argument, NULL, OPT_TERMS },
 		{ "per-run", required_argument, NULL, OPT_PER_RUN },
+		{ "real", no_argument, NULL, OPT_REAL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -80,6 +87,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		case OPT_PARAMS: a->params = optarg; break;
 		case OPT_FORM: a->form = optarg; break;
 		case OPT_PER_RUN: a->per_run = optarg; break;
+		case OPT_REAL: a->real = 1; break;
 		case OPT_TERMS:
 			a->terms = optarg;
 			if (strcmp(optarg, "all") && strcmp(optarg, "none"))
@@ -278,12 +286,17 @@ validate(const char *what, int argc, char **argv)
 		return cli_usage_error(cmd, "--params FILE (or --profile paper) is required");
 	if (heldout && a.params && a.profile)
 		return cli_usage_error(cmd, "give one of --params and --profile");
-	if (a.terms && strcmp(what, "lomo") != 0)
-		return cli_usage_error(cmd, "--terms applies to lomo only (see --help)");
+	int real = a.real && strcmp(what, "forms") == 0;
+	if (a.real && !real)
+		return cli_usage_error(cmd, "--real applies to forms only (see --help)");
+	if (real && a.form)
+		return cli_usage_error(cmd, "--form: --real scores every form");
+	if (a.terms && strcmp(what, "lomo") != 0 && !real)
+		return cli_usage_error(cmd, "--terms applies to lomo and forms --real only (see --help)");
 	if (!heldout && a.params)
 		return cli_usage_error(cmd, "--params applies to heldout only (see --help)");
-	if (a.per_run && !heldout && strcmp(what, "lomo") != 0)
-		return cli_usage_error(cmd, "--per-run applies to heldout and lomo (see --help)");
+	if (a.per_run && !heldout && strcmp(what, "lomo") != 0 && !real)
+		return cli_usage_error(cmd, "--per-run applies to heldout, lomo and forms --real (see --help)");
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
 	if (a.form && wc_form_from_name(a.form, &fo.form) != WC_OK)
 		return cli_usage_error(cmd, "--form: unknown form '%s'", a.form);
@@ -300,7 +313,17 @@ validate(const char *what, int argc, char **argv)
 		goto done;
 	}
 	fo.prior = &prior;
-	if (strcmp(what, "forms") == 0) {
+	if (real) {
+		wc_forms_real_report r;
+		fo.precision_terms = !(a.terms && strcmp(a.terms, "none") == 0);
+		int vrc = wc_validate_forms_real(t, &fo, &r, a.per_run ? &per_run : NULL, &err);
+		if (vrc == WC_OK && a.per_run)
+			vrc = wc_per_run_write(a.per_run, &per_run, &err);
+		if (vrc != WC_OK)
+			cli_fail(cmd, "%s", err.msg);
+		else
+			rc = cli_report_forms_real(a.input, a.json, &r);
+	} else if (strcmp(what, "forms") == 0) {
 		wc_forms_report r;
 		fo.precision_terms = 0;
 		if (wc_validate_forms(t, &fo, &r, &err) != WC_OK)

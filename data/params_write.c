@@ -196,7 +196,11 @@ wc_params_profile(const char *name, wc_params *out, wc_error *err)
 		wc_params_default(out);
 		return WC_OK;
 	}
+	if (name && strcmp(name, "paper-prefill") == 0) {
+		wc_params_default_prefill(out);
+		return WC_OK;
+	}
 	wc_params_clear(out);
-	return wc_error_set(err, WC_ENOTFOUND, "profile: unknown profile '%s' (available: paper)",
+	return wc_error_set(err, WC_ENOTFOUND, "profile: unknown profile '%s' (available: paper, paper-prefill)",
 	                    name ? name : "");
 }

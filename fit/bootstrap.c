@@ -167,6 +167,9 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		return wc_error_set(err, WC_EINVAL, "bootstrap: options must not carry resample weights");
 	o.start = point->x;
 	o.start_len = (size_t)point->n_free;
+	/* The prefill shares of the point estimate (its capacity section). */
+	if (wc_form_has_prefill(opt->form) && point->params.capacity.present)
+		o.capacity = &point->params.capacity;
 	if ((rc = fit_problem_build(t, &o, &pb, err)) != WC_OK)
 		return rc;
 	const size_t p = (size_t)pb->n_params;

@@ -138,17 +138,15 @@ static int
 bind_run(const wc_params *p, cal_run *cr, wc_error *err)
 {
 	const wc_run *r = cr->run;
-	wc_config c = WC_CONFIG_INIT;
-	c.platform = r->platform;
-	c.tp = r->tp;
-	c.active_params_b = r->active_params_b;
-	c.running = isfinite(r->running) ? r->running : 0.0;
-	c.weights = r->weights;
-	c.kv = r->kv;
-	c.sm_clock_mhz = r->sm_clock_mhz;
-	c.idle_power_w = isfinite(r->idle_power_w) ? r->idle_power_w : 0.0;
-	/* c.model stays NULL: the term being calibrated is measured against
+	wc_config c;
+	/* Token lengths and architecture included: a prefill-aware base mixes
+	 * in each run's prefill share (docs/inference-law.md). */
+	wc_run_config(r, &c);
+	if (!r->series.len)
+		c.running = isfinite(r->running) ? r->running : 0.0;
+	/* c.model cleared: the term being calibrated is measured against
 	 * the law without any term the base may already have for it. */
+	c.model = NULL;
 	if (r->series.len) {
 		cr->h = r->series;
 	} else {

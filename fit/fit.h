@@ -55,13 +55,17 @@ typedef struct {
 	 *  table and options, e.g. the point estimate for bootstrap replicates. */
 	const double *start;
 	size_t start_len;
+	/** The capacity model the prefill-aware form takes its prefill shares
+	 *  from (borrowed; docs/inference-law.md). NULL = refitted on the same
+	 *  runs when they carry throughput, else the prior's section. */
+	const wc_capacity_params *capacity;
 } wc_fit_options;
 
 #define WC_FIT_OPTIONS_INIT                                                      \
 	{ .form = WC_FORM_SATURATING_QUADRATIC, .prior = NULL, .use = NULL,       \
 	  .weight = NULL, .precision_terms = 1, .n_term_specs = 0,                \
 	  .term_specs = NULL, .n_shares = 0, .shares = NULL, .max_iter = 200,     \
-	  .start = NULL, .start_len = 0 }
+	  .start = NULL, .start_len = 0, .capacity = NULL }
 
 typedef struct {
 	wc_params params;     /* the fitted law (sources: fitted / measured / prior's) */

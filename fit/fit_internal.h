@@ -77,6 +77,13 @@ typedef struct {
 	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
 } fit_problem;
 
+/** The capacity section the prefill-aware form takes its shares from
+ *  (prefill.c): opt->capacity, else refitted on the runs opt->use keeps
+ *  when they carry throughput (`note` then says so), else the prior's.
+ *  Empty (present = 0) for other forms. Caller clears `out`. */
+int fit_prefill_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capacity_params *out,
+                         char *note, size_t cap, wc_error *err);
+
 /** Prepare the problem (problem.c). Caller frees with fit_problem_free. */
 int fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
                       wc_error *err);

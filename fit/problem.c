@@ -413,13 +413,13 @@ typedef struct {
 /* The prefill share of a run's time from the prior's capacity model, and
  * its duty cycle (docs/inference-law.md, "Prefill-aware form"). */
 static void
-row_prefill(fit_problem *pb, const wc_params *prior, const wc_run *r, size_t k)
+row_prefill(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_run *r, size_t k)
 {
 	wc_config c;
 	wc_run_config(r, &c);
 	pb->duty[k] = c.running > 0.0 && c.running < 1.0 ? c.running : 1.0;
 	pb->rho[k] = wc_form_has_prefill(pb->form) && isfinite(pb->p_max[pb->lvl[k]])
-	             ? wc_law_prefill_share(prior, &c) : 0.0;
+	             ? wc_prefill_share(opt->capacity ? opt->capacity : &prior->capacity, &c) : 0.0;
 }
 
 static int
@@ -460,7 +460,7 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	pb->term_w[k] = tw;
 	pb->term_kv[k] = tk;
 	pb->mult[k] = 1.0;
-	row_prefill(pb, prior, r, k);
+	row_prefill(pb, prior, opt, r, k);
 	if (add_load_points(pb, r, &tally->cap_pts) != 0)
 		return -1;
 	pb->n_rows++;

@@ -17,7 +17,8 @@
  * The prefill-aware form mixes in the run's prefill share ρ_i (fixed data,
  * docs/inference-law.md): per GPU, with u = duty cycle and d the decode
  * dynamic above, D/G = d + ρ·max(0, u·A − d) = u·(d/u + ρ·max(0, A − d/u)),
- * A = φ·(P_max − P0): one request's mix for a share u of the time. Where the prefill term is
+ * A = φ·(P_max − P0)·(f/f_ref)^κ: one request's mix for a share u of the
+ * time (a locked clock scales the prefill's power as the decode's). Where the prefill term is
  * active, ∂log D/∂log d = (1 − ρ)·d/(D/G) and ∂log D/∂log φ = u·ρ·A/(D/G).
  */
 #include "fit_internal.h"
@@ -142,7 +143,9 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 		const double rho = pb->rho[i], u = pb->duty[i], dec = exp(log_scale + log_g);
 		const double phi = pb->p_phi >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_phi)) : pb->phi_fixed.value;
 		const double p0 = pb->p_p0[L] >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_p0[L])) : pb->levels[L].p0.value;
-		const double a = phi * fmax(0.0, pb->p_max[L] - p0);
+		const double clock = pb->p_kappa >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_kappa) * pb->l_f[i])
+		                     : pb->l_f[i] != 0.0 ? exp(pb->kappa_fixed.value * pb->l_f[i]) : 1.0;
+		const double a = phi * fmax(0.0, pb->p_max[L] - p0) * clock;
 		if (a > dec / u) {
 			const double mix = (1.0 - rho) * dec + u * rho * a;
 			c = (1.0 - rho) * dec / mix;
@@ -220,8 +223,8 @@ fit_jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
 			row[pb->p_gamma1] = d->d_g1;
 		if (pb->p_gamma2 >= 0)
 			row[pb->p_gamma2] = d->d_g2;
-		if (pb->p_kappa >= 0)
-			row[pb->p_kappa] = d->d_logscale * pb->l_f[i];
+		if (pb->p_kappa >= 0) /* through D and, for the prefill form, A */
+			row[pb->p_kappa] = (d->d_logscale + d->d_logphi) * pb->l_f[i];
 		if (pb->p_phi >= 0)
 			row[pb->p_phi] = d->d_logphi;
 		const int terms[2] = { pb->term_w[i], pb->term_kv[i] };

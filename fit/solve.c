@@ -410,26 +410,6 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 	}
 }
 
-/* The prefill-aware form's shares came from the prior's capacity model:
- * the result carries it, so that its predictions use the same shares. */
-static int
-keep_prior_capacity(const wc_fit_options *opt, wc_params *out, wc_error *err)
-{
-	wc_params paper = WC_PARAMS_INIT;
-	const wc_params *prior = opt->prior;
-	int rc = WC_OK;
-	if (!wc_form_has_prefill(out->form) || out->capacity.present)
-		return WC_OK;
-	if (!prior) {
-		wc_params_default(&paper);
-		prior = &paper;
-	}
-	if (prior->capacity.present)
-		rc = wc_capacity_params_copy(&out->capacity, &prior->capacity, err);
-	wc_params_clear(&paper);
-	return rc;
-}
-
 int
 wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_result *out,
                      wc_error *err)
@@ -437,10 +417,24 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	fit_problem *pb = NULL;
 	double *mult = NULL, *x = NULL;
 	fit_solution sol;
+	wc_fit_options o = *opt;
+	wc_capacity_params cap;
+	char note[WC_ERROR_MSG_MAX];
 	int rc;
 	memset(out, 0, sizeof *out);
-	if ((rc = fit_problem_build(t, opt, &pb, err)) != WC_OK)
+	/* The prefill shares' capacity model is settled once, so the estimate,
+	 * its bootstrap and its predictions all use the same one. */
+	if ((rc = fit_prefill_capacity(t, opt, &cap, note, sizeof note, err)) != WC_OK) {
+		wc_capacity_params_clear(&cap);
 		return rc;
+	}
+	if (cap.present)
+		o.capacity = &cap;
+	if ((rc = fit_problem_build(t, &o, &pb, err)) != WC_OK) {
+		wc_capacity_params_clear(&cap);
+		return rc;
+	}
+	opt = &o;
 	const size_t p = (size_t)pb->n_params;
 	mult = malloc(pb->n_rows * sizeof *mult);
 	x = malloc(p * sizeof *x);
@@ -458,15 +452,21 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	if ((rc = fit_solve(pb, pb->x0, mult, opt->max_iter > 0 ? opt->max_iter : 200, 1, x, &sol, err)) != WC_OK)
 		goto done;
 	fill_estimate(pb, t, x, mult, &sol, out);
-	if ((rc = keep_prior_capacity(opt, &out->params, err)) != WC_OK)
-		goto done;
+	if (cap.present) {
+		wc_capacity_params_clear(&out->params.capacity);
+		out->params.capacity = cap; /* moved */
+		wc_capacity_params_init(&cap);
+	}
 	fill_residuals(pb, t, x, out);
+	if (note[0])
+		add_warning(out, note);
 	fill_warnings(pb, &sol, out);
 	rc = WC_OK;
 done:
 	free(mult);
 	free(x);
 	fit_problem_free(pb);
+	wc_capacity_params_clear(&cap);
 	if (rc != WC_OK)
 		wc_fit_result_clear(out);
 	return rc;

@@ -70,6 +70,8 @@ void wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_poin
  *  section or level, no architecture, no output length, no input length):
  *  the prefill-aware form then predicts as the published one. */
 double wc_law_prefill_share(const wc_params *p, const wc_config *c);
+/** The same from a capacity section alone (the fit's shares). */
+double wc_prefill_share(const wc_capacity_params *cap, const wc_config *c);
 /** The power limit of a level's platform, W per GPU, from the catalog (a
  *  level such as "H100-locked" is its S target's platform); NaN when the
  *  catalog does not know it. */

@@ -99,7 +99,12 @@ wc_law_prefill_headroom(const wc_params *p, const wc_level *level)
 double
 wc_law_prefill_share(const wc_params *p, const wc_config *c)
 {
-	const wc_capacity_params *cap = &p->capacity;
+	return wc_prefill_share(&p->capacity, c);
+}
+
+double
+wc_prefill_share(const wc_capacity_params *cap, const wc_config *c)
+{
 	wc_capacity_binding cb;
 	wc_capacity_point pt;
 	wc_capacity_arch arch;
@@ -303,12 +308,13 @@ wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_point *ou
 		else if (b->place[i] == WC_PLACE_ON_S)
 			scale *= slot_value(b, B_TERM_W + i, draw);
 	}
-	if (b->clock_ratio > 0.0)
-		scale *= pow(b->clock_ratio, slot_value(b, B_KAPPA, draw));
+	/* A locked clock scales every dynamic power, the prefill's too. */
+	const double clock = b->clock_ratio > 0.0 ? pow(b->clock_ratio, slot_value(b, B_KAPPA, draw)) : 1.0;
+	scale *= clock;
 	out->form = b->p->form;
 	out->p0 = slot_value(b, B_P0, draw);
 	out->rho = b->rho;
-	out->a_pre = b->rho > 0.0 ? slot_value(b, B_PHI, draw) * b->headroom : 0.0;
+	out->a_pre = b->rho > 0.0 ? slot_value(b, B_PHI, draw) * b->headroom * clock : 0.0;
 	out->scale = scale;
 	out->z0 = z0;
 	out->gamma1 = slot_value(b, B_G1, draw);

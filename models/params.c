@@ -170,6 +170,14 @@ wc_params_default(wc_params *out)
 	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
 }
 
+void
+wc_params_default_prefill(wc_params *out)
+{
+	wc_params_default(out);
+	snprintf(out->name, sizeof out->name, "paper-prefill");
+	out->form = WC_FORM_PREFILL;
+}
+
 double
 wc_params_estimated_idle_w(const char *platform)
 {

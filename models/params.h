@@ -135,6 +135,11 @@ typedef struct wc_params {
  *  and kappa = 1 (assumed, not published). `out` must be WC_PARAMS_INIT or
  *  a filled set, whose draws are released. */
 void wc_params_default(wc_params *out);
+/** The built-in "paper-prefill" profile: the published values in the
+ *  prefill-aware form with phi = 1 (assumed: a prefill draws up to the
+ *  platform's power limit; docs/inference-law.md). Without token lengths
+ *  it predicts exactly as "paper". */
+void wc_params_default_prefill(wc_params *out);
 /** An idle power per GPU for a platform with neither a measured nor a
  *  published one (docs/fitting.md, "Where P0 comes from"): its power limit
  *  (models/catalog.h) times the mean idle-to-limit ratio of the platforms

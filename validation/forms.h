@@ -45,6 +45,31 @@ typedef struct {
 int wc_validate_forms(const wc_runs_table *t, const wc_fit_options *base,
                       wc_forms_report *out, wc_error *err);
 
+/* ------------------------------------------------- forms on real runs */
+
+/** One form on a real table: leave one model out and leave one workload
+ *  out, reported per platform like `validate lomo`. */
+typedef struct {
+	wc_form form;
+	int fitted;                   /* 0: no fold of this form could be fitted */
+	wc_heldout_report lomo, lowo;
+} wc_form_real_score;
+
+typedef struct {
+	int n_forms;
+	wc_form_real_score forms[WC_FORM_COUNT];
+	int models, workloads;        /* groups held out in turn */
+} wc_forms_real_report;
+
+/** Every form (the published five and wattcast's own) on the real runs of
+ *  `t`, side by side (docs/validation.md, "Forms on real runs"): for each,
+ *  leave one model out and leave one workload (`set`) out, with `base`'s
+ *  prior, terms and mask. A table with one workload reports leave one
+ *  workload out as not scored (n = 0). `per_run` (may be NULL) receives
+ *  one row per prediction, its fold "FORM lomo MODEL" or "FORM lowo SET". */
+int wc_validate_forms_real(const wc_runs_table *t, const wc_fit_options *base,
+                           wc_forms_real_report *out, wc_per_run *per_run, wc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,8 @@
 /*
- * Leave-one-model-out cross-validation of mean power, reported per
- * platform as the frozen-law accuracy is (median |error| %, share within
- * 5 %, bias): the test a comparison on real tables such as ML.ENERGY needs.
+ * Leave-one-group-out cross-validation of mean power -- one model, or one
+ * workload, at a time -- reported per platform as the frozen-law accuracy
+ * is (median |error| %, share within 5 %, bias): the tests a comparison on
+ * real tables such as ML.ENERGY needs (docs/validation.md).
  */
 #include "validation_internal.h"
 
@@ -18,11 +19,20 @@ model_key(const wc_run *r)
 	return m ? m->name : r->model;
 }
 
-/* Predict the held-out model's runs from a fold's fit. */
+/* The workload a run belongs to: its `set` ("" = unlabelled, one group). */
+static const char *
+workload_key(const wc_run *r)
+{
+	return r->set;
+}
+
+typedef const char *(*group_key_fn)(const wc_run *r);
+
+/* Predict the held-out group's runs from a fold's fit. */
 static int
 predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned char *train,
-             const char *key, const wc_params *fit, double *pred, wc_per_run *per_run,
-             wc_error *err)
+             group_key_fn key_of, const char *key, const char *fold_prefix, const wc_params *fit,
+             double *pred, wc_per_run *per_run, wc_error *err)
 {
 	wc_predictor *pr = NULL;
 	int rc = wc_predictor_new(fit, &pr, err);
@@ -30,7 +40,7 @@ predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned 
 		const wc_run *q = &t->runs[j];
 		wc_per_run_row row;
 		if (train[j] || q->exclude[0] || (base->use && !base->use[j]) ||
-		    strcmp(model_key(q), key) != 0)
+		    strcmp(key_of(q), key) != 0)
 			continue;
 		wc_per_run_row_init(&row);
 		if (wc__predict_run(pr, q, &pred[j], per_run ? &row : NULL, NULL) != WC_OK) {
@@ -39,7 +49,7 @@ predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned 
 		}
 		if (per_run) {
 			snprintf(row.set, sizeof row.set, "%s", q->platform);
-			snprintf(row.fold, sizeof row.fold, "%s", key);
+			snprintf(row.fold, sizeof row.fold, "%s%s", fold_prefix, key);
 			rc = wc_per_run_add(per_run, &row, err);
 		}
 	}
@@ -47,9 +57,10 @@ predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned 
 	return rc;
 }
 
-int
-wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_report *out,
-                 wc_per_run *per_run, wc_error *err)
+static int
+leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_fn key_of,
+                 const char *fold_prefix, wc_heldout_report *out, int *groups, wc_per_run *per_run,
+                 wc_error *err)
 {
 	const size_t n = t->n_runs ? t->n_runs : 1;
 	unsigned char *train = malloc(n), *done = calloc(n, 1);
@@ -59,7 +70,7 @@ wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_
 	size_t m = 0;
 	memset(out, 0, sizeof *out);
 	if (!train || !done || !pred || !e || !sets) {
-		rc = wc_error_set(err, WC_ENOMEM, "lomo: out of memory");
+		rc = wc_error_set(err, WC_ENOMEM, "held-out validation: out of memory");
 		goto cleanup;
 	}
 	for (size_t i = 0; i < t->n_runs; i++)
@@ -68,11 +79,13 @@ wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_
 		const wc_run *r = &t->runs[i];
 		if (done[i] || r->exclude[0] || (base->use && !base->use[i]))
 			continue;
-		const char *key = model_key(r);
+		const char *key = key_of(r);
+		if (groups)
+			(*groups)++;
 		for (size_t j = 0; j < t->n_runs; j++) {
 			const wc_run *q = &t->runs[j];
 			int usable = !q->exclude[0] && (!base->use || base->use[j]);
-			int same = usable && strcmp(model_key(q), key) == 0;
+			int same = usable && strcmp(key_of(q), key) == 0;
 			train[j] = (unsigned char)(usable && !same);
 			done[j] |= (unsigned char)same;
 		}
@@ -87,7 +100,7 @@ wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_
 			}
 			continue; /* the model's runs stay unpredicted (skipped) */
 		}
-		rc = predict_fold(t, base, train, key, &fit.params, pred, per_run, err);
+		rc = predict_fold(t, base, train, key_of, key, fold_prefix, &fit.params, pred, per_run, err);
 		wc_fit_result_clear(&fit);
 		if (rc != WC_OK)
 			goto cleanup;
@@ -111,4 +124,25 @@ cleanup:
 	free(e);
 	free(sets);
 	return rc;
+}
+
+int
+wc_validate_lomo(const wc_runs_table *t, const wc_fit_options *base, wc_heldout_report *out,
+                 wc_per_run *per_run, wc_error *err)
+{
+	return leave_groups_out(t, base, model_key, "", out, NULL, per_run, err);
+}
+
+int
+wc__validate_lomo_groups(const wc_runs_table *t, const wc_fit_options *base, const char *fold_prefix,
+                         wc_heldout_report *out, int *groups, wc_per_run *per_run, wc_error *err)
+{
+	return leave_groups_out(t, base, model_key, fold_prefix, out, groups, per_run, err);
+}
+
+int
+wc__validate_lowo_groups(const wc_runs_table *t, const wc_fit_options *base, const char *fold_prefix,
+                         wc_heldout_report *out, int *groups, wc_per_run *per_run, wc_error *err)
+{
+	return leave_groups_out(t, base, workload_key, fold_prefix, out, groups, per_run, err);
 }

@@ -25,4 +25,12 @@ int wc__accuracy_summary(const double *err_pct, const char (*sets)[48], size_t m
 int wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row,
                     wc_error *err);
 
+/** Leave one model (lomo.c) or one workload `set` out, as
+ *  wc_validate_lomo; per-run folds are "<fold_prefix><held-out key>" and
+ *  `*groups` (may be NULL) counts the groups held out. */
+int wc__validate_lomo_groups(const wc_runs_table *t, const wc_fit_options *base, const char *fold_prefix,
+                             wc_heldout_report *out, int *groups, wc_per_run *per_run, wc_error *err);
+int wc__validate_lowo_groups(const wc_runs_table *t, const wc_fit_options *base, const char *fold_prefix,
+                             wc_heldout_report *out, int *groups, wc_per_run *per_run, wc_error *err);
+
 #endif

@@ -1,0 +1,102 @@
+/*
+ * The report of `wattcast validate forms --real`: every form's held-out
+ * accuracy on a real table, leave one model out and leave one workload out,
+ * side by side per platform (docs/validation.md, "Forms on real runs").
+ */
+#include "cli.h"
+#include "cli_validate.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *
+num_or_null(double v, int n)
+{
+	return n > 0 && isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+report_json(const wc_heldout_report *r)
+{
+	json_t *o = json_object(), *sets = json_object();
+	json_object_set_new(o, "n", json_integer(r->overall.n));
+	json_object_set_new(o, "median_abs_err_pct", num_or_null(r->overall.median_abs_err_pct, r->overall.n));
+	json_object_set_new(o, "bias_pct", num_or_null(r->overall.bias_pct, r->overall.n));
+	for (int i = 0; i < r->n_sets; i++)
+		json_object_set_new(sets, r->sets[i].set,
+		                    json_pack("{s:i,s:o,s:o}", "n", r->sets[i].n, "median_abs_err_pct",
+		                              num_or_null(r->sets[i].median_abs_err_pct, r->sets[i].n), "bias_pct",
+		                              num_or_null(r->sets[i].bias_pct, r->sets[i].n)));
+	json_object_set_new(o, "platforms", sets);
+	json_object_set_new(o, "skipped", json_integer(r->skipped));
+	return o;
+}
+
+/* "12.40 (153)" or "–" for one platform of one report. */
+static void
+print_set(const wc_heldout_report *r, const char *set)
+{
+	const wc_accuracy *x = set ? NULL : &r->overall;
+	for (int i = 0; set && i < r->n_sets; i++)
+		if (strcmp(r->sets[i].set, set) == 0)
+			x = &r->sets[i];
+	if (x && x->n > 0)
+		printf(" %7.2f (%3d)", x->median_abs_err_pct, x->n);
+	else
+		printf(" %13s", "–");
+}
+
+int
+cli_report_forms_real(const char *input, int json, const wc_forms_real_report *r)
+{
+	/* Platforms in order of first appearance over every report. */
+	const char *platforms[WC_HELDOUT_SETS_MAX];
+	int n_platforms = 0;
+	for (int f = 0; f < r->n_forms; f++)
+		for (int i = 0; i < r->forms[f].lomo.n_sets; i++) {
+			const char *s = r->forms[f].lomo.sets[i].set;
+			int seen = 0;
+			for (int k = 0; k < n_platforms && !seen; k++)
+				seen = strcmp(platforms[k], s) == 0;
+			if (!seen && n_platforms < WC_HELDOUT_SETS_MAX)
+				platforms[n_platforms++] = s;
+		}
+	if (json) {
+		json_t *o = json_object(), *forms = json_array();
+		json_object_set_new(o, "models", json_integer(r->models));
+		json_object_set_new(o, "workloads", json_integer(r->workloads));
+		for (int f = 0; f < r->n_forms; f++)
+			json_array_append_new(forms, json_pack("{s:s,s:b,s:o,s:o}", "form", wc_form_name(r->forms[f].form),
+			                                       "published", wc_form_is_published(r->forms[f].form),
+			                                       "lomo", report_json(&r->forms[f].lomo), "lowo",
+			                                       report_json(&r->forms[f].lowo)));
+		json_object_set_new(o, "forms", forms);
+		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+		if (s)
+			puts(s);
+		free(s);
+		json_decref(o);
+		return CLI_OK;
+	}
+	printf("forms on real runs of %s: median |error| %% (runs), %d models and %d workloads held out in turn\n",
+	       input, r->models, r->workloads);
+	for (int pass = 0; pass < 2; pass++) {
+		printf("\n%s\n%-28s %13s", pass == 0 ? "leave one model out" : "leave one workload out", "form", "all");
+		for (int k = 0; k < n_platforms; k++)
+			printf(" %13s", platforms[k]);
+		putchar('\n');
+		for (int f = 0; f < r->n_forms; f++) {
+			const wc_heldout_report *h = pass == 0 ? &r->forms[f].lomo : &r->forms[f].lowo;
+			printf("%-28s", wc_form_name(r->forms[f].form));
+			print_set(h, NULL);
+			for (int k = 0; k < n_platforms; k++)
+				print_set(h, platforms[k]);
+			putchar('\n');
+		}
+	}
+	if (r->workloads < 2)
+		printf("(one workload in the table: leave one workload out is not scored)\n");
+	return CLI_OK;
+}
