@@ -24,7 +24,10 @@ static const char fit_usage[] =
 	"matters (p < 0.05, as `wattcast validate precision`); 'all' fits one for every\n"
 	"precision setting present; 'none' leaves quantized runs out.\n"
 	"Forms: power_law, power_law_quadratic_load, saturating, saturating_quadratic_load,\n"
-	"floor_plus_rise. Results are bit-identical for a seed, whatever --threads.\n"
+	"floor_plus_rise (published), saturating_prefill (workload-aware: needs the runs'\n"
+	"input_tokens/output_tokens; its capacity model is refitted on runs with\n"
+	"throughput, else the prior's). Results are bit-identical for a seed, whatever\n"
+	"--threads. Built-in profiles: paper, paper-prefill.\n"
 	"Other targets: `wattcast fit capacity --help`, `wattcast fit request-energy --help`,\n"
 	"`wattcast fit finetune --help` (the fine-tuning law), `wattcast fit response --help`\n"
 	"(the power response of envelopes).\n";

@@ -268,6 +268,22 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	return CLI_OK;
 }
 
+/* validate forms --real: every form, held out by model and by workload. */
+static int
+forms_real(const char *cmd, const validate_args *a, const wc_runs_table *t, wc_fit_options *fo,
+           wc_per_run *per_run)
+{
+	wc_forms_real_report r;
+	wc_error err;
+	fo->precision_terms = !(a->terms && strcmp(a->terms, "none") == 0);
+	int vrc = wc_validate_forms_real(t, fo, &r, a->per_run ? per_run : NULL, &err);
+	if (vrc == WC_OK && a->per_run)
+		vrc = wc_per_run_write(a->per_run, per_run, &err);
+	if (vrc != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	return cli_report_forms_real(a->input, a->json, &r);
+}
+
 static int
 validate(const char *what, int argc, char **argv)
 {
@@ -314,15 +330,7 @@ validate(const char *what, int argc, char **argv)
 	}
 	fo.prior = &prior;
 	if (real) {
-		wc_forms_real_report r;
-		fo.precision_terms = !(a.terms && strcmp(a.terms, "none") == 0);
-		int vrc = wc_validate_forms_real(t, &fo, &r, a.per_run ? &per_run : NULL, &err);
-		if (vrc == WC_OK && a.per_run)
-			vrc = wc_per_run_write(a.per_run, &per_run, &err);
-		if (vrc != WC_OK)
-			cli_fail(cmd, "%s", err.msg);
-		else
-			rc = cli_report_forms_real(a.input, a.json, &r);
+		rc = forms_real(cmd, &a, t, &fo, &per_run);
 	} else if (strcmp(what, "forms") == 0) {
 		wc_forms_report r;
 		fo.precision_terms = 0;

@@ -323,62 +323,43 @@ read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
 	return rc;
 }
 
+/* The schema tag, and what older versions may not carry. */
 static int
-load_root(wc__json_loader *ld, json_t *root, wc_params *out)
+read_version(wc__json_loader *ld, json_t *root, int *version)
 {
-	static const char *const allowed[] = { "schema", "name", "form", "clock_ref_mhz", "levels",
-	                                       "shared", "precision_terms", "model_terms",
-	                                       "provenance", "draws", "capacity", "finetune",
-	                                       "response", NULL };
-	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
-	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", "phi", NULL };
-	static const char *const shared_required[] = { "delta", "gamma1", "gamma2", "kappa", NULL };
-	char buf[64], p[WC__JSON_PATH_MAX];
-	json_t *x;
+	char buf[64];
 	int rc;
-	if ((rc = wc__json_check_keys(ld, root, "", allowed, required)))
-		return rc;
 	if ((rc = wc__json_string(ld, json_object_get(root, "schema"), "/schema", 0, buf, sizeof buf)))
 		return rc;
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
-	 * model terms and no residual RMS. */
-	int version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 4
-	              : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0 ? 3
-	              : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0 ? 2
-	              : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
-	if (!version)
+	 * model terms and no residual RMS, version 3 no phi. */
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 4
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0 ? 3
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0 ? 2
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
+	if (!*version)
 		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\", \"%s\"), got \"%s\"",
 		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V3, WC_PARAMS_SCHEMA_V2,
 		                     WC_PARAMS_SCHEMA_V1, buf);
-	if (version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
-	                     json_object_get(root, "response")))
+	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
+	                      json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\"", WC_PARAMS_SCHEMA);
 	json_t *prov = json_object_get(root, "provenance");
-	if (version < 3 && (json_object_get(root, "model_terms") ||
-	                    (json_is_object(prov) && json_object_get(prov, "residual_rms"))))
+	if (*version < 3 && (json_object_get(root, "model_terms") ||
+	                     (json_is_object(prov) && json_object_get(prov, "residual_rms"))))
 		return wc__json_fail(ld, "/schema", "model terms and residual_rms need \"%s\"",
 		                     WC_PARAMS_SCHEMA);
-	if ((rc = wc__json_string(ld, json_object_get(root, "name"), "/name", 0, out->name, sizeof out->name)))
-		return rc;
-	if ((rc = wc__json_string(ld, json_object_get(root, "form"), "/form", 0, buf, sizeof buf)))
-		return rc;
-	if (wc_form_from_name(buf, &out->form) != WC_OK)
-		return wc__json_fail(ld, "/form", "unknown form '%s'", buf);
-	out->clock_ref_mhz = WC_LAW_REF_CLOCK_MHZ;
-	if ((x = json_object_get(root, "clock_ref_mhz"))) {
-		if ((rc = wc__json_number(ld, x, "/clock_ref_mhz", &out->clock_ref_mhz)))
-			return rc;
-	}
-	x = json_object_get(root, "levels");
-	if (!json_is_array(x) || json_array_size(x) < 1 || json_array_size(x) > WC_MAX_LEVELS)
-		return wc__json_fail(ld, "/levels", "expected an array of 1 to %d levels", WC_MAX_LEVELS);
-	for (size_t i = 0; i < json_array_size(x); i++) {
-		wc__json_join_index(p, "/levels", i);
-		if ((rc = read_level(ld, json_array_get(x, i), p, &out->levels[i])))
-			return rc;
-		out->n_levels++;
-	}
-	x = json_object_get(root, "shared");
+	return WC_OK;
+}
+
+/* The shared parameters; phi (schema 4) defaults to 1, assumed. */
+static int
+read_shared(wc__json_loader *ld, json_t *x, int version, wc_params *out)
+{
+	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", "phi", NULL };
+	static const char *const shared_required[] = { "delta", "gamma1", "gamma2", "kappa", NULL };
+	char p[WC__JSON_PATH_MAX];
+	int rc;
 	if ((rc = wc__json_check_keys(ld, x, "/shared", shared_keys, shared_required)))
 		return rc;
 	out->phi = (wc_param){ 1.0, NAN, NAN, WC_SRC_ASSUMED };
@@ -394,6 +375,48 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		if ((rc = read_param(ld, json_object_get(x, shared_keys[i]), p, 0, shared[i])))
 			return rc;
 	}
+	return WC_OK;
+}
+
+static int
+load_root(wc__json_loader *ld, json_t *root, wc_params *out)
+{
+	static const char *const allowed[] = { "schema", "name", "form", "clock_ref_mhz", "levels",
+	                                       "shared", "precision_terms", "model_terms",
+	                                       "provenance", "draws", "capacity", "finetune",
+	                                       "response", NULL };
+	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
+	char buf[64], p[WC__JSON_PATH_MAX];
+	json_t *x;
+	int rc, version;
+	if ((rc = wc__json_check_keys(ld, root, "", allowed, required)))
+		return rc;
+	if ((rc = read_version(ld, root, &version)))
+		return rc;
+	if ((rc = wc__json_string(ld, json_object_get(root, "name"), "/name", 0, out->name, sizeof out->name)))
+		return rc;
+	if ((rc = wc__json_string(ld, json_object_get(root, "form"), "/form", 0, buf, sizeof buf)))
+		return rc;
+	if (wc_form_from_name(buf, &out->form) != WC_OK)
+		return wc__json_fail(ld, "/form", "unknown form '%s'", buf);
+	if (version < 4 && !wc_form_is_published(out->form))
+		return wc__json_fail(ld, "/form", "form '%s' needs \"%s\"", buf, WC_PARAMS_SCHEMA);
+	out->clock_ref_mhz = WC_LAW_REF_CLOCK_MHZ;
+	if ((x = json_object_get(root, "clock_ref_mhz"))) {
+		if ((rc = wc__json_number(ld, x, "/clock_ref_mhz", &out->clock_ref_mhz)))
+			return rc;
+	}
+	x = json_object_get(root, "levels");
+	if (!json_is_array(x) || json_array_size(x) < 1 || json_array_size(x) > WC_MAX_LEVELS)
+		return wc__json_fail(ld, "/levels", "expected an array of 1 to %d levels", WC_MAX_LEVELS);
+	for (size_t i = 0; i < json_array_size(x); i++) {
+		wc__json_join_index(p, "/levels", i);
+		if ((rc = read_level(ld, json_array_get(x, i), p, &out->levels[i])))
+			return rc;
+		out->n_levels++;
+	}
+	if ((rc = read_shared(ld, json_object_get(root, "shared"), version, out)))
+		return rc;
 	if ((x = json_object_get(root, "precision_terms"))) {
 		if (!json_is_array(x) || json_array_size(x) > WC_MAX_TERMS)
 			return wc__json_fail(ld, "/precision_terms", "expected an array of at most %d terms", WC_MAX_TERMS);

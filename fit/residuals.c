@@ -76,6 +76,30 @@ get(const gsl_vector *x, int k, double fallback)
 	return k >= 0 ? gsl_vector_get(x, (size_t)k) : fallback;
 }
 
+/* The prefill-aware form's mix for row i (docs/inference-law.md): log of
+ * the mixed dynamic power per GPU from log d, the decode's; `c` scales
+ * every derivative through d, `dphi` and `dp0` are those through A (in log
+ * phi and, when fitted, log P0). */
+static double
+prefill_mix(const fit_problem *pb, const gsl_vector *x, size_t i, double log_d, double *c, double *dphi,
+            double *dp0)
+{
+	const int L = pb->lvl[i];
+	const double rho = pb->rho[i], u = pb->duty[i], dec = exp(log_d);
+	const double phi = pb->p_phi >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_phi)) : pb->phi_fixed.value;
+	const double p0 = pb->p_p0[L] >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_p0[L])) : pb->levels[L].p0.value;
+	const double clock = pb->p_kappa >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_kappa) * pb->l_f[i])
+	                     : pb->l_f[i] != 0.0 ? exp(pb->kappa_fixed.value * pb->l_f[i]) : 1.0;
+	const double a = phi * fmax(0.0, pb->p_max[L] - p0) * clock;
+	if (!(a > dec / u))
+		return log_d; /* the prefill draws no more than decoding */
+	const double mix = (1.0 - rho) * dec + u * rho * a;
+	*c = (1.0 - rho) * dec / mix;
+	*dphi = u * rho * a / mix;
+	*dp0 = p0 < pb->p_max[L] ? -u * rho * phi * clock * p0 / mix : 0.0;
+	return log(mix);
+}
+
 /* Residual of row i and, in `d`, its derivatives. */
 static double
 eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
@@ -136,24 +160,9 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 		r2 = s2 / sg;
 	}
 	double log_dyn = log(pb->G[i]) + log_scale + log_g;
-	/* The prefill mix: c scales every derivative through d; phi and (when
-	 * fitted) P0 enter through A. */
 	double c = 1.0, dphi = 0.0, dp0 = 0.0;
-	if (pb->rho[i] > 0.0) {
-		const double rho = pb->rho[i], u = pb->duty[i], dec = exp(log_scale + log_g);
-		const double phi = pb->p_phi >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_phi)) : pb->phi_fixed.value;
-		const double p0 = pb->p_p0[L] >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_p0[L])) : pb->levels[L].p0.value;
-		const double clock = pb->p_kappa >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_kappa) * pb->l_f[i])
-		                     : pb->l_f[i] != 0.0 ? exp(pb->kappa_fixed.value * pb->l_f[i]) : 1.0;
-		const double a = phi * fmax(0.0, pb->p_max[L] - p0) * clock;
-		if (a > dec / u) {
-			const double mix = (1.0 - rho) * dec + u * rho * a;
-			c = (1.0 - rho) * dec / mix;
-			dphi = u * rho * a / mix;
-			dp0 = p0 < pb->p_max[L] ? -u * rho * phi * p0 / mix : 0.0;
-			log_dyn = log(pb->G[i]) + log(mix);
-		}
-	}
+	if (pb->rho[i] > 0.0)
+		log_dyn = log(pb->G[i]) + prefill_mix(pb, x, i, log_scale + log_g, &c, &dphi, &dp0);
 	double frac = 1.0, r;
 	if (pb->p_p0[L] >= 0) {
 		/* log(G·P0 + D): the share D/denom weighs the dynamic part. */

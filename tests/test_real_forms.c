@@ -1,0 +1,160 @@
+/*
+ * The published form and the prefill-aware form on real runs (label
+ * realdata; read in place from ../shared), pinned where docs/results.md
+ * reports them:
+ * - ML.ENERGY: `validate forms --real` -- leave one model out and leave one
+ *   workload out, per GPU;
+ * - PowerTrace-Sim: the two agentic trace replays (4400-4600-token
+ *   prompts at under one running request), predicted zero-shot by the
+ *   built-in profiles and after calibrating each on the Poisson/bursty runs
+ *   only (the replays held out).
+ */
+#include "data/data.h"
+#include "fit/calibrate.h"
+#include "fit/fit.h"
+#include "tests/support/support.h"
+#include "validation/validation.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const wc_accuracy *
+platform_row(const wc_heldout_report *h, const char *platform)
+{
+	for (int i = 0; i < h->n_sets; i++)
+		if (strcmp(h->sets[i].set, platform) == 0)
+			return &h->sets[i];
+	return NULL;
+}
+
+static void
+mlenergy(const char *shared)
+{
+	char *path = path_join(shared, "data/real/mlenergy/configurations_text.csv");
+	wc_runs_table *t = NULL;
+	wc_error err;
+	CHECK_INT(wc_import_mlenergy(path, &t, &err), WC_OK);
+	free(path);
+	if (!t)
+		return;
+	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
+	wc_forms_real_report rep;
+	CHECK_INT(wc_validate_forms_real(t, &fo, &rep, NULL, &err), WC_OK);
+	CHECK_INT(rep.n_forms, WC_FORM_COUNT);
+	CHECK_INT(rep.workloads, 2);
+	/* median |error| %: {lomo H100, lomo B200, lowo H100, lowo B200} */
+	static const struct {
+		wc_form form;
+		double pct[4];
+	} expect[] = {
+		{ WC_FORM_SATURATING_QUADRATIC, { 12.55, 16.20, 11.53, 20.71 } },
+		{ WC_FORM_PREFILL, { 12.40, 16.79, 12.52, 22.22 } },
+	};
+	for (int e = 0; e < 2; e++) {
+		const wc_form_real_score *s = &rep.forms[expect[e].form];
+		CHECK(s->form == expect[e].form && s->fitted);
+		const wc_accuracy *x[4] = { platform_row(&s->lomo, "H100"), platform_row(&s->lomo, "B200"),
+		                            platform_row(&s->lowo, "H100"), platform_row(&s->lowo, "B200") };
+		for (int k = 0; k < 4; k++) {
+			CHECK(x[k] != NULL);
+			if (!x[k])
+				continue;
+			printf("  %-26s %s %s: %.2f %% (n %d)\n", wc_form_name(s->form), k < 2 ? "lomo" : "lowo",
+			       k % 2 ? "B200" : "H100", x[k]->median_abs_err_pct, x[k]->n);
+			CHECK_NEAR(x[k]->median_abs_err_pct, expect[e].pct[k], 0.5);
+		}
+	}
+	wc_runs_free(t);
+}
+
+/* Signed errors (%) of the two replays predicted by `p`. */
+static void
+replay_errors(const wc_params *p, const wc_runs_table *t, const unsigned char *replay, double err_pct[2])
+{
+	int k = 0;
+	for (size_t i = 0; i < t->n_runs && k < 2; i++) {
+		wc_power pw;
+		wc_error err;
+		if (!replay[i])
+			continue;
+		CHECK_INT(wc_fit_predict_run(p, &t->runs[i], &pw, &err), WC_OK);
+		err_pct[k++] = 100.0 * (pw.node_power_w - t->runs[i].mean_power_w) / t->runs[i].mean_power_w;
+	}
+	CHECK_INT(k, 2);
+}
+
+static void
+powertrace(const char *shared)
+{
+	char *dir = test_tmpdir("real_forms");
+	char *runs_dir = path_join(shared, "data/real/powertrace-sim"), *runs = path_join(dir, "runs.csv");
+	run_result r;
+	const char *ingest[] = { "wattcast", "ingest", runs_dir, "-o", runs, "--platform", "A100", "--tp", "1",
+	                         "--model", "Qwen/Qwen3-8B", "--utc-offset", "-25200", "--quiet", NULL };
+	CHECK(run_wattcast(ingest, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	wc_runs_table *t = NULL;
+	wc_error err;
+	CHECK_INT(wc_runs_read(runs, &t, &err), WC_OK);
+	if (!t)
+		goto done;
+	/* Replays: the runs with a prompt length whose workload is a replay;
+	 * calibration runs: those with a request rate (Poisson or bursty). */
+	unsigned char *replay = calloc(t->n_runs, 1), *use = calloc(t->n_runs, 1);
+	int n_replay = 0, n_use = 0;
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *q = &t->runs[i];
+		replay[i] = strstr(q->run_id, "trace_replay") && q->input_tokens > 4000;
+		use[i] = !replay[i] && atof(wc_runs_get_extra(t, i, "request_rate")) > 0;
+		n_replay += replay[i];
+		n_use += use[i];
+	}
+	CHECK_INT(n_replay, 2);
+	CHECK_INT(n_use, 5);
+	static const char *const profiles[2] = { "paper", "paper-prefill" };
+	/* {zero-shot, calibrated} x {replay 1, replay 2}, signed error % */
+	static const double expect[2][2][2] = { { { -34.46, -25.20 }, { -40.49, -32.23 } },
+		                                { { -21.56, -11.64 }, { -28.69, -20.95 } } };
+	for (int f = 0; f < 2; f++) {
+		wc_params base = WC_PARAMS_INIT;
+		wc_calibrate_options co = WC_CALIBRATE_OPTIONS_INIT;
+		wc_calibrate_result cr;
+		double e[2];
+		CHECK_INT(wc_params_profile(profiles[f], &base, &err), WC_OK);
+		replay_errors(&base, t, replay, e);
+		printf("  %-14s zero-shot replays %+.2f %% %+.2f %%\n", profiles[f], e[0], e[1]);
+		CHECK_NEAR(e[0], expect[f][0][0], 0.5);
+		CHECK_NEAR(e[1], expect[f][0][1], 0.5);
+		co.use = use;
+		co.replicates = -1;
+		CHECK_INT(wc_calibrate(&base, t, &co, &cr, &err), WC_OK);
+		replay_errors(&cr.params, t, replay, e);
+		printf("  %-14s calibrated replays %+.2f %% %+.2f %%\n", profiles[f], e[0], e[1]);
+		CHECK_NEAR(e[0], expect[f][1][0], 0.5);
+		CHECK_NEAR(e[1], expect[f][1][1], 0.5);
+		wc_calibrate_result_clear(&cr);
+		wc_params_clear(&base);
+	}
+	free(replay);
+	free(use);
+	wc_runs_free(t);
+done:
+	free(runs_dir);
+	free(runs);
+	free(dir);
+}
+
+int
+main(void)
+{
+	const char *shared = test_shared_dir();
+	if (!shared)
+		return TEST_SKIP;
+	gsl_set_error_handler_off();
+	mlenergy(shared);
+	powertrace(shared);
+	return check_report("test_real_forms");
+}
