@@ -50,8 +50,11 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	printf("\n  node power     %8.1f W", pr->power.node_power_w);
 	if (pr->has_interval)
 		printf("   95 %% interval %.1f-%.1f W (%d draws)", pr->node_lo_w, pr->node_hi_w, pr->n_draws);
-	printf("\n  per-GPU power  %8.1f W\n  idle power     %8.1f W\n  parameters     %s (%s)\n",
-	       pr->power.per_gpu_power_w, pr->power.idle_power_w, name, version);
+	printf("\n  per-GPU power  %8.1f W\n  idle power     %8.1f W\n", pr->power.per_gpu_power_w,
+	       pr->power.idle_power_w);
+	if (isfinite(pr->prefill_share))
+		printf("  prefill share  %8.3f of the time (prefill-aware form)\n", pr->prefill_share);
+	printf("  parameters     %s (%s)\n", name, version);
 	for (int i = 0; i < pr->n_warnings; i++)
 		printf("  warning: %s\n", pr->warnings[i]);
 	return CLI_OK;

@@ -66,6 +66,9 @@ typedef struct {
 	int has_interval;           /* 1 when the set holds bootstrap draws */
 	double node_lo_w, node_hi_w; /* 2.5 / 97.5 percentiles of node power */
 	int n_draws;                /* draws the interval is built from */
+	double prefill_share;       /* the prefill-aware form's share of time
+	                             * prefilling (docs/inference-law.md); NaN
+	                             * for the other forms */
 	int n_warnings;
 	char warnings[WC_WARN_MAX][WC_WARN_LEN];
 } wc_inference_prediction;

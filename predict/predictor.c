@@ -205,7 +205,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	int rc;
 	wc_config c = q->config;
 	memset(out, 0, sizeof *out);
-	out->node_lo_w = out->node_hi_w = NAN;
+	out->node_lo_w = out->node_hi_w = out->prefill_share = NAN;
 	if ((rc = histogram_build(q, &h, err)) != WC_OK)
 		goto done;
 	/* A series' law is bound at its mean running count (the prefill share
@@ -219,6 +219,11 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	if ((rc = wc_law_point_power(&lp, q->config.tp, &h, &out->power, err)) != WC_OK)
 		goto done;
 	out->mean_running = h.mean;
+	out->prefill_share = wc_form_has_prefill(p->form) ? b.rho : NAN;
+	if (wc_form_has_prefill(p->form) && !(b.rho > 0.0))
+		warn(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
+		          "input_tokens and output_tokens, a catalog model and a capacity level for the platform); "
+		          "predicted as the published form");
 	range_warnings(p, b.level, &q->config, &h, out);
 	if (q->want_interval && p->n_draws > 0)
 		rc = interval(&b, q->config.tp, &h, out, err);

@@ -79,6 +79,8 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	json_object_set_new(o, "idle_power_w", json_real(pred->power.idle_power_w));
 	json_object_set_new(o, "dynamic_power_w", json_real(pred->power.dynamic_w));
 	json_object_set_new(o, "mean_running", json_real(pred->mean_running));
+	if (isfinite(pred->prefill_share)) /* prefill-aware sets only: other answers keep their bytes */
+		json_object_set_new(o, "prefill_share", json_real(pred->prefill_share));
 	json_object_set_new(o, "max_concurrency_fit", num(max_fit));
 	if (pred->has_interval)
 		json_object_set_new(o, "interval_95", json_pack("{s:[ff],s:i}", "node_power_w",

@@ -4,6 +4,7 @@
  * predicted node power).
  */
 #include "predict/predict.h"
+#include "models/models.h"
 #include "tests/support/check.h"
 
 #include <stdlib.h>
@@ -107,6 +108,26 @@ main(void)
 	q.want_interval = 0;
 	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
 	CHECK(!o.has_interval);
+	wc_predictor_free(pr);
+
+	/* A prefill-aware set reports its prefill share, and says when it has
+	 * none (then the prediction is the published form's). */
+	wc_params_default_prefill(&p);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_inference_query pq = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+	pq.config.platform = "A100";
+	pq.config.model = "Qwen3-8B";
+	pq.config.arch = wc_model_lookup("Qwen3-8B");
+	pq.config.active_params_b = pq.config.arch->active_params_b;
+	pq.config.running = 1;
+	CHECK_INT(wc_predict_inference(pr, &pq, &o, &err), WC_OK);
+	CHECK(o.prefill_share == 0.0 && has_warning(&o, "no prefill share"));
+	double published = o.power.node_power_w;
+	pq.config.input_tokens = 4600;
+	pq.config.output_tokens = 100;
+	CHECK_INT(wc_predict_inference(pr, &pq, &o, &err), WC_OK);
+	CHECK(o.prefill_share > 0.3 && o.prefill_share < 1.0 && !has_warning(&o, "no prefill share"));
+	CHECK(o.power.node_power_w > published + 50.0);
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
 	return check_report("test_predict");
