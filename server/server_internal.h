@@ -285,6 +285,7 @@ typedef struct {
 	const char *resp_source;
 	int include_bins;
 	wc_budget_options bo;
+	wc_service_choice service;      /* "service": auto (absent), capacity or standin */
 	double *arrival_s, *arrival_in, *arrival_out, *series, *in_values, *out_values;
 	double *profile_until, *profile_rate;
 } wc_envelope_request;

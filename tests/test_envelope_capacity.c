@@ -6,13 +6,16 @@
  * with them (mean running = lambda W, W built from the same callbacks); a
  * closed loop runs at the capacity model's throughput; the choice falls
  * back to the stand-in with the reason (no section, no level, no
- * architecture) and refuses a forced capacity model with it.
+ * architecture) and refuses a forced capacity model with it; and the
+ * command line names the source, the fallback warning and the refusal.
  */
 #include "predict/capacity.h"
 #include "predict/predict.h"
 #include "tests/support/check.h"
+#include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +228,51 @@ test_choice(void)
 	CHECK(strcmp(wc_service_choice_name(WC_SERVICE_STANDIN), "standin") == 0);
 }
 
+/* `wattcast envelope --json`: the source, the capacity level's values, and
+ * for a model without an architecture the fallback warning; a forced
+ * capacity model without one is a usage error naming --service. */
+static void
+test_cli(void)
+{
+	const char *cap[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		              "--horizon", "20", "--replicas", "2", "--json", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(cap, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *st = json_object_get(j, "service_times");
+	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "capacity") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(st, "capacity"), "level")), "A100") == 0);
+	CHECK(json_array_size(json_object_get(j, "warnings")) == 0);
+	json_decref(j);
+	run_result_free(&r);
+	const char *active[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8", "--poisson", "2",
+		                 "--horizon", "20", "--replicas", "2", "--json", NULL };
+	CHECK_INT(run_wattcast(active, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	j = json_loads(r.out ? r.out : "", 0, NULL);
+	st = json_object_get(j, "service_times");
+	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "roofline_standin") == 0);
+	CHECK_CONTAINS(json_string_value(json_object_get(st, "warning")), "the model's architecture is unknown");
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)),
+	               "not the capacity model: the model's architecture is unknown");
+	json_decref(j);
+	run_result_free(&r);
+	const char *forced[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8", "--poisson", "2",
+		                 "--service", "capacity", NULL };
+	CHECK_INT(run_wattcast(forced, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "wattcast envelope: --service: the capacity model cannot give the service times: the "
+	                      "model's architecture is unknown");
+	run_result_free(&r);
+	const char *bad[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		              "--service", "fast", NULL };
+	CHECK_INT(run_wattcast(bad, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--service: expected auto, capacity or standin, got 'fast'");
+	run_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -234,6 +282,7 @@ main(void)
 	test_littles_law();
 	test_closed_loop_throughput();
 	test_choice();
+	test_cli();
 	wc_params_clear(&paper);
 	return check_report("test_envelope_capacity");
 }
