@@ -291,7 +291,9 @@ typedef struct {
 } wc_envelope_request;
 
 /** Parse `body` for POST /v1/forecast/envelope (budget = 0) or POST
- *  /v1/plan/budget (budget = 1). Strings are borrowed from `body`. */
+ *  /v1/plan/budget (budget = 1) against the profile `st` it names (the
+ *  caller selects it: wc_profiles_select). Strings are borrowed from
+ *  `body`. */
 int wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget,
                               wc_envelope_request *r, wc_api_error *e);
 void wc_envelope_request_free(wc_envelope_request *r);

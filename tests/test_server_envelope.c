@@ -3,9 +3,10 @@
  * bad inputs refused with the field named (negative rate, horizon over the
  * bound, too much work, empty replay log, an n(t) with a missing value),
  * answers deterministic for a seed and equal to `wattcast envelope --json`,
- * a budget plan with its numbers; the service times a request asks for
- * (the capacity model by default, the stand-in forced, the capacity model
- * forced without an architecture: 422 /service).
+ * a budget plan with its numbers; the profile a request names (unknown:
+ * 422 /profile; known: that profile's params_version) and the service
+ * times it asks for (the capacity model by default, the stand-in forced,
+ * the capacity model forced without an architecture: 422 /service).
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -142,13 +143,25 @@ post_with(const char *path, const char *extra, char *version, char *source)
 }
 
 static void
-test_service(void)
+test_profile_and_service(const wc_params *hot, const wc_params *paper)
 {
-	char v[17], src[48];
+	char hot_v[17], paper_v[17], v[17], src[48];
+	wc_error err;
+	CHECK_INT(wc_params_fingerprint(hot, hot_v, &err), WC_OK);
+	CHECK_INT(wc_params_fingerprint(paper, paper_v, &err), WC_OK);
+	CHECK(strcmp(hot_v, paper_v) != 0);
 	const char *paths[2] = { "/v1/forecast/envelope", "/v1/plan/budget" };
 	for (int i = 0; i < 2; i++) {
+		expect_error(paths[i], "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"profile\":\"nope\"}",
+		             422, "unknown_profile", "/profile");
+		expect_error(paths[i], "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"profile\":7}", 422,
+		             "wrong_type", "/profile");
+		CHECK_INT(post_with(paths[i], ",\"profile\":\"hot\"", v, src), 200);
+		CHECK(strcmp(v, hot_v) == 0);
+		CHECK_INT(post_with(paths[i], ",\"profile\":\"paper\"", v, src), 200);
+		CHECK(strcmp(v, paper_v) == 0 && strcmp(src, "capacity") == 0);
 		CHECK_INT(post_with(paths[i], "", v, src), 200);
-		CHECK(strcmp(src, "capacity") == 0);
+		CHECK(strcmp(v, paper_v) == 0);
 		CHECK_INT(post_with(paths[i], ",\"service\":\"standin\"", v, src), 200);
 		CHECK(strcmp(src, "roofline_standin") == 0);
 		CHECK_INT(post_with(paths[i], ",\"active_params_b\":8", v, src), 200);
@@ -183,26 +196,32 @@ test_service(void)
 int
 main(void)
 {
-	wc_params paper = WC_PARAMS_INIT;
+	wc_params paper = WC_PARAMS_INIT, hot = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_default(&paper);
+	wc_params_default(&hot);
+	snprintf(hot.name, sizeof hot.name, "hot");
+	hot.levels[0].theta.value += 0.5;
+	const wc_params *sets[2] = { &paper, &hot };
+	const char *sources[2] = { "profile:paper", "hot" };
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	so.listen = "127.0.0.1:0";
 	so.threads = 4;
-	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	CHECK_INT(wc_server_start_profiles(&so, 2, sets, sources, &srv, &err), WC_OK);
 	if (!srv)
 		return check_report("test_server_envelope");
 	http_set_base(wc_server_port(srv));
 	test_bad_inputs();
 	test_deterministic_and_same_as_cli();
 	test_budget();
-	test_service();
+	test_profile_and_service(&hot, &paper);
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
 	wc_params_clear(&paper);
+	wc_params_clear(&hot);
 	return check_report("test_server_envelope");
 }
