@@ -149,6 +149,9 @@ cli_fit_response(int argc, char **argv)
 	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet, &s)) != CLI_OK ||
 	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.service)) != CLI_OK)
 		goto done;
+	for (size_t i = 0; i < s.n && !a.quiet; i++)
+		if (s.checks[i].service.fallback[0])
+			fprintf(stderr, "wattcast %s: warning: %s: %s\n", cmd, s.replays[i].run_id, s.checks[i].service.fallback);
 	wc_response_run *runs = malloc(s.n * sizeof *runs);
 	if (!runs) {
 		rc = cli_fail(cmd, "out of memory");

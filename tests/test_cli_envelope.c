@@ -2,10 +2,10 @@
  * wattcast envelope on the command line: a forecast with its CSV and SVG,
  * a budget plan, fit response and validate envelope on synthetic run
  * folders (with the capacity model's service times, the stand-in forced,
- * and the fallback and refusal of --service for a model without an
- * architecture), and bad inputs refused with the flag (or file position) named:
- * a negative rate, a horizon over the bound, an empty replay log, an n(t)
- * with NaN.
+ * and the fallback -- warned by fit response too -- and refusal of
+ * --service for a model without an architecture), and bad inputs refused
+ * with the flag (or file position) named: a negative rate, a horizon over
+ * the bound, an empty replay log, an n(t) with NaN.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -155,6 +155,14 @@ test_validate_service(const char *dir, const char *runs, const char *params)
 	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, &err), WC_OK);
 	CHECK_CONTAINS(text, "not the capacity model: the model's architecture is unknown");
 	free(text);
+	char *out = path_join(dir, "resp-noarch.json");
+	const char *fit[] = { "wattcast", "fit", "response", runs, "-o", out, "--platform", "A100", "--model",
+		              "Mystery-8B", "--active-params", "8.19", "--utc-offset", "0", "--bootstrap", "0", NULL };
+	CHECK_INT(run_wattcast(fit, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "wattcast fit response: warning: r1: service times: the roofline stand-in");
+	run_result_free(&r);
+	free(out);
 	const char *forced[] = { "wattcast", "validate", "envelope", "--params", params, runs, "--platform", "A100",
 		                 "--model", "Mystery-8B", "--active-params", "8.19", "--utc-offset", "0", "--quiet",
 		                 "--service", "capacity", NULL };
