@@ -19,7 +19,7 @@ typedef struct {
 	wc_envelope_check_run run;
 	double *prefill;            /* prefill seconds per 50 ms bin */
 	double *arrival_s;          /* arrivals shifted by the warm-up */
-	wc_roofline_standin standin;
+	wc_service_store service;   /* the prefill times of rebuilt arrivals */
 } cli_check;
 
 typedef struct {
@@ -36,8 +36,12 @@ int cli_run_default_flag(const char *cmd, const char *flag, const char *value, w
  *  fill what manifests leave unknown). Errors are printed. */
 int cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest *defaults,
                      int quiet, cli_run_set *s);
-/** Bind each run to the parameter set and prepare its replay. */
-int cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max_running);
+/** Bind each run to the parameter set and prepare its replay; the prefill
+ *  activity of arrivals rebuilt from engine counters takes the prefill
+ *  time of the service times `service` chooses (a capacity model forced
+ *  where a run has none is a usage error naming --service). */
+int cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max_running,
+                        wc_service_choice service);
 void cli_run_set_free(cli_run_set *s);
 
 #endif

@@ -26,12 +26,15 @@ static const char usage[] =
 	"                         [--budget W [--budget-stat p95|max] [--max-fleet K] [--budget-bin S]]\n"
 	"                         [--weights bf16|fp8|int4] [--kv bf16|fp8] [--sm-clock MHZ]\n"
 	"                         [--idle-power W] [--params FILE | --profile paper]\n"
+	"                         [--service auto|capacity|standin]\n"
 	"                         [--json] [--csv FILE] [--svg FILE] [--measured RUN_DIR]\n"
 	"                         [--utc-offset SECONDS]\n\n"
 	"Simulates the workload on a 50 ms grid (R replicas, replica r on PCG32 stream\n"
 	"(seed, r); the same numbers for any --threads): arrivals, admission up to\n"
-	"--max-running (default 256), prefill and decode steps from the service-time\n"
-	"stand-in (memory/compute roofline with assumed efficiencies), per-GPU power\n"
+	"--max-running (default 256), prefill and decode steps from the parameter set's\n"
+	"capacity model when it has the platform and the model's architecture is known,\n"
+	"else from the stand-in (memory/compute roofline with assumed efficiencies; a\n"
+	"warning says why); --service capacity|standin forces one. Per-GPU power\n"
 	"from the frozen law plus a prefill increment, through the response of the\n"
 	"parameter set (assumed when it has none; --tau/--hold/--prefill-ratio override).\n"
 	"Prints the trace metrics (mean, p5, p50, p95, max, ramp rate on 1-s means,\n"
@@ -48,7 +51,7 @@ static const char usage[] =
 
 enum {
 	OPT_PLATFORM = 1000, OPT_MODEL, OPT_ACTIVE, OPT_TP, OPT_WEIGHTS, OPT_KV, OPT_CLOCK, OPT_IDLE,
-	OPT_PARAMS, OPT_PROFILE, OPT_CLOSED, OPT_POISSON, OPT_BURSTY, OPT_BURSTINESS, OPT_REPLAY,
+	OPT_PARAMS, OPT_PROFILE, OPT_SERVICE, OPT_CLOSED, OPT_POISSON, OPT_BURSTY, OPT_BURSTINESS, OPT_REPLAY,
 	OPT_SERIES, OPT_RATE_PROFILE, OPT_INPUT, OPT_OUTPUT, OPT_THINK, OPT_MAXRUN, OPT_HORIZON,
 	OPT_WARMUP, OPT_REPLICAS, OPT_SEED, OPT_THREADS, OPT_BIN, OPT_SAMPLE, OPT_TAU, OPT_HOLD,
 	OPT_RATIO, OPT_FLEET, OPT_FLEET_MODE, OPT_BUDGET, OPT_BUDGET_STAT, OPT_MAX_FLEET,
@@ -58,6 +61,7 @@ enum {
 typedef struct {
 	wc_config c;
 	const char *params, *profile, *model;
+	wc_service_choice service;
 	wc_envelope_workload w;
 	int kinds;                      /* workload flags given */
 	const char *replay, *series, *input_spec, *output_spec, *rate_profile;
@@ -102,6 +106,10 @@ parse_config_flag(const char *cmd, int opt, env_args *a)
 	case OPT_IDLE: rc = cli_parse_double(cmd, "--idle-power", optarg, 0, 0, &a->c.idle_power_w); break;
 	case OPT_PARAMS: a->params = optarg; break;
 	case OPT_PROFILE: a->profile = optarg; break;
+	case OPT_SERVICE:
+		if (wc_service_choice_from_name(optarg, &a->service) != WC_OK)
+			rc = cli_usage_error(cmd, "--service: expected auto, capacity or standin, got '%s'", optarg);
+		break;
 	}
 	return rc;
 }
@@ -185,7 +193,8 @@ static const struct option env_opts[] = {
 	{ "platform", 1, NULL, OPT_PLATFORM }, { "model", 1, NULL, OPT_MODEL },
 	{ "active-params", 1, NULL, OPT_ACTIVE }, { "tp", 1, NULL, OPT_TP }, { "weights", 1, NULL, OPT_WEIGHTS },
 	{ "kv", 1, NULL, OPT_KV }, { "sm-clock", 1, NULL, OPT_CLOCK }, { "idle-power", 1, NULL, OPT_IDLE },
-	{ "params", 1, NULL, OPT_PARAMS }, { "profile", 1, NULL, OPT_PROFILE }, { "closed", 1, NULL, OPT_CLOSED },
+	{ "params", 1, NULL, OPT_PARAMS }, { "profile", 1, NULL, OPT_PROFILE }, { "service", 1, NULL, OPT_SERVICE },
+	{ "closed", 1, NULL, OPT_CLOSED },
 	{ "poisson", 1, NULL, OPT_POISSON }, { "bursty", 1, NULL, OPT_BURSTY },
 	{ "burstiness", 1, NULL, OPT_BURSTINESS }, { "replay", 1, NULL, OPT_REPLAY },
 	{ "n-series", 1, NULL, OPT_SERIES }, { "rate-profile", 1, NULL, OPT_RATE_PROFILE },
@@ -378,7 +387,7 @@ typedef struct {
 	const char *resp_source;
 	wc_power_map_law store;
 	wc_power_map pm;
-	wc_roofline_standin rs;
+	wc_service_store service;
 	wc_service_times st;
 	char version[17];
 } env_setup;
@@ -412,9 +421,11 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	a->o.hold_s = s->resp.hold_s.value;
 	if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
-	if (wc_roofline_standin_init(&s->rs, &a->c, &err) != WC_OK)
-		return cli_fail(cmd, "%s", err.msg);
-	wc_roofline_standin_service(&s->rs, &s->st);
+	if (a->w.kind == WC_ENVELOPE_SERIES)
+		snprintf(s->st.source, sizeof s->st.source, "none");
+	else if ((rc = wc_service_select(&s->p, &a->c, a->service, &s->service, &s->st, &err)) != WC_OK)
+		return strncmp(err.msg, "service:", 8) == 0 ? cli_usage_error(cmd, "--%s", err.msg)
+		                                            : cli_fail(cmd, "%s", err.msg);
 	if (wc_params_fingerprint(&s->p, s->version, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	return CLI_OK;
@@ -454,12 +465,19 @@ print_header(const env_args *a, const env_setup *s)
 	printf("envelope: %s on %d x %s, %s workload, %g s x %d replicas (seed %llu)\n",
 	       a->model ? a->model : "model", a->c.tp, a->c.platform, wc_envelope_kind_name(a->w.kind),
 	       a->o.horizon_s, a->o.replicas, (unsigned long long)a->o.seed);
+	const wc_capacity_service_store *cs = &s->service.capacity;
 	if (a->w.kind == WC_ENVELOPE_SERIES)
 		printf("service times: none (explicit n(t))\n");
+	else if (s->service.is_capacity)
+		printf("service times: capacity (level %s: eta %.3g, t0 %.3g ms, t1 %.3g ms, eta_c %.3g, tau %.3g us)\n",
+		       cs->level, cs->point.eta, 1e3 * cs->point.t0, 1e3 * cs->point.t1, cs->point.etac,
+		       1e6 * cs->point.tau);
 	else
 		printf("service times: %s (assumed: %g of memory bandwidth, %g of BF16 peak, %g ms per step)\n",
 		       s->st.source, WC_STANDIN_BW_EFFICIENCY, WC_STANDIN_FLOPS_EFFICIENCY,
 		       1e3 * WC_STANDIN_STEP_OVERHEAD_S);
+	if (s->service.fallback[0] && a->w.kind != WC_ENVELOPE_SERIES)
+		printf("warning: %s\n", s->service.fallback);
 	printf("power: %s (P0 %.1f W/GPU, prefill +%.1f W/GPU); response: tau %.3g s, hold %.3g s, "
 	       "prefill ratio %.3g (%s); params %s\n", s->pm.source, s->pm.idle_w, s->pm.prefill_w,
 	       a->o.tau_s, a->o.hold_s, s->resp.prefill_ratio.value, s->resp_source, s->version);
@@ -469,7 +487,7 @@ static wc_envelope_render
 render_ctx(const env_args *a, const env_setup *s)
 {
 	wc_envelope_render r = { &a->c, &a->w, &a->o, &s->resp, s->resp_source, &s->pm, &s->st,
-		                 s->version, 1 };
+		                 s->version, 1, a->w.kind == WC_ENVELOPE_SERIES ? NULL : &s->service };
 	return r;
 }
 

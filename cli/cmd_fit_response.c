@@ -16,7 +16,8 @@ static const char usage[] =
 	"usage: wattcast fit response RUN_DIR... -o PARAMS.json [--params FILE | --profile paper]\n"
 	"                             [--bootstrap B] [--seed S] [--threads T] [--max-running N]\n"
 	"                             [--platform NAME] [--tp G] [--model NAME] [--active-params B]\n"
-	"                             [--utc-offset SECONDS] [--quiet]\n\n"
+	"                             [--utc-offset SECONDS] [--service auto|capacity|standin]\n"
+	"                             [--quiet]\n\n"
 	"Fits how power follows load in time -- the first-order time constant tau_s, the\n"
 	"hold of the busy level over short idle gaps hold_s, and the extra power while a\n"
 	"prefill runs (prefill_ratio, a share of the law's dynamic power at 32 running) --\n"
@@ -26,15 +27,19 @@ static const char usage[] =
 	"response, and least squares match its power samples, every run weighted the\n"
 	"same. 95 % intervals from B run resamples (default 200; 0 = none). Writes the\n"
 	"parameter set with its `response` section atomically to PARAMS.json.\n"
-	"The --platform ... --utc-offset flags fill what a run's manifests leave unknown.\n";
+	"The --platform ... --utc-offset flags fill what a run's manifests leave unknown.\n"
+	"Arrivals rebuilt from engine counters are busy prefilling for the prefill time\n"
+	"of the capacity model where the parameter set has it for the run (else the\n"
+	"stand-in's); --service forces one.\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_MAXRUN, OPT_QUIET,
-       OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC };
+       OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_SERVICE };
 
 typedef struct {
 	const char *out, *params, *profile;
 	wc_response_fit_options fo;
 	int max_running, quiet, first_dir;
+	wc_service_choice service;
 	wc_run_manifest defaults;
 } fit_args;
 
@@ -49,8 +54,8 @@ parse(int argc, char **argv, fit_args *a, int *help)
 		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "tp", required_argument, NULL, OPT_TP },
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "active-params", required_argument, NULL, OPT_ACTIVE },
-		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "service", required_argument, NULL, OPT_SERVICE },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "fit response";
 	long v;
@@ -71,6 +76,10 @@ parse(int argc, char **argv, fit_args *a, int *help)
 		case OPT_MODEL: rc = cli_run_default_flag(cmd, "model", optarg, &a->defaults); break;
 		case OPT_ACTIVE: rc = cli_run_default_flag(cmd, "active-params", optarg, &a->defaults); break;
 		case OPT_UTC: rc = cli_run_default_flag(cmd, "utc-offset", optarg, &a->defaults); break;
+		case OPT_SERVICE:
+			if (wc_service_choice_from_name(optarg, &a->service) != WC_OK)
+				rc = cli_usage_error(cmd, "--service: expected auto, capacity or standin, got '%s'", optarg);
+			break;
 		case 'h': fputs(usage, stdout); *help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
@@ -138,8 +147,11 @@ cli_fit_response(int argc, char **argv)
 	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK)
 		return rc;
 	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet, &s)) != CLI_OK ||
-	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running)) != CLI_OK)
+	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.service)) != CLI_OK)
 		goto done;
+	for (size_t i = 0; i < s.n && !a.quiet; i++)
+		if (s.checks[i].service.fallback[0])
+			fprintf(stderr, "wattcast %s: warning: %s: %s\n", cmd, s.replays[i].run_id, s.checks[i].service.fallback);
 	wc_response_run *runs = malloc(s.n * sizeof *runs);
 	if (!runs) {
 		rc = cli_fail(cmd, "out of memory");

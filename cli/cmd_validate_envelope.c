@@ -17,10 +17,13 @@ static const char usage[] =
 	"                                  [--response params|loro] [--replicas R] [--seed S]\n"
 	"                                  [--threads T] [--max-running N] [--json] [--per-run FILE]\n"
 	"                                  [--platform NAME] [--tp G] [--model NAME]\n"
-	"                                  [--active-params B] [--utc-offset SECONDS] [--quiet]\n\n"
+	"                                  [--active-params B] [--utc-offset SECONDS] [--quiet]\n"
+	"                                  [--service auto|capacity|standin]\n\n"
 	"Replays each run's own arrivals (its request log, else rebuilt from its engine\n"
-	"counters) through the envelope simulation -- service-time stand-in, the frozen\n"
-	"law plus the prefill increment, the response -- over the run's window, and\n"
+	"counters) through the envelope simulation -- service times from the parameter\n"
+	"set's capacity model where it has the run's platform and model (else the\n"
+	"stand-in, with a warning; --service forces one), the frozen law plus the\n"
+	"prefill increment, the response -- over the run's window, and\n"
 	"compares the predicted mean, p5, p95 and max power and ramp rate (mean over R\n"
 	"replicas, default 20) with the measured ones (as `wattcast ingest` computes\n"
 	"them). --response params (default) takes the response from the parameter set\n"
@@ -32,7 +35,7 @@ static const char usage[] =
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_RESPONSE, OPT_REPLICAS, OPT_SEED, OPT_THREADS,
        OPT_MAXRUN, OPT_JSON, OPT_PER_RUN, OPT_QUIET, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE,
-       OPT_UTC };
+       OPT_UTC, OPT_SERVICE };
 
 typedef struct {
 	const char *params, *profile, *per_run;
@@ -65,6 +68,10 @@ parse_flag(const char *cmd, int opt, venv_args *a)
 	case OPT_JSON: a->json = 1; break;
 	case OPT_PER_RUN: a->per_run = optarg; break;
 	case OPT_QUIET: a->quiet = 1; break;
+	case OPT_SERVICE:
+		if (wc_service_choice_from_name(optarg, &a->o.service) != WC_OK)
+			rc = cli_usage_error(cmd, "--service: expected auto, capacity or standin, got '%s'", optarg);
+		break;
 	default: rc = cli_run_default_flag(cmd, names[opt - OPT_PLATFORM], optarg, &a->defaults);
 	}
 	return rc;
@@ -81,8 +88,8 @@ parse(int argc, char **argv, venv_args *a, int *help)
 		{ "per-run", required_argument, NULL, OPT_PER_RUN }, { "quiet", no_argument, NULL, OPT_QUIET },
 		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "tp", required_argument, NULL, OPT_TP },
 		{ "model", required_argument, NULL, OPT_MODEL }, { "active-params", required_argument, NULL, OPT_ACTIVE },
-		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "service", required_argument, NULL, OPT_SERVICE },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "validate envelope";
 	int opt, rc;
@@ -108,6 +115,16 @@ parse(int argc, char **argv, venv_args *a, int *help)
 	return CLI_OK;
 }
 
+/* The service times of every run: one source, or "mixed". */
+static const char *
+services_used(const wc_envelope_check_report *r)
+{
+	for (size_t i = 1; i < r->n; i++)
+		if (strcmp(r->service[i].source, r->service[0].source) != 0)
+			return "mixed";
+	return r->n ? r->service[0].source : "none";
+}
+
 static json_t *
 num(double v)
 {
@@ -128,16 +145,19 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 	for (size_t i = 0; i < r->n; i++) {
 		const wc_envelope_check_run *c = &s->checks[i].run;
 		const wc_response_params *rp = &r->response[i];
-		json_array_append_new(runs, json_pack("{s:s,s:s,s:I,s:o,s:o,s:{s:o,s:o,s:o},s:o}", "run_id", c->run_id,
+		json_t *run = json_pack("{s:s,s:s,s:I,s:o,s:o,s:{s:o,s:o,s:o},s:o,s:s}", "run_id", c->run_id,
 		        "arrivals", c->arrival_source, "requests", (json_int_t)c->workload.n_arrivals,
 		        "measured", metrics_json(&c->measured), "predicted", metrics_json(&r->predicted[i]),
 		        "response", "tau_s", num(wc_response_tau_for(rp, c->config.platform)), "hold_s",
 		        num(rp->hold_s.value), "prefill_ratio", num(rp->prefill_ratio.value),
-		        "law_level", num(r->law_level[i])));
+		        "law_level", num(r->law_level[i]), "service_times", r->service[i].source);
+		if (r->service[i].fallback[0])
+			json_object_set_new(run, "service_warning", json_string(r->service[i].fallback));
+		json_array_append_new(runs, run);
 	}
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "response", json_string(a->o.loro ? "loro" : "params"));
-	json_object_set_new(o, "service_times", json_string("roofline_standin"));
+	json_object_set_new(o, "service_times", json_string(services_used(r)));
 	json_object_set_new(o, "replicas", json_integer(a->o.replicas));
 	json_object_set_new(o, "median_mean_err_pct", num(r->median_mean_err_pct));
 	json_object_set_new(o, "median_p5_err_pct", num(r->median_p5_err_pct));
@@ -161,9 +181,12 @@ pct(double p, double m)
 static void
 print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_report *r)
 {
-	printf("envelopes replayed on %zu run%s (response: %s; service times: roofline stand-in; %d replicas)\n",
+	printf("envelopes replayed on %zu run%s (response: %s; service times: %s; %d replicas)\n",
 	       r->n, r->n == 1 ? "" : "s", a->o.loro ? "fitted leaving each run out" : "from the parameter set",
-	       a->o.replicas);
+	       services_used(r), a->o.replicas);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->service[i].fallback[0])
+			printf("warning: %s: %s\n", s->checks[i].run.run_id, r->service[i].fallback);
 	printf("%-44s %8s %8s %7s %7s %7s %7s %6s %9s\n", "run", "mean_w", "meas_w", "mean%", "p5%", "p95%",
 	       "max%", "ramp x", "law_level");
 	for (size_t i = 0; i < r->n; i++) {
@@ -199,7 +222,7 @@ cli_validate_envelope(int argc, char **argv)
 	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK)
 		return rc;
 	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet, &s)) != CLI_OK ||
-	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running)) != CLI_OK)
+	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.o.service)) != CLI_OK)
 		goto done;
 	wc_envelope_check_run *runs = malloc(s.n * sizeof *runs);
 	if (!runs) {

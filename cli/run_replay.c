@@ -137,7 +137,7 @@ config_of(const wc_trace_replay *r, wc_config *c)
 }
 
 /* Seconds of prefill in each 50 ms bin: a measured prefill where the log
- * has one (arrival to first token), else the stand-in's prefill time
+ * has one (arrival to first token), else the service times' prefill time
  * spread over the counter interval it happened in. */
 static void
 prefill_grid(const wc_trace_replay *r, const wc_service_times *st, double *out)
@@ -201,7 +201,7 @@ prepare_workload(const wc_trace_replay *r, cli_check *c)
 
 static int
 prepare_one(const char *cmd, const wc_trace_replay *r, const wc_params *p, int max_running,
-            cli_check *c)
+            wc_service_choice service, cli_check *c)
 {
 	wc_envelope_check_run *run = &c->run;
 	wc_law_binding b;
@@ -211,9 +211,9 @@ prepare_one(const char *cmd, const wc_trace_replay *r, const wc_params *p, int m
 	config_of(r, &run->config);
 	if (wc_law_bind(p, &run->config, &b, &err) != WC_OK)
 		return cli_fail(cmd, "%s: %s", r->run_id, err.msg);
-	if (wc_roofline_standin_init(&c->standin, &run->config, &err) != WC_OK)
-		return cli_fail(cmd, "%s: %s", r->run_id, err.msg);
-	wc_roofline_standin_service(&c->standin, &st);
+	if (wc_service_select(p, &run->config, service, &c->service, &st, &err) != WC_OK)
+		return strncmp(err.msg, "service:", 8) == 0 ? cli_usage_error(cmd, "--%s (run %s)", err.msg, r->run_id)
+		                                            : cli_fail(cmd, "%s: %s", r->run_id, err.msg);
 	if (!(c->prefill = wc_alloc_array(r->n_grid, sizeof(double))) || prepare_workload(r, c) != WC_OK)
 		return cli_fail(cmd, "out of memory");
 	prefill_grid(r, &st, c->prefill);
@@ -238,12 +238,14 @@ prepare_one(const char *cmd, const wc_trace_replay *r, const wc_params *p, int m
 }
 
 int
-cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max_running)
+cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max_running,
+                    wc_service_choice service)
 {
+	int rc;
 	if (!(s->checks = calloc(s->n, sizeof *s->checks)))
 		return cli_fail(cmd, "out of memory");
 	for (size_t i = 0; i < s->n; i++)
-		if (prepare_one(cmd, &s->replays[i], p, max_running, &s->checks[i]) != CLI_OK)
-			return CLI_FAIL;
+		if ((rc = prepare_one(cmd, &s->replays[i], p, max_running, service, &s->checks[i])) != CLI_OK)
+			return rc;
 	return CLI_OK;
 }

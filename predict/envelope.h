@@ -11,9 +11,10 @@
  *      held over short idle gaps, through a first-order response
  *   -> R replicas, replica r on PCG32 stream (seed, r).
  *
- * Service times come through wc_service_times, so the capacity model can
- * replace the stand-in shipped here (wc_roofline_standin: memory roofline
- * with assumed efficiencies) without touching the simulation. The power
+ * Service times come through wc_service_times: from the capacity model
+ * (wc_capacity_service) when the parameter set has one for the platform,
+ * else from the stand-in (wc_roofline_standin: memory roofline with
+ * assumed efficiencies); wc_service_select chooses. The power
  * mapping is wc_power_map, one small function. Every result names the
  * source of both.
  *
@@ -89,6 +90,55 @@ typedef struct {
 int wc_roofline_standin_init(wc_roofline_standin *s, const wc_config *c, wc_error *err);
 /** The service times of a stand-in (borrowed by `out`). */
 void wc_roofline_standin_service(wc_roofline_standin *s, wc_service_times *out);
+
+/** Storage of the capacity model's service times (docs/envelopes.md,
+ *  "Service times"): the level's point estimate, the model's bytes and
+ *  FLOPs and the platform's numbers, copied at binding so nothing is
+ *  borrowed from the parameter set afterwards. */
+typedef struct {
+	char level[WC_NAME_MAX];
+	int tp;
+	wc_capacity_point point;
+	wc_capacity_arch arch;
+	wc_capacity_hw hw;
+} wc_capacity_service_store;
+
+/** Service times from the parameter set's capacity section, bound and
+ *  evaluated through models/capacity.h exactly as predict/capacity.c does
+ *  (point estimate): decode_step_s(n, c) is the capacity model's decode
+ *  step t_dec at n running requests of mean context c (no prefill in it),
+ *  prefill_s(L) its prefill t_pre of one prompt of L tokens. Source
+ *  "capacity". Refusals: "capacity: ..." (no section), "platform: ..." (no
+ *  level for c->platform), "model: ..." (no architecture), or the
+ *  architecture's own ("architecture/<field>: ..."). `store` must outlive
+ *  `out`. */
+int wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_store *store,
+                        wc_service_times *out, wc_error *err);
+
+/** Which service times a caller wants: the capacity model when the set
+ *  can give it, else the stand-in (auto); or one of them forced. */
+typedef enum { WC_SERVICE_AUTO = 0, WC_SERVICE_CAPACITY, WC_SERVICE_STANDIN } wc_service_choice;
+/** "auto", "capacity", "standin". */
+const char *wc_service_choice_name(wc_service_choice c);
+int wc_service_choice_from_name(const char *name, wc_service_choice *out);
+
+/** Storage of the chosen service times. */
+typedef struct {
+	int is_capacity;                     /* 1: `capacity` backs the times; 0: `standin` */
+	wc_capacity_service_store capacity;
+	wc_roofline_standin standin;
+	char fallback[WC_ENVELOPE_WARN_LEN]; /* auto fell back to the stand-in: why; else "" */
+} wc_service_store;
+
+/** Choose and fill the service times for a configuration: the capacity
+ *  model when forced, or in auto mode when the set has a capacity section
+ *  with a level for the platform and the model's architecture is known;
+ *  otherwise the stand-in (in auto mode with store->fallback saying why).
+ *  Capacity forced but unavailable: WC_EINVAL "service: ..." with the
+ *  reason. The stand-in's own refusals as wc_roofline_standin_init.
+ *  `store` must outlive `out`. */
+int wc_service_select(const wc_params *p, const wc_config *c, wc_service_choice choice,
+                      wc_service_store *store, wc_service_times *out, wc_error *err);
 
 /* ------------------------------------------------------------ workloads */
 

@@ -2,8 +2,9 @@
  * The service-time stand-in of envelopes (docs/envelopes.md, "Service
  * times"): a memory roofline for decode steps and a compute roofline for
  * prefills, from published platform facts and the model's architecture,
- * with efficiencies that are assumed, not fitted. The capacity model
- * replaces it through wc_service_times (an adapter in one file).
+ * with efficiencies that are assumed, not fitted. Where the parameter set
+ * has a capacity model for the configuration, its times
+ * (predict/envelope_capacity.c) are used instead (predict/envelope_choice.c).
  */
 #include "predict/envelope.h"
 

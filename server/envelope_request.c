@@ -365,7 +365,8 @@ workload(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 
 static const char *const common_keys[] = {
 	"platform", "tp", "model", "active_params_b", "weights", "kv_cache", "sm_clock_mhz", "idle_power_w",
-	"workload", "max_running", "horizon_s", "warmup_s", "seed", "sample_s", "response", NULL,
+	"workload", "max_running", "horizon_s", "warmup_s", "seed", "sample_s", "response", "profile", "service",
+	NULL,
 };
 static const char *const envelope_keys[] = { "replicas", "bin_s", "fleet", "include_bins", NULL };
 static const char *const budget_keys[] = { "budget_w", "stat", "max_fleet", "fleet_mode", "budget_bin_s", NULL };
@@ -413,6 +414,22 @@ response(const json_t *body, const wc_state *st, wc_envelope_request *r, wc_api_
 		return -1;
 	if (json_object_size(v) > 0)
 		r->resp_source = "request";
+	return 0;
+}
+
+/* "service": which service times (absent = auto). The profile is chosen
+ * by the route (wc_profiles_select) before the body is parsed. */
+static int
+service(const json_t *body, wc_envelope_request *r, wc_api_error *e)
+{
+	const json_t *v = json_object_get(body, "service");
+	r->service = WC_SERVICE_AUTO;
+	if (!v)
+		return 0;
+	if (!json_is_string(v))
+		return wrong_type(e, "/service", "\"auto\", \"capacity\" or \"standin\"", v);
+	if (wc_service_choice_from_name(json_string_value(v), &r->service) != WC_OK)
+		return fail(e, 422, "invalid_value", "/service", "expected \"auto\", \"capacity\" or \"standin\"");
 	return 0;
 }
 
@@ -552,7 +569,8 @@ wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc
 	}
 	if (known_top(body, budget, e) < 0 || wc_config_request_parse(body, st, &r->c, e) < 0 ||
 	    number(body, "", "idle_power_w", 0, 1, 1e5, &r->c.idle_power_w, e) < 0 ||
-	    workload(body, r, e) < 0 || response(body, st, r, e) < 0 || options(body, r, e) < 0 ||
+	    workload(body, r, e) < 0 || response(body, st, r, e) < 0 || service(body, r, e) < 0 ||
+	    options(body, r, e) < 0 ||
 	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0 || work_bound(budget, r, e) < 0)
 		return -1;
 	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK) {

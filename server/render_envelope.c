@@ -2,8 +2,9 @@
  * JSON form of envelopes and budget plans (docs/http-api.md), one format
  * for `POST /v1/forecast/envelope`, `POST /v1/plan/budget` and
  * `wattcast envelope --json`. Every answer names the source of its service
- * times, response and power mapping, with the stand-in's assumed
- * efficiencies when it is the source.
+ * times, response and power mapping: the capacity level's values, or the
+ * stand-in's assumed efficiencies (and why, when the capacity model was
+ * wanted but could not answer).
  */
 #include "server/server.h"
 #include "server_internal.h"
@@ -68,18 +69,32 @@ workload_json(const wc_envelope_workload *w)
 	return o;
 }
 
+/* The capacity level's values the service times were computed with. */
+static json_t *
+capacity_json(const wc_capacity_service_store *cs)
+{
+	return json_pack("{s:s,s:f,s:f,s:f,s:f,s:f}", "level", cs->level, "bandwidth_efficiency", cs->point.eta,
+	                 "step_overhead_s", cs->point.t0, "per_request_overhead_s", cs->point.t1,
+	                 "flops_efficiency", cs->point.etac, "tp_comm_per_layer_s", cs->point.tau);
+}
+
 static json_t *
 sources_json(const wc_envelope_render *c, json_t *o)
 {
 	json_t *st;
+	const wc_service_store *ss = c->service_store;
 	if (c->workload->kind == WC_ENVELOPE_SERIES)
 		st = json_pack("{s:s}", "source", "none (explicit n(t))");
+	else if (ss && ss->is_capacity)
+		st = json_pack("{s:s,s:o}", "source", c->service->source, "capacity", capacity_json(&ss->capacity));
 	else if (strcmp(c->service->source, "roofline_standin") == 0)
 		st = json_pack("{s:s,s:{s:f,s:f,s:f}}", "source", c->service->source, "assumed",
 		               "bandwidth_efficiency", WC_STANDIN_BW_EFFICIENCY, "flops_efficiency",
 		               WC_STANDIN_FLOPS_EFFICIENCY, "step_overhead_s", WC_STANDIN_STEP_OVERHEAD_S);
 	else
 		st = json_pack("{s:s}", "source", c->service->source);
+	if (ss && ss->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
+		json_object_set_new(st, "warning", json_string(ss->fallback));
 	json_object_set_new(o, "service_times", st);
 	json_object_set_new(o, "response", json_pack("{s:f,s:f,s:f,s:s}", "tau_s", c->options->tau_s,
 	                    "hold_s", c->options->hold_s, "prefill_ratio", c->response->prefill_ratio.value,
@@ -155,6 +170,8 @@ wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 	} else {
 		json_object_set_new(root, "fleet", json_null());
 	}
+	if (c->service_store && c->service_store->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
+		json_array_append_new(warnings, json_string(c->service_store->fallback));
 	for (int i = 0; i < res->n_warnings; i++)
 		json_array_append_new(warnings, json_string(res->warnings[i]));
 	json_object_set_new(root, "warnings", warnings);
@@ -181,6 +198,10 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	                    "next_stat_w", num(plan->next_stat_w), "at_bound", plan->at_bound,
 	                    "probes", plan->probes, "servers_simulated", plan->servers_simulated,
 	                    "seconds", seconds));
+	json_t *warnings = json_array();
+	if (c->service_store && c->service_store->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
+		json_array_append_new(warnings, json_string(c->service_store->fallback));
+	json_object_set_new(root, "warnings", warnings);
 	return root;
 }
 

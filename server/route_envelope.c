@@ -1,7 +1,9 @@
 /*
  * POST /v1/forecast/envelope and POST /v1/plan/budget (docs/http-api.md):
  * the same answers as `wattcast envelope --json` (with --budget for the
- * plan), from the loaded parameter set and the service-time stand-in.
+ * plan), from the profile the request names (the default without one):
+ * its law and response, and its capacity model's service times when it
+ * has them for the configuration, else the stand-in's.
  * Results live on the heap: handlers run on small worker stacks.
  */
 #include "server_internal.h"
@@ -14,8 +16,9 @@ typedef struct {
 	wc_envelope_request rq;
 	wc_power_map_law store;
 	wc_power_map pm;
-	wc_roofline_standin rs;
+	wc_service_store ss;
 	wc_service_times st;
+	const wc_state *profile;
 	wc_envelope_result res;
 	wc_budget_plan plan;
 	wc_error err;
@@ -26,17 +29,17 @@ typedef struct {
 static int
 prepare(wc_request *req, const json_t *body, int budget, envelope_job *j)
 {
-	const wc_params *p = wc_predictor_params(req->state->pred);
-	if (wc_envelope_request_parse(body, req->state, budget, &j->rq, &j->e) < 0)
+	if (!(j->profile = wc_profiles_select(req->profiles, body, &j->e)) ||
+	    wc_envelope_request_parse(body, j->profile, budget, &j->rq, &j->e) < 0)
 		return -1;
+	const wc_params *p = wc_predictor_params(j->profile->pred);
 	if (wc_power_map_from_law(p, &j->rq.c, &j->rq.resp, &j->store, &j->pm, &j->err) != WC_OK ||
-	    (j->rq.w.kind != WC_ENVELOPE_SERIES && wc_roofline_standin_init(&j->rs, &j->rq.c, &j->err) != WC_OK)) {
+	    (j->rq.w.kind != WC_ENVELOPE_SERIES &&
+	     wc_service_select(p, &j->rq.c, j->rq.service, &j->ss, &j->st, &j->err) != WC_OK)) {
 		wc_envelope_library_error(&j->err, &j->e);
 		return -1;
 	}
-	if (j->rq.w.kind != WC_ENVELOPE_SERIES)
-		wc_roofline_standin_service(&j->rs, &j->st);
-	else
+	if (j->rq.w.kind == WC_ENVELOPE_SERIES)
 		snprintf(j->st.source, sizeof j->st.source, "none");
 	return 0;
 }
@@ -59,7 +62,8 @@ answer(wc_request *req, wc_response *res, int budget)
 		goto done;
 	}
 	wc_envelope_render ctx = { &j->rq.c, &j->rq.w, &j->rq.o, &j->rq.resp, j->rq.resp_source, &j->pm,
-		                   &j->st, req->state->version, j->rq.include_bins };
+		                   &j->st, j->profile->version, j->rq.include_bins,
+		                   j->rq.w.kind == WC_ENVELOPE_SERIES ? NULL : &j->ss };
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = budget ? wc_envelope_budget(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->rq.bo, &j->plan, &j->err)

@@ -55,6 +55,9 @@ typedef struct {
 	const wc_service_times *service;
 	const char *params_version;
 	int include_bins;                    /* 0 leaves the per-bin band out */
+	const wc_service_store *service_store; /* what backs `service` (the capacity
+	                                        * level's values, a fallback's
+	                                        * reason); NULL for an explicit n(t) */
 } wc_envelope_render;
 
 /** JSON of an envelope (docs/http-api.md, "POST /v1/forecast/envelope"),

@@ -285,12 +285,15 @@ typedef struct {
 	const char *resp_source;
 	int include_bins;
 	wc_budget_options bo;
+	wc_service_choice service;      /* "service": auto (absent), capacity or standin */
 	double *arrival_s, *arrival_in, *arrival_out, *series, *in_values, *out_values;
 	double *profile_until, *profile_rate;
 } wc_envelope_request;
 
 /** Parse `body` for POST /v1/forecast/envelope (budget = 0) or POST
- *  /v1/plan/budget (budget = 1). Strings are borrowed from `body`. */
+ *  /v1/plan/budget (budget = 1) against the profile `st` it names (the
+ *  caller selects it: wc_profiles_select). Strings are borrowed from
+ *  `body`. */
 int wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget,
                               wc_envelope_request *r, wc_api_error *e);
 void wc_envelope_request_free(wc_envelope_request *r);

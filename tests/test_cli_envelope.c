@@ -1,9 +1,11 @@
 /*
  * wattcast envelope on the command line: a forecast with its CSV and SVG,
  * a budget plan, fit response and validate envelope on synthetic run
- * folders, and bad inputs refused with the flag (or file position) named:
- * a negative rate, a horizon over the bound, an empty replay log, an n(t)
- * with NaN.
+ * folders (with the capacity model's service times, the stand-in forced,
+ * and the fallback -- warned by fit response too -- and refusal of
+ * --service for a model without an architecture), and bad inputs refused
+ * with the flag (or file position) named: a negative rate, a horizon over
+ * the bound, an empty replay log, an n(t) with NaN.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -61,7 +63,7 @@ test_forecast_files(const char *dir)
 	run_result r;
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
-	CHECK_CONTAINS(r.out, "service times: roofline_standin (assumed:");
+	CHECK_CONTAINS(r.out, "service times: capacity (level H100: eta 0.795");
 	CHECK_CONTAINS(r.out, "fleet of 3 (independent)");
 	CHECK_CONTAINS(r.out, "energy_per_output_token_j");
 	run_result_free(&r);
@@ -117,6 +119,61 @@ synthetic_run(const char *dir, const char *name, double offset)
 	return run;
 }
 
+/* validate envelope --service: the stand-in forced (named in the per-run
+ * CSV); a model without an architecture falls back with the reason in the
+ * JSON and the CSV's warnings, and forcing the capacity model then is a
+ * usage error naming --service and the run. */
+static void
+test_validate_service(const char *dir, const char *runs, const char *params)
+{
+	char *csv = path_join(dir, "per_run.csv");
+	const char *standin[] = { "wattcast", "validate", "envelope", "--params", params, runs, "--platform", "A100",
+		                  "--model", "Qwen3-8B", "--utc-offset", "0", "--replicas", "2", "--quiet",
+		                  "--service", "standin", "--per-run", csv, NULL };
+	run_result r;
+	char *text = NULL;
+	size_t len = 0;
+	wc_error err;
+	CHECK_INT(run_wattcast(standin, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "service times: roofline_standin;");
+	run_result_free(&r);
+	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, &err), WC_OK);
+	CHECK_CONTAINS(text, "roofline_standin");
+	free(text);
+	const char *noarch[] = { "wattcast", "validate", "envelope", "--params", params, runs, "--platform", "A100",
+		                 "--model", "Mystery-8B", "--active-params", "8.19", "--utc-offset", "0", "--replicas",
+		                 "2", "--quiet", "--json", "--per-run", csv, NULL };
+	CHECK_INT(run_wattcast(noarch, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *run0 = json_array_get(json_object_get(j, "runs"), 0);
+	CHECK(strcmp(json_string_value(json_object_get(run0, "service_times")), "roofline_standin") == 0);
+	CHECK_CONTAINS(json_string_value(json_object_get(run0, "service_warning")), "the model's architecture is unknown");
+	json_decref(j);
+	run_result_free(&r);
+	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, &err), WC_OK);
+	CHECK_CONTAINS(text, "not the capacity model: the model's architecture is unknown");
+	free(text);
+	char *out = path_join(dir, "resp-noarch.json");
+	const char *fit[] = { "wattcast", "fit", "response", runs, "-o", out, "--platform", "A100", "--model",
+		              "Mystery-8B", "--active-params", "8.19", "--utc-offset", "0", "--bootstrap", "0", NULL };
+	CHECK_INT(run_wattcast(fit, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "wattcast fit response: warning: r1: service times: the roofline stand-in");
+	run_result_free(&r);
+	free(out);
+	const char *forced[] = { "wattcast", "validate", "envelope", "--params", params, runs, "--platform", "A100",
+		                 "--model", "Mystery-8B", "--active-params", "8.19", "--utc-offset", "0", "--quiet",
+		                 "--service", "capacity", NULL };
+	CHECK_INT(run_wattcast(forced, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "wattcast validate envelope: --service: the capacity model cannot give the service "
+	                      "times: the model's architecture is unknown (give a catalog model) (run r");
+	run_result_free(&r);
+	free(csv);
+}
+
 static void
 test_fit_and_validate(const char *dir)
 {
@@ -145,8 +202,13 @@ test_fit_and_validate(const char *dir)
 	CHECK(json_is_number(json_object_get(j, "median_mean_err_pct")));
 	CHECK(json_is_number(json_object_get(j, "median_p95_err_pct")));
 	CHECK(json_is_number(json_object_get(j, "median_ramp_ratio")));
+	/* The file keeps the paper profile's capacity section: its service times. */
+	CHECK(strcmp(json_string_value(json_object_get(j, "service_times")), "capacity") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "service_times")),
+	             "capacity") == 0);
 	json_decref(j);
 	run_result_free(&r);
+	test_validate_service(dir, runs, out);
 	/* An envelope from the fitted file names its response and uses the
 	 * platform's own time constant. */
 	wc_params p = WC_PARAMS_INIT;

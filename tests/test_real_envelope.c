@@ -3,11 +3,15 @@
  * place: `fit response` on all eight runs (a time constant per platform:
  * the H100's meter is smoother than the A100's; the frozen law's level
  * below 1 on the short-prompt Poisson runs), then `validate envelope`
- * leaving each run out of the response fit. Prints the per-run errors and
- * medians (docs/results.md keeps them) and checks them against bounds
- * that hold today, so a regression fails: the goals (mean and p95 within
- * 5 %, ramp ratio 0.7-1.4) are not met with the published law, whose
- * dynamic power is 12-28 % above these runs (law_level 0.78-0.89).
+ * leaving each run out of the response fit, once with the paper
+ * profile's capacity model as the service times (the default) and once
+ * with the stand-in. Prints the per-run errors and medians
+ * (docs/results.md keeps them) and checks them against loose bounds that
+ * hold today, so a regression fails: the goals (mean and p95 within 5 %,
+ * ramp ratio 0.7-1.4) are not met with the published law, whose dynamic
+ * power is 12-28 % above these runs (law_level 0.76-0.88), and the paper
+ * profile's prefill (compute efficiency 0.17) is about three times
+ * slower than these runs' prefills, which raises the capacity numbers.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -43,12 +47,19 @@ check_fit(const char *runs_dir, const char *out)
 	run_result_free(&r);
 }
 
+/* Bounds on the medians that hold today, loose enough for a change of
+ * seed or thread count, tight enough to catch a regression. */
+typedef struct {
+	const char *service, *source;
+	double mean_max, p95_max, ramp_lo, ramp_hi;
+} bounds;
+
 static void
-check_validation(const char *runs_dir)
+check_validation(const char *runs_dir, const bounds *b)
 {
 	const char *argv[] = { "wattcast", "validate", "envelope", "--profile", "paper", runs_dir, "--response", "loro",
-		               "--threads", "2", "--json", defaults[0], defaults[1], defaults[2], defaults[3],
-		               defaults[4], defaults[5], defaults[6], NULL };
+		               "--threads", "2", "--json", "--service", b->service, defaults[0], defaults[1],
+		               defaults[2], defaults[3], defaults[4], defaults[5], defaults[6], NULL };
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
@@ -56,6 +67,8 @@ check_validation(const char *runs_dir)
 	const json_t *runs = json_object_get(j, "runs"), *run;
 	size_t i;
 	CHECK_INT(json_array_size(runs), 8);
+	fprintf(stderr, "service times %s:\n", b->service);
+	CHECK(strcmp(json_string_value(json_object_get(j, "service_times")), b->source) == 0);
 	json_array_foreach(runs, i, run) {
 		const json_t *p = json_object_get(run, "predicted"), *m = json_object_get(run, "measured");
 		double pm = json_real_value(json_object_get(p, "mean_w")), mm = json_real_value(json_object_get(m, "mean_w"));
@@ -74,9 +87,9 @@ check_validation(const char *runs_dir)
 	double p95 = json_real_value(json_object_get(j, "median_p95_err_pct"));
 	double ramp = json_real_value(json_object_get(j, "median_ramp_ratio"));
 	fprintf(stderr, "median_mean_err_pct %.2f, median_p95_err_pct %.2f, median_ramp_ratio %.2f\n", mean, p95, ramp);
-	CHECK(mean < 14);
-	CHECK(p95 < 14);
-	CHECK(ramp > 0.7 && ramp < 1.6);
+	CHECK(mean < b->mean_max);
+	CHECK(p95 < b->p95_max);
+	CHECK(ramp > b->ramp_lo && ramp < b->ramp_hi);
 	json_decref(j);
 	run_result_free(&r);
 }
@@ -116,7 +129,11 @@ main(void)
 	char *dir = test_tmpdir("real_envelope");
 	char *runs_dir = path_join(shared, "data/real/powertrace-sim"), *out = path_join(dir, "response.json");
 	check_fit(runs_dir, out);
-	check_validation(runs_dir);
+	/* Measured today: capacity 16.0 % / 25.2 % / 2.17, stand-in 10.9 % / 10.2 % / 1.41. */
+	const bounds capacity = { "capacity", "capacity", 21, 32, 1.0, 2.8 };
+	const bounds standin = { "standin", "roofline_standin", 14, 14, 0.7, 1.6 };
+	check_validation(runs_dir, &capacity);
+	check_validation(runs_dir, &standin);
 	check_replay_chart(runs_dir, dir);
 	free(runs_dir);
 	free(out);

@@ -3,7 +3,10 @@
  * bad inputs refused with the field named (negative rate, horizon over the
  * bound, too much work, empty replay log, an n(t) with a missing value),
  * answers deterministic for a seed and equal to `wattcast envelope --json`,
- * and a budget plan with its numbers.
+ * a budget plan with its numbers; the profile a request names (unknown:
+ * 422 /profile; known: that profile's params_version) and the service
+ * times it asks for (the capacity model by default, the stand-in forced,
+ * the capacity model forced without an architecture: 422 /service).
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -83,8 +86,9 @@ test_deterministic_and_same_as_cli(void)
 	CHECK(a.body && b.body && strcmp(a.body, b.body) == 0);
 	const json_t *srv = json_object_get(a.json, "server");
 	CHECK(json_array_size(json_object_get(json_object_get(srv, "bins"), "mean_w")) == 12);
-	CHECK(strcmp(json_string_value(json_object_get(json_object_get(a.json, "service_times"), "source")),
-	             "roofline_standin") == 0);
+	const json_t *st = json_object_get(a.json, "service_times");
+	CHECK(strcmp(json_string_value(json_object_get(st, "source")), "capacity") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(st, "capacity"), "level")), "A100") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(json_object_get(a.json, "response"), "source")), "assumed") == 0);
 	/* The CLI prints the same numbers (one thread there, two here). */
 	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--bursty", "3",
@@ -118,28 +122,106 @@ test_budget(void)
 	http_reply_free(&r);
 }
 
+/* POST `path` with `extra` fields: status, params_version and service
+ * source (copied into the buffers; empty when absent). */
+static long
+post_with(const char *path, const char *extra, char *version, char *source)
+{
+	char b[512];
+	http_reply r;
+	snprintf(b, sizeof b, "{%s,\"workload\":{\"type\":\"poisson\",\"rate\":2},\"horizon_s\":10%s%s}",
+	         strstr(extra, "active_params_b") ? "\"platform\":\"A100\",\"tp\":1" : CFG,
+	         strcmp(path, "/v1/plan/budget") == 0 ? ",\"budget_w\":5000,\"max_fleet\":4" : ",\"replicas\":2", extra);
+	http_post_json(h, url(path), b, &r);
+	const char *v = json_string_value(json_object_get(r.json, "params_version"));
+	const char *s = json_string_value(json_object_get(json_object_get(r.json, "service_times"), "source"));
+	snprintf(version, 17, "%s", v ? v : "");
+	snprintf(source, 48, "%s", s ? s : "");
+	long status = r.status;
+	http_reply_free(&r);
+	return status;
+}
+
+static void
+test_profile_and_service(const wc_params *hot, const wc_params *paper)
+{
+	char hot_v[17], paper_v[17], v[17], src[48];
+	wc_error err;
+	CHECK_INT(wc_params_fingerprint(hot, hot_v, &err), WC_OK);
+	CHECK_INT(wc_params_fingerprint(paper, paper_v, &err), WC_OK);
+	CHECK(strcmp(hot_v, paper_v) != 0);
+	const char *paths[2] = { "/v1/forecast/envelope", "/v1/plan/budget" };
+	for (int i = 0; i < 2; i++) {
+		expect_error(paths[i], "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"profile\":\"nope\"}",
+		             422, "unknown_profile", "/profile");
+		expect_error(paths[i], "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"profile\":7}", 422,
+		             "wrong_type", "/profile");
+		CHECK_INT(post_with(paths[i], ",\"profile\":\"hot\"", v, src), 200);
+		CHECK(strcmp(v, hot_v) == 0);
+		CHECK_INT(post_with(paths[i], ",\"profile\":\"paper\"", v, src), 200);
+		CHECK(strcmp(v, paper_v) == 0 && strcmp(src, "capacity") == 0);
+		CHECK_INT(post_with(paths[i], "", v, src), 200);
+		CHECK(strcmp(v, paper_v) == 0);
+		CHECK_INT(post_with(paths[i], ",\"service\":\"standin\"", v, src), 200);
+		CHECK(strcmp(src, "roofline_standin") == 0);
+		CHECK_INT(post_with(paths[i], ",\"active_params_b\":8", v, src), 200);
+		CHECK(strcmp(src, "roofline_standin") == 0);
+		char forced[256];
+		snprintf(forced, sizeof forced, "{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"workload\":{"
+		         "\"type\":\"poisson\",\"rate\":1},\"horizon_s\":10,\"service\":\"capacity\"%s}", i ? ",\"budget_w\":3000" : "");
+		expect_error(paths[i], forced, 422, "invalid_value", "/service");
+		expect_error(paths[i], "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"service\":\"warp\"}", 422,
+		             "invalid_value", "/service");
+		expect_error(paths[i], "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"service\":1}", 422,
+		             "wrong_type", "/service");
+	}
+	/* The fallback says why, in the service times and the warnings. */
+	http_reply r;
+	http_post_json(h, url("/v1/plan/budget"), "{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,"
+	               "\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":10,\"budget_w\":3000}", &r);
+	CHECK_INT(r.status, 200);
+	CHECK_CONTAINS(json_string_value(json_object_get(json_object_get(r.json, "service_times"), "warning")),
+	               "the model's architecture is unknown");
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(r.json, "warnings"), 0)),
+	               "not the capacity model");
+	http_reply_free(&r);
+	http_post_json(h, url("/v1/forecast/envelope"), "{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,"
+	               "\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":10,\"replicas\":1,"
+	               "\"service\":\"capacity\"}", &r);
+	CHECK_CONTAINS(http_error_str(&r, "message"), "service: the capacity model cannot give the service times: the "
+	               "model's architecture is unknown");
+	http_reply_free(&r);
+}
+
 int
 main(void)
 {
-	wc_params paper = WC_PARAMS_INIT;
+	wc_params paper = WC_PARAMS_INIT, hot = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_default(&paper);
+	wc_params_default(&hot);
+	snprintf(hot.name, sizeof hot.name, "hot");
+	hot.levels[0].theta.value += 0.5;
+	const wc_params *sets[2] = { &paper, &hot };
+	const char *sources[2] = { "profile:paper", "hot" };
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	so.listen = "127.0.0.1:0";
 	so.threads = 4;
-	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	CHECK_INT(wc_server_start_profiles(&so, 2, sets, sources, &srv, &err), WC_OK);
 	if (!srv)
 		return check_report("test_server_envelope");
 	http_set_base(wc_server_port(srv));
 	test_bad_inputs();
 	test_deterministic_and_same_as_cli();
 	test_budget();
+	test_profile_and_service(&hot, &paper);
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
 	wc_params_clear(&paper);
+	wc_params_clear(&hot);
 	return check_report("test_server_envelope");
 }

@@ -1,9 +1,10 @@
 /*
  * Envelopes replayed on measured runs (docs/envelopes.md, "Validation"):
  * per run, the response (the set's, or fitted on the other runs), the
- * service-time stand-in and the law-based power map for its
- * configuration, R replicas of its own arrivals, and the predicted trace
- * metrics against the measured ones.
+ * service times (the capacity model's where the set has them, else the
+ * stand-in's) and the law-based power map for its configuration, R
+ * replicas of its own arrivals, and the predicted trace metrics against
+ * the measured ones.
  */
 #include "validation/envelope.h"
 
@@ -23,6 +24,7 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 		return;
 	free(r->predicted);
 	free(r->response);
+	free(r->service);
 	free(r->law_level);
 	memset(r, 0, sizeof *r);
 }
@@ -50,18 +52,20 @@ response_for(const wc_params *p, const wc_envelope_check_run *runs, size_t n, si
 
 static int
 predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_response_params *resp,
-            const wc_envelope_check_options *o, wc_envelope_result *res, wc_error *err)
+            const wc_envelope_check_options *o, wc_envelope_result *res, wc_envelope_check_service *used,
+            wc_error *err)
 {
-	wc_roofline_standin rs;
+	wc_service_store ss;
 	wc_service_times st;
 	wc_power_map_law store;
 	wc_power_map pm;
 	wc_envelope_options eo;
 	int rc;
-	if ((rc = wc_roofline_standin_init(&rs, &run->config, err)) != WC_OK ||
+	if ((rc = wc_service_select(p, &run->config, o->service, &ss, &st, err)) != WC_OK ||
 	    (rc = wc_power_map_from_law(p, &run->config, resp, &store, &pm, err)) != WC_OK)
 		return rc;
-	wc_roofline_standin_service(&rs, &st);
+	snprintf(used->source, sizeof used->source, "%s", st.source);
+	snprintf(used->fallback, sizeof used->fallback, "%s", ss.fallback);
 	wc_envelope_options_init(&eo);
 	eo.horizon_s = run->horizon_s;
 	eo.warmup_s = run->warmup_s;
@@ -78,7 +82,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 
 static void
 add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
-           wc_per_run_row *row)
+           const wc_envelope_check_service *service, wc_per_run_row *row)
 {
 	wc_per_run_row_input(row, "platform", run->config.platform);
 	wc_per_run_row_input_number(row, "tp", run->config.tp);
@@ -90,13 +94,14 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int lo
 	wc_per_run_row_input_number(row, "tau_s", r->tau_s.value);
 	wc_per_run_row_input_number(row, "hold_s", r->hold_s.value);
 	wc_per_run_row_input_number(row, "prefill_ratio", r->prefill_ratio.value);
-	wc_per_run_row_input(row, "service_times", "roofline_standin");
+	wc_per_run_row_input(row, "service_times", service->source);
 	wc_per_run_row_input_number(row, "idle_power_w", run->config.idle_power_w > 0 ? run->config.idle_power_w : NAN);
 }
 
 static int
 add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
-         const wc_envelope_result *res, const wc_params *p, wc_per_run *rows, wc_error *err)
+         const wc_envelope_check_service *service, const wc_envelope_result *res, const wc_params *p,
+         wc_per_run *rows, wc_error *err)
 {
 	const char *names[5] = { "mean_w", "p5_w", "p95_w", "max_w", "ramp_w_per_s" };
 	const wc_envelope_stat *pred[5] = { &res->server.mean_w, &res->server.p5_w, &res->server.p95_w,
@@ -111,7 +116,7 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro
 		if (loro)
 			snprintf(row.fold, sizeof row.fold, "without %s", run->run_id);
 		snprintf(row.quantity, sizeof row.quantity, "%s", names[q]);
-		add_inputs(run, r, loro, &row);
+		add_inputs(run, r, loro, service, &row);
 		row.predicted = pred[q]->value;
 		row.measured = meas[q];
 		row.error_pct = 100.0 * (pred[q]->value - meas[q]) / meas[q];
@@ -121,6 +126,8 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro
 		         run->config.idle_power_w > 0 ? "run" : wc_source_name(wc_params_level(p, run->config.platform)
 		                                                               ? wc_params_level(p, run->config.platform)->p0.source
 		                                                               : WC_SRC_ASSUMED));
+		if (service->fallback[0])
+			wc_per_run_row_warn(&row, service->fallback);
 		for (int w = 0; w < res->n_warnings; w++)
 			wc_per_run_row_warn(&row, res->warnings[w]);
 		int rc = wc_per_run_add(rows, &row, err);
@@ -200,8 +207,9 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		return wc_error_set(err, WC_EINVAL, "runs: leaving one run out needs at least 3 runs, got %zu", n);
 	out->predicted = wc_alloc_array(n, sizeof *out->predicted);
 	out->response = wc_alloc_array(n, sizeof *out->response);
+	out->service = wc_alloc_array(n, sizeof *out->service);
 	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
-	if (!out->predicted || !out->response || !out->law_level) {
+	if (!out->predicted || !out->response || !out->service || !out->law_level) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	}
@@ -210,7 +218,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		wc_envelope_result res;
 		wc_error e2;
 		if ((rc = response_for(p, runs, n, i, o, &out->response[i], &e2)) != WC_OK ||
-		    (rc = predict_run(p, &runs[i], &out->response[i], o, &res, &e2)) != WC_OK) {
+		    (rc = predict_run(p, &runs[i], &out->response[i], o, &res, &out->service[i], &e2)) != WC_OK) {
 			wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
 			break;
 		}
@@ -219,7 +227,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 			                                   res.server.ramp_w_per_s.value };
 		out->law_level[i] = law_level(&runs[i], &out->response[i]);
 		if (rows)
-			rc = add_rows(&runs[i], &out->response[i], o->loro, &res, p, rows, err);
+			rc = add_rows(&runs[i], &out->response[i], o->loro, &out->service[i], &res, p, rows, err);
 		wc_envelope_result_clear(&res);
 	}
 	if (rc == WC_OK && summarise(runs, n, out) != WC_OK)

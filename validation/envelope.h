@@ -45,12 +45,20 @@ typedef struct {
 	int replicas;
 	uint64_t seed;
 	int threads;
+	wc_service_choice service;      /* auto: the capacity model where the set has it */
 } wc_envelope_check_options;
+
+/** The service times one run was replayed with. */
+typedef struct {
+	char source[48];                      /* "capacity" or "roofline_standin" */
+	char fallback[WC_ENVELOPE_WARN_LEN];  /* why not the capacity model (auto), else "" */
+} wc_envelope_check_service;
 
 typedef struct {
 	size_t n;
 	wc_envelope_metrics *predicted; /* n, owned (wc_envelope_check_report_clear) */
 	wc_response_params *response;   /* n: the response each run was predicted with */
+	wc_envelope_check_service *service; /* n: its service times */
 	double *law_level;              /* n: the scale of the law's dynamic power that fits the
 	                                 * run's measured power best (1 = the law as frozen; a
 	                                 * diagnostic, not used in the prediction) */
@@ -62,7 +70,9 @@ typedef struct {
 
 /** Replay every run and compare. `rows` (may be NULL) receives one row
  *  per run and metric (quantity mean_w, p5_w, p95_w, max_w,
- *  ramp_w_per_s; lo/hi = the 5th/95th percentile over replicas). */
+ *  ramp_w_per_s; lo/hi = the 5th/95th percentile over replicas). Service
+ *  times as o->service chooses (wc_service_select); capacity forced where
+ *  a run's configuration has none is refused ("<run>: service: ..."). */
 int wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size_t n,
                          const wc_envelope_check_options *o, wc_envelope_check_report *out,
                          wc_per_run *rows, wc_error *err);

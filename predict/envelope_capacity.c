@@ -1,0 +1,64 @@
+/*
+ * Envelope service times from the capacity model (docs/envelopes.md,
+ * "Service times"; the model in docs/capacity.md): the level of the
+ * parameter set's capacity section is bound and evaluated with the same
+ * calls predict/capacity.c makes, so an envelope's decode step and
+ * prefill are the capacity answers' own numbers.
+ */
+#include "predict/envelope.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The capacity model's decode step at `running` requests of mean context
+ * `context_tokens`. Its context is L_in + L_out / 2 over a request's
+ * life; the engine passes the running requests' mean context of the
+ * moment, so it goes in as the prompt with nothing generated. */
+static double
+capacity_decode(void *ctx, double running, double context_tokens)
+{
+	const wc_capacity_service_store *s = ctx;
+	wc_capacity_times t;
+	wc_capacity_times_eval(&s->point, &s->arch, &s->hw, s->tp, running, context_tokens > 0 ? context_tokens : 0.0,
+	                       0.0, &t);
+	return t.t_dec;
+}
+
+/* The capacity model's prefill of one prompt (it does not depend on the
+ * running count). */
+static double
+capacity_prefill(void *ctx, double input_tokens)
+{
+	const wc_capacity_service_store *s = ctx;
+	wc_capacity_times t;
+	wc_capacity_times_eval(&s->point, &s->arch, &s->hw, s->tp, 1.0, input_tokens > 0 ? input_tokens : 0.0, 0.0,
+	                       &t);
+	return t.t_pre;
+}
+
+int
+wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_store *store,
+                    wc_service_times *out, wc_error *err)
+{
+	wc_capacity_binding b;
+	int rc;
+	memset(store, 0, sizeof *store);
+	if (c->tp < 1 || c->tp > WC_LAW_MAX_TP)
+		return wc_error_set(err, WC_EINVAL, "tp: must be between 1 and %d, got %d", WC_LAW_MAX_TP, c->tp);
+	if ((rc = wc_capacity_bind(&p->capacity, c->platform, &b, err)) != WC_OK)
+		return rc;
+	if (!c->arch)
+		return wc_error_set(err, WC_EINVAL, "model: the capacity model needs the architecture (a catalog "
+		                    "model name, or layers, kv_heads, head_dim and the parameter counts)");
+	if ((rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, &store->arch, err)) != WC_OK)
+		return rc;
+	wc_capacity_bound_point(&b, NULL, &store->point);
+	store->hw = b.hw;
+	store->tp = c->tp;
+	snprintf(store->level, sizeof store->level, "%s", b.level->name);
+	out->decode_step_s = capacity_decode;
+	out->prefill_s = capacity_prefill;
+	out->ctx = store;
+	snprintf(out->source, sizeof out->source, "capacity");
+	return WC_OK;
+}

@@ -1,0 +1,75 @@
+/*
+ * Which service times an envelope uses (docs/envelopes.md, "Service
+ * times"): the capacity model when the parameter set can give it for the
+ * configuration, else the stand-in with the reason said; either can be
+ * forced, and forcing the capacity model where it cannot answer is refused
+ * with the reason.
+ */
+#include "predict/envelope.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const choice_names[] = { "auto", "capacity", "standin" };
+
+const char *
+wc_service_choice_name(wc_service_choice c)
+{
+	return c >= WC_SERVICE_AUTO && c <= WC_SERVICE_STANDIN ? choice_names[c] : "?";
+}
+
+int
+wc_service_choice_from_name(const char *name, wc_service_choice *out)
+{
+	for (int i = 0; name && i <= WC_SERVICE_STANDIN; i++)
+		if (strcmp(name, choice_names[i]) == 0) {
+			*out = (wc_service_choice)i;
+			return WC_OK;
+		}
+	return WC_EINVAL;
+}
+
+/* Why the capacity model cannot give this configuration's service times,
+ * from its refusal ("platform: the capacity model has no level 'X'"). */
+static void
+reason_of(const wc_params *p, const wc_config *c, const char *msg, char *buf, size_t cap)
+{
+	if (!p->capacity.present)
+		snprintf(buf, cap, "the parameter set has no capacity section");
+	else if (strncmp(msg, "platform:", 9) == 0)
+		snprintf(buf, cap, "its capacity section has no level '%.40s'", c->platform ? c->platform : "");
+	else if (!c->arch)
+		snprintf(buf, cap, "the model's architecture is unknown (give a catalog model)");
+	else
+		snprintf(buf, cap, "%.150s", msg);
+}
+
+int
+wc_service_select(const wc_params *p, const wc_config *c, wc_service_choice choice,
+                  wc_service_store *store, wc_service_times *out, wc_error *err)
+{
+	wc_error why;
+	char reason[160];
+	memset(store, 0, sizeof *store);
+	if (choice != WC_SERVICE_STANDIN) {
+		int rc = wc_capacity_service(p, c, &store->capacity, out, &why);
+		if (rc == WC_OK) {
+			store->is_capacity = 1;
+			return WC_OK;
+		}
+		if (rc == WC_ENOMEM || strncmp(why.msg, "tp:", 3) == 0)
+			return wc_error_set(err, rc, "%s", why.msg);
+		reason_of(p, c, why.msg, reason, sizeof reason);
+		if (choice == WC_SERVICE_CAPACITY)
+			return wc_error_set(err, WC_EINVAL, "service: the capacity model cannot give the service "
+			                    "times: %s", reason);
+		snprintf(store->fallback, sizeof store->fallback,
+		         "service times: the roofline stand-in (assumed efficiencies), not the capacity model: %s",
+		         reason);
+	}
+	int rc = wc_roofline_standin_init(&store->standin, c, err);
+	if (rc != WC_OK)
+		return rc;
+	wc_roofline_standin_service(&store->standin, out);
+	return WC_OK;
+}

@@ -1,0 +1,288 @@
+/*
+ * Envelope service times from the capacity model (predict/envelope.h,
+ * wc_capacity_service; docs/envelopes.md, "Service times"): its decode
+ * step and prefill are the capacity answers' own (predict/capacity.h, to
+ * 1e-9) on dense and MoE models and groups of 1 and 2; Little's law holds
+ * with them (mean running = lambda W, W built from the same callbacks); a
+ * closed loop runs at the capacity model's throughput; the choice falls
+ * back to the stand-in with the reason (no section, no level, no
+ * architecture) and refuses a forced capacity model with it; and the
+ * command line names the source, the fallback warning and the refusal.
+ */
+#include "predict/capacity.h"
+#include "predict/predict.h"
+#include "tests/support/check.h"
+#include "tests/support/support.h"
+
+#include <gsl/gsl_errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static wc_params paper;
+
+static wc_config
+config(const char *platform, int tp, const char *model)
+{
+	wc_config c = WC_CONFIG_INIT;
+	c.platform = platform;
+	c.tp = tp;
+	c.arch = wc_model_lookup(model);
+	c.active_params_b = c.arch ? c.arch->active_params_b : 8.0;
+	return c;
+}
+
+/* predict/capacity's closed loop at n running gives latency = L_out t_dec +
+ * n t_pre and ttft = t_pre + t_dec; solve both for t_dec and t_pre and
+ * compare with the envelope's callbacks at the same state. */
+static void
+check_same_as_predict(const char *platform, int tp, const char *model, double n, double in, double out)
+{
+	wc_predictor *pr = NULL;
+	wc_capacity_service_store store;
+	wc_service_times st;
+	wc_capacity_prediction cap;
+	wc_error err;
+	wc_inference_query q = { 0 };
+	q.config = config(platform, tp, model);
+	q.config.running = n;
+	q.config.input_tokens = in;
+	q.config.output_tokens = out;
+	CHECK_INT(wc_predictor_new(&paper, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+	CHECK_INT(wc_capacity_service(&paper, &q.config, &store, &st, &err), WC_OK);
+	double lat = cap.value[WC_CAPQ_LATENCY], ttft = cap.value[WC_CAPQ_TTFT];
+	double t_dec = (lat - n * ttft) / (out - n), t_pre = ttft - t_dec;
+	double dec = st.decode_step_s(st.ctx, n, in + out / 2), pre = st.prefill_s(st.ctx, in);
+	fprintf(stderr, "%s x%d %s n %g: decode step %.9g s (capacity %.9g), prefill %.9g s (capacity %.9g)\n",
+	        platform, tp, model, n, dec, t_dec, pre, t_pre);
+	CHECK(strcmp(st.source, "capacity") == 0);
+	CHECK(fabs(dec / t_dec - 1) < 1e-9);
+	CHECK(fabs(pre / t_pre - 1) < 1e-9);
+	/* The throughput the capacity answer gives follows from them. */
+	CHECK(fabs(n * out / (out * dec + n * pre) / cap.value[WC_CAPQ_THROUGHPUT] - 1) < 1e-9);
+	wc_predictor_free(pr);
+}
+
+static void
+test_same_as_predict_capacity(void)
+{
+	check_same_as_predict("A100", 1, "Qwen3-8B", 32, 107, 512);
+	check_same_as_predict("H100", 2, "Qwen3-32B", 16, 1000, 300);
+	check_same_as_predict("H200", 1, "gemma-4-26B-A4B", 8, 2000, 200);
+	/* The decode step slows as n grows, the prefill as L grows. */
+	wc_capacity_service_store store;
+	wc_service_times st;
+	wc_error err;
+	wc_config c = config("A100", 1, "Qwen3-8B");
+	CHECK_INT(wc_capacity_service(&paper, &c, &store, &st, &err), WC_OK);
+	CHECK(st.decode_step_s(st.ctx, 64, 500) > st.decode_step_s(st.ctx, 8, 500));
+	CHECK(st.decode_step_s(st.ctx, 8, 4000) > st.decode_step_s(st.ctx, 8, 500));
+	CHECK(st.prefill_s(st.ctx, 2000) > 2 * st.prefill_s(st.ctx, 1000));
+}
+
+static void
+setup_power(const wc_config *c, wc_power_map_law *store, wc_power_map *pm)
+{
+	wc_error err;
+	CHECK_INT(wc_power_map_from_law(&paper, c, NULL, store, pm, &err), WC_OK);
+}
+
+/* Poisson arrivals at lambda with fixed lengths: a request is running for
+ * its L_out steps, each a decode step at the running count, and the
+ * steps it spends in carry its own prefill and those of the lambda W
+ * requests admitted meanwhile: W = L_out decode(n + 1, c) + (1 + n)
+ * prefill(L_in) with n = lambda W (c = L_in + L_out / 2, its mean context). */
+static double
+lambda_w(const wc_service_times *st, double lambda, double in, double out)
+{
+	double n = 0.0;
+	for (int it = 0; it < 200; it++)
+		n = lambda * (out * st->decode_step_s(st->ctx, n + 1, in + out / 2) + (1 + n) * st->prefill_s(st->ctx, in));
+	return n;
+}
+
+static void
+test_littles_law(void)
+{
+	wc_config c = config("A100", 1, "Qwen3-8B");
+	wc_capacity_service_store store;
+	wc_service_times st;
+	wc_power_map_law pstore;
+	wc_power_map pm;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_envelope_result r;
+	wc_error err;
+	CHECK_INT(wc_capacity_service(&paper, &c, &store, &st, &err), WC_OK);
+	setup_power(&c, &pstore, &pm);
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_POISSON;
+	w.rate = 4.0;
+	w.input = (wc_length_dist){ WC_LENGTH_FIXED, 32, 0, NULL, 0 };
+	w.output = (wc_length_dist){ WC_LENGTH_FIXED, 200, 0, NULL, 0 };
+	wc_envelope_options_init(&o);
+	o.horizon_s = 2000;
+	o.warmup_s = 20;
+	o.replicas = 4;
+	o.threads = 2;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_OK);
+	double expect = lambda_w(&st, w.rate, 32, 200), L = r.server.mean_running.value;
+	fprintf(stderr, "Little's law with capacity service times: mean running %.4f, lambda W %.4f (%+.2f %%)\n", L,
+	        expect, 100 * (L / expect - 1));
+	CHECK(fabs(L / expect - 1) < 0.02);
+	CHECK(strcmp(r.service_source, "capacity") == 0);
+	wc_envelope_result_clear(&r);
+}
+
+/* 16 clients with fixed lengths in lockstep: each cycle is 16 prefills and
+ * 512 decode steps at 16 running, the capacity model's closed loop. (At 16
+ * the step is memory-bound at every context; near the roofline's kink --
+ * 32 running on an A100 -- the engine's steps at their own contexts are
+ * about 1 % longer than the capacity model's step at the mean context.) */
+static void
+test_closed_loop_throughput(void)
+{
+	wc_config c = config("A100", 1, "Qwen3-8B");
+	wc_capacity_service_store store;
+	wc_service_times st;
+	wc_power_map_law pstore;
+	wc_power_map pm;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_envelope_result r;
+	wc_error err;
+	wc_predictor *pr = NULL;
+	wc_capacity_prediction cap;
+	wc_inference_query q = { 0 };
+	CHECK_INT(wc_capacity_service(&paper, &c, &store, &st, &err), WC_OK);
+	setup_power(&c, &pstore, &pm);
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_CLOSED;
+	w.concurrency = 16;
+	w.input = (wc_length_dist){ WC_LENGTH_FIXED, 107, 0, NULL, 0 };
+	w.output = (wc_length_dist){ WC_LENGTH_FIXED, 512, 0, NULL, 0 };
+	wc_envelope_options_init(&o);
+	o.horizon_s = 300;
+	o.replicas = 1;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_OK);
+	q.config = c;
+	q.config.running = 16;
+	q.config.input_tokens = 107;
+	q.config.output_tokens = 512;
+	CHECK_INT(wc_predictor_new(&paper, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+	double sim = r.server.output_tokens.value / o.horizon_s, model = cap.value[WC_CAPQ_THROUGHPUT];
+	fprintf(stderr, "closed loop of 16: %.2f tokens/s simulated, %.2f from the capacity model (%+.2f %%)\n", sim,
+	        model, 100 * (sim / model - 1));
+	CHECK(fabs(sim / model - 1) < 0.01);
+	CHECK(fabs(sim / model - 1) < 0.005); /* what it achieves: 0.2 % */
+	wc_predictor_free(pr);
+	wc_envelope_result_clear(&r);
+}
+
+static void
+expect_fallback(const wc_params *p, const wc_config *c, const char *reason)
+{
+	wc_service_store ss;
+	wc_service_times st;
+	wc_error err;
+	CHECK_INT(wc_service_select(p, c, WC_SERVICE_AUTO, &ss, &st, &err), WC_OK);
+	CHECK(!ss.is_capacity && strcmp(st.source, "roofline_standin") == 0);
+	CHECK_CONTAINS(ss.fallback, "service times: the roofline stand-in (assumed efficiencies), not the capacity model: ");
+	CHECK_CONTAINS(ss.fallback, reason);
+	CHECK_INT(wc_service_select(p, c, WC_SERVICE_CAPACITY, &ss, &st, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "service: the capacity model cannot give the service times: ");
+	CHECK_CONTAINS(err.msg, reason);
+}
+
+static void
+test_choice(void)
+{
+	wc_service_store ss;
+	wc_service_times st;
+	wc_error err;
+	wc_config c = config("A100", 1, "Qwen3-8B");
+	CHECK_INT(wc_service_select(&paper, &c, WC_SERVICE_AUTO, &ss, &st, &err), WC_OK);
+	CHECK(ss.is_capacity && strcmp(st.source, "capacity") == 0 && ss.fallback[0] == '\0');
+	CHECK(strcmp(ss.capacity.level, "A100") == 0);
+	CHECK_INT(wc_service_select(&paper, &c, WC_SERVICE_STANDIN, &ss, &st, &err), WC_OK);
+	CHECK(!ss.is_capacity && strcmp(st.source, "roofline_standin") == 0 && ss.fallback[0] == '\0');
+	/* No architecture, no level for the platform, no section. */
+	wc_config dense = config("A100", 1, "no-such-model");
+	expect_fallback(&paper, &dense, "the model's architecture is unknown");
+	wc_config b200 = config("B200", 1, "Qwen3-8B");
+	expect_fallback(&paper, &b200, "its capacity section has no level 'B200'");
+	wc_params bare = WC_PARAMS_INIT;
+	CHECK_INT(wc_params_copy(&bare, &paper, &err), WC_OK);
+	wc_capacity_params_clear(&bare.capacity);
+	wc_capacity_params_init(&bare.capacity);
+	expect_fallback(&bare, &c, "the parameter set has no capacity section");
+	wc_params_clear(&bare);
+	/* Names. */
+	wc_service_choice ch;
+	CHECK_INT(wc_service_choice_from_name("capacity", &ch), WC_OK);
+	CHECK_INT(ch, WC_SERVICE_CAPACITY);
+	CHECK_INT(wc_service_choice_from_name("roofline", &ch), WC_EINVAL);
+	CHECK(strcmp(wc_service_choice_name(WC_SERVICE_STANDIN), "standin") == 0);
+}
+
+/* `wattcast envelope --json`: the source, the capacity level's values, and
+ * for a model without an architecture the fallback warning; a forced
+ * capacity model without one is a usage error naming --service. */
+static void
+test_cli(void)
+{
+	const char *cap[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		              "--horizon", "20", "--replicas", "2", "--json", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(cap, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *st = json_object_get(j, "service_times");
+	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "capacity") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(st, "capacity"), "level")), "A100") == 0);
+	CHECK(json_array_size(json_object_get(j, "warnings")) == 0);
+	json_decref(j);
+	run_result_free(&r);
+	const char *active[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8", "--poisson", "2",
+		                 "--horizon", "20", "--replicas", "2", "--json", NULL };
+	CHECK_INT(run_wattcast(active, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	j = json_loads(r.out ? r.out : "", 0, NULL);
+	st = json_object_get(j, "service_times");
+	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "roofline_standin") == 0);
+	CHECK_CONTAINS(json_string_value(json_object_get(st, "warning")), "the model's architecture is unknown");
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)),
+	               "not the capacity model: the model's architecture is unknown");
+	json_decref(j);
+	run_result_free(&r);
+	const char *forced[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8", "--poisson", "2",
+		                 "--service", "capacity", NULL };
+	CHECK_INT(run_wattcast(forced, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "wattcast envelope: --service: the capacity model cannot give the service times: the "
+	                      "model's architecture is unknown");
+	run_result_free(&r);
+	const char *bad[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		              "--service", "fast", NULL };
+	CHECK_INT(run_wattcast(bad, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--service: expected auto, capacity or standin, got 'fast'");
+	run_result_free(&r);
+}
+
+int
+main(void)
+{
+	gsl_set_error_handler_off();
+	wc_params_default(&paper);
+	test_same_as_predict_capacity();
+	test_littles_law();
+	test_closed_loop_throughput();
+	test_choice();
+	test_cli();
+	wc_params_clear(&paper);
+	return check_report("test_envelope_capacity");
+}
