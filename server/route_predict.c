@@ -4,17 +4,31 @@
  */
 #include "server_internal.h"
 
+#include <stdlib.h>
+
 void
-wc_route_predict_inference(wc_request *req, wc_response *res)
+wc_answer_predict_inference(const wc_state *st, const char *body, size_t len, wc_response *res)
 {
-	json_t *body = NULL, *answer;
+	json_t *item = NULL, *answer;
 	wc_api_error e;
 
-	if (wc_request_read_json(req, req->srv->max_body, &body, res) != 0)
+	if (wc_request_parse_json(body, len, &item, res) != 0)
 		return;
-	if ((answer = wc_inference_answer(body, req->state, &e)) != NULL)
+	if ((answer = wc_inference_answer(item, st, &e)) != NULL)
 		wc_response_json(res, 200, answer);
 	else
 		wc_response_error(res, &e);
-	json_decref(body);
+	json_decref(item);
+}
+
+void
+wc_route_predict_inference(wc_request *req, wc_response *res)
+{
+	char *body;
+	size_t len;
+
+	if (wc_request_read_body(req, req->srv->max_body, &body, &len, res) != 0)
+		return;
+	wc_answer_predict_inference(req->state, body, len, res);
+	free(body);
 }
