@@ -21,6 +21,7 @@
  */
 #include "data/data.h"
 #include "server/server.h"
+#include "server/server_internal.h"
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
 
@@ -32,6 +33,23 @@
 
 static CURL *h;
 static int port;
+
+/* Is `code` one of the error codes server/openapi.json documents? */
+static int
+documented_code(const char *code)
+{
+	size_t len;
+	const char *text = wc_openapi_document(&len);
+	json_t *doc = json_loadb(text, len, 0, NULL);
+	json_t *e = json_object_get(json_object_get(json_object_get(doc, "components"), "schemas"), "Error");
+	json_t *codes = json_object_get(json_object_get(json_object_get(json_object_get(json_object_get(
+	                        e, "properties"), "error"), "properties"), "code"), "enum");
+	int found = 0;
+	for (size_t i = 0; i < json_array_size(codes); i++)
+		found |= strcmp(json_string_value(json_array_get(codes, i)), code) == 0;
+	json_decref(doc);
+	return found;
+}
 
 /* Send `raw`, read the answer until the server closes, and check it is
  * the JSON error shape with `status` and `code`. */
@@ -61,6 +79,7 @@ expect_raw(const char *what, const char *raw, size_t len, int status, const char
 	if (!ok)
 		fprintf(stderr, "%s: expected %d %s, got:\n%.600s\n", what, status, code, answer);
 	CHECK(ok);
+	CHECK(documented_code(code));
 	json_decref(j);
 }
 
@@ -180,6 +199,8 @@ test_slow_clients_vs_health(void)
 	}
 	CHECK_INT(busy, N - (THREADS - 1));
 	CHECK_INT(timed_out, THREADS - 1);
+	CHECK(documented_code("server_busy") && documented_code("request_timeout") &&
+	      documented_code("work_budget_exceeded"));
 }
 
 /* `items` copies of a request with a series of `samples` ones. */
