@@ -62,6 +62,7 @@ test_engine_timestamp_twice(void)
 		CHECK_INT(e->bad_lines, 0);
 	}
 	wc_engine_free(e);
+	free(p);
 	/* The same with a "vllm:" spelling of the second one. */
 	p = fixture("engine_twice2.csv", "timestamp,vllm:timestamp\n5,1\n6,2\n");
 	CHECK_INT(wc_engine_read(p, NULL, 0, &e, &err), WC_OK);
