@@ -12,8 +12,9 @@
 #   (defaults: build, 600; the two sets are fitted from the default table with
 #   200 bootstrap draws unless PARAMS is given, which is then the first one)
 #
-# The half rate is paced with wrk's Lua delay() (whole milliseconds per
-# request per connection), so the achieved rate is printed, not assumed.
+# The half rate is paced with wrk's Lua delay() per request and connection
+# (a mean of whole milliseconds, corrected after each window by the rate
+# achieved), and the achieved rate is printed, not assumed.
 # Needs wrk (Debian package wrk). The server runs under `nice`.
 set -eu
 cd "$(dirname "$0")/.."
@@ -56,19 +57,28 @@ cat >"$tmp/post.lua" <<'LUA'
 wrk.method = "POST"
 wrk.body = '{"platform":"H100","tp":1,"model":"Qwen3-8B","concurrency":32}'
 wrk.headers["Content-Type"] = "application/json"
+-- wrk's delay() is whole milliseconds: a fractional pace is drawn as its
+-- floor or ceiling with the right odds, so the mean delay is the pace.
 local pace = tonumber(os.getenv("SOAK_DELAY_MS") or "0")
 if pace > 0 then
-	function delay() return pace end
+	local lo = math.floor(pace)
+	local p_hi = pace - lo
+	function delay()
+		if math.random() < p_hi then return lo + 1 end
+		return lo
+	end
 end
 function done(summary, latency, requests)
 	local e = summary.errors
-	io.write(string.format("STATS %d %.3f %d %d %d\n", summary.requests, summary.duration / 1e6,
-		latency:percentile(50), latency:percentile(99),
-		e.connect + e.read + e.write + e.status + e.timeout))
+	io.write(string.format("STATS %d %.3f %d %d %d %d %d %d %d %d\n", summary.requests,
+		summary.duration / 1e6, latency:percentile(50), latency:percentile(99),
+		e.connect + e.read + e.write + e.status + e.timeout,
+		e.connect, e.read, e.write, e.status, e.timeout))
 end
 LUA
 
-# window DELAY_MS: one 10-s wrk run; prints "requests seconds p50_us p99_us errors"
+# window DELAY_MS: one 10-s wrk run; prints "requests seconds p50_us p99_us
+# errors connect read write status timeout"
 window() {
 	SOAK_DELAY_MS=$1 wrk -t2 -c32 -d10s -s "$tmp/post.lua" "$url" 2>/dev/null |
 		sed -n 's/^STATS //p'
@@ -77,10 +87,12 @@ rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$pid/status"; }
 
 set -- $(window 0)
 peak=$(awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", n / s }')
-# 32 connections, each waiting `delay` ms before its next request.
-delay=$(awk -v p="$peak" 'BEGIN { d = int(32000 / (p / 2) + 0.5); print d < 1 ? 1 : d }')
-echo "peak: $peak req/s (wrk -t2 -c32, 10 s); pacing 32 connections at one request per $delay ms"
-echo "target: about $((peak / 2)) req/s for $seconds s, SIGHUP every 30 s"
+target=$((peak / 2))
+# 32 connections, each waiting `delay` ms (a mean) before its next request;
+# after every window the delay is corrected by achieved / target, since
+# the answer's own latency adds to it.
+delay=$(awk -v t="$target" 'BEGIN { printf "%.3f", 32000 / t }')
+echo "peak: $peak req/s (wrk -t2 -c32, 10 s); target $target req/s for $seconds s, SIGHUP every 30 s"
 printf '%6s %10s %9s %9s %7s %9s\n' t_s req/s p50_ms p99_ms errors rss_mb
 
 windows=$((seconds / 10))
@@ -93,6 +105,9 @@ while [ $i -lt $windows ]; do
 	errors=$((errors + $5))
 	awk -v t=$((i * 10)) -v n="$1" -v s="$2" -v p50="$3" -v p99="$4" -v e="$5" -v r="$rss" \
 		'BEGIN { printf "%6d %10.0f %9.3f %9.3f %7d %9.1f\n", t, n / s, p50 / 1e3, p99 / 1e3, e, r / 1024 }'
+	[ "$5" -eq 0 ] || echo "       errors: connect $6, read $7, write $8, status $9, timeout ${10} (wrk's 2 s)"
+	delay=$(awk -v d="$delay" -v n="$1" -v s="$2" -v t="$target" \
+		'BEGIN { f = (n / s) / t; if (f < 0.5) f = 0.5; if (f > 2) f = 2; d *= f; printf "%.3f", d < 0.05 ? 0.05 : d }')
 	# After the first minute (warm-up), RSS must stay within 10 %.
 	if [ $i -gt 6 ]; then
 		[ "$rss_min" -eq 0 ] || [ "$rss" -lt "$rss_min" ] && rss_min=$rss
