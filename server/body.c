@@ -57,8 +57,9 @@ read_failed(wc_response *res, const wc_api_error *e)
 
 /* The read loop: `buf` of `*cap` bytes grows up to limit + 1. CivetWeb's
  * mg_read waits at most the I/O timeout and returns 0 when nothing came
- * (a declared length not reached yet) or when a chunked body ended; the
- * deadline, counted from the headers, bounds the whole body. */
+ * (a declared length not reached yet) or when a chunked body ended, and
+ * -1 when the client closed; the deadline, counted from the headers,
+ * bounds the whole body. */
 static int
 read_loop(wc_request *req, size_t limit, char **bufp, size_t *cap, size_t *len, wc_response *res)
 {
@@ -86,6 +87,13 @@ read_loop(wc_request *req, size_t limit, char **bufp, size_t *cap, size_t *len, 
 			return -1;
 		}
 		int n = mg_read(req->conn, buf + *len, *cap - *len);
+		if (n < 0 && req->content_length >= 0) {
+			wc_api_error_set(&e, 400, "bad_request", NULL,
+			                 "request body ended after %zu of %lld bytes", *len,
+			                 req->content_length);
+			read_failed(res, &e);
+			return -1;
+		}
 		if (n < 0) {
 			wc_api_error_set(&e, 400, "bad_request", NULL, "could not read the request body");
 			read_failed(res, &e);
@@ -138,11 +146,6 @@ read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_respons
 		req->body_pending = 0;
 		if (len > limit) {
 			too_large(res, limit);
-			rc = -1;
-		} else if (req->content_length >= 0 && len < (size_t)req->content_length) {
-			wc_api_error_set(&e, 400, "bad_request", NULL,
-			                 "request body ended after %zu of %lld bytes", len, req->content_length);
-			read_failed(res, &e);
 			rc = -1;
 		}
 	}

@@ -165,6 +165,21 @@ test_stalled_body(void)
 	CHECK_CONTAINS(answer, "not complete 3000 ms after its headers (12 of 100 bytes)");
 }
 
+/* A body cut short by the client closing its side: 400 at once, naming
+ * how much came. */
+static void
+test_body_cut_short(void)
+{
+	char answer[4096];
+	int fd = stalled_request();
+	CHECK(fd >= 0);
+	shutdown(fd, SHUT_WR);
+	raw_read_all(fd, answer, sizeof answer);
+	close(fd);
+	CHECK(strncmp(answer, "HTTP/1.1 400 ", 13) == 0);
+	CHECK_CONTAINS(answer, "request body ended after 12 of 100 bytes");
+}
+
 static void
 test_slow_clients_vs_health(void)
 {
@@ -312,6 +327,7 @@ main(void)
 	test_protocol_errors();
 	test_utf8_messages();
 	test_batch_work_budget();
+	test_body_cut_short();
 	test_stalled_body();
 	test_slow_clients_vs_health();
 
