@@ -64,7 +64,9 @@ wc_server_start(const wc_server_options *opt, const wc_params *params, const cha
 	srv->threads = opt->threads > 0 ? opt->threads : WC_SERVER_DEFAULT_THREADS;
 	/* Slow bodies may hold all workers but a reserve, which keeps serving
 	 * everything else (health above all) while they trickle in. */
-	int reserve = srv->threads / 8 > 0 ? srv->threads / 8 : srv->threads > 1;
+	int reserve = srv->threads / 8;
+	if (reserve < 1 && srv->threads > 1)
+		reserve = 1;
 	srv->max_body_readers = srv->threads - reserve;
 	srv->bench_trivial_route = opt->bench_trivial_route;
 	clock_gettime(CLOCK_MONOTONIC, &srv->started);
