@@ -53,4 +53,17 @@ int wc__strict_double(const char *text, double *out);
  *  close it and write the bytes to `path` atomically; frees `*buf`. */
 int wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, wc_error *err);
 
+/** String -> int map (data/strmap.c): keys are copied. Zero-initialise;
+ *  release with wc__strmap_free. get returns 1 and sets *val (may be NULL)
+ *  when the key is present; put adds or replaces (WC_OK or WC_ENOMEM). */
+typedef struct {
+	char **keys;
+	int *vals;
+	size_t cap, n;
+} wc__strmap;
+
+int wc__strmap_get(const wc__strmap *m, const char *key, int *val);
+int wc__strmap_put(wc__strmap *m, const char *key, int val);
+void wc__strmap_free(wc__strmap *m);
+
 #endif

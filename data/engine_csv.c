@@ -108,7 +108,9 @@ map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *er
 		char *name = wc__trim(f[i].text, &fl);
 		name[fl] = '\0';
 		r->map[i] = header_column(name);
-		if (r->map[i] == -1)
+		if (r->map[i] == -1 && r->time_col >= 0)
+			r->map[i] = -2; /* a repeated timestamp: the first one wins too */
+		else if (r->map[i] == -1)
 			r->time_col = i;
 		else if (r->map[i] >= 0 && !e->col[r->map[i]])
 			e->col[r->map[i]] = malloc(sizeof(double)); /* grown with the rows */
@@ -157,7 +159,7 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 			ok = 0;
 		} else if (i == r->time_col) {
 			*t = x + r->opt->epoch_offset_s;
-		} else {
+		} else if (r->map[i] >= 0) {
 			row[r->map[i]] = x;
 		}
 	}

@@ -3,9 +3,11 @@
 
 #include <stdio.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdlib.h>
 #include "models/grow.h"
 #include <string.h>
@@ -74,15 +76,58 @@ fsync_parent(const char *path)
 	return rc;
 }
 
+/* The writer's pid in a temporary's name `<base>.tmp.<pid>.XXXXXX`
+ * (docs/architecture.md, "Files"), or 0 when `name` is not one of the
+ * temporaries of `base`. */
+static long
+temporary_owner(const char *name, const char *base, size_t blen)
+{
+	if (strncmp(name, base, blen) != 0 || strncmp(name + blen, ".tmp.", 5) != 0)
+		return 0;
+	const char *p = name + blen + 5, *q = p;
+	long pid = 0;
+	while (*q >= '0' && *q <= '9' && q - p < 10)
+		pid = pid * 10 + (*q++ - '0');
+	if (q == p || *q != '.' || strlen(q + 1) != 6)
+		return 0;
+	return pid;
+}
+
+/* Remove the temporaries of `path` left by writers that died (kill -9,
+ * power loss) before their rename: those whose pid is no longer alive.
+ * Best effort; a live writer's temporary is never touched. */
+static void
+remove_stale_temporaries(const char *path)
+{
+	char *copy_dir = strdup(path), *copy_base = strdup(path);
+	DIR *d = copy_dir ? opendir(dirname(copy_dir)) : NULL;
+	const char *base = copy_base ? basename(copy_base) : NULL;
+	struct dirent *e;
+	if (d && base) {
+		size_t blen = strlen(base);
+		while ((e = readdir(d)) != NULL) {
+			long pid = temporary_owner(e->d_name, base, blen);
+			if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+				(void)unlinkat(dirfd(d), e->d_name, 0);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(copy_dir);
+	free(copy_base);
+}
+
 int
 wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err)
 {
 	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
+	char *tmp = malloc(plen + 40);
 	if (!tmp)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-	memcpy(tmp, path, plen);
-	memcpy(tmp + plen, ".tmp.XXXXXX", 12);
+	remove_stale_temporaries(path);
+	/* The pid in the name lets the next writer tell a dead writer's
+	 * leftover from a live one's file in progress. */
+	snprintf(tmp, plen + 40, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;

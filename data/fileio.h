@@ -22,7 +22,10 @@ int wc_sha256_file_hex(const char *path, char out[65], wc_error *err);
 
 /** Write `len` bytes to `path` atomically (mkstemp beside it, fsync,
  *  rename, fsync of the folder). On failure the old file is untouched and
- *  no temporary file is left behind. */
+ *  no temporary file is left behind. The temporary is named
+ *  `<path>.tmp.<pid>.XXXXXX`; a writer killed before its rename leaves it,
+ *  and the next write of `path` removes every such file whose pid is no
+ *  longer alive. */
 int wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err);
 
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).

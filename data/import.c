@@ -51,9 +51,11 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 		case ME_TOTAL: r->total_params_b = v; break;
 		case ME_ACTIVE: r->active_params_b = v; break;
 		case ME_NGPU:
-			if (v < 1 || v != floor(v))
-				return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column 'num_gpus': expected a whole number >= 1",
-				                    path, line, x->column);
+				/* Compared as a double: a huge count must not reach the cast. */
+			if (!(v >= 1 && v <= WC_LAW_MAX_TP && v == floor(v)))
+				return wc_error_set(err, WC_EPARSE,
+				                    "%s:%d:%d: column 'num_gpus': expected a whole number between 1 and %d, got '%s'",
+				                    path, line, x->column, WC_LAW_MAX_TP, x->text);
 			r->tp = (int)v;
 			break;
 		case ME_BATCH: r->running = v; break;
@@ -109,27 +111,47 @@ me_header(const char *path, int lineno, const wc__csv_field *f, int n, char **he
 	return WC_OK;
 }
 
-/* A run_id unique in `t` for the configuration of `r`. */
-static void
-me_run_id(const wc_runs_table *t, char *const *header, const wc__csv_field *f, int n, wc_run *r)
+/* Bytes of `s` to keep so that at most `max` remain without cutting a
+ * UTF-8 sequence in two. */
+static size_t
+utf8_cut(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n <= max)
+		return n;
+	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+		max--;
+	return max;
+}
+
+/* A run_id unique among those in `ids` (every id given so far, mapped to
+ * the next number to try when it recurs as a base) for the configuration
+ * of `r`. Repeated measurements of one configuration are kept, numbered
+ * "#2", "#3", ...; the base is shortened, never the number, so an id of
+ * any length gets a suffix that fits, and the map makes numbering n
+ * repeats O(n) instead of a scan of the table per try. */
+static int
+me_run_id(wc__strmap *ids, char *const *header, const wc__csv_field *f, int n, wc_run *r)
 {
 	/* One configuration = task x model x GPU x count x concurrency cap. */
 	const char *cap = "";
+	char base[sizeof r->run_id], suffix[16];
+	int rep = 0;
 	for (int i = 0; i < n; i++)
 		if (strcmp(header[i], "max_num_seqs") == 0)
 			cap = f[i].text;
-	snprintf(r->run_id, sizeof r->run_id, "%s|%s|%s|%dgpu|seqs%s", r->set, r->model, r->platform, r->tp, cap);
-	/* The table holds repeated measurements of one configuration:
-	 * keep each, numbered. */
-	size_t base_len = strlen(r->run_id);
-	for (int rep = 2;; rep++) {
-		int taken = 0;
-		for (size_t i = 0; i < t->n_runs && !taken; i++)
-			taken = strcmp(t->runs[i].run_id, r->run_id) == 0;
-		if (!taken)
-			break;
-		snprintf(r->run_id + base_len, sizeof r->run_id - base_len, "#%d", rep);
+	snprintf(base, sizeof base, "%s|%s|%s|%dgpu|seqs%s", r->set, r->model, r->platform, r->tp, cap);
+	snprintf(r->run_id, sizeof r->run_id, "%s", base);
+	if (wc__strmap_get(ids, base, &rep)) {
+		do {
+			int k = snprintf(suffix, sizeof suffix, "#%d", rep++);
+			size_t keep = utf8_cut(base, sizeof r->run_id - 1 - (size_t)k);
+			snprintf(r->run_id, sizeof r->run_id, "%.*s%s", (int)keep, base, suffix);
+		} while (wc__strmap_get(ids, r->run_id, NULL));
+		if (wc__strmap_put(ids, base, rep) != WC_OK)
+			return WC_ENOMEM;
 	}
+	return wc__strmap_put(ids, r->run_id, 2);
 }
 
 /* Append the run with the columns it did not take as extras (the source
@@ -161,6 +183,7 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 	int idx[ME_COUNT], n_header = 0, lineno = 0, rc, n;
 	const char *reason = NULL;
 	wc__csv_lines it;
+	wc__strmap ids = { 0 };
 	wc_runs_table *t = wc_runs_new();
 	*out = NULL;
 	wc__csv_lines_init(&it, NULL, 0);
@@ -196,13 +219,17 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 		wc_run r;
 		if ((rc = me_row(path, lineno, f, idx, &r, err)) != WC_OK)
 			goto done;
-		me_run_id(t, header, f, n, &r);
+		if (me_run_id(&ids, header, f, n, &r) != WC_OK) {
+			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			goto done;
+		}
 		if ((rc = me_append(t, &r, header, f, n, idx, err)) != WC_OK)
 			goto done;
 	}
 	if (!n_header)
 		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row", path);
 done:
+	wc__strmap_free(&ids);
 	wc__csv_lines_free(&it);
 	free(buf);
 	free(f);

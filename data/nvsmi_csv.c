@@ -266,6 +266,13 @@ close_sample(nv_reader *rd, size_t line)
 		rd->last_bad_line = rd->first_line;
 		return WC_OK;
 	}
+	if (rd->have_last && rd->t - rd->last_t > WC_TELEMETRY_MAX_GAP_S) {
+		wc__bad_line(&rd->bad, rd->first_line,
+		             "sample is %.0f s after the one before (gaps over %.0f s are not bridged); skipped",
+		             rd->t - rd->last_t, WC_TELEMETRY_MAX_GAP_S);
+		rd->last_bad_line = rd->first_line;
+		return WC_OK;
+	}
 	rd->have_last = 1;
 	rd->last_t = rd->t;
 	if (rd->info->samples == 0)

@@ -22,6 +22,12 @@ extern "C" {
 
 #define WC_TELEMETRY_MAX_GPUS 64
 #define WC_TELEMETRY_LINE_MAX 4096
+/** Longest gap between consecutive power samples, s. A sample further
+ *  from the one before is a bad line (a clock jump or a corrupt
+ *  timestamp), so no reader or metric ever spans a grid over the gap; a
+ *  log that really pauses for longer must be split there
+ *  (docs/formats/telemetry.md). */
+#define WC_TELEMETRY_MAX_GAP_S 3600.0
 /** Default share of malformed data lines above which a file is refused. */
 #define WC_TELEMETRY_MAX_BAD 0.01
 

@@ -12,6 +12,7 @@
 #include "models/grow.h"
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* "application/json", optionally with parameters ("; charset=utf-8"). */
 static int
@@ -38,13 +39,85 @@ too_large(wc_response *res, size_t limit)
 	res->close = 1;
 }
 
-/* Read the whole body into a malloc'd buffer of at most `limit` bytes. */
+static double
+ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return 1e3 * (double)(t1.tv_sec - t0->tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+/* Answer `e` and close: the rest of the body is not worth reading. */
+static void
+read_failed(wc_response *res, const wc_api_error *e)
+{
+	wc_response_error(res, e);
+	res->close = 1;
+}
+
+/* The read loop: `buf` of `*cap` bytes grows up to limit + 1. CivetWeb's
+ * mg_read waits at most the I/O timeout and returns 0 when nothing came
+ * (a declared length not reached yet) or when a chunked body ended, and
+ * -1 when the client closed; the deadline, counted from the headers,
+ * bounds the whole body. */
+static int
+read_loop(wc_request *req, size_t limit, char **bufp, size_t *cap, size_t *len, wc_response *res)
+{
+	const wc_server *srv = req->srv;
+	char *buf = *bufp;
+	wc_api_error e;
+	for (;;) {
+		if (*len == *cap) {
+			if (*cap > limit) {
+				too_large(res, limit);
+				return -1;
+			}
+			size_t ncap = *cap * 2 > limit + 1 ? limit + 1 : *cap * 2;
+			char *nb = wc_resize_array(buf, ncap, 1);
+			if (!nb)
+				return -2;
+			*bufp = buf = nb;
+			*cap = ncap;
+		}
+		if (ms_since(&req->started) >= (double)srv->request_timeout_ms) {
+			wc_api_error_set(&e, 408, "request_timeout", NULL,
+			                 "request body not complete %d ms after its headers (%zu of %lld bytes)",
+			                 srv->request_timeout_ms, *len, req->content_length);
+			read_failed(res, &e);
+			return -1;
+		}
+		int n = mg_read(req->conn, buf + *len, *cap - *len);
+		if (n < 0 && req->content_length >= 0) {
+			wc_api_error_set(&e, 400, "bad_request", NULL,
+			                 "request body ended after %zu of %lld bytes", *len,
+			                 req->content_length);
+			read_failed(res, &e);
+			return -1;
+		}
+		if (n < 0) {
+			wc_api_error_set(&e, 400, "bad_request", NULL, "could not read the request body");
+			read_failed(res, &e);
+			return -1;
+		}
+		*len += (size_t)n;
+		if (n == 0 && (req->content_length < 0 || *len >= (size_t)req->content_length))
+			return 0;
+	}
+}
+
+/* Read the whole body into a malloc'd buffer of at most `limit` bytes.
+ * While it waits for the body the worker counts against
+ * srv->max_body_readers: past it the request is refused at once (503), so
+ * slow bodies never hold the reserve of workers that keeps /v1/health and
+ * fast clients answered. */
 static int
 read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_response *res)
 {
+	wc_server *srv = req->srv;
 	size_t cap, len = 0;
 	char *buf;
 	wc_api_error e;
+	int rc;
 
 	*out = NULL;
 	*len_out = 0;
@@ -52,63 +125,41 @@ read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_respons
 		too_large(res, limit);
 		return -1;
 	}
+	if (atomic_fetch_add(&srv->body_readers, 1) >= srv->max_body_readers) {
+		atomic_fetch_sub(&srv->body_readers, 1);
+		wc_api_error_set(&e, 503, "server_busy", NULL,
+		                 "%d requests are already sending their bodies; retry shortly",
+		                 srv->max_body_readers);
+		wc_response_error(res, &e);
+		res->close = 1;
+		return -1;
+	}
 	/* Known length: one allocation (+1 to notice a longer body). Unknown
 	 * (chunked): grow geometrically up to limit + 1. */
 	cap = req->content_length >= 0 ? (size_t)req->content_length + 1 : 4096;
 	if (cap > limit + 1)
 		cap = limit + 1;
-	if (!(buf = malloc(cap)))
-		goto oom;
-	for (;;) {
-		if (len == cap) {
-			if (cap > limit) {
-				free(buf);
-				too_large(res, limit);
-				return -1;
-			}
-			size_t ncap = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
-			char *nb = wc_resize_array(buf, ncap, 1);
-			if (!nb) {
-				free(buf);
-				goto oom;
-			}
-			buf = nb;
-			cap = ncap;
+	buf = malloc(cap);
+	rc = buf ? read_loop(req, limit, &buf, &cap, &len, res) : -2;
+	atomic_fetch_sub(&srv->body_readers, 1);
+	if (rc == 0) {
+		req->body_pending = 0;
+		if (len > limit) {
+			too_large(res, limit);
+			rc = -1;
 		}
-		int n = mg_read(req->conn, buf + len, cap - len);
-		if (n < 0) {
-			free(buf);
-			wc_api_error_set(&e, 400, "bad_request", NULL, "could not read the request body");
-			wc_response_error(res, &e);
-			res->close = 1;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
 	}
-	req->body_pending = 0;
-	if (len > limit) {
-		free(buf);
-		too_large(res, limit);
-		return -1;
+	if (rc == -2) {
+		wc_api_error_set(&e, 500, "internal", NULL, "out of memory reading the body");
+		read_failed(res, &e);
 	}
-	if (req->content_length >= 0 && len < (size_t)req->content_length) {
+	if (rc != 0) {
 		free(buf);
-		wc_api_error_set(&e, 400, "bad_request", NULL,
-		                 "request body ended after %zu of %lld bytes", len, req->content_length);
-		wc_response_error(res, &e);
-		res->close = 1;
 		return -1;
 	}
 	*out = buf;
 	*len_out = len;
 	return 0;
-oom:
-	wc_api_error_set(&e, 500, "internal", NULL, "out of memory reading the body");
-	wc_response_error(res, &e);
-	res->close = 1;
-	return -1;
 }
 
 /* Does the JSON text nest arrays/objects deeper than `max`? jansson
@@ -139,35 +190,19 @@ too_deep(const char *p, size_t n, int max)
 }
 
 int
-wc_request_read_json(wc_request *req, size_t limit, json_t **out, wc_response *res)
+wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *res)
 {
-	char *body = NULL;
-	size_t len;
 	json_error_t jerr;
 	wc_api_error e;
 
 	*out = NULL;
-	if (req->content_length > (long long)limit) {
-		too_large(res, limit);
-		return -1;
-	}
-	if (!is_json_media_type(mg_get_header(req->conn, "Content-Type"))) {
-		wc_api_error_set(&e, 415, "unsupported_media_type", NULL,
-		                 "send the body as Content-Type: application/json");
-		wc_response_error(res, &e);
-		return -1;
-	}
-	if (read_body(req, limit, &body, &len, res) != 0)
-		return -1;
 	if (too_deep(body, len, WC_JSON_MAX_DEPTH)) {
-		free(body);
 		wc_api_error_set(&e, 400, "malformed_json", NULL,
 		                 "JSON nested deeper than %d levels", WC_JSON_MAX_DEPTH);
 		wc_response_error(res, &e);
 		return -1;
 	}
 	*out = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(body);
 	if (*out)
 		return 0;
 	/* Numbers JSON cannot hold as a finite double (1e999) fail here too:
@@ -183,4 +218,36 @@ wc_request_read_json(wc_request *req, size_t limit, json_t **out, wc_response *r
 	e.column = jerr.column > 0 ? jerr.column : 1;
 	wc_response_error(res, &e);
 	return -1;
+}
+
+int
+wc_request_read_body(wc_request *req, size_t limit, char **body, size_t *len, wc_response *res)
+{
+	wc_api_error e;
+
+	*body = NULL;
+	*len = 0;
+	if (req->content_length > (long long)limit) {
+		too_large(res, limit);
+		return -1;
+	}
+	if (!is_json_media_type(mg_get_header(req->conn, "Content-Type"))) {
+		wc_api_error_set(&e, 415, "unsupported_media_type", NULL,
+		                 "send the body as Content-Type: application/json");
+		wc_response_error(res, &e);
+		return -1;
+	}
+	return read_body(req, limit, body, len, res);
+}
+
+int
+wc_request_read_json(wc_request *req, size_t limit, json_t **out, wc_response *res)
+{
+	char *body;
+	size_t len;
+	if (wc_request_read_body(req, limit, &body, &len, res) != 0)
+		return -1;
+	int rc = wc_request_parse_json(body, len, out, res);
+	free(body);
+	return rc;
 }

@@ -44,7 +44,8 @@ check_known(const json_t *obj, const char *const *allowed, const char *at, wc_ap
 			char field[sizeof e->field];
 			snprintf(field, sizeof field, "%s", at);
 			wc_json_pointer_append(field, sizeof field, key);
-			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.*s\" (see GET /openapi.json)",
+			                 (int)wc_utf8_prefix(key, 64), key);
 			return -1;
 		}
 	}
@@ -385,7 +386,8 @@ known_top(const json_t *body, int budget, wc_api_error *e)
 		if (!known) {
 			char field[sizeof e->field] = "";
 			wc_json_pointer_append(field, sizeof field, key);
-			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.*s\" (see GET /openapi.json)",
+			                 (int)wc_utf8_prefix(key, 64), key);
 			return -1;
 		}
 	}

@@ -10,6 +10,84 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Length of the UTF-8 sequence starting at s (1-4), or 0 when it is not
+ * a valid one: no overlong forms, surrogates or code points above
+ * U+10FFFF, as jansson requires of every string. `avail` bytes may be
+ * read; a sequence running past them is invalid too. */
+static size_t
+utf8_seq_len(const unsigned char *s, size_t avail)
+{
+	unsigned c = s[0];
+	size_t n;
+	unsigned cp;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2, cp = c & 0x1F;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3, cp = c & 0x0F;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n > avail)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+size_t
+wc_utf8_prefix(const char *s, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strnlen(s, max + 4), n = 0;
+	if (len <= max)
+		return len;
+	while (n < max) {
+		size_t k = utf8_seq_len(u + n, len - n);
+		if (k == 0)
+			k = 1; /* an invalid byte is cut like any other */
+		if (n + k > max)
+			break;
+		n += k;
+	}
+	return n;
+}
+
+void
+wc_utf8_repair(char *s)
+{
+	unsigned char *u = (unsigned char *)s;
+	size_t len = strlen(s), r = 0, w = 0;
+	while (r < len) {
+		size_t k = utf8_seq_len(u + r, len - r);
+		if (k == 0) {
+			/* A sequence cut by the end of a bounded buffer is
+			 * dropped; any other invalid byte becomes '?'. */
+			size_t want = u[r] >= 0xF0 ? 4 : u[r] >= 0xE0 ? 3 : u[r] >= 0xC2 ? 2 : 1;
+			int tail = want > 1 && r + want > len;
+			for (size_t i = r + 1; tail && i < len; i++)
+				tail = (u[i] & 0xC0) == 0x80;
+			if (tail)
+				break;
+			u[w++] = '?';
+			r++;
+			continue;
+		}
+		memmove(u + w, u + r, k);
+		w += k;
+		r += k;
+	}
+	u[w] = '\0';
+}
+
 void
 wc_api_error_set(wc_api_error *e, int status, const char *code, const char *field,
                  const char *fmt, ...)
@@ -21,10 +99,14 @@ wc_api_error_set(wc_api_error *e, int status, const char *code, const char *fiel
 	if (field) {
 		e->has_field = 1;
 		snprintf(e->field, sizeof e->field, "%s", field);
+		wc_utf8_repair(e->field);
 	}
 	va_start(ap, fmt);
 	vsnprintf(e->message, sizeof e->message, fmt, ap);
 	va_end(ap);
+	/* Messages quote client input and are cut to a bounded buffer: never
+	 * leave half a character (or a byte that is not UTF-8) behind. */
+	wc_utf8_repair(e->message);
 }
 
 void
@@ -34,13 +116,23 @@ wc_json_pointer_append(char *ptr, size_t cap, const char *key)
 	if (n + 1 >= cap)
 		return;
 	ptr[n++] = '/';
-	for (const char *k = key; *k && n + 2 < cap; k++) {
+	for (const char *k = key; *k;) {
+		size_t step = utf8_seq_len((const unsigned char *)k, strnlen(k, 4));
+		if (step == 0)
+			step = 1;
 		if (*k == '~' || *k == '/') {
+			if (n + 2 >= cap)
+				break;
 			ptr[n++] = '~';
 			ptr[n++] = *k == '~' ? '0' : '1';
 		} else {
-			ptr[n++] = *k;
+			/* Whole characters only: a cut key stays valid UTF-8. */
+			if (n + step >= cap)
+				break;
+			memcpy(ptr + n, k, step);
+			n += step;
 		}
+		k += step;
 	}
 	ptr[n] = '\0';
 }

@@ -79,8 +79,9 @@ get_precision(const json_t *obj, const char *name, int allow_int4, wc_precision 
 		return wrong_type(e, field, want, v);
 	if (wc_precision_from_name(json_string_value(v), out) != WC_OK ||
 	    (!allow_int4 && *out == WC_PREC_INT4)) {
-		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected %s, got \"%.40s\"", name,
-		                 want, json_string_value(v));
+		const char *got = json_string_value(v);
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected %s, got \"%.*s\"", name,
+		                 want, (int)wc_utf8_prefix(got, 40), got);
 		return -1;
 	}
 	return 0;
@@ -130,9 +131,10 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		return wrong_type(e, "/model", "a string", model);
 	const wc_model_info *m = wc_model_lookup(json_string_value(model));
 	if (!m) {
+		const char *name = json_string_value(model);
 		wc_api_error_set(e, 404, "unknown_model", "/model",
-		                 "model: unknown model \"%.64s\" (see GET /v1/models, or give active_params_b)",
-		                 json_string_value(model));
+		                 "model: unknown model \"%.*s\" (see GET /v1/models, or give active_params_b)",
+		                 (int)wc_utf8_prefix(name, 64), name);
 		return -1;
 	}
 	q->config.active_params_b = m->active_params_b;
@@ -183,8 +185,9 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 				return invalid(e, field, "must be > 0", json_number_value(v));
 			r->arch.total_params_b = json_number_value(v);
 		} else {
-			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.32s\" (layers, "
-			                 "kv_heads, head_dim, d_model, total_params_b, experts, experts_per_token)", key);
+			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.*s\" (layers, "
+			                 "kv_heads, head_dim, d_model, total_params_b, experts, experts_per_token)",
+			                 (int)wc_utf8_prefix(key, 32), key);
 			return -1;
 		}
 	}
@@ -308,8 +311,8 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 	q->config.platform = json_string_value(v);
 	if (!wc_params_level(p, q->config.platform)) {
 		wc_api_error_set(e, 422, "unknown_platform", "/platform",
-		                 "platform: unknown platform \"%.48s\" (known: %s)", q->config.platform,
-		                 st->known_platforms);
+		                 "platform: unknown platform \"%.*s\" (known: %s)",
+		                 (int)wc_utf8_prefix(q->config.platform, 48), q->config.platform, st->known_platforms);
 		return -1;
 	}
 	if (parse_tp(item, q, e) < 0 || parse_model(item, r, e) < 0 || parse_architecture(item, r, e) < 0 ||
@@ -347,7 +350,8 @@ wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_
 			char field[sizeof e->field] = "";
 			wc_json_pointer_append(field, sizeof field, key);
 			wc_api_error_set(e, 422, "unknown_field", field,
-			                 "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			                 "unknown field \"%.*s\" (see GET /openapi.json)",
+			                 (int)wc_utf8_prefix(key, 64), key);
 			return -1;
 		}
 	}

@@ -94,7 +94,8 @@ check_fields(const json_t *item, wc_api_error *e)
 		if (!known) {
 			char field[sizeof e->field] = "";
 			wc_json_pointer_append(field, sizeof field, key);
-			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.*s\" (see GET /openapi.json)",
+			                 (int)wc_utf8_prefix(key, 64), key);
 			return -1;
 		}
 	}
@@ -109,9 +110,11 @@ parse_method(const json_t *item, wc_ft_config *c, wc_api_error *e)
 		return fail(e, "missing_field", "/method", "%srequired (full, lora or qlora)", "", 0);
 	if (!json_is_string(v))
 		return fail(e, "wrong_type", "/method", "expected a string, got %s", wc_json_type_name(v), 0);
-	if (wc_ft_method_from_name(json_string_value(v), &c->method) != WC_OK)
-		return fail(e, "invalid_value", "/method", "expected \"full\", \"lora\" or \"qlora\", got \"%.40s\"",
-		            json_string_value(v), 0);
+	if (wc_ft_method_from_name(json_string_value(v), &c->method) != WC_OK) {
+		char got[48]; /* cut on a character boundary: the message stays UTF-8 */
+		snprintf(got, sizeof got, "%.*s", (int)wc_utf8_prefix(json_string_value(v), 40), json_string_value(v));
+		return fail(e, "invalid_value", "/method", "expected \"full\", \"lora\" or \"qlora\", got \"%s\"", got, 0);
+	}
 	return 0;
 }
 
@@ -133,8 +136,9 @@ parse_model(const json_t *item, wc_ft_config *c, wc_api_error *e)
 		const wc_model_info *m = wc_model_lookup(json_string_value(model));
 		if (!m) {
 			wc_api_error_set(e, 404, "unknown_model", "/model",
-			                 "model: unknown model \"%.64s\" (see GET /v1/models, or give active_params_b, "
-			                 "layers and d_model)", json_string_value(model));
+			                 "model: unknown model \"%.*s\" (see GET /v1/models, or give active_params_b, "
+			                 "layers and d_model)", (int)wc_utf8_prefix(json_string_value(model), 64),
+			                 json_string_value(model));
 			return -1;
 		}
 		wc_ft_config_from_model(c, m);

@@ -9,15 +9,49 @@
 #include "server_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+/* The batch's work: law evaluations for its series samples (1 for a
+ * concurrency) times the bootstrap draws of the served set with the most
+ * (items may name any profile). Counted on the request as
+ * sent, before any item is computed, so a refused batch costs nothing
+ * but its parse. 1 with `res` holding the 413 when over the budget. */
+static int
+batch_work_refused(const wc_profiles *pf, const json_t *body, wc_response *res)
+{
+	int draws = 0;
+	for (int k = 0; k < pf->n; k++) {
+		int d = wc_predictor_params(pf->st[k]->pred)->n_draws;
+		draws = d > draws ? d : draws;
+	}
+	double samples = 0.0, work;
+	size_t i;
+	const json_t *item;
+	json_array_foreach(body, i, item) {
+		const json_t *series = json_object_get(item, "running_series");
+		samples += json_is_array(series) ? (double)json_array_size(series) : 1.0;
+	}
+	work = samples * (draws > 1 ? draws : 1);
+	if (work <= WC_SERVER_BATCH_WORK_MAX)
+		return 0;
+	wc_api_error e;
+	wc_api_error_set(&e, 413, "work_budget_exceeded", "",
+	                 "the batch needs %.4g law evaluations (%.0f running_series samples or "
+	                 "concurrencies x %d bootstrap draws), more than the budget of %.4g per batch; "
+	                 "split it", work, samples, draws > 1 ? draws : 1, WC_SERVER_BATCH_WORK_MAX);
+	wc_response_error(res, &e);
+	return 1;
+}
 
 void
-wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, const char *what)
+wc_answer_batch_of(const wc_profiles *pf, const char *text, size_t len, wc_item_answer_fn answer,
+                   const char *what, wc_response *res)
 {
 	json_t *body = NULL, *results = NULL, *root = NULL;
 	wc_api_error e;
 	size_t n, failed = 0;
 
-	if (wc_request_read_json(req, req->srv->max_batch_body, &body, res) != 0)
+	if (wc_request_parse_json(text, len, &body, res) != 0)
 		return;
 	if (!json_is_array(body)) {
 		wc_api_error_set(&e, 422, "wrong_type", "", "expected a JSON array of %s requests", what);
@@ -30,10 +64,12 @@ wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, c
 		wc_response_error(res, &e);
 		goto done;
 	}
+	if (batch_work_refused(pf, body, res))
+		goto done;
 	if (!(results = json_array()))
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		json_t *item = answer(json_array_get(body, i), req->profiles, &e);
+		json_t *item = answer(json_array_get(body, i), pf, &e);
 		if (!item) {
 			char prefix[32];
 			json_t *err;
@@ -50,7 +86,7 @@ wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, c
 		if (!item || json_array_append_new(results, item) != 0)
 			goto oom;
 	}
-	root = json_pack("{s:s,s:I,s:I,s:o}", "params_version", req->state->version,
+	root = json_pack("{s:s,s:I,s:I,s:o}", "params_version", wc_profiles_find(pf, NULL)->version,
 	                 "count", (json_int_t)n, "failed", (json_int_t)failed, "results", results);
 	results = NULL; /* stolen by json_pack, also on failure */
 	if (!root)
@@ -69,4 +105,22 @@ void
 wc_route_predict_batch(wc_request *req, wc_response *res)
 {
 	wc_route_batch_of(req, res, wc_inference_answer, "inference");
+}
+
+void
+wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, const char *what)
+{
+	char *body;
+	size_t len;
+
+	if (wc_request_read_body(req, req->srv->max_batch_body, &body, &len, res) != 0)
+		return;
+	wc_answer_batch_of(req->profiles, body, len, answer, what, res);
+	free(body);
+}
+
+void
+wc_answer_predict_batch(const wc_profiles *pf, const char *text, size_t len, wc_response *res)
+{
+	wc_answer_batch_of(pf, text, len, wc_inference_answer, "inference", res);
 }

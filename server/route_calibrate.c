@@ -45,7 +45,8 @@ unknown_key(const json_t *obj, const char *const *known, const char *prefix, wc_
 			char field[sizeof e->field];
 			snprintf(field, sizeof field, "%s", prefix);
 			wc_json_pointer_append(field, sizeof field, key);
-			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.64s\" (see GET /openapi.json)", key);
+			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.*s\" (see GET /openapi.json)",
+			                 (int)wc_utf8_prefix(key, 64), key);
 			return -1;
 		}
 	}
@@ -303,8 +304,8 @@ parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *
 	    option_number(body, "seed", 0, 9007199254740991.0, 1, &seed, e) < 0)
 		return -1;
 	if (scope && wc_calibrate_scope_from_name(scope, &c->o.scope) != WC_OK) {
-		wc_api_error_set(e, 422, "invalid_value", "/scope", "scope: expected \"model\" or \"platform\", got \"%.20s\"",
-		                 scope);
+		wc_api_error_set(e, 422, "invalid_value", "/scope", "scope: expected \"model\" or \"platform\", got \"%.*s\"",
+		                 (int)wc_utf8_prefix(scope, 20), scope);
 		return -1;
 	}
 	/* Absent: as many replicates as the base has draws, at most the cap. */

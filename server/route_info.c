@@ -32,8 +32,8 @@ wc_route_params(wc_request *req, wc_response *res)
 		}
 		if (n >= 0 && !(st = wc_profiles_find(req->profiles, name))) {
 			wc_api_error_set(&e, 422, "unknown_profile", "/profile",
-			                 "profile: unknown profile \"%.48s\" (serving: %s; see GET /v1/profiles)",
-			                 name, req->profiles->names);
+			                 "profile: unknown profile \"%.*s\" (serving: %s; see GET /v1/profiles)",
+			                 (int)wc_utf8_prefix(name, 48), name, req->profiles->names);
 			wc_response_error(res, &e);
 			return;
 		}

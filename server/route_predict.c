@@ -1,20 +1,35 @@
 /*
  * POST /v1/predict/inference: one configuration in, one prediction out
- * (the same JSON object as `wattcast predict inference --json`).
+ * (the same JSON object as `wattcast predict inference --json`), from the
+ * profile the request names.
  */
 #include "server_internal.h"
+
+#include <stdlib.h>
+
+void
+wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len, wc_response *res)
+{
+	json_t *item = NULL, *answer;
+	wc_api_error e;
+
+	if (wc_request_parse_json(body, len, &item, res) != 0)
+		return;
+	if ((answer = wc_inference_answer(item, pf, &e)) != NULL)
+		wc_response_json(res, 200, answer);
+	else
+		wc_response_error(res, &e);
+	json_decref(item);
+}
 
 void
 wc_route_predict_inference(wc_request *req, wc_response *res)
 {
-	json_t *body = NULL, *answer;
-	wc_api_error e;
+	char *body;
+	size_t len;
 
-	if (wc_request_read_json(req, req->srv->max_body, &body, res) != 0)
+	if (wc_request_read_body(req, req->srv->max_body, &body, &len, res) != 0)
 		return;
-	if ((answer = wc_inference_answer(body, req->profiles, &e)) != NULL)
-		wc_response_json(res, 200, answer);
-	else
-		wc_response_error(res, &e);
-	json_decref(body);
+	wc_answer_predict_inference(req->profiles, body, len, res);
+	free(body);
 }

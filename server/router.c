@@ -106,6 +106,7 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 		 * "chunked", hence the header check). */
 		.body_pending = ri->content_length > 0 ||
 		                (ri->content_length < 0 && mg_get_header(conn, "Transfer-Encoding")),
+		.started = t0,
 	};
 	/* local_uri_raw: decoded but not "cleaned", so /v1/../v1/health is not
 	 * silently rewritten into a route. */
@@ -115,6 +116,8 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 		wc_api_error_set(&e, 503, "shutting_down", NULL, "the server is shutting down");
 		wc_response_error(&res, &e);
 		res.close = 1;
+	} else if (wc_protocol_check_headers(conn, &res) != 0) {
+		/* answered: conflicting Content-Length */
 	} else if (route < 0) {
 		wc_api_error_set(&e, 404, "not_found", NULL, "no route %s %s (see GET /openapi.json)",
 		                 req.method, ri->local_uri_raw ? ri->local_uri_raw : "");

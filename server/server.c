@@ -66,6 +66,15 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 	srv->max_body = opt->max_body ? opt->max_body : WC_SERVER_DEFAULT_MAX_BODY;
 	srv->max_batch_body = opt->max_batch_body ? opt->max_batch_body : 8 * srv->max_body;
 	srv->request_timeout_ms = opt->request_timeout_ms > 0 ? opt->request_timeout_ms : 10000;
+	srv->io_timeout_ms = srv->request_timeout_ms < WC_SERVER_IO_TIMEOUT_MS ? srv->request_timeout_ms
+	                                                                       : WC_SERVER_IO_TIMEOUT_MS;
+	srv->threads = opt->threads > 0 ? opt->threads : WC_SERVER_DEFAULT_THREADS;
+	/* Slow bodies may hold all workers but a reserve, which keeps serving
+	 * everything else (health above all) while they trickle in. */
+	int reserve = srv->threads / 8;
+	if (reserve < 1 && srv->threads > 1)
+		reserve = 1;
+	srv->max_body_readers = srv->threads - reserve;
 	srv->bench_trivial_route = opt->bench_trivial_route;
 	clock_gettime(CLOCK_MONOTONIC, &srv->started);
 	if ((rc = wc_profiles_new(n, sets, sources, &srv->profiles, err)) != WC_OK) {
@@ -77,10 +86,13 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 		return wc_error_set(err, WC_ENOMEM, "serve: out of memory");
 	}
 
-	snprintf(threads, sizeof threads, "%d", opt->threads > 0 ? opt->threads : WC_SERVER_DEFAULT_THREADS);
-	snprintf(timeout, sizeof timeout, "%d", srv->request_timeout_ms);
+	snprintf(threads, sizeof threads, "%d", srv->threads);
+	snprintf(timeout, sizeof timeout, "%d", srv->io_timeout_ms);
 	/* No document_root: nothing but the routes is served. tcp_nodelay:
-	 * answers are single small writes that must not wait for an ACK. */
+	 * answers are single small writes that must not wait for an ACK.
+	 * CivetWeb's request_timeout_ms bounds the wait for the headers and
+	 * every single read or write; the body as a whole is bounded by our
+	 * own deadline (body.c), so no wait can add up past it. */
 	const char *options[] = {
 		"listening_ports", opt->listen ? opt->listen : "127.0.0.1:8080",
 		"num_threads", threads,
@@ -92,6 +104,8 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 	};
 	struct mg_callbacks callbacks;
 	memset(&callbacks, 0, sizeof callbacks);
+	callbacks.http_error = wc_protocol_http_error;
+	callbacks.connection_close = wc_protocol_connection_close;
 	struct mg_init_data init = { &callbacks, srv, options };
 	struct mg_error_data error = { &errcode, errtext, sizeof errtext };
 

@@ -84,14 +84,25 @@ typedef struct {
 	size_t max_body;
 	/** Body limit of POST /v1/predict/batch. 0 = 8 * max_body. */
 	size_t max_batch_body;
-	/** Milliseconds a client may take to send a request; also bounds how long
-	 *  wc_server_stop waits for requests in flight. 0 = 10000 ms. */
+	/** Milliseconds a client may take to send a request's body once its
+	 *  headers are in (a stalled body is cut with 408); also bounds how long
+	 *  wc_server_stop waits for requests in flight. 0 = 10000 ms. Headers
+	 *  must arrive within WC_SERVER_IO_TIMEOUT_MS (or this, if shorter),
+	 *  which also bounds each wait for a read or a write. */
 	int request_timeout_ms;
 	/** 1 registers GET /v1/bench/trivial (the benchmark's baseline route). */
 	int bench_trivial_route;
 } wc_server_options;
 
 #define WC_SERVER_DEFAULT_THREADS 64
+/** Longest wait for the headers of a request, and for any read or write
+ *  to make progress (docs/http-api.md, "Limits"). */
+#define WC_SERVER_IO_TIMEOUT_MS 1000
+/** Work of one batch (docs/http-api.md): the sum over its items of the
+ *  samples (1 for a `concurrency`) times the bootstrap draws of the set
+ *  (at least 1). A batch above it is refused (413) before any item is
+ *  computed. */
+#define WC_SERVER_BATCH_WORK_MAX 100000000.0
 #define WC_SERVER_DEFAULT_MAX_BODY ((size_t)1 << 20)
 #define WC_SERVER_BATCH_MAX_ITEMS 10000
 /** Parameter sets one server serves side by side (profiles). */

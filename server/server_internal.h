@@ -74,7 +74,14 @@ typedef struct {
 
 void wc_api_error_set(wc_api_error *e, int status, const char *code, const char *field,
                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/** Append `key` to a JSON pointer, escaping '~' and '/' (RFC 6901). */
+/** Bytes of `s` to keep so that at most `max` remain without cutting a
+ *  UTF-8 character (for "%.*s" quotes of client text in messages). */
+size_t wc_utf8_prefix(const char *s, size_t max);
+/** Make `s` valid UTF-8 in place: a character cut at the end is dropped,
+ *  any other invalid byte becomes '?'. */
+void wc_utf8_repair(char *s);
+/** Append `key` to a JSON pointer, escaping '~' and '/' (RFC 6901); a key
+ *  that does not fit is cut between characters. */
 void wc_json_pointer_append(char *ptr, size_t cap, const char *key);
 /** New reference: {"status", "code", "message", "field"?, "line"?, "column"?}
  *  with `prefix` put in front of the field (a batch item's "/3"). */
@@ -149,8 +156,12 @@ struct wc_server {
 	struct mg_context *ctx;
 	int port;
 	size_t max_body, max_batch_body;
-	int request_timeout_ms;
+	int request_timeout_ms;      /* a request's body, after its headers */
+	int io_timeout_ms;           /* CivetWeb's: headers, and each read or write */
 	int bench_trivial_route;
+	int threads;
+	int max_body_readers;        /* workers that may wait for a body at once */
+	atomic_int body_readers;
 
 	pthread_mutex_t state_lock;  /* guards `profiles` (the pointer only) */
 	wc_profiles *profiles;
@@ -191,6 +202,7 @@ typedef struct {
 	const char *method;
 	long long content_length;    /* -1 = not given (chunked or none) */
 	int body_pending;            /* the client announced a body not yet read */
+	struct timespec started;     /* CLOCK_MONOTONIC, when the headers were in */
 } wc_request;
 
 typedef void (*wc_route_fn)(wc_request *req, wc_response *res);
@@ -211,6 +223,20 @@ const wc_route *wc_route_at(size_t i);
 /** The CivetWeb handler registered for every URI. */
 int wc_router_handle(struct mg_connection *conn, void *cbdata);
 
+/* The HTTP layer's own refusals in the API's shape (protocol.c). */
+
+/** CivetWeb's http_error callback: a request CivetWeb refuses before any
+ *  handler (bad request line, method, Content-Length, version, headers
+ *  too long or too many) is answered as JSON. Always returns 0. */
+int wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg);
+/** CivetWeb's connection_close callback: a request CivetWeb parsed but
+ *  closes without any answer (`GET *`, an absolute-form URI) gets a 400
+ *  in the API's shape before the connection goes. */
+void wc_protocol_connection_close(const struct mg_connection *conn);
+/** Header checks CivetWeb does not make (two different Content-Length
+ *  values): 0, or -1 with `res` holding the 400. */
+int wc_protocol_check_headers(struct mg_connection *conn, wc_response *res);
+
 /* Answers. Each replaces what `res` held. */
 void wc_response_json(wc_response *res, int status, json_t *body);   /* steals body */
 void wc_response_text(wc_response *res, int status, char *body, size_t len); /* steals */
@@ -225,7 +251,24 @@ int wc_response_send(struct mg_connection *conn, const wc_response *res, int kee
  * Bodies nested deeper than WC_JSON_MAX_DEPTH are refused (400) before
  * parsing: jansson recurses, and CivetWeb's worker stacks are small. */
 #define WC_JSON_MAX_DEPTH 32
+/** Read the body of a JSON route (415 unless application/json, 413 over
+ *  `limit`) into a malloc'd buffer the caller frees. */
+int wc_request_read_body(wc_request *req, size_t limit, char **body, size_t *len,
+                         wc_response *res);
+/** Parse body bytes as one JSON value (400 with line and column, depth
+ *  limited, duplicate keys refused). */
+int wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *res);
+/** Both: read the body and parse it. */
 int wc_request_read_json(wc_request *req, size_t limit, json_t **out, wc_response *res);
+
+/* Body routes after their body is read: bytes in, answer out, no
+ * connection. The routes call them; so do the fuzz harnesses
+ * (tests/fuzz/), with arbitrary bytes, which is why they take the raw
+ * body and not parsed JSON. */
+void wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len,
+                                 wc_response *res);
+void wc_answer_predict_batch(const wc_profiles *pf, const char *body, size_t len,
+                             wc_response *res);
 
 /* Inference requests (request.c). */
 
@@ -262,8 +305,11 @@ json_t *wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_err
 /** One batch item -> its answer object, or NULL with `e` set. */
 typedef json_t *(*wc_item_answer_fn)(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 /** Answer a batch body (a JSON array) item by item with `answer`;
- *  `what` names the items in the error for a body that is no array. */
+ *  `what` names the items in the error for a body that is no array. The
+ *  first reads the request's body; the second answers from its bytes. */
 void wc_route_batch_of(wc_request *req, wc_response *res, wc_item_answer_fn answer, const char *what);
+void wc_answer_batch_of(const wc_profiles *pf, const char *text, size_t len, wc_item_answer_fn answer,
+                        const char *what, wc_response *res);
 
 /* Envelope and budget requests (envelope_request.c). */
 

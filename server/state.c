@@ -209,7 +209,7 @@ wc_profiles_select(const wc_profiles *pf, const json_t *item, wc_api_error *e)
 	const wc_state *st = wc_profiles_find(pf, json_string_value(v));
 	if (!st)
 		wc_api_error_set(e, 422, "unknown_profile", "/profile",
-		                 "profile: unknown profile \"%.48s\" (serving: %s; see GET /v1/profiles)",
-		                 json_string_value(v), pf->names);
+		                 "profile: unknown profile \"%.*s\" (serving: %s; see GET /v1/profiles)",
+		                 (int)wc_utf8_prefix(json_string_value(v), 48), json_string_value(v), pf->names);
 	return st;
 }

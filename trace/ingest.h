@@ -22,6 +22,10 @@ extern "C" {
 
 /** Grid of n(t) series and phase attribution, s (docs/formats/telemetry.md). */
 #define WC_INGEST_GRID_S 0.05
+/** Cells of that grid a run may span (2^24: 9.7 days, 128 MiB of n(t));
+ *  a longer run is refused. With gaps between power samples bounded by
+ *  WC_TELEMETRY_MAX_GAP_S, the grid never bridges a clock jump. */
+#define WC_INGEST_MAX_GRID_CELLS ((size_t)1 << 24)
 
 typedef struct {
 	wc_run_manifest defaults;  /* fills what a run's manifests leave unknown */

@@ -209,6 +209,12 @@ int
 wc__ingest_build_load(run_ctx *rc, wc_error *err)
 {
 	const double dt = WC_INGEST_GRID_S;
+	if ((rc->t1 - rc->t0) / dt >= (double)WC_INGEST_MAX_GRID_CELLS)
+		return wc_error_set(err, WC_ERANGE,
+		                    "%s: the power log spans %.0f s, more than %zu cells of the %g s grid "
+		                    "(%.1f days); split the run", rc->power_path, rc->t1 - rc->t0,
+		                    WC_INGEST_MAX_GRID_CELLS, dt,
+		                    (double)WC_INGEST_MAX_GRID_CELLS * dt / 86400.0);
 	rc->ngrid = (size_t)floor((rc->t1 - rc->t0) / dt + 1e-9) + 1;
 	rc->grid_n = malloc(rc->ngrid * sizeof *rc->grid_n);
 	rc->quiet = malloc(rc->pt->n);

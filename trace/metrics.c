@@ -423,7 +423,13 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 	if (n < 2 || !(out->duration_s > 0))
 		goto done;
 
-	/* Ramp on exact 1-s means. */
+	/* Ramp on exact 1-s means. Bins are counted before anything walks
+	 * them: a far-off timestamp must not cost a bin per second. */
+	if (out->duration_s > (double)WC_TRACE_MAX_BINS) {
+		rc = wc_error_set(err, WC_ERANGE, "trace: spans %.0f s, more than %zu 1-s means",
+		                  out->duration_s, WC_TRACE_MAX_BINS);
+		goto done;
+	}
 	size_t nb = wc_trace_bin_means(t, p, n, 1.0, NULL, 0);
 	size_t cap = nb > n ? nb : n;
 	bins = malloc((cap ? cap : 1) * sizeof *bins);
@@ -444,6 +450,12 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 		goto done;
 	gsl_sort(scratch, 1, nd);
 	out->grid_s = gsl_stats_median_from_sorted_data(scratch, 1, nd);
+	if (out->duration_s / out->grid_s > (double)WC_TRACE_MAX_BINS) {
+		rc = wc_error_set(err, WC_ERANGE, "trace: spans %.0f s, more than %zu bins of %g s",
+		                  out->duration_s, WC_TRACE_MAX_BINS, out->grid_s);
+		out->grid_s = NAN;
+		goto done;
+	}
 	size_t ng = wc_trace_bin_means(t, p, n, out->grid_s, NULL, 0);
 	if (ng > cap) {
 		double *nbuf = wc_resize_array(bins, ng, sizeof *bins);

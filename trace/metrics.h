@@ -35,6 +35,14 @@ extern "C" {
  *  the strongest one (guards against picking a multiple). Choice. */
 #define WC_TRACE_PERIOD_NEAR_BEST 0.9
 
+/** Bins (1-s means, or the spectral grid at the median sampling interval)
+ *  that the exact metrics may allocate: a trace needing more is refused
+ *  with WC_ERANGE instead of building a grid over its whole span (a clock
+ *  jump or one far-off timestamp). 2^24 bins = 128 MiB, 194 days of 1-s
+ *  means or 9.7 days at a 50 ms grid. The streaming form
+ *  (trace/stream.h) falls back to its bounded mode instead. */
+#define WC_TRACE_MAX_BINS ((size_t)1 << 24)
+
 typedef struct {
 	size_t samples;          /* samples in the trace */
 	double duration_s;       /* t[n-1] - t[0] */
@@ -113,7 +121,8 @@ int wc_trace_autocorrelation(const double *x, size_t len, size_t max_lag, double
                              wc_error *err);
 
 /** All metrics of one trace (docs/trace-metrics.md). t must be non-decreasing (WC_EINVAL
- *  otherwise, and for non-finite values). Needs n >= 2 for energy; shorter
+ *  otherwise, and for non-finite values); a span needing more than
+ *  WC_TRACE_MAX_BINS bins is WC_ERANGE. Needs n >= 2 for energy; shorter
  *  traces give NaN metrics, not an error. Scratch memory is O(n). */
 int wc_trace_metrics_compute(const double *t, const double *p, size_t n,
                              wc_trace_metrics *out, wc_error *err);

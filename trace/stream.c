@@ -152,6 +152,24 @@ on_second(double mean, void *payload)
 	}
 }
 
+/* The ramps of the kept samples' 1-s means, one at a time (no array: the
+ * span may hold far more seconds than samples). */
+typedef struct {
+	sketch *ramp;
+	int have_prev;
+	double prev;
+} ramp_feed;
+
+static void
+feed_ramp(double mean, void *payload)
+{
+	ramp_feed *f = payload;
+	if (f->have_prev)
+		sk_add(f->ramp, fabs(mean - f->prev));
+	f->have_prev = 1;
+	f->prev = mean;
+}
+
 /* Leave exact mode: histogram what was kept, then drop it. */
 static int
 go_bounded(wc_trace_stream *s, wc_error *err)
@@ -163,14 +181,11 @@ go_bounded(wc_trace_stream *s, wc_error *err)
 	for (size_t i = 0; i < s->n; i++)
 		sk_add(&s->power, s->p[i]);
 	/* The ramps so far, from the same exact 1-s means the binner saw. */
-	size_t nb = wc_trace_bin_means(s->t, s->p, s->n, 1.0, NULL, 0);
-	double *m = malloc((nb ? nb : 1) * sizeof *m);
-	if (!m)
-		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
-	wc_trace_bin_means(s->t, s->p, s->n, 1.0, m, nb);
-	for (size_t k = 1; k < nb; k++)
-		sk_add(&s->ramp, fabs(m[k] - m[k - 1]));
-	free(m);
+	wc_trace_binner b;
+	ramp_feed feed = { &s->ramp, 0, 0.0 };
+	wc_trace_binner_init(&b, 1.0);
+	for (size_t i = 0; i < s->n; i++)
+		wc_trace_binner_push(&b, s->t[i], s->p[i], feed_ramp, &feed);
 	free(s->t);
 	free(s->p);
 	s->t = s->p = NULL;
@@ -227,8 +242,17 @@ wc_trace_stream_finish(wc_trace_stream *s, wc_trace_metrics *out, int *exact, wc
 {
 	int rc;
 	*exact = s->exact;
-	if (s->exact)
-		return wc_trace_metrics_compute(s->t, s->p, s->n, out, err);
+	if (s->exact) {
+		rc = wc_trace_metrics_compute(s->t, s->p, s->n, out, err);
+		if (rc != WC_ERANGE)
+			return rc;
+		/* Too long a span for the exact bins (gaps up to
+		 * WC_TELEMETRY_MAX_GAP_S between few samples): the bounded
+		 * form, whose memory does not depend on the span. */
+		if ((rc = go_bounded(s, err)) != WC_OK)
+			return rc;
+		*exact = 0;
+	}
 	wc_trace_metrics_init(out);
 	out->samples = s->n;
 	out->duration_s = s->t_last - s->t0;

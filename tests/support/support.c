@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -126,6 +127,13 @@ grow_append(growbuf *g, const char *p, size_t n)
 int
 run_wattcast(const char *const *argv, const char *stdin_text, run_result *out)
 {
+	return run_wattcast_limited(argv, stdin_text, 0, out);
+}
+
+int
+run_wattcast_limited(const char *const *argv, const char *stdin_text, int cpu_seconds,
+                     run_result *out)
+{
 	int pin[2], pout[2], perr[2];
 	memset(out, 0, sizeof *out);
 	if (pipe(pin) || pipe(pout) || pipe(perr))
@@ -138,6 +146,12 @@ run_wattcast(const char *const *argv, const char *stdin_text, run_result *out)
 		dup2(pout[1], 1);
 		dup2(perr[1], 2);
 		close(pin[0]); close(pin[1]); close(pout[0]); close(pout[1]); close(perr[0]); close(perr[1]);
+		if (cpu_seconds > 0) {
+			/* A bound, not an expectation: a run that loops or walks
+			 * a huge grid dies of SIGXCPU instead of stalling ctest. */
+			struct rlimit rl = { (rlim_t)cpu_seconds, (rlim_t)cpu_seconds + 1 };
+			setrlimit(RLIMIT_CPU, &rl);
+		}
 		const char *bin = test_env("WATTCAST_BIN", "wattcast");
 		size_t n = 0;
 		while (argv[n])

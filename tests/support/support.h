@@ -18,6 +18,11 @@ typedef struct {
 /** Run `argv` (NULL-terminated; argv[0] "wattcast" is replaced by the
  *  built binary) with an optional stdin text; captures both streams. */
 int run_wattcast(const char *const *argv, const char *stdin_text, run_result *out);
+/** The same with the child's CPU time limited to `cpu_seconds` (0 = no
+ *  limit): a run that would loop forever ends with status 128 + SIGXCPU
+ *  (or SIGKILL) instead of hanging the test. */
+int run_wattcast_limited(const char *const *argv, const char *stdin_text, int cpu_seconds,
+                         run_result *out);
 void run_result_free(run_result *r);
 
 /** Fresh empty folder under WC_TEST_TMP (malloc'd path). */

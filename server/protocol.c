@@ -1,0 +1,129 @@
+/*
+ * Answers the HTTP layer gives itself, in the API's error shape
+ * (docs/http-api.md, "Errors"). CivetWeb refuses some requests before any
+ * handler sees them -- a malformed request line, an unknown or lower-case
+ * method, a bad Content-Length, too many or too long headers, an HTTP
+ * version it does not speak -- and would answer in plain text; its
+ * http_error callback hands them to us instead. Two kinds it parses but
+ * then drops without a word: the asterisk form (`GET *`) and absolute-form
+ * URIs (`GET http://host/path`), which it would pass to a proxy; its
+ * connection_close callback is the last point where the connection can
+ * still be answered. Both callbacks run on the worker thread that served
+ * the connection, so a thread-local flag tells the second whether the
+ * first already answered.
+ */
+#include "server_internal.h"
+
+#include <civetweb.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* Set when wc_protocol_http_error answered on this worker's connection;
+ * cleared when that connection closes. */
+static _Thread_local int answered_by_http_error;
+
+static wc_server *
+server_of(const struct mg_connection *conn)
+{
+	return mg_get_user_data(mg_get_context(conn));
+}
+
+/* Write `e` as a complete answer and close; counted as an unmatched
+ * route (no handler ran). */
+static void
+send_refusal(struct mg_connection *conn, const wc_api_error *e)
+{
+	wc_response res = { 0 };
+	wc_server *srv = server_of(conn);
+	wc_response_error(&res, e);
+	res.close = 1;
+	if (srv)
+		wc_metrics_record(&srv->metrics, WC_ROUTE_UNMATCHED, res.status, 0.0);
+	wc_response_send(conn, &res, 0);
+	wc_response_free(&res);
+}
+
+int
+wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
+{
+	wc_api_error e;
+	const char *why = msg ? msg : "";
+	int n = (int)wc_utf8_prefix(why, 120);
+	switch (status) {
+	case 411:
+		wc_api_error_set(&e, 411, "length_required", NULL,
+		                 "Content-Length must be a whole number of bytes (%.*s)", n, why);
+		break;
+	case 413:
+	case 431:
+		wc_api_error_set(&e, status, "headers_too_large", NULL,
+		                 "request line and headers larger than the server accepts (%.*s)", n, why);
+		break;
+	case 414:
+		wc_api_error_set(&e, 414, "uri_too_long", NULL, "request URI too long (%.*s)", n, why);
+		break;
+	case 505:
+		wc_api_error_set(&e, 505, "http_version_not_supported", NULL,
+		                 "HTTP version not supported: send HTTP/1.0 or HTTP/1.1 (%.*s)", n, why);
+		break;
+	default:
+		if (status >= 500)
+			wc_api_error_set(&e, status, "internal", NULL, "the HTTP layer failed (%.*s)", n, why);
+		else
+			wc_api_error_set(&e, status >= 400 ? status : 400, "bad_request", NULL,
+			                 "the request could not be parsed (%.*s); see GET /openapi.json", n,
+			                 why);
+		break;
+	}
+	send_refusal(conn, &e);
+	answered_by_http_error = 1;
+	return 0;
+}
+
+void
+wc_protocol_connection_close(const struct mg_connection *conn)
+{
+	const struct mg_request_info *ri = mg_get_request_info(conn);
+	/* A request that was parsed (it has a method and a target), reached no
+	 * handler (no local URI) and got no error answer: CivetWeb is about to
+	 * close on it silently. The connection is not written to otherwise, so
+	 * the cast is safe; the write is bounded by the I/O timeout. */
+	if (ri && ri->request_method && ri->request_uri && !ri->local_uri && !answered_by_http_error) {
+		wc_api_error e;
+		const char *t = ri->request_uri;
+		wc_api_error_set(&e, 400, "bad_request", NULL,
+		                 "request target \"%.*s\" is not a path: this server takes origin-form "
+		                 "targets only (POST /v1/predict/inference, not * or http://host/...)",
+		                 (int)wc_utf8_prefix(t, 80), t);
+		send_refusal((struct mg_connection *)conn, &e);
+	}
+	answered_by_http_error = 0;
+}
+
+int
+wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
+{
+	const struct mg_request_info *ri = mg_get_request_info(conn);
+	const char *first = NULL;
+	for (int i = 0; i < ri->num_headers; i++) {
+		const char *name = ri->http_headers[i].name, *value = ri->http_headers[i].value;
+		if (!name || !value || strcasecmp(name, "Content-Length") != 0)
+			continue;
+		/* Repeating the same length is allowed (RFC 9110, 8.6); two
+		 * different ones leave the body's end ambiguous (smuggling). */
+		if (first && strcmp(first, value) != 0) {
+			wc_api_error e;
+			wc_api_error_set(&e, 400, "bad_request", NULL,
+			                 "conflicting Content-Length headers (\"%.*s\" and \"%.*s\")",
+			                 (int)wc_utf8_prefix(first, 24), first,
+			                 (int)wc_utf8_prefix(value, 24), value);
+			wc_response_error(res, &e);
+			res->close = 1;
+			return -1;
+		}
+		first = value;
+	}
+	return 0;
+}

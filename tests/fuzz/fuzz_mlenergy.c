@@ -1,0 +1,27 @@
+/*
+ * The ML.ENERGY Leaderboard import (data/import.c): a table that imports
+ * has unique run ids (the runs-table reader refuses duplicates) that fit
+ * their field, and tp within 1..4096.
+ */
+#include "data/data.h"
+#include "tests/fuzz/fuzz_common.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_file("configurations.csv", data, size);
+	wc_runs_table *t = NULL;
+	wc_error err;
+	if (wc_import_mlenergy(path, &t, &err) != WC_OK)
+		return 0;
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *r = &t->runs[i];
+		FUZZ_ASSERT(r->tp >= 1 && r->tp <= 4096);
+		FUZZ_ASSERT(strlen(r->run_id) < sizeof r->run_id);
+		/* Unique ids; tables here are small (max_len), so pairwise. */
+		for (size_t j = 0; j < i && t->n_runs <= 2048; j++)
+			FUZZ_ASSERT(strcmp(r->run_id, t->runs[j].run_id) != 0);
+	}
+	wc_runs_free(t);
+	return 0;
+}

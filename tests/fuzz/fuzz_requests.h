@@ -1,0 +1,38 @@
+/*
+ * Per-request logs (data/request_log.c), JSON or CSV by the file name:
+ * every request kept completes no earlier than it arrives, and n(t) on a
+ * small grid over them (trace/load.c) is well defined.
+ */
+#ifndef WC_FUZZ_REQUESTS_H
+#define WC_FUZZ_REQUESTS_H
+
+#include "data/data.h"
+#include "trace/trace.h"
+#include "tests/fuzz/fuzz_common.h"
+
+#include <math.h>
+
+static inline int
+fuzz_requests(const char *name, const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_file(name, data, size);
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	wc_request_log *log = NULL;
+	wc_error err;
+	double grid[256];
+	opt.max_warnings = 0;
+	if (wc_request_log_read(path, &opt, &log, &err) != WC_OK)
+		return 0;
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < log->n; i++) {
+		FUZZ_ASSERT(isfinite(log->arrival[i]) && !(log->completion[i] < log->arrival[i]));
+		lo = fmin(lo, log->arrival[i]);
+		hi = fmax(hi, log->completion[i]);
+	}
+	if (log->n > 0 && isfinite(hi - lo) && hi > lo)
+		wc_trace_running_from_requests(log, lo, (hi - lo) / 255.0, 256, grid);
+	wc_request_log_free(log);
+	return 0;
+}
+
+#endif
