@@ -40,6 +40,26 @@ wc_server_start(const wc_server_options *opt, const wc_params *params, const cha
 	return wc_server_start_profiles(opt, 1, &params, &source, out, err);
 }
 
+/* The server's limits from the options (docs/http-api.md, "Limits"). */
+static void
+apply_options(wc_server *srv, const wc_server_options *opt)
+{
+	pthread_mutex_init(&srv->state_lock, NULL);
+	srv->max_body = opt->max_body ? opt->max_body : WC_SERVER_DEFAULT_MAX_BODY;
+	srv->max_batch_body = opt->max_batch_body ? opt->max_batch_body : 8 * srv->max_body;
+	srv->request_timeout_ms = opt->request_timeout_ms > 0 ? opt->request_timeout_ms : 10000;
+	srv->io_timeout_ms = srv->request_timeout_ms < WC_SERVER_IO_TIMEOUT_MS ? srv->request_timeout_ms
+	                                                                       : WC_SERVER_IO_TIMEOUT_MS;
+	srv->threads = opt->threads > 0 ? opt->threads : WC_SERVER_DEFAULT_THREADS;
+	/* Slow bodies may hold all workers but a reserve, which keeps serving
+	 * everything else (health above all) while they trickle in. */
+	int reserve = srv->threads / 8;
+	if (reserve < 1 && srv->threads > 1)
+		reserve = 1;
+	srv->max_body_readers = srv->threads - reserve;
+	srv->bench_trivial_route = opt->bench_trivial_route;
+}
+
 int
 wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *const *sets,
                          const char *const *sources, wc_server **out, wc_error *err)
@@ -62,20 +82,7 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 	wc_server *srv = calloc(1, sizeof *srv);
 	if (!srv)
 		return wc_error_set(err, WC_ENOMEM, "serve: out of memory");
-	pthread_mutex_init(&srv->state_lock, NULL);
-	srv->max_body = opt->max_body ? opt->max_body : WC_SERVER_DEFAULT_MAX_BODY;
-	srv->max_batch_body = opt->max_batch_body ? opt->max_batch_body : 8 * srv->max_body;
-	srv->request_timeout_ms = opt->request_timeout_ms > 0 ? opt->request_timeout_ms : 10000;
-	srv->io_timeout_ms = srv->request_timeout_ms < WC_SERVER_IO_TIMEOUT_MS ? srv->request_timeout_ms
-	                                                                       : WC_SERVER_IO_TIMEOUT_MS;
-	srv->threads = opt->threads > 0 ? opt->threads : WC_SERVER_DEFAULT_THREADS;
-	/* Slow bodies may hold all workers but a reserve, which keeps serving
-	 * everything else (health above all) while they trickle in. */
-	int reserve = srv->threads / 8;
-	if (reserve < 1 && srv->threads > 1)
-		reserve = 1;
-	srv->max_body_readers = srv->threads - reserve;
-	srv->bench_trivial_route = opt->bench_trivial_route;
+	apply_options(srv, opt);
 	clock_gettime(CLOCK_MONOTONIC, &srv->started);
 	if ((rc = wc_profiles_new(n, sets, sources, &srv->profiles, err)) != WC_OK) {
 		free_server(srv);

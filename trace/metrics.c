@@ -386,14 +386,10 @@ done:
 
 /* -------------------------------------------------------- all of them */
 
-int
-wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_metrics *out,
-                         wc_error *err)
+/* Finite samples in time order (equal timestamps allowed). */
+static int
+check_samples(const double *t, const double *p, size_t n, wc_error *err)
 {
-	double *scratch = NULL, *bins = NULL;
-	int rc = WC_OK;
-	wc_trace_metrics_init(out);
-	out->samples = n;
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(t[i]) || !isfinite(p[i]))
 			return wc_error_set(err, WC_EINVAL, "trace: sample %zu is not finite", i);
@@ -402,6 +398,19 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 			                    "trace: sample %zu goes back in time (%.3f s after %.3f s)",
 			                    i, t[i], t[i - 1]);
 	}
+	return WC_OK;
+}
+
+int
+wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_metrics *out,
+                         wc_error *err)
+{
+	double *scratch = NULL, *bins = NULL;
+	int rc = WC_OK;
+	wc_trace_metrics_init(out);
+	out->samples = n;
+	if ((rc = check_samples(t, p, n, err)) != WC_OK)
+		return rc;
 	if (n == 0)
 		return WC_OK;
 	out->duration_s = t[n - 1] - t[0];
