@@ -429,6 +429,22 @@ check_phone(void)
 	CHECK_INT(cdp_viewport(B, 1280, 800, 0), 0);
 }
 
+/* The real envelope endpoint: its panel computes from the configuration
+ * above and draws the band of the answer's per-bin columns (server.bins). */
+static void
+check_real_envelope(void)
+{
+	const char *section = "section[data-path=\"/v1/forecast/envelope\"]";
+	char expr[256];
+	snprintf(expr, sizeof expr, "document.querySelector('%s button[type=submit]') !== null", section);
+	CHECK(cdp_wait(B, expr, WAIT_S));
+	snprintf(expr, sizeof expr, "document.querySelector('%s button[type=submit]').click()", section);
+	eval_ok(expr);
+	snprintf(expr, sizeof expr,
+	         "document.querySelectorAll('%s polygon.band').length === 1", section);
+	CHECK(cdp_wait(B, expr, WAIT_S));
+}
+
 /* Feature detection. future_api.js makes the page see an API with the
  * capacity fields and the envelope endpoint; each row is one thing that
  * must then appear. A panel wired to a real endpoint adds a row here. */
@@ -516,6 +532,7 @@ main(void)
 		check_shared_url(port);
 		check_calibration();
 		check_phone();
+		check_real_envelope();
 		CHECK_INT(cdp_page_errors(B), 0);
 		check_feature_detection(port);
 		cdp_close(B);

@@ -852,7 +852,7 @@ function buildPanel(p) {
       (box || err).textContent = e.message || `the server answered ${r.status}`;
       return;
     }
-    out.replaceChildren(answerTable(r.body), pointsFigure(p, r.body));
+    out.replaceChildren(answerTable(r.body), pointsFigure(p, r.body) || columnsFigure(p, r.body));
   });
   $('panels').append(el('section', { class: 'card wide panel', 'data-path': p.path },
     el('h2', { text: p.title }), p.useConfig ? el('p', { class: 'muted', text: 'Uses the configuration above.' }) : null,
@@ -885,6 +885,40 @@ function pointsFigure(p, a) {
   const unit = unitOf(ys[0] || '');
   const fig = figure(`plot-${p.path.replace(/\W+/g, '-')}`, { title: `${p.title}: ${humanize(name)}`,
     x: `${humanize(xk)}${unitOf(xk) ? ` (${unitOf(xk)})` : ''}`, y: unit ? `${humanize(ys[0])} (${unit})` : humanize(ys[0] || ''),
+    xlog: false, ylog: false, series });
+  requestAnimationFrame(() => fig.redraw());
+  return fig;
+}
+
+/* Columns of equal-length number arrays anywhere in an answer (an
+ * envelope's `server.bins`: t_s, mean_w, p5_w, p95_w, ...), drawn against
+ * the time column; p5/p95 columns become the band around the first other. */
+function findColumns(a, path, depth) {
+  if (!a || typeof a !== 'object' || Array.isArray(a) || depth > 3) return null;
+  const cols = Object.entries(a).filter(([, v]) => Array.isArray(v) && v.length > 1 && v.every((x) => typeof x === 'number'));
+  if (cols.length >= 2 && cols.every(([, v]) => v.length === cols[0][1].length)) return { path, cols };
+  for (const [k, v] of Object.entries(a)) {
+    const f = findColumns(v, path ? `${path}.${k}` : k, depth + 1);
+    if (f) return f;
+  }
+  return null;
+}
+
+function columnsFigure(p, a) {
+  const found = findColumns(a, '', 0);
+  if (!found) return null;
+  const cols = Object.fromEntries(found.cols);
+  const names = Object.keys(cols);
+  const xk = names.find((k) => /(^|_)s$/.test(k)) || names[0];
+  const lo = names.find((k) => k !== xk && /(^|_)(p5|p05|lo|low)(_|$)/.test(k));
+  const hi = names.find((k) => k !== xk && /(^|_)(p95|hi|high)(_|$)/.test(k));
+  const ys = names.filter((k) => k !== xk && k !== lo && k !== hi && unitOf(k) === unitOf(lo || names[1]));
+  if (!ys.length) return null;
+  const series = ys.map((k, i) => ({ name: humanize(k), color: COLORS[i % COLORS.length], dash: DASHES[i % DASHES.length],
+    points: cols[xk].map((x, j) => ({ x, y: cols[k][j], lo: i === 0 && lo ? cols[lo][j] : NaN, hi: i === 0 && hi ? cols[hi][j] : NaN })) }));
+  const unit = unitOf(ys[0]);
+  const fig = figure(`plot-${p.path.replace(/\W+/g, '-')}`, { title: `${p.title}: ${humanize(found.path || 'answer')}`,
+    x: `${humanize(xk)}${unitOf(xk) ? ` (${unitOf(xk)})` : ''}`, y: unit ? `${humanize(ys[0])} (${unit})` : humanize(ys[0]),
     xlog: false, ylog: false, series });
   requestAnimationFrame(() => fig.redraw());
   return fig;
