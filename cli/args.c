@@ -3,6 +3,7 @@
 #include "data/data.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -123,4 +124,14 @@ cli_created_time(char out[24])
 	} else {
 		wc_utc_now(out);
 	}
+}
+
+void
+cli_print_json_report(json_t *o)
+{
+	char *s = o ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) : NULL;
+	if (s)
+		puts(s);
+	free(s);
+	json_decref(o);
 }

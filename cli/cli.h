@@ -44,6 +44,11 @@ int cli_validate_envelope(int argc, char **argv); /* validate envelope */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Print "wattcast CMD: message" on stderr; returns CLI_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Print a report's JSON object on stdout as every `validate` analysis
+ *  does (indented, keys in order, 6 significant digits) and release it
+ *  (the reference is stolen; NULL prints nothing). */
+struct json_t;
+void cli_print_json_report(struct json_t *o);
 
 /** Report what getopt_long returned for a bad option (':' missing value,
  *  '?' unknown flag) as a usage error; call from the `default:` branch. */

@@ -115,11 +115,7 @@ num(double v)
 static void
 print_json(json_t *o)
 {
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-	if (s)
-		puts(s);
-	free(s);
-	json_decref(o);
+	cli_print_json_report(o);
 }
 
 static void

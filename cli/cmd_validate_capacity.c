@@ -73,11 +73,7 @@ report(const wc_capacity_report *r, int json)
 		json_t *o = json_pack("{s:o,s:o,s:o}", "throughput_lomo", report_json(&r->throughput),
 		                      "energy_per_token_lomo", report_json(&r->energy), "periods_loo",
 		                      report_json(&r->periods));
-		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-		if (s)
-			puts(s);
-		free(s);
-		json_decref(o);
+		cli_print_json_report(o);
 		return CLI_OK;
 	}
 	if (r->throughput.overall.n)

@@ -165,11 +165,7 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 	json_object_set_new(o, "median_max_err_pct", num(r->median_max_err_pct));
 	json_object_set_new(o, "median_ramp_ratio", num(r->median_ramp_ratio));
 	json_object_set_new(o, "bias_mean_pct", num(r->bias_mean_pct));
-	char *t = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-	if (t)
-		puts(t);
-	free(t);
-	json_decref(o);
+	cli_print_json_report(o);
 }
 
 static double

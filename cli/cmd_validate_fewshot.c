@@ -150,11 +150,7 @@ print_json(const fewshot_args *a, const wc_fewshot_report *r)
 		                                    accuracy_json(&h->overall), "sets", sets, "skipped", h->skipped));
 	}
 	json_object_set_new(o, "by_k", ks);
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-	if (s)
-		puts(s);
-	free(s);
-	json_decref(o);
+	cli_print_json_report(o);
 }
 
 /* The median of set `name` at k index i, or NaN. */

@@ -57,11 +57,7 @@ print_json(const char *input, const wc_ft_heldout *r)
 	json_object_set_new(o, "levels", levels);
 	json_object_set_new(o, "relation", accuracy_json(&r->relation));
 	json_object_set_new(o, "compute_law", accuracy_json(&r->compute));
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-	if (s)
-		puts(s);
-	free(s);
-	json_decref(o);
+	cli_print_json_report(o);
 }
 
 static void

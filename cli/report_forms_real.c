@@ -73,11 +73,7 @@ cli_report_forms_real(const char *input, int json, const wc_forms_real_report *r
 			                                       "lomo", report_json(&r->forms[f].lomo), "lowo",
 			                                       report_json(&r->forms[f].lowo)));
 		json_object_set_new(o, "forms", forms);
-		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-		if (s)
-			puts(s);
-		free(s);
-		json_decref(o);
+		cli_print_json_report(o);
 		return CLI_OK;
 	}
 	printf("forms on real runs of %s: median |error| %% (runs), %d models and %d workloads held out in turn\n",

@@ -38,6 +38,11 @@ json_t *wc__params_capacity_json(const wc_capacity_params *c, int with_draws);
 /* params_finetune.c */
 int wc__params_read_finetune(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_params *out);
 json_t *wc__params_finetune_json(const wc_finetune_params *f, int with_draws);
+/** The optional "tp": [min, max] of a range object (whole numbers 1 to
+ *  WC_LAW_MAX_TP), and an optional count key ("runs", "rows"): absent
+ *  leaves the outputs as they are. */
+int wc__params_read_tp_span(wc__json_loader *ld, json_t *obj, const char *path, int *tp_min, int *tp_max);
+int wc__params_read_count(wc__json_loader *ld, json_t *obj, const char *path, const char *key, int *out);
 int wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out);
 json_t *wc__params_response_json(const wc_response_params *r);
 

@@ -17,6 +17,41 @@
 #define PARAMS_MAX_BYTES (64u << 20)
 
 /* {"value": x, "ci95": [lo, hi], "source": "..."}; null when `nullable`. */
+int
+wc__params_read_tp_span(wc__json_loader *ld, json_t *obj, const char *path, int *tp_min, int *tp_max)
+{
+	char p[WC__JSON_PATH_MAX];
+	double lo, hi;
+	json_t *x = json_object_get(obj, "tp");
+	int rc;
+	if (!x || json_is_null(x))
+		return WC_OK;
+	wc__json_join(p, path, "tp");
+	if ((rc = wc__json_pair(ld, x, p, &lo, &hi)))
+		return rc;
+	if (lo < 1 || hi > WC_LAW_MAX_TP || lo != floor(lo) || hi != floor(hi))
+		return wc__json_fail(ld, p, "expected whole numbers between 1 and %d", WC_LAW_MAX_TP);
+	*tp_min = (int)lo;
+	*tp_max = (int)hi;
+	return WC_OK;
+}
+
+int
+wc__params_read_count(wc__json_loader *ld, json_t *obj, const char *path, const char *key, int *out)
+{
+	char p[WC__JSON_PATH_MAX];
+	long long n;
+	json_t *x = json_object_get(obj, key);
+	int rc;
+	if (!x)
+		return WC_OK;
+	wc__json_join(p, path, key);
+	if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
+		return rc;
+	*out = (int)n;
+	return WC_OK;
+}
+
 static int
 read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_param *out)
 {
@@ -63,8 +98,6 @@ read_range(wc__json_loader *ld, json_t *v, const char *path, wc_range *r)
 	static const char *const none[] = { NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
-	long long n;
-	double lo, hi;
 	int rc;
 	memset(r, 0, sizeof *r);
 	if ((rc = wc__json_check_keys(ld, v, path, allowed, none)))
@@ -84,22 +117,9 @@ read_range(wc__json_loader *ld, json_t *v, const char *path, wc_range *r)
 		if ((rc = wc__json_pair(ld, x, p, &r->clock_min, &r->clock_max)))
 			return rc;
 	}
-	if ((x = json_object_get(v, "tp")) && !json_is_null(x)) {
-		wc__json_join(p, path, "tp");
-		if ((rc = wc__json_pair(ld, x, p, &lo, &hi)))
-			return rc;
-		if (lo < 1 || hi > WC_LAW_MAX_TP || lo != floor(lo) || hi != floor(hi))
-			return wc__json_fail(ld, p, "expected whole numbers between 1 and %d", WC_LAW_MAX_TP);
-		r->tp_min = (int)lo;
-		r->tp_max = (int)hi;
-	}
-	if ((x = json_object_get(v, "runs"))) {
-		wc__json_join(p, path, "runs");
-		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
-			return rc;
-		r->runs = (int)n;
-	}
-	return WC_OK;
+	if ((rc = wc__params_read_tp_span(ld, v, path, &r->tp_min, &r->tp_max)))
+		return rc;
+	return wc__params_read_count(ld, v, path, "runs", &r->runs);
 }
 
 static int

@@ -95,8 +95,6 @@ read_cap_range(wc__json_loader *ld, json_t *v, const char *path, wc_capacity_ran
 	                        { &r->output_min, &r->output_max }, { &r->active_b_min, &r->active_b_max } };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
-	long long n;
-	double lo, hi;
 	int rc;
 	memset(r, 0, sizeof *r);
 	if ((rc = wc__json_check_keys(ld, v, path, keys, none)))
@@ -107,22 +105,9 @@ read_cap_range(wc__json_loader *ld, json_t *v, const char *path, wc_capacity_ran
 			if ((rc = wc__json_pair(ld, x, p, pairs[i][0], pairs[i][1])))
 				return rc;
 		}
-	if ((x = json_object_get(v, "tp")) && !json_is_null(x)) {
-		wc__json_join(p, path, "tp");
-		if ((rc = wc__json_pair(ld, x, p, &lo, &hi)))
-			return rc;
-		if (lo < 1 || hi > WC_LAW_MAX_TP || lo != floor(lo) || hi != floor(hi))
-			return wc__json_fail(ld, p, "expected whole numbers between 1 and %d", WC_LAW_MAX_TP);
-		r->tp_min = (int)lo;
-		r->tp_max = (int)hi;
-	}
-	if ((x = json_object_get(v, "rows"))) {
-		wc__json_join(p, path, "rows");
-		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
-			return rc;
-		r->rows = (int)n;
-	}
-	return WC_OK;
+	if ((rc = wc__params_read_tp_span(ld, v, path, &r->tp_min, &r->tp_max)))
+		return rc;
+	return wc__params_read_count(ld, v, path, "rows", &r->rows);
 }
 
 /* A level: its name, datasheet facts, the kinds it does not share, range. */

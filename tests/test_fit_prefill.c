@@ -10,24 +10,13 @@
  * from.
  */
 #include "fit/fit.h"
-#include "tests/support/check.h"
+#include "tests/support/support.h"
 #include "validation/validation.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static double
-truth_of(const wc_params *truth, const char *name)
-{
-	double v;
-	if (wc_params_get_named(truth, name, &v) == WC_OK && isfinite(v))
-		return v;
-	if (strstr(name, "term[kv_cache"))
-		return 1.0;
-	return 0.0;
-}
 
 /* Prompt lengths and mean power from `truth` with noise (PCG32 stream). */
 static void
@@ -92,7 +81,7 @@ main(void)
 	int inside = 0, weak = 0, phi_seen = 0;
 	for (int k = 0; k < r.n_free; k++) {
 		const wc_param *fp = wc_params_param_named(&r.params, r.names[k]);
-		double v = truth_of(&truth, r.names[k]);
+		double v = test_truth_of(&truth, r.names[k]);
 		CHECK(fp != NULL);
 		if (!fp)
 			continue;

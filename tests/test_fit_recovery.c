@@ -6,7 +6,7 @@
  * count.
  */
 #include "fit/fit.h"
-#include "tests/support/check.h"
+#include "tests/support/support.h"
 #include "validation/validation.h"
 
 #include <gsl/gsl_errno.h>
@@ -14,17 +14,6 @@
 
 /* True value of a fitted parameter: the profile's, or 0 / 1 for terms the
  * truth does not have (no shift, no factor). */
-static double
-truth_of(const wc_params *truth, const char *name)
-{
-	double v;
-	if (wc_params_get_named(truth, name, &v) == WC_OK && isfinite(v))
-		return v;
-	if (strstr(name, "term[kv_cache"))
-		return 1.0;
-	return 0.0;
-}
-
 int
 main(void)
 {
@@ -55,7 +44,7 @@ main(void)
 	int inside = 0;
 	for (int k = 0; k < r.n_free; k++) {
 		const wc_param *fp = wc_params_param_named(&r.params, r.names[k]);
-		double v = truth_of(&truth, r.names[k]);
+		double v = test_truth_of(&truth, r.names[k]);
 		CHECK(fp != NULL);
 		if (!fp)
 			continue;

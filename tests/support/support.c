@@ -1,5 +1,8 @@
 /* Test helpers: process runner with captured output, temp folders. */
 #include "tests/support/support.h"
+#include "models/params.h"
+
+#include <math.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -215,4 +218,15 @@ run_result_free(run_result *r)
 	free(r->out);
 	free(r->err);
 	r->out = r->err = NULL;
+}
+
+double
+test_truth_of(const wc_params *truth, const char *name)
+{
+	double v;
+	if (wc_params_get_named(truth, name, &v) == WC_OK && isfinite(v))
+		return v;
+	if (strstr(name, "term[kv_cache"))
+		return 1.0;
+	return 0.0;
 }

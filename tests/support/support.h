@@ -36,4 +36,10 @@ const char *test_env(const char *name, const char *fallback);
 /** ../shared (WC_SHARED_DIR) when it exists, else NULL after printing why. */
 const char *test_shared_dir(void);
 
+/** True value of a fitted parameter named as a fit names it: the set's,
+ *  or the neutral value of a term the truth does not have (0 for a shift,
+ *  1 for a KV-cache factor). */
+struct wc_params;
+double test_truth_of(const struct wc_params *truth, const char *name);
+
 #endif
