@@ -215,14 +215,18 @@ wc_periods_detect(const char *path)
 	wc__csv_field f[PERIODS_MAX_FIELDS];
 	wc__csv_lines it;
 	const char *reason;
-	int found = 0;
+	int found = 0, power = 0;
 	if (wc_read_file(path, PERIODS_MAX_BYTES, &buf, &len, NULL) != WC_OK)
 		return 0;
 	wc__csv_lines_init(&it, buf, len);
 	int n = wc__csv_lines_next(&it, f, PERIODS_MAX_FIELDS, &reason);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		found |= strcmp(f[i].text, "period_s") == 0;
+		power |= strcmp(f[i].text, "mean_power_w") == 0;
+	}
 	wc__csv_lines_free(&it);
 	free(buf);
-	return found;
+	/* A runs table written by ingest has a period_s metric column too; its
+	 * mean_power_w says what it is. */
+	return found && !power;
 }

@@ -7,7 +7,10 @@
  * - PowerTrace-Sim: the two agentic trace replays (4400-4600-token
  *   prompts at under one running request), predicted zero-shot by the
  *   built-in profiles and after calibrating each on the Poisson/bursty runs
- *   only (the replays held out).
+ *   only (the replays held out);
+ * and that ingest gives each replay its median time to first token and
+ * inter-token latency from the request log, on which `fit capacity`
+ * identifies the compute efficiency the published periods cannot.
  */
 #include "data/data.h"
 #include "fit/calibrate.h"
@@ -114,6 +117,29 @@ powertrace(const char *shared)
 	}
 	CHECK_INT(n_replay, 2);
 	CHECK_INT(n_use, 5);
+	/* Request-log latencies: the first replay's TTFTs are 0.370, 0.277,
+	 * 0.326 and 0.331 s (median 0.3284 s), its ITLs about 12.6 ms. */
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (strstr(t->runs[i].run_id, "1784415083")) {
+			CHECK_NEAR(atof(wc_runs_get_extra(t, i, "ttft_s")), 0.32844, 1e-4);
+			CHECK_NEAR(atof(wc_runs_get_extra(t, i, "itl_s")), 0.01263, 2e-4);
+		}
+	char *cap = path_join(dir, "capacity.json");
+	const char *fit_cap[] = { "wattcast", "fit", "capacity", runs, "-o", cap, "--profile", "paper",
+	                          "--bootstrap", "0", NULL };
+	CHECK(run_wattcast(fit_cap, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	wc_params capp = WC_PARAMS_INIT;
+	if (wc_params_load_file(cap, &capp, &err) == WC_OK) {
+		double etac = capp.capacity.shared_p[WC_CAP_ETAC].value;
+		printf("  compute efficiency fitted on the runs' TTFTs: %.3f (published periods: 0.169)\n", etac);
+		CHECK(etac > 0.6 && etac < 1.0);
+	} else {
+		CHECK(!"capacity.json loads");
+	}
+	wc_params_clear(&capp);
+	free(cap);
 	static const char *const profiles[2] = { "paper", "paper-prefill" };
 	/* {zero-shot, calibrated} x {replay 1, replay 2}, signed error % */
 	static const double expect[2][2][2] = { { { -34.46, -25.20 }, { -40.49, -32.23 } },

@@ -46,6 +46,8 @@ typedef struct {
 	double start_epoch, end_epoch; /* the row's window */
 	double requests, iterations;   /* in the window; NaN unknown */
 	double energy_per_request_j, energy_per_iteration_j;
+	double ttft_s, itl_s;          /* medians over the window's requests (request
+	                                * log with first-token times); NaN unknown */
 	double prefill_energy_j, decode_energy_j, idle_energy_j; /* NaN: not attributable */
 	char phase_source[16];         /* "requests", "engine" or "" */
 	int n_gpus;

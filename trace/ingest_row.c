@@ -6,6 +6,8 @@
  */
 #include "ingest_internal.h"
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +121,7 @@ row_facts(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, doubl
 	row->end_epoch = b;
 	row->requests = row->iterations = NAN;
 	row->energy_per_request_j = row->energy_per_iteration_j = NAN;
+	row->ttft_s = row->itl_s = NAN;
 	row->prefill_energy_j = row->decode_energy_j = row->idle_energy_j = NAN;
 	row->bad_lines = rc->bad_lines;
 	row->n_gpus = rc->pt->info.n_gpus;
@@ -193,6 +196,41 @@ row_series(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row, 
 	return WC_OK;
 }
 
+/* Median of the first n values (sorted in place); NaN when n is 0. */
+static double
+median_of(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	gsl_sort(v, 1, n);
+	return gsl_stats_median_from_sorted_data(v, 1, n);
+}
+
+/* Median time to first token and inter-token latency of the requests
+ * completed in [a, b] that have a first-token time: what the capacity
+ * model's prefill and decode step are fitted on (docs/capacity.md). */
+static void
+request_latencies(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row)
+{
+	size_t n = rc->req->n, nt = 0, ni = 0;
+	double *ttft = malloc((n ? n : 1) * sizeof *ttft), *itl = malloc((n ? n : 1) * sizeof *itl);
+	for (size_t i = 0; ttft && itl && i < n; i++) {
+		double c = rc->req->completion[i], f = rc->req->first_token[i], s = rc->req->arrival[i];
+		double out = rc->req->output_tokens[i];
+		if (c < a || c > b || (c == b && !last) || !isfinite(f) || !(f >= s))
+			continue;
+		ttft[nt++] = f - s;
+		if (isfinite(out) && out > 1 && c >= f)
+			itl[ni++] = (c - f) / (out - 1);
+	}
+	if (ttft && itl) {
+		row->ttft_s = median_of(ttft, nt);
+		row->itl_s = median_of(itl, ni);
+	}
+	free(ttft);
+	free(itl);
+}
+
 /* Requests completed in the window (at its end only in the last one) and
  * their mean token counts; their output tokens stand in for a missing
  * engine counter when every request has its count. */
@@ -239,6 +277,7 @@ row_counts(const run_ctx *rc, int w, double a, double b, int last, int whole, wc
 	const double given = l >= 0 ? rc->m.levels[l].requests : rc->m.requests;
 	if (rc->req) {
 		count_requests(rc, a, b, last, row, &out_tok);
+		request_latencies(rc, a, b, last, row);
 	} else if (whole && isfinite(given)) {
 		row->requests = given;
 		if (l >= 0 && isnan(in_tok))

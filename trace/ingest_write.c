@@ -18,7 +18,7 @@
 
 /* The metric columns (trace/metrics.h) come first, then these. */
 static const char *const ingest_columns[] = {
-	"requests", "energy_per_request_j", "iterations", "energy_per_iteration_j",
+	"requests", "energy_per_request_j", "iterations", "energy_per_iteration_j", "ttft_s", "itl_s",
 	"prefill_energy_j", "decode_energy_j", "idle_energy_j", "phase_source", "idle_source",
 	"idle_power_gpus_w", "n_source", "request_rate", "burstiness", "start_epoch", "bad_lines",
 	"window", "level",
@@ -45,8 +45,8 @@ static void
 ingest_value(const wc_ingest_row *r, size_t col, char *buf, size_t cap)
 {
 	const double nums[] = { r->requests, r->energy_per_request_j, r->iterations,
-		                r->energy_per_iteration_j, r->prefill_energy_j, r->decode_energy_j,
-		                r->idle_energy_j };
+		                r->energy_per_iteration_j, r->ttft_s, r->itl_s, r->prefill_energy_j,
+		                r->decode_energy_j, r->idle_energy_j };
 	const char *name = ingest_columns[col];
 	if (col < sizeof nums / sizeof nums[0]) {
 		fmt_num(buf, cap, nums[col]);
