@@ -144,6 +144,15 @@ wc_route_metrics(wc_request *req, wc_response *res)
 	              atomic_load(&srv->in_flight),
 	              atomic_load(&srv->metrics.reloads_ok), atomic_load(&srv->metrics.reloads_failed),
 	              st->version, name, st->loaded_unix);
+	unsigned long long hits, misses;
+	wc_answer_cache_counts(req->profiles->answers, &hits, &misses);
+	wc_buf_printf(&b,
+	              "# HELP wattcast_answer_cache_lookups_total POST /v1/predict/inference bodies "
+	              "looked up in the answer memo since the last reload, by result.\n"
+	              "# TYPE wattcast_answer_cache_lookups_total counter\n"
+	              "wattcast_answer_cache_lookups_total{result=\"hit\"} %llu\n"
+	              "wattcast_answer_cache_lookups_total{result=\"miss\"} %llu\n",
+	              hits, misses);
 	if (b.failed) {
 		wc_buf_free(&b);
 		wc_response_text(res, 500, NULL, 0);

@@ -30,6 +30,18 @@ wc_route_predict_inference(wc_request *req, wc_response *res)
 
 	if (wc_request_read_body(req, req->srv->max_body, &body, &len, res) != 0)
 		return;
-	wc_answer_predict_inference(req->profiles, body, len, res);
+	/* The answer is a function of the body bytes and the profiles alone
+	 * (no clock, no randomness without a seed), so a repeat is served from
+	 * the profiles' memo (docs/http-api.md, "Answer cache"). */
+	wc_answer_cache *memo = req->profiles->answers;
+	size_t n;
+	char *hit = wc_answer_cache_get(memo, body, len, &n);
+	if (hit) {
+		wc_response_text(res, 200, hit, n);
+	} else {
+		wc_answer_predict_inference(req->profiles, body, len, res);
+		if (res->status == 200 && !res->borrowed && res->body)
+			wc_answer_cache_put(memo, body, len, res->body, res->len);
+	}
 	free(body);
 }

@@ -109,9 +109,39 @@ void wc_state_retain(wc_state *st);
 /** Drop one reference; the last one frees. NULL is a no-op. */
 void wc_state_release(wc_state *st);
 
+/* ------------------------------------------------------- answer cache */
+
+/** Recent answers keyed by the exact request body bytes (answer_cache.c;
+ *  docs/http-api.md, "Answer cache"). Owned by one wc_profiles, so a
+ *  reload starts with an empty memo and never answers from old
+ *  parameters. Thread-safe. */
+typedef struct wc_answer_cache wc_answer_cache;
+
+#define WC_ANSWER_CACHE_SLOTS 1024         /* per profiles object */
+#define WC_ANSWER_CACHE_MAX_SLOTS (1u << 20)
+#define WC_ANSWER_CACHE_MAX_KEY 4096       /* longer bodies are not remembered */
+#define WC_ANSWER_CACHE_MAX_ANSWER 16384
+
+/** New empty memo of `n_slots` entries (1..WC_ANSWER_CACHE_MAX_SLOTS);
+ *  NULL when out of memory or out of range. Free with
+ *  wc_answer_cache_free. */
+wc_answer_cache *wc_answer_cache_new(size_t n_slots);
+void wc_answer_cache_free(wc_answer_cache *c);
+/** A malloc'd, NUL-terminated copy of the answer remembered for exactly
+ *  these body bytes (caller frees), or NULL. Counts a hit or a miss. */
+char *wc_answer_cache_get(wc_answer_cache *c, const char *body, size_t len, size_t *answer_len);
+/** Remember `answer` for `body` (both copied), replacing what its slot
+ *  held. Bodies or answers over the limits above are not remembered. */
+void wc_answer_cache_put(wc_answer_cache *c, const char *body, size_t len, const char *answer,
+                         size_t answer_len);
+/** Hits and misses of wc_answer_cache_get so far. */
+void wc_answer_cache_counts(const wc_answer_cache *c, unsigned long long *hits,
+                            unsigned long long *misses);
+
 /** The profiles a server answers from (docs/http-api.md, "Profiles"):
  *  one state per parameter set, named by the set's name, the first the
- *  default. Swapped as a whole on reload; immutable once published. */
+ *  default. Swapped as a whole on reload; immutable once published (the answer
+ *  memo locks itself). */
 typedef struct wc_profiles {
 	atomic_int refs;
 	int n;
@@ -119,6 +149,7 @@ typedef struct wc_profiles {
 	char *profiles_body;         /* GET /v1/profiles answer */
 	size_t profiles_len;
 	char names[512];             /* "a, b" for error messages */
+	wc_answer_cache *answers;    /* POST /v1/predict/inference memo (owned) */
 } wc_profiles;
 
 /** Build the profiles from copies of `sets` (names must differ). New

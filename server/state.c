@@ -159,6 +159,8 @@ wc_profiles_new(int n, const wc_params *const *sets, const char *const *sources,
 		rc = add_profile(pf, sets[i], sources ? sources[i] : NULL, err);
 	if (rc == WC_OK)
 		rc = profiles_body(pf, err);
+	if (rc == WC_OK && !(pf->answers = wc_answer_cache_new(WC_ANSWER_CACHE_SLOTS)))
+		rc = wc_error_set(err, WC_ENOMEM, "profiles: out of memory");
 	if (rc != WC_OK) {
 		wc_profiles_release(pf);
 		return rc;
@@ -181,6 +183,7 @@ wc_profiles_release(wc_profiles *pf)
 	for (int i = 0; i < pf->n; i++)
 		wc_state_release(pf->st[i]);
 	free(pf->profiles_body);
+	wc_answer_cache_free(pf->answers);
 	free(pf);
 }
 

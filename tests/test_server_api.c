@@ -3,7 +3,7 @@
  * 127.0.0.1:0: the published anchors through POST /v1/predict/inference,
  * model names, series, warnings, intervals after a reload, a batch mixing
  * good and bad items, every error status with its code and field, the
- * read-only routes and the Prometheus counters.
+ * read-only routes, the Prometheus counters and the answer memo.
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -494,6 +494,76 @@ test_metrics(const char *version)
 	http_reply_free(&r);
 }
 
+/* The answer memo's lookups as /metrics counts them (hit, miss). */
+static void
+memo_counts(double *hit, double *miss)
+{
+	http_reply r;
+	http_get(h, url("/metrics"), &r);
+	*hit = metric(r.body, "wattcast_answer_cache_lookups_total{result=\"hit\"}");
+	*miss = metric(r.body, "wattcast_answer_cache_lookups_total{result=\"miss\"}");
+	http_reply_free(&r);
+}
+
+/* POST /v1/predict/inference: the raw bytes of the answer (malloc'd). */
+static char *
+predict_bytes(const char *body, long *status)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/predict/inference"), body, &r);
+	*status = r.status;
+	char *bytes = r.body ? strdup(r.body) : NULL;
+	http_reply_free(&r);
+	return bytes;
+}
+
+/* A repeated body is answered from the memo with the same bytes; a body
+ * that differs by one byte, an error answer, and the first request after
+ * a reload are computed (docs/http-api.md, "Answer cache"). */
+static void
+test_answer_memo(wc_server *srv, const wc_params *next, const char *next_version)
+{
+	const char *body = "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":17,"
+	                   "\"input_tokens\":700,\"output_tokens\":300,\"price_per_kwh\":0.2}";
+	const char *spaced = "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":17,"
+	                     "\"input_tokens\":700,\"output_tokens\":300,\"price_per_kwh\":0.2 }";
+	const char *bad = "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":-17}";
+	double hit0, miss0, hit, miss;
+	long st1, st2, st3, st4;
+	wc_error err;
+
+	memo_counts(&hit0, &miss0);
+	CHECK(hit0 >= 0 && miss0 >= 0);
+	char *first = predict_bytes(body, &st1), *again = predict_bytes(body, &st2);
+	char *other = predict_bytes(spaced, &st3);
+	CHECK_INT(st1, 200);
+	CHECK_INT(st2, 200);
+	CHECK_INT(st3, 200);
+	CHECK(first && again && other && strcmp(first, again) == 0 && strcmp(first, other) == 0);
+	memo_counts(&hit, &miss);
+	CHECK_NEAR(hit, hit0 + 1, 0);
+	CHECK_NEAR(miss, miss0 + 2, 0);
+	free(predict_bytes(bad, &st4));
+	free(predict_bytes(bad, &st4));
+	CHECK_INT(st4, 422);
+	memo_counts(&hit, &miss);
+	CHECK_NEAR(hit, hit0 + 1, 0);
+	CHECK_NEAR(miss, miss0 + 4, 0);
+
+	/* New parameters: the memo starts empty and the answer names them. */
+	CHECK_INT(wc_server_reload(srv, next, "memo", &err), WC_OK);
+	memo_counts(&hit, &miss);
+	CHECK_NEAR(hit, 0, 0);
+	CHECK_NEAR(miss, 0, 0);
+	char *after = predict_bytes(body, &st1);
+	CHECK_INT(st1, 200);
+	CHECK(after && strstr(after, next_version) != NULL && strcmp(after, first) != 0);
+	free(first);
+	free(again);
+	free(other);
+	free(after);
+}
+
 /* Readers of /v1/params (whose body is borrowed from the state) and of
  * predictions while the main thread swaps sets as fast as it can: every
  * answer is complete and names one of the two versions. Under ASan this
@@ -621,6 +691,7 @@ main(void)
 	wc_server_params_version(srv, v);
 	CHECK(strcmp(v, v_drawn) == 0);
 	test_metrics(v_drawn);
+	test_answer_memo(srv, &paper, v_paper);
 	/* 60 swaps under load, ending on the drawn set. */
 	test_swap_under_load(srv, &drawn, v_drawn, &paper, v_paper);
 
