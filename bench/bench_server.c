@@ -75,23 +75,67 @@ run_wrk(const char *url, const char *script, int seconds, wrk_result *out)
 	return pclose(p) == 0 && out->rps > 0 ? 0 : -1;
 }
 
-int
-main(int argc, char **argv)
-{
-	int po[2], port = 0, seconds = argc > 2 ? atoi(argv[2]) : 10, rc = 1;
-	char line[512], url_p[128], url_t[128], script[] = "/tmp/wattcast-bench-XXXXXX";
-	char script_v[] = "/tmp/wattcast-bench-XXXXXX";
-	wrk_result pred, pred_v, triv, warm;
-	FILE *out = NULL;
-	int fd = -1, fd_v = -1;
-	pid_t pid;
+/* The wrk scripts: one body every time, and a random body every time.
+ * Each wrk thread draws its own bodies (a seed per thread), so the two
+ * threads do not answer each other's requests from the memo. */
+static const char lua_one[] =
+	"wrk.method = \"POST\"\n"
+	"wrk.body = '{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32,\"input_tokens\":500,\"output_tokens\":512,\"price_per_kwh\":0.15,\"grams_co2_per_kwh\":400}'\n"
+	"wrk.headers[\"Content-Type\"] = \"application/json\"\n";
+static const char lua_varied[] =
+	"wrk.method = \"POST\"\n"
+	"wrk.headers[\"Content-Type\"] = \"application/json\"\n"
+	"local n_threads = 0\n"
+	"function setup(thread) n_threads = n_threads + 1; thread:set(\"tid\", n_threads) end\n"
+	"function init(args) math.randomseed(7919 * tid) end\n"
+	"function request()\n"
+	"  return wrk.format(nil, nil, nil, string.format('{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":%d,\"input_tokens\":500,\"output_tokens\":%d,\"price_per_kwh\":0.15,\"grams_co2_per_kwh\":400}', math.random(1, 200), math.random(64, 1087)))\n"
+	"end\n";
 
-	if (argc < 2 || seconds < 1) {
-		fprintf(stderr, "usage: bench_server WATTCAST_BIN [SECONDS] [PARAMS.json]\n");
-		return 2;
+/* Write `text` to a new temporary file named from `path` (a mkstemp
+ * template); its descriptor, or -1. */
+static int
+write_script(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	size_t n = strlen(text);
+	if (fd >= 0 && write(fd, text, n) != (ssize_t)n) {
+		close(fd);
+		unlink(path);
+		return -1;
 	}
+	return fd;
+}
+
+static void
+print_results(const wrk_result *triv, const wrk_result *one, const wrk_result *varied)
+{
+	printf("%-44s %10s %10s %10s %8s\n", "route", "req/s", "p50 ms", "p99 ms", "ratio");
+	printf("%-44s %10.0f %10.3f %10.3f %8s\n", "GET /v1/bench/trivial", triv->rps, triv->p50_ms,
+	       triv->p99_ms, "1");
+	printf("%-44s %10.0f %10.3f %10.3f %8.3f\n", "POST /v1/predict/inference (one body)",
+	       one->rps, one->p50_ms, one->p99_ms, one->rps / triv->rps);
+	printf("%-44s %10.0f %10.3f %10.3f %8.3f\n", "POST /v1/predict/inference (varied bodies)",
+	       varied->rps, varied->p50_ms, varied->p99_ms, varied->rps / triv->rps);
+	printf("goal: ratio >= 0.7 with every capacity field\n");
+	if (one->non2xx || triv->non2xx || varied->non2xx || one->errors || triv->errors ||
+	    varied->errors)
+		printf("WARNING: non-2xx answers %ld / %ld / %ld, socket errors %ld / %ld / %ld "
+		       "(trivial / one body / varied)\n",
+		       triv->non2xx, one->non2xx, varied->non2xx, triv->errors, one->errors,
+		       varied->errors);
+}
+
+/* Start `wattcast serve` on a free port; its pid, with its port in *port
+ * and its stdout in *out (the caller closes it), or -1. */
+static pid_t
+start_server(int argc, char **argv, int *port, FILE **out)
+{
+	int po[2];
+	char line[512];
+	pid_t pid;
 	if (pipe(po) != 0)
-		return 1;
+		return -1;
 	if ((pid = fork()) == 0) {
 		dup2(po[1], 1);
 		close(po[0]);
@@ -105,33 +149,31 @@ main(int argc, char **argv)
 		_exit(127);
 	}
 	close(po[1]);
-	out = fdopen(po[0], "r");
-	if (!out || !fgets(line, sizeof line, out) || !strstr(line, "127.0.0.1:") ||
-	    sscanf(strstr(line, "127.0.0.1:"), "127.0.0.1:%d", &port) != 1) {
+	*out = fdopen(po[0], "r");
+	if (!*out || !fgets(line, sizeof line, *out) || !strstr(line, "127.0.0.1:") ||
+	    sscanf(strstr(line, "127.0.0.1:"), "127.0.0.1:%d", port) != 1)
 		fprintf(stderr, "bench_server: %s did not start\n", argv[1]);
-		goto done;
+	return pid;
+}
+
+int
+main(int argc, char **argv)
+{
+	int port = 0, seconds = argc > 2 ? atoi(argv[2]) : 10, rc = 1;
+	char url_p[128], url_t[128], script[] = "/tmp/wattcast-bench-XXXXXX";
+	char script_v[] = "/tmp/wattcast-bench-XXXXXX";
+	wrk_result pred, pred_v, triv, warm;
+	FILE *out = NULL;
+	int fd = -1, fd_v = -1;
+	pid_t pid;
+
+	if (argc < 2 || seconds < 1) {
+		fprintf(stderr, "usage: bench_server WATTCAST_BIN [SECONDS] [PARAMS.json]\n");
+		return 2;
 	}
-	if ((fd = mkstemp(script)) < 0)
+	if ((pid = start_server(argc, argv, &port, &out)) < 0 || port <= 0)
 		goto done;
-	static const char lua[] =
-		"wrk.method = \"POST\"\n"
-		"wrk.body = '{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32,\"input_tokens\":500,\"output_tokens\":512,\"price_per_kwh\":0.15,\"grams_co2_per_kwh\":400}'\n"
-		"wrk.headers[\"Content-Type\"] = \"application/json\"\n";
-	if (write(fd, lua, sizeof lua - 1) != (ssize_t)(sizeof lua - 1))
-		goto done;
-	/* Each wrk thread draws its own bodies (a seed per thread), so the two
-	 * threads do not answer each other's requests from the memo. */
-	static const char lua_v[] =
-		"wrk.method = \"POST\"\n"
-		"wrk.headers[\"Content-Type\"] = \"application/json\"\n"
-		"local n_threads = 0\n"
-		"function setup(thread) n_threads = n_threads + 1; thread:set(\"tid\", n_threads) end\n"
-		"function init(args) math.randomseed(7919 * tid) end\n"
-		"function request()\n"
-		"  return wrk.format(nil, nil, nil, string.format('{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":%d,\"input_tokens\":500,\"output_tokens\":%d,\"price_per_kwh\":0.15,\"grams_co2_per_kwh\":400}', math.random(1, 200), math.random(64, 1087)))\n"
-		"end\n";
-	if ((fd_v = mkstemp(script_v)) < 0 ||
-	    write(fd_v, lua_v, sizeof lua_v - 1) != (ssize_t)(sizeof lua_v - 1))
+	if ((fd = write_script(script, lua_one)) < 0 || (fd_v = write_script(script_v, lua_varied)) < 0)
 		goto done;
 	snprintf(url_p, sizeof url_p, "http://127.0.0.1:%d/v1/predict/inference", port);
 	snprintf(url_t, sizeof url_t, "http://127.0.0.1:%d/v1/bench/trivial", port);
@@ -146,18 +188,7 @@ main(int argc, char **argv)
 	if (run_wrk(url_t, NULL, seconds, &triv) != 0 || run_wrk(url_p, script, seconds, &pred) != 0 ||
 	    run_wrk(url_p, script_v, seconds, &pred_v) != 0)
 		goto done;
-	printf("%-44s %10s %10s %10s %8s\n", "route", "req/s", "p50 ms", "p99 ms", "ratio");
-	printf("%-44s %10.0f %10.3f %10.3f %8s\n", "GET /v1/bench/trivial", triv.rps, triv.p50_ms,
-	       triv.p99_ms, "1");
-	printf("%-44s %10.0f %10.3f %10.3f %8.3f\n", "POST /v1/predict/inference (one body)",
-	       pred.rps, pred.p50_ms, pred.p99_ms, pred.rps / triv.rps);
-	printf("%-44s %10.0f %10.3f %10.3f %8.3f\n", "POST /v1/predict/inference (varied bodies)",
-	       pred_v.rps, pred_v.p50_ms, pred_v.p99_ms, pred_v.rps / triv.rps);
-	printf("goal: ratio >= 0.7 with every capacity field\n");
-	if (pred.non2xx || triv.non2xx || pred_v.non2xx || pred.errors || triv.errors || pred_v.errors)
-		printf("WARNING: non-2xx answers %ld / %ld / %ld, socket errors %ld / %ld / %ld "
-		       "(trivial / one body / varied)\n",
-		       triv.non2xx, pred.non2xx, pred_v.non2xx, triv.errors, pred.errors, pred_v.errors);
+	print_results(&triv, &pred, &pred_v);
 	rc = 0;
 done:
 	if (fd >= 0) {
