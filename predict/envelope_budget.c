@@ -42,18 +42,6 @@ typedef struct {
 	wc_error err;
 } budget_worker;
 
-static void
-bin_means(const double *x, size_t len, size_t stride, size_t n_bins, double *out)
-{
-	for (size_t b = 0; b < n_bins; b++) {
-		size_t a = b * stride, e = a + stride < len ? a + stride : len;
-		double s = 0.0;
-		for (size_t k = a; k < e; k++)
-			s += x[k];
-		out[b] = s / (double)(e - a);
-	}
-}
-
 static int
 ctx_alloc(budget_state *bs, wc__replica_ctx *c)
 {
@@ -87,7 +75,7 @@ simulate_new(void *arg)
 	for (int k = wk->first + wk->tid; wk->rc == WC_OK && k < wk->last; k += wk->threads) {
 		wk->rc = wc__replica_simulate(&c, 1, WC_FLEET_INDEPENDENT, (uint64_t)k, tokens, &wk->err);
 		if (wk->rc == WC_OK)
-			bin_means(c.power[0], bs->out_len, bs->bin_stride, bs->n_bins,
+			wc__bin_means(c.power[0], bs->out_len, bs->bin_stride, bs->n_bins,
 			          bs->cache + (size_t)k * bs->n_bins);
 	}
 	ctx_free(&c);
@@ -172,7 +160,7 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 		rc = ctx_alloc(bs, &c) != WC_OK ? wc_error_set(err, WC_ENOMEM, "budget: out of memory")
 		                                : wc__replica_simulate(&c, k, bs->o->fleet_mode, 0, tokens, err);
 		if (rc == WC_OK)
-			bin_means(c.power[k > 1 ? 1 : 0], bs->out_len, bs->bin_stride, bs->n_bins, bs->agg);
+			wc__bin_means(c.power[k > 1 ? 1 : 0], bs->out_len, bs->bin_stride, bs->n_bins, bs->agg);
 		ctx_free(&c);
 		if (rc != WC_OK)
 			return rc;

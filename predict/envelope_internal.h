@@ -142,6 +142,10 @@ typedef struct {
 int wc__stats_ws_reserve(wc__stats_ws *ws, size_t len);
 void wc__stats_ws_clear(wc__stats_ws *ws);
 
+/** Means of a trace of `len` grid bins over band bins of `stride` grid
+ *  bins each (the last one may be shorter): n_bins values into `out`. */
+void wc__bin_means(const double *x, size_t len, size_t stride, size_t n_bins, double *out);
+
 /** Metrics of the node trace `y` (len grid bins of dt): mean and energy
  *  over every bin, the distribution, ramps and entropy on the samples
  *  taken every `stride` bins. */

@@ -235,6 +235,18 @@ wc__stats_ws_clear(wc__stats_ws *ws)
 
 /* ------------------------------------------------------ one trace */
 
+void
+wc__bin_means(const double *x, size_t len, size_t stride, size_t n_bins, double *out)
+{
+	for (size_t b = 0; b < n_bins; b++) {
+		size_t a = b * stride, e = a + stride < len ? a + stride : len;
+		double s = 0.0;
+		for (size_t k = a; k < e; k++)
+			s += x[k];
+		out[b] = s / (double)(e - a);
+	}
+}
+
 int
 wc__trace_stats_compute(const double *y, size_t len, double dt, size_t stride, wc__stats_ws *ws,
                         wc__trace_stats *out, wc_error *err)

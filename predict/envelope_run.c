@@ -39,19 +39,6 @@ typedef struct {
 	wc_error err;
 } worker;
 
-/* Bin means of a trace of `len` grid bins, `stride` bins per band bin. */
-static void
-bin_means(const double *x, size_t len, size_t stride, size_t n_bins, double *out)
-{
-	for (size_t b = 0; b < n_bins; b++) {
-		size_t a = b * stride, e = a + stride < len ? a + stride : len;
-		double s = 0.0;
-		for (size_t k = a; k < e; k++)
-			s += x[k];
-		out[b] = s / (double)(e - a);
-	}
-}
-
 static int
 one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 {
@@ -75,9 +62,9 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		st->energy_per_token_j = tokens[i] > 0 ? st->energy_j / tokens[i] : NAN;
 		if (i == rs->traces - 1)
 			rs->peak[r] = peak;
-		bin_means(c->power[i], rs->out_len, rs->bin_stride, rs->n_bins,
+		wc__bin_means(c->power[i], rs->out_len, rs->bin_stride, rs->n_bins,
 		          rs->band_w[i] + (size_t)r * rs->n_bins);
-		bin_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
+		wc__bin_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
 		          rs->band_n[i] + (size_t)r * rs->n_bins);
 	}
 	return rc;
