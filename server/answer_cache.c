@@ -76,9 +76,15 @@ wc_answer_cache_free(wc_answer_cache *c)
 char *
 wc_answer_cache_get(wc_answer_cache *c, const char *body, size_t len, size_t *answer_len)
 {
+	char *copy = NULL;
+	/* A body put never remembers is not hashed (running series can be
+	 * megabytes) nor looked up. */
+	if (len > WC_ANSWER_CACHE_MAX_KEY) {
+		atomic_fetch_add_explicit(&c->misses, 1, memory_order_relaxed);
+		return NULL;
+	}
 	uint64_t h = body_hash(body, len);
 	cache_slot *s = &c->slot[h % c->n_slots];
-	char *copy = NULL;
 	pthread_mutex_lock(&s->lock);
 	if (s->key && s->hash == h && s->key_len == len && memcmp(s->key, body, len) == 0 &&
 	    (copy = malloc(s->answer_len + 1)) != NULL) {

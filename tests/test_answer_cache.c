@@ -64,8 +64,12 @@ test_slot_and_limits(void)
 	char *big = malloc(WC_ANSWER_CACHE_MAX_ANSWER + 2);
 	memset(big, 'x', WC_ANSWER_CACHE_MAX_ANSWER + 1);
 	big[WC_ANSWER_CACHE_MAX_ANSWER + 1] = '\0';
+	unsigned long long hits0, misses0, hits1, misses1;
 	wc_answer_cache_put(c, big, WC_ANSWER_CACHE_MAX_KEY + 1, "v3", 2);
+	wc_answer_cache_counts(c, &hits0, &misses0);
 	CHECK(wc_answer_cache_get(c, big, WC_ANSWER_CACHE_MAX_KEY + 1, &n) == NULL);
+	wc_answer_cache_counts(c, &hits1, &misses1);
+	CHECK(hits1 == hits0 && misses1 == misses0 + 1); /* still a lookup that missed */
 	wc_answer_cache_put(c, "k4", 2, big, WC_ANSWER_CACHE_MAX_ANSWER + 1);
 	CHECK(wc_answer_cache_get(c, "k4", 2, &n) == NULL);
 	got = wc_answer_cache_get(c, "k2", 2, &n);
