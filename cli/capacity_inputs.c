@@ -36,9 +36,9 @@ merge_runs(wc_runs_table *dst, const wc_runs_table *src, wc_error *err)
 	for (size_t i = 0; i < src->n_runs; i++) {
 		if ((rc = wc_runs_append(dst, &src->runs[i], err)) != WC_OK)
 			return rc;
-		for (size_t c = 0; c < src->n_extra; c++) {
-			const char *v = src->extra_values[i * src->n_extra + c];
-			if (v && *v && (rc = wc_runs_set_extra(dst, dst->n_runs - 1, src->extra_names[c], v, err)) != WC_OK)
+		for (size_t c = 0; c < src->extra.n; c++) {
+			const char *v = src->extra.values[i * src->extra.n + c];
+			if (v && *v && (rc = wc_runs_set_extra(dst, dst->n_runs - 1, src->extra.names[c], v, err)) != WC_OK)
 				return rc;
 		}
 	}

@@ -6,6 +6,7 @@
  *   data/params_file.h   parameter files (frozen laws) and profiles
  *   data/runs_table.h    runs tables and n(t) series files
  *   data/finetune_runs.h fine-tuning runs tables
+ *   data/extra_columns.h the unknown columns both tables keep verbatim
  *   data/import.h        ML.ENERGY and generic CSV imports
  *   data/telemetry.h     options and limits shared by the three readers:
  *   data/nvsmi.h           nvidia-smi power logs
@@ -31,6 +32,7 @@
 #include "data/runs_table.h"
 #include "data/step_log.h"
 #include "data/engine_log.h"
+#include "data/extra_columns.h"
 #include "data/nvsmi.h"
 #include "data/request_log.h"
 #include "data/telemetry.h"

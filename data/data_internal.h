@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "data/extra_columns.h"
 #include "models/models.h"
 
 typedef struct {
@@ -52,6 +53,27 @@ int wc__strict_double(const char *text, double *out);
 /** Finish a text built with open_memstream (`f` over `*buf`/`*len`):
  *  close it and write the bytes to `path` atomically; frees `*buf`. */
 int wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, wc_error *err);
+
+/* Extra columns of a table (data/extra_columns.c). `rows` is the table's
+ * row count; every value is copied. WC_OK or WC_ENOMEM. */
+/** Free everything and leave `x` empty. */
+void wc__extra_clear(wc_extra_columns *x, size_t rows);
+/** Index of column `name`, or -1. */
+long wc__extra_index(const wc_extra_columns *x, const char *name);
+/** Add column `name`, blank in every row; its index is x->n - 1. */
+int wc__extra_add(wc_extra_columns *x, size_t rows, const char *name);
+/** Room for row `rows` (the one about to be appended), all blank. */
+int wc__extra_add_row(wc_extra_columns *x, size_t rows);
+/** Set the value of row `row`, column `j` (NULL = ""). */
+int wc__extra_put(wc_extra_columns *x, size_t row, size_t j, const char *value);
+/** Set row `row` of column `name`, adding the column when new. */
+int wc__extra_set(wc_extra_columns *x, size_t rows, size_t row, const char *name, const char *value);
+/** Row `row` of column `name` ("" when blank), NULL when either is unknown. */
+const char *wc__extra_get(const wc_extra_columns *x, size_t rows, size_t row, const char *name);
+/** CSV: ",name" for every column (after a header's known columns), and
+ *  ",value" for every column of row `row`. */
+void wc__extra_write_names(FILE *f, const wc_extra_columns *x);
+void wc__extra_write_row(FILE *f, const wc_extra_columns *x, size_t row);
 
 /** String -> int map (data/strmap.c): keys are copied. Zero-initialise;
  *  release with wc__strmap_free. get returns 1 and sets *val (may be NULL)

@@ -40,71 +40,20 @@ wc_ft_table_free(wc_ft_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n_runs * t->n_extra; i++)
-		free(t->extra_values[i]);
-	for (size_t j = 0; j < t->n_extra; j++)
-		free(t->extra_names[j]);
-	free(t->extra_values);
-	free(t->extra_names);
+	wc__extra_clear(&t->extra, t->n_runs);
 	free(t->runs);
 	free(t);
-}
-
-long
-wc__ft_table_extra_index(const wc_ft_table *t, const char *name)
-{
-	for (size_t j = 0; j < t->n_extra; j++)
-		if (strcmp(t->extra_names[j], name) == 0)
-			return (long)j;
-	return -1;
-}
-
-/* The value matrix re-laid out with one more (blank) column. */
-int
-wc__ft_table_add_extra(wc_ft_table *t, const char *name, wc_error *err)
-{
-	size_t k = t->n_extra;
-	int ok = 1;
-	size_t cells = wc_size_mul(t->cap_runs ? t->cap_runs : 1, k + 1, &ok);
-	char **values = ok ? calloc(cells, sizeof *values) : NULL;
-	char **names = wc_resize_array(t->extra_names, k + 1, sizeof *names);
-	char *copy = strdup(name);
-	if (names)
-		t->extra_names = names;
-	if (!values || !names || !copy) {
-		free(values);
-		free(copy);
-		return wc_error_set(err, WC_ENOMEM, "fine-tuning runs table: out of memory");
-	}
-	for (size_t r = 0; r < t->n_runs; r++)
-		for (size_t j = 0; j < k; j++)
-			values[r * (k + 1) + j] = t->extra_values[r * k + j];
-	free(t->extra_values);
-	t->extra_values = values;
-	t->extra_names[k] = copy;
-	t->n_extra = k + 1;
-	return WC_OK;
 }
 
 int
 wc__ft_table_push(wc_ft_table *t, const wc_ft_run *run, wc_error *err)
 {
-	size_t old_cap = t->cap_runs;
 	wc_ft_run *nr = wc_grow(t->runs, &t->cap_runs, t->n_runs + 1, sizeof *nr, 64);
 	if (!nr)
 		return wc_error_set(err, WC_ENOMEM, "fine-tuning runs table: out of memory");
 	t->runs = nr;
-	if (t->n_extra > 0 && t->cap_runs != old_cap) {
-		/* Rows keep n_extra values each; grow the matrix with the rows. */
-		int ok = 1;
-		size_t cells = wc_size_mul(t->cap_runs, t->n_extra, &ok);
-		char **nv = ok ? wc_resize_array(t->extra_values, cells, sizeof *nv) : NULL;
-		if (!nv)
-			return wc_error_set(err, WC_ENOMEM, "fine-tuning runs table: out of memory");
-		t->extra_values = nv;
-	}
-	for (size_t j = 0; j < t->n_extra; j++)
-		t->extra_values[t->n_runs * t->n_extra + j] = NULL;
+	if (wc__extra_add_row(&t->extra, t->n_runs) != WC_OK)
+		return wc_error_set(err, WC_ENOMEM, "fine-tuning runs table: out of memory");
 	t->runs[t->n_runs++] = *run;
 	return WC_OK;
 }
@@ -125,30 +74,15 @@ wc_ft_table_set_extra(wc_ft_table *t, size_t row, const char *column, const char
 		if (strcmp(column, wc__ft_column_names[c]) == 0)
 			return wc_error_set(err, WC_EINVAL, "fine-tuning runs table: '%s' is a documented column",
 			                    column);
-	long j = wc__ft_table_extra_index(t, column);
-	int rc;
-	if (j < 0) {
-		if ((rc = wc__ft_table_add_extra(t, column, err)) != WC_OK)
-			return rc;
-		j = (long)t->n_extra - 1;
-	}
-	char *copy = strdup(value ? value : "");
-	if (!copy)
+	if (wc__extra_set(&t->extra, t->n_runs, row, column, value) != WC_OK)
 		return wc_error_set(err, WC_ENOMEM, "fine-tuning runs table: out of memory");
-	char **slot = &t->extra_values[row * t->n_extra + (size_t)j];
-	free(*slot);
-	*slot = copy;
 	return WC_OK;
 }
 
 const char *
 wc_ft_table_get_extra(const wc_ft_table *t, size_t row, const char *column)
 {
-	long j = wc__ft_table_extra_index(t, column);
-	if (j < 0 || row >= t->n_runs)
-		return NULL;
-	const char *v = t->extra_values[row * t->n_extra + (size_t)j];
-	return v ? v : "";
+	return wc__extra_get(&t->extra, t->n_runs, row, column);
 }
 
 /* ----------------------------------------------------------------- write */
@@ -230,10 +164,7 @@ wc_ft_table_write(const char *path, const wc_ft_table *t, const char *comment, w
 			fprintf(f, "%s%s", first ? "" : ",", wc__ft_column_names[c]);
 			first = 0;
 		}
-	for (size_t j = 0; j < t->n_extra; j++) {
-		fputc(',', f);
-		wc__csv_put(f, t->extra_names[j]);
-	}
+	wc__extra_write_names(f, &t->extra);
 	fputc('\n', f);
 	for (size_t i = 0; i < t->n_runs; i++) {
 		first = 1;
@@ -245,11 +176,7 @@ wc_ft_table_write(const char *path, const wc_ft_table *t, const char *comment, w
 			first = 0;
 			put_cell(f, &t->runs[i], (wc__ft_column)c);
 		}
-		for (size_t j = 0; j < t->n_extra; j++) {
-			const char *v = t->extra_values[i * t->n_extra + j];
-			fputc(',', f);
-			wc__csv_put(f, v ? v : "");
-		}
+		wc__extra_write_row(f, &t->extra, i);
 		fputc('\n', f);
 	}
 	return wc__memstream_write_atomic(path, f, &buf, &len, err);

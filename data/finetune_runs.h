@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "data/extra_columns.h"
 #include "models/finetune.h"
 
 #ifdef __cplusplus
@@ -34,10 +35,7 @@ typedef struct {
 	char path[512];
 	wc_ft_run *runs;
 	size_t n_runs, cap_runs;
-	/* columns wattcast does not know, kept verbatim (NULL value = blank) */
-	size_t n_extra;
-	char **extra_names;
-	char **extra_values;        /* n_runs x n_extra, row-major */
+	wc_extra_columns extra;     /* columns wattcast does not know, kept verbatim */
 	char sha256[65];            /* of the file's bytes */
 } wc_ft_table;
 

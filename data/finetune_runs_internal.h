@@ -15,10 +15,6 @@ typedef enum {
 /** Column names in file order (docs/formats/finetune-runs.md). */
 extern const char *const wc__ft_column_names[FT_COL_COUNT];
 
-/** Add an extra column (blank for every row); its index is n_extra - 1. */
-int wc__ft_table_add_extra(wc_ft_table *t, const char *name, wc_error *err);
-/** Index of extra column `name`, or -1. */
-long wc__ft_table_extra_index(const wc_ft_table *t, const char *name);
 /** Append `run` with room for its extras (all blank). */
 int wc__ft_table_push(wc_ft_table *t, const wc_ft_run *run, wc_error *err);
 

@@ -215,12 +215,12 @@ map_header(reader *rd, wc_ft_table *t, const wc__csv_field *fields, int n, int *
 			col_of[i] = c;
 			continue;
 		}
-		if (!name[0] || wc__ft_table_extra_index(t, name) >= 0)
+		if (!name[0] || wc__extra_index(&t->extra, name) >= 0)
 			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: %s column '%s'", rd->path, rd->line,
 			                    fields[i].column, name[0] ? "duplicate" : "empty name for", name);
-		if ((rc = wc__ft_table_add_extra(t, name, rd->err)) != WC_OK)
-			return rc;
-		col_of[i] = -(int)t->n_extra;
+		if ((rc = wc__extra_add(&t->extra, t->n_runs, name)) != WC_OK)
+			return wc_error_set(rd->err, rc, "fine-tuning runs table: out of memory");
+		col_of[i] = -(int)t->extra.n;
 	}
 	for (size_t k = 0; k < sizeof required_columns / sizeof required_columns[0]; k++)
 		if (!have[required_columns[k]])
@@ -255,8 +255,7 @@ read_row(reader *rd, wc_ft_table *t, const wc__csv_field *fields, const int *col
 	for (int i = 0; i < n; i++) {
 		if (col_of[i] >= 0 || is_blank(fields[i].text))
 			continue;
-		char **slot = &t->extra_values[(t->n_runs - 1) * t->n_extra + (size_t)(-col_of[i] - 1)];
-		if (!(*slot = strdup(fields[i].text)))
+		if (wc__extra_put(&t->extra, t->n_runs - 1, (size_t)(-col_of[i] - 1), fields[i].text) != WC_OK)
 			return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
 	}
 	return WC_OK;

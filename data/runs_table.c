@@ -80,12 +80,7 @@ wc_runs_free(wc_runs_table *t)
 		return;
 	for (size_t i = 0; i < t->n_runs; i++)
 		wc_load_histogram_free(&t->runs[i].series);
-	for (size_t i = 0; i < t->n_runs * t->n_extra; i++)
-		free(t->extra_values[i]);
-	for (size_t j = 0; j < t->n_extra; j++)
-		free(t->extra_names[j]);
-	free(t->extra_values);
-	free(t->extra_names);
+	wc__extra_clear(&t->extra, t->n_runs);
 	free(t->runs);
 	free(t);
 }
@@ -111,20 +106,12 @@ copy_series(wc_run *dst, const wc_run *src, wc_error *err)
 static int
 append_owned(wc_runs_table *t, const wc_run *run, wc_error *err)
 {
-	int ok;
 	wc_run *nr = wc_grow(t->runs, &t->cap_runs, t->n_runs + 1, sizeof *nr, 64);
 	if (!nr)
 		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
 	t->runs = nr;
-	if (t->n_extra > 0) {
-		size_t cells = wc_size_mul(t->n_runs + 1, t->n_extra, &ok);
-		char **nv = ok ? wc_grow(t->extra_values, &t->cap_values, cells, sizeof *nv, 64) : NULL;
-		if (!nv)
-			return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
-		t->extra_values = nv;
-	}
-	for (size_t j = 0; j < t->n_extra; j++)
-		t->extra_values[t->n_runs * t->n_extra + j] = NULL;
+	if (wc__extra_add_row(&t->extra, t->n_runs) != WC_OK)
+		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
 	t->runs[t->n_runs++] = *run;
 	return WC_OK;
 }
@@ -139,47 +126,6 @@ wc_runs_append(wc_runs_table *t, const wc_run *run, wc_error *err)
 	return rc;
 }
 
-static long
-extra_index(const wc_runs_table *t, const char *column)
-{
-	for (size_t j = 0; j < t->n_extra; j++)
-		if (strcmp(t->extra_names[j], column) == 0)
-			return (long)j;
-	return -1;
-}
-
-/* Add a column of NULL values; rows keep their other values. */
-static int
-add_extra_column(wc_runs_table *t, const char *column, wc_error *err)
-{
-	size_t k = t->n_extra, cells = 0;
-	int ok = k < SIZE_MAX;
-	if (ok)
-		cells = wc_size_mul(t->n_runs, k + 1, &ok);
-	char *name = strdup(column);
-	char **names = ok ? wc_alloc_array(k + 1, sizeof *names) : NULL;
-	char **values = ok && cells ? calloc(cells, sizeof *values) : NULL;
-	if (!name || !names || (cells && !values)) {
-		free(names);
-		free(name);
-		free(values);
-		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
-	}
-	for (size_t r = 0; r < t->n_runs; r++)
-		for (size_t j = 0; j < k; j++)
-			values[r * (k + 1) + j] = t->extra_values[r * k + j];
-	if (k)
-		memcpy(names, t->extra_names, k * sizeof *names);
-	free(t->extra_names);
-	t->extra_names = names;
-	free(t->extra_values);
-	t->extra_values = values;
-	t->cap_values = cells;
-	t->extra_names[k] = name;
-	t->n_extra = k + 1;
-	return WC_OK;
-}
-
 int
 wc_runs_set_extra(wc_runs_table *t, size_t row, const char *column, const char *value,
                   wc_error *err)
@@ -189,30 +135,15 @@ wc_runs_set_extra(wc_runs_table *t, size_t row, const char *column, const char *
 	for (int c = 0; c < COL_COUNT; c++)
 		if (strcmp(column, column_names[c]) == 0)
 			return wc_error_set(err, WC_EINVAL, "runs table: '%s' is a documented column, not an extra", column);
-	long j = extra_index(t, column);
-	int rc;
-	if (j < 0) {
-		if ((rc = add_extra_column(t, column, err)) != WC_OK)
-			return rc;
-		j = (long)t->n_extra - 1;
-	}
-	char *copy = strdup(value ? value : "");
-	if (!copy)
+	if (wc__extra_set(&t->extra, t->n_runs, row, column, value) != WC_OK)
 		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
-	char **slot = &t->extra_values[row * t->n_extra + (size_t)j];
-	free(*slot);
-	*slot = copy;
 	return WC_OK;
 }
 
 const char *
 wc_runs_get_extra(const wc_runs_table *t, size_t row, const char *column)
 {
-	long j = extra_index(t, column);
-	if (j < 0 || row >= t->n_runs)
-		return NULL;
-	const char *v = t->extra_values[row * t->n_extra + (size_t)j];
-	return v ? v : "";
+	return wc__extra_get(&t->extra, t->n_runs, row, column);
 }
 
 /* ------------------------------------------------------------------ read */
@@ -427,13 +358,13 @@ map_header(reader *rd, wc_runs_table *t, const wc__csv_field *fields, int n, int
 			have[c] = 1;
 			col_of[i] = c;
 		} else {
-			if (extra_index(t, name) >= 0 || name[0] == '\0')
+			if (wc__extra_index(&t->extra, name) >= 0 || name[0] == '\0')
 				return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: %s column '%s'", rd->path,
 				                    rd->line, fields[i].column,
 				                    name[0] ? "duplicate" : "empty name for", name);
-			if ((rc = add_extra_column(t, name, rd->err)) != WC_OK)
-				return rc;
-			col_of[i] = -(int)t->n_extra;
+			if ((rc = wc__extra_add(&t->extra, t->n_runs, name)) != WC_OK)
+				return wc_error_set(rd->err, rc, "runs table: out of memory");
+			col_of[i] = -(int)t->extra.n;
 		}
 	}
 	for (size_t k = 0; k < sizeof required_columns / sizeof required_columns[0]; k++)
@@ -480,8 +411,8 @@ read_run(reader *rd, wc_runs_table *t, const wc__csv_field *fields, const int *c
 		wc_load_histogram_free(&run.series);
 		return rc;
 	}
-	for (size_t j = 0; j < t->n_extra; j++)
-		if (extras[j] && !(t->extra_values[(t->n_runs - 1) * t->n_extra + j] = strdup(extras[j])))
+	for (size_t j = 0; j < t->extra.n; j++)
+		if (extras[j] && wc__extra_put(&t->extra, t->n_runs - 1, j, extras[j]) != WC_OK)
 			return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
 	return WC_OK;
 }
@@ -650,10 +581,7 @@ wc_runs_write(const char *path, const wc_runs_table *t, const char *comment, wc_
 			first = 0;
 		}
 	}
-	for (size_t j = 0; j < t->n_extra; j++) {
-		fputc(',', f);
-		wc__csv_put(f, t->extra_names[j]);
-	}
+	wc__extra_write_names(f, &t->extra);
 	fputc('\n', f);
 	for (size_t i = 0; i < t->n_runs; i++) {
 		first = 1;
@@ -665,11 +593,7 @@ wc_runs_write(const char *path, const wc_runs_table *t, const char *comment, wc_
 			first = 0;
 			put_cell(f, &t->runs[i], (column_id)c);
 		}
-		for (size_t j = 0; j < t->n_extra; j++) {
-			fputc(',', f);
-			const char *v = t->extra_values[i * t->n_extra + j];
-			wc__csv_put(f, v ? v : "");
-		}
+		wc__extra_write_row(f, &t->extra, i);
 		fputc('\n', f);
 	}
 	return wc__memstream_write_atomic(path, f, &buf, &len, err);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "data/extra_columns.h"
 #include "models/catalog.h"
 #include "models/params.h"
 
@@ -43,11 +44,7 @@ typedef struct {
 	char path[512];
 	wc_run *runs;
 	size_t n_runs, cap_runs;
-	/* columns not known to wattcast, kept verbatim so a rewrite keeps them */
-	size_t n_extra;
-	char **extra_names;        /* n_extra names */
-	char **extra_values;       /* n_runs * n_extra values (row-major) */
-	size_t cap_values;         /* capacity of extra_values, in values */
+	wc_extra_columns extra;    /* columns not known to wattcast, kept verbatim */
 	char sha256[65];           /* of the file's bytes */
 } wc_runs_table;
 

@@ -113,7 +113,7 @@ main(void)
 	CHECK(strcmp(t->runs[1].model, "Qwen3-14B") == 0);
 	CHECK(strcmp(t->runs[0].set, "fit") == 0);
 	CHECK_INT(t->runs[2].line, 5);
-	CHECK_INT(t->n_extra, 1);
+	CHECK_INT(t->extra.n, 1);
 	CHECK(strcmp(wc_runs_get_extra(t, 0, "note"), "a, quoted \"note\"") == 0);
 	CHECK(wc_runs_get_extra(t, 0, "missing") == NULL);
 	/* series: 0 for 0.5 s, 4 for 1.0 s, 2 for the median step 0.5 s */

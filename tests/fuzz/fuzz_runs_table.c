@@ -26,8 +26,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(r->tp >= 1 && r->tp <= 4096);
 			FUZZ_ASSERT(r->active_params_b > 0);
 			FUZZ_ASSERT(memchr(r->run_id, 0, sizeof r->run_id) != NULL);
-			for (size_t k = 0; k < t->n_extra; k++)
-				FUZZ_ASSERT(wc_runs_get_extra(t, i, t->extra_names[k]) != NULL);
+			for (size_t k = 0; k < t->extra.n; k++)
+				FUZZ_ASSERT(wc_runs_get_extra(t, i, t->extra.names[k]) != NULL);
 		}
 	}
 	wc_runs_free(t);
