@@ -12,9 +12,10 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "models/parallel.h"
 
 /* Interval wider than this in fit units (z-units or e-folds): the data do
  * not pin the parameter down; say so. */
@@ -76,23 +77,12 @@ warn(wc_fit_result *out, const char *msg)
 		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
 }
 
-/* Run the T jobs (one replicate in T each) and wait for them; workers
- * that could not be started run on this thread instead. WC_ENOMEM when a
- * worker ran out of memory. */
+/* Run the T jobs (one replicate in T each) and wait for them
+ * (models/parallel.h). WC_ENOMEM when a worker ran out of memory. */
 static int
-run_jobs(boot_job *jobs, pthread_t *tids, int T, wc_error *err)
+run_jobs(boot_job *jobs, int T, wc_error *err)
 {
-	unsigned char *running = calloc((size_t)T, 1);
-	for (int k = 0; k < T; k++) {
-		if (T > 1 && running && pthread_create(&tids[k], NULL, boot_worker, &jobs[k]) == 0)
-			running[k] = 1;
-		else
-			boot_worker(&jobs[k]);
-	}
-	for (int k = 0; k < T; k++)
-		if (running && running[k])
-			pthread_join(tids[k], NULL);
-	free(running);
+	wc_run_jobs(jobs, sizeof *jobs, T, boot_worker);
 	for (int k = 0; k < T; k++)
 		if (jobs[k].error)
 			return wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory in a worker");
@@ -182,14 +172,13 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 	double *col = malloc((size_t)B * sizeof *col);
 	unsigned char *ok = calloc((size_t)B, 1);
 	boot_job *jobs = calloc((size_t)T, sizeof *jobs);
-	pthread_t *tids = calloc((size_t)T, sizeof *tids);
-	if (!draws || !natural || !col || !ok || !jobs || !tids) {
+	if (!draws || !natural || !col || !ok || !jobs) {
 		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
 		goto done;
 	}
 	for (int k = 0; k < T; k++)
 		jobs[k] = (boot_job){ pb, B, T, k, o.max_iter > 0 ? o.max_iter : 200, bo->seed, draws, ok, 0 };
-	if ((rc = run_jobs(jobs, tids, T, err)) != WC_OK)
+	if ((rc = run_jobs(jobs, T, err)) != WC_OK)
 		goto done;
 	int n_ok = natural_draws(pb, B, draws, ok, natural);
 	if (n_ok < 2) {
@@ -213,7 +202,6 @@ done:
 	free(col);
 	free(ok);
 	free(jobs);
-	free(tids);
 	fit_problem_free(pb);
 	return rc;
 }

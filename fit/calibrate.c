@@ -10,12 +10,13 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "models/parallel.h"
 
 /* Weak priors (docs/calibration.md): wide enough that a few runs decide,
  * there only to keep an estimate finite when the runs cannot pin it down
@@ -461,32 +462,19 @@ run_replicates(cal_job *proto, wc_error *err)
 {
 	int T = proto->threads > 0 ? proto->threads : 1;
 	cal_job *jobs = calloc((size_t)T, sizeof *jobs);
-	pthread_t *tid = calloc((size_t)T, sizeof *tid);
-	unsigned char *started = calloc((size_t)T, 1);
 	int rc = WC_OK;
-	if (!jobs || !tid || !started) {
-		rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
-		goto done;
-	}
+	if (!jobs)
+		return wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
 	for (int t = 0; t < T; t++) {
 		jobs[t] = *proto;
 		jobs[t].threads = T;
 		jobs[t].thread_id = t;
-		started[t] = t > 0 && pthread_create(&tid[t], NULL, cal_worker, &jobs[t]) == 0;
 	}
+	wc_run_jobs(jobs, sizeof *jobs, T, cal_worker);
 	for (int t = 0; t < T; t++)
-		if (!started[t])
-			cal_worker(&jobs[t]); /* this thread, for any that did not start */
-	for (int t = 0; t < T; t++) {
-		if (started[t])
-			pthread_join(tid[t], NULL);
 		if (jobs[t].error)
 			rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
-	}
-done:
 	free(jobs);
-	free(tid);
-	free(started);
 	return rc;
 }
 

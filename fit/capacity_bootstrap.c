@@ -11,9 +11,10 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "models/parallel.h"
 
 typedef struct {
 	const cap_problem *pb;
@@ -61,19 +62,7 @@ cap_worker(void *arg)
 static int
 run_jobs(cap_job *jobs, int T, wc_error *err)
 {
-	pthread_t *tids = calloc((size_t)T, sizeof *tids);
-	unsigned char *started = calloc((size_t)T, 1);
-	for (int k = 0; k < T; k++) {
-		if (T > 1 && tids && started && pthread_create(&tids[k], NULL, cap_worker, &jobs[k]) == 0)
-			started[k] = 1;
-		else
-			cap_worker(&jobs[k]);
-	}
-	for (int k = 0; k < T; k++)
-		if (started && started[k])
-			pthread_join(tids[k], NULL);
-	free(tids);
-	free(started);
+	wc_run_jobs(jobs, sizeof *jobs, T, cap_worker);
 	for (int k = 0; k < T; k++)
 		if (jobs[k].error)
 			return wc_error_set(err, WC_ENOMEM, "capacity bootstrap: out of memory in a worker");

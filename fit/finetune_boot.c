@@ -12,9 +12,10 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "models/parallel.h"
 
 typedef struct {
 	const wc__ft_design *d;
@@ -56,23 +57,11 @@ ft_worker(void *arg)
 static int
 run_jobs(ft_job *jobs, int T)
 {
-	pthread_t *tids = calloc((size_t)T, sizeof *tids);
-	unsigned char *started = calloc((size_t)T, 1);
 	int rc = WC_OK;
-	for (int k = 0; k < T; k++) {
-		if (T > 1 && tids && started && pthread_create(&tids[k], NULL, ft_worker, &jobs[k]) == 0)
-			started[k] = 1;
-		else
-			ft_worker(&jobs[k]);
-	}
-	for (int k = 0; k < T; k++) {
-		if (started && started[k])
-			pthread_join(tids[k], NULL);
+	wc_run_jobs(jobs, sizeof *jobs, T, ft_worker);
+	for (int k = 0; k < T; k++)
 		if (jobs[k].error)
 			rc = WC_ENOMEM;
-	}
-	free(tids);
-	free(started);
 	return rc;
 }
 

@@ -15,13 +15,13 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fit/fit.h"
 #include "models/grow.h"
+#include "models/parallel.h"
 
 /* The fit's vector: [0] log hold, [1] log ratio, [2 + l] log tau of
  * level l. Values below LOG_MIN behave as zero on a 50 ms grid. */
@@ -428,24 +428,12 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 	double *draws = wc_alloc_array((size_t)B * (MAX_X + 1), sizeof *draws);
 	double *col = wc_alloc_array((size_t)B, sizeof *col);
 	boot_job *jobs = calloc((size_t)threads, sizeof *jobs);
-	pthread_t *th = calloc((size_t)threads, sizeof *th);
-	if (!draws || !col || !jobs || !th)
+	if (!draws || !col || !jobs)
 		rc = WC_ENOMEM;
 	for (int t = 0; rc == WC_OK && t < threads; t++)
 		jobs[t] = (boot_job){ pb->runs, pb->n_runs, x, o, draws, t, threads, WC_OK };
-	for (int t = 1; rc == WC_OK && t < threads; t++)
-		if (pthread_create(&th[t], NULL, boot_work, &jobs[t]) != 0)
-			jobs[t].threads = -1; /* not started: run below */
 	if (rc == WC_OK) {
-		boot_work(&jobs[0]);
-		for (int t = 1; t < threads; t++) {
-			if (jobs[t].threads > 0) {
-				pthread_join(th[t], NULL);
-			} else {
-				jobs[t].threads = threads;
-				boot_work(&jobs[t]);
-			}
-		}
+		wc_run_jobs(jobs, sizeof *jobs, threads, boot_work);
 		for (int t = 0; t < threads; t++)
 			if (jobs[t].rc != WC_OK)
 				rc = jobs[t].rc;
@@ -462,7 +450,6 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 	free(draws);
 	free(col);
 	free(jobs);
-	free(th);
 	return rc;
 }
 

@@ -12,7 +12,8 @@
  *   models/capacity.h the capacity model (step times, memory) and its section
  *   models/finetune.h the fine-tuning law's section of a parameter set
  *   models/response.h how power follows load in time: its section and kernel
- * Nothing here needs a library beyond libc and libm; every function is
+ *   models/parallel.h running a set of jobs on threads
+ * Nothing here needs a library beyond libc (POSIX threads included) and libm; every function is
  * reentrant and keeps no global state. Units: W, J, s, billions of
  * parameters (B), MHz; log is the natural log.
  */
@@ -27,6 +28,7 @@
 #include "models/evaluate.h"
 #include "models/grow.h"
 #include "models/law.h"
+#include "models/parallel.h"
 #include "models/params.h"
 #include "models/pcg32.h"
 #include "models/scalar.h"

@@ -13,11 +13,11 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/parallel.h"
 
 /* Cached server traces beyond this many doubles are refused. */
 #define BUDGET_MAX_CACHE ((size_t)1 << 25)
@@ -99,25 +99,11 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 	int threads = bs->o->threads < k - bs->cached ? bs->o->threads : k - bs->cached, rc = WC_OK;
 	/* On the heap: callers may run on small stacks (the server's workers). */
 	budget_worker *wk = calloc((size_t)threads, sizeof *wk);
-	pthread_t *th = calloc((size_t)threads, sizeof *th);
-	int *started = calloc((size_t)threads, sizeof *started);
-	if (!wk || !th || !started) {
-		free(wk);
-		free(th);
-		free(started);
+	if (!wk)
 		return wc_error_set(err, WC_ENOMEM, "budget: out of memory");
-	}
 	for (int t = 0; t < threads; t++)
 		wk[t] = (budget_worker){ bs, bs->cached, k, t, threads, WC_OK, { 0, "" } };
-	for (int t = 1; t < threads; t++)
-		started[t] = pthread_create(&th[t], NULL, simulate_new, &wk[t]) == 0;
-	simulate_new(&wk[0]);
-	for (int t = 1; t < threads; t++) {
-		if (started[t])
-			pthread_join(th[t], NULL);
-		else /* could not start it: do its share here */
-			simulate_new(&wk[t]);
-	}
+	wc_run_jobs(wk, sizeof *wk, threads, simulate_new);
 	for (int t = 0; t < threads && rc == WC_OK; t++)
 		if (wk[t].rc != WC_OK) {
 			if (err)
@@ -125,8 +111,6 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 			rc = wk[t].rc;
 		}
 	free(wk);
-	free(th);
-	free(started);
 	if (rc == WC_OK)
 		bs->cached = k;
 	return rc;

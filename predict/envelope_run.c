@@ -1,5 +1,5 @@
 /*
- * Running an envelope (docs/envelopes.md, "Replicas and threads"): the
+ * Running an envelope (docs/envelopes.md, "The pipeline"): the
  * replicas are dealt to worker threads (replica r to thread r mod T);
  * replica r of one server draws from PCG32 stream (seed, r), server k of
  * replica r of an independent fleet of K from (seed, r*K + k), a shared
@@ -12,12 +12,12 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/parallel.h"
 
 typedef struct {
 	const wc_envelope_workload *w;
@@ -100,35 +100,14 @@ run_workers(run_state *rs, wc_error *err)
 {
 	int threads = rs->o->threads < rs->o->replicas ? rs->o->threads : rs->o->replicas;
 	worker *wk = calloc((size_t)threads, sizeof *wk);
-	pthread_t *th = calloc((size_t)threads, sizeof *th);
 	int rc = WC_OK;
-	if (!wk || !th) {
-		free(wk);
-		free(th);
+	if (!wk)
 		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
-	}
-	int started = 0;
-	for (int t = 0; t < threads; t++) {
+	/* Replica r is worker r % threads's, whichever thread runs it; its
+	 * numbers depend on r alone (docs/envelopes.md, "The pipeline"). */
+	for (int t = 0; t < threads; t++)
 		wk[t] = (worker){ rs, t, threads, WC_OK, { 0, "" } };
-		if (t > 0 && pthread_create(&th[t], NULL, work, &wk[t]) == 0)
-			started = t;
-		else if (t > 0)
-			break; /* fewer threads: the replicas are dealt again below */
-	}
-	if (started + 1 < threads) {
-		/* Could not start them all: join those started, run everything here. */
-		for (int t = 1; t <= started; t++)
-			pthread_join(th[t], NULL);
-		worker solo = { rs, 0, 1, WC_OK, { 0, "" } };
-		work(&solo);
-		wk[0] = solo;
-		threads = 1;
-		started = 0;
-	} else {
-		work(&wk[0]);
-		for (int t = 1; t < threads; t++)
-			pthread_join(th[t], NULL);
-	}
+	wc_run_jobs(wk, sizeof *wk, threads, work);
 	for (int t = 0; t < threads && rc == WC_OK; t++)
 		if (wk[t].rc != WC_OK) {
 			rc = wk[t].rc;
@@ -136,7 +115,6 @@ run_workers(run_state *rs, wc_error *err)
 				*err = wk[t].err;
 		}
 	free(wk);
-	free(th);
 	return rc;
 }
 
