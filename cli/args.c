@@ -95,6 +95,16 @@ cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out
 }
 
 int
+cli_expect_one_operand(const char *cmd, int argc, const char *what)
+{
+	if (optind >= argc)
+		return cli_usage_error(cmd, "%s is required (see --help)", what);
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, "exactly one %s expected (see --help)", what);
+	return CLI_OK;
+}
+
+int
 cli_load_params(const char *cmd, const char *params_path, const char *profile, wc_params *out)
 {
 	wc_error err;

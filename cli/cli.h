@@ -54,6 +54,11 @@ void cli_print_json_report(struct json_t *o);
  *  '?' unknown flag) as a usage error; call from the `default:` branch. */
 int cli_bad_option(const char *cmd, int opt, char **argv);
 
+/** After getopt_long: exactly one operand left (`what`, e.g. "RUNS.csv"),
+ *  at argv[optind]. CLI_OK, or the usage error naming what is missing or
+ *  repeated. */
+int cli_expect_one_operand(const char *cmd, int argc, const char *what);
+
 /** Strict number parsing for flag values: the whole text must be a finite
  *  number within the bounds; otherwise a usage error naming `flag`. */
 int cli_parse_double(const char *cmd, const char *flag, const char *text, double min,

@@ -167,9 +167,8 @@ static int
 check_fit_args(int argc, char **argv, fit_args *a)
 {
 	const char *cmd = "fit inference";
-	if (optind != argc - 1)
-		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
-		                                           : "exactly one RUNS.csv expected (see --help)");
+	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
+		return CLI_USAGE;
 	if (!a->output)
 		return cli_usage_error(cmd, "-o PARAMS.json is required");
 	if (a->prior_path && a->profile)

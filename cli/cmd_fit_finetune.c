@@ -66,9 +66,8 @@ parse_flags(int argc, char **argv, fit_ft_args *a)
 		if (rc != CLI_OK)
 			return rc;
 	}
-	if (optind != argc - 1)
-		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
-		                                           : "exactly one RUNS.csv expected (see --help)");
+	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
+		return CLI_USAGE;
 	if (!a->output)
 		return cli_usage_error(cmd, "-o PARAMS.json is required");
 	if (a->params && a->profile)

@@ -97,9 +97,8 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 	}
-	if (optind != argc - 1)
-		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
-		                                           : "exactly one RUNS.csv expected (see --help)");
+	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
+		return CLI_USAGE;
 	if (a->prior && a->profile)
 		return cli_usage_error(cmd, "give at most one of --prior and --profile");
 	a->input = argv[optind];

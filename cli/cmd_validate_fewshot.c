@@ -109,9 +109,8 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 		if (rc != CLI_OK)
 			return rc;
 	}
-	if (optind != argc - 1)
-		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
-		                                           : "exactly one RUNS.csv expected (see --help)");
+	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
+		return CLI_USAGE;
 	a->input = argv[optind];
 	if (a->lomo + (a->params != NULL) + (a->profile != NULL) != 1)
 		return cli_usage_error(cmd, "give exactly one of --params, --profile and --lomo");

@@ -115,9 +115,8 @@ cli_validate_finetune(int argc, char **argv)
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 	}
-	if (optind != argc - 1)
-		return cli_usage_error(cmd, optind >= argc ? "RUNS.csv is required (see --help)"
-		                                           : "exactly one RUNS.csv expected (see --help)");
+	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
+		return CLI_USAGE;
 	const char *input = argv[optind];
 	wc_ft_table *t = NULL;
 	wc_ft_heldout r;
