@@ -15,18 +15,36 @@ extern "C" {
 
 /* ---------------------------------------------------------- platforms */
 
+/** Datasheet facts of one GPU board (docs/capacity.md, "Platforms").
+ *  Zero = not published. Idle power is a typical value measured at rest
+ *  with its source; where nobody measured it, idle_power_w is 0 and the
+ *  caller estimates it (wc_params_estimated_idle_w). */
 typedef struct {
-	const char *name;
+	const char *name;           /* canonical name, e.g. "H100-NVL" */
 	const char *architecture;   /* GPU generation, e.g. "Hopper" */
 	double memory_gb;
 	double bandwidth_tb_s;
 	double bf16_tflops;         /* dense */
-	double max_power_w;
+	double fp8_tflops;          /* dense; 0 = no FP8 tensor cores */
+	double max_power_w;         /* board power limit (TDP) */
 	double max_sm_clock_mhz;
+	double min_sm_clock_mhz;    /* lowest supported application clock */
+	double idle_power_w;        /* typical idle per GPU; 0 = not measured */
+	const char *idle_source;    /* where idle_power_w comes from */
+	const char *source;         /* the datasheet the row is read from */
+	/* Other spellings, matched like the name (case, spaces, '-' and '_'
+	 * ignored), including what nvidia-smi prints as the product name
+	 * without its "NVIDIA " prefix. NULL-terminated. */
+	const char *aliases[8];
 } wc_platform_info;
 
-/** Platform facts by exact name, or NULL. */
+/** Platform facts by name or alias: case-insensitive; spaces, '-' and '_'
+ *  are ignored, and a leading vendor word ("NVIDIA", "AMD Instinct") is
+ *  dropped, so "h100-nvl", "H100 NVL" and "NVIDIA H100 NVL" (nvidia-smi's
+ *  product name) all find "H100-NVL". NULL when unknown. */
 const wc_platform_info *wc_platform_lookup(const char *name);
+/** "A10G, L4, ..." — every canonical name, for error messages. */
+const char *wc_platform_names(void);
 size_t wc_platform_count(void);
 const wc_platform_info *wc_platform_at(size_t i);
 

@@ -1,20 +1,85 @@
 /*
- * Platform facts: memory, bandwidth and BF16 throughput as the
- * LLM-PowerTrace appendix publishes them, B200 from NVIDIA's HGX B200
- * datasheet (dense BF16 = half the sparse figure); max SM clocks from the
- * vendors' specifications (used to bound locked-clock requests).
+ * Platform facts (docs/capacity.md, "Platforms"). A100, H100, H200 and
+ * L40S memory, bandwidth, BF16 throughput and power limit as the
+ * LLM-PowerTrace appendix publishes them (../shared/data/paper/platforms.csv);
+ * every other row and every FP8 figure from the vendor's datasheet, dense
+ * throughput being half the sparse figure the datasheets headline. Idle
+ * power is filled only where it was measured or published; elsewhere it is
+ * 0 and wc_params_estimated_idle_w estimates it from the board limit.
+ * Names carry the board variant because power limits differ by more than
+ * half between SXM, PCIe and NVL boards of one GPU.
  */
 #include "models/catalog.h"
 
+#include <ctype.h>
 #include <string.h>
 
+#define PAPER "LLM-PowerTrace appendix, platforms table"
+#define PAPER_P0 "LLM-PowerTrace Table 13 (measured loaded idle)"
+
 static const wc_platform_info platforms[] = {
-	/* name,  arch,           GB,  TB/s,  TFLOPS, W,    MHz */
-	{ "L40S", "Ada Lovelace", 48,  0.864, 362,  350,  2520 },
-	{ "A100", "Ampere",       80,  2.04,  312,  400,  1410 },
-	{ "H100", "Hopper",       80,  3.35,  989,  700,  1980 },
-	{ "H200", "Hopper",       141, 4.8,   989,  700,  1980 },
-	{ "B200", "Blackwell",    180, 8.0,   2250, 1000, 1965 },
+	{ .name = "A10G", .architecture = "Ampere", .memory_gb = 24, .bandwidth_tb_s = 0.6,
+	  .bf16_tflops = 70, .max_power_w = 300, .max_sm_clock_mhz = 1710, .min_sm_clock_mhz = 210,
+	  .source = "NVIDIA A10G (AWS G5) specifications",
+	  .aliases = { "A10G-24GB", NULL } },
+	{ .name = "L4", .architecture = "Ada Lovelace", .memory_gb = 24, .bandwidth_tb_s = 0.3,
+	  .bf16_tflops = 121, .fp8_tflops = 242.5, .max_power_w = 72, .max_sm_clock_mhz = 2040,
+	  .min_sm_clock_mhz = 210, .source = "NVIDIA L4 datasheet",
+	  .aliases = { "L4-24GB", NULL } },
+	{ .name = "L40S", .architecture = "Ada Lovelace", .memory_gb = 48, .bandwidth_tb_s = 0.864,
+	  .bf16_tflops = 362, .fp8_tflops = 733, .max_power_w = 350, .max_sm_clock_mhz = 2520,
+	  .min_sm_clock_mhz = 210, .source = PAPER "; FP8 from the NVIDIA L40S datasheet",
+	  .aliases = { "L40S-48GB", NULL } },
+	{ .name = "A100", .architecture = "Ampere", .memory_gb = 80, .bandwidth_tb_s = 2.04,
+	  .bf16_tflops = 312, .max_power_w = 400, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
+	  .idle_power_w = 72.9, .idle_source = PAPER_P0, .source = PAPER,
+	  .aliases = { "A100-SXM4-80GB", "A100-SXM", "A100-80GB", "A100-SXM-80GB", NULL } },
+	{ .name = "A100-40GB", .architecture = "Ampere", .memory_gb = 40, .bandwidth_tb_s = 1.555,
+	  .bf16_tflops = 312, .max_power_w = 400, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
+	  .source = "NVIDIA A100 datasheet (SXM4 40 GB)",
+	  .aliases = { "A100-SXM4-40GB", "A100-SXM-40GB", NULL } },
+	{ .name = "A100-PCIe", .architecture = "Ampere", .memory_gb = 80, .bandwidth_tb_s = 1.935,
+	  .bf16_tflops = 312, .max_power_w = 300, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
+	  .source = "NVIDIA A100 datasheet (PCIe 80 GB)",
+	  .aliases = { "A100-80GB-PCIe", "A100-PCIE-80GB", "A100-PCIe-80GB", NULL } },
+	{ .name = "A100-PCIe-40GB", .architecture = "Ampere", .memory_gb = 40,
+	  .bandwidth_tb_s = 1.555, .bf16_tflops = 312, .max_power_w = 250,
+	  .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
+	  .source = "NVIDIA A100 datasheet (PCIe 40 GB)",
+	  .aliases = { "A100-PCIE-40GB", "A100-40GB-PCIe", NULL } },
+	{ .name = "H100", .architecture = "Hopper", .memory_gb = 80, .bandwidth_tb_s = 3.35,
+	  .bf16_tflops = 989, .fp8_tflops = 1979, .max_power_w = 700, .max_sm_clock_mhz = 1980,
+	  .min_sm_clock_mhz = 345, .idle_power_w = 126.3, .idle_source = PAPER_P0,
+	  .source = PAPER "; FP8 from the NVIDIA H100 datasheet",
+	  .aliases = { "H100-SXM", "H100-SXM5", "H100-SXM5-80GB", "H100-80GB-HBM3", "H100-SXM-80GB",
+	               NULL } },
+	{ .name = "H100-PCIe", .architecture = "Hopper", .memory_gb = 80, .bandwidth_tb_s = 2.0,
+	  .bf16_tflops = 756, .fp8_tflops = 1513, .max_power_w = 350, .max_sm_clock_mhz = 1755,
+	  .min_sm_clock_mhz = 345, .source = "NVIDIA H100 datasheet (PCIe)",
+	  .aliases = { "H100-PCIe-80GB", "H100-80GB-PCIe", NULL } },
+	{ .name = "H100-NVL", .architecture = "Hopper", .memory_gb = 94, .bandwidth_tb_s = 3.9,
+	  .bf16_tflops = 835, .fp8_tflops = 1671, .max_power_w = 400, .max_sm_clock_mhz = 1785,
+	  .min_sm_clock_mhz = 345, .source = "NVIDIA H100 datasheet (NVL)",
+	  .aliases = { "H100-NVL-94GB", "H100NVL", NULL } },
+	{ .name = "H200", .architecture = "Hopper", .memory_gb = 141, .bandwidth_tb_s = 4.8,
+	  .bf16_tflops = 989, .fp8_tflops = 1979, .max_power_w = 700, .max_sm_clock_mhz = 1980,
+	  .min_sm_clock_mhz = 345, .idle_power_w = 120.9, .idle_source = PAPER_P0,
+	  .source = PAPER "; FP8 from the NVIDIA H200 datasheet",
+	  .aliases = { "H200-SXM", "H200-141GB", "H200-SXM-141GB", "H200-141GB-HBM3e", NULL } },
+	/* The GH200 module's limit covers the Grace CPU and memory as well;
+	 * 900 W is the module limit nvidia-smi reports for the GPU by default. */
+	{ .name = "GH200", .architecture = "Hopper", .memory_gb = 96, .bandwidth_tb_s = 4.0,
+	  .bf16_tflops = 989, .fp8_tflops = 1979, .max_power_w = 900, .max_sm_clock_mhz = 1980,
+	  .min_sm_clock_mhz = 345, .source = "NVIDIA GH200 Grace Hopper Superchip datasheet (96 GB HBM3)",
+	  .aliases = { "GH200-480GB", "GH200-96GB", "GH200-Grace-Hopper", NULL } },
+	{ .name = "B200", .architecture = "Blackwell", .memory_gb = 180, .bandwidth_tb_s = 8.0,
+	  .bf16_tflops = 2250, .fp8_tflops = 4500, .max_power_w = 1000, .max_sm_clock_mhz = 1965,
+	  .min_sm_clock_mhz = 345, .source = "NVIDIA HGX B200 datasheet",
+	  .aliases = { "B200-180GB", "B200-SXM", NULL } },
+	{ .name = "MI300X", .architecture = "CDNA 3", .memory_gb = 192, .bandwidth_tb_s = 5.3,
+	  .bf16_tflops = 1307, .fp8_tflops = 2615, .max_power_w = 750, .max_sm_clock_mhz = 2100,
+	  .min_sm_clock_mhz = 500, .source = "AMD Instinct MI300X datasheet",
+	  .aliases = { "MI300X-192GB", "MI300", NULL } },
 };
 
 size_t
@@ -29,11 +94,50 @@ wc_platform_at(size_t i)
 	return i < wc_platform_count() ? &platforms[i] : NULL;
 }
 
+/* Lower-case letters and digits only, a leading vendor word dropped. */
+static void
+platform_key(const char *name, char *out, size_t cap)
+{
+	static const char *const vendors[] = { "nvidia", "amdinstinct", "amd" };
+	size_t n = 0;
+	for (const char *c = name; *c && n + 1 < cap; c++)
+		if (isalnum((unsigned char)*c))
+			out[n++] = (char)tolower((unsigned char)*c);
+	out[n] = '\0';
+	for (size_t v = 0; v < sizeof vendors / sizeof vendors[0]; v++) {
+		size_t len = strlen(vendors[v]);
+		if (n > len && strncmp(out, vendors[v], len) == 0) {
+			memmove(out, out + len, n - len + 1);
+			return;
+		}
+	}
+}
+
 const wc_platform_info *
 wc_platform_lookup(const char *name)
 {
-	for (size_t i = 0; name && i < wc_platform_count(); i++)
-		if (strcmp(platforms[i].name, name) == 0)
+	char key[96], cand[96];
+	if (!name || !*name || strlen(name) >= sizeof key)
+		return NULL;
+	platform_key(name, key, sizeof key);
+	for (size_t i = 0; i < wc_platform_count(); i++) {
+		platform_key(platforms[i].name, cand, sizeof cand);
+		if (strcmp(cand, key) == 0)
 			return &platforms[i];
+		for (size_t a = 0; platforms[i].aliases[a]; a++) {
+			platform_key(platforms[i].aliases[a], cand, sizeof cand);
+			if (strcmp(cand, key) == 0)
+				return &platforms[i];
+		}
+	}
 	return NULL;
+}
+
+const char *
+wc_platform_names(void)
+{
+	/* A literal, so that no thread builds it; test_platform_catalog checks
+	 * that it lists the table. */
+	return "A10G, L4, L40S, A100, A100-40GB, A100-PCIe, A100-PCIe-40GB, H100, H100-PCIe, "
+	       "H100-NVL, H200, GH200, B200, MI300X";
 }

@@ -1,0 +1,63 @@
+/* The platform catalog: names and aliases resolve case-insensitively
+ * (nvidia-smi's product names included), board variants stay apart, and
+ * the list used in error messages names every row. */
+#include "models/catalog.h"
+#include "tests/support/check.h"
+
+#include <string.h>
+
+static void
+expect(const char *asked, const char *canonical)
+{
+	const wc_platform_info *p = wc_platform_lookup(asked);
+	if (!p || strcmp(p->name, canonical) != 0)
+		fprintf(stderr, "'%s' should find %s, found %s\n", asked, canonical, p ? p->name : "nothing");
+	CHECK(p != NULL);
+	if (p)
+		CHECK(strcmp(p->name, canonical) == 0);
+}
+
+int
+main(void)
+{
+	expect("H100", "H100");
+	expect("h100", "H100");
+	expect("NVIDIA H100 80GB HBM3", "H100");
+	expect("H100-SXM5-80GB", "H100");
+	expect("H100 NVL", "H100-NVL");
+	expect("h100-nvl", "H100-NVL");
+	expect("NVIDIA H100 NVL", "H100-NVL");
+	expect("NVIDIA H100 PCIe", "H100-PCIe");
+	expect("NVIDIA A100-SXM4-80GB", "A100");
+	expect("NVIDIA A100-SXM4-40GB", "A100-40GB");
+	expect("NVIDIA A100 80GB PCIe", "A100-PCIe");
+	expect("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB");
+	expect("NVIDIA GH200 480GB", "GH200");
+	expect("NVIDIA L4", "L4");
+	expect("NVIDIA A10G", "A10G");
+	expect("l40s", "L40S");
+	expect("AMD Instinct MI300X", "MI300X");
+	expect("nvidia b200", "B200");
+	CHECK(wc_platform_lookup("H100-locked") == NULL);
+	CHECK(wc_platform_lookup("") == NULL && wc_platform_lookup(NULL) == NULL);
+	CHECK(wc_platform_lookup("TPUv5") == NULL);
+
+	const wc_platform_info *nvl = wc_platform_lookup("H100-NVL"), *sxm = wc_platform_lookup("H100");
+	CHECK(nvl && sxm && nvl->max_power_w < 0.6 * sxm->max_power_w);
+
+	const char *names = wc_platform_names();
+	size_t listed = 1;
+	for (const char *c = names; *c; c++)
+		listed += *c == ',';
+	CHECK(listed == wc_platform_count());
+	for (size_t i = 0; i < wc_platform_count(); i++) {
+		const wc_platform_info *p = wc_platform_at(i);
+		CHECK(strstr(names, p->name) != NULL);
+		CHECK(p->memory_gb > 0 && p->bandwidth_tb_s > 0 && p->bf16_tflops > 0 &&
+		          p->max_power_w > 0 && p->max_sm_clock_mhz > p->min_sm_clock_mhz &&
+		          p->min_sm_clock_mhz > 0 && p->source && p->source[0]);
+		CHECK(p->idle_power_w == 0 || (p->idle_source && p->idle_power_w < p->max_power_w));
+		CHECK(wc_platform_lookup(p->name) == p);
+	}
+	return check_report("platform_catalog");
+}
