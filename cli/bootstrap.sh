@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential cmake pkg-config libgsl-dev liblapacke-dev libopenblas-dev
-libjansson-dev libcivetweb-dev libcurl4-openssl-dev curl"
+libjansson-dev libcivetweb-dev libcurl4-openssl-dev curl help2man"
 # Only the test command needs these: chromium runs the planner page's
 # browser test (label browser; skipped with a message without it).
 TEST_PACKAGES="chromium"

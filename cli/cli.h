@@ -36,6 +36,7 @@ int cli_cmd_calibrate(int argc, char **argv);
 /** `validate fewshot` (cmd_validate_fewshot.c); argv[0] is "fewshot". */
 int cli_validate_fewshot(int argc, char **argv);
 int cli_cmd_envelope(int argc, char **argv);
+int cli_cmd_profile(int argc, char **argv);
 /* Subcommands in files of their own. */
 int cli_fit_response(int argc, char **argv);      /* fit response */
 int cli_validate_envelope(int argc, char **argv); /* validate envelope */

@@ -14,6 +14,7 @@ static const cli_command commands[] = {
 	{ "metrics", "grid-facing metrics of one power trace", cli_cmd_metrics },
 	{ "envelope", "forecast the power trace's band, peaks and ramps; plan a fleet under a budget", cli_cmd_envelope },
 	{ "serve", "serve predictions over HTTP", cli_cmd_serve },
+	{ "profile", "write a built-in parameter set as a parameter file", cli_cmd_profile },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
