@@ -31,13 +31,14 @@ const FIELDS = [
     help: 'closed loop: requests being served at once' },
   { name: 'rate', label: 'Arrival rate', unit: 'requests/s', kind: 'number', group: 'load',
     help: 'open loop: requests arriving per second' },
-  { name: 'input_tokens', label: 'Input tokens', unit: 'per request', kind: 'integer', group: 'workload' },
-  { name: 'output_tokens', label: 'Output tokens', unit: 'per request', kind: 'integer', group: 'workload' },
+  { name: 'input_tokens', label: 'Input tokens', unit: 'per request', kind: 'integer', group: 'workload', value: '512',
+    help: 'prompt length: with the output length it gives latency, throughput and energy' },
+  { name: 'output_tokens', label: 'Output tokens', unit: 'per request', kind: 'integer', group: 'workload', value: '256' },
   { name: 'price_per_kwh', label: 'Electricity price', unit: 'per kWh', kind: 'number', group: 'workload' },
   { name: 'grams_co2_per_kwh', label: 'Carbon intensity', unit: 'g CO₂/kWh', kind: 'number', group: 'workload' },
 ];
 /* Request properties the form never shows (a series is not a form input). */
-const NOT_IN_FORM = ['running_series', 'dt_s', 'active_params_b'];
+const NOT_IN_FORM = ['running_series', 'dt_s', 'active_params_b', 'architecture'];
 /* A warning or error names the request field; these go to another control. */
 const FIELD_ALIASES = { running: 'load', running_series: 'load', dt_s: 'load', concurrency: 'load',
   rate: 'load', active_params_b: 'model' };
@@ -58,7 +59,21 @@ const ANSWER_FIELDS = {
   energy_per_hour_kwh: ['Energy per hour', 'kWh'],
   max_concurrency_fit: ['Most requests that fit in memory', ''],
 };
-const UNIT_SUFFIXES = [['_tok_s', 'tokens/s'], ['_kwh', 'kWh'], ['_mhz', 'MHz'], ['_w', 'W'],
+/* Nested answer fields whose leaf name alone is ambiguous ("per_request"
+ * under cost and under CO₂), by their full path. */
+const PATH_LABELS = {
+  'capacity.cost.price_per_kwh': ['Electricity price', 'price units/kWh'],
+  'capacity.cost.per_request': ['Cost per request', 'price units'],
+  'capacity.cost.per_hour': ['Cost per hour', 'price units'],
+  'capacity.cost.per_million_output_tokens': ['Cost per million output tokens', 'price units'],
+  'capacity.co2_g.grams_co2_per_kwh': ['Carbon intensity', 'g CO₂/kWh'],
+  'capacity.co2_g.per_request': ['CO₂ per request', 'g'],
+  'capacity.co2_g.per_hour': ['CO₂ per hour', 'g'],
+  'capacity.co2_g.per_million_output_tokens': ['CO₂ per million output tokens', 'g'],
+  'capacity.memory.need_gb': ['Memory needed per GPU', 'GB'],
+  'capacity.memory.available_gb': ['Memory available per GPU', 'GB'],
+};
+const UNIT_SUFFIXES = [['_tok_s', 'tokens/s'], ['_kwh', 'kWh'], ['_mhz', 'MHz'], ['_gb', 'GB'], ['_w', 'W'],
   ['_j', 'J'], ['_s', 's'], ['_g', 'g'], ['_b', 'B'], ['_pct', '%']];
 /* Answer keys that are not quantities. */
 const ANSWER_SKIP = ['interval_95', 'warnings', 'params_version', 'config', 'profile'];
@@ -155,6 +170,18 @@ function labelOf(key) {
 
 function unitLabel(key) {
   return ANSWER_FIELDS[key] ? ANSWER_FIELDS[key][1] : unitOf(key);
+}
+
+/* A quantity of an answer, [value, interval]: at the top level (power) or
+ * in a block of its own (capacity: latency, throughput, energy), with that
+ * block's interval. [undefined, undefined] when the answer lacks it. */
+function pick(a, field) {
+  if (!a) return [undefined, undefined];
+  if (typeof a[field] === 'number') return [a[field], (a.interval_95 || {})[field]];
+  for (const v of Object.values(a))
+    if (v && typeof v === 'object' && !Array.isArray(v) && typeof v[field] === 'number')
+      return [v[field], (v.interval_95 || {})[field]];
+  return [undefined, undefined];
 }
 
 /* An API call: {ok, status, body} with the JSON body; a transport failure
@@ -601,10 +628,11 @@ function renderAnswer(a) {
     : 'no interval: the parameter set has no bootstrap draws';
   const body = $('answer-table').tBodies[0];
   for (const [key, leaf, v, ivv] of quantities(a)) {
-    const unit = unitLabel(leaf);
+    const unit = PATH_LABELS[key] ? PATH_LABELS[key][1] : unitLabel(leaf);
     const shown = typeof v === 'number' ? `${fmt(v)}${unit ? ' ' + unit : ''}` : String(v);
     body.append(el('tr', { 'data-key': key },
-      el('th', { scope: 'row', text: key.includes('.') ? `${humanize(key.split('.')[0])}: ${labelOf(leaf)}` : labelOf(leaf) }),
+      el('th', { scope: 'row', text: PATH_LABELS[key] ? PATH_LABELS[key][0]
+        : key.includes('.') ? `${humanize(key.split('.')[0])}: ${labelOf(leaf)}` : labelOf(leaf) }),
       el('td', { class: 'num', text: shown }),
       el('td', { class: 'num', text: fmtInterval(ivv) })));
   }
@@ -630,7 +658,7 @@ function renderCompare(req, answer, batch) {
     const res = batch.results ? batch.results[batch.index.rows[i]] : batch.error;
     rows.push({ config: c, answer: res, label: `#${i + 1}`, i });
   });
-  const fields = COMPARE_FIELDS.filter((f) => rows.some((r) => r.answer && typeof r.answer[f] === 'number'));
+  const fields = COMPARE_FIELDS.filter((f) => rows.some((r) => typeof pick(r.answer, f)[0] === 'number'));
   const load = req.concurrency !== undefined ? `n = ${fmt(req.concurrency)}` : req.rate !== undefined ? `${fmt(req.rate)} requests/s` : '';
   $('compare-table').tHead.replaceChildren(el('tr', {},
     el('th', { scope: 'col', text: '' }), el('th', { scope: 'col', text: 'configuration' }),
@@ -640,7 +668,6 @@ function renderCompare(req, answer, batch) {
   body.replaceChildren();
   rows.forEach((r, k) => {
     const err = r.answer && r.answer.error;
-    const iv = (r.answer && r.answer.interval_95) || {};
     const swatch = svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' },
       svg('line', { x1: 0, y1: 5, x2: 28, y2: 5, stroke: COLORS[k], 'stroke-width': 3, 'stroke-dasharray': DASHES[k] }));
     const actions = r.i === undefined ? [] : [
@@ -652,8 +679,11 @@ function renderCompare(req, answer, batch) {
       el('td', {}, swatch, ` ${r.label}`),
       el('td', { class: 'config', text: describe(r.config) }),
       err ? el('td', { class: 'field-error', colspan: fields.length, text: err.message || 'error' })
-        : fields.map((f) => el('td', { class: 'num', 'data-key': f, 'data-label': labelOf(f) },
-          r.answer && typeof r.answer[f] === 'number' ? `${fmt(r.answer[f])} ${fmtInterval(iv[f])}` : '—')),
+        : fields.map((f) => {
+          const [v, iv] = pick(r.answer, f);
+          return el('td', { class: 'num', 'data-key': f, 'data-label': labelOf(f) },
+            typeof v === 'number' ? `${fmt(v)} ${fmtInterval(iv)}` : '—');
+        }),
       el('td', {}, el('ul', { class: 'warnings' }, ((r.answer && r.answer.warnings) || []).map((w) => el('li', { text: w })))),
       el('td', {}, actions)));
   });
@@ -795,9 +825,8 @@ function renderPlots(batch) {
       name: k === 0 ? `chosen: ${describe(cfg)}` : `#${k}: ${describe(cfg)}`,
       short: k === 0 ? 'chosen' : `#${k}`, color: COLORS[k], dash: DASHES[k], width: k === 0 ? 3 : 2,
       points: batch.index.curves[k].map((i, j) => {
-        const a = batch.results[i] || {};
-        const iv = (a.interval_95 || {})[c.field];
-        return { x: GRID[j], y: a[c.field], lo: iv ? iv[0] : NaN, hi: iv ? iv[1] : NaN };
+        const [y, iv] = pick(batch.results[i], c.field);
+        return { x: GRID[j], y, lo: iv ? iv[0] : NaN, hi: iv ? iv[1] : NaN };
       }),
     })).filter((s) => s.points.some((p) => Number.isFinite(p.y)));
     if (!series.length) continue;
@@ -826,7 +855,18 @@ function buildPanel(p) {
     const ps = props[k];
     const id = `p-${p.path.replace(/\W+/g, '-')}-${k}`;
     const t = [].concat(ps.type)[0];
-    if (t === 'object' || t === 'array') { inputs[k] = { json: true, v: example[k] }; continue; }
+    if (k === 'workload') { inputs[k] = workloadControls(id, example[k] || {}, form); continue; }
+    if (k === 'fleet') { inputs[k] = fleetControls(id, ps, example[k], form); continue; }
+    /* Other objects (a response override) keep the API's defaults: a
+     * planner is never sent values the page does not show. */
+    if (t === 'object' || t === 'array') continue;
+    if (t === 'boolean') {
+      const c = el('input', { id, type: 'checkbox' });
+      c.checked = example[k] !== undefined ? !!example[k] : ps.default !== false;
+      inputs[k] = { read: () => c.checked };
+      form.append(fieldBox(k, humanize(k), '', c, ps.description || ''));
+      continue;
+    }
     const c = ps.enum ? selectOf(id, ps.enum, example[k] !== undefined ? example[k] : ps.default)
       : el('input', { id, type: t === 'string' ? 'text' : 'number', step: 'any', value: example[k] !== undefined ? example[k] : '' });
     inputs[k] = { c, t: ps.enum ? 'string' : t };
@@ -841,7 +881,7 @@ function buildPanel(p) {
     err.textContent = '';
     const body = p.useConfig ? Object.assign({}, formRequest()) : {};
     for (const [k, i] of Object.entries(inputs)) {
-      if (i.json) { if (i.v !== undefined) body[k] = i.v; } else Object.assign(body, valueOf(i.c, i.t, k));
+      if (i.read) { const v = i.read(); if (v !== undefined) body[k] = v; } else Object.assign(body, valueOf(i.c, i.t, k));
     }
     for (const k of Object.keys(body)) if (!props[k]) delete body[k];
     const r = await api(p.path, body);
@@ -857,6 +897,59 @@ function buildPanel(p) {
   $('panels').append(el('section', { class: 'card wide panel', 'data-path': p.path },
     el('h2', { text: p.title }), p.useConfig ? el('p', { class: 'muted', text: 'Uses the configuration above.' }) : null,
     form, out));
+}
+
+/* The workload a planner varies: its type, the arrival rate (open loop) or
+ * the clients (closed loop), burstiness, and the mean token lengths (drawn
+ * lognormal with sd = mean, as ShareGPT-like lengths are). Returns the
+ * panel input: read() gives the request's workload object. */
+function workloadControls(idp, ex, form) {
+  const types = [['poisson', 'Poisson arrivals'], ['bursty', 'Bursty arrivals (gamma gaps)'], ['closed', 'Closed loop (fixed clients)']];
+  const type = selectOf(`${idp}-type`, types, types.some((t) => t[0] === ex.type) ? ex.type : 'poisson');
+  const num = (name, v, step) => el('input', { id: `${idp}-${name}`, type: 'number', step: step || 'any', min: '0',
+    inputmode: 'decimal', value: v === undefined ? '' : String(v) });
+  const mean = (x, d) => (typeof x === 'number' ? x : x && typeof x.mean === 'number' ? x.mean : d);
+  const rate = num('rate', ex.rate !== undefined ? ex.rate : 4);
+  const conc = num('concurrency', ex.concurrency !== undefined ? ex.concurrency : 8, '1');
+  const burst = num('burstiness', ex.burstiness !== undefined ? ex.burstiness : 0.5);
+  const inTok = num('input_tokens', mean(ex.input_tokens, 512), '1');
+  const outTok = num('output_tokens', mean(ex.output_tokens, 256), '1');
+  const boxes = {
+    rate: fieldBox('workload', 'Arrival rate', 'requests/s', rate, 'requests arriving per second at one server'),
+    concurrency: fieldBox('workload', 'Clients', 'requests', conc, 'requests kept running (closed loop)'),
+    burstiness: fieldBox('workload', 'Burstiness', 'gamma shape', burst, 'below 1 is burstier than Poisson'),
+  };
+  const sync = () => {
+    boxes.rate.hidden = type.value === 'closed';
+    boxes.concurrency.hidden = type.value !== 'closed';
+    boxes.burstiness.hidden = type.value !== 'bursty';
+  };
+  type.addEventListener('change', sync);
+  form.append(fieldBox('workload', 'Workload', '', type, ''), boxes.rate, boxes.concurrency, boxes.burstiness,
+    fieldBox('workload', 'Input tokens', 'mean per request', inTok, ''),
+    fieldBox('workload', 'Output tokens', 'mean per request', outTok, ''));
+  sync();
+  const length = (c) => { const m = Number(c.value); return { mean: m, sd: m }; };
+  return { read: () => {
+    const w = { type: type.value, input_tokens: length(inTok), output_tokens: length(outTok) };
+    if (type.value === 'closed') w.concurrency = Number(conc.value);
+    else w.rate = Number(rate.value);
+    if (type.value === 'bursty') w.burstiness = Number(burst.value);
+    return w;
+  } };
+}
+
+/* A fleet of servers behind one feed: its size and how requests are
+ * spread; size 1 (or empty) asks for one server. */
+function fleetControls(idp, ps, ex, form) {
+  const props = schemaProperties(ps);
+  const size = el('input', { id: `${idp}-size`, type: 'number', step: '1', min: '1', inputmode: 'numeric',
+    value: ex && ex.size ? String(ex.size) : '1' });
+  const modes = (props.mode && props.mode.enum) || ['independent'];
+  const mode = selectOf(`${idp}-mode`, modes, ex && ex.mode ? ex.mode : modes[0]);
+  form.append(fieldBox('fleet', 'Fleet size', 'servers', size, 'servers whose aggregate is simulated'),
+    fieldBox('fleet', 'Fleet mode', '', mode, 'independent: each its own arrivals; otherwise one balancer'));
+  return { read: () => (Number(size.value) > 1 ? { size: Number(size.value), mode: mode.value } : undefined) };
 }
 
 function answerTable(a) {
