@@ -21,7 +21,12 @@ typedef struct {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
+	const char *reads;  /* progress task of a command that reads files ("MB read"), or NULL */
 } cli_command;
+
+/** Progress on stderr for long work (cli/progress.c): installed when stderr
+ *  is a terminal and `quiet` is 0. */
+void cli_progress_setup(int quiet);
 
 /* Commands (cli/cmd_*.c). */
 int cli_cmd_predict(int argc, char **argv);

@@ -1,20 +1,35 @@
 /* wattcast: dispatch to a command (cli/cmd_*.c). */
 #include "cli.h"
 
+#include "models/progress.h"
+
 #include <string.h>
 
 static const cli_command commands[] = {
-	{ "predict", "predict mean power, or fine-tuning energy, from a frozen law", cli_cmd_predict },
-	{ "fit", "fit a law (inference or fine-tuning) and freeze a parameter file", cli_cmd_fit },
-	{ "calibrate", "adapt a frozen law to a few runs of your own models or platform", cli_cmd_calibrate },
-	{ "validate", "held-out validation: forms, precision terms, frozen accuracy, fine-tuning", cli_cmd_validate },
-	{ "simulate", "generate a synthetic runs table (inference or fine-tuning)", cli_cmd_simulate },
-	{ "import", "convert a published table or any CSV into a runs table", cli_cmd_import },
-	{ "ingest", "turn measured runs (serving or fine-tuning) into a runs table", cli_cmd_ingest },
-	{ "metrics", "grid-facing metrics of one power trace", cli_cmd_metrics },
-	{ "envelope", "forecast the power trace's band, peaks and ramps; plan a fleet under a budget", cli_cmd_envelope },
-	{ "serve", "serve predictions over HTTP", cli_cmd_serve },
-	{ "profile", "write a built-in parameter set as a parameter file", cli_cmd_profile },
+	{ .name = "predict", .run = cli_cmd_predict,
+	  .summary = "predict mean power, or fine-tuning energy, from a frozen law" },
+	{ .name = "fit", .run = cli_cmd_fit,
+	  .summary = "fit a law (inference or fine-tuning) and freeze a parameter file" },
+	{ .name = "calibrate", .run = cli_cmd_calibrate,
+	  .summary = "adapt a frozen law to a few runs of your own models or platform" },
+	{ .name = "validate", .run = cli_cmd_validate,
+	  .summary = "held-out validation: forms, precision terms, frozen accuracy, fine-tuning" },
+	{ .name = "simulate", .run = cli_cmd_simulate,
+	  .summary = "generate a synthetic runs table (inference or fine-tuning)" },
+	{ .name = "import", .run = cli_cmd_import,
+	  .summary = "convert a published table or any CSV into a runs table" },
+	{ .name = "ingest", .run = cli_cmd_ingest,
+	  .summary = "turn measured runs (serving or fine-tuning) into a runs table",
+	  .reads = "ingest: MB read" },
+	{ .name = "metrics", .run = cli_cmd_metrics,
+	  .summary = "grid-facing metrics of one power trace",
+	  .reads = "metrics: MB read" },
+	{ .name = "envelope", .run = cli_cmd_envelope,
+	  .summary = "forecast the power trace's band, peaks and ramps; plan a fleet under a budget" },
+	{ .name = "serve", .run = cli_cmd_serve,
+	  .summary = "serve predictions over HTTP" },
+	{ .name = "profile", .run = cli_cmd_profile,
+	  .summary = "write a built-in parameter set as a parameter file" },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -28,12 +43,24 @@ usage(FILE *out)
 	        "       wattcast --version\n\ncommands:\n", WC_VERSION);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nexit status: 0 ok, 1 the work failed, 2 bad command line\n");
+	fprintf(out, "\n--quiet, anywhere on the line, turns off the progress lines that long work\n"
+	             "(bootstrap draws, calibration replicates, envelope replicas, budget probes,\n"
+	             "MB ingested) writes on stderr when it is a terminal.\n"
+	             "\nexit status: 0 ok, 1 the work failed, 2 bad command line\n");
 }
 
 int
 main(int argc, char **argv)
 {
+	int quiet = 0;
+	for (int i = 1; i < argc;) /* --quiet may stand anywhere: take it out */
+		if (strcmp(argv[i], "--quiet") == 0) {
+			quiet = 1;
+			memmove(argv + i, argv + i + 1, (size_t)(argc - i) * sizeof *argv);
+			argc--;
+		} else {
+			i++;
+		}
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;
@@ -53,9 +80,15 @@ main(int argc, char **argv)
 		printf("wattcast %s\n", WC_VERSION);
 		return CLI_OK;
 	}
+	cli_progress_setup(quiet);
 	for (size_t i = 0; i < N_COMMANDS; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			if (commands[i].reads)
+				wc_progress_begin(commands[i].reads, 0);
+			int rc = commands[i].run(argc - 1, argv + 1);
+			wc_progress_end();
+			return rc;
+		}
 	fprintf(stderr, "wattcast: unknown command '%s' (see wattcast --help)\n", argv[1]);
 	return CLI_USAGE;
 }

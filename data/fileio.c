@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include "models/grow.h"
@@ -128,10 +129,19 @@ wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *e
 	/* The pid in the name lets the next writer tell a dead writer's
 	 * leftover from a live one's file in progress. */
 	snprintf(tmp, plen + 40, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
+	/* Ctrl-C (or a TERM or HUP) waits until the file is whole or rolled
+	 * back: a user stopping a long command never leaves a temporary. */
+	sigset_t stop, old_mask;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, &old_mask);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;
 		free(tmp);
+		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 		return wc_error_set(err, WC_EIO, "%s: cannot create temporary file (%s)", path, strerror(e));
 	}
 	const char *p = data;
@@ -162,6 +172,7 @@ wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *e
 		unlink(tmp);
 	else
 		(void)fsync_parent(path); /* best effort: some filesystems refuse */
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 	free(tmp);
 	return rc;
 }

@@ -5,6 +5,7 @@
  * reason to grow a buffer).
  */
 #include "telemetry_internal.h"
+#include "models/progress.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -60,6 +61,7 @@ refill(wc__line_reader *r)
 	if (room > WC__LR_BLOCK)
 		room = WC__LR_BLOCK;
 	size_t got = fread(r->buf + r->end, 1, room, r->f);
+	wc_progress_add((double)got / 1048576.0); /* MB read, for a long ingest */
 	r->end += got;
 	if (got < room) {
 		if (ferror(r->f))

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "models/parallel.h"
+#include "models/progress.h"
 
 /* Interval wider than this in fit units (z-units or e-folds): the data do
  * not pin the parameter down; say so. */
@@ -45,6 +46,7 @@ boot_worker(void *arg)
 		return NULL;
 	}
 	for (int r = job->thread_id; r < job->replicates; r += job->threads) {
+		wc_progress_add(1.0);
 		wc_pcg32 rng;
 		fit_solution sol;
 		wc_error err;
@@ -82,7 +84,9 @@ warn(wc_fit_result *out, const char *msg)
 static int
 run_jobs(boot_job *jobs, int T, wc_error *err)
 {
+	wc_progress_begin("bootstrap draws", jobs[0].replicates);
 	wc_run_jobs(jobs, sizeof *jobs, T, boot_worker);
+	wc_progress_end();
 	for (int k = 0; k < T; k++)
 		if (jobs[k].error)
 			return wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory in a worker");

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "models/parallel.h"
+#include "models/progress.h"
 
 /* Weak priors (docs/calibration.md): wide enough that a few runs decide,
  * there only to keep an estimate finite when the runs cannot pin it down
@@ -451,8 +452,10 @@ cal_worker(void *arg)
 		job->error = WC_ENOMEM;
 		return NULL;
 	}
-	for (int r = job->thread_id; r < job->replicates; r += job->threads)
+	for (int r = job->thread_id; r < job->replicates; r += job->threads) {
+		wc_progress_add(1.0);
 		replicate(job, r, noise, job->values + (size_t)r * job->n_new);
+	}
 	free(noise);
 	return NULL;
 }
@@ -470,7 +473,9 @@ run_replicates(cal_job *proto, wc_error *err)
 		jobs[t].threads = T;
 		jobs[t].thread_id = t;
 	}
+	wc_progress_begin("calibration replicates", proto->replicates);
 	wc_run_jobs(jobs, sizeof *jobs, T, cal_worker);
+	wc_progress_end();
 	for (int t = 0; t < T; t++)
 		if (jobs[t].error)
 			rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");

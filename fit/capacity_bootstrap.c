@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "models/parallel.h"
+#include "models/progress.h"
 
 typedef struct {
 	const cap_problem *pb;
@@ -38,6 +39,7 @@ cap_worker(void *arg)
 		return NULL;
 	}
 	for (int r = job->thread_id; r < job->replicates; r += job->threads) {
+		wc_progress_add(1.0);
 		wc_pcg32 rng;
 		wc_error err;
 		int status = 0, niter = 0;
@@ -62,7 +64,9 @@ cap_worker(void *arg)
 static int
 run_jobs(cap_job *jobs, int T, wc_error *err)
 {
+	wc_progress_begin("capacity bootstrap draws", jobs[0].replicates);
 	wc_run_jobs(jobs, sizeof *jobs, T, cap_worker);
+	wc_progress_end();
 	for (int k = 0; k < T; k++)
 		if (jobs[k].error)
 			return wc_error_set(err, WC_ENOMEM, "capacity bootstrap: out of memory in a worker");

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "models/parallel.h"
+#include "models/progress.h"
 
 typedef struct {
 	const wc__ft_design *d;
@@ -40,6 +41,7 @@ ft_worker(void *arg)
 		return NULL;
 	}
 	for (int r = job->thread_id; r < job->replicates; r += job->threads) {
+		wc_progress_add(1.0);
 		wc_pcg32 rng;
 		wc_pcg32_seed(&rng, job->seed, (uint64_t)r);
 		memset(mult, 0, (size_t)n * sizeof *mult);
@@ -58,7 +60,9 @@ static int
 run_jobs(ft_job *jobs, int T)
 {
 	int rc = WC_OK;
+	wc_progress_begin("fine-tuning bootstrap draws", jobs[0].replicates);
 	wc_run_jobs(jobs, sizeof *jobs, T, ft_worker);
+	wc_progress_end();
 	for (int k = 0; k < T; k++)
 		if (jobs[k].error)
 			rc = WC_ENOMEM;

@@ -22,6 +22,7 @@
 #include "fit/fit.h"
 #include "models/grow.h"
 #include "models/parallel.h"
+#include "models/progress.h"
 
 /* The fit's vector: [0] log hold, [1] log ratio, [2 + l] log tau of
  * level l. Values below LOG_MIN behave as zero on a 50 ms grid. */
@@ -385,6 +386,7 @@ boot_work(void *arg)
 	}
 	pb.mult = mult;
 	for (int b = job->tid; b < job->o->bootstrap; b += job->threads) {
+		wc_progress_add(1.0);
 		wc_pcg32 rng;
 		double *d = job->draws + (size_t)b * (MAX_X + 1);
 		wc_pcg32_seed(&rng, job->o->seed, (uint64_t)b);
@@ -433,7 +435,9 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 	for (int t = 0; rc == WC_OK && t < threads; t++)
 		jobs[t] = (boot_job){ pb->runs, pb->n_runs, x, o, draws, t, threads, WC_OK };
 	if (rc == WC_OK) {
+		wc_progress_begin("response bootstrap draws", B);
 		wc_run_jobs(jobs, sizeof *jobs, threads, boot_work);
+		wc_progress_end();
 		for (int t = 0; t < threads; t++)
 			if (jobs[t].rc != WC_OK)
 				rc = jobs[t].rc;

@@ -18,6 +18,7 @@
 
 #include "models/grow.h"
 #include "models/parallel.h"
+#include "models/progress.h"
 
 /* Cached server traces beyond this many doubles are refused. */
 #define BUDGET_MAX_CACHE ((size_t)1 << 25)
@@ -73,6 +74,7 @@ simulate_new(void *arg)
 	if (ctx_alloc(bs, &c) != WC_OK)
 		wk->rc = wc_error_set(&wk->err, WC_ENOMEM, "budget: out of memory");
 	for (int k = wk->first + wk->tid; wk->rc == WC_OK && k < wk->last; k += wk->threads) {
+		wc_progress_add(1.0);
 		wk->rc = wc__replica_simulate(&c, 1, WC_FLEET_INDEPENDENT, (uint64_t)k, tokens, &wk->err);
 		if (wk->rc == WC_OK)
 			wc__bin_means(c.power[0], bs->out_len, bs->bin_stride, bs->n_bins,
@@ -103,7 +105,9 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 		return wc_error_set(err, WC_ENOMEM, "budget: out of memory");
 	for (int t = 0; t < threads; t++)
 		wk[t] = (budget_worker){ bs, bs->cached, k, t, threads, WC_OK, { 0, "" } };
+	wc_progress_begin("budget: servers simulated", k - bs->cached);
 	wc_run_jobs(wk, sizeof *wk, threads, simulate_new);
+	wc_progress_end();
 	for (int t = 0; t < threads && rc == WC_OK; t++)
 		if (wk[t].rc != WC_OK) {
 			if (err)

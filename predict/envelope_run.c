@@ -18,6 +18,7 @@
 
 #include "models/grow.h"
 #include "models/parallel.h"
+#include "models/progress.h"
 
 typedef struct {
 	const wc_envelope_workload *w;
@@ -84,8 +85,10 @@ work(void *arg)
 	if (!c.power[0] || !c.power[1] || !c.running[0] || !c.running[1] ||
 	    wc__stats_ws_reserve(&c.ws, rs->len) != WC_OK)
 		wk->rc = wc_error_set(&wk->err, WC_ENOMEM, "envelope: out of memory (%zu bins)", rs->len);
-	for (int r = wk->tid; wk->rc == WC_OK && r < rs->o->replicas; r += wk->threads)
+	for (int r = wk->tid; wk->rc == WC_OK && r < rs->o->replicas; r += wk->threads) {
+		wc_progress_add(1.0);
 		wk->rc = one_replica(rs, &c, r, &wk->err);
+	}
 	for (int i = 0; i < 2; i++) {
 		free(c.power[i]);
 		free(c.running[i]);
@@ -107,7 +110,9 @@ run_workers(run_state *rs, wc_error *err)
 	 * numbers depend on r alone (docs/envelopes.md, "The pipeline"). */
 	for (int t = 0; t < threads; t++)
 		wk[t] = (worker){ rs, t, threads, WC_OK, { 0, "" } };
+	wc_progress_begin("envelope replicas", rs->o->replicas);
 	wc_run_jobs(wk, sizeof *wk, threads, work);
+	wc_progress_end();
 	for (int t = 0; t < threads && rc == WC_OK; t++)
 		if (wk[t].rc != WC_OK) {
 			rc = wk[t].rc;
