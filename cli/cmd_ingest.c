@@ -257,6 +257,8 @@ cli_cmd_ingest(int argc, char **argv)
 	const char *cmd = "ingest";
 	ingest_args a = { NULL };
 	int rc;
+	if (cli_ingest_is_prometheus(argc, argv))
+		return cli_cmd_ingest_prometheus(argc, argv);
 	wc_ingest_options_init(&a.o);
 	if ((rc = parse_ingest_args(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;
