@@ -183,12 +183,14 @@ comment_line(cursor *c, scrape_state *st)
 	                                                 c->s[sizeof tag - 1] != '\t'))
 		return WC_OK;
 	c->i = sizeof tag - 1;
+	skip_blanks(c);
 	size_t at = c->i;
 	const char *t = token(c), *inst;
 	double v;
 	if (wc_prom_parse_time(t, &v) != WC_OK)
-		return c->i = at + 1, fail(c, "expected the scrape's time (epoch seconds or RFC 3339)");
+		return c->i = at, fail(c, "expected the scrape's time (epoch seconds or RFC 3339)");
 	st->time = v;
+	skip_blanks(c);
 	at = c->i;
 	inst = token(c);
 	if (strlen(inst) >= sizeof st->instance)
@@ -218,12 +220,14 @@ sample_line(cursor *c, scrape_state *st)
 	}
 	c->s[n] = '\0';
 	int keep = in_keep(name, st->keep);
-	size_t at = c->i + 1;
+	skip_blanks(c);
+	size_t at = c->i;
 	char *vt = token(c);
 	double v, ts = st->time;
 	if (parse_number(vt, &v) != WC_OK)
 		return c->i = at, fail(c, "expected a sample value (a number, NaN, +Inf or -Inf)");
-	at = c->i + 1;
+	skip_blanks(c);
+	at = c->i;
 	char *tt = token(c);
 	if (*tt) {
 		char *end;
