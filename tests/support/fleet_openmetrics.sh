@@ -24,8 +24,8 @@ function running(h, s,   n, r) { n = noise(h, 99, s); r = level(h, s) + (n < 0.2
 	return r < 0 ? 0 : r }
 function waiting(h, s) { return int(level(h, s) / 4 * noise(h, 98, s)) }
 function power(h, g, s,   L) { L = level(h, s)
-	if (!engine_up(h, s)) return sprintf("%.1f", 75 + 2 * noise(h, g, s)) + 0
-	return sprintf("%.1f", 90 + 6 * L ^ 0.8 + 2 * g + 10 * noise(h, g, s)) + 0 }
+	if (!engine_up(h, s)) return sprintf("%.1f", 110 + 2 * noise(h, g, s)) + 0
+	return sprintf("%.1f", 135 + 6 * L ^ 0.8 + 2 * g + 10 * noise(h, g, s)) + 0 }
 # Counter increments in second s (index 0 prompt, 1 generation, 2 ttft sum,
 # 3 ttft count, 4 itl sum, 5 itl count).
 function incs(h, s,   L) { L = level(h, s)
