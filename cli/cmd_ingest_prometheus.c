@@ -18,7 +18,7 @@ static const char usage[] =
 	"       wattcast ingest (--prometheus-json FILE | --scrapes FILE)... [--start T] [--end T]\n"
 	"                       [--step S] -o RUNS.csv [options]\n"
 	"options: [--group-by LABELS] [--hold S] [--min-window S] [--platform NAME]\n"
-	"         [--model NAME] [--active-params B] [--verbose] [--quiet]\n\n"
+	"         [--model NAME] [--active-params B] [--page-steps N] [--verbose] [--quiet]\n\n"
 	"Reads GPU power (DCGM_FI_DEV_POWER_USAGE) and vLLM's load and token counters\n"
 	"from a Prometheus server's query_range API, or from saved query_range\n"
 	"responses (--prometheus-json, repeatable) or files of text-exposition scrapes\n"
@@ -30,11 +30,12 @@ static const char usage[] =
 	"for --hold seconds, default 10), one row each; windows shorter than\n"
 	"--min-window (60 s) get an exclude reason. Counter resets, series that appear\n"
 	"or vanish, NaN samples and missing samples are reported with the series and\n"
-	"the time. --verbose prints the PromQL (docs/fleet.md).\n";
+	"the time. --verbose prints the PromQL (docs/fleet.md). A query covers at most\n"
+	"--page-steps steps (10000; Prometheus allows 11000 points per series).\n";
 
 enum { OPT_PROM = 1000, OPT_JSON, OPT_SCRAPES, OPT_START, OPT_END, OPT_STEP, OPT_SELECTOR,
        OPT_GROUP, OPT_HOLD, OPT_MINWIN, OPT_PLATFORM, OPT_MODEL, OPT_ACTIVE, OPT_VERBOSE,
-       OPT_QUIET };
+       OPT_QUIET, OPT_PAGE };
 
 static const struct option opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -53,6 +54,7 @@ static const struct option opts[] = {
 	{ "active-params", required_argument, NULL, OPT_ACTIVE },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "page-steps", required_argument, NULL, OPT_PAGE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -134,6 +136,12 @@ apply_flag(int opt, prom_args *a)
 	                                         &o->active_params_b);
 	case OPT_VERBOSE: a->verbose = 1; return CLI_OK;
 	case OPT_QUIET: a->quiet = 1; return CLI_OK;
+	case OPT_PAGE: {
+		long v;
+		int rc = cli_parse_int(cmd, "--page-steps", optarg, 1, WC_FLEET_PAGE_STEPS, &v);
+		o->page_steps = (size_t)v;
+		return rc;
+	}
 	case 'h': fputs(usage, stdout); a->help = 1; return CLI_OK;
 	default: return -1;
 	}

@@ -292,6 +292,27 @@ check_scrapes(const char *dir, const char *http_csv)
 	free(out);
 }
 
+/* Pages of 1000 steps (four queries per metric) give the same table. */
+static void
+check_pages(const char *dir, const char *url, const char *http_csv)
+{
+	char *out = path_join(dir, "paged.csv"), start[32], end[32];
+	snprintf(start, sizeof start, "%ld", T0);
+	snprintf(end, sizeof end, "%ld", T0 + SECONDS - 1);
+	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", start, "--end", end,
+	                       "--step", "1", "--page-steps", "1000", "--verbose", "--quiet", "-o", out,
+	                       NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 0);
+	CHECK_CONTAINS(r.err, "page 2026-01-01T00:50:00.000Z .. 2026-01-01T00:59:59.000Z");
+	char *a = table_body(http_csv), *b = table_body(out);
+	CHECK(a && b && strcmp(a, b) == 0);
+	run_result_free(&r);
+	free(a);
+	free(b);
+	free(out);
+}
+
 static void
 check_http_errors(const char *dir, const char *url)
 {
@@ -351,6 +372,7 @@ main(void)
 	CHECK_CONTAINS(r.err, "resumes at 2026-01-01T00:28:00.000Z; 30 s left out");
 	CHECK_CONTAINS(r.err, "query: label_replace(avg_over_time(DCGM_FI_DEV_POWER_USAGE{}[999ms])");
 	check_truth(dir, csv);
+	check_pages(dir, url, csv);
 	check_saved_json(dir, url, r.err, csv);
 	check_scrapes(dir, csv);
 	check_http_errors(dir, url);

@@ -61,6 +61,7 @@ typedef struct {
 	void *warn_payload;
 	int max_warnings;          /* then one "further warnings suppressed" (50) */
 	wc_warn_fn verbose;        /* queries and pages; NULL = quiet */
+	size_t page_steps;         /* steps per query; 0 = WC_FLEET_PAGE_STEPS */
 } wc_fleet_options;
 
 void wc_fleet_options_init(wc_fleet_options *o);

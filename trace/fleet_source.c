@@ -60,8 +60,9 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 		if (rc == WC_OK)
 			say(o, "query: %s", q[m]);
 	}
-	for (size_t k0 = 0; rc == WC_OK && k0 < f->n_steps; k0 += WC_FLEET_PAGE_STEPS) {
-		size_t k1 = f->n_steps - k0 > WC_FLEET_PAGE_STEPS ? k0 + WC_FLEET_PAGE_STEPS : f->n_steps;
+	size_t page = o->page_steps ? o->page_steps : WC_FLEET_PAGE_STEPS;
+	for (size_t k0 = 0; rc == WC_OK && k0 < f->n_steps; k0 += page) {
+		size_t k1 = f->n_steps - k0 > page ? k0 + page : f->n_steps;
 		rc = fetch_page(f, url, q, k0, k1, err);
 	}
 	if (rc == WC_OK)
