@@ -9,11 +9,12 @@
 # from 1650 s to 1680 s, counters from 0 after it); the last GPU of the last
 # host drops out at 2550 s. Values are functions of (host, gpu, second), so
 # the files and the truth agree without storing the series.
-# usage: sh fleet_openmetrics.sh HOSTS GPUS SECONDS T0 OUT
+# A sixth argument `om-only` skips the scrapes (bench/run_prometheus.sh).
+# usage: sh fleet_openmetrics.sh HOSTS GPUS SECONDS T0 OUT [om-only]
 set -eu
-[ $# -eq 5 ] || { echo "usage: $0 HOSTS GPUS SECONDS T0 OUT" >&2; exit 2; }
+[ $# -eq 5 ] || [ $# -eq 6 ] || { echo "usage: $0 HOSTS GPUS SECONDS T0 OUT [om-only]" >&2; exit 2; }
 mkdir -p "$5"
-awk -v H="$1" -v G="$2" -v S="$3" -v T0="$4" -v OUT="$5" '
+awk -v H="$1" -v G="$2" -v S="$3" -v T0="$4" -v OUT="$5" -v NOSCR="${6:-}" '
 function noise(a, b, c,   x) { x = sin(a * 12.9898 + b * 78.233 + c * 0.37719) * 43758.5453
 	x = x - int(x); return x < 0 ? -x : x }
 function lidx(h, s) { return (int(s / 300) + (h - 1) * 3) % 6 }
@@ -86,7 +87,7 @@ BEGIN {
 	print "# EOF" > OM
 	# scrapes: every second, each host engine (dated by its scrape line) and DCGM
 	# exporter (its instance from the scrape line, each sample with its own timestamp)
-	for (h = 1; h <= H; h++) CS[h] = 0
+	if (NOSCR == "om-only") exit 0
 	for (s = 0; s < S; s++) for (h = 1; h <= H; h++) {
 		for (k = 0; k < 6; k++) C[k] = CH[h, k]
 		if (engine_up(h, s) || s == 0) advance(h, s)
