@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-parsers=${*:-"runs_table params nvsmi engine requests_json requests_csv manifest_powertrace manifest_run mlenergy http_predict http_batch"}
+parsers=${*:-"runs_table params nvsmi engine requests_json requests_csv manifest_powertrace manifest_run mlenergy http_predict http_batch prom_text prom_json"}
 runs=${FUZZ_RUNS:--1}
 shared=${WC_SHARED_DIR:-../shared}
 

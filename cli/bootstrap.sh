@@ -11,8 +11,11 @@ cd "$(dirname "$0")/.."
 PACKAGES="build-essential cmake pkg-config libgsl-dev liblapacke-dev libopenblas-dev
 libjansson-dev libcivetweb-dev libcurl4-openssl-dev curl help2man"
 # Only the test command needs these: chromium runs the planner page's
-# browser test (label browser; skipped with a message without it).
-TEST_PACKAGES="chromium procps systemd"
+# browser test (label browser; skipped with a message without it);
+# prometheus (with promtool) serves the fleet-ingest test's TSDB
+# (tests/test_prometheus_fleet.c, docs/fleet.md); procps and systemd let
+# test_install verify the service unit (/bin/kill, systemd-analyze).
+TEST_PACKAGES="chromium prometheus procps systemd"
 
 install_missing() {
 	missing=""

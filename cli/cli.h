@@ -97,6 +97,12 @@ int cli_ingest_finetune_flag(const char *cmd, const char *name, const char *valu
 int cli_ingest_finetune(const char *cmd, char *const *runs, size_t n, const wc_ingest_options *o,
                         const char *out);
 
+/* wattcast ingest of Prometheus data (cli/cmd_ingest_prometheus.c): does
+ * argv ask for it (--prometheus, --prometheus-json, --scrapes), and the
+ * command itself. */
+int cli_ingest_is_prometheus(int argc, char **argv);
+int cli_cmd_ingest_prometheus(int argc, char **argv);
+
 /** Reset getopt for a fresh parse of a sub-argv. */
 void cli_reset_getopt(void);
 

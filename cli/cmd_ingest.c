@@ -41,7 +41,10 @@ static const char ingest_usage[] =
 	"optimizer step over all GPUs of power.csv, checkpoint saves, evaluations and\n"
 	"warm-up excluded, steps counted from the step log or else from the trace\n"
 	"(step_source says which; docs/finetune.md). Fine-tuning and inference folders\n"
-	"cannot be mixed in one table.\n";
+	"cannot be mixed in one table.\n"
+	"Fleet telemetry from Prometheus (DCGM exporter, vLLM metrics): wattcast ingest\n"
+	"--prometheus URL ... or --prometheus-json / --scrapes FILE; --prometheus --help\n"
+	"lists their flags (docs/fleet.md).\n";
 
 enum { OPT_SEGMENT = 1000, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_WORKLOAD,
        OPT_MAXBAD, OPT_QUIET, OPT_FINETUNE };
@@ -257,6 +260,8 @@ cli_cmd_ingest(int argc, char **argv)
 	const char *cmd = "ingest";
 	ingest_args a = { NULL };
 	int rc;
+	if (cli_ingest_is_prometheus(argc, argv))
+		return cli_cmd_ingest_prometheus(argc, argv);
 	wc_ingest_options_init(&a.o);
 	if ((rc = parse_ingest_args(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;

@@ -14,7 +14,7 @@ wattcast=${3:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 real=$shared/data/real
 for p in runs_table params nvsmi engine requests_json requests_csv manifest_powertrace \
-         manifest_run mlenergy http_predict http_batch; do
+         manifest_run mlenergy http_predict http_batch prom_text prom_json; do
 	mkdir -p "$out/$p"
 done
 
@@ -91,4 +91,7 @@ printf '{"platform":"A100","tp":2.0,"active_params_b":70.6,"running_series":[0,1
 printf '{"platform":"H200","tp":1,"model":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\303\251","concurrency":1,"colour":"\303\251\303\251"}' | seed http_predict
 printf '[{"platform":"H100","tp":1,"model":"Qwen3-8B","concurrency":32},{"platform":"H100","tp":0,"active_params_b":8,"concurrency":1},{"platform":"H100-locked","tp":1,"active_params_b":8,"running_series":[1,2],"dt_s":1,"sm_clock_mhz":null},3,{"x":1}]' | seed http_batch
 printf '[]' | seed http_batch
+printf '# wattcast-scrape 1767225600 h1:8000\n# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{model_name="m",engine="0"} 4\n# wattcast-scrape 2026-01-01T00:00:01Z\nDCGM_FI_DEV_POWER_USAGE{gpu="0",Hostname="h1",modelName="NVIDIA H100 80GB HBM3",} 117.4 1767225601000\nx{a="\\"\\\\\\n"} NaN\n' | seed prom_text
+printf '{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"DCGM_FI_DEV_POWER_USAGE","Hostname":"h1","gpu":"0"},"values":[[1767225600,"117.4"],[1767225601.5,"NaN"],[1767225602,"+Inf"]]}]}}' | seed prom_json
+printf '{"status":"error","errorType":"bad_data","error":"parse error"}' | seed prom_json
 echo "seeds: $(find "$out" -type f | wc -l) files in $out"

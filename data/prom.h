@@ -1,0 +1,89 @@
+/*
+ * Prometheus data (docs/formats/prometheus.md): the samples of labelled
+ * series, read from a query_range JSON response (jansson), from text
+ * exposition scrapes (a strict line parser: no Debian library parses the
+ * format), or fetched from a server's HTTP API (libcurl). A wc_prom_set
+ * is zero-initialised by the caller, filled by the readers and released
+ * with wc_prom_set_clear; it owns every series, label and sample.
+ */
+#ifndef WC_DATA_PROM_H
+#define WC_DATA_PROM_H
+
+#include <stddef.h>
+
+#include "models/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Labels a series may carry (beyond that a reader refuses it). */
+#define WC_PROM_MAX_LABELS 32
+
+/** One series: its metric name, labels (sorted by name, `__name__` left
+ *  out) and samples in strictly increasing time (epoch seconds). A NaN
+ *  value is a NaN sample as Prometheus stores it. */
+typedef struct {
+	char *metric;
+	char *key;                 /* metric{a="x",b="y"}: the series' identity */
+	size_t n_labels;
+	char *names[WC_PROM_MAX_LABELS], *values[WC_PROM_MAX_LABELS];
+	double *t, *v;
+	size_t n, cap;
+} wc_prom_series;
+
+typedef struct {
+	wc_prom_series *s;
+	size_t n, cap;
+	void *index;               /* key -> position (private) */
+} wc_prom_set;
+
+/** Append the sample (t, v) to the series `metric` with these labels,
+ *  created when new. A sample at or before the series' last time is
+ *  refused (the message names the series and the time). */
+int wc_prom_set_add(wc_prom_set *set, const char *metric, size_t n_labels,
+                    const char *const *names, const char *const *values, double t, double v,
+                    wc_error *err);
+/** Drop every sample but keep nothing else either: the set is zeroed. */
+void wc_prom_set_clear(wc_prom_set *set);
+/** Value of label `name`, or NULL (borrowed). */
+const char *wc_prom_label(const wc_prom_series *s, const char *name);
+
+/** Read a query_range (or query) response: `{"status":"success","data":
+ *  {"resultType":"matrix","result":[{"metric":{...},"values":[[t,"v"],...]}]}}`.
+ *  Each series must carry `__name__`, unless `metric` is non-NULL (the
+ *  name of the one metric queried). An error status is returned as the
+ *  server's errorType and error. `origin` names the input in messages. */
+int wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *metric,
+                       wc_prom_set *set, wc_error *err);
+int wc_prom_json_read(const char *path, wc_prom_set *set, wc_error *err);
+
+/** Read successive text-exposition scrapes (format 0.0.4). A sample's
+ *  time is its own timestamp (ms) or else the last `# wattcast-scrape
+ *  TIME [INSTANCE]` line's (TIME in epoch seconds or RFC 3339; INSTANCE
+ *  becomes the `instance` label of samples without one). Only metrics
+ *  named in `keep` (NULL-terminated; NULL = all) are stored. Errors name
+ *  file:line:column and the reason. */
+int wc_prom_text_parse(const char *buf, size_t len, const char *origin,
+                       const char *const *keep, wc_prom_set *set, wc_error *err);
+int wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *set,
+                      wc_error *err);
+
+/** GET `base`/api/v1/query_range for `query` over [start, end] every
+ *  `step` seconds (libcurl) and add the result to `set`; `metric` as for
+ *  wc_prom_json_parse. An unreachable server, an HTTP error or an error
+ *  status is an error naming the URL and the server's reason. */
+int wc_prom_http_query_range(const char *base, const char *query, double start, double end,
+                             double step, const char *metric, wc_prom_set *set, wc_error *err);
+
+/** Epoch seconds from RFC 3339 (`2026-01-01T00:00:00Z`, `...+02:00`,
+ *  fractions allowed) or a plain number of seconds, as promtool takes
+ *  them. WC_EINVAL when neither. */
+int wc_prom_parse_time(const char *text, double *out);
+/** `t` as RFC 3339 UTC with milliseconds, for messages. */
+void wc_prom_format_time(double t, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,141 @@
+/*
+ * Prometheus HTTP API responses (query_range, or query of a range vector):
+ * `{"status":"success","data":{"resultType":"matrix","result":[...]}}`
+ * (docs/formats/prometheus.md; the API is described at
+ * https://prometheus.io/docs/prometheus/latest/querying/api/). Parsed
+ * with jansson; each refusal names the input and the JSON path.
+ */
+#include "data/prom.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/fileio.h"
+
+/* Responses larger than this are refused (paging keeps them far below). */
+#define MAX_RESPONSE_BYTES ((size_t)1 << 30)
+
+/* A sample value: Prometheus writes it as a string ("1.5", "NaN", "+Inf"). */
+static int
+parse_value(json_t *v, double *out)
+{
+	const char *s = json_string_value(v);
+	char *end;
+	if (!s || !*s)
+		return WC_EINVAL;
+	*out = strtod(s, &end);
+	return *end ? WC_EINVAL : WC_OK;
+}
+
+static int
+error_status(json_t *root, const char *origin, wc_error *err)
+{
+	const char *type = json_string_value(json_object_get(root, "errorType"));
+	const char *msg = json_string_value(json_object_get(root, "error"));
+	return wc_error_set(err, WC_EINVAL, "%s: Prometheus answered %s: %s", origin,
+	                    type ? type : "an error", msg ? msg : "(no message)");
+}
+
+/* The labels of result[i] into names/values (borrowed from the JSON). */
+static int
+series_labels(json_t *labels, const char *origin, size_t i, const char *metric,
+              const char **name, size_t *n, const char **names, const char **values, wc_error *err)
+{
+	const char *k;
+	json_t *v;
+	*n = 0;
+	*name = metric;
+	if (!json_is_object(labels))
+		return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/metric: not an object", origin, i);
+	json_object_foreach(labels, k, v) {
+		const char *s = json_string_value(v);
+		if (!s)
+			return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/metric/%s: not a string",
+			                    origin, i, k);
+		if (strcmp(k, "__name__") == 0) {
+			if (!metric)
+				*name = s;
+			continue;
+		}
+		if (*n >= WC_PROM_MAX_LABELS)
+			return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/metric: more than %d labels",
+			                    origin, i, WC_PROM_MAX_LABELS);
+		names[*n] = k;
+		values[*n] = s;
+		(*n)++;
+	}
+	if (!*name)
+		return wc_error_set(err, WC_EPARSE,
+		                    "%s: /data/result/%zu/metric: no __name__ label (save the responses of "
+		                    "the queries `wattcast ingest --prometheus URL --verbose` prints)",
+		                    origin, i);
+	return WC_OK;
+}
+
+static int
+parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_prom_set *set,
+             wc_error *err)
+{
+	const char *names[WC_PROM_MAX_LABELS], *values[WC_PROM_MAX_LABELS], *name;
+	size_t n, j;
+	int rc = series_labels(json_object_get(r, "metric"), origin, i, metric, &name, &n, names,
+	                       values, err);
+	if (rc != WC_OK)
+		return rc;
+	json_t *vals = json_object_get(r, "values"), *pair;
+	if (!json_is_array(vals))
+		return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/values: not an array", origin, i);
+	json_array_foreach(vals, j, pair) {
+		double t, v;
+		json_t *jt = json_array_get(pair, 0);
+		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_number(jt) ||
+		    parse_value(json_array_get(pair, 1), &v) != WC_OK)
+			return wc_error_set(err, WC_EPARSE,
+			                    "%s: /data/result/%zu/values/%zu: not a [time, \"value\"] pair",
+			                    origin, i, j);
+		t = json_number_value(jt);
+		if ((rc = wc_prom_set_add(set, name, n, names, values, t, v, err)) != WC_OK)
+			return rc;
+	}
+	return WC_OK;
+}
+
+int
+wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *metric,
+                   wc_prom_set *set, wc_error *err)
+{
+	json_error_t je;
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	int rc = WC_OK;
+	if (!root)
+		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", origin, je.line, je.column, je.text);
+	const char *status = json_string_value(json_object_get(root, "status"));
+	json_t *data = json_object_get(root, "data"), *result = json_object_get(data, "result");
+	const char *type = json_string_value(json_object_get(data, "resultType"));
+	if (!status || strcmp(status, "success") != 0)
+		rc = status ? error_status(root, origin, err)
+		            : wc_error_set(err, WC_EPARSE, "%s: /status: missing (not a Prometheus API "
+		                           "response)", origin);
+	else if (!type || strcmp(type, "matrix") != 0 || !json_is_array(result))
+		rc = wc_error_set(err, WC_EPARSE, "%s: /data/resultType: '%s', expected 'matrix' with a "
+		                  "result array (a query_range response)", origin, type ? type : "");
+	for (size_t i = 0; rc == WC_OK && i < json_array_size(result); i++)
+		rc = parse_series(json_array_get(result, i), origin, i, metric, set, err);
+	json_decref(root);
+	return rc;
+}
+
+int
+wc_prom_json_read(const char *path, wc_prom_set *set, wc_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = wc_read_file(path, MAX_RESPONSE_BYTES, &buf, &len, err);
+	if (rc != WC_OK)
+		return rc;
+	rc = wc_prom_json_parse(buf, len, path, NULL, set, err);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,243 @@
+/*
+ * The series of a wc_prom_set (data/prom.h): identity by metric and sorted
+ * labels, samples appended in time order, and the time spellings
+ * Prometheus and promtool accept (docs/formats/prometheus.md).
+ */
+#include "data/prom.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "data_internal.h"
+#include "models/grow.h"
+
+static char *
+dup_text(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+/* metric{a="x",b="y"} with the labels in name order (`order` holds the
+ * indices sorted), values verbatim: the key is the series' identity and
+ * its name in messages, never parsed back. */
+static char *
+make_key(const char *metric, size_t n, const char *const *names, const char *const *values,
+         const size_t *order)
+{
+	size_t len = strlen(metric) + 3;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(names[i]) + strlen(values[i]) + 4;
+	char *k = malloc(len), *p = k;
+	if (!k)
+		return NULL;
+	p += sprintf(p, "%s{", metric);
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "%s%s=\"%s\"", i ? "," : "", names[order[i]], values[order[i]]);
+	strcpy(p, "}");
+	return k;
+}
+
+static int
+new_series(wc_prom_series *s, const char *metric, char *key, size_t n, const char *const *names,
+           const char *const *values, const size_t *order)
+{
+	memset(s, 0, sizeof *s);
+	s->key = key;
+	s->metric = dup_text(metric);
+	if (!s->metric)
+		return WC_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		s->names[i] = dup_text(names[order[i]]);
+		s->values[i] = dup_text(values[order[i]]);
+		s->n_labels = i + 1;
+		if (!s->names[i] || !s->values[i])
+			return WC_ENOMEM;
+	}
+	return WC_OK;
+}
+
+static void
+free_series(wc_prom_series *s)
+{
+	for (size_t i = 0; i < s->n_labels; i++) {
+		free(s->names[i]);
+		free(s->values[i]);
+	}
+	free(s->metric);
+	free(s->key);
+	free(s->t);
+	free(s->v);
+}
+
+/* Position of the series, created when new; -1 with `err` set. */
+static long
+find_series(wc_prom_set *set, const char *metric, size_t n, const char *const *names,
+            const char *const *values, wc_error *err)
+{
+	size_t order[WC_PROM_MAX_LABELS];
+	if (n > WC_PROM_MAX_LABELS)
+		return wc_error_set(err, WC_EINVAL, "%s: more than %d labels", metric, WC_PROM_MAX_LABELS),
+		       -1;
+	for (size_t i = 0; i < n; i++) { /* insertion sort: a handful of labels */
+		size_t j = i;
+		while (j > 0 && strcmp(names[order[j - 1]], names[i]) > 0) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	char *key = make_key(metric, n, names, values, order);
+	if (!key)
+		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
+	if (!set->index && !(set->index = calloc(1, sizeof(wc__strmap)))) {
+		free(key);
+		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
+	}
+	int pos;
+	if (wc__strmap_get(set->index, key, &pos)) {
+		free(key);
+		return pos;
+	}
+	if (set->n >= (size_t)1 << 30 ||
+	    !(set->s = wc_grow(set->s, &set->cap, set->n + 1, sizeof *set->s, 16))) {
+		free(key);
+		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
+	}
+	wc_prom_series *s = &set->s[set->n];
+	if (new_series(s, metric, key, n, names, values, order) != WC_OK ||
+	    wc__strmap_put(set->index, key, (int)set->n) != WC_OK) {
+		free_series(s);
+		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
+	}
+	return (long)set->n++;
+}
+
+int
+wc_prom_set_add(wc_prom_set *set, const char *metric, size_t n_labels,
+                const char *const *names, const char *const *values, double t, double v,
+                wc_error *err)
+{
+	long pos = find_series(set, metric, n_labels, names, values, err);
+	if (pos < 0)
+		return err ? err->code : WC_EINVAL;
+	wc_prom_series *s = &set->s[pos];
+	if (!isfinite(t))
+		return wc_error_set(err, WC_EINVAL, "%s: time is not a finite number", s->key);
+	if (s->n && t <= s->t[s->n - 1]) {
+		char a[40], b[40];
+		wc_prom_format_time(t, a, sizeof a);
+		wc_prom_format_time(s->t[s->n - 1], b, sizeof b);
+		return wc_error_set(err, WC_EINVAL, "%s: sample at %s is not after the previous one (%s)",
+		                    s->key, a, b);
+	}
+	size_t cap = s->cap;
+	double *nt = wc_grow(s->t, &cap, s->n + 1, sizeof *nt, 64);
+	if (!nt)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	s->t = nt;
+	cap = s->cap;
+	double *nv = wc_grow(s->v, &cap, s->n + 1, sizeof *nv, 64);
+	if (!nv)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	s->v = nv;
+	s->cap = cap;
+	s->t[s->n] = t;
+	s->v[s->n] = v;
+	s->n++;
+	return WC_OK;
+}
+
+void
+wc_prom_set_clear(wc_prom_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		free_series(&set->s[i]);
+	free(set->s);
+	if (set->index) {
+		wc__strmap_free(set->index);
+		free(set->index);
+	}
+	memset(set, 0, sizeof *set);
+}
+
+const char *
+wc_prom_label(const wc_prom_series *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_labels; i++)
+		if (strcmp(s->names[i], name) == 0)
+			return s->values[i];
+	return NULL;
+}
+
+/* RFC 3339: date 'T' time, optional fraction, 'Z' or +hh:mm / -hh:mm. */
+static int
+parse_rfc3339(const char *text, double *out)
+{
+	int y, mo, d, h, mi, used = 0;
+	double sec;
+	if (sscanf(text, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &used) != 6)
+		return WC_EINVAL;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || !(sec >= 0 && sec < 61))
+		return WC_EINVAL;
+	const char *z = text + used;
+	long off = 0;
+	if (*z == 'Z' || *z == 'z') {
+		z++;
+	} else if (*z == '+' || *z == '-') {
+		int oh, om, n2 = 0;
+		if (sscanf(z + 1, "%2d:%2d%n", &oh, &om, &n2) != 2 || n2 != 5 || oh > 23 || om > 59)
+			return WC_EINVAL;
+		off = (*z == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
+		z += 1 + n2;
+	} else {
+		return WC_EINVAL;
+	}
+	if (*z)
+		return WC_EINVAL;
+	struct tm tm = { .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
+	                 .tm_min = mi };
+	double whole = floor(sec);
+	tm.tm_sec = (int)whole;
+	*out = (double)timegm(&tm) + (sec - whole) - (double)off;
+	return WC_OK;
+}
+
+int
+wc_prom_parse_time(const char *text, double *out)
+{
+	double v;
+	if (wc__strict_double(text, &v) == WC_OK) {
+		if (!isfinite(v) || v < 0 || v > 1e11)
+			return WC_EINVAL;
+		*out = v;
+		return WC_OK;
+	}
+	return parse_rfc3339(text, out);
+}
+
+void
+wc_prom_format_time(double t, char *buf, size_t size)
+{
+	if (!isfinite(t) || fabs(t) > 1e11) {
+		snprintf(buf, size, "%g", t);
+		return;
+	}
+	double whole = floor(t);
+	time_t s = (time_t)whole;
+	int ms = (int)lround((t - whole) * 1000.0);
+	if (ms == 1000) {
+		s++;
+		ms = 0;
+	}
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+	         tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+}

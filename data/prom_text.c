@@ -1,0 +1,306 @@
+/*
+ * Successive scrapes in the Prometheus text exposition format 0.0.4
+ * (https://prometheus.io/docs/instrumenting/exposition_formats/), as the
+ * DCGM exporter's and vLLM's /metrics serve them. No Debian library
+ * parses the format, so this is a small strict line parser: a sample line
+ * is `name[{label="value",...}] value [timestamp_ms]`; `# HELP` / `# TYPE`
+ * and other comments are skipped, except `# wattcast-scrape TIME
+ * [INSTANCE]`, which dates the samples after it (docs/formats/prometheus.md).
+ */
+#include "data/prom.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/fileio.h"
+#include "data_internal.h"
+
+#define MAX_FILE_BYTES ((size_t)1 << 32)
+#define MAX_LINE 65536
+
+typedef struct {
+	const char *origin;
+	int line;
+	char *s;             /* the line, NUL-terminated (modified in place) */
+	size_t i;
+	wc_error *err;
+} cursor;
+
+static int
+fail(const cursor *c, const char *reason)
+{
+	return wc_error_set(c->err, WC_EPARSE, "%s:%d:%zu: %s", c->origin, c->line, c->i + 1, reason);
+}
+
+static void
+skip_blanks(cursor *c)
+{
+	while (c->s[c->i] == ' ' || c->s[c->i] == '\t')
+		c->i++;
+}
+
+/* [a-zA-Z_:][a-zA-Z0-9_:]* (metric) or without ':' (label); NUL-terminated
+ * in place by the caller after the next token is read. */
+static size_t
+name_length(const char *s, int colon)
+{
+	size_t n = 0;
+	while (isalpha((unsigned char)s[n]) || s[n] == '_' || (colon && s[n] == ':') ||
+	       (n > 0 && isdigit((unsigned char)s[n])))
+		n++;
+	return n;
+}
+
+/* "..." with \\, \" and \n; unescaped in place, returns its start. */
+static char *
+label_value(cursor *c)
+{
+	if (c->s[c->i] != '"')
+		return fail(c, "expected '\"' opening a label value"), NULL;
+	char *out = c->s + ++c->i, *w = out;
+	for (;;) {
+		char ch = c->s[c->i];
+		if (ch == '\0')
+			return fail(c, "label value not closed by '\"'"), NULL;
+		c->i++;
+		if (ch == '"')
+			break;
+		if (ch == '\\') {
+			ch = c->s[c->i++];
+			if (ch != '\\' && ch != '"' && ch != 'n')
+				return c->i--, fail(c, "unknown escape in a label value (only \\\\, \\\" and \\n)"),
+				       NULL;
+			ch = ch == 'n' ? '\n' : ch;
+		}
+		*w++ = ch;
+	}
+	*w = '\0';
+	return out;
+}
+
+typedef struct {
+	const char *names[WC_PROM_MAX_LABELS + 1], *values[WC_PROM_MAX_LABELS + 1];
+	size_t n;
+} labels;
+
+static int
+parse_labels(cursor *c, labels *l)
+{
+	c->i++; /* '{' */
+	for (;;) {
+		skip_blanks(c);
+		if (c->s[c->i] == '}') {
+			c->i++;
+			return WC_OK;
+		}
+		size_t n = name_length(c->s + c->i, 0);
+		if (n == 0)
+			return fail(c, "expected a label name or '}'");
+		if (l->n >= WC_PROM_MAX_LABELS)
+			return fail(c, "more than 32 labels");
+		char *name = c->s + c->i;
+		c->i += n;
+		skip_blanks(c);
+		if (c->s[c->i] != '=')
+			return fail(c, "expected '=' after a label name");
+		name[n] = '\0';
+		c->i++;
+		skip_blanks(c);
+		char *v = label_value(c);
+		if (!v)
+			return WC_EPARSE;
+		for (size_t k = 0; k < l->n; k++)
+			if (strcmp(l->names[k], name) == 0)
+				return fail(c, "label repeated");
+		l->names[l->n] = name;
+		l->values[l->n++] = v;
+		skip_blanks(c);
+		if (c->s[c->i] == ',')
+			c->i++;
+		else if (c->s[c->i] != '}')
+			return fail(c, "expected ',' or '}' after a label value");
+	}
+}
+
+/* The next blank-separated token, NUL-terminated in place ("" at end). */
+static char *
+token(cursor *c)
+{
+	skip_blanks(c);
+	char *t = c->s + c->i;
+	while (c->s[c->i] && c->s[c->i] != ' ' && c->s[c->i] != '\t')
+		c->i++;
+	if (c->s[c->i])
+		c->s[c->i++] = '\0';
+	return t;
+}
+
+static int
+parse_number(const char *t, double *v)
+{
+	char *end;
+	if (!*t)
+		return WC_EINVAL;
+	*v = strtod(t, &end);
+	return *end ? WC_EINVAL : WC_OK;
+}
+
+static int
+in_keep(const char *name, const char *const *keep)
+{
+	if (!keep)
+		return 1;
+	for (; *keep; keep++)
+		if (strcmp(*keep, name) == 0)
+			return 1;
+	return 0;
+}
+
+typedef struct {
+	double time;         /* of the current scrape; NaN before the first */
+	char instance[256];
+	const char *const *keep;
+	wc_prom_set *set;
+} scrape_state;
+
+static int
+has_label(const labels *l, const char *name)
+{
+	for (size_t k = 0; k < l->n; k++)
+		if (strcmp(l->names[k], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* `# wattcast-scrape TIME [INSTANCE]`; other comments are skipped. */
+static int
+comment_line(cursor *c, scrape_state *st)
+{
+	static const char tag[] = "# wattcast-scrape";
+	if (strncmp(c->s, tag, sizeof tag - 1) != 0 || (c->s[sizeof tag - 1] != ' ' &&
+	                                                 c->s[sizeof tag - 1] != '\t'))
+		return WC_OK;
+	c->i = sizeof tag - 1;
+	skip_blanks(c);
+	size_t at = c->i;
+	const char *t = token(c), *inst;
+	double v;
+	if (wc_prom_parse_time(t, &v) != WC_OK)
+		return c->i = at, fail(c, "expected the scrape's time (epoch seconds or RFC 3339)");
+	st->time = v;
+	skip_blanks(c);
+	at = c->i;
+	inst = token(c);
+	if (strlen(inst) >= sizeof st->instance)
+		return c->i = at, fail(c, "instance longer than 255 characters");
+	strcpy(st->instance, inst);
+	skip_blanks(c);
+	return c->s[c->i] ? fail(c, "unexpected text after the instance") : WC_OK;
+}
+
+static int
+sample_line(cursor *c, scrape_state *st)
+{
+	labels l = { .n = 0 };
+	size_t n = name_length(c->s, 1);
+	if (n == 0 || isdigit((unsigned char)c->s[0]))
+		return fail(c, "expected a metric name");
+	char *name = c->s;
+	c->i = n;
+	if (c->s[c->i] == '{') {
+		int rc = parse_labels(c, &l);
+		if (rc != WC_OK)
+			return rc;
+	} else if (c->s[c->i] == ' ' || c->s[c->i] == '\t') {
+		c->i++;
+	} else {
+		return fail(c, "expected '{' or a blank after the metric name");
+	}
+	c->s[n] = '\0';
+	int keep = in_keep(name, st->keep);
+	skip_blanks(c);
+	size_t at = c->i;
+	char *vt = token(c);
+	double v, ts = st->time;
+	if (parse_number(vt, &v) != WC_OK)
+		return c->i = at, fail(c, "expected a sample value (a number, NaN, +Inf or -Inf)");
+	skip_blanks(c);
+	at = c->i;
+	char *tt = token(c);
+	if (*tt) {
+		char *end;
+		long long ms = strtoll(tt, &end, 10);
+		if (*end)
+			return c->i = at, fail(c, "expected a timestamp in whole milliseconds");
+		ts = (double)ms / 1000.0;
+	}
+	skip_blanks(c);
+	if (c->s[c->i])
+		return fail(c, "unexpected text after the timestamp");
+	if (!keep)
+		return WC_OK;
+	if (isnan(ts))
+		return c->i = 0, fail(c, "sample without a time: no timestamp and no '# wattcast-scrape TIME' "
+		                      "line before it");
+	if (st->instance[0] && !has_label(&l, "instance")) {
+		l.names[l.n] = "instance";
+		l.values[l.n++] = st->instance;
+	}
+	wc_error e;
+	if (wc_prom_set_add(st->set, name, l.n, l.names, l.values, ts, v, &e) != WC_OK)
+		return wc_error_set(c->err, e.code, "%s:%d: %s", c->origin, c->line, e.msg);
+	return WC_OK;
+}
+
+int
+wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *const *keep,
+                   wc_prom_set *set, wc_error *err)
+{
+	scrape_state st = { .time = NAN, .keep = keep, .set = set };
+	cursor c = { .origin = origin, .err = err };
+	size_t pos = 0, n;
+	const char *start;
+	int rc = WC_OK;
+	char *line = malloc(MAX_LINE + 1);
+	if (!line)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	while (rc == WC_OK && (start = wc__next_line(buf, len, &pos, &n)) != NULL) {
+		c.line++;
+		c.i = 0;
+		if (n > 0 && start[n - 1] == '\r')
+			n--;
+		if (n > MAX_LINE) {
+			rc = fail(&c, "line longer than 65536 bytes");
+			break;
+		}
+		memcpy(line, start, n);
+		line[n] = '\0';
+		c.s = line;
+		if (memchr(line, '\0', n)) {
+			rc = fail(&c, "NUL byte in the line");
+		} else if (line[strspn(line, " \t")] == '\0') {
+			continue;
+		} else if (line[0] == '#') {
+			rc = comment_line(&c, &st);
+		} else {
+			rc = sample_line(&c, &st);
+		}
+	}
+	free(line);
+	return rc;
+}
+
+int
+wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *set, wc_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = wc_read_file(path, MAX_FILE_BYTES, &buf, &len, err);
+	if (rc != WC_OK)
+		return rc;
+	rc = wc_prom_text_parse(buf, len, path, keep, set, err);
+	free(buf);
+	return rc;
+}

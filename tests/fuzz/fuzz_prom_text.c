@@ -1,0 +1,31 @@
+/*
+ * Text-exposition scrapes (data/prom_text.c): every accepted series has
+ * at most WC_PROM_MAX_LABELS labels, sorted by name, and samples at
+ * strictly increasing finite times.
+ */
+#include "data/prom.h"
+#include "tests/fuzz/fuzz_common.h"
+
+#include <math.h>
+#include <string.h>
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	wc_prom_set set = { 0 };
+	wc_error err;
+	if (wc_prom_text_parse((const char *)data, size, "scrapes.prom", NULL, &set, &err) == WC_OK)
+		for (size_t i = 0; i < set.n; i++) {
+			const wc_prom_series *s = &set.s[i];
+			FUZZ_ASSERT(s->n_labels <= WC_PROM_MAX_LABELS);
+			for (size_t k = 1; k < s->n_labels; k++)
+				FUZZ_ASSERT(strcmp(s->names[k - 1], s->names[k]) <= 0);
+			for (size_t k = 0; k < s->n; k++) {
+				FUZZ_ASSERT(isfinite(s->t[k]));
+				if (k > 0)
+					FUZZ_ASSERT(s->t[k] > s->t[k - 1]);
+			}
+		}
+	wc_prom_set_clear(&set);
+	return 0;
+}

@@ -1,0 +1,254 @@
+/*
+ * Prometheus inputs of `wattcast ingest` without a server (docs/fleet.md):
+ * text scrapes written here with a known answer (host a, 2 GPUs drawing
+ * 100 + 10 n W each, n = 4 running requests for 120 s then 20, 10 n
+ * generated tokens/s), then the same with a NaN sample, a counter reset, a
+ * GPU appearing, a GPU without an engine; syntax errors of both formats
+ * and an unreachable server. Each problem is named by series, time and
+ * label, and the rows around it keep their exact values.
+ */
+#include "data/data.h"
+#include "data/prom.h"
+#include "tests/support/support.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define T0 1767225600L
+
+enum { NAN_AT_50 = 1, RESET_AT_60 = 2, GPU_APPEARS_180 = 4, HOST_WITHOUT_ENGINE = 8 };
+
+static char *dir;
+
+static void
+append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	if (*len + 512 > *cap) {
+		*cap = (*cap + 512) * 2;
+		*buf = realloc(*buf, *cap);
+	}
+	va_start(ap, fmt);
+	*len += (size_t)vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+	va_end(ap);
+}
+
+static char *
+scrapes(const char *name, int flags)
+{
+	char *buf = NULL, *path = path_join(dir, name);
+	size_t len = 0, cap = 0;
+	double gen = 5000;
+	for (int s = 0; s < 240; s++) {
+		int n = s < 120 ? 4 : 20;
+		gen = flags & RESET_AT_60 && s == 60 ? 10.0 * n : gen + 10.0 * n;
+		append(&buf, &len, &cap, "# wattcast-scrape %ld a:8000\n", T0 + s);
+		append(&buf, &len, &cap, "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} %d\n", n);
+		append(&buf, &len, &cap, "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
+		       gen);
+		append(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
+		for (int g = 0; g < 3; g++) {
+			if (g == 2 && !(flags & GPU_APPEARS_180 && s >= 180))
+				continue;
+			char v[16];
+			snprintf(v, sizeof v, "%d", 100 + 10 * n);
+			if (flags & NAN_AT_50 && g == 1 && s == 50)
+				strcpy(v, "NaN");
+			append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",Hostname=\"a\",modelName="
+			       "\"NVIDIA H100 80GB HBM3\"} %s\n", g, v);
+		}
+		if (flags & HOST_WITHOUT_ENGINE)
+			append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",Hostname=\"b\",modelName="
+			       "\"NVIDIA H100 80GB HBM3\"} 90\n");
+	}
+	write_text(path, buf);
+	free(buf);
+	return path;
+}
+
+/* ingest --scrapes FILE; the table read back (NULL when it failed). */
+static wc_runs_table *
+ingest(const char *in, run_result *r)
+{
+	char *out = path_join(dir, "out.csv");
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, "--min-window", "1",
+	                       NULL };
+	wc_runs_table *t = NULL;
+	unlink(out);
+	CHECK(run_wattcast(argv, NULL, r) == 0);
+	if (r->status == 0 && wc_runs_read(out, &t, NULL) != WC_OK)
+		t = NULL;
+	free(out);
+	return t;
+}
+
+static double
+extra(const wc_runs_table *t, size_t i, const char *col)
+{
+	const char *v = wc_runs_get_extra(t, i, col);
+	return v && *v ? atof(v) : NAN;
+}
+
+/* Row i spans [a, b] s from T0 with `tp` GPUs at level n. */
+static void
+check_row(const wc_runs_table *t, size_t i, int a, int b, int tp, int n)
+{
+	if (!t || i >= t->n_runs) {
+		CHECK(0);
+		return;
+	}
+	CHECK_NEAR(extra(t, i, "start_epoch"), (double)(T0 + a), 1e-6);
+	CHECK_NEAR(extra(t, i, "end_epoch"), (double)(T0 + b), 1e-6);
+	CHECK_INT(t->runs[i].tp, tp);
+	CHECK_NEAR(t->runs[i].mean_power_w, tp * (100.0 + 10 * n), 1e-9);
+	CHECK_NEAR(t->runs[i].running, n, 1e-12);
+	CHECK_NEAR(t->runs[i].throughput_tok_s, 10.0 * n, 1e-9);
+}
+
+static void
+check_clean(void)
+{
+	run_result r;
+	char *in = scrapes("clean.prom", 0);
+	wc_runs_table *t = ingest(in, &r);
+	CHECK_INT(r.status, 0);
+	CHECK(t && t->n_runs == 2);
+	check_row(t, 0, 0, 119, 2, 4);
+	check_row(t, 1, 120, 239, 2, 20);
+	CHECK(t && strcmp(t->runs[0].platform, "H100") == 0 && strcmp(t->runs[0].model, "Qwen/Qwen3-8B") == 0);
+	wc_runs_free(t);
+	run_result_free(&r);
+	free(in);
+}
+
+static void
+check_anomalies(void)
+{
+	run_result r;
+	char *in = scrapes("nan.prom", NAN_AT_50);
+	wc_runs_table *t = ingest(in, &r);
+	CHECK_CONTAINS(r.err, "DCGM_FI_DEV_POWER_USAGE{Hostname=\"a\",gpu=\"1\"");
+	CHECK_CONTAINS(r.err, "NaN sample at 2026-01-01T00:00:50.000Z");
+	CHECK_CONTAINS(r.err, "resumes at 2026-01-01T00:00:51.000Z; 1 s left out");
+	CHECK(t && t->n_runs == 3);
+	check_row(t, 0, 0, 49, 2, 4);
+	check_row(t, 1, 51, 119, 2, 4);
+	wc_runs_free(t);
+	run_result_free(&r);
+	free(in);
+
+	in = scrapes("reset.prom", RESET_AT_60);
+	t = ingest(in, &r);
+	CHECK_CONTAINS(r.err, "vllm:generation_tokens_total{instance=\"a:8000\",model_name=\"Qwen/Qwen3-8B\"}");
+	CHECK_CONTAINS(r.err, "counter reset at 2026-01-01T00:01:00.000Z (from 7400 to 40)");
+	CHECK(t && t->n_runs == 3);
+	check_row(t, 0, 0, 59, 2, 4);
+	check_row(t, 1, 60, 119, 2, 4);
+	check_row(t, 2, 120, 239, 2, 20);
+	wc_runs_free(t);
+	run_result_free(&r);
+	free(in);
+
+	in = scrapes("appear.prom", GPU_APPEARS_180);
+	t = ingest(in, &r);
+	CHECK_CONTAINS(r.err, "gpu=\"2\"");
+	CHECK_CONTAINS(r.err, "appears at 2026-01-01T00:03:00.000Z");
+	CHECK(t && t->n_runs == 3);
+	check_row(t, 1, 120, 179, 2, 20);
+	check_row(t, 2, 180, 239, 3, 20);
+	wc_runs_free(t);
+	run_result_free(&r);
+	free(in);
+
+	in = scrapes("noengine.prom", HOST_WITHOUT_ENGINE);
+	t = ingest(in, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "DCGM_FI_DEV_POWER_USAGE{Hostname=\"b\",gpu=\"0\"");
+	CHECK_CONTAINS(r.err, "GPU with no engine series");
+	CHECK(t == NULL);
+	run_result_free(&r);
+	free(in);
+}
+
+/* A file with `text` gives exit 1 and `message` on stderr. */
+static void
+check_refused(const char *flag, const char *name, const char *text, const char *message)
+{
+	char *in = path_join(dir, name), *out = path_join(dir, "refused.csv");
+	const char *argv[] = { "wattcast", "ingest", flag, in, "-o", out, NULL };
+	run_result r;
+	write_text(in, text);
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, message);
+	CHECK(access(out, F_OK) != 0);
+	run_result_free(&r);
+	free(in);
+	free(out);
+}
+
+static void
+check_syntax(void)
+{
+	check_refused("--scrapes", "s1.prom", "# wattcast-scrape 1767225600 a:8000\n"
+	              "vllm:num_requests_running{model_name=\"x\" 4\n", "s1.prom:2:42: expected ',' or '}'");
+	check_refused("--scrapes", "s2.prom", "# wattcast-scrape 1767225600\nvllm:num_requests_running 4W\n",
+	              "s2.prom:2:27: expected a sample value");
+	check_refused("--scrapes", "s3.prom", "vllm:num_requests_running 4\n",
+	              "s3.prom:1:1: sample without a time");
+	check_refused("--scrapes", "s4.prom", "# wattcast-scrape 1767225600\nx{a=\"\\q\"} 1\n",
+	              "s4.prom:2:7: unknown escape");
+	check_refused("--scrapes", "s5.prom", "# wattcast-scrape 1767225600\n"
+	              "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 1 1767225601000\n"
+	              "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 1 1767225600000\n",
+	              "s5.prom:3: DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"}: sample at 2026-01-01T00:00:00.000Z is not "
+	              "after the previous one");
+	check_refused("--prometheus-json", "e.json", "{\"status\":\"error\",\"errorType\":\"bad_data\","
+	              "\"error\":\"invalid parameter\"}", "Prometheus answered bad_data: invalid parameter");
+	check_refused("--prometheus-json", "n.json", "{\"status\":\"success\",\"data\":{\"resultType\":"
+	              "\"matrix\",\"result\":[{\"metric\":{\"gpu\":\"0\"},\"values\":[[1767225600,\"1\"]]}]}}",
+	              "/data/result/0/metric: no __name__ label");
+	check_refused("--prometheus-json", "v.json", "{\"status\":\"success\",\"data\":{\"resultType\":"
+	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,1]]}]}}",
+	              "/data/result/0/values/0: not a [time, \"value\"] pair");
+}
+
+static void
+check_flags_and_server(void)
+{
+	double t;
+	CHECK(wc_prom_parse_time("2026-01-01T01:00:00+01:00", &t) == WC_OK && t == (double)T0);
+	CHECK(wc_prom_parse_time("2026-01-01T00:00:00.250Z", &t) == WC_OK && t == T0 + 0.25);
+	CHECK(wc_prom_parse_time("1767225600.5", &t) == WC_OK && t == T0 + 0.5);
+	CHECK(wc_prom_parse_time("2026-01-01 00:00", &t) != WC_OK);
+	char *out = path_join(dir, "down.csv");
+	run_result r;
+	const char *bad_time[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start",
+	                           "yesterday", "--end", "1767229199", "-o", out, NULL };
+	CHECK(run_wattcast(bad_time, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--start: 'yesterday' is neither RFC 3339");
+	run_result_free(&r);
+	const char *down[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start",
+	                       "1767225600", "--end", "1767229199", "-o", out, NULL };
+	CHECK(run_wattcast(down, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "http://127.0.0.1:1: ");
+	CHECK(access(out, F_OK) != 0);
+	run_result_free(&r);
+	free(out);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("prom_inputs");
+	check_clean();
+	check_anomalies();
+	check_syntax();
+	check_flags_and_server();
+	free(dir);
+	return check_report("test_prom_inputs");
+}

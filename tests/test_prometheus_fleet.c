@@ -1,0 +1,386 @@
+/*
+ * `wattcast ingest --prometheus` against a real Prometheus (Debian's
+ * `prometheus` package, installed here when missing): a TSDB built by
+ * `promtool tsdb create-blocks-from openmetrics` from
+ * tests/support/fleet_openmetrics.sh (2 hosts x 8 GPUs x 1 h at 1 s, load
+ * steps every 300 s, host 1's engine restarting, host 2's last GPU
+ * dropping out) and its known truth per window. Every window's mean power,
+ * mean running requests and token rates must be within 0.5 % of the
+ * truth; the same data from saved query_range responses and from text
+ * scrapes must give the same table; the restart, the dropout, the gap, an
+ * HTTP error and an unreachable server are reported by series, time and
+ * label. The server started here is always stopped.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define T0 1767225600L /* 2026-01-01T00:00:00Z: in the past, kept by a 100-year retention */
+#define SECONDS 3600
+
+static pid_t server = -1;
+
+static void
+stop_server(void)
+{
+	if (server > 0) {
+		kill(server, SIGTERM);
+		waitpid(server, NULL, 0);
+		server = -1;
+	}
+}
+
+static void
+on_signal(int sig)
+{
+	if (server > 0)
+		kill(server, SIGTERM);
+	_exit(128 + sig);
+}
+
+/* Run argv (no shell); stdout into `out` (NULL: /dev/null). Exit status. */
+static int
+run(const char *const *argv, const char *out)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int nul = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 1);
+		if (nul >= 0)
+			dup2(nul, 2);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	int st = 0;
+	if (p < 0 || waitpid(p, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int
+have_prometheus(void)
+{
+	return access("/usr/bin/prometheus", X_OK) == 0 && access("/usr/bin/promtool", X_OK) == 0;
+}
+
+/* Install Debian's prometheus (with promtool) when it is missing. */
+static int
+ensure_prometheus(void)
+{
+	if (have_prometheus())
+		return 1;
+	const char *sudo = geteuid() == 0 ? "" : "sudo -n ";
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "(%sapt-get install -y -q --no-install-recommends prometheus || "
+	         "(%sapt-get update -q && %sapt-get install -y -q --no-install-recommends prometheus)) "
+	         ">/dev/null 2>&1", sudo, sudo, sudo);
+	fprintf(stderr, "installing Debian's prometheus package\n");
+	if (system(cmd) != 0 || !have_prometheus()) {
+		printf("SKIP: /usr/bin/prometheus and /usr/bin/promtool are missing and Debian's "
+		       "'prometheus' package could not be installed\n");
+		return 0;
+	}
+	return 1;
+}
+
+static int
+free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof a;
+	int s = socket(AF_INET, SOCK_STREAM, 0), port = 0;
+	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
+	    getsockname(s, (struct sockaddr *)&a, &len) == 0)
+		port = ntohs(a.sin_port);
+	if (s >= 0)
+		close(s);
+	return port;
+}
+
+static int
+start_server(const char *dir, int port, char *url, size_t size)
+{
+	char *cfg = path_join(dir, "prometheus.yml"), *log = path_join(dir, "prometheus.log");
+	char a_cfg[600], a_tsdb[600], a_listen[64];
+	write_text(cfg, "global:\n  scrape_interval: 1m\n");
+	snprintf(a_cfg, sizeof a_cfg, "--config.file=%s", cfg);
+	snprintf(a_tsdb, sizeof a_tsdb, "--storage.tsdb.path=%s/tsdb", dir);
+	snprintf(a_listen, sizeof a_listen, "--web.listen-address=127.0.0.1:%d", port);
+	snprintf(url, size, "http://127.0.0.1:%d", port);
+	server = fork();
+	if (server == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execl("/usr/bin/prometheus", "prometheus", a_cfg, a_tsdb, a_listen,
+		      "--storage.tsdb.retention.time=100y", (char *)NULL);
+		_exit(127);
+	}
+	free(cfg);
+	free(log);
+	char ready[128];
+	snprintf(ready, sizeof ready, "%s/-/ready", url);
+	for (int i = 0; i < 240 && server > 0; i++) {
+		const char *curl[] = { "curl", "-sf", ready, NULL };
+		if (run(curl, NULL) == 0)
+			return 1;
+		if (waitpid(server, NULL, WNOHANG) == server) {
+			server = -1;
+			break;
+		}
+		usleep(250000);
+	}
+	fprintf(stderr, "prometheus did not become ready (see %s/prometheus.log)\n", dir);
+	return 0;
+}
+
+/* The table without its comment lines (the source differs). */
+static char *
+table_body(const char *path)
+{
+	char *buf = NULL, *out;
+	size_t len = 0, n = 0;
+	if (wc_read_file(path, 1 << 26, &buf, &len, NULL) != WC_OK)
+		return NULL;
+	out = calloc(len + 1, 1);
+	for (char *line = strtok(buf, "\n"); out && line; line = strtok(NULL, "\n"))
+		if (line[0] != '#')
+			n += (size_t)sprintf(out + n, "%s\n", line);
+	free(buf);
+	return out;
+}
+
+static double
+extra_num(const wc_runs_table *t, size_t i, const char *col)
+{
+	const char *v = wc_runs_get_extra(t, i, col);
+	return v && *v ? atof(v) : NAN;
+}
+
+static void
+check_rel(double got, double want, const char *what, const char *id)
+{
+	double rel = fabs(got - want) / fabs(want);
+	check_count++;
+	if (!(rel <= 0.005)) {
+		fprintf(stderr, "%s %s: %.9g, truth %.9g (%.3f %% off)\n", id, what, got, want, 100 * rel);
+		check_failures++;
+	}
+}
+
+/* Every truth window has its row, within 0.5 %; no other rows. */
+static void
+check_truth(const char *dir, const char *table)
+{
+	char *truth = path_join(dir, "truth.csv"), line[512];
+	wc_runs_table *t = NULL;
+	wc_error err;
+	FILE *f = fopen(truth, "r");
+	int rc = wc_runs_read(table, &t, &err), n = 0;
+	CHECK(rc == WC_OK && f);
+	if (rc != WC_OK || !f) {
+		fprintf(stderr, "%s\n", rc != WC_OK ? err.msg : truth);
+		goto done;
+	}
+	if (!fgets(line, sizeof line, f))
+		goto done;
+	while (fgets(line, sizeof line, f)) {
+		char host[32];
+		long a, b;
+		int tp;
+		double p, r, pr, gen;
+		if (sscanf(line, "%31[^,],%ld,%ld,%d,%lf,%lf,%lf,%lf", host, &a, &b, &tp, &p, &r, &pr,
+		           &gen) != 8)
+			continue;
+		n++;
+		size_t i = 0;
+		while (i < t->n_runs && !(strcmp(wc_runs_get_extra(t, i, "host"), host) == 0 &&
+		                          extra_num(t, i, "start_epoch") == (double)a))
+			i++;
+		CHECK(i < t->n_runs);
+		if (i == t->n_runs) {
+			fprintf(stderr, "no row for the truth window %s %ld-%ld\n", host, a, b);
+			continue;
+		}
+		const wc_run *row = &t->runs[i];
+		CHECK_INT(row->tp, tp);
+		CHECK_INT((long)extra_num(t, i, "end_epoch"), b);
+		CHECK(row->exclude[0] == '\0');
+		CHECK(strcmp(row->platform, "H100") == 0);
+		check_rel(row->mean_power_w, p, "mean power", row->run_id);
+		check_rel(row->running, r, "running", row->run_id);
+		check_rel(extra_num(t, i, "prompt_tok_s"), pr, "prompt tokens/s", row->run_id);
+		check_rel(extra_num(t, i, "generation_tok_s"), gen, "generation tokens/s", row->run_id);
+		check_rel(row->throughput_tok_s, gen, "throughput", row->run_id);
+	}
+	CHECK_INT(n, 26); /* 13 per host: 12 levels, one cut by the restart or the dropout */
+	CHECK_INT((long)t->n_runs, n);
+done:
+	if (f)
+		fclose(f);
+	wc_runs_free(t);
+	free(truth);
+}
+
+/* Save the responses of the queries --verbose printed, as a user would. */
+static void
+check_saved_json(const char *dir, const char *url, const char *verbose, const char *http_csv)
+{
+	const char *argv[40] = { "wattcast", "ingest", "--quiet" };
+	char *paths[16] = { NULL }, endpoint[128], start[32], end[32];
+	int n = 0, argc = 3;
+	snprintf(endpoint, sizeof endpoint, "%s/api/v1/query_range", url);
+	snprintf(start, sizeof start, "start=%ld", T0);
+	snprintf(end, sizeof end, "end=%ld", T0 + SECONDS - 1);
+	for (const char *p = verbose; (p = strstr(p, "query: ")) && n < 16; n++) {
+		p += 7;
+		size_t len = strcspn(p, "\n");
+		char q[2100], file[32];
+		snprintf(q, sizeof q, "query=%.*s", (int)len, p);
+		snprintf(file, sizeof file, "q%d.json", n);
+		paths[n] = path_join(dir, file);
+		const char *curl[] = { "curl", "-sfG", endpoint, "--data-urlencode", q, "--data-urlencode",
+		                       start, "--data-urlencode", end, "--data-urlencode", "step=1", NULL };
+		CHECK_INT(run(curl, paths[n]), 0);
+		argv[argc++] = "--prometheus-json";
+		argv[argc++] = paths[n];
+	}
+	CHECK_INT(n, 9);
+	char *out = path_join(dir, "json.csv");
+	argv[argc++] = "-o";
+	argv[argc++] = out;
+	argv[argc] = NULL;
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 0);
+	char *a = table_body(http_csv), *b = table_body(out);
+	CHECK(a && b && strcmp(a, b) == 0);
+	run_result_free(&r);
+	free(a);
+	free(b);
+	free(out);
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+}
+
+static void
+check_scrapes(const char *dir, const char *http_csv)
+{
+	char *in = path_join(dir, "scrapes.prom"), *out = path_join(dir, "scrapes.csv");
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, "--quiet", NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 0);
+	char *a = table_body(http_csv), *b = table_body(out);
+	CHECK(a && b && strcmp(a, b) == 0);
+	run_result_free(&r);
+	free(a);
+	free(b);
+	free(in);
+	free(out);
+}
+
+/* Pages of 1000 steps (four queries per metric) give the same table. */
+static void
+check_pages(const char *dir, const char *url, const char *http_csv)
+{
+	char *out = path_join(dir, "paged.csv"), start[32], end[32];
+	snprintf(start, sizeof start, "%ld", T0);
+	snprintf(end, sizeof end, "%ld", T0 + SECONDS - 1);
+	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", start, "--end", end,
+	                       "--step", "1", "--page-steps", "1000", "--verbose", "--quiet", "-o", out,
+	                       NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 0);
+	CHECK_CONTAINS(r.err, "page 2026-01-01T00:50:00.000Z .. 2026-01-01T00:59:59.000Z");
+	char *a = table_body(http_csv), *b = table_body(out);
+	CHECK(a && b && strcmp(a, b) == 0);
+	run_result_free(&r);
+	free(a);
+	free(b);
+	free(out);
+}
+
+static void
+check_http_errors(const char *dir, const char *url)
+{
+	char *out = path_join(dir, "bad.csv");
+	const char *bad[] = { "wattcast", "ingest", "--prometheus", url, "--start", "1767225600",
+	                      "--end", "2026-01-01T01:00:00Z", "--selector", "{job=\"vllm\"", "-o", out,
+	                      NULL };
+	run_result r;
+	CHECK(run_wattcast(bad, NULL, &r) == 0 && r.status == 1);
+	CHECK_CONTAINS(r.err, "HTTP 400");
+	CHECK_CONTAINS(r.err, "bad_data");
+	CHECK_CONTAINS(r.err, url);
+	run_result_free(&r);
+	const char *down[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start",
+	                       "1767225600", "--end", "1767229199", "-o", out, NULL };
+	CHECK(run_wattcast(down, NULL, &r) == 0 && r.status == 1);
+	CHECK_CONTAINS(r.err, "http://127.0.0.1:1");
+	CHECK_CONTAINS(r.err, "onnect");
+	CHECK(access(out, F_OK) != 0);
+	run_result_free(&r);
+	free(out);
+}
+
+int
+main(void)
+{
+	if (!ensure_prometheus())
+		return TEST_SKIP;
+	char *dir = test_tmpdir("prometheus_fleet"), cmd[2048], url[64];
+	char *csv = path_join(dir, "http.csv"), *om = path_join(dir, "fleet.om");
+	char *tsdb = path_join(dir, "tsdb"), start[32], end[32];
+	snprintf(cmd, sizeof cmd, "sh '%s/tests/support/fleet_openmetrics.sh' 2 8 %d %ld '%s'",
+	         test_env("WC_SOURCE_DIR", "."), SECONDS, T0, dir);
+	CHECK_INT(system(cmd), 0);
+	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb,
+	                           NULL };
+	CHECK_INT(run(promtool, NULL), 0);
+	atexit(stop_server);
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	if (!start_server(dir, free_port(), url, sizeof url)) {
+		CHECK(0);
+		return check_report("test_prometheus_fleet");
+	}
+	snprintf(start, sizeof start, "%ld", T0);
+	snprintf(end, sizeof end, "%ld", T0 + SECONDS - 1);
+	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", start, "--end", end,
+	                       "--step", "1", "--verbose", "-o", csv, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 0);
+	/* what happened, by series, time and label */
+	CHECK_CONTAINS(r.err, "vllm:generation_tokens_total{engine=\"0\",instance=\"h1:8000\"");
+	CHECK_CONTAINS(r.err, "counter reset at 2026-01-01T00:28:00.000Z");
+	CHECK_CONTAINS(r.err, "UUID=\"GPU-0002-0007\"");
+	CHECK_CONTAINS(r.err, "vanishes at 2026-01-01T00:42:30.000Z");
+	CHECK_CONTAINS(r.err, "no sample at 2026-01-01T00:27:30.000Z");
+	CHECK_CONTAINS(r.err, "resumes at 2026-01-01T00:28:00.000Z; 30 s left out");
+	CHECK_CONTAINS(r.err, "query: label_replace(avg_over_time(DCGM_FI_DEV_POWER_USAGE{}[999ms])");
+	check_truth(dir, csv);
+	check_pages(dir, url, csv);
+	check_saved_json(dir, url, r.err, csv);
+	check_scrapes(dir, csv);
+	check_http_errors(dir, url);
+	run_result_free(&r);
+	stop_server();
+	free(csv);
+	free(om);
+	free(tsdb);
+	free(dir);
+	return check_report("test_prometheus_fleet");
+}

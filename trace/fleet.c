@@ -1,0 +1,195 @@
+/*
+ * Fleet ingest (trace/fleet.h, docs/fleet.md): the metrics and their
+ * PromQL, the options, and the life of a wc_fleet (pages fed in order,
+ * then the rows).
+ */
+#include "fleet_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+static const char *const names[WC_FLEET_N_METRICS] = {
+	"DCGM_FI_DEV_POWER_USAGE",
+	"vllm:num_requests_running",
+	"vllm:num_requests_waiting",
+	"vllm:prompt_tokens_total",
+	"vllm:generation_tokens_total",
+	"vllm:time_to_first_token_seconds_sum",
+	"vllm:time_to_first_token_seconds_count",
+	"vllm:time_per_output_token_seconds_sum",
+	"vllm:time_per_output_token_seconds_count",
+};
+
+const char *
+wc_fleet_metric_name(int m)
+{
+	return m >= 0 && m < WC_FLEET_N_METRICS ? names[m] : "";
+}
+
+int
+wc_fleet_metric_from_name(const char *name)
+{
+	for (int m = 0; m < WC_FLEET_N_METRICS; m++)
+		if (strcmp(names[m], name) == 0)
+			return m;
+	return -1;
+}
+
+int
+wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size, wc_error *err)
+{
+	char sel[1024] = "";
+	long long ms = llround(step * 1000.0);
+	if (m < 0 || m >= WC_FLEET_N_METRICS)
+		return wc_error_set(err, WC_EINVAL, "metric %d: unknown", m);
+	if (!(ms >= 1 && fabs((double)ms - step * 1000.0) < 1e-6))
+		return wc_error_set(err, WC_EINVAL, "step: %g s is not a whole number of milliseconds >= 1",
+		                    step);
+	if (selector && *selector) {
+		size_t n = strlen(selector);
+		if (selector[0] == '{' && n >= 2 && selector[n - 1] == '}') {
+			selector++;
+			n -= 2;
+		}
+		if (n >= sizeof sel)
+			return wc_error_set(err, WC_EINVAL, "selector: longer than 1023 characters");
+		memcpy(sel, selector, n);
+		sel[n] = '\0';
+	}
+	/* The range is one millisecond short of the step: Prometheus 2 selects
+	 * [t - range, t], so this is (t - step, t] for millisecond timestamps
+	 * and each sample falls into exactly one step (docs/fleet.md). */
+	int w = snprintf(buf, size, "label_replace(%s_over_time(%s{%s}[%lldms]), \"__name__\", \"%s\", "
+	                 "\"\", \"\")", m < WC_FLEET_FIRST_COUNTER ? "avg" : "last", names[m], sel,
+	                 ms - (ms > 1), names[m]);
+	if (w < 0 || (size_t)w >= size)
+		return wc_error_set(err, WC_EINVAL, "selector: the query does not fit in %zu bytes", size);
+	return WC_OK;
+}
+
+void
+wc_fleet_options_init(wc_fleet_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->start = o->end = o->step = NAN;
+	o->hold_s = 10.0;
+	o->rel_tol = 0.25;
+	o->abs_tol = 2.0;
+	o->min_window_s = 60.0;
+	o->active_params_b = NAN;
+	o->max_warnings = 50;
+}
+
+void
+wc__fleet_warn(wc_fleet *f, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	if (!f->o.warn || f->n_warnings > f->o.max_warnings)
+		return;
+	if (f->n_warnings++ == f->o.max_warnings) {
+		f->o.warn("further warnings suppressed", f->o.warn_payload);
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	f->o.warn(msg, f->o.warn_payload);
+}
+
+int
+wc_fleet_new(const wc_fleet_options *o, wc_fleet **out, wc_error *err)
+{
+	*out = NULL;
+	if (!(isfinite(o->start) && isfinite(o->end) && isfinite(o->step)))
+		return wc_error_set(err, WC_EINVAL, "start, end and step: unknown");
+	if (!(o->step >= 0.001))
+		return wc_error_set(err, WC_EINVAL, "step: must be >= 0.001 s");
+	if (!(o->end >= o->start))
+		return wc_error_set(err, WC_EINVAL, "end: before start");
+	double steps = floor((o->end - o->start) / o->step + 1e-9) + 1.0;
+	if (steps > 1e9)
+		return wc_error_set(err, WC_EINVAL, "step: %.0f steps between start and end (at most 1e9)",
+		                    steps);
+	wc_fleet *f = calloc(1, sizeof *f);
+	if (!f)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	f->o = *o;
+	f->n_steps = (size_t)steps;
+	*out = f;
+	return WC_OK;
+}
+
+static void
+free_page(wc_fleet *f)
+{
+	free(f->cursor);
+	free(f->metric);
+	free(f->group);
+	f->cursor = NULL;
+	f->metric = NULL;
+	f->group = NULL;
+}
+
+int
+wc_fleet_feed(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err)
+{
+	if (k1 > f->n_steps)
+		k1 = f->n_steps;
+	free_page(f);
+	size_t n = set->n ? set->n : 1;
+	f->cursor = wc_alloc_array(n, sizeof *f->cursor);
+	f->metric = wc_alloc_array(n, sizeof *f->metric);
+	f->group = wc_alloc_array(n, sizeof *f->group);
+	int rc = !f->cursor || !f->metric || !f->group ? wc_error_set(err, WC_ENOMEM, "out of memory")
+	         : wc__fleet_assign(f, set, err);
+	if (rc == WC_OK && k0 < k1)
+		rc = wc__fleet_steps(f, set, k0, k1, err);
+	free_page(f);
+	return rc;
+}
+
+int
+wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
+{
+	*out = NULL;
+	for (size_t i = 0; i < f->n_groups; i++) {
+		fleet_group *g = &f->g[i];
+		if (g->ever_gpu && !g->ever_engine)
+			return wc_error_set(err, WC_EINVAL,
+			                    "%.160s: GPU with no engine series: no vllm:num_requests_running of "
+			                    "group '%s' (--group-by matches them differently)",
+			                    g->gpu_series, g->name);
+		if (!g->ever_gpu && g->ever_engine)
+			wc__fleet_warn(f, "%.160s: engine with no GPU series (DCGM_FI_DEV_POWER_USAGE) in "
+			               "group '%s': left out", g->engine_series, g->name);
+		int rc = wc__fleet_close(f, g, err);
+		if (rc != WC_OK)
+			return rc;
+	}
+	return wc__fleet_table(f, out, err);
+}
+
+void
+wc_fleet_free(wc_fleet *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->n_groups; i++) {
+		fleet_group *g = &f->g[i];
+		for (size_t j = 0; j < g->n_members; j++)
+			free(g->members[j]);
+		free(g->members);
+		free(g->pending);
+		free(g->gpus);
+	}
+	free(f->g);
+	free(f->rows);
+	free_page(f);
+	free(f);
+}

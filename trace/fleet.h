@@ -1,0 +1,96 @@
+/*
+ * Fleet telemetry -> runs-table rows (docs/fleet.md): GPU power from the
+ * DCGM exporter and load from vLLM's metrics, as Prometheus keeps them
+ * (data/prom.h), grouped into one engine and its GPUs and cut into
+ * windows of steady load. A wc_fleet is created with wc_fleet_new, fed
+ * the series of successive pages of its time grid, and turned into a
+ * runs table by wc_fleet_finish; wc_fleet_free releases it.
+ */
+#ifndef WC_TRACE_FLEET_H
+#define WC_TRACE_FLEET_H
+
+#include <stddef.h>
+
+#include "data/prom.h"
+#include "data/runs_table.h"
+#include "data/telemetry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The metrics read, in query order (docs/fleet.md, "Metrics"). */
+typedef enum {
+	WC_FLEET_POWER,        /* DCGM_FI_DEV_POWER_USAGE, W per GPU (gauge) */
+	WC_FLEET_RUNNING,      /* vllm:num_requests_running (gauge) */
+	WC_FLEET_WAITING,      /* vllm:num_requests_waiting (gauge) */
+	WC_FLEET_PROMPT,       /* vllm:prompt_tokens_total (counter) */
+	WC_FLEET_GENERATION,   /* vllm:generation_tokens_total (counter) */
+	WC_FLEET_TTFT_SUM,     /* vllm:time_to_first_token_seconds_sum (counter) */
+	WC_FLEET_TTFT_COUNT,
+	WC_FLEET_ITL_SUM,      /* vllm:time_per_output_token_seconds_sum (counter) */
+	WC_FLEET_ITL_COUNT,
+	WC_FLEET_N_METRICS
+} wc_fleet_metric;
+
+#define WC_FLEET_FIRST_COUNTER WC_FLEET_PROMPT
+#define WC_FLEET_N_COUNTERS (WC_FLEET_N_METRICS - WC_FLEET_FIRST_COUNTER)
+/** Steps per query_range page: below Prometheus's 11 000 points per series. */
+#define WC_FLEET_PAGE_STEPS 10000
+
+const char *wc_fleet_metric_name(int m);
+/** -1 when `name` is none of the metrics. */
+int wc_fleet_metric_from_name(const char *name);
+/** The PromQL of metric `m` for a step of `step` s, restricted by
+ *  `selector` (`{a="b"}`, `a="b"` or "" / NULL): the gauge's mean, or the
+ *  counter's last value, over each step (t - step, t], renamed to the
+ *  metric so that saved responses say what they hold. */
+int wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
+                   wc_error *err);
+
+typedef struct {
+	double start, end, step;   /* grid start + k*step <= end; NaN = from the data (files) */
+	const char *group_by;      /* comma-separated labels; NULL = "host,namespace,pod" */
+	double hold_s;             /* a load change must last this long to cut (10) */
+	double rel_tol, abs_tol;   /* ... and differ by more than max(abs, rel*mean) (0.25, 2) */
+	double min_window_s;       /* shorter windows get an `exclude` reason (60) */
+	const char *platform;      /* when modelName is missing or unknown */
+	const char *model;         /* when the engine's model_name is missing */
+	double active_params_b;    /* when the model is not in the catalog (NaN) */
+	wc_warn_fn warn;           /* NULL = silent */
+	void *warn_payload;
+	int max_warnings;          /* then one "further warnings suppressed" (50) */
+	wc_warn_fn verbose;        /* queries and pages; NULL = quiet */
+	size_t page_steps;         /* steps per query; 0 = WC_FLEET_PAGE_STEPS */
+} wc_fleet_options;
+
+void wc_fleet_options_init(wc_fleet_options *o);
+
+typedef struct wc_fleet wc_fleet;
+
+/** `o` is copied (its strings are borrowed and must outlive the fleet);
+ *  the grid must be known (start, end, step finite, step >= 1 ms). */
+int wc_fleet_new(const wc_fleet_options *o, wc_fleet **out, wc_error *err);
+/** The series of `set` over grid steps k0 <= k < k1 (samples outside are
+ *  ignored); pages must come in order. */
+int wc_fleet_feed(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
+/** Close every window and hand the rows over as a runs table (sorted by
+ *  group and start; extras in docs/fleet.md). A GPU group that never had
+ *  an engine series is an error naming its series. */
+int wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err);
+void wc_fleet_free(wc_fleet *f);
+
+/** Query the server at `url` page by page and build the table. */
+int wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_options *o,
+                         wc_runs_table **out, wc_error *err);
+/** The same from saved query_range responses and text scrapes; a grid
+ *  left NaN in `o` is taken from the power samples (step: their smallest
+ *  spacing). */
+int wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const *scrapes,
+                          size_t n_scrapes, const wc_fleet_options *o, wc_runs_table **out,
+                          wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

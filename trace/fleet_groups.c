@@ -1,0 +1,192 @@
+/*
+ * Which series belong together (docs/fleet.md, "Grouping"): a GPU's power
+ * series and an engine's series are one group when their group-by values
+ * agree. The default is host, namespace and pod: DCGM's `Hostname` is the
+ * host part of the engine's `instance` (`h1` and `h1:8000`); a DCGM
+ * exporter scraped through Kubernetes carries the GPU's pod as
+ * `exported_pod` / `exported_namespace`, which win over its own.
+ */
+#include "fleet_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/catalog.h"
+#include "models/grow.h"
+
+#define DEFAULT_GROUP_BY "host,namespace,pod"
+
+static void
+copy_text(char *dst, size_t size, const char *src, size_t n)
+{
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* The host of a series: DCGM's Hostname, else instance without its port. */
+static void
+series_host(const wc_prom_series *s, int metric, char *out, size_t size)
+{
+	const char *h = metric == WC_FLEET_POWER ? wc_prom_label(s, "Hostname") : NULL;
+	if (h) {
+		copy_text(out, size, h, strlen(h));
+		return;
+	}
+	const char *inst = wc_prom_label(s, "instance");
+	if (!inst)
+		inst = "";
+	const char *end = inst[0] == '[' ? strchr(inst, ']') : strrchr(inst, ':');
+	if (inst[0] == '[')
+		copy_text(out, size, inst + 1, end ? (size_t)(end - inst - 1) : strlen(inst + 1));
+	else
+		copy_text(out, size, inst, end ? (size_t)(end - inst) : strlen(inst));
+}
+
+/* Value of group-by label `name` (length n) for a series. */
+static void
+group_value(const wc_prom_series *s, int metric, const char *name, size_t n, char *out,
+            size_t size)
+{
+	char label[FLEET_TEXT], exported[FLEET_TEXT + 16];
+	copy_text(label, sizeof label, name, n);
+	if (strcmp(label, "host") == 0) {
+		series_host(s, metric, out, size);
+		return;
+	}
+	snprintf(exported, sizeof exported, "exported_%s", label);
+	const char *v = metric == WC_FLEET_POWER ? wc_prom_label(s, exported) : NULL;
+	if (!v)
+		v = wc_prom_label(s, label);
+	copy_text(out, size, v ? v : "", v ? strlen(v) : 0);
+}
+
+/* key = values joined by '|', name = non-empty values joined by '/'. */
+static void
+group_key(const wc_fleet *f, const wc_prom_series *s, int metric, char *key, size_t ksize,
+          char *name, size_t nsize)
+{
+	const char *by = f->o.group_by ? f->o.group_by : DEFAULT_GROUP_BY;
+	key[0] = name[0] = '\0';
+	while (*by) {
+		size_t n = strcspn(by, ",");
+		char v[FLEET_TEXT];
+		group_value(s, metric, by, n, v, sizeof v);
+		snprintf(key + strlen(key), ksize - strlen(key), "|%s", v);
+		if (v[0])
+			snprintf(name + strlen(name), nsize - strlen(name), "%s%s", name[0] ? "/" : "", v);
+		by += n + (by[n] == ',');
+	}
+	if (!name[0])
+		snprintf(name, nsize, "group");
+}
+
+static long
+find_group(wc_fleet *f, const char *key, const char *name, const wc_prom_series *s, int metric,
+           wc_error *err)
+{
+	for (size_t i = 0; i < f->n_groups; i++)
+		if (strcmp(f->g[i].key, key) == 0)
+			return (long)i;
+	fleet_group *ng = wc_grow(f->g, &f->cap_groups, f->n_groups + 1, sizeof *ng, 16);
+	if (!ng)
+		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
+	f->g = ng;
+	fleet_group *g = &f->g[f->n_groups];
+	memset(g, 0, sizeof *g);
+	snprintf(g->key, sizeof g->key, "%s", key);
+	snprintf(g->name, sizeof g->name, "%s", name);
+	series_host(s, metric, g->host, sizeof g->host);
+	group_value(s, metric, "namespace", 9, g->ns, sizeof g->ns);
+	group_value(s, metric, "pod", 3, g->pod, sizeof g->pod);
+	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
+		g->last[c] = -1.0;
+	for (int m = 0; m < WC_FLEET_N_METRICS; m++)
+		g->engine[m] = -1;
+	return (long)f->n_groups++;
+}
+
+/* The platform from a GPU's modelName, the same for every GPU of a group. */
+static int
+group_platform(const wc_fleet *f, fleet_group *g, const wc_prom_series *s, wc_error *err)
+{
+	const char *model = wc_prom_label(s, "modelName");
+	const wc_platform_info *info = model ? wc_platform_lookup(model) : NULL;
+	const char *p = info ? info->name : f->o.platform;
+	if (!p)
+		return wc_error_set(err, WC_EINVAL, "%.90s: modelName '%.40s' is not in the platform "
+		                    "catalog (%s); --platform NAME names it", s->key, model ? model : "",
+		                    wc_platform_names());
+	if (g->platform[0] && strcmp(g->platform, p) != 0)
+		return wc_error_set(err, WC_EINVAL, "%.90s: modelName '%.40s' (%s) in group '%.40s' of %s "
+		                    "GPUs", s->key, model ? model : "", p, g->name, g->platform);
+	snprintf(g->platform, sizeof g->platform, "%s", p);
+	return WC_OK;
+}
+
+static int
+add_power(wc_fleet *f, fleet_group *g, const wc_prom_series *s, size_t i, wc_error *err)
+{
+	size_t *ng = wc_grow(g->gpus, &g->cap_gpus, g->n_gpus + 1, sizeof *ng, 8);
+	if (!ng)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	g->gpus = ng;
+	g->gpus[g->n_gpus++] = i;
+	if (!g->ever_gpu)
+		snprintf(g->gpu_series, sizeof g->gpu_series, "%s", s->key);
+	g->ever_gpu = 1;
+	return group_platform(f, g, s, err);
+}
+
+static int
+add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i, wc_error *err)
+{
+	const wc_prom_series *s = &set->s[i];
+	if (g->engine[m] >= 0)
+		return wc_error_set(err, WC_EINVAL, "group '%.40s' has two engine series of %s: %.70s and "
+		                    "%.70s (--group-by adds the label that tells them apart)", g->name,
+		                    s->metric, set->s[g->engine[m]].key, s->key);
+	g->engine[m] = (long)i;
+	const char *model = wc_prom_label(s, "model_name");
+	if (!model)
+		model = f->o.model;
+	if (model && !g->model[0])
+		snprintf(g->model, sizeof g->model, "%s", model);
+	if (m == WC_FLEET_RUNNING) {
+		g->ever_engine = 1;
+		snprintf(g->engine_series, sizeof g->engine_series, "%s", s->key);
+	}
+	return WC_OK;
+}
+
+int
+wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
+{
+	for (size_t i = 0; i < f->n_groups; i++) {
+		f->g[i].n_gpus = 0;
+		for (int m = 0; m < WC_FLEET_N_METRICS; m++)
+			f->g[i].engine[m] = -1;
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		const wc_prom_series *s = &set->s[i];
+		char key[512], name[80];
+		int m = wc_fleet_metric_from_name(s->metric), rc;
+		f->metric[i] = m;
+		f->group[i] = -1;
+		f->cursor[i] = 0;
+		if (m < 0)
+			continue;
+		group_key(f, s, m, key, sizeof key, name, sizeof name);
+		long gi = find_group(f, key, name, s, m, err);
+		if (gi < 0)
+			return err ? err->code : WC_ENOMEM;
+		fleet_group *g = &f->g[gi];
+		f->group[i] = gi;
+		rc = m == WC_FLEET_POWER ? add_power(f, g, s, i, err) : add_engine(f, g, set, m, i, err);
+		if (rc != WC_OK)
+			return rc;
+	}
+	return WC_OK;
+}

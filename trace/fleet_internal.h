@@ -1,0 +1,92 @@
+/*
+ * Private to trace/: the state of a fleet ingest (trace/fleet.h) shared by
+ * fleet_groups.c (metrics, queries, which series belong together),
+ * fleet_steps.c (the grid, gaps, counters, load changes) and
+ * fleet_rows.c (windows into runs-table rows).
+ */
+#ifndef WC_TRACE_FLEET_INTERNAL_H
+#define WC_TRACE_FLEET_INTERNAL_H
+
+#include <stddef.h>
+
+#include "trace/fleet.h"
+
+#define FLEET_TEXT 128
+
+/* One grid step of a group. */
+typedef struct {
+	double t, power, running, waiting;      /* waiting NaN = unknown */
+	double inc[WC_FLEET_N_COUNTERS];        /* counter increase since the last step; NaN unknown */
+	int n_gpus;
+} fleet_step;
+
+/* The open window of a group. */
+typedef struct {
+	int open;
+	size_t n, n_waiting;
+	double t0, t1, power, running, waiting;
+	double inc[WC_FLEET_N_COUNTERS];
+	size_t n_inc[WC_FLEET_N_COUNTERS];
+	int n_gpus;
+} fleet_window;
+
+typedef struct {
+	char key[512];                 /* the group-by values joined by '|' */
+	char name[80];                 /* run_id stem: the non-empty values joined by '/' */
+	char host[FLEET_TEXT], ns[FLEET_TEXT], pod[FLEET_TEXT];
+	char platform[48], model[96];
+	char gpu_series[256];          /* a power series of the group, for messages */
+	char engine_series[256];       /* its running series, "" until seen */
+	int ever_gpu, ever_engine;
+	/* across pages */
+	char **members;                /* power series present at the last step */
+	size_t n_members;
+	int had_step, in_gap;
+	char gap_series[256];          /* what the current gap lacks */
+	double gap_start;
+	double last[WC_FLEET_N_COUNTERS];
+	fleet_window win;
+	fleet_step *pending;           /* steps off the window's load, not yet a change */
+	size_t n_pending, cap_pending;
+	/* this page: positions in the set */
+	size_t *gpus, n_gpus, cap_gpus;
+	long engine[WC_FLEET_N_METRICS];
+} fleet_group;
+
+typedef struct {
+	char group[512];
+	double start, end, duration, waiting, prompt_tok_s, generation_tok_s, ttft_s, itl_s;
+	wc_run run;
+	char host[FLEET_TEXT], ns[FLEET_TEXT], pod[FLEET_TEXT];
+} fleet_row;
+
+struct wc_fleet {
+	wc_fleet_options o;
+	size_t n_steps;
+	fleet_group *g;
+	size_t n_groups, cap_groups;
+	fleet_row *rows;
+	size_t n_rows, cap_rows;
+	int n_warnings;
+	size_t *cursor;                /* per series of the page */
+	int *metric;                   /* per series: wc_fleet_metric or -1 */
+	long *group;                   /* per series: its group or -1 */
+};
+
+/* fleet.c */
+void wc__fleet_warn(wc_fleet *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* fleet_groups.c: every series of the page to its group (created when
+ * new); a group with two engines is refused. */
+int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
+
+/* fleet_steps.c: steps k0 <= k < k1 of every group. */
+int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
+/* Close the group's window and its pending steps into rows. */
+int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);
+
+/* fleet_rows.c */
+int wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err);
+int wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err);
+
+#endif

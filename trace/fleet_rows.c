@@ -1,0 +1,159 @@
+/*
+ * Windows into runs-table rows (docs/fleet.md, "Rows"): means over the
+ * window's steps, token rates from the counters' increases, mean TTFT and
+ * inter-token latency from the histograms' sums and counts, and the
+ * platform and model the group's labels name.
+ */
+#include "fleet_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/catalog.h"
+#include "models/grow.h"
+
+/* The mean increase per second of counter c over the window; NaN unknown. */
+static double
+rate(const wc_fleet *f, const fleet_window *w, int m)
+{
+	int c = m - WC_FLEET_FIRST_COUNTER;
+	return w->n_inc[c] ? w->inc[c] / ((double)w->n_inc[c] * f->o.step) : NAN;
+}
+
+static double
+ratio(const fleet_window *w, int sum, int count)
+{
+	double n = w->inc[count - WC_FLEET_FIRST_COUNTER];
+	return w->n_inc[count - WC_FLEET_FIRST_COUNTER] && n > 0
+	       ? w->inc[sum - WC_FLEET_FIRST_COUNTER] / n : NAN;
+}
+
+static int
+row_model(const wc_fleet *f, const fleet_group *g, wc_run *run, wc_error *err)
+{
+	if (!g->model[0])
+		return wc_error_set(err, WC_EINVAL, "%.160s: no model_name label; --model NAME names the "
+		                    "model", g->engine_series);
+	const wc_model_info *info = wc_model_lookup(g->model);
+	snprintf(run->model, sizeof run->model, "%s", g->model);
+	run->active_params_b = info ? info->active_params_b : f->o.active_params_b;
+	if (info) {
+		run->total_params_b = info->total_params_b;
+		run->architecture = info->architecture;
+	}
+	if (!(run->active_params_b > 0))
+		return wc_error_set(err, WC_EINVAL, "%.120s: model '%.60s' is not in the model catalog; "
+		                    "--active-params B gives its active parameters", g->engine_series,
+		                    g->model);
+	return WC_OK;
+}
+
+int
+wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err)
+{
+	fleet_row r;
+	char at[40];
+	memset(&r, 0, sizeof r);
+	wc_run_init(&r.run);
+	int rc = row_model(f, g, &r.run, err);
+	if (rc != WC_OK)
+		return rc;
+	snprintf(r.group, sizeof r.group, "%s", g->key);
+	snprintf(r.host, sizeof r.host, "%s", g->host);
+	snprintf(r.ns, sizeof r.ns, "%s", g->ns);
+	snprintf(r.pod, sizeof r.pod, "%s", g->pod);
+	r.start = w->t0;
+	r.end = w->t1;
+	r.duration = (double)w->n * f->o.step;
+	wc_prom_format_time(w->t0, at, sizeof at);
+	snprintf(r.run.run_id, sizeof r.run.run_id, "%.70s#%s", g->name, at);
+	snprintf(r.run.platform, sizeof r.run.platform, "%s", g->platform);
+	r.run.tp = w->n_gpus;
+	r.run.running = w->running / (double)w->n;
+	r.run.mean_power_w = w->power / (double)w->n;
+	r.waiting = w->n_waiting ? w->waiting / (double)w->n_waiting : NAN;
+	r.prompt_tok_s = rate(f, w, WC_FLEET_PROMPT);
+	r.generation_tok_s = rate(f, w, WC_FLEET_GENERATION);
+	r.ttft_s = ratio(w, WC_FLEET_TTFT_SUM, WC_FLEET_TTFT_COUNT);
+	r.itl_s = ratio(w, WC_FLEET_ITL_SUM, WC_FLEET_ITL_COUNT);
+	r.run.throughput_tok_s = r.generation_tok_s;
+	if (r.generation_tok_s > 0)
+		r.run.energy_per_token_j = r.run.mean_power_w / r.generation_tok_s;
+	if (r.duration < f->o.min_window_s)
+		snprintf(r.run.exclude, sizeof r.run.exclude, "short window: %.0f s of steady load "
+		         "(< %.0f s)", r.duration, f->o.min_window_s);
+	fleet_row *nr = wc_grow(f->rows, &f->cap_rows, f->n_rows + 1, sizeof *nr, 64);
+	if (!nr)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	f->rows = nr;
+	f->rows[f->n_rows++] = r;
+	return WC_OK;
+}
+
+static int
+by_group_start(const void *a, const void *b)
+{
+	const fleet_row *x = a, *y = b;
+	int c = strcmp(x->group, y->group);
+	return c ? c : (x->start > y->start) - (x->start < y->start);
+}
+
+static void
+put(char *buf, size_t size, const char *fmt, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, size, fmt, v);
+	else
+		buf[0] = '\0';
+}
+
+/* The extra columns of row i (docs/fleet.md, "Rows"). */
+static int
+row_extras(wc_runs_table *t, size_t i, const fleet_row *r, wc_error *err)
+{
+	const char *cols[] = { "start_epoch", "end_epoch", "duration_s", "waiting", "prompt_tok_s",
+	                       "generation_tok_s", "ttft_s", "itl_s" };
+	const double vals[] = { r->start, r->end, r->duration, r->waiting, r->prompt_tok_s,
+	                        r->generation_tok_s, r->ttft_s, r->itl_s };
+	char buf[64];
+	int rc = WC_OK;
+	for (size_t c = 0; rc == WC_OK && c < sizeof vals / sizeof vals[0]; c++) {
+		put(buf, sizeof buf, c < 3 ? "%.3f" : "%.9g", vals[c]);
+		rc = wc_runs_set_extra(t, i, cols[c], buf, err);
+	}
+	if (rc == WC_OK)
+		rc = wc_runs_set_extra(t, i, "host", r->host, err);
+	if (rc == WC_OK)
+		rc = wc_runs_set_extra(t, i, "namespace", r->ns, err);
+	if (rc == WC_OK)
+		rc = wc_runs_set_extra(t, i, "pod", r->pod, err);
+	if (rc == WC_OK)
+		rc = wc_runs_set_extra(t, i, "source", "prometheus", err);
+	return rc;
+}
+
+int
+wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
+{
+	if (f->n_rows == 0)
+		return wc_error_set(err, WC_EINVAL, "no window with both GPU power (DCGM_FI_DEV_POWER_USAGE)"
+		                    " and engine load (vllm:num_requests_running) in the range");
+	qsort(f->rows, f->n_rows, sizeof *f->rows, by_group_start);
+	wc_runs_table *t = wc_runs_new();
+	if (!t)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	int rc = WC_OK;
+	for (size_t i = 0; rc == WC_OK && i < f->n_rows; i++) {
+		rc = wc_runs_append(t, &f->rows[i].run, err);
+		if (rc == WC_OK)
+			rc = row_extras(t, i, &f->rows[i], err);
+	}
+	if (rc != WC_OK) {
+		wc_runs_free(t);
+		return rc;
+	}
+	*out = t;
+	return WC_OK;
+}

@@ -1,0 +1,131 @@
+/*
+ * Where a fleet ingest's series come from (docs/fleet.md, "Queries"): a
+ * Prometheus server, queried one page of at most WC_FLEET_PAGE_STEPS
+ * steps at a time so that memory stays flat in the range's length, or
+ * saved query_range responses and text scrapes, read whole.
+ */
+#include "fleet_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void
+say(const wc_fleet_options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+say(const wc_fleet_options *o, const char *fmt, ...)
+{
+	char msg[2600];
+	va_list ap;
+	if (!o->verbose)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	o->verbose(msg, o->warn_payload);
+}
+
+static int
+fetch_page(wc_fleet *f, const char *url, char (*q)[2048], size_t k0, size_t k1, wc_error *err)
+{
+	wc_prom_set set = { 0 };
+	double a = f->o.start + (double)k0 * f->o.step, b = f->o.start + (double)(k1 - 1) * f->o.step;
+	char ta[40], tb[40];
+	int rc = WC_OK;
+	wc_prom_format_time(a, ta, sizeof ta);
+	wc_prom_format_time(b, tb, sizeof tb);
+	for (int m = 0; rc == WC_OK && m < WC_FLEET_N_METRICS; m++)
+		rc = wc_prom_http_query_range(url, q[m], a, b, f->o.step, wc_fleet_metric_name(m), &set,
+		                              err);
+	if (rc == WC_OK) {
+		say(&f->o, "page %s .. %s: %zu series", ta, tb, set.n);
+		rc = wc_fleet_feed(f, &set, k0, k1, err);
+	}
+	wc_prom_set_clear(&set);
+	return rc;
+}
+
+int
+wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_options *o,
+                     wc_runs_table **out, wc_error *err)
+{
+	char q[WC_FLEET_N_METRICS][2048];
+	wc_fleet *f = NULL;
+	int rc = wc_fleet_new(o, &f, err);
+	*out = NULL;
+	for (int m = 0; rc == WC_OK && m < WC_FLEET_N_METRICS; m++) {
+		rc = wc_fleet_query(m, selector, o->step, q[m], sizeof q[m], err);
+		if (rc == WC_OK)
+			say(o, "query: %s", q[m]);
+	}
+	size_t page = o->page_steps ? o->page_steps : WC_FLEET_PAGE_STEPS;
+	for (size_t k0 = 0; rc == WC_OK && k0 < f->n_steps; k0 += page) {
+		size_t k1 = f->n_steps - k0 > page ? k0 + page : f->n_steps;
+		rc = fetch_page(f, url, q, k0, k1, err);
+	}
+	if (rc == WC_OK)
+		rc = wc_fleet_finish(f, out, err);
+	wc_fleet_free(f);
+	return rc;
+}
+
+/* The grid the files cover: their power samples' span and smallest spacing. */
+static int
+infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
+{
+	double lo = INFINITY, hi = -INFINITY, step = INFINITY;
+	for (size_t i = 0; i < set->n; i++) {
+		const wc_prom_series *s = &set->s[i];
+		if (wc_fleet_metric_from_name(s->metric) != WC_FLEET_POWER || s->n == 0)
+			continue;
+		lo = fmin(lo, s->t[0]);
+		hi = fmax(hi, s->t[s->n - 1]);
+		for (size_t j = 1; j < s->n; j++)
+			step = fmin(step, s->t[j] - s->t[j - 1]);
+	}
+	if (!isfinite(lo))
+		return wc_error_set(err, WC_EINVAL, "no DCGM_FI_DEV_POWER_USAGE samples in the files");
+	if (!isfinite(o->start))
+		o->start = lo;
+	if (!isfinite(o->end))
+		o->end = hi;
+	if (!isfinite(o->step)) {
+		if (!isfinite(step))
+			return wc_error_set(err, WC_EINVAL, "step: one power sample per series; --step gives it");
+		o->step = round(step * 1000.0) / 1000.0;
+	}
+	return WC_OK;
+}
+
+int
+wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const *scrapes,
+                      size_t n_scrapes, const wc_fleet_options *o, wc_runs_table **out,
+                      wc_error *err)
+{
+	const char *keep[WC_FLEET_N_METRICS + 1];
+	wc_prom_set set = { 0 };
+	wc_fleet_options oo = *o;
+	wc_fleet *f = NULL;
+	int rc = WC_OK;
+	*out = NULL;
+	for (int m = 0; m < WC_FLEET_N_METRICS; m++)
+		keep[m] = wc_fleet_metric_name(m);
+	keep[WC_FLEET_N_METRICS] = NULL;
+	for (size_t i = 0; rc == WC_OK && i < n_json; i++)
+		rc = wc_prom_json_read(json[i], &set, err);
+	for (size_t i = 0; rc == WC_OK && i < n_scrapes; i++)
+		rc = wc_prom_text_read(scrapes[i], keep, &set, err);
+	if (rc == WC_OK)
+		rc = infer_grid(&set, &oo, err);
+	if (rc == WC_OK)
+		rc = wc_fleet_new(&oo, &f, err);
+	if (rc == WC_OK)
+		rc = wc_fleet_feed(f, &set, 0, f->n_steps, err);
+	if (rc == WC_OK)
+		rc = wc_fleet_finish(f, out, err);
+	wc_fleet_free(f);
+	wc_prom_set_clear(&set);
+	return rc;
+}

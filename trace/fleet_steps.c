@@ -1,0 +1,314 @@
+/*
+ * A group's grid steps (docs/fleet.md, "Windows"): each step's group
+ * power, load and counter increases; steps a GPU or the engine lacks (no
+ * sample, a NaN sample) are gaps, reported when they start and end; a GPU
+ * that appears or vanishes, a counter that resets (an engine restart) and
+ * a load change that lasts cut the window, each reported with the series,
+ * the time and its labels.
+ */
+#include "fleet_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+enum { ABSENT, VALUE, NAN_SAMPLE };
+
+/* Series i over (t - step, t]: the mean (gauges) or the last sample
+ * (counters), as the queries of wc_fleet_query compute them. */
+static int
+value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v)
+{
+	const wc_prom_series *s = &set->s[i];
+	double lo = t - f->o.step + 1e-6, hi = t + 1e-6, sum = 0.0;
+	size_t j = f->cursor[i], n = 0, q;
+	int nan = 0, counter = f->metric[i] >= WC_FLEET_FIRST_COUNTER;
+	while (j < s->n && s->t[j] <= lo)
+		j++;
+	f->cursor[i] = j;
+	for (q = j; q < s->n && s->t[q] <= hi; q++) {
+		nan = counter ? isnan(s->v[q]) : nan || isnan(s->v[q]);
+		if (!isnan(s->v[q])) {
+			sum = counter ? s->v[q] : sum + s->v[q];
+			n = counter ? 1 : n + 1;
+		}
+	}
+	if (nan)
+		return NAN_SAMPLE;
+	if (q == j)
+		return ABSENT;
+	*v = sum / (double)n;
+	return VALUE;
+}
+
+static void
+when(double t, char *buf)
+{
+	wc_prom_format_time(t, buf, 40);
+}
+
+static int
+set_members(fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np,
+            wc_error *err)
+{
+	for (size_t j = 0; j < g->n_members; j++)
+		free(g->members[j]);
+	free(g->members);
+	g->n_members = 0;
+	g->members = wc_alloc_array(np ? np : 1, sizeof *g->members);
+	if (!g->members)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	for (size_t j = 0; j < np; j++) {
+		if (!(g->members[j] = strdup(set->s[present[j]].key)))
+			return wc_error_set(err, WC_ENOMEM, "out of memory");
+		g->n_members++;
+	}
+	return WC_OK;
+}
+
+static int
+is_member(const fleet_group *g, const char *key)
+{
+	for (size_t j = 0; j < g->n_members; j++)
+		if (strcmp(g->members[j], key) == 0)
+			return 1;
+	return 0;
+}
+
+/* Did the GPUs present change since the last step? Reported per series. */
+static int
+membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np,
+           double t, int *changed, wc_error *err)
+{
+	char at[40];
+	size_t same = 0;
+	for (size_t j = 0; j < np; j++)
+		same += is_member(g, set->s[present[j]].key);
+	*changed = same != np || np != g->n_members;
+	if (!*changed)
+		return WC_OK;
+	when(t, at);
+	for (size_t j = 0; j < np && g->had_step; j++)
+		if (!is_member(g, set->s[present[j]].key))
+			wc__fleet_warn(f, "%.300s: appears at %s; the window is cut (group '%s' now has %zu "
+			               "GPUs)", set->s[present[j]].key, at, g->name, np);
+	for (size_t j = 0; j < g->n_members && g->had_step; j++) {
+		size_t k = 0;
+		while (k < np && strcmp(set->s[present[k]].key, g->members[j]) != 0)
+			k++;
+		if (k == np)
+			wc__fleet_warn(f, "%.300s: vanishes at %s; the window is cut (group '%s' now has %zu "
+			               "GPUs)", g->members[j], at, g->name, np);
+	}
+	return set_members(g, set, present, np, err);
+}
+
+/* A step nothing may be computed from: report when the gap begins. */
+static void
+begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, double t)
+{
+	char at[40];
+	if (g->in_gap || !g->had_step || !g->ever_engine)
+		return;
+	when(t, at);
+	wc__fleet_warn(f, "%.300s: %s at %s; the steps until it resumes are left out of the rows",
+	               series, what, at);
+	g->in_gap = 1;
+	g->gap_start = t;
+	snprintf(g->gap_series, sizeof g->gap_series, "%s", series);
+}
+
+static void
+end_gap(wc_fleet *f, fleet_group *g, double t)
+{
+	char at[40];
+	if (!g->in_gap)
+		return;
+	when(t, at);
+	wc__fleet_warn(f, "%.300s: resumes at %s; %.0f s left out of group '%s'", g->gap_series, at,
+	               t - g->gap_start, g->name);
+	g->in_gap = 0;
+}
+
+static void
+window_add(fleet_window *w, const fleet_step *st)
+{
+	int first = !w->open;
+	if (first) {
+		memset(w, 0, sizeof *w);
+		w->open = 1;
+		w->t0 = st->t;
+		w->n_gpus = st->n_gpus;
+	}
+	w->n++;
+	w->t1 = st->t;
+	w->power += st->power;
+	w->running += st->running;
+	if (isfinite(st->waiting)) {
+		w->waiting += st->waiting;
+		w->n_waiting++;
+	}
+	for (int c = 0; c < WC_FLEET_N_COUNTERS && !first; c++)
+		if (isfinite(st->inc[c])) {
+			w->inc[c] += st->inc[c];
+			w->n_inc[c]++;
+		}
+}
+
+int
+wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err)
+{
+	int rc = WC_OK;
+	if (g->win.open)
+		rc = wc__fleet_emit(f, g, &g->win, err);
+	g->win.open = 0;
+	if (rc == WC_OK && g->n_pending) {
+		for (size_t j = 0; j < g->n_pending; j++)
+			window_add(&g->win, &g->pending[j]);
+		rc = wc__fleet_emit(f, g, &g->win, err);
+		g->win.open = 0;
+	}
+	g->n_pending = 0;
+	return rc;
+}
+
+/* The step into the open window, or held back while the load differs
+ * from the window's; a difference that lasts hold_s starts a new window. */
+static int
+add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err)
+{
+	fleet_window *w = &g->win;
+	if (!w->open) {
+		window_add(w, st);
+		return WC_OK;
+	}
+	double mean = w->running / (double)w->n;
+	if (fabs(st->running - mean) <= fmax(f->o.abs_tol, f->o.rel_tol * mean)) {
+		for (size_t j = 0; j < g->n_pending; j++)
+			window_add(w, &g->pending[j]);
+		g->n_pending = 0;
+		window_add(w, st);
+		return WC_OK;
+	}
+	fleet_step *np = wc_grow(g->pending, &g->cap_pending, g->n_pending + 1, sizeof *np, 16);
+	if (!np)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	g->pending = np;
+	g->pending[g->n_pending++] = *st;
+	if ((double)g->n_pending * f->o.step < f->o.hold_s - 1e-9)
+		return WC_OK;
+	int rc = wc__fleet_emit(f, g, w, err);
+	w->open = 0;
+	for (size_t j = 0; j < g->n_pending; j++)
+		window_add(w, &g->pending[j]);
+	g->n_pending = 0;
+	return rc;
+}
+
+/* Counter increases of the step; a reset (the value falls) counts the new
+ * value from 0, as Prometheus's increase() does, and is reported. */
+static void
+counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const double *val,
+         const int *state, double t, fleet_step *st, int *reset)
+{
+	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++) {
+		int m = WC_FLEET_FIRST_COUNTER + c;
+		long i = g->engine[m];
+		st->inc[c] = NAN;
+		if (i < 0 || state[m] != VALUE)
+			continue;
+		double v = val[m], last = g->last[c];
+		if (last >= 0 && v >= last) {
+			st->inc[c] = v - last;
+		} else if (last >= 0) {
+			char at[40];
+			when(t, at);
+			st->inc[c] = v;
+			*reset = 1;
+			wc__fleet_warn(f, "%.300s: counter reset at %s (from %.15g to %.15g), an engine "
+			               "restart: counted from 0 and the window is cut", set->s[i].key, at, last, v);
+		}
+		g->last[c] = v;
+	}
+}
+
+/* Why the step is a gap (NULL: it is not): the first series lacking. */
+static const char *
+gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, size_t np,
+           long nan_gpu, const char **what)
+{
+	*what = "NaN sample";
+	if (nan_gpu >= 0)
+		return set->s[nan_gpu].key;
+	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
+		if (state[m] == NAN_SAMPLE)
+			return set->s[g->engine[m]].key;
+	*what = "no sample";
+	if (state[WC_FLEET_RUNNING] != VALUE)
+		return g->engine[WC_FLEET_RUNNING] >= 0 ? set->s[g->engine[WC_FLEET_RUNNING]].key
+		       : g->engine_series[0] ? g->engine_series : "vllm:num_requests_running";
+	if (np == 0)
+		return g->gpu_series;
+	return NULL;
+}
+
+static int
+group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double t, wc_error *err)
+{
+	size_t present[WC_TELEMETRY_MAX_GPUS], np = 0;
+	long nan_gpu = -1;
+	fleet_step st = { .t = t, .waiting = NAN };
+	double val[WC_FLEET_N_METRICS] = { 0 };
+	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
+	for (size_t j = 0; j < g->n_gpus; j++) {
+		double v = 0.0;
+		int s = value_at(f, set, g->gpus[j], t, &v);
+		if (s == NAN_SAMPLE && nan_gpu < 0)
+			nan_gpu = (long)g->gpus[j];
+		if (s != ABSENT)
+			present[np++] = g->gpus[j];
+		st.power += s == VALUE ? v : 0.0;
+	}
+	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
+		state[m] = g->engine[m] < 0 ? ABSENT : value_at(f, set, (size_t)g->engine[m], t, &val[m]);
+	const char *what, *lack = gap_reason(g, set, state, np, nan_gpu, &what);
+	if (lack) {
+		begin_gap(f, g, lack, what, t);
+		return wc__fleet_close(f, g, err);
+	}
+	end_gap(f, g, t);
+	if ((rc = membership(f, g, set, present, np, t, &changed, err)) != WC_OK)
+		return rc;
+	counters(f, g, set, val, state, t, &st, &reset);
+	st.running = val[WC_FLEET_RUNNING];
+	st.waiting = state[WC_FLEET_WAITING] == VALUE ? val[WC_FLEET_WAITING] : NAN;
+	st.n_gpus = (int)np;
+	if (((changed && g->had_step) || reset) && (rc = wc__fleet_close(f, g, err)) != WC_OK)
+		return rc;
+	g->had_step = 1;
+	return add_step(f, g, &st, err);
+}
+
+int
+wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err)
+{
+	for (size_t i = 0; i < f->n_groups; i++)
+		if (f->g[i].n_gpus > WC_TELEMETRY_MAX_GPUS)
+			return wc_error_set(err, WC_EINVAL, "group '%s': %zu GPU power series, more than %d "
+			                    "(--group-by splits them)", f->g[i].name, f->g[i].n_gpus,
+			                    WC_TELEMETRY_MAX_GPUS);
+	for (size_t k = k0; k < k1; k++) {
+		double t = f->o.start + (double)k * f->o.step;
+		for (size_t i = 0; i < f->n_groups; i++) {
+			if (!f->g[i].ever_gpu)
+				continue;
+			int rc = group_step(f, &f->g[i], set, t, err);
+			if (rc != WC_OK)
+				return rc;
+		}
+	}
+	return WC_OK;
+}
