@@ -228,7 +228,10 @@ replicate(const wc_finetune_params *base, const wc_ft_calibrate_options *o, cal_
 		goto done;
 	}
 	wc_finetune_params *s = &out->section;
-	set_interval(&s->e0, rows, 3, 0, kept, col);
+	/* A held e0 keeps the base's interval (none for a published one): its
+	 * replicates are the base's draws, or one value repeated. */
+	if (o->mode == WC_FT_CAL_SCALE)
+		set_interval(&s->e0, rows, 3, 0, kept, col);
 	set_interval(&s->kappa, rows, 3, 1, kept, col);
 	set_interval(&s->calibrated.factor, rows, 3, 2, kept, col);
 	for (int r = 0; r < kept; r++) /* pack (e0, kappa) pairs for the draws */
@@ -278,6 +281,11 @@ wc_ft_calibrate(const wc_finetune_params *base, const wc_ft_table *t, const wc_f
 		return rc;
 	out->n_runs = c.n;
 	double coef = solve(o->mode, &c, c.E, base->e0.value, base->kappa.value);
+	if (o->mode == WC_FT_CAL_SCALE && (!(coef > 0) || !isfinite(coef))) {
+		rc = wc_error_set(err, WC_EINVAL, "scale: the base law (e0 %g J, kappa %g J/TFLOP) gives no "
+		                  "usable energy for these runs", base->e0.value, base->kappa.value);
+		goto done;
+	}
 	if (!(coef > 0) || !isfinite(coef)) {
 		rc = wc_error_set(err, WC_EINVAL,
 		                  "kappa: with e0 held at the base's %.6g J%s, the runs leave no energy for the "

@@ -192,6 +192,8 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	out->fixed_energy_j = b.e0_multiplier * f->e0.value;
 	out->e0_j = f->e0.value;
 	out->kappa_j_per_tflop = f->kappa.value;
+	out->e0_source = f->e0.source;
+	out->kappa_source = f->kappa.source;
 	out->e0_scope = f->e0_scope;
 	out->calibrated = f->calibrated;
 	if (!isnan(q->steps)) {

@@ -43,6 +43,7 @@ typedef struct {
 	double fixed_energy_j;                /* m e0: the part that does no FLOPs */
 	double e0_multiplier;                 /* m */
 	double e0_j, kappa_j_per_tflop;       /* the law's point values */
+	wc_source e0_source, kappa_source;    /* published, fitted, calibrated */
 	wc_ft_e0_scope e0_scope;
 	wc_ft_calibrated calibrated;          /* how the law was calibrated, if it was */
 	double steps, energy_total_kwh;       /* NaN without steps */

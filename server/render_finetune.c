@@ -57,6 +57,8 @@ law_json(const wc_finetune_prediction *p)
 	                      "fixed_energy_per_step_j", num(p->fixed_energy_j),
 	                      "kappa_j_per_tflop", num(p->kappa_j_per_tflop),
 	                      "compute_energy_per_step_j", num(p->energy_per_step_j - p->fixed_energy_j));
+	json_object_set_new(o, "e0_source", json_string(wc_source_name(p->e0_source)));
+	json_object_set_new(o, "kappa_source", json_string(wc_source_name(p->kappa_source)));
 	const wc_ft_calibrated *c = &p->calibrated;
 	json_object_set_new(o, "calibrated", !c->present ? json_null()
 	                    : json_pack("{s:s,s:s,s:o,s:o,s:i}", "mode", wc_ft_cal_mode_name(c->mode),

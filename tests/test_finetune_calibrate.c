@@ -175,6 +175,8 @@ kappa_mode(const wc_finetune_params *truth)
 	        r.section.kappa.lo, r.section.kappa.hi, k.kappa.value);
 	CHECK(r.section.kappa.lo <= k.kappa.value && k.kappa.value <= r.section.kappa.hi);
 	CHECK(r.section.e0.value == truth->e0.value && r.section.e0.source == WC_SRC_PUBLISHED);
+	/* Held, published: no interval rather than a zero-width one. */
+	CHECK(isnan(r.section.e0.lo) && isnan(r.section.e0.hi));
 	CHECK_NEAR(r.section.calibrated.factor.value, 0.3, 0.02);
 	wc_ft_calibrate_result_clear(&r);
 	wc_ft_table_free(t);
@@ -217,6 +219,7 @@ command(const wc_finetune_params *truth)
 	double e = json_number_value(json_object_get(j, "energy_per_step_j"));
 	CHECK_NEAR(e, t->runs[0].energy_per_step_j, 1e-6 * e);
 	CHECK(json_is_object(json_object_get(law, "calibrated")));
+	CHECK(strcmp(json_string_value(json_object_get(law, "kappa_source")), "calibrated") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(json_object_get(law, "calibrated"), "mode")), "scale") == 0);
 	CHECK_INT(json_array_size(json_object_get(j, "warnings")), 0); /* its own platform, method, GPUs */
 	json_decref(j);

@@ -86,6 +86,7 @@ published_law(void)
 	CHECK_NEAR(num(law, "fixed_energy_per_step_j"), 4 * 2176.3, 1e-6);
 	CHECK_NEAR(num(law, "fixed_energy_per_step_j") + num(law, "compute_energy_per_step_j"), e, 1e-6 * e);
 	CHECK(json_is_null(json_object_get(law, "calibrated")));
+	CHECK(strcmp(json_string_value(json_object_get(law, "e0_source")), "published") == 0);
 	/* Four GPUs: outside the calibration's one. */
 	const json_t *w = json_object_get(j, "warnings");
 	CHECK(json_array_size(w) == 1 && strncmp(json_string_value(json_array_get(w, 0)), "gpus:", 5) == 0);
