@@ -86,6 +86,7 @@ void cli_created_time(char out[24]);
 /* The fine-tuning targets of fit, validate, predict and simulate
  * (cli/cmd_*_finetune.c); argv[0] is the target name. */
 int cli_fit_finetune(int argc, char **argv);
+int cli_calibrate_finetune(int argc, char **argv);
 int cli_validate_finetune(int argc, char **argv);
 int cli_predict_finetune(int argc, char **argv);
 int cli_simulate_finetune(int argc, char **argv);

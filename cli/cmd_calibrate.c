@@ -28,7 +28,8 @@ static const char calibrate_usage[] =
 	"--model/--platform keep only the runs of that model / platform. Draws: B replicates\n"
 	"(default: as many as the base has draws, else 1000; 0 = none), each combining one\n"
 	"base draw with the scatter of single runs (--run-scatter, default the base's\n"
-	"residual RMS). Bit-identical for a seed, whatever --threads.\n";
+	"residual RMS). Bit-identical for a seed, whatever --threads.\n\n"
+	"The fine-tuning law: `wattcast calibrate finetune --help`.\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_SCOPE, OPT_MODEL, OPT_PLATFORM, OPT_IDLE, OPT_SCATTER,
        OPT_NAME, OPT_BOOT, OPT_SEED, OPT_THREADS };
@@ -128,6 +129,8 @@ cli_cmd_calibrate(int argc, char **argv)
 	char fingerprint[17];
 	int rc;
 	memset(&r, 0, sizeof r);
+	if (argc > 1 && strcmp(argv[1], "finetune") == 0)
+		return cli_calibrate_finetune(argc - 1, argv + 1);
 	if ((rc = parse_flags(cmd, argc, argv, &a)) != CLI_OK || a.help)
 		return rc;
 	gsl_set_error_handler_off();

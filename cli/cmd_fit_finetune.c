@@ -11,13 +11,15 @@ static const char usage[] =
 	"usage: wattcast fit finetune RUNS.csv -o PARAMS.json [--params BASE | --profile paper]\n"
 	"                             [--bootstrap B] [--seed S] [--threads T] [--name LABEL]\n\n"
 	"Fits the fine-tuning law (docs/finetune.md) on a fine-tuning runs table\n"
-	"(docs/formats/finetune-runs.md): the compute law E_step = e0 + kappa * F_step by\n"
-	"least squares on relative residuals, with R^2, standard errors and B bootstrap\n"
+	"(docs/formats/finetune-runs.md): the compute law E_step = G e0 + kappa F_step (e0\n"
+	"per GPU, G the job's GPUs) by least squares on relative residuals, with R^2,\n"
+	"standard errors and B bootstrap\n"
 	"draws (default 1000; 0 = none), and each per-factor relation (micro-batch\n"
 	"a + b/B, sequence length a + b*S + c/S, model size a + b*N) on the table's\n"
 	"largest sweep of that factor. The result replaces the fine-tuning section of\n"
 	"BASE (default: the built-in profile 'paper'; its inference law is kept) and is\n"
 	"written atomically to PARAMS.json. Runs with `exclude` set are left out.\n"
+	"Runs whose energies do not vary, or that give kappa <= 0, are refused.\n"
 	"Results are bit-identical for a seed, whatever --threads.\n";
 
 enum { OPT_BOOT = 1000, OPT_SEED, OPT_THREADS, OPT_PARAMS, OPT_PROFILE, OPT_NAME };
@@ -125,7 +127,7 @@ print_summary(const wc_ft_fit_result *r, const char *input)
 	const wc_finetune_params *s = &r->section;
 	printf("fit finetune on %s: %d runs used, %d left out; platform %s\n", input, r->n_used,
 	       r->n_excluded, s->platform);
-	printf("  compute law      E_step = e0 + kappa * F_step   R^2 %.4f, F %g-%g TFLOP\n", s->r2,
+	printf("  compute law      E_step = G * e0 + kappa * F_step (e0 per GPU)   R^2 %.4f, F %g-%g TFLOP\n", s->r2,
 	       s->ranges.flops_tflop.lo, s->ranges.flops_tflop.hi);
 	print_param("e0", "J", &s->e0, s->e0_se);
 	print_param("kappa", "J/TFLOP", &s->kappa, s->kappa_se);

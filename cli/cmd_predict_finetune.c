@@ -15,11 +15,12 @@ static const char usage[] =
 	"           [--lora-rank R] [--checkpointing] [--tokens-per-step T] [--steps K]\n"
 	"           [--platform NAME] [--params FILE | --profile paper] [--json]\n\n"
 	"Predicts the energy of one optimizer step of a fine-tuning job (all G GPUs,\n"
-	"checkpoint saves excluded) from the compute law E_step = e0 + kappa * F_step of a\n"
-	"frozen parameter set (default: the built-in published profile 'paper', QLoRA on\n"
-	"one H200): energy per step and per token, the analytical FLOPs per step and, with\n"
-	"--steps K, the energy of K steps in kWh. With bootstrap draws in the file a 95 %\n"
-	"interval is printed. The per-factor relations are shown as checks. Inputs\n"
+	"checkpoint saves excluded) from the compute law E_step = G e0 + kappa * F_step (e0\n"
+	"per GPU) of a frozen parameter set (default: the built-in published profile\n"
+	"'paper', QLoRA on one H200): energy per step and per token -- THE prediction --,\n"
+	"the analytical FLOPs per step and, with --steps K, the energy of K steps in kWh.\n"
+	"With bootstrap draws in the file a 95 % interval is printed. The per-factor\n"
+	"relations are shown as checks, not predictions. Inputs\n"
 	"outside what the law was calibrated on (ranges, platform, method, several GPUs)\n"
 	"are predicted anyway, with a warning. --grad-accum and --gpus default to 1;\n"
 	"--data-parallel (replicas) defaults to --gpus; --lora-rank is required for lora\n"
@@ -157,6 +158,23 @@ check_args(int argc, char **argv, ft_args *a)
 	return CLI_OK;
 }
 
+/* Which figure is the prediction, and how e0 entered it. */
+static void
+print_law(const wc_finetune_prediction *p)
+{
+	if (p->e0_scope == WC_FT_E0_PER_GPU)
+		printf("\n  the prediction    compute law E_step = G e0 + kappa F = %g x %.6g J + %.6g J/TFLOP x %.1f TFLOP"
+		       " (e0 per GPU)", p->e0_multiplier, p->e0_j, p->kappa_j_per_tflop, p->flops.flops_per_step_tflop);
+	else
+		printf("\n  the prediction    compute law E_step = e0 + kappa F = %.6g J + %.6g J/TFLOP x %.1f TFLOP"
+		       " (e0 for the whole job whatever G: a file of schema 4 or older)", p->e0_j,
+		       p->kappa_j_per_tflop, p->flops.flops_per_step_tflop);
+	if (p->calibrated.present)
+		printf("\n  calibrated        %s mode, factor %.4g from %d run%s; held: %s",
+		       wc_ft_cal_mode_name(p->calibrated.mode), p->calibrated.factor.value, p->calibrated.runs,
+		       p->calibrated.runs == 1 ? "" : "s", wc_ft_cal_mode_held(p->calibrated.mode));
+}
+
 static void
 print_human(const ft_args *a, const wc_finetune_prediction *p, const char *name, const char *version)
 {
@@ -181,12 +199,16 @@ print_human(const ft_args *a, const wc_finetune_prediction *p, const char *name,
 		if (p->has_interval)
 			printf("   95 %% interval %.3f-%.3f kWh", p->total_lo_kwh, p->total_hi_kwh);
 	}
+	print_law(p);
 	/* Relations say something only on their own sweep; a published one
 	 * whose sweep is unknown is shown for reference. */
+	int header = 0;
 	for (int k = 0; k < WC_FT_REL_COUNT; k++) {
 		const wc_finetune_relation_check *r = &p->relations[k];
 		if (!r->present || r->on_sweep == 0)
 			continue;
+		if (!header++)
+			printf("\n  checks, not the prediction (per-factor relations, docs/finetune.md):");
 		printf("\n  relation %-15s %7.5f J/token", wc_ft_relation_name((wc_ft_relation_kind)k),
 		       r->energy_per_token_j);
 		if (r->on_sweep == 1)

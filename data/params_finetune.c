@@ -241,11 +241,11 @@ static int
 read_compute(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_params *f)
 {
 	static const char *const keys[] = { "e0_j", "kappa_j_per_tflop", "e0_se_j",
-	                                    "kappa_se_j_per_tflop", "r2", NULL };
+	                                    "kappa_se_j_per_tflop", "r2", "e0_per", "residual_rms", NULL };
 	static const char *const required[] = { "e0_j", "kappa_j_per_tflop", NULL };
-	char p[WC__JSON_PATH_MAX];
+	char p[WC__JSON_PATH_MAX], per[8] = "job";
 	int rc;
-	f->e0_se = f->kappa_se = f->r2 = NAN;
+	f->e0_se = f->kappa_se = f->r2 = f->residual_rms = NAN;
 	if ((rc = wc__json_check_keys(ld, v, path, keys, required)))
 		return rc;
 	wc__json_join(p, path, "e0_j");
@@ -256,7 +256,52 @@ read_compute(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_param
 	    (rc = wc__json_optional_number(ld, v, path, "e0_se_j", 0, 1e300, &f->e0_se)) ||
 	    (rc = wc__json_optional_number(ld, v, path, "kappa_se_j_per_tflop", 0, 1e300, &f->kappa_se)))
 		return rc;
-	return wc__json_optional_number(ld, v, path, "r2", -1e300, 1.0, &f->r2);
+	if ((rc = wc__json_optional_number(ld, v, path, "r2", -1e300, 1.0, &f->r2)) ||
+	    (rc = wc__json_optional_number(ld, v, path, "residual_rms", 0, 10.0, &f->residual_rms)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "e0_per", per, sizeof per)))
+		return rc;
+	/* Absent: a file of schema 4 or older, whose e0 was the job's. */
+	if (wc_ft_e0_scope_from_name(per, &f->e0_scope) != WC_OK) {
+		wc__json_join(p, path, "e0_per");
+		return wc__json_fail(ld, p, "expected \"gpu\" or \"job\", got \"%s\"", per);
+	}
+	return WC_OK;
+}
+
+/* How the law was calibrated from a few runs (schema 5). */
+static int
+read_calibrated(wc__json_loader *ld, json_t *v, const char *path, wc_ft_calibrated *c)
+{
+	static const char *const keys[] = { "mode", "held", "factor", "runs", "run_scatter",
+	                                    "base_params_version", "base_name", NULL };
+	static const char *const required[] = { "mode", "factor", "runs", NULL };
+	char p[WC__JSON_PATH_MAX], mode[16], held[256];
+	int rc;
+	memset(c, 0, sizeof *c);
+	c->run_scatter = NAN;
+	if (!v || json_is_null(v))
+		return WC_OK;
+	if ((rc = wc__json_check_keys(ld, v, path, keys, required)))
+		return rc;
+	wc__json_join(p, path, "mode");
+	if ((rc = wc__json_string(ld, json_object_get(v, "mode"), p, 0, mode, sizeof mode)))
+		return rc;
+	if (wc_ft_cal_mode_from_name(mode, &c->mode) != WC_OK)
+		return wc__json_fail(ld, p, "expected \"scale\" or \"kappa\", got \"%s\"", mode);
+	wc__json_join(p, path, "factor");
+	if ((rc = wc__params_read_param(ld, json_object_get(v, "factor"), p, 0, &c->factor)))
+		return rc;
+	if (!(c->factor.value > 0))
+		return wc__json_fail(ld, p, "must be > 0, got %g", c->factor.value);
+	if ((rc = read_int(ld, v, path, "runs", 1, WC_FT_MAX_INT, &c->runs)) ||
+	    (rc = wc__json_optional_number(ld, v, path, "run_scatter", 0, 10.0, &c->run_scatter)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "held", held, sizeof held)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "base_params_version", c->base_version,
+	                                   sizeof c->base_version)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "base_name", c->base_name, sizeof c->base_name)))
+		return rc;
+	c->present = 1;
+	return WC_OK;
 }
 
 /* The placeholder a schema-2 file could hold before the law existed. */
@@ -273,7 +318,7 @@ int
 wc__params_read_finetune(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_params *out)
 {
 	static const char *const allowed[] = { "calibration", "compute", "ranges", "relations", "draws",
-	                                       NULL };
+	                                       "calibrated", NULL };
 	static const char *const required[] = { "calibration", "compute", "relations", NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -288,6 +333,9 @@ wc__params_read_finetune(wc__json_loader *ld, json_t *v, const char *path, wc_fi
 		return rc;
 	wc__json_join(p, path, "compute");
 	if ((rc = read_compute(ld, json_object_get(v, "compute"), p, out)))
+		return rc;
+	wc__json_join(p, path, "calibrated");
+	if ((rc = read_calibrated(ld, json_object_get(v, "calibrated"), p, &out->calibrated)))
 		return rc;
 	wc__json_join(p, path, "ranges");
 	if ((rc = read_ranges(ld, json_object_get(v, "ranges"), p, &out->ranges)))
@@ -372,6 +420,20 @@ ranges_json(const wc_ft_ranges *r)
 	return o;
 }
 
+static json_t *
+calibrated_json(const wc_ft_calibrated *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "mode", json_string(wc_ft_cal_mode_name(c->mode)));
+	json_object_set_new(o, "held", json_string(wc_ft_cal_mode_held(c->mode)));
+	json_object_set_new(o, "factor", wc__params_param_json(&c->factor));
+	json_object_set_new(o, "runs", json_integer(c->runs));
+	json_object_set_new(o, "run_scatter", number_or_null(c->run_scatter));
+	json_object_set_new(o, "base_params_version", c->base_version[0] ? json_string(c->base_version) : json_null());
+	json_object_set_new(o, "base_name", c->base_name[0] ? json_string(c->base_name) : json_null());
+	return o;
+}
+
 json_t *
 wc__params_finetune_json(const wc_finetune_params *f, int with_draws)
 {
@@ -385,12 +447,19 @@ wc__params_finetune_json(const wc_finetune_params *f, int with_draws)
 	                    "methods", methods, "runs", f->runs,
 	                    "input_sha256", f->input_sha256[0] ? json_string(f->input_sha256) : json_null(),
 	                    "seed", (json_int_t)f->seed, "bootstrap", f->bootstrap));
-	json_object_set_new(o, "compute", json_pack("{s:o,s:o,s:o,s:o,s:o}",
-	                    "e0_j", wc__params_param_json(&f->e0),
-	                    "kappa_j_per_tflop", wc__params_param_json(&f->kappa),
-	                    "e0_se_j", number_or_null(f->e0_se),
-	                    "kappa_se_j_per_tflop", number_or_null(f->kappa_se),
-	                    "r2", number_or_null(f->r2)));
+	json_t *compute = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}",
+	                            "e0_j", wc__params_param_json(&f->e0),
+	                            "kappa_j_per_tflop", wc__params_param_json(&f->kappa),
+	                            "e0_se_j", number_or_null(f->e0_se),
+	                            "kappa_se_j_per_tflop", number_or_null(f->kappa_se),
+	                            "r2", number_or_null(f->r2), "e0_per", wc_ft_e0_scope_name(f->e0_scope));
+	/* Left out when unknown, like "calibrated" below: the published
+	 * section's canonical form gains only e0_per. */
+	if (compute && isfinite(f->residual_rms))
+		json_object_set_new(compute, "residual_rms", json_real(f->residual_rms));
+	json_object_set_new(o, "compute", compute);
+	if (f->calibrated.present)
+		json_object_set_new(o, "calibrated", calibrated_json(&f->calibrated));
 	json_object_set_new(o, "ranges", ranges_json(&f->ranges));
 	for (int k = 0; k < WC_FT_REL_COUNT; k++)
 		json_object_set_new(rel, wc_ft_relation_name((wc_ft_relation_kind)k),

@@ -14,6 +14,7 @@
 #define WC_FIT_FINETUNE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "data/finetune_runs.h"
 #include "fit/fit.h"
@@ -69,14 +70,15 @@ typedef struct {
 	int terms;
 	double coef[3], se[3];
 	double r2;
+	double rms_rel;          /* sd of the relative residuals, n - p dof; NaN when n <= p */
 	int n;                   /* runs */
 	int levels;              /* distinct x */
 	double x_lo, x_hi;
 } wc_ft_linear_fit;
 
 /** The compute law on the rows `use` keeps (NULL = every run without
- *  `exclude`): coef = {e0, kappa}; x = F_step in TFLOP. Needs three runs
- *  and two distinct F. */
+ *  `exclude`): coef = {e0 per GPU, kappa}, E_step = G e0 + kappa F with F
+ *  in TFLOP. Needs three runs and two distinct F. */
 int wc_ft_fit_compute(const wc_ft_table *t, const unsigned char *use, wc_ft_linear_fit *out,
                       wc_error *err);
 /** Relation `kind` on `rows` (e_tok against its factor). Needs one run
@@ -104,6 +106,53 @@ typedef struct {
 int wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_result *out,
                     wc_error *err);
 void wc_ft_fit_result_clear(wc_ft_fit_result *r);
+
+/* ------------------------------------- calibration from one or a few runs */
+
+/** `wattcast calibrate finetune` (docs/finetune.md, "Calibrating from one
+ *  run"). Start from WC_FT_CALIBRATE_OPTIONS_INIT. */
+typedef struct {
+	wc_ft_cal_mode mode;     /* scale (default) or kappa (e0 held) */
+	const unsigned char *use; /* NULL = every run without `exclude` */
+	/** Replicates of the draws: 0 = as many as the base has draws (1000
+	 *  when it has none); -1 = none (point estimate only). */
+	int replicates;
+	uint64_t seed;
+	/** sd of log E_step of one run around the law; 0 = the base's
+	 *  residual_rms (0.1, assumed, when it records none), raised to the
+	 *  runs' own scatter when more runs than one give a larger one. */
+	double run_scatter;
+} wc_ft_calibrate_options;
+
+#define WC_FT_CALIBRATE_OPTIONS_INIT { WC_FT_CAL_SCALE, NULL, 0, 0, 0.0 }
+
+#define WC_FT_CAL_RUNS_SHOWN 16
+
+/** One calibration run, for reports. */
+typedef struct {
+	char run_id[96];
+	double measured_j, base_j, calibrated_j;   /* E_step */
+} wc_ft_calibrate_run;
+
+typedef struct {
+	wc_finetune_params section;  /* the calibrated law (sources "calibrated") */
+	int n_runs;
+	double run_scatter;          /* the one the draws used */
+	char scatter_source[64];     /* "--run-scatter", "the base's residual RMS", ... */
+	int replicates, failed;      /* asked for; left out (kappa <= 0) */
+	int n_shown;
+	wc_ft_calibrate_run shown[WC_FT_CAL_RUNS_SHOWN];
+	int n_warnings;
+	char warnings[WC_FT_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+} wc_ft_calibrate_result;
+
+/** Rescale `base`'s compute law to the runs of `t`. Refusals (WC_EINVAL
+ *  with the reason): a base without a fine-tuning law, no calibration
+ *  run, and in kappa mode a held e0 that leaves no energy for the FLOPs.
+ *  `out` is the caller's to clear (also on failure). */
+int wc_ft_calibrate(const wc_finetune_params *base, const wc_ft_table *t,
+                    const wc_ft_calibrate_options *o, wc_ft_calibrate_result *out, wc_error *err);
+void wc_ft_calibrate_result_clear(wc_ft_calibrate_result *r);
 
 #ifdef __cplusplus
 }

@@ -74,6 +74,7 @@ fit_quality(const double *X, const double *y, int n, int p, const double *coef,
 		ss_tot += (y[i] - mean) * (y[i] - mean);
 	}
 	out->r2 = ss_tot > 0 ? 1.0 - ss_res / ss_tot : NAN;
+	out->rms_rel = n > p ? sqrt(ss_rel / (n - p)) : NAN;
 	int ok = n > p && fit_linalg_normal_inverse(a, n, p, inv) == 0;
 	for (int j = 0; j < p; j++)
 		out->se[j] = ok ? sqrt(ss_rel / (n - p) * inv[j * p + j]) : NAN;
@@ -145,7 +146,7 @@ wc__ft_compute_design(const wc_ft_table *t, const unsigned char *use, wc__ft_des
 			continue;
 		if (wc_ft_run_facts_of(r, &f, NULL) != WC_OK)
 			continue; /* the reader refuses such rows; built tables may not */
-		d->X[2 * d->n] = 1.0;
+		d->X[2 * d->n] = wc_ft_e0_multiplier(WC_FT_E0_PER_GPU, r->config.gpus);
 		d->X[2 * d->n + 1] = f.flops.flops_per_step_tflop;
 		d->y[d->n] = r->energy_per_step_j;
 		d->row[d->n] = i;

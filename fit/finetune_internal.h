@@ -17,7 +17,8 @@
 int wc__ft_lstsq(const double *X, const double *y, const double *mult, int n, int p,
                  double *scratch, double *coef);
 
-/** The compute law's rows: x = {1, F} and y = E_step of each run used. */
+/** The compute law's rows: x = {G, F} (e0 per GPU) and y = E_step of
+ *  each run used. */
 typedef struct {
 	int n;
 	double *X;     /* n x 2 */
@@ -30,6 +31,10 @@ int wc__ft_compute_design(const wc_ft_table *t, const unsigned char *use, wc__ft
 void wc__ft_design_free(wc__ft_design *d);
 /** A full fit of the design: coefficients, standard errors, R^2. */
 int wc__ft_fit_design(const wc__ft_design *d, int p, wc_ft_linear_fit *out, wc_error *err);
+
+/** The section's calibration facts from the design's runs: platforms
+ *  ('+'-joined, each once), methods and ranges (finetune_result.c). */
+void wc__ft_section_facts(const wc_ft_table *t, const wc__ft_design *d, wc_finetune_params *s);
 
 /** Bootstrap (e0, kappa) into the section's draws and intervals
  *  (finetune_boot.c). */

@@ -45,11 +45,11 @@ widen(wc_ft_span *s, double v)
 	s->hi = isnan(s->hi) ? v : fmax(s->hi, v);
 }
 
-/* Ranges, methods and platforms of the runs the compute law used. */
-static void
-calibration(const wc_ft_table *t, const wc__ft_design *d, wc_ft_fit_result *r)
+void
+wc__ft_section_facts(const wc_ft_table *t, const wc__ft_design *d, wc_finetune_params *s)
 {
-	wc_finetune_params *s = &r->section;
+	s->platform[0] = '\0';
+	s->methods = 0;
 	wc_ft_ranges_unknown(&s->ranges);
 	for (int i = 0; i < d->n; i++) {
 		const wc_ft_run *run = &t->runs[d->row[i]];
@@ -70,8 +70,14 @@ calibration(const wc_ft_table *t, const wc__ft_design *d, wc_ft_fit_result *r)
 			snprintf(s->platform + strlen(s->platform), sizeof s->platform - strlen(s->platform),
 			         "%s%s", s->platform[0] ? "+" : "", run->platform);
 	}
-	if (strchr(s->platform, '+'))
-		warn(r, "calibration: runs from several platforms (%s) are fitted as one law", s->platform);
+}
+
+static void
+calibration(const wc_ft_table *t, const wc__ft_design *d, wc_ft_fit_result *r)
+{
+	wc__ft_section_facts(t, d, &r->section);
+	if (strchr(r->section.platform, '+'))
+		warn(r, "calibration: runs from several platforms (%s) are fitted as one law", r->section.platform);
 }
 
 /* Each relation on the largest sweep of its factor. */
@@ -109,6 +115,29 @@ relations(const wc_ft_table *t, wc_ft_fit_result *r)
 	}
 }
 
+/* A law that says nothing is refused rather than written as fitted
+ * (docs/finetune.md, "Fitting"): energies that do not vary leave R^2
+ * undefined and kappa 0, and a kappa <= 0 says energy does not grow with
+ * compute -- the runs measure something else (a save-dominated step, a
+ * mislabelled configuration). */
+static int
+refuse_degenerate(const wc__ft_design *d, const wc_ft_linear_fit *f, wc_error *err)
+{
+	if (!isfinite(f->r2))
+		return wc_error_set(err, WC_EINVAL,
+		                    "compute law: every one of the %d runs has the same energy per step "
+		                    "(%.6g J); E_step does not vary with F_step (%.4g-%.4g TFLOP), so kappa "
+		                    "cannot be estimated -- give runs whose measured energies differ",
+		                    d->n, d->y[0], f->x_lo, f->x_hi);
+	if (!(f->coef[1] > 0))
+		return wc_error_set(err, WC_EINVAL,
+		                    "compute law: kappa fitted %.4g J/TFLOP, not > 0: energy per step does "
+		                    "not grow with the compute of the step on these %d runs (F %.4g-%.4g "
+		                    "TFLOP); check the runs' configurations and energies",
+		                    f->coef[1], d->n, f->x_lo, f->x_hi);
+	return WC_OK;
+}
+
 int
 wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_result *out,
                 wc_error *err)
@@ -122,8 +151,12 @@ wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_
 	out->n_excluded = (int)t->n_runs - d.n;
 	if ((rc = wc__ft_fit_design(&d, 2, &out->compute, err)) != WC_OK)
 		goto done;
+	if ((rc = refuse_degenerate(&d, &out->compute, err)) != WC_OK)
+		goto done;
 	wc_finetune_params *s = &out->section;
 	s->present = 1;
+	s->e0_scope = WC_FT_E0_PER_GPU;
+	s->residual_rms = out->compute.rms_rel;
 	s->runs = d.n;
 	s->e0 = fitted(out->compute.coef[0], out->compute.se[0], d.n - 2);
 	s->kappa = fitted(out->compute.coef[1], out->compute.se[1], d.n - 2);
@@ -131,6 +164,9 @@ wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_
 	s->kappa_se = out->compute.se[1];
 	s->r2 = out->compute.r2;
 	calibration(t, &d, out);
+	if (s->e0.value < 0)
+		warn(out, "compute law: e0 %.4g J is negative; a step's fixed energy cannot be, so the "
+		     "runs do not identify it (extrapolating to small F will mislead)", s->e0.value);
 	if (out->compute.r2 < 0.9)
 		warn(out, "compute law: R^2 %.3f; E_step is not linear in F_step on these runs", out->compute.r2);
 	if ((rc = wc_ft_find_sweeps(t, NULL, &out->sweeps, err)) != WC_OK)
@@ -143,6 +179,10 @@ wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_
 	if (out->boot_failed > 0)
 		warn(out, "bootstrap: %d of %d replicates could not be fitted and were left out",
 		     out->boot_failed, bo->replicates);
+	if (s->kappa.lo <= 0)
+		warn(out, "compute law: kappa's 95 %% interval [%.4g, %.4g] reaches 0; the runs' F "
+		     "(%.4g-%.4g TFLOP) barely tell energy per FLOP from the fixed energy",
+		     s->kappa.lo, s->kappa.hi, out->compute.x_lo, out->compute.x_hi);
 done:
 	wc__ft_design_free(&d);
 	if (rc != WC_OK)

@@ -100,8 +100,10 @@ wc_ft_config_check(const wc_ft_config *c, wc_error *err)
 	if (c->data_parallel > 0 && (c->data_parallel > c->gpus || c->gpus % c->data_parallel != 0))
 		return wc_error_set(err, WC_EINVAL,
 		                    "data_parallel: must divide gpus (%d), got %d", c->gpus, c->data_parallel);
-	if (!isnan(c->tokens_per_step) && !(c->tokens_per_step > 0 && isfinite(c->tokens_per_step)))
-		return wc_error_set(err, WC_EINVAL, "tokens_per_step: must be > 0, got %g", c->tokens_per_step);
+	if (!isnan(c->tokens_per_step) &&
+	    !(c->tokens_per_step >= 1 && c->tokens_per_step <= WC_FT_MAX_TOKENS))
+		return wc_error_set(err, WC_EINVAL, "tokens_per_step: must be between 1 and %g tokens, got %g",
+		                    WC_FT_MAX_TOKENS, c->tokens_per_step);
 	return WC_OK;
 }
 
@@ -248,6 +250,67 @@ wc_ft_relation_on_sweep(wc_ft_relation_kind k, const wc_ft_relation *r, const wc
 
 /* ------------------------------------------------ evaluating the law */
 
+static const char *const e0_scope_names[] = { "gpu", "job" };
+
+const char *
+wc_ft_e0_scope_name(wc_ft_e0_scope s)
+{
+	return (unsigned)s <= WC_FT_E0_PER_JOB ? e0_scope_names[s] : "";
+}
+
+int
+wc_ft_e0_scope_from_name(const char *name, wc_ft_e0_scope *out)
+{
+	for (int i = 0; name && i <= WC_FT_E0_PER_JOB; i++)
+		if (strcmp(name, e0_scope_names[i]) == 0) {
+			*out = (wc_ft_e0_scope)i;
+			return WC_OK;
+		}
+	return WC_ENOTFOUND;
+}
+
+double
+wc_ft_e0_multiplier(wc_ft_e0_scope s, int gpus)
+{
+	return s == WC_FT_E0_PER_JOB ? 1.0 : (double)gpus;
+}
+
+double
+wc_ft_step_energy(double e0, double kappa, double e0_multiplier, double flops_tflop)
+{
+	return e0_multiplier * e0 + kappa * flops_tflop;
+}
+
+static const struct {
+	const char *name, *held;
+} cal_modes[] = {
+	{ "scale", "the shape of the base law: e0 and kappa scaled by one factor (their ratio held)" },
+	{ "kappa", "e0 at the base's value; kappa refitted" },
+};
+
+const char *
+wc_ft_cal_mode_name(wc_ft_cal_mode m)
+{
+	return (unsigned)m <= WC_FT_CAL_KAPPA ? cal_modes[m].name : "";
+}
+
+int
+wc_ft_cal_mode_from_name(const char *name, wc_ft_cal_mode *out)
+{
+	for (int i = 0; name && i <= WC_FT_CAL_KAPPA; i++)
+		if (strcmp(name, cal_modes[i].name) == 0) {
+			*out = (wc_ft_cal_mode)i;
+			return WC_OK;
+		}
+	return WC_ENOTFOUND;
+}
+
+const char *
+wc_ft_cal_mode_held(wc_ft_cal_mode m)
+{
+	return (unsigned)m <= WC_FT_CAL_KAPPA ? cal_modes[m].held : "";
+}
+
 int
 wc_ft_bind(const wc_finetune_params *f, const wc_ft_config *c, wc_ft_binding *b, wc_error *err)
 {
@@ -260,6 +323,7 @@ wc_ft_bind(const wc_finetune_params *f, const wc_ft_config *c, wc_ft_binding *b,
 	if (rc != WC_OK)
 		return rc;
 	b->f = f;
+	b->e0_multiplier = wc_ft_e0_multiplier(f->e0_scope, c->gpus);
 	b->col_e0 = wc_draws_column(&f->draws, WC_FT_DRAW_E0);
 	b->col_kappa = wc_draws_column(&f->draws, WC_FT_DRAW_KAPPA);
 	return WC_OK;
@@ -270,6 +334,6 @@ wc_ft_bound_point(const wc_ft_binding *b, const double *draw, wc_ft_point *out)
 {
 	double e0 = draw && b->col_e0 >= 0 ? draw[b->col_e0] : b->f->e0.value;
 	double kappa = draw && b->col_kappa >= 0 ? draw[b->col_kappa] : b->f->kappa.value;
-	out->energy_per_step_j = e0 + kappa * b->flops.flops_per_step_tflop;
+	out->energy_per_step_j = wc_ft_step_energy(e0, kappa, b->e0_multiplier, b->flops.flops_per_step_tflop);
 	out->energy_per_token_j = out->energy_per_step_j / b->flops.tokens_per_step;
 }

@@ -43,6 +43,10 @@ const char *wc_ft_method_choices(void);
 /** Largest values a configuration may take (sanity bounds, not physics). */
 #define WC_FT_MAX_GPUS 65536
 #define WC_FT_MAX_INT 100000000
+/** tokens_per_step must lie in [1, WC_FT_MAX_TOKENS]: a step trains on at
+ *  least one token, and 1e15 is ten million times the largest published
+ *  batches (sanity bound, not physics; it keeps every energy finite). */
+#define WC_FT_MAX_TOKENS 1e15
 
 /** One fine-tuning job. `params_b` is the model's (active) size in
  *  billions; the attention shape is optional (0 = unknown: multi-head
@@ -146,6 +150,41 @@ int wc_ft_relation_on_sweep(wc_ft_relation_kind k, const wc_ft_relation *r, cons
 
 /* --------------------------------------------- the parameter section */
 
+/** How the fixed per-step energy e0 grows with the job's GPUs
+ *  (docs/finetune.md, "e0 and the number of GPUs"). Per GPU: every GPU of
+ *  the job spends the fixed part of a step (data loading, optimizer
+ *  update, communication, launches), so E_step = G e0 + kappa F. Per job:
+ *  e0 is the whole job's, whatever G -- the meaning of files written
+ *  before schema 5, kept so that they predict as they did. */
+typedef enum { WC_FT_E0_PER_GPU = 0, WC_FT_E0_PER_JOB } wc_ft_e0_scope;
+/** "gpu" / "job" (the file's words). */
+const char *wc_ft_e0_scope_name(wc_ft_e0_scope s);
+int wc_ft_e0_scope_from_name(const char *name, wc_ft_e0_scope *out);
+/** What e0 is multiplied by for a job of `gpus` GPUs: gpus or 1. */
+double wc_ft_e0_multiplier(wc_ft_e0_scope s, int gpus);
+/** The compute law, E_step = m e0 + kappa F (J; F in TFLOP, m from
+ *  wc_ft_e0_multiplier). The one place it is written. */
+double wc_ft_step_energy(double e0, double kappa, double e0_multiplier, double flops_tflop);
+
+/** How a section was calibrated from a few runs (`wattcast calibrate
+ *  finetune`, docs/finetune.md, "Calibrating from one run"). */
+typedef enum { WC_FT_CAL_SCALE = 0, WC_FT_CAL_KAPPA } wc_ft_cal_mode;
+/** "scale" / "kappa". */
+const char *wc_ft_cal_mode_name(wc_ft_cal_mode m);
+int wc_ft_cal_mode_from_name(const char *name, wc_ft_cal_mode *out);
+/** What the mode holds at the base's value, for answers and files. */
+const char *wc_ft_cal_mode_held(wc_ft_cal_mode m);
+
+typedef struct {
+	int present;             /* 0: the law was fitted or published */
+	wc_ft_cal_mode mode;
+	wc_param factor;         /* scale: E_step multiplied by it; kappa: kappa / base kappa */
+	int runs;                /* calibration runs */
+	double run_scatter;      /* sd of log E_step of one run the interval used */
+	char base_version[17];   /* params_version of the base set; "" = unknown */
+	char base_name[WC_NAME_MAX];
+} wc_ft_calibrated;
+
 /** The ranges a section was calibrated on; predictions outside carry a
  *  warning. NaN bounds = unknown (no warning). */
 typedef struct {
@@ -167,6 +206,9 @@ typedef struct {
 	wc_param kappa;        /* J per TFLOP */
 	double e0_se, kappa_se; /* standard errors; NaN unknown */
 	double r2;             /* of E_step; NaN unknown */
+	wc_ft_e0_scope e0_scope; /* how e0 grows with the GPUs */
+	double residual_rms;   /* relative residual sd of the fit; NaN unknown */
+	wc_ft_calibrated calibrated;
 	wc_ft_ranges ranges;
 	wc_ft_relation relations[WC_FT_REL_COUNT];
 	wc_draws draws;        /* bootstrap draws of "e0" and "kappa" */
@@ -194,6 +236,7 @@ int wc_finetune_validate(const wc_finetune_params *f, wc_error *err);
 typedef struct {
 	const wc_finetune_params *f;
 	wc_ft_flops flops;
+	double e0_multiplier;    /* G or 1 (wc_ft_e0_multiplier) */
 	int col_e0, col_kappa;   /* -1 = the point value */
 } wc_ft_binding;
 

@@ -74,6 +74,11 @@ wc_finetune_default(wc_finetune_params *f)
 	f->kappa = published(4.5241);
 	f->e0_se = f->kappa_se = NAN;
 	f->r2 = 0.992;
+	/* Calibrated on one GPU, where per GPU and per job are the same
+	 * number; per GPU is the reading that does not make a job cheaper
+	 * per token by adding GPUs (docs/finetune.md). */
+	f->e0_scope = WC_FT_E0_PER_GPU;
+	f->residual_rms = NAN;
 	wc_ft_ranges_unknown(&f->ranges);
 	f->ranges.gpus.lo = f->ranges.gpus.hi = 1;
 	f->ranges.lora_rank.lo = f->ranges.lora_rank.hi = 64;
@@ -119,6 +124,10 @@ wc_finetune_validate(const wc_finetune_params *f, wc_error *err)
 		return WC_OK;
 	if (!isfinite(f->e0.value) || !isfinite(f->kappa.value))
 		return wc_error_set(err, WC_EINVAL, "finetune/compute: e0 and kappa must be finite");
+	if ((unsigned)f->e0_scope > WC_FT_E0_PER_JOB)
+		return wc_error_set(err, WC_EINVAL, "finetune/compute/e0_per: expected gpu or job");
+	if (f->calibrated.present && !(f->calibrated.factor.value > 0 && isfinite(f->calibrated.factor.value)))
+		return wc_error_set(err, WC_EINVAL, "finetune/calibrated/factor: must be a finite number > 0");
 	if (f->methods == 0 || f->methods >= (1u << WC_FT_METHOD_COUNT))
 		return wc_error_set(err, WC_EINVAL, "finetune/calibration/methods: needs %s",
 		                    wc_ft_method_choices());

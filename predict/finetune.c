@@ -146,6 +146,25 @@ interval(const wc_ft_binding *b, const wc_finetune_query *q, wc_finetune_predict
 	return WC_OK;
 }
 
+/* A non-finite number is an error naming the input that made it, never a
+ * key left out of an answer. The configuration's bounds keep every energy
+ * finite for a finite law, so what remains is the explicit token count or
+ * the law itself. */
+static int
+check_finite(const wc_finetune_params *f, const wc_finetune_query *q, const wc_finetune_prediction *out,
+             wc_error *err)
+{
+	if (isfinite(out->energy_per_step_j) && isfinite(out->energy_per_token_j) &&
+	    (isnan(out->steps) || isfinite(out->energy_total_kwh)))
+		return WC_OK;
+	if (!isnan(q->config.tokens_per_step))
+		return wc_error_set(err, WC_ERANGE, "tokens_per_step: %g tokens give a non-finite energy "
+		                    "(per step %g J, per token %g J)", q->config.tokens_per_step,
+		                    out->energy_per_step_j, out->energy_per_token_j);
+	return wc_error_set(err, WC_ERANGE, "finetune: the law (e0 %g J, kappa %g J/TFLOP) gives a "
+	                    "non-finite energy for this configuration", f->e0.value, f->kappa.value);
+}
+
 int
 wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finetune_prediction *out,
                     wc_error *err)
@@ -169,12 +188,20 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	wc_ft_bound_point(&b, NULL, &pt);
 	out->energy_per_step_j = pt.energy_per_step_j;
 	out->energy_per_token_j = pt.energy_per_token_j;
+	out->e0_multiplier = b.e0_multiplier;
+	out->fixed_energy_j = b.e0_multiplier * f->e0.value;
+	out->e0_j = f->e0.value;
+	out->kappa_j_per_tflop = f->kappa.value;
+	out->e0_source = f->e0.source;
+	out->kappa_source = f->kappa.source;
+	out->e0_scope = f->e0_scope;
+	out->calibrated = f->calibrated;
 	if (!isnan(q->steps)) {
 		out->steps = q->steps;
 		out->energy_total_kwh = q->steps * pt.energy_per_step_j / 3.6e6;
 	}
-	if (!isfinite(out->energy_per_step_j))
-		return wc_error_set(err, WC_ERANGE, "the law gives a non-finite energy for this configuration");
+	if ((rc = check_finite(f, q, out, err)) != WC_OK)
+		return rc;
 	calibration_warnings(f, q, out);
 	relation_checks(f, q, out);
 	if (q->want_interval && f->draws.n > 0)

@@ -37,7 +37,15 @@ typedef struct {
 
 typedef struct {
 	wc_ft_flops flops;
+	/* THE prediction: the compute law E_step = m e0 + kappa F (m = G when
+	 * e0 is per GPU, 1 when per job); the relations below are checks. */
 	double energy_per_step_j, energy_per_token_j;
+	double fixed_energy_j;                /* m e0: the part that does no FLOPs */
+	double e0_multiplier;                 /* m */
+	double e0_j, kappa_j_per_tflop;       /* the law's point values */
+	wc_source e0_source, kappa_source;    /* published, fitted, calibrated */
+	wc_ft_e0_scope e0_scope;
+	wc_ft_calibrated calibrated;          /* how the law was calibrated, if it was */
 	double steps, energy_total_kwh;       /* NaN without steps */
 	int has_interval, n_draws;
 	double step_lo_j, step_hi_j, token_lo_j, token_hi_j, total_lo_kwh, total_hi_kwh;

@@ -47,6 +47,26 @@ config_json(const wc_finetune_query *q, const wc_finetune_prediction *p)
 	                 "tokens_per_step", p->flops.tokens_per_step);
 }
 
+/* The law behind the headline: which figure is the prediction, and how
+ * e0 entered it (docs/finetune.md, "e0 and the number of GPUs"). */
+static json_t *
+law_json(const wc_finetune_prediction *p)
+{
+	json_t *o = json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "prediction_from", "compute_law",
+	                      "e0_j", num(p->e0_j), "e0_per", wc_ft_e0_scope_name(p->e0_scope),
+	                      "fixed_energy_per_step_j", num(p->fixed_energy_j),
+	                      "kappa_j_per_tflop", num(p->kappa_j_per_tflop),
+	                      "compute_energy_per_step_j", num(p->energy_per_step_j - p->fixed_energy_j));
+	json_object_set_new(o, "e0_source", json_string(wc_source_name(p->e0_source)));
+	json_object_set_new(o, "kappa_source", json_string(wc_source_name(p->kappa_source)));
+	const wc_ft_calibrated *c = &p->calibrated;
+	json_object_set_new(o, "calibrated", !c->present ? json_null()
+	                    : json_pack("{s:s,s:s,s:o,s:o,s:i}", "mode", wc_ft_cal_mode_name(c->mode),
+	                                "held", wc_ft_cal_mode_held(c->mode), "factor", num(c->factor.value),
+	                                "factor_ci95", pair(c->factor.lo, c->factor.hi), "runs", c->runs));
+	return o;
+}
+
 json_t *
 wc_finetune_json(const wc_finetune_query *q, const wc_finetune_prediction *p, const char *params_version)
 {
@@ -68,6 +88,7 @@ wc_finetune_json(const wc_finetune_query *q, const wc_finetune_prediction *p, co
 	                    "attention_flops_per_token", f->attention_flops,
 	                    "adapter_flops_per_token", f->adapter_flops, "base_passes", f->base_passes,
 	                    "adapter_passes", f->adapter_passes, "flops_per_token", f->flops_per_token));
+	json_object_set_new(o, "law", law_json(p));
 	json_object_set_new(o, "relations", relations_json(p));
 	for (int i = 0; i < p->n_warnings; i++)
 		json_array_append_new(warnings, json_string(p->warnings[i]));

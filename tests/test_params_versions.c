@@ -10,7 +10,12 @@
 #include "models/models.h"
 #include "tests/support/support.h"
 
+#include <math.h>
 #include <stdlib.h>
+
+/* The key schema 5 adds to the published fine-tuning section, as the dump
+ * writes it: files of older schemas do not carry it. */
+#define E0_PER_LINE ",\n      \"e0_per\": \"gpu\""
 
 static void
 v1_file_loads(void)
@@ -33,7 +38,7 @@ v1_file_loads(void)
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
 	/* Re-written as the current schema, it reads back the same. */
 	char *s = wc_params_dump(&p, 1, &err);
-	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/4\"");
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/5\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &q, &err), WC_OK);
 	CHECK_INT(wc_law_power(&q, &c, &pw, &err), WC_OK);
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
@@ -133,6 +138,51 @@ replaced(char *s, const char *from, const char *to)
 	return o;
 }
 
+/* Schema 4 and older: the fine-tuning law's e0 was the job's, whatever
+ * the GPUs, and such files predict as they did; e0_per, residual_rms and
+ * calibrated need schema 5, where they round-trip. */
+static void
+v4_finetune_e0_per_job(void)
+{
+	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
+	wc_error err;
+	char *s = edited("\"schema\": \"wattcast.params/5\"", "\"schema\": \"wattcast.params/4\"");
+	CHECK(wc_params_load_buffer(s, strlen(s), "v4", &p, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "e0_per");
+	s = replaced(s, E0_PER_LINE, "");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v4", &p, &err), WC_OK);
+	free(s);
+	CHECK(p.finetune.present && p.finetune.e0_scope == WC_FT_E0_PER_JOB);
+	wc_ft_config c = WC_FT_CONFIG_INIT;
+	wc_ft_binding b;
+	wc_ft_point pt;
+	wc_ft_config_from_model(&c, wc_model_lookup("Llama-3.1-8B"));
+	c.lora_rank = 64;
+	c.micro_batch = 8;
+	c.seq_len = 1024;
+	c.grad_accum = 4;
+	c.gpus = 4;
+	CHECK_INT(wc_ft_bind(&p.finetune, &c, &b, &err), WC_OK);
+	wc_ft_bound_point(&b, NULL, &pt);
+	CHECK_NEAR(pt.energy_per_step_j, 22196.58942, 1e-4); /* what schema 4 predicted */
+	/* Re-written as schema 5 it keeps its meaning, and the new keys round-trip. */
+	p.finetune.residual_rms = 0.03;
+	p.finetune.calibrated = (wc_ft_calibrated){ .present = 1, .mode = WC_FT_CAL_KAPPA, .runs = 2,
+	                                            .run_scatter = 0.05, .base_version = "0123456789abcdef",
+	                                            .base_name = "paper" };
+	p.finetune.calibrated.factor = (wc_param){ 0.5, 0.4, 0.6, WC_SRC_CALIBRATED };
+	s = wc_params_dump(&p, 1, &err);
+	CHECK_CONTAINS(s, "\"e0_per\": \"job\"");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v5", &q, &err), WC_OK);
+	const wc_ft_calibrated *k = &q.finetune.calibrated;
+	CHECK(q.finetune.e0_scope == WC_FT_E0_PER_JOB && q.finetune.residual_rms == 0.03);
+	CHECK(k->present && k->mode == WC_FT_CAL_KAPPA && k->runs == 2 && k->factor.value == 0.5 &&
+	      k->factor.lo == 0.4 && k->run_scatter == 0.05 && strcmp(k->base_version, "0123456789abcdef") == 0);
+	free(s);
+	wc_params_clear(&p);
+	wc_params_clear(&q);
+}
+
 static void
 optional_keys_may_be_absent(void)
 {
@@ -162,7 +212,8 @@ v2_file_and_model_terms(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
-	char *s = edited("\"schema\": \"wattcast.params/4\"", "\"schema\": \"wattcast.params/2\"");
+	char *s = edited("\"schema\": \"wattcast.params/5\"", "\"schema\": \"wattcast.params/2\"");
+	s = replaced(s, E0_PER_LINE, "");
 	s = replaced(s, "\"model_terms\": [],", "");
 	s = replaced(s, "\"created_utc\": null,\n    \"residual_rms\": null", "\"created_utc\": null");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v2", &p, &err), WC_OK);
@@ -216,7 +267,8 @@ v3_file_and_phi(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
-	char *s = edited("\"schema\": \"wattcast.params/4\"", "\"schema\": \"wattcast.params/3\"");
+	char *s = edited("\"schema\": \"wattcast.params/5\"", "\"schema\": \"wattcast.params/3\"");
+	s = replaced(s, E0_PER_LINE, "");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &p, &err), WC_OK);
 	CHECK(p.phi.value == 1.0 && p.phi.source == WC_SRC_ASSUMED);
 	s = replaced(s, "\"kappa\": {", "\"phi\": {\"value\": 1.2, \"source\": \"fitted\"}, \"kappa\": {");
@@ -249,5 +301,6 @@ main(void)
 	v2_file_and_model_terms();
 	sections_round_trip();
 	optional_keys_may_be_absent();
+	v4_finetune_e0_per_job();
 	return check_report("test_params_versions");
 }

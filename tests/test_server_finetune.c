@@ -71,12 +71,22 @@ published_law(void)
 	c.grad_accum = 4;
 	c.gpus = 4;
 	CHECK_INT(wc_ft_flops_compute(&c, &f, NULL), WC_OK);
-	double e = 2176.3 + 4.5241 * f.flops_per_step_tflop;
+	/* e0 per GPU (docs/finetune.md, "e0 and the number of GPUs"): four
+	 * GPUs spend four times the fixed energy. */
+	double e = 4 * 2176.3 + 4.5241 * f.flops_per_step_tflop;
 	CHECK_NEAR(num(j, "energy_per_step_j"), e, 1e-6 * e);
 	CHECK_NEAR(num(j, "energy_per_token_j"), e / (8.0 * 1024 * 4 * 4), 1e-6);
 	CHECK_NEAR(num(j, "energy_total_kwh"), 1000 * e / 3.6e6, 1e-6);
 	CHECK_NEAR(num(j, "flops_per_step_tflop"), f.flops_per_step_tflop, 1e-6);
 	CHECK(json_is_null(json_object_get(j, "interval_95")));
+	/* Which figure is the prediction, and how e0 entered it. */
+	const json_t *law = json_object_get(j, "law");
+	CHECK(law && strcmp(json_string_value(json_object_get(law, "prediction_from")), "compute_law") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(law, "e0_per")), "gpu") == 0);
+	CHECK_NEAR(num(law, "fixed_energy_per_step_j"), 4 * 2176.3, 1e-6);
+	CHECK_NEAR(num(law, "fixed_energy_per_step_j") + num(law, "compute_energy_per_step_j"), e, 1e-6 * e);
+	CHECK(json_is_null(json_object_get(law, "calibrated")));
+	CHECK(strcmp(json_string_value(json_object_get(law, "e0_source")), "published") == 0);
 	/* Four GPUs: outside the calibration's one. */
 	const json_t *w = json_object_get(j, "warnings");
 	CHECK(json_array_size(w) == 1 && strncmp(json_string_value(json_array_get(w, 0)), "gpus:", 5) == 0);
@@ -123,6 +133,14 @@ refusals(void)
 	       "/model");
 	expect("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"layers\":3,\"seq_len\":10,\"micro_batch\":8}", 422,
 	       "conflicting_fields", "/layers");
+	/* A token count that would make an energy non-finite is refused on its
+	 * field: never a 200 without energy_per_token_j, never field "". */
+	snprintf(body, sizeof body, "{\"method\":\"full\",%s,\"micro_batch\":8,\"tokens_per_step\":5e-324}", base);
+	expect(body, 422, "invalid_value", "/tokens_per_step");
+	snprintf(body, sizeof body, "{\"method\":\"full\",%s,\"micro_batch\":8,\"tokens_per_step\":1e308}", base);
+	expect(body, 422, "invalid_value", "/tokens_per_step");
+	snprintf(body, sizeof body, "{\"method\":\"full\",%s,\"micro_batch\":8,\"tokens_per_step\":0.5}", base);
+	expect(body, 422, "invalid_value", "/tokens_per_step");
 	/* A profile by name answers; an unknown one is refused on its field. */
 	json_t *j = post_ok("/v1/predict/finetune", "{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,"
 	                    "\"micro_batch\":8,\"profile\":\"paper\"}");

@@ -73,7 +73,9 @@ per_run_rows(const wc_ft_table *t, const wc_ft_sweep *s, const wc_ft_level *lv, 
 		wc_per_run_row_input_number(&row, "gpus", r->config.gpus);
 		wc_per_run_row_input_number(&row, "flops_per_step_tflop", f.flops.flops_per_step_tflop);
 		row.measured = f.energy_per_token_j;
-		row.predicted = compute ? (law->coef[0] + law->coef[1] * f.flops.flops_per_step_tflop) /
+		row.predicted = compute ? wc_ft_step_energy(law->coef[0], law->coef[1],
+		                                            wc_ft_e0_multiplier(WC_FT_E0_PER_GPU, r->config.gpus),
+		                                            f.flops.flops_per_step_tflop) /
 		                          f.flops.tokens_per_step
 		                        : lv->relation;
 		row.error_pct = 100.0 * (row.predicted - row.measured) / row.measured;
@@ -115,7 +117,9 @@ hold_out(const wc_ft_table *t, const wc_ft_heldout *rep, int si, double x, unsig
 			continue;
 		lv->n_runs++;
 		sum_meas += f.energy_per_token_j;
-		sum_comp += (law.coef[0] + law.coef[1] * f.flops.flops_per_step_tflop) / f.flops.tokens_per_step;
+		const wc_ft_config *c = &t->runs[s->rows[i]].config;
+		sum_comp += wc_ft_step_energy(law.coef[0], law.coef[1], wc_ft_e0_multiplier(WC_FT_E0_PER_GPU, c->gpus),
+		                              f.flops.flops_per_step_tflop) / f.flops.tokens_per_step;
 	}
 	lv->measured = sum_meas / lv->n_runs;
 	lv->compute = law_ok ? sum_comp / lv->n_runs : NAN;

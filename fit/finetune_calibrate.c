@@ -1,0 +1,340 @@
+/*
+ * Calibrating the fine-tuning law from one or a few runs (docs/finetune.md,
+ * "Calibrating from one run"): keep the base law's shape and estimate the
+ * one number a single run can identify --
+ *   scale: E_step = s (m e0 + kappa F), e0 and kappa scaled together;
+ *   kappa: E_step = m e0 + kappa' F, e0 held at the base's value;
+ * each by least squares on relative residuals, as the fit (closed form:
+ * one coefficient). Replicate r of the draws takes base draw r (cycled;
+ * the point law when the base has none) and each run's energy times
+ * exp(sigma eps), eps standard normal from PCG32 stream (seed, r) -- the
+ * inference calibration's rule (docs/calibration.md) -- so results are
+ * bit-identical for a seed.
+ */
+#include "finetune_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/pcg32.h"
+
+/* Run scatter assumed when neither the user nor the base gives one (the
+ * inference calibration's default, docs/calibration.md). */
+#define ASSUMED_SCATTER 0.1
+/* A factor outside [1/2, 2] is worth a warning: the base described
+ * another stack or platform. A choice of wattcast. */
+#define FACTOR_WARN 2.0
+
+static void
+warn(wc_ft_calibrate_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+warn(wc_ft_calibrate_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	if (r->n_warnings >= WC_FT_FIT_WARN_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->warnings[r->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
+	va_end(ap);
+}
+
+/* The runs, prepared once: F, the e0 multiplier and E of each. */
+typedef struct {
+	int n;
+	double *F, *m, *E, *e;   /* e: the energies of one replicate */
+} cal_runs;
+
+/* The coefficient of `mode` for energies `E` under the law (e0, kappa):
+ * the scale s, or kappa' with e0 held. Minimises sum ((E - fit) / E)^2. */
+static double
+solve(wc_ft_cal_mode mode, const cal_runs *c, const double *E, double e0, double kappa)
+{
+	double num = 0.0, den = 0.0;
+	for (int i = 0; i < c->n; i++) {
+		double a = mode == WC_FT_CAL_SCALE ? wc_ft_step_energy(e0, kappa, c->m[i], c->F[i]) / E[i]
+		                                   : c->F[i] / E[i];
+		double b = mode == WC_FT_CAL_SCALE ? 1.0 : 1.0 - c->m[i] * e0 / E[i];
+		num += a * b;
+		den += a * a;
+	}
+	return num / den;
+}
+
+/* (e0, kappa) of the calibrated law from the coefficient. */
+static void
+law_of(wc_ft_cal_mode mode, double coef, double e0, double kappa, double *out)
+{
+	out[0] = mode == WC_FT_CAL_SCALE ? coef * e0 : e0;
+	out[1] = mode == WC_FT_CAL_SCALE ? coef * kappa : coef;
+}
+
+/* sd of the relative residuals of the point calibration, one coefficient
+ * spent (n - 1 dof); NaN with one run. */
+static double
+own_scatter(const cal_runs *c, const double *law)
+{
+	double ss = 0.0;
+	if (c->n < 2)
+		return NAN;
+	for (int i = 0; i < c->n; i++) {
+		double r = 1.0 - wc_ft_step_energy(law[0], law[1], c->m[i], c->F[i]) / c->E[i];
+		ss += r * r;
+	}
+	return sqrt(ss / (c->n - 1));
+}
+
+static void
+cal_runs_free(cal_runs *c)
+{
+	free(c->F);
+	free(c->m);
+	free(c->E);
+	free(c->e);
+	memset(c, 0, sizeof *c);
+}
+
+/* The runs `o->use` keeps, with their facts; the section's calibration
+ * facts (platforms, methods, ranges) from the same runs. */
+static int
+prepare(const wc_finetune_params *base, const wc_ft_table *t, const wc_ft_calibrate_options *o,
+        cal_runs *c, wc_ft_calibrate_result *out, wc_error *err)
+{
+	wc__ft_design d;
+	int rc = wc__ft_compute_design(t, o->use, &d, err);
+	memset(c, 0, sizeof *c);
+	if (rc != WC_OK)
+		return rc;
+	if (d.n == 0) {
+		wc__ft_design_free(&d);
+		return wc_error_set(err, WC_EINVAL, "calibrate finetune: no run to calibrate on (every row is "
+		                    "excluded or refused)");
+	}
+	size_t n = (size_t)d.n;
+	c->F = wc_alloc_array(n, sizeof *c->F);
+	c->m = wc_alloc_array(n, sizeof *c->m);
+	c->E = wc_alloc_array(n, sizeof *c->E);
+	c->e = wc_alloc_array(n, sizeof *c->e);
+	if (!c->F || !c->m || !c->E || !c->e) {
+		wc__ft_design_free(&d);
+		cal_runs_free(c);
+		return wc_error_set(err, WC_ENOMEM, "calibrate finetune: out of memory");
+	}
+	c->n = d.n;
+	for (int i = 0; i < d.n; i++) {
+		const wc_ft_run *run = &t->runs[d.row[i]];
+		c->F[i] = d.X[2 * i + 1];
+		c->m[i] = wc_ft_e0_multiplier(base->e0_scope, run->config.gpus);
+		c->E[i] = d.y[i];
+		if (i < WC_FT_CAL_RUNS_SHOWN) {
+			wc_ft_calibrate_run *s = &out->shown[out->n_shown++];
+			snprintf(s->run_id, sizeof s->run_id, "%s", run->run_id);
+			s->measured_j = c->E[i];
+			s->base_j = wc_ft_step_energy(base->e0.value, base->kappa.value, c->m[i], c->F[i]);
+		}
+	}
+	wc__ft_section_facts(t, &d, &out->section);
+	wc__ft_design_free(&d);
+	return WC_OK;
+}
+
+/* sigma: the user's, else the base's, else assumed; raised to the runs'
+ * own when they say more. */
+static void
+choose_scatter(const wc_finetune_params *base, const wc_ft_calibrate_options *o, const cal_runs *c,
+               const double *law, wc_ft_calibrate_result *out)
+{
+	double own = own_scatter(c, law);
+	if (o->run_scatter > 0) {
+		out->run_scatter = o->run_scatter;
+		snprintf(out->scatter_source, sizeof out->scatter_source, "--run-scatter");
+		return;
+	}
+	if (isfinite(base->residual_rms) && base->residual_rms > 0) {
+		out->run_scatter = base->residual_rms;
+		snprintf(out->scatter_source, sizeof out->scatter_source, "the base law's residual RMS");
+	} else {
+		out->run_scatter = ASSUMED_SCATTER;
+		snprintf(out->scatter_source, sizeof out->scatter_source, "assumed");
+		warn(out, "run_scatter: the base records no residual RMS; %.2g assumed for the scatter of "
+		     "one run (give --run-scatter)", ASSUMED_SCATTER);
+	}
+	if (isfinite(own) && own > out->run_scatter) {
+		out->run_scatter = own;
+		snprintf(out->scatter_source, sizeof out->scatter_source, "the runs' own residual RMS");
+	}
+}
+
+static double
+quantile(double *v, int n, double q)
+{
+	gsl_sort(v, 1, (size_t)n);
+	return gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, q);
+}
+
+/* 2.5 / 97.5 percentiles of column j of `rows` (n x 2) into p, widened
+ * to hold the estimate: an interval never excludes its own value. */
+static void
+set_interval(wc_param *p, const double *rows, int stride, int j, int n, double *col)
+{
+	for (int r = 0; r < n; r++)
+		col[r] = rows[(size_t)r * stride + j];
+	p->lo = fmin(quantile(col, n, 0.025), p->value);
+	p->hi = fmax(quantile(col, n, 0.975), p->value);
+}
+
+/* Replicates: rows of (e0, kappa, coefficient). */
+static int
+replicate(const wc_finetune_params *base, const wc_ft_calibrate_options *o, cal_runs *c, int B,
+          wc_ft_calibrate_result *out, wc_error *err)
+{
+	static const char names[2][WC_NAME_MAX] = { WC_FT_DRAW_E0, WC_FT_DRAW_KAPPA };
+	double *rows = wc_alloc_array((size_t)B, 3 * sizeof *rows);
+	double *col = wc_alloc_array((size_t)B, sizeof *col);
+	int col_e0 = wc_draws_column(&base->draws, WC_FT_DRAW_E0);
+	int col_k = wc_draws_column(&base->draws, WC_FT_DRAW_KAPPA);
+	int kept = 0, rc = WC_OK;
+	if (!rows || !col) {
+		rc = wc_error_set(err, WC_ENOMEM, "calibrate finetune: out of memory");
+		goto done;
+	}
+	for (int r = 0; r < B; r++) {
+		double e0 = base->e0.value, kappa = base->kappa.value;
+		if (base->draws.n > 0 && col_e0 >= 0 && col_k >= 0) {
+			const double *d = wc_draws_row(&base->draws, r % base->draws.n);
+			e0 = d[col_e0];
+			kappa = d[col_k];
+		}
+		wc_pcg32 rng;
+		wc_pcg32_seed(&rng, o->seed, (uint64_t)r);
+		for (int i = 0; i < c->n; i++)
+			c->e[i] = c->E[i] * exp(out->run_scatter * wc_pcg32_normal(&rng));
+		double coef = solve(o->mode, c, c->e, e0, kappa), *row = rows + 3 * (size_t)kept;
+		if (!(coef > 0) || !isfinite(coef))
+			continue; /* kappa mode: the held e0 left nothing for the FLOPs */
+		law_of(o->mode, coef, e0, kappa, row);
+		row[2] = o->mode == WC_FT_CAL_SCALE ? coef : coef / kappa;
+		kept++;
+	}
+	out->failed = B - kept;
+	if (kept < 2) {
+		rc = wc_error_set(err, WC_ENOCONV, "calibrate finetune: only %d of %d replicates gave kappa > 0",
+		                  kept, B);
+		goto done;
+	}
+	wc_finetune_params *s = &out->section;
+	/* A held e0 keeps the base's interval (none for a published one): its
+	 * replicates are the base's draws, or one value repeated. */
+	if (o->mode == WC_FT_CAL_SCALE)
+		set_interval(&s->e0, rows, 3, 0, kept, col);
+	set_interval(&s->kappa, rows, 3, 1, kept, col);
+	set_interval(&s->calibrated.factor, rows, 3, 2, kept, col);
+	for (int r = 0; r < kept; r++) /* pack (e0, kappa) pairs for the draws */
+		memmove(rows + 2 * (size_t)r, rows + 3 * (size_t)r, 2 * sizeof *rows);
+	rc = wc_draws_set(&s->draws, kept, 2, names, rows, err);
+done:
+	free(rows);
+	free(col);
+	return rc;
+}
+
+/* Warnings on what the calibration changed. */
+static void
+report(const wc_finetune_params *base, const wc_ft_calibrate_options *o, int B,
+       wc_ft_calibrate_result *out)
+{
+	const wc_finetune_params *s = &out->section;
+	double f = s->calibrated.factor.value;
+	if (f > FACTOR_WARN || f < 1.0 / FACTOR_WARN)
+		warn(out, "%s: the base law was off by a factor %.3g on these runs; the base (%s, %s) "
+		     "describes another platform, method or stack, and only its shape is kept",
+		     o->mode == WC_FT_CAL_SCALE ? "scale" : "kappa", 1.0 / f, base->platform, base->stack);
+	if (strchr(s->platform, '+'))
+		warn(out, "calibration: runs from several platforms (%s) share one factor", s->platform);
+	if (B > 0 && base->draws.n == 0)
+		warn(out, "interval: the base has no bootstrap draws; the interval covers the runs' scatter only");
+	if (out->failed > 0)
+		warn(out, "kappa: %d of %d replicates gave kappa <= 0 (the held e0 took all their energy) "
+		     "and were left out", out->failed, B);
+	if (out->n_runs > WC_FT_CAL_RUNS_SHOWN)
+		warn(out, "runs: %d used, the first %d shown", out->n_runs, WC_FT_CAL_RUNS_SHOWN);
+}
+
+int
+wc_ft_calibrate(const wc_finetune_params *base, const wc_ft_table *t, const wc_ft_calibrate_options *o,
+                wc_ft_calibrate_result *out, wc_error *err)
+{
+	cal_runs c;
+	double law[2];
+	int rc;
+	memset(out, 0, sizeof *out);
+	if (!base->present)
+		return wc_error_set(err, WC_EINVAL, "finetune: the base parameter set has no fine-tuning law");
+	if ((rc = wc_finetune_params_copy(&out->section, base, err)) != WC_OK)
+		return rc;
+	if ((rc = prepare(base, t, o, &c, out, err)) != WC_OK)
+		return rc;
+	out->n_runs = c.n;
+	double coef = solve(o->mode, &c, c.E, base->e0.value, base->kappa.value);
+	if (o->mode == WC_FT_CAL_SCALE && (!(coef > 0) || !isfinite(coef))) {
+		rc = wc_error_set(err, WC_EINVAL, "scale: the base law (e0 %g J, kappa %g J/TFLOP) gives no "
+		                  "usable energy for these runs", base->e0.value, base->kappa.value);
+		goto done;
+	}
+	if (!(coef > 0) || !isfinite(coef)) {
+		rc = wc_error_set(err, WC_EINVAL,
+		                  "kappa: with e0 held at the base's %.6g J%s, the runs leave no energy for the "
+		                  "FLOPs (kappa %.4g J/TFLOP, first run measured %.6g J against %.6g J of fixed "
+		                  "energy); use --mode scale", base->e0.value,
+		                  base->e0_scope == WC_FT_E0_PER_GPU ? " per GPU" : "", coef, c.E[0],
+		                  c.m[0] * base->e0.value);
+		goto done;
+	}
+	law_of(o->mode, coef, base->e0.value, base->kappa.value, law);
+	choose_scatter(base, o, &c, law, out);
+	wc_finetune_params *s = &out->section;
+	s->e0 = (wc_param){ law[0], NAN, NAN, WC_SRC_CALIBRATED };
+	s->kappa = (wc_param){ law[1], NAN, NAN, WC_SRC_CALIBRATED };
+	/* In kappa mode e0 is the base's: say so by its source. */
+	if (o->mode == WC_FT_CAL_KAPPA)
+		s->e0 = base->e0;
+	s->e0_se = s->kappa_se = s->r2 = NAN;
+	s->residual_rms = out->run_scatter;
+	s->runs = c.n;
+	s->stack[0] = '\0';
+	snprintf(s->input_sha256, sizeof s->input_sha256, "%s", t->sha256);
+	s->seed = o->seed;
+	/* The relations describe the base's sweeps, not the calibration's
+	 * stack: a calibrated law carries none. */
+	for (int k = 0; k < WC_FT_REL_COUNT; k++)
+		memset(&s->relations[k], 0, sizeof s->relations[k]);
+	wc_draws_clear(&s->draws);
+	s->calibrated = (wc_ft_calibrated){ .present = 1, .mode = o->mode, .runs = c.n,
+	                                    .run_scatter = out->run_scatter };
+	s->calibrated.factor = (wc_param){ o->mode == WC_FT_CAL_SCALE ? coef : coef / base->kappa.value,
+	                                   NAN, NAN, WC_SRC_CALIBRATED };
+	for (int i = 0; i < out->n_shown; i++)
+		out->shown[i].calibrated_j = wc_ft_step_energy(law[0], law[1], c.m[i], c.F[i]);
+	int B = o->replicates < 0 ? 0 : o->replicates > 0 ? o->replicates
+	        : base->draws.n > 0 ? base->draws.n : 1000;
+	out->replicates = B;
+	s->bootstrap = B;
+	if (B >= 2 && (rc = replicate(base, o, &c, B, out, err)) != WC_OK)
+		goto done;
+	report(base, o, B, out);
+done:
+	cal_runs_free(&c);
+	return rc;
+}
+
+void
+wc_ft_calibrate_result_clear(wc_ft_calibrate_result *r)
+{
+	wc_finetune_params_clear(&r->section);
+	memset(r, 0, sizeof *r);
+}
