@@ -518,10 +518,18 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 		return CLI_OK;
 	}
 	print_header(a, s);
-	printf("budget plan: %d server%s (%s) keep the aggregate %s of %g s means at %.6g W <= %.6g W",
-	       plan.fleet_size, plan.fleet_size == 1 ? "" : "s", wc_fleet_mode_name(a->o.fleet_mode),
-	       a->bo.stat == WC_BUDGET_MAX ? "max" : "p95", a->bo.bin_s, plan.stat_w, a->bo.budget_w);
-	if (isfinite(plan.next_stat_w))
+	const char *stat = a->bo.stat == WC_BUDGET_MAX ? "max" : "p95";
+	if (plan.fleet_size == 0)
+		/* Impossible budget: no statistic at 0 servers to print. */
+		printf("budget plan: 0 servers: not even one keeps the aggregate %s of %g s means <= %.6g W",
+		       stat, a->bo.bin_s, a->bo.budget_w);
+	else
+		printf("budget plan: %d server%s (%s) keep the aggregate %s of %g s means at %.6g W <= %.6g W",
+		       plan.fleet_size, plan.fleet_size == 1 ? "" : "s", wc_fleet_mode_name(a->o.fleet_mode), stat,
+		       a->bo.bin_s, plan.stat_w, a->bo.budget_w);
+	if (plan.fleet_size == 0 && isfinite(plan.next_stat_w))
+		printf(" (one server draws %.6g W)", plan.next_stat_w);
+	else if (isfinite(plan.next_stat_w))
 		printf("; %d would draw %.6g W", plan.fleet_size + 1, plan.next_stat_w);
 	if (plan.at_bound)
 		printf("; the search bound --max-fleet %d was reached", a->bo.max_fleet);

@@ -29,6 +29,21 @@ cli_envelope_inputs_free(cli_envelope_inputs *in)
 	memset(in, 0, sizeof *in);
 }
 
+/* One logged request, for sorting by arrival (ties keep the log's order). */
+typedef struct {
+	double t, in, out;
+	size_t at;
+} logged_request;
+
+static int
+by_arrival(const void *pa, const void *pb)
+{
+	const logged_request *a = pa, *b = pb;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
 int
 cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in)
 {
@@ -37,25 +52,39 @@ cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in)
 	wc_error err;
 	if (wc_request_log_read(path, &t, &log, &err) != WC_OK)
 		return cli_fail(cmd, "--replay: %s", err.msg);
-	size_t n = log->n;
+	size_t n = log->n, unsorted = 0;
+	int finite = 1; /* a time that is not finite is refused by the workload's check */
+	logged_request *req = wc_alloc_array(n ? n : 1, sizeof *req);
 	in->arrival_s = wc_alloc_array(n ? n : 1, sizeof(double));
 	in->arrival_in = wc_alloc_array(n ? n : 1, sizeof(double));
 	in->arrival_out = wc_alloc_array(n ? n : 1, sizeof(double));
-	if (!in->arrival_s || !in->arrival_in || !in->arrival_out) {
+	if (!req || !in->arrival_s || !in->arrival_in || !in->arrival_out) {
+		free(req);
 		wc_request_log_free(log);
 		return cli_fail(cmd, "out of memory");
 	}
-	/* Times from the first arrival; the log's own order must be by time. */
-	double t0 = INFINITY;
-	for (size_t i = 0; i < n; i++)
-		t0 = fmin(t0, log->arrival[i]);
+	/* Logs are written as requests complete, not as they arrive: replay
+	 * them in arrival order, as `validate envelope` reads a run folder. */
 	for (size_t i = 0; i < n; i++) {
-		in->arrival_s[i] = log->arrival[i] - t0;
-		in->arrival_in[i] = log->input_tokens[i];
-		in->arrival_out[i] = log->output_tokens[i];
+		req[i] = (logged_request){ log->arrival[i], log->input_tokens[i], log->output_tokens[i], i };
+		unsorted += i > 0 && log->arrival[i] < log->arrival[i - 1];
+		finite &= isfinite(log->arrival[i]);
+	}
+	wc_request_log_free(log);
+	if (unsorted && finite) {
+		qsort(req, n, sizeof *req, by_arrival);
+		fprintf(stderr, "wattcast %s: note: --replay %s: the log is not in arrival order (%zu request%s "
+		        "before an earlier one); replayed sorted by arrival\n", cmd, path, unsorted,
+		        unsorted == 1 ? "" : "s");
+	}
+	/* Times from the first arrival. */
+	for (size_t i = 0; i < n; i++) {
+		in->arrival_s[i] = req[i].t - (n ? req[0].t : 0.0);
+		in->arrival_in[i] = req[i].in;
+		in->arrival_out[i] = req[i].out;
 	}
 	in->n_arrivals = n;
-	wc_request_log_free(log);
+	free(req);
 	return CLI_OK;
 }
 

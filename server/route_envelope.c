@@ -41,7 +41,7 @@ prepare(wc_request *req, const json_t *body, int budget, envelope_job *j)
 	}
 	if (j->rq.w.kind == WC_ENVELOPE_SERIES)
 		snprintf(j->st.source, sizeof j->st.source, "none");
-	return 0;
+	return budget ? wc_envelope_request_bound(&j->rq, 1, &j->pm, &j->e) : 0;
 }
 
 static void
