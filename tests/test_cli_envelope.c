@@ -264,6 +264,18 @@ test_fit_and_validate(const char *dir)
 	CHECK_NEAR(json_real_value(json_object_get(resp, "tau_s")), tau, 1e-9 * tau);
 	json_decref(j);
 	run_result_free(&r);
+	/* --measured replays the run's own two arrivals and lengths over its
+	 * window (19.75 s of power, not the default 600 s horizon), and says
+	 * that the band is the replicas' Monte-Carlo spread. */
+	const char *meas[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--measured", a,
+		               "--utc-offset", "0", "--replicas", "2", NULL };
+	CHECK_INT(run_wattcast(meas, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "replay workload, 19.75 s x 2 replicas");
+	CHECK_CONTAINS(r.out, "its own 2 arrivals (from requests) over its window of 19.75 s");
+	CHECK_CONTAINS(r.out, "Monte-Carlo spread [5 %, 95 %] over replicas");
+	CHECK_CONTAINS(r.out, "output_tokens                         500");
+	run_result_free(&r);
 	free(a);
 	free(b);
 	free(c);
