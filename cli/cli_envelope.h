@@ -49,6 +49,7 @@ int cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_resu
 /** What --measured replays: the run's window and its measured metrics. */
 typedef struct {
 	double horizon_s, warmup_s, sample_s;
+	double idle_w;               /* the run's measured idle per GPU (NaN: none) */
 	wc_trace_metrics metrics;
 	size_t runs;                 /* windows found (the first is replayed) */
 	char run_id[128];

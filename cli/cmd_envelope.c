@@ -411,6 +411,12 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	if ((rc = cli_load_measured(cmd, a->measured, &a->defaults, &s->p, a->o.max_running, a->service, in, &a->w,
 	                            &a->win)) != CLI_OK)
 		return rc;
+	/* The run's own idle, as `validate envelope` takes it, unless given. */
+	if (!(a->c.idle_power_w > 0) && isfinite(a->win.idle_w) && a->win.idle_w > 0) {
+		a->c.idle_power_w = a->win.idle_w;
+		if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
+			return cli_fail(cmd, "%s", err.msg);
+	}
 	a->o.horizon_s = a->win.horizon_s;
 	a->o.warmup_s = a->win.warmup_s;
 	a->o.sample_s = a->win.sample_s;

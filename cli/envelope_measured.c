@@ -91,6 +91,7 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	win->horizon_s = c->run.horizon_s;
 	win->warmup_s = c->run.warmup_s;
 	win->sample_s = c->run.sample_s;
+	win->idle_w = r->idle_w;
 	win->metrics = r->metrics;
 	win->runs = set.n;
 	snprintf(win->run_id, sizeof win->run_id, "%s", r->run_id);

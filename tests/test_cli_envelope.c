@@ -275,6 +275,7 @@ test_fit_and_validate(const char *dir)
 	CHECK_CONTAINS(r.out, "its own 2 arrivals (from requests) over its window of 19.75 s");
 	CHECK_CONTAINS(r.out, "Monte-Carlo spread [5 %, 95 %] over replicas");
 	CHECK_CONTAINS(r.out, "output_tokens                         500");
+	CHECK_CONTAINS(r.out, "(P0 85.0 W/GPU"); /* the run's measured idle */
 	run_result_free(&r);
 	free(a);
 	free(b);
