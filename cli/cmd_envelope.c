@@ -449,9 +449,15 @@ print_header(const env_args *a, const env_setup *s)
 		       1e3 * WC_STANDIN_STEP_OVERHEAD_S);
 	if (s->service.fallback[0] && a->w.kind != WC_ENVELOPE_SERIES)
 		printf("warning: %s\n", s->service.fallback);
-	printf("power: %s (P0 %.1f W/GPU, prefill +%.1f W/GPU); response: tau %.3g s, hold %.3g s, "
-	       "prefill ratio %.3g (%s); params %s\n", s->pm.source, s->pm.idle_w, s->pm.prefill_w,
-	       a->o.tau_s, a->o.hold_s, s->resp.prefill_ratio.value, s->resp_source, s->version);
+	if (s->pm.prefill_level_w > 0)
+		printf("power: %s (P0 %.1f W/GPU, prefill up to %.1f W/GPU above it)", s->pm.source, s->pm.idle_w,
+		       s->pm.prefill_level_w);
+	else
+		printf("power: %s (P0 %.1f W/GPU, prefill +%.1f W/GPU)", s->pm.source, s->pm.idle_w, s->pm.prefill_w);
+	if (s->pm.max_w > 0 && isfinite(s->pm.max_w))
+		printf(", no 1-s mean above %.0f W/GPU", s->pm.max_w);
+	printf("; response: tau %.3g s, hold %.3g s, prefill ratio %.3g (%s); params %s\n", a->o.tau_s, a->o.hold_s,
+	       s->resp.prefill_ratio.value, s->resp_source, s->version);
 }
 
 static wc_envelope_render
