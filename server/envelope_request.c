@@ -2,8 +2,8 @@
  * Envelope and budget requests (docs/http-api.md): one JSON object into a
  * configuration, a workload and simulation options, strictly -- unknown
  * fields, wrong types and values out of range are 422 with the JSON
- * pointer of the field; work beyond the server's bounds (requests drawn,
- * and horizon x replicas x fleet size) is 413 with the field to lower.
+ * pointer of the field. The work bound (413) is charged by the route
+ * (route_envelope.c) once the power map is bound.
  */
 #include "server_internal.h"
 
@@ -518,48 +518,6 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	return 0;
 }
 
-/* The simulated work, counted two ways: requests drawn (the expected
- * arrivals per server x server runs) and grid bins x server runs; beyond
- * either of the server's limits the request is 413, naming the field that
- * sets it. `servers` is replicas x fleet size for an envelope, and for a
- * plan what it can really simulate (wc_envelope_budget_servers). */
-static int
-work_bound(const wc_envelope_request *r, int budget, double servers, wc_api_error *e)
-{
-	wc_error err;
-	double bins = (r->o.horizon_s + r->o.warmup_s) / WC_ENVELOPE_GRID_S;
-	if (bins * servers > WC_HTTP_MAX_WORK) {
-		const char *field = budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas ? "/fleet/size" : "/replicas";
-		wc_api_error_set(e, 413, "simulation_too_large", field,
-		                 "%s: the simulation would take %.3g grid bins x servers (horizon_s %g s, %.3g server "
-		                 "runs), over this server's limit of %.3g; shorten the horizon or lower %s", field + 1,
-		                 bins * servers, r->o.horizon_s, servers, WC_HTTP_MAX_WORK,
-		                 budget ? "max_fleet or budget_w" : field + 1);
-		return -1;
-	}
-	if (wc_envelope_requests_check(&r->w, &r->o, servers, WC_HTTP_MAX_REQUESTS, &err) != WC_OK) {
-		char field[sizeof e->field];
-		size_t n = strcspn(err.msg, ":");
-		if (r->w.kind == WC_ENVELOPE_REPLAY || r->w.kind == WC_ENVELOPE_CLOSED)
-			snprintf(field, sizeof field, "%s", budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas
-			                                           ? "/fleet/size" : "/replicas");
-		else
-			snprintf(field, sizeof field, "/workload/%.*s", (int)n, err.msg);
-		wc_api_error_set(e, 413, "simulation_too_large", field, "%s: %s (this server's limit)", field + 1,
-		                 err.msg + (n < strlen(err.msg) ? n + 2 : n));
-		return -1;
-	}
-	return 0;
-}
-
-int
-wc_envelope_request_bound(const wc_envelope_request *r, int budget, const wc_power_map *pm, wc_api_error *e)
-{
-	double servers = budget ? wc_envelope_budget_servers(&r->bo, pm, r->o.fleet_mode)
-	                        : (double)r->o.replicas * r->o.fleet_size;
-	return work_bound(r, budget, servers, e);
-}
-
 /* A library refusal, whose message starts with the field, as a pointer. */
 static void
 library_error(const wc_error *err, wc_api_error *e)
@@ -595,8 +553,7 @@ wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc
 	    number(body, "", "idle_power_w", 0, 1, 1e5, &r->c.idle_power_w, e) < 0 ||
 	    workload(body, r, e) < 0 || response(body, st, r, e) < 0 || service(body, r, e) < 0 ||
 	    options(body, r, e) < 0 ||
-	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0 ||
-	    (!budget && work_bound(r, 0, (double)r->o.replicas * r->o.fleet_size, e) < 0))
+	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0)
 		return -1;
 	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK) {
 		library_error(&err, e);

@@ -377,9 +377,10 @@ typedef struct {
 int wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget,
                               wc_envelope_request *r, wc_api_error *e);
 void wc_envelope_request_free(wc_envelope_request *r);
-/** The work bound of a plan, charged after the power map is bound (what
- *  the plan can simulate depends on the idle power): 0, or -1 with a 413
- *  naming the field to lower. Envelopes are bounded while parsing. */
+/** The work bound of an envelope or plan (docs/http-api.md, "Bounds"),
+ *  charged after the power map is bound (what a plan can simulate depends
+ *  on the idle power): 0, or -1 with a 413 naming the field to lower
+ *  (server/route_envelope.c). */
 int wc_envelope_request_bound(const wc_envelope_request *r, int budget, const wc_power_map *pm,
                               wc_api_error *e);
 /** A library error whose message starts with a field, as an API error. */
