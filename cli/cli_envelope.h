@@ -1,6 +1,7 @@
 /*
  * cli/: `wattcast envelope` (cli/cmd_envelope.c) and its files
- * (cli/envelope_io.c).
+ * (cli/envelope_io.c: files, flags and the summary table) and --measured
+ * (cli/envelope_measured.c).
  */
 #ifndef WC_CLI_ENVELOPE_H
 #define WC_CLI_ENVELOPE_H
@@ -8,7 +9,9 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "data/run_manifest.h"
 #include "predict/predict.h"
+#include "trace/trace.h"
 
 /** Arrays read from files for one envelope command (owned). */
 typedef struct {
@@ -30,8 +33,35 @@ int cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in);
 int cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in);
 int cli_read_lengths(const char *cmd, const char *flag, const char *path, int output, double **values,
                      size_t *n);
+/** --input-tokens / --output-tokens: N, lognormal:MEAN:SD or
+ *  empirical:REQUEST_LOG (its known lengths, into *values). */
+int cli_parse_length(const char *cmd, const char *flag, const char *spec, int output, wc_length_dist *d,
+                     double **values, size_t *n);
+/** --rate-profile UNTIL:RATE,... into in->profile_*. */
+int cli_parse_rate_profile(const char *cmd, const char *spec, cli_envelope_inputs *in);
+/** The summary table of `wattcast envelope` (values with the replicas'
+ *  Monte-Carlo spread, and the measured run's beside them when given). */
+void cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, const wc_trace_metrics *meas);
 int cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *r);
 int cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *r,
                        const cli_envelope_inputs *in, const char *title);
+
+/** What --measured replays: the run's window and its measured metrics. */
+typedef struct {
+	double horizon_s, warmup_s, sample_s;
+	double idle_w;               /* the run's measured idle per GPU (NaN: none) */
+	wc_trace_metrics metrics;
+	size_t runs;                 /* windows found (the first is replayed) */
+	char run_id[128];
+	char arrival_source[32];
+} cli_measured_window;
+
+/** Read the run folder `dir` as `validate envelope` does and make its
+ *  first window the envelope's workload: its arrivals and lengths into
+ *  `in` (replacing any) and `w`, its window into `win`, its group trace
+ *  into in->measured_*. Errors are printed. */
+int cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defaults, const wc_params *p,
+                      int max_running, wc_service_choice service, cli_envelope_inputs *in,
+                      wc_envelope_workload *w, cli_measured_window *win);
 
 #endif

@@ -17,7 +17,7 @@
 static const char usage[] =
 	"usage: wattcast envelope --platform NAME (--model NAME | --active-params B) [--tp G]\n"
 	"                         (--closed N | --poisson RATE | --bursty RATE [--burstiness B]\n"
-	"                          | --replay REQUESTS_FILE | --n-series FILE)\n"
+	"                          | --replay REQUESTS_FILE | --n-series FILE | --measured RUN_DIR)\n"
 	"                         [--rate-profile UNTIL:RATE,...] [--input-tokens SPEC]\n"
 	"                         [--output-tokens SPEC] [--think S] [--max-running N]\n"
 	"                         [--horizon S] [--warmup S] [--replicas R] [--seed S] [--threads T]\n"
@@ -39,15 +39,18 @@ static const char usage[] =
 	"parameter set (assumed when it has none; --tau/--hold/--prefill-ratio override).\n"
 	"Prints the trace metrics (mean, p5, p50, p95, max, ramp rate on 1-s means,\n"
 	"spectral entropy, energy, energy per output token) as the mean over replicas\n"
-	"with their 5th-95th percentile. SPEC: N (fixed), lognormal:MEAN:SD, or\n"
+	"with their 5th-95th percentile (the simulation's Monte-Carlo spread, not an\n"
+	"interval). SPEC: N (fixed), lognormal:MEAN:SD, or\n"
 	"empirical:FILE (the lengths of a request log). Defaults: 600 s, 20 replicas,\n"
 	"1 s bins, metrics on 0.1 s samples, 512 input / 256 output tokens.\n"
 	"--fleet K sums K servers: independent (each its own arrivals) or one arrival\n"
 	"process K times the workload's, split round robin or to the least loaded.\n"
 	"--budget W plans the largest fleet (up to --max-fleet, default 1000) whose\n"
 	"aggregate p95 (or max) over --budget-bin means (default 1 s) stays <= W.\n"
-	"--csv writes the per-bin band, --svg a chart of it with the measured trace of\n"
-	"--measured RUN_DIR (a run folder as `wattcast ingest` reads it).\n";
+	"--measured RUN_DIR (a run folder as `wattcast ingest` reads it) replays the\n"
+	"run's own arrivals and lengths over its own window and prints its measured\n"
+	"metrics beside the prediction; --csv writes the per-bin band, --svg a chart of\n"
+	"it with the measured trace.\n";
 
 enum {
 	OPT_PLATFORM = 1000, OPT_MODEL, OPT_ACTIVE, OPT_TP, OPT_WEIGHTS, OPT_KV, OPT_CLOCK, OPT_IDLE,
@@ -72,6 +75,8 @@ typedef struct {
 	int json;
 	const char *csv, *svg, *measured;
 	wc_run_manifest defaults;
+	cli_measured_window win;        /* --measured: the run replayed */
+	int horizon_given;
 } env_args;
 
 static int
@@ -156,7 +161,10 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 	wc_envelope_options *o = &a->o;
 	switch (opt) {
 	case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); o->max_running = (int)v; break;
-	case OPT_HORIZON: rc = cli_parse_double(cmd, "--horizon", optarg, 0, 0, &o->horizon_s); break;
+	case OPT_HORIZON:
+		a->horizon_given = 1;
+		rc = cli_parse_double(cmd, "--horizon", optarg, 0, 0, &o->horizon_s);
+		break;
 	case OPT_WARMUP: rc = cli_parse_double(cmd, "--warmup", optarg, 0, 1, &o->warmup_s); break;
 	case OPT_REPLICAS: rc = cli_parse_int(cmd, "--replicas", optarg, 1, WC_ENVELOPE_MAX_REPLICAS, &v); o->replicas = (int)v; break;
 	case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &o->seed); break;
@@ -219,8 +227,9 @@ check_args(const char *cmd, env_args *a)
 		return cli_usage_error(cmd, "--model NAME or --active-params B is required");
 	if (a->model && a->c.active_params_b > 0)
 		return cli_usage_error(cmd, "give one of --model and --active-params");
-	if (!a->kinds)
-		return cli_usage_error(cmd, "give a workload: --closed, --poisson, --bursty, --replay or --n-series");
+	if (!a->kinds && !a->measured)
+		return cli_usage_error(cmd, "give a workload: --closed, --poisson, --bursty, --replay, --n-series "
+		                       "or --measured RUN_DIR");
 	if (a->params && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (a->budget && (a->csv || a->svg || a->measured))
@@ -291,67 +300,17 @@ usage_from_field(const char *cmd, const env_args *a, const char *msg)
 /* ------------------------------------------------------ the workload */
 
 static int
-parse_length(const char *cmd, const char *flag, const char *spec, int output, wc_length_dist *d,
-             double **values, size_t *n)
-{
-	char *end;
-	if (strncmp(spec, "lognormal:", 10) == 0) {
-		d->kind = WC_LENGTH_LOGNORMAL;
-		d->mean = strtod(spec + 10, &end);
-		if (*end != ':' || (d->sd = strtod(end + 1, &end), *end != '\0'))
-			return cli_usage_error(cmd, "%s: expected lognormal:MEAN:SD, got '%s'", flag, spec);
-		return CLI_OK;
-	}
-	if (strncmp(spec, "empirical:", 10) == 0) {
-		d->kind = WC_LENGTH_EMPIRICAL;
-		if (cli_read_lengths(cmd, flag, spec + 10, output, values, n) != CLI_OK)
-			return CLI_FAIL;
-		d->values = *values;
-		d->n_values = *n;
-		return CLI_OK;
-	}
-	d->kind = WC_LENGTH_FIXED;
-	return cli_parse_double(cmd, flag, spec, 1, 1, &d->mean);
-}
-
-static int
-parse_rate_profile(const char *cmd, const char *spec, cli_envelope_inputs *in)
-{
-	size_t n = 1;
-	for (const char *p = spec; *p; p++)
-		n += *p == ',';
-	in->profile_until = calloc(n, sizeof(double));
-	in->profile_rate = calloc(n, sizeof(double));
-	if (!in->profile_until || !in->profile_rate)
-		return cli_fail(cmd, "out of memory");
-	const char *p = spec;
-	for (size_t i = 0; i < n; i++) {
-		char *end;
-		in->profile_until[i] = strtod(p, &end);
-		if (end == p || *end != ':')
-			return cli_usage_error(cmd, "--rate-profile: expected UNTIL:RATE,..., got '%s'", spec);
-		p = end + 1;
-		in->profile_rate[i] = strtod(p, &end);
-		if (end == p || (*end != ',' && *end != '\0'))
-			return cli_usage_error(cmd, "--rate-profile: expected UNTIL:RATE,..., got '%s'", spec);
-		p = end + (*end == ',');
-	}
-	in->n_profile = n;
-	return CLI_OK;
-}
-
-static int
 build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 {
 	wc_envelope_workload *w = &a->w;
-	if (a->input_spec && parse_length(cmd, "--input-tokens", a->input_spec, 0, &w->input, &in->in_values,
+	if (a->input_spec && cli_parse_length(cmd, "--input-tokens", a->input_spec, 0, &w->input, &in->in_values,
 	                                  &in->n_in_values) != CLI_OK)
 		return CLI_USAGE;
-	if (a->output_spec && parse_length(cmd, "--output-tokens", a->output_spec, 1, &w->output,
+	if (a->output_spec && cli_parse_length(cmd, "--output-tokens", a->output_spec, 1, &w->output,
 	                                   &in->out_values, &in->n_out_values) != CLI_OK)
 		return CLI_USAGE;
 	if (a->rate_profile) {
-		if (parse_rate_profile(cmd, a->rate_profile, in) != CLI_OK)
+		if (cli_parse_rate_profile(cmd, a->rate_profile, in) != CLI_OK)
 			return CLI_USAGE;
 		w->n_profile = in->n_profile;
 		w->profile_until_s = in->profile_until;
@@ -373,6 +332,10 @@ build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 		w->series_dt_s = in->series_dt;
 	}
 	wc_error err;
+	if (a->measured && !a->kinds) {
+		w->kind = WC_ENVELOPE_REPLAY; /* the run's own, once the parameters are loaded */
+		return CLI_OK;
+	}
 	if (wc_envelope_workload_check(w, &err) != WC_OK)
 		return usage_from_field(cmd, a, err.msg);
 	return CLI_OK;
@@ -431,32 +394,40 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	return CLI_OK;
 }
 
-static void
-print_summary(const char *title, const wc_envelope_summary *s, const wc_trace_metrics *meas)
+/* --measured: the run's own arrivals, lengths and window replace the
+ * workload and the horizon (docs/envelopes.md, "Replaying a measured run"). */
+static int
+use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in)
 {
-	printf("%s%*s %12s  [5 %%, 95 %%] over replicas%s\n", title, (int)(30 - strlen(title)), "", "value",
-	       meas ? "   measured" : "");
-	const struct { const char *n; const wc_envelope_stat *v; double m; const char *u; } rows[] = {
-		{ "mean_w", &s->mean_w, meas ? meas->mean_w : NAN, "W" },
-		{ "p5_w", &s->p5_w, meas ? meas->p5_w : NAN, "W" },
-		{ "p50_w", &s->p50_w, meas ? meas->p50_w : NAN, "W" },
-		{ "p95_w", &s->p95_w, meas ? meas->p95_w : NAN, "W" },
-		{ "max_w", &s->max_w, meas ? meas->max_w : NAN, "W" },
-		{ "ramp_w_per_s", &s->ramp_w_per_s, meas ? meas->ramp_w_per_s : NAN, "W/s" },
-		{ "ramp_p95_w_per_s", &s->ramp_p95_w_per_s, meas ? meas->ramp_p95_w_per_s : NAN, "W/s" },
-		{ "spectral_entropy", &s->spectral_entropy, meas ? meas->spectral_entropy : NAN, "" },
-		{ "energy_j", &s->energy_j, meas ? meas->energy_j : NAN, "J" },
-		{ "energy_per_output_token_j", &s->energy_per_token_j, NAN, "J" },
-		{ "mean_running", &s->mean_running, NAN, "" },
-		{ "output_tokens", &s->output_tokens, NAN, "" },
-	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		printf("  %-28s %12.5g  [%.5g, %.5g] %-3s", rows[i].n, rows[i].v->value, rows[i].v->lo,
-		       rows[i].v->hi, rows[i].u);
-		if (isfinite(rows[i].m))
-			printf(" %10.5g", rows[i].m);
-		putchar('\n');
+	wc_error err;
+	int rc;
+	if (!a->defaults.platform[0])
+		snprintf(a->defaults.platform, sizeof a->defaults.platform, "%s", a->c.platform);
+	if (!a->defaults.model[0] && a->model)
+		snprintf(a->defaults.model, sizeof a->defaults.model, "%s", a->model);
+	if (a->kinds || a->horizon_given)
+		fprintf(stderr, "wattcast %s: note: --measured replays the run's own arrivals, lengths and window; "
+		        "the workload and --horizon given are not used\n", cmd);
+	if ((rc = cli_load_measured(cmd, a->measured, &a->defaults, &s->p, a->o.max_running, a->service, in, &a->w,
+	                            &a->win)) != CLI_OK)
+		return rc;
+	/* The run's own idle, as `validate envelope` takes it, unless given. */
+	if (!(a->c.idle_power_w > 0) && isfinite(a->win.idle_w) && a->win.idle_w > 0) {
+		a->c.idle_power_w = a->win.idle_w;
+		if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
+			return cli_fail(cmd, "%s", err.msg);
 	}
+	a->o.horizon_s = a->win.horizon_s;
+	a->o.warmup_s = a->win.warmup_s;
+	a->o.sample_s = a->win.sample_s;
+	if (a->o.bin_s > a->o.horizon_s)
+		a->o.bin_s = WC_ENVELOPE_GRID_S * floor(a->o.horizon_s / WC_ENVELOPE_GRID_S);
+	if (wc_envelope_workload_check(&a->w, &err) != WC_OK)
+		return cli_fail(cmd, "--measured %s: %s", a->measured, err.msg);
+	if (!strcmp(s->st.source, "none") &&
+	    (rc = wc_service_select(&s->p, &a->c, a->service, &s->service, &s->st, &err)) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	return CLI_OK;
 }
 
 static void
@@ -478,9 +449,15 @@ print_header(const env_args *a, const env_setup *s)
 		       1e3 * WC_STANDIN_STEP_OVERHEAD_S);
 	if (s->service.fallback[0] && a->w.kind != WC_ENVELOPE_SERIES)
 		printf("warning: %s\n", s->service.fallback);
-	printf("power: %s (P0 %.1f W/GPU, prefill +%.1f W/GPU); response: tau %.3g s, hold %.3g s, "
-	       "prefill ratio %.3g (%s); params %s\n", s->pm.source, s->pm.idle_w, s->pm.prefill_w,
-	       a->o.tau_s, a->o.hold_s, s->resp.prefill_ratio.value, s->resp_source, s->version);
+	if (s->pm.prefill_level_w > 0)
+		printf("power: %s (P0 %.1f W/GPU, prefill up to %.1f W/GPU above it)", s->pm.source, s->pm.idle_w,
+		       s->pm.prefill_level_w);
+	else
+		printf("power: %s (P0 %.1f W/GPU, prefill +%.1f W/GPU)", s->pm.source, s->pm.idle_w, s->pm.prefill_w);
+	if (s->pm.max_w > 0 && isfinite(s->pm.max_w))
+		printf(", no 1-s mean above %.0f W/GPU", s->pm.max_w);
+	printf("; response: tau %.3g s, hold %.3g s, prefill ratio %.3g (%s); params %s\n", a->o.tau_s, a->o.hold_s,
+	       s->resp.prefill_ratio.value, s->resp_source, s->version);
 }
 
 static wc_envelope_render
@@ -518,10 +495,18 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 		return CLI_OK;
 	}
 	print_header(a, s);
-	printf("budget plan: %d server%s (%s) keep the aggregate %s of %g s means at %.6g W <= %.6g W",
-	       plan.fleet_size, plan.fleet_size == 1 ? "" : "s", wc_fleet_mode_name(a->o.fleet_mode),
-	       a->bo.stat == WC_BUDGET_MAX ? "max" : "p95", a->bo.bin_s, plan.stat_w, a->bo.budget_w);
-	if (isfinite(plan.next_stat_w))
+	const char *stat = a->bo.stat == WC_BUDGET_MAX ? "max" : "p95";
+	if (plan.fleet_size == 0)
+		/* Impossible budget: no statistic at 0 servers to print. */
+		printf("budget plan: 0 servers: not even one keeps the aggregate %s of %g s means <= %.6g W",
+		       stat, a->bo.bin_s, a->bo.budget_w);
+	else
+		printf("budget plan: %d server%s (%s) keep the aggregate %s of %g s means at %.6g W <= %.6g W",
+		       plan.fleet_size, plan.fleet_size == 1 ? "" : "s", wc_fleet_mode_name(a->o.fleet_mode), stat,
+		       a->bo.bin_s, plan.stat_w, a->bo.budget_w);
+	if (plan.fleet_size == 0 && isfinite(plan.next_stat_w))
+		printf(" (one server draws %.6g W)", plan.next_stat_w);
+	else if (isfinite(plan.next_stat_w))
 		printf("; %d would draw %.6g W", plan.fleet_size + 1, plan.next_stat_w);
 	if (plan.at_bound)
 		printf("; the search bound --max-fleet %d was reached", a->bo.max_fleet);
@@ -529,44 +514,12 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 	return CLI_OK;
 }
 
-/* The measured run of --measured: its group trace over its first window. */
-static int
-load_measured(const char *cmd, env_args *a, cli_envelope_inputs *in, wc_trace_metrics *m)
-{
-	cli_run_set set = { 0 };
-	char *dirs[1] = { (char *)a->measured };
-	if (!a->defaults.platform[0])
-		snprintf(a->defaults.platform, sizeof a->defaults.platform, "%s", a->c.platform);
-	if (!a->defaults.model[0] && a->model)
-		snprintf(a->defaults.model, sizeof a->defaults.model, "%s", a->model);
-	if (cli_run_set_load(cmd, dirs, 1, &a->defaults, 1, &set) != CLI_OK)
-		return CLI_FAIL;
-	const wc_trace_replay *r = &set.replays[0];
-	in->measured_t = malloc((r->n_power ? r->n_power : 1) * sizeof(double));
-	in->measured_w = malloc((r->n_power ? r->n_power : 1) * sizeof(double));
-	if (!in->measured_t || !in->measured_w) {
-		cli_run_set_free(&set);
-		return cli_fail(cmd, "out of memory");
-	}
-	for (size_t i = 0; i < r->n_power; i++) {
-		in->measured_t[i] = r->power_t[i];
-		in->measured_w[i] = r->power_w[i] * r->tp;
-	}
-	in->n_measured = r->n_power;
-	*m = r->metrics;
-	cli_run_set_free(&set);
-	return CLI_OK;
-}
-
 static int
 run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in)
 {
 	wc_envelope_result res;
-	wc_trace_metrics meas;
 	wc_error err;
 	int rc = CLI_OK;
-	if (a->measured && load_measured(cmd, a, in, &meas) != CLI_OK)
-		return CLI_FAIL;
 	if (wc_envelope_run(&a->w, &s->st, &s->pm, &a->o, &res, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	if (a->json) {
@@ -579,11 +532,15 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 		free(t);
 	} else {
 		print_header(a, s);
-		print_summary("one server", &res.server, a->measured ? &meas : NULL);
+		if (a->measured)
+			printf("measured: %s, its own %zu arrivals (from %s) over its window of %g s (%g s warm-up "
+			       "first)%s\n", a->win.run_id, a->w.n_arrivals, a->win.arrival_source, a->o.horizon_s,
+			       a->o.warmup_s, a->win.runs > 1 ? "; the folder's first window" : "");
+		cli_print_envelope_summary("one server", &res.server, a->measured ? &a->win.metrics : NULL);
 		if (res.fleet_size > 1) {
 			char title[64];
 			snprintf(title, sizeof title, "fleet of %d (%s)", res.fleet_size, wc_fleet_mode_name(res.fleet_mode));
-			print_summary(title, &res.fleet, NULL);
+			cli_print_envelope_summary(title, &res.fleet, NULL);
 			printf("  %-28s %12.5g W\n", "peak_w (every replica)", res.fleet_peak_w);
 		}
 		for (int i = 0; i < res.n_warnings; i++)
@@ -619,7 +576,8 @@ cli_cmd_envelope(int argc, char **argv)
 	if ((rc = parse(argc, argv, &a, &help)) != CLI_OK || help)
 		return rc;
 	gsl_set_error_handler_off();
-	if ((rc = build_workload(cmd, &a, &in)) != CLI_OK || (rc = setup(cmd, &a, &s)) != CLI_OK)
+	if ((rc = build_workload(cmd, &a, &in)) != CLI_OK || (rc = setup(cmd, &a, &s)) != CLI_OK ||
+	    (a.measured && (rc = use_measured(cmd, &a, &s, &in)) != CLI_OK))
 		goto done;
 	wc_error err;
 	if (wc_envelope_options_check(&a.o, &err) != WC_OK) {

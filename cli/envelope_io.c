@@ -29,6 +29,21 @@ cli_envelope_inputs_free(cli_envelope_inputs *in)
 	memset(in, 0, sizeof *in);
 }
 
+/* One logged request, for sorting by arrival (ties keep the log's order). */
+typedef struct {
+	double t, in, out;
+	size_t at;
+} logged_request;
+
+static int
+by_arrival(const void *pa, const void *pb)
+{
+	const logged_request *a = pa, *b = pb;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
 int
 cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in)
 {
@@ -37,25 +52,39 @@ cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in)
 	wc_error err;
 	if (wc_request_log_read(path, &t, &log, &err) != WC_OK)
 		return cli_fail(cmd, "--replay: %s", err.msg);
-	size_t n = log->n;
+	size_t n = log->n, unsorted = 0;
+	int finite = 1; /* a time that is not finite is refused by the workload's check */
+	logged_request *req = wc_alloc_array(n ? n : 1, sizeof *req);
 	in->arrival_s = wc_alloc_array(n ? n : 1, sizeof(double));
 	in->arrival_in = wc_alloc_array(n ? n : 1, sizeof(double));
 	in->arrival_out = wc_alloc_array(n ? n : 1, sizeof(double));
-	if (!in->arrival_s || !in->arrival_in || !in->arrival_out) {
+	if (!req || !in->arrival_s || !in->arrival_in || !in->arrival_out) {
+		free(req);
 		wc_request_log_free(log);
 		return cli_fail(cmd, "out of memory");
 	}
-	/* Times from the first arrival; the log's own order must be by time. */
-	double t0 = INFINITY;
-	for (size_t i = 0; i < n; i++)
-		t0 = fmin(t0, log->arrival[i]);
+	/* Logs are written as requests complete, not as they arrive: replay
+	 * them in arrival order, as `validate envelope` reads a run folder. */
 	for (size_t i = 0; i < n; i++) {
-		in->arrival_s[i] = log->arrival[i] - t0;
-		in->arrival_in[i] = log->input_tokens[i];
-		in->arrival_out[i] = log->output_tokens[i];
+		req[i] = (logged_request){ log->arrival[i], log->input_tokens[i], log->output_tokens[i], i };
+		unsorted += i > 0 && log->arrival[i] < log->arrival[i - 1];
+		finite &= isfinite(log->arrival[i]);
+	}
+	wc_request_log_free(log);
+	if (unsorted && finite) {
+		qsort(req, n, sizeof *req, by_arrival);
+		fprintf(stderr, "wattcast %s: note: --replay %s: the log is not in arrival order (%zu request%s "
+		        "before an earlier one); replayed sorted by arrival\n", cmd, path, unsorted,
+		        unsorted == 1 ? "" : "s");
+	}
+	/* Times from the first arrival. */
+	for (size_t i = 0; i < n; i++) {
+		in->arrival_s[i] = req[i].t - (n ? req[0].t : 0.0);
+		in->arrival_in[i] = req[i].in;
+		in->arrival_out[i] = req[i].out;
 	}
 	in->n_arrivals = n;
-	wc_request_log_free(log);
+	free(req);
 	return CLI_OK;
 }
 
@@ -275,4 +304,86 @@ cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *
 	int rc = wc_write_file_atomic(path, buf, len, &err);
 	free(buf);
 	return rc == WC_OK ? CLI_OK : cli_fail(cmd, "%s", err.msg);
+}
+
+/* ------------------------------------------------ flags and text */
+
+int
+cli_parse_length(const char *cmd, const char *flag, const char *spec, int output, wc_length_dist *d,
+             double **values, size_t *n)
+{
+	char *end;
+	if (strncmp(spec, "lognormal:", 10) == 0) {
+		d->kind = WC_LENGTH_LOGNORMAL;
+		d->mean = strtod(spec + 10, &end);
+		if (*end != ':' || (d->sd = strtod(end + 1, &end), *end != '\0'))
+			return cli_usage_error(cmd, "%s: expected lognormal:MEAN:SD, got '%s'", flag, spec);
+		return CLI_OK;
+	}
+	if (strncmp(spec, "empirical:", 10) == 0) {
+		d->kind = WC_LENGTH_EMPIRICAL;
+		if (cli_read_lengths(cmd, flag, spec + 10, output, values, n) != CLI_OK)
+			return CLI_FAIL;
+		d->values = *values;
+		d->n_values = *n;
+		return CLI_OK;
+	}
+	d->kind = WC_LENGTH_FIXED;
+	return cli_parse_double(cmd, flag, spec, 1, 1, &d->mean);
+}
+
+int
+cli_parse_rate_profile(const char *cmd, const char *spec, cli_envelope_inputs *in)
+{
+	size_t n = 1;
+	for (const char *p = spec; *p; p++)
+		n += *p == ',';
+	in->profile_until = calloc(n, sizeof(double));
+	in->profile_rate = calloc(n, sizeof(double));
+	if (!in->profile_until || !in->profile_rate)
+		return cli_fail(cmd, "out of memory");
+	const char *p = spec;
+	for (size_t i = 0; i < n; i++) {
+		char *end;
+		in->profile_until[i] = strtod(p, &end);
+		if (end == p || *end != ':')
+			return cli_usage_error(cmd, "--rate-profile: expected UNTIL:RATE,..., got '%s'", spec);
+		p = end + 1;
+		in->profile_rate[i] = strtod(p, &end);
+		if (end == p || (*end != ',' && *end != '\0'))
+			return cli_usage_error(cmd, "--rate-profile: expected UNTIL:RATE,..., got '%s'", spec);
+		p = end + (*end == ',');
+	}
+	in->n_profile = n;
+	return CLI_OK;
+}
+
+void
+cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, const wc_trace_metrics *meas)
+{
+	/* The spread of the simulation's replicas, not an interval for the
+	 * prediction (docs/envelopes.md, "Outputs"). */
+	printf("%s%*s %12s  Monte-Carlo spread [5 %%, 95 %%] over replicas%s\n", title,
+	       (int)(30 - strlen(title)), "", "value", meas ? "   measured" : "");
+	const struct { const char *n; const wc_envelope_stat *v; double m; const char *u; } rows[] = {
+		{ "mean_w", &s->mean_w, meas ? meas->mean_w : NAN, "W" },
+		{ "p5_w", &s->p5_w, meas ? meas->p5_w : NAN, "W" },
+		{ "p50_w", &s->p50_w, meas ? meas->p50_w : NAN, "W" },
+		{ "p95_w", &s->p95_w, meas ? meas->p95_w : NAN, "W" },
+		{ "max_w", &s->max_w, meas ? meas->max_w : NAN, "W" },
+		{ "ramp_w_per_s", &s->ramp_w_per_s, meas ? meas->ramp_w_per_s : NAN, "W/s" },
+		{ "ramp_p95_w_per_s", &s->ramp_p95_w_per_s, meas ? meas->ramp_p95_w_per_s : NAN, "W/s" },
+		{ "spectral_entropy", &s->spectral_entropy, meas ? meas->spectral_entropy : NAN, "" },
+		{ "energy_j", &s->energy_j, meas ? meas->energy_j : NAN, "J" },
+		{ "energy_per_output_token_j", &s->energy_per_token_j, NAN, "J" },
+		{ "mean_running", &s->mean_running, NAN, "" },
+		{ "output_tokens", &s->output_tokens, NAN, "" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		printf("  %-28s %12.5g  [%.5g, %.5g] %-3s", rows[i].n, rows[i].v->value, rows[i].v->lo,
+		       rows[i].v->hi, rows[i].u);
+		if (isfinite(rows[i].m))
+			printf(" %10.5g", rows[i].m);
+		putchar('\n');
+	}
 }

@@ -91,6 +91,31 @@ wc_response_state_init(wc_response_state *s, double idle_w, double prefill_w, do
 	s->hold_s = hold_s;
 	s->t_last = 0.0;
 	s->held_w = 0.0;
+	s->level_w = 0.0;
+}
+
+void
+wc_response_state_level(wc_response_state *s, double level_w)
+{
+	s->level_w = isfinite(level_w) && level_w > 0.0 ? level_w : 0.0;
+}
+
+void
+wc_response_limit(double *target, size_t len, double dt, double window_s, double limit_w)
+{
+	if (!isfinite(limit_w) || len == 0)
+		return;
+	double wf = round(window_s / dt);
+	size_t w = wf >= 1.0 ? (size_t)wf : 1;
+	double budget = limit_w * (double)w, prev = 0.0; /* sum of the window's earlier bins */
+	for (size_t k = 0; k < len; k++) {
+		if (k >= w)
+			prev -= target[k - w];
+		double room = budget - prev;
+		if (target[k] > room)
+			target[k] = room > 0.0 ? room : 0.0;
+		prev += target[k];
+	}
 }
 
 /* Add a constant level over [a, b): exact overlaps with each bin. */
@@ -153,7 +178,8 @@ wc_response_add(const wc_response_grid *g, wc_response_state *s, double t0, doub
 		return;
 	if (t0 > s->t_last)
 		add_hold(g, s, t0);
-	add_span(g, t0, t1, dynamic_w + prefill_frac * s->prefill_w, running, prefill_frac);
+	double inc = s->level_w > 0.0 ? fmax(0.0, s->level_w - dynamic_w) : s->prefill_w;
+	add_span(g, t0, t1, dynamic_w + prefill_frac * inc, running, prefill_frac);
 	s->t_last = t1;
 	s->held_w = dynamic_w;
 }

@@ -103,9 +103,26 @@ typedef struct {
 	double hold_s;      /* busy level kept this long after the engine empties */
 	double t_last;      /* end of the last busy segment added */
 	double held_w;      /* dynamic power of that segment, W per GPU */
+	double level_w;     /* > 0: a prefill draws this level above P0, the
+	                     * increment max(0, level_w - dynamic) replacing
+	                     * prefill_w (a prefill-aware law's A); 0: prefill_w */
 } wc_response_state;
 
+/** No prefill level (wc_response_state_level sets one). */
 void wc_response_state_init(wc_response_state *s, double idle_w, double prefill_w, double hold_s);
+/** A state-dependent prefill increment max(0, level_w - dynamic) when
+ *  level_w > 0, else the constant prefill_w (docs/envelopes.md, "Power"). */
+void wc_response_state_level(wc_response_state *s, double level_w);
+
+/** The board's power limit on a target grid (W per bin, `len` bins of
+ *  `dt`): every mean over `window_s` (whole bins) stays <= `limit_w`,
+ *  bins taken in time order and each cut to what the window's earlier
+ *  bins leave (docs/envelopes.md, "Board limit"). A single bin may exceed
+ *  the limit after quieter ones -- a short burst -- but no sustained
+ *  stretch does; the first-order response of the result keeps every
+ *  window mean <= limit_w too (a mean of window means). In place;
+ *  INFINITY or NaN limit: unchanged. */
+void wc_response_limit(double *target, size_t len, double dt, double window_s, double limit_w);
 
 /** Add a busy segment [t0, t1) of one server: `running` requests in the
  *  engine (> 0), dynamic power `dynamic_w` per GPU above P0, and a share

@@ -100,6 +100,22 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 	return WC_OK;
 }
 
+int
+wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, double servers,
+                           double max_requests, wc_error *err)
+{
+	double n = wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s) * servers;
+	if (!(n > max_requests))
+		return WC_OK;
+	const char *field = w->kind == WC_ENVELOPE_REPLAY ? "arrival_s"
+	                  : w->kind == WC_ENVELOPE_CLOSED ? "concurrency"
+	                  : w->n_profile ? "rate_profile" : "rate";
+	return wc_error_set(err, WC_EINVAL, "%s: the simulation would draw %.3g requests (%.3g per server x %.3g "
+	                    "server runs over %g s), over the bound of %.3g; lower the rate, the horizon, the "
+	                    "replicas or the fleet", field, n, n / servers, servers, o->warmup_s + o->horizon_s,
+	                    max_requests);
+}
+
 /* ------------------------------------------------------- power map */
 
 static double
@@ -126,7 +142,17 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 	out->tp = c->tp;
 	out->prefill_w = r.prefill_ratio.value *
 	                 wc_law_point_dynamic(&store->law, WC_RESPONSE_PREFILL_REF_RUNNING);
-	snprintf(out->source, sizeof out->source, "law+prefill");
+	double limit = wc_level_power_limit_w(b.level);
+	out->max_w = isfinite(limit) ? limit : INFINITY;
+	if (wc_form_has_prefill(p->form) && isfinite(b.headroom)) {
+		/* The prefill-aware law's own prefill level (docs/inference-law.md,
+		 * "Prefill-aware form"), whatever the configuration's lengths. */
+		double clock = b.clock_ratio > 0.0 ? pow(b.clock_ratio, p->kappa.value) : 1.0;
+		out->prefill_level_w = p->phi.value * b.headroom * clock;
+		snprintf(out->source, sizeof out->source, "law+prefill_level");
+	} else {
+		snprintf(out->source, sizeof out->source, "law+prefill");
+	}
 	if (!isfinite(out->idle_w) || !isfinite(out->prefill_w) ||
 	    !isfinite(law_dynamic(store, WC_RESPONSE_PREFILL_REF_RUNNING)))
 		return wc_error_set(err, WC_ERANGE, "law: non-finite power for this configuration");

@@ -43,6 +43,18 @@ extern "C" {
 #define WC_ENVELOPE_MAX_RUNNING 65536
 #define WC_ENVELOPE_MAX_THREADS 256
 #define WC_ENVELOPE_MAX_TOKENS 10000000.0
+/** Burstiness (gamma shape) range: below 0.01 GSL's gamma draws round
+ *  almost every gap to 0 and simulated time stops (docs/envelopes.md,
+ *  "Workloads"). */
+#define WC_ENVELOPE_MIN_BURSTINESS 0.01
+#define WC_ENVELOPE_MAX_BURSTINESS 1000.0
+/** Simulated requests one call may draw (expected arrivals x servers x
+ *  replicas; the HTTP API has a tighter bound). */
+#define WC_ENVELOPE_MAX_REQUESTS 2e8
+/** Sustained power is judged on means over this window: no mean over it
+ *  exceeds the board's limit (docs/envelopes.md, "Board limit"). The
+ *  trace metrics' own resolution (ramps between 1-s means), not fitted. */
+#define WC_ENVELOPE_SUSTAINED_S 1.0
 #define WC_ENVELOPE_WARN_MAX 8
 #define WC_ENVELOPE_WARN_LEN 200
 
@@ -194,6 +206,12 @@ void wc_envelope_workload_init(wc_envelope_workload *w);
 /** Check a workload; messages name the field ("rate: must be ...",
  *  "series_running/3: ...", "arrival_s: empty replay log"). */
 int wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err);
+/** Requests one server is expected to receive over a simulation of
+ *  `warmup_s` + `horizon_s` (open loop: the integral of the rate, the
+ *  first rate holding over the warm-up; replay: the log's arrivals before
+ *  the horizon's end; closed loop: its clients, the first requests only --
+ *  later ones come back with completions; n(t): 0). */
+double wc_envelope_workload_requests(const wc_envelope_workload *w, double warmup_s, double horizon_s);
 
 /* ------------------------------------------------------------ power map */
 
@@ -204,7 +222,11 @@ typedef struct {
 	double (*dynamic_w)(const void *ctx, double running); /* W per GPU above P0 */
 	const void *ctx;
 	double idle_w;     /* P0 per GPU */
-	double prefill_w;  /* increment per GPU while prefilling */
+	double prefill_w;  /* increment per GPU while prefilling (prefill_level_w 0) */
+	double prefill_level_w; /* > 0: a prefill draws this level above P0, the
+	                         * increment max(0, level - dynamic_w(n)) */
+	double max_w;      /* the board's power limit per GPU (0 or INFINITY: unknown);
+	                    * the power never exceeds it */
 	int tp;            /* GPUs per server */
 	char source[48];
 } wc_power_map;
@@ -216,8 +238,12 @@ typedef struct {
 
 /** The law-based map: dynamic power = the frozen law's at n (its point
  *  estimate, the configuration's measured idle power replacing P0 when
- *  given), prefill increment = response->prefill_ratio times the law's
- *  dynamic power at n = 32. `store` must outlive `out`. */
+ *  given); while prefilling, for a prefill-aware law (saturating_prefill)
+ *  the level A = phi x (P_max - P0) x clock factor, the increment
+ *  max(0, A - D(n)); for other laws a constant increment
+ *  response->prefill_ratio times the law's dynamic power at n = 32. The
+ *  power never exceeds the platform's board limit (catalog max_power_w).
+ *  `store` must outlive `out`. */
 int wc_power_map_from_law(const wc_params *p, const wc_config *c,
                           const wc_response_params *response, wc_power_map_law *store,
                           wc_power_map *out, wc_error *err);
@@ -319,6 +345,20 @@ typedef struct {
 	int probes;              /* fleet sizes evaluated */
 	int servers_simulated;
 } wc_budget_plan;
+
+/** The most server simulations a plan can run: every server draws at
+ *  least its idle power tp x P0, so a fleet of K > budget / (tp x P0) is
+ *  over the budget and doubling stops at the first power of two beyond
+ *  that (or at max_fleet). Independent servers are simulated once each;
+ *  a shared arrival process afresh for every probe (doubling, then at
+ *  most log2 K bisection probes). */
+double wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode);
+
+/** Refuse a simulation of `servers` server runs of `w` over the options'
+ *  warm-up and horizon whose expected requests exceed `max_requests`
+ *  (WC_EINVAL naming the workload field that sets the count). */
+int wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, double servers,
+                               double max_requests, wc_error *err);
 
 /** The largest fleet size K <= max_fleet whose aggregate power statistic
  *  (p95 or max over the horizon's bins) stays at or below the budget,

@@ -252,6 +252,22 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	return rc;
 }
 
+double
+wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode)
+{
+	double kp = bo->max_fleet, floor_w = pm->idle_w * pm->tp;
+	if (floor_w > 0 && isfinite(bo->budget_w)) {
+		double over = floor(bo->budget_w / floor_w) + 1.0; /* surely over the budget */
+		double pow2 = 1.0;
+		while (pow2 < over)
+			pow2 *= 2.0;
+		kp = fmin(kp, pow2);
+	}
+	if (mode == WC_FLEET_INDEPENDENT)
+		return kp;
+	return kp * (2.0 + ceil(log2(fmax(kp, 1.0))));
+}
+
 int
 wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
                    const wc_envelope_options *o, const wc_budget_options *bo, wc_budget_plan *out,
@@ -275,6 +291,9 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	if (w->kind == WC_ENVELOPE_SERIES && o->fleet_mode != WC_FLEET_INDEPENDENT)
 		return wc_error_set(err, WC_EINVAL, "fleet_mode: an explicit n(t) cannot be split by a balancer "
 		                    "(use independent)");
+	if ((rc = wc_envelope_requests_check(w, o, wc_envelope_budget_servers(bo, pm, o->fleet_mode),
+	                                     WC_ENVELOPE_MAX_REQUESTS, err)))
+		return rc;
 	bs.o = &one;
 	one.fleet_mode = o->fleet_mode;
 	if ((rc = budget_setup(&bs, &table, err)) == WC_OK)

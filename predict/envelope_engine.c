@@ -33,7 +33,10 @@ wc__server_init(wc__server *s, const wc_service_times *st, const double *dynamic
 	s->q_cap = 64;
 	s->queue = wc_alloc_array(s->q_cap, sizeof *s->queue);
 	for (int i = 0; i < 2; i++)
+	{
 		wc_response_state_init(&s->state[i], pm->idle_w, pm->prefill_w, hold_s);
+		wc_response_state_level(&s->state[i], pm->prefill_level_w);
+	}
 	if (!s->heap || !s->queue) {
 		wc__server_clear(s);
 		return WC_ENOMEM;

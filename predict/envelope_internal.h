@@ -48,6 +48,11 @@ typedef struct {
 	wc__length_sampler input, output;
 	double next_t;        /* open loop: time of the next arrival */
 	size_t next;          /* replay: next index */
+	/* open loop: arrivals taken, and the most a simulation may take (a
+	 * bound far above the expected count; beyond it `overflow` is set and
+	 * no more arrive) */
+	double taken, max_taken;
+	int overflow;
 	/* closed loop: pending arrival times (min-heap) */
 	double *pending;
 	size_t n_pending, cap_pending;

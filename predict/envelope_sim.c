@@ -181,6 +181,10 @@ respond(const wc__replica_ctx *c, double *power, double *running, int servers)
 	const size_t out_len = c->len - c->skip;
 	for (size_t k = 0; k < c->len; k++)
 		power[k] /= dt;
+	/* Sustained power stays within the boards' limit (per GPU here; a
+	 * fleet's servers share theirs). */
+	if (c->pm->max_w > 0)
+		wc_response_limit(power, c->len, dt, WC_ENVELOPE_SUSTAINED_S, servers * c->pm->max_w);
 	wc_response_filter(power, c->len, dt, c->o->tau_s, servers * c->pm->idle_w, power);
 	for (size_t k = 0; k < out_len; k++) {
 		power[k] = power[k + c->skip] * c->pm->tp;
@@ -193,7 +197,7 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
                  uint64_t first_stream, const wc_response_grid g[2], double end, wc_error *err)
 {
 	const double offset = (double)c->skip * WC_ENVELOPE_GRID_S;
-	int shared = servers > 1 && mode != WC_FLEET_INDEPENDENT, rc = WC_OK;
+	int shared = servers > 1 && mode != WC_FLEET_INDEPENDENT, rc = WC_OK, overflow = 0;
 	int count = shared ? servers : 1;
 	for (int k = 0; k < servers && rc == WC_OK; k += count) {
 		wc__envelope_rng rng;
@@ -216,6 +220,7 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 				run_series(c, &sv[0], offset);
 			else
 				rc = shared ? run_shared(sv, servers, &a, mode, end) : run_single(&sv[0], &a, end);
+			overflow |= a.overflow;
 			wc__arrivals_clear(&a);
 		}
 		for (int j = 0; j < count; j++) {
@@ -227,6 +232,10 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 			wc__server_clear(&sv[j]);
 		}
 	}
+	if (rc == WC_OK && overflow)
+		return wc_error_set(err, WC_ERANGE, "%s: the arrival process drew more than 16 times its expected "
+		                    "requests; its gaps no longer advance the clock",
+		                    c->w->kind == WC_ENVELOPE_BURSTY ? "burstiness" : "rate");
 	return rc == WC_OK ? WC_OK : fail(rc, err);
 }
 

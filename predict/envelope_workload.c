@@ -153,8 +153,10 @@ check_rate(const wc_envelope_workload *w, wc_error *err)
 		}
 	}
 	if (w->kind == WC_ENVELOPE_BURSTY &&
-	    (!isfinite(w->burstiness) || !(w->burstiness > 0) || w->burstiness > 1000))
-		return wc_error_set(err, WC_EINVAL, "burstiness: must be > 0 and <= 1000, got %g", w->burstiness);
+	    (!isfinite(w->burstiness) || !(w->burstiness >= WC_ENVELOPE_MIN_BURSTINESS) ||
+	     w->burstiness > WC_ENVELOPE_MAX_BURSTINESS))
+		return wc_error_set(err, WC_EINVAL, "burstiness: must be between %g and %g, got %g",
+		                    WC_ENVELOPE_MIN_BURSTINESS, WC_ENVELOPE_MAX_BURSTINESS, w->burstiness);
 	return WC_OK;
 }
 
@@ -224,6 +226,38 @@ wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err)
 	    (rc = check_length(&w->output, "output_tokens", err)))
 		return rc;
 	return WC_OK;
+}
+
+double
+wc_envelope_workload_requests(const wc_envelope_workload *w, double warmup_s, double horizon_s)
+{
+	switch (w->kind) {
+	case WC_ENVELOPE_CLOSED:
+		return w->concurrency;
+	case WC_ENVELOPE_POISSON:
+	case WC_ENVELOPE_BURSTY: {
+		if (w->n_profile == 0)
+			return w->rate * (warmup_s + horizon_s);
+		/* Workload time runs from -warmup_s; before 0 the first rate holds. */
+		double sum = w->profile_rate[0] * warmup_s, from = 0.0;
+		for (size_t i = 0; i < w->n_profile && from < horizon_s; i++) {
+			double until = i + 1 < w->n_profile ? fmin(w->profile_until_s[i], horizon_s) : horizon_s;
+			if (until > from)
+				sum += w->profile_rate[i] * (until - from);
+			from = fmax(from, until);
+		}
+		return sum;
+	}
+	case WC_ENVELOPE_REPLAY: {
+		size_t n = 0;
+		/* The log's clock starts after the warm-up (docs/envelopes.md). */
+		while (n < w->n_arrivals && w->arrival_s[n] < horizon_s)
+			n++;
+		return (double)n;
+	}
+	default:
+		return 0.0;
+	}
 }
 
 /* ---------------------------------------------------------- arrivals */
@@ -323,6 +357,10 @@ wc__arrivals_init(wc__arrivals *a, const wc_envelope_workload *w, wc__envelope_r
 			if (pending_push(a, 0.0))
 				return WC_ENOMEM;
 	} else if (w->kind == WC_ENVELOPE_POISSON || w->kind == WC_ENVELOPE_BURSTY) {
+		/* A renewal count over the span has variance about mean/b: 16 times
+		 * the mean plus 10^4 is far beyond any plausible draw, so reaching it
+		 * means the gaps have stopped advancing the clock. */
+		a->max_taken = 16.0 * scale * wc_envelope_workload_requests(w, offset_s, end_s - offset_s) + 1e4;
 		a->next_t = advance_intensity(a, 0.0, open_gap(a));
 	}
 	return WC_OK;
@@ -343,7 +381,7 @@ wc__arrivals_peek(const wc__arrivals *a)
 		return a->n_pending && a->pending[0] < a->end_s ? a->pending[0] : INFINITY;
 	case WC_ENVELOPE_POISSON:
 	case WC_ENVELOPE_BURSTY:
-		return a->next_t;
+		return a->overflow ? INFINITY : a->next_t;
 	case WC_ENVELOPE_REPLAY: {
 		double t = a->next < a->w->n_arrivals ? a->w->arrival_s[a->next] + a->offset_s : INFINITY;
 		return t < a->end_s ? t : INFINITY;
@@ -368,6 +406,8 @@ wc__arrivals_take(wc__arrivals *a, double *input, double *output)
 		a->next++;
 	} else {
 		a->next_t = advance_intensity(a, a->next_t, open_gap(a));
+		if (++a->taken > a->max_taken)
+			a->overflow = 1;
 	}
 	*input = isnan(in) ? wc__envelope_draw_length(a->rng, &a->input) : round(in);
 	*output = isnan(out) ? wc__envelope_draw_length(a->rng, &a->output) : round(out);

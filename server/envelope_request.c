@@ -2,8 +2,8 @@
  * Envelope and budget requests (docs/http-api.md): one JSON object into a
  * configuration, a workload and simulation options, strictly -- unknown
  * fields, wrong types and values out of range are 422 with the JSON
- * pointer of the field; work beyond the server's bounds (horizon x
- * replicas x fleet size) is 413 with the field to lower.
+ * pointer of the field. The work bound (413) is charged by the route
+ * (route_envelope.c) once the power map is bound.
  */
 #include "server_internal.h"
 
@@ -316,7 +316,7 @@ by_type(const json_t *w, wc_envelope_request *r, wc_api_error *e)
 			return fail(e, 422, "missing_field", "/workload/rate", "required (requests/s), or give rate_profile");
 		if (rc < 0)
 			return -1;
-		rc = number(w, "/workload", "burstiness", 0, 1, 1000, &x, e);
+		rc = number(w, "/workload", "burstiness", WC_ENVELOPE_MIN_BURSTINESS, 0, WC_ENVELOPE_MAX_BURSTINESS, &x, e);
 		if (rc == 0)
 			r->w.burstiness = x;
 		return rc < 0 ? -1 : 0;
@@ -518,26 +518,6 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	return 0;
 }
 
-/* The simulated work: grid bins x servers (replicas x fleet, or the plan's
- * bound); beyond the server's limit the request is 413, naming the field
- * that multiplies it most. */
-static int
-work_bound(int budget, wc_envelope_request *r, wc_api_error *e)
-{
-	double bins = (r->o.horizon_s + r->o.warmup_s) / WC_ENVELOPE_GRID_S;
-	double servers = budget ? 2.0 * r->bo.max_fleet : (double)r->o.replicas * r->o.fleet_size;
-	if (bins * servers <= WC_HTTP_MAX_WORK)
-		return 0;
-	const char *field = budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas ? "/fleet/size" : "/replicas";
-	wc_api_error_set(e, 413, "simulation_too_large", field,
-	                 "%s: the simulation would take %.3g grid bins x servers (horizon_s %g s, %s), over "
-	                 "this server's limit of %.3g; shorten the horizon or lower %s", field + 1,
-	                 bins * servers, r->o.horizon_s,
-	                 budget ? "up to twice max_fleet servers" : "replicas x fleet size", WC_HTTP_MAX_WORK,
-	                 field + 1);
-	return -1;
-}
-
 /* A library refusal, whose message starts with the field, as a pointer. */
 static void
 library_error(const wc_error *err, wc_api_error *e)
@@ -573,7 +553,7 @@ wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc
 	    number(body, "", "idle_power_w", 0, 1, 1e5, &r->c.idle_power_w, e) < 0 ||
 	    workload(body, r, e) < 0 || response(body, st, r, e) < 0 || service(body, r, e) < 0 ||
 	    options(body, r, e) < 0 ||
-	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0 || work_bound(budget, r, e) < 0)
+	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0)
 		return -1;
 	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK) {
 		library_error(&err, e);

@@ -99,8 +99,12 @@ sources_json(const wc_envelope_render *c, json_t *o)
 	json_object_set_new(o, "response", json_pack("{s:f,s:f,s:f,s:s}", "tau_s", c->options->tau_s,
 	                    "hold_s", c->options->hold_s, "prefill_ratio", c->response->prefill_ratio.value,
 	                    "source", c->response_source));
-	json_object_set_new(o, "power_mapping", json_pack("{s:s,s:f,s:f}", "source", c->power->source,
-	                    "idle_w_per_gpu", c->power->idle_w, "prefill_w_per_gpu", c->power->prefill_w));
+	/* The prefill level (a prefill-aware law) and the board limit: null when none. */
+	const wc_power_map *pm = c->power;
+	json_object_set_new(o, "power_mapping", json_pack("{s:s,s:f,s:f,s:o,s:o}", "source", pm->source,
+	                    "idle_w_per_gpu", pm->idle_w, "prefill_w_per_gpu", pm->prefill_w,
+	                    "prefill_level_w_per_gpu", num(pm->prefill_level_w > 0 ? pm->prefill_level_w : NAN),
+	                    "board_limit_w_per_gpu", num(pm->max_w > 0 && isfinite(pm->max_w) ? pm->max_w : NAN)));
 	return o;
 }
 

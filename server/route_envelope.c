@@ -4,13 +4,57 @@
  * plan), from the profile the request names (the default without one):
  * its law and response, and its capacity model's service times when it
  * has them for the configuration, else the stand-in's.
+ * Work beyond the server's bounds is 413 with the field to lower.
  * Results live on the heap: handlers run on small worker stacks.
  */
 #include "server_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+/* The simulated work, counted two ways: requests drawn (the expected
+ * arrivals per server x server runs) and grid bins x server runs; beyond
+ * either of the server's limits the request is 413, naming the field that
+ * sets it. `servers` is replicas x fleet size for an envelope, and for a
+ * plan what it can really simulate (wc_envelope_budget_servers). */
+static int
+work_bound(const wc_envelope_request *r, int budget, double servers, wc_api_error *e)
+{
+	wc_error err;
+	double bins = (r->o.horizon_s + r->o.warmup_s) / WC_ENVELOPE_GRID_S;
+	if (bins * servers > WC_HTTP_MAX_WORK) {
+		const char *field = budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas ? "/fleet/size" : "/replicas";
+		wc_api_error_set(e, 413, "simulation_too_large", field,
+		                 "%s: the simulation would take %.3g grid bins x servers (horizon_s %g s, %.3g server "
+		                 "runs), over this server's limit of %.3g; shorten the horizon or lower %s", field + 1,
+		                 bins * servers, r->o.horizon_s, servers, WC_HTTP_MAX_WORK,
+		                 budget ? "max_fleet or budget_w" : field + 1);
+		return -1;
+	}
+	if (wc_envelope_requests_check(&r->w, &r->o, servers, WC_HTTP_MAX_REQUESTS, &err) != WC_OK) {
+		char field[sizeof e->field];
+		size_t n = strcspn(err.msg, ":");
+		if (r->w.kind == WC_ENVELOPE_REPLAY || r->w.kind == WC_ENVELOPE_CLOSED)
+			snprintf(field, sizeof field, "%s", budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas
+			                                           ? "/fleet/size" : "/replicas");
+		else
+			snprintf(field, sizeof field, "/workload/%.*s", (int)n, err.msg);
+		wc_api_error_set(e, 413, "simulation_too_large", field, "%s: %s (this server's limit)", field + 1,
+		                 err.msg + (n < strlen(err.msg) ? n + 2 : n));
+		return -1;
+	}
+	return 0;
+}
+
+int
+wc_envelope_request_bound(const wc_envelope_request *r, int budget, const wc_power_map *pm, wc_api_error *e)
+{
+	double servers = budget ? wc_envelope_budget_servers(&r->bo, pm, r->o.fleet_mode)
+	                        : (double)r->o.replicas * r->o.fleet_size;
+	return work_bound(r, budget, servers, e);
+}
 
 typedef struct {
 	wc_envelope_request rq;
@@ -41,7 +85,7 @@ prepare(wc_request *req, const json_t *body, int budget, envelope_job *j)
 	}
 	if (j->rq.w.kind == WC_ENVELOPE_SERIES)
 		snprintf(j->st.source, sizeof j->st.source, "none");
-	return 0;
+	return wc_envelope_request_bound(&j->rq, budget, &j->pm, &j->e);
 }
 
 static void

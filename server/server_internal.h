@@ -352,6 +352,9 @@ void wc_answer_batch_of(const wc_profiles *pf, const char *text, size_t len, wc_
 #define WC_HTTP_MAX_FLEET 10000
 #define WC_HTTP_MAX_PLAN_FLEET 100000
 #define WC_HTTP_MAX_WORK 2e7
+/** Requests one envelope or plan may simulate (expected arrivals per
+ *  server x server runs); beyond, 413 naming the workload's rate. */
+#define WC_HTTP_MAX_REQUESTS 5e6
 
 /** One envelope or budget request, parsed; owns its arrays. */
 typedef struct {
@@ -374,6 +377,12 @@ typedef struct {
 int wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget,
                               wc_envelope_request *r, wc_api_error *e);
 void wc_envelope_request_free(wc_envelope_request *r);
+/** The work bound of an envelope or plan (docs/http-api.md, "Bounds"),
+ *  charged after the power map is bound (what a plan can simulate depends
+ *  on the idle power): 0, or -1 with a 413 naming the field to lower
+ *  (server/route_envelope.c). */
+int wc_envelope_request_bound(const wc_envelope_request *r, int budget, const wc_power_map *pm,
+                              wc_api_error *e);
 /** A library error whose message starts with a field, as an API error. */
 void wc_envelope_library_error(const wc_error *err, wc_api_error *e);
 

@@ -93,6 +93,44 @@ test_forecast_files(const char *dir)
 	run_result_free(&r);
 }
 
+/* A request log not sorted by arrival replays as the sorted one does
+ * (the same JSON, bit for bit), with a note saying it was sorted; an
+ * impossible budget prints 0 servers and no NaN. */
+static void
+test_unsorted_replay_and_budget_text(const char *dir)
+{
+	char *sorted = path_join(dir, "sorted.json"), *shuffled = path_join(dir, "shuffled.json");
+	write_text(sorted, "{\"request_timestamps\":[1000.0,1001.5,1001.5,1003.25,1007.0],"
+	                   "\"input_lens\":[300,1200,40,900,500],\"output_lens\":[200,60,300,120,80],"
+	                   "\"e2els\":[3,2,4,2.5,1]}");
+	write_text(shuffled, "{\"request_timestamps\":[1003.25,1000.0,1007.0,1001.5,1001.5],"
+	                     "\"input_lens\":[900,300,500,1200,40],\"output_lens\":[120,200,80,60,300],"
+	                     "\"e2els\":[2.5,3,1,2,4]}");
+	run_result a, b;
+	const char *argv_a[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", sorted,
+		                 "--horizon", "12", "--replicas", "2", "--json", NULL };
+	const char *argv_b[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay",
+		                 shuffled, "--horizon", "12", "--replicas", "2", "--json", NULL };
+	CHECK_INT(run_wattcast(argv_a, NULL, &a), 0);
+	CHECK_INT(run_wattcast(argv_b, NULL, &b), 0);
+	CHECK_INT(a.status, 0);
+	CHECK_INT(b.status, 0);
+	CHECK(a.out && b.out && strcmp(a.out, b.out) == 0);
+	CHECK(!a.err || !strstr(a.err, "not in arrival order"));
+	CHECK_CONTAINS(b.err, "not in arrival order (2 requests before an earlier one); replayed sorted by arrival");
+	run_result_free(&a);
+	run_result_free(&b);
+	const char *plan[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "4",
+		               "--horizon", "20", "--budget", "300", NULL };
+	CHECK_INT(run_wattcast(plan, NULL, &a), 0);
+	CHECK_INT(a.status, 0);
+	CHECK_CONTAINS(a.out, "budget plan: 0 servers: not even one keeps the aggregate p95");
+	CHECK(a.out && !strstr(a.out, "nan"));
+	run_result_free(&a);
+	free(sorted);
+	free(shuffled);
+}
+
 /* A run folder with a request log: an A100 serving two bursts. */
 static char *
 synthetic_run(const char *dir, const char *name, double offset)
@@ -226,6 +264,19 @@ test_fit_and_validate(const char *dir)
 	CHECK_NEAR(json_real_value(json_object_get(resp, "tau_s")), tau, 1e-9 * tau);
 	json_decref(j);
 	run_result_free(&r);
+	/* --measured replays the run's own two arrivals and lengths over its
+	 * window (19.75 s of power, not the default 600 s horizon), and says
+	 * that the band is the replicas' Monte-Carlo spread. */
+	const char *meas[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--measured", a,
+		               "--utc-offset", "0", "--replicas", "2", NULL };
+	CHECK_INT(run_wattcast(meas, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "replay workload, 19.75 s x 2 replicas");
+	CHECK_CONTAINS(r.out, "its own 2 arrivals (from requests) over its window of 19.75 s");
+	CHECK_CONTAINS(r.out, "Monte-Carlo spread [5 %, 95 %] over replicas");
+	CHECK_CONTAINS(r.out, "output_tokens                         500");
+	CHECK_CONTAINS(r.out, "(P0 85.0 W/GPU"); /* the run's measured idle */
+	run_result_free(&r);
 	free(a);
 	free(b);
 	free(c);
@@ -239,6 +290,7 @@ main(void)
 	char *dir = test_tmpdir("cli_envelope");
 	test_bad_inputs(dir);
 	test_forecast_files(dir);
+	test_unsorted_replay_and_budget_text(dir);
 	test_fit_and_validate(dir);
 	free(dir);
 	return check_report("test_cli_envelope");

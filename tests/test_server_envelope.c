@@ -70,6 +70,36 @@ test_bad_inputs(void)
 	             413, "simulation_too_large", "/max_fleet");
 	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,\"replicas\":3}", 422,
 	             "unknown_field", "/replicas");
+	/* The work bound counts the requests drawn, not only bins x servers. */
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e6},\"horizon_s\":86400,\"replicas\":1}",
+	             413, "simulation_too_large", "/workload/rate");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e6},\"horizon_s\":86400,\"replicas\":11}",
+	             413, "simulation_too_large", "/workload/rate");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e6},\"horizon_s\":3600,\"replicas\":1}",
+	             413, "simulation_too_large", "/workload/rate");
+	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e4},\"budget_w\":1e4}", 413,
+	             "simulation_too_large", "/workload/rate");
+	/* Burstiness below its range would stop simulated time. */
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"bursty\",\"rate\":4,\"burstiness\":1e-300}}", 422,
+	             "invalid_value", "/workload/burstiness");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"bursty\",\"rate\":4,\"burstiness\":1e-9}}", 422,
+	             "invalid_value", "/workload/burstiness");
+}
+
+/* The plan's documented defaults (horizon 600 s, max_fleet 1000) answer:
+ * the bound charges the servers the plan can simulate under the budget. */
+static void
+test_budget_defaults(void)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/plan/budget"),
+	               "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":10000}", &r);
+	CHECK_INT(r.status, 200);
+	const json_t *p = json_object_get(r.json, "plan");
+	CHECK_INT(json_integer_value(json_object_get(p, "max_fleet")), 1000);
+	CHECK(json_integer_value(json_object_get(p, "fleet_size")) > 10);
+	CHECK(json_integer_value(json_object_get(p, "servers_simulated")) < 1000);
+	http_reply_free(&r);
 }
 
 static const char body[] = "{" CFG ",\"workload\":{\"type\":\"bursty\",\"rate\":3,\"burstiness\":0.5,"
@@ -217,6 +247,7 @@ main(void)
 	test_bad_inputs();
 	test_deterministic_and_same_as_cli();
 	test_budget();
+	test_budget_defaults();
 	test_profile_and_service(&hot, &paper);
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);

@@ -1,0 +1,102 @@
+/*
+ * `wattcast envelope --measured RUN_DIR` (docs/envelopes.md, "Replaying a
+ * measured run"): the run folder read as `validate envelope` reads it,
+ * and its first load window turned into the envelope's own workload --
+ * the run's arrivals with their token counts, over the run's window
+ * (the requests still running at its start simulated first, as a
+ * warm-up), at the meter's cadence -- with its measured group trace and
+ * metrics to print and draw beside the prediction.
+ */
+#include "cli_envelope.h"
+#include "cli_replay.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/grow.h"
+
+/* Copy n doubles (NULL stays NULL). */
+static int
+copy_array(const double *src, size_t n, double **dst)
+{
+	free(*dst);
+	*dst = NULL;
+	if (!src)
+		return WC_OK;
+	if (!(*dst = wc_alloc_array(n ? n : 1, sizeof **dst)))
+		return WC_ENOMEM;
+	if (n)
+		memcpy(*dst, src, n * sizeof **dst);
+	return WC_OK;
+}
+
+static int
+take_workload(const cli_check *c, cli_envelope_inputs *in, wc_envelope_workload *w)
+{
+	const wc_envelope_workload *rw = &c->run.workload;
+	size_t n = rw->n_arrivals;
+	if (copy_array(rw->arrival_s, n, &in->arrival_s) || copy_array(rw->arrival_input, n, &in->arrival_in) ||
+	    copy_array(rw->arrival_output, n, &in->arrival_out))
+		return WC_ENOMEM;
+	*w = *rw;
+	w->arrival_s = in->arrival_s;
+	w->arrival_input = in->arrival_in;
+	w->arrival_output = in->arrival_out;
+	in->n_arrivals = n;
+	return WC_OK;
+}
+
+static int
+take_trace(const wc_trace_replay *r, cli_envelope_inputs *in)
+{
+	free(in->measured_t);
+	free(in->measured_w);
+	in->measured_t = wc_alloc_array(r->n_power ? r->n_power : 1, sizeof(double));
+	in->measured_w = wc_alloc_array(r->n_power ? r->n_power : 1, sizeof(double));
+	if (!in->measured_t || !in->measured_w)
+		return WC_ENOMEM;
+	for (size_t i = 0; i < r->n_power; i++) {
+		in->measured_t[i] = r->power_t[i];
+		in->measured_w[i] = r->power_w[i] * r->tp;
+	}
+	in->n_measured = r->n_power;
+	return WC_OK;
+}
+
+int
+cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defaults, const wc_params *p,
+                  int max_running, wc_service_choice service, cli_envelope_inputs *in, wc_envelope_workload *w,
+                  cli_measured_window *win)
+{
+	cli_run_set set = { 0 };
+	char *dirs[1] = { (char *)dir };
+	int rc;
+	if ((rc = cli_run_set_load(cmd, dirs, 1, defaults, 1, &set)) != CLI_OK ||
+	    (rc = cli_run_set_prepare(cmd, &set, p, max_running, service)) != CLI_OK) {
+		cli_run_set_free(&set);
+		return rc;
+	}
+	const wc_trace_replay *r = &set.replays[0];
+	const cli_check *c = &set.checks[0];
+	if (r->n_arrivals == 0) {
+		cli_run_set_free(&set);
+		return cli_fail(cmd, "--measured %s: the run's window has no request to replay", dir);
+	}
+	if (take_workload(c, in, w) != WC_OK || take_trace(r, in) != WC_OK) {
+		cli_run_set_free(&set);
+		return cli_fail(cmd, "out of memory");
+	}
+	win->horizon_s = c->run.horizon_s;
+	win->warmup_s = c->run.warmup_s;
+	win->sample_s = c->run.sample_s;
+	win->idle_w = r->idle_w;
+	win->metrics = r->metrics;
+	win->runs = set.n;
+	snprintf(win->run_id, sizeof win->run_id, "%s", r->run_id);
+	snprintf(win->arrival_source, sizeof win->arrival_source, "%s",
+	         c->run.arrival_source ? c->run.arrival_source : "");
+	cli_run_set_free(&set);
+	return CLI_OK;
+}

@@ -1,0 +1,212 @@
+/*
+ * The envelope's safety limits and power map (docs/envelopes.md, "Board
+ * limit", "Workloads", "Power"): sustained power never above the board's
+ * limit x G (one A100 under Poisson 4 req/s with the paper profile's
+ * capacity model, and a fleet); the limiter keeps every 1-s mean at or
+ * below its limit; a prefill-aware law's prefill increment is
+ * max(0, A - D(n)), not a constant; burstiness outside its range and
+ * simulations drawing too many requests refused with the field named;
+ * the budget plan's server bound charges what the plan can simulate.
+ */
+#include "predict/envelope_internal.h"
+#include "predict/predict.h"
+#include "tests/support/check.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static wc_params paper;
+
+static wc_config
+a100(int tp)
+{
+	wc_config c = WC_CONFIG_INIT;
+	c.platform = "A100";
+	c.tp = tp;
+	c.arch = wc_model_lookup("Qwen3-8B");
+	c.active_params_b = c.arch->active_params_b;
+	return c;
+}
+
+static void
+poisson(wc_envelope_workload *w, double rate)
+{
+	wc_envelope_workload_init(w);
+	w->kind = WC_ENVELOPE_POISSON;
+	w->rate = rate;
+}
+
+/* One A100 at 4 req/s with 512/256 tokens: the law alone averages well
+ * above the board's 400 W (the paper law's dynamic power at the running
+ * count this load builds, plus prefill); the envelope must not. */
+static void
+test_board_limit(void)
+{
+	wc_config c = a100(1);
+	wc_capacity_service_store cs;
+	wc_service_times st;
+	wc_power_map_law store;
+	wc_power_map pm;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_envelope_result r;
+	wc_error err;
+	CHECK_INT(wc_capacity_service(&paper, &c, &cs, &st, &err), WC_OK);
+	CHECK_INT(wc_power_map_from_law(&paper, &c, NULL, &store, &pm, &err), WC_OK);
+	const double limit = wc_platform_lookup("A100")->max_power_w;
+	CHECK(fabs(pm.max_w - limit) < 1e-9);
+	/* Without the limit the map would go over it at this load. */
+	CHECK(pm.idle_w + pm.dynamic_w(pm.ctx, 64) + pm.prefill_w > limit);
+	poisson(&w, 4.0);
+	wc_envelope_options_init(&o);
+	o.horizon_s = 300;
+	o.replicas = 3;
+	o.threads = 2;
+	o.fleet_size = 2;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_OK);
+	fprintf(stderr, "A100 Poisson 4/s: mean %.1f W, p50 %.1f W, p95 %.1f W, max %.1f W (limit %g W)\n",
+	        r.server.mean_w.value, r.server.p50_w.value, r.server.p95_w.value, r.server.max_w.value, limit);
+	CHECK(r.server.mean_w.hi <= limit + 1e-6);
+	CHECK(r.server.p50_w.hi <= limit + 1e-6);
+	/* Every 1-s mean of every replica's band, one server and the fleet. */
+	for (size_t k = 0; k < r.server_band.n_bins; k++) {
+		CHECK(r.server_band.p95_w[k] <= limit + 1e-6);
+		CHECK(r.fleet_band.p95_w[k] <= 2 * limit + 1e-6);
+	}
+	/* The load is high: the limit binds rather than the law sitting below it. */
+	CHECK(r.server.mean_w.value > 0.9 * limit);
+	wc_envelope_result_clear(&r);
+}
+
+static void
+test_limiter(void)
+{
+	double x[200];
+	for (int i = 0; i < 200; i++)
+		x[i] = i % 37 < 5 ? 900.0 : (i < 100 ? 450.0 : 100.0);
+	wc_response_limit(x, 200, 0.05, 1.0, 400.0);
+	int over = 0;
+	for (int k = 0; k + 20 <= 200; k++) {
+		double s = 0.0;
+		for (int j = k; j < k + 20; j++)
+			s += x[j];
+		CHECK(s / 20 <= 400.0 + 1e-9);
+	}
+	for (int i = 0; i < 200; i++)
+		over += x[i] > 400.0;
+	CHECK(over > 0); /* short bursts above the limit stay */
+	CHECK(x[199] == 100.0); /* quiet stretches untouched */
+}
+
+/* A prefill-aware law: a bin spent prefilling draws max(D(n), A). */
+static void
+test_prefill_level(void)
+{
+	wc_params pp = WC_PARAMS_INIT;
+	wc_config c = a100(1);
+	wc_power_map_law store;
+	wc_power_map pm;
+	wc_error err;
+	wc_params_default_prefill(&pp);
+	CHECK_INT(wc_power_map_from_law(&pp, &c, NULL, &store, &pm, &err), WC_OK);
+	const double a = pm.prefill_level_w;
+	CHECK(a > 0);
+	/* phi = 1: A is the headroom from idle to the board's limit. */
+	CHECK(fabs(a - (400.0 - pm.idle_w)) < 1e-6 * a);
+	double lo = pm.dynamic_w(pm.ctx, 1), hi = pm.dynamic_w(pm.ctx, 256);
+	CHECK(lo < a);
+	double g[4] = { 0 };
+	wc_response_grid grid = { 1.0, 4, g, NULL, NULL };
+	wc_response_state s;
+	wc_response_state_init(&s, pm.idle_w, pm.prefill_w, 0.0);
+	wc_response_state_level(&s, a);
+	wc_response_add(&grid, &s, 0, 1, 1, lo, 1.0);   /* prefill at n = 1: A */
+	wc_response_add(&grid, &s, 1, 2, 1, lo, 0.5);   /* half the bin: halfway */
+	wc_response_add(&grid, &s, 2, 3, 256, fmax(hi, a + 10), 1.0); /* D above A: D */
+	CHECK(fabs(g[0] - a) < 1e-9);
+	CHECK(fabs(g[1] - (lo + 0.5 * (a - lo))) < 1e-9);
+	CHECK(fabs(g[2] - fmax(hi, a + 10)) < 1e-9);
+	/* The published law has no level: a constant increment. */
+	CHECK_INT(wc_power_map_from_law(&paper, &c, NULL, &store, &pm, &err), WC_OK);
+	CHECK(pm.prefill_level_w == 0.0 && pm.prefill_w > 0);
+	wc_params_clear(&pp);
+}
+
+static void
+test_refusals(void)
+{
+	wc_config c = a100(1);
+	wc_roofline_standin rs;
+	wc_service_times st;
+	wc_power_map_law store;
+	wc_power_map pm;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_envelope_result r;
+	wc_error err;
+	CHECK_INT(wc_roofline_standin_init(&rs, &c, &err), WC_OK);
+	wc_roofline_standin_service(&rs, &st);
+	CHECK_INT(wc_power_map_from_law(&paper, &c, NULL, &store, &pm, &err), WC_OK);
+	wc_envelope_options_init(&o);
+	poisson(&w, 4.0);
+	w.kind = WC_ENVELOPE_BURSTY;
+	const double bad[] = { 1e-300, 1e-9, 0.005, 1001, NAN };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		w.burstiness = bad[i];
+		CHECK_INT(wc_envelope_workload_check(&w, &err), WC_EINVAL);
+		CHECK(strncmp(err.msg, "burstiness:", 11) == 0);
+	}
+	w.burstiness = WC_ENVELOPE_MIN_BURSTINESS;
+	CHECK_INT(wc_envelope_workload_check(&w, &err), WC_OK);
+	/* The burstiest accepted workload still advances the clock. */
+	o.horizon_s = 60;
+	o.replicas = 2;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_OK);
+	CHECK(r.server.mean_w.value > pm.idle_w);
+	wc_envelope_result_clear(&r);
+	/* 10^6 req/s for a day: refused before anything runs, naming the rate. */
+	poisson(&w, 1e6);
+	o.horizon_s = 86400;
+	o.replicas = 1;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_EINVAL);
+	CHECK(strncmp(err.msg, "rate:", 5) == 0);
+	CHECK(fabs(wc_envelope_workload_requests(&w, 10, 86400) - 1e6 * 86410) < 1);
+	/* A rate profile: its integral, the first rate over the warm-up. */
+	double until[2] = { 10, 20 }, rate[2] = { 1, 3 };
+	w.n_profile = 2;
+	w.profile_until_s = until;
+	w.profile_rate = rate;
+	CHECK(fabs(wc_envelope_workload_requests(&w, 5, 30) - (5 + 10 + 3 * 20)) < 1e-9);
+}
+
+static void
+test_budget_servers(void)
+{
+	wc_power_map pm = { 0 };
+	pm.idle_w = 60;
+	pm.tp = 1;
+	wc_budget_options bo = { 20000, WC_BUDGET_P95, 1000, 1.0 };
+	/* 20 kW over 60 W idle: 334 servers surely exceed it; doubling stops by 512. */
+	CHECK(wc_envelope_budget_servers(&bo, &pm, WC_FLEET_INDEPENDENT) == 512);
+	bo.budget_w = 1e6;
+	CHECK(wc_envelope_budget_servers(&bo, &pm, WC_FLEET_INDEPENDENT) == 1000);
+	bo.budget_w = 100;
+	CHECK(wc_envelope_budget_servers(&bo, &pm, WC_FLEET_INDEPENDENT) == 2);
+	CHECK(wc_envelope_budget_servers(&bo, &pm, WC_FLEET_ROUND_ROBIN) == 2 * 3);
+}
+
+int
+main(void)
+{
+	gsl_set_error_handler_off();
+	wc_params_default(&paper);
+	test_board_limit();
+	test_limiter();
+	test_prefill_level();
+	test_refusals();
+	test_budget_servers();
+	wc_params_clear(&paper);
+	return check_report("test_envelope_limits");
+}
