@@ -12,9 +12,10 @@
 static const char predict_usage[] =
 	"usage: wattcast predict inference --platform NAME (--active-params B | --model NAME)\n"
 	"                                  --concurrency N [--tp G] [--weights bf16|fp8|int4]\n"
-	"                                  [--kv bf16|fp8] [--sm-clock MHZ]\n"
+	"                                  [--kv bf16|fp8] [--sm-clock MHZ | --power-cap W]\n"
 	"                                  [--input-tokens N --output-tokens N [--rate R]\n"
-	"                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]]\n"
+	"                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"
+	"                                   [--gpu-memory-utilization U]]\n"
 	"                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
 	"                                   [--total-params B] [--experts E --experts-per-token k]]\n"
 	"                                  [--params FILE | --profile paper] [--json]\n\n"
@@ -29,13 +30,19 @@ static const char predict_usage[] =
 	"hour and, with a price or a carbon intensity (flags or the parameter file's\n"
 	"defaults), cost and CO2 per request, per million output tokens and per hour.\n"
 	"--rate R answers an open loop of R requests/s instead (--concurrency is then the\n"
-	"engine's limit). The architecture comes from --model's catalog entry; the\n"
+	"engine's limit). --sm-clock locks the SM clock (within the platform's range);\n"
+	"--power-cap W (per GPU) gives the clock the GPU settles at under that cap, from\n"
+	"the law itself; both change power, latency, throughput and energy together.\n"
+	"More requests than the KV cache holds (vLLM's gpu_memory_utilization, default\n"
+	"0.9) are not refused: fewer run, with a warning. Only weights that do not fit are.\n"
+	"The architecture comes from --model's catalog entry; the\n"
 	"--layers ... flags give it (or override it) explicitly.\n"
 	"Fine-tuning energy: wattcast predict finetune --help.\n";
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
-       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_TOTAL, OPT_EXPERTS, OPT_TOPK };
+       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_TOTAL, OPT_EXPERTS, OPT_TOPK, OPT_CAP,
+       OPT_GMU };
 
 static int
 print_human(const wc_inference_query *q, const wc_inference_prediction *pr, const char *name,
@@ -46,7 +53,7 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	       c->platform, c->tp, c->active_params_b, c->running, wc_precision_name(c->weights),
 	       wc_precision_name(c->kv));
 	if (c->sm_clock_mhz > 0)
-		printf(", sm clock %g MHz", c->sm_clock_mhz);
+		printf(", sm clock %.0f MHz", c->sm_clock_mhz);
 	printf("\n  node power     %8.1f W", pr->power.node_power_w);
 	if (pr->has_interval)
 		printf("   95 %% interval %.1f-%.1f W (%d draws)", pr->node_lo_w, pr->node_hi_w, pr->n_draws);
@@ -66,7 +73,7 @@ typedef struct {
 	wc_inference_query q;
 	int json, have_active, have_conc, help, have_in, have_out, have_rate;
 	long tp;
-	double price, co2;
+	double price, co2, power_cap;
 	/* explicit architecture facts (-1 = not given) */
 	long arch_int[6];
 	double total_b;
@@ -95,6 +102,10 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
 	case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
 	case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->total_b); break;
+	case OPT_CAP: rc = cli_parse_double(cmd, "--power-cap", optarg, 0, 0, &a->power_cap); break;
+	case OPT_GMU:
+		rc = cli_parse_double(cmd, "--gpu-memory-utilization", optarg, 0, 0, &c->gpu_memory_utilization);
+		break;
 	case OPT_LAYERS:
 	case OPT_KV_HEADS:
 	case OPT_HEAD_DIM:
@@ -140,6 +151,8 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		{ "total-params", required_argument, NULL, OPT_TOTAL },
 		{ "experts", required_argument, NULL, OPT_EXPERTS },
 		{ "experts-per-token", required_argument, NULL, OPT_TOPK },
+		{ "power-cap", required_argument, NULL, OPT_CAP },
+		{ "gpu-memory-utilization", required_argument, NULL, OPT_GMU },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -252,6 +265,8 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		return cli_usage_error(cmd, "--concurrency is required (0 = idle), or --rate");
 	if (a->params_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
+	if (a->power_cap > 0 && c->sm_clock_mhz > 0)
+		return cli_usage_error(cmd, "give at most one of --sm-clock and --power-cap");
 	c->tp = (int)a->tp;
 	return CLI_OK;
 }
@@ -278,6 +293,7 @@ config_error(const char *cmd, const wc_error *err)
 		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" }, { "rate", "--rate" },
 		{ "model", "--model" }, { "architecture", "--layers/--kv-heads/--head-dim" },
 		{ "active_params_b", "--active-params" }, { "sm_clock_mhz", "--sm-clock" },
+		{ "power_cap_w", "--power-cap" }, { "gpu_memory_utilization", "--gpu-memory-utilization" },
 	};
 	if (err->code != WC_EINVAL)
 		return cli_fail(cmd, "%s", err->msg);
@@ -349,6 +365,10 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
+	if (a->power_cap > 0 && wc_predict_power_cap(pred, &a->q, a->power_cap, &a->q.config.sm_clock_mhz, &err)) {
+		rc = config_error(cmd, &err);
+		goto done;
+	}
 	if (want_cap ? wc_predict_capacity(pred, &a->q, a->price, a->co2, &cap, &err)
 	             : wc_predict_memory_check(params, &a->q.config, &max_fit, &err)) {
 		rc = config_error(cmd, &err);
@@ -356,8 +376,9 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 	}
 	if (want_cap) {
 		max_fit = cap.max_concurrency_fit;
-		if (a->q.config.request_rate > 0)
-			a->q.config.running = cap.value[WC_CAPQ_RUNNING];
+		/* the headline's power at the count that runs (an open loop's
+		 * solved n; fewer than asked when the KV cache is full) */
+		a->q.config.running = cap.value[WC_CAPQ_RUNNING];
 	}
 	if (wc_predict_inference(pred, &a->q, &out, &err) != WC_OK) {
 		rc = config_error(cmd, &err);
@@ -389,7 +410,7 @@ predict_inference(int argc, char **argv)
 {
 	const char *cmd = "predict inference";
 	predict_args a = { .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1, .price = NAN,
-		           .co2 = NAN, .arch_int = { -1, -1, -1, -1, -1, -1 } };
+		           .co2 = NAN, .power_cap = 0, .arch_int = { -1, -1, -1, -1, -1, -1 } };
 	int rc;
 	if ((rc = parse_predict_flags(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;

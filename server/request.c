@@ -432,8 +432,9 @@ capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_predict
 		return -1;
 	}
 	*max_fit = cap->max_concurrency_fit;
-	if (r->q.config.request_rate > 0)
-		r->q.config.running = cap->value[WC_CAPQ_RUNNING];
+	/* the headline's power at the count that runs (an open loop's solved
+	 * n; fewer than asked when the KV cache is full) */
+	r->q.config.running = cap->value[WC_CAPQ_RUNNING];
 	return 0;
 }
 

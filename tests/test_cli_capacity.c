@@ -50,8 +50,10 @@ predict(void)
 
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Llama-3.1-405B", "--concurrency", "8"),
 	            "--tp: the weights need 810.0 GB but 1 x 80 GB of H100 hold 72.0 GB");
-	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "900",
-	                 "--input-tokens", "4000", "--output-tokens", "1000"), "--concurrency: 900 requests of 5000 tokens");
+	/* One request longer than the KV cache cannot run at all: refused.
+	 * More requests than it holds are answered (fewer run). */
+	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "9",
+	                 "--input-tokens", "400000", "--output-tokens", "1000"), "--input-tokens: one request of 401000");
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
 	                 "--input-tokens", "-5", "--output-tokens", "10"), "--input-tokens");
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--rate", "0",
