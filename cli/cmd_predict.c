@@ -54,6 +54,9 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	       wc_precision_name(c->kv));
 	if (c->sm_clock_mhz > 0)
 		printf(", sm clock %.0f MHz", c->sm_clock_mhz);
+	if (q->power_cap_w > 0)
+		printf(c->sm_clock_mhz > 0 ? " (settled under a %g W cap per GPU)" : ", power cap %g W per GPU (does not bind)",
+		       q->power_cap_w);
 	printf("\n  node power     %8.1f W", pr->power.node_power_w);
 	if (pr->has_interval)
 		printf("   95 %% interval %.1f-%.1f W (%d draws)", pr->node_lo_w, pr->node_hi_w, pr->n_draws);
@@ -365,6 +368,7 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
+	a->q.power_cap_w = a->power_cap;
 	if (a->power_cap > 0 && wc_predict_power_cap(pred, &a->q, a->power_cap, &a->q.config.sm_clock_mhz, &err)) {
 		rc = config_error(cmd, &err);
 		goto done;

@@ -25,7 +25,7 @@
 static const char *const known_fields[] = {
 	"platform", "tp", "active_params_b", "model", "concurrency", "running_series",
 	"dt_s", "weights", "kv_cache", "sm_clock_mhz", "input_tokens", "output_tokens", "rate",
-	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", NULL,
+	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", "power_cap_w", "gpu_memory_utilization", NULL,
 };
 
 static int
@@ -214,6 +214,8 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	                get_number(obj, "output_tokens", 1, 1, &c->output_tokens, e) < 0))
 		return -1;
 	if (get_number(obj, "rate", 0, 0, &c->request_rate, e) < 0 ||
+	    get_number(obj, "power_cap_w", 0, 0, &r->power_cap_w, e) < 0 ||
+	    get_number(obj, "gpu_memory_utilization", 0, 0, &c->gpu_memory_utilization, e) < 0 ||
 	    get_number(obj, "price_per_kwh", 0, 1, &r->price_per_kwh, e) < 0 ||
 	    get_number(obj, "grams_co2_per_kwh", 0, 1, &r->grams_co2_per_kwh, e) < 0)
 		return -1;
@@ -393,7 +395,8 @@ predictor_error(const wc_error *err, wc_api_error *e)
 	size_t n = strcspn(err->msg, ": ");
 	static const char *const fields[] = { "platform", "tp", "active_params_b", "running", "running_series",
 	                                      "dt_s", "sm_clock_mhz", "concurrency", "input_tokens",
-	                                      "output_tokens", "rate", "model", "architecture", NULL };
+	                                      "output_tokens", "rate", "model", "architecture", "power_cap_w",
+	                                      "gpu_memory_utilization", NULL };
 	if (err->msg[n] == ':' && n + 1 < sizeof field) {
 		for (const char *const *f = fields; *f; f++) {
 			size_t fl = strlen(*f);
@@ -457,6 +460,17 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 	/* On the heap: handler stacks are small (server_internal.h). */
 	if (r.want_capacity && !(cap = malloc(sizeof *cap))) {
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		goto done;
+	}
+	if (r.power_cap_w > 0 && r.q.config.sm_clock_mhz > 0) {
+		wc_api_error_set(e, 422, "conflicting_fields", "/power_cap_w",
+		                 "power_cap_w: give either power_cap_w or sm_clock_mhz, not both");
+		goto done;
+	}
+	r.q.power_cap_w = r.power_cap_w;
+	if (r.power_cap_w > 0 &&
+	    wc_predict_power_cap(st->pred, &r.q, r.power_cap_w, &r.q.config.sm_clock_mhz, &err) != WC_OK) {
+		predictor_error(&err, e);
 		goto done;
 	}
 	if (capacity_answer(&r, st, cap, &max_fit, e) != 0)

@@ -312,6 +312,7 @@ typedef struct {
 	int have_arch;           /* q.config.arch points at `arch` */
 	int want_capacity;       /* output_tokens (and input_tokens) were given */
 	double price_per_kwh, grams_co2_per_kwh; /* NaN = the parameter file's */
+	double power_cap_w;      /* > 0: settle the clock under this cap per GPU */
 } wc_inference_request;
 
 /** Turn one request object into `r`; strings are borrowed from `item`.
