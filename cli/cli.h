@@ -82,6 +82,7 @@ void cli_created_time(char out[24]);
 int cli_fit_finetune(int argc, char **argv);
 int cli_validate_finetune(int argc, char **argv);
 int cli_predict_finetune(int argc, char **argv);
+
 int cli_simulate_finetune(int argc, char **argv);
 /* wattcast ingest of fine-tuning run folders (cli/cmd_ingest_finetune.c):
  * one flag (by its long name without "--") into the defaults, and the

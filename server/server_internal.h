@@ -29,6 +29,7 @@ struct mg_context;
 /* ------------------------------------------------------------ rendering */
 
 /** New reference: the JSON object of one inference prediction. */
+json_t *wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const char *params_version);
 json_t *wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pred,
                           const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version);
@@ -380,6 +381,7 @@ void wc_envelope_library_error(const wc_error *err, wc_api_error *e);
 
 /* Routes. */
 void wc_route_predict_inference(wc_request *req, wc_response *res);
+void wc_route_predict_flexibility(wc_request *req, wc_response *res);
 void wc_route_predict_batch(wc_request *req, wc_response *res);
 void wc_route_predict_finetune(wc_request *req, wc_response *res);
 void wc_route_predict_finetune_batch(wc_request *req, wc_response *res);
