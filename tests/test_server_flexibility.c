@@ -4,7 +4,9 @@
  * reports both; POST /v1/predict/flexibility answers the sweep with the
  * fields the API names, the same numbers as `wattcast predict flexibility
  * --json`; a cap at or below idle power, a clock outside the platform's
- * range and bad sweep fields are refused with 422 naming the field.
+ * range and bad sweep fields are refused with 422 naming the field. And
+ * over every built-in profile and both routes, every energy figure comes
+ * from the headline node power (energy per hour x 1000 = node power).
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -104,19 +106,55 @@ sweep(void)
 	expect_422("/v1/predict/flexibility", "{" BODY ",\"sm_clock_mhz\":1500}", "/sm_clock_mhz", "the sweep sets");
 }
 
+static void
+consistency(void)
+{
+	static const char *const profiles[] = { "paper", "paper-prefill" };
+	static const char *const loads[] = {
+		"\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":4,\"input_tokens\":600,"
+		"\"output_tokens\":600",
+		"\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":2,\"input_tokens\":1000,"
+		"\"output_tokens\":300",
+		"\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-32B\",\"concurrency\":32,\"input_tokens\":1000,"
+		"\"output_tokens\":512",
+	};
+	char body[512];
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 3; j++) {
+			snprintf(body, sizeof body, "{%s,\"profile\":\"%s\",\"power_cap_w\":350}", loads[j], profiles[i]);
+			json_t *a = post("/v1/predict/inference", body, 200);
+			const json_t *c = json_object_get(a, "capacity");
+			double P = num(a, "node_power_w");
+			CHECK_NEAR(num(c, "energy_per_hour_kwh") * 1000, P, 1e-6 * P);
+			CHECK_NEAR(num(c, "energy_per_output_token_j") * num(c, "throughput_tok_s"), P, 1e-6 * P);
+			json_decref(a);
+			snprintf(body, sizeof body, "{%s,\"profile\":\"%s\",\"steps\":4}", loads[j], profiles[i]);
+			a = post("/v1/predict/flexibility", body, 200);
+			for (size_t k = 0; k < json_array_size(json_object_get(a, "steps")); k++) {
+				const json_t *s = json_array_get(json_object_get(a, "steps"), k);
+				CHECK_NEAR(num(s, "energy_per_output_token_j") * num(s, "throughput_tok_s"), num(s, "node_power_w"),
+				           1e-6 * num(s, "node_power_w"));
+			}
+			json_decref(a);
+		}
+}
+
 int
 main(void)
 {
-	wc_params paper = WC_PARAMS_INIT;
+	wc_params paper = WC_PARAMS_INIT, prefill = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_default(&paper);
+	wc_params_default_prefill(&prefill);
+	const wc_params *sets[2] = { &paper, &prefill };
+	const char *sources[2] = { "profile:paper", "profile:paper-prefill" };
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	so.listen = "127.0.0.1:0";
 	so.threads = 2;
-	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	CHECK_INT(wc_server_start_profiles(&so, 2, sets, sources, &srv, &err), WC_OK);
 	if (!srv) {
 		fprintf(stderr, "%s\n", err.msg);
 		return check_report("test_server_flexibility");
@@ -124,9 +162,11 @@ main(void)
 	http_set_base(wc_server_port(srv));
 	cap();
 	sweep();
+	consistency();
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
 	wc_params_clear(&paper);
+	wc_params_clear(&prefill);
 	return check_report("test_server_flexibility");
 }
