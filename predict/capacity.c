@@ -329,8 +329,8 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 		off |= outside(f[i].v, f[i].lo, f[i].hi);
 	}
 	if (off)
-		warn(out, "capacity: calibrated on %s only at %s (%d rows: %s); this answer extrapolates the roofline "
-		     "from there", l->name, covered, cp->rows, cp->calibrated_on[0] ? cp->calibrated_on : "measured runs");
+		warn(out, "capacity: calibrated only at %s on %s (%d rows); other loads and lengths are extrapolated by "
+		     "the roofline", covered, l->name, cp->rows);
 }
 
 static void
@@ -377,10 +377,9 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	evaluate(&x, &pt, &lp, out->value, &out->over_capacity);
 	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
 	if (!out->open_loop && c->running > x.n_cap)
-		warn(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights, blocks of %d "
-		     "tokens) holds about %.0f of %g + %g tokens at a time: vLLM preempts the rest, so %.0f run and "
-		     "the others wait (latency includes the wait)", c->running,
-		     out->memory_available_gb - a.weight_bytes / 1e9, WC_CAPACITY_KV_BLOCK, x.n_cap, c->input_tokens,
+		warn(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
+		     "of %g + %g tokens: vLLM preempts the rest, so %.0f run and the others wait (latency includes it)",
+		     c->running, out->memory_available_gb - a.weight_bytes / 1e9, x.n_cap, c->input_tokens,
 		     c->output_tokens, x.n_cap);
 	if (out->open_loop) {
 		wc_capacity_times t;

@@ -61,7 +61,7 @@ typedef struct {
 } wc_inference_query;
 
 #define WC_WARN_MAX 10
-#define WC_WARN_LEN 320
+#define WC_WARN_LEN 200
 
 typedef struct {
 	wc_power power;

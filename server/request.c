@@ -445,7 +445,7 @@ json_t *
 wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 {
 	wc_inference_request r;
-	wc_inference_prediction pred;
+	wc_inference_prediction *pred = NULL;
 	wc_capacity_prediction *cap = NULL;
 	wc_error err;
 	double max_fit = NAN;
@@ -458,7 +458,7 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 	if (!(st = wc_profiles_select(pf, item, e)) || wc_inference_request_parse(item, st, &r, e) != 0)
 		goto done;
 	/* On the heap: handler stacks are small (server_internal.h). */
-	if (r.want_capacity && !(cap = malloc(sizeof *cap))) {
+	if (!(pred = malloc(sizeof *pred)) || (r.want_capacity && !(cap = malloc(sizeof *cap)))) {
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
 		goto done;
 	}
@@ -475,22 +475,23 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 	}
 	if (capacity_answer(&r, st, cap, &max_fit, e) != 0)
 		goto done;
-	if (wc_predict_inference(st->pred, &r.q, &pred, &err) != WC_OK) {
+	if (wc_predict_inference(st->pred, &r.q, pred, &err) != WC_OK) {
 		predictor_error(&err, e);
 		goto done;
 	}
 	/* Finite inputs can still overflow (tp x a huge clock factor); JSON
 	 * has no infinity, so say so instead of answering without a number. */
-	if (!isfinite(pred.power.node_power_w) || !isfinite(pred.power.per_gpu_power_w) ||
-	    !isfinite(pred.power.dynamic_w) || !isfinite(pred.power.idle_power_w)) {
+	if (!isfinite(pred->power.node_power_w) || !isfinite(pred->power.per_gpu_power_w) ||
+	    !isfinite(pred->power.dynamic_w) || !isfinite(pred->power.idle_power_w)) {
 		wc_api_error_set(e, 422, "invalid_value", "",
 		                 "the law gives a non-finite power for this configuration");
 		goto done;
 	}
-	if (!(out = wc_inference_json(&r.q, &pred, cap, max_fit, st->version)))
+	if (!(out = wc_inference_json(&r.q, pred, cap, max_fit, st->version)))
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
 done:
 	free(r.series);
 	free(cap);
+	free(pred);
 	return out;
 }
