@@ -89,6 +89,7 @@ int cli_fit_finetune(int argc, char **argv);
 int cli_calibrate_finetune(int argc, char **argv);
 int cli_validate_finetune(int argc, char **argv);
 int cli_predict_finetune(int argc, char **argv);
+
 int cli_simulate_finetune(int argc, char **argv);
 /* wattcast ingest of fine-tuning run folders (cli/cmd_ingest_finetune.c):
  * one flag (by its long name without "--") into the defaults, and the

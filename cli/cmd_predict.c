@@ -1,5 +1,5 @@
 /* wattcast predict inference: mean power of one configuration. */
-#include "cli.h"
+#include "cli_flexibility.h"
 #include "data/data.h"
 #include "predict/capacity.h"
 #include "predict/predict.h"
@@ -12,9 +12,10 @@
 static const char predict_usage[] =
 	"usage: wattcast predict inference --platform NAME (--active-params B | --model NAME)\n"
 	"                                  --concurrency N [--tp G] [--weights bf16|fp8|int4]\n"
-	"                                  [--kv bf16|fp8] [--sm-clock MHZ]\n"
+	"                                  [--kv bf16|fp8] [--sm-clock MHZ | --power-cap W]\n"
 	"                                  [--input-tokens N --output-tokens N [--rate R]\n"
-	"                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]]\n"
+	"                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"
+	"                                   [--gpu-memory-utilization U]]\n"
 	"                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
 	"                                   [--total-params B] [--experts E --experts-per-token k]]\n"
 	"                                  [--params FILE | --profile paper] [--json]\n\n"
@@ -29,13 +30,26 @@ static const char predict_usage[] =
 	"hour and, with a price or a carbon intensity (flags or the parameter file's\n"
 	"defaults), cost and CO2 per request, per million output tokens and per hour.\n"
 	"--rate R answers an open loop of R requests/s instead (--concurrency is then the\n"
-	"engine's limit). The architecture comes from --model's catalog entry; the\n"
+	"engine's limit). --sm-clock locks the SM clock (within the platform's range);\n"
+	"--power-cap W (per GPU) gives the clock the GPU settles at under that cap, from\n"
+	"the law itself; both change power, latency, throughput and energy together.\n"
+	"More requests than the KV cache holds (vLLM's gpu_memory_utilization, default\n"
+	"0.9) are not refused: fewer run, with a warning. Only weights that do not fit are.\n"
+	"The architecture comes from --model's catalog entry; the\n"
 	"--layers ... flags give it (or override it) explicitly.\n"
+	"Power flexibility: wattcast predict flexibility takes the same configuration\n"
+	"and load (with --input-tokens and --output-tokens) and sweeps clock locks\n"
+	"(--sweep clock, default) or power caps (--sweep power_cap) over the platform's\n"
+	"range in --steps N (default 12): node power, power shed, throughput, throughput\n"
+	"lost, energy per output token and the Power Flexibility Index per step, the knee\n"
+	"and the energy-optimal clock; --csv FILE and --svg FILE (power against\n"
+	"throughput, knee marked) write them too.\n"
 	"Fine-tuning energy: wattcast predict finetune --help.\n";
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
-       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_TOTAL, OPT_EXPERTS, OPT_TOPK };
+       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_TOTAL, OPT_EXPERTS, OPT_TOPK, OPT_CAP,
+       OPT_GMU, OPT_SWEEP, OPT_STEPS, OPT_CSV, OPT_SVG };
 
 static int
 print_human(const wc_inference_query *q, const wc_inference_prediction *pr, const char *name,
@@ -46,7 +60,10 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	       c->platform, c->tp, c->active_params_b, c->running, wc_precision_name(c->weights),
 	       wc_precision_name(c->kv));
 	if (c->sm_clock_mhz > 0)
-		printf(", sm clock %g MHz", c->sm_clock_mhz);
+		printf(", sm clock %.0f MHz", c->sm_clock_mhz);
+	if (q->power_cap_w > 0)
+		printf(c->sm_clock_mhz > 0 ? " (settled under a %g W cap per GPU)" : ", power cap %g W per GPU (does not bind)",
+		       q->power_cap_w);
 	printf("\n  node power     %8.1f W", pr->power.node_power_w);
 	if (pr->has_interval)
 		printf("   95 %% interval %.1f-%.1f W (%d draws)", pr->node_lo_w, pr->node_hi_w, pr->n_draws);
@@ -62,11 +79,14 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 
 /* What the command line asked for. */
 typedef struct {
+	const char *cmd;              /* "predict inference" or "predict flexibility" */
+	int flex;                     /* 1: predict flexibility */
+	cli_flex_options fo;
 	const char *params_path, *profile, *model;
 	wc_inference_query q;
 	int json, have_active, have_conc, help, have_in, have_out, have_rate;
 	long tp;
-	double price, co2;
+	double price, co2, power_cap;
 	/* explicit architecture facts (-1 = not given) */
 	long arch_int[6];
 	double total_b;
@@ -95,6 +115,31 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
 	case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
 	case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->total_b); break;
+	case OPT_CAP: rc = cli_parse_double(cmd, "--power-cap", optarg, 0, 0, &a->power_cap); break;
+	case OPT_SWEEP:
+		if (!a->flex)
+			return -1;
+		if (strcmp(optarg, "clock") != 0 && strcmp(optarg, "power_cap") != 0)
+			return cli_usage_error(cmd, "--sweep: expected clock or power_cap, got '%s'", optarg);
+		a->fo.by_cap = strcmp(optarg, "power_cap") == 0;
+		break;
+	case OPT_STEPS: {
+		long v;
+		if (!a->flex)
+			return -1;
+		rc = cli_parse_int(cmd, "--steps", optarg, 2, WC_FLEX_MAX_STEPS, &v);
+		a->fo.steps = (int)v;
+		break;
+	}
+	case OPT_CSV:
+	case OPT_SVG:
+		if (!a->flex)
+			return -1;
+		*(opt == OPT_CSV ? &a->fo.csv : &a->fo.svg) = optarg;
+		break;
+	case OPT_GMU:
+		rc = cli_parse_double(cmd, "--gpu-memory-utilization", optarg, 0, 0, &c->gpu_memory_utilization);
+		break;
 	case OPT_LAYERS:
 	case OPT_KV_HEADS:
 	case OPT_HEAD_DIM:
@@ -140,10 +185,16 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		{ "total-params", required_argument, NULL, OPT_TOTAL },
 		{ "experts", required_argument, NULL, OPT_EXPERTS },
 		{ "experts-per-token", required_argument, NULL, OPT_TOPK },
+		{ "power-cap", required_argument, NULL, OPT_CAP },
+		{ "gpu-memory-utilization", required_argument, NULL, OPT_GMU },
+		{ "sweep", required_argument, NULL, OPT_SWEEP },
+		{ "steps", required_argument, NULL, OPT_STEPS },
+		{ "csv", required_argument, NULL, OPT_CSV },
+		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd = "predict inference";
+	const char *cmd = a->cmd;
 	wc_config *c = &a->q.config;
 	int opt, rc;
 	cli_reset_getopt();
@@ -221,7 +272,7 @@ apply_architecture(const char *cmd, predict_args *a)
 static int
 check_predict_args(int argc, char **argv, predict_args *a)
 {
-	const char *cmd = "predict inference";
+	const char *cmd = a->cmd;
 	wc_config *c = &a->q.config;
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
@@ -252,6 +303,11 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		return cli_usage_error(cmd, "--concurrency is required (0 = idle), or --rate");
 	if (a->params_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
+	if (a->power_cap > 0 && c->sm_clock_mhz > 0)
+		return cli_usage_error(cmd, "give at most one of --sm-clock and --power-cap");
+	if (a->flex && (!a->have_out || a->power_cap > 0 || c->sm_clock_mhz > 0))
+		return cli_usage_error(cmd, "the sweep needs --input-tokens and --output-tokens and sets the clock itself "
+		                       "(no --sm-clock or --power-cap)");
 	c->tp = (int)a->tp;
 	return CLI_OK;
 }
@@ -278,6 +334,7 @@ config_error(const char *cmd, const wc_error *err)
 		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" }, { "rate", "--rate" },
 		{ "model", "--model" }, { "architecture", "--layers/--kv-heads/--head-dim" },
 		{ "active_params_b", "--active-params" }, { "sm_clock_mhz", "--sm-clock" },
+		{ "power_cap_w", "--power-cap" }, { "gpu_memory_utilization", "--gpu-memory-utilization" },
 	};
 	if (err->code != WC_EINVAL)
 		return cli_fail(cmd, "%s", err->msg);
@@ -349,6 +406,11 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
+	a->q.power_cap_w = a->power_cap;
+	if (a->power_cap > 0 && wc_predict_power_cap(pred, &a->q, a->power_cap, &a->q.config.sm_clock_mhz, &err)) {
+		rc = config_error(cmd, &err);
+		goto done;
+	}
 	if (want_cap ? wc_predict_capacity(pred, &a->q, a->price, a->co2, &cap, &err)
 	             : wc_predict_memory_check(params, &a->q.config, &max_fit, &err)) {
 		rc = config_error(cmd, &err);
@@ -356,8 +418,9 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 	}
 	if (want_cap) {
 		max_fit = cap.max_concurrency_fit;
-		if (a->q.config.request_rate > 0)
-			a->q.config.running = cap.value[WC_CAPQ_RUNNING];
+		/* the headline's power at the count that runs (an open loop's
+		 * solved n; fewer than asked when the KV cache is full) */
+		a->q.config.running = cap.value[WC_CAPQ_RUNNING];
 	}
 	if (wc_predict_inference(pred, &a->q, &out, &err) != WC_OK) {
 		rc = config_error(cmd, &err);
@@ -385,11 +448,11 @@ done:
 }
 
 static int
-predict_inference(int argc, char **argv)
+predict_inference(int argc, char **argv, int flex)
 {
-	const char *cmd = "predict inference";
-	predict_args a = { .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1, .price = NAN,
-		           .co2 = NAN, .arch_int = { -1, -1, -1, -1, -1, -1 } };
+	const char *cmd = flex ? "predict flexibility" : "predict inference";
+	predict_args a = { .cmd = cmd, .flex = flex, .fo = { 0, WC_FLEX_DEFAULT_STEPS, 0, NULL, NULL, config_error }, .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1, .price = NAN,
+		           .co2 = NAN, .power_cap = 0, .arch_int = { -1, -1, -1, -1, -1, -1 } };
 	int rc;
 	if ((rc = parse_predict_flags(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;
@@ -401,7 +464,10 @@ predict_inference(int argc, char **argv)
 		return rc;
 	if (!wc_params_level(&params, a.q.config.platform))
 		rc = unknown_platform(cmd, &params, a.q.config.platform);
-	else
+	else if (flex) {
+		a.fo.json = a.json;
+		rc = cli_flexibility_run(cmd, &params, &a.q, &a.fo);
+	} else
 		rc = predict_and_print(cmd, &a, &params);
 	wc_params_clear(&params);
 	return rc;
@@ -415,8 +481,10 @@ cli_cmd_predict(int argc, char **argv)
 		return argc < 2 ? CLI_USAGE : CLI_OK;
 	}
 	if (strcmp(argv[1], "inference") == 0)
-		return predict_inference(argc - 1, argv + 1);
+		return predict_inference(argc - 1, argv + 1, 0);
+	if (strcmp(argv[1], "flexibility") == 0)
+		return predict_inference(argc - 1, argv + 1, 1);
 	if (strcmp(argv[1], "finetune") == 0)
 		return cli_predict_finetune(argc - 1, argv + 1);
-	return cli_usage_error("predict", "unknown target '%s' (available: inference, finetune)", argv[1]);
+	return cli_usage_error("predict", "unknown target '%s' (available: inference, flexibility, finetune)", argv[1]);
 }

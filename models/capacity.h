@@ -151,10 +151,19 @@ typedef struct {
 	double eta, t0, t1, etac, tau;
 } wc_capacity_point;
 
-/** The platform numbers the model divides by, in SI units. */
+/** The platform numbers the model divides by, in SI units. A locked SM
+ *  clock scales the compute-bound terms (the decode step's compute and
+ *  every prefill) by f / f_max; the memory-bound term does not change
+ *  (docs/capacity.md, "Clocks and power caps"). */
 typedef struct {
 	double bandwidth_b_s, flops_s, memory_bytes;
+	double clock_ratio;   /* f / f_max of a locked clock; 0 = unlocked (1) */
 } wc_capacity_hw;
+
+/** f / f_max for `sm_clock_mhz` on `platform` (the catalog's maximum SM
+ *  clock); 0 when the clock is not locked (<= 0) or the catalog does not
+ *  know the platform's clock range. */
+double wc_capacity_clock_ratio(const char *platform, double sm_clock_mhz);
 
 /** Everything one closed-loop state gives (docs/capacity.md). */
 typedef struct {
@@ -184,6 +193,17 @@ double wc_capacity_memory_available(const wc_capacity_hw *hw, int tp, double res
  *  the weights alone do not; INFINITY when a request needs no memory). */
 double wc_capacity_max_concurrency(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,
                                    double reserve, double context);
+
+/** Tokens per KV-cache block (vLLM's default block size on GPUs). */
+#define WC_CAPACITY_KV_BLOCK 16
+/** How many requests run at once when the KV cache is allocated in
+ *  blocks as vLLM does (docs/capacity.md, "Memory as vLLM does it"): in
+ *  steady state a request holds its prompt and half its output on average,
+ *  plus half a block of rounding, and its recurrent state; the whole number
+ *  of such requests the memory left after the weights holds. 0 when the
+ *  weights alone do not fit; INFINITY when a request needs no memory. */
+double wc_capacity_running_fit(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double reserve,
+                               double in_tokens, double out_tokens);
 
 /* ------------------------------------------ binding a level's values */
 

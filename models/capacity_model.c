@@ -119,7 +119,9 @@ wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	 * cache over its mean context, and reads and writes its recurrent
 	 * state; the group shares the bytes and the FLOPs. */
 	double bytes = wc_capacity_weight_read(a, n) + n * (context * a->kv_bytes_per_token + 2.0 * a->state_bytes);
-	double compute = pt->etac * hw->flops_s;
+	/* The SM clock paces the tensor cores: compute-bound work runs at
+	 * f / f_max of the datasheet rate. */
+	double compute = pt->etac * hw->flops_s * (hw->clock_ratio > 0.0 ? hw->clock_ratio : 1.0);
 	out->t_mem = bytes / (G * pt->eta * hw->bandwidth_b_s);
 	out->t_cmp = 2.0 * a->active_params * n / (G * compute);
 	out->t_tp = tp > 1 ? a->layers * pt->tau * log2(G) : 0.0;
@@ -131,6 +133,15 @@ wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	out->latency_s = out_tokens * out->t_dec + n * out->t_pre;
 	out->ttft_s = out->t_pre + out->t_dec;
 	out->throughput_tok_s = out->latency_s > 0 ? n * out_tokens / out->latency_s : 0.0;
+}
+
+double
+wc_capacity_clock_ratio(const char *platform, double sm_clock_mhz)
+{
+	const wc_platform_info *info = platform ? wc_platform_lookup(platform) : NULL;
+	if (!(sm_clock_mhz > 0.0) || !info || !(info->max_sm_clock_mhz > 0.0))
+		return 0.0;
+	return sm_clock_mhz / info->max_sm_clock_mhz;
 }
 
 double
@@ -156,4 +167,12 @@ wc_capacity_max_concurrency(const wc_capacity_arch *a, const wc_capacity_hw *hw,
 	if (per_request <= 0.0)
 		return INFINITY;
 	return floor(free_bytes / per_request);
+}
+
+double
+wc_capacity_running_fit(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double reserve,
+                        double in_tokens, double out_tokens)
+{
+	double held = in_tokens + 0.5 * out_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
+	return wc_capacity_max_concurrency(a, hw, tp, reserve, held);
 }

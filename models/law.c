@@ -120,6 +120,7 @@ wc_prefill_share(const wc_capacity_params *cap, const wc_config *c)
 	    wc_capacity_arch_make(c->arch, c->weights, c->kv, &arch, NULL) != WC_OK)
 		return 0.0;
 	wc_capacity_bound_point(&cb, NULL, &pt);
+	cb.hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz); /* a locked clock slows prefill */
 	double n = c->running > 1.0 ? c->running : 1.0;
 	wc_capacity_times_eval(&pt, &arch, &cb.hw, c->tp, n, in, c->output_tokens, &tm);
 	double rho = n * tm.t_pre / tm.latency_s;

@@ -120,10 +120,14 @@ typedef struct {
 	 * unknown, the capacity model's input length fitted for this set
 	 * applies (docs/capacity.md). */
 	const char *set;
+	/* The engine's share of each GPU's memory for weights and KV cache
+	 * (vLLM's gpu_memory_utilization); 0 = the parameter set's default
+	 * (1 - capacity memory_reserve; docs/capacity.md, "Memory"). */
+	double gpu_memory_utilization;
 } wc_config;
 
 #define WC_CONFIG_INIT                                                            \
-	{ NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0, NULL, 0.0, 0.0, 0.0, NULL, NULL }
+	{ NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0, NULL, 0.0, 0.0, 0.0, NULL, NULL, 0.0 }
 
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */

@@ -41,17 +41,20 @@ warn(wc_capacity_prediction *out, const char *fmt, ...)
 }
 
 /* Platform facts and reserve: the capacity section's level, else the
- * catalog with the default reserve. 0 when neither knows the platform. */
+ * catalog; the reserve is the request's 1 - gpu_memory_utilization, else
+ * the section's, else the default. 0 when neither knows the platform. */
 static int
-memory_facts(const wc_params *p, const char *platform, wc_capacity_hw *hw, double *reserve)
+memory_facts(const wc_params *p, const wc_config *c, wc_capacity_hw *hw, double *reserve)
 {
-	const wc_capacity_level *l = p->capacity.present ? wc_capacity_level_find(&p->capacity, platform) : NULL;
-	const wc_platform_info *info = wc_platform_lookup(platform);
+	const wc_capacity_level *l = p->capacity.present ? wc_capacity_level_find(&p->capacity, c->platform) : NULL;
+	const wc_platform_info *info = wc_platform_lookup(c->platform);
 	*reserve = p->capacity.present ? p->capacity.memory_reserve : WC_CAPACITY_DEFAULT_RESERVE;
+	if (c->gpu_memory_utilization > 0.0)
+		*reserve = 1.0 - c->gpu_memory_utilization;
 	if (l)
-		*hw = (wc_capacity_hw){ l->bandwidth_tb_s * 1e12, l->bf16_tflops * 1e12, l->memory_gb * 1e9 };
+		*hw = (wc_capacity_hw){ l->bandwidth_tb_s * 1e12, l->bf16_tflops * 1e12, l->memory_gb * 1e9, 0.0 };
 	else if (info)
-		*hw = (wc_capacity_hw){ info->bandwidth_tb_s * 1e12, info->bf16_tflops * 1e12, info->memory_gb * 1e9 };
+		*hw = (wc_capacity_hw){ info->bandwidth_tb_s * 1e12, info->bf16_tflops * 1e12, info->memory_gb * 1e9, 0.0 };
 	else
 		return 0;
 	return 1;
@@ -71,6 +74,18 @@ config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err)
 }
 
 int
+wc_predict_clock_check(const wc_config *c, wc_error *err)
+{
+	const wc_platform_info *info = c->platform ? wc_platform_lookup(c->platform) : NULL;
+	if (!(c->sm_clock_mhz > 0.0) || !info || !(info->max_sm_clock_mhz > 0.0))
+		return WC_OK;
+	if (c->sm_clock_mhz < info->min_sm_clock_mhz || c->sm_clock_mhz > info->max_sm_clock_mhz)
+		return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: %g MHz is outside the clock range of %s, %g-%g MHz",
+		                    c->sm_clock_mhz, info->name, info->min_sm_clock_mhz, info->max_sm_clock_mhz);
+	return WC_OK;
+}
+
+int
 wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
 {
 	wc_capacity_hw hw;
@@ -79,7 +94,11 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	int rc;
 	if (max_fit)
 		*max_fit = NAN;
-	if (!c->platform || !memory_facts(p, c->platform, &hw, &reserve) || c->tp < 1)
+	if (c->gpu_memory_utilization != 0.0 &&
+	    !(c->gpu_memory_utilization >= 0.1 && c->gpu_memory_utilization <= 1.0))
+		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: must be between 0.1 and 1, got %g",
+		                    c->gpu_memory_utilization);
+	if (!c->platform || !memory_facts(p, c, &hw, &reserve) || c->tp < 1)
 		return WC_OK; /* nothing to check against: a user-defined level */
 	if ((rc = config_arch(c, &a, err)) != WC_OK)
 		return rc;
@@ -94,22 +113,25 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	}
 	if (!c->arch || !(c->output_tokens > 0))
 		return WC_OK;
+	/* More requests than the KV cache holds are not refused: vLLM
+	 * preempts, and fewer run (wc_predict_capacity says how many). One
+	 * request that cannot hold its own context cannot run at all. */
 	double ctx = c->input_tokens + c->output_tokens;
-	double fit = wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx);
-	if (max_fit)
-		*max_fit = fit;
-	if (c->request_rate <= 0 && c->running > fit)
+	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0)
 		return wc_error_set(err, WC_EINVAL,
-		                    "concurrency: %g requests of %g tokens need %.1f GB but %d x %.0f GB of %s hold "
-		                    "%.1f GB; at most %.0f fit", c->running, ctx,
-		                    wc_capacity_memory_need(&a, c->running, ctx) / 1e9, c->tp, hw.memory_bytes / 1e9,
-		                    c->platform, avail / 1e9, fit);
+		                    "input_tokens: one request of %g tokens needs %.2f GB of KV cache but %d x %.0f GB of "
+		                    "%s leave %.2f GB after the weights (gpu_memory_utilization %.2g)", ctx,
+		                    (ctx * a.kv_bytes_per_token + a.state_bytes) / 1e9, c->tp, hw.memory_bytes / 1e9,
+		                    c->platform, (avail - a.weight_bytes) / 1e9, 1.0 - reserve);
+	if (max_fit)
+		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);
 	return WC_OK;
 }
 
 /* ------------------------------------------------------- one state */
 
 typedef struct {
+	const wc_params *p;
 	const wc_capacity_arch *a;
 	const wc_capacity_hw *hw;
 	const wc_config *c;
@@ -150,19 +172,41 @@ solve_running(const cap_ctx *x, const wc_capacity_point *pt, int *over)
 	return 0.5 * (lo + hi);
 }
 
+/* The group's mean power at n running requests, exactly as the headline
+ * (wc_predict_inference) computes it, so every energy figure comes from
+ * the same power (docs/capacity.md, "Closed loop, open loop, energy"):
+ * the prefill-aware form's share of time is that of n, not of the count
+ * the law was bound at (an open loop's n is solved here). */
+static double
+group_power(const cap_ctx *x, const wc_law_point *lp, double n)
+{
+	wc_law_point at = *lp;
+	if (at.rho > 0.0 && n != x->c->running) {
+		wc_config cn = *x->c;
+		cn.running = n;
+		cn.request_rate = 0.0;
+		at.rho = wc_law_prefill_share(x->p, &cn);
+	}
+	return x->c->tp * (at.p0 + wc_law_point_mix(&at, wc_law_point_dynamic(&at, n), n));
+}
+
 /* Every output for one (capacity point, law point) pair. */
 static void
 evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, double *v, int *over)
 {
 	const wc_config *c = x->c;
-	double n = c->request_rate > 0 ? solve_running(x, pt, over) : c->running;
+	/* A closed loop of more requests than the KV cache holds runs n_cap
+	 * of them; the others wait, so a request's latency is stretched by
+	 * running / n_cap (Little's law at the same throughput). */
+	double n = c->request_rate > 0 ? solve_running(x, pt, over) : fmin(c->running, x->n_cap);
+	double wait = c->request_rate > 0 ? 1.0 : c->running / n;
 	wc_capacity_times t;
 	wc_capacity_times_eval(pt, x->a, x->hw, c->tp, n, c->input_tokens, c->output_tokens, &t);
-	double power = c->tp * (lp->p0 + wc_law_point_dynamic(lp, n));
-	v[WC_CAPQ_LATENCY] = t.latency_s;
+	double power = group_power(x, lp, n);
+	v[WC_CAPQ_LATENCY] = t.latency_s * wait;
 	v[WC_CAPQ_TTFT] = t.ttft_s;
 	v[WC_CAPQ_THROUGHPUT] = t.throughput_tok_s;
-	v[WC_CAPQ_E_REQUEST] = power * t.latency_s / n;
+	v[WC_CAPQ_E_REQUEST] = power * t.latency_s / n; /* the running time only: waiting draws nothing */
 	v[WC_CAPQ_E_TOKEN] = v[WC_CAPQ_E_REQUEST] / c->output_tokens;
 	v[WC_CAPQ_E_HOUR] = power / 1000.0;
 	v[WC_CAPQ_RUNNING] = n;
@@ -239,25 +283,54 @@ check_workload(const wc_inference_query *q, wc_error *err)
 	return WC_OK;
 }
 
+/* Is `v` outside [lo, hi] (relative slack for the values a file rounds)? */
+static int
+outside(double v, double lo, double hi)
+{
+	return v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9);
+}
+
+/* Per-field warnings only where the calibration has a span (min < max)
+ * and the value leaves it; a field calibrated at one point is not a span,
+ * so what the calibration covered is said once, in one caveat line, when
+ * the question differs from it in any such field (docs/capacity.md,
+ * "Warnings"). */
 static void
-range_warnings(const wc_capacity_level *l, const wc_config *c, double n, wc_capacity_prediction *out)
+range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c, double n,
+               wc_capacity_prediction *out)
 {
 	const wc_capacity_range *r = &l->range;
 	if (r->rows == 0)
 		return;
-	if (n < r->running_min * (1 - 1e-9) || n > r->running_max * (1 + 1e-9))
-		warn(out, "running: %g is outside the capacity calibration's span %g-%g on %s", n, r->running_min,
-		     r->running_max, l->name);
-	if (r->input_max > 0 && (c->input_tokens < r->input_min * (1 - 1e-9) || c->input_tokens > r->input_max * (1 + 1e-9)))
-		warn(out, "input_tokens: %g is outside the capacity calibration's span %g-%g on %s", c->input_tokens,
-		     r->input_min, r->input_max, l->name);
-	if (r->output_max > 0 &&
-	    (c->output_tokens < r->output_min * (1 - 1e-9) || c->output_tokens > r->output_max * (1 + 1e-9)))
-		warn(out, "output_tokens: %g is outside the capacity calibration's span %g-%g on %s", c->output_tokens,
-		     r->output_min, r->output_max, l->name);
-	if (r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max))
-		warn(out, "tp: %d is outside the capacity calibration's span %d-%d on %s", c->tp, r->tp_min, r->tp_max,
-		     l->name);
+	const struct {
+		const char *field, *fmt;
+		double v, lo, hi;
+	} f[] = {
+		{ "running", "running %g", n, r->running_min, r->running_max },
+		{ "input_tokens", "input %.0f tokens", c->input_tokens, r->input_min, r->input_max },
+		{ "output_tokens", "output %g tokens", c->output_tokens, r->output_min, r->output_max },
+		{ "tp", "tp %g", c->tp, r->tp_min, r->tp_max },
+	};
+	char covered[160] = "";
+	int off = 0;
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		if (!(f[i].hi > 0))
+			continue;
+		if (f[i].hi > f[i].lo * (1 + 1e-9)) {
+			if (outside(f[i].v, f[i].lo, f[i].hi))
+				warn(out, "%s: %g is outside the capacity calibration's span %g-%g on %s", f[i].field, f[i].v,
+				     f[i].lo, f[i].hi, l->name);
+			continue;
+		}
+		size_t used = strlen(covered);
+		snprintf(covered + used, sizeof covered - used, used ? ", " : "");
+		used = strlen(covered);
+		snprintf(covered + used, sizeof covered - used, f[i].fmt, f[i].lo);
+		off |= outside(f[i].v, f[i].lo, f[i].hi);
+	}
+	if (off)
+		warn(out, "capacity: calibrated only at %s on %s (%d rows); other loads and lengths are extrapolated by "
+		     "the roofline", covered, l->name, cp->rows);
 }
 
 static void
@@ -282,14 +355,17 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	prediction_init(out);
 	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind(&p->capacity, c->platform, &cb, err)) ||
 	    (rc = wc_law_bind(p, c, &lb, err)) || (rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, &a, err)) ||
-	    (rc = wc_predict_memory_check(p, c, &out->max_concurrency_fit, err)))
+	    (rc = wc_predict_memory_check(p, c, &out->max_concurrency_fit, err)) ||
+	    (rc = wc_predict_clock_check(c, err)))
 		return rc;
-	double ctx = c->input_tokens + c->output_tokens;
-	out->memory_available_gb = wc_capacity_memory_available(&cb.hw, c->tp, p->capacity.memory_reserve) / 1e9;
+	cb.hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
+	double reserve = c->gpu_memory_utilization > 0.0 ? 1.0 - c->gpu_memory_utilization : p->capacity.memory_reserve;
+	double held = c->input_tokens + 0.5 * c->output_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
+	out->memory_available_gb = wc_capacity_memory_available(&cb.hw, c->tp, reserve) / 1e9;
 	out->price_per_kwh = isfinite(price_per_kwh) ? price_per_kwh : p->capacity.price_per_kwh;
 	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
 	out->open_loop = c->request_rate > 0;
-	cap_ctx x = { &a, &cb.hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh };
+	cap_ctx x = { p, &a, &cb.hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh };
 	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
 		x.n_cap = c->running; /* the engine's concurrency limit */
 	if (out->open_loop && !isfinite(x.n_cap))
@@ -299,7 +375,12 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	wc_capacity_bound_point(&cb, NULL, &pt);
 	wc_law_bound_point(&lb, NULL, &lp);
 	evaluate(&x, &pt, &lp, out->value, &out->over_capacity);
-	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], ctx) / 1e9;
+	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
+	if (!out->open_loop && c->running > x.n_cap)
+		warn(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
+		     "of %g + %g tokens: vLLM preempts the rest, so %.0f run and the others wait (latency includes it)",
+		     c->running, out->memory_available_gb - a.weight_bytes / 1e9, x.n_cap, c->input_tokens,
+		     c->output_tokens, x.n_cap);
 	if (out->open_loop) {
 		wc_capacity_times t;
 		wc_capacity_times_eval(&pt, &a, &cb.hw, c->tp, x.n_cap, c->input_tokens, c->output_tokens, &t);
@@ -309,7 +390,7 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 			     "the answers are those at capacity (the queue would grow without bound)", c->request_rate,
 			     out->capacity_rate, x.n_cap);
 	}
-	range_warnings(cb.level, c, out->value[WC_CAPQ_RUNNING], out);
+	range_warnings(&p->capacity, cb.level, c, out->value[WC_CAPQ_RUNNING], out);
 	if (!q->want_interval)
 		return WC_OK;
 	return draw_intervals(&x, &cb, &lb, out, err);

@@ -46,15 +46,33 @@ typedef struct {
 	char warnings[WC_WARN_MAX][WC_WARN_LEN];
 } wc_capacity_prediction;
 
-/** Refuse a configuration that cannot fit in memory: the weights alone
- *  (`tp: ...` naming the smallest group that holds them), or `running`
- *  requests of their context (`concurrency: ...`; unknown token lengths
- *  check the weights only). Uses the capacity section's reserve and
- *  platform facts, else the catalog's and the default reserve; without
- *  an architecture the weights are taken as N_act at the weights'
- *  precision (a lower bound). `*max_fit` (may be NULL) gets the largest
- *  concurrency that fits, NaN when the token lengths are unknown. */
+/** Refuse a configuration that cannot load: weights larger than the
+ *  group's usable memory (`tp: ...` naming the smallest group that holds
+ *  them), or one request whose context alone overflows the KV cache
+ *  (`input_tokens: ...`). More requests than fit are not refused: vLLM
+ *  preempts and fewer run (docs/capacity.md, "Memory as vLLM does it").
+ *  Uses the configuration's gpu_memory_utilization (`gpu_memory_utilization:`
+ *  when outside 0.1-1), else the capacity section's reserve, and its
+ *  platform facts, else the catalog's; without an architecture the weights
+ *  are taken as N_act at the weights' precision (a lower bound).
+ *  `*max_fit` (may be NULL) gets how many requests run at once
+ *  (wc_capacity_running_fit), NaN when the token lengths are unknown. */
 int wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err);
+
+/** Refuse a locked clock outside the platform's range in the catalog
+ *  (`sm_clock_mhz: ...`); a platform the catalog does not know passes. */
+int wc_predict_clock_check(const wc_config *c, wc_error *err);
+
+/** The clock a GPU of q->config settles at under a power cap of `cap_w`
+ *  W per GPU (docs/capacity.md, "Clocks and power caps"): P(f) = cap
+ *  solved within the platform's clock range, P the per-GPU power the
+ *  answer gives at clock f (the capacity answer's with token lengths, the
+ *  law's without). `*clock_mhz` = 0 when the cap does not bind (the clock
+ *  stays free); the lowest clock when even it draws more. Refused, naming
+ *  `power_cap_w`: a cap at or below P0, both a cap and a locked clock, a
+ *  platform without a clock range in the catalog. */
+int wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double cap_w, double *clock_mhz,
+                         wc_error *err);
 
 /** The capacity answers for q->config (arch, input and output tokens, and
  *  running or request_rate; running is then the engine's cap). Price and

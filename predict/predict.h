@@ -55,6 +55,9 @@ typedef struct {
 	const double *series_hold; /* optional: seconds each sample holds */
 	int skip_memory_check;     /* 1: do not refuse a model that does not fit
 	                            * (a measured run that did) */
+	double power_cap_w;        /* > 0: the per-GPU cap config.sm_clock_mhz was
+	                            * settled under (wc_predict_power_cap); the
+	                            * answer reports it */
 } wc_inference_query;
 
 #define WC_WARN_MAX 10

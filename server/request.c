@@ -25,7 +25,7 @@
 static const char *const known_fields[] = {
 	"platform", "tp", "active_params_b", "model", "concurrency", "running_series",
 	"dt_s", "weights", "kv_cache", "sm_clock_mhz", "input_tokens", "output_tokens", "rate",
-	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", NULL,
+	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", "power_cap_w", "gpu_memory_utilization", NULL,
 };
 
 static int
@@ -214,6 +214,8 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	                get_number(obj, "output_tokens", 1, 1, &c->output_tokens, e) < 0))
 		return -1;
 	if (get_number(obj, "rate", 0, 0, &c->request_rate, e) < 0 ||
+	    get_number(obj, "power_cap_w", 0, 0, &r->power_cap_w, e) < 0 ||
+	    get_number(obj, "gpu_memory_utilization", 0, 0, &c->gpu_memory_utilization, e) < 0 ||
 	    get_number(obj, "price_per_kwh", 0, 1, &r->price_per_kwh, e) < 0 ||
 	    get_number(obj, "grams_co2_per_kwh", 0, 1, &r->grams_co2_per_kwh, e) < 0)
 		return -1;
@@ -393,7 +395,8 @@ predictor_error(const wc_error *err, wc_api_error *e)
 	size_t n = strcspn(err->msg, ": ");
 	static const char *const fields[] = { "platform", "tp", "active_params_b", "running", "running_series",
 	                                      "dt_s", "sm_clock_mhz", "concurrency", "input_tokens",
-	                                      "output_tokens", "rate", "model", "architecture", NULL };
+	                                      "output_tokens", "rate", "model", "architecture", "power_cap_w",
+	                                      "gpu_memory_utilization", NULL };
 	if (err->msg[n] == ':' && n + 1 < sizeof field) {
 		for (const char *const *f = fields; *f; f++) {
 			size_t fl = strlen(*f);
@@ -432,8 +435,9 @@ capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_predict
 		return -1;
 	}
 	*max_fit = cap->max_concurrency_fit;
-	if (r->q.config.request_rate > 0)
-		r->q.config.running = cap->value[WC_CAPQ_RUNNING];
+	/* the headline's power at the count that runs (an open loop's solved
+	 * n; fewer than asked when the KV cache is full) */
+	r->q.config.running = cap->value[WC_CAPQ_RUNNING];
 	return 0;
 }
 
@@ -441,7 +445,7 @@ json_t *
 wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 {
 	wc_inference_request r;
-	wc_inference_prediction pred;
+	wc_inference_prediction *pred = NULL;
 	wc_capacity_prediction *cap = NULL;
 	wc_error err;
 	double max_fit = NAN;
@@ -454,28 +458,40 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 	if (!(st = wc_profiles_select(pf, item, e)) || wc_inference_request_parse(item, st, &r, e) != 0)
 		goto done;
 	/* On the heap: handler stacks are small (server_internal.h). */
-	if (r.want_capacity && !(cap = malloc(sizeof *cap))) {
+	if (!(pred = malloc(sizeof *pred)) || (r.want_capacity && !(cap = malloc(sizeof *cap)))) {
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		goto done;
+	}
+	if (r.power_cap_w > 0 && r.q.config.sm_clock_mhz > 0) {
+		wc_api_error_set(e, 422, "conflicting_fields", "/power_cap_w",
+		                 "power_cap_w: give either power_cap_w or sm_clock_mhz, not both");
+		goto done;
+	}
+	r.q.power_cap_w = r.power_cap_w;
+	if (r.power_cap_w > 0 &&
+	    wc_predict_power_cap(st->pred, &r.q, r.power_cap_w, &r.q.config.sm_clock_mhz, &err) != WC_OK) {
+		predictor_error(&err, e);
 		goto done;
 	}
 	if (capacity_answer(&r, st, cap, &max_fit, e) != 0)
 		goto done;
-	if (wc_predict_inference(st->pred, &r.q, &pred, &err) != WC_OK) {
+	if (wc_predict_inference(st->pred, &r.q, pred, &err) != WC_OK) {
 		predictor_error(&err, e);
 		goto done;
 	}
 	/* Finite inputs can still overflow (tp x a huge clock factor); JSON
 	 * has no infinity, so say so instead of answering without a number. */
-	if (!isfinite(pred.power.node_power_w) || !isfinite(pred.power.per_gpu_power_w) ||
-	    !isfinite(pred.power.dynamic_w) || !isfinite(pred.power.idle_power_w)) {
+	if (!isfinite(pred->power.node_power_w) || !isfinite(pred->power.per_gpu_power_w) ||
+	    !isfinite(pred->power.dynamic_w) || !isfinite(pred->power.idle_power_w)) {
 		wc_api_error_set(e, 422, "invalid_value", "",
 		                 "the law gives a non-finite power for this configuration");
 		goto done;
 	}
-	if (!(out = wc_inference_json(&r.q, &pred, cap, max_fit, st->version)))
+	if (!(out = wc_inference_json(&r.q, pred, cap, max_fit, st->version)))
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
 done:
 	free(r.series);
 	free(cap);
+	free(pred);
 	return out;
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "predict/capacity.h"
+#include "predict/flexibility.h"
 #include "predict/predict.h"
 
 #ifdef __cplusplus
@@ -33,6 +34,15 @@ extern "C" {
 char *wc_render_inference(const wc_inference_query *q, const wc_inference_prediction *pred,
                           const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version, int indent, wc_error *err);
+
+/** JSON object for a power-flexibility sweep (docs/http-api.md, "POST
+ *  /v1/predict/flexibility"): sweep, unconstrained, steps (sm_clock_mhz,
+ *  power_cap_w, node_power_w, throughput_tok_s, energy_per_output_token_j,
+ *  latency_s, power_shed_w, throughput_lost_pct, pfi -- null when nothing
+ *  is lost), knee_clock_mhz, knee_power_cap_w, energy_optimal_clock_mhz,
+ *  interval_95 (null), warnings, params_version and the configuration. */
+char *wc_render_flexibility(const wc_inference_query *q, const wc_flexibility *f, const char *params_version,
+                            int indent, wc_error *err);
 
 /** JSON object for one fine-tuning prediction (docs/http-api.md,
  *  "POST /v1/predict/finetune"): energy per step and per token, FLOPs and

@@ -29,6 +29,7 @@ struct mg_context;
 /* ------------------------------------------------------------ rendering */
 
 /** New reference: the JSON object of one inference prediction. */
+json_t *wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const char *params_version);
 json_t *wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pred,
                           const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version);
@@ -312,6 +313,7 @@ typedef struct {
 	int have_arch;           /* q.config.arch points at `arch` */
 	int want_capacity;       /* output_tokens (and input_tokens) were given */
 	double price_per_kwh, grams_co2_per_kwh; /* NaN = the parameter file's */
+	double power_cap_w;      /* > 0: settle the clock under this cap per GPU */
 } wc_inference_request;
 
 /** Turn one request object into `r`; strings are borrowed from `item`.
@@ -388,6 +390,7 @@ void wc_envelope_library_error(const wc_error *err, wc_api_error *e);
 
 /* Routes. */
 void wc_route_predict_inference(wc_request *req, wc_response *res);
+void wc_route_predict_flexibility(wc_request *req, wc_response *res);
 void wc_route_predict_batch(wc_request *req, wc_response *res);
 void wc_route_predict_finetune(wc_request *req, wc_response *res);
 void wc_route_predict_finetune_batch(wc_request *req, wc_response *res);

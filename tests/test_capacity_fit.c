@@ -57,7 +57,7 @@ simulate(wc_capacity_data *d)
 					r.input_tokens = known ? 200.0 + 300.0 * k : NAN;
 					r.output_tokens = 300.0 + 200.0 * m;
 					wc_capacity_arch_make(wc_model_lookup(models[m]), WC_PREC_BF16, WC_PREC_BF16, &r.arch, NULL);
-					hw = (wc_capacity_hw){ pi->bandwidth_tb_s * 1e12, pi->bf16_tflops * 1e12, pi->memory_gb * 1e9 };
+					hw = (wc_capacity_hw){ pi->bandwidth_tb_s * 1e12, pi->bf16_tflops * 1e12, pi->memory_gb * 1e9, 0.0 };
 					wc_capacity_times_eval(&truth[h], &r.arch, &hw, r.tp, r.running,
 					                       known ? r.input_tokens : TRUE_INPUT, r.output_tokens, &t);
 					r.latency_s = t.latency_s * exp(noise(&rng));

@@ -11,7 +11,7 @@
 
 #include <math.h>
 
-static const wc_capacity_hw h100 = { 3.35e12, 989e12, 80e9 };
+static const wc_capacity_hw h100 = { 3.35e12, 989e12, 80e9, 0.0 };
 
 static void
 bytes(void)
@@ -113,19 +113,30 @@ memory(void)
 	/* without the architecture N_act is a lower bound on the weights */
 	c.arch = NULL;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
-	/* 16 GB of Qwen3-8B; (72 - 16.38) GB / (2048 x 147456 B) requests of 2048 tokens */
+	/* 16 GB of Qwen3-8B; (72 - 16.38) GB / (held x 147456 B) requests run at
+	 * once, each holding its prompt, half its output and half a 16-token
+	 * block on average (vLLM allocates blocks as tokens come) */
 	c.arch = wc_model_lookup("Qwen3-8B");
 	c.active_params_b = 8.19;
 	c.input_tokens = 1536;
 	c.output_tokens = 512;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_OK);
-	CHECK_NEAR(fit, floor((72e9 - 16.38e9) / (2048.0 * 147456)), 0);
-	c.running = fit + 1;
-	CHECK_INT(wc_predict_memory_check(&p, &c, NULL, &err), WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "concurrency: ");
-	CHECK_CONTAINS(err.msg, "at most 184 fit");
-	c.running = fit;
+	CHECK_NEAR(fit, floor((72e9 - 16.38e9) / ((1536 + 256 + 8) * 147456.0)), 0);
+	/* more requests than run are not refused (fewer run); gpu_memory_utilization
+	 * sets the share of memory the engine takes */
+	c.running = fit + 100;
 	CHECK_INT(wc_predict_memory_check(&p, &c, NULL, &err), WC_OK);
+	c.gpu_memory_utilization = 0.5;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_OK);
+	CHECK_NEAR(fit, floor((40e9 - 16.38e9) / ((1536 + 256 + 8) * 147456.0)), 0);
+	c.gpu_memory_utilization = 1.5;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "gpu_memory_utilization: ");
+	c.gpu_memory_utilization = 0;
+	/* one request longer than the KV cache cannot run */
+	c.input_tokens = 400000;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "input_tokens: one request of 400512 tokens");
 	wc_params_clear(&p);
 }
 

@@ -50,8 +50,10 @@ predict(void)
 
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Llama-3.1-405B", "--concurrency", "8"),
 	            "--tp: the weights need 810.0 GB but 1 x 80 GB of H100 hold 72.0 GB");
-	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "900",
-	                 "--input-tokens", "4000", "--output-tokens", "1000"), "--concurrency: 900 requests of 5000 tokens");
+	/* One request longer than the KV cache cannot run at all: refused.
+	 * More requests than it holds are answered (fewer run). */
+	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "9",
+	                 "--input-tokens", "400000", "--output-tokens", "1000"), "--input-tokens: one request of 401000");
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
 	                 "--input-tokens", "-5", "--output-tokens", "10"), "--input-tokens");
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--rate", "0",
@@ -125,10 +127,52 @@ request_energy(void)
 	free(dir);
 }
 
+/* `predict flexibility`: the table, and CSV and SVG files with the knee
+ * marked; a sweep without token lengths is a usage error. */
+static void
+flexibility(void)
+{
+	char *dir = test_tmpdir("cli_flexibility"), *csv = path_join(dir, "flex.csv"), *svg = path_join(dir, "flex.svg");
+	run_result r;
+	const char *const argv[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B",
+		                     "--concurrency", "32", "--input-tokens", "512", "--output-tokens", "256", "--steps",
+		                     "8", "--csv", csv, "--svg", svg, NULL };
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "knee ");
+	CHECK_CONTAINS(r.out, "energy-optimal clock");
+	run_result_free(&r);
+	char *text = NULL;
+	size_t len = 0;
+	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, NULL), WC_OK);
+	CHECK_CONTAINS(text, "sm_clock_mhz,power_cap_w,node_power_w,throughput_tok_s");
+	int rows = 0, knees = 0;
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		rows++;
+		const char *nl = strchr(l, '\n');
+		knees += nl && nl - l > 4 && strncmp(nl - 4, ",1,", 3) == 0; /* the knee column */
+	}
+	CHECK_INT(rows, 9);
+	CHECK_INT(knees, 1);
+	free(text);
+	CHECK_INT(wc_read_file(svg, 1 << 20, &text, &len, NULL), WC_OK);
+	CHECK_CONTAINS(text, "<svg");
+	CHECK_CONTAINS(text, ">knee ");
+	free(text);
+	usage_error(ARGS("predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8"),
+	            "needs --input-tokens and --output-tokens");
+	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8",
+	                 "--power-cap", "90"), "--power-cap: 90 W is at or below the idle power");
+	free(csv);
+	free(svg);
+	free(dir);
+}
+
 int
 main(void)
 {
 	predict();
+	flexibility();
 	fit_and_validate();
 	request_energy();
 	return check_report("test_cli_capacity");

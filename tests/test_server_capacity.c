@@ -104,8 +104,17 @@ refusals(void)
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Llama-3.1-405B\",\"concurrency\":32}", "/tp",
 	           "the weights need 810.0 GB");
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":405,\"concurrency\":32}", "/tp", "at least 12 GPUs");
-	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":1000,\"input_tokens\":4000,"
-	           "\"output_tokens\":1000}", "/concurrency", "at most");
+	/* More requests than the KV cache holds are answered as vLLM runs them
+	 * (docs/capacity.md, "Memory as vLLM does it"): fewer run, with a
+	 * warning; it used to be refused. */
+	json_t *a = answer("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":1000,"
+	                   "\"input_tokens\":4000,\"output_tokens\":1000}");
+	double fit = json_number_value(json_object_get(a, "max_concurrency_fit"));
+	CHECK(fit >= 1 && fit < 1000);
+	CHECK_NEAR(json_number_value(json_object_get(a, "mean_running")), fit, 0);
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(a, "capacity"), "warnings"), 0)),
+	               "vLLM preempts the rest");
+	json_decref(a);
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":10}",
 	           "/output_tokens", "required");
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":-1},"

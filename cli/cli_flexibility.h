@@ -1,0 +1,20 @@
+/* cli/: `wattcast predict flexibility` (flexibility_io.c), called from
+ * cmd_predict.c, which parses the configuration as `predict inference`
+ * does. */
+#ifndef WC_CLI_FLEXIBILITY_H
+#define WC_CLI_FLEXIBILITY_H
+
+#include "cli.h"
+#include "predict/predict.h"
+
+/** `predict flexibility` outputs (flexibility_io.c): the sweep, JSON or
+ *  for people on stdout, and optional CSV and SVG files. */
+typedef struct {
+	int by_cap, steps, json;
+	const char *csv, *svg;
+	int (*config_error)(const char *cmd, const wc_error *err); /* a refusal naming the flag */
+} cli_flex_options;
+int cli_flexibility_run(const char *cmd, const wc_params *params, const wc_inference_query *q,
+                        const cli_flex_options *o);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * A power cap as the clock the GPU settles at under it (docs/capacity.md,
+ * "Clocks and power caps"): the per-GPU power the answer would give at a
+ * locked clock f, solved for P(f) = cap within the platform's clock range
+ * by bisection. The law's clock term phi(f) = (f / f_ref)^kappa makes the
+ * power increase with f; with the capacity answers asked for, the running
+ * count of an open loop (and the prefill share) follow the clock too.
+ */
+#include "predict/capacity.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Per-GPU power of `q` at clock `f` (0 = unlocked): the capacity answer's
+ * when token lengths are given (it is the headline's), else the law's. */
+static int
+power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capacity_prediction *cap,
+         double *out, wc_error *err)
+{
+	wc_inference_query at = *q;
+	int rc;
+	at.config.sm_clock_mhz = f;
+	at.want_interval = 0;
+	if (at.config.arch && at.config.output_tokens > 0) {
+		if ((rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err)) != WC_OK)
+			return rc;
+		*out = cap->value[WC_CAPQ_POWER] / at.config.tp;
+		return WC_OK;
+	}
+	wc_power pw;
+	if ((rc = wc_law_power(wc_predictor_params(pr), &at.config, &pw, err)) != WC_OK)
+		return rc;
+	*out = pw.per_gpu_power_w;
+	return WC_OK;
+}
+
+static int
+settle(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info *info, double cap_w,
+       double *clock_mhz, wc_capacity_prediction *cap, wc_error *err)
+{
+	double p_free, p_lo, p_hi, lo = info->min_sm_clock_mhz, hi = info->max_sm_clock_mhz;
+	int rc;
+	if ((rc = power_at(pr, q, 0.0, cap, &p_free, err)) != WC_OK)
+		return rc;
+	*clock_mhz = 0.0;
+	if (p_free <= cap_w)
+		return WC_OK; /* the cap does not bind: the clock stays free */
+	if ((rc = power_at(pr, q, lo, cap, &p_lo, err)) != WC_OK || (rc = power_at(pr, q, hi, cap, &p_hi, err)) != WC_OK)
+		return rc;
+	if (p_lo >= cap_w) {
+		*clock_mhz = lo; /* even the lowest clock draws more: it settles there */
+		return WC_OK;
+	}
+	if (p_hi <= cap_w) {
+		*clock_mhz = hi;
+		return WC_OK;
+	}
+	/* P(lo) < cap < P(hi): bisect to a hundredth of a MHz. */
+	while (hi - lo > 0.01) {
+		double mid = 0.5 * (lo + hi), pm;
+		if ((rc = power_at(pr, q, mid, cap, &pm, err)) != WC_OK)
+			return rc;
+		if (pm > cap_w)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	*clock_mhz = lo;
+	return WC_OK;
+}
+
+int
+wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double cap_w, double *clock_mhz,
+                     wc_error *err)
+{
+	const wc_config *c = &q->config;
+	const wc_platform_info *info = c->platform ? wc_platform_lookup(c->platform) : NULL;
+	wc_law_binding b;
+	wc_law_point lp;
+	int rc;
+	*clock_mhz = 0.0;
+	if (!isfinite(cap_w) || cap_w <= 0.0)
+		return wc_error_set(err, WC_EINVAL, "power_cap_w: must be a finite number > 0");
+	if (c->sm_clock_mhz > 0.0)
+		return wc_error_set(err, WC_EINVAL, "power_cap_w: give either a power cap or sm_clock_mhz, not both");
+	if (!info || !(info->max_sm_clock_mhz > info->min_sm_clock_mhz))
+		return wc_error_set(err, WC_EINVAL, "power_cap_w: the catalog has no clock range for platform '%s'",
+		                    c->platform ? c->platform : "");
+	if ((rc = wc_law_bind(wc_predictor_params(pr), c, &b, err)) != WC_OK)
+		return rc;
+	wc_law_bound_point(&b, NULL, &lp);
+	if (cap_w <= lp.p0)
+		return wc_error_set(err, WC_EINVAL,
+		                    "power_cap_w: %g W is at or below the idle power of %s, %.1f W per GPU: no clock "
+		                    "settles under it", cap_w, c->platform, lp.p0);
+	/* On the heap: server handler stacks are small. */
+	wc_capacity_prediction *cap = malloc(sizeof *cap);
+	if (!cap)
+		return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
+	rc = settle(pr, q, info, cap_w, clock_mhz, cap, err);
+	free(cap);
+	return rc;
+}

@@ -1,0 +1,156 @@
+/*
+ * Power flexibility (predict/flexibility.h, docs/capacity.md "Power
+ * flexibility"): a sweep of clock locks or power caps through the
+ * capacity answers, and the index, knee and energy optimum over it.
+ */
+#include "predict/flexibility.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+wc_flexibility_analyse(wc_flexibility *f)
+{
+	const double P = f->ref_node_power_w, T = f->ref_throughput_tok_s;
+	int best = -1, knee = -1;
+	for (int i = 0; i < f->n_steps; i++) {
+		wc_flex_step *s = &f->steps[i];
+		s->power_shed_w = P - s->node_power_w;
+		s->throughput_lost_pct = 100.0 * (1.0 - s->throughput_tok_s / T);
+		double lost = 1.0 - s->throughput_tok_s / T;
+		/* No throughput lost: the index is unbounded, reported as none. */
+		s->pfi = lost > 1e-12 ? (s->power_shed_w / P) / lost : NAN;
+		if (best < 0 || s->energy_per_output_token_j < f->steps[best].energy_per_output_token_j)
+			best = i;
+	}
+	/* Going down, the knee is the last step before a segment whose share
+	 * of throughput lost exceeds its share of power shed. */
+	for (int i = 0; i + 1 < f->n_steps && knee < 0; i++) {
+		double dp = (f->steps[i].node_power_w - f->steps[i + 1].node_power_w) / P;
+		double dt = (f->steps[i].throughput_tok_s - f->steps[i + 1].throughput_tok_s) / T;
+		if (dt > 1e-12 && dt > dp)
+			knee = i;
+	}
+	if (knee < 0)
+		knee = f->n_steps - 1;
+	f->knee_clock_mhz = f->n_steps ? f->steps[knee].sm_clock_mhz : NAN;
+	f->knee_power_cap_w = f->n_steps ? f->steps[knee].power_cap_w : NAN;
+	f->energy_optimal_clock_mhz = best >= 0 ? f->steps[best].sm_clock_mhz : NAN;
+}
+
+static void
+warn(wc_flexibility *f, const char *msg)
+{
+	for (int i = 0; i < f->n_warnings; i++)
+		if (strcmp(f->warnings[i], msg) == 0)
+			return; /* every step repeats the same caveats: say each once */
+	if (f->n_warnings < WC_WARN_MAX)
+		snprintf(f->warnings[f->n_warnings++], WC_WARN_LEN, "%s", msg);
+}
+
+/* One state of the sweep: the capacity answer at clock `mhz` (0 = free). */
+static int
+state_at(const wc_predictor *pr, const wc_inference_query *q, double mhz, wc_capacity_prediction *cap,
+         wc_flexibility *f, wc_error *err)
+{
+	wc_inference_query at = *q;
+	at.config.sm_clock_mhz = mhz;
+	at.want_interval = 0;
+	int rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err);
+	for (int i = 0; rc == WC_OK && i < cap->n_warnings; i++)
+		warn(f, cap->warnings[i]);
+	return rc;
+}
+
+static void
+fill_step(wc_flex_step *s, double mhz, double cap_w, const wc_capacity_prediction *c, int tp)
+{
+	s->sm_clock_mhz = mhz;
+	s->node_power_w = c->value[WC_CAPQ_POWER];
+	s->power_cap_w = cap_w > 0 ? cap_w : s->node_power_w / tp;
+	s->throughput_tok_s = c->value[WC_CAPQ_THROUGHPUT];
+	s->energy_per_output_token_j = c->value[WC_CAPQ_E_TOKEN];
+	s->latency_s = c->value[WC_CAPQ_LATENCY];
+}
+
+static int
+sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info *info, int by_cap,
+      int n, wc_capacity_prediction *cap, wc_flexibility *out, wc_error *err)
+{
+	const double fhi = info->max_sm_clock_mhz, flo = info->min_sm_clock_mhz;
+	double p_hi = 0, p_lo = 0;
+	int rc, tp = q->config.tp;
+	if (by_cap) {
+		if ((rc = state_at(pr, q, fhi, cap, out, err)) != WC_OK)
+			return rc;
+		p_hi = cap->value[WC_CAPQ_POWER] / tp;
+		if ((rc = state_at(pr, q, flo, cap, out, err)) != WC_OK)
+			return rc;
+		p_lo = cap->value[WC_CAPQ_POWER] / tp;
+	}
+	for (int i = 0; i < n; i++) {
+		double u = (double)i / (n - 1), mhz = fhi - u * (fhi - flo), cap_w = 0.0;
+		if (by_cap) {
+			wc_inference_query free_q = *q;
+			cap_w = p_hi - u * (p_hi - p_lo);
+			if ((rc = wc_predict_power_cap(pr, &free_q, cap_w, &mhz, err)) != WC_OK)
+				return rc;
+			if (!(mhz > 0))
+				mhz = fhi; /* the cap does not bind below the free power: the top clock */
+		}
+		if ((rc = state_at(pr, q, mhz, cap, out, err)) != WC_OK)
+			return rc;
+		fill_step(&out->steps[i], mhz, cap_w, cap, tp);
+	}
+	out->n_steps = n;
+	return WC_OK;
+}
+
+int
+wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int by_cap, int n_steps,
+                       wc_flexibility *out, wc_error *err)
+{
+	const wc_config *c = &q->config;
+	const wc_platform_info *info = c->platform ? wc_platform_lookup(c->platform) : NULL;
+	int rc;
+	memset(out, 0, sizeof *out);
+	out->by_cap = by_cap;
+	out->tp = c->tp;
+	if (n_steps < 2 || n_steps > WC_FLEX_MAX_STEPS)
+		return wc_error_set(err, WC_EINVAL, "steps: must be between 2 and %d, got %d", WC_FLEX_MAX_STEPS, n_steps);
+	if (c->sm_clock_mhz > 0)
+		return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: the sweep sets the clock; leave it out");
+	if (!info || !(info->max_sm_clock_mhz > info->min_sm_clock_mhz))
+		return wc_error_set(err, WC_EINVAL, "platform: the catalog has no clock range for '%s'",
+		                    c->platform ? c->platform : "");
+	/* On the heap: server handler stacks are small. */
+	wc_capacity_prediction *cap = malloc(sizeof *cap);
+	if (!cap)
+		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
+	if ((rc = state_at(pr, q, 0.0, cap, out, err)) == WC_OK) {
+		out->ref_node_power_w = cap->value[WC_CAPQ_POWER];
+		out->ref_throughput_tok_s = cap->value[WC_CAPQ_THROUGHPUT];
+		out->ref_energy_per_output_token_j = cap->value[WC_CAPQ_E_TOKEN];
+		rc = sweep(pr, q, info, by_cap, n_steps, cap, out, err);
+	}
+	free(cap);
+	if (rc != WC_OK)
+		return rc;
+	wc_flexibility_analyse(out);
+	/* The law's clock term is (f / f_ref)^kappa with one reference for
+	 * every platform: where f_ref is not this platform's top clock, a lock
+	 * at the top already sheds power. Say so rather than hide it. */
+	double top = out->steps[0].node_power_w;
+	if (fabs(top - out->ref_node_power_w) > 0.01 * out->ref_node_power_w) {
+		char msg[WC_WARN_LEN];
+		snprintf(msg, sizeof msg, "sm_clock_mhz: a lock at %s's highest clock (%.0f MHz) draws %.0f %% %s than no lock: "
+		         "the law's clock term is relative to %.0f MHz (docs/inference-law.md)", info->name,
+		         info->max_sm_clock_mhz, 100.0 * fabs(top / out->ref_node_power_w - 1.0),
+		         top < out->ref_node_power_w ? "less" : "more", wc_predictor_params(pr)->clock_ref_mhz);
+		warn(out, msg);
+	}
+	return WC_OK;
+}

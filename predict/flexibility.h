@@ -1,0 +1,71 @@
+/*
+ * Power flexibility (docs/capacity.md, "Power flexibility"): how much
+ * power a deployment can shed by locking its SM clock or lowering its
+ * power cap, and what that costs in throughput. A sweep over the
+ * platform's clock range (or over the power caps that settle there) gives
+ * per step the node power, the power shed against the unconstrained
+ * point, throughput and throughput lost, energy per output token, and the
+ * Power Flexibility Index: the fraction of power shed per fraction of
+ * throughput lost. Also the knee -- the lowest step before throughput
+ * starts falling faster than power -- and the energy-optimal clock.
+ *
+ * Plain values; nothing to free.
+ */
+#ifndef WC_PREDICT_FLEXIBILITY_H
+#define WC_PREDICT_FLEXIBILITY_H
+
+#include "predict/capacity.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WC_FLEX_MAX_STEPS 64
+#define WC_FLEX_DEFAULT_STEPS 12
+
+typedef struct {
+	double sm_clock_mhz;          /* the clock of the step */
+	double power_cap_w;           /* per GPU: the cap swept, or the power that settles at this clock */
+	double node_power_w;
+	double throughput_tok_s;
+	double energy_per_output_token_j;
+	double latency_s;
+	double power_shed_w;          /* unconstrained node power - this step's */
+	double throughput_lost_pct;   /* 100 x (1 - throughput / unconstrained) */
+	double pfi;                   /* shed fraction / lost fraction; NaN when nothing is lost */
+} wc_flex_step;
+
+typedef struct {
+	int by_cap;                   /* 1: power caps were swept, 0: clock locks */
+	int tp;                       /* GPUs of the group (caps are per GPU) */
+	/* the unconstrained point: no clock lock, no cap */
+	double ref_node_power_w, ref_throughput_tok_s, ref_energy_per_output_token_j;
+	int n_steps;                  /* steps, from the highest clock down */
+	wc_flex_step steps[WC_FLEX_MAX_STEPS];
+	double knee_clock_mhz, knee_power_cap_w;
+	double energy_optimal_clock_mhz;
+	int n_warnings;
+	char warnings[WC_WARN_MAX][WC_WARN_LEN];
+} wc_flexibility;
+
+/** From steps whose clock, cap, node power, throughput and energy are
+ *  filled (highest clock first) and the unconstrained point: each step's
+ *  power shed, throughput lost and index; the knee (the last step, going
+ *  down, before a segment where the fraction of throughput lost grows
+ *  faster than the fraction of power shed; the lowest step when none
+ *  does); the clock of least energy per output token. */
+void wc_flexibility_analyse(wc_flexibility *f);
+
+/** Sweep `n_steps` (2..WC_FLEX_MAX_STEPS) clock locks evenly over the
+ *  platform's clock range (`by_cap` 0), or as many power caps per GPU
+ *  evenly between the powers at the highest and lowest clock, each settled
+ *  by wc_predict_power_cap (`by_cap` 1), for q->config's workload (token
+ *  lengths and concurrency or rate, as wc_predict_capacity needs; a locked
+ *  clock in q is refused). Errors name the field. */
+int wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int by_cap, int n_steps,
+                           wc_flexibility *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

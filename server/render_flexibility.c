@@ -1,0 +1,68 @@
+/* JSON form of a power-flexibility sweep (docs/http-api.md, "POST
+ * /v1/predict/flexibility"): one format for the REST API and `wattcast
+ * predict flexibility --json`. */
+#include "server/server.h"
+#include "server_internal.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* NaN (an index with nothing lost) as null: JSON has no infinity. */
+static json_t *
+real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+step_json(const wc_flex_step *s)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "sm_clock_mhz", real_or_null(s->sm_clock_mhz),
+	                 "power_cap_w", real_or_null(s->power_cap_w), "node_power_w", real_or_null(s->node_power_w),
+	                 "throughput_tok_s", real_or_null(s->throughput_tok_s), "energy_per_output_token_j",
+	                 real_or_null(s->energy_per_output_token_j), "latency_s", real_or_null(s->latency_s),
+	                 "power_shed_w", real_or_null(s->power_shed_w), "throughput_lost_pct",
+	                 real_or_null(s->throughput_lost_pct), "pfi", real_or_null(s->pfi));
+}
+
+json_t *
+wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const char *params_version)
+{
+	const wc_config *c = &q->config;
+	json_t *o = json_object(), *steps = json_array(), *warnings = json_array();
+	json_object_set_new(o, "sweep", json_string(f->by_cap ? "power_cap" : "clock"));
+	json_object_set_new(o, "unconstrained", json_pack("{s:o,s:o,s:o}", "node_power_w",
+	                    real_or_null(f->ref_node_power_w), "throughput_tok_s", real_or_null(f->ref_throughput_tok_s),
+	                    "energy_per_output_token_j", real_or_null(f->ref_energy_per_output_token_j)));
+	for (int i = 0; i < f->n_steps; i++)
+		json_array_append_new(steps, step_json(&f->steps[i]));
+	json_object_set_new(o, "steps", steps);
+	json_object_set_new(o, "knee_clock_mhz", real_or_null(f->knee_clock_mhz));
+	json_object_set_new(o, "knee_power_cap_w", real_or_null(f->knee_power_cap_w));
+	json_object_set_new(o, "energy_optimal_clock_mhz", real_or_null(f->energy_optimal_clock_mhz));
+	json_object_set_new(o, "interval_95", json_null()); /* the sweep has no intervals yet */
+	for (int i = 0; i < f->n_warnings; i++)
+		json_array_append_new(warnings, json_string(f->warnings[i]));
+	json_object_set_new(o, "warnings", warnings);
+	json_object_set_new(o, "params_version", json_string(params_version ? params_version : ""));
+	json_object_set_new(o, "config", json_pack("{s:s,s:i,s:f,s:s,s:s,s:f,s:f,s:o,s:o}", "platform", c->platform,
+	                    "tp", c->tp, "active_params_b", c->active_params_b, "weights", wc_precision_name(c->weights),
+	                    "kv_cache", wc_precision_name(c->kv), "input_tokens", c->input_tokens, "output_tokens",
+	                    c->output_tokens, "concurrency", c->request_rate > 0 && !(c->running > 0) ? json_null()
+	                    : json_real(c->running), "rate", c->request_rate > 0 ? json_real(c->request_rate) : json_null()));
+	return o;
+}
+
+char *
+wc_render_flexibility(const wc_inference_query *q, const wc_flexibility *f, const char *params_version, int indent,
+                      wc_error *err)
+{
+	json_t *o = wc_flexibility_json(q, f, params_version);
+	char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) |
+	                            (indent > 0 ? JSON_INDENT(indent) : JSON_COMPACT)) : NULL;
+	json_decref(o);
+	if (!s)
+		wc_error_set(err, WC_ENOMEM, "render: out of memory");
+	return s;
+}

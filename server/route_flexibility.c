@@ -1,0 +1,98 @@
+/*
+ * POST /v1/predict/flexibility: a configuration and a load in (the fields
+ * of /v1/predict/inference with input_tokens and output_tokens, plus
+ * `sweep` "clock" or "power_cap" and `steps`), the power-flexibility sweep
+ * out (the object `wattcast predict flexibility --json` prints;
+ * docs/http-api.md).
+ */
+#include "server_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* `sweep` and `steps` out of `item` (removed, so the inference parser
+ * sees only its own fields). */
+static int
+sweep_fields(json_t *item, int *by_cap, int *steps, wc_api_error *e)
+{
+	const json_t *v = json_object_get(item, "sweep");
+	*by_cap = 0;
+	*steps = WC_FLEX_DEFAULT_STEPS;
+	if (v) {
+		if (!json_is_string(v) || (strcmp(json_string_value(v), "clock") != 0 &&
+		                           strcmp(json_string_value(v), "power_cap") != 0)) {
+			wc_api_error_set(e, 422, "invalid_value", "/sweep", "sweep: expected \"clock\" or \"power_cap\"");
+			return -1;
+		}
+		*by_cap = strcmp(json_string_value(v), "power_cap") == 0;
+	}
+	v = json_object_get(item, "steps");
+	if (v && (!json_is_integer(v) || json_integer_value(v) < 2 || json_integer_value(v) > WC_FLEX_MAX_STEPS)) {
+		wc_api_error_set(e, 422, "invalid_value", "/steps", "steps: must be a whole number between 2 and %d",
+		                 WC_FLEX_MAX_STEPS);
+		return -1;
+	}
+	if (v)
+		*steps = (int)json_integer_value(v);
+	json_object_del(item, "sweep");
+	json_object_del(item, "steps");
+	return 0;
+}
+
+static json_t *
+flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
+{
+	wc_inference_request r;
+	const wc_state *st;
+	wc_error err;
+	json_t *out = NULL;
+	int by_cap = 0, steps = WC_FLEX_DEFAULT_STEPS;
+	memset(&r, 0, sizeof r);
+	if (!(st = wc_profiles_select(pf, item, e)) || (json_is_object(item) && sweep_fields(item, &by_cap, &steps, e)) ||
+	    wc_inference_request_parse(item, st, &r, e) != 0)
+		goto done;
+	if (!r.want_capacity) {
+		wc_api_error_set(e, 422, "missing_field", "/output_tokens",
+		                 "output_tokens: required (with input_tokens): the sweep needs throughput");
+		goto done;
+	}
+	if (r.power_cap_w > 0) {
+		wc_api_error_set(e, 422, "conflicting_fields", "/power_cap_w", "power_cap_w: the sweep sets the caps");
+		goto done;
+	}
+	/* On the heap: handler stacks are small. */
+	wc_flexibility *f = malloc(sizeof *f);
+	if (!f) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		goto done;
+	}
+	if (wc_predict_flexibility(st->pred, &r.q, by_cap, steps, f, &err) != WC_OK) {
+		const char *colon = strchr(err.msg, ':');
+		char field[64] = "/";
+		if (colon && colon - err.msg < 60)
+			memcpy(field + 1, err.msg, (size_t)(colon - err.msg));
+		wc_api_error_set(e, err.code == WC_ENOMEM ? 500 : 422, err.code == WC_ENOMEM ? "internal" : "invalid_value",
+		                 colon ? field : "", "%s", err.msg);
+	} else if (!(out = wc_flexibility_json(&r.q, f, st->version))) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
+	}
+	free(f);
+done:
+	free(r.series);
+	return out;
+}
+
+void
+wc_route_predict_flexibility(wc_request *req, wc_response *res)
+{
+	json_t *body = NULL, *answer;
+	wc_api_error e;
+
+	if (wc_request_read_json(req, req->srv->max_body, &body, res) != 0)
+		return;
+	if ((answer = flexibility_answer(body, req->profiles, &e)) != NULL)
+		wc_response_json(res, 200, answer);
+	else
+		wc_response_error(res, &e);
+	json_decref(body);
+}

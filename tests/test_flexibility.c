@@ -1,0 +1,131 @@
+/*
+ * Power flexibility (docs/capacity.md, "Power flexibility"):
+ * - on a simulated clock sweep with a known truth (throughput flat above a
+ *   knee clock and proportional to the clock below it, power affine in
+ *   the clock) the index of every step and the knee are recovered exactly;
+ * - through the built-in profile, power decreases and latency does not
+ *   decrease as the clock falls, in clock and power-cap sweeps alike;
+ * - a cap at or below idle power is refused naming power_cap_w; a clock
+ *   outside the platform's range naming sm_clock_mhz.
+ */
+#include "data/data.h"
+#include "predict/flexibility.h"
+#include "predict/predict.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+
+static void
+synthetic(void)
+{
+	/* truth: P(f) = 100 + 400 f / 2000 W; T(f) = 1000 min(1, f / 1200) tok/s */
+	const double p0 = 100, d = 400, fmax = 2000, fk = 1200, t0 = 1000;
+	wc_flexibility f = { 0 };
+	f.ref_node_power_w = p0 + d;
+	f.ref_throughput_tok_s = t0;
+	f.n_steps = 9;
+	for (int i = 0; i < f.n_steps; i++) {
+		double mhz = fmax - 200.0 * i; /* 2000, 1800, ..., 400 */
+		wc_flex_step *s = &f.steps[i];
+		s->sm_clock_mhz = mhz;
+		s->node_power_w = p0 + d * mhz / fmax;
+		s->power_cap_w = s->node_power_w;
+		s->throughput_tok_s = t0 * fmin(1.0, mhz / fk);
+		s->energy_per_output_token_j = s->node_power_w / s->throughput_tok_s;
+	}
+	wc_flexibility_analyse(&f);
+	CHECK_NEAR(f.knee_clock_mhz, fk, 0);
+	CHECK_NEAR(f.knee_power_cap_w, p0 + d * fk / fmax, 1e-9);
+	/* energy per token P/T is least at the knee: below it P/T = (p0 + d f/fmax) fk / (t0 f) grows */
+	CHECK_NEAR(f.energy_optimal_clock_mhz, fk, 0);
+	for (int i = 0; i < f.n_steps; i++) {
+		const wc_flex_step *s = &f.steps[i];
+		double shed = d * (fmax - s->sm_clock_mhz) / fmax, lost = 1.0 - fmin(1.0, s->sm_clock_mhz / fk);
+		CHECK_NEAR(s->power_shed_w, shed, 1e-9);
+		CHECK_NEAR(s->throughput_lost_pct, 100 * lost, 1e-9);
+		if (lost > 0)
+			CHECK_NEAR(s->pfi, (shed / (p0 + d)) / lost, 1e-9);
+		else
+			CHECK(isnan(s->pfi)); /* power shed for nothing: no finite index */
+	}
+}
+
+static void
+sweeps(const wc_predictor *pr, const char *platform, const char *model, double n, int by_cap)
+{
+	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_flexibility f;
+	wc_error err;
+	q.config.platform = platform;
+	q.config.model = model;
+	q.config.arch = wc_model_lookup(model);
+	q.config.active_params_b = q.config.arch->active_params_b;
+	q.config.running = n;
+	q.config.input_tokens = 512;
+	q.config.output_tokens = 256;
+	CHECK_INT(wc_predict_flexibility(pr, &q, by_cap, 10, &f, &err), WC_OK);
+	CHECK_INT(f.n_steps, 10);
+	for (int i = 0; i + 1 < f.n_steps; i++) {
+		CHECK(f.steps[i + 1].sm_clock_mhz <= f.steps[i].sm_clock_mhz);
+		CHECK(f.steps[i + 1].node_power_w <= f.steps[i].node_power_w * (1 + 1e-12));
+		CHECK(f.steps[i + 1].latency_s >= f.steps[i].latency_s * (1 - 1e-12));
+	}
+	/* a clock sweep: strictly less power at the lowest clock than at the top */
+	CHECK(f.steps[f.n_steps - 1].node_power_w < f.steps[0].node_power_w);
+	CHECK(f.knee_clock_mhz >= f.steps[f.n_steps - 1].sm_clock_mhz && f.knee_clock_mhz <= f.steps[0].sm_clock_mhz);
+	CHECK(isfinite(f.energy_optimal_clock_mhz));
+}
+
+static void
+refusals(const wc_predictor *pr)
+{
+	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	double mhz;
+	wc_error err;
+	q.config.platform = "H100";
+	q.config.model = "Qwen3-8B";
+	q.config.arch = wc_model_lookup("Qwen3-8B");
+	q.config.active_params_b = q.config.arch->active_params_b;
+	q.config.running = 8;
+	CHECK_INT(wc_predict_power_cap(pr, &q, 100, &mhz, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "power_cap_w: 100 W is at or below the idle power");
+	/* a binding cap settles inside the range; one above the free power does not bind */
+	CHECK_INT(wc_predict_power_cap(pr, &q, 400, &mhz, &err), WC_OK);
+	CHECK(mhz >= 345 && mhz <= 1980);
+	CHECK_INT(wc_predict_power_cap(pr, &q, 2000, &mhz, &err), WC_OK);
+	CHECK_NEAR(mhz, 0, 0);
+	q.config.sm_clock_mhz = 2500;
+	CHECK_INT(wc_predict_clock_check(&q.config, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "sm_clock_mhz: 2500 MHz is outside the clock range of H100, 345-1980 MHz");
+	wc_flexibility f;
+	q.config.input_tokens = 100;
+	q.config.output_tokens = 100;
+	CHECK_INT(wc_predict_flexibility(pr, &q, 0, 10, &f, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "sm_clock_mhz: ");
+	q.config.sm_clock_mhz = 0;
+	CHECK_INT(wc_predict_flexibility(pr, &q, 0, 1, &f, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "steps: ");
+}
+
+int
+main(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	synthetic();
+	const char *profiles[] = { "paper", "paper-prefill" };
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(wc_params_profile(profiles[i], &p, &err), WC_OK);
+		CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+		sweeps(pr, "H100", "Qwen3-14B", 32, 0);
+		sweeps(pr, "A100", "Qwen3-8B", 4, 0);
+		sweeps(pr, "H200", "Qwen3-32B", 64, 1);
+		if (i == 0)
+			refusals(pr);
+		wc_predictor_free(pr);
+		pr = NULL;
+		wc_params_clear(&p);
+	}
+	return check_report("test_flexibility");
+}

@@ -1,0 +1,172 @@
+/*
+ * Power caps and flexibility over real HTTP (docs/http-api.md):
+ * POST /v1/predict/inference with power_cap_w settles the clock and
+ * reports both; POST /v1/predict/flexibility answers the sweep with the
+ * fields the API names, the same numbers as `wattcast predict flexibility
+ * --json`; a cap at or below idle power, a clock outside the platform's
+ * range and bad sweep fields are refused with 422 naming the field. And
+ * over every built-in profile and both routes, every energy figure comes
+ * from the headline node power (energy per hour x 1000 = node power).
+ */
+#include "data/data.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static CURL *h;
+
+#define BODY "\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-14B\",\"concurrency\":32,\"input_tokens\":512," \
+	     "\"output_tokens\":256"
+
+static json_t *
+post(const char *path, const char *body, long want)
+{
+	http_reply r;
+	http_post_json(h, url(path), body, &r);
+	CHECK_INT(r.status, want);
+	if (r.status != want)
+		fprintf(stderr, "  %s %s -> %ld %s\n", path, body, r.status, r.body ? r.body : "");
+	json_t *o = r.json;
+	r.json = NULL;
+	http_reply_free(&r);
+	return o;
+}
+
+static void
+expect_422(const char *path, const char *body, const char *field, const char *needle)
+{
+	json_t *o = post(path, body, 422);
+	const json_t *e = json_object_get(o, "error");
+	CHECK_CONTAINS(json_string_value(json_object_get(e, "field")), field);
+	CHECK_CONTAINS(json_string_value(json_object_get(e, "message")), needle);
+	json_decref(o);
+}
+
+static double
+num(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void
+cap(void)
+{
+	json_t *a = post("/v1/predict/inference", "{" BODY ",\"power_cap_w\":450}", 200);
+	const json_t *c = json_object_get(a, "config");
+	CHECK_NEAR(num(c, "power_cap_w"), 450, 0);
+	CHECK(num(c, "sm_clock_mhz") >= 345 && num(c, "sm_clock_mhz") < 1980);
+	/* the clock settles where the headline power meets the cap */
+	CHECK_NEAR(num(a, "per_gpu_power_w"), 450, 0.5);
+	json_decref(a);
+	expect_422("/v1/predict/inference", "{" BODY ",\"power_cap_w\":100}", "/power_cap_w", "idle power");
+	expect_422("/v1/predict/inference", "{" BODY ",\"sm_clock_mhz\":2500}", "/sm_clock_mhz", "clock range of H100");
+	expect_422("/v1/predict/inference", "{" BODY ",\"sm_clock_mhz\":1500,\"power_cap_w\":450}", "/power_cap_w",
+	           "not both");
+}
+
+static void
+sweep(void)
+{
+	json_t *a = post("/v1/predict/flexibility", "{" BODY ",\"steps\":6}", 200);
+	const json_t *steps = json_object_get(a, "steps");
+	CHECK_INT(json_array_size(steps), 6);
+	static const char *const keys[] = { "sm_clock_mhz", "power_cap_w", "node_power_w", "throughput_tok_s",
+		                            "energy_per_output_token_j", "power_shed_w", "throughput_lost_pct", "pfi" };
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		CHECK(json_object_get(json_array_get(steps, 5), keys[k]) != NULL);
+	CHECK_NEAR(num(json_array_get(steps, 0), "sm_clock_mhz"), 1980, 0);
+	CHECK_NEAR(num(json_array_get(steps, 5), "sm_clock_mhz"), 345, 0);
+	CHECK(num(json_array_get(steps, 5), "node_power_w") < num(json_array_get(steps, 0), "node_power_w"));
+	CHECK(isfinite(num(a, "knee_clock_mhz")) && isfinite(num(a, "energy_optimal_clock_mhz")));
+	/* the same numbers as the CLI */
+	run_result r;
+	const char *argv[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B",
+		               "--concurrency", "32", "--input-tokens", "512", "--output-tokens", "256", "--steps", "6",
+		               "--json", NULL };
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *cli = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK_NEAR(num(cli, "knee_clock_mhz"), num(a, "knee_clock_mhz"), 0);
+	CHECK_NEAR(num(json_array_get(json_object_get(cli, "steps"), 3), "node_power_w"),
+	           num(json_array_get(steps, 3), "node_power_w"), 1e-6);
+	json_decref(cli);
+	run_result_free(&r);
+	json_decref(a);
+	a = post("/v1/predict/flexibility", "{" BODY ",\"sweep\":\"power_cap\",\"steps\":4}", 200);
+	CHECK_CONTAINS(json_string_value(json_object_get(a, "sweep")), "power_cap");
+	json_decref(a);
+	expect_422("/v1/predict/flexibility", "{" BODY ",\"steps\":1}", "/steps", "between 2 and");
+	expect_422("/v1/predict/flexibility", "{" BODY ",\"sweep\":\"fan\"}", "/sweep", "clock");
+	expect_422("/v1/predict/flexibility", "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-14B\",\"concurrency\":8}",
+	           "/output_tokens", "required");
+	expect_422("/v1/predict/flexibility", "{" BODY ",\"sm_clock_mhz\":1500}", "/sm_clock_mhz", "the sweep sets");
+}
+
+static void
+consistency(void)
+{
+	static const char *const profiles[] = { "paper", "paper-prefill" };
+	static const char *const loads[] = {
+		"\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":4,\"input_tokens\":600,"
+		"\"output_tokens\":600",
+		"\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":2,\"input_tokens\":1000,"
+		"\"output_tokens\":300",
+		"\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-32B\",\"concurrency\":32,\"input_tokens\":1000,"
+		"\"output_tokens\":512",
+	};
+	char body[512];
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 3; j++) {
+			snprintf(body, sizeof body, "{%s,\"profile\":\"%s\",\"power_cap_w\":350}", loads[j], profiles[i]);
+			json_t *a = post("/v1/predict/inference", body, 200);
+			const json_t *c = json_object_get(a, "capacity");
+			double P = num(a, "node_power_w");
+			CHECK_NEAR(num(c, "energy_per_hour_kwh") * 1000, P, 1e-6 * P);
+			CHECK_NEAR(num(c, "energy_per_output_token_j") * num(c, "throughput_tok_s"), P, 1e-6 * P);
+			json_decref(a);
+			snprintf(body, sizeof body, "{%s,\"profile\":\"%s\",\"steps\":4}", loads[j], profiles[i]);
+			a = post("/v1/predict/flexibility", body, 200);
+			for (size_t k = 0; k < json_array_size(json_object_get(a, "steps")); k++) {
+				const json_t *s = json_array_get(json_object_get(a, "steps"), k);
+				CHECK_NEAR(num(s, "energy_per_output_token_j") * num(s, "throughput_tok_s"), num(s, "node_power_w"),
+				           1e-6 * num(s, "node_power_w"));
+			}
+			json_decref(a);
+		}
+}
+
+int
+main(void)
+{
+	wc_params paper = WC_PARAMS_INIT, prefill = WC_PARAMS_INIT;
+	wc_server *srv = NULL;
+	wc_error err;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	wc_params_default(&paper);
+	wc_params_default_prefill(&prefill);
+	const wc_params *sets[2] = { &paper, &prefill };
+	const char *sources[2] = { "profile:paper", "profile:paper-prefill" };
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 2;
+	CHECK_INT(wc_server_start_profiles(&so, 2, sets, sources, &srv, &err), WC_OK);
+	if (!srv) {
+		fprintf(stderr, "%s\n", err.msg);
+		return check_report("test_server_flexibility");
+	}
+	http_set_base(wc_server_port(srv));
+	cap();
+	sweep();
+	consistency();
+	wc_server_stop(srv);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&paper);
+	wc_params_clear(&prefill);
+	return check_report("test_server_flexibility");
+}
