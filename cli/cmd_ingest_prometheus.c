@@ -31,7 +31,8 @@ static const char usage[] =
 	"--min-window (60 s) get an exclude reason. Counter resets, series that appear\n"
 	"or vanish, NaN samples and missing samples are reported with the series and\n"
 	"the time. --verbose prints the PromQL (docs/fleet.md). A query covers at most\n"
-	"--page-steps steps (10000; Prometheus allows 11000 points per series).\n";
+	"--page-steps steps (2000, at most 10000; Prometheus allows 11000 points per\n"
+	"series).\n";
 
 enum { OPT_PROM = 1000, OPT_JSON, OPT_SCRAPES, OPT_START, OPT_END, OPT_STEP, OPT_SELECTOR,
        OPT_GROUP, OPT_HOLD, OPT_MINWIN, OPT_PLATFORM, OPT_MODEL, OPT_ACTIVE, OPT_VERBOSE,

@@ -44,7 +44,13 @@ typedef struct {
 int wc_prom_set_add(wc_prom_set *set, const char *metric, size_t n_labels,
                     const char *const *names, const char *const *values, double t, double v,
                     wc_error *err);
-/** Drop every sample but keep nothing else either: the set is zeroed. */
+/** The position of series `metric` with these labels, created when new;
+ *  -1 with `err` set when it cannot be. */
+long wc_prom_set_find(wc_prom_set *set, const char *metric, size_t n_labels,
+                      const char *const *names, const char *const *values, wc_error *err);
+/** Append (t, v) to series `pos`, refused as in wc_prom_set_add. */
+int wc_prom_set_append(wc_prom_set *set, long pos, double t, double v, wc_error *err);
+/** Free every series and sample: the set is zeroed. */
 void wc_prom_set_clear(wc_prom_set *set);
 /** Value of label `name`, or NULL (borrowed). */
 const char *wc_prom_label(const wc_prom_series *s, const char *name);

@@ -100,7 +100,6 @@ wc_prom_http_query_range(const char *base, const char *query, double start, doub
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, TIMEOUT_S);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
 	CURLcode cc = curl_easy_perform(h);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	if (cc != CURLE_OK)

@@ -87,6 +87,10 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 	json_t *vals = json_object_get(r, "values"), *pair;
 	if (!json_is_array(vals))
 		return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/values: not an array", origin, i);
+	/* One look-up per series, not per sample: a page holds 10 000 of them. */
+	long pos = wc_prom_set_find(set, name, n, names, values, err);
+	if (pos < 0)
+		return err ? err->code : WC_EINVAL;
 	json_array_foreach(vals, j, pair) {
 		double t, v;
 		json_t *jt = json_array_get(pair, 0);
@@ -96,7 +100,7 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 			                    "%s: /data/result/%zu/values/%zu: not a [time, \"value\"] pair",
 			                    origin, i, j);
 		t = json_number_value(jt);
-		if ((rc = wc_prom_set_add(set, name, n, names, values, t, v, err)) != WC_OK)
+		if ((rc = wc_prom_set_append(set, pos, t, v, err)) != WC_OK)
 			return rc;
 	}
 	return WC_OK;

@@ -76,9 +76,8 @@ free_series(wc_prom_series *s)
 	free(s->v);
 }
 
-/* Position of the series, created when new; -1 with `err` set. */
-static long
-find_series(wc_prom_set *set, const char *metric, size_t n, const char *const *names,
+long
+wc_prom_set_find(wc_prom_set *set, const char *metric, size_t n, const char *const *names,
             const char *const *values, wc_error *err)
 {
 	size_t order[WC_PROM_MAX_LABELS];
@@ -124,9 +123,15 @@ wc_prom_set_add(wc_prom_set *set, const char *metric, size_t n_labels,
                 const char *const *names, const char *const *values, double t, double v,
                 wc_error *err)
 {
-	long pos = find_series(set, metric, n_labels, names, values, err);
+	long pos = wc_prom_set_find(set, metric, n_labels, names, values, err);
 	if (pos < 0)
 		return err ? err->code : WC_EINVAL;
+	return wc_prom_set_append(set, pos, t, v, err);
+}
+
+int
+wc_prom_set_append(wc_prom_set *set, long pos, double t, double v, wc_error *err)
+{
 	wc_prom_series *s = &set->s[pos];
 	if (!isfinite(t))
 		return wc_error_set(err, WC_EINVAL, "%s: time is not a finite number", s->key);

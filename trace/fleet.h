@@ -35,8 +35,12 @@ typedef enum {
 
 #define WC_FLEET_FIRST_COUNTER WC_FLEET_PROMPT
 #define WC_FLEET_N_COUNTERS (WC_FLEET_N_METRICS - WC_FLEET_FIRST_COUNTER)
-/** Steps per query_range page: below Prometheus's 11 000 points per series. */
+/** Steps per query_range page at most: below Prometheus's 11 000 points
+ *  per series. */
 #define WC_FLEET_PAGE_STEPS 10000
+/** ... and by default: smaller pages parse faster and keep the peak RSS
+ *  low (docs/results.md, "Fleet ingest from Prometheus"). */
+#define WC_FLEET_DEFAULT_PAGE_STEPS 2000
 
 const char *wc_fleet_metric_name(int m);
 /** -1 when `name` is none of the metrics. */
@@ -61,7 +65,7 @@ typedef struct {
 	void *warn_payload;
 	int max_warnings;          /* then one "further warnings suppressed" (50) */
 	wc_warn_fn verbose;        /* queries and pages; NULL = quiet */
-	size_t page_steps;         /* steps per query; 0 = WC_FLEET_PAGE_STEPS */
+	size_t page_steps;         /* steps per query; 0 = WC_FLEET_DEFAULT_PAGE_STEPS */
 } wc_fleet_options;
 
 void wc_fleet_options_init(wc_fleet_options *o);

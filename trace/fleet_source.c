@@ -1,8 +1,9 @@
 /*
  * Where a fleet ingest's series come from (docs/fleet.md, "Queries"): a
- * Prometheus server, queried one page of at most WC_FLEET_PAGE_STEPS
- * steps at a time so that memory stays flat in the range's length, or
- * saved query_range responses and text scrapes, read whole.
+ * Prometheus server, queried one page of steps at a time so that memory stays flat in the range's length, or
+ * saved query_range responses and text scrapes, read whole. Responses
+ * are fetched uncompressed: on a loopback or LAN the server's gzip costs
+ * more than it saves (docs/results.md, "Fleet ingest from Prometheus").
  */
 #include "fleet_internal.h"
 
@@ -60,7 +61,7 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 		if (rc == WC_OK)
 			say(o, "query: %s", q[m]);
 	}
-	size_t page = o->page_steps ? o->page_steps : WC_FLEET_PAGE_STEPS;
+	size_t page = o->page_steps ? o->page_steps : WC_FLEET_DEFAULT_PAGE_STEPS;
 	for (size_t k0 = 0; rc == WC_OK && k0 < f->n_steps; k0 += page) {
 		size_t k1 = f->n_steps - k0 > page ? k0 + page : f->n_steps;
 		rc = fetch_page(f, url, q, k0, k1, err);
