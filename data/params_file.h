@@ -18,8 +18,11 @@ extern "C" {
 /** The schema written; files of earlier schemas keep loading
  *  (docs/formats/params-file.md, "Versioning"). Version 2 adds the
  *  capacity and fine-tuning sections, version 3 the model terms and the
- *  fit's residual RMS. */
-#define WC_PARAMS_SCHEMA "wattcast.params/4"
+ *  fit's residual RMS, version 4 phi and
+ *  the prefill-aware form, version 5 the law's held-out error
+ *  ("prediction_error", docs/intervals.md). */
+#define WC_PARAMS_SCHEMA "wattcast.params/5"
+#define WC_PARAMS_SCHEMA_V4 "wattcast.params/4"
 #define WC_PARAMS_SCHEMA_V3 "wattcast.params/3"
 #define WC_PARAMS_SCHEMA_V2 "wattcast.params/2"
 #define WC_PARAMS_SCHEMA_V1 "wattcast.params/1"

@@ -353,14 +353,15 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 		return rc;
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
 	 * model terms and no residual RMS, version 3 no phi. */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 4
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 5
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V4) == 0 ? 4
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0 ? 3
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0 ? 2
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
 	if (!*version)
-		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\", \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V3, WC_PARAMS_SCHEMA_V2,
-		                     WC_PARAMS_SCHEMA_V1, buf);
+		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
+		                     WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\"", WC_PARAMS_SCHEMA);
@@ -368,7 +369,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	if (*version < 3 && (json_object_get(root, "model_terms") ||
 	                     (json_is_object(prov) && json_object_get(prov, "residual_rms"))))
 		return wc__json_fail(ld, "/schema", "model terms and residual_rms need \"%s\"",
-		                     WC_PARAMS_SCHEMA);
+		                     WC_PARAMS_SCHEMA_V4);
 	return WC_OK;
 }
 
@@ -385,7 +386,7 @@ read_shared(wc__json_loader *ld, json_t *x, int version, wc_params *out)
 	out->phi = (wc_param){ 1.0, NAN, NAN, WC_SRC_ASSUMED };
 	if (json_object_get(x, "phi")) {
 		if (version < 4)
-			return wc__json_fail(ld, "/shared/phi", "needs \"%s\"", WC_PARAMS_SCHEMA);
+			return wc__json_fail(ld, "/shared/phi", "needs \"%s\"", WC_PARAMS_SCHEMA_V4);
 		if ((rc = read_param(ld, json_object_get(x, "phi"), "/shared/phi", 0, &out->phi)))
 			return rc;
 	}
@@ -404,7 +405,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	static const char *const allowed[] = { "schema", "name", "form", "clock_ref_mhz", "levels",
 	                                       "shared", "precision_terms", "model_terms",
 	                                       "provenance", "draws", "capacity", "finetune",
-	                                       "response", NULL };
+	                                       "response", "prediction_error", NULL };
 	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
 	char buf[64], p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -420,7 +421,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	if (wc_form_from_name(buf, &out->form) != WC_OK)
 		return wc__json_fail(ld, "/form", "unknown form '%s'", buf);
 	if (version < 4 && !wc_form_is_published(out->form))
-		return wc__json_fail(ld, "/form", "form '%s' needs \"%s\"", buf, WC_PARAMS_SCHEMA);
+		return wc__json_fail(ld, "/form", "form '%s' needs \"%s\"", buf, WC_PARAMS_SCHEMA_V4);
 	out->clock_ref_mhz = WC_LAW_REF_CLOCK_MHZ;
 	if ((x = json_object_get(root, "clock_ref_mhz"))) {
 		if ((rc = wc__json_number(ld, x, "/clock_ref_mhz", &out->clock_ref_mhz)))
@@ -467,6 +468,12 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	if ((x = json_object_get(root, "response")) && !json_is_null(x) &&
 	    (rc = wc__params_read_response(ld, x, "/response", &out->response)))
 		return rc;
+	if ((x = json_object_get(root, "prediction_error")) && !json_is_null(x)) {
+		if (version < 5)
+			return wc__json_fail(ld, "/prediction_error", "needs \"%s\"", WC_PARAMS_SCHEMA);
+		if ((rc = wc__params_read_pred_error(ld, x, "/prediction_error", &out->pred_error)))
+			return rc;
+	}
 	return WC_OK;
 }
 
