@@ -335,7 +335,8 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 		return rc;
 	char names[160] = "";
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
-		if (isfinite(out->value[k]) && !isfinite(out->lo[k]) && strlen(names) + 40 < sizeof names)
+		if (isfinite(out->value[k]) && !isfinite(out->lo[k]) && strlen(names) + 40 < sizeof names &&
+		    (k != WC_CAPQ_RUNNING || out->open_loop)) /* a closed loop's n is the input */
 			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
 			         wc_capacity_output_name(k));
 	if (names[0])
