@@ -2,7 +2,8 @@
  * 95 % intervals on the real ML.ENERGY table (label realdata; read in
  * place from ../shared; docs/intervals.md): leave one model out, the
  * cross-conformal intervals of mean power cover 92-98 % of each
- * platform's runs (their median relative width is printed beside), and
+ * platform's runs (their median relative width is printed beside), those
+ * of throughput and energy per output token at least 85 %, and
  * the held-out error recorded in the built-in profiles is what
  * `wattcast fit intervals --folds frozen` recomputes from these runs.
  */
@@ -45,6 +46,23 @@ main(void)
 		CHECK(a->coverage_95 >= 0.92 && a->coverage_95 <= 0.98);
 		CHECK(a->median_rel_width > 0.1 && a->median_rel_width < 2.0);
 	}
+
+	/* Capacity quantities, leave one model out (both laws refitted). */
+	wc_capacity_data d = WC_CAPACITY_DATA_INIT;
+	wc_capacity_fit_options co = WC_CAPACITY_FIT_OPTIONS_INIT;
+	wc_capacity_report crep;
+	CHECK_INT(wc_capacity_data_add_runs(&d, t, &err), WC_OK);
+	CHECK_INT(wc_validate_capacity(t, &d, &co, &fo, &crep, NULL, &err), WC_OK);
+	const wc_heldout_report *cq[2] = { &crep.throughput, &crep.energy };
+	for (int q = 0; q < 2; q++)
+		for (int s = 0; s < cq[q]->n_sets; s++) {
+			const wc_accuracy *a = &cq[q]->sets[s];
+			printf("  capacity %s %s: n %d, coverage %.1f %%, median relative width %.1f %%\n",
+			       q ? "energy_per_token" : "throughput", a->set, a->n_interval, 100 * a->coverage_95,
+			       100 * a->median_rel_width);
+			CHECK(a->n_interval == a->n && a->coverage_95 >= 0.85);
+		}
+	wc_capacity_data_clear(&d);
 
 	/* The built-in profiles' section, recomputed. */
 	static const char *const profiles[] = { "paper", "paper-prefill" };

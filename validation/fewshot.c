@@ -258,7 +258,7 @@ wc_validate_fewshot(const wc_runs_table *t, const wc_fewshot_options *o, wc_fews
 		rc = wc__accuracy_summary(s.e + (size_t)ki * n, (const char (*)[48])(s.sets + (size_t)ki * n),
 		                          s.m[ki], s.skipped[ki], &out->by_k[ki], err);
 	for (int ki = 0; rc == WC_OK && ki < o->n_k; ki++)
-		rc = wc__coverage_summary(&s.scored[ki], &out->by_k[ki], err);
+		rc = wc__coverage_summary(&s.scored[ki], NULL, &out->by_k[ki], err);
 cleanup:
 	for (int ki = 0; ki < WC_FEWSHOT_K_MAX; ki++)
 		wc_per_run_clear(&s.scored[ki]);

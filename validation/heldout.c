@@ -102,7 +102,7 @@ wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_repor
 	if (rc == WC_OK) {
 		/* the rows this call added: a caller's per_run may hold others */
 		wc_per_run mine = { rows->rows + first, rows->n - first, 0 };
-		rc = wc__coverage_summary(&mine, out, err);
+		rc = wc__coverage_summary(&mine, NULL, out, err);
 	}
 done:
 	wc_per_run_clear(&local);

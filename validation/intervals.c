@@ -41,21 +41,30 @@ row_residual(const wc_per_run_row *row)
 	return log(row->measured / row->predicted);
 }
 
-/* Distinct groups among the rows of `platform` ("" = all), leaving out
- * group `skip` (may be NULL). */
+/* Rows of another quantity take no part in a quantity's quantile. */
 static int
-count_groups(const wc_per_run *rows, int by_fold, const char *platform, const char *skip)
+other_quantity(const wc_per_run_row *r, const char *quantity)
+{
+	return quantity && strcmp(r->quantity, quantity) != 0;
+}
+
+/* Distinct groups among the rows of `platform` ("" = all) and `quantity`,
+ * leaving out group `skip` (may be NULL). */
+static int
+count_groups(const wc_per_run *rows, int by_fold, const char *platform, const char *skip,
+             const char *quantity)
 {
 	int n = 0;
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *r = &rows->rows[i];
 		const char *g = row_group(r, by_fold);
-		if ((platform[0] && strcmp(row_input(r, "platform"), platform)) || (skip && !strcmp(g, skip)))
+		if ((platform[0] && strcmp(row_input(r, "platform"), platform)) || (skip && !strcmp(g, skip)) ||
+		    other_quantity(r, quantity))
 			continue;
 		int seen = 0;
 		for (size_t j = 0; j < i && !seen; j++) {
 			const wc_per_run_row *q = &rows->rows[j];
-			seen = !strcmp(row_group(q, by_fold), g) &&
+			seen = !strcmp(row_group(q, by_fold), g) && !other_quantity(q, quantity) &&
 			       (!platform[0] || !strcmp(row_input(q, "platform"), platform));
 		}
 		n += !seen;
@@ -66,8 +75,8 @@ count_groups(const wc_per_run *rows, int by_fold, const char *platform, const ch
 /* One stratum from the residuals of `platform` ("" = pooled), without
  * group `skip`; 0 when too few. `r` is scratch for rows->n values. */
 static int
-stratum(const wc_per_run *rows, int by_fold, const char *platform, const char *skip, double *r,
-        wc_pe_stratum *s)
+stratum(const wc_per_run *rows, int by_fold, const char *platform, const char *skip, const char *quantity,
+        double *r, wc_pe_stratum *s)
 {
 	size_t m = 0;
 	memset(s, 0, sizeof *s);
@@ -75,7 +84,7 @@ stratum(const wc_per_run *rows, int by_fold, const char *platform, const char *s
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *x = &rows->rows[i];
 		if ((platform[0] && strcmp(row_input(x, "platform"), platform)) ||
-		    (skip && !strcmp(row_group(x, by_fold), skip)))
+		    (skip && !strcmp(row_group(x, by_fold), skip)) || other_quantity(x, quantity))
 			continue;
 		double v = row_residual(x);
 		if (isfinite(v))
@@ -88,21 +97,24 @@ stratum(const wc_per_run *rows, int by_fold, const char *platform, const char *s
 /* The strata from `rows` without group `skip`: pooled, and each platform
  * with enough groups of its own. */
 static void
-build(const wc_per_run *rows, int by_fold, const char *skip, double *scratch, wc_pred_error *pe)
+build(const wc_per_run *rows, int by_fold, const char *skip, const char *quantity, double *scratch,
+      wc_pred_error *pe)
 {
 	wc_pe_stratum s;
 	memset(pe, 0, sizeof *pe);
 	pe->level = WC_INTERVAL_LEVEL;
-	if (stratum(rows, by_fold, "", skip, scratch, &s))
+	if (stratum(rows, by_fold, "", skip, quantity, scratch, &s))
 		wc_pe_add(pe, &s);
 	for (size_t i = 0; i < rows->n; i++) {
+		if (other_quantity(&rows->rows[i], quantity))
+			continue;
 		const char *plat = row_input(&rows->rows[i], "platform");
 		int seen = 0;
 		for (int k = 0; k < pe->n_strata && !seen; k++)
 			seen = !strcmp(pe->strata[k].platform, plat);
-		if (seen || !plat[0] || count_groups(rows, by_fold, plat, skip) < WC_PE_MIN_GROUPS)
+		if (seen || !plat[0] || count_groups(rows, by_fold, plat, skip, quantity) < WC_PE_MIN_GROUPS)
 			continue;
-		if (stratum(rows, by_fold, plat, skip, scratch, &s))
+		if (stratum(rows, by_fold, plat, skip, quantity, scratch, &s))
 			wc_pe_add(pe, &s);
 	}
 	pe->present = pe->n_strata > 0;
@@ -121,13 +133,14 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 	for (size_t i = 0; i < rows->n; i++) {
 		if (done[i])
 			continue;
-		char g[96];
+		char g[96], quantity[40];
 		wc_pred_error pe;
 		snprintf(g, sizeof g, "%s", row_group(&rows->rows[i], by_fold));
-		build(rows, by_fold, g, scratch, &pe);
+		snprintf(quantity, sizeof quantity, "%s", rows->rows[i].quantity);
+		build(rows, by_fold, g, quantity, scratch, &pe);
 		for (size_t j = i; j < rows->n; j++) {
 			wc_per_run_row *r = &rows->rows[j];
-			if (done[j] || strcmp(row_group(r, by_fold), g))
+			if (done[j] || strcmp(row_group(r, by_fold), g) || other_quantity(r, quantity))
 				continue;
 			done[j] = 1;
 			const wc_pe_stratum *s = wc_pe_find(&pe, row_input(r, "platform"), "");
@@ -143,13 +156,14 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 /* Coverage and median relative width of the rows whose set is `set`
  * ("" = all) into `a`. `w` is scratch. */
 static void
-cover(const wc_per_run *rows, const char *set, double *w, wc_accuracy *a)
+cover(const wc_per_run *rows, const char *set, const char *quantity, double *w, wc_accuracy *a)
 {
 	size_t m = 0;
 	int in = 0;
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *r = &rows->rows[i];
-		if ((set[0] && strcmp(r->set, set)) || !isfinite(r->lo) || !isfinite(r->hi))
+		if ((set[0] && strcmp(r->set, set)) || !isfinite(r->lo) || !isfinite(r->hi) ||
+		    other_quantity(r, quantity))
 			continue;
 		in += r->measured >= r->lo && r->measured <= r->hi;
 		w[m++] = (r->hi - r->lo) / r->predicted;
@@ -164,14 +178,14 @@ cover(const wc_per_run *rows, const char *set, double *w, wc_accuracy *a)
 }
 
 int
-wc__coverage_summary(const wc_per_run *rows, wc_heldout_report *out, wc_error *err)
+wc__coverage_summary(const wc_per_run *rows, const char *quantity, wc_heldout_report *out, wc_error *err)
 {
 	double *w = malloc((rows->n ? rows->n : 1) * sizeof *w);
 	if (!w)
 		return wc_error_set(err, WC_ENOMEM, "coverage: out of memory");
-	cover(rows, "", w, &out->overall);
+	cover(rows, "", quantity, w, &out->overall);
 	for (int s = 0; s < out->n_sets; s++)
-		cover(rows, out->sets[s].set, w, &out->sets[s]);
+		cover(rows, out->sets[s].set, quantity, w, &out->sets[s]);
 	free(w);
 	return WC_OK;
 }
@@ -198,7 +212,7 @@ wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const
 	if (rc == WC_OK && !scratch)
 		rc = wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
 	if (rc == WC_OK) {
-		build(&rows, by_fold, NULL, scratch, out);
+		build(&rows, by_fold, NULL, NULL, scratch, out);
 		snprintf(out->folds, sizeof out->folds, "%s", folds);
 		snprintf(out->data, sizeof out->data, "%s", data ? data : "");
 		if (!out->present)

@@ -120,7 +120,7 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 	if (rc == WC_OK)
 		rc = wc__pe_cross_intervals(&rows, 1, err);
 	if (rc == WC_OK)
-		rc = wc__coverage_summary(&rows, out, err);
+		rc = wc__coverage_summary(&rows, NULL, out, err);
 	for (size_t i = 0; rc == WC_OK && per_run && i < rows.n; i++)
 		rc = wc_per_run_add(per_run, &rows.rows[i], err);
 cleanup:
