@@ -51,7 +51,10 @@ static const char validate_usage[] =
 	"included in heldout (held-out sets are usually excluded from fits).\n"
 	"--per-run FILE writes one CSV row per predicted run: run_id, set, fold, the\n"
 	"inputs used, predicted and measured mean power, error %, the 95 % interval\n"
-	"(from the parameter file's draws), where P0 came from, and the warnings.\n";
+	"(heldout: the file's draws and held-out error; lomo: cross-conformal, from the\n"
+	"other models' held-out errors), where P0 came from, and the warnings.\n"
+	"heldout and lomo also print the share of measured values inside the 95 %\n"
+	"interval and its median width (docs/intervals.md).\n";
 
 enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS, OPT_PER_RUN, OPT_REAL };
 
