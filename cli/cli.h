@@ -44,6 +44,7 @@ int cli_cmd_envelope(int argc, char **argv);
 int cli_cmd_profile(int argc, char **argv);
 /* Subcommands in files of their own. */
 int cli_fit_response(int argc, char **argv);      /* fit response */
+int cli_fit_intervals(int argc, char **argv);     /* fit intervals */
 int cli_validate_envelope(int argc, char **argv); /* validate envelope */
 
 /** Print "wattcast CMD: message" on stderr; returns CLI_USAGE. */

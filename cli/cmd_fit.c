@@ -30,7 +30,8 @@ static const char fit_usage[] =
 	"--threads. Built-in profiles: paper, paper-prefill.\n"
 	"Other targets: `wattcast fit capacity --help`, `wattcast fit request-energy --help`,\n"
 	"`wattcast fit finetune --help` (the fine-tuning law), `wattcast fit response --help`\n"
-	"(the power response of envelopes).\n";
+	"(the power response of envelopes), `wattcast fit intervals --help` (the law's held-out\n"
+	"error, which 95 % intervals of mean power cover).\n";
 
 enum { OPT_FORM = 1000, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_PRIOR, OPT_PROFILE, OPT_SHARE,
        OPT_TERMS, OPT_NAME };
@@ -289,7 +290,9 @@ cli_cmd_fit(int argc, char **argv)
 		return cli_fit_finetune(argc - 1, argv + 1);
 	if (strcmp(argv[1], "response") == 0)
 		return cli_fit_response(argc - 1, argv + 1);
+	if (strcmp(argv[1], "intervals") == 0)
+		return cli_fit_intervals(argc - 1, argv + 1);
 	return cli_usage_error("fit",
-	                       "unknown target '%s' (available: inference, capacity, request-energy, finetune, response)",
+	                       "unknown target '%s' (available: inference, capacity, request-energy, finetune, response, intervals)",
 	                       argv[1]);
 }

@@ -22,7 +22,9 @@ static const char predict_usage[] =
 	"Predicts the mean power of a serving group of G GPUs (tensor parallel) running\n"
 	"N requests at a time (N = 0: loaded idle) from a frozen law: the built-in\n"
 	"published profile 'paper' unless --params names a file written by `wattcast fit`.\n"
-	"With bootstrap draws in the file, a 95 % interval is printed. Inputs outside the\n"
+	"A 95 % interval is printed: the percentiles of the file's bootstrap draws widened\n"
+	"by the law's held-out error (its prediction_error section; docs/intervals.md);\n"
+	"without either there is none, with a warning. Inputs outside the\n"
 	"calibrated range are predicted anyway, with a warning. A model that does not fit\n"
 	"in the group's memory is refused (exit 2, with the numbers).\n"
 	"With --input-tokens and --output-tokens the capacity model (docs/capacity.md) adds\n"
@@ -66,9 +68,13 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 		       q->power_cap_w);
 	printf("\n  node power     %8.1f W", pr->power.node_power_w);
 	if (pr->has_interval)
-		printf("   95 %% interval %.1f-%.1f W (%d draws)", pr->node_lo_w, pr->node_hi_w, pr->n_draws);
-	printf("\n  per-GPU power  %8.1f W\n  idle power     %8.1f W\n", pr->power.per_gpu_power_w,
-	       pr->power.idle_power_w);
+		printf("   95 %% interval %.1f-%.1f W (%d draws%s)", pr->node_lo_w, pr->node_hi_w, pr->n_draws,
+		       pr->pe_stratum ? " + held-out error" : "");
+	double g = pr->power.per_gpu_power_w / pr->power.node_power_w;
+	printf("\n  per-GPU power  %8.1f W", pr->power.per_gpu_power_w);
+	if (pr->has_interval)
+		printf("   95 %% interval %.1f-%.1f W", g * pr->node_lo_w, g * pr->node_hi_w);
+	printf("\n  idle power     %8.1f W\n", pr->power.idle_power_w);
 	if (isfinite(pr->prefill_share))
 		printf("  prefill share  %8.3f of the time (prefill-aware form)\n", pr->prefill_share);
 	printf("  parameters     %s (%s)\n", name, version);

@@ -51,7 +51,10 @@ static const char validate_usage[] =
 	"included in heldout (held-out sets are usually excluded from fits).\n"
 	"--per-run FILE writes one CSV row per predicted run: run_id, set, fold, the\n"
 	"inputs used, predicted and measured mean power, error %, the 95 % interval\n"
-	"(from the parameter file's draws), where P0 came from, and the warnings.\n";
+	"(heldout: the file's draws and held-out error; lomo: cross-conformal, from the\n"
+	"other models' held-out errors), where P0 came from, and the warnings.\n"
+	"heldout and lomo also print the share of measured values inside the 95 %\n"
+	"interval and its median width (docs/intervals.md).\n";
 
 enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS, OPT_PER_RUN, OPT_REAL };
 
@@ -225,15 +228,21 @@ report_precision(const validate_args *a, const wc_precision_report *r)
 static json_t *
 accuracy_json(const wc_accuracy *x)
 {
-	return json_pack("{s:i,s:o,s:o,s:o}", "n", x->n, "median_abs_err_pct", num(x->median_abs_err_pct),
-	                 "share_within_5pct", num(x->share_within_5pct), "bias_pct", num(x->bias_pct));
+	return json_pack("{s:i,s:o,s:o,s:o,s:i,s:o,s:o}", "n", x->n, "median_abs_err_pct",
+	                 num(x->median_abs_err_pct), "share_within_5pct", num(x->share_within_5pct),
+	                 "bias_pct", num(x->bias_pct), "n_interval", x->n_interval, "coverage_95",
+	                 num(x->coverage_95), "median_rel_width", num(x->median_rel_width));
 }
 
 static void
 print_accuracy(const char *name, const wc_accuracy *x)
 {
-	printf("%-34s %5d %14.2f %11.2f %+9.2f\n", name, x->n, x->median_abs_err_pct,
+	printf("%-34s %5d %14.2f %11.2f %+9.2f", name, x->n, x->median_abs_err_pct,
 	       x->share_within_5pct, x->bias_pct);
+	if (x->n_interval > 0)
+		printf(" %9.1f %5d %10.1f\n", 100.0 * x->coverage_95, x->n_interval, 100.0 * x->median_rel_width);
+	else
+		printf(" %9s %5d %10s\n", "–", 0, "–");
 }
 
 static int
@@ -254,12 +263,19 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 		       a->input);
 	else
 		printf("frozen-law accuracy on %s (error = predicted vs measured mean power)\n", a->input);
-	printf("%-34s %5s %14s %11s %9s\n", "set", "n", "median |err| %", "within 5 %", "bias %");
+	printf("%-34s %5s %14s %11s %9s %9s %5s %10s\n", "set", "n", "median |err| %", "within 5 %", "bias %",
+	       "cover 95%", "n_int", "width %");
 	print_accuracy("(all runs)", &r->overall);
 	for (int i = 0; i < r->n_sets; i++)
 		print_accuracy(r->sets[i].set, &r->sets[i]);
 	if (r->skipped)
 		printf("%d run(s) skipped: no prediction for their platform\n", r->skipped);
+	if (strcmp(what, "lomo") == 0)
+		printf("cover 95%%: share of measured values inside the 95 %% interval; width %%: median (hi - lo) / "
+		       "predicted; intervals from the other models' held-out errors (docs/intervals.md)\n");
+	else
+		printf("cover 95%%: share of measured values inside the 95 %% interval (n_int runs had one); "
+		       "width %%: median (hi - lo) / predicted\n");
 	return CLI_OK;
 }
 

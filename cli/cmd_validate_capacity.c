@@ -41,8 +41,10 @@ report_json(const wc_heldout_report *r)
 	json_t *o = json_object(), *sets = json_object();
 	for (int i = 0; i <= r->n_sets; i++) {
 		const wc_accuracy *a = i < r->n_sets ? &r->sets[i] : &r->overall;
-		json_t *x = json_pack("{s:i,s:o,s:o,s:o}", "n", a->n, "median_abs_err_pct", num(a->median_abs_err_pct),
-		                      "share_within_5pct", num(a->share_within_5pct), "bias_pct", num(a->bias_pct));
+		json_t *x = json_pack("{s:i,s:o,s:o,s:o,s:i,s:o,s:o}", "n", a->n, "median_abs_err_pct",
+		                      num(a->median_abs_err_pct), "share_within_5pct", num(a->share_within_5pct),
+		                      "bias_pct", num(a->bias_pct), "n_interval", a->n_interval, "coverage_95",
+		                      num(a->coverage_95), "median_rel_width", num(a->median_rel_width));
 		if (i < r->n_sets)
 			json_object_set_new(sets, a->set, x);
 		else
@@ -56,11 +58,16 @@ report_json(const wc_heldout_report *r)
 static void
 print_report(const char *title, const wc_heldout_report *r)
 {
-	printf("%s\n%-22s %5s %14s %11s %9s\n", title, "platform", "n", "median |err| %", "within 5 %", "bias %");
+	printf("%s\n%-22s %5s %14s %11s %9s %9s %8s\n", title, "platform", "n", "median |err| %", "within 5 %",
+	       "bias %", "cover 95%", "width %");
 	for (int i = 0; i <= r->n_sets; i++) {
 		const wc_accuracy *a = i < r->n_sets ? &r->sets[i] : &r->overall;
-		printf("%-22s %5d %14.2f %11.2f %+9.2f\n", i < r->n_sets ? a->set : "(all)", a->n, a->median_abs_err_pct,
+		printf("%-22s %5d %14.2f %11.2f %+9.2f", i < r->n_sets ? a->set : "(all)", a->n, a->median_abs_err_pct,
 		       a->share_within_5pct, a->bias_pct);
+		if (a->n_interval > 0)
+			printf(" %9.1f %8.1f\n", 100.0 * a->coverage_95, 100.0 * a->median_rel_width);
+		else
+			printf(" %9s %8s\n", "–", "–");
 	}
 	if (r->skipped)
 		printf("%d row(s) skipped: their fold could not predict them\n", r->skipped);

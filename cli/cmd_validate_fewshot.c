@@ -128,8 +128,10 @@ num(double v)
 static json_t *
 accuracy_json(const wc_accuracy *x)
 {
-	return json_pack("{s:i,s:o,s:o,s:o}", "n", x->n, "median_abs_err_pct", num(x->median_abs_err_pct),
-	                 "share_within_5pct", num(x->share_within_5pct), "bias_pct", num(x->bias_pct));
+	return json_pack("{s:i,s:o,s:o,s:o,s:i,s:o,s:o}", "n", x->n, "median_abs_err_pct",
+	                 num(x->median_abs_err_pct), "share_within_5pct", num(x->share_within_5pct), "bias_pct",
+	                 num(x->bias_pct), "n_interval", x->n_interval, "coverage_95", num(x->coverage_95),
+	                 "median_rel_width", num(x->median_rel_width));
 }
 
 static void
@@ -164,10 +166,31 @@ set_at(const wc_fewshot_report *r, int i, const char *name)
 	return NULL;
 }
 
+/* One row per set: median |error| % per k (cover = 0), or coverage of
+ * the 95 % interval / median relative width, both % (cover = 1). */
+static void
+print_rows(const wc_fewshot_report *r, int cover)
+{
+	const wc_heldout_report *h0 = &r->by_k[0];
+	for (int s = -1; s < h0->n_sets; s++) {
+		const char *name = s < 0 ? NULL : h0->sets[s].set;
+		printf("%-24s %5d", name ? name : "(all runs)", s < 0 ? h0->overall.n : h0->sets[s].n);
+		for (int i = 0; i < r->n_k; i++) {
+			const wc_accuracy *x = set_at(r, i, name);
+			if (!cover && x && x->n > 0)
+				printf("  %10.2f", x->median_abs_err_pct);
+			else if (cover && x && x->n_interval > 0)
+				printf("  %5.1f/%4.0f", 100.0 * x->coverage_95, 100.0 * x->median_rel_width);
+			else
+				printf("  %10s", "–");
+		}
+		putchar('\n');
+	}
+}
+
 static void
 print_table(const fewshot_args *a, const wc_fewshot_report *r)
 {
-	const wc_heldout_report *h0 = &r->by_k[0];
 	printf("few-shot calibration on %s (scope %s, base %s): median |error| %% of mean power\n"
 	       "on the runs after the largest k of each %s and level (%d groups; %d too small)\n",
 	       a->input, wc_calibrate_scope_name(a->fo.scope),
@@ -177,18 +200,9 @@ print_table(const fewshot_args *a, const wc_fewshot_report *r)
 	for (int i = 0; i < r->n_k; i++)
 		printf("  %4s k=%-3d", "", r->k[i]);
 	putchar('\n');
-	for (int s = -1; s < h0->n_sets; s++) {
-		const char *name = s < 0 ? NULL : h0->sets[s].set;
-		printf("%-24s %5d", name ? name : "(all runs)", s < 0 ? h0->overall.n : h0->sets[s].n);
-		for (int i = 0; i < r->n_k; i++) {
-			const wc_accuracy *x = set_at(r, i, name);
-			if (x && x->n > 0)
-				printf("  %10.2f", x->median_abs_err_pct);
-			else
-				printf("  %10s", "–");
-		}
-		putchar('\n');
-	}
+	print_rows(r, 0);
+	printf("coverage of the 95 %% interval %% / its median width, %% of the prediction (docs/intervals.md):\n");
+	print_rows(r, 1);
 	for (int i = 0; i < r->n_k; i++)
 		if (r->by_k[i].skipped)
 			printf("k=%d: %d run(s) not predicted (no calibration possible, or no base for their level)\n",

@@ -43,6 +43,9 @@ json_t *wc__params_finetune_json(const wc_finetune_params *f, int with_draws);
  *  leaves the outputs as they are. */
 int wc__params_read_tp_span(wc__json_loader *ld, json_t *obj, const char *path, int *tp_min, int *tp_max);
 int wc__params_read_count(wc__json_loader *ld, json_t *obj, const char *path, const char *key, int *out);
+/* params_pred_error.c: the law's held-out error (schema 5). */
+int wc__params_read_pred_error(wc__json_loader *ld, json_t *v, const char *path, wc_pred_error *out);
+json_t *wc__params_pred_error_json(const wc_pred_error *pe);
 int wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out);
 json_t *wc__params_response_json(const wc_response_params *r);
 

@@ -414,7 +414,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	static const char *const allowed[] = { "schema", "name", "form", "clock_ref_mhz", "levels",
 	                                       "shared", "precision_terms", "model_terms",
 	                                       "provenance", "draws", "capacity", "finetune",
-	                                       "response", NULL };
+	                                       "response", "prediction_error", NULL };
 	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
 	char buf[64], p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -477,6 +477,12 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	if ((x = json_object_get(root, "response")) && !json_is_null(x) &&
 	    (rc = wc__params_read_response(ld, x, "/response", &out->response)))
 		return rc;
+	if ((x = json_object_get(root, "prediction_error")) && !json_is_null(x)) {
+		if (version < 5)
+			return wc__json_fail(ld, "/prediction_error", "needs \"%s\"", WC_PARAMS_SCHEMA);
+		if ((rc = wc__params_read_pred_error(ld, x, "/prediction_error", &out->pred_error)))
+			return rc;
+	}
 	return WC_OK;
 }
 

@@ -142,6 +142,8 @@ params_json(const wc_params *p, int with_draws)
 	 * params_version -- of every set without a response stays as it was. */
 	if (p->response.present)
 		json_object_set_new(root, "response", wc__params_response_json(&p->response));
+	json_object_set_new(root, "prediction_error", p->pred_error.present
+	                    ? wc__params_pred_error_json(&p->pred_error) : json_null());
 	return root;
 }
 

@@ -133,9 +133,10 @@ set_intervals(const fit_problem *pb, const double *natural, int n_ok, double *co
 		int m = 0;
 		for (int r = 0; r < n_ok; r++)
 			col[m++] = natural[(size_t)r * p + k];
-		gsl_sort(col, 1, (size_t)m);
-		double lo = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.025);
-		double hi = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.975);
+		double est = NAN, lo, hi;
+		wc_params_get_named(&point->params, point->names[k], &est);
+		if (!wc_interval_from_draws(col, (size_t)m, est, &lo, &hi))
+			continue; /* every draw the same: no interval rather than a zero-width one */
 		wc_params_set_interval_named(&point->params, point->names[k], lo, hi);
 		double width = fit_param_is_log(pb, (int)k) ? log(hi / lo) : hi - lo;
 		if (!(width <= WIDE_INTERVAL)) {

@@ -590,9 +590,10 @@ store_draws(const cal_setup *s, const cal_job *job, char (*nn)[WC_NAME_MAX], wc_
 	for (int j = 0; j < job->n_new; j++) {
 		for (int r = 0; r < rows; r++)
 			col[r] = v[(size_t)r * k + kb + j];
-		gsl_sort(col, 1, (size_t)rows);
-		wc_params_set_interval_named(p, nn[j], gsl_stats_quantile_from_sorted_data(col, 1, (size_t)rows, 0.025),
-		                             gsl_stats_quantile_from_sorted_data(col, 1, (size_t)rows, 0.975));
+		double est = NAN, lo, hi;
+		wc_params_get_named(p, nn[j], &est);
+		if (wc_interval_from_draws(col, (size_t)rows, est, &lo, &hi))
+			wc_params_set_interval_named(p, nn[j], lo, hi);
 	}
 	if (rows < job->replicates)
 		warn(s->out, "%d of %d replicates did not converge and are left out of the draws",

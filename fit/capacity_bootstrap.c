@@ -105,10 +105,10 @@ set_intervals(const cap_problem *pb, const double *natural, int n_ok, double *co
 	for (size_t k = 0; k < p; k++) {
 		for (int r = 0; r < n_ok; r++)
 			col[r] = natural[(size_t)r * p + k];
-		gsl_sort(col, 1, (size_t)n_ok);
-		double lo = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)n_ok, 0.025);
-		double hi = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)n_ok, 0.975);
+		double lo, hi;
 		wc_param *prm = wc_capacity_param_named(&point->params, point->names[k]);
+		if (!wc_interval_from_draws(col, (size_t)n_ok, prm ? prm->value : NAN, &lo, &hi))
+			continue; /* every draw the same: no interval rather than a zero-width one */
 		if (prm) {
 			prm->lo = lo;
 			prm->hi = hi;

@@ -69,13 +69,6 @@ run_jobs(ft_job *jobs, int T)
 	return rc;
 }
 
-static double
-percentile(double *v, int n, double q)
-{
-	gsl_sort(v, 1, (size_t)n);
-	return gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, q);
-}
-
 /* Inflate the good replicates around the point estimate, pack them into
  * `natural` (n_ok x 2) and set the intervals. Returns n_ok. */
 static int
@@ -95,8 +88,7 @@ to_intervals(const wc__ft_design *d, const wc_ft_linear_fit *point, int B, const
 	for (int j = 0; j < 2 && n_ok >= 2; j++) {
 		for (int r = 0; r < n_ok; r++)
 			col[r] = natural[2 * r + j];
-		par[j]->lo = percentile(col, n_ok, 0.025);
-		par[j]->hi = percentile(col, n_ok, 0.975);
+		wc_interval_from_draws(col, (size_t)n_ok, point->coef[j], &par[j]->lo, &par[j]->hi);
 	}
 	return n_ok;
 }

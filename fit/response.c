@@ -416,11 +416,11 @@ interval(const double *draws, int B, int k, double max, double *col, wc_response
 		if (isfinite(d[MAX_X]) && isfinite(d[k]))
 			col[m++] = value_of(d[k], max).value;
 	}
-	if (m < 2)
-		return;
-	gsl_sort(col, 1, m);
-	v->lo = fmin(v->value, gsl_stats_quantile_from_sorted_data(col, 1, m, 0.025));
-	v->hi = fmax(v->value, gsl_stats_quantile_from_sorted_data(col, 1, m, 0.975));
+	double lo, hi;
+	if (wc_interval_from_draws(col, m, v->value, &lo, &hi)) {
+		v->lo = lo;
+		v->hi = hi;
+	}
 }
 
 static int

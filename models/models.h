@@ -9,6 +9,7 @@
  *   models/evaluate.h evaluating a set: one law for the point and every draw
  *   models/catalog.h  platform and model facts
  *   models/draws.h    bootstrap draw matrices of the separately fitted sections
+ *   models/interval.h 95 % intervals: from draws, and the law's held-out error
  *   models/capacity.h the capacity model (step times, memory) and its section
  *   models/finetune.h the fine-tuning law's section of a parameter set
  *   models/response.h how power follows load in time: its section and kernel
@@ -27,6 +28,7 @@
 #include "models/error.h"
 #include "models/evaluate.h"
 #include "models/grow.h"
+#include "models/interval.h"
 #include "models/law.h"
 #include "models/parallel.h"
 #include "models/params.h"

@@ -135,6 +135,26 @@ paper_capacity(wc_capacity_params *c)
 	snprintf(c->tool_version, sizeof c->tool_version, "%s", WC_VERSION);
 }
 
+/* The held-out error of the published law (docs/intervals.md, "Built-in
+ * profiles"): the 95 % split-conformal quantile of |log(measured /
+ * predicted)| over the ML.ENERGY runs it can predict (153 H100 runs of 12
+ * models it never saw; B200 has no level), as `cli/record-pred-error.sh`
+ * computes it with `wattcast fit intervals --profile paper --folds frozen`;
+ * tests/test_real_pred_error.c recomputes and checks it. Pooled: one
+ * platform of measured runs cannot stratify. */
+static void
+paper_pred_error(wc_pred_error *pe)
+{
+	static const double q = 0.38818860360995544;
+	memset(pe, 0, sizeof *pe);
+	pe->present = 1;
+	pe->level = WC_INTERVAL_LEVEL;
+	snprintf(pe->folds, sizeof pe->folds, "frozen");
+	snprintf(pe->data, sizeof pe->data, "ML.ENERGY configurations_text.csv (source sha256 0624f15474b83a4b)");
+	pe->n_strata = 1;
+	pe->strata[0] = (wc_pe_stratum){ .platform = "", .source = "", .n = 153, .q_lo = -q, .q_hi = q };
+}
+
 void
 wc_params_default(wc_params *out)
 {
@@ -167,6 +187,7 @@ wc_params_default(wc_params *out)
 	paper_capacity(&out->capacity);
 	/* Table 8: the published fine-tuning law (docs/finetune.md). */
 	wc_finetune_default(&out->finetune);
+	paper_pred_error(&out->pred_error);
 	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
 }
 

@@ -17,6 +17,7 @@
 
 #include "models/capacity.h"
 #include "models/error.h"
+#include "models/interval.h"
 #include "models/law.h"
 #include "models/scalar.h"
 #include "models/response.h"
@@ -126,6 +127,10 @@ typedef struct wc_params {
 	wc_finetune_params finetune;
 	/* How power follows load in time (envelopes); a plain value. */
 	wc_response_params response;
+	/* The law's out-of-sample error of mean power (schema 5; a plain
+	 * value, present = 0 when the file has none): intervals then cover
+	 * the parameters' uncertainty only (docs/intervals.md). */
+	wc_pred_error pred_error;
 } wc_params;
 
 /** The empty set: what every wc_params variable starts as. */

@@ -221,6 +221,30 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 
 /* Draw r of both laws: the power law's r-th and the section's r-th row,
  * the shorter list cycled; a set without draws gives its point. */
+/* The law's held-out error of mean power (models/interval.h) widens the
+ * quantities proportional to power: node power, energy per token, request
+ * and hour, cost and CO2 (each is power times a time from the capacity
+ * model, whose own spread the draws carry). Latency, TTFT and throughput
+ * keep the capacity draws' interval. */
+static int
+pe_widen(const wc_law_binding *lb, wc_capacity_prediction *out)
+{
+	static const int scaled[] = { WC_CAPQ_POWER, WC_CAPQ_E_TOKEN, WC_CAPQ_E_REQUEST, WC_CAPQ_E_HOUR,
+		                      WC_CAPQ_COST_REQUEST, WC_CAPQ_COST_MTOK, WC_CAPQ_COST_HOUR,
+		                      WC_CAPQ_CO2_REQUEST, WC_CAPQ_CO2_MTOK, WC_CAPQ_CO2_HOUR };
+	const wc_pe_stratum *s = wc_predict_pe_stratum(lb->p, lb->level);
+	if (!s)
+		return WC_OK;
+	for (size_t i = 0; i < sizeof scaled / sizeof scaled[0]; i++) {
+		int k = scaled[i];
+		if (!isfinite(out->value[k]) || out->value[k] <= 0.0)
+			continue;
+		out->has_interval |= wc_pe_widen(s, out->value[k], &out->lo[k], &out->hi[k]);
+	}
+	out->pe_stratum = s;
+	return WC_OK;
+}
+
 static int
 draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_binding *lb,
                wc_capacity_prediction *out, wc_error *err)
@@ -229,7 +253,7 @@ draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_bin
 	const wc_draws *cd = &cb->c->draws;
 	int D = p->n_draws > cd->n ? p->n_draws : cd->n;
 	if (D < 2)
-		return WC_OK;
+		return pe_widen(lb, out);
 	double *v = malloc((size_t)D * WC_CAPQ_COUNT * sizeof *v), *col = malloc((size_t)D * sizeof *col);
 	if (!v || !col) {
 		free(v);
@@ -245,21 +269,16 @@ draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_bin
 		evaluate(x, &pt, &lp, v + (size_t)r * WC_CAPQ_COUNT, &over);
 	}
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
-		int m = 0;
 		for (int r = 0; r < D; r++)
-			if (isfinite(v[(size_t)r * WC_CAPQ_COUNT + k]))
-				col[m++] = v[(size_t)r * WC_CAPQ_COUNT + k];
-		if (m < 2)
-			continue;
-		gsl_sort(col, 1, (size_t)m);
-		out->lo[k] = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.025);
-		out->hi[k] = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.975);
+			col[r] = v[(size_t)r * WC_CAPQ_COUNT + k];
+		/* A quantity every draw gives the same value has no interval
+		 * (null), never a zero-width one. */
+		out->has_interval |= wc_interval_from_draws(col, (size_t)D, out->value[k], &out->lo[k], &out->hi[k]);
 	}
-	out->has_interval = 1;
-	out->n_draws = D;
+	out->n_draws = out->has_interval ? D : 0;
 	free(v);
 	free(col);
-	return WC_OK;
+	return pe_widen(lb, out);
 }
 
 static int
@@ -393,5 +412,16 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	range_warnings(&p->capacity, cb.level, c, out->value[WC_CAPQ_RUNNING], out);
 	if (!q->want_interval)
 		return WC_OK;
-	return draw_intervals(&x, &cb, &lb, out, err);
+	if ((rc = draw_intervals(&x, &cb, &lb, out, err)) != WC_OK)
+		return rc;
+	char names[160] = "";
+	for (int k = 0; k < WC_CAPQ_COUNT; k++)
+		if (isfinite(out->value[k]) && !isfinite(out->lo[k]) && strlen(names) + 40 < sizeof names &&
+		    (k != WC_CAPQ_RUNNING || out->open_loop)) /* a closed loop's n is the input */
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
+			         wc_capacity_output_name(k));
+	if (names[0])
+		warn(out, "interval_95: none for %s: %s", names,
+		     p->capacity.draws.n < 2 ? "the capacity section has no bootstrap draws" : "the draws do not vary them");
+	return WC_OK;
 }

@@ -130,11 +130,8 @@ interval(const wc_ft_binding *b, const wc_finetune_query *q, wc_finetune_predict
 		if (isfinite(pt.energy_per_step_j))
 			e[kept++] = pt.energy_per_step_j;
 	}
-	if (kept >= 2) {
+	if (wc_interval_from_draws(e, (size_t)kept, out->energy_per_step_j, &out->step_lo_j, &out->step_hi_j)) {
 		double T = b->flops.tokens_per_step;
-		gsl_sort(e, 1, (size_t)kept);
-		out->step_lo_j = gsl_stats_quantile_from_sorted_data(e, 1, (size_t)kept, 0.025);
-		out->step_hi_j = gsl_stats_quantile_from_sorted_data(e, 1, (size_t)kept, 0.975);
 		out->token_lo_j = out->step_lo_j / T;
 		out->token_hi_j = out->step_hi_j / T;
 		out->total_lo_kwh = q->steps * out->step_lo_j / 3.6e6;

@@ -66,15 +66,24 @@ typedef struct {
 typedef struct {
 	wc_power power;
 	double mean_running;        /* n used: config.running or series mean */
-	int has_interval;           /* 1 when the set holds bootstrap draws */
-	double node_lo_w, node_hi_w; /* 2.5 / 97.5 percentiles of node power */
-	int n_draws;                /* draws the interval is built from */
+	int has_interval;           /* 1 when there is an interval (with width) */
+	double node_lo_w, node_hi_w; /* 95 % interval of node power: the draws'
+	                             * 2.5 / 97.5 percentiles widened by the
+	                             * law's held-out error (docs/intervals.md) */
+	int n_draws;                /* draws behind it (0: held-out error only) */
+	const wc_pe_stratum *pe_stratum; /* the held-out error used (borrowed
+	                             * from the predictor's set); NULL = the
+	                             * interval covers the parameters only */
 	double prefill_share;       /* the prefill-aware form's share of time
 	                             * prefilling (docs/inference-law.md); NaN
 	                             * for the other forms */
 	int n_warnings;
 	char warnings[WC_WARN_MAX][WC_WARN_LEN];
 } wc_inference_prediction;
+
+/** The stratum of the set's held-out error that answers for level `lvl`
+ *  (models/interval.h; borrowed), or NULL. */
+const wc_pe_stratum *wc_predict_pe_stratum(const wc_params *p, const wc_level *lvl);
 
 /** Predict mean power. Invalid inputs (unknown platform, tp < 1, N <= 0,
  *  negative or non-finite numbers, dt_s <= 0 with a series, a model that

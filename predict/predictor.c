@@ -144,53 +144,52 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	}
 }
 
-/* Type-7 percentiles 2.5 / 97.5 of `v` (n >= 2), selecting only the order
- * statistics near each end instead of sorting everything. */
-static int
-tail_percentiles(const double *v, size_t n, double *lo_out, double *hi_out)
+const wc_pe_stratum *
+wc_predict_pe_stratum(const wc_params *p, const wc_level *lvl)
 {
-	const double h_lo = (double)(n - 1) * 0.025;
-	size_t k = (size_t)h_lo + 2;
-	if (k > n)
-		k = n;
-	double *ends = malloc(2 * k * sizeof *ends);
-	if (!ends)
-		return WC_ENOMEM;
-	gsl_sort_smallest(ends, k, v, 1, n);
-	gsl_sort_largest(ends + k, k, v, 1, n);
-	size_t i = (size_t)h_lo;
-	double f = h_lo - (double)i, *lo = ends, *hi = ends + k;
-	*lo_out = i + 1 < k ? lo[i] + f * (lo[i + 1] - lo[i]) : lo[i];
-	/* the 97.5 % point counted from the top is symmetric */
-	*hi_out = i + 1 < k ? hi[i] + f * (hi[i + 1] - hi[i]) : hi[i];
-	free(ends);
-	return WC_OK;
+	return lvl ? wc_pe_find(&p->pred_error, lvl->name, wc_source_name(lvl->theta.source)) : NULL;
 }
 
 /* Node power for every draw, through the same bound law as the point
- * estimate; percentiles give the interval. */
+ * estimate, gives the parameters' interval (models/interval.h); the law's
+ * held-out error, when the set records it, widens it into a predictive
+ * interval (docs/intervals.md). */
 static int
 interval(const wc_law_binding *b, int tp, const wc_load_histogram *h,
          wc_inference_prediction *out, wc_error *err)
 {
 	const wc_params *p = b->p;
-	double *node = malloc((size_t)p->n_draws * sizeof *node);
-	if (!node)
-		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
-	size_t kept = 0;
-	for (int r = 0; r < p->n_draws; r++) {
-		wc_law_point lp;
-		wc_power pw;
-		wc_law_bound_point(b, p->draws + (size_t)r * p->n_draw_params, &lp);
-		/* A draw whose power is not finite is left out of the percentiles. */
-		if (wc_law_point_power(&lp, tp, h, &pw, NULL) == WC_OK)
-			node[kept++] = pw.node_power_w;
+	double point = out->power.node_power_w, lo = NAN, hi = NAN;
+	if (p->n_draws > 0) {
+		double *node = malloc((size_t)p->n_draws * sizeof *node);
+		if (!node)
+			return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
+		size_t kept = 0;
+		for (int r = 0; r < p->n_draws; r++) {
+			wc_law_point lp;
+			wc_power pw;
+			wc_law_bound_point(b, p->draws + (size_t)r * p->n_draw_params, &lp);
+			/* A draw whose power is not finite is left out of the percentiles. */
+			if (wc_law_point_power(&lp, tp, h, &pw, NULL) == WC_OK)
+				node[kept++] = pw.node_power_w;
+		}
+		if (wc_interval_from_draws(node, kept, point, &lo, &hi))
+			out->n_draws = (int)kept;
+		free(node);
 	}
-	if (kept >= 2 && tail_percentiles(node, kept, &out->node_lo_w, &out->node_hi_w) == WC_OK) {
-		out->has_interval = 1;
-		out->n_draws = (int)kept;
+	out->pe_stratum = wc_predict_pe_stratum(p, b->level);
+	if (!wc_pe_widen(out->pe_stratum, point, &lo, &hi)) {
+		out->pe_stratum = NULL;
+		warn(out, "interval_95: none: the parameter set has neither bootstrap draws that vary here "
+		          "nor a prediction_error section (docs/intervals.md)");
+		return WC_OK;
 	}
-	free(node);
+	if (!out->pe_stratum)
+		warn(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no "
+		          "prediction_error section (docs/intervals.md)");
+	out->has_interval = 1;
+	out->node_lo_w = lo;
+	out->node_hi_w = hi;
 	return WC_OK;
 }
 
@@ -225,7 +224,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		          "input_tokens and output_tokens, a catalog model and a capacity level for the platform); "
 		          "predicted as the published form");
 	range_warnings(p, b.level, &q->config, &h, out);
-	if (q->want_interval && p->n_draws > 0)
+	if (q->want_interval)
 		rc = interval(&b, q->config.tp, &h, out, err);
 done:
 	wc_load_histogram_free(&h);

@@ -35,10 +35,15 @@ capacity_interval_json(const wc_capacity_prediction *cp)
 	if (!cp->has_interval)
 		return json_null();
 	json_t *o = json_object();
+	/* Every answer given has its interval or null (a warning says why);
+	 * never a zero-width pair (docs/intervals.md). */
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
-		if (isfinite(cp->lo[k]))
-			json_object_set_new(o, wc_capacity_output_name(k), json_pack("[ff]", cp->lo[k], cp->hi[k]));
+		if (isfinite(cp->value[k]))
+			json_object_set_new(o, wc_capacity_output_name(k), isfinite(cp->lo[k])
+			                    ? json_pack("[ff]", cp->lo[k], cp->hi[k]) : json_null());
 	json_object_set_new(o, "draws", json_integer(cp->n_draws));
+	json_object_set_new(o, "covers", json_string(cp->pe_stratum ? "parameters and held-out error"
+	                                                            : "parameters"));
 	return o;
 }
 
@@ -82,10 +87,14 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	if (isfinite(pred->prefill_share)) /* prefill-aware sets only: other answers keep their bytes */
 		json_object_set_new(o, "prefill_share", json_real(pred->prefill_share));
 	json_object_set_new(o, "max_concurrency_fit", num(max_fit));
-	if (pred->has_interval)
-		json_object_set_new(o, "interval_95", json_pack("{s:[ff],s:i}", "node_power_w",
-		                    pred->node_lo_w, pred->node_hi_w, "draws", pred->n_draws));
-	else
+	if (pred->has_interval) {
+		/* per GPU is node power over the group: the same interval, scaled */
+		double g = pred->power.per_gpu_power_w / pred->power.node_power_w;
+		json_object_set_new(o, "interval_95", json_pack("{s:[ff],s:[ff],s:i,s:s}", "node_power_w",
+		                    pred->node_lo_w, pred->node_hi_w, "per_gpu_power_w", g * pred->node_lo_w,
+		                    g * pred->node_hi_w, "draws", pred->n_draws, "covers",
+		                    pred->pe_stratum ? "parameters and held-out error" : "parameters"));
+	} else
 		json_object_set_new(o, "interval_95", json_null());
 	for (int i = 0; i < pred->n_warnings; i++)
 		json_array_append_new(warnings, json_string(pred->warnings[i]));

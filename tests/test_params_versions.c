@@ -109,6 +109,7 @@ edited(const char *from, const char *to)
 {
 	wc_params p = WC_PARAMS_INIT;
 	wc_params_default(&p);
+	p.pred_error.present = 0; /* older schemas have no prediction_error */
 	char *s = wc_params_dump(&p, 0, NULL), *at = strstr(s, from);
 	wc_params_clear(&p);
 	CHECK(at != NULL);

@@ -35,7 +35,11 @@ main(void)
 	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
 	CHECK_NEAR(o.power.node_power_w, 362.8, 0.5);
 	CHECK_INT(o.n_warnings, 0);
-	CHECK(!o.has_interval); /* the profile has no draws */
+	/* The profile has no draws: its interval is the law's held-out error
+	 * alone, around the estimate (docs/intervals.md). */
+	CHECK(o.has_interval && o.n_draws == 0 && o.pe_stratum != NULL);
+	CHECK(o.node_lo_w < o.power.node_power_w && o.power.node_power_w < o.node_hi_w);
+	CHECK_NEAR(log(o.node_hi_w / o.power.node_power_w), o.pe_stratum->q_hi, 1e-12);
 
 	/* Outside the calibrated span: one warning per input. */
 	q.config.active_params_b = 70.6;
@@ -87,6 +91,7 @@ main(void)
 	for (int i = 0; i <= 100; i++)
 		thetas[i] = 1.5 + i * 0.01; /* 1.50 .. 2.50 */
 	CHECK_INT(wc_params_set_draws(&p, 101, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+	p.pred_error.present = 0; /* the draws' own interval */
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	q.running_series = NULL;
 	q.series_len = 0;
@@ -103,8 +108,7 @@ main(void)
 	/* Another level's draws do not move this level's interval. */
 	q.config.platform = "H200";
 	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
-	CHECK(o.has_interval);
-	CHECK_NEAR(o.node_hi_w - o.node_lo_w, 0, 1e-9);
+	CHECK(!o.has_interval); /* never zero-width */
 	q.want_interval = 0;
 	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
 	CHECK(!o.has_interval);

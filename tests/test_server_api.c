@@ -95,7 +95,12 @@ test_anchors(const char *paper_version)
 		         "{\"platform\":\"%s\",\"tp\":1,\"active_params_b\":%g,\"concurrency\":32}",
 		         anchors[i].platform, anchors[i].active);
 		CHECK_NEAR(predict(body, &a), anchors[i].watts, 0.5);
-		CHECK(json_is_null(json_object_get(a, "interval_95")));
+		/* The profile's interval is its held-out error: it contains the
+		 * answer and has width (docs/intervals.md). */
+		json_t *iv = json_object_get(a, "interval_95"), *np = json_object_get(iv, "node_power_w");
+		CHECK(json_real_value(json_array_get(np, 0)) < anchors[i].watts - 1 &&
+		      json_real_value(json_array_get(np, 1)) > anchors[i].watts + 1);
+		CHECK(strcmp(json_string_value(json_object_get(iv, "covers")), "parameters and held-out error") == 0);
 		CHECK_INT(json_array_size(json_object_get(a, "warnings")), 0);
 		CHECK(json_string_value(json_object_get(a, "params_version")) &&
 		      strcmp(json_string_value(json_object_get(a, "params_version")), paper_version) == 0);
@@ -631,6 +636,7 @@ drawn_params(wc_params *p)
 	for (int i = 0; i <= 100; i++)
 		thetas[i] = 1.5 + i * 0.01;
 	CHECK_INT(wc_params_set_draws(p, 101, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+	p->pred_error.present = 0; /* the draws' own interval */
 }
 
 int

@@ -21,6 +21,10 @@ typedef struct {
 	double median_abs_err_pct;
 	double share_within_5pct;      /* 0..1 */
 	double bias_pct;               /* mean signed error, + = overprediction */
+	int n_interval;                /* rows with a 95 % interval */
+	double coverage_95;            /* share of them whose measured value is
+	                                * inside it (0..1); NaN without */
+	double median_rel_width;       /* median (hi - lo) / predicted; NaN without */
 } wc_accuracy;
 
 typedef struct {

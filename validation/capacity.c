@@ -39,7 +39,7 @@ per_run_row(wc_per_run *pr, const wc_capacity_row *r, const char *fold, const ch
             double meas, wc_error *err, int *rc)
 {
 	wc_per_run_row row;
-	if (!pr || *rc != WC_OK)
+	if (*rc != WC_OK)
 		return;
 	wc_per_run_row_init(&row);
 	snprintf(row.run_id, sizeof row.run_id, "%s", r->id);
@@ -157,6 +157,7 @@ wc_validate_capacity(const wc_runs_table *runs, const wc_capacity_data *d, const
 {
 	size_t n = d->n_rows ? d->n_rows : 1, nr = runs && runs->n_runs ? runs->n_runs : 1;
 	cap_errors x = { 0 };
+	wc_per_run rows = WC_PER_RUN_INIT;
 	unsigned char *use = malloc(n), *use_runs = malloc(nr), *done = calloc(n, 1);
 	int rc = WC_OK;
 	memset(out, 0, sizeof *out);
@@ -176,17 +177,30 @@ wc_validate_capacity(const wc_runs_table *runs, const wc_capacity_data *d, const
 			continue;
 		for (size_t j = 0; j < d->n_rows; j++)
 			done[j] |= strcmp(d->rows[j].model_key, r->model_key) == 0;
-		rc = lomo_fold(runs, d, co, power, r->model_key, use, use_runs, &x, per_run, err);
+		rc = lomo_fold(runs, d, co, power, r->model_key, use, use_runs, &x, &rows, err);
 	}
 	if (rc == WC_OK)
-		rc = periods_loo(d, co, use, &x, per_run, err);
+		rc = periods_loo(d, co, use, &x, &rows, err);
+	/* Cross-conformal 95 % intervals per quantity: a held-out model's (or
+	 * period's) from the other folds' errors (docs/intervals.md). */
+	if (rc == WC_OK)
+		rc = wc__pe_cross_intervals(&rows, 1, err);
 	if (rc == WC_OK)
 		rc = wc__accuracy_summary(x.err_tp, (const char (*)[48])x.set_tp, x.n_tp, x.skip_tp, &out->throughput, err);
 	if (rc == WC_OK)
 		rc = wc__accuracy_summary(x.err_e, (const char (*)[48])x.set_e, x.n_e, x.skip_e, &out->energy, err);
 	if (rc == WC_OK)
 		rc = wc__accuracy_summary(x.err_p, (const char (*)[48])x.set_p, x.n_p, x.skip_p, &out->periods, err);
+	if (rc == WC_OK)
+		rc = wc__coverage_summary(&rows, "throughput_tok_s", &out->throughput, err);
+	if (rc == WC_OK)
+		rc = wc__coverage_summary(&rows, "energy_per_token_j", &out->energy, err);
+	if (rc == WC_OK)
+		rc = wc__coverage_summary(&rows, "period_s", &out->periods, err);
+	for (size_t i = 0; rc == WC_OK && per_run && i < rows.n; i++)
+		rc = wc_per_run_add(per_run, &rows.rows[i], err);
 cleanup:
+	wc_per_run_clear(&rows);
 	free(use);
 	free(use_runs);
 	free(done);

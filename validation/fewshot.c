@@ -23,6 +23,7 @@ typedef struct {
 	struct fs_cand *cand;     /* scratch: the runs of one subgroup */
 	size_t *rows;             /* scratch: rows to predict */
 	wc_per_run *per_run;
+	wc_per_run scored[WC_FEWSHOT_K_MAX]; /* every scored row per k, for coverage */
 	wc_fewshot_report *out;
 } fs_state;
 
@@ -81,18 +82,18 @@ score(fs_state *s, int ki, const wc_params *p, const size_t *rows, size_t m, con
 		wc_per_run_row row;
 		double pred;
 		wc_per_run_row_init(&row);
-		if (wc__predict_run(pr, r, &pred, s->per_run ? &row : NULL, NULL) != WC_OK) {
+		if (wc__predict_run(pr, r, &pred, &row, 1, NULL) != WC_OK) {
 			s->skipped[ki]++;
 			continue;
 		}
 		size_t at = (size_t)ki * s->n + s->m[ki]++;
 		s->e[at] = 100.0 * (pred - r->mean_power_w) / r->mean_power_w;
 		snprintf(s->sets[at], sizeof s->sets[0], "%s", r->platform);
-		if (s->per_run) {
-			snprintf(row.set, sizeof row.set, "%s", r->platform);
-			snprintf(row.fold, sizeof row.fold, "%s k=%d", fold, s->o->k[ki]);
+		snprintf(row.set, sizeof row.set, "%s", r->platform);
+		snprintf(row.fold, sizeof row.fold, "%s k=%d", fold, s->o->k[ki]);
+		rc = wc_per_run_add(&s->scored[ki], &row, err);
+		if (rc == WC_OK && s->per_run)
 			rc = wc_per_run_add(s->per_run, &row, err);
-		}
 	}
 	wc_predictor_free(pr);
 	return rc;
@@ -134,7 +135,11 @@ run_subgroup(fs_state *s, const wc_params *base, const unsigned char *member, co
 			ok &= isfinite(s->cand[j].dist);
 		co.scope = o->scope;
 		co.use = use;
-		co.replicates = -1;
+		/* The calibration `wattcast calibrate` makes: same draws, same
+		 * interval (docs/intervals.md). */
+		co.replicates = o->replicates;
+		co.seed = o->seed;
+		co.threads = o->threads > 0 ? o->threads : 1;
 		co.idle_power_w = o->idle_power_w;
 		co.run_scatter = o->run_scatter;
 		if (o->k[ki] > 0)
@@ -252,7 +257,11 @@ wc_validate_fewshot(const wc_runs_table *t, const wc_fewshot_options *o, wc_fews
 	for (int ki = 0; rc == WC_OK && ki < o->n_k; ki++)
 		rc = wc__accuracy_summary(s.e + (size_t)ki * n, (const char (*)[48])(s.sets + (size_t)ki * n),
 		                          s.m[ki], s.skipped[ki], &out->by_k[ki], err);
+	for (int ki = 0; rc == WC_OK && ki < o->n_k; ki++)
+		rc = wc__coverage_summary(&s.scored[ki], NULL, &out->by_k[ki], err);
 cleanup:
+	for (int ki = 0; ki < WC_FEWSHOT_K_MAX; ki++)
+		wc_per_run_clear(&s.scored[ki]);
 	free(member);
 	free(done);
 	free(s.e);

@@ -30,6 +30,13 @@ typedef struct {
 	int k[WC_FEWSHOT_K_MAX];    /* calibration run counts, increasing; 0 = the base */
 	double idle_power_w;        /* platform scope: P0 when the runs carry none */
 	double run_scatter;         /* as wc_calibrate_options (0 = the base's) */
+	/** As wc_calibrate_options, and with the same defaults (0 = as many
+	 *  draws as the base has, seed 0), so that a k-run calibration here
+	 *  is the one `wattcast calibrate` makes, interval included
+	 *  (docs/intervals.md). */
+	int replicates;
+	uint64_t seed;
+	int threads;                /* 0 = 1 */
 	/** 1: calibrate and predict within one workload (`set`) at a time --
 	 *  a planner's own runs under their own workload -- instead of
 	 *  across every workload of the model. */

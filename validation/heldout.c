@@ -18,6 +18,7 @@ summarise(const char *name, const double *err_pct, size_t n, double *scratch, wc
 	snprintf(out->set, sizeof out->set, "%s", name);
 	out->n = (int)n;
 	out->median_abs_err_pct = out->share_within_5pct = out->bias_pct = NAN;
+	out->coverage_95 = out->median_rel_width = NAN;
 	if (n == 0)
 		return;
 	double bias = 0;
@@ -71,6 +72,8 @@ wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_repor
 	double *e = calloc(n, sizeof *e);
 	char (*sets)[48] = calloc(n, sizeof *sets);
 	wc_predictor *pr = NULL;
+	wc_per_run local = WC_PER_RUN_INIT, *rows = per_run ? per_run : &local;
+	size_t first = rows->n;
 	int rc, skipped = 0;
 	memset(out, 0, sizeof *out);
 	if (!e || !sets) {
@@ -84,21 +87,25 @@ wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_repor
 		wc_per_run_row row;
 		double pred;
 		wc_per_run_row_init(&row);
-		if (wc__predict_run(pr, r, &pred, per_run ? &row : NULL, NULL) != WC_OK) {
+		if (wc__predict_run(pr, r, &pred, &row, 1, NULL) != WC_OK) {
 			skipped++;
 			continue;
 		}
 		e[m] = 100.0 * (pred - r->mean_power_w) / r->mean_power_w;
 		snprintf(sets[m], sizeof sets[m], "%s", r->set[0] ? r->set : "unlabelled");
-		if (per_run) {
-			snprintf(row.set, sizeof row.set, "%s", sets[m]);
-			if ((rc = wc_per_run_add(per_run, &row, err)) != WC_OK)
-				goto done;
-		}
+		snprintf(row.set, sizeof row.set, "%s", sets[m]);
+		if ((rc = wc_per_run_add(rows, &row, err)) != WC_OK)
+			goto done;
 		m++;
 	}
 	rc = wc__accuracy_summary(e, (const char (*)[48])sets, m, skipped, out, err);
+	if (rc == WC_OK) {
+		/* the rows this call added: a caller's per_run may hold others */
+		wc_per_run mine = { rows->rows + first, rows->n - first, 0 };
+		rc = wc__coverage_summary(&mine, NULL, out, err);
+	}
 done:
+	wc_per_run_clear(&local);
 	wc_predictor_free(pr);
 	free(e);
 	free(sets);

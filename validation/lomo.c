@@ -43,15 +43,14 @@ predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned 
 		    strcmp(key_of(q), key) != 0)
 			continue;
 		wc_per_run_row_init(&row);
-		if (wc__predict_run(pr, q, &pred[j], per_run ? &row : NULL, NULL) != WC_OK) {
+		/* the interval comes from the other folds' residuals (intervals.c) */
+		if (wc__predict_run(pr, q, &pred[j], &row, 0, NULL) != WC_OK) {
 			pred[j] = NAN; /* its level has no training run: skipped */
 			continue;
 		}
-		if (per_run) {
-			snprintf(row.set, sizeof row.set, "%s", q->platform);
-			snprintf(row.fold, sizeof row.fold, "%s%s", fold_prefix, key);
-			rc = wc_per_run_add(per_run, &row, err);
-		}
+		snprintf(row.set, sizeof row.set, "%s", q->platform);
+		snprintf(row.fold, sizeof row.fold, "%s%s", fold_prefix, key);
+		rc = wc_per_run_add(per_run, &row, err);
 	}
 	wc_predictor_free(pr);
 	return rc;
@@ -66,6 +65,7 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 	unsigned char *train = malloc(n), *done = calloc(n, 1);
 	double *pred = malloc(n * sizeof *pred), *e = calloc(n, sizeof *e);
 	char (*sets)[48] = calloc(n, sizeof *sets);
+	wc_per_run rows = WC_PER_RUN_INIT;
 	int rc = WC_OK, skipped = 0;
 	size_t m = 0;
 	memset(out, 0, sizeof *out);
@@ -100,7 +100,7 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 			}
 			continue; /* the model's runs stay unpredicted (skipped) */
 		}
-		rc = predict_fold(t, base, train, key_of, key, fold_prefix, &fit.params, pred, per_run, err);
+		rc = predict_fold(t, base, train, key_of, key, fold_prefix, &fit.params, pred, &rows, err);
 		wc_fit_result_clear(&fit);
 		if (rc != WC_OK)
 			goto cleanup;
@@ -117,7 +117,14 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 		snprintf(sets[m++], sizeof sets[0], "%s", r->platform);
 	}
 	rc = wc__accuracy_summary(e, (const char (*)[48])sets, m, skipped, out, err);
+	if (rc == WC_OK)
+		rc = wc__pe_cross_intervals(&rows, 1, err);
+	if (rc == WC_OK)
+		rc = wc__coverage_summary(&rows, NULL, out, err);
+	for (size_t i = 0; rc == WC_OK && per_run && i < rows.n; i++)
+		rc = wc_per_run_add(per_run, &rows.rows[i], err);
 cleanup:
+	wc_per_run_clear(&rows);
 	free(train);
 	free(done);
 	free(pred);

@@ -28,10 +28,10 @@ describe_inputs(const wc_run *r, wc_per_run_row *row)
 
 int
 wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row,
-                wc_error *err)
+                int want_interval, wc_error *err)
 {
 	const wc_params *p = wc_predictor_params(pr);
-	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = row != NULL };
+	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = row != NULL && want_interval };
 	wc_inference_prediction o;
 	wc_run_config(r, &q.config);
 	/* Validation predicts power: a run that was measured ran, so its

@@ -19,6 +19,7 @@
 #include "validation/capacity.h"
 #include "validation/envelope.h"
 #include "validation/forms.h"
+#include "validation/intervals.h"
 #include "validation/precision.h"
 #include "validation/simulate.h"
 

@@ -23,7 +23,18 @@ int wc__accuracy_summary(const double *err_pct, const char (*sets)[48], size_t m
  *  NULL it is filled for --per-run output (interval and warnings too). An
  *  unknown platform or an invalid configuration is an error. */
 int wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row,
-                    wc_error *err);
+                    int want_interval, wc_error *err);
+
+/** Cross-conformal 95 % intervals (intervals.c): each row's lo/hi from the
+ *  held-out residuals of the other groups' rows of the same quantity
+ *  (group = the row's fold when `by_fold`, else its model), pooled or per
+ *  platform as the section is (docs/intervals.md). */
+int wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err);
+/** Coverage of the rows' intervals (of `quantity`; NULL = any) and their
+ *  median relative width into `out`'s overall row and each set row
+ *  (matched by the rows' `set`). */
+int wc__coverage_summary(const wc_per_run *rows, const char *quantity, wc_heldout_report *out,
+                         wc_error *err);
 
 /** Leave one model (lomo.c) or one workload `set` out, as
  *  wc_validate_lomo; per-run folds are "<fold_prefix><held-out key>" and

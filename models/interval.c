@@ -1,0 +1,133 @@
+/*
+ * Intervals of predictions (models/interval.h, docs/intervals.md): the one
+ * percentile rule for draws, and the conformal quantiles of the law's
+ * held-out error.
+ */
+#include "models/interval.h"
+
+#include "models/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Type-7 quantile of sorted v[0..n-1] (gsl_stats_quantile_from_sorted_data). */
+static double
+sorted_quantile(const double *v, size_t n, double q)
+{
+	double h = (double)(n - 1) * q;
+	size_t i = (size_t)h;
+	double f = h - (double)i;
+	return i + 1 < n ? v[i] + f * (v[i + 1] - v[i]) : v[i];
+}
+
+int
+wc_interval_contain(double point, double *lo, double *hi)
+{
+	if (!isfinite(*lo) || !isfinite(*hi)) {
+		*lo = *hi = NAN;
+		return 0;
+	}
+	if (isfinite(point)) {
+		*lo = fmin(*lo, point);
+		*hi = fmax(*hi, point);
+	}
+	if (!(*hi > *lo)) {
+		*lo = *hi = NAN;
+		return 0;
+	}
+	return 1;
+}
+
+int
+wc_interval_from_draws(double *v, size_t n, double point, double *lo, double *hi)
+{
+	size_t m = 0;
+	*lo = *hi = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[m++] = v[i];
+	if (m < 2)
+		return 0;
+	qsort(v, m, sizeof *v, cmp_double);
+	double a = (1.0 - WC_INTERVAL_LEVEL) / 2.0;
+	*lo = sorted_quantile(v, m, a);
+	*hi = sorted_quantile(v, m, 1.0 - a);
+	return wc_interval_contain(point, lo, hi);
+}
+
+int
+wc_pe_quantiles(double *r, size_t n, double level, double *q_lo, double *q_hi)
+{
+	*q_lo = *q_hi = NAN;
+	if (n == 0 || !(level > 0.0 && level < 1.0))
+		return 0;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(r[i]))
+			r[m++] = fabs(r[i]);
+	/* The (n + 1) is the conformal correction: the new run is one more
+	 * exchangeable residual (docs/intervals.md). */
+	size_t k = (size_t)ceil((double)(m + 1) * level - 1e-9);
+	if (m == 0 || k < 1 || k > m)
+		return 0;
+	qsort(r, m, sizeof *r, cmp_double);
+	/* Width even when every held-out residual was zero. */
+	double q = fmax(r[k - 1], 1e-6);
+	*q_lo = -q;
+	*q_hi = q;
+	return 1;
+}
+
+static const wc_pe_stratum *
+find_exact(const wc_pred_error *pe, const char *platform, const char *source)
+{
+	for (int i = 0; i < pe->n_strata; i++) {
+		const wc_pe_stratum *s = &pe->strata[i];
+		if (strcmp(s->platform, platform) == 0 && strcmp(s->source, source) == 0)
+			return s;
+	}
+	return NULL;
+}
+
+const wc_pe_stratum *
+wc_pe_find(const wc_pred_error *pe, const char *platform, const char *source)
+{
+	if (!pe || !pe->present)
+		return NULL;
+	const wc_pe_stratum *s = find_exact(pe, platform, source);
+	if (!s)
+		s = find_exact(pe, platform, "");
+	if (!s)
+		s = find_exact(pe, "", source);
+	if (!s)
+		s = find_exact(pe, "", "");
+	return s;
+}
+
+int
+wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi)
+{
+	if (s && isfinite(point) && point > 0.0 && isfinite(s->q_lo) && isfinite(s->q_hi)) {
+		double a = point * exp(s->q_lo), b = point * exp(s->q_hi);
+		*lo = isfinite(*lo) ? fmin(*lo, a) : a;
+		*hi = isfinite(*hi) ? fmax(*hi, b) : b;
+	}
+	return wc_interval_contain(point, lo, hi);
+}
+
+int
+wc_pe_add(wc_pred_error *pe, const wc_pe_stratum *s)
+{
+	if (pe->n_strata >= WC_PE_STRATA_MAX)
+		return WC_ERANGE;
+	pe->strata[pe->n_strata++] = *s;
+	return WC_OK;
+}

@@ -1,0 +1,100 @@
+/*
+ * 95 % intervals of predictions (docs/intervals.md): the one rule that turns
+ * a quantity's values under the bootstrap draws into an interval, and the
+ * law's out-of-sample error -- quantiles of held-out log residuals, the
+ * "prediction_error" section of a parameter file -- that widens it into a
+ * predictive interval. Every section and every answer goes through here,
+ * so an interval always contains its point estimate and is never
+ * zero-width: when it cannot be, there is no interval.
+ *
+ * Ownership: wc_pred_error is a plain value (copy with `=`).
+ */
+#ifndef WC_MODELS_INTERVAL_H
+#define WC_MODELS_INTERVAL_H
+
+#include <stddef.h>
+
+#include "models/law.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Nominal coverage of every interval wattcast reports. */
+#define WC_INTERVAL_LEVEL 0.95
+
+/** The 95 % interval of a quantity from its values under the draws: the
+ *  2.5 / 97.5 percentiles (type 7, as gsl_stats_quantile_from_sorted_data)
+ *  of the finite values, widened to contain `point` when it is finite.
+ *  Sorts the finite values to the front of `v` (scratch). Returns 1 with
+ *  lo < hi; 0 (lo, hi NaN) when fewer than 2 values are finite or every
+ *  value is the same: no interval rather than a zero-width one. */
+int wc_interval_from_draws(double *v, size_t n, double point, double *lo, double *hi);
+
+/** Widen [lo, hi] (NaN = none) to contain `point`; 1 when the result has
+ *  width, else 0 with both NaN. */
+int wc_interval_contain(double point, double *lo, double *hi);
+
+#define WC_PE_STRATA_MAX 32
+
+/** One stratum of held-out log residuals r = log(measured / predicted). */
+typedef struct {
+	char platform[WC_NAME_MAX]; /* level name; "" = pooled over platforms */
+	char source[16];            /* level source ("fitted", "published",
+	                             * "calibrated", ...); "" = any */
+	int n;                      /* held-out residuals behind it */
+	double q_lo, q_hi;          /* conformal lower / upper quantiles of r,
+	                             * q_lo < 0 < q_hi */
+} wc_pe_stratum;
+
+/** The law's out-of-sample error for mean power (section
+ *  "prediction_error" of a parameter file, schema 5): present = 0 when the
+ *  file has none (older files), and then intervals cover the parameters'
+ *  uncertainty only. */
+typedef struct {
+	int present;
+	char folds[16];   /* what was held out: "model", "workload", "platform",
+	                   * or "frozen" (runs the frozen law never saw) */
+	char data[160];   /* where the residuals came from (file, sha256) */
+	double level;     /* nominal coverage, 0.95 */
+	int n_strata;
+	wc_pe_stratum strata[WC_PE_STRATA_MAX];
+} wc_pred_error;
+
+/** How the quantiles were taken (the section's "method"). */
+#define WC_PE_METHOD "split-conformal |log residual|"
+
+/** Fewest residuals a stratum needs: the conformal quantile of n values
+ *  at 95 % is finite only when ceil((n + 1) 0.95) <= n. */
+#define WC_PE_MIN_RESIDUALS 19
+/** Fewest held-out groups (models, workloads) a platform needs for a
+ *  stratum of its own; with fewer, platforms are pooled
+ *  (docs/intervals.md, "Strata"). */
+#define WC_PE_MIN_GROUPS 20
+
+/** Split-conformal quantile of `n` held-out log residuals at `level`:
+ *  the k-th smallest |r| with k = ceil((n + 1) level), as
+ *  q_lo = -q, q_hi = q (symmetric in log space). Scratch: sorts
+ *  |r| into `r`. Returns 0 when k > n (NaN quantiles). q is at least
+ *  1e-6 so that an interval always has width. */
+int wc_pe_quantiles(double *r, size_t n, double level, double *q_lo, double *q_hi);
+
+/** The stratum that answers for `platform` with level source `source`:
+ *  (platform, source), else (platform, any), else (pooled, source), else
+ *  (pooled, any); NULL when none. Borrowed. */
+const wc_pe_stratum *wc_pe_find(const wc_pred_error *pe, const char *platform,
+                                const char *source);
+
+/** The predictive interval of `point` (> 0): the union of the parameter
+ *  interval [*lo, *hi] (NaN = none) with point * exp([q_lo, q_hi]) of the
+ *  stratum. Returns 1 with an interval that contains `point` and has
+ *  width, else 0 (both NaN). `s` may be NULL (parameters only). */
+int wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi);
+
+/** Add a stratum (copied); WC_ERANGE when full. */
+int wc_pe_add(wc_pred_error *pe, const wc_pe_stratum *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

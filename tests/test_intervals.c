@@ -1,0 +1,269 @@
+/*
+ * 95 % intervals (docs/intervals.md): the one rule for draws contains the
+ * estimate and is never zero-width; conformal quantiles of held-out
+ * residuals; the prediction_error section round-trips and needs schema 5;
+ * a schema-4 file still loads and answers with a warning that its interval
+ * covers parameter uncertainty only; no capacity answer of any platform
+ * has a zero-width interval; and a few-shot calibration gives the same
+ * intervals through `validate fewshot` as through `calibrate` + `heldout`.
+ */
+#include "tests/support/check.h"
+#include "data/data.h"
+#include "fit/calibrate.h"
+#include "predict/capacity.h"
+#include "tests/support/support.h"
+#include "validation/validation.h"
+
+#include <gsl/gsl_errno.h>
+#include <stdlib.h>
+
+static void
+draws_rule(void)
+{
+	double v[5] = { 1, 2, 3, 4, 5 }, lo, hi;
+	CHECK(wc_interval_from_draws(v, 5, 3.0, &lo, &hi));
+	CHECK_NEAR(lo, 1.1, 1e-12); /* type 7: 1 + 0.025 * 4 * (2 - 1) */
+	CHECK_NEAR(hi, 4.9, 1e-12);
+	double w[5] = { 5, 4, 3, 2, 1 };
+	CHECK(wc_interval_from_draws(w, 5, 9.0, &lo, &hi)); /* estimate outside the draws */
+	CHECK(lo <= 9.0 && hi == 9.0 && hi > lo);
+	double same[3] = { 7, 7, 7 };
+	CHECK(!wc_interval_from_draws(same, 3, 7.0, &lo, &hi) && isnan(lo) && isnan(hi));
+	double one[2] = { 7, NAN };
+	CHECK(!wc_interval_from_draws(one, 2, 7.0, &lo, &hi) && isnan(lo));
+	lo = 1.0, hi = 1.0;
+	CHECK(!wc_interval_contain(1.0, &lo, &hi));
+}
+
+static void
+conformal(void)
+{
+	double r[19], q_lo, q_hi;
+	for (int i = 0; i < 19; i++)
+		r[i] = (i % 2 ? -1.0 : 1.0) * (i + 1) * 0.01;
+	/* k = ceil(20 * 0.95) = 19: the largest |r| */
+	CHECK(wc_pe_quantiles(r, 19, 0.95, &q_lo, &q_hi));
+	CHECK_NEAR(q_hi, 0.19, 1e-15);
+	CHECK(q_lo == -q_hi);
+	CHECK(!wc_pe_quantiles(r, 18, 0.95, &q_lo, &q_hi)); /* too few for 95 % */
+	double zero[20] = { 0 };
+	CHECK(wc_pe_quantiles(zero, 20, 0.95, &q_lo, &q_hi) && q_hi > 0 && q_lo < 0);
+	wc_pred_error pe = { .present = 1, .level = 0.95 };
+	wc_pe_stratum pooled = { "", "", 40, -0.2, 0.2 }, h100 = { "H100", "", 40, -0.1, 0.1 };
+	CHECK_INT(wc_pe_add(&pe, &pooled), WC_OK);
+	CHECK_INT(wc_pe_add(&pe, &h100), WC_OK);
+	CHECK(wc_pe_find(&pe, "H100", "fitted")->q_hi == 0.1);
+	CHECK(wc_pe_find(&pe, "A100", "fitted")->q_hi == 0.2);
+	double lo = NAN, hi = NAN;
+	CHECK(wc_pe_widen(&pooled, 100.0, &lo, &hi));
+	CHECK_NEAR(lo, 100.0 * exp(-0.2), 1e-9);
+	lo = 70.0, hi = 130.0; /* a wider parameter interval stays */
+	CHECK(wc_pe_widen(&pooled, 100.0, &lo, &hi) && lo == 70.0 && hi == 130.0);
+}
+
+static char *
+replaced(char *s, const char *from, const char *to)
+{
+	char *at = strstr(s, from);
+	CHECK(at != NULL);
+	if (!at)
+		return s;
+	char *o = malloc(strlen(s) + strlen(to) + 1);
+	memcpy(o, s, (size_t)(at - s));
+	strcpy(o + (at - s), to);
+	strcat(o, at + strlen(from));
+	free(s);
+	return o;
+}
+
+static void
+section_and_old_files(void)
+{
+	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
+	wc_error err;
+	wc_params_default(&p);
+	CHECK(p.pred_error.present && p.pred_error.n_strata == 1);
+	char *s = wc_params_dump(&p, 1, &err);
+	CHECK_CONTAINS(s, "\"prediction_error\"");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "t", &q, &err), WC_OK);
+	CHECK(q.pred_error.present && q.pred_error.strata[0].q_hi == p.pred_error.strata[0].q_hi &&
+	      q.pred_error.strata[0].n == 153 && strcmp(q.pred_error.folds, "frozen") == 0);
+	/* The section needs schema 5. */
+	s = replaced(s, "\"wattcast.params/5\"", "\"wattcast.params/4\"");
+	CHECK(wc_params_load_buffer(s, strlen(s), "t", &q, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "/prediction_error");
+	free(s);
+	/* A bad stratum is refused with its path. */
+	s = wc_params_dump(&p, 1, &err);
+	char bad[64];
+	snprintf(bad, sizeof bad, "%.17g", p.pred_error.strata[0].q_lo);
+	s = replaced(s, bad, "0.1");
+	CHECK(wc_params_load_buffer(s, strlen(s), "t", &q, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "/prediction_error/strata/0/log_quantiles");
+	free(s);
+
+	/* A file from before (schema 4, draws, no section) loads and answers,
+	 * and says its interval covers the parameters only. */
+	char names[1][WC_NAME_MAX] = { "theta[A100]" };
+	double thetas[41];
+	for (int i = 0; i <= 40; i++)
+		thetas[i] = 1.8 + i * 0.01;
+	CHECK_INT(wc_params_set_draws(&p, 41, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+	p.pred_error.present = 0;
+	s = wc_params_dump(&p, 1, &err);
+	s = replaced(s, "\"wattcast.params/5\"", "\"wattcast.params/4\"");
+	s = replaced(s, "\"prediction_error\": null", "\"response\": null");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v4", &q, &err), WC_OK);
+	free(s);
+	wc_predictor *pr = NULL;
+	wc_inference_query qq = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+	wc_inference_prediction o;
+	qq.config.platform = "A100";
+	qq.config.active_params_b = 8;
+	qq.config.running = 32;
+	CHECK_INT(wc_predictor_new(&q, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_inference(pr, &qq, &o, &err), WC_OK);
+	CHECK(o.has_interval && o.pe_stratum == NULL && o.n_draws == 41);
+	CHECK(o.node_lo_w < o.power.node_power_w && o.power.node_power_w < o.node_hi_w);
+	CHECK(o.n_warnings == 1 && strstr(o.warnings[0], "covers the parameters' uncertainty only"));
+	/* Another level: the draws do not vary it, there is no section: null. */
+	qq.config.platform = "H200";
+	CHECK_INT(wc_predict_inference(pr, &qq, &o, &err), WC_OK);
+	CHECK(!o.has_interval && isnan(o.node_lo_w));
+	CHECK(o.n_warnings == 1 && strstr(o.warnings[0], "interval_95: none"));
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+	wc_params_clear(&q);
+}
+
+/* Every capacity answer of every platform of the built-in profile: an
+ * interval that contains it and has width, or none (with a warning). */
+static void
+no_zero_width(void)
+{
+	static const char *const platforms[] = { "A100", "H100", "H200" };
+	static const char *const models[] = { "Qwen3-8B", "Qwen3-32B", "Llama-3.1-70B" };
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	wc_params_default(&p);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	int answers = 0, intervals = 0;
+	for (int i = 0; i < 3; i++)
+		for (int m = 0; m < 3; m++)
+			for (int n = 1; n <= 256; n *= 4) {
+				wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+				wc_capacity_prediction cp;
+				wc_inference_prediction ip;
+				q.config.platform = platforms[i];
+				q.config.tp = m == 2 ? 4 : 1;
+				q.config.model = models[m];
+				q.config.arch = wc_model_lookup(models[m]);
+				CHECK(q.config.arch != NULL);
+				q.config.active_params_b = q.config.arch->active_params_b;
+				q.config.running = n;
+				q.config.input_tokens = 500;
+				q.config.output_tokens = 300;
+				if (wc_predict_inference(pr, &q, &ip, &err) == WC_OK) {
+					CHECK(ip.has_interval && ip.node_lo_w < ip.power.node_power_w &&
+					      ip.power.node_power_w < ip.node_hi_w);
+				}
+				if (wc_predict_capacity(pr, &q, 0.15, 400, &cp, &err) != WC_OK)
+					continue;
+				int missing = 0;
+				for (int k = 0; k < WC_CAPQ_COUNT; k++) {
+					if (!isfinite(cp.value[k]))
+						continue;
+					answers++;
+					if (isnan(cp.lo[k])) {
+						missing = 1;
+						continue;
+					}
+					intervals++;
+					CHECK(cp.lo[k] <= cp.value[k] && cp.value[k] <= cp.hi[k] && cp.hi[k] > cp.lo[k]);
+				}
+				int warned = 0;
+				for (int w = 0; w < cp.n_warnings; w++)
+					warned |= strstr(cp.warnings[w], "interval_95: none") != NULL;
+				CHECK(warned == missing);
+			}
+	CHECK(answers > 100 && intervals > 50);
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
+static void
+add_run(wc_runs_table *t, const wc_params *p, double n, double factor)
+{
+	wc_config c = WC_CONFIG_INIT;
+	wc_power pw;
+	wc_run r;
+	c.platform = "H100";
+	c.active_params_b = 8.19;
+	c.running = n;
+	wc_law_power(p, &c, &pw, NULL);
+	wc_run_init(&r);
+	snprintf(r.run_id, sizeof r.run_id, "r%zu", t->n_runs);
+	snprintf(r.platform, sizeof r.platform, "H100");
+	snprintf(r.model, sizeof r.model, "Qwen3-8B");
+	r.active_params_b = 8.19;
+	r.running = n;
+	r.mean_power_w = pw.node_power_w * factor;
+	wc_runs_append(t, &r, NULL);
+}
+
+/* One calibration, one interval: validate fewshot (k = 1) and calibrate on
+ * the same run + validate heldout on the rest give identical rows. */
+static void
+fewshot_equals_calibrate(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	wc_params_default(&p);
+	wc_runs_table *t = wc_runs_new();
+	const double loads[5] = { 32, 4, 16, 64, 128 }, f[5] = { 0.9, 0.88, 0.93, 0.91, 0.87 };
+	for (int i = 0; i < 5; i++)
+		add_run(t, &p, loads[i], f[i]);
+	wc_fewshot_options fo = { .scope = WC_CALIBRATE_MODEL, .base = &p, .n_k = 1, .k = { 1 } };
+	wc_fewshot_report rep;
+	wc_per_run fs = WC_PER_RUN_INIT, ho = WC_PER_RUN_INIT;
+	CHECK_INT(wc_validate_fewshot(t, &fo, &rep, &fs, &err), WC_OK);
+	CHECK_INT((int)fs.n, 4);
+	/* the run at n = 32 (closest to the reference load) calibrates */
+	unsigned char use[5] = { 1, 0, 0, 0, 0 };
+	wc_calibrate_options co = WC_CALIBRATE_OPTIONS_INIT;
+	wc_calibrate_result cal;
+	memset(&cal, 0, sizeof cal);
+	co.use = use;
+	CHECK_INT(wc_calibrate(&p, t, &co, &cal, &err), WC_OK);
+	wc_heldout_report hrep;
+	CHECK_INT(wc_validate_heldout(&cal.params, t, &hrep, &ho, &err), WC_OK);
+	int matched = 0;
+	for (size_t i = 0; i < fs.n; i++)
+		for (size_t j = 0; j < ho.n; j++)
+			if (strcmp(fs.rows[i].run_id, ho.rows[j].run_id) == 0) {
+				matched++;
+				CHECK(fs.rows[i].predicted == ho.rows[j].predicted);
+				CHECK(fs.rows[i].lo == ho.rows[j].lo && fs.rows[i].hi == ho.rows[j].hi);
+				CHECK(fs.rows[i].lo < fs.rows[i].predicted && fs.rows[i].predicted < fs.rows[i].hi);
+			}
+	CHECK_INT(matched, 4);
+	CHECK(rep.by_k[0].overall.n_interval == 4 && isfinite(rep.by_k[0].overall.coverage_95));
+	wc_calibrate_result_clear(&cal);
+	wc_per_run_clear(&fs);
+	wc_per_run_clear(&ho);
+	wc_runs_free(t);
+	wc_params_clear(&p);
+}
+
+int
+main(void)
+{
+	gsl_set_error_handler_off();
+	draws_rule();
+	conformal();
+	section_and_old_files();
+	no_zero_width();
+	fewshot_equals_calibrate();
+	return check_report("test_intervals");
+}

@@ -1,0 +1,84 @@
+/*
+ * 95 % intervals on the real ML.ENERGY table (label realdata; read in
+ * place from ../shared; docs/intervals.md): leave one model out, the
+ * cross-conformal intervals of mean power cover 92-98 % of each
+ * platform's runs (their median relative width is printed beside), those
+ * of throughput and energy per output token at least 85 %, and
+ * the held-out error recorded in the built-in profiles is what
+ * `wattcast fit intervals --folds frozen` recomputes from these runs.
+ */
+#include "data/data.h"
+#include "fit/fit.h"
+#include "tests/support/support.h"
+#include "validation/validation.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+int
+main(void)
+{
+	const char *shared = test_shared_dir();
+	if (!shared)
+		return TEST_SKIP;
+	char *path = path_join(shared, "data/real/mlenergy/configurations_text.csv");
+	wc_runs_table *t = NULL;
+	wc_error err;
+	gsl_set_error_handler_off();
+	CHECK_INT(wc_import_mlenergy(path, &t, &err), WC_OK);
+	if (!t) {
+		fprintf(stderr, "%s\n", err.msg);
+		return check_report("test_real_intervals");
+	}
+	wc_params prior = WC_PARAMS_INIT;
+	wc_params_default(&prior);
+	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
+	fo.prior = &prior;
+	wc_heldout_report rep;
+	CHECK_INT(wc_validate_lomo(t, &fo, &rep, NULL, &err), WC_OK);
+	CHECK_INT(rep.n_sets, 2);
+	for (int s = 0; s < rep.n_sets; s++) {
+		const wc_accuracy *a = &rep.sets[s];
+		printf("  lomo %s: n %d, coverage %.1f %%, median relative width %.1f %%\n", a->set, a->n_interval,
+		       100 * a->coverage_95, 100 * a->median_rel_width);
+		CHECK_INT(a->n_interval, a->n);
+		CHECK(a->coverage_95 >= 0.92 && a->coverage_95 <= 0.98);
+		CHECK(a->median_rel_width > 0.1 && a->median_rel_width < 2.0);
+	}
+
+	/* Capacity quantities, leave one model out (both laws refitted). */
+	wc_capacity_data d = WC_CAPACITY_DATA_INIT;
+	wc_capacity_fit_options co = WC_CAPACITY_FIT_OPTIONS_INIT;
+	wc_capacity_report crep;
+	CHECK_INT(wc_capacity_data_add_runs(&d, t, &err), WC_OK);
+	CHECK_INT(wc_validate_capacity(t, &d, &co, &fo, &crep, NULL, &err), WC_OK);
+	const wc_heldout_report *cq[2] = { &crep.throughput, &crep.energy };
+	for (int q = 0; q < 2; q++)
+		for (int s = 0; s < cq[q]->n_sets; s++) {
+			const wc_accuracy *a = &cq[q]->sets[s];
+			printf("  capacity %s %s: n %d, coverage %.1f %%, median relative width %.1f %%\n",
+			       q ? "energy_per_token" : "throughput", a->set, a->n_interval, 100 * a->coverage_95,
+			       100 * a->median_rel_width);
+			CHECK(a->n_interval == a->n && a->coverage_95 >= 0.85);
+		}
+	wc_capacity_data_clear(&d);
+
+	/* The built-in profiles' section, recomputed. */
+	static const char *const profiles[] = { "paper", "paper-prefill" };
+	for (int i = 0; i < 2; i++) {
+		wc_params p = WC_PARAMS_INIT;
+		wc_pred_error pe;
+		CHECK_INT(wc_params_profile(profiles[i], &p, &err), WC_OK);
+		CHECK_INT(wc_validate_pred_error(t, &fo, &p, "frozen", NULL, &pe, &err), WC_OK);
+		CHECK_INT(pe.n_strata, 1);
+		CHECK_INT(pe.strata[0].n, p.pred_error.strata[0].n);
+		CHECK_NEAR(pe.strata[0].q_hi, p.pred_error.strata[0].q_hi, 1e-12);
+		printf("  %s: held-out error q = %.6f over %d runs\n", profiles[i], pe.strata[0].q_hi, pe.strata[0].n);
+		wc_params_clear(&p);
+	}
+	wc_params_clear(&prior);
+	wc_runs_free(t);
+	free(path);
+	return check_report("test_real_intervals");
+}

@@ -1,0 +1,225 @@
+/*
+ * Held-out error of mean power and the coverage of 95 % intervals
+ * (docs/intervals.md): residuals of runs each predicted by a law that did
+ * not see them, their split-conformal quantiles per stratum
+ * (models/interval.h), and cross-conformal intervals for validation --
+ * each held-out group's runs get the quantiles of the other groups'
+ * residuals, so no run calibrates its own interval.
+ */
+#include "validation_internal.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *
+row_input(const wc_per_run_row *row, const char *name)
+{
+	for (int i = 0; i < row->n_inputs; i++)
+		if (strcmp(row->input_name[i], name) == 0)
+			return row->input_value[i];
+	return "";
+}
+
+static const char *
+row_group(const wc_per_run_row *row, int by_fold)
+{
+	if (by_fold)
+		return row->fold;
+	const wc_model_info *m = wc_model_lookup(row_input(row, "model"));
+	return m ? m->name : row_input(row, "model");
+}
+
+static double
+row_residual(const wc_per_run_row *row)
+{
+	if (!(row->predicted > 0.0) || !(row->measured > 0.0))
+		return NAN;
+	return log(row->measured / row->predicted);
+}
+
+/* Rows of another quantity take no part in a quantity's quantile. */
+static int
+other_quantity(const wc_per_run_row *r, const char *quantity)
+{
+	return quantity && strcmp(r->quantity, quantity) != 0;
+}
+
+/* Distinct groups among the rows of `platform` ("" = all) and `quantity`,
+ * leaving out group `skip` (may be NULL). */
+static int
+count_groups(const wc_per_run *rows, int by_fold, const char *platform, const char *skip,
+             const char *quantity)
+{
+	int n = 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		const wc_per_run_row *r = &rows->rows[i];
+		const char *g = row_group(r, by_fold);
+		if ((platform[0] && strcmp(row_input(r, "platform"), platform)) || (skip && !strcmp(g, skip)) ||
+		    other_quantity(r, quantity))
+			continue;
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++) {
+			const wc_per_run_row *q = &rows->rows[j];
+			seen = !strcmp(row_group(q, by_fold), g) && !other_quantity(q, quantity) &&
+			       (!platform[0] || !strcmp(row_input(q, "platform"), platform));
+		}
+		n += !seen;
+	}
+	return n;
+}
+
+/* One stratum from the residuals of `platform` ("" = pooled), without
+ * group `skip`; 0 when too few. `r` is scratch for rows->n values. */
+static int
+stratum(const wc_per_run *rows, int by_fold, const char *platform, const char *skip, const char *quantity,
+        double *r, wc_pe_stratum *s)
+{
+	size_t m = 0;
+	memset(s, 0, sizeof *s);
+	snprintf(s->platform, sizeof s->platform, "%s", platform);
+	for (size_t i = 0; i < rows->n; i++) {
+		const wc_per_run_row *x = &rows->rows[i];
+		if ((platform[0] && strcmp(row_input(x, "platform"), platform)) ||
+		    (skip && !strcmp(row_group(x, by_fold), skip)) || other_quantity(x, quantity))
+			continue;
+		double v = row_residual(x);
+		if (isfinite(v))
+			r[m++] = v;
+	}
+	s->n = (int)m;
+	return wc_pe_quantiles(r, m, WC_INTERVAL_LEVEL, &s->q_lo, &s->q_hi);
+}
+
+/* The strata from `rows` without group `skip`: pooled, and each platform
+ * with enough groups of its own. */
+static void
+build(const wc_per_run *rows, int by_fold, const char *skip, const char *quantity, double *scratch,
+      wc_pred_error *pe)
+{
+	wc_pe_stratum s;
+	memset(pe, 0, sizeof *pe);
+	pe->level = WC_INTERVAL_LEVEL;
+	if (stratum(rows, by_fold, "", skip, quantity, scratch, &s))
+		wc_pe_add(pe, &s);
+	for (size_t i = 0; i < rows->n; i++) {
+		if (other_quantity(&rows->rows[i], quantity))
+			continue;
+		const char *plat = row_input(&rows->rows[i], "platform");
+		int seen = 0;
+		for (int k = 0; k < pe->n_strata && !seen; k++)
+			seen = !strcmp(pe->strata[k].platform, plat);
+		if (seen || !plat[0] || count_groups(rows, by_fold, plat, skip, quantity) < WC_PE_MIN_GROUPS)
+			continue;
+		if (stratum(rows, by_fold, plat, skip, quantity, scratch, &s))
+			wc_pe_add(pe, &s);
+	}
+	pe->present = pe->n_strata > 0;
+}
+
+int
+wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
+{
+	double *scratch = malloc((rows->n ? rows->n : 1) * sizeof *scratch);
+	unsigned char *done = calloc(rows->n ? rows->n : 1, 1);
+	if (!scratch || !done) {
+		free(scratch);
+		free(done);
+		return wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
+	}
+	for (size_t i = 0; i < rows->n; i++) {
+		if (done[i])
+			continue;
+		char g[96], quantity[40];
+		wc_pred_error pe;
+		snprintf(g, sizeof g, "%s", row_group(&rows->rows[i], by_fold));
+		snprintf(quantity, sizeof quantity, "%s", rows->rows[i].quantity);
+		build(rows, by_fold, g, quantity, scratch, &pe);
+		for (size_t j = i; j < rows->n; j++) {
+			wc_per_run_row *r = &rows->rows[j];
+			if (done[j] || strcmp(row_group(r, by_fold), g) || other_quantity(r, quantity))
+				continue;
+			done[j] = 1;
+			const wc_pe_stratum *s = wc_pe_find(&pe, row_input(r, "platform"), "");
+			r->lo = r->hi = NAN;
+			wc_pe_widen(s, r->predicted, &r->lo, &r->hi);
+		}
+	}
+	free(scratch);
+	free(done);
+	return WC_OK;
+}
+
+/* Coverage and median relative width of the rows whose set is `set`
+ * ("" = all) into `a`. `w` is scratch. */
+static void
+cover(const wc_per_run *rows, const char *set, const char *quantity, double *w, wc_accuracy *a)
+{
+	size_t m = 0;
+	int in = 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		const wc_per_run_row *r = &rows->rows[i];
+		if ((set[0] && strcmp(r->set, set)) || !isfinite(r->lo) || !isfinite(r->hi) ||
+		    other_quantity(r, quantity))
+			continue;
+		in += r->measured >= r->lo && r->measured <= r->hi;
+		w[m++] = (r->hi - r->lo) / r->predicted;
+	}
+	a->n_interval = (int)m;
+	a->coverage_95 = a->median_rel_width = NAN;
+	if (!m)
+		return;
+	gsl_sort(w, 1, m);
+	a->coverage_95 = (double)in / (double)m;
+	a->median_rel_width = gsl_stats_median_from_sorted_data(w, 1, m);
+}
+
+int
+wc__coverage_summary(const wc_per_run *rows, const char *quantity, wc_heldout_report *out, wc_error *err)
+{
+	double *w = malloc((rows->n ? rows->n : 1) * sizeof *w);
+	if (!w)
+		return wc_error_set(err, WC_ENOMEM, "coverage: out of memory");
+	cover(rows, "", quantity, w, &out->overall);
+	for (int s = 0; s < out->n_sets; s++)
+		cover(rows, out->sets[s].set, quantity, w, &out->sets[s]);
+	free(w);
+	return WC_OK;
+}
+
+int
+wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const wc_params *frozen,
+                       const char *folds, const char *data, wc_pred_error *out, wc_error *err)
+{
+	wc_per_run rows = WC_PER_RUN_INIT;
+	wc_heldout_report rep;
+	int rc, by_fold = strcmp(folds, "frozen") != 0;
+	memset(out, 0, sizeof *out);
+	if (!strcmp(folds, "frozen") && !frozen)
+		return wc_error_set(err, WC_EINVAL, "folds: frozen needs a parameter set");
+	if (!strcmp(folds, "model"))
+		rc = wc__validate_lomo_groups(t, base, "", &rep, NULL, &rows, err);
+	else if (!strcmp(folds, "workload"))
+		rc = wc__validate_lowo_groups(t, base, "", &rep, NULL, &rows, err);
+	else if (!strcmp(folds, "frozen"))
+		rc = wc_validate_heldout(frozen, t, &rep, &rows, err);
+	else
+		return wc_error_set(err, WC_EINVAL, "folds: expected model, workload or frozen, got '%s'", folds);
+	double *scratch = rc == WC_OK ? malloc((rows.n ? rows.n : 1) * sizeof *scratch) : NULL;
+	if (rc == WC_OK && !scratch)
+		rc = wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
+	if (rc == WC_OK) {
+		build(&rows, by_fold, NULL, NULL, scratch, out);
+		snprintf(out->folds, sizeof out->folds, "%s", folds);
+		snprintf(out->data, sizeof out->data, "%s", data ? data : "");
+		if (!out->present)
+			rc = wc_error_set(err, WC_EINVAL, "runs: %zu held-out prediction(s) are too few for a 95 %% "
+			                  "quantile (at least %d)", rows.n, WC_PE_MIN_RESIDUALS);
+	}
+	free(scratch);
+	wc_per_run_clear(&rows);
+	return rc;
+}
