@@ -43,6 +43,10 @@ json_t *wc__params_finetune_json(const wc_finetune_params *f, int with_draws);
  *  leaves the outputs as they are. */
 int wc__params_read_tp_span(wc__json_loader *ld, json_t *obj, const char *path, int *tp_min, int *tp_max);
 int wc__params_read_count(wc__json_loader *ld, json_t *obj, const char *path, const char *key, int *out);
+/** The documented range of every law parameter (params_ranges.c;
+ *  docs/formats/params-file.md, "Ranges"): WC_OK, or WC_ERANGE with a
+ *  message starting with the key's path ("shared/delta/value: ..."). */
+int wc__params_check_ranges(const wc_params *p, wc_error *err);
 int wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out);
 json_t *wc__params_response_json(const wc_response_params *r);
 
