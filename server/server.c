@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 wc_profiles *
 wc_server_acquire_profiles(wc_server *srv)
@@ -58,6 +59,11 @@ apply_options(wc_server *srv, const wc_server_options *opt)
 		reserve = 1;
 	srv->max_body_readers = srv->threads - reserve;
 	srv->bench_trivial_route = opt->bench_trivial_route;
+	/* Heavy work is CPU-bound: more at once than cores only adds memory
+	 * and latency. */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	srv->max_heavy = opt->max_heavy > 0 ? opt->max_heavy
+	                 : cpus > WC_SERVER_MIN_HEAVY ? (int)(cpus < 1024 ? cpus : 1024) : WC_SERVER_MIN_HEAVY;
 }
 
 int
@@ -107,6 +113,9 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 		"enable_keep_alive", "yes",
 		"keep_alive_timeout_ms", "2000",
 		"tcp_nodelay", "1",
+		/* Paths stay percent-encoded: the router decodes them itself
+		 * and so sees an encoded NUL (router.c, find_route). */
+		"decode_url", "no",
 		NULL,
 	};
 	struct mg_callbacks callbacks;
