@@ -9,6 +9,7 @@
 
 #include <civetweb.h>
 #include <gsl/gsl_errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,21 @@ apply_options(wc_server *srv, const wc_server_options *opt)
 	                 : cpus > WC_SERVER_MIN_HEAVY ? (int)(cpus < 1024 ? cpus : 1024) : WC_SERVER_MIN_HEAVY;
 }
 
+/* glibc's allocator, process-wide, before the workers exist: memory that
+ * heavy answers used must go back to the system (docs/http-api.md,
+ * "Limits"). Blocks of 256 KiB and more (bodies, answer texts) are mapped
+ * on their own and unmapped when freed (a fixed threshold: glibc would
+ * otherwise raise it to the largest block freed, keeping those in the
+ * heap); and the workers share a few arenas -- heavy requests, the only
+ * big allocators, are capped anyway -- instead of up to eight per core,
+ * each keeping its own freed pages. */
+static void
+limit_allocator(int max_heavy)
+{
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+	mallopt(M_ARENA_MAX, 2 * max_heavy);
+}
+
 int
 wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *const *sets,
                          const char *const *sources, wc_server **out, wc_error *err)
@@ -89,6 +105,7 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 	if (!srv)
 		return wc_error_set(err, WC_ENOMEM, "serve: out of memory");
 	apply_options(srv, opt);
+	limit_allocator(srv->max_heavy);
 	clock_gettime(CLOCK_MONOTONIC, &srv->started);
 	if ((rc = wc_profiles_new(n, sets, sources, &srv->profiles, err)) != WC_OK) {
 		free_server(srv);
