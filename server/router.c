@@ -108,12 +108,10 @@ wc_request_heavy_enter(wc_request *req, wc_response *res)
 		return 0;
 	}
 	atomic_fetch_sub(&srv->heavy, 1);
-	wc_api_error e;
-	wc_api_error_set(&e, 503, "server_busy", NULL,
-	                 "%d heavy requests (batches, calibrations, envelopes, budgets) are already "
-	                 "running, the server's limit; retry after the Retry-After seconds",
-	                 srv->max_heavy);
-	wc_response_error(res, &e);
+	/* Rendered at start-up (server.c): this runs deep inside a route, on
+	 * CivetWeb's small worker stack, where jansson's dump would not fit
+	 * in a sanitizer build. */
+	wc_response_static(res, 503, NULL, srv->busy_body, srv->busy_len);
 	res->extra_headers = "Retry-After: 1\r\n";
 	return -1;
 }

@@ -31,6 +31,7 @@ free_server(wc_server *srv)
 {
 	wc_profiles_release(srv->profiles);
 	free(srv->models_body);
+	free(srv->busy_body);
 	pthread_mutex_destroy(&srv->state_lock);
 	free(srv);
 }
@@ -65,6 +66,27 @@ apply_options(wc_server *srv, const wc_server_options *opt)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	srv->max_heavy = opt->max_heavy > 0 ? opt->max_heavy
 	                 : cpus > WC_SERVER_MIN_HEAVY ? (int)(cpus < 1024 ? cpus : 1024) : WC_SERVER_MIN_HEAVY;
+}
+
+/* The 503 a heavy request beyond the cap gets (router.c): rendered here,
+ * on the main thread's stack, and answered as a borrowed body. */
+static int
+build_busy_body(wc_server *srv)
+{
+	wc_api_error e;
+	wc_response res = { 0 };
+	wc_api_error_set(&e, 503, "server_busy", NULL,
+	                 "%d heavy requests (batches, calibrations, envelopes, budgets) are already "
+	                 "running, the server's limit; retry after the Retry-After seconds",
+	                 srv->max_heavy);
+	wc_response_error(&res, &e);
+	if (res.status != 503 || !res.body || res.borrowed) {
+		wc_response_free(&res);
+		return -1;
+	}
+	srv->busy_body = res.body; /* taken over: freed with the server */
+	srv->busy_len = res.len;
+	return 0;
 }
 
 /* glibc's allocator, process-wide, before the workers exist: memory that
@@ -111,7 +133,7 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 		free_server(srv);
 		return rc;
 	}
-	if (!(srv->models_body = wc_models_body(&srv->models_len))) {
+	if (!(srv->models_body = wc_models_body(&srv->models_len)) || build_busy_body(srv) != 0) {
 		free_server(srv);
 		return wc_error_set(err, WC_ENOMEM, "serve: out of memory");
 	}

@@ -195,6 +195,8 @@ struct wc_server {
 	atomic_int body_readers;
 	int max_heavy;               /* heavy routes running at once (router.c) */
 	atomic_int heavy;
+	char *busy_body;             /* the 503 beyond max_heavy, built once */
+	size_t busy_len;
 
 	pthread_mutex_t state_lock;  /* guards `profiles` (the pointer only) */
 	wc_profiles *profiles;
