@@ -501,7 +501,8 @@ wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params
 	json_decref(root);
 	if (rc == WC_OK) {
 		wc_error verr;
-		if ((rc = wc_params_validate(out, &verr)) != WC_OK)
+		if ((rc = wc_params_validate(out, &verr)) != WC_OK ||
+		    (rc = wc__params_check_ranges(out, &verr)) != WC_OK)
 			rc = wc_error_set(err, rc, "%s: /%s", ld.source, verr.msg);
 	}
 	if (rc != WC_OK)

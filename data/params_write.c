@@ -151,7 +151,8 @@ char *
 wc_params_dump(const wc_params *p, int with_draws, wc_error *err)
 {
 	wc_error verr;
-	if (wc_params_validate(p, &verr) != WC_OK) {
+	/* The loader's checks: never write what it would refuse. */
+	if (wc_params_validate(p, &verr) != WC_OK || wc__params_check_ranges(p, &verr) != WC_OK) {
 		wc_error_set(err, WC_EINVAL, "params: /%s", verr.msg);
 		return NULL;
 	}

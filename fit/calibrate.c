@@ -704,7 +704,11 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 		goto done;
 	s.sigma0 = out->run_scatter = base_scatter(base, o, out);
 	out->n_runs = s.n_runs;
-	if ((rc = solve_points(&s, err)) != WC_OK ||
+	if ((rc = solve_points(&s, err)) != WC_OK)
+		goto done;
+	/* After the point solve, so the warning can say what the shift took up. */
+	wc__cal_ceiling_warnings(s.groups, s.n_groups, base->form, out);
+	if (
 	    (rc = wc_params_copy(&out->params, s.work.n_levels ? &s.work : base, err)) != WC_OK ||
 	    (rc = store_points(&s, &out->params, err)) != WC_OK ||
 	    (rc = calibrate_draws(&s, o, err)) != WC_OK)

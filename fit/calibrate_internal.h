@@ -41,5 +41,15 @@ int wc__cal_solve(const cal_group *g, const double *draw, const double *noise, c
                   double *x, wc_error *err);
 /** Residual RMS of `g` at `x` (point parameters), in log dynamic power. */
 double wc__cal_rms(const cal_group *g, const double *x);
+/** Run i's modelled dynamic power of the group (W, all its GPUs) at `x`
+ *  with the point parameters, and the measured one (mean power minus the
+ *  group's idle): WC_ENOCONV when either is not positive and finite. */
+int wc__cal_run_power(const cal_group *g, int i, const double *x, double *model, double *measured);
+/** Runs of the model-scope groups measured above their level's ceiling
+ *  (the law's saturation, sigma -> 1; calibrate_ceiling.c): two warnings
+ *  per such group appended to `out` (the runs with their numbers, and what
+ *  the shift could and could not absorb). Returns the runs named. */
+int wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form,
+                             wc_calibrate_result *out);
 
 #endif

@@ -102,3 +102,9 @@ wc__cal_rms(const cal_group *g, const double *x)
 	}
 	return sqrt(sum / g->n_runs);
 }
+
+int
+wc__cal_run_power(const cal_group *g, int i, const double *x, double *model, double *measured)
+{
+	return run_dynamic(g, i, NULL, x, model, measured) == 0 ? WC_OK : WC_ENOCONV;
+}

@@ -153,6 +153,9 @@ read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_respons
 		wc_api_error_set(&e, 500, "internal", NULL, "out of memory reading the body");
 		read_failed(res, &e);
 	}
+	/* A heavy route computes only within the server's cap (router.c). */
+	if (rc == 0 && wc_request_heavy_enter(req, res) != 0)
+		rc = -1;
 	if (rc != 0) {
 		free(buf);
 		return -1;
@@ -202,7 +205,10 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 		wc_response_error(res, &e);
 		return -1;
 	}
-	*out = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+	/* JSON_DECODE_ANY: a body of `42` or `null` is valid JSON of the
+	 * wrong type, which each route answers 422 wrong_type
+	 * (docs/http-api.md, "Errors"), not malformed text. */
+	*out = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (*out)
 		return 0;
 	/* Numbers JSON cannot hold as a finite double (1e999) fail here too:

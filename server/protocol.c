@@ -107,14 +107,17 @@ wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 {
 	const struct mg_request_info *ri = mg_get_request_info(conn);
 	const char *first = NULL;
+	int chunked = 0;
+	wc_api_error e;
 	for (int i = 0; i < ri->num_headers; i++) {
 		const char *name = ri->http_headers[i].name, *value = ri->http_headers[i].value;
+		if (name && strcasecmp(name, "Transfer-Encoding") == 0)
+			chunked = 1;
 		if (!name || !value || strcasecmp(name, "Content-Length") != 0)
 			continue;
 		/* Repeating the same length is allowed (RFC 9110, 8.6); two
 		 * different ones leave the body's end ambiguous (smuggling). */
 		if (first && strcmp(first, value) != 0) {
-			wc_api_error e;
 			wc_api_error_set(&e, 400, "bad_request", NULL,
 			                 "conflicting Content-Length headers (\"%.*s\" and \"%.*s\")",
 			                 (int)wc_utf8_prefix(first, 24), first,
@@ -124,6 +127,17 @@ wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 			return -1;
 		}
 		first = value;
+	}
+	/* Both framings at once: a proxy in front may pick the other one, so
+	 * the body's end is ambiguous (request smuggling); RFC 9112, 6.3,
+	 * lets a server refuse such a message, and it must then close. */
+	if (chunked && first) {
+		wc_api_error_set(&e, 400, "bad_request", NULL,
+		                 "both Transfer-Encoding and Content-Length given: send one of them "
+		                 "(RFC 9112, 6.3)");
+		wc_response_error(res, &e);
+		res->close = 1;
+		return -1;
 	}
 	return 0;
 }

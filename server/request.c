@@ -15,6 +15,8 @@
 #include "server_internal.h"
 
 #include "data/data.h"
+#include "models/catalog.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -234,6 +236,75 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	return 0;
 }
 
+/* The time-weighted mean load the predictor takes from a series
+ * (wc_load_histogram_build): finite samples and a finite dt_s can still
+ * overflow it, and the predictor would then blame "running", a field
+ * the request does not contain. */
+static int
+series_mean_finite(const double *s, size_t n, double dt_s, wc_api_error *e)
+{
+	double sum = 0.0, sum_dt = 0.0, sum_w = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		sum += s[i];
+		sum_dt += dt_s * s[i];
+		sum_w += dt_s;
+	}
+	if (!isfinite(sum)) {
+		wc_api_error_set(e, 422, "invalid_value", "/running_series",
+		                 "running_series: the samples' sum overflows a double (mean load not finite)");
+		return -1;
+	}
+	if (!isfinite(sum_dt) || !isfinite(sum_w)) {
+		wc_api_error_set(e, 422, "invalid_value", "/dt_s",
+		                 "dt_s: %g s over %zu samples overflows a double (mean load not finite)", dt_s, n);
+		return -1;
+	}
+	return 0;
+}
+
+/* running_series (with dt_s) into a malloc'd array the caller frees. */
+static int
+parse_series(const json_t *obj, const json_t *ser, const json_t *dt, wc_inference_query *q,
+             double **series, wc_api_error *e)
+{
+	if (!json_is_array(ser))
+		return wrong_type(e, "/running_series", "an array of numbers", ser);
+	size_t n = json_array_size(ser);
+	if (n == 0 || n > WC_SERIES_MAX) {
+		wc_api_error_set(e, 422, "invalid_value", "/running_series",
+		                 "running_series: needs 1 to %d samples, got %zu", WC_SERIES_MAX, n);
+		return -1;
+	}
+	if (!dt) {
+		wc_api_error_set(e, 422, "missing_field", "/dt_s",
+		                 "dt_s: required with running_series (seconds per sample)");
+		return -1;
+	}
+	if (get_number(obj, "dt_s", 0, 0, &q->dt_s, e) < 0)
+		return -1;
+	double *s = wc_alloc_array(n, sizeof *s);
+	if (!s) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		return -1;
+	}
+	*series = s;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *v = json_array_get(ser, i);
+		char field[64];
+		snprintf(field, sizeof field, "/running_series/%zu", i);
+		if (!json_is_number(v))
+			return wrong_type(e, field, "a number", v);
+		s[i] = json_number_value(v);
+		if (!(s[i] >= 0))
+			return invalid(e, field, "must be >= 0", s[i]);
+	}
+	if (series_mean_finite(s, n, q->dt_s, e) < 0)
+		return -1;
+	q->running_series = s;
+	q->series_len = n;
+	return 0;
+}
+
 static int
 parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_error *e)
 {
@@ -261,40 +332,44 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 		}
 		return get_number(obj, "concurrency", 0, 1, &q->config.running, e);
 	}
-	if (!json_is_array(ser))
-		return wrong_type(e, "/running_series", "an array of numbers", ser);
-	size_t n = json_array_size(ser);
-	if (n == 0 || n > WC_SERIES_MAX) {
-		wc_api_error_set(e, 422, "invalid_value", "/running_series",
-		                 "running_series: needs 1 to %d samples, got %zu", WC_SERIES_MAX, n);
-		return -1;
+	return parse_series(obj, ser, dt, q, series, e);
+}
+
+/* The catalog's board behind a level: its own name, the level it shares
+ * its static power with, or the name before a '-' ("H100-locked"). */
+static const wc_platform_info *
+level_platform(const wc_level *lvl)
+{
+	const wc_platform_info *pi = wc_platform_lookup(lvl->name);
+	if (!pi && lvl->s_shared_with[0])
+		pi = wc_platform_lookup(lvl->s_shared_with);
+	size_t n = strcspn(lvl->name, "-");
+	if (!pi && lvl->name[n] == '-' && n > 0 && n < WC_NAME_MAX) {
+		char base[WC_NAME_MAX];
+		memcpy(base, lvl->name, n);
+		base[n] = '\0';
+		pi = wc_platform_lookup(base);
 	}
-	if (!dt) {
-		wc_api_error_set(e, 422, "missing_field", "/dt_s",
-		                 "dt_s: required with running_series (seconds per sample)");
-		return -1;
-	}
-	if (get_number(obj, "dt_s", 0, 0, &q->dt_s, e) < 0)
-		return -1;
-	double *s = malloc(n * sizeof *s);
-	if (!s) {
-		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
-		return -1;
-	}
-	*series = s;
-	for (size_t i = 0; i < n; i++) {
-		const json_t *v = json_array_get(ser, i);
-		char field[64];
-		snprintf(field, sizeof field, "/running_series/%zu", i);
-		if (!json_is_number(v))
-			return wrong_type(e, field, "a number", v);
-		s[i] = json_number_value(v);
-		if (!(s[i] >= 0))
-			return invalid(e, field, "must be >= 0", s[i]);
-	}
-	q->running_series = s;
-	q->series_len = n;
-	return 0;
+	return pi;
+}
+
+/* A locked clock the board cannot run at is refused: the law would
+ * extrapolate its clock factor far outside anything measured
+ * (docs/http-api.md, "Limits"). Levels the catalog does not know keep
+ * only the > 0 check. */
+static int
+check_clock(const wc_level *lvl, double mhz, wc_api_error *e)
+{
+	const wc_platform_info *pi = lvl ? level_platform(lvl) : NULL;
+	if (!pi || !(pi->max_sm_clock_mhz > 0))
+		return 0;
+	double lo = pi->min_sm_clock_mhz > 0 ? pi->min_sm_clock_mhz : 0.0;
+	if (mhz >= lo && mhz <= pi->max_sm_clock_mhz)
+		return 0;
+	wc_api_error_set(e, 422, "invalid_value", "/sm_clock_mhz",
+	                 "sm_clock_mhz: %g MHz is outside the %s's clock range %g-%g MHz "
+	                 "(platform catalog)", mhz, pi->name, lo, pi->max_sm_clock_mhz);
+	return -1;
 }
 
 /* The configuration fields every route shares (wc_config_request_parse). */
@@ -322,7 +397,9 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 	    get_precision(item, "kv_cache", 0, &q->config.kv, e) < 0)
 		return -1;
 	v = json_object_get(item, "sm_clock_mhz");
-	if (v && !json_is_null(v) && get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0)
+	if (v && !json_is_null(v) &&
+	    (get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0 ||
+	     check_clock(wc_params_level(p, q->config.platform), q->config.sm_clock_mhz, e) < 0))
 		return -1;
 	return 0;
 }
@@ -389,7 +466,7 @@ wc_config_request_parse(const json_t *item, const wc_state *st, wc_config *c, wc
 /* The predictor's messages start with the field ("tp: ...",
  * "running_series/3: ..."); anything else concerns the whole item. */
 static void
-predictor_error(const wc_error *err, wc_api_error *e)
+predictor_error(const wc_inference_query *q, const wc_error *err, wc_api_error *e)
 {
 	char field[64] = "";
 	size_t n = strcspn(err->msg, ": ");
@@ -404,8 +481,10 @@ predictor_error(const wc_error *err, wc_api_error *e)
 				field[0] = '/';
 				memcpy(field + 1, err->msg, n);
 				field[n + 1] = '\0';
+				/* The law's "running" is the request's concurrency,
+				 * or the mean of its series. */
 				if (strcmp(field, "/running") == 0)
-					strcpy(field, "/concurrency");
+					strcpy(field, q->series_len ? "/running_series" : "/concurrency");
 				break;
 			}
 		}
@@ -425,13 +504,13 @@ capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_predict
 	wc_error err;
 	if (!r->want_capacity) {
 		if (wc_predict_memory_check(wc_predictor_params(st->pred), &r->q.config, max_fit, &err) != WC_OK) {
-			predictor_error(&err, e);
+			predictor_error(&r->q, &err, e);
 			return -1;
 		}
 		return 0;
 	}
 	if (wc_predict_capacity(st->pred, &r->q, r->price_per_kwh, r->grams_co2_per_kwh, cap, &err) != WC_OK) {
-		predictor_error(&err, e);
+		predictor_error(&r->q, &err, e);
 		return -1;
 	}
 	*max_fit = cap->max_concurrency_fit;
@@ -470,13 +549,13 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 	r.q.power_cap_w = r.power_cap_w;
 	if (r.power_cap_w > 0 &&
 	    wc_predict_power_cap(st->pred, &r.q, r.power_cap_w, &r.q.config.sm_clock_mhz, &err) != WC_OK) {
-		predictor_error(&err, e);
+		predictor_error(&r.q, &err, e);
 		goto done;
 	}
 	if (capacity_answer(&r, st, cap, &max_fit, e) != 0)
 		goto done;
 	if (wc_predict_inference(st->pred, &r.q, pred, &err) != WC_OK) {
-		predictor_error(&err, e);
+		predictor_error(&r.q, &err, e);
 		goto done;
 	}
 	/* Finite inputs can still overflow (tp x a huge clock factor); JSON

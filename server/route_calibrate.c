@@ -74,9 +74,13 @@ row_number(const json_t *row, size_t i, const char *name, double min, int requir
 		return -1;
 	}
 	*out = json_number_value(v);
-	if (!(*out >= min) || (min == 0 && *out == 0 && strcmp(name, "running") != 0)) {
+	/* A zero minimum is exclusive (a power, a clock) except for the
+	 * running count; any other minimum (tp >= 1) is inclusive. The
+	 * message states the rule that was applied. */
+	int exclusive = min == 0 && strcmp(name, "running") != 0;
+	if (!(*out >= min) || (exclusive && *out == min)) {
 		wc_api_error_set(e, 422, "invalid_value", field, "runs/%zu/%s: must be %s %g, got %g", i, name,
-		                 strcmp(name, "running") == 0 ? ">=" : ">", min, *out);
+		                 exclusive ? ">" : ">=", min, *out);
 		return -1;
 	}
 	return 0;

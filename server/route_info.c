@@ -62,12 +62,14 @@ wc_route_health(wc_request *req, wc_response *res)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	double up = (double)(now.tv_sec - req->srv->started.tv_sec) +
 	            1e-9 * (double)(now.tv_nsec - req->srv->started.tv_nsec);
-	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:f,s:i,s:i}", "status", "ok",
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:f,s:i,s:i,s:i,s:i}", "status", "ok",
 	                      "params_version", st->version,
 	                      "params_name", wc_predictor_params(st->pred)->name,
 	                      "loaded_utc", st->loaded_utc, "uptime_s", up,
 	                      "in_flight", atomic_load(&req->srv->in_flight),
-	                      "profiles", req->profiles->n);
+	                      "profiles", req->profiles->n,
+	                      "heavy_in_flight", atomic_load(&req->srv->heavy),
+	                      "max_heavy", req->srv->max_heavy);
 	wc_response_json(res, 200, o);
 }
 

@@ -8,29 +8,30 @@
 #include "server_internal.h"
 
 #include <civetweb.h>
+#include <malloc.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
 static const wc_route routes[] = {
-	{ "/v1/predict/inference", "POST", wc_route_predict_inference, 0 },
-	{ "/v1/predict/batch", "POST", wc_route_predict_batch, 0 },
-	{ "/v1/predict/flexibility", "POST", wc_route_predict_flexibility, 0 },
-	{ "/v1/predict/finetune", "POST", wc_route_predict_finetune, 0 },
-	{ "/v1/predict/finetune/batch", "POST", wc_route_predict_finetune_batch, 0 },
-	{ "/v1/forecast/envelope", "POST", wc_route_forecast_envelope, 0 },
-	{ "/v1/plan/budget", "POST", wc_route_plan_budget, 0 },
-	{ "/v1/params", "GET", wc_route_params, 0 },
-	{ "/v1/profiles", "GET", wc_route_profiles, 0 },
-	{ "/v1/calibrate", "POST", wc_route_calibrate, 0 },
-	{ "/v1/models", "GET", wc_route_models, 0 },
-	{ "/v1/health", "GET", wc_route_health, 0 },
-	{ "/metrics", "GET", wc_route_metrics, 0 },
-	{ "/openapi.json", "GET", wc_route_openapi, 0 },
-	{ "/", "GET", wc_route_page, 0 },
-	{ "/page.js", "GET", wc_route_page_js, 0 },
-	{ "/page.css", "GET", wc_route_page_css, 0 },
-	{ "/v1/bench/trivial", "GET", wc_route_bench_trivial, 1 },
+	{ "/v1/predict/inference", "POST", wc_route_predict_inference, 0, 0 },
+	{ "/v1/predict/batch", "POST", wc_route_predict_batch, 0, 1 },
+	{ "/v1/predict/flexibility", "POST", wc_route_predict_flexibility, 0, 0 },
+	{ "/v1/predict/finetune", "POST", wc_route_predict_finetune, 0, 0 },
+	{ "/v1/predict/finetune/batch", "POST", wc_route_predict_finetune_batch, 0, 1 },
+	{ "/v1/forecast/envelope", "POST", wc_route_forecast_envelope, 0, 1 },
+	{ "/v1/plan/budget", "POST", wc_route_plan_budget, 0, 1 },
+	{ "/v1/params", "GET", wc_route_params, 0, 0 },
+	{ "/v1/profiles", "GET", wc_route_profiles, 0, 0 },
+	{ "/v1/calibrate", "POST", wc_route_calibrate, 0, 1 },
+	{ "/v1/models", "GET", wc_route_models, 0, 0 },
+	{ "/v1/health", "GET", wc_route_health, 0, 0 },
+	{ "/metrics", "GET", wc_route_metrics, 0, 0 },
+	{ "/openapi.json", "GET", wc_route_openapi, 0, 0 },
+	{ "/", "GET", wc_route_page, 0, 0 },
+	{ "/page.js", "GET", wc_route_page_js, 0, 0 },
+	{ "/page.css", "GET", wc_route_page_css, 0, 0 },
+	{ "/v1/bench/trivial", "GET", wc_route_bench_trivial, 1, 0 },
 };
 #define N_ROUTES (sizeof routes / sizeof routes[0])
 _Static_assert(N_ROUTES < WC_ROUTE_UNMATCHED, "metrics need a slot per route");
@@ -47,10 +48,22 @@ wc_route_at(size_t i)
 	return i < N_ROUTES ? &routes[i] : NULL;
 }
 
+/* The route of a raw (still percent-encoded) path. CivetWeb decodes in
+ * place when asked to, and a decoded "%00" ends the C string early, so
+ * "/v1/health%00" would read as "/v1/health"; the server therefore asks
+ * CivetWeb not to decode (server.c) and decodes here, where a NUL inside
+ * the path is seen and matches nothing. Routes are short: a path whose
+ * raw form is longer than WC_ROUTE_RAW_MAX cannot decode to one. */
+#define WC_ROUTE_RAW_MAX 192
 static int
-find_route(const wc_server *srv, const char *path)
+find_route(const wc_server *srv, const char *raw)
 {
-	if (!path)
+	char path[WC_ROUTE_RAW_MAX + 1];
+	size_t n = raw ? strlen(raw) : 0;
+	if (!raw || n > WC_ROUTE_RAW_MAX)
+		return -1;
+	int len = mg_url_decode(raw, (int)n, path, (int)sizeof path, 0);
+	if (len < 0 || (size_t)len != strlen(path))
 		return -1;
 	for (size_t i = 0; i < N_ROUTES; i++)
 		if (strcmp(path, routes[i].path) == 0 && (!routes[i].bench_only || srv->bench_trivial_route))
@@ -86,6 +99,35 @@ seconds_since(const struct timespec *t0)
 }
 
 int
+wc_request_heavy_enter(wc_request *req, wc_response *res)
+{
+	wc_server *srv = req->srv;
+	if (!req->heavy || req->heavy_held)
+		return 0;
+	if (atomic_fetch_add(&srv->heavy, 1) < srv->max_heavy) {
+		req->heavy_held = 1;
+		return 0;
+	}
+	atomic_fetch_sub(&srv->heavy, 1);
+	/* Rendered at start-up (server.c): this runs deep inside a route, on
+	 * CivetWeb's small worker stack, where jansson's dump would not fit
+	 * in a sanitizer build. */
+	wc_response_static(res, 503, NULL, srv->busy_body, srv->busy_len);
+	res->extra_headers = "Retry-After: 1\r\n";
+	return -1;
+}
+
+/* A heavy answer is written and freed: let the next one in, and give the
+ * memory this one used back to the system (glibc keeps freed pages in
+ * the worker's arena otherwise, and 64 workers' arenas add up). */
+static void
+heavy_leave(wc_server *srv)
+{
+	atomic_fetch_sub(&srv->heavy, 1);
+	malloc_trim(0);
+}
+
+int
 wc_router_handle(struct mg_connection *conn, void *cbdata)
 {
 	wc_server *srv = cbdata;
@@ -109,8 +151,8 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 		                (ri->content_length < 0 && mg_get_header(conn, "Transfer-Encoding")),
 		.started = t0,
 	};
-	/* local_uri_raw: decoded but not "cleaned", so /v1/../v1/health is not
-	 * silently rewritten into a route. */
+	/* local_uri_raw: not "cleaned", so /v1/../v1/health is not silently
+	 * rewritten into a route, and not decoded (find_route decodes). */
 	route = find_route(srv, ri->local_uri_raw ? ri->local_uri_raw : ri->local_uri);
 
 	if (atomic_load(&srv->draining)) {
@@ -129,6 +171,7 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 		wc_response_error(&res, &e);
 		res.allow = routes[route].method;
 	} else {
+		req.heavy = routes[route].heavy;
 		/* Held until the answer is written: some answers (GET
 		 * /v1/params) are borrowed from the state. */
 		req.profiles = wc_server_acquire_profiles(srv);
@@ -157,6 +200,8 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 	wc_response_send(conn, &res, keep_alive);
 	wc_response_free(&res);
 	wc_profiles_release(req.profiles);
+	if (req.heavy_held)
+		heavy_leave(srv);
 	atomic_fetch_sub(&srv->in_flight, 1);
 	return res.status;
 }

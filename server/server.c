@@ -9,10 +9,12 @@
 
 #include <civetweb.h>
 #include <gsl/gsl_errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 wc_profiles *
 wc_server_acquire_profiles(wc_server *srv)
@@ -29,6 +31,7 @@ free_server(wc_server *srv)
 {
 	wc_profiles_release(srv->profiles);
 	free(srv->models_body);
+	free(srv->busy_body);
 	pthread_mutex_destroy(&srv->state_lock);
 	free(srv);
 }
@@ -58,6 +61,47 @@ apply_options(wc_server *srv, const wc_server_options *opt)
 		reserve = 1;
 	srv->max_body_readers = srv->threads - reserve;
 	srv->bench_trivial_route = opt->bench_trivial_route;
+	/* Heavy work is CPU-bound: more at once than cores only adds memory
+	 * and latency. */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	srv->max_heavy = opt->max_heavy > 0 ? opt->max_heavy
+	                 : cpus > WC_SERVER_MIN_HEAVY ? (int)(cpus < 1024 ? cpus : 1024) : WC_SERVER_MIN_HEAVY;
+}
+
+/* The 503 a heavy request beyond the cap gets (router.c): rendered here,
+ * on the main thread's stack, and answered as a borrowed body. */
+static int
+build_busy_body(wc_server *srv)
+{
+	wc_api_error e;
+	wc_response res = { 0 };
+	wc_api_error_set(&e, 503, "server_busy", NULL,
+	                 "%d heavy requests (batches, calibrations, envelopes, budgets) are already "
+	                 "running, the server's limit; retry after the Retry-After seconds",
+	                 srv->max_heavy);
+	wc_response_error(&res, &e);
+	if (res.status != 503 || !res.body || res.borrowed) {
+		wc_response_free(&res);
+		return -1;
+	}
+	srv->busy_body = res.body; /* taken over: freed with the server */
+	srv->busy_len = res.len;
+	return 0;
+}
+
+/* glibc's allocator, process-wide, before the workers exist: memory that
+ * heavy answers used must go back to the system (docs/http-api.md,
+ * "Limits"). Blocks of 256 KiB and more (bodies, answer texts) are mapped
+ * on their own and unmapped when freed (a fixed threshold: glibc would
+ * otherwise raise it to the largest block freed, keeping those in the
+ * heap); and the workers share a few arenas -- heavy requests, the only
+ * big allocators, are capped anyway -- instead of up to eight per core,
+ * each keeping its own freed pages. */
+static void
+limit_allocator(int max_heavy)
+{
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+	mallopt(M_ARENA_MAX, 2 * max_heavy);
 }
 
 int
@@ -83,12 +127,13 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 	if (!srv)
 		return wc_error_set(err, WC_ENOMEM, "serve: out of memory");
 	apply_options(srv, opt);
+	limit_allocator(srv->max_heavy);
 	clock_gettime(CLOCK_MONOTONIC, &srv->started);
 	if ((rc = wc_profiles_new(n, sets, sources, &srv->profiles, err)) != WC_OK) {
 		free_server(srv);
 		return rc;
 	}
-	if (!(srv->models_body = wc_models_body(&srv->models_len))) {
+	if (!(srv->models_body = wc_models_body(&srv->models_len)) || build_busy_body(srv) != 0) {
 		free_server(srv);
 		return wc_error_set(err, WC_ENOMEM, "serve: out of memory");
 	}
@@ -107,6 +152,9 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 		"enable_keep_alive", "yes",
 		"keep_alive_timeout_ms", "2000",
 		"tcp_nodelay", "1",
+		/* Paths stay percent-encoded: the router decodes them itself
+		 * and so sees an encoded NUL (router.c, find_route). */
+		"decode_url", "no",
 		NULL,
 	};
 	struct mg_callbacks callbacks;

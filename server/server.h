@@ -102,6 +102,10 @@ typedef struct {
 	int request_timeout_ms;
 	/** 1 registers GET /v1/bench/trivial (the benchmark's baseline route). */
 	int bench_trivial_route;
+	/** Heavy requests (batches, calibrations, envelopes, budgets) served at
+	 *  once; more get 503 with Retry-After. 0 = the online CPUs, at least
+	 *  WC_SERVER_MIN_HEAVY (docs/http-api.md, "Limits"). */
+	int max_heavy;
 } wc_server_options;
 
 #define WC_SERVER_DEFAULT_THREADS 64
@@ -119,7 +123,9 @@ typedef struct {
 #define WC_SERVER_MAX_PROFILES 16
 /** Rows of a runs table in one POST /v1/calibrate. */
 #define WC_SERVER_CALIBRATE_MAX_RUNS 1000
-#define WC_SERVER_OPTIONS_INIT { NULL, 0, 0, 0, 0, 0 }
+/** The default cap on heavy requests is never below this. */
+#define WC_SERVER_MIN_HEAVY 2
+#define WC_SERVER_OPTIONS_INIT { NULL, 0, 0, 0, 0, 0, 0 }
 
 typedef struct wc_server wc_server;
 

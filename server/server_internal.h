@@ -194,6 +194,10 @@ struct wc_server {
 	int threads;
 	int max_body_readers;        /* workers that may wait for a body at once */
 	atomic_int body_readers;
+	int max_heavy;               /* heavy routes running at once (router.c) */
+	atomic_int heavy;
+	char *busy_body;             /* the 503 beyond max_heavy, built once */
+	size_t busy_len;
 
 	pthread_mutex_t state_lock;  /* guards `profiles` (the pointer only) */
 	wc_profiles *profiles;
@@ -234,6 +238,8 @@ typedef struct {
 	const char *method;
 	long long content_length;    /* -1 = not given (chunked or none) */
 	int body_pending;            /* the client announced a body not yet read */
+	int heavy;                   /* the route is heavy (wc_route.heavy) */
+	int heavy_held;              /* holds one of the server's heavy slots */
 	struct timespec started;     /* CLOCK_MONOTONIC, when the headers were in */
 } wc_request;
 
@@ -244,6 +250,7 @@ typedef struct {
 	const char *method;
 	wc_route_fn run;
 	int bench_only;              /* only with bench_trivial_route */
+	int heavy;                   /* counts against the server's max_heavy */
 } wc_route;
 
 enum { WC_ROUTE_UNMATCHED = WC_ROUTE_MAX - 1 };
@@ -266,7 +273,8 @@ int wc_protocol_http_error(struct mg_connection *conn, int status, const char *m
  *  in the API's shape before the connection goes. */
 void wc_protocol_connection_close(const struct mg_connection *conn);
 /** Header checks CivetWeb does not make (two different Content-Length
- *  values): 0, or -1 with `res` holding the 400. */
+ *  values; Transfer-Encoding beside Content-Length): 0, or -1 with `res`
+ *  holding the 400. */
 int wc_protocol_check_headers(struct mg_connection *conn, wc_response *res);
 
 /* Answers. Each replaces what `res` held. */
@@ -278,6 +286,15 @@ void wc_response_error(wc_response *res, const wc_api_error *e);
 void wc_response_free(wc_response *res);
 /** Write status line, headers and body with one write. */
 int wc_response_send(struct mg_connection *conn, const wc_response *res, int keep_alive);
+
+/** Heavy routes (batches, calibrations, envelopes, budgets) compute at
+ *  most srv->max_heavy at a time (docs/http-api.md, "Limits"): each holds
+ *  CPU for seconds and tens of MB, and many at once leave the allocator's
+ *  per-thread arenas holding gigabytes. Taken once the body is read (a
+ *  slow client holds a body reader, never a heavy slot) and released by
+ *  the router after the answer is written. 0 = go on (also for a light
+ *  route); -1 with `res` holding the 503 and its Retry-After (router.c). */
+int wc_request_heavy_enter(wc_request *req, wc_response *res);
 
 /* Request bodies (body.c). On failure `res` holds the error answer.
  * Bodies nested deeper than WC_JSON_MAX_DEPTH are refused (400) before

@@ -26,6 +26,11 @@ extern "C" {
  *  a longer run is refused. With gaps between power samples bounded by
  *  WC_TELEMETRY_MAX_GAP_S, the grid never bridges a clock jump. */
 #define WC_INGEST_MAX_GRID_CELLS ((size_t)1 << 24)
+/** Largest num_requests_running ingest accepts from an engine log: a
+ *  million sequences would need terabytes of KV cache, more than any
+ *  serving group holds; a larger (or negative) count is a broken gauge
+ *  and the run is refused (docs/formats/telemetry.md). */
+#define WC_INGEST_MAX_RUNNING 1000000
 
 typedef struct {
 	wc_run_manifest defaults;  /* fills what a run's manifests leave unknown */

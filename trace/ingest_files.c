@@ -205,6 +205,24 @@ mark_quiet(run_ctx *rc, wc_error *err)
 	return WC_OK;
 }
 
+/* The engine's running counts, checked before they become n(t): a
+ * negative or absurd gauge would be written into the runs table, which
+ * its own reader (or the fit) then refuses (docs/formats/telemetry.md,
+ * "Engine counters"). Missing values (NaN) are holes, not errors. */
+static int
+check_running(const run_ctx *rc, wc_error *err)
+{
+	const double *n = rc->eng->col[WC_ENG_RUNNING];
+	for (size_t i = 0; i < rc->eng->n; i++)
+		if (!isnan(n[i]) && !(n[i] >= 0.0 && n[i] <= WC_INGEST_MAX_RUNNING))
+			return wc_error_set(err, WC_ERANGE,
+			                    "%s: num_requests_running = %.10g at timestamp %.3f (sample %zu) is "
+			                    "not a running count: expected 0 to %.10g; nothing was written",
+			                    rc->engine_path, n[i], rc->eng->t[i], i + 1,
+			                    (double)WC_INGEST_MAX_RUNNING);
+	return WC_OK;
+}
+
 int
 wc__ingest_build_load(run_ctx *rc, wc_error *err)
 {
@@ -221,6 +239,9 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 	if (!rc->grid_n || !rc->quiet)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
 	int engine_n = rc->eng && rc->eng->col[WC_ENG_RUNNING];
+	int r = engine_n ? check_running(rc, err) : WC_OK;
+	if (r != WC_OK)
+		return r;
 	if (engine_n) {
 		for (size_t k = 0; k < rc->ngrid; k++)
 			rc->grid_n[k] = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, rc->t0 + (double)k * dt);

@@ -68,6 +68,15 @@ fuzz_file(const char *name, const uint8_t *data, size_t size)
 	return path;
 }
 
+/* Set by a harness when its parser accepted the input. The seed replay
+ * (replay_main.c --seeds, test_fuzz_seeds_<parser>) fails a seed that
+ * does not parse: a seed cut short or out of date would otherwise keep
+ * the fuzzer in the parser's first lines. One harness per executable
+ * includes this header, so the definition is unique. */
+extern int wc_fuzz_parsed;
+int wc_fuzz_parsed;
+#define FUZZ_PARSED() (wc_fuzz_parsed = 1)
+
 /* A broken invariant: report it like a crash. */
 #define FUZZ_ASSERT(cond)                                                                    \
 	do {                                                                                 \

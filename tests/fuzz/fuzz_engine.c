@@ -17,6 +17,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opt.max_warnings = 0;
 	if (wc_engine_read(path, &opt, (size_t)1 << 16, &e, &err) != WC_OK)
 		return 0;
+	FUZZ_PARSED();
 	for (size_t i = 0; i < e->n; i++) {
 		FUZZ_ASSERT(isfinite(e->t[i]));
 		if (i > 0)

@@ -29,8 +29,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wc_response res = { 0 };
 	wc_answer_predict_batch(fuzz_profiles, (const char *)data, size, &res);
 	json_t *root = check_answer(&res);
-	if (res.status == 200)
+	if (res.status == 200) {
+		FUZZ_PARSED();
 		check_results(root);
+	}
 	json_decref(root);
 	wc_response_free(&res);
 	return 0;

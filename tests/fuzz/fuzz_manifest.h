@@ -29,6 +29,7 @@ fuzz_manifest(const char *prefix, const uint8_t *data, size_t size)
 	free(text);
 	wc_run_manifest_init(&m);
 	if (wc_run_manifest_load(path, &m, &err) == WC_OK) {
+		FUZZ_PARSED();
 		FUZZ_ASSERT(m.tp >= 0 && m.tp <= 4096);
 		FUZZ_ASSERT(m.n_gpu_uuids >= 0 && m.n_gpu_uuids <= WC_TELEMETRY_MAX_GPUS);
 		FUZZ_ASSERT(memchr(m.run_id, 0, sizeof m.run_id) && memchr(m.model, 0, sizeof m.model));

@@ -14,6 +14,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wc_error err;
 	if (wc_import_mlenergy(path, &t, &err) != WC_OK)
 		return 0;
+	FUZZ_PARSED();
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];
 		FUZZ_ASSERT(r->tp >= 1 && r->tp <= 4096);

@@ -37,6 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opt.max_warnings = 0;
 	if (wc_power_trace_read(path, &opt, (size_t)1 << 16, &pt, &err) != WC_OK)
 		return 0;
+	FUZZ_PARSED();
 	for (size_t i = 0; i < pt->n; i++) {
 		FUZZ_ASSERT(isfinite(pt->t[i]) && isfinite(pt->group[i]));
 		if (i > 0) {

@@ -13,6 +13,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wc_error err;
 	char fp[17], fq[17];
 	if (wc_params_load_buffer((const char *)data, size, "fuzz.json", &p, &err) == WC_OK) {
+		FUZZ_PARSED();
 		char *dump = wc_params_dump(&p, 1, &err);
 		FUZZ_ASSERT(dump != NULL);
 		FUZZ_ASSERT(wc_params_load_buffer(dump, strlen(dump), "dump.json", &q, &err) == WC_OK);

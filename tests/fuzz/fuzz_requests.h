@@ -23,6 +23,7 @@ fuzz_requests(const char *name, const uint8_t *data, size_t size)
 	opt.max_warnings = 0;
 	if (wc_request_log_read(path, &opt, &log, &err) != WC_OK)
 		return 0;
+	FUZZ_PARSED();
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < log->n; i++) {
 		FUZZ_ASSERT(isfinite(log->arrival[i]) && !(log->completion[i] < log->arrival[i]));

@@ -21,6 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_file("s.csv", nul ? nul + 1 : data, nul ? size - tlen - 1 : 0);
 	snprintf(table, sizeof table, "%s/runs.csv", fuzz_folder());
 	if (wc_runs_read_buffer((const char *)data, tlen, table, &t, &err) == WC_OK) {
+		FUZZ_PARSED();
 		for (size_t i = 0; i < t->n_runs; i++) {
 			const wc_run *r = &t->runs[i];
 			FUZZ_ASSERT(r->tp >= 1 && r->tp <= 4096);

@@ -5,6 +5,11 @@
  * ctest runs it over tests/fuzz/regressions/<parser>/: an input that
  * crashed once must not crash again. Each input gets a CPU-time bound
  * (SIGXCPU ends the run), so a hang found once fails instead of stalling.
+ *
+ * With --seeds, the folders that follow hold the harness's seed corpus
+ * (tests/fuzz/seeds/<parser>/): every seed must parse (the harness sets
+ * wc_fuzz_parsed), and the corpus must not be empty, so a fuzzer cannot
+ * again start from seeds its parser refuses (test_fuzz_seeds_<parser>).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -18,6 +23,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+extern int wc_fuzz_parsed;
+
+/* --seeds: each input must parse. */
+static int must_parse;
 
 #define INPUT_CPU_BOUND_S 60
 
@@ -58,8 +67,13 @@ replay_file(const char *path)
 	free(buf);
 	printf("replay %s (%zu bytes)\n", path, len);
 	fflush(stdout);
+	wc_fuzz_parsed = 0;
 	LLVMFuzzerTestOneInput(copy, len);
 	free(copy);
+	if (must_parse && !wc_fuzz_parsed) {
+		fprintf(stderr, "%s: the seed does not parse (%zu bytes): fix or remove it\n", path, len);
+		return -1;
+	}
 	return 0;
 }
 
@@ -115,6 +129,10 @@ main(int argc, char **argv)
 		LLVMFuzzerInitialize(&argc, &argv);
 	for (int i = 1; i < argc; i++) {
 		struct stat st;
+		if (strcmp(argv[i], "--seeds") == 0) {
+			must_parse = 1;
+			continue;
+		}
 		if (stat(argv[i], &st) != 0) {
 			/* A parser without regressions yet has no folder. */
 			printf("%s: no such folder; nothing to replay\n", argv[i]);
@@ -128,5 +146,9 @@ main(int argc, char **argv)
 		}
 	}
 	printf("%d inputs replayed without a finding\n", count);
+	if (must_parse && count == 0) {
+		fprintf(stderr, "no seeds: every harness needs a non-empty seed corpus\n");
+		return 1;
+	}
 	return rc ? 1 : 0;
 }

@@ -4,7 +4,8 @@
 # SHARED/data/real (read in place, copied only into OUT), the project's
 # default data and fixtures, files the wattcast binary makes from them, and
 # a few small hand-written examples per format. CSVs are cut to their first
-# 8 KiB at a line boundary (libFuzzer's -max_len in bench/fuzz.sh).
+# 8 KiB at a line boundary (large logs would slow every execution); other
+# seeds are kept whole, and bench/fuzz.sh sizes -max_len from the largest.
 #
 # usage: sh tests/fuzz/seeds.sh OUT [SHARED] [WATTCAST]
 set -eu

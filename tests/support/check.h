@@ -1,7 +1,8 @@
 /*
  * Tiny test harness: CHECK macros count failures and print file:line;
- * a test's main returns check_report() (0 = pass, 1 = fail) or
- * TEST_SKIP (77, ctest's SKIP_RETURN_CODE) with a message.
+ * a test's main returns check_report() (0 = pass, 1 = fail; a test that
+ * ran no check fails too) or TEST_SKIP (77, ctest's SKIP_RETURN_CODE)
+ * with a message.
  */
 #ifndef WC_TEST_CHECK_H
 #define WC_TEST_CHECK_H

@@ -26,6 +26,13 @@ check_report(const char *test_name)
 		fprintf(stderr, "%s: %d of %d checks failed\n", test_name, check_failures, check_count);
 		return 1;
 	}
+	/* A test that checked nothing proves nothing: it fails, so a skipped
+	 * section or an empty corpus cannot pass silently. A test with a
+	 * reason to check nothing returns TEST_SKIP with a message instead. */
+	if (check_count == 0) {
+		fprintf(stderr, "%s: ran no checks\n", test_name);
+		return 1;
+	}
 	printf("%s: %d checks passed\n", test_name, check_count);
 	return 0;
 }

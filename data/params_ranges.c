@@ -1,0 +1,99 @@
+/*
+ * The documented range of every parameter of the inference law
+ * (docs/formats/params-file.md, "Ranges"), checked when a file is loaded
+ * and before one is written, so a set no fit could produce (delta =
+ * 1e308) is refused naming its key instead of predicting nonsense.
+ *
+ * The bounds follow from the law, not from any data set:
+ *  - logits (theta, floor_logit, shifts inside z): sigma(z) is 0 or 1 to
+ *    double precision well before |z| = 100, so a larger one carries no
+ *    information; for the power-law forms theta is log W, and e^100 W is
+ *    no machine either;
+ *  - slopes (delta, gamma1, gamma2, kappa) multiply log-ratio coordinates
+ *    of order 1 (a factor e from the reference point), so a slope beyond
+ *    100 moves z past that bound within a factor e;
+ *  - powers per GPU (p0_w, s_w): 0 to 10 kW, ten times the largest board
+ *    limit in the platform catalog;
+ *  - phi (prefill power as a share of the headroom) and a factor on S:
+ *    0 to 100; clock_ref_mhz: 0 to 10 000 MHz.
+ */
+#include "params_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+typedef struct {
+	double lo, hi;
+	const char *what;
+} param_range;
+
+static const param_range LOGIT = { -100.0, 100.0, "a logit" };
+static const param_range SLOPE = { -100.0, 100.0, "a slope in z per log unit" };
+static const param_range POWER = { 0.0, 1e4, "W per GPU" };
+static const param_range SHARE = { 0.0, 100.0, "a ratio" };
+static const param_range CLOCK = { 0.0, 1e4, "MHz" };
+
+/* NaN is "not set" (an optional parameter); the validator decides
+ * whether the form needs it. */
+static int
+check(const char *path, const char *key, double x, const param_range *r, wc_error *err)
+{
+	if (isnan(x) || (x >= r->lo && x <= r->hi))
+		return WC_OK;
+	return wc_error_set(err, WC_ERANGE,
+	                    "%s%s: %g is outside the documented range [%g, %g] (%s; "
+	                    "docs/formats/params-file.md, \"Ranges\")",
+	                    path, key, x, r->lo, r->hi, r->what);
+}
+
+static int
+check_levels(const wc_params *p, wc_error *err)
+{
+	char path[64];
+	int rc = WC_OK;
+	for (int i = 0; i < p->n_levels && rc == WC_OK; i++) {
+		const wc_level *l = &p->levels[i];
+		snprintf(path, sizeof path, "levels/%d/", i);
+		/* theta is log W in the power-law forms and a logit otherwise;
+		 * both bounds are the same. */
+		if ((rc = check(path, "p0_w/value", l->p0.value, &POWER, err)) ||
+		    (rc = check(path, "s_w/value", l->s.value, &POWER, err)) ||
+		    (rc = check(path, "theta/value", l->theta.value, &LOGIT, err)) ||
+		    (rc = check(path, "floor_logit/value", l->floor_logit.value, &LOGIT, err)))
+			break;
+	}
+	return rc;
+}
+
+static int
+check_terms(const wc_params *p, wc_error *err)
+{
+	char path[64];
+	int rc = WC_OK;
+	for (int i = 0; i < p->n_terms && rc == WC_OK; i++) {
+		const wc_precision_term *t = &p->terms[i];
+		snprintf(path, sizeof path, "precision_terms/%d/", i);
+		rc = check(path, "value/value", t->value.value,
+		           t->placement == WC_PLACE_ON_S ? &SHARE : &LOGIT, err);
+	}
+	for (int i = 0; i < p->n_model_terms && rc == WC_OK; i++) {
+		snprintf(path, sizeof path, "model_terms/%d/", i);
+		rc = check(path, "shift/value", p->model_terms[i].shift.value, &LOGIT, err);
+	}
+	return rc;
+}
+
+int
+wc__params_check_ranges(const wc_params *p, wc_error *err)
+{
+	int rc;
+	if ((rc = check_levels(p, err)) || (rc = check_terms(p, err)) ||
+	    (rc = check("shared/", "delta/value", p->delta.value, &SLOPE, err)) ||
+	    (rc = check("shared/", "gamma1/value", p->gamma1.value, &SLOPE, err)) ||
+	    (rc = check("shared/", "gamma2/value", p->gamma2.value, &SLOPE, err)) ||
+	    (rc = check("shared/", "kappa/value", p->kappa.value, &SLOPE, err)) ||
+	    (rc = check("shared/", "phi/value", p->phi.value, &SHARE, err)) ||
+	    (rc = check("", "clock_ref_mhz", p->clock_ref_mhz, &CLOCK, err)))
+		return rc;
+	return WC_OK;
+}

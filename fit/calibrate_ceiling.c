@@ -1,0 +1,92 @@
+/*
+ * Calibration runs above the level's physical ceiling (docs/calibration.md,
+ * "Runs above the ceiling"). A model term is a shift in z, and the
+ * saturating forms bound the dynamic power by the level's S·m_KV·φ(f)
+ * per GPU however large the shift: a run measuring more than that cannot
+ * be matched, and the least squares (with its prior on the shift) then
+ * settles on a law that predicts less than the run measured -- 637 W for a
+ * measured 1000 W. Such runs are named with their numbers, and the
+ * warning says how much of their excess over the base law the shift took
+ * up and how much it could not. The power-law forms have no ceiling.
+ */
+#include "calibrate_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A shift in z this large puts sigma within 2e-22 of 1: the ceiling. */
+#define CEILING_SHIFT 50.0
+
+/* One group: 0 when no run is above the ceiling, else the runs named,
+ * with the two warnings in `naming` and `absorbed` (`cap` bytes each). */
+static int
+group_warnings(const cal_group *g, wc_form form, char *naming, char *absorbed, size_t cap)
+{
+	if (g->scope != WC_CALIBRATE_MODEL || !wc_form_has_scale(form))
+		return 0;
+	const double top[CAL_MAX_UNKNOWNS] = { CEILING_SHIFT }, zero[CAL_MAX_UNKNOWNS] = { 0.0 };
+	double measured = 0, ceiling = 0, base = 0, fitted = 0;
+	int n = 0;
+	size_t len = 0;
+	naming[0] = '\0';
+	for (int i = 0; i < g->n_runs; i++) {
+		double c, m, b, f, unused;
+		if (wc__cal_run_power(g, i, top, &c, &m) != WC_OK || m <= c)
+			continue;
+		if (wc__cal_run_power(g, i, zero, &b, &unused) != WC_OK ||
+		    wc__cal_run_power(g, i, g->x, &f, &unused) != WC_OK)
+			b = f = NAN;
+		const wc_run *r = g->runs[i]->run;
+		double idle = r->mean_power_w - m; /* the group's idle, W */
+		measured += r->mean_power_w;
+		ceiling += idle + c;
+		base += idle + b;
+		fitted += idle + f;
+		if (len < cap)
+			len += (size_t)snprintf(naming + len, cap - len, "%s'%s'", n ? ", " : "", r->run_id);
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	char runs[160];
+	snprintf(runs, sizeof runs, "%s", naming);
+	/* Means over the runs above the ceiling, W of the whole group. */
+	measured /= n;
+	ceiling /= n;
+	base /= n;
+	fitted /= n;
+	snprintf(naming, cap,
+	         "model term %s on %s: %d run%s above the level's ceiling (%.0f W measured, ceiling "
+	         "%.0f W = tp x (P0 + S x m_KV x phi)): %s",
+	         g->model, g->level, n, n > 1 ? "s" : "", measured, ceiling, runs);
+	snprintf(absorbed, cap,
+	         "model term %s on %s: the shift absorbed %.0f W of these runs' %.0f W above the base "
+	         "law (%.0f W) and cannot absorb the other %.0f W: their level's S or P0 is too low "
+	         "for them (refit, or add them as a level: --scope platform)",
+	         g->model, g->level, fitted - base, measured - base, base, measured - fitted);
+	return n;
+}
+
+static void
+add_warning(wc_calibrate_result *out, const char *text)
+{
+	if (out->n_warnings < WC_CALIBRATE_WARN_MAX)
+		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", text);
+}
+
+int
+wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form, wc_calibrate_result *out)
+{
+	char naming[WC_ERROR_MSG_MAX], absorbed[WC_ERROR_MSG_MAX];
+	int total = 0;
+	for (int j = 0; j < n_groups; j++) {
+		int n = group_warnings(&groups[j], form, naming, absorbed, sizeof naming);
+		if (n > 0) {
+			add_warning(out, naming);
+			add_warning(out, absorbed);
+			total += n;
+		}
+	}
+	return total;
+}

@@ -1,0 +1,125 @@
+/*
+ * The parameter-file loader checks the documented range of every law
+ * parameter (docs/formats/params-file.md, "Ranges"): a file with delta =
+ * 1e308 used to load (and reload into a server), predicting 406.9 W
+ * outside its own 320-326 W interval. Each out-of-range value is refused
+ * naming its key; the writer refuses what the loader would; the built-in
+ * profiles and values at the bounds still load.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *
+paper_json(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_params_default(&p);
+	char *s = wc_params_dump(&p, 1, NULL);
+	json_t *j = s ? json_loads(s, 0, NULL) : NULL;
+	CHECK(j != NULL);
+	free(s);
+	wc_params_clear(&p);
+	return j;
+}
+
+/* Set the number at `a`/`b`/`c` ("levels", index 0, ...) and load. */
+static int
+load_with(const char *key, json_t *(*locate)(json_t *root), double v, wc_error *err)
+{
+	json_t *root = paper_json();
+	json_t *obj = locate(root);
+	CHECK(obj != NULL);
+	json_object_set_new(obj, key, json_real(v));
+	char *s = json_dumps(root, 0);
+	wc_params p = WC_PARAMS_INIT;
+	int rc = wc_params_load_buffer(s, strlen(s), "edited.json", &p, err);
+	wc_params_clear(&p);
+	free(s);
+	json_decref(root);
+	return rc;
+}
+
+static json_t *
+delta(json_t *root)
+{
+	return json_object_get(json_object_get(root, "shared"), "delta");
+}
+
+static json_t *
+theta0(json_t *root)
+{
+	return json_object_get(json_array_get(json_object_get(root, "levels"), 0), "theta");
+}
+
+static json_t *
+p0_1(json_t *root)
+{
+	return json_object_get(json_array_get(json_object_get(root, "levels"), 1), "p0_w");
+}
+
+static json_t *
+gamma2(json_t *root)
+{
+	return json_object_get(json_object_get(root, "shared"), "gamma2");
+}
+
+static json_t *
+top(json_t *root)
+{
+	return root;
+}
+
+static void
+refused(const char *key, json_t *(*locate)(json_t *), double v, const char *path)
+{
+	wc_error err;
+	CHECK(load_with(key, locate, v, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "edited.json: /");
+	CHECK_CONTAINS(err.msg, path);
+	CHECK_CONTAINS(err.msg, "outside the documented range");
+}
+
+int
+main(void)
+{
+	wc_error err;
+	/* The file: delta = 1e308. */
+	refused("value", delta, 1e308, "shared/delta/value: 1e+308");
+	refused("value", delta, -101, "shared/delta/value");
+	refused("value", theta0, 1e5, "levels/0/theta/value");
+	refused("value", p0_1, 2e4, "levels/1/p0_w/value");
+	refused("value", gamma2, -1e300, "shared/gamma2/value");
+	refused("clock_ref_mhz", top, 1e9, "clock_ref_mhz");
+	/* At the bounds: loaded. */
+	CHECK_INT(load_with("value", delta, 100, &err), WC_OK);
+	CHECK_INT(load_with("value", theta0, -100, &err), WC_OK);
+	CHECK_INT(load_with("value", p0_1, 1e4, &err), WC_OK);
+
+	/* The writer refuses what the loader would. */
+	wc_params p = WC_PARAMS_INIT;
+	wc_params_default(&p);
+	p.delta.value = 1e308;
+	char *s = wc_params_dump(&p, 1, &err);
+	CHECK(s == NULL);
+	CHECK_CONTAINS(err.msg, "shared/delta/value");
+	free(s);
+	wc_params_clear(&p);
+
+	/* Both built-in profiles are within range. */
+	const char *names[] = { "paper", "paper-prefill" };
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(wc_params_profile(names[i], &p, &err), WC_OK);
+		s = wc_params_dump(&p, 1, &err);
+		CHECK(s != NULL);
+		wc_params q = WC_PARAMS_INIT;
+		CHECK(s && wc_params_load_buffer(s, strlen(s), names[i], &q, &err) == WC_OK);
+		wc_params_clear(&q);
+		free(s);
+		wc_params_clear(&p);
+	}
+	return check_report("test_params_ranges");
+}
