@@ -187,8 +187,9 @@ wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
 		const char *src = wc_trace_idle_power(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
 		                                      rc->m.idle_start, rc->m.idle_end, &rc->idle_gpu[g]);
 		if (isnan(rc->idle_gpu[g]) && g == 0)
-			warn(opt, "%s: no idle power: no idle window and no moment without a request running "
-			     "or waiting; the fit uses the platform's P0", rc->m.run_id);
+			warn(opt, "%s: no idle power: no idle window and %s; the fit uses the platform's P0",
+			     rc->m.run_id, rc->power_only ? "no load log to tell quiet moments (power only)"
+			                                  : "no moment without a request running or waiting");
 		double quiet_s = strcmp(src, "quiet_short") == 0
 		                 ? wc_trace_idle_quiet_time(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
 		                                            rc->idle_gpu[g])
