@@ -216,6 +216,7 @@ print_metrics_json(const char *cmd, const metrics_args *a, const metrics_result 
 	json_object_set_new(o, "gpu_count_source", json_string(info->gpu_count_source));
 	json_object_set_new(o, "max_sweep_span_s", json_real(info->max_sweep_span_s));
 	json_object_set_new(o, "wide_sweeps", json_integer((json_int_t)info->wide_sweeps));
+	json_object_set_new(o, "implausible_lines", json_integer((json_int_t)info->implausible_lines));
 	for (int g = 0; g < m->n_gpus; g++) {
 		json_t *e = json_object();
 		json_object_set_new(e, "index", info->index[g] >= 0 ? json_integer(info->index[g]) : json_null());

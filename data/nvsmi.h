@@ -32,6 +32,7 @@ typedef struct {
 	int has_index, has_uuid, has_units;      /* header facts */
 	size_t data_lines;                       /* non-blank lines after the header */
 	size_t bad_lines;                        /* malformed, skipped */
+	size_t implausible_lines;                /* of them, power beyond the plausibility bound */
 	size_t samples;                          /* complete samples delivered */
 	size_t dropped_samples;                  /* incomplete because of a bad line */
 	double t_first, t_last;                  /* epoch s of the first/last sample */

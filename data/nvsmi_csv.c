@@ -73,14 +73,20 @@ wc_nvsmi_parse_time(const char *s, size_t len, double *out)
 
 /* --------------------------------------------------------------- header */
 
-/* Column name without blanks and without a " [unit]" suffix. */
+/* Column name without blanks and without a " [unit]" suffix; the unit
+ * (without brackets) into `unit`. */
 static void
-column_name(char *s, size_t len, char *out, size_t cap, int *had_unit)
+column_name(char *s, size_t len, char *out, size_t cap, int *had_unit, char *unit, size_t ucap)
 {
 	s = wc__trim(s, &len);
 	char *br = memchr(s, '[', len);
+	unit[0] = '\0';
 	if (br) {
 		*had_unit = 1;
+		char *close = memchr(br, ']', len - (size_t)(br - s));
+		size_t ul = close ? (size_t)(close - br - 1) : len - (size_t)(br - s) - 1;
+		char *u = wc__trim(br + 1, &ul);
+		snprintf(unit, ucap, "%.*s", (int)(ul < ucap ? ul : ucap - 1), u);
 		len = (size_t)(br - s);
 		s = wc__trim(s, &len);
 	}
@@ -88,6 +94,56 @@ column_name(char *s, size_t len, char *out, size_t cap, int *had_unit)
 		len = cap - 1;
 	memcpy(out, s, len);
 	out[len] = '\0';
+}
+
+/* Watts per unit of a power unit word: W, mW, kW (empty = W). */
+static int
+power_unit(const char *u, size_t n, double *scale)
+{
+	if (n == 0 || (n == 1 && u[0] == 'W'))
+		*scale = 1.0;
+	else if (n == 2 && u[0] == 'm' && u[1] == 'W')
+		*scale = 1e-3;
+	else if (n == 2 && u[0] == 'k' && u[1] == 'W')
+		*scale = 1e3;
+	else
+		return -1;
+	return 0;
+}
+
+/* A power reading "250.31", "250.31 W", "250000 mW" or "0.25 kW" in W;
+ * without a unit word, the header's unit. -1 = bad line (reported), or a
+ * WC_* error for a unit that is not a power unit. */
+static int
+parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out)
+{
+	size_t k = 0;
+	while (k < pl && pw[k] != ' ' && pw[k] != '\t')
+		k++;
+	size_t u = k;
+	while (u < pl && (pw[u] == ' ' || pw[u] == '\t'))
+		u++;
+	double scale = rd->power_scale, v;
+	if (u < pl && power_unit(pw + u, pl - u, &scale) != 0) {
+		int alpha = 1;
+		for (size_t j = u; j < pl; j++)
+			alpha = alpha && ((pw[j] >= 'a' && pw[j] <= 'z') || (pw[j] >= 'A' && pw[j] <= 'Z'));
+		if (alpha)
+			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%zu: unknown power unit '%.*s' (W, mW or kW)",
+			                    rd->path, line_no, col + u, (int)(pl - u > 16 ? 16 : pl - u), pw + u);
+	}
+	if (wc__parse_number(pw, k, &v) != 0 || v < 0 || (u < pl && k == u)) {
+		wc__bad_line(&rd->bad, line_no, "unreadable power.draw '%.*s'", (int)(pl > 40 ? 40 : pl), pw);
+		return -1;
+	}
+	*out = v * scale;
+	if (*out > rd->max_power_w) {
+		wc__bad_line(&rd->bad, line_no, "power.draw %.6g W is beyond the plausible %.0f W per GPU "
+		             "(docs/formats/telemetry.md); not averaged", *out, rd->max_power_w);
+		rd->info->implausible_lines++;
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -104,12 +160,12 @@ parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
 		char *start = line + pos;
 		char *comma = memchr(start, ',', len - pos);
 		size_t flen = comma ? (size_t)(comma - start) : len - pos;
-		char name[64];
+		char name[64], unit[16];
 		if (rd->n_cols >= NV_MAX_FIELDS)
 			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: more than %d columns", rd->path,
 			                    line_no, NV_MAX_FIELDS);
-		column_name(start, flen, name, sizeof name, &rd->info->has_units);
-		int c = rd->n_cols++;
+		column_name(start, flen, name, sizeof name, &rd->info->has_units, unit, sizeof unit);
+		int c = rd->n_cols++, was_power = rd->col_power;
 		if (strcasecmp(name, "timestamp") == 0)
 			rd->col_time = c;
 		else if (strcasecmp(name, "index") == 0)
@@ -126,6 +182,10 @@ parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
 			rd->col_power = c;
 			power_rank = 1;
 		}
+		if (rd->col_power == c && rd->col_power != was_power &&
+		    power_unit(unit, strlen(unit), &rd->power_scale) != 0)
+			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%zu: unknown power unit '[%s]' (W, mW or kW)",
+			                    rd->path, line_no, pos + 1, unit);
 		if (!comma)
 			break;
 		pos += flen + 1;
@@ -221,6 +281,12 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 {
 	char *start[NV_MAX_FIELDS];
 	size_t flen[NV_MAX_FIELDS];
+	const char *nul = memchr(line, '\0', len);
+	if (nul) {
+		/* a value cut short by a NUL byte would read as another number */
+		wc__bad_line(&rd->bad, line_no, "NUL byte at column %zu", (size_t)(nul - line) + 1);
+		return -1;
+	}
 	int nf = split_fields(line, len, start, flen);
 	if (nf != rd->n_cols) {
 		wc__bad_line(&rd->bad, line_no, "expected %d fields, found %d", rd->n_cols, nf);
@@ -235,10 +301,9 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		             (int)(pl > 40 ? 40 : pl), pw);
 		return -1;
 	}
-	if (wc__parse_number(pw, pl, &row->watts) != 0 || row->watts < 0) {
-		wc__bad_line(&rd->bad, line_no, "unreadable power.draw '%.*s'", (int)(pl > 40 ? 40 : pl), pw);
-		return -1;
-	}
+	int prc = parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
+	if (prc != 0)
+		return prc;
 	row->idx = row->uuid = NULL;
 	row->il = row->ul = 0;
 	if (rd->col_index >= 0) {
@@ -260,7 +325,10 @@ static int
 data_line(nv_reader *rd, char *line, size_t len, size_t line_no)
 {
 	nv_row row;
-	row.ok = parse_row(rd, line, len, line_no, &row) == 0;
+	int prc = parse_row(rd, line, len, line_no, &row);
+	if (prc < -1)
+		return prc; /* refused: an unknown unit */
+	row.ok = prc == 0;
 	if (!row.ok)
 		row.t = row.watts = NAN;
 	return wc__nv_take_row(rd, &row, line_no);
@@ -301,6 +369,8 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 	rd->on_sample = on_sample;
 	rd->payload = payload;
 	rd->err = err;
+	rd->power_scale = 1.0;
+	rd->max_power_w = opt->max_power_w > 0 ? opt->max_power_w : WC_TELEMETRY_MAX_POWER_W;
 	wc__nv_forget_gpus(rd);
 	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {

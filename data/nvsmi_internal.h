@@ -46,6 +46,8 @@ typedef struct {
 	void *payload;
 	wc_error *err;
 	int n_cols, col_time, col_index, col_uuid, col_power;
+	double power_scale;       /* W per unit of the header's power unit */
+	double max_power_w;       /* plausibility bound per GPU */
 	int mode, selecting, frozen, n_gpus;
 	short slot_of_index[NV_MAX_INDEX];
 	/* the sample being assembled */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/catalog.h"
 #include "models/grow.h"
 #include "trace/load.h"
 
@@ -104,6 +105,8 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	t.utc_offset_s = isnan(rc->m.utc_offset_s) ? 0.0 : rc->m.utc_offset_s;
 	t.epoch_offset_s = rc->m.power_epoch_offset_s;
 	t.n_gpus = rc->m.tp;
+	const wc_platform_info *pi = wc_platform_lookup(rc->m.platform);
+	t.max_power_w = pi && pi->max_power_w > 0 ? WC_TELEMETRY_POWER_LIMIT_FACTOR * pi->max_power_w : 0.0;
 	for (int g = 0; g < rc->m.n_gpu_uuids; g++)
 		uuids[g] = rc->m.gpu_uuids[g];
 	t.gpu_uuids = rc->m.n_gpu_uuids ? uuids : NULL;
@@ -111,6 +114,13 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	if ((r = wc_power_trace_read(rc->power_path, &t, opt->max_samples, &rc->pt, err)) != WC_OK)
 		return r;
 	rc->bad_lines += rc->pt->info.bad_lines;
+	if (rc->pt->info.implausible_lines > 0 && opt->warn) {
+		char msg[1400];
+		snprintf(msg, sizeof msg, "%s: %zu power reading%s beyond %.0f W per GPU skipped as bad lines",
+		         rc->power_path, rc->pt->info.implausible_lines, rc->pt->info.implausible_lines == 1 ? "" : "s",
+		         t.max_power_w > 0 ? t.max_power_w : WC_TELEMETRY_MAX_POWER_W);
+		opt->warn(msg, opt->warn_payload);
+	}
 	if (rc->pt->info.wide_sweeps > 0 && opt->warn) {
 		char msg[1400];
 		snprintf(msg, sizeof msg, "%s: %zu sweep%s spread over more than %.0f ms (widest %.3f s); each "
