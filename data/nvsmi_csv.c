@@ -334,6 +334,33 @@ data_line(nv_reader *rd, char *line, size_t len, size_t line_no)
 	return wc__nv_take_row(rd, &row, line_no);
 }
 
+/* A reader over `path` with its row buffer; NULL when out of memory. */
+static nv_reader *
+reader_new(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn on_sample,
+           void *payload, wc_nvsmi_info *info, wc_error *err)
+{
+	nv_reader *rd;
+	rd = calloc(1, sizeof *rd);
+	if (rd && !(rd->held = wc_alloc_array(NV_GUESS_ROWS, sizeof *rd->held))) {
+		free(rd);
+		rd = NULL;
+	}
+	if (!rd)
+		return NULL;
+	rd->path = path;
+	rd->opt = opt;
+	rd->bad.path = path;
+	rd->bad.opt = opt;
+	rd->info = info;
+	rd->on_sample = on_sample;
+	rd->payload = payload;
+	rd->err = err;
+	rd->power_scale = 1.0;
+	rd->max_power_w = opt->max_power_w > 0 ? opt->max_power_w : WC_TELEMETRY_MAX_POWER_W;
+	wc__nv_forget_gpus(rd);
+	return rd;
+}
+
 int
 wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn on_sample,
               void *payload, wc_nvsmi_info *info, wc_error *err)
@@ -352,26 +379,10 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 		err->code = 0;
 	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
 		return rc;
-	rd = calloc(1, sizeof *rd);
-	if (rd && !(rd->held = wc_alloc_array(NV_GUESS_ROWS, sizeof *rd->held))) {
-		free(rd);
-		rd = NULL;
-	}
-	if (!rd) {
+	if (!(rd = reader_new(path, opt, on_sample, payload, info, err))) {
 		wc__lr_close(&lr);
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 	}
-	rd->path = path;
-	rd->opt = opt;
-	rd->bad.path = path;
-	rd->bad.opt = opt;
-	rd->info = info;
-	rd->on_sample = on_sample;
-	rd->payload = payload;
-	rd->err = err;
-	rd->power_scale = 1.0;
-	rd->max_power_w = opt->max_power_w > 0 ? opt->max_power_w : WC_TELEMETRY_MAX_POWER_W;
-	wc__nv_forget_gpus(rd);
 	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {
 			if (!header) {
