@@ -21,7 +21,7 @@ static const char ingest_usage[] =
 	"usage: wattcast ingest RUN_DIR... -o RUNS.csv [--segment SECONDS]\n"
 	"                       [--platform NAME] [--tp G] [--model NAME] [--active-params B]\n"
 	"                       [--utc-offset SECONDS] [--workload closed|poisson|bursty|replay]\n"
-	"                       [--max-bad FRACTION] [--quiet]\n"
+	"                       [--max-bad FRACTION] [--power-only] [--quiet]\n"
 	"       fine-tuning runs: [--method full|lora|qlora] [--micro-batch B] [--seq-len S]\n"
 	"                       [--grad-accum A] [--gpus G] [--data-parallel R] [--lora-rank R]\n"
 	"                       [--checkpointing true|false] [--steps N]\n\n"
@@ -35,6 +35,9 @@ static const char ingest_usage[] =
 	"as file:line and skipped; a run is refused (exit 1, nothing written) when more\n"
 	"than 1 % of a file's lines are bad (--max-bad), a GPU is missing from a sample,\n"
 	"or the power and engine clocks do not overlap.\n"
+	"--power-only reads power.csv and the manifests alone: the power metrics, with\n"
+	"n(t), running and the per-request and per-iteration columns left empty (as\n"
+	"`wattcast metrics` does); such rows cannot be fitted.\n"
 	"A fine-tuning run folder -- its wattcast-run.json has a \"finetune\" object, or it\n"
 	"holds steps.csv or trainer_state.json; --method makes every folder one -- gives one\n"
 	"row of a fine-tuning runs table (docs/formats/finetune-runs.md): energy per\n"
@@ -47,7 +50,7 @@ static const char ingest_usage[] =
 	"lists their flags (docs/fleet.md).\n";
 
 enum { OPT_SEGMENT = 1000, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_WORKLOAD,
-       OPT_MAXBAD, OPT_QUIET, OPT_FINETUNE };
+       OPT_MAXBAD, OPT_QUIET, OPT_FINETUNE, OPT_POWER_ONLY };
 
 static void
 print_warning(const char *msg, void *payload)
@@ -102,6 +105,7 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "max-bad", required_argument, NULL, OPT_MAXBAD },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "power-only", no_argument, NULL, OPT_POWER_ONLY },
 		/* fine-tuning facts (cli/cmd_ingest_finetune.c) */
 		{ "method", required_argument, NULL, OPT_FINETUNE },
 		{ "micro-batch", required_argument, NULL, OPT_FINETUNE },
@@ -139,6 +143,7 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 				rc = cli_usage_error(cmd, "--max-bad: must be a fraction in [0, 1], got '%s'", optarg);
 			break;
 		case OPT_QUIET: a->quiet = 1; break;
+		case OPT_POWER_ONLY: o->power_only = 1; break;
 		case 'h': fputs(ingest_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}

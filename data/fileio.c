@@ -55,6 +55,12 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 		free(buf);
 		return rc;
 	}
+	/* A UTF-8 byte order mark is not part of the text. */
+	if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
+	    (unsigned char)buf[2] == 0xBF) {
+		memmove(buf, buf + 3, len - 3);
+		len -= 3;
+	}
 	buf[len] = '\0';
 	*out = buf;
 	if (len_out)

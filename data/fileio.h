@@ -29,7 +29,8 @@ int wc_sha256_file_hex(const char *path, char out[65], wc_error *err);
 int wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err);
 
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).
- *  Files over `max_bytes` are refused. */
+ *  Files over `max_bytes` are refused. A leading UTF-8 byte order mark is
+ *  dropped (every text input may carry one). */
 int wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out,
                  wc_error *err);
 

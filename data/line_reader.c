@@ -70,6 +70,18 @@ refill(wc__line_reader *r)
 	}
 }
 
+/* A UTF-8 byte order mark at the start of the file is not part of its
+ * first line (editors on Windows write one). */
+static void
+skip_bom(const wc__line_reader *r, char **line, size_t *len)
+{
+	const unsigned char *u = (const unsigned char *)*line;
+	if (r->line_no == 1 && *len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+		*line += 3;
+		*len -= 3;
+	}
+}
+
 int
 wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long)
 {
@@ -95,6 +107,7 @@ wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long)
 			s[n] = '\0';
 			*line = s;
 			*len = n;
+			skip_bom(r, line, len);
 			if (n > WC_TELEMETRY_LINE_MAX) {
 				*too_long = 1;
 				s[0] = '\0';
@@ -119,6 +132,7 @@ wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long)
 			s[avail] = '\0';
 			*line = s;
 			*len = avail;
+			skip_bom(r, line, len);
 			return 1;
 		}
 		if (avail > WC_TELEMETRY_LINE_MAX) {
@@ -235,6 +249,8 @@ int
 wc__parse_number(const char *s, size_t len, double *out)
 {
 	size_t i = 0, end = len;
+	if (memchr(s, '\0', len))
+		return -1; /* a NUL byte would cut the number short */
 	/* Allow a unit word after blanks: "250.31 W", "1410 MHz". */
 	for (size_t k = 0; k < len; k++)
 		if (s[k] == ' ' || s[k] == '\t') {

@@ -14,9 +14,12 @@
 extern "C" {
 #endif
 
-/** Rows of one nvidia-smi sweep (all GPUs at one sample) whose timestamps
- *  lie further apart than this start a new sample; below the 50 ms
- *  shortest logging interval. */
+/** Rows of one nvidia-smi sweep (all GPUs at one sample) usually lie
+ *  within this of each other (below the 50 ms shortest logging
+ *  interval). It is used only to make a log's GPU count evident when the
+ *  log has no index or uuid and the caller gives none; a sweep is never
+ *  cut by time (a busy host writes its rows up to a second apart). Sweeps
+ *  wider than this are counted in wc_nvsmi_info.wide_sweeps. */
 #define WC_NVSMI_SWEEP_TOL_S 0.04
 
 /* ---- nvidia-smi --query-gpu=... --format=csv[,nounits] */
@@ -29,9 +32,13 @@ typedef struct {
 	int has_index, has_uuid, has_units;      /* header facts */
 	size_t data_lines;                       /* non-blank lines after the header */
 	size_t bad_lines;                        /* malformed, skipped */
+	size_t implausible_lines;                /* of them, power beyond the plausibility bound */
 	size_t samples;                          /* complete samples delivered */
 	size_t dropped_samples;                  /* incomplete because of a bad line */
 	double t_first, t_last;                  /* epoch s of the first/last sample */
+	double max_sweep_span_s;                 /* widest sweep: last row's time - first's */
+	size_t wide_sweeps;                      /* sweeps wider than WC_NVSMI_SWEEP_TOL_S */
+	char gpu_count_source[16];               /* index, uuid, gpu_uuids, given, timestamps */
 } wc_nvsmi_info;
 
 /** Called once per complete sample, in time order (strictly increasing
@@ -43,7 +50,9 @@ typedef int (*wc_nvsmi_sample_fn)(double t, const double *power_w, int n_gpus, v
  *  (`power.draw [W]`) or not (nounits); columns in any order and subset
  *  as long as `timestamp` and `power.draw` (or `power.draw.instant` /
  *  `.average`) are there. GPUs are told apart by `index`, else `uuid`,
- *  else by position (rows cycle through the GPUs). `[N/A]`, `[Not
+ *  else by position (rows cycle through the GPUs): a sample is then the
+ *  next opt->n_gpus rows, or, without it, the next G rows with G the
+ *  commonest sweep size of the first sweeps' timestamps. `[N/A]`, `[Not
  *  Supported]` and blank fields are missing values: a line without a power
  *  reading is a bad line. A sample lacking a GPU is refused (WC_EPARSE,
  *  "file:line: GPU ... missing ...") unless a bad line explains it; the

@@ -1,60 +1,25 @@
 /*
  * nvidia-smi power logs (`nvidia-smi --query-gpu=timestamp,index,...,
- * power.draw --format=csv[,nounits] -lms 100`), streamed into samples: one
- * power value per GPU at one time (the traces of docs/trace-metrics.md).
- *
- * nvidia-smi writes one row per GPU per sweep. Rows are grouped into a
- * sample until a GPU repeats or a row's timestamp is more than
- * WC_NVSMI_SWEEP_TOL_S away from the sample's first row. GPUs are told
- * apart by `index`, else `uuid`, else by their position in the sweep; the
- * first complete sample fixes the set of GPUs. Timestamps are local wall
- * time and are converted with the UTC offset of the logging host.
+ * power.draw --format=csv[,nounits] -lms 100`), line side: the header,
+ * the fields of each row and the read loop. Rows become samples (one
+ * power value per GPU at one time, the traces of docs/trace-metrics.md)
+ * in nvsmi_sweep.c. Timestamps are local wall time and are converted
+ * with the UTC offset of the logging host.
  */
-#include "telemetry_internal.h"
+#include "nvsmi_internal.h"
 
 #include <math.h>
-#include "models/grow.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#define NV_MAX_FIELDS 128
-#define NV_MAX_INDEX 1024
-
-enum { KEY_INDEX, KEY_UUID, KEY_POSITION };
-
-typedef struct {
-	const char *path;
-	const wc_telemetry_options *opt;
-	wc__bad_lines bad;
-	wc_nvsmi_info *info;
-	wc_nvsmi_sample_fn on_sample;
-	void *payload;
-	wc_error *err;
-	int n_cols, col_time, col_index, col_uuid, col_power;
-	int mode, selecting, frozen, n_gpus;
-	short slot_of_index[NV_MAX_INDEX];
-	/* the sample being assembled */
-	int open, rows;
-	double t;
-	size_t first_line;
-	uint64_t mask;
-	double vals[WC_TELEMETRY_MAX_GPUS];
-	/* ordering and bad-line context */
-	int have_last;
-	double last_t;
-	size_t last_bad_line;
-	/* timestamp cache: rows of one sweep repeat the same text */
-	char ts_text[64];
-	size_t ts_len;
-	double ts_val;
-} nv_reader;
+#include "models/grow.h"
 
 /* ------------------------------------------------------------ timestamps */
 
-static int
-digits(const char *s, int n, int *out)
+int
+wc__nv_digits(const char *s, int n, int *out)
 {
 	int v = 0;
 	for (int i = 0; i < n; i++) {
@@ -87,8 +52,8 @@ wc_nvsmi_parse_time(const char *s, size_t len, double *out)
 	if (len < 19 || (s[4] != '/' && s[4] != '-') || s[7] != s[4] ||
 	    (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':')
 		return -1;
-	if (digits(s, 4, &y) || digits(s + 5, 2, &mo) || digits(s + 8, 2, &d) ||
-	    digits(s + 11, 2, &h) || digits(s + 14, 2, &mi) || digits(s + 17, 2, &se))
+	if (wc__nv_digits(s, 4, &y) || wc__nv_digits(s + 5, 2, &mo) || wc__nv_digits(s + 8, 2, &d) ||
+	    wc__nv_digits(s + 11, 2, &h) || wc__nv_digits(s + 14, 2, &mi) || wc__nv_digits(s + 17, 2, &se))
 		return -1;
 	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || se > 60)
 		return -1;
@@ -108,14 +73,20 @@ wc_nvsmi_parse_time(const char *s, size_t len, double *out)
 
 /* --------------------------------------------------------------- header */
 
-/* Column name without blanks and without a " [unit]" suffix. */
+/* Column name without blanks and without a " [unit]" suffix; the unit
+ * (without brackets) into `unit`. */
 static void
-column_name(char *s, size_t len, char *out, size_t cap, int *had_unit)
+column_name(char *s, size_t len, char *out, size_t cap, int *had_unit, char *unit, size_t ucap)
 {
 	s = wc__trim(s, &len);
 	char *br = memchr(s, '[', len);
+	unit[0] = '\0';
 	if (br) {
 		*had_unit = 1;
+		char *close = memchr(br, ']', len - (size_t)(br - s));
+		size_t ul = close ? (size_t)(close - br - 1) : len - (size_t)(br - s) - 1;
+		char *u = wc__trim(br + 1, &ul);
+		snprintf(unit, ucap, "%.*s", (int)(ul < ucap ? ul : ucap - 1), u);
 		len = (size_t)(br - s);
 		s = wc__trim(s, &len);
 	}
@@ -123,6 +94,56 @@ column_name(char *s, size_t len, char *out, size_t cap, int *had_unit)
 		len = cap - 1;
 	memcpy(out, s, len);
 	out[len] = '\0';
+}
+
+/* Watts per unit of a power unit word: W, mW, kW (empty = W). */
+static int
+power_unit(const char *u, size_t n, double *scale)
+{
+	if (n == 0 || (n == 1 && u[0] == 'W'))
+		*scale = 1.0;
+	else if (n == 2 && u[0] == 'm' && u[1] == 'W')
+		*scale = 1e-3;
+	else if (n == 2 && u[0] == 'k' && u[1] == 'W')
+		*scale = 1e3;
+	else
+		return -1;
+	return 0;
+}
+
+/* A power reading "250.31", "250.31 W", "250000 mW" or "0.25 kW" in W;
+ * without a unit word, the header's unit. -1 = bad line (reported), or a
+ * WC_* error for a unit that is not a power unit. */
+static int
+parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out)
+{
+	size_t k = 0;
+	while (k < pl && pw[k] != ' ' && pw[k] != '\t')
+		k++;
+	size_t u = k;
+	while (u < pl && (pw[u] == ' ' || pw[u] == '\t'))
+		u++;
+	double scale = rd->power_scale, v;
+	if (u < pl && power_unit(pw + u, pl - u, &scale) != 0) {
+		int alpha = 1;
+		for (size_t j = u; j < pl; j++)
+			alpha = alpha && ((pw[j] >= 'a' && pw[j] <= 'z') || (pw[j] >= 'A' && pw[j] <= 'Z'));
+		if (alpha)
+			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%zu: unknown power unit '%.*s' (W, mW or kW)",
+			                    rd->path, line_no, col + u, (int)(pl - u > 16 ? 16 : pl - u), pw + u);
+	}
+	if (wc__parse_number(pw, k, &v) != 0 || v < 0 || (u < pl && k == u)) {
+		wc__bad_line(&rd->bad, line_no, "unreadable power.draw '%.*s'", (int)(pl > 40 ? 40 : pl), pw);
+		return -1;
+	}
+	*out = v * scale;
+	if (*out > rd->max_power_w) {
+		wc__bad_line(&rd->bad, line_no, "power.draw %.6g W is beyond the plausible %.0f W per GPU "
+		             "(docs/formats/telemetry.md); not averaged", *out, rd->max_power_w);
+		rd->info->implausible_lines++;
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -139,12 +160,12 @@ parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
 		char *start = line + pos;
 		char *comma = memchr(start, ',', len - pos);
 		size_t flen = comma ? (size_t)(comma - start) : len - pos;
-		char name[64];
+		char name[64], unit[16];
 		if (rd->n_cols >= NV_MAX_FIELDS)
 			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: more than %d columns", rd->path,
 			                    line_no, NV_MAX_FIELDS);
-		column_name(start, flen, name, sizeof name, &rd->info->has_units);
-		int c = rd->n_cols++;
+		column_name(start, flen, name, sizeof name, &rd->info->has_units, unit, sizeof unit);
+		int c = rd->n_cols++, was_power = rd->col_power;
 		if (strcasecmp(name, "timestamp") == 0)
 			rd->col_time = c;
 		else if (strcasecmp(name, "index") == 0)
@@ -161,6 +182,10 @@ parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
 			rd->col_power = c;
 			power_rank = 1;
 		}
+		if (rd->col_power == c && rd->col_power != was_power &&
+		    power_unit(unit, strlen(unit), &rd->power_scale) != 0)
+			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%zu: unknown power unit '[%s]' (W, mW or kW)",
+			                    rd->path, line_no, pos + 1, unit);
 		if (!comma)
 			break;
 		pos += flen + 1;
@@ -175,7 +200,7 @@ parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
 	}
 	rd->info->has_index = rd->col_index >= 0;
 	rd->info->has_uuid = rd->col_uuid >= 0;
-	rd->mode = rd->col_index >= 0 ? KEY_INDEX : rd->col_uuid >= 0 ? KEY_UUID : KEY_POSITION;
+	rd->mode = rd->col_index >= 0 ? NV_KEY_INDEX : rd->col_uuid >= 0 ? NV_KEY_UUID : NV_KEY_POSITION;
 	rd->selecting = rd->opt->gpu_uuids && rd->opt->n_gpu_uuids > 0 && rd->col_uuid >= 0;
 	if (rd->selecting) {
 		if (rd->opt->n_gpu_uuids > WC_TELEMETRY_MAX_GPUS)
@@ -188,170 +213,20 @@ parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
 			snprintf(rd->info->uuid[g], sizeof rd->info->uuid[g], "%s", rd->opt->gpu_uuids[g]);
 			rd->info->index[g] = -1;
 		}
-	} else if (rd->mode == KEY_POSITION && rd->opt->n_gpus > 0) {
+	} else if (rd->mode == NV_KEY_POSITION && rd->opt->n_gpus > 0) {
+		if (rd->opt->n_gpus > WC_TELEMETRY_MAX_GPUS)
+			return wc_error_set(rd->err, WC_EINVAL, "%s: more than %d GPUs per sample", rd->path,
+			                    WC_TELEMETRY_MAX_GPUS);
 		rd->n_gpus = rd->opt->n_gpus;
 		rd->frozen = 1;
 		for (int g = 0; g < rd->n_gpus; g++)
 			rd->info->index[g] = g;
 	}
+	snprintf(rd->info->gpu_count_source, sizeof rd->info->gpu_count_source, "%s",
+	         rd->selecting ? "gpu_uuids" : rd->mode == NV_KEY_INDEX ? "index" : rd->mode == NV_KEY_UUID ? "uuid"
+	         : rd->frozen ? "given" : "timestamps");
 	return WC_OK;
 }
-
-/* -------------------------------------------------------------- samples */
-
-static void
-gpu_label(const nv_reader *rd, int g, char *buf, size_t cap)
-{
-	if (rd->info->index[g] >= 0)
-		snprintf(buf, cap, "%d", rd->info->index[g]);
-	else if (rd->info->uuid[g][0])
-		snprintf(buf, cap, "%s", rd->info->uuid[g]);
-	else
-		snprintf(buf, cap, "#%d", g);
-}
-
-static void
-forget_gpus(nv_reader *rd)
-{
-	rd->n_gpus = 0;
-	for (int i = 0; i < NV_MAX_INDEX; i++)
-		rd->slot_of_index[i] = -1;
-}
-
-/* Close the open sample; `line` is the line that caused it (0 at the end). */
-static int
-close_sample(nv_reader *rd, size_t line)
-{
-	int at_end = line == 0;
-	int bad_near = rd->last_bad_line > 0 &&
-	               rd->last_bad_line + (size_t)(rd->n_gpus > 0 ? rd->n_gpus : 1) >= rd->first_line;
-	rd->open = 0;
-	if (!rd->frozen) {
-		if (bad_near) {
-			/* A bad line in the first sweep would hide a GPU: wait for
-			 * a clean one before fixing the set. */
-			rd->info->dropped_samples++;
-			forget_gpus(rd);
-			return WC_OK;
-		}
-		int want = rd->opt->n_gpus;
-		if (want > 0 && rd->n_gpus != want && !(rd->mode == KEY_POSITION))
-			return wc_error_set(rd->err, WC_EPARSE,
-			                    "%s:%zu: the first sample holds %d GPU%s, expected %d%s", rd->path,
-			                    rd->first_line, rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want,
-			                    rd->n_gpus > want ? " (name the run's GPUs with gpu_uuids)" : "");
-		rd->frozen = 1;
-	}
-	if (rd->rows < rd->n_gpus) {
-		if (bad_near) {
-			rd->info->dropped_samples++;
-			return WC_OK;
-		}
-		int g = 0;
-		while (g < rd->n_gpus && (rd->mask >> g & 1))
-			g++;
-		char label[64];
-		gpu_label(rd, g, label, sizeof label);
-		if (at_end) {
-			wc__warn(rd->opt, "%s:%zu: last sample is incomplete (GPU %s missing); dropped",
-			         rd->path, rd->first_line, label);
-			rd->info->dropped_samples++;
-			return WC_OK;
-		}
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: GPU %s is missing from the sample at line %zu",
-		                    rd->path, line, label, rd->first_line);
-	}
-	if (rd->have_last && !(rd->t > rd->last_t)) {
-		wc__bad_line(&rd->bad, rd->first_line, "sample is not later than the one before; skipped");
-		rd->last_bad_line = rd->first_line;
-		return WC_OK;
-	}
-	if (rd->have_last && rd->t - rd->last_t > WC_TELEMETRY_MAX_GAP_S) {
-		wc__bad_line(&rd->bad, rd->first_line,
-		             "sample is %.0f s after the one before (gaps over %.0f s are not bridged); skipped",
-		             rd->t - rd->last_t, WC_TELEMETRY_MAX_GAP_S);
-		rd->last_bad_line = rd->first_line;
-		return WC_OK;
-	}
-	rd->have_last = 1;
-	rd->last_t = rd->t;
-	if (rd->info->samples == 0)
-		rd->info->t_first = rd->t;
-	rd->info->t_last = rd->t;
-	rd->info->samples++;
-	rd->info->n_gpus = rd->n_gpus;
-	if (rd->on_sample && rd->on_sample(rd->t, rd->vals, rd->n_gpus, rd->payload) != 0) {
-		if (rd->err && rd->err->code == 0)
-			wc_error_set(rd->err, WC_EINVAL, "%s: stopped by the caller", rd->path);
-		return rd->err && rd->err->code ? rd->err->code : WC_EINVAL;
-	}
-	return WC_OK;
-}
-
-/* Slot of the GPU of a row, assigning one in the first sweep; -1 = bad
- * line (reported), -2 = a GPU outside the selection (ignored). */
-static int
-find_slot(nv_reader *rd, const char *idx, size_t idx_len, const char *uuid, size_t uuid_len,
-          size_t line)
-{
-	if (rd->selecting) {
-		for (int g = 0; g < rd->n_gpus; g++)
-			if (strlen(rd->info->uuid[g]) == uuid_len && memcmp(rd->info->uuid[g], uuid, uuid_len) == 0)
-				return g;
-		return -2;
-	}
-	if (rd->mode == KEY_INDEX) {
-		int v = 0;
-		if (idx_len == 0 || idx_len > 4 || digits(idx, (int)idx_len, &v) || v >= NV_MAX_INDEX) {
-			wc__bad_line(&rd->bad, line, "unreadable GPU index '%.*s'", (int)idx_len, idx);
-			return -1;
-		}
-		if (rd->slot_of_index[v] >= 0)
-			return rd->slot_of_index[v];
-		if (rd->frozen) {
-			wc__bad_line(&rd->bad, line, "GPU %d was not in the first sample", v);
-			return -1;
-		}
-		if (rd->n_gpus >= WC_TELEMETRY_MAX_GPUS) {
-			wc__bad_line(&rd->bad, line, "more than %d GPUs", WC_TELEMETRY_MAX_GPUS);
-			return -1;
-		}
-		int g = rd->n_gpus++;
-		rd->slot_of_index[v] = (short)g;
-		rd->info->index[g] = v;
-		rd->info->uuid[g][0] = '\0';
-		if (uuid && uuid_len < sizeof rd->info->uuid[g]) {
-			memcpy(rd->info->uuid[g], uuid, uuid_len);
-			rd->info->uuid[g][uuid_len] = '\0';
-		}
-		return g;
-	}
-	/* KEY_UUID */
-	for (int g = 0; g < rd->n_gpus; g++)
-		if (strlen(rd->info->uuid[g]) == uuid_len && memcmp(rd->info->uuid[g], uuid, uuid_len) == 0)
-			return g;
-	if (rd->frozen) {
-		wc__bad_line(&rd->bad, line, "GPU %.*s was not in the first sample", (int)uuid_len, uuid);
-		return -1;
-	}
-	if (rd->n_gpus >= WC_TELEMETRY_MAX_GPUS || uuid_len >= sizeof rd->info->uuid[0]) {
-		wc__bad_line(&rd->bad, line, "too many GPUs or uuid too long");
-		return -1;
-	}
-	int g = rd->n_gpus++;
-	memcpy(rd->info->uuid[g], uuid, uuid_len);
-	rd->info->uuid[g][uuid_len] = '\0';
-	rd->info->index[g] = -1;
-	return g;
-}
-
-/* One data row's readings; idx and uuid point into the line (NULL when
- * the log has no such column). */
-typedef struct {
-	double t, watts;
-	const char *idx, *uuid;
-	size_t il, ul;
-} nv_row;
 
 /* Split a line at its commas (nvidia-smi does not quote) into at most
  * NV_MAX_FIELDS fields; one more than that means too many. */
@@ -406,6 +281,12 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 {
 	char *start[NV_MAX_FIELDS];
 	size_t flen[NV_MAX_FIELDS];
+	const char *nul = memchr(line, '\0', len);
+	if (nul) {
+		/* a value cut short by a NUL byte would read as another number */
+		wc__bad_line(&rd->bad, line_no, "NUL byte at column %zu", (size_t)(nul - line) + 1);
+		return -1;
+	}
 	int nf = split_fields(line, len, start, flen);
 	if (nf != rd->n_cols) {
 		wc__bad_line(&rd->bad, line_no, "expected %d fields, found %d", rd->n_cols, nf);
@@ -420,10 +301,9 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		             (int)(pl > 40 ? 40 : pl), pw);
 		return -1;
 	}
-	if (wc__parse_number(pw, pl, &row->watts) != 0 || row->watts < 0) {
-		wc__bad_line(&rd->bad, line_no, "unreadable power.draw '%.*s'", (int)(pl > 40 ? 40 : pl), pw);
-		return -1;
-	}
+	int prc = parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
+	if (prc != 0)
+		return prc;
 	row->idx = row->uuid = NULL;
 	row->il = row->ul = 0;
 	if (rd->col_index >= 0) {
@@ -433,7 +313,7 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 	if (rd->col_uuid >= 0) {
 		row->ul = flen[rd->col_uuid];
 		row->uuid = wc__trim(start[rd->col_uuid], &row->ul);
-		if ((rd->mode == KEY_UUID || rd->selecting) && wc__is_missing(row->uuid, row->ul)) {
+		if ((rd->mode == NV_KEY_UUID || rd->selecting) && wc__is_missing(row->uuid, row->ul)) {
 			wc__bad_line(&rd->bad, line_no, "no GPU uuid");
 			return -1;
 		}
@@ -441,85 +321,44 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 	return 0;
 }
 
-/* Slot of a row when GPUs are told apart by their place in the sweep:
- * the next one of the open sample, or the first of a new sample.
- * *slot = -1 for a bad line (reported). */
-static int
-position_slot(nv_reader *rd, double t, size_t line_no, int *slot)
-{
-	if (rd->open && (fabs(t - rd->t) > WC_NVSMI_SWEEP_TOL_S ||
-	                 (rd->frozen && rd->rows >= rd->n_gpus))) {
-		int rc = close_sample(rd, line_no);
-		if (rc != WC_OK)
-			return rc;
-	}
-	*slot = rd->open ? rd->rows : 0;
-	if (!rd->frozen) {
-		if (*slot >= WC_TELEMETRY_MAX_GPUS) {
-			wc__bad_line(&rd->bad, line_no, "more than %d GPUs in one sample", WC_TELEMETRY_MAX_GPUS);
-			*slot = -1;
-			return WC_OK;
-		}
-		if (*slot >= rd->n_gpus) {
-			rd->n_gpus = *slot + 1;
-			rd->info->index[*slot] = *slot;
-		}
-	}
-	return WC_OK;
-}
-
-/* Slot of a row when GPUs are told apart by index or uuid, closing the
- * open sample when this GPU repeats or the time moved on. *slot as from
- * find_slot. */
-static int
-keyed_slot(nv_reader *rd, const nv_row *row, size_t line_no, int *slot)
-{
-	*slot = find_slot(rd, row->idx, row->il, row->uuid, row->ul, line_no);
-	if (*slot < 0)
-		return WC_OK;
-	if (rd->open && ((rd->mask >> *slot & 1) || fabs(row->t - rd->t) > WC_NVSMI_SWEEP_TOL_S)) {
-		int rc = close_sample(rd, line_no);
-		if (rc != WC_OK)
-			return rc;
-		/* The first sweep may just have been dropped, forgetting
-		 * the slots: look the GPU up again. */
-		if (!rd->frozen && rd->n_gpus == 0)
-			*slot = find_slot(rd, row->idx, row->il, row->uuid, row->ul, line_no);
-	}
-	return WC_OK;
-}
-
 static int
 data_line(nv_reader *rd, char *line, size_t len, size_t line_no)
 {
 	nv_row row;
-	int slot, rc;
-	if (parse_row(rd, line, len, line_no, &row) != 0)
-		goto bad;
-	if (rd->mode == KEY_POSITION && !rd->selecting)
-		rc = position_slot(rd, row.t, line_no, &slot);
-	else
-		rc = keyed_slot(rd, &row, line_no, &slot);
-	if (rc != WC_OK)
-		return rc;
-	if (slot == -2)
-		return WC_OK;
-	if (slot < 0)
-		goto bad;
-	if (!rd->open) {
-		rd->open = 1;
-		rd->t = row.t;
-		rd->first_line = line_no;
-		rd->mask = 0;
-		rd->rows = 0;
+	int prc = parse_row(rd, line, len, line_no, &row);
+	if (prc < -1)
+		return prc; /* refused: an unknown unit */
+	row.ok = prc == 0;
+	if (!row.ok)
+		row.t = row.watts = NAN;
+	return wc__nv_take_row(rd, &row, line_no);
+}
+
+/* A reader over `path` with its row buffer; NULL when out of memory. */
+static nv_reader *
+reader_new(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn on_sample,
+           void *payload, wc_nvsmi_info *info, wc_error *err)
+{
+	nv_reader *rd;
+	rd = calloc(1, sizeof *rd);
+	if (rd && !(rd->held = wc_alloc_array(NV_GUESS_ROWS, sizeof *rd->held))) {
+		free(rd);
+		rd = NULL;
 	}
-	rd->vals[slot] = row.watts;
-	rd->mask |= (uint64_t)1 << slot;
-	rd->rows++;
-	return WC_OK;
-bad:
-	rd->last_bad_line = line_no;
-	return WC_OK;
+	if (!rd)
+		return NULL;
+	rd->path = path;
+	rd->opt = opt;
+	rd->bad.path = path;
+	rd->bad.opt = opt;
+	rd->info = info;
+	rd->on_sample = on_sample;
+	rd->payload = payload;
+	rd->err = err;
+	rd->power_scale = 1.0;
+	rd->max_power_w = opt->max_power_w > 0 ? opt->max_power_w : WC_TELEMETRY_MAX_POWER_W;
+	wc__nv_forget_gpus(rd);
+	return rd;
 }
 
 int
@@ -540,20 +379,10 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 		err->code = 0;
 	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
 		return rc;
-	rd = calloc(1, sizeof *rd);
-	if (!rd) {
+	if (!(rd = reader_new(path, opt, on_sample, payload, info, err))) {
 		wc__lr_close(&lr);
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 	}
-	rd->path = path;
-	rd->opt = opt;
-	rd->bad.path = path;
-	rd->bad.opt = opt;
-	rd->info = info;
-	rd->on_sample = on_sample;
-	rd->payload = payload;
-	rd->err = err;
-	forget_gpus(rd);
 	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {
 			if (!header) {
@@ -563,7 +392,10 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 			}
 			info->data_lines++;
 			wc__bad_line(&rd->bad, lr.line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
-			rd->last_bad_line = lr.line_no;
+			/* still a GPU's row: it keeps its place in the sweep */
+			nv_row bad_row = { .t = NAN, .watts = NAN, .ok = 0 };
+			if ((rc = wc__nv_take_row(rd, &bad_row, lr.line_no)) != WC_OK)
+				goto done;
 			continue;
 		}
 		size_t tl = len;
@@ -588,7 +420,7 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 		rc = wc_error_set(err, WC_EPARSE, "%s: empty file (no header)", path);
 		goto done;
 	}
-	if (rd->open && (rc = close_sample(rd, 0)) != WC_OK)
+	if ((rc = wc__nv_finish(rd)) != WC_OK)
 		goto done;
 	info->bad_lines = rd->bad.bad;
 	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines, err)) != WC_OK)
@@ -601,89 +433,9 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 	rc = WC_OK;
 done:
 	info->bad_lines = rd->bad.bad;
+	free(rd->held);
 	free(rd);
 	wc__lr_close(&lr);
 	return rc;
 }
 
-/* ------------------------------------------------------ trace in memory */
-
-typedef struct {
-	wc_power_trace *pt;
-	size_t cap, max;
-	wc_error *err;
-	const char *path;
-} trace_sink;
-
-static int
-trace_push(double t, const double *w, int n_gpus, void *payload)
-{
-	trace_sink *s = payload;
-	wc_power_trace *pt = s->pt;
-	if (pt->n == s->cap) {
-		if (pt->n >= s->max) {
-			wc_error_set(s->err, WC_ERANGE, "%s: more than %zu samples (use `wattcast metrics`, which streams)",
-			             s->path, s->max);
-			return -1;
-		}
-		size_t cap = wc_next_capacity(s->cap, pt->n + 1, 4096, s->max);
-		double *nt = cap ? wc_resize_array(pt->t, cap, sizeof *nt) : NULL;
-		if (nt)
-			pt->t = nt;
-		double *ng = nt ? wc_resize_array(pt->group, cap, sizeof *ng) : NULL;
-		if (ng)
-			pt->group = ng;
-		int ok = nt && ng;
-		for (int g = 0; ok && g < n_gpus; g++) {
-			double *np = wc_resize_array(pt->power[g], cap, sizeof *np);
-			if (np)
-				pt->power[g] = np;
-			else
-				ok = 0;
-		}
-		if (!ok) {
-			wc_error_set(s->err, WC_ENOMEM, "%s: out of memory (%zu samples)", s->path, cap);
-			return -1;
-		}
-		s->cap = cap;
-	}
-	double sum = 0.0;
-	for (int g = 0; g < n_gpus; g++) {
-		pt->power[g][pt->n] = w[g];
-		sum += w[g];
-	}
-	pt->t[pt->n] = t;
-	pt->group[pt->n] = sum;
-	pt->n++;
-	return 0;
-}
-
-int
-wc_power_trace_read(const char *path, const wc_telemetry_options *opt, size_t max_samples,
-                    wc_power_trace **out, wc_error *err)
-{
-	wc_power_trace *pt = calloc(1, sizeof *pt);
-	*out = NULL;
-	if (!pt)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-	trace_sink sink = { pt, 0, max_samples ? max_samples : (size_t)1 << 26, err, path };
-	int rc = wc_nvsmi_read(path, opt, trace_push, &sink, &pt->info, err);
-	if (rc != WC_OK) {
-		wc_power_trace_free(pt);
-		return rc;
-	}
-	*out = pt;
-	return WC_OK;
-}
-
-void
-wc_power_trace_free(wc_power_trace *pt)
-{
-	if (!pt)
-		return;
-	free(pt->t);
-	free(pt->group);
-	for (int g = 0; g < WC_TELEMETRY_MAX_GPUS; g++)
-		free(pt->power[g]);
-	free(pt);
-}

@@ -28,6 +28,14 @@ extern "C" {
  *  log that really pauses for longer must be split there
  *  (docs/formats/telemetry.md). */
 #define WC_TELEMETRY_MAX_GAP_S 3600.0
+/** Power per GPU beyond which a reading is a bad line when the platform's
+ *  board limit is not known, W: above any GPU board made (a choice of
+ *  wattcast, docs/formats/telemetry.md). */
+#define WC_TELEMETRY_MAX_POWER_W 5000.0
+/** With the board limit known, readings beyond this multiple of it are
+ *  bad lines (transients overshoot the limit for milliseconds, not 2x). */
+#define WC_TELEMETRY_POWER_LIMIT_FACTOR 2.0
+
 /** Default share of malformed data lines above which a file is refused. */
 #define WC_TELEMETRY_MAX_BAD 0.01
 
@@ -54,9 +62,13 @@ typedef struct {
 	int max_warnings;          /* per file; the rest are only counted */
 	wc_warn_fn warn;           /* NULL = silent */
 	void *warn_payload;
+	/* nvidia-smi: a power reading above this, W per GPU, is a bad line
+	 * (WC_TELEMETRY_POWER_LIMIT_FACTOR x the platform's board limit);
+	 * 0 = WC_TELEMETRY_MAX_POWER_W. */
+	double max_power_w;
 } wc_telemetry_options;
 
-#define WC_TELEMETRY_OPTIONS_INIT { 0.0, 0.0, 0, NULL, 0, WC_TELEMETRY_MAX_BAD, 20, NULL, NULL }
+#define WC_TELEMETRY_OPTIONS_INIT { 0.0, 0.0, 0, NULL, 0, WC_TELEMETRY_MAX_BAD, 20, NULL, NULL, 0.0 }
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /*
  * A fine-tuning trace on a uniform grid (docs/finetune.md, "Measuring
  * energy per step"): exact bin means at the median sampling interval,
- * the trace's low (idle, save) and training levels, and the stretches
+ * the trace's power states (trace/levels.h) and the pause threshold
+ * between its training level and the state below, and the stretches
  * that are not training -- near-idle pauses (checkpoint saves) and
  * stretches of intermediate power (evaluation, warm-up, long stalls) --
  * marked bin by bin.
@@ -14,31 +15,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/grow.h"
+#include "trace/levels.h"
 #include "trace/metrics.h"
 
-/* Levels: the 2nd percentile is the low level (idle or save), the median
- * of the bins above the middle of the 2nd-98th percentile range the
- * training level. */
+/* A compute state holding less than this share of the 1 s means is a
+ * spike, not the training level. */
+#define COMPUTE_MIN_SHARE 0.01
+
+/* Levels (trace/levels.h): the states of the trace's bins (states held
+ * for at least WC_FT_PAUSE_MIN_S in all). The
+ * training level is the highest state holding at least
+ * COMPUTE_MIN_SHARE of the time, the low level the lowest state (idle, or
+ * the saves' I/O level in a log without idle), and the pause threshold
+ * theta lies halfway between the two. States, unlike percentiles, do not
+ * depend on how much of the time each one fills: with a save after every
+ * step the saves fill most of the trace, and percentiles took the save
+ * level for both the low and the training level. Theta stays below the
+ * states in between -- a step's own lighter phase (data loading, the
+ * optimizer update) is training, not a pause. */
 static int
-levels(ft_grid *g)
+levels(ft_grid *g, wc_error *err)
 {
-	double *s = malloc(g->nb * sizeof *s);
-	if (!s)
-		return WC_ENOMEM;
-	memcpy(s, g->x, g->nb * sizeof *s);
-	gsl_sort(s, 1, g->nb);
-	double lo = gsl_stats_quantile_from_sorted_data(s, 1, g->nb, 0.02);
-	double hi = gsl_stats_quantile_from_sorted_data(s, 1, g->nb, 0.98);
-	size_t i = 0;
-	while (i < g->nb && s[i] <= 0.5 * (lo + hi))
-		i++;
-	g->idle_w = lo;
-	g->train_w = i < g->nb ? gsl_stats_median_from_sorted_data(s + i, 1, g->nb - i) : hi;
-	g->theta = lo + 0.5 * (g->train_w - lo);
+	wc_power_levels lv;
+	size_t min_count = (size_t)ceil(WC_FT_PAUSE_MIN_S / g->dt - 1e-9);
+	int rc = wc_trace_power_levels(g->x, g->nb, min_count > 0 ? min_count : 1, &lv, err);
+	if (rc != WC_OK)
+		return rc;
+	int top = lv.n - 1;
+	while (top > 0 && lv.share[top] < COMPUTE_MIN_SHARE)
+		top--;
+	g->idle_w = lv.level[0];
+	g->train_w = lv.level[top];
+	g->theta = 0.5 * (lv.level[0] + lv.level[top]);
 	/* Less than a fifth of the training level between the two: no pause
 	 * can be told from a step. */
-	g->flat = !(g->train_w - lo >= 0.2 * g->train_w);
-	free(s);
+	g->flat = top == 0 || !(g->train_w - g->idle_w >= 0.2 * g->train_w);
 	return WC_OK;
 }
 
@@ -70,9 +82,7 @@ wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_err
 	wc_trace_bin_means(t, p, n, g->dt, g->x, g->nb);
 	g->k0 = 0;
 	g->k1 = g->nb;
-	if (levels(g) != WC_OK)
-		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
-	return WC_OK;
+	return levels(g, err);
 }
 
 void

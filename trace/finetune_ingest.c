@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/catalog.h"
+
 /* The folder's trainer_state.json, or the one of its highest
  * checkpoint-N/ (written at each save; the last holds the whole log). */
 static int
@@ -167,6 +169,8 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	t.utc_offset_s = isnan(c->m.utc_offset_s) ? 0.0 : c->m.utc_offset_s;
 	t.epoch_offset_s = c->m.power_epoch_offset_s;
 	t.n_gpus = c->m.finetune.gpus;
+	const wc_platform_info *pi = wc_platform_lookup(c->m.platform);
+	t.max_power_w = pi && pi->max_power_w > 0 ? WC_TELEMETRY_POWER_LIMIT_FACTOR * pi->max_power_w : 0.0;
 	/* A node-wide log: keep the job's GPUs (the manifest's gpu_uuids). */
 	const char *uuids[WC_TELEMETRY_MAX_GPUS];
 	for (int g = 0; g < c->m.n_gpu_uuids; g++)

@@ -26,6 +26,14 @@ const char *wc_trace_idle_power(const double *t, const double *p, size_t n,
                                 const unsigned char *quiet, double win_start, double win_end,
                                 double *out);
 
+/** Time, s, that the quiet samples (all when `quiet` is NULL) of a trace
+ *  spend within max(5 W, 5 %) of `level`: each such sample counts until
+ *  the next one. An idle level the trace holds for less than
+ *  WC_IDLE_QUIET_S in all -- one quiet sample inside a busy period -- is
+ *  not an idle level (docs/trace-metrics.md, "Idle power"). */
+double wc_trace_idle_quiet_time(const double *t, const double *p, size_t n,
+                                const unsigned char *quiet, double level);
+
 /** Plausibility band of a measured idle power against the platform's
  *  published one (choice, docs/trace-metrics.md): [0.5, 2.5] times it. */
 #define WC_IDLE_PUBLISHED_MIN 0.5

@@ -115,6 +115,17 @@ done:
 	return src;
 }
 
+double
+wc_trace_idle_quiet_time(const double *t, const double *p, size_t n, const unsigned char *quiet,
+                         double level)
+{
+	double tol = fmax(FLAT_ABS_W, FLAT_REL * level), sum = 0.0;
+	for (size_t i = 0; i + 1 < n; i++)
+		if ((!quiet || quiet[i]) && fabs(p[i] - level) <= tol)
+			sum += t[i + 1] - t[i];
+	return sum;
+}
+
 const char *
 wc_trace_idle_implausible(double idle_w, double p5_w, double load_mean_w, double published_w,
                           double max_power_w, char *reason, size_t cap)

@@ -126,6 +126,10 @@ wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_resul
 	int r;
 	memset(&rc, 0, sizeof rc);
 	wc__ingest_locate_files(&rc, run_dir);
+	if (opt->power_only) {
+		rc.power_only = 1;
+		rc.engine_path[0] = rc.req_path[0] = '\0';
+	}
 	if (!wc__file_exists(rc.power_path))
 		return wc_error_set(err, WC_ENOTFOUND, "%s: no power.csv", run_dir);
 	if ((r = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK ||

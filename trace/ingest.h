@@ -40,6 +40,9 @@ typedef struct {
 	wc_warn_fn warn;
 	void *warn_payload;
 	size_t max_samples;        /* power samples per run, 0 = 2^26 */
+	int power_only;            /* power metrics only: engine and request logs are not read,
+	                            * n(t) and the load columns stay empty, idle only from a
+	                            * manifest's idle window (docs/formats/telemetry.md) */
 } wc_ingest_options;
 
 void wc_ingest_options_init(wc_ingest_options *o);

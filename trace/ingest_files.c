@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/catalog.h"
 #include "models/grow.h"
 #include "trace/load.h"
 
@@ -104,6 +105,8 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	t.utc_offset_s = isnan(rc->m.utc_offset_s) ? 0.0 : rc->m.utc_offset_s;
 	t.epoch_offset_s = rc->m.power_epoch_offset_s;
 	t.n_gpus = rc->m.tp;
+	const wc_platform_info *pi = wc_platform_lookup(rc->m.platform);
+	t.max_power_w = pi && pi->max_power_w > 0 ? WC_TELEMETRY_POWER_LIMIT_FACTOR * pi->max_power_w : 0.0;
 	for (int g = 0; g < rc->m.n_gpu_uuids; g++)
 		uuids[g] = rc->m.gpu_uuids[g];
 	t.gpu_uuids = rc->m.n_gpu_uuids ? uuids : NULL;
@@ -111,6 +114,22 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	if ((r = wc_power_trace_read(rc->power_path, &t, opt->max_samples, &rc->pt, err)) != WC_OK)
 		return r;
 	rc->bad_lines += rc->pt->info.bad_lines;
+	if (rc->pt->info.implausible_lines > 0 && opt->warn) {
+		char msg[1400];
+		snprintf(msg, sizeof msg, "%s: %zu power reading%s beyond %.0f W per GPU skipped as bad lines",
+		         rc->power_path, rc->pt->info.implausible_lines, rc->pt->info.implausible_lines == 1 ? "" : "s",
+		         t.max_power_w > 0 ? t.max_power_w : WC_TELEMETRY_MAX_POWER_W);
+		opt->warn(msg, opt->warn_payload);
+	}
+	if (rc->pt->info.wide_sweeps > 0 && opt->warn) {
+		char msg[1400];
+		snprintf(msg, sizeof msg, "%s: %zu sweep%s spread over more than %.0f ms (widest %.3f s); each "
+		         "read as one sample of %d GPUs (told apart by %s)", rc->power_path,
+		         rc->pt->info.wide_sweeps, rc->pt->info.wide_sweeps == 1 ? "" : "s",
+		         1000.0 * WC_NVSMI_SWEEP_TOL_S, rc->pt->info.max_sweep_span_s, rc->pt->info.n_gpus,
+		         rc->pt->info.gpu_count_source);
+		opt->warn(msg, opt->warn_payload);
+	}
 	if (rc->pt->n < 2)
 		return wc_error_set(err, WC_EPARSE, "%s: fewer than two samples", rc->power_path);
 	rc->t0 = rc->pt->t[0];
@@ -249,9 +268,18 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 	} else if (rc->req) {
 		wc_trace_running_from_requests(rc->req, rc->t0, dt, rc->ngrid, rc->grid_n);
 		rc->n_source = "requests";
+	} else if (rc->power_only) {
+		/* Nothing known about the load: no n(t), and no sample is known
+		 * to be quiet (idle only from a stated idle window). */
+		rc->n_source = "";
+		memset(rc->quiet, 0, rc->pt->n);
+		for (size_t k = 0; k < rc->ngrid; k++)
+			rc->grid_n[k] = NAN;
+		return WC_OK;
 	} else {
 		return wc_error_set(err, WC_EINVAL, "%s: no n(t): needs engine.csv with num_requests_running "
-		                    "or a request log (requests.json / requests.csv)", rc->dir);
+		                    "or a request log (requests.json / requests.csv); --power-only gives the "
+		                    "power metrics without them", rc->dir);
 	}
 	for (size_t k = 0; k < rc->ngrid; k++)
 		if (isnan(rc->grid_n[k]))

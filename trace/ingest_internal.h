@@ -19,7 +19,8 @@ typedef struct {
 	double t0, t1;
 	size_t ngrid;
 	double *grid_n;            /* n(t) at t0 + k*GRID */
-	const char *n_source;
+	const char *n_source;      /* "engine", "requests", or "" (power only) */
+	int power_only;
 	unsigned char *quiet;      /* per power sample: no request runs or waits */
 	double idle_gpu[WC_TELEMETRY_MAX_GPUS];
 	const char *idle_source;

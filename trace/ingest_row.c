@@ -179,8 +179,11 @@ row_series(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row, 
 		k1++;
 	if (last && k1 < rc->ngrid && rc->t0 + (double)k1 * dt <= b + 1e-9)
 		k1++;
-	if (k1 <= k0)
+	if (k1 <= k0 || rc->power_only) {
+		if (rc->power_only)
+			row->run.running = NAN;
 		return WC_OK;
+	}
 	row->series_len = k1 - k0;
 	row->series_t = malloc(row->series_len * sizeof(double));
 	row->series_running = malloc(row->series_len * sizeof(double));

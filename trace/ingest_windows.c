@@ -45,8 +45,22 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
 	rc->n_windows = 0;
 	if (rc->m.n_levels == 0) {
-		rc->windows[0].a = rc->t0;
-		rc->windows[0].b = rc->t1;
+		/* The whole log, less a stated idle window: it is cut off the
+		 * end it lies nearer to (a window in the middle of the log would
+		 * need two rows; the longer side is kept). */
+		double a = rc->t0, b = rc->t1, s = rc->m.idle_start, e = rc->m.idle_end;
+		if (isfinite(s) && isfinite(e) && s < b && a < e) {
+			if (s - a <= b - e)
+				a = fmax(a, e);
+			else
+				b = fmin(b, s);
+			if (!(b > a))
+				return wc_error_set(err, WC_EINVAL,
+				                    "%s: the idle window %.3f-%.3f leaves no load in the power log "
+				                    "(%.3f-%.3f)", rc->dir, s, e, rc->t0, rc->t1);
+		}
+		rc->windows[0].a = a;
+		rc->windows[0].b = b;
 		rc->windows[0].level = -1;
 		rc->n_windows = 1;
 		return WC_OK;
@@ -173,9 +187,21 @@ wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
 		const char *src = wc_trace_idle_power(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
 		                                      rc->m.idle_start, rc->m.idle_end, &rc->idle_gpu[g]);
 		if (isnan(rc->idle_gpu[g]) && g == 0)
-			warn(opt, "%s: no idle power: no idle window and no moment without a request running "
-			     "or waiting; the fit uses the platform's P0", rc->m.run_id);
-		if (wc_trace_idle_implausible(rc->idle_gpu[g], percentile5(rc->pt->power[g], rc->pt->n),
+			warn(opt, "%s: no idle power: no idle window and %s; the fit uses the platform's P0",
+			     rc->m.run_id, rc->power_only ? "no load log to tell quiet moments (power only)"
+			                                  : "no moment without a request running or waiting");
+		double quiet_s = strcmp(src, "quiet_short") == 0
+		                 ? wc_trace_idle_quiet_time(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
+		                                            rc->idle_gpu[g])
+		                 : INFINITY;
+		if (quiet_s < WC_IDLE_QUIET_S) {
+			/* A dip inside a busy period, not a level the GPU idles at. */
+			warn(opt, "%s: idle power unknown: GPU %d is quiet near %.1f W for only %.2f s in all "
+			     "(at least %.0f s needed); the fit uses the platform's P0", rc->m.run_id, g,
+			     rc->idle_gpu[g], quiet_s, WC_IDLE_QUIET_S);
+			rc->idle_gpu[g] = NAN;
+			src = "none";
+		} else if (wc_trace_idle_implausible(rc->idle_gpu[g], percentile5(rc->pt->power[g], rc->pt->n),
 		                              load_mean(rc, g), published, limit, reason, sizeof reason)) {
 			warn(opt, "%s: idle power %.1f W of GPU %d (%s) rejected: %s; the fit uses the "
 			     "platform's P0", rc->m.run_id, rc->idle_gpu[g], g, src, reason);

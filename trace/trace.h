@@ -3,6 +3,7 @@
  *   trace/metrics.h  grid-facing metrics of a power trace, and their columns
  *   trace/stream.h   the same in fixed memory for logs of any size
  *   trace/idle.h     loaded idle power from a trace
+ *   trace/levels.h   the power states of a trace (idle, I/O, compute)
  *   trace/load.h     n(t) and phase occupancy from per-request intervals
  *   trace/ingest.h   run folders -> runs-table rows (`wattcast ingest`)
  *   trace/finetune.h energy per optimizer step of fine-tuning traces, their ingest
@@ -15,6 +16,7 @@
 #include "trace/finetune.h"
 #include "trace/idle.h"
 #include "trace/ingest.h"
+#include "trace/levels.h"
 #include "trace/load.h"
 #include "trace/metrics.h"
 #include "trace/replay.h"

@@ -1,0 +1,82 @@
+/*
+ * Private to data/'s nvidia-smi reader: the reader's state, shared by the
+ * line side (nvsmi_csv.c: header, fields, the read loop) and the sweep
+ * side (nvsmi_sweep.c: rows grouped into samples, one value per GPU).
+ */
+#ifndef WC_DATA_NVSMI_INTERNAL_H
+#define WC_DATA_NVSMI_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/nvsmi.h"
+#include "telemetry_internal.h"
+
+#define NV_MAX_FIELDS 128
+#define NV_MAX_INDEX 1024
+/* Rows held back while the GPU count of a log without index or uuid is
+ * read off its timestamps (nvsmi_sweep.c), and the sweeps looked at. */
+#define NV_GUESS_ROWS 2048
+#define NV_GUESS_SWEEPS 32
+
+enum { NV_KEY_INDEX, NV_KEY_UUID, NV_KEY_POSITION };
+
+/* One data row's readings; idx and uuid point into the line (NULL when
+ * the log has no such column). `ok` = 0 for a bad line (already
+ * reported), which still holds its GPU's place in a sweep. */
+typedef struct {
+	double t, watts;
+	const char *idx, *uuid;
+	size_t il, ul;
+	int ok;
+} nv_row;
+
+typedef struct {
+	double t, watts;
+	size_t line;
+	int ok;
+} nv_held_row;
+
+typedef struct {
+	const char *path;
+	const wc_telemetry_options *opt;
+	wc__bad_lines bad;
+	wc_nvsmi_info *info;
+	wc_nvsmi_sample_fn on_sample;
+	void *payload;
+	wc_error *err;
+	int n_cols, col_time, col_index, col_uuid, col_power;
+	double power_scale;       /* W per unit of the header's power unit */
+	double max_power_w;       /* plausibility bound per GPU */
+	int mode, selecting, frozen, n_gpus;
+	short slot_of_index[NV_MAX_INDEX];
+	/* the sample being assembled */
+	int open, rows, tainted;
+	double t, t_min, t_max;
+	size_t first_line;
+	uint64_t mask;
+	double vals[WC_TELEMETRY_MAX_GPUS];
+	/* ordering and bad-line context */
+	int have_last;
+	double last_t;
+	size_t last_bad_line;
+	/* timestamp cache: rows of one sweep repeat the same text */
+	char ts_text[64];
+	size_t ts_len;
+	double ts_val;
+	/* rows held while the GPU count is guessed (position mode) */
+	nv_held_row *held;
+	size_t n_held;
+} nv_reader;
+
+/** A data row (parsed or bad) into the sample being assembled; closes
+ *  samples as they complete. WC_OK, or an error that ends the read. */
+int wc__nv_take_row(nv_reader *rd, const nv_row *row, size_t line_no);
+/** At the end of the file: rows still held, and the open sample. */
+int wc__nv_finish(nv_reader *rd);
+/** Forget the GPUs seen (before the set is fixed). */
+void wc__nv_forget_gpus(nv_reader *rd);
+/** Whole-field decimal digits into *out; -1 if any is not a digit. */
+int wc__nv_digits(const char *s, int n, int *out);
+
+#endif
