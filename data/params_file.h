@@ -19,7 +19,8 @@ extern "C" {
  *  (docs/formats/params-file.md, "Versioning"). Version 2 adds the
  *  capacity and fine-tuning sections, version 3 the model terms and the
  *  fit's residual RMS. */
-#define WC_PARAMS_SCHEMA "wattcast.params/4"
+#define WC_PARAMS_SCHEMA "wattcast.params/5"
+#define WC_PARAMS_SCHEMA_V4 "wattcast.params/4"
 #define WC_PARAMS_SCHEMA_V3 "wattcast.params/3"
 #define WC_PARAMS_SCHEMA_V2 "wattcast.params/2"
 #define WC_PARAMS_SCHEMA_V1 "wattcast.params/1"

@@ -1,6 +1,6 @@
 /*
  * Parameter files, reading side (docs/formats/params-file.md): schemas
- * "wattcast.params/1" to "/3", loaded strictly -- every object lists its allowed
+ * "wattcast.params/1" to "/5", loaded strictly -- every object lists its allowed
  * and required keys, every refusal names the JSON path and the reason.
  */
 #include "data/params_file.h"
@@ -74,7 +74,7 @@ read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_pa
 	if ((rc = wc__json_string(ld, json_object_get(v, "source"), p, 0, src, sizeof src)))
 		return rc;
 	if (wc_source_from_name(src, &out->source) != WC_OK)
-		return wc__json_fail(ld, p, "unknown source '%s' (published, fitted, measured, estimated, assumed)", src);
+		return wc__json_fail(ld, p, "unknown source '%s' (published, fitted, measured, estimated, assumed, calibrated, bound, datasheet)", src);
 	if ((ci = json_object_get(v, "ci95")) && !json_is_null(ci)) {
 		wc__json_join(p, path, "ci95");
 		if ((rc = wc__json_pair(ld, ci, p, &out->lo, &out->hi)))
@@ -352,14 +352,16 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	if ((rc = wc__json_string(ld, json_object_get(root, "schema"), "/schema", 0, buf, sizeof buf)))
 		return rc;
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
-	 * model terms and no residual RMS, version 3 no phi. */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 4
+	 * model terms and no residual RMS, version 3 no phi, version 4 no
+	 * sources "bound" and "datasheet". */
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 5
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V4) == 0 ? 4
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0 ? 3
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0 ? 2
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
 	if (!*version)
-		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\", \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V3, WC_PARAMS_SCHEMA_V2,
+		return wc__json_fail(ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3, WC_PARAMS_SCHEMA_V2,
 		                     WC_PARAMS_SCHEMA_V1, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
@@ -385,7 +387,7 @@ read_shared(wc__json_loader *ld, json_t *x, int version, wc_params *out)
 	out->phi = (wc_param){ 1.0, NAN, NAN, WC_SRC_ASSUMED };
 	if (json_object_get(x, "phi")) {
 		if (version < 4)
-			return wc__json_fail(ld, "/shared/phi", "needs \"%s\"", WC_PARAMS_SCHEMA);
+			return wc__json_fail(ld, "/shared/phi", "needs \"%s\"", WC_PARAMS_SCHEMA_V4);
 		if ((rc = read_param(ld, json_object_get(x, "phi"), "/shared/phi", 0, &out->phi)))
 			return rc;
 	}
@@ -420,7 +422,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	if (wc_form_from_name(buf, &out->form) != WC_OK)
 		return wc__json_fail(ld, "/form", "unknown form '%s'", buf);
 	if (version < 4 && !wc_form_is_published(out->form))
-		return wc__json_fail(ld, "/form", "form '%s' needs \"%s\"", buf, WC_PARAMS_SCHEMA);
+		return wc__json_fail(ld, "/form", "form '%s' needs \"%s\"", buf, WC_PARAMS_SCHEMA_V4);
 	out->clock_ref_mhz = WC_LAW_REF_CLOCK_MHZ;
 	if ((x = json_object_get(root, "clock_ref_mhz"))) {
 		if ((rc = wc__json_number(ld, x, "/clock_ref_mhz", &out->clock_ref_mhz)))

@@ -97,6 +97,12 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
                const wc_load_histogram *h, wc_inference_prediction *out)
 {
 	const wc_range *r = &lvl->range;
+	const wc_level *sl = wc_params_scale_level(p, lvl);
+	int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
+	if (s_bound || t_bound)
+		warn(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
+		     "could not identify it, so this answer leans on the bound (docs/fitting.md)", lvl->name,
+		     s_bound ? "S" : "", s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
 	if (p->runs > 0 && r->runs == 0)
 		warn(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		     lvl->name, wc_source_name(lvl->theta.source));
