@@ -55,6 +55,9 @@ typedef struct {
 	const double *series_hold; /* optional: seconds each sample holds */
 	int skip_memory_check;     /* 1: do not refuse a model that does not fit
 	                            * (a measured run that did) */
+	int no_datasheet;          /* 1: a platform without a level is refused,
+	                            * not transferred from its datasheet (held-out
+	                            * tests score the fitted levels) */
 } wc_inference_query;
 
 #define WC_WARN_MAX 10

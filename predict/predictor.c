@@ -265,7 +265,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	memset(out, 0, sizeof *out);
 	out->node_lo_w = out->node_hi_w = out->prefill_share = NAN;
 	snprintf(out->profile, sizeof out->profile, "%s", p->name);
-	if ((rc = resolve_platform(p, &c, &tmp, err)) != WC_OK)
+	if (!q->no_datasheet && (rc = resolve_platform(p, &c, &tmp, err)) != WC_OK)
 		return rc;
 	if (tmp)
 		p = tmp;
