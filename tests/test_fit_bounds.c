@@ -11,6 +11,7 @@
 #include "data/data.h"
 #include "fit/fit.h"
 #include "predict/predict.h"
+#include "validation/validation.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
@@ -204,5 +205,23 @@ main(void)
 	free(dir);
 	wc_fit_result_clear(&r);
 	wc_runs_free(t);
+
+	/* The locked-clock host's theta runs off (22.6, with [1.8e7, 1.8e9]
+	 * from the resamples, before the bounds): now it ends at 12 and its
+	 * interval contains it. */
+	wc_simulate_options so = WC_SIMULATE_OPTIONS_INIT;
+	so.seed = 2024;
+	wc_params_default(&paper);
+	CHECK_INT(wc_simulate_inference(&paper, &so, &t, &err), WC_OK);
+	fo.prior = &paper;
+	CHECK_INT(wc_fit_inference_law(t, &fo, &r, &err), WC_OK);
+	CHECK_INT(wc_fit_bootstrap(t, &fo, &bo, &r, &err), WC_OK);
+	const wc_param *th = wc_params_param_named(&r.params, "theta[H100-locked]");
+	CHECK(th && th->value <= WC_FIT_THETA_MAX && th->value >= WC_FIT_THETA_MIN);
+	CHECK(th && th->hi <= WC_FIT_THETA_MAX);
+	check_intervals(&r);
+	wc_fit_result_clear(&r);
+	wc_runs_free(t);
+	wc_params_clear(&paper);
 	return check_report("test_fit_bounds");
 }
