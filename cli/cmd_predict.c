@@ -1,5 +1,7 @@
 /* wattcast predict inference: mean power of one configuration. */
 #include "cli_flexibility.h"
+#include "cli.h"
+#include "models/catalog.h"
 #include "data/data.h"
 #include "predict/capacity.h"
 #include "predict/predict.h"
@@ -327,7 +329,8 @@ unknown_platform(const char *cmd, const wc_params *params, const char *platform)
 		strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
 		strncat(known, params->levels[i].name, sizeof known - strlen(known) - 1);
 	}
-	return cli_usage_error(cmd, "--platform: unknown platform '%s' (known: %s)", platform, known);
+	return cli_usage_error(cmd, "--platform: unknown platform '%s' (known: %s; from datasheets: %s)", platform,
+	                       known, wc_platform_names());
 }
 
 /* A refusal of the configuration (field first, as the predictor words
@@ -468,7 +471,9 @@ predict_inference(int argc, char **argv, int flex)
 	wc_params params = WC_PARAMS_INIT;
 	if ((rc = cli_load_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
 		return rc;
-	if (!wc_params_level(&params, a.q.config.platform))
+	/* A platform the set has no level for is answered from its datasheet
+	 * when the catalog knows it (docs/fitting.md). */
+	if (!wc_params_level(&params, a.q.config.platform) && !wc_platform_lookup(a.q.config.platform))
 		rc = unknown_platform(cmd, &params, a.q.config.platform);
 	else if (flex) {
 		a.fo.json = a.json;

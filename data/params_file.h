@@ -19,8 +19,9 @@ extern "C" {
  *  (docs/formats/params-file.md, "Versioning"). Version 2 adds the
  *  capacity and fine-tuning sections, version 3 the model terms and the
  *  fit's residual RMS, version 4 phi and the prefill form, version 5 the
- *  fine-tuning law's e0 per GPU, its residual RMS and its calibration, and
- *  the law's held-out error ("prediction_error", docs/intervals.md). */
+ *  fine-tuning law's e0 per GPU, its residual RMS and its calibration, the
+ *  law's held-out error ("prediction_error", docs/intervals.md), and the
+ *  parameter sources "bound" and "datasheet". */
 #define WC_PARAMS_SCHEMA "wattcast.params/5"
 #define WC_PARAMS_SCHEMA_V4 "wattcast.params/4"
 #define WC_PARAMS_SCHEMA_V3 "wattcast.params/3"

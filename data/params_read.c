@@ -1,6 +1,6 @@
 /*
  * Parameter files, reading side (docs/formats/params-file.md): schemas
- * "wattcast.params/1" to "/3", loaded strictly -- every object lists its allowed
+ * "wattcast.params/1" to "/5", loaded strictly -- every object lists its allowed
  * and required keys, every refusal names the JSON path and the reason.
  */
 #include "data/params_file.h"
@@ -74,7 +74,7 @@ read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_pa
 	if ((rc = wc__json_string(ld, json_object_get(v, "source"), p, 0, src, sizeof src)))
 		return rc;
 	if (wc_source_from_name(src, &out->source) != WC_OK)
-		return wc__json_fail(ld, p, "unknown source '%s' (published, fitted, measured, estimated, assumed)", src);
+		return wc__json_fail(ld, p, "unknown source '%s' (published, fitted, measured, estimated, assumed, calibrated, bound, datasheet)", src);
 	if ((ci = json_object_get(v, "ci95")) && !json_is_null(ci)) {
 		wc__json_join(p, path, "ci95");
 		if ((rc = wc__json_pair(ld, ci, p, &out->lo, &out->hi)))
@@ -352,7 +352,8 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	if ((rc = wc__json_string(ld, json_object_get(root, "schema"), "/schema", 0, buf, sizeof buf)))
 		return rc;
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
-	 * model terms and no residual RMS, version 3 no phi. */
+	 * model terms and no residual RMS, version 3 no phi, version 4 no
+	 * sources "bound" and "datasheet". */
 	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 5
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V4) == 0 ? 4
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0 ? 3

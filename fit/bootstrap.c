@@ -113,6 +113,9 @@ natural_draws(const fit_problem *pb, int B, const double *draws, const unsigned 
 		int finite = 1;
 		for (size_t k = 0; k < p; k++) {
 			double v = pb->x0[k] + inflate * (draws[(size_t)r * p + k] - pb->x0[k]);
+			if (pb->held[k])
+				v = pb->hold_value[k];
+			v = fit_bounds_clip(pb, (int)k, v);
 			v = fit_param_is_log(pb, (int)k) ? exp(v) : v;
 			natural[(size_t)n_ok * p + k] = v;
 			finite &= isfinite(v);
@@ -120,6 +123,35 @@ natural_draws(const fit_problem *pb, int B, const double *draws, const unsigned 
 		n_ok += finite;
 	}
 	return n_ok;
+}
+
+/* An interval always contains its estimate and is never zero-width
+ * (docs/fitting.md): resamples that all agree say nothing about the
+ * spread (no interval, with a warning), and percentiles that miss the
+ * estimate (draws run off along a flat direction) are widened to it,
+ * with a warning naming the parameter. Returns 0 when there is none. */
+static int
+interval_honest(wc_fit_result *point, size_t k, double *lo, double *hi)
+{
+	char msg[WC_ERROR_MSG_MAX];
+	double est = point->x[k];
+	if (!(*hi > *lo)) {
+		wc_params_set_interval_named(&point->params, point->names[k], NAN, NAN);
+		snprintf(msg, sizeof msg, "%s: every resample gave %.6g; the runs do not vary enough to give it "
+		         "an interval (none written)", point->names[k], est);
+		warn(point, msg);
+		point->weak[k] = 1;
+		return 0;
+	}
+	if (est < *lo || est > *hi) {
+		snprintf(msg, sizeof msg, "%s: the resamples' 95 %% interval [%.4g, %.4g] missed the estimate "
+		         "%.4g; widened to contain it (weakly identified)", point->names[k], *lo, *hi, est);
+		warn(point, msg);
+		point->weak[k] = 1;
+		*lo = fmin(*lo, est);
+		*hi = fmax(*hi, est);
+	}
+	return 1;
 }
 
 /* Percentile intervals of each parameter from the n_ok draws, flagging
@@ -133,10 +165,16 @@ set_intervals(const fit_problem *pb, const double *natural, int n_ok, double *co
 		int m = 0;
 		for (int r = 0; r < n_ok; r++)
 			col[m++] = natural[(size_t)r * p + k];
-		double est = NAN, lo, hi;
-		wc_params_get_named(&point->params, point->names[k], &est);
-		if (!wc_interval_from_draws(col, (size_t)m, est, &lo, &hi))
-			continue; /* every draw the same: no interval rather than a zero-width one */
+		gsl_sort(col, 1, (size_t)m);
+		double lo = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.025);
+		double hi = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.975);
+		if (pb->held[k]) {
+			/* Held at a bound: no interval (the warning says why). */
+			wc_params_set_interval_named(&point->params, point->names[k], NAN, NAN);
+			continue;
+		}
+		if (!interval_honest(point, k, &lo, &hi))
+			continue;
 		wc_params_set_interval_named(&point->params, point->names[k], lo, hi);
 		double width = fit_param_is_log(pb, (int)k) ? log(hi / lo) : hi - lo;
 		if (!(width <= WIDE_INTERVAL)) {
@@ -167,6 +205,7 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		o.capacity = &point->params.capacity;
 	if ((rc = fit_problem_build(t, &o, &pb, err)) != WC_OK)
 		return rc;
+	fit_bounds_hold_from(pb, &point->params);
 	const size_t p = (size_t)pb->n_params;
 	if ((int)p != point->n_free) {
 		fit_problem_free(pb);

@@ -6,6 +6,7 @@
  * write the calibrated parameter set.
  */
 #include "calibrate_internal.h"
+#include "models/catalog.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -239,7 +240,8 @@ level_prior(const wc_params *base, double *log_s, double *theta)
 }
 
 /* P0 of the new level: the runs' measured idle, else the option, else the
- * estimate from the platform's power limit (docs/fitting.md). */
+ * platform catalog's typical idle, else the estimate from the platform's
+ * power limit (docs/fitting.md); the last two say so. */
 static int
 new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name, wc_param *p0,
              wc_calibrate_result *out, wc_error *err)
@@ -257,6 +259,13 @@ new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name
 	}
 	if (o->idle_power_w > 0) {
 		*p0 = (wc_param){ o->idle_power_w, NAN, NAN, WC_SRC_ASSUMED };
+		return WC_OK;
+	}
+	const wc_platform_info *hw = wc_platform_lookup(name);
+	if (hw && hw->idle_power_w > 0) {
+		*p0 = (wc_param){ hw->idle_power_w, NAN, NAN, WC_SRC_PUBLISHED };
+		warn(out, "P0[%s]: the runs carry no measured idle power; %.1f W, the platform catalog's typical "
+		     "idle (%s; give --idle-power W to set it)", name, hw->idle_power_w, hw->idle_source);
 		return WC_OK;
 	}
 	double est = wc_params_estimated_idle_w(name);

@@ -55,6 +55,15 @@ typedef struct {
 	int n_params;
 	param_slot slots[FIT_MAX_PARAMS];
 	double x0[FIT_MAX_PARAMS];  /* starting point */
+	/* Parameters held at a physical bound (bounds.c): their Jacobian
+	 * column is zero and the residuals use hold_value, so LM leaves them
+	 * where they are; the bootstrap holds them too. */
+	unsigned char held[FIT_MAX_PARAMS];
+	unsigned char unidentified[FIT_MAX_PARAMS]; /* held because the runs
+	                             * cannot identify it (else: at a bound) */
+	double hold_value[FIT_MAX_PARAMS];
+	int n_held;
+	double s_max[WC_MAX_LEVELS]; /* largest S per GPU: limit - P0 (bounds.c) */
 
 	/* rows in the fit (indices into the table), with per-row constants */
 	size_t n_rows;
@@ -108,6 +117,9 @@ typedef struct {
 	int weakest;          /* parameter with the largest share of the
 	                       * smallest singular direction; -1 if none */
 	double se[FIT_MAX_PARAMS]; /* standard errors in fit units (diagnosis) */
+	/* 1 = a linear combination of the others' columns of the Jacobian:
+	 * the runs cannot identify it at all (held parameters excluded) */
+	unsigned char dependent[FIT_MAX_PARAMS];
 } fit_solution;
 int fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter,
               int want_diagnosis, double *x, fit_solution *sol, wc_error *err);
@@ -124,6 +136,25 @@ int fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_
                    int want_diagnosis, double *x, fit_solution *sol, wc_error *err);
 /** Fit coordinates are logs for S, P0 and m: is parameter k one? */
 int fit_param_is_log(const fit_problem *pb, int k);
+
+/** Physical bounds of saturating levels (bounds.c, docs/fitting.md):
+ *  parameters of `x` beyond theirs are set to the bound and held there.
+ *  Returns how many were newly held. */
+int fit_bounds_apply(fit_problem *pb, double *x);
+/** Hold every parameter the solution `sol` found dependent (the runs
+ *  cannot identify it) at its starting value, the prior's where it has
+ *  one (bounds.c). Returns how many were newly held. */
+int fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, double *x);
+/** Hold what the point estimate `p` held (its sources say "bound", or
+ *  "assumed" for a parameter of the fit's vector). */
+void fit_bounds_hold_from(fit_problem *pb, const wc_params *p);
+/** Fill s_max from the platform catalog (bounds.c). */
+void fit_bounds_init(fit_problem *pb);
+/** Draws beyond a bound come back to it (θ only; S and P0 stay inside by
+ *  the solver's holds). `v` is in fit units. */
+double fit_bounds_clip(const fit_problem *pb, int k, double v);
+/** The warning of a held parameter k (named `name`). */
+void fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, size_t cap);
 
 /** Turn a parameter vector into a wc_params (solve.c). */
 void fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out);

@@ -404,9 +404,28 @@ add_load_points(fit_problem *pb, const wc_run *r, size_t *cap_pts)
 }
 
 typedef struct {
-	int low_power, no_term, any_clock;
+	int low_power, no_term, any_clock, absurd;
+	char absurd_ids[160]; /* the first of them, for the warning */
 	size_t cap_pts;
 } row_tally;
+
+/* Mean power per GPU beyond WC_FIT_ROW_POWER_FACTOR times the board limit
+ * (docs/fitting.md, "Physical bounds") is a unit error or a broken meter,
+ * not a measurement: such a run would pull S to megawatts. */
+static int
+row_absurd(const fit_problem *pb, int L, const wc_run *r, row_tally *tally)
+{
+	double limit = isfinite(pb->p_max[L]) ? pb->p_max[L] : WC_FIT_S_MAX_UNKNOWN_W;
+	double per_gpu = r->mean_power_w / (r->tp > 0 ? r->tp : 1);
+	if (isfinite(per_gpu) && per_gpu <= WC_FIT_ROW_POWER_FACTOR * limit)
+		return 0;
+	size_t len = strlen(tally->absurd_ids);
+	if (tally->absurd < 4)
+		snprintf(tally->absurd_ids + len, sizeof tally->absurd_ids - len, "%s%s", len ? ", " : "",
+		         r->run_id[0] ? r->run_id : "(no id)");
+	tally->absurd++;
+	return 1;
+}
 
 /* Step 3: the per-row constants of one run, or a reason to leave it out
  * (counted in `tally`). Returns -1 only when memory runs out. */
@@ -432,6 +451,10 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	int tk = row_term(pb, opt, WC_SETTING_KV, r->kv, r->platform);
 	if (tw == -2 || tk == -2) {
 		tally->no_term++;
+		pb->n_excluded++;
+		return 0;
+	}
+	if (row_absurd(pb, L, r, tally)) {
 		pb->n_excluded++;
 		return 0;
 	}
@@ -488,7 +511,7 @@ static int
 build_rows(fit_problem *pb, const wc_params *prior, const wc_runs_table *t, const wc_fit_options *opt,
            const unsigned char *in_fit, int *any_clock, wc_error *err)
 {
-	row_tally tally = { 0, 0, 0, 0 };
+	row_tally tally = { 0, 0, 0, 0, "", 0 };
 	size_t n = 0;
 	for (size_t i = 0; i < t->n_runs; i++)
 		n += in_fit[i];
@@ -500,6 +523,10 @@ build_rows(fit_problem *pb, const wc_params *prior, const wc_runs_table *t, cons
 			return wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 	if (tally.low_power)
 		fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit", tally.low_power);
+	if (tally.absurd)
+		fit_problem_warn(pb, "%d run(s) with mean power per GPU above %g x the board limit left out of "
+		                 "the fit as not physical: %s%s", tally.absurd, WC_FIT_ROW_POWER_FACTOR,
+		                 tally.absurd_ids, tally.absurd > 4 ? ", ..." : "");
 	if (tally.no_term)
 		fit_problem_warn(pb, "%d run(s) whose precision setting has no kept term left out of the fit",
 		                 tally.no_term);
@@ -535,6 +562,7 @@ fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem
 	choose_p0(pb, t, prior, in_fit);
 	for (int L = 0; L < pb->n_levels; L++)
 		pb->p_max[L] = wc_level_power_limit_w(&pb->levels[L]);
+	fit_bounds_init(pb);
 	if ((rc = build_rows(pb, prior, t, opt, in_fit, &any_clock, err)) != WC_OK)
 		goto done;
 	layout_and_start(pb, prior, any_clock);

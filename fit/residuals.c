@@ -40,6 +40,7 @@ typedef struct {
 struct fit_eval {
 	const fit_problem *pb;
 	double *x;          /* point of the cached derivatives */
+	double *xs;         /* the point with held parameters at their bound */
 	int valid;
 	row_derivs *d;      /* n_rows */
 };
@@ -52,8 +53,9 @@ fit_eval_new(const fit_problem *pb)
 		return NULL;
 	ev->pb = pb;
 	ev->x = malloc((size_t)pb->n_params * sizeof *ev->x);
+	ev->xs = malloc((size_t)pb->n_params * sizeof *ev->xs);
 	ev->d = malloc(pb->n_rows * sizeof *ev->d);
-	if (!ev->x || !ev->d) {
+	if (!ev->x || !ev->xs || !ev->d) {
 		fit_eval_free(ev);
 		return NULL;
 	}
@@ -66,6 +68,7 @@ fit_eval_free(fit_eval *ev)
 	if (!ev)
 		return;
 	free(ev->x);
+	free(ev->xs);
 	free(ev->d);
 	free(ev);
 }
@@ -184,11 +187,27 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 	return r;
 }
 
+/* x with held parameters at their bound (bounds.c): LM's step in a zero
+ * Jacobian column is zero up to rounding, which must not move them. */
+static const gsl_vector *
+held_point(fit_eval *ev, const gsl_vector *x, gsl_vector_view *view)
+{
+	const fit_problem *pb = ev->pb;
+	if (!pb->n_held)
+		return x;
+	for (int k = 0; k < pb->n_params; k++)
+		ev->xs[k] = pb->held[k] ? pb->hold_value[k] : gsl_vector_get(x, (size_t)k);
+	*view = gsl_vector_view_array(ev->xs, (size_t)pb->n_params);
+	return &view->vector;
+}
+
 int
-fit_residuals(const gsl_vector *x, void *params, gsl_vector *f)
+fit_residuals(const gsl_vector *x_in, void *params, gsl_vector *f)
 {
 	fit_eval *ev = params;
 	const fit_problem *pb = ev->pb;
+	gsl_vector_view view;
+	const gsl_vector *x = held_point(ev, x_in, &view);
 	for (size_t i = 0; i < pb->n_rows; i++) {
 		double r = eval_row(pb, x, i, &ev->d[i]);
 		if (!isfinite(r)) {
@@ -197,18 +216,22 @@ fit_residuals(const gsl_vector *x, void *params, gsl_vector *f)
 		}
 		gsl_vector_set(f, i, r);
 	}
-	memcpy(ev->x, x->data, (size_t)pb->n_params * sizeof *ev->x);
-	ev->valid = x->stride == 1;
+	memcpy(ev->x, x_in->data, (size_t)pb->n_params * sizeof *ev->x);
+	ev->valid = x_in->stride == 1;
 	return GSL_SUCCESS;
 }
 
 int
-fit_jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
+fit_jacobian(const gsl_vector *x_in, void *params, gsl_matrix *J)
 {
 	fit_eval *ev = params;
 	const fit_problem *pb = ev->pb;
-	int cached = ev->valid && x->stride == 1 &&
-	             memcmp(ev->x, x->data, (size_t)pb->n_params * sizeof *ev->x) == 0;
+	const gsl_vector *x = x_in;
+	int cached = ev->valid && x_in->stride == 1 &&
+	             memcmp(ev->x, x_in->data, (size_t)pb->n_params * sizeof *ev->x) == 0;
+	gsl_vector_view view;
+	if (!cached)
+		x = held_point(ev, x_in, &view);
 	gsl_matrix_set_zero(J);
 	for (size_t i = 0; i < pb->n_rows; i++) {
 		row_derivs tmp;
@@ -242,6 +265,9 @@ fit_jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
 			if (k >= 0)
 				row[k] = pb->slots[k].kind == PK_TERM_SHIFT ? d->d_z0 : d->d_logscale;
 		}
+		for (int k = 0; pb->n_held && k < pb->n_params; k++)
+			if (pb->held[k])
+				row[k] = 0.0;
 	}
 	return GSL_SUCCESS;
 }

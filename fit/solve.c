@@ -18,6 +18,10 @@
  * z-units, all O(1)) moves the prediction by more than e-fold within its
  * uncertainty: the data do not identify it. */
 #define WEAK_SE 1.0
+/* Columns of the Jacobian whose QR diagonal falls below this share of the
+ * largest are linear combinations of the others (rounding leaves ~1e-16
+ * where the runs cannot tell them apart; weak but real ones stay far above). */
+#define DEPENDENT_REL 1e-12
 
 int
 fit_param_is_log(const fit_problem *pb, int k)
@@ -92,6 +96,16 @@ fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out)
 			out->terms[k].value = fitted(pb->slots[i].kind == PK_TERM_LOG_FACTOR ? exp(x[i]) : x[i]);
 	}
 	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
+	/* Held parameters say why (bounds.c): at a bound, or not identified. */
+	for (int k = 0; k < pb->n_params; k++) {
+		char name[WC_NAME_MAX];
+		if (!pb->held[k])
+			continue;
+		fit_param_name(pb, k, name, sizeof name);
+		wc_param *q = (wc_param *)wc_params_param_named(out, name); /* points into `out` */
+		if (q)
+			q->source = pb->unidentified[k] ? WC_SRC_ASSUMED : WC_SRC_BOUND;
+	}
 }
 
 /* Standard errors (unit-free fit coordinates) and the weakest direction. */
@@ -114,10 +128,17 @@ diagnose(fit_problem *pb, gsl_multifit_nlinear_workspace *w, const double *mult,
 	double s2 = n_eff > (double)p ? chi2 / (n_eff - (double)p) : NAN;
 	for (size_t k = 0; k < p; k++)
 		se[k] = NAN;
-	if (cov && gsl_multifit_nlinear_covar(J, 0.0, cov) == GSL_SUCCESS)
+	if (cov && gsl_multifit_nlinear_covar(J, DEPENDENT_REL, cov) == GSL_SUCCESS)
 		for (size_t k = 0; k < p; k++) {
 			double c = gsl_matrix_get(cov, k, k);
 			se[k] = c > 0 && isfinite(s2) ? sqrt(s2 * c) : INFINITY;
+			/* GSL zeroes the rows of dependent columns (a held one is zero). */
+			sol->dependent[k] = !(c > 0) && !pb->held[k];
+			/* Held at a bound: pinned, no spread; held because the runs
+			 * cannot identify it: not identified (callers such as the
+			 * held-out tests skip what rests on it). */
+			if (pb->held[k])
+				se[k] = pb->unidentified[k] ? INFINITY : 0.0;
 		}
 	gsl_matrix_free(cov);
 	/* The direction the data constrain least: SVD of the column-normalised
@@ -252,6 +273,8 @@ fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter
 		 * standard errors are infinite and cannot tell which one. */
 		int worst = -1, rank_deficient = 0;
 		for (size_t k = 0; k < p; k++) {
+			if (pb->held[k])
+				continue; /* named by its own warning */
 			rank_deficient |= !isfinite(sol->se[k]);
 			if (sol->se[k] > WEAK_SE && (worst < 0 || sol->se[k] > sol->se[worst]))
 				worst = (int)k;
@@ -399,15 +422,39 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 		add_warning(out, msg);
 	}
 	for (size_t k = 0; k < (size_t)pb->n_params; k++) {
-		int weak = (int)k == sol->weakest || sol->se[k] > WEAK_SE;
+		char msg[WC_ERROR_MSG_MAX];
+		if (pb->held[k]) {
+			fit_bounds_describe(pb, (int)k, out->names[k], msg, sizeof msg);
+			add_warning(out, msg);
+			out->weak[k] = 1;
+			continue;
+		}
+		int weak = (int)k == sol->weakest || (sol->se[k] > WEAK_SE && !pb->held[k]);
 		if (!weak)
 			continue;
-		char msg[WC_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "%s is weakly identified by these runs (standard error %.3g in fit "
 		         "units, Jacobian rcond %.2g); expect a wide interval", out->names[k], sol->se[k], sol->rcond);
 		add_warning(out, msg);
 		out->weak[k] = 1;
 	}
+}
+
+/* The fit, then again with every parameter that left its physical bound
+ * held at it, and every one the runs cannot identify at all held at its
+ * starting value (bounds.c), until none is left (docs/fitting.md). */
+static int
+solve_within_bounds(fit_problem *pb, const double *mult, int max_iter, double *x, fit_solution *sol,
+                    wc_error *err)
+{
+	int rc = fit_solve(pb, pb->x0, mult, max_iter, 1, x, sol, err);
+	for (int pass = 0; rc == WC_OK && pass < 4 * WC_MAX_LEVELS + 8; pass++) {
+		if (fit_bounds_apply(pb, x) == 0 && fit_bounds_hold_dependent(pb, sol->dependent, x) == 0)
+			break;
+		rc = fit_solve(pb, x, mult, max_iter, 1, x, sol, err);
+	}
+	if (rc != WC_OK)
+		return rc;
+	return WC_OK;
 }
 
 int
@@ -449,7 +496,7 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	}
 	for (size_t i = 0; i < pb->n_rows; i++)
 		mult[i] = opt->weight ? (double)opt->weight[pb->row[i]] : 1.0;
-	if ((rc = fit_solve(pb, pb->x0, mult, opt->max_iter > 0 ? opt->max_iter : 200, 1, x, &sol, err)) != WC_OK)
+	if ((rc = solve_within_bounds(pb, mult, opt->max_iter > 0 ? opt->max_iter : 200, x, &sol, err)) != WC_OK)
 		goto done;
 	fill_estimate(pb, t, x, mult, &sol, out);
 	if (cap.present) {

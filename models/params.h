@@ -152,6 +152,14 @@ void wc_params_default_prefill(wc_params *out);
  *  the catalog does not know the platform. */
 double wc_params_estimated_idle_w(const char *platform);
 
+/** A level for `platform` from its datasheet and the set's fitted levels
+ *  (models/transfer.c, docs/fitting.md "Platforms without a fitted
+ *  level"): sources "datasheet", no intervals, no calibrated range. The
+ *  level named `skip` (may be NULL) is left out of the rule (leave one
+ *  platform out). WC_ENOTFOUND when the catalog does not know the platform
+ *  or the set has no fitted saturating level to transfer from. */
+int wc_params_datasheet_level(const wc_params *p, const char *platform, const char *skip, wc_level *out);
+
 /** Free the draws and reset to WC_PARAMS_INIT. Safe on an empty set. */
 void wc_params_clear(wc_params *p);
 /** Deep copy into `dst` (WC_PARAMS_INIT or filled: released first). */

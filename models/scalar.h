@@ -19,6 +19,10 @@ typedef enum {
 	WC_SRC_ESTIMATED,     /* derived from published aggregates (gamma2) */
 	WC_SRC_ASSUMED,       /* not published, not fitted: a stated default */
 	WC_SRC_CALIBRATED,    /* estimated by `wattcast calibrate` from a few runs */
+	WC_SRC_BOUND,         /* the fit ended at a physical bound and held it there
+	                       * (docs/fitting.md, "Physical bounds") */
+	WC_SRC_DATASHEET,     /* transferred from datasheet facts (docs/fitting.md,
+	                       * "Platforms without a fitted level") */
 	WC_SRC_COUNT
 } wc_source;
 const char *wc_source_name(wc_source s);

@@ -58,6 +58,9 @@ typedef struct {
 	double power_cap_w;        /* > 0: the per-GPU cap config.sm_clock_mhz was
 	                            * settled under (wc_predict_power_cap); the
 	                            * answer reports it */
+	int no_datasheet;          /* 1: a platform without a level is refused,
+	                            * not transferred from its datasheet (held-out
+	                            * tests score the fitted levels) */
 } wc_inference_query;
 
 #define WC_WARN_MAX 10
@@ -77,6 +80,13 @@ typedef struct {
 	double prefill_share;       /* the prefill-aware form's share of time
 	                             * prefilling (docs/inference-law.md); NaN
 	                             * for the other forms */
+	/* Where the answer comes from: the set's name (its profile) and how
+	 * the platform's level was obtained ("fitted", "published",
+	 * "calibrated", "bound" when the fit ended at a physical bound, or
+	 * "datasheet" for a platform without a level, transferred from the
+	 * catalog: docs/fitting.md). Static strings / copied. */
+	char profile[64];
+	const char *level_source;
 	int n_warnings;
 	char warnings[WC_WARN_MAX][WC_WARN_LEN];
 } wc_inference_prediction;

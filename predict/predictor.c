@@ -6,6 +6,7 @@
  */
 #include "predict/predict.h"
 #include "predict/capacity.h"
+#include "models/catalog.h"
 
 #include <gsl/gsl_sort.h>
 #include <math.h>
@@ -13,6 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Leave one platform out on the fitted levels (docs/results.md,
+ * "Datasheet transfer"; tests/test_datasheet_transfer.c measures it). */
+#define WC_DATASHEET_MISS "up to 30 %"
 
 struct wc_predictor {
 	wc_params params;
@@ -97,6 +102,12 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
                const wc_load_histogram *h, wc_inference_prediction *out)
 {
 	const wc_range *r = &lvl->range;
+	const wc_level *sl = wc_params_scale_level(p, lvl);
+	int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
+	if (s_bound || t_bound)
+		warn(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
+		     "could not identify it, so this answer leans on the bound (docs/fitting.md)", lvl->name,
+		     s_bound ? "S" : "", s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
 	if (p->runs > 0 && r->runs == 0)
 		warn(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		     lvl->name, wc_source_name(lvl->theta.source));
@@ -193,11 +204,58 @@ interval(const wc_law_binding *b, int tp, const wc_load_histogram *h,
 	return WC_OK;
 }
 
+/* The platform's level: the set's own, the set's level under the
+ * catalog's canonical name ("H100-SXM5-80GB" is "H100"), or one
+ * transferred from the datasheet (models/transfer.c) into `*tmp`, a
+ * shallow copy of the set without draws (its owned parts are borrowed and
+ * never freed through it). Unknown everywhere: the caller's refusal. */
+static int
+resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err)
+{
+	const wc_platform_info *hw;
+	*tmp = NULL;
+	if (!c->platform || wc_params_level(p, c->platform) || !(hw = wc_platform_lookup(c->platform)))
+		return WC_OK;
+	if (wc_params_level(p, hw->name)) {
+		c->platform = hw->name;
+		return WC_OK;
+	}
+	if (p->n_levels >= WC_MAX_LEVELS)
+		return WC_OK;
+	if (!(*tmp = malloc(sizeof **tmp)))
+		return wc_error_set(err, WC_ENOMEM, "predict: out of memory");
+	memcpy(*tmp, p, sizeof **tmp);
+	(*tmp)->n_draws = (*tmp)->n_draw_params = 0;
+	(*tmp)->draws = NULL;
+	(*tmp)->draw_names = NULL;
+	if (wc_params_datasheet_level(p, hw->name, NULL, &(*tmp)->levels[(*tmp)->n_levels]) != WC_OK) {
+		free(*tmp);
+		*tmp = NULL;
+		return WC_OK;
+	}
+	(*tmp)->n_levels++;
+	c->platform = hw->name;
+	return WC_OK;
+}
+
+/* How the level was obtained, for the answer (predict.h). */
+static const char *
+level_source(const wc_params *p, const wc_level *lvl)
+{
+	const wc_level *sl = wc_params_scale_level(p, lvl);
+	if (lvl->theta.source == WC_SRC_DATASHEET)
+		return wc_source_name(WC_SRC_DATASHEET);
+	if (lvl->theta.source == WC_SRC_BOUND || (sl && sl->s.source == WC_SRC_BOUND))
+		return wc_source_name(WC_SRC_BOUND);
+	return wc_source_name(lvl->theta.source);
+}
+
 int
 wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
                      wc_inference_prediction *out, wc_error *err)
 {
 	const wc_params *p = &pr->params;
+	wc_params *tmp = NULL;
 	wc_load_histogram h = { NULL, NULL, 0, 0.0 };
 	wc_law_binding b;
 	wc_law_point lp;
@@ -205,6 +263,11 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	wc_config c = q->config;
 	memset(out, 0, sizeof *out);
 	out->node_lo_w = out->node_hi_w = out->prefill_share = NAN;
+	snprintf(out->profile, sizeof out->profile, "%s", p->name);
+	if (!q->no_datasheet && (rc = resolve_platform(p, &c, &tmp, err)) != WC_OK)
+		return rc;
+	if (tmp)
+		p = tmp;
 	if ((rc = histogram_build(q, &h, err)) != WC_OK)
 		goto done;
 	/* A series' law is bound at its mean running count (the prefill share
@@ -223,10 +286,16 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		warn(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
 		          "input_tokens and output_tokens, a catalog model and a capacity level for the platform); "
 		          "predicted as the published form");
+	out->level_source = level_source(p, b.level);
+	if (tmp)
+		warn(out, "platform: no fitted level for %s; level_source datasheet: P0 %.0f W, S and theta transferred "
+		     "from the fitted levels (docs/fitting.md); held out, such transfers missed by %s",
+		     b.level->name, b.level->p0.value, WC_DATASHEET_MISS);
 	range_warnings(p, b.level, &q->config, &h, out);
 	if (q->want_interval)
 		rc = interval(&b, q->config.tp, &h, out, err);
 done:
 	wc_load_histogram_free(&h);
+	free(tmp);
 	return rc;
 }

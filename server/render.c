@@ -101,6 +101,10 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	json_object_set_new(o, "warnings", warnings);
 	json_object_set_new(o, "capacity", cap ? capacity_json(c, cap) : json_null());
 	json_object_set_new(o, "params_version", json_string(params_version ? params_version : ""));
+	/* Every answer names its profile and where its level comes from
+	 * (docs/http-api.md). */
+	json_object_set_new(o, "profile", json_string(pred->profile));
+	json_object_set_new(o, "level_source", pred->level_source ? json_string(pred->level_source) : json_null());
 	json_object_set_new(o, "config", json_pack("{s:s,s:i,s:f,s:s,s:s,s:o}",
 	                    "platform", c->platform, "tp", c->tp,
 	                    "active_params_b", c->active_params_b,

@@ -13,6 +13,7 @@
  * (the parameter set to answer from; absent = the default).
  */
 #include "server_internal.h"
+#include "models/catalog.h"
 
 #include "data/data.h"
 #include "models/catalog.h"
@@ -386,10 +387,13 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 	if (!json_is_string(v))
 		return wrong_type(e, "/platform", "a string", v);
 	q->config.platform = json_string_value(v);
-	if (!wc_params_level(p, q->config.platform)) {
+	/* A platform the set has no level for is answered from its datasheet
+	 * when the catalog knows it (docs/fitting.md). */
+	if (!wc_params_level(p, q->config.platform) && !wc_platform_lookup(q->config.platform)) {
 		wc_api_error_set(e, 422, "unknown_platform", "/platform",
-		                 "platform: unknown platform \"%.*s\" (known: %s)",
-		                 (int)wc_utf8_prefix(q->config.platform, 48), q->config.platform, st->known_platforms);
+		                 "platform: unknown platform \"%.*s\" (known: %s; from datasheets: %s)",
+		                 (int)wc_utf8_prefix(q->config.platform, 48), q->config.platform, st->known_platforms,
+		                 wc_platform_names());
 		return -1;
 	}
 	if (parse_tp(item, q, e) < 0 || parse_model(item, r, e) < 0 || parse_architecture(item, r, e) < 0 ||

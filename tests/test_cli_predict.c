@@ -73,7 +73,7 @@ main(void)
 	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "1.5"),
 	            "--tp: expected a whole number");
 	usage_error(ARGS("--platform", "TPUv9", "--active-params", "8", "--concurrency", "1"),
-	            "--platform: unknown platform 'TPUv9' (known: A100, H100, H200, H100-locked)");
+	            "--platform: unknown platform 'TPUv9' (known: A100, H100, H200, H100-locked; from datasheets: A10G, L4, L40S");
 	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--weights", "fp4"),
 	            "--weights: expected bf16, fp8 or int4");
 	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--sm-clock", "nan"),

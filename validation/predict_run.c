@@ -37,6 +37,9 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 	/* Validation predicts power: a run that was measured ran, so its
 	 * memory is not questioned here (the tokens feed the prefill share). */
 	q.skip_memory_check = 1;
+	/* A run of a platform without a fitted level is skipped, as before
+	 * the datasheet transfer existed: the held-out scores are the fit's. */
+	q.no_datasheet = 1;
 	if (r->series.len) {
 		q.running_series = r->series.running;
 		q.series_hold = r->series.weight;

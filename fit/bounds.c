@@ -1,0 +1,148 @@
+/*
+ * Physical bounds of a saturating level (docs/fitting.md, "Physical
+ * bounds"): P0 >= 0 (log coordinate), P0 + S within WC_FIT_S_LIMIT_FACTOR
+ * times the board's power limit (per GPU, from the platform catalog;
+ * WC_FIT_S_MAX_UNKNOWN_W when the catalog does not know the platform) and θ within [WC_FIT_THETA_MIN,
+ * WC_FIT_THETA_MAX]. A level whose runs cannot separate S from θ runs off
+ * along their ridge (S -> ∞, θ -> −∞) or saturates (θ -> ∞); the fit then
+ * ends at the bound, holds the parameter there, refits the rest, and says
+ * so: source "bound" in the file, a warning in every answer using it.
+ */
+#include "fit_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "models/evaluate.h"
+
+/* P0 of level L at x: fitted, else the level's. */
+static double
+level_p0(const fit_problem *pb, int L, const double *x)
+{
+	if (pb->p_p0[L] >= 0)
+		return exp(x[pb->p_p0[L]]);
+	return pb->levels[L].p0.value;
+}
+
+void
+fit_bounds_init(fit_problem *pb)
+{
+	for (int L = 0; L < pb->n_levels; L++)
+		pb->s_max[L] = WC_FIT_S_LIMIT_FACTOR * (isfinite(pb->p_max[L]) ? pb->p_max[L] : WC_FIT_S_MAX_UNKNOWN_W);
+}
+
+/* The bound of S for level L at x, in W per GPU. */
+static double
+s_bound(const fit_problem *pb, int L, const double *x)
+{
+	double p0 = level_p0(pb, L, x);
+	double room = pb->s_max[L] - (isfinite(p0) ? p0 : 0.0);
+	/* A measured idle at or above the limit leaves no room: keep a sliver
+	 * so the log stays finite (the rows are refused anyway). */
+	return room > 1.0 ? room : 1.0;
+}
+
+static int
+hold(fit_problem *pb, int k, double v, double *x)
+{
+	x[k] = v;
+	if (pb->held[k])
+		return 0;
+	pb->held[k] = 1;
+	pb->hold_value[k] = v;
+	pb->n_held++;
+	return 1;
+}
+
+int
+fit_bounds_apply(fit_problem *pb, double *x)
+{
+	int added = 0;
+	if (!wc_form_has_scale(pb->form))
+		return 0;
+	/* S first: theta runs off only because S does, and comes back once S
+	 * is held; theta's own bound is checked on the refit. */
+	for (int L = 0; L < pb->n_levels; L++) {
+		int ks = pb->p_s[L];
+		if (ks >= 0 && !pb->levels[L].s_shared_with[0] && !pb->held[ks]) {
+			double b = log(s_bound(pb, L, x));
+			if (!(x[ks] <= b))
+				added += hold(pb, ks, b, x);
+		}
+	}
+	for (int L = 0; L < pb->n_levels && !added; L++) {
+		int kt = pb->p_theta[L];
+		if (kt < 0 || pb->held[kt])
+			continue;
+		if (!(x[kt] >= WC_FIT_THETA_MIN))
+			added += hold(pb, kt, WC_FIT_THETA_MIN, x);
+		else if (x[kt] > WC_FIT_THETA_MAX)
+			added += hold(pb, kt, WC_FIT_THETA_MAX, x);
+	}
+	return added;
+}
+
+int
+fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, double *x)
+{
+	int added = 0;
+	for (int k = 0; k < pb->n_params; k++)
+		if (dependent[k] && !pb->held[k]) {
+			added += hold(pb, k, pb->x0[k], x);
+			pb->unidentified[k] = 1;
+		}
+	return added;
+}
+
+/* Only S stays held in the resamples: S and theta run off together, and a
+ * draw with S at the bound and theta free stays consistent. A theta held
+ * at its bound varies in the resamples, its draws clipped to the range
+ * (fit_bounds_clip), so it keeps an interval. */
+void
+fit_bounds_hold_from(fit_problem *pb, const wc_params *p)
+{
+	for (int k = 0; k < pb->n_params; k++) {
+		char name[WC_NAME_MAX];
+		fit_param_name(pb, k, name, sizeof name);
+		const wc_param *q = wc_params_param_named(p, name);
+		if (q && q->source == WC_SRC_ASSUMED && !pb->held[k]) {
+			hold(pb, k, pb->x0[k], pb->x0);
+			pb->unidentified[k] = 1;
+		}
+	}
+	for (int L = 0; L < pb->n_levels; L++) {
+		const wc_level *lv = wc_params_level(p, pb->levels[L].name);
+		if (!lv)
+			continue;
+		int ks = pb->p_s[L];
+		if (ks >= 0 && !pb->levels[L].s_shared_with[0] && lv->s.source == WC_SRC_BOUND && lv->s.value > 0)
+			hold(pb, ks, log(lv->s.value), pb->x0);
+	}
+}
+
+double
+fit_bounds_clip(const fit_problem *pb, int k, double v)
+{
+	if (!wc_form_has_scale(pb->form) || pb->slots[k].kind != PK_THETA)
+		return v;
+	return v < WC_FIT_THETA_MIN ? WC_FIT_THETA_MIN : v > WC_FIT_THETA_MAX ? WC_FIT_THETA_MAX : v;
+}
+
+void
+fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, size_t cap)
+{
+	int L = pb->slots[k].index;
+	double v = fit_param_is_log(pb, k) ? exp(pb->hold_value[k]) : pb->hold_value[k];
+	if (pb->unidentified[k])
+		snprintf(buf, cap, "%s is not identified by these runs (weakly identified at best: its effect is a "
+		         "combination of the others'); held at %.4g, its starting value (the prior's where it has "
+		         "one): source assumed, no interval (docs/fitting.md)", name, v);
+	else if (pb->slots[k].kind == PK_LOG_S)
+		snprintf(buf, cap, "%s ended at its physical bound %.1f W (P0 + S = %g x the board limit, %.0f W "
+		         "per GPU) and is held there: these runs cannot separate S from theta[%s] (docs/fitting.md)",
+		         name, exp(pb->hold_value[k]), WC_FIT_S_LIMIT_FACTOR, pb->s_max[L], pb->levels[L].name);
+	else
+		snprintf(buf, cap, "%s ended at its bound %g and is held there: beyond it the level is "
+		         "saturated (or unsaturated) at every load these runs have (docs/fitting.md)",
+		         name, pb->hold_value[k]);
+}

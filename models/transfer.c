@@ -1,0 +1,53 @@
+/*
+ * The datasheet transfer rule (docs/fitting.md, "Platforms without a
+ * fitted level"): a level for a platform the parameter set has no runs of,
+ * from the platform catalog's facts and the set's own fitted levels.
+ *
+ *   P0 = the catalog's typical idle (else wc_params_estimated_idle_w)
+ *   S  = r · (limit − P0),   r = mean of S_L / (limit_L − P0_L)
+ *   θ  = mean of θ_L
+ *
+ * over the set's levels with their own S that the catalog knows (a
+ * locked-clock or shared level is not a board). The dynamic range thus
+ * scales with the board's headroom; the saturation point is the fitted
+ * platforms' average (the compute/bandwidth ratio did not improve it held
+ * out: docs/results.md, "Datasheet transfer").
+ */
+#include "models/params.h"
+
+#include "models/catalog.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int
+wc_params_datasheet_level(const wc_params *p, const char *platform, const char *skip, wc_level *out)
+{
+	const wc_platform_info *hw = wc_platform_lookup(platform);
+	double ratio = 0.0, theta = 0.0;
+	int n = 0;
+	if (!hw || !(hw->max_power_w > 0))
+		return WC_ENOTFOUND;
+	for (int i = 0; i < p->n_levels; i++) {
+		const wc_level *l = &p->levels[i];
+		const wc_platform_info *li = wc_platform_lookup(l->name);
+		if (!li || l->s_shared_with[0] || (skip && strcmp(l->name, skip) == 0) ||
+		    l->s.source == WC_SRC_DATASHEET || !(l->s.value > 0) || !isfinite(l->theta.value) ||
+		    !(li->max_power_w > l->p0.value))
+			continue;
+		ratio += l->s.value / (li->max_power_w - l->p0.value);
+		theta += l->theta.value;
+		n++;
+	}
+	if (!n || !wc_form_has_scale(p->form))
+		return WC_ENOTFOUND;
+	double p0 = hw->idle_power_w > 0 ? hw->idle_power_w : wc_params_estimated_idle_w(hw->name);
+	memset(out, 0, sizeof *out);
+	snprintf(out->name, sizeof out->name, "%s", hw->name);
+	out->p0 = (wc_param){ p0, NAN, NAN, hw->idle_power_w > 0 ? WC_SRC_PUBLISHED : WC_SRC_ESTIMATED };
+	out->s = (wc_param){ ratio / n * (hw->max_power_w - p0), NAN, NAN, WC_SRC_DATASHEET };
+	out->theta = (wc_param){ theta / n, NAN, NAN, WC_SRC_DATASHEET };
+	out->floor_logit = (wc_param){ NAN, NAN, NAN, WC_SRC_ASSUMED };
+	return WC_OK;
+}

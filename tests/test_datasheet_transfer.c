@@ -1,0 +1,102 @@
+/*
+ * The datasheet transfer rule (docs/fitting.md, "Platforms without a
+ * fitted level"), left one platform out on the published levels: each of
+ * A100, H100 and H200 is rebuilt from its datasheet and the other two, and
+ * its predictions over the published design (0.6-32.8 B, 1-256 running,
+ * TP 1) are compared with the published level's. Also: a catalog platform
+ * without a level is answered with level_source "datasheet" and a warning;
+ * nvidia-smi's product name of a fitted board finds the fitted level; an
+ * unknown platform is refused.
+ */
+#include "models/catalog.h"
+#include "predict/predict.h"
+#include "tests/support/support.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double
+lopo(const wc_params *paper, const char *name, double *worst)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	double e[64];
+	int n = 0;
+	const double sizes[6] = { 0.6, 1.7, 4, 8.19, 14.8, 32.8 }, loads[6] = { 1, 4, 16, 32, 128, 256 };
+	CHECK_INT(wc_params_copy(&p, paper, &err), WC_OK);
+	wc_level *lv = (wc_level *)wc_params_level(&p, name), truth = *lv;
+	CHECK_INT(wc_params_datasheet_level(paper, name, name, lv), WC_OK);
+	CHECK_INT(lv->s.source, WC_SRC_DATASHEET);
+	*worst = 0;
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 6; j++) {
+			wc_config c = WC_CONFIG_INIT;
+			wc_power a, b;
+			c.platform = name;
+			c.active_params_b = sizes[i];
+			c.running = loads[j];
+			CHECK_INT(wc_law_power(&p, &c, &a, &err), WC_OK);
+			*lv = truth;
+			CHECK_INT(wc_law_power(&p, &c, &b, &err), WC_OK);
+			CHECK_INT(wc_params_datasheet_level(paper, name, name, lv), WC_OK);
+			e[n] = fabs(a.node_power_w / b.node_power_w - 1) * 100;
+			*worst = fmax(*worst, e[n]);
+			n++;
+		}
+	gsl_sort(e, 1, (size_t)n);
+	wc_params_clear(&p);
+	return gsl_stats_median_from_sorted_data(e, 1, (size_t)n);
+}
+
+int
+main(void)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	wc_error err;
+	wc_params_default(&paper);
+	const char *names[3] = { "A100", "H100", "H200" };
+	for (int i = 0; i < 3; i++) {
+		double worst, med = lopo(&paper, names[i], &worst);
+		printf("  leave %s out: median |error| %.1f %%, worst %.1f %% (36 configurations)\n", names[i], med,
+		       worst);
+		CHECK(med < 20.0);
+		CHECK(worst < 30.0); /* the bound the answers' warning states */
+	}
+
+	wc_predictor *pr = NULL;
+	CHECK_INT(wc_predictor_new(&paper, &pr, &err), WC_OK);
+	wc_inference_query q;
+	wc_inference_prediction o;
+	memset(&q, 0, sizeof q);
+	q.config = (wc_config)WC_CONFIG_INIT;
+	q.config.platform = "h100 nvl";
+	q.config.active_params_b = 8.19;
+	q.config.running = 32;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(o.level_source && strcmp(o.level_source, "datasheet") == 0);
+	CHECK(strcmp(o.profile, "paper") == 0);
+	CHECK(o.n_warnings >= 1 && strstr(o.warnings[0], "level_source datasheet") != NULL);
+	/* A 400 W board: far below the 700 W SXM part's 551 W. */
+	CHECK(o.power.node_power_w > 250 && o.power.node_power_w < 400);
+	q.config.platform = "NVIDIA H100 80GB HBM3";
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(o.level_source && strcmp(o.level_source, "published") == 0);
+	CHECK_NEAR(o.power.idle_power_w, 126.3, 1e-9);
+	q.config.platform = "TPUv9";
+	CHECK(wc_predict_inference(pr, &q, &o, &err) != WC_OK);
+	wc_predictor_free(pr);
+
+	/* The CLI refuses an unknown platform naming both lists. */
+	run_result r;
+	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "TPUv9", "--model", "Qwen3-8B",
+	                       "--concurrency", "4", NULL };
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK(r.status != 0);
+	CHECK_CONTAINS(r.err, "--platform: unknown platform 'TPUv9'");
+	CHECK_CONTAINS(r.err, "from datasheets: A10G, L4");
+	run_result_free(&r);
+	wc_params_clear(&paper);
+	return check_report("test_datasheet_transfer");
+}
