@@ -63,7 +63,7 @@ cap(void)
 	CHECK_NEAR(num(a, "per_gpu_power_w"), 450, 0.5);
 	json_decref(a);
 	expect_422("/v1/predict/inference", "{" BODY ",\"power_cap_w\":100}", "/power_cap_w", "idle power");
-	expect_422("/v1/predict/inference", "{" BODY ",\"sm_clock_mhz\":2500}", "/sm_clock_mhz", "clock range of H100");
+	expect_422("/v1/predict/inference", "{" BODY ",\"sm_clock_mhz\":2500}", "/sm_clock_mhz", "clock range 345-1980 MHz");
 	expect_422("/v1/predict/inference", "{" BODY ",\"sm_clock_mhz\":1500,\"power_cap_w\":450}", "/power_cap_w",
 	           "not both");
 }
