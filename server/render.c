@@ -122,6 +122,12 @@ wc_render_inference(const wc_inference_query *q, const wc_inference_prediction *
                     int indent, wc_error *err)
 {
 	json_t *o = wc_inference_json(q, pred, cap, max_fit, params_version);
+	return wc__render_dump(o, indent, err);
+}
+
+char *
+wc__render_dump(json_t *o, int indent, wc_error *err)
+{
 	char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) |
 	                            (indent > 0 ? JSON_INDENT(indent) : JSON_COMPACT)) : NULL;
 	json_decref(o);

@@ -209,27 +209,16 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	return root;
 }
 
-static char *
-dump(json_t *o, int indent, wc_error *err)
-{
-	char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) |
-	                            (indent > 0 ? JSON_INDENT(indent) : JSON_COMPACT)) : NULL;
-	json_decref(o);
-	if (!s)
-		wc_error_set(err, WC_ENOMEM, "render: out of memory");
-	return s;
-}
-
 char *
 wc_render_envelope(const wc_envelope_render *ctx, const wc_envelope_result *res, int indent,
                    wc_error *err)
 {
-	return dump(wc_envelope_json(ctx, res), indent, err);
+	return wc__render_dump(wc_envelope_json(ctx, res), indent, err);
 }
 
 char *
 wc_render_budget(const wc_envelope_render *ctx, const wc_budget_options *bo, const wc_budget_plan *plan,
                  double seconds, int indent, wc_error *err)
 {
-	return dump(wc_budget_json(ctx, bo, plan, seconds), indent, err);
+	return wc__render_dump(wc_budget_json(ctx, bo, plan, seconds), indent, err);
 }

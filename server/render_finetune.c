@@ -103,10 +103,5 @@ wc_render_finetune(const wc_finetune_query *q, const wc_finetune_prediction *pre
                    const char *params_version, int indent, wc_error *err)
 {
 	json_t *o = wc_finetune_json(q, pred, params_version);
-	char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) |
-	                            (indent > 0 ? JSON_INDENT(indent) : JSON_COMPACT)) : NULL;
-	json_decref(o);
-	if (!s)
-		wc_error_set(err, WC_ENOMEM, "render: out of memory");
-	return s;
+	return wc__render_dump(o, indent, err);
 }

@@ -28,8 +28,14 @@ struct mg_context;
 
 /* ------------------------------------------------------------ rendering */
 
-/** New reference: the JSON object of one inference prediction. */
+/** Print an answer's JSON (10 significant digits, keys in order; compact
+ *  unless `indent` > 0) and release it (the reference is stolen). A
+ *  malloc'd string, or NULL with `err` set. Every wc_render_* ends here. */
+char *wc__render_dump(json_t *o, int indent, wc_error *err);
+
+/** New reference: the JSON object of a power-flexibility sweep. */
 json_t *wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const char *params_version);
+/** New reference: the JSON object of one inference prediction. */
 json_t *wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pred,
                           const wc_capacity_prediction *cap, double max_fit,
                           const char *params_version);
