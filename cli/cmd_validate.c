@@ -31,7 +31,7 @@ static const char validate_usage[] =
 	"       wattcast validate finetune RUNS.csv [--json] [--per-run FILE]   (see its --help)\n"
 	"       wattcast validate envelope (--params FILE | --profile paper) RUN_DIR... [--json]\n"
 	"                                  [--per-run FILE]  (see `wattcast validate envelope --help`)\n\n"
-	"forms      scores the five candidate forms by held-out RMS in log(P - G*P0):\n"
+	"forms      scores every candidate form by held-out RMS in log(P - G*P0):\n"
 	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
 	"           TP degree out, T4 leave one platform-model pair out; '-' = not scored;\n"
 	"           the primary score averages the tests every form was scored on.\n"
