@@ -29,8 +29,15 @@ report(const char *task, double done, double total)
 	double t = now_s();
 	int final = total < 0 || (total > 0 && done >= total);
 	if (done == 0) {
+		/* A task that begins, or ends having done nothing (`ingest
+		 * --help`), prints nothing; it only closes a line left open. */
 		started = t;
-		last_print = 0;
+		last_print = t;
+		if (final && line_open) {
+			fputc('\n', stderr);
+			line_open = 0;
+		}
+		return;
 	}
 	if (!final && t - last_print < 0.25)
 		return;
