@@ -11,7 +11,9 @@ inc=$(mktemp)
 trap 'rm -f "$inc"' EXIT
 {
 	echo "[COMMANDS]"
-	for c in predict fit calibrate validate simulate import ingest metrics envelope serve profile; do
+	# The commands as the top-level help lists them, so a new command
+	# gets its section without an edit here.
+	for c in $("$bin" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'); do
 		echo ".SS $c"
 		echo ".nf"
 		"$bin" "$c" --help 2>&1 | sed 's/\\/\\\\/g; s/^\./\\\&./'
