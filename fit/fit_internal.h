@@ -104,6 +104,10 @@ void fit_problem_warn(fit_problem *pb, const char *fmt, ...) __attribute__((form
 typedef struct fit_eval fit_eval;
 fit_eval *fit_eval_new(const fit_problem *pb);
 void fit_eval_free(fit_eval *ev);
+/** Weigh the residuals and Jacobian rows by `sqrt_w` (borrowed, n_rows;
+ *  NULL = unweighted): done here, with the row in cache, GSL's own
+ *  weighting cost one BLAS call per row of every Jacobian. */
+void fit_eval_weigh(fit_eval *ev, const double *sqrt_w);
 /** Residuals (model − data, in log space) and the Jacobian, with the
  *  signature GSL expects; `params` is a fit_eval. */
 int fit_residuals(const gsl_vector *x, void *params, gsl_vector *f);

@@ -21,6 +21,10 @@
  * time (a locked clock scales the prefill's power as the decode's). Where the prefill term is
  * active, ∂log D/∂log d = (1 − ρ)·d/(D/G) and ∂log D/∂log φ = u·ρ·A/(D/G).
  */
+/* GSL's element accessors inline (with their range checks): called for
+ * every parameter of every row of every evaluation, as functions they
+ * cost 7 % of a bootstrap refit (docs/results.md, fit speed). */
+#define HAVE_INLINE 1
 #include "fit_internal.h"
 
 #include <gsl/gsl_errno.h>
@@ -43,6 +47,7 @@ struct fit_eval {
 	double *xs;         /* the point with held parameters at their bound */
 	int valid;
 	row_derivs *d;      /* n_rows */
+	const double *sw;   /* square roots of the row weights; NULL = 1 */
 };
 
 fit_eval *
@@ -60,6 +65,12 @@ fit_eval_new(const fit_problem *pb)
 		return NULL;
 	}
 	return ev;
+}
+
+void
+fit_eval_weigh(fit_eval *ev, const double *sqrt_w)
+{
+	ev->sw = sqrt_w;
 }
 
 void
@@ -214,11 +225,20 @@ fit_residuals(const gsl_vector *x_in, void *params, gsl_vector *f)
 			ev->valid = 0;
 			return GSL_EDOM;
 		}
-		gsl_vector_set(f, i, r);
+		gsl_vector_set(f, i, ev->sw ? r * ev->sw[i] : r);
 	}
 	memcpy(ev->x, x_in->data, (size_t)pb->n_params * sizeof *ev->x);
 	ev->valid = x_in->stride == 1;
 	return GSL_SUCCESS;
+}
+
+/* Row i of J times sqrt(w_i), as GSL's own weighting did it (its dscal
+ * writes zeros for a zero weight; a product would keep -0 and NaN). */
+static void
+weigh_row(double *row, int p, double sw)
+{
+	for (int k = 0; k < p; k++)
+		row[k] = sw == 0.0 ? 0.0 : sw * row[k];
 }
 
 int
@@ -268,6 +288,8 @@ fit_jacobian(const gsl_vector *x_in, void *params, gsl_matrix *J)
 		for (int k = 0; pb->n_held && k < pb->n_params; k++)
 			if (pb->held[k])
 				row[k] = 0.0;
+		if (ev->sw)
+			weigh_row(row, pb->n_params, ev->sw[i]);
 	}
 	return GSL_SUCCESS;
 }
