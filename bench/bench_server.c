@@ -10,7 +10,7 @@
  *     1-200 and output length 64-1087, about 2e5 combinations, so almost
  *     every request is computed and printed afresh).
  * Prints throughputs, p99 latencies and the ratios predict / trivial
- * (goal: >= 0.7 with the capacity fields). Run it through
+ * (goal: >= 0.9 with the capacity fields). Run it through
  * bench/run_server.sh.
  *
  * usage: bench_server WATTCAST_BIN [SECONDS] [PARAMS.json]
@@ -117,7 +117,7 @@ print_results(const wrk_result *triv, const wrk_result *one, const wrk_result *v
 	       one->rps, one->p50_ms, one->p99_ms, one->rps / triv->rps);
 	printf("%-44s %10.0f %10.3f %10.3f %8.3f\n", "POST /v1/predict/inference (varied bodies)",
 	       varied->rps, varied->p50_ms, varied->p99_ms, varied->rps / triv->rps);
-	printf("goal: ratio >= 0.7 with every capacity field\n");
+	printf("goal: ratio >= 0.9 with every capacity field\n");
 	if (one->non2xx || triv->non2xx || varied->non2xx || one->errors || triv->errors ||
 	    varied->errors)
 		printf("WARNING: non-2xx answers %ld / %ld / %ld, socket errors %ld / %ld / %ld "

@@ -16,8 +16,9 @@ c1=$(sed -n 's/^WATTCAST_SECONDS_1 //p' "$out/c.txt")
 c2=$(sed -n 's/^WATTCAST_SECONDS_T //p' "$out/c.txt")
 p1=$(sed -n 's/^SCIPY_SECONDS_1 //p' "$out/py.txt")
 p2=$(sed -n 's/^SCIPY_SECONDS_2 //p' "$out/py.txt")
+echo "load average (uptime): $(uptime | sed 's/.*load average: //')"
 echo "ratio, 2 threads vs SciPy in 2 processes: $(echo "$p2 / $c2" | bc -l | cut -c1-6)x faster"
-echo "ratio, 1 thread vs SciPy in 1 process:    $(echo "$p1 / $c1" | bc -l | cut -c1-6)x faster"
+echo "ratio, 1 thread vs SciPy in 1 process:    $(echo "$p1 / $c1" | bc -l | cut -c1-6)x faster (goal: >= 10x)"
 fd=$(sed -n 's/^SCIPY_SECONDS_FD //p' "$out/py.txt")
 echo "(context) 2 threads vs SciPy with its default finite-difference Jacobian, 1 process: $(echo "$fd / $c2" | bc -l | cut -c1-6)x"
 echo "interval agreement, wattcast vs SciPy 95 % bounds (relative difference; a weakly"

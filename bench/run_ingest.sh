@@ -39,6 +39,7 @@ print("%.2f %.1f" % (time.time() - t, resource.getrusage(resource.RUSAGE_CHILDRE
 	fi
 }
 
+echo "load average (uptime): $(uptime | sed 's/.*load average: //') (goal: ratio >= 20x at flat RSS)"
 printf '%-8s %-10s %10s %12s %10s %12s %8s\n' size_mb lines wattcast_s wattcast_mb pandas_s pandas_mb ratio
 for mb in $sizes; do
 	f="$dir/nvsmi_${mb}mb.csv"

@@ -2,7 +2,9 @@
 # Benchmark of the REST server (not a test): wrk -t2 -c32 against
 # POST /v1/predict/inference and against the trivial GET /v1/bench/trivial
 # of the same `wattcast serve` process, in the same run; prints both and
-# the ratios (goal: >= 0.7 with every capacity field).
+# the ratios (goal: >= 0.9 with every capacity field), and the load
+# average before and after (the machine may be shared: the ratios, measured
+# in the same run, are what compare).
 #
 #   sh bench/run_server.sh [BUILD_DIR] [SECONDS] [PARAMS.json]
 #   (defaults: build, 10, the built-in profile: no bootstrap draws; pass a
@@ -18,4 +20,6 @@ command -v wrk >/dev/null 2>&1 || { echo "run_server.sh: wrk not found (apt-get 
 for f in "$build/wattcast" "$build/bench/bench_server"; do
 	[ -x "$f" ] || { echo "run_server.sh: $f missing; build first" >&2; exit 1; }
 done
-exec "$build/bench/bench_server" "$build/wattcast" "$seconds" ${3:+"$3"}
+echo "load average before (uptime): $(uptime | sed 's/.*load average: //')"
+"$build/bench/bench_server" "$build/wattcast" "$seconds" ${3:+"$3"}
+echo "load average after (uptime): $(uptime | sed 's/.*load average: //')"
