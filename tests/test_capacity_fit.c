@@ -143,9 +143,8 @@ static double
 worst_log_error(const wc_capacity_fit_result *r)
 {
 	double worst = 0;
-	for (int k = 0; k < r->n_params; k++) {
+	for (int k = 0; k < r->n_params; k++)
 		worst = fmax(worst, fabs(log(r->x[k] / true_value(r->names[k]))));
-	}
 	return worst;
 }
 
