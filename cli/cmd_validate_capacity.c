@@ -16,7 +16,8 @@
 
 static const char usage[] =
 	"usage: wattcast validate capacity RUNS.csv... [--json] [--per-run FILE]\n"
-	"                                 [--params P | --profile paper] [--per-level eta,t0,...]\n\n"
+	"                                 [--params P | --profile paper] [--per-level eta,t0,...]\n"
+	"                                 [--robust]\n\n"
 	"Leave one model out over the runs tables' rows (runs tables or raw ML.ENERGY\n"
 	"tables): for each model, the capacity model and the power law are refitted on\n"
 	"the other models and its throughput and energy per output token predicted;\n"
@@ -25,9 +26,9 @@ static const char usage[] =
 	"predicted from a fit on the other periods. --params / --profile give the power\n"
 	"fits their prior (P0 where the runs have no idle power). --per-run FILE writes\n"
 	"one CSV row per prediction (quantity throughput_tok_s, energy_per_token_j or\n"
-	"period_s).\n";
+	"period_s). --robust fits the capacity model as `fit capacity --robust` does.\n";
 
-enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL };
+enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST };
 
 static json_t *
 num(double v)
@@ -101,6 +102,7 @@ cli_validate_capacity(int argc, char **argv)
 		{ "params", required_argument, NULL, OPT_PARAMS },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "per-level", required_argument, NULL, OPT_PER_LEVEL },
+		{ "robust", no_argument, NULL, OPT_ROBUST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -118,6 +120,7 @@ cli_validate_capacity(int argc, char **argv)
 			if ((rc = cli_parse_per_level(cmd, optarg, co.per_level)) != CLI_OK)
 				return rc;
 			break;
+		case OPT_ROBUST: co.robust = 1; break;
 		case 'h': fputs(usage, stdout); return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}

@@ -88,12 +88,16 @@ typedef struct {
 	/** Start (fit coordinates, length = parameters; optional). */
 	const double *start;
 	size_t start_len;
+	/** 1: Huber-weighted (iteratively reweighted) least squares, so that
+	 *  a few runs no bytes-and-FLOPs model explains do not pull every
+	 *  other prediction (docs/capacity.md, "Robust fit"); 0: plain. */
+	int robust;
 } wc_capacity_fit_options;
 
 /** Defaults: eta and t0 per level; t1, etac and tau shared. */
 #define WC_CAPACITY_FIT_OPTIONS_INIT                                              \
 	{ .per_level = { 1, 1, 0, 0, 0 }, .use = NULL, .weight = NULL, .max_iter = 500, \
-	  .start = NULL, .start_len = 0 }
+	  .start = NULL, .start_len = 0, .robust = 0 }
 
 typedef struct {
 	wc_capacity_params params;  /* the fitted section */

@@ -7,8 +7,12 @@
  */
 #include "capacity_internal.h"
 
+#include "models/grow.h"
+
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +42,75 @@ standard_errors(gsl_multifit_nlinear_workspace *w, size_t n_eff_obs, size_t p, d
 	gsl_matrix_free(cov);
 }
 
+/* Huber's tuning constant: 95 % efficiency at normal errors (Huber 1981),
+ * a textbook value, not one tuned to a dataset. */
+#define HUBER_C 1.345
+#define ROBUST_PASSES 30
+
+/* Iteratively reweighted least squares (docs/capacity.md, "Robust fit"):
+ * every pass reweights each observation by Huber's weight of its residual
+ * against the residuals' scale, 1.4826 x their median |value| (rows out of
+ * the fit, multiplicity 0, do not count). 1 when the weights settled. */
+static int
+robust_weights(const cap_problem *pb, const gsl_vector *f, const double *mult, double *abs_r, gsl_vector *wt)
+{
+	size_t m = 0;
+	for (size_t o = 0; o < f->size; o++)
+		if (!mult || mult[pb->obs_row[o]] > 0)
+			abs_r[m++] = fabs(gsl_vector_get(f, o));
+	if (m == 0)
+		return 1;
+	gsl_sort(abs_r, 1, m);
+	double cut = HUBER_C * 1.4826 * gsl_stats_median_from_sorted_data(abs_r, 1, m), change = 0;
+	for (size_t o = 0; o < f->size; o++) {
+		double r = fabs(gsl_vector_get(f, o)), w = r > cut && cut > 0 ? cut / r : 1.0;
+		w *= mult ? mult[pb->obs_row[o]] : 1.0;
+		change = fmax(change, fabs(w - gsl_vector_get(wt, o)));
+		gsl_vector_set(wt, o, w);
+	}
+	return change < 1e-6;
+}
+
+/* LM from u (updated in place), then, for a robust fit, reweighted passes
+ * until the weights settle. */
+static int
+solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_nlinear_workspace *w,
+             gsl_vector *wt, const double *mult, int max_iter, double *u, int *status, int *niter)
+{
+	const size_t p = (size_t)pb->n_params;
+	double *abs_r = pb->robust ? wc_alloc_array(pb->n_obs, sizeof *abs_r) : NULL;
+	int info = 0, passes = pb->robust ? ROBUST_PASSES : 1;
+	if (pb->robust && !abs_r)
+		return WC_ENOMEM;
+	double *u0 = pb->robust ? wc_alloc_array(p, sizeof *u0) : NULL;
+	if (pb->robust && !u0) {
+		free(abs_r);
+		return WC_ENOMEM;
+	}
+	if (u0)
+		memcpy(u0, u, p * sizeof *u0);
+	*niter = 0;
+	for (int pass = 0; pass < passes; pass++) {
+		/* every pass from the same start: a parameter the last pass left
+		 * at an edge of its domain (where its coordinate's gradient
+		 * vanishes) could not come back */
+		gsl_vector_const_view uv = gsl_vector_const_view_array(u0 ? u0 : u, p);
+		if (gsl_multifit_nlinear_winit(&uv.vector, wt, fdf, w) != GSL_SUCCESS) {
+			free(abs_r);
+			free(u0);
+			return WC_ERANGE;
+		}
+		*status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-9, 1e-9, 0.0, NULL, NULL, &info, w);
+		*niter += (int)gsl_multifit_nlinear_niter(w);
+		memcpy(u, gsl_multifit_nlinear_position(w)->data, p * sizeof *u);
+		if (pb->robust && robust_weights(pb, gsl_multifit_nlinear_residual(w), mult, abs_r, wt))
+			break;
+	}
+	free(abs_r);
+	free(u0);
+	return WC_OK;
+}
+
 int
 cap_solve(const cap_problem *pb, const double *u0, const double *mult, int max_iter, double *u,
           int *status, int *niter, double *rms, double *se_u, wc_error *err)
@@ -49,7 +122,7 @@ cap_solve(const cap_problem *pb, const double *u0, const double *mult, int max_i
 	fp.solver = gsl_multifit_nlinear_solver_qr;
 	gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
 	gsl_vector *wt = gsl_vector_alloc(n);
-	int info = 0, rc = WC_OK;
+	int rc = WC_OK;
 	if (!w || !wt) {
 		rc = wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory for %zu observations", n);
 		goto done;
@@ -63,14 +136,12 @@ cap_solve(const cap_problem *pb, const double *u0, const double *mult, int max_i
 	/* No analytic Jacobian: GSL's forward differences are enough for a
 	 * few dozen parameters. */
 	gsl_multifit_nlinear_fdf fdf = { cap_residuals, NULL, NULL, n, p, (void *)pb, 0, 0, 0 };
-	gsl_vector_const_view uv = gsl_vector_const_view_array(u0, p);
-	if (gsl_multifit_nlinear_winit(&uv.vector, wt, &fdf, w) != GSL_SUCCESS) {
-		rc = wc_error_set(err, WC_ERANGE, "capacity fit: the model cannot be evaluated at the start");
+	memcpy(u, u0, p * sizeof *u);
+	if ((rc = solve_passes(pb, &fdf, w, wt, mult, max_iter, u, status, niter)) != WC_OK) {
+		rc = rc == WC_ENOMEM ? wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory")
+		                     : wc_error_set(err, WC_ERANGE, "capacity fit: the model cannot be evaluated at the start");
 		goto done;
 	}
-	*status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-9, 1e-9, 0.0, NULL, NULL, &info, w);
-	*niter = (int)gsl_multifit_nlinear_niter(w);
-	memcpy(u, gsl_multifit_nlinear_position(w)->data, p * sizeof *u);
 	if (rms || se_u) {
 		gsl_vector *f = gsl_multifit_nlinear_residual(w);
 		double chi2 = 0;

@@ -47,6 +47,7 @@ typedef struct {
 	int *obs_kind;
 	double *obs_log;    /* log of the measurement */
 	const wc_capacity_data *data;
+	int robust;         /* Huber-reweighted passes (cap_solve) */
 
 	int n_warnings;
 	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];

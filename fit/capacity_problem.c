@@ -222,6 +222,7 @@ cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, c
 	if (!pb)
 		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
 	pb->data = d;
+	pb->robust = o->robust != 0;
 	if ((rc = select_rows(pb, d, o, err)) || (rc = collect_levels(pb, d, err)) ||
 	    (rc = observations(pb, err))) {
 		cap_problem_free(pb);
