@@ -1,6 +1,8 @@
 /* Flag parsing helpers shared by every command. */
 #include "cli.h"
 #include "data/data.h"
+#include "fit/fit.h"
+#include "models/profile_measured.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -113,6 +115,25 @@ cli_load_params(const char *cmd, const char *params_path, const char *profile, w
 	if (rc != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	return CLI_OK;
+}
+
+int
+cli_terms_mode(const char *name)
+{
+	static const struct { const char *name; int mode; } modes[] = {
+		{ "all", WC_TERMS_PER_LEVEL }, { "pooled", WC_TERMS_POOLED },
+		{ "as-bf16", WC_TERMS_AS_BF16 }, { "none", WC_TERMS_NONE },
+	};
+	for (size_t i = 0; name && i < sizeof modes / sizeof modes[0]; i++)
+		if (strcmp(name, modes[i].name) == 0)
+			return modes[i].mode;
+	return -1;
+}
+
+int
+cli_load_answer_params(const char *cmd, const char *params_path, const char *profile, wc_params *out)
+{
+	return cli_load_params(cmd, params_path, profile ? profile : WC_DEFAULT_PROFILE, out);
 }
 
 void

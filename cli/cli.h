@@ -74,10 +74,19 @@ int cli_parse_int(const char *cmd, const char *flag, const char *text, long min,
                   long *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);
 
-/** Load --params FILE or the built-in profile (NULL = "paper"). Errors are
- *  printed; returns CLI_OK / CLI_FAIL. `out` is cleared by the caller. */
+/** The WC_TERMS_* mode of a --terms name (all, pooled, as-bf16, none;
+ *  fit/fit.h), or -1. */
+int cli_terms_mode(const char *name);
+
+/** Load --params FILE or the built-in profile (NULL = "paper": the prior
+ *  of the fitting commands). Errors are printed; returns CLI_OK / CLI_FAIL.
+ *  `out` is cleared by the caller. */
 int cli_load_params(const char *cmd, const char *params_path, const char *profile,
                     wc_params *out);
+/** The same for commands that answer (predict, serve, envelope): NULL =
+ *  the default profile, "measured" (models/profile_measured.h). */
+int cli_load_answer_params(const char *cmd, const char *params_path, const char *profile,
+                           wc_params *out);
 
 /** Provenance time of a written parameter file (UTC); SOURCE_DATE_EPOCH
  *  (reproducible-builds convention) pins it so a refit can be

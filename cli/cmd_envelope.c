@@ -25,7 +25,7 @@ static const char usage[] =
 	"                         [--fleet K] [--fleet-mode independent|round_robin|least_loaded]\n"
 	"                         [--budget W [--budget-stat p95|max] [--max-fleet K] [--budget-bin S]]\n"
 	"                         [--weights bf16|fp8|int4] [--kv bf16|fp8] [--sm-clock MHZ]\n"
-	"                         [--idle-power W] [--params FILE | --profile paper]\n"
+	"                         [--idle-power W] [--params FILE | --profile NAME]\n"
 	"                         [--service auto|capacity|standin]\n"
 	"                         [--json] [--csv FILE] [--svg FILE] [--measured RUN_DIR]\n"
 	"                         [--utc-offset SECONDS]\n\n"
@@ -360,7 +360,7 @@ setup(const char *cmd, env_args *a, env_setup *s)
 {
 	wc_error err;
 	int rc;
-	if ((rc = cli_load_params(cmd, a->params, a->profile, &s->p)) != CLI_OK)
+	if ((rc = cli_load_answer_params(cmd, a->params, a->profile, &s->p)) != CLI_OK)
 		return rc;
 	if (a->model) {
 		if (!(a->c.arch = wc_model_lookup(a->model)))

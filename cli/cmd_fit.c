@@ -14,7 +14,7 @@ static const char fit_usage[] =
 	"usage: wattcast fit inference RUNS.csv -o PARAMS.json [--form NAME]\n"
 	"                              [--bootstrap B] [--seed S] [--threads T]\n"
 	"                              [--prior FILE | --profile paper] [--share LEVEL=TARGET]...\n"
-	"                              [--terms paired|all|none] [--name LABEL]\n\n"
+	"                              [--terms paired|all|pooled|as-bf16|none] [--name LABEL]\n\n"
 	"Fits the inference power law (default form saturating_quadratic_load) jointly on\n"
 	"every run of RUNS.csv not marked `exclude`, with residuals in log(P - G*P0), and\n"
 	"writes the frozen law atomically to PARAMS.json with B bootstrap draws (default\n"
@@ -22,12 +22,13 @@ static const char fit_usage[] =
 	"else from the prior (default: the built-in 'paper' profile), else it is fitted.\n"
 	"Precision terms: 'paired' (default) keeps a term only where paired runs show it\n"
 	"matters (p < 0.05, as `wattcast validate precision`); 'all' fits one for every\n"
-	"precision setting present; 'none' leaves quantized runs out.\n"
+	"precision setting present per level, 'pooled' one per precision for every level,\n"
+	"'as-bf16' fits quantized runs with no term; 'none' leaves quantized runs out.\n"
 	"Forms: power_law, power_law_quadratic_load, saturating, saturating_quadratic_load,\n"
 	"floor_plus_rise (published), saturating_prefill (workload-aware: needs the runs'\n"
 	"input_tokens/output_tokens; its capacity model is refitted on runs with\n"
 	"throughput, else the prior's). Results are bit-identical for a seed, whatever\n"
-	"--threads. Built-in profiles: paper, paper-prefill.\n"
+	"--threads. Built-in profiles: measured, paper, paper-prefill.\n"
 	"Other targets: `wattcast fit capacity --help`, `wattcast fit request-energy --help`,\n"
 	"`wattcast fit finetune --help` (the fine-tuning law), `wattcast fit response --help`\n"
 	"(the power response of envelopes), `wattcast fit intervals --help` (the law's held-out\n"
@@ -148,8 +149,9 @@ parse_fit_flags(int argc, char **argv, fit_args *a)
 			break;
 		case OPT_TERMS:
 			a->terms_mode = optarg;
-			if (strcmp(optarg, "paired") && strcmp(optarg, "all") && strcmp(optarg, "none"))
-				rc = cli_usage_error(cmd, "--terms: expected paired, all or none, got '%s'", optarg);
+			if (strcmp(optarg, "paired") && cli_terms_mode(optarg) < 0)
+				rc = cli_usage_error(cmd, "--terms: expected paired, all, pooled, as-bf16 or none, got '%s'",
+				                     optarg);
 			break;
 		case OPT_NAME: a->label = optarg; break;
 		case 'o': a->output = optarg; break;
@@ -190,9 +192,9 @@ select_terms(const char *cmd, fit_args *a, const wc_runs_table *t, wc_precision_
 {
 	wc_precision_report pr;
 	wc_error err;
-	if (strcmp(a->terms_mode, "none") == 0) {
-		a->fo.precision_terms = 0;
-	} else if (strcmp(a->terms_mode, "paired") == 0) {
+	if (strcmp(a->terms_mode, "paired") != 0) {
+		a->fo.precision_terms = cli_terms_mode(a->terms_mode);
+	} else {
 		if (wc_validate_precision(t, &a->fo, &pr, &err) != WC_OK)
 			return cli_fail(cmd, "precision analysis: %s", err.msg);
 		a->fo.n_term_specs = wc_precision_terms_from_report(&pr, specs, WC_PRECISION_GROUPS_MAX);

@@ -17,7 +17,7 @@
 static const char usage[] =
 	"usage: wattcast fit intervals RUNS.csv (--params FILE | --profile NAME) -o PARAMS.json\n"
 	"                              [--folds model|workload|frozen] [--prior FILE]\n"
-	"                              [--form NAME] [--terms all|none]\n\n"
+	"                              [--form NAME] [--terms all|pooled|as-bf16|none]\n\n"
 	"Measures how far the law misses runs it did not see and stores it in the\n"
 	"parameter set's `prediction_error` section (schema 5): 95 % split-conformal\n"
 	"quantiles of |log(measured / predicted)| over the held-out runs, pooled over\n"
@@ -73,8 +73,8 @@ parse(int argc, char **argv, iv_args *a, int *help)
 		return cli_usage_error(cmd, "give one of --params FILE and --profile NAME");
 	if (strcmp(a->folds, "model") && strcmp(a->folds, "workload") && strcmp(a->folds, "frozen"))
 		return cli_usage_error(cmd, "--folds: expected model, workload or frozen, got '%s'", a->folds);
-	if (a->terms && strcmp(a->terms, "all") && strcmp(a->terms, "none"))
-		return cli_usage_error(cmd, "--terms: expected all or none, got '%s'", a->terms);
+	if (a->terms && cli_terms_mode(a->terms) < 0)
+		return cli_usage_error(cmd, "--terms: expected all, pooled, as-bf16 or none, got '%s'", a->terms);
 	return CLI_OK;
 }
 
@@ -118,7 +118,7 @@ cli_fit_intervals(int argc, char **argv)
 		goto done;
 	}
 	fo.prior = &prior;
-	fo.precision_terms = !(a.terms && strcmp(a.terms, "none") == 0);
+	fo.precision_terms = a.terms ? cli_terms_mode(a.terms) : WC_TERMS_PER_LEVEL;
 	const char *base = strrchr(a.input, '/');
 	snprintf(data, sizeof data, "%s (sha256 %.16s)", base ? base + 1 : a.input, sha);
 	if (wc_validate_pred_error(t, &fo, &p, a.folds, data, &pe, &err) != WC_OK) {

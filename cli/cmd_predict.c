@@ -20,11 +20,12 @@ static const char predict_usage[] =
 	"                                   [--gpu-memory-utilization U]]\n"
 	"                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
 	"                                   [--total-params B] [--experts E --experts-per-token k]]\n"
-	"                                  [--params FILE | --profile paper|paper-prefill] [--json]\n\n"
+	"                                  [--params FILE | --profile measured|paper|paper-prefill] [--json]\n\n"
 	"Predicts the mean power of a serving group of G GPUs (tensor parallel) running\n"
 	"N requests at a time (N = 0: loaded idle) from a frozen law: the built-in\n"
-	"published profile 'paper' (or --profile paper-prefill, its prefill-aware form)\n"
-	"unless --params names a file written by `wattcast fit`.\n"
+	"profile 'measured' (fitted on public measurements; --profile paper for the\n"
+	"published one, paper-prefill its prefill-aware form) unless --params names a\n"
+	"file written by `wattcast fit`.\n"
 	"A 95 % interval is printed: the percentiles of the file's bootstrap draws widened\n"
 	"by the law's held-out error (its prediction_error section; docs/intervals.md);\n"
 	"without either there is none, with a warning. Inputs outside the\n"
@@ -470,7 +471,7 @@ predict_inference(int argc, char **argv, int flex)
 		return rc;
 
 	wc_params params = WC_PARAMS_INIT;
-	if ((rc = cli_load_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
+	if ((rc = cli_load_answer_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
 		return rc;
 	/* A platform the set has no level for is answered from its datasheet
 	 * when the catalog knows it (docs/fitting.md). */

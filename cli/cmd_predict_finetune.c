@@ -16,8 +16,8 @@ static const char usage[] =
 	"           [--platform NAME] [--params FILE | --profile paper] [--json]\n\n"
 	"Predicts the energy of one optimizer step of a fine-tuning job (all G GPUs,\n"
 	"checkpoint saves excluded) from the compute law E_step = G e0 + kappa * F_step (e0\n"
-	"per GPU) of a frozen parameter set (default: the built-in published profile\n"
-	"'paper', QLoRA on one H200): energy per step and per token -- THE prediction --,\n"
+	"per GPU) of a frozen parameter set (default: the built-in profile 'measured',\n"
+	"whose fine-tuning law is the published one, QLoRA on one H200): energy per step and per token -- THE prediction --,\n"
 	"the analytical FLOPs per step and, with --steps K, the energy of K steps in kWh.\n"
 	"With bootstrap draws in the file a 95 % interval is printed. The per-factor\n"
 	"relations are shown as checks, not predictions. Inputs\n"
@@ -262,7 +262,7 @@ cli_predict_finetune(int argc, char **argv)
 		return rc;
 	if ((rc = check_args(argc, argv, &a)) != CLI_OK)
 		return rc;
-	if ((rc = cli_load_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
+	if ((rc = cli_load_answer_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
 		return rc;
 	rc = predict_and_print(cmd, &a, &params);
 	wc_params_clear(&params);

@@ -50,7 +50,7 @@ cli_cmd_profile(int argc, char **argv)
 	wc_error err;
 	const char *name = argv[1 + optind];
 	/* "default" is whatever `predict` and `serve` use without a flag. */
-	rc = cli_load_params(cmd, NULL, strcmp(name, "default") == 0 ? NULL : name, &p);
+	rc = cli_load_answer_params(cmd, NULL, strcmp(name, "default") == 0 ? NULL : name, &p);
 	if (rc == CLI_OK && wc_params_save_file(out, &p, &err) != WC_OK)
 		rc = cli_fail(cmd, "%s", err.msg);
 	wc_params_clear(&p);

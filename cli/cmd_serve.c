@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
+#include "models/profile_measured.h"
 #include "server/server.h"
 
 #include <errno.h>
@@ -25,7 +26,7 @@
 #include <unistd.h>
 
 static const char serve_usage[] =
-	"usage: wattcast serve [--params FILE]... | [--profile paper] [--listen HOST:PORT]\n"
+	"usage: wattcast serve [--params FILE]... | [--profile NAME] [--listen HOST:PORT]\n"
 	"                      [--threads N] [--max-body BYTES] [--bench-trivial-route]\n\n"
 	"Serves predictions over HTTP (JSON): POST /v1/predict/inference,\n"
 	"POST /v1/predict/batch, POST /v1/predict/flexibility, POST /v1/predict/finetune,\n"
@@ -35,8 +36,8 @@ static const char serve_usage[] =
 	"Listens on 127.0.0.1:8080 unless --listen says otherwise\n"
 	"(a bare PORT means 127.0.0.1:PORT; port 0 picks a free port). The first line\n"
 	"on stdout gives the address.\n\n"
-	"  --params FILE          parameter file; default: the built-in published\n"
-	"                         profile 'paper'. Repeat it to serve several sets side\n"
+	"  --params FILE          parameter file; default: the built-in profile\n"
+	"                         'measured'. Repeat it to serve several sets side\n"
 	"                         by side (profiles, named by each set's name; the\n"
 	"                         first is the default; a request picks one with\n"
 	"                         \"profile\")\n"
@@ -272,10 +273,10 @@ cli_cmd_serve(int argc, char **argv)
 		ptrs[i] = &sets[i];
 		sources[i] = a.n_params ? a.params_paths[i] : source;
 	}
-	snprintf(source, sizeof source, "profile:%s", a.profile ? a.profile : "paper");
+	snprintf(source, sizeof source, "profile:%s", a.profile ? a.profile : WC_DEFAULT_PROFILE);
 	rc = CLI_OK;
 	for (int i = 0; i < n && rc == CLI_OK; i++)
-		rc = cli_load_params(cmd, a.n_params ? a.params_paths[i] : NULL, a.profile, &sets[i]);
+		rc = cli_load_answer_params(cmd, a.n_params ? a.params_paths[i] : NULL, a.profile, &sets[i]);
 	if (rc == CLI_OK)
 		rc = run_server(cmd, &a, n, ptrs, sources);
 	for (int i = 0; i < n; i++)

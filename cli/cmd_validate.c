@@ -17,12 +17,12 @@
 
 static const char validate_usage[] =
 	"usage: wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
-	"       wattcast validate forms --real RUNS.csv [--json] [--terms all|none] [--per-run FILE]\n"
+	"       wattcast validate forms --real RUNS.csv [--json] [--terms all|pooled|as-bf16|none] [--per-run FILE]\n"
 	"                               [--prior FILE | --profile paper]\n"
 	"       wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]\n"
 	"       wattcast validate heldout (--params FILE | --profile paper) RUNS.csv [--json]\n"
 	"                                 [--per-run FILE]\n"
-	"       wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|none]\n"
+	"       wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
 	"                              [--per-run FILE]\n"
 	"                              [--prior FILE | --profile paper]\n"
 	"       wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"
@@ -93,8 +93,9 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		case OPT_REAL: a->real = 1; break;
 		case OPT_TERMS:
 			a->terms = optarg;
-			if (strcmp(optarg, "all") && strcmp(optarg, "none"))
-				return cli_usage_error(cmd, "--terms: expected all or none, got '%s'", optarg);
+			if (cli_terms_mode(optarg) < 0)
+				return cli_usage_error(cmd, "--terms: expected all, pooled, as-bf16 or none, got '%s'",
+				                       optarg);
 			break;
 		case 'h': fputs(validate_usage, stdout); return -1;
 		default: return cli_bad_option(cmd, opt, argv);
@@ -286,7 +287,7 @@ forms_real(const char *cmd, const validate_args *a, const wc_runs_table *t, wc_f
 {
 	wc_forms_real_report r;
 	wc_error err;
-	fo->precision_terms = !(a->terms && strcmp(a->terms, "none") == 0);
+	fo->precision_terms = a->terms ? cli_terms_mode(a->terms) : WC_TERMS_PER_LEVEL;
 	int vrc = wc_validate_forms_real(t, fo, &r, a->per_run ? per_run : NULL, &err);
 	if (vrc == WC_OK && a->per_run)
 		vrc = wc_per_run_write(a->per_run, per_run, &err);
@@ -357,7 +358,7 @@ validate(const char *what, int argc, char **argv)
 			rc = report_precision(&a, &r);
 	} else {
 		wc_heldout_report r;
-		fo.precision_terms = !(a.terms && strcmp(a.terms, "none") == 0);
+		fo.precision_terms = a.terms ? cli_terms_mode(a.terms) : WC_TERMS_PER_LEVEL;
 		int vrc = heldout ? wc_validate_heldout(&frozen, t, &r, a.per_run ? &per_run : NULL, &err)
 		                  : wc_validate_lomo(t, &fo, &r, a.per_run ? &per_run : NULL, &err);
 		if (vrc == WC_OK && a.per_run)

@@ -81,6 +81,12 @@ void wc_power_trace_free(wc_power_trace *pt);
  *  for '/' and 'T' for ' ') as UTC seconds since the epoch. */
 int wc_nvsmi_parse_time(const char *s, size_t len, double *out);
 
+/** The product name nvidia-smi printed in the `name` column of the CSV at
+ *  `path` (`--query-gpu=timestamp,name,...`), from its first data line,
+ *  trimmed, into `buf`. WC_ENOTFOUND when the file has no such column or
+ *  no data line; reads only the first two lines. */
+int wc_nvsmi_product_name(const char *path, char *buf, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

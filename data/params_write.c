@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "data/fileio.h"
+#include "models/profile_measured.h"
 #include "params_internal.h"
 
 static json_t *
@@ -199,11 +200,15 @@ wc_params_profile(const char *name, wc_params *out, wc_error *err)
 		wc_params_default(out);
 		return WC_OK;
 	}
+	if (name && strcmp(name, "measured") == 0) {
+		wc_params_measured(out);
+		return WC_OK;
+	}
 	if (name && strcmp(name, "paper-prefill") == 0) {
 		wc_params_default_prefill(out);
 		return WC_OK;
 	}
 	wc_params_clear(out);
-	return wc_error_set(err, WC_ENOTFOUND, "profile: unknown profile '%s' (available: paper, paper-prefill)",
+	return wc_error_set(err, WC_ENOTFOUND, "profile: unknown profile '%s' (available: measured, paper, paper-prefill)",
 	                    name ? name : "");
 }

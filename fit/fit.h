@@ -43,6 +43,15 @@ extern "C" {
  * (or of WC_FIT_S_MAX_UNKNOWN_W) is not physical: left out, named. */
 #define WC_FIT_ROW_POWER_FACTOR 1.5
 
+/* How runs with quantized weights or an fp8 KV cache enter a fit without
+ * term specs (docs/validation.md, "Candidate terms"). */
+enum {
+	WC_TERMS_NONE = 0,      /* left out of the fit */
+	WC_TERMS_PER_LEVEL = 1, /* a weights shift per precision and level */
+	WC_TERMS_POOLED = 2,    /* one weights shift per precision for every level */
+	WC_TERMS_AS_BF16 = 3    /* in the fit with no term, as if bf16 */
+};
+
 /** What to fit. Start from WC_FIT_OPTIONS_INIT. */
 typedef struct {
 	wc_form form;
@@ -60,7 +69,9 @@ typedef struct {
 	 *  KV cache as a factor on S for all levels (`precision_terms` = 0:
 	 *  none, and such runs are left out). With `term_specs` given (e.g.
 	 *  from the paired-run analysis), kept specs are fitted with their
-	 *  placement, and runs whose setting has no kept spec are left out. */
+	 *  placement, and runs whose setting has no kept spec are left out.
+	 *  Without specs, `precision_terms` is a WC_TERMS_* mode (the
+	 *  candidates `validate forms --real` scores side by side). */
 	int precision_terms;
 	int n_term_specs;
 	const wc_precision_term *term_specs;

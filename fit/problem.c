@@ -115,10 +115,12 @@ row_term(fit_problem *pb, const wc_fit_options *opt, wc_setting s, wc_precision 
 {
 	if (prec == WC_PREC_BF16)
 		return -1;
-	const char *term_level = s == WC_SETTING_KV ? "" : level;
+	const char *term_level = s == WC_SETTING_KV || opt->precision_terms == WC_TERMS_POOLED ? "" : level;
 	if (!opt->term_specs) {
-		if (!opt->precision_terms)
+		if (opt->precision_terms == WC_TERMS_NONE)
 			return -2;
+		if (opt->precision_terms == WC_TERMS_AS_BF16)
+			return -1;
 		return add_term(pb, s, prec, term_level,
 		                s == WC_SETTING_KV ? WC_PLACE_ON_S : WC_PLACE_INSIDE_Z, 1, NAN, 0);
 	}

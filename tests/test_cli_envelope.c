@@ -59,7 +59,7 @@ test_forecast_files(const char *dir)
 	char *csv = path_join(dir, "band.csv"), *svg = path_join(dir, "band.svg");
 	const char *argv[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Qwen3-8B", "--poisson", "3",
 		               "--output-tokens", "lognormal:200:150", "--horizon", "30", "--replicas", "4",
-		               "--bin", "2", "--csv", csv, "--svg", svg, "--fleet", "3", NULL };
+		               "--bin", "2", "--csv", csv, "--svg", svg, "--fleet", "3", "--profile", "paper", NULL };
 	run_result r;
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 0);

@@ -12,7 +12,7 @@ predicted(const char *platform, const char *active)
 {
 	const char *argv[] = { "wattcast", "predict", "inference", "--platform", platform,
 	                       "--active-params", active, "--tp", "1", "--concurrency", "32",
-	                       "--json", NULL };
+	                       "--json", "--profile", "paper", NULL };
 	run_result r;
 	double v = NAN;
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
@@ -72,7 +72,7 @@ main(void)
 	            "--tp: must be between 1");
 	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "1.5"),
 	            "--tp: expected a whole number");
-	usage_error(ARGS("--platform", "TPUv9", "--active-params", "8", "--concurrency", "1"),
+	usage_error(ARGS("--platform", "TPUv9", "--active-params", "8", "--concurrency", "1", "--profile", "paper"),
 	            "--platform: unknown platform 'TPUv9' (known: A100, H100, H200, H100-locked; from datasheets: A10G, L4, L40S");
 	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--weights", "fp4"),
 	            "--weights: expected bf16, fp8 or int4");
@@ -84,7 +84,7 @@ main(void)
 
 	run_result r;
 	/* A catalog model name stands for its active parameters. */
-	CHECK(run_wattcast(ARGS("--platform", "H200", "--model", "Qwen/Qwen3-8B", "--concurrency", "32"), NULL, &r) == 0);
+	CHECK(run_wattcast(ARGS("--platform", "H200", "--model", "Qwen/Qwen3-8B", "--concurrency", "32", "--profile", "paper"), NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "613.");
 	run_result_free(&r);

@@ -123,7 +123,8 @@ test_deterministic_and_same_as_cli(void)
 	/* The CLI prints the same numbers (one thread there, two here). */
 	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--bursty", "3",
 		               "--burstiness", "0.5", "--input-tokens", "lognormal:330:300", "--output-tokens", "200",
-		               "--horizon", "60", "--replicas", "6", "--seed", "9", "--bin", "5", "--json", NULL };
+		               "--horizon", "60", "--replicas", "6", "--seed", "9", "--bin", "5", "--json", "--profile", "paper",
+		               NULL };
 	run_result rr;
 	CHECK_INT(run_wattcast(argv, NULL, &rr), 0);
 	CHECK_INT(rr.status, 0);

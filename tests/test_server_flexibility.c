@@ -86,7 +86,7 @@ sweep(void)
 	run_result r;
 	const char *argv[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B",
 		               "--concurrency", "32", "--input-tokens", "512", "--output-tokens", "256", "--steps", "6",
-		               "--json", NULL };
+		               "--json", "--profile", "paper", NULL };
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	json_t *cli = json_loads(r.out ? r.out : "", 0, NULL);

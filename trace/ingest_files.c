@@ -54,7 +54,15 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	snprintf(path, sizeof path, "%s/wattcast-run.json", rc->dir);
 	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
 		return r;
+	/* A platform no manifest states comes from nvidia-smi's product name
+	 * when the catalog knows it, before the --platform fallback; any name
+	 * the catalog knows is written as its catalog entry (models/catalog.h). */
+	if (!rc->m.platform[0] && wc_nvsmi_product_name(rc->power_path, path, sizeof path) == WC_OK &&
+	    wc_platform_lookup(path))
+		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", wc_platform_lookup(path)->name);
 	wc_run_manifest_fill(&rc->m, &opt->defaults);
+	if (rc->m.platform[0] && wc_platform_lookup(rc->m.platform))
+		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", wc_platform_lookup(rc->m.platform)->name);
 	if (!rc->m.run_id[0])
 		base_name(rc->dir, rc->m.run_id, sizeof rc->m.run_id);
 	if (!rc->m.platform[0])

@@ -1,0 +1,102 @@
+/*
+ * Ingest takes the platform from nvidia-smi's product name (the `name`
+ * column of `--query-gpu=timestamp,name,...`) when no manifest states one,
+ * through the catalog's nvidia-smi spellings (models/catalog.h): "NVIDIA
+ * H100 80GB HBM3" is the catalog's H100 and "NVIDIA H100 NVL" its
+ * H100-NVL, ahead of the --platform fallback; a manifest's name the
+ * catalog knows is written as the catalog entry; a product the catalog
+ * does not know leaves the platform unknown, and ingest says so.
+ */
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A 60-s power-only run of one GPU named `product`, in nvidia-smi's CSV
+ * format (spaces after commas, units in the header). */
+static char *
+make_run(const char *dir, const char *id, const char *product, const char *manifest_platform)
+{
+	char *run = path_join(dir, id), *power = path_join(run, "power.csv"), *man = path_join(run, "wattcast-run.json");
+	char cmd[1200], *text = malloc(1 << 16), head[512];
+	size_t n = 0;
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s'", run);
+	CHECK_INT(system(cmd), 0);
+	n += (size_t)snprintf(text + n, (1 << 16) - n, "timestamp, name, index, uuid, power.draw [W]\n");
+	for (int i = 0; i < 240; i++)
+		n += (size_t)snprintf(text + n, (1 << 16) - n,
+		                      "2026/07/18 17:%02d:%02d.%03d, %s, 0, GPU-171e341c-4c74-fca8-094f-1cbff4dbdd21, %.2f\n",
+		                      57 + i / 240, (i / 4) % 60, (i % 4) * 250, product, 300.0 + (i % 7));
+	CHECK_INT(write_text(power, text), 0);
+	snprintf(head, sizeof head,
+	         "{\"schema\": \"wattcast.run/2\", \"run_id\": \"%s\", %s%s%s\"model\": \"Qwen/Qwen3-8B\", "
+	         "\"utc_offset_s\": 0}\n",
+	         id, manifest_platform ? "\"platform\": \"" : "", manifest_platform ? manifest_platform : "",
+	         manifest_platform ? "\", " : "");
+	CHECK_INT(write_text(man, head), 0);
+	free(text);
+	free(power);
+	free(man);
+	return run;
+}
+
+/* Ingest `run` (with `extra` flags) and return the platform column of its
+ * row, or "" when ingest failed (its stderr into err_out). */
+static void
+ingest_platform(const char *dir, const char *run, const char *extra, char *platform, size_t cap,
+                char *err_out, size_t err_cap)
+{
+	char *out = path_join(dir, "runs.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--power-only", "--quiet", extra, NULL };
+	run_result r;
+	platform[0] = '\0';
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	snprintf(err_out, err_cap, "%s", r.err ? r.err : "");
+	if (r.status == 0) {
+		FILE *f = fopen(out, "r");
+		char line[4096];
+		int col = -1;
+		while (f && fgets(line, sizeof line, f)) {
+			if (line[0] == '#')
+				continue;
+			char *save = NULL, *tok = strtok_r(line, ",\n", &save);
+			for (int k = 0; tok; k++, tok = strtok_r(NULL, ",\n", &save)) {
+				if (col < 0 && strcmp(tok, "platform") == 0)
+					col = k;
+				else if (col >= 0 && k == col && strcmp(tok, "platform") != 0)
+					snprintf(platform, cap, "%s", tok);
+			}
+		}
+		if (f)
+			fclose(f);
+	}
+	run_result_free(&r);
+	free(out);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("ingest_product_name");
+	char platform[64], err[4096];
+	char *sxm = make_run(dir, "sxm", "NVIDIA H100 80GB HBM3", NULL);
+	ingest_platform(dir, sxm, "--platform=A100", platform, sizeof platform, err, sizeof err);
+	CHECK(strcmp(platform, "H100") == 0);
+	char *nvl = make_run(dir, "nvl", "NVIDIA H100 NVL", NULL);
+	ingest_platform(dir, nvl, NULL, platform, sizeof platform, err, sizeof err);
+	CHECK(strcmp(platform, "H100-NVL") == 0);
+	char *named = make_run(dir, "named", "NVIDIA H100 NVL", "h100 nvl");
+	ingest_platform(dir, named, NULL, platform, sizeof platform, err, sizeof err);
+	CHECK(strcmp(platform, "H100-NVL") == 0);
+	char *unknown = make_run(dir, "unknown", "NVIDIA Hypothetical X1", NULL);
+	ingest_platform(dir, unknown, NULL, platform, sizeof platform, err, sizeof err);
+	CHECK(platform[0] == '\0');
+	CHECK_CONTAINS(err, "platform unknown");
+	free(sxm);
+	free(nvl);
+	free(named);
+	free(unknown);
+	free(dir);
+	return check_report("test_ingest_product_name");
+}

@@ -1,0 +1,160 @@
+/*
+ * The built-in "measured" profile equals a refit: validation/refit-measured.sh
+ * (the built wattcast on ../shared's real runs, seed 42, 200 draws) is run
+ * and every embedded constant of models/profile_measured.c -- each level's
+ * P0, S and theta, the shared slopes, the capacity section and the held-out
+ * error -- is compared with the file it writes: point values within 1e-4,
+ * interval ends within 3 % of the interval's scale (the tolerance
+ * test_capacity_paper states for the published periods), sources equal.
+ * Also: the default of `predict` names the profile and its level source,
+ * and the profile's choice of terms (every run in, no precision term:
+ * docs/validation.md "Candidate terms") scores as documented leaving each
+ * ML.ENERGY model out: median |error| H100 7.55 % (goal 9 %), B200 12.91 %.
+ */
+#include "data/data.h"
+#include "models/profile_measured.h"
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+same_param(const char *name, const wc_param *got, const wc_param *want)
+{
+	double scale = fmax(fabs(want->value), 1e-3);
+	CHECK_NEAR(got->value, want->value, 1e-4 * scale);
+	CHECK_INT((int)got->source, (int)want->source);
+	CHECK_INT(isfinite(got->lo), isfinite(want->lo));
+	if (isfinite(want->lo) && isfinite(got->lo)) {
+		double width = fmax(want->hi - want->lo, 1e-3 * scale);
+		CHECK_NEAR(got->lo, want->lo, 0.03 * width);
+		CHECK_NEAR(got->hi, want->hi, 0.03 * width);
+	}
+	if (fabs(got->value - want->value) > 1e-4 * scale)
+		fprintf(stderr, "  %s: refit %.17g, embedded %.17g\n", name, got->value, want->value);
+}
+
+static void
+same_law(const wc_params *got, const wc_params *want)
+{
+	CHECK_INT(got->n_levels, want->n_levels);
+	CHECK_INT((int)got->form, (int)want->form);
+	for (int i = 0; i < want->n_levels; i++) {
+		const wc_level *w = &want->levels[i], *g = wc_params_level(got, w->name);
+		CHECK(g != NULL);
+		if (!g)
+			continue;
+		same_param("P0", &g->p0, &w->p0);
+		same_param("S", &g->s, &w->s);
+		same_param("theta", &g->theta, &w->theta);
+		CHECK_INT(g->range.runs, w->range.runs);
+	}
+	same_param("delta", &got->delta, &want->delta);
+	same_param("gamma1", &got->gamma1, &want->gamma1);
+	same_param("gamma2", &got->gamma2, &want->gamma2);
+	CHECK_INT(got->n_terms, want->n_terms);
+	CHECK_INT(got->runs, want->runs);
+}
+
+static void
+same_capacity(const wc_capacity_params *got, const wc_capacity_params *want)
+{
+	CHECK_INT(got->n_levels, want->n_levels);
+	for (int i = 0; i < want->n_levels && i < got->n_levels; i++) {
+		CHECK(strcmp(got->levels[i].name, want->levels[i].name) == 0);
+		same_param("eta", &got->levels[i].p[WC_CAP_ETA], &want->levels[i].p[WC_CAP_ETA]);
+		same_param("t0", &got->levels[i].p[WC_CAP_T0], &want->levels[i].p[WC_CAP_T0]);
+	}
+	for (int k = WC_CAP_T1; k < WC_CAP_KINDS; k++)
+		same_param("capacity shared", &got->shared_p[k], &want->shared_p[k]);
+	CHECK_INT(got->n_workloads, want->n_workloads);
+	for (int i = 0; i < want->n_workloads && i < got->n_workloads; i++)
+		same_param(want->workloads[i].set, &got->workloads[i].input_tokens, &want->workloads[i].input_tokens);
+	CHECK_INT(got->rows, want->rows);
+}
+
+/* The default answer names the profile and the level's source. */
+static void
+default_answer(void)
+{
+	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
+	                       "--tp", "1", "--concurrency", "32", "--json", NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "\"profile\": \"measured\"");
+	CHECK_CONTAINS(r.out, "\"level_source\": \"bound\"");
+	run_result_free(&r);
+}
+
+static double
+lomo_median(const json_t *o, const char *platform)
+{
+	return json_number_value(json_object_get(json_object_get(json_object_get(o, "sets"), platform),
+	                                         "median_abs_err_pct"));
+}
+
+static void
+heldout_choice(const char *dir, const char *shared)
+{
+	char *src = path_join(shared, "data/real/mlenergy/configurations_text.csv"), *ml = path_join(dir, "ml.csv");
+	const char *imp[] = { "wattcast", "import", "mlenergy", src, "-o", ml, NULL };
+	const char *lomo[] = { "wattcast", "validate", "lomo", ml, "--terms", "as-bf16", "--json", NULL };
+	run_result r;
+	CHECK(run_wattcast(imp, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	CHECK(run_wattcast(lomo, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK(o != NULL);
+	CHECK_INT((int)json_integer_value(json_object_get(json_object_get(o, "overall"), "n")), 325);
+	CHECK_NEAR(lomo_median(o, "H100"), 7.55, 0.01);
+	CHECK_NEAR(lomo_median(o, "B200"), 12.91, 0.01);
+	CHECK(lomo_median(o, "H100") <= 9.0);
+	json_decref(o);
+	run_result_free(&r);
+	free(src);
+	free(ml);
+}
+
+int
+main(void)
+{
+	const char *shared = test_shared_dir();
+	if (!shared)
+		return TEST_SKIP;
+	char *dir = test_tmpdir("real_measured_profile"), *out = path_join(dir, "measured.json");
+	char *bin = strdup(test_env("WATTCAST_BIN", "build/wattcast"));
+	char *slash = strrchr(bin, '/'), cmd[4096];
+	if (slash)
+		*slash = '\0';
+	snprintf(cmd, sizeof cmd, "sh '%s/validation/refit-measured.sh' '%s' '%s' '%s' >/dev/null",
+	         test_env("WC_SOURCE_DIR", "."), slash ? bin : ".", shared, out);
+	CHECK_INT(system(cmd), 0);
+	wc_params got = WC_PARAMS_INIT, want = WC_PARAMS_INIT;
+	wc_error err;
+	wc_params_measured(&want);
+	CHECK(strcmp(want.name, "measured") == 0);
+	if (wc_params_load_file(out, &got, &err) == WC_OK) {
+		same_law(&got, &want);
+		same_capacity(&got.capacity, &want.capacity);
+		CHECK_INT(got.pred_error.n_strata, 1);
+		CHECK_INT(got.pred_error.strata[0].n, want.pred_error.strata[0].n);
+		CHECK_NEAR(got.pred_error.strata[0].q_hi, want.pred_error.strata[0].q_hi, 1e-4);
+	} else {
+		fprintf(stderr, "%s\n", err.msg);
+		CHECK(0);
+	}
+	default_answer();
+	heldout_choice(dir, shared);
+	wc_params_clear(&got);
+	wc_params_clear(&want);
+	free(bin);
+	free(out);
+	free(dir);
+	return check_report("test_real_measured_profile");
+}

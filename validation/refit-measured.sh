@@ -1,0 +1,39 @@
+#!/bin/sh
+# Regenerates the built-in `measured` profile (models/profile_measured.c;
+# docs/fitting.md, "The measured profile") with the built wattcast, on every
+# real measurement the repository can use, deterministically (seed 42):
+#   1. the inference law on the ML.ENERGY v3 subset, every run in (quantized
+#      ones without a precision term: the held-out scores chose that,
+#      docs/validation.md "Candidate terms"); P0 of H100 from the paper's
+#      Table 13 (the prior), of B200 estimated from its board limit;
+#   2. A100 and H200 levels from the paper's published law as observations:
+#      its runs at the published design (data/default/paper-design-seed42.csv,
+#      simulated from Table 13), calibrated at platform scope with the shared
+#      slopes of step 1 held;
+#   3. the capacity section on the PowerTrace-Sim runs (their TTFT/ITL), the
+#      ML.ENERGY table and the published periods;
+#   4. the held-out error of mean power, leaving each ML.ENERGY model out.
+# Usage: sh validation/refit-measured.sh [BUILD_DIR] [SHARED_DIR] [OUT.json]
+# then `jq -r -f validation/measured-to-c.jq OUT.json` prints the constants
+# of models/profile_measured.c. Takes about 40 s on 2 cores.
+set -eu
+build=${1:-build}
+shared=${2:-../shared}
+out=${3:-measured.json}
+here=$(cd "$(dirname "$0")/.." && pwd)
+w="$build/wattcast"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+design="$here/data/default/paper-design-seed42.csv"
+common="--seed 42 --threads 2"
+"$w" import mlenergy "$shared/data/real/mlenergy/configurations_text.csv" -o "$tmp/ml.csv" >/dev/null
+"$w" fit inference "$tmp/ml.csv" -o "$tmp/s1.json" --profile paper --terms as-bf16 --bootstrap 200 \
+	$common --name measured
+"$w" calibrate --params "$tmp/s1.json" "$design" -o "$tmp/s2.json" --scope platform --platform A100 $common
+"$w" calibrate --params "$tmp/s2.json" "$design" -o "$tmp/s3.json" --scope platform --platform H200 $common
+"$w" ingest "$shared/data/real/powertrace-sim" -o "$tmp/pts.csv" --platform A100 --tp 1 \
+	--model Qwen/Qwen3-8B --utc-offset -25200 --quiet >/dev/null 2>&1
+"$w" fit capacity "$tmp/pts.csv" "$tmp/ml.csv" "$here/data/default/published-periods.csv" \
+	-o "$tmp/s4.json" --params "$tmp/s3.json" --bootstrap 200 $common \
+	--calibrated-on "PowerTrace-Sim runs, ML.ENERGY v3 subset, published periods"
+"$w" fit intervals "$tmp/ml.csv" --params "$tmp/s4.json" --folds model --terms as-bf16 -o "$out"
