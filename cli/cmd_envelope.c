@@ -33,7 +33,7 @@ static const char usage[] =
 	"(seed, r); the same numbers for any --threads): arrivals, admission up to\n"
 	"--max-running (default 256), prefill and decode steps from the parameter set's\n"
 	"capacity model when it has the platform and the model's architecture is known,\n"
-	"else from the stand-in (memory/compute roofline with assumed efficiencies; a\n"
+	"else from the stand-in (the capacity model at assumed efficiencies; a\n"
 	"warning says why); --service capacity|standin forces one. Per-GPU power\n"
 	"from the frozen law plus a prefill increment, through the response of the\n"
 	"parameter set (assumed when it has none; --tau/--hold/--prefill-ratio override).\n"

@@ -15,6 +15,13 @@
 
 #include "predict/envelope.h"
 
+/* ----------------------------------------------------- service times */
+
+/** Point `out` at the capacity model's decode step and prefill of `store`
+ *  (predict/envelope_capacity.c), named `source`: the fitted level and the
+ *  stand-in share them. */
+void wc__capacity_service_times(wc_capacity_service_store *store, const char *source, wc_service_times *out);
+
 /* ------------------------------------------------------------ random */
 
 /** A gsl_rng drawing from a PCG32 stream the caller owns. */
