@@ -49,6 +49,7 @@ wc_envelope_options_init(wc_envelope_options *o)
 	o->max_running = 256;
 	o->tau_s = WC_RESPONSE_ASSUMED_TAU_S;
 	o->hold_s = WC_RESPONSE_ASSUMED_HOLD_S;
+	o->decay_s = WC_RESPONSE_ASSUMED_DECAY_S;
 	o->fleet_size = 1;
 	o->fleet_mode = WC_FLEET_INDEPENDENT;
 }
@@ -92,6 +93,9 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 	if (!isfinite(o->hold_s) || o->hold_s < 0 || o->hold_s > WC_RESPONSE_MAX_HOLD_S)
 		return wc_error_set(err, WC_EINVAL, "hold_s: must be between 0 and %g s, got %g",
 		                    WC_RESPONSE_MAX_HOLD_S, o->hold_s);
+	if (!isfinite(o->decay_s) || o->decay_s < 0 || o->decay_s > WC_RESPONSE_MAX_DECAY_S)
+		return wc_error_set(err, WC_EINVAL, "decay_s: must be between 0 and %g s, got %g",
+		                    WC_RESPONSE_MAX_DECAY_S, o->decay_s);
 	if (o->fleet_size < 1 || o->fleet_size > WC_ENVELOPE_MAX_FLEET)
 		return wc_error_set(err, WC_EINVAL, "fleet_size: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_FLEET, o->fleet_size);

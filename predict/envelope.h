@@ -258,6 +258,7 @@ typedef struct {
 	double sample_s;      /* meter cadence for the trace metrics (multiple of the grid) */
 	int max_running;      /* the engine's concurrency limit (max_num_seqs) */
 	double tau_s, hold_s; /* the response (prefill increment is in the power map) */
+	double decay_s;       /* decay after the hold (0: none) */
 	int fleet_size;       /* servers summed into the aggregate; 1 = one server */
 	wc_fleet_mode fleet_mode;
 } wc_envelope_options;

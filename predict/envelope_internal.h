@@ -111,7 +111,7 @@ typedef struct {
 } wc__server;
 
 int wc__server_init(wc__server *s, const wc_service_times *st, const double *dynamic_w,
-                    int max_running, const wc_power_map *pm, double hold_s);
+                    int max_running, const wc_power_map *pm, double hold_s, double decay_s);
 void wc__server_clear(wc__server *s);
 /** Send the server's power to `g` as well (at most two grids). */
 void wc__server_add_grid(wc__server *s, const wc_response_grid *g);
