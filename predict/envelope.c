@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "predict/predict.h"
 
 static const char *const fleet_names[WC_FLEET_MODE_COUNT] = {
 	"independent", "round_robin", "least_loaded",
@@ -146,6 +147,9 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 	out->tp = c->tp;
 	out->prefill_w = r.prefill_ratio.value *
 	                 wc_law_point_dynamic(&store->law, WC_RESPONSE_PREFILL_REF_RUNNING);
+	const wc_pe_stratum *pe = wc_predict_pe_stratum(p, b.level);
+	if ((out->has_pe = pe != NULL))
+		out->pe = *pe;
 	double limit = wc_level_power_limit_w(b.level);
 	out->max_w = isfinite(limit) ? limit : INFINITY;
 	if (wc_form_has_prefill(p->form) && isfinite(b.headroom)) {

@@ -217,6 +217,10 @@ typedef struct {
 	                    * the power never exceeds it */
 	int tp;            /* GPUs per server */
 	char source[48];
+	/* The law's held-out error for this level (the parameter set's
+	 * prediction_error stratum, docs/intervals.md); has_pe 0: none. */
+	int has_pe;
+	wc_pe_stratum pe;
 } wc_power_map;
 
 /** Storage of the law-based map (the frozen law bound to a configuration). */
@@ -295,8 +299,18 @@ typedef struct {
 	double *mean_running; /* mean over replicas of the bin's mean n */
 } wc_envelope_band;
 
+/** The predictive 95 % interval of an envelope's mean and p95 power
+ *  (docs/intervals.md, docs/envelopes.md "Outputs"): the law's held-out
+ *  error of mean power (the power map's stratum) around the simulated
+ *  value. It is not the Monte-Carlo spread over replicas (the lo / hi of
+ *  wc_envelope_stat). NaN pairs: no interval (no prediction_error). */
+typedef struct {
+	double mean_lo, mean_hi, p95_lo, p95_hi;
+} wc_envelope_interval;
+
 typedef struct {
 	wc_envelope_summary server;  /* one server (server 0 of a fleet) */
+	wc_envelope_interval server_interval, fleet_interval;
 	wc_envelope_band server_band;
 	int fleet_size;
 	wc_fleet_mode fleet_mode;
