@@ -56,7 +56,7 @@ main(int argc, char **argv)
 	int R = argc > 2 ? atoi(argv[2]) : 100, T = argc > 3 ? atoi(argv[3]) : 2, K = argc > 4 ? atoi(argv[4]) : 1000;
 	wc_params p = WC_PARAMS_INIT;
 	wc_config c = WC_CONFIG_INIT;
-	wc_roofline_standin rs;
+	wc_capacity_service_store rs;
 	wc_service_times st;
 	wc_power_map_law store;
 	wc_power_map pm;

@@ -11,5 +11,6 @@ trap 'rm -f "$out"' EXIT
 "$build/bench/bench_envelope" "${2:-3600}" "${3:-100}" "${4:-2}" "${5:-1000}" "${6:-600}" > "$out"
 cat "$out"
 awk '/^ENVELOPE_SECONDS_1/ { s1 = $2 } /^ENVELOPE_SECONDS_T/ { st = $2 }
-     END { if (st > 0) printf "speed-up on the threads: %.2fx; goal <= 0.5 s: %s\n", s1 / st, st <= 0.5 ? "met" : "missed" }' "$out"
+     END { if (st > 0) printf "speed-up on the threads: %.2fx; goal <= 0.5 s on the threads: %s; goal <= 0.8 s on one (the peer): %s\n",
+                              s1 / st, st <= 0.5 ? "met" : "missed", s1 <= 0.8 ? "met" : "missed" }' "$out"
 echo "load average while it ran: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -42,6 +42,10 @@ int cli_parse_rate_profile(const char *cmd, const char *spec, cli_envelope_input
 /** The summary table of `wattcast envelope` (values with the replicas'
  *  Monte-Carlo spread, and the measured run's beside them when given). */
 void cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, const wc_trace_metrics *meas);
+/** The predictive 95 % interval of the mean and p95 (the law's held-out
+ *  error, docs/intervals.md), apart from the Monte-Carlo spread; or why
+ *  there is none. */
+void cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_map *pm);
 int cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *r);
 int cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *r,
                        const cli_envelope_inputs *in, const char *title);

@@ -21,7 +21,7 @@ static const char usage[] =
 	"                         [--rate-profile UNTIL:RATE,...] [--input-tokens SPEC]\n"
 	"                         [--output-tokens SPEC] [--think S] [--max-running N]\n"
 	"                         [--horizon S] [--warmup S] [--replicas R] [--seed S] [--threads T]\n"
-	"                         [--bin S] [--sample S] [--tau S] [--hold S] [--prefill-ratio X]\n"
+	"                         [--bin S] [--sample S] [--tau S] [--hold S] [--decay S] [--prefill-ratio X]\n"
 	"                         [--fleet K] [--fleet-mode independent|round_robin|least_loaded]\n"
 	"                         [--budget W [--budget-stat p95|max] [--max-fleet K] [--budget-bin S]]\n"
 	"                         [--weights bf16|fp8|int4] [--kv bf16|fp8] [--sm-clock MHZ]\n"
@@ -33,10 +33,11 @@ static const char usage[] =
 	"(seed, r); the same numbers for any --threads): arrivals, admission up to\n"
 	"--max-running (default 256), prefill and decode steps from the parameter set's\n"
 	"capacity model when it has the platform and the model's architecture is known,\n"
-	"else from the stand-in (memory/compute roofline with assumed efficiencies; a\n"
+	"else from the stand-in (the capacity model at assumed efficiencies; a\n"
 	"warning says why); --service capacity|standin forces one. Per-GPU power\n"
 	"from the frozen law plus a prefill increment, through the response of the\n"
-	"parameter set (assumed when it has none; --tau/--hold/--prefill-ratio override).\n"
+	"parameter set (assumed when it has none; --tau/--hold/--decay/--prefill-ratio\n"
+	"override).\n"
 	"Prints the trace metrics (mean, p5, p50, p95, max, ramp rate on 1-s means,\n"
 	"spectral entropy, energy, energy per output token) as the mean over replicas\n"
 	"with their 5th-95th percentile (the simulation's Monte-Carlo spread, not an\n"
@@ -56,7 +57,7 @@ enum {
 	OPT_PLATFORM = 1000, OPT_MODEL, OPT_ACTIVE, OPT_TP, OPT_WEIGHTS, OPT_KV, OPT_CLOCK, OPT_IDLE,
 	OPT_PARAMS, OPT_PROFILE, OPT_SERVICE, OPT_CLOSED, OPT_POISSON, OPT_BURSTY, OPT_BURSTINESS, OPT_REPLAY,
 	OPT_SERIES, OPT_RATE_PROFILE, OPT_INPUT, OPT_OUTPUT, OPT_THINK, OPT_MAXRUN, OPT_HORIZON,
-	OPT_WARMUP, OPT_REPLICAS, OPT_SEED, OPT_THREADS, OPT_BIN, OPT_SAMPLE, OPT_TAU, OPT_HOLD,
+	OPT_WARMUP, OPT_REPLICAS, OPT_SEED, OPT_THREADS, OPT_BIN, OPT_SAMPLE, OPT_TAU, OPT_HOLD, OPT_DECAY,
 	OPT_RATIO, OPT_FLEET, OPT_FLEET_MODE, OPT_BUDGET, OPT_BUDGET_STAT, OPT_MAX_FLEET,
 	OPT_BUDGET_BIN, OPT_JSON, OPT_CSV, OPT_SVG, OPT_MEASURED, OPT_UTC
 };
@@ -69,7 +70,7 @@ typedef struct {
 	int kinds;                      /* workload flags given */
 	const char *replay, *series, *input_spec, *output_spec, *rate_profile;
 	wc_envelope_options o;
-	double tau, hold, ratio;        /* NaN: from the parameter set */
+	double tau, hold, decay, ratio; /* NaN: from the parameter set */
 	int budget;
 	wc_budget_options bo;
 	int json;
@@ -173,6 +174,7 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 	case OPT_SAMPLE: rc = cli_parse_double(cmd, "--sample", optarg, 0, 0, &o->sample_s); break;
 	case OPT_TAU: rc = cli_parse_double(cmd, "--tau", optarg, 0, 1, &a->tau); break;
 	case OPT_HOLD: rc = cli_parse_double(cmd, "--hold", optarg, 0, 1, &a->hold); break;
+	case OPT_DECAY: rc = cli_parse_double(cmd, "--decay", optarg, 0, 1, &a->decay); break;
 	case OPT_RATIO: rc = cli_parse_double(cmd, "--prefill-ratio", optarg, 0, 1, &a->ratio); break;
 	case OPT_FLEET: rc = cli_parse_int(cmd, "--fleet", optarg, 1, WC_ENVELOPE_MAX_FLEET, &v); o->fleet_size = (int)v; break;
 	case OPT_FLEET_MODE:
@@ -210,7 +212,7 @@ static const struct option env_opts[] = {
 	{ "think", 1, NULL, OPT_THINK }, { "max-running", 1, NULL, OPT_MAXRUN }, { "horizon", 1, NULL, OPT_HORIZON },
 	{ "warmup", 1, NULL, OPT_WARMUP }, { "replicas", 1, NULL, OPT_REPLICAS }, { "seed", 1, NULL, OPT_SEED },
 	{ "threads", 1, NULL, OPT_THREADS }, { "bin", 1, NULL, OPT_BIN }, { "sample", 1, NULL, OPT_SAMPLE },
-	{ "tau", 1, NULL, OPT_TAU }, { "hold", 1, NULL, OPT_HOLD }, { "prefill-ratio", 1, NULL, OPT_RATIO },
+	{ "tau", 1, NULL, OPT_TAU }, { "hold", 1, NULL, OPT_HOLD }, { "decay", 1, NULL, OPT_DECAY }, { "prefill-ratio", 1, NULL, OPT_RATIO },
 	{ "fleet", 1, NULL, OPT_FLEET }, { "fleet-mode", 1, NULL, OPT_FLEET_MODE }, { "budget", 1, NULL, OPT_BUDGET },
 	{ "budget-stat", 1, NULL, OPT_BUDGET_STAT }, { "max-fleet", 1, NULL, OPT_MAX_FLEET },
 	{ "budget-bin", 1, NULL, OPT_BUDGET_BIN }, { "json", 0, NULL, OPT_JSON }, { "csv", 1, NULL, OPT_CSV },
@@ -278,13 +280,13 @@ usage_from_field(const char *cmd, const env_args *a, const char *msg)
 		{ "horizon_s", "--horizon" }, { "warmup_s", "--warmup" }, { "replicas", "--replicas" },
 		{ "threads", "--threads" }, { "bin_s", "--bin" }, { "sample_s", "--sample" },
 		{ "max_running", "--max-running" }, { "tau_s", "--tau" }, { "hold_s", "--hold" },
-		{ "fleet_size", "--fleet" }, { "concurrency", "--closed" }, { "think_s", "--think" },
+		{ "decay_s", "--decay" }, { "fleet_size", "--fleet" }, { "concurrency", "--closed" }, { "think_s", "--think" },
 		{ "burstiness", "--burstiness" }, { "rate_profile", "--rate-profile" },
 		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" },
 		{ "series_running", "--n-series" }, { "series_dt_s", "--n-series" }, { "arrival_s", "--replay" },
 		{ "arrival_input", "--replay" }, { "arrival_output", "--replay" },
 		{ "response/prefill_ratio", "--prefill-ratio" }, { "response/tau_s", "--tau" },
-		{ "response/hold_s", "--hold" },
+		{ "response/hold_s", "--hold" }, { "response/decay_s", "--decay" },
 	};
 	size_t n = strcspn(msg, ":");
 	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
@@ -369,19 +371,22 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	}
 	wc_response_effective(&s->p.response, &s->resp);
 	s->resp_source = s->p.response.present && s->p.response.fitted ? "fitted" : "assumed";
-	if (!isnan(a->tau) || !isnan(a->hold) || !isnan(a->ratio))
+	if (!isnan(a->tau) || !isnan(a->hold) || !isnan(a->decay) || !isnan(a->ratio))
 		s->resp_source = "request";
 	s->resp.tau_s.value = wc_response_tau_for(&s->resp, a->c.platform);
 	if (!isnan(a->tau))
 		s->resp.tau_s.value = a->tau;
 	if (!isnan(a->hold))
 		s->resp.hold_s.value = a->hold;
+	if (!isnan(a->decay))
+		s->resp.decay_s.value = a->decay;
 	if (!isnan(a->ratio))
 		s->resp.prefill_ratio.value = a->ratio;
 	if (wc_response_validate(&s->resp, &err) != WC_OK)
 		return usage_from_field(cmd, a, err.msg);
 	a->o.tau_s = s->resp.tau_s.value;
 	a->o.hold_s = s->resp.hold_s.value;
+	a->o.decay_s = s->resp.decay_s.value;
 	if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	if (a->w.kind == WC_ENVELOPE_SERIES)
@@ -456,8 +461,8 @@ print_header(const env_args *a, const env_setup *s)
 		printf("power: %s (P0 %.1f W/GPU, prefill +%.1f W/GPU)", s->pm.source, s->pm.idle_w, s->pm.prefill_w);
 	if (s->pm.max_w > 0 && isfinite(s->pm.max_w))
 		printf(", no 1-s mean above %.0f W/GPU", s->pm.max_w);
-	printf("; response: tau %.3g s, hold %.3g s, prefill ratio %.3g (%s); params %s\n", a->o.tau_s, a->o.hold_s,
-	       s->resp.prefill_ratio.value, s->resp_source, s->version);
+	printf("; response: tau %.3g s, hold %.3g s, decay %.3g s, prefill ratio %.3g (%s); params %s\n", a->o.tau_s,
+	       a->o.hold_s, a->o.decay_s, s->resp.prefill_ratio.value, s->resp_source, s->version);
 }
 
 static wc_envelope_render
@@ -537,10 +542,12 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 			       "first)%s\n", a->win.run_id, a->w.n_arrivals, a->win.arrival_source, a->o.horizon_s,
 			       a->o.warmup_s, a->win.runs > 1 ? "; the folder's first window" : "");
 		cli_print_envelope_summary("one server", &res.server, a->measured ? &a->win.metrics : NULL);
+		cli_print_envelope_interval(&res.server_interval, &s->pm);
 		if (res.fleet_size > 1) {
 			char title[64];
 			snprintf(title, sizeof title, "fleet of %d (%s)", res.fleet_size, wc_fleet_mode_name(res.fleet_mode));
 			cli_print_envelope_summary(title, &res.fleet, NULL);
+			cli_print_envelope_interval(&res.fleet_interval, &s->pm);
 			printf("  %-28s %12.5g W\n", "peak_w (every replica)", res.fleet_peak_w);
 		}
 		for (int i = 0; i < res.n_warnings; i++)
@@ -570,7 +577,7 @@ cli_cmd_envelope(int argc, char **argv)
 	a.c = (wc_config)WC_CONFIG_INIT;
 	wc_envelope_workload_init(&a.w);
 	wc_envelope_options_init(&a.o);
-	a.tau = a.hold = a.ratio = NAN;
+	a.tau = a.hold = a.decay = a.ratio = NAN;
 	a.bo = (wc_budget_options){ 0, WC_BUDGET_P95, 1000, 1.0 };
 	wc_run_manifest_init(&a.defaults);
 	if ((rc = parse(argc, argv, &a, &help)) != CLI_OK || help)

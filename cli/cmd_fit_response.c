@@ -19,7 +19,8 @@ static const char usage[] =
 	"                             [--utc-offset SECONDS] [--service auto|capacity|standin]\n"
 	"                             [--quiet]\n\n"
 	"Fits how power follows load in time -- the first-order time constant tau_s, the\n"
-	"hold of the busy level over short idle gaps hold_s, and the extra power while a\n"
+	"hold of the busy level over short idle gaps hold_s, its decay after the hold\n"
+	"decay_s, and the extra power while a\n"
 	"prefill runs (prefill_ratio, a share of the law's dynamic power at 32 running) --\n"
 	"on measured runs (folders as `wattcast ingest` reads them): each run's n(t) and\n"
 	"prefill activity (from its request log, else its engine counters) go through\n"
@@ -111,6 +112,7 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const char *out)
 	printf("response fitted on %zu run%s (RMS %.1f W per GPU sample):\n", s->n, s->n == 1 ? "" : "s", r->rms_w);
 	print_value("tau_s", &r->tau_s, "s");
 	print_value("hold_s", &r->hold_s, "s");
+	print_value("decay_s", &r->decay_s, "s");
 	print_value("prefill_ratio", &r->prefill_ratio, "");
 	for (int i = 0; i < r->n_levels; i++) {
 		char name[80];

@@ -359,6 +359,19 @@ cli_parse_rate_profile(const char *cmd, const char *spec, cli_envelope_inputs *i
 }
 
 void
+cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_map *pm)
+{
+	if (!isfinite(iv->mean_lo) && !isfinite(iv->p95_lo)) {
+		printf("  95 %% predictive interval: none (the parameter set has no prediction_error for this level; "
+		       "the spread above is the simulation's, not an interval)\n");
+		return;
+	}
+	printf("  95 %% predictive interval (the law's held-out error, %s/%s, %d runs; not the Monte-Carlo spread):"
+	       " mean_w [%.5g, %.5g] W, p95_w [%.5g, %.5g] W\n", pm->pe.platform[0] ? pm->pe.platform : "pooled",
+	       pm->pe.source[0] ? pm->pe.source : "any", pm->pe.n, iv->mean_lo, iv->mean_hi, iv->p95_lo, iv->p95_hi);
+}
+
+void
 cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, const wc_trace_metrics *meas)
 {
 	/* The spread of the simulation's replicas, not an interval for the

@@ -1,6 +1,7 @@
 /*
  * Fitting the power response (docs/envelopes.md, "Fitting the response"):
- * the hold over idle gaps, the prefill ratio and a time constant per
+ * the hold over idle gaps and the decay after it, the prefill ratio and a
+ * time constant per
  * platform level that make the response kernel (models/response.h),
  * driven by each run's measured n(t) and prefill activity, reproduce its
  * measured power samples, each run's law level profiled out. Least squares
@@ -24,13 +25,16 @@
 #include "models/parallel.h"
 #include "models/progress.h"
 
-/* The fit's vector: [0] log hold, [1] log ratio, [2 + l] log tau of
- * level l. Values below LOG_MIN behave as zero on a 50 ms grid. */
-#define MAX_X (2 + WC_RESPONSE_MAX_LEVELS)
+/* The fit's vector: [0] log hold, [1] log ratio, [2] log decay, [X_TAU +
+ * l] log tau of level l. Values below LOG_MIN behave as zero on a 50 ms
+ * grid. */
+#define X_TAU 3
+#define MAX_X (X_TAU + WC_RESPONSE_MAX_LEVELS)
 #define LOG_MIN (-9.0)
 #define START_HOLD (-2.302585)   /* 0.1 s */
 #define START_RATIO (-0.693147)  /* 0.5 */
 #define START_TAU (-2.302585)    /* 0.1 s */
+#define START_DECAY (-2.302585)  /* 0.1 s */
 
 typedef struct {
 	const wc_response_run *runs;
@@ -40,7 +44,7 @@ typedef struct {
 	int level_of[4096];           /* per run, when n_runs <= 4096 */
 	const double *mult;           /* per run: resample multiplicity (NULL = 1) */
 	int shared;                   /* 1: every run takes tau from `shared_u` */
-	double shared_u, hold_u, ratio_u; /* for the shared-tau fit */
+	double shared_u, hold_u, ratio_u, decay_u; /* for the shared-tau fit */
 	double *grid, *filtered, *law; /* scratch of the longest grid */
 } problem;
 
@@ -71,6 +75,7 @@ simulate_part(const wc_response_run *run, const wc_response_params *r, int part,
 	memset(grid, 0, run->n_grid * sizeof *grid);
 	wc_response_state_init(&st, part == 0 ? run->law.p0 : 0.0,
 	                       part == 0 ? r->prefill_ratio.value * ref : 0.0, r->hold_s.value);
+	wc_response_state_decay(&st, r->decay_s.value);
 	for (size_t k = 0; k < run->n_grid; k++) {
 		double pf = run->prefill ? run->prefill[k] / run->dt : 0.0, n = run->running[k];
 		/* A prefill while the gauge reads nothing: something runs. */
@@ -138,14 +143,16 @@ wc_response_predict_samples(const wc_response_run *run, const wc_response_params
 	return rc;
 }
 
-/* Sum of squares of one run at (hold, ratio, tau), its level profiled out. */
+/* Sum of squares of one run at (hold, ratio, decay) = x[0..2] and tau, its
+ * level profiled out. */
 static double
-run_cost(problem *pb, const wc_response_run *run, double hold_u, double ratio_u, double tau_u)
+run_cost(problem *pb, const wc_response_run *run, const double *x, double tau_u)
 {
 	wc_response_params r;
-	double s = 0.0;
+	double s = 0.0, hold_u = x[0], ratio_u = x[1];
 	memset(&r, 0, sizeof r);
 	r.hold_s = value_of(hold_u, WC_RESPONSE_MAX_HOLD_S);
+	r.decay_s = value_of(x[2], WC_RESPONSE_MAX_DECAY_S);
 	r.prefill_ratio = value_of(ratio_u, WC_RESPONSE_MAX_PREFILL_RATIO);
 	r.tau_s = value_of(tau_u, WC_RESPONSE_MAX_TAU_S);
 	simulate_part(run, &r, 0, pb->grid, pb->filtered);
@@ -165,13 +172,13 @@ cost(const gsl_vector *xv, void *params)
 {
 	problem *pb = params;
 	const double *x = xv->data;
-	double c = 0.0;
+	double c = 0.0, fixed[3] = { pb->hold_u, pb->ratio_u, pb->decay_u };
 	for (size_t j = 0; j < pb->n_runs; j++) {
 		const wc_response_run *run = &pb->runs[j];
 		double w = (pb->mult ? pb->mult[j] : 1.0) / (double)(run->n_samples ? run->n_samples : 1);
 		if (w > 0)
-			c += w * (pb->shared ? run_cost(pb, run, pb->hold_u, pb->ratio_u, x[0])
-			                     : run_cost(pb, run, x[0], x[1], x[2 + pb->level_of[j]]));
+			c += w * (pb->shared ? run_cost(pb, run, fixed, x[0])
+			                     : run_cost(pb, run, x, x[X_TAU + pb->level_of[j]]));
 	}
 	return c;
 }
@@ -211,7 +218,7 @@ shared_cost(double u, void *params)
 }
 
 /* The time constant for platforms without runs: one tau for every run,
- * hold and ratio fixed -- the lowest of a grid from 1 ms to 30 s refined
+ * hold, ratio and decay fixed -- the lowest of a grid from 1 ms to 30 s refined
  * by GSL's Brent minimiser inside its bracket. */
 static double
 solve_shared_tau(problem *pb, const double *x)
@@ -222,6 +229,7 @@ solve_shared_tau(problem *pb, const double *x)
 	pb->shared = 1;
 	pb->hold_u = x[0];
 	pb->ratio_u = x[1];
+	pb->decay_u = x[2];
 	for (int k = 0; k < N; k++) {
 		double f = shared_cost(lo + k * step, pb);
 		if (f < fbest) {
@@ -308,12 +316,12 @@ check_runs(const wc_response_run *runs, size_t n, wc_error *err)
 	return WC_OK;
 }
 
-/* One fit from `x0`: the joint solution in x (2 + levels values) and the
- * shared log tau. */
+/* One fit from `x0`: the joint solution in x (X_TAU + levels values) and
+ * the shared log tau. */
 static int
 fit_once(problem *pb, const double *x0, int max_iter, double *x, double *shared_u)
 {
-	int rc = solve(pb, x0, 2 + pb->n_levels, max_iter, x);
+	int rc = solve(pb, x0, X_TAU + pb->n_levels, max_iter, x);
 	if (rc == WC_OK)
 		*shared_u = solve_shared_tau(pb, x);
 	return rc;
@@ -336,6 +344,7 @@ to_response(const problem *pb, const double *x, double shared_u, wc_response_par
 	r->present = r->fitted = 1;
 	r->hold_s = value_of(x[0], WC_RESPONSE_MAX_HOLD_S);
 	r->prefill_ratio = value_of(x[1], WC_RESPONSE_MAX_PREFILL_RATIO);
+	r->decay_s = value_of(x[2], WC_RESPONSE_MAX_DECAY_S);
 	r->tau_s = value_of(shared_u, WC_RESPONSE_MAX_TAU_S);
 	r->rms_w = NAN;
 	for (int l = 0; l < pb->n_levels; l++) {
@@ -343,7 +352,7 @@ to_response(const problem *pb, const double *x, double shared_u, wc_response_par
 			continue;
 		wc_response_level *lv = &r->levels[r->n_levels++];
 		snprintf(lv->level, sizeof lv->level, "%s", pb->level_name[l]);
-		lv->tau_s = value_of(x[2 + l], WC_RESPONSE_MAX_TAU_S);
+		lv->tau_s = value_of(x[X_TAU + l], WC_RESPONSE_MAX_TAU_S);
 		for (size_t j = 0; j < pb->n_runs; j++)
 			lv->runs += pb->level_of[j] == l;
 	}
@@ -355,7 +364,7 @@ rms_of(problem *pb, const double *x)
 {
 	double ss = 0.0, cnt = 0.0;
 	for (size_t j = 0; j < pb->n_runs; j++) {
-		ss += run_cost(pb, &pb->runs[j], x[0], x[1], x[2 + pb->level_of[j]]);
+		ss += run_cost(pb, &pb->runs[j], x, x[X_TAU + pb->level_of[j]]);
 		cnt += (double)pb->runs[j].n_samples;
 	}
 	return cnt > 0 ? sqrt(ss / cnt) : NAN;
@@ -399,7 +408,7 @@ boot_work(void *arg)
 		}
 		for (int l = 0; l < pb.n_levels; l++)
 			if (!level_present(&pb, l))
-				d[2 + l] = NAN; /* not identified in this resample */
+				d[X_TAU + l] = NAN; /* not identified in this resample */
 	}
 	problem_free(&pb);
 	free(mult);
@@ -447,9 +456,10 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 		interval(draws, B, MAX_X, WC_RESPONSE_MAX_TAU_S, col, &out->tau_s);
 		interval(draws, B, 0, WC_RESPONSE_MAX_HOLD_S, col, &out->hold_s);
 		interval(draws, B, 1, WC_RESPONSE_MAX_PREFILL_RATIO, col, &out->prefill_ratio);
+		interval(draws, B, 2, WC_RESPONSE_MAX_DECAY_S, col, &out->decay_s);
 		for (int i = 0, l = 0; l < pb->n_levels; l++)
 			if (pb->level_name[l][0] && i < out->n_levels)
-				interval(draws, B, 2 + l, WC_RESPONSE_MAX_TAU_S, col, &out->levels[i++].tau_s);
+				interval(draws, B, X_TAU + l, WC_RESPONSE_MAX_TAU_S, col, &out->levels[i++].tau_s);
 	}
 	free(draws);
 	free(col);
@@ -474,8 +484,9 @@ wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_opt
 	}
 	x0[0] = START_HOLD;
 	x0[1] = START_RATIO;
+	x0[2] = START_DECAY;
 	for (int l = 0; l < pb.n_levels; l++)
-		x0[2 + l] = START_TAU;
+		x0[X_TAU + l] = START_TAU;
 	rc = fit_once(&pb, x0, o->max_iter > 0 ? o->max_iter : 200, x, &shared_u);
 	if (rc == WC_OK) {
 		to_response(&pb, x, shared_u, out);

@@ -20,6 +20,7 @@ wc_response_assumed(wc_response_params *out)
 	out->tau_s = (wc_response_value){ WC_RESPONSE_ASSUMED_TAU_S, NAN, NAN };
 	out->hold_s = (wc_response_value){ WC_RESPONSE_ASSUMED_HOLD_S, NAN, NAN };
 	out->prefill_ratio = (wc_response_value){ WC_RESPONSE_ASSUMED_PREFILL_RATIO, NAN, NAN };
+	out->decay_s = (wc_response_value){ WC_RESPONSE_ASSUMED_DECAY_S, NAN, NAN };
 	out->rms_w = NAN;
 }
 
@@ -51,6 +52,7 @@ wc_response_validate(const wc_response_params *p, wc_error *err)
 		return WC_OK;
 	if ((rc = check_value(&p->tau_s, "tau_s", WC_RESPONSE_MAX_TAU_S, err)) ||
 	    (rc = check_value(&p->hold_s, "hold_s", WC_RESPONSE_MAX_HOLD_S, err)) ||
+	    (rc = check_value(&p->decay_s, "decay_s", WC_RESPONSE_MAX_DECAY_S, err)) ||
 	    (rc = check_value(&p->prefill_ratio, "prefill_ratio", WC_RESPONSE_MAX_PREFILL_RATIO, err)))
 		return rc;
 	if (p->runs < 0)
@@ -89,9 +91,16 @@ wc_response_state_init(wc_response_state *s, double idle_w, double prefill_w, do
 	s->idle_w = idle_w;
 	s->prefill_w = prefill_w;
 	s->hold_s = hold_s;
+	s->decay_s = 0.0;
 	s->t_last = 0.0;
 	s->held_w = 0.0;
 	s->level_w = 0.0;
+}
+
+void
+wc_response_state_decay(wc_response_state *s, double decay_s)
+{
+	s->decay_s = isfinite(decay_s) && decay_s > 0.0 ? decay_s : 0.0;
 }
 
 void
@@ -160,13 +169,48 @@ add_span(const wc_response_grid *g, double a, double b, double power_w, double r
 	}
 }
 
-/* The hold over the gap [s->t_last, until). */
+/* Decay longer than this many time constants adds less than e^-30 of the
+ * level: not added. */
+#define DECAY_SPAN 30.0
+
+/* w0 exp(-(t - t0) / d) over [a, b) (a >= t0): exact integrals over each
+ * bin, w0 d (e^(-(lo - t0)/d) - e^(-(hi - t0)/d)). */
+static void
+add_decay(const wc_response_grid *g, double t0, double a, double b, double w0, double d)
+{
+	const double dt = g->dt;
+	if (a < 0.0)
+		a = 0.0;
+	if (!(b > a))
+		return;
+	double kf = floor(a / dt);
+	if (!(kf < (double)g->len))
+		return;
+	double prev = exp(-(a - t0) / d);
+	for (size_t k = (size_t)kf; k < g->len; k++) {
+		double hi = (double)(k + 1) * dt;
+		if (hi <= a)
+			continue; /* a/dt rounded down across a bin edge */
+		double end = b < hi ? b : hi, next = exp(-(end - t0) / d);
+		g->power[k] += w0 * d * (prev - next);
+		prev = next;
+		if (b <= hi)
+			break;
+	}
+}
+
+/* The hold over the gap [s->t_last, until), then the decay. */
 static void
 add_hold(const wc_response_grid *g, wc_response_state *s, double until)
 {
-	if (s->held_w != 0.0 && s->hold_s > 0.0 && until > s->t_last) {
-		double end = s->t_last + s->hold_s;
+	if (s->held_w == 0.0 || !(until > s->t_last))
+		return;
+	double end = s->t_last + s->hold_s;
+	if (s->hold_s > 0.0)
 		add_span(g, s->t_last, until < end ? until : end, s->held_w, 0.0, 0.0);
+	if (s->decay_s > 0.0 && until > end) {
+		double stop = end + DECAY_SPAN * s->decay_s;
+		add_decay(g, end, end, until < stop ? until : stop, s->held_w, s->decay_s);
 	}
 }
 

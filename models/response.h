@@ -47,6 +47,9 @@ typedef struct {
 	int fitted;       /* 1: estimated by `wattcast fit response`; 0: assumed */
 	wc_response_value tau_s;         /* first-order time constant, s (shared) */
 	wc_response_value hold_s;        /* busy level kept over idle gaps, s */
+	wc_response_value decay_s;       /* after the hold, the busy level decays
+	                                  * with this time constant, s (0 = drops
+	                                  * at once; absent in older files) */
 	wc_response_value prefill_ratio; /* prefill increment / dynamic power at n = 32 */
 	int runs;         /* runs behind a fit (0 = none) */
 	double rms_w;     /* RMS residual of the fit per GPU sample, W (NaN = none) */
@@ -63,10 +66,12 @@ typedef struct {
 #define WC_RESPONSE_ASSUMED_TAU_S 0.05
 #define WC_RESPONSE_ASSUMED_HOLD_S 0.1
 #define WC_RESPONSE_ASSUMED_PREFILL_RATIO 0.5
+#define WC_RESPONSE_ASSUMED_DECAY_S 0.0
 
 /** Bounds a stored or fitted response must respect. */
 #define WC_RESPONSE_MAX_TAU_S 60.0
 #define WC_RESPONSE_MAX_HOLD_S 60.0
+#define WC_RESPONSE_MAX_DECAY_S 60.0
 #define WC_RESPONSE_MAX_PREFILL_RATIO 10.0
 
 /** The assumed response (present = 1, fitted = 0, no intervals). */
@@ -101,6 +106,7 @@ typedef struct {
 	double idle_w;      /* P0 per GPU, W */
 	double prefill_w;   /* extra per-GPU power while prefilling, W */
 	double hold_s;      /* busy level kept this long after the engine empties */
+	double decay_s;     /* then decaying with this time constant (0: none) */
 	double t_last;      /* end of the last busy segment added */
 	double held_w;      /* dynamic power of that segment, W per GPU */
 	double level_w;     /* > 0: a prefill draws this level above P0, the
@@ -110,6 +116,10 @@ typedef struct {
 
 /** No prefill level (wc_response_state_level sets one). */
 void wc_response_state_init(wc_response_state *s, double idle_w, double prefill_w, double hold_s);
+/** After the hold, the held level decays as exp(-t / decay_s) instead of
+ *  dropping to idle at once (docs/envelopes.md, "Hold and decay"); 0 (the
+ *  default of wc_response_state_init) drops at once. */
+void wc_response_state_decay(wc_response_state *s, double decay_s);
 /** A state-dependent prefill increment max(0, level_w - dynamic) when
  *  level_w > 0, else the constant prefill_w (docs/envelopes.md, "Power"). */
 void wc_response_state_level(wc_response_state *s, double level_w);
@@ -128,7 +138,8 @@ void wc_response_limit(double *target, size_t len, double dt, double window_s, d
  *  engine (> 0), dynamic power `dynamic_w` per GPU above P0, and a share
  *  `prefill_frac` in [0, 1] of the time spent prefilling. A gap since the
  *  previous segment is idle except for its first `hold_s` seconds, which
- *  stay at the previous segment's dynamic power (the hold). Segments are
+ *  stay at the previous segment's dynamic power (the hold), and what
+ *  follows them, which decays from it with time constant `decay_s`. Segments are
  *  added in time order; parts outside the grid are dropped. Idle power
  *  itself is not added here (wc_response_finish adds it). */
 void wc_response_add(const wc_response_grid *g, wc_response_state *s, double t0, double t1,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "predict/predict.h"
 
 static const char *const fleet_names[WC_FLEET_MODE_COUNT] = {
 	"independent", "round_robin", "least_loaded",
@@ -49,6 +50,7 @@ wc_envelope_options_init(wc_envelope_options *o)
 	o->max_running = 256;
 	o->tau_s = WC_RESPONSE_ASSUMED_TAU_S;
 	o->hold_s = WC_RESPONSE_ASSUMED_HOLD_S;
+	o->decay_s = WC_RESPONSE_ASSUMED_DECAY_S;
 	o->fleet_size = 1;
 	o->fleet_mode = WC_FLEET_INDEPENDENT;
 }
@@ -92,6 +94,9 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 	if (!isfinite(o->hold_s) || o->hold_s < 0 || o->hold_s > WC_RESPONSE_MAX_HOLD_S)
 		return wc_error_set(err, WC_EINVAL, "hold_s: must be between 0 and %g s, got %g",
 		                    WC_RESPONSE_MAX_HOLD_S, o->hold_s);
+	if (!isfinite(o->decay_s) || o->decay_s < 0 || o->decay_s > WC_RESPONSE_MAX_DECAY_S)
+		return wc_error_set(err, WC_EINVAL, "decay_s: must be between 0 and %g s, got %g",
+		                    WC_RESPONSE_MAX_DECAY_S, o->decay_s);
 	if (o->fleet_size < 1 || o->fleet_size > WC_ENVELOPE_MAX_FLEET)
 		return wc_error_set(err, WC_EINVAL, "fleet_size: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_FLEET, o->fleet_size);
@@ -142,6 +147,9 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 	out->tp = c->tp;
 	out->prefill_w = r.prefill_ratio.value *
 	                 wc_law_point_dynamic(&store->law, WC_RESPONSE_PREFILL_REF_RUNNING);
+	const wc_pe_stratum *pe = wc_predict_pe_stratum(p, b.level);
+	if ((out->has_pe = pe != NULL))
+		out->pe = *pe;
 	double limit = wc_level_power_limit_w(b.level);
 	out->max_w = isfinite(limit) ? limit : INFINITY;
 	if (wc_form_has_prefill(p->form) && isfinite(b.headroom)) {

@@ -13,9 +13,8 @@
  *
  * Service times come through wc_service_times: from the capacity model
  * (wc_capacity_service) when the parameter set has one for the platform,
- * else from the stand-in (wc_roofline_standin: memory roofline with
- * assumed efficiencies); wc_service_select chooses. The power
- * mapping is wc_power_map, one small function. Every result names the
+ * else from the stand-in (the capacity model at assumed efficiencies);
+ * wc_service_select chooses. The power mapping is wc_power_map, one small function. Every result names the
  * source of both.
  *
  * Ownership: inputs are borrowed for the duration of a call; results own
@@ -72,37 +71,6 @@ typedef struct {
 	char source[48];   /* named in every result, e.g. "roofline_standin" */
 } wc_service_times;
 
-/** The stand-in (docs/envelopes.md, "Service times"): a decode step reads
- *  the weights a step touches and the running requests' KV cache at an
- *  assumed share of the memory bandwidth, plus an assumed fixed overhead;
- *  a prefill does 2*N_act*L + 2*layers*L^2*d_model FLOPs at an assumed
- *  share of the dense BF16 peak. Platform facts from models/catalog.h,
- *  architecture from the configuration's `arch` (else a dense model of
- *  N_act and no KV term). */
-#define WC_STANDIN_BW_EFFICIENCY 0.7
-#define WC_STANDIN_FLOPS_EFFICIENCY 0.5
-#define WC_STANDIN_STEP_OVERHEAD_S 0.002
-
-typedef struct {
-	char platform[WC_NAME_MAX];
-	int tp;
-	double bandwidth_b_s, flops;          /* of the whole group */
-	double bw_efficiency, flops_efficiency, step_overhead_s;
-	double shared_bytes;                  /* weights every step reads */
-	double expert_bytes;                  /* all experts' weights (MoE; else 0) */
-	double experts, experts_per_token;    /* MoE routing (else 0) */
-	double kv_bytes_per_token;            /* over the group; 0 = unknown */
-	double active_params;                 /* N_act, parameters */
-	double layers, d_model;               /* 0 = unknown (no attention term) */
-} wc_roofline_standin;
-
-/** Fill the stand-in for a configuration (platform by name in the catalog,
- *  "H100-locked" style levels by their prefix). WC_ENOTFOUND when the
- *  catalog has no such platform ("platform: ..."). */
-int wc_roofline_standin_init(wc_roofline_standin *s, const wc_config *c, wc_error *err);
-/** The service times of a stand-in (borrowed by `out`). */
-void wc_roofline_standin_service(wc_roofline_standin *s, wc_service_times *out);
-
 /** Storage of the capacity model's service times (docs/envelopes.md,
  *  "Service times"): the level's point estimate, the model's bytes and
  *  FLOPs and the platform's numbers, copied at binding so nothing is
@@ -114,6 +82,26 @@ typedef struct {
 	wc_capacity_arch arch;
 	wc_capacity_hw hw;
 } wc_capacity_service_store;
+
+/** The stand-in (docs/envelopes.md, "Service times"): the capacity
+ *  model's decode step and prefill (models/capacity.h) with its five step
+ *  numbers assumed -- bandwidth efficiency, fixed overhead per step, no
+ *  overhead per request, compute efficiency, no communication term --
+ *  instead of fitted. Platform facts from models/catalog.h (a locked SM
+ *  clock scales compute as in the capacity model), bytes and FLOPs from
+ *  the configuration's `arch` through wc_capacity_arch_make (its refusals
+ *  apply), else a dense model of N_act with no KV or attention term. */
+#define WC_STANDIN_BW_EFFICIENCY 0.7
+#define WC_STANDIN_FLOPS_EFFICIENCY 0.5
+#define WC_STANDIN_STEP_OVERHEAD_S 0.002
+
+/** Fill the stand-in for a configuration (platform by name in the catalog,
+ *  "H100-locked" style levels by their prefix). WC_ENOTFOUND when the
+ *  catalog has no such platform ("platform: ..."). */
+int wc_roofline_standin_init(wc_capacity_service_store *s, const wc_config *c, wc_error *err);
+/** The service times of a stand-in (borrowed by `out`), source
+ *  "roofline_standin". */
+void wc_roofline_standin_service(wc_capacity_service_store *s, wc_service_times *out);
 
 /** Service times from the parameter set's capacity section, bound and
  *  evaluated through models/capacity.h exactly as predict/capacity.c does
@@ -138,7 +126,7 @@ int wc_service_choice_from_name(const char *name, wc_service_choice *out);
 typedef struct {
 	int is_capacity;                     /* 1: `capacity` backs the times; 0: `standin` */
 	wc_capacity_service_store capacity;
-	wc_roofline_standin standin;
+	wc_capacity_service_store standin;
 	char fallback[WC_ENVELOPE_WARN_LEN]; /* auto fell back to the stand-in: why; else "" */
 } wc_service_store;
 
@@ -229,6 +217,10 @@ typedef struct {
 	                    * the power never exceeds it */
 	int tp;            /* GPUs per server */
 	char source[48];
+	/* The law's held-out error for this level (the parameter set's
+	 * prediction_error stratum, docs/intervals.md); has_pe 0: none. */
+	int has_pe;
+	wc_pe_stratum pe;
 } wc_power_map;
 
 /** Storage of the law-based map (the frozen law bound to a configuration). */
@@ -270,6 +262,7 @@ typedef struct {
 	double sample_s;      /* meter cadence for the trace metrics (multiple of the grid) */
 	int max_running;      /* the engine's concurrency limit (max_num_seqs) */
 	double tau_s, hold_s; /* the response (prefill increment is in the power map) */
+	double decay_s;       /* decay after the hold (0: none) */
 	int fleet_size;       /* servers summed into the aggregate; 1 = one server */
 	wc_fleet_mode fleet_mode;
 } wc_envelope_options;
@@ -306,8 +299,18 @@ typedef struct {
 	double *mean_running; /* mean over replicas of the bin's mean n */
 } wc_envelope_band;
 
+/** The predictive 95 % interval of an envelope's mean and p95 power
+ *  (docs/intervals.md, docs/envelopes.md "Outputs"): the law's held-out
+ *  error of mean power (the power map's stratum) around the simulated
+ *  value. It is not the Monte-Carlo spread over replicas (the lo / hi of
+ *  wc_envelope_stat). NaN pairs: no interval (no prediction_error). */
+typedef struct {
+	double mean_lo, mean_hi, p95_lo, p95_hi;
+} wc_envelope_interval;
+
 typedef struct {
 	wc_envelope_summary server;  /* one server (server 0 of a fleet) */
+	wc_envelope_interval server_interval, fleet_interval;
 	wc_envelope_band server_band;
 	int fleet_size;
 	wc_fleet_mode fleet_mode;

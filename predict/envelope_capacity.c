@@ -5,10 +5,12 @@
  * calls predict/capacity.c makes, so an envelope's decode step and
  * prefill are the capacity answers' own numbers.
  */
-#include "predict/envelope.h"
+#include "envelope_internal.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "predict/capacity.h"
 
 /* The capacity model's decode step at `running` requests of mean context
  * `context_tokens`. Its context is L_in + L_out / 2 over a request's
@@ -50,15 +52,24 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	if (!c->arch)
 		return wc_error_set(err, WC_EINVAL, "model: the capacity model needs the architecture (a catalog "
 		                    "model name, or layers, kv_heads, head_dim and the parameter counts)");
-	if ((rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, &store->arch, err)) != WC_OK)
+	if ((rc = wc_predict_clock_check(c, err)) != WC_OK ||
+	    (rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, &store->arch, err)) != WC_OK)
 		return rc;
 	wc_capacity_bound_point(&b, NULL, &store->point);
 	store->hw = b.hw;
+	/* A locked clock paces the compute-bound terms as in predict/capacity.c. */
+	store->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
 	store->tp = c->tp;
 	snprintf(store->level, sizeof store->level, "%s", b.level->name);
+	wc__capacity_service_times(store, "capacity", out);
+	return WC_OK;
+}
+
+void
+wc__capacity_service_times(wc_capacity_service_store *store, const char *source, wc_service_times *out)
+{
 	out->decode_step_s = capacity_decode;
 	out->prefill_s = capacity_prefill;
 	out->ctx = store;
-	snprintf(out->source, sizeof out->source, "capacity");
-	return WC_OK;
+	snprintf(out->source, sizeof out->source, "%s", source);
 }

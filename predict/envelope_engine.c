@@ -22,7 +22,7 @@
 
 int
 wc__server_init(wc__server *s, const wc_service_times *st, const double *dynamic_w,
-                int max_running, const wc_power_map *pm, double hold_s)
+                int max_running, const wc_power_map *pm, double hold_s, double decay_s)
 {
 	memset(s, 0, sizeof *s);
 	s->st = st;
@@ -36,6 +36,7 @@ wc__server_init(wc__server *s, const wc_service_times *st, const double *dynamic
 	{
 		wc_response_state_init(&s->state[i], pm->idle_w, pm->prefill_w, hold_s);
 		wc_response_state_level(&s->state[i], pm->prefill_level_w);
+		wc_response_state_decay(&s->state[i], decay_s);
 	}
 	if (!s->heap || !s->queue) {
 		wc__server_clear(s);

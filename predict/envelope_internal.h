@@ -15,6 +15,13 @@
 
 #include "predict/envelope.h"
 
+/* ----------------------------------------------------- service times */
+
+/** Point `out` at the capacity model's decode step and prefill of `store`
+ *  (predict/envelope_capacity.c), named `source`: the fitted level and the
+ *  stand-in share them. */
+void wc__capacity_service_times(wc_capacity_service_store *store, const char *source, wc_service_times *out);
+
 /* ------------------------------------------------------------ random */
 
 /** A gsl_rng drawing from a PCG32 stream the caller owns. */
@@ -104,7 +111,7 @@ typedef struct {
 } wc__server;
 
 int wc__server_init(wc__server *s, const wc_service_times *st, const double *dynamic_w,
-                    int max_running, const wc_power_map *pm, double hold_s);
+                    int max_running, const wc_power_map *pm, double hold_s, double decay_s);
 void wc__server_clear(wc__server *s);
 /** Send the server's power to `g` as well (at most two grids). */
 void wc__server_add_grid(wc__server *s, const wc_response_grid *g);

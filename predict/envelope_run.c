@@ -343,6 +343,22 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	return rc == WC_OK ? WC_OK : wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
 }
 
+/* The predictive interval of the mean and p95 (docs/intervals.md): the
+ * law's held-out error of mean power around the simulated value. Power is
+ * the law's, so its error carries over; the service times' own error and
+ * the Monte-Carlo spread are not in it. */
+static void
+predictive(const wc_power_map *pm, const wc_envelope_summary *s, wc_envelope_interval *iv)
+{
+	*iv = (wc_envelope_interval){ NAN, NAN, NAN, NAN };
+	if (!pm->has_pe)
+		return;
+	if (s->mean_w.value > 0.0)
+		wc_pe_widen(&pm->pe, s->mean_w.value, &iv->mean_lo, &iv->mean_hi);
+	if (s->p95_w.value > 0.0)
+		wc_pe_widen(&pm->pe, s->p95_w.value, &iv->p95_lo, &iv->p95_hi);
+}
+
 int
 wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
                 const wc_envelope_options *o, wc_envelope_result *out, wc_error *err)
@@ -364,6 +380,8 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		out->fleet_size = o->fleet_size;
 		out->fleet_mode = o->fleet_mode;
 		out->replicas = o->replicas;
+		predictive(pm, &out->server, &out->server_interval);
+		predictive(pm, &out->fleet, &out->fleet_interval);
 		snprintf(out->service_source, sizeof out->service_source, "%s",
 		         w->kind == WC_ENVELOPE_SERIES ? "none (explicit n(t))" : st->source);
 		snprintf(out->power_source, sizeof out->power_source, "%s", pm->source);

@@ -1,23 +1,21 @@
 /*
  * The service-time stand-in of envelopes (docs/envelopes.md, "Service
- * times"): a memory roofline for decode steps and a compute roofline for
- * prefills, from published platform facts and the model's architecture,
- * with efficiencies that are assumed, not fitted. Where the parameter set
- * has a capacity model for the configuration, its times
- * (predict/envelope_capacity.c) are used instead (predict/envelope_choice.c).
+ * times"): the capacity model's own step time and prefill
+ * (models/capacity.h, docs/capacity.md) at assumed efficiencies, for a
+ * parameter set without a capacity level for the configuration. Only the
+ * five numbers of the step are assumed; bytes, FLOPs, the clock and the
+ * group are the capacity model's, so the stand-in simulates the machine
+ * `predict inference` describes. Where the parameter set has a capacity
+ * model for the configuration, its fitted numbers are used instead
+ * (predict/envelope_choice.c).
  */
-#include "predict/envelope.h"
+#include "envelope_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Bytes per stored value of a precision. */
-static double
-precision_bytes(wc_precision p)
-{
-	return p == WC_PREC_INT4 ? 0.5 : p == WC_PREC_FP8 ? 1.0 : 2.0;
-}
+#include "predict/capacity.h"
 
 /* The catalog's platform for a level name: exact, else the part before a
  * '-' ("H100-locked" is an H100). */
@@ -36,39 +34,24 @@ platform_for(const char *level)
 	return wc_platform_lookup(base);
 }
 
-/* Weights: every step reads the shared ones; a mixture of experts reads
- * the experts its tokens are routed to. */
-static void
-set_weights(wc_roofline_standin *s, const wc_config *c)
+/* Bytes and FLOPs: the capacity model's from the architecture; without
+ * one, a dense model of N_act whose KV cache and attention are unknown
+ * (no KV bytes, no attention FLOPs). */
+static int
+arch_of(const wc_config *c, wc_capacity_arch *a, wc_error *err)
 {
-	const wc_model_info *m = c->arch;
-	double bytes = precision_bytes(c->weights), active = c->active_params_b * 1e9;
-	s->active_params = active;
-	if (m && m->architecture == WC_ARCH_MOE && m->experts > m->experts_per_token &&
-	    m->experts_per_token > 0 && m->total_params_b > m->active_params_b) {
-		double e = (m->total_params_b - m->active_params_b) * 1e9 /
-		           (double)(m->experts - m->experts_per_token);
-		double shared = active - (double)m->experts_per_token * e;
-		s->shared_bytes = (shared > 0 ? shared : 0.0) * bytes;
-		s->expert_bytes = (double)m->experts * e * bytes;
-		s->experts = m->experts;
-		s->experts_per_token = m->experts_per_token;
-	} else {
-		double total = m && m->total_params_b > 0 ? m->total_params_b * 1e9 : active;
-		s->shared_bytes = total * bytes;
-	}
-	if (m && m->layers > 0 && m->kv_heads > 0 && m->head_dim > 0)
-		s->kv_bytes_per_token = 2.0 * m->layers * m->kv_heads * m->head_dim *
-		                        precision_bytes(c->kv);
-	if (m) {
-		s->layers = m->layers;
-		s->d_model = m->d_model;
-	}
+	if (c->arch)
+		return wc_capacity_arch_make(c->arch, c->weights, c->kv, a, err);
+	*a = (wc_capacity_arch){ 0 };
+	a->active_params = c->active_params_b * 1e9;
+	a->weight_bytes = a->shared_weight_bytes = a->active_params * wc_capacity_bytes_per_value(c->weights);
+	return WC_OK;
 }
 
 int
-wc_roofline_standin_init(wc_roofline_standin *s, const wc_config *c, wc_error *err)
+wc_roofline_standin_init(wc_capacity_service_store *s, const wc_config *c, wc_error *err)
 {
+	int rc;
 	memset(s, 0, sizeof *s);
 	const wc_platform_info *pi = platform_for(c->platform);
 	if (!pi)
@@ -80,49 +63,21 @@ wc_roofline_standin_init(wc_roofline_standin *s, const wc_config *c, wc_error *e
 		return wc_error_set(err, WC_EINVAL, "tp: must be between 1 and %d, got %d", WC_LAW_MAX_TP, c->tp);
 	if (!(c->active_params_b > 0) || !isfinite(c->active_params_b))
 		return wc_error_set(err, WC_EINVAL, "active_params_b: must be a finite number > 0");
-	snprintf(s->platform, sizeof s->platform, "%s", pi->name);
+	wc_config at = *c;
+	at.platform = pi->name;
+	if ((rc = wc_predict_clock_check(&at, err)) != WC_OK || (rc = arch_of(c, &s->arch, err)) != WC_OK)
+		return rc;
+	snprintf(s->level, sizeof s->level, "%s", pi->name);
 	s->tp = c->tp;
-	s->bandwidth_b_s = pi->bandwidth_tb_s * 1e12 * c->tp;
-	s->flops = pi->bf16_tflops * 1e12 * c->tp;
-	/* A locked SM clock slows compute in proportion; memory is unaffected. */
-	if (c->sm_clock_mhz > 0 && pi->max_sm_clock_mhz > 0 && c->sm_clock_mhz < pi->max_sm_clock_mhz)
-		s->flops *= c->sm_clock_mhz / pi->max_sm_clock_mhz;
-	s->bw_efficiency = WC_STANDIN_BW_EFFICIENCY;
-	s->flops_efficiency = WC_STANDIN_FLOPS_EFFICIENCY;
-	s->step_overhead_s = WC_STANDIN_STEP_OVERHEAD_S;
-	set_weights(s, c);
+	s->hw = (wc_capacity_hw){ pi->bandwidth_tb_s * 1e12, pi->bf16_tflops * 1e12, pi->memory_gb * 1e9,
+		                  wc_capacity_clock_ratio(pi->name, c->sm_clock_mhz) };
+	s->point = (wc_capacity_point){ .eta = WC_STANDIN_BW_EFFICIENCY, .t0 = WC_STANDIN_STEP_OVERHEAD_S,
+		                        .t1 = 0.0, .etac = WC_STANDIN_FLOPS_EFFICIENCY, .tau = 0.0 };
 	return WC_OK;
 }
 
-static double
-standin_decode(void *ctx, double running, double context_tokens)
-{
-	const wc_roofline_standin *s = ctx;
-	double bytes = s->shared_bytes;
-	if (s->expert_bytes > 0) {
-		/* Share of experts that n tokens touch, each routed to k of E. */
-		double n = running > 1 ? running : 1.0;
-		bytes += s->expert_bytes * (1.0 - pow(1.0 - s->experts_per_token / s->experts, n));
-	}
-	if (running > 0 && context_tokens > 0)
-		bytes += running * context_tokens * s->kv_bytes_per_token;
-	return s->step_overhead_s + bytes / (s->bw_efficiency * s->bandwidth_b_s);
-}
-
-static double
-standin_prefill(void *ctx, double input_tokens)
-{
-	const wc_roofline_standin *s = ctx;
-	double L = input_tokens > 0 ? input_tokens : 0.0;
-	double flops = 2.0 * s->active_params * L + 2.0 * s->layers * L * L * s->d_model;
-	return flops / (s->flops_efficiency * s->flops);
-}
-
 void
-wc_roofline_standin_service(wc_roofline_standin *s, wc_service_times *out)
+wc_roofline_standin_service(wc_capacity_service_store *s, wc_service_times *out)
 {
-	out->decode_step_s = standin_decode;
-	out->prefill_s = standin_prefill;
-	out->ctx = s;
-	snprintf(out->source, sizeof out->source, "roofline_standin");
+	wc__capacity_service_times(s, "roofline_standin", out);
 }

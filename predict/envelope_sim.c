@@ -205,7 +205,7 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 		wc__envelope_rng_init(&rng, c->o->seed, first_stream + (uint64_t)k);
 		for (int j = 0; j < count; j++) {
 			if ((rc = wc__server_init(&sv[j], c->st, c->dynamic_w, c->o->max_running, c->pm,
-			                          c->o->hold_s)) != WC_OK)
+			                          c->o->hold_s, c->o->decay_s)) != WC_OK)
 				break;
 			sv[j].window_start = offset;
 			sv[j].window_end = end;

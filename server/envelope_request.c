@@ -398,7 +398,7 @@ known_top(const json_t *body, int budget, wc_api_error *e)
 static int
 response(const json_t *body, const wc_state *st, wc_envelope_request *r, wc_api_error *e)
 {
-	static const char *const keys[] = { "tau_s", "hold_s", "prefill_ratio", NULL };
+	static const char *const keys[] = { "tau_s", "hold_s", "decay_s", "prefill_ratio", NULL };
 	const json_t *v = json_object_get(body, "response");
 	wc_response_effective(&wc_predictor_params(st->pred)->response, &r->resp);
 	r->resp_source = wc_predictor_params(st->pred)->response.present &&
@@ -411,6 +411,7 @@ response(const json_t *body, const wc_state *st, wc_envelope_request *r, wc_api_
 	if (check_known(v, keys, "/response", e) < 0 ||
 	    number(v, "/response", "tau_s", 0, 0, WC_RESPONSE_MAX_TAU_S, &r->resp.tau_s.value, e) < 0 ||
 	    number(v, "/response", "hold_s", 0, 0, WC_RESPONSE_MAX_HOLD_S, &r->resp.hold_s.value, e) < 0 ||
+	    number(v, "/response", "decay_s", 0, 0, WC_RESPONSE_MAX_DECAY_S, &r->resp.decay_s.value, e) < 0 ||
 	    number(v, "/response", "prefill_ratio", 0, 0, WC_RESPONSE_MAX_PREFILL_RATIO,
 	           &r->resp.prefill_ratio.value, e) < 0)
 		return -1;
@@ -454,6 +455,7 @@ options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 		o->seed = (uint64_t)x;
 	o->tau_s = r->resp.tau_s.value;
 	o->hold_s = r->resp.hold_s.value;
+	o->decay_s = r->resp.decay_s.value;
 	return 0;
 }
 

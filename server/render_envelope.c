@@ -96,8 +96,8 @@ sources_json(const wc_envelope_render *c, json_t *o)
 	if (ss && ss->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
 		json_object_set_new(st, "warning", json_string(ss->fallback));
 	json_object_set_new(o, "service_times", st);
-	json_object_set_new(o, "response", json_pack("{s:f,s:f,s:f,s:s}", "tau_s", c->options->tau_s,
-	                    "hold_s", c->options->hold_s, "prefill_ratio", c->response->prefill_ratio.value,
+	json_object_set_new(o, "response", json_pack("{s:f,s:f,s:f,s:f,s:s}", "tau_s", c->options->tau_s,
+	                    "hold_s", c->options->hold_s, "decay_s", c->options->decay_s, "prefill_ratio", c->response->prefill_ratio.value,
 	                    "source", c->response_source));
 	/* The prefill level (a prefill-aware law) and the board limit: null when none. */
 	const wc_power_map *pm = c->power;
@@ -112,6 +112,27 @@ static json_t *
 stat_json(const wc_envelope_stat *s)
 {
 	return json_pack("{s:o,s:o,s:o}", "value", num(s->value), "p5", num(s->lo), "p95", num(s->hi));
+}
+
+static json_t *
+pair_json(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) ? json_pack("[ff]", lo, hi) : json_null();
+}
+
+/* The predictive interval (docs/intervals.md), apart from the Monte-Carlo
+ * spread that each metric's p5 / p95 give: null without prediction_error. */
+static json_t *
+interval_json(const wc_envelope_interval *iv, const wc_power_map *pm)
+{
+	if (!pm || !pm->has_pe || (!isfinite(iv->mean_lo) && !isfinite(iv->p95_lo)))
+		return json_null();
+	return json_pack("{s:o,s:o,s:s,s:{s:s,s:s,s:i}}", "mean_w", pair_json(iv->mean_lo, iv->mean_hi), "p95_w",
+	                 pair_json(iv->p95_lo, iv->p95_hi), "covers",
+	                 "the law's held-out error of mean power (prediction_error); not the Monte-Carlo spread "
+	                 "over replicas (each metric's p5/p95) nor the service times' error",
+	                 "stratum", "platform", pm->pe.platform[0] ? pm->pe.platform : "pooled", "source",
+	                 pm->pe.source[0] ? pm->pe.source : "any", "runs", pm->pe.n);
 }
 
 static json_t *
@@ -160,14 +181,16 @@ wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 	                    "replicas", o->replicas, "seed", (json_int_t)o->seed, "bin_s", o->bin_s,
 	                    "sample_s", o->sample_s, "max_running", o->max_running));
 	sources_json(c, root);
-	json_t *server = json_pack("{s:o}", "summary", summary_json(&res->server));
+	json_t *server = json_pack("{s:o,s:o}", "summary", summary_json(&res->server), "interval_95",
+	                           interval_json(&res->server_interval, c->power));
 	if (c->include_bins)
 		json_object_set_new(server, "bins", band_json(&res->server_band));
 	json_object_set_new(root, "server", server);
 	if (res->fleet_size > 1) {
-		json_t *fleet = json_pack("{s:i,s:s,s:f,s:o}", "size", res->fleet_size, "mode",
+		json_t *fleet = json_pack("{s:i,s:s,s:f,s:o,s:o}", "size", res->fleet_size, "mode",
 		                          wc_fleet_mode_name(res->fleet_mode), "peak_w", res->fleet_peak_w,
-		                          "summary", summary_json(&res->fleet));
+		                          "summary", summary_json(&res->fleet), "interval_95",
+		                          interval_json(&res->fleet_interval, c->power));
 		if (c->include_bins)
 			json_object_set_new(fleet, "bins", band_json(&res->fleet_band));
 		json_object_set_new(root, "fleet", fleet);

@@ -22,7 +22,7 @@ static wc_params paper;
 /* Qwen3-8B on one A100 (or `tp` of them), the paper law, the stand-in. */
 typedef struct {
 	wc_config c;
-	wc_roofline_standin rs;
+	wc_capacity_service_store rs;
 	wc_service_times st;
 	wc_power_map_law store;
 	wc_power_map pm;
@@ -422,7 +422,7 @@ test_standin(void)
 	CHECK_NEAR(s2.st.decode_step_s(s2.st.ctx, 10, 500) - 0.002, (expect - 0.002) / 2, 1e-12);
 	/* A locked-clock level is its platform; an unknown one is refused. */
 	wc_error err;
-	wc_roofline_standin rs;
+	wc_capacity_service_store rs;
 	wc_config c = s.c;
 	c.platform = "H100-locked";
 	CHECK_INT(wc_roofline_standin_init(&rs, &c, &err), WC_OK);

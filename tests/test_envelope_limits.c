@@ -138,7 +138,7 @@ static void
 test_refusals(void)
 {
 	wc_config c = a100(1);
-	wc_roofline_standin rs;
+	wc_capacity_service_store rs;
 	wc_service_times st;
 	wc_power_map_law store;
 	wc_power_map pm;

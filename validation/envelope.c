@@ -77,6 +77,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	eo.max_running = run->max_running;
 	eo.tau_s = wc_response_tau_for(resp, run->config.platform);
 	eo.hold_s = resp->hold_s.value;
+	eo.decay_s = resp->decay_s.value;
 	return wc_envelope_run(&run->workload, &st, &pm, &eo, res, err);
 }
 

@@ -1,0 +1,191 @@
+/*
+ * Hold and decay of the power response (models/response.h,
+ * docs/envelopes.md "Hold and decay"): after the hold, the busy level
+ * decays with its time constant, added to the grid as exact integrals; no
+ * decay is bit-identical to the response without one; a parameter file
+ * keeps decay_s and one written before it existed loads with none; and
+ * the response fit recovers a known decay from runs simulated through the
+ * same kernel.
+ */
+#include "data/data.h"
+#include "fit/fit.h"
+#include "tests/support/check.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One busy second at D W, then idle to 5 s: the gap holds D for `hold`,
+ * then D e^(-t/decay), integral D (hold + decay (1 - e^(-(4 - hold)/decay))). */
+static void
+test_kernel(void)
+{
+	enum { N = 100 };
+	double a[N] = { 0 }, b[N] = { 0 };
+	const double D = 120.0, hold = 0.2, decay = 0.5, dt = 0.05;
+	wc_response_grid ga = { dt, N, a, NULL, NULL }, gb = { dt, N, b, NULL, NULL };
+	wc_response_state sa, sb;
+	wc_response_state_init(&sa, 0.0, 0.0, hold);
+	wc_response_state_decay(&sa, decay);
+	wc_response_add(&ga, &sa, 0.0, 1.0, 4, D, 0.0);
+	wc_response_finish(&ga, &sa, 5.0);
+	double total = 0.0;
+	for (int k = 0; k < N; k++)
+		total += a[k];
+	double expect = D * 1.0 + D * (hold + decay * (1.0 - exp(-(4.0 - hold) / decay)));
+	fprintf(stderr, "energy with hold and decay: %.12g J, expected %.12g J\n", total, expect);
+	CHECK(fabs(total / expect - 1) < 1e-12);
+	/* Each bin of the decay is its exact integral: the bin after the hold. */
+	int k = (int)round((1.0 + hold) / dt);
+	CHECK(fabs(a[k] / (D * decay * (1 - exp(-dt / decay))) - 1) < 1e-9);
+	CHECK(a[k + 1] < a[k] && a[k + 1] > 0);
+	/* A later segment cuts the decay off where it starts. */
+	memset(a, 0, sizeof a);
+	wc_response_state_init(&sa, 0.0, 0.0, hold);
+	wc_response_state_decay(&sa, decay);
+	wc_response_add(&ga, &sa, 0.0, 1.0, 4, D, 0.0);
+	wc_response_add(&ga, &sa, 2.0, 3.0, 4, D, 0.0);
+	wc_response_finish(&ga, &sa, 3.0);
+	total = 0.0;
+	for (k = 0; k < N; k++)
+		total += a[k];
+	expect = 2 * D + D * (hold + decay * (1.0 - exp(-(1.0 - hold) / decay)));
+	CHECK(fabs(total / expect - 1) < 1e-12);
+	/* No decay: the same bits as a state that never heard of it. */
+	memset(a, 0, sizeof a);
+	wc_response_state_init(&sa, 50.0, 10.0, hold);
+	wc_response_state_init(&sb, 50.0, 10.0, hold);
+	wc_response_state_decay(&sa, 0.0);
+	for (int i = 0; i < 5; i++) {
+		wc_response_add(&ga, &sa, i * 0.9, i * 0.9 + 0.37, 3, D, 0.2);
+		wc_response_add(&gb, &sb, i * 0.9, i * 0.9 + 0.37, 3, D, 0.2);
+	}
+	wc_response_finish(&ga, &sa, 5.0);
+	wc_response_finish(&gb, &sb, 5.0);
+	CHECK(memcmp(a, b, sizeof a) == 0);
+}
+
+static void
+test_file(void)
+{
+	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
+	wc_error err;
+	wc_params_default(&p);
+	wc_response_assumed(&p.response);
+	p.response.fitted = 1;
+	p.response.decay_s = (wc_response_value){ 0.3, 0.2, 0.45 };
+	char *s = wc_params_dump(&p, 0, &err);
+	CHECK(s && strstr(s, "\"decay_s\""));
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "mem", &q, &err), WC_OK);
+	CHECK(q.response.decay_s.value == 0.3 && q.response.decay_s.lo == 0.2 && q.response.decay_s.hi == 0.45);
+	free(s);
+	/* Without decay the key is not written, and a file without it loads
+	 * with none. */
+	p.response.decay_s = (wc_response_value){ 0.0, NAN, NAN };
+	s = wc_params_dump(&p, 0, &err);
+	CHECK(s && !strstr(s, "\"decay_s\"") && strstr(s, "\"hold_s\""));
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "mem", &q, &err), WC_OK);
+	CHECK(q.response.present && q.response.decay_s.value == 0.0 && isnan(q.response.decay_s.lo));
+	free(s);
+	/* Out of range: refused with the key named. */
+	p.response.decay_s = (wc_response_value){ 100.0, NAN, NAN };
+	CHECK(wc_response_validate(&p.response, &err) == WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "response/decay_s: must be a number between 0 and 60");
+	wc_params_clear(&p);
+	wc_params_clear(&q);
+}
+
+#define NGRID 2400 /* 120 s of 50 ms */
+#define NSAMP 1200 /* every 100 ms */
+
+typedef struct {
+	double running[NGRID], prefill[NGRID], t[NSAMP], p[NSAMP];
+} synth;
+
+/* Bursts of requests with idle gaps of 0.5-2 s between them: the gaps show
+ * the hold and the decay. */
+static void
+make_run(synth *s, wc_pcg32 *rng, const wc_law_point *law, double hold, double decay, wc_response_run *r)
+{
+	double *grid = calloc(NGRID, sizeof *grid), *y = calloc(NGRID, sizeof *y);
+	wc_response_grid g = { 0.05, NGRID, grid, NULL, NULL };
+	wc_response_state st;
+	wc_response_state_init(&st, law->p0, 0.5 * wc_law_point_dynamic(law, 32), hold);
+	wc_response_state_decay(&st, decay);
+	int k = 0;
+	while (k < NGRID) {
+		int busy = 20 + (int)(40 * wc_pcg32_uniform(rng)), idle = 10 + (int)(30 * wc_pcg32_uniform(rng));
+		double n = 1 + floor(16 * wc_pcg32_uniform(rng));
+		for (int j = 0; j < busy && k < NGRID; j++, k++) {
+			s->running[k] = n;
+			s->prefill[k] = j == 0 ? 0.02 : 0.0;
+			wc_response_add(&g, &st, k * 0.05, (k + 1) * 0.05, n, wc_law_point_dynamic(law, n), s->prefill[k] / 0.05);
+		}
+		for (int j = 0; j < idle && k < NGRID; j++, k++)
+			s->running[k] = s->prefill[k] = 0.0;
+	}
+	wc_response_finish(&g, &st, NGRID * 0.05);
+	for (k = 0; k < NGRID; k++)
+		grid[k] /= 0.05;
+	wc_response_filter(grid, NGRID, 0.05, 0.1, law->p0, y);
+	for (int i = 0; i < NSAMP; i++) {
+		s->t[i] = i * 0.1 + 0.01;
+		s->p[i] = y[(int)(s->t[i] / 0.05)] + 2.0 * wc_pcg32_normal(rng);
+	}
+	free(grid);
+	free(y);
+	memset(r, 0, sizeof *r);
+	r->run_id = r->platform = "A100";
+	r->dt = 0.05;
+	r->n_grid = NGRID;
+	r->running = s->running;
+	r->prefill = s->prefill;
+	r->n_samples = NSAMP;
+	r->t_s = s->t;
+	r->power_w = s->p;
+	r->law = *law;
+}
+
+static void
+test_fit(void)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	wc_law_binding b;
+	wc_law_point law;
+	wc_config c = WC_CONFIG_INIT;
+	wc_error err;
+	wc_params_default(&paper);
+	c.platform = "A100";
+	c.active_params_b = 8.19;
+	CHECK_INT(wc_law_bind(&paper, &c, &b, &err), WC_OK);
+	wc_law_bound_point(&b, NULL, &law);
+	enum { RUNS = 3 };
+	synth *s = calloc(RUNS, sizeof *s);
+	wc_response_run runs[RUNS];
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 5, 1);
+	for (int i = 0; i < RUNS; i++)
+		make_run(&s[i], &rng, &law, 0.15, 0.4, &runs[i]);
+	wc_response_fit_options o = WC_RESPONSE_FIT_OPTIONS_INIT;
+	wc_response_params r;
+	o.bootstrap = 0;
+	CHECK_INT(wc_fit_response(runs, RUNS, &o, &r, &err), WC_OK);
+	fprintf(stderr, "recovered hold %.4f s (0.15), decay %.4f s (0.4), tau %.4f s (0.1), ratio %.3f (0.5)\n",
+	        r.hold_s.value, r.decay_s.value, wc_response_tau_for(&r, "A100"), r.prefill_ratio.value);
+	CHECK(fabs(r.decay_s.value / 0.4 - 1) < 0.1);
+	CHECK(fabs(r.hold_s.value / 0.15 - 1) < 0.2);
+	CHECK(fabs(wc_response_tau_for(&r, "A100") / 0.1 - 1) < 0.1);
+	free(s);
+	wc_params_clear(&paper);
+}
+
+int
+main(void)
+{
+	gsl_set_error_handler_off();
+	test_kernel();
+	test_file();
+	test_fit();
+	return check_report("test_response_decay");
+}
