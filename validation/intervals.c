@@ -223,3 +223,43 @@ wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const
 	wc_per_run_clear(&rows);
 	return rc;
 }
+
+int
+wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, const char *folds, const char *data,
+                 wc_pred_error *out, wc_error *err)
+{
+	double *scratch = malloc((rows->n ? rows->n : 1) * sizeof *scratch);
+	memset(out, 0, sizeof *out);
+	if (!scratch)
+		return wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
+	build(rows, by_fold, NULL, quantity, scratch, out);
+	free(scratch);
+	snprintf(out->folds, sizeof out->folds, "%s", folds);
+	snprintf(out->data, sizeof out->data, "%s", data ? data : "");
+	if (!out->present)
+		return wc_error_set(err, WC_EINVAL, "runs: too few held-out predictions%s%s for a 95 %% quantile (at "
+		                    "least %d)", quantity ? " of " : "", quantity ? quantity : "", WC_PE_MIN_RESIDUALS);
+	return WC_OK;
+}
+
+int
+wc_validate_capacity_pred_error(const wc_runs_table *runs, const wc_capacity_data *d,
+                                const wc_capacity_fit_options *co, const wc_fit_options *power, const char *data,
+                                wc_pred_error *out, wc_error *err)
+{
+	wc_per_run rows = WC_PER_RUN_INIT;
+	wc_capacity_report rep;
+	int rc = wc_validate_capacity(runs, d, co, power, &rep, &rows, err);
+	/* Throughput's |log residual| is latency's (docs/intervals.md). */
+	if (rc == WC_OK)
+		rc = wc__pe_from_rows(&rows, 1, "throughput_tok_s", "model", data, &out[WC_PEQ_LATENCY], err);
+	if (rc == WC_OK && !runs)
+		out[WC_PEQ_ENERGY_TOKEN].present = 0; /* no power law to pair with: none */
+	else if (rc == WC_OK)
+		rc = wc__pe_from_rows(&rows, 1, "energy_per_token_j", "model", data, &out[WC_PEQ_ENERGY_TOKEN], err);
+	for (int q = 0; q < WC_PEQ_COUNT; q++)
+		if (out[q].present)
+			snprintf(out[q].quantity, sizeof out[q].quantity, "%s", wc_pe_quantity_name(q));
+	wc_per_run_clear(&rows);
+	return rc;
+}
