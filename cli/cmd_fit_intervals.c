@@ -19,7 +19,7 @@
 static const char usage[] =
 	"usage: wattcast fit intervals RUNS.csv (--params FILE | --profile NAME) -o PARAMS.json\n"
 	"                              [--quantity power|capacity|finetune]\n"
-	"                              [--folds model|workload|frozen] [--prior FILE]\n"
+	"                              [--folds model|workload|platform|frozen] [--prior FILE]\n"
 	"                              [--form NAME] [--terms all|none]\n\n"
 	"Measures how far the law misses runs it did not see and stores it in the\n"
 	"parameter set's `prediction_error` section (schema 5): 95 % split-conformal\n"
@@ -30,7 +30,10 @@ static const char usage[] =
 	"            answers about models the set was not fitted on;\n"
 	"  workload  the same, one `set` at a time;\n"
 	"  frozen    predict every run with the set itself, which never saw them (a\n"
-	"            built-in profile on your measurements).\n"
+	"            built-in profile on your measurements);\n"
+	"  platform  predict each platform's runs with the set's level for it replaced\n"
+	"            by the datasheet transfer from its other levels: a stratum for\n"
+	"            `datasheet` levels, added to the section already there.\n"
 	"--quantity capacity (RUNS.csv... as `validate capacity` takes them): the\n"
 	"capacity model's held-out error, leaving each model out, of latency (from\n"
 	"throughput, the same |log residual|) and of energy per output token\n"
@@ -90,8 +93,9 @@ parse(int argc, char **argv, iv_args *a, int *help)
 		return cli_usage_error(cmd, "-o PARAMS.json is required (see --help)");
 	if (!a->params == !a->profile)
 		return cli_usage_error(cmd, "give one of --params FILE and --profile NAME");
-	if (strcmp(a->folds, "model") && strcmp(a->folds, "workload") && strcmp(a->folds, "frozen"))
-		return cli_usage_error(cmd, "--folds: expected model, workload or frozen, got '%s'", a->folds);
+	if (strcmp(a->folds, "model") && strcmp(a->folds, "workload") && strcmp(a->folds, "frozen") &&
+	    strcmp(a->folds, "platform"))
+		return cli_usage_error(cmd, "--folds: expected model, workload, platform or frozen, got '%s'", a->folds);
 	if (a->terms && strcmp(a->terms, "all") && strcmp(a->terms, "none"))
 		return cli_usage_error(cmd, "--terms: expected all or none, got '%s'", a->terms);
 	return CLI_OK;
@@ -105,9 +109,30 @@ report(const iv_args *a, const wc_pred_error *pe)
 	printf("  %-24s %6s %10s %22s\n", "stratum", "n", "q", "interval / prediction");
 	for (int i = 0; i < pe->n_strata; i++) {
 		const wc_pe_stratum *s = &pe->strata[i];
-		printf("  %-24s %6d %10.4f       [%.3f, %.3f]\n", s->platform[0] ? s->platform : "(pooled)", s->n,
+		char name[64];
+		snprintf(name, sizeof name, "%s%s%s", s->platform[0] ? s->platform : "(pooled)", s->source[0] ? ", " : "",
+		         s->source);
+		printf("  %-24s %6d %10.4f       [%.3f, %.3f]\n", name, s->n,
 		       s->q_hi, exp(s->q_lo), exp(s->q_hi));
 	}
+}
+
+/* The datasheet stratum of `pe` into the set's section, replacing an
+ * older one; the section's own folds stay (docs/intervals.md, "Strata"). */
+static void
+merge_datasheet(wc_pred_error *into, const wc_pred_error *pe)
+{
+	if (!into->present) {
+		*into = *pe;
+		return;
+	}
+	int kept = 0;
+	for (int i = 0; i < into->n_strata; i++)
+		if (strcmp(into->strata[i].source, "datasheet") != 0)
+			into->strata[kept++] = into->strata[i];
+	into->n_strata = kept;
+	for (int i = 0; i < pe->n_strata; i++)
+		wc_pe_add(into, &pe->strata[i]);
 }
 
 /* The capacity model's or the fine-tuning law's held-out errors into
@@ -186,8 +211,11 @@ cli_fit_intervals(int argc, char **argv)
 			cli_fail(cmd, "%s", err.msg);
 			goto done;
 		}
-		p.pred_error = pe;
 		report(&a, &pe);
+		if (strcmp(a.folds, "platform") == 0)
+			merge_datasheet(&p.pred_error, &pe);
+		else
+			p.pred_error = pe;
 	}
 	if (wc_params_save_file(a.out, &p, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);

@@ -12,5 +12,6 @@ trap 'rm -rf "$tmp"' EXIT
 "$build/wattcast" import mlenergy "$shared/data/real/mlenergy/configurations_text.csv" -o "$tmp/ml.csv" >/dev/null
 for profile in paper paper-prefill; do
 	"$build/wattcast" fit intervals "$tmp/ml.csv" --profile "$profile" --folds frozen -o "$tmp/$profile.json"
+	"$build/wattcast" fit intervals "$tmp/ml.csv" --params "$tmp/$profile.json" --folds platform -o "$tmp/$profile.json"
 done
 "$build/wattcast" fit intervals "$tmp/ml.csv" --quantity capacity --profile paper -o "$tmp/capacity.json"

@@ -85,7 +85,9 @@ section_and_old_files(void)
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
 	wc_params_default(&p);
-	CHECK(p.pred_error.present && p.pred_error.n_strata == 1);
+	CHECK(p.pred_error.present && p.pred_error.n_strata == 2); /* pooled, and datasheet levels' */
+	CHECK(wc_pe_find(&p.pred_error, "B200", "datasheet") == &p.pred_error.strata[1]);
+	CHECK(wc_pe_find(&p.pred_error, "H100", "published") == &p.pred_error.strata[0]);
 	char *s = wc_params_dump(&p, 1, &err);
 	CHECK_CONTAINS(s, "\"prediction_error\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "t", &q, &err), WC_OK);

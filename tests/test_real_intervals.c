@@ -94,6 +94,17 @@ main(void)
 		CHECK_INT(pe.strata[0].n, p.pred_error.strata[0].n);
 		CHECK_NEAR(pe.strata[0].q_hi, p.pred_error.strata[0].q_hi, 1e-12);
 		printf("  %s: held-out error q = %.6f over %d runs\n", profiles[i], pe.strata[0].q_hi, pe.strata[0].n);
+		/* The datasheet stratum: leave one platform out. */
+		CHECK_INT(wc_validate_pred_error(t, &fo, &p, "platform", NULL, &pe, &err), WC_OK);
+		const wc_pe_stratum *ds = wc_pe_find(&p.pred_error, "B200", "datasheet");
+		CHECK(pe.n_strata == 1 && ds && strcmp(ds->source, "datasheet") == 0 &&
+		      strcmp(pe.strata[0].source, "datasheet") == 0);
+		if (ds) {
+			CHECK_INT(pe.strata[0].n, ds->n);
+			CHECK_NEAR(pe.strata[0].q_hi, ds->q_hi, 1e-6);
+		}
+		printf("  %s: datasheet transfers, leave one platform out: q = %.6f over %d runs\n", profiles[i],
+		       pe.strata[0].q_hi, pe.strata[0].n);
 		wc_params_clear(&p);
 	}
 	wc_params_clear(&prior);
