@@ -1,10 +1,12 @@
 /*
- * wattcast fit intervals: measure a law's held-out error of mean power on a
- * runs table and store it as the "prediction_error" section of a parameter
- * file, so that its 95 % intervals cover runs nobody fitted
- * (docs/intervals.md).
+ * wattcast fit intervals: measure a law's held-out error on a runs table
+ * and store it in a parameter file -- mean power's as the
+ * "prediction_error" section, latency's, energy per output token's and
+ * fine-tuning energy's in "prediction_errors" -- so that its 95 %
+ * intervals cover runs nobody fitted (docs/intervals.md).
  */
 #include "cli.h"
+#include "cli_capacity.h"
 #include "data/data.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
@@ -16,7 +18,8 @@
 
 static const char usage[] =
 	"usage: wattcast fit intervals RUNS.csv (--params FILE | --profile NAME) -o PARAMS.json\n"
-	"                              [--folds model|workload|frozen] [--prior FILE]\n"
+	"                              [--quantity power|capacity|finetune]\n"
+	"                              [--folds model|workload|platform|frozen] [--prior FILE]\n"
 	"                              [--form NAME] [--terms all|pooled|as-bf16|none]\n\n"
 	"Measures how far the law misses runs it did not see and stores it in the\n"
 	"parameter set's `prediction_error` section (schema 5): 95 % split-conformal\n"
@@ -27,13 +30,24 @@ static const char usage[] =
 	"            answers about models the set was not fitted on;\n"
 	"  workload  the same, one `set` at a time;\n"
 	"  frozen    predict every run with the set itself, which never saw them (a\n"
-	"            built-in profile on your measurements).\n"
+	"            built-in profile on your measurements);\n"
+	"  platform  predict each platform's runs with the set's level for it replaced\n"
+	"            by the datasheet transfer from its other levels: a stratum for\n"
+	"            `datasheet` levels, added to the section already there.\n"
+	"--quantity capacity (RUNS.csv... as `validate capacity` takes them): the\n"
+	"capacity model's held-out error, leaving each model out, of latency (from\n"
+	"throughput, the same |log residual|) and of energy per output token\n"
+	"(`prediction_errors`, schema 6). --quantity finetune (a fine-tuning runs\n"
+	"table): the fine-tuning law's held-out error of energy per step, each level\n"
+	"of each sweep held out as `validate finetune` does (folds `level`).\n"
 	"Everything else in the set is kept; the result is written atomically.\n";
 
-enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_FOLDS, OPT_PRIOR, OPT_FORM, OPT_TERMS };
+enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_FOLDS, OPT_PRIOR, OPT_FORM, OPT_TERMS, OPT_QUANTITY };
 
 typedef struct {
-	const char *input, *out, *params, *profile, *folds, *prior, *form, *terms;
+	const char *input, *out, *params, *profile, *folds, *prior, *form, *terms, *quantity;
+	char **inputs;
+	int n_inputs;
 } iv_args;
 
 static int
@@ -43,13 +57,15 @@ parse(int argc, char **argv, iv_args *a, int *help)
 		{ "output", required_argument, NULL, 'o' }, { "params", required_argument, NULL, OPT_PARAMS },
 		{ "profile", required_argument, NULL, OPT_PROFILE }, { "folds", required_argument, NULL, OPT_FOLDS },
 		{ "prior", required_argument, NULL, OPT_PRIOR }, { "form", required_argument, NULL, OPT_FORM },
-		{ "terms", required_argument, NULL, OPT_TERMS }, { "help", no_argument, NULL, 'h' },
+		{ "terms", required_argument, NULL, OPT_TERMS }, { "quantity", required_argument, NULL, OPT_QUANTITY },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "fit intervals";
 	int opt;
 	memset(a, 0, sizeof *a);
 	a->folds = "model";
+	a->quantity = "power";
 	cli_reset_getopt();
 	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (opt) {
@@ -60,19 +76,26 @@ parse(int argc, char **argv, iv_args *a, int *help)
 		case OPT_PRIOR: a->prior = optarg; break;
 		case OPT_FORM: a->form = optarg; break;
 		case OPT_TERMS: a->terms = optarg; break;
+		case OPT_QUANTITY: a->quantity = optarg; break;
 		case 'h': fputs(usage, stdout); *help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 	}
-	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
+	if (strcmp(a->quantity, "power") && strcmp(a->quantity, "capacity") && strcmp(a->quantity, "finetune"))
+		return cli_usage_error(cmd, "--quantity: expected power, capacity or finetune, got '%s'", a->quantity);
+	if (strcmp(a->quantity, "capacity") == 0 && optind < argc) {
+		a->inputs = argv + optind;
+		a->n_inputs = argc - optind;
+	} else if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
 		return CLI_USAGE;
 	a->input = argv[optind];
 	if (!a->out)
 		return cli_usage_error(cmd, "-o PARAMS.json is required (see --help)");
 	if (!a->params == !a->profile)
 		return cli_usage_error(cmd, "give one of --params FILE and --profile NAME");
-	if (strcmp(a->folds, "model") && strcmp(a->folds, "workload") && strcmp(a->folds, "frozen"))
-		return cli_usage_error(cmd, "--folds: expected model, workload or frozen, got '%s'", a->folds);
+	if (strcmp(a->folds, "model") && strcmp(a->folds, "workload") && strcmp(a->folds, "frozen") &&
+	    strcmp(a->folds, "platform"))
+		return cli_usage_error(cmd, "--folds: expected model, workload, platform or frozen, got '%s'", a->folds);
 	if (a->terms && cli_terms_mode(a->terms) < 0)
 		return cli_usage_error(cmd, "--terms: expected all, pooled, as-bf16 or none, got '%s'", a->terms);
 	return CLI_OK;
@@ -81,15 +104,70 @@ parse(int argc, char **argv, iv_args *a, int *help)
 static void
 report(const iv_args *a, const wc_pred_error *pe)
 {
-	printf("held-out error of mean power on %s (folds: %s), 95 %% quantiles of |log(measured/predicted)|:\n",
-	       a->input, pe->folds);
+	printf("held-out error of %s on %s (folds: %s), 95 %% quantiles of |log(measured/predicted)|:\n",
+	       pe->quantity[0] ? pe->quantity : "mean_power_w", a->input, pe->folds);
 	printf("  %-24s %6s %10s %22s\n", "stratum", "n", "q", "interval / prediction");
 	for (int i = 0; i < pe->n_strata; i++) {
 		const wc_pe_stratum *s = &pe->strata[i];
-		printf("  %-24s %6d %10.4f       [%.3f, %.3f]\n", s->platform[0] ? s->platform : "(pooled)", s->n,
+		char name[64];
+		snprintf(name, sizeof name, "%s%s%s", s->platform[0] ? s->platform : "(pooled)", s->source[0] ? ", " : "",
+		         s->source);
+		printf("  %-24s %6d %10.4f       [%.3f, %.3f]\n", name, s->n,
 		       s->q_hi, exp(s->q_lo), exp(s->q_hi));
 	}
-	printf("wrote %s\n", a->out);
+}
+
+/* The datasheet stratum of `pe` into the set's section, replacing an
+ * older one; the section's own folds stay (docs/intervals.md, "Strata"). */
+static void
+merge_datasheet(wc_pred_error *into, const wc_pred_error *pe)
+{
+	if (!into->present) {
+		*into = *pe;
+		return;
+	}
+	int kept = 0;
+	for (int i = 0; i < into->n_strata; i++)
+		if (strcmp(into->strata[i].source, "datasheet") != 0)
+			into->strata[kept++] = into->strata[i];
+	into->n_strata = kept;
+	for (int i = 0; i < pe->n_strata; i++)
+		wc_pe_add(into, &pe->strata[i]);
+}
+
+/* The capacity model's or the fine-tuning law's held-out errors into
+ * p->quantity_error (docs/intervals.md). */
+static int
+other_quantity(const iv_args *a, const char *data, wc_params *p)
+{
+	const char *cmd = "fit intervals";
+	wc_pred_error pe[WC_PEQ_COUNT];
+	wc_error err;
+	int rc = CLI_OK;
+	memset(pe, 0, sizeof pe);
+	if (strcmp(a->quantity, "finetune") == 0) {
+		wc_ft_table *t = NULL;
+		if (wc_ft_table_read(a->input, &t, &err) != WC_OK ||
+		    wc_validate_finetune_pred_error(t, data, pe, &err) != WC_OK)
+			rc = cli_fail(cmd, "%s", err.msg);
+		wc_ft_table_free(t);
+	} else {
+		cli_capacity_inputs in;
+		wc_capacity_fit_options co = WC_CAPACITY_FIT_OPTIONS_INIT;
+		wc_fit_options po = WC_FIT_OPTIONS_INIT;
+		memset(&in, 0, sizeof in);
+		po.prior = p;
+		if ((rc = cli_capacity_inputs_load(cmd, a->inputs, a->n_inputs, &in)) == CLI_OK &&
+		    wc_validate_capacity_pred_error(in.runs, &in.data, &co, &po, data, pe, &err) != WC_OK)
+			rc = cli_fail(cmd, "%s", err.msg);
+		cli_capacity_inputs_free(&in);
+	}
+	for (int q = 0; rc == CLI_OK && q < WC_PEQ_COUNT; q++)
+		if (pe[q].present) {
+			p->quantity_error[q] = pe[q];
+			report(a, &pe[q]);
+		}
+	return rc;
 }
 
 int
@@ -113,24 +191,37 @@ cli_fit_intervals(int argc, char **argv)
 	    (rc = cli_load_params(cmd, a.prior, NULL, &prior)) != CLI_OK)
 		goto done;
 	rc = CLI_FAIL;
-	if (wc_runs_read(a.input, &t, &err) != WC_OK || wc_sha256_file_hex(a.input, sha, &err) != WC_OK) {
+	if (wc_sha256_file_hex(a.input, sha, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	fo.prior = &prior;
-	fo.precision_terms = a.terms ? cli_terms_mode(a.terms) : WC_TERMS_PER_LEVEL;
 	const char *base = strrchr(a.input, '/');
 	snprintf(data, sizeof data, "%s (sha256 %.16s)", base ? base + 1 : a.input, sha);
-	if (wc_validate_pred_error(t, &fo, &p, a.folds, data, &pe, &err) != WC_OK) {
-		cli_fail(cmd, "%s", err.msg);
-		goto done;
+	if (strcmp(a.quantity, "power") != 0) {
+		if (other_quantity(&a, data, &p) != CLI_OK)
+			goto done;
+	} else {
+		if (wc_runs_read(a.input, &t, &err) != WC_OK) {
+			cli_fail(cmd, "%s", err.msg);
+			goto done;
+		}
+		fo.prior = &prior;
+		fo.precision_terms = a.terms ? cli_terms_mode(a.terms) : WC_TERMS_PER_LEVEL;
+		if (wc_validate_pred_error(t, &fo, &p, a.folds, data, &pe, &err) != WC_OK) {
+			cli_fail(cmd, "%s", err.msg);
+			goto done;
+		}
+		report(&a, &pe);
+		if (strcmp(a.folds, "platform") == 0)
+			merge_datasheet(&p.pred_error, &pe);
+		else
+			p.pred_error = pe;
 	}
-	p.pred_error = pe;
 	if (wc_params_save_file(a.out, &p, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	report(&a, &pe);
+	printf("wrote %s\n", a.out);
 	rc = CLI_OK;
 done:
 	wc_runs_free(t);

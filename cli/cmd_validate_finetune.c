@@ -19,7 +19,11 @@ static const char usage[] =
 	"protocol) and by the compute law refitted on every other run (what `predict\n"
 	"finetune` answers with). Per level the error; overall the median |error|, the\n"
 	"share within +-5 % and the bias, for each predictor. Runs with `exclude` set\n"
-	"take no part. --per-run FILE writes one CSV row per run and predictor.\n";
+	"take no part. Each run's prediction gets a cross-conformal 95 % interval (the\n"
+	"other levels' held-out errors; docs/intervals.md): its coverage (share of\n"
+	"measured values inside) and median relative width are printed overall and\n"
+	"per relation. --per-run FILE writes one CSV row per run and predictor, with\n"
+	"lo and hi.\n";
 
 enum { OPT_JSON = 1000, OPT_PER_RUN };
 
@@ -29,12 +33,50 @@ num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Coverage of one set's intervals. */
 static json_t *
-accuracy_json(const wc_accuracy *a)
+coverage_json(const wc_accuracy *a)
 {
-	return json_pack("{s:i,s:o,s:o,s:o}", "levels_scored", a->n, "median_abs_error_pct",
-	                 num(a->median_abs_err_pct), "share_within_5pct", num(a->share_within_5pct),
-	                 "bias_pct", num(a->bias_pct));
+	return json_pack("{s:i,s:o,s:o}", "n", a->n_interval, "coverage_95", num(a->coverage_95),
+	                 "median_rel_width", num(a->median_rel_width));
+}
+
+static json_t *
+accuracy_json(const wc_accuracy *a, const wc_heldout_report *cov)
+{
+	json_t *o = json_pack("{s:i,s:o,s:o,s:o}", "levels_scored", a->n, "median_abs_error_pct",
+	                      num(a->median_abs_err_pct), "share_within_5pct", num(a->share_within_5pct),
+	                      "bias_pct", num(a->bias_pct)), *by = json_object();
+	json_t *c = coverage_json(&cov->overall);
+	for (int i = 0; i < cov->n_sets; i++)
+		json_object_set_new(by, cov->sets[i].set, coverage_json(&cov->sets[i]));
+	json_object_set_new(c, "relations", by);
+	json_object_set_new(o, "interval_95", c);
+	return o;
+}
+
+/* Coverage rows: overall, then per relation, for both predictors. */
+static void
+print_coverage(const wc_ft_heldout *r)
+{
+	const wc_heldout_report *c[2] = { &r->cov_relation, &r->cov_compute };
+	printf("\n95 %% intervals per run (cross-conformal): cover %% / median width %%\n");
+	printf("%-26s %14s %14s\n", "", "relation", "compute law");
+	for (int i = -1; i < c[1]->n_sets; i++) {
+		const char *name = i < 0 ? "(all)" : c[1]->sets[i].set;
+		printf("%-26s", name);
+		for (int k = 0; k < 2; k++) {
+			const wc_accuracy *a = i < 0 ? &c[k]->overall : NULL;
+			for (int j = 0; i >= 0 && j < c[k]->n_sets; j++)
+				if (!strcmp(c[k]->sets[j].set, name))
+					a = &c[k]->sets[j];
+			if (a && a->n_interval > 0)
+				printf("  %5.1f / %5.1f", 100.0 * a->coverage_95, 100.0 * a->median_rel_width);
+			else
+				printf(" %14s", "–");
+		}
+		putchar('\n');
+	}
 }
 
 static void
@@ -55,8 +97,8 @@ print_json(const char *input, const wc_ft_heldout *r)
 		        num(l->compute), "compute_law_error_pct", num(l->compute_err_pct)));
 	}
 	json_object_set_new(o, "levels", levels);
-	json_object_set_new(o, "relation", accuracy_json(&r->relation));
-	json_object_set_new(o, "compute_law", accuracy_json(&r->compute));
+	json_object_set_new(o, "relation", accuracy_json(&r->relation, &r->cov_relation));
+	json_object_set_new(o, "compute_law", accuracy_json(&r->compute, &r->cov_compute));
 	cli_print_json_report(o);
 }
 
@@ -93,6 +135,7 @@ print_table(const char *input, const wc_ft_heldout *r)
 	printf("%-26s %13.1f%% %13.1f%%\n", "share within +-5 %", 100 * a[0]->share_within_5pct,
 	       100 * a[1]->share_within_5pct);
 	printf("%-26s %+14.2f %+14.2f\n", "bias % (+ = over)", a[0]->bias_pct, a[1]->bias_pct);
+	print_coverage(r);
 }
 
 int

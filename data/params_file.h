@@ -21,8 +21,11 @@ extern "C" {
  *  fit's residual RMS, version 4 phi and the prefill form, version 5 the
  *  fine-tuning law's e0 per GPU, its residual RMS and its calibration, the
  *  law's held-out error ("prediction_error", docs/intervals.md), and the
- *  parameter sources "bound" and "datasheet". */
-#define WC_PARAMS_SCHEMA "wattcast.params/5"
+ *  parameter sources "bound" and "datasheet", version 6 the held-out
+ *  errors of latency, energy per output token and fine-tuning energy
+ *  ("prediction_errors"). */
+#define WC_PARAMS_SCHEMA "wattcast.params/6"
+#define WC_PARAMS_SCHEMA_V5 "wattcast.params/5"
 #define WC_PARAMS_SCHEMA_V4 "wattcast.params/4"
 #define WC_PARAMS_SCHEMA_V3 "wattcast.params/3"
 #define WC_PARAMS_SCHEMA_V2 "wattcast.params/2"

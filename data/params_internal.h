@@ -46,6 +46,10 @@ int wc__params_read_count(wc__json_loader *ld, json_t *obj, const char *path, co
 /* params_pred_error.c: the law's held-out error (schema 5). */
 int wc__params_read_pred_error(wc__json_loader *ld, json_t *v, const char *path, wc_pred_error *out);
 json_t *wc__params_pred_error_json(const wc_pred_error *pe);
+/* The "prediction_errors" array (schema 6) into out[WC_PEQ_COUNT], and
+ * back (only the sections present). */
+int wc__params_read_quantity_errors(wc__json_loader *ld, json_t *v, const char *path, wc_pred_error *out);
+json_t *wc__params_quantity_errors_json(const wc_pred_error *pe);
 /** The documented range of every law parameter (params_ranges.c;
  *  docs/formats/params-file.md, "Ranges"): WC_OK, or WC_ERANGE with a
  *  message starting with the key's path ("shared/delta/value: ..."). */

@@ -2,7 +2,9 @@
  * The "prediction_error" section of a parameter file (schema 5,
  * docs/formats/params-file.md and docs/intervals.md): the law's held-out
  * error of mean power as conformal quantiles of log residuals, per
- * stratum (platform and level source, "" = pooled).
+ * stratum (platform and level source, "" = pooled); and the
+ * "prediction_errors" array (schema 6), the same section for latency,
+ * energy per output token and fine-tuning energy per step.
  */
 #include <math.h>
 #include <string.h>
@@ -36,20 +38,28 @@ read_stratum(wc__json_loader *ld, json_t *v, const char *path, wc_pe_stratum *s)
 	return WC_OK;
 }
 
-int
-wc__params_read_pred_error(wc__json_loader *ld, json_t *v, const char *path, wc_pred_error *out)
+/* One section; `quantity` NULL = mean power (optional key), else the
+ * key is required and names one of wc_pe_quantity. */
+static int
+read_section(wc__json_loader *ld, json_t *v, const char *path, int any_quantity, wc_pred_error *out)
 {
 	static const char *const keys[] = { "quantity", "folds", "method", "level", "data", "strata", NULL };
 	static const char *const required[] = { "folds", "level", "strata", NULL };
-	char p[WC__JSON_PATH_MAX], buf[32] = "";
+	static const char *const required_q[] = { "quantity", "folds", "level", "strata", NULL };
+	char p[WC__JSON_PATH_MAX], buf[40] = "";
 	int rc;
 	memset(out, 0, sizeof *out);
-	if ((rc = wc__json_check_keys(ld, v, path, keys, required)) ||
-	    (rc = wc__json_optional_string(ld, v, path, "quantity", buf, sizeof buf)))
+	if ((rc = wc__json_check_keys(ld, v, path, keys, any_quantity ? required_q : required)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "quantity", out->quantity, sizeof out->quantity)))
 		return rc;
-	if (buf[0] && strcmp(buf, "mean_power_w") != 0)
-		return wc__json_fail(ld, path, "quantity: expected \"mean_power_w\", got \"%s\"", buf);
-	buf[0] = '\0';
+	if (!any_quantity && out->quantity[0] && strcmp(out->quantity, "mean_power_w") != 0)
+		return wc__json_fail(ld, path, "quantity: expected \"mean_power_w\", got \"%s\"", out->quantity);
+	if (any_quantity && wc_pe_quantity_from_name(out->quantity) < 0)
+		return wc__json_fail(ld, path, "quantity: expected %s, %s or %s, got \"%s\"",
+		                     wc_pe_quantity_name(0), wc_pe_quantity_name(1), wc_pe_quantity_name(2),
+		                     out->quantity);
+	if (!any_quantity)
+		snprintf(out->quantity, sizeof out->quantity, "mean_power_w");
 	if ((rc = wc__json_optional_string(ld, v, path, "method", buf, sizeof buf)))
 		return rc;
 	if (buf[0] && strcmp(buf, WC_PE_METHOD) != 0)
@@ -58,8 +68,9 @@ wc__params_read_pred_error(wc__json_loader *ld, json_t *v, const char *path, wc_
 	if ((rc = wc__json_string(ld, json_object_get(v, "folds"), p, 0, out->folds, sizeof out->folds)))
 		return rc;
 	if (strcmp(out->folds, "model") && strcmp(out->folds, "workload") && strcmp(out->folds, "platform") &&
-	    strcmp(out->folds, "frozen"))
-		return wc__json_fail(ld, p, "expected model, workload, platform or frozen, got \"%s\"", out->folds);
+	    strcmp(out->folds, "frozen") && strcmp(out->folds, "level"))
+		return wc__json_fail(ld, p, "expected model, workload, platform, level or frozen, got \"%s\"",
+		                     out->folds);
 	if ((rc = wc__json_optional_string(ld, v, path, "data", out->data, sizeof out->data)))
 		return rc;
 	wc__json_join(p, path, "level");
@@ -86,6 +97,32 @@ wc__params_read_pred_error(wc__json_loader *ld, json_t *v, const char *path, wc_
 	return WC_OK;
 }
 
+int
+wc__params_read_pred_error(wc__json_loader *ld, json_t *v, const char *path, wc_pred_error *out)
+{
+	return read_section(ld, v, path, 0, out);
+}
+
+int
+wc__params_read_quantity_errors(wc__json_loader *ld, json_t *v, const char *path, wc_pred_error *out)
+{
+	char p[WC__JSON_PATH_MAX];
+	int rc;
+	if (!json_is_array(v) || json_array_size(v) > WC_PEQ_COUNT)
+		return wc__json_fail(ld, path, "expected an array of at most %d sections", WC_PEQ_COUNT);
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		wc_pred_error pe;
+		wc__json_join_index(p, path, i);
+		if ((rc = read_section(ld, json_array_get(v, i), p, 1, &pe)))
+			return rc;
+		int q = wc_pe_quantity_from_name(pe.quantity);
+		if (out[q].present)
+			return wc__json_fail(ld, p, "a second section for %s", pe.quantity);
+		out[q] = pe;
+	}
+	return WC_OK;
+}
+
 static json_t *
 string_or_null(const char *s)
 {
@@ -102,6 +139,21 @@ wc__params_pred_error_json(const wc_pred_error *pe)
 		                                        "source", string_or_null(s->source), "n", s->n,
 		                                        "log_quantiles", s->q_lo, s->q_hi));
 	}
-	return json_pack("{s:s,s:s,s:s,s:f,s:o,s:o}", "quantity", "mean_power_w", "folds", pe->folds, "method",
+	return json_pack("{s:s,s:s,s:s,s:f,s:o,s:o}", "quantity", pe->quantity[0] ? pe->quantity : "mean_power_w",
+	                 "folds", pe->folds, "method",
 	                 WC_PE_METHOD, "level", pe->level, "data", string_or_null(pe->data), "strata", strata);
+}
+
+json_t *
+wc__params_quantity_errors_json(const wc_pred_error *pe)
+{
+	json_t *a = json_array();
+	for (int q = 0; q < WC_PEQ_COUNT; q++) {
+		if (!pe[q].present)
+			continue;
+		wc_pred_error x = pe[q];
+		snprintf(x.quantity, sizeof x.quantity, "%s", wc_pe_quantity_name(q));
+		json_array_append_new(a, wc__params_pred_error_json(&x));
+	}
+	return a;
 }

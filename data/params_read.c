@@ -354,24 +354,25 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
 	 * model terms and no residual RMS, version 3 no phi, version 4 no
 	 * sources "bound" and "datasheet". */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 5
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 6
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V5) == 0 ? 5
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V4) == 0 ? 4
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0 ? 3
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0 ? 2
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
 	if (!*version)
 		return wc__json_fail(ld, "/schema",
-		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
+		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
 		                     WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
-		return wc__json_fail(ld, "/schema", "sections need \"%s\"", WC_PARAMS_SCHEMA);
+		return wc__json_fail(ld, "/schema", "sections need \"%s\"", WC_PARAMS_SCHEMA_V5);
 	json_t *prov = json_object_get(root, "provenance");
 	if (*version < 3 && (json_object_get(root, "model_terms") ||
 	                     (json_is_object(prov) && json_object_get(prov, "residual_rms"))))
 		return wc__json_fail(ld, "/schema", "model terms and residual_rms need \"%s\"",
-		                     WC_PARAMS_SCHEMA);
+		                     WC_PARAMS_SCHEMA_V5);
 	/* Before version 5 the fine-tuning law's e0 was the whole job's. */
 	json_t *ft = json_object_get(root, "finetune");
 	json_t *ftc = json_is_object(ft) ? json_object_get(ft, "compute") : NULL;
@@ -379,7 +380,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	    (json_object_get(ft, "calibrated") ||
 	     (json_is_object(ftc) && (json_object_get(ftc, "e0_per") || json_object_get(ftc, "residual_rms")))))
 		return wc__json_fail(ld, "/schema", "finetune's e0_per, residual_rms and calibrated need \"%s\"",
-		                     WC_PARAMS_SCHEMA);
+		                     WC_PARAMS_SCHEMA_V5);
 	return WC_OK;
 }
 
@@ -415,7 +416,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	static const char *const allowed[] = { "schema", "name", "form", "clock_ref_mhz", "levels",
 	                                       "shared", "precision_terms", "model_terms",
 	                                       "provenance", "draws", "capacity", "finetune",
-	                                       "response", "prediction_error", NULL };
+	                                       "response", "prediction_error", "prediction_errors", NULL };
 	static const char *const required[] = { "schema", "name", "form", "levels", "shared", NULL };
 	char buf[64], p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -480,8 +481,14 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		return rc;
 	if ((x = json_object_get(root, "prediction_error")) && !json_is_null(x)) {
 		if (version < 5)
-			return wc__json_fail(ld, "/prediction_error", "needs \"%s\"", WC_PARAMS_SCHEMA);
+			return wc__json_fail(ld, "/prediction_error", "needs \"%s\"", WC_PARAMS_SCHEMA_V5);
 		if ((rc = wc__params_read_pred_error(ld, x, "/prediction_error", &out->pred_error)))
+			return rc;
+	}
+	if ((x = json_object_get(root, "prediction_errors")) && !json_is_null(x)) {
+		if (version < 6)
+			return wc__json_fail(ld, "/prediction_errors", "needs \"%s\"", WC_PARAMS_SCHEMA);
+		if ((rc = wc__params_read_quantity_errors(ld, x, "/prediction_errors", out->quantity_error)))
 			return rc;
 	}
 	return WC_OK;

@@ -145,6 +145,12 @@ params_json(const wc_params *p, int with_draws)
 		json_object_set_new(root, "response", wc__params_response_json(&p->response));
 	json_object_set_new(root, "prediction_error", p->pred_error.present
 	                    ? wc__params_pred_error_json(&p->pred_error) : json_null());
+	/* Left out when absent, as "response". */
+	for (int q = 0; q < WC_PEQ_COUNT; q++)
+		if (p->quantity_error[q].present) {
+			json_object_set_new(root, "prediction_errors", wc__params_quantity_errors_json(p->quantity_error));
+			break;
+		}
 	return root;
 }
 

@@ -131,3 +131,22 @@ wc_pe_add(wc_pred_error *pe, const wc_pe_stratum *s)
 	pe->strata[pe->n_strata++] = *s;
 	return WC_OK;
 }
+
+static const char *const pe_names[WC_PEQ_COUNT] = {
+	"latency_s", "energy_per_output_token_j", "finetune_energy_per_step_j",
+};
+
+const char *
+wc_pe_quantity_name(int q)
+{
+	return q >= 0 && q < WC_PEQ_COUNT ? pe_names[q] : "?";
+}
+
+int
+wc_pe_quantity_from_name(const char *name)
+{
+	for (int q = 0; q < WC_PEQ_COUNT; q++)
+		if (strcmp(pe_names[q], name) == 0)
+			return q;
+	return -1;
+}

@@ -47,12 +47,14 @@ typedef struct {
 	                             * q_lo < 0 < q_hi */
 } wc_pe_stratum;
 
-/** The law's out-of-sample error for mean power (section
- *  "prediction_error" of a parameter file, schema 5): present = 0 when the
- *  file has none (older files), and then intervals cover the parameters'
- *  uncertainty only. */
+/** A held-out error of one quantity: mean power (section
+ *  "prediction_error" of a parameter file, schema 5), or one of
+ *  wc_pe_quantity (section "prediction_errors", schema 6). present = 0
+ *  when the file has none (older files), and then intervals cover the
+ *  parameters' uncertainty only. */
 typedef struct {
 	int present;
+	char quantity[40];  /* "mean_power_w" or a wc_pe_quantity name */
 	char folds[16];   /* what was held out: "model", "workload", "platform",
 	                   * or "frozen" (runs the frozen law never saw) */
 	char data[160];   /* where the residuals came from (file, sha256) */
@@ -60,6 +62,23 @@ typedef struct {
 	int n_strata;
 	wc_pe_stratum strata[WC_PE_STRATA_MAX];
 } wc_pred_error;
+
+/** Quantities with a held-out error of their own besides mean power
+ *  (docs/intervals.md, "Where it applies"). Latency's is also
+ *  throughput's: throughput = running x output / latency, so the two
+ *  have the same |log residual|. */
+typedef enum {
+	WC_PEQ_LATENCY,      /* "latency_s" (and throughput) */
+	WC_PEQ_ENERGY_TOKEN, /* "energy_per_output_token_j" */
+	WC_PEQ_FT_STEP,      /* "finetune_energy_per_step_j" (per token and
+	                      * per job scale with it) */
+	WC_PEQ_COUNT
+} wc_pe_quantity;
+
+/** The section name of a quantity ("?" when out of range). */
+const char *wc_pe_quantity_name(int q);
+/** The quantity of a name, or -1. */
+int wc_pe_quantity_from_name(const char *name);
 
 /** How the quantiles were taken (the section's "method"). */
 #define WC_PE_METHOD "split-conformal |log residual|"

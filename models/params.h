@@ -131,6 +131,10 @@ typedef struct wc_params {
 	 * value, present = 0 when the file has none): intervals then cover
 	 * the parameters' uncertainty only (docs/intervals.md). */
 	wc_pred_error pred_error;
+	/* The held-out errors of latency, energy per output token and
+	 * fine-tuning energy per step (schema 6), indexed by wc_pe_quantity;
+	 * plain values, present = 0 when the file has none. */
+	wc_pred_error quantity_error[WC_PEQ_COUNT];
 } wc_params;
 
 /** The empty set: what every wc_params variable starts as. */

@@ -219,32 +219,55 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	}
 }
 
-/* Draw r of both laws: the power law's r-th and the section's r-th row,
- * the shorter list cycled; a set without draws gives its point. */
-/* The law's held-out error of mean power (models/interval.h) widens the
- * quantities proportional to power: node power, energy per token, request
- * and hour, cost and CO2 (each is power times a time from the capacity
- * model, whose own spread the draws carry). Latency, TTFT and throughput
- * keep the capacity draws' interval. */
+/* Which held-out error widens each quantity (docs/intervals.md, "Where it
+ * applies"): latency's its own, throughput's and an open loop's running
+ * count latency's (each is a rate times or over latency: the same |log
+ * residual|); energy per output token's its own, and per request, cost
+ * and CO2 per request or token scale with it; node power, energy per hour
+ * and the hourly cost and CO2 are power's. Without the energy section the
+ * per-token quantities fall back to power's error alone, and say so. TTFT
+ * has none: no table at hand measures it. */
+enum { BY_NONE, BY_LATENCY, BY_ENERGY, BY_POWER };
+
 static int
-pe_widen(const wc_law_binding *lb, wc_capacity_prediction *out)
+widened_by(int k, int open_loop)
 {
-	static const int scaled[] = { WC_CAPQ_POWER, WC_CAPQ_E_TOKEN, WC_CAPQ_E_REQUEST, WC_CAPQ_E_HOUR,
-		                      WC_CAPQ_COST_REQUEST, WC_CAPQ_COST_MTOK, WC_CAPQ_COST_HOUR,
-		                      WC_CAPQ_CO2_REQUEST, WC_CAPQ_CO2_MTOK, WC_CAPQ_CO2_HOUR };
-	const wc_pe_stratum *s = wc_predict_pe_stratum(lb->p, lb->level);
-	if (!s)
-		return WC_OK;
-	for (size_t i = 0; i < sizeof scaled / sizeof scaled[0]; i++) {
-		int k = scaled[i];
-		if (!isfinite(out->value[k]) || out->value[k] <= 0.0)
+	switch (k) {
+	case WC_CAPQ_LATENCY: case WC_CAPQ_THROUGHPUT: return BY_LATENCY;
+	case WC_CAPQ_RUNNING: return open_loop ? BY_LATENCY : BY_NONE;
+	case WC_CAPQ_E_TOKEN: case WC_CAPQ_E_REQUEST: case WC_CAPQ_COST_REQUEST: case WC_CAPQ_COST_MTOK:
+	case WC_CAPQ_CO2_REQUEST: case WC_CAPQ_CO2_MTOK: return BY_ENERGY;
+	case WC_CAPQ_POWER: case WC_CAPQ_E_HOUR: case WC_CAPQ_COST_HOUR: case WC_CAPQ_CO2_HOUR: return BY_POWER;
+	default: return BY_NONE;
+	}
+}
+
+static int
+pe_widen(const wc_law_binding *lb, const wc_config *c, wc_capacity_prediction *out)
+{
+	const wc_params *p = lb->p;
+	const wc_pe_stratum *power = wc_predict_pe_stratum(p, lb->level);
+	const wc_pe_stratum *lat = wc_pe_find(&p->quantity_error[WC_PEQ_LATENCY], c->platform, "");
+	const wc_pe_stratum *ene = wc_pe_find(&p->quantity_error[WC_PEQ_ENERGY_TOKEN], c->platform, "");
+	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
+		int by = widened_by(k, out->open_loop);
+		const wc_pe_stratum *s = by == BY_LATENCY ? lat : by == BY_POWER ? power : by == BY_ENERGY
+		                         ? (ene ? ene : power) : NULL;
+		out->covers[k] = !s ? "parameters"
+		                 : s == lat ? "parameters and held-out error of latency"
+		                 : s == ene ? "parameters and held-out error of energy per output token"
+		                 : by == BY_ENERGY ? "parameters and held-out error of mean power (not of latency)"
+		                                   : "parameters and held-out error of mean power";
+		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)
 			continue;
 		out->has_interval |= wc_pe_widen(s, out->value[k], &out->lo[k], &out->hi[k]);
+		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s;
 	}
-	out->pe_stratum = s;
 	return WC_OK;
 }
 
+/* Draw r of both laws: the power law's r-th and the section's r-th row,
+ * the shorter list cycled; a set without draws gives its point. */
 static int
 draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_binding *lb,
                wc_capacity_prediction *out, wc_error *err)
@@ -253,7 +276,7 @@ draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_bin
 	const wc_draws *cd = &cb->c->draws;
 	int D = p->n_draws > cd->n ? p->n_draws : cd->n;
 	if (D < 2)
-		return pe_widen(lb, out);
+		return pe_widen(lb, x->c, out);
 	double *v = malloc((size_t)D * WC_CAPQ_COUNT * sizeof *v), *col = malloc((size_t)D * sizeof *col);
 	if (!v || !col) {
 		free(v);
@@ -278,7 +301,7 @@ draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_bin
 	out->n_draws = out->has_interval ? D : 0;
 	free(v);
 	free(col);
-	return pe_widen(lb, out);
+	return pe_widen(lb, x->c, out);
 }
 
 static int
@@ -422,6 +445,8 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 			         wc_capacity_output_name(k));
 	if (names[0])
 		warn(out, "interval_95: none for %s: %s", names,
-		     p->capacity.draws.n < 2 ? "the capacity section has no bootstrap draws" : "the draws do not vary them");
+		     p->capacity.draws.n < 2 ? "the capacity section has no bootstrap draws and the parameter set no "
+		                               "held-out error of them (docs/intervals.md)"
+		                             : "the draws do not vary them");
 	return WC_OK;
 }

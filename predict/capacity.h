@@ -37,9 +37,11 @@ typedef struct {
 	double value[WC_CAPQ_COUNT];            /* NaN = not asked (cost, CO2) */
 	double lo[WC_CAPQ_COUNT], hi[WC_CAPQ_COUNT]; /* NaN without draws */
 	int has_interval, n_draws;  /* any quantity has an interval; draws behind it */
-	const wc_pe_stratum *pe_stratum; /* the held-out error that widened the
-	                                  * power-proportional ones (borrowed
-	                                  * from the set); NULL = draws only */
+	const wc_pe_stratum *pe_stratum; /* a held-out error that widened some
+	                                  * (borrowed from the set); NULL =
+	                                  * draws only */
+	const char *covers[WC_CAPQ_COUNT]; /* what each interval covers (static
+	                                    * text, docs/intervals.md) */
 	double max_concurrency_fit; /* INFINITY when a request needs no memory */
 	double memory_need_gb, memory_available_gb;
 	int over_capacity;          /* the rate exceeds what the group can serve */

@@ -114,13 +114,16 @@ relation_checks(const wc_finetune_params *f, const wc_finetune_query *q, wc_fine
 	}
 }
 
-/* The 95 % interval over the draws, through the same bound law. */
+/* The 95 % interval: the draws' percentiles through the same bound law,
+ * widened by the fine-tuning law's held-out error of energy per step
+ * when the set records it (docs/intervals.md); per token and per job
+ * scale with the step. None (null, with a warning) when neither. */
 static int
-interval(const wc_ft_binding *b, const wc_finetune_query *q, wc_finetune_prediction *out,
+interval(const wc_params *p, const wc_ft_binding *b, const wc_finetune_query *q, wc_finetune_prediction *out,
          wc_error *err)
 {
 	const wc_draws *d = &b->f->draws;
-	double *e = malloc((size_t)d->n * sizeof *e);
+	double *e = malloc((size_t)(d->n > 0 ? d->n : 1) * sizeof *e), lo = NAN, hi = NAN;
 	int kept = 0;
 	if (!e)
 		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
@@ -130,16 +133,29 @@ interval(const wc_ft_binding *b, const wc_finetune_query *q, wc_finetune_predict
 		if (isfinite(pt.energy_per_step_j))
 			e[kept++] = pt.energy_per_step_j;
 	}
-	if (wc_interval_from_draws(e, (size_t)kept, out->energy_per_step_j, &out->step_lo_j, &out->step_hi_j)) {
-		double T = b->flops.tokens_per_step;
-		out->token_lo_j = out->step_lo_j / T;
-		out->token_hi_j = out->step_hi_j / T;
-		out->total_lo_kwh = q->steps * out->step_lo_j / 3.6e6;
-		out->total_hi_kwh = q->steps * out->step_hi_j / 3.6e6;
-		out->has_interval = 1;
+	if (wc_interval_from_draws(e, (size_t)kept, out->energy_per_step_j, &lo, &hi))
 		out->n_draws = kept;
-	}
 	free(e);
+	const wc_pe_stratum *s = wc_pe_find(&p->quantity_error[WC_PEQ_FT_STEP], out->platform, "");
+	out->has_interval = wc_pe_widen(s, out->energy_per_step_j, &lo, &hi);
+	if (!out->has_interval) {
+		out->n_draws = 0;
+		warn(out, "interval_95: none: the fine-tuning section has no bootstrap draws that vary here and the "
+		     "parameter set no held-out error of fine-tuning energy (docs/intervals.md)");
+		return WC_OK;
+	}
+	out->covers = s ? (out->n_draws ? "parameters and held-out error" : "held-out error")
+	                : "parameters";
+	if (!s)
+		warn(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no held-out "
+		     "error of fine-tuning energy (docs/intervals.md)");
+	double T = b->flops.tokens_per_step;
+	out->step_lo_j = lo;
+	out->step_hi_j = hi;
+	out->token_lo_j = lo / T;
+	out->token_hi_j = hi / T;
+	out->total_lo_kwh = q->steps * lo / 3.6e6;
+	out->total_hi_kwh = q->steps * hi / 3.6e6;
 	return WC_OK;
 }
 
@@ -166,7 +182,8 @@ int
 wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finetune_prediction *out,
                     wc_error *err)
 {
-	const wc_finetune_params *f = &wc_predictor_params(pr)->finetune;
+	const wc_params *p = wc_predictor_params(pr);
+	const wc_finetune_params *f = &p->finetune;
 	wc_ft_binding b;
 	wc_ft_point pt;
 	int rc;
@@ -201,7 +218,7 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 		return rc;
 	calibration_warnings(f, q, out);
 	relation_checks(f, q, out);
-	if (q->want_interval && f->draws.n > 0)
-		return interval(&b, q, out, err);
+	if (q->want_interval)
+		return interval(p, &b, q, out, err);
 	return WC_OK;
 }

@@ -2,7 +2,7 @@
  * Fine-tuning predictions from a frozen parameter set (docs/finetune.md,
  * "Predicting"): energy per optimizer step and per token, the FLOPs of the
  * step, the energy of K steps, a 95 % interval from the fine-tuning
- * section's bootstrap draws, the per-factor relations as checks, and a
+ * section's bootstrap draws and the law's held-out error, the per-factor relations as checks, and a
  * warning for every input outside what the law was calibrated on
  * (ranges, platform, method and stack). Never fits; reentrant.
  */
@@ -49,6 +49,7 @@ typedef struct {
 	double steps, energy_total_kwh;       /* NaN without steps */
 	int has_interval, n_draws;
 	double step_lo_j, step_hi_j, token_lo_j, token_hi_j, total_lo_kwh, total_hi_kwh;
+	const char *covers;                   /* what the interval covers (static text) */
 	wc_finetune_relation_check relations[WC_FT_REL_COUNT];
 	char platform[WC_NAME_MAX];           /* the one used */
 	int n_warnings;

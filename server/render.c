@@ -34,16 +34,22 @@ capacity_interval_json(const wc_capacity_prediction *cp)
 {
 	if (!cp->has_interval)
 		return json_null();
-	json_t *o = json_object();
+	json_t *o = json_object(), *each = json_object();
 	/* Every answer given has its interval or null (a warning says why);
 	 * never a zero-width pair (docs/intervals.md). */
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
-		if (isfinite(cp->value[k]))
-			json_object_set_new(o, wc_capacity_output_name(k), isfinite(cp->lo[k])
-			                    ? json_pack("[ff]", cp->lo[k], cp->hi[k]) : json_null());
+		if (isfinite(cp->value[k])) {
+			int has = isfinite(cp->lo[k]);
+			json_object_set_new(o, wc_capacity_output_name(k), has ? json_pack("[ff]", cp->lo[k], cp->hi[k])
+			                                                       : json_null());
+			if (has)
+				json_object_set_new(each, wc_capacity_output_name(k),
+				                    json_string(cp->covers[k] ? cp->covers[k] : "parameters"));
+		}
 	json_object_set_new(o, "draws", json_integer(cp->n_draws));
 	json_object_set_new(o, "covers", json_string(cp->pe_stratum ? "parameters and held-out error"
 	                                                            : "parameters"));
+	json_object_set_new(o, "covers_by_quantity", each);
 	return o;
 }
 

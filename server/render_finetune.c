@@ -79,10 +79,10 @@ wc_finetune_json(const wc_finetune_query *q, const wc_finetune_prediction *p, co
 	json_object_set_new(o, "steps", num(p->steps));
 	json_object_set_new(o, "energy_total_kwh", num(p->energy_total_kwh));
 	json_object_set_new(o, "interval_95", !p->has_interval ? json_null()
-	                    : json_pack("{s:o,s:o,s:o,s:i}", "energy_per_step_j", pair(p->step_lo_j, p->step_hi_j),
+	                    : json_pack("{s:o,s:o,s:o,s:i,s:s}", "energy_per_step_j", pair(p->step_lo_j, p->step_hi_j),
 	                                "energy_per_token_j", pair(p->token_lo_j, p->token_hi_j),
 	                                "energy_total_kwh", pair(p->total_lo_kwh, p->total_hi_kwh),
-	                                "draws", p->n_draws));
+	                                "draws", p->n_draws, "covers", p->covers ? p->covers : "parameters"));
 	json_object_set_new(o, "flops", json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}",
 	                    "weight_flops_per_token", f->weight_flops,
 	                    "attention_flops_per_token", f->attention_flops,

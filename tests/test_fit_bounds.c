@@ -173,9 +173,11 @@ main(void)
 	/* A file of the previous schema (no "bound" in it) still loads. */
 	wc_params v4 = WC_PARAMS_INIT, paper = WC_PARAMS_INIT;
 	wc_params_default(&paper);
-	/* Without what else /5 added (held-out error, e0 per GPU). */
+	/* Without what else /5 and /6 added (held-out errors, e0 per GPU). */
 	paper.pred_error.present = 0;
-	char *dump = wc_params_dump(&paper, 1, &err), *at = dump ? strstr(dump, "wattcast.params/5") : NULL;
+	for (int k = 0; k < WC_PEQ_COUNT; k++)
+		paper.quantity_error[k].present = 0;
+	char *dump = wc_params_dump(&paper, 1, &err), *at = dump ? strstr(dump, "wattcast.params/6") : NULL;
 	char *e0 = dump ? strstr(dump, ",\n      \"e0_per\": \"gpu\"") : NULL;
 	if (e0)
 		memmove(e0, e0 + strlen(",\n      \"e0_per\": \"gpu\""), strlen(e0 + strlen(",\n      \"e0_per\": \"gpu\"")) + 1);

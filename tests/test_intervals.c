@@ -5,12 +5,15 @@
  * a schema-4 file still loads and answers with a warning that its interval
  * covers parameter uncertainty only; no capacity answer of any platform
  * has a zero-width interval; and a few-shot calibration gives the same
- * intervals through `validate fewshot` as through `calibrate` + `heldout`.
+ * intervals through `validate fewshot` as through `calibrate` + `heldout`;
+ * the held-out errors of latency, energy per output token and fine-tuning
+ * energy (schema 6) round-trip, need schema 6 and widen their answers.
  */
 #include "tests/support/check.h"
 #include "data/data.h"
 #include "fit/calibrate.h"
 #include "predict/capacity.h"
+#include "predict/finetune.h"
 #include "tests/support/support.h"
 #include "validation/validation.h"
 
@@ -82,14 +85,16 @@ section_and_old_files(void)
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
 	wc_params_default(&p);
-	CHECK(p.pred_error.present && p.pred_error.n_strata == 1);
+	CHECK(p.pred_error.present && p.pred_error.n_strata == 2); /* pooled, and datasheet levels' */
+	CHECK(wc_pe_find(&p.pred_error, "B200", "datasheet") == &p.pred_error.strata[1]);
+	CHECK(wc_pe_find(&p.pred_error, "H100", "published") == &p.pred_error.strata[0]);
 	char *s = wc_params_dump(&p, 1, &err);
 	CHECK_CONTAINS(s, "\"prediction_error\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "t", &q, &err), WC_OK);
 	CHECK(q.pred_error.present && q.pred_error.strata[0].q_hi == p.pred_error.strata[0].q_hi &&
 	      q.pred_error.strata[0].n == 153 && strcmp(q.pred_error.folds, "frozen") == 0);
 	/* The section needs schema 5. */
-	s = replaced(s, "\"wattcast.params/5\"", "\"wattcast.params/4\"");
+	s = replaced(s, "\"wattcast.params/6\"", "\"wattcast.params/4\"");
 	s = replaced(s, ",\n      \"e0_per\": \"gpu\"", ""); /* the other /5 addition */
 	CHECK(wc_params_load_buffer(s, strlen(s), "t", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/prediction_error");
@@ -111,8 +116,10 @@ section_and_old_files(void)
 		thetas[i] = 1.8 + i * 0.01;
 	CHECK_INT(wc_params_set_draws(&p, 41, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
 	p.pred_error.present = 0;
+	for (int k = 0; k < WC_PEQ_COUNT; k++) /* and what /6 added */
+		p.quantity_error[k].present = 0;
 	s = wc_params_dump(&p, 1, &err);
-	s = replaced(s, "\"wattcast.params/5\"", "\"wattcast.params/4\"");
+	s = replaced(s, "\"wattcast.params/6\"", "\"wattcast.params/4\"");
 	s = replaced(s, "\"prediction_error\": null", "\"response\": null");
 	s = replaced(s, ",\n      \"e0_per\": \"gpu\"", "");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v4", &q, &err), WC_OK);
@@ -194,6 +201,82 @@ no_zero_width(void)
 	wc_params_clear(&p);
 }
 
+/* The built-in profile's capacity held-out errors: round trip, schema 6
+ * only, and each answer widened by the error it names. */
+static void
+quantity_errors(void)
+{
+	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	wc_params_default(&p);
+	CHECK(p.quantity_error[WC_PEQ_LATENCY].present && p.quantity_error[WC_PEQ_ENERGY_TOKEN].present);
+	char *s = wc_params_dump(&p, 1, &err);
+	CHECK_CONTAINS(s, "\"prediction_errors\"");
+	CHECK_INT(wc_params_load_buffer(s, strlen(s), "t", &q, &err), WC_OK);
+	for (int k = 0; k < WC_PEQ_COUNT; k++)
+		CHECK(q.quantity_error[k].present == p.quantity_error[k].present &&
+		      q.quantity_error[k].strata[0].q_hi == p.quantity_error[k].strata[0].q_hi);
+	s = replaced(s, "\"wattcast.params/6\"", "\"wattcast.params/5\"");
+	CHECK(wc_params_load_buffer(s, strlen(s), "t", &q, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "/prediction_errors");
+	free(s);
+	/* Latency and throughput by latency's error, energy per token by its
+	 * own; TTFT has none (null, with a warning naming it). */
+	wc_inference_query iq = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+	wc_capacity_prediction cp;
+	iq.config.platform = "H100";
+	iq.config.model = "Qwen3-8B";
+	iq.config.arch = wc_model_lookup("Qwen3-8B");
+	iq.config.active_params_b = iq.config.arch->active_params_b;
+	iq.config.running = 32;
+	iq.config.input_tokens = 500;
+	iq.config.output_tokens = 300;
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_capacity(pr, &iq, NAN, NAN, &cp, &err), WC_OK);
+	double ql = p.quantity_error[WC_PEQ_LATENCY].strata[0].q_hi;
+	double qe = p.quantity_error[WC_PEQ_ENERGY_TOKEN].strata[0].q_hi;
+	CHECK(cp.lo[WC_CAPQ_LATENCY] <= cp.value[WC_CAPQ_LATENCY] * exp(-ql) * (1 + 1e-12) &&
+	      cp.hi[WC_CAPQ_LATENCY] >= cp.value[WC_CAPQ_LATENCY] * exp(ql) * (1 - 1e-12));
+	CHECK(cp.hi[WC_CAPQ_THROUGHPUT] >= cp.value[WC_CAPQ_THROUGHPUT] * exp(ql) * (1 - 1e-12));
+	CHECK(cp.hi[WC_CAPQ_E_TOKEN] >= cp.value[WC_CAPQ_E_TOKEN] * exp(qe) * (1 - 1e-12));
+	CHECK(strstr(cp.covers[WC_CAPQ_LATENCY], "held-out error of latency") != NULL);
+	CHECK(strstr(cp.covers[WC_CAPQ_E_REQUEST], "energy per output token") != NULL);
+	CHECK(isnan(cp.lo[WC_CAPQ_TTFT]));
+	int warned = 0;
+	for (int w = 0; w < cp.n_warnings; w++)
+		warned |= strstr(cp.warnings[w], "interval_95: none for ttft_s") != NULL;
+	CHECK(warned);
+	wc_predictor_free(pr);
+	/* Fine-tuning energy per step: none without draws or an error; with
+	 * an error, the interval contains the estimate and scales per job. */
+	wc_finetune_query fq = { .config = WC_FT_CONFIG_INIT, .platform = NULL, .steps = 100, .want_interval = 1 };
+	wc_finetune_prediction fp;
+	wc_ft_config_from_model(&fq.config, wc_model_lookup("Qwen3-8B"));
+	fq.config.lora_rank = 64;
+	fq.config.micro_batch = 4;
+	fq.config.seq_len = 1024;
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_finetune(pr, &fq, &fp, &err), WC_OK);
+	CHECK(!fp.has_interval && isnan(fp.step_lo_j) && fp.n_warnings >= 1 &&
+	      strstr(fp.warnings[fp.n_warnings - 1], "interval_95: none") != NULL);
+	wc_predictor_free(pr);
+	wc_pred_error *fe = &p.quantity_error[WC_PEQ_FT_STEP];
+	fe->present = 1;
+	fe->level = WC_INTERVAL_LEVEL;
+	fe->n_strata = 1;
+	fe->strata[0] = (wc_pe_stratum){ .platform = "", .source = "", .n = 40, .q_lo = -0.1, .q_hi = 0.1 };
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_finetune(pr, &fq, &fp, &err), WC_OK);
+	CHECK(fp.has_interval && fp.step_lo_j < fp.energy_per_step_j && fp.energy_per_step_j < fp.step_hi_j);
+	CHECK_NEAR(fp.step_hi_j, fp.energy_per_step_j * exp(0.1), 1e-9 * fp.step_hi_j);
+	CHECK_NEAR(fp.total_hi_kwh, 100 * fp.step_hi_j / 3.6e6, 1e-12);
+	CHECK(strcmp(fp.covers, "held-out error") == 0);
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+	wc_params_clear(&q);
+}
+
 static void
 add_run(wc_runs_table *t, const wc_params *p, double n, double factor)
 {
@@ -266,6 +349,7 @@ main(void)
 	conformal();
 	section_and_old_files();
 	no_zero_width();
+	quantity_errors();
 	fewshot_equals_calibrate();
 	return check_report("test_intervals");
 }

@@ -4,8 +4,9 @@
  * cross-conformal intervals of mean power cover 92-98 % of each
  * platform's runs (their median relative width is printed beside), those
  * of throughput and energy per output token at least 85 %, and
- * the held-out error recorded in the built-in profiles is what
- * `wattcast fit intervals --folds frozen` recomputes from these runs.
+ * the held-out errors recorded in the built-in profiles are what
+ * `wattcast fit intervals --folds frozen` (mean power) and `--quantity
+ * capacity` (latency, energy per output token) recompute from these runs.
  */
 #include "data/data.h"
 #include "fit/fit.h"
@@ -15,6 +16,7 @@
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int
 main(void)
@@ -62,6 +64,23 @@ main(void)
 			       100 * a->median_rel_width);
 			CHECK(a->n_interval == a->n && a->coverage_95 >= 0.85);
 		}
+
+	/* The built-in profiles' capacity held-out errors, recomputed. */
+	wc_params paper = WC_PARAMS_INIT;
+	wc_pred_error cpe[WC_PEQ_COUNT];
+	memset(cpe, 0, sizeof cpe);
+	wc_params_default(&paper);
+	CHECK_INT(wc_validate_capacity_pred_error(t, &d, &co, &fo, NULL, cpe, &err), WC_OK);
+	for (int q = WC_PEQ_LATENCY; q <= WC_PEQ_ENERGY_TOKEN; q++) {
+		CHECK(cpe[q].present && cpe[q].n_strata == 1 && paper.quantity_error[q].present);
+		CHECK_INT(cpe[q].strata[0].n, paper.quantity_error[q].strata[0].n);
+		/* The script reads the import back from its CSV (numbers
+		 * rounded to 10 digits): agreement to 1e-6, not to the bit. */
+		CHECK_NEAR(cpe[q].strata[0].q_hi, paper.quantity_error[q].strata[0].q_hi, 1e-6);
+		printf("  paper %s: held-out error q = %.6f over %d runs\n", wc_pe_quantity_name(q),
+		       cpe[q].strata[0].q_hi, cpe[q].strata[0].n);
+	}
+	wc_params_clear(&paper);
 	wc_capacity_data_clear(&d);
 
 	/* The built-in profiles' section, recomputed. */
@@ -75,6 +94,17 @@ main(void)
 		CHECK_INT(pe.strata[0].n, p.pred_error.strata[0].n);
 		CHECK_NEAR(pe.strata[0].q_hi, p.pred_error.strata[0].q_hi, 1e-12);
 		printf("  %s: held-out error q = %.6f over %d runs\n", profiles[i], pe.strata[0].q_hi, pe.strata[0].n);
+		/* The datasheet stratum: leave one platform out. */
+		CHECK_INT(wc_validate_pred_error(t, &fo, &p, "platform", NULL, &pe, &err), WC_OK);
+		const wc_pe_stratum *ds = wc_pe_find(&p.pred_error, "B200", "datasheet");
+		CHECK(pe.n_strata == 1 && ds && strcmp(ds->source, "datasheet") == 0 &&
+		      strcmp(pe.strata[0].source, "datasheet") == 0);
+		if (ds) {
+			CHECK_INT(pe.strata[0].n, ds->n);
+			CHECK_NEAR(pe.strata[0].q_hi, ds->q_hi, 1e-6);
+		}
+		printf("  %s: datasheet transfers, leave one platform out: q = %.6f over %d runs\n", profiles[i],
+		       pe.strata[0].q_hi, pe.strata[0].n);
 		wc_params_clear(&p);
 	}
 	wc_params_clear(&prior);

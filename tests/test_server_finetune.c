@@ -89,7 +89,10 @@ published_law(void)
 	CHECK(strcmp(json_string_value(json_object_get(law, "e0_source")), "published") == 0);
 	/* Four GPUs: outside the calibration's one. */
 	const json_t *w = json_object_get(j, "warnings");
-	CHECK(json_array_size(w) == 1 && strncmp(json_string_value(json_array_get(w, 0)), "gpus:", 5) == 0);
+	CHECK(json_array_size(w) == 2 && strncmp(json_string_value(json_array_get(w, 0)), "gpus:", 5) == 0);
+	/* The built-in law has neither draws nor a held-out error: no
+	 * interval, and a warning says why (docs/intervals.md). */
+	CHECK_CONTAINS(json_string_value(json_array_get(w, 1)), "interval_95: none");
 	const json_t *rel = json_object_get(json_object_get(j, "relations"), "batch_size");
 	CHECK_NEAR(num(rel, "energy_per_token_j"), 0.7555 + 1.2552 / 8, 1e-9);
 	CHECK(json_is_null(json_object_get(rel, "on_sweep")));
@@ -98,7 +101,8 @@ published_law(void)
 	j = post_ok("/v1/predict/finetune", "{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"micro_batch\":2,"
 	            "\"seq_len\":2048,\"platform\":\"H100\"}");
 	w = json_object_get(j, "warnings");
-	CHECK(json_array_size(w) == 2);
+	CHECK(json_array_size(w) == 3);
+	CHECK_CONTAINS(json_string_value(json_array_get(w, 2)), "interval_95: none");
 	CHECK_CONTAINS(json_string_value(json_array_get(w, 0)), "platform: H100 differs");
 	CHECK_CONTAINS(json_string_value(json_array_get(w, 1)), "method: full is outside the calibration");
 	json_decref(j);
@@ -196,7 +200,11 @@ fitted_law(wc_server *srv)
 	const json_t *rel = json_object_get(json_object_get(j, "relations"), "sequence_length");
 	CHECK(json_is_true(json_object_get(rel, "on_sweep")));
 	CHECK(fabs(num(rel, "difference_pct")) < 5);
-	CHECK_INT(json_array_size(json_object_get(j, "warnings")), 0);
+	/* Draws but no held-out error: the interval says what it covers. */
+	CHECK_INT(json_array_size(json_object_get(j, "warnings")), 1);
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)),
+	               "covers the parameters' uncertainty only");
+	CHECK(strcmp(json_string_value(json_object_get(iv, "covers")), "parameters") == 0);
 	json_decref(j);
 	/* A set without a fine-tuning law. */
 	wc_finetune_params_clear(&p.finetune);

@@ -42,12 +42,17 @@ typedef struct {
 	wc_ft_level *levels;
 	wc_accuracy relation;      /* over the levels: median |error| %, share within 5 %, bias */
 	wc_accuracy compute;
+	/* Cross-conformal 95 % intervals of each predictor's per-run
+	 * predictions (docs/intervals.md): coverage and median relative
+	 * width overall and per relation (sweep kind). */
+	wc_heldout_report cov_relation, cov_compute;
 	int runs;                  /* usable runs in the table */
 } wc_ft_heldout;
 
 /** Level-held-out validation of `t` (runs marked `exclude` take no part).
  *  `per_run` (may be NULL) receives two rows per run of a held-out level,
- *  one per predictor. Caller clears `out`. */
+ *  one per predictor, each with its cross-conformal 95 % interval (lo,
+ *  hi). Caller clears `out`. */
 int wc_validate_finetune(const wc_ft_table *t, wc_per_run *per_run, wc_ft_heldout *out,
                          wc_error *err);
 void wc_ft_heldout_clear(wc_ft_heldout *r);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "validation_internal.h"
 
 /* Median |error|, share within 5 % and bias of the finite errors. */
 static void
@@ -137,8 +138,8 @@ hold_out(const wc_ft_table *t, const wc_ft_heldout *rep, int si, double x, unsig
 	return rc;
 }
 
-int
-wc_validate_finetune(const wc_ft_table *t, wc_per_run *per_run, wc_ft_heldout *out, wc_error *err)
+static int
+held_out_levels(const wc_ft_table *t, wc_per_run *per_run, wc_ft_heldout *out, wc_error *err)
 {
 	size_t cap = 0;
 	unsigned char *use = malloc(t->n_runs ? t->n_runs : 1);
@@ -176,6 +177,98 @@ done:
 	free(use);
 	if (rc != WC_OK)
 		wc_ft_heldout_clear(out);
+	return rc;
+}
+
+
+/* The rows of one predictor ("relation" or "compute_law") of `all`, with
+ * the index of each in `all`. */
+static int
+select_predictor(const wc_per_run *all, const char *predictor, wc_per_run *out, size_t *index, wc_error *err)
+{
+	int rc = WC_OK;
+	for (size_t i = 0; i < all->n && rc == WC_OK; i++) {
+		const wc_per_run_row *r = &all->rows[i];
+		for (int k = 0; k < r->n_inputs; k++)
+			if (!strcmp(r->input_name[k], "predictor") && !strcmp(r->input_value[k], predictor)) {
+				index[out->n] = i;
+				rc = wc_per_run_add(out, r, err);
+				break;
+			}
+	}
+	return rc;
+}
+
+/* Cross-conformal intervals of one predictor's rows (each held-out
+ * level's from the other levels' residuals, docs/intervals.md), written
+ * back into `all`, and their coverage overall and per relation. */
+static int
+predictor_coverage(wc_per_run *all, const char *predictor, size_t *index, wc_heldout_report *cov, wc_error *err)
+{
+	wc_per_run sub = WC_PER_RUN_INIT;
+	int rc = select_predictor(all, predictor, &sub, index, err);
+	memset(cov, 0, sizeof *cov);
+	if (rc == WC_OK)
+		rc = wc__pe_cross_intervals(&sub, 1, err);
+	for (size_t i = 0; rc == WC_OK && i < sub.n; i++) {
+		all->rows[index[i]].lo = sub.rows[i].lo;
+		all->rows[index[i]].hi = sub.rows[i].hi;
+		int seen = 0;
+		for (int k = 0; k < cov->n_sets && !seen; k++)
+			seen = !strcmp(cov->sets[k].set, sub.rows[i].set);
+		if (!seen && cov->n_sets < WC_HELDOUT_SETS_MAX)
+			snprintf(cov->sets[cov->n_sets++].set, sizeof cov->sets[0].set, "%s", sub.rows[i].set);
+	}
+	if (rc == WC_OK)
+		rc = wc__coverage_summary(&sub, NULL, cov, err);
+	wc_per_run_clear(&sub);
+	return rc;
+}
+
+int
+wc_validate_finetune(const wc_ft_table *t, wc_per_run *per_run, wc_ft_heldout *out, wc_error *err)
+{
+	wc_per_run all = WC_PER_RUN_INIT;
+	int rc = held_out_levels(t, &all, out, err);
+	size_t *index = rc == WC_OK ? malloc((all.n ? all.n : 1) * sizeof *index) : NULL;
+	if (rc == WC_OK && !index)
+		rc = wc_error_set(err, WC_ENOMEM, "validate finetune: out of memory");
+	if (rc == WC_OK)
+		rc = predictor_coverage(&all, "relation", index, &out->cov_relation, err);
+	if (rc == WC_OK)
+		rc = predictor_coverage(&all, "compute_law", index, &out->cov_compute, err);
+	for (size_t i = 0; rc == WC_OK && per_run && i < all.n; i++)
+		rc = wc_per_run_add(per_run, &all.rows[i], err);
+	if (rc != WC_OK)
+		wc_ft_heldout_clear(out);
+	free(index);
+	wc_per_run_clear(&all);
+	return rc;
+}
+
+int
+wc_validate_finetune_pred_error(const wc_ft_table *t, const char *data, wc_pred_error *out, wc_error *err)
+{
+	wc_per_run all = WC_PER_RUN_INIT, law = WC_PER_RUN_INIT;
+	wc_ft_heldout rep;
+	size_t *index = NULL;
+	int rc = held_out_levels(t, &all, &rep, err);
+	if (rc == WC_OK)
+		wc_ft_heldout_clear(&rep);
+	if (rc == WC_OK && !(index = malloc((all.n ? all.n : 1) * sizeof *index)))
+		rc = wc_error_set(err, WC_ENOMEM, "fit intervals: out of memory");
+	/* The compute law's residuals: energy per token and per step differ
+	 * by the step's token count only, so their log residuals are one. */
+	if (rc == WC_OK)
+		rc = select_predictor(&all, "compute_law", &law, index, err);
+	if (rc == WC_OK)
+		rc = wc__pe_from_rows(&law, 1, NULL, "level", data, &out[WC_PEQ_FT_STEP], err);
+	if (rc == WC_OK)
+		snprintf(out[WC_PEQ_FT_STEP].quantity, sizeof out[WC_PEQ_FT_STEP].quantity, "%s",
+		         wc_pe_quantity_name(WC_PEQ_FT_STEP));
+	free(index);
+	wc_per_run_clear(&all);
+	wc_per_run_clear(&law);
 	return rc;
 }
 

@@ -190,6 +190,63 @@ wc__coverage_summary(const wc_per_run *rows, const char *quantity, wc_heldout_re
 	return WC_OK;
 }
 
+/* Has `rows` a row of platform `name` among its first `n`? */
+static int
+seen_platform(const wc_runs_table *t, size_t n, const char *name)
+{
+	for (size_t j = 0; j < n; j++)
+		if (!t->runs[j].exclude[0] && strcmp(t->runs[j].platform, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Leave one platform out for datasheet levels (docs/intervals.md,
+ * "Strata"): each platform's runs predicted by `frozen` with that
+ * platform's level replaced by the datasheet transfer from the others
+ * (models/transfer.c), or transferred as `predict` does when the set has
+ * none. Rows' folds name the platform. */
+static int
+platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows, wc_error *err)
+{
+	int rc = WC_OK;
+	for (size_t i = 0; i < t->n_runs && rc == WC_OK; i++) {
+		const char *name = t->runs[i].platform;
+		if (t->runs[i].exclude[0] || seen_platform(t, i, name))
+			continue;
+		wc_params *copy = malloc(sizeof *copy);
+		wc_per_run mine = WC_PER_RUN_INIT;
+		wc_heldout_report rep;
+		if (!copy)
+			return wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
+		/* A shallow copy without draws, as the predictor's transfer. */
+		memcpy(copy, frozen, sizeof *copy);
+		copy->n_draws = copy->n_draw_params = 0;
+		copy->draws = NULL;
+		copy->draw_names = NULL;
+		int own = 0;
+		for (int k = 0; k < copy->n_levels; k++)
+			if (strcmp(copy->levels[k].name, name) == 0) {
+				own = 1;
+				if (wc_params_datasheet_level(frozen, name, name, &copy->levels[k]) != WC_OK)
+					copy->levels[k].name[0] = '\0'; /* no transfer: its runs go unpredicted */
+			}
+		if (!own && copy->n_levels < WC_MAX_LEVELS &&
+		    wc_params_datasheet_level(frozen, name, NULL, &copy->levels[copy->n_levels]) == WC_OK)
+			copy->n_levels++;
+		rc = wc_validate_heldout(copy, t, &rep, &mine, err);
+		for (size_t j = 0; rc == WC_OK && j < mine.n; j++) {
+			wc_per_run_row *r = &mine.rows[j];
+			if (strcmp(row_input(r, "platform"), name) != 0)
+				continue;
+			snprintf(r->fold, sizeof r->fold, "%s", name);
+			rc = wc_per_run_add(rows, r, err);
+		}
+		wc_per_run_clear(&mine);
+		free(copy);
+	}
+	return rc;
+}
+
 int
 wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const wc_params *frozen,
                        const char *folds, const char *data, wc_pred_error *out, wc_error *err)
@@ -206,13 +263,20 @@ wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const
 		rc = wc__validate_lowo_groups(t, base, "", &rep, NULL, &rows, err);
 	else if (!strcmp(folds, "frozen"))
 		rc = wc_validate_heldout(frozen, t, &rep, &rows, err);
+	else if (!strcmp(folds, "platform") && frozen)
+		rc = platform_rows(t, frozen, &rows, err);
 	else
-		return wc_error_set(err, WC_EINVAL, "folds: expected model, workload or frozen, got '%s'", folds);
+		return wc_error_set(err, WC_EINVAL, "folds: expected model, workload, platform or frozen, got '%s'%s",
+		                    folds, frozen ? "" : " (platform and frozen need a parameter set)");
 	double *scratch = rc == WC_OK ? malloc((rows.n ? rows.n : 1) * sizeof *scratch) : NULL;
 	if (rc == WC_OK && !scratch)
 		rc = wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
 	if (rc == WC_OK) {
 		build(&rows, by_fold, NULL, NULL, scratch, out);
+		/* Platform folds answer for datasheet levels only: one pooled
+		 * stratum of that source (per platform needs 20 platforms). */
+		for (int k = 0; !strcmp(folds, "platform") && k < out->n_strata; k++)
+			snprintf(out->strata[k].source, sizeof out->strata[k].source, "datasheet");
 		snprintf(out->folds, sizeof out->folds, "%s", folds);
 		snprintf(out->data, sizeof out->data, "%s", data ? data : "");
 		if (!out->present)
@@ -220,6 +284,46 @@ wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const
 			                  "quantile (at least %d)", rows.n, WC_PE_MIN_RESIDUALS);
 	}
 	free(scratch);
+	wc_per_run_clear(&rows);
+	return rc;
+}
+
+int
+wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, const char *folds, const char *data,
+                 wc_pred_error *out, wc_error *err)
+{
+	double *scratch = malloc((rows->n ? rows->n : 1) * sizeof *scratch);
+	memset(out, 0, sizeof *out);
+	if (!scratch)
+		return wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
+	build(rows, by_fold, NULL, quantity, scratch, out);
+	free(scratch);
+	snprintf(out->folds, sizeof out->folds, "%s", folds);
+	snprintf(out->data, sizeof out->data, "%s", data ? data : "");
+	if (!out->present)
+		return wc_error_set(err, WC_EINVAL, "runs: too few held-out predictions%s%s for a 95 %% quantile (at "
+		                    "least %d)", quantity ? " of " : "", quantity ? quantity : "", WC_PE_MIN_RESIDUALS);
+	return WC_OK;
+}
+
+int
+wc_validate_capacity_pred_error(const wc_runs_table *runs, const wc_capacity_data *d,
+                                const wc_capacity_fit_options *co, const wc_fit_options *power, const char *data,
+                                wc_pred_error *out, wc_error *err)
+{
+	wc_per_run rows = WC_PER_RUN_INIT;
+	wc_capacity_report rep;
+	int rc = wc_validate_capacity(runs, d, co, power, &rep, &rows, err);
+	/* Throughput's |log residual| is latency's (docs/intervals.md). */
+	if (rc == WC_OK)
+		rc = wc__pe_from_rows(&rows, 1, "throughput_tok_s", "model", data, &out[WC_PEQ_LATENCY], err);
+	if (rc == WC_OK && !runs)
+		out[WC_PEQ_ENERGY_TOKEN].present = 0; /* no power law to pair with: none */
+	else if (rc == WC_OK)
+		rc = wc__pe_from_rows(&rows, 1, "energy_per_token_j", "model", data, &out[WC_PEQ_ENERGY_TOKEN], err);
+	for (int q = 0; q < WC_PEQ_COUNT; q++)
+		if (out[q].present)
+			snprintf(out[q].quantity, sizeof out[q].quantity, "%s", wc_pe_quantity_name(q));
 	wc_per_run_clear(&rows);
 	return rc;
 }

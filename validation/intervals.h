@@ -8,6 +8,8 @@
 
 #include "data/runs_table.h"
 #include "fit/fit.h"
+#include "validation/capacity.h"
+#include "validation/finetune.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +28,23 @@ extern "C" {
  *  runs could be predicted for a 95 % quantile. */
 int wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const wc_params *frozen,
                            const char *folds, const char *data, wc_pred_error *out, wc_error *err);
+
+/** The capacity model's held-out error, leave one model out as `validate
+ *  capacity` (docs/intervals.md): out[WC_PEQ_LATENCY] from the throughput
+ *  residuals (the same |log residual| as latency's) and
+ *  out[WC_PEQ_ENERGY_TOKEN] from energy per output token's (needs
+ *  `runs`, for the power law). out has WC_PEQ_COUNT entries; the others
+ *  are left as they are. */
+int wc_validate_capacity_pred_error(const wc_runs_table *runs, const wc_capacity_data *d,
+                                    const wc_capacity_fit_options *co, const wc_fit_options *power,
+                                    const char *data, wc_pred_error *out, wc_error *err);
+
+/** The fine-tuning law's held-out error of energy per step, each level of
+ *  each sweep held out as `validate finetune` does (the compute law
+ *  refitted on every other run; folds "level"): into
+ *  out[WC_PEQ_FT_STEP]. */
+int wc_validate_finetune_pred_error(const wc_ft_table *t, const char *data, wc_pred_error *out,
+                                    wc_error *err);
 
 #ifdef __cplusplus
 }

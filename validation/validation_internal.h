@@ -36,6 +36,12 @@ int wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err);
 int wc__coverage_summary(const wc_per_run *rows, const char *quantity, wc_heldout_report *out,
                          wc_error *err);
 
+/** The section of held-out errors from `rows` (of `quantity`; NULL =
+ *  any): pooled, and each platform with enough groups; WC_EINVAL when too
+ *  few residuals. */
+int wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, const char *folds,
+                     const char *data, wc_pred_error *out, wc_error *err);
+
 /** Leave one model (lomo.c) or one workload `set` out, as
  *  wc_validate_lomo; per-run folds are "<fold_prefix><held-out key>" and
  *  `*groups` (may be NULL) counts the groups held out. */

@@ -599,8 +599,8 @@ function clearAnswer() {
   $('answer-table').tBodies[0].replaceChildren();
 }
 
-/* Every quantity of an answer: [key, value, interval] (nested objects of
- * numbers are flattened as "parent.key"). */
+/* Every quantity of an answer: [key, leaf, value, interval, covers]
+ * (nested objects of numbers are flattened as "parent.key"). */
 function quantities(answer) {
   const out = [];
   const iv = answer.interval_95 || {};
@@ -610,7 +610,11 @@ function quantities(answer) {
       if (prefix && (k === 'interval_95' || k === 'warnings')) continue;
       const key = prefix ? `${prefix}.${k}` : k;
       const ivv = ivs && (ivs[k] !== undefined ? ivs[k] : iv[key]);
-      if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') out.push([key, k, v, ivv]);
+      /* what the interval covers: per quantity when the block says, else
+       * the block's (docs/intervals.md) */
+      const by = ivs && ivs.covers_by_quantity;
+      const cov = ivv ? (by && by[k]) || (ivs && ivs.covers) || iv.covers || '' : '';
+      if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') out.push([key, k, v, ivv, cov]);
       /* a block with its own intervals (the capacity answers) uses them */
       else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key, v.interval_95 || (ivs && ivs[k]));
     }
@@ -624,17 +628,18 @@ function renderAnswer(a) {
   const iv = a.interval_95;
   $('node-power').textContent = `${fmt(a.node_power_w)} W`;
   $('node-power-interval').textContent = iv && iv.node_power_w
-    ? `95 % interval ${fmtInterval(iv.node_power_w)} W (${iv.draws} draws)`
-    : 'no interval: the parameter set has no bootstrap draws';
+    ? `95 % interval ${fmtInterval(iv.node_power_w)} W (covers ${iv.covers || 'parameters'}; ${iv.draws} draws)`
+    : 'no interval: see the warnings';
   const body = $('answer-table').tBodies[0];
-  for (const [key, leaf, v, ivv] of quantities(a)) {
+  for (const [key, leaf, v, ivv, cov] of quantities(a)) {
     const unit = PATH_LABELS[key] ? PATH_LABELS[key][1] : unitLabel(leaf);
     const shown = typeof v === 'number' ? `${fmt(v)}${unit ? ' ' + unit : ''}` : String(v);
     body.append(el('tr', { 'data-key': key },
       el('th', { scope: 'row', text: PATH_LABELS[key] ? PATH_LABELS[key][0]
         : key.includes('.') ? `${humanize(key.split('.')[0])}: ${labelOf(leaf)}` : labelOf(leaf) }),
       el('td', { class: 'num', text: shown }),
-      el('td', { class: 'num', text: fmtInterval(ivv) })));
+      el('td', { class: 'num', text: fmtInterval(ivv) }),
+      el('td', { class: 'covers', text: cov })));
   }
   /* the answer's warnings and those of its blocks (capacity, ...) */
   showWarnings([].concat(a.warnings || [], ...Object.values(a)
@@ -835,7 +840,7 @@ function renderPlots(batch) {
     fig.redraw();
   }
   if (!batch.results.some((a) => a && a.interval_95))
-    list.append(el('p', { class: 'muted', text: 'No interval bands: the loaded parameter set has no bootstrap draws.' }));
+    list.append(el('p', { class: 'muted', text: 'No interval bands: the loaded parameter set has neither bootstrap draws nor a held-out error.' }));
 }
 
 /* ---------------------------------------------- panels of newer routes */
