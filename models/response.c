@@ -127,20 +127,31 @@ wc_response_limit(double *target, size_t len, double dt, double window_s, double
 	}
 }
 
+/* The bin where [a, b) starts, a clamped to the grid's start; 0 when the
+ * span is empty or starts beyond the grid. */
+static int
+first_bin(const wc_response_grid *g, double *a, double b, size_t *k)
+{
+	if (*a < 0.0)
+		*a = 0.0;
+	if (!(b > *a))
+		return 0;
+	double kf = floor(*a / g->dt);
+	if (!(kf < (double)g->len))
+		return 0;
+	*k = (size_t)kf;
+	return 1;
+}
+
 /* Add a constant level over [a, b): exact overlaps with each bin. */
 static void
 add_span(const wc_response_grid *g, double a, double b, double power_w, double running,
          double prefill_frac)
 {
 	const double dt = g->dt;
-	if (a < 0.0)
-		a = 0.0;
-	if (!(b > a))
+	size_t k;
+	if (!first_bin(g, &a, b, &k))
 		return;
-	double kf = floor(a / dt);
-	if (!(kf < (double)g->len))
-		return;
-	size_t k = (size_t)kf;
 	if (b <= (double)(k + 1) * dt && a >= (double)k * dt) {
 		/* Within one bin: the common case. */
 		double o = b - a;
@@ -179,15 +190,11 @@ static void
 add_decay(const wc_response_grid *g, double t0, double a, double b, double w0, double d)
 {
 	const double dt = g->dt;
-	if (a < 0.0)
-		a = 0.0;
-	if (!(b > a))
-		return;
-	double kf = floor(a / dt);
-	if (!(kf < (double)g->len))
+	size_t k;
+	if (!first_bin(g, &a, b, &k))
 		return;
 	double prev = exp(-(a - t0) / d);
-	for (size_t k = (size_t)kf; k < g->len; k++) {
+	for (; k < g->len; k++) {
 		double hi = (double)(k + 1) * dt;
 		if (hi <= a)
 			continue; /* a/dt rounded down across a bin edge */
