@@ -374,6 +374,26 @@ print_value(const char *label, const wc_capacity_prediction *cp, int k, const ch
 	putchar('\n');
 }
 
+/* What the intervals cover, one line per kind (docs/intervals.md). */
+static void
+print_covers(const wc_capacity_prediction *cp)
+{
+	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
+		int first = 1;
+		if (!isfinite(cp->lo[k]) || !cp->covers[k])
+			continue;
+		for (int j = 0; j < k && first; j++)
+			first = !(isfinite(cp->lo[j]) && cp->covers[j] && strcmp(cp->covers[j], cp->covers[k]) == 0);
+		if (!first)
+			continue;
+		printf("  intervals of %s", wc_capacity_output_name(k));
+		for (int j = k + 1; j < WC_CAPQ_COUNT; j++)
+			if (isfinite(cp->lo[j]) && cp->covers[j] && strcmp(cp->covers[j], cp->covers[k]) == 0)
+				printf(", %s", wc_capacity_output_name(j));
+		printf(" cover: %s\n", cp->covers[k]);
+	}
+}
+
 static void
 print_capacity(const wc_config *c, const wc_capacity_prediction *cp)
 {
@@ -398,6 +418,7 @@ print_capacity(const wc_config *c, const wc_capacity_prediction *cp)
 	print_value("CO2 per hour", cp, WC_CAPQ_CO2_HOUR, "g", "%.5g");
 	printf("  %-28s %.0f (memory %.1f of %.1f GB usable at this load)\n", "max concurrency that fits",
 	       cp->max_concurrency_fit, cp->memory_need_gb, cp->memory_available_gb);
+	print_covers(cp);
 	for (int i = 0; i < cp->n_warnings; i++)
 		printf("  warning: %s\n", cp->warnings[i]);
 }
