@@ -205,6 +205,16 @@ replace_line(const char *text, int k, const char *with)
 	return out;
 }
 
+/* wc_nvsmi_read with the default options, warnings collected into `w`. */
+static int
+read_collecting(const char *path, warnings *w, samples *s, wc_nvsmi_info *info, wc_error *err)
+{
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	opt.warn = collect;
+	opt.warn_payload = w;
+	return wc_nvsmi_read(path, &opt, keep, s, info, err);
+}
+
 /* Field splitting (eight bytes at a time): a NUL byte is reported at its
  * column, also after too many fields; too many fields are counted; a '-'
  * right after a comma (a borrow in the byte test) is no comma. */
@@ -227,14 +237,11 @@ test_nvsmi_split(void)
 	char *p = path_join(dir, "split.csv");
 	FILE *f = fopen(p, "wb");
 	CHECK(f && fwrite(t[3], 1, len, f) == len && fclose(f) == 0);
-	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
 	wc_nvsmi_info info;
 	wc_error err;
 	warnings w = { "", 0 };
 	samples s = { .n = 0 };
-	opt.warn = collect;
-	opt.warn_payload = &w;
-	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_OK);
+	CHECK_INT(read_collecting(p, &w, &s, &info, &err), WC_OK);
 	CHECK_INT(info.bad_lines, 3);
 	CHECK_INT(info.samples, 197);
 	char want[1200];
