@@ -15,18 +15,9 @@
 #include <string.h>
 
 typedef struct {
-	char text[4096];
 	double w1[64];   /* GPU 1's power per sample */
 	int n;
 } seen;
-
-static void
-collect(const char *msg, void *payload)
-{
-	seen *s = payload;
-	size_t used = strlen(s->text);
-	snprintf(s->text + used, sizeof s->text - used, "%s\n", msg);
-}
 
 static int
 keep(double t, const double *w, int n_gpus, void *payload)
@@ -83,19 +74,21 @@ main(void)
 	wc_nvsmi_info info;
 	wc_error err;
 	seen s = { .n = 0 };
-	opt.warn = collect;
-	opt.warn_payload = &s;
+	test_warnings w = { "", 0 };
+	opt.warn = test_collect_warning;
+	opt.warn_payload = &w;
 	opt.max_bad_fraction = 0.1;
 	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_OK);
 	CHECK_INT(info.bad_lines, 3);
 	CHECK_INT(info.samples, 37);
+	CHECK_INT(w.count, 3);
 	char want[1200];
 	snprintf(want, sizeof want, "%s:11: NUL byte at column 34\n", p);
-	CHECK_CONTAINS(s.text, want);
+	CHECK_CONTAINS(w.text, want);
 	snprintf(want, sizeof want, "%s:51: expected 6 fields, found 129\n", p);
-	CHECK_CONTAINS(s.text, want);
+	CHECK_CONTAINS(w.text, want);
 	snprintf(want, sizeof want, "%s:61: NUL byte at column %zu\n", p, strlen(many) + 2);
-	CHECK_CONTAINS(s.text, want);
+	CHECK_CONTAINS(w.text, want);
 	/* line 13 is sample 5 of 40; line 11 dropped sample 4 */
 	CHECK(s.n > 4 && s.w1[4] == 205.5);
 	CHECK(s.w1[0] == 200.25 && s.w1[3] == 203.25 && s.w1[5] == 206.25);

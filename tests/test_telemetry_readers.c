@@ -17,20 +17,8 @@
 
 static char *dir;
 
-/* Warnings collected from the readers. */
-typedef struct {
-	char text[8192];
-	int count;
-} warnings;
-
-static void
-collect(const char *msg, void *payload)
-{
-	warnings *w = payload;
-	size_t used = strlen(w->text);
-	snprintf(w->text + used, sizeof w->text - used, "%s\n", msg);
-	w->count++;
-}
+/* Warnings collected from the readers (tests/support). */
+typedef test_warnings warnings;
 
 static char *
 fixture(const char *name, const char *text)
@@ -214,7 +202,7 @@ test_nvsmi_bad_lines(void)
 	wc_error err;
 	warnings w = { "", 0 };
 	samples s = { .n = 0 };
-	opt.warn = collect;
+	opt.warn = test_collect_warning;
 	opt.warn_payload = &w;
 
 	/* 3 of 400 bad lines (0.75 %): reported as file:line, skipped, and
@@ -327,7 +315,7 @@ test_engine(void)
 	wc_engine_log *e;
 	wc_error err;
 	warnings w = { "", 0 };
-	opt.warn = collect;
+	opt.warn = test_collect_warning;
 	opt.warn_payload = &w;
 	opt.max_bad_fraction = 0.5;
 	opt.epoch_offset_s = 0.25;
@@ -415,7 +403,7 @@ test_requests(void)
 	 * (a header that cannot be read cannot be parsed), as in engine logs. */
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
 	warnings w = { "", 0 };
-	opt.warn = collect;
+	opt.warn = test_collect_warning;
 	opt.warn_payload = &w;
 	opt.max_bad_fraction = 0.5;
 	p = fixture("requests_quote.csv", "arrival_s,completion_s\n10,12\n\"11,13\n14,15\n");
