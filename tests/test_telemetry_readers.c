@@ -17,20 +17,8 @@
 
 static char *dir;
 
-/* Warnings collected from the readers. */
-typedef struct {
-	char text[8192];
-	int count;
-} warnings;
-
-static void
-collect(const char *msg, void *payload)
-{
-	warnings *w = payload;
-	size_t used = strlen(w->text);
-	snprintf(w->text + used, sizeof w->text - used, "%s\n", msg);
-	w->count++;
-}
+/* Warnings collected from the readers (tests/support). */
+typedef test_warnings warnings;
 
 static char *
 fixture(const char *name, const char *text)
@@ -205,52 +193,6 @@ replace_line(const char *text, int k, const char *with)
 	return out;
 }
 
-/* Field splitting (eight bytes at a time): a NUL byte is reported at its
- * column, also after too many fields; too many fields are counted; a '-'
- * right after a comma (a borrow in the byte test) is no comma. */
-static void
-test_nvsmi_split(void)
-{
-	char *base = nvsmi_text(200, 0), many[400] = "2026/07/18 15:57:27.400", *t[5];
-	for (int k = 0; k < 140; k++)
-		strcat(many, ",");
-	t[0] = replace_line(base, 11, "2026/07/18 15:57:25.400,1,GPU-bbbb-1111,2@1.00,1410,87");
-	t[1] = replace_line(t[0], 51, many);
-	strcat(many, "x@");
-	t[2] = replace_line(t[1], 101, many);
-	t[3] = replace_line(t[2], 13, "2026/07/18 15:57:25.500,1,GPU-bbbb-1111,205.50,-1410,-87");
-	t[4] = NULL;
-	size_t len = strlen(t[3]);
-	for (size_t i = 0; i < len; i++)
-		if (t[3][i] == '@')
-			t[3][i] = '\0';
-	char *p = path_join(dir, "split.csv");
-	FILE *f = fopen(p, "wb");
-	CHECK(f && fwrite(t[3], 1, len, f) == len && fclose(f) == 0);
-	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
-	wc_nvsmi_info info;
-	wc_error err;
-	warnings w = { "", 0 };
-	samples s = { .n = 0 };
-	opt.warn = collect;
-	opt.warn_payload = &w;
-	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_OK);
-	CHECK_INT(info.bad_lines, 3);
-	CHECK_INT(info.samples, 197);
-	char want[1200];
-	snprintf(want, sizeof want, "%s:11: NUL byte at column 42\n", p);
-	CHECK_CONTAINS(w.text, want);
-	snprintf(want, sizeof want, "%s:51: expected 6 fields, found 129\n", p);
-	CHECK_CONTAINS(w.text, want);
-	snprintf(want, sizeof want, "%s:101: NUL byte at column %zu\n", p, strlen("2026/07/18 15:57:27.400") + 142);
-	CHECK_CONTAINS(w.text, want);
-	CHECK(s.n > 4 && s.w[4][1] == 205.5); /* line 13 (line 11 dropped the sample before) */
-	for (int k = 0; k < 4; k++)
-		free(t[k]);
-	free(base);
-	free(p);
-}
-
 static void
 test_nvsmi_bad_lines(void)
 {
@@ -260,7 +202,7 @@ test_nvsmi_bad_lines(void)
 	wc_error err;
 	warnings w = { "", 0 };
 	samples s = { .n = 0 };
-	opt.warn = collect;
+	opt.warn = test_collect_warning;
 	opt.warn_payload = &w;
 
 	/* 3 of 400 bad lines (0.75 %): reported as file:line, skipped, and
@@ -373,7 +315,7 @@ test_engine(void)
 	wc_engine_log *e;
 	wc_error err;
 	warnings w = { "", 0 };
-	opt.warn = collect;
+	opt.warn = test_collect_warning;
 	opt.warn_payload = &w;
 	opt.max_bad_fraction = 0.5;
 	opt.epoch_offset_s = 0.25;
@@ -461,7 +403,7 @@ test_requests(void)
 	 * (a header that cannot be read cannot be parsed), as in engine logs. */
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
 	warnings w = { "", 0 };
-	opt.warn = collect;
+	opt.warn = test_collect_warning;
 	opt.warn_payload = &w;
 	opt.max_bad_fraction = 0.5;
 	p = fixture("requests_quote.csv", "arrival_s,completion_s\n10,12\n\"11,13\n14,15\n");
@@ -663,7 +605,6 @@ main(void)
 	dir = test_tmpdir("telemetry_readers");
 	test_nvsmi_variants();
 	test_nvsmi_bad_lines();
-	test_nvsmi_split();
 	test_engine();
 	test_requests();
 	test_manifests();

@@ -237,3 +237,12 @@ test_truth_of(const wc_params *truth, const char *name)
 		return 1.0;
 	return 0.0;
 }
+
+void
+test_collect_warning(const char *msg, void *payload)
+{
+	test_warnings *w = payload;
+	size_t used = strlen(w->text);
+	snprintf(w->text + used, sizeof w->text - used, "%s\n", msg);
+	w->count++;
+}

@@ -25,6 +25,14 @@ int run_wattcast_limited(const char *const *argv, const char *stdin_text, int cp
                          run_result *out);
 void run_result_free(run_result *r);
 
+/** Warnings of a reader, collected as lines of text: pass
+ *  test_collect_warning as its `warn` callback and a test_warnings as the
+ *  payload. */
+typedef struct {
+	char text[8192];
+	int count;
+} test_warnings;
+void test_collect_warning(const char *msg, void *payload);
 /** Fresh empty folder under WC_TEST_TMP (malloc'd path). */
 char *test_tmpdir(const char *name);
 /** Join two path parts (malloc'd). */
