@@ -9,12 +9,11 @@
 #include "fit_internal.h"
 
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/interval.h"
 #include "models/parallel.h"
 #include "models/progress.h"
 
@@ -165,9 +164,9 @@ set_intervals(const fit_problem *pb, const double *natural, int n_ok, double *co
 		int m = 0;
 		for (int r = 0; r < n_ok; r++)
 			col[m++] = natural[(size_t)r * p + k];
-		gsl_sort(col, 1, (size_t)m);
-		double lo = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.025);
-		double hi = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.975);
+		double lo, hi;
+		/* The estimate is widened in below, with a warning. */
+		wc_interval_from_draws(col, (size_t)m, NAN, &lo, &hi);
 		if (pb->held[k]) {
 			/* Held at a bound: no interval (the warning says why). */
 			wc_params_set_interval_named(&point->params, point->names[k], NAN, NAN);

@@ -13,14 +13,13 @@
  */
 #include "finetune_internal.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/interval.h"
 #include "models/pcg32.h"
 
 /* Run scatter assumed when neither the user nor the base gives one (the
@@ -170,22 +169,14 @@ choose_scatter(const wc_finetune_params *base, const wc_ft_calibrate_options *o,
 	}
 }
 
-static double
-quantile(double *v, int n, double q)
-{
-	gsl_sort(v, 1, (size_t)n);
-	return gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, q);
-}
-
-/* 2.5 / 97.5 percentiles of column j of `rows` (n x 2) into p, widened
- * to hold the estimate: an interval never excludes its own value. */
+/* The 95 % interval of column j of `rows` (models/interval.h: contains
+ * the estimate, never zero-width; NaN when the draws cannot give one). */
 static void
 set_interval(wc_param *p, const double *rows, int stride, int j, int n, double *col)
 {
 	for (int r = 0; r < n; r++)
 		col[r] = rows[(size_t)r * stride + j];
-	p->lo = fmin(quantile(col, n, 0.025), p->value);
-	p->hi = fmax(quantile(col, n, 0.975), p->value);
+	wc_interval_from_draws(col, (size_t)n, p->value, &p->lo, &p->hi);
 }
 
 /* Replicates: rows of (e0, kappa, coefficient). */

@@ -370,18 +370,6 @@ int wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st
                        const wc_power_map *pm, const wc_envelope_options *o,
                        const wc_budget_options *bo, wc_budget_plan *out, wc_error *err);
 
-/* ------------------------------------------------- metrics of a trace */
-
-/** Ramp rate of a uniformly sampled trace (samples p[0..n) every `dt` s,
- *  read as the piecewise-linear curve through them) exactly as
- *  trace/metrics.h defines it: mean and p95 of |dP|/dt between
- *  consecutive exact 1-s means from the first sample. NaN when fewer than
- *  two whole seconds. */
-void wc_envelope_ramp(const double *p, size_t n, double dt, double *mean_out, double *p95_out);
-/** Spectral entropy of a uniformly sampled trace as trace/metrics.h
- *  defines it (on the exact means over bins of `dt` from the first sample). */
-int wc_envelope_spectral_entropy(const double *p, size_t n, double *out, wc_error *err);
-
 #ifdef __cplusplus
 }
 #endif

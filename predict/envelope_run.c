@@ -63,9 +63,9 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		st->energy_per_token_j = tokens[i] > 0 ? st->energy_j / tokens[i] : NAN;
 		if (i == rs->traces - 1)
 			rs->peak[r] = peak;
-		wc__bin_means(c->power[i], rs->out_len, rs->bin_stride, rs->n_bins,
+		wc_stats_block_means(c->power[i], rs->out_len, rs->bin_stride, rs->n_bins,
 		          rs->band_w[i] + (size_t)r * rs->n_bins);
-		wc__bin_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
+		wc_stats_block_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
 		          rs->band_n[i] + (size_t)r * rs->n_bins);
 	}
 	return rc;
