@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
 #include "models/interval.h"
 
 /* Interval wider than this in fit units (z-units or e-folds): the data do
@@ -51,13 +52,6 @@ boot_fit(const void *ctx, void *state, const double *mult, double *x)
 		if (!isfinite(x[k]))
 			return WC__BOOT_FAILED;
 	return wc__boot_outcome_of_gsl(sol.gsl_status);
-}
-
-static void
-warn(wc_fit_result *out, const char *msg)
-{
-	if (out->n_warnings < WC_FIT_WARN_MAX)
-		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
 }
 
 /* The converged replicates in natural units, packed at the front of
@@ -106,14 +100,14 @@ interval_honest(wc_fit_result *point, size_t k, double *lo, double *hi)
 		wc_params_set_interval_named(&point->params, point->names[k], NAN, NAN);
 		snprintf(msg, sizeof msg, "%s: every resample gave %.6g; the runs do not vary enough to give it "
 		         "an interval (none written)", point->names[k], est);
-		warn(point, msg);
+		WC_WARN(point, "%s", msg);
 		point->weak[k] = 1;
 		return 0;
 	}
 	if (est < *lo || est > *hi) {
 		snprintf(msg, sizeof msg, "%s: the resamples' 95 %% interval [%.4g, %.4g] missed the estimate "
 		         "%.4g; widened to contain it (weakly identified)", point->names[k], *lo, *hi, est);
-		warn(point, msg);
+		WC_WARN(point, "%s", msg);
 		point->weak[k] = 1;
 		*lo = fmin(*lo, est);
 		*hi = fmax(*hi, est);
@@ -148,7 +142,7 @@ set_intervals(const fit_problem *pb, const double *natural, int n_ok, double *co
 			char msg[WC_ERROR_MSG_MAX];
 			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; "
 			         "the runs do not identify it well", point->names[k], lo, hi);
-			warn(point, msg);
+			WC_WARN(point, "%s", msg);
 			point->weak[k] = 1;
 		}
 	}
@@ -203,7 +197,7 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		char msg[WC_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "bootstrap: %d of %d replicates did not converge and were left out",
 		         B - n_ok, B);
-		warn(point, msg);
+		WC_WARN(point, "%s", msg);
 	}
 	set_intervals(pb, natural, n_ok, col, point);
 	rc = wc_params_set_draws(&point->params, n_ok, (int)p,

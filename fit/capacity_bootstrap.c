@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
+
 
 typedef struct {
 	const cap_problem *pb;
@@ -34,13 +36,6 @@ cap_fit(const void *ctx, void *state, const double *mult, double *u)
 		if (!isfinite(u[k]))
 			return WC__BOOT_FAILED;
 	return wc__boot_outcome_of_gsl(status);
-}
-
-static void
-warn(wc_capacity_fit_result *out, const char *msg)
-{
-	if (out->n_warnings < WC_FIT_WARN_MAX)
-		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
 }
 
 /* Converged replicates in natural units, packed at the front; count. */
@@ -80,7 +75,7 @@ set_intervals(const cap_problem *pb, const double *natural, int n_ok, double *co
 		if (!(log(hi / lo) <= 4.0)) {
 			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; the rows do not "
 			         "identify it well", point->names[k], lo, hi);
-			warn(point, msg);
+			WC_WARN(point, "%s", msg);
 		}
 	}
 }
@@ -125,7 +120,7 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 	if (n_ok < B) {
 		char msg[WC_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "capacity bootstrap: %d of %d replicates failed and were left out", B - n_ok, B);
-		warn(point, msg);
+		WC_WARN(point, "%s", msg);
 	}
 	set_intervals(pb, natural, n_ok, col, point);
 	rc = wc_draws_set(&point->params.draws, n_ok, (int)p, (const char (*)[WC_NAME_MAX])point->names, natural, err);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
 #include "models/interval.h"
 #include "models/pcg32.h"
 
@@ -28,20 +29,6 @@
 /* A factor outside [1/2, 2] is worth a warning: the base described
  * another stack or platform. A choice of wattcast. */
 #define FACTOR_WARN 2.0
-
-static void
-warn(wc_ft_calibrate_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-warn(wc_ft_calibrate_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	if (r->n_warnings >= WC_FT_FIT_WARN_MAX)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
-	va_end(ap);
-}
 
 /* The runs, prepared once: F, the e0 multiplier and E of each. */
 typedef struct {
@@ -160,8 +147,8 @@ choose_scatter(const wc_finetune_params *base, const wc_ft_calibrate_options *o,
 	} else {
 		out->run_scatter = ASSUMED_SCATTER;
 		snprintf(out->scatter_source, sizeof out->scatter_source, "assumed");
-		warn(out, "run_scatter: the base records no residual RMS; %.2g assumed for the scatter of "
-		     "one run (give --run-scatter)", ASSUMED_SCATTER);
+		WC_WARN(out, "run_scatter: the base records no residual RMS; %.2g assumed for the scatter of "
+		        "one run (give --run-scatter)", ASSUMED_SCATTER);
 	}
 	if (isfinite(own) && own > out->run_scatter) {
 		out->run_scatter = own;
@@ -242,18 +229,18 @@ report(const wc_finetune_params *base, const wc_ft_calibrate_options *o, int B,
 	const wc_finetune_params *s = &out->section;
 	double f = s->calibrated.factor.value;
 	if (f > FACTOR_WARN || f < 1.0 / FACTOR_WARN)
-		warn(out, "%s: the base law was off by a factor %.3g on these runs; the base (%s, %s) "
-		     "describes another platform, method or stack, and only its shape is kept",
-		     o->mode == WC_FT_CAL_SCALE ? "scale" : "kappa", 1.0 / f, base->platform, base->stack);
+		WC_WARN(out, "%s: the base law was off by a factor %.3g on these runs; the base (%s, %s) "
+		        "describes another platform, method or stack, and only its shape is kept",
+		        o->mode == WC_FT_CAL_SCALE ? "scale" : "kappa", 1.0 / f, base->platform, base->stack);
 	if (strchr(s->platform, '+'))
-		warn(out, "calibration: runs from several platforms (%s) share one factor", s->platform);
+		WC_WARN(out, "calibration: runs from several platforms (%s) share one factor", s->platform);
 	if (B > 0 && base->draws.n == 0)
-		warn(out, "interval: the base has no bootstrap draws; the interval covers the runs' scatter only");
+		WC_WARN(out, "interval: the base has no bootstrap draws; the interval covers the runs' scatter only");
 	if (out->failed > 0)
-		warn(out, "kappa: %d of %d replicates gave kappa <= 0 (the held e0 took all their energy) "
-		     "and were left out", out->failed, B);
+		WC_WARN(out, "kappa: %d of %d replicates gave kappa <= 0 (the held e0 took all their energy) "
+		        "and were left out", out->failed, B);
 	if (out->n_runs > WC_FT_CAL_RUNS_SHOWN)
-		warn(out, "runs: %d used, the first %d shown", out->n_runs, WC_FT_CAL_RUNS_SHOWN);
+		WC_WARN(out, "runs: %d used, the first %d shown", out->n_runs, WC_FT_CAL_RUNS_SHOWN);
 }
 
 int

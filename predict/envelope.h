@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/warnings.h"
 #include "models/models.h"
 
 #ifdef __cplusplus
@@ -55,8 +56,6 @@ extern "C" {
  *  exceeds the board's limit (docs/envelopes.md, "Board limit"). The
  *  trace metrics' own resolution (ramps between 1-s means), not fitted. */
 #define WC_ENVELOPE_SUSTAINED_S 1.0
-#define WC_ENVELOPE_WARN_MAX 8
-#define WC_ENVELOPE_WARN_LEN 200
 
 /* ------------------------------------------------------- service times */
 
@@ -139,7 +138,7 @@ typedef struct {
 	int is_capacity;                     /* 1: `capacity` backs the times; 0: `standin` */
 	wc_capacity_service_store capacity;
 	wc_roofline_standin standin;
-	char fallback[WC_ENVELOPE_WARN_LEN]; /* auto fell back to the stand-in: why; else "" */
+	char fallback[WC_WARNING_LEN]; /* auto fell back to the stand-in: why; else "" */
 } wc_service_store;
 
 /** Choose and fill the service times for a configuration: the capacity
@@ -317,7 +316,7 @@ typedef struct {
 	int replicas;
 	char service_source[48], power_source[48];
 	int n_warnings;
-	char warnings[WC_ENVELOPE_WARN_MAX][WC_ENVELOPE_WARN_LEN];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_envelope_result;
 
 /** Simulate. Invalid inputs are WC_EINVAL with the field named. */
