@@ -1,22 +1,19 @@
 /*
  * Bootstrap intervals (docs/fitting.md): resample runs with replacement, refit from
  * the point estimate, take the 2.5 / 97.5 percentiles of each parameter.
- * Replicate r draws its resample from PCG32 stream (seed, r) and writes its
- * result to slot r, so the draws are bit-identical whatever the number of
- * threads. P0 is measured, not resampled (it is not a parameter unless a
+ * The resampling, threads and acceptance rule are the one driver's
+ * (fit/boot_internal.h). P0 is measured, not resampled (it is not a parameter unless a
  * level had no idle measurement).
  */
 #include "fit_internal.h"
+#include "boot_internal.h"
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/parallel.h"
-#include "models/progress.h"
+#include "models/warnings.h"
+#include "models/interval.h"
 
 /* Interval wider than this in fit units (z-units or e-folds): the data do
  * not pin the parameter down; say so. */
@@ -24,73 +21,37 @@
 
 typedef struct {
 	fit_problem *pb;
-	int replicates, threads, thread_id, max_iter;
-	uint64_t seed;
-	double *draws;      /* replicates x p, fit units */
-	unsigned char *ok;  /* per replicate */
-	int error;          /* first allocation failure, if any */
-} boot_job;
+	int max_iter;
+} boot_ctx;
 
 static void *
-boot_worker(void *arg)
+boot_state_new(const void *ctx)
 {
-	boot_job *job = arg;
-	fit_problem *pb = job->pb;
-	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
-	double *mult = malloc(n * sizeof *mult);
-	fit_solver *solver = fit_solver_new(pb, 0);
-	if (!mult || !solver) {
-		free(mult);
-		fit_solver_free(solver);
-		job->error = WC_ENOMEM;
-		return NULL;
-	}
-	for (int r = job->thread_id; r < job->replicates; r += job->threads) {
-		wc_progress_add(1.0);
-		wc_pcg32 rng;
-		fit_solution sol;
-		wc_error err;
-		wc_pcg32_seed(&rng, job->seed, (uint64_t)r);
-		memset(mult, 0, n * sizeof *mult);
-		for (size_t k = 0; k < n; k++)
-			mult[wc_pcg32_bounded(&rng, (uint32_t)n)] += 1.0;
-		double *x = job->draws + (size_t)r * p;
-		/* Relative steps of 1e-8 are far below the bootstrap's own spread. */
-		if (fit_solver_run(solver, pb->x0, mult, job->max_iter, 1e-8, 0, x, &sol, &err) != WC_OK) {
-			job->ok[r] = 0;
-			continue;
-		}
-		/* ENOPROG from the optimum's neighbourhood is a stationary point,
-		 * not a failure; running out of iterations is. */
-		int good = sol.gsl_status == GSL_SUCCESS || sol.gsl_status == GSL_ENOPROG;
-		for (size_t k = 0; k < p && good; k++)
-			good = isfinite(x[k]);
-		job->ok[r] = (unsigned char)good;
-	}
-	free(mult);
-	fit_solver_free(solver);
-	return NULL;
+	const boot_ctx *c = ctx;
+	return fit_solver_new(c->pb, 0);
 }
 
 static void
-warn(wc_fit_result *out, const char *msg)
+boot_state_free(void *state)
 {
-	if (out->n_warnings < WC_FIT_WARN_MAX)
-		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
+	fit_solver_free(state);
 }
 
-/* Run the T jobs (one replicate in T each) and wait for them
- * (models/parallel.h). WC_ENOMEM when a worker ran out of memory. */
-static int
-run_jobs(boot_job *jobs, int T, wc_error *err)
+/* One replicate: refit from the point estimate on the resample. */
+static wc__boot_outcome
+boot_fit(const void *ctx, void *state, const double *mult, double *x)
 {
-	wc_progress_begin("bootstrap draws", jobs[0].replicates);
-	wc_run_jobs(jobs, sizeof *jobs, T, boot_worker);
-	wc_progress_end();
-	for (int k = 0; k < T; k++)
-		if (jobs[k].error)
-			return wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory in a worker");
-	return WC_OK;
+	const boot_ctx *c = ctx;
+	const size_t p = (size_t)c->pb->n_params;
+	fit_solution sol;
+	wc_error err;
+	/* Relative steps of 1e-8 are far below the bootstrap's own spread. */
+	if (fit_solver_run(state, c->pb->x0, mult, c->max_iter, 1e-8, 0, x, &sol, &err) != WC_OK)
+		return WC__BOOT_FAILED;
+	for (size_t k = 0; k < p; k++)
+		if (!isfinite(x[k]))
+			return WC__BOOT_FAILED;
+	return wc__boot_outcome_of_gsl(sol.gsl_status);
 }
 
 /* The converged replicates in natural units, packed at the front of
@@ -139,14 +100,14 @@ interval_honest(wc_fit_result *point, size_t k, double *lo, double *hi)
 		wc_params_set_interval_named(&point->params, point->names[k], NAN, NAN);
 		snprintf(msg, sizeof msg, "%s: every resample gave %.6g; the runs do not vary enough to give it "
 		         "an interval (none written)", point->names[k], est);
-		warn(point, msg);
+		WC_WARN(point, "%s", msg);
 		point->weak[k] = 1;
 		return 0;
 	}
 	if (est < *lo || est > *hi) {
 		snprintf(msg, sizeof msg, "%s: the resamples' 95 %% interval [%.4g, %.4g] missed the estimate "
 		         "%.4g; widened to contain it (weakly identified)", point->names[k], *lo, *hi, est);
-		warn(point, msg);
+		WC_WARN(point, "%s", msg);
 		point->weak[k] = 1;
 		*lo = fmin(*lo, est);
 		*hi = fmax(*hi, est);
@@ -165,9 +126,9 @@ set_intervals(const fit_problem *pb, const double *natural, int n_ok, double *co
 		int m = 0;
 		for (int r = 0; r < n_ok; r++)
 			col[m++] = natural[(size_t)r * p + k];
-		gsl_sort(col, 1, (size_t)m);
-		double lo = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.025);
-		double hi = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)m, 0.975);
+		double lo, hi;
+		/* The estimate is widened in below, with a warning. */
+		wc_interval_from_draws(col, (size_t)m, NAN, &lo, &hi);
 		if (pb->held[k]) {
 			/* Held at a bound: no interval (the warning says why). */
 			wc_params_set_interval_named(&point->params, point->names[k], NAN, NAN);
@@ -181,7 +142,7 @@ set_intervals(const fit_problem *pb, const double *natural, int n_ok, double *co
 			char msg[WC_ERROR_MSG_MAX];
 			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; "
 			         "the runs do not identify it well", point->names[k], lo, hi);
-			warn(point, msg);
+			WC_WARN(point, "%s", msg);
 			point->weak[k] = 1;
 		}
 	}
@@ -215,14 +176,17 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 	double *natural = malloc((size_t)B * p * sizeof *natural);
 	double *col = malloc((size_t)B * sizeof *col);
 	unsigned char *ok = calloc((size_t)B, 1);
-	boot_job *jobs = calloc((size_t)T, sizeof *jobs);
-	if (!draws || !natural || !col || !ok || !jobs) {
+	if (!draws || !natural || !col || !ok) {
 		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
 		goto done;
 	}
-	for (int k = 0; k < T; k++)
-		jobs[k] = (boot_job){ pb, B, T, k, o.max_iter > 0 ? o.max_iter : 200, bo->seed, draws, ok, 0 };
-	if ((rc = run_jobs(jobs, T, err)) != WC_OK)
+	boot_ctx ctx = { pb, o.max_iter > 0 ? o.max_iter : 200 };
+	wc__boot_spec spec = {
+		.what = "bootstrap", .progress = "bootstrap draws", .replicates = B, .threads = T,
+		.seed = bo->seed, .n_rows = pb->n_rows, .slot = p, .ctx = &ctx,
+		.state_new = boot_state_new, .state_free = boot_state_free, .fit = boot_fit,
+	};
+	if ((rc = wc__boot_run(&spec, draws, ok, err)) != WC_OK)
 		goto done;
 	int n_ok = natural_draws(pb, B, draws, ok, natural);
 	if (n_ok < 2) {
@@ -233,7 +197,7 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		char msg[WC_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "bootstrap: %d of %d replicates did not converge and were left out",
 		         B - n_ok, B);
-		warn(point, msg);
+		WC_WARN(point, "%s", msg);
 	}
 	set_intervals(pb, natural, n_ok, col, point);
 	rc = wc_params_set_draws(&point->params, n_ok, (int)p,
@@ -245,7 +209,6 @@ done:
 	free(natural);
 	free(col);
 	free(ok);
-	free(jobs);
 	fit_problem_free(pb);
 	return rc;
 }

@@ -6,6 +6,7 @@
  * write the calibrated parameter set.
  */
 #include "calibrate_internal.h"
+#include "models/warnings.h"
 #include "models/catalog.h"
 
 #include <gsl/gsl_sort.h>
@@ -69,20 +70,6 @@ wc_calibrate_result_clear(wc_calibrate_result *r)
 		return;
 	wc_params_clear(&r->params);
 	memset(r, 0, sizeof *r);
-}
-
-static void
-warn(wc_calibrate_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-warn(wc_calibrate_result *out, const char *fmt, ...)
-{
-	if (out->n_warnings >= WC_CALIBRATE_WARN_MAX)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
-	va_end(ap);
 }
 
 static int
@@ -264,15 +251,15 @@ new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name
 	const wc_platform_info *hw = wc_platform_lookup(name);
 	if (hw && hw->idle_power_w > 0) {
 		*p0 = (wc_param){ hw->idle_power_w, NAN, NAN, WC_SRC_PUBLISHED };
-		warn(out, "P0[%s]: the runs carry no measured idle power; %.1f W, the platform catalog's typical "
-		     "idle (%s; give --idle-power W to set it)", name, hw->idle_power_w, hw->idle_source);
+		WC_WARN(out, "P0[%s]: the runs carry no measured idle power; %.1f W, the platform catalog's typical "
+		        "idle (%s; give --idle-power W to set it)", name, hw->idle_power_w, hw->idle_source);
 		return WC_OK;
 	}
 	double est = wc_params_estimated_idle_w(name);
 	if (isfinite(est)) {
 		*p0 = (wc_param){ est, NAN, NAN, WC_SRC_ESTIMATED };
-		warn(out, "P0[%s]: the runs carry no measured idle power; %.1f W estimated from the "
-		     "platform's power limit (give --idle-power W to set it)", name, est);
+		WC_WARN(out, "P0[%s]: the runs carry no measured idle power; %.1f W estimated from the "
+		        "platform's power limit (give --idle-power W to set it)", name, est);
 		return WC_OK;
 	}
 	return wc_error_set(err, WC_EINVAL,
@@ -388,8 +375,8 @@ base_scatter(const wc_params *base, const wc_calibrate_options *o, wc_calibrate_
 		return o->run_scatter;
 	if (base->residual_rms > 0)
 		return base->residual_rms;
-	warn(out, "run scatter: the base records no residual RMS; %.2g (log dynamic power) is assumed "
-	     "(--run-scatter sets it)", ASSUMED_RUN_SCATTER);
+	WC_WARN(out, "run scatter: the base records no residual RMS; %.2g (log dynamic power) is assumed "
+	        "(--run-scatter sets it)", ASSUMED_RUN_SCATTER);
 	return ASSUMED_RUN_SCATTER;
 }
 
@@ -605,8 +592,8 @@ store_draws(const cal_setup *s, const cal_job *job, char (*nn)[WC_NAME_MAX], wc_
 			wc_params_set_interval_named(p, nn[j], lo, hi);
 	}
 	if (rows < job->replicates)
-		warn(s->out, "%d of %d replicates did not converge and are left out of the draws",
-		     job->replicates - rows, job->replicates);
+		WC_WARN(s->out, "%d of %d replicates did not converge and are left out of the draws",
+		        job->replicates - rows, job->replicates);
 done:
 	free(keep);
 	free(names);
@@ -674,8 +661,8 @@ calibrate_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 		out->params.bootstrap = R;
 		out->params.seed = o->seed;
 		if (s->base->n_draws == 0)
-			warn(out, "the base has no draws: intervals cover the calibration runs' scatter only, "
-			     "not the base law's own uncertainty");
+			WC_WARN(out, "the base has no draws: intervals cover the calibration runs' scatter only, "
+			        "not the base law's own uncertainty");
 		list_estimates(s, nn, n_new, out);
 	}
 	free(job.values);

@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 
+#include "models/warnings.h"
 #include "data/runs_table.h"
 #include "models/models.h"
 
@@ -62,7 +63,6 @@ typedef struct {
 #define WC_CALIBRATE_OPTIONS_INIT                                                \
 	{ WC_CALIBRATE_MODEL, NULL, NULL, 0.0, NULL, 0, 0, 1, 0.0 }
 
-#define WC_CALIBRATE_WARN_MAX 8
 #define WC_CALIBRATE_ESTIMATES_MAX 64
 
 /** One calibrated parameter, for reports. */
@@ -79,7 +79,7 @@ typedef struct {
 	int n_estimates;
 	wc_calibrate_estimate estimates[WC_CALIBRATE_ESTIMATES_MAX];
 	int n_warnings;
-	char warnings[WC_CALIBRATE_WARN_MAX][WC_ERROR_MSG_MAX];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_calibrate_result;
 
 /** Calibrate `base` on the runs of `t` (docs/calibration.md). Refusals

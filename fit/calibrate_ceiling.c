@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/warnings.h"
+
 /* A shift in z this large puts sigma within 2e-22 of 1: the ceiling. */
 #define CEILING_SHIFT 50.0
 
@@ -68,13 +70,6 @@ group_warnings(const cal_group *g, wc_form form, char *naming, char *absorbed, s
 	return n;
 }
 
-static void
-add_warning(wc_calibrate_result *out, const char *text)
-{
-	if (out->n_warnings < WC_CALIBRATE_WARN_MAX)
-		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", text);
-}
-
 int
 wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form, wc_calibrate_result *out)
 {
@@ -83,8 +78,8 @@ wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form, wc
 	for (int j = 0; j < n_groups; j++) {
 		int n = group_warnings(&groups[j], form, naming, absorbed, sizeof naming);
 		if (n > 0) {
-			add_warning(out, naming);
-			add_warning(out, absorbed);
+			WC_WARN(out, "%s", naming);
+			WC_WARN(out, "%s", absorbed);
 			total += n;
 		}
 	}

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/warnings.h"
 #include "data/periods.h"
 #include "data/runs_table.h"
 #include "fit/fit.h"
@@ -58,7 +59,7 @@ typedef struct {
 	size_t n_rows, cap_rows;
 	int n_skipped;             /* rows without architecture, platform or observation */
 	int n_notes;
-	char notes[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+	char notes[WC_WARNINGS_MAX][WC_WARNING_LEN];
 	char sha256[65];           /* of the inputs (SHA-256 of their hashes) */
 } wc_capacity_data;
 
@@ -111,7 +112,7 @@ typedef struct {
 	double *row_residual;       /* per data row: log(model / measured latency
 	                             * or period); NaN when not fitted */
 	int n_warnings;
-	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_capacity_fit_result;
 
 /** Fit the capacity model. A kind that the rows cannot identify is fixed

@@ -1,83 +1,41 @@
 /*
  * Bootstrap intervals of the capacity fit (docs/capacity.md, "Intervals"):
  * resample rows with replacement, refit from the point estimate, keep the
- * draws in natural units and take 2.5 / 97.5 percentiles. Replicate r
- * draws from PCG32 stream (seed, r) and writes slot r, so the draws are
- * bit-identical for any number of threads.
+ * draws in natural units and take 2.5 / 97.5 percentiles. Resampling,
+ * threads and the acceptance rule are the one driver's
+ * (fit/boot_internal.h): a refit that ran out of iterations is left out.
  */
 #include "capacity_internal.h"
+#include "boot_internal.h"
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/parallel.h"
-#include "models/progress.h"
+#include "models/warnings.h"
+
 
 typedef struct {
 	const cap_problem *pb;
 	const double *u_point;
-	int replicates, threads, thread_id, max_iter;
-	uint64_t seed;
-	double *draws;      /* replicates x p, fit coordinates */
-	unsigned char *ok;
-	int error;
-} cap_job;
+	int max_iter;
+} cap_ctx;
 
-static void *
-cap_worker(void *arg)
+/* One replicate: refit from the point estimate on the resample. */
+static wc__boot_outcome
+cap_fit(const void *ctx, void *state, const double *mult, double *u)
 {
-	cap_job *job = arg;
-	const cap_problem *pb = job->pb;
-	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
-	double *mult = malloc(n * sizeof *mult);
-	if (!mult) {
-		job->error = WC_ENOMEM;
-		return NULL;
-	}
-	for (int r = job->thread_id; r < job->replicates; r += job->threads) {
-		wc_progress_add(1.0);
-		wc_pcg32 rng;
-		wc_error err;
-		int status = 0, niter = 0;
-		wc_pcg32_seed(&rng, job->seed, (uint64_t)r);
-		memset(mult, 0, n * sizeof *mult);
-		for (size_t k = 0; k < n; k++)
-			mult[wc_pcg32_bounded(&rng, (uint32_t)n)] += 1.0;
-		double *u = job->draws + (size_t)r * p;
-		if (cap_solve(pb, job->u_point, mult, job->max_iter, u, &status, &niter, NULL, NULL, &err) != WC_OK) {
-			job->ok[r] = 0;
-			continue;
-		}
-		int good = status == GSL_SUCCESS || status == GSL_ENOPROG || status == GSL_EMAXITER;
-		for (size_t k = 0; k < p && good; k++)
-			good = isfinite(u[k]);
-		job->ok[r] = (unsigned char)good;
-	}
-	free(mult);
-	return NULL;
-}
-
-static int
-run_jobs(cap_job *jobs, int T, wc_error *err)
-{
-	wc_progress_begin("capacity bootstrap draws", jobs[0].replicates);
-	wc_run_jobs(jobs, sizeof *jobs, T, cap_worker);
-	wc_progress_end();
-	for (int k = 0; k < T; k++)
-		if (jobs[k].error)
-			return wc_error_set(err, WC_ENOMEM, "capacity bootstrap: out of memory in a worker");
-	return WC_OK;
-}
-
-static void
-warn(wc_capacity_fit_result *out, const char *msg)
-{
-	if (out->n_warnings < WC_FIT_WARN_MAX)
-		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
+	const cap_ctx *c = ctx;
+	const size_t p = (size_t)c->pb->n_params;
+	wc_error err;
+	int status = 0, niter = 0;
+	(void)state;
+	if (cap_solve(c->pb, c->u_point, mult, c->max_iter, u, &status, &niter, NULL, NULL, &err) != WC_OK)
+		return WC__BOOT_FAILED;
+	for (size_t k = 0; k < p; k++)
+		if (!isfinite(u[k]))
+			return WC__BOOT_FAILED;
+	return wc__boot_outcome_of_gsl(status);
 }
 
 /* Converged replicates in natural units, packed at the front; count. */
@@ -117,7 +75,7 @@ set_intervals(const cap_problem *pb, const double *natural, int n_ok, double *co
 		if (!(log(hi / lo) <= 4.0)) {
 			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; the rows do not "
 			         "identify it well", point->names[k], lo, hi);
-			warn(point, msg);
+			WC_WARN(point, "%s", msg);
 		}
 	}
 }
@@ -142,14 +100,17 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 	double *draws = malloc((size_t)B * p * sizeof *draws), *natural = malloc((size_t)B * p * sizeof *natural);
 	double *col = malloc((size_t)B * sizeof *col);
 	unsigned char *ok = calloc((size_t)B, 1);
-	cap_job *jobs = calloc((size_t)T, sizeof *jobs);
-	if (!draws || !natural || !col || !ok || !jobs) {
+	if (!draws || !natural || !col || !ok) {
 		rc = wc_error_set(err, WC_ENOMEM, "capacity bootstrap: out of memory");
 		goto done;
 	}
-	for (int k = 0; k < T; k++)
-		jobs[k] = (cap_job){ pb, point->u, B, T, k, o->max_iter > 0 ? o->max_iter : 500, bo->seed, draws, ok, 0 };
-	if ((rc = run_jobs(jobs, T, err)) != WC_OK)
+	cap_ctx ctx = { pb, point->u, o->max_iter > 0 ? o->max_iter : 500 };
+	wc__boot_spec spec = {
+		.what = "capacity bootstrap", .progress = "capacity bootstrap draws", .replicates = B,
+		.threads = T, .seed = bo->seed, .n_rows = pb->n_rows, .slot = p, .ctx = &ctx,
+		.fit = cap_fit,
+	};
+	if ((rc = wc__boot_run(&spec, draws, ok, err)) != WC_OK)
 		goto done;
 	int n_ok = natural_draws(pb, B, draws, ok, natural);
 	if (n_ok < 2) {
@@ -159,7 +120,7 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 	if (n_ok < B) {
 		char msg[WC_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "capacity bootstrap: %d of %d replicates failed and were left out", B - n_ok, B);
-		warn(point, msg);
+		WC_WARN(point, "%s", msg);
 	}
 	set_intervals(pb, natural, n_ok, col, point);
 	rc = wc_draws_set(&point->params.draws, n_ok, (int)p, (const char (*)[WC_NAME_MAX])point->names, natural, err);
@@ -170,7 +131,6 @@ done:
 	free(natural);
 	free(col);
 	free(ok);
-	free(jobs);
 	cap_problem_free(pb);
 	return rc;
 }

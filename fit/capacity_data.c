@@ -23,7 +23,7 @@ note(wc_capacity_data *d, const char *fmt, ...) __attribute__((format(printf, 2,
 static void
 note(wc_capacity_data *d, const char *fmt, ...)
 {
-	if (d->n_notes >= WC_FIT_WARN_MAX)
+	if (d->n_notes >= WC_WARNINGS_MAX)
 		return;
 	va_list ap;
 	va_start(ap, fmt);

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
+
 /* A standard error of log(value) above this: the value is uncertain by
  * more than a factor e; say so. */
 #define WEAK_SE_LOG 1.0
@@ -224,24 +226,17 @@ fill_ranges(const cap_problem *pb, wc_capacity_params *c)
 }
 
 static void
-add_warning(wc_capacity_fit_result *out, const char *msg)
-{
-	if (out->n_warnings < WC_FIT_WARN_MAX)
-		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
-}
-
-static void
 fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_result *out)
 {
 	char msg[WC_ERROR_MSG_MAX];
 	for (int i = 0; i < d->n_notes; i++)
-		add_warning(out, d->notes[i]);
+		WC_WARN(out, "%s", d->notes[i]);
 	for (int i = 0; i < pb->n_warnings; i++)
-		add_warning(out, pb->warnings[i]);
+		WC_WARN(out, "%s", pb->warnings[i]);
 	if (!out->converged) {
 		snprintf(msg, sizeof msg, "capacity fit did not converge: %s after %d iterations (estimate reported as is)",
 		         gsl_strerror(out->gsl_status), out->niter);
-		add_warning(out, msg);
+		WC_WARN(out, "%s", msg);
 	}
 	for (int k = 0; k < pb->n_params; k++) {
 		double t = 1.0 / (1.0 + exp(-out->u[k]));
@@ -253,7 +248,7 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 			         "expect a wide interval", out->names[k], out->se_log[k]);
 		else
 			continue;
-		add_warning(out, msg);
+		WC_WARN(out, "%s", msg);
 	}
 }
 

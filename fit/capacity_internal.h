@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_vector.h>
 
+#include "models/warnings.h"
 #include "fit/capacity.h"
 
 #define CAP_MAX_PARAMS (WC_CAP_KINDS * WC_CAPACITY_MAX_LEVELS + WC_CAPACITY_MAX_WORKLOADS)
@@ -50,7 +51,7 @@ typedef struct {
 	int robust;         /* Huber-reweighted passes (cap_solve) */
 
 	int n_warnings;
-	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } cap_problem;
 
 int cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,

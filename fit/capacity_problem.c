@@ -13,22 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
+
 static const double start_value[WC_CAP_KINDS] = { 0.6, 3e-3, 2e-5, 0.4, 2e-5 };
 #define START_INPUT 500.0
-
-static void
-warn(cap_problem *pb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-warn(cap_problem *pb, const char *fmt, ...)
-{
-	if (pb->n_warnings >= WC_FIT_WARN_MAX)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(pb->warnings[pb->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
-	va_end(ap);
-}
 
 double
 cap_value(const cap_problem *pb, int k, double u)
@@ -151,8 +139,8 @@ layout(cap_problem *pb, const wc_capacity_fit_options *o)
 					continue;
 				char label[WC_NAME_MAX];
 				wc_capacity_label((wc_capacity_kind)k, own ? pb->levels[L].name : NULL, label, sizeof label);
-				warn(pb, "%s: %s; fixed at 0", label, k == WC_CAP_T1 ? "every row has the same running count"
-				                                                    : "no row has a group of more than one GPU");
+				WC_WARN(pb, "%s: %s; fixed at 0", label, k == WC_CAP_T1 ? "every row has the same running count"
+				                                                       : "no row has a group of more than one GPU");
 				continue;
 			}
 			if (!own && shared_slot >= 0) {

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/warnings.h"
 #include "data/finetune_runs.h"
 #include "fit/fit.h"
 #include "models/models.h"
@@ -86,8 +87,6 @@ int wc_ft_fit_compute(const wc_ft_table *t, const unsigned char *use, wc_ft_line
 int wc_ft_fit_relation(const wc_ft_table *t, wc_ft_relation_kind kind, const size_t *rows,
                        size_t n_rows, wc_ft_linear_fit *out, wc_error *err);
 
-#define WC_FT_FIT_WARN_MAX 8
-
 typedef struct {
 	wc_finetune_params section; /* the fitted law (sources "fitted") */
 	wc_ft_linear_fit compute;
@@ -97,7 +96,7 @@ typedef struct {
 	int n_used, n_excluded;
 	int boot_failed;            /* bootstrap replicates left out */
 	int n_warnings;
-	char warnings[WC_FT_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_ft_fit_result;
 
 /** Fit the compute law and every relation the table's sweeps support, with
@@ -143,7 +142,7 @@ typedef struct {
 	int n_shown;
 	wc_ft_calibrate_run shown[WC_FT_CAL_RUNS_SHOWN];
 	int n_warnings;
-	char warnings[WC_FT_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_ft_calibrate_result;
 
 /** Rescale `base`'s compute law to the runs of `t`. Refusals (WC_EINVAL

@@ -1,72 +1,35 @@
 /*
  * Bootstrap of the compute law E_step = e0 + kappa F (docs/finetune.md,
  * "Intervals"): resample runs with replacement, refit, take the 2.5 / 97.5
- * percentiles. Replicate r draws its resample from PCG32 stream (seed, r)
- * and writes slot r, so draws are bit-identical for any thread count.
+ * percentiles, with the one driver (fit/boot_internal.h).
  * Deviations from the point estimate are scaled by sqrt(n / (n - p)), the
  * degrees-of-freedom correction the inference bootstrap uses too
  * (docs/fitting.md).
  */
 #include "finetune_internal.h"
+#include "boot_internal.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/parallel.h"
-#include "models/progress.h"
-
-typedef struct {
-	const wc__ft_design *d;
-	int replicates, threads, thread_id;
-	uint64_t seed;
-	double *draws;       /* replicates x 2 */
-	unsigned char *ok;
-	int error;
-} ft_job;
+#include "models/grow.h"
 
 static void *
-ft_worker(void *arg)
+ft_state_new(const void *ctx)
 {
-	ft_job *job = arg;
-	const int n = job->d->n;
-	double *mult = malloc((size_t)n * sizeof *mult);
-	double *scratch = malloc((size_t)n * 3 * sizeof *scratch);
-	if (!mult || !scratch) {
-		job->error = WC_ENOMEM;
-		free(mult);
-		free(scratch);
-		return NULL;
-	}
-	for (int r = job->thread_id; r < job->replicates; r += job->threads) {
-		wc_progress_add(1.0);
-		wc_pcg32 rng;
-		wc_pcg32_seed(&rng, job->seed, (uint64_t)r);
-		memset(mult, 0, (size_t)n * sizeof *mult);
-		for (int k = 0; k < n; k++)
-			mult[wc_pcg32_bounded(&rng, (uint32_t)n)] += 1.0;
-		job->ok[r] = wc__ft_lstsq(job->d->X, job->d->y, mult, n, 2, scratch,
-		                          job->draws + 2 * (size_t)r) == 0;
-	}
-	free(mult);
-	free(scratch);
-	return NULL;
+	const wc__ft_design *d = ctx;
+	return wc_alloc_array((size_t)d->n, 3 * sizeof(double));
 }
 
-/* Run the jobs on `T` threads (or this one when a thread cannot start). */
-static int
-run_jobs(ft_job *jobs, int T)
+/* One replicate: weighted least squares on the resample. A linear fit has
+ * no iterations: it converged or failed. */
+static wc__boot_outcome
+ft_fit(const void *ctx, void *scratch, const double *mult, double *coef)
 {
-	int rc = WC_OK;
-	wc_progress_begin("fine-tuning bootstrap draws", jobs[0].replicates);
-	wc_run_jobs(jobs, sizeof *jobs, T, ft_worker);
-	wc_progress_end();
-	for (int k = 0; k < T; k++)
-		if (jobs[k].error)
-			rc = WC_ENOMEM;
-	return rc;
+	const wc__ft_design *d = ctx;
+	return wc__ft_lstsq(d->X, d->y, mult, d->n, 2, scratch, coef) == 0 ? WC__BOOT_CONVERGED
+	                                                                    : WC__BOOT_FAILED;
 }
 
 /* Inflate the good replicates around the point estimate, pack them into
@@ -108,17 +71,17 @@ wc__ft_bootstrap(const wc__ft_design *d, const wc_ft_linear_fit *point,
 	double *natural = malloc((size_t)B * 2 * sizeof *natural);
 	double *col = malloc((size_t)B * sizeof *col);
 	unsigned char *ok = calloc((size_t)B, 1);
-	ft_job *jobs = calloc((size_t)T, sizeof *jobs);
-	if (!draws || !natural || !col || !ok || !jobs) {
+	if (!draws || !natural || !col || !ok) {
 		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
 		goto done;
 	}
-	for (int k = 0; k < T; k++)
-		jobs[k] = (ft_job){ d, B, T, k, bo->seed, draws, ok, 0 };
-	if ((rc = run_jobs(jobs, T)) != WC_OK) {
-		wc_error_set(err, rc, "bootstrap: out of memory in a worker");
+	wc__boot_spec spec = {
+		.what = "bootstrap", .progress = "fine-tuning bootstrap draws", .replicates = B,
+		.threads = T, .seed = bo->seed, .n_rows = (size_t)d->n, .slot = 2, .ctx = d,
+		.state_new = ft_state_new, .state_free = free, .fit = ft_fit,
+	};
+	if ((rc = wc__boot_run(&spec, draws, ok, err)) != WC_OK)
 		goto done;
-	}
 	int n_ok = to_intervals(d, point, B, draws, ok, natural, col, section);
 	*failed = B - n_ok;
 	if (n_ok < 2) {
@@ -132,6 +95,5 @@ done:
 	free(natural);
 	free(col);
 	free(ok);
-	free(jobs);
 	return rc;
 }

@@ -13,14 +13,14 @@
  */
 #include "finetune_internal.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
+#include "models/interval.h"
 #include "models/pcg32.h"
 
 /* Run scatter assumed when neither the user nor the base gives one (the
@@ -29,20 +29,6 @@
 /* A factor outside [1/2, 2] is worth a warning: the base described
  * another stack or platform. A choice of wattcast. */
 #define FACTOR_WARN 2.0
-
-static void
-warn(wc_ft_calibrate_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-warn(wc_ft_calibrate_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	if (r->n_warnings >= WC_FT_FIT_WARN_MAX)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
-	va_end(ap);
-}
 
 /* The runs, prepared once: F, the e0 multiplier and E of each. */
 typedef struct {
@@ -161,8 +147,8 @@ choose_scatter(const wc_finetune_params *base, const wc_ft_calibrate_options *o,
 	} else {
 		out->run_scatter = ASSUMED_SCATTER;
 		snprintf(out->scatter_source, sizeof out->scatter_source, "assumed");
-		warn(out, "run_scatter: the base records no residual RMS; %.2g assumed for the scatter of "
-		     "one run (give --run-scatter)", ASSUMED_SCATTER);
+		WC_WARN(out, "run_scatter: the base records no residual RMS; %.2g assumed for the scatter of "
+		        "one run (give --run-scatter)", ASSUMED_SCATTER);
 	}
 	if (isfinite(own) && own > out->run_scatter) {
 		out->run_scatter = own;
@@ -170,22 +156,14 @@ choose_scatter(const wc_finetune_params *base, const wc_ft_calibrate_options *o,
 	}
 }
 
-static double
-quantile(double *v, int n, double q)
-{
-	gsl_sort(v, 1, (size_t)n);
-	return gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, q);
-}
-
-/* 2.5 / 97.5 percentiles of column j of `rows` (n x 2) into p, widened
- * to hold the estimate: an interval never excludes its own value. */
+/* The 95 % interval of column j of `rows` (models/interval.h: contains
+ * the estimate, never zero-width; NaN when the draws cannot give one). */
 static void
 set_interval(wc_param *p, const double *rows, int stride, int j, int n, double *col)
 {
 	for (int r = 0; r < n; r++)
 		col[r] = rows[(size_t)r * stride + j];
-	p->lo = fmin(quantile(col, n, 0.025), p->value);
-	p->hi = fmax(quantile(col, n, 0.975), p->value);
+	wc_interval_from_draws(col, (size_t)n, p->value, &p->lo, &p->hi);
 }
 
 /* Replicates: rows of (e0, kappa, coefficient). */
@@ -251,18 +229,18 @@ report(const wc_finetune_params *base, const wc_ft_calibrate_options *o, int B,
 	const wc_finetune_params *s = &out->section;
 	double f = s->calibrated.factor.value;
 	if (f > FACTOR_WARN || f < 1.0 / FACTOR_WARN)
-		warn(out, "%s: the base law was off by a factor %.3g on these runs; the base (%s, %s) "
-		     "describes another platform, method or stack, and only its shape is kept",
-		     o->mode == WC_FT_CAL_SCALE ? "scale" : "kappa", 1.0 / f, base->platform, base->stack);
+		WC_WARN(out, "%s: the base law was off by a factor %.3g on these runs; the base (%s, %s) "
+		        "describes another platform, method or stack, and only its shape is kept",
+		        o->mode == WC_FT_CAL_SCALE ? "scale" : "kappa", 1.0 / f, base->platform, base->stack);
 	if (strchr(s->platform, '+'))
-		warn(out, "calibration: runs from several platforms (%s) share one factor", s->platform);
+		WC_WARN(out, "calibration: runs from several platforms (%s) share one factor", s->platform);
 	if (B > 0 && base->draws.n == 0)
-		warn(out, "interval: the base has no bootstrap draws; the interval covers the runs' scatter only");
+		WC_WARN(out, "interval: the base has no bootstrap draws; the interval covers the runs' scatter only");
 	if (out->failed > 0)
-		warn(out, "kappa: %d of %d replicates gave kappa <= 0 (the held e0 took all their energy) "
-		     "and were left out", out->failed, B);
+		WC_WARN(out, "kappa: %d of %d replicates gave kappa <= 0 (the held e0 took all their energy) "
+		        "and were left out", out->failed, B);
 	if (out->n_runs > WC_FT_CAL_RUNS_SHOWN)
-		warn(out, "runs: %d used, the first %d shown", out->n_runs, WC_FT_CAL_RUNS_SHOWN);
+		WC_WARN(out, "runs: %d used, the first %d shown", out->n_runs, WC_FT_CAL_RUNS_SHOWN);
 }
 
 int

@@ -12,16 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void
-warn(wc_ft_fit_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	if (r->n_warnings >= WC_FT_FIT_WARN_MAX)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
-	va_end(ap);
-}
+#include "models/warnings.h"
 
 /* value with a 95 % interval from the t distribution (n - p dof). */
 static wc_param
@@ -77,7 +68,7 @@ calibration(const wc_ft_table *t, const wc__ft_design *d, wc_ft_fit_result *r)
 {
 	wc__ft_section_facts(t, d, &r->section);
 	if (strchr(r->section.platform, '+'))
-		warn(r, "calibration: runs from several platforms (%s) are fitted as one law", r->section.platform);
+		WC_WARN(r, "calibration: runs from several platforms (%s) are fitted as one law", r->section.platform);
 }
 
 /* Each relation on the largest sweep of its factor. */
@@ -89,14 +80,14 @@ relations(const wc_ft_table *t, wc_ft_fit_result *r)
 		int best = wc_ft_sweeps_best(&r->sweeps, kind);
 		wc_error e;
 		if (best < 0) {
-			warn(r, "%s: no sweep of %s in the table (runs that differ only in it); not fitted",
-			     wc_ft_relation_name(kind), wc_ft_relation_factor(kind));
+			WC_WARN(r, "%s: no sweep of %s in the table (runs that differ only in it); not fitted",
+			        wc_ft_relation_name(kind), wc_ft_relation_factor(kind));
 			continue;
 		}
 		const wc_ft_sweep *s = &r->sweeps.sweeps[best];
 		wc_ft_linear_fit *f = &r->relation[k];
 		if (wc_ft_fit_relation(t, kind, s->rows, s->n_rows, f, &e) != WC_OK) {
-			warn(r, "%s", e.msg);
+			WC_WARN(r, "%s", e.msg);
 			continue;
 		}
 		r->has_relation[k] = 1;
@@ -165,10 +156,10 @@ wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_
 	s->r2 = out->compute.r2;
 	calibration(t, &d, out);
 	if (s->e0.value < 0)
-		warn(out, "compute law: e0 %.4g J is negative; a step's fixed energy cannot be, so the "
-		     "runs do not identify it (extrapolating to small F will mislead)", s->e0.value);
+		WC_WARN(out, "compute law: e0 %.4g J is negative; a step's fixed energy cannot be, so the "
+		        "runs do not identify it (extrapolating to small F will mislead)", s->e0.value);
 	if (out->compute.r2 < 0.9)
-		warn(out, "compute law: R^2 %.3f; E_step is not linear in F_step on these runs", out->compute.r2);
+		WC_WARN(out, "compute law: R^2 %.3f; E_step is not linear in F_step on these runs", out->compute.r2);
 	if ((rc = wc_ft_find_sweeps(t, NULL, &out->sweeps, err)) != WC_OK)
 		goto done;
 	relations(t, out);
@@ -177,12 +168,12 @@ wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_
 	    (rc = wc__ft_bootstrap(&d, &out->compute, bo, s, &out->boot_failed, err)) != WC_OK)
 		goto done;
 	if (out->boot_failed > 0)
-		warn(out, "bootstrap: %d of %d replicates could not be fitted and were left out",
-		     out->boot_failed, bo->replicates);
+		WC_WARN(out, "bootstrap: %d of %d replicates could not be fitted and were left out",
+		        out->boot_failed, bo->replicates);
 	if (s->kappa.lo <= 0)
-		warn(out, "compute law: kappa's 95 %% interval [%.4g, %.4g] reaches 0; the runs' F "
-		     "(%.4g-%.4g TFLOP) barely tell energy per FLOP from the fixed energy",
-		     s->kappa.lo, s->kappa.hi, out->compute.x_lo, out->compute.x_hi);
+		WC_WARN(out, "compute law: kappa's 95 %% interval [%.4g, %.4g] reaches 0; the runs' F "
+		        "(%.4g-%.4g TFLOP) barely tell energy per FLOP from the fixed energy",
+		        s->kappa.lo, s->kappa.hi, out->compute.x_lo, out->compute.x_hi);
 done:
 	wc__ft_design_free(&d);
 	if (rc != WC_OK)

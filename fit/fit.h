@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/warnings.h"
 #include "data/runs_table.h"
 #include "fit/calibrate.h"
 #include "models/models.h"
@@ -23,8 +24,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define WC_FIT_WARN_MAX 16
 
 /* Physical bounds of a saturating level (docs/fitting.md, "Physical
  * bounds"): θ beyond ±12 is indistinguishable from ±∞ (σ(12) = 1 − 6e-6),
@@ -113,7 +112,7 @@ typedef struct {
 	unsigned char *weak;  /* 1 = weakly identified (named in a warning) */
 	double *residuals;    /* per table row; NaN for rows not in the fit */
 	int n_warnings;
-	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_fit_result;
 
 /** Fit the law. Returns WC_OK with `out->converged` = 0 and a warning when

@@ -10,6 +10,7 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
 
+#include "models/warnings.h"
 #include "fit/fit.h"
 #include "linalg.h"
 
@@ -83,7 +84,7 @@ typedef struct {
 
 	int n_excluded;
 	int n_warnings;
-	char warnings[WC_FIT_WARN_MAX][WC_ERROR_MSG_MAX];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } fit_problem;
 
 /** The capacity section the prefill-aware form takes its shares from

@@ -10,6 +10,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include "models/warnings.h"
 #include "models/grow.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,11 +20,9 @@
 void
 fit_problem_warn(fit_problem *pb, const char *fmt, ...)
 {
-	if (pb->n_warnings >= WC_FIT_WARN_MAX)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(pb->warnings[pb->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
+	wc_warnings_vadd(pb->warnings, &pb->n_warnings, fmt, ap);
 	va_end(ap);
 }
 

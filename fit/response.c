@@ -20,10 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boot_internal.h"
 #include "fit/fit.h"
 #include "models/grow.h"
-#include "models/parallel.h"
-#include "models/progress.h"
 
 /* The fit's vector: [0] log hold, [1] log ratio, [2] log decay, [X_TAU +
  * l] log tau of level l. Values below LOG_MIN behave as zero on a 50 ms
@@ -376,43 +375,47 @@ typedef struct {
 	const wc_response_run *runs;
 	size_t n_runs;
 	const double *x_point;
-	const wc_response_fit_options *o;
-	double *draws;             /* bootstrap x MAX_X+1: x, then the shared log tau (NaN = failed) */
-	int tid, threads, rc;
-} boot_job;
+	int max_iter;
+} boot_ctx;
 
 static void *
-boot_work(void *arg)
+boot_state_new(const void *ctx)
 {
-	boot_job *job = arg;
-	problem pb;
-	double *mult = wc_alloc_array(job->n_runs, sizeof *mult);
-	if (!mult || problem_init(&pb, job->runs, job->n_runs, NULL) != WC_OK) {
-		free(mult);
-		problem_free(&pb);
-		job->rc = WC_ENOMEM;
-		return NULL;
+	const boot_ctx *c = ctx;
+	problem *pb = malloc(sizeof *pb);
+	if (pb && problem_init(pb, c->runs, c->n_runs, NULL) != WC_OK) {
+		problem_free(pb);
+		free(pb);
+		pb = NULL;
 	}
-	pb.mult = mult;
-	for (int b = job->tid; b < job->o->bootstrap; b += job->threads) {
-		wc_progress_add(1.0);
-		wc_pcg32 rng;
-		double *d = job->draws + (size_t)b * (MAX_X + 1);
-		wc_pcg32_seed(&rng, job->o->seed, (uint64_t)b);
-		memset(mult, 0, job->n_runs * sizeof *mult);
-		for (size_t k = 0; k < job->n_runs; k++)
-			mult[wc_pcg32_bounded(&rng, (uint32_t)job->n_runs)] += 1.0;
-		if (fit_once(&pb, job->x_point, job->o->max_iter, d, &d[MAX_X]) != WC_OK) {
-			d[MAX_X] = NAN;
-			continue;
-		}
-		for (int l = 0; l < pb.n_levels; l++)
-			if (!level_present(&pb, l))
-				d[X_TAU + l] = NAN; /* not identified in this resample */
+	return pb;
+}
+
+static void
+boot_state_free(void *state)
+{
+	problem_free(state);
+	free(state);
+}
+
+/* One replicate (MAX_X + 1 values: x, then the shared log tau). The
+ * simplex search stops at its size tolerance or its step budget without
+ * telling which, so a finished search counts as converged
+ * (docs/statistics.md, "Bootstrap"). */
+static wc__boot_outcome
+boot_fit(const void *ctx, void *state, const double *mult, double *d)
+{
+	const boot_ctx *c = ctx;
+	problem *pb = state;
+	pb->mult = mult;
+	if (fit_once(pb, c->x_point, c->max_iter, d, &d[MAX_X]) != WC_OK) {
+		d[MAX_X] = NAN;
+		return WC__BOOT_FAILED;
 	}
-	problem_free(&pb);
-	free(mult);
-	return NULL;
+	for (int l = 0; l < pb->n_levels; l++)
+		if (!level_present(pb, l))
+			d[X_TAU + l] = NAN; /* not identified in this resample */
+	return WC__BOOT_CONVERGED;
 }
 
 /* 2.5 / 97.5 percentiles of column k of the draws (finite ones) into v. */
@@ -438,19 +441,18 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 	int B = o->bootstrap, threads = o->threads < 1 ? 1 : o->threads > B ? B : o->threads, rc = WC_OK;
 	double *draws = wc_alloc_array((size_t)B * (MAX_X + 1), sizeof *draws);
 	double *col = wc_alloc_array((size_t)B, sizeof *col);
-	boot_job *jobs = calloc((size_t)threads, sizeof *jobs);
-	if (!draws || !col || !jobs)
+	unsigned char *ok = wc_alloc_array((size_t)B, 1);
+	boot_ctx ctx = { pb->runs, pb->n_runs, x, o->max_iter };
+	wc__boot_spec spec = {
+		.what = "response bootstrap", .progress = "response bootstrap draws", .replicates = B,
+		.threads = threads, .seed = o->seed, .n_rows = pb->n_runs, .slot = MAX_X + 1, .ctx = &ctx,
+		.state_new = boot_state_new, .state_free = boot_state_free, .fit = boot_fit,
+	};
+	wc_error err;
+	if (!draws || !col || !ok)
 		rc = WC_ENOMEM;
-	for (int t = 0; rc == WC_OK && t < threads; t++)
-		jobs[t] = (boot_job){ pb->runs, pb->n_runs, x, o, draws, t, threads, WC_OK };
-	if (rc == WC_OK) {
-		wc_progress_begin("response bootstrap draws", B);
-		wc_run_jobs(jobs, sizeof *jobs, threads, boot_work);
-		wc_progress_end();
-		for (int t = 0; t < threads; t++)
-			if (jobs[t].rc != WC_OK)
-				rc = jobs[t].rc;
-	}
+	if (rc == WC_OK)
+		rc = wc__boot_run(&spec, draws, ok, &err);
 	if (rc == WC_OK) {
 		/* The shared tau is column MAX_X. */
 		interval(draws, B, MAX_X, WC_RESPONSE_MAX_TAU_S, col, &out->tau_s);
@@ -463,7 +465,7 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 	}
 	free(draws);
 	free(col);
-	free(jobs);
+	free(ok);
 	return rc;
 }
 

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
+
 /* A parameter whose standard error exceeds this (in fit units: logs and
  * z-units, all O(1)) moves the prediction by more than e-fold within its
  * uncertainty: the data do not identify it. */
@@ -311,13 +313,6 @@ fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter, i
 	return rc;
 }
 
-static void
-add_warning(wc_fit_result *out, const char *msg)
-{
-	if (out->n_warnings < WC_FIT_WARN_MAX)
-		snprintf(out->warnings[out->n_warnings++], WC_ERROR_MSG_MAX, "%s", msg);
-}
-
 /* Calibrated span of each level (for extrapolation warnings). */
 static void
 fill_ranges(const fit_problem *pb, const wc_runs_table *t, wc_params *p)
@@ -427,18 +422,18 @@ static void
 fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out)
 {
 	for (int i = 0; i < pb->n_warnings; i++)
-		add_warning(out, pb->warnings[i]);
+		WC_WARN(out, "%s", pb->warnings[i]);
 	if (!out->converged) {
 		char msg[WC_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "fit did not converge: %s after %d iterations (estimate reported as is)",
 		         gsl_strerror(sol->gsl_status), sol->niter);
-		add_warning(out, msg);
+		WC_WARN(out, "%s", msg);
 	}
 	for (size_t k = 0; k < (size_t)pb->n_params; k++) {
 		char msg[WC_ERROR_MSG_MAX];
 		if (pb->held[k]) {
 			fit_bounds_describe(pb, (int)k, out->names[k], msg, sizeof msg);
-			add_warning(out, msg);
+			WC_WARN(out, "%s", msg);
 			out->weak[k] = 1;
 			continue;
 		}
@@ -447,7 +442,7 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 			continue;
 		snprintf(msg, sizeof msg, "%s is weakly identified by these runs (standard error %.3g in fit "
 		         "units, Jacobian rcond %.2g); expect a wide interval", out->names[k], sol->se[k], sol->rcond);
-		add_warning(out, msg);
+		WC_WARN(out, "%s", msg);
 		out->weak[k] = 1;
 	}
 }
@@ -519,7 +514,7 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	}
 	fill_residuals(pb, t, x, out);
 	if (note[0])
-		add_warning(out, note);
+		WC_WARN(out, "%s", note);
 	fill_warnings(pb, &sol, out);
 	rc = WC_OK;
 done:

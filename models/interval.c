@@ -6,6 +6,7 @@
 #include "models/interval.h"
 
 #include "models/error.h"
+#include "models/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,16 +17,6 @@ cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
-}
-
-/* Type-7 quantile of sorted v[0..n-1] (gsl_stats_quantile_from_sorted_data). */
-static double
-sorted_quantile(const double *v, size_t n, double q)
-{
-	double h = (double)(n - 1) * q;
-	size_t i = (size_t)h;
-	double f = h - (double)i;
-	return i + 1 < n ? v[i] + f * (v[i + 1] - v[i]) : v[i];
 }
 
 int
@@ -57,9 +48,15 @@ wc_interval_from_draws(double *v, size_t n, double point, double *lo, double *hi
 	if (m < 2)
 		return 0;
 	qsort(v, m, sizeof *v, cmp_double);
-	double a = (1.0 - WC_INTERVAL_LEVEL) / 2.0;
-	*lo = sorted_quantile(v, m, a);
-	*hi = sorted_quantile(v, m, 1.0 - a);
+	/* Every draw the same: no interval. Said explicitly because type 7's
+	 * (1 - d) v + d v need not round back to v. */
+	if (v[0] == v[m - 1])
+		return 0;
+	/* The 2.5 / 97.5 percentiles of WC_INTERVAL_LEVEL, written as the
+	 * literals the inference fit always used: (1 - 0.95) / 2 is not 0.025
+	 * in binary and would move the last bit of its intervals. */
+	*lo = wc_stats_quantile_sorted(v, m, 0.025);
+	*hi = wc_stats_quantile_sorted(v, m, 0.975);
 	return wc_interval_contain(point, lo, hi);
 }
 

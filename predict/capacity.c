@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
+
 static const char *const output_names[WC_CAPQ_COUNT] = {
 	"latency_s", "ttft_s", "throughput_tok_s", "energy_per_output_token_j", "energy_per_request_j",
 	"energy_per_hour_kwh", "mean_running", "node_power_w", "cost_per_request", "cost_per_million_tokens",
@@ -24,20 +26,6 @@ const char *
 wc_capacity_output_name(int k)
 {
 	return k >= 0 && k < WC_CAPQ_COUNT ? output_names[k] : "?";
-}
-
-static void
-warn(wc_capacity_prediction *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-warn(wc_capacity_prediction *out, const char *fmt, ...)
-{
-	if (out->n_warnings >= WC_WARN_MAX)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(out->warnings[out->n_warnings++], WC_WARN_LEN, fmt, ap);
-	va_end(ap);
 }
 
 /* Platform facts and reserve: the capacity section's level, else the
@@ -360,8 +348,8 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 			continue;
 		if (f[i].hi > f[i].lo * (1 + 1e-9)) {
 			if (outside(f[i].v, f[i].lo, f[i].hi))
-				warn(out, "%s: %g is outside the capacity calibration's span %g-%g on %s", f[i].field, f[i].v,
-				     f[i].lo, f[i].hi, l->name);
+				WC_WARN(out, "%s: %g is outside the capacity calibration's span %g-%g on %s", f[i].field, f[i].v,
+				        f[i].lo, f[i].hi, l->name);
 			continue;
 		}
 		size_t used = strlen(covered);
@@ -371,8 +359,8 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 		off |= outside(f[i].v, f[i].lo, f[i].hi);
 	}
 	if (off)
-		warn(out, "capacity: calibrated only at %s on %s (%d rows); other loads and lengths are extrapolated by "
-		     "the roofline", covered, l->name, cp->rows);
+		WC_WARN(out, "capacity: calibrated only at %s on %s (%d rows); other loads and lengths are extrapolated by "
+		        "the roofline", covered, l->name, cp->rows);
 }
 
 static void
@@ -419,18 +407,18 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	evaluate(&x, &pt, &lp, out->value, &out->over_capacity);
 	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
 	if (!out->open_loop && c->running > x.n_cap)
-		warn(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
-		     "of %g + %g tokens: vLLM preempts the rest, so %.0f run and the others wait (latency includes it)",
-		     c->running, out->memory_available_gb - a.weight_bytes / 1e9, x.n_cap, c->input_tokens,
-		     c->output_tokens, x.n_cap);
+		WC_WARN(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
+		        "of %g + %g tokens: vLLM preempts the rest, so %.0f run and the others wait (latency includes it)",
+		        c->running, out->memory_available_gb - a.weight_bytes / 1e9, x.n_cap, c->input_tokens,
+		        c->output_tokens, x.n_cap);
 	if (out->open_loop) {
 		wc_capacity_times t;
 		wc_capacity_times_eval(&pt, &a, &cb.hw, c->tp, x.n_cap, c->input_tokens, c->output_tokens, &t);
 		out->capacity_rate = x.n_cap / t.latency_s;
 		if (out->over_capacity)
-			warn(out, "rate: %g requests/s exceeds the capacity of %.4g requests/s at %g running requests; "
-			     "the answers are those at capacity (the queue would grow without bound)", c->request_rate,
-			     out->capacity_rate, x.n_cap);
+			WC_WARN(out, "rate: %g requests/s exceeds the capacity of %.4g requests/s at %g running requests; "
+			        "the answers are those at capacity (the queue would grow without bound)", c->request_rate,
+			        out->capacity_rate, x.n_cap);
 	}
 	range_warnings(&p->capacity, cb.level, c, out->value[WC_CAPQ_RUNNING], out);
 	if (!q->want_interval)
@@ -444,9 +432,9 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
 			         wc_capacity_output_name(k));
 	if (names[0])
-		warn(out, "interval_95: none for %s: %s", names,
-		     p->capacity.draws.n < 2 ? "the capacity section has no bootstrap draws and the parameter set no "
-		                               "held-out error of them (docs/intervals.md)"
-		                             : "the draws do not vary them");
+		WC_WARN(out, "interval_95: none for %s: %s", names,
+		        p->capacity.draws.n < 2 ? "the capacity section has no bootstrap draws and the parameter set no "
+		                                  "held-out error of them (docs/intervals.md)"
+		                                : "the draws do not vary them");
 	return WC_OK;
 }

@@ -10,6 +10,7 @@
 #ifndef WC_PREDICT_CAPACITY_H
 #define WC_PREDICT_CAPACITY_H
 
+#include "models/warnings.h"
 #include "predict/predict.h"
 
 #ifdef __cplusplus
@@ -48,7 +49,7 @@ typedef struct {
 	double capacity_rate;       /* requests/s at the largest feasible concurrency */
 	double price_per_kwh, grams_co2_per_kwh; /* used (NaN = none) */
 	int n_warnings;
-	char warnings[WC_WARN_MAX][WC_WARN_LEN];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_capacity_prediction;
 
 /** Refuse a configuration that cannot load: weights larger than the

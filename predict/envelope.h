@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/warnings.h"
 #include "models/models.h"
 
 #ifdef __cplusplus
@@ -54,8 +55,6 @@ extern "C" {
  *  exceeds the board's limit (docs/envelopes.md, "Board limit"). The
  *  trace metrics' own resolution (ramps between 1-s means), not fitted. */
 #define WC_ENVELOPE_SUSTAINED_S 1.0
-#define WC_ENVELOPE_WARN_MAX 8
-#define WC_ENVELOPE_WARN_LEN 200
 
 /* ------------------------------------------------------- service times */
 
@@ -127,7 +126,7 @@ typedef struct {
 	int is_capacity;                     /* 1: `capacity` backs the times; 0: `standin` */
 	wc_capacity_service_store capacity;
 	wc_capacity_service_store standin;
-	char fallback[WC_ENVELOPE_WARN_LEN]; /* auto fell back to the stand-in: why; else "" */
+	char fallback[WC_WARNING_LEN]; /* auto fell back to the stand-in: why; else "" */
 } wc_service_store;
 
 /** Choose and fill the service times for a configuration: the capacity
@@ -320,7 +319,7 @@ typedef struct {
 	int replicas;
 	char service_source[48], power_source[48];
 	int n_warnings;
-	char warnings[WC_ENVELOPE_WARN_MAX][WC_ENVELOPE_WARN_LEN];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_envelope_result;
 
 /** Simulate. Invalid inputs are WC_EINVAL with the field named. */
@@ -372,18 +371,6 @@ int wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_
 int wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st,
                        const wc_power_map *pm, const wc_envelope_options *o,
                        const wc_budget_options *bo, wc_budget_plan *out, wc_error *err);
-
-/* ------------------------------------------------- metrics of a trace */
-
-/** Ramp rate of a uniformly sampled trace (samples p[0..n) every `dt` s,
- *  read as the piecewise-linear curve through them) exactly as
- *  trace/metrics.h defines it: mean and p95 of |dP|/dt between
- *  consecutive exact 1-s means from the first sample. NaN when fewer than
- *  two whole seconds. */
-void wc_envelope_ramp(const double *p, size_t n, double dt, double *mean_out, double *p95_out);
-/** Spectral entropy of a uniformly sampled trace as trace/metrics.h
- *  defines it (on the exact means over bins of `dt` from the first sample). */
-int wc_envelope_spectral_entropy(const double *p, size_t n, double *out, wc_error *err);
 
 #ifdef __cplusplus
 }

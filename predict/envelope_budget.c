@@ -77,7 +77,7 @@ simulate_new(void *arg)
 		wc_progress_add(1.0);
 		wk->rc = wc__replica_simulate(&c, 1, WC_FLEET_INDEPENDENT, (uint64_t)k, tokens, &wk->err);
 		if (wk->rc == WC_OK)
-			wc__bin_means(c.power[0], bs->out_len, bs->bin_stride, bs->n_bins,
+			wc_stats_block_means(c.power[0], bs->out_len, bs->bin_stride, bs->n_bins,
 			          bs->cache + (size_t)k * bs->n_bins);
 	}
 	ctx_free(&c);
@@ -148,7 +148,7 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 		rc = ctx_alloc(bs, &c) != WC_OK ? wc_error_set(err, WC_ENOMEM, "budget: out of memory")
 		                                : wc__replica_simulate(&c, k, bs->o->fleet_mode, 0, tokens, err);
 		if (rc == WC_OK)
-			wc__bin_means(c.power[k > 1 ? 1 : 0], bs->out_len, bs->bin_stride, bs->n_bins, bs->agg);
+			wc_stats_block_means(c.power[k > 1 ? 1 : 0], bs->out_len, bs->bin_stride, bs->n_bins, bs->agg);
 		ctx_free(&c);
 		if (rc != WC_OK)
 			return rc;

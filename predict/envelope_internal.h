@@ -8,11 +8,11 @@
 #ifndef WC_PREDICT_ENVELOPE_INTERNAL_H
 #define WC_PREDICT_ENVELOPE_INTERNAL_H
 
-#include <gsl/gsl_fft_real.h>
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/stats.h"
 #include "predict/envelope.h"
 
 /* ----------------------------------------------------- service times */
@@ -146,27 +146,17 @@ wc_envelope_stat *wc__summary_slot(wc_envelope_summary *s, int i);
 typedef struct {
 	double *buf;          /* 4 * cap + 4 doubles */
 	size_t cap;
-	gsl_fft_real_wavetable *wt;
-	gsl_fft_real_workspace *fw;
-	size_t fft_n;
+	wc_stats_fft fft;     /* FFT tables kept between traces of one length */
 } wc__stats_ws;
 
 int wc__stats_ws_reserve(wc__stats_ws *ws, size_t len);
 void wc__stats_ws_clear(wc__stats_ws *ws);
-
-/** Means of a trace of `len` grid bins over band bins of `stride` grid
- *  bins each (the last one may be shorter): n_bins values into `out`. */
-void wc__bin_means(const double *x, size_t len, size_t stride, size_t n_bins, double *out);
 
 /** Metrics of the node trace `y` (len grid bins of dt): mean and energy
  *  over every bin, the distribution, ramps and entropy on the samples
  *  taken every `stride` bins. */
 int wc__trace_stats_compute(const double *y, size_t len, double dt, size_t stride,
                             wc__stats_ws *ws, wc__trace_stats *out, wc_error *err);
-/** Quantile q of n values as gsl_stats_quantile_from_sorted_data gives it
- *  on the sorted values (reorders `x`). */
-double wc__quantile_select(double *x, size_t n, double q);
-
 /* ---------------------------------------------------- one replica */
 
 /** What a replica needs besides the inputs: its scratch, owned by one

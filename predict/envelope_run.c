@@ -63,9 +63,9 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		st->energy_per_token_j = tokens[i] > 0 ? st->energy_j / tokens[i] : NAN;
 		if (i == rs->traces - 1)
 			rs->peak[r] = peak;
-		wc__bin_means(c->power[i], rs->out_len, rs->bin_stride, rs->n_bins,
+		wc_stats_block_means(c->power[i], rs->out_len, rs->bin_stride, rs->n_bins,
 		          rs->band_w[i] + (size_t)r * rs->n_bins);
-		wc__bin_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
+		wc_stats_block_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
 		          rs->band_n[i] + (size_t)r * rs->n_bins);
 	}
 	return rc;
@@ -334,11 +334,10 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	}
 	/* More waiting at the end than the engine runs at once: the queue grows
 	 * (arrivals outpace service) and the horizon decides the numbers. */
-	if (waiting > rs->o->max_running && out->n_warnings < WC_ENVELOPE_WARN_MAX)
-		snprintf(out->warnings[out->n_warnings++], WC_ENVELOPE_WARN_LEN,
-		         "overloaded: %.0f requests per server still wait at the end (max_running %d); "
-		         "arrivals outpace the service times and the queue grows with the horizon",
-		         waiting, rs->o->max_running);
+	if (waiting > rs->o->max_running)
+		WC_WARN(out, "overloaded: %.0f requests per server still wait at the end (max_running %d); "
+		        "arrivals outpace the service times and the queue grows with the horizon",
+		        waiting, rs->o->max_running);
 	free(scratch);
 	return rc == WC_OK ? WC_OK : wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
 }

@@ -15,30 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
+
 /* A relation that disagrees with the compute law by more than this on
  * its own sweep is named in a warning. A choice of wattcast. */
 #define RELATION_WARN_PCT 10.0
-
-static void
-warn(wc_finetune_prediction *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-warn(wc_finetune_prediction *out, const char *fmt, ...)
-{
-	if (out->n_warnings >= WC_FT_WARN_MAX)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(out->warnings[out->n_warnings++], WC_FT_WARN_LEN, fmt, ap);
-	va_end(ap);
-}
 
 static void
 range_warning(wc_finetune_prediction *out, const char *field, double v, const wc_ft_span *s,
               const char *unit)
 {
 	if (isfinite(s->lo) && isfinite(s->hi) && (v < s->lo || v > s->hi))
-		warn(out, "%s: %g%s is outside the calibrated %g-%g%s", field, v, unit, s->lo, s->hi, unit);
+		WC_WARN(out, "%s: %g%s is outside the calibrated %g-%g%s", field, v, unit, s->lo, s->hi, unit);
 }
 
 /* Is `name` one of the '+'-joined calibration platforms? */
@@ -60,22 +48,22 @@ calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc
 {
 	const wc_ft_config *c = &q->config;
 	if (!platform_calibrated(f->platform, out->platform))
-		warn(out, "platform: %s differs from the calibration's %s; energy per FLOP depends on the GPU",
-		     out->platform, f->platform);
+		WC_WARN(out, "platform: %s differs from the calibration's %s; energy per FLOP depends on the GPU",
+		        out->platform, f->platform);
 	if (!(f->methods & (1u << c->method))) {
 		char list[32] = "";
 		for (int m = 0; m < WC_FT_METHOD_COUNT; m++)
 			if (f->methods & (1u << m))
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? "/" : "",
 				         wc_ft_method_name((wc_ft_method)m));
-		warn(out, "method: %s is outside the calibration (%s runs); energy per token differs "
-		     "several-fold between methods and training stacks (an optimised multi-GPU full "
-		     "fine-tuning run is several times cheaper per token than a PEFT one)",
-		     wc_ft_method_name(c->method), list);
+		WC_WARN(out, "method: %s is outside the calibration (%s runs); energy per token differs "
+		        "several-fold between methods and training stacks (an optimised multi-GPU full "
+		        "fine-tuning run is several times cheaper per token than a PEFT one)",
+		        wc_ft_method_name(c->method), list);
 	}
 	if (isfinite(f->ranges.gpus.hi) && c->gpus > f->ranges.gpus.hi)
-		warn(out, "gpus: %d is outside the calibrated %g-%g; communication and the efficiency of "
-		     "a multi-GPU job were not calibrated", c->gpus, f->ranges.gpus.lo, f->ranges.gpus.hi);
+		WC_WARN(out, "gpus: %d is outside the calibrated %g-%g; communication and the efficiency of "
+		        "a multi-GPU job were not calibrated", c->gpus, f->ranges.gpus.lo, f->ranges.gpus.hi);
 	else
 		range_warning(out, "gpus", c->gpus, &f->ranges.gpus, "");
 	range_warning(out, "micro_batch", c->micro_batch, &f->ranges.micro_batch, "");
@@ -109,8 +97,8 @@ relation_checks(const wc_finetune_params *f, const wc_finetune_query *q, wc_fine
 			continue;
 		chk->diff_pct = 100.0 * (chk->energy_per_token_j - out->energy_per_token_j) / out->energy_per_token_j;
 		if (fabs(chk->diff_pct) > RELATION_WARN_PCT)
-			warn(out, "relations/%s: %.4g J/token on this configuration's sweep, %+.0f %% from the "
-			     "compute law", wc_ft_relation_name(kind), chk->energy_per_token_j, chk->diff_pct);
+			WC_WARN(out, "relations/%s: %.4g J/token on this configuration's sweep, %+.0f %% from the "
+			        "compute law", wc_ft_relation_name(kind), chk->energy_per_token_j, chk->diff_pct);
 	}
 }
 

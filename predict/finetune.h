@@ -9,6 +9,7 @@
 #ifndef WC_PREDICT_FINETUNE_H
 #define WC_PREDICT_FINETUNE_H
 
+#include "models/warnings.h"
 #include "predict/predict.h"
 
 #ifdef __cplusplus
@@ -23,9 +24,6 @@ typedef struct {
 	double steps;
 	int want_interval;
 } wc_finetune_query;
-
-#define WC_FT_WARN_MAX 16
-#define WC_FT_WARN_LEN 256
 
 /** What a relation says about the query. */
 typedef struct {
@@ -53,7 +51,7 @@ typedef struct {
 	wc_finetune_relation_check relations[WC_FT_REL_COUNT];
 	char platform[WC_NAME_MAX];           /* the one used */
 	int n_warnings;
-	char warnings[WC_FT_WARN_MAX][WC_FT_WARN_LEN];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_finetune_prediction;
 
 /** Predict. A refused configuration returns WC_EINVAL with a message

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
+
 void
 wc_flexibility_analyse(wc_flexibility *f)
 {
@@ -47,8 +49,7 @@ warn(wc_flexibility *f, const char *msg)
 	for (int i = 0; i < f->n_warnings; i++)
 		if (strcmp(f->warnings[i], msg) == 0)
 			return; /* every step repeats the same caveats: say each once */
-	if (f->n_warnings < WC_WARN_MAX)
-		snprintf(f->warnings[f->n_warnings++], WC_WARN_LEN, "%s", msg);
+	WC_WARN(f, "%s", msg);
 }
 
 /* One state of the sweep: the capacity answer at clock `mhz` (0 = free). */
@@ -145,7 +146,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	 * at the top already sheds power. Say so rather than hide it. */
 	double top = out->steps[0].node_power_w;
 	if (fabs(top - out->ref_node_power_w) > 0.01 * out->ref_node_power_w) {
-		char msg[WC_WARN_LEN];
+		char msg[WC_WARNING_LEN];
 		snprintf(msg, sizeof msg, "sm_clock_mhz: a lock at %s's highest clock (%.0f MHz) draws %.0f %% %s than no lock: "
 		         "the law's clock term is relative to %.0f MHz (docs/inference-law.md)", info->name,
 		         info->max_sm_clock_mhz, 100.0 * fabs(top / out->ref_node_power_w - 1.0),

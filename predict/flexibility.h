@@ -14,6 +14,7 @@
 #ifndef WC_PREDICT_FLEXIBILITY_H
 #define WC_PREDICT_FLEXIBILITY_H
 
+#include "models/warnings.h"
 #include "predict/capacity.h"
 
 #ifdef __cplusplus
@@ -45,7 +46,7 @@ typedef struct {
 	double knee_clock_mhz, knee_power_cap_w;
 	double energy_optimal_clock_mhz;
 	int n_warnings;
-	char warnings[WC_WARN_MAX][WC_WARN_LEN];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_flexibility;
 
 /** From steps whose clock, cap, node power, throughput and energy are

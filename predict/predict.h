@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 
+#include "models/warnings.h"
 #include "models/models.h"
 #include "predict/envelope.h"
 
@@ -63,9 +64,6 @@ typedef struct {
 	                            * tests score the fitted levels) */
 } wc_inference_query;
 
-#define WC_WARN_MAX 10
-#define WC_WARN_LEN 200
-
 typedef struct {
 	wc_power power;
 	double mean_running;        /* n used: config.running or series mean */
@@ -88,7 +86,7 @@ typedef struct {
 	char profile[64];
 	const char *level_source;
 	int n_warnings;
-	char warnings[WC_WARN_MAX][WC_WARN_LEN];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_inference_prediction;
 
 /** The stratum of the set's held-out error that answers for level `lvl`

@@ -6,6 +6,7 @@
  */
 #include "predict/predict.h"
 #include "predict/capacity.h"
+#include "models/warnings.h"
 #include "models/catalog.h"
 
 #include <gsl/gsl_sort.h>
@@ -58,20 +59,6 @@ wc_predictor_params(const wc_predictor *pr)
 	return &pr->params;
 }
 
-static void
-warn(wc_inference_prediction *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-warn(wc_inference_prediction *out, const char *fmt, ...)
-{
-	if (out->n_warnings >= WC_WARN_MAX)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(out->warnings[out->n_warnings++], WC_WARN_LEN, fmt, ap);
-	va_end(ap);
-}
-
 /* The query's load as a histogram: one level, or the series' distinct
  * values with the time spent at each. */
 static int
@@ -107,35 +94,35 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	const wc_level *sl = wc_params_scale_level(p, lvl);
 	int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
 	if (s_bound || t_bound)
-		warn(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
-		     "could not identify it, so this answer leans on the bound (docs/fitting.md)", lvl->name,
-		     s_bound ? "S" : "", s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
+		WC_WARN(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
+		        "could not identify it, so this answer leans on the bound (docs/fitting.md)", lvl->name,
+		        s_bound ? "S" : "", s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
 	if (p->runs > 0 && r->runs == 0)
-		warn(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
-		     lvl->name, wc_source_name(lvl->theta.source));
+		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
+		        lvl->name, wc_source_name(lvl->theta.source));
 	if (r->active_b_max > 0 && (c->active_params_b < r->active_b_min * (1 - 1e-9) ||
 	                            c->active_params_b > r->active_b_max * (1 + 1e-9)))
-		warn(out, "active_params_b: %g B is outside the calibrated span %g-%g B on %s",
-		     c->active_params_b, r->active_b_min, r->active_b_max, lvl->name);
+		WC_WARN(out, "active_params_b: %g B is outside the calibrated span %g-%g B on %s",
+		        c->active_params_b, r->active_b_min, r->active_b_max, lvl->name);
 	if (r->running_max > 0) {
 		double lo = h->len ? h->running[0] : 0, hi = h->len ? h->running[h->len - 1] : 0;
 		/* n = 0 is idle, which the law gives exactly; only loaded steps count. */
 		for (size_t i = 0; i < h->len && lo <= 0.0; i++)
 			lo = h->running[i];
 		if (lo > 0.0 && (lo < r->running_min * (1 - 1e-9) || hi > r->running_max * (1 + 1e-9)))
-			warn(out, "running: load %g-%g is outside the calibrated span %g-%g on %s",
-			     lo, hi, r->running_min, r->running_max, lvl->name);
+			WC_WARN(out, "running: load %g-%g is outside the calibrated span %g-%g on %s",
+			        lo, hi, r->running_min, r->running_max, lvl->name);
 	}
 	if (r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max))
-		warn(out, "tp: %d is outside the calibrated span %d-%d on %s", c->tp, r->tp_min,
-		     r->tp_max, lvl->name);
+		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d on %s", c->tp, r->tp_min,
+		        r->tp_max, lvl->name);
 	if (c->sm_clock_mhz > 0.0) {
 		if (r->clock_max <= 0.0)
-			warn(out, "sm_clock_mhz: no clock-locked runs were calibrated on %s; kappa = %g is %s",
-			     lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
+			WC_WARN(out, "sm_clock_mhz: no clock-locked runs were calibrated on %s; kappa = %g is %s",
+			        lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
 		else if (c->sm_clock_mhz < r->clock_min || c->sm_clock_mhz > r->clock_max)
-			warn(out, "sm_clock_mhz: %g MHz is outside the calibrated span %g-%g MHz on %s",
-			     c->sm_clock_mhz, r->clock_min, r->clock_max, lvl->name);
+			WC_WARN(out, "sm_clock_mhz: %g MHz is outside the calibrated span %g-%g MHz on %s",
+			        c->sm_clock_mhz, r->clock_min, r->clock_max, lvl->name);
 	}
 	const struct {
 		wc_setting setting;
@@ -149,11 +136,11 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 			wc_params_find_tested_term(p, used[i].setting, used[i].prec, lvl->name);
 		const char *field = used[i].setting == WC_SETTING_KV ? "kv_cache" : "weights";
 		if (t && isfinite(t->p_value))
-			warn(out, "%s: %s on %s has no fitted term (tested on %d pairs, p = %.2g, not significant); predicted as bf16",
-			     field, wc_precision_name(used[i].prec), lvl->name, t->pairs, t->p_value);
+			WC_WARN(out, "%s: %s on %s has no fitted term (tested on %d pairs, p = %.2g, not significant); predicted as bf16",
+			        field, wc_precision_name(used[i].prec), lvl->name, t->pairs, t->p_value);
 		else
-			warn(out, "%s: %s on %s has no fitted term; predicted as bf16", field,
-			     wc_precision_name(used[i].prec), lvl->name);
+			WC_WARN(out, "%s: %s on %s has no fitted term; predicted as bf16", field,
+			        wc_precision_name(used[i].prec), lvl->name);
 	}
 }
 
@@ -193,13 +180,13 @@ interval(const wc_law_binding *b, int tp, const wc_load_histogram *h,
 	out->pe_stratum = wc_predict_pe_stratum(p, b->level);
 	if (!wc_pe_widen(out->pe_stratum, point, &lo, &hi)) {
 		out->pe_stratum = NULL;
-		warn(out, "interval_95: none: the parameter set has neither bootstrap draws that vary here "
-		          "nor a prediction_error section (docs/intervals.md)");
+		WC_WARN(out, "interval_95: none: the parameter set has neither bootstrap draws that vary here "
+		             "nor a prediction_error section (docs/intervals.md)");
 		return WC_OK;
 	}
 	if (!out->pe_stratum)
-		warn(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no "
-		          "prediction_error section (docs/intervals.md)");
+		WC_WARN(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no "
+		             "prediction_error section (docs/intervals.md)");
 	out->has_interval = 1;
 	out->node_lo_w = lo;
 	out->node_hi_w = hi;
@@ -285,14 +272,14 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	out->mean_running = h.mean;
 	out->prefill_share = wc_form_has_prefill(p->form) ? b.rho : NAN;
 	if (wc_form_has_prefill(p->form) && !(b.rho > 0.0))
-		warn(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
-		          "input_tokens and output_tokens, a catalog model and a capacity level for the platform); "
-		          "predicted as the published form");
+		WC_WARN(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
+		             "input_tokens and output_tokens, a catalog model and a capacity level for the platform); "
+		             "predicted as the published form");
 	out->level_source = level_source(p, b.level);
 	if (tmp)
-		warn(out, "platform: no fitted level for %s; level_source datasheet: P0 %.0f W, S and theta transferred "
-		     "from the fitted levels (docs/fitting.md); held out, such transfers missed by %s",
-		     b.level->name, b.level->p0.value, WC_DATASHEET_MISS);
+		WC_WARN(out, "platform: no fitted level for %s; level_source datasheet: P0 %.0f W, S and theta transferred "
+		        "from the fitted levels (docs/fitting.md); held out, such transfers missed by %s",
+		        b.level->name, b.level->p0.value, WC_DATASHEET_MISS);
 	range_warnings(p, b.level, &q->config, &h, out);
 	if (q->want_interval)
 		rc = interval(&b, q->config.tp, &h, out, err);

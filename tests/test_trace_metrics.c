@@ -52,11 +52,11 @@ test_quantiles(void)
 	for (int i = 0; i < 100; i++)
 		v[99 - i] = i + 1; /* descending: the function must sort */
 	/* GSL: rank q*(n-1), linear between order statistics. */
-	CHECK_NEAR(wc_trace_quantile(v, 100, 0.05, scratch), 5.95, 1e-12);
-	CHECK_NEAR(wc_trace_quantile(v, 100, 0.5, scratch), 50.5, 1e-12);
-	CHECK_NEAR(wc_trace_quantile(v, 100, 0.95, scratch), 95.05, 1e-12);
+	CHECK_NEAR(wc_stats_quantile(v, 100, 0.05, scratch), 5.95, 1e-12);
+	CHECK_NEAR(wc_stats_quantile(v, 100, 0.5, scratch), 50.5, 1e-12);
+	CHECK_NEAR(wc_stats_quantile(v, 100, 0.95, scratch), 95.05, 1e-12);
 	CHECK(v[0] == 100); /* input untouched */
-	CHECK(isnan(wc_trace_quantile(v, 0, 0.5, scratch)));
+	CHECK(isnan(wc_stats_quantile(v, 0, 0.5, scratch)));
 }
 
 static void
@@ -70,7 +70,7 @@ test_spectral_entropy(void)
 	wc_pcg32_seed(&rng, 42, 54);
 	for (size_t i = 0; i < N; i++)
 		x[i] = 300.0 + 20.0 * wc_pcg32_normal(&rng);
-	CHECK_INT(wc_trace_spectral_entropy(x, N, &h, &err), WC_OK);
+	CHECK_INT(wc_stats_spectral_entropy(x, N, NULL, &h, &err), WC_OK);
 	/* Expected for a white periodogram: 1 - (1 - Euler's gamma)/log(K),
 	 * K = 2048 bins: 0.945. */
 	CHECK(h > 0.92 && h <= 1.0);
@@ -78,17 +78,17 @@ test_spectral_entropy(void)
 	/* A sine with a whole number of cycles: one spectral line. */
 	for (size_t i = 0; i < N; i++)
 		x[i] = 300.0 + 50.0 * sin(2.0 * PI * 64.0 * (double)i / N);
-	CHECK_INT(wc_trace_spectral_entropy(x, N, &h, &err), WC_OK);
+	CHECK_INT(wc_stats_spectral_entropy(x, N, NULL, &h, &err), WC_OK);
 	CHECK(h >= 0.0 && h < 0.01);
 
 	/* A sine that does not fit the window leaks, but stays far from noise. */
 	for (size_t i = 0; i < N; i++)
 		x[i] = 300.0 + 50.0 * sin(2.0 * PI * 63.4 * (double)i / N);
-	CHECK_INT(wc_trace_spectral_entropy(x, N, &h, &err), WC_OK);
+	CHECK_INT(wc_stats_spectral_entropy(x, N, NULL, &h, &err), WC_OK);
 	CHECK(h < 0.3);
 
 	/* Too short or constant: NaN, not an error. */
-	CHECK_INT(wc_trace_spectral_entropy(x, 7, &h, &err), WC_OK);
+	CHECK_INT(wc_stats_spectral_entropy(x, 7, NULL, &h, &err), WC_OK);
 	CHECK(isnan(h));
 }
 
@@ -159,7 +159,7 @@ test_step_ramp(void)
 		double u = (t[i] - 2.0) / tau;
 		p[i] = p0 + h * (u <= 0 ? 0 : u >= 1 ? 1 : u);
 	}
-	CHECK_INT(wc_trace_bin_means(t, p, N, 1.0, bins, 16), 10);
+	CHECK_INT(wc_stats_bin_means(t, p, N, 1.0, bins, 16), 10);
 	CHECK_NEAR(bins[0], p0, 1e-9);
 	CHECK_NEAR(bins[2], p0 + 0.1 * h, 1e-9);
 	CHECK_NEAR(bins[4], p0 + 0.5 * h, 1e-9);
@@ -247,7 +247,7 @@ test_binner(void)
 	enum { N = 200 };
 	double t[N], p[N], bins[64];
 	wc_pcg32 rng;
-	wc_trace_binner b;
+	wc_stats_binner b;
 	collected c = { { 0 }, 0 };
 	wc_pcg32_seed(&rng, 3, 3);
 	t[0] = 100.0;
@@ -256,11 +256,11 @@ test_binner(void)
 		t[i] = t[i - 1] + (i % 17 == 0 ? 0.0 : 0.05 + 0.4 * wc_pcg32_uniform(&rng));
 		p[i] = 90 + 400 * wc_pcg32_uniform(&rng);
 	}
-	size_t nb = wc_trace_bin_means(t, p, N, 1.0, bins, 64);
+	size_t nb = wc_stats_bin_means(t, p, N, 1.0, bins, 64);
 	CHECK_INT(nb, (size_t)floor(t[N - 1] - t[0]));
-	wc_trace_binner_init(&b, 1.0);
+	wc_stats_binner_init(&b, 1.0);
 	for (size_t i = 0; i < N; i++)
-		wc_trace_binner_push(&b, t[i], p[i], collect, &c);
+		wc_stats_binner_push(&b, t[i], p[i], collect, &c);
 	CHECK_INT(c.n, nb);
 	double sum_bins = 0;
 	for (size_t k = 0; k < nb && k < 64; k++) {

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "models/warnings.h"
 #include "data/finetune_runs.h"
 #include "data/run_manifest.h"
 #include "data/step_log.h"
@@ -52,8 +53,6 @@ typedef struct {
 
 void wc_ft_steps_info_init(wc_ft_steps_info *i);
 
-#define WC_FT_TRACE_WARN_MAX 8
-
 /** What the analysis found (group power, all GPUs). */
 typedef struct {
 	double start, end;             /* the training window, epoch s */
@@ -72,7 +71,7 @@ typedef struct {
 	double step_s;                 /* active time / steps */
 	char step_source[24];          /* step_log, trainer_state, manifest, trace_period, trace_bursts */
 	int n_warnings;
-	char warnings[WC_FT_TRACE_WARN_MAX][WC_ERROR_MSG_MAX];
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_ft_steps_result;
 
 /** Energy per optimizer step of a trace (t increasing, epoch s; p the

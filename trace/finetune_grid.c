@@ -72,14 +72,14 @@ wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_err
 	if (!(g->dt > 0))
 		return wc_error_set(err, WC_EINVAL, "trace: samples share their timestamps");
 	g->t0 = t[0];
-	g->nb = wc_trace_bin_means(t, p, n, g->dt, NULL, 0);
+	g->nb = wc_stats_bin_means(t, p, n, g->dt, NULL, 0);
 	if (g->nb < 8)
 		return wc_error_set(err, WC_EINVAL, "trace: too short (%zu bins of %.3f s)", g->nb, g->dt);
 	g->x = malloc(g->nb * sizeof *g->x);
 	g->mark = calloc(g->nb, 1);
 	if (!g->x || !g->mark)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu bins)", g->nb);
-	wc_trace_bin_means(t, p, n, g->dt, g->x, g->nb);
+	wc_stats_bin_means(t, p, n, g->dt, g->x, g->nb);
 	g->k0 = 0;
 	g->k1 = g->nb;
 	return levels(g, err);

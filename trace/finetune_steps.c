@@ -23,25 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/warnings.h"
+
 void
 wc_ft_steps_info_init(wc_ft_steps_info *i)
 {
 	memset(i, 0, sizeof *i);
 	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = NAN;
-}
-
-static void
-warn(wc_ft_steps_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-warn(wc_ft_steps_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	if (r->n_warnings >= WC_FT_TRACE_WARN_MAX)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->n_warnings++], WC_ERROR_MSG_MAX, fmt, ap);
-	va_end(ap);
 }
 
 static double
@@ -89,7 +77,7 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 		return 0;
 	}
 	if (kept < n)
-		warn(out, "step log: %zu of %zu steps lie outside the power log and are not counted", n - kept, n);
+		WC_WARN(out, "step log: %zu of %zu steps lie outside the power log and are not counted", n - kept, n);
 	double ws = step_start(in, first, isfinite(*median) ? *median : 0.0), we = in->step_end[last];
 	g->k0 = wc__ft_bin(g, ws);
 	g->k1 = wc__ft_bin(g, we);
@@ -205,8 +193,8 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *ou
 		out->steps = out->active_s / out->period_s;
 		snprintf(out->step_source, sizeof out->step_source, "trace_period");
 		if (out->period_acf < 0.6)
-			warn(out, "period: the step period %.3f s is only weakly periodic (autocorrelation %.2f); a step "
-			     "log would be exact", out->period_s, out->period_acf);
+			WC_WARN(out, "period: the step period %.3f s is only weakly periodic (autocorrelation %.2f); a step "
+			        "log would be exact", out->period_s, out->period_acf);
 	} else if (isfinite(out->period_s)) {
 		return wc_error_set(err, WC_EINVAL,
 		                    "the trace's step period is not clear (autocorrelation %.2f at %.3f s, samples "
@@ -227,13 +215,13 @@ cross_checks(const wc_ft_steps_info *in, wc_ft_steps_result *out)
 {
 	double saves = out->n_saves + out->n_logged;
 	if (isfinite(in->expected_saves) && fabs(saves - in->expected_saves) > fmax(1.0, 0.1 * in->expected_saves))
-		warn(out, "saves: the step log implies %.0f checkpoint saves, %.0f were found", in->expected_saves, saves);
+		WC_WARN(out, "saves: the step log implies %.0f checkpoint saves, %.0f were found", in->expected_saves, saves);
 	if (isfinite(in->train_runtime_s) && fabs(out->window_s - in->train_runtime_s) > 0.1 * in->train_runtime_s)
-		warn(out, "window: training lasted %.0f s by the trace, %.0f s by the step log (check the clocks and "
-		     "that the power log covers the run)", out->window_s, in->train_runtime_s);
+		WC_WARN(out, "window: training lasted %.0f s by the trace, %.0f s by the step log (check the clocks and "
+		        "that the power log covers the run)", out->window_s, in->train_runtime_s);
 	if (out->pause_s > 0.5 * out->window_s)
-		warn(out, "pauses: %.0f of %.0f s of the window were left out as not training", out->pause_s,
-		     out->window_s);
+		WC_WARN(out, "pauses: %.0f of %.0f s of the window were left out as not training", out->pause_s,
+		        out->window_s);
 }
 
 /* Mark the pauses; `hint` is the step period from step times (or NaN).

@@ -8,18 +8,16 @@
  * The trace is read as the piecewise-linear curve through its samples.
  * Every resampling (1-s means, the uniform grid of the spectrum) is an
  * exact bin average of that curve, so it agrees with the trapezoidal energy
- * and needs no assumption about regular sampling. Sorting, quantiles and
- * FFTs are GSL's.
+ * and needs no assumption about regular sampling. Quantiles, bin means,
+ * ramps and spectra are models/stats.h's, which simulated envelopes use too.
  */
 #include "trace/metrics.h"
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_fft_halfcomplex.h>
-#include <gsl/gsl_fft_real.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include "models/grow.h"
+#include "models/stats.h"
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,246 +41,7 @@ wc_trace_energy(const double *t, const double *p, size_t n)
 	return e;
 }
 
-double
-wc_trace_quantile(const double *p, size_t n, double q, double *scratch)
-{
-	if (n == 0)
-		return NAN;
-	memcpy(scratch, p, n * sizeof *p);
-	gsl_sort(scratch, 1, n);
-	return gsl_stats_quantile_from_sorted_data(scratch, 1, n, q);
-}
-
-/* ------------------------------------------------------------ bin means */
-
-void
-wc_trace_binner_init(wc_trace_binner *b, double width)
-{
-	memset(b, 0, sizeof *b);
-	b->width = width;
-}
-
-void
-wc_trace_binner_push(wc_trace_binner *b, double t, double p,
-                     void (*emit)(double mean, void *payload), void *payload)
-{
-	if (!b->started) {
-		b->t0 = b->t_prev = t;
-		b->p_prev = b->ref = p;
-		b->started = 1;
-		return;
-	}
-	double ta = b->t_prev, pa = b->p_prev;
-	if (t > ta) {
-		for (;;) {
-			/* Bin ends are recomputed from t0, never accumulated, so
-			 * long traces do not drift off the whole seconds. */
-			double end = b->t0 + (double)(b->bin + 1) * b->width;
-			if (t < end) {
-				b->area += (0.5 * (pa + p) - b->ref) * (t - ta);
-				break;
-			}
-			double pe = pa + (p - pa) * ((end - ta) / (t - ta));
-			b->area += (0.5 * (pa + pe) - b->ref) * (end - ta);
-			emit(b->ref + b->area / b->width, payload);
-			b->bin++;
-			b->area = 0.0;
-			b->ref = pe;
-			ta = end;
-			pa = pe;
-		}
-	}
-	/* Equal timestamps: a jump of zero width; the curve continues from
-	 * the later value, as in the trapezoid sum. */
-	b->t_prev = t;
-	b->p_prev = p;
-}
-
-typedef struct {
-	double *out;
-	size_t cap, count;
-} bin_sink;
-
-static void
-bin_sink_emit(double mean, void *payload)
-{
-	bin_sink *s = payload;
-	if (s->count < s->cap)
-		s->out[s->count] = mean;
-	s->count++;
-}
-
-size_t
-wc_trace_bin_means(const double *t, const double *p, size_t n, double width, double *out,
-                   size_t cap)
-{
-	wc_trace_binner b;
-	bin_sink sink = { out, cap, 0 };
-	if (!(width > 0))
-		return 0;
-	wc_trace_binner_init(&b, width);
-	for (size_t i = 0; i < n; i++)
-		wc_trace_binner_push(&b, t[i], p[i], bin_sink_emit, &sink);
-	return sink.count < cap || cap == 0 ? sink.count : cap;
-}
-
-/* ----------------------------------------------------------------- ramp */
-
-int
-wc_trace_ramp(const double *means, size_t len, double width, double *mean_out,
-              double *p95_out, wc_error *err)
-{
-	*mean_out = *p95_out = NAN;
-	if (len < 2 || !(width > 0))
-		return WC_OK;
-	size_t nd = len - 1;
-	double *d = malloc(nd * sizeof *d);
-	if (!d)
-		return wc_error_set(err, WC_ENOMEM, "ramp: out of memory (%zu values)", nd);
-	double sum = 0.0;
-	for (size_t k = 0; k < nd; k++) {
-		d[k] = fabs(means[k + 1] - means[k]) / width;
-		sum += d[k];
-	}
-	*mean_out = sum / (double)nd;
-	gsl_sort(d, 1, nd);
-	*p95_out = gsl_stats_quantile_from_sorted_data(d, 1, nd, 0.95);
-	free(d);
-	return WC_OK;
-}
-
-/* ------------------------------------------------------- FFT utilities */
-
-/* Largest / smallest 2^a 3^b 5^c below / above n: GSL's mixed-radix FFT is
- * fast for these factors and O(n*p) for a large prime factor p. */
-static size_t
-smooth_floor(size_t n)
-{
-	size_t best = 1;
-	for (size_t a = 1; a <= n; a *= 2)
-		for (size_t b = a; b <= n; b *= 3)
-			for (size_t c = b; c <= n; c *= 5)
-				if (c > best)
-					best = c;
-	return best;
-}
-
-static size_t
-smooth_ceil(size_t n)
-{
-	size_t best = 1;
-	while (best < n)
-		best *= 2; /* a power of two is an upper bound; look for smaller */
-	for (size_t a = 1; a <= best; a *= 2)
-		for (size_t b = a; b <= best; b *= 3)
-			for (size_t c = b; c <= best; c *= 5)
-				if (c >= n && c < best)
-					best = c;
-	return best;
-}
-
-/* Remove the mean; 1 if the series is constant (to rounding). */
-static int
-demean(double *x, size_t n)
-{
-	double mean = gsl_stats_mean(x, 1, n), dev = 0.0;
-	for (size_t i = 0; i < n; i++) {
-		x[i] -= mean;
-		if (fabs(x[i]) > dev)
-			dev = fabs(x[i]);
-	}
-	return dev <= 1e-12 * fmax(1.0, fabs(mean));
-}
-
-/* Forward real FFT in place (GSL halfcomplex layout). */
-static int
-fft_forward(double *x, size_t n, const char *what, wc_error *err)
-{
-	gsl_fft_real_wavetable *wt = gsl_fft_real_wavetable_alloc(n);
-	gsl_fft_real_workspace *ws = gsl_fft_real_workspace_alloc(n);
-	int rc = WC_OK;
-	if (!wt || !ws)
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory (FFT of %zu)", what, n);
-	else if (gsl_fft_real_transform(x, 1, n, wt, ws) != GSL_SUCCESS)
-		rc = wc_error_set(err, WC_EINVAL, "%s: FFT of %zu points failed", what, n);
-	gsl_fft_real_wavetable_free(wt);
-	gsl_fft_real_workspace_free(ws);
-	return rc;
-}
-
-/* |X_k|^2 from GSL's halfcomplex layout, k = 0..n/2. */
-static double
-halfcomplex_power(const double *x, size_t n, size_t k)
-{
-	if (k == 0)
-		return x[0] * x[0];
-	if (2 * k == n)
-		return x[n - 1] * x[n - 1];
-	return x[2 * k - 1] * x[2 * k - 1] + x[2 * k] * x[2 * k];
-}
-
-/* ------------------------------------------------------ spectral entropy */
-
-int
-wc_trace_spectral_entropy(const double *x, size_t len, double *out, wc_error *err)
-{
-	*out = NAN;
-	if (len < 8)
-		return WC_OK;
-	size_t m = smooth_floor(len), nbins = m / 2;
-	double *buf = malloc(m * sizeof *buf);
-	if (!buf)
-		return wc_error_set(err, WC_ENOMEM, "spectral entropy: out of memory (%zu values)", m);
-	memcpy(buf, x, m * sizeof *buf);
-	int rc = WC_OK;
-	if (demean(buf, m))
-		goto done; /* a constant trace has no spectrum: NaN */
-	if ((rc = fft_forward(buf, m, "spectral entropy", err)) != WC_OK)
-		goto done;
-	double total = 0.0, h = 0.0;
-	for (size_t k = 1; k <= nbins; k++)
-		total += halfcomplex_power(buf, m, k);
-	if (!(total > 0))
-		goto done;
-	for (size_t k = 1; k <= nbins; k++) {
-		double q = halfcomplex_power(buf, m, k) / total;
-		if (q > 0)
-			h -= q * log(q);
-	}
-	*out = h / log((double)nbins);
-done:
-	free(buf);
-	return rc;
-}
-
 /* ------------------------------------------------------- dominant period */
-
-/* The forward transform in `buf` (n values) turned into the
- * autocovariance: power spectrum in halfcomplex form (imaginary parts 0),
- * then back; Wiener-Khinchin gives sum_j x_j x_{j+k}. */
-static int
-autocovariance(double *buf, size_t n, wc_error *err)
-{
-	gsl_fft_halfcomplex_wavetable *hw = NULL;
-	gsl_fft_real_workspace *ws = NULL;
-	int rc = WC_OK;
-	buf[0] = buf[0] * buf[0];
-	for (size_t k = 1; 2 * k < n; k++) {
-		buf[2 * k - 1] = halfcomplex_power(buf, n, k);
-		buf[2 * k] = 0.0;
-	}
-	if (n % 2 == 0)
-		buf[n - 1] = buf[n - 1] * buf[n - 1];
-	hw = gsl_fft_halfcomplex_wavetable_alloc(n);
-	ws = gsl_fft_real_workspace_alloc(n);
-	if (!hw || !ws)
-		rc = wc_error_set(err, WC_ENOMEM, "period: out of memory (FFT of %zu)", n);
-	else if (gsl_fft_halfcomplex_inverse(buf, 1, n, hw, ws) != GSL_SUCCESS)
-		rc = wc_error_set(err, WC_EINVAL, "period: inverse FFT of %zu points failed", n);
-	gsl_fft_halfcomplex_wavetable_free(hw);
-	gsl_fft_real_workspace_free(ws);
-	return rc;
-}
 
 /* The period from the autocovariance `buf` (buf[0] > 0) at lags
  * [kmin, kmax]; NAN when no peak is strong enough. */
@@ -337,23 +96,11 @@ wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s, d
 		kmin = 1;
 	if (kmax < kmin + 1)
 		return WC_OK;
-	/* Zero padding to >= 2*len makes the circular correlation linear. */
-	size_t n = smooth_ceil(2 * len);
-	double *buf = calloc(n, sizeof *buf);
-	int rc = WC_OK;
-	if (!buf)
-		return wc_error_set(err, WC_ENOMEM, "period: out of memory (%zu values)", n);
-	memcpy(buf, x, len * sizeof *buf);
-	if (demean(buf, len))
-		goto done;
-	if ((rc = fft_forward(buf, n, "period", err)) != WC_OK)
-		goto done;
-	if ((rc = autocovariance(buf, n, err)) != WC_OK)
-		goto done;
-	if (buf[0] > 0)
-		*out = period_from_acov(buf, kmin, kmax, dt);
-done:
-	free(buf);
+	double *acov = NULL;
+	int rc = wc_stats_autocovariance(x, len, &acov, err);
+	if (rc == WC_OK && acov && acov[0] > 0)
+		*out = period_from_acov(acov, kmin, kmax, dt);
+	free(acov);
 	return rc;
 }
 
@@ -364,23 +111,11 @@ wc_trace_autocorrelation(const double *x, size_t len, size_t max_lag, double *ac
 {
 	for (size_t k = 0; k <= max_lag; k++)
 		acf[k] = NAN;
-	if (len < 2)
-		return WC_OK;
-	size_t n = smooth_ceil(2 * len);
-	double *buf = calloc(n, sizeof *buf);
-	int rc = WC_OK;
-	if (!buf)
-		return wc_error_set(err, WC_ENOMEM, "autocorrelation: out of memory (%zu values)", n);
-	memcpy(buf, x, len * sizeof *buf);
-	if (demean(buf, len))
-		goto done; /* constant: no autocorrelation */
-	if ((rc = fft_forward(buf, n, "autocorrelation", err)) != WC_OK ||
-	    (rc = autocovariance(buf, n, err)) != WC_OK)
-		goto done;
-	for (size_t k = 0; k <= max_lag && k < len && buf[0] > 0; k++)
-		acf[k] = buf[k] / buf[0];
-done:
-	free(buf);
+	double *acov = NULL;
+	int rc = wc_stats_autocovariance(x, len, &acov, err);
+	for (size_t k = 0; k <= max_lag && k < len && acov && acov[0] > 0; k++)
+		acf[k] = acov[k] / acov[0];
+	free(acov);
 	return rc;
 }
 
@@ -423,11 +158,9 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu samples)", n);
 		goto done;
 	}
-	memcpy(scratch, p, n * sizeof *p);
-	gsl_sort(scratch, 1, n);
-	out->p5_w = gsl_stats_quantile_from_sorted_data(scratch, 1, n, 0.05);
-	out->p50_w = gsl_stats_quantile_from_sorted_data(scratch, 1, n, 0.50);
-	out->p95_w = gsl_stats_quantile_from_sorted_data(scratch, 1, n, 0.95);
+	out->p5_w = wc_stats_quantile(p, n, 0.05, scratch);
+	out->p50_w = wc_stats_quantile_sorted(scratch, n, 0.50);
+	out->p95_w = wc_stats_quantile_sorted(scratch, n, 0.95);
 	out->max_w = scratch[n - 1];
 	if (n < 2 || !(out->duration_s > 0))
 		goto done;
@@ -439,16 +172,22 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 		                  out->duration_s, WC_TRACE_MAX_BINS);
 		goto done;
 	}
-	size_t nb = wc_trace_bin_means(t, p, n, 1.0, NULL, 0);
+	size_t nb = wc_stats_bin_means(t, p, n, 1.0, NULL, 0);
 	size_t cap = nb > n ? nb : n;
 	bins = malloc((cap ? cap : 1) * sizeof *bins);
 	if (!bins) {
 		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu bins)", cap);
 		goto done;
 	}
-	wc_trace_bin_means(t, p, n, 1.0, bins, nb);
-	if ((rc = wc_trace_ramp(bins, nb, 1.0, &out->ramp_w_per_s, &out->ramp_p95_w_per_s, err)))
+	wc_stats_bin_means(t, p, n, 1.0, bins, nb);
+	/* The ramps' scratch (nb - 1 values): the sorted samples are done. */
+	double *grown = wc_resize_array(scratch, cap ? cap : 1, sizeof *scratch);
+	if (!grown) {
+		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu bins)", cap);
 		goto done;
+	}
+	scratch = grown;
+	wc_stats_ramp(bins, nb, 1.0, scratch, &out->ramp_w_per_s, &out->ramp_p95_w_per_s);
 
 	/* Uniform grid at the median sampling interval for the spectrum. */
 	size_t nd = 0;
@@ -465,7 +204,7 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 		out->grid_s = NAN;
 		goto done;
 	}
-	size_t ng = wc_trace_bin_means(t, p, n, out->grid_s, NULL, 0);
+	size_t ng = wc_stats_bin_means(t, p, n, out->grid_s, NULL, 0);
 	if (ng > cap) {
 		double *nbuf = wc_resize_array(bins, ng, sizeof *bins);
 		if (!nbuf) {
@@ -474,8 +213,8 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 		}
 		bins = nbuf;
 	}
-	wc_trace_bin_means(t, p, n, out->grid_s, bins, ng);
-	if ((rc = wc_trace_spectral_entropy(bins, ng, &out->spectral_entropy, err)))
+	wc_stats_bin_means(t, p, n, out->grid_s, bins, ng);
+	if ((rc = wc_stats_spectral_entropy(bins, ng, NULL, &out->spectral_entropy, err)))
 		goto done;
 	rc = wc_trace_dominant_period(bins, ng, out->grid_s, WC_TRACE_PERIOD_MIN_S,
 	                              WC_TRACE_PERIOD_MAX_S, &out->period_s, err);

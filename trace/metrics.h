@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "models/error.h"
+#include "models/stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,45 +64,8 @@ void wc_trace_metrics_init(wc_trace_metrics *m);
  *  non-decreasing; not checked here (wc_trace_metrics_compute checks). */
 double wc_trace_energy(const double *t, const double *p, size_t n);
 
-/** Quantile `q` in [0, 1] of `n` values with GSL's interpolation between
- *  order statistics. `scratch` (n doubles, caller-owned) receives a sorted
- *  copy; the input is untouched. NaN for n = 0. */
-double wc_trace_quantile(const double *p, size_t n, double q, double *scratch);
-
-/** Exact means of the piecewise-linear trace over consecutive bins of
- *  `width` seconds starting at t[0]; only complete bins count. Returns the
- *  number of bins written to `out` (at most `cap`; call with cap 0 to
- *  count). */
-size_t wc_trace_bin_means(const double *t, const double *p, size_t n, double width,
-                          double *out, size_t cap);
-
-/** Incremental form of wc_trace_bin_means for streaming readers: feed
- *  samples in time order; `emit` is called with each completed bin's mean. */
-typedef struct {
-	double t0, width;
-	size_t bin;       /* index of the bin being filled */
-	double ref;       /* power at the start of that bin, W */
-	double area;      /* integral of (power - ref) so far inside it, J */
-	double t_prev, p_prev;
-	int started;
-} wc_trace_binner;
-
-void wc_trace_binner_init(wc_trace_binner *b, double width);
-void wc_trace_binner_push(wc_trace_binner *b, double t, double p,
-                          void (*emit)(double mean, void *payload), void *payload);
-
-/** Mean and p95 of |m[k+1] - m[k]| / width over consecutive bin means
- *  (the ramp rate on 1-s means when width = 1). NaN when len < 2.
- *  Allocates len-1 doubles of scratch; WC_ENOMEM on failure. */
-int wc_trace_ramp(const double *means, size_t len, double width, double *mean_out,
-                  double *p95_out, wc_error *err);
-
-/** Normalised spectral entropy of a uniformly sampled series: the
- *  periodogram |X_k|^2, k = 1..m/2, of the mean-removed series (m = the
- *  largest 2^a 3^b 5^c <= len, a prefix) as a distribution, its Shannon
- *  entropy divided by log(m/2). NaN when len < 8 or the series is
- *  constant. Uses GSL's mixed-radix real FFT. */
-int wc_trace_spectral_entropy(const double *x, size_t len, double *out, wc_error *err);
+/* Quantiles, bin means (wc_stats_binner), ramps and the spectral entropy
+ * are models/stats.h's: simulated envelopes apply the same definitions. */
 
 /** Dominant period (s) of a uniformly sampled series with step `dt`: the
  *  lag of the highest local maximum of the (biased, mean-removed,

@@ -19,11 +19,11 @@ static size_t
 cell_energies(const double *ct, const double *cp, size_t cn, double total, double **out)
 {
 	const double dt = WC_INGEST_GRID_S;
-	size_t full = wc_trace_bin_means(ct, cp, cn, dt, NULL, 0);
+	size_t full = wc_stats_bin_means(ct, cp, cn, dt, NULL, 0);
 	double *e = malloc((full + 1) * sizeof *e);
 	if (!e)
 		return 0;
-	wc_trace_bin_means(ct, cp, cn, dt, e, full);
+	wc_stats_bin_means(ct, cp, cn, dt, e, full);
 	double sum = 0.0;
 	for (size_t k = 0; k < full; k++) {
 		e[k] *= dt;

@@ -82,7 +82,7 @@ struct wc_trace_stream {
 	int exact;
 	double t0, t_last, p_last, energy, max;
 	double *t, *p;               /* exact mode: every sample */
-	wc_trace_binner bin1;        /* 1-s means, always */
+	wc_stats_binner bin1;        /* 1-s means, always */
 	int have_prev;
 	double prev_mean, ramp_sum;
 	size_t ramp_n;
@@ -102,7 +102,7 @@ wc_trace_stream_new(size_t exact_max)
 	s->exact = 1;
 	s->merge = 1;
 	s->max = -INFINITY;
-	wc_trace_binner_init(&s->bin1, 1.0);
+	wc_stats_binner_init(&s->bin1, 1.0);
 	s->bins = malloc(WC_TRACE_STREAM_BINS_MAX * sizeof *s->bins);
 	if (!s->bins) {
 		free(s);
@@ -181,11 +181,11 @@ go_bounded(wc_trace_stream *s, wc_error *err)
 	for (size_t i = 0; i < s->n; i++)
 		sk_add(&s->power, s->p[i]);
 	/* The ramps so far, from the same exact 1-s means the binner saw. */
-	wc_trace_binner b;
+	wc_stats_binner b;
 	ramp_feed feed = { &s->ramp, 0, 0.0 };
-	wc_trace_binner_init(&b, 1.0);
+	wc_stats_binner_init(&b, 1.0);
 	for (size_t i = 0; i < s->n; i++)
-		wc_trace_binner_push(&b, s->t[i], s->p[i], feed_ramp, &feed);
+		wc_stats_binner_push(&b, s->t[i], s->p[i], feed_ramp, &feed);
 	free(s->t);
 	free(s->p);
 	s->t = s->p = NULL;
@@ -230,7 +230,7 @@ wc_trace_stream_push(wc_trace_stream *s, double t, double p, wc_error *err)
 		s->energy += 0.5 * (s->p_last + p) * (t - s->t_last);
 	if (p > s->max)
 		s->max = p;
-	wc_trace_binner_push(&s->bin1, t, p, on_second, s);
+	wc_stats_binner_push(&s->bin1, t, p, on_second, s);
 	s->t_last = t;
 	s->p_last = p;
 	s->n++;
@@ -268,7 +268,7 @@ wc_trace_stream_finish(wc_trace_stream *s, wc_trace_metrics *out, int *exact, wc
 		out->ramp_p95_w_per_s = sk_quantile(&s->ramp, 0.95);
 	}
 	out->grid_s = (double)s->merge;
-	if ((rc = wc_trace_spectral_entropy(s->bins, s->nbins, &out->spectral_entropy, err)) != WC_OK)
+	if ((rc = wc_stats_spectral_entropy(s->bins, s->nbins, NULL, &out->spectral_entropy, err)) != WC_OK)
 		return rc;
 	return wc_trace_dominant_period(s->bins, s->nbins, out->grid_s, WC_TRACE_PERIOD_MIN_S,
 	                                WC_TRACE_PERIOD_MAX_S, &out->period_s, err);

@@ -51,7 +51,7 @@ typedef struct {
 /** The service times one run was replayed with. */
 typedef struct {
 	char source[48];                      /* "capacity" or "roofline_standin" */
-	char fallback[WC_ENVELOPE_WARN_LEN];  /* why not the capacity model (auto), else "" */
+	char fallback[WC_WARNING_LEN];  /* why not the capacity model (auto), else "" */
 } wc_envelope_check_service;
 
 typedef struct {
