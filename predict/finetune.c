@@ -128,14 +128,14 @@ interval(const wc_params *p, const wc_ft_binding *b, const wc_finetune_query *q,
 	out->has_interval = wc_pe_widen(s, out->energy_per_step_j, &lo, &hi);
 	if (!out->has_interval) {
 		out->n_draws = 0;
-		warn(out, "interval_95: none: the fine-tuning section has no bootstrap draws that vary here and the "
+		WC_WARN(out, "interval_95: none: the fine-tuning section has no bootstrap draws that vary here and the "
 		     "parameter set no held-out error of fine-tuning energy (docs/intervals.md)");
 		return WC_OK;
 	}
 	out->covers = s ? (out->n_draws ? "parameters and held-out error" : "held-out error")
 	                : "parameters";
 	if (!s)
-		warn(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no held-out "
+		WC_WARN(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no held-out "
 		     "error of fine-tuning energy (docs/intervals.md)");
 	double T = b->flops.tokens_per_step;
 	out->step_lo_j = lo;

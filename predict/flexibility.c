@@ -44,7 +44,7 @@ wc_flexibility_analyse(wc_flexibility *f)
 }
 
 static void
-warn(wc_flexibility *f, const char *msg)
+warn_once(wc_flexibility *f, const char *msg)
 {
 	for (int i = 0; i < f->n_warnings; i++)
 		if (strcmp(f->warnings[i], msg) == 0)
@@ -62,7 +62,7 @@ state_at(const wc_predictor *pr, const wc_inference_query *q, double mhz, wc_cap
 	at.want_interval = 0;
 	int rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err);
 	for (int i = 0; rc == WC_OK && i < cap->n_warnings; i++)
-		warn(f, cap->warnings[i]);
+		warn_once(f, cap->warnings[i]);
 	return rc;
 }
 
@@ -151,7 +151,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		         "the law's clock term is relative to %.0f MHz (docs/inference-law.md)", info->name,
 		         info->max_sm_clock_mhz, 100.0 * fabs(top / out->ref_node_power_w - 1.0),
 		         top < out->ref_node_power_w ? "less" : "more", wc_predictor_params(pr)->clock_ref_mhz);
-		warn(out, msg);
+		warn_once(out, msg);
 	}
 	return WC_OK;
 }
