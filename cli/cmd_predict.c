@@ -11,16 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char predict_usage[] =
-	"usage: wattcast predict inference --platform NAME (--active-params B | --model NAME)\n"
-	"                                  --concurrency N [--tp G] [--weights bf16|fp8|int4]\n"
-	"                                  [--kv bf16|fp8] [--sm-clock MHZ | --power-cap W]\n"
-	"                                  [--input-tokens N --output-tokens N [--rate R]\n"
-	"                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"
-	"                                   [--gpu-memory-utilization U]]\n"
-	"                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
-	"                                   [--total-params B] [--experts E --experts-per-token k]]\n"
-	"                                  [--params FILE | --profile paper|paper-prefill] [--json]\n\n"
+static const char predict_about[] =
 	"Predicts the mean power of a serving group of G GPUs (tensor parallel) running\n"
 	"N requests at a time (N = 0: loaded idle) from a frozen law: the built-in\n"
 	"published profile 'paper' (or --profile paper-prefill, its prefill-aware form)\n"
@@ -48,8 +39,9 @@ static const char predict_usage[] =
 	"range in --steps N (default 12): node power, power shed, throughput, throughput\n"
 	"lost, energy per output token and the Power Flexibility Index per step, the knee\n"
 	"and the energy-optimal clock; --csv FILE and --svg FILE (power against\n"
-	"throughput, knee marked) write them too.\n"
-	"Fine-tuning energy: wattcast predict finetune --help.\n";
+	"throughput, knee marked) write them too.\n";
+
+static const cli_subcommands predict_commands;
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
@@ -233,7 +225,7 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		case OPT_PARAMS: a->params_path = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_JSON: a->json = 1; break;
-		case 'h': fputs(predict_usage, stdout); a->help = 1; return CLI_OK;
+		case 'h': cli_subcommands_usage(&predict_commands, stdout); a->help = 1; return CLI_OK;
 		default:
 			if ((rc = parse_capacity_flag(cmd, opt, a)) < 0)
 				return cli_bad_option(cmd, opt, argv);
@@ -485,18 +477,42 @@ predict_inference(int argc, char **argv, int flex)
 	return rc;
 }
 
+static int
+predict_plain(int argc, char **argv)
+{
+	return predict_inference(argc, argv, 0);
+}
+
+static int
+predict_flexibility(int argc, char **argv)
+{
+	return predict_inference(argc, argv, 1);
+}
+
+static const cli_subcommand predict_targets[] = {
+	{ "inference", predict_plain,
+	  "wattcast predict inference --platform NAME (--active-params B | --model NAME)\n"
+	  "                                  --concurrency N [--tp G] [--weights bf16|fp8|int4]\n"
+	  "                                  [--kv bf16|fp8] [--sm-clock MHZ | --power-cap W]\n"
+	  "                                  [--input-tokens N --output-tokens N [--rate R]\n"
+	  "                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"
+	  "                                   [--gpu-memory-utilization U]]\n"
+	  "                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
+	  "                                   [--total-params B] [--experts E --experts-per-token k]]\n"
+	  "                                  [--params FILE | --profile paper|paper-prefill] [--json]" },
+	{ "flexibility", predict_flexibility,
+	  "wattcast predict flexibility (the flags of inference) [--sweep clock|power_cap]\n"
+	  "                                    [--steps N] [--csv FILE] [--svg FILE]" },
+	{ "finetune", cli_predict_finetune, "wattcast predict finetune --help   (fine-tuning energy)" },
+};
+
+static const cli_subcommands predict_commands = {
+	.cmd = "predict", .noun = "target", .subs = predict_targets,
+	.n = sizeof predict_targets / sizeof predict_targets[0], .about = predict_about,
+};
+
 int
 cli_cmd_predict(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(predict_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? CLI_USAGE : CLI_OK;
-	}
-	if (strcmp(argv[1], "inference") == 0)
-		return predict_inference(argc - 1, argv + 1, 0);
-	if (strcmp(argv[1], "flexibility") == 0)
-		return predict_inference(argc - 1, argv + 1, 1);
-	if (strcmp(argv[1], "finetune") == 0)
-		return cli_predict_finetune(argc - 1, argv + 1);
-	return cli_usage_error("predict", "unknown target '%s' (available: inference, flexibility, finetune)", argv[1]);
+	return cli_subcommands_run(&predict_commands, argc, argv);
 }
