@@ -100,6 +100,11 @@ int cli_parse_double(const char *cmd, const char *flag, const char *text, double
 int cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max,
                   long *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);
+/** The shared flags, one parse and one limit each (models/limits.h):
+ *  --bootstrap B (0 to WC_BOOTSTRAP_MAX draws) and --threads T (1 to
+ *  WC_THREADS_MAX). */
+int cli_parse_bootstrap(const char *cmd, const char *text, long *out);
+int cli_parse_threads(const char *cmd, const char *text, long *out);
 
 /** Load --params FILE or the built-in profile (NULL = "paper"). Errors are
  *  printed; returns CLI_OK / CLI_FAIL. `out` is cleared by the caller. */

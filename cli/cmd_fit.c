@@ -128,9 +128,9 @@ parse_fit_flags(int argc, char **argv, fit_args *a)
 			if (wc_form_from_name(optarg, &fo->form) != WC_OK)
 				rc = cli_usage_error(cmd, "--form: unknown form '%s' (see --help)", optarg);
 			break;
-		case OPT_BOOT: rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 1000000, &a->boot); break;
+		case OPT_BOOT: rc = cli_parse_bootstrap(cmd, optarg, &a->boot); break;
 		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->bo.seed); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &a->threads); break;
+		case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &a->threads); break;
 		case OPT_PRIOR: a->prior_path = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_SHARE:

@@ -66,9 +66,9 @@ parse(int argc, char **argv, fit_args *a, int *help)
 		case 'o': a->out = optarg; break;
 		case OPT_PARAMS: a->params = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
-		case OPT_BOOT: rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 100000, &v); a->fo.bootstrap = (int)v; break;
+		case OPT_BOOT: rc = cli_parse_bootstrap(cmd, optarg, &v); a->fo.bootstrap = (int)v; break;
 		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->fo.seed); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &v); a->fo.threads = (int)v; break;
+		case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &v); a->fo.threads = (int)v; break;
 		case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); a->max_running = (int)v; break;
 		case OPT_QUIET: a->quiet = 1; break;
 		case OPT_PLATFORM: rc = cli_run_default_flag(cmd, "platform", optarg, &a->defaults); break;

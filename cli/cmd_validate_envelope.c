@@ -61,7 +61,7 @@ parse_flag(const char *cmd, int opt, venv_args *a)
 	case OPT_REPLICAS: rc = cli_parse_int(cmd, "--replicas", optarg, 1, 10000, &v); a->o.replicas = (int)v; break;
 	case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->o.seed); break;
 	case OPT_THREADS:
-		rc = cli_parse_int(cmd, "--threads", optarg, 1, WC_ENVELOPE_MAX_THREADS, &v);
+		rc = cli_parse_threads(cmd, optarg, &v);
 		a->o.threads = a->o.fit.threads = (int)v;
 		break;
 	case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); a->max_running = (int)v; break;

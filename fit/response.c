@@ -21,6 +21,7 @@
 
 #include "fit/fit.h"
 #include "models/grow.h"
+#include "models/limits.h"
 #include "models/parallel.h"
 #include "models/progress.h"
 
@@ -466,8 +467,9 @@ wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_opt
 	int rc;
 	if ((rc = check_runs(runs, n, err)) != WC_OK)
 		return rc;
-	if (o->bootstrap < 0 || o->bootstrap > 100000)
-		return wc_error_set(err, WC_EINVAL, "bootstrap: must be between 0 and 100000, got %d", o->bootstrap);
+	if (o->bootstrap < 0 || o->bootstrap > WC_BOOTSTRAP_MAX)
+		return wc_error_set(err, WC_EINVAL, "bootstrap: must be between 0 and %d, got %d", WC_BOOTSTRAP_MAX,
+		                    o->bootstrap);
 	if ((rc = problem_init(&pb, runs, n, err)) != WC_OK) {
 		problem_free(&pb);
 		return rc;
