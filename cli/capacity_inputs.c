@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_capacity.h"
 #include "data/data.h"
+#include "models/limits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,7 @@ cli_capacity_inputs_load(const char *cmd, char **paths, int n, cli_capacity_inpu
 			char *buf = NULL;
 			size_t len = 0, used = strlen(joined);
 			char hex[65];
-			if (wc_read_file(paths[i], (size_t)1 << 30, &buf, &len, NULL) == WC_OK) {
+			if (wc_read_file(paths[i], WC_FINGERPRINT_MAX_BYTES, &buf, &len, NULL) == WC_OK) {
 				wc_sha256_hex(buf, len, hex);
 				snprintf(joined + used, sizeof joined - used, "%s", hex);
 			}

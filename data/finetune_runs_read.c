@@ -6,6 +6,7 @@
  * params_b, layers and d_model (and the attention shape) left blank.
  */
 #include "finetune_runs_internal.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +17,6 @@
 #include "data/fileio.h"
 #include "data_internal.h"
 
-#define FT_MAX_BYTES (256u << 20)
 #define FT_MAX_FIELDS 512
 
 static const wc__ft_column required_columns[] = {
@@ -324,7 +324,7 @@ wc_ft_table_read(const char *path, wc_ft_table **out, wc_error *err)
 {
 	char *buf;
 	size_t len;
-	int rc = wc_read_file(path, FT_MAX_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_FINETUNE_RUNS_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK) {
 		*out = NULL;
 		return rc;

@@ -5,13 +5,13 @@
  * then does the rest, so its file:line:column messages still apply).
  */
 #include "data/data.h"
+#include "models/limits.h"
 #include "data_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define IMPORT_MAX_BYTES (512u << 20)
 #define IMPORT_MAX_FIELDS 256
 
 /* ---------------------------------------------------------- ML.ENERGY */
@@ -191,7 +191,7 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 		goto done;
 	}
-	if ((rc = wc_read_file(path, IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
+	if ((rc = wc_read_file(path, WC_IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
 		goto done;
 	snprintf(t->path, sizeof t->path, "%s", path);
 	wc_sha256_hex(buf, len, t->sha256);
@@ -259,7 +259,7 @@ wc_import_csv(const char *path, const char *const *src, const char *const *dst, 
 	*out = NULL;
 	if (!f)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-	if ((rc = wc_read_file(path, IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
+	if ((rc = wc_read_file(path, WC_IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
 		goto done;
 	/* The header is the first line that is neither blank nor a comment. */
 	while ((start = wc__next_line(buf, len, &pos, &line_len)) != NULL) {

@@ -4,6 +4,7 @@
  * and required keys, every refusal names the JSON path and the reason.
  */
 #include "data/params_file.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -14,7 +15,6 @@
 #include "params_internal.h"
 #include "models/grow.h"
 
-#define PARAMS_MAX_BYTES (64u << 20)
 
 /* {"value": x, "ci95": [lo, hi], "source": "..."}; null when `nullable`. */
 int
@@ -516,7 +516,7 @@ wc_params_load_file(const char *path, wc_params *out, wc_error *err)
 {
 	char *buf;
 	size_t len;
-	int rc = wc_read_file(path, PARAMS_MAX_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_PARAMS_MAX_BYTES, &buf, &len, err);
 	if (rc) {
 		wc_params_clear(out);
 		return rc;

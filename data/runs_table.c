@@ -6,6 +6,7 @@
  * loses nothing.
  */
 #include "data/runs_table.h"
+#include "models/limits.h"
 
 #include "data/fileio.h"
 #include "data_internal.h"
@@ -16,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUNS_MAX_BYTES (512u << 20)
 #define RUNS_MAX_FIELDS 512
 
 typedef enum {
@@ -481,7 +481,7 @@ wc_runs_read(const char *path, wc_runs_table **out, wc_error *err)
 {
 	char *buf;
 	size_t len;
-	int rc = wc_read_file(path, RUNS_MAX_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_RUNS_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK) {
 		*out = NULL;
 		return rc;
