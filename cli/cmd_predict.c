@@ -88,9 +88,7 @@ typedef struct {
 	int json, have_active, have_conc, help, have_in, have_out, have_rate;
 	long tp;
 	double price, co2, power_cap;
-	/* explicit architecture facts (-1 = not given) */
-	long arch_int[6];
-	double total_b;
+	wc_arch_facts facts;   /* explicit architecture facts */
 	wc_model_info arch;
 } predict_args;
 
@@ -115,7 +113,7 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 		break;
 	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
 	case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
-	case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->total_b); break;
+	case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->facts.total_params_b); break;
 	case OPT_CAP: rc = cli_parse_double(cmd, "--power-cap", optarg, 0, 0, &a->power_cap); break;
 	case OPT_SWEEP:
 		if (!a->flex)
@@ -150,7 +148,7 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 		static const char *const flags[] = { "--layers", "--kv-heads", "--head-dim", "--d-model",
 		                                     "--experts", "--experts-per-token" };
 		int i = opt - OPT_LAYERS;
-		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, 1000000, &a->arch_int[i]);
+		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, 1000000, &a->facts.ints[i]);
 		break;
 	}
 	default: return -1;
@@ -241,27 +239,10 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 static int
 apply_architecture(const char *cmd, predict_args *a)
 {
-	int any = a->total_b > 0;
-	for (int i = 0; i < 6; i++)
-		any |= a->arch_int[i] >= 0;
-	if (!any)
+	if (!wc_arch_facts_any(&a->facts))
 		return CLI_OK;
-	if (!a->q.config.arch) {
-		memset(&a->arch, 0, sizeof a->arch);
-		a->arch.name = "custom";
-		a->arch.architecture = WC_ARCH_DENSE;
-		a->arch.active_params_b = a->q.config.active_params_b;
-	}
-	int *slots[6] = { &a->arch.layers, &a->arch.kv_heads, &a->arch.head_dim, &a->arch.d_model,
-	                  &a->arch.experts, &a->arch.experts_per_token };
-	for (int i = 0; i < 6; i++)
-		if (a->arch_int[i] >= 0)
-			*slots[i] = (int)a->arch_int[i];
-	if (a->total_b > 0)
-		a->arch.total_params_b = a->total_b;
-	if (a->arch.experts > 0)
-		a->arch.architecture = WC_ARCH_MOE;
-	if (a->arch.layers <= 0 || (a->arch.kv_dim <= 0 && (a->arch.kv_heads <= 0 || a->arch.head_dim <= 0)))
+	wc_model_info_with_facts(a->q.config.arch, a->q.config.active_params_b, &a->facts, &a->arch);
+	if (!wc_model_info_sizes_kv(&a->arch))
 		return cli_usage_error(cmd, "--layers, --kv-heads and --head-dim are all needed for a model the catalog "
 		                       "does not have");
 	a->q.config.arch = &a->arch;
@@ -454,7 +435,7 @@ predict_inference(int argc, char **argv, int flex)
 {
 	const char *cmd = flex ? "predict flexibility" : "predict inference";
 	predict_args a = { .cmd = cmd, .flex = flex, .fo = { 0, WC_FLEX_DEFAULT_STEPS, 0, NULL, NULL, config_error }, .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1, .price = NAN,
-		           .co2 = NAN, .power_cap = 0, .arch_int = { -1, -1, -1, -1, -1, -1 } };
+		           .co2 = NAN, .power_cap = 0, .facts = { .ints = { -1, -1, -1, -1, -1, -1 } } };
 	int rc;
 	if ((rc = parse_predict_flags(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;
