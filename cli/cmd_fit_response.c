@@ -5,6 +5,7 @@
  * response").
  */
 #include "cli_replay.h"
+#include "models/grow.h"
 #include "data/data.h"
 
 #include <gsl/gsl_errno.h>
@@ -120,7 +121,7 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const char *out)
 	printf("  %-48s %8s %8s %9s %-21s\n", "run", "samples", "rms_w", "law_level", "arrivals");
 	for (size_t i = 0; i < s->n; i++) {
 		const wc_response_run *rr = &s->checks[i].run.response_run;
-		double *pred = malloc((rr->n_samples ? rr->n_samples : 1) * sizeof *pred), ss = 0.0, level = NAN;
+		double *pred = wc_alloc_array(rr->n_samples ? rr->n_samples : 1, sizeof *pred), ss = 0.0, level = NAN;
 		if (pred && wc_response_predict_samples(rr, r, pred, &level, NULL) == WC_OK)
 			for (size_t k = 0; k < rr->n_samples; k++)
 				ss += (pred[k] - rr->power_w[k]) * (pred[k] - rr->power_w[k]);
@@ -152,7 +153,7 @@ cli_fit_response(int argc, char **argv)
 	for (size_t i = 0; i < s.n && !a.quiet; i++)
 		if (s.checks[i].service.fallback[0])
 			fprintf(stderr, "wattcast %s: warning: %s: %s\n", cmd, s.replays[i].run_id, s.checks[i].service.fallback);
-	wc_response_run *runs = malloc(s.n * sizeof *runs);
+	wc_response_run *runs = wc_alloc_array(s.n, sizeof *runs);
 	if (!runs) {
 		rc = cli_fail(cmd, "out of memory");
 		goto done;

@@ -4,6 +4,7 @@
  * measured ones (docs/envelopes.md, "Validation").
  */
 #include "cli_replay.h"
+#include "models/grow.h"
 #include "data/data.h"
 
 #include <gsl/gsl_errno.h>
@@ -220,7 +221,7 @@ cli_validate_envelope(int argc, char **argv)
 	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet, &s)) != CLI_OK ||
 	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.o.service)) != CLI_OK)
 		goto done;
-	wc_envelope_check_run *runs = malloc(s.n * sizeof *runs);
+	wc_envelope_check_run *runs = wc_alloc_array(s.n, sizeof *runs);
 	if (!runs) {
 		rc = cli_fail(cmd, "out of memory");
 		goto done;

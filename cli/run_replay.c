@@ -227,7 +227,7 @@ cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max
                     wc_service_choice service)
 {
 	int rc;
-	if (!(s->checks = calloc(s->n, sizeof *s->checks)))
+	if (!(s->checks = wc_alloc_zeroed(s->n, sizeof *s->checks)))
 		return cli_fail(cmd, "out of memory");
 	for (size_t i = 0; i < s->n; i++)
 		if ((rc = prepare_one(cmd, &s->replays[i], p, max_running, service, &s->checks[i])) != CLI_OK)

@@ -6,6 +6,7 @@
  * params_b, layers and d_model (and the attention shape) left blank.
  */
 #include "finetune_runs_internal.h"
+#include "models/grow.h"
 #include "models/limits.h"
 
 #include <math.h>
@@ -295,8 +296,8 @@ wc_ft_table_read_buffer(const char *buf, size_t len, const char *path, wc_ft_tab
 {
 	reader rd = { path, 0, err, { 0 } };
 	wc_ft_table *t = wc_ft_table_new();
-	wc__csv_field *fields = malloc(FT_MAX_FIELDS * sizeof *fields);
-	int *col_of = malloc(FT_MAX_FIELDS * sizeof *col_of);
+	wc__csv_field *fields = wc_alloc_array(FT_MAX_FIELDS, sizeof *fields);
+	int *col_of = wc_alloc_array(FT_MAX_FIELDS, sizeof *col_of);
 	wc__csv_lines it;
 	int rc;
 	*out = NULL;

@@ -5,6 +5,7 @@
  * then does the rest, so its file:line:column messages still apply).
  */
 #include "data/data.h"
+#include "models/grow.h"
 #include "models/limits.h"
 #include "data_internal.h"
 
@@ -178,8 +179,8 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	wc__csv_field *f = malloc(IMPORT_MAX_FIELDS * sizeof *f);
-	char **header = calloc(IMPORT_MAX_FIELDS, sizeof *header);
+	wc__csv_field *f = wc_alloc_array(IMPORT_MAX_FIELDS, sizeof *f);
+	char **header = wc_alloc_zeroed(IMPORT_MAX_FIELDS, sizeof *header);
 	int idx[ME_COUNT], n_header = 0, lineno = 0, rc, n;
 	const char *reason = NULL;
 	wc__csv_lines it;
@@ -253,7 +254,7 @@ wc_import_csv(const char *path, const char *const *src, const char *const *dst, 
 {
 	char *buf = NULL, *text = NULL, *hdr = NULL;
 	size_t len, pos = 0, line_len, hdr_at = 0;
-	wc__csv_field *f = malloc(IMPORT_MAX_FIELDS * sizeof *f);
+	wc__csv_field *f = wc_alloc_array(IMPORT_MAX_FIELDS, sizeof *f);
 	int rc, lineno = 0;
 	const char *start = NULL;
 	*out = NULL;

@@ -298,7 +298,7 @@ wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws
 	size_t k = json_array_size(jn), b = json_array_size(jv);
 	int ok;
 	size_t cells = wc_size_mul(k, b, &ok);
-	names = calloc(k, sizeof *names);
+	names = wc_alloc_zeroed(k, sizeof *names);
 	values = ok ? wc_alloc_array(cells, sizeof *values) : NULL;
 	if (!names || !values) {
 		rc = wc_error_set(ld->err, WC_ENOMEM, "%s: out of memory for draws", ld->source);

@@ -142,7 +142,7 @@ row(reader *rd, const wc__csv_field *f, const int *idx, wc_periods_table *t)
 static int
 parse(reader *rd, const char *buf, size_t len, wc_periods_table *t)
 {
-	wc__csv_field *f = malloc(PERIODS_MAX_FIELDS * sizeof *f);
+	wc__csv_field *f = wc_alloc_array(PERIODS_MAX_FIELDS, sizeof *f);
 	wc__csv_lines it;
 	int idx[PC_COUNT], n, have_header = 0, n_header = 0, rc = WC_OK;
 	const char *reason = NULL;

@@ -54,7 +54,7 @@ make_url(CURL *h, const char *base, const char *query, double start, double end,
 	while (blen > 0 && base[blen - 1] == '/')
 		blen--;
 	size_t n = blen + strlen(q) + 160;
-	char *url = malloc(n);
+	char *url = wc_alloc_array(n, 1);
 	if (url)
 		snprintf(url, n, "%.*s/api/v1/query_range?query=%s&start=%.3f&end=%.3f&step=%.3f",
 		         (int)blen, base, q, start, end, step);

@@ -8,6 +8,7 @@
  * [INSTANCE]`, which dates the samples after it (docs/formats/prometheus.md).
  */
 #include "data/prom.h"
+#include "models/grow.h"
 #include "models/limits.h"
 
 #include <ctype.h>
@@ -263,7 +264,7 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 	size_t pos = 0, n;
 	const char *start;
 	int rc = WC_OK;
-	char *line = malloc(MAX_LINE + 1);
+	char *line = wc_alloc_array(MAX_LINE + 1, 1);
 	if (!line)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	while (rc == WC_OK && (start = wc__next_line(buf, len, &pos, &n)) != NULL) {

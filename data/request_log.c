@@ -42,11 +42,11 @@ log_alloc(size_t cap)
 		return NULL;
 	if (cap == 0)
 		cap = 1;
-	log->arrival = malloc(cap * sizeof(double));
-	log->first_token = malloc(cap * sizeof(double));
-	log->completion = malloc(cap * sizeof(double));
-	log->input_tokens = malloc(cap * sizeof(double));
-	log->output_tokens = malloc(cap * sizeof(double));
+	log->arrival = wc_alloc_array(cap, sizeof(double));
+	log->first_token = wc_alloc_array(cap, sizeof(double));
+	log->completion = wc_alloc_array(cap, sizeof(double));
+	log->input_tokens = wc_alloc_array(cap, sizeof(double));
+	log->output_tokens = wc_alloc_array(cap, sizeof(double));
 	if (!log->arrival || !log->first_token || !log->completion || !log->input_tokens ||
 	    !log->output_tokens) {
 		wc_request_log_free(log);

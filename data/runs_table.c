@@ -423,9 +423,9 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 {
 	reader rd = { path, 0, err };
 	wc_runs_table *t = wc_runs_new();
-	wc__csv_field *fields = malloc(RUNS_MAX_FIELDS * sizeof *fields);
-	int *col_of = malloc(RUNS_MAX_FIELDS * sizeof *col_of);
-	const char **extras = calloc(RUNS_MAX_FIELDS, sizeof *extras);
+	wc__csv_field *fields = wc_alloc_array(RUNS_MAX_FIELDS, sizeof *fields);
+	int *col_of = wc_alloc_array(RUNS_MAX_FIELDS, sizeof *col_of);
+	const char **extras = wc_alloc_zeroed(RUNS_MAX_FIELDS, sizeof *extras);
 	wc__csv_lines it;
 	int n_header = 0, rc = WC_OK, n;
 	const char *reason = NULL;

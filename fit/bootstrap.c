@@ -7,6 +7,7 @@
  * level had no idle measurement).
  */
 #include "fit_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>
@@ -37,7 +38,7 @@ boot_worker(void *arg)
 	boot_job *job = arg;
 	fit_problem *pb = job->pb;
 	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
-	double *mult = malloc(n * sizeof *mult);
+	double *mult = wc_alloc_array(n, sizeof *mult);
 	fit_solver *solver = fit_solver_new(pb, 0);
 	if (!mult || !solver) {
 		free(mult);
@@ -211,11 +212,11 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		fit_problem_free(pb);
 		return wc_error_set(err, WC_EINVAL, "bootstrap: point estimate does not match the problem");
 	}
-	double *draws = malloc((size_t)B * p * sizeof *draws);
-	double *natural = malloc((size_t)B * p * sizeof *natural);
-	double *col = malloc((size_t)B * sizeof *col);
-	unsigned char *ok = calloc((size_t)B, 1);
-	boot_job *jobs = calloc((size_t)T, sizeof *jobs);
+	double *draws = wc_alloc_array((size_t)B * p, sizeof *draws);
+	double *natural = wc_alloc_array((size_t)B * p, sizeof *natural);
+	double *col = wc_alloc_array((size_t)B, sizeof *col);
+	unsigned char *ok = wc_alloc_zeroed((size_t)B, 1);
+	boot_job *jobs = wc_alloc_zeroed((size_t)T, sizeof *jobs);
 	if (!draws || !natural || !col || !ok || !jobs) {
 		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
 		goto done;

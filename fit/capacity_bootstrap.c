@@ -6,6 +6,7 @@
  * bit-identical for any number of threads.
  */
 #include "capacity_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>
@@ -33,7 +34,7 @@ cap_worker(void *arg)
 	cap_job *job = arg;
 	const cap_problem *pb = job->pb;
 	const size_t n = pb->n_rows, p = (size_t)pb->n_params;
-	double *mult = malloc(n * sizeof *mult);
+	double *mult = wc_alloc_array(n, sizeof *mult);
 	if (!mult) {
 		job->error = WC_ENOMEM;
 		return NULL;
@@ -139,10 +140,10 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 		cap_problem_free(pb);
 		return wc_error_set(err, WC_EINVAL, "bootstrap: point estimate does not match the problem");
 	}
-	double *draws = malloc((size_t)B * p * sizeof *draws), *natural = malloc((size_t)B * p * sizeof *natural);
-	double *col = malloc((size_t)B * sizeof *col);
-	unsigned char *ok = calloc((size_t)B, 1);
-	cap_job *jobs = calloc((size_t)T, sizeof *jobs);
+	double *draws = wc_alloc_array((size_t)B * p, sizeof *draws), *natural = wc_alloc_array((size_t)B * p, sizeof *natural);
+	double *col = wc_alloc_array((size_t)B, sizeof *col);
+	unsigned char *ok = wc_alloc_zeroed((size_t)B, 1);
+	cap_job *jobs = wc_alloc_zeroed((size_t)T, sizeof *jobs);
 	if (!draws || !natural || !col || !ok || !jobs) {
 		rc = wc_error_set(err, WC_ENOMEM, "capacity bootstrap: out of memory");
 		goto done;

@@ -8,6 +8,7 @@
  * (docs/fitting.md).
  */
 #include "finetune_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -32,8 +33,8 @@ ft_worker(void *arg)
 {
 	ft_job *job = arg;
 	const int n = job->d->n;
-	double *mult = malloc((size_t)n * sizeof *mult);
-	double *scratch = malloc((size_t)n * 3 * sizeof *scratch);
+	double *mult = wc_alloc_array((size_t)n, sizeof *mult);
+	double *scratch = wc_alloc_array((size_t)n * 3, sizeof *scratch);
 	if (!mult || !scratch) {
 		job->error = WC_ENOMEM;
 		free(mult);
@@ -104,11 +105,11 @@ wc__ft_bootstrap(const wc__ft_design *d, const wc_ft_linear_fit *point,
 		return wc_error_set(err, WC_EINVAL, "bootstrap: need at least 2 replicates");
 	if (T > B)
 		T = B;
-	double *draws = malloc((size_t)B * 2 * sizeof *draws);
-	double *natural = malloc((size_t)B * 2 * sizeof *natural);
-	double *col = malloc((size_t)B * sizeof *col);
-	unsigned char *ok = calloc((size_t)B, 1);
-	ft_job *jobs = calloc((size_t)T, sizeof *jobs);
+	double *draws = wc_alloc_array((size_t)B * 2, sizeof *draws);
+	double *natural = wc_alloc_array((size_t)B * 2, sizeof *natural);
+	double *col = wc_alloc_array((size_t)B, sizeof *col);
+	unsigned char *ok = wc_alloc_zeroed((size_t)B, 1);
+	ft_job *jobs = wc_alloc_zeroed((size_t)T, sizeof *jobs);
 	if (!draws || !natural || !col || !ok || !jobs) {
 		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
 		goto done;

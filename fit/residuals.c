@@ -22,6 +22,7 @@
  * active, ∂log D/∂log d = (1 − ρ)·d/(D/G) and ∂log D/∂log φ = u·ρ·A/(D/G).
  */
 #include "fit_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -52,9 +53,9 @@ fit_eval_new(const fit_problem *pb)
 	if (!ev)
 		return NULL;
 	ev->pb = pb;
-	ev->x = malloc((size_t)pb->n_params * sizeof *ev->x);
-	ev->xs = malloc((size_t)pb->n_params * sizeof *ev->xs);
-	ev->d = malloc(pb->n_rows * sizeof *ev->d);
+	ev->x = wc_alloc_array((size_t)pb->n_params, sizeof *ev->x);
+	ev->xs = wc_alloc_array((size_t)pb->n_params, sizeof *ev->xs);
+	ev->d = wc_alloc_array(pb->n_rows, sizeof *ev->d);
 	if (!ev->x || !ev->xs || !ev->d) {
 		fit_eval_free(ev);
 		return NULL;

@@ -430,7 +430,7 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 	int B = o->bootstrap, threads = o->threads < 1 ? 1 : o->threads > B ? B : o->threads, rc = WC_OK;
 	double *draws = wc_alloc_array((size_t)B * (MAX_X + 1), sizeof *draws);
 	double *col = wc_alloc_array((size_t)B, sizeof *col);
-	boot_job *jobs = calloc((size_t)threads, sizeof *jobs);
+	boot_job *jobs = wc_alloc_zeroed((size_t)threads, sizeof *jobs);
 	if (!draws || !col || !jobs)
 		rc = WC_ENOMEM;
 	for (int t = 0; rc == WC_OK && t < threads; t++)

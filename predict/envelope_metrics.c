@@ -99,7 +99,7 @@ void
 wc_envelope_ramp(const double *p, size_t n, double dt, double *mean_out, double *p95_out)
 {
 	*mean_out = *p95_out = NAN;
-	double *m = malloc(((size_t)((double)n * dt) + 2) * sizeof *m);
+	double *m = wc_alloc_array((size_t)((double)n * dt) + 2, sizeof *m);
 	if (m)
 		ramp_into(p, n, dt, m, mean_out, p95_out);
 	free(m);
@@ -202,7 +202,7 @@ wc_envelope_spectral_entropy(const double *p, size_t n, double *out, wc_error *e
 {
 	wc__stats_ws ws = { 0 };
 	*out = NAN;
-	double *buf = n > 1 ? malloc(2 * n * sizeof *buf) : NULL;
+	double *buf = n > 1 ? wc_alloc_array(2 * n, sizeof *buf) : NULL;
 	if (n > 1 && !buf)
 		return wc_error_set(err, WC_ENOMEM, "spectral entropy: out of memory (%zu values)", n);
 	int rc = entropy_into(p, n, buf, &ws, out, err);

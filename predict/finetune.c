@@ -6,6 +6,7 @@
  * warnings wherever the question leaves what the law was calibrated on.
  */
 #include "predict/predict.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -120,7 +121,7 @@ interval(const wc_ft_binding *b, const wc_finetune_query *q, wc_finetune_predict
          wc_error *err)
 {
 	const wc_draws *d = &b->f->draws;
-	double *e = malloc((size_t)d->n * sizeof *e);
+	double *e = wc_alloc_array((size_t)d->n, sizeof *e);
 	int kept = 0;
 	if (!e)
 		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");

@@ -136,7 +136,7 @@ wc_trace_ramp(const double *means, size_t len, double width, double *mean_out,
 	if (len < 2 || !(width > 0))
 		return WC_OK;
 	size_t nd = len - 1;
-	double *d = malloc(nd * sizeof *d);
+	double *d = wc_alloc_array(nd, sizeof *d);
 	if (!d)
 		return wc_error_set(err, WC_ENOMEM, "ramp: out of memory (%zu values)", nd);
 	double sum = 0.0;
@@ -230,7 +230,7 @@ wc_trace_spectral_entropy(const double *x, size_t len, double *out, wc_error *er
 	if (len < 8)
 		return WC_OK;
 	size_t m = smooth_floor(len), nbins = m / 2;
-	double *buf = malloc(m * sizeof *buf);
+	double *buf = wc_alloc_array(m, sizeof *buf);
 	if (!buf)
 		return wc_error_set(err, WC_ENOMEM, "spectral entropy: out of memory (%zu values)", m);
 	memcpy(buf, x, m * sizeof *buf);
@@ -339,7 +339,7 @@ wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s, d
 		return WC_OK;
 	/* Zero padding to >= 2*len makes the circular correlation linear. */
 	size_t n = smooth_ceil(2 * len);
-	double *buf = calloc(n, sizeof *buf);
+	double *buf = wc_alloc_zeroed(n, sizeof *buf);
 	int rc = WC_OK;
 	if (!buf)
 		return wc_error_set(err, WC_ENOMEM, "period: out of memory (%zu values)", n);
@@ -367,7 +367,7 @@ wc_trace_autocorrelation(const double *x, size_t len, size_t max_lag, double *ac
 	if (len < 2)
 		return WC_OK;
 	size_t n = smooth_ceil(2 * len);
-	double *buf = calloc(n, sizeof *buf);
+	double *buf = wc_alloc_zeroed(n, sizeof *buf);
 	int rc = WC_OK;
 	if (!buf)
 		return wc_error_set(err, WC_ENOMEM, "autocorrelation: out of memory (%zu values)", n);
@@ -418,7 +418,7 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 	if (out->duration_s > 0)
 		out->mean_w = out->energy_j / out->duration_s;
 
-	scratch = malloc(n * sizeof *scratch);
+	scratch = wc_alloc_array(n, sizeof *scratch);
 	if (!scratch) {
 		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu samples)", n);
 		goto done;
@@ -441,7 +441,7 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 	}
 	size_t nb = wc_trace_bin_means(t, p, n, 1.0, NULL, 0);
 	size_t cap = nb > n ? nb : n;
-	bins = malloc((cap ? cap : 1) * sizeof *bins);
+	bins = wc_alloc_array(cap ? cap : 1, sizeof *bins);
 	if (!bins) {
 		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu bins)", cap);
 		goto done;
