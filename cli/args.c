@@ -3,6 +3,7 @@
 #include "data/data.h"
 #include "fit/fit.h"
 #include "models/profile_measured.h"
+#include "models/limits.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -79,6 +80,18 @@ cli_parse_int(const char *cmd, const char *flag, const char *text, long min, lon
 		return cli_usage_error(cmd, "%s: must be between %ld and %ld, got '%s'", flag, min, max, text);
 	*out = v;
 	return CLI_OK;
+}
+
+int
+cli_parse_bootstrap(const char *cmd, const char *text, long *out)
+{
+	return cli_parse_int(cmd, "--bootstrap", text, 0, WC_BOOTSTRAP_MAX, out);
+}
+
+int
+cli_parse_threads(const char *cmd, const char *text, long *out)
+{
+	return cli_parse_int(cmd, "--threads", text, 1, WC_THREADS_MAX, out);
 }
 
 int

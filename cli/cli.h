@@ -24,6 +24,33 @@ typedef struct {
 	const char *reads;  /* progress task of a command that reads files ("MB read"), or NULL */
 } cli_command;
 
+/** One subcommand of a command that has them (`fit inference`): its
+ *  name, its handler (argv[0] is the subcommand's name) and its lines of
+ *  the usage block (the first without "usage: ", continuation lines
+ *  indented as printed). */
+typedef struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} cli_subcommand;
+
+/** A command's subcommands (cli/subcommands.c): the table the branch,
+ *  the "unknown NOUN" error and the usage block all come from. */
+typedef struct {
+	const char *cmd;             /* "fit" */
+	const char *noun;            /* what a subcommand is called: "target", "analysis" */
+	const cli_subcommand *subs;
+	size_t n;
+	const char *about;           /* the help after the usage block */
+} cli_subcommands;
+
+/** The usage block (every entry's usage) and the rest of the help. */
+void cli_subcommands_usage(const cli_subcommands *t, FILE *out);
+/** Run the subcommand argv[1] names; --help/-h prints the help on stdout,
+ *  no subcommand prints it on stderr (exit 2), an unknown one is a usage
+ *  error listing the table's names. */
+int cli_subcommands_run(const cli_subcommands *t, int argc, char **argv);
+
 /** Progress on stderr for long work (cli/progress.c): installed when stderr
  *  is a terminal and `quiet` is 0. */
 void cli_progress_setup(int quiet);
@@ -73,6 +100,11 @@ int cli_parse_double(const char *cmd, const char *flag, const char *text, double
 int cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max,
                   long *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);
+/** The shared flags, one parse and one limit each (models/limits.h):
+ *  --bootstrap B (0 to WC_BOOTSTRAP_MAX draws) and --threads T (1 to
+ *  WC_THREADS_MAX). */
+int cli_parse_bootstrap(const char *cmd, const char *text, long *out);
+int cli_parse_threads(const char *cmd, const char *text, long *out);
 
 /** The WC_TERMS_* mode of a --terms name (all, pooled, as-bf16, none;
  *  fit/fit.h), or -1. */

@@ -70,11 +70,11 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 		case OPT_SCATTER: rc = cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->co.run_scatter); break;
 		case OPT_NAME: a->label = optarg; break;
 		case OPT_BOOT:
-			rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 1000000, &a->boot);
+			rc = cli_parse_bootstrap(cmd, optarg, &a->boot);
 			a->have_boot = 1;
 			break;
 		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->co.seed); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &a->threads); break;
+		case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &a->threads); break;
 		case 'o': a->output = optarg; break;
 		case 'h': fputs(calibrate_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);

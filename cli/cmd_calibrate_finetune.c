@@ -45,7 +45,7 @@ parse_one(const char *cmd, int opt, cal_ft_args *a)
 			return cli_usage_error(cmd, "--mode: expected scale or kappa, got '%s'", optarg);
 		return CLI_OK;
 	case OPT_SCATTER: return cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->co.run_scatter);
-	case OPT_BOOT: a->have_boot = 1; return cli_parse_int(cmd, "--bootstrap", optarg, 0, 1000000, &a->boot);
+	case OPT_BOOT: a->have_boot = 1; return cli_parse_bootstrap(cmd, optarg, &a->boot);
 	case OPT_SEED: return cli_parse_u64(cmd, "--seed", optarg, &a->co.seed);
 	case OPT_NAME:
 		a->label = optarg;

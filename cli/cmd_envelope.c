@@ -169,7 +169,7 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 	case OPT_WARMUP: rc = cli_parse_double(cmd, "--warmup", optarg, 0, 1, &o->warmup_s); break;
 	case OPT_REPLICAS: rc = cli_parse_int(cmd, "--replicas", optarg, 1, WC_ENVELOPE_MAX_REPLICAS, &v); o->replicas = (int)v; break;
 	case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &o->seed); break;
-	case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, WC_ENVELOPE_MAX_THREADS, &v); o->threads = (int)v; break;
+	case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &v); o->threads = (int)v; break;
 	case OPT_BIN: rc = cli_parse_double(cmd, "--bin", optarg, 0, 0, &o->bin_s); break;
 	case OPT_SAMPLE: rc = cli_parse_double(cmd, "--sample", optarg, 0, 0, &o->sample_s); break;
 	case OPT_TAU: rc = cli_parse_double(cmd, "--tau", optarg, 0, 1, &a->tau); break;

@@ -10,11 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char fit_usage[] =
-	"usage: wattcast fit inference RUNS.csv -o PARAMS.json [--form NAME]\n"
-	"                              [--bootstrap B] [--seed S] [--threads T]\n"
-	"                              [--prior FILE | --profile paper] [--share LEVEL=TARGET]...\n"
-	"                              [--terms paired|all|pooled|as-bf16|none] [--name LABEL]\n\n"
+static const char fit_about[] =
 	"Fits the inference power law (default form saturating_quadratic_load) jointly on\n"
 	"every run of RUNS.csv not marked `exclude`, with residuals in log(P - G*P0), and\n"
 	"writes the frozen law atomically to PARAMS.json with B bootstrap draws (default\n"
@@ -28,11 +24,9 @@ static const char fit_usage[] =
 	"floor_plus_rise (published), saturating_prefill (workload-aware: needs the runs'\n"
 	"input_tokens/output_tokens; its capacity model is refitted on runs with\n"
 	"throughput, else the prior's). Results are bit-identical for a seed, whatever\n"
-	"--threads. Built-in profiles: measured, paper, paper-prefill.\n"
-	"Other targets: `wattcast fit capacity --help`, `wattcast fit request-energy --help`,\n"
-	"`wattcast fit finetune --help` (the fine-tuning law), `wattcast fit response --help`\n"
-	"(the power response of envelopes), `wattcast fit intervals --help` (the law's held-out\n"
-	"error, which 95 % intervals of mean power cover).\n";
+	"--threads. Built-in profiles: measured, paper, paper-prefill.\n";
+
+static const cli_subcommands fit_commands;
 
 enum { OPT_FORM = 1000, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_PRIOR, OPT_PROFILE, OPT_SHARE,
        OPT_TERMS, OPT_NAME };
@@ -135,9 +129,9 @@ parse_fit_flags(int argc, char **argv, fit_args *a)
 			if (wc_form_from_name(optarg, &fo->form) != WC_OK)
 				rc = cli_usage_error(cmd, "--form: unknown form '%s' (see --help)", optarg);
 			break;
-		case OPT_BOOT: rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 1000000, &a->boot); break;
+		case OPT_BOOT: rc = cli_parse_bootstrap(cmd, optarg, &a->boot); break;
 		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->bo.seed); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &a->threads); break;
+		case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &a->threads); break;
 		case OPT_PRIOR: a->prior_path = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_SHARE:
@@ -155,7 +149,7 @@ parse_fit_flags(int argc, char **argv, fit_args *a)
 			break;
 		case OPT_NAME: a->label = optarg; break;
 		case 'o': a->output = optarg; break;
-		case 'h': fputs(fit_usage, stdout); a->help = 1; return CLI_OK;
+		case 'h': cli_subcommands_usage(&fit_commands, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 		if (rc != CLI_OK)
@@ -275,26 +269,29 @@ done:
 	return rc;
 }
 
+static const cli_subcommand fit_targets[] = {
+	{ "inference", fit_inference,
+	  "wattcast fit inference RUNS.csv -o PARAMS.json [--form NAME]\n"
+	  "                              [--bootstrap B] [--seed S] [--threads T]\n"
+	  "                              [--prior FILE | --profile paper] [--share LEVEL=TARGET]...\n"
+	  "                              [--terms paired|all|pooled|as-bf16|none] [--name LABEL]" },
+	{ "capacity", cli_fit_capacity, "wattcast fit capacity --help         (the capacity model)" },
+	{ "request-energy", cli_fit_request_energy,
+	  "wattcast fit request-energy --help   (energy per request from a runs table)" },
+	{ "finetune", cli_fit_finetune, "wattcast fit finetune --help         (the fine-tuning law)" },
+	{ "response", cli_fit_response, "wattcast fit response --help         (the power response of envelopes)" },
+	{ "intervals", cli_fit_intervals,
+	  "wattcast fit intervals --help        (the law's held-out error, which 95 % intervals\n"
+	  "                                             of mean power cover)" },
+};
+
+static const cli_subcommands fit_commands = {
+	.cmd = "fit", .noun = "target", .subs = fit_targets,
+	.n = sizeof fit_targets / sizeof fit_targets[0], .about = fit_about,
+};
+
 int
 cli_cmd_fit(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(fit_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? CLI_USAGE : CLI_OK;
-	}
-	if (strcmp(argv[1], "inference") == 0)
-		return fit_inference(argc - 1, argv + 1);
-	if (strcmp(argv[1], "capacity") == 0)
-		return cli_fit_capacity(argc - 1, argv + 1);
-	if (strcmp(argv[1], "request-energy") == 0)
-		return cli_fit_request_energy(argc - 1, argv + 1);
-	if (strcmp(argv[1], "finetune") == 0)
-		return cli_fit_finetune(argc - 1, argv + 1);
-	if (strcmp(argv[1], "response") == 0)
-		return cli_fit_response(argc - 1, argv + 1);
-	if (strcmp(argv[1], "intervals") == 0)
-		return cli_fit_intervals(argc - 1, argv + 1);
-	return cli_usage_error("fit",
-	                       "unknown target '%s' (available: inference, capacity, request-energy, finetune, response, intervals)",
-	                       argv[1]);
+	return cli_subcommands_run(&fit_commands, argc, argv);
 }

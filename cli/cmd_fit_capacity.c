@@ -87,9 +87,9 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
-		case OPT_BOOT: rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 1000000, &a->boot); break;
+		case OPT_BOOT: rc = cli_parse_bootstrap(cmd, optarg, &a->boot); break;
 		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->bo.seed); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &a->threads); break;
+		case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &a->threads); break;
 		case OPT_PARAMS: a->params = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_PER_LEVEL: rc = cli_parse_per_level(cmd, optarg, a->fo.per_level); break;

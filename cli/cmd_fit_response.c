@@ -5,6 +5,7 @@
  * response").
  */
 #include "cli_replay.h"
+#include "models/grow.h"
 #include "data/data.h"
 
 #include <gsl/gsl_errno.h>
@@ -67,9 +68,9 @@ parse(int argc, char **argv, fit_args *a, int *help)
 		case 'o': a->out = optarg; break;
 		case OPT_PARAMS: a->params = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
-		case OPT_BOOT: rc = cli_parse_int(cmd, "--bootstrap", optarg, 0, 100000, &v); a->fo.bootstrap = (int)v; break;
+		case OPT_BOOT: rc = cli_parse_bootstrap(cmd, optarg, &v); a->fo.bootstrap = (int)v; break;
 		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->fo.seed); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 256, &v); a->fo.threads = (int)v; break;
+		case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &v); a->fo.threads = (int)v; break;
 		case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); a->max_running = (int)v; break;
 		case OPT_QUIET: a->quiet = 1; break;
 		case OPT_PLATFORM: rc = cli_run_default_flag(cmd, "platform", optarg, &a->defaults); break;
@@ -122,7 +123,7 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const char *out)
 	printf("  %-48s %8s %8s %9s %-21s\n", "run", "samples", "rms_w", "law_level", "arrivals");
 	for (size_t i = 0; i < s->n; i++) {
 		const wc_response_run *rr = &s->checks[i].run.response_run;
-		double *pred = malloc((rr->n_samples ? rr->n_samples : 1) * sizeof *pred), ss = 0.0, level = NAN;
+		double *pred = wc_alloc_array(rr->n_samples ? rr->n_samples : 1, sizeof *pred), ss = 0.0, level = NAN;
 		if (pred && wc_response_predict_samples(rr, r, pred, &level, NULL) == WC_OK)
 			for (size_t k = 0; k < rr->n_samples; k++)
 				ss += (pred[k] - rr->power_w[k]) * (pred[k] - rr->power_w[k]);
@@ -154,7 +155,7 @@ cli_fit_response(int argc, char **argv)
 	for (size_t i = 0; i < s.n && !a.quiet; i++)
 		if (s.checks[i].service.fallback[0])
 			fprintf(stderr, "wattcast %s: warning: %s: %s\n", cmd, s.replays[i].run_id, s.checks[i].service.fallback);
-	wc_response_run *runs = malloc(s.n * sizeof *runs);
+	wc_response_run *runs = wc_alloc_array(s.n, sizeof *runs);
 	if (!runs) {
 		rc = cli_fail(cmd, "out of memory");
 		goto done;

@@ -5,6 +5,7 @@
  * steady load of each engine and its GPUs (docs/fleet.md).
  */
 #include "cli.h"
+#include "models/grow.h"
 #include "data/data.h"
 #include "trace/fleet.h"
 
@@ -105,7 +106,7 @@ parse_time(const char *flag, const char *text, double *out)
 static int
 push(const char ***list, size_t *n, const char *value)
 {
-	const char **nl = realloc(*list, (*n + 1) * sizeof *nl);
+	const char **nl = wc_resize_array(*list, *n + 1, sizeof *nl);
 	if (!nl)
 		return cli_fail("ingest", "out of memory");
 	*list = nl;

@@ -11,16 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char predict_usage[] =
-	"usage: wattcast predict inference --platform NAME (--active-params B | --model NAME)\n"
-	"                                  --concurrency N [--tp G] [--weights bf16|fp8|int4]\n"
-	"                                  [--kv bf16|fp8] [--sm-clock MHZ | --power-cap W]\n"
-	"                                  [--input-tokens N --output-tokens N [--rate R]\n"
-	"                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"
-	"                                   [--gpu-memory-utilization U]]\n"
-	"                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
-	"                                   [--total-params B] [--experts E --experts-per-token k]]\n"
-	"                                  [--params FILE | --profile measured|paper|paper-prefill] [--json]\n\n"
+static const char predict_about[] =
 	"Predicts the mean power of a serving group of G GPUs (tensor parallel) running\n"
 	"N requests at a time (N = 0: loaded idle) from a frozen law: the built-in\n"
 	"profile 'measured' (fitted on public measurements; --profile paper for the\n"
@@ -49,8 +40,9 @@ static const char predict_usage[] =
 	"range in --steps N (default 12): node power, power shed, throughput, throughput\n"
 	"lost, energy per output token and the Power Flexibility Index per step, the knee\n"
 	"and the energy-optimal clock; --csv FILE and --svg FILE (power against\n"
-	"throughput, knee marked) write them too.\n"
-	"Fine-tuning energy: wattcast predict finetune --help.\n";
+	"throughput, knee marked) write them too.\n";
+
+static const cli_subcommands predict_commands;
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
@@ -97,9 +89,7 @@ typedef struct {
 	int json, have_active, have_conc, help, have_in, have_out, have_rate;
 	long tp;
 	double price, co2, power_cap;
-	/* explicit architecture facts (-1 = not given) */
-	long arch_int[6];
-	double total_b;
+	wc_arch_facts facts;   /* explicit architecture facts */
 	wc_model_info arch;
 } predict_args;
 
@@ -124,7 +114,7 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 		break;
 	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
 	case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
-	case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->total_b); break;
+	case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->facts.total_params_b); break;
 	case OPT_CAP: rc = cli_parse_double(cmd, "--power-cap", optarg, 0, 0, &a->power_cap); break;
 	case OPT_SWEEP:
 		if (!a->flex)
@@ -159,7 +149,7 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 		static const char *const flags[] = { "--layers", "--kv-heads", "--head-dim", "--d-model",
 		                                     "--experts", "--experts-per-token" };
 		int i = opt - OPT_LAYERS;
-		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, 1000000, &a->arch_int[i]);
+		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, 1000000, &a->facts.ints[i]);
 		break;
 	}
 	default: return -1;
@@ -234,7 +224,7 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		case OPT_PARAMS: a->params_path = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_JSON: a->json = 1; break;
-		case 'h': fputs(predict_usage, stdout); a->help = 1; return CLI_OK;
+		case 'h': cli_subcommands_usage(&predict_commands, stdout); a->help = 1; return CLI_OK;
 		default:
 			if ((rc = parse_capacity_flag(cmd, opt, a)) < 0)
 				return cli_bad_option(cmd, opt, argv);
@@ -250,27 +240,10 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 static int
 apply_architecture(const char *cmd, predict_args *a)
 {
-	int any = a->total_b > 0;
-	for (int i = 0; i < 6; i++)
-		any |= a->arch_int[i] >= 0;
-	if (!any)
+	if (!wc_arch_facts_any(&a->facts))
 		return CLI_OK;
-	if (!a->q.config.arch) {
-		memset(&a->arch, 0, sizeof a->arch);
-		a->arch.name = "custom";
-		a->arch.architecture = WC_ARCH_DENSE;
-		a->arch.active_params_b = a->q.config.active_params_b;
-	}
-	int *slots[6] = { &a->arch.layers, &a->arch.kv_heads, &a->arch.head_dim, &a->arch.d_model,
-	                  &a->arch.experts, &a->arch.experts_per_token };
-	for (int i = 0; i < 6; i++)
-		if (a->arch_int[i] >= 0)
-			*slots[i] = (int)a->arch_int[i];
-	if (a->total_b > 0)
-		a->arch.total_params_b = a->total_b;
-	if (a->arch.experts > 0)
-		a->arch.architecture = WC_ARCH_MOE;
-	if (a->arch.layers <= 0 || (a->arch.kv_dim <= 0 && (a->arch.kv_heads <= 0 || a->arch.head_dim <= 0)))
+	wc_model_info_with_facts(a->q.config.arch, a->q.config.active_params_b, &a->facts, &a->arch);
+	if (!wc_model_info_sizes_kv(&a->arch))
 		return cli_usage_error(cmd, "--layers, --kv-heads and --head-dim are all needed for a model the catalog "
 		                       "does not have");
 	a->q.config.arch = &a->arch;
@@ -484,7 +457,7 @@ predict_inference(int argc, char **argv, int flex)
 {
 	const char *cmd = flex ? "predict flexibility" : "predict inference";
 	predict_args a = { .cmd = cmd, .flex = flex, .fo = { 0, WC_FLEX_DEFAULT_STEPS, 0, NULL, NULL, config_error }, .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1, .price = NAN,
-		           .co2 = NAN, .power_cap = 0, .arch_int = { -1, -1, -1, -1, -1, -1 } };
+		           .co2 = NAN, .power_cap = 0, .facts = { .ints = { -1, -1, -1, -1, -1, -1 } } };
 	int rc;
 	if ((rc = parse_predict_flags(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;
@@ -507,18 +480,42 @@ predict_inference(int argc, char **argv, int flex)
 	return rc;
 }
 
+static int
+predict_plain(int argc, char **argv)
+{
+	return predict_inference(argc, argv, 0);
+}
+
+static int
+predict_flexibility(int argc, char **argv)
+{
+	return predict_inference(argc, argv, 1);
+}
+
+static const cli_subcommand predict_targets[] = {
+	{ "inference", predict_plain,
+	  "wattcast predict inference --platform NAME (--active-params B | --model NAME)\n"
+	  "                                  --concurrency N [--tp G] [--weights bf16|fp8|int4]\n"
+	  "                                  [--kv bf16|fp8] [--sm-clock MHZ | --power-cap W]\n"
+	  "                                  [--input-tokens N --output-tokens N [--rate R]\n"
+	  "                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"
+	  "                                   [--gpu-memory-utilization U]]\n"
+	  "                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
+	  "                                   [--total-params B] [--experts E --experts-per-token k]]\n"
+	  "                                  [--params FILE | --profile measured|paper|paper-prefill] [--json]" },
+	{ "flexibility", predict_flexibility,
+	  "wattcast predict flexibility (the flags of inference) [--sweep clock|power_cap]\n"
+	  "                                    [--steps N] [--csv FILE] [--svg FILE]" },
+	{ "finetune", cli_predict_finetune, "wattcast predict finetune --help   (fine-tuning energy)" },
+};
+
+static const cli_subcommands predict_commands = {
+	.cmd = "predict", .noun = "target", .subs = predict_targets,
+	.n = sizeof predict_targets / sizeof predict_targets[0], .about = predict_about,
+};
+
 int
 cli_cmd_predict(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(predict_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? CLI_USAGE : CLI_OK;
-	}
-	if (strcmp(argv[1], "inference") == 0)
-		return predict_inference(argc - 1, argv + 1, 0);
-	if (strcmp(argv[1], "flexibility") == 0)
-		return predict_inference(argc - 1, argv + 1, 1);
-	if (strcmp(argv[1], "finetune") == 0)
-		return cli_predict_finetune(argc - 1, argv + 1);
-	return cli_usage_error("predict", "unknown target '%s' (available: inference, flexibility, finetune)", argv[1]);
+	return cli_subcommands_run(&predict_commands, argc, argv);
 }

@@ -13,6 +13,7 @@
  * thread), and the main thread reads the pipe.
  */
 #include "cli.h"
+#include "models/limits.h"
 #include "data/data.h"
 #include "fit/fit.h"
 #include "models/profile_measured.h"
@@ -192,7 +193,7 @@ parse_serve_args(int argc, char **argv, serve_args *a)
 			break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_LISTEN: rc = parse_listen(cmd, optarg, a->listen, sizeof a->listen); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, 1024, &a->threads); break;
+		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, WC_SERVE_THREADS_MAX, &a->threads); break;
 		case OPT_MAX_BODY:
 			rc = cli_parse_int(cmd, "--max-body", optarg, 64, 1L << 30, &a->max_body);
 			break;

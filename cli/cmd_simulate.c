@@ -5,14 +5,13 @@
 
 #include <string.h>
 
-static const char simulate_usage[] =
-	"usage: wattcast simulate inference [--design paper] [--seed S] [--noise SD]\n"
-	"                                   [--params FILE | --profile paper] -o RUNS.csv\n"
-	"       wattcast simulate finetune --help   (a synthetic fine-tuning runs table)\n\n"
+static const char simulate_about[] =
 	"Draws a runs table from a known law (default: the built-in published profile)\n"
 	"with the published experimental design (~250 closed-loop runs), multiplicative\n"
 	"noise SD on mean power (default 0.03) and 1 % on idle power. The same seed gives\n"
 	"the same file byte for byte. The file says in its header that it is synthetic.\n";
+
+static const cli_subcommands simulate_commands;
 
 enum { OPT_DESIGN = 1000, OPT_SEED, OPT_NOISE, OPT_PARAMS, OPT_PROFILE };
 
@@ -42,7 +41,7 @@ simulate_inference(int argc, char **argv)
 		case OPT_PARAMS: params_path = optarg; break;
 		case OPT_PROFILE: profile = optarg; break;
 		case 'o': output = optarg; break;
-		case 'h': fputs(simulate_usage, stdout); return CLI_OK;
+		case 'h': cli_subcommands_usage(&simulate_commands, stdout); return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 		if (rc != CLI_OK)
@@ -72,16 +71,21 @@ simulate_inference(int argc, char **argv)
 	return rc;
 }
 
+static const cli_subcommand simulate_targets[] = {
+	{ "inference", simulate_inference,
+	  "wattcast simulate inference [--design paper] [--seed S] [--noise SD]\n"
+	  "                                   [--params FILE | --profile paper] -o RUNS.csv" },
+	{ "finetune", cli_simulate_finetune,
+	  "wattcast simulate finetune --help   (a synthetic fine-tuning runs table)" },
+};
+
+static const cli_subcommands simulate_commands = {
+	.cmd = "simulate", .noun = "target", .subs = simulate_targets,
+	.n = sizeof simulate_targets / sizeof simulate_targets[0], .about = simulate_about,
+};
+
 int
 cli_cmd_simulate(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(simulate_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? CLI_USAGE : CLI_OK;
-	}
-	if (strcmp(argv[1], "inference") == 0)
-		return simulate_inference(argc - 1, argv + 1);
-	if (strcmp(argv[1], "finetune") == 0)
-		return cli_simulate_finetune(argc - 1, argv + 1);
-	return cli_usage_error("simulate", "unknown target '%s' (available: inference, finetune)", argv[1]);
+	return cli_subcommands_run(&simulate_commands, argc, argv);
 }

@@ -15,22 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char validate_usage[] =
-	"usage: wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
-	"       wattcast validate forms --real RUNS.csv [--json] [--terms all|pooled|as-bf16|none] [--per-run FILE]\n"
-	"                               [--prior FILE | --profile paper]\n"
-	"       wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]\n"
-	"       wattcast validate heldout (--params FILE | --profile paper) RUNS.csv [--json]\n"
-	"                                 [--per-run FILE]\n"
-	"       wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
-	"                              [--per-run FILE]\n"
-	"                              [--prior FILE | --profile paper]\n"
-	"       wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"
-	"                                 [--k 1,3] [--scope model|platform] ... (see fewshot --help)\n"
-	"       wattcast validate capacity RUNS.csv... [--json] [--per-run FILE] (see its --help)\n"
-	"       wattcast validate finetune RUNS.csv [--json] [--per-run FILE]   (see its --help)\n"
-	"       wattcast validate envelope (--params FILE | --profile paper) RUN_DIR... [--json]\n"
-	"                                  [--per-run FILE]  (see `wattcast validate envelope --help`)\n\n"
+static const char validate_about[] =
 	"forms      scores every candidate form by held-out RMS in log(P - G*P0):\n"
 	"           T1 leave one model out, T2 fit n 1-64 / predict 128-256, T3 leave one\n"
 	"           TP degree out, T4 leave one platform-model pair out; '-' = not scored;\n"
@@ -55,6 +40,8 @@ static const char validate_usage[] =
 	"other models' held-out errors), where P0 came from, and the warnings.\n"
 	"heldout and lomo also print the share of measured values inside the 95 %\n"
 	"interval and its median width (docs/intervals.md).\n";
+
+static const cli_subcommands validate_commands;
 
 enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS, OPT_PER_RUN, OPT_REAL };
 
@@ -97,7 +84,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 				return cli_usage_error(cmd, "--terms: expected all, pooled, as-bf16 or none, got '%s'",
 				                       optarg);
 			break;
-		case 'h': fputs(validate_usage, stdout); return -1;
+		case 'h': cli_subcommands_usage(&validate_commands, stdout); return -1;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 	}
@@ -376,25 +363,46 @@ done:
 	return rc;
 }
 
+/* forms, precision, heldout and lomo share one driver. */
+static int
+validate_analysis(int argc, char **argv)
+{
+	return validate(argv[0], argc, argv);
+}
+
+static const cli_subcommand validate_analyses[] = {
+	{ "forms", validate_analysis,
+	  "wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
+	  "       wattcast validate forms --real RUNS.csv [--json] [--terms all|pooled|as-bf16|none] [--per-run FILE]\n"
+	  "                               [--prior FILE | --profile paper]" },
+	{ "precision", validate_analysis,
+	  "wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]" },
+	{ "heldout", validate_analysis,
+	  "wattcast validate heldout (--params FILE | --profile paper) RUNS.csv [--json]\n"
+	  "                                 [--per-run FILE]" },
+	{ "lomo", validate_analysis,
+	  "wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
+	  "                              [--per-run FILE]\n"
+	  "                              [--prior FILE | --profile paper]" },
+	{ "fewshot", cli_validate_fewshot,
+	  "wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"
+	  "                                 [--k 1,3] [--scope model|platform] ... (see fewshot --help)" },
+	{ "capacity", cli_validate_capacity,
+	  "wattcast validate capacity RUNS.csv... [--json] [--per-run FILE] (see its --help)" },
+	{ "finetune", cli_validate_finetune,
+	  "wattcast validate finetune RUNS.csv [--json] [--per-run FILE]   (see its --help)" },
+	{ "envelope", cli_validate_envelope,
+	  "wattcast validate envelope (--params FILE | --profile paper) RUN_DIR... [--json]\n"
+	  "                                  [--per-run FILE]  (see `wattcast validate envelope --help`)" },
+};
+
+static const cli_subcommands validate_commands = {
+	.cmd = "validate", .noun = "analysis", .subs = validate_analyses,
+	.n = sizeof validate_analyses / sizeof validate_analyses[0], .about = validate_about,
+};
+
 int
 cli_cmd_validate(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(validate_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? CLI_USAGE : CLI_OK;
-	}
-	if (strcmp(argv[1], "fewshot") == 0)
-		return cli_validate_fewshot(argc - 1, argv + 1);
-	if (strcmp(argv[1], "capacity") == 0)
-		return cli_validate_capacity(argc - 1, argv + 1);
-	if (strcmp(argv[1], "envelope") == 0)
-		return cli_validate_envelope(argc - 1, argv + 1);
-	if (strcmp(argv[1], "forms") == 0 || strcmp(argv[1], "precision") == 0 ||
-	    strcmp(argv[1], "heldout") == 0 || strcmp(argv[1], "lomo") == 0)
-		return validate(argv[1], argc - 1, argv + 1);
-	if (strcmp(argv[1], "finetune") == 0)
-		return cli_validate_finetune(argc - 1, argv + 1);
-	return cli_usage_error("validate",
-	                       "unknown analysis '%s' (forms, precision, heldout, lomo, fewshot, capacity, finetune, envelope)",
-	                       argv[1]);
+	return cli_subcommands_run(&validate_commands, argc, argv);
 }

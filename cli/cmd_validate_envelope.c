@@ -4,6 +4,7 @@
  * measured ones (docs/envelopes.md, "Validation").
  */
 #include "cli_replay.h"
+#include "models/grow.h"
 #include "data/data.h"
 
 #include <gsl/gsl_errno.h>
@@ -61,7 +62,7 @@ parse_flag(const char *cmd, int opt, venv_args *a)
 	case OPT_REPLICAS: rc = cli_parse_int(cmd, "--replicas", optarg, 1, 10000, &v); a->o.replicas = (int)v; break;
 	case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->o.seed); break;
 	case OPT_THREADS:
-		rc = cli_parse_int(cmd, "--threads", optarg, 1, WC_ENVELOPE_MAX_THREADS, &v);
+		rc = cli_parse_threads(cmd, optarg, &v);
 		a->o.threads = a->o.fit.threads = (int)v;
 		break;
 	case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); a->max_running = (int)v; break;
@@ -220,7 +221,7 @@ cli_validate_envelope(int argc, char **argv)
 	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet, &s)) != CLI_OK ||
 	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.o.service)) != CLI_OK)
 		goto done;
-	wc_envelope_check_run *runs = malloc(s.n * sizeof *runs);
+	wc_envelope_check_run *runs = wc_alloc_array(s.n, sizeof *runs);
 	if (!runs) {
 		rc = cli_fail(cmd, "out of memory");
 		goto done;

@@ -338,8 +338,8 @@ cli_parse_rate_profile(const char *cmd, const char *spec, cli_envelope_inputs *i
 	size_t n = 1;
 	for (const char *p = spec; *p; p++)
 		n += *p == ',';
-	in->profile_until = calloc(n, sizeof(double));
-	in->profile_rate = calloc(n, sizeof(double));
+	in->profile_until = wc_alloc_zeroed(n, sizeof(double));
+	in->profile_rate = wc_alloc_zeroed(n, sizeof(double));
 	if (!in->profile_until || !in->profile_rate)
 		return cli_fail(cmd, "out of memory");
 	const char *p = spec;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "predict/prefill_grid.h"
 
 int
 cli_run_default_flag(const char *cmd, const char *flag, const char *value, wc_run_manifest *d)
@@ -136,29 +137,13 @@ config_of(const wc_trace_replay *r, wc_config *c)
 	c->arch = wc_model_lookup(m->model);
 }
 
-/* Seconds of prefill in each 50 ms bin: a measured prefill where the log
- * has one (arrival to first token), else the service times' prefill time
- * spread over the counter interval it happened in. */
+/* Seconds of prefill in each 50 ms bin (predict/prefill_grid.h). */
 static void
 prefill_grid(const wc_trace_replay *r, const wc_service_times *st, double *out)
 {
-	const double dt = WC_ENVELOPE_GRID_S;
-	memset(out, 0, r->n_grid * sizeof *out);
-	for (size_t i = 0; i < r->n_arrivals; i++) {
-		double lo = r->prefill_lo_s[i], hi = r->prefill_hi_s[i];
-		double in = isfinite(r->input[i]) ? r->input[i] : r->mean_input;
-		double busy = r->prefill_exact[i] ? hi - lo : (isfinite(in) ? st->prefill_s(st->ctx, in) : 0.0);
-		if (!(busy > 0))
-			continue;
-		if (!(hi > lo))
-			hi = lo + busy;
-		double density = busy / (hi - lo);
-		for (size_t k = lo > 0 ? (size_t)(lo / dt) : 0; k < r->n_grid && (double)k * dt < hi; k++) {
-			double o = fmin(hi, (double)(k + 1) * dt) - fmax(lo, (double)k * dt);
-			if (o > 0)
-				out[k] = fmin(dt, out[k] + density * o);
-		}
-	}
+	const wc_prefill_requests rq = { .n = r->n_arrivals, .lo_s = r->prefill_lo_s, .hi_s = r->prefill_hi_s,
+		                         .exact = r->prefill_exact, .input = r->input, .mean_input = r->mean_input };
+	wc_prefill_grid(&rq, st, WC_ENVELOPE_GRID_S, r->n_grid, out);
 }
 
 /* Lengths for requests the replay does not know: the mean of those it knows. */
@@ -242,7 +227,7 @@ cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max
                     wc_service_choice service)
 {
 	int rc;
-	if (!(s->checks = calloc(s->n, sizeof *s->checks)))
+	if (!(s->checks = wc_alloc_zeroed(s->n, sizeof *s->checks)))
 		return cli_fail(cmd, "out of memory");
 	for (size_t i = 0; i < s->n; i++)
 		if ((rc = prepare_one(cmd, &s->replays[i], p, max_running, service, &s->checks[i])) != CLI_OK)

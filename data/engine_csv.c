@@ -256,7 +256,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 	r.max_rows = max_rows;
 	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
 		return rc;
-	f = malloc(ENG_MAX_FIELDS * sizeof *f);
+	f = wc_alloc_array(ENG_MAX_FIELDS, sizeof *f);
 	e = calloc(1, sizeof *e);
 	if (!f || !e) {
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);

@@ -41,7 +41,7 @@ wc__extra_add(wc_extra_columns *x, size_t rows, const char *name)
 		cells = wc_size_mul(rows, k + 1, &ok);
 	char *copy = strdup(name);
 	char **names = ok ? wc_alloc_array(k + 1, sizeof *names) : NULL;
-	char **values = ok && cells ? calloc(cells, sizeof *values) : NULL;
+	char **values = ok && cells ? wc_alloc_zeroed(cells, sizeof *values) : NULL;
 	if (!copy || !names || (cells && !values)) {
 		free(copy);
 		free(names);

@@ -24,7 +24,7 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 	if (!f)
 		return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
 	size_t cap = 8192, len = 0;
-	char *buf = malloc(cap);
+	char *buf = wc_alloc_array(cap, 1);
 	int rc = WC_OK;
 	while (buf) {
 		if (len + 1 >= cap) {
@@ -128,7 +128,7 @@ int
 wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err)
 {
 	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 40);
+	char *tmp = wc_alloc_array(plen + 40, 1);
 	if (!tmp)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 	remove_stale_temporaries(path);

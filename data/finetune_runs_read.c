@@ -6,6 +6,8 @@
  * params_b, layers and d_model (and the attention shape) left blank.
  */
 #include "finetune_runs_internal.h"
+#include "models/grow.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +18,6 @@
 #include "data/fileio.h"
 #include "data_internal.h"
 
-#define FT_MAX_BYTES (256u << 20)
 #define FT_MAX_FIELDS 512
 
 static const wc__ft_column required_columns[] = {
@@ -295,8 +296,8 @@ wc_ft_table_read_buffer(const char *buf, size_t len, const char *path, wc_ft_tab
 {
 	reader rd = { path, 0, err, { 0 } };
 	wc_ft_table *t = wc_ft_table_new();
-	wc__csv_field *fields = malloc(FT_MAX_FIELDS * sizeof *fields);
-	int *col_of = malloc(FT_MAX_FIELDS * sizeof *col_of);
+	wc__csv_field *fields = wc_alloc_array(FT_MAX_FIELDS, sizeof *fields);
+	int *col_of = wc_alloc_array(FT_MAX_FIELDS, sizeof *col_of);
 	wc__csv_lines it;
 	int rc;
 	*out = NULL;
@@ -324,7 +325,7 @@ wc_ft_table_read(const char *path, wc_ft_table **out, wc_error *err)
 {
 	char *buf;
 	size_t len;
-	int rc = wc_read_file(path, FT_MAX_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_FINETUNE_RUNS_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK) {
 		*out = NULL;
 		return rc;

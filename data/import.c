@@ -5,13 +5,14 @@
  * then does the rest, so its file:line:column messages still apply).
  */
 #include "data/data.h"
+#include "models/grow.h"
+#include "models/limits.h"
 #include "data_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define IMPORT_MAX_BYTES (512u << 20)
 #define IMPORT_MAX_FIELDS 256
 
 /* ---------------------------------------------------------- ML.ENERGY */
@@ -178,8 +179,8 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	wc__csv_field *f = malloc(IMPORT_MAX_FIELDS * sizeof *f);
-	char **header = calloc(IMPORT_MAX_FIELDS, sizeof *header);
+	wc__csv_field *f = wc_alloc_array(IMPORT_MAX_FIELDS, sizeof *f);
+	char **header = wc_alloc_zeroed(IMPORT_MAX_FIELDS, sizeof *header);
 	int idx[ME_COUNT], n_header = 0, lineno = 0, rc, n;
 	const char *reason = NULL;
 	wc__csv_lines it;
@@ -191,7 +192,7 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 		goto done;
 	}
-	if ((rc = wc_read_file(path, IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
+	if ((rc = wc_read_file(path, WC_IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
 		goto done;
 	snprintf(t->path, sizeof t->path, "%s", path);
 	wc_sha256_hex(buf, len, t->sha256);
@@ -253,13 +254,13 @@ wc_import_csv(const char *path, const char *const *src, const char *const *dst, 
 {
 	char *buf = NULL, *text = NULL, *hdr = NULL;
 	size_t len, pos = 0, line_len, hdr_at = 0;
-	wc__csv_field *f = malloc(IMPORT_MAX_FIELDS * sizeof *f);
+	wc__csv_field *f = wc_alloc_array(IMPORT_MAX_FIELDS, sizeof *f);
 	int rc, lineno = 0;
 	const char *start = NULL;
 	*out = NULL;
 	if (!f)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-	if ((rc = wc_read_file(path, IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
+	if ((rc = wc_read_file(path, WC_IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
 		goto done;
 	/* The header is the first line that is neither blank nor a comment. */
 	while ((start = wc__next_line(buf, len, &pos, &line_len)) != NULL) {

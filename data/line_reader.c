@@ -5,6 +5,7 @@
  * reason to grow a buffer).
  */
 #include "telemetry_internal.h"
+#include "models/grow.h"
 #include "models/progress.h"
 
 #include <ctype.h>
@@ -30,7 +31,7 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 			return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
 		r->own = 1;
 	}
-	r->buf = malloc(LR_CAP);
+	r->buf = wc_alloc_array(LR_CAP, 1);
 	if (!r->buf) {
 		wc__lr_close(r);
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);

@@ -4,6 +4,7 @@
  * and required keys, every refusal names the JSON path and the reason.
  */
 #include "data/params_file.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -14,7 +15,6 @@
 #include "params_internal.h"
 #include "models/grow.h"
 
-#define PARAMS_MAX_BYTES (64u << 20)
 
 /* {"value": x, "ci95": [lo, hi], "source": "..."}; null when `nullable`. */
 int
@@ -298,7 +298,7 @@ wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws
 	size_t k = json_array_size(jn), b = json_array_size(jv);
 	int ok;
 	size_t cells = wc_size_mul(k, b, &ok);
-	names = calloc(k, sizeof *names);
+	names = wc_alloc_zeroed(k, sizeof *names);
 	values = ok ? wc_alloc_array(cells, sizeof *values) : NULL;
 	if (!names || !values) {
 		rc = wc_error_set(ld->err, WC_ENOMEM, "%s: out of memory for draws", ld->source);
@@ -523,7 +523,7 @@ wc_params_load_file(const char *path, wc_params *out, wc_error *err)
 {
 	char *buf;
 	size_t len;
-	int rc = wc_read_file(path, PARAMS_MAX_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_PARAMS_MAX_BYTES, &buf, &len, err);
 	if (rc) {
 		wc_params_clear(out);
 		return rc;

@@ -4,6 +4,7 @@
  * file:line:column on every refusal.
  */
 #include "data/periods.h"
+#include "models/limits.h"
 
 #include "data/fileio.h"
 #include "data_internal.h"
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PERIODS_MAX_BYTES (64u << 20)
 #define PERIODS_MAX_FIELDS 64
 
 enum { PC_ID, PC_PLATFORM, PC_MODEL, PC_TP, PC_RUNNING, PC_IN, PC_OUT, PC_PERIOD, PC_WEIGHTS, PC_KV,
@@ -142,7 +142,7 @@ row(reader *rd, const wc__csv_field *f, const int *idx, wc_periods_table *t)
 static int
 parse(reader *rd, const char *buf, size_t len, wc_periods_table *t)
 {
-	wc__csv_field *f = malloc(PERIODS_MAX_FIELDS * sizeof *f);
+	wc__csv_field *f = wc_alloc_array(PERIODS_MAX_FIELDS, sizeof *f);
 	wc__csv_lines it;
 	int idx[PC_COUNT], n, have_header = 0, n_header = 0, rc = WC_OK;
 	const char *reason = NULL;
@@ -184,7 +184,7 @@ wc_periods_read(const char *path, wc_periods_table **out, wc_error *err)
 	wc_periods_table *t = calloc(1, sizeof *t);
 	if (!t)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-	if ((rc = wc_read_file(path, PERIODS_MAX_BYTES, &buf, &len, err)) == WC_OK) {
+	if ((rc = wc_read_file(path, WC_PERIODS_MAX_BYTES, &buf, &len, err)) == WC_OK) {
 		snprintf(t->path, sizeof t->path, "%s", path);
 		wc_sha256_hex(buf, len, t->sha256);
 		rc = parse(&rd, buf, len, t);
@@ -216,7 +216,7 @@ wc_periods_detect(const char *path)
 	wc__csv_lines it;
 	const char *reason;
 	int found = 0, power = 0;
-	if (wc_read_file(path, PERIODS_MAX_BYTES, &buf, &len, NULL) != WC_OK)
+	if (wc_read_file(path, WC_PERIODS_MAX_BYTES, &buf, &len, NULL) != WC_OK)
 		return 0;
 	wc__csv_lines_init(&it, buf, len);
 	int n = wc__csv_lines_next(&it, f, PERIODS_MAX_FIELDS, &reason);

@@ -6,6 +6,7 @@
  * HTTP status with the server's own error text, or an error status.
  */
 #include "data/prom.h"
+#include "models/limits.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 #include "models/grow.h"
 
 /* Far above a page's response (docs/formats/prometheus.md, "Paging"). */
-#define MAX_BODY ((size_t)1 << 30)
 #define TIMEOUT_S 300L
 
 typedef struct {
@@ -29,7 +29,7 @@ on_data(char *data, size_t size, size_t nmemb, void *payload)
 {
 	body *b = payload;
 	size_t n = size * nmemb;
-	if (b->len + n + 1 > MAX_BODY) {
+	if (b->len + n + 1 > WC_PROM_JSON_MAX_BYTES) {
 		b->too_big = 1;
 		return 0;
 	}
@@ -54,7 +54,7 @@ make_url(CURL *h, const char *base, const char *query, double start, double end,
 	while (blen > 0 && base[blen - 1] == '/')
 		blen--;
 	size_t n = blen + strlen(q) + 160;
-	char *url = malloc(n);
+	char *url = wc_alloc_array(n, 1);
 	if (url)
 		snprintf(url, n, "%.*s/api/v1/query_range?query=%s&start=%.3f&end=%.3f&step=%.3f",
 		         (int)blen, base, q, start, end, step);

@@ -6,6 +6,7 @@
  * with jansson; each refusal names the input and the JSON path.
  */
 #include "data/prom.h"
+#include "models/limits.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -15,7 +16,6 @@
 #include "data/fileio.h"
 
 /* Responses larger than this are refused (paging keeps them far below). */
-#define MAX_RESPONSE_BYTES ((size_t)1 << 30)
 
 /* A sample value: Prometheus writes it as a string ("1.5", "NaN", "+Inf"). */
 static int
@@ -136,7 +136,7 @@ wc_prom_json_read(const char *path, wc_prom_set *set, wc_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = wc_read_file(path, MAX_RESPONSE_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_PROM_JSON_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK)
 		return rc;
 	rc = wc_prom_json_parse(buf, len, path, NULL, set, err);

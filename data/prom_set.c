@@ -18,7 +18,7 @@ static char *
 dup_text(const char *s)
 {
 	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
+	char *d = wc_alloc_array(n, 1);
 	if (d)
 		memcpy(d, s, n);
 	return d;
@@ -34,7 +34,7 @@ make_key(const char *metric, size_t n, const char *const *names, const char *con
 	size_t len = strlen(metric) + 3;
 	for (size_t i = 0; i < n; i++)
 		len += strlen(names[i]) + strlen(values[i]) + 4;
-	char *k = malloc(len), *p = k;
+	char *k = wc_alloc_array(len, 1), *p = k;
 	if (!k)
 		return NULL;
 	p += sprintf(p, "%s{", metric);

@@ -8,6 +8,8 @@
  * [INSTANCE]`, which dates the samples after it (docs/formats/prometheus.md).
  */
 #include "data/prom.h"
+#include "models/grow.h"
+#include "models/limits.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -17,7 +19,6 @@
 #include "data/fileio.h"
 #include "data_internal.h"
 
-#define MAX_FILE_BYTES ((size_t)1 << 32)
 #define MAX_LINE 65536
 
 typedef struct {
@@ -263,7 +264,7 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 	size_t pos = 0, n;
 	const char *start;
 	int rc = WC_OK;
-	char *line = malloc(MAX_LINE + 1);
+	char *line = wc_alloc_array(MAX_LINE + 1, 1);
 	if (!line)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	while (rc == WC_OK && (start = wc__next_line(buf, len, &pos, &n)) != NULL) {
@@ -297,7 +298,7 @@ wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *set, w
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = wc_read_file(path, MAX_FILE_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_PROM_TEXT_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK)
 		return rc;
 	rc = wc_prom_text_parse(buf, len, path, keep, set, err);

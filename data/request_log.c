@@ -9,6 +9,7 @@
  * output_tokens]`) for any other tool.
  */
 #include "data_internal.h"
+#include "models/limits.h"
 #include "telemetry_internal.h"
 
 #include <jansson.h>
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REQ_MAX_BYTES ((size_t)256 << 20)
 #define REQ_MAX_FIELDS 64
 
 void
@@ -42,11 +42,11 @@ log_alloc(size_t cap)
 		return NULL;
 	if (cap == 0)
 		cap = 1;
-	log->arrival = malloc(cap * sizeof(double));
-	log->first_token = malloc(cap * sizeof(double));
-	log->completion = malloc(cap * sizeof(double));
-	log->input_tokens = malloc(cap * sizeof(double));
-	log->output_tokens = malloc(cap * sizeof(double));
+	log->arrival = wc_alloc_array(cap, sizeof(double));
+	log->first_token = wc_alloc_array(cap, sizeof(double));
+	log->completion = wc_alloc_array(cap, sizeof(double));
+	log->input_tokens = wc_alloc_array(cap, sizeof(double));
+	log->output_tokens = wc_alloc_array(cap, sizeof(double));
 	if (!log->arrival || !log->first_token || !log->completion || !log->input_tokens ||
 	    !log->output_tokens) {
 		wc_request_log_free(log);
@@ -337,7 +337,7 @@ wc_request_log_read(const char *path, const wc_telemetry_options *opt, wc_reques
 	size_t plen = strlen(path);
 	if (plen >= 4 && strcmp(path + plen - 4, ".csv") == 0)
 		return read_csv(path, opt, out, err);
-	if ((rc = wc_read_file(path, REQ_MAX_BYTES, &buf, &len, err)) != WC_OK)
+	if ((rc = wc_read_file(path, WC_REQUEST_LOG_MAX_BYTES, &buf, &len, err)) != WC_OK)
 		return rc;
 	rc = read_json(path, buf, len, opt, out, err);
 	free(buf);

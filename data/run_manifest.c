@@ -9,6 +9,7 @@
  * wattcast-run.json, then command-line flags fill the gaps.
  */
 #include "data/run_manifest.h"
+#include "models/limits.h"
 
 #include "data/fileio.h"
 #include "json_internal.h"
@@ -19,7 +20,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define MANIFEST_MAX_BYTES ((size_t)16 << 20)
 
 static void
 level_init(wc_run_level *l)
@@ -635,7 +635,7 @@ wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err)
 	char *buf = NULL;
 	size_t len;
 	json_error_t jerr;
-	int rc = wc_read_file(path, MANIFEST_MAX_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_MANIFEST_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK)
 		return rc;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -6,6 +6,7 @@
  * loses nothing.
  */
 #include "data/runs_table.h"
+#include "models/limits.h"
 
 #include "data/fileio.h"
 #include "data_internal.h"
@@ -16,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUNS_MAX_BYTES (512u << 20)
 #define RUNS_MAX_FIELDS 512
 
 typedef enum {
@@ -423,9 +423,9 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 {
 	reader rd = { path, 0, err };
 	wc_runs_table *t = wc_runs_new();
-	wc__csv_field *fields = malloc(RUNS_MAX_FIELDS * sizeof *fields);
-	int *col_of = malloc(RUNS_MAX_FIELDS * sizeof *col_of);
-	const char **extras = calloc(RUNS_MAX_FIELDS, sizeof *extras);
+	wc__csv_field *fields = wc_alloc_array(RUNS_MAX_FIELDS, sizeof *fields);
+	int *col_of = wc_alloc_array(RUNS_MAX_FIELDS, sizeof *col_of);
+	const char **extras = wc_alloc_zeroed(RUNS_MAX_FIELDS, sizeof *extras);
 	wc__csv_lines it;
 	int n_header = 0, rc = WC_OK, n;
 	const char *reason = NULL;
@@ -481,7 +481,7 @@ wc_runs_read(const char *path, wc_runs_table **out, wc_error *err)
 {
 	char *buf;
 	size_t len;
-	int rc = wc_read_file(path, RUNS_MAX_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_RUNS_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK) {
 		*out = NULL;
 		return rc;

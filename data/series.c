@@ -5,6 +5,7 @@
  * each, which is all the law's time average needs.
  */
 #include "data/runs_table.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 #include "data_internal.h"
 #include "models/grow.h"
 
-#define SERIES_MAX_BYTES (256u << 20)
 
 static int
 parse_cell(const char *path, int line, const wc__csv_field *f, double *out, wc_error *err)
@@ -99,7 +99,7 @@ wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
 	double *t = NULL, *v = NULL, *dt = NULL, *sorted = NULL;
 	int rc;
 	memset(out, 0, sizeof *out);
-	if ((rc = wc_read_file(path, SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
+	if ((rc = wc_read_file(path, WC_SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
 		return rc;
 	if ((rc = parse_samples(path, buf, blen, &t, &v, &n, err)) != WC_OK)
 		goto done;
@@ -138,7 +138,7 @@ wc_series_read_samples(const char *path, double **t_s, double **running, size_t 
 	int rc;
 	*t_s = *running = NULL;
 	*n = 0;
-	if ((rc = wc_read_file(path, SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
+	if ((rc = wc_read_file(path, WC_SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
 		return rc;
 	rc = parse_samples(path, buf, blen, t_s, running, n, err);
 	if (rc == WC_OK && *n == 0)

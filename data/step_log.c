@@ -4,6 +4,7 @@
  * file:line:column, and the facts of a Hugging Face trainer_state.json.
  */
 #include "data/step_log.h"
+#include "models/limits.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -16,7 +17,6 @@
 #include "json_internal.h"
 #include "models/grow.h"
 
-#define STEP_LOG_MAX_BYTES (256u << 20)
 
 static const char *const event_names[WC_STEP_EVENT_COUNT] = { "start", "step", "save", "eval" };
 
@@ -150,7 +150,7 @@ wc_step_log_read(const char *path, wc_step_log *out, wc_error *err)
 {
 	char *buf;
 	size_t len;
-	int rc = wc_read_file(path, STEP_LOG_MAX_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_STEP_LOG_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK)
 		return rc;
 	rc = wc_step_log_read_buffer(buf, len, path, out, err);
@@ -223,7 +223,7 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 	char *buf;
 	size_t len;
 	double gs = NAN, ms = NAN, ls = NAN, ss = NAN, es = NAN;
-	int rc = wc_read_file(path, STEP_LOG_MAX_BYTES, &buf, &len, err);
+	int rc = wc_read_file(path, WC_STEP_LOG_MAX_BYTES, &buf, &len, err);
 	memset(out, 0, sizeof *out);
 	out->train_runtime_s = out->tokens_seen = NAN;
 	if (rc != WC_OK)

@@ -7,6 +7,7 @@
  */
 #include "fit_internal.h"
 #include "boot_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -172,10 +173,10 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		fit_problem_free(pb);
 		return wc_error_set(err, WC_EINVAL, "bootstrap: point estimate does not match the problem");
 	}
-	double *draws = malloc((size_t)B * p * sizeof *draws);
-	double *natural = malloc((size_t)B * p * sizeof *natural);
-	double *col = malloc((size_t)B * sizeof *col);
-	unsigned char *ok = calloc((size_t)B, 1);
+	double *draws = wc_alloc_array((size_t)B * p, sizeof *draws);
+	double *natural = wc_alloc_array((size_t)B * p, sizeof *natural);
+	double *col = wc_alloc_array((size_t)B, sizeof *col);
+	unsigned char *ok = wc_alloc_zeroed((size_t)B, 1);
 	if (!draws || !natural || !col || !ok) {
 		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
 		goto done;

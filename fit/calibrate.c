@@ -7,6 +7,7 @@
  */
 #include "calibrate_internal.h"
 #include "models/warnings.h"
+#include "models/grow.h"
 #include "models/catalog.h"
 
 #include <gsl/gsl_sort.h>
@@ -184,7 +185,7 @@ group_models(cal_setup *s, wc_error *err)
 static int
 fill_group_runs(cal_setup *s, cal_run ***store, wc_error *err)
 {
-	*store = calloc((size_t)s->n_runs, sizeof **store);
+	*store = wc_alloc_zeroed((size_t)s->n_runs, sizeof **store);
 	if (!*store)
 		return wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
 	int at = 0;
@@ -443,7 +444,7 @@ static void *
 cal_worker(void *arg)
 {
 	cal_job *job = arg;
-	double *noise = malloc((size_t)job->s->n_runs * sizeof *noise);
+	double *noise = wc_alloc_array((size_t)job->s->n_runs, sizeof *noise);
 	if (!noise) {
 		job->error = WC_ENOMEM;
 		return NULL;
@@ -460,7 +461,7 @@ static int
 run_replicates(cal_job *proto, wc_error *err)
 {
 	int T = proto->threads > 0 ? proto->threads : 1;
-	cal_job *jobs = calloc((size_t)T, sizeof *jobs);
+	cal_job *jobs = wc_alloc_zeroed((size_t)T, sizeof *jobs);
 	int rc = WC_OK;
 	if (!jobs)
 		return wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
@@ -555,11 +556,11 @@ store_draws(const cal_setup *s, const cal_job *job, char (*nn)[WC_NAME_MAX], wc_
             wc_error *err)
 {
 	const wc_params *b = s->base;
-	int *keep = calloc((size_t)(b->n_draw_params + 1), sizeof *keep);
+	int *keep = wc_alloc_zeroed((size_t)(b->n_draw_params + 1), sizeof *keep);
 	int kb = keep ? kept_columns(b, nn, job->n_new, keep) : 0, k = kb + job->n_new, rows = 0, rc;
-	char (*names)[WC_NAME_MAX] = calloc((size_t)k, sizeof *names);
-	double *v = calloc((size_t)job->replicates * (size_t)k, sizeof *v);
-	double *col = calloc((size_t)job->replicates, sizeof *col);
+	char (*names)[WC_NAME_MAX] = wc_alloc_zeroed((size_t)k, sizeof *names);
+	double *v = wc_alloc_zeroed((size_t)job->replicates * (size_t)k, sizeof *v);
+	double *col = wc_alloc_zeroed((size_t)job->replicates, sizeof *col);
 	if (!keep || !names || !v || !col) {
 		rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
 		goto done;
@@ -649,8 +650,8 @@ calibrate_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 		return WC_OK;
 	}
 	cal_job job = { s, R, o->threads, 0, n_new, o->seed, NULL, NULL, 0 };
-	job.values = calloc((size_t)R * (size_t)n_new, sizeof *job.values);
-	job.ok = calloc((size_t)R, 1);
+	job.values = wc_alloc_zeroed((size_t)R * (size_t)n_new, sizeof *job.values);
+	job.ok = wc_alloc_zeroed((size_t)R, 1);
 	if (!job.values || !job.ok)
 		rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
 	if (rc == WC_OK)
@@ -678,8 +679,8 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	cal_run **store = NULL;
 	int rc;
 	memset(out, 0, sizeof *out);
-	s.runs = calloc(t->n_runs ? t->n_runs : 1, sizeof *s.runs);
-	s.groups = calloc(WC_CALIBRATE_ESTIMATES_MAX, sizeof *s.groups);
+	s.runs = wc_alloc_zeroed(t->n_runs ? t->n_runs : 1, sizeof *s.runs);
+	s.groups = wc_alloc_zeroed(WC_CALIBRATE_ESTIMATES_MAX, sizeof *s.groups);
 	if (!s.runs || !s.groups) {
 		rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
 		goto done;

@@ -7,6 +7,7 @@
  */
 #include "capacity_internal.h"
 #include "boot_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -97,9 +98,9 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 		cap_problem_free(pb);
 		return wc_error_set(err, WC_EINVAL, "bootstrap: point estimate does not match the problem");
 	}
-	double *draws = malloc((size_t)B * p * sizeof *draws), *natural = malloc((size_t)B * p * sizeof *natural);
-	double *col = malloc((size_t)B * sizeof *col);
-	unsigned char *ok = calloc((size_t)B, 1);
+	double *draws = wc_alloc_array((size_t)B * p, sizeof *draws), *natural = wc_alloc_array((size_t)B * p, sizeof *natural);
+	double *col = wc_alloc_array((size_t)B, sizeof *col);
+	unsigned char *ok = wc_alloc_zeroed((size_t)B, 1);
 	if (!draws || !natural || !col || !ok) {
 		rc = wc_error_set(err, WC_ENOMEM, "capacity bootstrap: out of memory");
 		goto done;

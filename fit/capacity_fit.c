@@ -6,6 +6,7 @@
  * parameters fixed or weakly identified, rows skipped).
  */
 #include "capacity_internal.h"
+#include "models/grow.h"
 
 #include "models/grow.h"
 
@@ -255,11 +256,11 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 static int
 alloc_result(wc_capacity_fit_result *out, size_t p, size_t rows)
 {
-	out->names = malloc((p ? p : 1) * sizeof *out->names);
-	out->x = malloc((p ? p : 1) * sizeof *out->x);
-	out->u = malloc((p ? p : 1) * sizeof *out->u);
-	out->se_log = malloc((p ? p : 1) * sizeof *out->se_log);
-	out->row_residual = malloc((rows ? rows : 1) * sizeof *out->row_residual);
+	out->names = wc_alloc_array(p ? p : 1, sizeof *out->names);
+	out->x = wc_alloc_array(p ? p : 1, sizeof *out->x);
+	out->u = wc_alloc_array(p ? p : 1, sizeof *out->u);
+	out->se_log = wc_alloc_array(p ? p : 1, sizeof *out->se_log);
+	out->row_residual = wc_alloc_array(rows ? rows : 1, sizeof *out->row_residual);
 	return out->names && out->x && out->u && out->se_log && out->row_residual ? WC_OK : WC_ENOMEM;
 }
 
@@ -292,7 +293,7 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 		return rc;
 	const size_t p = (size_t)pb->n_params;
 	double *mult = NULL;
-	if (o->weight && !(mult = malloc(pb->n_rows * sizeof *mult))) {
+	if (o->weight && !(mult = wc_alloc_array(pb->n_rows, sizeof *mult))) {
 		rc = wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
 		goto done;
 	}

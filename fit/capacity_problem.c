@@ -5,6 +5,7 @@
  * and the residuals log(model / measured).
  */
 #include "capacity_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -164,9 +165,9 @@ static int
 observations(cap_problem *pb, wc_error *err)
 {
 	size_t cap = 3 * pb->n_rows;
-	pb->obs_row = malloc(cap * sizeof *pb->obs_row);
-	pb->obs_kind = malloc(cap * sizeof *pb->obs_kind);
-	pb->obs_log = malloc(cap * sizeof *pb->obs_log);
+	pb->obs_row = wc_alloc_array(cap, sizeof *pb->obs_row);
+	pb->obs_kind = wc_alloc_array(cap, sizeof *pb->obs_kind);
+	pb->obs_log = wc_alloc_array(cap, sizeof *pb->obs_log);
 	if (!pb->obs_row || !pb->obs_kind || !pb->obs_log)
 		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
 	for (size_t i = 0; i < pb->n_rows; i++) {
@@ -186,9 +187,9 @@ static int
 select_rows(cap_problem *pb, const wc_capacity_data *d, const wc_capacity_fit_options *o, wc_error *err)
 {
 	size_t n = d->n_rows ? d->n_rows : 1;
-	pb->row = malloc(n * sizeof *pb->row);
-	pb->lvl = malloc(n * sizeof *pb->lvl);
-	pb->wl = malloc(n * sizeof *pb->wl);
+	pb->row = wc_alloc_array(n, sizeof *pb->row);
+	pb->lvl = wc_alloc_array(n, sizeof *pb->lvl);
+	pb->wl = wc_alloc_array(n, sizeof *pb->wl);
 	if (!pb->row || !pb->lvl || !pb->wl)
 		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
 	for (size_t i = 0; i < d->n_rows; i++)

@@ -8,6 +8,7 @@
  */
 #include "finetune_internal.h"
 #include "boot_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -67,10 +68,10 @@ wc__ft_bootstrap(const wc__ft_design *d, const wc_ft_linear_fit *point,
 		return wc_error_set(err, WC_EINVAL, "bootstrap: need at least 2 replicates");
 	if (T > B)
 		T = B;
-	double *draws = malloc((size_t)B * 2 * sizeof *draws);
-	double *natural = malloc((size_t)B * 2 * sizeof *natural);
-	double *col = malloc((size_t)B * sizeof *col);
-	unsigned char *ok = calloc((size_t)B, 1);
+	double *draws = wc_alloc_array((size_t)B * 2, sizeof *draws);
+	double *natural = wc_alloc_array((size_t)B * 2, sizeof *natural);
+	double *col = wc_alloc_array((size_t)B, sizeof *col);
+	unsigned char *ok = wc_alloc_zeroed((size_t)B, 1);
 	if (!draws || !natural || !col || !ok) {
 		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
 		goto done;

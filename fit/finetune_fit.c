@@ -6,6 +6,7 @@
  * published R^2).
  */
 #include "finetune_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,7 +59,7 @@ fit_quality(const double *X, const double *y, int n, int p, const double *coef,
             wc_ft_linear_fit *out)
 {
 	double mean = 0.0, ss_tot = 0.0, ss_res = 0.0, ss_rel = 0.0;
-	double *a = malloc((size_t)n * p * sizeof *a), inv[9];
+	double *a = wc_alloc_array((size_t)n * p, sizeof *a), inv[9];
 	if (!a)
 		return WC_ENOMEM;
 	for (int i = 0; i < n; i++)
@@ -87,7 +88,7 @@ static int
 fit_rows(const double *X, const double *y, const double *x, int n, int p, const char *what,
          wc_ft_linear_fit *out, wc_error *err)
 {
-	double *scratch = malloc((size_t)n * (p + 1) * sizeof *scratch);
+	double *scratch = wc_alloc_array((size_t)n * (p + 1), sizeof *scratch);
 	memset(out, 0, sizeof *out);
 	out->terms = p;
 	out->n = n;
@@ -132,9 +133,9 @@ wc__ft_compute_design(const wc_ft_table *t, const unsigned char *use, wc__ft_des
 {
 	size_t n = t->n_runs;
 	memset(d, 0, sizeof *d);
-	d->X = malloc((n ? n : 1) * 2 * sizeof *d->X);
-	d->y = malloc((n ? n : 1) * sizeof *d->y);
-	d->row = malloc((n ? n : 1) * sizeof *d->row);
+	d->X = wc_alloc_array((n ? n : 1) * 2, sizeof *d->X);
+	d->y = wc_alloc_array(n ? n : 1, sizeof *d->y);
+	d->row = wc_alloc_array(n ? n : 1, sizeof *d->row);
 	if (!d->X || !d->y || !d->row) {
 		wc__ft_design_free(d);
 		return wc_error_set(err, WC_ENOMEM, "compute law: out of memory");
@@ -158,7 +159,7 @@ wc__ft_compute_design(const wc_ft_table *t, const unsigned char *use, wc__ft_des
 int
 wc__ft_fit_design(const wc__ft_design *d, int p, wc_ft_linear_fit *out, wc_error *err)
 {
-	double *x = malloc((d->n ? (size_t)d->n : 1) * sizeof *x);
+	double *x = wc_alloc_array(d->n ? (size_t)d->n : 1, sizeof *x);
 	if (!x)
 		return wc_error_set(err, WC_ENOMEM, "compute law: out of memory");
 	for (int i = 0; i < d->n; i++)
@@ -187,9 +188,9 @@ wc_ft_fit_relation(const wc_ft_table *t, wc_ft_relation_kind kind, const size_t 
                    size_t n_rows, wc_ft_linear_fit *out, wc_error *err)
 {
 	int p = wc_ft_relation_terms(kind), n = 0, rc;
-	double *X = malloc((n_rows ? n_rows : 1) * 3 * sizeof *X);
-	double *y = malloc((n_rows ? n_rows : 1) * sizeof *y);
-	double *x = malloc((n_rows ? n_rows : 1) * sizeof *x);
+	double *X = wc_alloc_array((n_rows ? n_rows : 1) * 3, sizeof *X);
+	double *y = wc_alloc_array(n_rows ? n_rows : 1, sizeof *y);
+	double *x = wc_alloc_array(n_rows ? n_rows : 1, sizeof *x);
 	if (!X || !y || !x) {
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", wc_ft_relation_name(kind));
 		goto done;

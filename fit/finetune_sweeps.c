@@ -61,8 +61,8 @@ collect(const wc_ft_table *t, const unsigned char *keep, wc_ft_relation_kind kin
 {
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
-	s->rows = malloc(t->n_runs * sizeof *s->rows);
-	s->levels = malloc(t->n_runs * sizeof *s->levels);
+	s->rows = wc_alloc_array(t->n_runs, sizeof *s->rows);
+	s->levels = wc_alloc_array(t->n_runs, sizeof *s->levels);
 	if (!s->rows || !s->levels) {
 		sweep_free(s);
 		return WC_ENOMEM;
@@ -102,7 +102,7 @@ int
 wc_ft_find_sweeps(const wc_ft_table *t, const unsigned char *use, wc_ft_sweeps *out, wc_error *err)
 {
 	size_t cap = 0, n = t->n_runs;
-	unsigned char *keep = malloc(n ? n : 1), *taken = malloc(n ? n : 1);
+	unsigned char *keep = wc_alloc_array(n ? n : 1, 1), *taken = wc_alloc_array(n ? n : 1, 1);
 	int rc = WC_OK;
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; keep && i < n; i++) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fit/fit.h"
+#include "models/grow.h"
 #include "linalg.h"
 
 void
@@ -23,8 +24,8 @@ wc_linalg_pin_single_thread(void)
 int
 fit_linalg_svd_weakest(double *a, int n, int p, double *sing, double *v_weak)
 {
-	double *vt = malloc((size_t)p * (size_t)p * sizeof *vt);
-	double *superb = malloc((size_t)(p > 1 ? p : 2) * sizeof *superb);
+	double *vt = wc_alloc_array((size_t)p * (size_t)p, sizeof *vt);
+	double *superb = wc_alloc_array((size_t)(p > 1 ? p : 2), sizeof *superb);
 	int info = -1;
 	if (vt && superb) {
 		info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'N', 'A', n, p, a, p, sing, NULL, 1, vt, p,

@@ -6,6 +6,7 @@
  * from its training runs only), else the prior's section.
  */
 #include "fit_internal.h"
+#include "models/grow.h"
 #include "fit/capacity.h"
 
 #include <stdlib.h>
@@ -25,7 +26,7 @@ refit_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capacity_pa
 	*rows = 0;
 	if (rc != WC_OK)
 		goto done;
-	if (!(use = calloc(d.n_rows ? d.n_rows : 1, 1))) {
+	if (!(use = wc_alloc_zeroed(d.n_rows ? d.n_rows : 1, 1))) {
 		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 		goto done;
 	}

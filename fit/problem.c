@@ -188,7 +188,7 @@ static double
 measured_idle(const wc_runs_table *t, const unsigned char *in_fit, const char *level)
 {
 	size_t n = 0;
-	double *v = malloc(t->n_runs * sizeof *v), med = NAN;
+	double *v = wc_alloc_array(t->n_runs, sizeof *v), med = NAN;
 	if (!v)
 		return NAN;
 	for (size_t i = 0; i < t->n_runs; i++)
@@ -549,7 +549,7 @@ fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem
 		prior = &paper;
 	}
 	fit_problem *pb = calloc(1, sizeof *pb);
-	in_fit = calloc(t->n_runs ? t->n_runs : 1, 1);
+	in_fit = wc_alloc_zeroed(t->n_runs ? t->n_runs : 1, 1);
 	if (!pb || !in_fit) {
 		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 		goto done;

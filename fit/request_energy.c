@@ -5,6 +5,7 @@
  * ordinary least squares (GSL) on the runs that sweep N.
  */
 #include "fit/capacity.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_fit.h>
 #include <math.h>
@@ -76,7 +77,7 @@ wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out
                            wc_error *err)
 {
 	size_t cap = t->n_runs ? t->n_runs : 1, n = 0, kept = 0;
-	wc_request_energy_group *groups = calloc(cap, sizeof *groups);
+	wc_request_energy_group *groups = wc_alloc_zeroed(cap, sizeof *groups);
 	*out = NULL;
 	*n_out = 0;
 	if (!groups)

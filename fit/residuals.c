@@ -26,6 +26,7 @@
  * cost 7 % of a bootstrap refit (docs/results.md, fit speed). */
 #define HAVE_INLINE 1
 #include "fit_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -57,9 +58,9 @@ fit_eval_new(const fit_problem *pb)
 	if (!ev)
 		return NULL;
 	ev->pb = pb;
-	ev->x = malloc((size_t)pb->n_params * sizeof *ev->x);
-	ev->xs = malloc((size_t)pb->n_params * sizeof *ev->xs);
-	ev->d = malloc(pb->n_rows * sizeof *ev->d);
+	ev->x = wc_alloc_array((size_t)pb->n_params, sizeof *ev->x);
+	ev->xs = wc_alloc_array((size_t)pb->n_params, sizeof *ev->xs);
+	ev->d = wc_alloc_array(pb->n_rows, sizeof *ev->d);
 	if (!ev->x || !ev->xs || !ev->d) {
 		fit_eval_free(ev);
 		return NULL;

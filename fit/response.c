@@ -23,6 +23,7 @@
 #include "boot_internal.h"
 #include "fit/fit.h"
 #include "models/grow.h"
+#include "models/limits.h"
 
 /* The fit's vector: [0] log hold, [1] log ratio, [2] log decay, [X_TAU +
  * l] log tau of level l. Values below LOG_MIN behave as zero on a 50 ms
@@ -478,8 +479,9 @@ wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_opt
 	int rc;
 	if ((rc = check_runs(runs, n, err)) != WC_OK)
 		return rc;
-	if (o->bootstrap < 0 || o->bootstrap > 100000)
-		return wc_error_set(err, WC_EINVAL, "bootstrap: must be between 0 and 100000, got %d", o->bootstrap);
+	if (o->bootstrap < 0 || o->bootstrap > WC_BOOTSTRAP_MAX)
+		return wc_error_set(err, WC_EINVAL, "bootstrap: must be between 0 and %d, got %d", WC_BOOTSTRAP_MAX,
+		                    o->bootstrap);
 	if ((rc = problem_init(&pb, runs, n, err)) != WC_OK) {
 		problem_free(&pb);
 		return rc;

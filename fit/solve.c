@@ -150,7 +150,7 @@ diagnose(fit_problem *pb, gsl_multifit_nlinear_workspace *w, const double *mult,
 	gsl_matrix_free(cov);
 	/* The direction the data constrain least: SVD of the column-normalised
 	 * Jacobian (LAPACKE). Its largest component names the parameter. */
-	double *a = malloc(n * p * sizeof *a), *sv = malloc(p * sizeof *sv), *v = malloc(p * sizeof *v);
+	double *a = wc_alloc_array(n * p, sizeof *a), *sv = wc_alloc_array(p, sizeof *sv), *v = wc_alloc_array(p, sizeof *v);
 	sol->weakest = -1;
 	if (a && sv && v) {
 		for (size_t k = 0; k < p; k++) {
@@ -491,13 +491,13 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	}
 	opt = &o;
 	const size_t p = (size_t)pb->n_params;
-	mult = malloc(pb->n_rows * sizeof *mult);
-	x = malloc(p * sizeof *x);
-	out->names = malloc(p * sizeof *out->names);
-	out->x = malloc(p * sizeof *out->x);
-	out->se = malloc(p * sizeof *out->se);
-	out->weak = calloc(p, sizeof *out->weak);
-	out->residuals = malloc((t->n_runs ? t->n_runs : 1) * sizeof *out->residuals);
+	mult = wc_alloc_array(pb->n_rows, sizeof *mult);
+	x = wc_alloc_array(p, sizeof *x);
+	out->names = wc_alloc_array(p, sizeof *out->names);
+	out->x = wc_alloc_array(p, sizeof *out->x);
+	out->se = wc_alloc_array(p, sizeof *out->se);
+	out->weak = wc_alloc_zeroed(p, sizeof *out->weak);
+	out->residuals = wc_alloc_array(t->n_runs ? t->n_runs : 1, sizeof *out->residuals);
 	if (!mult || !x || !out->names || !out->x || !out->se || !out->weak || !out->residuals) {
 		rc = wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 		goto done;

@@ -89,6 +89,30 @@ const wc_model_info *wc_model_lookup(const char *name);
 size_t wc_model_count(void);
 const wc_model_info *wc_model_at(size_t i);
 
+/** Explicit architecture facts (the CLI's --layers ... flags, the HTTP
+ *  API's "architecture" object), in the order of WC_ARCH_FACT_*: an int
+ *  < 0 or total_params_b <= 0 is not given. */
+enum { WC_ARCH_FACT_LAYERS, WC_ARCH_FACT_KV_HEADS, WC_ARCH_FACT_HEAD_DIM, WC_ARCH_FACT_D_MODEL,
+       WC_ARCH_FACT_EXPERTS, WC_ARCH_FACT_EXPERTS_PER_TOKEN, WC_ARCH_FACTS };
+typedef struct {
+	long ints[WC_ARCH_FACTS];
+	double total_params_b;
+} wc_arch_facts;
+
+/** Nothing given. */
+void wc_arch_facts_init(wc_arch_facts *f);
+/** Whether any fact is given. */
+int wc_arch_facts_any(const wc_arch_facts *f);
+/** `out` = `base` (a catalog entry, or NULL: a dense model named "custom"
+ *  of `active_params_b` and nothing else known) with the given facts
+ *  over it; experts > 0 makes it a mixture of experts (models/arch_facts.c).
+ *  `out` may be `base`. */
+void wc_model_info_with_facts(const wc_model_info *base, double active_params_b,
+                              const wc_arch_facts *f, wc_model_info *out);
+/** Whether `m` sizes its KV cache: layers, and kv_dim or kv_heads and
+ *  head_dim (docs/capacity.md, "Bytes"). */
+int wc_model_info_sizes_kv(const wc_model_info *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,15 @@ wc_alloc_array(size_t n, size_t size)
 }
 
 void *
+wc_alloc_zeroed(size_t n, size_t size)
+{
+	unsigned char *p = wc_alloc_array(n, size);
+	if (p) /* the product fits: wc_alloc_array checked it */
+		memset(p, 0, n && size ? n * size : 1);
+	return p;
+}
+
+void *
 wc_resize_array(void *ptr, size_t n, size_t size)
 {
 	int ok;

@@ -41,6 +41,11 @@ size_t wc_size_mul(size_t n, size_t size, int *ok);
  *  NULL on overflow or exhaustion. Caller frees. */
 void *wc_alloc_array(size_t n, size_t size);
 
+/** calloc of `n` elements of `size` bytes (zeroed) with the same check
+ *  and the same answer for n = 0 (a valid one-byte block); NULL on
+ *  overflow or exhaustion. Caller frees. */
+void *wc_alloc_zeroed(size_t n, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 /* Running jobs on threads (models/parallel.h). */
 #include "models/parallel.h"
+#include "models/grow.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -8,8 +9,8 @@ void
 wc_run_jobs(void *jobs, size_t job_size, int n, void *(*worker)(void *))
 {
 	char *base = jobs;
-	pthread_t *tids = n > 1 ? calloc((size_t)n, sizeof *tids) : NULL;
-	unsigned char *started = n > 1 ? calloc((size_t)n, 1) : NULL;
+	pthread_t *tids = n > 1 ? wc_alloc_zeroed((size_t)n, sizeof *tids) : NULL;
+	unsigned char *started = n > 1 ? wc_alloc_zeroed((size_t)n, 1) : NULL;
 	if (!tids || !started) {
 		free(tids);
 		free(started);

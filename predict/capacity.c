@@ -5,6 +5,7 @@
  * percentile intervals.
  */
 #include "predict/capacity.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -265,7 +266,7 @@ draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_bin
 	int D = p->n_draws > cd->n ? p->n_draws : cd->n;
 	if (D < 2)
 		return pe_widen(lb, x->c, out);
-	double *v = malloc((size_t)D * WC_CAPQ_COUNT * sizeof *v), *col = malloc((size_t)D * sizeof *col);
+	double *v = wc_alloc_array((size_t)D * WC_CAPQ_COUNT, sizeof *v), *col = wc_alloc_array((size_t)D, sizeof *col);
 	if (!v || !col) {
 		free(v);
 		free(col);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "models/warnings.h"
+#include "models/limits.h"
 #include "models/models.h"
 
 #ifdef __cplusplus
@@ -41,7 +42,7 @@ extern "C" {
 #define WC_ENVELOPE_MAX_REPLICAS 100000
 #define WC_ENVELOPE_MAX_FLEET 1000000
 #define WC_ENVELOPE_MAX_RUNNING 65536
-#define WC_ENVELOPE_MAX_THREADS 256
+#define WC_ENVELOPE_MAX_THREADS WC_THREADS_MAX /* models/limits.h */
 #define WC_ENVELOPE_MAX_TOKENS 10000000.0
 /** Burstiness (gamma shape) range: below 0.01 GSL's gamma draws round
  *  almost every gap to 0 and simulated time stops (docs/envelopes.md,

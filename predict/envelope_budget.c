@@ -100,7 +100,7 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 	}
 	int threads = bs->o->threads < k - bs->cached ? bs->o->threads : k - bs->cached, rc = WC_OK;
 	/* On the heap: callers may run on small stacks (the server's workers). */
-	budget_worker *wk = calloc((size_t)threads, sizeof *wk);
+	budget_worker *wk = wc_alloc_zeroed((size_t)threads, sizeof *wk);
 	if (!wk)
 		return wc_error_set(err, WC_ENOMEM, "budget: out of memory");
 	for (int t = 0; t < threads; t++)

@@ -102,7 +102,7 @@ static int
 run_workers(run_state *rs, wc_error *err)
 {
 	int threads = rs->o->threads < rs->o->replicas ? rs->o->threads : rs->o->replicas;
-	worker *wk = calloc((size_t)threads, sizeof *wk);
+	worker *wk = wc_alloc_zeroed((size_t)threads, sizeof *wk);
 	int rc = WC_OK;
 	if (!wk)
 		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory");

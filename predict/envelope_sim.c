@@ -8,6 +8,7 @@
  * from its own PCG32 streams, so replicas are independent of threads.
  */
 #include "envelope_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,9 +65,9 @@ ih_update(iheap *h, int item, double key)
 static int
 ih_init(iheap *h, int n, double key0)
 {
-	h->key = malloc((size_t)n * sizeof *h->key);
-	h->heap = malloc((size_t)n * sizeof *h->heap);
-	h->pos = malloc((size_t)n * sizeof *h->pos);
+	h->key = wc_alloc_array((size_t)n, sizeof *h->key);
+	h->heap = wc_alloc_array((size_t)n, sizeof *h->heap);
+	h->pos = wc_alloc_array((size_t)n, sizeof *h->pos);
 	h->n = n;
 	if (!h->key || !h->heap || !h->pos)
 		return WC_ENOMEM;
@@ -252,7 +253,7 @@ wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode, uint64
 		g[i] = (wc_response_grid){ dt, c->len, c->power[i], c->running[i], NULL };
 	}
 	int shared = servers > 1 && mode != WC_FLEET_INDEPENDENT;
-	wc__server *sv = calloc(shared ? (size_t)servers : 1, sizeof *sv);
+	wc__server *sv = wc_alloc_zeroed(shared ? (size_t)servers : 1, sizeof *sv);
 	if (!sv)
 		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory (%d servers)", servers);
 	c->tokens_acc[0] = c->tokens_acc[1] = 0.0;

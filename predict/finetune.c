@@ -6,6 +6,7 @@
  * warnings wherever the question leaves what the law was calibrated on.
  */
 #include "predict/predict.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -111,7 +112,7 @@ interval(const wc_params *p, const wc_ft_binding *b, const wc_finetune_query *q,
          wc_error *err)
 {
 	const wc_draws *d = &b->f->draws;
-	double *e = malloc((size_t)(d->n > 0 ? d->n : 1) * sizeof *e), lo = NAN, hi = NAN;
+	double *e = wc_alloc_array((size_t)(d->n > 0 ? d->n : 1), sizeof *e), lo = NAN, hi = NAN;
 	int kept = 0;
 	if (!e)
 		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");

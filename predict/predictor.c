@@ -5,6 +5,7 @@
  * extrapolation warnings (docs/inference-law.md, "Unseen configurations").
  */
 #include "predict/predict.h"
+#include "models/grow.h"
 #include "predict/capacity.h"
 #include "models/warnings.h"
 #include "models/catalog.h"
@@ -161,7 +162,7 @@ interval(const wc_law_binding *b, int tp, const wc_load_histogram *h,
 	const wc_params *p = b->p;
 	double point = out->power.node_power_w, lo = NAN, hi = NAN;
 	if (p->n_draws > 0) {
-		double *node = malloc((size_t)p->n_draws * sizeof *node);
+		double *node = wc_alloc_array((size_t)p->n_draws, sizeof *node);
 		if (!node)
 			return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
 		size_t kept = 0;

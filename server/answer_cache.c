@@ -10,6 +10,7 @@
  * so workers only wait for one another on the same slot.
  */
 #include "server_internal.h"
+#include "models/grow.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,7 +50,8 @@ wc_answer_cache_new(size_t n_slots)
 {
 	if (n_slots == 0 || n_slots > WC_ANSWER_CACHE_MAX_SLOTS)
 		return NULL;
-	wc_answer_cache *c = calloc(1, sizeof *c + n_slots * sizeof c->slot[0]);
+	/* n_slots is bounded above, so the header plus the slots cannot wrap. */
+	wc_answer_cache *c = wc_alloc_zeroed(1, sizeof *c + n_slots * sizeof c->slot[0]);
 	if (!c)
 		return NULL;
 	c->n_slots = n_slots;
@@ -87,7 +89,7 @@ wc_answer_cache_get(wc_answer_cache *c, const char *body, size_t len, size_t *an
 	cache_slot *s = &c->slot[h % c->n_slots];
 	pthread_mutex_lock(&s->lock);
 	if (s->key && s->hash == h && s->key_len == len && memcmp(s->key, body, len) == 0 &&
-	    (copy = malloc(s->answer_len + 1)) != NULL) {
+	    (copy = wc_alloc_array(s->answer_len + 1, 1)) != NULL) {
 		memcpy(copy, s->answer, s->answer_len + 1);
 		*answer_len = s->answer_len;
 	}
@@ -104,7 +106,7 @@ wc_answer_cache_put(wc_answer_cache *c, const char *body, size_t len, const char
 		return;
 	/* Copies are made outside the lock; an allocation failure only means
 	 * the answer is not remembered. */
-	char *key = malloc(len ? len : 1), *ans = malloc(answer_len + 1);
+	char *key = wc_alloc_array(len ? len : 1, 1), *ans = wc_alloc_array(answer_len + 1, 1);
 	if (!key || !ans) {
 		free(key);
 		free(ans);

@@ -139,7 +139,7 @@ read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_respons
 	cap = req->content_length >= 0 ? (size_t)req->content_length + 1 : 4096;
 	if (cap > limit + 1)
 		cap = limit + 1;
-	buf = malloc(cap);
+	buf = wc_alloc_array(cap, 1);
 	rc = buf ? read_loop(req, limit, &buf, &cap, &len, res) : -2;
 	atomic_fetch_sub(&srv->body_readers, 1);
 	if (rc == 0) {

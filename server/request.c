@@ -161,14 +161,8 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		return 0;
 	if (!json_is_object(a))
 		return wrong_type(e, "/architecture", "an object", a);
-	if (!r->have_arch) {
-		memset(&r->arch, 0, sizeof r->arch);
-		r->arch.name = "custom";
-		r->arch.architecture = WC_ARCH_DENSE;
-		r->arch.active_params_b = r->q.config.active_params_b;
-	}
-	int *slots[] = { &r->arch.layers, &r->arch.kv_heads, &r->arch.head_dim, &r->arch.d_model,
-	                 &r->arch.experts, &r->arch.experts_per_token };
+	wc_arch_facts f;
+	wc_arch_facts_init(&f);
 	json_object_foreach((json_t *)a, key, v) {
 		char field[64] = "/architecture";
 		wc_json_pointer_append(field, sizeof field, key);
@@ -180,13 +174,13 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 				return wrong_type(e, field, "an integer", v);
 			if (json_integer_value(v) < 0 || json_integer_value(v) > 1000000)
 				return invalid(e, field, "must be between 0 and 1000000", (double)json_integer_value(v));
-			*slots[i] = (int)json_integer_value(v);
+			f.ints[i] = (long)json_integer_value(v);
 		} else if (strcmp(key, "total_params_b") == 0) {
 			if (!json_is_number(v))
 				return wrong_type(e, field, "a number", v);
 			if (!(json_number_value(v) > 0))
 				return invalid(e, field, "must be > 0", json_number_value(v));
-			r->arch.total_params_b = json_number_value(v);
+			f.total_params_b = json_number_value(v);
 		} else {
 			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.*s\" (layers, "
 			                 "kv_heads, head_dim, d_model, total_params_b, experts, experts_per_token)",
@@ -194,8 +188,7 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 			return -1;
 		}
 	}
-	if (r->arch.experts > 0)
-		r->arch.architecture = WC_ARCH_MOE;
+	wc_model_info_with_facts(r->have_arch ? &r->arch : NULL, r->q.config.active_params_b, &f, &r->arch);
 	r->have_arch = 1;
 	return 0;
 }

@@ -195,7 +195,7 @@ wc_response_send(struct mg_connection *conn, const wc_response *res, int keep_al
 	 * more than the extra system call). The copy lives on the heap:
 	 * CivetWeb's worker threads have small stacks (about 100 KiB). */
 	if (res->len <= 65536) {
-		char *one = malloc((size_t)n + res->len);
+		char *one = wc_alloc_array((size_t)n + res->len, 1);
 		if (one) {
 			memcpy(one, head, (size_t)n);
 			if (res->len)

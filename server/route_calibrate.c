@@ -14,6 +14,7 @@
  * sm_clock_mhz, run_id.
  */
 #include "server_internal.h"
+#include "models/limits.h"
 
 #include "data/data.h"
 #include "fit/calibrate.h"
@@ -25,7 +26,6 @@
 #include <string.h>
 
 #define CALIBRATE_STACK (8u << 20)
-#define CALIBRATE_MAX_REPLICATES 2000
 
 static const char *const body_fields[] = { "runs", "scope", "profile", "model", "platform",
 	"idle_power_w", "run_scatter", "bootstrap", "seed", "name", NULL };
@@ -304,7 +304,7 @@ parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *
 	    option_string(body, "platform", &c->o.platform, e) < 0 || option_string(body, "name", name, e) < 0 ||
 	    option_number(body, "idle_power_w", 0, 1e6, 0, &c->o.idle_power_w, e) < 0 ||
 	    option_number(body, "run_scatter", 0, 10, 0, &c->o.run_scatter, e) < 0 ||
-	    option_number(body, "bootstrap", 0, CALIBRATE_MAX_REPLICATES, 1, &boot, e) < 0 ||
+	    option_number(body, "bootstrap", 0, WC_HTTP_CALIBRATE_MAX_DRAWS, 1, &boot, e) < 0 ||
 	    option_number(body, "seed", 0, 9007199254740991.0, 1, &seed, e) < 0)
 		return -1;
 	if (scope && wc_calibrate_scope_from_name(scope, &c->o.scope) != WC_OK) {
@@ -314,7 +314,7 @@ parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *
 	}
 	/* Absent: as many replicates as the base has draws, at most the cap. */
 	int base_draws = c->base->n_draws > 0 ? c->base->n_draws : 1000;
-	c->o.replicates = boot == -2 ? (base_draws < CALIBRATE_MAX_REPLICATES ? base_draws : CALIBRATE_MAX_REPLICATES)
+	c->o.replicates = boot == -2 ? (base_draws < WC_HTTP_CALIBRATE_MAX_DRAWS ? base_draws : WC_HTTP_CALIBRATE_MAX_DRAWS)
 	                  : boot == 0 ? -1 : (int)boot;
 	c->o.seed = (uint64_t)seed;
 	c->o.threads = 1;

@@ -4,6 +4,7 @@
  * flight, then mg_stop, which joins every worker).
  */
 #include "server_internal.h"
+#include "models/grow.h"
 
 #include "data/data.h"
 
@@ -223,8 +224,8 @@ wc_server_reload(wc_server *srv, const wc_params *params, const char *source, wc
 int
 wc_server_reload_files(wc_server *srv, int n, const char *const *paths, wc_error *err)
 {
-	wc_params *sets = calloc((size_t)(n > 0 ? n : 1), sizeof *sets);
-	const wc_params **ptrs = calloc((size_t)(n > 0 ? n : 1), sizeof *ptrs);
+	wc_params *sets = wc_alloc_zeroed((size_t)(n > 0 ? n : 1), sizeof *sets);
+	const wc_params **ptrs = wc_alloc_zeroed((size_t)(n > 0 ? n : 1), sizeof *ptrs);
 	int rc = sets && ptrs ? WC_OK : wc_error_set(err, WC_ENOMEM, "reload: out of memory");
 	/* Every file is loaded before anything is swapped: one broken file
 	 * keeps the old profiles, all of them. */

@@ -61,7 +61,7 @@ wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_err
 	g->t = t;
 	g->p = p;
 	g->n = n;
-	double *d = malloc((n > 1 ? n - 1 : 1) * sizeof *d);
+	double *d = wc_alloc_array(n > 1 ? n - 1 : 1, sizeof *d);
 	if (!d)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 	for (size_t i = 0; i + 1 < n; i++)
@@ -75,8 +75,8 @@ wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_err
 	g->nb = wc_stats_bin_means(t, p, n, g->dt, NULL, 0);
 	if (g->nb < 8)
 		return wc_error_set(err, WC_EINVAL, "trace: too short (%zu bins of %.3f s)", g->nb, g->dt);
-	g->x = malloc(g->nb * sizeof *g->x);
-	g->mark = calloc(g->nb, 1);
+	g->x = wc_alloc_array(g->nb, sizeof *g->x);
+	g->mark = wc_alloc_zeroed(g->nb, 1);
 	if (!g->x || !g->mark)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu bins)", g->nb);
 	wc_stats_bin_means(t, p, n, g->dt, g->x, g->nb);

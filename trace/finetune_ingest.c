@@ -7,6 +7,7 @@
  * (docs/formats/finetune-runs.md).
  */
 #include "finetune_internal.h"
+#include "models/grow.h"
 #include "ingest_internal.h"
 
 #include <dirent.h>
@@ -236,7 +237,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	wc_ft_run_init(&run);
 	if ((rc = read_files(&c, opt, err)) != WC_OK || (rc = configuration(&c, &run, err)) != WC_OK)
 		goto done;
-	if (!(buf = malloc((3 * c.log.n + 1) * sizeof *buf))) {
+	if (!(buf = wc_alloc_array(3 * c.log.n + 1, sizeof *buf))) {
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
 		goto done;
 	}

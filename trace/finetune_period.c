@@ -11,6 +11,7 @@
  * decay with the lag.
  */
 #include "finetune_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -53,7 +54,7 @@ near_pause(const ft_grid *g, size_t k, size_t margin)
 static double *
 gather(const ft_grid *g, int active_only, size_t *len)
 {
-	double *v = malloc((g->k1 > g->k0 ? g->k1 - g->k0 : 1) * sizeof *v);
+	double *v = wc_alloc_array(g->k1 > g->k0 ? g->k1 - g->k0 : 1, sizeof *v);
 	size_t margin = (size_t)ceil(0.5 / g->dt);
 	*len = 0;
 	for (size_t k = g->k0; v && k < g->k1; k++)
@@ -80,7 +81,7 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, 
 	}
 	double k = *out / g->dt;
 	size_t max_lag = (size_t)fmin(ceil(1.1 * PERIOD_MULTIPLE_MAX * k), fmin(WC_TRACE_PERIOD_MAX_S / g->dt, len / 2));
-	double *acf = malloc((max_lag + 1) * sizeof *acf);
+	double *acf = wc_alloc_array(max_lag + 1, sizeof *acf);
 	if (!acf) {
 		free(v);
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
@@ -141,9 +142,9 @@ int
 wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc)
 {
 	size_t h = (size_t)ceil(0.5 * width_s / g->dt), need = (size_t)ceil(min_s / g->dt - 1e-9), count = 0;
-	double *m = malloc(g->nb * sizeof *m), *sum = malloc((g->nb + 1) * sizeof *sum);
-	double *scratch = malloc(g->nb * sizeof *scratch);
-	size_t *cnt = malloc((g->nb + 1) * sizeof *cnt);
+	double *m = wc_alloc_array(g->nb, sizeof *m), *sum = wc_alloc_array(g->nb + 1, sizeof *sum);
+	double *scratch = wc_alloc_array(g->nb, sizeof *scratch);
+	size_t *cnt = wc_alloc_array(g->nb + 1, sizeof *cnt);
 	*rc = WC_OK;
 	if (!m || !sum || !cnt || !scratch) {
 		*rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory");

@@ -14,6 +14,7 @@
  * own ("trace_bursts").
  */
 #include "finetune_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -59,7 +60,7 @@ static double
 steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, double *median)
 {
 	size_t n = in->n_step_end, first = n, last = 0, kept = 0;
-	double *d = malloc((n ? n : 1) * sizeof *d), tn = g->t[g->n - 1];
+	double *d = wc_alloc_array(n ? n : 1, sizeof *d), tn = g->t[g->n - 1];
 	for (size_t i = 1; d && i < n; i++)
 		d[i - 1] = in->step_end[i] - in->step_end[i - 1];
 	*median = d && n > 1 ? median_of(d, n - 1) : NAN;
@@ -118,7 +119,7 @@ stretch_energy(const ft_grid *g, size_t a, size_t b, double *scratch)
 static int
 energies(const ft_grid *g, wc_ft_steps_result *out, wc_error *err)
 {
-	double *scratch = malloc(g->nb * sizeof *scratch);
+	double *scratch = wc_alloc_array(g->nb, sizeof *scratch);
 	if (!scratch)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 	out->start = g->t0 + (double)g->k0 * g->dt;
@@ -149,7 +150,7 @@ energies(const ft_grid *g, wc_ft_steps_result *out, wc_error *err)
 static int
 bursts(const ft_grid *g, double period, size_t *count)
 {
-	double *len = malloc((g->k1 - g->k0 + 1) * sizeof *len);
+	double *len = wc_alloc_array(g->k1 - g->k0 + 1, sizeof *len);
 	size_t n = 0;
 	for (size_t k = g->k0; len && k < g->k1;) {
 		size_t a = k;

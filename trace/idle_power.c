@@ -11,6 +11,7 @@
  * the GPU still draws power after the last request ended.
  */
 #include "trace/idle.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -84,8 +85,8 @@ wc_trace_idle_power(const double *t, const double *p, size_t n, const unsigned c
 			return "window";
 		}
 	}
-	size_t *loud_before = quiet ? malloc((n + 1) * sizeof *loud_before) : NULL;
-	double *scratch = malloc(STRETCH_MAX_SAMPLES * sizeof *scratch);
+	size_t *loud_before = quiet ? wc_alloc_array(n + 1, sizeof *loud_before) : NULL;
+	double *scratch = wc_alloc_array(STRETCH_MAX_SAMPLES, sizeof *scratch);
 	const char *src = "none";
 	if ((quiet && !loud_before) || !scratch)
 		goto done; /* out of memory: idle stays unknown */

@@ -141,7 +141,7 @@ wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_resul
 	wc__ingest_idle(&rc, opt);
 	for (int w = 0; w < rc.n_windows; w++)
 		total += segments(rc.windows[w].b - rc.windows[w].a, opt->segment_s);
-	rows = calloc(total, sizeof *rows);
+	rows = wc_alloc_zeroed(total, sizeof *rows);
 	if (!rows || reserve(res, total) != 0) {
 		r = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
 		goto done;

@@ -210,7 +210,7 @@ mark_quiet(run_ctx *rc, wc_error *err)
 	const double dt = WC_INGEST_GRID_S;
 	double *active = NULL;
 	if (rc->req) {
-		if (!(active = malloc(rc->ngrid * sizeof *active)))
+		if (!(active = wc_alloc_array(rc->ngrid, sizeof *active)))
 			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
 		wc_trace_running_from_requests(rc->req, rc->t0, dt, rc->ngrid, active);
 	}
@@ -261,8 +261,8 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 		                    WC_INGEST_MAX_GRID_CELLS, dt,
 		                    (double)WC_INGEST_MAX_GRID_CELLS * dt / 86400.0);
 	rc->ngrid = (size_t)floor((rc->t1 - rc->t0) / dt + 1e-9) + 1;
-	rc->grid_n = malloc(rc->ngrid * sizeof *rc->grid_n);
-	rc->quiet = malloc(rc->pt->n);
+	rc->grid_n = wc_alloc_array(rc->ngrid, sizeof *rc->grid_n);
+	rc->quiet = wc_alloc_array(rc->pt->n, 1);
 	if (!rc->grid_n || !rc->quiet)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
 	int engine_n = rc->eng && rc->eng->col[WC_ENG_RUNNING];

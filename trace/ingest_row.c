@@ -5,6 +5,7 @@
  * (docs/formats/runs-table.md, "Columns written by ingest").
  */
 #include "ingest_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -26,7 +27,7 @@ cut_trace(const run_ctx *rc, double a, double b, double **tout, double **pout, s
 	while (j < n && t[j] <= b)
 		j++;
 	size_t cap = (j - i) + 2, k = 0;
-	double *ct = malloc(cap * sizeof *ct), *cp = malloc(cap * sizeof *cp);
+	double *ct = wc_alloc_array(cap, sizeof *ct), *cp = wc_alloc_array(cap, sizeof *cp);
 	if (!ct || !cp) {
 		free(ct);
 		free(cp);
@@ -185,8 +186,8 @@ row_series(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row, 
 		return WC_OK;
 	}
 	row->series_len = k1 - k0;
-	row->series_t = malloc(row->series_len * sizeof(double));
-	row->series_running = malloc(row->series_len * sizeof(double));
+	row->series_t = wc_alloc_array(row->series_len, sizeof(double));
+	row->series_running = wc_alloc_array(row->series_len, sizeof(double));
 	if (!row->series_t || !row->series_running)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
 	double sum = 0.0;
@@ -216,7 +217,7 @@ static void
 request_latencies(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row)
 {
 	size_t n = rc->req->n, nt = 0, ni = 0;
-	double *ttft = malloc((n ? n : 1) * sizeof *ttft), *itl = malloc((n ? n : 1) * sizeof *itl);
+	double *ttft = wc_alloc_array(n ? n : 1, sizeof *ttft), *itl = wc_alloc_array(n ? n : 1, sizeof *itl);
 	for (size_t i = 0; ttft && itl && i < n; i++) {
 		double c = rc->req->completion[i], f = rc->req->first_token[i], s = rc->req->arrival[i];
 		double out = rc->req->output_tokens[i];

@@ -7,6 +7,7 @@
  * row over its whole power log.
  */
 #include "ingest_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -150,7 +151,7 @@ load_mean(const run_ctx *rc, int g)
 static double
 percentile5(const double *p, size_t n)
 {
-	double *s = malloc(n * sizeof *s), v = NAN;
+	double *s = wc_alloc_array(n, sizeof *s), v = NAN;
 	if (!s)
 		return NAN;
 	memcpy(s, p, n * sizeof *s);

@@ -153,7 +153,7 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 	if (out->duration_s > 0)
 		out->mean_w = out->energy_j / out->duration_s;
 
-	scratch = malloc(n * sizeof *scratch);
+	scratch = wc_alloc_array(n, sizeof *scratch);
 	if (!scratch) {
 		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu samples)", n);
 		goto done;
@@ -174,7 +174,7 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 	}
 	size_t nb = wc_stats_bin_means(t, p, n, 1.0, NULL, 0);
 	size_t cap = nb > n ? nb : n;
-	bins = malloc((cap ? cap : 1) * sizeof *bins);
+	bins = wc_alloc_array(cap ? cap : 1, sizeof *bins);
 	if (!bins) {
 		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu bins)", cap);
 		goto done;

@@ -6,6 +6,7 @@
  * ratio of the engine's prefill and decode time sums.
  */
 #include "ingest_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ cell_energies(const double *ct, const double *cp, size_t cn, double total, doubl
 {
 	const double dt = WC_INGEST_GRID_S;
 	size_t full = wc_stats_bin_means(ct, cp, cn, dt, NULL, 0);
-	double *e = malloc((full + 1) * sizeof *e);
+	double *e = wc_alloc_array(full + 1, sizeof *e);
 	if (!e)
 		return 0;
 	wc_stats_bin_means(ct, cp, cn, dt, e, full);
@@ -53,8 +54,8 @@ wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *c
 		return;
 	double e_pre = 0.0, e_dec = 0.0, e_idle = 0.0;
 	if (by_requests) {
-		pre = malloc(nc * sizeof *pre);
-		dec = malloc(nc * sizeof *dec);
+		pre = wc_alloc_array(nc, sizeof *pre);
+		dec = wc_alloc_array(nc, sizeof *dec);
 		if (!pre || !dec)
 			goto done;
 		/* Counts at cell midpoints (the last, partial cell: its start). */

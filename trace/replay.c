@@ -349,7 +349,7 @@ wc_trace_replay_load(const char *run_dir, const wc_ingest_options *opt, wc_trace
 		goto done;
 	}
 	wc__ingest_idle(&rc, opt);
-	r = calloc((size_t)rc.n_windows, sizeof *r);
+	r = wc_alloc_zeroed((size_t)rc.n_windows, sizeof *r);
 	if (!r) {
 		ret = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
 		goto done;

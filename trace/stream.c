@@ -103,7 +103,7 @@ wc_trace_stream_new(size_t exact_max)
 	s->merge = 1;
 	s->max = -INFINITY;
 	wc_stats_binner_init(&s->bin1, 1.0);
-	s->bins = malloc(WC_TRACE_STREAM_BINS_MAX * sizeof *s->bins);
+	s->bins = wc_alloc_array(WC_TRACE_STREAM_BINS_MAX, sizeof *s->bins);
 	if (!s->bins) {
 		free(s);
 		return NULL;
@@ -174,8 +174,8 @@ feed_ramp(double mean, void *payload)
 static int
 go_bounded(wc_trace_stream *s, wc_error *err)
 {
-	s->power.count = calloc(SK_BUCKETS, sizeof *s->power.count);
-	s->ramp.count = calloc(SK_BUCKETS, sizeof *s->ramp.count);
+	s->power.count = wc_alloc_zeroed(SK_BUCKETS, sizeof *s->power.count);
+	s->ramp.count = wc_alloc_zeroed(SK_BUCKETS, sizeof *s->ramp.count);
 	if (!s->power.count || !s->ramp.count)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 	for (size_t i = 0; i < s->n; i++)

@@ -6,6 +6,7 @@
  * input length and output length).
  */
 #include "validation_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -158,15 +159,15 @@ wc_validate_capacity(const wc_runs_table *runs, const wc_capacity_data *d, const
 	size_t n = d->n_rows ? d->n_rows : 1, nr = runs && runs->n_runs ? runs->n_runs : 1;
 	cap_errors x = { 0 };
 	wc_per_run rows = WC_PER_RUN_INIT;
-	unsigned char *use = malloc(n), *use_runs = malloc(nr), *done = calloc(n, 1);
+	unsigned char *use = wc_alloc_array(n, 1), *use_runs = wc_alloc_array(nr, 1), *done = wc_alloc_zeroed(n, 1);
 	int rc = WC_OK;
 	memset(out, 0, sizeof *out);
-	x.err_tp = malloc(n * sizeof *x.err_tp);
-	x.err_e = malloc(n * sizeof *x.err_e);
-	x.err_p = malloc(n * sizeof *x.err_p);
-	x.set_tp = malloc(n * sizeof *x.set_tp);
-	x.set_e = malloc(n * sizeof *x.set_e);
-	x.set_p = malloc(n * sizeof *x.set_p);
+	x.err_tp = wc_alloc_array(n, sizeof *x.err_tp);
+	x.err_e = wc_alloc_array(n, sizeof *x.err_e);
+	x.err_p = wc_alloc_array(n, sizeof *x.err_p);
+	x.set_tp = wc_alloc_array(n, sizeof *x.set_tp);
+	x.set_e = wc_alloc_array(n, sizeof *x.set_e);
+	x.set_p = wc_alloc_array(n, sizeof *x.set_p);
 	if (!use || !use_runs || !done || !x.err_tp || !x.err_e || !x.err_p || !x.set_tp || !x.set_e || !x.set_p) {
 		rc = wc_error_set(err, WC_ENOMEM, "validate capacity: out of memory");
 		goto cleanup;

@@ -5,6 +5,7 @@
  * predict the runs after the largest k with every k's parameter set.
  */
 #include "validation_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -120,7 +121,7 @@ run_subgroup(fs_state *s, const wc_params *base, const unsigned char *member, co
 	qsort(s->cand, c, sizeof *s->cand, by_distance);
 	for (size_t j = (size_t)kmax; j < c; j++)
 		s->rows[j - kmax] = s->cand[j].row;
-	unsigned char *use = calloc(s->n, 1);
+	unsigned char *use = wc_alloc_zeroed(s->n, 1);
 	if (!use)
 		return wc_error_set(err, WC_ENOMEM, "fewshot: out of memory");
 	for (int ki = 0; ki < o->n_k && rc == WC_OK; ki++) {
@@ -162,7 +163,7 @@ group_base(fs_state *s, const unsigned char *member, wc_fit_result *fit, const w
 		*base = s->o->base;
 		return WC_OK;
 	}
-	unsigned char *train = calloc(s->n, 1);
+	unsigned char *train = wc_alloc_zeroed(s->n, 1);
 	if (!train)
 		return wc_error_set(err, WC_ENOMEM, "fewshot: out of memory");
 	for (size_t i = 0; i < s->n; i++)
@@ -184,7 +185,7 @@ run_group(fs_state *s, const unsigned char *member, const char *key, wc_error *e
 {
 	wc_fit_result fit;
 	const wc_params *base = NULL;
-	unsigned char *sub = calloc(s->n, 1), *seen = calloc(s->n, 1);
+	unsigned char *sub = wc_alloc_zeroed(s->n, 1), *seen = wc_alloc_zeroed(s->n, 1);
 	memset(&fit, 0, sizeof fit);
 	int rc = sub && seen ? group_base(s, member, &fit, &base, err)
 	                     : wc_error_set(err, WC_ENOMEM, "fewshot: out of memory");
@@ -227,15 +228,15 @@ wc_validate_fewshot(const wc_runs_table *t, const wc_fewshot_options *o, wc_fews
 {
 	fs_state s = { .t = t, .o = o, .n = t->n_runs, .per_run = per_run, .out = out };
 	size_t n = t->n_runs ? t->n_runs : 1;
-	unsigned char *member = calloc(n, 1), *done = calloc(n, 1);
+	unsigned char *member = wc_alloc_zeroed(n, 1), *done = wc_alloc_zeroed(n, 1);
 	int rc;
 	memset(out, 0, sizeof *out);
 	if ((rc = check_options(o, err)) != WC_OK)
 		goto cleanup;
-	s.e = calloc((size_t)o->n_k * n, sizeof *s.e);
-	s.sets = calloc((size_t)o->n_k * n, sizeof *s.sets);
-	s.cand = calloc(n, sizeof *s.cand);
-	s.rows = calloc(n, sizeof *s.rows);
+	s.e = wc_alloc_zeroed((size_t)o->n_k * n, sizeof *s.e);
+	s.sets = wc_alloc_zeroed((size_t)o->n_k * n, sizeof *s.sets);
+	s.cand = wc_alloc_zeroed(n, sizeof *s.cand);
+	s.rows = wc_alloc_zeroed(n, sizeof *s.rows);
 	if (!member || !done || !s.e || !s.sets || !s.cand || !s.rows) {
 		rc = wc_error_set(err, WC_ENOMEM, "fewshot: out of memory");
 		goto cleanup;

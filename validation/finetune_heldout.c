@@ -24,7 +24,7 @@
 static void
 score(const wc_ft_level *lv, int n, int compute, wc_accuracy *out)
 {
-	double *a = malloc((n ? (size_t)n : 1) * sizeof *a), sum = 0.0;
+	double *a = wc_alloc_array(n ? (size_t)n : 1, sizeof *a), sum = 0.0;
 	int m = 0, within = 0;
 	memset(out, 0, sizeof *out);
 	snprintf(out->set, sizeof out->set, "%s", compute ? "compute_law" : "relation");
@@ -93,7 +93,7 @@ hold_out(const wc_ft_table *t, const wc_ft_heldout *rep, int si, double x, unsig
          wc_ft_level *lv, wc_per_run *pr, wc_error *err)
 {
 	const wc_ft_sweep *s = &rep->sweeps.sweeps[si];
-	size_t *rest = malloc((s->n_rows ? s->n_rows : 1) * sizeof *rest), n_rest = 0;
+	size_t *rest = wc_alloc_array(s->n_rows ? s->n_rows : 1, sizeof *rest), n_rest = 0;
 	wc_ft_linear_fit rel, law;
 	double sum_meas = 0.0, sum_comp = 0.0;
 	int rc = WC_OK, law_ok;
@@ -142,7 +142,7 @@ static int
 held_out_levels(const wc_ft_table *t, wc_per_run *per_run, wc_ft_heldout *out, wc_error *err)
 {
 	size_t cap = 0;
-	unsigned char *use = malloc(t->n_runs ? t->n_runs : 1);
+	unsigned char *use = wc_alloc_array(t->n_runs ? t->n_runs : 1, 1);
 	int rc;
 	memset(out, 0, sizeof *out);
 	if (!use)

@@ -11,6 +11,7 @@
  * dropped from the comparison); the lowest primary is chosen.
  */
 #include "validation_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -142,8 +143,8 @@ run_test(const wc_runs_table *t, const wc_fit_options *o, const unsigned char *e
          test_acc *acc, wc_error *err)
 {
 	const size_t n = t->n_runs;
-	char (*keys)[128] = malloc(n * sizeof *keys);
-	unsigned char *train = malloc(n), *held = malloc(n), *done = calloc(n, 1);
+	char (*keys)[128] = wc_alloc_array(n, sizeof *keys);
+	unsigned char *train = wc_alloc_array(n, 1), *held = wc_alloc_array(n, 1), *done = wc_alloc_zeroed(n, 1);
 	int rc = WC_OK;
 	memset(acc, 0, sizeof *acc);
 	if (!keys || !train || !held || !done) {
@@ -185,7 +186,7 @@ int
 wc_validate_forms(const wc_runs_table *t, const wc_fit_options *base, wc_forms_report *out,
                   wc_error *err)
 {
-	unsigned char *eligible = malloc(t->n_runs ? t->n_runs : 1);
+	unsigned char *eligible = wc_alloc_array(t->n_runs ? t->n_runs : 1, 1);
 	int rc = WC_OK;
 	memset(out, 0, sizeof *out);
 	out->chosen = -1;

@@ -4,6 +4,7 @@
  * positive = overprediction) of predicted vs measured mean power.
  */
 #include "validation_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -38,7 +39,7 @@ int
 wc__accuracy_summary(const double *e, const char (*sets)[48], size_t m, int skipped,
                      wc_heldout_report *out, wc_error *err)
 {
-	double *sub = calloc(m ? m : 1, sizeof *sub), *scratch = calloc(m ? m : 1, sizeof *scratch);
+	double *sub = wc_alloc_zeroed(m ? m : 1, sizeof *sub), *scratch = wc_alloc_zeroed(m ? m : 1, sizeof *scratch);
 	memset(out, 0, sizeof *out);
 	out->skipped = skipped;
 	if (!sub || !scratch) {
@@ -69,8 +70,8 @@ wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_repor
                     wc_per_run *per_run, wc_error *err)
 {
 	size_t n = t->n_runs ? t->n_runs : 1, m = 0;
-	double *e = calloc(n, sizeof *e);
-	char (*sets)[48] = calloc(n, sizeof *sets);
+	double *e = wc_alloc_zeroed(n, sizeof *e);
+	char (*sets)[48] = wc_alloc_zeroed(n, sizeof *sets);
 	wc_predictor *pr = NULL;
 	wc_per_run local = WC_PER_RUN_INIT, *rows = per_run ? per_run : &local;
 	size_t first = rows->n;

@@ -7,6 +7,7 @@
  * residuals, so no run calibrates its own interval.
  */
 #include "validation_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -123,8 +124,8 @@ build(const wc_per_run *rows, int by_fold, const char *skip, const char *quantit
 int
 wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 {
-	double *scratch = malloc((rows->n ? rows->n : 1) * sizeof *scratch);
-	unsigned char *done = calloc(rows->n ? rows->n : 1, 1);
+	double *scratch = wc_alloc_array(rows->n ? rows->n : 1, sizeof *scratch);
+	unsigned char *done = wc_alloc_zeroed(rows->n ? rows->n : 1, 1);
 	if (!scratch || !done) {
 		free(scratch);
 		free(done);
@@ -180,7 +181,7 @@ cover(const wc_per_run *rows, const char *set, const char *quantity, double *w, 
 int
 wc__coverage_summary(const wc_per_run *rows, const char *quantity, wc_heldout_report *out, wc_error *err)
 {
-	double *w = malloc((rows->n ? rows->n : 1) * sizeof *w);
+	double *w = wc_alloc_array(rows->n ? rows->n : 1, sizeof *w);
 	if (!w)
 		return wc_error_set(err, WC_ENOMEM, "coverage: out of memory");
 	cover(rows, "", quantity, w, &out->overall);
@@ -268,7 +269,7 @@ wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const
 	else
 		return wc_error_set(err, WC_EINVAL, "folds: expected model, workload, platform or frozen, got '%s'%s",
 		                    folds, frozen ? "" : " (platform and frozen need a parameter set)");
-	double *scratch = rc == WC_OK ? malloc((rows.n ? rows.n : 1) * sizeof *scratch) : NULL;
+	double *scratch = rc == WC_OK ? wc_alloc_array(rows.n ? rows.n : 1, sizeof *scratch) : NULL;
 	if (rc == WC_OK && !scratch)
 		rc = wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
 	if (rc == WC_OK) {
@@ -292,7 +293,7 @@ int
 wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, const char *folds, const char *data,
                  wc_pred_error *out, wc_error *err)
 {
-	double *scratch = malloc((rows->n ? rows->n : 1) * sizeof *scratch);
+	double *scratch = wc_alloc_array(rows->n ? rows->n : 1, sizeof *scratch);
 	memset(out, 0, sizeof *out);
 	if (!scratch)
 		return wc_error_set(err, WC_ENOMEM, "intervals: out of memory");

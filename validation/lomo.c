@@ -5,6 +5,7 @@
  * real tables such as ML.ENERGY needs (docs/validation.md).
  */
 #include "validation_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,9 +63,9 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
                  wc_error *err)
 {
 	const size_t n = t->n_runs ? t->n_runs : 1;
-	unsigned char *train = malloc(n), *done = calloc(n, 1);
-	double *pred = malloc(n * sizeof *pred), *e = calloc(n, sizeof *e);
-	char (*sets)[48] = calloc(n, sizeof *sets);
+	unsigned char *train = wc_alloc_array(n, 1), *done = wc_alloc_zeroed(n, 1);
+	double *pred = wc_alloc_array(n, sizeof *pred), *e = wc_alloc_zeroed(n, sizeof *e);
+	char (*sets)[48] = wc_alloc_zeroed(n, sizeof *sets);
 	wc_per_run rows = WC_PER_RUN_INIT;
 	int rc = WC_OK, skipped = 0;
 	size_t m = 0;

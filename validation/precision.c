@@ -11,6 +11,7 @@
  * errors against those of "no term" gives p < 0.05.
  */
 #include "validation_internal.h"
+#include "models/grow.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -143,7 +144,7 @@ analyse_group(group_eval *g, wc_precision_group *out)
 		out->rms[c] = NAN;
 	if (K < 2)
 		return; /* leave-one-pair-out needs at least two pairs */
-	double *err = malloc(3 * (size_t)K * sizeof *err), *d = malloc((size_t)K * sizeof *d);
+	double *err = wc_alloc_array(3 * (size_t)K, sizeof *err), *d = wc_alloc_array((size_t)K, sizeof *d);
 	if (!err || !d)
 		goto done;
 	for (int c = 0; c < 3; c++) {
@@ -218,9 +219,9 @@ wc_validate_precision(const wc_runs_table *t, const wc_fit_options *base, wc_pre
 	o.precision_terms = 0; /* bf16 runs only: quantized ones are left out */
 	o.term_specs = NULL;
 	o.n_term_specs = 0;
-	pairs = malloc(MAX_PAIRS * sizeof *pairs);
-	group_id = malloc(MAX_PAIRS * sizeof *group_id);
-	members = malloc(MAX_PAIRS * sizeof *members);
+	pairs = wc_alloc_array(MAX_PAIRS, sizeof *pairs);
+	group_id = wc_alloc_array(MAX_PAIRS, sizeof *group_id);
+	members = wc_alloc_array(MAX_PAIRS, sizeof *members);
 	if (!pairs || !group_id || !members) {
 		free(pairs);
 		free(group_id);

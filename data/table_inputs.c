@@ -1,0 +1,119 @@
+/*
+ * Mixed table inputs: sniff each file's format, read it, and append its
+ * rows to one runs table or one periods table (data/table_inputs.h).
+ */
+#include "data/table_inputs.h"
+#include "data/fileio.h"
+#include "data/import.h"
+#include "models/grow.h"
+#include "models/limits.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A raw ML.ENERGY table: its header (the first line that is not a
+ * comment) names avg_batch_size and model_id. */
+static int
+is_mlenergy(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	int yes = 0;
+	while (f && fgets(line, sizeof line, f))
+		if (line[0] != '#' && line[0] != '\n') {
+			yes = strstr(line, "avg_batch_size") != NULL && strstr(line, "model_id") != NULL;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+/* Append `src`'s rows (extras included) to `dst`. */
+static int
+merge_runs(wc_runs_table *dst, const wc_runs_table *src, wc_error *err)
+{
+	int rc;
+	for (size_t i = 0; i < src->n_runs; i++) {
+		if ((rc = wc_runs_append(dst, &src->runs[i], err)) != WC_OK)
+			return rc;
+		for (size_t c = 0; c < src->extra.n; c++) {
+			const char *v = src->extra.values[i * src->extra.n + c];
+			if (v && *v && (rc = wc_runs_set_extra(dst, dst->n_runs - 1, src->extra.names[c], v, err)) != WC_OK)
+				return rc;
+		}
+	}
+	if (!dst->sha256[0])
+		snprintf(dst->sha256, sizeof dst->sha256, "%s", src->sha256);
+	return WC_OK;
+}
+
+static int
+merge_periods(wc_periods_table *dst, const wc_periods_table *src)
+{
+	size_t n = dst->n_rows + src->n_rows;
+	wc_period_row *nr = wc_resize_array(dst->rows, n ? n : 1, sizeof *nr);
+	if (!nr)
+		return WC_ENOMEM;
+	memcpy(nr + dst->n_rows, src->rows, src->n_rows * sizeof *nr);
+	dst->rows = nr;
+	dst->n_rows = dst->cap_rows = n;
+	if (!dst->sha256[0])
+		snprintf(dst->sha256, sizeof dst->sha256, "%s", src->sha256);
+	return WC_OK;
+}
+
+static int
+read_one(const char *path, wc_runs_table *runs, wc_periods_table *periods, wc_error *err)
+{
+	int rc;
+	if (wc_periods_detect(path)) {
+		wc_periods_table *p = NULL;
+		if ((rc = wc_periods_read(path, &p, err)) != WC_OK)
+			return rc;
+		rc = merge_periods(periods, p);
+		wc_periods_free(p);
+		return rc == WC_OK ? WC_OK : wc_error_set(err, rc, "%s: out of memory", path);
+	}
+	wc_runs_table *t = NULL;
+	rc = is_mlenergy(path) ? wc_import_mlenergy(path, &t, err) : wc_runs_read(path, &t, err);
+	if (rc != WC_OK)
+		return rc;
+	rc = merge_runs(runs, t, err);
+	wc_runs_free(t);
+	return rc;
+}
+
+int
+wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs, wc_periods_table **periods,
+                     wc_error *err)
+{
+	int rc;
+	*runs = wc_runs_new();
+	*periods = calloc(1, sizeof **periods);
+	if (!*runs || !*periods)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if ((rc = read_one(paths[i], *runs, *periods, err)) != WC_OK)
+			return rc;
+	snprintf((*runs)->path, sizeof (*runs)->path, "%s", n ? paths[0] : "");
+	return WC_OK;
+}
+
+void
+wc_table_inputs_fingerprint(char *const *paths, size_t n, char out[65])
+{
+	char joined[16 * 65 + 1] = "";
+	for (size_t i = 0; i < n && i < 16; i++) {
+		char *buf = NULL;
+		size_t len = 0, used = strlen(joined);
+		char hex[65];
+		if (wc_read_file(paths[i], WC_FINGERPRINT_MAX_BYTES, &buf, &len, NULL) == WC_OK) {
+			wc_sha256_hex(buf, len, hex);
+			snprintf(joined + used, sizeof joined - used, "%s", hex);
+		}
+		free(buf);
+	}
+	wc_sha256_hex(joined, strlen(joined), out);
+}

@@ -1,0 +1,57 @@
+/*
+ * A model's architecture from explicit facts over a catalog entry (or
+ * alone, for a model the catalog does not have), as `predict inference`'s
+ * --layers ... flags and the HTTP API's "architecture" object give them:
+ * one assembly both front ends use (docs/capacity.md).
+ */
+#include "models/catalog.h"
+
+#include <string.h>
+
+void
+wc_arch_facts_init(wc_arch_facts *f)
+{
+	for (int i = 0; i < WC_ARCH_FACTS; i++)
+		f->ints[i] = -1;
+	f->total_params_b = 0.0;
+}
+
+int
+wc_arch_facts_any(const wc_arch_facts *f)
+{
+	int any = f->total_params_b > 0;
+	for (int i = 0; i < WC_ARCH_FACTS; i++)
+		any |= f->ints[i] >= 0;
+	return any;
+}
+
+void
+wc_model_info_with_facts(const wc_model_info *base, double active_params_b, const wc_arch_facts *f,
+                         wc_model_info *out)
+{
+	wc_model_info m;
+	if (base) {
+		m = *base;
+	} else {
+		memset(&m, 0, sizeof m);
+		m.name = "custom";
+		m.architecture = WC_ARCH_DENSE;
+		m.active_params_b = active_params_b;
+	}
+	int *slots[WC_ARCH_FACTS] = { &m.layers, &m.kv_heads, &m.head_dim, &m.d_model, &m.experts,
+		                      &m.experts_per_token };
+	for (int i = 0; i < WC_ARCH_FACTS; i++)
+		if (f->ints[i] >= 0)
+			*slots[i] = (int)f->ints[i];
+	if (f->total_params_b > 0)
+		m.total_params_b = f->total_params_b;
+	if (m.experts > 0)
+		m.architecture = WC_ARCH_MOE;
+	*out = m;
+}
+
+int
+wc_model_info_sizes_kv(const wc_model_info *m)
+{
+	return m->layers > 0 && (m->kv_dim > 0 || (m->kv_heads > 0 && m->head_dim > 0));
+}

@@ -1,0 +1,59 @@
+/*
+ * The size and count limits of wattcast in one place, each with its
+ * reason (docs/architecture.md, "Limits"). A limit here is what every
+ * reader, command and route that takes the quantity enforces; a module
+ * keeps a private limit only when it bounds something no other module
+ * sees.
+ */
+#ifndef WC_MODELS_LIMITS_H
+#define WC_MODELS_LIMITS_H
+
+/** Bootstrap draws one command may ask for (`--bootstrap` of fit,
+ *  calibrate and fit response): a million draws is already far past the
+ *  point where a 95 % interval stops moving, and bounds the time and the
+ *  memory of a parameter file's draws. */
+#define WC_BOOTSTRAP_MAX 1000000
+
+/** Worker threads of the computing commands (`--threads` of fit,
+ *  calibrate, envelope, validate envelope): well above any machine's core
+ *  count the work would use, low enough that a typo cannot exhaust the
+ *  process's thread and stack space. */
+#define WC_THREADS_MAX 256
+
+/** Worker threads of `wattcast serve`: each is a CivetWeb worker with its
+ *  own stack, and 1024 serves far more connections than one process can
+ *  answer at once (docs/http-api.md, "Limits"). */
+#define WC_SERVE_THREADS_MAX 1024
+
+/** Bootstrap draws of one POST /v1/calibrate: a request-path budget (the
+ *  route answers within its deadline), far below WC_BOOTSTRAP_MAX. */
+#define WC_HTTP_CALIBRATE_MAX_DRAWS 2000
+
+/* Whole-file readers (data/): each holds its file's text in memory while
+ * it parses, so each refuses a file past a size no real input of its kind
+ * approaches, rather than exhaust memory on a wrong path or a hostile file. */
+
+/** Runs tables and the tables `import` converts (millions of rows). */
+#define WC_RUNS_MAX_BYTES ((size_t)512 << 20)
+#define WC_IMPORT_MAX_BYTES ((size_t)512 << 20)
+/** Fine-tuning runs tables, n(t) series files, request logs and
+ *  per-step logs: one row per request or step of long runs. */
+#define WC_FINETUNE_RUNS_MAX_BYTES ((size_t)256 << 20)
+#define WC_SERIES_MAX_BYTES ((size_t)256 << 20)
+#define WC_REQUEST_LOG_MAX_BYTES ((size_t)256 << 20)
+#define WC_STEP_LOG_MAX_BYTES ((size_t)256 << 20)
+/** Parameter files (their bootstrap draws are most of them; jansson's
+ *  tree costs several times the text) and periods tables. */
+#define WC_PARAMS_MAX_BYTES ((size_t)64 << 20)
+#define WC_PERIODS_MAX_BYTES ((size_t)64 << 20)
+/** Run manifests: a few fields per run. */
+#define WC_MANIFEST_MAX_BYTES ((size_t)16 << 20)
+/** Prometheus data: a scrape file may hold days of samples of a fleet;
+ *  a query_range answer, read from a file or over HTTP, is capped lower
+ *  because jansson holds its whole tree. */
+#define WC_PROM_TEXT_MAX_BYTES ((size_t)1 << 32)
+#define WC_PROM_JSON_MAX_BYTES ((size_t)1 << 30)
+/** Inputs hashed for a fingerprint of several files (`fit capacity`). */
+#define WC_FINGERPRINT_MAX_BYTES ((size_t)1 << 30)
+
+#endif
