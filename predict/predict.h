@@ -107,7 +107,4 @@ int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 }
 #endif
 
-/* Fine-tuning predictions (needs the declarations above). */
-#include "predict/finetune.h"
-
 #endif
