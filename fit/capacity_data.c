@@ -103,6 +103,19 @@ run_observations(const wc_runs_table *t, size_t i, wc_capacity_row *r)
 	r->ttft_s = extra_number(t, i, "ttft_s");
 }
 
+/* A zeroed row with the names of its source row. */
+static void
+row_names(wc_capacity_row *r, const char *id, const char *platform, const char *model, const char *set,
+          const char *exclude)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->id, sizeof r->id, "%s", id);
+	snprintf(r->platform, sizeof r->platform, "%s", platform);
+	snprintf(r->model, sizeof r->model, "%s", model);
+	snprintf(r->set, sizeof r->set, "%s", set);
+	snprintf(r->exclude, sizeof r->exclude, "%s", exclude);
+}
+
 int
 wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error *err)
 {
@@ -111,12 +124,7 @@ wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error 
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *run = &t->runs[i];
 		wc_capacity_row r;
-		memset(&r, 0, sizeof r);
-		snprintf(r.id, sizeof r.id, "%s", run->run_id);
-		snprintf(r.platform, sizeof r.platform, "%s", run->platform);
-		snprintf(r.model, sizeof r.model, "%s", run->model);
-		snprintf(r.set, sizeof r.set, "%s", run->set);
-		snprintf(r.exclude, sizeof r.exclude, "%s", run->exclude);
+		row_names(&r, run->run_id, run->platform, run->model, run->set, run->exclude);
 		r.tp = run->tp;
 		r.running = run->series.len ? run->series.mean : run->running;
 		r.input_tokens = run->input_tokens >= 0 ? run->input_tokens : NAN;
@@ -148,12 +156,7 @@ wc_capacity_data_add_periods(wc_capacity_data *d, const wc_periods_table *t, wc_
 	for (size_t i = 0; i < t->n_rows; i++) {
 		const wc_period_row *p = &t->rows[i];
 		wc_capacity_row r;
-		memset(&r, 0, sizeof r);
-		snprintf(r.id, sizeof r.id, "%s", p->run_id);
-		snprintf(r.platform, sizeof r.platform, "%s", p->platform);
-		snprintf(r.model, sizeof r.model, "%s", p->model);
-		snprintf(r.set, sizeof r.set, "%s", p->set);
-		snprintf(r.exclude, sizeof r.exclude, "%s", p->exclude);
+		row_names(&r, p->run_id, p->platform, p->model, p->set, p->exclude);
 		r.tp = p->tp;
 		r.running = p->running;
 		r.input_tokens = p->input_tokens;
