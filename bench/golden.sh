@@ -83,6 +83,7 @@ EOF
 serve_curl() {
 	command -v curl >/dev/null 2>&1 || { echo "curl absent"; return 0; }
 	log=serve.log
+	: >"$log"
 	"$W" serve --params "$1" --listen 127.0.0.1:0 >"$log" 2>&1 &
 	spid=$!
 	port=""

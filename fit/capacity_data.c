@@ -103,6 +103,18 @@ run_observations(const wc_runs_table *t, size_t i, wc_capacity_row *r)
 	r->ttft_s = extra_number(t, i, "ttft_s");
 }
 
+/* Keep `r` when its platform and architecture resolve; else count it
+ * as skipped. */
+static int
+keep_row(wc_capacity_data *d, wc_capacity_row *r, wc_error *err)
+{
+	if (!resolve(d, r)) {
+		d->n_skipped++;
+		return WC_OK;
+	}
+	return append(d, r, err);
+}
+
 /* A zeroed row with the names of its source row. */
 static void
 row_names(wc_capacity_row *r, const char *id, const char *platform, const char *model, const char *set,
@@ -138,11 +150,7 @@ wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error 
 			d->n_skipped++;
 			continue; /* not evidence about time: a power-only run */
 		}
-		if (!resolve(d, &r)) {
-			d->n_skipped++;
-			continue;
-		}
-		if ((rc = append(d, &r, err)) != WC_OK)
+		if ((rc = keep_row(d, &r, err)) != WC_OK)
 			return rc;
 	}
 	return WC_OK;
@@ -167,11 +175,7 @@ wc_capacity_data_add_periods(wc_capacity_data *d, const wc_periods_table *t, wc_
 		r.source_index = i;
 		r.latency_s = p->period_s;
 		r.itl_s = r.ttft_s = r.throughput_tok_s = r.energy_per_token_j = r.mean_power_w = NAN;
-		if (!resolve(d, &r)) {
-			d->n_skipped++;
-			continue;
-		}
-		if ((rc = append(d, &r, err)) != WC_OK)
+		if ((rc = keep_row(d, &r, err)) != WC_OK)
 			return rc;
 	}
 	return WC_OK;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "predict/envelope.h"
+#include "predict/envelope_budget.h"
 
 /* ------------------------------------------------------------ random */
 

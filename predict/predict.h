@@ -25,6 +25,7 @@
 
 #include "models/models.h"
 #include "predict/envelope.h"
+#include "predict/envelope_budget.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -409,6 +409,17 @@ options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	return 0;
 }
 
+/* The fleet mode at `key` of `obj` (absent: unchanged). */
+static int
+fleet_mode(const json_t *obj, const char *key, const char *field, wc_envelope_request *r, wc_api_error *e)
+{
+	const json_t *m = json_object_get(obj, key);
+	if (m && (!json_is_string(m) || wc_fleet_mode_from_name(json_string_value(m), &r->o.fleet_mode) != WC_OK))
+		return fail(e, 422, json_is_string(m) ? "invalid_value" : "wrong_type", field,
+		            "expected \"independent\", \"round_robin\" or \"least_loaded\"");
+	return 0;
+}
+
 static int
 envelope_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 {
@@ -436,11 +447,7 @@ envelope_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	if (rc == 1)
 		return fail(e, 422, "missing_field", "/fleet/size", "required (servers in the fleet)");
 	r->o.fleet_size = (int)x;
-	const json_t *m = json_object_get(f, "mode");
-	if (m && (!json_is_string(m) || wc_fleet_mode_from_name(json_string_value(m), &r->o.fleet_mode) != WC_OK))
-		return fail(e, 422, json_is_string(m) ? "invalid_value" : "wrong_type", "/fleet/mode",
-		            "expected \"independent\", \"round_robin\" or \"least_loaded\"");
-	return 0;
+	return fleet_mode(f, "mode", "/fleet/mode", r, e);
 }
 
 static int
@@ -463,11 +470,7 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 		r->bo.max_fleet = (int)x;
 	if (number(body, "", "budget_bin_s", WC_ENVELOPE_GRID_S, 0, WC_HTTP_MAX_HORIZON_S, &r->bo.bin_s, e) < 0)
 		return -1;
-	const json_t *m = json_object_get(body, "fleet_mode");
-	if (m && (!json_is_string(m) || wc_fleet_mode_from_name(json_string_value(m), &r->o.fleet_mode) != WC_OK))
-		return fail(e, 422, json_is_string(m) ? "invalid_value" : "wrong_type", "/fleet_mode",
-		            "expected \"independent\", \"round_robin\" or \"least_loaded\"");
-	return 0;
+	return fleet_mode(body, "fleet_mode", "/fleet_mode", r, e);
 }
 
 /* A library refusal, whose message starts with the field, as a pointer. */
