@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
+#include "fit/finetune.h"
 
 #include <math.h>
 #include <string.h>

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
+#include "fit/finetune.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>

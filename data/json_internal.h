@@ -27,6 +27,9 @@ int wc__json_fail(wc__json_loader *ld, const char *path, const char *fmt, ...)
 int wc__json_check_keys(wc__json_loader *ld, json_t *obj, const char *path,
                         const char *const *allowed, const char *const *required);
 /** path + "/" + key, and path + "/" + i, into `out` (WC__JSON_PATH_MAX). */
+/** New reference: a JSON number, or null for NaN and infinities (which
+ *  JSON cannot hold). */
+json_t *wc__json_number_or_null(double v);
 void wc__json_join(char *out, const char *path, const char *key);
 void wc__json_join_index(char *out, const char *path, size_t i);
 /** A finite number. */

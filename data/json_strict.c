@@ -170,3 +170,9 @@ wc__json_optional_string(wc__json_loader *ld, json_t *obj, const char *path, con
 	wc__json_join(p, path, key);
 	return wc__json_string(ld, v, p, 1, out, cap);
 }
+
+json_t *
+wc__json_number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}

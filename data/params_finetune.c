@@ -355,12 +355,6 @@ wc__params_read_finetune(wc__json_loader *ld, json_t *v, const char *path, wc_fi
 /* ------------------------------------------------------------ write */
 
 static json_t *
-number_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *
 span_json(const wc_ft_span *s)
 {
 	return isfinite(s->lo) && isfinite(s->hi) ? json_pack("[ff]", s->lo, s->hi) : json_null();
@@ -399,7 +393,7 @@ relation_json(wc_ft_relation_kind k, const wc_ft_relation *r)
 		json_object_set_new(o, key, j < wc_ft_relation_terms(k) ? wc__params_param_json(&r->coef[j])
 		                                                        : json_null());
 	}
-	json_object_set_new(o, "r2", number_or_null(r->r2));
+	json_object_set_new(o, "r2", wc__json_number_or_null(r->r2));
 	json_object_set_new(o, "runs", json_integer(r->runs));
 	json_object_set_new(o, "levels", json_integer(r->levels));
 	json_object_set_new(o, "x_range", span_json(&r->x));
@@ -428,7 +422,7 @@ calibrated_json(const wc_ft_calibrated *c)
 	json_object_set_new(o, "held", json_string(wc_ft_cal_mode_held(c->mode)));
 	json_object_set_new(o, "factor", wc__params_param_json(&c->factor));
 	json_object_set_new(o, "runs", json_integer(c->runs));
-	json_object_set_new(o, "run_scatter", number_or_null(c->run_scatter));
+	json_object_set_new(o, "run_scatter", wc__json_number_or_null(c->run_scatter));
 	json_object_set_new(o, "base_params_version", c->base_version[0] ? json_string(c->base_version) : json_null());
 	json_object_set_new(o, "base_name", c->base_name[0] ? json_string(c->base_name) : json_null());
 	return o;
@@ -450,9 +444,9 @@ wc__params_finetune_json(const wc_finetune_params *f, int with_draws)
 	json_t *compute = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}",
 	                            "e0_j", wc__params_param_json(&f->e0),
 	                            "kappa_j_per_tflop", wc__params_param_json(&f->kappa),
-	                            "e0_se_j", number_or_null(f->e0_se),
-	                            "kappa_se_j_per_tflop", number_or_null(f->kappa_se),
-	                            "r2", number_or_null(f->r2), "e0_per", wc_ft_e0_scope_name(f->e0_scope));
+	                            "e0_se_j", wc__json_number_or_null(f->e0_se),
+	                            "kappa_se_j_per_tflop", wc__json_number_or_null(f->kappa_se),
+	                            "r2", wc__json_number_or_null(f->r2), "e0_per", wc_ft_e0_scope_name(f->e0_scope));
 	/* Left out when unknown, like "calibrated" below: the published
 	 * section's canonical form gains only e0_per. */
 	if (compute && isfinite(f->residual_rms))

@@ -302,12 +302,6 @@ wc__params_read_capacity(wc__json_loader *ld, json_t *v, const char *path, wc_ca
 }
 
 static json_t *
-number_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *
 pair_or_null(double lo, double hi)
 {
 	return hi > 0 ? json_pack("[ff]", lo, hi) : json_null();
@@ -356,8 +350,8 @@ wc__params_capacity_json(const wc_capacity_params *c, int with_draws)
 	json_object_set_new(o, "shared", shared);
 	json_object_set_new(o, "workloads", work);
 	json_object_set_new(o, "memory_reserve", json_real(c->memory_reserve));
-	json_object_set_new(o, "defaults", json_pack("{s:o,s:o}", "price_per_kwh", number_or_null(c->price_per_kwh),
-	                                             "grams_co2_per_kwh", number_or_null(c->grams_co2_per_kwh)));
+	json_object_set_new(o, "defaults", json_pack("{s:o,s:o}", "price_per_kwh", wc__json_number_or_null(c->price_per_kwh),
+	                                             "grams_co2_per_kwh", wc__json_number_or_null(c->grams_co2_per_kwh)));
 	json_object_set_new(o, "provenance", json_pack("{s:o,s:o,s:I,s:I,s:I,s:o,s:o}",
 	                    "calibrated_on", string_or_null(c->calibrated_on),
 	                    "input_sha256", string_or_null(c->input_sha256), "rows", (json_int_t)c->rows,

@@ -44,7 +44,7 @@ typedef struct {
 	size_t n, cap;
 } wc_per_run;
 
-#define WC_PER_RUN_INIT { NULL, 0, 0 }
+#define WC_PER_RUN_INIT { .rows = NULL, .n = 0, .cap = 0 }
 
 /** A row with every number NaN and every text empty. */
 void wc_per_run_row_init(wc_per_run_row *row);

@@ -13,6 +13,7 @@
 
 #include "data/fileio.h"
 #include "json_internal.h"
+#include "run_manifest_internal.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -21,8 +22,8 @@
 #include <strings.h>
 
 
-static void
-level_init(wc_run_level *l)
+void
+wc__run_level_init(wc_run_level *l)
 {
 	memset(l, 0, sizeof *l);
 	l->start_epoch = l->end_epoch = NAN;
@@ -118,203 +119,6 @@ wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *d)
 		memcpy(m->gpu_uuids, d->gpu_uuids, sizeof m->gpu_uuids);
 	}
 	fill_finetune(&m->finetune, &d->finetune);
-}
-
-/* ------------------------------------------------------- powertrace-sim */
-
-static double
-num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return v && json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *
-str(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return v && json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static void
-set_str(char *dst, size_t cap, const char *s)
-{
-	if (s && s[0])
-		snprintf(dst, cap, "%s", s);
-}
-
-static int
-kv_precision(const char *dtype)
-{
-	if (!dtype)
-		return -1;
-	if (strncasecmp(dtype, "fp8", 3) == 0)
-		return WC_PREC_FP8;
-	/* "auto": the cache takes the model's dtype (bf16 for these runs). */
-	return WC_PREC_BF16;
-}
-
-/* /arch: active parameters, dense or MoE, fp8 weights. */
-static void
-powertrace_arch(json_t *arch, wc_run_manifest *m)
-{
-	double na = num(arch, "n_active");
-	if (isfinite(na) && na > 0)
-		m->active_params_b = na / 1e9;
-	double moe = num(arch, "moe_frac"), experts = num(arch, "n_experts");
-	if (isfinite(moe) || isfinite(experts))
-		m->architecture = (moe > 0 || experts > 1) ? WC_ARCH_MOE : WC_ARCH_DENSE;
-	double fp8 = num(arch, "fp8");
-	if (isfinite(fp8))
-		m->weights = fp8 > 0 ? WC_PREC_FP8 : WC_PREC_BF16;
-}
-
-/* /clock: how each log's timestamps map to Unix epoch seconds. */
-static int
-powertrace_clock(const char *path, json_t *clock, wc_run_manifest *m, wc_error *err)
-{
-	const char *pb = str(clock, "power_timestamp_basis"), *eb = str(clock, "engine_timestamp_basis");
-	const char *rb = str(clock, "request_timestamp_basis");
-	if (pb && strcmp(pb, "local_wall_time") == 0) {
-		double off = num(clock, "local_utc_offset_s");
-		if (isfinite(off))
-			m->utc_offset_s = off;
-	} else if (pb && (strcmp(pb, "unix_epoch") == 0 || strcmp(pb, "utc") == 0)) {
-		m->utc_offset_s = 0.0;
-	} else if (pb) {
-		return wc_error_set(err, WC_EPARSE, "%s: /clock/power_timestamp_basis: unknown basis '%s'",
-		                    path, pb);
-	}
-	if ((eb && strcmp(eb, "unix_epoch") != 0) || (rb && strcmp(rb, "unix_epoch") != 0))
-		return wc_error_set(err, WC_EPARSE, "%s: /clock: engine and request timestamps must be "
-		                    "unix_epoch, got '%s' / '%s'", path, eb ? eb : "-", rb ? rb : "-");
-	double po = num(clock, "power_epoch_offset_s"), eo = num(clock, "engine_epoch_offset_s");
-	if (isfinite(po))
-		m->power_epoch_offset_s = po;
-	if (isfinite(eo))
-		m->engine_epoch_offset_s = eo;
-	return WC_OK;
-}
-
-/* /server: KV-cache precision and the GPUs the run used. */
-static void
-powertrace_server(json_t *server, wc_run_manifest *m)
-{
-	int kv = kv_precision(str(server, "kv_cache_dtype"));
-	if (kv >= 0)
-		m->kv = kv;
-	json_t *uu = json_object_get(server, "active_gpu_uuids");
-	size_t i;
-	json_t *u;
-	if (json_is_array(uu) && json_array_size(uu) <= WC_TELEMETRY_MAX_GPUS) {
-		m->n_gpu_uuids = 0;
-		json_array_foreach(uu, i, u) if (json_is_string(u))
-			snprintf(m->gpu_uuids[m->n_gpu_uuids++], sizeof m->gpu_uuids[0], "%s",
-			         json_string_value(u));
-	}
-}
-
-/* /probe/levels (non-empty): the workload from the first level, the
- * completed requests over all of them. */
-static void
-powertrace_levels(json_t *levels, wc_run_manifest *m)
-{
-	json_t *l0 = json_array_get(levels, 0), *params = json_object_get(l0, "params");
-	double rate = num(params, "request_rate"), burst = num(params, "burstiness");
-	double conc = num(l0, "concurrency");
-	if (isfinite(rate) && rate > 0) {
-		m->request_rate = rate;
-		m->burstiness = isfinite(burst) ? burst : 1.0;
-		if (m->workload == WC_WORKLOAD_UNKNOWN)
-			m->workload = m->burstiness == 1.0 ? WC_WORKLOAD_POISSON : WC_WORKLOAD_BURSTY;
-	} else if (isfinite(conc) && conc > 0) {
-		m->concurrency = conc;
-		if (m->workload == WC_WORKLOAD_UNKNOWN)
-			m->workload = WC_WORKLOAD_CLOSED;
-	}
-	/* Completed requests over all levels (the load generator's
-	 * own count). */
-	double done = 0.0;
-	int known = 1;
-	size_t i;
-	json_t *l;
-	json_array_foreach(levels, i, l) {
-		double c = num(json_object_get(l, "summary"), "completed");
-		if (isfinite(c))
-			done += c;
-		else
-			known = 0;
-	}
-	if (known)
-		m->requests = done;
-	/* Each level's window and load (docs/formats/telemetry.md). */
-	m->n_levels = 0;
-	json_array_foreach(levels, i, l) {
-		if (m->n_levels >= WC_RUN_MAX_LEVELS)
-			break;
-		wc_run_level *lv = &m->levels[m->n_levels];
-		json_t *p = json_object_get(l, "params"), *s = json_object_get(l, "summary");
-		const char *label = str(l, "label");
-		level_init(lv);
-		lv->start_epoch = num(l, "t_start_epoch");
-		lv->end_epoch = num(l, "t_end_epoch");
-		if (!(lv->end_epoch > lv->start_epoch))
-			continue; /* a level without its window: the whole log stays one row */
-		snprintf(lv->label, sizeof lv->label, "%s", label ? label : "");
-		double c = num(l, "concurrency"), r = num(p, "request_rate"), b = num(p, "burstiness");
-		lv->concurrency = c > 0 ? c : NAN;
-		lv->request_rate = r > 0 ? r : NAN;
-		lv->burstiness = r > 0 ? (b > 0 ? b : 1.0) : NAN;
-		lv->requests = num(s, "completed");
-		lv->input_tokens = num(s, "total_input_tokens");
-		lv->output_tokens = num(s, "total_output_tokens");
-		m->n_levels++;
-	}
-}
-
-/* /probe: the idle window and the workload. */
-static void
-powertrace_probe(json_t *probe, wc_run_manifest *m)
-{
-	const char *type = str(probe, "type");
-	json_t *idle = json_object_get(probe, "idle_window");
-	if (json_is_object(idle) && isfinite(num(idle, "start_epoch")) && isfinite(num(idle, "end_epoch"))) {
-		m->idle_start = num(idle, "start_epoch");
-		m->idle_end = num(idle, "end_epoch");
-	}
-	if (type && strcmp(type, "trace_replay") == 0)
-		m->workload = WC_WORKLOAD_REPLAY;
-	json_t *levels = json_object_get(probe, "levels");
-	if (json_is_array(levels) && json_array_size(levels) > 0)
-		powertrace_levels(levels, m);
-}
-
-static int
-load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *err)
-{
-	json_t *clock = json_object_get(root, "clock"), *arch = json_object_get(root, "arch");
-	json_t *probe = json_object_get(root, "probe"), *server = json_object_get(root, "server");
-	int rc;
-	snprintf(m->format, sizeof m->format, "powertrace-sim");
-	set_str(m->run_id, sizeof m->run_id, str(root, "run_id"));
-	set_str(m->platform, sizeof m->platform, str(root, "hardware"));
-	set_str(m->model, sizeof m->model, str(root, "model"));
-	/* Compared as a double first: a huge value must not reach the cast. */
-	double tp = num(root, "tp");
-	if (isfinite(tp) && tp >= 1 && tp <= WC_LAW_MAX_TP && tp == floor(tp))
-		m->tp = (int)tp;
-	else if (!isnan(tp))
-		return wc_error_set(err, WC_EPARSE, "%s: /tp: expected a whole number between 1 and %d",
-		                    path, WC_LAW_MAX_TP);
-	if (json_is_object(arch))
-		powertrace_arch(arch, m);
-	if (json_is_object(clock) && (rc = powertrace_clock(path, clock, m, err)) != WC_OK)
-		return rc;
-	if (json_is_object(server))
-		powertrace_server(server, m);
-	if (json_is_object(probe))
-		powertrace_probe(probe, m);
-	return WC_OK;
 }
 
 /* ------------------------------------------------------- wattcast.run/3 */
@@ -479,7 +283,7 @@ own_level(wc__json_loader *ld, json_t *v, const char *path, wc_run_level *lv)
 	const double big = 1e300;
 	char p[WC__JSON_PATH_MAX];
 	int rc;
-	level_init(lv);
+	wc__run_level_init(lv);
 	if ((rc = wc__json_check_keys(ld, v, path, keys, required)) ||
 	    (rc = wc__json_optional_string(ld, v, path, "label", lv->label, sizeof lv->label)) ||
 	    (rc = wc__json_optional_number(ld, v, path, "start_epoch", -big, big, &lv->start_epoch)) ||
@@ -644,7 +448,8 @@ wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
 	/* Parse into a copy so that a refused file leaves `m` as it was. */
 	wc_run_manifest tmp = *m;
-	const char *schema = json_is_object(root) ? str(root, "schema") : NULL;
+	/* NULL when absent or not a string */
+	const char *schema = json_is_object(root) ? json_string_value(json_object_get(root, "schema")) : NULL;
 	if (!json_is_object(root))
 		rc = wc_error_set(err, WC_EPARSE, "%s: expected a JSON object", path);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA) == 0)
@@ -659,7 +464,7 @@ wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err)
 		                  schema);
 	else if (json_object_get(root, "manifest_version") || json_object_get(root, "clock") ||
 	         json_object_get(root, "probe"))
-		rc = load_powertrace(path, root, &tmp, err);
+		rc = wc__run_manifest_load_powertrace(path, root, &tmp, err);
 	else
 		rc = wc_error_set(err, WC_EPARSE, "%s: neither a powertrace-sim manifest nor \"schema\": \"%s\"",
 		                  path, WC_RUN_MANIFEST_SCHEMA);

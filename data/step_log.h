@@ -39,7 +39,7 @@ typedef struct {
 	unsigned char *event;   /* wc_step_event */
 } wc_step_log;
 
-#define WC_STEP_LOG_INIT { 0, NULL, NULL, NULL }
+#define WC_STEP_LOG_INIT { .n = 0, .t = NULL, .step = NULL, .event = NULL }
 
 /** Read steps.csv: header row naming `step` and `epoch_s` (Unix seconds)
  *  and optionally `event` (start, step, save or eval; blank = step); `#`

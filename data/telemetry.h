@@ -68,7 +68,11 @@ typedef struct {
 	double max_power_w;
 } wc_telemetry_options;
 
-#define WC_TELEMETRY_OPTIONS_INIT { 0.0, 0.0, 0, NULL, 0, WC_TELEMETRY_MAX_BAD, 20, NULL, NULL, 0.0 }
+#define WC_TELEMETRY_OPTIONS_INIT                                                \
+	{ .utc_offset_s = 0.0, .epoch_offset_s = 0.0, .n_gpus = 0,                \
+	  .gpu_uuids = NULL, .n_gpu_uuids = 0,                                    \
+	  .max_bad_fraction = WC_TELEMETRY_MAX_BAD, .max_warnings = 20,           \
+	  .warn = NULL, .warn_payload = NULL, .max_power_w = 0.0 }
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,9 @@
 /*
  * Calibration from a few runs (docs/calibration.md): select and check the
  * runs, group them (one model term per model and level, or one new
- * level), solve each group for the point estimate, then the replicates
- * that combine the base law's draws with the scatter of single runs, and
- * write the calibrated parameter set.
+ * level), solve each group for the point estimate; calibrate_draws.c then
+ * runs the replicates that combine the base law's draws with the scatter
+ * of single runs, and writes the calibrated parameter set.
  */
 #include "calibrate_internal.h"
 #include "models/warnings.h"
@@ -33,17 +33,6 @@
 /* Runs whose z-coordinates (size and load terms) span less than this
  * cannot tell S from theta. */
 #define MIN_Z_SPREAD 0.05
-
-typedef struct {
-	const wc_params *base;
-	wc_params work;            /* platform scope: base + the new level at S = 1, theta = 0 */
-	cal_run *runs;
-	int n_runs;
-	cal_group *groups;
-	int n_groups;
-	double sigma0;
-	wc_calibrate_result *out;
-} cal_setup;
 
 static const char *const scope_names[] = { "model", "platform" };
 
@@ -405,218 +394,6 @@ solve_points(cal_setup *s, wc_error *err)
 	return WC_OK;
 }
 
-/* ------------------------------------------------------------ replicates */
-
-typedef struct {
-	const cal_setup *s;
-	int replicates, threads, thread_id, n_new;
-	uint64_t seed;
-	double *values;            /* replicates x n_new, natural units */
-	unsigned char *ok;
-	int error;
-} cal_job;
-
-/* Replicate r: the base's draw r (cycled), each run's measurement moved
- * by a normal deviate of its group's scatter from PCG32 stream (seed, r). */
-static void
-replicate(const cal_job *job, int r, double *noise, double *row)
-{
-	const cal_setup *s = job->s;
-	const wc_params *b = s->base;
-	const double *draw = b->n_draws > 0 ? b->draws + (size_t)(r % b->n_draws) * b->n_draw_params : NULL;
-	wc_pcg32 rng;
-	int col = 0;
-	wc_pcg32_seed(&rng, job->seed, (uint64_t)r);
-	job->ok[r] = 1;
-	for (int j = 0; j < s->n_groups; j++) {
-		const cal_group *g = &s->groups[j];
-		double x[CAL_MAX_UNKNOWNS];
-		for (int i = 0; i < g->n_runs; i++)
-			noise[i] = g->sigma * wc_pcg32_normal(&rng);
-		if (wc__cal_solve(g, draw, noise, g->x, x, NULL) != WC_OK)
-			job->ok[r] = 0;
-		for (int k = 0; k < g->p; k++)
-			row[col++] = g->p == 2 && k == 0 ? exp(x[k]) : x[k];
-	}
-}
-
-static void *
-cal_worker(void *arg)
-{
-	cal_job *job = arg;
-	double *noise = wc_alloc_array((size_t)job->s->n_runs, sizeof *noise);
-	if (!noise) {
-		job->error = WC_ENOMEM;
-		return NULL;
-	}
-	for (int r = job->thread_id; r < job->replicates; r += job->threads) {
-		wc_progress_add(1.0);
-		replicate(job, r, noise, job->values + (size_t)r * job->n_new);
-	}
-	free(noise);
-	return NULL;
-}
-
-static int
-run_replicates(cal_job *proto, wc_error *err)
-{
-	int T = proto->threads > 0 ? proto->threads : 1;
-	cal_job *jobs = wc_alloc_zeroed((size_t)T, sizeof *jobs);
-	int rc = WC_OK;
-	if (!jobs)
-		return wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
-	for (int t = 0; t < T; t++) {
-		jobs[t] = *proto;
-		jobs[t].threads = T;
-		jobs[t].thread_id = t;
-	}
-	wc_progress_begin("calibration replicates", proto->replicates);
-	wc_run_jobs(jobs, sizeof *jobs, T, cal_worker);
-	wc_progress_end();
-	for (int t = 0; t < T; t++)
-		if (jobs[t].error)
-			rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
-	free(jobs);
-	return rc;
-}
-
-/* --------------------------------------------------------------- result */
-
-static int
-new_names(const cal_setup *s, char (*names)[WC_NAME_MAX])
-{
-	int k = 0;
-	for (int j = 0; j < s->n_groups; j++) {
-		const cal_group *g = &s->groups[j];
-		if (g->scope == WC_CALIBRATE_MODEL) {
-			wc_model_term t = { .runs = 0 };
-			snprintf(t.model, sizeof t.model, "%s", g->model);
-			snprintf(t.level, sizeof t.level, "%s", g->level);
-			wc_model_term_label(&t, names[k++], WC_NAME_MAX);
-		} else {
-			if (g->p == 2)
-				wc_level_param_label(WC_LEVEL_S, g->level, names[k++], WC_NAME_MAX);
-			wc_level_param_label(WC_LEVEL_THETA, g->level, names[k++], WC_NAME_MAX);
-		}
-	}
-	return k;
-}
-
-/* The point estimates into `p`: model terms added (or replacing the
- * base's term for the same model and level), or the new level's S, theta. */
-static int
-store_points(const cal_setup *s, wc_params *p, wc_error *err)
-{
-	for (int j = 0; j < s->n_groups; j++) {
-		const cal_group *g = &s->groups[j];
-		if (g->scope == WC_CALIBRATE_PLATFORM) {
-			wc_level *l = &p->levels[p->n_levels - 1];
-			l->s.value = g->p == 2 ? exp(g->x[0]) : NAN;
-			l->s.source = g->p == 2 ? WC_SRC_CALIBRATED : WC_SRC_ASSUMED;
-			l->theta.value = g->x[g->p - 1];
-			continue;
-		}
-		wc_model_term *t = (wc_model_term *)wc_params_find_model_term(p, g->model, g->level);
-		if (!t) {
-			if (p->n_model_terms >= WC_MAX_MODEL_TERMS)
-				return wc_error_set(err, WC_EINVAL, "model_terms: the set already has %d",
-				                    WC_MAX_MODEL_TERMS);
-			t = &p->model_terms[p->n_model_terms++];
-		}
-		memset(t, 0, sizeof *t);
-		snprintf(t->model, sizeof t->model, "%s", g->model);
-		snprintf(t->level, sizeof t->level, "%s", g->level);
-		t->shift = (wc_param){ g->x[0], NAN, NAN, WC_SRC_CALIBRATED };
-		t->runs = g->n_runs;
-	}
-	return WC_OK;
-}
-
-/* Base draw columns kept: all but those a new parameter replaces (a
- * model term calibrated again). Their indices into `keep`. */
-static int
-kept_columns(const wc_params *b, char (*nn)[WC_NAME_MAX], int n_new, int *keep)
-{
-	int kb = 0;
-	for (int j = 0; b->n_draws > 0 && j < b->n_draw_params; j++) {
-		int replaced = 0;
-		for (int u = 0; u < n_new && !replaced; u++)
-			replaced = strcmp(b->draw_names[j], nn[u]) == 0;
-		if (!replaced)
-			keep[kb++] = j;
-	}
-	return kb;
-}
-
-/* Draws: the base's columns of draw r (cycled) and the new columns of
- * replicate r, for the replicates that converged; 95 % intervals of the
- * new parameters from the same rows. */
-static int
-store_draws(const cal_setup *s, const cal_job *job, char (*nn)[WC_NAME_MAX], wc_params *p,
-            wc_error *err)
-{
-	const wc_params *b = s->base;
-	int *keep = wc_alloc_zeroed((size_t)(b->n_draw_params + 1), sizeof *keep);
-	int kb = keep ? kept_columns(b, nn, job->n_new, keep) : 0, k = kb + job->n_new, rows = 0, rc;
-	char (*names)[WC_NAME_MAX] = wc_alloc_zeroed((size_t)k, sizeof *names);
-	double *v = wc_alloc_zeroed((size_t)job->replicates * (size_t)k, sizeof *v);
-	double *col = wc_alloc_zeroed((size_t)job->replicates, sizeof *col);
-	if (!keep || !names || !v || !col) {
-		rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
-		goto done;
-	}
-	for (int j = 0; j < kb; j++)
-		memcpy(names[j], b->draw_names[keep[j]], WC_NAME_MAX);
-	memcpy(names + kb, nn, (size_t)job->n_new * sizeof *names);
-	for (int r = 0; r < job->replicates; r++) {
-		if (!job->ok[r])
-			continue;
-		const double *brow = kb ? b->draws + (size_t)(r % b->n_draws) * b->n_draw_params : NULL;
-		for (int j = 0; j < kb; j++)
-			v[(size_t)rows * k + j] = brow[keep[j]];
-		memcpy(v + (size_t)rows * k + kb, job->values + (size_t)r * job->n_new,
-		       (size_t)job->n_new * sizeof *v);
-		rows++;
-	}
-	if (rows < 2) {
-		rc = wc_error_set(err, WC_ENOCONV, "calibrate: fewer than 2 replicates converged");
-		goto done;
-	}
-	if ((rc = wc_params_set_draws(p, rows, k, (const char (*)[WC_NAME_MAX])names, v, err)) != WC_OK)
-		goto done;
-	for (int j = 0; j < job->n_new; j++) {
-		for (int r = 0; r < rows; r++)
-			col[r] = v[(size_t)r * k + kb + j];
-		double est = NAN, lo, hi;
-		wc_params_get_named(p, nn[j], &est);
-		if (wc_interval_from_draws(col, (size_t)rows, est, &lo, &hi))
-			wc_params_set_interval_named(p, nn[j], lo, hi);
-	}
-	if (rows < job->replicates)
-		WC_WARN(s->out, "%d of %d replicates did not converge and are left out of the draws",
-		        job->replicates - rows, job->replicates);
-done:
-	free(keep);
-	free(names);
-	free(v);
-	free(col);
-	return rc;
-}
-
-static void
-list_estimates(const cal_setup *s, char (*nn)[WC_NAME_MAX], int n_new, wc_calibrate_result *out)
-{
-	int k = 0;
-	for (int j = 0; j < s->n_groups; j++)
-		for (int u = 0; u < s->groups[j].p && k < n_new; u++, k++) {
-			wc_calibrate_estimate *e = &out->estimates[out->n_estimates++];
-			const wc_param *prm = wc_params_param_named(&out->params, nn[k]);
-			snprintf(e->label, sizeof e->label, "%s", nn[k]);
-			e->value = prm ? *prm : (wc_param){ NAN, NAN, NAN, WC_SRC_CALIBRATED };
-			e->runs = s->groups[j].n_runs;
-		}
-}
-
 /* Bind every run and refuse those whose measured power is not above idle. */
 static int
 bind_runs(cal_setup *s, wc_error *err)
@@ -636,39 +413,6 @@ bind_runs(cal_setup *s, wc_error *err)
 			                    cr->run->tp * lp.p0, cr->run->tp, lp.p0);
 	}
 	return WC_OK;
-}
-
-static int
-calibrate_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
-{
-	char nn[WC_CALIBRATE_ESTIMATES_MAX + 1][WC_NAME_MAX];
-	int n_new = new_names(s, nn), rc = WC_OK;
-	wc_calibrate_result *out = s->out;
-	int R = o->replicates > 0 ? o->replicates : s->base->n_draws > 0 ? s->base->n_draws : 1000;
-	if (o->replicates < 0) {
-		list_estimates(s, nn, n_new, out);
-		return WC_OK;
-	}
-	cal_job job = { s, R, o->threads, 0, n_new, o->seed, NULL, NULL, 0 };
-	job.values = wc_alloc_zeroed((size_t)R * (size_t)n_new, sizeof *job.values);
-	job.ok = wc_alloc_zeroed((size_t)R, 1);
-	if (!job.values || !job.ok)
-		rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
-	if (rc == WC_OK)
-		rc = run_replicates(&job, err);
-	if (rc == WC_OK)
-		rc = store_draws(s, &job, nn, &out->params, err);
-	if (rc == WC_OK) {
-		out->params.bootstrap = R;
-		out->params.seed = o->seed;
-		if (s->base->n_draws == 0)
-			WC_WARN(out, "the base has no draws: intervals cover the calibration runs' scatter only, "
-			        "not the base law's own uncertainty");
-		list_estimates(s, nn, n_new, out);
-	}
-	free(job.values);
-	free(job.ok);
-	return rc;
 }
 
 int
@@ -707,8 +451,8 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	wc__cal_ceiling_warnings(s.groups, s.n_groups, base->form, out);
 	if (
 	    (rc = wc_params_copy(&out->params, s.work.n_levels ? &s.work : base, err)) != WC_OK ||
-	    (rc = store_points(&s, &out->params, err)) != WC_OK ||
-	    (rc = calibrate_draws(&s, o, err)) != WC_OK)
+	    (rc = wc__cal_store_points(&s, &out->params, err)) != WC_OK ||
+	    (rc = wc__cal_draws(&s, o, err)) != WC_OK)
 		goto done;
 	rc = wc_params_validate(&out->params, err);
 done:

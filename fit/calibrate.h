@@ -61,7 +61,9 @@ typedef struct {
 } wc_calibrate_options;
 
 #define WC_CALIBRATE_OPTIONS_INIT                                                \
-	{ WC_CALIBRATE_MODEL, NULL, NULL, 0.0, NULL, 0, 0, 1, 0.0 }
+	{ .scope = WC_CALIBRATE_MODEL, .model = NULL, .platform = NULL,           \
+	  .idle_power_w = 0.0, .use = NULL, .replicates = 0, .seed = 0,           \
+	  .threads = 1, .run_scatter = 0.0 }
 
 #define WC_CALIBRATE_ESTIMATES_MAX 64
 

@@ -1,6 +1,7 @@
 /*
  * Private to fit/: the pieces of a calibration (calibrate.c sets up the
- * groups and assembles the result, calibrate_solve.c solves one group for
+ * groups and solves the point estimates, calibrate_draws.c runs the
+ * replicates and writes the result, calibrate_solve.c solves one group for
  * the point estimate and for each replicate). A group is what one small
  * least-squares problem estimates: one model term (one unknown, the
  * shift) or one new level (log S and theta; theta alone for the
@@ -51,5 +52,26 @@ int wc__cal_run_power(const cal_group *g, int i, const double *x, double *model,
  *  the shift could and could not absorb). Returns the runs named. */
 int wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form,
                              wc_calibrate_result *out);
+
+/* A calibration being set up and solved (calibrate.c), then written
+ * (calibrate_draws.c). */
+typedef struct {
+	const wc_params *base;
+	wc_params work;            /* platform scope: base + the new level at S = 1, theta = 0 */
+	cal_run *runs;
+	int n_runs;
+	cal_group *groups;
+	int n_groups;
+	double sigma0;
+	wc_calibrate_result *out;
+} cal_setup;
+
+/** The point estimates of the groups into `p`: model terms added (or
+ *  replacing the base's term for the same model and level), or the new
+ *  level's S and theta. */
+int wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err);
+/** The replicates (none when o->replicates < 0), then the draws,
+ *  intervals and estimates of s->out. */
+int wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err);
 
 #endif

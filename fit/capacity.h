@@ -63,7 +63,9 @@ typedef struct {
 	char sha256[65];           /* of the inputs (SHA-256 of their hashes) */
 } wc_capacity_data;
 
-#define WC_CAPACITY_DATA_INIT { NULL, 0, 0, 0, 0, { { 0 } }, "" }
+#define WC_CAPACITY_DATA_INIT                                                    \
+	{ .rows = NULL, .n_rows = 0, .cap_rows = 0, .n_skipped = 0, .n_notes = 0, \
+	  .notes = { { 0 } }, .sha256 = "" }
 
 /** Add a runs table's rows: architecture from the catalog by `model`,
  *  platform facts from the catalog, latency = running x output_tokens /

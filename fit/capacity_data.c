@@ -103,6 +103,31 @@ run_observations(const wc_runs_table *t, size_t i, wc_capacity_row *r)
 	r->ttft_s = extra_number(t, i, "ttft_s");
 }
 
+/* Keep `r` when its platform and architecture resolve; else count it
+ * as skipped. */
+static int
+keep_row(wc_capacity_data *d, wc_capacity_row *r, wc_error *err)
+{
+	if (!resolve(d, r)) {
+		d->n_skipped++;
+		return WC_OK;
+	}
+	return append(d, r, err);
+}
+
+/* A zeroed row with the names of its source row. */
+static void
+row_names(wc_capacity_row *r, const char *id, const char *platform, const char *model, const char *set,
+          const char *exclude)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->id, sizeof r->id, "%s", id);
+	snprintf(r->platform, sizeof r->platform, "%s", platform);
+	snprintf(r->model, sizeof r->model, "%s", model);
+	snprintf(r->set, sizeof r->set, "%s", set);
+	snprintf(r->exclude, sizeof r->exclude, "%s", exclude);
+}
+
 int
 wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error *err)
 {
@@ -111,12 +136,7 @@ wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error 
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *run = &t->runs[i];
 		wc_capacity_row r;
-		memset(&r, 0, sizeof r);
-		snprintf(r.id, sizeof r.id, "%s", run->run_id);
-		snprintf(r.platform, sizeof r.platform, "%s", run->platform);
-		snprintf(r.model, sizeof r.model, "%s", run->model);
-		snprintf(r.set, sizeof r.set, "%s", run->set);
-		snprintf(r.exclude, sizeof r.exclude, "%s", run->exclude);
+		row_names(&r, run->run_id, run->platform, run->model, run->set, run->exclude);
 		r.tp = run->tp;
 		r.running = run->series.len ? run->series.mean : run->running;
 		r.input_tokens = run->input_tokens >= 0 ? run->input_tokens : NAN;
@@ -130,11 +150,7 @@ wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error 
 			d->n_skipped++;
 			continue; /* not evidence about time: a power-only run */
 		}
-		if (!resolve(d, &r)) {
-			d->n_skipped++;
-			continue;
-		}
-		if ((rc = append(d, &r, err)) != WC_OK)
+		if ((rc = keep_row(d, &r, err)) != WC_OK)
 			return rc;
 	}
 	return WC_OK;
@@ -148,12 +164,7 @@ wc_capacity_data_add_periods(wc_capacity_data *d, const wc_periods_table *t, wc_
 	for (size_t i = 0; i < t->n_rows; i++) {
 		const wc_period_row *p = &t->rows[i];
 		wc_capacity_row r;
-		memset(&r, 0, sizeof r);
-		snprintf(r.id, sizeof r.id, "%s", p->run_id);
-		snprintf(r.platform, sizeof r.platform, "%s", p->platform);
-		snprintf(r.model, sizeof r.model, "%s", p->model);
-		snprintf(r.set, sizeof r.set, "%s", p->set);
-		snprintf(r.exclude, sizeof r.exclude, "%s", p->exclude);
+		row_names(&r, p->run_id, p->platform, p->model, p->set, p->exclude);
 		r.tp = p->tp;
 		r.running = p->running;
 		r.input_tokens = p->input_tokens;
@@ -164,11 +175,7 @@ wc_capacity_data_add_periods(wc_capacity_data *d, const wc_periods_table *t, wc_
 		r.source_index = i;
 		r.latency_s = p->period_s;
 		r.itl_s = r.ttft_s = r.throughput_tok_s = r.energy_per_token_j = r.mean_power_w = NAN;
-		if (!resolve(d, &r)) {
-			d->n_skipped++;
-			continue;
-		}
-		if ((rc = append(d, &r, err)) != WC_OK)
+		if ((rc = keep_row(d, &r, err)) != WC_OK)
 			return rc;
 	}
 	return WC_OK;

@@ -123,7 +123,9 @@ typedef struct {
 	double run_scatter;
 } wc_ft_calibrate_options;
 
-#define WC_FT_CALIBRATE_OPTIONS_INIT { WC_FT_CAL_SCALE, NULL, 0, 0, 0.0 }
+#define WC_FT_CALIBRATE_OPTIONS_INIT                                             \
+	{ .mode = WC_FT_CAL_SCALE, .use = NULL, .replicates = 0, .seed = 0,       \
+	  .run_scatter = 0.0 }
 
 #define WC_FT_CAL_RUNS_SHOWN 16
 

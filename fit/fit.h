@@ -130,7 +130,7 @@ typedef struct {
 	int threads;        /* >= 1 */
 } wc_bootstrap_options;
 
-#define WC_BOOTSTRAP_OPTIONS_INIT { 1000, 0, 1 }
+#define WC_BOOTSTRAP_OPTIONS_INIT { .replicates = 1000, .seed = 0, .threads = 1 }
 
 /** Resample runs with replacement B times, refit each from the point
  *  estimate, and write 2.5 / 97.5 percentile intervals into
@@ -175,7 +175,8 @@ typedef struct {
 	int max_iter;
 } wc_response_fit_options;
 
-#define WC_RESPONSE_FIT_OPTIONS_INIT { 200, 1, 1, 200 }
+#define WC_RESPONSE_FIT_OPTIONS_INIT                                             \
+	{ .bootstrap = 200, .seed = 1, .threads = 1, .max_iter = 200 }
 
 /** Fit the response -- time constant, hold and prefill ratio -- by least
  *  squares of the modelled per-GPU power at the sample times against the
@@ -200,9 +201,6 @@ int wc_response_predict_samples(const wc_response_run *run, const wc_response_pa
 
 /** Pin OpenBLAS to one thread (threaded callers: the server, bootstrap). */
 void wc_linalg_pin_single_thread(void);
-
-/* The fine-tuning law's fits (needs wc_bootstrap_options above). */
-#include "fit/finetune.h"
 
 #ifdef __cplusplus
 }

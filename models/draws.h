@@ -26,7 +26,7 @@ typedef struct {
 	double *values;             /* n*k, row-major; NULL when empty */
 } wc_draws;
 
-#define WC_DRAWS_INIT { 0, 0, NULL, NULL }
+#define WC_DRAWS_INIT { .n = 0, .k = 0, .names = NULL, .values = NULL }
 
 /** Store `n` x `k` values with their names (both copied). n or k = 0
  *  leaves the matrix empty. */

@@ -10,11 +10,6 @@
  * wc_finetune_params_clear, copy with wc_finetune_params_copy. Everything
  * else here is a plain value; lookups return static strings.
  */
-/* Before the guard on purpose: the section holds wc_param values, and
- * models/params.h (which embeds this section in wc_params) includes this
- * header only once wc_param is defined. Either order of inclusion works. */
-#include "models/params.h"
-
 #ifndef WC_MODELS_FINETUNE_H
 #define WC_MODELS_FINETUNE_H
 
@@ -24,6 +19,7 @@
 #include "models/draws.h"
 #include "models/error.h"
 #include "models/law.h"
+#include "models/scalar.h"
 
 #ifdef __cplusplus
 extern "C" {

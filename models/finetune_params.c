@@ -33,14 +33,14 @@ wc_finetune_params_copy(wc_finetune_params *dst, const wc_finetune_params *src, 
 void
 wc_ft_ranges_unknown(wc_ft_ranges *r)
 {
-	wc_ft_span none = { NAN, NAN };
+	wc_ft_span none = { .lo = NAN, .hi = NAN };
 	r->micro_batch = r->seq_len = r->params_b = r->gpus = r->lora_rank = r->flops_tflop = none;
 }
 
 static wc_param
 published(double v)
 {
-	wc_param p = { v, NAN, NAN, WC_SRC_PUBLISHED };
+	wc_param p = { .value = v, .lo = NAN, .hi = NAN, .source = WC_SRC_PUBLISHED };
 	return p;
 }
 

@@ -362,15 +362,25 @@ wc_law_point_power(const wc_law_point *lp, int tp, const wc_load_histogram *h, w
 	            out, err);
 }
 
-int
-wc_law_power(const wc_params *p, const wc_config *c, wc_power *out, wc_error *err)
+/* The law's numbers for `c` with the point parameters of `p`. */
+static int
+point_of(const wc_params *p, const wc_config *c, wc_law_point *lp, wc_error *err)
 {
 	wc_law_binding b;
-	wc_law_point lp;
 	int rc = wc_law_bind(p, c, &b, err);
 	if (rc)
 		return rc;
-	wc_law_bound_point(&b, NULL, &lp);
+	wc_law_bound_point(&b, NULL, lp);
+	return WC_OK;
+}
+
+int
+wc_law_power(const wc_params *p, const wc_config *c, wc_power *out, wc_error *err)
+{
+	wc_law_point lp;
+	int rc = point_of(p, c, &lp, err);
+	if (rc)
+		return rc;
 	return fill(&lp, c->tp, wc_law_point_mix(&lp, wc_law_point_dynamic(&lp, c->running), c->running), out,
 	            err);
 }
@@ -379,12 +389,10 @@ int
 wc_law_power_series(const wc_params *p, const wc_config *c, const double *running,
                     const double *weight, size_t len, wc_power *out, wc_error *err)
 {
-	wc_law_binding b;
 	wc_law_point lp;
-	int rc = wc_law_bind(p, c, &b, err);
+	int rc = point_of(p, c, &lp, err);
 	if (rc)
 		return rc;
-	wc_law_bound_point(&b, NULL, &lp);
 	double sum_w = 0.0, sum_n = 0.0;
 	for (size_t i = 0; i < len; i++) {
 		if (!isfinite(running[i]) || running[i] < 0.0 || !isfinite(weight[i]) ||

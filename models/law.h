@@ -126,8 +126,14 @@ typedef struct {
 	double gpu_memory_utilization;
 } wc_config;
 
-#define WC_CONFIG_INIT                                                            \
-	{ NULL, 1, 0.0, 0.0, WC_PREC_BF16, WC_PREC_BF16, 0.0, 0.0, NULL, 0.0, 0.0, 0.0, NULL, NULL, 0.0 }
+/* Designated, so that a field added to wc_config cannot shift the others;
+ * every field not named is zero or NULL. */
+#define WC_CONFIG_INIT                                                          \
+	{ .platform = NULL, .tp = 1, .active_params_b = 0.0, .running = 0.0,    \
+	  .weights = WC_PREC_BF16, .kv = WC_PREC_BF16, .sm_clock_mhz = 0.0,     \
+	  .idle_power_w = 0.0, .arch = NULL, .input_tokens = 0.0,               \
+	  .output_tokens = 0.0, .request_rate = 0.0, .model = NULL, .set = NULL, \
+	  .gpu_memory_utilization = 0.0 }
 
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */

@@ -17,14 +17,14 @@
 static wc_param
 published(double v, double lo, double hi)
 {
-	wc_param p = { v, lo, hi, WC_SRC_PUBLISHED };
+	wc_param p = { .value = v, .lo = lo, .hi = hi, .source = WC_SRC_PUBLISHED };
 	return p;
 }
 
 static wc_param
 with_source(double v, wc_source s)
 {
-	wc_param p = { v, NAN, NAN, s };
+	wc_param p = { .value = v, .lo = NAN, .hi = NAN, .source = s };
 	return p;
 }
 
@@ -79,7 +79,7 @@ add_term(wc_params *p, wc_setting setting, wc_precision prec, const char *level,
 static wc_param
 fitted_ci(double v, double lo, double hi)
 {
-	wc_param p = { v, lo, hi, WC_SRC_FITTED };
+	wc_param p = { .value = v, .lo = lo, .hi = hi, .source = WC_SRC_FITTED };
 	return p;
 }
 
@@ -96,7 +96,9 @@ add_capacity_level(wc_capacity_params *c, const char *name, wc_param eta, wc_par
 	l->memory_gb = hw->memory_gb;
 	l->p[WC_CAP_ETA] = eta;
 	l->p[WC_CAP_T0] = t0;
-	l->range = (wc_capacity_range){ 32, 32, 0, 0, 512, 512, 0, 0, tp_min, tp_max, rows };
+	l->range = (wc_capacity_range){ .running_min = 32, .running_max = 32,
+	                                .output_min = 512, .output_max = 512,
+	                                .tp_min = tp_min, .tp_max = tp_max, .rows = rows };
 }
 
 static void

@@ -17,6 +17,7 @@
 
 #include "models/capacity.h"
 #include "models/error.h"
+#include "models/finetune.h"
 #include "models/interval.h"
 #include "models/law.h"
 #include "models/scalar.h"
@@ -29,10 +30,6 @@ extern "C" {
 #define WC_MAX_LEVELS 16
 #define WC_MAX_TERMS 16
 #define WC_MAX_MODEL_TERMS 64
-
-/* The fine-tuning section uses wc_param, so its header comes after it
- * (models/finetune.h includes this header before its own guard). */
-#include "models/finetune.h"
 
 /** Span of the calibration data for one level; predictions outside it
  *  carry an extrapolation warning. Zeroed = unknown (no warning). */

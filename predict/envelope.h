@@ -17,6 +17,9 @@
  * wc_service_select chooses. The power mapping is wc_power_map, one small function. Every result names the
  * source of both.
  *
+ * Service times are in predict/envelope_service.h, the power mapping in
+ * predict/envelope_power.h, budget plans in predict/envelope_budget.h.
+ *
  * Ownership: inputs are borrowed for the duration of a call; results own
  * their arrays (wc_envelope_result_clear). Every function is reentrant;
  * results are bit-identical for a seed whatever the number of threads.
@@ -30,6 +33,8 @@
 #include "models/warnings.h"
 #include "models/limits.h"
 #include "models/models.h"
+#include "predict/envelope_power.h"
+#include "predict/envelope_service.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,89 +61,6 @@ extern "C" {
  *  exceeds the board's limit (docs/envelopes.md, "Board limit"). The
  *  trace metrics' own resolution (ramps between 1-s means), not fitted. */
 #define WC_ENVELOPE_SUSTAINED_S 1.0
-
-/* ------------------------------------------------------- service times */
-
-/** Where the simulation gets its service times. `decode_step_s` is one
- *  engine step with `running` requests decoding at a mean context of
- *  `context_tokens` each; `prefill_s` is one request's prefill of
- *  `input_tokens`. Both must return finite values >= 0 and be safe to call
- *  from several threads on the same ctx. */
-typedef struct {
-	double (*decode_step_s)(void *ctx, double running, double context_tokens);
-	double (*prefill_s)(void *ctx, double input_tokens);
-	void *ctx;
-	char source[48];   /* named in every result, e.g. "roofline_standin" */
-} wc_service_times;
-
-/** Storage of the capacity model's service times (docs/envelopes.md,
- *  "Service times"): the level's point estimate, the model's bytes and
- *  FLOPs and the platform's numbers, copied at binding so nothing is
- *  borrowed from the parameter set afterwards. */
-typedef struct {
-	char level[WC_NAME_MAX];
-	int tp;
-	wc_capacity_point point;
-	wc_capacity_arch arch;
-	wc_capacity_hw hw;
-} wc_capacity_service_store;
-
-/** The stand-in (docs/envelopes.md, "Service times"): the capacity
- *  model's decode step and prefill (models/capacity.h) with its five step
- *  numbers assumed -- bandwidth efficiency, fixed overhead per step, no
- *  overhead per request, compute efficiency, no communication term --
- *  instead of fitted. Platform facts from models/catalog.h (a locked SM
- *  clock scales compute as in the capacity model), bytes and FLOPs from
- *  the configuration's `arch` through wc_capacity_arch_make (its refusals
- *  apply), else a dense model of N_act with no KV or attention term. */
-#define WC_STANDIN_BW_EFFICIENCY 0.7
-#define WC_STANDIN_FLOPS_EFFICIENCY 0.5
-#define WC_STANDIN_STEP_OVERHEAD_S 0.002
-
-/** Fill the stand-in for a configuration (platform by name in the catalog,
- *  "H100-locked" style levels by their prefix). WC_ENOTFOUND when the
- *  catalog has no such platform ("platform: ..."). */
-int wc_roofline_standin_init(wc_capacity_service_store *s, const wc_config *c, wc_error *err);
-/** The service times of a stand-in (borrowed by `out`), source
- *  "roofline_standin". */
-void wc_roofline_standin_service(wc_capacity_service_store *s, wc_service_times *out);
-
-/** Service times from the parameter set's capacity section, bound and
- *  evaluated through models/capacity.h exactly as predict/capacity.c does
- *  (point estimate): decode_step_s(n, c) is the capacity model's decode
- *  step t_dec at n running requests of mean context c (no prefill in it),
- *  prefill_s(L) its prefill t_pre of one prompt of L tokens. Source
- *  "capacity". Refusals: "capacity: ..." (no section), "platform: ..." (no
- *  level for c->platform), "model: ..." (no architecture), or the
- *  architecture's own ("architecture/<field>: ..."). `store` must outlive
- *  `out`. */
-int wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_store *store,
-                        wc_service_times *out, wc_error *err);
-
-/** Which service times a caller wants: the capacity model when the set
- *  can give it, else the stand-in (auto); or one of them forced. */
-typedef enum { WC_SERVICE_AUTO = 0, WC_SERVICE_CAPACITY, WC_SERVICE_STANDIN } wc_service_choice;
-/** "auto", "capacity", "standin". */
-const char *wc_service_choice_name(wc_service_choice c);
-int wc_service_choice_from_name(const char *name, wc_service_choice *out);
-
-/** Storage of the chosen service times. */
-typedef struct {
-	int is_capacity;                     /* 1: `capacity` backs the times; 0: `standin` */
-	wc_capacity_service_store capacity;
-	wc_capacity_service_store standin;
-	char fallback[WC_WARNING_LEN]; /* auto fell back to the stand-in: why; else "" */
-} wc_service_store;
-
-/** Choose and fill the service times for a configuration: the capacity
- *  model when forced, or in auto mode when the set has a capacity section
- *  with a level for the platform and the model's architecture is known;
- *  otherwise the stand-in (in auto mode with store->fallback saying why).
- *  Capacity forced but unavailable: WC_EINVAL "service: ..." with the
- *  reason. The stand-in's own refusals as wc_roofline_standin_init.
- *  `store` must outlive `out`. */
-int wc_service_select(const wc_params *p, const wc_config *c, wc_service_choice choice,
-                      wc_service_store *store, wc_service_times *out, wc_error *err);
 
 /* ------------------------------------------------------------ workloads */
 
@@ -200,45 +122,6 @@ int wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err);
  *  the horizon's end; closed loop: its clients, the first requests only --
  *  later ones come back with completions; n(t): 0). */
 double wc_envelope_workload_requests(const wc_envelope_workload *w, double warmup_s, double horizon_s);
-
-/* ------------------------------------------------------------ power map */
-
-/** Per-GPU power as a function of the engine's state: P0 + dynamic_w(n)
- *  + prefill_w while a prefill runs. The law-based map below is one
- *  implementation; a workload-aware law can provide another. */
-typedef struct {
-	double (*dynamic_w)(const void *ctx, double running); /* W per GPU above P0 */
-	const void *ctx;
-	double idle_w;     /* P0 per GPU */
-	double prefill_w;  /* increment per GPU while prefilling (prefill_level_w 0) */
-	double prefill_level_w; /* > 0: a prefill draws this level above P0, the
-	                         * increment max(0, level - dynamic_w(n)) */
-	double max_w;      /* the board's power limit per GPU (0 or INFINITY: unknown);
-	                    * the power never exceeds it */
-	int tp;            /* GPUs per server */
-	char source[48];
-	/* The law's held-out error for this level (the parameter set's
-	 * prediction_error stratum, docs/intervals.md); has_pe 0: none. */
-	int has_pe;
-	wc_pe_stratum pe;
-} wc_power_map;
-
-/** Storage of the law-based map (the frozen law bound to a configuration). */
-typedef struct {
-	wc_law_point law;
-} wc_power_map_law;
-
-/** The law-based map: dynamic power = the frozen law's at n (its point
- *  estimate, the configuration's measured idle power replacing P0 when
- *  given); while prefilling, for a prefill-aware law (saturating_prefill)
- *  the level A = phi x (P_max - P0) x clock factor, the increment
- *  max(0, A - D(n)); for other laws a constant increment
- *  response->prefill_ratio times the law's dynamic power at n = 32. The
- *  power never exceeds the platform's board limit (catalog max_power_w).
- *  `store` must outlive `out`. */
-int wc_power_map_from_law(const wc_params *p, const wc_config *c,
-                          const wc_response_params *response, wc_power_map_law *store,
-                          wc_power_map *out, wc_error *err);
 
 /* -------------------------------------------------------------- options */
 
@@ -329,49 +212,6 @@ int wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st,
                     wc_envelope_result *out, wc_error *err);
 void wc_envelope_result_clear(wc_envelope_result *r);
 
-/* ---------------------------------------------------------- budget plan */
-
-typedef enum { WC_BUDGET_P95 = 0, WC_BUDGET_MAX } wc_budget_stat;
-
-typedef struct {
-	double budget_w;      /* the feed's limit for the aggregate, W */
-	wc_budget_stat stat;  /* which statistic of the aggregate must stay below it */
-	int max_fleet;        /* search bound */
-	double bin_s;         /* the aggregate is judged on means over bins of this width */
-} wc_budget_options;
-
-typedef struct {
-	int fleet_size;          /* the largest K that fits (0: not even one) */
-	double stat_w;           /* the statistic at that K (NaN at 0) */
-	double next_stat_w;      /* at K + 1 (NaN when K = max_fleet) */
-	int at_bound;            /* 1: K = max_fleet still fits (the bound was the limit) */
-	int probes;              /* fleet sizes evaluated */
-	int servers_simulated;
-} wc_budget_plan;
-
-/** The most server simulations a plan can run: every server draws at
- *  least its idle power tp x P0, so a fleet of K > budget / (tp x P0) is
- *  over the budget and doubling stops at the first power of two beyond
- *  that (or at max_fleet). Independent servers are simulated once each;
- *  a shared arrival process afresh for every probe (doubling, then at
- *  most log2 K bisection probes). */
-double wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode);
-
-/** Refuse a simulation of `servers` server runs of `w` over the options'
- *  warm-up and horizon whose expected requests exceed `max_requests`
- *  (WC_EINVAL naming the workload field that sets the count). */
-int wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, double servers,
-                               double max_requests, wc_error *err);
-
-/** The largest fleet size K <= max_fleet whose aggregate power statistic
- *  (p95 or max over the horizon's bins) stays at or below the budget,
- *  found by doubling then bisection over nested fleets (the fleet of K
- *  is the first K servers of the fleet of K + 1, so the statistic grows
- *  with K). The workload is per server; options' replicas and fleet size
- *  are not used (one realisation per K). */
-int wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st,
-                       const wc_power_map *pm, const wc_envelope_options *o,
-                       const wc_budget_options *bo, wc_budget_plan *out, wc_error *err);
 
 #ifdef __cplusplus
 }

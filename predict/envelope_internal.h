@@ -14,6 +14,7 @@
 
 #include "models/stats.h"
 #include "predict/envelope.h"
+#include "predict/envelope_budget.h"
 
 /* ----------------------------------------------------- service times */
 

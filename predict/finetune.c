@@ -5,6 +5,7 @@
  * same wc_ft_bound_point; the relations reported beside it as checks; and
  * warnings wherever the question leaves what the law was calibrated on.
  */
+#include "predict/finetune.h"
 #include "predict/predict.h"
 #include "models/grow.h"
 

@@ -26,6 +26,7 @@
 #include "models/warnings.h"
 #include "models/models.h"
 #include "predict/envelope.h"
+#include "predict/envelope_budget.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,8 +105,5 @@ int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 #ifdef __cplusplus
 }
 #endif
-
-/* Fine-tuning predictions (needs the declarations above). */
-#include "predict/finetune.h"
 
 #endif

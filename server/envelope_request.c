@@ -22,37 +22,6 @@ fail(wc_api_error *e, int status, const char *code, const char *field, const cha
 	return -1;
 }
 
-static int
-wrong_type(wc_api_error *e, const char *field, const char *want, const json_t *got)
-{
-	wc_api_error_set(e, 422, "wrong_type", field, "%s: expected %s, got %s", field + 1, want,
-	                 wc_json_type_name(got));
-	return -1;
-}
-
-/* Fields of `obj` outside `allowed` are refused (pointer prefix `at`). */
-static int
-check_known(const json_t *obj, const char *const *allowed, const char *at, wc_api_error *e)
-{
-	const char *key;
-	const json_t *v;
-	json_object_foreach((json_t *)obj, key, v) {
-		int known = 0;
-		for (const char *const *f = allowed; *f && !known; f++)
-			known = strcmp(key, *f) == 0;
-		if (!known) {
-			char field[sizeof e->field];
-			snprintf(field, sizeof field, "%s", at);
-			wc_json_pointer_append(field, sizeof field, key);
-			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.*s\" (see GET /openapi.json)",
-			                 (int)wc_utf8_prefix(key, 64), key);
-			return -1;
-		}
-	}
-	(void)v;
-	return 0;
-}
-
 /* A number in [lo, hi] (lo exclusive when `open`). 1 = absent. */
 static int
 number(const json_t *obj, const char *at, const char *name, double lo, int open, double hi, double *out,
@@ -64,7 +33,7 @@ number(const json_t *obj, const char *at, const char *name, double lo, int open,
 		return 1;
 	snprintf(field, sizeof field, "%s/%s", at, name);
 	if (!json_is_number(v))
-		return wrong_type(e, field, "a number", v);
+		return wc_api_wrong_type(e, field, "a number", v);
 	double x = json_number_value(v);
 	if (!(open ? x > lo : x >= lo) || !(x <= hi)) {
 		wc_api_error_set(e, 422, "invalid_value", field, "%s: must be %s %g and <= %g, got %g", field + 1,
@@ -86,7 +55,7 @@ integer(const json_t *obj, const char *at, const char *name, double lo, double h
 		return 1;
 	snprintf(field, sizeof field, "%s/%s", at, name);
 	if (!json_is_number(v) || json_number_value(v) != floor(json_number_value(v)))
-		return wrong_type(e, field, "an integer", v);
+		return wc_api_wrong_type(e, field, "an integer", v);
 	double x = json_number_value(v);
 	if (x < lo || x > hi) {
 		wc_api_error_set(e, 422, "invalid_value", field, "%s: must be between %g and %g, got %g",
@@ -104,7 +73,7 @@ numbers(const json_t *v, const char *field, size_t max, double lo, double hi, in
         size_t *n, wc_api_error *e)
 {
 	if (!json_is_array(v))
-		return wrong_type(e, field, "an array of numbers", v);
+		return wc_api_wrong_type(e, field, "an array of numbers", v);
 	size_t m = json_array_size(v);
 	if (m == 0 || m > max) {
 		wc_api_error_set(e, 422, "invalid_value", field, "%s: needs 1 to %zu values, got %zu", field + 1, max, m);
@@ -125,7 +94,7 @@ numbers(const json_t *v, const char *field, size_t max, double lo, double hi, in
 			continue;
 		}
 		if (!json_is_number(x))
-			return wrong_type(e, f, nullable ? "a number or null" : "a number", x);
+			return wc_api_wrong_type(e, f, nullable ? "a number or null" : "a number", x);
 		a[i] = json_number_value(x);
 		if (!(a[i] >= lo && a[i] <= hi)) {
 			wc_api_error_set(e, 422, "invalid_value", f, "%s: must be between %g and %g, got %g", f + 1, lo, hi, a[i]);
@@ -173,9 +142,9 @@ length(const json_t *w, const char *name, wc_length_dist *d, double **values, wc
 		       ? -1 : (d->values = *values, 0);
 	}
 	if (!json_is_object(v))
-		return wrong_type(e, field, "a number, {\"mean\", \"sd\"} or an array of lengths", v);
+		return wc_api_wrong_type(e, field, "a number, {\"mean\", \"sd\"} or an array of lengths", v);
 	static const char *const keys[] = { "mean", "sd", NULL };
-	if (check_known(v, keys, field, e) < 0)
+	if (wc_api_check_fields(v, field, keys, NULL, e) < 0)
 		return -1;
 	d->kind = WC_LENGTH_LOGNORMAL;
 	int rm = number(v, field, "mean", 1, 0, WC_ENVELOPE_MAX_TOKENS, &d->mean, e);
@@ -205,7 +174,7 @@ rate_profile(const json_t *w, wc_envelope_request *r, wc_api_error *e)
 	const json_t *p = json_object_get(w, "rate_profile"), *step;
 	size_t i, n = json_array_size(p);
 	if (!json_is_array(p))
-		return wrong_type(e, "/workload/rate_profile", "an array of {\"until_s\", \"rate\"}", p);
+		return wc_api_wrong_type(e, "/workload/rate_profile", "an array of {\"until_s\", \"rate\"}", p);
 	if (n == 0 || n > 1000)
 		return fail(e, 422, "invalid_value", "/workload/rate_profile", "needs 1 to 1000 steps");
 	r->profile_until = wc_alloc_array(n, sizeof(double));
@@ -217,8 +186,8 @@ rate_profile(const json_t *w, wc_envelope_request *r, wc_api_error *e)
 		char at[64];
 		snprintf(at, sizeof at, "/workload/rate_profile/%zu", i);
 		if (!json_is_object(step))
-			return wrong_type(e, at, "an object {\"until_s\", \"rate\"}", step);
-		if (check_known(step, keys, at, e) < 0)
+			return wc_api_wrong_type(e, at, "an object {\"until_s\", \"rate\"}", step);
+		if (wc_api_check_fields(step, at, keys, NULL, e) < 0)
 			return -1;
 		int ru = number(step, at, "until_s", 0, 1, WC_ENVELOPE_MAX_HORIZON_S, &r->profile_until[i], e);
 		int rr = ru < 0 ? -1 : number(step, at, "rate", 0, 0, 1e6, &r->profile_rate[i], e);
@@ -248,8 +217,8 @@ arrivals(const json_t *w, wc_envelope_request *r, wc_api_error *e)
 	if (!a)
 		return fail(e, 422, "missing_field", "/workload/arrivals", "required for a replay");
 	if (!json_is_object(a))
-		return wrong_type(e, "/workload/arrivals", "an object {\"t_s\", \"input_tokens\", \"output_tokens\"}", a);
-	if (check_known(a, keys, "/workload/arrivals", e) < 0)
+		return wc_api_wrong_type(e, "/workload/arrivals", "an object {\"t_s\", \"input_tokens\", \"output_tokens\"}", a);
+	if (wc_api_check_fields(a, "/workload/arrivals", keys, NULL, e) < 0)
 		return -1;
 	const json_t *t = json_object_get(a, "t_s");
 	if (!t)
@@ -334,11 +303,11 @@ workload(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	if (!w)
 		return fail(e, 422, "missing_field", "/workload", "required (type and load)");
 	if (!json_is_object(w))
-		return wrong_type(e, "/workload", "an object", w);
+		return wc_api_wrong_type(e, "/workload", "an object", w);
 	if (!(t = json_object_get(w, "type")))
 		return fail(e, 422, "missing_field", "/workload/type", "required: closed, poisson, bursty, replay or n_series");
 	if (!json_is_string(t))
-		return wrong_type(e, "/workload/type", "a string", t);
+		return wc_api_wrong_type(e, "/workload/type", "a string", t);
 	if (wc_envelope_kind_from_name(json_string_value(t), &r->w.kind) != WC_OK)
 		return fail(e, 422, "invalid_value", "/workload/type", "expected closed, poisson, bursty, replay or n_series");
 	static const char *const all_keys[] = { "type", "concurrency", "think_s", "rate", "burstiness",
@@ -347,9 +316,9 @@ workload(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	const char *const *keys = r->w.kind == WC_ENVELOPE_CLOSED ? closed_keys
 	                        : r->w.kind == WC_ENVELOPE_REPLAY ? replay_keys
 	                        : r->w.kind == WC_ENVELOPE_SERIES ? series_keys : open_keys;
-	if (check_known(w, all_keys, "/workload", e) < 0)
+	if (wc_api_check_fields(w, "/workload", all_keys, NULL, e) < 0)
 		return -1;
-	if (check_known(w, keys, "/workload", e) < 0) {
+	if (wc_api_check_fields(w, "/workload", keys, NULL, e) < 0) {
 		char field[sizeof e->field];
 		snprintf(field, sizeof field, "%s", e->field);
 		wc_api_error_set(e, 422, "conflicting_fields", field, "%s: not a field of a %s workload",
@@ -375,24 +344,7 @@ static const char *const budget_keys[] = { "budget_w", "stat", "max_fleet", "fle
 static int
 known_top(const json_t *body, int budget, wc_api_error *e)
 {
-	const char *key;
-	const json_t *v;
-	json_object_foreach((json_t *)body, key, v) {
-		int known = 0;
-		for (const char *const *f = common_keys; *f && !known; f++)
-			known = strcmp(key, *f) == 0;
-		for (const char *const *f = budget ? budget_keys : envelope_keys; *f && !known; f++)
-			known = strcmp(key, *f) == 0;
-		if (!known) {
-			char field[sizeof e->field] = "";
-			wc_json_pointer_append(field, sizeof field, key);
-			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.*s\" (see GET /openapi.json)",
-			                 (int)wc_utf8_prefix(key, 64), key);
-			return -1;
-		}
-	}
-	(void)v;
-	return 0;
+	return wc_api_check_fields(body, "", common_keys, budget ? budget_keys : envelope_keys, e);
 }
 
 static int
@@ -407,8 +359,8 @@ response(const json_t *body, const wc_state *st, wc_envelope_request *r, wc_api_
 	if (!v)
 		return 0;
 	if (!json_is_object(v))
-		return wrong_type(e, "/response", "an object", v);
-	if (check_known(v, keys, "/response", e) < 0 ||
+		return wc_api_wrong_type(e, "/response", "an object", v);
+	if (wc_api_check_fields(v, "/response", keys, NULL, e) < 0 ||
 	    number(v, "/response", "tau_s", 0, 0, WC_RESPONSE_MAX_TAU_S, &r->resp.tau_s.value, e) < 0 ||
 	    number(v, "/response", "hold_s", 0, 0, WC_RESPONSE_MAX_HOLD_S, &r->resp.hold_s.value, e) < 0 ||
 	    number(v, "/response", "decay_s", 0, 0, WC_RESPONSE_MAX_DECAY_S, &r->resp.decay_s.value, e) < 0 ||
@@ -430,7 +382,7 @@ service(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	if (!v)
 		return 0;
 	if (!json_is_string(v))
-		return wrong_type(e, "/service", "\"auto\", \"capacity\" or \"standin\"", v);
+		return wc_api_wrong_type(e, "/service", "\"auto\", \"capacity\" or \"standin\"", v);
 	if (wc_service_choice_from_name(json_string_value(v), &r->service) != WC_OK)
 		return fail(e, 422, "invalid_value", "/service", "expected \"auto\", \"capacity\" or \"standin\"");
 	return 0;
@@ -459,6 +411,17 @@ options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	return 0;
 }
 
+/* The fleet mode at `key` of `obj` (absent: unchanged). */
+static int
+fleet_mode(const json_t *obj, const char *key, const char *field, wc_envelope_request *r, wc_api_error *e)
+{
+	const json_t *m = json_object_get(obj, key);
+	if (m && (!json_is_string(m) || wc_fleet_mode_from_name(json_string_value(m), &r->o.fleet_mode) != WC_OK))
+		return fail(e, 422, json_is_string(m) ? "invalid_value" : "wrong_type", field,
+		            "expected \"independent\", \"round_robin\" or \"least_loaded\"");
+	return 0;
+}
+
 static int
 envelope_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 {
@@ -473,24 +436,20 @@ envelope_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 		return -1;
 	const json_t *b = json_object_get(body, "include_bins");
 	if (b && !json_is_boolean(b))
-		return wrong_type(e, "/include_bins", "true or false", b);
+		return wc_api_wrong_type(e, "/include_bins", "true or false", b);
 	r->include_bins = !b || json_is_true(b);
 	const json_t *f = json_object_get(body, "fleet");
 	if (!f)
 		return 0;
 	if (!json_is_object(f))
-		return wrong_type(e, "/fleet", "an object {\"size\", \"mode\"}", f);
-	if (check_known(f, fleet_keys, "/fleet", e) < 0 ||
+		return wc_api_wrong_type(e, "/fleet", "an object {\"size\", \"mode\"}", f);
+	if (wc_api_check_fields(f, "/fleet", fleet_keys, NULL, e) < 0 ||
 	    (rc = integer(f, "/fleet", "size", 1, WC_HTTP_MAX_FLEET, &x, e)) < 0)
 		return -1;
 	if (rc == 1)
 		return fail(e, 422, "missing_field", "/fleet/size", "required (servers in the fleet)");
 	r->o.fleet_size = (int)x;
-	const json_t *m = json_object_get(f, "mode");
-	if (m && (!json_is_string(m) || wc_fleet_mode_from_name(json_string_value(m), &r->o.fleet_mode) != WC_OK))
-		return fail(e, 422, json_is_string(m) ? "invalid_value" : "wrong_type", "/fleet/mode",
-		            "expected \"independent\", \"round_robin\" or \"least_loaded\"");
-	return 0;
+	return fleet_mode(f, "mode", "/fleet/mode", r, e);
 }
 
 static int
@@ -513,11 +472,7 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 		r->bo.max_fleet = (int)x;
 	if (number(body, "", "budget_bin_s", WC_ENVELOPE_GRID_S, 0, WC_HTTP_MAX_HORIZON_S, &r->bo.bin_s, e) < 0)
 		return -1;
-	const json_t *m = json_object_get(body, "fleet_mode");
-	if (m && (!json_is_string(m) || wc_fleet_mode_from_name(json_string_value(m), &r->o.fleet_mode) != WC_OK))
-		return fail(e, 422, json_is_string(m) ? "invalid_value" : "wrong_type", "/fleet_mode",
-		            "expected \"independent\", \"round_robin\" or \"least_loaded\"");
-	return 0;
+	return fleet_mode(body, "fleet_mode", "/fleet_mode", r, e);
 }
 
 /* A library refusal, whose message starts with the field, as a pointer. */

@@ -6,6 +6,8 @@
  */
 #include "server_internal.h"
 
+#include "data/fileio.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,4 +162,41 @@ wc_api_error_json(const wc_api_error *e, const char *prefix)
 		json_object_set_new(o, "column", json_integer(e->column));
 	}
 	return o;
+}
+
+int
+wc_api_wrong_type(wc_api_error *e, const char *field, const char *want, const json_t *got)
+{
+	wc_api_error_set(e, 422, "wrong_type", field, "%s: expected %s, got %s", field + 1, want,
+	                 wc_json_type_name(got));
+	return -1;
+}
+
+static int
+listed(const char *key, const char *const *list)
+{
+	for (const char *const *f = list; f && *f; f++)
+		if (strcmp(key, *f) == 0)
+			return 1;
+	return 0;
+}
+
+int
+wc_api_check_fields(const json_t *obj, const char *at, const char *const *known,
+                    const char *const *more, wc_api_error *e)
+{
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)obj, key, v) {
+		if (listed(key, known) || listed(key, more))
+			continue;
+		char field[sizeof e->field];
+		snprintf(field, sizeof field, "%s", at);
+		wc_json_pointer_append(field, sizeof field, key);
+		wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.*s\" (see GET /openapi.json)",
+		                 (int)wc_utf8_prefix(key, 64), key);
+		return -1;
+	}
+	(void)v;
+	return 0;
 }

@@ -32,14 +32,6 @@ static const char *const known_fields[] = {
 };
 
 static int
-wrong_type(wc_api_error *e, const char *field, const char *want, const json_t *got)
-{
-	wc_api_error_set(e, 422, "wrong_type", field, "%s: expected %s, got %s", field + 1, want,
-	                 wc_json_type_name(got));
-	return -1;
-}
-
-static int
 invalid(wc_api_error *e, const char *field, const char *what, double v)
 {
 	wc_api_error_set(e, 422, "invalid_value", field, "%s: %s, got %g", field + 1, what, v);
@@ -57,7 +49,7 @@ get_number(const json_t *obj, const char *name, double min, int inclusive, doubl
 		return 1;
 	wc_json_pointer_append(field, sizeof field, name);
 	if (!json_is_number(v))
-		return wrong_type(e, field, "a number", v);
+		return wc_api_wrong_type(e, field, "a number", v);
 	double x = json_number_value(v);
 	if (!isfinite(x)) /* not reachable from JSON text; kept for safety */
 		return invalid(e, field, "must be finite", x);
@@ -79,7 +71,7 @@ get_precision(const json_t *obj, const char *name, int allow_int4, wc_precision 
 	wc_json_pointer_append(field, sizeof field, name);
 	const char *want = allow_int4 ? "one of \"bf16\", \"fp8\", \"int4\"" : "one of \"bf16\", \"fp8\"";
 	if (!json_is_string(v))
-		return wrong_type(e, field, want, v);
+		return wc_api_wrong_type(e, field, want, v);
 	if (wc_precision_from_name(json_string_value(v), out) != WC_OK ||
 	    (!allow_int4 && *out == WC_PREC_INT4)) {
 		const char *got = json_string_value(v);
@@ -99,7 +91,7 @@ parse_tp(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 		return -1;
 	}
 	if (!json_is_number(v))
-		return wrong_type(e, "/tp", "an integer", v);
+		return wc_api_wrong_type(e, "/tp", "an integer", v);
 	/* 2.0 is the integer 2 (as in JSON Schema); 1.5 is not an integer. */
 	double x = json_number_value(v);
 	if (x != floor(x)) {
@@ -131,7 +123,7 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	if (have_active)
 		return get_number(obj, "active_params_b", 0, 0, &q->config.active_params_b, e);
 	if (!json_is_string(model))
-		return wrong_type(e, "/model", "a string", model);
+		return wc_api_wrong_type(e, "/model", "a string", model);
 	const wc_model_info *m = wc_model_lookup(json_string_value(model));
 	if (!m) {
 		const char *name = json_string_value(model);
@@ -160,7 +152,7 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	if (!a)
 		return 0;
 	if (!json_is_object(a))
-		return wrong_type(e, "/architecture", "an object", a);
+		return wc_api_wrong_type(e, "/architecture", "an object", a);
 	wc_arch_facts f;
 	wc_arch_facts_init(&f);
 	json_object_foreach((json_t *)a, key, v) {
@@ -171,13 +163,13 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 			i++;
 		if (ints[i]) {
 			if (!json_is_integer(v))
-				return wrong_type(e, field, "an integer", v);
+				return wc_api_wrong_type(e, field, "an integer", v);
 			if (json_integer_value(v) < 0 || json_integer_value(v) > 1000000)
 				return invalid(e, field, "must be between 0 and 1000000", (double)json_integer_value(v));
 			f.ints[i] = (long)json_integer_value(v);
 		} else if (strcmp(key, "total_params_b") == 0) {
 			if (!json_is_number(v))
-				return wrong_type(e, field, "a number", v);
+				return wc_api_wrong_type(e, field, "a number", v);
 			if (!(json_number_value(v) > 0))
 				return invalid(e, field, "must be > 0", json_number_value(v));
 			f.total_params_b = json_number_value(v);
@@ -262,7 +254,7 @@ parse_series(const json_t *obj, const json_t *ser, const json_t *dt, wc_inferenc
              double **series, wc_api_error *e)
 {
 	if (!json_is_array(ser))
-		return wrong_type(e, "/running_series", "an array of numbers", ser);
+		return wc_api_wrong_type(e, "/running_series", "an array of numbers", ser);
 	size_t n = json_array_size(ser);
 	if (n == 0 || n > WC_SERIES_MAX) {
 		wc_api_error_set(e, 422, "invalid_value", "/running_series",
@@ -287,7 +279,7 @@ parse_series(const json_t *obj, const json_t *ser, const json_t *dt, wc_inferenc
 		char field[64];
 		snprintf(field, sizeof field, "/running_series/%zu", i);
 		if (!json_is_number(v))
-			return wrong_type(e, field, "a number", v);
+			return wc_api_wrong_type(e, field, "a number", v);
 		s[i] = json_number_value(v);
 		if (!(s[i] >= 0))
 			return invalid(e, field, "must be >= 0", s[i]);
@@ -378,7 +370,7 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 		return -1;
 	}
 	if (!json_is_string(v))
-		return wrong_type(e, "/platform", "a string", v);
+		return wc_api_wrong_type(e, "/platform", "a string", v);
 	q->config.platform = json_string_value(v);
 	/* A platform the set has no level for is answered from its datasheet
 	 * when the catalog knows it (docs/fitting.md). */
@@ -405,8 +397,6 @@ int
 wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_request *r,
                            wc_api_error *e)
 {
-	const char *key;
-	const json_t *v;
 	wc_inference_query *q = &r->q;
 
 	memset(r, 0, sizeof *r);
@@ -418,19 +408,8 @@ wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_
 		                 wc_json_type_name(item));
 		return -1;
 	}
-	json_object_foreach((json_t *)item, key, v) {
-		int known = 0;
-		for (const char *const *f = known_fields; *f && !known; f++)
-			known = strcmp(key, *f) == 0;
-		if (!known) {
-			char field[sizeof e->field] = "";
-			wc_json_pointer_append(field, sizeof field, key);
-			wc_api_error_set(e, 422, "unknown_field", field,
-			                 "unknown field \"%.*s\" (see GET /openapi.json)",
-			                 (int)wc_utf8_prefix(key, 64), key);
-			return -1;
-		}
-	}
+	if (wc_api_check_fields(item, "", known_fields, NULL, e) < 0)
+		return -1;
 
 	if (parse_config_fields(item, st, r, e) < 0 || parse_load(item, q, &r->series, e) < 0 ||
 	    parse_capacity_fields(item, r, e) < 0)

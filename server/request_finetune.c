@@ -81,25 +81,11 @@ get_number(const json_t *obj, const char *name, int zero_ok, double *out, wc_api
 static int
 check_fields(const json_t *item, wc_api_error *e)
 {
-	const char *key;
-	const json_t *v;
 	if (!json_is_object(item)) {
 		wc_api_error_set(e, 422, "wrong_type", "", "expected a JSON object, got %s", wc_json_type_name(item));
 		return -1;
 	}
-	json_object_foreach((json_t *)item, key, v) {
-		int known = 0;
-		for (const char *const *f = known_fields; *f && !known; f++)
-			known = strcmp(key, *f) == 0;
-		if (!known) {
-			char field[sizeof e->field] = "";
-			wc_json_pointer_append(field, sizeof field, key);
-			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.*s\" (see GET /openapi.json)",
-			                 (int)wc_utf8_prefix(key, 64), key);
-			return -1;
-		}
-	}
-	return 0;
+	return wc_api_check_fields(item, "", known_fields, NULL, e);
 }
 
 static int

@@ -35,22 +35,7 @@ static const char *const row_fields[] = { "run_id", "platform", "tp", "model", "
 static int
 unknown_key(const json_t *obj, const char *const *known, const char *prefix, wc_api_error *e)
 {
-	const char *key;
-	json_t *v;
-	json_object_foreach((json_t *)obj, key, v) {
-		int ok = 0;
-		for (const char *const *f = known; *f && !ok; f++)
-			ok = strcmp(key, *f) == 0;
-		if (!ok) {
-			char field[sizeof e->field];
-			snprintf(field, sizeof field, "%s", prefix);
-			wc_json_pointer_append(field, sizeof field, key);
-			wc_api_error_set(e, 422, "unknown_field", field, "unknown field \"%.*s\" (see GET /openapi.json)",
-			                 (int)wc_utf8_prefix(key, 64), key);
-			return -1;
-		}
-	}
-	return 0;
+	return wc_api_check_fields(obj, prefix, known, NULL, e);
 }
 
 /* A number field of row `i` (absent: `*out` unchanged, 1). */

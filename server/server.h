@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "predict/capacity.h"
+#include "predict/finetune.h"
 #include "predict/flexibility.h"
 #include "predict/predict.h"
 
@@ -125,7 +126,9 @@ typedef struct {
 #define WC_SERVER_CALIBRATE_MAX_RUNS 1000
 /** The default cap on heavy requests is never below this. */
 #define WC_SERVER_MIN_HEAVY 2
-#define WC_SERVER_OPTIONS_INIT { NULL, 0, 0, 0, 0, 0, 0 }
+#define WC_SERVER_OPTIONS_INIT                                                   \
+	{ .listen = NULL, .threads = 0, .max_body = 0, .max_batch_body = 0,       \
+	  .request_timeout_ms = 0, .bench_trivial_route = 0, .max_heavy = 0 }
 
 typedef struct wc_server wc_server;
 

@@ -81,6 +81,13 @@ typedef struct {
 
 void wc_api_error_set(wc_api_error *e, int status, const char *code, const char *field,
                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/** 422 `wrong_type` at `field`: "NAME: expected WANT, got TYPE". Returns -1. */
+int wc_api_wrong_type(wc_api_error *e, const char *field, const char *want, const json_t *got);
+/** Every key of the object `obj` must be in `known` or `more` (NULL-ended
+ *  lists; `more` may be NULL): the first other one is refused with 422
+ *  `unknown_field` at the JSON pointer `at` + key. Returns 0 or -1. */
+int wc_api_check_fields(const json_t *obj, const char *at, const char *const *known,
+                        const char *const *more, wc_api_error *e);
 /** Bytes of `s` to keep so that at most `max` remain without cutting a
  *  UTF-8 character (for "%.*s" quotes of client text in messages). */
 size_t wc_utf8_prefix(const char *s, size_t max);

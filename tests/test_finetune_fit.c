@@ -9,6 +9,7 @@
  */
 #include "data/data.h"
 #include "fit/fit.h"
+#include "fit/finetune.h"
 #include "validation/validation.h"
 #include "tests/support/support.h"
 

@@ -8,6 +8,7 @@
  */
 #include "data/data.h"
 #include "fit/fit.h"
+#include "fit/finetune.h"
 #include "server/server.h"
 #include "validation/validation.h"
 #include "tests/fixtures/server/http_client.h"

@@ -125,14 +125,6 @@ configuration(ft_ctx *c, wc_ft_run *run, wc_error *err)
 	return WC_OK;
 }
 
-static void
-fwd_warn(const char *msg, void *payload)
-{
-	const wc_ingest_options *opt = payload;
-	if (opt->warn)
-		opt->warn(msg, opt->warn_payload);
-}
-
 /* Manifests, step log and power log. */
 static int
 read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
@@ -161,11 +153,7 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	if (c->steps_path[0] && isnan(c->m.utc_offset_s))
 		return wc_error_set(err, WC_EINVAL, "%s: power timestamps are local time and the UTC offset is unknown; "
 		                    "steps.csv is in Unix time: give utc_offset_s or --utc-offset", c->dir);
-	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
-	t.max_bad_fraction = opt->max_bad_fraction > 0 ? opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
-	t.max_warnings = opt->max_warnings;
-	t.warn = fwd_warn;
-	t.warn_payload = (void *)opt;
+	wc_telemetry_options t = wc__ingest_reader_options(opt);
 	/* Without a step log the clock only orders the samples. */
 	t.utc_offset_s = isnan(c->m.utc_offset_s) ? 0.0 : c->m.utc_offset_s;
 	t.epoch_offset_s = c->m.power_epoch_offset_s;

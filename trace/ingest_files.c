@@ -91,8 +91,8 @@ fwd_warn(const char *msg, void *payload)
 		opt->warn(msg, opt->warn_payload);
 }
 
-static wc_telemetry_options
-reader_options(const wc_ingest_options *opt)
+wc_telemetry_options
+wc__ingest_reader_options(const wc_ingest_options *opt)
 {
 	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
 	t.max_bad_fraction = opt->max_bad_fraction > 0 ? opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
@@ -105,7 +105,7 @@ reader_options(const wc_ingest_options *opt)
 int
 wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
-	wc_telemetry_options t = reader_options(opt);
+	wc_telemetry_options t = wc__ingest_reader_options(opt);
 	const char *uuids[WC_TELEMETRY_MAX_GPUS];
 	int r;
 	/* Power first; an unknown UTC offset is refused after it, with the
@@ -148,7 +148,7 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "%s: holds %d GPUs, but the run has tp %d", rc->power_path,
 		                    rc->pt->info.n_gpus, rc->m.tp);
 
-	t = reader_options(opt);
+	t = wc__ingest_reader_options(opt);
 	t.epoch_offset_s = rc->m.engine_epoch_offset_s;
 	if (rc->engine_path[0]) {
 		if ((r = wc_engine_read(rc->engine_path, &t, 0, &rc->eng, err)) != WC_OK)

@@ -33,6 +33,9 @@ typedef struct {
 	} windows[WC_RUN_MAX_LEVELS];
 } run_ctx;
 
+/** The telemetry readers' options of an ingest: its bad-line share and
+ *  warning cap, its warnings forwarded to opt->warn. */
+wc_telemetry_options wc__ingest_reader_options(const wc_ingest_options *opt);
 /** Is `path` a regular file? */
 int wc__file_exists(const char *path);
 /** The run's files: power.csv, engine.csv, requests.json or requests.csv

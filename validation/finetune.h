@@ -64,7 +64,7 @@ typedef struct {
 	double noise;    /* sd of the multiplicative noise on energy per step (0.02) */
 } wc_ft_simulate_options;
 
-#define WC_FT_SIMULATE_OPTIONS_INIT { 42, 0.02 }
+#define WC_FT_SIMULATE_OPTIONS_INIT { .seed = 42, .noise = 0.02 }
 
 /** A synthetic table from `truth`'s fine-tuning law (its e0 and kappa)
  *  with the design of docs/finetune.md: QLoRA rank 64 on one H200, a

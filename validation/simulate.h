@@ -23,7 +23,8 @@ typedef struct {
 	double idle_noise;   /* on the measured idle power (sd, 0.01) */
 } wc_simulate_options;
 
-#define WC_SIMULATE_OPTIONS_INIT { "paper", 42, 0.03, 0.01 }
+#define WC_SIMULATE_OPTIONS_INIT                                                 \
+	{ .design = "paper", .seed = 42, .noise = 0.03, .idle_noise = 0.01 }
 
 /** Draw a runs table from `truth` with the named design. Every draw comes
  *  from PCG32 stream (seed, 0) in row order, so a seed gives the same

@@ -2,8 +2,10 @@
  * The driver of the fuzz harnesses on the normal build (no libFuzzer):
  * runs LLVMFuzzerTestOneInput over every file named on the command line
  * or found in a named folder, as libFuzzer would when replaying a corpus.
- * ctest runs it over tests/fuzz/regressions/<parser>/: an input that
- * crashed once must not crash again. Each input gets a CPU-time bound
+ * ctest runs it over tests/fuzz/regressions/<parser>/ and the seed corpus
+ * tests/fuzz/seeds/<parser>/: an input that crashed once must not crash
+ * again, and a parser without regressions still replays its seeds (a run
+ * that replays no input at all fails). Each input gets a CPU-time bound
  * (SIGXCPU ends the run), so a hang found once fails instead of stalling.
  *
  * With --seeds, the folders that follow hold the harness's seed corpus
@@ -148,6 +150,11 @@ main(int argc, char **argv)
 	printf("%d inputs replayed without a finding\n", count);
 	if (must_parse && count == 0) {
 		fprintf(stderr, "no seeds: every harness needs a non-empty seed corpus\n");
+		return 1;
+	}
+	/* A replay of nothing proves nothing: it must not pass. */
+	if (count == 0) {
+		fprintf(stderr, "no inputs: nothing was replayed\n");
 		return 1;
 	}
 	return rc ? 1 : 0;

@@ -1,0 +1,21 @@
+/*
+ * Private to data/: the two readers of run manifests share the level
+ * initialiser; run_manifest.c calls the powertrace-sim reader
+ * (run_manifest_powertrace.c) on a parsed `manifest.json`.
+ */
+#ifndef WC_DATA_RUN_MANIFEST_INTERNAL_H
+#define WC_DATA_RUN_MANIFEST_INTERNAL_H
+
+#include <jansson.h>
+
+#include "data/run_manifest.h"
+
+/** A level with every number unknown (NaN) and no name. */
+void wc__run_level_init(wc_run_level *l);
+/** Fill `m` from a powertrace-sim manifest `root` (borrowed) read from
+ *  `path`. Lenient: keys it does not need are ignored; WC_EPARSE only for
+ *  a value that would be wrong to keep (a tp out of range, a bad clock). */
+int wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest *m,
+                                     wc_error *err);
+
+#endif

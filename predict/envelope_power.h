@@ -1,0 +1,61 @@
+/*
+ * The power mapping of trace envelopes (docs/envelopes.md, "Power"): per-GPU power
+ * as a function of the engine's state, from the frozen law with a prefill
+ * increment and the power response. predict/envelope.h runs the
+ * simulation through it.
+ *
+ * Ownership: the store holds what the callbacks read; it must outlive the
+ * wc_power_map filled from it. Reentrant.
+ */
+#ifndef WC_PREDICT_ENVELOPE_POWER_H
+#define WC_PREDICT_ENVELOPE_POWER_H
+
+#include "models/models.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ power map */
+
+/** Per-GPU power as a function of the engine's state: P0 + dynamic_w(n)
+ *  + prefill_w while a prefill runs. The law-based map below is one
+ *  implementation; a workload-aware law can provide another. */
+typedef struct {
+	double (*dynamic_w)(const void *ctx, double running); /* W per GPU above P0 */
+	const void *ctx;
+	double idle_w;     /* P0 per GPU */
+	double prefill_w;  /* increment per GPU while prefilling (prefill_level_w 0) */
+	double prefill_level_w; /* > 0: a prefill draws this level above P0, the
+	                         * increment max(0, level - dynamic_w(n)) */
+	double max_w;      /* the board's power limit per GPU (0 or INFINITY: unknown);
+	                    * the power never exceeds it */
+	int tp;            /* GPUs per server */
+	char source[48];
+	/* The law's held-out error for this level (the parameter set's
+	 * prediction_error stratum, docs/intervals.md); has_pe 0: none. */
+	int has_pe;
+	wc_pe_stratum pe;
+} wc_power_map;
+
+/** Storage of the law-based map (the frozen law bound to a configuration). */
+typedef struct {
+	wc_law_point law;
+} wc_power_map_law;
+
+/** The law-based map: dynamic power = the frozen law's at n (its point
+ *  estimate, the configuration's measured idle power replacing P0 when
+ *  given); while prefilling, for a prefill-aware law (saturating_prefill)
+ *  the level A = phi x (P_max - P0) x clock factor, the increment
+ *  max(0, A - D(n)); for other laws a constant increment
+ *  response->prefill_ratio times the law's dynamic power at n = 32. The
+ *  power never exceeds the platform's board limit (catalog max_power_w).
+ *  `store` must outlive `out`. */
+int wc_power_map_from_law(const wc_params *p, const wc_config *c,
+                          const wc_response_params *response, wc_power_map_law *store,
+                          wc_power_map *out, wc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
