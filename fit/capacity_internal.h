@@ -10,7 +10,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "models/warnings.h"
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 
 #define CAP_MAX_PARAMS (WC_CAP_KINDS * WC_CAPACITY_MAX_LEVELS + WC_CAPACITY_MAX_WORKLOADS)
 

@@ -6,7 +6,7 @@
  * degrees-of-freedom correction the inference bootstrap uses too
  * (docs/fitting.md).
  */
-#include "finetune_internal.h"
+#include "finetune_fit_internal.h"
 #include "boot_internal.h"
 #include "models/grow.h"
 

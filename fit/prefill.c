@@ -7,7 +7,7 @@
  */
 #include "fit_internal.h"
 #include "models/grow.h"
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 
 #include <stdlib.h>
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 
 /* The capacity model's decode step at `running` requests of mean context
  * `context_tokens`. Its context is L_in + L_out / 2 over a request's

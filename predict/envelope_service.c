@@ -1,7 +1,7 @@
 /*
  * The service-time stand-in of envelopes (docs/envelopes.md, "Service
  * times"): the capacity model's own step time and prefill
- * (models/capacity.h, docs/capacity.md) at assumed efficiencies, for a
+ * (models/capacity_model.h, docs/capacity.md) at assumed efficiencies, for a
  * parameter set without a capacity level for the configuration. Only the
  * five numbers of the step are assumed; bytes, FLOPs, the clock and the
  * group are the capacity model's, so the stand-in simulates the machine
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 
 /* The catalog's platform for a level name: exact, else the part before a
  * '-' ("H100-locked" is an H100). */

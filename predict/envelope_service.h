@@ -43,7 +43,7 @@ typedef struct {
 } wc_capacity_service_store;
 
 /** The stand-in (docs/envelopes.md, "Service times"): the capacity
- *  model's decode step and prefill (models/capacity.h) with its five step
+ *  model's decode step and prefill (models/capacity_model.h) with its five step
  *  numbers assumed -- bandwidth efficiency, fixed overhead per step, no
  *  overhead per request, compute efficiency, no communication term --
  *  instead of fitted. Platform facts from models/catalog.h (a locked SM
@@ -63,7 +63,7 @@ int wc_roofline_standin_init(wc_capacity_service_store *s, const wc_config *c, w
 void wc_roofline_standin_service(wc_capacity_service_store *s, wc_service_times *out);
 
 /** Service times from the parameter set's capacity section, bound and
- *  evaluated through models/capacity.h exactly as predict/capacity.c does
+ *  evaluated through models/capacity_model.h exactly as predict/capacity.c does
  *  (point estimate): decode_step_s(n, c) is the capacity model's decode
  *  step t_dec at n running requests of mean context c (no prefill in it),
  *  prefill_s(L) its prefill t_pre of one prompt of L tokens. Source

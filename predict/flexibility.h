@@ -15,7 +15,7 @@
 #define WC_PREDICT_FLEXIBILITY_H
 
 #include "models/warnings.h"
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
  */
 #include "predict/predict.h"
 #include "models/grow.h"
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 #include "models/warnings.h"
 #include "models/catalog.h"
 

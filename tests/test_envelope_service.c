@@ -10,8 +10,8 @@
  * a mixture of experts the capacity model refuses is refused by the
  * stand-in too, with the field named, rather than simulated as dense.
  */
-#include "models/capacity.h"
-#include "predict/capacity.h"
+#include "models/capacity_model.h"
+#include "predict/capacity_predict.h"
 #include "predict/predict.h"
 #include "tests/support/check.h"
 

@@ -10,7 +10,7 @@
  * brings it (throughput 8.7 % / 18.4 %, energy per token 12.8 % / 13.1 %).
  */
 #include "data/data.h"
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 #include "tests/support/support.h"
 #include "validation/validation.h"
 

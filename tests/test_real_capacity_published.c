@@ -23,8 +23,8 @@
  * checks from real runs", lists both).
  */
 #include "data/data.h"
-#include "fit/capacity.h"
-#include "predict/capacity.h"
+#include "fit/capacity_fit.h"
+#include "predict/capacity_predict.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>

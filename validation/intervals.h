@@ -8,8 +8,8 @@
 
 #include "data/runs_table.h"
 #include "fit/fit.h"
-#include "validation/capacity.h"
-#include "validation/finetune.h"
+#include "validation/capacity_validate.h"
+#include "validation/finetune_validate.h"
 
 #ifdef __cplusplus
 extern "C" {
