@@ -3,7 +3,7 @@
 #ifndef WC_CLI_CAPACITY_H
 #define WC_CLI_CAPACITY_H
 
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 
 typedef struct {
 	wc_runs_table *runs;          /* every runs-table input, merged */

@@ -2,7 +2,7 @@
  * cli/: measured runs for the envelope commands (cli/run_replay.c) -- run
  * folders read as replays (trace/replay.h) and prepared as the inputs of
  * the response fit (fit/fit.h) and the envelope validation
- * (validation/envelope.h).
+ * (validation/envelope_validate.h).
  */
 #ifndef WC_CLI_REPLAY_H
 #define WC_CLI_REPLAY_H

@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
-#include "fit/finetune.h"
+#include "fit/finetune_fit.h"
 
 #include <math.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
-#include "fit/finetune.h"
+#include "fit/finetune_fit.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>

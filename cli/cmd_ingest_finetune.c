@@ -3,7 +3,7 @@
  * fill a fine-tuning manifest's gaps, and the folders -> a fine-tuning
  * runs table (docs/formats/finetune-runs.md). A folder is a fine-tuning
  * run when its wattcast-run.json has a "finetune" object or it holds a
- * step log (trace/finetune.h); --method treats every folder as one.
+ * step log (trace/finetune_trace.h); --method treats every folder as one.
  */
 #include "cli.h"
 #include "data/data.h"

@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "models/catalog.h"
 #include "data/data.h"
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 #include "predict/predict.h"
 #include "server/server.h"
 

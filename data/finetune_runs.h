@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "data/extra_columns.h"
-#include "models/finetune.h"
+#include "models/finetune_law.h"
 
 #ifdef __cplusplus
 extern "C" {

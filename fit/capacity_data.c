@@ -6,7 +6,7 @@
  * them; a periods table row gives the batch-turnover period, which is the
  * latency of a closed loop.
  */
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 
 #include "data/fileio.h"
 #include "models/grow.h"

@@ -9,7 +9,7 @@
 
 #include <gsl/gsl_vector.h>
 
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 
 #define CAP_MAX_PARAMS (WC_CAP_KINDS * WC_CAPACITY_MAX_LEVELS + WC_CAPACITY_MAX_WORKLOADS)
 

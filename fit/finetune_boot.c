@@ -7,7 +7,7 @@
  * degrees-of-freedom correction the inference bootstrap uses too
  * (docs/fitting.md).
  */
-#include "finetune_internal.h"
+#include "finetune_fit_internal.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -11,7 +11,7 @@
  * inference calibration's rule (docs/calibration.md) -- so results are
  * bit-identical for a seed.
  */
-#include "finetune_internal.h"
+#include "finetune_fit_internal.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -5,7 +5,7 @@
  * errors from (A^T A)^-1 and R^2 on the natural scale (comparable to the
  * published R^2).
  */
-#include "finetune_internal.h"
+#include "finetune_fit_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * factor, the calibrated ranges, and the bootstrap -- assembled into the
  * parameter file's fine-tuning section.
  */
-#include "finetune_internal.h"
+#include "finetune_fit_internal.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * sequence length or model size -- found automatically, so a user's table
  * needs no extra column to say which experiment a run belongs to.
  */
-#include "fit/finetune.h"
+#include "fit/finetune_fit.h"
 
 #include <math.h>
 #include <stdlib.h>

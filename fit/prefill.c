@@ -6,7 +6,7 @@
  * from its training runs only), else the prior's section.
  */
 #include "fit_internal.h"
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 
 #include <stdlib.h>
 

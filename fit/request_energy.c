@@ -4,7 +4,7 @@
  * affine in the output length N, E(N) = E_fixed + N E_step; fitted by
  * ordinary least squares (GSL) on the runs that sweep N.
  */
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 
 #include <gsl/gsl_fit.h>
 #include <math.h>

@@ -1,6 +1,6 @@
-/* The capacity model's parameter section (models/capacity.h): labels,
+/* The capacity model's parameter section (models/capacity_model.h): labels,
  * checks, lookups, and a level bound for the point and every draw. */
-#include "models/capacity.h"
+#include "models/capacity_model.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * model, the decode step in roofline form, prefill, the closed-loop
  * latency and throughput, and memory feasibility.
  */
-#include "models/capacity.h"
+#include "models/capacity_model.h"
 
 #include <math.h>
 

@@ -1,10 +1,10 @@
 /*
- * The fine-tuning energy law (models/finetune.h, docs/finetune.md): the
+ * The fine-tuning energy law (models/finetune_law.h, docs/finetune.md): the
  * configuration and its analytical FLOPs, the per-factor relations, and
  * evaluating a bound configuration. The section's lifetime (clear, copy,
  * the published default, validation) is in finetune_params.c.
  */
-#include "models/finetune.h"
+#include "models/finetune_law.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /*
- * The fine-tuning law's section of a parameter set (models/finetune.h,
+ * The fine-tuning law's section of a parameter set (models/finetune_law.h,
  * docs/finetune.md): its lifetime, the published default and the
  * structural check a loaded file goes through.
  */
-#include "models/finetune.h"
+#include "models/finetune_law.h"
 
 #include <math.h>
 #include <stdio.h>

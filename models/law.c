@@ -10,7 +10,7 @@
  */
 #include "models/evaluate.h"
 
-#include "models/capacity.h"
+#include "models/capacity_model.h"
 #include "models/catalog.h"
 #include "models/grow.h"
 

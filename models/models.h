@@ -10,8 +10,8 @@
  *   models/catalog.h  platform and model facts
  *   models/draws.h    bootstrap draw matrices of the separately fitted sections
  *   models/interval.h 95 % intervals: from draws, and the law's held-out error
- *   models/capacity.h the capacity model (step times, memory) and its section
- *   models/finetune.h the fine-tuning law's section of a parameter set
+ *   models/capacity_model.h the capacity model (step times, memory) and its section
+ *   models/finetune_law.h the fine-tuning law's section of a parameter set
  *   models/response.h how power follows load in time: its section and kernel
  *   models/parallel.h running a set of jobs on threads
  * Nothing here needs a library beyond libc (POSIX threads included) and libm; every function is
@@ -21,10 +21,10 @@
 #ifndef WC_MODELS_H
 #define WC_MODELS_H
 
-#include "models/capacity.h"
+#include "models/capacity_model.h"
 #include "models/catalog.h"
 #include "models/draws.h"
-#include "models/finetune.h"
+#include "models/finetune_law.h"
 #include "models/error.h"
 #include "models/evaluate.h"
 #include "models/grow.h"

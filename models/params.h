@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/capacity.h"
+#include "models/capacity_model.h"
 #include "models/error.h"
-#include "models/finetune.h"
+#include "models/finetune_law.h"
 #include "models/interval.h"
 #include "models/law.h"
 #include "models/scalar.h"

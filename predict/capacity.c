@@ -4,7 +4,7 @@
  * every paired draw of the power law and the capacity section, and their
  * percentile intervals.
  */
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -6,7 +6,7 @@
  * power increase with f; with the capacity answers asked for, the running
  * count of an open loop (and the prefill share) follow the clock too.
  */
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 
 #include <math.h>
 #include <stdlib.h>

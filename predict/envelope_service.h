@@ -77,7 +77,7 @@ typedef struct {
 } wc_capacity_service_store;
 
 /** Service times from the parameter set's capacity section, bound and
- *  evaluated through models/capacity.h exactly as predict/capacity.c does
+ *  evaluated through models/capacity_model.h exactly as predict/capacity.c does
  *  (point estimate): decode_step_s(n, c) is the capacity model's decode
  *  step t_dec at n running requests of mean context c (no prefill in it),
  *  prefill_s(L) its prefill t_pre of one prompt of L tokens. Source

@@ -1,11 +1,11 @@
 /*
- * Fine-tuning predictions (predict/finetune.h, docs/finetune.md,
+ * Fine-tuning predictions (predict/finetune_predict.h, docs/finetune.md,
  * "Predicting"): the compute law bound once to the configuration, then
  * evaluated for the point estimate and every bootstrap draw through the
  * same wc_ft_bound_point; the relations reported beside it as checks; and
  * warnings wherever the question leaves what the law was calibrated on.
  */
-#include "predict/finetune.h"
+#include "predict/finetune_predict.h"
 #include "predict/predict.h"
 
 #include <gsl/gsl_sort.h>

@@ -14,7 +14,7 @@
 #ifndef WC_PREDICT_FLEXIBILITY_H
 #define WC_PREDICT_FLEXIBILITY_H
 
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 
 #ifdef __cplusplus
 extern "C" {

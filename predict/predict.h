@@ -10,7 +10,7 @@
  * of threads. Reference counting of predictors is the caller's business
  * (the server keeps its own).
  *
- * predict/capacity.h adds the capacity answers (latency, throughput,
+ * predict/capacity_predict.h adds the capacity answers (latency, throughput,
  * energy per token and request, cost, carbon) and the memory check that
  * every prediction here goes through: a configuration whose weights (or
  * requests) do not fit in the group's memory is refused.

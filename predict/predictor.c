@@ -5,7 +5,7 @@
  * extrapolation warnings (docs/inference-law.md, "Unseen configurations").
  */
 #include "predict/predict.h"
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 #include "models/catalog.h"
 
 #include <gsl/gsl_sort.h>

@@ -16,8 +16,8 @@
 
 #include <stddef.h>
 
-#include "predict/capacity.h"
-#include "predict/finetune.h"
+#include "predict/capacity_predict.h"
+#include "predict/finetune_predict.h"
 #include "predict/flexibility.h"
 #include "predict/predict.h"
 

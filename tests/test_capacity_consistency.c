@@ -9,7 +9,7 @@
  * Under the prefill-aware profile these used to differ by 9-18 %.
  */
 #include "data/data.h"
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 #include "predict/predict.h"
 #include "tests/support/support.h"
 

@@ -8,7 +8,7 @@
  * reproduces the published Table III fits from their own residuals.
  */
 #include "data/data.h"
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>

@@ -6,7 +6,7 @@
  * throughput, and the memory check (refusals name the field).
  */
 #include "data/data.h"
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 #include "tests/support/support.h"
 
 #include <math.h>

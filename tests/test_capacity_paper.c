@@ -10,8 +10,8 @@
  * power-cap rule (docs/capacity.md, "Clocks and power caps"), within 10 %.
  */
 #include "data/data.h"
-#include "fit/capacity.h"
-#include "predict/capacity.h"
+#include "fit/capacity_fit.h"
+#include "predict/capacity_predict.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>

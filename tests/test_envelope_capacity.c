@@ -1,7 +1,7 @@
 /*
  * Envelope service times from the capacity model (predict/envelope.h,
  * wc_capacity_service; docs/envelopes.md, "Service times"): its decode
- * step and prefill are the capacity answers' own (predict/capacity.h, to
+ * step and prefill are the capacity answers' own (predict/capacity_predict.h, to
  * 1e-9) on dense and MoE models and groups of 1 and 2; Little's law holds
  * with them (mean running = lambda W, W built from the same callbacks); a
  * closed loop runs at the capacity model's throughput; the choice falls
@@ -9,7 +9,7 @@
  * architecture) and refuses a forced capacity model with it; and the
  * command line names the source, the fallback warning and the refusal.
  */
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 #include "predict/predict.h"
 #include "tests/support/check.h"
 #include "tests/support/support.h"

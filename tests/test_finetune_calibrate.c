@@ -13,7 +13,7 @@
  */
 #include "data/data.h"
 #include "fit/fit.h"
-#include "fit/finetune.h"
+#include "fit/finetune_fit.h"
 #include "predict/predict.h"
 #include "validation/validation.h"
 #include "models/pcg32.h"

@@ -9,7 +9,7 @@
  */
 #include "data/data.h"
 #include "fit/fit.h"
-#include "fit/finetune.h"
+#include "fit/finetune_fit.h"
 #include "validation/validation.h"
 #include "tests/support/support.h"
 

@@ -10,7 +10,7 @@
 #include "tests/support/check.h"
 #include "data/data.h"
 #include "fit/calibrate.h"
-#include "predict/capacity.h"
+#include "predict/capacity_predict.h"
 #include "tests/support/support.h"
 #include "validation/validation.h"
 

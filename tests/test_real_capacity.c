@@ -8,7 +8,7 @@
  * 16.4 %; the goal of 10 % is met for H100 throughput only).
  */
 #include "data/data.h"
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 #include "tests/support/support.h"
 #include "validation/validation.h"
 

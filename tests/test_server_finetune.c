@@ -8,7 +8,7 @@
  */
 #include "data/data.h"
 #include "fit/fit.h"
-#include "fit/finetune.h"
+#include "fit/finetune_fit.h"
 #include "server/server.h"
 #include "validation/validation.h"
 #include "tests/fixtures/server/http_client.h"

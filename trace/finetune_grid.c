@@ -7,7 +7,7 @@
  * stretches of intermediate power (evaluation, warm-up, long stalls) --
  * marked bin by bin.
  */
-#include "finetune_internal.h"
+#include "finetune_trace_internal.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -6,7 +6,7 @@
  * object. One fine-tuning runs-table row per folder
  * (docs/formats/finetune-runs.md).
  */
-#include "finetune_internal.h"
+#include "finetune_trace_internal.h"
 #include "ingest_internal.h"
 
 #include <dirent.h>

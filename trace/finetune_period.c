@@ -10,7 +10,7 @@
  * taken instead -- a plain periodic trace never has one, its peaks only
  * decay with the lag.
  */
-#include "finetune_internal.h"
+#include "finetune_trace_internal.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -5,7 +5,7 @@
  * how they were measured -- where the step count came from, the window,
  * what was left out, the trace's levels and period.
  */
-#include "finetune_internal.h"
+#include "finetune_trace_internal.h"
 
 #include <math.h>
 #include <stdio.h>

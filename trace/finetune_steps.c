@@ -13,7 +13,7 @@
  * the bursts -- at most WC_FT_BURST_MAX_S long -- show no period of their
  * own ("trace_bursts").
  */
-#include "finetune_internal.h"
+#include "finetune_trace_internal.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

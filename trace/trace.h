@@ -6,14 +6,14 @@
  *   trace/levels.h   the power states of a trace (idle, I/O, compute)
  *   trace/load.h     n(t) and phase occupancy from per-request intervals
  *   trace/ingest.h   run folders -> runs-table rows (`wattcast ingest`)
- *   trace/finetune.h energy per optimizer step of fine-tuning traces, their ingest
+ *   trace/finetune_trace.h energy per optimizer step of fine-tuning traces, their ingest
  *   trace/replay.h   a run's own arrivals, n(t) and power, for envelopes
  * trace/ reads files only through data/ and writes them only through it.
  */
 #ifndef WC_TRACE_H
 #define WC_TRACE_H
 
-#include "trace/finetune.h"
+#include "trace/finetune_trace.h"
 #include "trace/idle.h"
 #include "trace/ingest.h"
 #include "trace/levels.h"

@@ -1,5 +1,5 @@
 /*
- * Held-out accuracy of the capacity model (validation/capacity.h): each
+ * Held-out accuracy of the capacity model (validation/capacity_validate.h): each
  * fold refits the capacity model (and, for energy, the power law) without
  * what it predicts, then predicts through the same arithmetic as
  * `wattcast predict` (wc_capacity_times_eval at the row's running count,

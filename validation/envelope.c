@@ -6,7 +6,7 @@
  * replicas of its own arrivals, and the predicted trace metrics against
  * the measured ones.
  */
-#include "validation/envelope.h"
+#include "validation/envelope_validate.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

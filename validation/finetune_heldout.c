@@ -8,7 +8,7 @@
  * error; over the levels the median |error|, the share within 5 % and the
  * bias.
  */
-#include "validation/finetune.h"
+#include "validation/finetune_validate.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

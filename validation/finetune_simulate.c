@@ -14,7 +14,7 @@
  * Each configuration is run three times; Qwen3-4B at S 512 belongs to
  * two sweeps and is run once (three repeats).
  */
-#include "validation/finetune.h"
+#include "validation/finetune_validate.h"
 
 #include <math.h>
 #include <stdio.h>

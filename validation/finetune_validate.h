@@ -15,7 +15,7 @@
 
 #include "data/finetune_runs.h"
 #include "data/per_run.h"
-#include "fit/finetune.h"
+#include "fit/finetune_fit.h"
 #include "validation/accuracy.h"
 
 #ifdef __cplusplus

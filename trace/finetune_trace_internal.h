@@ -6,7 +6,7 @@
 #ifndef WC_TRACE_FINETUNE_INTERNAL_H
 #define WC_TRACE_FINETUNE_INTERNAL_H
 
-#include "trace/finetune.h"
+#include "trace/finetune_trace.h"
 
 /* What a grid bin is. */
 enum {

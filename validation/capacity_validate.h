@@ -9,7 +9,7 @@
 #define WC_VALIDATION_CAPACITY_H
 
 #include "data/per_run.h"
-#include "fit/capacity.h"
+#include "fit/capacity_fit.h"
 #include "validation/accuracy.h"
 
 #ifdef __cplusplus

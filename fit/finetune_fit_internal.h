@@ -6,7 +6,7 @@
 #ifndef WC_FIT_FINETUNE_INTERNAL_H
 #define WC_FIT_FINETUNE_INTERNAL_H
 
-#include "fit/finetune.h"
+#include "fit/finetune_fit.h"
 #include "linalg.h"
 
 /** Minimise sum_i m_i ((y_i - X_i c) / y_i)^2 -- relative residuals, the
