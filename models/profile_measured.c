@@ -40,13 +40,13 @@ static const wc_level measured_levels[] = {
 	  .range = { .active_b_min = 3, .active_b_max = 70,
 	             .running_min = 7.90084985836, .running_max = 1915.45833333,
 	             .tp_min = 1, .tp_max = 8, .runs = 153 } },
-	{ .name = "A100", .p0 = MP(72.92784810126584, NAN, NAN, WC_SRC_MEASURED), .s = MP(379.5680503302218, 317.80594967638365, 483.8842626538679, WC_SRC_CALIBRATED),
-	  .theta = MP(1.2294065904815943, 0.5265633429945585, 2.174599675880746, WC_SRC_CALIBRATED), .floor_logit = MP(NAN, NAN, NAN, WC_SRC_ASSUMED),
+	{ .name = "A100", .p0 = MP(72.92784810126584, NAN, NAN, WC_SRC_MEASURED), .s = MP(379.5680503302218, 317.80594967638365, 483.88426265386795, WC_SRC_CALIBRATED),
+	  .theta = MP(1.2294065904815943, 0.5265633429945584, 2.1745996758807467, WC_SRC_CALIBRATED), .floor_logit = MP(NAN, NAN, NAN, WC_SRC_ASSUMED),
 	  .range = { .active_b_min = 0.6, .active_b_max = 32.8,
 	             .running_min = 1, .running_max = 256,
 	             .tp_min = 1, .tp_max = 4, .runs = 79 } },
 	{ .name = "H200", .p0 = MP(121.12625, NAN, NAN, WC_SRC_MEASURED), .s = MP(722.8183627892643, 556.2316566851919, 1009.3055678393016, WC_SRC_CALIBRATED),
-	  .theta = MP(0.7216427506199093, -0.01020496568791937, 1.6640247758742674, WC_SRC_CALIBRATED), .floor_logit = MP(NAN, NAN, NAN, WC_SRC_ASSUMED),
+	  .theta = MP(0.7216427506199093, -0.010204965687919513, 1.6640247758742677, WC_SRC_CALIBRATED), .floor_logit = MP(NAN, NAN, NAN, WC_SRC_ASSUMED),
 	  .range = { .active_b_min = 0.6, .active_b_max = 32.8,
 	             .running_min = 1, .running_max = 256,
 	             .tp_min = 1, .tp_max = 4, .runs = 80 } },
@@ -57,28 +57,28 @@ static const wc_param measured_shared[] = {
 };
 static const wc_capacity_level measured_capacity_levels[] = {
 	{ .name = "A100", .bandwidth_tb_s = 2.04, .bf16_tflops = 312,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7045861981476086, 0.6618604946909318, 1.004597134634778, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0003683921918591511, 1.000000463721538e-06, 0.0038943772409942975, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7045861981476086, 0.6618604946909317, 1.004597134634778, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0003683921918591511, 1.000000463721538e-06, 0.003894377240994297, WC_SRC_FITTED) },
 	  .range = { .running_min = 0.6793893129770993, .running_max = 32,
 	             .input_min = 16.00000008485563, .input_max = 4605.25,
 	             .output_min = 99.25, .output_max = 512,
 	             .active_b_min = 4, .active_b_max = 32.8,
 	             .tp_min = 1, .tp_max = 4, .rows = 11 } },
 	{ .name = "H100", .bandwidth_tb_s = 3.35, .bf16_tflops = 989,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7745975014233945, 0.7058807741604806, 0.8548841030893874, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017924776666753378, 0.0005951750417404222, 0.0026291307965544673, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7745975014233945, 0.7058807741604806, 0.8548841030893874, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017924776666753378, 0.0005951750417404218, 0.0026291307965544673, WC_SRC_FITTED) },
 	  .range = { .running_min = 5.132375189107415, .running_max = 1915.45833333,
 	             .input_min = 16.00000008485563, .input_max = 358.143065168673,
 	             .output_min = 213.44, .output_max = 9198.71212121,
 	             .active_b_min = 3.3, .active_b_max = 70.6,
 	             .tp_min = 1, .tp_max = 8, .rows = 158 } },
 	{ .name = "B200", .bandwidth_tb_s = 8, .bf16_tflops = 2250,
-	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5537892634088872, 0.47380473109957466, 0.7402813073786673, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.003686136839625169, 0.0016212359707330913, 0.007306904112718949, WC_SRC_FITTED) },
+	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5537892634088872, 0.4738047310995747, 0.7402813073786673, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.003686136839625169, 0.0016212359707330913, 0.007306904112718949, WC_SRC_FITTED) },
 	  .range = { .running_min = 7.93570722057, .running_max = 4095.02439024,
 	             .input_min = 261.5003664643226, .input_max = 358.143065168673,
 	             .output_min = 345.671875, .output_max = 9470.94949495,
 	             .active_b_min = 3.3, .active_b_max = 405,
 	             .tp_min = 1, .tp_max = 8, .rows = 172 } },
 	{ .name = "H200", .bandwidth_tb_s = 4.8, .bf16_tflops = 989,
-	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(0.8249465343823437, 0.756596541598861, 1.1549760978579584, WC_SRC_FITTED), [WC_CAP_T0] = MP(1.000002759824259e-06, 1.000002636812758e-06, 1.00000276026506e-06, WC_SRC_FITTED) },
+	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(0.8249465343823437, 0.756596541598861, 1.1549760978579584, WC_SRC_FITTED), [WC_CAP_T0] = MP(1.000002759824259e-06, 1.000002636812758e-06, 1.0000027602650597e-06, WC_SRC_FITTED) },
 	  .range = { .running_min = 32, .running_max = 32,
 	             .input_min = 16.00000008485563, .input_max = 16.00000008485563,
 	             .output_min = 512, .output_max = 512,
@@ -86,16 +86,20 @@ static const wc_capacity_level measured_capacity_levels[] = {
 	             .tp_min = 1, .tp_max = 2, .rows = 2 } },
 };
 static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {
-	[WC_CAP_T1] = MP(5.274320841269133e-05, 4.491872207374149e-05, 5.860023813253062e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8274486545295809, 0.6839201325933626, 1.0302312393410753, WC_SRC_FITTED),
-	[WC_CAP_TAU] = MP(4.332850555873819e-05, 3.7204599348845434e-05, 5.1026065590528596e-05, WC_SRC_FITTED),
+	[WC_CAP_T1] = MP(5.274320841269133e-05, 4.491872207374148e-05, 5.860023813253062e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8274486545295809, 0.6839201325933626, 1.0302312393410753, WC_SRC_FITTED),
+	[WC_CAP_TAU] = MP(4.332850555873819e-05, 3.7204599348845434e-05, 5.102606559052859e-05, WC_SRC_FITTED),
 };
 static const wc_capacity_workload measured_workloads[] = {
-	{ .set = "lm-arena-chat", .input_tokens = MP(261.5003664643226, 185.17791467184972, 398.2897351462861, WC_SRC_FITTED) },
+	{ .set = "lm-arena-chat", .input_tokens = MP(261.5003664643226, 185.1779146718497, 398.2897351462861, WC_SRC_FITTED) },
 	{ .set = "gpqa", .input_tokens = MP(358.143065168673, 16.000003506214902, 1808.837573694072, WC_SRC_FITTED) },
 	{ .set = "powertrace-paper", .input_tokens = MP(16.00000008485563, 16.00000008123377, 16.000000085388557, WC_SRC_FITTED) },
 };
 static const double measured_pe_q = 0.4092306417938699;
 static const int measured_pe_n = 325;
+static const double measured_pe_q_datasheet = 0.5363802828780101;
+static const int measured_pe_n_datasheet = 325;
+static const double measured_cap_q[2] = { 0.6769296668554076, 0.679721013382509 };
+static const int measured_cap_n = 332;
 static const measured_provenance measured_prov = {
 	.runs = 325, .seed = 42, .bootstrap = 200,
 	.residual_rms = 0.2753751209464301, .capacity_rows = 343,
@@ -159,4 +163,25 @@ wc_params_measured(wc_params *out)
 	                                   .n_strata = 1 };
 	out->pred_error.strata[0] = (wc_pe_stratum){ .platform = "", .source = "", .n = measured_pe_n,
 	                                             .q_lo = -measured_pe_q, .q_hi = measured_pe_q };
+	/* Answers from datasheet levels: each platform's runs predicted through
+	 * the transfer from the other levels (`fit intervals --folds platform`). */
+	out->pred_error.n_strata = 2;
+	out->pred_error.strata[1] = (wc_pe_stratum){ .platform = "", .source = "datasheet", .n = measured_pe_n_datasheet,
+	                                             .q_lo = -measured_pe_q_datasheet, .q_hi = measured_pe_q_datasheet };
+	/* The capacity section's own held-out error (`fit intervals --quantity
+	 * capacity` on the capacity fit's inputs, leaving each model out), not
+	 * the paper profile's inherited from wc_params_default. */
+	static const int which[2] = { WC_PEQ_LATENCY, WC_PEQ_ENERGY_TOKEN };
+	for (int i = 0; i < 2; i++) {
+		wc_pred_error *x = &out->quantity_error[which[i]];
+		memset(x, 0, sizeof *x);
+		x->present = 1;
+		x->level = WC_INTERVAL_LEVEL;
+		snprintf(x->quantity, sizeof x->quantity, "%s", wc_pe_quantity_name(which[i]));
+		snprintf(x->folds, sizeof x->folds, "model");
+		snprintf(x->data, sizeof x->data, "PowerTrace-Sim runs and the ML.ENERGY v3 subset");
+		x->n_strata = 1;
+		x->strata[0] = (wc_pe_stratum){ .platform = "", .source = "", .n = measured_cap_n,
+		                                .q_lo = -measured_cap_q[i], .q_hi = measured_cap_q[i] };
+	}
 }

@@ -142,9 +142,23 @@ main(void)
 	if (wc_params_load_file(out, &got, &err) == WC_OK) {
 		same_law(&got, &want);
 		same_capacity(&got.capacity, &want.capacity);
-		CHECK_INT(got.pred_error.n_strata, 1);
-		CHECK_INT(got.pred_error.strata[0].n, want.pred_error.strata[0].n);
-		CHECK_NEAR(got.pred_error.strata[0].q_hi, want.pred_error.strata[0].q_hi, 1e-4);
+		/* The held-out errors: mean power pooled and its datasheet stratum,
+		 * and the capacity section's latency and energy per output token. */
+		CHECK_INT(got.pred_error.n_strata, 2);
+		CHECK_INT(want.pred_error.n_strata, 2);
+		for (int k = 0; k < 2 && k < got.pred_error.n_strata; k++) {
+			CHECK(strcmp(got.pred_error.strata[k].source, want.pred_error.strata[k].source) == 0);
+			CHECK_INT(got.pred_error.strata[k].n, want.pred_error.strata[k].n);
+			CHECK_NEAR(got.pred_error.strata[k].q_hi, want.pred_error.strata[k].q_hi, 1e-4);
+		}
+		const int which[2] = { WC_PEQ_LATENCY, WC_PEQ_ENERGY_TOKEN };
+		for (int i = 0; i < 2; i++) {
+			const wc_pred_error *g = &got.quantity_error[which[i]], *w = &want.quantity_error[which[i]];
+			CHECK_INT(g->present, 1);
+			CHECK_INT(w->present, 1);
+			CHECK_INT(g->strata[0].n, w->strata[0].n);
+			CHECK_NEAR(g->strata[0].q_hi, w->strata[0].q_hi, 1e-4);
+		}
 	} else {
 		fprintf(stderr, "%s\n", err.msg);
 		CHECK(0);

@@ -12,7 +12,10 @@
 #      slopes of step 1 held;
 #   3. the capacity section on the PowerTrace-Sim runs (their TTFT/ITL), the
 #      ML.ENERGY table and the published periods;
-#   4. the held-out error of mean power, leaving each ML.ENERGY model out.
+#   4. the held-out error of mean power, leaving each ML.ENERGY model out,
+#      its datasheet stratum (leaving each platform out), and the capacity
+#      model's held-out error of latency and energy per output token on the
+#      capacity fit's own inputs, leaving each model out.
 # Usage: sh validation/refit-measured.sh [BUILD_DIR] [SHARED_DIR] [OUT.json]
 # then `jq -r -f validation/measured-to-c.jq OUT.json` prints the constants
 # of models/profile_measured.c. Takes about 40 s on 2 cores.
@@ -36,4 +39,7 @@ common="--seed 42 --threads 2"
 "$w" fit capacity "$tmp/pts.csv" "$tmp/ml.csv" "$here/data/default/published-periods.csv" \
 	-o "$tmp/s4.json" --params "$tmp/s3.json" --bootstrap 200 $common \
 	--calibrated-on "PowerTrace-Sim runs, ML.ENERGY v3 subset, published periods"
-"$w" fit intervals "$tmp/ml.csv" --params "$tmp/s4.json" --folds model --terms as-bf16 -o "$out"
+"$w" fit intervals "$tmp/ml.csv" --params "$tmp/s4.json" --folds model --terms as-bf16 -o "$tmp/s5.json" >/dev/null
+"$w" fit intervals "$tmp/ml.csv" --params "$tmp/s5.json" --folds platform --terms as-bf16 -o "$tmp/s6.json" >/dev/null
+"$w" fit intervals "$tmp/pts.csv" "$tmp/ml.csv" "$here/data/default/published-periods.csv" \
+	--params "$tmp/s6.json" --quantity capacity -o "$out"
