@@ -9,6 +9,7 @@
 #include "models/stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,6 +138,19 @@ const char *
 wc_pe_quantity_name(int q)
 {
 	return q >= 0 && q < WC_PEQ_COUNT ? pe_names[q] : "?";
+}
+
+void
+wc_pe_set_pooled(wc_pred_error *x, int q, const char *folds, const char *data, int n, double q_log)
+{
+	memset(x, 0, sizeof *x);
+	x->present = 1;
+	x->level = WC_INTERVAL_LEVEL;
+	snprintf(x->quantity, sizeof x->quantity, "%s", wc_pe_quantity_name(q));
+	snprintf(x->folds, sizeof x->folds, "%s", folds);
+	snprintf(x->data, sizeof x->data, "%s", data);
+	x->n_strata = 1;
+	x->strata[0] = (wc_pe_stratum){ .platform = "", .source = "", .n = n, .q_lo = -q_log, .q_hi = q_log };
 }
 
 int

@@ -80,6 +80,11 @@ const char *wc_pe_quantity_name(int q);
 /** The quantity of a name, or -1. */
 int wc_pe_quantity_from_name(const char *name);
 
+/** Set `x` to a pooled section of quantity `q` (a wc_pe_quantity) with
+ *  one stratum of `n` residuals and symmetric quantiles +-`q_log`: how the
+ *  built-in profiles record a held-out error (docs/intervals.md). */
+void wc_pe_set_pooled(wc_pred_error *x, int q, const char *folds, const char *data, int n, double q_log);
+
 /** How the quantiles were taken (the section's "method"). */
 #define WC_PE_METHOD "split-conformal |log residual|"
 

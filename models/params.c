@@ -176,17 +176,9 @@ paper_quantity_errors(wc_pred_error *pe)
 {
 	static const double q[2] = { 0.6810262640972776, 0.6798795457460992 };
 	static const int which[2] = { WC_PEQ_LATENCY, WC_PEQ_ENERGY_TOKEN };
-	for (int i = 0; i < 2; i++) {
-		wc_pred_error *x = &pe[which[i]];
-		memset(x, 0, sizeof *x);
-		x->present = 1;
-		x->level = WC_INTERVAL_LEVEL;
-		snprintf(x->quantity, sizeof x->quantity, "%s", wc_pe_quantity_name(which[i]));
-		snprintf(x->folds, sizeof x->folds, "model");
-		snprintf(x->data, sizeof x->data, "ML.ENERGY configurations_text.csv (source sha256 0624f15474b83a4b)");
-		x->n_strata = 1;
-		x->strata[0] = (wc_pe_stratum){ .platform = "", .source = "", .n = 325, .q_lo = -q[i], .q_hi = q[i] };
-	}
+	for (int i = 0; i < 2; i++)
+		wc_pe_set_pooled(&pe[which[i]], which[i], "model",
+		                 "ML.ENERGY configurations_text.csv (source sha256 0624f15474b83a4b)", 325, q[i]);
 }
 
 void

@@ -172,16 +172,7 @@ wc_params_measured(wc_params *out)
 	 * capacity` on the capacity fit's inputs, leaving each model out), not
 	 * the paper profile's inherited from wc_params_default. */
 	static const int which[2] = { WC_PEQ_LATENCY, WC_PEQ_ENERGY_TOKEN };
-	for (int i = 0; i < 2; i++) {
-		wc_pred_error *x = &out->quantity_error[which[i]];
-		memset(x, 0, sizeof *x);
-		x->present = 1;
-		x->level = WC_INTERVAL_LEVEL;
-		snprintf(x->quantity, sizeof x->quantity, "%s", wc_pe_quantity_name(which[i]));
-		snprintf(x->folds, sizeof x->folds, "model");
-		snprintf(x->data, sizeof x->data, "PowerTrace-Sim runs and the ML.ENERGY v3 subset");
-		x->n_strata = 1;
-		x->strata[0] = (wc_pe_stratum){ .platform = "", .source = "", .n = measured_cap_n,
-		                                .q_lo = -measured_cap_q[i], .q_hi = measured_cap_q[i] };
-	}
+	for (int i = 0; i < 2; i++)
+		wc_pe_set_pooled(&out->quantity_error[which[i]], which[i], "model",
+		                 "PowerTrace-Sim runs and the ML.ENERGY v3 subset", measured_cap_n, measured_cap_q[i]);
 }
