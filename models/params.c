@@ -226,27 +226,6 @@ wc_params_default_prefill(wc_params *out)
 	out->form = WC_FORM_PREFILL;
 }
 
-double
-wc_params_estimated_idle_w(const char *platform)
-{
-	const wc_platform_info *target = wc_platform_lookup(platform);
-	wc_params paper = WC_PARAMS_INIT;
-	double sum = 0.0;
-	int n = 0;
-	if (!target || !(target->max_power_w > 0))
-		return NAN;
-	wc_params_default(&paper);
-	for (int i = 0; i < paper.n_levels; i++) {
-		const wc_platform_info *info = wc_platform_lookup(paper.levels[i].name);
-		if (info && info->max_power_w > 0 && isfinite(paper.levels[i].p0.value)) {
-			sum += paper.levels[i].p0.value / info->max_power_w;
-			n++;
-		}
-	}
-	wc_params_clear(&paper);
-	return n ? target->max_power_w * sum / n : NAN;
-}
-
 void
 wc_params_clear(wc_params *p)
 {
