@@ -179,3 +179,17 @@ cli_print_json_report(json_t *o)
 	free(s);
 	json_decref(o);
 }
+
+/* Close the memory stream (which sets *buf and *len) and write it. */
+int
+cli_write_memstream(const char *cmd, const char *path, FILE *f, char **buf, size_t *len)
+{
+	wc_error err;
+	if (fclose(f) != 0) {
+		free(*buf);
+		return cli_fail(cmd, "out of memory");
+	}
+	int rc = wc_write_file_atomic(path, *buf, *len, &err);
+	free(*buf);
+	return rc == WC_OK ? CLI_OK : cli_fail(cmd, "%s", err.msg);
+}

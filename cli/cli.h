@@ -78,6 +78,10 @@ int cli_validate_envelope(int argc, char **argv); /* validate envelope */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Print "wattcast CMD: message" on stderr; returns CLI_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Close the memory stream `f` (open_memstream(buf, len)) and write its
+ *  bytes to `path` atomically; frees *buf. CLI_OK, or CLI_FAIL after
+ *  saying why. */
+int cli_write_memstream(const char *cmd, const char *path, FILE *f, char **buf, size_t *len);
 /** Print a report's JSON object on stdout as every `validate` analysis
  *  does (indented, keys in order, 6 significant digits) and release it
  *  (the reference is stolen; NULL prints nothing). */

@@ -158,7 +158,6 @@ cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *
 {
 	char *buf = NULL;
 	size_t len = 0;
-	wc_error err;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return cli_fail(cmd, "out of memory");
@@ -173,13 +172,7 @@ cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *
 			        fl->mean_running[k]);
 		fputc('\n', f);
 	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return cli_fail(cmd, "out of memory");
-	}
-	int rc = wc_write_file_atomic(path, buf, len, &err);
-	free(buf);
-	return rc == WC_OK ? CLI_OK : cli_fail(cmd, "%s", err.msg);
+	return cli_write_memstream(cmd, path, f, &buf, &len);
 }
 
 /* --------------------------------------------------------------- SVG */
@@ -278,7 +271,6 @@ cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *
 	frame fr = { 0, 1, 0, 1, 820, 360, 70, 40 };
 	char *buf = NULL;
 	size_t len = 0;
-	wc_error err;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return cli_fail(cmd, "out of memory");
@@ -297,13 +289,7 @@ cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *
 	        "5th-95th percentile per %g s bin%s</text>\n", fr.left, fr.top + fr.h + 50, b->bin_s,
 	        in->n_measured ? "; red: measured" : "");
 	fprintf(f, "</svg>\n");
-	if (fclose(f) != 0) {
-		free(buf);
-		return cli_fail(cmd, "out of memory");
-	}
-	int rc = wc_write_file_atomic(path, buf, len, &err);
-	free(buf);
-	return rc == WC_OK ? CLI_OK : cli_fail(cmd, "%s", err.msg);
+	return cli_write_memstream(cmd, path, f, &buf, &len);
 }
 
 /* ------------------------------------------------ flags and text */

@@ -40,20 +40,6 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 		printf("  warning: %s\n", f->warnings[i]);
 }
 
-/* Close the memory stream (which sets *buf and *len) and write it. */
-static int
-write_buffer(const char *cmd, const char *path, FILE *f, char **buf, size_t *len)
-{
-	wc_error err;
-	if (fclose(f) != 0) {
-		free(*buf);
-		return cli_fail(cmd, "out of memory");
-	}
-	int rc = wc_write_file_atomic(path, *buf, *len, &err);
-	free(*buf);
-	return rc == WC_OK ? CLI_OK : cli_fail(cmd, "%s", err.msg);
-}
-
 static int
 write_csv(const char *cmd, const char *path, const wc_flexibility *fl)
 {
@@ -74,7 +60,7 @@ write_csv(const char *cmd, const char *path, const wc_flexibility *fl)
 		fprintf(f, ",%d,%d\n", s->sm_clock_mhz == fl->knee_clock_mhz,
 		        s->sm_clock_mhz == fl->energy_optimal_clock_mhz);
 	}
-	return write_buffer(cmd, path, f, &buf, &len);
+	return cli_write_memstream(cmd, path, f, &buf, &len);
 }
 
 /* Node power (y) against throughput (x); the knee circled in red. */
@@ -134,7 +120,7 @@ write_svg(const char *cmd, const char *path, const wc_flexibility *fl, const wc_
 #undef PY
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">one point per step, highest clock at the top right; "
 	           "below the knee throughput falls faster than power</text>\n</svg>\n", L, T + H + 52);
-	return write_buffer(cmd, path, f, &buf, &len);
+	return cli_write_memstream(cmd, path, f, &buf, &len);
 }
 
 int
