@@ -31,7 +31,9 @@ static const char usage[] =
 	"(the assumed one when it has none); loro fits it on the other runs, leaving\n"
 	"each run out in turn. Prints per run the errors and overall the median\n"
 	"|error| of the mean (median_mean_err_pct) and of p95 (median_p95_err_pct) and\n"
-	"the median ratio of ramp rates (median_ramp_ratio). --per-run FILE writes one\n"
+	"the median ratio of ramp rates (median_ramp_ratio), and the share of runs whose\n"
+	"measured mean and p95 the 95 % predictive intervals contain (coverage_mean_pct,\n"
+	"coverage_p95_pct) with their median width. --per-run FILE writes one\n"
 	"CSV row per run and metric (lo/hi: 5th/95th percentile over replicas).\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_RESPONSE, OPT_REPLICAS, OPT_SEED, OPT_THREADS,
@@ -166,6 +168,11 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 	json_object_set_new(o, "median_max_err_pct", num(r->median_max_err_pct));
 	json_object_set_new(o, "median_ramp_ratio", num(r->median_ramp_ratio));
 	json_object_set_new(o, "bias_mean_pct", num(r->bias_mean_pct));
+	json_object_set_new(o, "runs_with_interval", json_integer(r->n_with_interval));
+	json_object_set_new(o, "coverage_mean_pct", num(r->coverage_mean_pct));
+	json_object_set_new(o, "coverage_p95_pct", num(r->coverage_p95_pct));
+	json_object_set_new(o, "median_width_mean_pct", num(r->median_width_mean_pct));
+	json_object_set_new(o, "median_width_p95_pct", num(r->median_width_p95_pct));
 	cli_print_json_report(o);
 }
 
@@ -196,6 +203,13 @@ print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_re
 	printf("median |error|: mean %.2f %%, p5 %.2f %%, p95 %.2f %%, max %.2f %%; median ramp ratio %.2f; "
 	       "bias of the mean %+.2f %%\n", r->median_mean_err_pct, r->median_p5_err_pct,
 	       r->median_p95_err_pct, r->median_max_err_pct, r->median_ramp_ratio, r->bias_mean_pct);
+	if (r->n_with_interval)
+		printf("95 %% predictive interval (the law's held-out error, not the Monte-Carlo spread): covers the "
+		       "measured mean on %.1f %% and p95 on %.1f %% of %d runs; median width %.1f %% / %.1f %% of the "
+		       "prediction\n", r->coverage_mean_pct, r->coverage_p95_pct, r->n_with_interval,
+		       r->median_width_mean_pct, r->median_width_p95_pct);
+	else
+		printf("95 %% predictive interval: none (the parameter set has no held-out error of mean power)\n");
 	printf("law_level: the scale of the frozen law's dynamic power that fits each run's measured power\n"
 	       "best (1 = the law as frozen); a diagnostic of the law, not used in the predictions\n");
 }

@@ -90,6 +90,17 @@ check_validation(const char *runs_dir, const bounds *b)
 	CHECK(mean < b->mean_max);
 	CHECK(p95 < b->p95_max);
 	CHECK(ramp > b->ramp_lo && ramp < b->ramp_hi);
+	/* The paper profile has a held-out error of mean power, so every run
+	 * gets a predictive interval; with widths near 80 % of the prediction
+	 * and errors near 15 %, at most one run of 8 may fall outside. */
+	double cov_mean = json_real_value(json_object_get(j, "coverage_mean_pct"));
+	double cov_p95 = json_real_value(json_object_get(j, "coverage_p95_pct"));
+	double width = json_real_value(json_object_get(j, "median_width_mean_pct"));
+	fprintf(stderr, "coverage mean %.1f %%, p95 %.1f %%, median width %.1f %%\n", cov_mean, cov_p95, width);
+	CHECK_INT((int)json_integer_value(json_object_get(j, "runs_with_interval")), 8);
+	CHECK(cov_mean >= 87.5 && cov_mean <= 100.0);
+	CHECK(cov_p95 >= 87.5 && cov_p95 <= 100.0);
+	CHECK(width > 0 && width < 200);
 	json_decref(j);
 	run_result_free(&r);
 }

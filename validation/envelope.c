@@ -26,6 +26,7 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 	free(r->response);
 	free(r->service);
 	free(r->law_level);
+	free(r->interval);
 	memset(r, 0, sizeof *r);
 }
 
@@ -164,6 +165,31 @@ median_of(double *v, size_t n)
 	return gsl_stats_median_from_sorted_data(v, 1, m);
 }
 
+/* Coverage and median width of the predictive intervals (docs/intervals.md,
+ * "Validation reports coverage"). `v` holds n doubles of scratch. */
+static void
+coverage(const wc_envelope_check_run *runs, size_t n, wc_envelope_check_report *out, double *v)
+{
+	int in_mean = 0, in_p95 = 0, m = 0;
+	for (size_t i = 0; i < n; i++) {
+		const wc_envelope_interval *iv = &out->interval[i];
+		if (!(isfinite(iv->mean_lo) && isfinite(iv->p95_lo)))
+			continue;
+		m++;
+		in_mean += runs[i].measured.mean_w >= iv->mean_lo && runs[i].measured.mean_w <= iv->mean_hi;
+		in_p95 += runs[i].measured.p95_w >= iv->p95_lo && runs[i].measured.p95_w <= iv->p95_hi;
+	}
+	out->n_with_interval = m;
+	out->coverage_mean_pct = m ? 100.0 * in_mean / m : NAN;
+	out->coverage_p95_pct = m ? 100.0 * in_p95 / m : NAN;
+	for (size_t i = 0; i < n; i++)
+		v[i] = 100.0 * (out->interval[i].mean_hi - out->interval[i].mean_lo) / out->predicted[i].mean_w;
+	out->median_width_mean_pct = median_of(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = 100.0 * (out->interval[i].p95_hi - out->interval[i].p95_lo) / out->predicted[i].p95_w;
+	out->median_width_p95_pct = median_of(v, n);
+}
+
 static int
 summarise(const wc_envelope_check_run *runs, size_t n, wc_envelope_check_report *out)
 {
@@ -191,6 +217,7 @@ summarise(const wc_envelope_check_run *runs, size_t n, wc_envelope_check_report 
 		bias += ERR(mean_w, i);
 	out->bias_mean_pct = n ? bias / (double)n : NAN;
 #undef ERR
+	coverage(runs, n, out, v);
 	free(v);
 	return WC_OK;
 }
@@ -210,7 +237,8 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 	out->response = wc_alloc_array(n, sizeof *out->response);
 	out->service = wc_alloc_array(n, sizeof *out->service);
 	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
-	if (!out->predicted || !out->response || !out->service || !out->law_level) {
+	out->interval = wc_alloc_array(n, sizeof *out->interval);
+	if (!out->predicted || !out->response || !out->service || !out->law_level || !out->interval) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	}
@@ -227,6 +255,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 			                                   res.server.p95_w.value, res.server.max_w.value,
 			                                   res.server.ramp_w_per_s.value };
 		out->law_level[i] = law_level(&runs[i], &out->response[i]);
+		out->interval[i] = res.server_interval;
 		if (rows)
 			rc = add_rows(&runs[i], &out->response[i], o->loro, &out->service[i], &res, p, rows, err);
 		wc_envelope_result_clear(&res);

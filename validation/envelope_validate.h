@@ -66,6 +66,14 @@ typedef struct {
 	double median_p5_err_pct, median_p95_err_pct, median_max_err_pct;
 	double median_ramp_ratio;       /* median of predicted / measured ramp rate */
 	double bias_mean_pct;           /* mean signed error of the mean, % */
+	/* The predictive 95 % intervals of the mean and p95 (the law's held-out
+	 * error, docs/intervals.md; not the Monte-Carlo spread): per run (n,
+	 * owned; NaN pairs where the set has none), the share of runs whose
+	 * measured value they contain (%, over the runs with one; NaN: none)
+	 * and their median width (% of the prediction). */
+	wc_envelope_interval *interval;
+	int n_with_interval;
+	double coverage_mean_pct, coverage_p95_pct, median_width_mean_pct, median_width_p95_pct;
 } wc_envelope_check_report;
 
 /** Replay every run and compare. `rows` (may be NULL) receives one row
