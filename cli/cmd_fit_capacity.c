@@ -159,20 +159,6 @@ print_capacity_summary(const wc_capacity_fit_result *r, const wc_capacity_data *
 		printf("  warning: %s\n", r->warnings[i]);
 }
 
-static void
-created_time(char out[24])
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	if (sde && *sde) {
-		time_t t = (time_t)strtoll(sde, NULL, 10);
-		struct tm tm;
-		gmtime_r(&t, &tm);
-		strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	} else {
-		wc_utc_now(out);
-	}
-}
-
 /* Fit (and bootstrap), then write BASE with the new section. */
 static int
 fit_capacity_and_write(const char *cmd, const cap_args *a, const cli_capacity_inputs *in, wc_params *base)
@@ -187,7 +173,7 @@ fit_capacity_and_write(const char *cmd, const cap_args *a, const cli_capacity_in
 		cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	created_time(r.params.created_utc);
+	cli_created_time(r.params.created_utc);
 	snprintf(r.params.calibrated_on, sizeof r.params.calibrated_on, "%s", a->on ? a->on : in->runs->path);
 	/* Cost and carbon defaults the base already had are kept. */
 	if (base->capacity.present) {

@@ -5,6 +5,7 @@
 #include "boot_internal.h"
 
 #include <gsl/gsl_errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,4 +93,16 @@ wc__boot_run(const wc__boot_spec *s, double *draws, unsigned char *ok, wc_error 
 			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory in a worker", s->what);
 	free(jobs);
 	return rc;
+}
+
+int
+wc__boot_check_kept(const char *what, const char *failed, int n_ok, int B, char *msg, size_t len,
+                    wc_error *err)
+{
+	msg[0] = '\0';
+	if (n_ok < 2)
+		return wc_error_set(err, WC_ENOCONV, "%s: only %d of %d replicates converged", what, n_ok, B);
+	if (n_ok < B)
+		snprintf(msg, len, "%s: %d of %d replicates %s and were left out", what, B - n_ok, B, failed);
+	return WC_OK;
 }

@@ -59,4 +59,11 @@ typedef struct {
  *  memory ("<what>: out of memory in a worker"). */
 int wc__boot_run(const wc__boot_spec *s, double *draws, unsigned char *ok, wc_error *err);
 
+/** After the run: fewer than 2 kept replicates is WC_ENOCONV ("<what>:
+ *  only k of B replicates converged"); otherwise WC_OK, with `msg` the
+ *  warning to give when some were left out ("<what>: m of B replicates
+ *  <failed> and were left out"), else "". */
+int wc__boot_check_kept(const char *what, const char *failed, int n_ok, int B, char *msg, size_t len,
+                        wc_error *err);
+
 #endif

@@ -114,15 +114,11 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 	if ((rc = wc__boot_run(&spec, draws, ok, err)) != WC_OK)
 		goto done;
 	int n_ok = natural_draws(pb, B, draws, ok, natural);
-	if (n_ok < 2) {
-		rc = wc_error_set(err, WC_ENOCONV, "capacity bootstrap: only %d of %d replicates converged", n_ok, B);
+	char msg[WC_ERROR_MSG_MAX];
+	if ((rc = wc__boot_check_kept("capacity bootstrap", "failed", n_ok, B, msg, sizeof msg, err)) != WC_OK)
 		goto done;
-	}
-	if (n_ok < B) {
-		char msg[WC_ERROR_MSG_MAX];
-		snprintf(msg, sizeof msg, "capacity bootstrap: %d of %d replicates failed and were left out", B - n_ok, B);
+	if (msg[0])
 		WC_WARN(point, "%s", msg);
-	}
 	set_intervals(pb, natural, n_ok, col, point);
 	rc = wc_draws_set(&point->params.draws, n_ok, (int)p, (const char (*)[WC_NAME_MAX])point->names, natural, err);
 	point->params.seed = bo->seed;
