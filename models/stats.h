@@ -37,6 +37,10 @@ double wc_stats_quantile(const double *x, size_t n, double q, double *scratch);
  *  reorders `x`. Equal to wc_stats_quantile, ties included. */
 double wc_stats_quantile_select(double *x, size_t n, double q);
 
+/** Median of v[0..n) as GSL defines it (the mean of the two middle values
+ *  when n is even); sorts v in place. NaN for n = 0. */
+double wc_stats_median(double *v, size_t n);
+
 /* ------------------------------------------------------------ bin means */
 
 /** Exact means of the piecewise-linear curve through (t[i], p[i]) over

@@ -18,6 +18,15 @@ wc_stats_quantile_sorted(const double *v, size_t n, double q)
 }
 
 double
+wc_stats_median(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	gsl_sort(v, 1, n);
+	return gsl_stats_median_from_sorted_data(v, 1, n);
+}
+
+double
 wc_stats_quantile(const double *x, size_t n, double q, double *scratch)
 {
 	if (n == 0)

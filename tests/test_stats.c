@@ -145,6 +145,17 @@ interval_from_draws(void)
 	CHECK(lo < 10.0 && hi == 10.0);
 }
 
+/* GSL's median: the middle value, or the mean of the two middle ones. */
+static void
+median(void)
+{
+	double even[] = { 4.0, 1.0, 3.0, 2.0 }, odd[] = { 5.0, 1.0, 3.0 };
+	CHECK_NEAR(wc_stats_median(even, 4), 2.5, 0.0);
+	CHECK_NEAR(wc_stats_median(odd, 3), 3.0, 0.0);
+	CHECK(even[0] == 1.0 && even[3] == 4.0); /* sorted in place */
+	CHECK(isnan(wc_stats_median(odd, 0)));
+}
+
 int
 main(void)
 {
@@ -153,5 +164,6 @@ main(void)
 	bins_and_ramp();
 	spectral();
 	interval_from_draws();
+	median();
 	return check_report("test_stats");
 }

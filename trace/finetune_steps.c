@@ -14,6 +14,7 @@
  * own ("trace_bursts").
  */
 #include "finetune_trace_internal.h"
+#include "models/stats.h"
 #include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
@@ -31,15 +32,6 @@ wc_ft_steps_info_init(wc_ft_steps_info *i)
 {
 	memset(i, 0, sizeof *i);
 	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = NAN;
-}
-
-static double
-median_of(double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	gsl_sort(v, 1, n);
-	return gsl_stats_median_from_sorted_data(v, 1, n);
 }
 
 /* Start of step i: the end of the row before it (a step, or a logged
@@ -63,7 +55,7 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	double *d = wc_alloc_array(n ? n : 1, sizeof *d), tn = g->t[g->n - 1];
 	for (size_t i = 1; d && i < n; i++)
 		d[i - 1] = in->step_end[i] - in->step_end[i - 1];
-	*median = d && n > 1 ? median_of(d, n - 1) : NAN;
+	*median = d && n > 1 ? wc_stats_median(d, n - 1) : NAN;
 	for (size_t i = 0; d && i < n; i++) {
 		double s = step_start(in, i, isfinite(*median) ? *median : 0.0);
 		d[i] = in->step_end[i] - s;
@@ -109,7 +101,7 @@ stretch_energy(const ft_grid *g, size_t a, size_t b, double *scratch)
 	size_t lo = b - a >= 3 ? a + 1 : a, hi = b - a >= 3 ? b - 1 : b, m = 0;
 	for (size_t k = lo; k < hi; k++)
 		scratch[m++] = g->x[k];
-	double level = median_of(scratch, m), edges = (double)(b - a - (hi - lo)) * g->dt;
+	double level = wc_stats_median(scratch, m), edges = (double)(b - a - (hi - lo)) * g->dt;
 	if (lo == a)
 		return level * (double)(b - a) * g->dt;
 	return wc__ft_energy_between(g, g->t0 + (double)lo * g->dt, g->t0 + (double)hi * g->dt) + level * edges;
@@ -165,7 +157,7 @@ bursts(const ft_grid *g, double period, size_t *count)
 	int regular = 0;
 	if (len && n >= 3) {
 		double mean = gsl_stats_mean(len, 1, n), sd = gsl_stats_sd(len, 1, n);
-		double median = median_of(len, n);
+		double median = wc_stats_median(len, n);
 		regular = sd < 0.25 * mean && median <= WC_FT_BURST_MAX_S &&
 		          (!isfinite(period) || median < 1.5 * period);
 	}

@@ -5,6 +5,7 @@
  * (docs/formats/runs-table.md, "Columns written by ingest").
  */
 #include "ingest_internal.h"
+#include "models/stats.h"
 #include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
@@ -201,15 +202,6 @@ row_series(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row, 
 }
 
 /* Median of the first n values (sorted in place); NaN when n is 0. */
-static double
-median_of(double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	gsl_sort(v, 1, n);
-	return gsl_stats_median_from_sorted_data(v, 1, n);
-}
-
 /* Median time to first token and inter-token latency of the requests
  * completed in [a, b] that have a first-token time: what the capacity
  * model's prefill and decode step are fitted on (docs/capacity.md). */
@@ -228,8 +220,8 @@ request_latencies(const run_ctx *rc, double a, double b, int last, wc_ingest_row
 			itl[ni++] = (c - f) / (out - 1);
 	}
 	if (ttft && itl) {
-		row->ttft_s = median_of(ttft, nt);
-		row->itl_s = median_of(itl, ni);
+		row->ttft_s = wc_stats_median(ttft, nt);
+		row->itl_s = wc_stats_median(itl, ni);
 	}
 	free(ttft);
 	free(itl);
