@@ -7,6 +7,7 @@
  */
 #include "fit/fit.h"
 #include "tests/support/check.h"
+#include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -80,16 +81,9 @@ int
 main(void)
 {
 	gsl_set_error_handler_off();
-	wc_params paper = WC_PARAMS_INIT;
-	wc_law_binding b;
 	wc_law_point law;
-	wc_config c = WC_CONFIG_INIT;
 	wc_error err;
-	wc_params_default(&paper);
-	c.platform = "A100";
-	c.active_params_b = 8.19;
-	CHECK_INT(wc_law_bind(&paper, &c, &b, &err), WC_OK);
-	wc_law_bound_point(&b, NULL, &law);
+	CHECK_INT(test_paper_law_point("A100", 8.19, &law), WC_OK);
 
 	enum { RUNS = 6 };
 	synth *s = calloc(RUNS, sizeof *s);
@@ -138,6 +132,5 @@ main(void)
 	CHECK_INT(wc_fit_response(runs, 1, &o, &r, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "runs: the response fit needs at least two runs");
 	free(s);
-	wc_params_clear(&paper);
 	return check_report("test_fit_response");
 }

@@ -10,6 +10,7 @@
 #include "data/data.h"
 #include "fit/fit.h"
 #include "tests/support/check.h"
+#include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -150,16 +151,9 @@ make_run(synth *s, wc_pcg32 *rng, const wc_law_point *law, double hold, double d
 static void
 test_fit(void)
 {
-	wc_params paper = WC_PARAMS_INIT;
-	wc_law_binding b;
 	wc_law_point law;
-	wc_config c = WC_CONFIG_INIT;
 	wc_error err;
-	wc_params_default(&paper);
-	c.platform = "A100";
-	c.active_params_b = 8.19;
-	CHECK_INT(wc_law_bind(&paper, &c, &b, &err), WC_OK);
-	wc_law_bound_point(&b, NULL, &law);
+	CHECK_INT(test_paper_law_point("A100", 8.19, &law), WC_OK);
 	enum { RUNS = 3 };
 	synth *s = calloc(RUNS, sizeof *s);
 	wc_response_run runs[RUNS];
@@ -177,7 +171,6 @@ test_fit(void)
 	CHECK(fabs(r.hold_s.value / 0.15 - 1) < 0.2);
 	CHECK(fabs(wc_response_tau_for(&r, "A100") / 0.1 - 1) < 0.1);
 	free(s);
-	wc_params_clear(&paper);
 }
 
 int

@@ -1,5 +1,7 @@
 /* Test helpers: process runner with captured output, temp folders. */
 #include "tests/support/support.h"
+#include "models/law.h"
+#include "models/evaluate.h"
 #include "models/params.h"
 
 #include <math.h>
@@ -245,4 +247,21 @@ test_collect_warning(const char *msg, void *payload)
 	size_t used = strlen(w->text);
 	snprintf(w->text + used, sizeof w->text - used, "%s\n", msg);
 	w->count++;
+}
+
+int
+test_paper_law_point(const char *platform, double active_b, wc_law_point *out)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	wc_law_binding b;
+	wc_config c = WC_CONFIG_INIT;
+	wc_error err;
+	wc_params_default(&paper);
+	c.platform = platform;
+	c.active_params_b = active_b;
+	int rc = wc_law_bind(&paper, &c, &b, &err);
+	if (rc == WC_OK)
+		wc_law_bound_point(&b, NULL, out);
+	wc_params_clear(&paper);
+	return rc;
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "models/law.h"
 #include "tests/support/check.h"
 
 typedef struct {
@@ -49,5 +50,10 @@ const char *test_shared_dir(void);
  *  1 for a KV-cache factor). */
 struct wc_params;
 double test_truth_of(const struct wc_params *truth, const char *name);
+
+/** The paper profile's law bound to `platform` at `active_b` billion
+ *  active parameters (its point estimate): the law synthetic power
+ *  traces are drawn from. WC_OK or the binding's error. */
+int test_paper_law_point(const char *platform, double active_b, wc_law_point *out);
 
 #endif
