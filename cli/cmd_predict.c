@@ -46,8 +46,13 @@ static const cli_subcommands predict_commands;
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
-       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_TOTAL, OPT_EXPERTS, OPT_TOPK, OPT_CAP,
+       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_EXPERTS, OPT_TOPK, OPT_TOTAL, OPT_CAP,
        OPT_GMU, OPT_SWEEP, OPT_STEPS, OPT_CSV, OPT_SVG };
+/* The architecture flags index wc_arch_facts.ints by their offset from
+ * OPT_LAYERS, so their order must be the facts' order. */
+_Static_assert(OPT_D_MODEL - OPT_LAYERS == WC_ARCH_FACT_D_MODEL &&
+                   OPT_TOPK - OPT_LAYERS == WC_ARCH_FACT_EXPERTS_PER_TOKEN,
+               "architecture flags out of step with wc_arch_facts");
 
 static int
 print_human(const wc_inference_query *q, const wc_inference_prediction *pr, const char *name,

@@ -46,6 +46,50 @@ usage_error(const char *const *argv, const char *needle)
 	run_result_free(&r);
 }
 
+/* The answer's throughput and latency for `argv` (--json). */
+static void
+capacity_of(const char *const *argv, double *tps, double *lat)
+{
+	run_result r;
+	*tps = *lat = NAN;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out, 0, NULL);
+	CHECK(o != NULL);
+	if (o) {
+		json_t *c = json_object_get(o, "capacity");
+		*tps = json_number_value(json_object_get(c, "throughput_tok_s"));
+		*lat = json_number_value(json_object_get(c, "latency_s"));
+		json_decref(o);
+	}
+	run_result_free(&r);
+}
+
+/* A mixture of experts given by flags answers as the catalog's entry with
+ * the same facts: each architecture flag lands in its own fact (the
+ * experts flags once wrote past the facts into the total count). */
+static void
+moe_flags_match_catalog(void)
+{
+	double t1, l1, t2, l2;
+	capacity_of((const char *const[]){ "wattcast", "predict", "inference", "--platform", "H100",
+	                                    "--model", "Qwen3-30B-A3B", "--concurrency", "16", "--input-tokens", "512",
+	                                    "--output-tokens", "256", "--json",
+	                                    NULL },
+	            &t1, &l1);
+	capacity_of((const char *const[]){ "wattcast", "predict", "inference", "--platform", "H100",
+	                                    "--active-params", "3.3", "--total-params", "30.5",
+	                                    "--layers", "48", "--d-model", "2048", "--kv-heads", "4",
+	                                    "--head-dim", "128", "--experts", "128",
+	                                    "--experts-per-token", "8", "--concurrency", "16", "--input-tokens", "512",
+	                                    "--output-tokens", "256", "--json",
+	                                    NULL },
+	            &t2, &l2);
+	CHECK(t1 > 0 && l1 > 0);
+	CHECK_NEAR(t2 / t1, 1.0, 1e-9);
+	CHECK_NEAR(l2 / l1, 1.0, 1e-9);
+}
+
 #define ARGS(...) ((const char *const[]){ "wattcast", "predict", "inference", __VA_ARGS__, NULL })
 
 int
@@ -115,5 +159,6 @@ main(void)
 	CHECK_INT(r.status, 2);
 	CHECK_CONTAINS(r.err, "unknown command 'frobnicate'");
 	run_result_free(&r);
+	moe_flags_match_catalog();
 	return check_report("test_cli_predict");
 }
