@@ -22,4 +22,6 @@ for f in "$build/wattcast" "$build/bench/bench_server"; do
 done
 echo "load average before (uptime): $(uptime | sed 's/.*load average: //')"
 "$build/bench/bench_server" "$build/wattcast" "$seconds" ${3:+"$3"}
+# One fresh answer alone, in thread CPU time (no sockets; docs/results.md).
+[ -x "$build/bench/bench_answer" ] && "$build/bench/bench_answer" 50000
 echo "load average after (uptime): $(uptime | sed 's/.*load average: //')"

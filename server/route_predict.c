@@ -16,7 +16,7 @@ wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len,
 	if (wc_request_parse_json(body, len, &item, res) != 0)
 		return;
 	if ((answer = wc_inference_answer(item, pf, &e)) != NULL)
-		wc_response_json(res, 200, answer);
+		wc_response_json_small(res, 200, answer);
 	else
 		wc_response_error(res, &e);
 	json_decref(item);

@@ -292,6 +292,9 @@ int wc_protocol_check_headers(struct mg_connection *conn, wc_response *res);
 
 /* Answers. Each replaces what `res` held. */
 void wc_response_json(wc_response *res, int status, json_t *body);   /* steals body */
+/* The same for an answer that is usually a few KB (one prediction): printed
+ * through a per-thread block, one allocation at its final size. */
+void wc_response_json_small(wc_response *res, int status, json_t *body); /* steals body */
 void wc_response_text(wc_response *res, int status, char *body, size_t len); /* steals */
 void wc_response_static(wc_response *res, int status, const char *content_type,
                         const char *body, size_t len);
