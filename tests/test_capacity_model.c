@@ -91,6 +91,36 @@ step_terms(void)
 	wc_capacity_times_eval(&pt, &a, &h100, 1, 4096, 10, 10, &t);
 	CHECK(t.t_cmp > t.t_mem);
 	CHECK_NEAR(t.t_dec, 2e-3 + 1e-5 * 4096 + t.t_cmp, 1e-12);
+	/* expert parallel changes nothing for a dense model */
+	a.expert_parallel = 1;
+	wc_capacity_times_eval(&pt, &a, &h100, 4, n, in, out, &t);
+	CHECK_NEAR(t.t_mem, mem / 4, 1e-12);
+}
+
+/* Expert parallel: every GPU of the group reads the whole shared part,
+ * the touched experts and the KV cache are split over the group. */
+static void
+expert_parallel(void)
+{
+	wc_capacity_arch a;
+	wc_capacity_times tp_t, ep_t;
+	wc_error err;
+	wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.5, 3e-5 };
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("Qwen3-235B-A22B"), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+	CHECK_INT(a.expert_parallel, 0);
+	double n = 16, in = 500, out = 500, G = 8;
+	wc_capacity_times_eval(&pt, &a, &h100, 8, n, in, out, &tp_t);
+	a.expert_parallel = 1;
+	wc_capacity_times_eval(&pt, &a, &h100, 8, n, in, out, &ep_t);
+	CHECK(a.shared_weight_bytes > 0);
+	CHECK_NEAR(ep_t.t_mem - tp_t.t_mem, (G - 1) * a.shared_weight_bytes / (G * 0.8 * 3.35e12), 1e-12);
+	CHECK_NEAR(ep_t.t_cmp, tp_t.t_cmp, 0);
+	CHECK_NEAR(ep_t.t_tp, tp_t.t_tp, 0);
+	/* one GPU: nothing is replicated */
+	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &ep_t);
+	a.expert_parallel = 0;
+	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &tp_t);
+	CHECK_NEAR(ep_t.t_mem, tp_t.t_mem, 0);
 }
 
 static void
@@ -146,6 +176,7 @@ main(void)
 	bytes();
 	moe();
 	step_terms();
+	expert_parallel();
 	memory();
 	return check_report("test_capacity_model");
 }
