@@ -60,14 +60,24 @@ moe(void)
 	CHECK(wc_capacity_weight_read(&a, 4096) > 0.999 * a.weight_bytes);
 }
 
+/* The step-time checks' parameters: eta, t0, t1, etac, tau. */
+static const wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.5, 3e-5 };
+
+/* A catalog model's bytes and FLOPs in bf16. */
+static wc_capacity_arch
+bf16_arch(const char *model)
+{
+	wc_capacity_arch a;
+	wc_error err;
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup(model), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+	return a;
+}
+
 static void
 step_terms(void)
 {
-	wc_capacity_arch a;
+	wc_capacity_arch a = bf16_arch("Qwen3-14B");
 	wc_capacity_times t, t2;
-	wc_error err;
-	wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.5, 3e-5 };
-	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("Qwen3-14B"), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
 	double n = 32, in = 1000, out = 512, c = in + out / 2;
 	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &t);
 	double mem = (14.8e9 * 2 + n * c * a.kv_bytes_per_token) / (0.8 * 3.35e12);
@@ -102,11 +112,8 @@ step_terms(void)
 static void
 expert_parallel(void)
 {
-	wc_capacity_arch a;
+	wc_capacity_arch a = bf16_arch("Qwen3-235B-A22B");
 	wc_capacity_times tp_t, ep_t;
-	wc_error err;
-	wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.5, 3e-5 };
-	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("Qwen3-235B-A22B"), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
 	CHECK_INT(a.expert_parallel, 0);
 	double n = 16, in = 500, out = 500, G = 8;
 	wc_capacity_times_eval(&pt, &a, &h100, 8, n, in, out, &tp_t);
