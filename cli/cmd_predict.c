@@ -32,6 +32,8 @@ static const char predict_about[] =
 	"the law itself; both change power, latency, throughput and energy together.\n"
 	"More requests than the KV cache holds (vLLM's gpu_memory_utilization, default\n"
 	"0.9) are not refused: fewer run, with a warning. Only weights that do not fit are.\n"
+	"--expert-parallel: an MoE model's experts are spread over the --tp GPUs and every\n"
+	"GPU reads the whole shared (non-expert) part each step (default: tensor parallel).\n"
 	"The architecture comes from --model's catalog entry; the\n"
 	"--layers ... flags give it (or override it) explicitly.\n"
 	"Power flexibility: wattcast predict flexibility takes the same configuration\n"
@@ -47,7 +49,7 @@ static const cli_subcommands predict_commands;
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
        OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_EXPERTS, OPT_TOPK, OPT_TOTAL, OPT_CAP,
-       OPT_GMU, OPT_SWEEP, OPT_STEPS, OPT_CSV, OPT_SVG };
+       OPT_GMU, OPT_SWEEP, OPT_STEPS, OPT_CSV, OPT_SVG, OPT_EP };
 /* The architecture flags index wc_arch_facts.ints by their offset from
  * OPT_LAYERS, so their order must be the facts' order. */
 _Static_assert(OPT_D_MODEL - OPT_LAYERS == WC_ARCH_FACT_D_MODEL &&
@@ -145,6 +147,9 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 	case OPT_GMU:
 		rc = cli_parse_double(cmd, "--gpu-memory-utilization", optarg, 0, 0, &c->gpu_memory_utilization);
 		break;
+	case OPT_EP:
+		c->expert_parallel = 1;
+		break;
 	case OPT_LAYERS:
 	case OPT_KV_HEADS:
 	case OPT_HEAD_DIM:
@@ -192,6 +197,7 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		{ "experts-per-token", required_argument, NULL, OPT_TOPK },
 		{ "power-cap", required_argument, NULL, OPT_CAP },
 		{ "gpu-memory-utilization", required_argument, NULL, OPT_GMU },
+		{ "expert-parallel", no_argument, NULL, OPT_EP },
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
 		{ "steps", required_argument, NULL, OPT_STEPS },
 		{ "csv", required_argument, NULL, OPT_CSV },
@@ -504,7 +510,7 @@ static const cli_subcommand predict_targets[] = {
 	  "                                  [--kv bf16|fp8] [--sm-clock MHZ | --power-cap W]\n"
 	  "                                  [--input-tokens N --output-tokens N [--rate R]\n"
 	  "                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"
-	  "                                   [--gpu-memory-utilization U]]\n"
+	  "                                   [--gpu-memory-utilization U] [--expert-parallel]]\n"
 	  "                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
 	  "                                   [--total-params B] [--experts E --experts-per-token k]]\n"
 	  "                                  [--params FILE | --profile measured|paper|paper-prefill] [--json]" },

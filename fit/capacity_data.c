@@ -72,6 +72,7 @@ resolve(wc_capacity_data *d, wc_capacity_row *r)
 		note(d, "%s: %s; row skipped", r->id, err.msg);
 		return 0;
 	}
+	r->arch.expert_parallel = r->expert_parallel > 1;
 	snprintf(r->model_key, sizeof r->model_key, "%s", m->name);
 	r->active_params_b = m->active_params_b;
 	return 1;
@@ -144,6 +145,7 @@ wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error 
 		r.weights = run->weights;
 		r.kv = run->kv;
 		r.source_index = i;
+		r.expert_parallel = extra_number(t, i, "expert_parallel");
 		run_observations(t, i, &r);
 		if (!(r.running > 0) || !(r.output_tokens > 0) ||
 		    !(isfinite(r.latency_s) || isfinite(r.itl_s) || isfinite(r.ttft_s))) {

@@ -39,6 +39,7 @@ typedef struct {
 	char model_key[96];        /* catalog base model (leave-one-model-out) */
 	char set[48];              /* workload label; "" = unlabelled */
 	int tp;
+	double expert_parallel;    /* the source's expert-parallel degree; NaN = not given */
 	double running, input_tokens, output_tokens; /* input NaN = unknown */
 	wc_precision weights, kv;
 	wc_capacity_arch arch;

@@ -119,6 +119,9 @@ wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	 * cache over its mean context, and reads and writes its recurrent
 	 * state; the group shares the bytes and the FLOPs. */
 	double bytes = wc_capacity_weight_read(a, n) + n * (context * a->kv_bytes_per_token + 2.0 * a->state_bytes);
+	/* Expert parallel: each of the G GPUs reads the whole shared part. */
+	if (a->expert_parallel && a->expert_weight_bytes > 0.0)
+		bytes += (G - 1.0) * a->shared_weight_bytes;
 	/* The SM clock paces the tensor cores: compute-bound work runs at
 	 * f / f_max of the datasheet rate. */
 	double compute = pt->etac * hw->flops_s * (hw->clock_ratio > 0.0 ? hw->clock_ratio : 1.0);

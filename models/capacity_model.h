@@ -130,6 +130,11 @@ typedef struct {
 	double state_bytes;          /* recurrent state per request */
 	double active_params;        /* N_act, parameters (not billions) */
 	int layers, d_model;
+	/* 1: expert parallel -- the experts are spread over the group and
+	 * every GPU holds and reads all the shared (non-expert) weights;
+	 * 0 (wc_capacity_arch_make's default): tensor parallel, every weight
+	 * split over the group (docs/capacity.md, "Step time"). */
+	int expert_parallel;
 } wc_capacity_arch;
 
 /** Bytes per weight / per cached value: bf16 2, fp8 1, int4 0.5. */

@@ -119,6 +119,7 @@ wc_prefill_share(const wc_capacity_params *cap, const wc_config *c)
 	if (!(in > 0) || wc_capacity_bind(cap, c->platform, &cb, NULL) != WC_OK ||
 	    wc_capacity_arch_make(c->arch, c->weights, c->kv, &arch, NULL) != WC_OK)
 		return 0.0;
+	arch.expert_parallel = c->expert_parallel != 0;
 	wc_capacity_bound_point(&cb, NULL, &pt);
 	cb.hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz); /* a locked clock slows prefill */
 	double n = c->running > 1.0 ? c->running : 1.0;

@@ -124,6 +124,10 @@ typedef struct {
 	 * (vLLM's gpu_memory_utilization); 0 = the parameter set's default
 	 * (1 - capacity memory_reserve; docs/capacity.md, "Memory"). */
 	double gpu_memory_utilization;
+	/* 1: an MoE model served expert parallel -- its experts spread over
+	 * the group, every GPU reading the whole shared part; 0: tensor
+	 * parallel (docs/capacity.md, "Step time"). */
+	int expert_parallel;
 } wc_config;
 
 /* Designated, so that a field added to wc_config cannot shift the others;
@@ -133,7 +137,7 @@ typedef struct {
 	  .weights = WC_PREC_BF16, .kv = WC_PREC_BF16, .sm_clock_mhz = 0.0,     \
 	  .idle_power_w = 0.0, .arch = NULL, .input_tokens = 0.0,               \
 	  .output_tokens = 0.0, .request_rate = 0.0, .model = NULL, .set = NULL, \
-	  .gpu_memory_utilization = 0.0 }
+	  .gpu_memory_utilization = 0.0, .expert_parallel = 0 }
 
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */

@@ -57,48 +57,48 @@ static const wc_param measured_shared[] = {
 };
 static const wc_capacity_level measured_capacity_levels[] = {
 	{ .name = "A100", .bandwidth_tb_s = 2.04, .bf16_tflops = 312,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7045861981476086, 0.6618604946909317, 1.004597134634778, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0003683921918591511, 1.000000463721538e-06, 0.003894377240994297, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7410288104072312, 0.6726965260523863, 1.318941008706536, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0011580008550549881, 1.0000201848123613e-06, 0.004823952939789859, WC_SRC_FITTED) },
 	  .range = { .running_min = 0.6793893129770993, .running_max = 32,
-	             .input_min = 16.00000008485563, .input_max = 4605.25,
+	             .input_min = 16.00000030471599, .input_max = 4605.25,
 	             .output_min = 99.25, .output_max = 512,
 	             .active_b_min = 4, .active_b_max = 32.8,
 	             .tp_min = 1, .tp_max = 4, .rows = 11 } },
 	{ .name = "H100", .bandwidth_tb_s = 3.35, .bf16_tflops = 989,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7745975014233945, 0.7058807741604806, 0.8548841030893874, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017924776666753378, 0.0005951750417404218, 0.0026291307965544673, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7494046779781111, 0.6754251086024605, 0.823511239422496, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0015087866770673933, 0.00012140495917245013, 0.002447258453835016, WC_SRC_FITTED) },
 	  .range = { .running_min = 5.132375189107415, .running_max = 1915.45833333,
-	             .input_min = 16.00000008485563, .input_max = 358.143065168673,
+	             .input_min = 16.00000030471599, .input_max = 384.7298215217459,
 	             .output_min = 213.44, .output_max = 9198.71212121,
 	             .active_b_min = 3.3, .active_b_max = 70.6,
 	             .tp_min = 1, .tp_max = 8, .rows = 158 } },
 	{ .name = "B200", .bandwidth_tb_s = 8, .bf16_tflops = 2250,
-	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5537892634088872, 0.4738047310995747, 0.7402813073786673, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.003686136839625169, 0.0016212359707330913, 0.007306904112718949, WC_SRC_FITTED) },
+	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5492722640944976, 0.4745531724696065, 0.7338316555425307, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0036770856576859136, 0.0016704356421647472, 0.007121632903848851, WC_SRC_FITTED) },
 	  .range = { .running_min = 7.93570722057, .running_max = 4095.02439024,
-	             .input_min = 261.5003664643226, .input_max = 358.143065168673,
+	             .input_min = 273.3224660842655, .input_max = 384.7298215217459,
 	             .output_min = 345.671875, .output_max = 9470.94949495,
 	             .active_b_min = 3.3, .active_b_max = 405,
 	             .tp_min = 1, .tp_max = 8, .rows = 172 } },
 	{ .name = "H200", .bandwidth_tb_s = 4.8, .bf16_tflops = 989,
-	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(0.8249465343823437, 0.756596541598861, 1.1549760978579584, WC_SRC_FITTED), [WC_CAP_T0] = MP(1.000002759824259e-06, 1.000002636812758e-06, 1.0000027602650597e-06, WC_SRC_FITTED) },
+	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(0.7802455146127979, 0.7361401901073903, 0.8758309237607008, WC_SRC_FITTED), [WC_CAP_T0] = MP(1.0000979454115998e-06, 1.0000000000000004e-06, 9.319223593198186e-05, WC_SRC_FITTED) },
 	  .range = { .running_min = 32, .running_max = 32,
-	             .input_min = 16.00000008485563, .input_max = 16.00000008485563,
+	             .input_min = 16.00000030471599, .input_max = 16.00000030471599,
 	             .output_min = 512, .output_max = 512,
 	             .active_b_min = 8.19, .active_b_max = 8.19,
 	             .tp_min = 1, .tp_max = 2, .rows = 2 } },
 };
 static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {
-	[WC_CAP_T1] = MP(5.274320841269133e-05, 4.491872207374148e-05, 5.860023813253062e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8274486545295809, 0.6839201325933626, 1.0302312393410753, WC_SRC_FITTED),
-	[WC_CAP_TAU] = MP(4.332850555873819e-05, 3.7204599348845434e-05, 5.102606559052859e-05, WC_SRC_FITTED),
+	[WC_CAP_T1] = MP(5.222714045448918e-05, 4.457589125841719e-05, 5.816714756684444e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.7971926058114187, 0.6412095224440798, 1.0072872027920599, WC_SRC_FITTED),
+	[WC_CAP_TAU] = MP(3.008092109439491e-05, 2.3818371323002902e-05, 3.722702574935685e-05, WC_SRC_FITTED),
 };
 static const wc_capacity_workload measured_workloads[] = {
-	{ .set = "lm-arena-chat", .input_tokens = MP(261.5003664643226, 185.1779146718497, 398.2897351462861, WC_SRC_FITTED) },
-	{ .set = "gpqa", .input_tokens = MP(358.143065168673, 16.000003506214902, 1808.837573694072, WC_SRC_FITTED) },
-	{ .set = "powertrace-paper", .input_tokens = MP(16.00000008485563, 16.00000008123377, 16.000000085388557, WC_SRC_FITTED) },
+	{ .set = "lm-arena-chat", .input_tokens = MP(273.3224660842655, 196.3716197164696, 405.2646662043591, WC_SRC_FITTED) },
+	{ .set = "gpqa", .input_tokens = MP(384.7298215217459, 16.000000732051063, 1795.9459125127498, WC_SRC_FITTED) },
+	{ .set = "powertrace-paper", .input_tokens = MP(16.00000030471599, 15.999999999999998, 16.000000308765955, WC_SRC_FITTED) },
 };
 static const double measured_pe_q = 0.4092306417938699;
 static const int measured_pe_n = 325;
 static const double measured_pe_q_datasheet = 0.5363802828780101;
 static const int measured_pe_n_datasheet = 325;
-static const double measured_cap_q[2] = { 0.6769296668554076, 0.679721013382509 };
+static const double measured_cap_q[2] = { 0.6566678128050158, 0.6985410831812366 };
 static const int measured_cap_n = 332;
 static const measured_provenance measured_prov = {
 	.runs = 325, .seed = 42, .bootstrap = 200,

@@ -54,8 +54,11 @@ memory_facts(const wc_params *p, const wc_config *c, wc_capacity_hw *hw, double 
 static int
 config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err)
 {
-	if (c->arch)
-		return wc_capacity_arch_make(c->arch, c->weights, c->kv, a, err);
+	if (c->arch) {
+		int rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, a, err);
+		a->expert_parallel = c->expert_parallel != 0;
+		return rc;
+	}
 	*a = (wc_capacity_arch){ 0 };
 	a->weight_bytes = a->shared_weight_bytes = c->active_params_b * 1e9 * wc_capacity_bytes_per_value(c->weights);
 	a->active_params = c->active_params_b * 1e9;
@@ -385,7 +388,7 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	int rc;
 	prediction_init(out);
 	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind(&p->capacity, c->platform, &cb, err)) ||
-	    (rc = wc_law_bind(p, c, &lb, err)) || (rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, &a, err)) ||
+	    (rc = wc_law_bind(p, c, &lb, err)) || (rc = config_arch(c, &a, err)) ||
 	    (rc = wc_predict_memory_check(p, c, &out->max_concurrency_fit, err)) ||
 	    (rc = wc_predict_clock_check(c, err)))
 		return rc;

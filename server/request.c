@@ -28,7 +28,7 @@
 static const char *const known_fields[] = {
 	"platform", "tp", "active_params_b", "model", "concurrency", "running_series",
 	"dt_s", "weights", "kv_cache", "sm_clock_mhz", "input_tokens", "output_tokens", "rate",
-	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", "power_cap_w", "gpu_memory_utilization", NULL,
+	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", "power_cap_w", "gpu_memory_utilization", "expert_parallel", NULL,
 };
 
 static int
@@ -207,6 +207,10 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	    get_number(obj, "price_per_kwh", 0, 1, &r->price_per_kwh, e) < 0 ||
 	    get_number(obj, "grams_co2_per_kwh", 0, 1, &r->grams_co2_per_kwh, e) < 0)
 		return -1;
+	const json_t *ep = json_object_get(obj, "expert_parallel");
+	if (ep && !json_is_boolean(ep))
+		return wc_api_wrong_type(e, "/expert_parallel", "true or false", ep);
+	c->expert_parallel = ep && json_is_true(ep);
 	if (c->request_rate > 0 && !have_out) {
 		wc_api_error_set(e, 422, "missing_field", "/output_tokens",
 		                 "output_tokens: required with rate (the open loop needs the service time)");

@@ -60,14 +60,24 @@ moe(void)
 	CHECK(wc_capacity_weight_read(&a, 4096) > 0.999 * a.weight_bytes);
 }
 
+/* The step-time checks' parameters: eta, t0, t1, etac, tau. */
+static const wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.5, 3e-5 };
+
+/* A catalog model's bytes and FLOPs in bf16. */
+static wc_capacity_arch
+bf16_arch(const char *model)
+{
+	wc_capacity_arch a;
+	wc_error err;
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup(model), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+	return a;
+}
+
 static void
 step_terms(void)
 {
-	wc_capacity_arch a;
+	wc_capacity_arch a = bf16_arch("Qwen3-14B");
 	wc_capacity_times t, t2;
-	wc_error err;
-	wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.5, 3e-5 };
-	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("Qwen3-14B"), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
 	double n = 32, in = 1000, out = 512, c = in + out / 2;
 	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &t);
 	double mem = (14.8e9 * 2 + n * c * a.kv_bytes_per_token) / (0.8 * 3.35e12);
@@ -91,6 +101,33 @@ step_terms(void)
 	wc_capacity_times_eval(&pt, &a, &h100, 1, 4096, 10, 10, &t);
 	CHECK(t.t_cmp > t.t_mem);
 	CHECK_NEAR(t.t_dec, 2e-3 + 1e-5 * 4096 + t.t_cmp, 1e-12);
+	/* expert parallel changes nothing for a dense model */
+	a.expert_parallel = 1;
+	wc_capacity_times_eval(&pt, &a, &h100, 4, n, in, out, &t);
+	CHECK_NEAR(t.t_mem, mem / 4, 1e-12);
+}
+
+/* Expert parallel: every GPU of the group reads the whole shared part,
+ * the touched experts and the KV cache are split over the group. */
+static void
+expert_parallel(void)
+{
+	wc_capacity_arch a = bf16_arch("Qwen3-235B-A22B");
+	wc_capacity_times tp_t, ep_t;
+	CHECK_INT(a.expert_parallel, 0);
+	double n = 16, in = 500, out = 500, G = 8;
+	wc_capacity_times_eval(&pt, &a, &h100, 8, n, in, out, &tp_t);
+	a.expert_parallel = 1;
+	wc_capacity_times_eval(&pt, &a, &h100, 8, n, in, out, &ep_t);
+	CHECK(a.shared_weight_bytes > 0);
+	CHECK_NEAR(ep_t.t_mem - tp_t.t_mem, (G - 1) * a.shared_weight_bytes / (G * 0.8 * 3.35e12), 1e-12);
+	CHECK_NEAR(ep_t.t_cmp, tp_t.t_cmp, 0);
+	CHECK_NEAR(ep_t.t_tp, tp_t.t_tp, 0);
+	/* one GPU: nothing is replicated */
+	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &ep_t);
+	a.expert_parallel = 0;
+	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &tp_t);
+	CHECK_NEAR(ep_t.t_mem, tp_t.t_mem, 0);
 }
 
 static void
@@ -146,6 +183,7 @@ main(void)
 	bytes();
 	moe();
 	step_terms();
+	expert_parallel();
 	memory();
 	return check_report("test_capacity_model");
 }

@@ -48,6 +48,23 @@ predict(void)
 	CHECK_CONTAINS(r.out, "energy per output token");
 	run_result_free(&r);
 
+	/* --expert-parallel: every GPU reads an MoE model's shared weights */
+	double lat[2];
+	for (int ep = 0; ep < 2; ep++) {
+		CHECK(run_wattcast(ep ? ARGS("predict", "inference", "--platform", "H100", "--tp", "8", "--model",
+		                             "Qwen3-235B-A22B", "--concurrency", "16", "--input-tokens", "500",
+		                             "--output-tokens", "500", "--json", "--expert-parallel")
+		                      : ARGS("predict", "inference", "--platform", "H100", "--tp", "8", "--model",
+		                             "Qwen3-235B-A22B", "--concurrency", "16", "--input-tokens", "500",
+		                             "--output-tokens", "500", "--json"), NULL, &r) == 0);
+		CHECK_INT(r.status, 0);
+		json_t *j = json_loads(r.out, 0, NULL);
+		lat[ep] = json_number_value(json_object_get(json_object_get(j, "capacity"), "latency_s"));
+		json_decref(j);
+		run_result_free(&r);
+	}
+	CHECK(lat[0] > 0 && lat[1] > 1.01 * lat[0]);
+
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Llama-3.1-405B", "--concurrency", "8"),
 	            "--tp: the weights need 810.0 GB but 1 x 80 GB of H100 hold 72.0 GB");
 	/* One request longer than the KV cache cannot run at all: refused.

@@ -50,6 +50,29 @@ expect_422(const char *body, const char *field, const char *needle)
 	http_reply_free(&r);
 }
 
+/* expert_parallel: every GPU reads the shared weights, so an MoE model's
+ * decode is slower than tensor parallel; anything but a boolean is 422. */
+static void
+expert_parallel(void)
+{
+	static const char *const fmt = "{\"platform\":\"H100\",\"tp\":8,\"model\":\"Qwen3-235B-A22B\",\"concurrency\":16,"
+	                               "\"input_tokens\":500,\"output_tokens\":500%s}";
+	char body[256];
+	snprintf(body, sizeof body, fmt, "");
+	json_t *tp = answer(body);
+	snprintf(body, sizeof body, fmt, ",\"expert_parallel\":false");
+	json_t *tp2 = answer(body);
+	snprintf(body, sizeof body, fmt, ",\"expert_parallel\":true");
+	json_t *ep = answer(body);
+	CHECK(cap(ep, "latency_s") > 1.01 * cap(tp, "latency_s"));
+	CHECK_NEAR(cap(tp2, "latency_s"), cap(tp, "latency_s"), 0);
+	json_decref(tp);
+	json_decref(tp2);
+	json_decref(ep);
+	snprintf(body, sizeof body, fmt, ",\"expert_parallel\":1");
+	expect_422(body, "/expert_parallel", "expected true or false");
+}
+
 static void
 closed_and_open(void)
 {
@@ -140,6 +163,7 @@ main(void)
 	}
 	http_set_base(wc_server_port(srv));
 	closed_and_open();
+	expert_parallel();
 	refusals();
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
