@@ -202,62 +202,25 @@ band_copy(wc_envelope_band *dst, const wc_envelope_band *src)
 	return WC_OK;
 }
 
-/* Bins [k0, k1) of one band: each bin's numbers depend on that bin alone,
- * so the ranges are shared out to the threads and the band is the same for
- * any number of them. */
-typedef struct {
-	const run_state *rs;
-	int i;
-	size_t k0, k1;
-	wc_envelope_band *b;
-	int rc;
-} band_job;
-
-static void *
-band_range(void *arg)
+static int
+reduce_band(const run_state *rs, int i, double *scratch, wc_envelope_band *b)
 {
-	band_job *j = arg;
-	const run_state *rs = j->rs;
-	const int R = rs->o->replicas, i = j->i;
-	wc_envelope_band *b = j->b;
-	double *scratch = wc_alloc_array((size_t)R, sizeof *scratch);
-	if (!scratch) {
-		j->rc = WC_ENOMEM;
-		return NULL;
-	}
-	for (size_t k = j->k0; k < j->k1; k++) {
+	const int R = rs->o->replicas;
+	if (band_alloc(b, rs->n_bins, (double)rs->bin_stride * WC_ENVELOPE_GRID_S) != WC_OK)
+		return WC_ENOMEM;
+	for (size_t k = 0; k < rs->n_bins; k++) {
 		double n_sum = 0.0;
 		for (int r = 0; r < R; r++) {
 			scratch[r] = rs->band_w[i][(size_t)r * rs->n_bins + k];
 			n_sum += rs->band_n[i][(size_t)r * rs->n_bins + k];
 		}
-		wc_envelope_stat st = over_replicas(scratch, (size_t)R);
+		wc_envelope_stat s = over_replicas(scratch, (size_t)R);
 		b->t_s[k] = (double)k * b->bin_s;
-		b->mean_w[k] = st.value;
-		b->p5_w[k] = st.lo;
-		b->p95_w[k] = st.hi;
+		b->mean_w[k] = s.value;
+		b->p5_w[k] = s.lo;
+		b->p95_w[k] = s.hi;
 		b->mean_running[k] = n_sum / R;
 	}
-	free(scratch);
-	return NULL;
-}
-
-static int
-reduce_band(const run_state *rs, int i, wc_envelope_band *b)
-{
-	band_job jobs[WC_ENVELOPE_MAX_THREADS];
-	int threads = rs->o->threads < WC_ENVELOPE_MAX_THREADS ? rs->o->threads : WC_ENVELOPE_MAX_THREADS;
-	if (threads < 1 || (size_t)threads > rs->n_bins)
-		threads = 1;
-	if (band_alloc(b, rs->n_bins, (double)rs->bin_stride * WC_ENVELOPE_GRID_S) != WC_OK)
-		return WC_ENOMEM;
-	for (int t = 0; t < threads; t++)
-		jobs[t] = (band_job){ rs, i, rs->n_bins * (size_t)t / (size_t)threads,
-			              rs->n_bins * (size_t)(t + 1) / (size_t)threads, b, WC_OK };
-	wc_run_jobs(jobs, sizeof *jobs, threads, band_range);
-	for (int t = 0; t < threads; t++)
-		if (jobs[t].rc != WC_OK)
-			return jobs[t].rc;
 	return WC_OK;
 }
 
@@ -355,10 +318,10 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	int rc = scratch ? WC_OK : WC_ENOMEM;
 	reduce_summary(rs->stats[0], R, scratch ? scratch : (double[1]){ 0 }, &out->server);
 	if (rc == WC_OK)
-		rc = reduce_band(rs, 0, &out->server_band);
+		rc = reduce_band(rs, 0, scratch, &out->server_band);
 	if (rc == WC_OK && rs->traces == 2) {
 		reduce_summary(rs->stats[1], R, scratch, &out->fleet);
-		rc = reduce_band(rs, 1, &out->fleet_band);
+		rc = reduce_band(rs, 1, scratch, &out->fleet_band);
 	} else if (rc == WC_OK) {
 		/* One server: the fleet is the server. */
 		out->fleet = out->server;
