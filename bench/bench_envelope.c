@@ -10,6 +10,7 @@
 #include "predict/predict.h"
 
 #include <gsl/gsl_errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,19 @@ main(int argc, char **argv)
 	       rt.server.p95_w.value, rt.server.ramp_w_per_s.value, rt.server.output_tokens.value);
 	printf("ENVELOPE_SECONDS_1 %.3f (cpu %.3f)\nENVELOPE_SECONDS_T %.3f (cpu %.3f, %d threads)\n", w1, c1, wt, ct, T);
 	printf("same numbers on 1 and %d threads: %s\n", T, same ? "yes" : "NO");
+	/* A fingerprint of the numbers (summary and band), to show that a
+	 * change of the code left them bit for bit. */
+	uint64_t h = 1469598103934665603ull;
+	const unsigned char *b = (const unsigned char *)&r1.server;
+	for (size_t i = 0; i < sizeof r1.server; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	b = (const unsigned char *)r1.server_band.mean_w;
+	for (size_t i = 0; i < r1.server_band.n_bins * sizeof(double); i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	b = (const unsigned char *)r1.server_band.p95_w;
+	for (size_t i = 0; i < r1.server_band.n_bins * sizeof(double); i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	printf("fingerprint of the numbers (FNV-1a of the summary and band): %016llx\n", (unsigned long long)h);
 	wc_envelope_result_clear(&r1);
 	wc_envelope_result_clear(&rt);
 

@@ -108,13 +108,20 @@ wc_capacity_weight_read(const wc_capacity_arch *a, double tokens)
 	return a->shared_weight_bytes + touched * a->expert_weight_bytes;
 }
 
-void
-wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
-                       const wc_capacity_hw *hw, int tp, double n, double in_tokens,
-                       double out_tokens, wc_capacity_times *out)
+/* The compute rate of the group's tensor cores: the SM clock paces them,
+ * so compute-bound work runs at f / f_max of the datasheet rate. */
+static double
+compute_rate(const wc_capacity_point *pt, const wc_capacity_hw *hw)
+{
+	return pt->etac * hw->flops_s * (hw->clock_ratio > 0.0 ? hw->clock_ratio : 1.0);
+}
+
+double
+wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
+                         const wc_capacity_hw *hw, int tp, double n, double context,
+                         double *t_mem, double *t_cmp, double *t_tp)
 {
 	const double G = tp;
-	const double context = in_tokens + 0.5 * out_tokens;
 	/* Every step reads the touched weights, each running request's KV
 	 * cache over its mean context, and reads and writes its recurrent
 	 * state; the group shares the bytes and the FLOPs. */
@@ -122,17 +129,30 @@ wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	/* Expert parallel: each of the G GPUs reads the whole shared part. */
 	if (a->expert_parallel && a->expert_weight_bytes > 0.0)
 		bytes += (G - 1.0) * a->shared_weight_bytes;
-	/* The SM clock paces the tensor cores: compute-bound work runs at
-	 * f / f_max of the datasheet rate. */
-	double compute = pt->etac * hw->flops_s * (hw->clock_ratio > 0.0 ? hw->clock_ratio : 1.0);
-	out->t_mem = bytes / (G * pt->eta * hw->bandwidth_b_s);
-	out->t_cmp = 2.0 * a->active_params * n / (G * compute);
-	out->t_tp = tp > 1 ? a->layers * pt->tau * log2(G) : 0.0;
-	out->t_dec = pt->t0 + pt->t1 * n + fmax(out->t_mem, out->t_cmp) + out->t_tp;
+	*t_mem = bytes / (G * pt->eta * hw->bandwidth_b_s);
+	*t_cmp = 2.0 * a->active_params * n / (G * compute_rate(pt, hw));
+	*t_tp = tp > 1 ? a->layers * pt->tau * log2(G) : 0.0;
+	return pt->t0 + pt->t1 * n + fmax(*t_mem, *t_cmp) + *t_tp;
+}
+
+double
+wc_capacity_prefill_time(const wc_capacity_point *pt, const wc_capacity_arch *a,
+                         const wc_capacity_hw *hw, int tp, double in_tokens)
+{
 	/* Prefill is compute-bound: the weights' 2 N FLOPs per prompt token
 	 * and causal attention's 2 layers d_model L_in^2 per request. */
 	double flops = 2.0 * a->active_params * in_tokens + 2.0 * a->layers * (double)a->d_model * in_tokens * in_tokens;
-	out->t_pre = flops / (G * compute);
+	return flops / ((double)tp * compute_rate(pt, hw));
+}
+
+void
+wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
+                       const wc_capacity_hw *hw, int tp, double n, double in_tokens,
+                       double out_tokens, wc_capacity_times *out)
+{
+	const double context = in_tokens + 0.5 * out_tokens;
+	out->t_dec = wc_capacity_decode_terms(pt, a, hw, tp, n, context, &out->t_mem, &out->t_cmp, &out->t_tp);
+	out->t_pre = wc_capacity_prefill_time(pt, a, hw, tp, in_tokens);
 	out->latency_s = out_tokens * out->t_dec + n * out->t_pre;
 	out->ttft_s = out->t_pre + out->t_dec;
 	out->throughput_tok_s = out->latency_s > 0 ? n * out_tokens / out->latency_s : 0.0;

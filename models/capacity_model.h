@@ -186,6 +186,16 @@ typedef struct {
 void wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
                             const wc_capacity_hw *hw, int tp, double n, double in_tokens,
                             double out_tokens, wc_capacity_times *out);
+/** The decode step alone (t_dec, with its terms in the three outputs) at
+ *  `n` running requests of mean context `context` tokens, and the prefill
+ *  of one prompt alone: the numbers wc_capacity_times_eval gives, without
+ *  the closed-loop answers (the envelope engine asks for them at every
+ *  step). */
+double wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
+                                const wc_capacity_hw *hw, int tp, double n, double context,
+                                double *t_mem, double *t_cmp, double *t_tp);
+double wc_capacity_prefill_time(const wc_capacity_point *pt, const wc_capacity_arch *a,
+                                const wc_capacity_hw *hw, int tp, double in_tokens);
 
 /* --------------------------------------------------------- memory */
 

@@ -20,10 +20,9 @@ static double
 capacity_decode(void *ctx, double running, double context_tokens)
 {
 	const wc_capacity_service_store *s = ctx;
-	wc_capacity_times t;
-	wc_capacity_times_eval(&s->point, &s->arch, &s->hw, s->tp, running, context_tokens > 0 ? context_tokens : 0.0,
-	                       0.0, &t);
-	return t.t_dec;
+	double t_mem, t_cmp, t_tp;
+	return wc_capacity_decode_terms(&s->point, &s->arch, &s->hw, s->tp, running,
+	                                context_tokens > 0 ? context_tokens : 0.0, &t_mem, &t_cmp, &t_tp);
 }
 
 /* The capacity model's prefill of one prompt (it does not depend on the
@@ -32,10 +31,7 @@ static double
 capacity_prefill(void *ctx, double input_tokens)
 {
 	const wc_capacity_service_store *s = ctx;
-	wc_capacity_times t;
-	wc_capacity_times_eval(&s->point, &s->arch, &s->hw, s->tp, 1.0, input_tokens > 0 ? input_tokens : 0.0, 0.0,
-	                       &t);
-	return t.t_pre;
+	return wc_capacity_prefill_time(&s->point, &s->arch, &s->hw, s->tp, input_tokens > 0 ? input_tokens : 0.0);
 }
 
 int

@@ -56,7 +56,8 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		double n_sum = 0.0, peak = -INFINITY;
 		for (size_t k = 0; k < rs->out_len; k++) {
 			n_sum += c->running[i][k];
-			peak = fmax(peak, c->power[i][k]);
+			if (c->power[i][k] > peak) /* not fmax: a libm call per bin */
+				peak = c->power[i][k];
 		}
 		st->mean_running = n_sum / (double)rs->out_len;
 		st->output_tokens = tokens[i];

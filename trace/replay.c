@@ -196,39 +196,68 @@ single_prompts(const wc_engine_log *e, double a, double b)
 	return med;
 }
 
-/* Arrivals of counter interval k: how many, and their prompt tokens. */
-typedef struct {
-	double lbar;       /* mean prompt, NaN: count load increases */
-	double cum;        /* prompt tokens since the window start */
-	double carried;    /* prompt tokens not yet given to an arrival */
-	long emitted;      /* arrivals so far */
-} counter_state;
+/* Counter interval k lies in the window. */
+static int
+in_window(const wc_engine_log *e, size_t k, const wc_trace_replay *r)
+{
+	return e->t[k] > r->start_epoch && e->t[k - 1] < r->end_epoch;
+}
 
-static long
-interval_arrivals(const wc_engine_log *e, size_t k, counter_state *cs, double *tokens)
+static double
+prompt_increment(const wc_engine_log *e, size_t k)
 {
 	const double *P = e->col[WC_ENG_PROMPT_TOKENS];
 	double dp = P ? P[k] - P[k - 1] : 0.0;
-	long n;
-	if (!(dp >= 0))
-		dp = 0.0;
-	cs->carried += dp;
-	if (isfinite(cs->lbar)) {
-		cs->cum += dp;
-		n = lround(cs->cum / cs->lbar) - cs->emitted;
-	} else {
-		double inc = engine_load(e, k) - engine_load(e, k - 1);
-		n = inc > 0 ? lround(inc) : 0;
-		if (n == 0 && dp > 0)
-			n = 1;
+	return dp >= 0 ? dp : 0.0;
+}
+
+/* Arrivals the load gauge shows in interval k: its increase, at least one
+ * when new prompt tokens were counted. */
+static long
+gauge_arrivals(const wc_engine_log *e, size_t k)
+{
+	double inc = engine_load(e, k) - engine_load(e, k - 1);
+	long n = inc > 0 ? lround(inc) : 0;
+	return n == 0 && prompt_increment(e, k) > 0 ? 1 : n;
+}
+
+/* Arrivals per counter interval of the window (counts[k], k >= 1).
+ * Without a mean prompt `lbar`: what the gauge shows. With one, the total
+ * is the prompt tokens over lbar, as before, but an interval's count is
+ * not its tokens over lbar: prompts vary in length (ShareGPT's by more
+ * than their mean), so one long prompt would become several arrivals at
+ * once and the rebuilt process would be several times burstier than the
+ * one sent (its variance per second 3.3 times its mean on a Poisson run,
+ * against 1.3 this way). Each interval gets what the gauge shows, and
+ * the arrivals the gauge cannot show (a completion in the same interval
+ * hides one) are spread over the intervals in proportion to the prompt
+ * tokens their gauge count leaves unexplained, rounded cumulatively
+ * (docs/envelopes.md, "Replaying a measured run"). */
+static void
+window_counts(const wc_engine_log *e, const wc_trace_replay *r, double lbar, long *counts)
+{
+	double tokens = 0.0, excess = 0.0;
+	long base = 0;
+	for (size_t k = 1; k < e->n; k++) {
+		counts[k] = in_window(e, k, r) ? gauge_arrivals(e, k) : 0;
+		if (!in_window(e, k, r))
+			continue;
+		base += counts[k];
+		tokens += prompt_increment(e, k);
+		excess += fmax(0.0, prompt_increment(e, k) - (double)counts[k] * lbar);
 	}
-	if (n < 0)
-		n = 0;
-	*tokens = n > 0 && P ? cs->carried / (double)n : NAN;
-	if (n > 0)
-		cs->carried = 0.0;
-	cs->emitted += n;
-	return n;
+	if (!isfinite(lbar) || !(excess > 0))
+		return;
+	long extra = lround(tokens / lbar) - base, given = 0;
+	double cum = 0.0;
+	for (size_t k = 1; k < e->n && extra > 0; k++) {
+		if (!in_window(e, k, r))
+			continue;
+		cum += fmax(0.0, prompt_increment(e, k) - (double)counts[k] * lbar);
+		long to = lround((double)extra * cum / excess);
+		counts[k] += to - given;
+		given = to;
+	}
 }
 
 static int
@@ -236,39 +265,52 @@ arrivals_from_engine(const run_ctx *rc, int level, wc_trace_replay *r)
 {
 	const wc_engine_log *e = rc->eng;
 	const wc_run_level *lv = level >= 0 ? &rc->m.levels[level] : NULL;
-	counter_state cs = { NAN, 0, 0, 0 };
-	double out_mean = NAN;
+	double lbar = NAN, out_mean = NAN, carried = 0.0;
 	if (lv && lv->requests > 0 && lv->input_tokens > 0)
-		cs.lbar = lv->input_tokens / lv->requests;
+		lbar = lv->input_tokens / lv->requests;
 	else if (e->col[WC_ENG_PROMPT_TOKENS])
-		cs.lbar = single_prompts(e, r->start_epoch, r->end_epoch);
+		lbar = single_prompts(e, r->start_epoch, r->end_epoch);
 	if (!e->col[WC_ENG_PROMPT_TOKENS])
-		cs.lbar = NAN;
-	r->mean_input = cs.lbar;
-	r->arrival_source = isfinite(cs.lbar) ? "engine_prompt_tokens" : "engine_running";
-	/* Two passes: count, then fill. */
-	for (int pass = 0; pass < 2; pass++) {
-		counter_state s = cs;
-		size_t m = 0;
-		for (size_t k = 1; k < e->n; k++) {
-			if (!(e->t[k] > r->start_epoch && e->t[k - 1] < r->end_epoch))
-				continue;
-			double tok, lo = fmax(e->t[k - 1], r->start_epoch) - r->start_epoch;
-			double hi = fmin(e->t[k], r->end_epoch) - r->start_epoch;
-			long n = interval_arrivals(e, k, &s, &tok);
-			for (long j = 0; pass == 1 && j < n; j++, m++) {
-				r->arrival_s[m] = lo + ((double)j + 0.5) / (double)n * (hi - lo);
-				r->input[m] = tok;
-				r->prefill_lo_s[m] = lo;
-				r->prefill_hi_s[m] = hi;
-				r->prefill_exact[m] = 0;
-			}
-			m += pass == 0 ? (size_t)n : 0;
-		}
-		if (pass == 0 && alloc_arrivals(r, m) != WC_OK)
-			return WC_ENOMEM;
-		r->n_arrivals = m;
+		lbar = NAN;
+	r->mean_input = lbar;
+	r->arrival_source = isfinite(lbar) ? "engine_prompt_tokens" : "engine_running";
+	long *counts = wc_alloc_array(e->n ? e->n : 1, sizeof *counts);
+	if (!counts)
+		return WC_ENOMEM;
+	window_counts(e, r, lbar, counts);
+	size_t m = 0;
+	for (size_t k = 1; k < e->n; k++)
+		m += in_window(e, k, r) ? (size_t)counts[k] : 0;
+	if (alloc_arrivals(r, m) != WC_OK) {
+		free(counts);
+		return WC_ENOMEM;
 	}
+	r->n_arrivals = m;
+	m = 0;
+	for (size_t k = 1; k < e->n; k++) {
+		if (!in_window(e, k, r))
+			continue;
+		long n = counts[k];
+		double lo = fmax(e->t[k - 1], r->start_epoch) - r->start_epoch;
+		double hi = fmin(e->t[k], r->end_epoch) - r->start_epoch;
+		/* Prompt tokens of an interval without an arrival go to the next;
+		 * arrivals the gauge shows before their prompt is counted get the
+		 * mean prompt. */
+		carried += prompt_increment(e, k);
+		double tok = n > 0 && e->col[WC_ENG_PROMPT_TOKENS] ? carried / (double)n : NAN;
+		if (!(tok >= 1))
+			tok = lbar >= 1 ? lbar : NAN;
+		for (long j = 0; j < n; j++, m++) {
+			r->arrival_s[m] = lo + ((double)j + 0.5) / (double)n * (hi - lo);
+			r->input[m] = tok;
+			r->prefill_lo_s[m] = lo;
+			r->prefill_hi_s[m] = hi;
+			r->prefill_exact[m] = 0;
+		}
+		if (n > 0)
+			carried = 0.0;
+	}
+	free(counts);
 	/* Output lengths are not in the counters: the window's mean for all. */
 	if (lv && lv->requests > 0 && lv->output_tokens > 0)
 		out_mean = lv->output_tokens / lv->requests;
@@ -276,7 +318,7 @@ arrivals_from_engine(const run_ctx *rc, int level, wc_trace_replay *r)
 		out_mean = (wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, r->end_epoch) -
 		            wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, r->start_epoch)) /
 		           (double)r->n_arrivals;
-	for (size_t m = 0; m < r->n_arrivals; m++)
+	for (m = 0; m < r->n_arrivals; m++)
 		r->output[m] = out_mean >= 1 ? round(out_mean) : NAN;
 	return WC_OK;
 }

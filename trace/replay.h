@@ -51,10 +51,13 @@ typedef struct {
  *  the cumulative prompt tokens divided by the mean prompt length (the
  *  level's stated input tokens per request, else the median prompt of
  *  counter intervals where the engine went from empty to one request)
- *  give arrivals per counter interval, spread evenly over it, each with
- *  its interval's share of the prompt tokens and the window's mean output
- *  length; without a mean prompt length, increases of running + waiting
- *  (at least one per interval with new prompt tokens). */
+ *  give the number of arrivals; each counter interval gets the increase
+ *  of running + waiting (at least one when it has new prompt tokens), and
+ *  the arrivals that leaves out go to the intervals in proportion to the
+ *  prompt tokens their own count leaves unexplained. Arrivals are spread
+ *  evenly over their interval, each with its interval's share of the
+ *  prompt tokens and the window's mean output length; without a mean
+ *  prompt length, the increases of running + waiting alone. */
 int wc_trace_replay_load(const char *run_dir, const wc_ingest_options *opt, wc_trace_replay **out,
                          size_t *n_out, wc_error *err);
 void wc_trace_replay_free(wc_trace_replay *r, size_t n);
