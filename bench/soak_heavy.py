@@ -11,7 +11,9 @@ eventually answered. After each round (and a second of rest) the RSS is read
 again. Verdict: the RSS after the last round is within 2x the idle RSS.
 
 usage: python3 bench/soak_heavy.py [--build build] [--rounds 6] [--clients 30]
-                                   [--items 10000] [--threads 64]
+                                   [--items 10000] [--threads 64] [--plain]
+--plain sends the items without the capacity fields (power only: the
+answers are smaller and cheaper, so more batches compute per second).
 Prints one line per round and the verdict; exit 1 when the verdict fails.
 """
 import argparse
@@ -65,6 +67,7 @@ def main():
     ap.add_argument("--clients", type=int, default=30)
     ap.add_argument("--items", type=int, default=10000)
     ap.add_argument("--threads", type=int, default=64)
+    ap.add_argument("--plain", action="store_true", help="items without the capacity fields")
     a = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     wattcast = os.path.join(root, a.build, "wattcast")
@@ -95,9 +98,11 @@ def main():
         idle = rss_mb(srv.pid)
         health = json.load(urllib.request.urlopen(base + "/v1/health"))
         print(f"idle RSS {idle:.1f} MB; max_heavy {health.get('max_heavy')}; "
-              f"{a.rounds} rounds of {a.clients} concurrent batches of {a.items} items")
-        item = {"platform": "H100", "tp": 1, "model": "Qwen3-8B", "concurrency": 32,
-                "input_tokens": 512, "output_tokens": 256}
+              f"{a.rounds} rounds of {a.clients} concurrent batches of {a.items} items "
+              f"({'without' if a.plain else 'with'} capacity fields)")
+        item = {"platform": "H100", "tp": 1, "model": "Qwen3-8B", "concurrency": 32}
+        if not a.plain:
+            item.update(input_tokens=512, output_tokens=256)
         body = json.dumps([item] * a.items).encode()
         last = idle
         for r in range(1, a.rounds + 1):
