@@ -299,13 +299,16 @@ class Server:
         s.close()
         self.p = subprocess.Popen([BIN, "serve", "--profile", "paper", "--listen", f"127.0.0.1:{self.port}"],
                                   cwd=WORK, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(300):
+        for _ in range(1200):  # a loaded machine can take a while
+            if self.p.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.p.returncode}")
             try:
                 self.get("/v1/health")
                 return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        self.stop()
+        raise RuntimeError("the server did not answer /v1/health within 120 s")
 
     def get(self, p):
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{p}", timeout=30) as r:
