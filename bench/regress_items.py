@@ -104,20 +104,21 @@ def item1():
            f"rc {rc}, mean {group_mean(j)}, {err.strip()[:100]}")
 
 
-def item2():
-    rc, j, err = metrics(power_log("huge.csv", HDR, "250 W", 50, b"1e30 W"))
+def one_bad_row(item, name, odd_text, label):
+    """200 rows at 250 W, row 50 holding `odd_text`: one bad line, mean 250 W."""
+    rc, j, err = metrics(power_log(name, HDR, "250 W", 50, odd_text))
     m = group_mean(j)
     bad = j.get("bad_lines") if j else None
-    report(2, "one 1e30 W sample: a bad line, mean 250 W",
+    report(item, f"{label}: a bad line, mean 250 W",
            rc == 0 and m is not None and abs(m - 250) < 1e-6 and bad == 1, f"rc {rc}, mean {m}, bad_lines {bad}")
+
+
+def item2():
+    one_bad_row(2, "huge.csv", b"1e30 W", "one 1e30 W sample")
 
 
 def item4():
-    rc, j, err = metrics(power_log("nul.csv", HDR, "250 W", 50, b"25\0.00 W"))
-    m = group_mean(j)
-    bad = j.get("bad_lines") if j else None
-    report(4, "'25\\0.00 W': a bad line, mean 250 W",
-           rc == 0 and m is not None and abs(m - 250) < 1e-6 and bad == 1, f"rc {rc}, mean {m}, bad_lines {bad}")
+    one_bad_row(4, "nul.csv", b"25\0.00 W", "'25\\0.00 W'")
 
 
 T0 = 1700000000.0
