@@ -17,6 +17,9 @@
 # usage: sh bench/fuzz.sh [SECONDS_PER_PARSER] [PARSER...]
 #   FUZZ_RUNS=N   also stop a harness after N executions (default: time only)
 #   FUZZ_KEEP=DIR keep the corpora and logs in DIR instead of a temporary folder
+#   FUZZ_TIMEOUT=S an input running longer than S seconds of wall time is a
+#                 finding (default 60: niced on a shared machine, one input of a
+#                 committed params seed that replays in 45 ms took over 10 s)
 # Needs Debian's clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev).
 set -eu
 cd "$(dirname "$0")/.."
@@ -25,6 +28,7 @@ seconds=${1:-60}
 [ $# -gt 0 ] && shift
 parsers=${*:-"runs_table params nvsmi engine requests_json requests_csv manifest_powertrace manifest_run mlenergy http_predict http_batch prom_text prom_json"}
 runs=${FUZZ_RUNS:--1}
+timeout=${FUZZ_TIMEOUT:-60}
 shared=${WC_SHARED_DIR:-../shared}
 
 command -v clang >/dev/null || { echo "fuzz.sh: clang not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
@@ -54,7 +58,7 @@ for p in $parsers; do
 	max_len=$(find "$corpus" -type f -exec wc -c {} + | awk '$2 != "total" && $1 > m { m = $1 } END { print (m > 8192 ? m : 8192) }')
 	start=$(date +%s)
 	(cd "$art" && nice -n 19 "$root/build-fuzz/tests/fuzz/fuzz_$p" -jobs=1 -workers=1 \
-		-max_total_time="$seconds" -runs="$runs" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+		-max_total_time="$seconds" -runs="$runs" -max_len="$max_len" -timeout="$timeout" -rss_limit_mb=2048 \
 		-dict="$root/tests/fuzz/$p.dict" -artifact_prefix="$art/" -print_final_stats=1 \
 		"$corpus" >/dev/null 2>&1) || true
 	elapsed=$(( $(date +%s) - start ))

@@ -16,8 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
-#define LR_CAP (WC__LR_BLOCK + WC_TELEMETRY_LINE_MAX + 2)
+#define LR_CAP(r) ((r)->block + WC_TELEMETRY_LINE_MAX + 2)
 
 int
 wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
@@ -31,7 +32,15 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 			return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
 		r->own = 1;
 	}
-	r->buf = wc_alloc_array(LR_CAP, 1);
+	/* A regular file smaller than a block is read in one refill of its
+	 * size (+1 to see its end); a file that grows meanwhile is still read
+	 * whole, block by block. */
+	struct stat st;
+	r->block = WC__LR_BLOCK;
+	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (uintmax_t)st.st_size < WC__LR_BLOCK)
+		r->block = (size_t)st.st_size + 1;
+	r->buf = wc_alloc_array(LR_CAP(r), 1);
 	if (!r->buf) {
 		wc__lr_close(r);
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
@@ -58,9 +67,9 @@ refill(wc__line_reader *r)
 		memmove(r->buf, r->buf + r->start, have);
 	r->start = 0;
 	r->end = have;
-	size_t room = LR_CAP - 1 - r->end;
-	if (room > WC__LR_BLOCK)
-		room = WC__LR_BLOCK;
+	size_t room = LR_CAP(r) - 1 - r->end;
+	if (room > r->block)
+		room = r->block;
 	size_t got = fread(r->buf + r->end, 1, room, r->f);
 	wc_progress_add((double)got / 1048576.0); /* MB read, for a long ingest */
 	r->end += got;

@@ -55,6 +55,11 @@ series_labels(json_t *labels, const char *origin, size_t i, const char *metric,
 			return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/metric/%s: not a string",
 			                    origin, i, k);
 		if (strcmp(k, "__name__") == 0) {
+			/* No metric is named "": a series under it would match none. */
+			if (!metric && !s[0])
+				return wc_error_set(err, WC_EPARSE,
+				                    "%s: /data/result/%zu/metric/__name__: empty metric name",
+				                    origin, i);
 			if (!metric)
 				*name = s;
 			continue;

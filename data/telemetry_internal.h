@@ -12,13 +12,16 @@
 #include "data/data.h"
 #include "data_internal.h"
 
-/* Bytes read from the file per refill. */
+/* Bytes read from the file per refill (at most; a smaller regular file
+ * gets a block of its own size, so opening many small files does not map
+ * and fault in a megabyte each). */
 #define WC__LR_BLOCK ((size_t)1 << 20)
 
 typedef struct {
 	FILE *f;
 	int own;          /* close f at the end (not for stdin) */
-	char *buf;        /* WC__LR_BLOCK + WC_TELEMETRY_LINE_MAX + 2 bytes */
+	size_t block;     /* bytes per refill, <= WC__LR_BLOCK */
+	char *buf;        /* block + WC_TELEMETRY_LINE_MAX + 2 bytes */
 	size_t start, end;
 	int eof, error;
 	size_t line_no;   /* 1-based number of the line last returned */

@@ -6,7 +6,8 @@
  *    while percent-encoded letters still decode;
  *  - a JSON body of 42 or null is 422 wrong_type, as the docs' table says
  *    (it was 400 malformed_json);
- *  - Transfer-Encoding with Content-Length is refused (RFC 9112);
+ *  - Transfer-Encoding with Content-Length is refused (RFC 9112), also
+ *    when the chunked body is a complete, valid request (it answered 200);
  *  - running_series or dt_s whose mean overflows name the field they are
  *    in (they pointed at /concurrency); sm_clock_mhz outside the board's
  *    clock range is refused (100 000 MHz gave 21.4 kW per H100);
@@ -110,6 +111,19 @@ test_framing(void)
 	CHECK(strncmp(answer, "HTTP/1.1 400 ", 13) == 0);
 	CHECK_CONTAINS(answer, "both Transfer-Encoding and Content-Length");
 	CHECK_CONTAINS(answer, "Connection: close");
+	/* A complete, valid chunked request that also states the Content-Length
+	 * of its chunked bytes: the code before the check answered it (200);
+	 * a proxy framing it by the other header would see another request. */
+	static const char body[] = "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":4}";
+	char chunked[256], raw[512];
+	int n = snprintf(chunked, sizeof chunked, "%zx\r\n%s\r\n0\r\n\r\n", sizeof body - 1, body);
+	snprintf(raw, sizeof raw,
+	         "POST /v1/predict/inference HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+	         "Transfer-Encoding: chunked\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+	         n, chunked);
+	raw_exchange(raw, answer, sizeof answer);
+	CHECK(strncmp(answer, "HTTP/1.1 400 ", 13) == 0);
+	CHECK_CONTAINS(answer, "both Transfer-Encoding and Content-Length");
 }
 
 #define CFG "\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8"
