@@ -395,7 +395,7 @@ static const cli_subcommand validate_analyses[] = {
 	  "                                 [--per-run FILE]" },
 	{ "lomo", validate_analysis,
 	  "wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
-	  "                              [--per-run FILE]\n"
+	  "                              [--per-run FILE] [--law-terms arch,moe,hybrid,tp,prompt|none]\n"
 	  "                              [--prior FILE | --profile paper]" },
 	{ "fewshot", cli_validate_fewshot,
 	  "wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"

@@ -92,6 +92,25 @@ main(void)
 	CHECK_INT(wc_law_power(&truth, &c, &without, &err), WC_OK);
 	CHECK_NEAR(with.node_power_w / without.node_power_w, 1.0, 0.02);
 
+	/* The file carries the terms (schema 7); a /6 file may not. */
+	char *dump = wc_params_dump(&r.params, 1, &err);
+	wc_params back = WC_PARAMS_INIT;
+	CHECK(dump != NULL);
+	CHECK_INT(wc_params_load_buffer(dump, strlen(dump), "t.json", &back, &err), WC_OK);
+	CHECK_INT((int)back.law_terms, (int)r.params.law_terms);
+	CHECK(back.law_term[WC_LT_TP].value == r.params.law_term[WC_LT_TP].value);
+	CHECK_INT(wc_law_power(&back, &c, &without, &err), WC_OK);
+	CHECK(without.node_power_w == with.node_power_w);
+	char *v6 = dump ? strstr(dump, "wattcast.params/7") : NULL;
+	CHECK(v6 != NULL);
+	if (v6) {
+		v6[strlen("wattcast.params/")] = '6';
+		CHECK(wc_params_load_buffer(dump, strlen(dump), "t.json", &back, &err) != WC_OK);
+		CHECK_CONTAINS(err.msg, "/shared/arch_moe");
+	}
+	wc_params_clear(&back);
+	free(dump);
+
 	/* Neutral: values without their bit change nothing. */
 	wc_params_clear(&truth);
 	wc_params_default(&truth);
