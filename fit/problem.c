@@ -366,7 +366,7 @@ alloc_rows(fit_problem *pb, size_t n)
 	       grow((void **)&pb->term_kv, n + 1, sizeof *pb->term_kv) ||
 	       grow((void **)&pb->mult, n + 1, sizeof *pb->mult) ||
 	       grow((void **)&pb->rho, n + 1, sizeof *pb->rho) || grow((void **)&pb->duty, n + 1, sizeof *pb->duty) ||
-	       grow((void **)&pb->lt_x, (n + 1) * WC_LT_COUNT, sizeof *pb->lt_x) ||
+	       grow((void **)&pb->lt_x, n + 1, WC_LT_COUNT * sizeof *pb->lt_x) ||
 	       grow((void **)&pb->off, n + 2, sizeof *pb->off);
 }
 

@@ -208,7 +208,6 @@ typedef enum {
 
 /** Bit of a term in a mask (wc_params.law_terms, wc_fit_options.law_terms). */
 #define WC_LT_BIT(k) (1u << (unsigned)(k))
-#define WC_LT_ALL (WC_LT_BIT(WC_LT_COUNT) - 1u)
 
 /** The term's parameter name: "arch_moe", "arch_hybrid", "log_tp",
  *  "prompt_share" (file keys, draw columns, reports). */
@@ -217,8 +216,6 @@ const char *wc_law_term_name(wc_law_term k);
  *  "moe", "hybrid", "tp", "prompt", or "none" -- into a mask. The message
  *  names the bad item and the choices. */
 int wc_law_terms_parse(const char *list, unsigned *mask, wc_error *err);
-/** The mask as the list wc_law_terms_parse reads ("none" for 0). */
-void wc_law_terms_format(unsigned mask, char *buf, size_t cap);
 /* wc_law_term_covariate, which needs a capacity section, is in
  * models/evaluate.h. */
 

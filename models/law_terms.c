@@ -52,25 +52,6 @@ wc_law_terms_parse(const char *list, unsigned *mask, wc_error *err)
 	}
 }
 
-void
-wc_law_terms_format(unsigned mask, char *buf, size_t cap)
-{
-	static const char *const short_names[WC_LT_COUNT] = { "moe", "hybrid", "tp", "prompt" };
-	size_t used = 0;
-	if (cap)
-		buf[0] = '\0';
-	for (int k = 0; k < WC_LT_COUNT && cap; k++) {
-		if (!(mask & WC_LT_BIT(k)))
-			continue;
-		int w = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", short_names[k]);
-		if (w < 0 || (size_t)w >= cap - used)
-			return;
-		used += (size_t)w;
-	}
-	if (used == 0 && cap)
-		snprintf(buf, cap, "none");
-}
-
 /* The configuration's mean input length, else its workload's fitted one;
  * 0 when neither is known. */
 static double
