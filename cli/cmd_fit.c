@@ -23,13 +23,15 @@ static const char fit_about[] =
 	"Forms: power_law, power_law_quadratic_load, saturating, saturating_quadratic_load,\n"
 	"floor_plus_rise (published), saturating_prefill (workload-aware: needs the runs'\n"
 	"input_tokens/output_tokens; its capacity model is refitted on runs with\n"
-	"throughput, else the prior's). Results are bit-identical for a seed, whatever\n"
+	"throughput, else the prior's). --law-terms adds structure terms, shared shifts of z:\n"
+	"moe and hybrid (architecture), tp (log GPU count), prompt (prompt share); 'arch' is\n"
+	"moe,hybrid (docs/fitting.md). Results are bit-identical for a seed, whatever\n"
 	"--threads. Built-in profiles: measured, paper, paper-prefill.\n";
 
 static const cli_subcommands fit_commands;
 
 enum { OPT_FORM = 1000, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_PRIOR, OPT_PROFILE, OPT_SHARE,
-       OPT_TERMS, OPT_NAME };
+       OPT_TERMS, OPT_NAME, OPT_LAW_TERMS };
 
 #define MAX_SHARES 16
 
@@ -114,6 +116,7 @@ parse_fit_flags(int argc, char **argv, fit_args *a)
 		{ "share", required_argument, NULL, OPT_SHARE },
 		{ "terms", required_argument, NULL, OPT_TERMS },
 		{ "name", required_argument, NULL, OPT_NAME },
+		{ "law-terms", required_argument, NULL, OPT_LAW_TERMS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -148,6 +151,12 @@ parse_fit_flags(int argc, char **argv, fit_args *a)
 				                     optarg);
 			break;
 		case OPT_NAME: a->label = optarg; break;
+		case OPT_LAW_TERMS: {
+			wc_error e;
+			if (wc_law_terms_parse(optarg, &a->fo.law_terms, &e) != WC_OK)
+				rc = cli_usage_error(cmd, "--%s", e.msg);
+			break;
+		}
 		case 'o': a->output = optarg; break;
 		case 'h': cli_subcommands_usage(&fit_commands, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
@@ -274,7 +283,8 @@ static const cli_subcommand fit_targets[] = {
 	  "wattcast fit inference RUNS.csv -o PARAMS.json [--form NAME]\n"
 	  "                              [--bootstrap B] [--seed S] [--threads T]\n"
 	  "                              [--prior FILE | --profile paper] [--share LEVEL=TARGET]...\n"
-	  "                              [--terms paired|all|pooled|as-bf16|none] [--name LABEL]" },
+	  "                              [--terms paired|all|pooled|as-bf16|none] [--name LABEL]\n"
+	  "                              [--law-terms arch,moe,hybrid,tp,prompt|none]" },
 	{ "capacity", cli_fit_capacity, "wattcast fit capacity --help         (the capacity model)" },
 	{ "request-energy", cli_fit_request_energy,
 	  "wattcast fit request-energy --help   (energy per request from a runs table)" },

@@ -207,6 +207,7 @@ cli_fit_intervals(int argc, char **argv)
 		}
 		fo.prior = &prior;
 		fo.precision_terms = a.terms ? cli_terms_mode(a.terms) : WC_TERMS_PER_LEVEL;
+		fo.law_terms = p.law_terms; /* each fold refits the set's own structure terms */
 		if (wc_validate_pred_error(t, &fo, &p, a.folds, data, &pe, &err) != WC_OK) {
 			cli_fail(cmd, "%s", err.msg);
 			goto done;

@@ -43,11 +43,13 @@ static const char validate_about[] =
 
 static const cli_subcommands validate_commands;
 
-enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS, OPT_PER_RUN, OPT_REAL };
+enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS, OPT_PER_RUN, OPT_REAL,
+       OPT_LAW_TERMS };
 
 typedef struct {
-	const char *cmd, *input, *prior, *profile, *params, *form, *terms, *per_run;
+	const char *cmd, *input, *prior, *profile, *params, *form, *terms, *per_run, *law_terms;
 	int json, real;
+	unsigned law_mask;
 } validate_args;
 
 static int
@@ -62,6 +64,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		{ "terms", required_argument, NULL, OPT_TERMS },
 		{ "per-run", required_argument, NULL, OPT_PER_RUN },
 		{ "real", no_argument, NULL, OPT_REAL },
+		{ "law-terms", required_argument, NULL, OPT_LAW_TERMS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -78,6 +81,13 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		case OPT_FORM: a->form = optarg; break;
 		case OPT_PER_RUN: a->per_run = optarg; break;
 		case OPT_REAL: a->real = 1; break;
+		case OPT_LAW_TERMS: {
+			wc_error e;
+			a->law_terms = optarg;
+			if (wc_law_terms_parse(optarg, &a->law_mask, &e) != WC_OK)
+				return cli_usage_error(cmd, "--%s", e.msg);
+			break;
+		}
 		case OPT_TERMS:
 			a->terms = optarg;
 			if (cli_terms_mode(optarg) < 0)
@@ -308,6 +318,8 @@ validate(const char *what, int argc, char **argv)
 		return cli_usage_error(cmd, "--form: --real scores every form");
 	if (a.terms && strcmp(what, "lomo") != 0 && !real)
 		return cli_usage_error(cmd, "--terms applies to lomo and forms --real only (see --help)");
+	if (a.law_terms && strcmp(what, "lomo") != 0 && !real)
+		return cli_usage_error(cmd, "--law-terms applies to lomo and forms --real only (see --help)");
 	if (!heldout && a.params)
 		return cli_usage_error(cmd, "--params applies to heldout only (see --help)");
 	if (a.per_run && !heldout && strcmp(what, "lomo") != 0 && !real)
@@ -328,6 +340,7 @@ validate(const char *what, int argc, char **argv)
 		goto done;
 	}
 	fo.prior = &prior;
+	fo.law_terms = a.law_mask;
 	if (real) {
 		rc = forms_real(cmd, &a, t, &fo, &per_run);
 	} else if (strcmp(what, "forms") == 0) {
@@ -374,7 +387,7 @@ static const cli_subcommand validate_analyses[] = {
 	{ "forms", validate_analysis,
 	  "wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
 	  "       wattcast validate forms --real RUNS.csv [--json] [--terms all|pooled|as-bf16|none] [--per-run FILE]\n"
-	  "                               [--prior FILE | --profile paper]" },
+	  "                               [--law-terms arch,moe,hybrid,tp,prompt|none] [--prior FILE | --profile paper]" },
 	{ "precision", validate_analysis,
 	  "wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]" },
 	{ "heldout", validate_analysis,
@@ -382,7 +395,7 @@ static const cli_subcommand validate_analyses[] = {
 	  "                                 [--per-run FILE]" },
 	{ "lomo", validate_analysis,
 	  "wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
-	  "                              [--per-run FILE]\n"
+	  "                              [--per-run FILE] [--law-terms arch,moe,hybrid,tp,prompt|none]\n"
 	  "                              [--prior FILE | --profile paper]" },
 	{ "fewshot", cli_validate_fewshot,
 	  "wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"

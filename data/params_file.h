@@ -23,8 +23,10 @@ extern "C" {
  *  law's held-out error ("prediction_error", docs/intervals.md), and the
  *  parameter sources "bound" and "datasheet", version 6 the held-out
  *  errors of latency, energy per output token and fine-tuning energy
- *  ("prediction_errors"). */
-#define WC_PARAMS_SCHEMA "wattcast.params/6"
+ *  ("prediction_errors"), version 7 the structure terms of the law
+ *  ("shared"/"arch_moe", ...; docs/inference-law.md). */
+#define WC_PARAMS_SCHEMA "wattcast.params/7"
+#define WC_PARAMS_SCHEMA_V6 "wattcast.params/6"
 #define WC_PARAMS_SCHEMA_V5 "wattcast.params/5"
 #define WC_PARAMS_SCHEMA_V4 "wattcast.params/4"
 #define WC_PARAMS_SCHEMA_V3 "wattcast.params/3"

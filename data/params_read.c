@@ -353,8 +353,9 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 		return rc;
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
 	 * model terms and no residual RMS, version 3 no phi, version 4 no
-	 * sources "bound" and "datasheet". */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 6
+	 * sources "bound" and "datasheet", version 6 no structure terms. */
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 7
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V6) == 0 ? 6
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V5) == 0 ? 5
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V4) == 0 ? 4
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0 ? 3
@@ -362,8 +363,8 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
 	if (!*version)
 		return wc__json_fail(ld, "/schema",
-		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
+		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V6, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
 		                     WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
@@ -384,11 +385,34 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	return WC_OK;
 }
 
+/* The structure terms (schema 7) the shared object carries, if any. */
+static int
+read_law_terms(wc__json_loader *ld, json_t *x, int version, wc_params *out)
+{
+	char p[WC__JSON_PATH_MAX];
+	int rc;
+	out->law_terms = 0;
+	for (int k = 0; k < WC_LT_COUNT; k++) {
+		const char *name = wc_law_term_name((wc_law_term)k);
+		out->law_term[k] = (wc_param){ 0.0, NAN, NAN, WC_SRC_ASSUMED };
+		if (!json_object_get(x, name))
+			continue;
+		wc__json_join(p, "/shared", name);
+		if (version < 7)
+			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+		if ((rc = read_param(ld, json_object_get(x, name), p, 0, &out->law_term[k])))
+			return rc;
+		out->law_terms |= WC_LT_BIT(k);
+	}
+	return WC_OK;
+}
+
 /* The shared parameters; phi (schema 4) defaults to 1, assumed. */
 static int
 read_shared(wc__json_loader *ld, json_t *x, int version, wc_params *out)
 {
-	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", "phi", NULL };
+	static const char *const shared_keys[] = { "delta", "gamma1", "gamma2", "kappa", "phi", "arch_moe",
+	                                           "arch_hybrid", "log_tp", "prompt_share", NULL };
 	static const char *const shared_required[] = { "delta", "gamma1", "gamma2", "kappa", NULL };
 	char p[WC__JSON_PATH_MAX];
 	int rc;
@@ -407,7 +431,7 @@ read_shared(wc__json_loader *ld, json_t *x, int version, wc_params *out)
 		if ((rc = read_param(ld, json_object_get(x, shared_keys[i]), p, 0, shared[i])))
 			return rc;
 	}
-	return WC_OK;
+	return read_law_terms(ld, x, version, out);
 }
 
 static int

@@ -105,6 +105,9 @@ params_json(const wc_params *p, int with_draws)
 	                           param_json(&p->kappa));
 	if (wc_form_has_prefill(p->form)) /* only the form that uses it */
 		json_object_set_new(shared, "phi", param_json(&p->phi));
+	for (int k = 0; k < WC_LT_COUNT; k++) /* only the structure terms the set carries */
+		if (p->law_terms & WC_LT_BIT(k))
+			json_object_set_new(shared, wc_law_term_name((wc_law_term)k), param_json(&p->law_term[k]));
 	json_object_set_new(root, "shared", shared);
 	for (int i = 0; i < p->n_terms; i++) {
 		const wc_precision_term *t = &p->terms[i];

@@ -86,13 +86,17 @@ typedef struct {
 	 *  from (borrowed; docs/inference-law.md). NULL = refitted on the same
 	 *  runs when they carry throughput, else the prior's section. */
 	const wc_capacity_params *capacity;
+	/** Structure terms to fit (a mask of WC_LT_BIT(k), models/law.h;
+	 *  docs/fitting.md "Structure terms"): each a shared shift of z times
+	 *  its covariate. 0 = none, the published law. */
+	unsigned law_terms;
 } wc_fit_options;
 
 #define WC_FIT_OPTIONS_INIT                                                      \
 	{ .form = WC_FORM_SATURATING_QUADRATIC, .prior = NULL, .use = NULL,       \
 	  .weight = NULL, .precision_terms = 1, .n_term_specs = 0,                \
 	  .term_specs = NULL, .n_shares = 0, .shares = NULL, .max_iter = 200,     \
-	  .start = NULL, .start_len = 0, .capacity = NULL }
+	  .start = NULL, .start_len = 0, .capacity = NULL, .law_terms = 0u }
 
 typedef struct {
 	wc_params params;     /* the fitted law (sources: fitted / measured / prior's) */

@@ -18,7 +18,7 @@
  * (S, P0, m) are fitted as logs: better conditioned, never negative. */
 typedef enum {
 	PK_LOG_S, PK_THETA, PK_FLOOR, PK_LOG_P0, PK_DELTA, PK_GAMMA1, PK_GAMMA2, PK_KAPPA,
-	PK_TERM_SHIFT, PK_TERM_LOG_FACTOR, PK_LOG_PHI
+	PK_TERM_SHIFT, PK_TERM_LOG_FACTOR, PK_LOG_PHI, PK_LAW_TERM
 } param_kind;
 
 typedef struct {
@@ -26,7 +26,7 @@ typedef struct {
 	int index; /* level (S, theta, floor, P0) or term; -1 for shared */
 } param_slot;
 
-#define FIT_MAX_PARAMS (4 * WC_MAX_LEVELS + 5 + WC_MAX_TERMS)
+#define FIT_MAX_PARAMS (4 * WC_MAX_LEVELS + 5 + WC_MAX_TERMS + WC_LT_COUNT)
 
 typedef struct {
 	wc_form form;
@@ -52,6 +52,8 @@ typedef struct {
 	int p_phi;
 	wc_param phi_fixed;
 	double p_max[WC_MAX_LEVELS]; /* power limit per GPU, NaN = unknown */
+	/* structure terms (law_terms.c): parameter of term k, -1 = not fitted */
+	int p_lt[WC_LT_COUNT];
 
 	int n_params;
 	param_slot slots[FIT_MAX_PARAMS];
@@ -75,6 +77,7 @@ typedef struct {
 	int *term_w, *term_kv;      /* term index or -1 */
 	double *mult;               /* multiplicity (bootstrap weight) */
 	double *rho;                /* prefill share of time (0 = none) */
+	double *lt_x;               /* WC_LT_COUNT covariates per row (law_terms.c) */
 	double *duty;               /* min(mean running, 1): below one request
 	                             * the prefill mix is one request's */
 	/* loaded points of row i: [off[i], off[i+1]) in ln_pt / w_pt; w is the
@@ -93,6 +96,16 @@ typedef struct {
  *  Empty (present = 0) for other forms. Caller clears `out`. */
 int fit_prefill_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capacity_params *out,
                          char *note, size_t cap, wc_error *err);
+
+/** The covariates of row `k` (table row `r`) into lt_x, input lengths of
+ *  workloads from `cap` (may be NULL) (law_terms.c). */
+void fit_law_terms_row(fit_problem *pb, const wc_run *r, size_t k, const wc_capacity_params *cap);
+/** Add the structure terms `opt->law_terms` asks for to the parameter
+ *  vector, starting at the prior's value (else 0); a term the rows cannot
+ *  identify -- no contrast, or a covariate that only one model carries --
+ *  is left out with a warning (law_terms.c). */
+void fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
+                          const wc_params *prior);
 
 /** Prepare the problem (problem.c). Caller frees with fit_problem_free. */
 int fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,

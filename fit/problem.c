@@ -43,6 +43,7 @@ fit_problem_free(fit_problem *pb)
 	free(pb->mult);
 	free(pb->rho);
 	free(pb->duty);
+	free(pb->lt_x);
 	free(pb->off);
 	free(pb->ln_pt);
 	free(pb->w_pt);
@@ -365,6 +366,7 @@ alloc_rows(fit_problem *pb, size_t n)
 	       grow((void **)&pb->term_kv, n + 1, sizeof *pb->term_kv) ||
 	       grow((void **)&pb->mult, n + 1, sizeof *pb->mult) ||
 	       grow((void **)&pb->rho, n + 1, sizeof *pb->rho) || grow((void **)&pb->duty, n + 1, sizeof *pb->duty) ||
+	       grow((void **)&pb->lt_x, n + 1, WC_LT_COUNT * sizeof *pb->lt_x) ||
 	       grow((void **)&pb->off, n + 2, sizeof *pb->off);
 }
 
@@ -485,6 +487,7 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	pb->term_kv[k] = tk;
 	pb->mult[k] = 1.0;
 	row_prefill(pb, prior, opt, r, k);
+	fit_law_terms_row(pb, r, k, opt->capacity ? opt->capacity : &prior->capacity);
 	if (add_load_points(pb, r, &tally->cap_pts) != 0)
 		return -1;
 	pb->n_rows++;
@@ -555,6 +558,8 @@ fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem
 		goto done;
 	}
 	pb->form = opt->form;
+	for (int k = 0; k < WC_LT_COUNT; k++)
+		pb->p_lt[k] = -1;
 	pb->clock_ref_mhz = prior->clock_ref_mhz > 0 ? prior->clock_ref_mhz : WC_LAW_REF_CLOCK_MHZ;
 	pb->kappa_fixed = prior->kappa;
 	if ((rc = select_rows(pb, t, opt, in_fit, err)) != WC_OK)
@@ -567,6 +572,7 @@ fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem
 	if ((rc = build_rows(pb, prior, t, opt, in_fit, &any_clock, err)) != WC_OK)
 		goto done;
 	layout_and_start(pb, prior, any_clock);
+	fit_law_terms_layout(pb, t, opt, prior);
 	/* A caller's start is in natural units (as the result's x). */
 	if (opt->start && opt->start_len == (size_t)pb->n_params)
 		for (int k = 0; k < pb->n_params; k++)

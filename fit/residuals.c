@@ -134,6 +134,9 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 		else
 			log_scale += gsl_vector_get(x, (size_t)k);
 	}
+	for (int k = 0; k < WC_LT_COUNT; k++)
+		if (pb->p_lt[k] >= 0)
+			z0 += gsl_vector_get(x, (size_t)pb->p_lt[k]) * pb->lt_x[i * WC_LT_COUNT + (size_t)k];
 	if (pb->p_kappa >= 0)
 		log_scale += gsl_vector_get(x, (size_t)pb->p_kappa) * pb->l_f[i];
 	/* log Σ w g and the ratios Σ w g' / Σ w g the derivatives need */
@@ -280,6 +283,9 @@ fit_jacobian(const gsl_vector *x_in, void *params, gsl_matrix *J)
 			row[pb->p_kappa] = (d->d_logscale + d->d_logphi) * pb->l_f[i];
 		if (pb->p_phi >= 0)
 			row[pb->p_phi] = d->d_logphi;
+		for (int k = 0; k < WC_LT_COUNT; k++)
+			if (pb->p_lt[k] >= 0)
+				row[pb->p_lt[k]] = d->d_z0 * pb->lt_x[i * WC_LT_COUNT + (size_t)k];
 		const int terms[2] = { pb->term_w[i], pb->term_kv[i] };
 		for (int t = 0; t < 2; t++) {
 			int k = terms[t] >= 0 ? pb->p_term[terms[t]] : -1;

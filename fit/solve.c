@@ -52,6 +52,7 @@ fit_param_name(const fit_problem *pb, int k, char *buf, size_t cap)
 	case PK_GAMMA2: snprintf(buf, cap, "gamma2"); break;
 	case PK_KAPPA: snprintf(buf, cap, "kappa"); break;
 	case PK_LOG_PHI: snprintf(buf, cap, "phi"); break;
+	case PK_LAW_TERM: snprintf(buf, cap, "%s", wc_law_term_name((wc_law_term)s->index)); break;
 	case PK_TERM_SHIFT:
 	case PK_TERM_LOG_FACTOR: wc_precision_term_label(&pb->terms[s->index], buf, cap); break;
 	}
@@ -102,6 +103,11 @@ fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out)
 		if (i >= 0)
 			out->terms[k].value = fitted(pb->slots[i].kind == PK_TERM_LOG_FACTOR ? exp(x[i]) : x[i]);
 	}
+	for (int k = 0; k < WC_LT_COUNT; k++)
+		if (pb->p_lt[k] >= 0) {
+			out->law_terms |= WC_LT_BIT(k);
+			out->law_term[k] = fitted(x[pb->p_lt[k]]);
+		}
 	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
 	/* Held parameters say why (bounds.c): at a bound, or not identified. */
 	for (int k = 0; k < pb->n_params; k++) {

@@ -46,9 +46,11 @@ typedef struct {
 	wc_placement place[2];   /* weights term, KV term */
 	const wc_model_term *model_term; /* the configuration's model term, or NULL */
 	/* base values and draw columns (-1 = fixed) of: P0, S, theta, floor,
-	 * delta, gamma1, gamma2, kappa, weights term, KV term, model shift, phi */
-	double base[12];
-	int col[12];
+	 * delta, gamma1, gamma2, kappa, weights term, KV term, model shift, phi,
+	 * then the structure terms' coefficients (models/law.h) */
+	double base[12 + WC_LT_COUNT];
+	int col[12 + WC_LT_COUNT];
+	double lt_x[WC_LT_COUNT]; /* the configuration's covariates; 0 = no shift */
 	/* prefill-aware form: the share of time prefilling at the
 	 * configuration's load, and the level's headroom P_max - P0 (W/GPU) */
 	double rho, headroom;
@@ -61,6 +63,14 @@ int wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_er
 /** The law's numbers for the point estimate (`draw` NULL) or for one row
  *  of the set's draws. */
 void wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_point *out);
+
+/** The covariate x_k of structure term k for a configuration
+ *  (docs/inference-law.md, "Structure terms"): z gains coefficient * x_k.
+ *  The architecture is the catalog's for the model (unknown counts as
+ *  dense); the prompt share input/(input+output) - 1/2 takes the input
+ *  length from the configuration, else the one `cap` (may be NULL) fitted
+ *  for its `set`, and is 0 (no shift) when either length is unknown. */
+double wc_law_term_covariate(wc_law_term k, const wc_config *c, const wc_capacity_params *cap);
 
 /** The share of a serving group's time spent prefilling at the
  *  configuration's load (docs/inference-law.md, "Prefill-aware form"):

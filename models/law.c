@@ -175,7 +175,7 @@ wc_params_scale_level(const wc_params *p, const wc_level *lvl)
 /* ---------------------------------------------------------- binding */
 
 enum { B_P0, B_S, B_THETA, B_FLOOR, B_DELTA, B_G1, B_G2, B_KAPPA, B_TERM_W, B_TERM_KV,
-       B_MODEL, B_PHI };
+       B_MODEL, B_PHI, B_LAW_TERM };
 
 static int
 check_config(const wc_params *p, const wc_config *c, const wc_level **lvl, wc_error *err)
@@ -281,6 +281,13 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 	} else {
 		bind_slot(b, B_PHI, NULL, 0.0);
 	}
+	/* Structure terms the set carries; an absent one shifts nothing. */
+	for (int k = 0; k < WC_LT_COUNT; k++) {
+		const int on = (p->law_terms & WC_LT_BIT(k)) != 0;
+		b->lt_x[k] = on ? wc_law_term_covariate((wc_law_term)k, c, &p->capacity) : 0.0;
+		bind_slot(b, B_LAW_TERM + k, on ? wc_law_term_name((wc_law_term)k) : NULL,
+		          on ? p->law_term[k].value : 0.0);
+	}
 	/* The model term enters here, so the point and every draw carry it. */
 	b->model_term = wc_params_find_model_term(p, c->model, lvl->name);
 	if (b->model_term) {
@@ -304,6 +311,9 @@ wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_point *ou
 	double scale = slot_value(b, B_S, draw);
 	double z0 = slot_value(b, B_THETA, draw) + slot_value(b, B_DELTA, draw) * b->log_size +
 	            slot_value(b, B_MODEL, draw);
+	for (int k = 0; k < WC_LT_COUNT; k++)
+		if (b->lt_x[k] != 0.0)
+			z0 += slot_value(b, B_LAW_TERM + k, draw) * b->lt_x[k];
 	for (int i = 0; i < 2; i++) {
 		if (b->place[i] == WC_PLACE_INSIDE_Z)
 			z0 += slot_value(b, B_TERM_W + i, draw);

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "models/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -190,6 +192,36 @@ double wc_law_load_argument(double gamma1, double gamma2, double ln);
  *  z0 + the load term at wc_law_load_argument for n >= 1. Non-decreasing
  *  in n for every parameter set with positive scale. */
 double wc_law_point_dynamic(const wc_law_point *lp, double n);
+
+/* ------------------------------------------------- structure terms */
+
+/* Candidate terms beyond size, load and precision (docs/inference-law.md,
+ * "Structure terms"; models/law_terms.c): shifts of z by the model's
+ * architecture, the serving group's size and the workload's prompt share,
+ * each a shared coefficient times a covariate of the configuration. A
+ * coefficient a set does not carry is 0, so `paper` and every file without
+ * these terms answer exactly as before. */
+
+typedef enum {
+	WC_LT_MOE = 0,    /* 1 for a mixture-of-experts model, else 0 */
+	WC_LT_HYBRID,     /* 1 for a Mamba-Transformer hybrid, else 0 */
+	WC_LT_TP,         /* log G, the serving group's GPU count */
+	WC_LT_PROMPT,     /* prompt share input/(input+output) - 1/2; 0 when unknown */
+	WC_LT_COUNT
+} wc_law_term;
+
+/** Bit of a term in a mask (wc_params.law_terms, wc_fit_options.law_terms). */
+#define WC_LT_BIT(k) (1u << (unsigned)(k))
+
+/** The term's parameter name: "arch_moe", "arch_hybrid", "log_tp",
+ *  "prompt_share" (file keys, draw columns, reports). */
+const char *wc_law_term_name(wc_law_term k);
+/** Parse a comma-separated list of groups -- "arch" (moe and hybrid),
+ *  "moe", "hybrid", "tp", "prompt", or "none" -- into a mask. The message
+ *  names the bad item and the choices. */
+int wc_law_terms_parse(const char *list, unsigned *mask, wc_error *err);
+/* wc_law_term_covariate, which needs a capacity section, is in
+ * models/evaluate.h. */
 
 /* ------------------------------------------------------- load series */
 

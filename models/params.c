@@ -406,6 +406,9 @@ wc_params_validate(const wc_params *p, wc_error *err)
 	for (int i = 0; i < 4; i++)
 		if (!isfinite(shared[i]->value))
 			return wc_error_set(err, WC_EINVAL, "shared/%s: must be finite", names[i]);
+	for (int k = 0; k < WC_LT_COUNT; k++)
+		if ((p->law_terms & WC_LT_BIT(k)) && !isfinite(p->law_term[k].value))
+			return wc_error_set(err, WC_EINVAL, "shared/%s: must be finite", wc_law_term_name((wc_law_term)k));
 	if (!isfinite(p->clock_ref_mhz) || p->clock_ref_mhz <= 0.0)
 		return wc_error_set(err, WC_EINVAL, "shared/clock_ref_mhz: must be > 0");
 	for (int i = 0; i < p->n_terms; i++) {
@@ -501,6 +504,9 @@ walk(wc_params *p, int free_only, param_visitor visit, void *payload)
 		wc_precision_term_label(&p->terms[i], name, sizeof name);
 		VISIT(name, &p->terms[i].value);
 	}
+	for (int k = 0; k < WC_LT_COUNT; k++)
+		if (p->law_terms & WC_LT_BIT(k))
+			VISIT(wc_law_term_name((wc_law_term)k), &p->law_term[k]);
 	for (int i = 0; i < p->n_model_terms; i++) {
 		wc_model_term_label(&p->model_terms[i], name, sizeof name);
 		VISIT(name, &p->model_terms[i].shift);

@@ -102,6 +102,11 @@ typedef struct wc_params {
 	wc_precision_term terms[WC_MAX_TERMS];
 	int n_model_terms;
 	wc_model_term model_terms[WC_MAX_MODEL_TERMS];
+	/* Structure terms (models/law.h): law_term[k] is used when bit
+	 * WC_LT_BIT(k) of law_terms is set; otherwise the term is absent and
+	 * its coefficient counts as 0 (schema 7). */
+	unsigned law_terms;
+	wc_param law_term[WC_LT_COUNT];
 
 	/* provenance (docs/formats/params-file.md); empty / 0 when not fitted */
 	char input_sha256[65];
@@ -181,7 +186,8 @@ int wc_params_validate(const wc_params *p, wc_error *err);
 /** Kinds of per-level parameters; the label of a parameter of `level` is
  *  "S[A100]", "theta[A100]", "floor[A100]", "P0[A100]". Shared ones are
  *  "delta", "gamma1", "gamma2", "kappa"; precision terms
- *  "term[weights:fp8@H200]"; model terms "shift[Qwen3-8B@H100]". These labels name the draws' columns, the
+ *  "term[weights:fp8@H200]"; structure terms "arch_moe", "log_tp", ...
+ *  (wc_law_term_name); model terms "shift[Qwen3-8B@H100]". These labels name the draws' columns, the
  *  fit's parameters and every report; they are formed only here. */
 typedef enum { WC_LEVEL_S = 0, WC_LEVEL_THETA, WC_LEVEL_FLOOR, WC_LEVEL_P0 } wc_level_param;
 void wc_level_param_label(wc_level_param kind, const char *level, char *buf, size_t cap);

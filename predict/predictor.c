@@ -98,6 +98,13 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 		WC_WARN(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
 		        "could not identify it, so this answer leans on the bound (docs/fitting.md)", lvl->name,
 		        s_bound ? "S" : "", s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
+	if ((p->law_terms & (WC_LT_BIT(WC_LT_MOE) | WC_LT_BIT(WC_LT_HYBRID))) &&
+	    !(c->arch && c->arch->architecture != WC_ARCH_UNKNOWN))
+		WC_WARN(out, "model: architecture unknown (not a catalog model); the law's architecture terms "
+		        "count it as dense (docs/inference-law.md)");
+	if ((p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) && wc_law_term_covariate(WC_LT_PROMPT, c, &p->capacity) == 0.0)
+		WC_WARN(out, "input_tokens: the prompt share is unknown or one half; the law's prompt-share term "
+		        "adds nothing (docs/inference-law.md)");
 	if (p->runs > 0 && r->runs == 0)
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));

@@ -1,0 +1,81 @@
+/*
+ * The structure terms of the joint fit (docs/fitting.md, "Structure
+ * terms"): per row the covariates of models/law.h, and which terms enter
+ * the parameter vector. A term enters only when the rows can identify it
+ * apart from a single model: an indicator that one model alone carries
+ * (the only hybrid of a table) would be that model's own offset, which
+ * says nothing about another model of the same kind.
+ */
+#include "fit_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void
+fit_law_terms_row(fit_problem *pb, const wc_run *r, size_t k, const wc_capacity_params *cap)
+{
+	wc_config c;
+	wc_run_config(r, &c);
+	for (int j = 0; j < WC_LT_COUNT; j++)
+		pb->lt_x[k * WC_LT_COUNT + (size_t)j] = wc_law_term_covariate((wc_law_term)j, &c, cap);
+}
+
+/* Distinct models (catalog base names) among the rows whose covariate j
+ * is not 0, up to 2, with the first one's key in `first`; `varies` says
+ * whether the covariate takes more than one value over all rows. */
+static int
+models_carrying(const fit_problem *pb, const wc_runs_table *t, int j, char *first, size_t cap,
+                int *varies)
+{
+	char key[WC_NAME_MAX];
+	int n = 0;
+	*varies = 0;
+	first[0] = '\0';
+	for (size_t i = 0; i < pb->n_rows; i++) {
+		const double x = pb->lt_x[i * WC_LT_COUNT + (size_t)j];
+		*varies |= x != pb->lt_x[(size_t)j];
+		if (x == 0.0 || n >= 2)
+			continue;
+		wc_model_key(t->runs[pb->row[i]].model, key, sizeof key);
+		if (n == 0) {
+			snprintf(first, cap, "%s", key);
+			n = 1;
+		} else if (strcmp(key, first) != 0) {
+			n = 2;
+		}
+	}
+	return n;
+}
+
+void
+fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
+                     const wc_params *prior)
+{
+	for (int j = 0; j < WC_LT_COUNT; j++) {
+		pb->p_lt[j] = -1;
+		if (!(opt->law_terms & WC_LT_BIT(j)))
+			continue;
+		const char *name = wc_law_term_name((wc_law_term)j);
+		char first[WC_NAME_MAX];
+		int varies, models = models_carrying(pb, t, j, first, sizeof first, &varies);
+		if (!varies || models == 0) {
+			fit_problem_warn(pb, "structure term %s: its covariate does not vary over the runs; not fitted",
+			                 name);
+			continue;
+		}
+		if (models < 2) {
+			fit_problem_warn(pb, "structure term %s: only one model (%s) identifies it, so it would be "
+			                 "that model's own offset; not fitted", name, first);
+			continue;
+		}
+		const double v0 = (prior->law_terms & WC_LT_BIT(j)) && isfinite(prior->law_term[j].value)
+		                  ? prior->law_term[j].value : 0.0;
+		if (pb->n_params >= FIT_MAX_PARAMS)
+			return;
+		pb->p_lt[j] = pb->n_params;
+		pb->slots[pb->n_params].kind = PK_LAW_TERM;
+		pb->slots[pb->n_params].index = j;
+		pb->x0[pb->n_params++] = v0;
+	}
+}
