@@ -1,6 +1,6 @@
 /*
  * Physical bounds of a saturating level (docs/fitting.md, "Physical
- * bounds"): P0 >= 0 (log coordinate), P0 + S within WC_FIT_S_LIMIT_FACTOR
+ * bounds"): P0 >= 0 (log coordinate), P0 + S within WC_LEVEL_LIMIT_FACTOR
  * times the board's power limit (per GPU, from the platform catalog;
  * WC_FIT_S_MAX_UNKNOWN_W when the catalog does not know the platform) and θ within [WC_FIT_THETA_MIN,
  * WC_FIT_THETA_MAX]. A level whose runs cannot separate S from θ runs off
@@ -28,7 +28,7 @@ void
 fit_bounds_init(fit_problem *pb)
 {
 	for (int L = 0; L < pb->n_levels; L++)
-		pb->s_max[L] = WC_FIT_S_LIMIT_FACTOR * (isfinite(pb->p_max[L]) ? pb->p_max[L] : WC_FIT_S_MAX_UNKNOWN_W);
+		pb->s_max[L] = WC_LEVEL_LIMIT_FACTOR * (isfinite(pb->p_max[L]) ? pb->p_max[L] : WC_FIT_S_MAX_UNKNOWN_W);
 }
 
 /* The bound of S for level L at x, in W per GPU. */
@@ -140,7 +140,7 @@ fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, s
 	else if (pb->slots[k].kind == PK_LOG_S)
 		snprintf(buf, cap, "%s ended at its physical bound %.1f W (P0 + S = %g x the board limit, %.0f W "
 		         "per GPU) and is held there: these runs cannot separate S from theta[%s] (docs/fitting.md)",
-		         name, exp(pb->hold_value[k]), WC_FIT_S_LIMIT_FACTOR, pb->s_max[L], pb->levels[L].name);
+		         name, exp(pb->hold_value[k]), WC_LEVEL_LIMIT_FACTOR, pb->s_max[L], pb->levels[L].name);
 	else
 		snprintf(buf, cap, "%s ended at its bound %g and is held there: beyond it the level is "
 		         "saturated (or unsaturated) at every load these runs have (docs/fitting.md)",

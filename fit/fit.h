@@ -30,11 +30,6 @@ extern "C" {
  * so a fit that runs further ends at the bound and holds it. */
 #define WC_FIT_THETA_MIN (-12.0)
 #define WC_FIT_THETA_MAX 12.0
-/* P0 + S may reach this multiple of the board limit: S is the asymptote
- * a saturating law never reaches at the loads measured, and board meters
- * read a few per cent above the cap (the published fits: A100 1.005,
- * H100 0.95, H200 1.036 times their limit). */
-#define WC_FIT_S_LIMIT_FACTOR 1.1
 /* S of a platform the catalog does not know: at most this per GPU, the
  * largest board limit of any accelerator we know of twice over. */
 #define WC_FIT_S_MAX_UNKNOWN_W 2000.0

@@ -86,6 +86,13 @@ double wc_prefill_share(const wc_capacity_params *cap, const wc_config *c);
  *  level such as "H100-locked" is its S target's platform); NaN when the
  *  catalog does not know it. */
 double wc_level_power_limit_w(const wc_level *level);
+
+/* P0 + S may reach this multiple of the board limit: S is the asymptote
+ * a saturating law never reaches at the loads measured, and board meters
+ * read a few per cent above the cap (the published fits: A100 1.005,
+ * H100 0.95, H200 1.036 times their limit). The fit holds S at it
+ * (docs/fitting.md, "Physical bounds"); answers warn on a level above it. */
+#define WC_LEVEL_LIMIT_FACTOR 1.1
 /** P_max - P0 of a level, W per GPU: the prefill power's headroom (NaN
  *  when the catalog does not know the platform's power limit). */
 double wc_law_prefill_headroom(const wc_params *p, const wc_level *level);

@@ -98,6 +98,14 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 		WC_WARN(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
 		        "could not identify it, so this answer leans on the bound (docs/fitting.md)", lvl->name,
 		        s_bound ? "S" : "", s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
+	/* A level calibrated without the bound (platform scope, or a file
+	 * from elsewhere) may saturate above what the board can draw. */
+	double ceiling = sl && !s_bound ? lvl->p0.value + sl->s.value : NAN,
+	       limit = isfinite(ceiling) ? wc_level_power_limit_w(lvl) : NAN;
+	if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit)
+		WC_WARN(out, "platform: level '%s' saturates at P0 + S = %.0f W per GPU, above %.1f x its board "
+		        "limit (%.0f W): its S is not bounded, so answers near saturation may overstate power "
+		        "(docs/fitting.md)", lvl->name, ceiling, WC_LEVEL_LIMIT_FACTOR, limit);
 	if ((p->law_terms & (WC_LT_BIT(WC_LT_MOE) | WC_LT_BIT(WC_LT_HYBRID))) &&
 	    !(c->arch && c->arch->architecture != WC_ARCH_UNKNOWN))
 		WC_WARN(out, "model: architecture unknown (not a catalog model); the law's architecture terms "
