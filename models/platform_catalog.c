@@ -12,6 +12,7 @@
 #include "models/catalog.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <string.h>
 
 #define PAPER "LLM-PowerTrace appendix, platforms table"
@@ -113,23 +114,39 @@ platform_key(const char *name, char *out, size_t cap)
 	}
 }
 
+/* Every name's and alias's key, made once: a lookup is on the path of
+ * every answer, and normalising the whole table on each call was about
+ * 5 % of a fresh one (docs/results.md, "Server speed"). An unused slot is
+ * "", which no lookup key matches (an empty key finds nothing). */
+#define KEY_MAX 96
+#define KEYS_PER_PLATFORM (1 + sizeof platforms[0].aliases / sizeof platforms[0].aliases[0])
+static char keys[sizeof platforms / sizeof platforms[0]][KEYS_PER_PLATFORM][KEY_MAX];
+static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
+
+static void
+keys_make(void)
+{
+	for (size_t i = 0; i < wc_platform_count(); i++) {
+		platform_key(platforms[i].name, keys[i][0], KEY_MAX);
+		for (size_t a = 0; platforms[i].aliases[a]; a++)
+			platform_key(platforms[i].aliases[a], keys[i][a + 1], KEY_MAX);
+	}
+}
+
 const wc_platform_info *
 wc_platform_lookup(const char *name)
 {
-	char key[96], cand[96];
+	char key[KEY_MAX];
 	if (!name || !*name || strlen(name) >= sizeof key)
 		return NULL;
 	platform_key(name, key, sizeof key);
-	for (size_t i = 0; i < wc_platform_count(); i++) {
-		platform_key(platforms[i].name, cand, sizeof cand);
-		if (strcmp(cand, key) == 0)
-			return &platforms[i];
-		for (size_t a = 0; platforms[i].aliases[a]; a++) {
-			platform_key(platforms[i].aliases[a], cand, sizeof cand);
-			if (strcmp(cand, key) == 0)
+	if (!key[0])
+		return NULL;
+	pthread_once(&keys_once, keys_make);
+	for (size_t i = 0; i < wc_platform_count(); i++)
+		for (size_t k = 0; k < KEYS_PER_PLATFORM; k++)
+			if (strcmp(keys[i][k], key) == 0)
 				return &platforms[i];
-		}
-	}
 	return NULL;
 }
 
