@@ -239,12 +239,14 @@ window_counts(const wc_engine_log *e, const wc_trace_replay *r, double lbar, lon
 	double tokens = 0.0, excess = 0.0;
 	long base = 0;
 	for (size_t k = 1; k < e->n; k++) {
-		counts[k] = in_window(e, k, r) ? gauge_arrivals(e, k) : 0;
+		counts[k] = 0;
 		if (!in_window(e, k, r))
 			continue;
+		double dp = prompt_increment(e, k);
+		counts[k] = gauge_arrivals(e, k);
 		base += counts[k];
-		tokens += prompt_increment(e, k);
-		excess += fmax(0.0, prompt_increment(e, k) - (double)counts[k] * lbar);
+		tokens += dp;
+		excess += fmax(0.0, dp - (double)counts[k] * lbar);
 	}
 	if (!isfinite(lbar) || !(excess > 0))
 		return;
