@@ -71,6 +71,9 @@ void wc_law_bound_point(const wc_law_binding *b, const double *draw, wc_law_poin
  *  length from the configuration, else the one `cap` (may be NULL) fitted
  *  for its `set`, and is 0 (no shift) when either length is unknown. */
 double wc_law_term_covariate(wc_law_term k, const wc_config *c, const wc_capacity_params *cap);
+/** The configuration's mean input length, else its workload's fitted one
+ *  in `cap` (NULL: none); 0 when neither is known (models/law_terms.c). */
+double wc_config_input_tokens(const wc_config *c, const wc_capacity_params *cap);
 
 /** The share of a serving group's time spent prefilling at the
  *  configuration's load (docs/inference-law.md, "Prefill-aware form"):

@@ -111,11 +111,7 @@ wc_prefill_share(const wc_capacity_params *cap, const wc_config *c)
 	wc_capacity_times tm;
 	if (!cap->present || !c->arch || !(c->output_tokens > 0) || !c->platform)
 		return 0.0;
-	double in = c->input_tokens;
-	if (!(in > 0)) {
-		const wc_capacity_workload *w = c->set ? wc_capacity_workload_find(cap, c->set) : NULL;
-		in = w ? w->input_tokens.value : NAN;
-	}
+	double in = wc_config_input_tokens(c, cap);
 	if (!(in > 0) || wc_capacity_bind(cap, c->platform, &cb, NULL) != WC_OK ||
 	    wc_capacity_arch_make(c->arch, c->weights, c->kv, &arch, NULL) != WC_OK)
 		return 0.0;

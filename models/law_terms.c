@@ -52,10 +52,8 @@ wc_law_terms_parse(const char *list, unsigned *mask, wc_error *err)
 	}
 }
 
-/* The configuration's mean input length, else its workload's fitted one;
- * 0 when neither is known. */
-static double
-input_tokens(const wc_config *c, const wc_capacity_params *cap)
+double
+wc_config_input_tokens(const wc_config *c, const wc_capacity_params *cap)
 {
 	if (c->input_tokens > 0.0)
 		return c->input_tokens;
@@ -75,7 +73,7 @@ wc_law_term_covariate(wc_law_term k, const wc_config *c, const wc_capacity_param
 	case WC_LT_TP:
 		return c->tp >= 1 ? log((double)c->tp) : 0.0;
 	case WC_LT_PROMPT: {
-		const double in = input_tokens(c, cap);
+		const double in = wc_config_input_tokens(c, cap);
 		if (in > 0.0 && c->output_tokens > 0.0 && isfinite(in + c->output_tokens))
 			return in / (in + c->output_tokens) - 0.5;
 		return 0.0;
