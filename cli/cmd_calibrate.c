@@ -15,7 +15,7 @@
 static const char calibrate_usage[] =
 	"usage: wattcast calibrate (--params BASE.json | --profile paper) RUNS.csv -o NEW.json\n"
 	"                          [--scope model|platform] [--model NAME] [--platform NAME]\n"
-	"                          [--idle-power W] [--run-scatter X] [--name LABEL]\n"
+	"                          [--idle-power W] [--relative-to LEVEL] [--run-scatter X] [--name LABEL]\n"
 	"                          [--bootstrap B] [--seed S] [--threads T]\n\n"
 	"Keeps the base law's shared parameters (and their draws) and estimates only what\n"
 	"a few runs can identify (docs/calibration.md):\n"
@@ -25,6 +25,8 @@ static const char calibrate_usage[] =
 	"  --scope platform  a new level: P0 from the runs' idle_power_w (else --idle-power),\n"
 	"                    S and theta from 2 or more runs at different loads, the shared\n"
 	"                    slopes held at the base's values\n"
+	"  --relative-to LEVEL  (platform scope) the new level is the base's LEVEL plus the\n"
+	"                    new platform's offsets from LEVEL (log S, theta) on the runs of both\n"
 	"--model/--platform keep only the runs of that model / platform. Draws: B replicates\n"
 	"(default: as many as the base has draws, else 1000; 0 = none), each combining one\n"
 	"base draw with the scatter of single runs (--run-scatter, default the base's\n"
@@ -32,7 +34,7 @@ static const char calibrate_usage[] =
 	"The fine-tuning law: `wattcast calibrate finetune --help`.\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_SCOPE, OPT_MODEL, OPT_PLATFORM, OPT_IDLE, OPT_SCATTER,
-       OPT_NAME, OPT_BOOT, OPT_SEED, OPT_THREADS };
+       OPT_NAME, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_RELATIVE };
 
 typedef struct {
 	const char *params, *profile, *output, *input, *label;
@@ -50,7 +52,8 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "idle-power", required_argument, NULL, OPT_IDLE },
 		{ "run-scatter", required_argument, NULL, OPT_SCATTER }, { "name", required_argument, NULL, OPT_NAME },
 		{ "bootstrap", required_argument, NULL, OPT_BOOT }, { "seed", required_argument, NULL, OPT_SEED },
-		{ "threads", required_argument, NULL, OPT_THREADS }, { "output", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, OPT_THREADS }, { "relative-to", required_argument, NULL, OPT_RELATIVE },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -69,6 +72,7 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 		case OPT_IDLE: rc = cli_parse_double(cmd, "--idle-power", optarg, 0, 0, &a->co.idle_power_w); break;
 		case OPT_SCATTER: rc = cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->co.run_scatter); break;
 		case OPT_NAME: a->label = optarg; break;
+		case OPT_RELATIVE: a->co.relative_to = optarg; break;
 		case OPT_BOOT:
 			rc = cli_parse_bootstrap(cmd, optarg, &a->boot);
 			a->have_boot = 1;

@@ -422,6 +422,13 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	cal_setup s = { .base = base, .out = out };
 	cal_run **store = NULL;
 	int rc;
+	if (o->relative_to && o->relative_to[0] && o->scope != WC_CALIBRATE_PLATFORM) {
+		memset(out, 0, sizeof *out);
+		return wc_error_set(err, WC_EINVAL, "relative_to: only a new level (platform scope) is calibrated "
+		                    "relative to a level");
+	}
+	if (o->relative_to && o->relative_to[0])
+		return wc__cal_relative(base, t, o, out, err);
 	memset(out, 0, sizeof *out);
 	s.runs = wc_alloc_zeroed(t->n_runs ? t->n_runs : 1, sizeof *s.runs);
 	s.groups = wc_alloc_zeroed(WC_CALIBRATE_ESTIMATES_MAX, sizeof *s.groups);

@@ -58,12 +58,18 @@ typedef struct {
 	/** Scatter of one run around the law, sd of log dynamic power; 0 =
 	 *  the base's residual RMS (0.1, assumed, when it records none). */
 	double run_scatter;
+	/** Platform scope: NULL, or a level of the base whose runs are also in
+	 *  the table. The new level is then the base's level plus the new
+	 *  platform's offset from it on these runs (log S and theta each
+	 *  calibrated on the runs of both, slopes held; fit/calibrate_relative.c,
+	 *  docs/calibration.md "Relative to a level"). */
+	const char *relative_to;
 } wc_calibrate_options;
 
 #define WC_CALIBRATE_OPTIONS_INIT                                                \
 	{ .scope = WC_CALIBRATE_MODEL, .model = NULL, .platform = NULL,           \
 	  .idle_power_w = 0.0, .use = NULL, .replicates = 0, .seed = 0,           \
-	  .threads = 1, .run_scatter = 0.0 }
+	  .threads = 1, .run_scatter = 0.0, .relative_to = NULL }
 
 #define WC_CALIBRATE_ESTIMATES_MAX 64
 

@@ -74,4 +74,10 @@ int wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err);
  *  intervals and estimates of s->out. */
 int wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err);
 
+/** Platform scope with o->relative_to (calibrate_relative.c): two
+ *  calibrations on `t` (the new platform, and the reference's runs as a
+ *  level of their own) composed with the base's reference level. */
+int wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
+                     wc_calibrate_result *out, wc_error *err);
+
 #endif

@@ -150,7 +150,7 @@ paper_capacity(wc_capacity_params *c)
 static void
 paper_pred_error(wc_pred_error *pe)
 {
-	static const double q = 0.38818860360995544, q_datasheet = 0.603546884570064;
+	static const double q = 0.38818860360995544, q_datasheet = 0.5547880188004253;
 	memset(pe, 0, sizeof *pe);
 	pe->present = 1;
 	pe->level = WC_INTERVAL_LEVEL;

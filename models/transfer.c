@@ -5,13 +5,17 @@
  *
  *   P0 = the catalog's typical idle (else wc_params_estimated_idle_w)
  *   S  = r · (limit − P0),   r = mean of S_L / (limit_L − P0_L)
- *   θ  = mean of θ_L
+ *   θ  = mean of θ_L + δ · log(F_L / F)
  *
  * over the set's levels with their own S that the catalog knows (a
- * locked-clock or shared level is not a board). The dynamic range thus
- * scales with the board's headroom; the saturation point is the fitted
- * platforms' average (the compute/bandwidth ratio did not improve it held
- * out: docs/results.md, "Datasheet transfer").
+ * locked-clock or shared level is not a board); F is the dense BF16
+ * throughput. The dynamic range scales with the board's headroom; the
+ * model size enters the law per unit of the board's compute (a board with
+ * twice the FLOPS runs a model as the other runs half of it), so each
+ * fitted level's θ is carried to the new board through the set's own size
+ * slope δ. Held out one platform at a time this cut the misses of the
+ * published levels and of the measured profile's (docs/results.md,
+ * "Datasheet transfer"); the compute/bandwidth ratio did not.
  */
 #include "models/params.h"
 
@@ -20,6 +24,17 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* δ · log(F_from / F_to): the shift of z that carries a level fitted on
+ * board `from` to board `to` at the same model size; 0 when either
+ * throughput is unknown. */
+static double
+compute_shift(const wc_params *p, const wc_platform_info *from, const wc_platform_info *to)
+{
+	if (!(from->bf16_tflops > 0) || !(to->bf16_tflops > 0) || !isfinite(p->delta.value))
+		return 0.0;
+	return p->delta.value * log(from->bf16_tflops / to->bf16_tflops);
+}
 
 int
 wc_params_datasheet_level(const wc_params *p, const char *platform, const char *skip, wc_level *out)
@@ -37,7 +52,7 @@ wc_params_datasheet_level(const wc_params *p, const char *platform, const char *
 		    !(li->max_power_w > l->p0.value))
 			continue;
 		ratio += l->s.value / (li->max_power_w - l->p0.value);
-		theta += l->theta.value;
+		theta += l->theta.value + compute_shift(p, li, hw);
 		n++;
 	}
 	if (!n || !wc_form_has_scale(p->form))

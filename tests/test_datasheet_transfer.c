@@ -3,7 +3,9 @@
  * fitted level"), left one platform out on the published levels: each of
  * A100, H100 and H200 is rebuilt from its datasheet and the other two, and
  * its predictions over the published design (0.6-32.8 B, 1-256 running,
- * TP 1) are compared with the published level's. Also: a catalog platform
+ * TP 1) are compared with the published level's. Carrying each level's
+ * theta by delta x log(BF16 throughput ratio) is what keeps every median
+ * under 10 % (without it: 10.5 / 15.6 / 3.0 %, worst 24.1 %). Also: a catalog platform
  * without a level is answered with level_source "datasheet" and a warning;
  * nvidia-smi's product name of a fitted board finds the fitted level; an
  * unknown platform is refused.
@@ -62,11 +64,11 @@ main(void)
 		double worst, med = lopo(&paper, names[i], &worst);
 		printf("  leave %s out: median |error| %.1f %%, worst %.1f %% (36 configurations)\n", names[i], med,
 		       worst);
-		CHECK(med < 20.0);
-		CHECK(worst < 30.0);
+		CHECK(med < 10.0);
+		CHECK(worst < 12.0);
 	}
 	/* The same on the measured profile's four levels (docs/results.md):
-	 * every miss within the bound the answers' warning states, 40 %. */
+	 * every miss within the bound the answers' warning states, 30 %. */
 	wc_params measured = WC_PARAMS_INIT;
 	wc_params_measured(&measured);
 	const char *mnames[4] = { "A100", "H100", "H200", "B200" };
@@ -74,8 +76,8 @@ main(void)
 		double worst, med = lopo(&measured, mnames[i], &worst);
 		printf("  measured, leave %s out: median |error| %.1f %%, worst %.1f %% (36 configurations)\n",
 		       mnames[i], med, worst);
-		CHECK(med < 35.0);
-		CHECK(worst < 40.0);
+		CHECK(med < 20.0);
+		CHECK(worst < 30.0);
 	}
 	wc_params_clear(&measured);
 

@@ -3,13 +3,16 @@
 # docs/fitting.md, "The measured profile") with the built wattcast, on every
 # real measurement the repository can use, deterministically (seed 42):
 #   1. the inference law on the ML.ENERGY v3 subset, every run in (quantized
-#      ones without a precision term: the held-out scores chose that,
-#      docs/validation.md "Candidate terms"); P0 of H100 from the paper's
-#      Table 13 (the prior), of B200 estimated from its board limit;
+#      ones without a precision term) with the structure terms MoE and
+#      log TP: the held-out scores chose both, docs/validation.md
+#      "Candidate terms"; P0 of H100 from the paper's Table 13 (the prior),
+#      of B200 estimated from its board limit;
 #   2. A100 and H200 levels from the paper's published law as observations:
 #      its runs at the published design (data/default/paper-design-seed42.csv,
-#      simulated from Table 13), calibrated at platform scope with the shared
-#      slopes of step 1 held;
+#      simulated from Table 13), calibrated at platform scope relative to
+#      H100 (the design's offsets of A100 and H200 from its H100, added to
+#      step 1's H100; docs/calibration.md "Relative to a level") with the
+#      shared slopes of step 1 held;
 #   3. the capacity section on the PowerTrace-Sim runs (their TTFT/ITL), the
 #      ML.ENERGY table and the published periods;
 #   4. the held-out error of mean power, leaving each ML.ENERGY model out,
@@ -30,10 +33,12 @@ trap 'rm -rf "$tmp"' EXIT
 design="$here/data/default/paper-design-seed42.csv"
 common="--seed 42 --threads 2"
 "$w" import mlenergy "$shared/data/real/mlenergy/configurations_text.csv" -o "$tmp/ml.csv" >/dev/null
-"$w" fit inference "$tmp/ml.csv" -o "$tmp/s1.json" --profile paper --terms as-bf16 --bootstrap 200 \
-	$common --name measured
-"$w" calibrate --params "$tmp/s1.json" "$design" -o "$tmp/s2.json" --scope platform --platform A100 $common
-"$w" calibrate --params "$tmp/s2.json" "$design" -o "$tmp/s3.json" --scope platform --platform H200 $common
+"$w" fit inference "$tmp/ml.csv" -o "$tmp/s1.json" --profile paper --terms as-bf16 --law-terms moe,tp \
+	--bootstrap 200 $common --name measured
+"$w" calibrate --params "$tmp/s1.json" "$design" -o "$tmp/s2.json" --scope platform --platform A100 \
+	--relative-to H100 $common
+"$w" calibrate --params "$tmp/s2.json" "$design" -o "$tmp/s3.json" --scope platform --platform H200 \
+	--relative-to H100 $common
 "$w" ingest "$shared/data/real/powertrace-sim" -o "$tmp/pts.csv" --platform A100 --tp 1 \
 	--model Qwen/Qwen3-8B --utc-offset -25200 --quiet >/dev/null 2>&1
 "$w" fit capacity "$tmp/pts.csv" "$tmp/ml.csv" "$here/data/default/published-periods.csv" \

@@ -1,0 +1,162 @@
+/*
+ * A new level relative to a level the base already has
+ * (docs/calibration.md, "Relative to a level"): `calibrate --scope
+ * platform --platform T --relative-to R` on a table holding runs of both
+ * T and R (the published design holds A100, H100 and H200) calibrates
+ * two levels with the base's slopes held, T on T's runs and R' on R's
+ * runs (under a name of its own), and stores
+ *
+ *   log S_T = log S_R + (log S_T' - log S_R'),   theta_T = theta_R + (theta_T' - theta_R')
+ *
+ * with S_R and theta_R the base's. When the base's slopes are not those
+ * the runs were made with (the measured profile's slopes are fitted on
+ * other runs than the published design), both calibrations absorb the same
+ * misfit and the offset keeps what the runs say about T against R; the
+ * base's own R level stays the anchor. Draws: row r composes the two
+ * calibrations' row r with the base's R of the same base draw (both
+ * calibrations cycle the base's draws alike), so the base's uncertainty
+ * and both runs' scatter propagate. The result is T's calibration file
+ * with T's S and theta (and their intervals) replaced; the reference
+ * level R' is not kept.
+ */
+#include "calibrate_internal.h"
+#include "models/interval.h"
+#include "models/warnings.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Column `name` of `p`'s draws, or -1. */
+static int
+draw_col(const wc_params *p, const char *name)
+{
+	for (int j = 0; j < p->n_draw_params; j++)
+		if (strcmp(p->draw_names[j], name) == 0)
+			return j;
+	return -1;
+}
+
+/* The runs of `ref` (not excluded, as the options select them) under the
+ * level name `as`, in a table of their own. */
+static int
+reference_runs(const wc_runs_table *t, const wc_calibrate_options *o, const char *ref, const char *as,
+               wc_runs_table **out, wc_error *err)
+{
+	wc_runs_table *r = wc_runs_new();
+	if (!r)
+		return wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
+	for (size_t i = 0; i < t->n_runs; i++) {
+		wc_run run = t->runs[i];
+		if (run.exclude[0] || strcmp(run.platform, ref) != 0 || (o->use && !o->use[i]))
+			continue;
+		snprintf(run.platform, sizeof run.platform, "%s", as);
+		int rc = wc_runs_append(r, &run, err);
+		if (rc != WC_OK) {
+			wc_runs_free(r);
+			return rc;
+		}
+	}
+	*out = r;
+	return WC_OK;
+}
+
+/* One parameter of the new level (kind WC_LEVEL_S in log, else as is):
+ * value and draws composed, interval from the draws. */
+static void
+compose(wc_calibrate_result *out, const wc_calibrate_result *ref_cal, const wc_params *base,
+        wc_level_param kind, const char *target, const char *ref, const char *ref_as)
+{
+	char lt[WC_NAME_MAX], lr[WC_NAME_MAX], la[WC_NAME_MAX];
+	double vt, vr, va;
+	int logged = kind == WC_LEVEL_S;
+	wc_level_param_label(kind, target, lt, sizeof lt);
+	wc_level_param_label(kind, ref, lr, sizeof lr);
+	wc_level_param_label(kind, ref_as, la, sizeof la);
+	wc_params_get_named(&out->params, lt, &vt);
+	wc_params_get_named(base, lr, &vr);
+	wc_params_get_named(&ref_cal->params, la, &va);
+	double point = logged ? vr * vt / va : vr + vt - va;
+	wc_params_set_named(&out->params, lt, point);
+	wc_params *p = &out->params;
+	int ct = draw_col(p, lt), cr = draw_col(p, lr), ca = draw_col(&ref_cal->params, la);
+	int rows = p->n_draws < ref_cal->params.n_draws ? p->n_draws : ref_cal->params.n_draws;
+	if (ct < 0 || ca < 0 || rows < 2)
+		return;
+	p->n_draws = rows; /* unpaired rows would not be composed */
+	double *col = malloc((size_t)rows * sizeof *col);
+	for (int r = 0; col && r < rows; r++) {
+		double *row = p->draws + (size_t)r * p->n_draw_params;
+		double t_r = row[ct], a_r = ref_cal->params.draws[(size_t)r * ref_cal->params.n_draw_params + ca];
+		double r_r = cr >= 0 ? row[cr] : vr; /* a held reference parameter has no column */
+		row[ct] = col[r] = logged ? r_r * t_r / a_r : r_r + t_r - a_r;
+	}
+	double lo, hi;
+	if (col && wc_interval_from_draws(col, (size_t)rows, point, &lo, &hi))
+		wc_params_set_interval_named(p, lt, lo, hi);
+	free(col);
+}
+
+int
+wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
+                 wc_calibrate_result *out, wc_error *err)
+{
+	const char *ref = o->relative_to;
+	const wc_level *rl = wc_params_level(base, ref);
+	wc_calibrate_options ot = *o, orf = *o;
+	wc_calibrate_result *rc_ref = NULL;
+	wc_runs_table *rt = NULL;
+	char as[WC_NAME_MAX];
+	int rc;
+	memset(out, 0, sizeof *out);
+	if (!rl || rl->s_shared_with[0])
+		return wc_error_set(err, WC_EINVAL,
+		                    "relative_to: '%s' is not a level of the base '%s' with its own S; a level is "
+		                    "calibrated relative to one the base has", ref, base->name);
+	if (!o->platform || !o->platform[0] || strcmp(o->platform, ref) == 0)
+		return wc_error_set(err, WC_EINVAL,
+		                    "platform: --relative-to needs the new platform named (--platform), other than "
+		                    "'%s'", ref);
+	snprintf(as, sizeof as, "%.30s~runs", ref);
+	ot.relative_to = orf.relative_to = NULL;
+	orf.platform = as;
+	if ((rc = wc_calibrate(base, t, &ot, out, err)) != WC_OK)
+		return rc;
+	rc_ref = calloc(1, sizeof *rc_ref);
+	if (!rc_ref)
+		rc = wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
+	if (rc == WC_OK)
+		rc = reference_runs(t, o, ref, as, &rt, err);
+	if (rc == WC_OK && rt->n_runs == 0)
+		rc = wc_error_set(err, WC_EINVAL, "relative_to: the runs hold no run on '%s' to calibrate against",
+		                  ref);
+	if (rc == WC_OK)
+		rc = wc_calibrate(base, rt, &orf, rc_ref, err);
+	if (rc != WC_OK)
+		goto done;
+	if (wc_form_has_scale(base->form))
+		compose(out, rc_ref, base, WC_LEVEL_S, o->platform, ref, as);
+	compose(out, rc_ref, base, WC_LEVEL_THETA, o->platform, ref, as);
+	if (out->params.n_draws != rc_ref->params.n_draws)
+		WC_WARN(out, "relative to %s: %d and %d replicates converged; the first %d are paired", ref,
+		        out->params.n_draws, rc_ref->params.n_draws,
+		        out->params.n_draws < rc_ref->params.n_draws ? out->params.n_draws : rc_ref->params.n_draws);
+	for (int i = 0; i < out->n_estimates; i++) {
+		const wc_param *prm = wc_params_param_named(&out->params, out->estimates[i].label);
+		if (prm)
+			out->estimates[i].value = *prm;
+	}
+	WC_WARN(out, "%s is calibrated relative to the base's %s: its S and theta are %s's (S %.4g W, theta %.4g) "
+	        "plus the offsets of %s from %s on these runs (%d runs of %s)", o->platform, ref, ref, rl->s.value,
+	        rl->theta.value, o->platform, ref, rc_ref->n_runs, ref);
+	rc = wc_params_validate(&out->params, err);
+done:
+	if (rc != WC_OK)
+		wc_calibrate_result_clear(out);
+	if (rc_ref)
+		wc_calibrate_result_clear(rc_ref);
+	free(rc_ref);
+	wc_runs_free(rt);
+	return rc;
+}
