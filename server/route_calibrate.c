@@ -28,7 +28,7 @@
 #define CALIBRATE_STACK (8u << 20)
 
 static const char *const body_fields[] = { "runs", "scope", "profile", "model", "platform",
-	"idle_power_w", "run_scatter", "bootstrap", "seed", "name", NULL };
+	"idle_power_w", "run_scatter", "bootstrap", "seed", "name", "relative_to", NULL };
 static const char *const row_fields[] = { "run_id", "platform", "tp", "model", "active_params_b",
 	"running", "mean_power_w", "idle_power_w", "weights", "kv_cache", "sm_clock_mhz", NULL };
 
@@ -234,6 +234,8 @@ refusal(const wc_runs_table *t, const wc_error *err, wc_api_error *e)
 		snprintf(field, sizeof field, "/runs");
 	else if (!field[0] && strncmp(err->msg, "idle_power_w:", 13) == 0)
 		snprintf(field, sizeof field, "/idle_power_w");
+	else if (!field[0] && strncmp(err->msg, "relative_to:", 12) == 0)
+		snprintf(field, sizeof field, "/relative_to");
 	if (err->code == WC_ENOMEM)
 		wc_api_error_set(e, 500, "internal", NULL, "%s", err->msg);
 	else
@@ -287,6 +289,7 @@ parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *
 	double boot = -2, seed = 0;
 	if (option_string(body, "scope", &scope, e) < 0 || option_string(body, "model", &c->o.model, e) < 0 ||
 	    option_string(body, "platform", &c->o.platform, e) < 0 || option_string(body, "name", name, e) < 0 ||
+	    option_string(body, "relative_to", &c->o.relative_to, e) < 0 ||
 	    option_number(body, "idle_power_w", 0, 1e6, 0, &c->o.idle_power_w, e) < 0 ||
 	    option_number(body, "run_scatter", 0, 10, 0, &c->o.run_scatter, e) < 0 ||
 	    option_number(body, "bootstrap", 0, WC_HTTP_CALIBRATE_MAX_DRAWS, 1, &boot, e) < 0 ||

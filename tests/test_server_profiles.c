@@ -115,6 +115,31 @@ test_calibrate(void)
 	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":32}]}",
 	               "/runs/0/mean_power_w", "calibration needs measured runs");
 	expect_refused("{\"profile\":\"nope\",\"runs\":[]}", "/profile", "unknown profile");
+	/* A new level relative to the base's H100: refused without H100 runs
+	 * or for a level the base lacks, naming the field; with both boards'
+	 * runs, answered and said so. */
+	expect_refused("{\"scope\":\"platform\",\"platform\":\"B300\",\"relative_to\":\"H100\",\"runs\":["
+	               "{\"platform\":\"B300\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,\"mean_power_w\":500,"
+	               "\"idle_power_w\":150},{\"platform\":\"B300\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":64,"
+	               "\"mean_power_w\":800,\"idle_power_w\":150}]}", "/relative_to", "no run on 'H100'");
+	expect_refused("{\"scope\":\"platform\",\"platform\":\"B300\",\"relative_to\":\"X9\",\"runs\":["
+	               "{\"platform\":\"B300\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,\"mean_power_w\":500,"
+	               "\"idle_power_w\":150}]}", "/relative_to", "not a level of the base");
+	http_post_json(h, url("/v1/calibrate"),
+	               "{\"scope\":\"platform\",\"platform\":\"B300\",\"relative_to\":\"H100\",\"bootstrap\":0,"
+	               "\"runs\":[{\"platform\":\"B300\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,"
+	               "\"mean_power_w\":500,\"idle_power_w\":150},{\"platform\":\"B300\",\"tp\":1,\"model\":"
+	               "\"Qwen3-8B\",\"running\":64,\"mean_power_w\":800,\"idle_power_w\":150},{\"platform\":\"H100\","
+	               "\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,\"mean_power_w\":330,\"idle_power_w\":120},"
+	               "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":64,\"mean_power_w\":560,"
+	               "\"idle_power_w\":120}]}", &r);
+	CHECK_INT(r.status, 200);
+	json_t *w = r.json ? json_object_get(r.json, "warnings") : NULL;
+	int said = 0;
+	for (size_t i = 0; json_is_array(w) && i < json_array_size(w); i++)
+		said |= strstr(json_string_value(json_array_get(w, i)), "relative to the base's H100") != NULL;
+	CHECK(said);
+	http_reply_free(&r);
 }
 
 static void *
