@@ -26,6 +26,7 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 	free(r->response);
 	free(r->service);
 	free(r->law_level);
+	free(r->level);
 	free(r->interval);
 	memset(r, 0, sizeof *r);
 }
@@ -237,17 +238,36 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 	out->response = wc_alloc_array(n, sizeof *out->response);
 	out->service = wc_alloc_array(n, sizeof *out->service);
 	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
+	out->level = wc_alloc_zeroed(n, sizeof *out->level);
 	out->interval = wc_alloc_array(n, sizeof *out->interval);
-	if (!out->predicted || !out->response || !out->service || !out->law_level || !out->interval) {
+	if (!out->predicted || !out->response || !out->service || !out->law_level || !out->level ||
+	    !out->interval) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	}
 	out->n = n;
+	wc_runs_table *table = NULL;
+	if (o->level_loro && (rc = wc_envelope_level_table(runs, n, &table, err)) != WC_OK) {
+		wc_envelope_check_report_clear(out);
+		return rc;
+	}
 	for (size_t i = 0; i < n && rc == WC_OK; i++) {
 		wc_envelope_result res;
+		wc_calibrate_result cal;
 		wc_error e2;
-		if ((rc = response_for(p, runs, n, i, o, &out->response[i], &e2)) != WC_OK ||
-		    (rc = predict_run(p, &runs[i], &out->response[i], o, &res, &out->service[i], &e2)) != WC_OK) {
+		memset(&cal, 0, sizeof cal);
+		out->level[i].p0_w = out->level[i].s_w = out->level[i].theta = NAN;
+		if (table && (rc = wc_envelope_level_for(p, table, i, o, &cal, &out->level[i], &e2)) != WC_OK) {
+			wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
+			break;
+		}
+		/* The run's law: calibrated on the other runs, else the set's. */
+		const wc_params *law = cal.params.n_levels ? &cal.params : p;
+		rc = response_for(p, runs, n, i, o, &out->response[i], &e2);
+		if (rc == WC_OK)
+			rc = predict_run(law, &runs[i], &out->response[i], o, &res, &out->service[i], &e2);
+		wc_calibrate_result_clear(&cal);
+		if (rc != WC_OK) {
 			wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
 			break;
 		}
@@ -260,6 +280,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 			rc = add_rows(&runs[i], &out->response[i], o->loro, &out->service[i], &res, p, rows, err);
 		wc_envelope_result_clear(&res);
 	}
+	wc_runs_free(table);
 	if (rc == WC_OK && summarise(runs, n, out) != WC_OK)
 		rc = wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	if (rc != WC_OK)
