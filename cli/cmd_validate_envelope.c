@@ -168,6 +168,7 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 		        "law_level", num(r->law_level[i]), "service_times", r->service[i].source);
 		if (r->service[i].fallback[0])
 			json_object_set_new(run, "service_warning", json_string(r->service[i].fallback));
+		json_object_set_new(json_object_get(run, "response"), "dynamic_scale", num(wc_response_dynamic_scale(rp)));
 		json_object_set_new(run, "level", json_pack("{s:s,s:i,s:o,s:o,s:o,s:s}", "source",
 		                    r->level[i].runs ? "calibrated_on_other_runs" : "zero_shot", "runs", r->level[i].runs,
 		                    "p0_w", num(r->level[i].p0_w), "s_w", num(r->level[i].s_w), "theta",

@@ -31,9 +31,11 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* The response for run i: the set's, or fitted without run i. */
+/* The response for run i: the set's, or fitted without run i -- with
+ * the law run i is predicted with (`law`, the set or its calibration on
+ * the other runs), so that the fitted dynamic scale is relative to it. */
 static int
-response_for(const wc_params *p, const wc_envelope_check_run *runs, size_t n, size_t i,
+response_for(const wc_params *p, const wc_params *law, const wc_envelope_check_run *runs, size_t n, size_t i,
              const wc_envelope_check_options *o, wc_response_params *out, wc_error *err)
 {
 	if (!o->loro) {
@@ -44,10 +46,18 @@ response_for(const wc_params *p, const wc_envelope_check_run *runs, size_t n, si
 	size_t m = 0;
 	if (!others)
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
-	for (size_t j = 0; j < n; j++)
-		if (j != i)
-			others[m++] = runs[j].response_run;
-	int rc = wc_fit_response(others, m, &o->fit, out, err);
+	int rc = WC_OK;
+	for (size_t j = 0; j < n && rc == WC_OK; j++) {
+		if (j == i)
+			continue;
+		others[m] = runs[j].response_run;
+		wc_law_binding b;
+		if (law != p && (rc = wc_law_bind(law, &runs[j].config, &b, err)) == WC_OK)
+			wc_law_bound_point(&b, NULL, &others[m].law);
+		m++;
+	}
+	if (rc == WC_OK)
+		rc = wc_fit_response(others, m, &o->fit, out, err);
 	free(others);
 	return rc;
 }
@@ -97,6 +107,7 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int lo
 	wc_per_run_row_input_number(row, "tau_s", r->tau_s.value);
 	wc_per_run_row_input_number(row, "hold_s", r->hold_s.value);
 	wc_per_run_row_input_number(row, "prefill_ratio", r->prefill_ratio.value);
+	wc_per_run_row_input_number(row, "dynamic_scale", wc_response_dynamic_scale(r));
 	wc_per_run_row_input(row, "service_times", service->source);
 	wc_per_run_row_input_number(row, "idle_power_w", run->config.idle_power_w > 0 ? run->config.idle_power_w : NAN);
 }
@@ -263,7 +274,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		}
 		/* The run's law: calibrated on the other runs, else the set's. */
 		const wc_params *law = cal.params.n_levels ? &cal.params : p;
-		rc = response_for(p, runs, n, i, o, &out->response[i], &e2);
+		rc = response_for(p, law, runs, n, i, o, &out->response[i], &e2);
 		if (rc == WC_OK)
 			rc = predict_run(law, &runs[i], &out->response[i], o, &res, &out->service[i], &e2);
 		wc_calibrate_result_clear(&cal);
