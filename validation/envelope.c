@@ -95,7 +95,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 
 static void
 add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
-           const wc_envelope_check_service *service, wc_per_run_row *row)
+           const wc_envelope_check_service *service, const wc_envelope_level *lv, wc_per_run_row *row)
 {
 	wc_per_run_row_input(row, "platform", run->config.platform);
 	wc_per_run_row_input_number(row, "tp", run->config.tp);
@@ -109,12 +109,13 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int lo
 	wc_per_run_row_input_number(row, "prefill_ratio", r->prefill_ratio.value);
 	wc_per_run_row_input_number(row, "dynamic_scale", wc_response_dynamic_scale(r));
 	wc_per_run_row_input(row, "service_times", service->source);
+	wc_per_run_row_input(row, "law_level_source", lv->runs ? "calibrated_on_other_runs" : "zero_shot");
 	wc_per_run_row_input_number(row, "idle_power_w", run->config.idle_power_w > 0 ? run->config.idle_power_w : NAN);
 }
 
 static int
 add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
-         const wc_envelope_check_service *service, const wc_envelope_result *res, const wc_params *p,
+         const wc_envelope_check_service *service, const wc_envelope_level *lv, const wc_envelope_result *res, const wc_params *p,
          wc_per_run *rows, wc_error *err)
 {
 	const char *names[5] = { "mean_w", "p5_w", "p95_w", "max_w", "ramp_w_per_s" };
@@ -130,7 +131,7 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro
 		if (loro)
 			snprintf(row.fold, sizeof row.fold, "without %s", run->run_id);
 		snprintf(row.quantity, sizeof row.quantity, "%s", names[q]);
-		add_inputs(run, r, loro, service, &row);
+		add_inputs(run, r, loro, service, lv, &row);
 		row.predicted = pred[q]->value;
 		row.measured = meas[q];
 		row.error_pct = 100.0 * (pred[q]->value - meas[q]) / meas[q];
@@ -288,7 +289,8 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		out->law_level[i] = law_level(&runs[i], &out->response[i]);
 		out->interval[i] = res.server_interval;
 		if (rows)
-			rc = add_rows(&runs[i], &out->response[i], o->loro, &out->service[i], &res, p, rows, err);
+			rc = add_rows(&runs[i], &out->response[i], o->loro, &out->service[i], &out->level[i], &res, p,
+			              rows, err);
 		wc_envelope_result_clear(&res);
 	}
 	wc_runs_free(table);
