@@ -461,8 +461,11 @@ print_header(const env_args *a, const env_setup *s)
 		printf("power: %s (P0 %.1f W/GPU, prefill +%.1f W/GPU)", s->pm.source, s->pm.idle_w, s->pm.prefill_w);
 	if (s->pm.max_w > 0 && isfinite(s->pm.max_w))
 		printf(", no 1-s mean above %.0f W/GPU", s->pm.max_w);
-	printf("; response: tau %.3g s, hold %.3g s, decay %.3g s, prefill ratio %.3g (%s); params %s\n", a->o.tau_s,
-	       a->o.hold_s, a->o.decay_s, s->resp.prefill_ratio.value, s->resp_source, s->version);
+	printf("; response: tau %.3g s, hold %.3g s, decay %.3g s, prefill ratio %.3g", a->o.tau_s, a->o.hold_s,
+	       a->o.decay_s, s->resp.prefill_ratio.value);
+	if (wc_response_dynamic_scale(&s->resp) != 1.0)
+		printf(", dynamic scale %.3g", wc_response_dynamic_scale(&s->resp));
+	printf(" (%s); params %s\n", s->resp_source, s->version);
 }
 
 static wc_envelope_render

@@ -22,7 +22,9 @@ static const char usage[] =
 	"Fits how power follows load in time -- the first-order time constant tau_s, the\n"
 	"hold of the busy level over short idle gaps hold_s, its decay after the hold\n"
 	"decay_s, and the extra power while a\n"
-	"prefill runs (prefill_ratio, a share of the law's dynamic power at 32 running) --\n"
+	"prefill runs (prefill_ratio, a share of the law's dynamic power at 32 running),\n"
+	"with the share of the law's dynamic power kept beside it (dynamic_scale, one for\n"
+	"all runs: the law's mean power already holds its prefills) --\n"
 	"on measured runs (folders as `wattcast ingest` reads them): each run's n(t) and\n"
 	"prefill activity (from its request log, else its engine counters) go through\n"
 	"the frozen law of --params (default: the built-in 'paper' profile) and the\n"
@@ -115,6 +117,7 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const char *out)
 	print_value("hold_s", &r->hold_s, "s");
 	print_value("decay_s", &r->decay_s, "s");
 	print_value("prefill_ratio", &r->prefill_ratio, "");
+	print_value("dynamic_scale", &r->dynamic_scale, "");
 	for (int i = 0; i < r->n_levels; i++) {
 		char name[80];
 		snprintf(name, sizeof name, "tau_s[%s]", r->levels[i].level);

@@ -19,7 +19,8 @@ static const char usage[] =
 	"                                  [--threads T] [--max-running N] [--json] [--per-run FILE]\n"
 	"                                  [--platform NAME] [--tp G] [--model NAME]\n"
 	"                                  [--active-params B] [--utc-offset SECONDS] [--quiet]\n"
-	"                                  [--service auto|capacity|standin]\n\n"
+	"                                  [--service auto|capacity|standin]\n"
+	"                                  [--level zero-shot|loro]\n\n"
 	"Replays each run's own arrivals (its request log, else rebuilt from its engine\n"
 	"counters) through the envelope simulation -- service times from the parameter\n"
 	"set's capacity model where it has the run's platform and model (else the\n"
@@ -34,11 +35,16 @@ static const char usage[] =
 	"the median ratio of ramp rates (median_ramp_ratio), and the share of runs whose\n"
 	"measured mean and p95 the 95 % predictive intervals contain (coverage_mean_pct,\n"
 	"coverage_p95_pct) with their median width. --per-run FILE writes one\n"
-	"CSV row per run and metric (lo/hi: 5th/95th percentile over replicas).\n";
+	"CSV row per run and metric (lo/hi: 5th/95th percentile over replicas).\n"
+	"--level zero-shot (default) predicts with the set's law as it is; loro first\n"
+	"calibrates the run's platform level afresh (P0, S, theta, as `wattcast calibrate\n"
+	"--scope platform` does) on the other runs on its platform, leaving the run out\n"
+	"-- what an operator with their own telemetry gets; a run with fewer than two\n"
+	"such runs stays zero-shot, and every run says which.\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_RESPONSE, OPT_REPLICAS, OPT_SEED, OPT_THREADS,
        OPT_MAXRUN, OPT_JSON, OPT_PER_RUN, OPT_QUIET, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE,
-       OPT_UTC, OPT_SERVICE };
+       OPT_UTC, OPT_SERVICE, OPT_LEVEL };
 
 typedef struct {
 	const char *params, *profile, *per_run;
@@ -71,6 +77,11 @@ parse_flag(const char *cmd, int opt, venv_args *a)
 	case OPT_JSON: a->json = 1; break;
 	case OPT_PER_RUN: a->per_run = optarg; break;
 	case OPT_QUIET: a->quiet = 1; break;
+	case OPT_LEVEL:
+		if (strcmp(optarg, "zero-shot") && strcmp(optarg, "loro"))
+			return cli_usage_error(cmd, "--level: expected zero-shot or loro, got '%s'", optarg);
+		a->o.level_loro = strcmp(optarg, "loro") == 0;
+		break;
 	case OPT_SERVICE:
 		if (wc_service_choice_from_name(optarg, &a->o.service) != WC_OK)
 			rc = cli_usage_error(cmd, "--service: expected auto, capacity or standin, got '%s'", optarg);
@@ -92,6 +103,7 @@ parse(int argc, char **argv, venv_args *a, int *help)
 		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "tp", required_argument, NULL, OPT_TP },
 		{ "model", required_argument, NULL, OPT_MODEL }, { "active-params", required_argument, NULL, OPT_ACTIVE },
 		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "service", required_argument, NULL, OPT_SERVICE },
+		{ "level", required_argument, NULL, OPT_LEVEL },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "validate envelope";
@@ -156,11 +168,17 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 		        "law_level", num(r->law_level[i]), "service_times", r->service[i].source);
 		if (r->service[i].fallback[0])
 			json_object_set_new(run, "service_warning", json_string(r->service[i].fallback));
+		json_object_set_new(json_object_get(run, "response"), "dynamic_scale", num(wc_response_dynamic_scale(rp)));
+		json_object_set_new(run, "level", json_pack("{s:s,s:i,s:o,s:o,s:o,s:s}", "source",
+		                    r->level[i].runs ? "calibrated_on_other_runs" : "zero_shot", "runs", r->level[i].runs,
+		                    "p0_w", num(r->level[i].p0_w), "s_w", num(r->level[i].s_w), "theta",
+		                    num(r->level[i].theta), "note", r->level[i].note));
 		json_array_append_new(runs, run);
 	}
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "response", json_string(a->o.loro ? "loro" : "params"));
 	json_object_set_new(o, "service_times", json_string(services_used(r)));
+	json_object_set_new(o, "level", json_string(a->o.level_loro ? "loro" : "zero_shot"));
 	json_object_set_new(o, "replicas", json_integer(a->o.replicas));
 	json_object_set_new(o, "median_mean_err_pct", num(r->median_mean_err_pct));
 	json_object_set_new(o, "median_p5_err_pct", num(r->median_p5_err_pct));
@@ -185,9 +203,13 @@ pct(double p, double m)
 static void
 print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_report *r)
 {
-	printf("envelopes replayed on %zu run%s (response: %s; service times: %s; %d replicas)\n",
+	printf("envelopes replayed on %zu run%s (response: %s; service times: %s; %d replicas; law level: %s)\n",
 	       r->n, r->n == 1 ? "" : "s", a->o.loro ? "fitted leaving each run out" : "from the parameter set",
-	       services_used(r), a->o.replicas);
+	       services_used(r), a->o.replicas,
+	       a->o.level_loro ? "calibrated on the other runs of each run's platform, leaving it out"
+	                       : "zero-shot, the set's law as it is");
+	for (size_t i = 0; a->o.level_loro && i < r->n; i++)
+		printf("level: %s: %s\n", s->checks[i].run.run_id, r->level[i].note);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->service[i].fallback[0])
 			printf("warning: %s: %s\n", s->checks[i].run.run_id, r->service[i].fallback);

@@ -134,6 +134,7 @@ config_of(const wc_trace_replay *r, wc_config *c)
 	c->kv = m->kv >= 0 ? (wc_precision)m->kv : WC_PREC_BF16;
 	c->sm_clock_mhz = isfinite(m->sm_clock_mhz) ? m->sm_clock_mhz : 0.0;
 	c->idle_power_w = isfinite(r->idle_w) ? r->idle_w : 0.0;
+	c->model = m->model[0] ? m->model : NULL; /* its model terms apply, as in predict */
 	c->arch = wc_model_lookup(m->model);
 }
 

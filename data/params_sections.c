@@ -431,8 +431,8 @@ read_response_levels(wc__json_loader *ld, json_t *v, const char *path, wc_respon
 int
 wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out)
 {
-	static const char *const allowed[] = { "tau_s", "hold_s", "decay_s", "prefill_ratio", "runs", "rms_w", "levels",
-		                                       NULL };
+	static const char *const allowed[] = { "tau_s", "hold_s", "decay_s", "prefill_ratio", "dynamic_scale", "runs",
+		                                       "rms_w", "levels", NULL };
 	static const char *const required[] = { "tau_s", "hold_s", "prefill_ratio", NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -441,6 +441,7 @@ wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_re
 	memset(out, 0, sizeof *out);
 	out->rms_w = NAN;
 	out->decay_s = (wc_response_value){ 0.0, NAN, NAN };
+	out->dynamic_scale = (wc_response_value){ 1.0, NAN, NAN };
 	if ((rc = wc__json_check_keys(ld, v, path, allowed, required)) ||
 	    (rc = read_response_value(ld, v, path, "tau_s", &out->tau_s, &fitted)) ||
 	    (rc = read_response_value(ld, v, path, "hold_s", &out->hold_s, &fitted)) ||
@@ -448,6 +449,9 @@ wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_re
 	    /* decay_s is absent from files written before it existed: no decay. */
 	    (json_object_get(v, "decay_s") &&
 	     (rc = read_response_value(ld, v, path, "decay_s", &out->decay_s, &fitted))) ||
+	    /* dynamic_scale likewise: the law's dynamic power as it is. */
+	    (json_object_get(v, "dynamic_scale") &&
+	     (rc = read_response_value(ld, v, path, "dynamic_scale", &out->dynamic_scale, &fitted))) ||
 	    (rc = wc__json_optional_number(ld, v, path, "rms_w", 0.0, 1e9, &out->rms_w)))
 		return rc;
 	if ((x = json_object_get(v, "runs")) && !json_is_null(x)) {
@@ -486,6 +490,8 @@ wc__params_response_json(const wc_response_params *r)
 	if (r->decay_s.value > 0.0) /* no decay: written as before it existed */
 		json_object_set_new(o, "decay_s", response_value_json(&r->decay_s, r->fitted));
 	json_object_set_new(o, "prefill_ratio", response_value_json(&r->prefill_ratio, r->fitted));
+	if (r->dynamic_scale.value > 0.0 && r->dynamic_scale.value != 1.0) /* 1: as before it existed */
+		json_object_set_new(o, "dynamic_scale", response_value_json(&r->dynamic_scale, r->fitted));
 	json_object_set_new(o, "runs", json_integer(r->runs));
 	json_object_set_new(o, "rms_w", isfinite(r->rms_w) ? json_real(r->rms_w) : json_null());
 	json_t *levels = json_array();

@@ -177,24 +177,24 @@ typedef struct {
 #define WC_RESPONSE_FIT_OPTIONS_INIT                                             \
 	{ .bootstrap = 200, .seed = 1, .threads = 1, .max_iter = 200 }
 
-/** Fit the response -- time constant, hold and prefill ratio -- by least
- *  squares of the modelled per-GPU power at the sample times against the
- *  measured samples, through the kernel the envelopes use
- *  (models/response.h), every run weighted equally. The level of each
- *  run's dynamic power is a nuisance: the law's dynamic power is scaled
- *  per run by the factor that fits best (profiled out), so the response
- *  is estimated from how power moves, not from how well the frozen law
- *  fits the run's level. 95 % intervals from resampling runs (replicate r
- *  on PCG32 stream (seed, r); bit-identical for any thread count). Needs
- *  at least two runs with samples. Then each platform level the runs
- *  name gets a time constant of its own (its runs only, the rest fixed;
- *  power meters average differently on different platforms), without an
- *  interval. `out` is filled with present = fitted = 1. */
+/** Fit the response -- time constant, hold, decay, prefill ratio and the
+ *  dynamic scale -- by least squares of the modelled per-GPU power at the
+ *  sample times against the measured samples, through the kernel the
+ *  envelopes use (models/response.h), every run weighted equally. The
+ *  law's dynamic power is scaled by one factor for all runs, set to its
+ *  least-squares value at every step (profiled out) and reported as
+ *  `dynamic_scale`: the share of the law the envelope's power map keeps
+ *  beside the prefill increment (docs/envelopes.md, "Power"). 95 %
+ *  intervals from resampling runs (replicate r on PCG32 stream (seed, r);
+ *  bit-identical for any thread count). Needs at least two runs with
+ *  samples. Each platform level the runs name gets a time constant of its
+ *  own. `out` is filled with present = fitted = 1. */
 int wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_options *o,
                     wc_response_params *out, wc_error *err);
 /** The per-GPU power the response model gives at each sample of `run`
- *  with the response `r` (its level's time constant; n_samples values),
- *  and the run's level factor (may be NULL). */
+ *  with the response `r` (its level's time constant; n_samples values) at
+ *  the run's own level factor -- the scale of the law that fits this run
+ *  best, a diagnostic (`law_level`), returned in `level` (may be NULL). */
 int wc_response_predict_samples(const wc_response_run *run, const wc_response_params *r,
                                 double *out, double *level, wc_error *err);
 

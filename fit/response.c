@@ -4,7 +4,8 @@
  * time constant per
  * platform level that make the response kernel (models/response.h),
  * driven by each run's measured n(t) and prefill activity, reproduce its
- * measured power samples, each run's law level profiled out. Least squares
+ * measured power samples, with one scale of the law's dynamic power for
+ * all runs (the map's dynamic_scale) profiled out. Least squares
  * in log parameters, each run weighted equally, minimised with GSL's
  * Nelder-Mead simplex; the shared time constant (for platforms without
  * runs) by GSL's Brent minimiser over all runs; intervals from resampling
@@ -143,44 +144,77 @@ wc_response_predict_samples(const wc_response_run *run, const wc_response_params
 	return rc;
 }
 
-/* Sum of squares of one run at (hold, ratio, decay) = x[0..2] and tau, its
- * level profiled out. */
-static double
-run_cost(problem *pb, const wc_response_run *run, const double *x, double tau_u)
+/* One run's sums at (hold, ratio, decay) = x[0..2] and tau, with y its
+ * samples, b the P0-and-prefill part and l the law's part at each:
+ * s[0] = sum (y - b)^2, s[1] = sum (y - b) l, s[2] = sum l^2; its sum of
+ * squares at a level c is s[0] - 2 c s[1] + c^2 s[2]. */
+static void
+run_sums(problem *pb, const wc_response_run *run, const double *x, double tau_u, double s[3])
 {
 	wc_response_params r;
-	double s = 0.0, hold_u = x[0], ratio_u = x[1];
 	memset(&r, 0, sizeof r);
-	r.hold_s = value_of(hold_u, WC_RESPONSE_MAX_HOLD_S);
+	r.hold_s = value_of(x[0], WC_RESPONSE_MAX_HOLD_S);
 	r.decay_s = value_of(x[2], WC_RESPONSE_MAX_DECAY_S);
-	r.prefill_ratio = value_of(ratio_u, WC_RESPONSE_MAX_PREFILL_RATIO);
+	r.prefill_ratio = value_of(x[1], WC_RESPONSE_MAX_PREFILL_RATIO);
 	r.tau_s = value_of(tau_u, WC_RESPONSE_MAX_TAU_S);
 	simulate_part(run, &r, 0, pb->grid, pb->filtered);
 	simulate_part(run, &r, 1, pb->grid, pb->law);
-	double f = level_factor(run, pb->filtered, pb->law);
+	s[0] = s[1] = s[2] = 0.0;
 	for (size_t k = 0; k < run->n_samples; k++) {
 		size_t b = sample_bin(run, run->t_s[k]);
-		double d = pb->filtered[b] + f * pb->law[b] - run->power_w[k];
-		s += d * d;
+		double y = run->power_w[k] - pb->filtered[b], l = pb->law[b];
+		s[0] += y * y;
+		s[1] += y * l;
+		s[2] += l * l;
 	}
-	return s;
 }
 
-/* What the fit minimises: each run's mean square, times its multiplicity. */
 static double
-cost(const gsl_vector *xv, void *params)
+ss_at(const double s[3], double c)
 {
-	problem *pb = params;
-	const double *x = xv->data;
-	double c = 0.0, fixed[3] = { pb->hold_u, pb->ratio_u, pb->decay_u };
+	return fmax(0.0, s[0] - 2.0 * c * s[1] + c * c * s[2]);
+}
+
+/* The sums of every run, each weighted by its multiplicity over its
+ * sample count (every run counts the same). */
+static void
+weighted_sums(problem *pb, const double *x, double tot[3])
+{
+	double fixed[3] = { pb->hold_u, pb->ratio_u, pb->decay_u }, s[3];
+	tot[0] = tot[1] = tot[2] = 0.0;
 	for (size_t j = 0; j < pb->n_runs; j++) {
 		const wc_response_run *run = &pb->runs[j];
 		double w = (pb->mult ? pb->mult[j] : 1.0) / (double)(run->n_samples ? run->n_samples : 1);
-		if (w > 0)
-			c += w * (pb->shared ? run_cost(pb, run, fixed, x[0])
-			                     : run_cost(pb, run, x, x[X_TAU + pb->level_of[j]]));
+		if (!(w > 0))
+			continue;
+		if (pb->shared)
+			run_sums(pb, run, fixed, x[0], s);
+		else
+			run_sums(pb, run, x, x[X_TAU + pb->level_of[j]], s);
+		for (int q = 0; q < 3; q++)
+			tot[q] += w * s[q];
 	}
-	return c;
+}
+
+/* The scale of the law's dynamic power that fits all runs at once (least
+ * squares pooled over runs, each weighted equally; kept in [0, 4]): what
+ * the map keeps of the law beside the prefill increment, which is part of
+ * the law's mean power already (docs/envelopes.md, "Power"). */
+static double
+pooled_level(const double tot[3])
+{
+	double c = tot[2] > 0 ? tot[1] / tot[2] : 1.0;
+	return c < 0 ? 0.0 : c > WC_RESPONSE_MAX_DYNAMIC_SCALE ? WC_RESPONSE_MAX_DYNAMIC_SCALE : c;
+}
+
+/* What the fit minimises: each run's mean square, times its multiplicity,
+ * at the pooled level. */
+static double
+cost(const gsl_vector *xv, void *params)
+{
+	double tot[3];
+	weighted_sums(params, xv->data, tot);
+	return ss_at(tot, pooled_level(tot));
 }
 
 /* Minimise over `dim` parameters from x0 with GSL's Nelder-Mead simplex. */
@@ -319,11 +353,15 @@ check_runs(const wc_response_run *runs, size_t n, wc_error *err)
 /* One fit from `x0`: the joint solution in x (X_TAU + levels values) and
  * the shared log tau. */
 static int
-fit_once(problem *pb, const double *x0, int max_iter, double *x, double *shared_u)
+fit_once(problem *pb, const double *x0, int max_iter, double *x, double *shared_u, double *scale)
 {
 	int rc = solve(pb, x0, X_TAU + pb->n_levels, max_iter, x);
-	if (rc == WC_OK)
+	if (rc == WC_OK) {
+		double tot[3];
+		weighted_sums(pb, x, tot);
+		*scale = pooled_level(tot);
 		*shared_u = solve_shared_tau(pb, x);
+	}
 	return rc;
 }
 
@@ -338,7 +376,7 @@ level_present(const problem *pb, int l)
 }
 
 static void
-to_response(const problem *pb, const double *x, double shared_u, wc_response_params *r)
+to_response(const problem *pb, const double *x, double shared_u, double scale, wc_response_params *r)
 {
 	memset(r, 0, sizeof *r);
 	r->present = r->fitted = 1;
@@ -346,6 +384,7 @@ to_response(const problem *pb, const double *x, double shared_u, wc_response_par
 	r->prefill_ratio = value_of(x[1], WC_RESPONSE_MAX_PREFILL_RATIO);
 	r->decay_s = value_of(x[2], WC_RESPONSE_MAX_DECAY_S);
 	r->tau_s = value_of(shared_u, WC_RESPONSE_MAX_TAU_S);
+	r->dynamic_scale = (wc_response_value){ scale, NAN, NAN };
 	r->rms_w = NAN;
 	for (int l = 0; l < pb->n_levels; l++) {
 		if (!pb->level_name[l][0] || strlen(pb->level_name[l]) >= WC_RESPONSE_NAME_MAX)
@@ -358,13 +397,14 @@ to_response(const problem *pb, const double *x, double shared_u, wc_response_par
 	}
 }
 
-/* RMS per sample over all runs (not weighted by run). */
+/* RMS per sample over all runs (not weighted by run) at the pooled level. */
 static double
-rms_of(problem *pb, const double *x)
+rms_of(problem *pb, const double *x, double scale)
 {
-	double ss = 0.0, cnt = 0.0;
+	double ss = 0.0, cnt = 0.0, s[3];
 	for (size_t j = 0; j < pb->n_runs; j++) {
-		ss += run_cost(pb, &pb->runs[j], x, x[X_TAU + pb->level_of[j]]);
+		run_sums(pb, &pb->runs[j], x, x[X_TAU + pb->level_of[j]], s);
+		ss += ss_at(s, scale);
 		cnt += (double)pb->runs[j].n_samples;
 	}
 	return cnt > 0 ? sqrt(ss / cnt) : NAN;
@@ -399,7 +439,8 @@ boot_state_free(void *state)
 	free(state);
 }
 
-/* One replicate (MAX_X + 1 values: x, then the shared log tau). The
+/* One replicate (MAX_X + 2 values: x, then the shared log tau, then the
+ * log dynamic scale). The
  * simplex search stops at its size tolerance or its step budget without
  * telling which, so a finished search counts as converged
  * (docs/statistics.md, "Bootstrap"). */
@@ -409,10 +450,12 @@ boot_fit(const void *ctx, void *state, const double *mult, double *d)
 	const boot_ctx *c = ctx;
 	problem *pb = state;
 	pb->mult = mult;
-	if (fit_once(pb, c->x_point, c->max_iter, d, &d[MAX_X]) != WC_OK) {
-		d[MAX_X] = NAN;
+	double scale;
+	if (fit_once(pb, c->x_point, c->max_iter, d, &d[MAX_X], &scale) != WC_OK) {
+		d[MAX_X] = d[MAX_X + 1] = NAN;
 		return WC__BOOT_FAILED;
 	}
+	d[MAX_X + 1] = log(scale);
 	for (int l = 0; l < pb->n_levels; l++)
 		if (!level_present(pb, l))
 			d[X_TAU + l] = NAN; /* not identified in this resample */
@@ -425,7 +468,7 @@ interval(const double *draws, int B, int k, double max, double *col, wc_response
 {
 	size_t m = 0;
 	for (int b = 0; b < B; b++) {
-		const double *d = draws + (size_t)b * (MAX_X + 1);
+		const double *d = draws + (size_t)b * (MAX_X + 2);
 		if (isfinite(d[MAX_X]) && isfinite(d[k]))
 			col[m++] = value_of(d[k], max).value;
 	}
@@ -440,13 +483,13 @@ static int
 run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double *x, wc_response_params *out)
 {
 	int B = o->bootstrap, threads = o->threads < 1 ? 1 : o->threads > B ? B : o->threads, rc = WC_OK;
-	double *draws = wc_alloc_array((size_t)B * (MAX_X + 1), sizeof *draws);
+	double *draws = wc_alloc_array((size_t)B * (MAX_X + 2), sizeof *draws);
 	double *col = wc_alloc_array((size_t)B, sizeof *col);
 	unsigned char *ok = wc_alloc_array((size_t)B, 1);
 	boot_ctx ctx = { pb->runs, pb->n_runs, x, o->max_iter };
 	wc__boot_spec spec = {
 		.what = "response bootstrap", .progress = "response bootstrap draws", .replicates = B,
-		.threads = threads, .seed = o->seed, .n_rows = pb->n_runs, .slot = MAX_X + 1, .ctx = &ctx,
+		.threads = threads, .seed = o->seed, .n_rows = pb->n_runs, .slot = MAX_X + 2, .ctx = &ctx,
 		.state_new = boot_state_new, .state_free = boot_state_free, .fit = boot_fit,
 	};
 	wc_error err;
@@ -460,6 +503,7 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 		interval(draws, B, 0, WC_RESPONSE_MAX_HOLD_S, col, &out->hold_s);
 		interval(draws, B, 1, WC_RESPONSE_MAX_PREFILL_RATIO, col, &out->prefill_ratio);
 		interval(draws, B, 2, WC_RESPONSE_MAX_DECAY_S, col, &out->decay_s);
+		interval(draws, B, MAX_X + 1, WC_RESPONSE_MAX_DYNAMIC_SCALE, col, &out->dynamic_scale);
 		for (int i = 0, l = 0; l < pb->n_levels; l++)
 			if (pb->level_name[l][0] && i < out->n_levels)
 				interval(draws, B, X_TAU + l, WC_RESPONSE_MAX_TAU_S, col, &out->levels[i++].tau_s);
@@ -475,7 +519,7 @@ wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_opt
                 wc_response_params *out, wc_error *err)
 {
 	problem pb;
-	double x0[MAX_X], x[MAX_X], shared_u = START_TAU;
+	double x0[MAX_X], x[MAX_X], shared_u = START_TAU, scale = 1.0;
 	int rc;
 	if ((rc = check_runs(runs, n, err)) != WC_OK)
 		return rc;
@@ -491,11 +535,11 @@ wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_opt
 	x0[2] = START_DECAY;
 	for (int l = 0; l < pb.n_levels; l++)
 		x0[X_TAU + l] = START_TAU;
-	rc = fit_once(&pb, x0, o->max_iter > 0 ? o->max_iter : 200, x, &shared_u);
+	rc = fit_once(&pb, x0, o->max_iter > 0 ? o->max_iter : 200, x, &shared_u, &scale);
 	if (rc == WC_OK) {
-		to_response(&pb, x, shared_u, out);
+		to_response(&pb, x, shared_u, scale, out);
 		out->runs = (int)n;
-		out->rms_w = rms_of(&pb, x);
+		out->rms_w = rms_of(&pb, x, scale);
 		if (o->bootstrap > 0)
 			rc = run_bootstrap(&pb, o, x, out);
 	}

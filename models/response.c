@@ -21,7 +21,15 @@ wc_response_assumed(wc_response_params *out)
 	out->hold_s = (wc_response_value){ WC_RESPONSE_ASSUMED_HOLD_S, NAN, NAN };
 	out->prefill_ratio = (wc_response_value){ WC_RESPONSE_ASSUMED_PREFILL_RATIO, NAN, NAN };
 	out->decay_s = (wc_response_value){ WC_RESPONSE_ASSUMED_DECAY_S, NAN, NAN };
+	out->dynamic_scale = (wc_response_value){ 1.0, NAN, NAN };
 	out->rms_w = NAN;
+}
+
+double
+wc_response_dynamic_scale(const wc_response_params *p)
+{
+	double v = p ? p->dynamic_scale.value : NAN;
+	return v > 0 && v <= WC_RESPONSE_MAX_DYNAMIC_SCALE ? v : 1.0;
 }
 
 void
@@ -53,7 +61,9 @@ wc_response_validate(const wc_response_params *p, wc_error *err)
 	if ((rc = check_value(&p->tau_s, "tau_s", WC_RESPONSE_MAX_TAU_S, err)) ||
 	    (rc = check_value(&p->hold_s, "hold_s", WC_RESPONSE_MAX_HOLD_S, err)) ||
 	    (rc = check_value(&p->decay_s, "decay_s", WC_RESPONSE_MAX_DECAY_S, err)) ||
-	    (rc = check_value(&p->prefill_ratio, "prefill_ratio", WC_RESPONSE_MAX_PREFILL_RATIO, err)))
+	    (rc = check_value(&p->prefill_ratio, "prefill_ratio", WC_RESPONSE_MAX_PREFILL_RATIO, err)) ||
+	    (p->dynamic_scale.value != 0.0 &&
+	     (rc = check_value(&p->dynamic_scale, "dynamic_scale", WC_RESPONSE_MAX_DYNAMIC_SCALE, err))))
 		return rc;
 	if (p->runs < 0)
 		return wc_error_set(err, WC_EINVAL, "response/runs: must be >= 0");

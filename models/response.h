@@ -51,6 +51,9 @@ typedef struct {
 	                                  * with this time constant, s (0 = drops
 	                                  * at once; absent in older files) */
 	wc_response_value prefill_ratio; /* prefill increment / dynamic power at n = 32 */
+	wc_response_value dynamic_scale; /* share of the law's dynamic power the map keeps
+	                                  * beside the prefill increment (pooled over the
+	                                  * fit's runs); 1 when absent (older files) */
 	int runs;         /* runs behind a fit (0 = none) */
 	double rms_w;     /* RMS residual of the fit per GPU sample, W (NaN = none) */
 	int n_levels;     /* per-level time constants */
@@ -73,6 +76,7 @@ typedef struct {
 #define WC_RESPONSE_MAX_HOLD_S 60.0
 #define WC_RESPONSE_MAX_DECAY_S 60.0
 #define WC_RESPONSE_MAX_PREFILL_RATIO 10.0
+#define WC_RESPONSE_MAX_DYNAMIC_SCALE 4.0
 
 /** The assumed response (present = 1, fitted = 0, no intervals). */
 void wc_response_assumed(wc_response_params *out);
@@ -81,6 +85,8 @@ void wc_response_effective(const wc_response_params *p, wc_response_params *out)
 /** The time constant for platform level `level`: its own when the
  *  section has one, else the shared one. */
 double wc_response_tau_for(const wc_response_params *p, const char *level);
+/** The dynamic scale to apply: the section's when positive, else 1. */
+double wc_response_dynamic_scale(const wc_response_params *p);
 /** Values finite and within the bounds above; the message names the key
  *  ("response/tau_s: ..."). */
 int wc_response_validate(const wc_response_params *p, wc_error *err);

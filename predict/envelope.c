@@ -126,7 +126,8 @@ wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_opti
 static double
 law_dynamic(const void *ctx, double running)
 {
-	return wc_law_point_dynamic(&((const wc_power_map_law *)ctx)->law, running);
+	const wc_power_map_law *s = ctx;
+	return s->scale * wc_law_point_dynamic(&s->law, running);
 }
 
 int
@@ -140,6 +141,7 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 		return rc;
 	wc_law_bound_point(&b, NULL, &store->law);
 	wc_response_effective(response, &r);
+	store->scale = wc_response_dynamic_scale(&r);
 	memset(out, 0, sizeof *out);
 	out->dynamic_w = law_dynamic;
 	out->ctx = store;

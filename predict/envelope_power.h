@@ -41,6 +41,7 @@ typedef struct {
 /** Storage of the law-based map (the frozen law bound to a configuration). */
 typedef struct {
 	wc_law_point law;
+	double scale;     /* the response's dynamic_scale (1: the law as frozen) */
 } wc_power_map_law;
 
 /** The law-based map: dynamic power = the frozen law's at n (its point

@@ -110,6 +110,11 @@ main(void)
 	CHECK(r.tau_s.lo <= 0.2 * 1.02 && r.tau_s.hi >= 0.2 * 0.98);
 	CHECK(r.prefill_ratio.lo <= 0.6 * 1.02 && r.prefill_ratio.hi >= 0.6 * 0.98);
 	CHECK(r.present && r.fitted && r.runs == 4 && r.rms_w < 6);
+	/* The law's level, pooled over the runs, is the map's dynamic scale. */
+	fprintf(stderr, "dynamic scale %.4f [%.4f, %.4f]\n", r.dynamic_scale.value, r.dynamic_scale.lo,
+	        r.dynamic_scale.hi);
+	CHECK_NEAR(r.dynamic_scale.value, 0.85, 0.02);
+	CHECK(r.dynamic_scale.lo <= 0.85 * 1.02 && r.dynamic_scale.hi >= 0.85 * 0.98);
 	double level;
 	double *pred = calloc(NSAMP, sizeof *pred);
 	CHECK_INT(wc_response_predict_samples(&runs[0], &r, pred, &level, &err), WC_OK);

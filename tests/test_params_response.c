@@ -45,6 +45,26 @@ round_trip(void)
 	CHECK_INT(q.response.levels[0].runs, 7);
 	CHECK(wc_response_tau_for(&q.response, "H100") == 0.64);
 	CHECK(wc_response_tau_for(&q.response, "H200") == 0.042);
+	/* No dynamic scale: the key is left out (files as before it existed)
+	 * and it loads as 1; a fitted one round-trips with its interval. */
+	CHECK(strstr(s, "dynamic_scale") == NULL);
+	CHECK(q.response.dynamic_scale.value == 1.0 && wc_response_dynamic_scale(&q.response) == 1.0);
+	{
+		wc_params d = WC_PARAMS_INIT;
+		p.response.dynamic_scale = (wc_response_value){ 0.88, 0.8, 0.97 };
+		char *sd = wc_params_dump(&p, 1, &err);
+		CHECK_CONTAINS(sd, "\"dynamic_scale\"");
+		CHECK_INT(wc_params_load_buffer(sd, strlen(sd), "t", &d, &err), WC_OK);
+		CHECK(d.response.dynamic_scale.value == 0.88 && d.response.dynamic_scale.lo == 0.8 &&
+		      d.response.dynamic_scale.hi == 0.97);
+		CHECK(wc_response_dynamic_scale(&d.response) == 0.88);
+		p.response.dynamic_scale = (wc_response_value){ 5.0, NAN, NAN };
+		CHECK(wc_response_validate(&p.response, &err) != WC_OK);
+		CHECK_CONTAINS(err.msg, "response/dynamic_scale");
+		p.response.dynamic_scale = (wc_response_value){ 0.0, NAN, NAN };
+		free(sd);
+		wc_params_clear(&d);
+	}
 	/* Copies carry it (a plain value). */
 	wc_params r = WC_PARAMS_INIT;
 	CHECK_INT(wc_params_copy(&r, &q, &err), WC_OK);

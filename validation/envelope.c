@@ -26,13 +26,16 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 	free(r->response);
 	free(r->service);
 	free(r->law_level);
+	free(r->level);
 	free(r->interval);
 	memset(r, 0, sizeof *r);
 }
 
-/* The response for run i: the set's, or fitted without run i. */
+/* The response for run i: the set's, or fitted without run i -- with
+ * the law run i is predicted with (`law`, the set or its calibration on
+ * the other runs), so that the fitted dynamic scale is relative to it. */
 static int
-response_for(const wc_params *p, const wc_envelope_check_run *runs, size_t n, size_t i,
+response_for(const wc_params *p, const wc_params *law, const wc_envelope_check_run *runs, size_t n, size_t i,
              const wc_envelope_check_options *o, wc_response_params *out, wc_error *err)
 {
 	if (!o->loro) {
@@ -43,10 +46,18 @@ response_for(const wc_params *p, const wc_envelope_check_run *runs, size_t n, si
 	size_t m = 0;
 	if (!others)
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
-	for (size_t j = 0; j < n; j++)
-		if (j != i)
-			others[m++] = runs[j].response_run;
-	int rc = wc_fit_response(others, m, &o->fit, out, err);
+	int rc = WC_OK;
+	for (size_t j = 0; j < n && rc == WC_OK; j++) {
+		if (j == i)
+			continue;
+		others[m] = runs[j].response_run;
+		wc_law_binding b;
+		if (law != p && (rc = wc_law_bind(law, &runs[j].config, &b, err)) == WC_OK)
+			wc_law_bound_point(&b, NULL, &others[m].law);
+		m++;
+	}
+	if (rc == WC_OK)
+		rc = wc_fit_response(others, m, &o->fit, out, err);
 	free(others);
 	return rc;
 }
@@ -84,7 +95,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 
 static void
 add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
-           const wc_envelope_check_service *service, wc_per_run_row *row)
+           const wc_envelope_check_service *service, const wc_envelope_level *lv, wc_per_run_row *row)
 {
 	wc_per_run_row_input(row, "platform", run->config.platform);
 	wc_per_run_row_input_number(row, "tp", run->config.tp);
@@ -96,13 +107,15 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int lo
 	wc_per_run_row_input_number(row, "tau_s", r->tau_s.value);
 	wc_per_run_row_input_number(row, "hold_s", r->hold_s.value);
 	wc_per_run_row_input_number(row, "prefill_ratio", r->prefill_ratio.value);
+	wc_per_run_row_input_number(row, "dynamic_scale", wc_response_dynamic_scale(r));
 	wc_per_run_row_input(row, "service_times", service->source);
+	wc_per_run_row_input(row, "law_level_source", lv->runs ? "calibrated_on_other_runs" : "zero_shot");
 	wc_per_run_row_input_number(row, "idle_power_w", run->config.idle_power_w > 0 ? run->config.idle_power_w : NAN);
 }
 
 static int
 add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
-         const wc_envelope_check_service *service, const wc_envelope_result *res, const wc_params *p,
+         const wc_envelope_check_service *service, const wc_envelope_level *lv, const wc_envelope_result *res, const wc_params *p,
          wc_per_run *rows, wc_error *err)
 {
 	const char *names[5] = { "mean_w", "p5_w", "p95_w", "max_w", "ramp_w_per_s" };
@@ -118,7 +131,7 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro
 		if (loro)
 			snprintf(row.fold, sizeof row.fold, "without %s", run->run_id);
 		snprintf(row.quantity, sizeof row.quantity, "%s", names[q]);
-		add_inputs(run, r, loro, service, &row);
+		add_inputs(run, r, loro, service, lv, &row);
 		row.predicted = pred[q]->value;
 		row.measured = meas[q];
 		row.error_pct = 100.0 * (pred[q]->value - meas[q]) / meas[q];
@@ -237,17 +250,36 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 	out->response = wc_alloc_array(n, sizeof *out->response);
 	out->service = wc_alloc_array(n, sizeof *out->service);
 	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
+	out->level = wc_alloc_zeroed(n, sizeof *out->level);
 	out->interval = wc_alloc_array(n, sizeof *out->interval);
-	if (!out->predicted || !out->response || !out->service || !out->law_level || !out->interval) {
+	if (!out->predicted || !out->response || !out->service || !out->law_level || !out->level ||
+	    !out->interval) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	}
 	out->n = n;
+	wc_runs_table *table = NULL;
+	if (o->level_loro && (rc = wc_envelope_level_table(runs, n, &table, err)) != WC_OK) {
+		wc_envelope_check_report_clear(out);
+		return rc;
+	}
 	for (size_t i = 0; i < n && rc == WC_OK; i++) {
 		wc_envelope_result res;
+		wc_calibrate_result cal;
 		wc_error e2;
-		if ((rc = response_for(p, runs, n, i, o, &out->response[i], &e2)) != WC_OK ||
-		    (rc = predict_run(p, &runs[i], &out->response[i], o, &res, &out->service[i], &e2)) != WC_OK) {
+		memset(&cal, 0, sizeof cal);
+		out->level[i].p0_w = out->level[i].s_w = out->level[i].theta = NAN;
+		if (table && (rc = wc_envelope_level_for(p, table, i, o, &cal, &out->level[i], &e2)) != WC_OK) {
+			wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
+			break;
+		}
+		/* The run's law: calibrated on the other runs, else the set's. */
+		const wc_params *law = cal.params.n_levels ? &cal.params : p;
+		rc = response_for(p, law, runs, n, i, o, &out->response[i], &e2);
+		if (rc == WC_OK)
+			rc = predict_run(law, &runs[i], &out->response[i], o, &res, &out->service[i], &e2);
+		wc_calibrate_result_clear(&cal);
+		if (rc != WC_OK) {
 			wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
 			break;
 		}
@@ -257,9 +289,11 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		out->law_level[i] = law_level(&runs[i], &out->response[i]);
 		out->interval[i] = res.server_interval;
 		if (rows)
-			rc = add_rows(&runs[i], &out->response[i], o->loro, &out->service[i], &res, p, rows, err);
+			rc = add_rows(&runs[i], &out->response[i], o->loro, &out->service[i], &out->level[i], &res, p,
+			              rows, err);
 		wc_envelope_result_clear(&res);
 	}
+	wc_runs_free(table);
 	if (rc == WC_OK && summarise(runs, n, out) != WC_OK)
 		rc = wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	if (rc != WC_OK)

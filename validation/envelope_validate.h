@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "data/per_run.h"
+#include "data/runs_table.h"
+#include "fit/calibrate.h"
 #include "fit/fit.h"
 #include "predict/predict.h"
 
@@ -46,7 +48,17 @@ typedef struct {
 	uint64_t seed;
 	int threads;
 	wc_service_choice service;      /* auto: the capacity model where the set has it */
+	int level_loro;                 /* 1: calibrate the law's level on the other runs of the
+	                                 * run's model and platform (wc_envelope_level_for) */
 } wc_envelope_check_options;
+
+/** How the law's level was set for one run. */
+typedef struct {
+	int runs;                       /* other runs calibrated on; 0: the set's law (zero-shot) */
+	double p0_w, s_w, theta;        /* the calibrated level (NaN: none) */
+	char note[WC_WARNING_LEN];      /* "calibrated on ..." or "zero-shot: <why>"; "" without
+	                                 * level_loro */
+} wc_envelope_level;
 
 /** The service times one run was replayed with. */
 typedef struct {
@@ -59,6 +71,8 @@ typedef struct {
 	wc_envelope_metrics *predicted; /* n, owned (wc_envelope_check_report_clear) */
 	wc_response_params *response;   /* n: the response each run was predicted with */
 	wc_envelope_check_service *service; /* n: its service times */
+	wc_envelope_level *level;       /* n: how the law's level was set (all zero-shot
+	                                 * without level_loro) */
 	double *law_level;              /* n: the scale of the law's dynamic power that fits the
 	                                 * run's measured power best (1 = the law as frozen; a
 	                                 * diagnostic, not used in the prediction) */
@@ -85,6 +99,21 @@ int wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, 
                          const wc_envelope_check_options *o, wc_envelope_check_report *out,
                          wc_per_run *rows, wc_error *err);
 void wc_envelope_check_report_clear(wc_envelope_check_report *r);
+
+/** The runs as rows of a runs table (docs/formats/runs-table.md): each
+ *  one's configuration, its n(t) as the load series, its measured group
+ *  mean power and idle. `*out` is the caller's (wc_runs_free). */
+int wc_envelope_level_table(const wc_envelope_check_run *runs, size_t n, wc_runs_table **out,
+                            wc_error *err);
+/** The law's level for held-out row i of `t` (docs/envelopes.md, "Level
+ *  calibrated on the other runs"): the run's platform level of `p`
+ *  calibrated afresh as `wattcast calibrate --scope platform` does (point
+ *  estimate) on the other rows of the same platform. When there is none, or the calibration is refused,
+ *  `cal` is left empty (cal->params.n_levels == 0: use `p`) and the note
+ *  says why. `cal` is the caller's to clear. */
+int wc_envelope_level_for(const wc_params *p, const wc_runs_table *t, size_t i,
+                          const wc_envelope_check_options *o, wc_calibrate_result *cal,
+                          wc_envelope_level *info, wc_error *err);
 
 #ifdef __cplusplus
 }
