@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char metrics_usage[] =
 	"usage: wattcast metrics POWER.csv [--json] [--utc-offset SECONDS] [--gpus N]\n"
@@ -37,7 +38,35 @@ typedef struct {
 	wc_trace_stream *group;
 	int n_gpus;
 	wc_error *err;
+	/* Bounding early (trace/stream.h): the log's size when it is a
+	 * regular file (0 = never bound early), and the read's progress. */
+	double file_bytes;
+	const wc_nvsmi_info *info;
 } streams;
+
+/* After this many samples the read so far tells the bytes per sample, and
+ * so about how many samples a regular file holds. */
+#define EARLY_LOOK_SAMPLES 16384
+/* Bound early only when that estimate is this far past the exact limit: a
+ * wrong guess costs a second read, a right one skips storing the first
+ * WC_TRACE_STREAM_EXACT_MAX samples of every trace (docs/trace-metrics.md). */
+#define EARLY_MARGIN 1.25
+
+/* Leave exact mode in every trace when the file will outrun it. */
+static int
+maybe_bound_early(streams *s)
+{
+	const wc_nvsmi_info *info = s->info;
+	if (s->file_bytes <= 0 || info->samples != EARLY_LOOK_SAMPLES || info->bytes_read == 0)
+		return 0;
+	double expected = (double)info->samples * s->file_bytes / (double)info->bytes_read;
+	if (expected < EARLY_MARGIN * (double)WC_TRACE_STREAM_EXACT_MAX)
+		return 0;
+	for (int g = 0; g < s->n_gpus; g++)
+		if (wc_trace_stream_bound(s->gpu[g], s->err) != WC_OK)
+			return -1;
+	return wc_trace_stream_bound(s->group, s->err) == WC_OK ? 0 : -1;
+}
 
 static int
 on_sample(double t, const double *w, int n_gpus, void *payload)
@@ -56,7 +85,9 @@ on_sample(double t, const double *w, int n_gpus, void *payload)
 			return -1;
 		sum += w[g];
 	}
-	return wc_trace_stream_push(s->group, t, sum, s->err) == WC_OK ? 0 : -1;
+	if (wc_trace_stream_push(s->group, t, sum, s->err) != WC_OK)
+		return -1;
+	return maybe_bound_early(s);
 }
 
 static void
@@ -177,16 +208,58 @@ parse_metrics_args(int argc, char **argv, metrics_args *a)
 	return CLI_OK;
 }
 
+static void
+free_streams(streams *s)
+{
+	for (int g = 0; g < WC_TELEMETRY_MAX_GPUS; g++) {
+		wc_trace_stream_free(s->gpu[g]);
+		s->gpu[g] = NULL;
+	}
+	wc_trace_stream_free(s->group);
+	s->group = NULL;
+	s->n_gpus = 0;
+}
+
+/* Read the log into fresh streams: CLI_OK, CLI_FAIL (printed), or READ_AGAIN
+ * when a trace was bounded too early. */
+enum { READ_AGAIN = 100 };
+static int
+read_log(const char *cmd, const wc_telemetry_options *topt, const char *path, streams *s,
+         metrics_result *m)
+{
+	free_streams(s);
+	if (!(s->group = wc_trace_stream_new(0)))
+		return cli_fail(cmd, "out of memory");
+	s->info = &m->info;
+	if (wc_nvsmi_read(path, topt, on_sample, s, &m->info, s->err) != WC_OK)
+		return cli_fail(cmd, "%s", s->err->msg);
+	int early = wc_trace_stream_bound_too_early(s->group);
+	for (int g = 0; g < s->n_gpus; g++)
+		early = early || wc_trace_stream_bound_too_early(s->gpu[g]);
+	return early ? READ_AGAIN : CLI_OK;
+}
+
 /* Stream the log through the per-GPU and group accumulators of `s` and
- * finish them (the caller frees the streams). Errors are printed. */
+ * finish them (the caller frees the streams). Errors are printed. A
+ * regular file that turned out shorter than its size promised is read a
+ * second time without bounding early, its warnings already shown. */
 static int
 measure(const char *cmd, const metrics_args *a, streams *s, metrics_result *m)
 {
 	wc_error *err = s->err;
-	if (!(s->group = wc_trace_stream_new(0)))
-		return cli_fail(cmd, "out of memory");
-	if (wc_nvsmi_read(a->path, &a->topt, on_sample, s, &m->info, err) != WC_OK)
-		return cli_fail(cmd, "%s", err->msg);
+	struct stat st;
+	s->file_bytes = 0;
+	if (strcmp(a->path, "-") != 0 && stat(a->path, &st) == 0 && S_ISREG(st.st_mode))
+		s->file_bytes = (double)st.st_size;
+	int rc = read_log(cmd, &a->topt, a->path, s, m);
+	if (rc == READ_AGAIN) {
+		wc_telemetry_options quiet = a->topt;
+		quiet.warn = NULL;
+		s->file_bytes = 0;
+		rc = read_log(cmd, &quiet, a->path, s, m);
+	}
+	if (rc != CLI_OK)
+		return rc;
 	for (int g = 0; g < s->n_gpus; g++) {
 		int ex;
 		if (wc_trace_stream_finish(s->gpu[g], &m->gm[g], &ex, err) != WC_OK)
@@ -289,8 +362,6 @@ cli_cmd_metrics(int argc, char **argv)
 		else
 			print_metrics_text(&a, &m);
 	}
-	for (int g = 0; g < WC_TELEMETRY_MAX_GPUS; g++)
-		wc_trace_stream_free(s.gpu[g]);
-	wc_trace_stream_free(s.group);
+	free_streams(&s);
 	return rc;
 }

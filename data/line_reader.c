@@ -63,6 +63,7 @@ static void
 refill(wc__line_reader *r)
 {
 	size_t have = r->end - r->start;
+	r->base += r->start;
 	if (r->start > 0 && have > 0)
 		memmove(r->buf, r->buf + r->start, have);
 	r->start = 0;

@@ -452,6 +452,7 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 			continue;
 		}
 		info->data_lines++;
+		info->bytes_read = wc__lr_offset(&lr);
 		if ((rc = data_line(rd, line, len, lr.line_no)) != WC_OK)
 			goto done;
 	}

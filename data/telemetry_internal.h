@@ -23,6 +23,7 @@ typedef struct {
 	size_t block;     /* bytes per refill, <= WC__LR_BLOCK */
 	char *buf;        /* block + WC_TELEMETRY_LINE_MAX + 2 bytes */
 	size_t start, end;
+	size_t base;      /* file offset of buf[0] */
 	int eof, error;
 	size_t line_no;   /* 1-based number of the line last returned */
 } wc__line_reader;
@@ -30,6 +31,9 @@ typedef struct {
 /** Open `path` ("-" = stdin). */
 int wc__lr_open(wc__line_reader *r, const char *path, wc_error *err);
 void wc__lr_close(wc__line_reader *r);
+/** Bytes of the file consumed so far: the offset just past the last
+ *  line returned. */
+#define wc__lr_offset(r) ((r)->base + (r)->start)
 /** Next line, NUL-terminated, in place (modifiable until the next call),
  *  without its newline and trailing CR. Returns 1 with a line, 0 at the
  *  end, -1 on a read error. A line longer than WC_TELEMETRY_LINE_MAX is
