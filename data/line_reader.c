@@ -420,8 +420,6 @@ int
 wc__parse_number(const char *s, size_t len, double *out)
 {
 	size_t i = 0, end = len;
-	if (memchr(s, '\0', len))
-		return -1; /* a NUL byte would cut the number short */
 	/* Allow a unit word after blanks: "250.31 W", "1410 MHz". */
 	for (size_t k = 0; k < len; k++)
 		if (s[k] == ' ' || s[k] == '\t') {
@@ -462,9 +460,12 @@ wc__parse_number(const char *s, size_t len, double *out)
 		*out = neg ? -v : v;
 		return 0;
 	}
-	/* General case (exponents, long mantissas). */
+	/* General case (exponents, long mantissas). A NUL byte would cut the
+	 * number short for strtod; the fast path above never accepts one (not
+	 * a digit), nor does the unit word (not a letter), so it is looked for
+	 * only here, off the common path. */
 	char tmp[64];
-	if (end >= sizeof tmp)
+	if (end >= sizeof tmp || memchr(s, '\0', end))
 		return -1;
 	memcpy(tmp, s, end);
 	tmp[end] = '\0';
