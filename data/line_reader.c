@@ -2,7 +2,10 @@
  * Line reader and helpers shared by the telemetry readers: one fixed
  * block buffer per file, so reading a file of any size needs the same
  * memory, and a bounded line length (a longer line is malformed, not a
- * reason to grow a buffer).
+ * reason to grow a buffer). A large regular file is read ahead by a
+ * thread into a ring of AHEAD_BUFS blocks, each with room before it for
+ * the unfinished line of the block before, so lines are parsed in place
+ * while the next block is read (docs/results.md, telemetry reading).
  */
 #include "telemetry_internal.h"
 #include "models/grow.h"
@@ -16,9 +19,152 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define LR_CAP(r) ((r)->block + WC_TELEMETRY_LINE_MAX + 2)
+
+/* ----------------------------------------------------------- read-ahead */
+
+#define AHEAD_BUFS 3
+/* Room before each block for the unfinished line of the one before (at
+ * most WC_TELEMETRY_LINE_MAX bytes: a longer one is skipped, not kept). */
+#define AHEAD_HEAD ((size_t)WC_TELEMETRY_LINE_MAX + 2)
+
+struct wc__lr_ahead {
+	int fd;
+	char *mem[AHEAD_BUFS];   /* AHEAD_HEAD + WC__LR_BLOCK + 1 bytes each */
+	size_t got[AHEAD_BUFS];  /* bytes read into the block */
+	int last[AHEAD_BUFS];    /* the file ends with this block */
+	int failed[AHEAD_BUFS];  /* ... because of a read error */
+	int filled, held;        /* blocks read and waiting; 1 once one is parsed */
+	int next_fill, next_take, stop;
+	size_t offset;           /* file offset of the next block to parse */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t thread;
+};
+
+/* The read-ahead thread: fill free blocks in ring order until the end. */
+static void *
+ahead_main(void *payload)
+{
+	wc__lr_ahead *a = payload;
+	pthread_mutex_lock(&a->mu);
+	for (;;) {
+		while (!a->stop && a->filled + a->held == AHEAD_BUFS)
+			pthread_cond_wait(&a->cv, &a->mu);
+		if (a->stop)
+			break;
+		int k = a->next_fill;
+		pthread_mutex_unlock(&a->mu);
+		char *dst = a->mem[k] + AHEAD_HEAD;
+		size_t got = 0;
+		int failed = 0;
+		while (got < WC__LR_BLOCK) {
+			ssize_t n = read(a->fd, dst + got, WC__LR_BLOCK - got);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				failed = n < 0;
+				break;
+			}
+			got += (size_t)n;
+		}
+		pthread_mutex_lock(&a->mu);
+		a->got[k] = got;
+		a->failed[k] = failed;
+		a->last[k] = got < WC__LR_BLOCK;
+		a->next_fill = (k + 1) % AHEAD_BUFS;
+		a->filled++;
+		pthread_cond_broadcast(&a->cv);
+		if (a->last[k])
+			break;
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+static void
+ahead_stop(wc__lr_ahead *a)
+{
+	pthread_mutex_lock(&a->mu);
+	a->stop = 1;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->thread, NULL);
+	pthread_cond_destroy(&a->cv);
+	pthread_mutex_destroy(&a->mu);
+	for (int k = 0; k < AHEAD_BUFS; k++)
+		free(a->mem[k]);
+	free(a);
+}
+
+/* A read-ahead thread for `fd`; NULL when memory or a thread cannot be
+ * had (the file is then read here). */
+static wc__lr_ahead *
+ahead_start(int fd)
+{
+	wc__lr_ahead *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	a->fd = fd;
+	for (int k = 0; k < AHEAD_BUFS; k++)
+		if (!(a->mem[k] = wc_alloc_array(AHEAD_HEAD + WC__LR_BLOCK + 1, 1))) {
+			for (int j = 0; j < k; j++)
+				free(a->mem[j]);
+			free(a);
+			return NULL;
+		}
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->cv, NULL);
+	if (pthread_create(&a->thread, NULL, ahead_main, a) != 0) {
+		pthread_cond_destroy(&a->cv);
+		pthread_mutex_destroy(&a->mu);
+		for (int k = 0; k < AHEAD_BUFS; k++)
+			free(a->mem[k]);
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* Next block from the read-ahead thread, the unread tail of the current
+ * one copied in front of it; the current one goes back to the thread. */
+static void
+ahead_refill(wc__line_reader *r)
+{
+	wc__lr_ahead *a = r->ahead;
+	size_t have = r->end - r->start;
+	pthread_mutex_lock(&a->mu);
+	while (a->filled == 0)
+		pthread_cond_wait(&a->cv, &a->mu);
+	int k = a->next_take;
+	pthread_mutex_unlock(&a->mu);
+	char *head = a->mem[k] + AHEAD_HEAD;
+	if (have > 0)
+		memcpy(head - have, r->buf + r->start, have);
+	pthread_mutex_lock(&a->mu);
+	a->filled--;
+	a->held = 1; /* the block before is free again, this one is held */
+	a->next_take = (k + 1) % AHEAD_BUFS;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	size_t got = a->got[k];
+	wc_progress_add((double)got / 1048576.0);
+	r->buf = a->mem[k];
+	r->start = AHEAD_HEAD - have;
+	r->end = AHEAD_HEAD + got;
+	/* file offset of buf[0] (wraps below zero for the first block: the
+	 * sum with start is still right) */
+	r->base = a->offset - AHEAD_HEAD;
+	a->offset += got;
+	if (a->last[k]) {
+		r->eof = 1;
+		r->error = a->failed[k];
+	}
+}
 
 int
 wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
@@ -37,9 +183,14 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 	 * whole, block by block. */
 	struct stat st;
 	r->block = WC__LR_BLOCK;
-	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
-	    (uintmax_t)st.st_size < WC__LR_BLOCK)
+	int regular = fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0;
+	if (regular && (uintmax_t)st.st_size < WC__LR_BLOCK)
 		r->block = (size_t)st.st_size + 1;
+	if (regular && r->own && (uintmax_t)st.st_size >= WC__LR_AHEAD_MIN &&
+	    (r->ahead = ahead_start(fileno(r->f))) != NULL) {
+		ahead_refill(r); /* r->buf is the read-ahead block being parsed */
+		return WC_OK;
+	}
 	r->buf = wc_alloc_array(LR_CAP(r), 1);
 	if (!r->buf) {
 		wc__lr_close(r);
@@ -51,9 +202,14 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 void
 wc__lr_close(wc__line_reader *r)
 {
+	if (r->ahead) {
+		ahead_stop(r->ahead); /* frees the blocks, r->buf among them */
+		r->ahead = NULL;
+	} else {
+		free(r->buf);
+	}
 	if (r->f && r->own)
 		fclose(r->f);
-	free(r->buf);
 	r->f = NULL;
 	r->buf = NULL;
 }
@@ -62,7 +218,12 @@ wc__lr_close(wc__line_reader *r)
 static void
 refill(wc__line_reader *r)
 {
+	if (r->ahead) {
+		ahead_refill(r);
+		return;
+	}
 	size_t have = r->end - r->start;
+	r->base += r->start;
 	if (r->start > 0 && have > 0)
 		memmove(r->buf, r->buf + r->start, have);
 	r->start = 0;
@@ -259,8 +420,6 @@ int
 wc__parse_number(const char *s, size_t len, double *out)
 {
 	size_t i = 0, end = len;
-	if (memchr(s, '\0', len))
-		return -1; /* a NUL byte would cut the number short */
 	/* Allow a unit word after blanks: "250.31 W", "1410 MHz". */
 	for (size_t k = 0; k < len; k++)
 		if (s[k] == ' ' || s[k] == '\t') {
@@ -301,9 +460,12 @@ wc__parse_number(const char *s, size_t len, double *out)
 		*out = neg ? -v : v;
 		return 0;
 	}
-	/* General case (exponents, long mantissas). */
+	/* General case (exponents, long mantissas). A NUL byte would cut the
+	 * number short for strtod; the fast path above never accepts one (not
+	 * a digit), nor does the unit word (not a letter), so it is looked for
+	 * only here, off the common path. */
 	char tmp[64];
-	if (end >= sizeof tmp)
+	if (end >= sizeof tmp || memchr(s, '\0', end))
 		return -1;
 	memcpy(tmp, s, end);
 	tmp[end] = '\0';

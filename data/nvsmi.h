@@ -39,6 +39,9 @@ typedef struct {
 	double max_sweep_span_s;                 /* widest sweep: last row's time - first's */
 	size_t wide_sweeps;                      /* sweeps wider than WC_NVSMI_SWEEP_TOL_S */
 	char gpu_count_source[16];               /* index, uuid, gpu_uuids, given, timestamps */
+	size_t bytes_read;                       /* of the file so far, kept current while it
+	                                          * streams (a caller extrapolates the sample
+	                                          * count of a regular file from it) */
 } wc_nvsmi_info;
 
 /** Called once per complete sample, in time order (strictly increasing

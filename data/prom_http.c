@@ -4,16 +4,71 @@
  * response parsed by wc_prom_json_parse (docs/formats/prometheus.md).
  * Every failure names the URL and the reason: connection refused, an
  * HTTP status with the server's own error text, or an error status.
+ *
+ * libcurl is opened on first use (dlopen), not linked: it brings about 25
+ * libraries (TLS, Kerberos, LDAP, ...) whose loading cost every wattcast
+ * command about 25 ms of CPU at start-up, a tenth of `wattcast metrics` on
+ * a 256 MB log (docs/results.md, telemetry reading).
  */
 #include "data/prom.h"
 #include "models/limits.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/grow.h"
+
+/* The libcurl calls used here, from the library opened on first use. */
+static struct {
+	CURL *(*easy_init)(void);
+	char *(*easy_escape)(CURL *, const char *, int);
+	void (*free_text)(void *);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	const char *(*easy_strerror)(CURLcode);
+	void (*easy_cleanup)(CURL *);
+	int ok;
+} cu;
+static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
+
+/* The symbol `name` of `lib` into the function pointer at `slot`. */
+static int
+cu_sym(void *lib, const char *name, void *slot)
+{
+	void *f = dlsym(lib, name);
+	memcpy(slot, &f, sizeof f); /* ISO C has no void * -> function pointer cast */
+	return f != NULL;
+}
+
+static void
+cu_load(void)
+{
+	/* Debian's libcurl4 (OpenSSL), else its GnuTLS flavour. */
+	static const char *const names[] = { "libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so" };
+	void *lib = NULL;
+	for (size_t i = 0; i < sizeof names / sizeof names[0] && !lib; i++)
+		lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return;
+	cu.ok = cu_sym(lib, "curl_easy_init", &cu.easy_init) &&
+	        cu_sym(lib, "curl_easy_escape", &cu.easy_escape) &&
+	        cu_sym(lib, "curl_free", &cu.free_text) &&
+	        cu_sym(lib, "curl_easy_setopt", &cu.easy_setopt) &&
+	        cu_sym(lib, "curl_easy_perform", &cu.easy_perform) &&
+	        cu_sym(lib, "curl_easy_getinfo", &cu.easy_getinfo) &&
+	        cu_sym(lib, "curl_easy_strerror", &cu.easy_strerror) &&
+	        cu_sym(lib, "curl_easy_cleanup", &cu.easy_cleanup);
+	/* curl_easy_init would do this on the first call, but not
+	 * thread-safely; here it runs once, under pthread_once. */
+	CURLcode (*global_init)(long) = NULL;
+	if (cu.ok && cu_sym(lib, "curl_global_init", &global_init))
+		global_init(CURL_GLOBAL_DEFAULT);
+}
 
 /* Far above a page's response (docs/formats/prometheus.md, "Paging"). */
 #define TIMEOUT_S 300L
@@ -47,7 +102,7 @@ on_data(char *data, size_t size, size_t nmemb, void *payload)
 static char *
 make_url(CURL *h, const char *base, const char *query, double start, double end, double step)
 {
-	char *q = curl_easy_escape(h, query, 0);
+	char *q = cu.easy_escape(h, query, 0);
 	if (!q)
 		return NULL;
 	size_t blen = strlen(base);
@@ -58,7 +113,7 @@ make_url(CURL *h, const char *base, const char *query, double start, double end,
 	if (url)
 		snprintf(url, n, "%.*s/api/v1/query_range?query=%s&start=%.3f&end=%.3f&step=%.3f",
 		         (int)blen, base, q, start, end, step);
-	curl_free(q);
+	cu.free_text(q);
 	return url;
 }
 
@@ -86,32 +141,36 @@ wc_prom_http_query_range(const char *base, const char *query, double start, doub
 	long status = 0;
 	int rc = WC_OK;
 	char cerr[CURL_ERROR_SIZE] = "";
-	CURL *h = curl_easy_init();
+	pthread_once(&cu_once, cu_load);
+	if (!cu.ok)
+		return wc_error_set(err, WC_EIO, "%s: cannot query Prometheus over HTTP: libcurl.so.4 could "
+		                    "not be loaded (apt-get install libcurl4)", base);
+	CURL *h = cu.easy_init();
 	char *url = h ? make_url(h, base, query, start, end, step) : NULL;
 	if (!url) {
 		if (h)
-			curl_easy_cleanup(h);
+			cu.easy_cleanup(h);
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	}
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT, TIMEOUT_S);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	CURLcode cc = curl_easy_perform(h);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	cu.easy_setopt(h, CURLOPT_URL, url);
+	cu.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+	cu.easy_setopt(h, CURLOPT_WRITEDATA, &b);
+	cu.easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
+	cu.easy_setopt(h, CURLOPT_TIMEOUT, TIMEOUT_S);
+	cu.easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
+	cu.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	CURLcode cc = cu.easy_perform(h);
+	cu.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	if (cc != CURLE_OK)
 		rc = wc_error_set(err, WC_EIO, "%s: %s", base,
 		                  b.too_big ? "response larger than 1 GiB (use a smaller --step or range)"
-		                  : cerr[0] ? cerr : curl_easy_strerror(cc));
+		                  : cerr[0] ? cerr : cu.easy_strerror(cc));
 	else if (status != 200)
 		rc = http_error(base, status, &b, metric, err);
 	else
 		rc = wc_prom_json_parse(b.buf ? b.buf : "", b.len, base, metric, set, err);
 	free(b.buf);
 	free(url);
-	curl_easy_cleanup(h);
+	cu.easy_cleanup(h);
 	return rc;
 }

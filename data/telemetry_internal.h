@@ -16,20 +16,33 @@
  * gets a block of its own size, so opening many small files does not map
  * and fault in a megabyte each). */
 #define WC__LR_BLOCK ((size_t)1 << 20)
+/* Regular files from this size on are read ahead (wc__lr_open). */
+#define WC__LR_AHEAD_MIN (4 * WC__LR_BLOCK)
+
+typedef struct wc__lr_ahead wc__lr_ahead;
 
 typedef struct {
 	FILE *f;
 	int own;          /* close f at the end (not for stdin) */
+	wc__lr_ahead *ahead; /* a large regular file: blocks read ahead on a
+	                      * thread of their own (NULL: read here) */
 	size_t block;     /* bytes per refill, <= WC__LR_BLOCK */
 	char *buf;        /* block + WC_TELEMETRY_LINE_MAX + 2 bytes */
 	size_t start, end;
+	size_t base;      /* file offset of buf[0] */
 	int eof, error;
 	size_t line_no;   /* 1-based number of the line last returned */
 } wc__line_reader;
 
-/** Open `path` ("-" = stdin). */
+/** Open `path` ("-" = stdin). A regular file of WC__LR_AHEAD_MIN bytes or
+ *  more is read ahead by a thread (the kernel's copy into the buffers, a
+ *  tenth of an nvidia-smi ingest, then runs beside the parsing); the lines
+ *  are the same either way. */
 int wc__lr_open(wc__line_reader *r, const char *path, wc_error *err);
 void wc__lr_close(wc__line_reader *r);
+/** Bytes of the file consumed so far: the offset just past the last
+ *  line returned. */
+#define wc__lr_offset(r) ((r)->base + (r)->start)
 /** Next line, NUL-terminated, in place (modifiable until the next call),
  *  without its newline and trailing CR. Returns 1 with a line, 0 at the
  *  end, -1 on a read error. A line longer than WC_TELEMETRY_LINE_MAX is

@@ -30,10 +30,14 @@ wc_alloc_array(size_t n, size_t size)
 void *
 wc_alloc_zeroed(size_t n, size_t size)
 {
-	unsigned char *p = wc_alloc_array(n, size);
-	if (p) /* the product fits: wc_alloc_array checked it */
-		memset(p, 0, n && size ? n * size : 1);
-	return p;
+	int ok;
+	size_t bytes = wc_size_mul(n, size, &ok);
+	if (!ok)
+		return NULL;
+	/* calloc, not malloc + memset: a large block comes from fresh pages
+	 * the kernel already zeroed, so pages never used are never touched
+	 * (the trace streams' histograms: docs/results.md, telemetry reading). */
+	return calloc(bytes ? bytes : 1, 1);
 }
 
 void *

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define PI 3.14159265358979323846
 
@@ -313,9 +314,60 @@ test_stream_large_values(void)
 	wc_trace_stream_free(s);
 }
 
+/* Metrics of `n` samples of a noisy 12-s duty cycle through a stream of
+ * exact limit 1000, bounded early after `bound_at` samples (n + 1 = never). */
+static void
+stream_metrics(size_t n, size_t bound_at, wc_trace_metrics *m, int *exact, int *too_early)
+{
+	wc_trace_stream *s = wc_trace_stream_new(1000);
+	wc_pcg32 rng;
+	wc_error err;
+	wc_pcg32_seed(&rng, 5, 5);
+	for (size_t i = 0; i <= n; i++) {
+		if (i == bound_at)
+			CHECK_INT(wc_trace_stream_bound(s, &err), WC_OK);
+		if (i == n)
+			break;
+		double t = 1784415445.0 + 0.1 * (double)i;
+		double p = 90.0 + 300.0 * (fmod(0.1 * (double)i, 12.0) < 7.0) + 20.0 * wc_pcg32_normal(&rng);
+		CHECK_INT(wc_trace_stream_push(s, t, p, &err), WC_OK);
+	}
+	*too_early = wc_trace_stream_bound_too_early(s);
+	CHECK_INT(wc_trace_stream_finish(s, m, exact, &err), WC_OK);
+	wc_trace_stream_free(s);
+}
+
+/* Bounding a stream early (before any sample, within the first second,
+ * anywhere before its limit, or after it switched by itself) gives the
+ * metrics of the stream left alone, to the bit, once the trace runs past
+ * the limit; a trace that stays within it says it was bounded too early. */
+static void
+test_stream_bound_early(void)
+{
+	wc_trace_metrics plain, early;
+	int exact, too_early;
+	stream_metrics(20000, 20001, &plain, &exact, &too_early);
+	CHECK(!exact && !too_early);
+	const size_t at[] = { 0, 1, 7, 500, 999, 1000, 1001, 5000 };
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+		stream_metrics(20000, at[k], &early, &exact, &too_early);
+		CHECK(!exact && !too_early);
+		CHECK(memcmp(&early, &plain, sizeof plain) == 0);
+	}
+	/* 1000 samples: exact when left alone; bounded early, too early. */
+	stream_metrics(1000, 1001, &plain, &exact, &too_early);
+	CHECK(exact && !too_early);
+	stream_metrics(1000, 10, &early, &exact, &too_early);
+	CHECK(!exact && too_early);
+	CHECK(early.p50_w != plain.p50_w); /* the histogram's, not the exact one */
+	stream_metrics(1001, 10, &early, &exact, &too_early);
+	CHECK(!exact && !too_early);
+}
+
 int
 main(void)
 {
+	test_stream_bound_early();
 	test_stream_large_values();
 	test_constant();
 	test_quantiles();

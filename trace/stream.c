@@ -79,7 +79,7 @@ sk_quantile(const sketch *s, double q)
 
 struct wc_trace_stream {
 	size_t exact_max, n, cap;
-	int exact;
+	int exact, early;            /* early: wc_trace_stream_bound left exact mode */
 	double t0, t_last, p_last, energy, max;
 	double *t, *p;               /* exact mode: every sample */
 	wc_stats_binner bin1;        /* 1-s means, always */
@@ -191,6 +191,21 @@ go_bounded(wc_trace_stream *s, wc_error *err)
 	s->t = s->p = NULL;
 	s->exact = 0;
 	return WC_OK;
+}
+
+int
+wc_trace_stream_bound(wc_trace_stream *s, wc_error *err)
+{
+	if (!s->exact)
+		return WC_OK;
+	s->early = 1;
+	return go_bounded(s, err);
+}
+
+int
+wc_trace_stream_bound_too_early(const wc_trace_stream *s)
+{
+	return s->early && s->n <= s->exact_max;
 }
 
 int

@@ -29,6 +29,18 @@ typedef struct wc_trace_stream wc_trace_stream;
 wc_trace_stream *wc_trace_stream_new(size_t exact_max);
 /** Add a sample (t non-decreasing, finite). */
 int wc_trace_stream_push(wc_trace_stream *s, double t, double p, wc_error *err);
+/** Leave exact mode now instead of at sample `exact_max` + 1, when the
+ *  caller expects the trace to run past `exact_max` (a regular file's
+ *  size extrapolated from what has been read): the samples are then never
+ *  stored, which is most of the time of a long log. Finishing gives the
+ *  same bounded metrics, to the bit, as a stream that switched by itself
+ *  (docs/trace-metrics.md, "Bounded mode"). WC_OK or WC_ENOMEM. */
+int wc_trace_stream_bound(wc_trace_stream *s, wc_error *err);
+/** 1 when wc_trace_stream_bound was called but the trace ended with at
+ *  most `exact_max` samples: its metrics would not be the exact ones a
+ *  stream left alone gives, and the caller must push the trace again into
+ *  a new stream without bounding it. */
+int wc_trace_stream_bound_too_early(const wc_trace_stream *s);
 /** Metrics of everything pushed. Up to `exact_max` samples they equal
  *  wc_trace_metrics_compute (`*exact` = 1). Beyond (`*exact` = 0), memory
  *  stays fixed (about 2 MB a trace): duration, energy, mean, max and the
