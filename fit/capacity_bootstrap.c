@@ -19,10 +19,14 @@
 typedef struct {
 	const cap_problem *pb;
 	const double *u_point;
+	const double *obs_w;   /* a robust fit's weights at the point; NULL plain */
 	int max_iter;
 } cap_ctx;
 
-/* One replicate: refit from the point estimate on the resample. */
+/* One replicate: refit from the point estimate on the resample; a robust
+ * fit's replicate keeps each observation's Huber weight at the point
+ * estimate (one weighted pass, not a reweighted fit: docs/capacity.md,
+ * "Robust fit"). */
 static wc__boot_outcome
 cap_fit(const void *ctx, void *state, const double *mult, double *u)
 {
@@ -31,7 +35,7 @@ cap_fit(const void *ctx, void *state, const double *mult, double *u)
 	wc_error err;
 	int status = 0, niter = 0;
 	(void)state;
-	if (cap_solve(c->pb, c->u_point, mult, c->max_iter, u, &status, &niter, NULL, NULL, &err) != WC_OK)
+	if (cap_solve(c->pb, c->u_point, mult, c->obs_w, c->max_iter, u, &status, &niter, NULL, NULL, &err) != WC_OK)
 		return WC__BOOT_FAILED;
 	for (size_t k = 0; k < p; k++)
 		if (!isfinite(u[k]))
@@ -101,11 +105,18 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 	double *draws = wc_alloc_array((size_t)B * p, sizeof *draws), *natural = wc_alloc_array((size_t)B * p, sizeof *natural);
 	double *col = wc_alloc_array((size_t)B, sizeof *col);
 	unsigned char *ok = wc_alloc_zeroed((size_t)B, 1);
+	double *obs_w = NULL;
 	if (!draws || !natural || !col || !ok) {
 		rc = wc_error_set(err, WC_ENOMEM, "capacity bootstrap: out of memory");
 		goto done;
 	}
-	cap_ctx ctx = { pb, point->u, o->max_iter > 0 ? o->max_iter : 500 };
+	if (pb->robust) {
+		if (!(obs_w = wc_alloc_array(pb->n_obs, sizeof *obs_w)) || cap_huber_weights(pb, point->u, obs_w) != WC_OK) {
+			rc = wc_error_set(err, WC_ENOMEM, "capacity bootstrap: out of memory");
+			goto done;
+		}
+	}
+	cap_ctx ctx = { pb, point->u, obs_w, o->max_iter > 0 ? o->max_iter : 500 };
 	wc__boot_spec spec = {
 		.what = "capacity bootstrap", .progress = "capacity bootstrap draws", .replicates = B,
 		.threads = T, .seed = bo->seed, .n_rows = pb->n_rows, .slot = p, .ctx = &ctx,
@@ -124,6 +135,7 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 	point->params.seed = bo->seed;
 	point->params.bootstrap = B;
 done:
+	free(obs_w);
 	free(draws);
 	free(natural);
 	free(col);

@@ -78,15 +78,15 @@ robust_weights(const cap_problem *pb, const gsl_vector *f, const double *mult, d
  * until the weights settle. */
 static int
 solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_nlinear_workspace *w,
-             gsl_vector *wt, const double *mult, int max_iter, double *u, int *status, int *niter)
+             gsl_vector *wt, const double *mult, int reweight, int max_iter, double *u, int *status, int *niter)
 {
 	const size_t p = (size_t)pb->n_params;
-	double *abs_r = pb->robust ? wc_alloc_array(pb->n_obs, sizeof *abs_r) : NULL;
-	int info = 0, passes = pb->robust ? ROBUST_PASSES : 1;
-	if (pb->robust && !abs_r)
+	double *abs_r = reweight ? wc_alloc_array(pb->n_obs, sizeof *abs_r) : NULL;
+	int info = 0, passes = reweight ? ROBUST_PASSES : 1;
+	if (reweight && !abs_r)
 		return WC_ENOMEM;
-	double *u0 = pb->robust ? wc_alloc_array(p, sizeof *u0) : NULL;
-	if (pb->robust && !u0) {
+	double *u0 = reweight ? wc_alloc_array(p, sizeof *u0) : NULL;
+	if (reweight && !u0) {
 		free(abs_r);
 		return WC_ENOMEM;
 	}
@@ -106,7 +106,7 @@ solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_
 		*status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-9, 1e-9, 0.0, NULL, NULL, &info, w);
 		*niter += (int)gsl_multifit_nlinear_niter(w);
 		memcpy(u, gsl_multifit_nlinear_position(w)->data, p * sizeof *u);
-		if (pb->robust && robust_weights(pb, gsl_multifit_nlinear_residual(w), mult, abs_r, wt))
+		if (reweight && robust_weights(pb, gsl_multifit_nlinear_residual(w), mult, abs_r, wt))
 			break;
 	}
 	free(abs_r);
@@ -115,7 +115,26 @@ solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_
 }
 
 int
-cap_solve(const cap_problem *pb, const double *u0, const double *mult, int max_iter, double *u,
+cap_huber_weights(const cap_problem *pb, const double *u, double *w)
+{
+	gsl_vector *f = gsl_vector_alloc(pb->n_obs), *wt = gsl_vector_calloc(pb->n_obs);
+	double *abs_r = wc_alloc_array(pb->n_obs, sizeof *abs_r);
+	gsl_vector_const_view uv = gsl_vector_const_view_array(u, (size_t)pb->n_params);
+	int rc = WC_ENOMEM;
+	if (f && wt && abs_r) {
+		cap_residuals(&uv.vector, (void *)pb, f);
+		robust_weights(pb, f, NULL, abs_r, wt);
+		memcpy(w, wt->data, pb->n_obs * sizeof *w);
+		rc = WC_OK;
+	}
+	gsl_vector_free(f);
+	gsl_vector_free(wt);
+	free(abs_r);
+	return rc;
+}
+
+int
+cap_solve(const cap_problem *pb, const double *u0, const double *mult, const double *obs_w, int max_iter, double *u,
           int *status, int *niter, double *rms, double *se_u, wc_error *err)
 {
 	const size_t n = pb->n_obs, p = (size_t)pb->n_params;
@@ -133,14 +152,14 @@ cap_solve(const cap_problem *pb, const double *u0, const double *mult, int max_i
 	size_t n_eff = 0;
 	for (size_t o = 0; o < n; o++) {
 		double m = mult ? mult[pb->obs_row[o]] : 1.0;
-		gsl_vector_set(wt, o, m);
+		gsl_vector_set(wt, o, obs_w ? m * obs_w[o] : m);
 		n_eff += (size_t)m;
 	}
 	/* No analytic Jacobian: GSL's forward differences are enough for a
 	 * few dozen parameters. */
 	gsl_multifit_nlinear_fdf fdf = { cap_residuals, NULL, NULL, n, p, (void *)pb, 0, 0, 0 };
 	memcpy(u, u0, p * sizeof *u);
-	if ((rc = solve_passes(pb, &fdf, w, wt, mult, max_iter, u, status, niter)) != WC_OK) {
+	if ((rc = solve_passes(pb, &fdf, w, wt, mult, pb->robust && !obs_w, max_iter, u, status, niter)) != WC_OK) {
 		rc = rc == WC_ENOMEM ? wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory")
 		                     : wc_error_set(err, WC_ERANGE, "capacity fit: the model cannot be evaluated at the start");
 		goto done;
@@ -303,7 +322,7 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 		rc = wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
 		goto done;
 	}
-	if ((rc = cap_solve(pb, pb->u0, mult, o->max_iter > 0 ? o->max_iter : 500, out->u, &out->gsl_status,
+	if ((rc = cap_solve(pb, pb->u0, mult, NULL, o->max_iter > 0 ? o->max_iter : 500, out->u, &out->gsl_status,
 	                    &out->niter, &out->rms, se_u, err)) != WC_OK)
 		goto done;
 	out->converged = out->gsl_status == GSL_SUCCESS;

@@ -125,7 +125,8 @@ int wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
                     wc_capacity_fit_result *out, wc_error *err);
 /** Bootstrap: resample rows B times, refit from the point estimate, store
  *  the draws in `point->params.draws` and 2.5 / 97.5 percentiles as each
- *  parameter's ci95. */
+ *  parameter's ci95. A robust fit's replicates keep each observation's
+ *  Huber weight at the point estimate (docs/capacity.md, "Robust fit"). */
 int wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_options *o,
                               const wc_bootstrap_options *bo, wc_capacity_fit_result *point,
                               wc_error *err);

@@ -61,8 +61,13 @@ void cap_problem_free(cap_problem *pb);
 double cap_value(const cap_problem *pb, int k, double u);
 /** Residuals log(model / measured) at u (GSL signature; params = pb). */
 int cap_residuals(const gsl_vector *u, void *params, gsl_vector *f);
-/** LM from u0 with per-row multiplicities `mult` (NULL = 1). */
-int cap_solve(const cap_problem *pb, const double *u0, const double *mult, int max_iter, double *u,
+/** Huber's weight of each observation's residual at u (the weights a
+ * robust fit settles on when u is its estimate); `w` holds n_obs. */
+int cap_huber_weights(const cap_problem *pb, const double *u, double *w);
+/** LM from u0 with per-row multiplicities `mult` (NULL = 1). `obs_w`
+ * (NULL = none) fixes a weight per observation: one weighted pass, no
+ * reweighting, even in a robust problem (its bootstrap replicates). */
+int cap_solve(const cap_problem *pb, const double *u0, const double *mult, const double *obs_w, int max_iter, double *u,
               int *status, int *niter, double *rms, double *se_u, wc_error *err);
 /** The section a parameter vector describes (without draws). */
 void cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out);

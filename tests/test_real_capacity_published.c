@@ -5,7 +5,8 @@
  * `wattcast ingest` of the PowerTrace-Sim run folders (TTFT and ITL from
  * request logs, so the compute efficiency is identified) plus the
  * published periods (data/default/published-periods.csv, the only rows on
- * H200); the power law is the built-in default's. Then, pooled as the
+ * H200), Huber-weighted (`--robust`, docs/capacity.md "Robust fit"); the power law
+ * is the built-in default's. Then, pooled as the
  * captions pool (arithmetic mean over the configurations; where the KV
  * cache holds fewer than the stated concurrency -- Qwen3-32B on one 80 GB
  * GPU -- the answer is vLLM's, fewer running and the rest waiting):
@@ -135,6 +136,7 @@ fit_section(const char *shared, wc_params *p)
 		ok = wc_runs_read(runs[i], &t, &err) == WC_OK && wc_capacity_data_add_runs(&d, t, &err) == WC_OK;
 		wc_runs_free(t);
 	}
+	o.robust = 1; /* `fit capacity --robust`, recommended for real runs */
 	ok = ok && wc_periods_read(periods, &pt, &err) == WC_OK && wc_capacity_data_add_periods(&d, pt, &err) == WC_OK;
 	CHECK(ok);
 	if (ok && (ok = wc_fit_capacity(&d, &o, &r, &err) == WC_OK)) {
@@ -223,10 +225,10 @@ main(void)
 	const double inputs[N_INPUTS] = { w ? w->input_tokens.value : 512, 256, 512, 1024 };
 	static const double today[N_INPUTS][N_CHECKS] = {
 #define X NAN
-		{ X, X, X, 10.5, X, X, -11.5, X, X, 47.1, 32.4, 32.3, X, -16.9, X },
-		{ X, X, X, X, -14.3, -13.5, -11.9, X, X, X, -13.7, -13.8, X, -23.5, X },
-		{ X, X, X, X, X, X, -11.6, X, X, 38.2, 24.8, 24.6, X, -16.8, X },
-		{ 22.9, 27.1, 25.6, 26.2, X, 10.9, -10.9, X, X, 135.5, 107.7, 107.5, X, -17.6, -20.3 },
+		{ X, X, X, X, X, X, X, X, X, 37.5, 23.9, 23.8, X, -16.4, X },
+		{ X, X, X, X, -12.6, -11.8, X, X, X, X, -11.8, -11.9, X, -23.1, X },
+		{ X, X, X, X, X, X, X, X, X, 41.6, 27.5, 27.3, X, -16.5, X },
+		{ 27.7, 32.1, 26.9, 27.5, 11.9, 12.9, X, X, X, 141.1, 112.0, 111.7, X, -17.7, -20.3 },
 #undef X
 	};
 	for (int i = 0; i < N_INPUTS; i++)
