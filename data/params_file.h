@@ -25,7 +25,8 @@ extern "C" {
  *  errors of latency, energy per output token and fine-tuning energy
  *  ("prediction_errors"), version 7 the structure terms of the law
  *  ("shared"/"arch_moe", ...; docs/inference-law.md). */
-#define WC_PARAMS_SCHEMA "wattcast.params/7"
+#define WC_PARAMS_SCHEMA "wattcast.params/8"
+#define WC_PARAMS_SCHEMA_V7 "wattcast.params/7"
 #define WC_PARAMS_SCHEMA_V6 "wattcast.params/6"
 #define WC_PARAMS_SCHEMA_V5 "wattcast.params/5"
 #define WC_PARAMS_SCHEMA_V4 "wattcast.params/4"

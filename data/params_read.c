@@ -353,8 +353,10 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 		return rc;
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
 	 * model terms and no residual RMS, version 3 no phi, version 4 no
-	 * sources "bound" and "datasheet", version 6 no structure terms. */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 7
+	 * sources "bound" and "datasheet", version 6 no structure terms, version 7
+	 * no response dynamic_scale. */
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 8
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V7) == 0 ? 7
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V6) == 0 ? 6
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V5) == 0 ? 5
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V4) == 0 ? 4
@@ -363,8 +365,8 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
 	if (!*version)
 		return wc__json_fail(ld, "/schema",
-		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V6, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
+		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V7, WC_PARAMS_SCHEMA_V6, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
 		                     WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
@@ -399,7 +401,7 @@ read_law_terms(wc__json_loader *ld, json_t *x, int version, wc_params *out)
 			continue;
 		wc__json_join(p, "/shared", name);
 		if (version < 7)
-			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V7);
 		if ((rc = read_param(ld, json_object_get(x, name), p, 0, &out->law_term[k])))
 			return rc;
 		out->law_terms |= WC_LT_BIT(k);
@@ -500,6 +502,11 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	if ((x = json_object_get(root, "finetune")) && !json_is_null(x) &&
 	    (rc = wc__params_read_finetune(ld, x, "/finetune", &out->finetune)))
 		return rc;
+	/* A file older than version 8 has no dynamic scale: a reader of that
+	 * version would not know it, so such a file may not carry one. */
+	if ((x = json_object_get(root, "response")) && json_is_object(x) && version < 8 &&
+	    json_object_get(x, "dynamic_scale"))
+		return wc__json_fail(ld, "/response/dynamic_scale", "needs \"%s\" or later", WC_PARAMS_SCHEMA);
 	if ((x = json_object_get(root, "response")) && !json_is_null(x) &&
 	    (rc = wc__params_read_response(ld, x, "/response", &out->response)))
 		return rc;
@@ -511,7 +518,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	}
 	if ((x = json_object_get(root, "prediction_errors")) && !json_is_null(x)) {
 		if (version < 6)
-			return wc__json_fail(ld, "/prediction_errors", "needs \"%s\"", WC_PARAMS_SCHEMA);
+			return wc__json_fail(ld, "/prediction_errors", "needs \"%s\" or later", WC_PARAMS_SCHEMA_V6);
 		if ((rc = wc__params_read_quantity_errors(ld, x, "/prediction_errors", out->quantity_error)))
 			return rc;
 	}
