@@ -28,16 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Column `name` of `p`'s draws, or -1. */
-static int
-draw_col(const wc_params *p, const char *name)
-{
-	for (int j = 0; j < p->n_draw_params; j++)
-		if (strcmp(p->draw_names[j], name) == 0)
-			return j;
-	return -1;
-}
-
 /* The runs of `ref` (not excluded, as the options select them) under the
  * level name `as`, in a table of their own. */
 static int
@@ -80,7 +70,8 @@ compose(wc_calibrate_result *out, const wc_calibrate_result *ref_cal, const wc_p
 	double point = logged ? vr * vt / va : vr + vt - va;
 	wc_params_set_named(&out->params, lt, point);
 	wc_params *p = &out->params;
-	int ct = draw_col(p, lt), cr = draw_col(p, lr), ca = draw_col(&ref_cal->params, la);
+	int ct = wc_params_draw_column(p, lt), cr = wc_params_draw_column(p, lr);
+	int ca = wc_params_draw_column(&ref_cal->params, la);
 	int rows = p->n_draws < ref_cal->params.n_draws ? p->n_draws : ref_cal->params.n_draws;
 	if (ct < 0 || ca < 0 || rows < 2)
 		return;

@@ -200,21 +200,11 @@ check_config(const wc_params *p, const wc_config *c, const wc_level **lvl, wc_er
 	return WC_OK;
 }
 
-/* Column of a named parameter in the set's draws, or -1 (value fixed). */
-static int
-draw_column(const wc_params *p, const char *name)
-{
-	for (int j = 0; j < p->n_draw_params; j++)
-		if (strcmp(p->draw_names[j], name) == 0)
-			return j;
-	return -1;
-}
-
 static void
 bind_slot(wc_law_binding *b, int slot, const char *name, double base)
 {
 	b->base[slot] = base;
-	b->col[slot] = name ? draw_column(b->p, name) : -1;
+	b->col[slot] = name ? wc_params_draw_column(b->p, name) : -1;
 }
 
 int

@@ -556,6 +556,15 @@ find_name(const char *name, wc_param *param, void *payload)
 }
 
 int
+wc_params_draw_column(const wc_params *p, const char *name)
+{
+	for (int j = 0; j < p->n_draw_params; j++)
+		if (strcmp(p->draw_names[j], name) == 0)
+			return j;
+	return -1;
+}
+
+int
 wc_params_get_named(const wc_params *p, const char *name, double *out)
 {
 	name_finder f = { name, NULL };

@@ -206,6 +206,9 @@ int wc_params_vector_names(const wc_params *p, char (*names)[WC_NAME_MAX], int c
 /** Read / write the value of each named parameter; unknown names are
  *  WC_ENOTFOUND. */
 int wc_params_get_named(const wc_params *p, const char *name, double *out);
+/** Column of the named parameter in the set's draws, or -1 (no draws,
+ *  or the parameter is fixed). */
+int wc_params_draw_column(const wc_params *p, const char *name);
 int wc_params_set_named(wc_params *p, const char *name, double value);
 /** The named parameter itself (value, interval, source), or NULL.
  *  Borrowed: valid while `p` lives. */
