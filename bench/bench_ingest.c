@@ -58,11 +58,8 @@ to_streams(double t, const double *w, int n_gpus, void *payload)
 		if (wc_trace_stream_push(k->s[g], t, v, k->err) != WC_OK)
 			return -1;
 	}
-	/* As `wattcast metrics` does (cli/cmd_metrics.c): a file whose size
-	 * promises more than 1.25 x the exact limit, judged after 16384
-	 * samples, skips the exact mode's storage. */
-	if (k->info->samples == 16384 && k->info->bytes_read > 0 &&
-	    16384.0 * k->file_bytes / (double)k->info->bytes_read >= 1.25 * WC_TRACE_STREAM_EXACT_MAX)
+	/* As `wattcast metrics` does: the same rule (trace/stream.h). */
+	if (wc_trace_stream_bound_early(k->info->samples, k->info->bytes_read, k->file_bytes))
 		for (int g = 0; g <= k->n; g++)
 			if (wc_trace_stream_bound(k->s[g], k->err) != WC_OK)
 				return -1;

@@ -72,24 +72,11 @@ typedef struct {
 	pthread_t worker;
 } streams;
 
-/* After this many samples the read so far tells the bytes per sample, and
- * so about how many samples a regular file holds. */
-#define EARLY_LOOK_SAMPLES 16384
-/* Bound early only when that estimate is this far past the exact limit: a
- * wrong guess costs a second read, a right one skips storing the first
- * WC_TRACE_STREAM_EXACT_MAX samples of every trace (docs/trace-metrics.md). */
-#define EARLY_MARGIN 1.25
-
-/* Whether the file will outrun the exact limit (asked once, at sample
- * EARLY_LOOK_SAMPLES). */
+/* Whether the file will outrun the exact limit (trace/stream.h). */
 static int
 bound_early_now(const streams *s)
 {
-	const wc_nvsmi_info *info = s->info;
-	if (s->file_bytes <= 0 || info->samples != EARLY_LOOK_SAMPLES || info->bytes_read == 0)
-		return 0;
-	double expected = (double)info->samples * s->file_bytes / (double)info->bytes_read;
-	return expected >= EARLY_MARGIN * (double)WC_TRACE_STREAM_EXACT_MAX;
+	return wc_trace_stream_bound_early(s->info->samples, s->info->bytes_read, s->file_bytes);
 }
 
 /* Metrics thread: one block into every trace. */

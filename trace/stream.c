@@ -209,6 +209,15 @@ wc_trace_stream_bound_too_early(const wc_trace_stream *s)
 }
 
 int
+wc_trace_stream_bound_early(size_t samples, size_t bytes_read, double file_bytes)
+{
+	if (file_bytes <= 0 || samples != WC_TRACE_STREAM_EARLY_LOOK || bytes_read == 0)
+		return 0;
+	double expected = (double)samples * file_bytes / (double)bytes_read;
+	return expected >= WC_TRACE_STREAM_EARLY_MARGIN * (double)WC_TRACE_STREAM_EXACT_MAX;
+}
+
+int
 wc_trace_stream_push(wc_trace_stream *s, double t, double p, wc_error *err)
 {
 	int rc;

@@ -41,6 +41,15 @@ int wc_trace_stream_bound(wc_trace_stream *s, wc_error *err);
  *  stream left alone gives, and the caller must push the trace again into
  *  a new stream without bounding it. */
 int wc_trace_stream_bound_too_early(const wc_trace_stream *s);
+/** Whether a reader should bound its streams now: 1 only at sample
+ *  WC_TRACE_STREAM_EARLY_LOOK of a file of `file_bytes` (<= 0: not a
+ *  regular file, never) when the bytes per sample read so far promise at
+ *  least WC_TRACE_STREAM_EARLY_MARGIN x the exact limit. A wrong guess
+ *  costs the caller a second read (wc_trace_stream_bound_too_early); a right
+ *  one skips storing every trace's first exact-limit samples. */
+#define WC_TRACE_STREAM_EARLY_LOOK 16384
+#define WC_TRACE_STREAM_EARLY_MARGIN 1.25
+int wc_trace_stream_bound_early(size_t samples, size_t bytes_read, double file_bytes);
 /** Metrics of everything pushed. Up to `exact_max` samples they equal
  *  wc_trace_metrics_compute (`*exact` = 1). Beyond (`*exact` = 0), memory
  *  stays fixed (about 2 MB a trace): duration, energy, mean, max and the
