@@ -179,6 +179,10 @@ test_validate_service(const char *dir, const char *runs, const char *params)
 	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, &err), WC_OK);
 	CHECK_CONTAINS(text, "roofline_standin");
 	free(text);
+	/* --level takes zero-shot or loro; anything else is a usage error naming it. */
+	const char *badlevel[] = { "wattcast", "validate", "envelope", "--params", params, runs, "--platform", "A100",
+		                   "--level", "bogus", "--quiet", NULL };
+	expect_usage(badlevel, 2, "--level: expected zero-shot or loro, got 'bogus'");
 	const char *noarch[] = { "wattcast", "validate", "envelope", "--params", params, runs, "--platform", "A100",
 		                 "--model", "Mystery-8B", "--active-params", "8.19", "--utc-offset", "0", "--replicas",
 		                 "2", "--quiet", "--json", "--per-run", csv, NULL };
