@@ -91,6 +91,10 @@ main(void)
 		CHECK_NEAR(lv->theta.value, 1.32 + 0.6, 0.05);
 		CHECK(lv->s.lo <= lv->s.value && lv->s.value <= lv->s.hi);
 		CHECK(lv->theta.lo <= lv->theta.value && lv->theta.value <= lv->theta.hi);
+		/* An interval is never zero-width (docs/intervals.md): the combined
+		 * draws must carry the reference's spread and the offsets' own. */
+		CHECK(lv->s.hi - lv->s.lo > 1e-6 * lv->s.value);
+		CHECK(lv->theta.hi - lv->theta.lo > 1e-9);
 		CHECK_NEAR(lv->p0.value, 100, 1e-9);
 	}
 	/* Only the new level is added: no level for the reference's runs. */
