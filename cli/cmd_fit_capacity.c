@@ -28,9 +28,9 @@ static const char capacity_usage[] =
 	"replaced -- the power law is kept -- with B bootstrap draws (default 1000).\n"
 	"--per-level lists the parameters fitted per platform (default eta,t0; the rest\n"
 	"of eta, t0, t1, etac, tau is shared). Each observation is weighted by Huber's\n"
-	"weight of its residual (docs/capacity.md, \"Robust fit\"); --plain fits by plain\n"
-	"least squares instead (--robust, the default, is accepted). Bit-identical for a\n"
-	"seed, whatever --threads.\n";
+	"weight of its residual (docs/capacity.md, \"Robust fit\") unless there are fewer\n"
+	"than 2 observations per parameter; --plain fits by plain least squares instead\n"
+	"(--robust, the default, is accepted). Bit-identical for a seed, whatever --threads.\n";
 
 static const char energy_usage[] =
 	"usage: wattcast fit request-energy RUNS.csv [--json]\n\n"

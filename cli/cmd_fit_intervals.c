@@ -37,11 +37,11 @@ static const char usage[] =
 	"--quantity capacity (RUNS.csv... as `validate capacity` takes them): the\n"
 	"capacity model's held-out error, leaving each model out, of latency (from\n"
 	"throughput, the same |log residual|) and of energy per output token\n"
-	"(`prediction_errors`, schema 6); its refits are Huber-weighted as `fit capacity`'s,\n"
-	"or plain least squares with --plain (as the `paper` profile's section was fitted).\n"
-	"--quantity finetune (a fine-tuning runs\n"
-	"table): the fine-tuning law's held-out error of energy per step, each level\n"
-	"of each sweep held out as `validate finetune` does (folds `level`).\n"
+	"(`prediction_errors`, schema 6), refitted as `fit capacity` fits (Huber-weighted;\n"
+	"--plain: plain least squares, as the `paper` profile's section was fitted).\n"
+	"--quantity finetune (a fine-tuning runs table): the fine-tuning law's held-out\n"
+	"error of energy per step, each level of each sweep held out as `validate\n"
+	"finetune` does (folds `level`).\n"
 	"Everything else in the set is kept; the result is written atomically.\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_FOLDS, OPT_PRIOR, OPT_FORM, OPT_TERMS, OPT_QUANTITY, OPT_PLAIN };
