@@ -17,7 +17,7 @@
 static const char capacity_usage[] =
 	"usage: wattcast fit capacity RUNS.csv... -o PARAMS.json [--bootstrap B] [--seed S]\n"
 	"                             [--threads T] [--params BASE.json | --profile paper]\n"
-	"                             [--per-level eta,t0,...] [--robust] [--calibrated-on TEXT]\n\n"
+	"                             [--per-level eta,t0,...] [--plain] [--calibrated-on TEXT]\n\n"
 	"Fits the capacity model (decode step time t0 + t1 n + max(t_mem, t_cmp) + t_tp,\n"
 	"compute-bound prefill; docs/capacity.md) on every row of the inputs not marked\n"
 	"`exclude`: runs tables (latency = running x output_tokens / throughput_tok_s,\n"
@@ -27,8 +27,10 @@ static const char capacity_usage[] =
 	"BASE (default: the built-in 'paper' profile) with its capacity section added or\n"
 	"replaced -- the power law is kept -- with B bootstrap draws (default 1000).\n"
 	"--per-level lists the parameters fitted per platform (default eta,t0; the rest\n"
-	"of eta, t0, t1, etac, tau is shared). --robust weights each observation by\n"
-	"Huber's weight of its residual (docs/capacity.md, \"Robust fit\"). Bit-identical for a seed, whatever --threads.\n";
+	"of eta, t0, t1, etac, tau is shared). Each observation is weighted by Huber's\n"
+	"weight of its residual (docs/capacity.md, \"Robust fit\") unless there are fewer\n"
+	"than 2 observations per parameter; --plain fits by plain least squares instead\n"
+	"(--robust, the default, is accepted). Bit-identical for a seed, whatever --threads.\n";
 
 static const char energy_usage[] =
 	"usage: wattcast fit request-energy RUNS.csv [--json]\n\n"
@@ -37,7 +39,7 @@ static const char energy_usage[] =
 	"(the energy_j column, else energy_per_token_j x running x output_tokens) and\n"
 	"prints E_fixed, E_step, E_step per request and the residual at each N.\n";
 
-enum { OPT_BOOT = 1000, OPT_SEED, OPT_THREADS, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ON, OPT_JSON, OPT_ROBUST };
+enum { OPT_BOOT = 1000, OPT_SEED, OPT_THREADS, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ON, OPT_JSON, OPT_ROBUST, OPT_PLAIN };
 
 typedef struct {
 	const char *output, *params, *profile, *on;
@@ -77,6 +79,7 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 		{ "per-level", required_argument, NULL, OPT_PER_LEVEL },
 		{ "calibrated-on", required_argument, NULL, OPT_ON },
 		{ "robust", no_argument, NULL, OPT_ROBUST },
+		{ "plain", no_argument, NULL, OPT_PLAIN },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -95,6 +98,7 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 		case OPT_PER_LEVEL: rc = cli_parse_per_level(cmd, optarg, a->fo.per_level); break;
 		case OPT_ON: a->on = optarg; break;
 		case OPT_ROBUST: a->fo.robust = 1; break;
+		case OPT_PLAIN: a->fo.robust = 0; break;
 		case 'o': a->output = optarg; break;
 		case 'h': fputs(capacity_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);

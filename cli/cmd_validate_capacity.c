@@ -17,7 +17,7 @@
 static const char usage[] =
 	"usage: wattcast validate capacity RUNS.csv... [--json] [--per-run FILE]\n"
 	"                                 [--params P | --profile paper] [--per-level eta,t0,...]\n"
-	"                                 [--robust]\n\n"
+	"                                 [--plain]\n\n"
 	"Leave one model out over the runs tables' rows (runs tables or raw ML.ENERGY\n"
 	"tables): for each model, the capacity model and the power law are refitted on\n"
 	"the other models and its throughput and energy per output token predicted;\n"
@@ -26,9 +26,10 @@ static const char usage[] =
 	"predicted from a fit on the other periods. --params / --profile give the power\n"
 	"fits their prior (P0 where the runs have no idle power). --per-run FILE writes\n"
 	"one CSV row per prediction (quantity throughput_tok_s, energy_per_token_j or\n"
-	"period_s). --robust fits the capacity model as `fit capacity --robust` does.\n";
+	"period_s). The capacity model is fitted as `fit capacity` does (Huber-weighted);\n"
+	"--plain fits it by plain least squares, as `fit capacity --plain` does.\n";
 
-enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST };
+enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST, OPT_PLAIN };
 
 static json_t *
 num(double v)
@@ -103,6 +104,7 @@ cli_validate_capacity(int argc, char **argv)
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "per-level", required_argument, NULL, OPT_PER_LEVEL },
 		{ "robust", no_argument, NULL, OPT_ROBUST },
+		{ "plain", no_argument, NULL, OPT_PLAIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -121,6 +123,7 @@ cli_validate_capacity(int argc, char **argv)
 				return rc;
 			break;
 		case OPT_ROBUST: co.robust = 1; break;
+		case OPT_PLAIN: co.robust = 0; break;
 		case 'h': fputs(usage, stdout); return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}

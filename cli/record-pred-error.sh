@@ -14,4 +14,4 @@ for profile in paper paper-prefill; do
 	"$build/wattcast" fit intervals "$tmp/ml.csv" --profile "$profile" --folds frozen -o "$tmp/$profile.json"
 	"$build/wattcast" fit intervals "$tmp/ml.csv" --params "$tmp/$profile.json" --folds platform -o "$tmp/$profile.json"
 done
-"$build/wattcast" fit intervals "$tmp/ml.csv" --quantity capacity --profile paper -o "$tmp/capacity.json"
+"$build/wattcast" fit intervals "$tmp/ml.csv" --quantity capacity --profile paper --plain -o "$tmp/capacity.json"

@@ -92,16 +92,18 @@ typedef struct {
 	/** Start (fit coordinates, length = parameters; optional). */
 	const double *start;
 	size_t start_len;
-	/** 1: Huber-weighted (iteratively reweighted) least squares, so that
-	 *  a few runs no bytes-and-FLOPs model explains do not pull every
-	 *  other prediction (docs/capacity.md, "Robust fit"); 0: plain. */
+	/** 1 (the default): Huber-weighted (iteratively reweighted) least
+	 *  squares, so that a few runs no bytes-and-FLOPs model explains do
+	 *  not pull every other prediction; 0: plain least squares (how the
+	 *  `paper` profile's section was fitted). Chosen by held-out scores,
+	 *  docs/capacity.md "Robust fit". */
 	int robust;
 } wc_capacity_fit_options;
 
-/** Defaults: eta and t0 per level; t1, etac and tau shared. */
+/** Defaults: eta and t0 per level; t1, etac and tau shared; robust. */
 #define WC_CAPACITY_FIT_OPTIONS_INIT                                              \
 	{ .per_level = { 1, 1, 0, 0, 0 }, .use = NULL, .weight = NULL, .max_iter = 500, \
-	  .start = NULL, .start_len = 0, .robust = 0 }
+	  .start = NULL, .start_len = 0, .robust = 1 }
 
 typedef struct {
 	wc_capacity_params params;  /* the fitted section */

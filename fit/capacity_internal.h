@@ -19,6 +19,12 @@ enum { CAP_OBS_LATENCY = 0, CAP_OBS_ITL, CAP_OBS_TTFT };
 /* What a free parameter is: a kind of a level (level -1 = shared), or the
  * input length of a workload (kind = WC_CAP_KINDS). Fit coordinate u maps
  * into the domain [lo, hi] as log v = log lo + (log hi - log lo) sig(u). */
+/* Fewest observations per fitted parameter for Huber's weights: at least
+ * as many residual degrees of freedom as parameters (choice; the published
+ * periods alone sit at 1.2 per parameter, with the PowerTrace-Sim runs at
+ * 2.1, the runs tables at over 50; docs/capacity.md, "Robust fit"). */
+#define ROBUST_MIN_OBS_PER_PARAM 2
+
 typedef struct {
 	int kind, level, workload;
 	double log_lo, log_hi;
@@ -48,7 +54,8 @@ typedef struct {
 	int *obs_kind;
 	double *obs_log;    /* log of the measurement */
 	const wc_capacity_data *data;
-	int robust;         /* Huber-reweighted passes (cap_solve) */
+	int robust;         /* Huber-reweighted passes (cap_solve); 0 when
+	                     * asked but the observations are too few */
 
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];

@@ -224,6 +224,18 @@ cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, c
 		cap_problem_free(pb);
 		return rc;
 	}
+	/* Huber's cut is a multiple of the residuals' median |value|; with
+	 * about as many parameters as observations the residuals are all
+	 * near zero and that scale says nothing (the 11 published periods,
+	 * 9 parameters: the robust fit loses identification and 3 of 50
+	 * bootstrap refits fail), so a fit with fewer than
+	 * ROBUST_MIN_OBS_PER_PARAM observations per parameter is plain. */
+	if (pb->robust && pb->n_obs < (size_t)(ROBUST_MIN_OBS_PER_PARAM * pb->n_params)) {
+		pb->robust = 0;
+		WC_WARN(pb, "capacity fit: %zu observations for %d parameters are too few for Huber's weights "
+		        "(fewer than %d per parameter); fitted by plain least squares", pb->n_obs, pb->n_params,
+		        ROBUST_MIN_OBS_PER_PARAM);
+	}
 	if (o->start && o->start_len == (size_t)pb->n_params)
 		memcpy(pb->u0, o->start, (size_t)pb->n_params * sizeof *pb->u0);
 	*out = pb;

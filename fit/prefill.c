@@ -35,6 +35,10 @@ refit_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capacity_pa
 		*rows += use[k];
 	}
 	co.use = use;
+	/* plain least squares, as this form's scores were measured (choice;
+	 * Huber-weighted shares were measured too: docs/capacity.md, "Robust
+	 * fit") */
+	co.robust = 0;
 	if (*rows == 0 || wc_fit_capacity(&d, &co, &fr, &ferr) != WC_OK)
 		goto done; /* the prior's section applies */
 	rc = wc_capacity_params_copy(out, &fr.params, err);

@@ -167,7 +167,7 @@ paper_pred_error(wc_pred_error *pe)
  * profiles"): leave one model out on the ML.ENERGY runs (12 models per
  * platform, 325 runs; the capacity model and the power law refitted
  * without each), as `cli/record-pred-error.sh` computes it with
- * `wattcast fit intervals --quantity capacity`; tests/test_real_intervals.c
+ * `wattcast fit intervals --quantity capacity --plain`; tests/test_real_intervals.c
  * recomputes and checks it. The built-in section was fitted on the
  * published periods, not on these runs: what is recorded is how far the
  * same capacity model misses a model it was not fitted on. Pooled. */

@@ -70,6 +70,7 @@ main(void)
 	wc_pred_error cpe[WC_PEQ_COUNT];
 	memset(cpe, 0, sizeof cpe);
 	wc_params_default(&paper);
+	co.robust = 0; /* as recorded: `fit intervals --quantity capacity --plain`, the paper section's own fit */
 	CHECK_INT(wc_validate_capacity_pred_error(t, &d, &co, &fo, NULL, cpe, &err), WC_OK);
 	for (int q = WC_PEQ_LATENCY; q <= WC_PEQ_ENERGY_TOKEN; q++) {
 		CHECK(cpe[q].present && cpe[q].n_strata == 1 && paper.quantity_error[q].present);

@@ -14,7 +14,9 @@
 #      step 1's H100; docs/calibration.md "Relative to a level") with the
 #      shared slopes of step 1 held;
 #   3. the capacity section on the PowerTrace-Sim runs (their TTFT/ITL), the
-#      ML.ENERGY table and the published periods;
+#      ML.ENERGY table and the published periods, Huber-weighted (the
+#      default of `fit capacity`, chosen by held-out scores:
+#      docs/capacity.md "Robust fit");
 #   4. the held-out error of mean power, leaving each ML.ENERGY model out,
 #      its datasheet stratum (leaving each platform out), and the capacity
 #      model's held-out error of latency and energy per output token on the
