@@ -36,9 +36,10 @@ static const char metrics_usage[] =
 
 /* OpenBLAS (linked for the fits) starts its thread pool when the program
  * loads, and each idle pool thread spins on sched_yield for about 2^28
- * clock cycles before it sleeps (OpenBLAS issues #1614, #5171): 60 ms of
- * CPU per process on the 2-core development machine, taken from the
- * reader and the metrics threads (docs/results.md, "Telemetry reading").
+ * clock cycles before it sleeps (THREAD_TIMEOUT in OpenBLAS's
+ * blas_server.c): 30-60 ms of CPU per process on the 2-core development
+ * machine, taken from the reader and the metrics threads (docs/results.md,
+ * "Telemetry reading").
  * `metrics` never calls BLAS, so it stops the pool; OpenBLAS exports this
  * function (its own fork handler calls it) and starts the pool again on a
  * later threaded call. Weak: another BLAS without it leaves this NULL. */
