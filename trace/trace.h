@@ -2,6 +2,7 @@
  * trace/ -- computation over measured traces (docs/trace-metrics.md):
  *   trace/metrics.h  grid-facing metrics of a power trace, and their columns
  *   trace/stream.h   the same in fixed memory for logs of any size
+ *   trace/stream_log.h   a whole nvidia-smi log through the streams, on threads
  *   trace/idle.h     loaded idle power from a trace
  *   trace/levels.h   the power states of a trace (idle, I/O, compute)
  *   trace/load.h     n(t) and phase occupancy from per-request intervals
@@ -21,5 +22,6 @@
 #include "trace/metrics.h"
 #include "trace/replay.h"
 #include "trace/stream.h"
+#include "trace/stream_log.h"
 
 #endif
