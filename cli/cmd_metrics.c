@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "data/data.h"
+#include "fit/fit.h"
 #include "trace/trace.h"
 
 #include <gsl/gsl_errno.h>
@@ -33,17 +34,6 @@ static const char metrics_usage[] =
 	"refuses the file. Logs longer than 262144 samples are summarised in fixed memory\n"
 	"(\"exact\": false; docs/trace-metrics.md). With the counts of what the group served in the\n"
 	"log's window, the energy per request, output token and iteration is reported.\n";
-
-/* OpenBLAS (linked for the fits) starts its thread pool when the program
- * loads, and each idle pool thread spins on sched_yield for about 2^28
- * clock cycles before it sleeps (THREAD_TIMEOUT in OpenBLAS's
- * blas_server.c): 30-60 ms of CPU per process on the 2-core development
- * machine, taken from the reader and the metrics threads (docs/results.md,
- * "Telemetry reading").
- * `metrics` never calls BLAS, so it stops the pool; OpenBLAS exports this
- * function (its own fork handler calls it) and starts the pool again on a
- * later threaded call. Weak: another BLAS without it leaves this NULL. */
-extern int blas_thread_shutdown_(void) __attribute__((weak));
 
 enum { OPT_JSON = 1000, OPT_UTC, OPT_GPUS, OPT_MAXBAD, OPT_REQUESTS, OPT_TOKENS, OPT_ITERATIONS };
 
@@ -244,8 +234,9 @@ cli_cmd_metrics(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
 #endif
-	if (blas_thread_shutdown_)
-		blas_thread_shutdown_();
+	/* metrics never calls BLAS: its pool's start-up spin only takes CPU
+	 * from the reader and metrics threads (docs/results.md). */
+	wc_linalg_stop_pool();
 	wc_error err = { 0, "" };
 	wc_trace_log_metrics *m = malloc(sizeof *m); /* 65 traces' metrics: off the stack */
 	if (!m)

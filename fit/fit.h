@@ -200,6 +200,9 @@ int wc_response_predict_samples(const wc_response_run *run, const wc_response_pa
 
 /** Pin OpenBLAS to one thread (threaded callers: the server, bootstrap). */
 void wc_linalg_pin_single_thread(void);
+/** Stop OpenBLAS's idle thread pool, which spins at start-up (a command
+ *  that never fits calls it: `metrics`). A later threaded BLAS call restarts it. */
+void wc_linalg_stop_pool(void);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,23 @@ wc_linalg_pin_single_thread(void)
 	openblas_set_num_threads(1);
 }
 
+/* OpenBLAS exports this (its own fork handler calls it) and starts the pool
+ * again on a later threaded call. Weak: another BLAS without it leaves this
+ * NULL, and there is nothing to stop. */
+extern int blas_thread_shutdown_(void) __attribute__((weak));
+
+void
+wc_linalg_stop_pool(void)
+{
+	/* OpenBLAS starts its thread pool when the program loads, and each idle
+	 * pool thread spins on sched_yield for about 2^28 clock cycles before it
+	 * sleeps (THREAD_TIMEOUT in its blas_server.c): 30-80 ms of CPU per
+	 * process, taken from our own threads (docs/results.md, "Telemetry
+	 * reading"). */
+	if (blas_thread_shutdown_)
+		blas_thread_shutdown_();
+}
+
 int
 fit_linalg_svd_weakest(double *a, int n, int p, double *sing, double *v_weak)
 {
