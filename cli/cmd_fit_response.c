@@ -172,6 +172,9 @@ cli_fit_response(int argc, char **argv)
 		goto done;
 	}
 	print_fit(&s, &p.response, a.out);
+	char bound[512];
+	if (wc_response_bound_note(&p.response, bound, sizeof bound))
+		fprintf(stderr, "wattcast %s: warning: %s\n", cmd, bound);
 	rc = CLI_OK;
 done:
 	cli_run_set_free(&s);

@@ -168,6 +168,9 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 		        "law_level", num(r->law_level[i]), "service_times", r->service[i].source);
 		if (r->service[i].fallback[0])
 			json_object_set_new(run, "service_warning", json_string(r->service[i].fallback));
+		char bound[512];
+		if (wc_response_bound_note(rp, bound, sizeof bound))
+			json_object_set_new(run, "response_warning", json_string(bound));
 		json_object_set_new(json_object_get(run, "response"), "dynamic_scale", num(wc_response_dynamic_scale(rp)));
 		json_object_set_new(run, "level", json_pack("{s:s,s:i,s:o,s:o,s:o,s:s}", "source",
 		                    r->level[i].runs ? "calibrated_on_other_runs" : "zero_shot", "runs", r->level[i].runs,
@@ -213,6 +216,12 @@ print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_re
 	for (size_t i = 0; i < r->n; i++)
 		if (r->service[i].fallback[0])
 			printf("warning: %s: %s\n", s->checks[i].run.run_id, r->service[i].fallback);
+	for (size_t i = 0; i < r->n; i++) {
+		char bound[512];
+		if (wc_response_bound_note(&r->response[i], bound, sizeof bound))
+			printf("warning: %s: the response %s: %s\n", s->checks[i].run.run_id,
+			       a->o.loro ? "fitted on the other runs" : "of the parameter set", bound);
+	}
 	printf("%-44s %8s %8s %7s %7s %7s %7s %6s %9s\n", "run", "mean_w", "meas_w", "mean%", "p5%", "p95%",
 	       "max%", "ramp x", "law_level");
 	for (size_t i = 0; i < r->n; i++) {

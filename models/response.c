@@ -84,6 +84,55 @@ wc_response_validate(const wc_response_params *p, wc_error *err)
 	return WC_OK;
 }
 
+/* A fitted value this close to its upper bound is the bound's (the fit
+ * clamps there, fit/response.c). */
+#define AT_BOUND(v, max) (isfinite(v) && (v) >= (max) * (1.0 - 1e-9))
+
+static void
+note_bound(char *buf, size_t cap, int *n, const char *name, double max, const char *unit)
+{
+	size_t len = strlen(buf);
+	if (len < cap)
+		snprintf(buf + len, cap - len, "%s%s %g%s", *n ? ", " : "", name, max, unit);
+	(*n)++;
+}
+
+int
+wc_response_bound_note(const wc_response_params *p, char *buf, size_t cap)
+{
+	int n = 0;
+	if (!cap)
+		return 0;
+	buf[0] = '\0';
+	if (!p->present || !p->fitted)
+		return 0;
+	if (AT_BOUND(p->tau_s.value, WC_RESPONSE_MAX_TAU_S))
+		note_bound(buf, cap, &n, "tau_s", WC_RESPONSE_MAX_TAU_S, " s");
+	if (AT_BOUND(p->hold_s.value, WC_RESPONSE_MAX_HOLD_S))
+		note_bound(buf, cap, &n, "hold_s", WC_RESPONSE_MAX_HOLD_S, " s");
+	if (AT_BOUND(p->decay_s.value, WC_RESPONSE_MAX_DECAY_S))
+		note_bound(buf, cap, &n, "decay_s", WC_RESPONSE_MAX_DECAY_S, " s");
+	if (AT_BOUND(p->prefill_ratio.value, WC_RESPONSE_MAX_PREFILL_RATIO))
+		note_bound(buf, cap, &n, "prefill_ratio", WC_RESPONSE_MAX_PREFILL_RATIO, "");
+	if (AT_BOUND(p->dynamic_scale.value, WC_RESPONSE_MAX_DYNAMIC_SCALE))
+		note_bound(buf, cap, &n, "dynamic_scale", WC_RESPONSE_MAX_DYNAMIC_SCALE, "");
+	for (int i = 0; i < p->n_levels; i++)
+		if (AT_BOUND(p->levels[i].tau_s.value, WC_RESPONSE_MAX_TAU_S)) {
+			char name[WC_RESPONSE_NAME_MAX + 16];
+			snprintf(name, sizeof name, "tau_s[%s]", p->levels[i].level);
+			note_bound(buf, cap, &n, name, WC_RESPONSE_MAX_TAU_S, " s");
+		}
+	if (n) {
+		size_t len = strlen(buf);
+		if (len < cap)
+			snprintf(buf + len, cap - len,
+			         ": ended at %s upper bound, so the runs do not bound %s from above and the value "
+			         "is the bound's, not the data's (docs/envelopes.md, \"Fitting the response\")",
+			         n > 1 ? "their" : "its", n > 1 ? "them" : "it");
+	}
+	return n;
+}
+
 double
 wc_response_tau_for(const wc_response_params *p, const char *level)
 {

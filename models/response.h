@@ -90,6 +90,10 @@ double wc_response_dynamic_scale(const wc_response_params *p);
 /** Values finite and within the bounds above; the message names the key
  *  ("response/tau_s: ..."). */
 int wc_response_validate(const wc_response_params *p, wc_error *err);
+/** How many of a fitted response's values ended at their upper bound (the
+ *  fit clamps there); `buf` gets one note naming them ("decay_s 60 s: ended
+ *  at its upper bound, ..."), "" when none or the response is not fitted. */
+int wc_response_bound_note(const wc_response_params *p, char *buf, size_t cap);
 
 /* ------------------------------------------------------- the kernel */
 

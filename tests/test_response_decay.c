@@ -5,7 +5,7 @@
  * decay is bit-identical to the response without one; a parameter file
  * keeps decay_s and one written before it existed loads with none; and
  * the response fit recovers a known decay from runs simulated through the
- * same kernel.
+ * same kernel; a fitted value at its upper bound is named as the bound's.
  */
 #include "data/data.h"
 #include "fit/fit.h"
@@ -173,6 +173,34 @@ test_fit(void)
 	free(s);
 }
 
+/* A fitted value at its upper bound is named, once, with the bound; one
+ * just inside it, or an assumed response, is not. */
+static void
+test_bound_note(void)
+{
+	wc_response_params r;
+	wc_response_assumed(&r);
+	char buf[512];
+	r.decay_s.value = WC_RESPONSE_MAX_DECAY_S;
+	CHECK_INT(wc_response_bound_note(&r, buf, sizeof buf), 0); /* assumed, not fitted */
+	CHECK(buf[0] == '\0');
+	r.fitted = 1;
+	CHECK_INT(wc_response_bound_note(&r, buf, sizeof buf), 1);
+	fprintf(stderr, "bound note: %s\n", buf);
+	CHECK(strstr(buf, "decay_s 60 s") != NULL && strstr(buf, "upper bound") != NULL);
+	CHECK(strstr(buf, "hold_s") == NULL);
+	r.decay_s.value = 0.999 * WC_RESPONSE_MAX_DECAY_S;
+	CHECK_INT(wc_response_bound_note(&r, buf, sizeof buf), 0);
+	r.n_levels = 1;
+	snprintf(r.levels[0].level, sizeof r.levels[0].level, "A100");
+	r.levels[0].tau_s.value = WC_RESPONSE_MAX_TAU_S;
+	r.hold_s.value = WC_RESPONSE_MAX_HOLD_S;
+	CHECK_INT(wc_response_bound_note(&r, buf, sizeof buf), 2);
+	CHECK(strstr(buf, "hold_s 60 s, tau_s[A100] 60 s") != NULL);
+	CHECK_INT(wc_response_bound_note(&r, buf, 8), 2); /* cut short, still terminated */
+	CHECK(strlen(buf) < 8);
+}
+
 int
 main(void)
 {
@@ -180,5 +208,6 @@ main(void)
 	test_kernel();
 	test_file();
 	test_fit();
+	test_bound_note();
 	return check_report("test_response_decay");
 }

@@ -106,6 +106,7 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int lo
 	wc_per_run_row_input(row, "response", loro ? "fitted_on_other_runs" : r->fitted ? "params" : "assumed");
 	wc_per_run_row_input_number(row, "tau_s", r->tau_s.value);
 	wc_per_run_row_input_number(row, "hold_s", r->hold_s.value);
+	wc_per_run_row_input_number(row, "decay_s", r->decay_s.value);
 	wc_per_run_row_input_number(row, "prefill_ratio", r->prefill_ratio.value);
 	wc_per_run_row_input_number(row, "dynamic_scale", wc_response_dynamic_scale(r));
 	wc_per_run_row_input(row, "service_times", service->source);
@@ -143,6 +144,9 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro
 		                                                               : WC_SRC_ASSUMED));
 		if (service->fallback[0])
 			wc_per_run_row_warn(&row, service->fallback);
+		char bound[512];
+		if (wc_response_bound_note(r, bound, sizeof bound))
+			wc_per_run_row_warn(&row, bound);
 		for (int w = 0; w < res->n_warnings; w++)
 			wc_per_run_row_warn(&row, res->warnings[w]);
 		int rc = wc_per_run_add(rows, &row, err);
