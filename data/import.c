@@ -175,10 +175,9 @@ me_append(wc_runs_table *t, const wc_run *r, char *const *header, const wc__csv_
 }
 
 int
-wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
+wc_import_mlenergy_buffer(const char *buf, size_t len, const char *path, wc_runs_table **out,
+                          wc_error *err)
 {
-	char *buf = NULL;
-	size_t len = 0;
 	wc__csv_field *f = wc_alloc_array(IMPORT_MAX_FIELDS, sizeof *f);
 	char **header = wc_alloc_zeroed(IMPORT_MAX_FIELDS, sizeof *header);
 	int idx[ME_COUNT], n_header = 0, lineno = 0, rc, n;
@@ -192,8 +191,6 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 		goto done;
 	}
-	if ((rc = wc_read_file(path, WC_IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
-		goto done;
 	snprintf(t->path, sizeof t->path, "%s", path);
 	wc_sha256_hex(buf, len, t->sha256);
 	wc__csv_lines_init(&it, buf, len);
@@ -232,7 +229,6 @@ wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 done:
 	wc__strmap_free(&ids);
 	wc__csv_lines_free(&it);
-	free(buf);
 	free(f);
 	if (header)
 		for (int i = 0; i < n_header; i++)
@@ -244,6 +240,20 @@ done:
 	}
 	*out = t;
 	return WC_OK;
+}
+
+int
+wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
+{
+	char *buf;
+	size_t len;
+	int rc = wc_read_file(path, WC_IMPORT_MAX_BYTES, &buf, &len, err);
+	*out = NULL;
+	if (rc != WC_OK)
+		return rc;
+	rc = wc_import_mlenergy_buffer(buf, len, path, out, err);
+	free(buf);
+	return rc;
 }
 
 /* ------------------------------------------------------ generic rename */

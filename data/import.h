@@ -21,6 +21,11 @@ extern "C" {
  *  are kept as extras. No idle power is published: P0 comes from the
  *  fit's prior or is fitted. Caller frees `*out`. */
 int wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err);
+/** Same, from the bytes of the file (`len` of them, as wc_read_file
+ *  returns them: any UTF-8 BOM already skipped); `path` names it in
+ *  messages and in the table. */
+int wc_import_mlenergy_buffer(const char *buf, size_t len, const char *path, wc_runs_table **out,
+                              wc_error *err);
 /** Read any CSV as a runs table after renaming its header columns
  *  (`src[i]` becomes `dst[i]`); unmapped columns stay as extras. Errors
  *  keep the source file's line and column. Caller frees `*out`. */

@@ -339,8 +339,18 @@ wc_request_log_read(const char *path, const wc_telemetry_options *opt, wc_reques
 		return read_csv(path, opt, out, err);
 	if ((rc = wc_read_file(path, WC_REQUEST_LOG_MAX_BYTES, &buf, &len, err)) != WC_OK)
 		return rc;
-	rc = read_json(path, buf, len, opt, out, err);
+	rc = wc_request_log_read_json_buffer(buf, len, path, opt, out, err);
 	free(buf);
+	return rc;
+}
+
+int
+wc_request_log_read_json_buffer(const char *buf, size_t len, const char *path,
+                                const wc_telemetry_options *opt, wc_request_log **out, wc_error *err)
+{
+	static const wc_telemetry_options defaults = WC_TELEMETRY_OPTIONS_INIT;
+	*out = NULL;
+	int rc = read_json(path, buf, len, opt ? opt : &defaults, out, err);
 	if (rc == WC_OK && (*out)->n == 0) {
 		wc_request_log_free(*out);
 		*out = NULL;

@@ -35,6 +35,12 @@ typedef struct {
  *  frees with wc_request_log_free. */
 int wc_request_log_read(const char *path, const wc_telemetry_options *opt,
                         wc_request_log **out, wc_error *err);
+/** The JSON form from the bytes of the file (`len` of them, any UTF-8 BOM
+ *  already skipped, as wc_read_file returns them); `path` names it in
+ *  messages. Caller frees with wc_request_log_free. */
+int wc_request_log_read_json_buffer(const char *buf, size_t len, const char *path,
+                                    const wc_telemetry_options *opt, wc_request_log **out,
+                                    wc_error *err);
 void wc_request_log_free(wc_request_log *log);
 
 #ifdef __cplusplus

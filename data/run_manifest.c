@@ -434,16 +434,12 @@ load_own(const char *path, json_t *root, wc_run_manifest *m, int version, wc_err
 }
 
 int
-wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err)
+wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, wc_run_manifest *m,
+                            wc_error *err)
 {
-	char *buf = NULL;
-	size_t len;
 	json_error_t jerr;
-	int rc = wc_read_file(path, WC_MANIFEST_MAX_BYTES, &buf, &len, err);
-	if (rc != WC_OK)
-		return rc;
+	int rc;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(buf);
 	if (!root)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
 	/* Parse into a copy so that a refused file leaves `m` as it was. */
@@ -471,5 +467,18 @@ wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err)
 	json_decref(root);
 	if (rc == WC_OK)
 		*m = tmp;
+	return rc;
+}
+
+int
+wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err)
+{
+	char *buf = NULL;
+	size_t len;
+	int rc = wc_read_file(path, WC_MANIFEST_MAX_BYTES, &buf, &len, err);
+	if (rc != WC_OK)
+		return rc;
+	rc = wc_run_manifest_load_buffer(buf, len, path, m, err);
+	free(buf);
 	return rc;
 }

@@ -79,6 +79,10 @@ void wc_run_manifest_init(wc_run_manifest *m);
  *  replace those in `m`, others are kept. Load levels must not overlap
  *  each other or the idle window. */
 int wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err);
+/** Same, from the bytes of the file (`len` of them, any UTF-8 BOM already
+ *  skipped, as wc_read_file returns them); `path` names it in messages. */
+int wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, wc_run_manifest *m,
+                                wc_error *err);
 /** Copy into `m` each value `defaults` knows and `m` does not. */
 void wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *defaults);
 

@@ -4,7 +4,9 @@
  * input supplies the rest of the object: `{"schema":"wattcast.run/1",`
  * (strict, own format) or `{"manifest_version":2,` (powertrace-sim,
  * lenient) followed by the bytes. A manifest that loads states a tp of
- * 1..4096 or none, and layering it over defaults keeps that.
+ * 1..4096 or none, and layering it over defaults keeps that. The bytes
+ * go to the in-memory entry (wc_run_manifest_load_buffer, what
+ * wc_run_manifest_load calls once it has read the file): no file per input.
  */
 #ifndef WC_FUZZ_MANIFEST_H
 #define WC_FUZZ_MANIFEST_H
@@ -18,17 +20,15 @@ static inline int
 fuzz_manifest(const char *prefix, const uint8_t *data, size_t size)
 {
 	size_t plen = strlen(prefix);
-	uint8_t *text = malloc(plen + size + 1);
+	uint8_t *text = malloc(plen + size);
 	wc_run_manifest m, d;
 	wc_error err;
 	FUZZ_ASSERT(text != NULL);
 	memcpy(text, prefix, plen);
 	if (size)
 		memcpy(text + plen, data, size);
-	const char *path = fuzz_file("manifest.json", text, plen + size);
-	free(text);
 	wc_run_manifest_init(&m);
-	if (wc_run_manifest_load(path, &m, &err) == WC_OK) {
+	if (wc_run_manifest_load_buffer((const char *)text, plen + size, "manifest.json", &m, &err) == WC_OK) {
 		FUZZ_PARSED();
 		FUZZ_ASSERT(m.tp >= 0 && m.tp <= 4096);
 		FUZZ_ASSERT(m.n_gpu_uuids >= 0 && m.n_gpu_uuids <= WC_TELEMETRY_MAX_GPUS);
@@ -38,6 +38,7 @@ fuzz_manifest(const char *prefix, const uint8_t *data, size_t size)
 		wc_run_manifest_fill(&m, &d);
 		FUZZ_ASSERT(m.tp >= 1 && m.tp <= 4096);
 	}
+	free(text);
 	return 0;
 }
 

@@ -1,7 +1,10 @@
 /*
  * Per-request logs (data/request_log.c), JSON or CSV by the file name:
  * every request kept completes no earlier than it arrives, and n(t) on a
- * small grid over them (trace/load.c) is well defined.
+ * small grid over them (trace/load.c) is well defined. JSON goes to the
+ * in-memory entry (wc_request_log_read_json_buffer, what
+ * wc_request_log_read calls once it has read the file); CSV is read from
+ * a file, through the line reader as `wattcast ingest` reads it.
  */
 #ifndef WC_FUZZ_REQUESTS_H
 #define WC_FUZZ_REQUESTS_H
@@ -15,13 +18,15 @@
 static inline int
 fuzz_requests(const char *name, const uint8_t *data, size_t size)
 {
-	const char *path = fuzz_file(name, data, size);
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
 	wc_request_log *log = NULL;
 	wc_error err;
 	double grid[256];
+	size_t nlen = strlen(name);
+	int json = nlen >= 5 && strcmp(name + nlen - 5, ".json") == 0;
 	opt.max_warnings = 0;
-	if (wc_request_log_read(path, &opt, &log, &err) != WC_OK)
+	if ((json ? wc_request_log_read_json_buffer((const char *)data, size, name, &opt, &log, &err)
+	          : wc_request_log_read(fuzz_file(name, data, size), &opt, &log, &err)) != WC_OK)
 		return 0;
 	FUZZ_PARSED();
 	double lo = INFINITY, hi = -INFINITY;
