@@ -21,18 +21,11 @@ typedef struct {
 	double checksum;
 } sink;
 
+/* Seconds on clock `which`: CLOCK_MONOTONIC for wall time, the CPU time of
+ * the whole process (every thread), or of this thread alone (the reader:
+ * the critical path of `wattcast metrics`). */
 static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* CPU time of the whole process (every thread), or of this thread alone
- * (the reader: the critical path of `wattcast metrics`), s. */
-static double
-cpu_now(clockid_t which)
+clock_s(clockid_t which)
 {
 	struct timespec ts;
 	clock_gettime(which, &ts);
@@ -65,12 +58,14 @@ main(int argc, char **argv)
 	wc_nvsmi_info info;
 	sink k = { 0.0 };
 
-	double t0 = now(), c0 = cpu_now(CLOCK_PROCESS_CPUTIME_ID), r0 = cpu_now(CLOCK_THREAD_CPUTIME_ID);
+	double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID),
+	       r0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	if (wc_nvsmi_read(argv[1], NULL, count_only, &k, &info, &err) != WC_OK) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
-	double t1 = now(), c1 = cpu_now(CLOCK_PROCESS_CPUTIME_ID), r1 = cpu_now(CLOCK_THREAD_CPUTIME_ID);
+	double t1 = clock_s(CLOCK_MONOTONIC), c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID),
+	       r1 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	printf("read only:      %8.3f s  %7.1f MB/s  %6.1f M lines/s  CPU %.3f s, reader thread %.3f s  "
 	       "(%zu samples x %d GPUs)\n", t1 - t0, mb / (t1 - t0), (double)info.data_lines / (t1 - t0) / 1e6,
 	       c1 - c0, r1 - r0, info.samples, info.n_gpus);
@@ -83,7 +78,7 @@ main(int argc, char **argv)
 		free(m);
 		return 1;
 	}
-	double t2 = now(), c2 = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
+	double t2 = clock_s(CLOCK_MONOTONIC), c2 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	printf("read + metrics: %8.3f s  %7.1f MB/s  CPU %.3f s  group energy %.6g J, mean %.1f W (%s%s)\n",
