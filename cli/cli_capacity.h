@@ -19,6 +19,9 @@ void cli_capacity_inputs_free(cli_capacity_inputs *in);
 /** --per-level LIST (eta, t0, t1, etac, tau) into per_level[]. */
 int cli_parse_per_level(const char *cmd, const char *list, int *per_level);
 
+/** --weights model|run into model_weights (1: each model counts once). */
+int cli_parse_weights(const char *cmd, const char *arg, int *model_weights);
+
 /* Targets of `wattcast fit` (cmd_fit_capacity.c). */
 int cli_fit_capacity(int argc, char **argv);
 int cli_fit_request_energy(int argc, char **argv);

@@ -17,7 +17,8 @@
 static const char capacity_usage[] =
 	"usage: wattcast fit capacity RUNS.csv... -o PARAMS.json [--bootstrap B] [--seed S]\n"
 	"                             [--threads T] [--params BASE.json | --profile paper]\n"
-	"                             [--per-level eta,t0,...] [--plain] [--calibrated-on TEXT]\n\n"
+	"                             [--per-level eta,t0,...] [--plain] [--weights run|model]\n"
+	"                             [--calibrated-on TEXT]\n\n"
 	"Fits the capacity model (decode step time t0 + t1 n + max(t_mem, t_cmp) + t_tp,\n"
 	"compute-bound prefill; docs/capacity.md) on every row of the inputs not marked\n"
 	"`exclude`: runs tables (latency = running x output_tokens / throughput_tok_s,\n"
@@ -30,7 +31,10 @@ static const char capacity_usage[] =
 	"of eta, t0, t1, etac, tau is shared). Each observation is weighted by Huber's\n"
 	"weight of its residual (docs/capacity.md, \"Robust fit\") unless there are fewer\n"
 	"than 2 observations per parameter; --plain fits by plain least squares instead\n"
-	"(--robust, the default, is accepted). Bit-identical for a seed, whatever --threads.\n";
+	"(--robust, the default, is accepted). --weights model makes each model count\n"
+	"once (each of its rows weighs 1 / its rows, scaled to a mean of 1; the default\n"
+	"--weights run counts each row once: docs/capacity.md, \"Each model counts once\").\n"
+	"Bit-identical for a seed, whatever --threads.\n";
 
 static const char energy_usage[] =
 	"usage: wattcast fit request-energy RUNS.csv [--json]\n\n"
@@ -39,7 +43,7 @@ static const char energy_usage[] =
 	"(the energy_j column, else energy_per_token_j x running x output_tokens) and\n"
 	"prints E_fixed, E_step, E_step per request and the residual at each N.\n";
 
-enum { OPT_BOOT = 1000, OPT_SEED, OPT_THREADS, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ON, OPT_JSON, OPT_ROBUST, OPT_PLAIN };
+enum { OPT_BOOT = 1000, OPT_SEED, OPT_THREADS, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ON, OPT_JSON, OPT_ROBUST, OPT_PLAIN, OPT_WEIGHTS };
 
 typedef struct {
 	const char *output, *params, *profile, *on;
@@ -67,6 +71,17 @@ cli_parse_per_level(const char *cmd, const char *list, int *per_level)
 	return CLI_OK;
 }
 
+int
+cli_parse_weights(const char *cmd, const char *arg, int *model_weights)
+{
+	if (strcmp(arg, "model") == 0 || strcmp(arg, "run") == 0) {
+		*model_weights = arg[0] == 'm';
+		return CLI_OK;
+	}
+	return cli_usage_error(cmd, "--weights: '%s' is neither model (each model counts once) nor run (each run "
+	                       "counts once)", arg);
+}
+
 static int
 parse_cap_flags(int argc, char **argv, cap_args *a)
 {
@@ -80,6 +95,7 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 		{ "calibrated-on", required_argument, NULL, OPT_ON },
 		{ "robust", no_argument, NULL, OPT_ROBUST },
 		{ "plain", no_argument, NULL, OPT_PLAIN },
+		{ "weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -99,6 +115,7 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 		case OPT_ON: a->on = optarg; break;
 		case OPT_ROBUST: a->fo.robust = 1; break;
 		case OPT_PLAIN: a->fo.robust = 0; break;
+		case OPT_WEIGHTS: rc = cli_parse_weights(cmd, optarg, &a->fo.model_weights); break;
 		case 'o': a->output = optarg; break;
 		case 'h': fputs(capacity_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
@@ -140,8 +157,11 @@ print_capacity_summary(const wc_capacity_fit_result *r, const wc_capacity_data *
 {
 	const wc_capacity_params *c = &r->params;
 	char label[WC_NAME_MAX];
-	printf("fit capacity: %d rows (%d observations, %d skipped), %d parameters; %s in %d iterations; "
-	       "rms %.4f (log time)\n", r->n_rows, r->n_obs, d->n_skipped, r->n_params,
+	char eff[48] = "";
+	if (fabs(r->n_eff - r->n_obs) > 1e-6 * r->n_obs) /* weighted rows: Kish's effective count */
+		snprintf(eff, sizeof eff, ", %.1f effective", r->n_eff);
+	printf("fit capacity: %d rows (%d observations%s, %d skipped), %d parameters; %s in %d iterations; "
+	       "rms %.4f (log time)\n", r->n_rows, r->n_obs, eff, d->n_skipped, r->n_params,
 	       r->converged ? "converged" : "NOT converged", r->niter, r->rms);
 	printf("  %-28s %12s %-4s %s\n", "parameter", "value", "unit", "95 % interval / source");
 	for (int k = 0; k < WC_CAP_KINDS; k++) {

@@ -19,6 +19,7 @@
 static const char usage[] =
 	"usage: wattcast fit intervals RUNS.csv (--params FILE | --profile NAME) -o PARAMS.json\n"
 	"                              [--quantity power|capacity|finetune] [--plain]\n"
+	"                              [--weights run|model]\n"
 	"                              [--folds model|workload|platform|frozen] [--prior FILE]\n"
 	"                              [--form NAME] [--terms all|pooled|as-bf16|none]\n\n"
 	"Measures how far the law misses runs it did not see and stores it in the\n"
@@ -38,19 +39,21 @@ static const char usage[] =
 	"capacity model's held-out error, leaving each model out, of latency (from\n"
 	"throughput, the same |log residual|) and of energy per output token\n"
 	"(`prediction_errors`, schema 6), refitted as `fit capacity` fits (Huber-weighted;\n"
-	"--plain: plain least squares, as the `paper` profile's section was fitted).\n"
+	"--plain: plain least squares, as the `paper` profile's section was fitted;\n"
+	"--weights model: each model counts once, as `fit capacity --weights model`).\n"
 	"--quantity finetune (a fine-tuning runs table): the fine-tuning law's held-out\n"
 	"error of energy per step, each level of each sweep held out as `validate\n"
 	"finetune` does (folds `level`).\n"
 	"Everything else in the set is kept; the result is written atomically.\n";
 
-enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_FOLDS, OPT_PRIOR, OPT_FORM, OPT_TERMS, OPT_QUANTITY, OPT_PLAIN };
+enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_FOLDS, OPT_PRIOR, OPT_FORM, OPT_TERMS, OPT_QUANTITY, OPT_PLAIN, OPT_WEIGHTS };
 
 typedef struct {
 	const char *input, *out, *params, *profile, *folds, *prior, *form, *terms, *quantity;
 	char **inputs;
 	int n_inputs;
 	int plain; /* capacity refits by plain least squares */
+	int model_weights; /* capacity refits count each model once */
 } iv_args;
 
 static int
@@ -61,7 +64,8 @@ parse(int argc, char **argv, iv_args *a, int *help)
 		{ "profile", required_argument, NULL, OPT_PROFILE }, { "folds", required_argument, NULL, OPT_FOLDS },
 		{ "prior", required_argument, NULL, OPT_PRIOR }, { "form", required_argument, NULL, OPT_FORM },
 		{ "terms", required_argument, NULL, OPT_TERMS }, { "quantity", required_argument, NULL, OPT_QUANTITY },
-		{ "plain", no_argument, NULL, OPT_PLAIN }, { "help", no_argument, NULL, 'h' },
+		{ "plain", no_argument, NULL, OPT_PLAIN }, { "weights", required_argument, NULL, OPT_WEIGHTS },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "fit intervals";
@@ -81,6 +85,10 @@ parse(int argc, char **argv, iv_args *a, int *help)
 		case OPT_TERMS: a->terms = optarg; break;
 		case OPT_QUANTITY: a->quantity = optarg; break;
 		case OPT_PLAIN: a->plain = 1; break;
+		case OPT_WEIGHTS:
+			if (cli_parse_weights(cmd, optarg, &a->model_weights) != CLI_OK)
+				return CLI_USAGE;
+			break;
 		case 'h': fputs(usage, stdout); *help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
@@ -161,6 +169,7 @@ other_quantity(const iv_args *a, const char *data, wc_params *p)
 		wc_fit_options po = WC_FIT_OPTIONS_INIT;
 		memset(&in, 0, sizeof in);
 		co.robust = !a->plain;
+		co.model_weights = a->model_weights;
 		po.prior = p;
 		if ((rc = cli_capacity_inputs_load(cmd, a->inputs, a->n_inputs, &in)) == CLI_OK &&
 		    wc_validate_capacity_pred_error(in.runs, &in.data, &co, &po, data, pe, &err) != WC_OK)

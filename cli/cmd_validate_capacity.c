@@ -17,7 +17,7 @@
 static const char usage[] =
 	"usage: wattcast validate capacity RUNS.csv... [--json] [--per-run FILE]\n"
 	"                                 [--params P | --profile paper] [--per-level eta,t0,...]\n"
-	"                                 [--plain]\n\n"
+	"                                 [--plain] [--weights run|model]\n\n"
 	"Leave one model out over the runs tables' rows (runs tables or raw ML.ENERGY\n"
 	"tables): for each model, the capacity model and the power law are refitted on\n"
 	"the other models and its throughput and energy per output token predicted;\n"
@@ -27,9 +27,11 @@ static const char usage[] =
 	"fits their prior (P0 where the runs have no idle power). --per-run FILE writes\n"
 	"one CSV row per prediction (quantity throughput_tok_s, energy_per_token_j or\n"
 	"period_s). The capacity model is fitted as `fit capacity` does (Huber-weighted);\n"
-	"--plain fits it by plain least squares, as `fit capacity --plain` does.\n";
+	"--plain fits it by plain least squares, as `fit capacity --plain` does;\n"
+	"--weights model makes each model count once in every fit, as `fit capacity\n"
+	"--weights model` does.\n";
 
-enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST, OPT_PLAIN };
+enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST, OPT_PLAIN, OPT_WEIGHTS };
 
 static json_t *
 num(double v)
@@ -105,6 +107,7 @@ cli_validate_capacity(int argc, char **argv)
 		{ "per-level", required_argument, NULL, OPT_PER_LEVEL },
 		{ "robust", no_argument, NULL, OPT_ROBUST },
 		{ "plain", no_argument, NULL, OPT_PLAIN },
+		{ "weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -124,6 +127,10 @@ cli_validate_capacity(int argc, char **argv)
 			break;
 		case OPT_ROBUST: co.robust = 1; break;
 		case OPT_PLAIN: co.robust = 0; break;
+		case OPT_WEIGHTS:
+			if ((rc = cli_parse_weights(cmd, optarg, &co.model_weights)) != CLI_OK)
+				return rc;
+			break;
 		case 'h': fputs(usage, stdout); return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}

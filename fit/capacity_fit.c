@@ -25,8 +25,13 @@
  * more than a factor e; say so. */
 #define WEAK_SE_LOG 1.0
 
+/* Standard errors of the fit coordinates: s^2 (J'WJ)^-1 with s^2 the
+ * weighted residual sum of squares over n_eff - p, n_eff the effective
+ * count of the observations (Kish's, (sum w)^2 / sum w^2, which is the
+ * count itself when every weight is 1: docs/capacity.md, "Each model
+ * counts once"). */
 static void
-standard_errors(gsl_multifit_nlinear_workspace *w, size_t n_eff_obs, size_t p, double *se_u)
+standard_errors(gsl_multifit_nlinear_workspace *w, double n_eff, size_t p, double *se_u)
 {
 	gsl_matrix *J = gsl_multifit_nlinear_jac(w);
 	gsl_vector *f = gsl_multifit_nlinear_residual(w);
@@ -34,7 +39,7 @@ standard_errors(gsl_multifit_nlinear_workspace *w, size_t n_eff_obs, size_t p, d
 	double chi2 = 0;
 	for (size_t i = 0; i < f->size; i++)
 		chi2 += gsl_vector_get(f, i) * gsl_vector_get(f, i);
-	double s2 = n_eff_obs > p ? chi2 / (double)(n_eff_obs - p) : NAN;
+	double s2 = n_eff > (double)p ? chi2 / (n_eff - (double)p) : NAN;
 	for (size_t k = 0; k < p; k++)
 		se_u[k] = INFINITY;
 	if (cov && gsl_multifit_nlinear_covar(J, 0.0, cov) == GSL_SUCCESS)
@@ -50,24 +55,71 @@ standard_errors(gsl_multifit_nlinear_workspace *w, size_t n_eff_obs, size_t p, d
 #define HUBER_C 1.345
 #define ROBUST_PASSES 30
 
-/* Iteratively reweighted least squares (docs/capacity.md, "Robust fit"):
- * every pass reweights each observation by Huber's weight of its residual
- * against the residuals' scale, 1.4826 x their median |value| (rows out of
- * the fit, multiplicity 0, do not count). 1 when the weights settled. */
+/* |residual| and its weight, for the (weighted) median. */
+typedef struct {
+	double r, w;
+} cap_abs;
+
 static int
-robust_weights(const cap_problem *pb, const gsl_vector *f, const double *mult, double *abs_r, gsl_vector *wt)
+by_abs(const void *a, const void *b)
+{
+	double x = ((const cap_abs *)a)->r, y = ((const cap_abs *)b)->r;
+	return (x > y) - (x < y);
+}
+
+/* Huber's cut, HUBER_C x 1.4826 x the median |residual| (a robust
+ * standard deviation) over the observations in the fit (multiplicity >
+ * 0). With design weights the median is the weighted one, so that each
+ * model counts once in the scale too; it is the plain median when the
+ * weights are equal (halfway between the middle two of an even count). */
+static double
+huber_cut(const cap_problem *pb, const gsl_vector *f, const double *mult, cap_abs *buf)
 {
 	size_t m = 0;
-	for (size_t o = 0; o < f->size; o++)
-		if (!mult || mult[pb->obs_row[o]] > 0)
-			abs_r[m++] = fabs(gsl_vector_get(f, o));
-	if (m == 0)
-		return 1;
-	gsl_sort(abs_r, 1, m);
-	double cut = HUBER_C * 1.4826 * gsl_stats_median_from_sorted_data(abs_r, 1, m), change = 0;
+	double total = 0;
 	for (size_t o = 0; o < f->size; o++) {
-		double r = fabs(gsl_vector_get(f, o)), w = r > cut && cut > 0 ? cut / r : 1.0;
-		w *= mult ? mult[pb->obs_row[o]] : 1.0;
+		double w = pb->row_w ? cap_row_weight(pb, mult, pb->obs_row[o]) : 1.0;
+		if (mult && !(mult[pb->obs_row[o]] > 0))
+			continue;
+		buf[m++] = (cap_abs){ fabs(gsl_vector_get(f, o)), w };
+		total += w;
+	}
+	if (m == 0)
+		return NAN;
+	double med;
+	if (!pb->row_w) {
+		gsl_sort(&buf[0].r, 2, m);
+		med = gsl_stats_median_from_sorted_data(&buf[0].r, 2, m);
+	} else {
+		qsort(buf, m, sizeof *buf, by_abs);
+		size_t k = 0;
+		double c = buf[0].w;
+		while (k + 1 < m && c < 0.5 * total * (1 - 1e-12))
+			c += buf[++k].w;
+		med = k + 1 < m && fabs(c - 0.5 * total) <= 1e-12 * total ? 0.5 * (buf[k].r + buf[k + 1].r) : buf[k].r;
+	}
+	return HUBER_C * 1.4826 * med;
+}
+
+static double
+huber_weight(double r, double cut)
+{
+	r = fabs(r);
+	return r > cut && cut > 0 ? cut / r : 1.0;
+}
+
+/* Iteratively reweighted least squares (docs/capacity.md, "Robust fit"):
+ * every pass reweights each observation by Huber's weight of its residual
+ * times its row's weight (multiplicity x design weight). 1 when the
+ * weights settled. */
+static int
+robust_weights(const cap_problem *pb, const gsl_vector *f, const double *mult, cap_abs *buf, gsl_vector *wt)
+{
+	double cut = huber_cut(pb, f, mult, buf), change = 0;
+	if (isnan(cut))
+		return 1; /* no observation in the fit */
+	for (size_t o = 0; o < f->size; o++) {
+		double w = huber_weight(gsl_vector_get(f, o), cut) * cap_row_weight(pb, mult, pb->obs_row[o]);
 		change = fmax(change, fabs(w - gsl_vector_get(wt, o)));
 		gsl_vector_set(wt, o, w);
 	}
@@ -81,7 +133,7 @@ solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_
              gsl_vector *wt, const double *mult, int reweight, int max_iter, double *u, int *status, int *niter)
 {
 	const size_t p = (size_t)pb->n_params;
-	double *abs_r = reweight ? wc_alloc_array(pb->n_obs, sizeof *abs_r) : NULL;
+	cap_abs *abs_r = reweight ? wc_alloc_array(pb->n_obs, sizeof *abs_r) : NULL;
 	int info = 0, passes = reweight ? ROBUST_PASSES : 1;
 	if (reweight && !abs_r)
 		return WC_ENOMEM;
@@ -117,20 +169,33 @@ solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_
 int
 cap_huber_weights(const cap_problem *pb, const double *u, double *w)
 {
-	gsl_vector *f = gsl_vector_alloc(pb->n_obs), *wt = gsl_vector_calloc(pb->n_obs);
-	double *abs_r = wc_alloc_array(pb->n_obs, sizeof *abs_r);
+	gsl_vector *f = gsl_vector_alloc(pb->n_obs);
+	cap_abs *buf = wc_alloc_array(pb->n_obs, sizeof *buf);
 	gsl_vector_const_view uv = gsl_vector_const_view_array(u, (size_t)pb->n_params);
 	int rc = WC_ENOMEM;
-	if (f && wt && abs_r) {
+	if (f && buf) {
 		cap_residuals(&uv.vector, (void *)pb, f);
-		robust_weights(pb, f, NULL, abs_r, wt);
-		memcpy(w, wt->data, pb->n_obs * sizeof *w);
+		double cut = huber_cut(pb, f, NULL, buf);
+		for (size_t o = 0; o < pb->n_obs; o++)
+			w[o] = isnan(cut) ? 1.0 : huber_weight(gsl_vector_get(f, o), cut);
 		rc = WC_OK;
 	}
 	gsl_vector_free(f);
-	gsl_vector_free(wt);
-	free(abs_r);
+	free(buf);
 	return rc;
+}
+
+double
+cap_effective_count(const cap_problem *pb, const double *mult)
+{
+	/* a multiplicity m counts as m copies of the row's design weight d */
+	double sw = 0, sw2 = 0;
+	for (size_t o = 0; o < pb->n_obs; o++) {
+		double m = mult ? mult[pb->obs_row[o]] : 1.0, d = pb->row_w ? pb->row_w[pb->obs_row[o]] : 1.0;
+		sw += m * d;
+		sw2 += m * d * d;
+	}
+	return sw2 > 0 ? sw * sw / sw2 : 0.0;
 }
 
 int
@@ -149,12 +214,13 @@ cap_solve(const cap_problem *pb, const double *u0, const double *mult, const dou
 		rc = wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory for %zu observations", n);
 		goto done;
 	}
-	size_t n_eff = 0;
+	double sw = 0;
 	for (size_t o = 0; o < n; o++) {
-		double m = mult ? mult[pb->obs_row[o]] : 1.0;
-		gsl_vector_set(wt, o, obs_w ? m * obs_w[o] : m);
-		n_eff += (size_t)m;
+		double rw = cap_row_weight(pb, mult, pb->obs_row[o]);
+		gsl_vector_set(wt, o, obs_w ? rw * obs_w[o] : rw);
+		sw += rw;
 	}
+	double n_eff = cap_effective_count(pb, mult);
 	/* No analytic Jacobian: GSL's forward differences are enough for a
 	 * few dozen parameters. */
 	gsl_multifit_nlinear_fdf fdf = { cap_residuals, NULL, NULL, n, p, (void *)pb, 0, 0, 0 };
@@ -170,7 +236,7 @@ cap_solve(const cap_problem *pb, const double *u0, const double *mult, const dou
 		for (size_t o = 0; o < n; o++)
 			chi2 += gsl_vector_get(f, o) * gsl_vector_get(f, o);
 		if (rms)
-			*rms = n_eff ? sqrt(chi2 / (double)n_eff) : NAN;
+			*rms = sw > 0 ? sqrt(chi2 / sw) : NAN;
 		if (se_u)
 			standard_errors(w, n_eff, p, se_u);
 	}
@@ -329,6 +395,7 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	out->n_rows = (int)pb->n_rows;
 	out->n_obs = (int)pb->n_obs;
 	out->n_params = (int)p;
+	out->n_eff = cap_effective_count(pb, mult);
 	for (size_t k = 0; k < p; k++) {
 		const cap_slot *s = &pb->slots[k];
 		double t = 1.0 / (1.0 + exp(-out->u[k]));

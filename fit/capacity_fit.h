@@ -98,17 +98,26 @@ typedef struct {
 	 *  `paper` profile's section was fitted). Chosen by held-out scores,
 	 *  docs/capacity.md "Robust fit". */
 	int robust;
+	/** 1: each model counts once -- every row of a model (its catalog
+	 *  base name) weighs 1 / (that model's rows in the fit), scaled to a
+	 *  mean of 1 over the rows, in the fit, Huber's scale and weights, the
+	 *  bootstrap (multiplicity x weight) and, through Kish's effective
+	 *  count, the standard errors; 0: every row counts once
+	 *  (docs/capacity.md, "Each model counts once"). */
+	int model_weights;
 } wc_capacity_fit_options;
 
 /** Defaults: eta and t0 per level; t1, etac and tau shared; robust. */
 #define WC_CAPACITY_FIT_OPTIONS_INIT                                              \
 	{ .per_level = { 1, 1, 0, 0, 0 }, .use = NULL, .weight = NULL, .max_iter = 500, \
-	  .start = NULL, .start_len = 0, .robust = 1 }
+	  .start = NULL, .start_len = 0, .robust = 1, .model_weights = 0 }
 
 typedef struct {
 	wc_capacity_params params;  /* the fitted section */
 	int converged, gsl_status, niter;
 	int n_rows, n_obs, n_params;
+	double n_eff;               /* Kish's effective count of the observations
+	                             * (n_obs when every row weighs the same) */
 	double rms;                 /* of the log residuals */
 	char (*names)[WC_NAME_MAX]; /* n_params labels */
 	double *x;                  /* natural values */

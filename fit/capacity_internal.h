@@ -56,6 +56,8 @@ typedef struct {
 	const wc_capacity_data *data;
 	int robust;         /* Huber-reweighted passes (cap_solve); 0 when
 	                     * asked but the observations are too few */
+	double *row_w;      /* design weight per row in row[] (each model
+	                     * counts once; mean 1); NULL = every row 1 */
 
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
@@ -76,6 +78,13 @@ int cap_huber_weights(const cap_problem *pb, const double *u, double *w);
  * reweighting, even in a robust problem (its bootstrap replicates). */
 int cap_solve(const cap_problem *pb, const double *u0, const double *mult, const double *obs_w, int max_iter, double *u,
               int *status, int *niter, double *rms, double *se_u, wc_error *err);
+/** A row's weight in a fit: its multiplicity (`mult`, NULL = 1) times
+ * its design weight (row_w, NULL = 1). */
+double cap_row_weight(const cap_problem *pb, const double *mult, size_t i);
+/** Kish's effective count of the observations, (sum w)^2 / sum w^2 with
+ * w = multiplicity x design weight (a multiplicity m counting as m
+ * copies): the count itself when every design weight is 1. */
+double cap_effective_count(const cap_problem *pb, const double *mult);
 /** The section a parameter vector describes (without draws). */
 void cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out);
 void cap_param_name(const cap_problem *pb, int k, char *buf, size_t cap);

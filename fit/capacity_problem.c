@@ -201,6 +201,37 @@ select_rows(cap_problem *pb, const wc_capacity_data *d, const wc_capacity_fit_op
 	return WC_OK;
 }
 
+/* Each model counts once (docs/capacity.md, "Each model counts once"):
+ * a row of a model with m rows in the fit weighs 1 / m, scaled so that
+ * the weights' mean over the fit's rows is 1 (their sum stays the row
+ * count). A model is its catalog base name, the unit leave-one-model-out
+ * holds out. */
+static int
+model_weights(cap_problem *pb, wc_error *err)
+{
+	pb->row_w = wc_alloc_array(pb->n_rows, sizeof *pb->row_w);
+	if (!pb->row_w)
+		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
+	double sum = 0.0;
+	for (size_t i = 0; i < pb->n_rows; i++) {
+		const char *key = pb->data->rows[pb->row[i]].model_key;
+		size_t m = 0;
+		for (size_t j = 0; j < pb->n_rows; j++)
+			m += strcmp(pb->data->rows[pb->row[j]].model_key, key) == 0;
+		pb->row_w[i] = 1.0 / (double)m;
+		sum += pb->row_w[i];
+	}
+	for (size_t i = 0; i < pb->n_rows; i++)
+		pb->row_w[i] *= (double)pb->n_rows / sum;
+	return WC_OK;
+}
+
+double
+cap_row_weight(const cap_problem *pb, const double *mult, size_t i)
+{
+	return (mult ? mult[i] : 1.0) * (pb->row_w ? pb->row_w[i] : 1.0);
+}
+
 int
 cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,
                   wc_error *err)
@@ -213,7 +244,7 @@ cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, c
 	pb->data = d;
 	pb->robust = o->robust != 0;
 	if ((rc = select_rows(pb, d, o, err)) || (rc = collect_levels(pb, d, err)) ||
-	    (rc = observations(pb, err))) {
+	    (rc = observations(pb, err)) || (o->model_weights && (rc = model_weights(pb, err)))) {
 		cap_problem_free(pb);
 		return rc;
 	}
@@ -250,6 +281,7 @@ cap_problem_free(cap_problem *pb)
 	free(pb->row);
 	free(pb->lvl);
 	free(pb->wl);
+	free(pb->row_w);
 	free(pb->obs_row);
 	free(pb->obs_kind);
 	free(pb->obs_log);

@@ -30,46 +30,61 @@ noise(wc_pcg32 *rng)
 	return 0.03 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 }
 
+/* One simulated row of models[m] on levels[h] at tps[g] and ns[k]. */
 static void
-simulate(wc_capacity_data *d)
+simulate_row(wc_capacity_data *d, wc_pcg32 *rng, const char *model, int m, int h, int tp, double n, int k)
+{
+	wc_capacity_row r;
+	wc_capacity_times t;
+	wc_capacity_hw hw;
+	const wc_platform_info *pi = wc_platform_lookup(levels[h]);
+	memset(&r, 0, sizeof r);
+	snprintf(r.id, sizeof r.id, "%s-%s-%d-%d-%zu", levels[h], model, tp, k, d->n_rows);
+	snprintf(r.platform, sizeof r.platform, "%s", levels[h]);
+	snprintf(r.model, sizeof r.model, "%s", model);
+	snprintf(r.model_key, sizeof r.model_key, "%s", model);
+	/* half the rows state their input length, half leave it to the fit */
+	int known = (m + k) % 2 == 0;
+	snprintf(r.set, sizeof r.set, "%s", known ? "stated" : "chat");
+	r.tp = tp;
+	r.running = n;
+	r.input_tokens = known ? 200.0 + 300.0 * k : NAN;
+	r.output_tokens = 300.0 + 200.0 * m;
+	wc_capacity_arch_make(wc_model_lookup(model), WC_PREC_BF16, WC_PREC_BF16, &r.arch, NULL);
+	hw = (wc_capacity_hw){ pi->bandwidth_tb_s * 1e12, pi->bf16_tflops * 1e12, pi->memory_gb * 1e9, 0.0 };
+	wc_capacity_times_eval(&truth[h], &r.arch, &hw, r.tp, r.running, known ? r.input_tokens : TRUE_INPUT,
+	                       r.output_tokens, &t);
+	r.latency_s = t.latency_s * exp(noise(rng));
+	r.itl_s = t.t_dec * exp(noise(rng));
+	r.ttft_s = t.ttft_s * exp(noise(rng));
+	r.throughput_tok_s = r.energy_per_token_j = r.mean_power_w = NAN;
+	d->rows = realloc(d->rows, (d->n_rows + 1) * sizeof *d->rows);
+	d->rows[d->n_rows++] = r;
+	d->cap_rows = d->n_rows;
+}
+
+/* 72 rows: 4 models x 2 levels x 3 groups x 3 batches; then `extra` more
+ * passes over the first model's 18 configurations (fresh noise). */
+static void
+simulate_more(wc_capacity_data *d, int extra)
 {
 	static const char *const models[4] = { "Qwen3-8B", "Qwen3-14B", "Qwen3-32B", "Llama-3.1-8B" };
 	static const int tps[3] = { 1, 2, 4 };
 	static const double ns[3] = { 8, 48, 160 };
 	wc_pcg32 rng;
 	wc_pcg32_seed(&rng, 7, 0);
-	for (int h = 0; h < 2; h++)
-		for (int m = 0; m < 4; m++)
-			for (int g = 0; g < 3; g++)
-				for (int k = 0; k < 3; k++) {
-					wc_capacity_row r;
-					wc_capacity_times t;
-					wc_capacity_hw hw;
-					const wc_platform_info *pi = wc_platform_lookup(levels[h]);
-					memset(&r, 0, sizeof r);
-					snprintf(r.id, sizeof r.id, "%s-%s-%d-%d", levels[h], models[m], tps[g], k);
-					snprintf(r.platform, sizeof r.platform, "%s", levels[h]);
-					snprintf(r.model, sizeof r.model, "%s", models[m]);
-					snprintf(r.model_key, sizeof r.model_key, "%s", models[m]);
-					/* half the rows state their input length, half leave it to the fit */
-					int known = (m + k) % 2 == 0;
-					snprintf(r.set, sizeof r.set, "%s", known ? "stated" : "chat");
-					r.tp = tps[g];
-					r.running = ns[k];
-					r.input_tokens = known ? 200.0 + 300.0 * k : NAN;
-					r.output_tokens = 300.0 + 200.0 * m;
-					wc_capacity_arch_make(wc_model_lookup(models[m]), WC_PREC_BF16, WC_PREC_BF16, &r.arch, NULL);
-					hw = (wc_capacity_hw){ pi->bandwidth_tb_s * 1e12, pi->bf16_tflops * 1e12, pi->memory_gb * 1e9, 0.0 };
-					wc_capacity_times_eval(&truth[h], &r.arch, &hw, r.tp, r.running,
-					                       known ? r.input_tokens : TRUE_INPUT, r.output_tokens, &t);
-					r.latency_s = t.latency_s * exp(noise(&rng));
-					r.itl_s = t.t_dec * exp(noise(&rng));
-					r.ttft_s = t.ttft_s * exp(noise(&rng));
-					r.throughput_tok_s = r.energy_per_token_j = r.mean_power_w = NAN;
-					d->rows = realloc(d->rows, (d->n_rows + 1) * sizeof *d->rows);
-					d->rows[d->n_rows++] = r;
-				}
-	d->cap_rows = d->n_rows;
+	for (int pass = 0; pass <= extra; pass++)
+		for (int h = 0; h < 2; h++)
+			for (int m = 0; m < (pass ? 1 : 4); m++)
+				for (int g = 0; g < 3; g++)
+					for (int k = 0; k < 3; k++)
+						simulate_row(d, &rng, models[m], m, h, tps[g], ns[k], k);
+}
+
+static void
+simulate(wc_capacity_data *d)
+{
+	simulate_more(d, 0);
 }
 
 static double
@@ -188,6 +203,72 @@ robust_outliers(void)
 	wc_capacity_data_clear(&d);
 }
 
+/* Each model counts once (docs/capacity.md): with as many rows per model
+ * the fit is the unweighted one; a model measured three times as often,
+ * two of its three passes on an engine 25 % slower, pulls the weighted fit
+ * less than the unweighted one; Kish's effective count is (sum w)^2 /
+ * sum w^2; and the weighted bootstrap's draws hold the truth. */
+static void
+model_weights(void)
+{
+	wc_capacity_data d = WC_CAPACITY_DATA_INIT;
+	wc_capacity_fit_options o = WC_CAPACITY_FIT_OPTIONS_INIT;
+	wc_capacity_fit_result run, model;
+	wc_bootstrap_options b = { 200, 11, 2 };
+	wc_error err;
+	o.robust = 0;
+	simulate(&d);
+	CHECK_INT(wc_fit_capacity(&d, &o, &run, &err), WC_OK);
+	o.model_weights = 1;
+	CHECK_INT(wc_fit_capacity(&d, &o, &model, &err), WC_OK);
+	/* 18 rows of each of 4 models: every weight 1, nothing moves */
+	CHECK_NEAR(run.n_eff, run.n_obs, 1e-9);
+	CHECK_NEAR(model.n_eff, model.n_obs, 1e-6);
+	for (int k = 0; k < run.n_params; k++) {
+		CHECK_NEAR(log(model.x[k] / run.x[k]), 0.0, 1e-6);
+		CHECK_NEAR(model.se_log[k] / run.se_log[k], 1.0, 1e-4); /* finite differences at an optimum 1e-6 apart */
+	}
+	wc_capacity_fit_result_clear(&run);
+	wc_capacity_fit_result_clear(&model);
+	wc_capacity_data_clear(&d);
+
+	simulate_more(&d, 2); /* Qwen3-8B: 54 rows, the others 18 */
+	CHECK_INT((int)d.n_rows, 108);
+	for (size_t i = 72; i < d.n_rows; i++) {
+		d.rows[i].latency_s *= 1.25;
+		d.rows[i].itl_s *= 1.25;
+		d.rows[i].ttft_s *= 1.25;
+	}
+	o.model_weights = 0;
+	CHECK_INT(wc_fit_capacity(&d, &o, &run, &err), WC_OK);
+	o.model_weights = 1;
+	CHECK_INT(wc_fit_capacity(&d, &o, &model, &err), WC_OK);
+	printf("  Qwen3-8B 3x the rows, 2 of 3 passes 25 %% slow: worst |log(fitted / true)| each row once %.3f, "
+	       "each model once %.3f\n", worst_log_error(&run), worst_log_error(&model));
+	CHECK(worst_log_error(&model) < 0.75 * worst_log_error(&run));
+	/* 3 observations a row; weights 1/54 (Qwen3-8B) and 1/18: Kish's
+	 * count 3 x 4^2 / (54 / 54^2 + 54 / 18^2) = 259.2 of 324 */
+	CHECK_INT(run.n_obs, 324);
+	CHECK_NEAR(run.n_eff, 324.0, 1e-9);
+	CHECK_NEAR(model.n_eff, 259.2, 1e-6);
+	wc_capacity_fit_result_clear(&run);
+	wc_capacity_fit_result_clear(&model);
+	wc_capacity_data_clear(&d);
+
+	/* the same extra rows without the slow engine: the weighted bootstrap
+	 * (multiplicity x weight) holds every true value */
+	simulate_more(&d, 2);
+	CHECK_INT(wc_fit_capacity(&d, &o, &model, &err), WC_OK);
+	CHECK_INT(wc_fit_capacity_bootstrap(&d, &o, &b, &model, &err), WC_OK);
+	for (int k = 0; k < model.n_params; k++) {
+		const wc_param *p = wc_capacity_param_named(&model.params, model.names[k]);
+		double v = true_value(model.names[k]);
+		CHECK(p && p->lo <= v && v <= p->hi);
+	}
+	wc_capacity_fit_result_clear(&model);
+	wc_capacity_data_clear(&d);
+}
+
 /* Table III: measured = fit / (1 + residual) at N = 10, 128, 512; the
  * least-squares refit gives back E_fixed and E_step / B as printed. The
  * residuals are printed to 0.01 %, which moves the reconstructed energies
@@ -257,6 +338,7 @@ main(void)
 	gsl_set_error_handler_off();
 	recovery();
 	robust_outliers();
+	model_weights();
 	request_energy_table3();
 	return check_report("test_capacity_fit");
 }
