@@ -141,9 +141,11 @@ print_param(const char *name, const wc_param *p, const char *unit)
 {
 	printf("  %-28s %12.5g %-4s", name, p->value, unit);
 	if (isfinite(p->lo) && isfinite(p->hi))
-		printf(" [%.5g, %.5g]\n", p->lo, p->hi);
-	else
-		printf(" %s\n", wc_source_name(p->source));
+		printf(" [%.5g, %.5g]", p->lo, p->hi);
+	else if (p->source != WC_SRC_BOUND)
+		printf(" %s", wc_source_name(p->source));
+	/* at an edge of its domain: the rows did not identify it */
+	printf("%s\n", p->source == WC_SRC_BOUND ? " at a bound: not identified" : "");
 }
 
 static const char *

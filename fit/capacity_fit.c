@@ -247,10 +247,21 @@ done:
 	return rc;
 }
 
-static wc_param
-fitted(double v)
+/* A coordinate whose sigmoid is within 0.001 of 0 or 1: the value sits
+ * at an edge of its domain, where the rows did not hold it (the log
+ * coordinate's gradient vanishes there). Written with source "bound"
+ * (docs/capacity.md, "What the rows cannot identify"). */
+static int
+at_edge(double u)
 {
-	return (wc_param){ v, NAN, NAN, WC_SRC_FITTED };
+	double t = 1.0 / (1.0 + exp(-u));
+	return t > 0.999 || t < 0.001;
+}
+
+static wc_param
+fitted(double v, double u)
+{
+	return (wc_param){ v, NAN, NAN, at_edge(u) ? WC_SRC_BOUND : WC_SRC_FITTED };
 }
 
 void
@@ -266,7 +277,7 @@ cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out)
 		out->shared[k] = !pb->per_level[k];
 		for (int L = 0; L < pb->n_levels; L++) {
 			int j = pb->p_kind[k][L];
-			wc_param v = j >= 0 ? fitted(cap_value(pb, j, u[j]))
+			wc_param v = j >= 0 ? fitted(cap_value(pb, j, u[j]), u[j])
 			                    : (wc_param){ pb->fixed[k][L], NAN, NAN, WC_SRC_ASSUMED };
 			if (out->shared[k])
 				out->shared_p[k] = v;
@@ -278,7 +289,7 @@ cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out)
 	for (int w = 0; w < pb->n_workloads; w++) {
 		snprintf(out->workloads[w].set, sizeof out->workloads[w].set, "%s", pb->workloads[w]);
 		int j = pb->p_input[w];
-		out->workloads[w].input_tokens = fitted(cap_value(pb, j, u[j]));
+		out->workloads[w].input_tokens = fitted(cap_value(pb, j, u[j]), u[j]);
 	}
 	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
 }
@@ -292,7 +303,9 @@ widen(double *lo, double *hi, double v, int first)
 	*hi = first || !(*hi > 0) ? v : fmax(*hi, v);
 }
 
-/* Calibrated span of each level (extrapolation warnings). */
+/* Calibrated span of each level (extrapolation warnings). A workload's
+ * fitted input length at a bound of its domain is not a length the rows
+ * showed: it stays out of the span (none when no other row states one). */
 static void
 fill_ranges(const cap_problem *pb, wc_capacity_params *c)
 {
@@ -300,7 +313,8 @@ fill_ranges(const cap_problem *pb, wc_capacity_params *c)
 		const wc_capacity_row *r = &pb->data->rows[pb->row[i]];
 		wc_capacity_range *g = &c->levels[pb->lvl[i]].range;
 		int first = g->rows == 0;
-		double input = pb->wl[i] >= 0 ? c->workloads[pb->wl[i]].input_tokens.value : r->input_tokens;
+		const wc_param *w = pb->wl[i] >= 0 ? &c->workloads[pb->wl[i]].input_tokens : NULL;
+		double input = !w ? r->input_tokens : w->source == WC_SRC_BOUND ? NAN : w->value;
 		widen(&g->running_min, &g->running_max, r->running, first);
 		widen(&g->input_min, &g->input_max, input, first);
 		widen(&g->output_min, &g->output_max, r->output_tokens, first);
@@ -325,10 +339,9 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 		WC_WARN(out, "%s", msg);
 	}
 	for (int k = 0; k < pb->n_params; k++) {
-		double t = 1.0 / (1.0 + exp(-out->u[k]));
-		if (t > 0.999 || t < 0.001)
-			snprintf(msg, sizeof msg, "%s = %.4g sits at the edge of its domain: the rows do not pin it down",
-			         out->names[k], out->x[k]);
+		if (at_edge(out->u[k]))
+			snprintf(msg, sizeof msg, "%s = %.4g sits at the edge of its domain: the rows do not pin it down "
+			         "(written with source \"bound\"; answers that use it say so)", out->names[k], out->x[k]);
 		else if (out->se_log[k] > WEAK_SE_LOG)
 			snprintf(msg, sizeof msg, "%s is weakly identified by these rows (standard error of its log %.3g); "
 			         "expect a wide interval", out->names[k], out->se_log[k]);

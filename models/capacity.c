@@ -116,6 +116,39 @@ wc_capacity_param_named(wc_capacity_params *c, const char *name)
 	return NULL;
 }
 
+static int
+add_bound(const char *label, const wc_param *p, const char *unit, char *buf, size_t cap, int n)
+{
+	if (p->source != WC_SRC_BOUND)
+		return n;
+	size_t used = strlen(buf);
+	snprintf(buf + used, cap - used, "%s%s = %.4g%s%s", n ? ", " : "", label, p->value, unit[0] ? " " : "", unit);
+	return n + 1;
+}
+
+int
+wc_capacity_bound_names(const wc_capacity_params *c, const char *level, const char *set, char *buf, size_t cap)
+{
+	const wc_capacity_level *l = wc_capacity_level_find(c, level);
+	const wc_capacity_workload *w = set ? wc_capacity_workload_find(c, set) : NULL;
+	char label[WC_NAME_MAX];
+	int n = 0;
+	if (cap)
+		buf[0] = '\0';
+	if (!c->present || !cap)
+		return 0;
+	for (int k = 0; l && k < WC_CAP_KINDS; k++) {
+		const char *unit = k == WC_CAP_ETA || k == WC_CAP_ETAC ? "" : "s";
+		wc_capacity_label((wc_capacity_kind)k, c->shared[k] ? NULL : l->name, label, sizeof label);
+		n = add_bound(label, c->shared[k] ? &c->shared_p[k] : &l->p[k], unit, buf, cap, n);
+	}
+	if (w) {
+		wc_capacity_workload_label(w->set, label, sizeof label);
+		n = add_bound(label, &w->input_tokens, "tokens", buf, cap, n);
+	}
+	return n;
+}
+
 /* eta and etac divide: > 0; overheads and communication: >= 0. */
 static int
 check_value(wc_capacity_kind k, const wc_param *p, const char *where, wc_error *err)

@@ -118,6 +118,14 @@ void wc_capacity_workload_label(const char *set, char *buf, size_t cap);
 /** The named parameter itself (value, interval, source), or NULL. */
 wc_param *wc_capacity_param_named(wc_capacity_params *c, const char *name);
 
+/** What an answer on `level` leans on that the fit left at a bound of its
+ *  domain (source WC_SRC_BOUND: the rows did not identify it): the
+ *  level's own kinds, the shared kinds and, when `set` is non-NULL, that
+ *  workload's input length, as "t0[H200] = 1e-06 s, ..." in `buf`
+ *  (docs/capacity.md, "What the rows cannot identify"). Returns how many. */
+int wc_capacity_bound_names(const wc_capacity_params *c, const char *level, const char *set, char *buf,
+                            size_t cap);
+
 /* ------------------------------------------------ bytes and FLOPs */
 
 /** What a model costs per step, from its architecture and precisions. */

@@ -362,6 +362,14 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 		snprintf(covered + used, sizeof covered - used, f[i].fmt, f[i].lo);
 		off |= outside(f[i].v, f[i].lo, f[i].hi);
 	}
+	/* Rows on the level but no input length among them: every one came
+	 * from a workload whose fitted length sat at a bound (not a span, not
+	 * a point: unknown). */
+	if (!(r->input_max > 0)) {
+		size_t used = strlen(covered);
+		snprintf(covered + used, sizeof covered - used, "%sno input length its rows identify", used ? ", " : "");
+		off = 1;
+	}
 	if (off)
 		WC_WARN(out, "capacity: calibrated only at %s on %s (%d rows); other loads and lengths are extrapolated by "
 		        "the roofline", covered, l->name, cp->rows);
@@ -425,6 +433,10 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 			        out->capacity_rate, x.n_cap);
 	}
 	range_warnings(&p->capacity, cb.level, c, out->value[WC_CAPQ_RUNNING], out);
+	char bound[WC_WARNING_LEN / 2];
+	if (wc_capacity_bound_names(&p->capacity, c->platform, NULL, bound, sizeof bound) > 0)
+		WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows; this answer "
+		        "leans on the bound (docs/capacity.md)", bound);
 	if (!q->want_interval)
 		return WC_OK;
 	if ((rc = draw_intervals(&x, &cb, &lb, out, err)) != WC_OK)

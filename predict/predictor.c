@@ -113,6 +113,16 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	if ((p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) && wc_law_term_covariate(WC_LT_PROMPT, c, &p->capacity) == 0.0)
 		WC_WARN(out, "input_tokens: the prompt share is unknown or one half; the law's prompt-share term "
 		        "adds nothing (docs/inference-law.md)");
+	/* The input length taken from the capacity section's workload (the
+	 * query gave none) when the fit left it at a bound of its domain:
+	 * the rows never identified it (docs/capacity.md, "What the rows
+	 * cannot identify"). */
+	char bound[WC_WARNING_LEN / 2];
+	if (!(c->input_tokens > 0.0) && c->set && p->capacity.present &&
+	    ((p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) || wc_form_has_prefill(p->form)) &&
+	    wc_capacity_bound_names(&p->capacity, NULL, c->set, bound, sizeof bound) > 0)
+		WC_WARN(out, "input_tokens: not given; workload '%s' gives %s, a bound of the capacity fit's domain "
+		        "its rows did not identify (docs/capacity.md)", c->set, bound);
 	if (p->runs > 0 && r->runs == 0)
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));

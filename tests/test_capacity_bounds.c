@@ -1,0 +1,199 @@
+/*
+ * What the capacity fit's rows cannot identify (docs/capacity.md, "What
+ * the rows cannot identify"): a workload whose rows imply a mean prompt
+ * shorter than the fit's domain (16 tokens) ends at that bound; the fit
+ * writes it with source "bound", keeps it out of the levels' calibrated
+ * input span, the parameter file keeps the source, and an answer that
+ * takes its input length from that workload says so. The built-in
+ * `measured` profile's section carries its bound values the same way, and
+ * a capacity answer on a level that leans on one says so.
+ */
+#include "data/data.h"
+#include "fit/capacity_fit.h"
+#include "predict/capacity_predict.h"
+#include "predict/predict.h"
+#include "tests/support/support.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const wc_capacity_point truth = { 0.8, 3e-3, 4e-5, 0.5, 3e-5 };
+
+/* Noise-free rows on two levels: "stated" rows give their prompt length;
+ * "short" rows do not, and their prompts are 2 tokens long (below the
+ * fit's domain of 16-32768). */
+static void
+simulate(wc_capacity_data *d)
+{
+	static const char *const levels[2] = { "H100", "A100" }, *const models[3] = { "Qwen3-8B", "Qwen3-14B",
+		                                                                       "Qwen3-32B" };
+	static const int tps[2] = { 1, 2 };
+	static const double ns[3] = { 8, 64, 160 };
+	for (int h = 0; h < 2; h++)
+		for (int m = 0; m < 3; m++)
+			for (int g = 0; g < 2; g++)
+				for (int k = 0; k < 3; k++)
+					for (int shrt = 0; shrt < 2; shrt++) {
+						const wc_platform_info *pi = wc_platform_lookup(levels[h]);
+						wc_capacity_hw hw = { pi->bandwidth_tb_s * 1e12, pi->bf16_tflops * 1e12,
+							              pi->memory_gb * 1e9, 0.0 };
+						wc_capacity_row r;
+						wc_capacity_times t;
+						memset(&r, 0, sizeof r);
+						snprintf(r.id, sizeof r.id, "%s-%s-%d-%d-%d", levels[h], models[m], tps[g], k, shrt);
+						snprintf(r.platform, sizeof r.platform, "%s", levels[h]);
+						snprintf(r.model, sizeof r.model, "%s", models[m]);
+						snprintf(r.model_key, sizeof r.model_key, "%s", models[m]);
+						snprintf(r.set, sizeof r.set, "%s", shrt ? "short" : "stated");
+						r.tp = tps[g];
+						r.running = ns[k];
+						r.input_tokens = shrt ? NAN : 200.0 + 300.0 * k;
+						r.output_tokens = 256.0 + 128.0 * m;
+						wc_capacity_arch_make(wc_model_lookup(models[m]), WC_PREC_BF16, WC_PREC_BF16, &r.arch, NULL);
+						wc_capacity_times_eval(&truth, &r.arch, &hw, r.tp, r.running, shrt ? 2.0 : r.input_tokens,
+						                       r.output_tokens, &t);
+						r.latency_s = t.latency_s;
+						r.itl_s = t.t_dec;
+						r.ttft_s = t.ttft_s;
+						r.throughput_tok_s = r.energy_per_token_j = r.mean_power_w = NAN;
+						d->rows = realloc(d->rows, (d->n_rows + 1) * sizeof *d->rows);
+						d->rows[d->n_rows++] = r;
+						d->cap_rows = d->n_rows;
+					}
+}
+
+static int
+has_warning(char (*w)[WC_WARNING_LEN], int n, const char *needle)
+{
+	for (int i = 0; i < n; i++)
+		if (strstr(w[i], needle))
+			return 1;
+	return 0;
+}
+
+/* The fitted section in a copy of the paper-prefill profile (its law uses
+ * the prompt length through the prefill share), saved and loaded back. */
+static void
+round_trip(const wc_capacity_params *section, wc_params *loaded)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	char *dir = test_tmpdir("capacity_bounds"), *path = path_join(dir, "bounds.json");
+	CHECK_INT(wc_params_profile("paper-prefill", &p, &err), WC_OK);
+	CHECK_INT(wc_capacity_params_copy(&p.capacity, section, &err), WC_OK);
+	CHECK_INT(wc_params_save_file(path, &p, &err), WC_OK);
+	CHECK_INT(wc_params_load_file(path, loaded, &err), WC_OK);
+	wc_params_clear(&p);
+	free(path);
+	free(dir);
+}
+
+static void
+fitted_bound(void)
+{
+	wc_capacity_data d = WC_CAPACITY_DATA_INIT;
+	wc_capacity_fit_options o = WC_CAPACITY_FIT_OPTIONS_INIT;
+	wc_capacity_fit_result r;
+	wc_params loaded = WC_PARAMS_INIT;
+	wc_error err;
+	char buf[200];
+	o.robust = 0;
+	simulate(&d);
+	CHECK_INT(wc_fit_capacity(&d, &o, &r, &err), WC_OK);
+	const wc_capacity_workload *shrt = wc_capacity_workload_find(&r.params, "short");
+	CHECK(shrt != NULL);
+	if (!shrt)
+		return;
+	printf("  input_tokens[short] = %.6g (%s); truth 2 tokens, domain from %g\n", shrt->input_tokens.value,
+	       wc_source_name(shrt->input_tokens.source), WC_CAPACITY_INPUT_MIN);
+	CHECK(shrt->input_tokens.value < WC_CAPACITY_INPUT_MIN * 1.001);
+	CHECK_INT(shrt->input_tokens.source, WC_SRC_BOUND);
+	CHECK(has_warning(r.warnings, r.n_warnings, "input_tokens[short] = 16 sits at the edge of its domain"));
+	/* the parameters the rows do identify stay fitted */
+	for (int k = 0; k < WC_CAP_KINDS; k++)
+		CHECK_INT(r.params.shared[k] ? r.params.shared_p[k].source : r.params.levels[0].p[k].source,
+		          WC_SRC_FITTED);
+	/* the bound is not a calibrated prompt length: the span is the stated rows' */
+	for (int L = 0; L < r.params.n_levels; L++) {
+		CHECK_NEAR(r.params.levels[L].range.input_min, 200.0, 1e-9);
+		CHECK_NEAR(r.params.levels[L].range.input_max, 800.0, 1e-9);
+	}
+	round_trip(&r.params, &loaded);
+	shrt = wc_capacity_workload_find(&loaded.capacity, "short");
+	CHECK(shrt && shrt->input_tokens.source == WC_SRC_BOUND);
+	CHECK_INT(wc_capacity_bound_names(&loaded.capacity, "A100", "short", buf, sizeof buf), 1);
+	CHECK_CONTAINS(buf, "input_tokens[short] = 16 tokens");
+	CHECK_INT(wc_capacity_bound_names(&loaded.capacity, "A100", NULL, buf, sizeof buf), 0);
+
+	/* an answer that takes its prompt length from the workload says so;
+	 * one that states its own does not */
+	wc_predictor *pr = NULL;
+	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_inference_prediction out;
+	CHECK_INT(wc_predictor_new(&loaded, &pr, &err), WC_OK);
+	q.config.platform = "A100";
+	q.config.arch = wc_model_lookup("Qwen3-8B");
+	q.config.active_params_b = q.config.arch->active_params_b;
+	q.config.running = 32;
+	q.config.output_tokens = 512;
+	q.config.set = "short";
+	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+	CHECK(has_warning(out.warnings, out.n_warnings, "workload 'short' gives input_tokens[short] = 16 tokens"));
+	q.config.input_tokens = 500;
+	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+	CHECK(!has_warning(out.warnings, out.n_warnings, "workload 'short'"));
+	wc_predictor_free(pr);
+	wc_params_clear(&loaded);
+	wc_capacity_fit_result_clear(&r);
+	wc_capacity_data_clear(&d);
+}
+
+/* The built-in profile: its refit left the gpqa and published-design
+ * prompt lengths and H200's step overhead at their lower bounds. */
+static void
+measured_profile(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	const char *bound_sets[2] = { "gpqa", "powertrace-paper" };
+	for (int i = 0; i < 2; i++) {
+		const wc_capacity_workload *w = wc_capacity_workload_find(&p.capacity, bound_sets[i]);
+		CHECK(w && w->input_tokens.source == WC_SRC_BOUND);
+	}
+	const wc_capacity_workload *chat = wc_capacity_workload_find(&p.capacity, "lm-arena-chat");
+	CHECK(chat && chat->input_tokens.source == WC_SRC_FITTED);
+	/* H200's rows are the published periods alone, whose prompt length
+	 * is the bound: no span, no point, and t0[H200] at its own bound */
+	const wc_capacity_level *h200 = wc_capacity_level_find(&p.capacity, "H200");
+	CHECK(h200 && !(h200->range.input_max > 0));
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_capacity_prediction cap;
+	q.config.platform = "H200";
+	q.config.arch = wc_model_lookup("Qwen3-14B");
+	q.config.active_params_b = q.config.arch->active_params_b;
+	q.config.running = 32;
+	q.config.input_tokens = 500;
+	q.config.output_tokens = 512;
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+	for (int i = 0; i < cap.n_warnings; i++)
+		printf("  H200 answer: %s\n", cap.warnings[i]);
+	CHECK(has_warning(cap.warnings, cap.n_warnings, "t0[H200] = 1e-06 s at a bound of the fit's domain"));
+	CHECK(has_warning(cap.warnings, cap.n_warnings, "no input length its rows identify"));
+	CHECK(!has_warning(cap.warnings, cap.n_warnings, "input 16 tokens"));
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
+int
+main(void)
+{
+	gsl_set_error_handler_off();
+	fitted_bound();
+	measured_profile();
+	return check_report("test_capacity_bounds");
+}
