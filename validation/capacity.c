@@ -16,12 +16,19 @@
 /* Latency of row i from a fitted section; NaN when the fold cannot
  * predict it (its level or its workload's input length was not fitted). */
 static double
-predict_latency(const wc_capacity_params *c, const wc_capacity_row *r)
+predict_latency(const wc_capacity_params *c, const wc_capacity_row *r, char *note, size_t note_cap)
 {
 	wc_capacity_binding b;
 	wc_capacity_point pt;
 	wc_capacity_times t;
 	double input = r->input_tokens;
+	/* What this prediction leans on that the fold's fit left at a bound
+	 * (docs/capacity.md, "What the rows cannot identify"). */
+	char bound[200];
+	note[0] = '\0';
+	if (wc_capacity_bound_names(c, r->platform, isfinite(input) ? NULL : r->set[0] ? r->set : "unlabelled", bound,
+	                            sizeof bound) > 0)
+		snprintf(note, note_cap, "capacity: %s at a bound of the fit's domain, not identified by its rows", bound);
 	if (!isfinite(input)) {
 		const wc_capacity_workload *w = wc_capacity_workload_find(c, r->set[0] ? r->set : "unlabelled");
 		if (!w)
@@ -37,7 +44,7 @@ predict_latency(const wc_capacity_params *c, const wc_capacity_row *r)
 
 static void
 per_run_row(wc_per_run *pr, const wc_capacity_row *r, const char *fold, const char *quantity, double pred,
-            double meas, wc_error *err, int *rc)
+            double meas, const char *note, wc_error *err, int *rc)
 {
 	wc_per_run_row row;
 	if (*rc != WC_OK)
@@ -57,6 +64,8 @@ per_run_row(wc_per_run *pr, const wc_capacity_row *r, const char *fold, const ch
 	row.predicted = pred;
 	row.measured = meas;
 	row.error_pct = 100.0 * (pred - meas) / meas;
+	if (note[0])
+		wc_per_run_row_warn(&row, note);
 	*rc = wc_per_run_add(pr, &row, err);
 }
 
@@ -95,14 +104,15 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 		const wc_capacity_row *r = &d->rows[i];
 		if (r->from_periods || r->exclude[0] || strcmp(r->model_key, key) != 0 || !(r->throughput_tok_s > 0))
 			continue;
-		double lat = predict_latency(&cf.params, r), tput = r->running * r->output_tokens / lat;
+		char note[256];
+		double lat = predict_latency(&cf.params, r, note, sizeof note), tput = r->running * r->output_tokens / lat;
 		if (!isfinite(tput)) {
 			x->skip_tp++;
 			continue;
 		}
 		x->err_tp[x->n_tp] = 100.0 * (tput - r->throughput_tok_s) / r->throughput_tok_s;
 		snprintf(x->set_tp[x->n_tp++], 48, "%s", r->platform);
-		per_run_row(pr, r, key, "throughput_tok_s", tput, r->throughput_tok_s, err, &rc);
+		per_run_row(pr, r, key, "throughput_tok_s", tput, r->throughput_tok_s, note, err, &rc);
 		wc_power pw;
 		if (!(r->energy_per_token_j > 0))
 			continue;
@@ -113,7 +123,7 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 		double ept = pw.node_power_w / tput;
 		x->err_e[x->n_e] = 100.0 * (ept - r->energy_per_token_j) / r->energy_per_token_j;
 		snprintf(x->set_e[x->n_e++], 48, "%s", r->platform);
-		per_run_row(pr, r, key, "energy_per_token_j", ept, r->energy_per_token_j, err, &rc);
+		per_run_row(pr, r, key, "energy_per_token_j", ept, r->energy_per_token_j, note, err, &rc);
 	}
 	if (have_power)
 		wc_fit_result_clear(&pf);
@@ -137,8 +147,9 @@ periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsign
 			use[j] = d->rows[j].from_periods && !d->rows[j].exclude[0] && j != i;
 		o.use = use;
 		double lat = NAN;
+		char note[256] = "";
 		if (wc_fit_capacity(d, &o, &cf, NULL) == WC_OK) {
-			lat = predict_latency(&cf.params, r);
+			lat = predict_latency(&cf.params, r, note, sizeof note);
 			wc_capacity_fit_result_clear(&cf);
 		}
 		if (!isfinite(lat)) {
@@ -147,7 +158,7 @@ periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsign
 		}
 		x->err_p[x->n_p] = 100.0 * (lat - r->latency_s) / r->latency_s;
 		snprintf(x->set_p[x->n_p++], 48, "%s", r->platform);
-		per_run_row(pr, r, r->id, "period_s", lat, r->latency_s, err, &rc);
+		per_run_row(pr, r, r->id, "period_s", lat, r->latency_s, note, err, &rc);
 	}
 	return rc;
 }
