@@ -333,9 +333,17 @@ static void
 range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c, double n,
                wc_capacity_prediction *out)
 {
+	/* What the answer leans on that the fit left at a bound of its domain
+	 * joins the coverage caveat: one capacity caveat line per answer
+	 * (docs/capacity.md, "Warnings"). */
+	char bound[WC_WARNING_LEN / 2];
+	int n_bound = wc_capacity_bound_names(cp, l->name, NULL, bound, sizeof bound);
 	const wc_capacity_range *r = &l->range;
-	if (r->rows == 0)
+	if (r->rows == 0) {
+		if (n_bound > 0)
+			WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows", bound);
 		return;
+	}
 	const struct {
 		const char *field, *fmt;
 		double v, lo, hi;
@@ -370,9 +378,15 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 		snprintf(covered + used, sizeof covered - used, "%sno input length its rows identify", used ? ", " : "");
 		off = 1;
 	}
-	if (off)
+	if (off && n_bound > 0)
+		WC_WARN(out, "capacity: calibrated only at %s on %s (%d rows), with %s at a bound (not identified); other "
+		        "loads and lengths are extrapolated by the roofline", covered, l->name, cp->rows, bound);
+	else if (off)
 		WC_WARN(out, "capacity: calibrated only at %s on %s (%d rows); other loads and lengths are extrapolated by "
 		        "the roofline", covered, l->name, cp->rows);
+	else if (n_bound > 0)
+		WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows; this answer leans on "
+		        "the bound (docs/capacity.md)", bound);
 }
 
 static void
@@ -433,10 +447,6 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 			        out->capacity_rate, x.n_cap);
 	}
 	range_warnings(&p->capacity, cb.level, c, out->value[WC_CAPQ_RUNNING], out);
-	char bound[WC_WARNING_LEN / 2];
-	if (wc_capacity_bound_names(&p->capacity, c->platform, NULL, bound, sizeof bound) > 0)
-		WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows; this answer "
-		        "leans on the bound (docs/capacity.md)", bound);
 	if (!q->want_interval)
 		return WC_OK;
 	if ((rc = draw_intervals(&x, &cb, &lb, out, err)) != WC_OK)
