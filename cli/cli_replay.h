@@ -43,5 +43,9 @@ int cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_mani
 int cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max_running,
                         wc_service_choice service);
 void cli_run_set_free(cli_run_set *s);
+/** --linger-bound nested|SECONDS: the bound on the response's hold_s and
+ *  decay_s chosen by leaving each run out inside the fit's runs, or given
+ *  (docs/envelopes.md, "Fitting the response"). */
+int cli_parse_linger(const char *cmd, const char *text, wc_response_fit_options *fo);
 
 #endif

@@ -18,7 +18,7 @@ static const char usage[] =
 	"                             [--bootstrap B] [--seed S] [--threads T] [--max-running N]\n"
 	"                             [--platform NAME] [--tp G] [--model NAME] [--active-params B]\n"
 	"                             [--utc-offset SECONDS] [--service auto|capacity|standin]\n"
-	"                             [--quiet]\n\n"
+	"                             [--linger-bound nested|SECONDS] [--quiet]\n\n"
 	"Fits how power follows load in time -- the first-order time constant tau_s, the\n"
 	"hold of the busy level over short idle gaps hold_s, its decay after the hold\n"
 	"decay_s, and the extra power while a\n"
@@ -34,10 +34,14 @@ static const char usage[] =
 	"The --platform ... --utc-offset flags fill what a run's manifests leave unknown.\n"
 	"Arrivals rebuilt from engine counters are busy prefilling for the prefill time\n"
 	"of the capacity model where the parameter set has it for the run (else the\n"
-	"stand-in's); --service forces one.\n";
+	"stand-in's); --service forces one.\n"
+	"--linger-bound bounds hold_s and decay_s (how long power lingers after the\n"
+	"engine empties): nested (default) chooses the bound among 0.05, 0.2, 0.8, 3.2,\n"
+	"12.8 and 60 s by leaving each run out in turn and scoring it with the response\n"
+	"fitted on the others; SECONDS gives it.\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_MAXRUN, OPT_QUIET,
-       OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_SERVICE };
+       OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_SERVICE, OPT_LINGER };
 
 typedef struct {
 	const char *out, *params, *profile;
@@ -59,6 +63,7 @@ parse(int argc, char **argv, fit_args *a, int *help)
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "active-params", required_argument, NULL, OPT_ACTIVE },
 		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "service", required_argument, NULL, OPT_SERVICE },
+		{ "linger-bound", required_argument, NULL, OPT_LINGER },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "fit response";
@@ -84,6 +89,7 @@ parse(int argc, char **argv, fit_args *a, int *help)
 			if (wc_service_choice_from_name(optarg, &a->service) != WC_OK)
 				rc = cli_usage_error(cmd, "--service: expected auto, capacity or standin, got '%s'", optarg);
 			break;
+		case OPT_LINGER: rc = cli_parse_linger(cmd, optarg, &a->fo); break;
 		case 'h': fputs(usage, stdout); *help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
@@ -110,9 +116,16 @@ print_value(const char *name, const wc_response_value *v, const char *unit)
 }
 
 static void
-print_fit(const cli_run_set *s, const wc_response_params *r, const char *out)
+print_fit(const cli_run_set *s, const wc_response_params *r, const wc_response_linger_choice *c, const char *out)
 {
 	printf("response fitted on %zu run%s (RMS %.1f W per GPU sample):\n", s->n, s->n == 1 ? "" : "s", r->rms_w);
+	if (isfinite(c->score[0])) {
+		printf("  bound of hold_s and decay_s: %g s, chosen leaving each of %d runs out (held-out mean square "
+		       "error per sample, W^2:", c->chosen_s, c->folds);
+		for (int k = 0; k < WC_RESPONSE_N_LINGER; k++)
+			printf(" %g s %.1f%s", c->bound_s[k], c->score[k], k + 1 < WC_RESPONSE_N_LINGER ? "," : ")\n");
+	} else if (c->chosen_s > 0)
+		printf("  bound of hold_s and decay_s: %g s (given)\n", c->chosen_s);
 	print_value("tau_s", &r->tau_s, "s");
 	print_value("hold_s", &r->hold_s, "s");
 	print_value("decay_s", &r->decay_s, "s");
@@ -165,13 +178,14 @@ cli_fit_response(int argc, char **argv)
 	}
 	for (size_t i = 0; i < s.n; i++)
 		runs[i] = s.checks[i].run.response_run;
-	rc = wc_fit_response(runs, s.n, &a.fo, &p.response, &err);
+	wc_response_linger_choice linger;
+	rc = wc_fit_response_nested(runs, s.n, &a.fo, &p.response, &linger, &err);
 	free(runs);
 	if (rc != WC_OK || wc_params_save_file(a.out, &p, &err) != WC_OK) {
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	print_fit(&s, &p.response, a.out);
+	print_fit(&s, &p.response, &linger, a.out);
 	char bound[512];
 	if (wc_response_bound_note(&p.response, bound, sizeof bound))
 		fprintf(stderr, "wattcast %s: warning: %s\n", cmd, bound);

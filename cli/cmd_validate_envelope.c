@@ -20,7 +20,7 @@ static const char usage[] =
 	"                                  [--platform NAME] [--tp G] [--model NAME]\n"
 	"                                  [--active-params B] [--utc-offset SECONDS] [--quiet]\n"
 	"                                  [--service auto|capacity|standin]\n"
-	"                                  [--level zero-shot|loro]\n\n"
+	"                                  [--level zero-shot|loro] [--linger-bound nested|SECONDS]\n\n"
 	"Replays each run's own arrivals (its request log, else rebuilt from its engine\n"
 	"counters) through the envelope simulation -- service times from the parameter\n"
 	"set's capacity model where it has the run's platform and model (else the\n"
@@ -40,11 +40,14 @@ static const char usage[] =
 	"calibrates the run's platform level afresh (P0, S, theta, as `wattcast calibrate\n"
 	"--scope platform` does) on the other runs on its platform, leaving the run out\n"
 	"-- what an operator with their own telemetry gets; a run with fewer than two\n"
-	"such runs stays zero-shot, and every run says which.\n";
+	"such runs stays zero-shot, and every run says which.\n"
+	"--linger-bound bounds the fitted hold_s and decay_s (how long power lingers\n"
+	"after the engine empties): SECONDS, or nested -- chosen within each fold by\n"
+	"leaving each of its runs out in turn (the held-out run never chooses it).\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_RESPONSE, OPT_REPLICAS, OPT_SEED, OPT_THREADS,
        OPT_MAXRUN, OPT_JSON, OPT_PER_RUN, OPT_QUIET, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE,
-       OPT_UTC, OPT_SERVICE, OPT_LEVEL };
+       OPT_UTC, OPT_SERVICE, OPT_LEVEL, OPT_LINGER };
 
 typedef struct {
 	const char *params, *profile, *per_run;
@@ -86,6 +89,7 @@ parse_flag(const char *cmd, int opt, venv_args *a)
 		if (wc_service_choice_from_name(optarg, &a->o.service) != WC_OK)
 			rc = cli_usage_error(cmd, "--service: expected auto, capacity or standin, got '%s'", optarg);
 		break;
+	case OPT_LINGER: rc = cli_parse_linger(cmd, optarg, &a->o.fit); break;
 	default: rc = cli_run_default_flag(cmd, names[opt - OPT_PLATFORM], optarg, &a->defaults);
 	}
 	return rc;
@@ -103,7 +107,7 @@ parse(int argc, char **argv, venv_args *a, int *help)
 		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "tp", required_argument, NULL, OPT_TP },
 		{ "model", required_argument, NULL, OPT_MODEL }, { "active-params", required_argument, NULL, OPT_ACTIVE },
 		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "service", required_argument, NULL, OPT_SERVICE },
-		{ "level", required_argument, NULL, OPT_LEVEL },
+		{ "level", required_argument, NULL, OPT_LEVEL }, { "linger-bound", required_argument, NULL, OPT_LINGER },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "validate envelope";
@@ -153,6 +157,20 @@ metrics_json(const wc_envelope_metrics *m)
 	                 "p95_w", num(m->p95_w), "max_w", num(m->max_w), "ramp_w_per_s", num(m->ramp_w_per_s));
 }
 
+/* The bound on hold_s and decay_s of the run's fold (null: the section's),
+ * with the nested choice's scores when it chose it. */
+static json_t *
+linger_json(const wc_response_linger_choice *c)
+{
+	if (!(c->chosen_s > 0))
+		return json_null();
+	json_t *o = json_pack("{s:o,s:i}", "chosen_s", num(c->chosen_s), "folds", c->folds), *sc = json_array();
+	for (int k = 0; k < WC_RESPONSE_N_LINGER && isfinite(c->bound_s[k]); k++)
+		json_array_append_new(sc, json_pack("{s:o,s:o}", "bound_s", num(c->bound_s[k]), "mse_w2", num(c->score[k])));
+	json_object_set_new(o, "scores", sc);
+	return o;
+}
+
 static void
 print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_report *r)
 {
@@ -172,6 +190,11 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 		if (wc_response_bound_note(rp, bound, sizeof bound))
 			json_object_set_new(run, "response_warning", json_string(bound));
 		json_object_set_new(json_object_get(run, "response"), "dynamic_scale", num(wc_response_dynamic_scale(rp)));
+		json_object_set_new(run, "linger_bound", linger_json(&r->linger[i]));
+		const wc_envelope_at_load *al = &r->at_load[i];
+		json_object_set_new(run, "at_measured_load", json_pack("{s:o,s:o,s:o,s:o}", "mean_err_pct",
+		                    num(al->mean_err_pct), "p95_err_pct", num(al->p95_err_pct), "running_measured",
+		                    num(al->running_measured), "running_simulated", num(al->running_simulated)));
 		json_object_set_new(run, "level", json_pack("{s:s,s:i,s:o,s:o,s:o,s:s}", "source",
 		                    r->level[i].runs ? "calibrated_on_other_runs" : "zero_shot", "runs", r->level[i].runs,
 		                    "p0_w", num(r->level[i].p0_w), "s_w", num(r->level[i].s_w), "theta",
@@ -222,6 +245,9 @@ print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_re
 			printf("warning: %s: the response %s: %s\n", s->checks[i].run.run_id,
 			       a->o.loro ? "fitted on the other runs" : "of the parameter set", bound);
 	}
+	for (size_t i = 0; a->o.fit.linger_nested && i < r->n; i++)
+		printf("linger bound: %s: %g s, chosen leaving each of the fold's %d runs out in turn\n",
+		       s->checks[i].run.run_id, r->linger[i].chosen_s, r->linger[i].folds);
 	printf("%-44s %8s %8s %7s %7s %7s %7s %6s %9s\n", "run", "mean_w", "meas_w", "mean%", "p5%", "p95%",
 	       "max%", "ramp x", "law_level");
 	for (size_t i = 0; i < r->n; i++) {

@@ -235,3 +235,23 @@ cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max
 			return rc;
 	return CLI_OK;
 }
+
+int
+cli_parse_linger(const char *cmd, const char *text, wc_response_fit_options *fo)
+{
+	if (strcmp(text, "nested") == 0) {
+		fo->linger_nested = 1;
+		fo->linger_max_s = 0.0;
+		return CLI_OK;
+	}
+	double v;
+	int rc = cli_parse_double(cmd, "--linger-bound", text, 0.0, 0, &v);
+	if (rc == CLI_OK && v > WC_RESPONSE_MAX_DECAY_S)
+		rc = cli_usage_error(cmd, "--linger-bound: expected nested or seconds in (0, %g], got '%s'",
+		                     WC_RESPONSE_MAX_DECAY_S, text);
+	if (rc == CLI_OK) {
+		fo->linger_nested = 0;
+		fo->linger_max_s = v;
+	}
+	return rc;
+}

@@ -172,10 +172,31 @@ typedef struct {
 	uint64_t seed;
 	int threads;
 	int max_iter;
+	double linger_max_s;       /* > 0: upper bound on hold_s and decay_s, how long power
+	                            * may linger after the engine empties (0: the section's
+	                            * bounds, WC_RESPONSE_MAX_HOLD_S / _DECAY_S) */
+	int linger_nested;         /* 1: wc_fit_response_nested chooses linger_max_s among
+	                            * WC_RESPONSE_LINGER_CANDIDATES (docs/envelopes.md,
+	                            * "Fitting the response") */
 } wc_response_fit_options;
 
 #define WC_RESPONSE_FIT_OPTIONS_INIT                                             \
-	{ .bootstrap = 200, .seed = 1, .threads = 1, .max_iter = 200 }
+	{ .bootstrap = 200, .seed = 1, .threads = 1, .max_iter = 200, .linger_nested = 1 }
+
+/** The bounds on hold_s and decay_s the nested choice tries: one grid bin
+ *  (50 ms) times powers of 4, then the section's own bound (60 s). */
+#define WC_RESPONSE_LINGER_CANDIDATES { 0.05, 0.2, 0.8, 3.2, 12.8, 60.0 }
+#define WC_RESPONSE_N_LINGER 6
+
+/** What the nested choice of the linger bound saw: per candidate, the
+ *  mean over the runs left out in turn of their mean square error per
+ *  sample (W^2; NaN: not scored), and the candidate chosen. */
+typedef struct {
+	double bound_s[WC_RESPONSE_N_LINGER];
+	double score[WC_RESPONSE_N_LINGER];
+	int folds;                 /* runs left out in turn */
+	double chosen_s;
+} wc_response_linger_choice;
 
 /** Fit the response -- time constant, hold, decay, prefill ratio and the
  *  dynamic scale -- by least squares of the modelled per-GPU power at the
@@ -197,6 +218,27 @@ int wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit
  *  best, a diagnostic (`law_level`), returned in `level` (may be NULL). */
 int wc_response_predict_samples(const wc_response_run *run, const wc_response_params *r,
                                 double *out, double *level, wc_error *err);
+
+/** The per-GPU power the response model gives at each sample of `run`
+ *  with `r` at r's own dynamic scale (not the run's level factor): the
+ *  prediction for a run left out of r's fit, at its measured load. */
+int wc_response_predict_scaled(const wc_response_run *run, const wc_response_params *r, double *out,
+                               wc_error *err);
+/** The mean square error per sample of wc_response_predict_scaled --
+ *  what a run left out of r's fit is scored by. */
+int wc_response_heldout_mse(const wc_response_run *run, const wc_response_params *r, double *mse,
+                            wc_error *err);
+/** wc_fit_response with the bound on hold_s and decay_s chosen by
+ *  validation inside `runs` (docs/envelopes.md, "Fitting the response"):
+ *  for each candidate bound, each run with power samples is left out in
+ *  turn, the response fitted on the others (no bootstrap) and the run
+ *  scored by wc_response_heldout_mse; the candidate with the lowest mean
+ *  score (the smallest of equals) is the bound of the final fit on all
+ *  of `runs`. Only `runs` are seen: a run held out by the caller never
+ *  chooses its own bound. `choice` (may be NULL) gets the scores. With
+ *  o->linger_nested 0 this is wc_fit_response. */
+int wc_fit_response_nested(const wc_response_run *runs, size_t n, const wc_response_fit_options *o,
+                           wc_response_params *out, wc_response_linger_choice *choice, wc_error *err);
 
 /** Pin OpenBLAS to one thread (threaded callers: the server, bootstrap). */
 void wc_linalg_pin_single_thread(void);

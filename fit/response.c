@@ -36,6 +36,7 @@
 #define START_RATIO (-0.693147)  /* 0.5 */
 #define START_TAU (-2.302585)    /* 0.1 s */
 #define START_DECAY (-2.302585)  /* 0.1 s */
+#define START_STEP 0.5           /* the simplex's first step in each log parameter */
 
 typedef struct {
 	const wc_response_run *runs;
@@ -46,6 +47,7 @@ typedef struct {
 	const double *mult;           /* per run: resample multiplicity (NULL = 1) */
 	int shared;                   /* 1: every run takes tau from `shared_u` */
 	double shared_u, hold_u, ratio_u, decay_u; /* for the shared-tau fit */
+	double max_hold, max_decay;   /* upper bounds of hold_s and decay_s, s */
 	double *grid, *filtered, *law; /* scratch of the longest grid */
 } problem;
 
@@ -117,9 +119,11 @@ level_factor(const wc_response_run *run, const double *base, const double *law)
 	return c < 0 ? 0.0 : c > 4 ? 4.0 : c;
 }
 
-int
-wc_response_predict_samples(const wc_response_run *run, const wc_response_params *r, double *out,
-                            double *level, wc_error *err)
+/* The model at each sample of `run`: at `scale` when it is finite, else
+ * at the run's own level factor (returned in `level`). */
+static int
+predict_at(const wc_response_run *run, const wc_response_params *r, double scale, double *out, double *level,
+           wc_error *err)
 {
 	size_t n = run->n_grid ? run->n_grid : 1;
 	double *grid = wc_alloc_array(n, sizeof *grid), *base = wc_alloc_array(n, sizeof *base);
@@ -130,7 +134,7 @@ wc_response_predict_samples(const wc_response_run *run, const wc_response_params
 	if (rc == WC_OK) {
 		simulate_part(run, &rl, 0, grid, base);
 		simulate_part(run, &rl, 1, grid, law);
-		double c = level_factor(run, base, law);
+		double c = isfinite(scale) ? scale : level_factor(run, base, law);
 		for (size_t i = 0; i < run->n_samples; i++) {
 			size_t k = sample_bin(run, run->t_s[i]);
 			out[i] = base[k] + c * law[k];
@@ -144,6 +148,32 @@ wc_response_predict_samples(const wc_response_run *run, const wc_response_params
 	return rc;
 }
 
+int
+wc_response_predict_samples(const wc_response_run *run, const wc_response_params *r, double *out,
+                            double *level, wc_error *err)
+{
+	return predict_at(run, r, NAN, out, level, err);
+}
+
+int
+wc_response_predict_scaled(const wc_response_run *run, const wc_response_params *r, double *out, wc_error *err)
+{
+	return predict_at(run, r, wc_response_dynamic_scale(r), out, NULL, err);
+}
+
+int
+wc_response_heldout_mse(const wc_response_run *run, const wc_response_params *r, double *mse, wc_error *err)
+{
+	double *pred = wc_alloc_array(run->n_samples ? run->n_samples : 1, sizeof *pred), ss = 0.0;
+	int rc = pred ? wc_response_predict_scaled(run, r, pred, err)
+	              : wc_error_set(err, WC_ENOMEM, "response: out of memory");
+	for (size_t i = 0; rc == WC_OK && i < run->n_samples; i++)
+		ss += (pred[i] - run->power_w[i]) * (pred[i] - run->power_w[i]);
+	*mse = rc == WC_OK && run->n_samples ? ss / (double)run->n_samples : NAN;
+	free(pred);
+	return rc;
+}
+
 /* One run's sums at (hold, ratio, decay) = x[0..2] and tau, with y its
  * samples, b the P0-and-prefill part and l the law's part at each:
  * s[0] = sum (y - b)^2, s[1] = sum (y - b) l, s[2] = sum l^2; its sum of
@@ -153,8 +183,8 @@ run_sums(problem *pb, const wc_response_run *run, const double *x, double tau_u,
 {
 	wc_response_params r;
 	memset(&r, 0, sizeof r);
-	r.hold_s = value_of(x[0], WC_RESPONSE_MAX_HOLD_S);
-	r.decay_s = value_of(x[2], WC_RESPONSE_MAX_DECAY_S);
+	r.hold_s = value_of(x[0], pb->max_hold);
+	r.decay_s = value_of(x[2], pb->max_decay);
 	r.prefill_ratio = value_of(x[1], WC_RESPONSE_MAX_PREFILL_RATIO);
 	r.tau_s = value_of(tau_u, WC_RESPONSE_MAX_TAU_S);
 	simulate_part(run, &r, 0, pb->grid, pb->filtered);
@@ -227,7 +257,7 @@ solve(problem *pb, const double *x0, int dim, int max_iter, double *x)
 	int rc = m && start && step ? WC_OK : WC_ENOMEM, status = GSL_CONTINUE;
 	for (int k = 0; rc == WC_OK && k < dim; k++) {
 		gsl_vector_set(start, (size_t)k, x0[k]);
-		gsl_vector_set(step, (size_t)k, 0.5); /* a factor 1.6 in each parameter */
+		gsl_vector_set(step, (size_t)k, START_STEP); /* a factor 1.6 in each parameter */
 	}
 	if (rc == WC_OK && gsl_multimin_fminimizer_set(m, &fn, start, step) != GSL_SUCCESS)
 		rc = WC_ENOCONV;
@@ -291,12 +321,14 @@ solve_shared_tau(problem *pb, const double *x)
 /* ------------------------------------------------------------ problem */
 
 static int
-problem_init(problem *pb, const wc_response_run *runs, size_t n, wc_error *err)
+problem_init(problem *pb, const wc_response_run *runs, size_t n, double linger_max_s, wc_error *err)
 {
 	size_t longest = 1;
 	memset(pb, 0, sizeof *pb);
 	pb->runs = runs;
 	pb->n_runs = n;
+	pb->max_hold = linger_max_s > 0 ? fmin(linger_max_s, WC_RESPONSE_MAX_HOLD_S) : WC_RESPONSE_MAX_HOLD_S;
+	pb->max_decay = linger_max_s > 0 ? fmin(linger_max_s, WC_RESPONSE_MAX_DECAY_S) : WC_RESPONSE_MAX_DECAY_S;
 	if (n > sizeof pb->level_of / sizeof pb->level_of[0])
 		return wc_error_set(err, WC_EINVAL, "runs: at most %zu runs per fit",
 		                    sizeof pb->level_of / sizeof pb->level_of[0]);
@@ -380,9 +412,9 @@ to_response(const problem *pb, const double *x, double shared_u, double scale, w
 {
 	memset(r, 0, sizeof *r);
 	r->present = r->fitted = 1;
-	r->hold_s = value_of(x[0], WC_RESPONSE_MAX_HOLD_S);
+	r->hold_s = value_of(x[0], pb->max_hold);
 	r->prefill_ratio = value_of(x[1], WC_RESPONSE_MAX_PREFILL_RATIO);
-	r->decay_s = value_of(x[2], WC_RESPONSE_MAX_DECAY_S);
+	r->decay_s = value_of(x[2], pb->max_decay);
 	r->tau_s = value_of(shared_u, WC_RESPONSE_MAX_TAU_S);
 	r->dynamic_scale = (wc_response_value){ scale, NAN, NAN };
 	r->rms_w = NAN;
@@ -417,6 +449,7 @@ typedef struct {
 	size_t n_runs;
 	const double *x_point;
 	int max_iter;
+	double linger_max_s;
 } boot_ctx;
 
 static void *
@@ -424,7 +457,7 @@ boot_state_new(const void *ctx)
 {
 	const boot_ctx *c = ctx;
 	problem *pb = malloc(sizeof *pb);
-	if (pb && problem_init(pb, c->runs, c->n_runs, NULL) != WC_OK) {
+	if (pb && problem_init(pb, c->runs, c->n_runs, c->linger_max_s, NULL) != WC_OK) {
 		problem_free(pb);
 		free(pb);
 		pb = NULL;
@@ -486,7 +519,7 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 	double *draws = wc_alloc_array((size_t)B * (MAX_X + 2), sizeof *draws);
 	double *col = wc_alloc_array((size_t)B, sizeof *col);
 	unsigned char *ok = wc_alloc_array((size_t)B, 1);
-	boot_ctx ctx = { pb->runs, pb->n_runs, x, o->max_iter };
+	boot_ctx ctx = { pb->runs, pb->n_runs, x, o->max_iter, o->linger_max_s };
 	wc__boot_spec spec = {
 		.what = "response bootstrap", .progress = "response bootstrap draws", .replicates = B,
 		.threads = threads, .seed = o->seed, .n_rows = pb->n_runs, .slot = MAX_X + 2, .ctx = &ctx,
@@ -500,9 +533,9 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 	if (rc == WC_OK) {
 		/* The shared tau is column MAX_X. */
 		interval(draws, B, MAX_X, WC_RESPONSE_MAX_TAU_S, col, &out->tau_s);
-		interval(draws, B, 0, WC_RESPONSE_MAX_HOLD_S, col, &out->hold_s);
+		interval(draws, B, 0, pb->max_hold, col, &out->hold_s);
 		interval(draws, B, 1, WC_RESPONSE_MAX_PREFILL_RATIO, col, &out->prefill_ratio);
-		interval(draws, B, 2, WC_RESPONSE_MAX_DECAY_S, col, &out->decay_s);
+		interval(draws, B, 2, pb->max_decay, col, &out->decay_s);
 		interval(draws, B, MAX_X + 1, WC_RESPONSE_MAX_DYNAMIC_SCALE, col, &out->dynamic_scale);
 		for (int i = 0, l = 0; l < pb->n_levels; l++)
 			if (pb->level_name[l][0] && i < out->n_levels)
@@ -523,16 +556,21 @@ wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_opt
 	int rc;
 	if ((rc = check_runs(runs, n, err)) != WC_OK)
 		return rc;
+	if (!(o->linger_max_s >= 0 && o->linger_max_s <= WC_RESPONSE_MAX_DECAY_S))
+		return wc_error_set(err, WC_EINVAL, "linger_max_s: must be between 0 (the bounds of hold_s and "
+		                    "decay_s) and %g s, got %g", WC_RESPONSE_MAX_DECAY_S, o->linger_max_s);
 	if (o->bootstrap < 0 || o->bootstrap > WC_BOOTSTRAP_MAX)
 		return wc_error_set(err, WC_EINVAL, "bootstrap: must be between 0 and %d, got %d", WC_BOOTSTRAP_MAX,
 		                    o->bootstrap);
-	if ((rc = problem_init(&pb, runs, n, err)) != WC_OK) {
+	if ((rc = problem_init(&pb, runs, n, o->linger_max_s, err)) != WC_OK) {
 		problem_free(&pb);
 		return rc;
 	}
-	x0[0] = START_HOLD;
+	/* Below a bound near the start by one simplex step: the first simplex
+	 * steps up from x0, and all of them clamped would leave it flat. */
+	x0[0] = fmin(START_HOLD, log(pb.max_hold) - START_STEP);
 	x0[1] = START_RATIO;
-	x0[2] = START_DECAY;
+	x0[2] = fmin(START_DECAY, log(pb.max_decay) - START_STEP);
 	for (int l = 0; l < pb.n_levels; l++)
 		x0[X_TAU + l] = START_TAU;
 	rc = fit_once(&pb, x0, o->max_iter > 0 ? o->max_iter : 200, x, &shared_u, &scale);

@@ -93,6 +93,30 @@ check_validation(const char *runs_dir, const bounds *b)
 			CHECK(src && strcmp(src, "zero_shot") == 0);
 		else
 			CHECK(src && strcmp(src, "calibrated_on_other_runs") == 0 && runs_used == 6);
+		/* Each fold's bound on hold_s and decay_s is chosen by leaving each of
+		 * its seven runs out in turn -- never the run held out, which would
+		 * make eight -- and no fold's decay ends at the section's 60 s bound
+		 * (the BurstGPT replay's fold did, zero-shot: +62.9 % on its mean). */
+		const json_t *lb = json_object_get(run, "linger_bound");
+		CHECK_INT((int)json_integer_value(json_object_get(lb, "folds")), 7);
+		CHECK(json_real_value(json_object_get(lb, "chosen_s")) > 0);
+		CHECK(json_real_value(json_object_get(json_object_get(run, "response"), "decay_s")) <
+		      WC_RESPONSE_MAX_DECAY_S);
+		CHECK(json_object_get(run, "response_warning") == NULL);
+		const json_t *al = json_object_get(run, "at_measured_load");
+		double at_load = json_real_value(json_object_get(al, "mean_err_pct"));
+		CHECK(isfinite(at_load));
+		CHECK(json_real_value(json_object_get(al, "running_measured")) > 0);
+		/* A run replayed from its request log runs the same count in the
+		 * simulation as measured, so the power map at its measured load
+		 * errs as the envelope does -- when both use the law the run is
+		 * predicted with (the calibrated one under --level loro: against
+		 * the set's law the agentic replays read -36 and -29 % at their
+		 * load, against -14 and +2 % replayed). With the measured profile,
+		 * whose capacity section saw these runs' time to first token; the
+		 * paper profile's prefills are three times too long. */
+		if (b->profile && strcmp(json_string_value(json_object_get(run, "arrivals")), "requests") == 0)
+			CHECK(fabs(at_load - 100 * (pm / mm - 1)) < 10);
 		/* The Poisson runs replay their 200 requests (rebuilt from counters). */
 		if (strstr(json_string_value(json_object_get(run, "run_id")), "validate"))
 			CHECK(fabs((double)json_integer_value(json_object_get(run, "requests")) - 200) <= 4);
@@ -170,7 +194,10 @@ main(void)
 	 * 7.23 % / 8.64 % / 0.92 (docs/results.md, "Envelopes", per run: the
 	 * H100 run, zero-shot in both, went from -5.5 to -12.1 % and sets both
 	 * medians; with the profile before, 9.04 / 2.96 / 1.20 and 3.84 / 8.04 /
-	 * 0.95); the bounds leave about 1.5 points. The calibrated one must be
+	 * 0.95); the bounds leave about 1.5 points. With the bound of hold and
+	 * decay chosen inside each fold the medians are the same (13.88 / 4.88 /
+	 * 1.31 and 7.38 / 8.67 / 0.91; paper 6.96 / 10.88 / 1.41 and 3.27 /
+	 * 7.02 / 1.12), the BurstGPT replay +62.9 -> +32.2 % zero-shot. The calibrated one must be
 	 * the better on the mean: false if the calibration were not applied, or
 	 * applied with the held-out run inside it and still worse. */
 	const bounds measured = { "auto", "capacity", 15.1, 6.4, 0.8, 1.45, "measured", NULL };

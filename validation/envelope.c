@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/stats.h"
 
 void
 wc_envelope_check_report_clear(wc_envelope_check_report *r)
@@ -23,7 +24,9 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 	if (!r)
 		return;
 	free(r->predicted);
+	free(r->at_load);
 	free(r->response);
+	free(r->linger);
 	free(r->service);
 	free(r->law_level);
 	free(r->level);
@@ -36,8 +39,12 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
  * the other runs), so that the fitted dynamic scale is relative to it. */
 static int
 response_for(const wc_params *p, const wc_params *law, const wc_envelope_check_run *runs, size_t n, size_t i,
-             const wc_envelope_check_options *o, wc_response_params *out, wc_error *err)
+             const wc_envelope_check_options *o, wc_response_params *out, wc_response_linger_choice *linger,
+             wc_error *err)
 {
+	memset(linger, 0, sizeof *linger);
+	for (int k = 0; k < WC_RESPONSE_N_LINGER; k++)
+		linger->bound_s[k] = linger->score[k] = NAN;
 	if (!o->loro) {
 		wc_response_effective(&p->response, out);
 		return WC_OK;
@@ -57,7 +64,7 @@ response_for(const wc_params *p, const wc_params *law, const wc_envelope_check_r
 		m++;
 	}
 	if (rc == WC_OK)
-		rc = wc_fit_response(others, m, &o->fit, out, err);
+		rc = wc_fit_response_nested(others, m, &o->fit, out, linger, err);
 	free(others);
 	return rc;
 }
@@ -94,7 +101,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 }
 
 static void
-add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
+add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, double linger_s, int loro,
            const wc_envelope_check_service *service, const wc_envelope_level *lv, wc_per_run_row *row)
 {
 	wc_per_run_row_input(row, "platform", run->config.platform);
@@ -107,6 +114,7 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int lo
 	wc_per_run_row_input_number(row, "tau_s", r->tau_s.value);
 	wc_per_run_row_input_number(row, "hold_s", r->hold_s.value);
 	wc_per_run_row_input_number(row, "decay_s", r->decay_s.value);
+	wc_per_run_row_input_number(row, "linger_bound_s", linger_s > 0 ? linger_s : NAN);
 	wc_per_run_row_input_number(row, "prefill_ratio", r->prefill_ratio.value);
 	wc_per_run_row_input_number(row, "dynamic_scale", wc_response_dynamic_scale(r));
 	wc_per_run_row_input(row, "service_times", service->source);
@@ -115,7 +123,7 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, int lo
 }
 
 static int
-add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro,
+add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double linger_s, int loro,
          const wc_envelope_check_service *service, const wc_envelope_level *lv, const wc_envelope_result *res, const wc_params *p,
          wc_per_run *rows, wc_error *err)
 {
@@ -132,7 +140,7 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro
 		if (loro)
 			snprintf(row.fold, sizeof row.fold, "without %s", run->run_id);
 		snprintf(row.quantity, sizeof row.quantity, "%s", names[q]);
-		add_inputs(run, r, loro, service, lv, &row);
+		add_inputs(run, r, linger_s, loro, service, lv, &row);
 		row.predicted = pred[q]->value;
 		row.measured = meas[q];
 		row.error_pct = 100.0 * (pred[q]->value - meas[q]) / meas[q];
@@ -159,14 +167,40 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, int loro
 /* The diagnostic level factor of the law on the run (NaN when the run
  * has no power samples). */
 static double
-law_level(const wc_envelope_check_run *run, const wc_response_params *r)
+law_level(const wc_response_run *rr, const wc_response_params *r)
 {
-	const wc_response_run *rr = &run->response_run;
 	double level = NAN, *pred = wc_alloc_array(rr->n_samples ? rr->n_samples : 1, sizeof *pred);
 	if (pred && rr->n_samples && wc_response_predict_samples(rr, r, pred, &level, NULL) != WC_OK)
 		level = NAN;
 	free(pred);
 	return level;
+}
+
+/* The fold's power map and response at the run's measured load, against
+ * its measured samples; NaN without samples. */
+static void
+at_load(const wc_response_run *rr, const wc_response_params *r, double simulated_running, wc_envelope_at_load *out)
+{
+	size_t n = rr->n_samples;
+	double *pred = wc_alloc_array(n ? n : 1, sizeof *pred), *meas = wc_alloc_array(n ? n : 1, sizeof *meas);
+	double sum = 0.0;
+	*out = (wc_envelope_at_load){ NAN, NAN, NAN, simulated_running };
+	for (size_t k = 0; k < rr->n_grid; k++)
+		sum += rr->running[k];
+	out->running_measured = rr->n_grid ? sum / (double)rr->n_grid : NAN;
+	if (n && pred && meas && wc_response_predict_scaled(rr, r, pred, NULL) == WC_OK) {
+		double pm = 0.0, mm = 0.0;
+		for (size_t i = 0; i < n; i++) {
+			pm += pred[i];
+			mm += rr->power_w[i];
+		}
+		out->mean_err_pct = 100.0 * (pm / mm - 1.0);
+		memcpy(meas, rr->power_w, n * sizeof *meas);
+		double p95 = wc_stats_quantile_select(pred, n, 0.95), m95 = wc_stats_quantile_select(meas, n, 0.95);
+		out->p95_err_pct = 100.0 * (p95 / m95 - 1.0);
+	}
+	free(pred);
+	free(meas);
 }
 
 static double
@@ -251,12 +285,14 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 	if (o->loro && n < 3)
 		return wc_error_set(err, WC_EINVAL, "runs: leaving one run out needs at least 3 runs, got %zu", n);
 	out->predicted = wc_alloc_array(n, sizeof *out->predicted);
+	out->at_load = wc_alloc_array(n, sizeof *out->at_load);
 	out->response = wc_alloc_array(n, sizeof *out->response);
+	out->linger = wc_alloc_array(n, sizeof *out->linger);
 	out->service = wc_alloc_array(n, sizeof *out->service);
 	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
 	out->level = wc_alloc_zeroed(n, sizeof *out->level);
 	out->interval = wc_alloc_array(n, sizeof *out->interval);
-	if (!out->predicted || !out->response || !out->service || !out->law_level || !out->level ||
+	if (!out->predicted || !out->at_load || !out->response || !out->linger || !out->service || !out->law_level || !out->level ||
 	    !out->interval) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
@@ -279,7 +315,15 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		}
 		/* The run's law: calibrated on the other runs, else the set's. */
 		const wc_params *law = cal.params.n_levels ? &cal.params : p;
-		rc = response_for(p, law, runs, n, i, o, &out->response[i], &e2);
+		/* The diagnostics below against the law the run is predicted with
+		 * (the calibrated one under level_loro), as its fold's response is
+		 * fitted with it. */
+		wc_response_run rr = runs[i].response_run;
+		wc_law_binding b;
+		if (law != p && (rc = wc_law_bind(law, &runs[i].config, &b, &e2)) == WC_OK)
+			wc_law_bound_point(&b, NULL, &rr.law);
+		if (rc == WC_OK)
+			rc = response_for(p, law, runs, n, i, o, &out->response[i], &out->linger[i], &e2);
 		if (rc == WC_OK)
 			rc = predict_run(law, &runs[i], &out->response[i], o, &res, &out->service[i], &e2);
 		wc_calibrate_result_clear(&cal);
@@ -290,10 +334,11 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		out->predicted[i] = (wc_envelope_metrics){ res.server.mean_w.value, res.server.p5_w.value,
 			                                   res.server.p95_w.value, res.server.max_w.value,
 			                                   res.server.ramp_w_per_s.value };
-		out->law_level[i] = law_level(&runs[i], &out->response[i]);
+		out->law_level[i] = law_level(&rr, &out->response[i]);
+		at_load(&rr, &out->response[i], res.server.mean_running.value, &out->at_load[i]);
 		out->interval[i] = res.server_interval;
 		if (rows)
-			rc = add_rows(&runs[i], &out->response[i], o->loro, &out->service[i], &out->level[i], &res, p,
+			rc = add_rows(&runs[i], &out->response[i], out->linger[i].chosen_s, o->loro, &out->service[i], &out->level[i], &res, p,
 			              rows, err);
 		wc_envelope_result_clear(&res);
 	}

@@ -66,10 +66,23 @@ typedef struct {
 	char fallback[WC_WARNING_LEN];  /* why not the capacity model (auto), else "" */
 } wc_envelope_check_service;
 
+/** Where a run's error comes from (docs/envelopes.md, "Where the
+ *  calibrated errors come from"): the power map and response of its fold
+ *  at the run's *measured* load -- its n(t) and prefill activity, no
+ *  engine, no service times -- against its measured samples, and the
+ *  running count the simulation gives against the measured one. */
+typedef struct {
+	double mean_err_pct, p95_err_pct; /* per-GPU mean and p95 of the samples */
+	double running_measured, running_simulated; /* mean requests running */
+} wc_envelope_at_load;
+
 typedef struct {
 	size_t n;
+	wc_envelope_at_load *at_load;   /* n, owned */
 	wc_envelope_metrics *predicted; /* n, owned (wc_envelope_check_report_clear) */
 	wc_response_params *response;   /* n: the response each run was predicted with */
+	wc_response_linger_choice *linger; /* n: the bound on its hold_s and decay_s (chosen_s 0:
+	                                 * the section's; scores NaN unless chosen nested) */
 	wc_envelope_check_service *service; /* n: its service times */
 	wc_envelope_level *level;       /* n: how the law's level was set (all zero-shot
 	                                 * without level_loro) */

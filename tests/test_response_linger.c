@@ -1,0 +1,197 @@
+/*
+ * The bound on the response's hold and decay chosen by leaving each run
+ * out inside the fit's runs (fit/response_linger.c, docs/envelopes.md,
+ * "Fitting the response"): each candidate's score is the mean held-out
+ * error of fits that never saw the run scored, the choice is the lowest
+ * score, it does not depend on the thread count, and on runs simulated
+ * with a real decay it does not cut that decay off.
+ */
+#include "fit/fit.h"
+#include "models/pcg32.h"
+#include "tests/support/check.h"
+#include "tests/support/support.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NGRID 1600 /* 80 s of 50 ms */
+#define NSAMP 800  /* every 100 ms */
+#define RUNS 4
+
+typedef struct {
+	double running[NGRID], prefill[NGRID], t[NSAMP], p[NSAMP];
+} synth;
+
+/* Bursts of 1-3 s with idle gaps of 0.5-2 s, through the kernel with the
+ * given hold and decay (tau 0.1 s, prefill ratio 0.5), 2 W of noise. */
+static void
+make_run(synth *s, wc_pcg32 *rng, const wc_law_point *law, double hold, double decay, wc_response_run *r)
+{
+	double *grid = calloc(NGRID, sizeof *grid), *y = calloc(NGRID, sizeof *y);
+	wc_response_grid g = { 0.05, NGRID, grid, NULL, NULL };
+	wc_response_state st;
+	wc_response_state_init(&st, law->p0, 0.5 * wc_law_point_dynamic(law, 32), hold);
+	wc_response_state_decay(&st, decay);
+	for (int k = 0; k < NGRID;) {
+		int busy = 20 + (int)(40 * wc_pcg32_uniform(rng)), idle = 10 + (int)(30 * wc_pcg32_uniform(rng));
+		double n = 1 + floor(16 * wc_pcg32_uniform(rng));
+		for (int j = 0; j < busy && k < NGRID; j++, k++) {
+			s->running[k] = n;
+			s->prefill[k] = j == 0 ? 0.02 : 0.0;
+			wc_response_add(&g, &st, k * 0.05, (k + 1) * 0.05, n, wc_law_point_dynamic(law, n), s->prefill[k] / 0.05);
+		}
+		for (int j = 0; j < idle && k < NGRID; j++, k++)
+			s->running[k] = s->prefill[k] = 0.0;
+	}
+	wc_response_finish(&g, &st, NGRID * 0.05);
+	for (int k = 0; k < NGRID; k++)
+		grid[k] /= 0.05;
+	wc_response_filter(grid, NGRID, 0.05, 0.1, law->p0, y);
+	for (int i = 0; i < NSAMP; i++) {
+		s->t[i] = i * 0.1 + 0.01;
+		s->p[i] = y[(int)(s->t[i] / 0.05)] + 2.0 * wc_pcg32_normal(rng);
+	}
+	free(grid);
+	free(y);
+	memset(r, 0, sizeof *r);
+	r->run_id = r->platform = "A100";
+	r->dt = 0.05;
+	r->n_grid = NGRID;
+	r->running = s->running;
+	r->prefill = s->prefill;
+	r->n_samples = NSAMP;
+	r->t_s = s->t;
+	r->power_w = s->p;
+	r->law = *law;
+}
+
+static void
+make_runs(synth *s, wc_response_run *runs, double hold, double decay)
+{
+	wc_law_point law;
+	wc_pcg32 rng;
+	CHECK_INT(test_paper_law_point("A100", 8.19, &law), WC_OK);
+	wc_pcg32_seed(&rng, 11, 3);
+	for (int i = 0; i < RUNS; i++)
+		make_run(&s[i], &rng, &law, hold, decay, &runs[i]);
+}
+
+/* Each score is the mean over the runs of the held-out error of the fit
+ * on the others with that bound -- recomputed here fold by fold -- and the
+ * choice is the lowest; the final fit is the plain fit at that bound. */
+static void
+test_scores_are_held_out(void)
+{
+	synth *s = calloc(RUNS, sizeof *s);
+	wc_response_run runs[RUNS], others[RUNS];
+	wc_response_fit_options o = WC_RESPONSE_FIT_OPTIONS_INIT;
+	wc_response_linger_choice c;
+	wc_response_params r, plain;
+	wc_error err;
+	const double cand[WC_RESPONSE_N_LINGER] = WC_RESPONSE_LINGER_CANDIDATES;
+	make_runs(s, runs, 0.0, 0.0);
+	o.bootstrap = 0;
+	CHECK_INT(o.linger_nested, 1); /* the default */
+	CHECK_INT(wc_fit_response_nested(runs, RUNS, &o, &r, &c, &err), WC_OK);
+	CHECK_INT(c.folds, RUNS);
+	int best = 0;
+	for (int k = 0; k < WC_RESPONSE_N_LINGER; k++) {
+		wc_response_fit_options fo = o;
+		double sum = 0.0;
+		fo.linger_nested = 0;
+		fo.linger_max_s = cand[k];
+		for (int i = 0; i < RUNS; i++) {
+			wc_response_params ri;
+			double mse;
+			for (int j = 0, m = 0; j < RUNS; j++)
+				if (j != i)
+					others[m++] = runs[j];
+			CHECK_INT(wc_fit_response(others, RUNS - 1, &fo, &ri, &err), WC_OK);
+			CHECK_INT(wc_response_heldout_mse(&runs[i], &ri, &mse, &err), WC_OK);
+			sum += mse;
+		}
+		fprintf(stderr, "bound %5.2f s: held-out MSE %.3f W^2 (nested %.3f)\n", cand[k], sum / RUNS, c.score[k]);
+		CHECK(c.bound_s[k] == cand[k]);
+		CHECK(fabs(c.score[k] - sum / RUNS) <= 1e-9 * sum / RUNS);
+		if (c.score[k] < c.score[best])
+			best = k;
+	}
+	CHECK(c.chosen_s == cand[best]);
+	/* With no hold or decay in the runs, the noise alone is left: about
+	 * 2 W RMS, so the held-out score is near 4 W^2. */
+	CHECK(c.score[best] < 9.0);
+	o.linger_nested = 0;
+	o.linger_max_s = c.chosen_s;
+	CHECK_INT(wc_fit_response(runs, RUNS, &o, &plain, &err), WC_OK);
+	CHECK(plain.decay_s.value == r.decay_s.value && plain.hold_s.value == r.hold_s.value);
+	CHECK(plain.prefill_ratio.value == r.prefill_ratio.value);
+	free(s);
+}
+
+/* Runs with a real hold (0.15 s) and decay (0.4 s): a bound below them
+ * predicts the runs left out worse, so the choice keeps them, and the fit
+ * recovers the decay. The same choice, bit for bit, on 1 and 3 threads. */
+static void
+test_real_decay_kept(void)
+{
+	synth *s = calloc(RUNS, sizeof *s);
+	wc_response_run runs[RUNS];
+	wc_response_fit_options o = WC_RESPONSE_FIT_OPTIONS_INIT;
+	wc_response_linger_choice c1, c3;
+	wc_response_params r1, r3;
+	wc_error err;
+	make_runs(s, runs, 0.15, 0.4);
+	o.bootstrap = 0;
+	o.threads = 1;
+	CHECK_INT(wc_fit_response_nested(runs, RUNS, &o, &r1, &c1, &err), WC_OK);
+	o.threads = 3;
+	CHECK_INT(wc_fit_response_nested(runs, RUNS, &o, &r3, &c3, &err), WC_OK);
+	fprintf(stderr, "decay 0.4 s, hold 0.15 s: bound chosen %.2f s, decay %.4f s, hold %.4f s\n", c1.chosen_s,
+	        r1.decay_s.value, r1.hold_s.value);
+	CHECK(c1.chosen_s >= 0.8);
+	CHECK(c1.score[0] > c1.score[2]); /* cutting the decay at 50 ms is worse held out */
+	CHECK(fabs(r1.decay_s.value / 0.4 - 1) < 0.1);
+	CHECK(memcmp(c1.score, c3.score, sizeof c1.score) == 0);
+	CHECK(c1.chosen_s == c3.chosen_s && r1.decay_s.value == r3.decay_s.value);
+	free(s);
+}
+
+/* A given bound is kept by the fit; one outside (0, 60] s is refused with
+ * the option named; too few runs to leave out leaves the section's bound. */
+static void
+test_given_bound(void)
+{
+	synth *s = calloc(RUNS, sizeof *s);
+	wc_response_run runs[RUNS];
+	wc_response_fit_options o = WC_RESPONSE_FIT_OPTIONS_INIT;
+	wc_response_linger_choice c;
+	wc_response_params r;
+	wc_error err;
+	make_runs(s, runs, 0.15, 0.4);
+	o.bootstrap = 0;
+	o.linger_nested = 0;
+	o.linger_max_s = 0.2;
+	CHECK_INT(wc_fit_response_nested(runs, RUNS, &o, &r, &c, &err), WC_OK);
+	CHECK(c.chosen_s == 0.2 && !isfinite(c.score[0]));
+	CHECK(r.decay_s.value <= 0.2 && r.hold_s.value <= 0.2);
+	o.linger_max_s = -1;
+	CHECK_INT(wc_fit_response(runs, RUNS, &o, &r, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "linger_max_s");
+	o.linger_max_s = 0;
+	o.linger_nested = 1;
+	CHECK_INT(wc_fit_response_nested(runs, 2, &o, &r, &c, &err), WC_OK); /* one run left: no fold fits */
+	CHECK(c.chosen_s == 0.0 && c.folds == 0);
+	free(s);
+}
+
+int
+main(void)
+{
+	gsl_set_error_handler_off();
+	test_scores_are_held_out();
+	test_real_decay_kept();
+	test_given_bound();
+	return check_report("test_response_linger");
+}
