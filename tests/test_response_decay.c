@@ -11,6 +11,7 @@
 #include "fit/fit.h"
 #include "tests/support/check.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_bursts.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -100,54 +101,6 @@ test_file(void)
 #define NGRID 2400 /* 120 s of 50 ms */
 #define NSAMP 1200 /* every 100 ms */
 
-typedef struct {
-	double running[NGRID], prefill[NGRID], t[NSAMP], p[NSAMP];
-} synth;
-
-/* Bursts of requests with idle gaps of 0.5-2 s between them: the gaps show
- * the hold and the decay. */
-static void
-make_run(synth *s, wc_pcg32 *rng, const wc_law_point *law, double hold, double decay, wc_response_run *r)
-{
-	double *grid = calloc(NGRID, sizeof *grid), *y = calloc(NGRID, sizeof *y);
-	wc_response_grid g = { 0.05, NGRID, grid, NULL, NULL };
-	wc_response_state st;
-	wc_response_state_init(&st, law->p0, 0.5 * wc_law_point_dynamic(law, 32), hold);
-	wc_response_state_decay(&st, decay);
-	int k = 0;
-	while (k < NGRID) {
-		int busy = 20 + (int)(40 * wc_pcg32_uniform(rng)), idle = 10 + (int)(30 * wc_pcg32_uniform(rng));
-		double n = 1 + floor(16 * wc_pcg32_uniform(rng));
-		for (int j = 0; j < busy && k < NGRID; j++, k++) {
-			s->running[k] = n;
-			s->prefill[k] = j == 0 ? 0.02 : 0.0;
-			wc_response_add(&g, &st, k * 0.05, (k + 1) * 0.05, n, wc_law_point_dynamic(law, n), s->prefill[k] / 0.05);
-		}
-		for (int j = 0; j < idle && k < NGRID; j++, k++)
-			s->running[k] = s->prefill[k] = 0.0;
-	}
-	wc_response_finish(&g, &st, NGRID * 0.05);
-	for (k = 0; k < NGRID; k++)
-		grid[k] /= 0.05;
-	wc_response_filter(grid, NGRID, 0.05, 0.1, law->p0, y);
-	for (int i = 0; i < NSAMP; i++) {
-		s->t[i] = i * 0.1 + 0.01;
-		s->p[i] = y[(int)(s->t[i] / 0.05)] + 2.0 * wc_pcg32_normal(rng);
-	}
-	free(grid);
-	free(y);
-	memset(r, 0, sizeof *r);
-	r->run_id = r->platform = "A100";
-	r->dt = 0.05;
-	r->n_grid = NGRID;
-	r->running = s->running;
-	r->prefill = s->prefill;
-	r->n_samples = NSAMP;
-	r->t_s = s->t;
-	r->power_w = s->p;
-	r->law = *law;
-}
-
 static void
 test_fit(void)
 {
@@ -155,12 +108,12 @@ test_fit(void)
 	wc_error err;
 	CHECK_INT(test_paper_law_point("A100", 8.19, &law), WC_OK);
 	enum { RUNS = 3 };
-	synth *s = calloc(RUNS, sizeof *s);
+	synth_bursts s[RUNS];
 	wc_response_run runs[RUNS];
 	wc_pcg32 rng;
 	wc_pcg32_seed(&rng, 5, 1);
 	for (int i = 0; i < RUNS; i++)
-		make_run(&s[i], &rng, &law, 0.15, 0.4, &runs[i]);
+		CHECK_INT(synth_bursts_make(&s[i], NGRID, NSAMP, &rng, &law, 0.15, 0.4, &runs[i]), 0);
 	wc_response_fit_options o = WC_RESPONSE_FIT_OPTIONS_INIT;
 	wc_response_params r;
 	o.bootstrap = 0;
@@ -170,7 +123,8 @@ test_fit(void)
 	CHECK(fabs(r.decay_s.value / 0.4 - 1) < 0.1);
 	CHECK(fabs(r.hold_s.value / 0.15 - 1) < 0.2);
 	CHECK(fabs(wc_response_tau_for(&r, "A100") / 0.1 - 1) < 0.1);
-	free(s);
+	for (int i = 0; i < RUNS; i++)
+		synth_bursts_free(&s[i]);
 }
 
 /* A fitted value at its upper bound is named, once, with the bound; one

@@ -10,6 +10,7 @@
 #include "models/pcg32.h"
 #include "tests/support/check.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_bursts.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -20,62 +21,15 @@
 #define NSAMP 800  /* every 100 ms */
 #define RUNS 4
 
-typedef struct {
-	double running[NGRID], prefill[NGRID], t[NSAMP], p[NSAMP];
-} synth;
-
-/* Bursts of 1-3 s with idle gaps of 0.5-2 s, through the kernel with the
- * given hold and decay (tau 0.1 s, prefill ratio 0.5), 2 W of noise. */
 static void
-make_run(synth *s, wc_pcg32 *rng, const wc_law_point *law, double hold, double decay, wc_response_run *r)
-{
-	double *grid = calloc(NGRID, sizeof *grid), *y = calloc(NGRID, sizeof *y);
-	wc_response_grid g = { 0.05, NGRID, grid, NULL, NULL };
-	wc_response_state st;
-	wc_response_state_init(&st, law->p0, 0.5 * wc_law_point_dynamic(law, 32), hold);
-	wc_response_state_decay(&st, decay);
-	for (int k = 0; k < NGRID;) {
-		int busy = 20 + (int)(40 * wc_pcg32_uniform(rng)), idle = 10 + (int)(30 * wc_pcg32_uniform(rng));
-		double n = 1 + floor(16 * wc_pcg32_uniform(rng));
-		for (int j = 0; j < busy && k < NGRID; j++, k++) {
-			s->running[k] = n;
-			s->prefill[k] = j == 0 ? 0.02 : 0.0;
-			wc_response_add(&g, &st, k * 0.05, (k + 1) * 0.05, n, wc_law_point_dynamic(law, n), s->prefill[k] / 0.05);
-		}
-		for (int j = 0; j < idle && k < NGRID; j++, k++)
-			s->running[k] = s->prefill[k] = 0.0;
-	}
-	wc_response_finish(&g, &st, NGRID * 0.05);
-	for (int k = 0; k < NGRID; k++)
-		grid[k] /= 0.05;
-	wc_response_filter(grid, NGRID, 0.05, 0.1, law->p0, y);
-	for (int i = 0; i < NSAMP; i++) {
-		s->t[i] = i * 0.1 + 0.01;
-		s->p[i] = y[(int)(s->t[i] / 0.05)] + 2.0 * wc_pcg32_normal(rng);
-	}
-	free(grid);
-	free(y);
-	memset(r, 0, sizeof *r);
-	r->run_id = r->platform = "A100";
-	r->dt = 0.05;
-	r->n_grid = NGRID;
-	r->running = s->running;
-	r->prefill = s->prefill;
-	r->n_samples = NSAMP;
-	r->t_s = s->t;
-	r->power_w = s->p;
-	r->law = *law;
-}
-
-static void
-make_runs(synth *s, wc_response_run *runs, double hold, double decay)
+make_runs(synth_bursts *s, wc_response_run *runs, double hold, double decay)
 {
 	wc_law_point law;
 	wc_pcg32 rng;
 	CHECK_INT(test_paper_law_point("A100", 8.19, &law), WC_OK);
 	wc_pcg32_seed(&rng, 11, 3);
 	for (int i = 0; i < RUNS; i++)
-		make_run(&s[i], &rng, &law, hold, decay, &runs[i]);
+		CHECK_INT(synth_bursts_make(&s[i], NGRID, NSAMP, &rng, &law, hold, decay, &runs[i]), 0);
 }
 
 /* Each score is the mean over the runs of the held-out error of the fit
@@ -84,7 +38,7 @@ make_runs(synth *s, wc_response_run *runs, double hold, double decay)
 static void
 test_scores_are_held_out(void)
 {
-	synth *s = calloc(RUNS, sizeof *s);
+	synth_bursts s[RUNS];
 	wc_response_run runs[RUNS], others[RUNS];
 	wc_response_fit_options o = WC_RESPONSE_FIT_OPTIONS_INIT;
 	wc_response_linger_choice c;
@@ -127,7 +81,8 @@ test_scores_are_held_out(void)
 	CHECK_INT(wc_fit_response(runs, RUNS, &o, &plain, &err), WC_OK);
 	CHECK(plain.decay_s.value == r.decay_s.value && plain.hold_s.value == r.hold_s.value);
 	CHECK(plain.prefill_ratio.value == r.prefill_ratio.value);
-	free(s);
+	for (int i = 0; i < RUNS; i++)
+		synth_bursts_free(&s[i]);
 }
 
 /* Runs with a real hold (0.15 s) and decay (0.4 s): a bound below them
@@ -136,7 +91,7 @@ test_scores_are_held_out(void)
 static void
 test_real_decay_kept(void)
 {
-	synth *s = calloc(RUNS, sizeof *s);
+	synth_bursts s[RUNS];
 	wc_response_run runs[RUNS];
 	wc_response_fit_options o = WC_RESPONSE_FIT_OPTIONS_INIT;
 	wc_response_linger_choice c1, c3;
@@ -155,7 +110,8 @@ test_real_decay_kept(void)
 	CHECK(fabs(r1.decay_s.value / 0.4 - 1) < 0.1);
 	CHECK(memcmp(c1.score, c3.score, sizeof c1.score) == 0);
 	CHECK(c1.chosen_s == c3.chosen_s && r1.decay_s.value == r3.decay_s.value);
-	free(s);
+	for (int i = 0; i < RUNS; i++)
+		synth_bursts_free(&s[i]);
 }
 
 /* A given bound is kept by the fit; one outside (0, 60] s is refused with
@@ -163,7 +119,7 @@ test_real_decay_kept(void)
 static void
 test_given_bound(void)
 {
-	synth *s = calloc(RUNS, sizeof *s);
+	synth_bursts s[RUNS];
 	wc_response_run runs[RUNS];
 	wc_response_fit_options o = WC_RESPONSE_FIT_OPTIONS_INIT;
 	wc_response_linger_choice c;
@@ -183,7 +139,8 @@ test_given_bound(void)
 	o.linger_nested = 1;
 	CHECK_INT(wc_fit_response_nested(runs, 2, &o, &r, &c, &err), WC_OK); /* one run left: no fold fits */
 	CHECK(c.chosen_s == 0.0 && c.folds == 0);
-	free(s);
+	for (int i = 0; i < RUNS; i++)
+		synth_bursts_free(&s[i]);
 }
 
 int
