@@ -11,13 +11,17 @@
  *    the law's 4096; a manifest's "tp": 1e20 was undefined behaviour;
  *  - one far-off timestamp made `metrics` walk a 1-s grid to year 9999
  *    and `ingest` build a 50 ms grid over 30 days: gaps over
- *    WC_TELEMETRY_MAX_GAP_S are bad lines now.
+ *    WC_TELEMETRY_MAX_GAP_S are bad lines now;
+ *  - a raw newline inside a JSON string came back inside the error
+ *    message (jansson quotes the text near the fault), splitting the
+ *    one-line message in two: control bytes print as '?' now.
  *
  * Runs that used to hang go through run_wattcast_limited: a CPU-time
  * bound far above what the run needs, so a regression fails (SIGXCPU)
  * instead of stalling ctest. Nothing is timed.
  */
 #include "data/data.h"
+#include "data/prom.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -356,6 +360,53 @@ test_ingest_far_sample(void)
 	free(table);
 }
 
+/* ------------------------------------------------ one-line messages */
+
+/* No control byte may reach a message: a newline would split the CLI's
+ * "file:line:column: reason" line and any log it lands in. */
+static void
+check_one_line(const wc_error *err, const char *where)
+{
+	int clean = 1;
+	for (const char *c = err->msg; *c; c++)
+		clean &= (unsigned char)*c >= 0x20 && *c != 0x7f;
+	if (!clean)
+		fprintf(stderr, "%s: control byte in message\n", where);
+	CHECK(clean);
+	CHECK(err->msg[0] != '\0');
+}
+
+static void
+test_json_error_one_line(void)
+{
+	/* The fuzzer's prom_json finding, shortened: a newline and a 0x01 byte
+	 * inside a key, so jansson's "near" text holds both. */
+	static const char bad[] = "{\"status\":\"success\",\"data\":{\"resu\\\n\x01lt\":[]}}";
+	wc_error err = { 0 };
+	wc_prom_set set = { 0 };
+	CHECK(wc_prom_json_parse(bad, sizeof bad - 1, "response.json", NULL, &set, &err) != WC_OK);
+	check_one_line(&err, "prom_json");
+	CHECK_CONTAINS(err.msg, "response.json:2:");
+	wc_prom_set_clear(&set);
+
+	wc_params p = WC_PARAMS_INIT;
+	CHECK(wc_params_load_buffer(bad, sizeof bad - 1, "bad.json", &p, &err) != WC_OK);
+	check_one_line(&err, "params");
+	CHECK_CONTAINS(err.msg, "bad.json:2:");
+	wc_params_clear(&p);
+
+	wc_request_log *log = NULL;
+	CHECK(wc_request_log_read_json_buffer(bad, sizeof bad - 1, "requests.json", NULL, &log,
+	                                      &err) != WC_OK);
+	check_one_line(&err, "request_log");
+	wc_request_log_free(log);
+
+	/* The rule lives in wc_error_set itself, for every caller. */
+	CHECK_INT(wc_error_set(&err, WC_EINVAL, "field '%s': bad", "a\nb\tc\x7f"), WC_EINVAL);
+	check_one_line(&err, "wc_error_set");
+	CHECK(strcmp(err.msg, "field 'a?b?c?': bad") == 0);
+}
+
 int
 main(void)
 {
@@ -369,6 +420,7 @@ main(void)
 	test_power_far_timestamp();
 	test_metrics_long_span();
 	test_ingest_far_sample();
+	test_json_error_one_line();
 	free(dir);
 	return check_report("test_hardening_parsers");
 }

@@ -78,6 +78,13 @@ int wc_fuzz_parsed;
 #define FUZZ_PARSED() (wc_fuzz_parsed = 1)
 
 /* A broken invariant: report it like a crash. */
+/* A refusal's message is one printable line (docs/architecture.md, "Errors"). */
+#define FUZZ_ONE_LINE(msg)                                                                   \
+	do {                                                                                 \
+		for (const char *fuzz_c = (msg); *fuzz_c; fuzz_c++)                          \
+			FUZZ_ASSERT((unsigned char)*fuzz_c >= 0x20 && *fuzz_c != 0x7f);      \
+	} while (0)
+
 #define FUZZ_ASSERT(cond)                                                                    \
 	do {                                                                                 \
 		if (!(cond)) {                                                               \

@@ -15,8 +15,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wc_engine_log *e = NULL;
 	wc_error err;
 	opt.max_warnings = 0;
-	if (wc_engine_read(path, &opt, (size_t)1 << 16, &e, &err) != WC_OK)
+	if (wc_engine_read(path, &opt, (size_t)1 << 16, &e, &err) != WC_OK) {
+		FUZZ_ONE_LINE(err.msg);
 		return 0;
+	}
 	FUZZ_PARSED();
 	for (size_t i = 0; i < e->n; i++) {
 		FUZZ_ASSERT(isfinite(e->t[i]));

@@ -58,6 +58,7 @@ check_error(const json_t *e, long status)
 	const char *msg = json_string_value(json_object_get(e, "message"));
 	FUZZ_ASSERT(code && code[0] && msg && msg[0]);
 	FUZZ_ASSERT(strcmp(msg, "(message not valid UTF-8)") != 0);
+	FUZZ_ONE_LINE(msg);
 	const json_t *field = json_object_get(e, "field");
 	if (field) {
 		const char *f = json_string_value(field);

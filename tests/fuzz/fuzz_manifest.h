@@ -37,6 +37,8 @@ fuzz_manifest(const char *prefix, const uint8_t *data, size_t size)
 		d.tp = 8;
 		wc_run_manifest_fill(&m, &d);
 		FUZZ_ASSERT(m.tp >= 1 && m.tp <= 4096);
+	} else {
+		FUZZ_ONE_LINE(err.msg);
 	}
 	free(text);
 	return 0;

@@ -13,8 +13,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	wc_runs_table *t = NULL;
 	wc_error err;
-	if (wc_import_mlenergy_buffer((const char *)data, size, "configurations.csv", &t, &err) != WC_OK)
+	if (wc_import_mlenergy_buffer((const char *)data, size, "configurations.csv", &t, &err) != WC_OK) {
+		FUZZ_ONE_LINE(err.msg);
 		return 0;
+	}
 	FUZZ_PARSED();
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];

@@ -35,8 +35,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wc_power_trace *pt = NULL;
 	wc_error err;
 	opt.max_warnings = 0;
-	if (wc_power_trace_read(path, &opt, (size_t)1 << 16, &pt, &err) != WC_OK)
+	if (wc_power_trace_read(path, &opt, (size_t)1 << 16, &pt, &err) != WC_OK) {
+		FUZZ_ONE_LINE(err.msg);
 		return 0;
+	}
 	FUZZ_PARSED();
 	for (size_t i = 0; i < pt->n; i++) {
 		FUZZ_ASSERT(isfinite(pt->t[i]) && isfinite(pt->group[i]));

@@ -21,6 +21,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(wc_params_fingerprint(&q, fq, &err) == WC_OK);
 		FUZZ_ASSERT(strcmp(fp, fq) == 0);
 		free(dump);
+	} else {
+		FUZZ_ONE_LINE(err.msg);
 	}
 	wc_params_clear(&p);
 	wc_params_clear(&q);

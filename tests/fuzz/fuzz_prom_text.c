@@ -27,6 +27,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					FUZZ_ASSERT(s->t[k] > s->t[k - 1]);
 			}
 		}
+	} else {
+		FUZZ_ONE_LINE(err.msg);
 	}
 	wc_prom_set_clear(&set);
 	return 0;

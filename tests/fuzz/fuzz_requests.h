@@ -26,8 +26,10 @@ fuzz_requests(const char *name, const uint8_t *data, size_t size)
 	int json = nlen >= 5 && strcmp(name + nlen - 5, ".json") == 0;
 	opt.max_warnings = 0;
 	if ((json ? wc_request_log_read_json_buffer((const char *)data, size, name, &opt, &log, &err)
-	          : wc_request_log_read(fuzz_file(name, data, size), &opt, &log, &err)) != WC_OK)
+	          : wc_request_log_read(fuzz_file(name, data, size), &opt, &log, &err)) != WC_OK) {
+		FUZZ_ONE_LINE(err.msg);
 		return 0;
+	}
 	FUZZ_PARSED();
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < log->n; i++) {

@@ -30,6 +30,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (size_t k = 0; k < t->extra.n; k++)
 				FUZZ_ASSERT(wc_runs_get_extra(t, i, t->extra.names[k]) != NULL);
 		}
+	} else {
+		FUZZ_ONE_LINE(err.msg);
 	}
 	wc_runs_free(t);
 	return 0;
