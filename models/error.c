@@ -13,13 +13,19 @@ wc_error_set(wc_error *err, int code, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 		va_end(ap);
-		/* One line, always (docs/architecture.md, "Errors"): a message may
-		 * quote the input (jansson's error text shows the bytes near the
-		 * fault), and a newline or other control byte from a hostile file
-		 * would split a log line or move a terminal's cursor. */
-		for (char *c = err->msg; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';
+		wc_error_printable(err->msg);
 	}
 	return code;
+}
+
+/* One line, always (docs/architecture.md, "Errors"): a message may quote
+ * the input (jansson's error text shows the bytes near the fault), and a
+ * newline or other control byte from a hostile file or request would
+ * split a log line or move a terminal's cursor. */
+void
+wc_error_printable(char *msg)
+{
+	for (char *c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 }

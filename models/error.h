@@ -35,6 +35,10 @@ typedef struct {
 int wc_error_set(wc_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/** Replace every control byte of `msg` (below 0x20, and 0x7f) with '?',
+ *  in place: what wc_error_set does to each message. */
+void wc_error_printable(char *msg);
+
 #ifdef __cplusplus
 }
 #endif

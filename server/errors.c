@@ -107,8 +107,10 @@ wc_api_error_set(wc_api_error *e, int status, const char *code, const char *fiel
 	vsnprintf(e->message, sizeof e->message, fmt, ap);
 	va_end(ap);
 	/* Messages quote client input and are cut to a bounded buffer: never
-	 * leave half a character (or a byte that is not UTF-8) behind. */
+	 * leave half a character (or a byte that is not UTF-8) behind, nor a
+	 * control byte (one printable line, as every wc_error). */
 	wc_utf8_repair(e->message);
+	wc_error_printable(e->message);
 }
 
 void
