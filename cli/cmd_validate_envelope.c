@@ -245,9 +245,15 @@ print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_re
 			printf("warning: %s: the response %s: %s\n", s->checks[i].run.run_id,
 			       a->o.loro ? "fitted on the other runs" : "of the parameter set", bound);
 	}
-	for (size_t i = 0; a->o.fit.linger_nested && i < r->n; i++)
-		printf("linger bound: %s: %g s, chosen leaving each of the fold's %d runs out in turn\n",
-		       s->checks[i].run.run_id, r->linger[i].chosen_s, r->linger[i].folds);
+	/* Only folds fit a response (--response loro); a fold with fewer than
+	 * two runs to leave out chose nothing and kept the section's bounds. */
+	for (size_t i = 0; a->o.loro && a->o.fit.linger_nested && i < r->n; i++)
+		if (r->linger[i].chosen_s > 0)
+			printf("linger bound: %s: %g s, chosen leaving each of the fold's %d runs out in turn\n",
+			       s->checks[i].run.run_id, r->linger[i].chosen_s, r->linger[i].folds);
+		else
+			printf("linger bound: %s: none chosen (fewer than two of the fold's runs could be left out); "
+			       "the section's bounds\n", s->checks[i].run.run_id);
 	printf("%-44s %8s %8s %7s %7s %7s %7s %6s %9s\n", "run", "mean_w", "meas_w", "mean%", "p5%", "p95%",
 	       "max%", "ramp x", "law_level");
 	for (size_t i = 0; i < r->n; i++) {

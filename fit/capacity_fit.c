@@ -135,11 +135,14 @@ solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_
 	const size_t p = (size_t)pb->n_params;
 	cap_abs *abs_r = reweight ? wc_alloc_array(pb->n_obs, sizeof *abs_r) : NULL;
 	int info = 0, passes = reweight ? ROBUST_PASSES : 1;
-	if (reweight && !abs_r)
-		return WC_ENOMEM;
+	/* the log residuals themselves: GSL's residual vector is sqrt(w) r,
+	 * and Huber's weights are of r (docs/capacity.md, "Robust fit") */
+	gsl_vector *r = reweight ? gsl_vector_alloc(pb->n_obs) : NULL;
 	double *u0 = reweight ? wc_alloc_array(p, sizeof *u0) : NULL;
-	if (reweight && !u0) {
+	if (reweight && (!abs_r || !r || !u0)) {
 		free(abs_r);
+		gsl_vector_free(r);
+		free(u0);
 		return WC_ENOMEM;
 	}
 	if (u0)
@@ -152,16 +155,19 @@ solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_
 		gsl_vector_const_view uv = gsl_vector_const_view_array(u0 ? u0 : u, p);
 		if (gsl_multifit_nlinear_winit(&uv.vector, wt, fdf, w) != GSL_SUCCESS) {
 			free(abs_r);
+			gsl_vector_free(r);
 			free(u0);
 			return WC_ERANGE;
 		}
 		*status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-9, 1e-9, 0.0, NULL, NULL, &info, w);
 		*niter += (int)gsl_multifit_nlinear_niter(w);
 		memcpy(u, gsl_multifit_nlinear_position(w)->data, p * sizeof *u);
-		if (reweight && robust_weights(pb, gsl_multifit_nlinear_residual(w), mult, abs_r, wt))
+		if (reweight && (cap_residuals(gsl_multifit_nlinear_position(w), (void *)pb, r) != GSL_SUCCESS ||
+		                 robust_weights(pb, r, mult, abs_r, wt)))
 			break;
 	}
 	free(abs_r);
+	gsl_vector_free(r);
 	free(u0);
 	return WC_OK;
 }

@@ -65,28 +65,28 @@ static const wc_param measured_law_term[WC_LT_COUNT] = {
 };
 static const wc_capacity_level measured_capacity_levels[] = {
 	{ .name = "A100", .bandwidth_tb_s = 2.04, .bf16_tflops = 312,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7305091841048302, 0.6680255490317915, 1.1162538004621658, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0009615830959114617, 1.0000041994451677e-06, 0.004396175996675268, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7220050902282164, 0.6652191827085313, 1.0746367991489334, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0008251635529905334, 1.0000038747273538e-06, 0.004295699698747912, WC_SRC_FITTED) },
 	  .range = { .running_min = 0.6793893129770993, .running_max = 32,
 	             .input_min = 335.575, .input_max = 4605.25,
 	             .output_min = 99.25, .output_max = 512,
 	             .active_b_min = 4, .active_b_max = 32.8,
 	             .tp_min = 1, .tp_max = 4, .rows = 11 } },
 	{ .name = "H100", .bandwidth_tb_s = 3.35, .bf16_tflops = 989,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7808471965335877, 0.7258600101699398, 0.8503999669943572, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0016468784751724704, 0.0005295558583860917, 0.002452354131244504, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7988496804572078, 0.7315532881091206, 0.85425415965597, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017191456445489065, 0.0005741922205864703, 0.002432578284050863, WC_SRC_FITTED) },
 	  .range = { .running_min = 5.132375189107415, .running_max = 1915.45833333,
-	             .input_min = 266.45167019548165, .input_max = 335.575,
+	             .input_min = 273.39557788046676, .input_max = 335.575,
 	             .output_min = 213.44, .output_max = 9198.71212121,
 	             .active_b_min = 3.3, .active_b_max = 70.6,
 	             .tp_min = 1, .tp_max = 8, .rows = 158 } },
 	{ .name = "B200", .bandwidth_tb_s = 8, .bf16_tflops = 2250,
-	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5573738664520743, 0.5189933834792275, 0.6321224001821681, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0021618858888467984, 0.001125013387461523, 0.0028830149043529672, WC_SRC_FITTED) },
+	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5743282246041188, 0.526574554311061, 0.638824363867279, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0018028514426853476, 0.0011244380982085827, 0.0027899114474315163, WC_SRC_FITTED) },
 	  .range = { .running_min = 7.93570722057, .running_max = 4095.02439024,
-	             .input_min = 266.45167019548165, .input_max = 266.45167019548165,
+	             .input_min = 273.39557788046676, .input_max = 273.39557788046676,
 	             .output_min = 345.671875, .output_max = 9470.94949495,
 	             .active_b_min = 3.3, .active_b_max = 405,
 	             .tp_min = 1, .tp_max = 8, .rows = 172 } },
 	{ .name = "H200", .bandwidth_tb_s = 4.8, .bf16_tflops = 989,
-	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(0.8186818054885825, 0.7991713524287699, 0.9872838496886387, WC_SRC_FITTED), [WC_CAP_T0] = MP(1.0001684213521896e-06, 1.0000000000000004e-06, 0.00010705672686437111, WC_SRC_BOUND) },
+	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(0.8330780071824208, 0.8040795014100287, 1.0003973020087915, WC_SRC_FITTED), [WC_CAP_T0] = MP(1.000291051370957e-06, 1.0000000000000004e-06, 0.0001434949972571514, WC_SRC_BOUND) },
 	  .range = { .running_min = 32, .running_max = 32,
 	             .input_min = 0, .input_max = 0,
 	             .output_min = 512, .output_max = 512,
@@ -94,19 +94,19 @@ static const wc_capacity_level measured_capacity_levels[] = {
 	             .tp_min = 1, .tp_max = 2, .rows = 2 } },
 };
 static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {
-	[WC_CAP_T1] = MP(5.645937937306478e-05, 5.265304262458118e-05, 6.166974674344393e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8186332347730637, 0.6979253259008151, 1.0193164486782378, WC_SRC_FITTED),
-	[WC_CAP_TAU] = MP(3.2694885053229146e-05, 2.8948343138925316e-05, 3.9272245960458577e-05, WC_SRC_FITTED),
+	[WC_CAP_T1] = MP(5.772261452399339e-05, 5.294787584041021e-05, 6.187467681103384e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8298643111211212, 0.7037296035484876, 1.0211746322563202, WC_SRC_FITTED),
+	[WC_CAP_TAU] = MP(3.420122642114198e-05, 2.93833659093925e-05, 3.972388712138875e-05, WC_SRC_FITTED),
 };
 static const wc_capacity_workload measured_workloads[] = {
-	{ .set = "lm-arena-chat", .input_tokens = MP(266.45167019548165, 207.34343007697265, 363.3843868365597, WC_SRC_FITTED) },
-	{ .set = "gpqa", .input_tokens = MP(16.000011817721862, 15.999999999999998, 666.740021944851, WC_SRC_BOUND) },
-	{ .set = "powertrace-paper", .input_tokens = MP(16.000003559806206, 15.999999999999998, 79.90895536947416, WC_SRC_BOUND) },
+	{ .set = "lm-arena-chat", .input_tokens = MP(273.39557788046676, 211.08738897429086, 360.40058435284527, WC_SRC_FITTED) },
+	{ .set = "gpqa", .input_tokens = MP(16.00001485280106, 15.999999999999998, 623.9598661198152, WC_SRC_BOUND) },
+	{ .set = "powertrace-paper", .input_tokens = MP(16.00000753585911, 15.999999999999998, 62.45897213110692, WC_SRC_BOUND) },
 };
 static const double measured_pe_q = 0.38056284912821786;
 static const int measured_pe_n = 325;
 static const double measured_pe_q_datasheet = 0.3336961554714701;
 static const int measured_pe_n_datasheet = 325;
-static const double measured_cap_q[2] = { 0.6278275152592466, 0.6926650905139726 };
+static const double measured_cap_q[2] = { 0.5983832424441407, 0.6830383814584304 };
 static const int measured_cap_n = 332;
 static const measured_provenance measured_prov = {
 	.runs = 325, .seed = 42, .bootstrap = 200,

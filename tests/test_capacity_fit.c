@@ -11,6 +11,7 @@
  */
 #include "data/data.h"
 #include "fit/capacity_fit.h"
+#include "fit/capacity_internal.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
@@ -269,6 +270,56 @@ model_weights(void)
 	wc_capacity_data_clear(&d);
 }
 
+/* The robust fit is Huber's M-estimator of the *log residuals*
+ * (docs/capacity.md, "Robust fit"): at its point, one weighted pass with
+ * each observation's Huber weight of its residual there (times its row's
+ * design weight) -- what a bootstrap replicate drawing every row once
+ * fits -- stays at the point. Weights computed from GSL's weighted
+ * residuals sqrt(w) r instead settle elsewhere, by more with design
+ * weights (--weights model), whose square roots then enter Huber's cut. */
+static double
+huber_pass_moves(const wc_capacity_data *d, const wc_capacity_fit_options *o, const wc_capacity_fit_result *r)
+{
+	cap_problem *pb = NULL;
+	wc_error err;
+	double u[CAP_MAX_PARAMS], *w = NULL, worst = INFINITY;
+	int status = 0, niter = 0;
+	if (cap_problem_build(d, o, &pb, &err) == WC_OK && pb->robust &&
+	    (w = calloc(pb->n_obs, sizeof *w)) && cap_huber_weights(pb, r->u, w) == WC_OK &&
+	    cap_solve(pb, r->u, NULL, w, 500, u, &status, &niter, NULL, NULL, &err) == WC_OK) {
+		worst = 0;
+		for (int k = 0; k < pb->n_params; k++)
+			worst = fmax(worst, fabs(log(cap_value(pb, k, u[k]) / r->x[k])));
+	}
+	free(w);
+	cap_problem_free(pb);
+	return worst;
+}
+
+static void
+huber_fixed_point(void)
+{
+	wc_capacity_fit_options o = WC_CAPACITY_FIT_OPTIONS_INIT;
+	wc_error err;
+	for (int weighted = 0; weighted < 2; weighted++) {
+		wc_capacity_data d = WC_CAPACITY_DATA_INIT;
+		wc_capacity_fit_result r;
+		simulate_more(&d, 2 * weighted); /* weighted: Qwen3-8B 54 rows, the others 18 */
+		for (size_t i = 5; i < d.n_rows; i += 11) {
+			d.rows[i].latency_s *= 4;
+			d.rows[i].itl_s *= 4;
+		}
+		o.model_weights = weighted;
+		CHECK_INT(wc_fit_capacity(&d, &o, &r, &err), WC_OK);
+		double moved = huber_pass_moves(&d, &o, &r);
+		printf("  Huber fixed point, weights %s: one pass at the point's weights moves it by %.2g in log\n",
+		       weighted ? "model" : "run", moved);
+		CHECK(moved < 1e-4);
+		wc_capacity_fit_result_clear(&r);
+		wc_capacity_data_clear(&d);
+	}
+}
+
 /* Table III: measured = fit / (1 + residual) at N = 10, 128, 512; the
  * least-squares refit gives back E_fixed and E_step / B as printed. The
  * residuals are printed to 0.01 %, which moves the reconstructed energies
@@ -339,6 +390,7 @@ main(void)
 	recovery();
 	robust_outliers();
 	model_weights();
+	huber_fixed_point();
 	request_energy_table3();
 	return check_report("test_capacity_fit");
 }

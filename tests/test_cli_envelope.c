@@ -175,6 +175,8 @@ test_validate_service(const char *dir, const char *runs, const char *params)
 	CHECK_INT(run_wattcast(standin, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "service times: roofline_standin;");
+	/* --response params (the default) fits no fold: no linger bound line */
+	CHECK(r.out && strstr(r.out, "linger bound:") == NULL);
 	run_result_free(&r);
 	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, &err), WC_OK);
 	CHECK_CONTAINS(text, "roofline_standin");
@@ -249,6 +251,16 @@ test_fit_and_validate(const char *dir)
 	CHECK(strcmp(json_string_value(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "service_times")),
 	             "capacity") == 0);
 	json_decref(j);
+	run_result_free(&r);
+	/* each fold has 2 runs: none can be left out inside it, so no bound is
+	 * chosen -- the text says so rather than "0 s, chosen" */
+	const char *val_text[] = { "wattcast", "validate", "envelope", "--params", out, runs, "--platform", "A100",
+		                   "--model", "Qwen3-8B", "--utc-offset", "0", "--response", "loro",
+		                   "--replicas", "4", "--quiet", NULL };
+	CHECK_INT(run_wattcast(val_text, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "linger bound: r1: none chosen (fewer than two of the fold's runs could be left out)");
+	CHECK(r.out && strstr(r.out, "0 s, chosen") == NULL);
 	run_result_free(&r);
 	test_validate_service(dir, runs, out);
 	/* An envelope from the fitted file names its response and uses the
