@@ -18,7 +18,8 @@
 
 #define T0 1767225600L
 
-enum { NAN_AT_50 = 1, RESET_AT_60 = 2, GPU_APPEARS_180 = 4, HOST_WITHOUT_ENGINE = 8 };
+enum { NAN_AT_50 = 1, RESET_AT_60 = 2, GPU_APPEARS_180 = 4, HOST_WITHOUT_ENGINE = 8, ITL_OLD = 16,
+       ITL_NEW = 32 };
 
 static char *dir;
 
@@ -48,6 +49,16 @@ scrapes(const char *name, int flags)
 		append(&buf, &len, &cap, "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} %d\n", n);
 		append(&buf, &len, &cap, "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
 		       gen);
+		/* Inter-token latency under vLLM's old name (50 ms) and its
+		 * successor's (20 ms), 10 n tokens a second. */
+		if (flags & ITL_OLD)
+			append(&buf, &len, &cap, "vllm:time_per_output_token_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
+			       "%.6f\nvllm:time_per_output_token_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
+			       0.05 * gen, gen);
+		if (flags & ITL_NEW)
+			append(&buf, &len, &cap, "vllm:inter_token_latency_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
+			       "%.6f\nvllm:inter_token_latency_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
+			       0.02 * gen, gen);
 		append(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
 		for (int g = 0; g < 3; g++) {
 			if (g == 2 && !(flags & GPU_APPEARS_180 && s >= 180))
@@ -121,6 +132,31 @@ check_clean(void)
 	wc_runs_free(t);
 	run_result_free(&r);
 	free(in);
+}
+
+/* vLLM 0.11 renamed time_per_output_token to inter_token_latency and 0.13
+ * dropped the old name: either gives itl_s, and an engine exporting both
+ * is read once, from the new name. */
+static void
+check_itl_names(void)
+{
+	const int flags[3] = { ITL_OLD, ITL_NEW, ITL_OLD | ITL_NEW };
+	const double want[3] = { 0.05, 0.02, 0.02 };
+	for (int k = 0; k < 3; k++) {
+		run_result r;
+		char name[32];
+		snprintf(name, sizeof name, "itl%d.prom", k);
+		char *in = scrapes(name, flags[k]);
+		wc_runs_table *t = ingest(in, &r);
+		CHECK_INT(r.status, 0);
+		CHECK(t && t->n_runs == 2);
+		check_row(t, 0, 0, 119, 2, 4);
+		for (size_t i = 0; t && i < t->n_runs; i++)
+			CHECK_NEAR(extra(t, i, "itl_s"), want[k], 1e-9);
+		wc_runs_free(t);
+		run_result_free(&r);
+		free(in);
+	}
 }
 
 static void
@@ -246,6 +282,7 @@ main(void)
 {
 	dir = test_tmpdir("prom_inputs");
 	check_clean();
+	check_itl_names();
 	check_anomalies();
 	check_syntax();
 	check_flags_and_server();

@@ -4,9 +4,10 @@
  * `promtool tsdb create-blocks-from openmetrics` from
  * tests/support/fleet_openmetrics.sh (2 hosts x 8 GPUs x 1 h at 1 s, load
  * steps every 300 s, host 1's engine restarting, host 2's last GPU
- * dropping out) and its known truth per window. Every window's mean power,
- * mean running requests and token rates must be within 0.5 % of the
- * truth; the same data from saved query_range responses and from text
+ * dropping out, host 2 exporting the inter-token latency under both of
+ * vLLM's names) and its known truth per window. Every window's mean power,
+ * mean running requests, token rates and inter-token latency must be
+ * within 0.5 % of the truth; the same data from saved query_range responses and from text
  * scrapes must give the same table; the restart, the dropout, the gap, an
  * HTTP error and an unreachable server are reported by series, time and
  * label. The server started here is always stopped.
@@ -202,9 +203,9 @@ check_truth(const char *dir, const char *table)
 		char host[32];
 		long a, b;
 		int tp;
-		double p, r, pr, gen;
-		if (sscanf(line, "%31[^,],%ld,%ld,%d,%lf,%lf,%lf,%lf", host, &a, &b, &tp, &p, &r, &pr,
-		           &gen) != 8)
+		double p, r, pr, gen, itl;
+		if (sscanf(line, "%31[^,],%ld,%ld,%d,%lf,%lf,%lf,%lf,%lf", host, &a, &b, &tp, &p, &r, &pr,
+		           &gen, &itl) != 9)
 			continue;
 		n++;
 		size_t i = 0;
@@ -226,6 +227,8 @@ check_truth(const char *dir, const char *table)
 		check_rel(extra_num(t, i, "prompt_tok_s"), pr, "prompt tokens/s", row->run_id);
 		check_rel(extra_num(t, i, "generation_tok_s"), gen, "generation tokens/s", row->run_id);
 		check_rel(row->throughput_tok_s, gen, "throughput", row->run_id);
+		/* h2 exports both ITL names: the new one (half) must be read. */
+		check_rel(extra_num(t, i, "itl_s"), itl, "inter-token latency", row->run_id);
 	}
 	CHECK_INT(n, 26); /* 13 per host: 12 levels, one cut by the restart or the dropout */
 	CHECK_INT((long)t->n_runs, n);

@@ -25,17 +25,31 @@ static const char *const names[WC_FLEET_N_METRICS] = {
 	"vllm:time_per_output_token_seconds_count",
 };
 
+/* What newer vLLM releases emit instead (docs/fleet.md, "Metrics"): the
+ * same histogram under its new name, so one engine never exports only the
+ * old one for long. */
+static const char *const aliases[WC_FLEET_N_METRICS] = {
+	[WC_FLEET_ITL_SUM] = "vllm:inter_token_latency_seconds_sum",
+	[WC_FLEET_ITL_COUNT] = "vllm:inter_token_latency_seconds_count",
+};
+
 const char *
 wc_fleet_metric_name(int m)
 {
 	return m >= 0 && m < WC_FLEET_N_METRICS ? names[m] : "";
 }
 
+const char *
+wc_fleet_metric_alias(int m)
+{
+	return m >= 0 && m < WC_FLEET_N_METRICS ? aliases[m] : NULL;
+}
+
 int
 wc_fleet_metric_from_name(const char *name)
 {
 	for (int m = 0; m < WC_FLEET_N_METRICS; m++)
-		if (strcmp(names[m], name) == 0)
+		if (strcmp(names[m], name) == 0 || (aliases[m] && strcmp(aliases[m], name) == 0))
 			return m;
 	return -1;
 }
@@ -63,10 +77,17 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	}
 	/* The range is one millisecond short of the step: Prometheus 2 selects
 	 * [t - range, t], so this is (t - step, t] for millisecond timestamps
-	 * and each sample falls into exactly one step (docs/fleet.md). */
-	int w = snprintf(buf, size, "label_replace(%s_over_time(%s{%s}[%lldms]), \"__name__\", \"%s\", "
-	                 "\"\", \"\")", m < WC_FLEET_FIRST_COUNTER ? "avg" : "last", names[m], sel,
-	                 ms - (ms > 1), names[m]);
+	 * and each sample falls into exactly one step (docs/fleet.md). With an
+	 * alias, `or` keeps the alias's series and adds the old name's only
+	 * for label sets the alias lacks (the _over_time functions drop the
+	 * names, so an engine exporting both counts once). */
+	const char *fn = m < WC_FLEET_FIRST_COUNTER ? "avg" : "last";
+	long long range = ms - (ms > 1);
+	char alt[1200] = "";
+	if (aliases[m])
+		snprintf(alt, sizeof alt, "%s_over_time(%s{%s}[%lldms]) or ", fn, aliases[m], sel, range);
+	int w = snprintf(buf, size, "label_replace(%s%s_over_time(%s{%s}[%lldms]), \"__name__\", \"%s\", "
+	                 "\"\", \"\")", alt, fn, names[m], sel, range, names[m]);
 	if (w < 0 || (size_t)w >= size)
 		return wc_error_set(err, WC_EINVAL, "selector: the query does not fit in %zu bytes", size);
 	return WC_OK;

@@ -28,7 +28,8 @@ typedef enum {
 	WC_FLEET_GENERATION,   /* vllm:generation_tokens_total (counter) */
 	WC_FLEET_TTFT_SUM,     /* vllm:time_to_first_token_seconds_sum (counter) */
 	WC_FLEET_TTFT_COUNT,
-	WC_FLEET_ITL_SUM,      /* vllm:time_per_output_token_seconds_sum (counter) */
+	WC_FLEET_ITL_SUM,      /* vllm:time_per_output_token_seconds_sum (counter), or its
+	                        * successor vllm:inter_token_latency_seconds_sum */
 	WC_FLEET_ITL_COUNT,
 	WC_FLEET_N_METRICS
 } wc_fleet_metric;
@@ -43,12 +44,18 @@ typedef enum {
 #define WC_FLEET_DEFAULT_PAGE_STEPS 2000
 
 const char *wc_fleet_metric_name(int m);
-/** -1 when `name` is none of the metrics. */
+/** The newer name of metric `m` that vLLM emits instead (0.11 renamed
+ *  time_per_output_token to inter_token_latency; 0.13 removed the old
+ *  name), or NULL. Where a group has both, the newer one is read. */
+const char *wc_fleet_metric_alias(int m);
+/** -1 when `name` is none of the metrics nor their aliases. */
 int wc_fleet_metric_from_name(const char *name);
 /** The PromQL of metric `m` for a step of `step` s, restricted by
  *  `selector` (`{a="b"}`, `a="b"` or "" / NULL): the gauge's mean, or the
  *  counter's last value, over each step (t - step, t], renamed to the
- *  metric so that saved responses say what they hold. */
+ *  metric so that saved responses say what they hold; a metric with an
+ *  alias takes the alias's series where the engine has them, else the
+ *  old name's. */
 int wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
                    wc_error *err);
 

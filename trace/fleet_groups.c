@@ -144,6 +144,18 @@ static int
 add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i, wc_error *err)
 {
 	const wc_prom_series *s = &set->s[i];
+	const char *alias = wc_fleet_metric_alias(m);
+	if (g->engine[m] >= 0 && alias) {
+		/* An engine exporting the metric under both names (vLLM 0.11 and
+		 * 0.12): the newer name is read, the old one ignored. */
+		int is_new = strcmp(s->metric, alias) == 0;
+		int had_new = strcmp(set->s[g->engine[m]].metric, alias) == 0;
+		if (is_new != had_new) {
+			if (is_new)
+				g->engine[m] = (long)i;
+			return WC_OK;
+		}
+	}
 	if (g->engine[m] >= 0)
 		return wc_error_set(err, WC_EINVAL, "group '%.40s' has two engine series of %s: %.70s and "
 		                    "%.70s (--group-by adds the label that tells them apart)", g->name,

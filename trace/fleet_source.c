@@ -105,15 +105,19 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
                       size_t n_scrapes, const wc_fleet_options *o, wc_runs_table **out,
                       wc_error *err)
 {
-	const char *keep[WC_FLEET_N_METRICS + 1];
+	const char *keep[2 * WC_FLEET_N_METRICS + 1];
+	size_t n_keep = 0;
 	wc_prom_set set = { 0 };
 	wc_fleet_options oo = *o;
 	wc_fleet *f = NULL;
 	int rc = WC_OK;
 	*out = NULL;
-	for (int m = 0; m < WC_FLEET_N_METRICS; m++)
-		keep[m] = wc_fleet_metric_name(m);
-	keep[WC_FLEET_N_METRICS] = NULL;
+	for (int m = 0; m < WC_FLEET_N_METRICS; m++) {
+		keep[n_keep++] = wc_fleet_metric_name(m);
+		if (wc_fleet_metric_alias(m))
+			keep[n_keep++] = wc_fleet_metric_alias(m);
+	}
+	keep[n_keep] = NULL;
 	for (size_t i = 0; rc == WC_OK && i < n_json; i++)
 		rc = wc_prom_json_read(json[i], &set, err);
 	for (size_t i = 0; rc == WC_OK && i < n_scrapes; i++)

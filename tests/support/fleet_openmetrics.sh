@@ -4,11 +4,15 @@
 #   OUT/fleet.om      OpenMetrics for `promtool tsdb create-blocks-from openmetrics`
 #   OUT/scrapes.prom  the same samples as text-exposition scrapes (wattcast ingest --scrapes)
 #   OUT/truth.csv     per window: host, start/end epoch, GPUs, mean group power,
-#                     mean running, prompt and generation tokens per second
+#                     mean running, prompt and generation tokens per second,
+#                     mean inter-token latency
 # Load steps every 300 s through six levels; host 1's engine restarts (down
 # from 1650 s to 1680 s, counters from 0 after it); the last GPU of the last
 # host drops out at 2550 s. Values are functions of (host, gpu, second), so
-# the files and the truth agree without storing the series.
+# the files and the truth agree without storing the series. Host 2's engine
+# also exports the inter-token latency under vLLM 0.11's new name
+# (inter_token_latency_seconds), at half the old name's value so that the
+# truth says which one was read: the new one.
 # A sixth argument `om-only` skips the scrapes (bench/run_prometheus.sh).
 # usage: sh fleet_openmetrics.sh HOSTS GPUS SECONDS T0 OUT [om-only]
 set -eu
@@ -36,22 +40,27 @@ function incs(h, s,   L) { L = level(h, s)
 function advance(h, s,   k) {
 	if (s == 0 || (h == 1 && s == 1680)) for (k = 0; k < 6; k++) C[k] = s == 0 ? 1000000 : 0
 	incs(h, s); for (k = 0; k < 6; k++) C[k] += INC[k] }
+# Engine metric e (EN[e]) of host h at second s, after advance(h, s).
+function value(h, s, e) { return e == 1 ? running(h, s) : e == 2 ? waiting(h, s) : e <= 8 ? C[e - 3] \
+	: e == 9 ? 0.5 * C[4] : C[5] }
 function dcgm(h, g) { return sprintf("DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",UUID=\"GPU-%04d-%04d\"," \
 	"device=\"nvidia%d\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h%d\"," \
 	"DCGM_FI_DRIVER_VERSION=\"550.54.15\",job=\"dcgm\"", g, h, g, g, h) }
 function close_window(h) {
 	if (W_n == 0) return
-	printf "h%d,%d,%d,%d,%.9f,%.9f,%.9f,%.9f\n", h, T0 + W_t0, T0 + W_t1, W_g, W_p / W_n, W_r / W_n,
-		(W_c1[0] - W_c0[0]) / (W_t1 - W_t0), (W_c1[1] - W_c0[1]) / (W_t1 - W_t0) > TRUTH
+	printf "h%d,%d,%d,%d,%.9f,%.9f,%.9f,%.9f,%.9f\n", h, T0 + W_t0, T0 + W_t1, W_g, W_p / W_n, W_r / W_n,
+		(W_c1[0] - W_c0[0]) / (W_t1 - W_t0), (W_c1[1] - W_c0[1]) / (W_t1 - W_t0),
+		(W_c1[4] - W_c0[4]) / (W_c1[5] - W_c0[5]) * (h == 2 ? 0.5 : 1) > TRUTH
 	W_n = 0 }
 BEGIN {
 	split("4 16 48 8 96 32", tmp, " "); for (i = 1; i <= 6; i++) LV[i - 1] = tmp[i] + 0
 	split("vllm:num_requests_running vllm:num_requests_waiting vllm:prompt_tokens_total " \
 	      "vllm:generation_tokens_total vllm:time_to_first_token_seconds_sum " \
 	      "vllm:time_to_first_token_seconds_count vllm:time_per_output_token_seconds_sum " \
-	      "vllm:time_per_output_token_seconds_count", EN, " ")
+	      "vllm:time_per_output_token_seconds_count vllm:inter_token_latency_seconds_sum " \
+	      "vllm:inter_token_latency_seconds_count", EN, " ")
 	OM = OUT "/fleet.om"; SC = OUT "/scrapes.prom"; TRUTH = OUT "/truth.csv"
-	print "host,start_epoch,end_epoch,tp,mean_power_w,running,prompt_tok_s,generation_tok_s" > TRUTH
+	print "host,start_epoch,end_epoch,tp,mean_power_w,running,prompt_tok_s,generation_tok_s,itl_s" > TRUTH
 	# truth: windows cut at level changes, the engine restart and the dropout
 	for (h = 1; h <= H; h++) {
 		W_n = 0; key = ""
@@ -72,15 +81,15 @@ BEGIN {
 	print "# TYPE DCGM_FI_DEV_POWER_USAGE gauge" > OM
 	for (h = 1; h <= H; h++) for (g = 0; g < G; g++) { lab = dcgm(h, g) ",instance=\"dcgm-h" h ":9400\"}"
 		for (s = 0; s < S; s++) if (gpu_up(h, g, s)) printf "%s %.1f %d\n", lab, power(h, g, s), T0 + s > OM }
-	for (e = 1; e <= 8; e++) {
+	for (e = 1; e <= 10; e++) {
 		print "# TYPE " EN[e] " gauge" > OM
 		for (h = 1; h <= H; h++) {
+			if (e > 8 && h != 2) continue
 			lab = EN[e] "{model_name=\"Qwen/Qwen3-8B\",engine=\"0\",instance=\"h" h ":8000\",job=\"vllm\"}"
 			for (s = 0; s < S; s++) {
 				if (engine_up(h, s) || s == 0) advance(h, s)
 				if (!engine_up(h, s)) continue
-				v = e == 1 ? running(h, s) : e == 2 ? waiting(h, s) : C[e - 3]
-				printf "%s %.10g %d\n", lab, v, T0 + s > OM
+				printf "%s %.10g %d\n", lab, value(h, s, e), T0 + s > OM
 			}
 		}
 	}
@@ -94,10 +103,9 @@ BEGIN {
 		for (k = 0; k < 6; k++) CH[h, k] = C[k]
 		if (engine_up(h, s)) {
 			printf "# wattcast-scrape %d h%d:8000\n", T0 + s, h > SC
-			for (e = 1; e <= 8; e++) {
-				v = e == 1 ? running(h, s) : e == 2 ? waiting(h, s) : C[e - 3]
-				printf "%s{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} %.10g\n", EN[e], v > SC
-			}
+			for (e = 1; e <= (h == 2 ? 10 : 8); e++)
+				printf "%s{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} %.10g\n", EN[e],
+					value(h, s, e) > SC
 		}
 		printf "# wattcast-scrape %d dcgm-h%d:9400\n", T0 + s, h > SC
 		for (g = 0; g < G; g++) if (gpu_up(h, g, s))
