@@ -47,7 +47,8 @@ wc_engine_free(wc_engine_log *e)
 }
 
 /* Map a header name (optionally "vllm:"-prefixed) to a column; -1 = the
- * timestamp, -2 = not ours. */
+ * timestamp, -2 = not ours. kv_cache_usage_perc is what vLLM has exported
+ * since it deprecated gpu_cache_usage_perc (docs/formats/telemetry.md). */
 static int
 header_column(const char *name)
 {
@@ -55,6 +56,8 @@ header_column(const char *name)
 		name += 5;
 	if (strcmp(name, "timestamp") == 0)
 		return -1;
+	if (strcmp(name, "kv_cache_usage_perc") == 0)
+		return WC_ENG_CACHE_USAGE;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		if (strcmp(name, column_names[c]) == 0)
 			return c;

@@ -342,6 +342,13 @@ test_engine(void)
 	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "1 of 6 data lines are malformed");
 	free(p);
+	/* vLLM's newer name of the KV-cache gauge is the same column. */
+	p = fixture("engine_kv.csv", "timestamp,vllm:kv_cache_usage_perc\n1000,0.25\n1001,0.5\n");
+	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_OK);
+	CHECK(e->col[WC_ENG_CACHE_USAGE] != NULL);
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_CACHE_USAGE, 1001.5), 0.5, 0);
+	wc_engine_free(e);
+	free(p);
 	p = fixture("engine_notime.csv", "num_requests_running\n1\n");
 	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "no 'timestamp' column");
