@@ -91,6 +91,7 @@ num_at(json_t *a, size_t i)
 typedef struct {
 	json_t *arr, *ttft, *itl, *olen, *ilen, *e2el;
 	size_t n;
+	int start_times; /* `arr` is vLLM's start_times */
 } req_arrays;
 
 /* Find the arrays: arrival times and enough to place each completion. */
@@ -100,8 +101,15 @@ find_arrays(json_t *root, const char *path, req_arrays *a, wc_error *err)
 	if (get_array(root, "request_timestamps", (size_t)-1, &a->arr, path, err) ||
 	    (!a->arr && get_array(root, "arrival_s", (size_t)-1, &a->arr, path, err)))
 		return WC_EPARSE;
+	/* vLLM's `vllm bench serve --save-detailed` writes when each request
+	 * was sent as `start_times`, on time.perf_counter's clock. */
+	if (!a->arr && get_array(root, "start_times", (size_t)-1, &a->arr, path, err))
+		return WC_EPARSE;
+	a->start_times = a->arr && !json_object_get(root, "request_timestamps") &&
+	                 !json_object_get(root, "arrival_s");
 	if (!a->arr)
-		return wc_error_set(err, WC_EPARSE, "%s: no 'request_timestamps' (arrival times, epoch s)", path);
+		return wc_error_set(err, WC_EPARSE, "%s: no 'request_timestamps' (arrival times, epoch s) "
+		                    "nor 'start_times' (vLLM's send times)", path);
 	size_t n = a->n = json_array_size(a->arr);
 	if (get_array(root, "ttfts", n, &a->ttft, path, err) || get_array(root, "itls", n, &a->itl, path, err) ||
 	    get_array(root, "output_lens", n, &a->olen, path, err) ||
@@ -162,8 +170,15 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 		goto done;
 	}
+	/* Start times below 1e9 s (September 2001) are not epoch seconds but
+	 * a monotonic clock's: no clock correction applies to them. */
+	double lowest = INFINITY;
+	for (size_t i = 0; ra.start_times && i < n; i++)
+		lowest = fmin(lowest, num_at(ra.arr, i));
+	log->relative_clock = ra.start_times && lowest < WC_REQUEST_EPOCH_MIN_S;
+	double shift = log->relative_clock ? 0.0 : opt->epoch_offset_s;
 	for (size_t i = 0; i < n; i++) {
-		double a = num_at(ra.arr, i) + opt->epoch_offset_s, f = NAN, c;
+		double a = num_at(ra.arr, i) + shift, f = NAN, c;
 		double tt = num_at(ra.ttft, i), out_len = num_at(ra.olen, i);
 		if (isfinite(tt))
 			f = a + tt;

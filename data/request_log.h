@@ -16,6 +16,9 @@ extern "C" {
 
 /* ---- per-request logs */
 
+/** Times below this (September 2001) are not epoch seconds. */
+#define WC_REQUEST_EPOCH_MIN_S 1e9
+
 typedef struct {
 	size_t n;
 	double *arrival;         /* epoch s */
@@ -23,10 +26,17 @@ typedef struct {
 	double *completion;      /* epoch s */
 	double *input_tokens;    /* NaN when unknown */
 	double *output_tokens;   /* NaN when unknown */
+	/* 1 when the times run on a clock of unknown origin: vLLM's own
+	 * `start_times` (time.perf_counter, seconds since an arbitrary
+	 * point) rather than epoch seconds. Such a log is placed on the epoch
+	 * by wc_request_log_align (trace/request_align.h) before use against
+	 * power or engine samples; differences between its times are exact. */
+	int relative_clock;
 } wc_request_log;
 
 /** Read a per-request log: JSON with parallel arrays (`request_timestamps`
- *  or `arrival_s`, `ttfts`, `itls` (a mean per request, or an array of
+ *  or `arrival_s`, else vLLM's `start_times` (relative_clock when below
+ *  1e9 s, i.e. not epoch seconds), `ttfts`, `itls` (a mean per request, or an array of
  *  gaps), `output_lens`, `input_lens`, optional `e2els`), as the
  *  powertrace-sim / vLLM benchmark_serving detail files; or CSV with
  *  columns `arrival_s`, `completion_s`, optional `first_token_s`,

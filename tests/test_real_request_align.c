@@ -1,0 +1,120 @@
+/*
+ * The two PowerTrace-Sim runs with request logs, their epoch arrival times
+ * replaced by vLLM-style start_times on a perf_counter clock (an offset the
+ * test knows), ingested in place beside their real power, engine and
+ * manifest files: `ingest` must place the log on the engine's clock
+ * (trace/request_align.h) and say so. Run ..083 (per-request gaps
+ * well matched by the mean ITL) comes back within 20 ms and its row equals
+ * the row from the epoch log; run ..161 (one request's mean ITL hides a
+ * stall) within 150 ms. Skipped (77) when ../shared is absent.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ORIGIN_SHIFT (1784415000.0 - 1234.567) /* epoch - perf_counter */
+
+/* A run folder under `dir/name`: the real files linked, requests.json
+ * rewritten with start_times when `relative`. */
+static char *
+make_run(const char *dir, const char *src, const char *name, int relative)
+{
+	char *run = path_join(dir, name), *from = NULL, *to = NULL;
+	const char *files[] = { "manifest.json", "engine.csv", "power.csv" };
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s'", run);
+	CHECK(system(cmd) == 0);
+	for (int i = 0; i < 3; i++) {
+		from = path_join(src, files[i]);
+		to = path_join(run, files[i]);
+		CHECK(symlink(from, to) == 0);
+		free(from);
+		free(to);
+	}
+	from = path_join(src, "requests.json");
+	to = path_join(run, "requests.json");
+	json_error_t jerr;
+	json_t *root = json_load_file(from, 0, &jerr);
+	CHECK(root != NULL);
+	if (root && relative) {
+		json_t *ts = json_object_get(root, "request_timestamps"), *st = json_array();
+		size_t i;
+		json_t *v;
+		json_array_foreach(ts, i, v) json_array_append_new(st, json_real(json_number_value(v) - ORIGIN_SHIFT));
+		json_object_del(root, "request_timestamps");
+		json_object_set_new(root, "start_times", st);
+	}
+	CHECK(root && json_dump_file(root, to, 0) == 0);
+	json_decref(root);
+	free(from);
+	free(to);
+	return run;
+}
+
+/* The offset `ingest` reports for the start_times, NAN when none. */
+static double
+reported_offset(const char *err)
+{
+	const char *p = err ? strstr(err, "placed on the engine's at ") : NULL;
+	return p ? atof(p + strlen("placed on the engine's at ")) : NAN;
+}
+
+static void
+check_run(const char *shared, const char *rel, const char *id, double tol, int same_row)
+{
+	char src[1024], name[64];
+	snprintf(src, sizeof src, "%s/data/real/powertrace-sim/%s", shared, rel);
+	char *dir = test_tmpdir(id);
+	snprintf(name, sizeof name, "epoch");
+	char *a = make_run(dir, src, name, 0), *b = make_run(dir, src, "perf", 1);
+	char *out_a = path_join(dir, "a.csv"), *out_b = path_join(dir, "b.csv");
+	run_result ra, rb;
+	const char *argv_a[] = { "wattcast", "ingest", a, "-o", out_a, NULL };
+	const char *argv_b[] = { "wattcast", "ingest", b, "-o", out_b, NULL };
+	CHECK(run_wattcast(argv_a, NULL, &ra) == 0 && ra.status == 0);
+	CHECK(run_wattcast(argv_b, NULL, &rb) == 0 && rb.status == 0);
+	double off = reported_offset(rb.err);
+	if (!(fabs(off - ORIGIN_SHIFT) <= tol))
+		fprintf(stderr, "%s: offset %.4f, truth %.4f\n%s\n", id, off, ORIGIN_SHIFT, rb.err);
+	CHECK(fabs(off - ORIGIN_SHIFT) <= tol);
+	CHECK(isnan(reported_offset(ra.err))); /* the epoch log is not moved */
+	wc_runs_table *ta = NULL, *tb = NULL;
+	CHECK(wc_runs_read(out_a, &ta, NULL) == WC_OK && wc_runs_read(out_b, &tb, NULL) == WC_OK);
+	if (same_row && ta && tb && ta->n_runs == 1 && tb->n_runs == 1) {
+		const char *cols[] = { "requests", "ttft_s", "itl_s", "energy_per_request_j" };
+		for (int i = 0; i < 4; i++) {
+			const char *x = wc_runs_get_extra(ta, 0, cols[i]), *y = wc_runs_get_extra(tb, 0, cols[i]);
+			CHECK(x && y && *x);
+			if (x && y && *x)
+				CHECK_NEAR(atof(y), atof(x), 1e-6 * fabs(atof(x)));
+		}
+	}
+	wc_runs_free(ta);
+	wc_runs_free(tb);
+	run_result_free(&ra);
+	run_result_free(&rb);
+	free(out_a);
+	free(out_b);
+	free(a);
+	free(b);
+	free(dir);
+}
+
+int
+main(void)
+{
+	const char *shared = test_shared_dir();
+	if (!shared)
+		return 77;
+	check_run(shared, "trace_replay_smoke_qwen3-8b_a100/a100_trace_replay_tp1_1784415083", "align083",
+	          0.02, 1);
+	check_run(shared, "trace_replay_smoke_qwen3-8b_a100/a100_trace_replay_tp1_1784415161", "align161",
+	          0.15, 0);
+	return check_report("test_real_request_align");
+}
