@@ -89,7 +89,7 @@ num_at(json_t *a, size_t i)
 /* The per-request arrays of the JSON (borrowed from its root); any but
  * `arr` may be absent (NULL). */
 typedef struct {
-	json_t *arr, *ttft, *itl, *olen, *ilen, *e2el;
+	json_t *arr, *ttft, *itl, *olen, *ilen, *e2el, *errors;
 	size_t n;
 	int start_times; /* `arr` is vLLM's start_times */
 } req_arrays;
@@ -115,6 +115,9 @@ find_arrays(json_t *root, const char *path, req_arrays *a, wc_error *err)
 	    get_array(root, "output_lens", n, &a->olen, path, err) ||
 	    get_array(root, "input_lens", n, &a->ilen, path, err) || get_array(root, "e2els", n, &a->e2el, path, err))
 		return WC_EPARSE;
+	/* vLLM lists failed requests too, each with its error text. */
+	json_t *e = json_object_get(root, "errors");
+	a->errors = e && json_is_array(e) && json_array_size(e) == n ? e : NULL;
 	if (!a->e2el && !a->ttft)
 		return wc_error_set(err, WC_EPARSE, "%s: needs 'e2els' or 'ttfts' (with 'itls') for completion times",
 		                    path);
@@ -155,7 +158,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	req_arrays ra = { 0 };
 	wc_request_log *log = NULL;
-	size_t skipped = 0;
+	size_t skipped = 0, failed = 0;
 	int rc = WC_OK;
 	if (!root)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
@@ -178,6 +181,11 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 	log->relative_clock = ra.start_times && lowest < WC_REQUEST_EPOCH_MIN_S;
 	double shift = log->relative_clock ? 0.0 : opt->epoch_offset_s;
 	for (size_t i = 0; i < n; i++) {
+		json_t *why = ra.errors ? json_array_get(ra.errors, i) : NULL;
+		if (why && json_is_string(why) && json_string_length(why) > 0) {
+			failed++; /* it generated nothing: not a request served */
+			continue;
+		}
 		double a = num_at(ra.arr, i) + shift, f = NAN, c;
 		double tt = num_at(ra.ttft, i), out_len = num_at(ra.olen, i);
 		if (isfinite(tt))
@@ -194,6 +202,9 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		log->input_tokens[k] = num_at(ra.ilen, i);
 		log->output_tokens[k] = out_len;
 	}
+	if (failed)
+		wc__warn(opt, "%s: %zu of %zu requests failed (their 'errors' entry says why); left out",
+		         path, failed, n);
 	if (skipped)
 		wc__warn(opt, "%s: %zu of %zu requests have no usable timing; left out", path, skipped, n);
 	if (skipped > 0 && (double)skipped > opt->max_bad_fraction * (double)n) {

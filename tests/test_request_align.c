@@ -144,6 +144,21 @@ main(void)
 	wc_engine_free(e);
 	wc_request_log_free(log);
 
+	/* A failed request (vLLM lists it with its error text) is left out. */
+	const char *failed = "{\"start_times\": [10.0, 11.0], \"ttfts\": [0.2, 0.0], \"itls\": [[0.01, 0.01], []], "
+	                     "\"output_lens\": [3, 0], \"errors\": [\"\", \"Bad Request\"]}";
+	test_warnings w = { "", 0 };
+	wc_telemetry_options wopt = WC_TELEMETRY_OPTIONS_INIT;
+	wopt.warn = test_collect_warning;
+	wopt.warn_payload = &w;
+	wopt.max_bad_fraction = 0.5;
+	CHECK_INT(wc_request_log_read_json_buffer(failed, strlen(failed), "f.json", &wopt, &log, &err), WC_OK);
+	CHECK(log && log->n == 1 && log->relative_clock == 1);
+	if (log && log->n == 1)
+		CHECK_NEAR(log->completion[0], 10.22, 1e-9);
+	CHECK_CONTAINS(w.text, "f.json: 1 of 2 requests failed");
+	wc_request_log_free(log);
+
 	/* start_times already in epoch seconds: read as they are, with the
 	 * clock correction. */
 	log = request_log(EPOCH);
