@@ -1,5 +1,5 @@
 /*
- * vLLM engine counters sampled into a CSV: a `timestamp` column (Unix
+ * vLLM (or SGLang) engine counters sampled into a CSV: a `timestamp` column (Unix
  * epoch seconds) and one column per Prometheus sample
  * (num_requests_running = the law's n(t), token and iteration counters,
  * prefill/decode time sums for the phase split of TokenPowerBench).
@@ -46,18 +46,33 @@ wc_engine_free(wc_engine_log *e)
 	free(e);
 }
 
-/* Map a header name (optionally "vllm:"-prefixed) to a column; -1 = the
- * timestamp, -2 = not ours. kv_cache_usage_perc is what vLLM has exported
- * since it deprecated gpu_cache_usage_perc (docs/formats/telemetry.md). */
+/* Other names of the columns (docs/formats/telemetry.md): what vLLM has
+ * exported since it deprecated gpu_cache_usage_perc, and SGLang's names
+ * of the same gauges (its token counters share vLLM's names). */
+static const struct {
+	const char *name;
+	wc_engine_column col;
+} aliases[] = {
+	{ "kv_cache_usage_perc", WC_ENG_CACHE_USAGE },
+	{ "num_running_reqs", WC_ENG_RUNNING },
+	{ "num_queue_reqs", WC_ENG_WAITING },
+	{ "token_usage", WC_ENG_CACHE_USAGE },
+};
+
+/* Map a header name (optionally "vllm:"- or "sglang:"-prefixed) to a
+ * column; -1 = the timestamp, -2 = not ours. */
 static int
 header_column(const char *name)
 {
 	if (strncmp(name, "vllm:", 5) == 0)
 		name += 5;
+	else if (strncmp(name, "sglang:", 7) == 0)
+		name += 7;
 	if (strcmp(name, "timestamp") == 0)
 		return -1;
-	if (strcmp(name, "kv_cache_usage_perc") == 0)
-		return WC_ENG_CACHE_USAGE;
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (strcmp(name, aliases[i].name) == 0)
+			return aliases[i].col;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		if (strcmp(name, column_names[c]) == 0)
 			return c;

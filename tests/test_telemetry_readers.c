@@ -349,6 +349,17 @@ test_engine(void)
 	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_CACHE_USAGE, 1001.5), 0.5, 0);
 	wc_engine_free(e);
 	free(p);
+	/* SGLang's gauges under their own names. */
+	p = fixture("engine_sglang.csv", "timestamp,sglang:num_running_reqs,sglang:num_queue_reqs,"
+	            "sglang:token_usage,sglang:generation_tokens_total\n1000,3,1,0.25,10\n1001,5,0,0.5,90\n");
+	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_OK);
+	CHECK(e->col[WC_ENG_RUNNING] && e->col[WC_ENG_WAITING] && e->col[WC_ENG_CACHE_USAGE] &&
+	      e->col[WC_ENG_GENERATION_TOKENS]);
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_RUNNING, 1001.5), 5.0, 0);
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_WAITING, 1000.5), 1.0, 0);
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1001.25), 90.0, 1e-9);
+	wc_engine_free(e);
+	free(p);
 	p = fixture("engine_notime.csv", "num_requests_running\n1\n");
 	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "no 'timestamp' column");
