@@ -67,6 +67,10 @@ static const wc_platform_info platforms[] = {
 	  .min_sm_clock_mhz = 345, .idle_power_w = 120.9, .idle_source = PAPER_P0,
 	  .source = PAPER "; FP8 from the NVIDIA H200 datasheet",
 	  .aliases = { "H200-SXM", "H200-141GB", "H200-SXM-141GB", "H200-141GB-HBM3e", NULL } },
+	{ .name = "H200-NVL", .architecture = "Hopper", .memory_gb = 141, .bandwidth_tb_s = 4.8,
+	  .bf16_tflops = 835, .fp8_tflops = 1671, .max_power_w = 600, .max_sm_clock_mhz = 1785,
+	  .min_sm_clock_mhz = 345, .source = "NVIDIA H200 datasheet (NVL)",
+	  .aliases = { "H200-NVL-141GB", "H200NVL", NULL } },
 	/* The GH200 module's limit covers the Grace CPU and memory as well;
 	 * 900 W is the module limit nvidia-smi reports for the GPU by default. */
 	{ .name = "GH200", .architecture = "Hopper", .memory_gb = 96, .bandwidth_tb_s = 4.0,
@@ -81,6 +85,10 @@ static const wc_platform_info platforms[] = {
 	  .bf16_tflops = 1307, .fp8_tflops = 2615, .max_power_w = 750, .max_sm_clock_mhz = 2100,
 	  .min_sm_clock_mhz = 500, .source = "AMD Instinct MI300X datasheet",
 	  .aliases = { "MI300X-192GB", "MI300", NULL } },
+	{ .name = "MI325X", .architecture = "CDNA 3", .memory_gb = 256, .bandwidth_tb_s = 6.0,
+	  .bf16_tflops = 1307, .fp8_tflops = 2615, .max_power_w = 1000, .max_sm_clock_mhz = 2100,
+	  .min_sm_clock_mhz = 500, .source = "AMD Instinct MI325X datasheet",
+	  .aliases = { "MI325X-256GB", NULL } },
 };
 
 size_t
@@ -156,5 +164,5 @@ wc_platform_names(void)
 	/* A literal, so that no thread builds it; test_platform_catalog checks
 	 * that it lists the table. */
 	return "A10G, L4, L40S, A100, A100-40GB, A100-PCIe, A100-PCIe-40GB, H100, H100-PCIe, "
-	       "H100-NVL, H200, GH200, B200, MI300X";
+	       "H100-NVL, H200, H200-NVL, GH200, B200, MI300X, MI325X";
 }

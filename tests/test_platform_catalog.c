@@ -37,6 +37,9 @@ main(void)
 	expect("NVIDIA A10G", "A10G");
 	expect("l40s", "L40S");
 	expect("AMD Instinct MI300X", "MI300X");
+	expect("AMD Instinct MI325X", "MI325X");
+	expect("NVIDIA H200 NVL", "H200-NVL");
+	expect("NVIDIA H200", "H200");
 	expect("nvidia b200", "B200");
 	CHECK(wc_platform_lookup("H100-locked") == NULL);
 	CHECK(wc_platform_lookup("") == NULL && wc_platform_lookup(NULL) == NULL);
@@ -44,6 +47,8 @@ main(void)
 
 	const wc_platform_info *nvl = wc_platform_lookup("H100-NVL"), *sxm = wc_platform_lookup("H100");
 	CHECK(nvl && sxm && nvl->max_power_w < 0.6 * sxm->max_power_w);
+	const wc_platform_info *h200nvl = wc_platform_lookup("H200 NVL"), *h200 = wc_platform_lookup("H200");
+	CHECK(h200nvl && h200 && h200nvl->max_power_w < h200->max_power_w);
 
 	const char *names = wc_platform_names();
 	size_t listed = 1;
