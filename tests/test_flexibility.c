@@ -6,7 +6,9 @@
  * - through the built-in profile, power decreases and latency does not
  *   decrease as the clock falls, in clock and power-cap sweeps alike;
  * - a cap at or below idle power is refused naming power_cap_w; a clock
- *   outside the platform's range naming sm_clock_mhz.
+ *   outside the platform's range naming sm_clock_mhz;
+ * - a cap above idle power but below what the lowest clock draws settles
+ *   there and the answer, above the cap, says so (it used to say nothing).
  */
 #include "data/data.h"
 #include "predict/flexibility.h"
@@ -14,6 +16,7 @@
 #include "tests/support/support.h"
 
 #include <math.h>
+#include <string.h>
 
 static void
 synthetic(void)
@@ -107,6 +110,39 @@ refusals(const wc_predictor *pr)
 	CHECK_CONTAINS(err.msg, "steps: ");
 }
 
+/* P(f_min) > cap > P0: the answer is at f_min, above the cap, with a
+ * warning; a cap the answer meets warns nothing about the cap. */
+static void
+cap_below_lowest_clock(const wc_predictor *pr)
+{
+	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_inference_prediction out;
+	wc_error err;
+	q.config.platform = "H100";
+	q.config.model = "Qwen3-8B";
+	q.config.arch = wc_model_lookup("Qwen3-8B");
+	q.config.active_params_b = q.config.arch->active_params_b;
+	q.config.running = 64;
+	const double caps[] = { 150, 400 };
+	for (int i = 0; i < 2; i++) {
+		q.config.sm_clock_mhz = 0;
+		q.power_cap_w = caps[i];
+		CHECK_INT(wc_predict_power_cap(pr, &q, caps[i], &q.config.sm_clock_mhz, &err), WC_OK);
+		CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+		int warned = 0;
+		for (int k = 0; k < out.n_warnings; k++)
+			warned |= strncmp(out.warnings[k], "power_cap_w: ", 13) == 0;
+		if (i == 0) {
+			CHECK_NEAR(q.config.sm_clock_mhz, 345, 0);
+			CHECK(out.power.per_gpu_power_w > caps[i]);
+			CHECK(warned);
+		} else {
+			CHECK(out.power.per_gpu_power_w <= caps[i] * (1 + 1e-9));
+			CHECK(!warned);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -121,8 +157,10 @@ main(void)
 		sweeps(pr, "H100", "Qwen3-14B", 32, 0);
 		sweeps(pr, "A100", "Qwen3-8B", 4, 0);
 		sweeps(pr, "H200", "Qwen3-32B", 64, 1);
-		if (i == 0)
+		if (i == 0) {
 			refusals(pr);
+			cap_below_lowest_clock(pr);
+		}
 		wc_predictor_free(pr);
 		pr = NULL;
 		wc_params_clear(&p);
