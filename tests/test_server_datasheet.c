@@ -8,6 +8,8 @@
  * power (A10G, MI300X, ...) estimates P0 from the paper profile's levels;
  * that estimate used to copy a whole parameter set onto CivetWeb's small
  * worker stack and the server died of SIGSEGV on the first such request.
+ * A locked clock outside the board's range is refused (422) for these
+ * platforms as for the set's levels.
  */
 #include "data/data.h"
 #include "models/catalog.h"
@@ -67,6 +69,19 @@ every_platform(const char *profile)
 		CHECK(src != NULL);
 		/* the CLI answers the same request with the same number */
 		CHECK_NEAR(cli_power(hw->name, profile), p, 1e-9 * p);
+		http_reply_free(&r);
+		/* a clock outside the board's range is refused as for a level
+		 * (it used to answer 139.6 kW on an A10G at 10^6 MHz) */
+		if (!(hw->max_sm_clock_mhz > 0))
+			continue;
+		snprintf(body, sizeof body,
+		         "{\"platform\":\"%s\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":16,\"sm_clock_mhz\":1e6}",
+		         hw->name);
+		http_post_json(h, url("/v1/predict/inference"), body, &r);
+		CHECK_INT(r.status, 422);
+		CHECK_CONTAINS(http_error_str(&r, "field"), "/sm_clock_mhz");
+		if (r.status != 422)
+			fprintf(stderr, "  %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
 		http_reply_free(&r);
 	}
 }
