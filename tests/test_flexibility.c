@@ -8,7 +8,9 @@
  * - a cap at or below idle power is refused naming power_cap_w; a clock
  *   outside the platform's range naming sm_clock_mhz;
  * - a cap above idle power but below what the lowest clock draws settles
- *   there and the answer, above the cap, says so (it used to say nothing).
+ *   there and the answer, above the cap, says so (it used to say nothing);
+ * - a platform answered from its datasheet (A10G) is capped as it is
+ *   answered (it used to fail: "unknown level").
  */
 #include "data/data.h"
 #include "predict/flexibility.h"
@@ -143,6 +145,30 @@ cap_below_lowest_clock(const wc_predictor *pr)
 	}
 }
 
+/* A datasheet platform: the cap settles inside the board's range and the
+ * answer meets it; at or below its (estimated) idle power it is refused. */
+static void
+datasheet_cap(const wc_predictor *pr)
+{
+	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_inference_prediction out;
+	wc_error err;
+	q.config.platform = "A10G";
+	q.config.model = "Qwen3-8B";
+	q.config.arch = wc_model_lookup("Qwen3-8B");
+	q.config.active_params_b = q.config.arch->active_params_b;
+	q.config.running = 64;
+	q.power_cap_w = 200;
+	CHECK_INT(wc_predict_power_cap(pr, &q, 200, &q.config.sm_clock_mhz, &err), WC_OK);
+	CHECK(q.config.sm_clock_mhz >= 210 && q.config.sm_clock_mhz <= 1710);
+	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+	CHECK_NEAR(out.power.per_gpu_power_w, 200, 0.5);
+	CHECK(strcmp(out.level_source, "datasheet") == 0);
+	q.config.sm_clock_mhz = 0;
+	CHECK_INT(wc_predict_power_cap(pr, &q, 20, &q.config.sm_clock_mhz, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "power_cap_w: 20 W is at or below the idle power of A10G");
+}
+
 int
 main(void)
 {
@@ -160,6 +186,7 @@ main(void)
 		if (i == 0) {
 			refusals(pr);
 			cap_below_lowest_clock(pr);
+			datasheet_cap(pr);
 		}
 		wc_predictor_free(pr);
 		pr = NULL;
