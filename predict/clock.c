@@ -11,6 +11,22 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The headline's power (wc_predict_inference), so a platform answered
+ * from its datasheet (no level of the set: docs/fitting.md) is capped as
+ * it is answered. On the heap: server handler stacks are small. */
+static int
+headline_power(const wc_predictor *pr, const wc_inference_query *q, wc_power *pw, wc_error *err)
+{
+	wc_inference_prediction *o = malloc(sizeof *o);
+	int rc;
+	if (!o)
+		return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
+	if ((rc = wc_predict_inference(pr, q, o, err)) == WC_OK)
+		*pw = o->power;
+	free(o);
+	return rc;
+}
+
 /* Per-GPU power of `q` at clock `f` (0 = unlocked): the capacity answer's
  * when token lengths are given (it is the headline's), else the headline's own. */
 static int
@@ -28,15 +44,9 @@ power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capac
 		*out = cap->value[WC_CAPQ_POWER] / at.config.tp;
 		return WC_OK;
 	}
-	/* The headline's own path, so a platform answered from its datasheet
-	 * (no level of the set: docs/fitting.md) is capped as it is answered.
-	 * On the heap: server handler stacks are small. */
-	wc_inference_prediction *o = malloc(sizeof *o);
-	if (!o)
-		return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
-	if ((rc = wc_predict_inference(pr, &at, o, err)) == WC_OK)
-		*out = o->power.per_gpu_power_w;
-	free(o);
+	wc_power pw = { NAN, NAN, NAN, NAN };
+	if ((rc = headline_power(pr, &at, &pw, err)) == WC_OK)
+		*out = pw.per_gpu_power_w;
 	return rc;
 }
 
@@ -51,13 +61,10 @@ idle_per_gpu(const wc_predictor *pr, const wc_inference_query *q, double *p0, wc
 	at.series_len = 0;
 	at.want_interval = 0;
 	at.power_cap_w = 0.0;
-	wc_inference_prediction *o = malloc(sizeof *o);
+	wc_power pw = { NAN, NAN, NAN, NAN };
 	int rc;
-	if (!o)
-		return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
-	if ((rc = wc_predict_inference(pr, &at, o, err)) == WC_OK)
-		*p0 = o->power.idle_power_w / at.config.tp;
-	free(o);
+	if ((rc = headline_power(pr, &at, &pw, err)) == WC_OK)
+		*p0 = pw.idle_power_w / at.config.tp;
 	return rc;
 }
 

@@ -81,17 +81,25 @@ sweeps(const wc_predictor *pr, const char *platform, const char *model, double n
 	CHECK(isfinite(f.energy_optimal_clock_mhz));
 }
 
-static void
-refusals(const wc_predictor *pr)
+/* Qwen3-8B on one `platform` GPU at `running` requests, power only. */
+static wc_inference_query
+qwen8b(const char *platform, double running)
 {
 	wc_inference_query q = { .config = WC_CONFIG_INIT };
-	double mhz;
-	wc_error err;
-	q.config.platform = "H100";
+	q.config.platform = platform;
 	q.config.model = "Qwen3-8B";
 	q.config.arch = wc_model_lookup("Qwen3-8B");
 	q.config.active_params_b = q.config.arch->active_params_b;
-	q.config.running = 8;
+	q.config.running = running;
+	return q;
+}
+
+static void
+refusals(const wc_predictor *pr)
+{
+	wc_inference_query q = qwen8b("H100", 8);
+	double mhz;
+	wc_error err;
 	CHECK_INT(wc_predict_power_cap(pr, &q, 100, &mhz, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "power_cap_w: 100 W is at or below the idle power");
 	/* a binding cap settles inside the range; one above the free power does not bind */
@@ -117,14 +125,9 @@ refusals(const wc_predictor *pr)
 static void
 cap_below_lowest_clock(const wc_predictor *pr)
 {
-	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_inference_query q = qwen8b("H100", 64);
 	wc_inference_prediction out;
 	wc_error err;
-	q.config.platform = "H100";
-	q.config.model = "Qwen3-8B";
-	q.config.arch = wc_model_lookup("Qwen3-8B");
-	q.config.active_params_b = q.config.arch->active_params_b;
-	q.config.running = 64;
 	const double caps[] = { 150, 400 };
 	for (int i = 0; i < 2; i++) {
 		q.config.sm_clock_mhz = 0;
@@ -150,14 +153,9 @@ cap_below_lowest_clock(const wc_predictor *pr)
 static void
 datasheet_cap(const wc_predictor *pr)
 {
-	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_inference_query q = qwen8b("A10G", 64);
 	wc_inference_prediction out;
 	wc_error err;
-	q.config.platform = "A10G";
-	q.config.model = "Qwen3-8B";
-	q.config.arch = wc_model_lookup("Qwen3-8B");
-	q.config.active_params_b = q.config.arch->active_params_b;
-	q.config.running = 64;
 	q.power_cap_w = 200;
 	CHECK_INT(wc_predict_power_cap(pr, &q, 200, &q.config.sm_clock_mhz, &err), WC_OK);
 	CHECK(q.config.sm_clock_mhz >= 210 && q.config.sm_clock_mhz <= 1710);
