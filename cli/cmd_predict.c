@@ -422,6 +422,12 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
+	/* A clock the board cannot run at is refused with or without token
+	 * lengths, as the server refuses it (docs/http-api.md, "Limits"). */
+	if (wc_predict_clock_check(&a->q.config, &err) != WC_OK) {
+		rc = config_error(cmd, &err);
+		goto done;
+	}
 	a->q.power_cap_w = a->power_cap;
 	if (a->power_cap > 0 && wc_predict_power_cap(pred, &a->q, a->power_cap, &a->q.config.sm_clock_mhz, &err)) {
 		rc = config_error(cmd, &err);

@@ -23,6 +23,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* δ · log(F_from / F_to): the shift of z that carries a level fitted on
@@ -69,24 +70,29 @@ wc_params_datasheet_level(const wc_params *p, const char *platform, const char *
 
 /* P0 of a platform the catalog gives no typical idle for: its board limit
  * times the mean idle-to-limit ratio of the paper profile's levels
- * (docs/calibration.md). */
+ * (docs/calibration.md). The paper set (tens of KB) lives on the heap:
+ * the server answers datasheet platforms on CivetWeb's small worker
+ * stacks (server/server_internal.h), where a copy on the stack overflowed. */
 double
 wc_params_estimated_idle_w(const char *platform)
 {
 	const wc_platform_info *target = wc_platform_lookup(platform);
-	wc_params paper = WC_PARAMS_INIT;
 	double sum = 0.0;
 	int n = 0;
 	if (!target || !(target->max_power_w > 0))
 		return NAN;
-	wc_params_default(&paper);
-	for (int i = 0; i < paper.n_levels; i++) {
-		const wc_platform_info *info = wc_platform_lookup(paper.levels[i].name);
-		if (info && info->max_power_w > 0 && isfinite(paper.levels[i].p0.value)) {
-			sum += paper.levels[i].p0.value / info->max_power_w;
+	wc_params *paper = calloc(1, sizeof *paper); /* zeroed: WC_PARAMS_INIT */
+	if (!paper)
+		return NAN;
+	wc_params_default(paper);
+	for (int i = 0; i < paper->n_levels; i++) {
+		const wc_platform_info *info = wc_platform_lookup(paper->levels[i].name);
+		if (info && info->max_power_w > 0 && isfinite(paper->levels[i].p0.value)) {
+			sum += paper->levels[i].p0.value / info->max_power_w;
 			n++;
 		}
 	}
-	wc_params_clear(&paper);
+	wc_params_clear(paper);
+	free(paper);
 	return n ? target->max_power_w * sum / n : NAN;
 }

@@ -235,9 +235,10 @@ widened_by(int k, int open_loop)
 }
 
 static int
-pe_widen(const wc_law_binding *lb, const wc_config *c, wc_capacity_prediction *out)
+pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out)
 {
 	const wc_params *p = lb->p;
+	const wc_config *c = x->c;
 	const wc_pe_stratum *power = wc_predict_pe_stratum(p, lb->level);
 	const wc_pe_stratum *lat = wc_pe_find(&p->quantity_error[WC_PEQ_LATENCY], c->platform, "");
 	const wc_pe_stratum *ene = wc_pe_find(&p->quantity_error[WC_PEQ_ENERGY_TOKEN], c->platform, "");
@@ -255,6 +256,11 @@ pe_widen(const wc_law_binding *lb, const wc_config *c, wc_capacity_prediction *o
 		out->has_interval |= wc_pe_widen(s, out->value[k], &out->lo[k], &out->hi[k]);
 		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s;
 	}
+	/* An open loop's running count never exceeds what the engine and the
+	 * KV cache admit (solve_running holds it there in every draw): the
+	 * latency error widens it, the cap bounds it. */
+	if (out->open_loop && isfinite(out->hi[WC_CAPQ_RUNNING]) && out->hi[WC_CAPQ_RUNNING] > x->n_cap)
+		out->hi[WC_CAPQ_RUNNING] = fmax(x->n_cap, out->value[WC_CAPQ_RUNNING]);
 	return WC_OK;
 }
 
@@ -268,7 +274,7 @@ draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_bin
 	const wc_draws *cd = &cb->c->draws;
 	int D = p->n_draws > cd->n ? p->n_draws : cd->n;
 	if (D < 2)
-		return pe_widen(lb, x->c, out);
+		return pe_widen(lb, x, out);
 	double *v = wc_alloc_array((size_t)D * WC_CAPQ_COUNT, sizeof *v), *col = wc_alloc_array((size_t)D, sizeof *col);
 	if (!v || !col) {
 		free(v);
@@ -293,7 +299,7 @@ draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_bin
 	out->n_draws = out->has_interval ? D : 0;
 	free(v);
 	free(col);
-	return pe_widen(lb, x->c, out);
+	return pe_widen(lb, x, out);
 }
 
 static int

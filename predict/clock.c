@@ -11,8 +11,24 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The headline's power (wc_predict_inference), so a platform answered
+ * from its datasheet (no level of the set: docs/fitting.md) is capped as
+ * it is answered. On the heap: server handler stacks are small. */
+static int
+headline_power(const wc_predictor *pr, const wc_inference_query *q, wc_power *pw, wc_error *err)
+{
+	wc_inference_prediction *o = malloc(sizeof *o);
+	int rc;
+	if (!o)
+		return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
+	if ((rc = wc_predict_inference(pr, q, o, err)) == WC_OK)
+		*pw = o->power;
+	free(o);
+	return rc;
+}
+
 /* Per-GPU power of `q` at clock `f` (0 = unlocked): the capacity answer's
- * when token lengths are given (it is the headline's), else the law's. */
+ * when token lengths are given (it is the headline's), else the headline's own. */
 static int
 power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capacity_prediction *cap,
          double *out, wc_error *err)
@@ -21,17 +37,35 @@ power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capac
 	int rc;
 	at.config.sm_clock_mhz = f;
 	at.want_interval = 0;
+	at.power_cap_w = 0.0;
 	if (at.config.arch && at.config.output_tokens > 0) {
 		if ((rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err)) != WC_OK)
 			return rc;
 		*out = cap->value[WC_CAPQ_POWER] / at.config.tp;
 		return WC_OK;
 	}
-	wc_power pw;
-	if ((rc = wc_law_power(wc_predictor_params(pr), &at.config, &pw, err)) != WC_OK)
-		return rc;
-	*out = pw.per_gpu_power_w;
-	return WC_OK;
+	wc_power pw = { NAN, NAN, NAN, NAN };
+	if ((rc = headline_power(pr, &at, &pw, err)) == WC_OK)
+		*out = pw.per_gpu_power_w;
+	return rc;
+}
+
+/* P0 per GPU as the answer gives it (the set's level or the datasheet's). */
+static int
+idle_per_gpu(const wc_predictor *pr, const wc_inference_query *q, double *p0, wc_error *err)
+{
+	wc_inference_query at = *q;
+	at.config.running = 0.0;
+	at.config.request_rate = 0.0;
+	at.running_series = NULL;
+	at.series_len = 0;
+	at.want_interval = 0;
+	at.power_cap_w = 0.0;
+	wc_power pw = { NAN, NAN, NAN, NAN };
+	int rc;
+	if ((rc = headline_power(pr, &at, &pw, err)) == WC_OK)
+		*p0 = pw.idle_power_w / at.config.tp;
+	return rc;
 }
 
 static int
@@ -75,8 +109,7 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
 {
 	const wc_config *c = &q->config;
 	const wc_platform_info *info = c->platform ? wc_platform_lookup(c->platform) : NULL;
-	wc_law_binding b;
-	wc_law_point lp;
+	double p0 = NAN;
 	int rc;
 	*clock_mhz = 0.0;
 	if (!isfinite(cap_w) || cap_w <= 0.0)
@@ -86,13 +119,12 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
 	if (!info || !(info->max_sm_clock_mhz > info->min_sm_clock_mhz))
 		return wc_error_set(err, WC_EINVAL, "power_cap_w: the catalog has no clock range for platform '%s'",
 		                    c->platform ? c->platform : "");
-	if ((rc = wc_law_bind(wc_predictor_params(pr), c, &b, err)) != WC_OK)
+	if ((rc = idle_per_gpu(pr, q, &p0, err)) != WC_OK)
 		return rc;
-	wc_law_bound_point(&b, NULL, &lp);
-	if (cap_w <= lp.p0)
+	if (cap_w <= p0)
 		return wc_error_set(err, WC_EINVAL,
 		                    "power_cap_w: %g W is at or below the idle power of %s, %.1f W per GPU: no clock "
-		                    "settles under it", cap_w, c->platform, lp.p0);
+		                    "settles under it", cap_w, c->platform, p0);
 	/* On the heap: server handler stacks are small. */
 	wc_capacity_prediction *cap = malloc(sizeof *cap);
 	if (!cap)

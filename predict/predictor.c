@@ -307,6 +307,13 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        "from the fitted levels (docs/fitting.md); held out, such transfers missed by %s",
 		        b.level->name, b.level->p0.value, WC_DATASHEET_MISS);
 	range_warnings(p, b.level, &q->config, &h, out);
+	/* A cap below the lowest clock's power settles at that clock
+	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
+	 * above the cap, which the user must be told. */
+	if (q->power_cap_w > 0 && out->power.per_gpu_power_w > q->power_cap_w * (1.0 + 1e-9))
+		WC_WARN(out, "power_cap_w: %g W per GPU is not reached: at the lowest clock of %s (%g MHz) the answer is "
+		        "%.1f W per GPU; the law has no clock below the platform's range (docs/capacity.md)",
+		        q->power_cap_w, b.level->name, q->config.sm_clock_mhz, out->power.per_gpu_power_w);
 	if (q->want_interval)
 		rc = interval(&b, q->config.tp, &h, out, err);
 done:

@@ -345,12 +345,14 @@ level_platform(const wc_level *lvl)
 
 /* A locked clock the board cannot run at is refused: the law would
  * extrapolate its clock factor far outside anything measured
- * (docs/http-api.md, "Limits"). Levels the catalog does not know keep
- * only the > 0 check. */
+ * (docs/http-api.md, "Limits"). The board is the level's, or the
+ * catalog's for a platform answered from its datasheet (no level);
+ * levels the catalog does not know keep only the > 0 check. */
 static int
-check_clock(const wc_level *lvl, double mhz, wc_api_error *e)
+check_clock(const wc_params *p, const char *platform, double mhz, wc_api_error *e)
 {
-	const wc_platform_info *pi = lvl ? level_platform(lvl) : NULL;
+	const wc_level *lvl = wc_params_level(p, platform);
+	const wc_platform_info *pi = lvl ? level_platform(lvl) : wc_platform_lookup(platform);
 	if (!pi || !(pi->max_sm_clock_mhz > 0))
 		return 0;
 	double lo = pi->min_sm_clock_mhz > 0 ? pi->min_sm_clock_mhz : 0.0;
@@ -392,7 +394,7 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 	v = json_object_get(item, "sm_clock_mhz");
 	if (v && !json_is_null(v) &&
 	    (get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0 ||
-	     check_clock(wc_params_level(p, q->config.platform), q->config.sm_clock_mhz, e) < 0))
+	     check_clock(p, q->config.platform, q->config.sm_clock_mhz, e) < 0))
 		return -1;
 	return 0;
 }

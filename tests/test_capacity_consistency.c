@@ -7,6 +7,8 @@
  * power wc_predict_inference gives for the same configuration (at the
  * solved running count for an open loop, as the CLI and the server ask).
  * Under the prefill-aware profile these used to differ by 9-18 %.
+ * An open loop's running count and its interval stay within the engine's
+ * limit (the interval's upper end used to reach 466 of 256).
  */
 #include "data/data.h"
 #include "predict/capacity_predict.h"
@@ -16,7 +18,7 @@
 #include <math.h>
 
 /* The built-in profiles (wc_params_profile). */
-static const char *const profiles[] = { "paper", "paper-prefill" };
+static const char *const profiles[] = { "paper", "paper-prefill", "measured" };
 
 typedef struct {
 	const char *platform, *model;
@@ -110,6 +112,33 @@ memory_as_vllm(const wc_predictor *pr)
 	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB");
 }
 
+/* Open loop at, near and over capacity (engine limit 256): the running
+ * count's 95 % interval never exceeds the limit and still contains it. */
+static void
+open_loop_running_bound(const wc_predictor *pr)
+{
+	const double rates[] = { 1, 10, 20, 100 };
+	for (int i = 0; i < 4; i++) {
+		wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+		wc_capacity_prediction cap;
+		wc_error err;
+		q.config.platform = "H100";
+		q.config.arch = wc_model_lookup("Qwen3-8B");
+		q.config.active_params_b = q.config.arch->active_params_b;
+		q.config.running = 256;
+		q.config.request_rate = rates[i];
+		q.config.input_tokens = 512;
+		q.config.output_tokens = 256;
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		double n = cap.value[WC_CAPQ_RUNNING], lo = cap.lo[WC_CAPQ_RUNNING], hi = cap.hi[WC_CAPQ_RUNNING];
+		fprintf(stderr, "open loop %g/s: n %g [%g, %g]\n", rates[i], n, lo, hi);
+		CHECK(n <= 256);
+		CHECK(isfinite(lo) && isfinite(hi));
+		CHECK(lo <= n && n <= hi && lo < hi);
+		CHECK(hi <= 256 * (1 + 1e-12));
+	}
+}
+
 int
 main(void)
 {
@@ -123,6 +152,8 @@ main(void)
 			one(pr, profiles[i], &cases[j]);
 		if (pr && i == 0)
 			memory_as_vllm(pr);
+		if (pr)
+			open_loop_running_bound(pr);
 		wc_predictor_free(pr);
 		wc_params_clear(&p);
 	}

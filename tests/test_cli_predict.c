@@ -122,6 +122,12 @@ main(void)
 	            "--weights: expected bf16, fp8 or int4");
 	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--sm-clock", "nan"),
 	            "--sm-clock: expected a number");
+	/* A clock the board cannot run at is refused without token lengths too,
+	 * as the server refuses it (it used to answer 991 W on a 700 W H100). */
+	usage_error(ARGS("--platform", "H100", "--active-params", "8", "--concurrency", "32", "--sm-clock", "5000"),
+	            "--sm-clock: 5000 MHz is outside the clock range of H100, 345-1980 MHz");
+	usage_error(ARGS("--platform", "A10G", "--active-params", "8", "--concurrency", "32", "--sm-clock", "100"),
+	            "--sm-clock: 100 MHz is outside the clock range of A10G, 210-1710 MHz");
 	usage_error(ARGS("--active-params", "8", "--concurrency", "1"), "--platform is required");
 	usage_error(ARGS("--platform", "A100", "--model", "NoSuchModel", "--concurrency", "1"),
 	            "--model: unknown model 'NoSuchModel'");

@@ -6,7 +6,11 @@
  * - through the built-in profile, power decreases and latency does not
  *   decrease as the clock falls, in clock and power-cap sweeps alike;
  * - a cap at or below idle power is refused naming power_cap_w; a clock
- *   outside the platform's range naming sm_clock_mhz.
+ *   outside the platform's range naming sm_clock_mhz;
+ * - a cap above idle power but below what the lowest clock draws settles
+ *   there and the answer, above the cap, says so (it used to say nothing);
+ * - a platform answered from its datasheet (A10G) is capped as it is
+ *   answered (it used to fail: "unknown level").
  */
 #include "data/data.h"
 #include "predict/flexibility.h"
@@ -14,6 +18,7 @@
 #include "tests/support/support.h"
 
 #include <math.h>
+#include <string.h>
 
 static void
 synthetic(void)
@@ -76,17 +81,25 @@ sweeps(const wc_predictor *pr, const char *platform, const char *model, double n
 	CHECK(isfinite(f.energy_optimal_clock_mhz));
 }
 
-static void
-refusals(const wc_predictor *pr)
+/* Qwen3-8B on one `platform` GPU at `running` requests, power only. */
+static wc_inference_query
+qwen8b(const char *platform, double running)
 {
 	wc_inference_query q = { .config = WC_CONFIG_INIT };
-	double mhz;
-	wc_error err;
-	q.config.platform = "H100";
+	q.config.platform = platform;
 	q.config.model = "Qwen3-8B";
 	q.config.arch = wc_model_lookup("Qwen3-8B");
 	q.config.active_params_b = q.config.arch->active_params_b;
-	q.config.running = 8;
+	q.config.running = running;
+	return q;
+}
+
+static void
+refusals(const wc_predictor *pr)
+{
+	wc_inference_query q = qwen8b("H100", 8);
+	double mhz;
+	wc_error err;
 	CHECK_INT(wc_predict_power_cap(pr, &q, 100, &mhz, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "power_cap_w: 100 W is at or below the idle power");
 	/* a binding cap settles inside the range; one above the free power does not bind */
@@ -107,6 +120,53 @@ refusals(const wc_predictor *pr)
 	CHECK_CONTAINS(err.msg, "steps: ");
 }
 
+/* P(f_min) > cap > P0: the answer is at f_min, above the cap, with a
+ * warning; a cap the answer meets warns nothing about the cap. */
+static void
+cap_below_lowest_clock(const wc_predictor *pr)
+{
+	wc_inference_query q = qwen8b("H100", 64);
+	wc_inference_prediction out;
+	wc_error err;
+	const double caps[] = { 150, 400 };
+	for (int i = 0; i < 2; i++) {
+		q.config.sm_clock_mhz = 0;
+		q.power_cap_w = caps[i];
+		CHECK_INT(wc_predict_power_cap(pr, &q, caps[i], &q.config.sm_clock_mhz, &err), WC_OK);
+		CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+		int warned = 0;
+		for (int k = 0; k < out.n_warnings; k++)
+			warned |= strncmp(out.warnings[k], "power_cap_w: ", 13) == 0;
+		if (i == 0) {
+			CHECK_NEAR(q.config.sm_clock_mhz, 345, 0);
+			CHECK(out.power.per_gpu_power_w > caps[i]);
+			CHECK(warned);
+		} else {
+			CHECK(out.power.per_gpu_power_w <= caps[i] * (1 + 1e-9));
+			CHECK(!warned);
+		}
+	}
+}
+
+/* A datasheet platform: the cap settles inside the board's range and the
+ * answer meets it; at or below its (estimated) idle power it is refused. */
+static void
+datasheet_cap(const wc_predictor *pr)
+{
+	wc_inference_query q = qwen8b("A10G", 64);
+	wc_inference_prediction out;
+	wc_error err;
+	q.power_cap_w = 200;
+	CHECK_INT(wc_predict_power_cap(pr, &q, 200, &q.config.sm_clock_mhz, &err), WC_OK);
+	CHECK(q.config.sm_clock_mhz >= 210 && q.config.sm_clock_mhz <= 1710);
+	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+	CHECK_NEAR(out.power.per_gpu_power_w, 200, 0.5);
+	CHECK(strcmp(out.level_source, "datasheet") == 0);
+	q.config.sm_clock_mhz = 0;
+	CHECK_INT(wc_predict_power_cap(pr, &q, 20, &q.config.sm_clock_mhz, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "power_cap_w: 20 W is at or below the idle power of A10G");
+}
+
 int
 main(void)
 {
@@ -121,8 +181,11 @@ main(void)
 		sweeps(pr, "H100", "Qwen3-14B", 32, 0);
 		sweeps(pr, "A100", "Qwen3-8B", 4, 0);
 		sweeps(pr, "H200", "Qwen3-32B", 64, 1);
-		if (i == 0)
+		if (i == 0) {
 			refusals(pr);
+			cap_below_lowest_clock(pr);
+			datasheet_cap(pr);
+		}
 		wc_predictor_free(pr);
 		pr = NULL;
 		wc_params_clear(&p);

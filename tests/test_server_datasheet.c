@@ -1,0 +1,158 @@
+/*
+ * Every catalog platform over real HTTP to `wattcast serve` (the binary,
+ * as users run it), with the default profile and --profile paper: one the
+ * set has no level for is
+ * answered from its datasheet (docs/fitting.md, "Platforms without a
+ * fitted level") with level_source "datasheet" and the same node power as
+ * `wattcast predict inference --json`. A platform without a catalog idle
+ * power (A10G, MI300X, ...) estimates P0 from the paper profile's levels;
+ * that estimate used to copy a whole parameter set onto CivetWeb's small
+ * worker stack and the server died of SIGSEGV on the first such request.
+ * A locked clock outside the board's range is refused (422) for these
+ * platforms as for the set's levels, and a power cap settles as for them.
+ */
+#include "data/data.h"
+#include "models/catalog.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+static CURL *h;
+
+static double
+num(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* `wattcast predict inference --json` for the same request: node power. */
+static double
+cli_power(const char *platform, const char *profile)
+{
+	run_result r;
+	const char *argv[] = { "wattcast", "predict", "inference", "--platform", platform, "--model", "Qwen3-8B",
+		               "--concurrency", "16", "--profile", profile, "--json", NULL };
+	double p = NAN;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out ? r.out : "", 0, NULL);
+	p = num(o, "node_power_w");
+	json_decref(o);
+	run_result_free(&r);
+	return p;
+}
+
+static void
+every_platform(const char *profile)
+{
+	char body[256];
+	for (size_t i = 0; i < wc_platform_count(); i++) {
+		const wc_platform_info *hw = wc_platform_at(i);
+		http_reply r;
+		snprintf(body, sizeof body, "{\"platform\":\"%s\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":16}",
+		         hw->name);
+		http_post_json(h, url("/v1/predict/inference"), body, &r);
+		CHECK_INT(r.status, 200);
+		if (r.status != 200 || !r.json) {
+			fprintf(stderr, "  %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
+			http_reply_free(&r);
+			continue;
+		}
+		double p = num(r.json, "node_power_w");
+		const char *src = json_string_value(json_object_get(r.json, "level_source"));
+		CHECK(isfinite(p) && p > 0);
+		CHECK(src != NULL);
+		/* the CLI answers the same request with the same number */
+		CHECK_NEAR(cli_power(hw->name, profile), p, 1e-9 * p);
+		http_reply_free(&r);
+		/* a clock outside the board's range is refused as for a level
+		 * (it used to answer 139.6 kW on an A10G at 10^6 MHz) */
+		if (!(hw->max_sm_clock_mhz > 0))
+			continue;
+		snprintf(body, sizeof body,
+		         "{\"platform\":\"%s\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":16,\"sm_clock_mhz\":1e6}",
+		         hw->name);
+		http_post_json(h, url("/v1/predict/inference"), body, &r);
+		CHECK_INT(r.status, 422);
+		CHECK_CONTAINS(http_error_str(&r, "field"), "/sm_clock_mhz");
+		if (r.status != 422)
+			fprintf(stderr, "  %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
+		http_reply_free(&r);
+		/* a power cap between idle and the free power settles there
+		 * (it used to be 422 "unknown level" for these platforms) */
+		double cap, idle;
+		snprintf(body, sizeof body, "{\"platform\":\"%s\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":0}",
+		         hw->name);
+		http_post_json(h, url("/v1/predict/inference"), body, &r);
+		idle = r.json ? num(r.json, "node_power_w") : NAN;
+		http_reply_free(&r);
+		cap = 0.5 * (idle + p);
+		snprintf(body, sizeof body,
+		         "{\"platform\":\"%s\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":16,\"power_cap_w\":%.3f}",
+		         hw->name, cap);
+		http_post_json(h, url("/v1/predict/inference"), body, &r);
+		CHECK_INT(r.status, 200);
+		if (r.status == 200 && r.json)
+			CHECK_NEAR(num(r.json, "per_gpu_power_w"), cap, 0.5);
+		else
+			fprintf(stderr, "  %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
+		http_reply_free(&r);
+	}
+}
+
+/* `wattcast serve --profile PROFILE` on a free port; every platform; the
+ * server must still be alive and stop cleanly on SIGTERM. */
+static void
+serve_every_platform(const char *profile)
+{
+	int po[2], port = 0, status = -1;
+	char line[512];
+	if (pipe(po)) {
+		CHECK(!"pipe");
+		return;
+	}
+	pid_t child = fork();
+	if (child == 0) {
+		dup2(po[1], 1);
+		close(po[0]);
+		close(po[1]);
+		const char *bin = test_env("WATTCAST_BIN", "wattcast");
+		execl(bin, bin, "serve", "--profile", profile, "--listen", "127.0.0.1:0", "--threads", "2",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(po[1]);
+	FILE *out = fdopen(po[0], "r");
+	if (!out || !fgets(line, sizeof line, out) || !strstr(line, "127.0.0.1:") ||
+	    sscanf(strstr(line, "127.0.0.1:"), "127.0.0.1:%d", &port) != 1) {
+		CHECK(!"no listening line: the server did not start");
+	} else {
+		http_set_base(port);
+		every_platform(profile);
+		CHECK(waitpid(child, &status, WNOHANG) == 0); /* still serving */
+	}
+	kill(child, SIGTERM);
+	CHECK(waitpid(child, &status, 0) == child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (out)
+		fclose(out);
+}
+
+int
+main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	CHECK(wc_platform_count() > 4);
+	serve_every_platform("measured");
+	serve_every_platform("paper");
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	return check_report("test_server_datasheet");
+}
