@@ -43,6 +43,10 @@ typedef struct {
  *  dropped, so "h100-nvl", "H100 NVL" and "NVIDIA H100 NVL" (nvidia-smi's
  *  product name) all find "H100-NVL". NULL when unknown. */
 const wc_platform_info *wc_platform_lookup(const char *name);
+/** The board a level runs on: the catalog row of its name, else of the
+ *  level it shares S with (`shared_with`, may be NULL), else of the name
+ *  before its first '-' (H100-locked -> H100); NULL when none is known. */
+const wc_platform_info *wc_platform_board(const char *name, const char *shared_with);
 /** "A10G, L4, ..." — every canonical name, for error messages. */
 const char *wc_platform_names(void);
 size_t wc_platform_count(void);

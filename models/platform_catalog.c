@@ -158,6 +158,22 @@ wc_platform_lookup(const char *name)
 	return NULL;
 }
 
+const wc_platform_info *
+wc_platform_board(const char *name, const char *shared_with)
+{
+	const wc_platform_info *pi = wc_platform_lookup(name);
+	if (!pi && shared_with && shared_with[0])
+		pi = wc_platform_lookup(shared_with);
+	size_t n = name ? strcspn(name, "-") : 0;
+	if (!pi && n > 0 && name[n] == '-' && n < KEY_MAX) {
+		char base[KEY_MAX];
+		memcpy(base, name, n);
+		base[n] = '\0';
+		pi = wc_platform_lookup(base);
+	}
+	return pi;
+}
+
 const char *
 wc_platform_names(void)
 {

@@ -68,7 +68,7 @@ config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err)
 int
 wc_predict_clock_check(const wc_config *c, wc_error *err)
 {
-	const wc_platform_info *info = c->platform ? wc_platform_lookup(c->platform) : NULL;
+	const wc_platform_info *info = c->platform ? wc_platform_board(c->platform, NULL) : NULL;
 	if (!(c->sm_clock_mhz > 0.0) || !info || !(info->max_sm_clock_mhz > 0.0))
 		return WC_OK;
 	if (c->sm_clock_mhz < info->min_sm_clock_mhz || c->sm_clock_mhz > info->max_sm_clock_mhz)

@@ -65,8 +65,9 @@ typedef struct {
  *  (wc_capacity_running_fit), NaN when the token lengths are unknown. */
 int wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err);
 
-/** Refuse a locked clock outside the platform's range in the catalog
- *  (`sm_clock_mhz: ...`); a platform the catalog does not know passes. */
+/** Refuse a locked clock outside the range of the platform's board in
+ *  the catalog (wc_platform_board: H100-locked is an H100) as
+ *  `sm_clock_mhz: ...`; a platform the catalog does not know passes. */
 int wc_predict_clock_check(const wc_config *c, wc_error *err);
 
 /** The clock a GPU of q->config settles at under a power cap of `cap_w`

@@ -325,24 +325,6 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 	return parse_series(obj, ser, dt, q, series, e);
 }
 
-/* The catalog's board behind a level: its own name, the level it shares
- * its static power with, or the name before a '-' ("H100-locked"). */
-static const wc_platform_info *
-level_platform(const wc_level *lvl)
-{
-	const wc_platform_info *pi = wc_platform_lookup(lvl->name);
-	if (!pi && lvl->s_shared_with[0])
-		pi = wc_platform_lookup(lvl->s_shared_with);
-	size_t n = strcspn(lvl->name, "-");
-	if (!pi && lvl->name[n] == '-' && n > 0 && n < WC_NAME_MAX) {
-		char base[WC_NAME_MAX];
-		memcpy(base, lvl->name, n);
-		base[n] = '\0';
-		pi = wc_platform_lookup(base);
-	}
-	return pi;
-}
-
 /* A locked clock the board cannot run at is refused: the law would
  * extrapolate its clock factor far outside anything measured
  * (docs/http-api.md, "Limits"). The board is the level's, or the
@@ -352,7 +334,7 @@ static int
 check_clock(const wc_params *p, const char *platform, double mhz, wc_api_error *e)
 {
 	const wc_level *lvl = wc_params_level(p, platform);
-	const wc_platform_info *pi = lvl ? level_platform(lvl) : wc_platform_lookup(platform);
+	const wc_platform_info *pi = wc_platform_board(platform, lvl ? lvl->s_shared_with : NULL);
 	if (!pi || !(pi->max_sm_clock_mhz > 0))
 		return 0;
 	double lo = pi->min_sm_clock_mhz > 0 ? pi->min_sm_clock_mhz : 0.0;

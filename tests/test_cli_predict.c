@@ -128,6 +128,11 @@ main(void)
 	            "--sm-clock: 5000 MHz is outside the clock range of H100, 345-1980 MHz");
 	usage_error(ARGS("--platform", "A10G", "--active-params", "8", "--concurrency", "32", "--sm-clock", "100"),
 	            "--sm-clock: 100 MHz is outside the clock range of A10G, 210-1710 MHz");
+	/* A level named after its board ("H100-locked") runs on that board
+	 * (it used to answer 1 421.6 W at 5000 MHz under the paper profile). */
+	usage_error(ARGS("--profile", "paper", "--platform", "H100-locked", "--active-params", "8", "--concurrency",
+	                 "8", "--sm-clock", "5000"),
+	            "--sm-clock: 5000 MHz is outside the clock range of H100, 345-1980 MHz");
 	usage_error(ARGS("--active-params", "8", "--concurrency", "1"), "--platform is required");
 	usage_error(ARGS("--platform", "A100", "--model", "NoSuchModel", "--concurrency", "1"),
 	            "--model: unknown model 'NoSuchModel'");

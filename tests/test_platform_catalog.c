@@ -44,6 +44,12 @@ main(void)
 	CHECK(wc_platform_lookup("H100-locked") == NULL);
 	CHECK(wc_platform_lookup("") == NULL && wc_platform_lookup(NULL) == NULL);
 	CHECK(wc_platform_lookup("TPUv5") == NULL);
+	/* The board behind a level: its name, the level it shares S with, or
+	 * the name before its first '-'. */
+	CHECK(wc_platform_board("H100-locked", NULL) == wc_platform_lookup("H100"));
+	CHECK(wc_platform_board("A100-PCIe-40GB", NULL) == wc_platform_lookup("A100-PCIe-40GB"));
+	CHECK(wc_platform_board("mine", "H200") == wc_platform_lookup("H200"));
+	CHECK(wc_platform_board("TPUv5-pod", NULL) == NULL && wc_platform_board(NULL, NULL) == NULL);
 
 	const wc_platform_info *nvl = wc_platform_lookup("H100-NVL"), *sxm = wc_platform_lookup("H100");
 	CHECK(nvl && sxm && nvl->max_power_w < 0.6 * sxm->max_power_w);
