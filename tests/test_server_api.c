@@ -17,13 +17,6 @@
 
 static CURL *h;
 
-static double
-num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* POST one inference body; returns node_power_w (NaN unless 200). */
 static double
 predict(const char *body, json_t **answer)
@@ -34,7 +27,7 @@ predict(const char *body, json_t **answer)
 	CHECK_INT(r.status, 200);
 	CHECK_CONTAINS(r.content_type, "application/json");
 	if (r.status == 200 && r.json)
-		v = num(r.json, "node_power_w");
+		v = http_json_num(r.json, "node_power_w");
 	else
 		fprintf(stderr, "  body %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
 	if (answer) {
@@ -104,7 +97,7 @@ test_anchors(const char *paper_version)
 		CHECK_INT(json_array_size(json_object_get(a, "warnings")), 0);
 		CHECK(json_string_value(json_object_get(a, "params_version")) &&
 		      strcmp(json_string_value(json_object_get(a, "params_version")), paper_version) == 0);
-		CHECK_NEAR(num(a, "per_gpu_power_w"), num(a, "node_power_w"), 1e-9);
+		CHECK_NEAR(http_json_num(a, "per_gpu_power_w"), http_json_num(a, "node_power_w"), 1e-9);
 		json_decref(a);
 	}
 	/* Catalog names (Hugging Face id, -Instruct suffix) give the same N. */
@@ -135,7 +128,7 @@ test_anchors(const char *paper_version)
 	}
 	json_t *cfg = json_object_get(a, "config");
 	CHECK_INT(json_integer_value(json_object_get(cfg, "tp")), 8);
-	CHECK_NEAR(num(cfg, "active_params_b"), 70.6, 1e-9);
+	CHECK_NEAR(http_json_num(cfg, "active_params_b"), 70.6, 1e-9);
 	CHECK(strcmp(json_string_value(json_object_get(cfg, "weights")), "fp8") == 0);
 	json_decref(a);
 }
@@ -328,9 +321,9 @@ test_batch(const char *version)
 	CHECK_INT(json_array_size(res), 6);
 	http_post_json(h, url("/v1/predict/inference"),
 	               "{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-14B\",\"concurrency\":32}", &one);
-	CHECK_NEAR(num(json_array_get(res, 0), "node_power_w"), 642.0, 0.5);
-	CHECK_NEAR(num(json_array_get(res, 0), "node_power_w"), num(one.json, "node_power_w"), 1e-9);
-	CHECK_NEAR(num(json_array_get(res, 4), "node_power_w"), num(one.json, "node_power_w"), 1e-9);
+	CHECK_NEAR(http_json_num(json_array_get(res, 0), "node_power_w"), 642.0, 0.5);
+	CHECK_NEAR(http_json_num(json_array_get(res, 0), "node_power_w"), http_json_num(one.json, "node_power_w"), 1e-9);
+	CHECK_NEAR(http_json_num(json_array_get(res, 4), "node_power_w"), http_json_num(one.json, "node_power_w"), 1e-9);
 	static const struct {
 		size_t i;
 		int status;
@@ -381,8 +374,8 @@ test_batch(const char *version)
 	res = json_object_get(r.json, "results");
 	CHECK_INT(json_array_size(res), WC_SERVER_BATCH_MAX_ITEMS);
 	/* In order: item i ran at concurrency 1 + i % 256. */
-	CHECK_NEAR(num(json_array_get(res, 9999), "mean_running"), 1 + 9999 % 256, 1e-12);
-	CHECK_NEAR(num(json_array_get(res, 255), "mean_running"), 256, 1e-12);
+	CHECK_NEAR(http_json_num(json_array_get(res, 9999), "mean_running"), 1 + 9999 % 256, 1e-12);
+	CHECK_NEAR(http_json_num(json_array_get(res, 255), "mean_running"), 256, 1e-12);
 	http_reply_free(&r);
 	b.data[b.len - 1] = ',';
 	wc_buf_printf(&b, item, 1);
@@ -418,7 +411,7 @@ test_info(const char *version, int n_levels, int n_draws)
 		json_t *m = json_array_get(models, i);
 		if (strcmp(json_string_value(json_object_get(m, "name")), "Qwen3-30B-A3B") == 0) {
 			seen = 1;
-			CHECK_NEAR(num(m, "active_params_b"), 3.3, 1e-12);
+			CHECK_NEAR(http_json_num(m, "active_params_b"), 3.3, 1e-12);
 			CHECK_INT(json_integer_value(json_object_get(m, "experts")), 128);
 		}
 	}

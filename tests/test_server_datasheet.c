@@ -23,13 +23,6 @@
 
 static CURL *h;
 
-static double
-num(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* `wattcast predict inference --json` for the same request: node power. */
 static double
 cli_power(const char *platform, const char *profile)
@@ -41,7 +34,7 @@ cli_power(const char *platform, const char *profile)
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	json_t *o = json_loads(r.out ? r.out : "", 0, NULL);
-	p = num(o, "node_power_w");
+	p = http_json_num(o, "node_power_w");
 	json_decref(o);
 	run_result_free(&r);
 	return p;
@@ -63,7 +56,7 @@ every_platform(const char *profile)
 			http_reply_free(&r);
 			continue;
 		}
-		double p = num(r.json, "node_power_w");
+		double p = http_json_num(r.json, "node_power_w");
 		const char *src = json_string_value(json_object_get(r.json, "level_source"));
 		CHECK(isfinite(p) && p > 0);
 		CHECK(src != NULL);
@@ -89,7 +82,7 @@ every_platform(const char *profile)
 		snprintf(body, sizeof body, "{\"platform\":\"%s\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":0}",
 		         hw->name);
 		http_post_json(h, url("/v1/predict/inference"), body, &r);
-		idle = r.json ? num(r.json, "node_power_w") : NAN;
+		idle = r.json ? http_json_num(r.json, "node_power_w") : NAN;
 		http_reply_free(&r);
 		cap = 0.5 * (idle + p);
 		snprintf(body, sizeof body,
@@ -98,7 +91,7 @@ every_platform(const char *profile)
 		http_post_json(h, url("/v1/predict/inference"), body, &r);
 		CHECK_INT(r.status, 200);
 		if (r.status == 200 && r.json)
-			CHECK_NEAR(num(r.json, "per_gpu_power_w"), cap, 0.5);
+			CHECK_NEAR(http_json_num(r.json, "per_gpu_power_w"), cap, 0.5);
 		else
 			fprintf(stderr, "  %s -> %ld %s\n", body, r.status, r.body ? r.body : "");
 		http_reply_free(&r);

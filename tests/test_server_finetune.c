@@ -18,13 +18,6 @@
 
 static CURL *h;
 
-static double
-num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static json_t *
 post_ok(const char *path, const char *body)
 {
@@ -75,17 +68,17 @@ published_law(void)
 	/* e0 per GPU (docs/finetune.md, "e0 and the number of GPUs"): four
 	 * GPUs spend four times the fixed energy. */
 	double e = 4 * 2176.3 + 4.5241 * f.flops_per_step_tflop;
-	CHECK_NEAR(num(j, "energy_per_step_j"), e, 1e-6 * e);
-	CHECK_NEAR(num(j, "energy_per_token_j"), e / (8.0 * 1024 * 4 * 4), 1e-6);
-	CHECK_NEAR(num(j, "energy_total_kwh"), 1000 * e / 3.6e6, 1e-6);
-	CHECK_NEAR(num(j, "flops_per_step_tflop"), f.flops_per_step_tflop, 1e-6);
+	CHECK_NEAR(http_json_num(j, "energy_per_step_j"), e, 1e-6 * e);
+	CHECK_NEAR(http_json_num(j, "energy_per_token_j"), e / (8.0 * 1024 * 4 * 4), 1e-6);
+	CHECK_NEAR(http_json_num(j, "energy_total_kwh"), 1000 * e / 3.6e6, 1e-6);
+	CHECK_NEAR(http_json_num(j, "flops_per_step_tflop"), f.flops_per_step_tflop, 1e-6);
 	CHECK(json_is_null(json_object_get(j, "interval_95")));
 	/* Which figure is the prediction, and how e0 entered it. */
 	const json_t *law = json_object_get(j, "law");
 	CHECK(law && strcmp(json_string_value(json_object_get(law, "prediction_from")), "compute_law") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(law, "e0_per")), "gpu") == 0);
-	CHECK_NEAR(num(law, "fixed_energy_per_step_j"), 4 * 2176.3, 1e-6);
-	CHECK_NEAR(num(law, "fixed_energy_per_step_j") + num(law, "compute_energy_per_step_j"), e, 1e-6 * e);
+	CHECK_NEAR(http_json_num(law, "fixed_energy_per_step_j"), 4 * 2176.3, 1e-6);
+	CHECK_NEAR(http_json_num(law, "fixed_energy_per_step_j") + http_json_num(law, "compute_energy_per_step_j"), e, 1e-6 * e);
 	CHECK(json_is_null(json_object_get(law, "calibrated")));
 	CHECK(strcmp(json_string_value(json_object_get(law, "e0_source")), "published") == 0);
 	/* Four GPUs: outside the calibration's one. */
@@ -95,7 +88,7 @@ published_law(void)
 	 * interval, and a warning says why (docs/intervals.md). */
 	CHECK_CONTAINS(json_string_value(json_array_get(w, 1)), "interval_95: none");
 	const json_t *rel = json_object_get(json_object_get(j, "relations"), "batch_size");
-	CHECK_NEAR(num(rel, "energy_per_token_j"), 0.7555 + 1.2552 / 8, 1e-9);
+	CHECK_NEAR(http_json_num(rel, "energy_per_token_j"), 0.7555 + 1.2552 / 8, 1e-9);
 	CHECK(json_is_null(json_object_get(rel, "on_sweep")));
 	json_decref(j);
 	/* Another method and platform are named. */
@@ -149,7 +142,7 @@ refusals(void)
 	/* A profile by name answers; an unknown one is refused on its field. */
 	json_t *j = post_ok("/v1/predict/finetune", "{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,"
 	                    "\"micro_batch\":8,\"profile\":\"paper\"}");
-	CHECK(isfinite(num(j, "energy_per_step_j")));
+	CHECK(isfinite(http_json_num(j, "energy_per_step_j")));
 	json_decref(j);
 	expect("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,\"micro_batch\":8,\"profile\":\"nope\"}",
 	       422, "unknown_profile", "/profile");
@@ -164,7 +157,7 @@ batch(void)
 	CHECK_INT(json_integer_value(json_object_get(j, "count")), 2);
 	CHECK_INT(json_integer_value(json_object_get(j, "failed")), 1);
 	const json_t *res = json_object_get(j, "results");
-	CHECK(isfinite(num(json_array_get(res, 0), "energy_per_step_j")));
+	CHECK(isfinite(http_json_num(json_array_get(res, 0), "energy_per_step_j")));
 	const json_t *e = json_object_get(json_array_get(res, 1), "error");
 	CHECK(e && strcmp(json_string_value(json_object_get(e, "field")), "/1/micro_batch") == 0);
 	CHECK_INT(json_integer_value(json_object_get(e, "index")), 1);
@@ -193,14 +186,14 @@ fitted_law(wc_server *srv)
 	json_t *j = post_ok("/v1/predict/finetune", "{\"method\":\"qlora\",\"model\":\"Qwen3-4B\",\"micro_batch\":8,"
 	                    "\"seq_len\":1024,\"grad_accum\":4,\"lora_rank\":64,\"steps\":10}");
 	const json_t *iv = json_object_get(j, "interval_95");
-	double e = num(j, "energy_per_step_j");
+	double e = http_json_num(j, "energy_per_step_j");
 	const json_t *pair = json_object_get(iv, "energy_per_step_j");
 	CHECK(json_number_value(json_array_get(pair, 0)) < e && e < json_number_value(json_array_get(pair, 1)));
 	CHECK_INT(json_integer_value(json_object_get(iv, "draws")), 200);
 	/* On the sequence-length sweep: the relation is a check. */
 	const json_t *rel = json_object_get(json_object_get(j, "relations"), "sequence_length");
 	CHECK(json_is_true(json_object_get(rel, "on_sweep")));
-	CHECK(fabs(num(rel, "difference_pct")) < 5);
+	CHECK(fabs(http_json_num(rel, "difference_pct")) < 5);
 	/* Draws but no held-out error: the interval says what it covers. */
 	CHECK_INT(json_array_size(json_object_get(j, "warnings")), 1);
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)),

@@ -45,22 +45,15 @@ expect_422(const char *path, const char *body, const char *field, const char *ne
 	json_decref(o);
 }
 
-static double
-num(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static void
 cap(void)
 {
 	json_t *a = post("/v1/predict/inference", "{" BODY ",\"power_cap_w\":450}", 200);
 	const json_t *c = json_object_get(a, "config");
-	CHECK_NEAR(num(c, "power_cap_w"), 450, 0);
-	CHECK(num(c, "sm_clock_mhz") >= 345 && num(c, "sm_clock_mhz") < 1980);
+	CHECK_NEAR(http_json_num(c, "power_cap_w"), 450, 0);
+	CHECK(http_json_num(c, "sm_clock_mhz") >= 345 && http_json_num(c, "sm_clock_mhz") < 1980);
 	/* the clock settles where the headline power meets the cap */
-	CHECK_NEAR(num(a, "per_gpu_power_w"), 450, 0.5);
+	CHECK_NEAR(http_json_num(a, "per_gpu_power_w"), 450, 0.5);
 	json_decref(a);
 	expect_422("/v1/predict/inference", "{" BODY ",\"power_cap_w\":100}", "/power_cap_w", "idle power");
 	expect_422("/v1/predict/inference", "{" BODY ",\"sm_clock_mhz\":2500}", "/sm_clock_mhz", "clock range 345-1980 MHz");
@@ -78,10 +71,10 @@ sweep(void)
 		                            "energy_per_output_token_j", "power_shed_w", "throughput_lost_pct", "pfi" };
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		CHECK(json_object_get(json_array_get(steps, 5), keys[k]) != NULL);
-	CHECK_NEAR(num(json_array_get(steps, 0), "sm_clock_mhz"), 1980, 0);
-	CHECK_NEAR(num(json_array_get(steps, 5), "sm_clock_mhz"), 345, 0);
-	CHECK(num(json_array_get(steps, 5), "node_power_w") < num(json_array_get(steps, 0), "node_power_w"));
-	CHECK(isfinite(num(a, "knee_clock_mhz")) && isfinite(num(a, "energy_optimal_clock_mhz")));
+	CHECK_NEAR(http_json_num(json_array_get(steps, 0), "sm_clock_mhz"), 1980, 0);
+	CHECK_NEAR(http_json_num(json_array_get(steps, 5), "sm_clock_mhz"), 345, 0);
+	CHECK(http_json_num(json_array_get(steps, 5), "node_power_w") < http_json_num(json_array_get(steps, 0), "node_power_w"));
+	CHECK(isfinite(http_json_num(a, "knee_clock_mhz")) && isfinite(http_json_num(a, "energy_optimal_clock_mhz")));
 	/* the same numbers as the CLI */
 	run_result r;
 	const char *argv[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B",
@@ -90,9 +83,9 @@ sweep(void)
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	json_t *cli = json_loads(r.out ? r.out : "", 0, NULL);
-	CHECK_NEAR(num(cli, "knee_clock_mhz"), num(a, "knee_clock_mhz"), 0);
-	CHECK_NEAR(num(json_array_get(json_object_get(cli, "steps"), 3), "node_power_w"),
-	           num(json_array_get(steps, 3), "node_power_w"), 1e-6);
+	CHECK_NEAR(http_json_num(cli, "knee_clock_mhz"), http_json_num(a, "knee_clock_mhz"), 0);
+	CHECK_NEAR(http_json_num(json_array_get(json_object_get(cli, "steps"), 3), "node_power_w"),
+	           http_json_num(json_array_get(steps, 3), "node_power_w"), 1e-6);
 	json_decref(cli);
 	run_result_free(&r);
 	json_decref(a);
@@ -124,16 +117,16 @@ consistency(void)
 			snprintf(body, sizeof body, "{%s,\"profile\":\"%s\",\"power_cap_w\":350}", loads[j], profiles[i]);
 			json_t *a = post("/v1/predict/inference", body, 200);
 			const json_t *c = json_object_get(a, "capacity");
-			double P = num(a, "node_power_w");
-			CHECK_NEAR(num(c, "energy_per_hour_kwh") * 1000, P, 1e-6 * P);
-			CHECK_NEAR(num(c, "energy_per_output_token_j") * num(c, "throughput_tok_s"), P, 1e-6 * P);
+			double P = http_json_num(a, "node_power_w");
+			CHECK_NEAR(http_json_num(c, "energy_per_hour_kwh") * 1000, P, 1e-6 * P);
+			CHECK_NEAR(http_json_num(c, "energy_per_output_token_j") * http_json_num(c, "throughput_tok_s"), P, 1e-6 * P);
 			json_decref(a);
 			snprintf(body, sizeof body, "{%s,\"profile\":\"%s\",\"steps\":4}", loads[j], profiles[i]);
 			a = post("/v1/predict/flexibility", body, 200);
 			for (size_t k = 0; k < json_array_size(json_object_get(a, "steps")); k++) {
 				const json_t *s = json_array_get(json_object_get(a, "steps"), k);
-				CHECK_NEAR(num(s, "energy_per_output_token_j") * num(s, "throughput_tok_s"), num(s, "node_power_w"),
-				           1e-6 * num(s, "node_power_w"));
+				CHECK_NEAR(http_json_num(s, "energy_per_output_token_j") * http_json_num(s, "throughput_tok_s"), http_json_num(s, "node_power_w"),
+				           1e-6 * http_json_num(s, "node_power_w"));
 			}
 			json_decref(a);
 		}
