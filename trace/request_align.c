@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/stats.h"
 
 /* A change of the log's curve at `t`: a jump and a change of slope. */
 typedef struct {
@@ -29,13 +30,6 @@ static int
 by_time(const void *pa, const void *pb)
 {
 	double a = ((const curve_event *)pa)->t, b = ((const curve_event *)pb)->t;
-	return a < b ? -1 : a > b;
-}
-
-static int
-by_value(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
 	return a < b ? -1 : a > b;
 }
 
@@ -181,8 +175,7 @@ wc_request_log_align(wc_request_log *log, const wc_engine_log *eng, const char *
 	}
 	for (size_t k = 1; k < n; k++)
 		gaps[k - 1] = t[k] - t[k - 1];
-	qsort(gaps, n - 1, sizeof *gaps, by_value);
-	double dt = gaps[(n - 1) / 2];
+	double dt = wc_stats_median(gaps, n - 1);
 	free(gaps);
 	align_data d = { t, y, n, ev, m, tokens };
 	double half = WC_REQUEST_ALIGN_WINDOW_S + 4.0 * fmin(dt, 60.0), c;
