@@ -121,6 +121,17 @@ wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi)
 	return wc_interval_contain(point, lo, hi);
 }
 
+double
+wc_interval_hold_ceiling(double point, double ceiling, double *hi)
+{
+	if (!isfinite(ceiling) || !isfinite(*hi) || !isfinite(point) || *hi <= ceiling || *hi <= 0.0)
+		return 1.0;
+	double held = fmax(ceiling, point);
+	double f = held / *hi;
+	*hi = held;
+	return f;
+}
+
 int
 wc_pe_add(wc_pred_error *pe, const wc_pe_stratum *s)
 {

@@ -115,6 +115,13 @@ const wc_pe_stratum *wc_pe_find(const wc_pred_error *pe, const char *platform,
  *  width, else 0 (both NaN). `s` may be NULL (parameters only). */
 int wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi);
 
+/** Hold the upper end of a mean-power interval at `ceiling` (W; NaN or
+ *  infinite: none), never below `point`: a mean above what the boards can
+ *  draw is not a possible outcome, so the interval does not offer it
+ *  (docs/intervals.md, "Physical ceiling"). Returns the factor applied to
+ *  *hi (1 when unchanged), for quantities proportional to the power. */
+double wc_interval_hold_ceiling(double point, double ceiling, double *hi);
+
 /** Add a stratum (copied); WC_ERANGE when full. */
 int wc_pe_add(wc_pred_error *pe, const wc_pe_stratum *s);
 

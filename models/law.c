@@ -89,6 +89,12 @@ wc_level_power_limit_w(const wc_level *level)
 }
 
 double
+wc_level_power_ceiling_w(const wc_level *level, int tp)
+{
+	return tp >= 1 ? tp * WC_LEVEL_LIMIT_FACTOR * wc_level_power_limit_w(level) : NAN;
+}
+
+double
 wc_law_prefill_headroom(const wc_params *p, const wc_level *level)
 {
 	(void)p;

@@ -256,6 +256,14 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		out->has_interval |= wc_pe_widen(s, out->value[k], &out->lo[k], &out->hi[k]);
 		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s;
 	}
+	/* Power and what is proportional to it (energy, cost and CO2 per
+	 * hour) end where the boards do (docs/intervals.md, "Physical
+	 * ceiling"): the same factor holds each. */
+	double f = wc_interval_hold_ceiling(out->value[WC_CAPQ_POWER], wc_level_power_ceiling_w(lb->level, c->tp),
+	                                    &out->hi[WC_CAPQ_POWER]);
+	for (int k = 0; k < WC_CAPQ_COUNT; k++)
+		if (k != WC_CAPQ_POWER && widened_by(k, out->open_loop) == BY_POWER && isfinite(out->hi[k]))
+			out->hi[k] = fmax(out->value[k], out->hi[k] * f);
 	/* An open loop's running count never exceeds what the engine and the
 	 * KV cache admit (solve_running holds it there in every draw): the
 	 * latency error widens it, the cap bounds it. */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/catalog.h"
 #include "models/warnings.h"
 
 /* A relation that disagrees with the compute law by more than this on
@@ -43,6 +44,34 @@ platform_calibrated(const char *list, const char *name)
 		p += k + (p[k] == '+');
 	}
 	return 0;
+}
+
+/* The least a job must hold on its GPUs, bytes per parameter
+ * (docs/finetune.md, "Memory"): bf16 weights and gradients for full
+ * fine-tuning (optimizer states may be 8-bit or offloaded), the frozen
+ * bf16 weights for LoRA, 4-bit weights for QLoRA; adapters, optimizer
+ * states and activations come on top. */
+static double
+least_bytes_per_param(wc_ft_method m)
+{
+	return m == WC_FT_FULL ? 4.0 : m == WC_FT_LORA ? 2.0 : 0.5;
+}
+
+/* A job that cannot hold even that on all its GPUs runs only with CPU or
+ * NVMe offload, whose time and energy the law does not model: said, not
+ * refused (offload does exist). */
+static void
+memory_warning(const wc_ft_config *c, wc_finetune_prediction *out)
+{
+	const wc_platform_info *hw = wc_platform_lookup(out->platform);
+	if (!hw || !(hw->memory_gb > 0.0))
+		return;
+	const double need_gb = c->params_b * least_bytes_per_param(c->method), have_gb = c->gpus * hw->memory_gb;
+	if (need_gb > have_gb)
+		WC_WARN(out, "memory: %s fine-tuning of %g B parameters holds at least %.0f GB (%g bytes per "
+		        "parameter), more than the %.0f GB of %d x %s; it runs only with CPU/NVMe offload, which "
+		        "this law does not model (docs/finetune.md)", wc_ft_method_name(c->method), c->params_b,
+		        need_gb, least_bytes_per_param(c->method), have_gb, c->gpus, out->platform);
 }
 
 static void
@@ -207,6 +236,7 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	if ((rc = check_finite(f, q, out, err)) != WC_OK)
 		return rc;
 	calibration_warnings(f, q, out);
+	memory_warning(&q->config, out);
 	relation_checks(f, q, out);
 	if (q->want_interval)
 		return interval(p, &b, q, out, err);

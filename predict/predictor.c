@@ -213,6 +213,7 @@ interval(const wc_law_binding *b, int tp, const wc_load_histogram *h,
 	if (!out->pe_stratum)
 		WC_WARN(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no "
 		             "prediction_error section (docs/intervals.md)");
+	wc_interval_hold_ceiling(point, wc_level_power_ceiling_w(b->level, tp), &hi);
 	out->has_interval = 1;
 	out->node_lo_w = lo;
 	out->node_hi_w = hi;

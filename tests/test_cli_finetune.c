@@ -1,7 +1,8 @@
 /*
  * The fine-tuning commands end to end (docs/cli.md): simulate -> fit ->
  * predict with an interval -> validate (table, --json, --per-run); bad
- * flags exit 2 naming the flag; bad rows exit 1 naming file:line:column.
+ * flags exit 2 naming the flag; bad rows exit 1 naming file:line:column;
+ * a job whose weights cannot fit its GPUs is answered with a memory warning.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -120,10 +121,32 @@ bad_rows(void)
 	free(out);
 }
 
+/* A job that cannot hold even its weights (and, for full fine-tuning,
+ * gradients) on its GPUs is answered with a memory warning naming the
+ * numbers; one that can gets none. */
+static void
+memory(void)
+{
+	const char *big[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Llama-3.1-405B",
+	                      "--micro-batch", "1", "--seq-len", "2048", "--platform", "A10G", NULL };
+	run_result r = run(big, 0);
+	CHECK_CONTAINS(r.out, "memory: full fine-tuning of 405 B parameters holds at least 1620 GB (4 bytes per "
+	                      "parameter), more than the 24 GB of 1 x A10G");
+	run_result_free(&r);
+	const char *small[] = { "wattcast", "predict", "finetune", "--method", "qlora", "--lora-rank", "16",
+	                        "--model", "Llama-3.1-8B", "--micro-batch", "1", "--seq-len", "2048",
+	                        "--platform", "A10G", NULL };
+	r = run(small, 0);
+	CHECK(strstr(r.out, "memory:") == NULL && strstr(r.err, "memory:") == NULL);
+	CHECK_CONTAINS(r.out, "energy per step");
+	run_result_free(&r);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("cli_finetune");
+	memory();
 	pipeline();
 	bad_flags();
 	bad_rows();

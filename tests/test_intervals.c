@@ -7,7 +7,8 @@
  * has a zero-width interval; and a few-shot calibration gives the same
  * intervals through `validate fewshot` as through `calibrate` + `heldout`;
  * the held-out errors of latency, energy per output token and fine-tuning
- * energy (schema 6) round-trip, need schema 6 and widen their answers.
+ * energy (schema 6) round-trip, need schema 6 and widen their answers;
+ * and power intervals end at the boards' physical ceiling.
  */
 #include "tests/support/check.h"
 #include "data/data.h"
@@ -341,6 +342,68 @@ fewshot_equals_calibrate(void)
 	wc_params_clear(&p);
 }
 
+/* A mean-power interval ends at the group's physical ceiling (board limit
+ * x WC_LEVEL_LIMIT_FACTOR x G), never below its point; energy per hour
+ * ends with it. The default profile's held-out error would put an H100's
+ * upper end near 1 kW at high load without it. */
+static void
+physical_ceiling(void)
+{
+	double hi = 150.0;
+	CHECK_NEAR(wc_interval_hold_ceiling(100.0, 120.0, &hi), 0.8, 1e-15);
+	CHECK(hi == 120.0);
+	hi = 110.0;
+	CHECK(wc_interval_hold_ceiling(100.0, 120.0, &hi) == 1.0 && hi == 110.0);
+	hi = 150.0; /* a point above the ceiling stays inside its interval */
+	CHECK(wc_interval_hold_ceiling(130.0, 120.0, &hi) < 1.0 && hi == 130.0);
+	hi = 150.0;
+	CHECK(wc_interval_hold_ceiling(100.0, NAN, &hi) == 1.0 && hi == 150.0);
+
+	static const char *const platforms[] = { "H100", "H200", "A100" };
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	wc_params_default(&p);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	int held = 0;
+	for (int i = 0; i < 3; i++)
+		for (int tp = 1; tp <= 2; tp++)
+			for (int n = 16; n <= 1024; n *= 4) {
+				wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+				wc_inference_prediction ip;
+				wc_capacity_prediction cp;
+				q.config.platform = platforms[i];
+				q.config.tp = tp;
+				q.config.model = "Qwen3-32B";
+				q.config.arch = wc_model_lookup("Qwen3-32B");
+				q.config.active_params_b = q.config.arch->active_params_b;
+				q.config.running = n;
+				const wc_level *lvl = wc_params_level(&p, platforms[i]);
+				CHECK(lvl != NULL);
+				if (!lvl)
+					continue;
+				const double ceiling = wc_level_power_ceiling_w(lvl, tp);
+				CHECK(isfinite(ceiling) && ceiling > 0.0);
+				CHECK_INT(wc_predict_inference(pr, &q, &ip, &err), WC_OK);
+				CHECK(ip.has_interval && ip.node_lo_w < ip.power.node_power_w &&
+				      ip.power.node_power_w <= ip.node_hi_w);
+				CHECK(ip.node_hi_w <= fmax(ceiling, ip.power.node_power_w) * (1.0 + 1e-12));
+				held += ip.node_hi_w >= ceiling * (1.0 - 1e-12);
+				q.config.input_tokens = 500;
+				q.config.output_tokens = 300;
+				if (wc_predict_capacity(pr, &q, 0.15, 400, &cp, &err) != WC_OK)
+					continue;
+				const double pw = cp.value[WC_CAPQ_POWER];
+				CHECK(cp.hi[WC_CAPQ_POWER] <= fmax(ceiling, pw) * (1.0 + 1e-12));
+				/* energy per hour is power x 1 h: the same ceiling, in kWh */
+				CHECK(cp.hi[WC_CAPQ_E_HOUR] <= fmax(ceiling, pw) / 1000.0 * (1.0 + 1e-9));
+				CHECK(cp.value[WC_CAPQ_E_HOUR] <= cp.hi[WC_CAPQ_E_HOUR]);
+			}
+	CHECK(held > 5); /* the ceiling did bind: without it these would exceed it */
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
 int
 main(void)
 {
@@ -351,5 +414,6 @@ main(void)
 	no_zero_width();
 	quantity_errors();
 	fewshot_equals_calibrate();
+	physical_ceiling();
 	return check_report("test_intervals");
 }

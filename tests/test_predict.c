@@ -39,7 +39,11 @@ main(void)
 	 * alone, around the estimate (docs/intervals.md). */
 	CHECK(o.has_interval && o.n_draws == 0 && o.pe_stratum != NULL);
 	CHECK(o.node_lo_w < o.power.node_power_w && o.power.node_power_w < o.node_hi_w);
-	CHECK_NEAR(log(o.node_hi_w / o.power.node_power_w), o.pe_stratum->q_hi, 1e-12);
+	CHECK_NEAR(log(o.node_lo_w / o.power.node_power_w), o.pe_stratum->q_lo, 1e-12);
+	/* its upper end at the A100's ceiling, 1.1 x 400 W, below point x e^q
+	 * (docs/intervals.md, "Physical ceiling") */
+	CHECK(o.power.node_power_w * exp(o.pe_stratum->q_hi) > 440.0);
+	CHECK_NEAR(o.node_hi_w, 440.0, 1e-9);
 
 	/* Outside the calibrated span: one warning per input. */
 	q.config.active_params_b = 70.6;
