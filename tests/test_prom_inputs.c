@@ -11,6 +11,7 @@
 #include "data/prom.h"
 #include "tests/support/support.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 #define T0 1767225600L
 
 enum { NAN_AT_50 = 1, RESET_AT_60 = 2, GPU_APPEARS_180 = 4, HOST_WITHOUT_ENGINE = 8, ITL_OLD = 16,
-       ITL_NEW = 32 };
+       ITL_NEW = 32, SGLANG = 64 };
 
 static char *dir;
 
@@ -46,19 +47,24 @@ scrapes(const char *name, int flags)
 		int n = s < 120 ? 4 : 20;
 		gen = flags & RESET_AT_60 && s == 60 ? 10.0 * n : gen + 10.0 * n;
 		append(&buf, &len, &cap, "# wattcast-scrape %ld a:8000\n", T0 + s);
-		append(&buf, &len, &cap, "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} %d\n", n);
-		append(&buf, &len, &cap, "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
-		       gen);
+		/* SGLang's names of the same gauge and counter (its old ITL name
+		 * with ITL_OLD, its new one with ITL_NEW). */
+		const char *pre = flags & SGLANG ? "sglang" : "vllm";
+		const char *rank = flags & SGLANG ? ",tp_rank=\"0\"" : "";
+		append(&buf, &len, &cap, "%s{model_name=\"Qwen/Qwen3-8B\"%s} %d\n",
+		       flags & SGLANG ? "sglang:num_running_reqs" : "vllm:num_requests_running", rank, n);
+		append(&buf, &len, &cap, "%s:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"%s} %.0f\n", pre,
+		       rank, gen);
 		/* Inter-token latency under vLLM's old name (50 ms) and its
 		 * successor's (20 ms), 10 n tokens a second. */
 		if (flags & ITL_OLD)
-			append(&buf, &len, &cap, "vllm:time_per_output_token_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
-			       "%.6f\nvllm:time_per_output_token_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
-			       0.05 * gen, gen);
+			append(&buf, &len, &cap, "%s:time_per_output_token_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
+			       "%.6f\n%s:time_per_output_token_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
+			       pre, 0.05 * gen, pre, gen);
 		if (flags & ITL_NEW)
-			append(&buf, &len, &cap, "vllm:inter_token_latency_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
-			       "%.6f\nvllm:inter_token_latency_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
-			       0.02 * gen, gen);
+			append(&buf, &len, &cap, "%s:inter_token_latency_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
+			       "%.6f\n%s:inter_token_latency_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
+			       pre, 0.02 * gen, pre, gen);
 		append(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
 		for (int g = 0; g < 3; g++) {
 			if (g == 2 && !(flags & GPU_APPEARS_180 && s >= 180))
@@ -153,6 +159,37 @@ check_itl_names(void)
 		check_row(t, 0, 0, 119, 2, 4);
 		for (size_t i = 0; t && i < t->n_runs; i++)
 			CHECK_NEAR(extra(t, i, "itl_s"), want[k], 1e-9);
+		wc_runs_free(t);
+		run_result_free(&r);
+		free(in);
+	}
+}
+
+/* SGLang's metric names (num_running_reqs, generation_tokens_total and
+ * both of its ITL histograms) give the same rows as vLLM's, and an engine
+ * exporting both ITL names is read from the newer. */
+static void
+check_sglang(void)
+{
+	const int flags[3] = { SGLANG, SGLANG | ITL_OLD, SGLANG | ITL_OLD | ITL_NEW };
+	const double want[3] = { NAN, 0.05, 0.02 };
+	for (int k = 0; k < 3; k++) {
+		run_result r;
+		char name[32];
+		snprintf(name, sizeof name, "sglang%d.prom", k);
+		char *in = scrapes(name, flags[k]);
+		wc_runs_table *t = ingest(in, &r);
+		CHECK_INT(r.status, 0);
+		CHECK(t && t->n_runs == 2);
+		check_row(t, 0, 0, 119, 2, 4);
+		check_row(t, 1, 120, 239, 2, 20);
+		CHECK(t && strcmp(t->runs[0].model, "Qwen/Qwen3-8B") == 0);
+		for (size_t i = 0; t && i < t->n_runs; i++) {
+			if (isnan(want[k]))
+				CHECK(isnan(extra(t, i, "itl_s")));
+			else
+				CHECK_NEAR(extra(t, i, "itl_s"), want[k], 1e-9);
+		}
 		wc_runs_free(t);
 		run_result_free(&r);
 		free(in);
@@ -283,6 +320,7 @@ main(void)
 	dir = test_tmpdir("prom_inputs");
 	check_clean();
 	check_itl_names();
+	check_sglang();
 	check_anomalies();
 	check_syntax();
 	check_flags_and_server();

@@ -2,10 +2,10 @@
  * `wattcast ingest --prometheus` against a real Prometheus (Debian's
  * `prometheus` package, installed here when missing): a TSDB built by
  * `promtool tsdb create-blocks-from openmetrics` from
- * tests/support/fleet_openmetrics.sh (2 hosts x 8 GPUs x 1 h at 1 s, load
- * steps every 300 s, host 1's engine restarting, host 2's last GPU
+ * tests/support/fleet_openmetrics.sh (3 hosts x 8 GPUs x 1 h at 1 s, load
+ * steps every 300 s, host 1's engine restarting, host 3's last GPU
  * dropping out, host 2 exporting the inter-token latency under both of
- * vLLM's names) and its known truth per window. Every window's mean power,
+ * vLLM's names, host 3's engine SGLang) and its known truth per window. Every window's mean power,
  * mean running requests, token rates and inter-token latency must be
  * within 0.5 % of the truth; the same data from saved query_range responses and from text
  * scrapes must give the same table; the restart, the dropout, the gap, an
@@ -230,7 +230,7 @@ check_truth(const char *dir, const char *table)
 		/* h2 exports both ITL names: the new one (half) must be read. */
 		check_rel(extra_num(t, i, "itl_s"), itl, "inter-token latency", row->run_id);
 	}
-	CHECK_INT(n, 26); /* 13 per host: 12 levels, one cut by the restart or the dropout */
+	CHECK_INT(n, 38); /* 12 levels per host, one more cut on h1 (restart) and h3 (dropout) */
 	CHECK_INT((long)t->n_runs, n);
 done:
 	if (f)
@@ -347,7 +347,7 @@ main(void)
 	char *dir = test_tmpdir("prometheus_fleet"), cmd[2048], url[64];
 	char *csv = path_join(dir, "http.csv"), *om = path_join(dir, "fleet.om");
 	char *tsdb = path_join(dir, "tsdb"), start[32], end[32];
-	snprintf(cmd, sizeof cmd, "sh '%s/tests/support/fleet_openmetrics.sh' 2 8 %d %ld '%s'",
+	snprintf(cmd, sizeof cmd, "sh '%s/tests/support/fleet_openmetrics.sh' 3 8 %d %ld '%s'",
 	         test_env("WC_SOURCE_DIR", "."), SECONDS, T0, dir);
 	CHECK_INT(system(cmd), 0);
 	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb,
@@ -369,7 +369,7 @@ main(void)
 	/* what happened, by series, time and label */
 	CHECK_CONTAINS(r.err, "vllm:generation_tokens_total{engine=\"0\",instance=\"h1:8000\"");
 	CHECK_CONTAINS(r.err, "counter reset at 2026-01-01T00:28:00.000Z");
-	CHECK_CONTAINS(r.err, "UUID=\"GPU-0002-0007\"");
+	CHECK_CONTAINS(r.err, "UUID=\"GPU-0003-0007\"");
 	CHECK_CONTAINS(r.err, "vanishes at 2026-01-01T00:42:30.000Z");
 	CHECK_CONTAINS(r.err, "no sample at 2026-01-01T00:27:30.000Z");
 	CHECK_CONTAINS(r.err, "resumes at 2026-01-01T00:28:00.000Z; 30 s left out");

@@ -25,12 +25,23 @@ static const char *const names[WC_FLEET_N_METRICS] = {
 	"vllm:time_per_output_token_seconds_count",
 };
 
-/* What newer vLLM releases emit instead (docs/fleet.md, "Metrics"): the
- * same histogram under its new name, so one engine never exports only the
- * old one for long. */
-static const char *const aliases[WC_FLEET_N_METRICS] = {
-	[WC_FLEET_ITL_SUM] = "vllm:inter_token_latency_seconds_sum",
-	[WC_FLEET_ITL_COUNT] = "vllm:inter_token_latency_seconds_count",
+/* Other names of each metric, in order of preference (docs/fleet.md,
+ * "Metrics"): what newer vLLM releases emit instead (the same histogram
+ * under its new name, so one engine never exports only the old one for
+ * long), and SGLang's names of the same gauges, counters and histograms
+ * (an engine exports one family, never both). */
+static const char *const aliases[WC_FLEET_N_METRICS][WC_FLEET_MAX_ALIASES + 1] = {
+	[WC_FLEET_RUNNING] = { "sglang:num_running_reqs" },
+	[WC_FLEET_WAITING] = { "sglang:num_queue_reqs" },
+	[WC_FLEET_PROMPT] = { "sglang:prompt_tokens_total" },
+	[WC_FLEET_GENERATION] = { "sglang:generation_tokens_total" },
+	[WC_FLEET_TTFT_SUM] = { "sglang:time_to_first_token_seconds_sum" },
+	[WC_FLEET_TTFT_COUNT] = { "sglang:time_to_first_token_seconds_count" },
+	[WC_FLEET_ITL_SUM] = { "vllm:inter_token_latency_seconds_sum", "sglang:inter_token_latency_seconds_sum",
+	                       "sglang:time_per_output_token_seconds_sum" },
+	[WC_FLEET_ITL_COUNT] = { "vllm:inter_token_latency_seconds_count",
+	                         "sglang:inter_token_latency_seconds_count",
+	                         "sglang:time_per_output_token_seconds_count" },
 };
 
 const char *
@@ -40,16 +51,28 @@ wc_fleet_metric_name(int m)
 }
 
 const char *
-wc_fleet_metric_alias(int m)
+wc_fleet_metric_alias(int m, int k)
 {
-	return m >= 0 && m < WC_FLEET_N_METRICS ? aliases[m] : NULL;
+	return m >= 0 && m < WC_FLEET_N_METRICS && k >= 0 && k < WC_FLEET_MAX_ALIASES ? aliases[m][k] : NULL;
+}
+
+int
+wc_fleet_metric_rank(int m, const char *name)
+{
+	if (m < 0 || m >= WC_FLEET_N_METRICS || !name)
+		return -1;
+	int k = 0;
+	for (; aliases[m][k]; k++)
+		if (strcmp(aliases[m][k], name) == 0)
+			return k;
+	return strcmp(names[m], name) == 0 ? k : -1;
 }
 
 int
 wc_fleet_metric_from_name(const char *name)
 {
 	for (int m = 0; m < WC_FLEET_N_METRICS; m++)
-		if (strcmp(names[m], name) == 0 || (aliases[m] && strcmp(aliases[m], name) == 0))
+		if (wc_fleet_metric_rank(m, name) >= 0)
 			return m;
 	return -1;
 }
@@ -77,18 +100,20 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	}
 	/* The range is one millisecond short of the step: Prometheus 2 selects
 	 * [t - range, t], so this is (t - step, t] for millisecond timestamps
-	 * and each sample falls into exactly one step (docs/fleet.md). With an
-	 * alias, `or` keeps the alias's series and adds the old name's only
-	 * for label sets the alias lacks (the _over_time functions drop the
-	 * names, so an engine exporting both counts once). */
+	 * and each sample falls into exactly one step (docs/fleet.md). With
+	 * aliases, `or` keeps the first name's series and adds each later
+	 * name's only for label sets the earlier ones lack (the _over_time
+	 * functions drop the names, so an engine exporting two counts once). */
 	const char *fn = m < WC_FLEET_FIRST_COUNTER ? "avg" : "last";
 	long long range = ms - (ms > 1);
-	char alt[1200] = "";
-	if (aliases[m])
-		snprintf(alt, sizeof alt, "%s_over_time(%s{%s}[%lldms]) or ", fn, aliases[m], sel, range);
-	int w = snprintf(buf, size, "label_replace(%s%s_over_time(%s{%s}[%lldms]), \"__name__\", \"%s\", "
-	                 "\"\", \"\")", alt, fn, names[m], sel, range, names[m]);
-	if (w < 0 || (size_t)w >= size)
+	size_t used = 0;
+	int w = snprintf(buf, size, "label_replace(");
+	for (int k = 0; w >= 0 && (used += (size_t)w) < size && aliases[m][k]; k++)
+		w = snprintf(buf + used, size - used, "%s_over_time(%s{%s}[%lldms]) or ", fn, aliases[m][k], sel, range);
+	if (w >= 0 && used < size)
+		w = snprintf(buf + used, size - used, "%s_over_time(%s{%s}[%lldms]), \"__name__\", \"%s\", \"\", \"\")",
+		             fn, names[m], sel, range, names[m]);
+	if (w < 0 || used >= size || (size_t)w >= size - used)
 		return wc_error_set(err, WC_EINVAL, "selector: the query does not fit in %zu bytes", size);
 	return WC_OK;
 }
@@ -183,7 +208,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		fleet_group *g = &f->g[i];
 		if (g->ever_gpu && !g->ever_engine)
 			return wc_error_set(err, WC_EINVAL,
-			                    "%.160s: GPU with no engine series: no vllm:num_requests_running of "
+			                    "%.160s: GPU with no engine series: no vllm:num_requests_running (or sglang:num_running_reqs) of "
 			                    "group '%s' (--group-by matches them differently)",
 			                    g->gpu_series, g->name);
 		if (!g->ever_gpu && g->ever_engine)

@@ -29,7 +29,8 @@ typedef enum {
 	WC_FLEET_TTFT_SUM,     /* vllm:time_to_first_token_seconds_sum (counter) */
 	WC_FLEET_TTFT_COUNT,
 	WC_FLEET_ITL_SUM,      /* vllm:time_per_output_token_seconds_sum (counter), or its
-	                        * successor vllm:inter_token_latency_seconds_sum */
+	                        * successor vllm:inter_token_latency_seconds_sum
+	                        * (SGLang's engine names: wc_fleet_metric_alias) */
 	WC_FLEET_ITL_COUNT,
 	WC_FLEET_N_METRICS
 } wc_fleet_metric;
@@ -43,19 +44,31 @@ typedef enum {
  *  low (docs/results.md, "Fleet ingest from Prometheus"). */
 #define WC_FLEET_DEFAULT_PAGE_STEPS 2000
 
+/** Other names a metric may have, at most. */
+#define WC_FLEET_MAX_ALIASES 3
+/** Bytes a query needs at most: every name of a metric with the longest
+ *  selector (1023 characters). */
+#define WC_FLEET_QUERY_MAX 8192
+
 const char *wc_fleet_metric_name(int m);
-/** The newer name of metric `m` that vLLM emits instead (0.11 renamed
- *  time_per_output_token to inter_token_latency; 0.13 removed the old
- *  name), or NULL. Where a group has both, the newer one is read. */
-const char *wc_fleet_metric_alias(int m);
+/** The k-th other name of metric `m` (k from 0), or NULL past the last:
+ *  vLLM's newer names (0.11 renamed time_per_output_token to
+ *  inter_token_latency; 0.13 removed the old name) and SGLang's
+ *  (`sglang:num_running_reqs`, ...; docs/fleet.md, "Metrics"), in order of
+ *  preference, each before the name itself. Where a group has two, the
+ *  preferred one is read. */
+const char *wc_fleet_metric_alias(int m, int k);
+/** Preference of `name` for metric `m`: 0 for its first alias, ..., the
+ *  number of aliases for the name itself; -1 when it is none of them. */
+int wc_fleet_metric_rank(int m, const char *name);
 /** -1 when `name` is none of the metrics nor their aliases. */
 int wc_fleet_metric_from_name(const char *name);
 /** The PromQL of metric `m` for a step of `step` s, restricted by
  *  `selector` (`{a="b"}`, `a="b"` or "" / NULL): the gauge's mean, or the
  *  counter's last value, over each step (t - step, t], renamed to the
- *  metric so that saved responses say what they hold; a metric with an
- *  alias takes the alias's series where the engine has them, else the
- *  old name's. */
+ *  metric so that saved responses say what they hold; a metric with
+ *  aliases takes each label set from the first name, in order of
+ *  preference, that has it. */
 int wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
                    wc_error *err);
 

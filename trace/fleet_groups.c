@@ -144,14 +144,12 @@ static int
 add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i, wc_error *err)
 {
 	const wc_prom_series *s = &set->s[i];
-	const char *alias = wc_fleet_metric_alias(m);
-	if (g->engine[m] >= 0 && alias) {
-		/* An engine exporting the metric under both names (vLLM 0.11 and
-		 * 0.12): the newer name is read, the old one ignored. */
-		int is_new = strcmp(s->metric, alias) == 0;
-		int had_new = strcmp(set->s[g->engine[m]].metric, alias) == 0;
-		if (is_new != had_new) {
-			if (is_new)
+	if (g->engine[m] >= 0) {
+		/* An engine exporting the metric under two names (vLLM 0.11 and
+		 * 0.12): the preferred name is read, the other ignored. */
+		int rank = wc_fleet_metric_rank(m, s->metric), had = wc_fleet_metric_rank(m, set->s[g->engine[m]].metric);
+		if (rank != had) {
+			if (rank < had)
 				g->engine[m] = (long)i;
 			return WC_OK;
 		}

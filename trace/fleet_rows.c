@@ -139,7 +139,7 @@ wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
 	if (f->n_rows == 0)
 		return wc_error_set(err, WC_EINVAL, "no window with both GPU power (DCGM_FI_DEV_POWER_USAGE)"
-		                    " and engine load (vllm:num_requests_running) in the range");
+		                    " and engine load (vllm:num_requests_running or sglang:num_running_reqs) in the range");
 	qsort(f->rows, f->n_rows, sizeof *f->rows, by_group_start);
 	wc_runs_table *t = wc_runs_new();
 	if (!t)

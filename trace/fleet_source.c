@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void
@@ -29,7 +30,7 @@ say(const wc_fleet_options *o, const char *fmt, ...)
 }
 
 static int
-fetch_page(wc_fleet *f, const char *url, char (*q)[2048], size_t k0, size_t k1, wc_error *err)
+fetch_page(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], size_t k0, size_t k1, wc_error *err)
 {
 	wc_prom_set set = { 0 };
 	double a = f->o.start + (double)k0 * f->o.step, b = f->o.start + (double)(k1 - 1) * f->o.step;
@@ -52,10 +53,12 @@ int
 wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_options *o,
                      wc_runs_table **out, wc_error *err)
 {
-	char q[WC_FLEET_N_METRICS][2048];
+	char (*q)[WC_FLEET_QUERY_MAX] = calloc(WC_FLEET_N_METRICS, sizeof *q);
 	wc_fleet *f = NULL;
-	int rc = wc_fleet_new(o, &f, err);
 	*out = NULL;
+	if (!q)
+		return wc_error_set(err, WC_ENOMEM, "ingest: out of memory");
+	int rc = wc_fleet_new(o, &f, err);
 	for (int m = 0; rc == WC_OK && m < WC_FLEET_N_METRICS; m++) {
 		rc = wc_fleet_query(m, selector, o->step, q[m], sizeof q[m], err);
 		if (rc == WC_OK)
@@ -69,6 +72,7 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 	if (rc == WC_OK)
 		rc = wc_fleet_finish(f, out, err);
 	wc_fleet_free(f);
+	free(q);
 	return rc;
 }
 
@@ -105,7 +109,7 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
                       size_t n_scrapes, const wc_fleet_options *o, wc_runs_table **out,
                       wc_error *err)
 {
-	const char *keep[2 * WC_FLEET_N_METRICS + 1];
+	const char *keep[(WC_FLEET_MAX_ALIASES + 1) * WC_FLEET_N_METRICS + 1];
 	size_t n_keep = 0;
 	wc_prom_set set = { 0 };
 	wc_fleet_options oo = *o;
@@ -114,8 +118,8 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 	*out = NULL;
 	for (int m = 0; m < WC_FLEET_N_METRICS; m++) {
 		keep[n_keep++] = wc_fleet_metric_name(m);
-		if (wc_fleet_metric_alias(m))
-			keep[n_keep++] = wc_fleet_metric_alias(m);
+		for (int k = 0; wc_fleet_metric_alias(m, k); k++)
+			keep[n_keep++] = wc_fleet_metric_alias(m, k);
 	}
 	keep[n_keep] = NULL;
 	for (size_t i = 0; rc == WC_OK && i < n_json; i++)

@@ -12,7 +12,10 @@
 # the files and the truth agree without storing the series. Host 2's engine
 # also exports the inter-token latency under vLLM 0.11's new name
 # (inter_token_latency_seconds), at half the old name's value so that the
-# truth says which one was read: the new one.
+# truth says which one was read: the new one. Host 3's engine is SGLang:
+# the same gauges, counters and histograms under SGLang's names
+# (sglang:num_running_reqs, ...; its inter-token latency under
+# time_per_output_token), with a tp_rank label.
 # A sixth argument `om-only` skips the scrapes (bench/run_prometheus.sh).
 # usage: sh fleet_openmetrics.sh HOSTS GPUS SECONDS T0 OUT [om-only]
 set -eu
@@ -59,6 +62,10 @@ BEGIN {
 	      "vllm:time_to_first_token_seconds_count vllm:time_per_output_token_seconds_sum " \
 	      "vllm:time_per_output_token_seconds_count vllm:inter_token_latency_seconds_sum " \
 	      "vllm:inter_token_latency_seconds_count", EN, " ")
+	split("sglang:num_running_reqs sglang:num_queue_reqs sglang:prompt_tokens_total " \
+	      "sglang:generation_tokens_total sglang:time_to_first_token_seconds_sum " \
+	      "sglang:time_to_first_token_seconds_count sglang:time_per_output_token_seconds_sum " \
+	      "sglang:time_per_output_token_seconds_count", SG, " ")
 	OM = OUT "/fleet.om"; SC = OUT "/scrapes.prom"; TRUTH = OUT "/truth.csv"
 	print "host,start_epoch,end_epoch,tp,mean_power_w,running,prompt_tok_s,generation_tok_s,itl_s" > TRUTH
 	# truth: windows cut at level changes, the engine restart and the dropout
@@ -81,15 +88,16 @@ BEGIN {
 	print "# TYPE DCGM_FI_DEV_POWER_USAGE gauge" > OM
 	for (h = 1; h <= H; h++) for (g = 0; g < G; g++) { lab = dcgm(h, g) ",instance=\"dcgm-h" h ":9400\"}"
 		for (s = 0; s < S; s++) if (gpu_up(h, g, s)) printf "%s %.1f %d\n", lab, power(h, g, s), T0 + s > OM }
-	for (e = 1; e <= 10; e++) {
-		print "# TYPE " EN[e] " gauge" > OM
+	for (e = 1; e <= 18; e++) {
+		print "# TYPE " (e <= 10 ? EN[e] : SG[e - 10]) " gauge" > OM
 		for (h = 1; h <= H; h++) {
-			if (e > 8 && h != 2) continue
-			lab = EN[e] "{model_name=\"Qwen/Qwen3-8B\",engine=\"0\",instance=\"h" h ":8000\",job=\"vllm\"}"
+			if ((e > 8 && e <= 10 && h != 2) || ((h == 3) != (e > 10))) continue
+			lab = e <= 10 ? EN[e] "{model_name=\"Qwen/Qwen3-8B\",engine=\"0\",instance=\"h" h ":8000\",job=\"vllm\"}" \
+			      : SG[e - 10] "{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\",instance=\"h" h ":30000\",job=\"sglang\"}"
 			for (s = 0; s < S; s++) {
 				if (engine_up(h, s) || s == 0) advance(h, s)
 				if (!engine_up(h, s)) continue
-				printf "%s %.10g %d\n", lab, value(h, s, e), T0 + s > OM
+				printf "%s %.10g %d\n", lab, value(h, s, e > 10 ? e - 10 : e), T0 + s > OM
 			}
 		}
 	}
@@ -101,7 +109,11 @@ BEGIN {
 		for (k = 0; k < 6; k++) C[k] = CH[h, k]
 		if (engine_up(h, s) || s == 0) advance(h, s)
 		for (k = 0; k < 6; k++) CH[h, k] = C[k]
-		if (engine_up(h, s)) {
+		if (engine_up(h, s) && h == 3) {
+			printf "# wattcast-scrape %d h%d:30000\n", T0 + s, h > SC
+			for (e = 1; e <= 8; e++)
+				printf "%s{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"} %.10g\n", SG[e], value(h, s, e) > SC
+		} else if (engine_up(h, s)) {
 			printf "# wattcast-scrape %d h%d:8000\n", T0 + s, h > SC
 			for (e = 1; e <= (h == 2 ? 10 : 8); e++)
 				printf "%s{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} %.10g\n", EN[e],
