@@ -140,43 +140,21 @@ check_clean(void)
 	free(in);
 }
 
-/* vLLM 0.11 renamed time_per_output_token to inter_token_latency and 0.13
- * dropped the old name: either gives itl_s, and an engine exporting both
- * is read once, from the new name. */
+/* The engine's metric names. vLLM 0.11 renamed time_per_output_token to
+ * inter_token_latency and 0.13 dropped the old name: either gives itl_s,
+ * and an engine exporting both is read once, from the new name. SGLang's
+ * names (num_running_reqs, generation_tokens_total and both of its ITL
+ * histograms) give the same rows as vLLM's. */
 static void
-check_itl_names(void)
+check_engine_names(void)
 {
-	const int flags[3] = { ITL_OLD, ITL_NEW, ITL_OLD | ITL_NEW };
-	const double want[3] = { 0.05, 0.02, 0.02 };
-	for (int k = 0; k < 3; k++) {
+	const int flags[6] = { ITL_OLD, ITL_NEW, ITL_OLD | ITL_NEW, SGLANG, SGLANG | ITL_OLD,
+		               SGLANG | ITL_OLD | ITL_NEW };
+	const double want[6] = { 0.05, 0.02, 0.02, NAN, 0.05, 0.02 };
+	for (int k = 0; k < 6; k++) {
 		run_result r;
 		char name[32];
-		snprintf(name, sizeof name, "itl%d.prom", k);
-		char *in = scrapes(name, flags[k]);
-		wc_runs_table *t = ingest(in, &r);
-		CHECK_INT(r.status, 0);
-		CHECK(t && t->n_runs == 2);
-		check_row(t, 0, 0, 119, 2, 4);
-		for (size_t i = 0; t && i < t->n_runs; i++)
-			CHECK_NEAR(extra(t, i, "itl_s"), want[k], 1e-9);
-		wc_runs_free(t);
-		run_result_free(&r);
-		free(in);
-	}
-}
-
-/* SGLang's metric names (num_running_reqs, generation_tokens_total and
- * both of its ITL histograms) give the same rows as vLLM's, and an engine
- * exporting both ITL names is read from the newer. */
-static void
-check_sglang(void)
-{
-	const int flags[3] = { SGLANG, SGLANG | ITL_OLD, SGLANG | ITL_OLD | ITL_NEW };
-	const double want[3] = { NAN, 0.05, 0.02 };
-	for (int k = 0; k < 3; k++) {
-		run_result r;
-		char name[32];
-		snprintf(name, sizeof name, "sglang%d.prom", k);
+		snprintf(name, sizeof name, "names%d.prom", k);
 		char *in = scrapes(name, flags[k]);
 		wc_runs_table *t = ingest(in, &r);
 		CHECK_INT(r.status, 0);
@@ -319,8 +297,7 @@ main(void)
 {
 	dir = test_tmpdir("prom_inputs");
 	check_clean();
-	check_itl_names();
-	check_sglang();
+	check_engine_names();
 	check_anomalies();
 	check_syntax();
 	check_flags_and_server();
