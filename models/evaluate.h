@@ -96,9 +96,13 @@ double wc_level_power_limit_w(const wc_level *level);
  * H100 0.95, H200 1.036 times their limit). The fit holds S at it
  * (docs/fitting.md, "Physical bounds"); answers warn on a level above it. */
 #define WC_LEVEL_LIMIT_FACTOR 1.1
-/** The most mean power a group of `tp` GPUs of a level can show, W:
- *  tp x WC_LEVEL_LIMIT_FACTOR x its board limit (NaN when unknown); where
- *  answers' power intervals end (docs/intervals.md, "Physical ceiling"). */
+/** The most mean power `gpus` boards of limit `limit_w` (W each) can
+ *  show: gpus x WC_LEVEL_LIMIT_FACTOR x limit_w; NaN when the limit is not
+ *  a finite number > 0 or gpus < 1. Where answers' power intervals end
+ *  (docs/intervals.md, "Physical ceiling"). */
+double wc_power_ceiling_w(double limit_w, int gpus);
+/** The same for a group of `tp` GPUs of a level (its board limit from
+ *  wc_level_power_limit_w). */
 double wc_level_power_ceiling_w(const wc_level *level, int tp);
 /** P_max - P0 of a level, W per GPU: the prefill power's headroom (NaN
  *  when the catalog does not know the platform's power limit). */

@@ -89,9 +89,15 @@ wc_level_power_limit_w(const wc_level *level)
 }
 
 double
+wc_power_ceiling_w(double limit_w, int gpus)
+{
+	return gpus >= 1 && isfinite(limit_w) && limit_w > 0.0 ? gpus * WC_LEVEL_LIMIT_FACTOR * limit_w : NAN;
+}
+
+double
 wc_level_power_ceiling_w(const wc_level *level, int tp)
 {
-	return tp >= 1 ? tp * WC_LEVEL_LIMIT_FACTOR * wc_level_power_limit_w(level) : NAN;
+	return wc_power_ceiling_w(wc_level_power_limit_w(level), tp);
 }
 
 double

@@ -356,8 +356,7 @@ predictive(const wc_power_map *pm, const wc_envelope_summary *s, int servers, wc
 	/* The mean ends where the boards do (docs/intervals.md, "Physical
 	 * ceiling"); p95 does not: 0.25 s samples of real A100 traces pass
 	 * the board limit (p95 500 W on a 400 W board). */
-	const double ceiling = pm->max_w > 0.0 && isfinite(pm->max_w)
-	                       ? servers * pm->tp * WC_LEVEL_LIMIT_FACTOR * pm->max_w : NAN;
+	const double ceiling = wc_power_ceiling_w(pm->max_w, servers * pm->tp);
 	if (s->mean_w.value > 0.0 && wc_pe_widen(&pm->pe, s->mean_w.value, &iv->mean_lo, &iv->mean_hi))
 		wc_interval_hold_ceiling(s->mean_w.value, ceiling, &iv->mean_hi);
 	if (s->p95_w.value > 0.0)

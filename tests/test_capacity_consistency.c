@@ -41,16 +41,10 @@ static const cfg cases[] = {
 static void
 one(const wc_predictor *pr, const char *profile, const cfg *k)
 {
-	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 0 };
+	wc_inference_query q = { .config = test_catalog_config(k->platform, k->tp, k->model, k->running) };
 	wc_capacity_prediction cap;
 	wc_inference_prediction head;
 	wc_error err;
-	q.config.platform = k->platform;
-	q.config.tp = k->tp;
-	q.config.model = k->model;
-	q.config.arch = wc_model_lookup(k->model);
-	q.config.active_params_b = q.config.arch->active_params_b;
-	q.config.running = k->running;
 	q.config.input_tokens = k->in;
 	q.config.output_tokens = k->out;
 	q.config.request_rate = k->rate;
@@ -78,13 +72,9 @@ memory_as_vllm(const wc_predictor *pr)
 {
 	const char *platforms[] = { "A100", "H100" };
 	for (int i = 0; i < 2; i++) {
-		wc_inference_query q = { .config = WC_CONFIG_INIT };
+		wc_inference_query q = { .config = test_catalog_config(platforms[i], 1, "Qwen3-32B", 32) };
 		wc_capacity_prediction cap;
 		wc_error err;
-		q.config.platform = platforms[i];
-		q.config.arch = wc_model_lookup("Qwen3-32B");
-		q.config.active_params_b = q.config.arch->active_params_b;
-		q.config.running = 32;
 		q.config.input_tokens = 1000;
 		q.config.output_tokens = 512;
 		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
@@ -99,13 +89,9 @@ memory_as_vllm(const wc_predictor *pr)
 		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 		CHECK_NEAR(cap.value[WC_CAPQ_RUNNING], 32, 0); /* the published design fits: all run */
 	}
-	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_inference_query q = { .config = test_catalog_config("H100", 1, "Llama-3.1-405B", 32) };
 	wc_capacity_prediction cap;
 	wc_error err;
-	q.config.platform = "H100";
-	q.config.arch = wc_model_lookup("Llama-3.1-405B");
-	q.config.active_params_b = q.config.arch->active_params_b;
-	q.config.running = 32;
 	q.config.input_tokens = 100;
 	q.config.output_tokens = 100;
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_EINVAL);
@@ -119,13 +105,9 @@ open_loop_running_bound(const wc_predictor *pr)
 {
 	const double rates[] = { 1, 10, 20, 100 };
 	for (int i = 0; i < 4; i++) {
-		wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+		wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 256), .want_interval = 1 };
 		wc_capacity_prediction cap;
 		wc_error err;
-		q.config.platform = "H100";
-		q.config.arch = wc_model_lookup("Qwen3-8B");
-		q.config.active_params_b = q.config.arch->active_params_b;
-		q.config.running = 256;
 		q.config.request_rate = rates[i];
 		q.config.input_tokens = 512;
 		q.config.output_tokens = 256;

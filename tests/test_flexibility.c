@@ -58,14 +58,9 @@ synthetic(void)
 static void
 sweeps(const wc_predictor *pr, const char *platform, const char *model, double n, int by_cap)
 {
-	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_inference_query q = { .config = test_catalog_config(platform, 1, model, n) };
 	wc_flexibility f;
 	wc_error err;
-	q.config.platform = platform;
-	q.config.model = model;
-	q.config.arch = wc_model_lookup(model);
-	q.config.active_params_b = q.config.arch->active_params_b;
-	q.config.running = n;
 	q.config.input_tokens = 512;
 	q.config.output_tokens = 256;
 	CHECK_INT(wc_predict_flexibility(pr, &q, by_cap, 10, &f, &err), WC_OK);
@@ -85,12 +80,7 @@ sweeps(const wc_predictor *pr, const char *platform, const char *model, double n
 static wc_inference_query
 qwen8b(const char *platform, double running)
 {
-	wc_inference_query q = { .config = WC_CONFIG_INIT };
-	q.config.platform = platform;
-	q.config.model = "Qwen3-8B";
-	q.config.arch = wc_model_lookup("Qwen3-8B");
-	q.config.active_params_b = q.config.arch->active_params_b;
-	q.config.running = running;
+	wc_inference_query q = { .config = test_catalog_config(platform, 1, "Qwen3-8B", running) };
 	return q;
 }
 

@@ -146,22 +146,6 @@ section_and_old_files(void)
 	wc_params_clear(&q);
 }
 
-/* A query of catalog model `model` on `platform`, tp GPUs, n running,
- * with an interval. */
-static wc_inference_query
-catalog_query(const char *platform, int tp, const char *model, double n)
-{
-	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
-	q.config.platform = platform;
-	q.config.tp = tp;
-	q.config.model = model;
-	q.config.arch = wc_model_lookup(model);
-	CHECK(q.config.arch != NULL);
-	q.config.active_params_b = q.config.arch ? q.config.arch->active_params_b : 8.0;
-	q.config.running = n;
-	return q;
-}
-
 /* Every capacity answer of every platform of the built-in profile: an
  * interval that contains it and has width, or none (with a warning). */
 static void
@@ -178,7 +162,8 @@ no_zero_width(void)
 	for (int i = 0; i < 3; i++)
 		for (int m = 0; m < 3; m++)
 			for (int n = 1; n <= 256; n *= 4) {
-				wc_inference_query q = catalog_query(platforms[i], m == 2 ? 4 : 1, models[m], n);
+				wc_inference_query q = { .config = test_catalog_config(platforms[i], m == 2 ? 4 : 1, models[m], n),
+				                         .want_interval = 1 };
 				wc_capacity_prediction cp;
 				wc_inference_prediction ip;
 				q.config.input_tokens = 500;
@@ -378,7 +363,8 @@ physical_ceiling(void)
 	for (int i = 0; i < 3; i++)
 		for (int tp = 1; tp <= 2; tp++)
 			for (int n = 16; n <= 1024; n *= 4) {
-				wc_inference_query q = catalog_query(platforms[i], tp, "Qwen3-32B", n);
+				wc_inference_query q = { .config = test_catalog_config(platforms[i], tp, "Qwen3-32B", n),
+				                         .want_interval = 1 };
 				wc_inference_prediction ip;
 				wc_capacity_prediction cp;
 				const wc_level *lvl = wc_params_level(&p, platforms[i]);

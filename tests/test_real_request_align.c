@@ -111,7 +111,7 @@ main(void)
 {
 	const char *shared = test_shared_dir();
 	if (!shared)
-		return 77;
+		return TEST_SKIP;
 	check_run(shared, "trace_replay_smoke_qwen3-8b_a100/a100_trace_replay_tp1_1784415083", "align083",
 	          0.02, 1);
 	check_run(shared, "trace_replay_smoke_qwen3-8b_a100/a100_trace_replay_tp1_1784415161", "align161",

@@ -3,6 +3,7 @@
 #include "models/law.h"
 #include "models/evaluate.h"
 #include "models/params.h"
+#include "models/catalog.h"
 
 #include <math.h>
 
@@ -264,4 +265,18 @@ test_paper_law_point(const char *platform, double active_b, wc_law_point *out)
 		wc_law_bound_point(&b, NULL, out);
 	wc_params_clear(&paper);
 	return rc;
+}
+
+wc_config
+test_catalog_config(const char *platform, int tp, const char *model, double running)
+{
+	wc_config c = WC_CONFIG_INIT;
+	c.platform = platform;
+	c.tp = tp;
+	c.model = model;
+	c.arch = wc_model_lookup(model);
+	CHECK(c.arch != NULL);
+	c.active_params_b = c.arch ? c.arch->active_params_b : 8.0;
+	c.running = running;
+	return c;
 }

@@ -34,6 +34,11 @@ typedef struct {
 	int count;
 } test_warnings;
 void test_collect_warning(const char *msg, void *payload);
+/** A configuration of catalog model `model` (its architecture and active
+ *  size) on `platform` with `tp` GPUs and `running` requests; everything
+ *  else as WC_CONFIG_INIT. An unknown model is a failed CHECK (and 8 B
+ *  active, no architecture). The strings are borrowed. */
+wc_config test_catalog_config(const char *platform, int tp, const char *model, double running);
 /** Fresh empty folder under WC_TEST_TMP (malloc'd path). */
 char *test_tmpdir(const char *name);
 /** Join two path parts (malloc'd). */
