@@ -161,7 +161,7 @@ wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
 double
 wc_capacity_clock_ratio(const char *platform, double sm_clock_mhz)
 {
-	const wc_platform_info *info = platform ? wc_platform_lookup(platform) : NULL;
+	const wc_platform_info *info = platform ? wc_platform_board(platform, NULL) : NULL;
 	if (!(sm_clock_mhz > 0.0) || !info || !(info->max_sm_clock_mhz > 0.0))
 		return 0.0;
 	return sm_clock_mhz / info->max_sm_clock_mhz;

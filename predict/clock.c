@@ -108,7 +108,7 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
                      wc_error *err)
 {
 	const wc_config *c = &q->config;
-	const wc_platform_info *info = c->platform ? wc_platform_lookup(c->platform) : NULL;
+	const wc_platform_info *info = c->platform ? wc_platform_board(c->platform, NULL) : NULL;
 	double p0 = NAN;
 	int rc;
 	*clock_mhz = 0.0;

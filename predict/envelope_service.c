@@ -17,23 +17,6 @@
 
 #include "predict/capacity_predict.h"
 
-/* The catalog's platform for a level name: exact, else the part before a
- * '-' ("H100-locked" is an H100). */
-static const wc_platform_info *
-platform_for(const char *level)
-{
-	const wc_platform_info *pi = wc_platform_lookup(level);
-	if (pi || !level)
-		return pi;
-	char base[WC_NAME_MAX];
-	size_t n = strcspn(level, "-");
-	if (n == 0 || n >= sizeof base || level[n] != '-')
-		return NULL;
-	memcpy(base, level, n);
-	base[n] = '\0';
-	return wc_platform_lookup(base);
-}
-
 /* Bytes and FLOPs: the capacity model's from the architecture; without
  * one, a dense model of N_act whose KV cache and attention are unknown
  * (no KV bytes, no attention FLOPs). */
@@ -53,7 +36,7 @@ wc_roofline_standin_init(wc_capacity_service_store *s, const wc_config *c, wc_er
 {
 	int rc;
 	memset(s, 0, sizeof *s);
-	const wc_platform_info *pi = platform_for(c->platform);
+	const wc_platform_info *pi = wc_platform_board(c->platform, NULL);
 	if (!pi)
 		return wc_error_set(err, WC_ENOTFOUND,
 		                    "platform: no published bandwidth and throughput for '%s' "

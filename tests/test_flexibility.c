@@ -15,6 +15,7 @@
 #include "data/data.h"
 #include "predict/flexibility.h"
 #include "predict/predict.h"
+#include "models/capacity_model.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -157,6 +158,33 @@ datasheet_cap(const wc_predictor *pr)
 	CHECK_CONTAINS(err.msg, "power_cap_w: 20 W is at or below the idle power of A10G");
 }
 
+/* A level named after its board (the paper profile's H100-locked runs on
+ * an H100): the clock check, the power cap and the capacity model's clock
+ * ratio take the H100's clock range, as the server's clock check does
+ * (wc_platform_board). The cap was refused ("no clock range") and the
+ * ratio was 0 (a locked clock left step times unchanged). */
+static void
+level_on_a_board(const wc_predictor *pr)
+{
+	wc_inference_query q = qwen8b("H100-locked", 32);
+	wc_inference_prediction out;
+	wc_error err;
+	CHECK_NEAR(wc_capacity_clock_ratio("H100-locked", 990), 0.5, 1e-12);
+	q.config.sm_clock_mhz = 990;
+	CHECK_INT(wc_predict_clock_check(&q.config, &err), WC_OK);
+	q.config.sm_clock_mhz = 2500;
+	CHECK_INT(wc_predict_clock_check(&q.config, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "sm_clock_mhz: 2500 MHz is outside the clock range of H100, 345-1980 MHz");
+	q.config.sm_clock_mhz = 0;
+	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+	CHECK(out.power.per_gpu_power_w > 300); /* so a 300 W cap binds */
+	q.power_cap_w = 300;
+	CHECK_INT(wc_predict_power_cap(pr, &q, 300, &q.config.sm_clock_mhz, &err), WC_OK);
+	CHECK(q.config.sm_clock_mhz >= 345 && q.config.sm_clock_mhz < 1980);
+	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+	CHECK_NEAR(out.power.per_gpu_power_w, 300, 0.5);
+}
+
 int
 main(void)
 {
@@ -175,6 +203,7 @@ main(void)
 			refusals(pr);
 			cap_below_lowest_clock(pr);
 			datasheet_cap(pr);
+			level_on_a_board(pr);
 		}
 		wc_predictor_free(pr);
 		pr = NULL;
