@@ -63,7 +63,7 @@ least_bytes_per_param(wc_ft_method m)
 static void
 memory_warning(const wc_ft_config *c, wc_finetune_prediction *out)
 {
-	const wc_platform_info *hw = wc_platform_lookup(out->platform);
+	const wc_platform_info *hw = wc_platform_board(out->platform, NULL);
 	if (!hw || !(hw->memory_gb > 0.0))
 		return;
 	const double need_gb = c->params_b * least_bytes_per_param(c->method), have_gb = c->gpus * hw->memory_gb;
