@@ -6,7 +6,8 @@
  * bit-identical for any thread count; refusals name the reason (library
  * and CLI: unknown platform for the model scope, one run or one load for
  * the platform scope, no idle power, power not above idle, no measured
- * power).
+ * power); the datasheet stratum of held-out error ignores the held-out
+ * platform's model terms.
  */
 #include "data/data.h"
 #include "fit/fit.h"
@@ -195,6 +196,45 @@ expect_refusal(const wc_params *base, const char *csv, wc_calibrate_scope scope,
 	free(bpath);
 }
 
+/* Leaving a platform out for the datasheet stratum must not keep the
+ * model terms calibrated on that platform's own runs: a set whose terms
+ * shift every H100 model far gives the same held-out error as one without
+ * them (with them kept, the H100 fold's predictions move by e^3 in z). */
+static void
+datasheet_fold_drops_terms(void)
+{
+	wc_params truth = WC_PARAMS_INIT, shifted = WC_PARAMS_INIT;
+	wc_runs_table *t = NULL;
+	wc_simulate_options so = WC_SIMULATE_OPTIONS_INIT;
+	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
+	wc_pred_error plain, with;
+	wc_error err;
+	wc_params_default(&truth);
+	so.seed = 11;
+	CHECK_INT(wc_simulate_inference(&truth, &so, &t, &err), WC_OK);
+	CHECK_INT(wc_params_copy(&shifted, &truth, &err), WC_OK);
+	for (size_t i = 0; i < t->n_runs; i++) {
+		if (strcmp(t->runs[i].platform, "H100") != 0 || shifted.n_model_terms >= WC_MAX_MODEL_TERMS)
+			continue;
+		wc_model_term m = { .shift = { .value = 3.0, .lo = NAN, .hi = NAN }, .runs = 1 };
+		wc_model_key(t->runs[i].model, m.model, sizeof m.model);
+		snprintf(m.level, sizeof m.level, "H100");
+		if (!wc_params_find_model_term(&shifted, m.model, "H100"))
+			shifted.model_terms[shifted.n_model_terms++] = m;
+	}
+	CHECK(shifted.n_model_terms >= 1);
+	CHECK_INT(wc_validate_pred_error(t, &fo, &truth, "platform", NULL, &plain, &err), WC_OK);
+	CHECK_INT(wc_validate_pred_error(t, &fo, &shifted, "platform", NULL, &with, &err), WC_OK);
+	CHECK(plain.n_strata == 1 && with.n_strata == 1 && plain.strata[0].n > 0);
+	CHECK_INT(with.strata[0].n, plain.strata[0].n);
+	CHECK(with.strata[0].q_hi == plain.strata[0].q_hi);
+	printf("  datasheet stratum with %d H100 model terms: q = %.6f (without: %.6f)\n",
+	       shifted.n_model_terms, with.strata[0].q_hi, plain.strata[0].q_hi);
+	wc_params_clear(&shifted);
+	wc_params_clear(&truth);
+	wc_runs_free(t);
+}
+
 #define HEAD "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w\n"
 
 int
@@ -205,6 +245,7 @@ main(void)
 	make_base(&base);
 	platform_recovery(&base);
 	shift_recovery(&base);
+	datasheet_fold_drops_terms();
 	expect_refusal(&base, HEAD "a,B300,1,Qwen3-8B,8.19,32,700,\n", WC_CALIBRATE_MODEL,
 	               "'B300', a level the base 'fit' does not have", "model");
 	expect_refusal(&base, HEAD "a,B300,1,Qwen3-8B,8.19,32,700,150\n", WC_CALIBRATE_PLATFORM,

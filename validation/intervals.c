@@ -205,7 +205,8 @@ seen_platform(const wc_runs_table *t, size_t n, const char *name)
  * "Strata"): each platform's runs predicted by `frozen` with that
  * platform's level replaced by the datasheet transfer from the others
  * (models/transfer.c), or transferred as `predict` does when the set has
- * none. Rows' folds name the platform. */
+ * none, and without that platform's model terms. Rows' folds name the
+ * platform. */
 static int
 platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows, wc_error *err)
 {
@@ -224,13 +225,23 @@ platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows,
 		copy->n_draws = copy->n_draw_params = 0;
 		copy->draws = NULL;
 		copy->draw_names = NULL;
-		int own = 0;
+		/* The held-out platform's model terms were calibrated on the very
+		 * runs its fold predicts: a datasheet level has none. */
+		int kept = 0;
+		for (int k = 0; k < copy->n_model_terms; k++)
+			if (strcmp(copy->model_terms[k].level, name) != 0)
+				copy->model_terms[kept++] = copy->model_terms[k];
+		copy->n_model_terms = kept;
+		int own = 0, lost = 0;
 		for (int k = 0; k < copy->n_levels; k++)
 			if (strcmp(copy->levels[k].name, name) == 0) {
 				own = 1;
-				if (wc_params_datasheet_level(frozen, name, name, &copy->levels[k]) != WC_OK)
-					copy->levels[k].name[0] = '\0'; /* no transfer: its runs go unpredicted */
+				lost = wc_params_datasheet_level(frozen, name, name, &copy->levels[k]) != WC_OK;
 			}
+		if (lost) { /* no datasheet for it (a level such as H100-locked): its runs go unpredicted */
+			free(copy);
+			continue;
+		}
 		if (!own && copy->n_levels < WC_MAX_LEVELS &&
 		    wc_params_datasheet_level(frozen, name, NULL, &copy->levels[copy->n_levels]) == WC_OK)
 			copy->n_levels++;
