@@ -85,9 +85,10 @@ double wc_config_input_tokens(const wc_config *c, const wc_capacity_params *cap)
 double wc_law_prefill_share(const wc_params *p, const wc_config *c);
 /** The same from a capacity section alone (the fit's shares). */
 double wc_prefill_share(const wc_capacity_params *cap, const wc_config *c);
-/** The power limit of a level's platform, W per GPU, from the catalog (a
- *  level such as "H100-locked" is its S target's platform); NaN when the
- *  catalog does not know it. */
+/** The power limit of a level's board, W per GPU, from the catalog as
+ *  wc_platform_board finds it (a level such as "H100-locked" is its S
+ *  target's platform, "A100-mycluster" an A100); NaN when the catalog does
+ *  not know it. */
 double wc_level_power_limit_w(const wc_level *level);
 
 /* P0 + S may reach this multiple of the board limit: S is the asymptote

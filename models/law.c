@@ -82,9 +82,7 @@ wc_law_point_mix(const wc_law_point *lp, double d, double n_mean)
 double
 wc_level_power_limit_w(const wc_level *level)
 {
-	const wc_platform_info *info = wc_platform_lookup(level->name);
-	if (!info && level->s_shared_with[0])
-		info = wc_platform_lookup(level->s_shared_with);
+	const wc_platform_info *info = wc_platform_board(level->name, level->s_shared_with);
 	return info && info->max_power_w > 0 ? info->max_power_w : NAN;
 }
 

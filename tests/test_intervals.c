@@ -389,6 +389,15 @@ physical_ceiling(void)
 				CHECK(cp.value[WC_CAPQ_E_HOUR] <= cp.hi[WC_CAPQ_E_HOUR]);
 			}
 	CHECK(held > 5); /* the ceiling did bind: without it these would exceed it */
+	/* A level named for its board, as a user's calibration names it, has
+	 * that board's limit (wc_platform_board's rule) and so its ceiling. */
+	wc_level own = *wc_params_level(&p, "A100");
+	snprintf(own.name, sizeof own.name, "A100-mycluster");
+	own.s_shared_with[0] = '\0';
+	CHECK_NEAR(wc_level_power_limit_w(&own), 400.0, 1e-12);
+	CHECK_NEAR(wc_level_power_ceiling_w(&own, 2), 2 * 1.1 * 400.0, 1e-9);
+	snprintf(own.name, sizeof own.name, "mycluster");
+	CHECK(isnan(wc_level_power_limit_w(&own)));
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
 }
