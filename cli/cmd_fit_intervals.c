@@ -35,6 +35,9 @@ static const char usage[] =
 	"  platform  predict each platform's runs with the set's level for it replaced\n"
 	"            by the datasheet transfer from its other levels: a stratum for\n"
 	"            `datasheet` levels, added to the section already there.\n"
+	"Every refit is built as the set was (docs/validation.md, \"Refitting a set\"):\n"
+	"its structure terms, and its precision terms per level when it has any, else\n"
+	"every quantized run in with none; --terms overrides the precision mode.\n"
 	"--quantity capacity (RUNS.csv... as `validate capacity` takes them): the\n"
 	"capacity model's held-out error, leaving each model out, of latency (from\n"
 	"throughput, the same |log residual|) and of energy per output token\n"
@@ -171,6 +174,9 @@ other_quantity(const iv_args *a, const char *data, wc_params *p)
 		co.robust = !a->plain;
 		co.model_weights = a->model_weights;
 		po.prior = p;
+		wc_fit_options_like(&po, p);
+		if (a->terms)
+			po.precision_terms = cli_terms_mode(a->terms);
 		if ((rc = cli_capacity_inputs_load(cmd, a->inputs, a->n_inputs, &in)) == CLI_OK &&
 		    wc_validate_capacity_pred_error(in.runs, &in.data, &co, &po, data, pe, &err) != WC_OK)
 			rc = cli_fail(cmd, "%s", err.msg);
@@ -220,8 +226,9 @@ cli_fit_intervals(int argc, char **argv)
 			goto done;
 		}
 		fo.prior = &prior;
-		fo.precision_terms = a.terms ? cli_terms_mode(a.terms) : WC_TERMS_PER_LEVEL;
-		fo.law_terms = p.law_terms; /* each fold refits the set's own structure terms */
+		wc_fit_options_like(&fo, &p); /* each fold refits the set as it was built */
+		if (a.terms)
+			fo.precision_terms = cli_terms_mode(a.terms);
 		if (wc_validate_pred_error(t, &fo, &p, a.folds, data, &pe, &err) != WC_OK) {
 			cli_fail(cmd, "%s", err.msg);
 			goto done;

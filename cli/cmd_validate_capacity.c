@@ -17,7 +17,8 @@
 static const char usage[] =
 	"usage: wattcast validate capacity RUNS.csv... [--json] [--per-run FILE]\n"
 	"                                 [--params P | --profile paper] [--per-level eta,t0,...]\n"
-	"                                 [--plain] [--weights run|model]\n\n"
+	"                                 [--plain] [--weights run|model]\n"
+	"                                 [--terms all|pooled|as-bf16|none] [--law-terms LIST|none]\n\n"
 	"Leave one model out over the runs tables' rows (runs tables or raw ML.ENERGY\n"
 	"tables): for each model, the capacity model and the power law are refitted on\n"
 	"the other models and its throughput and energy per output token predicted;\n"
@@ -29,9 +30,14 @@ static const char usage[] =
 	"period_s). The capacity model is fitted as `fit capacity` does (Huber-weighted);\n"
 	"--plain fits it by plain least squares, as `fit capacity --plain` does;\n"
 	"--weights model makes each model count once in every fit, as `fit capacity\n"
-	"--weights model` does.\n";
+	"--weights model` does. Each fold refits the power law as the prior was built\n"
+	"(docs/validation.md, \"Refitting a set\"): its structure terms (moe,tp for the\n"
+	"measured profile, none for paper) and, when it has precision terms, one per\n"
+	"level, else every quantized run in with none; --terms and --law-terms\n"
+	"override them as in `fit inference`.\n";
 
-enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST, OPT_PLAIN, OPT_WEIGHTS };
+enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST, OPT_PLAIN, OPT_WEIGHTS,
+       OPT_TERMS, OPT_LAW_TERMS };
 
 static json_t *
 num(double v)
@@ -108,12 +114,15 @@ cli_validate_capacity(int argc, char **argv)
 		{ "robust", no_argument, NULL, OPT_ROBUST },
 		{ "plain", no_argument, NULL, OPT_PLAIN },
 		{ "weights", required_argument, NULL, OPT_WEIGHTS },
+		{ "terms", required_argument, NULL, OPT_TERMS },
+		{ "law-terms", required_argument, NULL, OPT_LAW_TERMS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "validate capacity", *per_run_path = NULL, *params = NULL, *profile = NULL;
 	wc_capacity_fit_options co = WC_CAPACITY_FIT_OPTIONS_INIT;
-	int opt, json = 0, rc;
+	int opt, json = 0, rc, terms = -1, law_given = 0;
+	unsigned law_mask = 0u;
 	cli_reset_getopt();
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -131,6 +140,18 @@ cli_validate_capacity(int argc, char **argv)
 			if ((rc = cli_parse_weights(cmd, optarg, &co.model_weights)) != CLI_OK)
 				return rc;
 			break;
+		case OPT_TERMS:
+			if ((terms = cli_terms_mode(optarg)) < 0)
+				return cli_usage_error(cmd, "--terms: expected all, pooled, as-bf16 or none, got '%s'",
+				                       optarg);
+			break;
+		case OPT_LAW_TERMS: {
+			wc_error e;
+			if (wc_law_terms_parse(optarg, &law_mask, &e) != WC_OK)
+				return cli_usage_error(cmd, "--%s", e.msg);
+			law_given = 1;
+			break;
+		}
 		case 'h': fputs(usage, stdout); return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
@@ -150,6 +171,11 @@ cli_validate_capacity(int argc, char **argv)
 	    (rc = cli_capacity_inputs_load(cmd, argv + optind, argc - optind, &in)) == CLI_OK) {
 		wc_fit_options po = WC_FIT_OPTIONS_INIT;
 		po.prior = &prior;
+		wc_fit_options_like(&po, &prior);
+		if (terms >= 0)
+			po.precision_terms = terms;
+		if (law_given)
+			po.law_terms = law_mask;
 		if (wc_validate_capacity(in.runs, &in.data, &co, &po, &r, per_run_path ? &pr : NULL, &err) != WC_OK ||
 		    (per_run_path && wc_per_run_write(per_run_path, &pr, &err) != WC_OK))
 			rc = cli_fail(cmd, "%s", err.msg);

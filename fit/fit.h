@@ -118,6 +118,13 @@ typedef struct {
  *  GSL stops without convergence (the estimate is still reported); an
  *  error only when the problem cannot be set up (no usable runs, fewer
  *  runs than parameters, out of memory). Caller clears `out`. */
+/** Set `opt`'s terms so that a refit of the law (a held-out fold) is
+ *  built as `set` was (docs/validation.md, "Refitting a set"): the
+ *  structure terms it carries, and a precision term per level only when
+ *  it has precision terms, else every quantized run in with no term
+ *  (WC_TERMS_AS_BF16), as the `measured` profile was fitted. */
+void wc_fit_options_like(wc_fit_options *opt, const wc_params *set);
+
 int wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt,
                          wc_fit_result *out, wc_error *err);
 void wc_fit_result_clear(wc_fit_result *r);

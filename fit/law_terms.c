@@ -79,3 +79,12 @@ fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_optio
 		pb->x0[pb->n_params++] = v0;
 	}
 }
+
+void
+wc_fit_options_like(wc_fit_options *opt, const wc_params *set)
+{
+	opt->law_terms = set->law_terms;
+	opt->precision_terms = set->n_terms > 0 ? WC_TERMS_PER_LEVEL : WC_TERMS_AS_BF16;
+	opt->n_term_specs = 0;
+	opt->term_specs = NULL;
+}

@@ -80,6 +80,9 @@ predict(void)
 	                 "--input-tokens", "5", "--output-tokens", "10"), "--model: the capacity answers need the architecture");
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
 	                 "--input-tokens", "5"), "give both --input-tokens and --output-tokens");
+	usage_error(ARGS("validate", "capacity", "x.csv", "--terms", "paired"),
+	            "--terms: expected all, pooled, as-bf16 or none, got 'paired'");
+	usage_error(ARGS("validate", "capacity", "x.csv", "--law-terms", "moe,dense"), "unknown term 'dense'");
 }
 
 /* Median |error| of the periods' leave one out under the given flag
