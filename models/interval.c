@@ -172,3 +172,25 @@ wc_pe_quantity_from_name(const char *name)
 			return q;
 	return -1;
 }
+
+const char *
+wc_interval_covers(int draws, int held_out, const char *what)
+{
+	/* Static strings, so that answers can borrow them. */
+	static const char *const whats[] = { NULL, "latency", "energy per output token", "mean power",
+	                                     "mean power (not of latency)" };
+	static const char *const both[] = { "parameters and held-out error", "parameters and held-out error of latency",
+	                                    "parameters and held-out error of energy per output token",
+	                                    "parameters and held-out error of mean power",
+	                                    "parameters and held-out error of mean power (not of latency)" };
+	static const char *const alone[] = { "held-out error", "held-out error of latency",
+	                                     "held-out error of energy per output token", "held-out error of mean power",
+	                                     "held-out error of mean power (not of latency)" };
+	if (!held_out)
+		return "parameters";
+	size_t k = 0; /* an unknown `what` is left unnamed */
+	for (size_t i = 1; what && i < sizeof whats / sizeof whats[0]; i++)
+		if (strcmp(whats[i], what) == 0)
+			k = i;
+	return draws > 0 ? both[k] : alone[k];
+}

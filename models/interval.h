@@ -122,6 +122,16 @@ int wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi);
  *  *hi (1 when unchanged), for quantities proportional to the power. */
 double wc_interval_hold_ceiling(double point, double ceiling, double *hi);
 
+/** What an interval covers, as every answer says it (static text): the
+ *  parameters' uncertainty (`draws` > 0), the held-out error of `what`
+ *  (`held_out`; `what` NULL = mean power's, unnamed), or both:
+ *  "parameters", "held-out error[ of WHAT]", "parameters and held-out
+ *  error[ of WHAT]". `what` is one of "latency", "energy per output
+ *  token", "mean power", "mean power (not of latency)" or NULL. A set
+ *  without draws answers from its held-out error alone and must not
+ *  claim the parameters (docs/intervals.md). */
+const char *wc_interval_covers(int draws, int held_out, const char *what);
+
 /** Add a stratum (copied); WC_ERANGE when full. */
 int wc_pe_add(wc_pred_error *pe, const wc_pe_stratum *s);
 

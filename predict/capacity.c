@@ -246,11 +246,9 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		int by = widened_by(k, out->open_loop);
 		const wc_pe_stratum *s = by == BY_LATENCY ? lat : by == BY_POWER ? power : by == BY_ENERGY
 		                         ? (ene ? ene : power) : NULL;
-		out->covers[k] = !s ? "parameters"
-		                 : s == lat ? "parameters and held-out error of latency"
-		                 : s == ene ? "parameters and held-out error of energy per output token"
-		                 : by == BY_ENERGY ? "parameters and held-out error of mean power (not of latency)"
-		                                   : "parameters and held-out error of mean power";
+		out->covers[k] = wc_interval_covers(out->n_draws, s != NULL,
+		                                    s == lat ? "latency" : s == ene ? "energy per output token"
+		                                    : by == BY_ENERGY ? "mean power (not of latency)" : "mean power");
 		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)
 			continue;
 		out->has_interval |= wc_pe_widen(s, out->value[k], &out->lo[k], &out->hi[k]);

@@ -163,8 +163,7 @@ interval(const wc_params *p, const wc_ft_binding *b, const wc_finetune_query *q,
 		     "parameter set no held-out error of fine-tuning energy (docs/intervals.md)");
 		return WC_OK;
 	}
-	out->covers = s ? (out->n_draws ? "parameters and held-out error" : "held-out error")
-	                : "parameters";
+	out->covers = wc_interval_covers(out->n_draws, s != NULL, NULL);
 	if (!s)
 		WC_WARN(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no held-out "
 		     "error of fine-tuning energy (docs/intervals.md)");

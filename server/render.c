@@ -47,8 +47,7 @@ capacity_interval_json(const wc_capacity_prediction *cp)
 				                    json_string(cp->covers[k] ? cp->covers[k] : "parameters"));
 		}
 	json_object_set_new(o, "draws", json_integer(cp->n_draws));
-	json_object_set_new(o, "covers", json_string(cp->pe_stratum ? "parameters and held-out error"
-	                                                            : "parameters"));
+	json_object_set_new(o, "covers", json_string(wc_interval_covers(cp->n_draws, cp->pe_stratum != NULL, NULL)));
 	json_object_set_new(o, "covers_by_quantity", each);
 	return o;
 }
@@ -99,7 +98,7 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 		json_object_set_new(o, "interval_95", json_pack("{s:[ff],s:[ff],s:i,s:s}", "node_power_w",
 		                    pred->node_lo_w, pred->node_hi_w, "per_gpu_power_w", g * pred->node_lo_w,
 		                    g * pred->node_hi_w, "draws", pred->n_draws, "covers",
-		                    pred->pe_stratum ? "parameters and held-out error" : "parameters"));
+		                    wc_interval_covers(pred->n_draws, pred->pe_stratum != NULL, NULL)));
 	} else
 		json_object_set_new(o, "interval_95", json_null());
 	for (int i = 0; i < pred->n_warnings; i++)

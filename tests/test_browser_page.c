@@ -244,7 +244,12 @@ check_prediction(void)
 	CHECK_CONTAINS(power, " W");
 	check_shown(interval, 1, json_number_value(json_array_get(iv, 0)), "interval low");
 	check_shown(interval, 2, json_number_value(json_array_get(iv, 1)), "interval high");
-	CHECK_CONTAINS(interval, "(covers parameters"); /* what the interval covers */
+	/* what the interval covers, as the API says it */
+	const char *covers = json_string_value(json_object_get(json_object_get(api, "interval_95"), "covers"));
+	CHECK(covers != NULL);
+	char want[96];
+	snprintf(want, sizeof want, "(covers %s;", covers ? covers : "?");
+	CHECK_CONTAINS(interval, want);
 	check_shown(per_gpu, 0, json_number_value(json_object_get(api, "per_gpu_power_w")), "per GPU");
 	/* The URL now holds the configuration. */
 	char *search = cdp_eval_str(B, "location.search");

@@ -236,6 +236,15 @@ quantity_errors(void)
 	CHECK(cp.hi[WC_CAPQ_THROUGHPUT] >= cp.value[WC_CAPQ_THROUGHPUT] * exp(ql) * (1 - 1e-12));
 	CHECK(cp.hi[WC_CAPQ_E_TOKEN] >= cp.value[WC_CAPQ_E_TOKEN] * exp(qe) * (1 - 1e-12));
 	CHECK(strstr(cp.covers[WC_CAPQ_LATENCY], "held-out error of latency") != NULL);
+	/* the parameters are claimed only when draws are behind the interval */
+	CHECK((cp.n_draws > 0) == (strncmp(cp.covers[WC_CAPQ_LATENCY], "parameters and ", 15) == 0));
+	CHECK(strcmp(wc_interval_covers(0, 1, NULL), "held-out error") == 0);
+	CHECK(strcmp(wc_interval_covers(200, 1, NULL), "parameters and held-out error") == 0);
+	CHECK(strcmp(wc_interval_covers(0, 1, "latency"), "held-out error of latency") == 0);
+	CHECK(strcmp(wc_interval_covers(9, 1, "mean power (not of latency)"),
+	             "parameters and held-out error of mean power (not of latency)") == 0);
+	CHECK(strcmp(wc_interval_covers(9, 0, "latency"), "parameters") == 0);
+	CHECK(strcmp(wc_interval_covers(0, 1, "bogus"), "held-out error") == 0);
 	CHECK(strstr(cp.covers[WC_CAPQ_E_REQUEST], "energy per output token") != NULL);
 	CHECK(isnan(cp.lo[WC_CAPQ_TTFT]));
 	int warned = 0;
