@@ -246,7 +246,9 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		int by = widened_by(k, out->open_loop);
 		const wc_pe_stratum *s = by == BY_LATENCY ? lat : by == BY_POWER ? power : by == BY_ENERGY
 		                         ? (ene ? ene : power) : NULL;
-		out->covers[k] = wc_interval_covers(out->n_draws, s != NULL,
+		/* the draws count only where they gave this quantity an interval */
+		const int drew = out->n_draws > 0 && isfinite(out->lo[k]);
+		out->covers[k] = wc_interval_covers(drew, s != NULL,
 		                                    s == lat ? "latency" : s == ene ? "energy per output token"
 		                                    : by == BY_ENERGY ? "mean power (not of latency)" : "mean power");
 		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)

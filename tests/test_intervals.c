@@ -252,6 +252,22 @@ quantity_errors(void)
 		warned |= strstr(cp.warnings[w], "interval_95: none for ttft_s") != NULL;
 	CHECK(warned);
 	wc_predictor_free(pr);
+	pr = NULL;
+	/* Draws of the power law alone: power and energy per token vary with
+	 * them, latency does not, and each says so. */
+	char names[1][WC_NAME_MAX] = { "theta[H100]" };
+	double thetas[41];
+	for (int i = 0; i <= 40; i++)
+		thetas[i] = p.levels[1].theta.value - 0.2 + i * 0.01;
+	CHECK(strcmp(p.levels[1].name, "H100") == 0);
+	CHECK_INT(wc_params_set_draws(&p, 41, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_capacity(pr, &iq, NAN, NAN, &cp, &err), WC_OK);
+	CHECK_INT(cp.n_draws, 41);
+	CHECK(strcmp(cp.covers[WC_CAPQ_LATENCY], "held-out error of latency") == 0);
+	CHECK(strcmp(cp.covers[WC_CAPQ_POWER], "parameters and held-out error of mean power") == 0);
+	CHECK(strcmp(cp.covers[WC_CAPQ_E_TOKEN], "parameters and held-out error of energy per output token") == 0);
+	wc_predictor_free(pr);
 	/* Fine-tuning energy per step: none without draws or an error; with
 	 * an error, the interval contains the estimate and scales per job. */
 	wc_finetune_query fq = { .config = WC_FT_CONFIG_INIT, .platform = NULL, .steps = 100, .want_interval = 1 };
