@@ -349,6 +349,16 @@ wc_model_term_label(const wc_model_term *t, char *buf, size_t cap)
 	snprintf(buf, cap, "shift[%s@%s]", t->model, t->level);
 }
 
+void
+wc_params_drop_model_terms(wc_params *p, const char *level)
+{
+	int kept = 0;
+	for (int i = 0; i < p->n_model_terms; i++)
+		if (strcmp(p->model_terms[i].level, level) != 0)
+			p->model_terms[kept++] = p->model_terms[i];
+	p->n_model_terms = kept;
+}
+
 const wc_model_term *
 wc_params_find_model_term(const wc_params *p, const char *model, const char *level)
 {

@@ -199,6 +199,10 @@ void wc_model_term_label(const wc_model_term *t, char *buf, size_t cap);
  *  `level`, or NULL. Borrowed. */
 const wc_model_term *wc_params_find_model_term(const wc_params *p, const char *model,
                                                const char *level);
+/** Remove every model term on `level` (the others keep their order):
+ *  terms calibrated on runs that a held-out fold of that level predicts,
+ *  or of a level about to be calibrated afresh. */
+void wc_params_drop_model_terms(wc_params *p, const char *level);
 
 /** Flat view of the free (fitted) parameters, in draw order. Writes up to
  *  `cap` names and returns how many the set has (cap 0 counts). */

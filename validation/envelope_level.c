@@ -94,11 +94,7 @@ without_level(const wc_params *p, const char *name, wc_params *out, char *why, s
 		return WC_OK; /* not in the set: platform scope adds it */
 	memmove(&out->levels[k], &out->levels[k + 1], (size_t)(out->n_levels - k - 1) * sizeof out->levels[0]);
 	out->n_levels--;
-	for (int i = 0; i < out->n_model_terms; i++)
-		if (strcmp(out->model_terms[i].level, name) != 0)
-			out->model_terms[m++] = out->model_terms[i];
-	out->n_model_terms = m;
-	m = 0;
+	wc_params_drop_model_terms(out, name);
 	for (int i = 0; i < out->n_terms; i++)
 		if (strcmp(out->terms[i].level, name) != 0)
 			out->terms[m++] = out->terms[i];

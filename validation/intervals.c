@@ -227,11 +227,7 @@ platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows,
 		copy->draw_names = NULL;
 		/* The held-out platform's model terms were calibrated on the very
 		 * runs its fold predicts: a datasheet level has none. */
-		int kept = 0;
-		for (int k = 0; k < copy->n_model_terms; k++)
-			if (strcmp(copy->model_terms[k].level, name) != 0)
-				copy->model_terms[kept++] = copy->model_terms[k];
-		copy->n_model_terms = kept;
+		wc_params_drop_model_terms(copy, name);
 		int own = 0, lost = 0;
 		for (int k = 0; k < copy->n_levels; k++)
 			if (strcmp(copy->levels[k].name, name) == 0) {
