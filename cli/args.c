@@ -144,6 +144,23 @@ cli_terms_mode(const char *name)
 }
 
 int
+cli_parse_terms(const char *cmd, const char *text, int *mode)
+{
+	if ((*mode = cli_terms_mode(text)) < 0)
+		return cli_usage_error(cmd, "--terms: expected all, pooled, as-bf16 or none, got '%s'", text);
+	return CLI_OK;
+}
+
+int
+cli_parse_law_terms(const char *cmd, const char *text, unsigned *mask)
+{
+	wc_error e;
+	if (wc_law_terms_parse(text, mask, &e) != WC_OK)
+		return cli_usage_error(cmd, "--%s", e.msg);
+	return CLI_OK;
+}
+
+int
 cli_load_answer_params(const char *cmd, const char *params_path, const char *profile, wc_params *out)
 {
 	return cli_load_params(cmd, params_path, profile ? profile : WC_DEFAULT_PROFILE, out);

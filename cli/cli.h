@@ -113,6 +113,12 @@ int cli_parse_threads(const char *cmd, const char *text, long *out);
 /** The WC_TERMS_* mode of a --terms name (all, pooled, as-bf16, none;
  *  fit/fit.h), or -1. */
 int cli_terms_mode(const char *name);
+/** --terms TEXT into *mode (cli_terms_mode), else the usage error naming
+ *  the choices; CLI_OK / CLI_USAGE. */
+int cli_parse_terms(const char *cmd, const char *text, int *mode);
+/** --law-terms TEXT into *mask (wc_law_terms_parse), else the usage error
+ *  naming the bad item; CLI_OK / CLI_USAGE. */
+int cli_parse_law_terms(const char *cmd, const char *text, unsigned *mask);
 
 /** Load --params FILE or the built-in profile (NULL = "paper": the prior
  *  of the fitting commands). Errors are printed; returns CLI_OK / CLI_FAIL.

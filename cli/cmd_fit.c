@@ -151,12 +151,9 @@ parse_fit_flags(int argc, char **argv, fit_args *a)
 				                     optarg);
 			break;
 		case OPT_NAME: a->label = optarg; break;
-		case OPT_LAW_TERMS: {
-			wc_error e;
-			if (wc_law_terms_parse(optarg, &a->fo.law_terms, &e) != WC_OK)
-				rc = cli_usage_error(cmd, "--%s", e.msg);
+		case OPT_LAW_TERMS:
+			rc = cli_parse_law_terms(cmd, optarg, &a->fo.law_terms);
 			break;
-		}
 		case 'o': a->output = optarg; break;
 		case 'h': cli_subcommands_usage(&fit_commands, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);

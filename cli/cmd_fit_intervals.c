@@ -111,9 +111,8 @@ parse(int argc, char **argv, iv_args *a, int *help)
 	if (strcmp(a->folds, "model") && strcmp(a->folds, "workload") && strcmp(a->folds, "frozen") &&
 	    strcmp(a->folds, "platform"))
 		return cli_usage_error(cmd, "--folds: expected model, workload, platform or frozen, got '%s'", a->folds);
-	if (a->terms && cli_terms_mode(a->terms) < 0)
-		return cli_usage_error(cmd, "--terms: expected all, pooled, as-bf16 or none, got '%s'", a->terms);
-	return CLI_OK;
+	int mode;
+	return a->terms ? cli_parse_terms(cmd, a->terms, &mode) : CLI_OK;
 }
 
 static void

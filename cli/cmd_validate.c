@@ -81,19 +81,18 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		case OPT_FORM: a->form = optarg; break;
 		case OPT_PER_RUN: a->per_run = optarg; break;
 		case OPT_REAL: a->real = 1; break;
-		case OPT_LAW_TERMS: {
-			wc_error e;
+		case OPT_LAW_TERMS:
 			a->law_terms = optarg;
-			if (wc_law_terms_parse(optarg, &a->law_mask, &e) != WC_OK)
-				return cli_usage_error(cmd, "--%s", e.msg);
+			if (cli_parse_law_terms(cmd, optarg, &a->law_mask) != CLI_OK)
+				return CLI_USAGE;
+			break;
+		case OPT_TERMS: {
+			int mode;
+			a->terms = optarg;
+			if (cli_parse_terms(cmd, optarg, &mode) != CLI_OK)
+				return CLI_USAGE;
 			break;
 		}
-		case OPT_TERMS:
-			a->terms = optarg;
-			if (cli_terms_mode(optarg) < 0)
-				return cli_usage_error(cmd, "--terms: expected all, pooled, as-bf16 or none, got '%s'",
-				                       optarg);
-			break;
 		case 'h': cli_subcommands_usage(&validate_commands, stdout); return -1;
 		default: return cli_bad_option(cmd, opt, argv);
 		}

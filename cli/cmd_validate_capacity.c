@@ -141,17 +141,14 @@ cli_validate_capacity(int argc, char **argv)
 				return rc;
 			break;
 		case OPT_TERMS:
-			if ((terms = cli_terms_mode(optarg)) < 0)
-				return cli_usage_error(cmd, "--terms: expected all, pooled, as-bf16 or none, got '%s'",
-				                       optarg);
+			if ((rc = cli_parse_terms(cmd, optarg, &terms)) != CLI_OK)
+				return rc;
 			break;
-		case OPT_LAW_TERMS: {
-			wc_error e;
-			if (wc_law_terms_parse(optarg, &law_mask, &e) != WC_OK)
-				return cli_usage_error(cmd, "--%s", e.msg);
+		case OPT_LAW_TERMS:
+			if ((rc = cli_parse_law_terms(cmd, optarg, &law_mask)) != CLI_OK)
+				return rc;
 			law_given = 1;
 			break;
-		}
 		case 'h': fputs(usage, stdout); return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
