@@ -24,8 +24,11 @@ extern "C" {
  *  parameter sources "bound" and "datasheet", version 6 the held-out
  *  errors of latency, energy per output token and fine-tuning energy
  *  ("prediction_errors"), version 7 the structure terms of the law
- *  ("shared"/"arch_moe", ...; docs/inference-law.md). */
-#define WC_PARAMS_SCHEMA "wattcast.params/8"
+ *  ("shared"/"arch_moe", ...; docs/inference-law.md), version 8 the
+ *  response's dynamic_scale, version 9 how the fit took quantized runs
+ *  ("provenance"/"precision_mode"). */
+#define WC_PARAMS_SCHEMA "wattcast.params/9"
+#define WC_PARAMS_SCHEMA_V8 "wattcast.params/8"
 #define WC_PARAMS_SCHEMA_V7 "wattcast.params/7"
 #define WC_PARAMS_SCHEMA_V6 "wattcast.params/6"
 #define WC_PARAMS_SCHEMA_V5 "wattcast.params/5"

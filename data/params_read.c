@@ -223,10 +223,11 @@ read_term(wc__json_loader *ld, json_t *v, const char *path, wc_precision_term *t
 }
 
 static int
-read_provenance(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
+read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, wc_params *out)
 {
 	static const char *const allowed[] = { "input_sha256", "runs", "seed", "bootstrap",
-	                                       "tool_version", "created_utc", "residual_rms", NULL };
+	                                       "tool_version", "created_utc", "residual_rms",
+	                                       "precision_mode", NULL };
 	static const char *const none[] = { NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -267,6 +268,16 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, wc_params *out
 			return rc;
 		if (out->residual_rms < 0)
 			return wc__json_fail(ld, p, "must be >= 0");
+	}
+	if ((x = json_object_get(v, "precision_mode")) && !json_is_null(x)) {
+		char mode[16];
+		wc__json_join(p, path, "precision_mode");
+		if (version < 9)
+			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+		if ((rc = wc__json_string(ld, x, p, 1, mode, sizeof mode)))
+			return rc;
+		if (wc_precision_mode_from_name(mode, &out->precision_mode) != WC_OK)
+			return wc__json_fail(ld, p, "expected paired, all, pooled, as-bf16 or none, got \"%s\"", mode);
 	}
 	if ((x = json_object_get(v, "seed"))) {
 		wc__json_join(p, path, "seed");
@@ -354,8 +365,9 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
 	 * model terms and no residual RMS, version 3 no phi, version 4 no
 	 * sources "bound" and "datasheet", version 6 no structure terms, version 7
-	 * no response dynamic_scale. */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 8
+	 * no response dynamic_scale, version 8 no precision_mode. */
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 9
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V8) == 0 ? 8
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V7) == 0 ? 7
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V6) == 0 ? 6
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V5) == 0 ? 5
@@ -365,8 +377,8 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
 	if (!*version)
 		return wc__json_fail(ld, "/schema",
-		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V7, WC_PARAMS_SCHEMA_V6, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
+		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V8, WC_PARAMS_SCHEMA_V7, WC_PARAMS_SCHEMA_V6, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
 		                     WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
@@ -489,7 +501,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	    (rc = wc__params_read_model_terms(ld, x, "/model_terms", out)))
 		return rc;
 	if ((x = json_object_get(root, "provenance")) && !json_is_null(x)) {
-		if ((rc = read_provenance(ld, x, "/provenance", out)))
+		if ((rc = read_provenance(ld, x, "/provenance", version, out)))
 			return rc;
 	}
 	if ((x = json_object_get(root, "draws")) && !json_is_null(x)) {
@@ -506,7 +518,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	 * version would not know it, so such a file may not carry one. */
 	if ((x = json_object_get(root, "response")) && json_is_object(x) && version < 8 &&
 	    json_object_get(x, "dynamic_scale"))
-		return wc__json_fail(ld, "/response/dynamic_scale", "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+		return wc__json_fail(ld, "/response/dynamic_scale", "needs \"%s\" or later", WC_PARAMS_SCHEMA_V8);
 	if ((x = json_object_get(root, "response")) && !json_is_null(x) &&
 	    (rc = wc__params_read_response(ld, x, "/response", &out->response)))
 		return rc;

@@ -132,6 +132,11 @@ params_json(const wc_params *p, int with_draws)
 	                    "created_utc", string_or_null(p->created_utc),
 	                    "residual_rms", p->residual_rms > 0 ? number_or_null(p->residual_rms)
 	                                                        : json_null()));
+	/* Written only when the set records it (schema 9), so a set that
+	 * does not dumps as before. */
+	if (wc_precision_mode_name(p->precision_mode))
+		json_object_set_new(json_object_get(root, "provenance"), "precision_mode",
+		                    json_string(wc_precision_mode_name(p->precision_mode)));
 	if (with_draws && p->n_draws > 0) {
 		wc_draws d = { p->n_draws, p->n_draw_params, p->draw_names, p->draws };
 		json_object_set_new(root, "draws", wc__params_draws_json(&d));

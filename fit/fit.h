@@ -120,10 +120,14 @@ typedef struct {
  *  runs than parameters, out of memory). Caller clears `out`. */
 /** Set `opt`'s terms so that a refit of the law (a held-out fold) is
  *  built as `set` was (docs/validation.md, "Refitting a set"): the
- *  structure terms it carries, and a precision term per level only when
- *  it has precision terms, else every quantized run in with no term
- *  (WC_TERMS_AS_BF16), as the `measured` profile was fitted. */
+ *  structure terms it carries, and quantized runs taken as its recorded
+ *  precision_mode says (paired: its own terms as specs). A set that does
+ *  not record it gets a precision term per level when it has precision
+ *  terms, else every quantized run in with no term (WC_TERMS_AS_BF16).
+ *  `opt` borrows `set`'s terms. */
 void wc_fit_options_like(wc_fit_options *opt, const wc_params *set);
+/** The mode a fit with `opt` records in its set (models/params.h). */
+wc_precision_mode wc_fit_precision_mode(const wc_fit_options *opt);
 
 int wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt,
                          wc_fit_result *out, wc_error *err);

@@ -80,11 +80,46 @@ fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_optio
 	}
 }
 
+wc_precision_mode
+wc_fit_precision_mode(const wc_fit_options *opt)
+{
+	if (opt->term_specs && opt->n_term_specs > 0)
+		return WC_PMODE_PAIRED;
+	switch (opt->precision_terms) {
+	case WC_TERMS_NONE: return WC_PMODE_NONE;
+	case WC_TERMS_PER_LEVEL: return WC_PMODE_ALL;
+	case WC_TERMS_POOLED: return WC_PMODE_POOLED;
+	case WC_TERMS_AS_BF16: return WC_PMODE_AS_BF16;
+	default: return WC_PMODE_UNKNOWN;
+	}
+}
+
 void
 wc_fit_options_like(wc_fit_options *opt, const wc_params *set)
 {
 	opt->law_terms = set->law_terms;
-	opt->precision_terms = set->n_terms > 0 ? WC_TERMS_PER_LEVEL : WC_TERMS_AS_BF16;
 	opt->n_term_specs = 0;
 	opt->term_specs = NULL;
+	switch (set->precision_mode) {
+	case WC_PMODE_PAIRED:
+		/* The set's own terms, kept ones refitted with their placement;
+		 * runs whose setting has none are left out, as in the fit. With
+		 * no term at all, every quantized run was left out. */
+		opt->precision_terms = WC_TERMS_NONE;
+		if (set->n_terms > 0) {
+			opt->n_term_specs = set->n_terms;
+			opt->term_specs = set->terms;
+		}
+		break;
+	case WC_PMODE_ALL: opt->precision_terms = WC_TERMS_PER_LEVEL; break;
+	case WC_PMODE_POOLED: opt->precision_terms = WC_TERMS_POOLED; break;
+	case WC_PMODE_AS_BF16: opt->precision_terms = WC_TERMS_AS_BF16; break;
+	case WC_PMODE_NONE: opt->precision_terms = WC_TERMS_NONE; break;
+	default:
+		/* A set that does not record its mode (schema 8 or older, the
+		 * `paper` profile): a term per level when it has terms, else
+		 * every run in as bf16. */
+		opt->precision_terms = set->n_terms > 0 ? WC_TERMS_PER_LEVEL : WC_TERMS_AS_BF16;
+		break;
+	}
 }

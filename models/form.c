@@ -191,3 +191,24 @@ wc_placement_from_name(const char *name, wc_placement *out)
 		*out = (wc_placement)i;
 	return rc;
 }
+
+/* Index 0 (unknown) has no name: a set that does not record its mode
+ * writes none. */
+static const char *const precision_mode_names[WC_PMODE_COUNT] = {
+	"", "paired", "all", "pooled", "as-bf16", "none",
+};
+
+const char *
+wc_precision_mode_name(wc_precision_mode m)
+{
+	return (unsigned)m < WC_PMODE_COUNT && m != WC_PMODE_UNKNOWN ? precision_mode_names[m] : NULL;
+}
+
+int
+wc_precision_mode_from_name(const char *name, wc_precision_mode *out)
+{
+	int i, rc = name && name[0] ? lookup(precision_mode_names, WC_PMODE_COUNT, name, &i) : WC_ENOTFOUND;
+	if (rc == WC_OK)
+		*out = (wc_precision_mode)i;
+	return rc;
+}

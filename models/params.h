@@ -73,6 +73,27 @@ typedef struct {
 	int kept;
 } wc_precision_term;
 
+/** How the fit that made a set treated runs with quantized weights or an
+ *  fp8 KV cache (the `--terms` of `fit inference`, docs/fitting.md
+ *  "Precision-terms option"), so that a refit of the set -- a held-out
+ *  fold -- can be built the same way (schema 9, `provenance.precision_mode`).
+ *  UNKNOWN: a set that does not record it (older files, the `paper`
+ *  profile). */
+typedef enum {
+	WC_PMODE_UNKNOWN = 0,
+	WC_PMODE_PAIRED,   /* the set's precision_terms, each with its placement */
+	WC_PMODE_ALL,      /* a weights shift per precision and level */
+	WC_PMODE_POOLED,   /* one weights shift per precision */
+	WC_PMODE_AS_BF16,  /* every run in, no term */
+	WC_PMODE_NONE,     /* quantized runs left out, no term */
+	WC_PMODE_COUNT
+} wc_precision_mode;
+
+/** "paired", "all", "pooled", "as-bf16", "none"; NULL for UNKNOWN. */
+const char *wc_precision_mode_name(wc_precision_mode m);
+/** The mode of a name above; WC_ENOTFOUND for any other. */
+int wc_precision_mode_from_name(const char *name, wc_precision_mode *out);
+
 /** A model term (docs/calibration.md): a shift added to z whenever a
  *  configuration names this model (or a variant of it) on this level,
  *  calibrated from a few runs of the model by `wattcast calibrate`. */
@@ -109,6 +130,7 @@ typedef struct wc_params {
 	wc_param law_term[WC_LT_COUNT];
 
 	/* provenance (docs/formats/params-file.md); empty / 0 when not fitted */
+	wc_precision_mode precision_mode; /* how the fit took quantized runs */
 	char input_sha256[65];
 	int runs;
 	uint64_t seed;

@@ -153,13 +153,15 @@ wc_params_measured(wc_params *out)
 	out->kappa = measured_shared[3];
 	out->phi = (wc_param)MP(1.0, NAN, NAN, WC_SRC_ASSUMED);
 	out->clock_ref_mhz = WC_LAW_REF_CLOCK_MHZ;
-	/* No precision term and, for now, no structure term: the MoE and
-	 * log-TP pair wins the held-out scores but breaks the datasheet
-	 * transfer (docs/validation.md, "Candidate terms"). The script emits
-	 * whichever terms the refit carries. */
+	/* No precision term: quantized runs are fitted as bf16 (`--terms
+	 * as-bf16`, the recipe of validation/refit-measured.sh, recorded so
+	 * that held-out refits follow it); the structure terms the held-out
+	 * scores chose (docs/validation.md, "Candidate terms"). The script
+	 * emits whichever terms the refit carries. */
 	out->law_terms = measured_law_terms;
 	memcpy(out->law_term, measured_law_term, sizeof measured_law_term);
 	out->n_terms = 0;
+	out->precision_mode = WC_PMODE_AS_BF16;
 	out->n_model_terms = 0;
 	out->runs = measured_prov.runs;
 	out->seed = measured_prov.seed;

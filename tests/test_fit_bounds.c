@@ -177,7 +177,7 @@ main(void)
 	paper.pred_error.present = 0;
 	for (int k = 0; k < WC_PEQ_COUNT; k++)
 		paper.quantity_error[k].present = 0;
-	char *dump = wc_params_dump(&paper, 1, &err), *at = dump ? strstr(dump, "wattcast.params/8") : NULL;
+	char *dump = wc_params_dump(&paper, 1, &err), *at = dump ? strstr(dump, "wattcast.params/9") : NULL;
 	char *e0 = dump ? strstr(dump, ",\n      \"e0_per\": \"gpu\"") : NULL;
 	if (e0)
 		memmove(e0, e0 + strlen(",\n      \"e0_per\": \"gpu\""), strlen(e0 + strlen(",\n      \"e0_per\": \"gpu\"")) + 1);

@@ -101,7 +101,7 @@ main(void)
 	CHECK(back.law_term[WC_LT_TP].value == r.params.law_term[WC_LT_TP].value);
 	CHECK_INT(wc_law_power(&back, &c, &without, &err), WC_OK);
 	CHECK(without.node_power_w == with.node_power_w);
-	char *v6 = dump ? strstr(dump, "wattcast.params/8") : NULL;
+	char *v6 = dump ? strstr(dump, "wattcast.params/9") : NULL;
 	CHECK(v6 != NULL);
 	if (v6) {
 		v6[strlen("wattcast.params/")] = '6';

@@ -38,7 +38,7 @@ v1_file_loads(void)
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
 	/* Re-written as the current schema, it reads back the same. */
 	char *s = wc_params_dump(&p, 1, &err);
-	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/8\"");
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/9\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &q, &err), WC_OK);
 	CHECK_INT(wc_law_power(&q, &c, &pw, &err), WC_OK);
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
@@ -149,7 +149,7 @@ v4_finetune_e0_per_job(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
-	char *s = edited("\"schema\": \"wattcast.params/8\"", "\"schema\": \"wattcast.params/4\"");
+	char *s = edited("\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/4\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v4", &p, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "e0_per");
 	s = replaced(s, E0_PER_LINE, "");
@@ -215,7 +215,7 @@ v2_file_and_model_terms(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
-	char *s = edited("\"schema\": \"wattcast.params/8\"", "\"schema\": \"wattcast.params/2\"");
+	char *s = edited("\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/2\"");
 	s = replaced(s, E0_PER_LINE, "");
 	s = replaced(s, "\"model_terms\": [],", "");
 	s = replaced(s, "\"created_utc\": null,\n    \"residual_rms\": null", "\"created_utc\": null");
@@ -270,7 +270,7 @@ v3_file_and_phi(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
-	char *s = edited("\"schema\": \"wattcast.params/8\"", "\"schema\": \"wattcast.params/3\"");
+	char *s = edited("\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/3\"");
 	s = replaced(s, E0_PER_LINE, "");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &p, &err), WC_OK);
 	CHECK(p.phi.value == 1.0 && p.phi.source == WC_SRC_ASSUMED);
@@ -310,13 +310,13 @@ v7_response_dynamic_scale(void)
 	p.response.runs = 8;
 	p.response.dynamic_scale = (wc_response_value){ 0.892, 0.808, 0.988 };
 	char *s = wc_params_dump(&p, 1, &err);
-	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/8\"");
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/9\"");
 	CHECK_CONTAINS(s, "\"dynamic_scale\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v8", &q, &err), WC_OK);
 	CHECK(q.response.present && q.response.dynamic_scale.value == 0.892 && q.response.dynamic_scale.lo == 0.808);
 	CHECK(wc_response_dynamic_scale(&q.response) == 0.892);
 	wc_params_clear(&q);
-	s = replaced(s, "\"schema\": \"wattcast.params/8\"", "\"schema\": \"wattcast.params/7\"");
+	s = replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/7\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v7", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/response/dynamic_scale");
 	CHECK_CONTAINS(err.msg, "wattcast.params/8");
@@ -325,7 +325,7 @@ v7_response_dynamic_scale(void)
 	p.response.dynamic_scale = (wc_response_value){ 1.0, NAN, NAN };
 	s = wc_params_dump(&p, 1, &err);
 	CHECK(strstr(s, "\"dynamic_scale\"") == NULL);
-	s = replaced(s, "\"schema\": \"wattcast.params/8\"", "\"schema\": \"wattcast.params/7\"");
+	s = replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/7\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v7", &q, &err), WC_OK);
 	CHECK(q.response.present && wc_response_dynamic_scale(&q.response) == 1.0);
 	free(s);

@@ -59,6 +59,8 @@ same_law(const wc_params *got, const wc_params *want)
 	same_param("gamma2", &got->gamma2, &want->gamma2);
 	CHECK_INT(got->n_terms, want->n_terms);
 	CHECK_INT((int)got->law_terms, (int)want->law_terms);
+	/* the refit records how it took quantized runs; the embedded set must say the same */
+	CHECK_INT((int)got->precision_mode, (int)want->precision_mode);
 	for (int k = 0; k < WC_LT_COUNT; k++)
 		if (want->law_terms & WC_LT_BIT(k))
 			same_param(wc_law_term_name((wc_law_term)k), &got->law_term[k], &want->law_term[k]);
