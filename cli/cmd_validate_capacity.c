@@ -32,9 +32,10 @@ static const char usage[] =
 	"--weights model makes each model count once in every fit, as `fit capacity\n"
 	"--weights model` does. Each fold refits the power law as the prior was built\n"
 	"(docs/validation.md, \"Refitting a set\"): its structure terms (moe,tp for the\n"
-	"measured profile, none for paper) and, when it has precision terms, one per\n"
-	"level, else every quantized run in with none; --terms and --law-terms\n"
-	"override them as in `fit inference`.\n";
+	"measured profile, none for paper) and quantized runs as its fit took them\n"
+	"(its provenance.precision_mode; a file without it: a term per level when it\n"
+	"has precision terms, else every quantized run in with none); --terms and\n"
+	"--law-terms override them as in `fit inference`.\n";
 
 enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST, OPT_PLAIN, OPT_WEIGHTS,
        OPT_TERMS, OPT_LAW_TERMS };
