@@ -65,21 +65,6 @@ conformal(void)
 	CHECK(wc_pe_widen(&pooled, 100.0, &lo, &hi) && lo == 70.0 && hi == 130.0);
 }
 
-static char *
-replaced(char *s, const char *from, const char *to)
-{
-	char *at = strstr(s, from);
-	CHECK(at != NULL);
-	if (!at)
-		return s;
-	char *o = malloc(strlen(s) + strlen(to) + 1);
-	memcpy(o, s, (size_t)(at - s));
-	strcpy(o + (at - s), to);
-	strcat(o, at + strlen(from));
-	free(s);
-	return o;
-}
-
 static void
 section_and_old_files(void)
 {
@@ -95,8 +80,8 @@ section_and_old_files(void)
 	CHECK(q.pred_error.present && q.pred_error.strata[0].q_hi == p.pred_error.strata[0].q_hi &&
 	      q.pred_error.strata[0].n == 153 && strcmp(q.pred_error.folds, "frozen") == 0);
 	/* The section needs schema 5. */
-	s = replaced(s, "\"wattcast.params/9\"", "\"wattcast.params/4\"");
-	s = replaced(s, ",\n      \"e0_per\": \"gpu\"", ""); /* the other /5 addition */
+	s = test_replaced(s, "\"wattcast.params/9\"", "\"wattcast.params/4\"");
+	s = test_replaced(s, ",\n      \"e0_per\": \"gpu\"", ""); /* the other /5 addition */
 	CHECK(wc_params_load_buffer(s, strlen(s), "t", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/prediction_error");
 	free(s);
@@ -104,7 +89,7 @@ section_and_old_files(void)
 	s = wc_params_dump(&p, 1, &err);
 	char bad[64];
 	snprintf(bad, sizeof bad, "%.17g", p.pred_error.strata[0].q_lo);
-	s = replaced(s, bad, "0.1");
+	s = test_replaced(s, bad, "0.1");
 	CHECK(wc_params_load_buffer(s, strlen(s), "t", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/prediction_error/strata/0/log_quantiles");
 	free(s);
@@ -120,9 +105,9 @@ section_and_old_files(void)
 	for (int k = 0; k < WC_PEQ_COUNT; k++) /* and what /6 added */
 		p.quantity_error[k].present = 0;
 	s = wc_params_dump(&p, 1, &err);
-	s = replaced(s, "\"wattcast.params/9\"", "\"wattcast.params/4\"");
-	s = replaced(s, "\"prediction_error\": null", "\"response\": null");
-	s = replaced(s, ",\n      \"e0_per\": \"gpu\"", "");
+	s = test_replaced(s, "\"wattcast.params/9\"", "\"wattcast.params/4\"");
+	s = test_replaced(s, "\"prediction_error\": null", "\"response\": null");
+	s = test_replaced(s, ",\n      \"e0_per\": \"gpu\"", "");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v4", &q, &err), WC_OK);
 	free(s);
 	wc_predictor *pr = NULL;
@@ -212,7 +197,7 @@ quantity_errors(void)
 	for (int k = 0; k < WC_PEQ_COUNT; k++)
 		CHECK(q.quantity_error[k].present == p.quantity_error[k].present &&
 		      q.quantity_error[k].strata[0].q_hi == p.quantity_error[k].strata[0].q_hi);
-	s = replaced(s, "\"wattcast.params/9\"", "\"wattcast.params/5\"");
+	s = test_replaced(s, "\"wattcast.params/9\"", "\"wattcast.params/5\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "t", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/prediction_errors");
 	free(s);

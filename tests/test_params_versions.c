@@ -126,21 +126,6 @@ edited(const char *from, const char *to)
 }
 
 /* `s` (malloc'd, freed) with the first `from` replaced by `to`. */
-static char *
-replaced(char *s, const char *from, const char *to)
-{
-	char *at = strstr(s, from);
-	CHECK(at != NULL);
-	if (!at)
-		return s;
-	char *o = malloc(strlen(s) + strlen(to) + 1);
-	memcpy(o, s, (size_t)(at - s));
-	strcpy(o + (at - s), to);
-	strcat(o, at + strlen(from));
-	free(s);
-	return o;
-}
-
 /* Schema 4 and older: the fine-tuning law's e0 was the job's, whatever
  * the GPUs, and such files predict as they did; e0_per, residual_rms and
  * calibrated need schema 5, where they round-trip. */
@@ -152,7 +137,7 @@ v4_finetune_e0_per_job(void)
 	char *s = edited("\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/4\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v4", &p, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "e0_per");
-	s = replaced(s, E0_PER_LINE, "");
+	s = test_replaced(s, E0_PER_LINE, "");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v4", &p, &err), WC_OK);
 	free(s);
 	CHECK(p.finetune.present && p.finetune.e0_scope == WC_FT_E0_PER_JOB);
@@ -216,9 +201,9 @@ v2_file_and_model_terms(void)
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
 	char *s = edited("\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/2\"");
-	s = replaced(s, E0_PER_LINE, "");
-	s = replaced(s, "\"model_terms\": [],", "");
-	s = replaced(s, "\"created_utc\": null,\n    \"residual_rms\": null", "\"created_utc\": null");
+	s = test_replaced(s, E0_PER_LINE, "");
+	s = test_replaced(s, "\"model_terms\": [],", "");
+	s = test_replaced(s, "\"created_utc\": null,\n    \"residual_rms\": null", "\"created_utc\": null");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v2", &p, &err), WC_OK);
 	free(s);
 
@@ -271,10 +256,10 @@ v3_file_and_phi(void)
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
 	char *s = edited("\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/3\"");
-	s = replaced(s, E0_PER_LINE, "");
+	s = test_replaced(s, E0_PER_LINE, "");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &p, &err), WC_OK);
 	CHECK(p.phi.value == 1.0 && p.phi.source == WC_SRC_ASSUMED);
-	s = replaced(s, "\"kappa\": {", "\"phi\": {\"value\": 1.2, \"source\": \"fitted\"}, \"kappa\": {");
+	s = test_replaced(s, "\"kappa\": {", "\"phi\": {\"value\": 1.2, \"source\": \"fitted\"}, \"kappa\": {");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v3", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/shared/phi");
 	CHECK_CONTAINS(err.msg, "wattcast.params/4");
@@ -316,7 +301,7 @@ v7_response_dynamic_scale(void)
 	CHECK(q.response.present && q.response.dynamic_scale.value == 0.892 && q.response.dynamic_scale.lo == 0.808);
 	CHECK(wc_response_dynamic_scale(&q.response) == 0.892);
 	wc_params_clear(&q);
-	s = replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/7\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/7\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v7", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/response/dynamic_scale");
 	CHECK_CONTAINS(err.msg, "wattcast.params/8");
@@ -325,7 +310,7 @@ v7_response_dynamic_scale(void)
 	p.response.dynamic_scale = (wc_response_value){ 1.0, NAN, NAN };
 	s = wc_params_dump(&p, 1, &err);
 	CHECK(strstr(s, "\"dynamic_scale\"") == NULL);
-	s = replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/7\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/7\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v7", &q, &err), WC_OK);
 	CHECK(q.response.present && wc_response_dynamic_scale(&q.response) == 1.0);
 	free(s);

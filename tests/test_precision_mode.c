@@ -69,22 +69,6 @@ fit_records(const wc_runs_table *t, const wc_params *prior, int mode, wc_precisi
 	wc_fit_result_clear(&again);
 }
 
-static char *
-replaced(char *s, const char *from, const char *to)
-{
-	char *at = s ? strstr(s, from) : NULL;
-	CHECK(at != NULL);
-	if (!at)
-		return s;
-	size_t head = (size_t)(at - s), fl = strlen(from), tl = strlen(to), rest = strlen(at + fl);
-	char *out = malloc(head + tl + rest + 1);
-	memcpy(out, s, head);
-	memcpy(out + head, to, tl);
-	memcpy(out + head + tl, at + fl, rest + 1);
-	free(s);
-	return out;
-}
-
 static void
 file_versions(void)
 {
@@ -95,12 +79,12 @@ file_versions(void)
 	char *s = wc_params_dump(&p, 1, &err);
 	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/9\"");
 	/* A /8 file may not carry the key. */
-	s = replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/8\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/8\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v8", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/provenance/precision_mode");
 	/* A bad value is refused by path, naming the choices. */
-	s = replaced(s, "\"schema\": \"wattcast.params/8\"", "\"schema\": \"wattcast.params/9\"");
-	s = replaced(s, "\"as-bf16\"", "\"bf16\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/8\"", "\"schema\": \"wattcast.params/9\"");
+	s = test_replaced(s, "\"as-bf16\"", "\"bf16\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v9", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/provenance/precision_mode");
 	CHECK_CONTAINS(err.msg, "as-bf16");
@@ -111,7 +95,7 @@ file_versions(void)
 	p.precision_mode = WC_PMODE_UNKNOWN;
 	s = wc_params_dump(&p, 1, &err);
 	CHECK(s && strstr(s, "precision_mode") == NULL);
-	s = replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/8\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/9\"", "\"schema\": \"wattcast.params/8\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v8", &q, &err), WC_OK);
 	CHECK_INT((int)q.precision_mode, (int)WC_PMODE_UNKNOWN);
 	wc_fit_options like = WC_FIT_OPTIONS_INIT;

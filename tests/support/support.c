@@ -280,3 +280,20 @@ test_catalog_config(const char *platform, int tp, const char *model, double runn
 	c.running = running;
 	return c;
 }
+
+char *
+test_replaced(char *s, const char *from, const char *to)
+{
+	char *at = s ? strstr(s, from) : NULL;
+	CHECK(at != NULL);
+	if (!at)
+		return s;
+	char *o = malloc(strlen(s) - strlen(from) + strlen(to) + 1);
+	if (!o)
+		return s;
+	memcpy(o, s, (size_t)(at - s));
+	strcpy(o + (at - s), to);
+	strcat(o, at + strlen(from));
+	free(s);
+	return o;
+}

@@ -43,6 +43,10 @@ wc_config test_catalog_config(const char *platform, int tp, const char *model, d
 char *test_tmpdir(const char *name);
 /** Join two path parts (malloc'd). */
 char *path_join(const char *a, const char *b);
+/** `s` (malloc'd, freed) with the first `from` replaced by `to`, as a new
+ *  malloc'd string; a CHECK fails and `s` comes back unchanged when `from`
+ *  is absent. For editing a dumped file into an older or broken one. */
+char *test_replaced(char *s, const char *from, const char *to);
 /** Write a text file (test fixtures). 0 on success. */
 int write_text(const char *path, const char *text);
 /** Environment value or a fallback. */
