@@ -3,12 +3,14 @@
  * text scrapes written here with a known answer (host a, 2 GPUs drawing
  * 100 + 10 n W each, n = 4 running requests for 120 s then 20, 10 n
  * generated tokens/s), then the same with a NaN sample, a counter reset, a
- * GPU appearing, a GPU without an engine; syntax errors of both formats
+ * GPU appearing, a GPU without an engine, DCGM's instantaneous power
+ * alone and beside the averaged one; syntax errors of both formats
  * and an unreachable server. Each problem is named by series, time and
  * label, and the rows around it keep their exact values.
  */
 #include "data/data.h"
 #include "data/prom.h"
+#include "trace/fleet.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -20,7 +22,7 @@
 #define T0 1767225600L
 
 enum { NAN_AT_50 = 1, RESET_AT_60 = 2, GPU_APPEARS_180 = 4, HOST_WITHOUT_ENGINE = 8, ITL_OLD = 16,
-       ITL_NEW = 32, SGLANG = 64 };
+       ITL_NEW = 32, SGLANG = 64, POWER_INSTANT = 128, POWER_BOTH = 256 };
 
 static char *dir;
 
@@ -73,8 +75,13 @@ scrapes(const char *name, int flags)
 			snprintf(v, sizeof v, "%d", 100 + 10 * n);
 			if (flags & NAN_AT_50 && g == 1 && s == 50)
 				strcpy(v, "NaN");
-			append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",Hostname=\"a\",modelName="
-			       "\"NVIDIA H100 80GB HBM3\"} %s\n", g, v);
+			/* DCGM 3.3's instantaneous power alone, or beside the
+			 * averaged one at a value that must not be read. */
+			append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE%s{gpu=\"%d\",Hostname=\"a\",modelName="
+			       "\"NVIDIA H100 80GB HBM3\"} %s\n", flags & POWER_INSTANT ? "_INSTANT" : "", g, v);
+			if (flags & POWER_BOTH)
+				append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE_INSTANT{gpu=\"%d\",Hostname=\"a\","
+				       "modelName=\"NVIDIA H100 80GB HBM3\"} 999\n", g);
 		}
 		if (flags & HOST_WITHOUT_ENGINE)
 			append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",Hostname=\"b\",modelName="
@@ -172,6 +179,42 @@ check_engine_names(void)
 		run_result_free(&r);
 		free(in);
 	}
+}
+
+/* DCGM's power under its instantaneous name alone gives the same rows;
+ * with both names each GPU counts once, from the averaged one, and the
+ * PromQL asks for the averaged name first. */
+static void
+check_power_names(void)
+{
+	const int flags[2] = { POWER_INSTANT, POWER_BOTH };
+	for (int k = 0; k < 2; k++) {
+		run_result r;
+		char name[32];
+		snprintf(name, sizeof name, "power%d.prom", k);
+		char *in = scrapes(name, flags[k]);
+		wc_runs_table *t = ingest(in, &r);
+		CHECK_INT(r.status, 0);
+		CHECK(t && t->n_runs == 2);
+		check_row(t, 0, 0, 119, 2, 4);
+		check_row(t, 1, 120, 239, 2, 20);
+		wc_runs_free(t);
+		run_result_free(&r);
+		free(in);
+	}
+	char q[WC_FLEET_QUERY_MAX];
+	wc_error err;
+	CHECK_INT(wc_fleet_query(WC_FLEET_POWER, "", 15.0, q, sizeof q, &err), WC_OK);
+	CHECK_CONTAINS(q, "label_replace(avg_over_time(DCGM_FI_DEV_POWER_USAGE{}[14999ms]) or "
+	                  "avg_over_time(DCGM_FI_DEV_POWER_USAGE_INSTANT{}[14999ms]), \"__name__\", "
+	                  "\"DCGM_FI_DEV_POWER_USAGE\", \"\", \"\")");
+	CHECK_INT(wc_fleet_metric_rank(WC_FLEET_POWER, "DCGM_FI_DEV_POWER_USAGE"), 0);
+	CHECK_INT(wc_fleet_metric_rank(WC_FLEET_POWER, "DCGM_FI_DEV_POWER_USAGE_INSTANT"), 1);
+	/* the engines' order is unchanged: the successor name first */
+	CHECK_INT(wc_fleet_metric_rank(WC_FLEET_ITL_SUM, "vllm:inter_token_latency_seconds_sum"), 0);
+	CHECK_INT(wc_fleet_query(WC_FLEET_ITL_SUM, "", 15.0, q, sizeof q, &err), WC_OK);
+	CHECK_CONTAINS(q, "label_replace(last_over_time(vllm:inter_token_latency_seconds_sum{}[14999ms]) or ");
+	CHECK_CONTAINS(q, "or last_over_time(vllm:time_per_output_token_seconds_sum{}[14999ms]), \"__name__\"");
 }
 
 static void
@@ -298,6 +341,7 @@ main(void)
 	dir = test_tmpdir("prom_inputs");
 	check_clean();
 	check_engine_names();
+	check_power_names();
 	check_anomalies();
 	check_syntax();
 	check_flags_and_server();

@@ -31,6 +31,10 @@ static const char *const names[WC_FLEET_N_METRICS] = {
  * long), and SGLang's names of the same gauges, counters and histograms
  * (an engine exports one family, never both). */
 static const char *const aliases[WC_FLEET_N_METRICS][WC_FLEET_MAX_ALIASES + 1] = {
+	/* DCGM 3.3's instantaneous reading, for exporters configured with
+	 * it alone; the averaged field is preferred where both are exported
+	 * (a mean over a step is better estimated from averages). */
+	[WC_FLEET_POWER] = { "DCGM_FI_DEV_POWER_USAGE_INSTANT" },
 	[WC_FLEET_RUNNING] = { "sglang:num_running_reqs" },
 	[WC_FLEET_WAITING] = { "sglang:num_queue_reqs" },
 	[WC_FLEET_PROMPT] = { "sglang:prompt_tokens_total" },
@@ -43,6 +47,14 @@ static const char *const aliases[WC_FLEET_N_METRICS][WC_FLEET_MAX_ALIASES + 1] =
 	                         "sglang:inter_token_latency_seconds_count",
 	                         "sglang:time_per_output_token_seconds_count" },
 };
+
+/* Metrics whose own name is preferred to its aliases (the aliases are
+ * fallbacks, not successors). */
+static int
+primary_first(int m)
+{
+	return m == WC_FLEET_POWER;
+}
 
 const char *
 wc_fleet_metric_name(int m)
@@ -61,11 +73,26 @@ wc_fleet_metric_rank(int m, const char *name)
 {
 	if (m < 0 || m >= WC_FLEET_N_METRICS || !name)
 		return -1;
-	int k = 0;
+	int k = 0, first = primary_first(m);
+	if (first && strcmp(names[m], name) == 0)
+		return 0;
 	for (; aliases[m][k]; k++)
 		if (strcmp(aliases[m][k], name) == 0)
-			return k;
-	return strcmp(names[m], name) == 0 ? k : -1;
+			return k + first;
+	return !first && strcmp(names[m], name) == 0 ? k : -1;
+}
+
+const char *
+wc_fleet_metric_ranked(int m, int r)
+{
+	if (m < 0 || m >= WC_FLEET_N_METRICS || r < 0 || r > WC_FLEET_MAX_ALIASES)
+		return NULL;
+	int n = 0;
+	while (aliases[m][n])
+		n++;
+	if (primary_first(m))
+		return r == 0 ? names[m] : r <= n ? aliases[m][r - 1] : NULL;
+	return r < n ? aliases[m][r] : r == n ? names[m] : NULL;
 }
 
 int
@@ -108,11 +135,15 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	long long range = ms - (ms > 1);
 	size_t used = 0;
 	int w = snprintf(buf, size, "label_replace(");
-	for (int k = 0; w >= 0 && (used += (size_t)w) < size && aliases[m][k]; k++)
-		w = snprintf(buf + used, size - used, "%s_over_time(%s{%s}[%lldms]) or ", fn, aliases[m][k], sel, range);
+	for (int r = 0; w >= 0 && (used += (size_t)w) < size; r++) {
+		const char *name = wc_fleet_metric_ranked(m, r);
+		if (!name)
+			break;
+		w = snprintf(buf + used, size - used, "%s%s_over_time(%s{%s}[%lldms])", r ? " or " : "", fn, name, sel,
+		             range);
+	}
 	if (w >= 0 && used < size)
-		w = snprintf(buf + used, size - used, "%s_over_time(%s{%s}[%lldms]), \"__name__\", \"%s\", \"\", \"\")",
-		             fn, names[m], sel, range, names[m]);
+		w = snprintf(buf + used, size - used, ", \"__name__\", \"%s\", \"\", \"\")", names[m]);
 	if (w < 0 || used >= size || (size_t)w >= size - used)
 		return wc_error_set(err, WC_EINVAL, "selector: the query does not fit in %zu bytes", size);
 	return WC_OK;

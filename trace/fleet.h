@@ -53,14 +53,19 @@ typedef enum {
 const char *wc_fleet_metric_name(int m);
 /** The k-th other name of metric `m` (k from 0), or NULL past the last:
  *  vLLM's newer names (0.11 renamed time_per_output_token to
- *  inter_token_latency; 0.13 removed the old name) and SGLang's
- *  (`sglang:num_running_reqs`, ...; docs/fleet.md, "Metrics"), in order of
- *  preference, each before the name itself. Where a group has two, the
- *  preferred one is read. */
+ *  inter_token_latency; 0.13 removed the old name), SGLang's
+ *  (`sglang:num_running_reqs`, ...) and DCGM's instantaneous power
+ *  (docs/fleet.md, "Metrics"). Where a group has two names of an engine
+ *  metric, or a GPU two of its power, the preferred one is read. */
 const char *wc_fleet_metric_alias(int m, int k);
-/** Preference of `name` for metric `m`: 0 for its first alias, ..., the
- *  number of aliases for the name itself; -1 when it is none of them. */
+/** Preference of `name` for metric `m` (0 = most preferred): the engines'
+ *  aliases before the name itself (they are its successors or another
+ *  engine's), the power's name before its alias (a fallback); -1 when it
+ *  is none of them. */
 int wc_fleet_metric_rank(int m, const char *name);
+/** The name of metric `m` of preference `r` (wc_fleet_metric_rank's
+ *  inverse), or NULL past the last. */
+const char *wc_fleet_metric_ranked(int m, int r);
 /** -1 when `name` is none of the metrics nor their aliases. */
 int wc_fleet_metric_from_name(const char *name);
 /** The PromQL of metric `m` for a step of `step` s, restricted by

@@ -126,9 +126,32 @@ group_platform(const wc_fleet *f, fleet_group *g, const wc_prom_series *s, wc_er
 	return WC_OK;
 }
 
+/* Same labels: one GPU's series under two names of its power. */
 static int
-add_power(wc_fleet *f, fleet_group *g, const wc_prom_series *s, size_t i, wc_error *err)
+same_labels(const wc_prom_series *a, const wc_prom_series *b)
 {
+	if (a->n_labels != b->n_labels)
+		return 0;
+	for (size_t k = 0; k < a->n_labels; k++)
+		if (strcmp(a->names[k], b->names[k]) != 0 || strcmp(a->values[k], b->values[k]) != 0)
+			return 0;
+	return 1;
+}
+
+static int
+add_power(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t i, wc_error *err)
+{
+	const wc_prom_series *s = &set->s[i];
+	/* A GPU exporting both the averaged and the instantaneous power
+	 * (DCGM 3.3) is one GPU: the preferred name is read. */
+	for (size_t j = 0; j < g->n_gpus; j++) {
+		const wc_prom_series *o = &set->s[g->gpus[j]];
+		if (same_labels(o, s)) {
+			if (wc_fleet_metric_rank(WC_FLEET_POWER, s->metric) < wc_fleet_metric_rank(WC_FLEET_POWER, o->metric))
+				g->gpus[j] = i;
+			return WC_OK;
+		}
+	}
 	size_t *ng = wc_grow(g->gpus, &g->cap_gpus, g->n_gpus + 1, sizeof *ng, 8);
 	if (!ng)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
@@ -194,7 +217,7 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 			return err ? err->code : WC_ENOMEM;
 		fleet_group *g = &f->g[gi];
 		f->group[i] = gi;
-		rc = m == WC_FLEET_POWER ? add_power(f, g, s, i, err) : add_engine(f, g, set, m, i, err);
+		rc = m == WC_FLEET_POWER ? add_power(f, g, set, i, err) : add_engine(f, g, set, m, i, err);
 		if (rc != WC_OK)
 			return rc;
 	}

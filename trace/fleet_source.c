@@ -91,7 +91,7 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 			step = fmin(step, s->t[j] - s->t[j - 1]);
 	}
 	if (!isfinite(lo))
-		return wc_error_set(err, WC_EINVAL, "no DCGM_FI_DEV_POWER_USAGE samples in the files");
+		return wc_error_set(err, WC_EINVAL, "no DCGM_FI_DEV_POWER_USAGE (or _INSTANT) samples in the files");
 	if (!isfinite(o->start))
 		o->start = lo;
 	if (!isfinite(o->end))
