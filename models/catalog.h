@@ -22,7 +22,8 @@ extern "C" {
 typedef struct {
 	const char *name;           /* canonical name, e.g. "H100-NVL" */
 	const char *architecture;   /* GPU generation, e.g. "Hopper" */
-	double memory_gb;
+	double memory_gb;           /* the datasheet's capacity, GB */
+	double memory_mib;          /* the total the driver reports, MiB; 0 = not recorded */
 	double bandwidth_tb_s;
 	double bf16_tflops;         /* dense */
 	double fp8_tflops;          /* dense; 0 = no FP8 tensor cores */
@@ -47,6 +48,12 @@ const wc_platform_info *wc_platform_lookup(const char *name);
  *  level it shares S with (`shared_with`, may be NULL), else of the name
  *  before its first '-' (H100-locked -> H100); NULL when none is known. */
 const wc_platform_info *wc_platform_board(const char *name, const char *shared_with);
+/** Bytes of memory of one GPU of `level` whose datasheet capacity is
+ *  `memory_gb`: the driver's total (memory_mib) when the level's board
+ *  (wc_platform_board) records one and has that datasheet capacity, else
+ *  memory_gb x 1e9 (a user-defined level, another capacity). The
+ *  datasheet's "80 GB" of an A100 is 81 920 MiB, 85.9e9 bytes. */
+double wc_platform_memory_bytes(const char *level, double memory_gb);
 /** "A10G, L4, ..." — every canonical name, for error messages. */
 const char *wc_platform_names(void);
 size_t wc_platform_count(void);

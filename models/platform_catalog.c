@@ -12,34 +12,40 @@
 #include "models/catalog.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <pthread.h>
 #include <string.h>
 
 #define PAPER "LLM-PowerTrace appendix, platforms table"
 #define PAPER_P0 "LLM-PowerTrace Table 13 (measured loaded idle)"
 
+/* memory_mib: the total the driver reports (nvidia-smi memory.total,
+ * rocm-smi's VRAM total), read off published nvidia-smi / rocm-smi
+ * outputs of each board: what vLLM's gpu_memory_utilization is a share
+ * of (docs/capacity.md, "Memory as vLLM does it"). Boards without a
+ * recorded figure keep the datasheet's decimal GB. */
 static const wc_platform_info platforms[] = {
-	{ .name = "A10G", .architecture = "Ampere", .memory_gb = 24, .bandwidth_tb_s = 0.6,
+	{ .name = "A10G", .architecture = "Ampere", .memory_gb = 24, .memory_mib = 23028, .bandwidth_tb_s = 0.6,
 	  .bf16_tflops = 70, .max_power_w = 300, .max_sm_clock_mhz = 1710, .min_sm_clock_mhz = 210,
 	  .source = "NVIDIA A10G (AWS G5) specifications",
 	  .aliases = { "A10G-24GB", NULL } },
-	{ .name = "L4", .architecture = "Ada Lovelace", .memory_gb = 24, .bandwidth_tb_s = 0.3,
+	{ .name = "L4", .architecture = "Ada Lovelace", .memory_gb = 24, .memory_mib = 23034, .bandwidth_tb_s = 0.3,
 	  .bf16_tflops = 121, .fp8_tflops = 242.5, .max_power_w = 72, .max_sm_clock_mhz = 2040,
 	  .min_sm_clock_mhz = 210, .source = "NVIDIA L4 datasheet",
 	  .aliases = { "L4-24GB", NULL } },
-	{ .name = "L40S", .architecture = "Ada Lovelace", .memory_gb = 48, .bandwidth_tb_s = 0.864,
+	{ .name = "L40S", .architecture = "Ada Lovelace", .memory_gb = 48, .memory_mib = 46068, .bandwidth_tb_s = 0.864,
 	  .bf16_tflops = 362, .fp8_tflops = 733, .max_power_w = 350, .max_sm_clock_mhz = 2520,
 	  .min_sm_clock_mhz = 210, .source = PAPER "; FP8 from the NVIDIA L40S datasheet",
 	  .aliases = { "L40S-48GB", NULL } },
-	{ .name = "A100", .architecture = "Ampere", .memory_gb = 80, .bandwidth_tb_s = 2.04,
+	{ .name = "A100", .architecture = "Ampere", .memory_gb = 80, .memory_mib = 81920, .bandwidth_tb_s = 2.04,
 	  .bf16_tflops = 312, .max_power_w = 400, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
 	  .idle_power_w = 72.9, .idle_source = PAPER_P0, .source = PAPER,
 	  .aliases = { "A100-SXM4-80GB", "A100-SXM", "A100-80GB", "A100-SXM-80GB", NULL } },
-	{ .name = "A100-40GB", .architecture = "Ampere", .memory_gb = 40, .bandwidth_tb_s = 1.555,
+	{ .name = "A100-40GB", .architecture = "Ampere", .memory_gb = 40, .memory_mib = 40960, .bandwidth_tb_s = 1.555,
 	  .bf16_tflops = 312, .max_power_w = 400, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
 	  .source = "NVIDIA A100 datasheet (SXM4 40 GB)",
 	  .aliases = { "A100-SXM4-40GB", "A100-SXM-40GB", NULL } },
-	{ .name = "A100-PCIe", .architecture = "Ampere", .memory_gb = 80, .bandwidth_tb_s = 1.935,
+	{ .name = "A100-PCIe", .architecture = "Ampere", .memory_gb = 80, .memory_mib = 81920, .bandwidth_tb_s = 1.935,
 	  .bf16_tflops = 312, .max_power_w = 300, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
 	  .source = "NVIDIA A100 datasheet (PCIe 80 GB)",
 	  .aliases = { "A100-80GB-PCIe", "A100-PCIE-80GB", "A100-PCIe-80GB", NULL } },
@@ -48,7 +54,7 @@ static const wc_platform_info platforms[] = {
 	  .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
 	  .source = "NVIDIA A100 datasheet (PCIe 40 GB)",
 	  .aliases = { "A100-PCIE-40GB", "A100-40GB-PCIe", NULL } },
-	{ .name = "H100", .architecture = "Hopper", .memory_gb = 80, .bandwidth_tb_s = 3.35,
+	{ .name = "H100", .architecture = "Hopper", .memory_gb = 80, .memory_mib = 81559, .bandwidth_tb_s = 3.35,
 	  .bf16_tflops = 989, .fp8_tflops = 1979, .max_power_w = 700, .max_sm_clock_mhz = 1980,
 	  .min_sm_clock_mhz = 345, .idle_power_w = 126.3, .idle_source = PAPER_P0,
 	  .source = PAPER "; FP8 from the NVIDIA H100 datasheet",
@@ -58,11 +64,11 @@ static const wc_platform_info platforms[] = {
 	  .bf16_tflops = 756, .fp8_tflops = 1513, .max_power_w = 350, .max_sm_clock_mhz = 1755,
 	  .min_sm_clock_mhz = 345, .source = "NVIDIA H100 datasheet (PCIe)",
 	  .aliases = { "H100-PCIe-80GB", "H100-80GB-PCIe", NULL } },
-	{ .name = "H100-NVL", .architecture = "Hopper", .memory_gb = 94, .bandwidth_tb_s = 3.9,
+	{ .name = "H100-NVL", .architecture = "Hopper", .memory_gb = 94, .memory_mib = 95830, .bandwidth_tb_s = 3.9,
 	  .bf16_tflops = 835, .fp8_tflops = 1671, .max_power_w = 400, .max_sm_clock_mhz = 1785,
 	  .min_sm_clock_mhz = 345, .source = "NVIDIA H100 datasheet (NVL)",
 	  .aliases = { "H100-NVL-94GB", "H100NVL", NULL } },
-	{ .name = "H200", .architecture = "Hopper", .memory_gb = 141, .bandwidth_tb_s = 4.8,
+	{ .name = "H200", .architecture = "Hopper", .memory_gb = 141, .memory_mib = 143771, .bandwidth_tb_s = 4.8,
 	  .bf16_tflops = 989, .fp8_tflops = 1979, .max_power_w = 700, .max_sm_clock_mhz = 1980,
 	  .min_sm_clock_mhz = 345, .idle_power_w = 120.9, .idle_source = PAPER_P0,
 	  .source = PAPER "; FP8 from the NVIDIA H200 datasheet",
@@ -73,15 +79,15 @@ static const wc_platform_info platforms[] = {
 	  .aliases = { "H200-NVL-141GB", "H200NVL", NULL } },
 	/* The GH200 module's limit covers the Grace CPU and memory as well;
 	 * 900 W is the module limit nvidia-smi reports for the GPU by default. */
-	{ .name = "GH200", .architecture = "Hopper", .memory_gb = 96, .bandwidth_tb_s = 4.0,
+	{ .name = "GH200", .architecture = "Hopper", .memory_gb = 96, .memory_mib = 97871, .bandwidth_tb_s = 4.0,
 	  .bf16_tflops = 989, .fp8_tflops = 1979, .max_power_w = 900, .max_sm_clock_mhz = 1980,
 	  .min_sm_clock_mhz = 345, .source = "NVIDIA GH200 Grace Hopper Superchip datasheet (96 GB HBM3)",
 	  .aliases = { "GH200-480GB", "GH200-96GB", "GH200-Grace-Hopper", NULL } },
-	{ .name = "B200", .architecture = "Blackwell", .memory_gb = 180, .bandwidth_tb_s = 8.0,
+	{ .name = "B200", .architecture = "Blackwell", .memory_gb = 180, .memory_mib = 183359, .bandwidth_tb_s = 8.0,
 	  .bf16_tflops = 2250, .fp8_tflops = 4500, .max_power_w = 1000, .max_sm_clock_mhz = 1965,
 	  .min_sm_clock_mhz = 345, .source = "NVIDIA HGX B200 datasheet",
 	  .aliases = { "B200-180GB", "B200-SXM", NULL } },
-	{ .name = "MI300X", .architecture = "CDNA 3", .memory_gb = 192, .bandwidth_tb_s = 5.3,
+	{ .name = "MI300X", .architecture = "CDNA 3", .memory_gb = 192, .memory_mib = 196288, .bandwidth_tb_s = 5.3,
 	  .bf16_tflops = 1307, .fp8_tflops = 2615, .max_power_w = 750, .max_sm_clock_mhz = 2100,
 	  .min_sm_clock_mhz = 500, .source = "AMD Instinct MI300X datasheet",
 	  .aliases = { "MI300X-192GB", "MI300", NULL } },
@@ -172,6 +178,15 @@ wc_platform_board(const char *name, const char *shared_with)
 		pi = wc_platform_lookup(base);
 	}
 	return pi;
+}
+
+double
+wc_platform_memory_bytes(const char *level, double memory_gb)
+{
+	const wc_platform_info *pi = wc_platform_board(level, NULL);
+	if (pi && pi->memory_mib > 0.0 && fabs(pi->memory_gb - memory_gb) < 1e-9)
+		return pi->memory_mib * 1048576.0;
+	return memory_gb * 1e9;
 }
 
 const char *

@@ -41,9 +41,11 @@ memory_facts(const wc_params *p, const wc_config *c, wc_capacity_hw *hw, double 
 	if (c->gpu_memory_utilization > 0.0)
 		*reserve = 1.0 - c->gpu_memory_utilization;
 	if (l)
-		*hw = (wc_capacity_hw){ l->bandwidth_tb_s * 1e12, l->bf16_tflops * 1e12, l->memory_gb * 1e9, 0.0 };
+		*hw = (wc_capacity_hw){ l->bandwidth_tb_s * 1e12, l->bf16_tflops * 1e12,
+		                        wc_platform_memory_bytes(l->name, l->memory_gb), 0.0 };
 	else if (info)
-		*hw = (wc_capacity_hw){ info->bandwidth_tb_s * 1e12, info->bf16_tflops * 1e12, info->memory_gb * 1e9, 0.0 };
+		*hw = (wc_capacity_hw){ info->bandwidth_tb_s * 1e12, info->bf16_tflops * 1e12,
+		                        wc_platform_memory_bytes(info->name, info->memory_gb), 0.0 };
 	else
 		return 0;
 	return 1;
@@ -98,10 +100,9 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	if (a.weight_bytes > avail) {
 		double per_gpu = hw.memory_bytes * (1.0 - reserve);
 		return wc_error_set(err, WC_EINVAL,
-		                    "tp: the weights need %.1f GB but %d x %.0f GB of %s hold %.1f GB (%.0f %% kept "
-		                    "free); at least %.0f GPUs are needed", a.weight_bytes / 1e9, c->tp,
-		                    hw.memory_bytes / 1e9, c->platform, avail / 1e9, 100 * reserve,
-		                    ceil(a.weight_bytes / per_gpu));
+		                    "tp: the weights need %.1f GB but %d x %s (%.1f GB each) hold %.1f GB (%.0f %% kept "
+		                    "free); at least %.0f GPUs are needed", a.weight_bytes / 1e9, c->tp, c->platform,
+		                    hw.memory_bytes / 1e9, avail / 1e9, 100 * reserve, ceil(a.weight_bytes / per_gpu));
 	}
 	if (!c->arch || !(c->output_tokens > 0))
 		return WC_OK;
@@ -111,10 +112,10 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	double ctx = c->input_tokens + c->output_tokens;
 	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0)
 		return wc_error_set(err, WC_EINVAL,
-		                    "input_tokens: one request of %g tokens needs %.2f GB of KV cache but %d x %.0f GB of "
-		                    "%s leave %.2f GB after the weights (gpu_memory_utilization %.2g)", ctx,
-		                    (ctx * a.kv_bytes_per_token + a.state_bytes) / 1e9, c->tp, hw.memory_bytes / 1e9,
-		                    c->platform, (avail - a.weight_bytes) / 1e9, 1.0 - reserve);
+		                    "input_tokens: one request of %g tokens needs %.2f GB of KV cache but %d x %s (%.1f GB "
+		                    "each) leave %.2f GB after the weights (gpu_memory_utilization %.2g)", ctx,
+		                    (ctx * a.kv_bytes_per_token + a.state_bytes) / 1e9, c->tp, c->platform,
+		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, 1.0 - reserve);
 	if (max_fit)
 		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);
 	return WC_OK;

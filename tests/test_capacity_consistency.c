@@ -75,7 +75,9 @@ memory_as_vllm(const wc_predictor *pr)
 		wc_inference_query q = { .config = test_catalog_config(platforms[i], 1, "Qwen3-32B", 32) };
 		wc_capacity_prediction cap;
 		wc_error err;
-		q.config.input_tokens = 1000;
+		/* 2000 + 512 tokens: about 0.59 GB of KV cache each, 11.7 GB
+		 * (A100) and 11.4 GB (H100) left after the weights */
+		q.config.input_tokens = 2000;
 		q.config.output_tokens = 512;
 		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 		double n = cap.value[WC_CAPQ_RUNNING];

@@ -67,11 +67,11 @@ predict(void)
 	CHECK(lat[0] > 0 && lat[1] > 1.01 * lat[0]);
 
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Llama-3.1-405B", "--concurrency", "8"),
-	            "--tp: the weights need 810.0 GB but 1 x 80 GB of H100 hold 72.0 GB");
+	            "--tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 77.0 GB");
 	/* One request longer than the KV cache cannot run at all: refused.
 	 * More requests than it holds are answered (fewer run). */
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "9",
-	                 "--input-tokens", "400000", "--output-tokens", "1000"), "--input-tokens: one request of 401000");
+	                 "--input-tokens", "420000", "--output-tokens", "1000"), "--input-tokens: one request of 421000");
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
 	                 "--input-tokens", "-5", "--output-tokens", "10"), "--input-tokens");
 	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--rate", "0",

@@ -69,6 +69,20 @@ main(void)
 		          p->min_sm_clock_mhz > 0 && p->source && p->source[0]);
 		CHECK(p->idle_power_w == 0 || (p->idle_source && p->idle_power_w < p->max_power_w));
 		CHECK(wc_platform_lookup(p->name) == p);
+		/* the driver's total is never below the datasheet's capacity read in
+		 * binary units by more than 3 % (ECC and reserved memory) nor above it */
+		if (p->memory_mib > 0)
+			CHECK(p->memory_mib <= p->memory_gb * 1024.0 && p->memory_mib > 0.93 * p->memory_gb * 1024.0);
 	}
+	/* Memory in bytes: the driver's total for a board that records it, at
+	 * its datasheet capacity, whatever the level's suffix; the datasheet's
+	 * GB otherwise (docs/capacity.md, "Memory as vLLM does it"). */
+	CHECK_NEAR(wc_platform_memory_bytes("A100", 80), 81920.0 * 1048576.0, 0);
+	CHECK_NEAR(wc_platform_memory_bytes("NVIDIA H100 80GB HBM3", 80), 81559.0 * 1048576.0, 0);
+	CHECK_NEAR(wc_platform_memory_bytes("H100-locked", 80), 81559.0 * 1048576.0, 0);
+	CHECK_NEAR(wc_platform_memory_bytes("B200", 180), 183359.0 * 1048576.0, 0);
+	CHECK_NEAR(wc_platform_memory_bytes("A100", 40), 40e9, 0);            /* not this board's capacity */
+	CHECK_NEAR(wc_platform_memory_bytes("H200-NVL", 141), 141e9, 0);      /* no figure recorded */
+	CHECK_NEAR(wc_platform_memory_bytes("my-accelerator", 64), 64e9, 0);  /* not in the catalog */
 	return check_report("platform_catalog");
 }

@@ -126,7 +126,7 @@ refusals(void)
 	           "\"output_tokens\":100}", "/model", "need the architecture");
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Llama-3.1-405B\",\"concurrency\":32}", "/tp",
 	           "the weights need 810.0 GB");
-	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":405,\"concurrency\":32}", "/tp", "at least 12 GPUs");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":405,\"concurrency\":32}", "/tp", "at least 11 GPUs");
 	/* More requests than the KV cache holds are answered as vLLM runs them
 	 * (docs/capacity.md, "Memory as vLLM does it"): fewer run, with a
 	 * warning; it used to be refused. */
