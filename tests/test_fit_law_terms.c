@@ -9,6 +9,7 @@
 #include "data/data.h"
 #include "fit/fit.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_runs.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdlib.h>
@@ -16,28 +17,6 @@
 
 #define TRUE_MOE (-0.40)
 #define TRUE_TP 0.30
-
-static void
-add_run(wc_runs_table *t, const wc_params *truth, const char *model, double active_b, int tp, double n,
-        int id, wc_pcg32 *rng)
-{
-	wc_run r;
-	wc_config c;
-	wc_power pw;
-	wc_error err;
-	wc_run_init(&r);
-	snprintf(r.run_id, sizeof r.run_id, "r%d", id);
-	snprintf(r.platform, sizeof r.platform, "H100");
-	snprintf(r.model, sizeof r.model, "%s", model);
-	r.tp = tp;
-	r.active_params_b = active_b;
-	r.running = n;
-	r.idle_power_w = 60.0;
-	wc_run_config(&r, &c);
-	CHECK_INT(wc_law_power(truth, &c, &pw, &err), WC_OK);
-	r.mean_power_w = tp * 60.0 + pw.dynamic_w * exp(0.01 * wc_pcg32_normal(rng));
-	wc_runs_append(t, &r, NULL);
-}
 
 int
 main(void)
@@ -63,7 +42,7 @@ main(void)
 	for (size_t m = 0; m < sizeof models / sizeof models[0]; m++)
 		for (int tp = 1; tp <= 8; tp *= 2)
 			for (int n = 4; n <= 256; n *= 4)
-				add_run(t, &truth, models[m].name, models[m].active_b, tp, n, id++, &rng);
+				synth_law_run(t, &truth, models[m].name, models[m].active_b, tp, n, WC_PREC_BF16, 0.01, id++, &rng);
 
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
 	wc_fit_result r;

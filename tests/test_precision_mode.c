@@ -10,33 +10,11 @@
 #include "data/data.h"
 #include "fit/fit.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_runs.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void
-add_run(wc_runs_table *t, const wc_params *truth, double active_b, double n, wc_precision w, int id,
-        wc_pcg32 *rng)
-{
-	wc_run r;
-	wc_config c;
-	wc_power pw;
-	wc_error err;
-	wc_run_init(&r);
-	snprintf(r.run_id, sizeof r.run_id, "r%d", id);
-	snprintf(r.platform, sizeof r.platform, "H100");
-	snprintf(r.model, sizeof r.model, "m%.0f", active_b);
-	r.tp = 1;
-	r.active_params_b = active_b;
-	r.running = n;
-	r.idle_power_w = 60.0;
-	wc_run_config(&r, &c);
-	CHECK_INT(wc_law_power(truth, &c, &pw, &err), WC_OK);
-	r.mean_power_w = 60.0 + pw.dynamic_w * exp(0.02 * wc_pcg32_normal(rng));
-	r.weights = w; /* the power is bf16's: the as-bf16 recipe's assumption */
-	wc_runs_append(t, &r, NULL);
-}
 
 /* Fit `t` with quantized runs taken as `mode` (a WC_TERMS_*); the set
  * records it, a refit built like the set uses the same runs, and the
@@ -129,7 +107,13 @@ main(void)
 	int id = 0;
 	for (size_t m = 0; m < sizeof sizes / sizeof sizes[0]; m++)
 		for (int n = 1; n <= 256; n *= 2)
-			add_run(t, &paper, sizes[m], n, n >= 64 && m % 2 ? WC_PREC_FP8 : WC_PREC_BF16, id++, &rng);
+		{
+			char model[16];
+			snprintf(model, sizeof model, "m%.0f", sizes[m]);
+			/* the power is bf16's: the as-bf16 recipe's assumption */
+			synth_law_run(t, &paper, model, sizes[m], 1, n, n >= 64 && m % 2 ? WC_PREC_FP8 : WC_PREC_BF16, 0.02,
+			              id++, &rng);
+		}
 	fit_records(t, &paper, WC_TERMS_NONE, WC_PMODE_NONE, "none");
 	fit_records(t, &paper, WC_TERMS_AS_BF16, WC_PMODE_AS_BF16, "as-bf16");
 	/* The two recipes use different runs, so a refit that ignored the

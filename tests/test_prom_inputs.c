@@ -131,20 +131,29 @@ check_row(const wc_runs_table *t, size_t i, int a, int b, int tp, int n)
 	CHECK_NEAR(t->runs[i].throughput_tok_s, 10.0 * n, 1e-9);
 }
 
-static void
-check_clean(void)
+/* Scrapes `name` written with `flags`, ingested: accepted, with the
+ * known answer's two rows (the caller frees the table). */
+static wc_runs_table *
+ingest_known(const char *name, int flags)
 {
 	run_result r;
-	char *in = scrapes("clean.prom", 0);
+	char *in = scrapes(name, flags);
 	wc_runs_table *t = ingest(in, &r);
 	CHECK_INT(r.status, 0);
 	CHECK(t && t->n_runs == 2);
 	check_row(t, 0, 0, 119, 2, 4);
 	check_row(t, 1, 120, 239, 2, 20);
-	CHECK(t && strcmp(t->runs[0].platform, "H100") == 0 && strcmp(t->runs[0].model, "Qwen/Qwen3-8B") == 0);
-	wc_runs_free(t);
 	run_result_free(&r);
 	free(in);
+	return t;
+}
+
+static void
+check_clean(void)
+{
+	wc_runs_table *t = ingest_known("clean.prom", 0);
+	CHECK(t && strcmp(t->runs[0].platform, "H100") == 0 && strcmp(t->runs[0].model, "Qwen/Qwen3-8B") == 0);
+	wc_runs_free(t);
 }
 
 /* The engine's metric names. vLLM 0.11 renamed time_per_output_token to
@@ -159,15 +168,9 @@ check_engine_names(void)
 		               SGLANG | ITL_OLD | ITL_NEW };
 	const double want[6] = { 0.05, 0.02, 0.02, NAN, 0.05, 0.02 };
 	for (int k = 0; k < 6; k++) {
-		run_result r;
 		char name[32];
 		snprintf(name, sizeof name, "names%d.prom", k);
-		char *in = scrapes(name, flags[k]);
-		wc_runs_table *t = ingest(in, &r);
-		CHECK_INT(r.status, 0);
-		CHECK(t && t->n_runs == 2);
-		check_row(t, 0, 0, 119, 2, 4);
-		check_row(t, 1, 120, 239, 2, 20);
+		wc_runs_table *t = ingest_known(name, flags[k]);
 		CHECK(t && strcmp(t->runs[0].model, "Qwen/Qwen3-8B") == 0);
 		for (size_t i = 0; t && i < t->n_runs; i++) {
 			if (isnan(want[k]))
@@ -176,8 +179,6 @@ check_engine_names(void)
 				CHECK_NEAR(extra(t, i, "itl_s"), want[k], 1e-9);
 		}
 		wc_runs_free(t);
-		run_result_free(&r);
-		free(in);
 	}
 }
 
@@ -189,18 +190,9 @@ check_power_names(void)
 {
 	const int flags[2] = { POWER_INSTANT, POWER_BOTH };
 	for (int k = 0; k < 2; k++) {
-		run_result r;
 		char name[32];
 		snprintf(name, sizeof name, "power%d.prom", k);
-		char *in = scrapes(name, flags[k]);
-		wc_runs_table *t = ingest(in, &r);
-		CHECK_INT(r.status, 0);
-		CHECK(t && t->n_runs == 2);
-		check_row(t, 0, 0, 119, 2, 4);
-		check_row(t, 1, 120, 239, 2, 20);
-		wc_runs_free(t);
-		run_result_free(&r);
-		free(in);
+		wc_runs_free(ingest_known(name, flags[k]));
 	}
 	char q[WC_FLEET_QUERY_MAX];
 	wc_error err;
