@@ -76,8 +76,7 @@ collect_levels(cap_problem *pb, const wc_capacity_data *d, wc_error *err)
 			l->bandwidth_tb_s = hw->bandwidth_tb_s;
 			l->bf16_tflops = hw->bf16_tflops;
 			l->memory_gb = hw->memory_gb;
-			pb->hw[L] = (wc_capacity_hw){ hw->bandwidth_tb_s * 1e12, hw->bf16_tflops * 1e12,
-			                              wc_platform_memory_bytes(hw->name, hw->memory_gb), 0.0 };
+			pb->hw[L] = wc_capacity_hw_datasheet(l->name, l->bandwidth_tb_s, l->bf16_tflops, l->memory_gb);
 			pb->n_levels++;
 		}
 		pb->lvl[i] = L;

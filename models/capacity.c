@@ -236,9 +236,7 @@ wc_capacity_bind(const wc_capacity_params *c, const char *platform, wc_capacity_
 	memset(b, 0, sizeof *b);
 	b->c = c;
 	b->level = l;
-	b->hw.bandwidth_b_s = l->bandwidth_tb_s * 1e12;
-	b->hw.flops_s = l->bf16_tflops * 1e12;
-	b->hw.memory_bytes = wc_platform_memory_bytes(l->name, l->memory_gb);
+	b->hw = wc_capacity_hw_datasheet(l->name, l->bandwidth_tb_s, l->bf16_tflops, l->memory_gb);
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
 		const wc_param *p = c->shared[k] ? &c->shared_p[k] : &l->p[k];
 		wc_capacity_label((wc_capacity_kind)k, c->shared[k] ? NULL : l->name, label, sizeof label);

@@ -167,6 +167,13 @@ wc_capacity_clock_ratio(const char *platform, double sm_clock_mhz)
 	return sm_clock_mhz / info->max_sm_clock_mhz;
 }
 
+wc_capacity_hw
+wc_capacity_hw_datasheet(const char *board, double bandwidth_tb_s, double bf16_tflops, double memory_gb)
+{
+	return (wc_capacity_hw){ bandwidth_tb_s * 1e12, bf16_tflops * 1e12,
+		                 wc_platform_memory_bytes(board, memory_gb), 0.0 };
+}
+
 double
 wc_capacity_memory_need(const wc_capacity_arch *a, double n, double context)
 {

@@ -173,6 +173,14 @@ typedef struct {
 	double clock_ratio;   /* f / f_max of a locked clock; 0 = unlocked (1) */
 } wc_capacity_hw;
 
+/** A board's datasheet numbers (TB/s, dense BF16 TFLOPS, GB) in SI units,
+ *  unlocked: memory as the driver reports it where the catalog records it
+ *  for `board` at that capacity (wc_platform_memory_bytes), else GB x 1e9.
+ *  Every place that turns a level or a catalog row into the model's
+ *  numbers goes through it. */
+wc_capacity_hw wc_capacity_hw_datasheet(const char *board, double bandwidth_tb_s, double bf16_tflops,
+                                        double memory_gb);
+
 /** f / f_max for `sm_clock_mhz` on `platform` (the catalog's maximum SM
  *  clock); 0 when the clock is not locked (<= 0) or the catalog does not
  *  know the platform's clock range. */

@@ -41,11 +41,9 @@ memory_facts(const wc_params *p, const wc_config *c, wc_capacity_hw *hw, double 
 	if (c->gpu_memory_utilization > 0.0)
 		*reserve = 1.0 - c->gpu_memory_utilization;
 	if (l)
-		*hw = (wc_capacity_hw){ l->bandwidth_tb_s * 1e12, l->bf16_tflops * 1e12,
-		                        wc_platform_memory_bytes(l->name, l->memory_gb), 0.0 };
+		*hw = wc_capacity_hw_datasheet(l->name, l->bandwidth_tb_s, l->bf16_tflops, l->memory_gb);
 	else if (info)
-		*hw = (wc_capacity_hw){ info->bandwidth_tb_s * 1e12, info->bf16_tflops * 1e12,
-		                        wc_platform_memory_bytes(info->name, info->memory_gb), 0.0 };
+		*hw = wc_capacity_hw_datasheet(info->name, info->bandwidth_tb_s, info->bf16_tflops, info->memory_gb);
 	else
 		return 0;
 	return 1;
