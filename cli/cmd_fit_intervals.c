@@ -174,9 +174,7 @@ other_quantity(const iv_args *a, const char *data, wc_params *p)
 		co.robust = !a->plain;
 		co.model_weights = a->model_weights;
 		po.prior = p;
-		wc_fit_options_like(&po, p);
-		if (a->terms)
-			po.precision_terms = cli_terms_mode(a->terms);
+		wc_fit_options_like(&po, p, a->terms ? cli_terms_mode(a->terms) : -1);
 		if ((rc = cli_capacity_inputs_load(cmd, a->inputs, a->n_inputs, &in)) == CLI_OK &&
 		    wc_validate_capacity_pred_error(in.runs, &in.data, &co, &po, data, pe, &err) != WC_OK)
 			rc = cli_fail(cmd, "%s", err.msg);
@@ -226,9 +224,8 @@ cli_fit_intervals(int argc, char **argv)
 			goto done;
 		}
 		fo.prior = &prior;
-		wc_fit_options_like(&fo, &p); /* each fold refits the set as it was built */
-		if (a.terms)
-			fo.precision_terms = cli_terms_mode(a.terms);
+		/* each fold refits the set as it was built */
+		wc_fit_options_like(&fo, &p, a.terms ? cli_terms_mode(a.terms) : -1);
 		if (wc_validate_pred_error(t, &fo, &p, a.folds, data, &pe, &err) != WC_OK) {
 			cli_fail(cmd, "%s", err.msg);
 			goto done;

@@ -169,9 +169,7 @@ cli_validate_capacity(int argc, char **argv)
 	    (rc = cli_capacity_inputs_load(cmd, argv + optind, argc - optind, &in)) == CLI_OK) {
 		wc_fit_options po = WC_FIT_OPTIONS_INIT;
 		po.prior = &prior;
-		wc_fit_options_like(&po, &prior);
-		if (terms >= 0)
-			po.precision_terms = terms;
+		wc_fit_options_like(&po, &prior, terms);
 		if (law_given)
 			po.law_terms = law_mask;
 		if (wc_validate_capacity(in.runs, &in.data, &co, &po, &r, per_run_path ? &pr : NULL, &err) != WC_OK ||

@@ -124,8 +124,9 @@ typedef struct {
  *  precision_mode says (paired: its own terms as specs). A set that does
  *  not record it gets a precision term per level when it has precision
  *  terms, else every quantized run in with no term (WC_TERMS_AS_BF16).
- *  `opt` borrows `set`'s terms. */
-void wc_fit_options_like(wc_fit_options *opt, const wc_params *set);
+ *  `precision` >= 0 (a WC_TERMS_* mode, the user's --terms) replaces the
+ *  set's recipe, specs included; -1 keeps it. `opt` borrows `set`'s terms. */
+void wc_fit_options_like(wc_fit_options *opt, const wc_params *set, int precision);
 /** The mode a fit with `opt` records in its set (models/params.h). */
 wc_precision_mode wc_fit_precision_mode(const wc_fit_options *opt);
 

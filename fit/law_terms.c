@@ -95,11 +95,15 @@ wc_fit_precision_mode(const wc_fit_options *opt)
 }
 
 void
-wc_fit_options_like(wc_fit_options *opt, const wc_params *set)
+wc_fit_options_like(wc_fit_options *opt, const wc_params *set, int precision)
 {
 	opt->law_terms = set->law_terms;
 	opt->n_term_specs = 0;
 	opt->term_specs = NULL;
+	if (precision >= 0) {
+		opt->precision_terms = precision;
+		return;
+	}
 	switch (set->precision_mode) {
 	case WC_PMODE_PAIRED:
 		/* The set's own terms, kept ones refitted with their placement;

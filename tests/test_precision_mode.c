@@ -31,7 +31,7 @@ fit_records(const wc_runs_table *t, const wc_params *prior, int mode, wc_precisi
 	CHECK_INT(wc_fit_inference_law(t, &fo, &r, &err), WC_OK);
 	CHECK_INT((int)r.params.precision_mode, (int)want);
 	like.prior = prior;
-	wc_fit_options_like(&like, &r.params);
+	wc_fit_options_like(&like, &r.params, -1);
 	CHECK_INT(like.precision_terms, mode);
 	CHECK_INT(wc_fit_inference_law(t, &like, &again, &err), WC_OK);
 	CHECK_INT(again.n_used, r.n_used);
@@ -78,17 +78,23 @@ file_versions(void)
 	CHECK_INT((int)q.precision_mode, (int)WC_PMODE_UNKNOWN);
 	wc_fit_options like = WC_FIT_OPTIONS_INIT;
 	CHECK(q.n_terms > 0);
-	wc_fit_options_like(&like, &q);
+	wc_fit_options_like(&like, &q, -1);
 	CHECK_INT(like.precision_terms, WC_TERMS_PER_LEVEL);
 	q.n_terms = 0;
-	wc_fit_options_like(&like, &q);
+	wc_fit_options_like(&like, &q, -1);
 	CHECK_INT(like.precision_terms, WC_TERMS_AS_BF16);
 	/* A paired set refits its own terms as specs. */
 	wc_params_default(&q);
 	q.precision_mode = WC_PMODE_PAIRED;
-	wc_fit_options_like(&like, &q);
+	wc_fit_options_like(&like, &q, -1);
 	CHECK(like.term_specs == q.terms && like.n_term_specs == q.n_terms);
 	CHECK_INT(wc_fit_precision_mode(&like), (int)WC_PMODE_PAIRED);
+	/* --terms replaces the recipe, the paired set's specs included (they
+	 * would otherwise take precedence over the mode in the fit) */
+	wc_fit_options_like(&like, &q, WC_TERMS_AS_BF16);
+	CHECK(like.term_specs == NULL && like.n_term_specs == 0);
+	CHECK_INT(like.precision_terms, WC_TERMS_AS_BF16);
+	CHECK_INT(wc_fit_precision_mode(&like), (int)WC_PMODE_AS_BF16);
 	free(s);
 	wc_params_clear(&p);
 	wc_params_clear(&q);

@@ -105,7 +105,7 @@ main(void)
 	 * (docs/validation.md, "Refitting a set"). */
 	wc_params_clear(&prior);
 	wc_params_measured(&prior);
-	wc_fit_options_like(&po, &prior);
+	wc_fit_options_like(&po, &prior, -1);
 	CHECK(po.law_terms == (WC_LT_BIT(WC_LT_MOE) | WC_LT_BIT(WC_LT_TP)) && po.precision_terms == WC_TERMS_AS_BF16);
 	CHECK_INT(wc_validate_capacity(t, &d, &co, &po, &rep, NULL, &err), WC_OK);
 	static const double shipped[2][2] = { { 7.39, 14.10 }, { 16.00, 16.70 } };
