@@ -71,15 +71,11 @@ wc_fleet_metric_alias(int m, int k)
 int
 wc_fleet_metric_rank(int m, const char *name)
 {
-	if (m < 0 || m >= WC_FLEET_N_METRICS || !name)
-		return -1;
-	int k = 0, first = primary_first(m);
-	if (first && strcmp(names[m], name) == 0)
-		return 0;
-	for (; aliases[m][k]; k++)
-		if (strcmp(aliases[m][k], name) == 0)
-			return k + first;
-	return !first && strcmp(names[m], name) == 0 ? k : -1;
+	const char *n;
+	for (int r = 0; name && (n = wc_fleet_metric_ranked(m, r)); r++)
+		if (strcmp(n, name) == 0)
+			return r;
+	return -1;
 }
 
 const char *
