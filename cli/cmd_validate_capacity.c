@@ -18,7 +18,8 @@ static const char usage[] =
 	"usage: wattcast validate capacity RUNS.csv... [--json] [--per-run FILE]\n"
 	"                                 [--params P | --profile paper] [--per-level eta,t0,...]\n"
 	"                                 [--plain] [--weights run|model]\n"
-	"                                 [--terms all|pooled|as-bf16|none] [--law-terms LIST|none]\n\n"
+	"                                 [--terms all|pooled|as-bf16|none] [--law-terms LIST|none]\n"
+	"                                 [--folds model|platform]\n\n"
 	"Leave one model out over the runs tables' rows (runs tables or raw ML.ENERGY\n"
 	"tables): for each model, the capacity model and the power law are refitted on\n"
 	"the other models and its throughput and energy per output token predicted;\n"
@@ -35,10 +36,15 @@ static const char usage[] =
 	"measured profile, none for paper) and quantized runs as its fit took them\n"
 	"(its provenance.precision_mode; a file without it: a term per level when it\n"
 	"has precision terms, else every quantized run in with none); --terms and\n"
-	"--law-terms override them as in `fit inference`.\n";
+	"--law-terms override them as in `fit inference`.\n"
+	"--folds platform leaves each platform out instead: the capacity model is\n"
+	"refitted on the other platforms' rows (runs tables and periods) and the\n"
+	"platform's rows predicted through the datasheet transfer an unfitted board\n"
+	"gets (docs/capacity.md, \"Platforms without a capacity level\"): throughput\n"
+	"and periods, no energy.\n";
 
 enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST, OPT_PLAIN, OPT_WEIGHTS,
-       OPT_TERMS, OPT_LAW_TERMS };
+       OPT_TERMS, OPT_LAW_TERMS, OPT_FOLDS };
 
 static json_t *
 num(double v)
@@ -85,21 +91,28 @@ print_report(const char *title, const wc_heldout_report *r)
 }
 
 static int
-report(const wc_capacity_report *r, int json)
+report(const wc_capacity_report *r, wc_capacity_folds folds, int json)
 {
+	const int plat = folds == WC_CAPACITY_FOLDS_PLATFORM;
 	if (json) {
-		json_t *o = json_pack("{s:o,s:o,s:o}", "throughput_lomo", report_json(&r->throughput),
-		                      "energy_per_token_lomo", report_json(&r->energy), "periods_loo",
-		                      report_json(&r->periods));
+		json_t *o = plat ? json_pack("{s:o,s:o}", "throughput_lopo", report_json(&r->throughput), "periods_lopo",
+		                             report_json(&r->periods))
+		                 : json_pack("{s:o,s:o,s:o}", "throughput_lomo", report_json(&r->throughput),
+		                             "energy_per_token_lomo", report_json(&r->energy), "periods_loo",
+		                             report_json(&r->periods));
 		cli_print_json_report(o);
 		return CLI_OK;
 	}
 	if (r->throughput.overall.n)
-		print_report("throughput, leave one model out (error = predicted vs measured)", &r->throughput);
+		print_report(plat ? "throughput, leave one platform out (datasheet transfer; error = predicted vs measured)"
+		                  : "throughput, leave one model out (error = predicted vs measured)",
+		             &r->throughput);
 	if (r->energy.overall.n)
 		print_report("energy per output token, leave one model out", &r->energy);
 	if (r->periods.overall.n)
-		print_report("batch-turnover period, leave one out", &r->periods);
+		print_report(plat ? "batch-turnover period, leave one platform out (datasheet transfer)"
+		                  : "batch-turnover period, leave one out",
+		             &r->periods);
 	return CLI_OK;
 }
 
@@ -117,12 +130,14 @@ cli_validate_capacity(int argc, char **argv)
 		{ "weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "terms", required_argument, NULL, OPT_TERMS },
 		{ "law-terms", required_argument, NULL, OPT_LAW_TERMS },
+		{ "folds", required_argument, NULL, OPT_FOLDS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "validate capacity", *per_run_path = NULL, *params = NULL, *profile = NULL;
 	wc_capacity_fit_options co = WC_CAPACITY_FIT_OPTIONS_INIT;
 	int opt, json = 0, rc, terms = -1, law_given = 0;
+	wc_capacity_folds folds = WC_CAPACITY_FOLDS_MODEL;
 	unsigned law_mask = 0u;
 	cli_reset_getopt();
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -150,6 +165,11 @@ cli_validate_capacity(int argc, char **argv)
 				return rc;
 			law_given = 1;
 			break;
+		case OPT_FOLDS:
+			if (strcmp(optarg, "model") && strcmp(optarg, "platform"))
+				return cli_usage_error(cmd, "--folds: expected model or platform, got '%s'", optarg);
+			folds = strcmp(optarg, "platform") == 0 ? WC_CAPACITY_FOLDS_PLATFORM : WC_CAPACITY_FOLDS_MODEL;
+			break;
 		case 'h': fputs(usage, stdout); return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
@@ -172,11 +192,12 @@ cli_validate_capacity(int argc, char **argv)
 		wc_fit_options_like(&po, &prior, terms);
 		if (law_given)
 			po.law_terms = law_mask;
-		if (wc_validate_capacity(in.runs, &in.data, &co, &po, &r, per_run_path ? &pr : NULL, &err) != WC_OK ||
+		if (wc_validate_capacity_folds(in.runs, &in.data, &co, &po, folds, &r, per_run_path ? &pr : NULL, &err) !=
+		        WC_OK ||
 		    (per_run_path && wc_per_run_write(per_run_path, &pr, &err) != WC_OK))
 			rc = cli_fail(cmd, "%s", err.msg);
 		else
-			rc = report(&r, json);
+			rc = report(&r, folds, json);
 	}
 	wc_per_run_clear(&pr);
 	cli_capacity_inputs_free(&in);

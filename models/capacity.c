@@ -1,6 +1,7 @@
 /* The capacity model's parameter section (models/capacity_model.h): labels,
  * checks, lookups, and a level bound for the point and every draw. */
 #include "models/capacity_model.h"
+#include "capacity_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -251,7 +252,9 @@ wc_capacity_bound_point(const wc_capacity_binding *b, const double *draw, wc_cap
 {
 	double v[WC_CAP_KINDS];
 	for (int k = 0; k < WC_CAP_KINDS; k++)
-		v[k] = draw && b->col[k] >= 0 ? draw[b->col[k]] : b->base[k];
+		v[k] = b->n_from > 0 && !b->c->shared[k] ? wc__capacity_transfer_value(b, (wc_capacity_kind)k, draw)
+		       : draw && b->col[k] >= 0      ? draw[b->col[k]]
+		                                     : b->base[k];
 	out->eta = v[WC_CAP_ETA];
 	out->t0 = v[WC_CAP_T0];
 	out->t1 = v[WC_CAP_T1];

@@ -243,16 +243,37 @@ double wc_capacity_running_fit(const wc_capacity_arch *a, const wc_capacity_hw *
  *  then evaluated for the point estimate and every draw alike. */
 typedef struct {
 	const wc_capacity_params *c;
-	const wc_capacity_level *level;
+	const wc_capacity_level *level;  /* a fitted level, or `own` */
 	wc_capacity_hw hw;
 	double base[WC_CAP_KINDS];
 	int col[WC_CAP_KINDS];
+	/* A datasheet level (wc_capacity_bind_any; n_from > 0): the catalog
+	 * board's numbers in `own`, each per-level kind k the median over the
+	 * n_src[k] fitted levels src[k] (docs/capacity.md, "Platforms without a
+	 * capacity level"), for the point and in every draw (their columns
+	 * src_col[k]). `level` then points into this struct: do not copy a
+	 * binding, bind again. */
+	wc_capacity_level own;
+	int n_from;                 /* distinct levels any kind draws on */
+	int n_src[WC_CAP_KINDS];
+	int src[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
+	int src_col[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
 } wc_capacity_binding;
 
 /** Bind `platform` (WC_ENOTFOUND "platform: ..." when the section has no
  *  such level). */
 int wc_capacity_bind(const wc_capacity_params *c, const char *platform, wc_capacity_binding *b,
                      wc_error *err);
+/** As wc_capacity_bind, and a platform the platform catalog knows but the
+ *  section has no level for is bound to its datasheet: bandwidth, BF16
+ *  FLOPS and memory from the catalog, each per-level efficiency and
+ *  overhead transferred as the median of the fitted levels' (docs/capacity.md,
+ *  "Platforms without a capacity level"); `b->n_from` > 0 says so. */
+int wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capacity_binding *b,
+                         wc_error *err);
+/** One line for the answer's warnings on a datasheet binding ("" for a
+ *  fitted level). */
+void wc_capacity_transfer_note(const wc_capacity_binding *b, char *buf, size_t cap);
 /** The level's numbers for the point estimate (`draw` NULL) or one row of
  *  the section's draws. */
 void wc_capacity_bound_point(const wc_capacity_binding *b, const double *draw,

@@ -122,7 +122,7 @@ wc_prefill_share(const wc_capacity_params *cap, const wc_config *c)
 	if (!cap->present || !c->arch || !(c->output_tokens > 0) || !c->platform)
 		return 0.0;
 	double in = wc_config_input_tokens(c, cap);
-	if (!(in > 0) || wc_capacity_bind(cap, c->platform, &cb, NULL) != WC_OK ||
+	if (!(in > 0) || wc_capacity_bind_any(cap, c->platform, &cb, NULL) != WC_OK ||
 	    wc_capacity_arch_make(c->arch, c->weights, c->kv, &arch, NULL) != WC_OK)
 		return 0.0;
 	arch.expert_parallel = c->expert_parallel != 0;

@@ -5,6 +5,7 @@
  * percentile intervals.
  */
 #include "predict/capacity_predict.h"
+#include "predict_internal.h"
 #include "models/grow.h"
 
 #include <gsl/gsl_sort.h>
@@ -128,6 +129,7 @@ typedef struct {
 	const wc_config *c;
 	double n_cap;        /* largest running count (memory, engine cap) */
 	double price, co2;
+	int datasheet;       /* the capacity level is a datasheet transfer */
 } cap_ctx;
 
 /* Open loop: the least n with n = rate x latency(n) (latency increases in
@@ -239,8 +241,27 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	const wc_params *p = lb->p;
 	const wc_config *c = x->c;
 	const wc_pe_stratum *power = wc_predict_pe_stratum(p, lb->level);
-	const wc_pe_stratum *lat = wc_pe_find(&p->quantity_error[WC_PEQ_LATENCY], c->platform, "");
+	const wc_pe_stratum *lat = wc_pe_find(&p->quantity_error[WC_PEQ_LATENCY], c->platform,
+	                                      x->datasheet ? "datasheet" : "");
 	const wc_pe_stratum *ene = wc_pe_find(&p->quantity_error[WC_PEQ_ENERGY_TOKEN], c->platform, "");
+	/* A transferred capacity level: latency's error is the datasheet
+	 * stratum's (leaving each platform out, docs/intervals.md); energy per
+	 * token divides power by throughput, both transferred, so its interval
+	 * adds the two log errors' quantiles (conservative: as if they never
+	 * cancelled). Without that stratum the intervals would cover held-out
+	 * models on fitted levels only, and the answer says so. */
+	wc_pe_stratum both;
+	int ds_lat = x->datasheet && lat && strcmp(lat->source, "datasheet") == 0;
+	if (x->datasheet && lat && !ds_lat)
+		WC_WARN(out, "interval_95: the parameter set has no held-out error of datasheet capacity levels; the "
+		        "intervals of latency and throughput cover held-out models on fitted levels, not this transfer "
+		        "(docs/intervals.md)");
+	if (ds_lat && power) {
+		both = *lat;
+		both.q_lo = lat->q_lo + power->q_lo;
+		both.q_hi = lat->q_hi + power->q_hi;
+		ene = &both;
+	}
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
 		int by = widened_by(k, out->open_loop);
 		const wc_pe_stratum *s = by == BY_LATENCY ? lat : by == BY_POWER ? power : by == BY_ENERGY
@@ -248,12 +269,14 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		/* the draws count only where they gave this quantity an interval */
 		const int drew = out->n_draws > 0 && isfinite(out->lo[k]);
 		out->covers[k] = wc_interval_covers(drew, s != NULL,
-		                                    s == lat ? "latency" : s == ene ? "energy per output token"
+		                                    s == &both ? "latency and mean power of datasheet transfers"
+		                                    : s == lat ? (ds_lat ? "latency of datasheet transfers" : "latency")
+		                                    : s == ene ? "energy per output token"
 		                                    : by == BY_ENERGY ? "mean power (not of latency)" : "mean power");
 		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)
 			continue;
 		out->has_interval |= wc_pe_widen(s, out->value[k], &out->lo[k], &out->hi[k]);
-		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s;
+		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s == &both ? lat : s;
 	}
 	/* Power and what is proportional to it (energy, cost and CO2 per
 	 * hour) end where the boards do (docs/intervals.md, "Physical
@@ -411,30 +434,36 @@ prediction_init(wc_capacity_prediction *out)
 	out->capacity_rate = NAN;
 }
 
-int
-wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double price_per_kwh,
-                    double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err)
+static int
+capacity_answer(const wc_params *p, const wc_inference_query *q, double price_per_kwh, double grams_co2_per_kwh,
+                wc_capacity_prediction *out, wc_error *err)
 {
-	const wc_params *p = wc_predictor_params(pr);
 	const wc_config *c = &q->config;
 	wc_capacity_binding cb;
 	wc_law_binding lb;
 	wc_capacity_arch a;
 	int rc;
 	prediction_init(out);
-	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind(&p->capacity, c->platform, &cb, err)) ||
+	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind_any(&p->capacity, c->platform, &cb, err)) ||
 	    (rc = wc_law_bind(p, c, &lb, err)) || (rc = config_arch(c, &a, err)) ||
 	    (rc = wc_predict_memory_check(p, c, &out->max_concurrency_fit, err)) ||
 	    (rc = wc_predict_clock_check(c, err)))
 		return rc;
 	cb.hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
+	out->level_source = cb.n_from > 0 ? "datasheet" : "fitted";
+	if (cb.n_from > 0) {
+		char note[WC_WARNING_LEN];
+		wc_capacity_transfer_note(&cb, note, sizeof note);
+		WC_WARN(out, "%s", note);
+	}
 	double reserve = c->gpu_memory_utilization > 0.0 ? 1.0 - c->gpu_memory_utilization : p->capacity.memory_reserve;
 	double held = c->input_tokens + 0.5 * c->output_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
 	out->memory_available_gb = wc_capacity_memory_available(&cb.hw, c->tp, reserve) / 1e9;
 	out->price_per_kwh = isfinite(price_per_kwh) ? price_per_kwh : p->capacity.price_per_kwh;
 	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
 	out->open_loop = c->request_rate > 0;
-	cap_ctx x = { p, &a, &cb.hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh };
+	cap_ctx x = { p, &a, &cb.hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
+		      cb.n_from > 0 };
 	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
 		x.n_cap = c->running; /* the engine's concurrency limit */
 	if (out->open_loop && !isfinite(x.n_cap))
@@ -476,4 +505,22 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 		                                  "held-out error of them (docs/intervals.md)"
 		                                : "the draws do not vary them");
 	return WC_OK;
+}
+
+int
+wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double price_per_kwh,
+                    double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err)
+{
+	/* The power law's level as the power answer takes it: a catalog board
+	 * without a level is transferred from its datasheet (docs/fitting.md),
+	 * as its capacity level is (docs/capacity.md). */
+	const wc_params *p = wc_predictor_params(pr);
+	wc_params *tmp = NULL;
+	wc_inference_query at = *q;
+	int rc = q->no_datasheet ? WC_OK : wc__predict_resolve_platform(p, &at.config, &tmp, err);
+	if (rc == WC_OK)
+		rc = capacity_answer(tmp ? tmp : p, &at, price_per_kwh, grams_co2_per_kwh, out, err);
+	out->pe_stratum = wc__predict_rebase(p, tmp, out->pe_stratum);
+	free(tmp);
+	return rc;
 }

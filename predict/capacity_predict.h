@@ -35,6 +35,8 @@ const char *wc_capacity_output_name(int k);
 
 typedef struct {
 	int open_loop;              /* 1: answered for an arrival rate */
+	const char *level_source;   /* "fitted", or "datasheet" for a catalog board
+	                             * the section has no level for (static text) */
 	double value[WC_CAPQ_COUNT];            /* NaN = not asked (cost, CO2) */
 	double lo[WC_CAPQ_COUNT], hi[WC_CAPQ_COUNT]; /* NaN without draws */
 	int has_interval, n_draws;  /* any quantity has an interval; draws behind it */

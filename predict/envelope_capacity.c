@@ -43,7 +43,7 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	memset(store, 0, sizeof *store);
 	if (c->tp < 1 || c->tp > WC_LAW_MAX_TP)
 		return wc_error_set(err, WC_EINVAL, "tp: must be between 1 and %d, got %d", WC_LAW_MAX_TP, c->tp);
-	if ((rc = wc_capacity_bind(&p->capacity, c->platform, &b, err)) != WC_OK)
+	if ((rc = wc_capacity_bind_any(&p->capacity, c->platform, &b, err)) != WC_OK)
 		return rc;
 	if (!c->arch)
 		return wc_error_set(err, WC_EINVAL, "model: the capacity model needs the architecture (a catalog "
@@ -57,7 +57,8 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	store->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
 	store->tp = c->tp;
 	snprintf(store->level, sizeof store->level, "%s", b.level->name);
-	wc__capacity_service_times(store, "capacity", out);
+	wc_capacity_transfer_note(&b, store->transfer_note, sizeof store->transfer_note);
+	wc__capacity_service_times(store, b.n_from > 0 ? "capacity_datasheet" : "capacity", out);
 	return WC_OK;
 }
 

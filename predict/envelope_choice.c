@@ -55,6 +55,7 @@ wc_service_select(const wc_params *p, const wc_config *c, wc_service_choice choi
 		int rc = wc_capacity_service(p, c, &store->capacity, out, &why);
 		if (rc == WC_OK) {
 			store->is_capacity = 1;
+			snprintf(store->fallback, sizeof store->fallback, "%s", store->capacity.transfer_note);
 			return WC_OK;
 		}
 		if (rc == WC_ENOMEM || strncmp(why.msg, "tp:", 3) == 0)

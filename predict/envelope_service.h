@@ -40,6 +40,9 @@ typedef struct {
 	wc_capacity_point point;
 	wc_capacity_arch arch;
 	wc_capacity_hw hw;
+	/* A datasheet level's transfer (wc_capacity_bind_any): what it leans on,
+	 * one warning line; "" for a fitted level. */
+	char transfer_note[WC_WARNING_LEN];
 } wc_capacity_service_store;
 
 /** The stand-in (docs/envelopes.md, "Service times"): the capacity
@@ -86,7 +89,9 @@ typedef struct {
 	int is_capacity;                     /* 1: `capacity` backs the times; 0: `standin` */
 	wc_capacity_service_store capacity;
 	wc_capacity_service_store standin;
-	char fallback[WC_WARNING_LEN]; /* auto fell back to the stand-in: why; else "" */
+	char fallback[WC_WARNING_LEN]; /* auto fell back to the stand-in: why; or the
+	                                * capacity level is a datasheet transfer: what it
+	                                * leans on; else "" */
 } wc_service_store;
 
 /** Choose and fill the service times for a configuration: the capacity

@@ -5,6 +5,7 @@
  * extrapolation warnings (docs/inference-law.md, "Unseen configurations").
  */
 #include "predict/predict.h"
+#include "predict_internal.h"
 #include "models/grow.h"
 #include "predict/capacity_predict.h"
 #include "models/warnings.h"
@@ -225,8 +226,8 @@ interval(const wc_law_binding *b, int tp, const wc_load_histogram *h,
  * transferred from the datasheet (models/transfer.c) into `*tmp`, a
  * shallow copy of the set without draws (its owned parts are borrowed and
  * never freed through it). Unknown everywhere: the caller's refusal. */
-static int
-resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err)
+int
+wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err)
 {
 	const wc_platform_info *hw;
 	*tmp = NULL;
@@ -252,6 +253,15 @@ resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *er
 	(*tmp)->n_levels++;
 	c->platform = hw->name;
 	return WC_OK;
+}
+
+const void *
+wc__predict_rebase(const wc_params *p, const wc_params *tmp, const void *ptr)
+{
+	const char *c = ptr, *t = (const char *)tmp;
+	if (!tmp || !c || c < t || c >= t + sizeof *tmp)
+		return ptr;
+	return (const char *)p + (c - t);
 }
 
 /* How the level was obtained, for the answer (predict.h). */
@@ -280,7 +290,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	memset(out, 0, sizeof *out);
 	out->node_lo_w = out->node_hi_w = out->prefill_share = NAN;
 	snprintf(out->profile, sizeof out->profile, "%s", p->name);
-	if (!q->no_datasheet && (rc = resolve_platform(p, &c, &tmp, err)) != WC_OK)
+	if (!q->no_datasheet && (rc = wc__predict_resolve_platform(p, &c, &tmp, err)) != WC_OK)
 		return rc;
 	if (tmp)
 		p = tmp;
@@ -319,6 +329,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		rc = interval(&b, q->config.tp, &h, out, err);
 done:
 	wc_load_histogram_free(&h);
+	out->pe_stratum = wc__predict_rebase(&pr->params, tmp, out->pe_stratum);
 	free(tmp);
 	return rc;
 }

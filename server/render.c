@@ -59,6 +59,7 @@ capacity_json(const wc_config *c, const wc_capacity_prediction *cp)
 	 * mean_running and node_power_w (an open loop's solved n). */
 	json_t *o = json_object(), *warnings = json_array();
 	json_object_set_new_nocheck(o, "mode", json_string_nocheck(cp->open_loop ? "open_loop" : "closed_loop"));
+	json_object_set_new_nocheck(o, "level_source", json_string(cp->level_source ? cp->level_source : "fitted"));
 	json_object_set_new_nocheck(o, "input_tokens", num(c->input_tokens));
 	json_object_set_new_nocheck(o, "output_tokens", num(c->output_tokens));
 	json_object_set_new_nocheck(o, "rate", cp->open_loop ? num(c->request_rate) : json_null());

@@ -212,8 +212,17 @@ test_choice(void)
 	/* No architecture, no level for the platform, no section. */
 	wc_config dense = config("A100", 1, "no-such-model");
 	expect_fallback(&paper, &dense, "the model's architecture is unknown");
+	/* A catalog board without a capacity level: the capacity model on its
+	 * datasheet with the fitted levels' median efficiency and overhead
+	 * (docs/capacity.md, "Platforms without a capacity level"), said. */
 	wc_config b200 = config("B200", 1, "Qwen3-8B");
-	expect_fallback(&paper, &b200, "its capacity section has no level 'B200'");
+	CHECK_INT(wc_service_select(&paper, &b200, WC_SERVICE_AUTO, &ss, &st, &err), WC_OK);
+	CHECK(ss.is_capacity && strcmp(st.source, "capacity_datasheet") == 0);
+	CHECK(strcmp(ss.capacity.level, "B200") == 0);
+	CHECK_CONTAINS(ss.fallback, "capacity: no fitted level for B200: its datasheet (8 TB/s");
+	CHECK_NEAR(ss.capacity.hw.bandwidth_b_s, 8e12, 1.0);
+	CHECK_INT(wc_service_select(&paper, &b200, WC_SERVICE_CAPACITY, &ss, &st, &err), WC_OK);
+	CHECK(strcmp(st.source, "capacity_datasheet") == 0);
 	wc_params bare = WC_PARAMS_INIT;
 	CHECK_INT(wc_params_copy(&bare, &paper, &err), WC_OK);
 	wc_capacity_params_clear(&bare.capacity);

@@ -164,9 +164,16 @@ main(void)
 			const wc_pred_error *g = &got.quantity_error[which[i]], *w = &want.quantity_error[which[i]];
 			CHECK_INT(g->present, 1);
 			CHECK_INT(w->present, 1);
-			CHECK_INT(g->strata[0].n, w->strata[0].n);
-			CHECK_NEAR(g->strata[0].q_hi, w->strata[0].q_hi, 1e-4);
+			CHECK_INT(g->n_strata, w->n_strata);
+			for (int k = 0; k < g->n_strata && k < w->n_strata; k++) {
+				CHECK(strcmp(g->strata[k].source, w->strata[k].source) == 0);
+				CHECK_INT(g->strata[k].n, w->strata[k].n);
+				CHECK_NEAR(g->strata[k].q_hi, w->strata[k].q_hi, 1e-4);
+			}
 		}
+		/* Latency's datasheet stratum: each platform left out. */
+		CHECK_INT(want.quantity_error[WC_PEQ_LATENCY].n_strata, 2);
+		CHECK(strcmp(want.quantity_error[WC_PEQ_LATENCY].strata[1].source, "datasheet") == 0);
 	} else {
 		fprintf(stderr, "%s\n", err.msg);
 		CHECK(0);

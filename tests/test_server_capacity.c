@@ -88,6 +88,20 @@ closed_and_open(void)
 	CHECK_NEAR(json_number_value(json_object_get(cost, "per_million_output_tokens")), ept * 1e6 / 3.6e6 * 0.2, 1e-9);
 	CHECK(json_number_value(json_object_get(a, "max_concurrency_fit")) > 100);
 	json_decref(a);
+	/* a board the set has no capacity level for: its datasheet, said */
+	a = answer("{\"platform\":\"L40S\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":16,"
+	           "\"input_tokens\":500,\"output_tokens\":300}");
+	json_t *capo = json_object_get(a, "capacity");
+	CHECK(strcmp(json_string_value(json_object_get(capo, "level_source")), "datasheet") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(a, "level_source")), "datasheet") == 0);
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(capo, "warnings"), 0)),
+	               "capacity: no fitted level for L40S");
+	CHECK(cap(a, "latency_s") > 0);
+	json_decref(a);
+	a = answer("{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":16,"
+	           "\"input_tokens\":500,\"output_tokens\":300}");
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(a, "capacity"), "level_source")), "fitted") == 0);
+	json_decref(a);
 	/* open loop: n = rate x latency(n), below the engine's cap */
 	a = answer("{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":2,\"concurrency\":64,"
 	           "\"input_tokens\":200,\"output_tokens\":256}");

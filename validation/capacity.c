@@ -16,7 +16,7 @@
 /* Latency of row i from a fitted section; NaN when the fold cannot
  * predict it (its level or its workload's input length was not fitted). */
 static double
-predict_latency(const wc_capacity_params *c, const wc_capacity_row *r, char *note, size_t note_cap)
+predict_latency(const wc_capacity_params *c, const wc_capacity_row *r, int transfer, char *note, size_t note_cap)
 {
 	wc_capacity_binding b;
 	wc_capacity_point pt;
@@ -35,8 +35,11 @@ predict_latency(const wc_capacity_params *c, const wc_capacity_row *r, char *not
 			return NAN;
 		input = w->input_tokens.value;
 	}
-	if (wc_capacity_bind(c, r->platform, &b, NULL) != WC_OK)
+	if ((transfer ? wc_capacity_bind_any(c, r->platform, &b, NULL) : wc_capacity_bind(c, r->platform, &b, NULL)) !=
+	    WC_OK)
 		return NAN;
+	if (transfer && !note[0])
+		wc_capacity_transfer_note(&b, note, note_cap);
 	wc_capacity_bound_point(&b, NULL, &pt);
 	wc_capacity_times_eval(&pt, &r->arch, &b.hw, r->tp, r->running, input, r->output_tokens, &t);
 	return t.latency_s;
@@ -105,7 +108,7 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 		if (r->from_periods || r->exclude[0] || strcmp(r->model_key, key) != 0 || !(r->throughput_tok_s > 0))
 			continue;
 		char note[256];
-		double lat = predict_latency(&cf.params, r, note, sizeof note), tput = r->running * r->output_tokens / lat;
+		double lat = predict_latency(&cf.params, r, 0, note, sizeof note), tput = r->running * r->output_tokens / lat;
 		if (!isfinite(tput)) {
 			x->skip_tp++;
 			continue;
@@ -149,7 +152,7 @@ periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsign
 		double lat = NAN;
 		char note[256] = "";
 		if (wc_fit_capacity(d, &o, &cf, NULL) == WC_OK) {
-			lat = predict_latency(&cf.params, r, note, sizeof note);
+			lat = predict_latency(&cf.params, r, 0, note, sizeof note);
 			wc_capacity_fit_result_clear(&cf);
 		}
 		if (!isfinite(lat)) {
@@ -163,9 +166,61 @@ periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsign
 	return rc;
 }
 
+/* One platform held out: refit the capacity model on the other platforms'
+ * rows (runs tables and periods alike) and predict its rows through the
+ * datasheet transfer a predict answer on an unfitted board takes. */
+static int
+platform_fold(const wc_capacity_data *d, const wc_capacity_fit_options *co, const char *platform, unsigned char *use,
+              cap_errors *x, wc_per_run *pr, wc_error *err)
+{
+	wc_capacity_fit_options o = *co;
+	wc_capacity_fit_result cf;
+	int rc = WC_OK;
+	for (size_t i = 0; i < d->n_rows; i++)
+		use[i] = !d->rows[i].exclude[0] && strcmp(d->rows[i].platform, platform) != 0;
+	o.use = use;
+	int fitted = wc_fit_capacity(d, &o, &cf, NULL) == WC_OK;
+	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
+		const wc_capacity_row *r = &d->rows[i];
+		if (r->exclude[0] || strcmp(r->platform, platform) != 0 || (!r->from_periods && !(r->throughput_tok_s > 0)))
+			continue;
+		char note[256] = "";
+		double lat = fitted ? predict_latency(&cf.params, r, 1, note, sizeof note) : NAN;
+		if (r->from_periods) {
+			if (!isfinite(lat)) {
+				x->skip_p++;
+				continue;
+			}
+			x->err_p[x->n_p] = 100.0 * (lat - r->latency_s) / r->latency_s;
+			snprintf(x->set_p[x->n_p++], 48, "%s", r->platform);
+			per_run_row(pr, r, platform, "period_s", lat, r->latency_s, note, err, &rc);
+			continue;
+		}
+		double tput = r->running * r->output_tokens / lat;
+		if (!isfinite(tput)) {
+			x->skip_tp++;
+			continue;
+		}
+		x->err_tp[x->n_tp] = 100.0 * (tput - r->throughput_tok_s) / r->throughput_tok_s;
+		snprintf(x->set_tp[x->n_tp++], 48, "%s", r->platform);
+		per_run_row(pr, r, platform, "throughput_tok_s", tput, r->throughput_tok_s, note, err, &rc);
+	}
+	if (fitted)
+		wc_capacity_fit_result_clear(&cf);
+	return rc;
+}
+
 int
 wc_validate_capacity(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
                      const wc_fit_options *power, wc_capacity_report *out, wc_per_run *per_run, wc_error *err)
+{
+	return wc_validate_capacity_folds(runs, d, co, power, WC_CAPACITY_FOLDS_MODEL, out, per_run, err);
+}
+
+int
+wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
+                           const wc_fit_options *power, wc_capacity_folds folds, wc_capacity_report *out,
+                           wc_per_run *per_run, wc_error *err)
 {
 	size_t n = d->n_rows ? d->n_rows : 1, nr = runs && runs->n_runs ? runs->n_runs : 1;
 	cap_errors x = { 0 };
@@ -185,13 +240,16 @@ wc_validate_capacity(const wc_runs_table *runs, const wc_capacity_data *d, const
 	}
 	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
 		const wc_capacity_row *r = &d->rows[i];
-		if (done[i] || r->from_periods || r->exclude[0])
+		int by_platform = folds == WC_CAPACITY_FOLDS_PLATFORM;
+		if (done[i] || (r->from_periods && !by_platform) || r->exclude[0])
 			continue;
 		for (size_t j = 0; j < d->n_rows; j++)
-			done[j] |= strcmp(d->rows[j].model_key, r->model_key) == 0;
-		rc = lomo_fold(runs, d, co, power, r->model_key, use, use_runs, &x, &rows, err);
+			done[j] |= by_platform ? strcmp(d->rows[j].platform, r->platform) == 0
+			                       : strcmp(d->rows[j].model_key, r->model_key) == 0;
+		rc = by_platform ? platform_fold(d, co, r->platform, use, &x, &rows, err)
+		                 : lomo_fold(runs, d, co, power, r->model_key, use, use_runs, &x, &rows, err);
 	}
-	if (rc == WC_OK)
+	if (rc == WC_OK && folds == WC_CAPACITY_FOLDS_MODEL)
 		rc = periods_loo(d, co, use, &x, &rows, err);
 	/* Cross-conformal 95 % intervals per quantity: a held-out model's (or
 	 * period's) from the other folds' errors (docs/intervals.md). */

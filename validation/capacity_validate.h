@@ -29,6 +29,18 @@ int wc_validate_capacity(const wc_runs_table *runs, const wc_capacity_data *d,
                          const wc_capacity_fit_options *co, const wc_fit_options *power,
                          wc_capacity_report *out, wc_per_run *per_run, wc_error *err);
 
+/** What a fold holds out: one model (wc_validate_capacity: runs-table rows
+ *  leave each model out, periods each period), or one platform (every row
+ *  of the platform, runs tables and periods; its rows are predicted through
+ *  the datasheet transfer of wc_capacity_bind_any, docs/capacity.md
+ *  "Platforms without a capacity level"; throughput and periods only: the
+ *  energy report stays empty). */
+typedef enum { WC_CAPACITY_FOLDS_MODEL = 0, WC_CAPACITY_FOLDS_PLATFORM } wc_capacity_folds;
+int wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d,
+                               const wc_capacity_fit_options *co, const wc_fit_options *power,
+                               wc_capacity_folds folds, wc_capacity_report *out, wc_per_run *per_run,
+                               wc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

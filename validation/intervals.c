@@ -314,6 +314,31 @@ wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, cons
 	return WC_OK;
 }
 
+/* A capacity level transferred from a datasheet misses by more than a
+ * held-out model on a fitted level: one pooled stratum of source
+ * "datasheet" from leaving each platform out (docs/intervals.md), added
+ * when the rows hold at least two platforms. */
+static int
+capacity_datasheet_stratum(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
+                           const wc_fit_options *power, wc_pred_error *pe, wc_error *err)
+{
+	wc_per_run rows = WC_PER_RUN_INIT;
+	wc_capacity_report rep;
+	wc_pe_stratum s;
+	int rc = wc_validate_capacity_folds(runs, d, co, power, WC_CAPACITY_FOLDS_PLATFORM, &rep, &rows, err);
+	double *scratch = rc == WC_OK ? wc_alloc_array(rows.n ? rows.n : 1, sizeof *scratch) : NULL;
+	if (rc == WC_OK && !scratch)
+		rc = wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
+	if (rc == WC_OK && count_groups(&rows, 1, "", NULL, "throughput_tok_s") >= 2 &&
+	    stratum(&rows, 1, "", NULL, "throughput_tok_s", scratch, &s)) {
+		snprintf(s.source, sizeof s.source, "datasheet");
+		wc_pe_add(pe, &s);
+	}
+	free(scratch);
+	wc_per_run_clear(&rows);
+	return rc;
+}
+
 int
 wc_validate_capacity_pred_error(const wc_runs_table *runs, const wc_capacity_data *d,
                                 const wc_capacity_fit_options *co, const wc_fit_options *power, const char *data,
@@ -329,6 +354,8 @@ wc_validate_capacity_pred_error(const wc_runs_table *runs, const wc_capacity_dat
 		out[WC_PEQ_ENERGY_TOKEN].present = 0; /* no power law to pair with: none */
 	else if (rc == WC_OK)
 		rc = wc__pe_from_rows(&rows, 1, "energy_per_token_j", "model", data, &out[WC_PEQ_ENERGY_TOKEN], err);
+	if (rc == WC_OK && out[WC_PEQ_LATENCY].present)
+		rc = capacity_datasheet_stratum(runs, d, co, power, &out[WC_PEQ_LATENCY], err);
 	for (int q = 0; q < WC_PEQ_COUNT; q++)
 		if (out[q].present)
 			snprintf(out[q].quantity, sizeof out[q].quantity, "%s", wc_pe_quantity_name(q));

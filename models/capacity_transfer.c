@@ -1,0 +1,133 @@
+/* A capacity level for a catalog board the parameter set was not fitted
+ * on (docs/capacity.md, "Platforms without a capacity level").
+ *
+ * Why a transfer and not a refusal: the capacity model divides bytes and
+ * FLOPs by the board's datasheet bandwidth and throughput, which the
+ * platform catalog knows for every board it lists; what the fit adds per
+ * level is how much of the datasheet a serving engine reaches (eta) and a
+ * fixed cost per step (t0). An unfitted board takes, kind by kind, the
+ * median over the fitted levels whose value of that kind their rows
+ * identified (not left at a bound of the fit's domain: a level fitted on
+ * two periods with its overhead at the lower bound says nothing about
+ * another board's overhead). The median, not the mean: one odd level must
+ * not set another board's numbers. Preferring the board's own GPU
+ * generation was measured leaving each platform out and not kept
+ * (docs/capacity.md). Every draw takes the median of the same levels'
+ * columns, so an interval carries the spread of what it transfers. */
+#include "capacity_internal.h"
+
+#include "models/catalog.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double
+wc__capacity_transfer_value(const wc_capacity_binding *b, wc_capacity_kind k, const double *draw)
+{
+	double v[WC_CAPACITY_MAX_LEVELS];
+	int n = b->n_src[k];
+	for (int i = 0; i < n; i++) {
+		int col = b->src_col[k][i];
+		v[i] = draw && col >= 0 ? draw[col] : b->c->levels[b->src[k][i]].p[k].value;
+	}
+	qsort(v, (size_t)n, sizeof v[0], cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The source levels of kind k: those whose value of it their rows
+ * identified; every level when none did. */
+static int
+source_levels(const wc_capacity_params *c, wc_capacity_kind k, int *src)
+{
+	int n = 0;
+	for (int i = 0; i < c->n_levels; i++)
+		if (c->levels[i].p[k].source != WC_SRC_BOUND)
+			src[n++] = i;
+	if (n == 0)
+		for (int i = 0; i < c->n_levels; i++)
+			src[n++] = i;
+	return n;
+}
+
+int
+wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capacity_binding *b,
+                     wc_error *err)
+{
+	const wc_platform_info *info = platform ? wc_platform_board(platform, NULL) : NULL;
+	char label[WC_NAME_MAX];
+	unsigned char used[WC_CAPACITY_MAX_LEVELS] = { 0 };
+	if (!c->present || wc_capacity_level_find(c, platform) || !info || c->n_levels < 1)
+		return wc_capacity_bind(c, platform, b, err);
+	if (wc_capacity_level_find(c, info->name)) /* an alias of a fitted level */
+		return wc_capacity_bind(c, info->name, b, err);
+	if (!(info->bandwidth_tb_s > 0) || !(info->bf16_tflops > 0) || !(info->memory_gb > 0))
+		return wc_error_set(err, WC_ENOTFOUND, "platform: the capacity model has no level '%s' and the catalog "
+		                    "no bandwidth, BF16 throughput and memory for it", platform);
+	memset(b, 0, sizeof *b);
+	b->c = c;
+	snprintf(b->own.name, sizeof b->own.name, "%s", info->name);
+	b->own.bandwidth_tb_s = info->bandwidth_tb_s;
+	b->own.bf16_tflops = info->bf16_tflops;
+	b->own.memory_gb = info->memory_gb;
+	b->level = &b->own;
+	b->hw = wc_capacity_hw_datasheet(info->name, info->bandwidth_tb_s, info->bf16_tflops, info->memory_gb);
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		b->col[k] = -1;
+		if (c->shared[k]) {
+			wc_capacity_label((wc_capacity_kind)k, NULL, label, sizeof label);
+			b->base[k] = c->shared_p[k].value;
+			b->col[k] = wc_draws_column(&c->draws, label);
+			continue;
+		}
+		b->n_src[k] = source_levels(c, (wc_capacity_kind)k, b->src[k]);
+		for (int i = 0; i < b->n_src[k]; i++) {
+			wc_capacity_label((wc_capacity_kind)k, c->levels[b->src[k][i]].name, label, sizeof label);
+			b->src_col[k][i] = wc_draws_column(&c->draws, label);
+			used[b->src[k][i]] = 1;
+		}
+		b->base[k] = wc__capacity_transfer_value(b, (wc_capacity_kind)k, NULL);
+		b->own.p[k] = (wc_param){ b->base[k], NAN, NAN, WC_SRC_DATASHEET };
+	}
+	for (int i = 0; i < c->n_levels; i++)
+		b->n_from += used[i];
+	if (b->n_from == 0) /* every kind shared: nothing transferred, still not fitted */
+		b->n_from = c->n_levels;
+	return WC_OK;
+}
+
+/* "A100, H100" for kind k's sources. */
+static void
+source_names(const wc_capacity_binding *b, wc_capacity_kind k, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < b->n_src[k]; i++) {
+		size_t used = strlen(buf);
+		snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", b->c->levels[b->src[k][i]].name);
+	}
+}
+
+void
+wc_capacity_transfer_note(const wc_capacity_binding *b, char *buf, size_t cap)
+{
+	char eta[120], t0[120];
+	if (cap)
+		buf[0] = '\0';
+	if (b->n_from <= 0 || !cap)
+		return;
+	source_names(b, WC_CAP_ETA, eta, sizeof eta);
+	source_names(b, WC_CAP_T0, t0, sizeof t0);
+	snprintf(buf, cap,
+	         "capacity: no fitted level for %s: its datasheet (%.3g TB/s, %.4g TFLOPS) with the median efficiency "
+	         "%.3g (of %s) and step overhead %.3g ms (of %s); a transfer, not a fit (docs/capacity.md)",
+	         b->own.name, b->own.bandwidth_tb_s, b->own.bf16_tflops, b->base[WC_CAP_ETA], eta[0] ? eta : "shared",
+	         1e3 * b->base[WC_CAP_T0], t0[0] ? t0 : "shared");
+}

@@ -1,0 +1,20 @@
+/* Private to predict/: what the power and the capacity answers share. */
+#ifndef WC_PREDICT_INTERNAL_H
+#define WC_PREDICT_INTERNAL_H
+
+#include "predict/predict.h"
+
+/** The platform's power level: the set's own, the set's level under the
+ *  catalog's canonical name (`c->platform` is then set to it), or one
+ *  transferred from the datasheet into `*tmp`, a shallow copy of the set
+ *  without draws that the caller frees with free() (its owned parts are
+ *  borrowed). `*tmp` stays NULL when the set's own level answers or the
+ *  platform is unknown everywhere (the binding then refuses it). */
+int wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err);
+
+/** `ptr` if it does not point into `*tmp`, else the same place in `*p`
+ *  (`*tmp` is a copy of `*p`): what an answer borrows from the set must
+ *  outlive the copy. */
+const void *wc__predict_rebase(const wc_params *p, const wc_params *tmp, const void *ptr);
+
+#endif

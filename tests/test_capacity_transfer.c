@@ -1,0 +1,183 @@
+/*
+ * A capacity level for a catalog board the set was not fitted on
+ * (docs/capacity.md, "Platforms without a capacity level"): the board's
+ * datasheet numbers, each per-level kind the median of the levels whose
+ * rows identified it, the same median in every draw; fitted levels and
+ * their aliases bind as before; the answer says it is a transfer, names
+ * its level source and widens its intervals by the datasheet stratum.
+ */
+#include "data/data.h"
+#include "predict/capacity_predict.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <string.h>
+
+static void
+add_level(wc_capacity_params *c, const char *name, double eta, double t0, wc_source t0_source)
+{
+	const wc_platform_info *info = wc_platform_board(name, NULL);
+	wc_capacity_level *l = &c->levels[c->n_levels++];
+	memset(l, 0, sizeof *l);
+	snprintf(l->name, sizeof l->name, "%s", name);
+	l->bandwidth_tb_s = info->bandwidth_tb_s;
+	l->bf16_tflops = info->bf16_tflops;
+	l->memory_gb = info->memory_gb;
+	for (int k = 0; k < WC_CAP_KINDS; k++)
+		l->p[k] = (wc_param){ NAN, NAN, NAN, WC_SRC_ASSUMED };
+	l->p[WC_CAP_ETA] = (wc_param){ eta, NAN, NAN, WC_SRC_FITTED };
+	l->p[WC_CAP_T0] = (wc_param){ t0, NAN, NAN, t0_source };
+}
+
+/* Three levels: eta 0.6 / 0.8 / 0.7, t0 1 ms / 3 ms / 1 µs at its bound;
+ * t1, eta_c and tau shared. */
+static void
+section(wc_capacity_params *c)
+{
+	wc_capacity_params_init(c);
+	c->present = 1;
+	add_level(c, "A100", 0.6, 1e-3, WC_SRC_FITTED);
+	add_level(c, "H100", 0.8, 3e-3, WC_SRC_FITTED);
+	add_level(c, "B200", 0.7, 1e-6, WC_SRC_BOUND);
+	const wc_capacity_kind shared[] = { WC_CAP_T1, WC_CAP_ETAC, WC_CAP_TAU };
+	const double v[] = { 2e-5, 0.8, 1e-5 };
+	for (int i = 0; i < 3; i++) {
+		c->shared[shared[i]] = 1;
+		c->shared_p[shared[i]] = (wc_param){ v[i], NAN, NAN, WC_SRC_FITTED };
+	}
+}
+
+static void
+binding(void)
+{
+	wc_capacity_params c;
+	wc_capacity_binding b, f;
+	wc_capacity_point pt;
+	wc_error err;
+	section(&c);
+	CHECK_INT(wc_capacity_params_validate(&c, &err), WC_OK);
+	/* The board's own datasheet, the median of what was identified:
+	 * eta of all three (0.7), t0 of A100 and H100 only (2 ms, not the
+	 * bound's 1 µs, which would make the median 1 ms). */
+	CHECK_INT(wc_capacity_bind(&c, "L40S", &b, &err), WC_ENOTFOUND);
+	CHECK_INT(wc_capacity_bind_any(&c, "L40S", &b, &err), WC_OK);
+	const wc_platform_info *l40s = wc_platform_board("L40S", NULL);
+	CHECK(b.n_from == 3 && strcmp(b.level->name, "L40S") == 0);
+	CHECK_NEAR(b.hw.bandwidth_b_s, l40s->bandwidth_tb_s * 1e12, 1.0);
+	CHECK_NEAR(b.hw.flops_s, l40s->bf16_tflops * 1e12, 1.0);
+	CHECK_NEAR(b.hw.memory_bytes, wc_platform_memory_bytes("L40S", l40s->memory_gb), 1.0);
+	wc_capacity_bound_point(&b, NULL, &pt);
+	CHECK_NEAR(pt.eta, 0.7, 1e-15);
+	CHECK_NEAR(pt.t0, 2e-3, 1e-15);
+	CHECK_NEAR(pt.t1, 2e-5, 0);
+	CHECK_NEAR(pt.etac, 0.8, 0);
+	CHECK(b.level->p[WC_CAP_ETA].source == WC_SRC_DATASHEET);
+	char note[WC_WARNING_LEN];
+	wc_capacity_transfer_note(&b, note, sizeof note);
+	CHECK_CONTAINS(note, "capacity: no fitted level for L40S: its datasheet");
+	CHECK_CONTAINS(note, "median efficiency 0.7 (of A100, H100, B200)");
+	CHECK_CONTAINS(note, "step overhead 2 ms (of A100, H100)");
+	/* A fitted level binds as wc_capacity_bind does, and an alias of it
+	 * (nvidia-smi's product name) is that level, not a transfer. */
+	CHECK_INT(wc_capacity_bind_any(&c, "H100", &b, &err), WC_OK);
+	CHECK_INT(wc_capacity_bind(&c, "H100", &f, &err), WC_OK);
+	CHECK(b.n_from == 0 && b.level == f.level && memcmp(b.base, f.base, sizeof b.base) == 0);
+	wc_capacity_transfer_note(&b, note, sizeof note);
+	CHECK(note[0] == '\0');
+	CHECK_INT(wc_capacity_bind_any(&c, "NVIDIA H100 80GB HBM3", &b, &err), WC_OK);
+	CHECK(b.n_from == 0 && strcmp(b.level->name, "H100") == 0);
+	/* Nothing the catalog knows: refused naming the platform. */
+	CHECK_INT(wc_capacity_bind_any(&c, "XPU-9000", &b, &err), WC_ENOTFOUND);
+	CHECK_CONTAINS(err.msg, "platform: the capacity model has no level 'XPU-9000'");
+	/* Every level's overhead at a bound: the median of them all. */
+	c.levels[0].p[WC_CAP_T0].source = c.levels[1].p[WC_CAP_T0].source = WC_SRC_BOUND;
+	CHECK_INT(wc_capacity_bind_any(&c, "L40S", &b, &err), WC_OK);
+	wc_capacity_bound_point(&b, NULL, &pt);
+	CHECK_NEAR(pt.t0, 1e-3, 1e-15);
+	wc_capacity_params_clear(&c);
+}
+
+/* A draw row gives the median of the same levels' columns of that row. */
+static void
+draws(void)
+{
+	wc_capacity_params c;
+	wc_capacity_binding b;
+	wc_capacity_point pt;
+	wc_error err;
+	section(&c);
+	char names[4][WC_NAME_MAX];
+	wc_capacity_label(WC_CAP_ETA, "A100", names[0], sizeof names[0]);
+	wc_capacity_label(WC_CAP_ETA, "H100", names[1], sizeof names[1]);
+	wc_capacity_label(WC_CAP_ETA, "B200", names[2], sizeof names[2]);
+	wc_capacity_label(WC_CAP_ETAC, NULL, names[3], sizeof names[3]);
+	const double rows[2][4] = { { 0.5, 0.9, 0.6, 0.7 }, { 0.95, 0.55, 0.65, 0.9 } };
+	CHECK_INT(wc_draws_set(&c.draws, 2, 4, (const char (*)[WC_NAME_MAX])names, &rows[0][0], &err), WC_OK);
+	CHECK_INT(wc_capacity_bind_any(&c, "L40S", &b, &err), WC_OK);
+	wc_capacity_bound_point(&b, wc_draws_row(&c.draws, 0), &pt);
+	CHECK_NEAR(pt.eta, 0.6, 0);
+	CHECK_NEAR(pt.etac, 0.7, 0);
+	CHECK_NEAR(pt.t0, 2e-3, 1e-15); /* no columns: the point values' median */
+	wc_capacity_bound_point(&b, wc_draws_row(&c.draws, 1), &pt);
+	CHECK_NEAR(pt.eta, 0.65, 0);
+	CHECK_NEAR(pt.etac, 0.9, 0);
+	wc_capacity_params_clear(&c);
+}
+
+/* The built-in profile answers an unfitted board: level source, warning,
+ * an interval around the estimate at least as wide as the datasheet
+ * stratum says, and the same answer for a fitted board as before. */
+static void
+answer(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_capacity_prediction cp;
+	wc_error err;
+	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+	q.config.platform = "L40S";
+	q.config.model = "Qwen3-8B";
+	q.config.arch = wc_model_lookup("Qwen3-8B");
+	q.config.active_params_b = q.config.arch->active_params_b;
+	q.config.running = 16;
+	q.config.input_tokens = 1000;
+	q.config.output_tokens = 300;
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err), WC_OK);
+	CHECK(strcmp(cp.level_source, "datasheet") == 0);
+	int warned = 0;
+	for (int w = 0; w < cp.n_warnings; w++)
+		warned |= strstr(cp.warnings[w], "capacity: no fitted level for L40S") != NULL;
+	CHECK(warned);
+	const wc_pred_error *lat = &p.quantity_error[WC_PEQ_LATENCY];
+	const wc_pe_stratum *ds = wc_pe_find(lat, "L40S", "datasheet");
+	CHECK(ds && strcmp(ds->source, "datasheet") == 0);
+	for (int k = WC_CAPQ_LATENCY; k <= WC_CAPQ_E_REQUEST; k++) {
+		if (k == WC_CAPQ_TTFT)
+			continue;
+		CHECK(cp.lo[k] < cp.value[k] && cp.value[k] < cp.hi[k]);
+	}
+	CHECK(cp.hi[WC_CAPQ_LATENCY] >= cp.value[WC_CAPQ_LATENCY] * exp(ds->q_hi) * (1 - 1e-12));
+	CHECK_CONTAINS(cp.covers[WC_CAPQ_LATENCY], "of latency of datasheet transfers");
+	CHECK_CONTAINS(cp.covers[WC_CAPQ_E_TOKEN], "of latency and mean power of datasheet transfers");
+	/* L40S has less bandwidth than an A100: slower at the same load. */
+	double l40s = cp.value[WC_CAPQ_LATENCY];
+	q.config.platform = "A100";
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err), WC_OK);
+	CHECK(strcmp(cp.level_source, "fitted") == 0);
+	CHECK(l40s > cp.value[WC_CAPQ_LATENCY]);
+	CHECK_CONTAINS(cp.covers[WC_CAPQ_LATENCY], "held-out error of latency");
+	CHECK(strstr(cp.covers[WC_CAPQ_LATENCY], "datasheet") == NULL);
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
+int
+main(void)
+{
+	binding();
+	draws();
+	answer();
+	return check_report("test_capacity_transfer");
+}
