@@ -452,6 +452,8 @@ print_header(const env_args *a, const env_setup *s)
 		printf("service times: %s (assumed: %g of memory bandwidth, %g of BF16 peak, %g ms per step)\n",
 		       s->st.source, WC_STANDIN_BW_EFFICIENCY, WC_STANDIN_FLOPS_EFFICIENCY,
 		       1e3 * WC_STANDIN_STEP_OVERHEAD_S);
+	if (s->pm.level_note[0])
+		printf("warning: %s\n", s->pm.level_note);
 	if (s->service.fallback[0] && a->w.kind != WC_ENVELOPE_SERIES)
 		printf("warning: %s\n", s->service.fallback);
 	if (s->pm.prefill_level_w > 0)
@@ -465,7 +467,8 @@ print_header(const env_args *a, const env_setup *s)
 	       a->o.decay_s, s->resp.prefill_ratio.value);
 	if (wc_response_dynamic_scale(&s->resp) != 1.0)
 		printf(", dynamic scale %.3g", wc_response_dynamic_scale(&s->resp));
-	printf(" (%s); params %s\n", s->resp_source, s->version);
+	printf(" (%s); params %s (%s, level %s)\n", s->resp_source, s->version, s->pm.profile,
+	       s->pm.level_source[0] ? s->pm.level_source : "-");
 }
 
 static wc_envelope_render

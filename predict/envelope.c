@@ -5,6 +5,7 @@
  * are bit-identical for any number of threads.
  */
 #include "envelope_internal.h"
+#include "predict_internal.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -130,9 +131,33 @@ law_dynamic(const void *ctx, double running)
 	return s->scale * wc_law_point_dynamic(&s->law, running);
 }
 
+static int power_map_bind(const wc_params *p, const wc_config *c, const wc_response_params *response,
+                          wc_power_map_law *store, wc_power_map *out, wc_error *err);
+
 int
 wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_params *response,
                       wc_power_map_law *store, wc_power_map *out, wc_error *err)
+{
+	/* A catalog board without a level of the set: its datasheet transfer,
+	 * as a point answer takes it (docs/fitting.md). The map copies the
+	 * law's numbers, so the transferred copy of the set is freed here. */
+	wc_params *tmp = NULL;
+	wc_config at = *c;
+	int rc = wc__predict_resolve_platform(p, &at, &tmp, err);
+	if (rc == WC_OK)
+		rc = power_map_bind(tmp ? tmp : p, &at, response, store, out, err);
+	if (rc == WC_OK && tmp) {
+		const wc_level *l = wc_params_level(tmp, at.platform);
+		if (l)
+			wc__predict_datasheet_note(l, out->level_note, sizeof out->level_note);
+	}
+	free(tmp);
+	return rc;
+}
+
+static int
+power_map_bind(const wc_params *p, const wc_config *c, const wc_response_params *response,
+               wc_power_map_law *store, wc_power_map *out, wc_error *err)
 {
 	wc_law_binding b;
 	wc_response_params r;
@@ -147,6 +172,8 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 	out->ctx = store;
 	out->idle_w = store->law.p0;
 	out->tp = c->tp;
+	snprintf(out->profile, sizeof out->profile, "%s", p->name);
+	snprintf(out->level_source, sizeof out->level_source, "%s", wc__predict_level_source(p, b.level));
 	out->prefill_w = r.prefill_ratio.value *
 	                 wc_law_point_dynamic(&store->law, WC_RESPONSE_PREFILL_REF_RUNNING);
 	const wc_pe_stratum *pe = wc_predict_pe_stratum(p, b.level);

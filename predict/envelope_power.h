@@ -36,6 +36,12 @@ typedef struct {
 	 * prediction_error stratum, docs/intervals.md); has_pe 0: none. */
 	int has_pe;
 	wc_pe_stratum pe;
+	/* What answered, as every answer says it (docs/http-api.md): the
+	 * parameter set's name, how the platform's level was obtained, and for
+	 * a level transferred from a datasheet the warning line ("" else). */
+	char profile[WC_NAME_MAX];
+	char level_source[16];
+	char level_note[256];
 } wc_power_map;
 
 /** Storage of the law-based map (the frozen law bound to a configuration). */

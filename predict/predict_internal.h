@@ -12,6 +12,13 @@
  *  platform is unknown everywhere (the binding then refuses it). */
 int wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err);
 
+/** How `lvl` of `p` was obtained, as an answer's level_source says it
+ *  ("fitted", "bound", "datasheet", ...; static text). */
+const char *wc__predict_level_source(const wc_params *p, const wc_level *lvl);
+
+/** The warning line of a power level transferred from a datasheet. */
+void wc__predict_datasheet_note(const wc_level *lvl, char *buf, size_t cap);
+
 /** `ptr` if it does not point into `*tmp`, else the same place in `*p`
  *  (`*tmp` is a copy of `*p`): what an answer borrows from the set must
  *  outlive the copy. */

@@ -264,9 +264,18 @@ wc__predict_rebase(const wc_params *p, const wc_params *tmp, const void *ptr)
 	return (const char *)p + (c - t);
 }
 
+void
+wc__predict_datasheet_note(const wc_level *lvl, char *buf, size_t cap)
+{
+	snprintf(buf, cap,
+	         "platform: no fitted level for %s; level_source datasheet: P0 %.0f W, S and theta transferred from the "
+	         "fitted levels (docs/fitting.md); held out, such transfers missed by %s",
+	         lvl->name, lvl->p0.value, WC_DATASHEET_MISS);
+}
+
 /* How the level was obtained, for the answer (predict.h). */
-static const char *
-level_source(const wc_params *p, const wc_level *lvl)
+const char *
+wc__predict_level_source(const wc_params *p, const wc_level *lvl)
 {
 	const wc_level *sl = wc_params_scale_level(p, lvl);
 	if (lvl->theta.source == WC_SRC_DATASHEET)
@@ -312,11 +321,12 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		WC_WARN(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
 		             "input_tokens and output_tokens, a catalog model and a capacity level for the platform); "
 		             "predicted as the published form");
-	out->level_source = level_source(p, b.level);
-	if (tmp)
-		WC_WARN(out, "platform: no fitted level for %s; level_source datasheet: P0 %.0f W, S and theta transferred "
-		        "from the fitted levels (docs/fitting.md); held out, such transfers missed by %s",
-		        b.level->name, b.level->p0.value, WC_DATASHEET_MISS);
+	out->level_source = wc__predict_level_source(p, b.level);
+	if (tmp) {
+		char note[WC_WARNING_LEN];
+		wc__predict_datasheet_note(b.level, note, sizeof note);
+		WC_WARN(out, "%s", note);
+	}
 	range_warnings(p, b.level, &q->config, &h, out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then

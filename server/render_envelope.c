@@ -101,6 +101,9 @@ sources_json(const wc_envelope_render *c, json_t *o)
 	                    "source", c->response_source));
 	/* The prefill level (a prefill-aware law) and the board limit: null when none. */
 	const wc_power_map *pm = c->power;
+	/* Every answer names its profile and where its level comes from. */
+	json_object_set_new(o, "profile", json_string(pm->profile));
+	json_object_set_new(o, "level_source", pm->level_source[0] ? json_string(pm->level_source) : json_null());
 	json_object_set_new(o, "power_mapping", json_pack("{s:s,s:f,s:f,s:o,s:o}", "source", pm->source,
 	                    "idle_w_per_gpu", pm->idle_w, "prefill_w_per_gpu", pm->prefill_w,
 	                    "prefill_level_w_per_gpu", num(pm->prefill_level_w > 0 ? pm->prefill_level_w : NAN),
@@ -197,6 +200,8 @@ wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 	} else {
 		json_object_set_new(root, "fleet", json_null());
 	}
+	if (c->power->level_note[0])
+		json_array_append_new(warnings, json_string(c->power->level_note));
 	if (c->service_store && c->service_store->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
 		json_array_append_new(warnings, json_string(c->service_store->fallback));
 	for (int i = 0; i < res->n_warnings; i++)
@@ -226,6 +231,8 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	                    "probes", plan->probes, "servers_simulated", plan->servers_simulated,
 	                    "seconds", seconds));
 	json_t *warnings = json_array();
+	if (c->power->level_note[0])
+		json_array_append_new(warnings, json_string(c->power->level_note));
 	if (c->service_store && c->service_store->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
 		json_array_append_new(warnings, json_string(c->service_store->fallback));
 	json_object_set_new(root, "warnings", warnings);

@@ -253,6 +253,27 @@ test_cli(void)
 	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "capacity") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(json_object_get(st, "capacity"), "level")), "A100") == 0);
 	CHECK(json_array_size(json_object_get(j, "warnings")) == 0);
+	CHECK(strcmp(json_string_value(json_object_get(j, "profile")), "measured") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(j, "level_source")), "calibrated") == 0);
+	json_decref(j);
+	run_result_free(&r);
+	/* A catalog board the set has no level for: power and service times
+	 * both transferred from its datasheet, and both said. */
+	const char *l40s[] = { "wattcast", "envelope", "--platform", "L40S", "--model", "Qwen3-8B", "--poisson", "2",
+		               "--horizon", "20", "--replicas", "2", "--json", NULL };
+	CHECK_INT(run_wattcast(l40s, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	j = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK(strcmp(json_string_value(json_object_get(j, "level_source")), "datasheet") == 0);
+	st = json_object_get(j, "service_times");
+	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "capacity_datasheet") == 0);
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)),
+	               "platform: no fitted level for L40S; level_source datasheet");
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 1)),
+	               "capacity: no fitted level for L40S");
+	const json_t *pm = json_object_get(j, "power_mapping");
+	CHECK_NEAR(json_number_value(json_object_get(pm, "board_limit_w_per_gpu")),
+	           wc_platform_board("L40S", NULL)->max_power_w, 0);
 	json_decref(j);
 	run_result_free(&r);
 	const char *active[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8", "--poisson", "2",
