@@ -479,7 +479,7 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	pb->lvl[k] = L;
 	pb->G[k] = r->tp;
 	pb->l_n[k] = wc_law_log_size(r->active_params_b, r->tp);
-	pb->l_f[k] = r->sm_clock_mhz > 0 ? log(r->sm_clock_mhz / pb->clock_ref_mhz) : 0.0;
+	pb->l_f[k] = r->sm_clock_mhz > 0 ? log(r->sm_clock_mhz / wc_law_clock_ref_mhz(&pb->levels[L], pb->clock_ref_mhz)) : 0.0;
 	tally->any_clock |= r->sm_clock_mhz > 0;
 	pb->y[k] = y;
 	pb->p0[k] = p0;

@@ -42,7 +42,7 @@ typedef struct {
 	const wc_params *p;
 	const wc_level *level;
 	double log_size;         /* lN */
-	double clock_ratio;      /* f / f_ref; 0 when the clock is free */
+	double clock_ratio;      /* f / wc_law_clock_ref_mhz; 0 when the clock is free */
 	wc_placement place[2];   /* weights term, KV term */
 	const wc_model_term *model_term; /* the configuration's model term, or NULL */
 	/* base values and draw columns (-1 = fixed) of: P0, S, theta, floor,
@@ -55,6 +55,14 @@ typedef struct {
 	 * configuration's load, and the level's headroom P_max - P0 (W/GPU) */
 	double rho, headroom;
 } wc_law_binding;
+
+/** The clock a level's unlocked power stands for, MHz: the highest SM
+ *  clock of its board (wc_platform_board), where an unlocked GPU runs and
+ *  a lock at that clock changes nothing; the set's clock_ref_mhz for a
+ *  level the catalog does not know (`fallback_mhz`: the set's
+ *  clock_ref_mhz; docs/inference-law.md, "Clock term"). The fit and every
+ *  answer take phi(f) = (f / this)^kappa. */
+double wc_law_clock_ref_mhz(const wc_level *lvl, double fallback_mhz);
 
 /** Check `c` against the set (unknown platform WC_ENOTFOUND; tp, size,
  *  load, clock or precision out of range WC_EINVAL; messages start with

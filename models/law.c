@@ -217,6 +217,13 @@ bind_slot(wc_law_binding *b, int slot, const char *name, double base)
 	b->col[slot] = name ? wc_params_draw_column(b->p, name) : -1;
 }
 
+double
+wc_law_clock_ref_mhz(const wc_level *lvl, double fallback_mhz)
+{
+	const wc_platform_info *board = lvl ? wc_platform_board(lvl->name, lvl->s_shared_with) : NULL;
+	return board && board->max_sm_clock_mhz > 0.0 ? board->max_sm_clock_mhz : fallback_mhz;
+}
+
 int
 wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error *err)
 {
@@ -229,7 +236,7 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 	b->p = p;
 	b->level = lvl;
 	b->log_size = wc_law_log_size(c->active_params_b, c->tp);
-	b->clock_ratio = c->sm_clock_mhz > 0.0 ? c->sm_clock_mhz / p->clock_ref_mhz : 0.0;
+	b->clock_ratio = c->sm_clock_mhz > 0.0 ? c->sm_clock_mhz / wc_law_clock_ref_mhz(lvl, p->clock_ref_mhz) : 0.0;
 
 	const wc_level *s_lvl = wc_params_scale_level(p, lvl);
 	wc_level_param_label(WC_LEVEL_P0, lvl->name, name, sizeof name);

@@ -141,17 +141,5 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	if (rc != WC_OK)
 		return rc;
 	wc_flexibility_analyse(out);
-	/* The law's clock term is (f / f_ref)^kappa with one reference for
-	 * every platform: where f_ref is not this platform's top clock, a lock
-	 * at the top already sheds power. Say so rather than hide it. */
-	double top = out->steps[0].node_power_w;
-	if (fabs(top - out->ref_node_power_w) > 0.01 * out->ref_node_power_w) {
-		char msg[WC_WARNING_LEN];
-		snprintf(msg, sizeof msg, "sm_clock_mhz: a lock at %s's highest clock (%.0f MHz) draws %.0f %% %s than no lock: "
-		         "the law's clock term is relative to %.0f MHz (docs/inference-law.md)", info->name,
-		         info->max_sm_clock_mhz, 100.0 * fabs(top / out->ref_node_power_w - 1.0),
-		         top < out->ref_node_power_w ? "less" : "more", wc_predictor_params(pr)->clock_ref_mhz);
-		warn_once(out, msg);
-	}
 	return WC_OK;
 }

@@ -71,6 +71,13 @@ sweeps(const wc_predictor *pr, const char *platform, const char *model, double n
 		CHECK(f.steps[i + 1].node_power_w <= f.steps[i].node_power_w * (1 + 1e-12));
 		CHECK(f.steps[i + 1].latency_s >= f.steps[i].latency_s * (1 - 1e-12));
 	}
+	/* a lock at the board's highest clock is where an unlocked GPU runs:
+	 * no power shed there, on any board (the clock term is relative to the
+	 * board's own top clock, docs/inference-law.md) */
+	if (!by_cap) {
+		CHECK_NEAR(f.steps[0].node_power_w, f.ref_node_power_w, 1e-9 * f.ref_node_power_w);
+		CHECK_NEAR(f.steps[0].power_shed_w, 0.0, 1e-9 * f.ref_node_power_w);
+	}
 	/* a clock sweep: strictly less power at the lowest clock than at the top */
 	CHECK(f.steps[f.n_steps - 1].node_power_w < f.steps[0].node_power_w);
 	CHECK(f.knee_clock_mhz >= f.steps[f.n_steps - 1].sm_clock_mhz && f.knee_clock_mhz <= f.steps[0].sm_clock_mhz);
