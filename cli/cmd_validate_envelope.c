@@ -192,9 +192,19 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 		json_object_set_new(json_object_get(run, "response"), "dynamic_scale", num(wc_response_dynamic_scale(rp)));
 		json_object_set_new(run, "linger_bound", linger_json(&r->linger[i]));
 		const wc_envelope_at_load *al = &r->at_load[i];
-		json_object_set_new(run, "at_measured_load", json_pack("{s:o,s:o,s:o,s:o}", "mean_err_pct",
+		json_t *buckets = json_array();
+		for (int b = 0; b < WC_ENVELOPE_LOAD_BUCKETS; b++) {
+			const wc_envelope_load_bucket *x = &al->by_load[b];
+			if (x->samples)
+				json_array_append_new(buckets, json_pack("{s:o,s:o,s:I,s:o,s:o,s:o}", "running_min",
+				                      num(x->running_lo), "running_max", num(x->running_hi), "samples",
+				                      (json_int_t)x->samples, "running_mean", num(x->running_mean),
+				                      "measured_w_per_gpu", num(x->measured_w), "law_w_per_gpu", num(x->law_w)));
+		}
+		json_object_set_new(run, "at_measured_load", json_pack("{s:o,s:o,s:o,s:o,s:o}", "mean_err_pct",
 		                    num(al->mean_err_pct), "p95_err_pct", num(al->p95_err_pct), "running_measured",
-		                    num(al->running_measured), "running_simulated", num(al->running_simulated)));
+		                    num(al->running_measured), "running_simulated", num(al->running_simulated),
+		                    "by_load", buckets));
 		json_object_set_new(run, "level", json_pack("{s:s,s:i,s:o,s:o,s:o,s:s}", "source",
 		                    r->level[i].runs ? "calibrated_on_other_runs" : "zero_shot", "runs", r->level[i].runs,
 		                    "p0_w", num(r->level[i].p0_w), "s_w", num(r->level[i].s_w), "theta",

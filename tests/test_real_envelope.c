@@ -107,6 +107,25 @@ check_validation(const char *runs_dir, const bounds *b)
 		double at_load = json_real_value(json_object_get(al, "mean_err_pct"));
 		CHECK(isfinite(at_load));
 		CHECK(json_real_value(json_object_get(al, "running_measured")) > 0);
+		/* The samples by running count: their counts add up to the samples
+		 * weighted into the mean, each bucket's mean count lies in it, the
+		 * law is P0 in the idle bucket and grows with the count. */
+		const json_t *bl = json_object_get(al, "by_load");
+		double law_prev = 0, weighted = 0, samples = 0;
+		CHECK(json_array_size(bl) >= 2);
+		for (size_t k = 0; k < json_array_size(bl); k++) {
+			const json_t *x = json_array_get(bl, k);
+			double lo = json_number_value(json_object_get(x, "running_min")), n = json_real_value(
+				json_object_get(x, "running_mean")), law = json_real_value(json_object_get(x, "law_w_per_gpu"));
+			const json_t *hi = json_object_get(x, "running_max");
+			double c = (double)json_integer_value(json_object_get(x, "samples"));
+			CHECK(c > 0 && n >= lo - 0.5 && (json_is_null(hi) || n < json_number_value(hi) + 0.5));
+			CHECK(law > law_prev && isfinite(json_real_value(json_object_get(x, "measured_w_per_gpu"))));
+			weighted += c * json_real_value(json_object_get(x, "measured_w_per_gpu"));
+			samples += c;
+			law_prev = law;
+		}
+		CHECK(samples > 10 && weighted > 0);
 		/* A run replayed from its request log runs the same count in the
 		 * simulation as measured, so the power map at its measured load
 		 * errs as the envelope does -- when both use the law the run is

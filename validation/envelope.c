@@ -176,6 +176,37 @@ law_level(const wc_response_run *rr, const wc_response_params *r)
 	return level;
 }
 
+/* Each power sample by the running count of its grid bin, and the law at
+ * each bucket's mean count (the fold's law, unscaled, with the run's P0). */
+static void
+by_load(const wc_response_run *rr, wc_envelope_load_bucket *b)
+{
+	static const double edge[WC_ENVELOPE_LOAD_BUCKETS][2] = { { 0, 0 }, { 1, 1 }, { 2, 2 }, { 3, 4 },
+		                                                  { 5, 8 }, { 9, 16 }, { 17, INFINITY } };
+	double sum_n[WC_ENVELOPE_LOAD_BUCKETS] = { 0 }, sum_w[WC_ENVELOPE_LOAD_BUCKETS] = { 0 };
+	for (int j = 0; j < WC_ENVELOPE_LOAD_BUCKETS; j++)
+		b[j] = (wc_envelope_load_bucket){ edge[j][0], edge[j][1], 0, NAN, NAN, NAN };
+	for (size_t i = 0; rr->dt > 0 && i < rr->n_samples; i++) {
+		double k = floor(rr->t_s[i] / rr->dt);
+		if (!(k >= 0 && k < (double)rr->n_grid) || !isfinite(rr->power_w[i]))
+			continue;
+		double n = rr->running[(size_t)k];
+		int j = 0; /* counts between buckets (a bin's mean) go to the nearer whole count's */
+		while (j + 1 < WC_ENVELOPE_LOAD_BUCKETS && n >= edge[j + 1][0] - 0.5)
+			j++;
+		b[j].samples++;
+		sum_n[j] += n;
+		sum_w[j] += rr->power_w[i];
+	}
+	for (int j = 0; j < WC_ENVELOPE_LOAD_BUCKETS; j++) {
+		if (!b[j].samples)
+			continue;
+		b[j].running_mean = sum_n[j] / (double)b[j].samples;
+		b[j].measured_w = sum_w[j] / (double)b[j].samples;
+		b[j].law_w = rr->law.p0 + (b[j].running_mean > 0 ? wc_law_point_dynamic(&rr->law, b[j].running_mean) : 0.0);
+	}
+}
+
 /* The fold's power map and response at the run's measured load, against
  * its measured samples; NaN without samples. */
 static void
@@ -184,10 +215,12 @@ at_load(const wc_response_run *rr, const wc_response_params *r, double simulated
 	size_t n = rr->n_samples;
 	double *pred = wc_alloc_array(n ? n : 1, sizeof *pred), *meas = wc_alloc_array(n ? n : 1, sizeof *meas);
 	double sum = 0.0;
-	*out = (wc_envelope_at_load){ NAN, NAN, NAN, simulated_running };
+	*out = (wc_envelope_at_load){ .mean_err_pct = NAN, .p95_err_pct = NAN, .running_measured = NAN,
+		                      .running_simulated = simulated_running };
 	for (size_t k = 0; k < rr->n_grid; k++)
 		sum += rr->running[k];
 	out->running_measured = rr->n_grid ? sum / (double)rr->n_grid : NAN;
+	by_load(rr, out->by_load);
 	if (n && pred && meas && wc_response_predict_scaled(rr, r, pred, NULL) == WC_OK) {
 		double pm = 0.0, mm = 0.0;
 		for (size_t i = 0; i < n; i++) {

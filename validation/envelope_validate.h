@@ -71,9 +71,21 @@ typedef struct {
  *  at the run's *measured* load -- its n(t) and prefill activity, no
  *  engine, no service times -- against its measured samples, and the
  *  running count the simulation gives against the measured one. */
+/** Measured power per GPU by the running count at each sample, beside the
+ *  frozen law of the run's fold at the bucket's mean count: the law's load
+ *  shape where the run has samples (docs/envelopes.md, "The law's shape at
+ *  low load"). Buckets 0, 1, 2, 3-4, 5-8, 9-16, 17 or more running. */
+#define WC_ENVELOPE_LOAD_BUCKETS 7
+typedef struct {
+	double running_lo, running_hi;  /* the bucket's counts (hi INFINITY: open) */
+	size_t samples;                 /* power samples in it; 0: none (NaNs) */
+	double running_mean, measured_w, law_w; /* W per GPU */
+} wc_envelope_load_bucket;
+
 typedef struct {
 	double mean_err_pct, p95_err_pct; /* per-GPU mean and p95 of the samples */
 	double running_measured, running_simulated; /* mean requests running */
+	wc_envelope_load_bucket by_load[WC_ENVELOPE_LOAD_BUCKETS];
 } wc_envelope_at_load;
 
 typedef struct {
