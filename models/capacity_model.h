@@ -255,9 +255,10 @@ typedef struct {
 	 * binding, bind again. */
 	wc_capacity_level own;
 	int n_from;                 /* distinct levels any kind draws on */
-	int n_src[WC_CAP_KINDS];
-	int src[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
-	int src_col[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
+	/* Small types: a binding lives on the server's small worker stacks. */
+	unsigned char n_src[WC_CAP_KINDS];
+	unsigned char src[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
+	int16_t src_col[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS]; /* -1: no column */
 } wc_capacity_binding;
 
 /** Bind `platform` (WC_ENOTFOUND "platform: ..." when the section has no
@@ -271,6 +272,11 @@ int wc_capacity_bind(const wc_capacity_params *c, const char *platform, wc_capac
  *  "Platforms without a capacity level"); `b->n_from` > 0 says so. */
 int wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capacity_binding *b,
                          wc_error *err);
+/** The point estimate and platform numbers wc_capacity_bind_any gives,
+ *  with the binding on the heap (for callers deep in a small worker
+ *  stack); WC_ENOMEM, or the binding's refusal, else WC_OK. */
+int wc_capacity_point_any(const wc_capacity_params *c, const char *platform, wc_capacity_point *pt,
+                          wc_capacity_hw *hw);
 /** One line for the answer's warnings on a datasheet binding ("" for a
  *  fitted level). */
 void wc_capacity_transfer_note(const wc_capacity_binding *b, char *buf, size_t cap);

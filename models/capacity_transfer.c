@@ -19,6 +19,7 @@
 #include "models/catalog.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,15 +47,15 @@ wc__capacity_transfer_value(const wc_capacity_binding *b, wc_capacity_kind k, co
 /* The source levels of kind k: those whose value of it their rows
  * identified; every level when none did. */
 static int
-source_levels(const wc_capacity_params *c, wc_capacity_kind k, int *src)
+source_levels(const wc_capacity_params *c, wc_capacity_kind k, unsigned char *src)
 {
 	int n = 0;
 	for (int i = 0; i < c->n_levels; i++)
 		if (c->levels[i].p[k].source != WC_SRC_BOUND)
-			src[n++] = i;
+			src[n++] = (unsigned char)i;
 	if (n == 0)
 		for (int i = 0; i < c->n_levels; i++)
-			src[n++] = i;
+			src[n++] = (unsigned char)i;
 	return n;
 }
 
@@ -88,10 +89,11 @@ wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capac
 			b->col[k] = wc_draws_column(&c->draws, label);
 			continue;
 		}
-		b->n_src[k] = source_levels(c, (wc_capacity_kind)k, b->src[k]);
+		b->n_src[k] = (unsigned char)source_levels(c, (wc_capacity_kind)k, b->src[k]);
 		for (int i = 0; i < b->n_src[k]; i++) {
 			wc_capacity_label((wc_capacity_kind)k, c->levels[b->src[k][i]].name, label, sizeof label);
-			b->src_col[k][i] = wc_draws_column(&c->draws, label);
+			int col = wc_draws_column(&c->draws, label);
+			b->src_col[k][i] = (int16_t)(col >= 0 && col <= INT16_MAX ? col : -1);
 			used[b->src[k][i]] = 1;
 		}
 		b->base[k] = wc__capacity_transfer_value(b, (wc_capacity_kind)k, NULL);
@@ -102,6 +104,19 @@ wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capac
 	if (b->n_from == 0) /* every kind shared: nothing transferred, still not fitted */
 		b->n_from = c->n_levels;
 	return WC_OK;
+}
+
+int
+wc_capacity_point_any(const wc_capacity_params *c, const char *platform, wc_capacity_point *pt, wc_capacity_hw *hw)
+{
+	wc_capacity_binding *b = malloc(sizeof *b);
+	int rc = b ? wc_capacity_bind_any(c, platform, b, NULL) : WC_ENOMEM;
+	if (rc == WC_OK) {
+		wc_capacity_bound_point(b, NULL, pt);
+		*hw = b->hw;
+	}
+	free(b);
+	return rc;
 }
 
 /* "A100, H100" for kind k's sources. */

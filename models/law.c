@@ -115,21 +115,20 @@ wc_law_prefill_share(const wc_params *p, const wc_config *c)
 double
 wc_prefill_share(const wc_capacity_params *cap, const wc_config *c)
 {
-	wc_capacity_binding cb;
 	wc_capacity_point pt;
+	wc_capacity_hw hw;
 	wc_capacity_arch arch;
 	wc_capacity_times tm;
 	if (!cap->present || !c->arch || !(c->output_tokens > 0) || !c->platform)
 		return 0.0;
 	double in = wc_config_input_tokens(c, cap);
-	if (!(in > 0) || wc_capacity_bind_any(cap, c->platform, &cb, NULL) != WC_OK ||
+	if (!(in > 0) || wc_capacity_point_any(cap, c->platform, &pt, &hw) != WC_OK ||
 	    wc_capacity_arch_make(c->arch, c->weights, c->kv, &arch, NULL) != WC_OK)
 		return 0.0;
 	arch.expert_parallel = c->expert_parallel != 0;
-	wc_capacity_bound_point(&cb, NULL, &pt);
-	cb.hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz); /* a locked clock slows prefill */
+	hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz); /* a locked clock slows prefill */
 	double n = c->running > 1.0 ? c->running : 1.0;
-	wc_capacity_times_eval(&pt, &arch, &cb.hw, c->tp, n, in, c->output_tokens, &tm);
+	wc_capacity_times_eval(&pt, &arch, &hw, c->tp, n, in, c->output_tokens, &tm);
 	double rho = n * tm.t_pre / tm.latency_s;
 	return isfinite(rho) && rho > 0.0 ? fmin(rho, 1.0) : 0.0;
 }

@@ -435,42 +435,60 @@ prediction_init(wc_capacity_prediction *out)
 }
 
 static int
+capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per_kwh, double grams_co2_per_kwh,
+               wc_capacity_binding *cb, wc_capacity_prediction *out, wc_error *err);
+
+/* The binding on the heap: answers run on the server's small worker stacks. */
+static int
 capacity_answer(const wc_params *p, const wc_inference_query *q, double price_per_kwh, double grams_co2_per_kwh,
                 wc_capacity_prediction *out, wc_error *err)
 {
+	wc_capacity_binding *cb = malloc(sizeof *cb);
+	if (!cb) {
+		prediction_init(out);
+		return wc_error_set(err, WC_ENOMEM, "predict: out of memory");
+	}
+	int rc = capacity_bound(p, q, price_per_kwh, grams_co2_per_kwh, cb, out, err);
+	free(cb);
+	return rc;
+}
+
+static int
+capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per_kwh, double grams_co2_per_kwh,
+               wc_capacity_binding *cb, wc_capacity_prediction *out, wc_error *err)
+{
 	const wc_config *c = &q->config;
-	wc_capacity_binding cb;
 	wc_law_binding lb;
 	wc_capacity_arch a;
 	int rc;
 	prediction_init(out);
-	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind_any(&p->capacity, c->platform, &cb, err)) ||
+	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind_any(&p->capacity, c->platform, cb, err)) ||
 	    (rc = wc_law_bind(p, c, &lb, err)) || (rc = config_arch(c, &a, err)) ||
 	    (rc = wc_predict_memory_check(p, c, &out->max_concurrency_fit, err)) ||
 	    (rc = wc_predict_clock_check(c, err)))
 		return rc;
-	cb.hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
-	out->level_source = cb.n_from > 0 ? "datasheet" : "fitted";
-	if (cb.n_from > 0) {
+	cb->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
+	out->level_source = cb->n_from > 0 ? "datasheet" : "fitted";
+	if (cb->n_from > 0) {
 		char note[WC_WARNING_LEN];
-		wc_capacity_transfer_note(&cb, note, sizeof note);
+		wc_capacity_transfer_note(cb, note, sizeof note);
 		WC_WARN(out, "%s", note);
 	}
 	double reserve = c->gpu_memory_utilization > 0.0 ? 1.0 - c->gpu_memory_utilization : p->capacity.memory_reserve;
 	double held = c->input_tokens + 0.5 * c->output_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
-	out->memory_available_gb = wc_capacity_memory_available(&cb.hw, c->tp, reserve) / 1e9;
+	out->memory_available_gb = wc_capacity_memory_available(&cb->hw, c->tp, reserve) / 1e9;
 	out->price_per_kwh = isfinite(price_per_kwh) ? price_per_kwh : p->capacity.price_per_kwh;
 	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
 	out->open_loop = c->request_rate > 0;
-	cap_ctx x = { p, &a, &cb.hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
-		      cb.n_from > 0 };
+	cap_ctx x = { p, &a, &cb->hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
+		      cb->n_from > 0 };
 	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
 		x.n_cap = c->running; /* the engine's concurrency limit */
 	if (out->open_loop && !isfinite(x.n_cap))
 		x.n_cap = 1e6;
 	wc_capacity_point pt;
 	wc_law_point lp;
-	wc_capacity_bound_point(&cb, NULL, &pt);
+	wc_capacity_bound_point(cb, NULL, &pt);
 	wc_law_bound_point(&lb, NULL, &lp);
 	evaluate(&x, &pt, &lp, out->value, &out->over_capacity);
 	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
@@ -481,17 +499,17 @@ capacity_answer(const wc_params *p, const wc_inference_query *q, double price_pe
 		        c->output_tokens, x.n_cap);
 	if (out->open_loop) {
 		wc_capacity_times t;
-		wc_capacity_times_eval(&pt, &a, &cb.hw, c->tp, x.n_cap, c->input_tokens, c->output_tokens, &t);
+		wc_capacity_times_eval(&pt, &a, &cb->hw, c->tp, x.n_cap, c->input_tokens, c->output_tokens, &t);
 		out->capacity_rate = x.n_cap / t.latency_s;
 		if (out->over_capacity)
 			WC_WARN(out, "rate: %g requests/s exceeds the capacity of %.4g requests/s at %g running requests; "
 			        "the answers are those at capacity (the queue would grow without bound)", c->request_rate,
 			        out->capacity_rate, x.n_cap);
 	}
-	range_warnings(&p->capacity, cb.level, c, out->value[WC_CAPQ_RUNNING], out);
+	range_warnings(&p->capacity, cb->level, c, out->value[WC_CAPQ_RUNNING], out);
 	if (!q->want_interval)
 		return WC_OK;
-	if ((rc = draw_intervals(&x, &cb, &lb, out, err)) != WC_OK)
+	if ((rc = draw_intervals(&x, cb, &lb, out, err)) != WC_OK)
 		return rc;
 	char names[160] = "";
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
@@ -516,10 +534,22 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	 * as its capacity level is (docs/capacity.md). */
 	const wc_params *p = wc_predictor_params(pr);
 	wc_params *tmp = NULL;
-	wc_inference_query at = *q;
-	int rc = q->no_datasheet ? WC_OK : wc__predict_resolve_platform(p, &at.config, &tmp, err);
-	if (rc == WC_OK)
-		rc = capacity_answer(tmp ? tmp : p, &at, price_per_kwh, grams_co2_per_kwh, out, err);
+	wc_config c = q->config;
+	int rc = q->no_datasheet ? WC_OK : wc__predict_resolve_platform(p, &c, &tmp, err);
+	if (rc == WC_OK && !tmp)
+		return capacity_answer(p, q, price_per_kwh, grams_co2_per_kwh, out, err);
+	if (rc == WC_OK) {
+		/* On the heap: the server answers on small worker stacks. */
+		wc_inference_query *at = malloc(sizeof *at);
+		if (!at)
+			rc = wc_error_set(err, WC_ENOMEM, "predict: out of memory");
+		else {
+			*at = *q;
+			at->config = c;
+			rc = capacity_answer(tmp, at, price_per_kwh, grams_co2_per_kwh, out, err);
+			free(at);
+		}
+	}
 	out->pe_stratum = wc__predict_rebase(p, tmp, out->pe_stratum);
 	free(tmp);
 	return rc;
