@@ -135,12 +135,7 @@ answer(void)
 	wc_capacity_prediction cp;
 	wc_error err;
 	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
-	q.config.platform = "L40S";
-	q.config.model = "Qwen3-8B";
-	q.config.arch = wc_model_lookup("Qwen3-8B");
-	q.config.active_params_b = q.config.arch->active_params_b;
-	q.config.running = 16;
+	wc_inference_query q = { .config = test_catalog_config("L40S", 1, "Qwen3-8B", 16), .want_interval = 1 };
 	q.config.input_tokens = 1000;
 	q.config.output_tokens = 300;
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);

@@ -237,18 +237,30 @@ test_choice(void)
 	CHECK(strcmp(wc_service_choice_name(WC_SERVICE_STANDIN), "standin") == 0);
 }
 
+/* `wattcast envelope --platform P --model|--active-params M --poisson 2
+ * --horizon 20 --replicas 2 --json`, parsed (exit 0 checked). */
+static json_t *
+envelope_json(const char *platform, const char *model_flag, const char *model)
+{
+	const char *argv[] = { "wattcast", "envelope", "--platform", platform, model_flag, model, "--poisson", "2",
+		               "--horizon", "20", "--replicas", "2", "--json", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK(j != NULL);
+	run_result_free(&r);
+	return j;
+}
+
 /* `wattcast envelope --json`: the source, the capacity level's values, and
  * for a model without an architecture the fallback warning; a forced
  * capacity model without one is a usage error naming --service. */
 static void
 test_cli(void)
 {
-	const char *cap[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
-		              "--horizon", "20", "--replicas", "2", "--json", NULL };
 	run_result r;
-	CHECK_INT(run_wattcast(cap, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	json_t *j = envelope_json("A100", "--model", "Qwen3-8B");
 	const json_t *st = json_object_get(j, "service_times");
 	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "capacity") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(json_object_get(st, "capacity"), "level")), "A100") == 0);
@@ -256,14 +268,9 @@ test_cli(void)
 	CHECK(strcmp(json_string_value(json_object_get(j, "profile")), "measured") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(j, "level_source")), "calibrated") == 0);
 	json_decref(j);
-	run_result_free(&r);
 	/* A catalog board the set has no level for: power and service times
 	 * both transferred from its datasheet, and both said. */
-	const char *l40s[] = { "wattcast", "envelope", "--platform", "L40S", "--model", "Qwen3-8B", "--poisson", "2",
-		               "--horizon", "20", "--replicas", "2", "--json", NULL };
-	CHECK_INT(run_wattcast(l40s, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	j = json_loads(r.out ? r.out : "", 0, NULL);
+	j = envelope_json("L40S", "--model", "Qwen3-8B");
 	CHECK(strcmp(json_string_value(json_object_get(j, "level_source")), "datasheet") == 0);
 	st = json_object_get(j, "service_times");
 	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "capacity_datasheet") == 0);
@@ -275,19 +282,13 @@ test_cli(void)
 	CHECK_NEAR(json_number_value(json_object_get(pm, "board_limit_w_per_gpu")),
 	           wc_platform_board("L40S", NULL)->max_power_w, 0);
 	json_decref(j);
-	run_result_free(&r);
-	const char *active[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8", "--poisson", "2",
-		                 "--horizon", "20", "--replicas", "2", "--json", NULL };
-	CHECK_INT(run_wattcast(active, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	j = json_loads(r.out ? r.out : "", 0, NULL);
+	j = envelope_json("A100", "--active-params", "8");
 	st = json_object_get(j, "service_times");
 	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "roofline_standin") == 0);
 	CHECK_CONTAINS(json_string_value(json_object_get(st, "warning")), "the model's architecture is unknown");
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)),
 	               "not the capacity model: the model's architecture is unknown");
 	json_decref(j);
-	run_result_free(&r);
 	const char *forced[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8", "--poisson", "2",
 		                 "--service", "capacity", NULL };
 	CHECK_INT(run_wattcast(forced, NULL, &r), 0);

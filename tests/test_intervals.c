@@ -203,13 +203,8 @@ quantity_errors(void)
 	free(s);
 	/* Latency and throughput by latency's error, energy per token by its
 	 * own; TTFT has none (null, with a warning naming it). */
-	wc_inference_query iq = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+	wc_inference_query iq = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 32), .want_interval = 1 };
 	wc_capacity_prediction cp;
-	iq.config.platform = "H100";
-	iq.config.model = "Qwen3-8B";
-	iq.config.arch = wc_model_lookup("Qwen3-8B");
-	iq.config.active_params_b = iq.config.arch->active_params_b;
-	iq.config.running = 32;
 	iq.config.input_tokens = 500;
 	iq.config.output_tokens = 300;
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);

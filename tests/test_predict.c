@@ -5,7 +5,7 @@
  */
 #include "predict/predict.h"
 #include "models/models.h"
-#include "tests/support/check.h"
+#include "tests/support/support.h"
 
 #include <stdlib.h>
 
@@ -122,12 +122,7 @@ main(void)
 	 * none (then the prediction is the published form's). */
 	wc_params_default_prefill(&p);
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
-	wc_inference_query pq = { .config = WC_CONFIG_INIT, .want_interval = 1 };
-	pq.config.platform = "A100";
-	pq.config.model = "Qwen3-8B";
-	pq.config.arch = wc_model_lookup("Qwen3-8B");
-	pq.config.active_params_b = pq.config.arch->active_params_b;
-	pq.config.running = 1;
+	wc_inference_query pq = { .config = test_catalog_config("A100", 1, "Qwen3-8B", 1), .want_interval = 1 };
 	CHECK_INT(wc_predict_inference(pr, &pq, &o, &err), WC_OK);
 	CHECK(o.prefill_share == 0.0 && has_warning(&o, "no prefill share"));
 	double published = o.power.node_power_w;
