@@ -3,7 +3,8 @@
 # paper_pred_error and paper_quantity_errors; docs/intervals.md, "Built-in
 # profiles"): imports the ML.ENERGY table from ../shared, measures each
 # frozen profile's mean power on the runs it never saw, and the capacity
-# model's latency and energy per output token leaving each model out. Usage: sh cli/record-pred-error.sh [BUILD_DIR] [SHARED_DIR]
+# model's latency and energy per output token leaving each model out (and
+# latency's datasheet stratum, leaving each platform out). Usage: sh cli/record-pred-error.sh [BUILD_DIR] [SHARED_DIR]
 set -eu
 build=${1:-build}
 shared=${2:-../shared}
