@@ -40,8 +40,9 @@ static const char usage[] =
 	"--folds platform leaves each platform out instead: the capacity model is\n"
 	"refitted on the other platforms' rows (runs tables and periods) and the\n"
 	"platform's rows predicted through the datasheet transfer an unfitted board\n"
-	"gets (docs/capacity.md, \"Platforms without a capacity level\"): throughput\n"
-	"and periods, no energy.\n";
+	"gets (docs/capacity.md, \"Platforms without a capacity level\"); energy per\n"
+	"output token divides the prior's power, its level for the platform replaced by\n"
+	"its datasheet transfer, by that throughput.\n";
 
 enum { OPT_JSON = 1000, OPT_PER_RUN, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ROBUST, OPT_PLAIN, OPT_WEIGHTS,
        OPT_TERMS, OPT_LAW_TERMS, OPT_FOLDS };
@@ -95,7 +96,8 @@ report(const wc_capacity_report *r, wc_capacity_folds folds, int json)
 {
 	const int plat = folds == WC_CAPACITY_FOLDS_PLATFORM;
 	if (json) {
-		json_t *o = plat ? json_pack("{s:o,s:o}", "throughput_lopo", report_json(&r->throughput), "periods_lopo",
+		json_t *o = plat ? json_pack("{s:o,s:o,s:o}", "throughput_lopo", report_json(&r->throughput),
+		                             "energy_per_token_lopo", report_json(&r->energy), "periods_lopo",
 		                             report_json(&r->periods))
 		                 : json_pack("{s:o,s:o,s:o}", "throughput_lomo", report_json(&r->throughput),
 		                             "energy_per_token_lomo", report_json(&r->energy), "periods_loo",
@@ -108,7 +110,9 @@ report(const wc_capacity_report *r, wc_capacity_folds folds, int json)
 		                  : "throughput, leave one model out (error = predicted vs measured)",
 		             &r->throughput);
 	if (r->energy.overall.n)
-		print_report("energy per output token, leave one model out", &r->energy);
+		print_report(plat ? "energy per output token, leave one platform out (power and capacity transferred)"
+		                  : "energy per output token, leave one model out",
+		             &r->energy);
 	if (r->periods.overall.n)
 		print_report(plat ? "batch-turnover period, leave one platform out (datasheet transfer)"
 		                  : "batch-turnover period, leave one out",

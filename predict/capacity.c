@@ -243,20 +243,22 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	const wc_pe_stratum *power = wc_predict_pe_stratum(p, lb->level);
 	const wc_pe_stratum *lat = wc_pe_find(&p->quantity_error[WC_PEQ_LATENCY], c->platform,
 	                                      x->datasheet ? "datasheet" : "");
-	const wc_pe_stratum *ene = wc_pe_find(&p->quantity_error[WC_PEQ_ENERGY_TOKEN], c->platform, "");
-	/* A transferred capacity level: latency's error is the datasheet
-	 * stratum's (leaving each platform out, docs/intervals.md); energy per
-	 * token divides power by throughput, both transferred, so its interval
-	 * adds the two log errors' quantiles (conservative: as if they never
-	 * cancelled). Without that stratum the intervals would cover held-out
-	 * models on fitted levels only, and the answer says so. */
+	const wc_pe_stratum *ene = wc_pe_find(&p->quantity_error[WC_PEQ_ENERGY_TOKEN], c->platform,
+	                                      x->datasheet ? "datasheet" : "");
+	/* A transferred capacity level: latency's and energy per token's
+	 * errors are their datasheet strata (leaving each platform out,
+	 * docs/intervals.md). A set with latency's but not energy's (written
+	 * before it) adds the latency and power errors' quantiles for energy,
+	 * as if they never cancelled. Without either the intervals would cover
+	 * held-out models on fitted levels only, and the answer says so. */
 	wc_pe_stratum both;
 	int ds_lat = x->datasheet && lat && strcmp(lat->source, "datasheet") == 0;
+	int ds_ene = x->datasheet && ene && strcmp(ene->source, "datasheet") == 0;
 	if (x->datasheet && lat && !ds_lat)
 		WC_WARN(out, "interval_95: the parameter set has no held-out error of datasheet capacity levels; the "
 		        "intervals of latency and throughput cover held-out models on fitted levels, not this transfer "
 		        "(docs/intervals.md)");
-	if (ds_lat && power) {
+	if (ds_lat && !ds_ene && power) {
 		both = *lat;
 		both.q_lo = lat->q_lo + power->q_lo;
 		both.q_hi = lat->q_hi + power->q_hi;
@@ -271,7 +273,8 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		out->covers[k] = wc_interval_covers(drew, s != NULL,
 		                                    s == &both ? "latency and mean power of datasheet transfers"
 		                                    : s == lat ? (ds_lat ? "latency of datasheet transfers" : "latency")
-		                                    : s == ene ? "energy per output token"
+		                                    : s == ene ? (ds_ene ? "energy per output token of datasheet transfers"
+		                                                         : "energy per output token")
 		                                    : by == BY_ENERGY ? "mean power (not of latency)" : "mean power");
 		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)
 			continue;

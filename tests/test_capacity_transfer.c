@@ -155,6 +155,16 @@ answer(void)
 	}
 	CHECK(cp.hi[WC_CAPQ_LATENCY] >= cp.value[WC_CAPQ_LATENCY] * exp(ds->q_hi) * (1 - 1e-12));
 	CHECK_CONTAINS(cp.covers[WC_CAPQ_LATENCY], "of latency of datasheet transfers");
+	CHECK_CONTAINS(cp.covers[WC_CAPQ_E_TOKEN], "of energy per output token of datasheet transfers");
+	const wc_pe_stratum *dse = wc_pe_find(&p.quantity_error[WC_PEQ_ENERGY_TOKEN], "L40S", "datasheet");
+	CHECK(dse && strcmp(dse->source, "datasheet") == 0);
+	CHECK(cp.hi[WC_CAPQ_E_TOKEN] >= cp.value[WC_CAPQ_E_TOKEN] * exp(dse->q_hi) * (1 - 1e-12));
+	/* A set written before energy's datasheet stratum: energy adds the
+	 * latency and power transfer errors, and says so. */
+	wc_predictor_free(pr);
+	p.quantity_error[WC_PEQ_ENERGY_TOKEN].n_strata = 1;
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err), WC_OK);
 	CHECK_CONTAINS(cp.covers[WC_CAPQ_E_TOKEN], "of latency and mean power of datasheet transfers");
 	/* L40S has less bandwidth than an A100: slower at the same load. */
 	double l40s = cp.value[WC_CAPQ_LATENCY];

@@ -73,8 +73,8 @@ main(void)
 	co.robust = 0; /* as recorded: `fit intervals --quantity capacity --plain`, the paper section's own fit */
 	CHECK_INT(wc_validate_capacity_pred_error(t, &d, &co, &fo, NULL, cpe, &err), WC_OK);
 	for (int q = WC_PEQ_LATENCY; q <= WC_PEQ_ENERGY_TOKEN; q++) {
-		/* Latency also has the datasheet stratum (each platform left out). */
-		int strata = q == WC_PEQ_LATENCY ? 2 : 1;
+		/* Each has its datasheet stratum too (each platform left out). */
+		int strata = 2;
 		CHECK(cpe[q].present && cpe[q].n_strata == strata && paper.quantity_error[q].present);
 		CHECK_INT(paper.quantity_error[q].n_strata, strata);
 		for (int k = 0; k < strata && k < cpe[q].n_strata && k < paper.quantity_error[q].n_strata; k++) {
@@ -88,6 +88,7 @@ main(void)
 		}
 	}
 	CHECK(strcmp(paper.quantity_error[WC_PEQ_LATENCY].strata[1].source, "datasheet") == 0);
+	CHECK(strcmp(paper.quantity_error[WC_PEQ_ENERGY_TOKEN].strata[1].source, "datasheet") == 0);
 	wc_params_clear(&paper);
 	wc_capacity_data_clear(&d);
 

@@ -170,12 +170,17 @@ periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsign
  * rows (runs tables and periods alike) and predict its rows through the
  * datasheet transfer a predict answer on an unfitted board takes. */
 static int
-platform_fold(const wc_capacity_data *d, const wc_capacity_fit_options *co, const char *platform, unsigned char *use,
-              cap_errors *x, wc_per_run *pr, wc_error *err)
+platform_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
+              const wc_fit_options *po, const char *platform, unsigned char *use, cap_errors *x, wc_per_run *pr,
+              wc_error *err)
 {
 	wc_capacity_fit_options o = *co;
 	wc_capacity_fit_result cf;
 	int rc = WC_OK;
+	/* Power as a board the set never saw gets it: the prior's level for the
+	 * platform replaced by its datasheet transfer (the power law's own
+	 * leave-one-platform-out, docs/intervals.md). */
+	wc_params *power = runs && po && po->prior ? wc__datasheet_copy(po->prior, platform) : NULL;
 	for (size_t i = 0; i < d->n_rows; i++)
 		use[i] = !d->rows[i].exclude[0] && strcmp(d->rows[i].platform, platform) != 0;
 	o.use = use;
@@ -204,9 +209,21 @@ platform_fold(const wc_capacity_data *d, const wc_capacity_fit_options *co, cons
 		x->err_tp[x->n_tp] = 100.0 * (tput - r->throughput_tok_s) / r->throughput_tok_s;
 		snprintf(x->set_tp[x->n_tp++], 48, "%s", r->platform);
 		per_run_row(pr, r, platform, "throughput_tok_s", tput, r->throughput_tok_s, note, err, &rc);
+		wc_power pw;
+		if (!(r->energy_per_token_j > 0))
+			continue;
+		if (!power || wc_fit_predict_run(power, &runs->runs[r->source_index], &pw, NULL) != WC_OK) {
+			x->skip_e++;
+			continue;
+		}
+		double ept = pw.node_power_w / tput;
+		x->err_e[x->n_e] = 100.0 * (ept - r->energy_per_token_j) / r->energy_per_token_j;
+		snprintf(x->set_e[x->n_e++], 48, "%s", r->platform);
+		per_run_row(pr, r, platform, "energy_per_token_j", ept, r->energy_per_token_j, note, err, &rc);
 	}
 	if (fitted)
 		wc_capacity_fit_result_clear(&cf);
+	free(power);
 	return rc;
 }
 
@@ -246,7 +263,7 @@ wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d,
 		for (size_t j = 0; j < d->n_rows; j++)
 			done[j] |= by_platform ? strcmp(d->rows[j].platform, r->platform) == 0
 			                       : strcmp(d->rows[j].model_key, r->model_key) == 0;
-		rc = by_platform ? platform_fold(d, co, r->platform, use, &x, &rows, err)
+		rc = by_platform ? platform_fold(runs, d, co, power, r->platform, use, &x, &rows, err)
 		                 : lomo_fold(runs, d, co, power, r->model_key, use, use_runs, &x, &rows, err);
 	}
 	if (rc == WC_OK && folds == WC_CAPACITY_FOLDS_MODEL)

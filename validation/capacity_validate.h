@@ -33,8 +33,9 @@ int wc_validate_capacity(const wc_runs_table *runs, const wc_capacity_data *d,
  *  leave each model out, periods each period), or one platform (every row
  *  of the platform, runs tables and periods; its rows are predicted through
  *  the datasheet transfer of wc_capacity_bind_any, docs/capacity.md
- *  "Platforms without a capacity level"; throughput and periods only: the
- *  energy report stays empty). */
+ *  "Platforms without a capacity level"; energy per output token with the
+ *  power of `power->prior` whose level for the platform is replaced by its
+ *  datasheet transfer, the shared slopes as fitted). */
 typedef enum { WC_CAPACITY_FOLDS_MODEL = 0, WC_CAPACITY_FOLDS_PLATFORM } wc_capacity_folds;
 int wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d,
                                const wc_capacity_fit_options *co, const wc_fit_options *power,

@@ -207,6 +207,38 @@ seen_platform(const wc_runs_table *t, size_t n, const char *name)
  * (models/transfer.c), or transferred as `predict` does when the set has
  * none, and without that platform's model terms. Rows' folds name the
  * platform. */
+wc_params *
+wc__datasheet_copy(const wc_params *frozen, const char *name)
+{
+	wc_params *copy = malloc(sizeof *copy);
+	if (!copy)
+		return NULL;
+	/* A shallow copy without draws, as the predictor's transfer. */
+	memcpy(copy, frozen, sizeof *copy);
+	copy->n_draws = copy->n_draw_params = 0;
+	copy->draws = NULL;
+	copy->draw_names = NULL;
+	/* The held-out platform's model terms were calibrated on the very
+	 * runs its fold predicts: a datasheet level has none. */
+	wc_params_drop_model_terms(copy, name);
+	int own = 0, lost = 0;
+	for (int k = 0; k < copy->n_levels; k++)
+		if (strcmp(copy->levels[k].name, name) == 0) {
+			own = 1;
+			lost = wc_params_datasheet_level(frozen, name, name, &copy->levels[k]) != WC_OK;
+		}
+	if (!own && !lost && copy->n_levels < WC_MAX_LEVELS &&
+	    wc_params_datasheet_level(frozen, name, NULL, &copy->levels[copy->n_levels]) == WC_OK)
+		copy->n_levels++;
+	else if (!own)
+		lost = 1;
+	if (lost) { /* no datasheet for it (a level such as H100-locked) */
+		free(copy);
+		return NULL;
+	}
+	return copy;
+}
+
 static int
 platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows, wc_error *err)
 {
@@ -215,32 +247,11 @@ platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows,
 		const char *name = t->runs[i].platform;
 		if (t->runs[i].exclude[0] || seen_platform(t, i, name))
 			continue;
-		wc_params *copy = malloc(sizeof *copy);
 		wc_per_run mine = WC_PER_RUN_INIT;
 		wc_heldout_report rep;
-		if (!copy)
-			return wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
-		/* A shallow copy without draws, as the predictor's transfer. */
-		memcpy(copy, frozen, sizeof *copy);
-		copy->n_draws = copy->n_draw_params = 0;
-		copy->draws = NULL;
-		copy->draw_names = NULL;
-		/* The held-out platform's model terms were calibrated on the very
-		 * runs its fold predicts: a datasheet level has none. */
-		wc_params_drop_model_terms(copy, name);
-		int own = 0, lost = 0;
-		for (int k = 0; k < copy->n_levels; k++)
-			if (strcmp(copy->levels[k].name, name) == 0) {
-				own = 1;
-				lost = wc_params_datasheet_level(frozen, name, name, &copy->levels[k]) != WC_OK;
-			}
-		if (lost) { /* no datasheet for it (a level such as H100-locked): its runs go unpredicted */
-			free(copy);
+		wc_params *copy = wc__datasheet_copy(frozen, name);
+		if (!copy) /* its runs go unpredicted */
 			continue;
-		}
-		if (!own && copy->n_levels < WC_MAX_LEVELS &&
-		    wc_params_datasheet_level(frozen, name, NULL, &copy->levels[copy->n_levels]) == WC_OK)
-			copy->n_levels++;
 		rc = wc_validate_heldout(copy, t, &rep, &mine, err);
 		for (size_t j = 0; rc == WC_OK && j < mine.n; j++) {
 			wc_per_run_row *r = &mine.rows[j];
@@ -314,14 +325,19 @@ wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, cons
 	return WC_OK;
 }
 
-/* A capacity level transferred from a datasheet misses by more than a
- * held-out model on a fitted level: one pooled stratum of source
- * "datasheet" from leaving each platform out (docs/intervals.md), added
- * when the rows hold at least two platforms. */
+/* A board transferred from a datasheet misses by more than a held-out
+ * model on a fitted level: one pooled stratum of source "datasheet" per
+ * quantity from leaving each platform out (docs/intervals.md), latency's
+ * from throughput, energy per output token's from its own residuals (power
+ * and capacity both transferred); added where the rows hold at least two
+ * platforms. `out` as wc_validate_capacity_pred_error's. */
 static int
-capacity_datasheet_stratum(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
-                           const wc_fit_options *power, wc_pred_error *pe, wc_error *err)
+capacity_datasheet_strata(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
+                          const wc_fit_options *power, wc_pred_error *out, wc_error *err)
 {
+	static const struct { int q; const char *rows; } which[] = {
+		{ WC_PEQ_LATENCY, "throughput_tok_s" }, { WC_PEQ_ENERGY_TOKEN, "energy_per_token_j" },
+	};
 	wc_per_run rows = WC_PER_RUN_INIT;
 	wc_capacity_report rep;
 	wc_pe_stratum s;
@@ -329,11 +345,12 @@ capacity_datasheet_stratum(const wc_runs_table *runs, const wc_capacity_data *d,
 	double *scratch = rc == WC_OK ? wc_alloc_array(rows.n ? rows.n : 1, sizeof *scratch) : NULL;
 	if (rc == WC_OK && !scratch)
 		rc = wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
-	if (rc == WC_OK && count_groups(&rows, 1, "", NULL, "throughput_tok_s") >= 2 &&
-	    stratum(&rows, 1, "", NULL, "throughput_tok_s", scratch, &s)) {
-		snprintf(s.source, sizeof s.source, "datasheet");
-		wc_pe_add(pe, &s);
-	}
+	for (size_t i = 0; rc == WC_OK && i < sizeof which / sizeof which[0]; i++)
+		if (out[which[i].q].present && count_groups(&rows, 1, "", NULL, which[i].rows) >= 2 &&
+		    stratum(&rows, 1, "", NULL, which[i].rows, scratch, &s)) {
+			snprintf(s.source, sizeof s.source, "datasheet");
+			wc_pe_add(&out[which[i].q], &s);
+		}
 	free(scratch);
 	wc_per_run_clear(&rows);
 	return rc;
@@ -354,8 +371,8 @@ wc_validate_capacity_pred_error(const wc_runs_table *runs, const wc_capacity_dat
 		out[WC_PEQ_ENERGY_TOKEN].present = 0; /* no power law to pair with: none */
 	else if (rc == WC_OK)
 		rc = wc__pe_from_rows(&rows, 1, "energy_per_token_j", "model", data, &out[WC_PEQ_ENERGY_TOKEN], err);
-	if (rc == WC_OK && out[WC_PEQ_LATENCY].present)
-		rc = capacity_datasheet_stratum(runs, d, co, power, &out[WC_PEQ_LATENCY], err);
+	if (rc == WC_OK)
+		rc = capacity_datasheet_strata(runs, d, co, power, out, err);
 	for (int q = 0; q < WC_PEQ_COUNT; q++)
 		if (out[q].present)
 			snprintf(out[q].quantity, sizeof out[q].quantity, "%s", wc_pe_quantity_name(q));

@@ -51,6 +51,7 @@ def caplev:
 "static const double measured_cap_q[2] = { \(.prediction_errors[] | select(.quantity == "latency_s") | .strata[0].log_quantiles[1] | num), \(.prediction_errors[] | select(.quantity == "energy_per_output_token_j") | .strata[0].log_quantiles[1] | num) };",
 "static const int measured_cap_n = \(.prediction_errors[] | select(.quantity == "latency_s") | .strata[0].n);",
 "static const double measured_cap_q_datasheet = \(.prediction_errors[] | select(.quantity == "latency_s") | .strata[] | select(.source == "datasheet") | .log_quantiles[1] | num);",
+"static const double measured_cap_q_datasheet_energy = \(.prediction_errors[] | select(.quantity == "energy_per_output_token_j") | .strata[] | select(.source == "datasheet") | .log_quantiles[1] | num);",
 "static const int measured_cap_n_datasheet = \(.prediction_errors[] | select(.quantity == "latency_s") | .strata[] | select(.source == "datasheet") | .n);",
 "static const measured_provenance measured_prov = {",
 "\t.runs = \(.provenance.runs), .seed = \(.provenance.seed), .bootstrap = \(.provenance.bootstrap),",
