@@ -79,6 +79,47 @@ typedef struct {
 	int skip_tp, skip_e, skip_p;
 } cap_errors;
 
+/* Score one runs-table row from its predicted latency: throughput, then
+ * energy per output token with `power` (NULL: none to pair with). */
+static void
+score_run(cap_errors *x, wc_per_run *pr, const wc_runs_table *runs, const wc_capacity_row *r, const char *fold,
+          double lat, const wc_params *power, const char *note, wc_error *err, int *rc)
+{
+	double tput = r->running * r->output_tokens / lat;
+	wc_power pw;
+	if (!isfinite(tput)) {
+		x->skip_tp++;
+		return;
+	}
+	x->err_tp[x->n_tp] = 100.0 * (tput - r->throughput_tok_s) / r->throughput_tok_s;
+	snprintf(x->set_tp[x->n_tp++], 48, "%s", r->platform);
+	per_run_row(pr, r, fold, "throughput_tok_s", tput, r->throughput_tok_s, note, err, rc);
+	if (!(r->energy_per_token_j > 0))
+		return;
+	if (!power || wc_fit_predict_run(power, &runs->runs[r->source_index], &pw, NULL) != WC_OK) {
+		x->skip_e++;
+		return;
+	}
+	double ept = pw.node_power_w / tput;
+	x->err_e[x->n_e] = 100.0 * (ept - r->energy_per_token_j) / r->energy_per_token_j;
+	snprintf(x->set_e[x->n_e++], 48, "%s", r->platform);
+	per_run_row(pr, r, fold, "energy_per_token_j", ept, r->energy_per_token_j, note, err, rc);
+}
+
+/* Score one period from its predicted latency (NaN: unpredicted). */
+static void
+score_period(cap_errors *x, wc_per_run *pr, const wc_capacity_row *r, const char *fold, double lat, const char *note,
+             wc_error *err, int *rc)
+{
+	if (!isfinite(lat)) {
+		x->skip_p++;
+		return;
+	}
+	x->err_p[x->n_p] = 100.0 * (lat - r->latency_s) / r->latency_s;
+	snprintf(x->set_p[x->n_p++], 48, "%s", r->platform);
+	per_run_row(pr, r, fold, "period_s", lat, r->latency_s, note, err, rc);
+}
+
 /* One model held out: refit both laws, predict its runs-table rows. */
 static int
 lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
@@ -108,25 +149,8 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 		if (r->from_periods || r->exclude[0] || strcmp(r->model_key, key) != 0 || !(r->throughput_tok_s > 0))
 			continue;
 		char note[256];
-		double lat = predict_latency(&cf.params, r, 0, note, sizeof note), tput = r->running * r->output_tokens / lat;
-		if (!isfinite(tput)) {
-			x->skip_tp++;
-			continue;
-		}
-		x->err_tp[x->n_tp] = 100.0 * (tput - r->throughput_tok_s) / r->throughput_tok_s;
-		snprintf(x->set_tp[x->n_tp++], 48, "%s", r->platform);
-		per_run_row(pr, r, key, "throughput_tok_s", tput, r->throughput_tok_s, note, err, &rc);
-		wc_power pw;
-		if (!(r->energy_per_token_j > 0))
-			continue;
-		if (!have_power || wc_fit_predict_run(&pf.params, &runs->runs[r->source_index], &pw, NULL) != WC_OK) {
-			x->skip_e++;
-			continue;
-		}
-		double ept = pw.node_power_w / tput;
-		x->err_e[x->n_e] = 100.0 * (ept - r->energy_per_token_j) / r->energy_per_token_j;
-		snprintf(x->set_e[x->n_e++], 48, "%s", r->platform);
-		per_run_row(pr, r, key, "energy_per_token_j", ept, r->energy_per_token_j, note, err, &rc);
+		double lat = predict_latency(&cf.params, r, 0, note, sizeof note);
+		score_run(x, pr, runs, r, key, lat, have_power ? &pf.params : NULL, note, err, &rc);
 	}
 	if (have_power)
 		wc_fit_result_clear(&pf);
@@ -155,13 +179,7 @@ periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsign
 			lat = predict_latency(&cf.params, r, 0, note, sizeof note);
 			wc_capacity_fit_result_clear(&cf);
 		}
-		if (!isfinite(lat)) {
-			x->skip_p++;
-			continue;
-		}
-		x->err_p[x->n_p] = 100.0 * (lat - r->latency_s) / r->latency_s;
-		snprintf(x->set_p[x->n_p++], 48, "%s", r->platform);
-		per_run_row(pr, r, r->id, "period_s", lat, r->latency_s, note, err, &rc);
+		score_period(x, pr, r, r->id, lat, note, err, &rc);
 	}
 	return rc;
 }
@@ -191,35 +209,10 @@ platform_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_cap
 			continue;
 		char note[256] = "";
 		double lat = fitted ? predict_latency(&cf.params, r, 1, note, sizeof note) : NAN;
-		if (r->from_periods) {
-			if (!isfinite(lat)) {
-				x->skip_p++;
-				continue;
-			}
-			x->err_p[x->n_p] = 100.0 * (lat - r->latency_s) / r->latency_s;
-			snprintf(x->set_p[x->n_p++], 48, "%s", r->platform);
-			per_run_row(pr, r, platform, "period_s", lat, r->latency_s, note, err, &rc);
-			continue;
-		}
-		double tput = r->running * r->output_tokens / lat;
-		if (!isfinite(tput)) {
-			x->skip_tp++;
-			continue;
-		}
-		x->err_tp[x->n_tp] = 100.0 * (tput - r->throughput_tok_s) / r->throughput_tok_s;
-		snprintf(x->set_tp[x->n_tp++], 48, "%s", r->platform);
-		per_run_row(pr, r, platform, "throughput_tok_s", tput, r->throughput_tok_s, note, err, &rc);
-		wc_power pw;
-		if (!(r->energy_per_token_j > 0))
-			continue;
-		if (!power || wc_fit_predict_run(power, &runs->runs[r->source_index], &pw, NULL) != WC_OK) {
-			x->skip_e++;
-			continue;
-		}
-		double ept = pw.node_power_w / tput;
-		x->err_e[x->n_e] = 100.0 * (ept - r->energy_per_token_j) / r->energy_per_token_j;
-		snprintf(x->set_e[x->n_e++], 48, "%s", r->platform);
-		per_run_row(pr, r, platform, "energy_per_token_j", ept, r->energy_per_token_j, note, err, &rc);
+		if (r->from_periods)
+			score_period(x, pr, r, platform, lat, note, err, &rc);
+		else
+			score_run(x, pr, runs, r, platform, lat, power, note, err, &rc);
 	}
 	if (fitted)
 		wc_capacity_fit_result_clear(&cf);
