@@ -54,6 +54,8 @@ int cli_subcommands_run(const cli_subcommands *t, int argc, char **argv);
 /** Progress on stderr for long work (cli/progress.c): installed when stderr
  *  is a terminal and `quiet` is 0. */
 void cli_progress_setup(int quiet);
+/** Seconds on the monotonic clock (for elapsed times). */
+double cli_now_s(void);
 
 /* Commands (cli/cmd_*.c). */
 int cli_cmd_predict(int argc, char **argv);

@@ -444,23 +444,21 @@ print_header(const env_args *a, const env_setup *s)
 	const wc_capacity_service_store *cs = &s->service.capacity;
 	if (a->w.kind == WC_ENVELOPE_SERIES)
 		printf("service times: none (explicit n(t))\n");
-	else if (s->service.is_capacity)
-		printf("service times: capacity (level %s: eta %.3g, t0 %.3g ms, t1 %.3g ms, eta_c %.3g, tau %.3g us)\n",
-		       cs->level, cs->point.eta, 1e3 * cs->point.t0, 1e3 * cs->point.t1, cs->point.etac,
+	else if (s->service.is_capacity) /* capacity, or capacity_datasheet on a board without a level */
+		printf("service times: %s (level %s: eta %.3g, t0 %.3g ms, t1 %.3g ms, eta_c %.3g, tau %.3g us)\n",
+		       s->st.source, cs->level, cs->point.eta, 1e3 * cs->point.t0, 1e3 * cs->point.t1, cs->point.etac,
 		       1e6 * cs->point.tau);
 	else
 		printf("service times: %s (assumed: %g of memory bandwidth, %g of BF16 peak, %g ms per step)\n",
 		       s->st.source, WC_STANDIN_BW_EFFICIENCY, WC_STANDIN_FLOPS_EFFICIENCY,
 		       1e3 * WC_STANDIN_STEP_OVERHEAD_S);
-	if (s->pm.level_note[0])
-		printf("warning: %s\n", s->pm.level_note);
-	if (s->service.fallback[0] && a->w.kind != WC_ENVELOPE_SERIES)
-		printf("warning: %s\n", s->service.fallback);
-	if (s->pm.prefill_level_w > 0)
-		printf("power: %s (P0 %.1f W/GPU, prefill up to %.1f W/GPU above it)", s->pm.source, s->pm.idle_w,
-		       s->pm.prefill_level_w);
-	else
-		printf("power: %s (P0 %.1f W/GPU, prefill +%.1f W/GPU)", s->pm.source, s->pm.idle_w, s->pm.prefill_w);
+	const char *notes[2] = { s->pm.level_note, a->w.kind != WC_ENVELOPE_SERIES ? s->service.fallback : "" };
+	for (int i = 0; i < 2; i++)
+		if (notes[i][0])
+			printf("warning: %s\n", notes[i]);
+	const int level = s->pm.prefill_level_w > 0; /* a prefill-aware law's level, else an increment */
+	printf("power: %s (P0 %.1f W/GPU, prefill %s%.1f W/GPU%s)", s->pm.source, s->pm.idle_w, level ? "up to " : "+",
+	       level ? s->pm.prefill_level_w : s->pm.prefill_w, level ? " above it" : "");
 	if (s->pm.max_w > 0 && isfinite(s->pm.max_w))
 		printf(", no 1-s mean above %.0f W/GPU", s->pm.max_w);
 	printf("; response: tau %.3g s, hold %.3g s, decay %.3g s, prefill ratio %.3g", a->o.tau_s, a->o.hold_s,
@@ -479,23 +477,15 @@ render_ctx(const env_args *a, const env_setup *s)
 	return r;
 }
 
-static double
-now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int
 run_budget(const char *cmd, env_args *a, env_setup *s)
 {
 	wc_budget_plan plan;
 	wc_error err;
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	if (wc_envelope_budget(&a->w, &s->st, &s->pm, &a->o, &a->bo, &plan, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
-	double secs = now_s() - t0;
+	double secs = cli_now_s() - t0;
 	if (a->json) {
 		wc_envelope_render r = render_ctx(a, s);
 		char *t = wc_render_budget(&r, &a->bo, &plan, secs, 2, &err);

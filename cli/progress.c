@@ -14,8 +14,8 @@
 static double started, last_print;
 static int line_open;
 
-static double
-now_s(void)
+double
+cli_now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -26,7 +26,7 @@ now_s(void)
 static void
 report(const char *task, double done, double total)
 {
-	double t = now_s();
+	double t = cli_now_s();
 	int final = total < 0 || (total > 0 && done >= total);
 	if (done == 0) {
 		/* A task that begins, or ends having done nothing (`ingest
