@@ -122,6 +122,7 @@ report(const iv_args *a, const wc_pred_error *pe)
 	printf("held-out error of %s on %s (folds: %s), 95 %% quantiles of |log(measured/predicted)|:\n",
 	       pe->quantity[0] ? pe->quantity : "mean_power_w", a->input, pe->folds);
 	printf("  %-24s %6s %10s %22s\n", "stratum", "n", "q", "interval / prediction");
+	int datasheet = 0;
 	for (int i = 0; i < pe->n_strata; i++) {
 		const wc_pe_stratum *s = &pe->strata[i];
 		char name[64];
@@ -129,7 +130,10 @@ report(const iv_args *a, const wc_pred_error *pe)
 		         s->source);
 		printf("  %-24s %6d %10.4f       [%.3f, %.3f]\n", name, s->n,
 		       s->q_hi, exp(s->q_lo), exp(s->q_hi));
+		datasheet |= strcmp(s->source, "datasheet") == 0;
 	}
+	if (datasheet && strcmp(pe->folds, "platform") != 0)
+		printf("  (the datasheet stratum leaves each platform out, docs/intervals.md)\n");
 }
 
 /* The datasheet stratum of `pe` into the set's section, replacing an

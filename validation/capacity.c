@@ -198,7 +198,12 @@ platform_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_cap
 	/* Power as a board the set never saw gets it: the prior's level for the
 	 * platform replaced by its datasheet transfer (the power law's own
 	 * leave-one-platform-out, docs/intervals.md). */
-	wc_params *power = runs && po && po->prior ? wc__datasheet_copy(po->prior, platform) : NULL;
+	wc_params *power = NULL;
+	if (runs && po && po->prior && (rc = wc__datasheet_copy(po->prior, platform, &power, err)) != WC_OK) {
+		if (rc != WC_ENOTFOUND)
+			return rc;
+		rc = WC_OK; /* no datasheet: its energy goes unpredicted */
+	}
 	for (size_t i = 0; i < d->n_rows; i++)
 		use[i] = !d->rows[i].exclude[0] && strcmp(d->rows[i].platform, platform) != 0;
 	o.use = use;

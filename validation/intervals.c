@@ -207,12 +207,13 @@ seen_platform(const wc_runs_table *t, size_t n, const char *name)
  * (models/transfer.c), or transferred as `predict` does when the set has
  * none, and without that platform's model terms. Rows' folds name the
  * platform. */
-wc_params *
-wc__datasheet_copy(const wc_params *frozen, const char *name)
+int
+wc__datasheet_copy(const wc_params *frozen, const char *name, wc_params **out, wc_error *err)
 {
 	wc_params *copy = malloc(sizeof *copy);
+	*out = NULL;
 	if (!copy)
-		return NULL;
+		return wc_error_set(err, WC_ENOMEM, "validate: out of memory");
 	/* A shallow copy without draws, as the predictor's transfer. */
 	memcpy(copy, frozen, sizeof *copy);
 	copy->n_draws = copy->n_draw_params = 0;
@@ -234,9 +235,10 @@ wc__datasheet_copy(const wc_params *frozen, const char *name)
 		lost = 1;
 	if (lost) { /* no datasheet for it (a level such as H100-locked) */
 		free(copy);
-		return NULL;
+		return WC_ENOTFOUND;
 	}
-	return copy;
+	*out = copy;
+	return WC_OK;
 }
 
 static int
@@ -249,9 +251,13 @@ platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows,
 			continue;
 		wc_per_run mine = WC_PER_RUN_INIT;
 		wc_heldout_report rep;
-		wc_params *copy = wc__datasheet_copy(frozen, name);
-		if (!copy) /* its runs go unpredicted */
+		wc_params *copy;
+		if ((rc = wc__datasheet_copy(frozen, name, &copy, err)) == WC_ENOTFOUND) {
+			rc = WC_OK; /* its runs go unpredicted */
 			continue;
+		}
+		if (rc != WC_OK)
+			break;
 		rc = wc_validate_heldout(copy, t, &rep, &mine, err);
 		for (size_t j = 0; rc == WC_OK && j < mine.n; j++) {
 			wc_per_run_row *r = &mine.rows[j];
