@@ -80,18 +80,27 @@ fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_optio
 	}
 }
 
+/* A recorded mode and the --terms mode that fits it, both ways (paired
+ * has no --terms mode: its terms are specs). */
+static const struct {
+	wc_precision_mode mode;
+	int terms;
+} mode_terms[] = {
+	{ WC_PMODE_ALL, WC_TERMS_PER_LEVEL },
+	{ WC_PMODE_POOLED, WC_TERMS_POOLED },
+	{ WC_PMODE_AS_BF16, WC_TERMS_AS_BF16 },
+	{ WC_PMODE_NONE, WC_TERMS_NONE },
+};
+
 wc_precision_mode
 wc_fit_precision_mode(const wc_fit_options *opt)
 {
 	if (opt->term_specs && opt->n_term_specs > 0)
 		return WC_PMODE_PAIRED;
-	switch (opt->precision_terms) {
-	case WC_TERMS_NONE: return WC_PMODE_NONE;
-	case WC_TERMS_PER_LEVEL: return WC_PMODE_ALL;
-	case WC_TERMS_POOLED: return WC_PMODE_POOLED;
-	case WC_TERMS_AS_BF16: return WC_PMODE_AS_BF16;
-	default: return WC_PMODE_UNKNOWN;
-	}
+	for (size_t i = 0; i < sizeof mode_terms / sizeof mode_terms[0]; i++)
+		if (mode_terms[i].terms == opt->precision_terms)
+			return mode_terms[i].mode;
+	return WC_PMODE_UNKNOWN;
 }
 
 void
@@ -104,8 +113,7 @@ wc_fit_options_like(wc_fit_options *opt, const wc_params *set, int precision)
 		opt->precision_terms = precision;
 		return;
 	}
-	switch (set->precision_mode) {
-	case WC_PMODE_PAIRED:
+	if (set->precision_mode == WC_PMODE_PAIRED) {
 		/* The set's own terms, kept ones refitted with their placement;
 		 * runs whose setting has none are left out, as in the fit. With
 		 * no term at all, every quantized run was left out. */
@@ -114,16 +122,13 @@ wc_fit_options_like(wc_fit_options *opt, const wc_params *set, int precision)
 			opt->n_term_specs = set->n_terms;
 			opt->term_specs = set->terms;
 		}
-		break;
-	case WC_PMODE_ALL: opt->precision_terms = WC_TERMS_PER_LEVEL; break;
-	case WC_PMODE_POOLED: opt->precision_terms = WC_TERMS_POOLED; break;
-	case WC_PMODE_AS_BF16: opt->precision_terms = WC_TERMS_AS_BF16; break;
-	case WC_PMODE_NONE: opt->precision_terms = WC_TERMS_NONE; break;
-	default:
-		/* A set that does not record its mode (schema 8 or older, the
-		 * `paper` profile): a term per level when it has terms, else
-		 * every run in as bf16. */
-		opt->precision_terms = set->n_terms > 0 ? WC_TERMS_PER_LEVEL : WC_TERMS_AS_BF16;
-		break;
+		return;
 	}
+	/* A set that does not record its mode (schema 8 or older, the `paper`
+	 * profile): a term per level when it has terms, else every run in as
+	 * bf16. A recorded mode: the --terms mode that fits it. */
+	opt->precision_terms = set->n_terms > 0 ? WC_TERMS_PER_LEVEL : WC_TERMS_AS_BF16;
+	for (size_t i = 0; i < sizeof mode_terms / sizeof mode_terms[0]; i++)
+		if (mode_terms[i].mode == set->precision_mode)
+			opt->precision_terms = mode_terms[i].terms;
 }

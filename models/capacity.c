@@ -252,7 +252,7 @@ wc_capacity_bound_point(const wc_capacity_binding *b, const double *draw, wc_cap
 {
 	double v[WC_CAP_KINDS];
 	for (int k = 0; k < WC_CAP_KINDS; k++)
-		v[k] = b->n_from > 0 && !b->c->shared[k] ? wc__capacity_transfer_value(b, (wc_capacity_kind)k, draw)
+		v[k] = b->datasheet && !b->c->shared[k] ? wc__capacity_transfer_value(b, (wc_capacity_kind)k, draw)
 		       : draw && b->col[k] >= 0      ? draw[b->col[k]]
 		                                     : b->base[k];
 	out->eta = v[WC_CAP_ETA];

@@ -247,14 +247,14 @@ typedef struct {
 	wc_capacity_hw hw;
 	double base[WC_CAP_KINDS];
 	int col[WC_CAP_KINDS];
-	/* A datasheet level (wc_capacity_bind_any; n_from > 0): the catalog
+	/* A datasheet level (wc_capacity_bind_any; datasheet 1): the catalog
 	 * board's numbers in `own`, each per-level kind k the median over the
 	 * n_src[k] fitted levels src[k] (docs/capacity.md, "Platforms without a
 	 * capacity level"), for the point and in every draw (their columns
 	 * src_col[k]). `level` then points into this struct: do not copy a
 	 * binding, bind again. */
 	wc_capacity_level own;
-	int n_from;                 /* distinct levels any kind draws on */
+	int datasheet;              /* 1: a datasheet level; 0: a fitted one */
 	/* Small types: a binding lives on the server's small worker stacks. */
 	unsigned char n_src[WC_CAP_KINDS];
 	unsigned char src[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
@@ -269,7 +269,7 @@ int wc_capacity_bind(const wc_capacity_params *c, const char *platform, wc_capac
  *  section has no level for is bound to its datasheet: bandwidth, BF16
  *  FLOPS and memory from the catalog, each per-level efficiency and
  *  overhead transferred as the median of the fitted levels' (docs/capacity.md,
- *  "Platforms without a capacity level"); `b->n_from` > 0 says so. */
+ *  "Platforms without a capacity level"); `b->datasheet` says so. */
 int wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capacity_binding *b,
                          wc_error *err);
 /** The point estimate and platform numbers wc_capacity_bind_any gives,

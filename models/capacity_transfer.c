@@ -17,19 +17,13 @@
 #include "capacity_internal.h"
 
 #include "models/catalog.h"
+#include "models/stats.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 double
 wc__capacity_transfer_value(const wc_capacity_binding *b, wc_capacity_kind k, const double *draw)
@@ -40,8 +34,7 @@ wc__capacity_transfer_value(const wc_capacity_binding *b, wc_capacity_kind k, co
 		int col = b->src_col[k][i];
 		v[i] = draw && col >= 0 ? draw[col] : b->c->levels[b->src[k][i]].p[k].value;
 	}
-	qsort(v, (size_t)n, sizeof v[0], cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	return wc_stats_median(v, (size_t)n);
 }
 
 /* The source levels of kind k: those whose value of it their rows
@@ -65,7 +58,6 @@ wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capac
 {
 	const wc_platform_info *info = platform ? wc_platform_board(platform, NULL) : NULL;
 	char label[WC_NAME_MAX];
-	unsigned char used[WC_CAPACITY_MAX_LEVELS] = { 0 };
 	if (!c->present || wc_capacity_level_find(c, platform) || !info || c->n_levels < 1)
 		return wc_capacity_bind(c, platform, b, err);
 	if (wc_capacity_level_find(c, info->name)) /* an alias of a fitted level */
@@ -94,15 +86,11 @@ wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capac
 			wc_capacity_label((wc_capacity_kind)k, c->levels[b->src[k][i]].name, label, sizeof label);
 			int col = wc_draws_column(&c->draws, label);
 			b->src_col[k][i] = (int16_t)(col >= 0 && col <= INT16_MAX ? col : -1);
-			used[b->src[k][i]] = 1;
 		}
 		b->base[k] = wc__capacity_transfer_value(b, (wc_capacity_kind)k, NULL);
 		b->own.p[k] = (wc_param){ b->base[k], NAN, NAN, WC_SRC_DATASHEET };
 	}
-	for (int i = 0; i < c->n_levels; i++)
-		b->n_from += used[i];
-	if (b->n_from == 0) /* every kind shared: nothing transferred, still not fitted */
-		b->n_from = c->n_levels;
+	b->datasheet = 1;
 	return WC_OK;
 }
 
@@ -136,7 +124,7 @@ wc_capacity_transfer_note(const wc_capacity_binding *b, char *buf, size_t cap)
 	char eta[120], t0[120];
 	if (cap)
 		buf[0] = '\0';
-	if (b->n_from <= 0 || !cap)
+	if (!b->datasheet || !cap)
 		return;
 	source_names(b, WC_CAP_ETA, eta, sizeof eta);
 	source_names(b, WC_CAP_T0, t0, sizeof t0);

@@ -437,25 +437,8 @@ prediction_init(wc_capacity_prediction *out)
 	out->capacity_rate = NAN;
 }
 
-static int
-capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per_kwh, double grams_co2_per_kwh,
-               wc_capacity_binding *cb, wc_capacity_prediction *out, wc_error *err);
-
-/* The binding on the heap: answers run on the server's small worker stacks. */
-static int
-capacity_answer(const wc_params *p, const wc_inference_query *q, double price_per_kwh, double grams_co2_per_kwh,
-                wc_capacity_prediction *out, wc_error *err)
-{
-	wc_capacity_binding *cb = malloc(sizeof *cb);
-	if (!cb) {
-		prediction_init(out);
-		return wc_error_set(err, WC_ENOMEM, "predict: out of memory");
-	}
-	int rc = capacity_bound(p, q, price_per_kwh, grams_co2_per_kwh, cb, out, err);
-	free(cb);
-	return rc;
-}
-
+/* The answer of `p` (the platform's power level resolved) into `out`,
+ * already initialised, with `cb` the caller's storage for the binding. */
 static int
 capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per_kwh, double grams_co2_per_kwh,
                wc_capacity_binding *cb, wc_capacity_prediction *out, wc_error *err)
@@ -464,15 +447,14 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	wc_law_binding lb;
 	wc_capacity_arch a;
 	int rc;
-	prediction_init(out);
 	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind_any(&p->capacity, c->platform, cb, err)) ||
 	    (rc = wc_law_bind(p, c, &lb, err)) || (rc = config_arch(c, &a, err)) ||
 	    (rc = wc_predict_memory_check(p, c, &out->max_concurrency_fit, err)) ||
 	    (rc = wc_predict_clock_check(c, err)))
 		return rc;
 	cb->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
-	out->level_source = cb->n_from > 0 ? "datasheet" : "fitted";
-	if (cb->n_from > 0) {
+	out->level_source = cb->datasheet ? "datasheet" : "fitted";
+	if (cb->datasheet) {
 		char note[WC_WARNING_LEN];
 		wc_capacity_transfer_note(cb, note, sizeof note);
 		WC_WARN(out, "%s", note);
@@ -484,7 +466,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
 	out->open_loop = c->request_rate > 0;
 	cap_ctx x = { p, &a, &cb->hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
-		      cb->n_from > 0 };
+		      cb->datasheet };
 	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
 		x.n_cap = c->running; /* the engine's concurrency limit */
 	if (out->open_loop && !isfinite(x.n_cap))
@@ -534,26 +516,24 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 {
 	/* The power law's level as the power answer takes it: a catalog board
 	 * without a level is transferred from its datasheet (docs/fitting.md),
-	 * as its capacity level is (docs/capacity.md). */
+	 * as its capacity level is (docs/capacity.md). The binding and the
+	 * query with the resolved platform live on the heap: the server
+	 * answers on small worker stacks. */
 	const wc_params *p = wc_predictor_params(pr);
+	struct {
+		wc_capacity_binding cb;
+		wc_inference_query q;
+	} *w = malloc(sizeof *w);
 	wc_params *tmp = NULL;
-	wc_config c = q->config;
-	int rc = q->no_datasheet ? WC_OK : wc__predict_resolve_platform(p, &c, &tmp, err);
-	if (rc == WC_OK && !tmp)
-		return capacity_answer(p, q, price_per_kwh, grams_co2_per_kwh, out, err);
-	if (rc == WC_OK) {
-		/* On the heap: the server answers on small worker stacks. */
-		wc_inference_query *at = malloc(sizeof *at);
-		if (!at)
-			rc = wc_error_set(err, WC_ENOMEM, "predict: out of memory");
-		else {
-			*at = *q;
-			at->config = c;
-			rc = capacity_answer(tmp, at, price_per_kwh, grams_co2_per_kwh, out, err);
-			free(at);
-		}
-	}
+	int rc;
+	prediction_init(out);
+	if (!w)
+		return wc_error_set(err, WC_ENOMEM, "predict: out of memory");
+	w->q = *q;
+	if ((rc = q->no_datasheet ? WC_OK : wc__predict_resolve_platform(p, &w->q.config, &tmp, err)) == WC_OK)
+		rc = capacity_bound(tmp ? tmp : p, &w->q, price_per_kwh, grams_co2_per_kwh, &w->cb, out, err);
 	out->pe_stratum = wc__predict_rebase(p, tmp, out->pe_stratum);
 	free(tmp);
+	free(w);
 	return rc;
 }

@@ -58,7 +58,7 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	store->tp = c->tp;
 	snprintf(store->level, sizeof store->level, "%s", b.level->name);
 	wc_capacity_transfer_note(&b, store->transfer_note, sizeof store->transfer_note);
-	wc__capacity_service_times(store, b.n_from > 0 ? "capacity_datasheet" : "capacity", out);
+	wc__capacity_service_times(store, b.datasheet ? "capacity_datasheet" : "capacity", out);
 	return WC_OK;
 }
 

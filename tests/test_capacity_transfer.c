@@ -62,7 +62,8 @@ binding(void)
 	CHECK_INT(wc_capacity_bind(&c, "L40S", &b, &err), WC_ENOTFOUND);
 	CHECK_INT(wc_capacity_bind_any(&c, "L40S", &b, &err), WC_OK);
 	const wc_platform_info *l40s = wc_platform_board("L40S", NULL);
-	CHECK(b.n_from == 3 && strcmp(b.level->name, "L40S") == 0);
+	CHECK(b.datasheet && strcmp(b.level->name, "L40S") == 0);
+	CHECK(b.n_src[WC_CAP_ETA] == 3 && b.n_src[WC_CAP_T0] == 2);
 	CHECK_NEAR(b.hw.bandwidth_b_s, l40s->bandwidth_tb_s * 1e12, 1.0);
 	CHECK_NEAR(b.hw.flops_s, l40s->bf16_tflops * 1e12, 1.0);
 	CHECK_NEAR(b.hw.memory_bytes, wc_platform_memory_bytes("L40S", l40s->memory_gb), 1.0);
@@ -81,11 +82,11 @@ binding(void)
 	 * (nvidia-smi's product name) is that level, not a transfer. */
 	CHECK_INT(wc_capacity_bind_any(&c, "H100", &b, &err), WC_OK);
 	CHECK_INT(wc_capacity_bind(&c, "H100", &f, &err), WC_OK);
-	CHECK(b.n_from == 0 && b.level == f.level && memcmp(b.base, f.base, sizeof b.base) == 0);
+	CHECK(!b.datasheet && b.level == f.level && memcmp(b.base, f.base, sizeof b.base) == 0);
 	wc_capacity_transfer_note(&b, note, sizeof note);
 	CHECK(note[0] == '\0');
 	CHECK_INT(wc_capacity_bind_any(&c, "NVIDIA H100 80GB HBM3", &b, &err), WC_OK);
-	CHECK(b.n_from == 0 && strcmp(b.level->name, "H100") == 0);
+	CHECK(!b.datasheet && strcmp(b.level->name, "H100") == 0);
 	/* Nothing the catalog knows: refused naming the platform. */
 	CHECK_INT(wc_capacity_bind_any(&c, "XPU-9000", &b, &err), WC_ENOTFOUND);
 	CHECK_CONTAINS(err.msg, "platform: the capacity model has no level 'XPU-9000'");

@@ -222,21 +222,17 @@ wc__datasheet_copy(const wc_params *frozen, const char *name, wc_params **out, w
 	/* The held-out platform's model terms were calibrated on the very
 	 * runs its fold predicts: a datasheet level has none. */
 	wc_params_drop_model_terms(copy, name);
-	int own = 0, lost = 0;
-	for (int k = 0; k < copy->n_levels; k++)
-		if (strcmp(copy->levels[k].name, name) == 0) {
-			own = 1;
-			lost = wc_params_datasheet_level(frozen, name, name, &copy->levels[k]) != WC_OK;
-		}
-	if (!own && !lost && copy->n_levels < WC_MAX_LEVELS &&
-	    wc_params_datasheet_level(frozen, name, NULL, &copy->levels[copy->n_levels]) == WC_OK)
-		copy->n_levels++;
-	else if (!own)
-		lost = 1;
-	if (lost) { /* no datasheet for it (a level such as H100-locked) */
-		free(copy);
+	/* Its level is replaced (the rule skips it) or, without one, added. */
+	int k = 0;
+	while (k < copy->n_levels && strcmp(copy->levels[k].name, name) != 0)
+		k++;
+	const int added = k == copy->n_levels;
+	if (k >= WC_MAX_LEVELS ||
+	    wc_params_datasheet_level(frozen, name, added ? NULL : name, &copy->levels[k]) != WC_OK) {
+		free(copy); /* no datasheet for it (a level such as H100-locked) */
 		return WC_ENOTFOUND;
 	}
+	copy->n_levels += added;
 	*out = copy;
 	return WC_OK;
 }
