@@ -83,6 +83,32 @@ predict(void)
 	usage_error(ARGS("validate", "capacity", "x.csv", "--terms", "paired"),
 	            "--terms: expected all, pooled, as-bf16 or none, got 'paired'");
 	usage_error(ARGS("validate", "capacity", "x.csv", "--law-terms", "moe,dense"), "unknown term 'dense'");
+	usage_error(ARGS("validate", "capacity", "x.csv", "--folds", "fold"),
+	            "--folds: expected model or platform, got 'fold'");
+}
+
+/* Leave one platform out on the published periods: each platform's
+ * periods from a fit on the others' through the datasheet transfer. H100
+ * (4) and H200 (2) are predicted; A100's five are counted as skipped (the
+ * fit on the six others cannot answer them); no runs table, no energy. */
+static void
+platform_folds(const char *periods)
+{
+	run_result r;
+	CHECK(run_wattcast(ARGS("validate", "capacity", periods, "--folds", "platform", "--json"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *lopo = json_object_get(o, "periods_lopo");
+	CHECK(json_object_get(o, "periods_loo") == NULL);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(lopo, "overall"), "n")), 6);
+	CHECK_INT(json_integer_value(json_object_get(lopo, "skipped")), 5);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(lopo, "platforms"), "H100"), "n")), 4);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(lopo, "platforms"), "H200"), "n")), 2);
+	CHECK(json_real_value(json_object_get(json_object_get(lopo, "overall"), "median_abs_err_pct")) > 0);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(o, "energy_per_token_lopo"), "overall"),
+	                                             "n")), 0);
+	json_decref(o);
+	run_result_free(&r);
 }
 
 /* Median |error| of the periods' leave one out under the given flag
@@ -164,6 +190,7 @@ fit_and_validate(void)
 	free(text);
 	usage_error(ARGS("fit", "capacity", periods, "-o", out, "--per-level", "eta,zeta"), "--per-level: unknown");
 	robust_default(periods, out);
+	platform_folds(periods);
 	free(periods);
 	free(out);
 	free(per);
