@@ -188,6 +188,15 @@ double wc_params_estimated_idle_w(const char *platform);
  *  or the set has no fitted saturating level to transfer from. */
 int wc_params_datasheet_level(const wc_params *p, const char *platform, const char *skip, wc_level *out);
 
+/** A copy of `p` whose level `name` (a catalog name) is the datasheet
+ *  transfer from the set's other levels, replacing its own level of that
+ *  name or added, without its model terms and without draws. The copy is
+ *  shallow and owns nothing: release it with free(), never
+ *  wc_params_clear(). WC_ENOTFOUND (err untouched) when there is no
+ *  transfer or no room for a level; WC_ENOMEM. Shared by the predictor's
+ *  unfitted boards and leave-one-platform-out validation. */
+int wc_params_datasheet_copy(const wc_params *p, const char *name, wc_params **out, wc_error *err);
+
 /** Free the draws and reset to WC_PARAMS_INIT. Safe on an empty set. */
 void wc_params_clear(wc_params *p);
 /** Deep copy into `dst` (WC_PARAMS_INIT or filled: released first). */

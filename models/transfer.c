@@ -20,6 +20,7 @@
 #include "models/params.h"
 
 #include "models/catalog.h"
+#include "models/error.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -65,6 +66,34 @@ wc_params_datasheet_level(const wc_params *p, const char *platform, const char *
 	out->s = (wc_param){ ratio / n * (hw->max_power_w - p0), NAN, NAN, WC_SRC_DATASHEET };
 	out->theta = (wc_param){ theta / n, NAN, NAN, WC_SRC_DATASHEET };
 	out->floor_logit = (wc_param){ NAN, NAN, NAN, WC_SRC_ASSUMED };
+	return WC_OK;
+}
+
+/* The copy is shallow: the owned draws are not carried (a transferred
+ * level has none), so nothing it points to belongs to it. */
+int
+wc_params_datasheet_copy(const wc_params *p, const char *name, wc_params **out, wc_error *err)
+{
+	*out = NULL;
+	wc_params *copy = malloc(sizeof *copy);
+	if (!copy)
+		return wc_error_set(err, WC_ENOMEM, "params: out of memory");
+	memcpy(copy, p, sizeof *copy);
+	copy->n_draws = copy->n_draw_params = 0;
+	copy->draws = NULL;
+	copy->draw_names = NULL;
+	/* Model terms calibrated on the platform's runs do not belong to a
+	 * level that never saw them. */
+	wc_params_drop_model_terms(copy, name);
+	int k = 0;
+	while (k < copy->n_levels && strcmp(copy->levels[k].name, name) != 0)
+		k++;
+	if (k >= WC_MAX_LEVELS || wc_params_datasheet_level(p, name, name, &copy->levels[k]) != WC_OK) {
+		free(copy);
+		return WC_ENOTFOUND;
+	}
+	copy->n_levels += k == copy->n_levels;
+	*out = copy;
 	return WC_OK;
 }
 

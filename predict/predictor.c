@@ -223,9 +223,8 @@ interval(const wc_law_binding *b, int tp, const wc_load_histogram *h,
 
 /* The platform's level: the set's own, the set's level under the
  * catalog's canonical name ("H100-SXM5-80GB" is "H100"), or one
- * transferred from the datasheet (models/transfer.c) into `*tmp`, a
- * shallow copy of the set without draws (its owned parts are borrowed and
- * never freed through it). Unknown everywhere: the caller's refusal. */
+ * transferred from the datasheet into `*tmp` (wc_params_datasheet_copy;
+ * free() it). Unknown everywhere: the caller's refusal. */
 int
 wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err)
 {
@@ -237,22 +236,10 @@ wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, 
 		c->platform = hw->name;
 		return WC_OK;
 	}
-	if (p->n_levels >= WC_MAX_LEVELS)
-		return WC_OK;
-	if (!(*tmp = malloc(sizeof **tmp)))
-		return wc_error_set(err, WC_ENOMEM, "predict: out of memory");
-	memcpy(*tmp, p, sizeof **tmp);
-	(*tmp)->n_draws = (*tmp)->n_draw_params = 0;
-	(*tmp)->draws = NULL;
-	(*tmp)->draw_names = NULL;
-	if (wc_params_datasheet_level(p, hw->name, NULL, &(*tmp)->levels[(*tmp)->n_levels]) != WC_OK) {
-		free(*tmp);
-		*tmp = NULL;
-		return WC_OK;
-	}
-	(*tmp)->n_levels++;
-	c->platform = hw->name;
-	return WC_OK;
+	int rc = wc_params_datasheet_copy(p, hw->name, tmp, err);
+	if (rc == WC_OK)
+		c->platform = hw->name;
+	return rc == WC_ENOTFOUND ? WC_OK : rc;
 }
 
 const void *

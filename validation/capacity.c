@@ -199,7 +199,7 @@ platform_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_cap
 	 * platform replaced by its datasheet transfer (the power law's own
 	 * leave-one-platform-out, docs/intervals.md). */
 	wc_params *power = NULL;
-	if (runs && po && po->prior && (rc = wc__datasheet_copy(po->prior, platform, &power, err)) != WC_OK) {
+	if (runs && po && po->prior && (rc = wc_params_datasheet_copy(po->prior, platform, &power, err)) != WC_OK) {
 		if (rc != WC_ENOTFOUND)
 			return rc;
 		rc = WC_OK; /* no datasheet: its energy goes unpredicted */

@@ -207,36 +207,6 @@ seen_platform(const wc_runs_table *t, size_t n, const char *name)
  * (models/transfer.c), or transferred as `predict` does when the set has
  * none, and without that platform's model terms. Rows' folds name the
  * platform. */
-int
-wc__datasheet_copy(const wc_params *frozen, const char *name, wc_params **out, wc_error *err)
-{
-	wc_params *copy = malloc(sizeof *copy);
-	*out = NULL;
-	if (!copy)
-		return wc_error_set(err, WC_ENOMEM, "validate: out of memory");
-	/* A shallow copy without draws, as the predictor's transfer. */
-	memcpy(copy, frozen, sizeof *copy);
-	copy->n_draws = copy->n_draw_params = 0;
-	copy->draws = NULL;
-	copy->draw_names = NULL;
-	/* The held-out platform's model terms were calibrated on the very
-	 * runs its fold predicts: a datasheet level has none. */
-	wc_params_drop_model_terms(copy, name);
-	/* Its level is replaced (the rule skips it) or, without one, added. */
-	int k = 0;
-	while (k < copy->n_levels && strcmp(copy->levels[k].name, name) != 0)
-		k++;
-	const int added = k == copy->n_levels;
-	if (k >= WC_MAX_LEVELS ||
-	    wc_params_datasheet_level(frozen, name, added ? NULL : name, &copy->levels[k]) != WC_OK) {
-		free(copy); /* no datasheet for it (a level such as H100-locked) */
-		return WC_ENOTFOUND;
-	}
-	copy->n_levels += added;
-	*out = copy;
-	return WC_OK;
-}
-
 static int
 platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows, wc_error *err)
 {
@@ -248,7 +218,7 @@ platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows,
 		wc_per_run mine = WC_PER_RUN_INIT;
 		wc_heldout_report rep;
 		wc_params *copy;
-		if ((rc = wc__datasheet_copy(frozen, name, &copy, err)) == WC_ENOTFOUND) {
+		if ((rc = wc_params_datasheet_copy(frozen, name, &copy, err)) == WC_ENOTFOUND) {
 			rc = WC_OK; /* its runs go unpredicted */
 			continue;
 		}

@@ -29,14 +29,6 @@ int wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_pe
  *  held-out residuals of the other groups' rows of the same quantity
  *  (group = the row's fold when `by_fold`, else its model), pooled or per
  *  platform as the section is (docs/intervals.md). */
-/** `*out` = `frozen` as a shallow copy (owned parts borrowed; free() it)
- *  without draws, without `name`'s model terms, and with `name`'s level
- *  replaced by (or added as) its datasheet transfer from the other levels:
- *  how a platform the set never saw is answered (leave one platform out).
- *  WC_ENOTFOUND (no message) when the catalog has no datasheet for it,
- *  WC_ENOMEM; `*out` NULL then. */
-int wc__datasheet_copy(const wc_params *frozen, const char *name, wc_params **out, wc_error *err);
-
 int wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err);
 /** Coverage of the rows' intervals (of `quantity`; NULL = any) and their
  *  median relative width into `out`'s overall row and each set row
