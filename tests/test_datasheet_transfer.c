@@ -8,7 +8,9 @@
  * under 10 % (without it: 10.5 / 15.6 / 3.0 %, worst 24.1 %). Also: a catalog platform
  * without a level is answered with level_source "datasheet" and a warning;
  * nvidia-smi's product name of a fitted board finds the fitted level; an
- * unknown platform is refused.
+ * unknown platform is refused; the copy of a set that answers from a
+ * transfer (wc_params_datasheet_copy) replaces or adds the level, without
+ * draws or the level's model terms, and leaves its source untouched.
  */
 #include "models/catalog.h"
 #include "models/profile_measured.h"
@@ -79,6 +81,40 @@ main(void)
 		CHECK(med < 20.0);
 		CHECK(worst < 30.0);
 	}
+	/* The copy a board without a level is answered from: the measured set
+	 * (which has draws) copied without them, B200 replaced in place by
+	 * its transfer from the other levels, H100 NVL added, a model term of
+	 * the replaced level dropped and the source's left as it was. */
+	static const char draw_names[1][WC_NAME_MAX] = { "delta" };
+	const double draw_values[2] = { 0.9, 1.0 };
+	CHECK_INT(wc_params_set_draws(&measured, 2, 1, draw_names, draw_values, &err), WC_OK);
+	CHECK(measured.n_draws == 2 && measured.n_model_terms < WC_MAX_MODEL_TERMS);
+	wc_model_term *mt = &measured.model_terms[measured.n_model_terms++];
+	memset(mt, 0, sizeof *mt);
+	snprintf(mt->model, sizeof mt->model, "Qwen3-8B");
+	snprintf(mt->level, sizeof mt->level, "B200");
+	wc_params *copy = NULL;
+	CHECK_INT(wc_params_datasheet_copy(&measured, "B200", &copy, &err), WC_OK);
+	if (copy) {
+		wc_level expect;
+		CHECK_INT(wc_params_datasheet_level(&measured, "B200", "B200", &expect), WC_OK);
+		CHECK_INT(copy->n_levels, measured.n_levels);
+		CHECK(copy->n_draws == 0 && copy->draws == NULL && copy->draw_names == NULL);
+		CHECK_INT(copy->n_model_terms, measured.n_model_terms - 1);
+		CHECK(wc_params_find_model_term(&measured, "Qwen3-8B", "B200") != NULL);
+		const wc_level *b = wc_params_level(copy, "B200");
+		CHECK(b && b->s.source == WC_SRC_DATASHEET && b->theta.value == expect.theta.value);
+		CHECK(wc_params_level(&measured, "B200")->s.source != WC_SRC_DATASHEET);
+		free(copy);
+	}
+	CHECK_INT(wc_params_datasheet_copy(&measured, "H100-NVL", &copy, &err), WC_OK);
+	if (copy) {
+		CHECK_INT(copy->n_levels, measured.n_levels + 1);
+		CHECK(wc_params_level(copy, "H100-NVL") && !wc_params_level(&measured, "H100-NVL"));
+		free(copy);
+	}
+	CHECK_INT(wc_params_datasheet_copy(&measured, "TPUv9", &copy, &err), WC_ENOTFOUND);
+	CHECK(copy == NULL);
 	wc_params_clear(&measured);
 
 	wc_predictor *pr = NULL;
