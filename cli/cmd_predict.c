@@ -400,8 +400,9 @@ print_capacity(const wc_config *c, const wc_capacity_prediction *cp)
 	print_value("CO2 per request", cp, WC_CAPQ_CO2_REQUEST, "g", "%.4g");
 	print_value("CO2 per million tokens", cp, WC_CAPQ_CO2_MTOK, "g", "%.5g");
 	print_value("CO2 per hour", cp, WC_CAPQ_CO2_HOUR, "g", "%.5g");
-	printf("  %-28s %.0f (memory %.1f of %.1f GB usable at this load)\n", "max concurrency that fits",
-	       cp->max_concurrency_fit, cp->memory_need_gb, cp->memory_available_gb);
+	printf("  %-28s %.0f (memory %.1f of %.1f GB usable at this load, %.1f GB more kept for the engine's "
+	       "workspace)\n", "max concurrency that fits", cp->max_concurrency_fit, cp->memory_need_gb,
+	       cp->memory_available_gb - cp->memory_workspace_gb, cp->memory_workspace_gb);
 	print_covers(cp);
 	for (int i = 0; i < cp->n_warnings; i++)
 		printf("  warning: %s\n", cp->warnings[i]);

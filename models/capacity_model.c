@@ -187,10 +187,16 @@ wc_capacity_memory_available(const wc_capacity_hw *hw, int tp, double reserve)
 }
 
 double
+wc_capacity_memory_for_model(const wc_capacity_hw *hw, int tp, double reserve)
+{
+	return wc_capacity_memory_available(hw, tp, reserve) - tp * WC_CAPACITY_WORKSPACE_GB * 1e9;
+}
+
+double
 wc_capacity_max_concurrency(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,
                             double reserve, double context)
 {
-	double free_bytes = wc_capacity_memory_available(hw, tp, reserve) - a->weight_bytes;
+	double free_bytes = wc_capacity_memory_for_model(hw, tp, reserve) - a->weight_bytes;
 	double per_request = context * a->kv_bytes_per_token + a->state_bytes;
 	if (free_bytes <= 0.0)
 		return 0.0;

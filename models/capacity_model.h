@@ -31,6 +31,12 @@ extern "C" {
 /** Share of G x memory kept free for activations, the CUDA graphs and the
  *  engine: vLLM's default gpu_memory_utilization is 0.9. */
 #define WC_CAPACITY_DEFAULT_RESERVE 0.10
+/** Memory the engine keeps per GPU inside that share beside the weights
+ *  and the KV cache (vLLM's activation workspace of its profiling pass,
+ *  CUDA graphs, non-torch allocations), GB: measured from real vLLM
+ *  runs' cache counters by validation/kv-workspace.sh, which prints this
+ *  value (docs/capacity.md, "Memory as vLLM does it"). */
+#define WC_CAPACITY_WORKSPACE_GB 1.64
 
 /* ------------------------------------------------------- parameters */
 
@@ -218,8 +224,11 @@ double wc_capacity_prefill_time(const wc_capacity_point *pt, const wc_capacity_a
 /** Bytes `n` requests of `context` tokens each need: weights + KV cache +
  *  recurrent state. */
 double wc_capacity_memory_need(const wc_capacity_arch *a, double n, double context);
-/** G x memory x (1 - reserve), bytes. */
+/** G x memory x (1 - reserve), bytes: the engine's share. */
 double wc_capacity_memory_available(const wc_capacity_hw *hw, int tp, double reserve);
+/** What of that share the weights and the KV cache get: less G x
+ *  WC_CAPACITY_WORKSPACE_GB, bytes (may be <= 0). */
+double wc_capacity_memory_for_model(const wc_capacity_hw *hw, int tp, double reserve);
 /** Largest whole number of requests of `context` tokens that fits (0 when
  *  the weights alone do not; INFINITY when a request needs no memory). */
 double wc_capacity_max_concurrency(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,

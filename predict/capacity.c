@@ -95,13 +95,19 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		return WC_OK; /* nothing to check against: a user-defined level */
 	if ((rc = config_arch(c, &a, err)) != WC_OK)
 		return rc;
-	double avail = wc_capacity_memory_available(&hw, c->tp, reserve);
+	double avail = wc_capacity_memory_for_model(&hw, c->tp, reserve);
 	if (a.weight_bytes > avail) {
-		double per_gpu = hw.memory_bytes * (1.0 - reserve);
+		double per_gpu = wc_capacity_memory_for_model(&hw, 1, reserve);
+		if (per_gpu <= 0.0)
+			return wc_error_set(err, WC_EINVAL,
+			                    "gpu_memory_utilization: %.2g of %s's %.1f GB leaves nothing beside the engine's "
+			                    "%.2f GB workspace per GPU", 1.0 - reserve, c->platform, hw.memory_bytes / 1e9,
+			                    WC_CAPACITY_WORKSPACE_GB);
 		return wc_error_set(err, WC_EINVAL,
 		                    "tp: the weights need %.1f GB but %d x %s (%.1f GB each) hold %.1f GB (%.0f %% kept "
-		                    "free); at least %.0f GPUs are needed", a.weight_bytes / 1e9, c->tp, c->platform,
-		                    hw.memory_bytes / 1e9, avail / 1e9, 100 * reserve, ceil(a.weight_bytes / per_gpu));
+		                    "free, %.2f GB per GPU for the engine's workspace); at least %.0f GPUs are needed",
+		                    a.weight_bytes / 1e9, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
+		                    100 * reserve, WC_CAPACITY_WORKSPACE_GB, ceil(a.weight_bytes / per_gpu));
 	}
 	if (!c->arch || !(c->output_tokens > 0))
 		return WC_OK;
@@ -112,7 +118,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0)
 		return wc_error_set(err, WC_EINVAL,
 		                    "input_tokens: one request of %g tokens needs %.2f GB of KV cache but %d x %s (%.1f GB "
-		                    "each) leave %.2f GB after the weights (gpu_memory_utilization %.2g)", ctx,
+		                    "each) leave %.2f GB after the weights and the engine's workspace (gpu_memory_utilization %.2g)", ctx,
 		                    (ctx * a.kv_bytes_per_token + a.state_bytes) / 1e9, c->tp, c->platform,
 		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, 1.0 - reserve);
 	if (max_fit)
@@ -462,6 +468,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	double reserve = c->gpu_memory_utilization > 0.0 ? 1.0 - c->gpu_memory_utilization : p->capacity.memory_reserve;
 	double held = c->input_tokens + 0.5 * c->output_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
 	out->memory_available_gb = wc_capacity_memory_available(&cb->hw, c->tp, reserve) / 1e9;
+	out->memory_workspace_gb = c->tp * WC_CAPACITY_WORKSPACE_GB;
 	out->price_per_kwh = isfinite(price_per_kwh) ? price_per_kwh : p->capacity.price_per_kwh;
 	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
 	out->open_loop = c->request_rate > 0;
@@ -480,7 +487,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	if (!out->open_loop && c->running > x.n_cap)
 		WC_WARN(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
 		        "of %g + %g tokens: vLLM preempts the rest, so %.0f run and the others wait (latency includes it)",
-		        c->running, out->memory_available_gb - a.weight_bytes / 1e9, x.n_cap, c->input_tokens,
+		        c->running, out->memory_available_gb - out->memory_workspace_gb - a.weight_bytes / 1e9, x.n_cap, c->input_tokens,
 		        c->output_tokens, x.n_cap);
 	if (out->open_loop) {
 		wc_capacity_times t;

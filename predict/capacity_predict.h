@@ -46,7 +46,8 @@ typedef struct {
 	const char *covers[WC_CAPQ_COUNT]; /* what each interval covers (static
 	                                    * text, docs/intervals.md) */
 	double max_concurrency_fit; /* INFINITY when a request needs no memory */
-	double memory_need_gb, memory_available_gb;
+	double memory_need_gb, memory_available_gb; /* need: weights + KV cache; available: G x memory x u */
+	double memory_workspace_gb;  /* of the available, the engine's workspace (G x WC_CAPACITY_WORKSPACE_GB) */
 	int over_capacity;          /* the rate exceeds what the group can serve */
 	double capacity_rate;       /* requests/s at the largest feasible concurrency */
 	double price_per_kwh, grams_co2_per_kwh; /* used (NaN = none) */

@@ -67,8 +67,9 @@ capacity_json(const wc_config *c, const wc_capacity_prediction *cp)
 		json_object_set_new_nocheck(o, wc_capacity_output_name(k), num(cp->value[k]));
 	json_object_set_new_nocheck(o, "over_capacity", json_boolean(cp->over_capacity));
 	json_object_set_new_nocheck(o, "capacity_rate", num(cp->capacity_rate));
-	json_object_set_new_nocheck(o, "memory", json_pack("{s:o,s:o}", "need_gb", num(cp->memory_need_gb),
-	                                                   "available_gb", num(cp->memory_available_gb)));
+	json_object_set_new_nocheck(o, "memory", json_pack("{s:o,s:o,s:o}", "need_gb", num(cp->memory_need_gb),
+	                                                   "available_gb", num(cp->memory_available_gb),
+	                                                   "workspace_gb", num(cp->memory_workspace_gb)));
 	json_object_set_new_nocheck(o, "cost", money_json(cp, WC_CAPQ_COST_REQUEST, "price_per_kwh", cp->price_per_kwh));
 	json_object_set_new_nocheck(o, "co2_g", money_json(cp, WC_CAPQ_CO2_REQUEST, "grams_co2_per_kwh",
 	                                                   cp->grams_co2_per_kwh));

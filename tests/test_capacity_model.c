@@ -149,30 +149,45 @@ memory(void)
 	/* 810 GB of weights on one 80 GB H100 (81 559 MiB as the driver
 	 * reports it, 85.5 GB): refused, naming tp and the numbers */
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 77.0 GB");
+	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 75.3 GB (10 % kept free, 1.64 GB per GPU for the engine's workspace)");
 	CHECK_CONTAINS(err.msg, "at least 11 GPUs");
 	/* without the architecture N_act is a lower bound on the weights */
 	c.arch = NULL;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
-	/* 16 GB of Qwen3-8B; (0.9 x 81559 MiB - 16.38 GB) / (held x 147456 B) requests run at
-	 * once, each holding its prompt, half its output and half a 16-token
-	 * block on average (vLLM allocates blocks as tokens come) */
+	/* 16 GB of Qwen3-8B; (0.9 x 81559 MiB - the engine's 1.64 GB workspace
+	 * - 16.38 GB) / (held x 147456 B) requests run at once, each holding its
+	 * prompt, half its output and half a 16-token block on average (vLLM
+	 * allocates blocks as tokens come) */
 	c.arch = wc_model_lookup("Qwen3-8B");
 	c.active_params_b = 8.19;
 	c.input_tokens = 1536;
 	c.output_tokens = 512;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_OK);
-	CHECK_NEAR(fit, floor((0.9 * H100_BYTES - 16.38e9) / ((1536 + 256 + 8) * 147456.0)), 0);
+	CHECK_NEAR(fit, floor((0.9 * H100_BYTES - 1.64e9 - 16.38e9) / ((1536 + 256 + 8) * 147456.0)), 0);
 	/* more requests than run are not refused (fewer run); gpu_memory_utilization
 	 * sets the share of memory the engine takes */
 	c.running = fit + 100;
 	CHECK_INT(wc_predict_memory_check(&p, &c, NULL, &err), WC_OK);
 	c.gpu_memory_utilization = 0.5;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_OK);
-	CHECK_NEAR(fit, floor((0.5 * H100_BYTES - 16.38e9) / ((1536 + 256 + 8) * 147456.0)), 0);
+	CHECK_NEAR(fit, floor((0.5 * H100_BYTES - 1.64e9 - 16.38e9) / ((1536 + 256 + 8) * 147456.0)), 0);
 	c.gpu_memory_utilization = 1.5;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "gpu_memory_utilization: ");
+	/* 10 % of the H100 less the workspace holds 6.9 GB; a share smaller
+	 * than the workspace (a 16 GB level of a parameter file) leaves nothing */
+	c.gpu_memory_utilization = 0.1;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "hold 6.9 GB (90 % kept free, 1.64 GB per GPU for the engine's workspace); at least 3 GPUs");
+	wc_capacity_level *lv = (wc_capacity_level *)wc_capacity_level_find(&p.capacity, "H100");
+	CHECK(lv != NULL);
+	if (lv) {
+		lv->memory_gb = 16;
+		CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+		CHECK_CONTAINS(err.msg, "gpu_memory_utilization: 0.1 of H100's 16.0 GB leaves nothing beside the engine's "
+		                        "1.64 GB workspace per GPU");
+		lv->memory_gb = 80;
+	}
 	c.gpu_memory_utilization = 0;
 	/* one request longer than the KV cache cannot run */
 	c.input_tokens = 420000;

@@ -70,8 +70,10 @@ const PATH_LABELS = {
   'capacity.co2_g.per_request': ['CO₂ per request', 'g'],
   'capacity.co2_g.per_hour': ['CO₂ per hour', 'g'],
   'capacity.co2_g.per_million_output_tokens': ['CO₂ per million output tokens', 'g'],
-  'capacity.memory.need_gb': ['Memory needed per GPU', 'GB'],
-  'capacity.memory.available_gb': ['Memory available per GPU', 'GB'],
+  /* group totals: every GPU of the tensor-parallel group */
+  'capacity.memory.need_gb': ['Memory needed (weights and KV cache, all GPUs)', 'GB'],
+  'capacity.memory.available_gb': ['Memory the engine takes (all GPUs)', 'GB'],
+  'capacity.memory.workspace_gb': ['of which its workspace', 'GB'],
 };
 const UNIT_SUFFIXES = [['_tok_s', 'tokens/s'], ['_kwh', 'kWh'], ['_mhz', 'MHz'], ['_gb', 'GB'], ['_w', 'W'],
   ['_j', 'J'], ['_s', 's'], ['_g', 'g'], ['_b', 'B'], ['_pct', '%']];
