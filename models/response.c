@@ -168,6 +168,14 @@ wc_response_state_level(wc_response_state *s, double level_w)
 	s->level_w = isfinite(level_w) && level_w > 0.0 ? level_w : 0.0;
 }
 
+/* Greedy in time order, each bin cut to what keeps every window holding
+ * it within budget, counting the bins after it at min(target, limit):
+ * a bin at most the limit is kept as it is, and a burst above it spends
+ * only the slack of quieter bins in the same windows, before or after it.
+ * Spending the earlier bins' slack alone (the first rule) starved the
+ * bins after a burst to 0 W and made a saturated server a 1-s sawtooth.
+ * Every bin keeps at least min(target, limit): earlier bursts were
+ * admitted counting it there. Bins outside the grid count as idle. */
 void
 wc_response_limit(double *target, size_t len, double dt, double window_s, double limit_w)
 {
@@ -175,14 +183,25 @@ wc_response_limit(double *target, size_t len, double dt, double window_s, double
 		return;
 	double wf = round(window_s / dt);
 	size_t w = wf >= 1.0 ? (size_t)wf : 1;
-	double budget = limit_w * (double)w, prev = 0.0; /* sum of the window's earlier bins */
 	for (size_t k = 0; k < len; k++) {
-		if (k >= w)
-			prev -= target[k - w];
-		double room = budget - prev;
+		if (!(target[k] > limit_w))
+			continue;
+		/* slack of the window ending at k + m: its bins before k
+		 * (already limited) plus its bins after k (at most the limit) */
+		double before = 0.0, after = 0.0, slack = INFINITY;
+		for (size_t i = 1; i < w; i++)
+			before += i <= k ? limit_w - target[k - i] : limit_w;
+		for (size_t m = 0; m < w; m++) {
+			if (m > 0) {
+				size_t back = w - m, f = k + m;
+				before -= back <= k ? limit_w - target[k - back] : limit_w;
+				after += limit_w - (f < len ? fmin(target[f], limit_w) : 0.0);
+			}
+			slack = fmin(slack, before + after);
+		}
+		double room = limit_w + slack;
 		if (target[k] > room)
 			target[k] = room > 0.0 ? room : 0.0;
-		prev += target[k];
 	}
 }
 

@@ -135,13 +135,13 @@ void wc_response_state_decay(wc_response_state *s, double decay_s);
 void wc_response_state_level(wc_response_state *s, double level_w);
 
 /** The board's power limit on a target grid (W per bin, `len` bins of
- *  `dt`): every mean over `window_s` (whole bins) stays <= `limit_w`,
- *  bins taken in time order and each cut to what the window's earlier
- *  bins leave (docs/envelopes.md, "Board limit"). A single bin may exceed
- *  the limit after quieter ones -- a short burst -- but no sustained
- *  stretch does; the first-order response of the result keeps every
- *  window mean <= limit_w too (a mean of window means). In place;
- *  INFINITY or NaN limit: unchanged. */
+ *  `dt`): every mean over `window_s` (whole bins) stays <= `limit_w`
+ *  (docs/envelopes.md, "Board limit"). A bin at most the limit is kept;
+ *  a bin above it -- a short burst -- keeps what the quieter bins of
+ *  every window holding it leave, so a sustained overload is held at the
+ *  limit and no bin falls below min(target, limit_w). The first-order
+ *  response of the result keeps every window mean <= limit_w too (a mean
+ *  of window means). In place; INFINITY or NaN limit: unchanged. */
 void wc_response_limit(double *target, size_t len, double dt, double window_s, double limit_w);
 
 /** Add a busy segment [t0, t1) of one server: `running` requests in the

@@ -98,6 +98,31 @@ test_limiter(void)
 		over += x[i] > 400.0;
 	CHECK(over > 0); /* short bursts above the limit stay */
 	CHECK(x[199] == 100.0); /* quiet stretches untouched */
+	/* A sustained overload is held at the limit, not cut into a 1-s
+	 * sawtooth that falls to 0 W once each second's budget is spent; no
+	 * bin falls below min(target, limit). */
+	double y[200], t[200];
+	for (int i = 0; i < 200; i++)
+		t[i] = y[i] = i < 40 ? 100.0 : i % 7 == 0 ? 900.0 : 670.0;
+	wc_response_limit(y, 200, 0.05, 1.0, 400.0);
+	int at_limit = 0;
+	for (int i = 0; i < 200; i++) {
+		CHECK(y[i] >= fmin(t[i], 400.0) - 1e-9 && y[i] <= t[i]);
+		at_limit += i >= 60 && fabs(y[i] - 400.0) < 1e-9;
+	}
+	CHECK_INT(at_limit, 140);
+	for (int k = 0; k + 20 <= 200; k++) {
+		double s = 0.0;
+		for (int j = k; j < k + 20; j++)
+			s += y[j];
+		CHECK(s / 20 <= 400.0 + 1e-9);
+	}
+	/* a burst among quiet bins keeps its height */
+	double z[60];
+	for (int i = 0; i < 60; i++)
+		z[i] = i >= 30 && i < 33 ? 600.0 : 150.0;
+	wc_response_limit(z, 60, 0.05, 1.0, 400.0);
+	CHECK(z[30] == 600.0 && z[32] == 600.0 && z[59] == 150.0);
 }
 
 /* A prefill-aware law: a bin spent prefilling draws max(D(n), A). */
