@@ -175,33 +175,77 @@ wc_response_state_level(wc_response_state *s, double level_w)
  * Spending the earlier bins' slack alone (the first rule) starved the
  * bins after a burst to 0 W and made a saturated server a 1-s sawtooth.
  * Every bin keeps at least min(target, limit): earlier bursts were
- * admitted counting it there. Bins outside the grid count as idle. */
+ * admitted counting it there. Bins outside the grid count as idle.
+ *
+ * With D the slack of a bin before k (limit - its limited power), E that
+ * of a bin after k (limit - min(target, limit)), and PD, PE their running
+ * sums (PD[x] = sum of D below x), the window ending at e in [k, k+w-1]
+ * leaves PD[k] - PE[k+1] + H[e], H[e] = PE[e+1] - PD[e-w+1]: the least
+ * over the w windows is a sliding minimum of H, kept in a monotone deque
+ * (O(1) a bin). */
+#define LIMIT_MAX_WINDOW 64 /* bins; a power of two: ring indices are masks */
+#define LIMIT_MASK (LIMIT_MAX_WINDOW - 1)
+
+typedef struct {
+	size_t head, n;
+	size_t e[LIMIT_MAX_WINDOW];
+	double h[LIMIT_MAX_WINDOW];
+} limit_deque;
+
+/* Enter H[e] at the back, dropping the entries it undercuts. */
+static inline void
+limit_push(limit_deque *q, size_t e, double h)
+{
+	while (q->n && q->h[(q->head + q->n - 1) & LIMIT_MASK] >= h)
+		q->n--;
+	q->e[(q->head + q->n) & LIMIT_MASK] = e;
+	q->h[(q->head + q->n) & LIMIT_MASK] = h;
+	q->n++;
+}
+
 void
 wc_response_limit(double *target, size_t len, double dt, double window_s, double limit_w)
 {
-	if (!isfinite(limit_w) || len == 0)
+	size_t first = 0; /* nothing to do before the first bin over the limit */
+	while (first < len && !(target[first] > limit_w))
+		first++;
+	if (!isfinite(limit_w) || first == len)
 		return;
 	double wf = round(window_s / dt);
 	size_t w = wf >= 1.0 ? (size_t)wf : 1;
+	if (w > LIMIT_MAX_WINDOW)
+		w = LIMIT_MAX_WINDOW; /* the envelope's is 20 bins (1 s of 50 ms) */
+	limit_deque q = { 0, 0, { 0 }, { 0 } };
+	double pe_at[LIMIT_MAX_WINDOW]; /* pe_at[e & LIMIT_MASK] = PE[e + 1] */
+	double pe = 0.0, none = 1e-12 * limit_w;
+	/* the windows ending at e = 0 .. w - 2 enter before the first step
+	 * (their first bins lie before the grid, idle: PD[e - w + 1] = e x
+	 * limit, PD counted from bin 1 - w) */
+	for (size_t e = 0; e + 1 < w; e++) {
+		double t = e < len ? target[e] : 0.0;
+		pe += t < limit_w ? limit_w - t : 0.0;
+		pe_at[e & LIMIT_MASK] = pe;
+		limit_push(&q, e, pe - (double)e * limit_w);
+	}
+	double pd = (double)(w - 1) * limit_w; /* PD[k] */
 	for (size_t k = 0; k < len; k++) {
-		if (!(target[k] > limit_w))
-			continue;
-		/* slack of the window ending at k + m: its bins before k
-		 * (already limited) plus its bins after k (at most the limit) */
-		double before = 0.0, after = 0.0, slack = INFINITY;
-		for (size_t i = 1; i < w; i++)
-			before += i <= k ? limit_w - target[k - i] : limit_w;
-		for (size_t m = 0; m < w; m++) {
-			if (m > 0) {
-				size_t back = w - m, f = k + m;
-				before -= back <= k ? limit_w - target[k - back] : limit_w;
-				after += limit_w - (f < len ? fmin(target[f], limit_w) : 0.0);
-			}
-			slack = fmin(slack, before + after);
+		if (q.n && q.e[q.head] < k) { /* the window ending before k leaves */
+			q.head = (q.head + 1) & LIMIT_MASK;
+			q.n--;
 		}
-		double room = limit_w + slack;
-		if (target[k] > room)
-			target[k] = room > 0.0 ? room : 0.0;
+		size_t e = k + w - 1; /* the window ending w - 1 bins on enters */
+		double t = e < len ? target[e] : 0.0;
+		pe += t < limit_w ? limit_w - t : 0.0;
+		pe_at[e & LIMIT_MASK] = pe;
+		limit_push(&q, e, pe - pd);
+		if (target[k] > limit_w) {
+			double slack = pd - pe_at[k & LIMIT_MASK] + q.h[q.head];
+			/* what is left of the running sums' rounding counts as none */
+			double room = limit_w + (slack > none ? slack : 0.0);
+			if (target[k] > room)
+				target[k] = room;
+		}
+		pd += limit_w - target[k];
 	}
 }
 

@@ -141,7 +141,8 @@ void wc_response_state_level(wc_response_state *s, double level_w);
  *  every window holding it leave, so a sustained overload is held at the
  *  limit and no bin falls below min(target, limit_w). The first-order
  *  response of the result keeps every window mean <= limit_w too (a mean
- *  of window means). In place; INFINITY or NaN limit: unchanged. */
+ *  of window means). A window is at most 64 bins. In place; INFINITY or
+ *  NaN limit: unchanged. */
 void wc_response_limit(double *target, size_t len, double dt, double window_s, double limit_w);
 
 /** Add a busy segment [t0, t1) of one server: `running` requests in the
