@@ -36,6 +36,8 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 	       f->knee_power_cap_w, f->energy_optimal_clock_mhz);
 	printf("  PFI: fraction of power shed per fraction of throughput lost ('-': nothing lost)\n");
 	printf("  parameters     %s (%s)\n", name, version);
+	printf("  level source   power %s, capacity %s\n", f->level_source ? f->level_source : "-",
+	       f->capacity_level_source ? f->capacity_level_source : "-");
 	for (int i = 0; i < f->n_warnings; i++)
 		printf("  warning: %s\n", f->warnings[i]);
 }

@@ -110,6 +110,25 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 	return WC_OK;
 }
 
+/* The profile and power level source of the unconstrained point, from
+ * the point answer itself (on the heap: server handler stacks are small). */
+static int
+sources(const wc_predictor *pr, const wc_inference_query *q, wc_flexibility *out, wc_error *err)
+{
+	wc_inference_prediction *ip = malloc(sizeof *ip);
+	wc_inference_query at = *q;
+	if (!ip)
+		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
+	at.want_interval = 0;
+	int rc = wc_predict_inference(pr, &at, ip, err);
+	if (rc == WC_OK) {
+		snprintf(out->profile, sizeof out->profile, "%s", ip->profile);
+		out->level_source = ip->level_source;
+	}
+	free(ip);
+	return rc;
+}
+
 int
 wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int by_cap, int n_steps,
                        wc_flexibility *out, wc_error *err)
@@ -132,12 +151,15 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
 	if ((rc = state_at(pr, q, 0.0, cap, out, err)) == WC_OK) {
+		out->capacity_level_source = cap->level_source ? cap->level_source : "fitted";
 		out->ref_node_power_w = cap->value[WC_CAPQ_POWER];
 		out->ref_throughput_tok_s = cap->value[WC_CAPQ_THROUGHPUT];
 		out->ref_energy_per_output_token_j = cap->value[WC_CAPQ_E_TOKEN];
 		rc = sweep(pr, q, info, by_cap, n_steps, cap, out, err);
 	}
 	free(cap);
+	if (rc == WC_OK)
+		rc = sources(pr, q, out, err);
 	if (rc != WC_OK)
 		return rc;
 	wc_flexibility_analyse(out);

@@ -45,6 +45,12 @@ typedef struct {
 	wc_flex_step steps[WC_FLEX_MAX_STEPS];
 	double knee_clock_mhz, knee_power_cap_w;
 	double energy_optimal_clock_mhz;
+	/* Where the answer comes from, as an inference answer says it: the
+	 * set's name, its power level's source (wc_inference_prediction) and
+	 * the capacity level's ("fitted" or "datasheet"). Static or copied. */
+	char profile[64];
+	const char *level_source;
+	const char *capacity_level_source;
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_flexibility;

@@ -46,6 +46,10 @@ wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const 
 		json_array_append_new(warnings, json_string(f->warnings[i]));
 	json_object_set_new(o, "warnings", warnings);
 	json_object_set_new(o, "params_version", json_string(params_version ? params_version : ""));
+	json_object_set_new(o, "profile", json_string(f->profile));
+	json_object_set_new(o, "level_source", json_string(f->level_source ? f->level_source : ""));
+	json_object_set_new(o, "capacity_level_source",
+	                    json_string(f->capacity_level_source ? f->capacity_level_source : ""));
 	json_object_set_new(o, "config", json_pack("{s:s,s:i,s:f,s:s,s:s,s:f,s:f,s:o,s:o}", "platform", c->platform,
 	                    "tp", c->tp, "active_params_b", c->active_params_b, "weights", wc_precision_name(c->weights),
 	                    "kv_cache", wc_precision_name(c->kv), "input_tokens", c->input_tokens, "output_tokens",

@@ -75,6 +75,10 @@ sweep(void)
 	CHECK_NEAR(http_json_num(json_array_get(steps, 5), "sm_clock_mhz"), 345, 0);
 	CHECK(http_json_num(json_array_get(steps, 5), "node_power_w") < http_json_num(json_array_get(steps, 0), "node_power_w"));
 	CHECK(isfinite(http_json_num(a, "knee_clock_mhz")) && isfinite(http_json_num(a, "energy_optimal_clock_mhz")));
+	/* where it comes from, as every answer says it */
+	CHECK_CONTAINS(json_string_value(json_object_get(a, "profile")), "paper");
+	CHECK_CONTAINS(json_string_value(json_object_get(a, "level_source")), "published");
+	CHECK_CONTAINS(json_string_value(json_object_get(a, "capacity_level_source")), "fitted");
 	/* the same numbers as the CLI */
 	run_result r;
 	const char *argv[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B",
@@ -91,6 +95,12 @@ sweep(void)
 	json_decref(a);
 	a = post("/v1/predict/flexibility", "{" BODY ",\"sweep\":\"power_cap\",\"steps\":4}", 200);
 	CHECK_CONTAINS(json_string_value(json_object_get(a, "sweep")), "power_cap");
+	json_decref(a);
+	/* a board without a level names its transfer, power and capacity */
+	a = post("/v1/predict/flexibility", "{\"platform\":\"H100-NVL\",\"tp\":1,\"model\":\"Qwen3-8B\","
+	         "\"concurrency\":32,\"input_tokens\":512,\"output_tokens\":256,\"steps\":4}", 200);
+	CHECK_CONTAINS(json_string_value(json_object_get(a, "level_source")), "datasheet");
+	CHECK_CONTAINS(json_string_value(json_object_get(a, "capacity_level_source")), "datasheet");
 	json_decref(a);
 	expect_422("/v1/predict/flexibility", "{" BODY ",\"steps\":1}", "/steps", "between 2 and");
 	expect_422("/v1/predict/flexibility", "{" BODY ",\"sweep\":\"fan\"}", "/sweep", "clock");

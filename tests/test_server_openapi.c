@@ -19,6 +19,7 @@
 #include "tests/support/support.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 
 static CURL *h;
@@ -401,6 +402,13 @@ test_error_answers(void)
 		{ "POST", "/v1/predict/batch", "application/json", "{}", "422" },
 		{ "POST", "/v1/predict/batch", "application/json", "[1,", "400" },
 		{ "POST", "/v1/params", "application/json", "{}", "405" },
+		/* capacity answers without an architecture; a refused calibration */
+		{ "POST", "/v1/predict/inference", "application/json",
+		  "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":8,\"input_tokens\":512,"
+		  "\"output_tokens\":256}", "422" },
+		{ "POST", "/v1/calibrate", "application/json",
+		  "{\"runs\":[{\"platform\":\"L40S\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":32,"
+		  "\"mean_power_w\":300}]}", "422" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		http_reply r;
@@ -422,6 +430,57 @@ test_error_answers(void)
 		CHECK(r.json && valid(schema, r.json, cases[i].path));
 		http_reply_free(&r);
 	}
+}
+
+/* Every error code the server's sources set is one the document lists. */
+static void
+test_error_codes_documented(void)
+{
+	static const char *const path[] = { "components", "schemas", "Error", "properties", "error",
+		                            "properties", "code", "enum" };
+	const json_t *codes = doc;
+	for (size_t i = 0; i < sizeof path / sizeof path[0]; i++)
+		codes = json_object_get(codes, path[i]);
+	CHECK(json_is_array(codes));
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s/server", test_env("WC_SOURCE_DIR", "."));
+	DIR *d = opendir(dir);
+	CHECK(d != NULL);
+	int seen = 0;
+	for (struct dirent *de; d && (de = readdir(d)) != NULL;) {
+		size_t n = strlen(de->d_name);
+		if (n < 3 || strcmp(de->d_name + n - 2, ".c") != 0)
+			continue;
+		char file[1400];
+		snprintf(file, sizeof file, "%s/%s", dir, de->d_name);
+		char *src = NULL;
+		size_t src_len = 0;
+		wc_error err;
+		CHECK_INT(wc_read_file(file, 1 << 22, &src, &src_len, &err), WC_OK);
+		for (const char *p = src; p && (p = strstr(p, "wc_api_error_set(")) != NULL; p++) {
+			/* the third argument: the code, when it is a literal */
+			const char *q = strchr(p, ',');
+			q = q ? strchr(q + 1, ',') : NULL;
+			while (q && (*++q == ' ' || *q == '\t' || *q == '\n'))
+				;
+			const char *end = q && *q == '"' ? strchr(q + 1, '"') : NULL;
+			if (!end)
+				continue;
+			char code[64];
+			snprintf(code, sizeof code, "%.*s", (int)(end - q - 1), q + 1);
+			int found = 0;
+			for (size_t i = 0; i < json_array_size(codes); i++)
+				found |= strcmp(json_string_value(json_array_get(codes, i)), code) == 0;
+			if (!found)
+				fprintf(stderr, "%s: error code '%s' is not in the Error schema's enum\n", de->d_name, code);
+			CHECK(found);
+			seen++;
+		}
+		free(src);
+	}
+	if (d)
+		closedir(d);
+	CHECK(seen >= 10);
 }
 
 /* The validator refuses what the server refuses (it is not vacuous). */
@@ -485,6 +544,7 @@ main(void)
 		test_examples();
 		test_get_routes();
 		test_error_answers();
+		test_error_codes_documented();
 		test_validator_refuses();
 	}
 
