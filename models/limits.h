@@ -25,6 +25,16 @@
  *  answer at once (docs/http-api.md, "Limits"). */
 #define WC_SERVE_THREADS_MAX 1024
 
+/** The capacity answers' workload (concurrency, rate, tokens per request):
+ *  a million sequences at once would need terabytes of KV cache (the
+ *  ingest's bound on a running gauge, WC_INGEST_MAX_RUNNING, too), a
+ *  million requests per second is far past any serving group, and 100 M
+ *  tokens is past every model's context; within them every latency,
+ *  throughput and energy stays a finite number. */
+#define WC_CAPACITY_MAX_CONCURRENCY 1e6
+#define WC_CAPACITY_MAX_RATE 1e6
+#define WC_CAPACITY_MAX_TOKENS 1e8
+
 /** Bootstrap draws of one POST /v1/calibrate: a request-path budget (the
  *  route answers within its deadline), far below WC_BOOTSTRAP_MAX. */
 #define WC_HTTP_CALIBRATE_MAX_DRAWS 2000

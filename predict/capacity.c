@@ -7,6 +7,7 @@
 #include "predict/capacity_predict.h"
 #include "predict_internal.h"
 #include "models/grow.h"
+#include "models/limits.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/limits.h"
 #include "models/warnings.h"
 
 static const char *const output_names[WC_CAPQ_COUNT] = {
@@ -117,8 +119,10 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	double ctx = c->input_tokens + c->output_tokens;
 	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0)
 		return wc_error_set(err, WC_EINVAL,
-		                    "input_tokens: one request of %g tokens needs %.2f GB of KV cache but %d x %s (%.1f GB "
-		                    "each) leave %.2f GB after the weights and the engine's workspace (gpu_memory_utilization %.2g)", ctx,
+		                    "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %s (%.1f GB each) leave "
+		                    "%.2f GB after the weights and the engine's workspace (gpu_memory_utilization %.2g)",
+		                    /* the field that makes most of the context */
+		                    c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", ctx,
 		                    (ctx * a.kv_bytes_per_token + a.state_bytes) / 1e9, c->tp, c->platform,
 		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, 1.0 - reserve);
 	if (max_fit)
@@ -348,12 +352,18 @@ check_workload(const wc_inference_query *q, wc_error *err)
 	if (!c->arch)
 		return wc_error_set(err, WC_EINVAL, "model: the capacity model needs the architecture (a catalog "
 		                    "model name, or layers, kv_heads, head_dim and the parameter counts)");
-	if (!isfinite(c->input_tokens) || c->input_tokens < 0)
-		return wc_error_set(err, WC_EINVAL, "input_tokens: must be a finite number >= 0");
-	if (!isfinite(c->output_tokens) || c->output_tokens < 1)
-		return wc_error_set(err, WC_EINVAL, "output_tokens: must be a finite number >= 1");
-	if (!isfinite(c->request_rate) || c->request_rate < 0)
-		return wc_error_set(err, WC_EINVAL, "rate: must be a finite number > 0");
+	if (!isfinite(c->input_tokens) || c->input_tokens < 0 || c->input_tokens > WC_CAPACITY_MAX_TOKENS)
+		return wc_error_set(err, WC_EINVAL, "input_tokens: must be a number from 0 to %g, got %g",
+		                    WC_CAPACITY_MAX_TOKENS, c->input_tokens);
+	if (!isfinite(c->output_tokens) || c->output_tokens < 1 || c->output_tokens > WC_CAPACITY_MAX_TOKENS)
+		return wc_error_set(err, WC_EINVAL, "output_tokens: must be a number from 1 to %g, got %g",
+		                    WC_CAPACITY_MAX_TOKENS, c->output_tokens);
+	if (!isfinite(c->request_rate) || c->request_rate < 0 || c->request_rate > WC_CAPACITY_MAX_RATE)
+		return wc_error_set(err, WC_EINVAL, "rate: must be > 0 and at most %g requests/s, got %g",
+		                    WC_CAPACITY_MAX_RATE, c->request_rate);
+	if (c->running > WC_CAPACITY_MAX_CONCURRENCY)
+		return wc_error_set(err, WC_EINVAL, "concurrency: at most %g requests at once for the capacity answers, "
+		                    "got %g", WC_CAPACITY_MAX_CONCURRENCY, c->running);
 	if (q->series_len > 0)
 		return wc_error_set(err, WC_EINVAL, "running_series: the capacity answers need concurrency or rate");
 	if (c->request_rate <= 0 && !(c->running > 0))

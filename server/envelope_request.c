@@ -338,6 +338,16 @@ static const char *const common_keys[] = {
 static const char *const envelope_keys[] = { "replicas", "bin_s", "fleet", "include_bins", NULL };
 static const char *const budget_keys[] = { "budget_w", "stat", "max_fleet", "fleet_mode", "budget_bin_s", NULL };
 
+/* A default bin (1 s) longer than a short horizon the client may ask for
+ * (down to one 50 ms grid step) becomes the horizon's whole grid steps;
+ * a bin the client gave is checked as given. */
+static void
+default_within(const json_t *body, const char *key, double horizon_s, double *bin_s)
+{
+	if (!json_object_get(body, key) && *bin_s > horizon_s)
+		*bin_s = WC_ENVELOPE_GRID_S * fmax(1.0, floor(horizon_s / WC_ENVELOPE_GRID_S + 1e-9));
+}
+
 static int
 known_top(const json_t *body, int budget, wc_api_error *e)
 {
@@ -398,6 +408,7 @@ options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	    number(body, "", "warmup_s", 0, 0, WC_HTTP_MAX_HORIZON_S, &o->warmup_s, e) < 0 ||
 	    number(body, "", "sample_s", WC_ENVELOPE_GRID_S, 0, 60, &o->sample_s, e) < 0)
 		return -1;
+	default_within(body, "bin_s", o->horizon_s, &o->bin_s); /* the envelope's own bin_s is read later */
 	if ((rc = integer(body, "", "seed", 0, 9007199254740991.0, &x, e)) < 0)
 		return -1;
 	if (rc == 0)
@@ -469,6 +480,7 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 		r->bo.max_fleet = (int)x;
 	if (number(body, "", "budget_bin_s", WC_ENVELOPE_GRID_S, 0, WC_HTTP_MAX_HORIZON_S, &r->bo.bin_s, e) < 0)
 		return -1;
+	default_within(body, "budget_bin_s", r->o.horizon_s, &r->bo.bin_s);
 	return fleet_mode(body, "fleet_mode", "/fleet_mode", r, e);
 }
 

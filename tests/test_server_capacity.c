@@ -154,6 +154,17 @@ refusals(void)
 	json_decref(a);
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":10}",
 	           "/output_tokens", "required");
+	/* bounded workloads: every answer a finite number (latency overflowed
+	 * to null at 1e308 running and 1e5 output tokens) */
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":1e308,\"input_tokens\":512,"
+	           "\"output_tokens\":100000}", "/concurrency", "at most 1e+06 requests at once");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":512,"
+	           "\"output_tokens\":1e12}", "/output_tokens", "from 1 to 1e+08");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":1e9,\"input_tokens\":512,"
+	           "\"output_tokens\":100}", "/rate", "at most 1e+06 requests/s");
+	/* a context that cannot fit blames the length that makes most of it */
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":512,"
+	           "\"output_tokens\":1e7}", "/output_tokens", "one request of");
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":-1},"
 	           "\"concurrency\":8}", "/architecture/layers", "between");
 }

@@ -151,6 +151,20 @@ test_budget(void)
 	CHECK(json_real_value(json_object_get(p, "next_stat_w")) > 3500);
 	CHECK(json_is_false(json_object_get(p, "at_bound")));
 	http_reply_free(&r);
+	/* the shortest horizon the schema allows is answered with the default
+	 * bins, which shrink to it; a bin the client gives is checked */
+	static const char *const routes[2] = { "/v1/forecast/envelope", "/v1/plan/budget" };
+	for (int i = 0; i < 2; i++) {
+		char req[512];
+		snprintf(req, sizeof req, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":0.05%s}",
+		         i ? ",\"budget_w\":3000" : "");
+		http_post_json(h, url(routes[i]), req, &r);
+		CHECK_INT(r.status, 200);
+		http_reply_free(&r);
+	}
+	expect_error("/v1/forecast/envelope",
+	             "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":0.05,\"bin_s\":1}", 422,
+	             "invalid_value", "/bin_s");
 }
 
 /* POST `path` with `extra` fields: status, params_version and service
