@@ -117,15 +117,6 @@ wc_request_heavy_enter(wc_request *req, wc_response *res)
 	return -1;
 }
 
-/* A heavy answer is written and freed: let the next one in, and give the
- * memory this one used back to the system (glibc keeps freed pages in
- * the worker's arena otherwise, and 64 workers' arenas add up). */
-static void
-heavy_leave(wc_server *srv)
-{
-	atomic_fetch_sub(&srv->heavy, 1);
-	malloc_trim(0);
-}
 
 int
 wc_router_handle(struct mg_connection *conn, void *cbdata)
@@ -197,11 +188,19 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 	 * ready (the write to a loopback or LAN socket does not block). */
 	wc_metrics_record(&srv->metrics, route < 0 ? WC_ROUTE_UNMATCHED : route, res.status,
 	                  seconds_since(&t0));
+	/* A heavy answer is computed: its slot is free before the client can
+	 * read it, so a client that sends one request after another never
+	 * finds its own last one still counted (503 server_busy). */
+	if (req.heavy_held)
+		atomic_fetch_sub(&srv->heavy, 1);
 	wc_response_send(conn, &res, keep_alive);
 	wc_response_free(&res);
 	wc_profiles_release(req.profiles);
+	/* ...and once written and freed, the memory it used goes back to the
+	 * system (glibc keeps freed pages in the worker's arena otherwise,
+	 * and 64 workers' arenas add up). */
 	if (req.heavy_held)
-		heavy_leave(srv);
+		malloc_trim(0);
 	atomic_fetch_sub(&srv->in_flight, 1);
 	return res.status;
 }
