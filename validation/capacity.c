@@ -72,12 +72,32 @@ per_run_row(wc_per_run *pr, const wc_capacity_row *r, const char *fold, const ch
 	*rc = wc_per_run_add(pr, &row, err);
 }
 
+/* The three scored quantities, each its errors (%), their platforms and
+ * the rows it could not predict. */
+enum { Q_TP, Q_E, Q_P, Q_COUNT };
+static const char *const quantity_names[Q_COUNT] = { "throughput_tok_s", "energy_per_token_j", "period_s" };
+
 typedef struct {
-	double *err_tp, *err_e, *err_p;
-	char (*set_tp)[48], (*set_e)[48], (*set_p)[48];
-	size_t n_tp, n_e, n_p;
-	int skip_tp, skip_e, skip_p;
+	double *err;
+	char (*set)[48];
+	size_t n;
+	int skip;
+} cap_series;
+
+typedef struct {
+	cap_series q[Q_COUNT];
 } cap_errors;
+
+/* One predicted value of quantity k: its error and its per-run row. */
+static void
+record(cap_errors *x, int k, wc_per_run *pr, const wc_capacity_row *r, const char *fold, double pred, double meas,
+       const char *note, wc_error *err, int *rc)
+{
+	cap_series *s = &x->q[k];
+	s->err[s->n] = 100.0 * (pred - meas) / meas;
+	snprintf(s->set[s->n++], 48, "%s", r->platform);
+	per_run_row(pr, r, fold, quantity_names[k], pred, meas, note, err, rc);
+}
 
 /* Score one runs-table row from its predicted latency: throughput, then
  * energy per output token with `power` (NULL: none to pair with). */
@@ -88,22 +108,17 @@ score_run(cap_errors *x, wc_per_run *pr, const wc_runs_table *runs, const wc_cap
 	double tput = r->running * r->output_tokens / lat;
 	wc_power pw;
 	if (!isfinite(tput)) {
-		x->skip_tp++;
+		x->q[Q_TP].skip++;
 		return;
 	}
-	x->err_tp[x->n_tp] = 100.0 * (tput - r->throughput_tok_s) / r->throughput_tok_s;
-	snprintf(x->set_tp[x->n_tp++], 48, "%s", r->platform);
-	per_run_row(pr, r, fold, "throughput_tok_s", tput, r->throughput_tok_s, note, err, rc);
+	record(x, Q_TP, pr, r, fold, tput, r->throughput_tok_s, note, err, rc);
 	if (!(r->energy_per_token_j > 0))
 		return;
 	if (!power || wc_fit_predict_run(power, &runs->runs[r->source_index], &pw, NULL) != WC_OK) {
-		x->skip_e++;
+		x->q[Q_E].skip++;
 		return;
 	}
-	double ept = pw.node_power_w / tput;
-	x->err_e[x->n_e] = 100.0 * (ept - r->energy_per_token_j) / r->energy_per_token_j;
-	snprintf(x->set_e[x->n_e++], 48, "%s", r->platform);
-	per_run_row(pr, r, fold, "energy_per_token_j", ept, r->energy_per_token_j, note, err, rc);
+	record(x, Q_E, pr, r, fold, pw.node_power_w / tput, r->energy_per_token_j, note, err, rc);
 }
 
 /* Score one period from its predicted latency (NaN: unpredicted). */
@@ -112,12 +127,10 @@ score_period(cap_errors *x, wc_per_run *pr, const wc_capacity_row *r, const char
              wc_error *err, int *rc)
 {
 	if (!isfinite(lat)) {
-		x->skip_p++;
+		x->q[Q_P].skip++;
 		return;
 	}
-	x->err_p[x->n_p] = 100.0 * (lat - r->latency_s) / r->latency_s;
-	snprintf(x->set_p[x->n_p++], 48, "%s", r->platform);
-	per_run_row(pr, r, fold, "period_s", lat, r->latency_s, note, err, rc);
+	record(x, Q_P, pr, r, fold, lat, r->latency_s, note, err, rc);
 }
 
 /* One model held out: refit both laws, predict its runs-table rows. */
@@ -242,14 +255,15 @@ wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d,
 	wc_per_run rows = WC_PER_RUN_INIT;
 	unsigned char *use = wc_alloc_array(n, 1), *use_runs = wc_alloc_array(nr, 1), *done = wc_alloc_zeroed(n, 1);
 	int rc = WC_OK;
+	wc_heldout_report *const summary[Q_COUNT] = { &out->throughput, &out->energy, &out->periods };
 	memset(out, 0, sizeof *out);
-	x.err_tp = wc_alloc_array(n, sizeof *x.err_tp);
-	x.err_e = wc_alloc_array(n, sizeof *x.err_e);
-	x.err_p = wc_alloc_array(n, sizeof *x.err_p);
-	x.set_tp = wc_alloc_array(n, sizeof *x.set_tp);
-	x.set_e = wc_alloc_array(n, sizeof *x.set_e);
-	x.set_p = wc_alloc_array(n, sizeof *x.set_p);
-	if (!use || !use_runs || !done || !x.err_tp || !x.err_e || !x.err_p || !x.set_tp || !x.set_e || !x.set_p) {
+	int ok = use && use_runs && done;
+	for (int k = 0; k < Q_COUNT; k++) {
+		x.q[k].err = wc_alloc_array(n, sizeof *x.q[k].err);
+		x.q[k].set = wc_alloc_array(n, sizeof *x.q[k].set);
+		ok = ok && x.q[k].err && x.q[k].set;
+	}
+	if (!ok) {
 		rc = wc_error_set(err, WC_ENOMEM, "validate capacity: out of memory");
 		goto cleanup;
 	}
@@ -270,18 +284,11 @@ wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d,
 	 * period's) from the other folds' errors (docs/intervals.md). */
 	if (rc == WC_OK)
 		rc = wc__pe_cross_intervals(&rows, 1, err);
-	if (rc == WC_OK)
-		rc = wc__accuracy_summary(x.err_tp, (const char (*)[48])x.set_tp, x.n_tp, x.skip_tp, &out->throughput, err);
-	if (rc == WC_OK)
-		rc = wc__accuracy_summary(x.err_e, (const char (*)[48])x.set_e, x.n_e, x.skip_e, &out->energy, err);
-	if (rc == WC_OK)
-		rc = wc__accuracy_summary(x.err_p, (const char (*)[48])x.set_p, x.n_p, x.skip_p, &out->periods, err);
-	if (rc == WC_OK)
-		rc = wc__coverage_summary(&rows, "throughput_tok_s", &out->throughput, err);
-	if (rc == WC_OK)
-		rc = wc__coverage_summary(&rows, "energy_per_token_j", &out->energy, err);
-	if (rc == WC_OK)
-		rc = wc__coverage_summary(&rows, "period_s", &out->periods, err);
+	for (int k = 0; k < Q_COUNT && rc == WC_OK; k++)
+		rc = wc__accuracy_summary(x.q[k].err, (const char (*)[48])x.q[k].set, x.q[k].n, x.q[k].skip, summary[k],
+		                          err);
+	for (int k = 0; k < Q_COUNT && rc == WC_OK; k++)
+		rc = wc__coverage_summary(&rows, quantity_names[k], summary[k], err);
 	for (size_t i = 0; rc == WC_OK && per_run && i < rows.n; i++)
 		rc = wc_per_run_add(per_run, &rows.rows[i], err);
 cleanup:
@@ -289,11 +296,9 @@ cleanup:
 	free(use);
 	free(use_runs);
 	free(done);
-	free(x.err_tp);
-	free(x.err_e);
-	free(x.err_p);
-	free(x.set_tp);
-	free(x.set_e);
-	free(x.set_p);
+	for (int k = 0; k < Q_COUNT; k++) {
+		free(x.q[k].err);
+		free(x.q[k].set);
+	}
 	return rc;
 }
