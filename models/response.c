@@ -192,10 +192,17 @@ typedef struct {
 	double h[LIMIT_MAX_WINDOW];
 } limit_deque;
 
-/* Enter H[e] at the back, dropping the entries it undercuts. */
+/* The window ending at bin e enters: PE runs on to PE[e + 1] (kept in
+ * pe_at), and H[e] = PE[e + 1] - PD[e - w + 1] goes in at the deque's
+ * back, dropping the entries it undercuts. */
 static inline void
-limit_push(limit_deque *q, size_t e, double h)
+limit_enter(limit_deque *q, double *pe_at, double *pe, const double *target, size_t len, double limit_w, size_t e,
+            double pd_first)
 {
+	double t = e < len ? target[e] : 0.0;
+	*pe += t < limit_w ? limit_w - t : 0.0;
+	pe_at[e & LIMIT_MASK] = *pe;
+	double h = *pe - pd_first;
 	while (q->n && q->h[(q->head + q->n - 1) & LIMIT_MASK] >= h)
 		q->n--;
 	q->e[(q->head + q->n) & LIMIT_MASK] = e;
@@ -221,23 +228,15 @@ wc_response_limit(double *target, size_t len, double dt, double window_s, double
 	/* the windows ending at e = 0 .. w - 2 enter before the first step
 	 * (their first bins lie before the grid, idle: PD[e - w + 1] = e x
 	 * limit, PD counted from bin 1 - w) */
-	for (size_t e = 0; e + 1 < w; e++) {
-		double t = e < len ? target[e] : 0.0;
-		pe += t < limit_w ? limit_w - t : 0.0;
-		pe_at[e & LIMIT_MASK] = pe;
-		limit_push(&q, e, pe - (double)e * limit_w);
-	}
+	for (size_t e = 0; e + 1 < w; e++)
+		limit_enter(&q, pe_at, &pe, target, len, limit_w, e, (double)e * limit_w);
 	double pd = (double)(w - 1) * limit_w; /* PD[k] */
 	for (size_t k = 0; k < len; k++) {
 		if (q.n && q.e[q.head] < k) { /* the window ending before k leaves */
 			q.head = (q.head + 1) & LIMIT_MASK;
 			q.n--;
 		}
-		size_t e = k + w - 1; /* the window ending w - 1 bins on enters */
-		double t = e < len ? target[e] : 0.0;
-		pe += t < limit_w ? limit_w - t : 0.0;
-		pe_at[e & LIMIT_MASK] = pe;
-		limit_push(&q, e, pe - pd);
+		limit_enter(&q, pe_at, &pe, target, len, limit_w, k + w - 1, pd); /* the window ending w - 1 bins on */
 		if (target[k] > limit_w) {
 			double slack = pd - pe_at[k & LIMIT_MASK] + q.h[q.head];
 			/* what is left of the running sums' rounding counts as none */

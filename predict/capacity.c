@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/limits.h"
 #include "models/warnings.h"
 
 static const char *const output_names[WC_CAPQ_COUNT] = {
