@@ -78,6 +78,7 @@ typedef struct {
 	wc_run_manifest defaults;
 	cli_measured_window win;        /* --measured: the run replayed */
 	int horizon_given;
+	int bin_given, budget_bin_given; /* --bin, --budget-bin */
 } env_args;
 
 static int
@@ -170,7 +171,10 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 	case OPT_REPLICAS: rc = cli_parse_int(cmd, "--replicas", optarg, 1, WC_ENVELOPE_MAX_REPLICAS, &v); o->replicas = (int)v; break;
 	case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &o->seed); break;
 	case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &v); o->threads = (int)v; break;
-	case OPT_BIN: rc = cli_parse_double(cmd, "--bin", optarg, 0, 0, &o->bin_s); break;
+	case OPT_BIN:
+		a->bin_given = 1;
+		rc = cli_parse_double(cmd, "--bin", optarg, 0, 0, &o->bin_s);
+		break;
 	case OPT_SAMPLE: rc = cli_parse_double(cmd, "--sample", optarg, 0, 0, &o->sample_s); break;
 	case OPT_TAU: rc = cli_parse_double(cmd, "--tau", optarg, 0, 1, &a->tau); break;
 	case OPT_HOLD: rc = cli_parse_double(cmd, "--hold", optarg, 0, 1, &a->hold); break;
@@ -189,7 +193,10 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 		a->bo.stat = strcmp(optarg, "max") == 0 ? WC_BUDGET_MAX : WC_BUDGET_P95;
 		break;
 	case OPT_MAX_FLEET: rc = cli_parse_int(cmd, "--max-fleet", optarg, 1, WC_ENVELOPE_MAX_FLEET, &v); a->bo.max_fleet = (int)v; break;
-	case OPT_BUDGET_BIN: rc = cli_parse_double(cmd, "--budget-bin", optarg, 0, 0, &a->bo.bin_s); break;
+	case OPT_BUDGET_BIN:
+		a->budget_bin_given = 1;
+		rc = cli_parse_double(cmd, "--budget-bin", optarg, 0, 0, &a->bo.bin_s);
+		break;
 	case OPT_JSON: a->json = 1; break;
 	case OPT_CSV: a->csv = optarg; break;
 	case OPT_SVG: a->svg = optarg; break;
@@ -425,8 +432,7 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	a->o.horizon_s = a->win.horizon_s;
 	a->o.warmup_s = a->win.warmup_s;
 	a->o.sample_s = a->win.sample_s;
-	if (a->o.bin_s > a->o.horizon_s)
-		a->o.bin_s = WC_ENVELOPE_GRID_S * floor(a->o.horizon_s / WC_ENVELOPE_GRID_S);
+	a->o.bin_s = wc_envelope_bin_within(a->o.bin_s, a->o.horizon_s); /* the run's window, not the user's */
 	if (wc_envelope_workload_check(&a->w, &err) != WC_OK)
 		return cli_fail(cmd, "--measured %s: %s", a->measured, err.msg);
 	if (!strcmp(s->st.source, "none") &&
@@ -582,6 +588,11 @@ cli_cmd_envelope(int argc, char **argv)
 	if ((rc = build_workload(cmd, &a, &in)) != CLI_OK || (rc = setup(cmd, &a, &s)) != CLI_OK ||
 	    (a.measured && (rc = use_measured(cmd, &a, &s, &in)) != CLI_OK))
 		goto done;
+	/* default bins fit a short horizon (given ones are checked as given) */
+	if (!a.bin_given)
+		a.o.bin_s = wc_envelope_bin_within(a.o.bin_s, a.o.horizon_s);
+	if (!a.budget_bin_given)
+		a.bo.bin_s = wc_envelope_bin_within(a.bo.bin_s, a.o.horizon_s);
 	wc_error err;
 	if (wc_envelope_options_check(&a.o, &err) != WC_OK) {
 		rc = usage_from_field(cmd, &a, err.msg);

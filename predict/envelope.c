@@ -56,6 +56,14 @@ wc_envelope_options_init(wc_envelope_options *o)
 	o->fleet_mode = WC_FLEET_INDEPENDENT;
 }
 
+double
+wc_envelope_bin_within(double bin_s, double horizon_s)
+{
+	if (!(bin_s > horizon_s))
+		return bin_s;
+	return WC_ENVELOPE_GRID_S * fmax(1.0, floor(horizon_s / WC_ENVELOPE_GRID_S + 1e-9));
+}
+
 /* A positive multiple of the grid (to 1e-6 of a step). */
 static int
 grid_multiple(double x)

@@ -155,6 +155,10 @@ typedef struct {
 void wc_envelope_options_init(wc_envelope_options *o);
 /** Messages name the option ("horizon_s: ...", "replicas: ..."). */
 int wc_envelope_options_check(const wc_envelope_options *o, wc_error *err);
+/** A bin (band or budget) that fits the horizon: `bin_s` itself, or the
+ *  horizon's whole grid steps (at least one) when it is longer. For a
+ *  default the user did not ask for; a bin given is checked as given. */
+double wc_envelope_bin_within(double bin_s, double horizon_s);
 
 /* -------------------------------------------------------------- results */
 

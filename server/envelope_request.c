@@ -339,13 +339,13 @@ static const char *const envelope_keys[] = { "replicas", "bin_s", "fleet", "incl
 static const char *const budget_keys[] = { "budget_w", "stat", "max_fleet", "fleet_mode", "budget_bin_s", NULL };
 
 /* A default bin (1 s) longer than a short horizon the client may ask for
- * (down to one 50 ms grid step) becomes the horizon's whole grid steps;
- * a bin the client gave is checked as given. */
+ * (down to one 50 ms grid step) fits it; a bin the client gave is checked
+ * as given. */
 static void
 default_within(const json_t *body, const char *key, double horizon_s, double *bin_s)
 {
-	if (!json_object_get(body, key) && *bin_s > horizon_s)
-		*bin_s = WC_ENVELOPE_GRID_S * fmax(1.0, floor(horizon_s / WC_ENVELOPE_GRID_S + 1e-9));
+	if (!json_object_get(body, key))
+		*bin_s = wc_envelope_bin_within(*bin_s, horizon_s);
 }
 
 static int

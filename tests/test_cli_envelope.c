@@ -49,6 +49,17 @@ test_bad_inputs(const char *dir)
 	const char *bin[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
 		              "--bin", "0.07", NULL };
 	expect_usage(bin, 2, "--bin: must be a multiple of 0.05 s");
+	/* the shortest horizon: the default bins fit it; a --bin given is
+	 * checked as given */
+	const char *shortest[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
+		                   "--horizon", "0.05", "--replicas", "1", NULL };
+	expect_usage(shortest, 0, "");
+	const char *shortest_plan[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson",
+		                        "1", "--horizon", "0.05", "--budget", "3000", NULL };
+	expect_usage(shortest_plan, 0, "");
+	const char *shortest_bin[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson",
+		                       "1", "--horizon", "0.05", "--bin", "1", NULL };
+	expect_usage(shortest_bin, 2, "--bin: must be a multiple of 0.05 s up to the horizon, got 1");
 	free(nan_series);
 	free(empty);
 }
