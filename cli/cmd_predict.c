@@ -30,6 +30,8 @@ static const char predict_about[] =
 	"engine's limit). --sm-clock locks the SM clock (within the platform's range);\n"
 	"--power-cap W (per GPU) gives the clock the GPU settles at under that cap, from\n"
 	"the law itself; both change power, latency, throughput and energy together.\n"
+	"Where the law gives more than the board's power limit (catalog), the answer is\n"
+	"at the clock a GPU settles at under that limit, with a warning.\n"
 	"More requests than the KV cache holds (vLLM's gpu_memory_utilization, default\n"
 	"0.9) are not refused: fewer run, with a warning. Only weights that do not fit are.\n"
 	"--expert-parallel: an MoE model's experts are spread over the --tp GPUs and every\n"
@@ -66,7 +68,9 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	       wc_precision_name(c->kv));
 	if (c->sm_clock_mhz > 0)
 		printf(", sm clock %.0f MHz", c->sm_clock_mhz);
-	if (q->power_cap_w > 0)
+	if (q->board_limit_w > 0)
+		printf(" (settled under the board's %g W limit per GPU)", q->board_limit_w);
+	else if (q->power_cap_w > 0)
 		printf(c->sm_clock_mhz > 0 ? " (settled under a %g W cap per GPU)" : ", power cap %g W per GPU (does not bind)",
 		       q->power_cap_w);
 	printf("\n  node power     %8.1f W", pr->power.node_power_w);
@@ -430,7 +434,8 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 		goto done;
 	}
 	a->q.power_cap_w = a->power_cap;
-	if (a->power_cap > 0 && wc_predict_power_cap(pred, &a->q, a->power_cap, &a->q.config.sm_clock_mhz, &err)) {
+	if ((a->power_cap > 0 && wc_predict_power_cap(pred, &a->q, a->power_cap, &a->q.config.sm_clock_mhz, &err)) ||
+	    wc_predict_board_limit(pred, &a->q, &err)) {
 		rc = config_error(cmd, &err);
 		goto done;
 	}

@@ -84,6 +84,18 @@ int wc_predict_clock_check(const wc_config *c, wc_error *err);
 int wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double cap_w, double *clock_mhz,
                          wc_error *err);
 
+/** The board's power limit as a cap nobody set (docs/capacity.md, "The
+ *  board's power limit"): a GPU holds its mean power under its board limit
+ *  by lowering its clock, so when the answer's per-GPU power at
+ *  q->config's clock (free, locked, or settled under a looser power cap)
+ *  exceeds the limit of its board in the catalog, q->config.sm_clock_mhz
+ *  becomes the clock in [f_min, that clock] where it meets the limit,
+ *  q->board_limit_w the limit and q->board_free_w the power before. Leaves
+ *  the query as it is (board_limit_w 0) when the limit does not bind, the
+ *  catalog has no limit or clock range for the platform, or a cap at or
+ *  below the limit was given. Call after wc_predict_power_cap. */
+int wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *err);
+
 /** The capacity answers for q->config (arch, input and output tokens, and
  *  running or request_rate; running is then the engine's cap). Price and
  *  carbon intensity NaN fall back to the capacity section's defaults.

@@ -78,10 +78,10 @@ fill_step(wc_flex_step *s, double mhz, double cap_w, const wc_capacity_predictio
 }
 
 static int
-sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info *info, int by_cap,
+sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info *info, double top, int by_cap,
       int n, wc_capacity_prediction *cap, wc_flexibility *out, wc_error *err)
 {
-	const double fhi = info->max_sm_clock_mhz, flo = info->min_sm_clock_mhz;
+	const double fhi = top > 0.0 ? top : info->max_sm_clock_mhz, flo = info->min_sm_clock_mhz;
 	double p_hi = 0, p_lo = 0;
 	int rc, tp = q->config.tp;
 	if (by_cap) {
@@ -150,12 +150,25 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	wc_capacity_prediction *cap = malloc(sizeof *cap);
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
-	if ((rc = state_at(pr, q, 0.0, cap, out, err)) == WC_OK) {
+	/* The unconstrained point is the one the board's power limit allows
+	 * (docs/capacity.md, "The board's power limit"): above the clock it
+	 * settles at, a lock or a cap changes nothing, so the sweep starts there. */
+	wc_inference_query lim = *q;
+	double top = 0.0;
+	if ((rc = wc_predict_board_limit(pr, &lim, err)) == WC_OK && lim.board_limit_w > 0) {
+		char msg[WC_WARNING_LEN];
+		top = lim.config.sm_clock_mhz;
+		snprintf(msg, sizeof msg, "platform: the law gives %.1f W per GPU at the free clock, above the board's "
+		         "power limit of %.0f W; a GPU settles at %.0f MHz under it, where the sweep starts "
+		         "(docs/capacity.md)", lim.board_free_w, lim.board_limit_w, top);
+		warn_once(out, msg);
+	}
+	if (rc == WC_OK && (rc = state_at(pr, q, top, cap, out, err)) == WC_OK) {
 		out->capacity_level_source = cap->level_source ? cap->level_source : "fitted";
 		out->ref_node_power_w = cap->value[WC_CAPQ_POWER];
 		out->ref_throughput_tok_s = cap->value[WC_CAPQ_THROUGHPUT];
 		out->ref_energy_per_output_token_j = cap->value[WC_CAPQ_E_TOKEN];
-		rc = sweep(pr, q, info, by_cap, n_steps, cap, out, err);
+		rc = sweep(pr, q, info, top, by_cap, n_steps, cap, out, err);
 	}
 	free(cap);
 	if (rc == WC_OK)

@@ -60,6 +60,10 @@ typedef struct {
 	double power_cap_w;        /* > 0: the per-GPU cap config.sm_clock_mhz was
 	                            * settled under (wc_predict_power_cap); the
 	                            * answer reports it */
+	double board_limit_w;      /* > 0: config.sm_clock_mhz is the clock the
+	                            * board's power limit settled it at
+	                            * (wc_predict_board_limit), */
+	double board_free_w;       /* ... from this per-GPU power above it */
 	int no_datasheet;          /* 1: a platform without a level is refused,
 	                            * not transferred from its datasheet (held-out
 	                            * tests score the fitted levels) */

@@ -322,6 +322,15 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		WC_WARN(out, "power_cap_w: %g W per GPU is not reached: at the lowest clock of %s (%g MHz) the answer is "
 		        "%.1f W per GPU; the law has no clock below the platform's range (docs/capacity.md)",
 		        q->power_cap_w, b.level->name, q->config.sm_clock_mhz, out->power.per_gpu_power_w);
+	/* The board's limit settled the clock (wc_predict_board_limit): say
+	 * why the answer is not the law's at the clock asked. */
+	if (q->board_limit_w > 0)
+		WC_WARN(out, "platform: the law gives %.1f W per GPU here, above the board's power limit of %.0f W; a GPU "
+		        "holds its mean power under its limit by lowering its clock, so this answers at the clock it "
+		        "settles at, %.0f MHz%s (docs/capacity.md)", q->board_free_w, q->board_limit_w,
+		        q->config.sm_clock_mhz,
+		        out->power.per_gpu_power_w > q->board_limit_w * (1.0 + 1e-9)
+		                ? ", the platform's lowest, still above the limit" : "");
 	if (q->want_interval)
 		rc = interval(&b, q->config.tp, &h, out, err);
 done:

@@ -120,6 +120,9 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	                    "sm_clock_mhz", c->sm_clock_mhz > 0 ? json_real(c->sm_clock_mhz) : json_null()));
 	if (q->power_cap_w > 0) /* asked for: the cap, and above the clock it settles at (null: it does not bind) */
 		json_object_set_new(json_object_get(o, "config"), "power_cap_w", json_real(q->power_cap_w));
+	/* the board's limit, when it settled the clock (docs/capacity.md) */
+	json_object_set_new(json_object_get(o, "config"), "board_power_limit_w",
+	                    q->board_limit_w > 0 ? json_real(q->board_limit_w) : json_null());
 	return o;
 }
 

@@ -511,8 +511,9 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 		goto done;
 	}
 	r.q.power_cap_w = r.power_cap_w;
-	if (r.power_cap_w > 0 &&
-	    wc_predict_power_cap(st->pred, &r.q, r.power_cap_w, &r.q.config.sm_clock_mhz, &err) != WC_OK) {
+	if ((r.power_cap_w > 0 &&
+	     wc_predict_power_cap(st->pred, &r.q, r.power_cap_w, &r.q.config.sm_clock_mhz, &err) != WC_OK) ||
+	    wc_predict_board_limit(st->pred, &r.q, &err) != WC_OK) {
 		predictor_error(&r.q, &err, e);
 		goto done;
 	}

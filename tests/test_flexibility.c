@@ -10,7 +10,12 @@
  * - a cap above idle power but below what the lowest clock draws settles
  *   there and the answer, above the cap, says so (it used to say nothing);
  * - a platform answered from its datasheet (A10G) is capped as it is
- *   answered (it used to fail: "unknown level").
+ *   answered (it used to fail: "unknown level");
+ * - the board's power limit binds as a cap nobody set: where the law gives
+ *   more than the limit (the measured profile's A100 and H200 levels
+ *   saturate above it), the answer is at the clock a GPU settles at under
+ *   it, says so, and the flexibility sweep starts there; below the limit
+ *   nothing changes (answers went up to 471.8 W on a 400 W A100).
  */
 #include "data/data.h"
 #include "predict/flexibility.h"
@@ -192,6 +197,73 @@ level_on_a_board(const wc_predictor *pr)
 	CHECK_NEAR(out.power.per_gpu_power_w, 300, 0.5);
 }
 
+/* The board's limit (docs/capacity.md, "The board's power limit"). */
+static void
+board_limit(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_inference_prediction out;
+	wc_capacity_prediction cap;
+	wc_error err;
+	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-32B", 256) };
+	q.config.input_tokens = 512;
+	q.config.output_tokens = 256;
+	/* the law itself is above the limit here, so the check can fail */
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+	const double free_latency = cap.value[WC_CAPQ_LATENCY];
+	CHECK(cap.value[WC_CAPQ_POWER] > 420);
+	wc_inference_query lim = q;
+	CHECK_INT(wc_predict_board_limit(pr, &lim, &err), WC_OK);
+	CHECK_NEAR(lim.board_limit_w, 400, 0);
+	CHECK_NEAR(lim.board_free_w, cap.value[WC_CAPQ_POWER], 1e-9);
+	CHECK(lim.config.sm_clock_mhz >= 210 && lim.config.sm_clock_mhz < 1410);
+	CHECK_INT(wc_predict_capacity(pr, &lim, NAN, NAN, &cap, &err), WC_OK);
+	CHECK(cap.value[WC_CAPQ_POWER] <= 400 * (1 + 1e-6) && cap.value[WC_CAPQ_POWER] > 399);
+	CHECK(cap.value[WC_CAPQ_LATENCY] > free_latency); /* a lower clock is slower */
+	lim.config.running = cap.value[WC_CAPQ_RUNNING];
+	CHECK_INT(wc_predict_inference(pr, &lim, &out, &err), WC_OK);
+	CHECK(out.power.per_gpu_power_w <= 400 * (1 + 1e-6));
+	int warned = 0;
+	for (int k = 0; k < out.n_warnings; k++)
+		warned |= strstr(out.warnings[k], "above the board's power limit of 400 W") != NULL;
+	CHECK(warned);
+	/* a lock at the top clock, or a cap above the limit, is held to it too */
+	wc_inference_query locked = q;
+	locked.config.sm_clock_mhz = 1410;
+	CHECK_INT(wc_predict_board_limit(pr, &locked, &err), WC_OK);
+	CHECK_NEAR(locked.config.sm_clock_mhz, lim.config.sm_clock_mhz, 0.02);
+	wc_inference_query capped = q;
+	capped.power_cap_w = 450;
+	CHECK_INT(wc_predict_power_cap(pr, &capped, 450, &capped.config.sm_clock_mhz, &err), WC_OK);
+	CHECK_INT(wc_predict_board_limit(pr, &capped, &err), WC_OK);
+	CHECK_NEAR(capped.board_limit_w, 400, 0);
+	/* a tighter cap is left alone */
+	capped = q;
+	capped.power_cap_w = 300;
+	CHECK_INT(wc_predict_power_cap(pr, &capped, 300, &capped.config.sm_clock_mhz, &err), WC_OK);
+	const double at300 = capped.config.sm_clock_mhz;
+	CHECK_INT(wc_predict_board_limit(pr, &capped, &err), WC_OK);
+	CHECK_NEAR(capped.board_limit_w, 0, 0);
+	CHECK_NEAR(capped.config.sm_clock_mhz, at300, 0);
+	/* below the limit nothing changes */
+	wc_inference_query small = { .config = test_catalog_config("A100", 1, "Qwen3-8B", 1) };
+	CHECK_INT(wc_predict_board_limit(pr, &small, &err), WC_OK);
+	CHECK_NEAR(small.board_limit_w, 0, 0);
+	CHECK_NEAR(small.config.sm_clock_mhz, 0, 0);
+	/* the sweep starts where the limit settles the clock */
+	wc_flexibility f;
+	CHECK_INT(wc_predict_flexibility(pr, &q, 0, 6, &f, &err), WC_OK);
+	CHECK_NEAR(f.steps[0].sm_clock_mhz, lim.config.sm_clock_mhz, 1e-9);
+	CHECK(f.ref_node_power_w <= 400 * (1 + 1e-6));
+	for (int i = 0; i < f.n_steps; i++)
+		CHECK(f.steps[i].node_power_w <= 400 * (1 + 1e-6));
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
 int
 main(void)
 {
@@ -199,6 +271,7 @@ main(void)
 	wc_predictor *pr = NULL;
 	wc_error err;
 	synthetic();
+	board_limit();
 	const char *profiles[] = { "paper", "paper-prefill" };
 	for (int i = 0; i < 2; i++) {
 		CHECK_INT(wc_params_profile(profiles[i], &p, &err), WC_OK);

@@ -55,7 +55,9 @@ pool(const wc_predictor *pr, const char *const *platforms, int n_plat, const cha
 			q.config.output_tokens = 512;
 			q.config.weights = weights;
 			q.config.kv = kv;
-			if (wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err) != WC_OK) {
+			/* as `wattcast predict` answers it: under the board's limit */
+			if (wc_predict_board_limit(pr, &q, &err) != WC_OK ||
+			    wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err) != WC_OK) {
 				fprintf(stderr, "  %s %s: %s\n", platforms[h], models[m], err.msg);
 				CHECK(!"every pooled configuration is answered");
 				continue;

@@ -10,6 +10,9 @@
  * worker stack and the server died of SIGSEGV on the first such request.
  * A locked clock outside the board's range is refused (422) for these
  * platforms as for the set's levels, and a power cap settles as for them.
+ * No answer is above its board's power limit (docs/capacity.md, "The
+ * board's power limit"): where the law gives more, config names the limit
+ * and the clock it settles at (an A100 answered 457 W on a 400 W board).
  */
 #include "data/data.h"
 #include "models/catalog.h"
@@ -19,6 +22,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 static CURL *h;
@@ -60,6 +64,10 @@ every_platform(const char *profile)
 		const char *src = json_string_value(json_object_get(r.json, "level_source"));
 		CHECK(isfinite(p) && p > 0);
 		CHECK(src != NULL);
+		json_t *lim = json_object_get(json_object_get(r.json, "config"), "board_power_limit_w");
+		CHECK(lim != NULL); /* null when it does not bind, never absent */
+		if (hw->max_power_w > 0 && hw->max_sm_clock_mhz > hw->min_sm_clock_mhz)
+			CHECK(p <= hw->max_power_w * (1 + 1e-6));
 		/* the CLI answers the same request with the same number */
 		CHECK_NEAR(cli_power(hw->name, profile), p, 1e-9 * p);
 		http_reply_free(&r);
@@ -98,6 +106,27 @@ every_platform(const char *profile)
 	}
 }
 
+/* Qwen3-32B at 256 running on one A100: the measured profile's law gives
+ * 457 W per GPU, the board allows 400 W. */
+static void
+board_limit(void)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/predict/inference"),
+	               "{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-32B\",\"concurrency\":256,"
+	               "\"input_tokens\":512,\"output_tokens\":256}", &r);
+	CHECK_INT(r.status, 200);
+	if (r.status == 200 && r.json) {
+		json_t *c = json_object_get(r.json, "config");
+		CHECK_NEAR(json_number_value(json_object_get(c, "board_power_limit_w")), 400, 0);
+		double mhz = json_number_value(json_object_get(c, "sm_clock_mhz"));
+		CHECK(mhz >= 210 && mhz < 1410);
+		CHECK_NEAR(http_json_num(r.json, "per_gpu_power_w"), 400, 0.5);
+		CHECK(strstr(r.body, "above the board's power limit of 400 W") != NULL);
+	}
+	http_reply_free(&r);
+}
+
 /* `wattcast serve --profile PROFILE` on a free port; every platform; the
  * server must still be alive and stop cleanly on SIGTERM. */
 static void
@@ -127,6 +156,8 @@ serve_every_platform(const char *profile)
 	} else {
 		http_set_base(port);
 		every_platform(profile);
+		if (strcmp(profile, "measured") == 0)
+			board_limit();
 		CHECK(waitpid(child, &status, WNOHANG) == 0); /* still serving */
 	}
 	kill(child, SIGTERM);
