@@ -68,20 +68,19 @@ idle_per_gpu(const wc_predictor *pr, const wc_inference_query *q, double *p0, wc
 	return rc;
 }
 
-/* The clock in [f_min, top] at which the per-GPU power meets `cap_w`:
- * `top` is a locked clock (0 = free, the board's highest). *clock_mhz = 0
- * when the cap does not bind at `top` (the clock stays as it was). */
+/* The clock in [f_min, f_max] at which the per-GPU power meets `cap_w`;
+ * *clock_mhz = 0 when the cap does not bind at the free clock. */
 static int
 settle(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info *info, double cap_w,
-       double top, double *clock_mhz, wc_capacity_prediction *cap, wc_error *err)
+       double *clock_mhz, wc_capacity_prediction *cap, wc_error *err)
 {
-	double p_free, p_lo, p_hi, lo = info->min_sm_clock_mhz, hi = top > 0.0 ? top : info->max_sm_clock_mhz;
+	double p_free, p_lo, p_hi, lo = info->min_sm_clock_mhz, hi = info->max_sm_clock_mhz;
 	int rc;
-	if ((rc = power_at(pr, q, top, cap, &p_free, err)) != WC_OK)
+	if ((rc = power_at(pr, q, 0.0, cap, &p_free, err)) != WC_OK)
 		return rc;
 	*clock_mhz = 0.0;
 	if (p_free <= cap_w)
-		return WC_OK; /* the cap does not bind: the clock stays as it was */
+		return WC_OK; /* the cap does not bind: the clock stays free */
 	if ((rc = power_at(pr, q, lo, cap, &p_lo, err)) != WC_OK || (rc = power_at(pr, q, hi, cap, &p_hi, err)) != WC_OK)
 		return rc;
 	if (p_lo >= cap_w) {
@@ -132,7 +131,7 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
 	wc_capacity_prediction *cap = malloc(sizeof *cap);
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
-	rc = settle(pr, q, info, cap_w, 0.0, clock_mhz, cap, err);
+	rc = settle(pr, q, info, cap_w, clock_mhz, cap, err);
 	free(cap);
 	return rc;
 }
@@ -153,10 +152,14 @@ wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *
 	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "platform: out of memory");
+	/* Power rises with the clock, so the clock that meets the limit over
+	 * the whole range lies below the one asked whenever that one draws
+	 * more; solving over the whole range gives every clock asked above it
+	 * the same answer. */
 	if ((rc = power_at(pr, q, c->sm_clock_mhz, cap, &q->board_free_w, err)) == WC_OK &&
 	    q->board_free_w > info->max_power_w * (1.0 + 1e-9) &&
-	    (rc = settle(pr, q, info, info->max_power_w, c->sm_clock_mhz, &mhz, cap, err)) == WC_OK && mhz > 0.0) {
-		q->config.sm_clock_mhz = mhz;
+	    (rc = settle(pr, q, info, info->max_power_w, &mhz, cap, err)) == WC_OK && mhz > 0.0) {
+		q->config.sm_clock_mhz = c->sm_clock_mhz > 0.0 ? fmin(mhz, c->sm_clock_mhz) : mhz;
 		q->board_limit_w = info->max_power_w;
 	}
 	free(cap);

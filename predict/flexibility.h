@@ -41,6 +41,9 @@ typedef struct {
 	int tp;                       /* GPUs of the group (caps are per GPU) */
 	/* the unconstrained point: no clock lock, no cap */
 	double ref_node_power_w, ref_throughput_tok_s, ref_energy_per_output_token_j;
+	double board_limit_w;         /* > 0: the board's power limit settled the
+	                               * unconstrained point's clock, where the
+	                               * sweep starts (wc_predict_board_limit) */
 	int n_steps;                  /* steps, from the highest clock down */
 	wc_flex_step steps[WC_FLEX_MAX_STEPS];
 	double knee_clock_mhz, knee_power_cap_w;

@@ -231,10 +231,18 @@ board_limit(void)
 		warned |= strstr(out.warnings[k], "above the board's power limit of 400 W") != NULL;
 	CHECK(warned);
 	/* a lock at the top clock, or a cap above the limit, is held to it too */
-	wc_inference_query locked = q;
-	locked.config.sm_clock_mhz = 1410;
-	CHECK_INT(wc_predict_board_limit(pr, &locked, &err), WC_OK);
-	CHECK_NEAR(locked.config.sm_clock_mhz, lim.config.sm_clock_mhz, 0.02);
+	const double locks[] = { 1410, 1260, 1230 }; /* each above the settled clock: the same answer */
+	for (int i = 0; i < 3; i++) {
+		wc_inference_query locked = q;
+		locked.config.sm_clock_mhz = locks[i];
+		CHECK_INT(wc_predict_board_limit(pr, &locked, &err), WC_OK);
+		CHECK_NEAR(locked.config.sm_clock_mhz, lim.config.sm_clock_mhz, 0);
+	}
+	wc_inference_query below = q; /* a lock under the settled clock is left alone */
+	below.config.sm_clock_mhz = 900;
+	CHECK_INT(wc_predict_board_limit(pr, &below, &err), WC_OK);
+	CHECK_NEAR(below.board_limit_w, 0, 0);
+	CHECK_NEAR(below.config.sm_clock_mhz, 900, 0);
 	wc_inference_query capped = q;
 	capped.power_cap_w = 450;
 	CHECK_INT(wc_predict_power_cap(pr, &capped, 450, &capped.config.sm_clock_mhz, &err), WC_OK);
@@ -257,9 +265,20 @@ board_limit(void)
 	wc_flexibility f;
 	CHECK_INT(wc_predict_flexibility(pr, &q, 0, 6, &f, &err), WC_OK);
 	CHECK_NEAR(f.steps[0].sm_clock_mhz, lim.config.sm_clock_mhz, 1e-9);
+	CHECK_NEAR(f.board_limit_w, 400, 0);
 	CHECK(f.ref_node_power_w <= 400 * (1 + 1e-6));
 	for (int i = 0; i < f.n_steps; i++)
 		CHECK(f.steps[i].node_power_w <= 400 * (1 + 1e-6));
+	int said = 0;
+	for (int k = 0; k < f.n_warnings; k++)
+		said |= strstr(f.warnings[k], "above the board's power limit of 400 W") != NULL &&
+		        strstr(f.warnings[k], "still above") == NULL;
+	CHECK(said);
+	small.config.input_tokens = 512;
+	small.config.output_tokens = 256;
+	CHECK_INT(wc_predict_flexibility(pr, &small, 0, 6, &f, &err), WC_OK);
+	CHECK_NEAR(f.board_limit_w, 0, 0); /* it does not bind: the sweep starts at the top clock */
+	CHECK_NEAR(f.steps[0].sm_clock_mhz, 1410, 0);
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
 }

@@ -75,6 +75,9 @@ sweep(void)
 	CHECK_NEAR(http_json_num(json_array_get(steps, 5), "sm_clock_mhz"), 345, 0);
 	CHECK(http_json_num(json_array_get(steps, 5), "node_power_w") < http_json_num(json_array_get(steps, 0), "node_power_w"));
 	CHECK(isfinite(http_json_num(a, "knee_clock_mhz")) && isfinite(http_json_num(a, "energy_optimal_clock_mhz")));
+	/* the board's limit does not bind here: null, never absent */
+	const json_t *lim = json_object_get(json_object_get(a, "config"), "board_power_limit_w");
+	CHECK(lim != NULL && json_is_null(lim));
 	/* where it comes from, as every answer says it */
 	CHECK_CONTAINS(json_string_value(json_object_get(a, "profile")), "paper");
 	CHECK_CONTAINS(json_string_value(json_object_get(a, "level_source")), "published");
@@ -101,6 +104,14 @@ sweep(void)
 	         "\"concurrency\":32,\"input_tokens\":512,\"output_tokens\":256,\"steps\":4}", 200);
 	CHECK_CONTAINS(json_string_value(json_object_get(a, "level_source")), "datasheet");
 	CHECK_CONTAINS(json_string_value(json_object_get(a, "capacity_level_source")), "datasheet");
+	json_decref(a);
+	/* where the law gives more than the board's 700 W, the sweep starts at
+	 * the clock a GPU settles at under it, and config names the limit */
+	a = post("/v1/predict/flexibility", "{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-8B\","
+	         "\"concurrency\":256,\"input_tokens\":512,\"output_tokens\":256,\"steps\":3}", 200);
+	CHECK_NEAR(http_json_num(json_object_get(a, "config"), "board_power_limit_w"), 700, 0);
+	CHECK(http_json_num(json_array_get(json_object_get(a, "steps"), 0), "node_power_w") <= 700 * (1 + 1e-6));
+	CHECK(http_json_num(json_array_get(json_object_get(a, "steps"), 0), "sm_clock_mhz") < 1980);
 	json_decref(a);
 	expect_422("/v1/predict/flexibility", "{" BODY ",\"steps\":1}", "/steps", "between 2 and");
 	expect_422("/v1/predict/flexibility", "{" BODY ",\"sweep\":\"fan\"}", "/sweep", "clock");
