@@ -156,16 +156,19 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	wc_inference_query lim = *q;
 	double top = 0.0;
 	if ((rc = wc_predict_board_limit(pr, &lim, err)) == WC_OK && lim.board_limit_w > 0) {
-		char msg[WC_WARNING_LEN];
 		top = lim.config.sm_clock_mhz;
 		out->board_limit_w = lim.board_limit_w;
-		snprintf(msg, sizeof msg, "platform: the law gives %.1f W per GPU at the free clock, above the board's "
-		         "power limit of %.0f W; a GPU settles at %.0f MHz%s, where the sweep starts "
-		         "(docs/capacity.md)", lim.board_free_w, lim.board_limit_w, top,
-		         top <= info->min_sm_clock_mhz ? ", the platform's lowest, still above the limit" : " under it");
-		warn_once(out, msg);
 	}
 	if (rc == WC_OK && (rc = state_at(pr, q, top, cap, out, err)) == WC_OK) {
+		if (out->board_limit_w > 0) { /* "still above" by the answer's power, as wc_predict_inference says it */
+			char msg[WC_WARNING_LEN];
+			snprintf(msg, sizeof msg, "platform: the law gives %.1f W per GPU at the free clock, above the "
+			         "board's power limit of %.0f W; a GPU settles at %.0f MHz%s, where the sweep starts "
+			         "(docs/capacity.md)", lim.board_free_w, lim.board_limit_w, top,
+			         cap->value[WC_CAPQ_POWER] / q->config.tp > lim.board_limit_w * (1.0 + 1e-9)
+			                 ? ", the platform's lowest, still above the limit" : " under it");
+			warn_once(out, msg);
+		}
 		out->capacity_level_source = cap->level_source ? cap->level_source : "fitted";
 		out->ref_node_power_w = cap->value[WC_CAPQ_POWER];
 		out->ref_throughput_tok_s = cap->value[WC_CAPQ_THROUGHPUT];

@@ -55,7 +55,8 @@ wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const 
 	                    "kv_cache", wc_precision_name(c->kv), "input_tokens", c->input_tokens, "output_tokens",
 	                    c->output_tokens, "concurrency", c->request_rate > 0 && !(c->running > 0) ? json_null()
 	                    : json_real(c->running), "rate", c->request_rate > 0 ? json_real(c->request_rate) : json_null()));
-	json_object_set_new(json_object_get(o, "config"), "board_power_limit_w", real_or_null(f->board_limit_w > 0 ? f->board_limit_w : NAN));
+	json_object_set_new(json_object_get(o, "config"), "board_power_limit_w",
+	                    real_or_null(f->board_limit_w > 0 ? f->board_limit_w : NAN));
 	return o;
 }
 

@@ -117,7 +117,6 @@ wc_request_heavy_enter(wc_request *req, wc_response *res)
 	return -1;
 }
 
-
 int
 wc_router_handle(struct mg_connection *conn, void *cbdata)
 {
