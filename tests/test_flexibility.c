@@ -224,8 +224,13 @@ board_limit(void)
 	CHECK(cap.value[WC_CAPQ_POWER] <= 400 * (1 + 1e-6) && cap.value[WC_CAPQ_POWER] > 399);
 	CHECK(cap.value[WC_CAPQ_LATENCY] > free_latency); /* a lower clock is slower */
 	lim.config.running = cap.value[WC_CAPQ_RUNNING];
+	lim.want_interval = 1;
 	CHECK_INT(wc_predict_inference(pr, &lim, &out, &err), WC_OK);
 	CHECK(out.power.per_gpu_power_w <= 400 * (1 + 1e-6));
+	/* the interval still holds the settled answer, with width */
+	CHECK(out.has_interval);
+	CHECK(out.node_lo_w <= out.power.node_power_w && out.power.node_power_w <= out.node_hi_w);
+	CHECK(out.node_hi_w > out.node_lo_w);
 	int warned = 0;
 	for (int k = 0; k < out.n_warnings; k++)
 		warned |= strstr(out.warnings[k], "above the board's power limit of 400 W") != NULL;
