@@ -58,6 +58,8 @@ typedef struct {
 	size_t runs;                 /* windows found (the first is replayed) */
 	char run_id[128];
 	char arrival_source[32];
+	char platform[64], model[96]; /* the run's, as its manifest or the flags give them ("" unknown) */
+	int tp;                       /* the run's GPUs (0 unknown) */
 } cli_measured_window;
 
 /** Read the run folder `dir` as `validate envelope` does and make its

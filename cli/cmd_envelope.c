@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 static const char usage[] =
@@ -78,6 +79,7 @@ typedef struct {
 	wc_run_manifest defaults;
 	cli_measured_window win;        /* --measured: the run replayed */
 	int horizon_given;
+	int tp_given;                    /* --tp */
 	int bin_given, budget_bin_given; /* --bin, --budget-bin */
 } env_args;
 
@@ -100,7 +102,7 @@ parse_config_flag(const char *cmd, int opt, env_args *a)
 	case OPT_PLATFORM: a->c.platform = optarg; break;
 	case OPT_MODEL: a->model = optarg; break;
 	case OPT_ACTIVE: rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &a->c.active_params_b); break;
-	case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_LAW_MAX_TP, &v); a->c.tp = (int)v; break;
+	case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_LAW_MAX_TP, &v); a->c.tp = (int)v; a->tp_given = 1; break;
 	case OPT_WEIGHTS:
 		if (wc_precision_from_name(optarg, &a->c.weights) != WC_OK)
 			rc = cli_usage_error(cmd, "--weights: expected bf16, fp8 or int4, got '%s'", optarg);
@@ -406,6 +408,40 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	return CLI_OK;
 }
 
+/* --measured compares a prediction with the run's measurement, so both
+ * must be of one configuration: the run's GPU count unless --tp names
+ * another, and a warning wherever a flag names another board, model or
+ * group than the run's manifest (a what-if replay is allowed, but its
+ * "measured" columns are then another configuration's). Returns 1 when
+ * the board predicted is the run's (or the run does not say). */
+static int
+measured_config(const char *cmd, env_args *a)
+{
+	const cli_measured_window *win = &a->win;
+	int same_board = 1;
+	if (!a->tp_given && win->tp > 0)
+		a->c.tp = win->tp;
+	else if (win->tp > 0 && win->tp != a->c.tp)
+		fprintf(stderr, "wattcast %s: warning: --tp %d, but the run %s used %d GPUs; its measured power is "
+		        "of %d GPUs\n", cmd, a->c.tp, win->run_id, win->tp, win->tp);
+	if (win->platform[0]) {
+		const wc_platform_info *want = wc_platform_lookup(a->c.platform), *ran = wc_platform_lookup(win->platform);
+		if (want && ran ? want != ran : strcasecmp(a->c.platform, win->platform) != 0) {
+			same_board = 0;
+			fprintf(stderr, "wattcast %s: warning: --platform %s, but the run %s ran on %s; the prediction is "
+			        "for %s with its level's idle power, the measured values are %s's\n", cmd, a->c.platform,
+			        win->run_id, win->platform, a->c.platform, win->platform);
+		}
+	}
+	if (a->model && win->model[0]) {
+		const wc_model_info *want = wc_model_lookup(a->model), *ran = wc_model_lookup(win->model);
+		if (want && ran ? want != ran : strcasecmp(a->model, win->model) != 0)
+			fprintf(stderr, "wattcast %s: warning: --model %s, but the run %s served %s; the measured values "
+			        "are %s's\n", cmd, a->model, win->run_id, win->model, win->model);
+	}
+	return same_board;
+}
+
 /* --measured: the run's own arrivals, lengths and window replace the
  * workload and the horizon (docs/envelopes.md, "Replaying a measured run"). */
 static int
@@ -423,20 +459,21 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	if ((rc = cli_load_measured(cmd, a->measured, &a->defaults, &s->p, a->o.max_running, a->service, in, &a->w,
 	                            &a->win)) != CLI_OK)
 		return rc;
-	/* The run's own idle, as `validate envelope` takes it, unless given. */
-	if (!(a->c.idle_power_w > 0) && isfinite(a->win.idle_w) && a->win.idle_w > 0) {
+	int same_board = measured_config(cmd, a);
+	/* The run's own idle, as `validate envelope` takes it, unless given or
+	 * measured on another board than the one predicted. */
+	if (same_board && !(a->c.idle_power_w > 0) && isfinite(a->win.idle_w) && a->win.idle_w > 0)
 		a->c.idle_power_w = a->win.idle_w;
-		if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
-			return cli_fail(cmd, "%s", err.msg);
-	}
+	if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
 	a->o.horizon_s = a->win.horizon_s;
 	a->o.warmup_s = a->win.warmup_s;
 	a->o.sample_s = a->win.sample_s;
 	a->o.bin_s = wc_envelope_bin_within(a->o.bin_s, a->o.horizon_s); /* the run's window, not the user's */
 	if (wc_envelope_workload_check(&a->w, &err) != WC_OK)
 		return cli_fail(cmd, "--measured %s: %s", a->measured, err.msg);
-	if (!strcmp(s->st.source, "none") &&
-	    (rc = wc_service_select(&s->p, &a->c, a->service, &s->service, &s->st, &err)) != WC_OK)
+	/* Chosen again: the run's GPU count may have changed the group. */
+	if ((rc = wc_service_select(&s->p, &a->c, a->service, &s->service, &s->st, &err)) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	return CLI_OK;
 }

@@ -95,6 +95,9 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	win->metrics = r->metrics;
 	win->runs = set.n;
 	snprintf(win->run_id, sizeof win->run_id, "%s", r->run_id);
+	snprintf(win->platform, sizeof win->platform, "%s", r->m.platform);
+	snprintf(win->model, sizeof win->model, "%s", r->m.model);
+	win->tp = r->tp;
 	snprintf(win->arrival_source, sizeof win->arrival_source, "%s",
 	         c->run.arrival_source ? c->run.arrival_source : "");
 	cli_run_set_free(&set);

@@ -189,6 +189,32 @@ check_replay_chart(const char *runs_dir, const char *dir)
 	free(svg);
 }
 
+/* --measured predicts the run's own group (2 GPUs here, --tp not given)
+ * and warns when a flag names another board or model than the run's. */
+static void
+check_measured_config(const char *runs_dir)
+{
+	char *run = path_join(runs_dir, "validate_gemma-4-26b-a4b_moe_transfer_a100");
+	const char *same[] = { "wattcast", "envelope", "--platform", "A100", "--model", "google/gemma-4-26B-A4B-it",
+		               "--measured", run, "--replicas", "2", NULL };
+	const char *other[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Qwen3-8B", "--measured",
+		                run, "--replicas", "2", NULL };
+	run_result r;
+	CHECK(run_wattcast(same, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "on 2 x A100");
+	CHECK(strstr(r.err, "warning: --") == NULL);
+	run_result_free(&r);
+	CHECK(run_wattcast(other, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "on 2 x H100");
+	CHECK_CONTAINS(r.err, "warning: --platform H100, but the run");
+	CHECK_CONTAINS(r.err, "warning: --model Qwen3-8B, but the run");
+	CHECK_CONTAINS(r.out, "P0 126.3 W/GPU"); /* H100's level, not the A100 run's measured idle */
+	run_result_free(&r);
+	free(run);
+}
+
 int
 main(void)
 {
@@ -224,6 +250,7 @@ main(void)
 	double zero_shot = check_validation(runs_dir, &measured);
 	CHECK(check_validation(runs_dir, &calibrated) < zero_shot);
 	check_replay_chart(runs_dir, dir);
+	check_measured_config(runs_dir);
 	free(runs_dir);
 	free(out);
 	free(dir);
