@@ -179,7 +179,8 @@ print_metrics_json(const char *cmd, const metrics_args *a, const wc_trace_log_me
 		if (!isnan(a->count[c]))
 			json_object_set_new(json_object_get(o, "group"), count_key[c],
 			                    num_or_null(m->group.energy_j / a->count[c]));
-	char *text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	/* 15 digits: an epoch needs 13 to keep its milliseconds. */
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 	json_decref(o);
 	if (!text)
 		return cli_fail(cmd, "out of memory");

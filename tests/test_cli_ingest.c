@@ -421,6 +421,31 @@ test_metrics_cli(const char *run_a)
  * size is mostly comments breaks that promise and is read again, so its
  * metrics are still the exact ones, equal to those of the same samples
  * without the comments, and its warnings are shown once. */
+/* Epochs keep their milliseconds in JSON: a window cut from them must
+ * match the log's own duration (10 significant digits rounded them to
+ * whole seconds). */
+static void
+test_metrics_epoch_ms(void)
+{
+	char *a = path_join(root, "epoch_ms.csv");
+	CHECK(write_text(a, "timestamp, power.draw [W]\n"
+	                    "2023/11/14 22:13:20.244, 100.00 W\n2023/11/14 22:13:20.563, 110.00 W\n"
+	                    "2023/11/14 22:13:20.882, 120.00 W\n2023/11/14 22:13:21.201, 110.00 W\n"
+	                    "2023/11/14 22:13:21.520, 100.00 W\n") == 0);
+	run_result r;
+	CHECK(run_wattcast(METRICS(a, "--json"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out, 0, NULL);
+	CHECK(o != NULL);
+	if (o) {
+		CHECK_NEAR(json_number_value(json_object_get(o, "start_epoch")), 1700000000.244, 1e-4);
+		CHECK_NEAR(json_number_value(json_object_get(o, "end_epoch")), 1700000001.520, 1e-4);
+		json_decref(o);
+	}
+	run_result_free(&r);
+	free(a);
+}
+
 static void
 test_metrics_bound_too_early(void)
 {
@@ -482,6 +507,7 @@ main(void)
 	test_refusals(run_a, run_b);
 	test_metrics_cli(run_a);
 	test_metrics_bound_too_early();
+	test_metrics_epoch_ms();
 
 	usage_error(INGEST(run_a), "-o RUNS.csv is required");
 	usage_error(INGEST("-o", "x.csv"), "give at least one RUN_DIR");
