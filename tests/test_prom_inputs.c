@@ -22,7 +22,7 @@
 #define T0 1767225600L
 
 enum { NAN_AT_50 = 1, RESET_AT_60 = 2, GPU_APPEARS_180 = 4, HOST_WITHOUT_ENGINE = 8, ITL_OLD = 16,
-       ITL_NEW = 32, SGLANG = 64, POWER_INSTANT = 128, POWER_BOTH = 256 };
+       ITL_NEW = 32, SGLANG = 64, POWER_INSTANT = 128, POWER_BOTH = 256, DP2 = 512 };
 
 static char *dir;
 
@@ -53,10 +53,19 @@ scrapes(const char *name, int flags)
 		 * with ITL_OLD, its new one with ITL_NEW). */
 		const char *pre = flags & SGLANG ? "sglang" : "vllm";
 		const char *rank = flags & SGLANG ? ",tp_rank=\"0\"" : "";
-		append(&buf, &len, &cap, "%s{model_name=\"Qwen/Qwen3-8B\"%s} %d\n",
-		       flags & SGLANG ? "sglang:num_running_reqs" : "vllm:num_requests_running", rank, n);
-		append(&buf, &len, &cap, "%s:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"%s} %.0f\n", pre,
-		       rank, gen);
+		if (flags & DP2) {
+			/* vLLM's data parallel: two engines of one server, told
+			 * apart by `engine` only, each with half the load. */
+			for (int e = 0; e < 2; e++)
+				append(&buf, &len, &cap, "vllm:num_requests_running{engine=\"%d\",model_name=\"Qwen/Qwen3-8B\"} "
+				       "%d\nvllm:generation_tokens_total{engine=\"%d\",model_name=\"Qwen/Qwen3-8B\"} %.1f\n",
+				       e, n / 2, e, 0.5 * gen);
+		} else {
+			append(&buf, &len, &cap, "%s{model_name=\"Qwen/Qwen3-8B\"%s} %d\n",
+			       flags & SGLANG ? "sglang:num_running_reqs" : "vllm:num_requests_running", rank, n);
+			append(&buf, &len, &cap, "%s:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"%s} %.0f\n",
+			       pre, rank, gen);
+		}
 		/* Inter-token latency under vLLM's old name (50 ms) and its
 		 * successor's (20 ms), 10 n tokens a second. */
 		if (flags & ITL_OLD)
@@ -146,6 +155,14 @@ ingest_known(const char *name, int flags)
 	run_result_free(&r);
 	free(in);
 	return t;
+}
+
+/* Data-parallel engines of one server (vLLM's `engine` label) add up:
+ * the same rows as one engine with their sum. */
+static void
+check_data_parallel(void)
+{
+	wc_runs_free(ingest_known("dp2.prom", DP2));
 }
 
 static void
@@ -332,6 +349,7 @@ main(void)
 {
 	dir = test_tmpdir("prom_inputs");
 	check_clean();
+	check_data_parallel();
 	check_engine_names();
 	check_power_names();
 	check_anomalies();

@@ -102,9 +102,11 @@ find_group(wc_fleet *f, const char *key, const char *name, const wc_prom_series 
 	group_value(s, metric, "namespace", 9, g->ns, sizeof g->ns);
 	group_value(s, metric, "pod", 3, g->pod, sizeof g->pod);
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
-		g->last[c] = -1.0;
+		for (int k = 0; k < FLEET_MAX_ENGINES; k++)
+			g->last[c][k] = -1.0;
 	for (int m = 0; m < WC_FLEET_N_METRICS; m++)
-		g->engine[m] = -1;
+		for (int k = 0; k < FLEET_MAX_ENGINES; k++)
+			g->engine[m][k] = -1;
 	return (long)f->n_groups++;
 }
 
@@ -163,31 +165,76 @@ add_power(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t i, wc_erro
 	return group_platform(f, g, s, err);
 }
 
+/* Same labels but `engine`, which both carry with different values: two
+ * data-parallel engines of one vLLM server, whose loads add up. */
+static int
+other_engine(const wc_prom_series *a, const wc_prom_series *b)
+{
+	const char *ea = wc_prom_label(a, "engine"), *eb = wc_prom_label(b, "engine");
+	if (!ea || !eb || strcmp(ea, eb) == 0 || a->n_labels != b->n_labels)
+		return 0;
+	for (size_t k = 0; k < a->n_labels; k++)
+		if (strcmp(a->names[k], b->names[k]) != 0 ||
+		    (strcmp(a->names[k], "engine") != 0 && strcmp(a->values[k], b->values[k]) != 0))
+			return 0;
+	return 1;
+}
+
+/* The slot of engine label `label` ("" none), added when new; -1 when
+ * the group already has FLEET_MAX_ENGINES. */
+static int
+engine_slot(fleet_group *g, const char *label)
+{
+	for (int k = 0; k < g->n_engine_slots; k++)
+		if (strcmp(g->engine_label[k], label) == 0)
+			return k;
+	if (g->n_engine_slots == FLEET_MAX_ENGINES)
+		return -1;
+	snprintf(g->engine_label[g->n_engine_slots], sizeof g->engine_label[0], "%s", label);
+	return g->n_engine_slots++;
+}
+
 static int
 add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i, wc_error *err)
 {
 	const wc_prom_series *s = &set->s[i];
-	if (g->engine[m] >= 0) {
+	const char *label = wc_prom_label(s, "engine");
+	int k = engine_slot(g, label ? label : "");
+	if (k < 0)
+		return wc_error_set(err, WC_EINVAL, "group '%.40s' has more than %d engine series of %s (--group-by "
+		                    "splits them)", g->name, FLEET_MAX_ENGINES, s->metric);
+	/* Another engine's series must be a data-parallel sibling of those
+	 * already read (only `engine` differs); anything else is another
+	 * server, which --group-by tells apart. */
+	for (int o = 0; o < g->n_engine_slots; o++) {
+		long j = g->engine[m][o];
+		if (o == k || j < 0 || other_engine(&set->s[j], s))
+			continue;
+		return wc_error_set(err, WC_EINVAL, "group '%.40s' has two engine series of %s: %.70s and %.70s "
+		                    "(--group-by adds the label that tells them apart)", g->name, s->metric,
+		                    set->s[j].key, s->key);
+	}
+	long *slot = &g->engine[m][k];
+	if (*slot >= 0) {
 		/* An engine exporting the metric under two names (vLLM 0.11 and
 		 * 0.12): the preferred name is read, the other ignored. */
-		int rank = wc_fleet_metric_rank(m, s->metric), had = wc_fleet_metric_rank(m, set->s[g->engine[m]].metric);
+		int rank = wc_fleet_metric_rank(m, s->metric), had = wc_fleet_metric_rank(m, set->s[*slot].metric);
 		if (rank != had) {
 			if (rank < had)
-				g->engine[m] = (long)i;
+				*slot = (long)i;
 			return WC_OK;
 		}
+		return wc_error_set(err, WC_EINVAL, "group '%.40s' has two engine series of %s: %.70s and %.70s "
+		                    "(--group-by adds the label that tells them apart)", g->name, s->metric,
+		                    set->s[*slot].key, s->key);
 	}
-	if (g->engine[m] >= 0)
-		return wc_error_set(err, WC_EINVAL, "group '%.40s' has two engine series of %s: %.70s and "
-		                    "%.70s (--group-by adds the label that tells them apart)", g->name,
-		                    s->metric, set->s[g->engine[m]].key, s->key);
-	g->engine[m] = (long)i;
+	*slot = (long)i;
 	const char *model = wc_prom_label(s, "model_name");
 	if (!model)
 		model = f->o.model;
 	if (model && !g->model[0])
 		snprintf(g->model, sizeof g->model, "%s", model);
-	if (m == WC_FLEET_RUNNING) {
+	if (m == WC_FLEET_RUNNING && !g->ever_engine) {
 		g->ever_engine = 1;
 		snprintf(g->engine_series, sizeof g->engine_series, "%s", s->key);
 	}
@@ -200,7 +247,8 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	for (size_t i = 0; i < f->n_groups; i++) {
 		f->g[i].n_gpus = 0;
 		for (int m = 0; m < WC_FLEET_N_METRICS; m++)
-			f->g[i].engine[m] = -1;
+			for (int k = 0; k < FLEET_MAX_ENGINES; k++)
+				f->g[i].engine[m][k] = -1;
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		const wc_prom_series *s = &set->s[i];

@@ -30,6 +30,10 @@ typedef struct {
 	int n_gpus;
 } fleet_window;
 
+/* Engines summed per group: vLLM's data-parallel engines on one host
+ * export one series each, told apart by their `engine` label only. */
+#define FLEET_MAX_ENGINES 16
+
 typedef struct {
 	char key[512];                 /* the group-by values joined by '|' */
 	char name[80];                 /* run_id stem: the non-empty values joined by '/' */
@@ -44,13 +48,15 @@ typedef struct {
 	int had_step, in_gap;
 	char gap_series[256];          /* what the current gap lacks */
 	double gap_start;
-	double last[WC_FLEET_N_COUNTERS];
+	double last[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* per engine slot */
+	char engine_label[FLEET_MAX_ENGINES][32]; /* slot k's `engine` label, kept across pages */
+	int n_engine_slots;
 	fleet_window win;
 	fleet_step *pending;           /* steps off the window's load, not yet a change */
 	size_t n_pending, cap_pending;
 	/* this page: positions in the set */
 	size_t *gpus, n_gpus, cap_gpus;
-	long engine[WC_FLEET_N_METRICS];
+	long engine[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES]; /* series per engine slot, -1 none */
 } fleet_group;
 
 typedef struct {

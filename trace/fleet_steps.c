@@ -208,36 +208,81 @@ add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err)
 	return rc;
 }
 
-/* Counter increases of the step; a reset (the value falls) counts the new
- * value from 0, as Prometheus's increase() does, and is reported. */
+/* The engines' values of metric m at t, summed over the group's engine
+ * slots: ABSENT when no slot has the metric or one lacks a sample (the
+ * sum would be partial), NAN_SAMPLE when one is NaN; `per` gets each
+ * slot's value (NaN where none). */
+static int
+engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t, double *sum, double *per,
+           long *bad)
+{
+	int state = ABSENT, any = 0;
+	*sum = 0.0;
+	for (int k = 0; k < g->n_engine_slots; k++) {
+		per[k] = NAN;
+		long i = g->engine[m][k];
+		if (i < 0)
+			continue;
+		double v = 0.0;
+		int s = value_at(f, set, (size_t)i, t, &v);
+		if (s == NAN_SAMPLE) {
+			*bad = i;
+			return NAN_SAMPLE;
+		}
+		if (s == ABSENT) {
+			*bad = i;
+			return ABSENT;
+		}
+		any = 1;
+		per[k] = v;
+		*sum += v;
+	}
+	if (any)
+		state = VALUE;
+	return state;
+}
+
+/* Counter increases of the step, per engine; a reset (the value falls)
+ * counts the new value from 0, as Prometheus's increase() does, and is
+ * reported. */
 static void
-counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const double *val,
+counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET_MAX_ENGINES],
          const int *state, double t, fleet_step *st, int *reset)
 {
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++) {
 		int m = WC_FLEET_FIRST_COUNTER + c;
-		long i = g->engine[m];
 		st->inc[c] = NAN;
-		if (i < 0 || state[m] != VALUE)
+		if (state[m] != VALUE)
 			continue;
-		double v = val[m], last = g->last[c];
-		if (last >= 0 && v >= last) {
-			st->inc[c] = v - last;
-		} else if (last >= 0) {
-			char at[40];
-			when(t, at);
-			st->inc[c] = v;
-			*reset = 1;
-			wc__fleet_warn(f, "%.300s: counter reset at %s (from %.15g to %.15g), an engine "
-			               "restart: counted from 0 and the window is cut", set->s[i].key, at, last, v);
+		double inc = 0.0;
+		int known = 1;
+		for (int k = 0; k < g->n_engine_slots; k++) {
+			long i = g->engine[m][k];
+			if (i < 0)
+				continue;
+			double v = per[m][k], last = g->last[c][k];
+			if (last >= 0 && v >= last) {
+				inc += v - last;
+			} else if (last >= 0) {
+				char at[40];
+				when(t, at);
+				inc += v;
+				*reset = 1;
+				wc__fleet_warn(f, "%.300s: counter reset at %s (from %.15g to %.15g), an engine "
+				               "restart: counted from 0 and the window is cut", set->s[i].key, at, last, v);
+			} else {
+				known = 0; /* the engine's first sample: no increase yet */
+			}
+			g->last[c][k] = v;
 		}
-		g->last[c] = v;
+		if (known)
+			st->inc[c] = inc;
 	}
 }
 
 /* Why the step is a gap (NULL: it is not): the first series lacking. */
 static const char *
-gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, size_t np,
+gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const long *bad, size_t np,
            long nan_gpu, const char **what)
 {
 	*what = "NaN sample";
@@ -245,10 +290,10 @@ gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, size_
 		return set->s[nan_gpu].key;
 	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
 		if (state[m] == NAN_SAMPLE)
-			return set->s[g->engine[m]].key;
+			return set->s[bad[m]].key;
 	*what = "no sample";
 	if (state[WC_FLEET_RUNNING] != VALUE)
-		return g->engine[WC_FLEET_RUNNING] >= 0 ? set->s[g->engine[WC_FLEET_RUNNING]].key
+		return bad[WC_FLEET_RUNNING] >= 0 ? set->s[bad[WC_FLEET_RUNNING]].key
 		       : g->engine_series[0] ? g->engine_series : "vllm:num_requests_running";
 	if (np == 0)
 		return g->gpu_series;
@@ -261,7 +306,8 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double t, wc_err
 	size_t present[WC_TELEMETRY_MAX_GPUS], np = 0;
 	long nan_gpu = -1;
 	fleet_step st = { .t = t, .waiting = NAN };
-	double val[WC_FLEET_N_METRICS] = { 0 };
+	double val[WC_FLEET_N_METRICS] = { 0 }, per[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
+	long bad[WC_FLEET_N_METRICS];
 	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
 	for (size_t j = 0; j < g->n_gpus; j++) {
 		double v = 0.0;
@@ -272,9 +318,11 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double t, wc_err
 			present[np++] = g->gpus[j];
 		st.power += s == VALUE ? v : 0.0;
 	}
-	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
-		state[m] = g->engine[m] < 0 ? ABSENT : value_at(f, set, (size_t)g->engine[m], t, &val[m]);
-	const char *what, *lack = gap_reason(g, set, state, np, nan_gpu, &what);
+	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++) {
+		bad[m] = -1;
+		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], &bad[m]);
+	}
+	const char *what, *lack = gap_reason(g, set, state, bad, np, nan_gpu, &what);
 	if (lack) {
 		begin_gap(f, g, lack, what, t);
 		return wc__fleet_close(f, g, err);
@@ -282,7 +330,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double t, wc_err
 	end_gap(f, g, t);
 	if ((rc = membership(f, g, set, present, np, t, &changed, err)) != WC_OK)
 		return rc;
-	counters(f, g, set, val, state, t, &st, &reset);
+	counters(f, g, set, per, state, t, &st, &reset);
 	st.running = val[WC_FLEET_RUNNING];
 	st.waiting = state[WC_FLEET_WAITING] == VALUE ? val[WC_FLEET_WAITING] : NAN;
 	st.n_gpus = (int)np;
