@@ -88,6 +88,23 @@ histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err
 	return WC_OK;
 }
 
+/* The query's sizes and loaded steps lie within the level's calibrated
+ * spans (0 when the level records none). */
+static int
+within_runs(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
+{
+	if (!(r->running_max > 0) || !(r->active_b_max > 0) || r->tp_max <= 0)
+		return 0;
+	if (c->active_params_b < r->active_b_min * (1 - 1e-9) || c->active_params_b > r->active_b_max * (1 + 1e-9) ||
+	    c->tp < r->tp_min || c->tp > r->tp_max)
+		return 0;
+	for (size_t i = 0; i < h->len; i++)
+		if (h->running[i] > 0.0 && (h->running[i] < r->running_min * (1 - 1e-9) ||
+		                            h->running[i] > r->running_max * (1 + 1e-9)))
+			return 0;
+	return 1;
+}
+
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
                const wc_load_histogram *h, wc_inference_prediction *out)
@@ -95,10 +112,16 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	const wc_range *r = &lvl->range;
 	const wc_level *sl = wc_params_scale_level(p, lvl);
 	int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
-	if (s_bound || t_bound)
+	/* A level held at a bound still passes through its runs: S and theta
+	 * trade against each other there, and only an answer beyond the
+	 * runs' loads or sizes leans on the bound's split of the two
+	 * (docs/fitting.md, "Physical bounds"); level_source says "bound"
+	 * on every answer. */
+	if ((s_bound || t_bound) && !within_runs(r, c, h))
 		WC_WARN(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
-		        "could not identify it, so this answer leans on the bound (docs/fitting.md)", lvl->name,
-		        s_bound ? "S" : "", s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
+		        "could not identify it, and this answer lies beyond their loads or sizes, so it leans on the "
+		        "bound (docs/fitting.md)", lvl->name, s_bound ? "S" : "", s_bound && t_bound ? " and " : "",
+		        t_bound ? "theta" : "");
 	/* A level calibrated without the bound (platform scope, or a file
 	 * from elsewhere) may saturate above what the board can draw. */
 	double ceiling = sl && !s_bound ? lvl->p0.value + sl->s.value : NAN,
@@ -136,9 +159,14 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 		/* n = 0 is idle, which the law gives exactly; only loaded steps count. */
 		for (size_t i = 0; i < h->len && lo <= 0.0; i++)
 			lo = h->running[i];
+		char load[64];
+		if (lo == hi)
+			snprintf(load, sizeof load, "%g", lo);
+		else
+			snprintf(load, sizeof load, "%g-%g", lo, hi);
 		if (lo > 0.0 && (lo < r->running_min * (1 - 1e-9) || hi > r->running_max * (1 + 1e-9)))
-			WC_WARN(out, "running: load %g-%g is outside the calibrated span %g-%g on %s",
-			        lo, hi, r->running_min, r->running_max, lvl->name);
+			WC_WARN(out, "running: load %s is outside the calibrated span %g-%g on %s", load,
+			        r->running_min, r->running_max, lvl->name);
 	}
 	if (r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max))
 		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d on %s", c->tp, r->tp_min,
