@@ -52,29 +52,70 @@ cli_bad_option(const char *cmd, int opt, char **argv)
 	return cli_usage_error(cmd, "unknown flag '%s' (see --help)", text);
 }
 
-int
-cli_parse_double(const char *cmd, const char *flag, const char *text, double min,
-                 int min_inclusive, double *out)
+/* Is `s` a plain decimal number: an optional sign, digits, and (with
+ * `real`) a fraction and an exponent? strtod and strtol also take leading
+ * blanks, and strtod a hex form ("0x10"), "inf" and "nan" (C11 7.22.1.3,
+ * 7.22.1.4); docs/cli.md ("Conventions") promises a flag value is the
+ * number its text reads as, so those are refused before converting. */
+static int
+is_decimal(const char *s, int real)
 {
-	char *end;
+	int digits = 0;
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits++;
+	if (real && *s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (real && (*s == 'e' || *s == 'E')) {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
+int
+cli_parse_double_max(const char *cmd, const char *flag, const char *text, double min,
+                     int min_inclusive, double max, double *out)
+{
+	char *end = NULL;
 	errno = 0;
-	double v = strtod(text, &end);
-	if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+	double v = is_decimal(text, 1) ? strtod(text, &end) : NAN;
+	if (!end || *end != '\0' || errno == ERANGE || !isfinite(v))
 		return cli_usage_error(cmd, "%s: expected a number, got '%s'", flag, text);
 	if (min_inclusive ? v < min : v <= min)
 		return cli_usage_error(cmd, "%s: must be %s %g, got '%s'", flag,
 		                       min_inclusive ? ">=" : ">", min, text);
+	/* The text as given, not %g of it: 1000001 would read "1e+06", the
+	 * limit it is refused for. */
+	if (v > max)
+		return cli_usage_error(cmd, "%s: must be at most %g, got '%s'", flag, max, text);
 	*out = v;
 	return CLI_OK;
 }
 
 int
+cli_parse_double(const char *cmd, const char *flag, const char *text, double min,
+                 int min_inclusive, double *out)
+{
+	return cli_parse_double_max(cmd, flag, text, min, min_inclusive, INFINITY, out);
+}
+
+int
 cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max, long *out)
 {
-	char *end;
+	char *end = NULL;
 	errno = 0;
-	long v = strtol(text, &end, 10);
-	if (end == text || *end != '\0' || errno == ERANGE)
+	long v = is_decimal(text, 0) ? strtol(text, &end, 10) : 0;
+	if (!end || *end != '\0' || errno == ERANGE)
 		return cli_usage_error(cmd, "%s: expected a whole number, got '%s'", flag, text);
 	if (v < min || v > max)
 		return cli_usage_error(cmd, "%s: must be between %ld and %ld, got '%s'", flag, min, max, text);
@@ -97,13 +138,13 @@ cli_parse_threads(const char *cmd, const char *text, long *out)
 int
 cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out)
 {
-	char *end;
+	char *end = NULL;
 	errno = 0;
 	if (text[0] == '-')
 		return cli_usage_error(cmd, "%s: must be a whole number >= 0, got '%s'", flag, text);
-	unsigned long long v = strtoull(text, &end, 10);
+	unsigned long long v = is_decimal(text, 0) ? strtoull(text, &end, 10) : 0;
 	/* Seeds are stored as JSON integers, which jansson keeps signed. */
-	if (end == text || *end != '\0' || errno == ERANGE || v > (unsigned long long)INT64_MAX)
+	if (!end || *end != '\0' || errno == ERANGE || v > (unsigned long long)INT64_MAX)
 		return cli_usage_error(cmd, "%s: expected a whole number 0..2^63-1, got '%s'", flag, text);
 	*out = (uint64_t)v;
 	return CLI_OK;

@@ -100,9 +100,14 @@ int cli_bad_option(const char *cmd, int opt, char **argv);
 int cli_expect_one_operand(const char *cmd, int argc, const char *what);
 
 /** Strict number parsing for flag values: the whole text must be a finite
- *  number within the bounds; otherwise a usage error naming `flag`. */
+ *  decimal number within the bounds (no blanks, no hex form, no "inf" or
+ *  "nan": docs/cli.md, "Conventions"); otherwise a usage error naming
+ *  `flag` and quoting the text. cli_parse_double_max also refuses a value
+ *  above `max` (a limit of models/limits.h). */
 int cli_parse_double(const char *cmd, const char *flag, const char *text, double min,
                      int min_inclusive, double *out);
+int cli_parse_double_max(const char *cmd, const char *flag, const char *text, double min,
+                         int min_inclusive, double max, double *out);
 int cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max,
                   long *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);

@@ -2,6 +2,7 @@
 #include "cli_flexibility.h"
 #include "cli.h"
 #include "models/catalog.h"
+#include "models/limits.h"
 #include "data/data.h"
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
@@ -97,7 +98,8 @@ typedef struct {
 	cli_flex_options fo;
 	const char *params_path, *profile, *model;
 	wc_inference_query q;
-	int json, have_active, have_conc, help, have_in, have_out, have_rate;
+	const char *conc_text;        /* --concurrency as given (NULL: not given) */
+	int json, have_active, help, have_in, have_out, have_rate;
 	long tp;
 	double price, co2, power_cap;
 	wc_arch_facts facts;   /* explicit architecture facts */
@@ -112,20 +114,22 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 	int rc = CLI_OK;
 	switch (opt) {
 	case OPT_IN:
-		rc = cli_parse_double(cmd, "--input-tokens", optarg, 0, 1, &c->input_tokens);
+		rc = cli_parse_double_max(cmd, "--input-tokens", optarg, 0, 1, WC_CAPACITY_MAX_TOKENS, &c->input_tokens);
 		a->have_in = 1;
 		break;
 	case OPT_OUT:
-		rc = cli_parse_double(cmd, "--output-tokens", optarg, 1, 1, &c->output_tokens);
+		rc = cli_parse_double_max(cmd, "--output-tokens", optarg, 1, 1, WC_CAPACITY_MAX_TOKENS, &c->output_tokens);
 		a->have_out = 1;
 		break;
 	case OPT_RATE:
-		rc = cli_parse_double(cmd, "--rate", optarg, 0, 0, &c->request_rate);
+		rc = cli_parse_double_max(cmd, "--rate", optarg, 0, 0, WC_CAPACITY_MAX_RATE, &c->request_rate);
 		a->have_rate = 1;
 		break;
 	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
 	case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
-	case OPT_TOTAL: rc = cli_parse_double(cmd, "--total-params", optarg, 0, 0, &a->facts.total_params_b); break;
+	case OPT_TOTAL:
+		rc = cli_parse_double_max(cmd, "--total-params", optarg, 0, 0, WC_MODEL_MAX_PARAMS_B, &a->facts.total_params_b);
+		break;
 	case OPT_CAP: rc = cli_parse_double(cmd, "--power-cap", optarg, 0, 0, &a->power_cap); break;
 	case OPT_SWEEP:
 		if (!a->flex)
@@ -211,21 +215,28 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 	};
 	const char *cmd = a->cmd;
 	wc_config *c = &a->q.config;
-	int opt, rc;
+	int opt, rc, idx;
+	/* A flag given twice is refused rather than the last one kept: a
+	 * repeated --concurrency in a script is a mistake whichever value
+	 * it meant (docs/cli.md, "Conventions"). */
+	unsigned char seen[OPT_EP - OPT_PLATFORM + 1] = { 0 };
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((idx = -1, opt = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
 		rc = CLI_OK;
+		if (opt >= OPT_PLATFORM && opt <= OPT_EP && idx >= 0 && seen[opt - OPT_PLATFORM]++)
+			return cli_usage_error(cmd, "--%s given twice (each flag at most once)", opts[idx].name);
 		switch (opt) {
 		case OPT_PLATFORM: c->platform = optarg; break;
 		case OPT_ACTIVE:
-			rc = cli_parse_double(cmd, "--active-params", optarg, 0, 0, &c->active_params_b);
+			rc = cli_parse_double_max(cmd, "--active-params", optarg, 0, 0, WC_MODEL_MAX_PARAMS_B,
+			                          &c->active_params_b);
 			a->have_active = 1;
 			break;
 		case OPT_MODEL: a->model = optarg; break;
 		case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, 4096, &a->tp); break;
 		case OPT_CONC:
 			rc = cli_parse_double(cmd, "--concurrency", optarg, 0, 1, &c->running);
-			a->have_conc = 1;
+			a->conc_text = optarg;
 			break;
 		case OPT_WEIGHTS:
 			if (wc_precision_from_name(optarg, &c->weights) != WC_OK)
@@ -294,10 +305,15 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		return cli_usage_error(cmd, "give both --input-tokens and --output-tokens (or neither)");
 	if (a->have_rate && !a->have_out)
 		return cli_usage_error(cmd, "--rate needs --input-tokens and --output-tokens");
+	/* The capacity answers' own limit, checked here so that the message
+	 * quotes the value as given (docs/cli.md, "predict inference"). */
+	if (a->have_out && a->conc_text && c->running > WC_CAPACITY_MAX_CONCURRENCY)
+		return cli_usage_error(cmd, "--concurrency: at most %g requests at once for the capacity answers, "
+		                       "got '%s'", WC_CAPACITY_MAX_CONCURRENCY, a->conc_text);
 	if (a->have_out && !c->arch)
 		return cli_usage_error(cmd, "--model: the capacity answers need the architecture: a catalog model, or "
 		                       "--layers, --kv-heads and --head-dim with --active-params");
-	if (!a->have_conc && !a->have_rate)
+	if (!a->conc_text && !a->have_rate)
 		return cli_usage_error(cmd, "--concurrency is required (0 = idle), or --rate");
 	if (a->params_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
@@ -335,8 +351,25 @@ config_error(const char *cmd, const wc_error *err)
 		{ "active_params_b", "--active-params" }, { "sm_clock_mhz", "--sm-clock" },
 		{ "power_cap_w", "--power-cap" }, { "gpu_memory_utilization", "--gpu-memory-utilization" },
 	};
+	/* The architecture's facts each have a flag: name the one given (or
+	 * --model, whose catalog entry holds the facts no flag sets). */
+	static const char *const facts[][2] = {
+		{ "layers", "--layers" }, { "kv_heads", "--kv-heads" }, { "head_dim", "--head-dim" },
+		{ "d_model", "--d-model" }, { "experts", "--experts" },
+		{ "experts_per_token", "--experts-per-token" }, { "total_params_b", "--total-params" },
+		{ "active_params_b", "--active-params" },
+	};
+	static const char arch[] = "architecture/";
 	if (err->code != WC_EINVAL)
 		return cli_fail(cmd, "%s", err->msg);
+	if (strncmp(err->msg, arch, sizeof arch - 1) == 0) {
+		const char *fact = err->msg + sizeof arch - 1;
+		size_t n = strcspn(fact, ":");
+		for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++)
+			if (strlen(facts[i][0]) == n && strncmp(fact, facts[i][0], n) == 0)
+				return cli_usage_error(cmd, "%s%s", facts[i][1], fact + n);
+		return cli_usage_error(cmd, "--model: %s", err->msg);
+	}
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		size_t n = strlen(fields[i][0]);
 		if (strncmp(err->msg, fields[i][0], n) == 0 && (err->msg[n] == ':' || err->msg[n] == '/'))

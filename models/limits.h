@@ -35,6 +35,15 @@
 #define WC_CAPACITY_MAX_RATE 1e6
 #define WC_CAPACITY_MAX_TOKENS 1e8
 
+/** A model's parameter counts, in billions (active_params_b,
+ *  architecture total_params_b; `--active-params`, `--total-params`):
+ *  100 000 B is fifty times the largest model published, so no real
+ *  model meets it, and within it the weights' bytes, the GPUs they need
+ *  and the law's power stay finite numbers; beyond it a request is
+ *  refused naming the field, rather than answered with "inf" GB
+ *  (docs/http-api.md, "Limits"; docs/cli.md, "predict inference"). */
+#define WC_MODEL_MAX_PARAMS_B 1e5
+
 /** Bootstrap draws of one POST /v1/calibrate: a request-path budget (the
  *  route answers within its deadline), far below WC_BOOTSTRAP_MAX. */
 #define WC_HTTP_CALIBRATE_MAX_DRAWS 2000

@@ -18,8 +18,10 @@
 #include "data/data.h"
 #include "models/catalog.h"
 #include "models/grow.h"
+#include "models/limits.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,11 +33,42 @@ static const char *const known_fields[] = {
 	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", "power_cap_w", "gpu_memory_utilization", "expert_parallel", NULL,
 };
 
+/* `v` as the shortest text that reads back as the same double: %g's six
+ * digits printed a concurrency of 1000001 as "1e+06", the very limit it
+ * was refused for (docs/http-api.md, "Errors"). */
+static const char *
+num_text(char buf[32], double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 static int
 invalid(wc_api_error *e, const char *field, const char *what, double v)
 {
-	wc_api_error_set(e, 422, "invalid_value", field, "%s: %s, got %g", field + 1, what, v);
+	char got[32];
+	wc_api_error_set(e, 422, "invalid_value", field, "%s: %s, got %s", field + 1, what, num_text(got, v));
 	return -1;
+}
+
+/* `v` past a limit of models/limits.h, the range worded as the predictor
+ * words it (predict/capacity.c) so that the CLI and every route say the
+ * same; only the value is printed in full. */
+static int over(wc_api_error *e, const char *field, double v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int
+over(wc_api_error *e, const char *field, double v, const char *fmt, ...)
+{
+	char what[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	return invalid(e, field, what, v);
 }
 
 /* A number field; `min_excl` / `min_incl` is the lower bound. Absent = 1. */
@@ -95,7 +128,8 @@ parse_tp(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 	/* 2.0 is the integer 2 (as in JSON Schema); 1.5 is not an integer. */
 	double x = json_number_value(v);
 	if (x != floor(x)) {
-		wc_api_error_set(e, 422, "wrong_type", "/tp", "tp: expected an integer, got %g", x);
+		char got[32];
+		wc_api_error_set(e, 422, "wrong_type", "/tp", "tp: expected an integer, got %s", num_text(got, x));
 		return -1;
 	}
 	if (x < 1 || x > TP_MAX)
@@ -120,8 +154,16 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		                 "active_params_b: required (or give a catalog model name in model)");
 		return -1;
 	}
-	if (have_active)
-		return get_number(obj, "active_params_b", 0, 0, &q->config.active_params_b, e);
+	if (have_active) {
+		if (get_number(obj, "active_params_b", 0, 0, &q->config.active_params_b, e) < 0)
+			return -1;
+		/* Past the largest sane model the weights' bytes overflow and
+		 * the memory check blamed /tp with "inf GB" (models/limits.h). */
+		if (q->config.active_params_b > WC_MODEL_MAX_PARAMS_B)
+			return over(e, "/active_params_b", q->config.active_params_b, "must be > 0 and at most %g B",
+			            WC_MODEL_MAX_PARAMS_B);
+		return 0;
+	}
 	if (!json_is_string(model))
 		return wc_api_wrong_type(e, "/model", "a string", model);
 	const wc_model_info *m = wc_model_lookup(json_string_value(model));
@@ -172,6 +214,8 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 				return wc_api_wrong_type(e, field, "a number", v);
 			if (!(json_number_value(v) > 0))
 				return invalid(e, field, "must be > 0", json_number_value(v));
+			if (json_number_value(v) > WC_MODEL_MAX_PARAMS_B)
+				return over(e, field, json_number_value(v), "must be > 0 and at most %g B", WC_MODEL_MAX_PARAMS_B);
 			f.total_params_b = json_number_value(v);
 		} else {
 			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.*s\" (layers, "
@@ -207,6 +251,18 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	    get_number(obj, "price_per_kwh", 0, 1, &r->price_per_kwh, e) < 0 ||
 	    get_number(obj, "grams_co2_per_kwh", 0, 1, &r->grams_co2_per_kwh, e) < 0)
 		return -1;
+	/* The capacity answers' limits (models/limits.h) are checked here,
+	 * where the value is still the one sent: the predictor's own check
+	 * printed it with %g, and 1000001 read "1e+06", the limit itself. */
+	if (c->input_tokens > WC_CAPACITY_MAX_TOKENS)
+		return over(e, "/input_tokens", c->input_tokens, "must be a number from 0 to %g", WC_CAPACITY_MAX_TOKENS);
+	if (c->output_tokens > WC_CAPACITY_MAX_TOKENS)
+		return over(e, "/output_tokens", c->output_tokens, "must be a number from 1 to %g", WC_CAPACITY_MAX_TOKENS);
+	if (c->request_rate > WC_CAPACITY_MAX_RATE)
+		return over(e, "/rate", c->request_rate, "must be > 0 and at most %g requests/s", WC_CAPACITY_MAX_RATE);
+	if (have_out && c->running > WC_CAPACITY_MAX_CONCURRENCY)
+		return over(e, "/concurrency", c->running, "at most %g requests at once for the capacity answers",
+		            WC_CAPACITY_MAX_CONCURRENCY);
 	const json_t *ep = json_object_get(obj, "expert_parallel");
 	if (ep && !json_is_boolean(ep))
 		return wc_api_wrong_type(e, "/expert_parallel", "true or false", ep);
@@ -245,8 +301,10 @@ series_mean_finite(const double *s, size_t n, double dt_s, wc_api_error *e)
 		return -1;
 	}
 	if (!isfinite(sum_dt) || !isfinite(sum_w)) {
+		char got[32];
 		wc_api_error_set(e, 422, "invalid_value", "/dt_s",
-		                 "dt_s: %g s over %zu samples overflows a double (mean load not finite)", dt_s, n);
+		                 "dt_s: %s s over %zu samples overflows a double (mean load not finite)",
+		                 num_text(got, dt_s), n);
 		return -1;
 	}
 	return 0;
@@ -340,9 +398,10 @@ check_clock(const wc_params *p, const char *platform, double mhz, wc_api_error *
 	double lo = pi->min_sm_clock_mhz > 0 ? pi->min_sm_clock_mhz : 0.0;
 	if (mhz >= lo && mhz <= pi->max_sm_clock_mhz)
 		return 0;
+	char got[32];
 	wc_api_error_set(e, 422, "invalid_value", "/sm_clock_mhz",
-	                 "sm_clock_mhz: %g MHz is outside the %s's clock range %g-%g MHz "
-	                 "(platform catalog)", mhz, pi->name, lo, pi->max_sm_clock_mhz);
+	                 "sm_clock_mhz: %s MHz is outside the %s's clock range %g-%g MHz "
+	                 "(platform catalog)", num_text(got, mhz), pi->name, lo, pi->max_sm_clock_mhz);
 	return -1;
 }
 

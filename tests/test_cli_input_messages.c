@@ -1,0 +1,137 @@
+/*
+ * `wattcast predict inference` and `predict flexibility` refuse what the
+ * command line cannot mean, naming the flag the user gave and quoting the
+ * value as typed (docs/cli.md, "Conventions"):
+ *
+ *  - flag values are decimal text only: no blanks, no hex form ("0x10"
+ *    read as 16), no "inf" or "nan";
+ *  - a flag given twice is refused, not the last value kept;
+ *  - the limits of models/limits.h are refused with the value as typed
+ *    (a concurrency of 1000001 read "at most 1e+06 ..., got 1e+06"), and
+ *    an active parameter count past the largest sane model names
+ *    --active-params instead of "--tp: the weights need inf GB";
+ *  - an architecture fact the capacity model refuses names its own flag
+ *    (--experts-per-token), not "--layers/--kv-heads/--head-dim".
+ */
+#include "tests/support/support.h"
+
+#include <string.h>
+
+#define PREDICT(...) ((const char *const[]){ "wattcast", "predict", "inference", __VA_ARGS__, NULL })
+#define FLEX(...) ((const char *const[]){ "wattcast", "predict", "flexibility", __VA_ARGS__, NULL })
+
+/* Exit 2, one line on stderr containing `needle`, no "inf", no stdout. */
+static void
+refused(const char *const *argv, const char *needle)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, needle);
+	CHECK(strstr(r.err, "inf GB") == NULL && strstr(r.err, " inf ") == NULL);
+	char *nl = strchr(r.err, '\n');
+	CHECK(nl && nl[1] == '\0');
+	CHECK(r.out[0] == '\0');
+	run_result_free(&r);
+}
+
+static void
+answered(const char *const *argv)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	if (r.status != 0)
+		fprintf(stderr, "  stderr: %s", r.err);
+	run_result_free(&r);
+}
+
+static void
+strict_numbers(void)
+{
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "0x10"),
+	        "--concurrency: expected a number, got '0x10'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", " 8"),
+	        "--concurrency: expected a number, got ' 8'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "8 "),
+	        "--concurrency: expected a number, got '8 '");
+	refused(PREDICT("--platform", "H100", "--active-params", "0x1p3", "--concurrency", "8"),
+	        "--active-params: expected a number, got '0x1p3'");
+	refused(PREDICT("--platform", "H100", "--active-params", "inf", "--concurrency", "8"),
+	        "--active-params: expected a number, got 'inf'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "NaN"),
+	        "--concurrency: expected a number, got 'NaN'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "8", "--tp", " 2"),
+	        "--tp: expected a whole number, got ' 2'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "8", "--tp", "0x2"),
+	        "--tp: expected a whole number, got '0x2'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "8", "--tp", "1e1"),
+	        "--tp: expected a whole number, got '1e1'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "."),
+	        "--concurrency: expected a number, got '.'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "1e"),
+	        "--concurrency: expected a number, got '1e'");
+	/* Plain decimal forms stay accepted. */
+	answered(PREDICT("--platform", "H100", "--active-params", "8.19", "--concurrency", "3.2e1", "--tp", "+1"));
+	answered(PREDICT("--platform", "H100", "--active-params", ".5", "--concurrency", "8.", "--tp", "01"));
+}
+
+static void
+given_twice(void)
+{
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "8", "--concurrency", "9"),
+	        "--concurrency given twice");
+	refused(PREDICT("--platform", "H100", "--platform", "A100", "--active-params", "8", "--concurrency", "8"),
+	        "--platform given twice");
+	refused(FLEX("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",
+	             "--output-tokens", "256", "--steps", "4", "--steps", "5"),
+	        "--steps given twice");
+}
+
+static void
+limits(void)
+{
+	refused(PREDICT("--platform", "H100", "--active-params", "1e300", "--concurrency", "8"),
+	        "--active-params: must be at most 100000, got '1e300'");
+	refused(PREDICT("--platform", "H100", "--active-params", "100000.5", "--concurrency", "8"),
+	        "--active-params: must be at most 100000, got '100000.5'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--total-params", "1e300", "--concurrency", "8"),
+	        "--total-params: must be at most 100000, got '1e300'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1000001", "--input-tokens",
+	                "100", "--output-tokens", "100"),
+	        "--concurrency: at most 1e+06 requests at once for the capacity answers, got '1000001'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens",
+	                "100000001", "--output-tokens", "100"),
+	        "--input-tokens: must be at most 1e+08, got '100000001'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens", "100",
+	                "--output-tokens", "100000001"),
+	        "--output-tokens: must be at most 1e+08, got '100000001'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--rate", "1000001", "--input-tokens", "100",
+	                "--output-tokens", "100"),
+	        "--rate: must be at most 1e+06, got '1000001'");
+	/* At the limits the answer is given. */
+	answered(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1000000", "--input-tokens",
+	                 "100", "--output-tokens", "100"));
+	/* Without token lengths a large concurrency is still a power answer. */
+	answered(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "2000000"));
+}
+
+static void
+architecture_flags(void)
+{
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-30B-A3B", "--concurrency", "8",
+	                "--experts-per-token", "500"),
+	        "wattcast predict inference: --experts-per-token: must be below experts (128), got 500");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-30B-A3B", "--concurrency", "8", "--total-params", "1"),
+	        "wattcast predict inference: --total-params: must be >= active_params_b");
+}
+
+int
+main(void)
+{
+	strict_numbers();
+	given_twice();
+	limits();
+	architecture_flags();
+	return check_report("test_cli_input_messages");
+}

@@ -1,0 +1,144 @@
+/*
+ * The prediction routes' refusals of out-of-range values over real HTTP
+ * (docs/http-api.md, "Errors" and "Limits"): each names the field the
+ * request sent and prints the value so the difference from the limit
+ * shows (a concurrency of 1000001 read "at most 1e+06 ..., got 1e+06"; the
+ * limits keep the predictor's wording, so CLI and routes say the same);
+ * an active parameter count past the largest sane model is refused on
+ * /active_params_b instead of "/tp: the weights need inf GB".
+ */
+#include "data/data.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+static CURL *h;
+
+/* POST `body` to `path`: 422 with `code`, `field` and a message
+ * containing `needle` and no "inf". */
+static void
+expect(const char *path, const char *body, const char *code, const char *field, const char *needle)
+{
+	http_reply r;
+	int before = check_failures;
+	http_post_json(h, url(path), body, &r);
+	CHECK_INT(r.status, 422);
+	const char *c = http_error_str(&r, "code"), *f = http_error_str(&r, "field"),
+		   *m = http_error_str(&r, "message");
+	CHECK(c && strcmp(c, code) == 0);
+	CHECK(f && strcmp(f, field) == 0);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_CONTAINS(m, needle);
+		CHECK(strstr(m, "inf") == NULL && strstr(m, "got 1e+06") == NULL && strstr(m, "got 1e+08") == NULL);
+	}
+	if (check_failures != before)
+		fprintf(stderr, "  case: %s %s -> %ld %s\n", path, body, r.status, r.body ? r.body : "");
+	http_reply_free(&r);
+}
+
+#define INF "/v1/predict/inference"
+
+static void
+test_model_size(void)
+{
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":1e300,\"concurrency\":8}", "invalid_value",
+	       "/active_params_b", "active_params_b: must be > 0 and at most 100000 B, got 1e+300");
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":100000.5,\"concurrency\":8}", "invalid_value",
+	       "/active_params_b", "got 100000.5");
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
+	            "\"architecture\":{\"total_params_b\":1e300}}",
+	       "invalid_value", "/architecture/total_params_b", "must be > 0 and at most 100000 B, got 1e+300");
+	/* The envelope shares the parser (the batch: test_capacity_limits). */
+	expect("/v1/forecast/envelope", "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":1e300,"
+	                                "\"workload\":{\"type\":\"closed\",\"concurrency\":4}}",
+	       "invalid_value", "/active_params_b", "active_params_b: must be > 0 and at most 100000 B");
+}
+
+/* A batch answers 200 with each item's error in results[]. */
+static void
+expect_batch_item(const char *body, const char *field, const char *needle)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/predict/batch"), body, &r);
+	CHECK_INT(r.status, 200);
+	json_t *err = json_object_get(json_array_get(json_object_get(r.json, "results"), 0), "error");
+	const char *f = json_string_value(json_object_get(err, "field"));
+	const char *m = json_string_value(json_object_get(err, "message"));
+	CHECK(f && strcmp(f, field) == 0);
+	CHECK(m && strstr(m, needle) != NULL);
+	if (!(f && m && strcmp(f, field) == 0 && strstr(m, needle)))
+		fprintf(stderr, "  batch %s -> %s\n", body, r.body ? r.body : "");
+	http_reply_free(&r);
+}
+
+static void
+test_capacity_limits(void)
+{
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":1000001,"
+	            "\"input_tokens\":100,\"output_tokens\":100}",
+	       "invalid_value", "/concurrency",
+	       "concurrency: at most 1e+06 requests at once for the capacity answers, got 1000001");
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
+	            "\"input_tokens\":100000001,\"output_tokens\":100}",
+	       "invalid_value", "/input_tokens", "input_tokens: must be a number from 0 to 1e+08, got 100000001");
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
+	            "\"input_tokens\":100,\"output_tokens\":100000001}",
+	       "invalid_value", "/output_tokens", "output_tokens: must be a number from 1 to 1e+08, got 100000001");
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":1000001,"
+	            "\"input_tokens\":100,\"output_tokens\":100}",
+	       "invalid_value", "/rate", "rate: must be > 0 and at most 1e+06 requests/s, got 1000001");
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":1000000.5,"
+	            "\"input_tokens\":100,\"output_tokens\":100}",
+	       "invalid_value", "/rate", "got 1000000.5");
+	expect("/v1/predict/flexibility", "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":1000001,"
+	                                  "\"input_tokens\":100,\"output_tokens\":100}",
+	       "invalid_value", "/concurrency", "got 1000001");
+	expect_batch_item("[{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":1e300,\"concurrency\":8}]",
+	                  "/0/active_params_b", "active_params_b: must be > 0 and at most 100000 B");
+	expect_batch_item("[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
+	                  "\"input_tokens\":100000001,\"output_tokens\":100}]",
+	                  "/0/input_tokens", "got 100000001");
+}
+
+/* Other values printed with %g lost the digits that made them wrong. */
+static void
+test_values_printed_whole(void)
+{
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
+	            "\"architecture\":{\"layers\":1000001}}",
+	       "invalid_value", "/architecture/layers", "must be between 0 and 1000000, got 1000001");
+	expect(INF, "{\"platform\":\"H100\",\"tp\":4096.0000001,\"model\":\"Qwen3-8B\",\"concurrency\":8}",
+	       "wrong_type", "/tp", "tp: expected an integer, got 4096.0000001");
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"sm_clock_mhz\":1980.0001}",
+	       "invalid_value", "/sm_clock_mhz", "sm_clock_mhz: 1980.0001 MHz is outside");
+}
+
+int
+main(void)
+{
+	wc_params params = WC_PARAMS_INIT;
+	wc_server *srv = NULL;
+	wc_error err;
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	CHECK_INT(wc_params_profile("measured", &params, &err), WC_OK);
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 4;
+	CHECK_INT(wc_server_start(&so, &params, "profile:measured", &srv, &err), WC_OK);
+	if (!srv) {
+		fprintf(stderr, "%s\n", err.msg);
+		return check_report("test_server_errors_input");
+	}
+	http_set_base(wc_server_port(srv));
+	test_model_size();
+	test_capacity_limits();
+	test_values_printed_whole();
+	wc_server_stop(srv);
+	wc_params_clear(&params);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	return check_report("test_server_errors_input");
+}
