@@ -14,12 +14,14 @@
 extern "C" {
 #endif
 
-/** Rows of one nvidia-smi sweep (all GPUs at one sample) usually lie
- *  within this of each other (below the 50 ms shortest logging
- *  interval). It is used only to make a log's GPU count evident when the
- *  log has no index or uuid and the caller gives none; a sweep is never
- *  cut by time (a busy host writes its rows up to a second apart). Sweeps
- *  wider than this are counted in wc_nvsmi_info.wide_sweeps. */
+/** Neighbouring rows of one nvidia-smi sweep (all GPUs at one sample)
+ *  usually lie within this of each other (below the 50 ms shortest
+ *  logging interval). It is used only to make a log's GPU count evident
+ *  when the log has no index or uuid and the caller gives none (the
+ *  typical gap within sweeps must be this short; docs/formats/telemetry.md,
+ *  "GPU count from the timestamps"); a sweep is never cut by time (a busy
+ *  host writes its rows up to a second apart). Sweeps wider than this are
+ *  counted in wc_nvsmi_info.wide_sweeps. */
 #define WC_NVSMI_SWEEP_TOL_S 0.04
 
 /* ---- nvidia-smi --query-gpu=... --format=csv[,nounits] */
@@ -55,10 +57,13 @@ typedef int (*wc_nvsmi_sample_fn)(double t, const double *power_w, int n_gpus, v
  *  `.average`) are there. GPUs are told apart by `index`, else `uuid`,
  *  else by position (rows cycle through the GPUs): a sample is then the
  *  next opt->n_gpus rows, or, without it, the next G rows with G the
- *  commonest sweep size of the first sweeps' timestamps. `[N/A]`, `[Not
- *  Supported]` and blank fields are missing values: a line without a power
- *  reading is a bad line. A sample lacking a GPU is refused (WC_EPARSE,
- *  "file:line: GPU ... missing ...") unless a bad line explains it; the
+ *  commonest sweep size of the first sweeps, cut where the gaps between
+ *  neighbouring rows jump. `[N/A]`, `[Not Supported]` and blank fields are
+ *  missing values: a line without a power reading is a bad line, which
+ *  keeps its GPU's place so that only its sweep is dropped. A sample
+ *  lacking a GPU is refused (WC_EPARSE, "file:line: GPU ... missing ...")
+ *  unless a bad line explains it; an unfinished last line (no newline)
+ *  that does not parse is dropped with a warning, not counted as bad. The
  *  bad-line share is checked at the end, so a caller must discard what it
  *  received when the read fails. Memory is fixed: one 1 MiB block buffer. */
 int wc_nvsmi_read(const char *path, const wc_telemetry_options *opt,

@@ -357,12 +357,17 @@ row_time(nv_reader *rd, char *text, size_t tl, size_t line_no, double *t)
 	return 0;
 }
 
-/* Fields of a data line into `row`; -1 = bad line (reported). */
+/* Fields of a data line into `row`; -1 = bad line (reported). The GPU is
+ * read before the power: a row whose power reading is missing or
+ * unreadable still names its GPU (row->idx, row->uuid), which keeps its
+ * place in the sweep (nvsmi_sweep.c). */
 static int
 parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 {
 	char *start[NV_MAX_FIELDS];
 	size_t flen[NV_MAX_FIELDS];
+	row->idx = row->uuid = NULL;
+	row->il = row->ul = 0;
 	int nf = split_fields(line, len, start, flen);
 	if (nf < 0) {
 		wc__bad_line(&rd->bad, line_no, "NUL byte at column %zu", (size_t)(-1 - nf) + 1);
@@ -372,20 +377,8 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		wc__bad_line(&rd->bad, line_no, "expected %d fields, found %d", rd->n_cols, nf);
 		return -1;
 	}
-	size_t pl = flen[rd->col_power];
-	char *pw = wc__trim(start[rd->col_power], &pl);
 	if (row_time(rd, start[rd->col_time], flen[rd->col_time], line_no, &row->t) != 0)
 		return -1;
-	if (wc__is_missing(pw, pl)) {
-		wc__bad_line(&rd->bad, line_no, "no power reading (power.draw is '%.*s')",
-		             (int)(pl > 40 ? 40 : pl), pw);
-		return -1;
-	}
-	int prc = parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
-	if (prc != 0)
-		return prc;
-	row->idx = row->uuid = NULL;
-	row->il = row->ul = 0;
 	if (rd->col_index >= 0) {
 		row->il = flen[rd->col_index];
 		row->idx = wc__trim(start[rd->col_index], &row->il);
@@ -394,18 +387,63 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		row->ul = flen[rd->col_uuid];
 		row->uuid = wc__trim(start[rd->col_uuid], &row->ul);
 		if ((rd->mode == NV_KEY_UUID || rd->selecting) && wc__is_missing(row->uuid, row->ul)) {
+			row->uuid = NULL;
 			wc__bad_line(&rd->bad, line_no, "no GPU uuid");
 			return -1;
 		}
 	}
-	return 0;
+	size_t pl = flen[rd->col_power];
+	char *pw = wc__trim(start[rd->col_power], &pl);
+	if (wc__is_missing(pw, pl)) {
+		wc__bad_line(&rd->bad, line_no, "no power reading (power.draw is '%.*s')",
+		             (int)(pl > 40 ? 40 : pl), pw);
+		return -1;
+	}
+	return parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
+}
+
+/* A line the file ends in without a newline: nvidia-smi was still
+ * writing it when the file was read (a live log). The line reader puts
+ * the NUL where the newline was, so only such a line ends exactly where
+ * the bytes read end. */
+static int
+unfinished_line(const wc__line_reader *lr, const char *line, size_t len)
+{
+	return lr->eof && lr->start == lr->end && line + len == lr->buf + lr->end;
+}
+
+/* An unfinished last line that does not parse is half a row, not a
+ * malformed one: dropped with a warning and left out of the bad-line
+ * share, as an incomplete last sample is (docs/formats/telemetry.md, "A
+ * log still being written"). It is not taken into a sweep: the sweep it
+ * began is the incomplete last sample. WC_OK when it was dropped, else 1. */
+static int
+drop_unfinished(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
+{
+	wc__bad_lines kept = rd->bad;
+	size_t implausible = rd->info->implausible_lines;
+	int code = rd->err ? rd->err->code : 0;
+	rd->bad.opt = NULL; /* counted, not shown: undone below */
+	int prc = parse_row(rd, line, len, line_no, row);
+	rd->bad = kept;
+	if (prc == 0)
+		return 1;
+	rd->info->implausible_lines = implausible;
+	if (rd->err)
+		rd->err->code = code; /* an unknown unit word may be a cut-off one */
+	wc__warn(rd->opt, "%s:%zu: unfinished last line (no newline: the log was still being written); dropped",
+	         rd->path, line_no);
+	return WC_OK;
 }
 
 static int
-data_line(nv_reader *rd, char *line, size_t len, size_t line_no)
+data_line(nv_reader *rd, char *line, size_t len, size_t line_no, int unfinished)
 {
 	nv_row row;
-	int prc = parse_row(rd, line, len, line_no, &row);
+	int prc;
+	if (unfinished && drop_unfinished(rd, line, len, line_no, &row) == WC_OK)
+		return WC_OK;
+	prc = unfinished ? 0 : parse_row(rd, line, len, line_no, &row);
 	if (prc < -1)
 		return prc; /* refused: an unknown unit */
 	row.ok = prc == 0;
@@ -495,7 +533,7 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 		}
 		info->data_lines++;
 		info->bytes_read = wc__lr_offset(&lr);
-		if ((rc = data_line(rd, line, len, lr.line_no)) != WC_OK)
+		if ((rc = data_line(rd, line, len, lr.line_no, unfinished_line(&lr, line, len))) != WC_OK)
 			goto done;
 	}
 	if (got < 0) {

@@ -18,12 +18,23 @@
  * read off its timestamps (nvsmi_sweep.c), and the sweeps looked at. */
 #define NV_GUESS_ROWS 2048
 #define NV_GUESS_SWEEPS 32
+/* Reading the count: gaps are taken as at least half a millisecond (the
+ * timestamps print milliseconds, so a sweep's rows often share one); a
+ * jump of NV_GAP_RATIO or more between the sorted gaps separates the gaps
+ * within sweeps from those between them; the NV_GAP_CUTS largest such
+ * jumps are tried; a count is taken when its sweeps hold at least
+ * NV_GAP_SHARE of the rows. */
+#define NV_GAP_FLOOR_S 0.0005
+#define NV_GAP_RATIO 3.0
+#define NV_GAP_CUTS 3
+#define NV_GAP_SHARE 0.5
 
 enum { NV_KEY_INDEX, NV_KEY_UUID, NV_KEY_POSITION };
 
 /* One data row's readings; idx and uuid point into the line (NULL when
- * the log has no such column). `ok` = 0 for a bad line (already
- * reported), which still holds its GPU's place in a sweep. */
+ * the log has no such column, or for a bad line whose GPU could not be
+ * read). `ok` = 0 for a bad line (already reported), which still holds
+ * its GPU's place in a sweep. */
 typedef struct {
 	double t, watts;
 	const char *idx, *uuid;
@@ -51,7 +62,9 @@ typedef struct {
 	int mode, selecting, frozen, n_gpus;
 	short slot_of_index[NV_MAX_INDEX];
 	/* the sample being assembled */
-	int open, rows, tainted;
+	int open, rows, tainted;  /* tainted: bad rows in the sample */
+	int last_slot;            /* GPU of the sample's last row (keyed rows) */
+	uint64_t presumed;        /* GPUs whose place a bad line of unknown GPU took */
 	double t, t_min, t_max;
 	size_t first_line;
 	uint64_t mask;

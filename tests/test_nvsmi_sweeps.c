@@ -1,0 +1,272 @@
+/*
+ * nvidia-smi rows grouped into sweeps (data/nvsmi_sweep.c,
+ * docs/formats/telemetry.md "nvidia-smi"): every reading of these logs
+ * says which sweep it belongs to (GPU g reads 100 (g + 1) + k W in sweep
+ * k), so a sample pairing rows of two sweeps is seen.
+ *
+ * - A bad line of the first GPU of a sweep ([N/A], [Unknown Error], -1.00,
+ *   or a row cut so short that its GPU cannot be read) drops its own sweep
+ *   only, with an index or a uuid column: skipping it would let the next
+ *   sweep's row of that GPU complete the sample, and every later sample
+ *   would pair two sweeps. A stray line between sweeps (a header repeated
+ *   by an appended log) drops none.
+ * - Without index or uuid, the GPU count is read off the gaps between
+ *   rows: 8 rows 6 ms apart (a sweep 42 ms wide) every 250 ms are 8 GPUs,
+ *   as are 8 rows 30 ms apart every second; a 1-GPU log with pauses, even
+ *   regular ones, is one GPU; a count given overrides.
+ * - A last line without a newline (a log still being written) that does
+ *   not parse is dropped with a warning, not counted as malformed; the
+ *   same line with its newline, or in the middle, still counts.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SWEEPS 200
+
+typedef struct {
+	int n, misaligned, gpus;
+	int sweep[MAX_SWEEPS];    /* sweep k of each sample, -1 if misaligned */
+	double group_w[MAX_SWEEPS];
+} seen;
+
+static int
+keep(double t, const double *w, int n_gpus, void *payload)
+{
+	seen *s = payload;
+	int k = (int)lround(w[0] - 100.0);
+	double sum = 0.0;
+	(void)t;
+	for (int g = 0; g < n_gpus; g++) {
+		if (lround(w[g] - 100.0 * (g + 1)) != k)
+			k = -1;
+		sum += w[g];
+	}
+	s->misaligned += k < 0;
+	s->gpus = n_gpus;
+	if (s->n < MAX_SWEEPS) {
+		s->sweep[s->n] = k;
+		s->group_w[s->n] = sum;
+	}
+	s->n++;
+	return 0;
+}
+
+/* Sweep k's row of GPU g at t0 + k dt + g dg: "timestamp[,index][,uuid],
+ * power [W]" as the columns say, or `bad` for that one row: its power
+ * field (whole = 0), the whole line (1), or a line before it (2). */
+typedef struct {
+	int gpus, sweeps, index, uuid;
+	double dt, dg;
+	int bad_k, bad_g, whole;
+	const char *bad;
+} design;
+
+static void
+timestamp(char *out, size_t cap, double t)
+{
+	long ms = lround(t * 1000.0), s = ms / 1000;
+	snprintf(out, cap, "2026/07/18 %02ld:%02ld:%02ld.%03ld", 15 + s / 3600, s / 60 % 60, s % 60,
+	         ms % 1000);
+}
+
+static char *
+log_text(const design *d)
+{
+	size_t cap = (size_t)d->gpus * (size_t)d->sweeps * 80 + 256, used = 0;
+	char *s = malloc(cap);
+	used += (size_t)snprintf(s, cap, "timestamp%s%s, power.draw [W]\n", d->index ? ", index" : "",
+	                         d->uuid ? ", uuid" : "");
+	for (int k = 0; k < d->sweeps; k++)
+		for (int g = 0; g < d->gpus; g++) {
+			char ts[40], idx[16] = "", uuid[24] = "", pw[32];
+			int bad = k == d->bad_k && g == d->bad_g;
+			if (bad && d->whole) {
+				used += (size_t)snprintf(s + used, cap - used, "%s\n", d->bad);
+				if (d->whole == 1)
+					continue;
+				bad = 0;
+			}
+			timestamp(ts, sizeof ts, 3.0 + k * d->dt + g * d->dg);
+			if (d->index)
+				snprintf(idx, sizeof idx, ", %d", g);
+			if (d->uuid)
+				snprintf(uuid, sizeof uuid, ", GPU-%04d", g);
+			snprintf(pw, sizeof pw, "%d.00", 100 * (g + 1) + k);
+			used += (size_t)snprintf(s + used, cap - used, "%s%s%s, %s\n", ts, idx, uuid,
+			                         bad ? d->bad : pw);
+		}
+	return s;
+}
+
+/* Read `text` (written to `dir`/`name`) with `gpus` given (0 = none). */
+static int
+read_text(const char *dir, const char *name, const char *text, int gpus, seen *s,
+          wc_nvsmi_info *info, test_warnings *w, wc_error *err)
+{
+	char *p = path_join(dir, name);
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	opt.n_gpus = gpus;
+	opt.warn = test_collect_warning;
+	opt.warn_payload = w;
+	memset(s, 0, sizeof *s);
+	memset(w, 0, sizeof *w);
+	CHECK(write_text(p, text) == 0);
+	int rc = wc_nvsmi_read(p, &opt, keep, s, info, err);
+	free(p);
+	return rc;
+}
+
+/* A bad row of GPU 0 in sweep 50 of 100 drops that sweep alone. */
+static void
+bad_first_gpu(const char *dir, int gpus, int index, int uuid, int whole, const char *bad)
+{
+	design d = { gpus, 100, index, uuid, 0.25, 0.003, 50, 0, whole, bad };
+	int lost = whole < 2; /* a line before the row drops nothing */
+	char *text = log_text(&d);
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+	fprintf(stderr, "%d GPUs%s%s, GPU 0 of sweep 50 %s '%s'\n", gpus, index ? ", index" : "",
+	        uuid ? ", uuid" : "", lost ? "is" : "comes after", bad);
+	CHECK_INT(read_text(dir, "bad_first.csv", text, 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.n_gpus, gpus);
+	CHECK_INT(info.bad_lines, 1);
+	CHECK_INT(info.dropped_samples, lost);
+	CHECK_INT(info.samples, 100 - lost);
+	CHECK_INT(s.misaligned, 0);
+	CHECK_INT(info.wide_sweeps, 0);
+	CHECK(info.max_sweep_span_s < 0.003 * gpus);
+	CHECK(s.sweep[49] == 49 && s.sweep[50] == 50 + lost && s.sweep[99 - lost] == 99);
+	CHECK(strstr(w.text, "incomplete") == NULL);
+	free(text);
+}
+
+/* 8 GPUs, no index or uuid, rows `dg` apart, sweeps every `dt`. */
+static void
+positional(const char *dir, double dt, double dg)
+{
+	design d = { 8, 100, 0, 0, dt, dg, -1, -1, 0, NULL };
+	char *text = log_text(&d);
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+	fprintf(stderr, "8 GPUs by position, rows %.0f ms apart every %.0f ms\n", 1e3 * dg, 1e3 * dt);
+	CHECK_INT(read_text(dir, "position.csv", text, 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.n_gpus, 8);
+	CHECK(strcmp(info.gpu_count_source, "timestamps") == 0);
+	CHECK_INT(info.samples, 100);
+	CHECK_INT(s.misaligned, 0);
+	CHECK_NEAR(info.max_sweep_span_s, 7 * dg, 1e-3);
+	/* every watt delivered: sweep 0 sums 100 + 200 + ... + 800 */
+	CHECK_NEAR(s.group_w[0], 3600.0, 1e-9);
+	CHECK_NEAR(s.group_w[99], 3600.0 + 8 * 99, 1e-9);
+	/* a count given overrides the timestamps (half sweeps at one time
+	 * would not be later than the one before) */
+	if (dg == 0.0) {
+		free(text);
+		return;
+	}
+	CHECK_INT(read_text(dir, "position.csv", text, 4, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.n_gpus, 4);
+	CHECK(strcmp(info.gpu_count_source, "given") == 0);
+	CHECK_INT(info.samples, 200);
+	free(text);
+}
+
+/* 1 GPU every 100 ms with a 2 s pause after every `every`-th row, or
+ * after a few rows here and there: one GPU. The pauses make a jump in the
+ * gaps, but rows 100 ms apart are not rows of one sweep. */
+static void
+one_gpu_with_pauses(const char *dir, int every)
+{
+	char *text = malloc(300 * 48 + 64);
+	size_t used = (size_t)sprintf(text, "timestamp, power.draw [W]\n");
+	double t = 3.0;
+	for (int k = 0; k < 300; k++) {
+		char ts[40];
+		int pause = every ? k % every == every - 1 : k == 23 || k == 61 || k == 140 || k == 177;
+		t += pause ? 2.0 : 0.1 + 0.002 * (k % 5);
+		timestamp(ts, sizeof ts, t);
+		used += (size_t)sprintf(text + used, "%s, %d.00\n", ts, 100 + k);
+	}
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+	CHECK_INT(read_text(dir, "pauses.csv", text, 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.n_gpus, 1);
+	CHECK_INT(info.samples, 300);
+	free(text);
+}
+
+/* 27 one-GPU rows and a 28th: 1 bad line of 28 is over the 1 % share. */
+static void
+unfinished_last_line(const char *dir)
+{
+	design d = { 1, 27, 1, 1, 0.25, 0.0, -1, -1, 0, NULL };
+	char *good = log_text(&d), text[8192];
+	const char *cut = "2026/07/18 15:00:09.750, 0, GPU-00"; /* a row being written */
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+
+	snprintf(text, sizeof text, "%s%s", good, cut);
+	CHECK_INT(read_text(dir, "unfinished.csv", text, 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.samples, 27);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK_INT(info.data_lines, 28);
+	CHECK_CONTAINS(w.text, ":29: unfinished last line");
+	CHECK_INT(w.count, 1);
+	/* a unit word cut off is not an unknown unit */
+	snprintf(text, sizeof text, "%s2026/07/18 15:00:09.750, 0, GPU-0000, 250.3 k", good);
+	CHECK_INT(read_text(dir, "unfinished_unit.csv", text, 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK_CONTAINS(w.text, ":29: unfinished last line");
+	/* an unfinished line that parses is a row like any other */
+	snprintf(text, sizeof text, "%s2026/07/18 15:00:09.750, 0, GPU-0000, 250.00", good);
+	CHECK_INT(read_text(dir, "unfinished_ok.csv", text, 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.samples, 28);
+	CHECK_INT(w.count, 0);
+	/* the same line finished by a newline is malformed */
+	snprintf(text, sizeof text, "%s%s\n", good, cut);
+	CHECK_INT(read_text(dir, "finished.csv", text, 0, &s, &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "1 of 28 data lines are malformed");
+	/* and so is a malformed line in the middle */
+	char *nl = strchr(strchr(good, '\n') + 1, '\n') + 1;
+	snprintf(text, sizeof text, "%.*s%s\n%s2026/07/18 15:00:09.750, 0, GPU-0000, 250.00",
+	         (int)(nl - good), good, cut, nl);
+	CHECK_INT(read_text(dir, "middle.csv", text, 0, &s, &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "1 of 29 data lines are malformed");
+	free(good);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("nvsmi_sweeps");
+	bad_first_gpu(dir, 2, 1, 1, 0, "[N/A]");
+	bad_first_gpu(dir, 8, 1, 1, 0, "[Unknown Error]");
+	bad_first_gpu(dir, 2, 1, 0, 0, "-1.00");
+	bad_first_gpu(dir, 4, 0, 1, 0, "[N/A]");
+	/* a row cut short: its GPU cannot be read, it is the one after the last */
+	bad_first_gpu(dir, 2, 1, 1, 1, "2026/07/18 15:00:15.500, 0");
+	bad_first_gpu(dir, 4, 0, 1, 1, "2026/07/18 15:00");
+	/* a header again where a second nvidia-smi appended to the log */
+	bad_first_gpu(dir, 2, 1, 1, 2, "timestamp, index, uuid, power.draw [W]");
+	positional(dir, 0.25, 0.006);
+	positional(dir, 1.0, 0.03);
+	positional(dir, 0.1, 0.0);
+	one_gpu_with_pauses(dir, 37);
+	one_gpu_with_pauses(dir, 0);
+	unfinished_last_line(dir);
+	free(dir);
+	return check_report("test_nvsmi_sweeps");
+}
