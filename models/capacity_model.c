@@ -153,7 +153,12 @@ wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	const double context = in_tokens + 0.5 * out_tokens;
 	out->t_dec = wc_capacity_decode_terms(pt, a, hw, tp, n, context, &out->t_mem, &out->t_cmp, &out->t_tp);
 	out->t_pre = wc_capacity_prefill_time(pt, a, hw, tp, in_tokens);
-	out->latency_s = out_tokens * out->t_dec + n * out->t_pre;
+	/* A lifetime holds the request's own prefill and those of the others
+	 * that turn over during it, n - 1 in a closed loop of n and never fewer
+	 * than none: below one running on average a request still waits for
+	 * its whole own prefill (docs/capacity.md, "Closed loop, open loop,
+	 * energy"). */
+	out->latency_s = out_tokens * out->t_dec + fmax(n, 1.0) * out->t_pre;
 	out->ttft_s = out->t_pre + out->t_dec;
 	out->throughput_tok_s = out->latency_s > 0 ? n * out_tokens / out->latency_s : 0.0;
 }

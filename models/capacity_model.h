@@ -197,14 +197,17 @@ typedef struct {
 	double t_mem, t_cmp, t_tp;   /* terms of the decode step, s */
 	double t_dec;                /* t0 + t1 n + max(t_mem, t_cmp) + t_tp */
 	double t_pre;                /* prefill of one request, s */
-	double latency_s;            /* L_out t_dec + n t_pre */
+	double latency_s;            /* L_out t_dec + max(n, 1) t_pre */
 	double ttft_s;               /* t_pre + t_dec */
 	double throughput_tok_s;     /* n L_out / latency */
 } wc_capacity_times;
 
 /** Step time, prefill and the closed-loop answers at `n` running requests
  *  (n > 0) of `in_tokens` prompt and `out_tokens` generated tokens on a
- *  group of `tp` GPUs. */
+ *  group of `tp` GPUs. The latency holds the request's whole own prefill
+ *  at every n, fractional ones below 1 included, so it is never below
+ *  ttft_s when out_tokens >= 1; an open loop solves n = rate x latency on
+ *  it (docs/capacity.md, "Closed loop, open loop, energy"). */
 void wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
                             const wc_capacity_hw *hw, int tp, double n, double in_tokens,
                             double out_tokens, wc_capacity_times *out);

@@ -65,28 +65,28 @@ static const wc_param measured_law_term[WC_LT_COUNT] = {
 };
 static const wc_capacity_level measured_capacity_levels[] = {
 	{ .name = "A100", .bandwidth_tb_s = 2.04, .bf16_tflops = 312,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7220050902282164, 0.6652191827085313, 1.0746367991489334, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0008251635529905334, 1.0000038747273538e-06, 0.004295699698747912, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7213503562505839, 0.6651910137085395, 1.077750033801725, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0008513230793349255, 1.0000016461484982e-06, 0.004322336418212308, WC_SRC_FITTED) },
 	  .range = { .running_min = 0.6793893129770993, .running_max = 32,
 	             .input_min = 335.575, .input_max = 4605.25,
 	             .output_min = 99.25, .output_max = 512,
 	             .active_b_min = 4, .active_b_max = 32.8,
 	             .tp_min = 1, .tp_max = 4, .rows = 11 } },
 	{ .name = "H100", .bandwidth_tb_s = 3.35, .bf16_tflops = 989,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7988496804572078, 0.7315532881091206, 0.85425415965597, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017191456445489065, 0.0005741922205864703, 0.002432578284050863, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7990466412489823, 0.7316458775153307, 0.8554725659497505, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017197670623942639, 0.0005862690630454745, 0.002436488089847622, WC_SRC_FITTED) },
 	  .range = { .running_min = 5.132375189107415, .running_max = 1915.45833333,
-	             .input_min = 273.39557788046676, .input_max = 335.575,
+	             .input_min = 274.42126633849455, .input_max = 335.575,
 	             .output_min = 213.44, .output_max = 9198.71212121,
 	             .active_b_min = 3.3, .active_b_max = 70.6,
 	             .tp_min = 1, .tp_max = 8, .rows = 158 } },
 	{ .name = "B200", .bandwidth_tb_s = 8, .bf16_tflops = 2250,
-	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5743282246041188, 0.526574554311061, 0.638824363867279, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0018028514426853476, 0.0011244380982085827, 0.0027899114474315163, WC_SRC_FITTED) },
+	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5745250450098708, 0.5267230384078686, 0.6389140276253497, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0018042056659548407, 0.001125682586560992, 0.002791424459644894, WC_SRC_FITTED) },
 	  .range = { .running_min = 7.93570722057, .running_max = 4095.02439024,
-	             .input_min = 273.39557788046676, .input_max = 273.39557788046676,
+	             .input_min = 274.42126633849455, .input_max = 274.42126633849455,
 	             .output_min = 345.671875, .output_max = 9470.94949495,
 	             .active_b_min = 3.3, .active_b_max = 405,
 	             .tp_min = 1, .tp_max = 8, .rows = 172 } },
 	{ .name = "H200", .bandwidth_tb_s = 4.8, .bf16_tflops = 989,
-	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(0.8330780071824208, 0.8040795014100287, 1.0003973020087915, WC_SRC_FITTED), [WC_CAP_T0] = MP(1.000291051370957e-06, 1.0000000000000004e-06, 0.0001434949972571514, WC_SRC_BOUND) },
+	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(0.8331411034745749, 0.8040794275306531, 0.9973454971515402, WC_SRC_FITTED), [WC_CAP_T0] = MP(1.0002737801043752e-06, 1.0000000000000004e-06, 0.00014350266580106488, WC_SRC_BOUND) },
 	  .range = { .running_min = 32, .running_max = 32,
 	             .input_min = 0, .input_max = 0,
 	             .output_min = 512, .output_max = 512,
@@ -94,22 +94,22 @@ static const wc_capacity_level measured_capacity_levels[] = {
 	             .tp_min = 1, .tp_max = 2, .rows = 2 } },
 };
 static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {
-	[WC_CAP_T1] = MP(5.772261452399339e-05, 5.294787584041021e-05, 6.187467681103384e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8298643111211212, 0.7037296035484876, 1.0211746322563202, WC_SRC_FITTED),
-	[WC_CAP_TAU] = MP(3.420122642114198e-05, 2.93833659093925e-05, 3.972388712138875e-05, WC_SRC_FITTED),
+	[WC_CAP_T1] = MP(5.772737300424023e-05, 5.295140715164039e-05, 6.188620732337839e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.833394974408677, 0.7031888588966122, 1.024014410509634, WC_SRC_FITTED),
+	[WC_CAP_TAU] = MP(3.4214096003289135e-05, 2.9395559161052932e-05, 3.974888605932039e-05, WC_SRC_FITTED),
 };
 static const wc_capacity_workload measured_workloads[] = {
-	{ .set = "lm-arena-chat", .input_tokens = MP(273.39557788046676, 211.08738897429086, 360.40058435284527, WC_SRC_FITTED) },
-	{ .set = "gpqa", .input_tokens = MP(16.00001485280106, 15.999999999999998, 623.9598661198152, WC_SRC_BOUND) },
-	{ .set = "powertrace-paper", .input_tokens = MP(16.00000753585911, 15.999999999999998, 62.45897213110692, WC_SRC_BOUND) },
+	{ .set = "lm-arena-chat", .input_tokens = MP(274.42126633849455, 212.3705539304101, 355.26377449045737, WC_SRC_FITTED) },
+	{ .set = "gpqa", .input_tokens = MP(16.000008095045835, 15.999999999999998, 637.0418481622945, WC_SRC_BOUND) },
+	{ .set = "powertrace-paper", .input_tokens = MP(16.00000560611341, 15.999999999999998, 37.3268059930667, WC_SRC_BOUND) },
 };
 static const double measured_pe_q = 0.38056284912821786;
 static const int measured_pe_n = 325;
 static const double measured_pe_q_datasheet = 0.3336961554714701;
 static const int measured_pe_n_datasheet = 325;
-static const double measured_cap_q[2] = { 0.5983832424441407, 0.5994233902198518 };
+static const double measured_cap_q[2] = { 0.5986536894503941, 0.5998028226840421 };
 static const int measured_cap_n = 332;
-static const double measured_cap_q_datasheet = 0.6763434251104414;
-static const double measured_cap_q_datasheet_energy = 0.6091944161134277;
+static const double measured_cap_q_datasheet = 0.6762285628258508;
+static const double measured_cap_q_datasheet_energy = 0.6091528380469353;
 static const int measured_cap_n_datasheet = 332;
 static const measured_provenance measured_prov = {
 	.runs = 325, .seed = 42, .bootstrap = 200,

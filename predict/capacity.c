@@ -208,13 +208,21 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	 * of them; the others wait, so a request's latency is stretched by
 	 * running / n_cap (Little's law at the same throughput). */
 	double n = c->request_rate > 0 ? solve_running(x, pt, over) : fmin(c->running, x->n_cap);
+	const int served = c->request_rate > 0 && !*over; /* an open loop below capacity */
 	double wait = c->request_rate > 0 ? 1.0 : c->running / n;
 	wc_capacity_times t;
 	wc_capacity_times_eval(pt, x->a, x->hw, c->tp, n, c->input_tokens, c->output_tokens, &t);
+	/* Below capacity an open loop serves what arrives: its count is rate x
+	 * latency and its throughput the rate's, exactly (Little's law), not
+	 * with the solver's rounding in them, so the count never falls short
+	 * of rate x TTFT and a clock that only slows the service loses nothing
+	 * (docs/capacity.md, "Power flexibility"). */
+	if (served)
+		n = c->request_rate * t.latency_s;
 	double power = group_power(x, lp, n);
 	v[WC_CAPQ_LATENCY] = t.latency_s * wait;
 	v[WC_CAPQ_TTFT] = t.ttft_s;
-	v[WC_CAPQ_THROUGHPUT] = t.throughput_tok_s;
+	v[WC_CAPQ_THROUGHPUT] = served ? c->request_rate * c->output_tokens : t.throughput_tok_s;
 	v[WC_CAPQ_E_REQUEST] = power * t.latency_s / n; /* the running time only: waiting draws nothing */
 	v[WC_CAPQ_E_TOKEN] = v[WC_CAPQ_E_REQUEST] / c->output_tokens;
 	v[WC_CAPQ_E_HOUR] = power / 1000.0;

@@ -74,13 +74,16 @@ int wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_
 int wc_predict_clock_check(const wc_config *c, wc_error *err);
 
 /** The clock a GPU of q->config settles at under a power cap of `cap_w`
- *  W per GPU (docs/capacity.md, "Clocks and power caps"): P(f) = cap
- *  solved within the platform's clock range, P the per-GPU power the
- *  answer gives at clock f (the capacity answer's with token lengths, the
- *  law's without). `*clock_mhz` = 0 when the cap does not bind (the clock
- *  stays free); the lowest clock when even it draws more. Refused, naming
- *  `power_cap_w`: a cap at or below P0, both a cap and a locked clock, a
- *  platform without a clock range in the catalog. */
+ *  W per GPU (docs/capacity.md, "Clocks and power caps"): the highest
+ *  clock in the platform's range at which P(f) <= cap, P the per-GPU power
+ *  the answer gives at clock f (the capacity answer's with token lengths,
+ *  the law's without), found by scanning the range on a fixed grid and
+ *  bisecting the first cell that meets the cap (P need not fall with f:
+ *  an open loop runs more requests at a slower clock). `*clock_mhz` = 0
+ *  when the cap does not bind (the clock stays free); when no clock meets
+ *  it, the clock of least power. Refused, naming `power_cap_w`: a cap at
+ *  or below P0, both a cap and a locked clock, a platform without a clock
+ *  range in the catalog. */
 int wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double cap_w, double *clock_mhz,
                          wc_error *err);
 
@@ -89,12 +92,20 @@ int wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, do
  *  by lowering its clock, so when the answer's per-GPU power at
  *  q->config's clock (free, locked, or settled under a looser power cap)
  *  exceeds the limit of its board in the catalog, q->config.sm_clock_mhz
- *  becomes the clock in [f_min, that clock] where it meets the limit,
- *  q->board_limit_w the limit and q->board_free_w the power before. Leaves
- *  the query as it is (board_limit_w 0) when the limit does not bind, the
- *  catalog has no limit or clock range for the platform, or a cap at or
- *  below the limit was given. Call after wc_predict_power_cap. */
+ *  becomes the highest clock at or below that clock where it meets the
+ *  limit (the rule of wc_predict_power_cap; none meets it: the clock of
+ *  least power), q->board_limit_w the limit and q->board_free_w the power
+ *  before. Leaves the query as it is (board_limit_w 0) when the limit does
+ *  not bind, the catalog has no limit or clock range for the platform, or
+ *  a cap at or below the limit was given. Call after wc_predict_power_cap. */
 int wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *err);
+
+/** The clock in [f_min, f_top] (f_top <= 0: the top of the platform's
+ *  range) at which q->config's per-GPU power is least, on the grid
+ *  wc_predict_power_cap scans (the higher clock on a tie), and that power
+ *  (`power_w`, per GPU): the floor a power-cap sweep goes down to. */
+int wc_predict_power_floor(const wc_predictor *pr, const wc_inference_query *q, double f_top, double *clock_mhz,
+                           double *power_w, wc_error *err);
 
 /** The capacity answers for q->config (arch, input and output tokens, and
  *  running or request_rate; running is then the engine's cap). Price and

@@ -1,10 +1,13 @@
 /*
  * A power cap as the clock the GPU settles at under it (docs/capacity.md,
- * "Clocks and power caps"): the per-GPU power the answer would give at a
- * locked clock f, solved for P(f) = cap within the platform's clock range
- * by bisection. The law's clock term phi(f) = (f / f_ref)^kappa makes the
- * power increase with f; with the capacity answers asked for, the running
- * count of an open loop (and the prefill share) follow the clock too.
+ * "Clocks and power caps"): the highest clock in the platform's range at
+ * which the per-GPU power the answer would give at that locked clock meets
+ * the cap, found by a scan of the range and a bisection inside the first
+ * cell that meets it. The law's clock term phi(f) = (f / f_ref)^kappa makes
+ * the power rise with f at a fixed load, but with the capacity answers
+ * asked for, the running count of an open loop (and the prefill share)
+ * follow the clock too, and a slower service can draw more: P(f) need not
+ * be monotone. The board's power limit is settled by the same rule.
  */
 #include "predict/capacity_predict.h"
 
@@ -68,40 +71,77 @@ idle_per_gpu(const wc_predictor *pr, const wc_inference_query *q, double *p0, wc
 	return rc;
 }
 
-/* The clock in [f_min, f_max] at which the per-GPU power meets `cap_w`;
- * *clock_mhz = 0 when the cap does not bind at the free clock. */
-static int
-settle(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info *info, double cap_w,
-       double *clock_mhz, wc_capacity_prediction *cap, wc_error *err)
+/* Cells of the scan over a board's clock range (docs/capacity.md, "Clocks
+ * and power caps"): P(f) need not fall with f (an open loop's running
+ * count grows as the service slows), so the solver looks at every cell
+ * rather than assuming one crossing; 48 puts a grid point every 25-35 MHz
+ * on the catalog's boards. */
+#define WC_CLOCK_GRID 48
+
+/* Grid point j of [lo, hi], j = 0 the top: both ends exact. */
+static double
+grid_clock(double lo, double hi, int j)
 {
-	double p_free, p_lo, p_hi, lo = info->min_sm_clock_mhz, hi = info->max_sm_clock_mhz;
+	return j == 0 ? hi : lo + (hi - lo) * (double)(WC_CLOCK_GRID - j) / WC_CLOCK_GRID;
+}
+
+/* The highest clock in [f_min, f_top] at which the per-GPU power is at
+ * most `target_w`: the grid of the board's range scanned from the top (f_top
+ * itself first, then the grid points below it), and the first cell whose
+ * lower end meets the target bisected to a hundredth of a MHz, a clock
+ * above f_top counting as not meeting it (so every f_top above the answer
+ * gives the same one). None meets it: the clock of least power among those
+ * scanned (the higher on a tie). `*p_out` (may be NULL)
+ * gets the power at the clock returned. */
+static int
+scan(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info *info, double target_w,
+     double f_top, double *clock_mhz, double *p_out, wc_capacity_prediction *cap, wc_error *err)
+{
+	const double lo = info->min_sm_clock_mhz, hi = info->max_sm_clock_mhz;
+	double p, f_best = f_top, p_best;
 	int rc;
-	if ((rc = power_at(pr, q, 0.0, cap, &p_free, err)) != WC_OK)
+	if ((rc = power_at(pr, q, f_top, cap, &p_best, err)) != WC_OK)
 		return rc;
-	*clock_mhz = 0.0;
-	if (p_free <= cap_w)
-		return WC_OK; /* the cap does not bind: the clock stays free */
-	if ((rc = power_at(pr, q, lo, cap, &p_lo, err)) != WC_OK || (rc = power_at(pr, q, hi, cap, &p_hi, err)) != WC_OK)
-		return rc;
-	if (p_lo >= cap_w) {
-		*clock_mhz = lo; /* even the lowest clock draws more: it settles there */
+	if (p_best <= target_w) {
+		*clock_mhz = f_top;
+		if (p_out)
+			*p_out = p_best;
 		return WC_OK;
 	}
-	if (p_hi <= cap_w) {
-		*clock_mhz = hi;
-		return WC_OK;
-	}
-	/* P(lo) < cap < P(hi): bisect to a hundredth of a MHz. */
-	while (hi - lo > 0.01) {
-		double mid = 0.5 * (lo + hi), pm;
-		if ((rc = power_at(pr, q, mid, cap, &pm, err)) != WC_OK)
+	for (int j = 1; j <= WC_CLOCK_GRID; j++) {
+		double f = grid_clock(lo, hi, j);
+		if (f >= f_top)
+			continue;
+		if ((rc = power_at(pr, q, f, cap, &p, err)) != WC_OK)
 			return rc;
-		if (pm > cap_w)
-			hi = mid;
-		else
-			lo = mid;
+		if (p <= target_w) {
+			/* P(f) meets it, P(f_top) and every scanned clock above do
+			 * not: bisect the cell (f, its upper grid point). */
+			double a = f, b = grid_clock(lo, hi, j - 1), pa = p;
+			while (b - a > 0.01) {
+				double mid = 0.5 * (a + b), pm = INFINITY;
+				if (mid <= f_top && (rc = power_at(pr, q, mid, cap, &pm, err)) != WC_OK)
+					return rc;
+				if (pm <= target_w) {
+					a = mid;
+					pa = pm;
+				} else {
+					b = mid;
+				}
+			}
+			*clock_mhz = a;
+			if (p_out)
+				*p_out = pa;
+			return WC_OK;
+		}
+		if (p < p_best) {
+			p_best = p;
+			f_best = f;
+		}
 	}
-	*clock_mhz = lo;
+	*clock_mhz = f_best;
+	if (p_out)
+		*p_out = p_best;
 	return WC_OK;
 }
 
@@ -131,7 +171,29 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
 	wc_capacity_prediction *cap = malloc(sizeof *cap);
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
-	rc = settle(pr, q, info, cap_w, clock_mhz, cap, err);
+	double p_free;
+	/* A cap above the free power does not bind: the clock stays free. */
+	if ((rc = power_at(pr, q, 0.0, cap, &p_free, err)) == WC_OK && p_free > cap_w)
+		rc = scan(pr, q, info, cap_w, info->max_sm_clock_mhz, clock_mhz, NULL, cap, err);
+	free(cap);
+	return rc;
+}
+
+int
+wc_predict_power_floor(const wc_predictor *pr, const wc_inference_query *q, double f_top, double *clock_mhz,
+                       double *power_w, wc_error *err)
+{
+	const wc_platform_info *info = q->config.platform ? wc_platform_board(q->config.platform, NULL) : NULL;
+	int rc;
+	if (!info || !(info->max_sm_clock_mhz > info->min_sm_clock_mhz))
+		return wc_error_set(err, WC_EINVAL, "platform: the catalog has no clock range for '%s'",
+		                    q->config.platform ? q->config.platform : "");
+	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
+	if (!cap)
+		return wc_error_set(err, WC_ENOMEM, "platform: out of memory");
+	/* No power meets -inf: the scan ends at the clock of least power. */
+	rc = scan(pr, q, info, -INFINITY, f_top > 0.0 ? fmin(f_top, info->max_sm_clock_mhz) : info->max_sm_clock_mhz,
+	          clock_mhz, power_w, cap, err);
 	free(cap);
 	return rc;
 }
@@ -152,14 +214,15 @@ wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *
 	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "platform: out of memory");
-	/* Power rises with the clock, so the clock that meets the limit over
-	 * the whole range lies below the one asked whenever that one draws
-	 * more; solving over the whole range gives every clock asked above it
-	 * the same answer. */
+	/* The highest clock at or below the one asked that meets the limit
+	 * (the same rule as a cap): every clock asked above it gets the same
+	 * answer, and a clock whose power rises again as it falls (an open
+	 * loop's running count grows) is not taken for one that meets it. */
+	double f_top = c->sm_clock_mhz > 0.0 ? c->sm_clock_mhz : info->max_sm_clock_mhz;
 	if ((rc = power_at(pr, q, c->sm_clock_mhz, cap, &q->board_free_w, err)) == WC_OK &&
 	    q->board_free_w > info->max_power_w * (1.0 + 1e-9) &&
-	    (rc = settle(pr, q, info, info->max_power_w, &mhz, cap, err)) == WC_OK && mhz > 0.0) {
-		q->config.sm_clock_mhz = c->sm_clock_mhz > 0.0 ? fmin(mhz, c->sm_clock_mhz) : mhz;
+	    (rc = scan(pr, q, info, info->max_power_w, f_top, &mhz, NULL, cap, err)) == WC_OK) {
+		q->config.sm_clock_mhz = mhz;
 		q->board_limit_w = info->max_power_w;
 	}
 	free(cap);

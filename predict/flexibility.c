@@ -13,6 +13,21 @@
 
 #include "models/warnings.h"
 
+/* Relative size below which a change of throughput is the arithmetic's
+ * rounding, not a loss (docs/capacity.md, "Power flexibility"): every
+ * comparison of the analysis goes through it. */
+#define WC_FLEX_REL_TOL 1e-9
+
+/* The fraction of the unconstrained throughput `T` lost at `x`: none
+ * within the tolerance, and never negative (a step is not credited for
+ * throughput above the unconstrained point's). */
+static double
+lost_fraction(double x, double T)
+{
+	double lost = 1.0 - x / T;
+	return lost > WC_FLEX_REL_TOL ? lost : 0.0;
+}
+
 void
 wc_flexibility_analyse(wc_flexibility *f)
 {
@@ -20,20 +35,25 @@ wc_flexibility_analyse(wc_flexibility *f)
 	int best = -1, knee = -1;
 	for (int i = 0; i < f->n_steps; i++) {
 		wc_flex_step *s = &f->steps[i];
+		double lost = lost_fraction(s->throughput_tok_s, T);
 		s->power_shed_w = P - s->node_power_w;
-		s->throughput_lost_pct = 100.0 * (1.0 - s->throughput_tok_s / T);
-		double lost = 1.0 - s->throughput_tok_s / T;
+		s->throughput_lost_pct = 100.0 * lost;
 		/* No throughput lost: the index is unbounded, reported as none. */
-		s->pfi = lost > 1e-12 ? (s->power_shed_w / P) / lost : NAN;
+		s->pfi = lost > 0.0 ? (s->power_shed_w / P) / lost : NAN;
 		if (best < 0 || s->energy_per_output_token_j < f->steps[best].energy_per_output_token_j)
 			best = i;
 	}
 	/* Going down, the knee is the last step before a segment whose share
-	 * of throughput lost exceeds its share of power shed. */
+	 * of throughput lost exceeds its share of power shed. Power need not
+	 * fall with the clock (an open loop runs more requests when the
+	 * service slows): a segment where it rises sheds a negative share, so
+	 * it ends the descent too, and the knee never draws more than the
+	 * step above it nor, from the top, than the unconstrained point. */
 	for (int i = 0; i + 1 < f->n_steps && knee < 0; i++) {
-		double dp = (f->steps[i].node_power_w - f->steps[i + 1].node_power_w) / P;
-		double dt = (f->steps[i].throughput_tok_s - f->steps[i + 1].throughput_tok_s) / T;
-		if (dt > 1e-12 && dt > dp)
+		const wc_flex_step *a = &f->steps[i], *b = &f->steps[i + 1];
+		double dp = (a->node_power_w - b->node_power_w) / P;
+		double dt = (b->throughput_lost_pct - a->throughput_lost_pct) / 100.0;
+		if (dt > dp + WC_FLEX_REL_TOL || dp < -WC_FLEX_REL_TOL)
 			knee = i;
 	}
 	if (knee < 0)
@@ -85,12 +105,15 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 	double p_hi = 0, p_lo = 0;
 	int rc, tp = q->config.tp;
 	if (by_cap) {
-		if ((rc = state_at(pr, q, fhi, cap, out, err)) != WC_OK)
+		/* The caps go down to the least power any clock gives, which is
+		 * not the lowest clock's where a slower service runs more
+		 * requests (an open loop): below it no cap is met. */
+		double f_floor;
+		if ((rc = state_at(pr, q, fhi, cap, out, err)) != WC_OK ||
+		    (rc = wc_predict_power_floor(pr, q, fhi, &f_floor, &p_lo, err)) != WC_OK)
 			return rc;
 		p_hi = cap->value[WC_CAPQ_POWER] / tp;
-		if ((rc = state_at(pr, q, flo, cap, out, err)) != WC_OK)
-			return rc;
-		p_lo = cap->value[WC_CAPQ_POWER] / tp;
+		p_lo = fmin(p_lo, p_hi);
 	}
 	for (int i = 0; i < n; i++) {
 		double u = (double)i / (n - 1), mhz = fhi - u * (fhi - flo), cap_w = 0.0;
@@ -99,8 +122,9 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 			cap_w = p_hi - u * (p_hi - p_lo);
 			if ((rc = wc_predict_power_cap(pr, &free_q, cap_w, &mhz, err)) != WC_OK)
 				return rc;
-			if (!(mhz > 0))
-				mhz = fhi; /* the cap does not bind below the free power: the top clock */
+			/* The cap does not bind below the free power: the top clock;
+			 * a cap at or below the power at the top never settles above it. */
+			mhz = mhz > 0 ? fmin(mhz, fhi) : fhi;
 		}
 		if ((rc = state_at(pr, q, mhz, cap, out, err)) != WC_OK)
 			return rc;
@@ -166,7 +190,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 			         "board's power limit of %.0f W; a GPU settles at %.0f MHz%s, where the sweep starts "
 			         "(docs/capacity.md)", lim.board_free_w, lim.board_limit_w, top,
 			         cap->value[WC_CAPQ_POWER] / q->config.tp > lim.board_limit_w * (1.0 + 1e-9)
-			                 ? ", the platform's lowest, still above the limit" : " under it");
+			                 ? ", the clock of least power, still above the limit" : " under it");
 			warn_once(out, msg);
 		}
 		out->capacity_level_source = cap->level_source ? cap->level_source : "fitted";

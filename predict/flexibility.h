@@ -7,7 +7,8 @@
  * point, throughput and throughput lost, energy per output token, and the
  * Power Flexibility Index: the fraction of power shed per fraction of
  * throughput lost. Also the knee -- the lowest step before throughput
- * starts falling faster than power -- and the energy-optimal clock.
+ * starts falling faster than power, or power rises again -- and the
+ * energy-optimal clock.
  *
  * Plain values; nothing to free.
  */
@@ -32,7 +33,9 @@ typedef struct {
 	double energy_per_output_token_j;
 	double latency_s;
 	double power_shed_w;          /* unconstrained node power - this step's */
-	double throughput_lost_pct;   /* 100 x (1 - throughput / unconstrained) */
+	double throughput_lost_pct;   /* 100 x (1 - throughput / unconstrained): 0
+	                               * below the analysis' rounding tolerance,
+	                               * never negative */
 	double pfi;                   /* shed fraction / lost fraction; NaN when nothing is lost */
 } wc_flex_step;
 
@@ -60,16 +63,19 @@ typedef struct {
 
 /** From steps whose clock, cap, node power, throughput and energy are
  *  filled (highest clock first) and the unconstrained point: each step's
- *  power shed, throughput lost and index; the knee (the last step, going
- *  down, before a segment where the fraction of throughput lost grows
- *  faster than the fraction of power shed; the lowest step when none
- *  does); the clock of least energy per output token. */
+ *  power shed, throughput lost (none below a relative 1e-9, the
+ *  arithmetic's rounding, and never negative) and index (NaN when nothing
+ *  is lost); the knee (the last step, going down, before a segment where
+ *  the fraction of throughput lost grows faster than the fraction of power
+ *  shed or the power rises; the lowest step when none does); the clock of
+ *  least energy per output token. */
 void wc_flexibility_analyse(wc_flexibility *f);
 
 /** Sweep `n_steps` (2..WC_FLEX_MAX_STEPS) clock locks evenly over the
  *  platform's clock range (`by_cap` 0), or as many power caps per GPU
- *  evenly between the powers at the highest and lowest clock, each settled
- *  by wc_predict_power_cap (`by_cap` 1), for q->config's workload (token
+ *  evenly from the power at the highest clock down to the least power any
+ *  clock gives (wc_predict_power_floor), each settled by
+ *  wc_predict_power_cap (`by_cap` 1), for q->config's workload (token
  *  lengths and concurrency or rate, as wc_predict_capacity needs; a locked
  *  clock in q is refused). Errors name the field. */
 int wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int by_cap, int n_steps,

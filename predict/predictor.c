@@ -347,8 +347,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */
 	if (q->power_cap_w > 0 && out->power.per_gpu_power_w > q->power_cap_w * (1.0 + 1e-9))
-		WC_WARN(out, "power_cap_w: %g W per GPU is not reached: at the lowest clock of %s (%g MHz) the answer is "
-		        "%.1f W per GPU; the law has no clock below the platform's range (docs/capacity.md)",
+		WC_WARN(out, "power_cap_w: %g W per GPU is not reached: no clock of %s's range meets it; at the clock of "
+		        "least power (%g MHz) the answer is %.1f W per GPU (docs/capacity.md)",
 		        q->power_cap_w, b.level->name, q->config.sm_clock_mhz, out->power.per_gpu_power_w);
 	/* The board's limit settled the clock (wc_predict_board_limit): say
 	 * why the answer is not the law's at the clock asked. */
@@ -358,7 +358,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        "settles at, %.0f MHz%s (docs/capacity.md)", q->board_free_w, q->board_limit_w,
 		        q->config.sm_clock_mhz,
 		        out->power.per_gpu_power_w > q->board_limit_w * (1.0 + 1e-9)
-		                ? ", the platform's lowest, still above the limit" : "");
+		                ? ", the clock of least power, still above the limit" : "");
 	if (q->want_interval)
 		rc = interval(&b, q->config.tp, &h, out, err);
 done:

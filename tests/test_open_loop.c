@@ -1,0 +1,148 @@
+/*
+ * A request's latency holds its whole own prefill (docs/capacity.md,
+ * "Closed loop, open loop, energy"):
+ * - the model's latency is L_out t_dec + max(n, 1) t_pre: at n below 1 the
+ *   request's own prefill counts whole, not n of it;
+ * - over every built-in profile, three boards, two models, rates from 0.01
+ *   to 50 requests/s and prompts from 100 to 32 768 tokens, an open loop's
+ *   latency is never below its time to first token, its running count is
+ *   rate x latency and its throughput rate x output tokens below capacity;
+ * - a closed loop of a fractional count (0.25 to 1.5 requests) too;
+ * - the smoke test's answers: H100 Qwen3-32B at 0.5 requests/s of 4000 + 8
+ *   tokens gave a latency of 0.252 s against a TTFT of 0.359 s (running
+ *   0.126), Qwen3-8B at 0.1/s of 32 768 + 1 tokens 0.0088 s against 1.05 s.
+ */
+#include "data/data.h"
+#include "models/capacity_model.h"
+#include "predict/capacity_predict.h"
+#include "predict/predict.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+
+/* The rule itself, at the model: below one running the own prefill is
+ * whole; above, n prefills per lifetime as before. */
+static void
+model_rule(void)
+{
+	const wc_capacity_hw hw = { 3.35e12, 989e12, 80e9, 0.0 };
+	const wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.8, 0.0 };
+	wc_capacity_arch a;
+	wc_capacity_times t;
+	wc_error err;
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("Qwen3-8B"), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+	const double ns[] = { 1e-6, 0.126, 0.5, 0.999, 1.0, 1.5, 32 };
+	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+		wc_capacity_times_eval(&pt, &a, &hw, 1, ns[i], 4000, 8, &t);
+		CHECK_NEAR(t.latency_s, 8 * t.t_dec + fmax(ns[i], 1.0) * t.t_pre, 1e-15);
+		CHECK(t.latency_s >= t.ttft_s);
+		CHECK_NEAR(t.throughput_tok_s, ns[i] * 8 / t.latency_s, 1e-12 * t.throughput_tok_s);
+	}
+}
+
+static int ran, over;
+
+/* One answer: latency >= TTFT always; an open loop below capacity obeys
+ * Little's law and serves the rate. */
+static void
+one(const wc_predictor *pr, const char *platform, const char *model, double running, double rate, double in,
+    double out)
+{
+	wc_inference_query q = { .config = test_catalog_config(platform, 1, model, running) };
+	wc_capacity_prediction cap;
+	wc_error err;
+	q.config.request_rate = rate;
+	q.config.input_tokens = in;
+	q.config.output_tokens = out;
+	if (wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err) != WC_OK) {
+		CHECK_CONTAINS(err.msg, "input_tokens: one request"); /* only a context the cache cannot hold */
+		return;
+	}
+	ran++;
+	const double lat = cap.value[WC_CAPQ_LATENCY], ttft = cap.value[WC_CAPQ_TTFT], n = cap.value[WC_CAPQ_RUNNING];
+	if (!(lat >= ttft))
+		fprintf(stderr, "%s %s n %g rate %g %g + %g: latency %g s < ttft %g s\n", platform, model, n, rate, in,
+		        out, lat, ttft);
+	CHECK(lat >= ttft);
+	if (rate > 0 && !cap.over_capacity) {
+		CHECK_NEAR(n, rate * lat, 1e-9 * n);
+		CHECK_NEAR(cap.value[WC_CAPQ_THROUGHPUT], rate * out, 0);
+		if (!(n >= rate * ttft))
+			fprintf(stderr, "%s %s rate %g %g + %g: n %.17g < rate x ttft %.17g\n", platform, model, rate, in, out, n, rate * ttft);
+		CHECK(n >= rate * ttft); /* each request is in the system at least until its first token */
+	}
+	over += cap.over_capacity;
+}
+
+static void
+sweep(const wc_predictor *pr)
+{
+	const char *platforms[] = { "H100", "A100", "H200" }, *models[] = { "Qwen3-8B", "Qwen3-32B" };
+	const double rates[] = { 0.01, 0.1, 0.5, 1, 2, 5, 50 };
+	const double lens[][2] = { { 32768, 1 }, { 4000, 8 }, { 8192, 64 }, { 512, 256 }, { 100, 2000 } };
+	const double closed[] = { 0.25, 0.5, 0.9, 1.5 };
+	for (int p = 0; p < 3; p++)
+		for (int m = 0; m < 2; m++)
+			for (int l = 0; l < 5; l++) {
+				for (int r = 0; r < 7; r++)
+					one(pr, platforms[p], models[m], 256, rates[r], lens[l][0], lens[l][1]);
+				for (int c = 0; c < 4; c++)
+					one(pr, platforms[p], models[m], closed[c], 0, lens[l][0], lens[l][1]);
+			}
+}
+
+/* The smoke test's two answers under the default profile. */
+static void
+reproductions(const wc_predictor *pr)
+{
+	const struct {
+		const char *model;
+		double rate, in, out;
+	} k[] = { { "Qwen3-32B", 0.5, 4000, 8 }, { "Qwen3-8B", 0.1, 32768, 1 } };
+	for (int i = 0; i < 2; i++) {
+		wc_inference_query q = { .config = test_catalog_config("H100", 1, k[i].model, 0) };
+		wc_capacity_prediction cap;
+		wc_error err;
+		q.config.request_rate = k[i].rate;
+		q.config.input_tokens = k[i].in;
+		q.config.output_tokens = k[i].out;
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		fprintf(stderr, "H100 %s %g/s %g + %g: latency %.4g s, ttft %.4g s, running %.4g, %.1f W\n", k[i].model,
+		        k[i].rate, k[i].in, k[i].out, cap.value[WC_CAPQ_LATENCY], cap.value[WC_CAPQ_TTFT],
+		        cap.value[WC_CAPQ_RUNNING], cap.value[WC_CAPQ_POWER]);
+		CHECK(!cap.over_capacity);
+		CHECK(cap.value[WC_CAPQ_LATENCY] >= cap.value[WC_CAPQ_TTFT]);
+		CHECK_NEAR(cap.value[WC_CAPQ_RUNNING], k[i].rate * cap.value[WC_CAPQ_LATENCY],
+		           1e-9 * cap.value[WC_CAPQ_RUNNING]);
+		/* the power follows the corrected count: the headline's at it */
+		wc_inference_prediction head;
+		q.config.running = cap.value[WC_CAPQ_RUNNING];
+		CHECK_INT(wc_predict_inference(pr, &q, &head, &err), WC_OK);
+		CHECK_NEAR(cap.value[WC_CAPQ_POWER], head.power.node_power_w, 1e-9 * head.power.node_power_w);
+	}
+}
+
+int
+main(void)
+{
+	const char *profiles[] = { "measured", "paper", "paper-prefill" };
+	model_rule();
+	for (int i = 0; i < 3; i++) {
+		wc_params p = WC_PARAMS_INIT;
+		wc_predictor *pr = NULL;
+		wc_error err;
+		CHECK_INT(wc_params_profile(profiles[i], &p, &err), WC_OK);
+		CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+		if (pr) {
+			sweep(pr);
+			if (i == 0)
+				reproductions(pr);
+		}
+		wc_predictor_free(pr);
+		wc_params_clear(&p);
+	}
+	fprintf(stderr, "%d answers, %d over capacity\n", ran, over);
+	CHECK(ran > 3 * 3 * 2 * 5 * 11 * 3 / 4); /* most configurations load */
+	CHECK(over > 0 && over < ran);          /* the sweep reaches past capacity, not only */
+	return check_report("test_open_loop");
+}
