@@ -413,6 +413,9 @@ print_covers(const wc_capacity_prediction *cp)
 				printf(", %s", wc_capacity_output_name(j));
 		printf(" cover: %s\n", cp->covers[k]);
 	}
+	for (int k = 0; k < WC_CAPQ_COUNT; k++)
+		if (isfinite(cp->value[k]) && !isfinite(cp->lo[k]) && cp->covers[k])
+			printf("  interval of %s: %s\n", wc_capacity_output_name(k), cp->covers[k]);
 }
 
 static void

@@ -413,12 +413,28 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 			WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows", bound);
 		return;
 	}
+	/* A prompt's cost is its prefill, whose compute efficiency eta_c is
+	 * shared by every level and fitted on all their rows, scaled by each
+	 * board's datasheet FLOPs: its span is the prompts of every level's
+	 * rows, not this level's alone (docs/capacity.md, "Warnings"). */
+	double in_lo = INFINITY, in_hi = -INFINITY;
+	for (int k = 0; k < cp->n_levels; k++) {
+		const wc_capacity_range *rk = &cp->levels[k].range;
+		if (rk->rows > 0 && rk->input_max > 0) {
+			in_lo = fmin(in_lo, rk->input_min);
+			in_hi = fmax(in_hi, rk->input_max);
+		}
+	}
+	if (!(in_hi > 0)) {
+		in_lo = r->input_min;
+		in_hi = r->input_max;
+	}
 	const struct {
 		const char *field, *fmt;
 		double v, lo, hi;
 	} f[] = {
 		{ "running", "running %g", n, r->running_min, r->running_max },
-		{ "input_tokens", "input %.0f tokens", c->input_tokens, r->input_min, r->input_max },
+		{ "input_tokens", "input %.0f tokens", c->input_tokens, in_lo, in_hi },
 		{ "output_tokens", "output %g tokens", c->output_tokens, r->output_min, r->output_max },
 		{ "tp", "tp %g", c->tp, r->tp_min, r->tp_max },
 	};
@@ -429,8 +445,9 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 			continue;
 		if (f[i].hi > f[i].lo * (1 + 1e-9)) {
 			if (outside(f[i].v, f[i].lo, f[i].hi))
-				WC_WARN(out, "%s: %g is outside the capacity calibration's span %g-%g on %s", f[i].field, f[i].v,
-				        f[i].lo, f[i].hi, l->name);
+				WC_WARN(out, "%s: %g is outside the capacity calibration's span %g-%g %s%s", f[i].field,
+				        f[i].v, f[i].lo, f[i].hi, i == 1 ? "over all platforms' rows (prefill is shared)" : "on ",
+				        i == 1 ? "" : l->name);
 			continue;
 		}
 		size_t used = strlen(covered);
@@ -442,7 +459,7 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 	/* Rows on the level but no input length among them: every one came
 	 * from a workload whose fitted length sat at a bound (not a span, not
 	 * a point: unknown). */
-	if (!(r->input_max > 0)) {
+	if (!(in_hi > 0)) {
 		size_t used = strlen(covered);
 		snprintf(covered + used, sizeof covered - used, "%sno input length its rows identify", used ? ", " : "");
 		off = 1;
@@ -527,17 +544,21 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		return WC_OK;
 	if ((rc = draw_intervals(&x, cb, &lb, out, err)) != WC_OK)
 		return rc;
-	char names[160] = "";
-	for (int k = 0; k < WC_CAPQ_COUNT; k++)
-		if (isfinite(out->value[k]) && !isfinite(out->lo[k]) && strlen(names) + 40 < sizeof names &&
-		    (k != WC_CAPQ_RUNNING || out->open_loop)) /* a closed loop's n is the input */
-			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
-			         wc_capacity_output_name(k));
-	if (names[0])
-		WC_WARN(out, "interval_95: none for %s: %s", names,
-		        p->capacity.draws.n < 2 ? "the capacity section has no bootstrap draws and the parameter set no "
-		                                  "held-out error of them (docs/intervals.md)"
-		                                : "the draws do not vary them");
+	/* An answer without an interval says so where its interval would
+	 * say what it covers, not in a warning: it is a fact of the parameter
+	 * set (TTFT has no held-out error), true of every answer, and a
+	 * warning on every answer teaches users to skip warnings
+	 * (docs/intervals.md). */
+	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
+		if (isfinite(out->lo[k]))
+			continue;
+		out->covers[k] = NULL; /* not asked, or a closed loop's n: the input */
+		if (isfinite(out->value[k]) && (k != WC_CAPQ_RUNNING || out->open_loop))
+			out->covers[k] = p->capacity.draws.n < 2
+			                         ? "none: the capacity section has no bootstrap draws and the parameter "
+			                           "set no held-out error of this quantity (docs/intervals.md)"
+			                         : "none: the draws do not vary it";
+	}
 	return WC_OK;
 }
 

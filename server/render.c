@@ -35,14 +35,14 @@ capacity_interval_json(const wc_capacity_prediction *cp)
 	if (!cp->has_interval)
 		return json_null();
 	json_t *o = json_object(), *each = json_object();
-	/* Every answer given has its interval or null (a warning says why);
+	/* Every answer given has its interval or null (covers_by_quantity says why);
 	 * never a zero-width pair (docs/intervals.md). */
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
 		if (isfinite(cp->value[k])) {
 			int has = isfinite(cp->lo[k]);
 			json_object_set_new(o, wc_capacity_output_name(k), has ? json_pack("[ff]", cp->lo[k], cp->hi[k])
 			                                                       : json_null());
-			if (has)
+			if (has || cp->covers[k]) /* a null interval's entry says why it has none */
 				json_object_set_new(each, wc_capacity_output_name(k),
 				                    json_string(cp->covers[k] ? cp->covers[k] : "parameters"));
 		}
