@@ -167,6 +167,10 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
 		return wc_error_set(err, WC_EINVAL,
 		                    "power_cap_w: %g W is at or below the idle power of %s, %.1f W per GPU: no clock "
 		                    "settles under it", cap_w, c->platform, p0);
+	/* A series settles step by step, in wc_predict_inference: each load
+	 * level at the clock meeting the cap (docs/capacity.md). */
+	if (q->series_len > 0)
+		return WC_OK;
 	/* On the heap: server handler stacks are small. */
 	wc_capacity_prediction *cap = malloc(sizeof *cap);
 	if (!cap)
@@ -211,6 +215,8 @@ wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *
 		return WC_OK; /* no limit or no clocks to settle at: answered as the law gives it */
 	if (q->power_cap_w > 0.0 && q->power_cap_w <= info->max_power_w)
 		return WC_OK; /* a tighter cap already set the clock */
+	if (q->series_len > 0)
+		return WC_OK; /* step by step, in wc_predict_inference */
 	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "platform: out of memory");

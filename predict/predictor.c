@@ -205,12 +205,70 @@ wc_predict_pe_stratum(const wc_params *p, const wc_level *lvl)
 	return lvl ? wc_pe_find(&p->pred_error, lvl->name, wc_source_name(lvl->theta.source)) : NULL;
 }
 
+/* The per-GPU limit a series' steps settle under: the tighter of the
+ * user's cap and the board's limit (NaN none). */
+static double
+series_limit_w(const wc_inference_query *q, const wc_level *lvl)
+{
+	double board = wc_level_power_limit_w(lvl), cap = q->power_cap_w > 0.0 ? q->power_cap_w : NAN;
+	return isfinite(board) && isfinite(cap) ? fmin(board, cap) : isfinite(cap) ? cap : board;
+}
+
+/* A series under a limit, step by step (docs/capacity.md, "The board's
+ * power limit"): a power manager acts within a second or so, so each load
+ * level above the limit settles at the clock meeting it -- the limit, or
+ * the level's power at the platform's lowest clock (`low`) when even that
+ * draws more -- and the answer is the time-weighted mean of the levels.
+ * Returns the share of time limited (0: the law as it is). */
+static double
+series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc_load_histogram *h,
+               double limit_w, wc_power *pw)
+{
+	double sum = 0.0, sum_w = 0.0, limited = 0.0;
+	for (size_t i = 0; i < h->len; i++) {
+		double one_w = 1.0, n = h->running[i];
+		wc_load_histogram one = { &n, &one_w, 1, n };
+		wc_power at, at_low;
+		if (wc_law_point_power(lp, tp, &one, &at, NULL) != WC_OK)
+			return 0.0;
+		double w = at.per_gpu_power_w;
+		if (w > limit_w * (1.0 + 1e-9)) {
+			if (wc_law_point_power(low, tp, &one, &at_low, NULL) != WC_OK)
+				return 0.0;
+			w = fmax(limit_w, fmin(w, at_low.per_gpu_power_w));
+			limited += h->weight[i];
+		}
+		sum += h->weight[i] * w;
+		sum_w += h->weight[i];
+	}
+	if (!(limited > 0.0) || !(sum_w > 0.0))
+		return 0.0;
+	pw->idle_power_w = tp * lp->p0;
+	pw->node_power_w = tp * (sum / sum_w);
+	pw->per_gpu_power_w = sum / sum_w;
+	pw->dynamic_w = pw->node_power_w - pw->idle_power_w;
+	return limited / sum_w;
+}
+
+/* The law bound at the platform's lowest clock, for series_limited (0
+ * when the catalog has no clock range: the law as it is). */
+static int
+bind_lowest_clock(const wc_params *p, const wc_config *c, wc_law_binding *b)
+{
+	const wc_platform_info *info = c->platform ? wc_platform_board(c->platform, NULL) : NULL;
+	if (!info || !(info->min_sm_clock_mhz > 0.0))
+		return 0;
+	wc_config low = *c;
+	low.sm_clock_mhz = info->min_sm_clock_mhz;
+	return wc_law_bind(p, &low, b, NULL) == WC_OK;
+}
+
 /* Node power for every draw, through the same bound law as the point
  * estimate, gives the parameters' interval (models/interval.h); the law's
  * held-out error, when the set records it, widens it into a predictive
  * interval (docs/intervals.md). */
 static int
-interval(const wc_law_binding *b, int tp, const wc_load_histogram *h,
+interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int tp, const wc_load_histogram *h,
          wc_inference_prediction *out, wc_error *err)
 {
 	const wc_params *p = b->p;
@@ -225,8 +283,14 @@ interval(const wc_law_binding *b, int tp, const wc_load_histogram *h,
 			wc_power pw;
 			wc_law_bound_point(b, p->draws + (size_t)r * p->n_draw_params, &lp);
 			/* A draw whose power is not finite is left out of the percentiles. */
-			if (wc_law_point_power(&lp, tp, h, &pw, NULL) == WC_OK)
-				node[kept++] = pw.node_power_w;
+			if (wc_law_point_power(&lp, tp, h, &pw, NULL) != WC_OK)
+				continue;
+			if (low) { /* a series under a limit: each draw settles as the point does */
+				wc_law_point lpl;
+				wc_law_bound_point(low, p->draws + (size_t)r * p->n_draw_params, &lpl);
+				series_limited(&lp, &lpl, tp, h, limit_w, &pw);
+			}
+			node[kept++] = pw.node_power_w;
 		}
 		if (wc_interval_from_draws(node, kept, point, &lo, &hi))
 			out->n_draws = (int)kept;
@@ -330,6 +394,14 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	wc_law_bound_point(&b, NULL, &lp);
 	if ((rc = wc_law_point_power(&lp, q->config.tp, &h, &out->power, err)) != WC_OK)
 		goto done;
+	double limit_w = q->series_len ? series_limit_w(q, b.level) : NAN, limited = 0.0;
+	wc_law_binding low;
+	int have_low = isfinite(limit_w) && bind_lowest_clock(p, &c, &low);
+	if (have_low) {
+		wc_law_point lpl;
+		wc_law_bound_point(&low, NULL, &lpl);
+		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power);
+	}
 	out->mean_running = h.mean;
 	out->prefill_share = wc_form_has_prefill(p->form) ? b.rho : NAN;
 	if (wc_form_has_prefill(p->form) && !(b.rho > 0.0))
@@ -359,8 +431,13 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        q->config.sm_clock_mhz,
 		        out->power.per_gpu_power_w > q->board_limit_w * (1.0 + 1e-9)
 		                ? ", the clock of least power, still above the limit" : "");
+	if (limited > 0.0)
+		WC_WARN(out, "%s: the law gives more than %.0f W per GPU for %.1f %% of the series' time; those steps "
+		        "answer at the clock a GPU settles at under that limit (docs/capacity.md)",
+		        q->power_cap_w > 0.0 && limit_w == q->power_cap_w ? "power_cap_w" : "platform", limit_w,
+		        100.0 * limited);
 	if (q->want_interval)
-		rc = interval(&b, q->config.tp, &h, out, err);
+		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);
 done:
 	wc_load_histogram_free(&h);
 	out->pe_stratum = wc__predict_rebase(&pr->params, tmp, out->pe_stratum);

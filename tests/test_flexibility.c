@@ -460,6 +460,56 @@ rounding_is_not_loss(void)
 	wc_params_clear(&p);
 }
 
+/* A load series is limited step by step (docs/capacity.md, "The board's
+ * power limit"): half the time idle, half at a load the law puts above
+ * the A100's 400 W, averages idle and 400 W; a tighter cap binds the same
+ * way; a series below the limit is the law's. */
+static void
+series_limit(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_inference_prediction out, one;
+	wc_error err;
+	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	double series[2] = { 0, 512 };
+	wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-32B", 512) };
+	q.want_interval = 1;
+	/* the law at 512 alone, above the limit: the check can fail */
+	CHECK_INT(wc_predict_inference(pr, &q, &one, &err), WC_OK);
+	CHECK(one.power.per_gpu_power_w > 420);
+	q.running_series = series;
+	q.series_len = 2;
+	q.dt_s = 1.0;
+	CHECK_INT(wc_predict_board_limit(pr, &q, &err), WC_OK);
+	CHECK(q.config.sm_clock_mhz == 0.0); /* no clock for a series */
+	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+	const double p0 = out.power.idle_power_w;
+	CHECK_NEAR(out.power.per_gpu_power_w, 0.5 * (p0 + 400.0), 1e-6);
+	CHECK(out.has_interval && out.node_lo_w <= out.power.node_power_w && out.power.node_power_w <= out.node_hi_w &&
+	      out.node_hi_w > out.node_lo_w);
+	int warned = 0;
+	for (int i = 0; i < out.n_warnings; i++)
+		warned |= strstr(out.warnings[i], "more than 400 W per GPU for 50.0 %") != NULL;
+	CHECK(warned);
+	q.power_cap_w = 300;
+	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+	CHECK_NEAR(out.power.per_gpu_power_w, 0.5 * (p0 + 300.0), 1e-6);
+	/* below the limit: the law as it is, no warning */
+	double low[2] = { 0, 1 };
+	q.power_cap_w = 0;
+	q.running_series = low;
+	wc_inference_query lone = { .config = test_catalog_config("A100", 1, "Qwen3-32B", 0.5) };
+	CHECK_INT(wc_predict_inference(pr, &lone, &one, &err), WC_OK);
+	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
+	CHECK_NEAR(out.power.per_gpu_power_w, one.power.per_gpu_power_w, 1e-9);
+	for (int i = 0; i < out.n_warnings; i++)
+		CHECK(strstr(out.warnings[i], "of the series' time") == NULL);
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
 int
 main(void)
 {
@@ -468,6 +518,7 @@ main(void)
 	wc_error err;
 	synthetic();
 	board_limit();
+	series_limit();
 	cap_not_monotone();
 	rounding_is_not_loss();
 	const char *profiles[] = { "paper", "paper-prefill" };
