@@ -16,12 +16,12 @@ extern "C" {
 
 /** Neighbouring rows of one nvidia-smi sweep (all GPUs at one sample)
  *  usually lie within this of each other (below the 50 ms shortest
- *  logging interval). It is used only to make a log's GPU count evident
- *  when the log has no index or uuid and the caller gives none (the
- *  typical gap within sweeps must be this short; docs/formats/telemetry.md,
- *  "GPU count from the timestamps"); a sweep is never cut by time (a busy
- *  host writes its rows up to a second apart). Sweeps wider than this are
- *  counted in wc_nvsmi_info.wide_sweeps. */
+ *  logging interval). It is used only to make the GPU count of a log
+ *  without index or uuid evident (the typical gap within sweeps must be
+ *  this short; docs/formats/telemetry.md, "GPU count from the
+ *  timestamps"); a sweep is never cut at a distance from its first row (a
+ *  busy host writes its rows up to a second apart). Sweeps wider than this
+ *  are counted in wc_nvsmi_info.wide_sweeps. */
 #define WC_NVSMI_SWEEP_TOL_S 0.04
 
 /* ---- nvidia-smi --query-gpu=... --format=csv[,nounits] */
@@ -36,7 +36,7 @@ typedef struct {
 	size_t bad_lines;                        /* malformed, skipped */
 	size_t implausible_lines;                /* of them, power beyond the plausibility bound */
 	size_t samples;                          /* complete samples delivered */
-	size_t dropped_samples;                  /* incomplete because of a bad line */
+	size_t dropped_samples;                  /* incomplete: a bad, lost or stray line */
 	double t_first, t_last;                  /* epoch s of the first/last sample */
 	double max_sweep_span_s;                 /* widest sweep: last row's time - first's */
 	size_t wide_sweeps;                      /* sweeps wider than WC_NVSMI_SWEEP_TOL_S */
@@ -54,16 +54,18 @@ typedef int (*wc_nvsmi_sample_fn)(double t, const double *power_w, int n_gpus, v
 /** Stream an nvidia-smi CSV ("-" = stdin). The header may carry units
  *  (`power.draw [W]`) or not (nounits); columns in any order and subset
  *  as long as `timestamp` and `power.draw` (or `power.draw.instant` /
- *  `.average`) are there. GPUs are told apart by `index`, else `uuid`,
- *  else by position (rows cycle through the GPUs): a sample is then the
- *  next opt->n_gpus rows, or, without it, the next G rows with G the
- *  commonest sweep size of the first sweeps, cut where the gaps between
- *  neighbouring rows jump. `[N/A]`, `[Not Supported]` and blank fields are
- *  missing values: a line without a power reading is a bad line, which
- *  keeps its GPU's place so that only its sweep is dropped. A sample
- *  lacking a GPU is refused (WC_EPARSE, "file:line: GPU ... missing ...")
- *  unless a bad line explains it; an unfinished last line (no newline)
- *  that does not parse is dropped with a warning, not counted as bad. The
+ *  `.average`) are there. GPUs are told apart by `index`, else `uuid`
+ *  (a sample closes when a GPU repeats or the sweep order goes back),
+ *  else by position (rows cycle through the GPUs): G = opt->n_gpus, or,
+ *  without it, the commonest sweep size of the first sweeps, cut where the
+ *  gaps between neighbouring rows jump; sweeps end at such gaps and a
+ *  sweep of G rows is a sample. `[N/A]`, `[Not Supported]` and blank
+ *  fields are missing values: a line without a power reading is a bad
+ *  line, which keeps its GPU's place so that only its sweep is dropped. A
+ *  sample lacking a GPU (a line lost) or holding a stray line is dropped
+ *  and reported as a bad line unless a bad line explains it; a line
+ *  written twice is read once. An unfinished last line (no newline) that
+ *  does not parse is dropped with a warning, not counted as bad. The
  *  bad-line share is checked at the end, so a caller must discard what it
  *  received when the read fails. Memory is fixed: one 1 MiB block buffer. */
 int wc_nvsmi_read(const char *path, const wc_telemetry_options *opt,

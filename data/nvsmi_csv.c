@@ -3,8 +3,9 @@
  * power.draw --format=csv[,nounits] -lms 100`), line side: the header,
  * the fields of each row and the read loop. Rows become samples (one
  * power value per GPU at one time, the traces of docs/trace-metrics.md)
- * in nvsmi_sweep.c. Timestamps are local wall time and are converted
- * with the UTC offset of the logging host.
+ * in nvsmi_sweep.c (nvsmi_sweep_pos.c without index or uuid). Timestamps
+ * are local wall time and are converted with the UTC offset of the
+ * logging host.
  */
 #include "nvsmi_internal.h"
 

@@ -69,6 +69,11 @@ typedef struct {
 	size_t first_line;
 	uint64_t mask;
 	double vals[WC_TELEMETRY_MAX_GPUS];
+	double times[WC_TELEMETRY_MAX_GPUS];     /* of each GPU's row, NAN for a bad one */
+	/* keyed rows: each GPU's place in the sweep order, read off the first
+	 * sample delivered (`ranked`); `place` is its place in the open one */
+	unsigned char rank[WC_TELEMETRY_MAX_GPUS], place[WC_TELEMETRY_MAX_GPUS];
+	int ranked;
 	/* ordering and bad-line context */
 	int have_last;
 	double last_t;
@@ -77,11 +82,26 @@ typedef struct {
 	char ts_text[64];
 	size_t ts_len;
 	double ts_val;
-	/* rows held while the GPU count is guessed (position mode) */
+	/* position mode: rows held while the GPU count is guessed; once it
+	 * is (`counted`), the rows of the sweeps not yet delivered: held[0,
+	 * run_len) sweeps whose row count was off, then the sweep being read,
+	 * which ends at a gap over `cut` after the last readable row (prev_t;
+	 * nvsmi_sweep_pos.c) */
 	nv_held_row *held;
-	size_t n_held;
+	size_t n_held, run_len;
+	int counted, have_prev;
+	double cut, prev_t;
 } nv_reader;
 
+/** Hand the assembled sample to the caller, after the order and gap
+ *  checks (nvsmi_sweep.c). */
+int wc__nv_deliver(nv_reader *rd);
+/** GPU `slot`'s reading into the assembled sample. */
+void wc__nv_put_value(nv_reader *rd, int slot, double t, double watts);
+/** A row of a log without index or uuid (nvsmi_sweep_pos.c). */
+int wc__nv_take_positional(nv_reader *rd, const nv_held_row *row);
+/** At the end of such a log: rows still held, and the last sweep. */
+int wc__nv_finish_positional(nv_reader *rd);
 /** A data row (parsed or bad) into the sample being assembled; closes
  *  samples as they complete. WC_OK, or an error that ends the read. */
 int wc__nv_take_row(nv_reader *rd, const nv_row *row, size_t line_no);

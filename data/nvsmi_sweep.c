@@ -1,25 +1,30 @@
 /*
  * nvidia-smi rows into samples (docs/formats/telemetry.md, "nvidia-smi
  * power logs"): nvidia-smi writes one row per GPU per sweep, one GPU after
- * another, so the rows of one sweep can lie up to a second apart on a
- * busy host. A sweep is therefore never cut by time:
+ * another in the same order every sweep, so the rows of one sweep can lie
+ * up to a second apart on a busy host. A sweep of a log with an `index` or
+ * `uuid` column is therefore delimited by the GPUs, never by time:
  *
- * - with an `index` or `uuid` column, a sample holds each GPU once and is
- *   closed when a GPU repeats; the first one fixes the set of GPUs, and a
- *   later one that lacks a GPU is refused unless a bad line explains it.
- *   A bad line keeps its GPU's place: the GPU it names, or, when its index
- *   or uuid cannot be read, the GPU that comes next in the sweep order
- *   (nvidia-smi writes every sweep in the same GPU order). Skipping it
- *   instead would let the next sweep's row of that GPU complete the
- *   sample: with GPU 0's row gone, every later sample would pair GPU 1 of
- *   one sweep with GPU 0 of the next;
- * - without either, a sample is the next G rows, G being the count the
- *   caller gives (--gpus, tp), else the count the timestamps make evident
- *   (read_count below). A bad line keeps its GPU's place, so the sweep it
- *   is in is dropped and the next ones stay aligned.
+ * - a sample holds each GPU once and is closed when a GPU repeats, or
+ *   when a GPU comes that is earlier in the sweep order (read off the
+ *   first sample delivered) than the last one: the next sweep has begun,
+ *   and the rest of this one was lost. Without that, a lost row of GPU 0
+ *   would let the next sweep's GPU 0 complete the sample, and every later
+ *   sample would pair GPU 1 of one sweep with GPU 0 of the next;
+ * - the first sample fixes the set of GPUs; a later one that lacks a GPU
+ *   is dropped, reported as a bad line (so that a log losing many rows is
+ *   still refused) unless a bad line next to it explains it;
+ * - a bad line keeps its GPU's place: the GPU it names, or, when its index
+ *   or uuid cannot be read, the GPU that comes next in the sweep order.
+ *   Skipping it instead would do what a lost row does;
+ * - a row of a GPU at the time of its row in the sample is no new sweep
+ *   (sweeps are a sampling interval apart) and holds no place: with the
+ *   same reading it is the line written twice, with another a stray line
+ *   that drops the sample.
  *
- * The spread of each sweep (its last row's time minus its first's) is
- * reported: the largest, and how many exceed WC_NVSMI_SWEEP_TOL_S.
+ * Logs without either are grouped in nvsmi_sweep_pos.c. The spread of
+ * each sweep (its last row's time minus its first's) is reported: the
+ * largest, and how many exceed WC_NVSMI_SWEEP_TOL_S.
  */
 #include "nvsmi_internal.h"
 
@@ -43,13 +48,13 @@ void
 wc__nv_forget_gpus(nv_reader *rd)
 {
 	rd->n_gpus = 0;
+	rd->ranked = 0;
 	for (int i = 0; i < NV_MAX_INDEX; i++)
 		rd->slot_of_index[i] = -1;
 }
 
-/* Hand a complete sample to the caller, after the order and gap checks. */
-static int
-deliver(nv_reader *rd)
+int
+wc__nv_deliver(nv_reader *rd)
 {
 	double span = rd->t_max - rd->t_min;
 	if (span > rd->info->max_sweep_span_s)
@@ -127,10 +132,19 @@ close_keyed(nv_reader *rd, size_t line)
 			rd->info->dropped_samples++;
 			return WC_OK;
 		}
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: GPU %s is missing from the sample at line %zu",
-		                    rd->path, line, label, rd->first_line);
+		/* A row lost (docs/formats/telemetry.md, "Incomplete samples"):
+		 * a bad line, so that a log losing many is still refused. */
+		wc__bad_line(&rd->bad, line, "GPU %s is missing from the sample at line %zu; sample dropped",
+		             label, rd->first_line);
+		rd->info->dropped_samples++;
+		return WC_OK;
 	}
-	return deliver(rd);
+	if (!rd->ranked) {
+		/* the first sample delivered gives the sweep order */
+		memcpy(rd->rank, rd->place, sizeof rd->rank);
+		rd->ranked = 1;
+	}
+	return wc__nv_deliver(rd);
 }
 
 /* Slot of the GPU of a row, assigning one in the first sweep; -1 = bad
@@ -210,10 +224,12 @@ open_sample(nv_reader *rd, double t, size_t line_no)
 	rd->presumed = 0;
 }
 
-static void
-put_value(nv_reader *rd, int slot, double t, double watts)
+void
+wc__nv_put_value(nv_reader *rd, int slot, double t, double watts)
 {
 	rd->vals[slot] = watts;
+	rd->times[slot] = t;
+	rd->place[slot] = (unsigned char)rd->rows;
 	rd->mask |= (uint64_t)1 << slot;
 	rd->rows++;
 	if (t < rd->t_min)
@@ -249,8 +265,12 @@ row_slot(nv_reader *rd, const nv_row *row, size_t line_no, int *presumed)
 	return row->ok ? find_slot(rd, row, line_no, 1) : bad_row_slot(rd, row, line_no, presumed);
 }
 
-/* Keyed rows: a sample closes when one of its GPUs comes again; a bad
- * line's place marks the sample it falls in, which is then dropped. */
+/* Keyed rows: a sample closes when one of its GPUs comes again, or a GPU
+ * that comes before the last one in the sweep order (the first of the
+ * next sweep when the rest of this one was lost); a bad line's place marks
+ * the sample it falls in, which is then dropped. A row of a GPU at the
+ * time of its row in the sample holds no place: the same reading is that
+ * line written twice, another drops the sample. */
 static int
 take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 {
@@ -272,7 +292,20 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		rd->tainted--;
 		rd->open = rd->rows > 0;
 	}
-	if (rd->open && (rd->mask & bit)) {
+	if (rd->open && row->ok && (rd->mask & bit) && rd->times[slot] == row->t) {
+		/* The GPU again at the same time, not a sweep later: the line
+		 * written twice, or, with another reading, a stray line that
+		 * leaves the GPU's reading unknown. */
+		if (rd->vals[slot] != row->watts) {
+			char label[64];
+			gpu_label(rd, slot, label, sizeof label);
+			wc__bad_line(&rd->bad, line_no, "GPU %s again at the time of its row at line %zu, with "
+			             "another reading; sample dropped", label, rd->first_line);
+			rd->tainted++;
+		}
+		return WC_OK;
+	}
+	if (rd->open && ((rd->mask & bit) || (rd->ranked && rd->rank[slot] < rd->rank[rd->last_slot]))) {
 		int rc = close_keyed(rd, line_no);
 		if (rc != WC_OK)
 			return rc;
@@ -287,8 +320,10 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 	if (!rd->open)
 		open_sample(rd, row->t, line_no);
 	if (row->ok) {
-		put_value(rd, slot, row->t, row->watts);
+		wc__nv_put_value(rd, slot, row->t, row->watts);
 	} else {
+		rd->times[slot] = NAN;
+		rd->place[slot] = (unsigned char)rd->rows;
 		rd->mask |= bit;
 		rd->rows++;
 		rd->tainted++;
@@ -299,159 +334,6 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 	return WC_OK;
 }
 
-/* Positional rows once G is fixed: row k of a sweep is GPU k. */
-static int
-put_positional(nv_reader *rd, double t, double watts, int ok, size_t line_no)
-{
-	if (!rd->open) {
-		open_sample(rd, t, line_no);
-		rd->t_min = INFINITY;
-		rd->t_max = -INFINITY;
-		rd->t = NAN;
-	}
-	int slot = rd->rows;
-	if (ok) {
-		if (isnan(rd->t))
-			rd->t = t;
-		put_value(rd, slot, t, watts);
-	} else {
-		rd->rows++;
-		rd->tainted++;
-	}
-	if (rd->rows < rd->n_gpus)
-		return WC_OK;
-	rd->open = 0;
-	if (rd->tainted) {
-		rd->info->dropped_samples++;
-		return WC_OK;
-	}
-	return deliver(rd);
-}
-
-/* What cutting the held rows into sweeps shows: the commonest sweep size
- * (0 = none), how many sweeps have it, and the share of the rows in them. */
-typedef struct {
-	int gpus;
-	size_t sweeps;
-	double share;
-} nv_count;
-
-/* The held rows cut into sweeps wherever neighbouring readable rows lie
- * more than `cut` apart (a bad row stays in the sweep it falls in); the
- * last sweep only at the end of the file, when nothing can follow it. A
- * size must be commoner than sweeps too large to be one. */
-static nv_count
-count_at_cut(const nv_reader *rd, double cut, int at_end)
-{
-	size_t count[WC_TELEMETRY_MAX_GPUS + 1] = { 0 }, rows = 0, size = 0;
-	double t_prev = NAN;
-	for (size_t i = 0; i < rd->n_held; i++) {
-		const nv_held_row *h = &rd->held[i];
-		if (h->ok && size > 0 && !isnan(t_prev) && fabs(h->t - t_prev) > cut) {
-			count[size > WC_TELEMETRY_MAX_GPUS ? 0 : size]++;
-			rows += size;
-			size = 0;
-		}
-		if (h->ok)
-			t_prev = h->t;
-		size++;
-	}
-	if (at_end && size > 0) {
-		count[size > WC_TELEMETRY_MAX_GPUS ? 0 : size]++;
-		rows += size;
-	}
-	nv_count c = { 0, 0, 0.0 };
-	for (int g = 1; g <= WC_TELEMETRY_MAX_GPUS; g++)
-		if (count[g] > count[c.gpus])
-			c.gpus = g;
-	if (c.gpus > 0) {
-		c.sweeps = count[c.gpus];
-		c.share = (double)(c.sweeps * (size_t)c.gpus) / (double)rows;
-	}
-	return c;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The GPU count the held rows make evident. nvidia-smi writes a sweep's
- * rows one right after another and the next sweep a sampling interval
- * later, so the gaps between neighbouring rows fall into short ones
- * (within sweeps) and long ones (between them), with a jump between the
- * two in the sorted gaps. Cut there, the rows fall into sweeps of one
- * size. A jump is taken when it is at least NV_GAP_RATIO, the median gap
- * below it is within WC_NVSMI_SWEEP_TOL_S (rows of a sweep usually are;
- * rows further apart than the shortest logging interval are a 1-GPU log,
- * even with pauses as regular as sweeps) and its commonest size holds
- * NV_GAP_SHARE of the rows (a jump to a few irregular pauses makes no
- * common size); the NV_GAP_CUTS largest are tried, largest first. Without
- * one, the rows are cut at gaps over WC_NVSMI_SWEEP_TOL_S. Either way the
- * cut is between neighbours, never at a distance from a sweep's first
- * row: 8 rows 6 ms apart are one sweep 42 ms wide. A sweep wider than the
- * pause after it is cut apart, but such sweeps are rare and the commonest
- * size stands (docs/formats/telemetry.md, "GPU count from the
- * timestamps"). */
-static nv_count
-read_count(const nv_reader *rd, int at_end)
-{
-	double gaps[NV_GUESS_ROWS];
-	size_t n = 0, tried[NV_GAP_CUTS];
-	for (size_t i = 1; i < rd->n_held; i++)
-		if (rd->held[i - 1].ok && rd->held[i].ok)
-			gaps[n++] = fmax(fabs(rd->held[i].t - rd->held[i - 1].t), NV_GAP_FLOOR_S);
-	qsort(gaps, n, sizeof *gaps, cmp_double);
-	for (int k = 0; k < NV_GAP_CUTS; k++) {
-		size_t at = 0;
-		double ratio = NV_GAP_RATIO;
-		for (size_t i = 1; i < n; i++) {
-			int seen = 0;
-			for (int j = 0; j < k; j++)
-				seen |= tried[j] == i;
-			if (!seen && gaps[i] / gaps[i - 1] >= ratio && gaps[i / 2] <= WC_NVSMI_SWEEP_TOL_S) {
-				ratio = gaps[i] / gaps[i - 1];
-				at = i;
-			}
-		}
-		if (at == 0)
-			break;
-		tried[k] = at;
-		nv_count c = count_at_cut(rd, sqrt(gaps[at - 1] * gaps[at]), at_end);
-		if (c.gpus > 0 && c.share >= NV_GAP_SHARE)
-			return c;
-	}
-	return count_at_cut(rd, WC_NVSMI_SWEEP_TOL_S, at_end);
-}
-
-/* Fix G from the held rows and replay them. */
-static int
-release_held(nv_reader *rd, int at_end)
-{
-	int g = read_count(rd, at_end).gpus;
-	if (g == 0)
-		return wc_error_set(rd->err, WC_EPARSE,
-		                    "%s: cannot tell the GPUs of a sweep apart (no index or uuid column and no "
-		                    "common sweep size in the timestamps); give the GPU count (--gpus or tp)",
-		                    rd->path);
-	rd->n_gpus = g;
-	rd->frozen = 1;
-	for (int k = 0; k < g; k++)
-		rd->info->index[k] = k;
-	snprintf(rd->info->gpu_count_source, sizeof rd->info->gpu_count_source, "timestamps");
-	size_t n = rd->n_held;
-	rd->n_held = 0;
-	for (size_t i = 0; i < n; i++) {
-		const nv_held_row *h = &rd->held[i];
-		int rc = put_positional(rd, h->t, h->watts, h->ok, h->line);
-		if (rc != WC_OK)
-			return rc;
-	}
-	return WC_OK;
-}
-
 int
 wc__nv_take_row(nv_reader *rd, const nv_row *row, size_t line_no)
 {
@@ -459,31 +341,14 @@ wc__nv_take_row(nv_reader *rd, const nv_row *row, size_t line_no)
 		rd->last_bad_line = line_no;
 	if (rd->mode != NV_KEY_POSITION || rd->selecting)
 		return take_keyed(rd, row, line_no);
-	if (rd->frozen)
-		return put_positional(rd, row->t, row->watts, row->ok, line_no);
-	rd->held[rd->n_held++] = (nv_held_row){ row->t, row->watts, line_no, row->ok };
-	/* Checking the sweeps at every row would be quadratic: every 64. */
-	if (rd->n_held == NV_GUESS_ROWS || (rd->n_held % 64 == 0 && read_count(rd, 0).sweeps > NV_GUESS_SWEEPS))
-		return release_held(rd, 0);
-	return WC_OK;
+	nv_held_row h = { row->t, row->watts, line_no, row->ok };
+	return wc__nv_take_positional(rd, &h);
 }
 
 int
 wc__nv_finish(nv_reader *rd)
 {
-	if (rd->mode == NV_KEY_POSITION && !rd->selecting && !rd->frozen && rd->n_held > 0) {
-		int rc = release_held(rd, 1);
-		if (rc != WC_OK)
-			return rc;
-	}
-	if (!rd->open)
-		return WC_OK;
-	if (rd->mode == NV_KEY_POSITION && !rd->selecting) {
-		wc__warn(rd->opt, "%s:%zu: last sample is incomplete (%d of %d GPUs); dropped", rd->path,
-		         rd->first_line, rd->rows, rd->n_gpus);
-		rd->info->dropped_samples++;
-		rd->open = 0;
-		return WC_OK;
-	}
-	return close_keyed(rd, 0);
+	if (rd->mode == NV_KEY_POSITION && !rd->selecting)
+		return wc__nv_finish_positional(rd);
+	return rd->open ? close_keyed(rd, 0) : WC_OK;
 }

@@ -337,7 +337,8 @@ test_refusals(const char *run_a, const char *run_b)
 		free(series);
 	}
 
-	/* GPU 1 missing from one sample. */
+	/* GPU 1 missing from one sample: that sample is dropped with a
+	 * warning (a lost line), every later one intact. */
 	free(t.buf);
 	t = (text){ NULL, 0, 0 };
 	line = 1;
@@ -349,11 +350,36 @@ test_refusals(const char *run_a, const char *run_b)
 		p += len;
 	}
 	char *e = make_run("run_e", t.buf, eng, manifest_a, NULL);
-	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", e, "-o", out, NULL },
+	{
+		char *ok = path_join(root, "lost_line.csv");
+		const char *argv[] = { "wattcast", "ingest", e, "-o", ok, "--quiet", NULL };
+		run_result r;
+		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.err, "GPU 1 is missing from the sample at line 300; sample dropped");
+		CHECK(exists(ok));
+		run_result_free(&r);
+		free(ok);
+	}
+	/* GPU 1 missing from every tenth sample: more than 1 % of the lines
+	 * are bad, and the run is refused. */
+	free(t.buf);
+	t = (text){ NULL, 0, 0 };
+	line = 1;
+	for (const char *p = pw; *p; line++) {
+		const char *nl = strchr(p, '\n');
+		size_t len = (size_t)(nl - p) + 1;
+		if (line < 3 || line % 20 != 1)
+			put(&t, "%.*s", (int)len, p);
+		p += len;
+	}
+	char *f = make_run("run_f", t.buf, eng, manifest_a, NULL);
+	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", f, "-o", out, NULL },
 	        "GPU 1 is missing from the sample");
 	/* One bad run spoils the lot: run A alone would have been fine. */
-	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", run_a, e, "-o", out, NULL },
+	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", run_a, f, "-o", out, NULL },
 	        "1 run refused");
+	free(f);
 	free(t.buf);
 	free(pw);
 	free(eng);

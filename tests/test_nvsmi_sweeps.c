@@ -17,9 +17,16 @@
  * - A last line without a newline (a log still being written) that does
  *   not parse is dropped with a warning, not counted as malformed; the
  *   same line with its newline, or in the middle, still counts.
+ * - A row lost (of the first, a middle or the last GPU), a stray row of a
+ *   GPU, in 2-, 4- and 8-GPU logs with index, uuid or neither (the count
+ *   read off the timestamps or given), costs its own sweep only; a line
+ *   written twice costs nothing. The group's samples, mean and max are
+ *   those of the log without that sweep, computed here from the design;
+ *   energy = mean x duration.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "trace/metrics.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -58,7 +65,9 @@ keep(double t, const double *w, int n_gpus, void *payload)
 
 /* Sweep k's row of GPU g at t0 + k dt + g dg: "timestamp[,index][,uuid],
  * power [W]" as the columns say, or `bad` for that one row: its power
- * field (whole = 0), the whole line (1), or a line before it (2). */
+ * field (whole = 0), the whole line (1), or a line before it (2); or that
+ * row absent (3, a write lost), written twice (4), or followed by a stray
+ * row of the same GPU and time reading 999 W (5). */
 typedef struct {
 	int gpus, sweeps, index, uuid;
 	double dt, dg;
@@ -85,7 +94,9 @@ log_text(const design *d)
 		for (int g = 0; g < d->gpus; g++) {
 			char ts[40], idx[16] = "", uuid[24] = "", pw[32];
 			int bad = k == d->bad_k && g == d->bad_g;
-			if (bad && d->whole) {
+			if (bad && d->whole == 3)
+				continue;
+			if (bad && d->whole >= 1 && d->whole <= 2) {
 				used += (size_t)snprintf(s + used, cap - used, "%s\n", d->bad);
 				if (d->whole == 1)
 					continue;
@@ -98,7 +109,10 @@ log_text(const design *d)
 				snprintf(uuid, sizeof uuid, ", GPU-%04d", g);
 			snprintf(pw, sizeof pw, "%d.00", 100 * (g + 1) + k);
 			used += (size_t)snprintf(s + used, cap - used, "%s%s%s, %s\n", ts, idx, uuid,
-			                         bad ? d->bad : pw);
+			                         bad && d->whole == 0 ? d->bad : pw);
+			if (bad && d->whole >= 4)
+				used += (size_t)snprintf(s + used, cap - used, "%s%s%s, %s\n", ts, idx, uuid,
+				                         d->whole == 4 ? pw : "999.00");
 		}
 	return s;
 }
@@ -145,6 +159,84 @@ bad_first_gpu(const char *dir, int gpus, int index, int uuid, int whole, const c
 	CHECK(s.sweep[49] == 49 && s.sweep[50] == 50 + lost && s.sweep[99 - lost] == 99);
 	CHECK(strstr(w.text, "incomplete") == NULL);
 	free(text);
+}
+
+/* Group power of sweep k of a `gpus`-GPU log: sum over g of 100 (g + 1) + k. */
+static double
+sweep_group_w(int gpus, int k)
+{
+	return 50.0 * gpus * (gpus + 1) + (double)gpus * k;
+}
+
+static const char *const fault_name[] = { "", "", "", "is absent", "is written twice",
+	                                  "is followed by a stray row" };
+
+/* A row of GPU g in sweep 50 of 200 absent (fault 3), written twice (4) or
+ * followed by a stray row (5): the sweep is dropped (kept whole for a
+ * duplicate) and every other sweep is read as written, so the group's
+ * samples, mean and max are those of the log without that sweep. With
+ * `given`, the GPU count is given. */
+static void
+faulty_row(const char *dir, int gpus, int index, int uuid, int given, int g, int fault)
+{
+	design d = { gpus, 200, index, uuid, 0.25, 0.003, 50, g, fault, NULL };
+	int lost = fault != 4;
+	char *text = log_text(&d), *p = path_join(dir, "faulty.csv");
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	wc_power_trace *pt = NULL;
+	test_warnings w;
+	wc_error err;
+	fprintf(stderr, "%d GPUs%s%s%s, GPU %d of sweep 50 %s\n", gpus, index ? ", index" : "",
+	        uuid ? ", uuid" : "", given ? " (given)" : "", g, fault_name[fault]);
+	memset(&w, 0, sizeof w);
+	opt.n_gpus = given ? gpus : 0;
+	opt.warn = test_collect_warning;
+	opt.warn_payload = &w;
+	CHECK(write_text(p, text) == 0);
+	CHECK_INT(wc_power_trace_read(p, &opt, 0, &pt, &err), WC_OK);
+	free(text);
+	free(p);
+	if (!pt) {
+		fprintf(stderr, "  %s\n", err.msg);
+		return;
+	}
+	CHECK_INT(pt->info.n_gpus, gpus);
+	CHECK(given || strcmp(pt->info.gpu_count_source, index ? "index" : uuid ? "uuid" : "timestamps") == 0);
+	CHECK_INT(pt->info.samples, 200 - lost);
+	CHECK_INT(pt->info.wide_sweeps, 0);
+	/* a lost row is reported once, as a bad line; a duplicate not at all */
+	if (fault != 5)
+		CHECK_INT(pt->info.bad_lines, fault == 3);
+	CHECK(fault == 4 || (pt->info.bad_lines >= 1 && pt->info.dropped_samples >= 1));
+	/* the samples themselves: sweep k, all GPUs of one sweep */
+	double t_exp[200], w_exp[200];
+	size_t n = 0, wrong = 0;
+	for (int k = 0; k < 200; k++)
+		if (!(lost && k == 50)) {
+			t_exp[n] = 0.25 * k;
+			w_exp[n++] = sweep_group_w(gpus, k);
+		}
+	CHECK_INT(pt->n, n);
+	for (size_t i = 0; i < n && i < pt->n; i++) {
+		int k = (int)lround(pt->power[0][i] - 100.0);
+		for (int j = 0; j < gpus; j++)
+			wrong += lround(pt->power[j][i] - 100.0 * (j + 1)) != k;
+		wrong += fabs(pt->group[i] - w_exp[i]) > 1e-9 || fabs(pt->t[i] - pt->t[0] - t_exp[i]) > 1e-6;
+	}
+	CHECK_INT(wrong, 0);
+	/* the group's metrics are those of the log without the sweep */
+	double energy = 0.0, max = w_exp[0];
+	for (size_t i = 1; i < n; i++) {
+		energy += (t_exp[i] - t_exp[i - 1]) * (w_exp[i] + w_exp[i - 1]) / 2.0;
+		max = fmax(max, w_exp[i]);
+	}
+	wc_trace_metrics m;
+	CHECK_INT(wc_trace_metrics_compute(pt->t, pt->group, pt->n, &m, &err), WC_OK);
+	CHECK_NEAR(m.mean_w, energy / t_exp[n - 1], 1e-9 * m.mean_w);
+	CHECK_NEAR(m.max_w, max, 1e-9);
+	CHECK_NEAR(m.energy_j, m.mean_w * m.duration_s, 1e-9 * m.energy_j);
+	CHECK_NEAR(m.duration_s, t_exp[n - 1], 1e-6);
+	wc_power_trace_free(pt);
 }
 
 /* 8 GPUs, no index or uuid, rows `dg` apart, sweeps every `dt`. */
@@ -261,12 +353,27 @@ main(void)
 	bad_first_gpu(dir, 4, 0, 1, 1, "2026/07/18 15:00");
 	/* a header again where a second nvidia-smi appended to the log */
 	bad_first_gpu(dir, 2, 1, 1, 2, "timestamp, index, uuid, power.draw [W]");
+	/* and without index or uuid: the bad line's place is its position;
+	 * a header again makes its sweep a row too many and is left out */
+	bad_first_gpu(dir, 4, 0, 0, 0, "[N/A]");
+	bad_first_gpu(dir, 8, 0, 0, 1, "2026/07/18 15:00");
+	bad_first_gpu(dir, 2, 0, 0, 2, "timestamp, power.draw [W]");
 	positional(dir, 0.25, 0.006);
 	positional(dir, 1.0, 0.03);
 	positional(dir, 0.1, 0.0);
 	one_gpu_with_pauses(dir, 37);
 	one_gpu_with_pauses(dir, 0);
 	unfinished_last_line(dir);
+	/* a row lost, doubled or stray, of the first, a middle or the last
+	 * GPU: with index, uuid or neither (the count read off the
+	 * timestamps, or given) */
+	static const int keys[4][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 0 }, { 0, 0, 1 } };
+	for (int gpus = 2; gpus <= 8; gpus *= 2)
+		for (int key = 0; key < 4; key++)
+			for (int fault = 3; fault <= 5; fault++)
+				for (int first_mid_last = 0; first_mid_last < 3; first_mid_last++)
+					faulty_row(dir, gpus, keys[key][0], keys[key][1], keys[key][2],
+					           (gpus - 1) * first_mid_last / 2, fault);
 	free(dir);
 	return check_report("test_nvsmi_sweeps");
 }
