@@ -72,17 +72,44 @@ warn_once(wc_flexibility *f, const char *msg)
 	WC_WARN(f, "%s", msg);
 }
 
-/* One state of the sweep: the capacity answer at clock `mhz` (0 = free). */
+/* Does some warning already speak of the field `msg` names (its text up
+ * to the first ':'), directly or after a step's "at F MHz: "? */
 static int
-state_at(const wc_predictor *pr, const wc_inference_query *q, double mhz, wc_capacity_prediction *cap,
+field_warned(const wc_flexibility *f, const char *msg)
+{
+	const char *colon = strchr(msg, ':');
+	size_t len = colon ? (size_t)(colon - msg) + 1 : strlen(msg);
+	for (int i = 0; i < f->n_warnings; i++) {
+		const char *w = f->warnings[i];
+		if (strncmp(w, "at ", 3) == 0 && strstr(w, " MHz: "))
+			w = strstr(w, " MHz: ") + 6;
+		if (strncmp(w, msg, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* One state of the sweep: the capacity answer at clock `mhz` (0 = free).
+ * The unconstrained point's caveats are said as they are; a step's, once
+ * per field and naming the first (highest) clock it holds at, since the
+ * numbers in it differ from step to step (a rate over capacity, say). */
+static int
+state_at(const wc_predictor *pr, const wc_inference_query *q, double mhz, int is_step, wc_capacity_prediction *cap,
          wc_flexibility *f, wc_error *err)
 {
 	wc_inference_query at = *q;
 	at.config.sm_clock_mhz = mhz;
 	at.want_interval = 0;
 	int rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err);
-	for (int i = 0; rc == WC_OK && i < cap->n_warnings; i++)
-		warn_once(f, cap->warnings[i]);
+	for (int i = 0; rc == WC_OK && i < cap->n_warnings; i++) {
+		if (!is_step) {
+			warn_once(f, cap->warnings[i]);
+		} else if (!field_warned(f, cap->warnings[i])) {
+			char msg[WC_WARNING_LEN];
+			snprintf(msg, sizeof msg, "at %.0f MHz: %s", mhz, cap->warnings[i]);
+			warn_once(f, msg);
+		}
+	}
 	return rc;
 }
 
@@ -109,7 +136,7 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 		 * not the lowest clock's where a slower service runs more
 		 * requests (an open loop): below it no cap is met. */
 		double f_floor;
-		if ((rc = state_at(pr, q, fhi, cap, out, err)) != WC_OK ||
+		if ((rc = state_at(pr, q, fhi, 1, cap, out, err)) != WC_OK ||
 		    (rc = wc_predict_power_floor(pr, q, fhi, &f_floor, &p_lo, err)) != WC_OK)
 			return rc;
 		p_hi = cap->value[WC_CAPQ_POWER] / tp;
@@ -126,7 +153,7 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 			 * a cap at or below the power at the top never settles above it. */
 			mhz = mhz > 0 ? fmin(mhz, fhi) : fhi;
 		}
-		if ((rc = state_at(pr, q, mhz, cap, out, err)) != WC_OK)
+		if ((rc = state_at(pr, q, mhz, 1, cap, out, err)) != WC_OK)
 			return rc;
 		fill_step(&out->steps[i], mhz, cap_w, cap, tp);
 	}
@@ -183,7 +210,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		top = lim.config.sm_clock_mhz;
 		out->board_limit_w = lim.board_limit_w;
 	}
-	if (rc == WC_OK && (rc = state_at(pr, q, top, cap, out, err)) == WC_OK) {
+	if (rc == WC_OK && (rc = state_at(pr, q, top, 0, cap, out, err)) == WC_OK) {
 		if (out->board_limit_w > 0) { /* "still above" by the answer's power, as wc_predict_inference says it */
 			char msg[WC_WARNING_LEN];
 			snprintf(msg, sizeof msg, "platform: the law gives %.1f W per GPU at the free clock, above the "

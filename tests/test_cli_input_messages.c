@@ -91,6 +91,9 @@ given_twice(void)
 static void
 limits(void)
 {
+	refused((const char *const[]){ "wattcast", "envelope", "--platform", "A100", "--active-params", "1e300",
+	                               "--poisson", "1", NULL },
+	        "--active-params: must be at most 100000, got '1e300'");
 	refused(PREDICT("--platform", "H100", "--active-params", "1e300", "--concurrency", "8"),
 	        "--active-params: must be at most 100000, got '1e300'");
 	refused(PREDICT("--platform", "H100", "--active-params", "100000.5", "--concurrency", "8"),

@@ -510,6 +510,34 @@ series_limit(void)
 	wc_params_clear(&p);
 }
 
+/* A caveat that holds only at the lower clocks of the sweep (the rate
+ * over capacity, whose numbers change from step to step) is said once,
+ * naming the first clock it holds at. */
+static void
+step_warnings_once(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_flexibility f;
+	wc_error err;
+	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 0) };
+	q.config.request_rate = 20;
+	q.config.input_tokens = 512;
+	q.config.output_tokens = 256;
+	CHECK_INT(wc_predict_flexibility(pr, &q, 0, 6, &f, &err), WC_OK);
+	int rate = 0;
+	for (int i = 0; i < f.n_warnings; i++)
+		if (strstr(f.warnings[i], "rate: ")) {
+			rate++;
+			CHECK(strncmp(f.warnings[i], "at ", 3) == 0 && strstr(f.warnings[i], " MHz: rate: ") != NULL);
+		}
+	CHECK_INT(rate, 1);
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
 int
 main(void)
 {
@@ -519,6 +547,7 @@ main(void)
 	synthetic();
 	board_limit();
 	series_limit();
+	step_warnings_once();
 	cap_not_monotone();
 	rounding_is_not_loss();
 	const char *profiles[] = { "paper", "paper-prefill" };
