@@ -137,7 +137,6 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 }
 
 /* ------------------------------------------------------- one state */
-
 typedef struct {
 	const wc_params *p;
 	const wc_capacity_arch *a;
@@ -429,13 +428,20 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 		in_lo = r->input_min;
 		in_hi = r->input_max;
 	}
+	/* The output length acts through the decode's context read: its span
+	 * is the level's decode contexts (input + output / 2), or the output
+	 * span where the rows identify no input length. */
+	const int ctx = r->input_max > 0 && r->output_max > 0;
 	const struct {
 		const char *field, *fmt;
 		double v, lo, hi;
 	} f[] = {
 		{ "running", "running %g", n, r->running_min, r->running_max },
 		{ "input_tokens", "input %.0f tokens", c->input_tokens, in_lo, in_hi },
-		{ "output_tokens", "output %g tokens", c->output_tokens, r->output_min, r->output_max },
+		{ "output_tokens", ctx ? "decode context %.0f tokens" : "output %g tokens",
+		  ctx ? c->input_tokens + 0.5 * c->output_tokens : c->output_tokens,
+		  ctx ? r->input_min + 0.5 * r->output_min : r->output_min,
+		  ctx ? r->input_max + 0.5 * r->output_max : r->output_max },
 		{ "tp", "tp %g", c->tp, r->tp_min, r->tp_max },
 	};
 	char covered[160] = "";
@@ -444,7 +450,10 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 		if (!(f[i].hi > 0))
 			continue;
 		if (f[i].hi > f[i].lo * (1 + 1e-9)) {
-			if (outside(f[i].v, f[i].lo, f[i].hi))
+			if (outside(f[i].v, f[i].lo, f[i].hi) && i == 2 && ctx)
+				WC_WARN(out, "output_tokens: the decode context, input + output / 2 = %g tokens, is outside the "
+				        "capacity calibration's span %g-%g on %s", f[i].v, f[i].lo, f[i].hi, l->name);
+			else if (outside(f[i].v, f[i].lo, f[i].hi))
 				WC_WARN(out, "%s: %g is outside the capacity calibration's span %g-%g %s%s", f[i].field,
 				        f[i].v, f[i].lo, f[i].hi, i == 1 ? "over all platforms' rows (prefill is shared)" : "on ",
 				        i == 1 ? "" : l->name);

@@ -1,0 +1,62 @@
+/*
+ * Warnings that mean something (docs/capacity.md, "Warnings"): on the
+ * default `measured` profile an ordinary question (Qwen3-8B, 32 running,
+ * 512 + 256 tokens on H100 or B200) gets no warning at all, while a
+ * prompt beyond every level's rows, a decode context beyond the level's,
+ * and a level calibrated at one point still say so, once.
+ */
+#include "data/params_file.h"
+#include "predict/capacity_predict.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <string.h>
+
+static int
+has(char warnings[][WC_WARNING_LEN], int n, const char *needle)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += strstr(warnings[i], needle) != NULL;
+	return k;
+}
+
+/* The capacity answer and the power answer for one question; returns the
+ * number of warnings of both, and checks those containing `needle`. */
+static int
+ask(const wc_predictor *pr, const char *platform, double in, double out_tokens, const char *needle)
+{
+	wc_inference_query q = { .config = test_catalog_config(platform, 1, "Qwen3-8B", 32) };
+	wc_capacity_prediction cap;
+	wc_inference_prediction pw;
+	wc_error err;
+	q.config.input_tokens = in;
+	q.config.output_tokens = out_tokens;
+	q.want_interval = 1;
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+	CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
+	for (int i = 0; i < cap.n_warnings; i++)
+		printf("  %s %g+%g: %s\n", platform, in, out_tokens, cap.warnings[i]);
+	if (needle)
+		CHECK_INT(has(cap.warnings, cap.n_warnings, needle), 1);
+	return cap.n_warnings + pw.n_warnings;
+}
+
+int
+main(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(ask(pr, "H100", 512, 256, NULL), 0);
+	CHECK_INT(ask(pr, "B200", 512, 256, NULL), 0);
+	CHECK_INT(ask(pr, "B200", 1024, 1024, NULL), 0);
+	ask(pr, "H100", 8000, 256, "input_tokens: 8000 is outside the capacity calibration's span");
+	ask(pr, "B200", 512, 32000, "output_tokens: the decode context, input + output / 2 = 16512 tokens");
+	ask(pr, "H200", 512, 256, "capacity: calibrated only at running 32");
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+	return check_report("test_capacity_warnings");
+}
