@@ -277,6 +277,29 @@ refused(const char *name, const char *const *argv, const char *needle)
 	free(series);
 }
 
+/* The power log with each line `hit` picks (1-based) replaced by
+ * `with`, or left out when `with` is NULL; the caller frees it. */
+static char *
+edit_lines(const char *src, int (*hit)(int line), const char *with)
+{
+	text t = { NULL, 0, 0 };
+	int line = 1;
+	for (const char *p = src; *p; line++) {
+		const char *nl = strchr(p, '\n');
+		size_t len = (size_t)(nl - p) + 1;
+		if (!hit(line))
+			put(&t, "%.*s", (int)len, p);
+		else if (with)
+			put(&t, "%s", with);
+		p += len;
+	}
+	return t.buf;
+}
+
+static int every_50th(int line) { return line % 50 == 7; }
+static int line_301(int line) { return line == 301; }
+static int every_20th(int line) { return line >= 3 && line % 20 == 1; }
+
 static void
 test_refusals(const char *run_a, const char *run_b)
 {
@@ -303,17 +326,7 @@ test_refusals(const char *run_a, const char *run_b)
 	        "(the engine clock suggests 3600)");
 
 	/* 2 % malformed lines: file:line warnings, then refused. */
-	text t = { NULL, 0, 0 };
-	int line = 1;
-	for (const char *p = pw; *p; line++) {
-		const char *nl = strchr(p, '\n');
-		size_t len = (size_t)(nl - p) + 1;
-		if (line % 50 == 7)
-			put(&t, "2023/11/14 23:13:2x.000, 0, GPU-0000, 1.0 W, 1 %%\n");
-		else
-			put(&t, "%.*s", (int)len, p);
-		p += len;
-	}
+	text t = { edit_lines(pw, every_50th, "2023/11/14 23:13:2x.000, 0, GPU-0000, 1.0 W, 1 %\n"), 0, 0 };
 	char *d = make_run("run_d", t.buf, eng, manifest_a, NULL);
 	char want[1200];
 	snprintf(want, sizeof want, "%s/power.csv:7: unreadable timestamp '2023/11/14 23:13:2x.000'", d);
@@ -340,15 +353,7 @@ test_refusals(const char *run_a, const char *run_b)
 	/* GPU 1 missing from one sample: that sample is dropped with a
 	 * warning (a lost line), every later one intact. */
 	free(t.buf);
-	t = (text){ NULL, 0, 0 };
-	line = 1;
-	for (const char *p = pw; *p; line++) {
-		const char *nl = strchr(p, '\n');
-		size_t len = (size_t)(nl - p) + 1;
-		if (line != 301)
-			put(&t, "%.*s", (int)len, p);
-		p += len;
-	}
+	t.buf = edit_lines(pw, line_301, NULL);
 	char *e = make_run("run_e", t.buf, eng, manifest_a, NULL);
 	{
 		char *ok = path_join(root, "lost_line.csv");
@@ -364,15 +369,7 @@ test_refusals(const char *run_a, const char *run_b)
 	/* GPU 1 missing from every tenth sample: more than 1 % of the lines
 	 * are bad, and the run is refused. */
 	free(t.buf);
-	t = (text){ NULL, 0, 0 };
-	line = 1;
-	for (const char *p = pw; *p; line++) {
-		const char *nl = strchr(p, '\n');
-		size_t len = (size_t)(nl - p) + 1;
-		if (line < 3 || line % 20 != 1)
-			put(&t, "%.*s", (int)len, p);
-		p += len;
-	}
+	t.buf = edit_lines(pw, every_20th, NULL);
 	char *f = make_run("run_f", t.buf, eng, manifest_a, NULL);
 	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", f, "-o", out, NULL },
 	        "GPU 1 is missing from the sample");
