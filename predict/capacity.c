@@ -474,11 +474,11 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 		off = 1;
 	}
 	if (off && n_bound > 0)
-		WC_WARN(out, "capacity: calibrated only at %s on %s (%d rows), with %s at a bound (not identified); other "
-		        "loads and lengths are extrapolated by the roofline", covered, l->name, cp->rows, bound);
+		WC_WARN(out, "capacity: calibrated only at %s on %s (its %d rows), with %s at a bound (not identified); other "
+		        "loads and lengths are extrapolated by the roofline", covered, l->name, r->rows, bound);
 	else if (off)
-		WC_WARN(out, "capacity: calibrated only at %s on %s (%d rows); other loads and lengths are extrapolated by "
-		        "the roofline", covered, l->name, cp->rows);
+		WC_WARN(out, "capacity: calibrated only at %s on %s (its %d rows); other loads and lengths are extrapolated by "
+		        "the roofline", covered, l->name, r->rows);
 	else if (n_bound > 0)
 		WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows; this answer leans on "
 		        "the bound (docs/capacity.md)", bound);

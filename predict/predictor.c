@@ -123,10 +123,11 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 		        "bound (docs/fitting.md)", lvl->name, s_bound ? "S" : "", s_bound && t_bound ? " and " : "",
 		        t_bound ? "theta" : "");
 	/* A level calibrated without the bound (platform scope, or a file
-	 * from elsewhere) may saturate above what the board can draw. */
+	 * from elsewhere) may saturate above what the board can draw; as for
+	 * a held level, only an answer beyond its runs leans on that. */
 	double ceiling = sl && !s_bound ? lvl->p0.value + sl->s.value : NAN,
 	       limit = isfinite(ceiling) ? wc_level_power_limit_w(lvl) : NAN;
-	if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit)
+	if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && !within_runs(r, c, h))
 		WC_WARN(out, "platform: level '%s' saturates at P0 + S = %.0f W per GPU, above %.1f x its board "
 		        "limit (%.0f W): its S is not bounded, so answers near saturation may overstate power "
 		        "(docs/fitting.md)", lvl->name, ceiling, WC_LEVEL_LIMIT_FACTOR, limit);
