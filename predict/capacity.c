@@ -432,17 +432,19 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 	 * is the level's decode contexts (input + output / 2), or the output
 	 * span where the rows identify no input length. */
 	const int ctx = r->input_max > 0 && r->output_max > 0;
+	const char *on = "on ", *shared = "over all platforms' rows (prefill is shared)";
 	const struct {
-		const char *field, *fmt;
+		const char *field, *fmt, *what, *unit, *where, *level; /* the warning: "field: what v unit ... where level" */
 		double v, lo, hi;
 	} f[] = {
-		{ "running", "running %g", n, r->running_min, r->running_max },
-		{ "input_tokens", "input %.0f tokens", c->input_tokens, in_lo, in_hi },
+		{ "running", "running %g", "", "", on, l->name, n, r->running_min, r->running_max },
+		{ "input_tokens", "input %.0f tokens", "", "", shared, "", c->input_tokens, in_lo, in_hi },
 		{ "output_tokens", ctx ? "decode context %.0f tokens" : "output %g tokens",
+		  ctx ? "the decode context, input + output / 2 = " : "", ctx ? " tokens," : "", on, l->name,
 		  ctx ? c->input_tokens + 0.5 * c->output_tokens : c->output_tokens,
 		  ctx ? r->input_min + 0.5 * r->output_min : r->output_min,
 		  ctx ? r->input_max + 0.5 * r->output_max : r->output_max },
-		{ "tp", "tp %g", c->tp, r->tp_min, r->tp_max },
+		{ "tp", "tp %g", "", "", on, l->name, c->tp, r->tp_min, r->tp_max },
 	};
 	char covered[160] = "";
 	int off = 0;
@@ -450,13 +452,9 @@ range_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const w
 		if (!(f[i].hi > 0))
 			continue;
 		if (f[i].hi > f[i].lo * (1 + 1e-9)) {
-			if (outside(f[i].v, f[i].lo, f[i].hi) && i == 2 && ctx)
-				WC_WARN(out, "output_tokens: the decode context, input + output / 2 = %g tokens, is outside the "
-				        "capacity calibration's span %g-%g on %s", f[i].v, f[i].lo, f[i].hi, l->name);
-			else if (outside(f[i].v, f[i].lo, f[i].hi))
-				WC_WARN(out, "%s: %g is outside the capacity calibration's span %g-%g %s%s", f[i].field,
-				        f[i].v, f[i].lo, f[i].hi, i == 1 ? "over all platforms' rows (prefill is shared)" : "on ",
-				        i == 1 ? "" : l->name);
+			if (outside(f[i].v, f[i].lo, f[i].hi))
+				WC_WARN(out, "%s: %s%g%s is outside the capacity calibration's span %g-%g %s%s", f[i].field,
+				        f[i].what, f[i].v, f[i].unit, f[i].lo, f[i].hi, f[i].where, f[i].level);
 			continue;
 		}
 		size_t used = strlen(covered);

@@ -88,21 +88,29 @@ histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err
 	return WC_OK;
 }
 
-/* The query's sizes and loaded steps lie within the level's calibrated
- * spans (0 when the level records none). */
-static int
-within_runs(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
+/* Where the query leaves the level's calibrated spans, worked out once
+ * for the per-field warnings and for the bound and ceiling caveats, which
+ * hold only beyond the runs. */
+typedef struct {
+	int active, running, tp; /* outside that span */
+	int beyond;              /* outside any, or the level records no span of its runs */
+	double lo, hi;           /* the loaded steps' least and greatest running count */
+} span_check;
+
+static span_check
+span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 {
-	if (!(r->running_max > 0) || !(r->active_b_max > 0) || r->tp_max <= 0)
-		return 0;
-	if (c->active_params_b < r->active_b_min * (1 - 1e-9) || c->active_params_b > r->active_b_max * (1 + 1e-9) ||
-	    c->tp < r->tp_min || c->tp > r->tp_max)
-		return 0;
-	for (size_t i = 0; i < h->len; i++)
-		if (h->running[i] > 0.0 && (h->running[i] < r->running_min * (1 - 1e-9) ||
-		                            h->running[i] > r->running_max * (1 + 1e-9)))
-			return 0;
-	return 1;
+	span_check k = { 0, 0, 0, 0, 0.0, h->len ? h->running[h->len - 1] : 0.0 };
+	/* n = 0 is idle, which the law gives exactly; only loaded steps count. */
+	for (size_t i = 0; i < h->len && k.lo <= 0.0; i++)
+		k.lo = h->running[i];
+	k.active = r->active_b_max > 0 && (c->active_params_b < r->active_b_min * (1 - 1e-9) ||
+	                                   c->active_params_b > r->active_b_max * (1 + 1e-9));
+	k.running = r->running_max > 0 && k.lo > 0.0 &&
+	            (k.lo < r->running_min * (1 - 1e-9) || k.hi > r->running_max * (1 + 1e-9));
+	k.tp = r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max);
+	k.beyond = !(r->running_max > 0 && r->active_b_max > 0 && r->tp_max > 0) || k.active || k.running || k.tp;
+	return k;
 }
 
 static void
@@ -110,6 +118,7 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
                const wc_load_histogram *h, wc_inference_prediction *out)
 {
 	const wc_range *r = &lvl->range;
+	const span_check span = span_check_of(r, c, h);
 	const wc_level *sl = wc_params_scale_level(p, lvl);
 	int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
 	/* A level held at a bound still passes through its runs: S and theta
@@ -117,7 +126,7 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	 * runs' loads or sizes leans on the bound's split of the two
 	 * (docs/fitting.md, "Physical bounds"); level_source says "bound"
 	 * on every answer. */
-	if ((s_bound || t_bound) && !within_runs(r, c, h))
+	if ((s_bound || t_bound) && span.beyond)
 		WC_WARN(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
 		        "could not identify it, and this answer lies beyond their loads or sizes, so it leans on the "
 		        "bound (docs/fitting.md)", lvl->name, s_bound ? "S" : "", s_bound && t_bound ? " and " : "",
@@ -127,7 +136,7 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	 * a held level, only an answer beyond its runs leans on that. */
 	double ceiling = sl && !s_bound ? lvl->p0.value + sl->s.value : NAN,
 	       limit = isfinite(ceiling) ? wc_level_power_limit_w(lvl) : NAN;
-	if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && !within_runs(r, c, h))
+	if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && span.beyond)
 		WC_WARN(out, "platform: level '%s' saturates at P0 + S = %.0f W per GPU, above %.1f x its board "
 		        "limit (%.0f W): its S is not bounded, so answers near saturation may overstate power "
 		        "(docs/fitting.md)", lvl->name, ceiling, WC_LEVEL_LIMIT_FACTOR, limit);
@@ -151,25 +160,19 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	if (p->runs > 0 && r->runs == 0)
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));
-	if (r->active_b_max > 0 && (c->active_params_b < r->active_b_min * (1 - 1e-9) ||
-	                            c->active_params_b > r->active_b_max * (1 + 1e-9)))
+	if (span.active)
 		WC_WARN(out, "active_params_b: %g B is outside the calibrated span %g-%g B on %s",
 		        c->active_params_b, r->active_b_min, r->active_b_max, lvl->name);
-	if (r->running_max > 0) {
-		double lo = h->len ? h->running[0] : 0, hi = h->len ? h->running[h->len - 1] : 0;
-		/* n = 0 is idle, which the law gives exactly; only loaded steps count. */
-		for (size_t i = 0; i < h->len && lo <= 0.0; i++)
-			lo = h->running[i];
+	if (span.running) {
 		char load[64];
-		if (lo == hi)
-			snprintf(load, sizeof load, "%g", lo);
+		if (span.lo == span.hi)
+			snprintf(load, sizeof load, "%g", span.lo);
 		else
-			snprintf(load, sizeof load, "%g-%g", lo, hi);
-		if (lo > 0.0 && (lo < r->running_min * (1 - 1e-9) || hi > r->running_max * (1 + 1e-9)))
-			WC_WARN(out, "running: load %s is outside the calibrated span %g-%g on %s", load,
-			        r->running_min, r->running_max, lvl->name);
+			snprintf(load, sizeof load, "%g-%g", span.lo, span.hi);
+		WC_WARN(out, "running: load %s is outside the calibrated span %g-%g on %s", load, r->running_min,
+		        r->running_max, lvl->name);
 	}
-	if (r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max))
+	if (span.tp)
 		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d on %s", c->tp, r->tp_min,
 		        r->tp_max, lvl->name);
 	if (c->sm_clock_mhz > 0.0) {
