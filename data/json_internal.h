@@ -51,4 +51,11 @@ int wc__json_optional_number(wc__json_loader *ld, json_t *obj, const char *path,
 int wc__json_optional_string(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
                              char *out, size_t cap);
 
+/** json_loadb of JSON as Python's json.dump writes it: the bare tokens NaN,
+ *  Infinity and -Infinity where a value stands read as null, and
+ *  `*replaced` counts them; an error's line and column are the file's
+ *  (json_python.c). */
+json_t *wc__json_load_python(const char *buf, size_t len, size_t flags, json_error_t *jerr,
+                             size_t *replaced);
+
 #endif

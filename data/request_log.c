@@ -9,6 +9,7 @@
  * output_tokens]`) for any other tool.
  */
 #include "data_internal.h"
+#include "json_internal.h"
 #include "models/limits.h"
 #include "telemetry_internal.h"
 
@@ -155,7 +156,8 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
           wc_request_log **out, wc_error *err)
 {
 	json_error_t jerr;
-	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	size_t nonfinite = 0;
+	json_t *root = wc__json_load_python(buf, len, JSON_REJECT_DUPLICATES, &jerr, &nonfinite);
 	req_arrays ra = { 0 };
 	wc_request_log *log = NULL;
 	size_t skipped = 0, failed = 0;
@@ -202,6 +204,8 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		log->input_tokens[k] = num_at(ra.ilen, i);
 		log->output_tokens[k] = out_len;
 	}
+	if (nonfinite)
+		wc__warn(opt, "%s: %zu NaN or Infinity values (Python's JSON) read as unknown", path, nonfinite);
 	if (failed)
 		wc__warn(opt, "%s: %zu of %zu requests failed (their 'errors' entry says why); left out",
 		         path, failed, n);

@@ -228,7 +228,8 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 	out->train_runtime_s = out->tokens_seen = NAN;
 	if (rc != WC_OK)
 		return rc;
-	json_t *root = json_loadb(buf, len, 0, &jerr);
+	size_t nonfinite = 0; /* a NaN loss or grad_norm: counts nothing here */
+	json_t *root = wc__json_load_python(buf, len, 0, &jerr, &nonfinite);
 	free(buf);
 	if (!root)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);

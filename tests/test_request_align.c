@@ -159,6 +159,19 @@ main(void)
 	CHECK_CONTAINS(w.text, "f.json: 1 of 2 requests failed");
 	wc_request_log_free(log);
 
+	/* Python writes a statistic without requests as bare NaN: the run is
+	 * read, the value unknown, and the count said. */
+	const char *nan = "{\"mean_ttft_ms\": NaN, \"std_itl_ms\": Infinity, \"start_times\": [10.0, 11.0], "
+	                  "\"ttfts\": [0.2, NaN], \"itls\": [[0.01, 0.01], [0.02]], \"output_lens\": [3, 2]}";
+	w.text[0] = 0;
+	CHECK_INT(wc_request_log_read_json_buffer(nan, strlen(nan), "n.json", &wopt, &log, &err), WC_OK);
+	CHECK(log && log->n == 1);
+	if (log && log->n == 1)
+		CHECK_NEAR(log->completion[0], 10.22, 1e-9);
+	CHECK_CONTAINS(w.text, "n.json: 3 NaN or Infinity values (Python's JSON) read as unknown");
+	CHECK_CONTAINS(w.text, "n.json: 1 of 2 requests have no usable timing");
+	wc_request_log_free(log);
+
 	/* start_times already in epoch seconds: read as they are, with the
 	 * clock correction. */
 	log = request_log(EPOCH);

@@ -3,7 +3,8 @@
  * steps.csv reads its events and refuses bad rows with file:line:column;
  * trainer_state.json gives its steps, intervals (ratios resolved),
  * evaluations, runtime and tokens, and refuses a used key of the wrong
- * type with its JSON path.
+ * type with its JSON path; Python's NaN and Infinity tokens read as
+ * unknown values.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -62,6 +63,26 @@ trainer_state(void)
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": \"fast\"}]}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_runtime: expected a number, got string");
+	/* Python's json.dump writes a NaN loss or an overflowed grad_norm as
+	 * bare NaN / Infinity: read as unknown, the rest as it is. */
+	CHECK_INT(write_text(path, "{\"global_step\": 20, \"log_history\": [{\"loss\": NaN, \"grad_norm\": Infinity,\n"
+	                           " \"note\": \"NaN, Infinity\", \"step\": 10}, {\"loss\": -Infinity, \"eval_runtime\": NaN},\n"
+	                           " {\"train_runtime\": 99.5, \"step\": 20}]}\n"), 0);
+	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
+	CHECK_INT(st.global_step, 20);
+	CHECK_INT(st.n_evals, 0);
+	CHECK_NEAR(st.train_runtime_s, 99.5, 0);
+	/* A syntax error after such tokens is placed at the file's column:
+	 * the same as with numbers of the same width in their place. */
+	wc_error e1 = { 0, "" }, e2 = { 0, "" };
+	CHECK_INT(write_text(path, "{\"global_step\": 2, \"a\": [NaN, -Infinity, NaN], \"b\": tru}"), 0);
+	CHECK(wc_trainer_state_read(path, &st, &e1) == WC_EPARSE);
+	CHECK_INT(write_text(path, "{\"global_step\": 2, \"a\": [1.0, -1.000000, 2.0], \"b\": tru}"), 0);
+	CHECK(wc_trainer_state_read(path, &st, &e2) == WC_EPARSE);
+	CHECK_CONTAINS(e1.msg, "trainer_state.json:1:");
+	CHECK(strcmp(e1.msg, e2.msg) == 0);
+	CHECK_INT(write_text(path, "{\"global_step\": 2, \"a\": NaNa}"), 0);
+	CHECK(wc_trainer_state_read(path, &st, &e1) == WC_EPARSE); /* not a token of its own */
 	CHECK_INT(write_text(path, "{\"log_history\": []}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "/global_step: expected the number of optimizer steps done");
