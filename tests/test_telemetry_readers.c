@@ -435,6 +435,24 @@ test_requests(void)
 	char want[1200];
 	snprintf(want, sizeof want, "%s:3: unterminated quoted field", p);
 	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "repeat another") == NULL);
+	wc_request_log_free(log);
+	free(p);
+	/* A log appended to itself: every request is there twice, which is
+	 * said (kept: a coarse clock can give two requests one line), in
+	 * either form; requests that differ only in a length are not. */
+	w.text[0] = 0;
+	p = fixture("requests_twice.csv", "arrival_s,completion_s,output_tokens\n10,12,5\n11,13,6\n11,13,7\n"
+	                                  "10,12,5\n11,13,6\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	CHECK_INT(log->n, 5);
+	CHECK_CONTAINS(w.text, "2 of 5 requests repeat another exactly");
+	wc_request_log_free(log);
+	free(p);
+	w.text[0] = 0;
+	p = fixture("requests_twice.json", "{\"request_timestamps\": [1, 2, 1], \"ttfts\": [0.1, 0.1, 0.1]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	CHECK_CONTAINS(w.text, "1 of 3 requests repeat another exactly");
 	wc_request_log_free(log);
 	free(p);
 	char *long_header = malloc(WC_TELEMETRY_LINE_MAX + 64);
