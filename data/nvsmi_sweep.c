@@ -265,6 +265,59 @@ row_slot(nv_reader *rd, const nv_row *row, size_t line_no, int *presumed)
 	return row->ok ? find_slot(rd, row, line_no, 1) : bad_row_slot(rd, row, line_no, presumed);
 }
 
+/* A log cut at its head (a window taken out of a longer log by line
+ * numbers, a rotation) begins within a sweep: its first rows are the end
+ * of one and the rows after them the start of the next, and taking them
+ * for one sample would pair GPUs of consecutive sweeps in every sample
+ * after it. Where nvidia-smi stamps a sweep's rows with one time, this
+ * shows when a GPU of the first sample comes again at the time of the
+ * sample's last row: the rows before that time are the older sweep's, and
+ * are dropped. 1 when it did so. (Logs stamped row by row are not
+ * recognised: no time there tells a sweep's rows apart.) */
+static int
+rephase_first(nv_reader *rd, const nv_row *row)
+{
+	int last = -1, older = 0, keep = 0;
+	int idx[WC_TELEMETRY_MAX_GPUS];
+	char uuid[WC_TELEMETRY_MAX_GPUS][sizeof rd->info->uuid[0]];
+	double val[WC_TELEMETRY_MAX_GPUS];
+	for (int g = 0; g < rd->n_gpus; g++)
+		if ((rd->mask >> g & 1) && rd->place[g] == rd->rows - 1)
+			last = g;
+	if (rd->frozen || rd->selecting || rd->tainted || !row->ok || last < 0 || rd->times[last] != row->t)
+		return 0;
+	for (int g = 0; g < rd->n_gpus; g++)
+		older += (rd->mask >> g & 1) && rd->times[g] < row->t;
+	if (older == 0)
+		return 0;
+	/* The newer rows, in their order, become the first GPUs of the set,
+	 * so that the GPUs keep the sweep's order. */
+	for (int p = older; p < rd->rows; p++)
+		for (int g = 0; g < rd->n_gpus; g++)
+			if ((rd->mask >> g & 1) && rd->place[g] == p) {
+				idx[keep] = rd->info->index[g];
+				memcpy(uuid[keep], rd->info->uuid[g], sizeof uuid[keep]);
+				val[keep++] = rd->vals[g];
+			}
+	wc__warn(rd->opt, "%s:%zu: the log begins within a sweep: its first %d row%s, at an earlier time than "
+	         "the rows after, lack the sweep's other GPUs; dropped", rd->path, rd->first_line, older,
+	         older == 1 ? "" : "s");
+	size_t first = rd->first_line + (size_t)older;
+	wc__nv_forget_gpus(rd);
+	open_sample(rd, row->t, first);
+	rd->info->dropped_samples++;
+	for (int j = 0; j < keep; j++) {
+		rd->info->index[j] = idx[j];
+		memcpy(rd->info->uuid[j], uuid[j], sizeof uuid[j]);
+		if (idx[j] >= 0)
+			rd->slot_of_index[idx[j]] = (short)j;
+		rd->n_gpus++;
+		wc__nv_put_value(rd, j, row->t, val[j]);
+		rd->last_slot = j;
+	}
+	return 1;
+}
+
 /* Keyed rows: a sample closes when one of its GPUs comes again, or a GPU
  * that comes before the last one in the sweep order (the first of the
  * next sweep when the rest of this one was lost); a bad line's place marks
@@ -305,7 +358,11 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		}
 		return WC_OK;
 	}
-	if (rd->open && ((rd->mask & bit) || (rd->ranked && rd->rank[slot] < rd->rank[rd->last_slot]))) {
+	if (rd->open && (rd->mask & bit) && rephase_first(rd, row)) {
+		/* the sample goes on with this row, a GPU of its own now */
+		slot = row_slot(rd, row, line_no, &presumed);
+		bit = (uint64_t)1 << slot;
+	} else if (rd->open && ((rd->mask & bit) || (rd->ranked && rd->rank[slot] < rd->rank[rd->last_slot]))) {
 		int rc = close_keyed(rd, line_no);
 		if (rc != WC_OK)
 			return rc;

@@ -23,6 +23,8 @@
  *   written twice costs nothing. The group's samples, mean and max are
  *   those of the log without that sweep, computed here from the design;
  *   energy = mean x duration.
+ * - A log cut at its head within a sweep drops the partial sweep and pairs
+ *   no two sweeps after it.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -239,6 +241,36 @@ faulty_row(const char *dir, int gpus, int index, int uuid, int given, int g, int
 	wc_power_trace_free(pt);
 }
 
+/* A log cut at its head within a sweep (its first `cut` rows are GPUs
+ * gpus - cut .. gpus - 1 of sweep 0), each sweep's rows stamped with one
+ * time as nvidia-smi writes them: the partial sweep is dropped with a
+ * warning and every later sample holds one sweep, its GPUs in their
+ * order. */
+static void
+head_cut(const char *dir, int gpus, int index, int uuid, int cut)
+{
+	design d = { gpus, 100, index, uuid, 0.25, 0.0, -1, -1, 0, NULL };
+	char *text = log_text(&d), *from = strchr(text, '\n') + 1, *to = from;
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+	fprintf(stderr, "%d GPUs%s%s, the log's first %d row(s) cut off\n", gpus, index ? ", index" : "",
+	        uuid ? ", uuid" : "", gpus - cut);
+	for (int r = 0; r < gpus - cut; r++)
+		to = strchr(to, '\n') + 1;
+	memmove(from, to, strlen(to) + 1);
+	CHECK_INT(read_text(dir, "head_cut.csv", text, 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.n_gpus, gpus);
+	CHECK_INT(info.samples, 99);
+	CHECK_INT(s.misaligned, 0);
+	CHECK(s.sweep[0] == 1 && s.sweep[98] == 99);
+	CHECK_INT(info.wide_sweeps, 0);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK_CONTAINS(w.text, "the log begins within a sweep");
+	free(text);
+}
+
 /* 8 GPUs, no index or uuid, rows `dg` apart, sweeps every `dt`. */
 static void
 positional(const char *dir, double dt, double dg)
@@ -364,6 +396,9 @@ main(void)
 	one_gpu_with_pauses(dir, 37);
 	one_gpu_with_pauses(dir, 0);
 	unfinished_last_line(dir);
+	head_cut(dir, 2, 1, 1, 1);
+	head_cut(dir, 4, 1, 0, 3);
+	head_cut(dir, 8, 0, 1, 2);
 	/* a row lost, doubled or stray, of the first, a middle or the last
 	 * GPU: with index, uuid or neither (the count read off the
 	 * timestamps, or given) */
