@@ -95,7 +95,9 @@ static const struct {
 wc_precision_mode
 wc_fit_precision_mode(const wc_fit_options *opt)
 {
-	if (opt->term_specs && opt->n_term_specs > 0)
+	/* Paired runs that support no term still make a paired fit: its
+	 * quantized runs were left out, which no --terms mode does. */
+	if (opt->term_specs)
 		return WC_PMODE_PAIRED;
 	for (size_t i = 0; i < sizeof mode_terms / sizeof mode_terms[0]; i++)
 		if (mode_terms[i].terms == opt->precision_terms)

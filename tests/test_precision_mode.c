@@ -89,6 +89,13 @@ file_versions(void)
 	wc_fit_options_like(&like, &q, -1);
 	CHECK(like.term_specs == q.terms && like.n_term_specs == q.n_terms);
 	CHECK_INT(wc_fit_precision_mode(&like), (int)WC_PMODE_PAIRED);
+	/* Paired runs that kept no term (ML.ENERGY's): still paired, not
+	 * "all", which refits would read as a term per level. */
+	wc_fit_options none_kept = WC_FIT_OPTIONS_INIT;
+	wc_precision_term no_specs[1];
+	none_kept.term_specs = no_specs;
+	none_kept.n_term_specs = 0;
+	CHECK_INT(wc_fit_precision_mode(&none_kept), (int)WC_PMODE_PAIRED);
 	/* --terms replaces the recipe, the paired set's specs included (they
 	 * would otherwise take precedence over the mode in the fit) */
 	wc_fit_options_like(&like, &q, WC_TERMS_AS_BF16);
