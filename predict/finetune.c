@@ -177,14 +177,23 @@ interval(const wc_params *p, const wc_ft_binding *b, const wc_finetune_query *q,
 	return WC_OK;
 }
 
-/* A non-finite number is an error naming the input that made it, never a
- * key left out of an answer. The configuration's bounds keep every energy
+/* A non-finite or non-positive energy is an error naming what made it,
+ * never a key left out of an answer, nor a negative energy. The configuration's bounds keep every energy
  * finite for a finite law, so what remains is the explicit token count or
  * the law itself. */
 static int
 check_finite(const wc_finetune_params *f, const wc_finetune_query *q, const wc_finetune_prediction *out,
              wc_error *err)
 {
+	if (isfinite(out->energy_per_step_j) && !(out->energy_per_step_j > 0))
+		/* A law fitted on energies with the idle power taken out (or a
+		 * hand-edited one) can have e0 < 0, and then a small enough step
+		 * comes out at no energy or less: no answer to give. */
+		return wc_error_set(err, WC_ERANGE, "finetune: the law (e0 %g J, kappa %g J/TFLOP) gives %.4g J "
+		                    "per step for this configuration (%.4g TFLOP), which is no energy: its "
+		                    "fixed energy per step is negative; refit it on energies that include the GPUs' "
+		                    "idle power (docs/finetune.md)", f->e0.value, f->kappa.value,
+		                    out->energy_per_step_j, out->flops.flops_per_step_tflop);
 	if (isfinite(out->energy_per_step_j) && isfinite(out->energy_per_token_j) &&
 	    (isnan(out->steps) || isfinite(out->energy_total_kwh)))
 		return WC_OK;

@@ -280,6 +280,13 @@ quantity_errors(void)
 	CHECK_NEAR(fp.total_hi_kwh, 100 * fp.step_hi_j / 3.6e6, 1e-12);
 	CHECK(strcmp(fp.covers, "held-out error") == 0);
 	wc_predictor_free(pr);
+	/* A negative fixed energy (a law fitted with idle taken out) gives a
+	 * small step no energy: refused, never a negative answer. */
+	p.finetune.e0.value = -1e6;
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_finetune(pr, &fq, &fp, &err), WC_ERANGE);
+	CHECK_CONTAINS(err.msg, "which is no energy: its fixed energy per step is negative");
+	wc_predictor_free(pr);
 	wc_params_clear(&p);
 	wc_params_clear(&q);
 }
