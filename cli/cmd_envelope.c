@@ -80,7 +80,7 @@ typedef struct {
 	cli_measured_window win;        /* --measured: the run replayed */
 	int horizon_given;
 	int tp_given;                    /* --tp */
-	int bin_given, budget_bin_given; /* --bin, --budget-bin */
+	int bin_given, budget_bin_given, sample_given; /* --bin, --budget-bin, --sample */
 } env_args;
 
 static int
@@ -179,7 +179,10 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 		a->bin_given = 1;
 		rc = cli_parse_double(cmd, "--bin", optarg, 0, 0, &o->bin_s);
 		break;
-	case OPT_SAMPLE: rc = cli_parse_double(cmd, "--sample", optarg, 0, 0, &o->sample_s); break;
+	case OPT_SAMPLE:
+		a->sample_given = 1;
+		rc = cli_parse_double(cmd, "--sample", optarg, 0, 0, &o->sample_s);
+		break;
 	case OPT_TAU: rc = cli_parse_double(cmd, "--tau", optarg, 0, 1, &a->tau); break;
 	case OPT_HOLD: rc = cli_parse_double(cmd, "--hold", optarg, 0, 1, &a->hold); break;
 	case OPT_DECAY: rc = cli_parse_double(cmd, "--decay", optarg, 0, 1, &a->decay); break;
@@ -298,6 +301,8 @@ usage_from_field(const char *cmd, const env_args *a, const char *msg)
 		{ "arrival_input", "--replay" }, { "arrival_output", "--replay" },
 		{ "response/prefill_ratio", "--prefill-ratio" }, { "response/tau_s", "--tau" },
 		{ "response/hold_s", "--hold" }, { "response/decay_s", "--decay" },
+		{ "budget_w", "--budget" }, { "stat", "--budget-stat" }, { "max_fleet", "--max-fleet" },
+		{ "budget_bin_s", "--budget-bin" },
 	};
 	size_t n = strcspn(msg, ":");
 	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
@@ -528,8 +533,14 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 	wc_budget_plan plan;
 	wc_error err;
 	double t0 = cli_now_s();
-	if (wc_envelope_budget(&a->w, &s->st, &s->pm, &a->o, &a->bo, &plan, &err) != WC_OK)
+	if (wc_envelope_budget(&a->w, &s->st, &s->pm, &a->o, &a->bo, &plan, &err) != WC_OK) {
+		/* a plan option out of its range is the command line's */
+		static const char *const own[] = { "budget_w:", "stat:", "max_fleet: must", "budget_bin_s:" };
+		for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+			if (strncmp(err.msg, own[i], strlen(own[i])) == 0)
+				return usage_from_field(cmd, a, err.msg);
 		return cli_fail(cmd, "%s", err.msg);
+	}
 	double secs = cli_now_s() - t0;
 	if (a->json) {
 		wc_envelope_render r = render_ctx(a, s);
@@ -632,6 +643,8 @@ cli_cmd_envelope(int argc, char **argv)
 		a.o.bin_s = wc_envelope_bin_within(a.o.bin_s, a.o.horizon_s);
 	if (!a.budget_bin_given)
 		a.bo.bin_s = wc_envelope_bin_within(a.bo.bin_s, a.o.horizon_s);
+	if (!a.sample_given)
+		a.o.sample_s = wc_envelope_bin_within(a.o.sample_s, a.o.horizon_s);
 	wc_error err;
 	if (wc_envelope_options_check(&a.o, &err) != WC_OK) {
 		rc = usage_from_field(cmd, &a, err.msg);

@@ -203,6 +203,13 @@ check_config(const wc_params *p, const wc_config *c, const wc_level **lvl, wc_er
 		return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: must be a finite number >= 0");
 	if (!(c->idle_power_w >= 0.0) || !isfinite(c->idle_power_w))
 		return wc_error_set(err, WC_EINVAL, "idle_power_w: must be a finite number >= 0");
+	/* An idle GPU draws far below what its board allows: a figure at or
+	 * above the limit is a node's or a busy GPU's, and answers from it
+	 * would hold power above the board's limit whatever the load. */
+	const wc_platform_info *board = wc_platform_board((*lvl)->name, (*lvl)->s_shared_with);
+	if (c->idle_power_w > 0.0 && board && board->max_power_w > 0.0 && c->idle_power_w >= board->max_power_w)
+		return wc_error_set(err, WC_EINVAL, "idle_power_w: %g W per GPU is not below %s's board limit of %g W; "
+		                    "give one idle GPU's power", c->idle_power_w, board->name, board->max_power_w);
 	if ((unsigned)c->weights >= WC_PREC_COUNT || (unsigned)c->kv >= WC_PREC_COUNT ||
 	    c->kv == WC_PREC_INT4)
 		return wc_error_set(err, WC_EINVAL, "precision: unsupported weights/kv_cache value");

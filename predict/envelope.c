@@ -94,6 +94,11 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 	if (!grid_multiple(o->sample_s) || o->sample_s > 60.0)
 		return wc_error_set(err, WC_EINVAL, "sample_s: must be a multiple of %g s up to 60 s, got %g",
 		                    WC_ENVELOPE_GRID_S, o->sample_s);
+	/* A cadence longer than the horizon samples t = 0 alone: every
+	 * percentile the start's idle, below the mean. */
+	if (o->sample_s > o->horizon_s + 1e-9)
+		return wc_error_set(err, WC_EINVAL, "sample_s: %g s is longer than the horizon of %g s, which it "
+		                    "would sample once", o->sample_s, o->horizon_s);
 	if (o->max_running < 1 || o->max_running > WC_ENVELOPE_MAX_RUNNING)
 		return wc_error_set(err, WC_EINVAL, "max_running: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_RUNNING, o->max_running);

@@ -170,8 +170,8 @@ check_budget(const wc_budget_options *bo, const wc_envelope_options *o, wc_error
 	double k = bo->bin_s / WC_ENVELOPE_GRID_S;
 	if (!isfinite(k) || k < 1 - 1e-6 || fabs(k - round(k)) > 1e-6 * fmax(1, k) ||
 	    bo->bin_s > o->horizon_s + 1e-9)
-		return wc_error_set(err, WC_EINVAL, "bin_s: must be a multiple of %g s up to the horizon, got %g",
-		                    WC_ENVELOPE_GRID_S, bo->bin_s);
+		return wc_error_set(err, WC_EINVAL, "budget_bin_s: must be a multiple of %g s up to the horizon, "
+		                    "got %g", WC_ENVELOPE_GRID_S, bo->bin_s);
 	return WC_OK;
 }
 

@@ -6,6 +6,7 @@
  * with the reason.
  */
 #include "predict/envelope.h"
+#include "predict/capacity_predict.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +52,12 @@ wc_service_select(const wc_params *p, const wc_config *c, wc_service_choice choi
 	wc_error why;
 	char reason[160];
 	memset(store, 0, sizeof *store);
+	/* What cannot load cannot be served, whichever service times: the
+	 * same refusal as `predict` (docs/capacity.md, "Memory as vLLM does
+	 * it"); more requests than the cache holds are the engine's to queue. */
+	int mrc = wc_predict_memory_check(p, c, NULL, err);
+	if (mrc != WC_OK)
+		return mrc;
 	if (choice != WC_SERVICE_STANDIN) {
 		int rc = wc_capacity_service(p, c, &store->capacity, out, &why);
 		if (rc == WC_OK) {

@@ -409,6 +409,7 @@ options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	    number(body, "", "sample_s", WC_ENVELOPE_GRID_S, 0, 60, &o->sample_s, e) < 0)
 		return -1;
 	default_within(body, "bin_s", o->horizon_s, &o->bin_s); /* the envelope's own bin_s is read later */
+	default_within(body, "sample_s", o->horizon_s, &o->sample_s);
 	if ((rc = integer(body, "", "seed", 0, 9007199254740991.0, &x, e)) < 0)
 		return -1;
 	if (rc == 0)

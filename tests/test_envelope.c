@@ -383,6 +383,9 @@ test_bad_inputs(void)
 	o.bin_s = 0.07;
 	expect_refusal(&w, &o, &s, "bin_s: must be");
 	o.bin_s = 1;
+	o.sample_s = 20; /* longer than the horizon: one sample at t = 0 */
+	expect_refusal(&w, &o, &s, "sample_s: 20 s is longer than the horizon of 10 s");
+	o.sample_s = 0.25;
 	w.kind = WC_ENVELOPE_REPLAY;
 	expect_refusal(&w, &o, &s, "arrival_s: empty replay log");
 	double n_t[4] = { 1, 2, NAN, 3 };

@@ -209,6 +209,15 @@ test_choice(void)
 	CHECK(strcmp(ss.capacity.level, "A100") == 0);
 	CHECK_INT(wc_service_select(&paper, &c, WC_SERVICE_STANDIN, &ss, &st, &err), WC_OK);
 	CHECK(!ss.is_capacity && strcmp(st.source, "roofline_standin") == 0 && ss.fallback[0] == '\0');
+	/* Weights that cannot load are refused as `predict` refuses them,
+	 * whichever service times (simulated without a word before). */
+	wc_config huge = config("A100", 1, "Llama-3.1-405B");
+	for (int ch = WC_SERVICE_AUTO; ch <= WC_SERVICE_STANDIN; ch++) {
+		CHECK_INT(wc_service_select(&paper, &huge, (wc_service_choice)ch, &ss, &st, &err), WC_EINVAL);
+		CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB but 1 x A100");
+	}
+	huge.tp = 16;
+	CHECK_INT(wc_service_select(&paper, &huge, WC_SERVICE_AUTO, &ss, &st, &err), WC_OK);
 	/* No architecture, no level for the platform, no section. */
 	wc_config dense = config("A100", 1, "no-such-model");
 	expect_fallback(&paper, &dense, "the model's architecture is unknown");

@@ -135,6 +135,13 @@ main(void)
 		CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_EINVAL);
 		CHECK_CONTAINS(err.msg, "running:");
 		c.running = 1;
+		/* an idle power at the board's limit is no idle GPU's */
+		c.idle_power_w = 400;
+		CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_EINVAL);
+		CHECK_CONTAINS(err.msg, "idle_power_w: 400 W per GPU is not below A100's board limit of 400 W");
+		c.idle_power_w = 85;
+		CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_OK);
+		c.idle_power_w = 0;
 		c.platform = "L40S";
 		CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_ENOTFOUND);
 		CHECK_CONTAINS(err.msg, "L40S");
