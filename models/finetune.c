@@ -55,8 +55,10 @@ wc_ft_replicas(const wc_ft_config *c)
 static int
 check_int(const char *field, int v, int lo, int hi, const char *why, wc_error *err)
 {
-	if (v < lo || v > hi)
+	if (v < lo)
 		return wc_error_set(err, WC_EINVAL, "%s: must be a whole number %s, got %d", field, why, v);
+	if (v > hi) /* say the bound that was crossed, not the one that holds */
+		return wc_error_set(err, WC_EINVAL, "%s: must be at most %d, got %d", field, hi, v);
 	return WC_OK;
 }
 
@@ -66,8 +68,8 @@ check_model(const wc_ft_config *c, wc_error *err)
 {
 	int rc;
 	if (!(c->params_b > 0) || !(c->params_b <= 1e5))
-		return wc_error_set(err, WC_EINVAL, "params_b: must be a number of billions > 0, got %g",
-		                    c->params_b);
+		return wc_error_set(err, WC_EINVAL, "params_b: must be a number of billions > 0 and at most 100000, "
+		                    "got %g", c->params_b);
 	if ((rc = check_int("layers", c->layers, 1, 100000, ">= 1", err)) ||
 	    (rc = check_int("d_model", c->d_model, 1, 10000000, ">= 1", err)) ||
 	    (rc = check_int("attention_heads", c->attention_heads, 0, 100000, ">= 0", err)) ||

@@ -209,8 +209,13 @@ bad_configurations(void)
 	c.data_parallel = 3;
 	refused(&c, "data_parallel: must divide gpus (4), got 3");
 	c = llama8b_qlora();
+	c.seq_len = 200000000; /* over the bound: the message says which bound */
+	refused(&c, "seq_len: must be at most 100000000, got 200000000");
+	c = llama8b_qlora();
 	c.params_b = 0;
 	refused(&c, "params_b: must be");
+	c.params_b = 1e6;
+	refused(&c, "params_b: must be a number of billions > 0 and at most 100000, got 1e+06");
 	c = llama8b_qlora();
 	c.grad_accum = 0;
 	refused(&c, "grad_accum:");
