@@ -119,20 +119,41 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 	return WC_OK;
 }
 
-int
-wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, double servers,
-                           double max_requests, wc_error *err)
+/* Requests a closed loop's clients can have served at most: each request
+ * lives at least its prefill and its output's decode steps alone in the
+ * engine (a step only lengthens with more requests), so the served rate is
+ * at most min(clients / (think + that), max_running / that). Its clients
+ * alone, as before, without service times. */
+static double
+closed_requests(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st)
 {
-	double n = wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s) * servers;
+	double n = w->concurrency;
+	if (!st || !st->decode_step_s || !st->prefill_s)
+		return n;
+	double in = fmax(w->input.mean, 0.0), out = fmax(w->output.mean, 1.0);
+	double life = st->prefill_s(st->ctx, in) + out * st->decode_step_s(st->ctx, 1.0, in);
+	if (!(life > 0.0) || !isfinite(life))
+		return n;
+	double rate = fmin(n / (fmax(w->think_s, 0.0) + life), fmin(n, (double)o->max_running) / life);
+	return n + rate * (o->warmup_s + o->horizon_s);
+}
+
+int
+wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o,
+                           const wc_service_times *st, double servers, double max_requests, wc_error *err)
+{
+	double per = w->kind == WC_ENVELOPE_CLOSED ? closed_requests(w, o, st)
+	                                           : wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s);
+	double n = per * servers;
 	if (!(n > max_requests))
 		return WC_OK;
 	const char *field = w->kind == WC_ENVELOPE_REPLAY ? "arrival_s"
 	                  : w->kind == WC_ENVELOPE_CLOSED ? "concurrency"
 	                  : w->n_profile ? "rate_profile" : "rate";
 	return wc_error_set(err, WC_EINVAL, "%s: the simulation would draw %.3g requests (%.3g per server x %.3g "
-	                    "server runs over %g s), over the bound of %.3g; lower the rate, the horizon, the "
+	                    "server runs over %g s), over the bound of %.3g; lower the %s, the horizon, the "
 	                    "replicas or the fleet", field, n, n / servers, servers, o->warmup_s + o->horizon_s,
-	                    max_requests);
+	                    max_requests, w->kind == WC_ENVELOPE_CLOSED ? "clients" : "rate");
 }
 
 /* ------------------------------------------------------- power map */

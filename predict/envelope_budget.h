@@ -45,9 +45,12 @@ double wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_ma
 
 /** Refuse a simulation of `servers` server runs of `w` over the options'
  *  warm-up and horizon whose expected requests exceed `max_requests`
- *  (WC_EINVAL naming the workload field that sets the count). */
-int wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, double servers,
-                               double max_requests, wc_error *err);
+ *  (WC_EINVAL naming the workload field that sets the count). A closed
+ *  loop counts the requests its clients can have served at most, from
+ *  `st`'s shortest request (its clients alone when `st` is NULL). */
+int wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o,
+                               const wc_service_times *st, double servers, double max_requests,
+                               wc_error *err);
 
 /** The largest fleet size K <= max_fleet whose aggregate power statistic
  *  (p95 or max over the horizon's bins) stays at or below the budget,

@@ -20,7 +20,8 @@
  * sets it. `servers` is replicas x fleet size for an envelope, and for a
  * plan what it can really simulate (wc_envelope_budget_servers). */
 static int
-work_bound(const wc_envelope_request *r, int budget, double servers, wc_api_error *e)
+work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget, double servers,
+           wc_api_error *e)
 {
 	wc_error err;
 	double bins = (r->o.horizon_s + r->o.warmup_s) / WC_ENVELOPE_GRID_S;
@@ -33,7 +34,7 @@ work_bound(const wc_envelope_request *r, int budget, double servers, wc_api_erro
 		                 budget ? "max_fleet or budget_w" : field + 1);
 		return -1;
 	}
-	if (wc_envelope_requests_check(&r->w, &r->o, servers, WC_HTTP_MAX_REQUESTS, &err) != WC_OK) {
+	if (wc_envelope_requests_check(&r->w, &r->o, st, servers, WC_HTTP_MAX_REQUESTS, &err) != WC_OK) {
 		char field[sizeof e->field];
 		size_t n = strcspn(err.msg, ":");
 		if (r->w.kind == WC_ENVELOPE_REPLAY || r->w.kind == WC_ENVELOPE_CLOSED)
@@ -49,11 +50,12 @@ work_bound(const wc_envelope_request *r, int budget, double servers, wc_api_erro
 }
 
 int
-wc_envelope_request_bound(const wc_envelope_request *r, int budget, const wc_power_map *pm, wc_api_error *e)
+wc_envelope_request_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
+                          const wc_power_map *pm, wc_api_error *e)
 {
 	double servers = budget ? wc_envelope_budget_servers(&r->bo, pm, r->o.fleet_mode)
 	                        : (double)r->o.replicas * r->o.fleet_size;
-	return work_bound(r, budget, servers, e);
+	return work_bound(r, st, budget, servers, e);
 }
 
 typedef struct {
@@ -85,7 +87,8 @@ prepare(wc_request *req, const json_t *body, int budget, envelope_job *j)
 	}
 	if (j->rq.w.kind == WC_ENVELOPE_SERIES)
 		snprintf(j->st.source, sizeof j->st.source, "none");
-	return wc_envelope_request_bound(&j->rq, budget, &j->pm, &j->e);
+	return wc_envelope_request_bound(&j->rq, j->rq.w.kind == WC_ENVELOPE_SERIES ? NULL : &j->st, budget, &j->pm,
+	                                 &j->e);
 }
 
 static void

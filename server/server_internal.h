@@ -414,10 +414,11 @@ int wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget
 void wc_envelope_request_free(wc_envelope_request *r);
 /** The work bound of an envelope or plan (docs/http-api.md, "Bounds"),
  *  charged after the power map is bound (what a plan can simulate depends
- *  on the idle power): 0, or -1 with a 413 naming the field to lower
+ *  on the idle power; a closed loop's requests on `st`, NULL for n(t)):
+ *  0, or -1 with a 413 naming the field to lower
  *  (server/route_envelope.c). */
-int wc_envelope_request_bound(const wc_envelope_request *r, int budget, const wc_power_map *pm,
-                              wc_api_error *e);
+int wc_envelope_request_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
+                              const wc_power_map *pm, wc_api_error *e);
 /** A library error whose message starts with a field, as an API error. */
 void wc_envelope_library_error(const wc_error *err, wc_api_error *e);
 

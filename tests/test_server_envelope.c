@@ -70,6 +70,19 @@ test_bad_inputs(void)
 	             413, "simulation_too_large", "/max_fleet");
 	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,\"replicas\":3}", 422,
 	             "unknown_field", "/replicas");
+	/* A closed loop counts the requests its clients can have served (256
+	 * clients of 1-token requests on 1600 servers for 600 s: about 2e10,
+	 * 2.5 minutes of CPU before), not only its clients; the plan's bin
+	 * is named as the plan names it. */
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"closed\",\"concurrency\":256,\"input_tokens\":1,"
+	             "\"output_tokens\":1},\"horizon_s\":600,\"replicas\":1,\"fleet\":{\"size\":1600}}",
+	             413, "simulation_too_large", "/fleet/size");
+	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":3000,\"budget_bin_s\":0.07}",
+	             422, "invalid_value", "/budget_bin_s");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":30,\"sample_s\":60}",
+	             422, "invalid_value", "/sample_s");
+	expect_error(env, "{\"platform\":\"A100\",\"tp\":1,\"model\":\"Llama-3.1-405B\",\"workload\":{\"type\":\"poisson\","
+	             "\"rate\":1}}", 422, "invalid_value", "/tp");
 	/* The work bound counts the requests drawn, not only bins x servers. */
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e6},\"horizon_s\":86400,\"replicas\":1}",
 	             413, "simulation_too_large", "/workload/rate");
