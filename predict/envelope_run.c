@@ -339,6 +339,17 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 		WC_WARN(out, "overloaded: %.0f requests per server still wait at the end (max_running %d); "
 		        "arrivals outpace the service times and the queue grows with the horizon",
 		        waiting, rs->o->max_running);
+	/* An n(t) runs from the warm-up's start, a step each dt_s: say where
+	 * it and the simulated window part, which nothing else shows. */
+	const wc_envelope_workload *w = rs->w;
+	double covered = w->kind == WC_ENVELOPE_SERIES ? (double)w->series_len * w->series_dt_s : NAN;
+	double window = rs->o->warmup_s + rs->o->horizon_s;
+	if (covered < window - 1e-9)
+		WC_WARN(out, "running_series: covers %g s of the %g s simulated (warm-up and horizon); nothing runs "
+		        "after it (n = 0, the idle power)", covered, window);
+	else if (covered > window + 1e-9)
+		WC_WARN(out, "running_series: its last %g s lie beyond the %g s simulated and are left out",
+		        covered - window, window);
 	free(scratch);
 	return rc == WC_OK ? WC_OK : wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
 }

@@ -144,6 +144,19 @@ test_constant_series_flat_band(void)
 	double p0 = 2 * s.pm.idle_w, expect = law.node_power_w - (law.node_power_w - p0) * 0.5 * (1 - exp(-2.0));
 	CHECK_NEAR(r.server_band.mean_w[0], expect, 1e-6 * expect);
 	CHECK_CONTAINS(r.service_source, "none");
+	CHECK_INT(r.n_warnings, 0); /* the series covers the horizon exactly */
+	wc_envelope_result_clear(&r);
+	/* A series shorter than the window leaves it idle after its end, and
+	 * a longer one is cut: both said. */
+	w.series_len = 400;
+	CHECK_INT(wc_envelope_run(&w, &s.st, &s.pm, &o, &r, &err), WC_OK);
+	CHECK(r.n_warnings == 1 && strstr(r.warnings[0], "running_series: covers 20 s of the 100 s simulated"));
+	CHECK_NEAR(r.server.mean_running.value, 8.0 * 20 / 100, 1e-9);
+	wc_envelope_result_clear(&r);
+	o.horizon_s = 50;
+	w.series_len = 2000;
+	CHECK_INT(wc_envelope_run(&w, &s.st, &s.pm, &o, &r, &err), WC_OK);
+	CHECK(r.n_warnings == 1 && strstr(r.warnings[0], "running_series: its last 50 s lie beyond the 50 s"));
 	wc_envelope_result_clear(&r);
 }
 
