@@ -82,6 +82,20 @@ fit_bounds_apply(fit_problem *pb, double *x)
 	return added;
 }
 
+void
+fit_bounds_hold_size_slope(fit_problem *pb)
+{
+	int k = pb->p_delta;
+	if (k < 0 || pb->held[k])
+		return;
+	for (size_t i = 1; i < pb->n_rows; i++)
+		for (size_t j = 0; j < i; j++)
+			if (pb->lvl[j] == pb->lvl[i] && fabs(pb->l_n[j] - pb->l_n[i]) > 1e-9)
+				return; /* two sizes on one level: delta is seen */
+	hold(pb, k, pb->x0[k], pb->x0);
+	pb->unidentified[k] = 1;
+}
+
 int
 fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, double *x)
 {

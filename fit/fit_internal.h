@@ -163,6 +163,10 @@ int fit_bounds_apply(fit_problem *pb, double *x);
  *  cannot identify it) at its starting value, the prior's where it has
  *  one (bounds.c). Returns how many were newly held. */
 int fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, double *x);
+/** Hold δ at its start, unidentified, when no level has runs of two model
+ *  sizes: each level's θ then absorbs a size term, and the dependence
+ *  test would as soon hold θ and "fit" δ as an offset (bounds.c). */
+void fit_bounds_hold_size_slope(fit_problem *pb);
 /** Hold what the point estimate `p` held (its sources say "bound", or
  *  "assumed" for a parameter of the fit's vector). */
 void fit_bounds_hold_from(fit_problem *pb, const wc_params *p);

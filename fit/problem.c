@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "models/catalog.h"
 
 void
 fit_problem_warn(fit_problem *pb, const char *fmt, ...)
@@ -53,8 +56,10 @@ fit_problem_free(fit_problem *pb)
 static int
 level_index(const fit_problem *pb, const char *name)
 {
+	/* Names are case-insensitive, as --platform is: runs of "a100" and
+	 * "A100" are one platform's, never two levels. */
 	for (int i = 0; i < pb->n_levels; i++)
-		if (strcmp(pb->levels[i].name, name) == 0)
+		if (strcasecmp(pb->levels[i].name, name) == 0)
 			return i;
 	return -1;
 }
@@ -315,8 +320,11 @@ select_rows(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
 			if (pb->n_levels >= WC_MAX_LEVELS)
 				return wc_error_set(err, WC_EINVAL, "fit: more than %d platform levels", WC_MAX_LEVELS);
 			wc_level *lv = &pb->levels[pb->n_levels++];
+			const wc_platform_info *board = wc_platform_lookup(r->platform);
 			memset(lv, 0, sizeof *lv);
-			snprintf(lv->name, sizeof lv->name, "%s", r->platform);
+			/* the catalog's spelling when only the case differs */
+			snprintf(lv->name, sizeof lv->name, "%s",
+			         board && strcasecmp(board->name, r->platform) == 0 ? board->name : r->platform);
 		}
 	}
 	return WC_OK;
@@ -577,6 +585,7 @@ fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem
 	if (opt->start && opt->start_len == (size_t)pb->n_params)
 		for (int k = 0; k < pb->n_params; k++)
 			pb->x0[k] = fit_param_is_log(pb, k) ? log(opt->start[k]) : opt->start[k];
+	fit_bounds_hold_size_slope(pb);
 	if (pb->n_rows < (size_t)pb->n_params)
 		rc = wc_error_set(err, WC_EINVAL, "fit: %zu usable runs for %d parameters", pb->n_rows,
 		                  pb->n_params);

@@ -121,6 +121,41 @@ main(void)
 	wc_fit_result_clear(&r);
 	wc_runs_free(t);
 
+	/* Runs of one model size at many loads: delta is held at its start
+	 * and said so, theta fitted -- not theta held and delta "fitted" as
+	 * the level's offset with a tight, meaningless interval. */
+	t = wc_runs_new();
+	for (int j = 0; j < 9; j++) {
+		double n = (double)(1 << j);
+		double z = 1.2 + 0.7 * log(0.6 / 8.0) + 0.749 * log(n / 32.0);
+		char id[16];
+		snprintf(id, sizeof id, "one%d", j);
+		add(t, id, "A100", 0.6, n, 72.9 + 329.0 / (1.0 + exp(-z)), 72.9);
+	}
+	CHECK_INT(wc_fit_inference_law(t, &fo, &r, &err), WC_OK);
+	CHECK(warned(&r, "delta is not identified", NULL));
+	CHECK_INT(wc_params_param_named(&r.params, "delta")->source, WC_SRC_ASSUMED);
+	CHECK(wc_params_param_named(&r.params, "theta[A100]")->source != WC_SRC_ASSUMED);
+	CHECK_INT(wc_fit_bootstrap(t, &fo, &bo, &r, &err), WC_OK);
+	CHECK(isnan(wc_params_param_named(&r.params, "delta")->lo));
+	check_intervals(&r);
+	wc_fit_result_clear(&r);
+	wc_runs_free(t);
+
+	/* A run spelled "a100" among "A100" runs is the same platform: one
+	 * level, the catalog's spelling. */
+	t = sane_a100(1);
+	snprintf(t->runs[3].platform, sizeof t->runs[3].platform, "a100");
+	CHECK_INT(wc_fit_inference_law(t, &fo, &r, &err), WC_OK);
+	CHECK_INT(r.params.n_levels, 1);
+	CHECK(strcmp(r.params.levels[0].name, "A100") == 0);
+	wc_fit_result_clear(&r);
+	snprintf(t->runs[0].platform, sizeof t->runs[0].platform, "a100"); /* the first row's spelling */
+	CHECK_INT(wc_fit_inference_law(t, &fo, &r, &err), WC_OK);
+	CHECK(r.params.n_levels == 1 && strcmp(r.params.levels[0].name, "A100") == 0);
+	wc_fit_result_clear(&r);
+	wc_runs_free(t);
+
 	/* One absurd row: left out by run id; S stays physical. */
 	t = sane_a100(1);
 	add(t, "absurd", "A100", 8.19, 16, 1e300, 72.9);
