@@ -119,6 +119,10 @@ read_range(wc__json_loader *ld, json_t *v, const char *path, wc_range *r)
 	}
 	if ((rc = wc__params_read_tp_span(ld, v, path, &r->tp_min, &r->tp_max)))
 		return rc;
+	/* absent or null: unknown, as every key of the range */
+	r->runs = -1;
+	if ((x = json_object_get(v, "runs")) && json_is_null(x))
+		return WC_OK;
 	return wc__params_read_count(ld, v, path, "runs", &r->runs);
 }
 
@@ -132,6 +136,7 @@ read_level(wc__json_loader *ld, json_t *v, const char *path, wc_level *l)
 	json_t *x;
 	int rc;
 	memset(l, 0, sizeof *l);
+	l->range.runs = -1; /* no range: unknown */
 	if ((rc = wc__json_check_keys(ld, v, path, allowed, required)))
 		return rc;
 	wc__json_join(p, path, "name");

@@ -75,7 +75,7 @@ range_json(const wc_range *r)
 	                    ? json_pack("[II]", (json_int_t)r->tp_min, (json_int_t)r->tp_max) : json_null());
 	json_object_set_new(o, "sm_clock_mhz", r->clock_max > 0
 	                    ? json_pack("[ff]", r->clock_min, r->clock_max) : json_null());
-	json_object_set_new(o, "runs", json_integer(r->runs));
+	json_object_set_new(o, "runs", r->runs >= 0 ? json_integer(r->runs) : json_null());
 	return o;
 }
 

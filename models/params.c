@@ -342,8 +342,12 @@ wc_params_validate(const wc_params *p, wc_error *err)
 		if (!l->name[0])
 			return wc_error_set(err, WC_EINVAL, "levels/%d/name: empty", i);
 		for (int j = 0; j < i; j++)
-			if (strcmp(p->levels[j].name, l->name) == 0)
-				return wc_error_set(err, WC_EINVAL, "levels/%d/name: duplicate level '%s'", i, l->name);
+			if (strcasecmp(p->levels[j].name, l->name) == 0)
+				/* level names are case-insensitive (--platform is) */
+				return wc_error_set(err, WC_EINVAL, "levels/%d/name: duplicate level '%s'%s%s%s", i,
+				                    l->name, strcmp(p->levels[j].name, l->name) ? " (names are "
+				                    "case-insensitive: '" : "", strcmp(p->levels[j].name, l->name)
+				                    ? p->levels[j].name : "", strcmp(p->levels[j].name, l->name) ? "')" : "");
 		if (!isfinite(l->p0.value) || l->p0.value < 0.0)
 			return wc_error_set(err, WC_EINVAL, "levels/%d/p0_w: must be finite and >= 0", i);
 		if (!isfinite(l->theta.value))

@@ -38,7 +38,8 @@ typedef struct {
 	double running_min, running_max;   /* n */
 	int tp_min, tp_max;
 	double clock_min, clock_max;       /* locked SM clock, 0 = never locked */
-	int runs;                          /* runs of this level in the fit */
+	int runs;                          /* runs of this level in the fit; -1 unknown
+	                                    * (a file without range.runs) */
 } wc_range;
 
 /** A platform level (A100, H100, a locked-clock host, ...). */

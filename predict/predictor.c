@@ -109,7 +109,9 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 	k.running = r->running_max > 0 && k.lo > 0.0 &&
 	            (k.lo < r->running_min * (1 - 1e-9) || k.hi > r->running_max * (1 + 1e-9));
 	k.tp = r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max);
-	k.beyond = !(r->running_max > 0 && r->active_b_max > 0 && r->tp_max > 0) || k.active || k.running || k.tp;
+	/* an unknown span (a file without range) is no evidence of "beyond"
+	 * (docs/formats/params-file.md: unknown, no warning) */
+	k.beyond = k.active || k.running || k.tp;
 	return k;
 }
 

@@ -4,9 +4,12 @@
  * 1e308 used to load (and reload into a server), predicting 406.9 W
  * outside its own 320-326 W interval. Each out-of-range value is refused
  * naming its key; the writer refuses what the loader would; the built-in
- * profiles and values at the bounds still load.
+ * profiles and values at the bounds still load. An absent or all-null
+ * `range` is unknown: it loads, gives no warning, and writes back; level
+ * names differing only in case are one level twice.
  */
 #include "data/data.h"
+#include "predict/predict.h"
 #include "tests/support/support.h"
 
 #include <jansson.h>
@@ -108,6 +111,62 @@ main(void)
 	CHECK_CONTAINS(err.msg, "shared/delta/value");
 	free(s);
 	wc_params_clear(&p);
+
+	/* A level without its range, and one whose range is all null: both
+	 * unknown, so answers on them carry no "no runs" or "beyond its runs"
+	 * caveat, and the file writes back as it reads. */
+	for (int variant = 0; variant < 2; variant++) {
+		json_t *root = paper_json(), *lv = json_array_get(json_object_get(root, "levels"), 0);
+		if (variant == 0)
+			json_object_del(lv, "range");
+		else
+			json_object_set_new(lv, "range", json_pack("{s:n,s:n,s:n,s:n,s:n}", "active_params_b", "running",
+			                                         "tp", "sm_clock_mhz", "runs"));
+		char *txt = json_dumps(root, 0);
+		wc_params q = WC_PARAMS_INIT;
+		CHECK_INT(wc_params_load_buffer(txt, strlen(txt), "edited.json", &q, &err), WC_OK);
+		CHECK_INT(q.levels[0].range.runs, -1);
+		wc_predictor *pr = NULL;
+		CHECK_INT(wc_predictor_new(&q, &pr, &err), WC_OK);
+		wc_inference_query iq = { .config = test_catalog_config(q.levels[0].name, 1, "Qwen3-8B", 4) };
+		wc_inference_prediction pw;
+		CHECK_INT(wc_predict_inference(pr, &iq, &pw, &err), WC_OK);
+		for (int i = 0; i < pw.n_warnings; i++) {
+			CHECK(strstr(pw.warnings[i], "had no runs") == NULL);
+			CHECK(strstr(pw.warnings[i], "beyond") == NULL);
+		}
+		char *back = wc_params_dump(&q, 1, &err);
+		wc_params r2 = WC_PARAMS_INIT;
+		CHECK(back && wc_params_load_buffer(back, strlen(back), "back.json", &r2, &err) == WC_OK);
+		CHECK_INT(r2.levels[0].range.runs, -1);
+		wc_params_clear(&r2);
+		free(back);
+		wc_predictor_free(pr);
+		wc_params_clear(&q);
+		free(txt);
+		json_decref(root);
+	}
+	/* Levels "A100" and "a100": one name twice (--platform is
+	 * case-insensitive), refused naming both spellings. */
+	{
+		json_t *root = paper_json(), *levels = json_object_get(root, "levels");
+		json_t *copy = json_deep_copy(json_array_get(levels, 0));
+		const char *name = json_string_value(json_object_get(copy, "name"));
+		char lower[WC_NAME_MAX];
+		size_t k = 0;
+		for (; name[k] && k + 1 < sizeof lower; k++)
+			lower[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] + 32 : name[k]);
+		lower[k] = 0;
+		json_object_set_new(copy, "name", json_string(lower));
+		json_array_append_new(levels, copy);
+		char *txt = json_dumps(root, 0);
+		wc_params q = WC_PARAMS_INIT;
+		CHECK(wc_params_load_buffer(txt, strlen(txt), "edited.json", &q, &err) != WC_OK);
+		CHECK_CONTAINS(err.msg, "duplicate level 'a100' (names are case-insensitive: 'A100')");
+		wc_params_clear(&q);
+		free(txt);
+		json_decref(root);
+	}
 
 	/* Both built-in profiles are within range. */
 	const char *names[] = { "paper", "paper-prefill" };
