@@ -4,6 +4,7 @@
  * same doubles (NaN -- no value, no interval -- is null or left out),
  * atomic saves, fingerprints, and the built-in profiles by name.
  */
+#include "models/limits.h"
 #include "data/params_file.h"
 
 #include <jansson.h>
@@ -175,8 +176,19 @@ wc_params_dump(const wc_params *p, int with_draws, wc_error *err)
 	char *s = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 	                                  JSON_REAL_PRECISION(17)) : NULL;
 	json_decref(root);
-	if (!s)
+	if (!s) {
 		wc_error_set(err, WC_ENOMEM, "params: cannot serialise (out of memory)");
+		return NULL;
+	}
+	/* Never write a file the loader refuses for its size (with its
+	 * newline): too many bootstrap draws. */
+	if (strlen(s) + 1 > WC_PARAMS_MAX_BYTES) {
+		wc_error_set(err, WC_ERANGE, "params: the file would be %.1f MB, over the %zu MiB a parameter file "
+		             "may have (%d bootstrap draws of %d parameters); fit with fewer draws (--bootstrap)",
+		             (double)strlen(s) / 1e6, WC_PARAMS_MAX_BYTES >> 20, p->n_draws, p->n_draw_params);
+		free(s);
+		return NULL;
+	}
 	return s;
 }
 

@@ -167,6 +167,9 @@ int fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, d
  *  sizes: each level's θ then absorbs a size term, and the dependence
  *  test would as soon hold θ and "fit" δ as an offset (bounds.c). */
 void fit_bounds_hold_size_slope(fit_problem *pb);
+/** Name, in a warning of `out`, the runs whose residual lies far off the
+ *  others' (outliers.c, docs/fitting.md); the fit is not changed. */
+void fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out);
 /** Hold what the point estimate `p` held (its sources say "bound", or
  *  "assumed" for a parameter of the fit's vector). */
 void fit_bounds_hold_from(fit_problem *pb, const wc_params *p);

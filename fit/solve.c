@@ -520,6 +520,7 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 		wc_capacity_params_init(&cap);
 	}
 	fill_residuals(pb, t, x, out);
+	fit_warn_outliers(t, out);
 	if (note[0])
 		WC_WARN(out, "%s", note);
 	fill_warnings(pb, &sol, out);

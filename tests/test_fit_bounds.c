@@ -142,6 +142,19 @@ main(void)
 	wc_fit_result_clear(&r);
 	wc_runs_free(t);
 
+	/* A unit slip in one row (0.01 running for 16) is named; the sane
+	 * table names none. */
+	t = sane_a100(1);
+	CHECK_INT(wc_fit_inference_law(t, &fo, &r, &err), WC_OK);
+	CHECK(!warned(&r, "far off the fitted law", NULL));
+	wc_fit_result_clear(&r);
+	t->runs[7].running = 0.01;
+	CHECK_INT(wc_fit_inference_law(t, &fo, &r, &err), WC_OK);
+	CHECK(warned(&r, "far off the fitted law", t->runs[7].run_id));
+	CHECK(warned(&r, "): a1_2 (a factor", NULL)); /* the slip first */
+	wc_fit_result_clear(&r);
+	wc_runs_free(t);
+
 	/* A run spelled "a100" among "A100" runs is the same platform: one
 	 * level, the catalog's spelling. */
 	t = sane_a100(1);
