@@ -79,6 +79,10 @@ print_summary(const wc_fit_result *r, const char *input)
 	if (wc_form_has_quadratic(p->form))
 		print_param("gamma2", &p->gamma2);
 	print_param("kappa", &p->kappa);
+	/* the structure terms --law-terms asked for (written to the file) */
+	for (int k = 0; k < WC_LT_COUNT; k++)
+		if (p->law_terms & WC_LT_BIT(k))
+			print_param(wc_law_term_name((wc_law_term)k), &p->law_term[k]);
 	for (int k = 0; k < p->n_terms; k++) {
 		char label[WC_NAME_MAX];
 		const wc_precision_term *t = &p->terms[k];

@@ -48,6 +48,13 @@ main(void)
 	CHECK_CONTAINS(r.out, "theta[H100-locked]");
 	CHECK_CONTAINS(r.out, "60 bootstrap draws");
 	run_result_free(&r);
+	/* the structure terms fitted are in the summary, as in the file */
+	const char *fitlt[] = { "wattcast", "fit", "inference", runs, "-o", p2, "--bootstrap", "0",
+	                        "--law-terms", "tp", NULL };
+	r = run(fitlt);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "  log_tp ");
+	run_result_free(&r);
 	const char *fit2[] = { "wattcast", "fit", "inference", runs, "-o", p2, "--bootstrap", "60",
 	                       "--seed", "5", "--threads", "2", NULL };
 	r = run(fit2);
