@@ -250,6 +250,9 @@ check_args(const char *cmd, env_args *a)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (a->budget && (a->csv || a->svg || a->measured))
 		return cli_usage_error(cmd, "--budget prints a plan: --csv, --svg and --measured do not apply");
+	if (a->budget && a->o.fleet_size > 1)
+		return cli_usage_error(cmd, "--budget searches the fleet size itself: --fleet does not apply "
+		                       "(--max-fleet bounds the search)");
 	if (a->rate_profile && a->w.kind != WC_ENVELOPE_POISSON && a->w.kind != WC_ENVELOPE_BURSTY)
 		return cli_usage_error(cmd, "--rate-profile applies to --poisson and --bursty");
 	if (a->w.kind != WC_ENVELOPE_BURSTY && a->w.burstiness != 1.0)
@@ -558,8 +561,9 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 		printf("budget plan: 0 servers: not even one keeps the aggregate %s of %g s means <= %.6g W",
 		       stat, a->bo.bin_s, a->bo.budget_w);
 	else
-		printf("budget plan: %d server%s (%s) keep the aggregate %s of %g s means at %.6g W <= %.6g W",
-		       plan.fleet_size, plan.fleet_size == 1 ? "" : "s", wc_fleet_mode_name(a->o.fleet_mode), stat,
+		printf("budget plan: %d server%s (%s) keep%s the aggregate %s of %g s means at %.6g W <= %.6g W",
+		       plan.fleet_size, plan.fleet_size == 1 ? "" : "s", wc_fleet_mode_name(a->o.fleet_mode),
+		       plan.fleet_size == 1 ? "s" : "", stat,
 		       a->bo.bin_s, plan.stat_w, a->bo.budget_w);
 	if (plan.fleet_size == 0 && isfinite(plan.next_stat_w))
 		printf(" (one server draws %.6g W)", plan.next_stat_w);
@@ -567,7 +571,8 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 		printf("; %d would draw %.6g W", plan.fleet_size + 1, plan.next_stat_w);
 	if (plan.at_bound)
 		printf("; the search bound --max-fleet %d was reached", a->bo.max_fleet);
-	printf("\n%d fleet sizes probed, %d servers simulated, %.3f s\n", plan.probes, plan.servers_simulated, secs);
+	printf("\n%d fleet size%s probed, %d server%s simulated, %.3f s\n", plan.probes, plan.probes == 1 ? "" : "s",
+	       plan.servers_simulated, plan.servers_simulated == 1 ? "" : "s", secs);
 	return CLI_OK;
 }
 

@@ -49,6 +49,22 @@ test_bad_inputs(const char *dir)
 	const char *bin[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
 		              "--bin", "0.07", NULL };
 	expect_usage(bin, 2, "--bin: must be a multiple of 0.05 s");
+	/* plan options name their flags; a plan searches the fleet size */
+	const char *pbin[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		               "--horizon", "60", "--budget", "3000", "--budget-bin", "0.07", NULL };
+	expect_usage(pbin, 2, "--budget-bin: must be a multiple of 0.05 s");
+	const char *pfleet[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		                 "--horizon", "60", "--budget", "3000", "--fleet", "4", NULL };
+	expect_usage(pfleet, 2, "--budget searches the fleet size itself: --fleet does not apply");
+	const char *samp[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--closed", "4",
+		               "--horizon", "30", "--sample", "60", NULL };
+	expect_usage(samp, 2, "--sample: 60 s is longer than the horizon of 30 s");
+	const char *huge[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-405B", "--poisson",
+		               "1", "--horizon", "60", NULL };
+	expect_usage(huge, 1, "tp: the weights need 810.0 GB but 1 x A100");
+	const char *idle[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
+		               "--horizon", "30", "--idle-power", "1e6", NULL };
+	expect_usage(idle, 1, "idle_power_w: 1e+06 W per GPU is not below A100's board limit of 400 W");
 	/* the shortest horizon: the default bins fit it; a --bin given is
 	 * checked as given */
 	const char *shortest[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",

@@ -59,7 +59,7 @@ main(void)
 	const char *plain[] = { "wattcast", "ingest", run, "-o", out, NULL };
 	CHECK_INT(run_wattcast(plain, NULL, &r), 0);
 	CHECK(r.status != 0);
-	CHECK_CONTAINS(r.err, "--power-only gives the power metrics");
+	CHECK_CONTAINS(r.err, "`ingest --power-only` gives the power metrics");
 	run_result_free(&r);
 
 	const char *po[] = { "wattcast", "ingest", run, "-o", out, "--power-only", NULL };

@@ -301,8 +301,8 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 		return WC_OK;
 	} else {
 		return wc_error_set(err, WC_EINVAL, "%s: no n(t): needs engine.csv with num_requests_running "
-		                    "or a request log (requests.json / requests.csv); --power-only gives the "
-		                    "power metrics without them", rc->dir);
+		                    "or a request log (requests.json / requests.csv); `ingest --power-only` gives "
+		                    "the power metrics without them", rc->dir);
 	}
 	for (size_t k = 0; k < rc->ngrid; k++)
 		if (isnan(rc->grid_n[k]))
