@@ -25,12 +25,15 @@ work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
 {
 	wc_error err;
 	double bins = (r->o.horizon_s + r->o.warmup_s) / WC_ENVELOPE_GRID_S;
-	if (bins * servers > WC_HTTP_MAX_WORK) {
+	int shared = r->o.fleet_mode != WC_FLEET_INDEPENDENT && (budget || r->o.fleet_size > 1);
+	double cost = shared ? WC_HTTP_SHARED_WORK_COST : 1.0;
+	if (bins * servers * cost > WC_HTTP_MAX_WORK) {
 		const char *field = budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas ? "/fleet/size" : "/replicas";
 		wc_api_error_set(e, 413, "simulation_too_large", field,
 		                 "%s: the simulation would take %.3g grid bins x servers (horizon_s %g s, %.3g server "
-		                 "runs), over this server's limit of %.3g; shorten the horizon or lower %s", field + 1,
-		                 bins * servers, r->o.horizon_s, servers, WC_HTTP_MAX_WORK,
+		                 "runs%s), over this server's limit of %.3g; shorten the horizon or lower %s", field + 1,
+		                 bins * servers * cost, r->o.horizon_s, servers,
+		                 shared ? ", x 8 for a shared arrival process" : "", WC_HTTP_MAX_WORK,
 		                 budget ? "max_fleet or budget_w" : field + 1);
 		return -1;
 	}

@@ -83,6 +83,10 @@ test_bad_inputs(void)
 	             422, "invalid_value", "/sample_s");
 	expect_error(env, "{\"platform\":\"A100\",\"tp\":1,\"model\":\"Llama-3.1-405B\",\"workload\":{\"type\":\"poisson\","
 	             "\"rate\":1}}", 422, "invalid_value", "/tp");
+	/* A shared arrival process costs 8 x per bin and server (10 000
+	 * least-loaded servers over 95 s took 21 s within the old bound). */
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":0.4},\"horizon_s\":95,\"replicas\":1,"
+	             "\"fleet\":{\"size\":10000,\"mode\":\"least_loaded\"}}", 413, "simulation_too_large", "/fleet/size");
 	/* The work bound counts the requests drawn, not only bins x servers. */
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e6},\"horizon_s\":86400,\"replicas\":1}",
 	             413, "simulation_too_large", "/workload/rate");
