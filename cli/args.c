@@ -45,11 +45,29 @@ int
 cli_bad_option(const char *cmd, int opt, char **argv)
 {
 	const char *text = argv[optind - 1];
+	if (opt == CLI_OPT_EMPTY) {
+		/* "-o ''" leaves the flag one back; "--output=" is one word. */
+		if (!*text && optind >= 2)
+			text = argv[optind - 2];
+		int n = (int)strcspn(text, "=");
+		return cli_usage_error(cmd, "%.*s needs a value, got an empty one (see --help)", n, text);
+	}
 	if (opt == ':')
 		return cli_usage_error(cmd, "%s needs a value (see --help)", text);
 	if (optopt && !(text[0] == '-' && text[1] == '-'))
 		return cli_usage_error(cmd, "unknown flag '-%c' (see --help)", optopt);
 	return cli_usage_error(cmd, "unknown flag '%s' (see --help)", text);
+}
+
+int
+cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts, int *longindex)
+{
+	int opt = getopt_long(argc, argv, shortopts, longopts, longindex);
+	/* An empty value is never a file, a name or a number: refused here,
+	 * before the work, not when the output is renamed into "" after it. */
+	if (opt != -1 && opt != ':' && opt != '?' && optarg && !*optarg)
+		return CLI_OPT_EMPTY;
+	return opt;
 }
 
 /* Is `s` a plain decimal number: an optional sign, digits, and (with

@@ -94,6 +94,13 @@ void cli_print_json_report(struct json_t *o);
  *  '?' unknown flag) as a usage error; call from the `default:` branch. */
 int cli_bad_option(const char *cmd, int opt, char **argv);
 
+/** getopt_long, but a flag given an empty value ("-o ''", "--output=")
+ *  comes back as CLI_OPT_EMPTY, which cli_bad_option reports naming the
+ *  flag (docs/cli.md, "Conventions"). Every command parses with it. */
+enum { CLI_OPT_EMPTY = -2 };
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+               int *longindex);
+
 /** After getopt_long: exactly one operand left (`what`, e.g. "RUNS.csv"),
  *  at argv[optind]. CLI_OK, or the usage error naming what is missing or
  *  repeated. */

@@ -58,7 +58,7 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 	};
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case OPT_PARAMS: a->params = optarg; break;

@@ -70,13 +70,13 @@ parse_flags(const char *cmd, int argc, char **argv, cal_ft_args *a)
 	};
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			fputs(usage, stdout);
 			a->help = 1;
 			return CLI_OK;
 		}
-		if (opt == ':' || opt == '?')
+		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY)
 			return cli_bad_option(cmd, opt, argv);
 		if ((rc = parse_one(cmd, opt, a)) != CLI_OK)
 			return rc;

@@ -266,13 +266,13 @@ parse(int argc, char **argv, env_args *a, int *help)
 	const char *cmd = "envelope";
 	int opt, rc = CLI_OK;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", env_opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", env_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			fputs(usage, stdout);
 			*help = 1;
 			return CLI_OK;
 		}
-		if (opt == ':' || opt == '?')
+		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY)
 			return cli_bad_option(cmd, opt, argv);
 		if (opt < OPT_CLOSED)
 			rc = parse_config_flag(cmd, opt, a);

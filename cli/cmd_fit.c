@@ -129,7 +129,7 @@ parse_fit_flags(int argc, char **argv, fit_args *a)
 	wc_fit_options *fo = &a->fo;
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case OPT_FORM:

@@ -103,7 +103,7 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 	const char *cmd = "fit capacity";
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case OPT_BOOT: rc = cli_parse_bootstrap(cmd, optarg, &a->boot); break;
@@ -288,7 +288,7 @@ cli_fit_request_energy(int argc, char **argv)
 	const char *cmd = "fit request-energy";
 	int opt, json = 0;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
 		if (opt == OPT_JSON)
 			json = 1;
 		else if (opt == 'h')

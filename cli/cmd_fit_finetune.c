@@ -49,7 +49,7 @@ parse_flags(int argc, char **argv, fit_ft_args *a)
 	const char *cmd = "fit finetune";
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case OPT_BOOT: rc = cli_parse_bootstrap(cmd, optarg, &a->boot); break;

@@ -78,7 +78,7 @@ parse(int argc, char **argv, iv_args *a, int *help)
 	a->folds = "model";
 	a->quantity = "power";
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': a->out = optarg; break;
 		case OPT_PARAMS: a->params = optarg; break;

@@ -70,7 +70,7 @@ parse(int argc, char **argv, fit_args *a, int *help)
 	long v;
 	int opt, rc = CLI_OK;
 	cli_reset_getopt();
-	while (rc == CLI_OK && (opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while (rc == CLI_OK && (opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': a->out = optarg; break;
 		case OPT_PARAMS: a->params = optarg; break;

@@ -56,7 +56,7 @@ cli_cmd_import(int argc, char **argv)
 	argc--;
 	argv++;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:m:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:m:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
 		case 'm':

@@ -128,7 +128,7 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 	int opt, rc = CLI_OK;
 	cli_reset_getopt();
 	int index = 0;
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, &index)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts, &index)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case 'o': a->out = optarg; break;

@@ -156,7 +156,7 @@ parse_args(int argc, char **argv, prom_args *a)
 	const char *cmd = "ingest";
 	int opt, rc = CLI_OK, index = 0;
 	cli_reset_getopt();
-	while (rc == CLI_OK && !a->help && (opt = getopt_long(argc, argv, ":o:h", opts, &index)) != -1)
+	while (rc == CLI_OK && !a->help && (opt = cli_getopt(argc, argv, ":o:h", opts, &index)) != -1)
 		if ((rc = apply_flag(opt, a)) == -1)
 			rc = cli_bad_option(cmd, opt, argv);
 	if (rc != CLI_OK || a->help)

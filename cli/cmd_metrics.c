@@ -127,7 +127,7 @@ parse_metrics_args(int argc, char **argv, metrics_args *a)
 	int opt, rc = CLI_OK;
 	long gpus = 0;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case OPT_JSON: a->json = 1; break;

@@ -221,7 +221,7 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 	 * it meant (docs/cli.md, "Conventions"). */
 	unsigned char seen[OPT_EP - OPT_PLATFORM + 1] = { 0 };
 	cli_reset_getopt();
-	while ((idx = -1, opt = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
+	while ((idx = -1, opt = cli_getopt(argc, argv, ":h", opts, &idx)) != -1) {
 		rc = CLI_OK;
 		if (opt >= OPT_PLATFORM && opt <= OPT_EP && idx >= 0 && seen[opt - OPT_PLATFORM]++)
 			return cli_usage_error(cmd, "--%s given twice (each flag at most once)", opts[idx].name);

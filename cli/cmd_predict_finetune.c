@@ -108,13 +108,13 @@ parse_flags(int argc, char **argv, ft_args *a)
 	};
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			fputs(usage, stdout);
 			a->help = 1;
 			return CLI_OK;
 		}
-		if (opt == ':' || opt == '?')
+		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY)
 			return cli_bad_option("predict finetune", opt, argv);
 		if ((rc = parse_one(opt, a)) != CLI_OK)
 			return rc;

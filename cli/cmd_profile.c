@@ -34,7 +34,7 @@ cli_cmd_profile(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "export") != 0)
 		return cli_usage_error(cmd, "expected 'export' (see --help)");
 	cli_reset_getopt();
-	for (int opt; (opt = getopt_long(argc - 1, argv + 1, ":o:h", opts, NULL)) != -1;) {
+	for (int opt; (opt = cli_getopt(argc - 1, argv + 1, ":o:h", opts, NULL)) != -1;) {
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case 'h': fputs(profile_usage, stdout); return CLI_OK;

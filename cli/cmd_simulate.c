@@ -32,7 +32,7 @@ simulate_inference(int argc, char **argv)
 	wc_simulate_options so = WC_SIMULATE_OPTIONS_INIT;
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case OPT_DESIGN: so.design = optarg; break;

@@ -33,7 +33,7 @@ cli_simulate_finetune(int argc, char **argv)
 	wc_ft_simulate_options so = WC_FT_SIMULATE_OPTIONS_INIT;
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &so.seed); break;

@@ -72,7 +72,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 	memset(a, 0, sizeof *a);
 	a->cmd = cmd;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON: a->json = 1; break;
 		case OPT_PRIOR: a->prior = optarg; break;

@@ -144,7 +144,7 @@ cli_validate_capacity(int argc, char **argv)
 	wc_capacity_folds folds = WC_CAPACITY_FOLDS_MODEL;
 	unsigned law_mask = 0u;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON: json = 1; break;
 		case OPT_PER_RUN: per_run_path = optarg; break;

@@ -113,13 +113,13 @@ parse(int argc, char **argv, venv_args *a, int *help)
 	const char *cmd = "validate envelope";
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			fputs(usage, stdout);
 			*help = 1;
 			return CLI_OK;
 		}
-		if (opt == ':' || opt == '?')
+		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY)
 			return cli_bad_option(cmd, opt, argv);
 		if ((rc = parse_flag(cmd, opt, a)) != CLI_OK)
 			return rc;

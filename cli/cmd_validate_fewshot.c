@@ -76,7 +76,7 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 	};
 	int opt, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
 		rc = CLI_OK;
 		switch (opt) {
 		case OPT_PARAMS: a->params = optarg; break;

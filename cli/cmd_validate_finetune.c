@@ -150,7 +150,7 @@ cli_validate_finetune(int argc, char **argv)
 	const char *cmd = "validate finetune", *per_run_path = NULL;
 	int opt, json = 0, rc;
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON: json = 1; break;
 		case OPT_PER_RUN: per_run_path = optarg; break;
