@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static void
@@ -68,6 +69,22 @@ cli_getopt(int argc, char **argv, const char *shortopts, const struct option *lo
 	if (opt != -1 && opt != ':' && opt != '?' && optarg && !*optarg)
 		return CLI_OPT_EMPTY;
 	return opt;
+}
+
+int
+cli_check_output(const char *cmd, const char *flag, const char *out, const char *const *inputs, size_t n)
+{
+	struct stat so, si;
+	/* An output that does not exist yet cannot be an input. */
+	if (!out || stat(out, &so) != 0)
+		return CLI_OK;
+	for (size_t i = 0; i < n; i++)
+		/* The same file by device and inode, whatever the path: a link or
+		 * "./RUNS.csv" would pass a comparison of names. */
+		if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			return cli_usage_error(cmd, "%s: '%s' is the input '%s'; writing it would destroy the input "
+			                       "(give another output file)", flag, out, inputs[i]);
+	return CLI_OK;
 }
 
 /* Is `s` a plain decimal number: an optional sign, digits, and (with

@@ -101,6 +101,13 @@ enum { CLI_OPT_EMPTY = -2 };
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
                int *longindex);
 
+/** Refuse an output (`flag`'s value `out`) that is the same file as one of
+ *  the `n` inputs (NULL entries skipped), compared by device and inode so
+ *  links and "./" paths are caught: the usage error naming the flag, or
+ *  CLI_OK (also when `out` does not exist yet). */
+int cli_check_output(const char *cmd, const char *flag, const char *out, const char *const *inputs,
+                     size_t n);
+
 /** After getopt_long: exactly one operand left (`what`, e.g. "RUNS.csv"),
  *  at argv[optind]. CLI_OK, or the usage error naming what is missing or
  *  repeated. */

@@ -95,6 +95,9 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 	if (a->boot == 1)
 		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
 	a->input = argv[optind];
+	const char *in[] = { a->input, a->params };
+	if (cli_check_output(cmd, "-o", a->output, in, 2) != CLI_OK)
+		return CLI_USAGE;
 	a->co.replicates = !a->have_boot ? 0 : a->boot == 0 ? -1 : (int)a->boot;
 	a->co.threads = (int)a->threads;
 	return CLI_OK;

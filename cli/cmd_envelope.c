@@ -257,6 +257,11 @@ check_args(const char *cmd, env_args *a)
 		return cli_usage_error(cmd, "--rate-profile applies to --poisson and --bursty");
 	if (a->w.kind != WC_ENVELOPE_BURSTY && a->w.burstiness != 1.0)
 		return cli_usage_error(cmd, "--burstiness applies to --bursty");
+	const char *in[] = { a->params, a->replay, a->series,
+		a->input_spec && !strncmp(a->input_spec, "empirical:", 10) ? a->input_spec + 10 : NULL,
+		a->output_spec && !strncmp(a->output_spec, "empirical:", 10) ? a->output_spec + 10 : NULL };
+	if (cli_check_output(cmd, "--csv", a->csv, in, 5) != CLI_OK || cli_check_output(cmd, "--svg", a->svg, in, 5) != CLI_OK)
+		return CLI_USAGE;
 	return CLI_OK;
 }
 

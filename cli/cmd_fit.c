@@ -183,6 +183,9 @@ check_fit_args(int argc, char **argv, fit_args *a)
 	if (a->boot == 1)
 		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
 	a->input = argv[optind];
+	const char *in[] = { a->input, a->prior_path };
+	if (cli_check_output(cmd, "-o", a->output, in, 2) != CLI_OK)
+		return CLI_USAGE;
 	a->fo.shares = a->shares;
 	a->bo.replicates = (int)a->boot;
 	a->bo.threads = (int)a->threads;

@@ -80,6 +80,8 @@ cli_cmd_import(int argc, char **argv)
 		rc = cli_usage_error(cmd, "-o RUNS.csv is required");
 	else if (strcmp(what, "mlenergy") == 0 && n_map)
 		rc = cli_usage_error(cmd, "--map applies to `import csv` only");
+	else
+		rc = cli_check_output(cmd, "-o", output, (const char *const *)argv + optind, 1);
 	if (rc != CLI_OK) {
 		free(map);
 		return rc;

@@ -275,6 +275,9 @@ cli_cmd_ingest(int argc, char **argv)
 		return rc;
 	if ((rc = check_output_folder(cmd, a.out)) != CLI_OK)
 		return rc;
+	if (cli_check_output(cmd, "-o", a.out, (const char *const *)argv + a.first_dir,
+	                     (size_t)(argc - a.first_dir)) != CLI_OK)
+		return CLI_USAGE;
 
 	gsl_set_error_handler_off();
 	if ((rc = maybe_finetune(cmd, argc, argv, &a)) != -1)

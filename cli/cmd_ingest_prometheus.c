@@ -166,6 +166,9 @@ parse_args(int argc, char **argv, prom_args *a)
 		                       "--prometheus-json or --scrapes", argv[optind]);
 	if (!a->out)
 		return cli_usage_error(cmd, "-o RUNS.csv is required");
+	if (cli_check_output(cmd, "-o", a->out, a->json, a->n_json) != CLI_OK ||
+	    cli_check_output(cmd, "-o", a->out, a->scrapes, a->n_scrapes) != CLI_OK)
+		return CLI_USAGE;
 	if (a->url && (a->n_json || a->n_scrapes))
 		return cli_usage_error(cmd, "--prometheus cannot be mixed with --prometheus-json or "
 		                       "--scrapes");

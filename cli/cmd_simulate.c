@@ -51,6 +51,9 @@ simulate_inference(int argc, char **argv)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (!output)
 		return cli_usage_error(cmd, "-o RUNS.csv is required");
+	const char *in[] = { params_path };
+	if (cli_check_output(cmd, "-o", output, in, 1) != CLI_OK)
+		return CLI_USAGE;
 	if (strcmp(so.design, "paper") != 0)
 		return cli_usage_error(cmd, "--design: unknown design '%s' (available: paper)", so.design);
 	wc_params truth = WC_PARAMS_INIT;

@@ -55,6 +55,9 @@ cli_simulate_finetune(int argc, char **argv)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (!output)
 		return cli_usage_error(cmd, "-o RUNS.csv is required");
+	const char *in[] = { params_path };
+	if (cli_check_output(cmd, "-o", output, in, 1) != CLI_OK)
+		return CLI_USAGE;
 	if (params_path && profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	wc_params truth = WC_PARAMS_INIT;

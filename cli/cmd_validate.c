@@ -102,6 +102,9 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 	if (a->prior && a->profile)
 		return cli_usage_error(cmd, "give at most one of --prior and --profile");
 	a->input = argv[optind];
+	const char *in[] = { a->input, a->prior, a->params };
+	if (cli_check_output(cmd, "--per-run", a->per_run, in, 3) != CLI_OK)
+		return CLI_USAGE;
 	return CLI_OK;
 }
 

@@ -182,6 +182,10 @@ cli_validate_capacity(int argc, char **argv)
 		return cli_usage_error(cmd, "RUNS.csv is required (see --help)");
 	if (params && profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
+	if (cli_check_output(cmd, "--per-run", per_run_path, (const char *const *)argv + optind,
+	                     (size_t)(argc - optind)) != CLI_OK ||
+	    cli_check_output(cmd, "--per-run", per_run_path, &params, 1) != CLI_OK)
+		return CLI_USAGE;
 	gsl_set_error_handler_off();
 	cli_capacity_inputs in;
 	wc_params prior = WC_PARAMS_INIT;

@@ -131,6 +131,9 @@ parse(int argc, char **argv, venv_args *a, int *help)
 	if (optind >= argc)
 		return cli_usage_error(cmd, "give at least one RUN_DIR (see --help)");
 	a->first_dir = optind;
+	const char *in[] = { a->params };
+	if (cli_check_output(cmd, "--per-run", a->per_run, in, 1) != CLI_OK)
+		return CLI_USAGE;
 	return CLI_OK;
 }
 

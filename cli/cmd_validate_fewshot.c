@@ -112,6 +112,9 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
 		return CLI_USAGE;
 	a->input = argv[optind];
+	const char *in[] = { a->input, a->params, a->prior };
+	if (cli_check_output(cmd, "--per-run", a->per_run, in, 3) != CLI_OK)
+		return CLI_USAGE;
 	if (a->lomo + (a->params != NULL) + (a->profile != NULL) != 1)
 		return cli_usage_error(cmd, "give exactly one of --params, --profile and --lomo");
 	if (!a->lomo && (a->form || a->terms || a->prior))

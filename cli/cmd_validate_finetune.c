@@ -161,6 +161,8 @@ cli_validate_finetune(int argc, char **argv)
 	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
 		return CLI_USAGE;
 	const char *input = argv[optind];
+	if (cli_check_output(cmd, "--per-run", per_run_path, &input, 1) != CLI_OK)
+		return CLI_USAGE;
 	wc_ft_table *t = NULL;
 	wc_ft_heldout r;
 	wc_per_run pr = WC_PER_RUN_INIT;

@@ -1,0 +1,92 @@
+/*
+ * A command refuses to write its output over a file it reads (exit 2,
+ * naming the output flag; docs/cli.md, "Conventions"): `fit inference
+ * RUNS.csv -o RUNS.csv` replaced the runs table with the parameter file.
+ * Files are compared by device and inode, so a symbolic link or a "./"
+ * path to the input is caught too; the input is left as it was.
+ */
+#include "tests/support/support.h"
+#include "data/fileio.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *
+slurp(const char *path)
+{
+	char *s = NULL;
+	size_t n = 0;
+	CHECK_INT(wc_read_file(path, 1u << 26, &s, &n, NULL), WC_OK);
+	return s;
+}
+
+/* Exit 2 naming `flag` and the input, and `input` unchanged. */
+static void
+refused(const char *const *argv, const char *input, const char *flag)
+{
+	char *before = slurp(input), *after;
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, flag);
+	CHECK_CONTAINS(r.err, "is the input");
+	after = slurp(input);
+	CHECK(before && after && strcmp(before, after) == 0);
+	free(before);
+	free(after);
+	run_result_free(&r);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_output_is_input");
+	char *runs = path_join(dir, "runs.csv"), *link = path_join(dir, "link.csv");
+	char *params = path_join(dir, "p.json"), *fresh = path_join(dir, "fresh.json");
+	run_result r;
+	const char *sim[] = { "wattcast", "simulate", "inference", "--seed", "7", "-o", runs, NULL };
+	CHECK(run_wattcast(sim, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	CHECK(symlink("runs.csv", link) == 0);
+	const char *prof[] = { "wattcast", "profile", "export", "paper", "-o", params, NULL };
+	CHECK(run_wattcast(prof, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+
+	const char *fit_same[] = { "wattcast", "fit", "inference", runs, "-o", runs, NULL };
+	refused(fit_same, runs, "wattcast fit inference: -o: ");
+	const char *fit_link[] = { "wattcast", "fit", "inference", runs, "-o", link, NULL };
+	refused(fit_link, runs, "-o: ");
+	const char *fit_prior[] = { "wattcast", "fit", "inference", runs, "--prior", params, "-o", params, NULL };
+	refused(fit_prior, params, "-o: ");
+	const char *cap[] = { "wattcast", "fit", "capacity", runs, "-o", runs, NULL };
+	refused(cap, runs, "wattcast fit capacity: -o: ");
+	const char *cal[] = { "wattcast", "calibrate", "--params", params, runs, "-o", params, NULL };
+	refused(cal, params, "wattcast calibrate: -o: ");
+	const char *imp[] = { "wattcast", "import", "csv", runs, "--map", "run_id=run_id", "-o", link, NULL };
+	refused(imp, runs, "wattcast import csv: -o: ");
+	const char *simp[] = { "wattcast", "simulate", "inference", "--params", params, "-o", params, NULL };
+	refused(simp, params, "wattcast simulate inference: -o: ");
+	const char *val[] = { "wattcast", "validate", "heldout", "--profile", "paper", runs, "--per-run", runs, NULL };
+	refused(val, runs, "wattcast validate heldout: --per-run: ");
+	const char *ing[] = { "wattcast", "ingest", "--prometheus-json", params, "-o", params, NULL };
+	refused(ing, params, "wattcast ingest: -o: ");
+	const char *env[] = { "wattcast", "envelope", "--platform", "H100", "--active-params", "8", "--closed", "8",
+	                      "--params", params, "--csv", params, NULL };
+	refused(env, params, "wattcast envelope: --csv: ");
+
+	/* An output that does not exist yet, or another file, is fine. */
+	const char *fit_fresh[] = { "wattcast", "fit", "inference", runs, "-o", fresh, NULL };
+	CHECK(run_wattcast(fit_fresh, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+
+	free(runs);
+	free(link);
+	free(params);
+	free(fresh);
+	free(dir);
+	return check_report("test_cli_output_is_input");
+}
