@@ -201,6 +201,10 @@ cli_load_params(const char *cmd, const char *params_path, const char *profile, w
 	wc_error err;
 	int rc = params_path ? wc_params_load_file(params_path, out, &err)
 	                     : wc_params_profile(profile ? profile : "paper", out, &err);
+	/* A profile name the command line gave that is none of the built-in
+	 * ones is a usage error (exit 2) naming the flag, with the list. */
+	if (rc == WC_ENOTFOUND && !params_path)
+		return cli_usage_error(cmd, "--%s", err.msg);
 	if (rc != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	return CLI_OK;

@@ -142,7 +142,9 @@ int cli_parse_terms(const char *cmd, const char *text, int *mode);
 int cli_parse_law_terms(const char *cmd, const char *text, unsigned *mask);
 
 /** Load --params FILE or the built-in profile (NULL = "paper": the prior
- *  of the fitting commands). Errors are printed; returns CLI_OK / CLI_FAIL.
+ *  of the fitting commands). Errors are printed; returns CLI_OK, CLI_USAGE
+ *  for an unknown profile name (naming --profile, listing the names) or
+ *  CLI_FAIL.
  *  `out` is cleared by the caller. */
 int cli_load_params(const char *cmd, const char *params_path, const char *profile,
                     wc_params *out);

@@ -94,6 +94,11 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 		return cli_usage_error(cmd, "give exactly one of --params and --profile");
 	if (a->boot == 1)
 		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
+	/* A missing flag is the command line's fault: said here (exit 2), not
+	 * by the calibration after the runs are read. */
+	if (a->co.relative_to && (!a->co.platform || strcmp(a->co.platform, a->co.relative_to) == 0))
+		return cli_usage_error(cmd, "--relative-to needs the new platform named (--platform), other than '%s'",
+		                       a->co.relative_to);
 	a->input = argv[optind];
 	const char *in[] = { a->input, a->params };
 	if (cli_check_output(cmd, "-o", a->output, in, 2) != CLI_OK)

@@ -49,8 +49,13 @@ cli_cmd_profile(int argc, char **argv)
 	wc_params p = WC_PARAMS_INIT;
 	wc_error err;
 	const char *name = argv[1 + optind];
-	/* "default" is whatever `predict` and `serve` use without a flag. */
-	rc = cli_load_answer_params(cmd, NULL, strcmp(name, "default") == 0 ? NULL : name, &p);
+	/* "default" is whatever `predict` and `serve` use without a flag. An
+	 * unknown NAME is the command line's fault (exit 2), but it is an
+	 * operand, not --profile: the library's words, without a flag. */
+	if (strcmp(name, "default") == 0)
+		rc = cli_load_answer_params(cmd, NULL, NULL, &p);
+	else if (wc_params_profile(name, &p, &err) != WC_OK)
+		rc = cli_usage_error(cmd, "%s", err.msg);
 	if (rc == CLI_OK && wc_params_save_file(out, &p, &err) != WC_OK)
 		rc = cli_fail(cmd, "%s", err.msg);
 	wc_params_clear(&p);

@@ -44,7 +44,8 @@ main(void)
 	expect_exit(ARGS("--params", "a.json", "--profile", "paper"), 2,
 	            "give at most one of --params and --profile");
 	expect_exit(ARGS("extra"), 2, "unexpected argument 'extra'");
-	expect_exit(ARGS("--profile", "nope", "--listen", "0"), 1, "unknown profile 'nope'");
+	expect_exit(ARGS("--profile", "nope", "--listen", "0"), 2,
+	            "--profile: unknown profile 'nope' (available: measured, paper, paper-prefill)");
 	expect_exit(ARGS("--params", "/nonexistent/params.json", "--listen", "0"), 1,
 	            "/nonexistent/params.json");
 

@@ -1,0 +1,57 @@
+/*
+ * What the command line got wrong is exit 2 naming the flag (docs/cli.md,
+ * "Conventions"), not exit 1 as if the work had failed:
+ *
+ *  - an unknown --profile name, on the fitting and the answering commands
+ *    alike, with the list of the built-in names;
+ *  - calibrate --relative-to without the --platform it needs (or naming
+ *    the reference level itself), said before the runs are read.
+ */
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void
+usage_error(const char *const *argv, const char *needle)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, needle);
+	run_result_free(&r);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_usage_exits");
+	char *runs = path_join(dir, "runs.csv"), *out = path_join(dir, "out.json");
+	run_result r;
+	const char *sim[] = { "wattcast", "simulate", "inference", "--seed", "7", "-o", runs, NULL };
+	CHECK(run_wattcast(sim, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+
+	const char *list = "--profile: unknown profile 'nope' (available: measured, paper, paper-prefill)";
+	const char *fit[] = { "wattcast", "fit", "inference", runs, "--profile", "nope", "-o", out, NULL };
+	usage_error(fit, list);
+	const char *predict[] = { "wattcast", "predict", "inference", "--platform", "H100", "--active-params", "8",
+	                          "--concurrency", "8", "--profile", "nope", NULL };
+	usage_error(predict, list);
+	const char *env[] = { "wattcast", "envelope", "--platform", "H100", "--active-params", "8", "--closed", "8",
+	                      "--profile", "nope", NULL };
+	usage_error(env, list);
+
+	const char *cal[] = { "wattcast", "calibrate", "--profile", "paper", runs, "--scope", "platform",
+	                      "--relative-to", "H100", "-o", out, NULL };
+	usage_error(cal, "wattcast calibrate: --relative-to needs the new platform named (--platform), other than 'H100'");
+	const char *cal_same[] = { "wattcast", "calibrate", "--profile", "paper", runs, "--scope", "platform",
+	                           "--relative-to", "H100", "--platform", "H100", "-o", out, NULL };
+	usage_error(cal_same, "--relative-to needs the new platform named (--platform)");
+
+	free(runs);
+	free(out);
+	free(dir);
+	return check_report("test_cli_usage_exits");
+}
