@@ -27,6 +27,12 @@ parse_map(const char *cmd, char *spec, const char **src, const char **dst, int *
 		if (!eq || eq == tok || !eq[1] || *n >= MAX_MAP)
 			return cli_usage_error(cmd, "--map: expected SRC=DST pairs separated by commas, got '%s'", tok);
 		*eq = '\0';
+		/* One source column, one name: a second mapping of the same
+		 * column would silently lose one of the two. */
+		for (int i = 0; i < *n; i++)
+			if (strcmp(src[i], tok) == 0)
+				return cli_usage_error(cmd, "--map: column '%s' is mapped twice ('%s' and '%s')", tok,
+				                       dst[i], eq + 1);
 		src[*n] = tok;
 		dst[(*n)++] = eq + 1;
 	}
