@@ -66,6 +66,20 @@ wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason)
 	}
 }
 
+void
+wc__csv_trim_fields(wc__csv_field *fields, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char *s = fields[i].text + strspn(fields[i].text, " \t");
+		size_t len = strlen(s);
+		while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		s[len] = '\0';
+		fields[i].column += (int)(s - fields[i].text);
+		fields[i].text = s;
+	}
+}
+
 const char *
 wc__next_line(const char *buf, size_t len, size_t *pos, size_t *line_len)
 {

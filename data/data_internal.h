@@ -20,6 +20,11 @@ typedef struct {
  *  too many fields). */
 int wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason);
 
+/** Trim the blanks (spaces, tabs) around each of the `n` fields in place:
+ *  a header's names, so "mean_power_w " names the column as values with
+ *  blanks around them already read as their number. */
+void wc__csv_trim_fields(wc__csv_field *fields, int n);
+
 /** Next line of `buf` (len bytes) from `*pos`: returns its start and sets
  *  `*line_len` (excluding the newline); NULL at the end. */
 const char *wc__next_line(const char *buf, size_t len, size_t *pos, size_t *line_len);

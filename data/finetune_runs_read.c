@@ -200,9 +200,10 @@ check_row(reader *rd, wc_ft_run *run)
 
 /* Header: documented columns (col_of >= 0) or extras (-(index + 1)). */
 static int
-map_header(reader *rd, wc_ft_table *t, const wc__csv_field *fields, int n, int *col_of)
+map_header(reader *rd, wc_ft_table *t, wc__csv_field *fields, int n, int *col_of)
 {
 	int have[FT_COL_COUNT] = { 0 }, rc;
+	wc__csv_trim_fields(fields, n);
 	for (int i = 0; i < n; i++) {
 		const char *name = fields[i].text;
 		int c = 0;

@@ -343,9 +343,10 @@ load_series(reader *rd, wc_run *run, int series_col)
 /* Header: map each field to a documented column (col_of[i] >= 0) or an
  * extra (col_of[i] = -(its index + 1)), and insist on the required ones. */
 static int
-map_header(reader *rd, wc_runs_table *t, const wc__csv_field *fields, int n, int *col_of)
+map_header(reader *rd, wc_runs_table *t, wc__csv_field *fields, int n, int *col_of)
 {
 	int have[COL_COUNT] = { 0 }, rc;
+	wc__csv_trim_fields(fields, n);
 	for (int i = 0; i < n; i++) {
 		const char *name = fields[i].text;
 		int c;
@@ -439,12 +440,9 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 	wc_sha256_hex(buf, len, t->sha256);
 	while ((n = wc__csv_lines_next(&it, fields, RUNS_MAX_FIELDS, &reason)) != 0) {
 		rd.line = it.line;
-		if (n == WC_ENOMEM) {
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-			goto done;
-		}
-		if (n == WC__CSV_BAD) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, rd.line, reason);
+		if (n == WC_ENOMEM || n == WC__CSV_BAD) {
+			rc = n == WC_ENOMEM ? wc_error_set(err, WC_ENOMEM, "%s: out of memory", path)
+			                    : wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, rd.line, reason);
 			goto done;
 		}
 		if (n_header == 0) {
