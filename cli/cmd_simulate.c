@@ -15,6 +15,13 @@ static const cli_subcommands simulate_commands;
 
 enum { OPT_DESIGN = 1000, OPT_SEED, OPT_NOISE, OPT_PARAMS, OPT_PROFILE };
 
+static void
+print_warning(const char *msg, void *payload)
+{
+	(void)payload;
+	fprintf(stderr, "wattcast simulate inference: warning: %s\n", msg);
+}
+
 static int
 simulate_inference(int argc, char **argv)
 {
@@ -30,6 +37,7 @@ simulate_inference(int argc, char **argv)
 	};
 	const char *cmd = "simulate inference", *params_path = NULL, *profile = NULL, *output = NULL;
 	wc_simulate_options so = WC_SIMULATE_OPTIONS_INIT;
+	so.warn = print_warning;
 	int opt, rc;
 	cli_reset_getopt();
 	while ((opt = cli_getopt(argc, argv, ":ho:", opts, NULL)) != -1) {

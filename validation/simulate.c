@@ -32,7 +32,22 @@ typedef struct {
 	int next_id;
 	wc_error *err;
 	int rc;
+	int n_rows, n_left_out;  /* design rows, and those without a level */
+	char missing[128];       /* the levels missing, comma-separated */
 } sim;
+
+/* A design row on a GPU the parameter set has no level for: counted and
+ * left out (the measured profile has no locked-clock H100), not fatal. */
+static void
+leave_out(sim *s, const char *gpu)
+{
+	char quoted[WC_NAME_MAX + 2];
+	size_t len = strlen(s->missing);
+	s->n_left_out++;
+	snprintf(quoted, sizeof quoted, "'%s'", gpu);
+	if (!strstr(s->missing, quoted))
+		snprintf(s->missing + len, sizeof s->missing - len, "%s%s", len ? ", " : "", quoted);
+}
 
 static void
 add_run(sim *s, const char *gpu, const char *model, int tp, double n, wc_precision w,
@@ -40,6 +55,7 @@ add_run(sim *s, const char *gpu, const char *model, int tp, double n, wc_precisi
 {
 	if (s->rc != WC_OK)
 		return;
+	s->n_rows++;
 	const wc_level *lvl = wc_params_level(s->truth, gpu);
 	const wc_model_info *m = wc_model_lookup(model);
 	if (!m) {
@@ -57,7 +73,7 @@ add_run(sim *s, const char *gpu, const char *model, int tp, double n, wc_precisi
 	c.kv = kv;
 	c.sm_clock_mhz = clock;
 	if (!lvl) {
-		s->rc = wc_error_set(s->err, WC_EINVAL, "simulate: the parameters have no level '%s'", gpu);
+		leave_out(s, gpu);
 		return;
 	}
 	if ((s->rc = wc_law_power(s->truth, &c, &pw, s->err)) != WC_OK)
@@ -156,7 +172,7 @@ int
 wc_simulate_inference(const wc_params *truth, const wc_simulate_options *opt, wc_runs_table **out,
                       wc_error *err)
 {
-	sim s = { truth, opt, { 0, 0 }, NULL, 0, err, WC_OK };
+	sim s = { truth, opt, { 0, 0 }, NULL, 0, err, WC_OK, 0, 0, "" };
 	*out = NULL;
 	if (!opt->design || strcmp(opt->design, "paper") != 0)
 		return wc_error_set(err, WC_ENOTFOUND, "design: unknown design '%s' (available: paper)",
@@ -167,9 +183,18 @@ wc_simulate_inference(const wc_params *truth, const wc_simulate_options *opt, wc
 		return wc_error_set(err, WC_ENOMEM, "simulate: out of memory");
 	wc_pcg32_seed(&s.rng, opt->seed, 0);
 	design_paper(&s);
+	if (s.rc == WC_OK && s.n_left_out == s.n_rows)
+		s.rc = wc_error_set(err, WC_EINVAL, "simulate: the parameters '%s' have none of the design's levels "
+		                    "(A100, H100, H200, H100-locked)", truth->name);
 	if (s.rc != WC_OK) {
 		wc_runs_free(s.t);
 		return s.rc;
+	}
+	if (s.n_left_out && opt->warn) {
+		char msg[320];
+		snprintf(msg, sizeof msg, "simulate: left out %d of the design's %d rows: the parameters '%s' "
+		         "have no level %s", s.n_left_out, s.n_rows, truth->name, s.missing);
+		opt->warn(msg, opt->warn_payload);
 	}
 	*out = s.t;
 	return WC_OK;

@@ -21,6 +21,10 @@ typedef struct {
 	uint64_t seed;
 	double noise;        /* multiplicative noise on mean power (sd, 0.03) */
 	double idle_noise;   /* on the measured idle power (sd, 0.01) */
+	/* Told (when set) how many design rows were left out because the
+	 * parameter set has no level for their GPU. */
+	void (*warn)(const char *msg, void *payload);
+	void *warn_payload;
 } wc_simulate_options;
 
 #define WC_SIMULATE_OPTIONS_INIT                                                 \
@@ -28,7 +32,10 @@ typedef struct {
 
 /** Draw a runs table from `truth` with the named design. Every draw comes
  *  from PCG32 stream (seed, 0) in row order, so a seed gives the same
- *  table byte for byte. Caller frees `*out` with wc_runs_free. */
+ *  table byte for byte. Design rows on a GPU `truth` has no level for
+ *  (the measured profile has no 'H100-locked') are left out, with one
+ *  warning counting them; WC_EINVAL when none is left. Caller frees `*out`
+ *  with wc_runs_free. */
 int wc_simulate_inference(const wc_params *truth, const wc_simulate_options *opt,
                           wc_runs_table **out, wc_error *err);
 /** The comment block written at the top of a simulated table. */
