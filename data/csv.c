@@ -15,7 +15,11 @@ int
 wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason)
 {
 	size_t len = strlen(line);
-	if (len > 0 && line[len - 1] == '\r')
+	/* Every CR before the line's end, not one: a CRLF file passed through a
+	 * CRLF conversion again ends its lines CR CR LF, which Python's csv
+	 * reads as the row and a blank line; one CR left would stay in the
+	 * last field ("p99_itl_ms\r"). */
+	while (len > 0 && line[len - 1] == '\r')
 		line[--len] = '\0';
 	int n = 0;
 	char *p = line;

@@ -13,7 +13,7 @@ typedef struct {
 	int column;  /* 1-based character column where the field starts */
 } wc__csv_field;
 
-/** Split one line (no newline; a trailing CR is dropped) into at most
+/** Split one line (no newline; trailing CRs are dropped) into at most
  *  `cap` fields, in place: quotes ("a,b", "say ""hi""") are removed and
  *  the pointers point into `line`. Returns the number of fields, or -1
  *  with `*reason` set (unterminated quote, text after a closing quote,
