@@ -1,7 +1,8 @@
 /*
  * cli/: `wattcast envelope` (cli/cmd_envelope.c) and its files
- * (cli/envelope_io.c: files, flags and the summary table) and --measured
- * (cli/envelope_measured.c).
+ * (cli/envelope_io.c: files, flags and the summary table), --measured
+ * (cli/envelope_measured.c) and its help and flag words
+ * (cli/envelope_usage.c).
  */
 #ifndef WC_CLI_ENVELOPE_H
 #define WC_CLI_ENVELOPE_H
@@ -49,6 +50,13 @@ void cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_
 int cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *r);
 int cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *r,
                        const cli_envelope_inputs *in, const char *title);
+
+/** `wattcast envelope --help` (cli/envelope_usage.c). */
+extern const char cli_envelope_usage[];
+/** A usage error (exit 2) for a library message on an option's or the
+ *  workload's field, naming the flag instead (`--poisson` or `--bursty`
+ *  for the rate, by `kind`). */
+int cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char *msg);
 
 /** What --measured replays: the run's window and its measured metrics. */
 typedef struct {

@@ -15,44 +15,6 @@
 #include <strings.h>
 #include <time.h>
 
-static const char usage[] =
-	"usage: wattcast envelope --platform NAME (--model NAME | --active-params B) [--tp G]\n"
-	"                         (--closed N | --poisson RATE | --bursty RATE [--burstiness B]\n"
-	"                          | --replay REQUESTS_FILE | --n-series FILE | --measured RUN_DIR)\n"
-	"                         [--rate-profile UNTIL:RATE,...] [--input-tokens SPEC]\n"
-	"                         [--output-tokens SPEC] [--think S] [--max-running N]\n"
-	"                         [--horizon S] [--warmup S] [--replicas R] [--seed S] [--threads T]\n"
-	"                         [--bin S] [--sample S] [--tau S] [--hold S] [--decay S] [--prefill-ratio X]\n"
-	"                         [--fleet K] [--fleet-mode independent|round_robin|least_loaded]\n"
-	"                         [--budget W [--budget-stat p95|max] [--max-fleet K] [--budget-bin S]]\n"
-	"                         [--weights bf16|fp8|int4] [--kv bf16|fp8] [--sm-clock MHZ]\n"
-	"                         [--idle-power W] [--params FILE | --profile NAME]\n"
-	"                         [--service auto|capacity|standin]\n"
-	"                         [--json] [--csv FILE] [--svg FILE] [--measured RUN_DIR]\n"
-	"                         [--utc-offset SECONDS]\n\n"
-	"Simulates the workload on a 50 ms grid (R replicas, replica r on PCG32 stream\n"
-	"(seed, r); the same numbers for any --threads): arrivals, admission up to\n"
-	"--max-running (default 256), prefill and decode steps from the parameter set's\n"
-	"capacity model when it has the platform and the model's architecture is known,\n"
-	"else from the stand-in (the capacity model at assumed efficiencies; a\n"
-	"warning says why); --service capacity|standin forces one. Per-GPU power\n"
-	"from the frozen law plus a prefill increment, through the response of the\n"
-	"parameter set (assumed when it has none; --tau/--hold/--decay/--prefill-ratio\n"
-	"override).\n"
-	"Prints the trace metrics (mean, p5, p50, p95, max, ramp rate on 1-s means,\n"
-	"spectral entropy, energy, energy per output token) as the mean over replicas\n"
-	"with their 5th-95th percentile (the simulation's Monte-Carlo spread, not an\n"
-	"interval). SPEC: N (fixed), lognormal:MEAN:SD, or\n"
-	"empirical:FILE (the lengths of a request log). Defaults: 600 s, 20 replicas,\n"
-	"1 s bins, metrics on 0.1 s samples, 512 input / 256 output tokens.\n"
-	"--fleet K sums K servers: independent (each its own arrivals) or one arrival\n"
-	"process K times the workload's, split round robin or to the least loaded.\n"
-	"--budget W plans the largest fleet (up to --max-fleet, default 1000) whose\n"
-	"aggregate p95 (or max) over --budget-bin means (default 1 s) stays <= W.\n"
-	"--measured RUN_DIR (a run folder as `wattcast ingest` reads it) replays the\n"
-	"run's own arrivals and lengths over its own window and prints its measured\n"
-	"metrics beside the prediction; --csv writes the per-bin band, --svg a chart of\n"
-	"it with the measured trace.\n";
 
 enum {
 	OPT_PLATFORM = 1000, OPT_MODEL, OPT_ACTIVE, OPT_TP, OPT_WEIGHTS, OPT_KV, OPT_CLOCK, OPT_IDLE,
@@ -273,7 +235,7 @@ parse(int argc, char **argv, env_args *a, int *help)
 	cli_reset_getopt();
 	while ((opt = cli_getopt(argc, argv, ":h", env_opts, NULL)) != -1) {
 		if (opt == 'h') {
-			fputs(usage, stdout);
+			fputs(cli_envelope_usage, stdout);
 			*help = 1;
 			return CLI_OK;
 		}
@@ -293,35 +255,6 @@ parse(int argc, char **argv, env_args *a, int *help)
 	return check_args(cmd, a);
 }
 
-/* A library message names the option's field ("horizon_s: ..."); on the
- * command line the flag is named instead. */
-static int
-usage_from_field(const char *cmd, const env_args *a, const char *msg)
-{
-	static const char *const map[][2] = {
-		{ "horizon_s", "--horizon" }, { "warmup_s", "--warmup" }, { "replicas", "--replicas" },
-		{ "threads", "--threads" }, { "bin_s", "--bin" }, { "sample_s", "--sample" },
-		{ "max_running", "--max-running" }, { "tau_s", "--tau" }, { "hold_s", "--hold" },
-		{ "decay_s", "--decay" }, { "fleet_size", "--fleet" }, { "concurrency", "--closed" }, { "think_s", "--think" },
-		{ "burstiness", "--burstiness" }, { "rate_profile", "--rate-profile" },
-		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" },
-		{ "series_running", "--n-series" }, { "series_dt_s", "--n-series" }, { "arrival_s", "--replay" },
-		{ "arrival_input", "--replay" }, { "arrival_output", "--replay" },
-		{ "response/prefill_ratio", "--prefill-ratio" }, { "response/tau_s", "--tau" },
-		{ "response/hold_s", "--hold" }, { "response/decay_s", "--decay" },
-		{ "budget_w", "--budget" }, { "stat", "--budget-stat" }, { "max_fleet", "--max-fleet" },
-		{ "budget_bin_s", "--budget-bin" },
-	};
-	size_t n = strcspn(msg, ":");
-	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
-		return cli_usage_error(cmd, "%s%s", a->w.kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson", msg + n);
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-		size_t k = strlen(map[i][0]);
-		if (strncmp(msg, map[i][0], k) == 0 && (msg[k] == ':' || msg[k] == '/'))
-			return cli_usage_error(cmd, "%s%s", map[i][1], msg + k);
-	}
-	return cli_usage_error(cmd, "%s", msg);
-}
 
 /* ------------------------------------------------------ the workload */
 
@@ -363,7 +296,7 @@ build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 		return CLI_OK;
 	}
 	if (wc_envelope_workload_check(w, &err) != WC_OK)
-		return usage_from_field(cmd, a, err.msg);
+		return cli_envelope_usage_from_field(cmd, a->w.kind, err.msg);
 	return CLI_OK;
 }
 
@@ -407,7 +340,7 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	if (!isnan(a->ratio))
 		s->resp.prefill_ratio.value = a->ratio;
 	if (wc_response_validate(&s->resp, &err) != WC_OK)
-		return usage_from_field(cmd, a, err.msg);
+		return cli_envelope_usage_from_field(cmd, a->w.kind, err.msg);
 	a->o.tau_s = s->resp.tau_s.value;
 	a->o.hold_s = s->resp.hold_s.value;
 	a->o.decay_s = s->resp.decay_s.value;
@@ -542,11 +475,10 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 	wc_error err;
 	double t0 = cli_now_s();
 	if (wc_envelope_budget(&a->w, &s->st, &s->pm, &a->o, &a->bo, &plan, &err) != WC_OK) {
-		/* a plan option out of its range is the command line's */
-		static const char *const own[] = { "budget_w:", "stat:", "max_fleet: must", "budget_bin_s:" };
+		static const char *const own[] = { "budget_w:", "stat:", "max_fleet: must", "budget_bin_s:" }; /* flags' */
 		for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
 			if (strncmp(err.msg, own[i], strlen(own[i])) == 0)
-				return usage_from_field(cmd, a, err.msg);
+				return cli_envelope_usage_from_field(cmd, a->w.kind, err.msg);
 		return cli_fail(cmd, "%s", err.msg);
 	}
 	double secs = cli_now_s() - t0;
@@ -657,7 +589,7 @@ cli_cmd_envelope(int argc, char **argv)
 		a.o.sample_s = wc_envelope_bin_within(a.o.sample_s, a.o.horizon_s);
 	wc_error err;
 	if (wc_envelope_options_check(&a.o, &err) != WC_OK) {
-		rc = usage_from_field(cmd, &a, err.msg);
+		rc = cli_envelope_usage_from_field(cmd, a.w.kind, err.msg);
 		goto done;
 	}
 	rc = a.budget ? run_budget(cmd, &a, &s) : run_forecast(cmd, &a, &s, &in);

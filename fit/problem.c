@@ -56,8 +56,7 @@ fit_problem_free(fit_problem *pb)
 static int
 level_index(const fit_problem *pb, const char *name)
 {
-	/* Names are case-insensitive, as --platform is: runs of "a100" and
-	 * "A100" are one platform's, never two levels. */
+	/* case-insensitive, as --platform: "a100" and "A100" are one level */
 	for (int i = 0; i < pb->n_levels; i++)
 		if (strcasecmp(pb->levels[i].name, name) == 0)
 			return i;

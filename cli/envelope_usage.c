@@ -1,0 +1,77 @@
+/*
+ * `wattcast envelope`'s help text, and its refusals in the flags' words: a
+ * library message names the option's field ("horizon_s: ..."), the
+ * command line names the flag (cli/cmd_envelope.c uses both).
+ */
+#include "cli_envelope.h"
+
+#include <string.h>
+
+const char cli_envelope_usage[] =
+	"usage: wattcast envelope --platform NAME (--model NAME | --active-params B) [--tp G]\n"
+	"                         (--closed N | --poisson RATE | --bursty RATE [--burstiness B]\n"
+	"                          | --replay REQUESTS_FILE | --n-series FILE | --measured RUN_DIR)\n"
+	"                         [--rate-profile UNTIL:RATE,...] [--input-tokens SPEC]\n"
+	"                         [--output-tokens SPEC] [--think S] [--max-running N]\n"
+	"                         [--horizon S] [--warmup S] [--replicas R] [--seed S] [--threads T]\n"
+	"                         [--bin S] [--sample S] [--tau S] [--hold S] [--decay S] [--prefill-ratio X]\n"
+	"                         [--fleet K] [--fleet-mode independent|round_robin|least_loaded]\n"
+	"                         [--budget W [--budget-stat p95|max] [--max-fleet K] [--budget-bin S]]\n"
+	"                         [--weights bf16|fp8|int4] [--kv bf16|fp8] [--sm-clock MHZ]\n"
+	"                         [--idle-power W] [--params FILE | --profile NAME]\n"
+	"                         [--service auto|capacity|standin]\n"
+	"                         [--json] [--csv FILE] [--svg FILE] [--measured RUN_DIR]\n"
+	"                         [--utc-offset SECONDS]\n\n"
+	"Simulates the workload on a 50 ms grid (R replicas, replica r on PCG32 stream\n"
+	"(seed, r); the same numbers for any --threads): arrivals, admission up to\n"
+	"--max-running (default 256), prefill and decode steps from the parameter set's\n"
+	"capacity model when it has the platform and the model's architecture is known,\n"
+	"else from the stand-in (the capacity model at assumed efficiencies; a\n"
+	"warning says why); --service capacity|standin forces one. Per-GPU power\n"
+	"from the frozen law plus a prefill increment, through the response of the\n"
+	"parameter set (assumed when it has none; --tau/--hold/--decay/--prefill-ratio\n"
+	"override).\n"
+	"Prints the trace metrics (mean, p5, p50, p95, max, ramp rate on 1-s means,\n"
+	"spectral entropy, energy, energy per output token) as the mean over replicas\n"
+	"with their 5th-95th percentile (the simulation's Monte-Carlo spread, not an\n"
+	"interval). SPEC: N (fixed), lognormal:MEAN:SD, or\n"
+	"empirical:FILE (the lengths of a request log). Defaults: 600 s, 20 replicas,\n"
+	"1 s bins, metrics on 0.1 s samples, 512 input / 256 output tokens.\n"
+	"--fleet K sums K servers: independent (each its own arrivals) or one arrival\n"
+	"process K times the workload's, split round robin or to the least loaded.\n"
+	"--budget W plans the largest fleet (up to --max-fleet, default 1000) whose\n"
+	"aggregate p95 (or max) over --budget-bin means (default 1 s) stays <= W.\n"
+	"--measured RUN_DIR (a run folder as `wattcast ingest` reads it) replays the\n"
+	"run's own arrivals and lengths over its own window and prints its measured\n"
+	"metrics beside the prediction; --csv writes the per-bin band, --svg a chart of\n"
+	"it with the measured trace.\n";
+
+/* A library message names the option's field ("horizon_s: ..."); on the
+ * command line the flag is named instead. */
+int
+cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char *msg)
+{
+	static const char *const map[][2] = {
+		{ "horizon_s", "--horizon" }, { "warmup_s", "--warmup" }, { "replicas", "--replicas" },
+		{ "threads", "--threads" }, { "bin_s", "--bin" }, { "sample_s", "--sample" },
+		{ "max_running", "--max-running" }, { "tau_s", "--tau" }, { "hold_s", "--hold" },
+		{ "decay_s", "--decay" }, { "fleet_size", "--fleet" }, { "concurrency", "--closed" }, { "think_s", "--think" },
+		{ "burstiness", "--burstiness" }, { "rate_profile", "--rate-profile" },
+		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" },
+		{ "series_running", "--n-series" }, { "series_dt_s", "--n-series" }, { "arrival_s", "--replay" },
+		{ "arrival_input", "--replay" }, { "arrival_output", "--replay" },
+		{ "response/prefill_ratio", "--prefill-ratio" }, { "response/tau_s", "--tau" },
+		{ "response/hold_s", "--hold" }, { "response/decay_s", "--decay" },
+		{ "budget_w", "--budget" }, { "stat", "--budget-stat" }, { "max_fleet", "--max-fleet" },
+		{ "budget_bin_s", "--budget-bin" },
+	};
+	size_t n = strcspn(msg, ":");
+	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
+		return cli_usage_error(cmd, "%s%s", kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson", msg + n);
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		size_t k = strlen(map[i][0]);
+		if (strncmp(msg, map[i][0], k) == 0 && (msg[k] == ':' || msg[k] == '/'))
+			return cli_usage_error(cmd, "%s%s", map[i][1], msg + k);
+	}
+	return cli_usage_error(cmd, "%s", msg);
+}

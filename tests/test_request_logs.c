@@ -1,0 +1,141 @@
+/*
+ * Per-request logs (docs/formats/telemetry.md, "requests.json"): vLLM's
+ * parallel arrays (a mean inter-token latency or a list of gaps per
+ * request) and the plain CSV, n(t) rebuilt from them on the 50 ms grid,
+ * malformed lines and over-long headers, and a log appended to itself
+ * (its repeated requests said).
+ */
+#include "data/data.h"
+#include "trace/trace.h"
+#include "data/telemetry_internal.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dir;
+
+/* Warnings collected from the readers (tests/support). */
+typedef test_warnings warnings;
+
+static char *
+fixture(const char *name, const char *text)
+{
+	char *p = path_join(dir, name);
+	CHECK(write_text(p, text) == 0);
+	return p;
+}
+
+static void
+test_requests(void)
+{
+	/* Mean ITL per request (powertrace-sim), and a list of gaps. */
+	const char *json =
+		"{\"request_timestamps\": [100.0, 100.5, 103.0],"
+		" \"ttfts\": [0.2, 0.3, 0.1],"
+		" \"itls\": [0.01, [0.1, 0.2, 0.3], 0.02],"
+		" \"output_lens\": [11, 4, 1], \"input_lens\": [50, 60, 70],"
+		" \"session_ids\": [\"a\", \"a\", \"b\"]}";
+	char *p = fixture("requests.json", json);
+	wc_request_log *log;
+	wc_error err;
+	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_OK);
+	CHECK_INT(log->n, 3);
+	CHECK_NEAR(log->first_token[0], 100.2, 1e-12);
+	CHECK_NEAR(log->completion[0], 100.2 + 0.01 * 10, 1e-12);
+	CHECK_NEAR(log->completion[1], 100.8 + 0.6, 1e-12);
+	CHECK_NEAR(log->completion[2], 103.1, 1e-12); /* one token: no gaps */
+	CHECK_NEAR(log->input_tokens[2], 70, 0);
+	/* n(t) on a 50 ms grid from 100.0: [100.0, 100.3) one request,
+	 * [100.5, 101.4) another, [103.0, 103.1) the third (grid points away
+	 * from the ends, which rounding may put on either side). */
+	double n[80];
+	wc_trace_running_from_requests(log, 100.0, 0.05, 80, n);
+	CHECK_NEAR(n[0], 1, 0);
+	CHECK_NEAR(n[5], 1, 0);  /* 100.25 */
+	CHECK_NEAR(n[7], 0, 0);  /* 100.35: the first has completed */
+	CHECK_NEAR(n[11], 1, 0); /* 100.55 */
+	CHECK_NEAR(n[27], 1, 0); /* 101.35 */
+	CHECK_NEAR(n[29], 0, 0); /* 101.45 */
+	CHECK_NEAR(n[61], 1, 0); /* 103.05 */
+	CHECK_NEAR(n[63], 0, 0);
+	wc_request_log_free(log);
+	free(p);
+
+	p = fixture("requests_bad.json", "{\"request_timestamps\": [1, 2], \"ttfts\": [0.1]}");
+	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "/ttfts: 1 entries, but 2 arrivals");
+	free(p);
+
+	const char *csv = "arrival_s,first_token_s,completion_s,input_tokens,output_tokens\r\n"
+	                  "10.0,10.5,12.0,100,20\r\n10.2,,11.0,,\r\n";
+	p = fixture("requests.csv", csv);
+	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_OK);
+	CHECK_INT(log->n, 2);
+	CHECK_NEAR(log->completion[0], 12.0, 0);
+	CHECK(isnan(log->first_token[1]) && isnan(log->output_tokens[1]));
+	wc_request_log_free(log);
+	free(p);
+
+	/* A malformed line names its reason; an over-long header is refused
+	 * (a header that cannot be read cannot be parsed), as in engine logs. */
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	warnings w = { "", 0 };
+	opt.warn = test_collect_warning;
+	opt.warn_payload = &w;
+	opt.max_bad_fraction = 0.5;
+	p = fixture("requests_quote.csv", "arrival_s,completion_s\n10,12\n\"11,13\n14,15\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	CHECK_INT(log->n, 2);
+	char want[1200];
+	snprintf(want, sizeof want, "%s:3: unterminated quoted field", p);
+	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "repeat another") == NULL);
+	wc_request_log_free(log);
+	free(p);
+	/* A log appended to itself: every request is there twice, which is
+	 * said (kept: a coarse clock can give two requests one line), in
+	 * either form; requests that differ only in a length are not. */
+	w.text[0] = 0;
+	p = fixture("requests_twice.csv", "arrival_s,completion_s,output_tokens\n10,12,5\n11,13,6\n11,13,7\n"
+	                                  "10,12,5\n11,13,6\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	CHECK_INT(log->n, 5);
+	CHECK_CONTAINS(w.text, "2 of 5 requests repeat another exactly");
+	wc_request_log_free(log);
+	free(p);
+	w.text[0] = 0;
+	p = fixture("requests_twice.json", "{\"request_timestamps\": [1, 2, 1], \"ttfts\": [0.1, 0.1, 0.1]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	CHECK_CONTAINS(w.text, "1 of 3 requests repeat another exactly");
+	wc_request_log_free(log);
+	free(p);
+	char *long_header = malloc(WC_TELEMETRY_LINE_MAX + 64);
+	memset(long_header, 'x', WC_TELEMETRY_LINE_MAX + 10);
+	strcpy(long_header + WC_TELEMETRY_LINE_MAX + 10, "\n10,12\n");
+	p = fixture("requests_long.csv", long_header);
+	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, ":1: header line too long");
+	free(long_header);
+	free(p);
+	/* A header that does not split is refused with the reason, in both logs. */
+	p = fixture("requests_badhdr.csv", "\"arrival_s,completion_s\n10,12\n");
+	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, ":1: header: unterminated quoted field");
+	free(p);
+	wc_engine_log *e;
+	p = fixture("engine_badhdr.csv", "timestamp,\"num_requests_running\n1000.0,1\n");
+	CHECK_INT(wc_engine_read(p, NULL, 0, &e, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, ":1: header: unterminated quoted field");
+	free(p);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("request_logs");
+	test_requests();
+	free(dir);
+	return check_report("test_request_logs");
+}
