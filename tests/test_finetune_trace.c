@@ -239,6 +239,31 @@ unresolved(void)
 	wave_free(&w);
 }
 
+/* A period seen a few times only may be a longer cycle: said. */
+static void
+few_repeats(void)
+{
+	design d = { 2.0, 0.0, 8, 0, 0, 15, 0, 0, 0.03, 9, 0, 0, 0 };
+	wave w = build(&d);
+	double *t, *p, truth = w.step_energy / d.steps;
+	size_t n = sample(&w, &d, &t, &p);
+	wc_ft_steps_info in;
+	wc_ft_steps_result r;
+	wc_error err = { 0, "" };
+	wc_ft_steps_info_init(&in);
+	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
+	fprintf(stderr, "%-22s trace only: %.1f J/step (%+.2f %%), %s\n", "8 steps", r.energy_per_step_j,
+	        100 * (r.energy_per_step_j / truth - 1), r.step_source);
+	int said = 0;
+	for (int i = 0; i < r.n_warnings; i++)
+		said += strstr(r.warnings[i], "repeats only 8.0 times") != NULL;
+	CHECK_INT(said, strcmp(r.step_source, "trace_period") == 0);
+	CHECK(strcmp(r.step_source, "trace_period") == 0);
+	free(t);
+	free(p);
+	wave_free(&w);
+}
+
 int
 main(void)
 {
@@ -264,5 +289,6 @@ main(void)
 	design avg = { 3.0, 0.15, 240, 40, 80, 18, 30, 12, 0.05, 7, 0, 0.1, 1.0 };
 	check("1-s averaged power", &avg, 0.01, 0.01);
 	unresolved();
+	few_repeats();
 	return check_report("test_finetune_trace");
 }

@@ -188,6 +188,14 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *ou
 		if (out->period_acf < 0.6)
 			WC_WARN(out, "period: the step period %.3f s is only weakly periodic (autocorrelation %.2f); a step "
 			        "log would be exact", out->period_s, out->period_acf);
+		/* A period seen only a few times over the run may be a longer
+		 * cycle (saves at near-training power every k steps read as one
+		 * step of k: 10 x the energy per step), which no check here can
+		 * tell from a long step. */
+		if (out->steps < WC_FT_PERIOD_MIN_REPEATS)
+			WC_WARN(out, "period: the step period %.3f s repeats only %.1f times over %.0f s of training; it may "
+			        "be a longer cycle (checkpoint saves every few steps) rather than one step: a step log "
+			        "(steps.csv or trainer_state.json) would tell", out->period_s, out->steps, out->active_s);
 	} else if (isfinite(out->period_s)) {
 		return wc_error_set(err, WC_EINVAL,
 		                    "the trace's step period is not clear (autocorrelation %.2f at %.3f s, samples "

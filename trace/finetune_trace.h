@@ -27,6 +27,9 @@ extern "C" {
 /** Without a step log, a step period counts the steps only when its
  *  autocorrelation peak is at least this high (a choice of wattcast). */
 #define WC_FT_PERIOD_MIN_ACF 0.4
+/** A step period that repeats fewer times than this over the training
+ *  is said to be possibly a longer cycle (a choice of wattcast). */
+#define WC_FT_PERIOD_MIN_REPEATS 10.0
 /** Without a step log, bursts between regular pauses count as one step
  *  each (a save after every step) only up to this length, s; longer ones
  *  may hold steps the trace does not resolve (a choice of wattcast). */
