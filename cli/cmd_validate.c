@@ -199,8 +199,11 @@ report_precision(const validate_args *a, const wc_precision_report *r)
 		print_json(o);
 		return CLI_OK;
 	}
-	printf("precision terms from paired runs in %s (base law fitted on %d bf16 runs)\n", a->input,
-	       r->base_runs);
+	if (r->n_groups > 0)
+		printf("precision terms from paired runs in %s (base law fitted on %d bf16 runs)\n", a->input,
+		       r->base_runs);
+	else /* no pair, so no base law was fitted */
+		printf("precision terms from paired runs in %s\n", a->input);
 	printf("%-26s %5s %9s %9s %9s %8s %6s %8s\n", "level", "pairs", "rms none", "inside z", "on S",
 	       "p", "kept", "value");
 	for (int i = 0; i < r->n_groups; i++) {

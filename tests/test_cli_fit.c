@@ -48,6 +48,23 @@ main(void)
 	CHECK_CONTAINS(r.out, "theta[H100-locked]");
 	CHECK_CONTAINS(r.out, "60 bootstrap draws");
 	run_result_free(&r);
+	/* validate precision names the base law's runs, and none without
+	 * pairs (no base law is fitted then; it said "0 bf16 runs") */
+	const char *vp[] = { "wattcast", "validate", "precision", runs, NULL };
+	r = run(vp);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "(base law fitted on 214 bf16 runs)");
+	run_result_free(&r);
+	char *bf = path_join(dir, "bf16-only.csv");
+	CHECK_INT(write_text(bf, "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w\n"
+	                         "a,A100,1,m,8,4,250,73\nb,A100,1,m,8,16,300,73\n"), 0);
+	const char *vp0[] = { "wattcast", "validate", "precision", bf, NULL };
+	r = run(vp0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "no paired runs");
+	CHECK(strstr(r.out, "base law fitted on") == NULL);
+	run_result_free(&r);
+	free(bf);
 	/* the structure terms fitted are in the summary, as in the file */
 	const char *fitlt[] = { "wattcast", "fit", "inference", runs, "-o", p2, "--bootstrap", "0",
 	                        "--law-terms", "tp", NULL };
