@@ -16,18 +16,6 @@
 #define ARGS(...) ((const char *const[]){ "wattcast", __VA_ARGS__, NULL })
 
 static void
-usage_error(const char *const *argv, const char *needle)
-{
-	run_result r;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 2);
-	CHECK_CONTAINS(r.err, needle);
-	char *nl = strchr(r.err, '\n');
-	CHECK(nl && nl[1] == '\0');
-	run_result_free(&r);
-}
-
-static void
 predict(void)
 {
 	run_result r;
@@ -66,24 +54,24 @@ predict(void)
 	}
 	CHECK(lat[0] > 0 && lat[1] > 1.01 * lat[0]);
 
-	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Llama-3.1-405B", "--concurrency", "8"),
+	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Llama-3.1-405B", "--concurrency", "8"),
 	            "--tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 75.3 GB (10 % kept free, 1.64 GB per GPU for the engine's workspace)");
 	/* One request longer than the KV cache cannot run at all: refused.
 	 * More requests than it holds are answered (fewer run). */
-	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "9",
+	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "9",
 	                 "--input-tokens", "420000", "--output-tokens", "1000"), "--input-tokens: one request of 421000");
-	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
+	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
 	                 "--input-tokens", "-5", "--output-tokens", "10"), "--input-tokens");
-	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--rate", "0",
+	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--rate", "0",
 	                 "--input-tokens", "5", "--output-tokens", "10"), "--rate");
-	usage_error(ARGS("predict", "inference", "--platform", "H100", "--active-params", "8", "--concurrency", "8",
+	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--active-params", "8", "--concurrency", "8",
 	                 "--input-tokens", "5", "--output-tokens", "10"), "--model: the capacity answers need the architecture");
-	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
+	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
 	                 "--input-tokens", "5"), "give both --input-tokens and --output-tokens");
-	usage_error(ARGS("validate", "capacity", "x.csv", "--terms", "paired"),
+	test_usage_error(ARGS("validate", "capacity", "x.csv", "--terms", "paired"),
 	            "--terms: expected all, pooled, as-bf16 or none, got 'paired'");
-	usage_error(ARGS("validate", "capacity", "x.csv", "--law-terms", "moe,dense"), "unknown term 'dense'");
-	usage_error(ARGS("validate", "capacity", "x.csv", "--folds", "fold"),
+	test_usage_error(ARGS("validate", "capacity", "x.csv", "--law-terms", "moe,dense"), "unknown term 'dense'");
+	test_usage_error(ARGS("validate", "capacity", "x.csv", "--folds", "fold"),
 	            "--folds: expected model or platform, got 'fold'");
 }
 
@@ -188,7 +176,7 @@ fit_and_validate(void)
 	CHECK_INT(wc_read_file(per, 1 << 20, &text, &len, &err), WC_OK);
 	CHECK_CONTAINS(text, ",period_s,");
 	free(text);
-	usage_error(ARGS("fit", "capacity", periods, "-o", out, "--per-level", "eta,zeta"), "--per-level: unknown");
+	test_usage_error(ARGS("fit", "capacity", periods, "-o", out, "--per-level", "eta,zeta"), "--per-level: unknown");
 	robust_default(periods, out);
 	platform_folds(periods);
 	free(periods);
@@ -252,9 +240,9 @@ flexibility(void)
 	CHECK_CONTAINS(text, "<svg");
 	CHECK_CONTAINS(text, ">knee ");
 	free(text);
-	usage_error(ARGS("predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8"),
+	test_usage_error(ARGS("predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8"),
 	            "needs --input-tokens and --output-tokens");
-	usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8",
+	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8",
 	                 "--power-cap", "90"), "--power-cap: 90 W is at or below the idle power");
 	free(csv);
 	free(svg);

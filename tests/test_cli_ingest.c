@@ -141,19 +141,6 @@ extra_num(const wc_runs_table *t, size_t row, const char *col)
 	return v && v[0] ? strtod(v, NULL) : NAN;
 }
 
-/* Expect exit 2 and one stderr line containing `needle`. */
-static void
-usage_error(const char *const *argv, const char *needle)
-{
-	run_result r;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 2);
-	CHECK_CONTAINS(r.err, needle);
-	char *nl = strchr(r.err, '\n');
-	CHECK(nl && nl[1] == '\0');
-	run_result_free(&r);
-}
-
 static const char manifest_a[] =
 	"{\"schema\": \"wattcast.run/1\", \"run_id\": \"fixture-a\", \"platform\": \"A100\", \"tp\": 2,"
 	" \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 3600, \"workload\": \"closed\","
@@ -532,20 +519,20 @@ main(void)
 	test_metrics_bound_too_early();
 	test_metrics_epoch_ms();
 
-	usage_error(INGEST(run_a), "-o RUNS.csv is required");
-	usage_error(INGEST("-o", "x.csv"), "give at least one RUN_DIR");
-	usage_error(INGEST(run_a, "-o", "x.csv", "--segment", "0.5"), "--segment: must be >= 1");
-	usage_error(INGEST(run_a, "-o", "x.csv", "--workload", "chaos"), "--workload: expected closed");
-	usage_error(INGEST(run_a, "-o", "x.csv", "--tp", "0"), "--tp: must be between 1");
-	usage_error(INGEST(run_a, "-o", "x.csv", "--utc-offset", "east"), "--utc-offset: expected a number");
-	usage_error(INGEST(run_a, "-o", "x.csv", "--bogus"), "unknown flag '--bogus'");
-	usage_error(INGEST(run_a, "-o"), "-o needs a value");
-	usage_error(METRICS("--json"), "give one POWER.csv");
-	usage_error(METRICS("a.csv", "b.csv"), "unexpected argument 'b.csv'");
-	usage_error(METRICS("a.csv", "--gpus", "0"), "--gpus: must be between 1");
-	usage_error(METRICS("a.csv", "--max-bad", "2"), "--max-bad: must be a fraction");
-	usage_error(METRICS("a.csv", "--requests", "0"), "--requests: must be > 0");
-	usage_error(INGEST(run_a, "-o", "x.csv", "--segment", "x"), "--segment: expected a number");
+	test_usage_error(INGEST(run_a), "-o RUNS.csv is required");
+	test_usage_error(INGEST("-o", "x.csv"), "give at least one RUN_DIR");
+	test_usage_error(INGEST(run_a, "-o", "x.csv", "--segment", "0.5"), "--segment: must be >= 1");
+	test_usage_error(INGEST(run_a, "-o", "x.csv", "--workload", "chaos"), "--workload: expected closed");
+	test_usage_error(INGEST(run_a, "-o", "x.csv", "--tp", "0"), "--tp: must be between 1");
+	test_usage_error(INGEST(run_a, "-o", "x.csv", "--utc-offset", "east"), "--utc-offset: expected a number");
+	test_usage_error(INGEST(run_a, "-o", "x.csv", "--bogus"), "unknown flag '--bogus'");
+	test_usage_error(INGEST(run_a, "-o"), "-o needs a value");
+	test_usage_error(METRICS("--json"), "give one POWER.csv");
+	test_usage_error(METRICS("a.csv", "b.csv"), "unexpected argument 'b.csv'");
+	test_usage_error(METRICS("a.csv", "--gpus", "0"), "--gpus: must be between 1");
+	test_usage_error(METRICS("a.csv", "--max-bad", "2"), "--max-bad: must be a fraction");
+	test_usage_error(METRICS("a.csv", "--requests", "0"), "--requests: must be > 0");
+	test_usage_error(INGEST(run_a, "-o", "x.csv", "--segment", "x"), "--segment: expected a number");
 
 	free(pw_a);
 	free(pw_b);

@@ -32,20 +32,6 @@ predicted(const char *platform, const char *active)
 	return v;
 }
 
-/* Expect exit 2 and a single stderr line containing `needle`. */
-static void
-usage_error(const char *const *argv, const char *needle)
-{
-	run_result r;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 2);
-	CHECK_CONTAINS(r.err, needle);
-	char *nl = strchr(r.err, '\n');
-	CHECK(nl && nl[1] == '\0'); /* exactly one line */
-	CHECK(r.out[0] == '\0');
-	run_result_free(&r);
-}
-
 /* The answer's throughput and latency for `argv` (--json). */
 static void
 capacity_of(const char *const *argv, double *tps, double *lat)
@@ -102,39 +88,39 @@ main(void)
 	CHECK_NEAR(predicted("H200", "8.19"), 613.3, 0.5);
 	CHECK_NEAR(predicted("H200", "14.8"), 642.0, 0.5);
 
-	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--bogus"),
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--bogus"),
 	            "unknown flag '--bogus'");
-	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency"),
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency"),
 	            "--concurrency needs a value");
-	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "-3"),
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "-3"),
 	            "--concurrency: must be >= 0");
-	usage_error(ARGS("--platform", "A100", "--active-params", "eight", "--concurrency", "1"),
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "eight", "--concurrency", "1"),
 	            "--active-params: expected a number, got 'eight'");
-	usage_error(ARGS("--platform", "A100", "--active-params", "-8", "--concurrency", "1"),
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "-8", "--concurrency", "1"),
 	            "--active-params: must be > 0");
-	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "0"),
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "0"),
 	            "--tp: must be between 1");
-	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "1.5"),
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "1.5"),
 	            "--tp: expected a whole number");
-	usage_error(ARGS("--platform", "TPUv9", "--active-params", "8", "--concurrency", "1", "--profile", "paper"),
+	test_usage_error(ARGS("--platform", "TPUv9", "--active-params", "8", "--concurrency", "1", "--profile", "paper"),
 	            "--platform: unknown platform 'TPUv9' (known: A100, H100, H200, H100-locked; from datasheets: A10G, L4, L40S");
-	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--weights", "fp4"),
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--weights", "fp4"),
 	            "--weights: expected bf16, fp8 or int4");
-	usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--sm-clock", "nan"),
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--sm-clock", "nan"),
 	            "--sm-clock: expected a number");
 	/* A clock the board cannot run at is refused without token lengths too,
 	 * as the server refuses it (it used to answer 991 W on a 700 W H100). */
-	usage_error(ARGS("--platform", "H100", "--active-params", "8", "--concurrency", "32", "--sm-clock", "5000"),
+	test_usage_error(ARGS("--platform", "H100", "--active-params", "8", "--concurrency", "32", "--sm-clock", "5000"),
 	            "--sm-clock: 5000 MHz is outside the clock range of H100, 345-1980 MHz");
-	usage_error(ARGS("--platform", "A10G", "--active-params", "8", "--concurrency", "32", "--sm-clock", "100"),
+	test_usage_error(ARGS("--platform", "A10G", "--active-params", "8", "--concurrency", "32", "--sm-clock", "100"),
 	            "--sm-clock: 100 MHz is outside the clock range of A10G, 210-1710 MHz");
 	/* A level named after its board ("H100-locked") runs on that board
 	 * (it used to answer 1 421.6 W at 5000 MHz under the paper profile). */
-	usage_error(ARGS("--profile", "paper", "--platform", "H100-locked", "--active-params", "8", "--concurrency",
+	test_usage_error(ARGS("--profile", "paper", "--platform", "H100-locked", "--active-params", "8", "--concurrency",
 	                 "8", "--sm-clock", "5000"),
 	            "--sm-clock: 5000 MHz is outside the clock range of H100, 345-1980 MHz");
-	usage_error(ARGS("--active-params", "8", "--concurrency", "1"), "--platform is required");
-	usage_error(ARGS("--platform", "A100", "--model", "NoSuchModel", "--concurrency", "1"),
+	test_usage_error(ARGS("--active-params", "8", "--concurrency", "1"), "--platform is required");
+	test_usage_error(ARGS("--platform", "A100", "--model", "NoSuchModel", "--concurrency", "1"),
 	            "--model: unknown model 'NoSuchModel'");
 
 	run_result r;

@@ -12,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-usage_error(const char *const *argv, const char *needle)
-{
-	run_result r;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 2);
-	CHECK_CONTAINS(r.err, needle);
-	run_result_free(&r);
-}
-
 int
 main(void)
 {
@@ -35,20 +25,20 @@ main(void)
 
 	const char *list = "--profile: unknown profile 'nope' (available: measured, paper, paper-prefill)";
 	const char *fit[] = { "wattcast", "fit", "inference", runs, "--profile", "nope", "-o", out, NULL };
-	usage_error(fit, list);
+	test_usage_error(fit, list);
 	const char *predict[] = { "wattcast", "predict", "inference", "--platform", "H100", "--active-params", "8",
 	                          "--concurrency", "8", "--profile", "nope", NULL };
-	usage_error(predict, list);
+	test_usage_error(predict, list);
 	const char *env[] = { "wattcast", "envelope", "--platform", "H100", "--active-params", "8", "--closed", "8",
 	                      "--profile", "nope", NULL };
-	usage_error(env, list);
+	test_usage_error(env, list);
 
 	const char *cal[] = { "wattcast", "calibrate", "--profile", "paper", runs, "--scope", "platform",
 	                      "--relative-to", "H100", "-o", out, NULL };
-	usage_error(cal, "wattcast calibrate: --relative-to needs the new platform named (--platform), other than 'H100'");
+	test_usage_error(cal, "wattcast calibrate: --relative-to needs the new platform named (--platform), other than 'H100'");
 	const char *cal_same[] = { "wattcast", "calibrate", "--profile", "paper", runs, "--scope", "platform",
 	                           "--relative-to", "H100", "--platform", "H100", "-o", out, NULL };
-	usage_error(cal_same, "--relative-to needs the new platform named (--platform)");
+	test_usage_error(cal_same, "--relative-to needs the new platform named (--platform)");
 
 	free(runs);
 	free(out);

@@ -22,9 +22,7 @@ typedef test_warnings warnings;
 static char *
 fixture(const char *name, const char *text)
 {
-	char *p = path_join(dir, name);
-	CHECK(write_text(p, text) == 0);
-	return p;
+	return test_fixture(dir, name, text);
 }
 
 static void

@@ -230,6 +230,27 @@ run_result_free(run_result *r)
 	r->out = r->err = NULL;
 }
 
+char *
+test_fixture(const char *dir, const char *name, const char *text)
+{
+	char *p = path_join(dir, name);
+	CHECK(write_text(p, text) == 0);
+	return p;
+}
+
+void
+test_usage_error(const char *const *argv, const char *needle)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, needle);
+	char *nl = strchr(r.err ? r.err : "", '\n');
+	CHECK(nl && nl[1] == '\0'); /* exactly one line */
+	CHECK(r.out && r.out[0] == '\0');
+	run_result_free(&r);
+}
+
 double
 test_truth_of(const wc_params *truth, const char *name)
 {

@@ -25,6 +25,12 @@ int run_wattcast(const char *const *argv, const char *stdin_text, run_result *ou
 int run_wattcast_limited(const char *const *argv, const char *stdin_text, int cpu_seconds,
                          run_result *out);
 void run_result_free(run_result *r);
+/** Write `text` to `dir`/`name` (a failed write is a failed CHECK);
+ *  the path, malloc'd. */
+char *test_fixture(const char *dir, const char *name, const char *text);
+/** Run `argv` and check a usage error: exit 2, one line on stderr that
+ *  contains `needle`, nothing on stdout. */
+void test_usage_error(const char *const *argv, const char *needle);
 
 /** Warnings of a reader, collected as lines of text: pass
  *  test_collect_warning as its `warn` callback and a test_warnings as the
