@@ -27,11 +27,8 @@ main(void)
 {
 	char *dir = test_tmpdir("cli_empty_value");
 	char *runs = path_join(dir, "runs.csv");
-	run_result r;
 	const char *sim[] = { "wattcast", "simulate", "inference", "--seed", "7", "-o", runs, NULL };
-	CHECK(run_wattcast(sim, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	run_result_free(&r);
+	test_run_ok(sim);
 
 	const char *fit_o[] = { "wattcast", "fit", "inference", runs, "-o", "", NULL };
 	refused(fit_o, "wattcast fit inference: -o needs a value, got an empty one");

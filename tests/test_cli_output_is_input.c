@@ -44,16 +44,11 @@ main(void)
 	char *dir = test_tmpdir("cli_output_is_input");
 	char *runs = path_join(dir, "runs.csv"), *link = path_join(dir, "link.csv");
 	char *params = path_join(dir, "p.json"), *fresh = path_join(dir, "fresh.json");
-	run_result r;
 	const char *sim[] = { "wattcast", "simulate", "inference", "--seed", "7", "-o", runs, NULL };
-	CHECK(run_wattcast(sim, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	run_result_free(&r);
+	test_run_ok(sim);
 	CHECK(symlink("runs.csv", link) == 0);
 	const char *prof[] = { "wattcast", "profile", "export", "paper", "-o", params, NULL };
-	CHECK(run_wattcast(prof, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	run_result_free(&r);
+	test_run_ok(prof);
 
 	const char *fit_same[] = { "wattcast", "fit", "inference", runs, "-o", runs, NULL };
 	refused(fit_same, runs, "wattcast fit inference: -o: ");
@@ -79,9 +74,7 @@ main(void)
 
 	/* An output that does not exist yet, or another file, is fine. */
 	const char *fit_fresh[] = { "wattcast", "fit", "inference", runs, "-o", fresh, NULL };
-	CHECK(run_wattcast(fit_fresh, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	run_result_free(&r);
+	test_run_ok(fit_fresh);
 
 	free(runs);
 	free(link);

@@ -17,11 +17,8 @@ main(void)
 {
 	char *dir = test_tmpdir("cli_usage_exits");
 	char *runs = path_join(dir, "runs.csv"), *out = path_join(dir, "out.json");
-	run_result r;
 	const char *sim[] = { "wattcast", "simulate", "inference", "--seed", "7", "-o", runs, NULL };
-	CHECK(run_wattcast(sim, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	run_result_free(&r);
+	test_run_ok(sim);
 
 	const char *list = "--profile: unknown profile 'nope' (available: measured, paper, paper-prefill)";
 	const char *fit[] = { "wattcast", "fit", "inference", runs, "--profile", "nope", "-o", out, NULL };

@@ -239,6 +239,17 @@ test_fixture(const char *dir, const char *name, const char *text)
 }
 
 void
+test_run_ok(const char *const *argv)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	if (r.status != 0)
+		fprintf(stderr, "%s: %s\n", argv[1], r.err ? r.err : "");
+	run_result_free(&r);
+}
+
+void
 test_usage_error(const char *const *argv, const char *needle)
 {
 	run_result r;

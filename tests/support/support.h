@@ -28,6 +28,8 @@ void run_result_free(run_result *r);
 /** Write `text` to `dir`/`name` (a failed write is a failed CHECK);
  *  the path, malloc'd. */
 char *test_fixture(const char *dir, const char *name, const char *text);
+/** Run `argv` and check it succeeds (exit 0; its stderr printed if not). */
+void test_run_ok(const char *const *argv);
 /** Run `argv` and check a usage error: exit 2, one line on stderr that
  *  contains `needle`, nothing on stdout. */
 void test_usage_error(const char *const *argv, const char *needle);
