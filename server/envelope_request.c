@@ -400,7 +400,6 @@ options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 {
 	wc_envelope_options *o = &r->o;
 	double x;
-	int rc;
 	if (integer(body, "", "max_running", 1, WC_ENVELOPE_MAX_RUNNING, &x, e) < 0)
 		return -1;
 	o->max_running = json_object_get(body, "max_running") ? (int)x : o->max_running;
@@ -410,10 +409,8 @@ options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 		return -1;
 	default_within(body, "bin_s", o->horizon_s, &o->bin_s); /* the envelope's own bin_s is read later */
 	default_within(body, "sample_s", o->horizon_s, &o->sample_s);
-	if ((rc = integer(body, "", "seed", 0, 9007199254740991.0, &x, e)) < 0)
+	if (wc_api_seed(body, "seed", &o->seed, e) < 0)
 		return -1;
-	if (rc == 0)
-		o->seed = (uint64_t)x;
 	o->tau_s = r->resp.tau_s.value;
 	o->hold_s = r->resp.hold_s.value;
 	o->decay_s = r->resp.decay_s.value;

@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 /* Length of the UTF-8 sequence starting at s (1-4), or 0 when it is not
@@ -201,4 +202,31 @@ wc_api_check_fields(const json_t *obj, const char *at, const char *const *known,
 	}
 	(void)v;
 	return 0;
+}
+
+int
+wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e)
+{
+	const json_t *v = json_object_get(obj, key);
+	char field[sizeof e->field] = "";
+	if (!v)
+		return 0;
+	wc_json_pointer_append(field, sizeof field, key);
+	/* A JSON integer is exact to 2^63 - 1 in jansson, as on the CLI's
+	 * --seed; a number with a fraction part or an exponent is exact only
+	 * to 2^53. */
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*out = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	double x = json_is_real(v) ? json_real_value(v) : -1.0;
+	if (json_is_number(v) && x >= 0 && x <= 9007199254740991.0 && x == floor(x)) {
+		*out = (uint64_t)x;
+		return 0;
+	}
+	if (!json_is_number(v))
+		return wc_api_wrong_type(e, field, "a whole number", v);
+	wc_api_error_set(e, 422, "invalid_value", field, "%s: must be a whole number 0..2^63-1 (written as an "
+	                 "integer above 2^53), got %.17g", key, json_number_value(v));
+	return -1;
 }

@@ -286,14 +286,15 @@ static int
 parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *e)
 {
 	const char *scope = NULL;
-	double boot = -2, seed = 0;
+	double boot = -2;
+	uint64_t seed = 0;
 	if (option_string(body, "scope", &scope, e) < 0 || option_string(body, "model", &c->o.model, e) < 0 ||
 	    option_string(body, "platform", &c->o.platform, e) < 0 || option_string(body, "name", name, e) < 0 ||
 	    option_string(body, "relative_to", &c->o.relative_to, e) < 0 ||
 	    option_number(body, "idle_power_w", 0, 1e6, 0, &c->o.idle_power_w, e) < 0 ||
 	    option_number(body, "run_scatter", 0, 10, 0, &c->o.run_scatter, e) < 0 ||
 	    option_number(body, "bootstrap", 0, WC_HTTP_CALIBRATE_MAX_DRAWS, 1, &boot, e) < 0 ||
-	    option_number(body, "seed", 0, 9007199254740991.0, 1, &seed, e) < 0)
+	    wc_api_seed(body, "seed", &seed, e) < 0)
 		return -1;
 	if (scope && wc_calibrate_scope_from_name(scope, &c->o.scope) != WC_OK) {
 		wc_api_error_set(e, 422, "invalid_value", "/scope", "scope: expected \"model\" or \"platform\", got \"%.*s\"",
@@ -304,7 +305,7 @@ parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *
 	int base_draws = c->base->n_draws > 0 ? c->base->n_draws : 1000;
 	c->o.replicates = boot == -2 ? (base_draws < WC_HTTP_CALIBRATE_MAX_DRAWS ? base_draws : WC_HTTP_CALIBRATE_MAX_DRAWS)
 	                  : boot == 0 ? -1 : (int)boot;
-	c->o.seed = (uint64_t)seed;
+	c->o.seed = seed;
 	c->o.threads = 1;
 	return 0;
 }

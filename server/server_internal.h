@@ -88,6 +88,10 @@ int wc_api_wrong_type(wc_api_error *e, const char *field, const char *want, cons
  *  `unknown_field` at the JSON pointer `at` + key. Returns 0 or -1. */
 int wc_api_check_fields(const json_t *obj, const char *at, const char *const *known,
                         const char *const *more, wc_api_error *e);
+/** The seed at obj[key], when present: a JSON integer 0..2^63-1 (as the
+ *  CLI's --seed), or a whole number up to 2^53 written otherwise; 422
+ *  naming /key else. Returns 0 or -1. */
+int wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e);
 /** Bytes of `s` to keep so that at most `max` remain without cutting a
  *  UTF-8 character (for "%.*s" quotes of client text in messages). */
 size_t wc_utf8_prefix(const char *s, size_t max);

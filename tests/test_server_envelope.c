@@ -70,6 +70,10 @@ test_bad_inputs(void)
 	             413, "simulation_too_large", "/max_fleet");
 	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,\"replicas\":3}", 422,
 	             "unknown_field", "/replicas");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"seed\":1.5}", 422,
+	             "invalid_value", "/seed");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"seed\":\"9\"}", 422,
+	             "wrong_type", "/seed");
 	/* A closed loop counts the requests its clients can have served (256
 	 * clients of 1-token requests on 1600 servers for 600 s: about 2e10,
 	 * 2.5 minutes of CPU before), not only its clients; the plan's bin
@@ -121,7 +125,7 @@ test_budget_defaults(void)
 
 static const char body[] = "{" CFG ",\"workload\":{\"type\":\"bursty\",\"rate\":3,\"burstiness\":0.5,"
                            "\"input_tokens\":{\"mean\":330,\"sd\":300},\"output_tokens\":200},"
-                           "\"horizon_s\":60,\"replicas\":6,\"seed\":9,\"bin_s\":5}";
+                           "\"horizon_s\":60,\"replicas\":6,\"seed\":1700000000123456789,\"bin_s\":5}";
 
 static void
 test_deterministic_and_same_as_cli(void)
@@ -140,13 +144,17 @@ test_deterministic_and_same_as_cli(void)
 	/* The CLI prints the same numbers (one thread there, two here). */
 	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--bursty", "3",
 		               "--burstiness", "0.5", "--input-tokens", "lognormal:330:300", "--output-tokens", "200",
-		               "--horizon", "60", "--replicas", "6", "--seed", "9", "--bin", "5", "--json", "--profile", "paper",
+		               "--horizon", "60", "--replicas", "6", "--seed", "1700000000123456789", "--bin", "5", "--json",
+		               "--profile", "paper",
 		               NULL };
 	run_result rr;
 	CHECK_INT(run_wattcast(argv, NULL, &rr), 0);
 	CHECK_INT(rr.status, 0);
 	json_t *cli = json_loads(rr.out ? rr.out : "", 0, NULL);
 	CHECK(cli && json_equal(json_object_get(cli, "server"), (json_t *)srv));
+	/* a CLI seed above 2^53 (a nanosecond clock) is the same seed over HTTP */
+	CHECK(json_integer_value(json_object_get(json_object_get(a.json, "simulation"), "seed")) ==
+	      1700000000123456789LL);
 	json_decref(cli);
 	run_result_free(&rr);
 	http_reply_free(&a);
