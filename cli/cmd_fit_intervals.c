@@ -244,11 +244,12 @@ cli_fit_intervals(int argc, char **argv)
 		else
 			p.pred_error = pe;
 	}
-	if (wc_params_save_file(a.out, &p, &err) != WC_OK) {
+	char version[17];
+	if (wc_params_save_file(a.out, &p, &err) != WC_OK || wc_params_fingerprint(&p, version, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	printf("wrote %s\n", a.out);
+	printf("wrote %s (params_version %s)\n", a.out, version);
 	rc = CLI_OK;
 done:
 	wc_runs_free(t);

@@ -119,7 +119,8 @@ print_value(const char *name, const wc_response_value *v, const char *unit)
 }
 
 static void
-print_fit(const cli_run_set *s, const wc_response_params *r, const wc_response_linger_choice *c, const char *out)
+print_fit(const cli_run_set *s, const wc_response_params *r, const wc_response_linger_choice *c, const char *out,
+          const char *version)
 {
 	printf("response fitted on %zu run%s (RMS %.1f W per GPU sample):\n", s->n, s->n == 1 ? "" : "s", r->rms_w);
 	if (isfinite(c->score[0])) {
@@ -150,7 +151,7 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const wc_response_l
 		       rr->n_samples ? sqrt(ss / (double)rr->n_samples) : NAN, level, s->checks[i].run.arrival_source);
 		free(pred);
 	}
-	printf("wrote %s\n", out);
+	printf("wrote %s (params_version %s)\n", out, version);
 }
 
 int
@@ -184,11 +185,13 @@ cli_fit_response(int argc, char **argv)
 	wc_response_linger_choice linger;
 	rc = wc_fit_response_nested(runs, s.n, &a.fo, &p.response, &linger, &err);
 	free(runs);
-	if (rc != WC_OK || wc_params_save_file(a.out, &p, &err) != WC_OK) {
+	char version[17];
+	if (rc != WC_OK || wc_params_save_file(a.out, &p, &err) != WC_OK ||
+	    wc_params_fingerprint(&p, version, &err) != WC_OK) {
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	print_fit(&s, &p.response, &linger, a.out);
+	print_fit(&s, &p.response, &linger, a.out, version);
 	char bound[512];
 	if (wc_response_bound_note(&p.response, bound, sizeof bound))
 		fprintf(stderr, "wattcast %s: warning: %s\n", cmd, bound);

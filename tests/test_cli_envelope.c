@@ -260,6 +260,7 @@ test_fit_and_validate(const char *dir)
 	if (r.status)
 		fprintf(stderr, "%s", r.err);
 	CHECK_CONTAINS(r.out, "response fitted on 3 runs");
+	CHECK_CONTAINS(r.out, "(params_version "); /* as every command writing a parameter file says */
 	run_result_free(&r);
 	const char *val[] = { "wattcast", "validate", "envelope", "--params", out, runs, "--platform", "A100",
 		              "--model", "Qwen3-8B", "--utc-offset", "0", "--response", "loro", "--json",
