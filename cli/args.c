@@ -290,3 +290,13 @@ cli_write_memstream(const char *cmd, const char *path, FILE *f, char **buf, size
 	free(*buf);
 	return rc == WC_OK ? CLI_OK : cli_fail(cmd, "%s", err.msg);
 }
+
+const char *
+cli_cell(char *buf, size_t cap, double v, int decimals)
+{
+	if (isfinite(v))
+		snprintf(buf, cap, "%.*f", decimals, v);
+	else
+		snprintf(buf, cap, "-");
+	return buf;
+}

@@ -125,6 +125,9 @@ int cli_parse_double_max(const char *cmd, const char *flag, const char *text, do
 int cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max,
                   long *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);
+/** `v` with `decimals` into buf for a text table, "-" when it is unknown
+ *  (not finite), never "nan"; returns buf. */
+const char *cli_cell(char *buf, size_t cap, double v, int decimals);
 /** The shared flags, one parse and one limit each (models/limits.h):
  *  --bootstrap B (0 to WC_BOOTSTRAP_MAX draws) and --threads T (1 to
  *  WC_THREADS_MAX). */

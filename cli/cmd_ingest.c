@@ -66,12 +66,10 @@ print_summary(const wc_ingest_result *res, const char *path)
 	       "idle_source", "n_mean", "dur_s");
 	for (size_t i = 0; i < res->n_rows; i++) {
 		const wc_ingest_row *r = &res->rows[i];
-		char idle[32] = "-"; /* unknown: the fit uses the platform's P0 (a warning says why) */
-		if (isfinite(r->run.idle_power_w))
-			snprintf(idle, sizeof idle, "%.1f", r->run.idle_power_w);
+		char idle[32]; /* "-" unknown: the fit uses the platform's P0 (a warning says why) */
 		printf("%-48.48s %-6.6s %3d %9.1f %9s %-13s %7.2f %8.1f\n", r->run.run_id, r->run.platform,
-		       r->run.tp, r->run.mean_power_w, idle, r->idle_source, r->run.running,
-		       r->metrics.duration_s);
+		       r->run.tp, r->run.mean_power_w, cli_cell(idle, sizeof idle, r->run.idle_power_w, 1),
+		       r->idle_source, r->run.running, r->metrics.duration_s);
 	}
 	printf("wrote %zu row%s to %s\n", res->n_rows, res->n_rows == 1 ? "" : "s", path);
 }

@@ -70,28 +70,16 @@ metrics_json(const wc_trace_metrics *m)
 	return o;
 }
 
-/* A value of the table, "-" when it is unknown (no period, a trace too
- * short for a ramp). */
-static const char *
-cell(char *buf, size_t cap, double v, int decimals)
-{
-	if (isfinite(v))
-		snprintf(buf, cap, "%.*f", decimals, v);
-	else
-		snprintf(buf, cap, "-");
-	return buf;
-}
-
 static void
 print_row(const char *label, const wc_trace_metrics *m)
 {
 	char c[11][32];
 	printf("  %-8s %9s %11s %8s %8s %8s %8s %8s %8s %9s %8s %8s\n", label,
-	       cell(c[0], 32, m->duration_s, 1), cell(c[1], 32, m->energy_j, 1), cell(c[2], 32, m->mean_w, 1),
-	       cell(c[3], 32, m->p5_w, 1), cell(c[4], 32, m->p50_w, 1), cell(c[5], 32, m->p95_w, 1),
-	       cell(c[6], 32, m->max_w, 1), cell(c[7], 32, m->ramp_w_per_s, 2),
-	       cell(c[8], 32, m->ramp_p95_w_per_s, 2), cell(c[9], 32, m->spectral_entropy, 3),
-	       cell(c[10], 32, m->period_s, 2));
+	       cli_cell(c[0], 32, m->duration_s, 1), cli_cell(c[1], 32, m->energy_j, 1), cli_cell(c[2], 32, m->mean_w, 1),
+	       cli_cell(c[3], 32, m->p5_w, 1), cli_cell(c[4], 32, m->p50_w, 1), cli_cell(c[5], 32, m->p95_w, 1),
+	       cli_cell(c[6], 32, m->max_w, 1), cli_cell(c[7], 32, m->ramp_w_per_s, 2),
+	       cli_cell(c[8], 32, m->ramp_p95_w_per_s, 2), cli_cell(c[9], 32, m->spectral_entropy, 3),
+	       cli_cell(c[10], 32, m->period_s, 2));
 }
 
 static const char *const count_flag[3] = { "--requests", "--output-tokens", "--iterations" };

@@ -15,6 +15,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+
+#include "models/stats.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +100,7 @@ huber_cut(const cap_problem *pb, const gsl_vector *f, const double *mult, cap_ab
 			c += buf[++k].w;
 		med = k + 1 < m && fabs(c - 0.5 * total) <= 1e-12 * total ? 0.5 * (buf[k].r + buf[k + 1].r) : buf[k].r;
 	}
-	return HUBER_C * 1.4826 * med;
+	return HUBER_C * WC_STATS_MAD_TO_SD * med;
 }
 
 static double

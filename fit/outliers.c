@@ -41,7 +41,7 @@ fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out)
 	double med = wc_stats_median(v, n);
 	for (size_t i = 0; i < n; i++)
 		v[i] = fabs(v[i] - med);
-	double s = 1.4826 * wc_stats_median(v, n);
+	double s = WC_STATS_MAD_TO_SD * wc_stats_median(v, n);
 	free(v);
 	double cut = fmax(WC_FIT_OUTLIER_SDS * s, WC_FIT_OUTLIER_MIN_LOG);
 	size_t worst[WC_FIT_OUTLIER_NAMED], k = 0, over = 0;

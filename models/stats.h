@@ -40,6 +40,9 @@ double wc_stats_quantile_select(double *x, size_t n, double q);
 /** Median of v[0..n) as GSL defines it (the mean of the two middle values
  *  when n is even); sorts v in place. NaN for n = 0. */
 double wc_stats_median(double *v, size_t n);
+/** A median absolute deviation times this is a standard deviation for
+ *  normal data (1 / Phi^-1(3/4)): the robust scale of the fits. */
+#define WC_STATS_MAD_TO_SD 1.4826
 
 /* ------------------------------------------------------------ bin means */
 

@@ -407,6 +407,7 @@ test_metrics_cli(const char *run_a)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "2 GPUs, 601 samples");
 	CHECK_CONTAINS(r.out, "group");
+	CHECK(strstr(r.out, "nan") == NULL); /* an unknown value prints "-" */
 	run_result_free(&r);
 
 	/* An output folder that does not exist is found before the work. */
