@@ -119,9 +119,10 @@ static int
 parse_tp(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 {
 	const json_t *v = json_object_get(obj, "tp");
+	/* Absent: one GPU, as the CLI's --tp defaults (docs/http-api.md). */
 	if (!v) {
-		wc_api_error_set(e, 422, "missing_field", "/tp", "tp: required (GPUs in the serving group)");
-		return -1;
+		q->config.tp = 1;
+		return 0;
 	}
 	if (!json_is_number(v))
 		return wc_api_wrong_type(e, "/tp", "an integer", v);

@@ -268,7 +268,6 @@ test_errors(void)
 	expect_422("{\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "missing_field", "/platform");
 	expect_422("{\"platform\":7,\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "wrong_type", "/platform");
 	expect_422("{\"platform\":\"TPUv9\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "unknown_platform", "/platform");
-	expect_422("{\"platform\":\"A100\",\"active_params_b\":8,\"concurrency\":32}", "missing_field", "/tp");
 	expect_422("{\"platform\":\"A100\",\"tp\":\"1\",\"active_params_b\":8,\"concurrency\":32}", "wrong_type", "/tp");
 	expect_422("{\"platform\":\"A100\",\"tp\":0,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");
 	expect_422("{\"platform\":\"A100\",\"tp\":-2,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");

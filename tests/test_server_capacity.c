@@ -87,6 +87,15 @@ closed_and_open(void)
 	json_t *cost = json_object_get(json_object_get(a, "capacity"), "cost");
 	CHECK_NEAR(json_number_value(json_object_get(cost, "per_million_output_tokens")), ept * 1e6 / 3.6e6 * 0.2, 1e-9);
 	CHECK(json_number_value(json_object_get(a, "max_concurrency_fit")) > 100);
+	/* tp absent is one GPU, as the CLI's --tp: the same answer, said */
+	json_t *one = answer("{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":32,"
+	                     "\"input_tokens\":107.43645143771522,\"output_tokens\":512,\"price_per_kwh\":0.2,"
+	                     "\"grams_co2_per_kwh\":400}");
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(one, "config"), "tp")), 1);
+	CHECK_NEAR(cap(one, "latency_s"), lat, 0);
+	CHECK_NEAR(json_number_value(json_object_get(one, "node_power_w")),
+	           json_number_value(json_object_get(a, "node_power_w")), 0);
+	json_decref(one);
 	json_decref(a);
 	/* a board the set has no capacity level for: its datasheet, said */
 	a = answer("{\"platform\":\"L40S\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":16,"
