@@ -6,6 +6,7 @@
 #include "models/limits.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -84,6 +85,42 @@ cli_check_output(const char *cmd, const char *flag, const char *out, const char 
 		if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
 			return cli_usage_error(cmd, "%s: '%s' is the input '%s'; writing it would destroy the input "
 			                       "(give another output file)", flag, out, inputs[i]);
+	return CLI_OK;
+}
+
+/* Two paths name one file: the same device and inode when both exist,
+ * else the same text once each directory is resolved ("./a.csv" and
+ * "a.csv" are one file before either is written). */
+static int
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	char ra[PATH_MAX], rb[PATH_MAX];
+	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+	char da[PATH_MAX], db[PATH_MAX];
+	snprintf(da, sizeof da, "%.*s", ba ? (int)(ba - a) + 1 : 1, ba ? a : ".");
+	snprintf(db, sizeof db, "%.*s", bb ? (int)(bb - b) + 1 : 1, bb ? b : ".");
+	if (!realpath(da, ra) || !realpath(db, rb))
+		return strcmp(a, b) == 0;
+	return strcmp(ra, rb) == 0 && strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b) == 0;
+}
+
+int
+cli_check_outputs(const char *cmd, const char *const *flags, const char *const *outs, size_t n_out,
+                  const char *const *inputs, size_t n_in)
+{
+	for (size_t i = 0; i < n_out; i++) {
+		if (!outs[i])
+			continue;
+		if (cli_check_output(cmd, flags[i], outs[i], inputs, n_in) != CLI_OK)
+			return CLI_USAGE;
+		for (size_t j = 0; j < i; j++)
+			if (outs[j] && same_file(outs[i], outs[j]))
+				return cli_usage_error(cmd, "%s and %s name one file '%s'; the second would overwrite the "
+				                       "first (give two files)", flags[j], flags[i], outs[i]);
+	}
 	return CLI_OK;
 }
 

@@ -108,6 +108,12 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
 int cli_check_output(const char *cmd, const char *flag, const char *out, const char *const *inputs,
                      size_t n);
 
+/** cli_check_output for each of the `n_out` outputs (NULL entries skipped;
+ *  `flags[i]` names `outs[i]`), and no two outputs one file: the usage
+ *  error naming both flags, or CLI_OK. */
+int cli_check_outputs(const char *cmd, const char *const *flags, const char *const *outs, size_t n_out,
+                      const char *const *inputs, size_t n_in);
+
 /** After getopt_long: exactly one operand left (`what`, e.g. "RUNS.csv"),
  *  at argv[optind]. CLI_OK, or the usage error naming what is missing or
  *  repeated. */

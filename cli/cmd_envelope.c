@@ -222,9 +222,8 @@ check_args(const char *cmd, env_args *a)
 	const char *in[] = { a->params, a->replay, a->series,
 		a->input_spec && !strncmp(a->input_spec, "empirical:", 10) ? a->input_spec + 10 : NULL,
 		a->output_spec && !strncmp(a->output_spec, "empirical:", 10) ? a->output_spec + 10 : NULL };
-	if (cli_check_output(cmd, "--csv", a->csv, in, 5) != CLI_OK || cli_check_output(cmd, "--svg", a->svg, in, 5) != CLI_OK)
-		return CLI_USAGE;
-	return CLI_OK;
+	const char *flags[] = { "--csv", "--svg" }, *outs[] = { a->csv, a->svg };
+	return cli_check_outputs(cmd, flags, outs, 2, in, 5);
 }
 
 static int

@@ -323,7 +323,8 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		return cli_usage_error(cmd, "the sweep needs --input-tokens and --output-tokens and sets the clock itself "
 		                       "(no --sm-clock or --power-cap)");
 	c->tp = (int)a->tp;
-	return CLI_OK;
+	const char *flags[] = { "--csv", "--svg" }, *outs[] = { a->fo.csv, a->fo.svg }, *in[] = { a->params_path };
+	return cli_check_outputs(cmd, flags, outs, 2, in, 1);
 }
 
 /* A usage error listing the platforms the parameters know. */

@@ -3,7 +3,8 @@
  * naming the output flag; docs/cli.md, "Conventions"): `fit inference
  * RUNS.csv -o RUNS.csv` replaced the runs table with the parameter file.
  * Files are compared by device and inode, so a symbolic link or a "./"
- * path to the input is caught too; the input is left as it was.
+ * path to the input is caught too; the input is left as it was. Two
+ * outputs of one command naming one file are refused the same way.
  */
 #include "tests/support/support.h"
 #include "data/fileio.h"
@@ -71,6 +72,31 @@ main(void)
 	const char *env[] = { "wattcast", "envelope", "--platform", "H100", "--active-params", "8", "--closed", "8",
 	                      "--params", params, "--csv", params, NULL };
 	refused(env, params, "wattcast envelope: --csv: ");
+
+	const char *flex[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-8B",
+	                       "--concurrency", "8", "--input-tokens", "100", "--output-tokens", "100", "--params",
+	                       params, "--svg", params, NULL };
+	refused(flex, params, "wattcast predict flexibility: --svg: ");
+
+	/* Two outputs naming one file, before either exists ("./" or not):
+	 * the second would overwrite the first; nothing is written. */
+	char *plot = path_join(dir, "plot.out"), *dot = path_join(dir, "./plot.out");
+	const char *two[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-8B",
+	                      "--concurrency", "8", "--input-tokens", "100", "--output-tokens", "100", "--csv", plot,
+	                      "--svg", dot, NULL };
+	const char *two_env[] = { "wattcast", "envelope", "--platform", "H100", "--active-params", "8", "--closed",
+	                          "8", "--horizon", "10", "--csv", plot, "--svg", plot, NULL };
+	const char *const *both[] = { two, two_env };
+	for (int k = 0; k < 2; k++) {
+		run_result r;
+		CHECK(run_wattcast(both[k], NULL, &r) == 0);
+		CHECK_INT(r.status, 2);
+		CHECK_CONTAINS(r.err, "--csv and --svg name one file");
+		CHECK(access(plot, F_OK) != 0);
+		run_result_free(&r);
+	}
+	free(plot);
+	free(dot);
 
 	/* An output that does not exist yet, or another file, is fine. */
 	const char *fit_fresh[] = { "wattcast", "fit", "inference", runs, "-o", fresh, NULL };
