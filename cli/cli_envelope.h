@@ -77,5 +77,21 @@ typedef struct {
 int cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defaults, const wc_params *p,
                       int max_running, wc_service_choice service, cli_envelope_inputs *in,
                       wc_envelope_workload *w, cli_measured_window *win);
+/** What the flags leave unnamed, from the run folder's own manifests:
+ *  the platform (`*platform`, stored in `d`) and the model (`*model` when
+ *  the catalog has it, else its active parameters), so `--measured
+ *  RUN_DIR` needs no flag the run already states. Nothing is changed
+ *  where the folder has no manifest (a folder of run folders). */
+void cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform, const char **model,
+                           double *active_params_b);
+/** --measured compares a prediction with the run's measurement, so both
+ *  must be of one configuration: the run's GPU count unless --tp named
+ *  another (`tp_given`), and a warning wherever a flag names another
+ *  board, model or group than the run's manifest (a what-if replay is
+ *  allowed, but its "measured" columns are then another
+ *  configuration's). Returns 1 when the board predicted is the run's (or
+ *  the run does not say). */
+int cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_given, const char *model,
+                        wc_config *c);
 
 #endif

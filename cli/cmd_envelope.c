@@ -199,6 +199,8 @@ static const struct option env_opts[] = {
 static int
 check_args(const char *cmd, env_args *a)
 {
+	if (a->measured)
+		cli_measured_identity(a->measured, &a->defaults, &a->c.platform, &a->model, &a->c.active_params_b);
 	if (!a->c.platform)
 		return cli_usage_error(cmd, "--platform is required (see --help)");
 	if (!a->model && !(a->c.active_params_b > 0))
@@ -355,40 +357,6 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	return CLI_OK;
 }
 
-/* --measured compares a prediction with the run's measurement, so both
- * must be of one configuration: the run's GPU count unless --tp names
- * another, and a warning wherever a flag names another board, model or
- * group than the run's manifest (a what-if replay is allowed, but its
- * "measured" columns are then another configuration's). Returns 1 when
- * the board predicted is the run's (or the run does not say). */
-static int
-measured_config(const char *cmd, env_args *a)
-{
-	const cli_measured_window *win = &a->win;
-	int same_board = 1;
-	if (!a->tp_given && win->tp > 0)
-		a->c.tp = win->tp;
-	else if (win->tp > 0 && win->tp != a->c.tp)
-		fprintf(stderr, "wattcast %s: warning: --tp %d, but the run %s used %d GPUs; its measured power is "
-		        "of %d GPUs\n", cmd, a->c.tp, win->run_id, win->tp, win->tp);
-	if (win->platform[0]) {
-		const wc_platform_info *want = wc_platform_lookup(a->c.platform), *ran = wc_platform_lookup(win->platform);
-		if (want && ran ? want != ran : strcasecmp(a->c.platform, win->platform) != 0) {
-			same_board = 0;
-			fprintf(stderr, "wattcast %s: warning: --platform %s, but the run %s ran on %s; the prediction is "
-			        "for %s with its level's idle power, the measured values are %s's\n", cmd, a->c.platform,
-			        win->run_id, win->platform, a->c.platform, win->platform);
-		}
-	}
-	if (a->model && win->model[0]) {
-		const wc_model_info *want = wc_model_lookup(a->model), *ran = wc_model_lookup(win->model);
-		if (want && ran ? want != ran : strcasecmp(a->model, win->model) != 0)
-			fprintf(stderr, "wattcast %s: warning: --model %s, but the run %s served %s; the measured values "
-			        "are %s's\n", cmd, a->model, win->run_id, win->model, win->model);
-	}
-	return same_board;
-}
-
 /* --measured: the run's own arrivals, lengths and window replace the
  * workload and the horizon (docs/envelopes.md, "Replaying a measured run"). */
 static int
@@ -406,7 +374,7 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	if ((rc = cli_load_measured(cmd, a->measured, &a->defaults, &s->p, a->o.max_running, a->service, in, &a->w,
 	                            &a->win)) != CLI_OK)
 		return rc;
-	int same_board = measured_config(cmd, a);
+	int same_board = cli_measured_config(cmd, &a->win, a->tp_given, a->model, &a->c);
 	/* The run's own idle, as `validate envelope` takes it, unless given or
 	 * measured on another board than the one predicted. */
 	if (same_board && !(a->c.idle_power_w > 0) && isfinite(a->win.idle_w) && a->win.idle_w > 0)

@@ -14,8 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "models/grow.h"
+#include "models/catalog.h"
+
+#include <strings.h>
 
 /* Copy n doubles (NULL stays NULL). */
 static int
@@ -102,4 +106,70 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	         c->run.arrival_source ? c->run.arrival_source : "");
 	cli_run_set_free(&set);
 	return CLI_OK;
+}
+
+/* The manifests of the run replayed -- the first run folder at or under
+ * `dir`, as cli_load_measured takes it -- in the order ingest layers them
+ * (manifest.json, then wattcast-run.json). */
+void
+cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform, const char **model,
+                      double *active_params_b)
+{
+	static const char *const names[] = { "manifest.json", "wattcast-run.json" };
+	char **found = NULL;
+	size_t n = 0;
+	wc_error err;
+	wc_run_manifest m;
+	wc_run_manifest_init(&m);
+	if (wc_ingest_find_runs(dir, &found, &n, &err) != WC_OK)
+		return; /* reported when the run is read */
+	for (int i = 0; i < 2 && n > 0; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", found[0], names[i]);
+		if (access(path, R_OK) == 0)
+			(void)wc_run_manifest_load(path, &m, &err); /* a broken one is reported when the run is read */
+	}
+	for (size_t i = 0; i < n; i++)
+		free(found[i]);
+	free(found);
+	if (!*platform && m.platform[0]) {
+		snprintf(d->platform, sizeof d->platform, "%s", m.platform);
+		*platform = d->platform;
+	}
+	if (!*model && !(*active_params_b > 0) && m.model[0]) {
+		if (wc_model_lookup(m.model)) {
+			snprintf(d->model, sizeof d->model, "%s", m.model);
+			*model = d->model;
+		} else if (m.active_params_b > 0) {
+			*active_params_b = m.active_params_b;
+		}
+	}
+}
+
+int
+cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_given, const char *model,
+                    wc_config *c)
+{
+	int same_board = 1;
+	if (!tp_given && win->tp > 0)
+		c->tp = win->tp;
+	else if (win->tp > 0 && win->tp != c->tp)
+		fprintf(stderr, "wattcast %s: warning: --tp %d, but the run %s used %d GPUs; its measured power is "
+		        "of %d GPUs\n", cmd, c->tp, win->run_id, win->tp, win->tp);
+	if (win->platform[0]) {
+		const wc_platform_info *want = wc_platform_lookup(c->platform), *ran = wc_platform_lookup(win->platform);
+		if (want && ran ? want != ran : strcasecmp(c->platform, win->platform) != 0) {
+			same_board = 0;
+			fprintf(stderr, "wattcast %s: warning: --platform %s, but the run %s ran on %s; the prediction is "
+			        "for %s with its level's idle power, the measured values are %s's\n", cmd, c->platform,
+			        win->run_id, win->platform, c->platform, win->platform);
+		}
+	}
+	if (model && win->model[0]) {
+		const wc_model_info *want = wc_model_lookup(model), *ran = wc_model_lookup(win->model);
+		if (want && ran ? want != ran : strcasecmp(model, win->model) != 0)
+			fprintf(stderr, "wattcast %s: warning: --model %s, but the run %s served %s; the measured values "
+			        "are %s's\n", cmd, model, win->run_id, win->model, win->model);
+	}
+	return same_board;
 }

@@ -44,7 +44,8 @@ const char cli_envelope_usage[] =
 	"--measured RUN_DIR (a run folder as `wattcast ingest` reads it) replays the\n"
 	"run's own arrivals and lengths over its own window and prints its measured\n"
 	"metrics beside the prediction; --csv writes the per-bin band, --svg a chart of\n"
-	"it with the measured trace.\n";
+	"it with the measured trace. --platform and --model default to the run's\n"
+	"manifest.\n";
 
 /* A library message names the option's field ("horizon_s: ..."); on the
  * command line the flag is named instead. */

@@ -320,7 +320,21 @@ test_fit_and_validate(const char *dir)
 	CHECK_CONTAINS(r.out, "Monte-Carlo spread [5 %, 95 %] over replicas");
 	CHECK_CONTAINS(r.out, "output_tokens                         500");
 	CHECK_CONTAINS(r.out, "(P0 85.0 W/GPU"); /* the run's measured idle */
+	char *first = r.out ? strdup(r.out) : NULL;
 	run_result_free(&r);
+	/* A run whose manifest names its board and model needs neither flag:
+	 * the same replay, word for word. */
+	char *man = path_join(a, "wattcast-run.json");
+	CHECK_INT(write_text(man, "{\"schema\": \"wattcast.run/3\", \"platform\": \"A100\", "
+	                          "\"model\": \"Qwen3-8B\"}"), 0);
+	const char *bare[] = { "wattcast", "envelope", "--measured", a, "--utc-offset", "0", "--replicas", "2", NULL };
+	CHECK_INT(run_wattcast(bare, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(first && r.out && strcmp(first, r.out) == 0);
+	run_result_free(&r);
+	remove(man);
+	free(man);
+	free(first);
 	free(a);
 	free(b);
 	free(c);
