@@ -124,8 +124,64 @@ remove_stale_temporaries(const char *path)
 	free(copy_base);
 }
 
+/* Write all of `data` to `fd`. */
+static int
+write_all(int fd, const char *path, const void *data, size_t len, wc_error *err)
+{
+	const char *p = data;
+	size_t left = len;
+	while (left > 0) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return wc_error_set(err, WC_EIO, "%s: write failed (%s)", path, strerror(errno));
+		p += w;
+		left -= (size_t)w;
+	}
+	return WC_OK;
+}
+
+/* An output that is not a regular file -- /dev/null, /dev/stdout, a FIFO,
+ * a terminal -- is written in place: a rename would replace the device
+ * or pipe itself with a regular file (docs/cli.md, "Conventions"). */
+static int
+write_in_place(const char *path, const void *data, size_t len, wc_error *err)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY);
+	if (fd < 0)
+		return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
+	int rc = write_all(fd, path, data, len, err);
+	if (close(fd) != 0 && rc == WC_OK)
+		rc = wc_error_set(err, WC_EIO, "%s: close failed (%s)", path, strerror(errno));
+	return rc;
+}
+
+static int write_regular(const char *path, const void *data, size_t len, wc_error *err);
+
 int
 wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err)
+{
+	struct stat st, lst;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return wc_error_set(err, WC_EINVAL, "%s: is a folder, not a file", path);
+		if (!S_ISREG(st.st_mode))
+			return write_in_place(path, data, len, err);
+		/* A link to a regular file: replace the file it names, not the
+		 * link (the rename is atomic in the target's folder). */
+		char *real = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
+		if (real) {
+			int rc = write_regular(real, data, len, err);
+			free(real);
+			return rc;
+		}
+	}
+	return write_regular(path, data, len, err);
+}
+
+static int
+write_regular(const char *path, const void *data, size_t len, wc_error *err)
 {
 	size_t plen = strlen(path);
 	char *tmp = wc_alloc_array(plen + 40, 1);
@@ -150,20 +206,7 @@ wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *e
 		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 		return wc_error_set(err, WC_EIO, "%s: cannot create temporary file (%s)", path, strerror(e));
 	}
-	const char *p = data;
-	size_t left = len;
-	int rc = WC_OK;
-	while (left > 0) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = wc_error_set(err, WC_EIO, "%s: write failed (%s)", path, strerror(errno));
-			break;
-		}
-		p += w;
-		left -= (size_t)w;
-	}
+	int rc = write_all(fd, path, data, len, err);
 	/* Files are meant to be read by others (the server, a user): 0644
 	 * instead of mkstemp's 0600. */
 	if (rc == WC_OK && fchmod(fd, 0644) != 0)

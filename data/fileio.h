@@ -25,7 +25,10 @@ int wc_sha256_file_hex(const char *path, char out[65], wc_error *err);
  *  no temporary file is left behind. The temporary is named
  *  `<path>.tmp.<pid>.XXXXXX`; a writer killed before its rename leaves it,
  *  and the next write of `path` removes every such file whose pid is no
- *  longer alive. */
+ *  longer alive. A link to a regular file replaces the file it names (the
+ *  link stays); a path that exists and is not a regular file (/dev/null,
+ *  /dev/stdout, a FIFO) is written in place, not replaced; a folder is
+ *  refused. */
 int wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err);
 
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).

@@ -188,6 +188,52 @@ test_stale_temporaries(void)
 	free(live);
 }
 
+/* An output that is not a regular file is written, never replaced: a
+ * FIFO stays a FIFO (a rename had turned `-o /dev/null` into a regular
+ * file), a link to a file stays a link and its file gets the bytes, a
+ * folder is refused. */
+static void
+test_special_outputs(void)
+{
+	wc_error err;
+	char *fifo = path_join(dir, "out.fifo"), *file = path_join(dir, "target.json"),
+	     *link = path_join(dir, "link.json");
+	struct stat st;
+	CHECK(mkfifo(fifo, 0644) == 0);
+	pid_t pid = fork();
+	if (pid == 0) { /* the reader at the other end */
+		char buf[64];
+		FILE *f = fopen(fifo, "r");
+		size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+		_exit(n == 7 && memcmp(buf, "{\"a\":1}", 7) == 0 ? 0 : 1);
+	}
+	CHECK_INT(wc_write_file_atomic(fifo, "{\"a\":1}", 7, &err), WC_OK);
+	int status = -1;
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+	CHECK_INT(wc_write_file_atomic("/dev/null", "x", 1, &err), WC_OK);
+	CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+
+	CHECK_INT(write_text(file, "old"), 0);
+	CHECK(symlink("target.json", link) == 0);
+	CHECK_INT(wc_write_file_atomic(link, "new", 3, &err), WC_OK);
+	CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	char *got = NULL;
+	size_t n = 0;
+	CHECK_INT(wc_read_file(file, 64, &got, &n, &err), WC_OK);
+	CHECK(got && strcmp(got, "new") == 0);
+	free(got);
+	CHECK_INT(wc_write_file_atomic(dir, "x", 1, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "is a folder");
+	unlink(fifo);
+	unlink(link);
+	unlink(file);
+	free(fifo);
+	free(file);
+	free(link);
+}
+
 static int
 count_of(const char *hay, const char *needle)
 {
@@ -277,6 +323,7 @@ main(void)
 
 	test_absent_optional_keys(fitted);
 	test_stale_temporaries();
+	test_special_outputs();
 	test_help_percent();
 	test_ingest_dot();
 	free(runs);
