@@ -6,6 +6,7 @@
  * loses nothing.
  */
 #include "data/runs_table.h"
+#include "models/catalog.h"
 #include "models/limits.h"
 
 #include "data/fileio.h"
@@ -317,6 +318,19 @@ parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_
 		    (rc = parse_named(rd, &fields[i], (column_id)c, run)) == WC_OK)
 			rc = parse_numeric(rd, &fields[i], (column_id)c, run);
 	}
+	/* A locked clock the board cannot run at is a typo, not a measurement:
+	 * the fit and calibration would read it through the clock factor far
+	 * outside anything measured, as `predict` refuses it (docs/formats/
+	 * runs-table.md). Boards the catalog does not know keep the > 0 check. */
+	const wc_platform_info *pi = rc == WC_OK && run->sm_clock_mhz > 0 ? wc_platform_board(run->platform, NULL) : NULL;
+	if (!wc_platform_clock_in_range(pi, run->sm_clock_mhz))
+		for (int i = 0; i < n; i++)
+			if (col_of[i] == COL_CLOCK) {
+				char why[160];
+				snprintf(why, sizeof why, "%%s MHz is outside the %s's clock range %g-%g MHz (platform catalog)",
+				         pi->name, pi->min_sm_clock_mhz, pi->max_sm_clock_mhz);
+				return cell_error(rd, &fields[i], column_names[COL_CLOCK], why, fields[i].text);
+			}
 	return rc;
 }
 

@@ -48,6 +48,13 @@ const wc_platform_info *wc_platform_lookup(const char *name);
  *  level it shares S with (`shared_with`, may be NULL), else of the name
  *  before its first '-' (H100-locked -> H100); NULL when none is known. */
 const wc_platform_info *wc_platform_board(const char *name, const char *shared_with);
+/** Can board `pi` lock its SM clock at `mhz`: within its catalog range
+ *  [min_sm_clock_mhz, max_sm_clock_mhz]. 1 also when `pi` is NULL or
+ *  records no range (nothing to check against). Every reader of a locked
+ *  clock -- requests, runs tables, calibration runs -- applies this one
+ *  rule: outside it the law's clock factor would extrapolate far beyond
+ *  anything measured. */
+int wc_platform_clock_in_range(const wc_platform_info *pi, double mhz);
 /** Bytes of memory of one GPU of `level` whose datasheet capacity is
  *  `memory_gb`: the driver's total (memory_mib) when the level's board
  *  (wc_platform_board) records one and has that datasheet capacity, else

@@ -180,6 +180,15 @@ wc_platform_board(const char *name, const char *shared_with)
 	return pi;
 }
 
+int
+wc_platform_clock_in_range(const wc_platform_info *pi, double mhz)
+{
+	if (!pi || !(pi->max_sm_clock_mhz > 0))
+		return 1;
+	double lo = pi->min_sm_clock_mhz > 0 ? pi->min_sm_clock_mhz : 0.0;
+	return mhz >= lo && mhz <= pi->max_sm_clock_mhz;
+}
+
 double
 wc_platform_memory_bytes(const char *level, double memory_gb)
 {

@@ -394,11 +394,9 @@ check_clock(const wc_params *p, const char *platform, double mhz, wc_api_error *
 {
 	const wc_level *lvl = wc_params_level(p, platform);
 	const wc_platform_info *pi = wc_platform_board(platform, lvl ? lvl->s_shared_with : NULL);
-	if (!pi || !(pi->max_sm_clock_mhz > 0))
+	if (wc_platform_clock_in_range(pi, mhz))
 		return 0;
 	double lo = pi->min_sm_clock_mhz > 0 ? pi->min_sm_clock_mhz : 0.0;
-	if (mhz >= lo && mhz <= pi->max_sm_clock_mhz)
-		return 0;
 	char got[32];
 	wc_api_error_set(e, 422, "invalid_value", "/sm_clock_mhz",
 	                 "sm_clock_mhz: %s MHz is outside the %s's clock range %g-%g MHz "

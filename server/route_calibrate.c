@@ -143,6 +143,16 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 	r->tp = (int)tp;
 	if (!isfinite(r->sm_clock_mhz))
 		r->sm_clock_mhz = 0;
+	/* The one rule of a locked clock (wc_platform_clock_in_range), as a
+	 * runs table's reader applies it to the CLI's calibration runs. */
+	const wc_platform_info *pi = r->sm_clock_mhz > 0 ? wc_platform_board(r->platform, NULL) : NULL;
+	if (!wc_platform_clock_in_range(pi, r->sm_clock_mhz)) {
+		snprintf(prefix + strlen(prefix), sizeof prefix - strlen(prefix), "/sm_clock_mhz");
+		wc_api_error_set(e, 422, "invalid_value", prefix, "runs/%zu/sm_clock_mhz: %g MHz is outside the %s's "
+		                 "clock range %g-%g MHz (platform catalog)", i, r->sm_clock_mhz, pi->name,
+		                 pi->min_sm_clock_mhz, pi->max_sm_clock_mhz);
+		return -1;
+	}
 	const wc_model_info *m = wc_model_lookup(r->model);
 	int have = row_number(row, i, "active_params_b", 0, !m, &r->active_params_b, e);
 	if (have < 0)

@@ -73,6 +73,13 @@ main(void)
 	s = table(header, "r1,A100,1,Qwen3-8B,8,,300\n");
 	refused(s, "runs.csv:2:1:", "one of 'running' and 'n_series' is required");
 	free(s);
+	/* A locked clock the board cannot run at (a typo, 99999 for 1999) is
+	 * refused at its cell, as predict refuses it; a level named after its
+	 * board (H100-locked) is checked against that board. */
+	s = table("run_id,platform,tp,model,active_params_b,running,mean_power_w,sm_clock_mhz",
+	          "r1,H100,1,Qwen3-8B,8,32,300,1500\nr2,H100-locked,1,Qwen3-8B,8,32,300,99999\n");
+	refused(s, "runs.csv:3:", "column 'sm_clock_mhz': 99999 MHz is outside the H100's clock range 345-1980 MHz");
+	free(s);
 	s = table(header, "r1,A100,1,\"Qwen3-8B,8,32,300\n");
 	refused(s, "runs.csv:2:1:", "unterminated quoted field");
 	free(s);
