@@ -110,9 +110,10 @@ double wc_level_power_limit_w(const wc_level *level);
  *  a finite number > 0 or gpus < 1. Where answers' power intervals end
  *  (docs/intervals.md, "Physical ceiling"). */
 double wc_power_ceiling_w(double limit_w, int gpus);
-/** The same for a group of `tp` GPUs of a level (its board limit from
- *  wc_level_power_limit_w). */
-double wc_level_power_ceiling_w(const wc_level *level, int tp);
+/** The same for a group of `tp` GPUs of a level: the tighter of its
+ *  board limit (wc_level_power_limit_w) and a per-GPU cap the user set
+ *  (`cap_w`; <= 0 or NaN: none), which the driver enforces the same way. */
+double wc_level_power_ceiling_w(const wc_level *level, double cap_w, int tp);
 /** P_max - P0 of a level, W per GPU: the prefill power's headroom (NaN
  *  when the catalog does not know the platform's power limit). */
 double wc_law_prefill_headroom(const wc_params *p, const wc_level *level);

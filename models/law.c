@@ -93,9 +93,10 @@ wc_power_ceiling_w(double limit_w, int gpus)
 }
 
 double
-wc_level_power_ceiling_w(const wc_level *level, int tp)
+wc_level_power_ceiling_w(const wc_level *level, double cap_w, int tp)
 {
-	return wc_power_ceiling_w(wc_level_power_limit_w(level), tp);
+	double board = wc_level_power_limit_w(level);
+	return wc_power_ceiling_w(cap_w > 0.0 && !(board < cap_w) ? cap_w : board, tp);
 }
 
 double

@@ -145,6 +145,7 @@ typedef struct {
 	double n_cap;        /* largest running count (memory, engine cap) */
 	double price, co2;
 	int datasheet;       /* the capacity level is a datasheet transfer */
+	double cap_w;        /* the user's per-GPU power cap (0: none) */
 } cap_ctx;
 
 /* Open loop: the least n with n = rate x latency(n) (latency increases in
@@ -307,7 +308,7 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	/* Power and what is proportional to it (energy, cost and CO2 per
 	 * hour) end where the boards do (docs/intervals.md, "Physical
 	 * ceiling"): the same factor holds each. */
-	double f = wc_interval_hold_ceiling(out->value[WC_CAPQ_POWER], wc_level_power_ceiling_w(lb->level, c->tp),
+	double f = wc_interval_hold_ceiling(out->value[WC_CAPQ_POWER], wc_level_power_ceiling_w(lb->level, x->cap_w, c->tp),
 	                                    &out->hi[WC_CAPQ_POWER]);
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
 		if (k != WC_CAPQ_POWER && widened_by(k, out->open_loop) == BY_POWER && isfinite(out->hi[k]))
@@ -521,7 +522,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
 	out->open_loop = c->request_rate > 0;
 	cap_ctx x = { p, &a, &cb->hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
-		      cb->datasheet };
+		      cb->datasheet, q->power_cap_w };
 	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
 		x.n_cap = c->running; /* the engine's concurrency limit */
 	if (out->open_loop && !isfinite(x.n_cap))

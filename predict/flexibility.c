@@ -162,7 +162,13 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 }
 
 /* The profile and power level source of the unconstrained point, from
- * the point answer itself (on the heap: server handler stacks are small). */
+ * the point answer itself, and the power side's caveats: the point's as
+ * `predict inference` gives them (a board from its datasheet, a model or
+ * group outside the calibrated span), then those of the lowest clock
+ * swept that the point lacks -- the clock term's (kappa assumed, a clock
+ * outside the calibrated span) -- named by that clock. The capacity
+ * answers (state_at) say only the capacity side's. On the heap: server
+ * handler stacks are small. */
 static int
 sources(const wc_predictor *pr, const wc_inference_query *q, wc_flexibility *out, wc_error *err)
 {
@@ -175,6 +181,19 @@ sources(const wc_predictor *pr, const wc_inference_query *q, wc_flexibility *out
 	if (rc == WC_OK) {
 		snprintf(out->profile, sizeof out->profile, "%s", ip->profile);
 		out->level_source = ip->level_source;
+		for (int i = 0; i < ip->n_warnings; i++)
+			warn_once(out, ip->warnings[i]);
+	}
+	double low = out->n_steps ? out->steps[out->n_steps - 1].sm_clock_mhz : 0.0;
+	if (rc == WC_OK && low > 0) {
+		at.config.sm_clock_mhz = low;
+		if (wc_predict_inference(pr, &at, ip, err) == WC_OK)
+			for (int i = 0; i < ip->n_warnings; i++)
+				if (!field_warned(out, ip->warnings[i])) {
+					char msg[WC_WARNING_LEN];
+					snprintf(msg, sizeof msg, "at %.0f MHz: %s", low, ip->warnings[i]);
+					warn_once(out, msg);
+				}
 	}
 	free(ip);
 	return rc;

@@ -115,9 +115,11 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 	return k;
 }
 
+/* `board_clock`: the clock in `c` is the one the board's limit settled
+ * at, not one asked for (its own warning says so). */
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
-               const wc_load_histogram *h, wc_inference_prediction *out)
+               const wc_load_histogram *h, int board_clock, wc_inference_prediction *out)
 {
 	const wc_range *r = &lvl->range;
 	const span_check span = span_check_of(r, c, h);
@@ -159,7 +161,8 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	    wc_capacity_bound_names(&p->capacity, NULL, c->set, bound, sizeof bound) > 0)
 		WC_WARN(out, "input_tokens: not given; workload '%s' gives %s, a bound of the capacity fit's domain "
 		        "its rows did not identify (docs/capacity.md)", c->set, bound);
-	if (p->runs > 0 && r->runs == 0)
+	/* A level transferred from the datasheet has its own note already. */
+	if (p->runs > 0 && r->runs == 0 && lvl->theta.source != WC_SRC_DATASHEET)
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));
 	if (span.active)
@@ -177,7 +180,10 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	if (span.tp)
 		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d on %s", c->tp, r->tp_min,
 		        r->tp_max, lvl->name);
-	if (c->sm_clock_mhz > 0.0) {
+	/* The clock's caveats are for a clock asked (locked, or a cap's); the
+	 * one the board's limit settles at has its own warning, and within a
+	 * few watts of the limit it is the free clock to within rounding. */
+	if (c->sm_clock_mhz > 0.0 && !board_clock) {
 		if (r->clock_max <= 0.0)
 			WC_WARN(out, "sm_clock_mhz: no clock-locked runs were calibrated on %s; kappa = %g is %s",
 			        lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
@@ -274,8 +280,8 @@ bind_lowest_clock(const wc_params *p, const wc_config *c, wc_law_binding *b)
  * held-out error, when the set records it, widens it into a predictive
  * interval (docs/intervals.md). */
 static int
-interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int tp, const wc_load_histogram *h,
-         wc_inference_prediction *out, wc_error *err)
+interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, double cap_w, int tp,
+         const wc_load_histogram *h, wc_inference_prediction *out, wc_error *err)
 {
 	const wc_params *p = b->p;
 	double point = out->power.node_power_w, lo = NAN, hi = NAN;
@@ -312,7 +318,10 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 	if (!out->pe_stratum)
 		WC_WARN(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no "
 		             "prediction_error section (docs/intervals.md)");
-	wc_interval_hold_ceiling(point, wc_level_power_ceiling_w(b->level, tp), &hi);
+	/* The upper end is held by the tighter of the board's limit and a
+	 * cap the user set: the driver enforces both the same way
+	 * (docs/intervals.md, "Power limits"). */
+	wc_interval_hold_ceiling(point, wc_level_power_ceiling_w(b->level, cap_w, tp), &hi);
 	out->has_interval = 1;
 	out->node_lo_w = lo;
 	out->node_hi_w = hi;
@@ -420,7 +429,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		wc__predict_datasheet_note(b.level, note, sizeof note);
 		WC_WARN(out, "%s", note);
 	}
-	range_warnings(p, b.level, &q->config, &h, out);
+	range_warnings(p, b.level, &q->config, &h, q->board_limit_w > 0 && !(q->power_cap_w > 0), out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */
@@ -443,7 +452,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        q->power_cap_w > 0.0 && limit_w == q->power_cap_w ? "power_cap_w" : "platform", limit_w,
 		        100.0 * limited);
 	if (q->want_interval)
-		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);
+		rc = interval(&b, have_low ? &low : NULL, limit_w, q->power_cap_w, q->config.tp, &h, out, err);
 done:
 	wc_load_histogram_free(&h);
 	out->pe_stratum = wc__predict_rebase(&pr->params, tmp, out->pe_stratum);

@@ -14,6 +14,7 @@
  */
 #include "models/catalog.h"
 #include "models/profile_measured.h"
+#include "predict/flexibility.h"
 #include "predict/predict.h"
 #include "tests/support/support.h"
 
@@ -140,6 +141,39 @@ main(void)
 	CHECK(wc_predict_inference(pr, &q, &o, &err) != WC_OK);
 	wc_predictor_free(pr);
 
+	/* On a board from its datasheet the answer says so once (it also said
+	 * "level had no runs in the calibration"); the flexibility sweep says
+	 * the power side's caveats too -- the datasheet note, and kappa
+	 * assumed at the lowest clock it locks (it gave the capacity note
+	 * alone). */
+	wc_params_measured(&measured);
+	CHECK_INT(wc_predictor_new(&measured, &pr, &err), WC_OK);
+	q.config = test_catalog_config("MI300X", 1, "Qwen3-14B", 32);
+	q.config.input_tokens = 512;
+	q.config.output_tokens = 256;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	int notes = 0;
+	for (int i = 0; i < o.n_warnings; i++) {
+		notes += strstr(o.warnings[i], "platform:") && strstr(o.warnings[i], "MI300X") != NULL;
+		CHECK(strstr(o.warnings[i], "had no runs in the calibration") == NULL);
+	}
+	CHECK_INT(notes, 1);
+	wc_flexibility *f = malloc(sizeof *f);
+	CHECK(f != NULL);
+	if (f) {
+		CHECK_INT(wc_predict_flexibility(pr, &q, 0, 4, f, &err), WC_OK);
+		int datasheet = 0, kappa = 0;
+		for (int i = 0; i < f->n_warnings; i++) {
+			datasheet += strstr(f->warnings[i], "platform: no fitted level for MI300X") != NULL;
+			kappa += strncmp(f->warnings[i], "at ", 3) == 0 && strstr(f->warnings[i], "kappa = 1 is assumed");
+		}
+		CHECK_INT(datasheet, 1);
+		CHECK_INT(kappa, 1);
+		free(f);
+	}
+	wc_predictor_free(pr);
+	wc_params_clear(&measured);
+
 	/* The CLI refuses an unknown platform naming both lists. */
 	run_result r;
 	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "TPUv9", "--model", "Qwen3-8B",
@@ -148,6 +182,17 @@ main(void)
 	CHECK(r.status != 0);
 	CHECK_CONTAINS(r.err, "--platform: unknown platform 'TPUv9'");
 	CHECK_CONTAINS(r.err, "from datasheets: A10G, L4");
+	run_result_free(&r);
+	/* The clock the board's limit settles at is not a clock asked: the
+	 * limit's warning says it, without the clock term's caveats (kappa
+	 * assumed was said three ways of a 401 W answer on a 400 W board). */
+	const char *limited[] = { "wattcast", "predict", "inference", "--platform", "A100", "--model", "Llama-3.1-70B",
+	                          "--tp", "4", "--concurrency", "64", "--input-tokens", "512", "--output-tokens", "256",
+	                          NULL };
+	CHECK(run_wattcast(limited, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK(strstr(r.out ? r.out : "", "above the board's power limit") || strstr(r.err ? r.err : "", "above the board's power limit"));
+	CHECK(!strstr(r.out ? r.out : "", "kappa") && !strstr(r.err ? r.err : "", "kappa"));
 	run_result_free(&r);
 	wc_params_clear(&paper);
 	return check_report("test_datasheet_transfer");
