@@ -1,11 +1,13 @@
 /*
  * The planner page (docs/planner.md): GET / answers server/page/index.html,
- * GET /page.js and GET /page.css its script and style sheet. The three
- * files are embedded byte for byte at build time with the assembler's
- * .incbin, as openapi.c embeds the OpenAPI document (the server target has
- * its own folder as a private include directory, so "page/index.html" is
- * found through it). The page is static: it talks to the JSON API with
- * fetch, so serving it needs nothing but these bytes and adds no library.
+ * GET /page.js, /form.js, /answers.js and /panels.js its script (four
+ * classic scripts, one job each, which index.html loads in that order)
+ * and GET /page.css its style sheet. The files are embedded byte for byte
+ * at build time with the assembler's .incbin, as openapi.c embeds the
+ * OpenAPI document (the server target has its own folder as a private
+ * include directory, so "page/index.html" is found through it). The page
+ * is static: it talks to the JSON API with fetch, so serving it needs
+ * nothing but these bytes and adds no library.
  */
 #include "server_internal.h"
 
@@ -27,6 +29,9 @@
 
 WC_EMBED(html, "page/index.html");
 WC_EMBED(js, "page/page.js");
+WC_EMBED(form_js, "page/form.js");
+WC_EMBED(answers_js, "page/answers.js");
+WC_EMBED(panels_js, "page/panels.js");
 WC_EMBED(css, "page/page.css");
 
 /* The page loads nothing but its own script, style sheet and API answers
@@ -57,6 +62,27 @@ wc_route_page_js(wc_request *req, wc_response *res)
 {
 	(void)req;
 	answer(res, "text/javascript; charset=utf-8", wc__page_js, wc__page_js_end);
+}
+
+void
+wc_route_page_form_js(wc_request *req, wc_response *res)
+{
+	(void)req;
+	answer(res, "text/javascript; charset=utf-8", wc__page_form_js, wc__page_form_js_end);
+}
+
+void
+wc_route_page_answers_js(wc_request *req, wc_response *res)
+{
+	(void)req;
+	answer(res, "text/javascript; charset=utf-8", wc__page_answers_js, wc__page_answers_js_end);
+}
+
+void
+wc_route_page_panels_js(wc_request *req, wc_response *res)
+{
+	(void)req;
+	answer(res, "text/javascript; charset=utf-8", wc__page_panels_js, wc__page_panels_js_end);
 }
 
 void

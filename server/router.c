@@ -30,6 +30,9 @@ static const wc_route routes[] = {
 	{ "/openapi.json", "GET", wc_route_openapi, 0, 0 },
 	{ "/", "GET", wc_route_page, 0, 0 },
 	{ "/page.js", "GET", wc_route_page_js, 0, 0 },
+	{ "/form.js", "GET", wc_route_page_form_js, 0, 0 },
+	{ "/answers.js", "GET", wc_route_page_answers_js, 0, 0 },
+	{ "/panels.js", "GET", wc_route_page_panels_js, 0, 0 },
 	{ "/page.css", "GET", wc_route_page_css, 0, 0 },
 	{ "/v1/bench/trivial", "GET", wc_route_bench_trivial, 1, 0 },
 };

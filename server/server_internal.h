@@ -451,6 +451,9 @@ void wc_route_bench_trivial(wc_request *req, wc_response *res);
 /* The planner page and its assets (page.c; docs/planner.md). */
 void wc_route_page(wc_request *req, wc_response *res);
 void wc_route_page_js(wc_request *req, wc_response *res);
+void wc_route_page_form_js(wc_request *req, wc_response *res);
+void wc_route_page_answers_js(wc_request *req, wc_response *res);
+void wc_route_page_panels_js(wc_request *req, wc_response *res);
 void wc_route_page_css(wc_request *req, wc_response *res);
 
 /** GET /v1/models body, built once at start-up (malloc'd). */

@@ -1,7 +1,8 @@
 /*
- * The planner page's routes (docs/planner.md): GET /, /page.js and
- * /page.css serve the files of server/page/ byte for byte (a stale build
- * would not) with their media types, the page's security headers, 405 for
+ * The planner page's routes (docs/planner.md): GET /, its scripts
+ * (/page.js, /form.js, /answers.js, /panels.js) and /page.css serve the
+ * files of server/page/ byte for byte (a stale build would not) with
+ * their media types, the page's security headers, 405 for
  * other methods, and metrics per route. The page needs no network beyond
  * this server: its files name no other origin, and every endpoint its
  * script calls is either a route or called only after the OpenAPI
@@ -34,6 +35,9 @@ test_assets(void)
 	} assets[] = {
 		{ "/", "server/page/index.html", "text/html; charset=utf-8" },
 		{ "/page.js", "server/page/page.js", "text/javascript; charset=utf-8" },
+		{ "/form.js", "server/page/form.js", "text/javascript; charset=utf-8" },
+		{ "/answers.js", "server/page/answers.js", "text/javascript; charset=utf-8" },
+		{ "/panels.js", "server/page/panels.js", "text/javascript; charset=utf-8" },
 		{ "/page.css", "server/page/page.css", "text/css; charset=utf-8" },
 	};
 	for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
@@ -92,12 +96,25 @@ test_page_headers(int port)
 }
 
 /* Every api('/...') in the script is a route, or feature-detected with
- * hasPath('/...') before it is called. */
+ * hasPath('/...') before it is called. The page's four scripts share their
+ * top-level declarations (docs/planner.md, "Serving"), so they are read
+ * as one text: a call in one may be guarded in another. */
 static void
 test_script_calls(void)
 {
-	size_t len;
-	char *js = source_file("server/page/page.js", &len);
+	static const char *const scripts[] = { "server/page/page.js", "server/page/form.js",
+		                               "server/page/answers.js", "server/page/panels.js" };
+	wc_buf all = { 0 };
+	for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+		size_t len = 0;
+		char *src = source_file(scripts[i], &len);
+		if (src)
+			wc_buf_append(&all, src, len);
+		wc_buf_append(&all, "\n", 1);
+		free(src);
+	}
+	CHECK(!all.failed);
+	const char *js = all.data;
 	int calls = 0;
 	for (const char *p = js ? strstr(js, "api('") : NULL; p; p = strstr(p + 1, "api('")) {
 		char path[128], guard[160];
@@ -108,12 +125,12 @@ test_script_calls(void)
 			routed |= strcmp(wc_route_at(i)->path, path) == 0;
 		snprintf(guard, sizeof guard, "hasPath('%s')", path);
 		if (!routed && !strstr(js, guard))
-			fprintf(stderr, "page.js calls %s, which is neither a route nor feature-detected\n", path);
+			fprintf(stderr, "the page's script calls %s, which is neither a route nor feature-detected\n", path);
 		CHECK(routed || strstr(js, guard));
 		calls++;
 	}
 	CHECK(calls >= 5);
-	free(js);
+	wc_buf_free(&all);
 }
 
 static void

@@ -1,0 +1,311 @@
+/*
+ * wattcast planner page, answers.js (docs/planner.md): predict (one
+ * inference request and one batch for the rest), the answer table, the
+ * comparison table and the plots against concurrency. A classic script
+ * loaded with defer after page.js and form.js, whose declarations it uses;
+ * start() in page.js calls it once every script has run.
+ */
+'use strict';
+
+/* ------------------------------------------------------------- predict */
+
+function setStatus(state, text) {
+  const s = $('status');
+  s.dataset.state = state;
+  s.textContent = text;
+}
+
+async function predict(pushUrl) {
+  const gen = ++S.generation;
+  clearMessages();
+  const req = formRequest();
+  setStatus('busy', 'Computing…');
+  const r = await api('/v1/predict/inference', req);
+  if (gen !== S.generation) return;
+  if (!r.ok) {
+    clearAnswer();
+    showError(r.body);
+    setStatus('error', `The server answered ${r.status || 'nothing'}; nothing was computed.`);
+    S.runs++;
+    $('status').dataset.runs = S.runs;
+    return;
+  }
+  renderAnswer(r.body);
+  updateLink(req, pushUrl);
+  const batch = await runBatch(req);
+  if (gen !== S.generation) return;
+  renderCompare(req, r.body, batch);
+  renderPlots(batch);
+  S.runs++;
+  $('status').dataset.runs = S.runs;
+  setStatus('done', `Computed from parameter set ${r.body.params_version || ''} at ${new Date().toLocaleTimeString()}.`);
+}
+
+/* One batch for everything else: each configuration (the form's and the
+ * compared ones) over the concurrency grid, and each compared one at the
+ * form's load. */
+async function runBatch(req) {
+  const shared = sharedPart(req);
+  const curveShared = Object.assign({}, shared);
+  delete curveShared.rate;
+  const configs = [configPart(req), ...S.compare.map((c) => withBase(configPart(req), c))];
+  const items = [];
+  const index = { curves: [], rows: [] };
+  configs.forEach((c, i) => {
+    index.curves.push(GRID.map((n) => items.push(Object.assign({}, c, curveShared, { concurrency: n })) - 1));
+    if (i > 0) index.rows.push(items.push(Object.assign({}, c, shared)) - 1);
+  });
+  const r = await api('/v1/predict/batch', items);
+  const results = r.ok && r.body && Array.isArray(r.body.results) ? r.body.results : null;
+  return { configs, index, results, error: results ? null : r.body };
+}
+
+function clearAnswer() {
+  $('node-power').textContent = '—';
+  $('node-power-interval').textContent = '';
+  $('answer-table').tBodies[0].replaceChildren();
+}
+
+/* Every quantity of an answer: [key, leaf, value, interval, covers]
+ * (nested objects of numbers are flattened as "parent.key"). */
+function quantities(answer) {
+  const out = [];
+  const iv = answer.interval_95 || {};
+  const walk = (obj, prefix, ivs) => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (!prefix && ANSWER_SKIP.includes(k)) continue;
+      if (prefix && (k === 'interval_95' || k === 'warnings')) continue;
+      const key = prefix ? `${prefix}.${k}` : k;
+      const ivv = ivs && (ivs[k] !== undefined ? ivs[k] : iv[key]);
+      /* what the interval covers: per quantity when the block says, else
+       * the block's (docs/intervals.md) */
+      const by = ivs && ivs.covers_by_quantity;
+      const cov = ivv ? (by && by[k]) || (ivs && ivs.covers) || iv.covers || '' : '';
+      if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') out.push([key, k, v, ivv, cov]);
+      /* a block with its own intervals (the capacity answers) uses them */
+      else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key, v.interval_95 || (ivs && ivs[k]));
+    }
+  };
+  walk(answer, '', iv);
+  return out;
+}
+
+function renderAnswer(a) {
+  clearAnswer();
+  const iv = a.interval_95;
+  $('node-power').textContent = `${fmt(a.node_power_w)} W`;
+  $('node-power-interval').textContent = iv && iv.node_power_w
+    ? `95 % interval ${fmtInterval(iv.node_power_w)} W (covers ${iv.covers || 'parameters'}; ${iv.draws} draws)`
+    : 'no interval: see the warnings';
+  const body = $('answer-table').tBodies[0];
+  for (const [key, leaf, v, ivv, cov] of quantities(a)) {
+    const unit = PATH_LABELS[key] ? PATH_LABELS[key][1] : unitLabel(leaf);
+    const shown = typeof v === 'number' ? `${fmt(v)}${unit ? ' ' + unit : ''}` : String(v);
+    body.append(el('tr', { 'data-key': key },
+      el('th', { scope: 'row', text: PATH_LABELS[key] ? PATH_LABELS[key][0]
+        : key.includes('.') ? `${humanize(key.split('.')[0])}: ${labelOf(leaf)}` : labelOf(leaf) }),
+      el('td', { class: 'num', text: shown }),
+      el('td', { class: 'num', text: fmtInterval(ivv) }),
+      el('td', { class: 'covers', text: cov })));
+  }
+  /* the answer's warnings and those of its blocks (capacity, ...) */
+  showWarnings([].concat(a.warnings || [], ...Object.values(a)
+    .filter((v) => v && typeof v === 'object' && Array.isArray(v.warnings)).map((v) => v.warnings)));
+}
+
+/* ---------------------------------------------------------- comparison */
+
+function describe(c) {
+  const parts = [c.platform, c.model || (c.active_params_b !== undefined ? `${c.active_params_b} B` : '')];
+  if (c.tp !== undefined) parts.push(`TP ${c.tp}`);
+  for (const [k, v] of Object.entries(c))
+    if (!['platform', 'model', 'active_params_b', 'tp'].includes(k)) parts.push(`${k} ${v}`);
+  return parts.filter((x) => x !== undefined && x !== '').join(' · ');
+}
+
+function renderCompare(req, answer, batch) {
+  const rows = [{ config: configPart(req), answer, label: 'chosen' }];
+  S.compare.forEach((c0, i) => {
+    const c = withBase(configPart(req), c0);
+    const res = batch.results ? batch.results[batch.index.rows[i]] : batch.error;
+    rows.push({ config: c, answer: res, label: `#${i + 1}`, i });
+  });
+  const fields = COMPARE_FIELDS.filter((f) => rows.some((r) => typeof pick(r.answer, f)[0] === 'number'));
+  const load = req.concurrency !== undefined ? `n = ${fmt(req.concurrency)}` : req.rate !== undefined ? `${fmt(req.rate)} requests/s` : '';
+  $('compare-table').tHead.replaceChildren(el('tr', {},
+    el('th', { scope: 'col', text: '' }), el('th', { scope: 'col', text: 'configuration' }),
+    fields.map((f) => el('th', { scope: 'col', text: `${labelOf(f)} at ${load}${unitLabel(f) ? ` (${unitLabel(f)})` : ''}` })),
+    el('th', { scope: 'col', text: 'warnings' }), el('th', { scope: 'col', text: '' })));
+  const body = $('compare-table').tBodies[0];
+  body.replaceChildren();
+  rows.forEach((r, k) => {
+    const err = r.answer && r.answer.error;
+    const swatch = svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' },
+      svg('line', { x1: 0, y1: 5, x2: 28, y2: 5, stroke: COLORS[k], 'stroke-width': 3, 'stroke-dasharray': DASHES[k] }));
+    const actions = r.i === undefined ? [] : [
+      el('button', { type: 'button', text: 'Load', 'aria-label': `Load comparison ${k} into the form`,
+        onclick: () => { setForm(Object.assign({}, sharedPart(formRequest()), r.config)); } }),
+      el('button', { type: 'button', text: 'Remove', 'aria-label': `Remove comparison ${k}`,
+        onclick: () => { S.compare.splice(r.i, 1); predict(true); } })];
+    body.append(el('tr', { 'data-row': r.label },
+      el('td', {}, swatch, ` ${r.label}`),
+      el('td', { class: 'config', text: describe(r.config) }),
+      err ? el('td', { class: 'field-error', colspan: fields.length, text: err.message || 'error' })
+        : fields.map((f) => {
+          const [v, iv] = pick(r.answer, f);
+          return el('td', { class: 'num', 'data-key': f, 'data-label': labelOf(f) },
+            typeof v === 'number' ? `${fmt(v)} ${fmtInterval(iv)}` : '—');
+        }),
+      el('td', {}, el('ul', { class: 'warnings' }, ((r.answer && r.answer.warnings) || []).map((w) => el('li', { text: w })))),
+      el('td', {}, actions)));
+  });
+  $('add-compare').disabled = S.compare.length >= MAX_COMPARE;
+}
+
+/* A compared configuration: the entry's fields over the chosen one's, so a
+ * link may name only what differs ("cmp=platform:H100"). */
+function withBase(base, entry) {
+  const c = Object.assign({}, base);
+  if (entry.model !== undefined) delete c.active_params_b;
+  if (entry.active_params_b !== undefined) delete c.model;
+  return Object.assign(c, entry);
+}
+
+function addCompare() {
+  if (S.compare.length >= MAX_COMPARE) return;
+  S.compare.push(configPart(formRequest()));
+  predict(true);
+}
+
+/* -------------------------------------------------------------- plots */
+
+function niceTicks(lo, hi, count) {
+  const span = hi - lo || Math.abs(hi) || 1;
+  const step0 = span / count;
+  const mag = Math.pow(10, Math.floor(Math.log10(step0)));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => span / s <= count) || 10 * mag;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  return out;
+}
+
+function logTicks(lo, hi) {
+  const out = [];
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++)
+    for (const m of [1, 2, 5]) { const v = m * Math.pow(10, e); if (v >= lo * 0.999 && v <= hi * 1.001) out.push(v); }
+  return out;
+}
+
+/* A line chart into `box`: series [{name, color, dash, points: [{x, y,
+ * lo?, hi?}]}], log x (base 2 ticks), linear or log y; bands where the
+ * points have lo/hi; `marker` draws a vertical line at that x. */
+function drawChart(box, spec) {
+  const W = Math.max(280, Math.min(box.clientWidth || 640, 900));
+  const H = Math.round(Math.max(220, Math.min(W * 0.5, 340)));
+  const m = { l: 58, r: spec.series.some((x) => x.short) ? 58 : 12, t: 12, b: 44 };
+  const pts = spec.series.flatMap((s) => s.points);
+  const xs = pts.map((p) => p.x);
+  const ys = pts.flatMap((p) => [p.y, p.lo, p.hi]).filter((v) => Number.isFinite(v) && (!spec.ylog || v > 0));
+  if (!ys.length) return;
+  const x0 = Math.min(...xs), x1 = Math.max(...xs);
+  let y0 = spec.ylog ? Math.min(...ys) : Math.min(0, ...ys), y1 = Math.max(...ys);
+  if (!spec.ylog) y1 *= 1.05;
+  const lx = (v) => (spec.xlog ? Math.log2(v) : v);
+  const ly = (v) => (spec.ylog ? Math.log10(v) : v);
+  const X = (v) => m.l + ((lx(v) - lx(x0)) / (lx(x1) - lx(x0) || 1)) * (W - m.l - m.r);
+  const Y = (v) => H - m.b - ((ly(v) - ly(y0)) / (ly(y1) - ly(y0) || 1)) * (H - m.t - m.b);
+  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': spec.title, class: 'chart' },
+    svg('title', {}, document.createTextNode(spec.title)));
+  const xt = spec.xlog ? xs.filter((v, i, a) => Number.isInteger(Math.log2(v)) && a.indexOf(v) === i) : niceTicks(x0, x1, 6);
+  const yt = spec.ylog ? logTicks(y0, y1) : niceTicks(y0, y1, 5);
+  for (const v of yt) {
+    g.append(svg('line', { x1: m.l, x2: W - m.r, y1: Y(v), y2: Y(v), class: 'grid' }),
+      svg('text', { x: m.l - 6, y: Y(v) + 4, 'text-anchor': 'end', class: 'tick' }, document.createTextNode(fmt(v))));
+  }
+  for (const v of xt) {
+    g.append(svg('line', { x1: X(v), x2: X(v), y1: m.t, y2: H - m.b, class: 'grid' }),
+      svg('text', { x: X(v), y: H - m.b + 16, 'text-anchor': 'middle', class: 'tick' }, document.createTextNode(fmt(v))));
+  }
+  g.append(svg('line', { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: 'axis' }),
+    svg('line', { x1: m.l, x2: m.l, y1: m.t, y2: H - m.b, class: 'axis' }),
+    svg('text', { x: (m.l + W - m.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'label' }, document.createTextNode(spec.x)),
+    svg('text', { x: 14, y: (m.t + H - m.b) / 2, 'text-anchor': 'middle', class: 'label',
+      transform: `rotate(-90 14 ${(m.t + H - m.b) / 2})` }, document.createTextNode(spec.y)));
+  spec.series.forEach((s) => {
+    const band = s.points.filter((p) => Number.isFinite(p.lo) && Number.isFinite(p.hi));
+    if (band.length > 1) {
+      const d = band.map((p) => `${X(p.x)},${Y(p.hi)}`).concat(band.slice().reverse().map((p) => `${X(p.x)},${Y(p.lo)}`));
+      g.append(svg('polygon', { points: d.join(' '), fill: s.color, 'fill-opacity': 0.16, stroke: 'none', class: 'band', 'data-series': s.name }));
+    }
+  });
+  spec.series.forEach((s) => {
+    const d = s.points.filter((p) => Number.isFinite(p.y)).map((p, i) => `${i ? 'L' : 'M'}${X(p.x).toFixed(1)},${Y(p.y).toFixed(1)}`).join('');
+    g.append(svg('path', { d, fill: 'none', stroke: s.color, 'stroke-width': s.width || 2.2, 'stroke-dasharray': s.dash || null, class: 'line', 'data-series': s.name }));
+  });
+  directLabels(g, spec.series, X, Y, W - m.r + 4, m.t, H - m.b);
+  if (Number.isFinite(spec.marker) && spec.marker >= x0 && spec.marker <= x1)
+    g.append(svg('line', { x1: X(spec.marker), x2: X(spec.marker), y1: m.t, y2: H - m.b, class: 'marker' }));
+  box.replaceChildren(g);
+}
+
+/* Each line's short name at its right end, pushed apart so that no two
+ * overlap (the legend below the chart spells them out). */
+function directLabels(g, series, X, Y, x, top, bottom) {
+  const gap = 14;
+  const labels = series.filter((s) => s.short).map((s) => {
+    const last = s.points.filter((p) => Number.isFinite(p.y)).pop();
+    return last ? { s, y: Y(last.y) + 4 } : null;
+  }).filter(Boolean).sort((a, b) => a.y - b.y);
+  for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + gap);
+  for (let i = labels.length - 1; i >= 0; i--) {
+    labels[i].y = Math.min(labels[i].y, (i === labels.length - 1 ? bottom : labels[i + 1].y - gap));
+    labels[i].y = Math.max(labels[i].y, top + 10);
+  }
+  for (const l of labels)
+    g.append(svg('text', { x, y: l.y, class: 'direct', fill: l.s.color }, document.createTextNode(l.s.short)));
+}
+
+/* A figure: title, chart, legend and the data as a table (for screen
+ * readers and for copying numbers). */
+function figure(id, spec) {
+  const chart = el('div', { class: 'chart-box' });
+  const legend = el('ul', { class: 'legend' }, spec.series.map((s) => el('li', {},
+    svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' },
+      svg('line', { x1: 0, y1: 5, x2: 28, y2: 5, stroke: s.color, 'stroke-width': 3, 'stroke-dasharray': s.dash || null })),
+    ` ${s.name}`)));
+  const xs = spec.series[0].points.map((p) => p.x);
+  const table = el('table', { class: 'values' },
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: spec.x }), spec.series.map((s) => el('th', { scope: 'col', text: s.name })))),
+    el('tbody', {}, xs.map((x, i) => el('tr', {}, el('th', { scope: 'row', text: fmt(x) }),
+      spec.series.map((s) => { const p = s.points[i] || {}; return el('td', { class: 'num', text: `${fmt(p.y)} ${Number.isFinite(p.lo) ? fmtInterval([p.lo, p.hi]) : ''}` }); })))));
+  const fig = el('figure', { id, class: 'plot' }, el('figcaption', { text: spec.title }), chart, legend,
+    el('details', {}, el('summary', { text: 'Data' }), el('div', { class: 'scroll' }, table)));
+  fig.redraw = () => drawChart(chart, spec);
+  return fig;
+}
+
+function renderPlots(batch) {
+  const list = $('plot-list');
+  list.replaceChildren();
+  if (!batch.results) {
+    list.append(el('p', { class: 'error', text: (batch.error && batch.error.error && batch.error.error.message) || 'the curves could not be computed' }));
+    return;
+  }
+  const marker = formRequest().concurrency;
+  for (const c of CURVES) {
+    const series = batch.configs.map((cfg, k) => ({
+      name: k === 0 ? `chosen: ${describe(cfg)}` : `#${k}: ${describe(cfg)}`,
+      short: k === 0 ? 'chosen' : `#${k}`, color: COLORS[k], dash: DASHES[k], width: k === 0 ? 3 : 2,
+      points: batch.index.curves[k].map((i, j) => {
+        const [y, iv] = pick(batch.results[i], c.field);
+        return { x: GRID[j], y, lo: iv ? iv[0] : NaN, hi: iv ? iv[1] : NaN };
+      }),
+    })).filter((s) => s.points.some((p) => Number.isFinite(p.y)));
+    if (!series.length) continue;
+    const fig = figure(`plot-${c.field}`, { title: c.title, x: 'requests running, n (log scale)', y: c.y, xlog: true, ylog: c.ylog, series, marker });
+    list.append(fig);
+    fig.redraw();
+  }
+  if (!batch.results.some((a) => a && a.interval_95))
+    list.append(el('p', { class: 'muted', text: 'No interval bands: the loaded parameter set has neither bootstrap draws nor a held-out error.' }));
+}

@@ -1,0 +1,318 @@
+/*
+ * wattcast planner page, form.js (docs/planner.md): the form's controls,
+ * built from the inference request schema, the form's request and its
+ * shareable URL, and the API's messages on the fields they concern. A
+ * classic script loaded with defer after page.js, whose tables and helpers
+ * it uses; start() in page.js calls it once every script has run.
+ */
+'use strict';
+
+/* ------------------------------------------------------------- the form */
+
+function fieldBox(name, label, unit, control, help) {
+  const id = control.id;
+  const ids = [`${id}-help`, `${id}-error`, `${id}-warn`];
+  control.setAttribute('aria-describedby', ids.join(' '));
+  return el('div', { class: 'field', 'data-field': name },
+    el('label', { for: id }, label, unit ? el('span', { class: 'unit', text: ` (${unit})` }) : null),
+    control,
+    el('p', { id: ids[0], class: 'help', text: help || '' }),
+    el('p', { id: ids[1], class: 'field-error', 'aria-live': 'assertive' }),
+    el('ul', { id: ids[2], class: 'warnings' }));
+}
+
+function selectOf(id, options, value) {
+  const s = el('select', { id, name: id });
+  for (const o of options) {
+    const [v, text] = Array.isArray(o) ? o : [o, o];
+    s.append(el('option', { value: v, text, selected: value !== undefined && v === value }));
+  }
+  return s;
+}
+
+function numberInput(id, f, schema) {
+  return el('input', {
+    id, name: id, type: 'number', inputmode: f.kind === 'integer' ? 'numeric' : 'decimal',
+    step: f.kind === 'integer' ? '1' : 'any', min: schema && schema.minimum,
+    placeholder: f.placeholder || '', value: f.value || '',
+  });
+}
+
+/* One control of FIELDS (or a generic one for a property the table does
+ * not know). Returns the field box or null when the API lacks it. */
+function buildControl(f, props) {
+  const p = props[f.name];
+  const id = `f-${f.name}`;
+  if (f.kind === 'model') {
+    if (!props.model && !props.active_params_b) return null;
+    const opts = props.model ? S.models.map((m) => [m.name, `${m.name} (${fmt(m.active_params_b)} B)`]) : [];
+    if (props.active_params_b) opts.push(['', 'Other: give active parameters']);
+    const sel = selectOf(id, opts, opts.some((o) => o[0] === 'Qwen3-8B') ? 'Qwen3-8B' : undefined);
+    const ap = el('input', { id: 'f-active_params_b', name: 'active_params_b', type: 'number', step: 'any',
+      min: '0', inputmode: 'decimal', 'aria-label': 'Active parameters (B)', placeholder: 'active parameters, B' });
+    const box = fieldBox('model', f.label, '', sel, '');
+    box.insertBefore(ap, box.querySelector('.help'));
+    const sync = () => {
+      ap.hidden = sel.value !== '';
+      const m = S.models.find((x) => x.name === sel.value);
+      box.querySelector('.help').textContent = m ? `${m.architecture}, ${fmt(m.active_params_b)} B active of ${fmt(m.total_params_b)} B` : 'active parameters, billions';
+    };
+    sel.addEventListener('change', sync);
+    S.controls.model = { f, box, get: () => (sel.value ? { model: sel.value } : valueOf(ap, 'number', 'active_params_b')),
+      set: (req) => {
+        if (req.model !== undefined) {
+          if (![...sel.options].some((o) => o.value === req.model)) sel.append(el('option', { value: req.model, text: req.model }));
+          sel.value = req.model;
+        } else if (req.active_params_b !== undefined && props.active_params_b) {
+          sel.value = ''; ap.value = req.active_params_b;
+        }
+        sync();
+      }, focus: () => (sel.value ? sel : ap).focus(), inputs: [sel, ap] };
+    sync();
+    return box;
+  }
+  if (!p) return null;
+  let control;
+  if (f.kind === 'platform') control = selectOf(id, S.params.levels.map((l) => l.name));
+  else if (f.kind === 'profile') control = selectOf(id, [['', 'default'], ...(S.profiles || []).map((x) => x.name || x)]);
+  else if (p.enum) control = selectOf(id, p.enum, p.default);
+  else if (p.type === 'boolean') control = el('input', { id, name: id, type: 'checkbox' });
+  else if (['number', 'integer'].includes([].concat(p.type)[0])) control = numberInput(id, f, p);
+  else control = el('input', { id, name: id, type: 'text', value: f.value || '' });
+  const box = fieldBox(f.name, f.label, f.unit, control, f.help || (f.generic ? p.description : ''));
+  const kind = p.enum ? 'string' : p.type === 'boolean' ? 'boolean' : [].concat(p.type)[0];
+  /* A value at the API's default is left out of the request and the URL. */
+  const dflt = p.default !== undefined ? String(p.default) : null;
+  S.controls[f.name] = { f, box, get: () => (control.value === dflt ? {} : valueOf(control, kind, f.name)),
+    set: (req) => { if (req[f.name] !== undefined) setValue(control, req[f.name]); },
+    reset: () => { if (control.tagName === 'SELECT') control.selectedIndex = Math.max(0, [...control.options].findIndex((o) => o.defaultSelected)); else control.value = f.value || ''; },
+    focus: () => control.focus(), inputs: [control] };
+  if (f.kind === 'platform') {
+    control.addEventListener('change', platformHelp);
+  }
+  return box;
+}
+
+function setValue(control, v) {
+  if (control.type === 'checkbox') control.checked = v === true || v === 'true';
+  else {
+    if (control.tagName === 'SELECT' && ![...control.options].some((o) => o.value === String(v)))
+      control.append(el('option', { value: String(v), text: String(v) }));
+    control.value = String(v);
+  }
+}
+
+/* A control's request entry: {} when empty, {name: value}; text that is
+ * not a number is kept as text so the API names the problem. */
+function valueOf(control, kind, name) {
+  if (control.hidden || control.disabled) return {};
+  if (kind === 'boolean') return control.checked ? { [name]: true } : {};
+  if (control.validity && control.validity.badInput) return { [name]: '(not a number)' };
+  const v = control.value.trim();
+  if (v === '') return {};
+  if (kind === 'number' || kind === 'integer') {
+    const x = Number(v);
+    return { [name]: Number.isFinite(x) ? x : v };
+  }
+  return { [name]: v };
+}
+
+function platformHelp() {
+  const c = S.controls.platform;
+  if (!c) return;
+  const lvl = S.params.levels.find((l) => l.name === c.inputs[0].value);
+  const r = lvl && lvl.range;
+  const parts = [];
+  if (r && r.tp) parts.push(`TP ${r.tp[0]}–${r.tp[1]}`);
+  if (r && r.running) parts.push(`n ${fmt(r.running[0])}–${fmt(r.running[1])}`);
+  if (r && r.active_params_b) parts.push(`${fmt(r.active_params_b[0])}–${fmt(r.active_params_b[1])} B`);
+  $('f-platform-help').textContent = parts.length ? `calibrated on ${parts.join(', ')}` : '';
+}
+
+/* The load: concurrency, or an arrival rate when the API takes one. */
+function buildLoad(props) {
+  const both = props.concurrency && props.rate;
+  const boxes = FIELDS.filter((f) => f.group === 'load').map((f) => buildControl(f, props)).filter(Boolean);
+  if (!both) return boxes;
+  const mode = el('fieldset', { class: 'load-mode' }, el('legend', { text: 'Load' }),
+    ['concurrency', 'rate'].map((m) => el('label', {},
+      el('input', { type: 'radio', name: 'load-mode', value: m, checked: m === 'concurrency',
+        onchange: syncLoad }), m === 'concurrency' ? ' closed loop' : ' open loop')));
+  return [mode, ...boxes];
+}
+
+function loadMode() {
+  const r = document.querySelector('input[name="load-mode"]:checked');
+  return r ? r.value : 'concurrency';
+}
+
+function syncLoad() {
+  const mode = loadMode();
+  for (const name of ['concurrency', 'rate']) {
+    const c = S.controls[name];
+    if (c) { c.box.hidden = mode !== name && !!S.controls.rate; c.inputs[0].disabled = c.box.hidden; }
+  }
+}
+
+function buildForm() {
+  const props = schemaProperties(requestMedia('/v1/predict/inference').schema);
+  S.request = props;
+  const root = $('fields');
+  const groups = { config: el('fieldset', {}, el('legend', { text: 'Server and model' })),
+    load: el('fieldset', {}, el('legend', { text: 'Load' })),
+    workload: el('fieldset', {}, el('legend', { text: 'Workload and prices' })) };
+  for (const f of FIELDS.filter((x) => x.group === 'config')) {
+    if (f.kind === 'profile' && !S.profiles) continue;
+    const box = buildControl(f, props);
+    if (box) groups.config.append(box);
+  }
+  groups.load.append(...buildLoad(props));
+  for (const f of FIELDS.filter((x) => x.group === 'workload')) {
+    const box = buildControl(f, props);
+    if (box) groups.workload.append(box);
+  }
+  /* Request properties this page has no entry for still get a control. */
+  const known = new Set([...FIELDS.map((f) => f.name), ...NOT_IN_FORM]);
+  for (const name of Object.keys(props).filter((n) => !known.has(n))) {
+    const f = { name, label: humanize(name), unit: unitOf(name), kind: 'generic', group: 'workload', generic: true };
+    FIELDS.push(f);
+    const box = buildControl(f, props);
+    if (box) groups.workload.append(box);
+  }
+  root.append(groups.config, groups.load);
+  if (groups.workload.children.length > 1) root.append(groups.workload);
+  /* A shared "load" slot for messages about the running count. */
+  S.controls.load = { get: () => ({}), set: () => {}, focus: () => (S.controls[loadMode()] || S.controls.concurrency).focus(),
+    get box() { return (S.controls[loadMode()] || S.controls.concurrency).box; } };
+  syncLoad();
+  platformHelp();
+}
+
+/* The request of the form, and its split into configuration and load. */
+function formRequest() {
+  const req = {};
+  for (const f of FIELDS) if (S.controls[f.name]) Object.assign(req, S.controls[f.name].get());
+  return req;
+}
+
+function configPart(req) {
+  const out = {};
+  for (const [k, v] of Object.entries(req)) if (groupOf(k) === 'config') out[k] = v;
+  return out;
+}
+
+function sharedPart(req) {
+  const out = {};
+  for (const [k, v] of Object.entries(req)) if (groupOf(k) !== 'config') out[k] = v;
+  return out;
+}
+
+function groupOf(name) {
+  if (name === 'active_params_b') return 'config';
+  const f = FIELDS.find((x) => x.name === name);
+  return f ? f.group : 'workload';
+}
+
+/* Put a request into the form; configuration fields it lacks go back to
+ * their defaults (a loaded comparison entry is the whole configuration). */
+function setForm(req) {
+  for (const f of FIELDS) {
+    const c = S.controls[f.name];
+    if (!c) continue;
+    if (f.group === 'config' && f.kind !== 'model' && req[f.name] === undefined) c.reset();
+    c.set(req);
+  }
+  const lm = req.rate !== undefined ? 'rate' : 'concurrency';
+  const radio = document.querySelector(`input[name="load-mode"][value="${lm}"]`);
+  if (radio) radio.checked = true;
+  syncLoad();
+  platformHelp();
+}
+
+/* ------------------------------------------------- the URL (shareable) */
+
+/* Query: the request's fields by their API names, plus one `cmp` per
+ * compared configuration as "key:value;key:value". */
+function enc(s) {
+  return encodeURIComponent(s).replace(/%3A/g, ':').replace(/%3B/g, ';').replace(/%2C/g, ',').replace(/%2F/g, '/');
+}
+
+function stateQuery(req) {
+  const parts = Object.entries(req).map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  for (const c of S.compare)
+    parts.push(`cmp=${enc(Object.entries(c).map(([k, v]) => `${k}:${v}`).join(';'))}`);
+  return parts.join('&');
+}
+
+function typed(name, text) {
+  const p = S.request[name];
+  const t = p && [].concat(p.type)[0];
+  if ((t === 'number' || t === 'integer') && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  if (t === 'boolean') return text === 'true';
+  return text;
+}
+
+function parseQuery(search) {
+  const q = new URLSearchParams(search);
+  const req = {};
+  const cmp = [];
+  for (const [k, v] of q) {
+    if (k === 'cmp') {
+      const c = {};
+      for (const kv of v.split(';')) {
+        const i = kv.indexOf(':');
+        if (i > 0) c[kv.slice(0, i)] = typed(kv.slice(0, i), kv.slice(i + 1));
+      }
+      if (Object.keys(c).length && cmp.length < MAX_COMPARE) cmp.push(c);
+    } else if (S.request[k]) {
+      req[k] = typed(k, v);
+    }
+  }
+  return { req, cmp };
+}
+
+function updateLink(req, push) {
+  const query = stateQuery(req);
+  const url = `${location.origin}${location.pathname}${query ? '?' + query : ''}`;
+  $('share-link').value = url;
+  if (push) history.replaceState(null, '', url);
+}
+
+/* ------------------------------------------------- messages on fields */
+
+/* The control a field name or JSON pointer concerns ("/tp", "tp"). */
+function controlFor(field) {
+  const name = String(field).replace(/^\//, '').split(/[/:]/)[0];
+  const alias = FIELD_ALIASES[name];
+  if (alias && S.controls[alias]) return S.controls[alias];
+  return S.controls[name] || null;
+}
+
+function clearMessages() {
+  for (const n of document.querySelectorAll('#fields .field-error')) n.textContent = '';
+  for (const n of document.querySelectorAll('#fields .warnings')) n.replaceChildren();
+  for (const n of document.querySelectorAll('#fields [aria-invalid]')) n.removeAttribute('aria-invalid');
+  $('form-error').textContent = '';
+  $('general-warnings').replaceChildren();
+}
+
+function showError(err) {
+  const e = (err && err.error) || {};
+  const c = e.field !== undefined && e.field !== '' ? controlFor(e.field) : null;
+  const msg = e.message || 'the server refused the request';
+  if (c && c.box) {
+    c.box.querySelector('.field-error').textContent = msg;
+    for (const i of c.box.querySelectorAll('input, select')) if (!i.hidden) i.setAttribute('aria-invalid', 'true');
+    c.focus();
+  } else {
+    $('form-error').textContent = msg;
+  }
+}
+
+function showWarnings(list) {
+  for (const w of list || []) {
+    const c = controlFor(w.split(':')[0]);
+    const target = c && c.box ? c.box.querySelector('.warnings') : $('general-warnings');
+    target.append(el('li', { text: w }));
+  }
+}

@@ -1,0 +1,260 @@
+/*
+ * wattcast planner page, panels.js (docs/planner.md): a panel for each
+ * newer route the OpenAPI document has (its form from the request schema,
+ * its answer as a table and plots) and the calibration view of the loaded
+ * parameter set. A classic script loaded with defer after page.js,
+ * form.js and answers.js; start() in page.js calls it once every script
+ * has run.
+ */
+'use strict';
+
+/* ---------------------------------------------- panels of newer routes */
+
+/* A panel for one endpoint: a form built from its request schema, its
+ * answer shown generically and, when it holds an array of points, drawn. */
+function buildPanel(p) {
+  const media = requestMedia(p.path);
+  if (!media) return;
+  const props = schemaProperties(media.schema);
+  const examples = media.examples ? Object.values(media.examples).map((e) => e.value) : [];
+  const example = examples[0] || media.example || {};
+  const inputs = {};
+  const form = el('form', { novalidate: true, class: 'panel-form' });
+  const own = Object.keys(props).filter((k) => !(p.useConfig && S.request[k]));
+  for (const k of own) {
+    const ps = props[k];
+    const id = `p-${p.path.replace(/\W+/g, '-')}-${k}`;
+    const t = [].concat(ps.type)[0];
+    if (k === 'workload') { inputs[k] = workloadControls(id, example[k] || {}, form); continue; }
+    if (k === 'fleet') { inputs[k] = fleetControls(id, ps, example[k], form); continue; }
+    /* Other objects (a response override) keep the API's defaults: a
+     * planner is never sent values the page does not show. */
+    if (t === 'object' || t === 'array') continue;
+    if (t === 'boolean') {
+      const c = el('input', { id, type: 'checkbox' });
+      c.checked = example[k] !== undefined ? !!example[k] : ps.default !== false;
+      inputs[k] = { read: () => c.checked };
+      form.append(fieldBox(k, humanize(k), '', c, ps.description || ''));
+      continue;
+    }
+    const c = ps.enum ? selectOf(id, ps.enum, example[k] !== undefined ? example[k] : ps.default)
+      : el('input', { id, type: t === 'string' ? 'text' : 'number', step: 'any', value: example[k] !== undefined ? example[k] : '' });
+    inputs[k] = { c, t: ps.enum ? 'string' : t };
+    form.append(fieldBox(k, humanize(k), unitOf(k), c, ps.description || ''));
+  }
+  const out = el('div', { 'aria-live': 'polite' });
+  const err = el('p', { class: 'error', 'aria-live': 'assertive' });
+  form.append(err, el('div', { class: 'buttons' }, el('button', { type: 'submit', text: 'Compute' })));
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    for (const n of form.querySelectorAll('.field-error')) n.textContent = '';
+    err.textContent = '';
+    const body = p.useConfig ? Object.assign({}, formRequest()) : {};
+    for (const [k, i] of Object.entries(inputs)) {
+      if (i.read) { const v = i.read(); if (v !== undefined) body[k] = v; } else Object.assign(body, valueOf(i.c, i.t, k));
+    }
+    for (const k of Object.keys(body)) if (!props[k]) delete body[k];
+    const r = await api(p.path, body);
+    if (!r.ok) {
+      const e = (r.body && r.body.error) || {};
+      const name = String(e.field || '').replace(/^\//, '').split('/')[0];
+      const box = form.querySelector(`.field[data-field="${name}"] .field-error`);
+      (box || err).textContent = e.message || `the server answered ${r.status}`;
+      return;
+    }
+    out.replaceChildren(answerTable(r.body), pointsFigure(p, r.body) || columnsFigure(p, r.body));
+  });
+  $('panels').append(el('section', { class: 'card wide panel', 'data-path': p.path },
+    el('h2', { text: p.title }), p.useConfig ? el('p', { class: 'muted', text: 'Uses the configuration above.' }) : null,
+    form, out));
+}
+
+/* The workload a planner varies: its type, the arrival rate (open loop) or
+ * the clients (closed loop), burstiness, and the mean token lengths (drawn
+ * lognormal with sd = mean, as ShareGPT-like lengths are). Returns the
+ * panel input: read() gives the request's workload object. */
+function workloadControls(idp, ex, form) {
+  const types = [['poisson', 'Poisson arrivals'], ['bursty', 'Bursty arrivals (gamma gaps)'], ['closed', 'Closed loop (fixed clients)']];
+  const type = selectOf(`${idp}-type`, types, types.some((t) => t[0] === ex.type) ? ex.type : 'poisson');
+  const num = (name, v, step) => el('input', { id: `${idp}-${name}`, type: 'number', step: step || 'any', min: '0',
+    inputmode: 'decimal', value: v === undefined ? '' : String(v) });
+  const mean = (x, d) => (typeof x === 'number' ? x : x && typeof x.mean === 'number' ? x.mean : d);
+  const rate = num('rate', ex.rate !== undefined ? ex.rate : 4);
+  const conc = num('concurrency', ex.concurrency !== undefined ? ex.concurrency : 8, '1');
+  const burst = num('burstiness', ex.burstiness !== undefined ? ex.burstiness : 0.5);
+  const inTok = num('input_tokens', mean(ex.input_tokens, 512), '1');
+  const outTok = num('output_tokens', mean(ex.output_tokens, 256), '1');
+  const boxes = {
+    rate: fieldBox('workload', 'Arrival rate', 'requests/s', rate, 'requests arriving per second at one server'),
+    concurrency: fieldBox('workload', 'Clients', 'requests', conc, 'requests kept running (closed loop)'),
+    burstiness: fieldBox('workload', 'Burstiness', 'gamma shape', burst, 'below 1 is burstier than Poisson'),
+  };
+  const sync = () => {
+    boxes.rate.hidden = type.value === 'closed';
+    boxes.concurrency.hidden = type.value !== 'closed';
+    boxes.burstiness.hidden = type.value !== 'bursty';
+  };
+  type.addEventListener('change', sync);
+  form.append(fieldBox('workload', 'Workload', '', type, ''), boxes.rate, boxes.concurrency, boxes.burstiness,
+    fieldBox('workload', 'Input tokens', 'mean per request', inTok, ''),
+    fieldBox('workload', 'Output tokens', 'mean per request', outTok, ''));
+  sync();
+  const length = (c) => { const m = Number(c.value); return { mean: m, sd: m }; };
+  return { read: () => {
+    const w = { type: type.value, input_tokens: length(inTok), output_tokens: length(outTok) };
+    if (type.value === 'closed') w.concurrency = Number(conc.value);
+    else w.rate = Number(rate.value);
+    if (type.value === 'bursty') w.burstiness = Number(burst.value);
+    return w;
+  } };
+}
+
+/* A fleet of servers behind one feed: its size and how requests are
+ * spread; size 1 (or empty) asks for one server. */
+function fleetControls(idp, ps, ex, form) {
+  const props = schemaProperties(ps);
+  const size = el('input', { id: `${idp}-size`, type: 'number', step: '1', min: '1', inputmode: 'numeric',
+    value: ex && ex.size ? String(ex.size) : '1' });
+  const modes = (props.mode && props.mode.enum) || ['independent'];
+  const mode = selectOf(`${idp}-mode`, modes, ex && ex.mode ? ex.mode : modes[0]);
+  form.append(fieldBox('fleet', 'Fleet size', 'servers', size, 'servers whose aggregate is simulated'),
+    fieldBox('fleet', 'Fleet mode', '', mode, 'independent: each its own arrivals; otherwise one balancer'));
+  return { read: () => (Number(size.value) > 1 ? { size: Number(size.value), mode: mode.value } : undefined) };
+}
+
+function answerTable(a) {
+  const rows = quantities(a).map(([key, leaf, v, iv]) => el('tr', { 'data-key': key },
+    el('th', { scope: 'row', text: labelOf(leaf) }),
+    el('td', { class: 'num', text: typeof v === 'number' ? `${fmt(v)} ${unitLabel(leaf)}` : String(v) }),
+    el('td', { class: 'num', text: fmtInterval(iv) })));
+  return el('div', {}, el('table', { class: 'values' }, el('tbody', {}, rows)),
+    el('ul', { class: 'warnings' }, (a.warnings || []).map((w) => el('li', { text: w }))));
+}
+
+/* The first array of objects in an answer, drawn against its first key
+ * (time or fleet size); keys named like p5/lo and p95/hi become a band. */
+function pointsFigure(p, a) {
+  const arr = Object.entries(a).find(([, v]) => Array.isArray(v) && v.length > 1 && v[0] && typeof v[0] === 'object');
+  if (!arr) return null;
+  const [name, rows] = arr;
+  const keys = Object.keys(rows[0]).filter((k) => typeof rows[0][k] === 'number');
+  if (keys.length < 2) return null;
+  const xk = keys[0];
+  const lo = keys.find((k) => /(^|_)(p5|p05|lo|low)(_|$)/.test(k));
+  const hi = keys.find((k) => /(^|_)(p95|hi|high)(_|$)/.test(k));
+  const ys = keys.slice(1).filter((k) => k !== lo && k !== hi);
+  const series = ys.map((k, i) => ({ name: humanize(k), color: COLORS[i % COLORS.length], dash: DASHES[i % DASHES.length],
+    points: rows.map((r) => ({ x: r[xk], y: r[k], lo: i === 0 && lo ? r[lo] : NaN, hi: i === 0 && hi ? r[hi] : NaN })) }));
+  const unit = unitOf(ys[0] || '');
+  const fig = figure(`plot-${p.path.replace(/\W+/g, '-')}`, { title: `${p.title}: ${humanize(name)}`,
+    x: `${humanize(xk)}${unitOf(xk) ? ` (${unitOf(xk)})` : ''}`, y: unit ? `${humanize(ys[0])} (${unit})` : humanize(ys[0] || ''),
+    xlog: false, ylog: false, series });
+  requestAnimationFrame(() => fig.redraw());
+  return fig;
+}
+
+/* Columns of equal-length number arrays anywhere in an answer (an
+ * envelope's `server.bins`: t_s, mean_w, p5_w, p95_w, ...), drawn against
+ * the time column; p5/p95 columns become the band around the first other. */
+function findColumns(a, path, depth) {
+  if (!a || typeof a !== 'object' || Array.isArray(a) || depth > 3) return null;
+  const cols = Object.entries(a).filter(([, v]) => Array.isArray(v) && v.length > 1 && v.every((x) => typeof x === 'number'));
+  if (cols.length >= 2 && cols.every(([, v]) => v.length === cols[0][1].length)) return { path, cols };
+  for (const [k, v] of Object.entries(a)) {
+    const f = findColumns(v, path ? `${path}.${k}` : k, depth + 1);
+    if (f) return f;
+  }
+  return null;
+}
+
+function columnsFigure(p, a) {
+  const found = findColumns(a, '', 0);
+  if (!found) return null;
+  const cols = Object.fromEntries(found.cols);
+  const names = Object.keys(cols);
+  const xk = names.find((k) => /(^|_)s$/.test(k)) || names[0];
+  const lo = names.find((k) => k !== xk && /(^|_)(p5|p05|lo|low)(_|$)/.test(k));
+  const hi = names.find((k) => k !== xk && /(^|_)(p95|hi|high)(_|$)/.test(k));
+  const ys = names.filter((k) => k !== xk && k !== lo && k !== hi && unitOf(k) === unitOf(lo || names[1]));
+  if (!ys.length) return null;
+  const series = ys.map((k, i) => ({ name: humanize(k), color: COLORS[i % COLORS.length], dash: DASHES[i % DASHES.length],
+    points: cols[xk].map((x, j) => ({ x, y: cols[k][j], lo: i === 0 && lo ? cols[lo][j] : NaN, hi: i === 0 && hi ? cols[hi][j] : NaN })) }));
+  const unit = unitOf(ys[0]);
+  const fig = figure(`plot-${p.path.replace(/\W+/g, '-')}`, { title: `${p.title}: ${humanize(found.path || 'answer')}`,
+    x: `${humanize(xk)}${unitOf(xk) ? ` (${unitOf(xk)})` : ''}`, y: unit ? `${humanize(ys[0])} (${unit})` : humanize(ys[0]),
+    xlog: false, ylog: false, series });
+  requestAnimationFrame(() => fig.redraw());
+  return fig;
+}
+
+/* ---------------------------------------------------------- calibration */
+
+function scalarText(s) {
+  if (!s || typeof s !== 'object' || typeof s.value !== 'number') return '—';
+  return `${fmt(s.value)}${s.ci95 ? ' ' + fmtInterval(s.ci95) : ''}`;
+}
+
+function sourceBadge(s) {
+  if (!s || !s.source) return '';
+  return el('span', { class: `src src-${s.source}`, title: SOURCES[s.source] || s.source, text: s.source });
+}
+
+function scalarCell(s) {
+  return el('td', { class: 'num' }, scalarText(s), ' ', sourceBadge(s));
+}
+
+function rangeText(r) {
+  return r ? `${fmt(r[0])}–${fmt(r[1])}` : '—';
+}
+
+/* Every {value, source} object under `obj`, as [path, scalar]. */
+function scalarsUnder(obj, prefix, out) {
+  if (!obj || typeof obj !== 'object') return out;
+  if (typeof obj.value === 'number' && typeof obj.source === 'string') { out.push([prefix, obj]); return out; }
+  for (const [k, v] of Object.entries(obj)) scalarsUnder(v, prefix ? `${prefix}.${k}` : k, out);
+  return out;
+}
+
+function renderCalibration(resp) {
+  const p = resp.params;
+  const body = $('calibration-body');
+  const levels = el('table', { class: 'values', id: 'cal-levels' },
+    el('thead', {}, el('tr', {}, ['platform', 'P0 (W)', 'S (W)', 'θ', 'active params (B)', 'n', 'TP', 'clock (MHz)', 'runs']
+      .map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, p.levels.map((l) => el('tr', { 'data-level': l.name },
+      el('th', { scope: 'row', text: l.name }), scalarCell(l.p0_w),
+      l.s_w ? scalarCell(l.s_w) : el('td', { text: l.s_shared_with ? `shared with ${l.s_shared_with}` : '—' }),
+      scalarCell(l.theta),
+      ...['active_params_b', 'running', 'tp', 'sm_clock_mhz'].map((k) => el('td', { class: 'num', text: rangeText(l.range && l.range[k]) })),
+      el('td', { class: 'num', text: l.range && l.range.runs !== undefined ? String(l.range.runs) : '—' })))));
+  const sharedNames = { delta: 'δ (model-size slope)', gamma1: 'γ1 (load slope)', gamma2: 'γ2 (quadratic load)', kappa: 'κ (clock exponent)' };
+  const shared = el('table', { class: 'values', id: 'cal-shared' }, el('caption', { text: 'Shared by every platform' }),
+    el('tbody', {}, Object.entries(p.shared || {}).map(([k, s]) => el('tr', {}, el('th', { scope: 'row', text: sharedNames[k] || k }), scalarCell(s)))));
+  const terms = el('table', { class: 'values', id: 'cal-terms' }, el('caption', { text: 'Precision terms (kept ones change the prediction)' }),
+    el('thead', {}, el('tr', {}, ['setting', 'precision', 'platform', 'placement', 'value', 'p', 'pairs', 'kept'].map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, (p.precision_terms || []).map((t) => el('tr', {},
+      el('td', { text: t.setting }), el('td', { text: t.precision }), el('td', { text: t.level || 'all' }),
+      el('td', { text: t.placement }), t.value ? scalarCell(t.value) : el('td', { text: '—' }),
+      el('td', { class: 'num', text: t.p_value !== null && t.p_value !== undefined ? fmt(t.p_value) : '—' }),
+      el('td', { class: 'num', text: t.pairs !== undefined ? String(t.pairs) : '—' }), el('td', { text: t.kept ? 'yes' : 'no' })))));
+  /* Sections this page has no table for (capacity, fine-tuning, ...):
+   * every {value, source} in them. */
+  const known = ['schema', 'name', 'form', 'clock_ref_mhz', 'levels', 'shared', 'precision_terms', 'provenance', 'draws'];
+  const extra = Object.entries(p).filter(([k, v]) => !known.includes(k) && v && typeof v === 'object')
+    .map(([k, v]) => [k, scalarsUnder(v, '', [])]).filter(([, rows]) => rows.length)
+    .map(([k, rows]) => el('table', { class: 'values', 'data-section': k }, el('caption', { text: `Section ${k}` }),
+      el('tbody', {}, rows.map(([path, s]) => el('tr', {}, el('th', { scope: 'row', text: path }), scalarCell(s))))));
+  const used = new Set(scalarsUnder(p, '', []).map(([, s]) => s.source));
+  const legend = el('dl', { class: 'sources' }, [...used].flatMap((s) => [el('dt', {}, sourceBadge({ source: s })), el('dd', { text: SOURCES[s] || '' })]));
+  const prov = p.provenance || {};
+  const facts = el('dl', { class: 'facts' },
+    [['name', resp.name], ['version', resp.params_version], ['source', resp.source], ['loaded', resp.loaded_utc],
+      ['form', p.form], ['schema', p.schema], ['bootstrap draws', String(resp.n_draws)],
+      ['runs fitted', prov.runs !== undefined ? String(prov.runs) : null], ['seed', prov.seed ? String(prov.seed) : null],
+      ['created', prov.created_utc]].filter(([, v]) => v !== null && v !== undefined && v !== '')
+      .flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
+  body.replaceChildren(facts,
+    el('h3', { text: 'Per platform: loaded idle power P0, scale S and intercept θ (95 % intervals), and the calibrated ranges' }),
+    el('div', { class: 'scroll' }, levels), el('div', { class: 'cal-row' }, shared, legend),
+    el('div', { class: 'scroll' }, terms), ...extra.map((t) => el('div', { class: 'scroll' }, t)));
+}
