@@ -2,8 +2,9 @@
  * The REST API over real HTTP (libcurl) against an in-process server on
  * 127.0.0.1:0: the published anchors through POST /v1/predict/inference,
  * model names, series, warnings, intervals after a reload, a batch mixing
- * good and bad items, every error status with its code and field, the
- * read-only routes, the Prometheus counters and the answer memo.
+ * good and bad items, the read-only routes, the answer memo and reloads
+ * under load. Every error status and the Prometheus counters are in
+ * test_server_api_errors.c.
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -36,39 +37,6 @@ predict(const char *body, json_t **answer)
 	}
 	http_reply_free(&r);
 	return v;
-}
-
-/* Send a request and check status, code and field of the error answer
- * (field NULL = must be absent). */
-static void
-expect_error(const char *method, const char *path, const char *ctype, const char *body,
-             long status, const char *code, const char *field)
-{
-	http_reply r;
-	int before = check_failures;
-	http_request(h, method, url(path), ctype, body, body ? strlen(body) : 0, 0, &r);
-	CHECK_INT(r.status, status);
-	CHECK_CONTAINS(r.content_type, "application/json");
-	CHECK(r.json != NULL);
-	CHECK_INT(http_error_int(&r, "status"), status);
-	CHECK(http_error_str(&r, "code") && strcmp(http_error_str(&r, "code"), code) == 0);
-	CHECK(http_error_str(&r, "message") && http_error_str(&r, "message")[0]);
-	if (field)
-		CHECK(http_error_str(&r, "field") && strcmp(http_error_str(&r, "field"), field) == 0);
-	else
-		CHECK(json_object_get(json_object_get(r.json, "error"), "field") == NULL);
-	if (status == 422) /* every 422 names its field */
-		CHECK(http_error_str(&r, "field") != NULL);
-	if (check_failures != before)
-		fprintf(stderr, "  case: %s %s %s -> %ld %s\n", method, path, body ? body : "", r.status,
-		        r.body ? r.body : "");
-	http_reply_free(&r);
-}
-
-static void
-expect_422(const char *body, const char *code, const char *field)
-{
-	expect_error("POST", "/v1/predict/inference", "application/json", body, 422, code, field);
 }
 
 static void
@@ -136,173 +104,6 @@ test_anchors(const char *paper_version)
 }
 
 static void
-test_errors(void)
-{
-	const char *good = "{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}";
-	http_reply r;
-
-	/* 400: malformed JSON with line and column. */
-	http_post_json(h, url("/v1/predict/inference"), "{\"platform\": \"A100\",\n \"tp\": }", &r);
-	CHECK_INT(r.status, 400);
-	CHECK(strcmp(http_error_str(&r, "code"), "malformed_json") == 0);
-	CHECK_INT(http_error_int(&r, "line"), 2);
-	CHECK(http_error_int(&r, "column") > 1);
-	http_reply_free(&r);
-	/* Non-finite numbers cannot be written in JSON; 1e999 fails parsing. */
-	http_post_json(h, url("/v1/predict/inference"),
-	               "{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":1e999,\"concurrency\":32}", &r);
-	CHECK_INT(r.status, 400);
-	CHECK(strcmp(http_error_str(&r, "code"), "number_out_of_range") == 0);
-	CHECK_INT(http_error_int(&r, "line"), 1);
-	CHECK(http_error_int(&r, "column") >= 40);
-	http_reply_free(&r);
-	expect_error("POST", "/v1/predict/inference", "application/json", "NaN", 400, "malformed_json", NULL);
-	expect_error("POST", "/v1/predict/inference", "application/json",
-	             "{\"tp\":1,\"tp\":2}", 400, "duplicate_key", NULL);
-	expect_error("POST", "/v1/predict/inference", "application/json", "", 400, "malformed_json", NULL);
-	expect_error("POST", "/v1/predict/inference", "application/json", "{} trailing", 400,
-	             "malformed_json", NULL);
-	/* Deep nesting is refused before the (recursive) parser sees it, and
-	 * the server lives on; brackets inside strings do not count. */
-	char deep[4002];
-	memset(deep, '[', 2000);
-	memset(deep + 2000, ']', 2000);
-	deep[4000] = '\0';
-	expect_error("POST", "/v1/predict/batch", "application/json", deep, 400, "malformed_json", NULL);
-	expect_error("POST", "/v1/predict/inference", "application/json",
-	             "{\"platform\":\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\",\"tp\":1,\"active_params_b\":8,\"concurrency\":1}",
-	             422, "unknown_platform", "/platform");
-	http_post_json(h, url("/v1/predict/batch"), "[[[[[[[[1]]]]]]]]", &r);
-	CHECK_INT(r.status, 200);
-	CHECK_INT(json_integer_value(json_object_get(r.json, "failed")), 1);
-	http_reply_free(&r);
-
-	/* 404: unknown routes; routes are anchored (no prefix matches). */
-	expect_error("GET", "/v1/nope", NULL, NULL, 404, "not_found", NULL);
-	expect_error("POST", "/v1/predict/inferenceX", "application/json", good, 404, "not_found", NULL);
-	expect_error("POST", "/v1/predict/inference/", "application/json", good, 404, "not_found", NULL);
-	expect_error("POST", "/v1/predict", "application/json", good, 404, "not_found", NULL);
-	expect_error("GET", "/v1/healthz", NULL, NULL, 404, "not_found", NULL);
-	expect_error("GET", "/index.html", NULL, NULL, 404, "not_found", NULL); /* the page is at / */
-	expect_error("GET", "/page.jsx", NULL, NULL, 404, "not_found", NULL);
-	expect_error("GET", "/v1/bench/trivial", NULL, NULL, 404, "not_found", NULL); /* off by default */
-	/* 404: unknown model, with its field. */
-	expect_error("POST", "/v1/predict/inference", "application/json",
-	             "{\"platform\":\"A100\",\"tp\":1,\"model\":\"GPT-7\",\"concurrency\":32}", 404,
-	             "unknown_model", "/model");
-
-	/* 405 with Allow. */
-	http_get(h, url("/v1/predict/inference"), &r);
-	CHECK_INT(r.status, 405);
-	CHECK(strcmp(r.allow, "POST") == 0);
-	CHECK(strcmp(http_error_str(&r, "code"), "method_not_allowed") == 0);
-	http_reply_free(&r);
-	http_post_json(h, url("/v1/health"), "{}", &r);
-	CHECK_INT(r.status, 405);
-	CHECK(strcmp(r.allow, "GET") == 0);
-	http_reply_free(&r);
-	http_request(h, "DELETE", url("/v1/params"), NULL, NULL, 0, 0, &r);
-	CHECK_INT(r.status, 405);
-	CHECK(strcmp(r.allow, "GET") == 0);
-	http_reply_free(&r);
-	/* HEAD: a 405 without a body, and the connection stays usable. */
-	curl_easy_reset(h);
-	curl_easy_setopt(h, CURLOPT_URL, url("/v1/health"));
-	curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
-	CHECK_INT(curl_easy_perform(h), CURLE_OK);
-	long head_status = 0;
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &head_status);
-	CHECK_INT(head_status, 405);
-	http_get(h, url("/v1/health"), &r);
-	CHECK_INT(r.status, 200);
-	CHECK_INT(r.connects, 0);
-	http_reply_free(&r);
-
-	/* 415: no or wrong Content-Type; parameters after the type are fine. */
-	expect_error("POST", "/v1/predict/inference", "text/plain", good, 415, "unsupported_media_type", NULL);
-	expect_error("POST", "/v1/predict/inference", NULL, good, 415, "unsupported_media_type", NULL);
-	expect_error("POST", "/v1/predict/inference", "application/jsonx", good, 415, "unsupported_media_type", NULL);
-	http_request(h, "POST", url("/v1/predict/inference"), "application/json; charset=utf-8", good,
-	             strlen(good), 0, &r);
-	CHECK_INT(r.status, 200);
-	http_reply_free(&r);
-
-	/* 413: announced length over the limit (refused before reading), and
-	 * a chunked body that only turns out too long while reading. */
-	size_t big = WC_SERVER_DEFAULT_MAX_BODY + 1;
-	char *blob = malloc(big + 1);
-	memset(blob, ' ', big);
-	blob[0] = '{';
-	blob[big - 1] = '}';
-	blob[big] = '\0';
-	http_request(h, "POST", url("/v1/predict/inference"), "application/json", blob, big, 0, &r);
-	CHECK_INT(r.status, 413);
-	CHECK(strcmp(http_error_str(&r, "code"), "payload_too_large") == 0);
-	CHECK(strcasecmp(r.connection, "close") == 0);
-	http_reply_free(&r);
-	http_request(h, "POST", url("/v1/predict/inference"), "application/json", blob, big, 1, &r);
-	CHECK_INT(r.status, 413);
-	http_reply_free(&r);
-	/* One byte less is within the limit: it is read (and is valid JSON). */
-	blob[big - 2] = '}';
-	http_request(h, "POST", url("/v1/predict/inference"), "application/json", blob, big - 1, 1, &r);
-	CHECK_INT(r.status, 422); /* {} lacks platform: read, parsed, validated */
-	http_reply_free(&r);
-	free(blob);
-	/* The connection after a 413 is a fresh one and works; the next
-	 * request reuses it (keep-alive with Content-Length). */
-	http_post_json(h, url("/v1/predict/inference"), good, &r);
-	CHECK_INT(r.status, 200);
-	http_reply_free(&r);
-	http_post_json(h, url("/v1/predict/inference"), good, &r);
-	CHECK_INT(r.status, 200);
-	CHECK_INT(r.connects, 0);
-	http_reply_free(&r);
-
-	/* 422: well-formed but invalid, each with the field it concerns. */
-	expect_422("[1,2]", "wrong_type", "");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"colour\":\"red\"}",
-	           "unknown_field", "/colour");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"a/b~c\":1}",
-	           "unknown_field", "/a~1b~0c");
-	expect_422("{\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "missing_field", "/platform");
-	expect_422("{\"platform\":7,\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "wrong_type", "/platform");
-	expect_422("{\"platform\":\"TPUv9\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "unknown_platform", "/platform");
-	expect_422("{\"platform\":\"A100\",\"tp\":\"1\",\"active_params_b\":8,\"concurrency\":32}", "wrong_type", "/tp");
-	expect_422("{\"platform\":\"A100\",\"tp\":0,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");
-	expect_422("{\"platform\":\"A100\",\"tp\":-2,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");
-	expect_422("{\"platform\":\"A100\",\"tp\":1.5,\"active_params_b\":8,\"concurrency\":32}", "wrong_type", "/tp");
-	expect_422("{\"platform\":\"A100\",\"tp\":100000,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"concurrency\":32}", "missing_field", "/active_params_b");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"model\":\"Qwen3-8B\",\"concurrency\":32}",
-	           "conflicting_fields", "/model");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":0,\"concurrency\":32}", "invalid_value", "/active_params_b");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":true,\"concurrency\":32}", "wrong_type", "/active_params_b");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"model\":8,\"concurrency\":32}", "wrong_type", "/model");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8}", "missing_field", "/concurrency");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":-1}", "invalid_value", "/concurrency");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":\"32\"}", "wrong_type", "/concurrency");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"running_series\":[1],\"dt_s\":1}",
-	           "conflicting_fields", "/running_series");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"dt_s\":1}", "conflicting_fields", "/dt_s");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1,2]}", "missing_field", "/dt_s");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1,2],\"dt_s\":0}", "invalid_value", "/dt_s");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[],\"dt_s\":1}", "invalid_value", "/running_series");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":{},\"dt_s\":1}", "wrong_type", "/running_series");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1,2,-3],\"dt_s\":1}", "invalid_value", "/running_series/2");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1,null],\"dt_s\":1}", "wrong_type", "/running_series/1");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"weights\":\"fp4\"}", "invalid_value", "/weights");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"kv_cache\":\"int4\"}", "invalid_value", "/kv_cache");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"kv_cache\":8}", "wrong_type", "/kv_cache");
-	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"sm_clock_mhz\":0}", "invalid_value", "/sm_clock_mhz");
-	/* A clock whose power would overflow: refused at the field, as
-	 * beyond the board's clock range (it was a 422 on the whole item
-	 * once the power had overflowed). */
-	expect_422("{\"platform\":\"A100\",\"tp\":4096,\"active_params_b\":8,\"concurrency\":32,\"sm_clock_mhz\":1e308}",
-	           "invalid_value", "/sm_clock_mhz");
-}
-
-static void
 test_batch(const char *version)
 {
 	http_reply r, one;
@@ -349,8 +150,8 @@ test_batch(const char *version)
 	http_reply_free(&r);
 
 	/* The batch as a whole: an array, at most 10 000 items. */
-	expect_error("POST", "/v1/predict/batch", "application/json", "{\"platform\":\"A100\"}", 422,
-	             "wrong_type", "");
+	http_expect_error(h, "POST", "/v1/predict/batch", "application/json", "{\"platform\":\"A100\"}", 422,
+	                     "wrong_type", "");
 	http_post_json(h, url("/v1/predict/batch"), "[]", &r);
 	CHECK_INT(r.status, 200);
 	CHECK_INT(json_integer_value(json_object_get(r.json, "count")), 0);
@@ -381,7 +182,7 @@ test_batch(const char *version)
 	b.data[b.len - 1] = ',';
 	wc_buf_printf(&b, item, 1);
 	wc_buf_append(&b, "]", 1);
-	expect_error("POST", "/v1/predict/batch", "application/json", b.data, 422, "too_many_items", "");
+	http_expect_error(h, "POST", "/v1/predict/batch", "application/json", b.data, 422, "too_many_items", "");
 	wc_buf_free(&b);
 }
 
@@ -426,83 +227,14 @@ test_info(const char *version, int n_levels, int n_draws)
 	http_reply_free(&r);
 }
 
-/* Value of one exposition line "name{labels} value" (or -1). */
-static double
-metric(const char *text, const char *series)
-{
-	char needle[256];
-	snprintf(needle, sizeof needle, "\n%s ", series);
-	const char *p = strstr(text, needle);
-	return p ? strtod(p + strlen(needle), NULL) : -1;
-}
-
-static void
-test_metrics(const char *version)
-{
-	http_reply r;
-	const char *s422 = "wattcast_http_requests_total{route=\"/v1/predict/inference\",status=\"422\"}";
-	const char *s404 = "wattcast_http_requests_total{route=\"unmatched\",status=\"404\"}";
-	const char *s405 = "wattcast_http_requests_total{route=\"/v1/health\",status=\"405\"}";
-	http_get(h, url("/metrics"), &r);
-	CHECK_INT(r.status, 200);
-	CHECK_CONTAINS(r.content_type, "text/plain");
-	double n422 = metric(r.body, s422), n404 = metric(r.body, s404), n405 = metric(r.body, s405);
-	CHECK(n422 > 30 && n404 >= 6 && n405 >= 1);
-	http_reply_free(&r);
-
-	/* Exactly the requests made in between are counted. */
-	for (int i = 0; i < 3; i++)
-		expect_422("{\"platform\":\"A100\",\"tp\":0,\"active_params_b\":8,\"concurrency\":32}", "invalid_value", "/tp");
-	expect_error("GET", "/nope", NULL, NULL, 404, "not_found", NULL);
-	expect_error("GET", "/nope/2", NULL, NULL, 404, "not_found", NULL);
-	expect_error("DELETE", "/v1/health", NULL, NULL, 405, "method_not_allowed", NULL);
-	http_get(h, url("/metrics"), &r);
-	CHECK_NEAR(metric(r.body, s422), n422 + 3, 0);
-	CHECK_NEAR(metric(r.body, s404), n404 + 2, 0);
-	CHECK_NEAR(metric(r.body, s405), n405 + 1, 0);
-
-	/* The histogram of a route: cumulative buckets ending in its count,
-	 * which is the sum of its requests over every status. */
-	const char *route = "/v1/predict/inference";
-	double total = 0, prev = 0;
-	const char *statuses[] = { "200", "400", "404", "405", "413", "415", "422", "500", "503", "other" };
-	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
-		char s[160];
-		snprintf(s, sizeof s, "wattcast_http_requests_total{route=\"%s\",status=\"%s\"}", route, statuses[i]);
-		double v = metric(r.body, s);
-		if (v > 0)
-			total += v;
-	}
-	const char *les[] = { "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025",
-	                      "0.05", "0.1", "0.25", "0.5", "1", "2.5", "+Inf" };
-	for (size_t i = 0; i < sizeof les / sizeof les[0]; i++) {
-		char s[160];
-		snprintf(s, sizeof s, "wattcast_http_request_duration_seconds_bucket{route=\"%s\",le=\"%s\"}", route, les[i]);
-		double v = metric(r.body, s);
-		CHECK(v >= prev);
-		prev = v;
-	}
-	char s[160];
-	snprintf(s, sizeof s, "wattcast_http_request_duration_seconds_count{route=\"%s\"}", route);
-	CHECK_NEAR(metric(r.body, s), total, 0);
-	CHECK_NEAR(prev, total, 0);
-	char info[160];
-	snprintf(info, sizeof info, "wattcast_params_info{version=\"%s\",name=\"drawn\"}", version);
-	CHECK_NEAR(metric(r.body, info), 1, 0);
-	CHECK_NEAR(metric(r.body, "wattcast_params_reloads_total{result=\"ok\"}"), 1, 0);
-	CHECK(metric(r.body, "wattcast_params_loaded_timestamp_seconds") > 1.6e9);
-	CHECK_NEAR(metric(r.body, "wattcast_http_requests_in_flight"), 1, 0);
-	http_reply_free(&r);
-}
-
 /* The answer memo's lookups as /metrics counts them (hit, miss). */
 static void
 memo_counts(double *hit, double *miss)
 {
 	http_reply r;
 	http_get(h, url("/metrics"), &r);
-	*hit = metric(r.body, "wattcast_answer_cache_lookups_total{result=\"hit\"}");
-	*miss = metric(r.body, "wattcast_answer_cache_lookups_total{result=\"miss\"}");
+	*hit = http_metric(r.body, "wattcast_answer_cache_lookups_total{result=\"hit\"}");
+	*miss = http_metric(r.body, "wattcast_answer_cache_lookups_total{result=\"miss\"}");
 	http_reply_free(&r);
 }
 
@@ -619,22 +351,6 @@ test_swap_under_load(wc_server *srv, const wc_params *a, const char *va, const w
 	}
 }
 
-/* The paper profile plus bootstrap draws of theta[A100] (as test_predict). */
-static void
-drawn_params(wc_params *p)
-{
-	wc_error err;
-	wc_params_default(p);
-	snprintf(p->name, sizeof p->name, "drawn");
-	p->levels[0].theta.source = WC_SRC_FITTED;
-	char names[1][WC_NAME_MAX] = { "theta[A100]" };
-	double thetas[101];
-	for (int i = 0; i <= 100; i++)
-		thetas[i] = 1.5 + i * 0.01;
-	CHECK_INT(wc_params_set_draws(p, 101, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
-	p->pred_error.present = 0; /* the draws' own interval */
-}
-
 int
 main(void)
 {
@@ -646,7 +362,7 @@ main(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_default(&paper);
-	drawn_params(&drawn);
+	test_drawn_params(&drawn);
 	CHECK_INT(wc_params_fingerprint(&paper, v_paper, &err), WC_OK);
 	CHECK_INT(wc_params_fingerprint(&drawn, v_drawn, &err), WC_OK);
 
@@ -664,7 +380,6 @@ main(void)
 	CHECK(strcmp(v, v_paper) == 0);
 
 	test_anchors(v_paper);
-	test_errors();
 	test_batch(v_paper);
 	test_info(v_paper, 4, 0);
 
@@ -692,7 +407,6 @@ main(void)
 	CHECK_CONTAINS(err.msg, "levels/1/s_w");
 	wc_server_params_version(srv, v);
 	CHECK(strcmp(v, v_drawn) == 0);
-	test_metrics(v_drawn);
 	test_answer_memo(srv, &paper, v_paper);
 	/* 60 swaps under load, ending on the drawn set. */
 	test_swap_under_load(srv, &drawn, v_drawn, &paper, v_paper);

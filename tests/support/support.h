@@ -68,6 +68,12 @@ const char *test_shared_dir(void);
 struct wc_params;
 double test_truth_of(const struct wc_params *truth, const char *name);
 
+/** The paper profile named "drawn", with 101 bootstrap draws of
+ *  theta[A100] (1.50 to 2.50 by 0.01) and no held-out error, so its
+ *  intervals are the draws' own: a second set for reload tests. Clear it
+ *  with wc_params_clear. */
+void test_drawn_params(struct wc_params *p);
+
 /** The paper profile's law bound to `platform` at `active_b` billion
  *  active parameters (its point estimate): the law synthetic power
  *  traces are drawn from. WC_OK or the binding's error. */
