@@ -1,92 +1,29 @@
 /*
  * The planner page (docs/planner.md) in headless Chromium, against a real
  * `wattcast serve` on port 0 serving a fitted parameter set with bootstrap
- * draws. Every number the page shows is compared with the API's own
- * answer to the digits the page prints, so a page that shows a wrong
- * number fails. Checked: the form filled by keyboard (H200 / Qwen3-8B /
- * TP 1 / n = 32, Enter submits), the node power and its interval, an
- * invalid TP refused next to its field, extrapolation warnings next to
- * the inputs they concern, a shared URL restoring the comparison, the
- * calibration view, a phone viewport without horizontal scrolling and
- * with the answer on its first screen, the capacity answers (latency,
- * energy per output token, throughput) in every plot and comparison
- * column, and the envelope panel's controls: changing its arrival rate
- * changes its answer. Everything runs against the real server.
+ * draws (tests/browser/page_session.h). Every number the page shows is
+ * compared with the API's own answer to the digits the page prints, so a
+ * page that shows a wrong number fails. Checked: the form filled by
+ * keyboard (H200 / Qwen3-8B / TP 1 / n = 32, Enter submits), the node
+ * power and its interval, an invalid TP refused next to its field,
+ * extrapolation warnings next to the inputs they concern, a shared URL
+ * restoring the comparison, the calibration view, and a phone viewport
+ * without horizontal scrolling. The capacity answers and the envelope
+ * panel are in test_browser_capacity.c.
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
 #include "tests/browser/cdp.h"
+#include "tests/browser/page_session.h"
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
-#define WAIT_S 30.0
-
+static page_session S;
 static cdp *B;
 static CURL *H;
-
-/* ------------------------------------------------------------ server */
-
-static pid_t server_pid = -1;
-
-/* `wattcast serve --params PATH --listen 127.0.0.1:0`; the port from the
- * first line of its stdout, or 0. */
-static int
-start_server(const char *params_path, const char *log_path)
-{
-	int po[2];
-	char line[512];
-	int port = 0;
-	if (pipe(po) != 0)
-		return 0;
-	server_pid = fork();
-	if (server_pid == 0) {
-		FILE *log = fopen(log_path, "w");
-		dup2(po[1], 1);
-		if (log)
-			dup2(fileno(log), 2);
-		close(po[0]);
-		close(po[1]);
-		const char *bin = test_env("WATTCAST_BIN", "wattcast");
-		execl(bin, bin, "serve", "--params", params_path, "--listen", "127.0.0.1:0", "--threads",
-		      "8", (char *)NULL);
-		_exit(127);
-	}
-	close(po[1]);
-	FILE *out = fdopen(po[0], "r");
-	const char *at;
-	if (out && fgets(line, sizeof line, out) && (at = strstr(line, "127.0.0.1:")))
-		sscanf(at, "127.0.0.1:%d", &port);
-	/* The rest of stdout is not read; the pipe stays open until exit. */
-	return port;
-}
-
-static void
-stop_server(void)
-{
-	int status;
-	if (server_pid <= 0)
-		return;
-	kill(server_pid, SIGTERM);
-	waitpid(server_pid, &status, 0);
-	server_pid = -1;
-}
-
-/* The API's answer to a POST (new reference), straight through libcurl. */
-static json_t *
-api_post(const char *path, const char *body)
-{
-	http_reply r;
-	http_post_json(H, url(path), body, &r);
-	json_t *j = r.json ? json_incref(r.json) : NULL;
-	http_reply_free(&r);
-	return j;
-}
 
 /* ---------------------------------------------------- shown numbers */
 
@@ -152,32 +89,13 @@ runs_done(void)
 	return n;
 }
 
-/* Wait for the page to finish computation number `n`. */
-static int
-wait_runs(int n)
-{
-	char expr[256];
-	snprintf(expr, sizeof expr,
-	         "Number(document.getElementById('status').dataset.runs) >= %d && "
-	         "document.getElementById('status').dataset.state !== 'busy'", n);
-	return cdp_wait(B, expr, WAIT_S);
-}
-
-static void
-eval_ok(const char *expr)
-{
-	json_t *v = cdp_eval(B, expr);
-	CHECK(v != NULL);
-	json_decref(v);
-}
-
 /* Focus a field, replace its text by keyboard. */
 static void
 type_into(const char *id, const char *text)
 {
 	char expr[256];
 	snprintf(expr, sizeof expr, "(() => { const e = document.getElementById('%s'); e.focus(); e.select(); return 1; })()", id);
-	eval_ok(expr);
+	page_eval_ok(B, expr);
 	cdp_type(B, text);
 }
 
@@ -202,7 +120,7 @@ check_page_loads(int port)
 	char page[64];
 	snprintf(page, sizeof page, "http://127.0.0.1:%d/", port);
 	CHECK_INT(cdp_navigate(B, page), 0);
-	CHECK(wait_runs(1));
+	CHECK(page_wait_runs(B, 1));
 	/* Every control has a label the accessibility tree can read. */
 	json_t *v = cdp_eval(B, "[...document.querySelectorAll('#fields input:not([type=radio]), #fields select')]"
 	                        ".filter(e => !(e.labels.length || e.getAttribute('aria-label'))).map(e => e.id)");
@@ -210,7 +128,7 @@ check_page_loads(int port)
 	json_decref(v);
 	/* Tab goes platform -> model -> TP (the hidden active-parameters
 	 * input is skipped while a catalog model is chosen). */
-	eval_ok("document.getElementById('f-platform').focus()");
+	page_eval_ok(B, "document.getElementById('f-platform').focus()");
 	cdp_key(B, "Tab");
 	char *a = cdp_eval_str(B, "document.activeElement.id");
 	cdp_key(B, "Tab");
@@ -231,10 +149,10 @@ check_prediction(void)
 	type_into("f-tp", "1");
 	type_into("f-concurrency", "32");
 	cdp_key(B, "Enter");
-	CHECK(wait_runs(before + 1));
+	CHECK(page_wait_runs(B, before + 1));
 
-	json_t *api = api_post("/v1/predict/inference",
-	                       "{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32}");
+	json_t *api = page_api_post(H, url("/v1/predict/inference"),
+	                            "{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32}");
 	const json_t *iv = json_object_get(json_object_get(api, "interval_95"), "node_power_w");
 	CHECK(json_is_array(iv));
 	char *power = text_of("'#node-power'");
@@ -271,9 +189,9 @@ check_invalid_tp(void)
 	int before = runs_done();
 	type_into("f-tp", "0");
 	cdp_key(B, "Enter");
-	CHECK(wait_runs(before + 1));
-	json_t *api = api_post("/v1/predict/inference",
-	                       "{\"platform\":\"H200\",\"tp\":0,\"model\":\"Qwen3-8B\",\"concurrency\":32}");
+	CHECK(page_wait_runs(B, before + 1));
+	json_t *api = page_api_post(H, url("/v1/predict/inference"),
+	                            "{\"platform\":\"H200\",\"tp\":0,\"model\":\"Qwen3-8B\",\"concurrency\":32}");
 	const char *want = json_string_value(json_object_get(json_object_get(api, "error"), "message"));
 	CHECK_CONTAINS(want, "tp: ");
 	char *shown = cdp_eval_str(B,
@@ -311,9 +229,9 @@ check_warnings(void)
 	type_into("f-tp", "8");
 	type_into("f-concurrency", "512");
 	cdp_key(B, "Enter");
-	CHECK(wait_runs(before + 1));
-	json_t *api = api_post("/v1/predict/inference", "{\"platform\":\"H200\",\"tp\":8,"
-	                       "\"model\":\"Llama-3.1-70B\",\"concurrency\":512}");
+	CHECK(page_wait_runs(B, before + 1));
+	json_t *api = page_api_post(H, url("/v1/predict/inference"), "{\"platform\":\"H200\",\"tp\":8,"
+	                            "\"model\":\"Llama-3.1-70B\",\"concurrency\":512}");
 	const json_t *list = json_object_get(api, "warnings"), *w;
 	size_t i;
 	int matched = 0;
@@ -355,10 +273,10 @@ check_shared_url(int port)
 	         "&cmp=platform:H100;model:Qwen3-8B;tp:1&cmp=platform:A100;model:Qwen3-14B;tp:2",
 	         port);
 	CHECK_INT(cdp_navigate(B, link), 0);
-	CHECK(wait_runs(1));
+	CHECK(page_wait_runs(B, 1));
 	char *form = cdp_eval_str(B, "['f-platform','f-model','f-tp','f-concurrency'].map(id => document.getElementById(id).value).join('|')");
 	CHECK(strcmp(form, "H200|Qwen3-8B|1|32") == 0);
-	json_t *batch = api_post("/v1/predict/batch",
+	json_t *batch = page_api_post(H, url("/v1/predict/batch"),
 		"[{\"platform\":\"H200\",\"model\":\"Qwen3-8B\",\"tp\":1,\"concurrency\":32},"
 		"{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"tp\":1,\"concurrency\":32},"
 		"{\"platform\":\"A100\",\"model\":\"Qwen3-14B\",\"tp\":2,\"concurrency\":32}]");
@@ -387,12 +305,12 @@ check_shared_url(int port)
 	choose("f-platform", "H100");
 	type_into("f-tp", "2");
 	int before = runs_done();
-	eval_ok("document.getElementById('add-compare').click()");
-	CHECK(wait_runs(before + 1));
+	page_eval_ok(B, "document.getElementById('add-compare').click()");
+	CHECK(page_wait_runs(B, before + 1));
 	char *shared = cdp_eval_str(B, "document.getElementById('share-link').value");
 	CHECK_CONTAINS(shared, "cmp=platform:H100;model:Qwen3-8B;tp:2");
 	CHECK_INT(cdp_navigate(B, shared), 0);
-	CHECK(wait_runs(1));
+	CHECK(page_wait_runs(B, 1));
 	json_t *count = cdp_eval(B, "document.querySelectorAll('#compare-table tbody tr').length");
 	CHECK_INT(json_integer_value(count), 4);
 	json_decref(count);
@@ -432,193 +350,28 @@ static void
 check_phone(void)
 {
 	CHECK_INT(cdp_viewport(B, 390, 844, 1), 0);
-	CHECK(cdp_wait(B, "document.documentElement.scrollWidth <= 391", WAIT_S));
-	CHECK_INT(cdp_viewport(B, 1280, 800, 0), 0);
-}
-
-/* The real envelope endpoint: its panel computes from the configuration
- * above and draws the band of the answer's per-bin columns (server.bins). */
-static void
-check_real_envelope(void)
-{
-	const char *section = "section[data-path=\"/v1/forecast/envelope\"]";
-	char expr[256];
-	snprintf(expr, sizeof expr, "document.querySelector('%s button[type=submit]') !== null", section);
-	CHECK(cdp_wait(B, expr, WAIT_S));
-	snprintf(expr, sizeof expr, "document.querySelector('%s button[type=submit]').click()", section);
-	eval_ok(expr);
-	snprintf(expr, sizeof expr,
-	         "document.querySelectorAll('%s polygon.band').length === 1", section);
-	CHECK(cdp_wait(B, expr, WAIT_S));
-}
-
-/* The capacity answers of the real server (latency, energy per output
- * token, throughput) nest under "capacity": each plot and comparison
- * column the page offers must show them with numbers, and the numbers must
- * be the API's. */
-static const struct {
-	const char *what, *expr;
-} capacity_checks[] = {
-	{ "input tokens control, restored from the URL",
-	  "document.querySelector('label[for=f-input_tokens]') && document.getElementById('f-input_tokens').value === '600'" },
-	{ "output tokens control", "document.querySelector('label[for=f-output_tokens]') !== null" },
-	{ "open-loop choice", "document.querySelectorAll('input[name=load-mode]').length === 2" },
-	{ "node power plot, one line per configuration",
-	  "document.querySelectorAll('#plot-node_power_w path.line').length === 2" },
-	{ "energy per token plot, one line per configuration",
-	  "document.querySelectorAll('#plot-energy_per_output_token_j path.line').length === 2" },
-	{ "energy per token in the comparison, with numbers",
-	  "[...document.querySelectorAll('#compare-table td[data-key=energy_per_output_token_j]')].filter((td) => /^[0-9.]+/.test(td.textContent)).length === 2" },
-	{ "latency in the comparison, with numbers",
-	  "[...document.querySelectorAll('#compare-table td[data-key=latency_s]')].filter((td) => /^[0-9.]+/.test(td.textContent)).length === 2" },
-	{ "throughput in the comparison, with numbers",
-	  "[...document.querySelectorAll('#compare-table td[data-key=throughput_tok_s]')].filter((td) => /^[0-9.]+/.test(td.textContent)).length === 2" },
-	{ "every interval in the answer table says what it covers",
-	  "(() => { const w = [...document.querySelectorAll('#answer-table tbody tr')]"
-	  ".filter((r) => /^\\[.+, .+\\]$/.test(r.cells[2].textContent));"
-	  " return w.length > 1 && w.every((r) => /^parameters/.test(r.cells[3].textContent)); })()" },
-	{ "cost rows labelled with their unit",
-	  "document.querySelector('#answer-table tr[data-key=\"capacity.cost.per_request\"] th').textContent === 'Cost per request'" },
-};
-
-/* The number the page shows for `key` in the answer table, or NaN. */
-static double
-answer_number(const char *key)
-{
-	char expr[256];
-	snprintf(expr, sizeof expr,
-	         "(() => { const r = document.querySelector('#answer-table tr[data-key=\"%s\"] td');"
-	         " return r ? parseFloat(r.textContent) : NaN; })()", key);
-	json_t *v = cdp_eval(B, expr);
-	double x = json_is_number(v) ? json_number_value(v) : NAN;
-	json_decref(v);
-	return x;
-}
-
-static void
-check_capacity_fields(int port)
-{
-	char link[256];
-	snprintf(link, sizeof link, "http://127.0.0.1:%d/?platform=H200&model=Qwen3-8B&tp=1&concurrency=32"
-	         "&input_tokens=600&output_tokens=200&price_per_kwh=0.15&cmp=platform:H100;model:Qwen3-8B;tp:1", port);
-	CHECK_INT(cdp_navigate(B, link), 0);
-	CHECK(wait_runs(1));
-	for (size_t i = 0; i < sizeof capacity_checks / sizeof capacity_checks[0]; i++) {
-		int ok = cdp_wait(B, capacity_checks[i].expr, WAIT_S);
-		if (!ok)
-			fprintf(stderr, "capacity fields: %s is missing\n", capacity_checks[i].what);
-		CHECK(ok);
-	}
-	/* The page's latency and energy per token are the API's. */
-	json_t *a = api_post("/v1/predict/inference",
-	                           "{\"platform\":\"H200\",\"model\":\"Qwen3-8B\",\"tp\":1,\"concurrency\":32,"
-	                           "\"input_tokens\":600,\"output_tokens\":200,\"price_per_kwh\":0.15}");
-	json_t *cap = json_object_get(a, "capacity");
-	double lat = json_number_value(json_object_get(cap, "latency_s"));
-	double ept = json_number_value(json_object_get(cap, "energy_per_output_token_j"));
-	CHECK(lat > 0 && ept > 0);
-	CHECK_NEAR(answer_number("capacity.latency_s"), lat, 0.0051 * lat);
-	CHECK_NEAR(answer_number("capacity.energy_per_output_token_j"), ept, 0.0051 * ept);
-	json_decref(a);
-}
-
-/* The envelope panel's controls: a planner changes the arrival rate and
- * the answer changes with it. */
-static double
-envelope_mean_at_rate(const char *rate)
-{
-	const char *section = "section[data-path=\"/v1/forecast/envelope\"]";
-	char expr[512];
-	snprintf(expr, sizeof expr,
-	         "(() => { const s = document.querySelector('%s'); const r = s.querySelector('input[id$=-workload-rate]');"
-	         " r.value = '%s'; s.querySelector('tr[data-key]') && s.querySelectorAll('tr[data-key]').forEach((t) => t.remove());"
-	         " s.querySelector('button[type=submit]').click(); return true; })()", section, rate);
-	eval_ok(expr);
-	snprintf(expr, sizeof expr, "document.querySelector('%s tr[data-key=\"server.summary.mean_w.value\"]') !== null", section);
-	CHECK(cdp_wait(B, expr, WAIT_S));
-	snprintf(expr, sizeof expr,
-	         "parseFloat(document.querySelector('%s tr[data-key=\"server.summary.mean_w.value\"] td').textContent)", section);
-	json_t *v = cdp_eval(B, expr);
-	double x = json_is_number(v) ? json_number_value(v) : NAN;
-	json_decref(v);
-	return x;
-}
-
-static void
-check_envelope_controls(void)
-{
-	const char *section = "section[data-path=\"/v1/forecast/envelope\"]";
-	char expr[512];
-	snprintf(expr, sizeof expr,
-	         "['type', 'rate', 'input_tokens', 'output_tokens'].every((k) => document.querySelector('%s [id$=-workload-' + k + ']'))"
-	         " && document.querySelector('%s [id$=-fleet-size]') !== null"
-	         " && document.querySelector('%s input[type=checkbox][id$=-include_bins]') !== null", section, section, section);
-	CHECK(cdp_wait(B, expr, WAIT_S));
-	double low = envelope_mean_at_rate("0.5"), high = envelope_mean_at_rate("6");
-	if (!(high > low))
-		fprintf(stderr, "envelope mean at 0.5 req/s %g W, at 6 req/s %g W\n", low, high);
-	CHECK(isfinite(low) && isfinite(high) && high > low);
-}
-
-/* On a phone the answer is on the first screen. */
-static void
-check_phone_answer_first(void)
-{
-	CHECK_INT(cdp_viewport(B, 390, 844, 1), 0);
-	CHECK(cdp_wait(B, "document.getElementById('node-power').getBoundingClientRect().top < 844", WAIT_S));
+	CHECK(cdp_wait(B, "document.documentElement.scrollWidth <= 391", PAGE_WAIT_S));
 	CHECK_INT(cdp_viewport(B, 1280, 800, 0), 0);
 }
 
 int
 main(void)
 {
-	const char *chromium = cdp_chromium_path();
-	if (!chromium) {
-		printf("SKIP: no Chromium (install Debian's chromium, or set WC_CHROMIUM to its binary)\n");
+	if (page_session_open(&S, "browser_page") == TEST_SKIP)
 		return TEST_SKIP;
-	}
-	char *dir = test_tmpdir("browser_page");
-	char *params = path_join(dir, "params.json");
-	char *profile = path_join(dir, "profile");
-	char *log = path_join(dir, "serve.log");
-	const char *fit[] = { "wattcast", "fit", "inference", NULL, "-o", params, "--bootstrap", "100",
-		              "--seed", "42", NULL };
-	char *table = path_join(test_env("WC_SOURCE_DIR", "."), "data/default/paper-design-seed42.csv");
-	run_result rr;
-	fit[3] = table;
-	CHECK(run_wattcast(fit, NULL, &rr) == 0 && rr.status == 0);
-	run_result_free(&rr);
-	mkdir(profile, 0700);
-
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-	H = curl_easy_init();
-	int port = start_server(params, log);
-	CHECK(port > 0);
-	if (port > 0 && (B = cdp_launch(chromium, profile, 1280, 800)) != NULL) {
-		http_set_base(port);
-		check_page_loads(port);
+	B = S.b;
+	H = S.h;
+	if (B) {
+		http_set_base(S.port);
+		check_page_loads(S.port);
 		check_prediction();
 		check_invalid_tp();
 		check_warnings();
-		check_shared_url(port);
+		check_shared_url(S.port);
 		check_calibration();
 		check_phone();
-		check_real_envelope();
-		check_capacity_fields(port);
-		check_envelope_controls();
-		check_phone_answer_first();
 		CHECK_INT(cdp_page_errors(B), 0);
-		cdp_close(B);
-	} else {
-		CHECK(!"Chromium did not start");
 	}
-	stop_server();
-	curl_easy_cleanup(H);
-	curl_global_cleanup();
-	free(table);
-	free(log);
-	free(profile);
-	free(params);
-	free(dir);
+	page_session_close(&S);
 	return check_report("test_browser_page");
 }

@@ -1,0 +1,134 @@
+/* The planner page's browser tests' shared set-up (see page_session.h). */
+#include "tests/browser/page_session.h"
+
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* `wattcast serve --params PATH --listen 127.0.0.1:0`; the port from the
+ * first line of its stdout, or 0. */
+static int
+start_server(page_session *s, const char *params_path, const char *log_path)
+{
+	int po[2];
+	char line[512];
+	int port = 0;
+	if (pipe(po) != 0)
+		return 0;
+	s->server = fork();
+	if (s->server == 0) {
+		FILE *log = fopen(log_path, "w");
+		dup2(po[1], 1);
+		if (log)
+			dup2(fileno(log), 2);
+		close(po[0]);
+		close(po[1]);
+		const char *bin = test_env("WATTCAST_BIN", "wattcast");
+		execl(bin, bin, "serve", "--params", params_path, "--listen", "127.0.0.1:0", "--threads",
+		      "8", (char *)NULL);
+		_exit(127);
+	}
+	close(po[1]);
+	FILE *out = fdopen(po[0], "r");
+	const char *at;
+	if (out && fgets(line, sizeof line, out) && (at = strstr(line, "127.0.0.1:")))
+		sscanf(at, "127.0.0.1:%d", &port);
+	/* The rest of stdout is not read; the pipe stays open until exit. */
+	return port;
+}
+
+static void
+stop_server(page_session *s)
+{
+	int status;
+	if (s->server <= 0)
+		return;
+	kill(s->server, SIGTERM);
+	waitpid(s->server, &status, 0);
+	s->server = -1;
+}
+
+int
+page_session_open(page_session *s, const char *name)
+{
+	memset(s, 0, sizeof *s);
+	s->server = -1;
+	const char *chromium = cdp_chromium_path();
+	if (!chromium) {
+		printf("SKIP: no Chromium (install Debian's chromium, or set WC_CHROMIUM to its binary)\n");
+		return TEST_SKIP;
+	}
+	s->dir = test_tmpdir(name);
+	char *params = path_join(s->dir, "params.json");
+	char *profile = path_join(s->dir, "profile");
+	char *log = path_join(s->dir, "serve.log");
+	const char *fit[] = { "wattcast", "fit", "inference", NULL, "-o", params, "--bootstrap", "100",
+		              "--seed", "42", NULL };
+	char *table = path_join(test_env("WC_SOURCE_DIR", "."), "data/default/paper-design-seed42.csv");
+	run_result rr;
+	fit[3] = table;
+	CHECK(run_wattcast(fit, NULL, &rr) == 0 && rr.status == 0);
+	run_result_free(&rr);
+	mkdir(profile, 0700);
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	s->h = curl_easy_init();
+	s->port = start_server(s, params, log);
+	CHECK(s->port > 0);
+	if (s->port > 0)
+		s->b = cdp_launch(chromium, profile, 1280, 800);
+	if (!s->b)
+		CHECK(!"Chromium did not start");
+	free(table);
+	free(log);
+	free(profile);
+	free(params);
+	return 0;
+}
+
+void
+page_session_close(page_session *s)
+{
+	cdp_close(s->b);
+	s->b = NULL;
+	stop_server(s);
+	curl_easy_cleanup(s->h);
+	curl_global_cleanup();
+	free(s->dir);
+	s->dir = NULL;
+}
+
+json_t *
+page_api_post(CURL *h, const char *url, const char *body)
+{
+	http_reply r;
+	http_post_json(h, url, body, &r);
+	json_t *j = r.json ? json_incref(r.json) : NULL;
+	http_reply_free(&r);
+	return j;
+}
+
+int
+page_wait_runs(cdp *b, int n)
+{
+	char expr[256];
+	snprintf(expr, sizeof expr,
+	         "Number(document.getElementById('status').dataset.runs) >= %d && "
+	         "document.getElementById('status').dataset.state !== 'busy'", n);
+	return cdp_wait(b, expr, PAGE_WAIT_S);
+}
+
+void
+page_eval_ok(cdp *b, const char *expr)
+{
+	json_t *v = cdp_eval(b, expr);
+	CHECK(v != NULL);
+	json_decref(v);
+}

@@ -1,0 +1,53 @@
+/*
+ * What the planner page's browser tests (tests/test_browser_*.c) share
+ * (docs/planner.md, "Tests"): a parameter set fitted from the embedded
+ * default table with 100 bootstrap draws, a real `wattcast serve` on it at
+ * 127.0.0.1:0 (a child process, as a planner runs it), headless Chromium
+ * at 1280 x 800 with a fresh profile, and the few steps every check uses:
+ * the API's own answer to compare with, waiting for the page to finish a
+ * computation, evaluating a statement.
+ *
+ * Ownership: page_session_close frees what page_session_open made;
+ * page_api_post returns a new reference.
+ */
+#ifndef WC_TEST_PAGE_SESSION_H
+#define WC_TEST_PAGE_SESSION_H
+
+#include <curl/curl.h>
+#include <jansson.h>
+#include <sys/types.h>
+
+#include "tests/browser/cdp.h"
+
+/* Long enough for a loaded machine; only a broken page waits this long. */
+#define PAGE_WAIT_S 30.0
+
+typedef struct {
+	cdp *b;      /* the browser; NULL when it or the server did not start */
+	CURL *h;     /* for the API's own answers */
+	int port;    /* the server's; 0 when it did not start */
+	pid_t server;
+	char *dir;   /* the test's folder under WC_TEST_TMP */
+} page_session;
+
+/** Fit, serve and launch, in the test's own folder `name` under
+ *  WC_TEST_TMP. TEST_SKIP (after a message) when Chromium is not
+ *  installed; else 0, with failed CHECKs and `b` NULL when something did
+ *  not start. page_session_close in either case but the skip. */
+int page_session_open(page_session *s, const char *name);
+
+/** Close the browser, stop the server, free everything. */
+void page_session_close(page_session *s);
+
+/** The API's answer to a POST of `body` to `url`, straight through
+ *  libcurl (new reference; NULL when not JSON). */
+json_t *page_api_post(CURL *h, const char *url, const char *body);
+
+/** Wait for the page to finish computation number `n` (its status's
+ *  data-runs, and not busy). 1 = done, 0 = not within PAGE_WAIT_S. */
+int page_wait_runs(cdp *b, int n);
+
+/** Evaluate `expr` in the page; a failed CHECK when it throws. */
+void page_eval_ok(cdp *b, const char *expr);
+
+#endif
