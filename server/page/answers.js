@@ -117,7 +117,9 @@ function renderAnswer(a) {
 
 function describe(c) {
   const parts = [c.platform, c.model || (c.active_params_b !== undefined ? `${c.active_params_b} B` : '')];
-  if (c.tp !== undefined) parts.push(`TP ${c.tp}`);
+  /* A request leaves out a value equal to the API's default; the group
+     size is said anyway (tp defaults to one GPU), so compared rows read alike. */
+  parts.push(`TP ${c.tp !== undefined ? c.tp : 1}`);
   for (const [k, v] of Object.entries(c))
     if (!['platform', 'model', 'active_params_b', 'tp'].includes(k)) parts.push(`${k} ${v}`);
   return parts.filter((x) => x !== undefined && x !== '').join(' · ');
