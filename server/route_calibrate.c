@@ -396,7 +396,12 @@ wc_route_calibrate(wc_request *req, wc_response *res)
 		snprintf(result->params.name, sizeof result->params.name, "%s", name);
 	wc_utc_now(result->params.created_utc);
 	if ((out = answer(&c, &e)) != NULL) {
-		wc_response_json(res, 200, out);
+		/* All 17 digits: `params` is the file to save and serve, and its
+		 * params_version is of those exact values (answers elsewhere
+		 * round to 10, docs/http-api.md). */
+		char *text = json_dumps(out, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17) | JSON_COMPACT);
+		json_decref(out);
+		wc_response_text(res, 200, text, text ? strlen(text) : 0);
 		goto done;
 	}
 refuse:

@@ -103,6 +103,11 @@ test_calibrate(void)
 		/* one run: the law goes through it, but for the weak prior on the shift */
 		CHECK_NEAR(pw.node_power_w, 500, 5.0);
 		CHECK(strcmp(p.name, "mine") == 0 && p.n_draws == 20);
+		/* the file as answered is the file versioned: all its digits
+		 * (at 10 it loaded as another version) */
+		char fp[17];
+		CHECK_INT(wc_params_fingerprint(&p, fp, &err), WC_OK);
+		CHECK(strcmp(fp, json_string_value(json_object_get(r.json, "params_version"))) == 0);
 	}
 	free(text);
 	wc_params_clear(&p);
