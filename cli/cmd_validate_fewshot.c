@@ -172,23 +172,43 @@ set_at(const wc_fewshot_report *r, int i, const char *name)
 /* One row per set: median |error| % per k (cover = 0), or coverage of
  * the 95 % interval / median relative width, both % (cover = 1). */
 static void
+print_row(const wc_fewshot_report *r, const char *name, int cover)
+{
+	/* n: the runs scored, the most at any k (every k scores the runs after
+	 * the largest; a k that predicts none of them, k = 0 with no base for
+	 * a new platform, scores 0) */
+	int n = 0;
+	for (int i = 0; i < r->n_k; i++) {
+		const wc_accuracy *x = set_at(r, i, name);
+		n = x && x->n > n ? x->n : n;
+	}
+	printf("%-24s %5d", name ? name : "(all runs)", n);
+	for (int i = 0; i < r->n_k; i++) {
+		const wc_accuracy *x = set_at(r, i, name);
+		if (!cover && x && x->n > 0)
+			printf("  %10.2f", x->median_abs_err_pct);
+		else if (cover && x && x->n_interval > 0)
+			printf("  %5.1f/%4.0f", 100.0 * x->coverage_95, 100.0 * x->median_rel_width);
+		else
+			printf("  %10s", "–");
+	}
+	putchar('\n');
+}
+
+/* One row per set that any k scored (the first k's may have none). */
+static void
 print_rows(const wc_fewshot_report *r, int cover)
 {
-	const wc_heldout_report *h0 = &r->by_k[0];
-	for (int s = -1; s < h0->n_sets; s++) {
-		const char *name = s < 0 ? NULL : h0->sets[s].set;
-		printf("%-24s %5d", name ? name : "(all runs)", s < 0 ? h0->overall.n : h0->sets[s].n);
-		for (int i = 0; i < r->n_k; i++) {
-			const wc_accuracy *x = set_at(r, i, name);
-			if (!cover && x && x->n > 0)
-				printf("  %10.2f", x->median_abs_err_pct);
-			else if (cover && x && x->n_interval > 0)
-				printf("  %5.1f/%4.0f", 100.0 * x->coverage_95, 100.0 * x->median_rel_width);
-			else
-				printf("  %10s", "–");
+	print_row(r, NULL, cover);
+	for (int i = 0; i < r->n_k; i++)
+		for (int s = 0; s < r->by_k[i].n_sets; s++) {
+			const char *name = r->by_k[i].sets[s].set;
+			int seen = 0;
+			for (int j = 0; j < i && !seen; j++)
+				seen = set_at(r, j, name) != NULL;
+			if (!seen)
+				print_row(r, name, cover);
 		}
-		putchar('\n');
-	}
 }
 
 static void

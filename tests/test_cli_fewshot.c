@@ -1,0 +1,53 @@
+/*
+ * `validate fewshot`'s text table says what its JSON says (docs/validation.md,
+ * "Few-shot calibration"): with --lomo --scope platform, k = 0 predicts no
+ * held-out run (a platform left out has no level to answer from), and the
+ * table took its row names and counts from k = 0 -- "(all runs) n 0" beside
+ * medians of 224 runs, and no per-platform row. Now the count is the runs
+ * scored and every set any k scored has its row.
+ */
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_fewshot");
+	char *runs = path_join(dir, "runs.csv");
+	const char *sim[] = { "wattcast", "simulate", "inference", "--seed", "5", "-o", runs, NULL };
+	test_run_ok(sim);
+
+	const char *json[] = { "wattcast", "validate", "fewshot", runs, "--lomo", "--scope", "platform", "--k", "2",
+	                       "--json", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(json, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *k2 = json_array_get(json_object_get(j, "by_k"), 1);
+	int n = (int)json_integer_value(json_object_get(json_object_get(k2, "overall"), "n"));
+	CHECK(n > 100);
+	CHECK_INT(json_object_size(json_object_get(k2, "sets")), 3);
+	json_decref(j);
+	run_result_free(&r);
+
+	const char *text[] = { "wattcast", "validate", "fewshot", runs, "--lomo", "--scope", "platform", "--k", "2",
+	                       NULL };
+	CHECK_INT(run_wattcast(text, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	char want[64];
+	snprintf(want, sizeof want, "(all runs)               %5d", n);
+	CHECK_CONTAINS(r.out, want);
+	static const char *const platforms[] = { "\nA100 ", "\nH100 ", "\nH200 " };
+	for (int i = 0; i < 3; i++) {
+		/* a row in the medians and one in the coverage table */
+		const char *first = r.out ? strstr(r.out, platforms[i]) : NULL;
+		CHECK(first && strstr(first + 1, platforms[i]));
+	}
+	run_result_free(&r);
+	free(runs);
+	free(dir);
+	return check_report("test_cli_fewshot");
+}
