@@ -6,6 +6,7 @@
 #include "models/limits.h"
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <jansson.h>
 #include <math.h>
@@ -172,6 +173,29 @@ cli_parse_double_max(const char *cmd, const char *flag, const char *text, double
 		return cli_usage_error(cmd, "%s: must be at most %g, got '%s'", flag, max, text);
 	*out = v;
 	return CLI_OK;
+}
+
+int
+cli_parse_load(const char *cmd, const char *flag, const char *text, int zero_ok, double least, double max,
+               const char *unit, double *out)
+{
+	char *end = NULL;
+	errno = 0;
+	double v = is_decimal(text, 1) ? strtod(text, &end) : NAN;
+	/* An underflow (ERANGE with a result below the least normal double,
+	 * C11 7.22.1.3) is a number all the same, a positive one below any
+	 * bound: refused with the bound, not as "expected a number". */
+	int tiny = errno == ERANGE && end && *end == '\0' && fabs(v) <= DBL_MIN;
+	if (tiny && text[0] == '-')
+		return cli_usage_error(cmd, "%s: must be %s 0, got '%s'", flag, zero_ok ? ">=" : ">", text);
+	if (!tiny) {
+		int rc = cli_parse_double_max(cmd, flag, text, 0, zero_ok, max, out);
+		if (rc != CLI_OK || *out == 0 || *out >= least)
+			return rc;
+	}
+	if (zero_ok)
+		return cli_usage_error(cmd, "%s: must be 0 (idle) or at least %g %s, got '%s'", flag, least, unit, text);
+	return cli_usage_error(cmd, "%s: must be at least %g %s, got '%s'", flag, least, unit, text);
 }
 
 int

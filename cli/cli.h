@@ -128,6 +128,12 @@ int cli_parse_double(const char *cmd, const char *flag, const char *text, double
                      int min_inclusive, double *out);
 int cli_parse_double_max(const char *cmd, const char *flag, const char *text, double min,
                          int min_inclusive, double max, double *out);
+/** A load (`--concurrency`, `--rate`) as cli_parse_double_max takes it
+ *  (>= 0 with `zero_ok`, else > 0; at most `max`), and a positive value
+ *  below `least` (models/limits.h) refused naming that bound and `unit`,
+ *  also when the text is too small for a double (strtod underflows). */
+int cli_parse_load(const char *cmd, const char *flag, const char *text, int zero_ok, double least,
+                   double max, const char *unit, double *out);
 int cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max,
                   long *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);

@@ -122,7 +122,8 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 		a->have_out = 1;
 		break;
 	case OPT_RATE:
-		rc = cli_parse_double_max(cmd, "--rate", optarg, 0, 0, WC_CAPACITY_MAX_RATE, &c->request_rate);
+		rc = cli_parse_load(cmd, "--rate", optarg, 0, WC_CAPACITY_MIN_RATE, WC_CAPACITY_MAX_RATE, "requests/s",
+		                    &c->request_rate);
 		a->have_rate = 1;
 		break;
 	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
@@ -235,7 +236,9 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		case OPT_MODEL: a->model = optarg; break;
 		case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, 4096, &a->tp); break;
 		case OPT_CONC:
-			rc = cli_parse_double(cmd, "--concurrency", optarg, 0, 1, &c->running);
+			/* a positive concurrency below the bound gave null energies (models/limits.h) */
+			rc = cli_parse_load(cmd, "--concurrency", optarg, 1, WC_CAPACITY_MIN_CONCURRENCY, INFINITY,
+			                    "requests at once", &c->running);
 			a->conc_text = optarg;
 			break;
 		case OPT_WEIGHTS:

@@ -35,6 +35,19 @@
 #define WC_CAPACITY_MAX_RATE 1e6
 #define WC_CAPACITY_MAX_TOKENS 1e8
 
+/** The smallest positive concurrency and rate (0 stays loaded idle for a
+ *  concurrency): the energy per output token and per request divide the
+ *  group's power by the throughput, which at a concurrency or rate of
+ *  5e-324 is itself a subnormal number, so the quotient overflowed to
+ *  infinity and the answer carried null energies. From a millionth of a
+ *  request at once (or per second: one request in about 12 days) up,
+ *  every energy stays a finite number within the maxima above, and no
+ *  serving load is smaller. Checked by `--concurrency` and `--rate` of
+ *  predict and by /concurrency and /rate of every route that takes them
+ *  (docs/http-api.md, "Limits"; docs/cli.md, "predict inference"). */
+#define WC_CAPACITY_MIN_CONCURRENCY 1e-6
+#define WC_CAPACITY_MIN_RATE 1e-6
+
 /** A model's parameter counts, in billions (active_params_b,
  *  architecture total_params_b; `--active-params`, `--total-params`):
  *  100 000 B is fifty times the largest model published, so no real

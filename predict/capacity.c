@@ -372,12 +372,14 @@ check_workload(const wc_inference_query *q, wc_error *err)
 	if (!isfinite(c->output_tokens) || c->output_tokens < 1 || c->output_tokens > WC_CAPACITY_MAX_TOKENS)
 		return wc_error_set(err, WC_EINVAL, "output_tokens: must be a number from 1 to %g, got %g",
 		                    WC_CAPACITY_MAX_TOKENS, c->output_tokens);
-	if (!isfinite(c->request_rate) || c->request_rate < 0 || c->request_rate > WC_CAPACITY_MAX_RATE)
-		return wc_error_set(err, WC_EINVAL, "rate: must be > 0 and at most %g requests/s, got %g",
-		                    WC_CAPACITY_MAX_RATE, c->request_rate);
-	if (c->running > WC_CAPACITY_MAX_CONCURRENCY)
-		return wc_error_set(err, WC_EINVAL, "concurrency: at most %g requests at once for the capacity answers, "
-		                    "got %g", WC_CAPACITY_MAX_CONCURRENCY, c->running);
+	/* A rate of 0 is the closed loop, a concurrency of 0 no engine limit; a
+	 * positive one below its bound gives null energies (models/limits.h). */
+	if (!(c->request_rate == 0 || (c->request_rate >= WC_CAPACITY_MIN_RATE && c->request_rate <= WC_CAPACITY_MAX_RATE)))
+		return wc_error_set(err, WC_EINVAL, "rate: must be at least %g and at most %g requests/s, got %g",
+		                    WC_CAPACITY_MIN_RATE, WC_CAPACITY_MAX_RATE, c->request_rate);
+	if (c->running > WC_CAPACITY_MAX_CONCURRENCY || (c->running > 0 && c->running < WC_CAPACITY_MIN_CONCURRENCY))
+		return wc_error_set(err, WC_EINVAL, "concurrency: 0 or %g to %g requests at once for the capacity "
+		                    "answers, got %g", WC_CAPACITY_MIN_CONCURRENCY, WC_CAPACITY_MAX_CONCURRENCY, c->running);
 	if (q->series_len > 0)
 		return wc_error_set(err, WC_EINVAL, "running_series: the capacity answers need concurrency or rate");
 	if (c->request_rate <= 0 && !(c->running > 0))

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Length of the UTF-8 sequence starting at s (1-4), or 0 when it is not
@@ -228,5 +229,28 @@ wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e)
 		return wc_api_wrong_type(e, field, "a whole number", v);
 	wc_api_error_set(e, 422, "invalid_value", field, "%s: must be a whole number 0..2^63-1 (written as an "
 	                 "integer above 2^53), got %.17g", key, json_number_value(v));
+	return -1;
+}
+
+const char *
+wc_api_num_text(char buf[32], double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+int
+wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ...)
+{
+	char what[128], got[32];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	wc_api_error_set(e, 422, "invalid_value", field, "%s: %s, got %s", field + 1, what, wc_api_num_text(got, v));
 	return -1;
 }

@@ -13,7 +13,6 @@
  * (the parameter set to answer from; absent = the default).
  */
 #include "server_internal.h"
-#include "models/catalog.h"
 
 #include "data/data.h"
 #include "models/catalog.h"
@@ -21,7 +20,6 @@
 #include "models/limits.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,44 +30,6 @@ static const char *const known_fields[] = {
 	"dt_s", "weights", "kv_cache", "sm_clock_mhz", "input_tokens", "output_tokens", "rate",
 	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", "power_cap_w", "gpu_memory_utilization", "expert_parallel", NULL,
 };
-
-/* `v` as the shortest text that reads back as the same double: %g's six
- * digits printed a concurrency of 1000001 as "1e+06", the very limit it
- * was refused for (docs/http-api.md, "Errors"). */
-static const char *
-num_text(char buf[32], double v)
-{
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, 32, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	return buf;
-}
-
-static int
-invalid(wc_api_error *e, const char *field, const char *what, double v)
-{
-	char got[32];
-	wc_api_error_set(e, 422, "invalid_value", field, "%s: %s, got %s", field + 1, what, num_text(got, v));
-	return -1;
-}
-
-/* `v` past a limit of models/limits.h, the range worded as the predictor
- * words it (predict/capacity.c) so that the CLI and every route say the
- * same; only the value is printed in full. */
-static int over(wc_api_error *e, const char *field, double v, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int
-over(wc_api_error *e, const char *field, double v, const char *fmt, ...)
-{
-	char what[128];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	return invalid(e, field, what, v);
-}
 
 /* A number field; `min_excl` / `min_incl` is the lower bound. Absent = 1. */
 static int
@@ -85,10 +45,10 @@ get_number(const json_t *obj, const char *name, double min, int inclusive, doubl
 		return wc_api_wrong_type(e, field, "a number", v);
 	double x = json_number_value(v);
 	if (!isfinite(x)) /* not reachable from JSON text; kept for safety */
-		return invalid(e, field, "must be finite", x);
+		return wc_api_invalid(e, field, x, "must be finite");
 	if (inclusive ? x < min : x <= min)
-		return invalid(e, field, inclusive ? (min == 0 ? "must be >= 0" : "below the minimum")
-		                                   : (min == 0 ? "must be > 0" : "below the minimum"), x);
+		return wc_api_invalid(e, field, x, "%s", inclusive ? (min == 0 ? "must be >= 0" : "below the minimum")
+		                                                  : (min == 0 ? "must be > 0" : "below the minimum"));
 	*out = x;
 	return 0;
 }
@@ -130,11 +90,11 @@ parse_tp(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 	double x = json_number_value(v);
 	if (x != floor(x)) {
 		char got[32];
-		wc_api_error_set(e, 422, "wrong_type", "/tp", "tp: expected an integer, got %s", num_text(got, x));
+		wc_api_error_set(e, 422, "wrong_type", "/tp", "tp: expected an integer, got %s", wc_api_num_text(got, x));
 		return -1;
 	}
 	if (x < 1 || x > TP_MAX)
-		return invalid(e, "/tp", "must be between 1 and 4096", x);
+		return wc_api_invalid(e, "/tp", x, "must be between 1 and 4096");
 	q->config.tp = (int)x;
 	return 0;
 }
@@ -161,8 +121,8 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		/* Past the largest sane model the weights' bytes overflow and
 		 * the memory check blamed /tp with "inf GB" (models/limits.h). */
 		if (q->config.active_params_b > WC_MODEL_MAX_PARAMS_B)
-			return over(e, "/active_params_b", q->config.active_params_b, "must be > 0 and at most %g B",
-			            WC_MODEL_MAX_PARAMS_B);
+			return wc_api_invalid(e, "/active_params_b", q->config.active_params_b,
+			                      "must be > 0 and at most %g B", WC_MODEL_MAX_PARAMS_B);
 		return 0;
 	}
 	if (!json_is_string(model))
@@ -208,15 +168,16 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 			if (!json_is_integer(v))
 				return wc_api_wrong_type(e, field, "an integer", v);
 			if (json_integer_value(v) < 0 || json_integer_value(v) > 1000000)
-				return invalid(e, field, "must be between 0 and 1000000", (double)json_integer_value(v));
+				return wc_api_invalid(e, field, (double)json_integer_value(v), "must be between 0 and 1000000");
 			f.ints[i] = (long)json_integer_value(v);
 		} else if (strcmp(key, "total_params_b") == 0) {
 			if (!json_is_number(v))
 				return wc_api_wrong_type(e, field, "a number", v);
 			if (!(json_number_value(v) > 0))
-				return invalid(e, field, "must be > 0", json_number_value(v));
+				return wc_api_invalid(e, field, json_number_value(v), "must be > 0");
 			if (json_number_value(v) > WC_MODEL_MAX_PARAMS_B)
-				return over(e, field, json_number_value(v), "must be > 0 and at most %g B", WC_MODEL_MAX_PARAMS_B);
+				return wc_api_invalid(e, field, json_number_value(v), "must be > 0 and at most %g B",
+				                      WC_MODEL_MAX_PARAMS_B);
 			f.total_params_b = json_number_value(v);
 		} else {
 			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.*s\" (layers, "
@@ -256,14 +217,19 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	 * where the value is still the one sent: the predictor's own check
 	 * printed it with %g, and 1000001 read "1e+06", the limit itself. */
 	if (c->input_tokens > WC_CAPACITY_MAX_TOKENS)
-		return over(e, "/input_tokens", c->input_tokens, "must be a number from 0 to %g", WC_CAPACITY_MAX_TOKENS);
+		return wc_api_invalid(e, "/input_tokens", c->input_tokens, "must be a number from 0 to %g",
+		                      WC_CAPACITY_MAX_TOKENS);
 	if (c->output_tokens > WC_CAPACITY_MAX_TOKENS)
-		return over(e, "/output_tokens", c->output_tokens, "must be a number from 1 to %g", WC_CAPACITY_MAX_TOKENS);
-	if (c->request_rate > WC_CAPACITY_MAX_RATE)
-		return over(e, "/rate", c->request_rate, "must be > 0 and at most %g requests/s", WC_CAPACITY_MAX_RATE);
+		return wc_api_invalid(e, "/output_tokens", c->output_tokens, "must be a number from 1 to %g",
+		                      WC_CAPACITY_MAX_TOKENS);
+	/* 0 is the absent rate; a positive one below the bound answered
+	 * null energies. */
+	if (c->request_rate > WC_CAPACITY_MAX_RATE || (c->request_rate > 0 && c->request_rate < WC_CAPACITY_MIN_RATE))
+		return wc_api_invalid(e, "/rate", c->request_rate, "must be at least %g and at most %g requests/s",
+		                      WC_CAPACITY_MIN_RATE, WC_CAPACITY_MAX_RATE);
 	if (have_out && c->running > WC_CAPACITY_MAX_CONCURRENCY)
-		return over(e, "/concurrency", c->running, "at most %g requests at once for the capacity answers",
-		            WC_CAPACITY_MAX_CONCURRENCY);
+		return wc_api_invalid(e, "/concurrency", c->running, "at most %g requests at once for the capacity "
+		                      "answers", WC_CAPACITY_MAX_CONCURRENCY);
 	const json_t *ep = json_object_get(obj, "expert_parallel");
 	if (ep && !json_is_boolean(ep))
 		return wc_api_wrong_type(e, "/expert_parallel", "true or false", ep);
@@ -305,7 +271,7 @@ series_mean_finite(const double *s, size_t n, double dt_s, wc_api_error *e)
 		char got[32];
 		wc_api_error_set(e, 422, "invalid_value", "/dt_s",
 		                 "dt_s: %s s over %zu samples overflows a double (mean load not finite)",
-		                 num_text(got, dt_s), n);
+		                 wc_api_num_text(got, dt_s), n);
 		return -1;
 	}
 	return 0;
@@ -345,7 +311,7 @@ parse_series(const json_t *obj, const json_t *ser, const json_t *dt, wc_inferenc
 			return wc_api_wrong_type(e, field, "a number", v);
 		s[i] = json_number_value(v);
 		if (!(s[i] >= 0))
-			return invalid(e, field, "must be >= 0", s[i]);
+			return wc_api_invalid(e, field, s[i], "must be >= 0");
 	}
 	if (series_mean_finite(s, n, q->dt_s, e) < 0)
 		return -1;
@@ -379,7 +345,14 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 			                 "dt_s: only meaningful with running_series");
 			return -1;
 		}
-		return get_number(obj, "concurrency", 0, 1, &q->config.running, e);
+		if (get_number(obj, "concurrency", 0, 1, &q->config.running, e) < 0)
+			return -1;
+		/* 0 is idle; a positive concurrency below the bound answered
+		 * null energies (models/limits.h) */
+		if (q->config.running > 0 && q->config.running < WC_CAPACITY_MIN_CONCURRENCY)
+			return wc_api_invalid(e, "/concurrency", q->config.running, "must be 0 (idle) or at least %g "
+			                      "requests at once", WC_CAPACITY_MIN_CONCURRENCY);
+		return 0;
 	}
 	return parse_series(obj, ser, dt, q, series, e);
 }
@@ -400,7 +373,7 @@ check_clock(const wc_params *p, const char *platform, double mhz, wc_api_error *
 	char got[32];
 	wc_api_error_set(e, 422, "invalid_value", "/sm_clock_mhz",
 	                 "sm_clock_mhz: %s MHz is outside the %s's clock range %g-%g MHz "
-	                 "(platform catalog)", num_text(got, mhz), pi->name, lo, pi->max_sm_clock_mhz);
+	                 "(platform catalog)", wc_api_num_text(got, mhz), pi->name, lo, pi->max_sm_clock_mhz);
 	return -1;
 }
 

@@ -88,6 +88,16 @@ int wc_api_wrong_type(wc_api_error *e, const char *field, const char *want, cons
  *  `unknown_field` at the JSON pointer `at` + key. Returns 0 or -1. */
 int wc_api_check_fields(const json_t *obj, const char *at, const char *const *known,
                         const char *const *more, wc_api_error *e);
+/** `v` as the shortest text that reads back as the same double: %g's six
+ *  digits printed a concurrency of 1000001 as "1e+06", the very limit it
+ *  was refused for (docs/http-api.md, "Errors"). */
+const char *wc_api_num_text(char buf[32], double v);
+/** 422 `invalid_value` at `field`: "NAME: WHAT, got V", WHAT formatted
+ *  from `fmt` and V printed in full (wc_api_num_text). A limit of
+ *  models/limits.h is worded as the predictor words it (predict/capacity.c)
+ *  so that the CLI and every route say the same. Returns -1. */
+int wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /** The seed at obj[key], when present: a JSON integer 0..2^63-1 (as the
  *  CLI's --seed), or a whole number up to 2^53 written otherwise; 422
  *  naming /key else. Returns 0 or -1. */

@@ -129,6 +129,33 @@ architecture_flags(void)
 	        "wattcast predict inference: --total-params: must be >= active_params_b");
 }
 
+/* A positive concurrency or rate below a millionth (models/limits.h) is
+ * refused naming the bound: over HTTP it answered null energies, and the
+ * CLI said "expected a number" of a text too small for a double. */
+static void
+least_load(void)
+{
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1e-320"),
+	        "wattcast predict inference: --concurrency: must be 0 (idle) or at least 1e-06 requests at once, "
+	        "got '1e-320'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1e-7", "--input-tokens", "512",
+	                "--output-tokens", "256"),
+	        "--concurrency: must be 0 (idle) or at least 1e-06 requests at once, got '1e-7'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "-1e-400"),
+	        "--concurrency: must be >= 0, got '-1e-400'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--rate", "1e-320", "--input-tokens", "512",
+	                "--output-tokens", "256"),
+	        "--rate: must be at least 1e-06 requests/s, got '1e-320'");
+	refused(FLEX("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "5e-324", "--input-tokens", "512",
+	             "--output-tokens", "256"),
+	        "wattcast predict flexibility: --concurrency: must be 0 (idle) or at least 1e-06 requests at once");
+	answered(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "0"));
+	answered(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1e-6", "--input-tokens", "512",
+	                 "--output-tokens", "256"));
+	answered(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--rate", "0.000001", "--input-tokens", "512",
+	                 "--output-tokens", "256"));
+}
+
 int
 main(void)
 {
@@ -136,5 +163,6 @@ main(void)
 	given_twice();
 	limits();
 	architecture_flags();
+	least_load();
 	return check_report("test_cli_input_messages");
 }

@@ -87,7 +87,7 @@ test_capacity_limits(void)
 	       "invalid_value", "/output_tokens", "output_tokens: must be a number from 1 to 1e+08, got 100000001");
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":1000001,"
 	            "\"input_tokens\":100,\"output_tokens\":100}",
-	       "invalid_value", "/rate", "rate: must be > 0 and at most 1e+06 requests/s, got 1000001");
+	       "invalid_value", "/rate", "rate: must be at least 1e-06 and at most 1e+06 requests/s, got 1000001");
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":1000000.5,"
 	            "\"input_tokens\":100,\"output_tokens\":100}",
 	       "invalid_value", "/rate", "got 1000000.5");
@@ -99,6 +99,40 @@ test_capacity_limits(void)
 	expect_batch_item("[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
 	                  "\"input_tokens\":100000001,\"output_tokens\":100}]",
 	                  "/0/input_tokens", "got 100000001");
+}
+
+/* A positive concurrency or rate below a millionth (models/limits.h)
+ * answered 200 with null energies per token and per request: the
+ * throughput they divide by was subnormal. Refused on every route that
+ * takes them, naming the bound; at the bound the energies are numbers. */
+static void
+test_least_load(void)
+{
+#define TOKENS "\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"input_tokens\":512,\"output_tokens\":256"
+	expect(INF, "{" TOKENS ",\"concurrency\":5e-324}", "invalid_value", "/concurrency",
+	       "concurrency: must be 0 (idle) or at least 1e-06 requests at once, got 4.94065645841247e-324");
+	expect(INF, "{\"platform\":\"H100\",\"active_params_b\":8,\"concurrency\":1e-7}", "invalid_value",
+	       "/concurrency", "at least 1e-06 requests at once, got 1e-07");
+	expect(INF, "{" TOKENS ",\"rate\":5e-324}", "invalid_value", "/rate",
+	       "rate: must be at least 1e-06 and at most 1e+06 requests/s, got 4.94065645841247e-324");
+	expect(INF, "{" TOKENS ",\"rate\":2,\"concurrency\":1e-300}", "invalid_value", "/concurrency",
+	       "at least 1e-06 requests at once");
+	expect("/v1/predict/flexibility", "{" TOKENS ",\"concurrency\":5e-324}", "invalid_value", "/concurrency",
+	       "at least 1e-06 requests at once");
+	expect("/v1/predict/flexibility", "{" TOKENS ",\"rate\":1e-9}", "invalid_value", "/rate", "at least 1e-06");
+	expect_batch_item("[{" TOKENS ",\"rate\":5e-324}]", "/0/rate", "at least 1e-06 and at most 1e+06 requests/s");
+	expect_batch_item("[{" TOKENS ",\"concurrency\":1e-310}]", "/0/concurrency", "at least 1e-06 requests at once");
+	static const char *const at_bound[] = { "{" TOKENS ",\"concurrency\":1e-6}", "{" TOKENS ",\"rate\":1e-6}" };
+	for (int i = 0; i < 2; i++) {
+		http_reply r;
+		http_post_json(h, url(INF), at_bound[i], &r);
+		CHECK_INT(r.status, 200);
+		json_t *cap = json_object_get(r.json, "capacity");
+		CHECK(json_is_number(json_object_get(cap, "energy_per_output_token_j")));
+		CHECK(json_is_number(json_object_get(cap, "energy_per_request_j")));
+		http_reply_free(&r);
+	}
+#undef TOKENS
 }
 
 /* Other values printed with %g lost the digits that made them wrong. */
@@ -136,6 +170,7 @@ main(void)
 	test_model_size();
 	test_capacity_limits();
 	test_values_printed_whole();
+	test_least_load();
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);
