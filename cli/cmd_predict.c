@@ -59,9 +59,10 @@ _Static_assert(OPT_D_MODEL - OPT_LAYERS == WC_ARCH_FACT_D_MODEL &&
                    OPT_TOPK - OPT_LAYERS == WC_ARCH_FACT_EXPERTS_PER_TOKEN,
                "architecture flags out of step with wc_arch_facts");
 
+/* `cap_source`: the capacity answers' level source, NULL without them. */
 static int
 print_human(const wc_inference_query *q, const wc_inference_prediction *pr, const char *name,
-            const char *version)
+            const char *version, const char *cap_source)
 {
 	const wc_config *c = &q->config;
 	printf("platform %s, tp %d, active params %g B, running %g, weights %s, kv %s",
@@ -86,6 +87,12 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	if (isfinite(pr->prefill_share))
 		printf("  prefill share  %8.3f of the time (prefill-aware form)\n", pr->prefill_share);
 	printf("  parameters     %s (%s)\n", name, version);
+	/* Where the answer comes from, in predict flexibility's words (its
+	 * JSON's level_source; docs/cli.md, "predict inference"). */
+	printf("  level source   power %s", pr->level_source ? pr->level_source : "-");
+	if (cap_source)
+		printf(", capacity %s", cap_source);
+	putchar('\n');
 	for (int i = 0; i < pr->n_warnings; i++)
 		printf("  warning: %s\n", pr->warnings[i]);
 	return CLI_OK;
@@ -504,7 +511,8 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 		free(s);
 		rc = CLI_OK;
 	} else {
-		rc = print_human(&a->q, &out, params->name, version);
+		rc = print_human(&a->q, &out, params->name, version,
+		                 want_cap ? (cap.level_source ? cap.level_source : "fitted") : NULL);
 		if (want_cap)
 			print_capacity(&a->q.config, &cap);
 		else if (isfinite(max_fit))

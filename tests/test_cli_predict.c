@@ -78,6 +78,50 @@ moe_flags_match_catalog(void)
 
 #define ARGS(...) ((const char *const[]){ "wattcast", "predict", "inference", __VA_ARGS__, NULL })
 
+/* The text output of `argv` (exit 0) contains `line` as a whole line. */
+static void
+text_has_line(const char *const *argv, const char *line)
+{
+	run_result r;
+	char want[160];
+	snprintf(want, sizeof want, "\n%s\n", line);
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, want);
+	run_result_free(&r);
+}
+
+/* The text names the answer's level source, as its JSON's level_source
+ * (and the capacity block's) and in predict flexibility's words; it
+ * printed neither (docs/cli.md, "predict inference"). */
+static void
+text_level_source(void)
+{
+	run_result r;
+	char power[160], both[160];
+	CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens",
+	                        "512", "--output-tokens", "256", "--json"), NULL, &r) == 0);
+	json_t *o = json_loads(r.out, 0, NULL);
+	const char *src = json_string_value(json_object_get(o, "level_source"));
+	const char *cap = json_string_value(json_object_get(json_object_get(o, "capacity"), "level_source"));
+	CHECK(src && cap);
+	snprintf(power, sizeof power, "  level source   power %s", src ? src : "?");
+	snprintf(both, sizeof both, "  level source   power %s, capacity %s", src ? src : "?", cap ? cap : "?");
+	json_decref(o);
+	run_result_free(&r);
+	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8"), power);
+	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",
+	                   "--output-tokens", "256"), both);
+	text_has_line((const char *const[]){ "wattcast", "predict", "flexibility", "--platform", "H100", "--model",
+	                                     "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",
+	                                     "--output-tokens", "256", NULL }, both);
+	/* a platform without a level: both from its datasheet */
+	text_has_line(ARGS("--platform", "L4", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",
+	                   "--output-tokens", "256"), "  level source   power datasheet, capacity datasheet");
+	text_has_line(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "8", "--profile", "paper"),
+	              "  level source   power published");
+}
+
 int
 main(void)
 {
@@ -157,5 +201,6 @@ main(void)
 	CHECK_CONTAINS(r.err, "unknown command 'frobnicate'");
 	run_result_free(&r);
 	moe_flags_match_catalog();
+	text_level_source();
 	return check_report("test_cli_predict");
 }
