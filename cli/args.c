@@ -73,10 +73,36 @@ cli_getopt(int argc, char **argv, const char *shortopts, const struct option *lo
 	return opt;
 }
 
+/* The folder `out` is written in must exist and be a folder, and `out`
+ * itself not be one: the file is written after all the work, which a
+ * missing folder used to fail there, exit 1 with the work lost
+ * (docs/cli.md, "Conventions"). */
+static int
+check_folder(const char *cmd, const char *flag, const char *out)
+{
+	struct stat st;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(out, '/');
+	/* the text before the last '/': "/" for a file at the root, "." for none */
+	snprintf(dir, sizeof dir, "%.*s", slash ? (slash == out ? 1 : (int)(slash - out)) : 1, slash ? out : ".");
+	if (stat(dir, &st) != 0) {
+		if (errno == ENOENT)
+			return cli_usage_error(cmd, "%s: folder '%s' does not exist (for '%s')", flag, dir, out);
+		return cli_usage_error(cmd, "%s: folder '%s': %s (for '%s')", flag, dir, strerror(errno), out);
+	}
+	if (!S_ISDIR(st.st_mode))
+		return cli_usage_error(cmd, "%s: '%s' is not a folder (for '%s')", flag, dir, out);
+	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+		return cli_usage_error(cmd, "%s: '%s' is a folder (give a file name in it)", flag, out);
+	return CLI_OK;
+}
+
 int
 cli_check_output(const char *cmd, const char *flag, const char *out, const char *const *inputs, size_t n)
 {
 	struct stat so, si;
+	if (out && check_folder(cmd, flag, out) != CLI_OK)
+		return CLI_USAGE;
 	/* An output that does not exist yet cannot be an input. */
 	if (!out || stat(out, &so) != 0)
 		return CLI_OK;

@@ -101,10 +101,13 @@ enum { CLI_OPT_EMPTY = -2 };
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
                int *longindex);
 
-/** Refuse an output (`flag`'s value `out`) that is the same file as one of
- *  the `n` inputs (NULL entries skipped), compared by device and inode so
- *  links and "./" paths are caught: the usage error naming the flag, or
- *  CLI_OK (also when `out` does not exist yet). */
+/** Refuse, before any work, an output (`flag`'s value `out`; NULL: none)
+ *  whose folder does not exist or is not a folder, that is itself a
+ *  folder, or that is the same file as one of the `n` inputs (NULL entries
+ *  skipped), compared by device and inode so links and "./" paths are
+ *  caught: the usage error naming the flag (and the folder), or CLI_OK
+ *  (also when `out` does not exist yet). Every command that writes a file
+ *  calls it or cli_check_outputs. */
 int cli_check_output(const char *cmd, const char *flag, const char *out, const char *const *inputs,
                      size_t n);
 

@@ -15,7 +15,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char ingest_usage[] =
 	"usage: wattcast ingest RUN_DIR... -o RUNS.csv [--segment SECONDS]\n"
@@ -162,21 +161,6 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 	return CLI_OK;
 }
 
-/* Fail before the work, not after it: the table's folder must exist. */
-static int
-check_output_folder(const char *cmd, const char *out)
-{
-	char folder[1024];
-	const char *slash = strrchr(out, '/');
-	struct stat st;
-	snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash - out) : 1, slash ? out : ".");
-	if (slash == out)
-		snprintf(folder, sizeof folder, "/");
-	if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
-		return cli_fail(cmd, "%s: folder '%s' does not exist", out, folder);
-	return CLI_OK;
-}
-
 /* Ingest every run found under the RUN_DIRs into `res`, reporting each
  * refusal; returns how many were refused. */
 static int
@@ -270,8 +254,6 @@ cli_cmd_ingest(int argc, char **argv)
 		return cli_cmd_ingest_prometheus(argc, argv);
 	wc_ingest_options_init(&a.o);
 	if ((rc = parse_ingest_args(argc, argv, &a)) != CLI_OK || a.help)
-		return rc;
-	if ((rc = check_output_folder(cmd, a.out)) != CLI_OK)
 		return rc;
 	if (cli_check_output(cmd, "-o", a.out, (const char *const *)argv + a.first_dir,
 	                     (size_t)(argc - a.first_dir)) != CLI_OK)

@@ -46,6 +46,8 @@ cli_cmd_profile(int argc, char **argv)
 		return rc;
 	if (!out)
 		return cli_usage_error(cmd, "-o FILE is required");
+	if (cli_check_output(cmd, "-o", out, NULL, 0) != CLI_OK)
+		return CLI_USAGE;
 	wc_params p = WC_PARAMS_INIT;
 	wc_error err;
 	const char *name = argv[1 + optind];

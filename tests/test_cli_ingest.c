@@ -410,12 +410,13 @@ test_metrics_cli(const char *run_a)
 	CHECK(strstr(r.out, "nan") == NULL); /* an unknown value prints "-" */
 	run_result_free(&r);
 
-	/* An output folder that does not exist is found before the work. */
+	/* An output folder that does not exist is found before the work, a
+	 * usage error naming the flag as for every command's output. */
 	{
 		const char *argv4[] = { "wattcast", "ingest", run_a, "-o", "/nonexistent/dir/runs.csv", NULL };
 		CHECK(run_wattcast(argv4, NULL, &r) == 0);
-		CHECK_INT(r.status, 1);
-		CHECK_CONTAINS(r.err, "folder '/nonexistent/dir' does not exist");
+		CHECK_INT(r.status, 2);
+		CHECK_CONTAINS(r.err, "-o: folder '/nonexistent/dir' does not exist");
 		run_result_free(&r);
 	}
 	/* A missing file is failed work, not a usage error. */
