@@ -476,18 +476,23 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 	}
 	/* A clock the board cannot run at is refused with or without token
 	 * lengths, as the server refuses it (docs/http-api.md, "Limits"). */
-	if (wc_predict_clock_check(&a->q.config, &err) != WC_OK) {
-		rc = config_error(cmd, &err);
-		goto done;
-	}
 	a->q.power_cap_w = a->power_cap;
-	if ((a->power_cap > 0 && wc_predict_power_cap(pred, &a->q, a->power_cap, &a->q.config.sm_clock_mhz, &err)) ||
+	if (wc_predict_clock_check(&a->q.config, &err) != WC_OK ||
+	    (a->power_cap > 0 && wc_predict_power_cap(pred, &a->q, a->power_cap, &a->q.config.sm_clock_mhz, &err)) ||
 	    wc_predict_board_limit(pred, &a->q, &err)) {
 		rc = config_error(cmd, &err);
 		goto done;
 	}
-	if (want_cap ? wc_predict_capacity(pred, &a->q, a->price, a->co2, &cap, &err)
-	             : wc_predict_memory_check(params, &a->q.config, &max_fit, &err)) {
+	char no_cap[WC_ERROR_MSG_MAX] = "";
+	if (want_cap && wc_predict_capacity(pred, &a->q, a->price, a->co2, &cap, &err)) {
+		if (!wc_predict_capacity_absent(&err)) {
+			rc = config_error(cmd, &err);
+			goto done;
+		}
+		snprintf(no_cap, sizeof no_cap, "%s", err.msg); /* the power alone, said */
+		want_cap = 0;
+	}
+	if (!want_cap && wc_predict_memory_check(params, &a->q.config, &max_fit, &err)) {
 		rc = config_error(cmd, &err);
 		goto done;
 	}
@@ -501,6 +506,8 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 		rc = config_error(cmd, &err);
 		goto done;
 	}
+	if (no_cap[0])
+		wc_predict_note_no_capacity(&out, no_cap);
 	if (a->json) {
 		char *s = wc_render_inference(&a->q, &out, want_cap ? &cap : NULL, max_fit, version, 2, &err);
 		if (!s) {

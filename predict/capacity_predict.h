@@ -115,6 +115,17 @@ int wc_predict_power_floor(const wc_predictor *pr, const wc_inference_query *q, 
 int wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double price_per_kwh,
                         double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err);
 
+/** Did wc_predict_capacity fail only because nothing answers the time
+ *  side here -- the set has no capacity section, or no level for the
+ *  platform and the catalog no datasheet for it (a platform calibrated
+ *  from its own runs)? Then the power answer stands alone:
+ *  wc_predict_note_no_capacity says so on it (docs/capacity.md,
+ *  "Platforms without a capacity level"). */
+int wc_predict_capacity_absent(const wc_error *err);
+/** The warning of a power answer given without its capacity answers,
+ *  `why` being wc_predict_capacity's message. */
+void wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why);
+
 #ifdef __cplusplus
 }
 #endif

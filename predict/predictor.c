@@ -459,3 +459,17 @@ done:
 	free(tmp);
 	return rc;
 }
+
+int
+wc_predict_capacity_absent(const wc_error *err)
+{
+	return err->code == WC_ENOTFOUND && (strncmp(err->msg, "platform: the capacity model has no level", 41) == 0 ||
+	                                    strncmp(err->msg, "capacity: the parameter set has no capacity", 43) == 0);
+}
+
+void
+wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why)
+{
+	WC_WARN(out, "capacity: none: %s; the mean power is answered, latency, throughput and energy are not (fit "
+	        "capacity on the platform's runs, docs/capacity.md)", why);
+}

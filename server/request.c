@@ -494,19 +494,24 @@ predictor_error(const wc_inference_query *q, const wc_error *err, wc_api_error *
  * comes from them), and the largest concurrency that fits. */
 static int
 capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_prediction *cap, double *max_fit,
-                wc_api_error *e)
+                char *no_cap, size_t no_cap_len, wc_api_error *e)
 {
 	wc_error err;
+	if (r->want_capacity &&
+	    wc_predict_capacity(st->pred, &r->q, r->price_per_kwh, r->grams_co2_per_kwh, cap, &err) != WC_OK) {
+		if (!wc_predict_capacity_absent(&err)) {
+			predictor_error(&r->q, &err, e);
+			return -1;
+		}
+		snprintf(no_cap, no_cap_len, "%s", err.msg); /* the power alone, said */
+		r->want_capacity = 0;
+	}
 	if (!r->want_capacity) {
 		if (wc_predict_memory_check(wc_predictor_params(st->pred), &r->q.config, max_fit, &err) != WC_OK) {
 			predictor_error(&r->q, &err, e);
 			return -1;
 		}
 		return 0;
-	}
-	if (wc_predict_capacity(st->pred, &r->q, r->price_per_kwh, r->grams_co2_per_kwh, cap, &err) != WC_OK) {
-		predictor_error(&r->q, &err, e);
-		return -1;
 	}
 	*max_fit = cap->max_concurrency_fit;
 	/* the headline's power at the count that runs (an open loop's solved
@@ -548,12 +553,15 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 		predictor_error(&r.q, &err, e);
 		goto done;
 	}
-	if (capacity_answer(&r, st, cap, &max_fit, e) != 0)
+	char no_cap[WC_ERROR_MSG_MAX] = "";
+	if (capacity_answer(&r, st, cap, &max_fit, no_cap, sizeof no_cap, e) != 0)
 		goto done;
 	if (wc_predict_inference(st->pred, &r.q, pred, &err) != WC_OK) {
 		predictor_error(&r.q, &err, e);
 		goto done;
 	}
+	if (no_cap[0])
+		wc_predict_note_no_capacity(pred, no_cap);
 	/* Finite inputs can still overflow (tp x a huge clock factor); JSON
 	 * has no infinity, so say so instead of answering without a number. */
 	if (!isfinite(pred->power.node_power_w) || !isfinite(pred->power.per_gpu_power_w) ||
@@ -562,7 +570,7 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 		                 "the law gives a non-finite power for this configuration");
 		goto done;
 	}
-	if (!(out = wc_inference_json(&r.q, pred, cap, max_fit, st->version)))
+	if (!(out = wc_inference_json(&r.q, pred, r.want_capacity ? cap : NULL, max_fit, st->version)))
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
 done:
 	free(r.series);
