@@ -2,6 +2,7 @@
 #ifndef WC_PREDICT_INTERNAL_H
 #define WC_PREDICT_INTERNAL_H
 
+#include "predict/capacity_predict.h"
 #include "predict/predict.h"
 
 /** The platform's power level: the set's own, the set's level under the
@@ -23,5 +24,10 @@ void wc__predict_datasheet_note(const wc_level *lvl, char *buf, size_t cap);
  *  (`*tmp` is a copy of `*p`): what an answer borrows from the set must
  *  outlive the copy. */
 const void *wc__predict_rebase(const wc_params *p, const wc_params *tmp, const void *ptr);
+
+/** The capacity answer's calibrated-span warnings for a question at `n`
+ *  running on level `l` of section `cp` (predict/capacity_span.c). */
+void wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c,
+                                double n, wc_capacity_prediction *out);
 
 #endif

@@ -1,0 +1,111 @@
+/*
+ * The capacity answer's calibrated-span warnings (docs/capacity.md,
+ * "Warnings"): a warning per field that leaves a span the calibration
+ * has, and one caveat line for what a level calibrated at one point
+ * covered, with the parameters its fit left at a bound.
+ */
+#include "predict/capacity_predict.h"
+#include "predict_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/warnings.h"
+
+/* Is `v` outside [lo, hi] (relative slack for the values a file rounds)? */
+static int
+outside(double v, double lo, double hi)
+{
+	return v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9);
+}
+
+/* Per-field warnings only where the calibration has a span (min < max)
+ * and the value leaves it; a field calibrated at one point is not a span,
+ * so what the calibration covered is said once, in one caveat line, when
+ * the question differs from it in any such field (docs/capacity.md,
+ * "Warnings"). */
+void
+wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c, double n,
+                           wc_capacity_prediction *out)
+{
+	/* What the answer leans on that the fit left at a bound of its domain
+	 * joins the coverage caveat: one capacity caveat line per answer
+	 * (docs/capacity.md, "Warnings"). */
+	char bound[WC_WARNING_LEN / 2];
+	int n_bound = wc_capacity_bound_names(cp, l->name, NULL, bound, sizeof bound);
+	const wc_capacity_range *r = &l->range;
+	if (r->rows == 0) {
+		if (n_bound > 0)
+			WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows", bound);
+		return;
+	}
+	/* A prompt's cost is its prefill, whose compute efficiency eta_c is
+	 * shared by every level and fitted on all their rows, scaled by each
+	 * board's datasheet FLOPs: its span is the prompts of every level's
+	 * rows, not this level's alone (docs/capacity.md, "Warnings"). */
+	double in_lo = INFINITY, in_hi = -INFINITY;
+	for (int k = 0; k < cp->n_levels; k++) {
+		const wc_capacity_range *rk = &cp->levels[k].range;
+		if (rk->rows > 0 && rk->input_max > 0) {
+			in_lo = fmin(in_lo, rk->input_min);
+			in_hi = fmax(in_hi, rk->input_max);
+		}
+	}
+	if (!(in_hi > 0)) {
+		in_lo = r->input_min;
+		in_hi = r->input_max;
+	}
+	/* The output length acts through the decode's context read: its span
+	 * is the level's decode contexts (input + output / 2), or the output
+	 * span where the rows identify no input length. */
+	const int ctx = r->input_max > 0 && r->output_max > 0;
+	const char *on = "on ", *shared = "over all platforms' rows (prefill is shared)";
+	const struct {
+		const char *field, *fmt, *what, *unit, *where, *level; /* the warning: "field: what v unit ... where level" */
+		double v, lo, hi;
+	} f[] = {
+		{ "running", "running %g", "", "", on, l->name, n, r->running_min, r->running_max },
+		{ "input_tokens", "input %.0f tokens", "", "", shared, "", c->input_tokens, in_lo, in_hi },
+		{ "output_tokens", ctx ? "decode context %.0f tokens" : "output %g tokens",
+		  ctx ? "the decode context, input + output / 2 = " : "", ctx ? " tokens," : "", on, l->name,
+		  ctx ? c->input_tokens + 0.5 * c->output_tokens : c->output_tokens,
+		  ctx ? r->input_min + 0.5 * r->output_min : r->output_min,
+		  ctx ? r->input_max + 0.5 * r->output_max : r->output_max },
+		{ "tp", "tp %g", "", "", on, l->name, c->tp, r->tp_min, r->tp_max },
+	};
+	char covered[160] = "";
+	int off = 0;
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		if (!(f[i].hi > 0))
+			continue;
+		if (f[i].hi > f[i].lo * (1 + 1e-9)) {
+			if (outside(f[i].v, f[i].lo, f[i].hi))
+				WC_WARN(out, "%s: %s%g%s is outside the capacity calibration's span %g-%g %s%s", f[i].field,
+				        f[i].what, f[i].v, f[i].unit, f[i].lo, f[i].hi, f[i].where, f[i].level);
+			continue;
+		}
+		size_t used = strlen(covered);
+		snprintf(covered + used, sizeof covered - used, used ? ", " : "");
+		used = strlen(covered);
+		snprintf(covered + used, sizeof covered - used, f[i].fmt, f[i].lo);
+		off |= outside(f[i].v, f[i].lo, f[i].hi);
+	}
+	/* Rows on the level but no input length among them: every one came
+	 * from a workload whose fitted length sat at a bound (not a span, not
+	 * a point: unknown). */
+	if (!(in_hi > 0)) {
+		size_t used = strlen(covered);
+		snprintf(covered + used, sizeof covered - used, "%sno input length its rows identify", used ? ", " : "");
+		off = 1;
+	}
+	if (off && n_bound > 0)
+		WC_WARN(out, "capacity: calibrated only at %s on %s (its %d rows), with %s at a bound (not identified); other "
+		        "loads and lengths are extrapolated by the roofline", covered, l->name, r->rows, bound);
+	else if (off)
+		WC_WARN(out, "capacity: calibrated only at %s on %s (its %d rows); other loads and lengths are extrapolated by "
+		        "the roofline", covered, l->name, r->rows);
+	else if (n_bound > 0)
+		WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows; this answer leans on "
+		        "the bound (docs/capacity.md)", bound);
+}
