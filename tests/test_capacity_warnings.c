@@ -3,7 +3,8 @@
  * default `measured` profile an ordinary question (Qwen3-8B, 32 running,
  * 512 + 256 tokens on H100 or B200) gets no warning at all, while a
  * prompt beyond every level's rows, a decode context beyond the level's,
- * and a level calibrated at one point still say so, once.
+ * and a level calibrated at one point still say so, once; so does a
+ * group whose size does not divide the model's attention heads.
  */
 #include "data/params_file.h"
 #include "predict/capacity_predict.h"
@@ -56,6 +57,14 @@ main(void)
 	ask(pr, "H100", 8000, 256, "input_tokens: 8000 is outside the capacity calibration's span");
 	ask(pr, "B200", 512, 32000, "output_tokens: the decode context, input + output / 2 = 16512 tokens");
 	ask(pr, "H200", 512, 256, "capacity: calibrated only at running 32");
+	/* A group vLLM would refuse (3 GPUs for 32 attention heads) is said
+	 * on the power answer; 2 and 4 are fine. */
+	for (int tp = 2; tp <= 4; tp++) {
+		wc_inference_query q = { .config = test_catalog_config("H100", tp, "Qwen3-8B", 32) };
+		wc_inference_prediction pw;
+		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
+		CHECK_INT(has(pw.warnings, pw.n_warnings, "does not divide Qwen3-8B's 32 attention heads"), tp == 3);
+	}
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
 	return check_report("test_capacity_warnings");
