@@ -15,18 +15,24 @@
 
 /* One grid step of a group. */
 typedef struct {
+	size_t k;                               /* its index in the grid */
 	double t, power, running, waiting;      /* waiting NaN = unknown */
-	double inc[WC_FLEET_N_COUNTERS];        /* counter increase since the last step; NaN unknown */
+	double inc[WC_FLEET_N_COUNTERS];        /* counter increase since its last value; NaN unknown */
+	size_t span[WC_FLEET_N_COUNTERS];       /* ... over this many steps */
 	int n_gpus;
 } fleet_step;
 
 /* The open window of a group. */
 typedef struct {
 	int open;
-	size_t n, n_waiting;
+	size_t n, n_waiting, k1;       /* k1: the grid index of its last step */
 	double t0, t1, power, running, waiting;
 	double inc[WC_FLEET_N_COUNTERS];
-	size_t n_inc[WC_FLEET_N_COUNTERS];
+	size_t n_inc[WC_FLEET_N_COUNTERS];     /* steps the counted increases span */
+	/* the sums before the last step's increases, to withdraw them
+	 * (docs/fleet.md, "Rows"); last_span 0: it added nothing */
+	double inc_before_last[WC_FLEET_N_COUNTERS];
+	size_t last_span[WC_FLEET_N_COUNTERS];
 	int n_gpus;
 } fleet_window;
 
@@ -49,6 +55,10 @@ typedef struct {
 	char gap_series[256];          /* what the current gap lacks */
 	double gap_start;
 	double last[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* per engine slot */
+	/* Grid index + 1 of the step of each counter's last values (0:
+	 * none), and of the step its next increase counts from (0: that
+	 * increase is not counted; docs/fleet.md, "Rows"). */
+	size_t seen_k[WC_FLEET_N_COUNTERS], from_k[WC_FLEET_N_COUNTERS];
 	char engine_label[FLEET_MAX_ENGINES][32]; /* slot k's `engine` label, kept across pages */
 	int n_engine_slots;
 	fleet_window win;

@@ -14,7 +14,8 @@
 #include "models/catalog.h"
 #include "models/grow.h"
 
-/* The mean increase per second of counter c over the window; NaN unknown. */
+/* The mean increase per second of counter c over the window: its counted
+ * increases over the steps they span (docs/fleet.md, "Rows"); NaN unknown. */
 static double
 rate(const wc_fleet *f, const fleet_window *w, int m)
 {

@@ -145,17 +145,46 @@ window_add(fleet_window *w, const fleet_step *st)
 	}
 	w->n++;
 	w->t1 = st->t;
+	w->k1 = st->k;
 	w->power += st->power;
 	w->running += st->running;
 	if (isfinite(st->waiting)) {
 		w->waiting += st->waiting;
 		w->n_waiting++;
 	}
-	for (int c = 0; c < WC_FLEET_N_COUNTERS && !first; c++)
-		if (isfinite(st->inc[c])) {
-			w->inc[c] += st->inc[c];
-			w->n_inc[c]++;
-		}
+	/* The first step's increases came before the window. */
+	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++) {
+		w->last_span[c] = 0;
+		if (first || !isfinite(st->inc[c]) || !st->span[c])
+			continue;
+		w->inc_before_last[c] = w->inc[c];
+		w->last_span[c] = st->span[c];
+		w->inc[c] += st->inc[c];
+		w->n_inc[c] += st->span[c];
+	}
+}
+
+/* Counter c has no sample at step k. If it had one at the step before,
+ * that sample is its last before it went stale, taken anywhere in the
+ * step, so the increase up to it covers an unknown part of the step:
+ * withdrawn, or the rate would count a whole step for it (docs/fleet.md,
+ * "Rows"). The increase up to its next sample is not counted either,
+ * for the same reason. */
+static void
+withdraw(fleet_group *g, int c, size_t k)
+{
+	int before = g->seen_k[c] == k; /* grid index + 1 of step k - 1 */
+	g->from_k[c] = 0;
+	if (!before)
+		return;
+	fleet_window *w = &g->win;
+	if (g->n_pending && g->pending[g->n_pending - 1].k + 1 == k) {
+		g->pending[g->n_pending - 1].inc[c] = NAN;
+	} else if (w->open && w->k1 + 1 == k && w->last_span[c]) {
+		w->inc[c] = w->inc_before_last[c];
+		w->n_inc[c] -= w->last_span[c];
+		w->last_span[c] = 0;
+	}
 }
 
 int
@@ -247,8 +276,9 @@ engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t,
  * reported. */
 static void
 counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET_MAX_ENGINES],
-         const int *state, double t, fleet_step *st, int *reset)
+         const int *state, fleet_step *st, int *reset)
 {
+	double t = st->t;
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++) {
 		int m = WC_FLEET_FIRST_COUNTER + c;
 		st->inc[c] = NAN;
@@ -275,8 +305,13 @@ counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET
 			}
 			g->last[c][k] = v;
 		}
-		if (known)
+		/* The increase spans the steps since the counter's last counted
+		 * value: more than one when it had no sample in between. */
+		if (known && g->from_k[c]) {
 			st->inc[c] = inc;
+			st->span[c] = st->k + 1 - g->from_k[c];
+		}
+		g->seen_k[c] = g->from_k[c] = st->k + 1;
 	}
 }
 
@@ -301,11 +336,12 @@ gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const
 }
 
 static int
-group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double t, wc_error *err)
+group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_error *err)
 {
+	double t = f->o.start + (double)k * f->o.step;
 	size_t present[WC_TELEMETRY_MAX_GPUS], np = 0;
 	long nan_gpu = -1;
-	fleet_step st = { .t = t, .waiting = NAN };
+	fleet_step st = { .k = k, .t = t, .waiting = NAN };
 	double val[WC_FLEET_N_METRICS] = { 0 }, per[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 	long bad[WC_FLEET_N_METRICS];
 	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
@@ -322,6 +358,9 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double t, wc_err
 		bad[m] = -1;
 		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], &bad[m]);
 	}
+	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
+		if (state[WC_FLEET_FIRST_COUNTER + c] == ABSENT)
+			withdraw(g, c, k);
 	const char *what, *lack = gap_reason(g, set, state, bad, np, nan_gpu, &what);
 	if (lack) {
 		begin_gap(f, g, lack, what, t);
@@ -330,7 +369,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double t, wc_err
 	end_gap(f, g, t);
 	if ((rc = membership(f, g, set, present, np, t, &changed, err)) != WC_OK)
 		return rc;
-	counters(f, g, set, per, state, t, &st, &reset);
+	counters(f, g, set, per, state, &st, &reset);
 	st.running = val[WC_FLEET_RUNNING];
 	st.waiting = state[WC_FLEET_WAITING] == VALUE ? val[WC_FLEET_WAITING] : NAN;
 	st.n_gpus = (int)np;
@@ -349,11 +388,10 @@ wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_er
 			                    "(--group-by splits them)", f->g[i].name, f->g[i].n_gpus,
 			                    WC_TELEMETRY_MAX_GPUS);
 	for (size_t k = k0; k < k1; k++) {
-		double t = f->o.start + (double)k * f->o.step;
 		for (size_t i = 0; i < f->n_groups; i++) {
 			if (!f->g[i].ever_gpu)
 				continue;
-			int rc = group_step(f, &f->g[i], set, t, err);
+			int rc = group_step(f, &f->g[i], set, k, err);
 			if (rc != WC_OK)
 				return rc;
 		}
