@@ -175,6 +175,46 @@ wc__fleet_warn(wc_fleet *f, const char *fmt, ...)
 	f->o.warn(msg, f->o.warn_payload);
 }
 
+/* A series' key holds every label, often 150 bytes and more, and an
+ * error message 255 (WC_ERROR_MSG_MAX): cut at the end, it lost the hint
+ * that says what to do (docs/fleet.md, "Problems in the data"). The series
+ * gives way instead. */
+size_t
+wc__fleet_room(size_t fixed, size_t n)
+{
+	size_t avail = WC_ERROR_MSG_MAX - 1;
+	return n && fixed + 16 * n < avail ? (avail - fixed) / n : 16;
+}
+
+void
+wc__fleet_shorten(const char *series, size_t room, char *out, size_t size)
+{
+	size_t len = strlen(series);
+	if (room > size - 1)
+		room = size - 1;
+	if (len <= room) {
+		memcpy(out, series, len + 1);
+		return;
+	}
+	size_t n = room > 3 ? room - 3 : 0;
+	while (n > 0 && ((unsigned char)series[n] & 0xC0) == 0x80)
+		n--; /* not inside a UTF-8 character */
+	memcpy(out, series, n);
+	snprintf(out + n, size - n, "%.*s", (int)(room - n), "...");
+}
+
+int
+wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt, ...)
+{
+	char rest[WC_ERROR_MSG_MAX], head[WC_ERROR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(rest, sizeof rest, fmt, ap);
+	va_end(ap);
+	wc__fleet_shorten(series, wc__fleet_room(strlen(rest) + 2, 1), head, sizeof head);
+	return wc_error_set(err, code, "%s: %s", head, rest);
+}
+
 int
 wc_fleet_new(const wc_fleet_options *o, wc_fleet **out, wc_error *err)
 {
@@ -234,10 +274,10 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 	for (size_t i = 0; i < f->n_groups; i++) {
 		fleet_group *g = &f->g[i];
 		if (g->ever_gpu && !g->ever_engine)
-			return wc_error_set(err, WC_EINVAL,
-			                    "%.160s: GPU with no engine series: no vllm:num_requests_running (or sglang:num_running_reqs) of "
-			                    "group '%s' (--group-by matches them differently)",
-			                    g->gpu_series, g->name);
+			return wc__fleet_error(err, WC_EINVAL, g->gpu_series,
+			                       "GPU with no engine series: no vllm:num_requests_running (or "
+			                       "sglang:num_running_reqs) of group '%s' (--group-by matches them "
+			                       "differently)", g->name);
 		if (!g->ever_gpu && g->ever_engine)
 			wc__fleet_warn(f, "%.160s: engine with no GPU series (DCGM_FI_DEV_POWER_USAGE) in "
 			               "group '%s': left out", g->engine_series, g->name);

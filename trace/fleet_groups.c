@@ -194,6 +194,20 @@ engine_slot(fleet_group *g, const char *label)
 	return g->n_engine_slots++;
 }
 
+/* Two engine series of one metric in group g that --group-by does not
+ * tell apart: both named, shortened so that the hint stays whole. */
+static int
+two_engines(const fleet_group *g, const char *metric, const char *a, const char *b, wc_error *err)
+{
+	static const char hint[] = " (--group-by adds the label that tells them apart)";
+	char head[WC_ERROR_MSG_MAX], sa[WC_ERROR_MSG_MAX], sb[WC_ERROR_MSG_MAX];
+	int n = snprintf(head, sizeof head, "group '%.40s' has two engine series of %.60s: ", g->name, metric);
+	size_t room = wc__fleet_room((size_t)n + strlen(" and ") + strlen(hint), 2);
+	wc__fleet_shorten(a, room, sa, sizeof sa);
+	wc__fleet_shorten(b, room, sb, sizeof sb);
+	return wc_error_set(err, WC_EINVAL, "%s%s and %s%s", head, sa, sb, hint);
+}
+
 static int
 add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i, wc_error *err)
 {
@@ -210,9 +224,7 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 		long j = g->engine[m][o];
 		if (o == k || j < 0 || other_engine(&set->s[j], s))
 			continue;
-		return wc_error_set(err, WC_EINVAL, "group '%.40s' has two engine series of %s: %.70s and %.70s "
-		                    "(--group-by adds the label that tells them apart)", g->name, s->metric,
-		                    set->s[j].key, s->key);
+		return two_engines(g, s->metric, set->s[j].key, s->key, err);
 	}
 	long *slot = &g->engine[m][k];
 	if (*slot >= 0) {
@@ -224,9 +236,7 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 				*slot = (long)i;
 			return WC_OK;
 		}
-		return wc_error_set(err, WC_EINVAL, "group '%.40s' has two engine series of %s: %.70s and %.70s "
-		                    "(--group-by adds the label that tells them apart)", g->name, s->metric,
-		                    set->s[*slot].key, s->key);
+		return two_engines(g, s->metric, set->s[*slot].key, s->key, err);
 	}
 	*slot = (long)i;
 	const char *model = wc_prom_label(s, "model_name");

@@ -35,8 +35,8 @@ static int
 row_model(const wc_fleet *f, const fleet_group *g, wc_run *run, wc_error *err)
 {
 	if (!g->model[0])
-		return wc_error_set(err, WC_EINVAL, "%.160s: no model_name label; --model NAME names the "
-		                    "model", g->engine_series);
+		return wc__fleet_error(err, WC_EINVAL, g->engine_series, "no model_name label; --model NAME "
+		                       "names the model");
 	const wc_model_info *info = wc_model_lookup(g->model);
 	snprintf(run->model, sizeof run->model, "%s", g->model);
 	run->active_params_b = info ? info->active_params_b : f->o.active_params_b;
@@ -45,9 +45,8 @@ row_model(const wc_fleet *f, const fleet_group *g, wc_run *run, wc_error *err)
 		run->architecture = info->architecture;
 	}
 	if (!(run->active_params_b > 0))
-		return wc_error_set(err, WC_EINVAL, "%.120s: model '%.60s' is not in the model catalog; "
-		                    "--active-params B gives its active parameters", g->engine_series,
-		                    g->model);
+		return wc__fleet_error(err, WC_EINVAL, g->engine_series, "model '%.60s' is not in the model "
+		                       "catalog; --active-params B gives its active parameters", g->model);
 	return WC_OK;
 }
 

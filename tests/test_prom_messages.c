@@ -1,0 +1,118 @@
+/*
+ * Errors of `wattcast ingest --scrapes` that name a series (docs/fleet.md,
+ * "Problems in the data"): a series' key carries every label, often 150
+ * bytes and more, and an error message holds 255. The text after the
+ * series (what went wrong and the flag that fixes it) must arrive whole;
+ * the series is shortened with "..." instead, never inside a UTF-8
+ * character. Cut at the end, the GPU-without-engine message ended
+ * "(--group-by matches th".
+ */
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dir;
+
+/* Label values long enough to overflow any message: 40 x "ü" (2 bytes). */
+#define LONG_UTF8 "üüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüü"
+
+/* Two minutes of scrapes: a GPU of host `dcgm_host` (a long `zone` label) and an engine at
+ * `vllm_instance` with `engine_labels`; `second_engine` adds another
+ * engine series of the same group differing in more than `engine`. */
+static char *
+scrapes(const char *name, const char *dcgm_host, const char *vllm_instance, const char *engine_labels,
+        const char *second_engine)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	for (int s = 0; s < 120; s++) {
+		len += (size_t)snprintf(buf + len, cap - len,
+		                        "# wattcast-scrape %d dcgm:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-1\","
+		                        "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"%s\",zone=\"%s\"} 300\n"
+		                        "# wattcast-scrape %d %s\nvllm:num_requests_running{%s} 8\n",
+		                        1767225600 + s, dcgm_host, LONG_UTF8, 1767225600 + s, vllm_instance,
+		                        engine_labels);
+		if (second_engine)
+			len += (size_t)snprintf(buf + len, cap - len, "vllm:num_requests_running{%s} 8\n", second_engine);
+	}
+	char *path = path_join(dir, name);
+	CHECK(write_text(path, buf) == 0);
+	free(buf);
+	return path;
+}
+
+/* Valid UTF-8 (no character cut). */
+static int
+utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
+		if (n < 0)
+			return 0;
+		p++;
+		for (int k = 0; k < n; k++, p++)
+			if ((*p & 0xC0) != 0x80)
+				return 0;
+	}
+	return 1;
+}
+
+/* ingest FILE fails with one line that begins with `head`, ends with
+ * `tail` and holds at most 255 bytes of message. */
+static void
+check_error(const char *in, const char *head, const char *tail)
+{
+	static const char prefix[] = "wattcast ingest: ";
+	char *out = path_join(dir, "out.csv");
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	const char *e = r.err ? r.err : "";
+	size_t n = strlen(e);
+	fprintf(stderr, "%s", e);
+	CHECK(n > 0 && e[n - 1] == '\n' && strchr(e, '\n') == e + n - 1);
+	CHECK(strncmp(e, prefix, strlen(prefix)) == 0);
+	CHECK_CONTAINS(e, head);
+	CHECK(strstr(e, head) == e + strlen(prefix));
+	CHECK(n > strlen(tail) && strncmp(e + n - 1 - strlen(tail), tail, strlen(tail)) == 0);
+	CHECK_CONTAINS(e, "...");
+	CHECK(n - 1 - strlen(prefix) <= 255);
+	CHECK(utf8_ok(e));
+	run_result_free(&r);
+	free(out);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("prom_messages");
+	/* The smoke test's case: the GPU's host and the engine's differ. */
+	char *in = scrapes("mismatch.prom", "gpu-node-01", "10.0.0.5:8000", "model_name=\"Qwen/Qwen3-8B\"", NULL);
+	check_error(in, "DCGM_FI_DEV_POWER_USAGE{Hostname=\"gpu-node-01\",UUID=\"GPU-1\"",
+	            ": GPU with no engine series: no vllm:num_requests_running (or sglang:num_running_reqs) of "
+	            "group 'gpu-node-01' (--group-by matches them differently)");
+	free(in);
+
+	/* Two servers in one group: both series named, the hint whole. */
+	in = scrapes("two.prom", "h1", "h1:8000",
+	             "model_name=\"Qwen/Qwen3-8B\",rack=\"" LONG_UTF8 "\",zone=\"" LONG_UTF8 "\"",
+	             "instance=\"h1:8001\",model_name=\"Qwen/Qwen3-8B\",rack=\"" LONG_UTF8 "\",zone=\"b" LONG_UTF8 "\"");
+	check_error(in, "group 'h1' has two engine series of vllm:num_requests_running: "
+	            "vllm:num_requests_running{instance=\"h1:800",
+	            " (--group-by adds the label that tells them apart)");
+	free(in);
+
+	/* A model the catalog does not know. */
+	in = scrapes("model.prom", "h1", "h1:8000",
+	             "model_name=\"acme/unknown-model\",rack=\"" LONG_UTF8 "\",zone=\"" LONG_UTF8 "\"", NULL);
+	check_error(in, "vllm:num_requests_running{instance=\"h1:8000\",model_name=\"acme/unknown-model\"",
+	            ": model 'acme/unknown-model' is not in the model catalog; --active-params B gives its "
+	            "active parameters");
+	free(in);
+	free(dir);
+	return check_report("test_prom_messages");
+}
