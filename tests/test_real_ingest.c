@@ -5,7 +5,7 @@
  * (the manifest's load level when it states one),
  * p5 <= p50 <= p95 <= max, idle power per GPU is plausible for the
  * platform (A100 40-120 W, H100 60-160 W) or unknown, segments add up to
- * the row, and
+ * the row (energy, and phase energies where they are known), and
  * the CLI writes all runs into one table that the runs-table reader loads
  * back. Skipped (77) when ../shared is absent.
  */
@@ -158,7 +158,7 @@ main(void)
 	wc_error err;
 	CHECK_INT(wc_ingest_find_runs(root, &runs, &n, &err), WC_OK);
 	CHECK(n >= 8);
-	int h100 = 0, tp2 = 0, replay_without_manifest = 0, with_idle = 0, levels = 0;
+	int h100 = 0, tp2 = 0, replay_without_manifest = 0, with_idle = 0, levels = 0, phases_add_up = 0;
 	for (size_t i = 0; i < n; i++) {
 		wc_ingest_options o;
 		wc_ingest_result res = { NULL, 0, 0 };
@@ -183,7 +183,31 @@ main(void)
 		with_idle += strcmp(res.rows[0].idle_source, "none") != 0;
 		levels += strcmp(res.rows[0].window, "level") == 0;
 		tp2 += res.rows[0].run.tp == 2;
-		double whole = res.rows[0].metrics.energy_j;
+		double whole = res.rows[0].metrics.energy_j, whole_idle = res.rows[0].idle_energy_j;
+		double whole_busy = res.rows[0].prefill_energy_j + res.rows[0].decode_energy_j;
+		wc_ingest_result_clear(&res);
+
+		/* Segments of 10 s: where the run's phases are known, so are the
+		 * segments' (one that ran nothing is all idle), and the idle
+		 * energies add up, as do prefill + decode (docs/trace-metrics.md,
+		 * "Phases"). The validate A100 run's idle first segment was blank
+		 * and its segments' idle energy 834.8 J of 1657.4 J. */
+		o.segment_s = 10;
+		CHECK_INT(wc_ingest_run(runs[i], &o, &res, &err), WC_OK);
+		double idle = 0, busy = 0;
+		size_t known = 0;
+		for (size_t k = 0; k < res.n_rows; k++) {
+			known += isfinite(res.rows[k].idle_energy_j);
+			idle += res.rows[k].idle_energy_j;
+			busy += res.rows[k].prefill_energy_j + res.rows[k].decode_energy_j;
+		}
+		if (strstr(runs[i], "a100_validate_tp1_r4p0_b1p0_s20260712_1784415439"))
+			CHECK_INT(known, res.n_rows);
+		if (known == res.n_rows && isfinite(whole_idle)) {
+			phases_add_up++;
+			CHECK_NEAR(idle, whole_idle, 1e-9 * whole);
+			CHECK_NEAR(busy, whole_busy, 1e-9 * whole);
+		}
 		wc_ingest_result_clear(&res);
 
 		/* Segments of 30 s cut the same trace: energies add up. */
@@ -203,6 +227,8 @@ main(void)
 	CHECK_INT(replay_without_manifest, 1);
 	CHECK(with_idle >= 6);  /* every run with quiet stretches */
 	CHECK_INT(levels, 5);   /* the validate runs' manifests state their level */
+	fprintf(stderr, "%d runs: 10-s segments' phase energies add up to the run's\n", phases_add_up);
+	CHECK(phases_add_up >= 1);
 
 	/* All of them through the CLI into one table, read back. */
 	char *tmp = test_tmpdir("real_ingest"), *out = path_join(tmp, "runs.csv");

@@ -15,7 +15,10 @@
 #include "trace/load.h"
 
 /* Energy per 50 ms cell of the cut trace: complete cells from the bin
- * means, the remainder in a last partial cell; returns the cell count. */
+ * means, the remainder in a last partial cell; returns the cell count.
+ * A window of whole cells leaves a remainder of rounding only, in a cell
+ * of no length whose middle lies past the window: it joins the last
+ * whole cell, so that it cannot make an idle window busy. */
 static size_t
 cell_energies(const double *ct, const double *cp, size_t cn, double total, double **out)
 {
@@ -32,6 +35,10 @@ cell_energies(const double *ct, const double *cp, size_t cn, double total, doubl
 	}
 	e[full] = total - sum;
 	*out = e;
+	if (full > 0 && cn > 0 && ct[cn - 1] - ct[0] - (double)full * dt < 1e-3 * dt) {
+		e[full - 1] += e[full];
+		return full;
+	}
 	return full + 1;
 }
 
@@ -75,18 +82,29 @@ wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *c
 	} else {
 		double dp = wc__ingest_counter_delta(rc, WC_ENG_PREFILL_S, row->start_epoch, row->end_epoch);
 		double dd = wc__ingest_counter_delta(rc, WC_ENG_DECODE_S, row->start_epoch, row->end_epoch);
-		if (!(dp + dd > 0))
-			goto done;
 		double busy = 0.0;
+		int any_busy = 0;
 		for (size_t k = 0; k < nc; k++) {
 			double n = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, a + ((double)k + 0.5) * dt);
-			if (n > 0)
+			if (n > 0) {
 				busy += cell[k];
-			else
+				any_busy = 1;
+			} else {
 				e_idle += cell[k];
+			}
 		}
-		e_pre = busy * dp / (dp + dd);
-		e_dec = busy - e_pre;
+		if (!any_busy) {
+			/* Nothing ran: the whole energy is idle whatever the time
+			 * sums say, and prefill and decode are known to be 0 (a
+			 * blank here lost the idle energy of a --segment row that
+			 * ran nothing; docs/trace-metrics.md, "Phases"). */
+			e_idle = row->metrics.energy_j;
+		} else if (dp + dd > 0) {
+			e_pre = busy * dp / (dp + dd);
+			e_dec = busy - e_pre;
+		} else {
+			goto done; /* requests ran, but how they split is unknown */
+		}
 		snprintf(row->phase_source, sizeof row->phase_source, "engine");
 	}
 	row->prefill_energy_j = e_pre;
