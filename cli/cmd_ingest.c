@@ -258,6 +258,9 @@ cli_cmd_ingest(int argc, char **argv)
 	if (cli_check_output(cmd, "-o", a.out, (const char *const *)argv + a.first_dir,
 	                     (size_t)(argc - a.first_dir)) != CLI_OK)
 		return CLI_USAGE;
+	wc_error out_err;
+	if (wc_ingest_check_output(a.out, &out_err) != WC_OK)
+		return cli_fail(cmd, "%s", out_err.msg);
 
 	gsl_set_error_handler_off();
 	if ((rc = maybe_finetune(cmd, argc, argv, &a)) != -1)

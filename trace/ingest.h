@@ -95,9 +95,15 @@ int wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err);
  *  each n(t) series as `<stem>.series/<run_id>.csv` beside it, path
  *  relative to the table in `n_series`). Extra columns: the ten metric
  *  columns, energy per request/iteration, counts, idle and n(t) sources,
- *  phase energies. `comment` may be NULL. */
+ *  phase energies. `comment` may be NULL. Once the table is written, the
+ *  series folder holds its series only: files named as series
+ *  (`[A-Za-z0-9._-]+.csv`) that the table does not reference -- an
+ *  earlier table's -- are removed. */
 int wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comment,
                     wc_error *err);
+/** Can wc_ingest_write write `path`: not a folder, and its series folder
+ *  `<stem>.series` a folder when it exists. For a check before any work. */
+int wc_ingest_check_output(const char *path, wc_error *err);
 
 #ifdef __cplusplus
 }

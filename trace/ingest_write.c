@@ -5,16 +5,19 @@
  * the table itself with the trace metrics (docs/trace-metrics.md) and
  * ingest facts as extra columns. Both go through data/'s atomic writers;
  * the table is written last, so a failure leaves no table that points at
- * missing series.
+ * missing series, and then the series folder is cleared of an earlier
+ * table's series.
  */
 #include "trace/ingest.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The metric columns (trace/metrics.h) come first, then these. */
 static const char *const ingest_columns[] = {
@@ -114,6 +117,115 @@ set_extras(wc_runs_table *t, size_t i, const wc_ingest_row *r, wc_error *err)
 	return WC_OK;
 }
 
+/* Is `name` one that file_name writes: [A-Za-z0-9._-]+ then ".csv"? */
+static int
+is_series_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (n <= 4 || strcmp(name + n - 4, ".csv") != 0)
+		return 0;
+	for (size_t k = 0; k < n - 4; k++) {
+		char c = name[k];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+		      c == '-' || c == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The table is written: remove the files of its series folder named as
+ * series that it does not reference, which an earlier table left (its
+ * rows' n_series would point a reader at them; docs/formats/telemetry.md,
+ * "n(t) on the 50 ms grid"). Anything else in the folder -- other names, links,
+ * folders -- is not ours and stays. A folder left empty goes too. */
+static int
+prune_series(const char *path, const char *series_dir, const wc_ingest_result *res, wc_error *err)
+{
+	char **names = calloc(res->n_rows ? res->n_rows : 1, sizeof *names), full[2048];
+	size_t n = 0;
+	int rc = WC_OK;
+	DIR *d = NULL;
+	if (!names)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	for (size_t i = 0; i < res->n_rows; i++) {
+		if (res->rows[i].series_len < 2)
+			continue;
+		if (!(names[n] = malloc(200))) {
+			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			goto done;
+		}
+		file_name(res->rows[i].run.run_id, names[n++], 200);
+	}
+	qsort(names, n, sizeof *names, by_name);
+	if (!(d = opendir(series_dir))) {
+		if (errno != ENOENT)
+			rc = wc_error_set(err, WC_EIO, "%s: written, but its series folder '%s' cannot be listed (%s)",
+			                  path, series_dir, strerror(errno));
+		goto done;
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		struct stat st;
+		const char *name = e->d_name;
+		if (!is_series_name(name) || bsearch(&name, names, n, sizeof *names, by_name))
+			continue;
+		snprintf(full, sizeof full, "%s/%s", series_dir, name);
+		if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) != 0 && rc == WC_OK)
+			rc = wc_error_set(err, WC_EIO, "%s: written, but '%s' of an earlier table stays (%s)", path,
+			                  full, strerror(errno));
+	}
+	closedir(d);
+	if (n == 0)
+		rmdir(series_dir); /* fails, as it should, when anything is left */
+done:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+/* Folder, stem and series folder of table `path`: "out/runs.csv" ->
+ * "out", "runs", "out/runs.series". */
+static void
+table_paths(const char *path, char *dir, size_t dir_size, char *stem, size_t stem_size, char *series_dir,
+            size_t series_size)
+{
+	const char *slash = strrchr(path, '/');
+	if (slash)
+		snprintf(dir, dir_size, "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, dir_size, ".");
+	if (slash && slash == path)
+		snprintf(dir, dir_size, "/");
+	snprintf(stem, stem_size, "%s", slash ? slash + 1 : path);
+	size_t sl = strlen(stem);
+	if (sl > 4 && strcmp(stem + sl - 4, ".csv") == 0)
+		stem[sl - 4] = '\0';
+	snprintf(series_dir, series_size, "%s/%s.series", dir, stem);
+}
+
+int
+wc_ingest_check_output(const char *path, wc_error *err)
+{
+	char dir[1024], stem[256], series_dir[1400];
+	struct stat st;
+	/* Found only when the table was written, after the series: the
+	 * rename failed and left the series folder behind (docs/cli.md,
+	 * "ingest"). */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return wc_error_set(err, WC_EINVAL, "%s: is a folder, not a file (-o names the runs table)", path);
+	table_paths(path, dir, sizeof dir, stem, sizeof stem, series_dir, sizeof series_dir);
+	if (stat(series_dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		return wc_error_set(err, WC_EINVAL, "%s: is not a folder, and the series of table '%s' go there",
+		                    series_dir, path);
+	return WC_OK;
+}
+
 int
 wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comment, wc_error *err)
 {
@@ -127,19 +239,9 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 			if (strcmp(res->rows[i].run.run_id, res->rows[j].run.run_id) == 0)
 				return wc_error_set(err, WC_EINVAL, "run_id '%s' appears twice (two runs with the same id)",
 				                    res->rows[i].run.run_id);
-	/* Folder and stem of the table: "out/runs.csv" -> "out", "runs". */
-	const char *slash = strrchr(path, '/');
-	if (slash)
-		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-	else
-		snprintf(dir, sizeof dir, ".");
-	if (slash && slash == path)
-		snprintf(dir, sizeof dir, "/");
-	snprintf(stem, sizeof stem, "%s", slash ? slash + 1 : path);
-	size_t sl = strlen(stem);
-	if (sl > 4 && strcmp(stem + sl - 4, ".csv") == 0)
-		stem[sl - 4] = '\0';
-	snprintf(series_dir, sizeof series_dir, "%s/%s.series", dir, stem);
+	if ((rc = wc_ingest_check_output(path, err)) != WC_OK)
+		return rc;
+	table_paths(path, dir, sizeof dir, stem, sizeof stem, series_dir, sizeof series_dir);
 
 	if (!(t = wc_runs_new()))
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
@@ -171,6 +273,8 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 			goto done;
 	}
 	rc = wc_runs_write(path, t, comment, err);
+	if (rc == WC_OK)
+		rc = prune_series(path, series_dir, res, err);
 done:
 	wc_runs_free(t);
 	return rc;

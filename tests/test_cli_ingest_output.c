@@ -1,0 +1,161 @@
+/*
+ * Where `wattcast ingest` writes (docs/cli.md, "ingest"; docs/formats/
+ * telemetry.md, "n(t) on the 50 ms grid"): an -o that names a folder, or whose
+ * series folder `<stem>.series` is a file, is refused before any run is
+ * read -- it used to fail only at the end ("rename failed (Is a
+ * directory)") and leave `<stem>.series/` behind. Once a table is written
+ * its series folder holds that table's series only: re-running to the
+ * same -o with other runs left the earlier runs' series there. Files not
+ * named as series, links and folders are not the tool's and stay.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define T0 1784415000.0
+
+static char *root;
+
+/* Run folder `name` (run_id the same): 30 s at 0.25 s, 2 requests. */
+static char *
+write_run(const char *name)
+{
+	char *dir = path_join(root, name), *p = path_join(dir, "power.csv");
+	char *e = path_join(dir, "engine.csv"), *m = path_join(dir, "wattcast-run.json"), man[512];
+	mkdir(dir, 0755);
+	FILE *fp = fopen(p, "w"), *fe = fopen(e, "w");
+	fprintf(fp, "timestamp, index, power.draw [W]\n");
+	fprintf(fe, "timestamp,num_requests_running\n");
+	for (int k = 0; k < 120; k++) {
+		double t = T0 + 0.25 * k;
+		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
+		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
+		        ms / 1000 % 60, ms % 1000, 250.0 + 10.0 * sin(0.3 * k));
+		fprintf(fe, "%.3f,2\n", t);
+	}
+	fclose(fp);
+	fclose(fe);
+	snprintf(man, sizeof man, "{\"schema\": \"wattcast.run/2\", \"run_id\": \"%s\", \"platform\": \"A100\", "
+	         "\"tp\": 1, \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"workload\": \"closed\"}\n", name);
+	write_text(m, man);
+	free(p);
+	free(e);
+	free(m);
+	return dir;
+}
+
+static int
+exists(const char *dir, const char *name)
+{
+	char *p = path_join(dir, name);
+	struct stat st;
+	int r = lstat(p, &st) == 0;
+	free(p);
+	return r;
+}
+
+/* Entries of `dir` besides . and .. */
+static int
+count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* `status` -1: refused, as a usage error (2) or a failure (1). */
+static void
+run_ingest(const char *const *argv, int status, const char *err_has)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	int ok = status < 0 ? r.status == 1 || r.status == 2 : r.status == status;
+	CHECK(ok);
+	if (!ok)
+		fprintf(stderr, "exit %d: %s", r.status, r.err);
+	if (err_has) {
+		CHECK_CONTAINS(r.err, err_has);
+		CHECK(r.out && r.out[0] == '\0'); /* no summary: nothing was ingested */
+	}
+	run_result_free(&r);
+}
+
+int
+main(void)
+{
+	root = test_tmpdir("cli_ingest_output");
+	char *a = write_run("run-a"), *b = write_run("run-b");
+	char *folder = path_join(root, "outdir"), *folder_series = path_join(root, "outdir.series");
+	char *table = path_join(root, "runs.csv"), *series = path_join(root, "runs.series");
+	char *plain = path_join(root, "plain.csv"), *plain_series = path_join(root, "plain.series");
+
+	/* -o names a folder: refused before the runs are read, nothing left. */
+	mkdir(folder, 0755);
+	run_ingest((const char *const[]){ "wattcast", "ingest", a, "-o", folder, NULL }, -1, "is a folder");
+	CHECK(!exists(root, "outdir.series"));
+	CHECK_INT(count_entries(folder), 0);
+	/* ... and so is a series folder that is a file. */
+	write_text(plain_series, "not a folder\n");
+	run_ingest((const char *const[]){ "wattcast", "ingest", a, "-o", plain, NULL }, -1,
+	           "plain.series: is not a folder, and the series of table");
+	CHECK(!exists(root, "plain.csv"));
+
+	/* Two runs, then one: the other's series goes, what is not a series
+	 * file of the tool stays. */
+	run_ingest((const char *const[]){ "wattcast", "ingest", a, b, "-o", table, "--quiet", NULL }, 0, NULL);
+	CHECK(exists(series, "run-a.csv") && exists(series, "run-b.csv"));
+	char *notes = path_join(series, "notes.txt"), *sub = path_join(series, "old.csv");
+	char *link = path_join(series, "link.csv"), *target = path_join(root, "target.csv");
+	write_text(notes, "mine\n");
+	mkdir(sub, 0755);
+	write_text(target, "t_s,running\n0,1\n");
+	CHECK(symlink(target, link) == 0);
+	run_ingest((const char *const[]){ "wattcast", "ingest", a, "-o", table, "--quiet", NULL }, 0, NULL);
+	CHECK(exists(series, "run-a.csv"));
+	CHECK(!exists(series, "run-b.csv"));
+	CHECK(exists(series, "notes.txt") && exists(series, "old.csv") && exists(series, "link.csv"));
+	CHECK(exists(root, "target.csv"));
+	CHECK_INT(count_entries(series), 4);
+	wc_runs_table *t = NULL;
+	CHECK_INT(wc_runs_read(table, &t, NULL), WC_OK);
+	if (t) {
+		CHECK_INT(t->n_runs, 1);
+		CHECK(strcmp(t->runs[0].n_series, "runs.series/run-a.csv") == 0);
+		wc_runs_free(t);
+	}
+
+	/* A table without series (--power-only) leaves none of the earlier
+	 * ones; the folder goes once nothing else is in it. */
+	unlink(notes);
+	rmdir(sub);
+	unlink(link);
+	run_ingest((const char *const[]){ "wattcast", "ingest", a, b, "-o", table, "--power-only", "--quiet", NULL },
+	           0, NULL);
+	CHECK(!exists(root, "runs.series"));
+
+	free(notes);
+	free(sub);
+	free(link);
+	free(target);
+	free(folder);
+	free(folder_series);
+	free(table);
+	free(series);
+	free(plain);
+	free(plain_series);
+	free(a);
+	free(b);
+	free(root);
+	return check_report("test_cli_ingest_output");
+}
