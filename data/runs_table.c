@@ -21,8 +21,8 @@
 
 #define RUNS_MAX_FIELDS 512
 
-static const column_id required_columns[] = { COL_RUN_ID, COL_PLATFORM, COL_TP, COL_MODEL,
-                                              COL_ACTIVE, COL_POWER };
+/* active_params_b may be left out for a catalog model (parse_row). */
+static const column_id required_columns[] = { COL_RUN_ID, COL_PLATFORM, COL_TP, COL_MODEL, COL_POWER };
 
 void
 wc_run_init(wc_run *run)
@@ -266,7 +266,7 @@ parse_numeric(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
 		run->tp = (int)v;
 		return WC_OK;
 	case COL_ACTIVE:
-		return parse_positive(rd, f, name, 1, "active params must be > 0, got '%s'",
+		return parse_positive(rd, f, name, 0, "active params must be > 0, got '%s'",
 		                      &run->active_params_b);
 	case COL_TOTAL: return parse_positive(rd, f, name, 0, "must be > 0, got '%s'", &run->total_params_b);
 	case COL_POWER:
@@ -304,6 +304,18 @@ parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_
 		if ((rc = parse_text(rd, &fields[i], (column_id)c, run)) == WC_OK &&
 		    (rc = parse_named(rd, &fields[i], (column_id)c, run)) == WC_OK)
 			rc = parse_numeric(rd, &fields[i], (column_id)c, run);
+	}
+	/* A catalog model's size is known: the cell (or the column) may be
+	 * left out; any other model needs it (docs/formats/runs-table.md). */
+	const wc_model_info *m = rc == WC_OK && !(run->active_params_b > 0) ? wc_model_lookup(run->model) : NULL;
+	if (m && m->active_params_b > 0)
+		run->active_params_b = m->active_params_b;
+	else if (rc == WC_OK && !(run->active_params_b > 0)) {
+		int col = 1;
+		for (int i = 0; i < n; i++)
+			col = col_of[i] == COL_ACTIVE ? fields[i].column : col;
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column 'active_params_b': value is required (model "
+		                    "'%s' is not in the catalog)", rd->path, rd->line, col, run->model);
 	}
 	/* A locked clock the board cannot run at is a typo, not a measurement:
 	 * the fit and calibration would read it through the clock factor far

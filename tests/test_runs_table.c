@@ -6,6 +6,7 @@
 #include "data/data.h"
 #include "tests/support/support.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static const char *header = "run_id,platform,tp,model,active_params_b,running,mean_power_w";
@@ -79,6 +80,20 @@ main(void)
 	s = table("run_id,platform,tp,model,active_params_b,running,mean_power_w,sm_clock_mhz",
 	          "r1,H100,1,Qwen3-8B,8,32,300,1500\nr2,H100-locked,1,Qwen3-8B,8,32,300,99999\n");
 	refused(s, "runs.csv:3:", "column 'sm_clock_mhz': 99999 MHz is outside the H100's clock range 345-1980 MHz");
+	free(s);
+	/* A catalog model's size may be left out (column or cell); another
+	 * model's may not. */
+	{
+		const char *t1 = "run_id,platform,tp,model,running,mean_power_w\nr1,H100,1,Qwen/Qwen3-8B,32,500\n";
+		wc_runs_table *t = NULL;
+		CHECK_INT(wc_runs_read_buffer(t1, strlen(t1), "runs.csv", &t, &err), WC_OK);
+		CHECK(t && t->n_runs == 1 && fabs(t->runs[0].active_params_b - 8.19) < 1e-9);
+		wc_runs_free(t);
+	}
+	refused("run_id,platform,tp,model,running,mean_power_w\nr1,H100,1,my-model,32,500\n", "runs.csv:2:1:",
+	        "column 'active_params_b': value is required (model 'my-model' is not in the catalog)");
+	s = table(header, "r1,A100,1,my-model,,32,362\n");
+	refused(s, "runs.csv:2:20:", "value is required (model 'my-model' is not in the catalog)");
 	free(s);
 	s = table(header, "r1,A100,1,\"Qwen3-8B,8,32,300\n");
 	refused(s, "runs.csv:2:1:", "unterminated quoted field");
