@@ -18,59 +18,9 @@
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
 
-#include <ctype.h>
-#include <math.h>
-
 static page_session S;
 static cdp *B;
 static CURL *H;
-
-/* ---------------------------------------------------- shown numbers */
-
-/* Up to `max` numbers in `text` with the count of digits after their
- * point and of significant digits. */
-static int
-numbers_in(const char *text, double *v, int *decimals, int *sig, int max)
-{
-	int n = 0;
-	for (const char *p = text; *p && n < max;) {
-		if (!(isdigit((unsigned char)*p) || (*p == '-' && isdigit((unsigned char)p[1])))) {
-			p++;
-			continue;
-		}
-		char *end;
-		v[n] = strtod(p, &end);
-		const char *dot = memchr(p, '.', (size_t)(end - p));
-		decimals[n] = dot ? (int)(end - dot - 1) : 0;
-		sig[n] = 0;
-		int leading = 1;
-		for (const char *q = p; q < end; q++) {
-			if (!isdigit((unsigned char)*q))
-				continue;
-			if (*q != '0')
-				leading = 0;
-			sig[n] += !leading;
-		}
-		n++;
-		p = end;
-	}
-	return n;
-}
-
-/* The k-th number in `text` equals `want` to the digits shown (within
- * half a unit of its last digit) and shows at least three significant
- * digits, so neither a wrong number nor a coarse one passes. */
-static void
-check_shown(const char *text, int k, double want, const char *what)
-{
-	double v[8];
-	int dec[8], sig[8];
-	int n = numbers_in(text, v, dec, sig, 8);
-	int ok = k < n && fabs(v[k] - want) <= 0.5 * pow(10, -dec[k]) * (1 + 1e-9) && sig[k] >= 3;
-	if (!ok)
-		fprintf(stderr, "%s: the page shows \"%s\", the API says %.10g\n", what, text, want);
-	CHECK(ok);
-}
 
 static char *
 text_of(const char *selector)
@@ -97,19 +47,6 @@ type_into(const char *id, const char *text)
 	snprintf(expr, sizeof expr, "(() => { const e = document.getElementById('%s'); e.focus(); e.select(); return 1; })()", id);
 	page_eval_ok(B, expr);
 	cdp_type(B, text);
-}
-
-static void
-choose(const char *id, const char *value)
-{
-	char expr[512];
-	snprintf(expr, sizeof expr,
-	         "(() => { const e = document.getElementById('%s'); e.focus(); e.value = '%s';"
-	         " e.dispatchEvent(new Event('change', { bubbles: true })); return e.value; })()",
-	         id, value);
-	char *got = cdp_eval_str(B, expr);
-	CHECK(strcmp(got, value) == 0);
-	free(got);
 }
 
 /* ----------------------------------------------------------- checks */
@@ -144,8 +81,8 @@ static void
 check_prediction(void)
 {
 	int before = runs_done();
-	choose("f-platform", "H200");
-	choose("f-model", "Qwen3-8B");
+	page_choose(B, "f-platform", "H200");
+	page_choose(B, "f-model", "Qwen3-8B");
 	type_into("f-tp", "1");
 	type_into("f-concurrency", "32");
 	cdp_key(B, "Enter");
@@ -158,17 +95,17 @@ check_prediction(void)
 	char *power = text_of("'#node-power'");
 	char *interval = text_of("'#node-power-interval'");
 	char *per_gpu = text_of("'#answer-table tr[data-key=per_gpu_power_w] td'");
-	check_shown(power, 0, json_number_value(json_object_get(api, "node_power_w")), "node power");
+	page_check_shown(power, 0, json_number_value(json_object_get(api, "node_power_w")), "node power");
 	CHECK_CONTAINS(power, " W");
-	check_shown(interval, 1, json_number_value(json_array_get(iv, 0)), "interval low");
-	check_shown(interval, 2, json_number_value(json_array_get(iv, 1)), "interval high");
+	page_check_shown(interval, 1, json_number_value(json_array_get(iv, 0)), "interval low");
+	page_check_shown(interval, 2, json_number_value(json_array_get(iv, 1)), "interval high");
 	/* what the interval covers, as the API says it */
 	const char *covers = json_string_value(json_object_get(json_object_get(api, "interval_95"), "covers"));
 	CHECK(covers != NULL);
 	char want[96];
 	snprintf(want, sizeof want, "(covers %s;", covers ? covers : "?");
 	CHECK_CONTAINS(interval, want);
-	check_shown(per_gpu, 0, json_number_value(json_object_get(api, "per_gpu_power_w")), "per GPU");
+	page_check_shown(per_gpu, 0, json_number_value(json_object_get(api, "per_gpu_power_w")), "per GPU");
 	/* The URL now holds the configuration. */
 	char *search = cdp_eval_str(B, "location.search");
 	CHECK_CONTAINS(search, "platform=H200");
@@ -225,7 +162,7 @@ check_warnings(void)
 		const char *prefix, *field;
 	} where[] = { { "tp:", "tp" }, { "active_params_b:", "model" }, { "running:", "concurrency" } };
 	int before = runs_done();
-	choose("f-model", "Llama-3.1-70B");
+	page_choose(B, "f-model", "Llama-3.1-70B");
 	type_into("f-tp", "8");
 	type_into("f-concurrency", "512");
 	cdp_key(B, "Enter");
@@ -287,7 +224,7 @@ check_shared_url(int port)
 		snprintf(sel, sizeof sel, "'#compare-table tr[data-row=\"%s\"] td[data-key=node_power_w]'", rows[i]);
 		char *cell = text_of(sel);
 		snprintf(what, sizeof what, "comparison row %s", rows[i]);
-		check_shown(cell, 0, json_number_value(json_object_get(json_array_get(results, i), "node_power_w")), what);
+		page_check_shown(cell, 0, json_number_value(json_object_get(json_array_get(results, i), "node_power_w")), what);
 		free(cell);
 	}
 	char *configs = cdp_eval_str(B, "[...document.querySelectorAll('#compare-table td.config')].map(e => e.textContent).join('|')");
@@ -302,7 +239,7 @@ check_shared_url(int port)
 	json_decref(n);
 
 	/* Pin a fourth configuration, then open the page's own link. */
-	choose("f-platform", "H100");
+	page_choose(B, "f-platform", "H100");
 	type_into("f-tp", "2");
 	int before = runs_done();
 	page_eval_ok(B, "document.getElementById('add-compare').click()");
@@ -334,7 +271,7 @@ check_calibration(void)
 		snprintf(sel, sizeof sel, "'#cal-levels tr[data-level=\"%s\"] td'",
 		         json_string_value(json_object_get(l, "name")));
 		char *p0 = text_of(sel);
-		check_shown(p0, 0, json_number_value(json_object_get(json_object_get(l, "p0_w"), "value")), "P0");
+		page_check_shown(p0, 0, json_number_value(json_object_get(json_object_get(l, "p0_w"), "value")), "P0");
 		CHECK_CONTAINS(p0, json_string_value(json_object_get(json_object_get(l, "p0_w"), "source")));
 		free(p0);
 	}

@@ -4,6 +4,8 @@
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,4 +133,59 @@ page_eval_ok(cdp *b, const char *expr)
 	json_t *v = cdp_eval(b, expr);
 	CHECK(v != NULL);
 	json_decref(v);
+}
+
+/* Up to `max` numbers in `text` with the count of digits after their
+ * point and of significant digits. */
+static int
+numbers_in(const char *text, double *v, int *decimals, int *sig, int max)
+{
+	int n = 0;
+	for (const char *p = text; *p && n < max;) {
+		if (!(isdigit((unsigned char)*p) || (*p == '-' && isdigit((unsigned char)p[1])))) {
+			p++;
+			continue;
+		}
+		char *end;
+		v[n] = strtod(p, &end);
+		const char *dot = memchr(p, '.', (size_t)(end - p));
+		decimals[n] = dot ? (int)(end - dot - 1) : 0;
+		sig[n] = 0;
+		int leading = 1;
+		for (const char *q = p; q < end; q++) {
+			if (!isdigit((unsigned char)*q))
+				continue;
+			if (*q != '0')
+				leading = 0;
+			sig[n] += !leading;
+		}
+		n++;
+		p = end;
+	}
+	return n;
+}
+
+void
+page_check_shown(const char *text, int k, double want, const char *what)
+{
+	double v[8];
+	int dec[8], sig[8];
+	int n = numbers_in(text, v, dec, sig, 8);
+	int ok = k < n && fabs(v[k] - want) <= 0.5 * pow(10, -dec[k]) * (1 + 1e-9) && sig[k] >= 3;
+	if (!ok)
+		fprintf(stderr, "%s: the page shows \"%s\", the API says %.10g\n", what, text, want);
+	CHECK(ok);
+}
+
+void
+page_choose(cdp *b, const char *id, const char *value)
+{
+	char expr[512];
+	snprintf(expr, sizeof expr,
+	         "(() => { const e = document.getElementById('%s'); e.focus(); e.value = '%s';"
+	         " e.dispatchEvent(new Event('change', { bubbles: true })); return e.value; })()",
+	         id, value);
+	char *got = cdp_eval_str(b, expr);
+	CHECK(strcmp(got, value) == 0);
+	free(got);
 }

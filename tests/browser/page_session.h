@@ -4,8 +4,9 @@
  * default table with 100 bootstrap draws, a real `wattcast serve` on it at
  * 127.0.0.1:0 (a child process, as a planner runs it), headless Chromium
  * at 1280 x 800 with a fresh profile, and the few steps every check uses:
- * the API's own answer to compare with, waiting for the page to finish a
- * computation, evaluating a statement.
+ * the API's own answer to compare with, a shown number checked against
+ * it, choosing a value, waiting for the page to finish a computation,
+ * evaluating a statement.
  *
  * Ownership: page_session_close frees what page_session_open made;
  * page_api_post returns a new reference.
@@ -49,5 +50,15 @@ int page_wait_runs(cdp *b, int n);
 
 /** Evaluate `expr` in the page; a failed CHECK when it throws. */
 void page_eval_ok(cdp *b, const char *expr);
+
+/** The k-th number in `text` equals `want` to the digits shown (within
+ *  half a unit of its last digit) and shows at least three significant
+ *  digits, so neither a wrong number nor a coarse one passes; a failed
+ *  CHECK naming `what` otherwise. */
+void page_check_shown(const char *text, int k, double want, const char *what);
+
+/** Choose `value` in the control `id` as a user does (focus, change
+ *  event); a failed CHECK when the control does not take it. */
+void page_choose(cdp *b, const char *id, const char *value);
 
 #endif
