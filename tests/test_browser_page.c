@@ -9,7 +9,8 @@
  * extrapolation warnings next to the inputs they concern, a shared URL
  * restoring the comparison, the calibration view, and a phone viewport
  * without horizontal scrolling. The capacity answers and the envelope
- * panel are in test_browser_capacity.c.
+ * panel are in test_browser_capacity.c, the calibration view with several
+ * profiles in test_browser_page_profiles.c.
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */

@@ -90,6 +90,8 @@ function buildControl(f, props) {
   if (f.kind === 'platform') {
     control.addEventListener('change', platformHelp);
   }
+  /* The calibration view shows the chosen profile's set (docs/planner.md, "Calibration view"). */
+  if (f.kind === 'profile') control.addEventListener('change', followProfile);
   return box;
 }
 
@@ -227,6 +229,7 @@ function setForm(req) {
   if (radio) radio.checked = true;
   syncLoad();
   platformHelp();
+  followProfile();
 }
 
 /* ------------------------------------------------- the URL (shareable) */

@@ -119,6 +119,7 @@ const SOURCES = {
   measured: 'idle power from the runs’ telemetry',
   estimated: 'derived from published aggregates',
   assumed: 'a stated default, neither published nor fitted',
+  calibrated: 'estimated by wattcast calibrate from a few runs',
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -214,8 +215,11 @@ async function api(path, body) {
 /* ------------------------------------------------------- the document */
 
 const S = {
-  doc: null, params: null, models: [], profiles: null, request: null, controls: {},
+  doc: null, params: null, models: [], profiles: null, defaultProfile: null, request: null, controls: {},
   compare: [], runs: 0, generation: 0,
+  /* the profile the calibration view shows ('' = the default) and its
+   * fetch's generation, so that a slower answer never replaces a newer */
+  calProfile: '', calGeneration: 0,
 };
 
 function resolve(node) {
@@ -255,7 +259,7 @@ async function start() {
   S.models = models.ok ? models.body.models : [];
   if (hasPath('/v1/profiles')) {
     const pr = await api('/v1/profiles');
-    if (pr.ok) S.profiles = pr.body.profiles || [];
+    if (pr.ok) { S.profiles = pr.body.profiles || []; S.defaultProfile = pr.body.default || null; }
   }
   $('params-line').textContent = `Parameter set ${params.body.name} (version ${params.body.params_version}, ${params.body.n_draws} bootstrap draws) from ${params.body.source}.`;
   buildForm();

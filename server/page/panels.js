@@ -1,8 +1,8 @@
 /*
  * wattcast planner page, panels.js (docs/planner.md): a panel for each
  * newer route the OpenAPI document has (its form from the request schema,
- * its answer as a table and plots) and the calibration view of the loaded
- * parameter set. A classic script loaded with defer after page.js,
+ * its answer as a table and plots) and the calibration view of the
+ * parameter set of the profile chosen in the form. A classic script loaded with defer after page.js,
  * form.js and answers.js; start() in page.js calls it once every script
  * has run.
  */
@@ -215,9 +215,57 @@ function scalarsUnder(obj, prefix, out) {
   return out;
 }
 
+/* The calibration view follows the profile chosen in the form: the answer
+ * comes from that profile's set, so the numbers behind it must be that
+ * set's too (docs/planner.md, "Calibration view"). Called when the choice
+ * changes and whenever the form is set (a link, a comparison's Load). */
+async function followProfile() {
+  const c = S.controls.profile;
+  const want = c ? c.inputs[0].value : '';
+  if (want === S.calProfile) return;
+  S.calProfile = want;
+  const gen = ++S.calGeneration;
+  $('calibration').dataset.state = 'busy';
+  const r = await api('/v1/params' + (want ? `?profile=${encodeURIComponent(want)}` : ''));
+  if (gen !== S.calGeneration) return;
+  if (r.ok && r.body && r.body.params) { renderCalibration(r.body); return; }
+  const msg = ((r.body || {}).error || {}).message || `the server answered ${r.status || 'nothing'}`;
+  $('calibration-profile').textContent = `Profile ${want}: its parameter set could not be read (${msg}).`;
+  $('calibration-body').replaceChildren();
+  $('calibration').dataset.profile = want;
+  $('calibration').dataset.state = 'error';
+}
+
+/* Which profile the view shows, in words: a server of one set has no
+ * profile choice. */
+function profileLine(resp) {
+  if (!S.profiles) return `The served parameter set, ${resp.name}.`;
+  if (S.calProfile && resp.name !== S.defaultProfile)
+    return `Profile ${resp.name}, chosen in the form (the default is ${S.defaultProfile}).`;
+  return `Profile ${resp.name}, the default; choosing another profile in the form shows its set here.`;
+}
+
+/* Model terms (docs/calibration.md): a calibrated shift in z for one model
+ * on one platform, applied whenever a request names that model there. */
+function modelTermsTable(p) {
+  const list = p.model_terms || [];
+  const rows = list.length ? list.map((t) => el('tr', { 'data-term': `${t.model}@${t.level}` },
+    el('th', { scope: 'row', text: t.model }), el('td', { text: t.level }),
+    t.shift ? scalarCell(t.shift) : el('td', { text: '—' }),
+    el('td', { class: 'num', text: t.runs !== undefined && t.runs !== null ? String(t.runs) : '—' })))
+    : [el('tr', {}, el('td', { colspan: '4', class: 'muted', text: 'none (wattcast calibrate --scope model makes them)' }))];
+  return el('table', { class: 'values', id: 'cal-model-terms' },
+    el('caption', { text: 'Model terms (a shift in z, applied when a request names the model on that platform)' }),
+    el('thead', {}, el('tr', {}, ['model', 'platform', 'shift (z)', 'runs'].map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, rows));
+}
+
 function renderCalibration(resp) {
   const p = resp.params;
   const body = $('calibration-body');
+  $('calibration-profile').textContent = profileLine(resp);
+  $('calibration').dataset.profile = resp.name;
+  $('calibration').dataset.state = 'done';
   const levels = el('table', { class: 'values', id: 'cal-levels' },
     el('thead', {}, el('tr', {}, ['platform', 'P0 (W)', 'S (W)', 'θ', 'active params (B)', 'n', 'TP', 'clock (MHz)', 'runs']
       .map((h) => el('th', { scope: 'col', text: h })))),
@@ -239,7 +287,8 @@ function renderCalibration(resp) {
       el('td', { class: 'num', text: t.pairs !== undefined ? String(t.pairs) : '—' }), el('td', { text: t.kept ? 'yes' : 'no' })))));
   /* Sections this page has no table for (capacity, fine-tuning, ...):
    * every {value, source} in them. */
-  const known = ['schema', 'name', 'form', 'clock_ref_mhz', 'levels', 'shared', 'precision_terms', 'provenance', 'draws'];
+  const known = ['schema', 'name', 'form', 'clock_ref_mhz', 'levels', 'shared', 'precision_terms', 'model_terms',
+    'provenance', 'draws'];
   const extra = Object.entries(p).filter(([k, v]) => !known.includes(k) && v && typeof v === 'object')
     .map(([k, v]) => [k, scalarsUnder(v, '', [])]).filter(([, rows]) => rows.length)
     .map(([k, rows]) => el('table', { class: 'values', 'data-section': k }, el('caption', { text: `Section ${k}` }),
@@ -256,5 +305,5 @@ function renderCalibration(resp) {
   body.replaceChildren(facts,
     el('h3', { text: 'Per platform: loaded idle power P0, scale S and intercept θ (95 % intervals), and the calibrated ranges' }),
     el('div', { class: 'scroll' }, levels), el('div', { class: 'cal-row' }, shared, legend),
-    el('div', { class: 'scroll' }, terms), ...extra.map((t) => el('div', { class: 'scroll' }, t)));
+    el('div', { class: 'scroll' }, terms), el('div', { class: 'scroll' }, modelTermsTable(p)), ...extra.map((t) => el('div', { class: 'scroll' }, t)));
 }

@@ -14,14 +14,30 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* `wattcast serve --params PATH --listen 127.0.0.1:0`; the port from the
- * first line of its stdout, or 0. */
+/* `wattcast serve --params PATH [--params MORE ...] --listen 127.0.0.1:0`;
+ * the port from the first line of its stdout, or 0. */
 static int
-start_server(page_session *s, const char *params_path, const char *log_path)
+start_server(page_session *s, const char *params_path, const char *const *more, const char *log_path)
 {
 	int po[2];
 	char line[512];
 	int port = 0;
+	const char *argv[64];
+	int argc = 0;
+	const char *bin = test_env("WATTCAST_BIN", "wattcast");
+	argv[argc++] = bin;
+	argv[argc++] = "serve";
+	argv[argc++] = "--params";
+	argv[argc++] = params_path;
+	for (int i = 0; more && more[i] && argc < 56; i++) {
+		argv[argc++] = "--params";
+		argv[argc++] = more[i];
+	}
+	argv[argc++] = "--listen";
+	argv[argc++] = "127.0.0.1:0";
+	argv[argc++] = "--threads";
+	argv[argc++] = "8";
+	argv[argc] = NULL;
 	if (pipe(po) != 0)
 		return 0;
 	s->server = fork();
@@ -32,9 +48,7 @@ start_server(page_session *s, const char *params_path, const char *log_path)
 			dup2(fileno(log), 2);
 		close(po[0]);
 		close(po[1]);
-		const char *bin = test_env("WATTCAST_BIN", "wattcast");
-		execl(bin, bin, "serve", "--params", params_path, "--listen", "127.0.0.1:0", "--threads",
-		      "8", (char *)NULL);
+		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
 	close(po[1]);
@@ -60,6 +74,12 @@ stop_server(page_session *s)
 int
 page_session_open(page_session *s, const char *name)
 {
+	return page_session_open_more(s, name, NULL);
+}
+
+int
+page_session_open_more(page_session *s, const char *name, const char *const *more)
+{
 	memset(s, 0, sizeof *s);
 	s->server = -1;
 	const char *chromium = cdp_chromium_path();
@@ -82,7 +102,7 @@ page_session_open(page_session *s, const char *name)
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	s->h = curl_easy_init();
-	s->port = start_server(s, params, log);
+	s->port = start_server(s, params, more, log);
 	CHECK(s->port > 0);
 	if (s->port > 0)
 		s->b = cdp_launch(chromium, profile, 1280, 800);

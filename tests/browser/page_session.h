@@ -1,12 +1,12 @@
 /*
  * What the planner page's browser tests (tests/test_browser_*.c) share
  * (docs/planner.md, "Tests"): a parameter set fitted from the embedded
- * default table with 100 bootstrap draws, a real `wattcast serve` on it at
- * 127.0.0.1:0 (a child process, as a planner runs it), headless Chromium
- * at 1280 x 800 with a fresh profile, and the few steps every check uses:
- * the API's own answer to compare with, a shown number checked against
- * it, choosing a value, waiting for the page to finish a computation,
- * evaluating a statement.
+ * default table with 100 bootstrap draws, a real `wattcast serve` on it
+ * (and on further sets as profiles, when asked) at 127.0.0.1:0 (a child
+ * process, as a planner runs it), headless Chromium at 1280 x 800 with a
+ * fresh profile, and the few steps every check uses: the API's own answer
+ * to compare with, a shown number checked against it, choosing a value,
+ * waiting for the page to finish a computation, evaluating a statement.
  *
  * Ownership: page_session_close frees what page_session_open made;
  * page_api_post returns a new reference.
@@ -36,6 +36,12 @@ typedef struct {
  *  installed; else 0, with failed CHECKs and `b` NULL when something did
  *  not start. page_session_close in either case but the skip. */
 int page_session_open(page_session *s, const char *name);
+
+/** As page_session_open, the server also serving the parameter files
+ *  `more` (NULL-terminated; made by the caller outside the session's
+ *  folder, which is cleared) as further profiles, the fitted set staying
+ *  the default (docs/http-api.md, "Profiles"). */
+int page_session_open_more(page_session *s, const char *name, const char *const *more);
 
 /** Close the browser, stop the server, free everything. */
 void page_session_close(page_session *s);

@@ -1,0 +1,196 @@
+/*
+ * The planner page's calibration view with several profiles
+ * (docs/planner.md, "Calibration view"; docs/http-api.md, "Profiles"), in
+ * headless Chromium against a real `wattcast serve` serving the fitted
+ * set of tests/browser/page_session.h (the default) and a set calibrated
+ * from one run of Qwen3-8B on H100 (`wattcast calibrate --scope model`,
+ * profile "mine", one model term). Checked: the view shows the default and
+ * says so; choosing "mine" in the form reloads it with mine's set (its
+ * version, its P0s, its model term with the shift, interval and source
+ * the API gives) and says which profile it shows, the answer computed
+ * with it being mine's too; choosing the default again, a link naming the
+ * profile, and a link naming an unknown one (the API's message shown).
+ *
+ * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
+ */
+#include "tests/browser/cdp.h"
+#include "tests/browser/page_session.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+static page_session S;
+static cdp *B;
+static CURL *H;
+
+static char *
+text_of(const char *selector)
+{
+	char expr[512];
+	snprintf(expr, sizeof expr, "(document.querySelector(%s) || {}).textContent || ''", selector);
+	return cdp_eval_str(B, expr);
+}
+
+/* GET /v1/params, of `profile` when not NULL (new reference). */
+static json_t *
+params_of(const char *profile)
+{
+	char path[128];
+	http_reply r;
+	snprintf(path, sizeof path, "/v1/params%s%s", profile ? "?profile=" : "", profile ? profile : "");
+	http_get(H, url(path), &r);
+	CHECK_INT(r.status, 200);
+	json_t *j = r.json ? json_incref(r.json) : json_object();
+	http_reply_free(&r);
+	return j;
+}
+
+/* The view has finished showing `name`'s set (or failed to, `state`). */
+static int
+view_shows(const char *name, const char *state)
+{
+	char expr[256];
+	snprintf(expr, sizeof expr,
+	         "document.getElementById('calibration').dataset.profile === '%s' && "
+	         "document.getElementById('calibration').dataset.state === '%s'", name, state);
+	return cdp_wait(B, expr, PAGE_WAIT_S);
+}
+
+/* The view shows the set `want` (an answer of GET /v1/params): its
+ * version, every level's P0 and every model term, each with the numbers
+ * and source the API gives; and says which profile it is. */
+static void
+check_view(const json_t *want, const char *line_needle)
+{
+	const json_t *p = json_object_get(want, "params"), *x;
+	size_t i;
+	char *facts = text_of("'#calibration dl.facts'");
+	CHECK_CONTAINS(facts, json_string_value(json_object_get(want, "params_version")));
+	free(facts);
+	char *line = text_of("'#calibration-profile'");
+	CHECK_CONTAINS(line, json_string_value(json_object_get(want, "name")));
+	CHECK_CONTAINS(line, line_needle);
+	free(line);
+	json_array_foreach(json_object_get(p, "levels"), i, x) {
+		char sel[160];
+		snprintf(sel, sizeof sel, "'#cal-levels tr[data-level=\"%s\"] td'", json_string_value(json_object_get(x, "name")));
+		char *p0 = text_of(sel);
+		page_check_shown(p0, 0, json_number_value(json_object_get(json_object_get(x, "p0_w"), "value")), "P0");
+		free(p0);
+	}
+	const json_t *terms = json_object_get(p, "model_terms");
+	json_t *shown = cdp_eval(B, "document.querySelectorAll('#cal-model-terms tr[data-term]').length");
+	CHECK_INT(json_integer_value(shown), (long long)json_array_size(terms));
+	json_decref(shown);
+	json_array_foreach(terms, i, x) {
+		const json_t *shift = json_object_get(x, "shift"), *ci = json_object_get(shift, "ci95");
+		char sel[200], row[128];
+		snprintf(row, sizeof row, "#cal-model-terms tr[data-term=\"%s@%s\"]",
+		         json_string_value(json_object_get(x, "model")), json_string_value(json_object_get(x, "level")));
+		snprintf(sel, sizeof sel, "'%s th'", row);
+		char *model = text_of(sel);
+		CHECK(strcmp(model, json_string_value(json_object_get(x, "model"))) == 0);
+		snprintf(sel, sizeof sel, "'%s td'", row);
+		char *level = text_of(sel);
+		CHECK(strcmp(level, json_string_value(json_object_get(x, "level"))) == 0);
+		snprintf(sel, sizeof sel, "'%s td:nth-of-type(2)'", row);
+		char *cell = text_of(sel);
+		page_check_shown(cell, 0, json_number_value(json_object_get(shift, "value")), "model term shift");
+		CHECK(json_array_size(ci) == 2);
+		page_check_shown(cell, 1, json_number_value(json_array_get(ci, 0)), "model term interval low");
+		page_check_shown(cell, 2, json_number_value(json_array_get(ci, 1)), "model term interval high");
+		CHECK_CONTAINS(cell, json_string_value(json_object_get(shift, "source")));
+		snprintf(sel, sizeof sel, "'%s td:nth-of-type(3)'", row);
+		char *runs = text_of(sel);
+		CHECK_INT(atoi(runs), (int)json_integer_value(json_object_get(x, "runs")));
+		free(runs);
+		free(cell);
+		free(level);
+		free(model);
+	}
+}
+
+static void
+check_profiles(int port)
+{
+	char page[160];
+	json_t *fit = params_of(NULL), *mine = params_of("mine");
+	CHECK(strcmp(json_string_value(json_object_get(mine, "name")), "mine") == 0);
+	CHECK_INT(json_array_size(json_object_get(json_object_get(mine, "params"), "model_terms")), 1);
+	const char *fit_name = json_string_value(json_object_get(fit, "name"));
+
+	snprintf(page, sizeof page, "http://127.0.0.1:%d/", port);
+	CHECK_INT(cdp_navigate(B, page), 0);
+	CHECK(page_wait_runs(B, 1));
+	CHECK(view_shows(fit_name, "done"));
+	check_view(fit, "the default");
+
+	/* Chosen in the form: the view follows before any computation. */
+	page_choose(B, "f-profile", "mine");
+	CHECK(view_shows("mine", "done"));
+	check_view(mine, "chosen in the form");
+	/* the badge of the term's source is explained under the shared table */
+	char *legend = text_of("'#calibration dl.sources'");
+	CHECK_CONTAINS(legend, "wattcast calibrate");
+	free(legend);
+	/* and the answer computed now is mine's */
+	page_eval_ok(B, "document.getElementById('f-concurrency').focus()");
+	cdp_key(B, "Enter");
+	CHECK(page_wait_runs(B, 2));
+	char *status = text_of("'#status'");
+	CHECK_CONTAINS(status, json_string_value(json_object_get(mine, "params_version")));
+	free(status);
+
+	page_choose(B, "f-profile", "");
+	CHECK(view_shows(fit_name, "done"));
+	check_view(fit, "the default");
+
+	/* A link naming the profile, and one naming a profile not served. */
+	snprintf(page, sizeof page, "http://127.0.0.1:%d/?profile=mine&platform=H100&model=Qwen3-8B&tp=1", port);
+	CHECK_INT(cdp_navigate(B, page), 0);
+	CHECK(page_wait_runs(B, 1));
+	CHECK(view_shows("mine", "done"));
+	check_view(mine, "chosen in the form");
+	snprintf(page, sizeof page, "http://127.0.0.1:%d/?profile=nope", port);
+	CHECK_INT(cdp_navigate(B, page), 0);
+	CHECK(page_wait_runs(B, 1));
+	CHECK(view_shows("nope", "error"));
+	char *line = text_of("'#calibration-profile'");
+	CHECK_CONTAINS(line, "unknown profile");
+	free(line);
+	json_decref(fit);
+	json_decref(mine);
+}
+
+int
+main(void)
+{
+	/* One run of a catalog model on one platform: a model-scope
+	 * calibration of the paper profile, one model term. */
+	char *dir = test_tmpdir("browser_page_profiles_sets");
+	char *runs = path_join(dir, "runs.csv"), *cal = path_join(dir, "cal.json");
+	CHECK_INT(write_text(runs, "run_id,platform,tp,model,active_params_b,running,mean_power_w\n"
+	                           "r1,H100,1,Qwen3-8B,8.19,32,500\n"), 0);
+	const char *argv[] = { "wattcast", "calibrate", "--profile", "paper", runs, "-o", cal, "--name", "mine",
+		               "--bootstrap", "20", "--seed", "7", NULL };
+	test_run_ok(argv);
+	const char *more[] = { cal, NULL };
+	int rc = page_session_open_more(&S, "browser_page_profiles", more);
+	if (rc == TEST_SKIP) {
+		free(cal);
+		free(runs);
+		free(dir);
+		return TEST_SKIP;
+	}
+	B = S.b;
+	H = S.h;
+	if (B) {
+		http_set_base(S.port);
+		check_profiles(S.port);
+		CHECK_INT(cdp_page_errors(B), 0);
+	}
+	page_session_close(&S);
+	free(cal);
+	free(runs);
+	free(dir);
+	return check_report("test_browser_page_profiles");
+}
