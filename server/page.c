@@ -11,6 +11,9 @@
  */
 #include "server_internal.h"
 
+#include <civetweb.h>
+#include <string.h>
+
 /* One embedded file: the symbols `wc__page_<name>` and `..._end`. */
 #define WC_EMBED(name, file)                                                    \
 	extern const char wc__page_##name[];                                        \
@@ -57,32 +60,27 @@ wc_route_page(wc_request *req, wc_response *res)
 	res->extra_headers = page_csp;
 }
 
+/* The page's scripts (docs/planner.md), each at its own path: one route
+ * function for all of them, the file chosen by the path asked. */
 void
-wc_route_page_js(wc_request *req, wc_response *res)
+wc_route_page_script(wc_request *req, wc_response *res)
 {
-	(void)req;
-	answer(res, "text/javascript; charset=utf-8", wc__page_js, wc__page_js_end);
-}
-
-void
-wc_route_page_form_js(wc_request *req, wc_response *res)
-{
-	(void)req;
-	answer(res, "text/javascript; charset=utf-8", wc__page_form_js, wc__page_form_js_end);
-}
-
-void
-wc_route_page_answers_js(wc_request *req, wc_response *res)
-{
-	(void)req;
-	answer(res, "text/javascript; charset=utf-8", wc__page_answers_js, wc__page_answers_js_end);
-}
-
-void
-wc_route_page_panels_js(wc_request *req, wc_response *res)
-{
-	(void)req;
-	answer(res, "text/javascript; charset=utf-8", wc__page_panels_js, wc__page_panels_js_end);
+	static const struct {
+		const char *path, *begin, *end;
+	} scripts[] = {
+		{ "/page.js", wc__page_js, wc__page_js_end },
+		{ "/form.js", wc__page_form_js, wc__page_form_js_end },
+		{ "/answers.js", wc__page_answers_js, wc__page_answers_js_end },
+		{ "/panels.js", wc__page_panels_js, wc__page_panels_js_end },
+	};
+	const struct mg_request_info *ri = mg_get_request_info(req->conn);
+	const char *uri = ri && ri->local_uri ? ri->local_uri : "";
+	for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++)
+		if (strcmp(uri, scripts[i].path) == 0) {
+			answer(res, "text/javascript; charset=utf-8", scripts[i].begin, scripts[i].end);
+			return;
+		}
+	wc_response_static(res, 404, "text/plain; charset=utf-8", "not found\n", 10);
 }
 
 void
