@@ -263,15 +263,8 @@ main(void)
 	test_drawn_params(&drawn);
 	CHECK_INT(wc_params_fingerprint(&drawn, v_drawn, &err), WC_OK);
 
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 4;
-	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
-	if (!srv) {
-		fprintf(stderr, "%s\n", err.msg);
+	if (!(srv = http_server_start(&paper, "profile:paper", 4)))
 		return check_report("test_server_api_errors");
-	}
-	http_set_base(wc_server_port(srv));
 
 	test_errors();
 	/* One reload, so the counters also show the loaded set's info and

@@ -158,15 +158,8 @@ main(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	CHECK_INT(wc_params_profile("measured", &params, &err), WC_OK);
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 4;
-	CHECK_INT(wc_server_start(&so, &params, "profile:measured", &srv, &err), WC_OK);
-	if (!srv) {
-		fprintf(stderr, "%s\n", err.msg);
+	if (!(srv = http_server_start(&params, "profile:measured", 4)))
 		return check_report("test_server_errors_input");
-	}
-	http_set_base(wc_server_port(srv));
 	test_model_size();
 	test_capacity_limits();
 	test_values_printed_whole();

@@ -53,12 +53,7 @@ main(void)
 	CHECK_INT(wc_params_load_file(params, &p, &err), WC_OK);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	CURL *h = curl_easy_init();
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start(&so, &p, params, &srv, &err), WC_OK);
-	if (srv) {
-		http_set_base(wc_server_port(srv));
+	if ((srv = http_server_start(&p, params, 2)) != NULL) {
 		http_reply hr;
 		http_post_json(h, url("/v1/predict/inference"),
 		               "{\"platform\":\"X900\",\"model\":\"Qwen3-8B\",\"concurrency\":32,\"input_tokens\":512,"
