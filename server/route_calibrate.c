@@ -71,6 +71,25 @@ row_number(const json_t *row, size_t i, const char *name, double min, int requir
 	return 0;
 }
 
+/* A string of 1 to cap - 1 bytes at `field`: another type is
+ * wrong_type, a string that is empty or too long a wrong value of the
+ * right type, invalid_value (docs/http-api.md, "Errors"). */
+static int
+text_value(const json_t *v, const char *field, size_t cap, wc_api_error *e)
+{
+	if (!json_is_string(v))
+		return wc_api_wrong_type(e, field, "a string", v);
+	size_t n = json_string_length(v);
+	if (n > 0 && n < cap)
+		return 0;
+	if (n == 0)
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected a non-empty string, got \"\"", field + 1);
+	else
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected at most %zu characters, got %zu",
+		                 field + 1, cap - 1, n);
+	return -1;
+}
+
 static int
 row_string(const json_t *row, size_t i, const char *name, int required, char *out, size_t cap,
            wc_api_error *e)
@@ -83,11 +102,8 @@ row_string(const json_t *row, size_t i, const char *name, int required, char *ou
 			wc_api_error_set(e, 422, "missing_field", field, "runs/%zu/%s: required", i, name);
 		return required ? -1 : 1;
 	}
-	if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= cap) {
-		wc_api_error_set(e, 422, "wrong_type", field, "runs/%zu/%s: expected a string of 1 to %zu characters",
-		                 i, name, cap - 1);
+	if (text_value(v, field, cap, e) < 0)
 		return -1;
-	}
 	snprintf(out, cap, "%s", json_string_value(v));
 	return 0;
 }
@@ -260,11 +276,8 @@ option_string(const json_t *body, const char *name, const char **out, wc_api_err
 	if (!v)
 		return 0;
 	snprintf(field, sizeof field, "/%s", name);
-	if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= WC_NAME_MAX) {
-		wc_api_error_set(e, 422, "wrong_type", field, "%s: expected a string of 1 to %d characters", name,
-		                 WC_NAME_MAX - 1);
+	if (text_value(v, field, WC_NAME_MAX, e) < 0)
 		return -1;
-	}
 	*out = json_string_value(v);
 	return 0;
 }

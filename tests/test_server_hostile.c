@@ -11,7 +11,8 @@
  *  - running_series or dt_s whose mean overflows name the field they are
  *    in (they pointed at /concurrency); sm_clock_mhz outside the board's
  *    clock range is refused (100 000 MHz gave 21.4 kW per H100);
- *  - calibrate's tp 0 message states the rule (it said "must be > 1");
+ *  - calibrate's tp 0 message states the rule (it said "must be > 1"), and
+ *    an empty name is invalid_value (it was wrong_type);
  *  - heavy requests beyond the cap get 503 server_busy with Retry-After,
  *    calibrations included, while light routes are still answered;
  *  - the hostile suite: every field of every route's request replaced by
@@ -166,6 +167,20 @@ test_calibrate_message(void)
 	       "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,"
 	       "\"mean_power_w\":0}]}",
 	       422, "invalid_value", "/runs/0/mean_power_w", "must be > 0, got 0");
+	/* A string of the right type but empty is a wrong value, not a wrong
+	 * type (name "" was wrong_type); another type stays wrong_type. */
+	expect("/v1/calibrate",
+	       "{\"name\":\"\",\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,"
+	       "\"mean_power_w\":500}]}",
+	       422, "invalid_value", "/name", "name: expected a non-empty string, got \"\"");
+	expect("/v1/calibrate",
+	       "{\"runs\":[{\"run_id\":\"\",\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,"
+	       "\"mean_power_w\":500}]}",
+	       422, "invalid_value", "/runs/0/run_id", "runs/0/run_id: expected a non-empty string");
+	expect("/v1/calibrate",
+	       "{\"name\":7,\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,"
+	       "\"mean_power_w\":500}]}",
+	       422, "wrong_type", "/name", "name: expected a string, got integer");
 }
 
 /* ------------------------------------------------------ heavy requests */

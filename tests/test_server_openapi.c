@@ -8,7 +8,7 @@
  *
  * The validator below covers only the JSON Schema subset the document
  * uses (type, enum, properties, required, additionalProperties, items,
- * minItems/maxItems, minimum/maximum/exclusiveMinimum, allOf/oneOf/anyOf,
+ * minItems/maxItems, minLength, minimum/maximum/exclusiveMinimum, allOf/oneOf/anyOf,
  * dependentRequired, local $ref). A keyword outside it fails the test, so
  * the document cannot silently rely on something unchecked.
  */
@@ -29,7 +29,7 @@ static json_t *doc;
 
 static const char *const keywords[] = {
 	"$ref", "type", "enum", "properties", "required", "additionalProperties", "items",
-	"minItems", "maxItems", "minimum", "maximum", "exclusiveMinimum", "allOf", "oneOf",
+	"minItems", "maxItems", "minLength", "minimum", "maximum", "exclusiveMinimum", "allOf", "oneOf",
 	"anyOf", "dependentRequired",
 	/* annotations: no effect on validity */
 	"description", "summary", "title", "default", "examples", "format", "$comment", NULL,
@@ -186,6 +186,14 @@ validate(const json_t *schema, const json_t *v, const char *path, char *why, siz
 			return fail(why, cap, path, "above maximum");
 		if ((t = json_object_get(s, "exclusiveMinimum")) && d <= json_number_value(t))
 			return fail(why, cap, path, "not above exclusiveMinimum");
+	}
+	/* minLength counts characters: the bytes that do not continue one. */
+	if (json_is_string(v) && (t = json_object_get(s, "minLength"))) {
+		json_int_t n = 0;
+		for (const char *c = json_string_value(v); *c; c++)
+			n += ((unsigned char)*c & 0xC0) != 0x80;
+		if (n < json_integer_value(t))
+			return fail(why, cap, path, "shorter than minLength");
 	}
 	if (json_is_array(v)) {
 		if ((t = json_object_get(s, "minItems")) && json_array_size(v) < (size_t)json_integer_value(t))
