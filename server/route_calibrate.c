@@ -178,6 +178,31 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 	return 0;
 }
 
+/* Run ids are unique, as a runs table's are (docs/formats/runs-table.md):
+ * refusals name a run by its id, and two runs of one id could not be told
+ * apart. Row i without a run_id is named runs/i; an earlier row that took
+ * that name is the one refused then. */
+static int
+unique_id(const json_t *runs, const wc_runs_table *t, size_t i, const wc_run *r, wc_api_error *e)
+{
+	char field[64];
+	for (size_t j = 0; j < t->n_runs; j++) {
+		if (strcmp(t->runs[j].run_id, r->run_id) != 0)
+			continue;
+		if (json_object_get(json_array_get(runs, i), "run_id")) {
+			snprintf(field, sizeof field, "/runs/%zu/run_id", i);
+			wc_api_error_set(e, 422, "invalid_value", field, "runs/%zu/run_id: duplicate run_id '%.*s' (first "
+			                 "at runs/%zu)", i, (int)wc_utf8_prefix(r->run_id, 40), r->run_id, j);
+		} else {
+			snprintf(field, sizeof field, "/runs/%zu/run_id", j);
+			wc_api_error_set(e, 422, "invalid_value", field, "runs/%zu/run_id: '%s' is the name of runs/%zu, "
+			                 "which has no run_id (a run without one is named runs/INDEX)", j, r->run_id, i);
+		}
+		return -1;
+	}
+	return 0;
+}
+
 static int
 parse_runs(const json_t *body, wc_runs_table **out, wc_api_error *e)
 {
@@ -199,7 +224,7 @@ parse_runs(const json_t *body, wc_runs_table **out, wc_api_error *e)
 		return -1;
 	}
 	for (size_t i = 0; i < json_array_size(runs); i++) {
-		if (parse_row(json_array_get(runs, i), i, &r, e) < 0)
+		if (parse_row(json_array_get(runs, i), i, &r, e) < 0 || unique_id(runs, *out, i, &r, e) < 0)
 			return -1;
 		if (wc_runs_append(*out, &r, NULL) != WC_OK) {
 			wc_api_error_set(e, 500, "internal", NULL, "out of memory");

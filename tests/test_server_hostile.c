@@ -12,7 +12,8 @@
  *    in (they pointed at /concurrency); sm_clock_mhz outside the board's
  *    clock range is refused (100 000 MHz gave 21.4 kW per H100);
  *  - calibrate's tp 0 message states the rule (it said "must be > 1"), and
- *    an empty name is invalid_value (it was wrong_type);
+ *    an empty name is invalid_value (it was wrong_type), a repeated
+ *    run_id is refused naming the first (it was calibrated on);
  *  - heavy requests beyond the cap get 503 server_busy with Retry-After,
  *    calibrations included, while light routes are still answered;
  *  - the hostile suite: every field of every route's request replaced by
@@ -181,6 +182,15 @@ test_calibrate_message(void)
 	       "{\"name\":7,\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,"
 	       "\"mean_power_w\":500}]}",
 	       422, "wrong_type", "/name", "name: expected a string, got integer");
+	/* Run ids are unique, as the CLI's runs table refuses a repeated one
+	 * (a duplicate was calibrated on); a row without one is runs/INDEX. */
+#define CAL_ROW(id) "{" id "\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":4,\"mean_power_w\":500}"
+	expect("/v1/calibrate", "{\"runs\":[" CAL_ROW("\"run_id\":\"a\",") "," CAL_ROW("\"run_id\":\"b\",") ","
+	       CAL_ROW("\"run_id\":\"a\",") "]}", 422, "invalid_value", "/runs/2/run_id",
+	       "runs/2/run_id: duplicate run_id 'a' (first at runs/0)");
+	expect("/v1/calibrate", "{\"runs\":[" CAL_ROW("\"run_id\":\"runs/1\",") "," CAL_ROW("") "]}", 422,
+	       "invalid_value", "/runs/0/run_id", "'runs/1' is the name of runs/1, which has no run_id");
+#undef CAL_ROW
 }
 
 /* ------------------------------------------------------ heavy requests */
