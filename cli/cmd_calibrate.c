@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "data/data.h"
+#include "models/limits.h"
 #include "fit/fit.h"
 
 #include <gsl/gsl_errno.h>
@@ -69,7 +70,9 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 			break;
 		case OPT_MODEL: a->co.model = optarg; break;
 		case OPT_PLATFORM: a->co.platform = optarg; break;
-		case OPT_IDLE: rc = cli_parse_double(cmd, "--idle-power", optarg, 0, 0, &a->co.idle_power_w); break;
+		case OPT_IDLE:
+			rc = cli_parse_double_max(cmd, "--idle-power", optarg, 0, 0, WC_GPU_MAX_POWER_W, &a->co.idle_power_w);
+			break;
 		case OPT_SCATTER: rc = cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->co.run_scatter); break;
 		case OPT_NAME: a->label = optarg; break;
 		case OPT_RELATIVE: a->co.relative_to = optarg; break;

@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "data/data.h"
+#include "models/limits.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
 
@@ -87,7 +88,9 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 			if (wc_calibrate_scope_from_name(optarg, &a->fo.scope) != WC_OK)
 				rc = cli_usage_error(cmd, "--scope: expected model or platform, got '%s'", optarg);
 			break;
-		case OPT_IDLE: rc = cli_parse_double(cmd, "--idle-power", optarg, 0, 0, &a->fo.idle_power_w); break;
+		case OPT_IDLE:
+			rc = cli_parse_double_max(cmd, "--idle-power", optarg, 0, 0, WC_GPU_MAX_POWER_W, &a->fo.idle_power_w);
+			break;
 		case OPT_SCATTER: rc = cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->fo.run_scatter); break;
 		case OPT_FORM:
 			a->form = optarg;

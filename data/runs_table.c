@@ -250,6 +250,16 @@ parse_named(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
 	}
 }
 
+/* A measured load or power beyond what any run measures (models/limits.h):
+ * a typo or a unit slip, refused at its cell. */
+static int
+above_max(reader *rd, const wc__csv_field *f, const char *column, double max, const char *unit)
+{
+	char why[160];
+	snprintf(why, sizeof why, "must be at most %g %s, got '%%s'", max, unit);
+	return cell_error(rd, f, column, why, f->text);
+}
+
 /* Numeric columns with their bounds. */
 static int
 parse_numeric(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
@@ -272,10 +282,15 @@ parse_numeric(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
 	case COL_POWER:
 		return parse_positive(rd, f, name, 1, "mean power must be > 0, got '%s'", &run->mean_power_w);
 	case COL_IDLE:
-		return parse_positive(rd, f, name, 0, "idle power must be > 0, got '%s'", &run->idle_power_w);
+		if ((rc = parse_positive(rd, f, name, 0, "idle power must be > 0, got '%s'", &run->idle_power_w)) ==
+		    WC_OK && run->idle_power_w > WC_GPU_MAX_POWER_W)
+			return above_max(rd, f, name, WC_GPU_MAX_POWER_W, "W per GPU (above any GPU board)");
+		return rc;
 	case COL_RUNNING:
 		if ((rc = parse_number(rd, f, name, 0, &run->running)) == WC_OK && run->running < 0)
 			return cell_error(rd, f, name, "must be >= 0, got '%s'", f->text);
+		if (rc == WC_OK && run->running > WC_RUN_MAX_RUNNING)
+			return above_max(rd, f, name, WC_RUN_MAX_RUNNING, "requests at once");
 		return rc;
 	case COL_CLOCK:
 		if ((rc = parse_positive(rd, f, name, 0, "must be > 0 (blank = not locked), got '%s'", &v)) ==
@@ -288,6 +303,16 @@ parse_numeric(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
 	case COL_EPT: return parse_number(rd, f, name, 0, &run->energy_per_token_j);
 	default: return WC_OK;
 	}
+}
+
+/* The field of the row in column `c` (one the row has). */
+static int
+cell_of(const int *col_of, int n, column_id c)
+{
+	int i = 0;
+	while (i < n - 1 && col_of[i] != (int)c)
+		i++;
+	return i;
 }
 
 static int
@@ -322,14 +347,22 @@ parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_
 	 * outside anything measured, as `predict` refuses it (docs/formats/
 	 * runs-table.md). Boards the catalog does not know keep the > 0 check. */
 	const wc_platform_info *pi = rc == WC_OK && run->sm_clock_mhz > 0 ? wc_platform_board(run->platform, NULL) : NULL;
-	if (!wc_platform_clock_in_range(pi, run->sm_clock_mhz))
-		for (int i = 0; i < n; i++)
-			if (col_of[i] == COL_CLOCK) {
-				char why[160];
-				snprintf(why, sizeof why, "%%s MHz is outside the %s's clock range %g-%g MHz (platform catalog)",
-				         pi->name, pi->min_sm_clock_mhz, pi->max_sm_clock_mhz);
-				return cell_error(rd, &fields[i], wc__runs_column_names[COL_CLOCK], why, fields[i].text);
-			}
+	if (!wc_platform_clock_in_range(pi, run->sm_clock_mhz)) {
+		char why[160];
+		snprintf(why, sizeof why, "%%s MHz is outside the %s's clock range %g-%g MHz (platform catalog)",
+		         pi->name, pi->min_sm_clock_mhz, pi->max_sm_clock_mhz);
+		const wc__csv_field *f = &fields[cell_of(col_of, n, COL_CLOCK)];
+		return cell_error(rd, f, wc__runs_column_names[COL_CLOCK], why, f->text);
+	}
+	/* The mean power is the whole group's: its bound is per GPU, so it is
+	 * checked once the row's tp is known (models/limits.h). */
+	if (rc == WC_OK && run->mean_power_w > run->tp * WC_GPU_MAX_POWER_W) {
+		char unit[96];
+		snprintf(unit, sizeof unit, "W (%g W per GPU of its tp %d, above any GPU board)", WC_GPU_MAX_POWER_W,
+		         run->tp);
+		return above_max(rd, &fields[cell_of(col_of, n, COL_POWER)], wc__runs_column_names[COL_POWER],
+		                 run->tp * WC_GPU_MAX_POWER_W, unit);
+	}
 	return rc;
 }
 

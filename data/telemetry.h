@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "models/error.h"
+#include "models/limits.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,8 +31,9 @@ extern "C" {
 #define WC_TELEMETRY_MAX_GAP_S 3600.0
 /** Power per GPU beyond which a reading is a bad line when the platform's
  *  board limit is not known, W: above any GPU board made (a choice of
- *  wattcast, docs/formats/telemetry.md). */
-#define WC_TELEMETRY_MAX_POWER_W 5000.0
+ *  wattcast, docs/formats/telemetry.md), the bound of every measured power
+ *  per GPU (models/limits.h). */
+#define WC_TELEMETRY_MAX_POWER_W WC_GPU_MAX_POWER_W
 /** With the board limit known, readings beyond this multiple of it are
  *  bad lines (transients overshoot the limit for milliseconds, not 2x). */
 #define WC_TELEMETRY_POWER_LIMIT_FACTOR 2.0

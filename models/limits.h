@@ -57,6 +57,21 @@
  *  (docs/http-api.md, "Limits"; docs/cli.md, "predict inference"). */
 #define WC_MODEL_MAX_PARAMS_B 1e5
 
+/** A measured run's load and power: its mean running requests (runs
+ *  tables' `running`, the runs of POST /v1/calibrate) at most the capacity
+ *  answers' concurrency, for the same reason (a million sequences at once
+ *  would need terabytes of KV cache); its power per GPU (runs tables'
+ *  `mean_power_w` / tp and `idle_power_w`, the calibration's idle power,
+ *  `--idle-power` and `idle_power_w`) at most 5 kW, above any GPU board
+ *  made -- the telemetry readers' bound on a power sample
+ *  (WC_TELEMETRY_MAX_POWER_W) is this one. Beyond, the number is a typo
+ *  or a unit slip, not a measurement: a run of 1e300 W was calibrated to
+ *  a shift of 9.4 in z with only a ceiling warning, one of 1e300 running
+ *  requests without a word. Refused naming the field or the cell
+ *  (docs/http-api.md, "Limits"; docs/formats/runs-table.md). */
+#define WC_RUN_MAX_RUNNING WC_CAPACITY_MAX_CONCURRENCY
+#define WC_GPU_MAX_POWER_W 5000.0
+
 /** Bootstrap draws of one POST /v1/calibrate: a request-path budget (the
  *  route answers within its deadline), far below WC_BOOTSTRAP_MAX. */
 #define WC_HTTP_CALIBRATE_MAX_DRAWS 2000

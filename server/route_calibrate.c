@@ -71,6 +71,19 @@ row_number(const json_t *row, size_t i, const char *name, double min, int requir
 	return 0;
 }
 
+/* A measured load or power beyond what any run measures (models/limits.h,
+ * as the runs-table reader bounds the same columns): a typo or a unit
+ * slip, refused at its field rather than calibrated on. */
+static int
+row_max(size_t i, const char *name, double v, double max, const char *unit, wc_api_error *e)
+{
+	char field[64];
+	if (!(v > max))
+		return 0;
+	snprintf(field, sizeof field, "/runs/%zu/%s", i, name);
+	return wc_api_invalid(e, field, v, "must be at most %g %s", max, unit);
+}
+
 /* A string of 1 to cap - 1 bytes at `field`: another type is
  * wrong_type, a string that is empty or too long a wrong value of the
  * right type, invalid_value (docs/http-api.md, "Errors"). */
@@ -157,6 +170,13 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 		return -1;
 	}
 	r->tp = (int)tp;
+	char per_gpu[96];
+	snprintf(per_gpu, sizeof per_gpu, "W (%g W per GPU of its tp %d, above any GPU board)", WC_GPU_MAX_POWER_W,
+	         r->tp);
+	if (row_max(i, "running", r->running, WC_RUN_MAX_RUNNING, "requests at once", e) < 0 ||
+	    row_max(i, "mean_power_w", r->mean_power_w, r->tp * WC_GPU_MAX_POWER_W, per_gpu, e) < 0 ||
+	    row_max(i, "idle_power_w", r->idle_power_w, WC_GPU_MAX_POWER_W, "W per GPU (above any GPU board)", e) < 0)
+		return -1;
 	if (!isfinite(r->sm_clock_mhz))
 		r->sm_clock_mhz = 0;
 	/* The one rule of a locked clock (wc_platform_clock_in_range), as a
@@ -339,7 +359,7 @@ parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *
 	if (option_string(body, "scope", &scope, e) < 0 || option_string(body, "model", &c->o.model, e) < 0 ||
 	    option_string(body, "platform", &c->o.platform, e) < 0 || option_string(body, "name", name, e) < 0 ||
 	    option_string(body, "relative_to", &c->o.relative_to, e) < 0 ||
-	    option_number(body, "idle_power_w", 0, 1e6, 0, &c->o.idle_power_w, e) < 0 ||
+	    option_number(body, "idle_power_w", 0, WC_GPU_MAX_POWER_W, 0, &c->o.idle_power_w, e) < 0 ||
 	    option_number(body, "run_scatter", 0, 10, 0, &c->o.run_scatter, e) < 0 ||
 	    option_number(body, "bootstrap", 0, WC_HTTP_CALIBRATE_MAX_DRAWS, 1, &boot, e) < 0 ||
 	    wc_api_seed(body, "seed", &seed, e) < 0)

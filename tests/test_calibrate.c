@@ -6,7 +6,7 @@
  * bit-identical for any thread count; refusals name the reason (library
  * and CLI: unknown platform for the model scope, one run or one load for
  * the platform scope, no idle power, power not above idle, no measured
- * power); the datasheet stratum of held-out error ignores the held-out
+ * power, a load or power beyond models/limits.h); the datasheet stratum of held-out error ignores the held-out
  * platform's model terms.
  */
 #include "data/data.h"
@@ -237,6 +237,19 @@ datasheet_fold_drops_terms(void)
 
 #define HEAD "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w\n"
 
+/* --idle-power is a power per GPU, bounded as the runs' (models/limits.h). */
+static void
+idle_power_bound(void)
+{
+	const char *argv[] = { "wattcast", "calibrate", "--profile", "paper", "runs.csv", "-o", "out.json", "--scope",
+		               "platform", "--idle-power", "6000", NULL };
+	run_result rr;
+	run_wattcast(argv, NULL, &rr);
+	CHECK_INT(rr.status, 2);
+	CHECK_CONTAINS(rr.err, "wattcast calibrate: --idle-power: must be at most 5000, got '6000'");
+	run_result_free(&rr);
+}
+
 int
 main(void)
 {
@@ -257,6 +270,13 @@ main(void)
 	expect_refusal(&base, HEAD "a,H100,1,Qwen3-8B,8.19,32,100,\n", WC_CALIBRATE_MODEL,
 	               "not above its idle", "model");
 	expect_refusal(&base, HEAD "a,H100,1,Qwen3-8B,8.19,32,,\n", WC_CALIBRATE_MODEL, "mean_power_w", "model");
+	/* A load or power no run measures (models/limits.h) is refused at its
+	 * cell, as POST /v1/calibrate names the field: 1e300 W calibrated. */
+	expect_refusal(&base, HEAD "a,H100,1,Qwen3-8B,8.19,32,1e300,\n", WC_CALIBRATE_MODEL,
+	               "runs.csv:2:27: column 'mean_power_w': must be at most 5000 W", "model");
+	expect_refusal(&base, HEAD "a,H100,1,Qwen3-8B,8.19,1e300,500,\n", WC_CALIBRATE_MODEL,
+	               "runs.csv:2:24: column 'running': must be at most 1e+06 requests at once", "model");
+	idle_power_bound();
 	wc_params_clear(&base);
 	return check_report("test_calibrate");
 }

@@ -40,6 +40,7 @@ int
 main(void)
 {
 	wc_error err;
+	wc_runs_table *t0 = NULL;
 	char *s;
 
 	/* Each error case: missing column, non-numeric, tp < 1, N <= 0. */
@@ -94,6 +95,26 @@ main(void)
 	        "column 'active_params_b': value is required (model 'my-model' is not in the catalog)");
 	s = table(header, "r1,A100,1,my-model,,32,362\n");
 	refused(s, "runs.csv:2:20:", "value is required (model 'my-model' is not in the catalog)");
+	free(s);
+	/* A load or power no run measures (models/limits.h) is a typo or a
+	 * unit slip, refused at its cell: 1e300 W calibrated a shift of 9.4. */
+	s = table(header, "r1,A100,1,Qwen3-8B,8,1e300,300\n");
+	refused(s, "runs.csv:2:22:", "column 'running': must be at most 1e+06 requests at once, got '1e300'");
+	free(s);
+	s = table(header, "r1,A100,1,Qwen3-8B,8,32,1e300\n");
+	refused(s, "runs.csv:2:25:", "column 'mean_power_w': must be at most 5000 W (5000 W per GPU of its tp 1");
+	free(s);
+	s = table("run_id,platform,mean_power_w,tp,model,active_params_b,running", "r1,A100,12000,2,Qwen3-8B,8,32\n");
+	refused(s, "runs.csv:2:9:", "must be at most 10000 W (5000 W per GPU of its tp 2, above any GPU board)");
+	free(s);
+	s = table("run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w",
+	          "r1,A100,1,Qwen3-8B,8,32,300,6000\n");
+	refused(s, "runs.csv:2:", "column 'idle_power_w': must be at most 5000 W per GPU (above any GPU board)");
+	free(s);
+	s = table("run_id,platform,tp,model,active_params_b,running,mean_power_w",
+	          "r1,A100,8,Qwen3-8B,8,1000000,39000\n");
+	CHECK_INT(wc_runs_read_buffer(s, strlen(s), "runs.csv", &t0, &err), WC_OK); /* at the bounds */
+	wc_runs_free(t0);
 	free(s);
 	s = table(header, "r1,A100,1,\"Qwen3-8B,8,32,300\n");
 	refused(s, "runs.csv:2:1:", "unterminated quoted field");

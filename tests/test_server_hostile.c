@@ -13,7 +13,8 @@
  *    clock range is refused (100 000 MHz gave 21.4 kW per H100);
  *  - calibrate's tp 0 message states the rule (it said "must be > 1"), and
  *    an empty name is invalid_value (it was wrong_type), a repeated
- *    run_id is refused naming the first (it was calibrated on);
+ *    run_id is refused naming the first (it was calibrated on), a running
+ *    count or power beyond models/limits.h names its field;
  *  - heavy requests beyond the cap get 503 server_busy with Retry-After,
  *    calibrations included, while light routes are still answered;
  *  - the hostile suite: every field of every route's request replaced by
@@ -191,6 +192,18 @@ test_calibrate_message(void)
 	expect("/v1/calibrate", "{\"runs\":[" CAL_ROW("\"run_id\":\"runs/1\",") "," CAL_ROW("") "]}", 422,
 	       "invalid_value", "/runs/0/run_id", "'runs/1' is the name of runs/1, which has no run_id");
 #undef CAL_ROW
+	/* A load or power no run measures (models/limits.h, the runs table's
+	 * bounds): 1e300 W calibrated a shift of 9.4, 1e300 running had no word. */
+#define CAL_RUN(more) "{\"runs\":[{\"platform\":\"H100\",\"tp\":2,\"model\":\"Qwen3-8B\"," more "}]}"
+	expect("/v1/calibrate", CAL_RUN("\"running\":1e300,\"mean_power_w\":500"), 422, "invalid_value", "/runs/0/running",
+	       "runs/0/running: must be at most 1e+06 requests at once, got 1e+300");
+	expect("/v1/calibrate", CAL_RUN("\"running\":4,\"mean_power_w\":1e300"), 422, "invalid_value",
+	       "/runs/0/mean_power_w", "must be at most 10000 W (5000 W per GPU of its tp 2, above any GPU board)");
+	expect("/v1/calibrate", CAL_RUN("\"running\":4,\"mean_power_w\":500,\"idle_power_w\":5001"), 422,
+	       "invalid_value", "/runs/0/idle_power_w", "must be at most 5000 W per GPU");
+	expect("/v1/calibrate", "{\"idle_power_w\":1e5,\"scope\":\"platform\",\"runs\":[]}", 422, "invalid_value",
+	       "/idle_power_w", "idle_power_w: must be > 0 and at most 5000, got 100000");
+#undef CAL_RUN
 }
 
 /* ------------------------------------------------------ heavy requests */
