@@ -36,6 +36,16 @@
 
 static const char *const scope_names[] = { "model", "platform" };
 
+/* The CLI's flags (docs/cli.md), the words of callers that give none. */
+static const wc_calibrate_words cli_words = { "--scope model", "--scope platform", "--platform",
+	                                      "--idle-power W", "--run-scatter", "--relative-to" };
+
+const wc_calibrate_words *
+wc__cal_words(const wc_calibrate_options *o)
+{
+	return o->words ? o->words : &cli_words;
+}
+
 const char *
 wc_calibrate_scope_name(wc_calibrate_scope s)
 {
@@ -87,6 +97,7 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
            cal_setup *s, wc_error *err)
 {
 	const char *platform = NULL;
+	const wc_calibrate_words *w = wc__cal_words(o);
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];
 		if (!selected(t, i, o))
@@ -98,12 +109,12 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
 		if (o->scope == WC_CALIBRATE_MODEL && !wc_params_level(base, r->platform))
 			return wc_error_set(err, WC_EINVAL,
 			                    "platform: run '%s' is on '%s', a level the base '%s' does not have; "
-			                    "model scope calibrates models on known levels (--scope platform adds a level)",
-			                    r->run_id, r->platform, base->name);
+			                    "model scope calibrates models on known levels (%s adds a level)",
+			                    r->run_id, r->platform, base->name, w->scope_platform);
 		if (o->scope == WC_CALIBRATE_PLATFORM && platform && strcmp(platform, r->platform) != 0)
 			return wc_error_set(err, WC_EINVAL,
 			                    "platform: the runs are on '%s' and '%s'; platform scope calibrates one "
-			                    "level at a time (give --platform)", platform, r->platform);
+			                    "level at a time (%s selects one)", platform, r->platform, w->platform);
 		platform = r->platform;
 		s->runs[s->n_runs++].run = r;
 	}
@@ -225,6 +236,7 @@ new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name
 {
 	double sum = 0;
 	int n = 0;
+	const char *give = wc__cal_words(o)->idle_power;
 	for (int i = 0; i < s->n_runs; i++)
 		if (isfinite(s->runs[i].run->idle_power_w)) {
 			sum += s->runs[i].run->idle_power_w;
@@ -241,21 +253,22 @@ new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name
 	const wc_platform_info *hw = wc_platform_lookup(name);
 	if (hw && hw->idle_power_w > 0) {
 		*p0 = (wc_param){ hw->idle_power_w, NAN, NAN, WC_SRC_PUBLISHED };
-		WC_WARN(out, "P0[%s]: the runs carry no measured idle power; %.1f W, the platform catalog's typical "
-		        "idle (%s; give --idle-power W to set it)", name, hw->idle_power_w, hw->idle_source);
+		WC_WARN(out, "P0[%s]: the runs carry no measured idle power (idle_power_w of the runs); %.1f W, the "
+		        "platform catalog's typical idle (%s; give %s to set it)", name, hw->idle_power_w, hw->idle_source,
+		        give);
 		return WC_OK;
 	}
 	double est = wc_params_estimated_idle_w(name);
 	if (isfinite(est)) {
 		*p0 = (wc_param){ est, NAN, NAN, WC_SRC_ESTIMATED };
-		WC_WARN(out, "P0[%s]: the runs carry no measured idle power; %.1f W estimated from the "
-		        "platform's power limit (give --idle-power W to set it)", name, est);
+		WC_WARN(out, "P0[%s]: the runs carry no measured idle power (idle_power_w of the runs); %.1f W "
+		        "estimated from the platform's power limit (give %s to set it)", name, est, give);
 		return WC_OK;
 	}
 	return wc_error_set(err, WC_EINVAL,
-	                    "idle_power_w: the runs carry no measured idle power, none was given "
-	                    "(--idle-power W) and the catalog does not know '%s'; a new level's P0 "
-	                    "cannot be fitted from a few runs", name);
+	                    "idle_power_w: the runs carry no measured idle power (idle_power_w of the runs), "
+	                    "none was given (%s) and the catalog does not know '%s'; a new level's P0 "
+	                    "cannot be fitted from a few runs", give, name);
 }
 
 static void
@@ -303,7 +316,8 @@ setup_platform(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 	if (wc_params_level(s->base, name))
 		return wc_error_set(err, WC_EINVAL,
 		                    "platform: level '%s' already exists in the base '%s'; platform scope adds a "
-		                    "new level (--scope model adjusts models on a known one)", name, s->base->name);
+		                    "new level (%s adjusts models on a known one)", name, s->base->name,
+		                    wc__cal_words(o)->scope_model);
 	if (s->n_runs < 2)
 		return wc_error_set(err, WC_EINVAL,
 		                    "runs: platform scope needs 2 or more runs at different loads to identify S "
@@ -366,7 +380,7 @@ base_scatter(const wc_params *base, const wc_calibrate_options *o, wc_calibrate_
 	if (base->residual_rms > 0)
 		return base->residual_rms;
 	WC_WARN(out, "run scatter: the base records no residual RMS; %.2g (log dynamic power) is assumed "
-	        "(--run-scatter sets it)", ASSUMED_RUN_SCATTER);
+	        "(%s sets it)", ASSUMED_RUN_SCATTER, wc__cal_words(o)->run_scatter);
 	return ASSUMED_RUN_SCATTER;
 }
 
@@ -455,7 +469,7 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	if ((rc = solve_points(&s, err)) != WC_OK)
 		goto done;
 	/* After the point solve, so the warning can say what the shift took up. */
-	wc__cal_ceiling_warnings(s.groups, s.n_groups, base->form, out);
+	wc__cal_ceiling_warnings(s.groups, s.n_groups, base->form, wc__cal_words(o), out);
 	if (
 	    (rc = wc_params_copy(&out->params, s.work.n_levels ? &s.work : base, err)) != WC_OK ||
 	    (rc = wc__cal_store_points(&s, &out->params, err)) != WC_OK ||

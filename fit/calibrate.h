@@ -37,6 +37,19 @@ typedef enum { WC_CALIBRATE_MODEL = 0, WC_CALIBRATE_PLATFORM } wc_calibrate_scop
 const char *wc_calibrate_scope_name(wc_calibrate_scope s);
 int wc_calibrate_scope_from_name(const char *name, wc_calibrate_scope *out);
 
+/** How refusals and warnings name the caller's options: in its own
+ *  words, so that each says what its user can give (docs/calibration.md,
+ *  "Refusals"): the CLI's flags ("--idle-power W"), the HTTP body's
+ *  fields ("idle_power_w"). */
+typedef struct {
+	const char *scope_model;     /* "--scope model" */
+	const char *scope_platform;  /* "--scope platform" */
+	const char *platform;        /* "--platform" */
+	const char *idle_power;      /* "--idle-power W" */
+	const char *run_scatter;     /* "--run-scatter" */
+	const char *relative_to;     /* "--relative-to" */
+} wc_calibrate_words;
+
 /** What to calibrate. Start from WC_CALIBRATE_OPTIONS_INIT. */
 typedef struct {
 	wc_calibrate_scope scope;
@@ -64,12 +77,14 @@ typedef struct {
 	 *  calibrated on the runs of both, slopes held; fit/calibrate_relative.c,
 	 *  docs/calibration.md "Relative to a level"). */
 	const char *relative_to;
+	/** The options' names in messages; NULL = the CLI's flags. */
+	const wc_calibrate_words *words;
 } wc_calibrate_options;
 
 #define WC_CALIBRATE_OPTIONS_INIT                                                \
 	{ .scope = WC_CALIBRATE_MODEL, .model = NULL, .platform = NULL,           \
 	  .idle_power_w = 0.0, .use = NULL, .replicates = 0, .seed = 0,           \
-	  .threads = 1, .run_scatter = 0.0, .relative_to = NULL }
+	  .threads = 1, .run_scatter = 0.0, .relative_to = NULL, .words = NULL }
 
 #define WC_CALIBRATE_ESTIMATES_MAX 64
 

@@ -23,7 +23,8 @@
 /* One group: 0 when no run is above the ceiling, else the runs named,
  * with the two warnings in `naming` and `absorbed` (`cap` bytes each). */
 static int
-group_warnings(const cal_group *g, wc_form form, char *naming, char *absorbed, size_t cap)
+group_warnings(const cal_group *g, wc_form form, const wc_calibrate_words *w, char *naming, char *absorbed,
+               size_t cap)
 {
 	if (g->scope != WC_CALIBRATE_MODEL || !wc_form_has_scale(form))
 		return 0;
@@ -65,18 +66,19 @@ group_warnings(const cal_group *g, wc_form form, char *naming, char *absorbed, s
 	snprintf(absorbed, cap,
 	         "model term %s on %s: the shift absorbed %.0f W of these runs' %.0f W above the base "
 	         "law (%.0f W) and cannot absorb the other %.0f W: their level's S or P0 is too low "
-	         "for them (refit, or add them as a level: --scope platform)",
-	         g->model, g->level, fitted - base, measured - base, base, measured - fitted);
+	         "for them (refit, or add them as a level: %s)",
+	         g->model, g->level, fitted - base, measured - base, base, measured - fitted, w->scope_platform);
 	return n;
 }
 
 int
-wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form, wc_calibrate_result *out)
+wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form, const wc_calibrate_words *w,
+                         wc_calibrate_result *out)
 {
 	char naming[WC_ERROR_MSG_MAX], absorbed[WC_ERROR_MSG_MAX];
 	int total = 0;
 	for (int j = 0; j < n_groups; j++) {
-		int n = group_warnings(&groups[j], form, naming, absorbed, sizeof naming);
+		int n = group_warnings(&groups[j], form, w, naming, absorbed, sizeof naming);
 		if (n > 0) {
 			WC_WARN(out, "%s", naming);
 			WC_WARN(out, "%s", absorbed);

@@ -49,9 +49,12 @@ int wc__cal_run_power(const cal_group *g, int i, const double *x, double *model,
 /** Runs of the model-scope groups measured above their level's ceiling
  *  (the law's saturation, sigma -> 1; calibrate_ceiling.c): two warnings
  *  per such group appended to `out` (the runs with their numbers, and what
- *  the shift could and could not absorb). Returns the runs named. */
+ *  the shift could and could not absorb, `w` naming the platform scope).
+ *  Returns the runs named. */
 int wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form,
-                             wc_calibrate_result *out);
+                             const wc_calibrate_words *w, wc_calibrate_result *out);
+/** The words of o->words, else the CLI's flags. */
+const wc_calibrate_words *wc__cal_words(const wc_calibrate_options *o);
 
 /* A calibration being set up and solved (calibrate.c), then written
  * (calibrate_draws.c). */

@@ -107,8 +107,8 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 		                    "calibrated relative to one the base has", ref, base->name);
 	if (!o->platform || !o->platform[0] || strcmp(o->platform, ref) == 0)
 		return wc_error_set(err, WC_EINVAL,
-		                    "platform: --relative-to needs the new platform named (--platform), other than "
-		                    "'%s'", ref);
+		                    "platform: %s needs the new platform named (%s), other than '%s'",
+		                    wc__cal_words(o)->relative_to, wc__cal_words(o)->platform, ref);
 	snprintf(as, sizeof as, "%.30s~runs", ref);
 	ot.relative_to = orf.relative_to = NULL;
 	orf.platform = as;

@@ -29,6 +29,11 @@
 
 static const char *const body_fields[] = { "runs", "scope", "profile", "model", "platform",
 	"idle_power_w", "run_scatter", "bootstrap", "seed", "name", "relative_to", NULL };
+/* The body's fields, as the calibration's refusals and warnings name the
+ * options here: the library's own words are the CLI's flags
+ * (docs/http-api.md, "POST /v1/calibrate"). */
+static const wc_calibrate_words json_words = { "scope \"model\"", "scope \"platform\"", "platform",
+	                                       "idle_power_w", "run_scatter", "relative_to" };
 static const char *const row_fields[] = { "run_id", "platform", "tp", "model", "active_params_b",
 	"running", "mean_power_w", "idle_power_w", "weights", "kv_cache", "sm_clock_mhz", NULL };
 
@@ -369,12 +374,23 @@ parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *
 		                 (int)wc_utf8_prefix(scope, 20), scope);
 		return -1;
 	}
+	/* A new level relative to another needs the new one named: said of
+	 * the option before the runs are read, as the CLI says it of its
+	 * flags (the library's refusal began "platform:", which names the
+	 * runs' platforms here). */
+	const char *ref = c->o.relative_to, *plat = c->o.platform;
+	if (ref && c->o.scope == WC_CALIBRATE_PLATFORM && (!plat || strcmp(plat, ref) == 0)) {
+		wc_api_error_set(e, 422, plat ? "invalid_value" : "missing_field", "/platform", "platform: relative_to "
+		                 "needs the new platform named here, other than '%.*s'", (int)wc_utf8_prefix(ref, 40), ref);
+		return -1;
+	}
 	/* Absent: as many replicates as the base has draws, at most the cap. */
 	int base_draws = c->base->n_draws > 0 ? c->base->n_draws : 1000;
 	c->o.replicates = boot == -2 ? (base_draws < WC_HTTP_CALIBRATE_MAX_DRAWS ? base_draws : WC_HTTP_CALIBRATE_MAX_DRAWS)
 	                  : boot == 0 ? -1 : (int)boot;
 	c->o.seed = seed;
 	c->o.threads = 1;
+	c->o.words = &json_words;
 	return 0;
 }
 

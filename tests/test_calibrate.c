@@ -266,7 +266,8 @@ main(void)
 	expect_refusal(&base, HEAD "a,B300,1,Qwen3-8B,8.19,32,700,150\nb,B300,1,Qwen3-8B,8.19,32,710,150\n",
 	               WC_CALIBRATE_PLATFORM, "all 2 runs are at one load", "platform");
 	expect_refusal(&base, HEAD "a,B300,1,Qwen3-8B,8.19,8,600,\nb,B300,1,Qwen3-8B,8.19,64,800,\n",
-	               WC_CALIBRATE_PLATFORM, "no measured idle power", "platform");
+	               WC_CALIBRATE_PLATFORM, "no measured idle power (idle_power_w of the runs), none was given "
+	               "(--idle-power W)", "platform"); /* the CLI's words are its flags */
 	expect_refusal(&base, HEAD "a,H100,1,Qwen3-8B,8.19,32,100,\n", WC_CALIBRATE_MODEL,
 	               "not above its idle", "model");
 	expect_refusal(&base, HEAD "a,H100,1,Qwen3-8B,8.19,32,,\n", WC_CALIBRATE_MODEL, "mean_power_w", "model");

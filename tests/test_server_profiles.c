@@ -68,6 +68,8 @@ test_profiles(void)
 	http_reply_free(&r);
 }
 
+/* A 422 at `field` whose message holds `needle` and names the body's
+ * fields, never a CLI flag (it said "give --platform", "--idle-power W"). */
 static void
 expect_refused(const char *body, const char *field, const char *needle)
 {
@@ -76,6 +78,47 @@ expect_refused(const char *body, const char *field, const char *needle)
 	CHECK_INT(r.status, 422);
 	CHECK(strcmp(http_error_str(&r, "field"), field) == 0);
 	CHECK_CONTAINS(http_error_str(&r, "message"), needle);
+	CHECK(strstr(http_error_str(&r, "message"), "--") == NULL);
+	http_reply_free(&r);
+}
+
+#define X9_RUN(n, w) "{\"platform\":\"X9\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":" n ",\"mean_power_w\":" w "}"
+
+/* Refusals and warnings name the body's fields: the library's words were
+ * the CLI's flags, and a relative_to without the new platform pointed at
+ * /runs. */
+static void
+test_calibrate_words(void)
+{
+	http_reply r;
+	expect_refused("{\"runs\":[{\"platform\":\"B300\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":32,"
+	               "\"mean_power_w\":700}]}", "/runs/0/platform", "(scope \"platform\" adds a level)");
+	expect_refused("{\"scope\":\"platform\",\"runs\":[" X9_RUN("8", "500") "," X9_RUN("64", "700") "]}",
+	               "/idle_power_w", "the runs carry no measured idle power (idle_power_w of the runs), none was "
+	               "given (idle_power_w)");
+	expect_refused("{\"scope\":\"platform\",\"runs\":[" X9_RUN("8", "500") ",{\"platform\":\"X8\",\"tp\":1,"
+	               "\"model\":\"Qwen3-8B\",\"running\":64,\"mean_power_w\":700}]}", "/runs",
+	               "one level at a time (platform selects one)");
+	expect_refused("{\"scope\":\"platform\",\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\","
+	               "\"running\":8,\"mean_power_w\":400},{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\","
+	               "\"running\":64,\"mean_power_w\":600}]}", "/runs", "(scope \"model\" adjusts models on a known one)");
+	expect_refused("{\"scope\":\"platform\",\"relative_to\":\"H100\",\"runs\":[" X9_RUN("8", "500") "]}", "/platform",
+	               "platform: relative_to needs the new platform named here, other than 'H100'");
+	expect_refused("{\"scope\":\"platform\",\"platform\":\"H100\",\"relative_to\":\"H100\",\"runs\":["
+	               X9_RUN("8", "500") "]}", "/platform", "relative_to needs the new platform named here");
+	http_post_json(h, url("/v1/calibrate"), "{\"scope\":\"platform\",\"bootstrap\":0,\"runs\":[{\"platform\":"
+	               "\"L40S\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":8,\"mean_power_w\":300},{\"platform\":"
+	               "\"L40S\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":64,\"mean_power_w\":340}]}", &r);
+	CHECK_INT(r.status, 200);
+	json_t *w = r.json ? json_object_get(r.json, "warnings") : NULL;
+	int idle = 0, scatter = 0;
+	for (size_t i = 0; json_is_array(w) && i < json_array_size(w); i++) {
+		const char *text = json_string_value(json_array_get(w, i));
+		idle |= strstr(text, "P0[L40S]") && strstr(text, "(give idle_power_w to set it)");
+		scatter |= strstr(text, "(run_scatter sets it)") != NULL;
+		CHECK(strstr(text, "--") == NULL);
+	}
+	CHECK(idle && scatter);
 	http_reply_free(&r);
 }
 
@@ -224,6 +267,7 @@ main(void)
 	http_set_base(wc_server_port(srv));
 	test_profiles();
 	test_calibrate();
+	test_calibrate_words();
 	CHECK_INT(wc_params_save_file(fa, &paper, &err), WC_OK);
 	CHECK_INT(wc_params_save_file(fb, &hot, &err), WC_OK);
 	CHECK_INT(write_text(fx, "{\"schema\": \"wattcast.params/3\"}"), 0);
