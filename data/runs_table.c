@@ -128,6 +128,20 @@ wc_runs_set_extra(wc_runs_table *t, size_t row, const char *column, const char *
 	return WC_OK;
 }
 
+int
+wc_runs_cell_at(const wc_runs_table *t, const wc_run *r, const char *column, char *buf, size_t cap)
+{
+	int c = 0;
+	while (c < COL_COUNT && strcmp(column, wc__runs_column_names[c]) != 0)
+		c++;
+	if (cap)
+		buf[0] = '\0';
+	if (c == COL_COUNT || !t->path[0] || r->line <= 0 || r->column[c] <= 0)
+		return 0;
+	snprintf(buf, cap, "%s:%d:%d: column '%s'", t->path, r->line, r->column[c], column);
+	return 1;
+}
+
 const char *
 wc_runs_get_extra(const wc_runs_table *t, size_t row, const char *column)
 {
@@ -436,6 +450,9 @@ read_run(reader *rd, wc_runs_table *t, const wc__csv_field *fields, const int *c
 	int rc;
 	wc_run_init(&run);
 	run.line = rd->line;
+	for (int i = 0; i < n; i++)
+		if (col_of[i] >= 0)
+			run.column[col_of[i]] = fields[i].column;
 	memset(extras, 0, (size_t)n * sizeof *extras);
 	if ((rc = parse_row(rd, fields, col_of, n, &run, extras)) != WC_OK)
 		return rc;

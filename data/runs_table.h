@@ -16,6 +16,9 @@
 extern "C" {
 #endif
 
+/** The documented columns of a runs table (docs/formats/runs-table.md). */
+#define WC_RUN_COLUMNS 21
+
 /** One run (or run segment) of a runs table (docs/formats/runs-table.md). Numbers that are
  *  blank in the file are NaN (sm_clock_mhz: 0 = not locked). */
 typedef struct {
@@ -38,6 +41,9 @@ typedef struct {
 	char set[48];
 	char exclude[128];         /* non-empty = excluded from fits (reason) */
 	int line;                  /* line in the source file (1-based) */
+	/** Where each documented cell starts on that line (1-based; 0 = not
+	 *  from a file, or no such column): wc_runs_cell_at. */
+	int column[WC_RUN_COLUMNS];
 } wc_run;
 
 typedef struct {
@@ -68,6 +74,13 @@ void wc_runs_free(wc_runs_table *t);
  *  and catalog architecture, input/output tokens and workload set. Every
  *  pointer in `c` borrows from `r` or the catalog. */
 void wc_run_config(const wc_run *r, wc_config *c);
+
+/** Where run `r` of `t` holds `column` (a documented column's name), as
+ *  the reader names a cell: "runs.csv:5:23: column 'running'" into `buf`,
+ *  for a later check that refuses the value (a calibration refuses an idle
+ *  run there). Returns 0 and writes "" when the run does not come from
+ *  t's file or has no such cell. */
+int wc_runs_cell_at(const wc_runs_table *t, const wc_run *r, const char *column, char *buf, size_t cap);
 
 /** A wc_run with every optional number NaN and defaults set. */
 void wc_run_init(wc_run *run);

@@ -6,6 +6,8 @@
 #ifndef WC_DATA_RUNS_TABLE_INTERNAL_H
 #define WC_DATA_RUNS_TABLE_INTERNAL_H
 
+#include "data/runs_table.h"
+
 typedef enum {
 	COL_RUN_ID, COL_PLATFORM, COL_TP, COL_MODEL, COL_ACTIVE, COL_TOTAL, COL_ARCH,
 	COL_RUNNING, COL_SERIES, COL_POWER, COL_IDLE, COL_WEIGHTS, COL_KV, COL_CLOCK,
@@ -13,7 +15,9 @@ typedef enum {
 	COL_COUNT
 } column_id;
 
-/** Each column's name in the header, in column_id order. */
+_Static_assert(COL_COUNT == WC_RUN_COLUMNS, "wc_run.column holds a position per documented column");
+
+/** Column names in file order (docs/formats/runs-table.md). */
 extern const char *const wc__runs_column_names[COL_COUNT];
 
 #endif

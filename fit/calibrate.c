@@ -90,8 +90,27 @@ selected(const wc_runs_table *t, size_t i, const wc_calibrate_options *o)
 	return 1;
 }
 
-/* The calibration runs, each checked: measured power, a known level for
- * the model scope, one platform for the platform scope. */
+/* A refusal of run r's value in `column`: at its cell when r comes from
+ * t's file (file:line:column, as the runs-table reader words its own, so
+ * the CLI points at it), else "COLUMN: run 'ID'" (POST /v1/calibrate then
+ * points at /runs/K/COLUMN; docs/calibration.md, "Refusals"). */
+static int __attribute__((format(printf, 5, 6)))
+refuse_run(const wc_runs_table *t, const wc_run *r, const char *column, wc_error *err, const char *fmt, ...)
+{
+	char at[WC_ERROR_MSG_MAX], why[WC_ERROR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (!wc_runs_cell_at(t, r, column, at, sizeof at))
+		snprintf(at, sizeof at, "%s", column);
+	return wc_error_set(err, WC_EINVAL, "%s: run '%s' %s", at, r->run_id, why);
+}
+
+/* The calibration runs, each checked: measured power, a load (a run at 0
+ * running is idle: the law's dynamic power is 0 there, so there is nothing
+ * to calibrate on, and the solver met log 0 -- docs/calibration.md), a
+ * known level for the model scope, one platform for the platform scope. */
 static int
 check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
            cal_setup *s, wc_error *err)
@@ -102,15 +121,19 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
 		const wc_run *r = &t->runs[i];
 		if (!selected(t, i, o))
 			continue;
+		double load = r->series.len ? r->series.mean : r->running;
 		if (!isfinite(r->mean_power_w) || r->mean_power_w <= 0)
-			return wc_error_set(err, WC_EINVAL,
-			                    "mean_power_w: run '%s' has no measured power; calibration needs it",
-			                    r->run_id);
+			return refuse_run(t, r, "mean_power_w", err, "has no measured power; calibration needs it");
+		if (!(load > 0))
+			return refuse_run(t, r, r->series.len ? "n_series" : "running", err,
+			                  "is at %g running requests: an idle run has no dynamic power to calibrate on "
+			                  "(its mean power over tp is the idle power per GPU: give it as idle_power_w "
+			                  "of the loaded runs)", load);
 		if (o->scope == WC_CALIBRATE_MODEL && !wc_params_level(base, r->platform))
-			return wc_error_set(err, WC_EINVAL,
-			                    "platform: run '%s' is on '%s', a level the base '%s' does not have; "
-			                    "model scope calibrates models on known levels (%s adds a level)",
-			                    r->run_id, r->platform, base->name, w->scope_platform);
+			return refuse_run(t, r, "platform", err,
+			                  "is on '%s', a level the base '%s' does not have; model scope calibrates "
+			                  "models on known levels (%s adds a level)", r->platform, base->name,
+			                  w->scope_platform);
 		if (o->scope == WC_CALIBRATE_PLATFORM && platform && strcmp(platform, r->platform) != 0)
 			return wc_error_set(err, WC_EINVAL,
 			                    "platform: the runs are on '%s' and '%s'; platform scope calibrates one "
@@ -421,10 +444,9 @@ bind_runs(cal_setup *s, wc_error *err)
 			return rc;
 		wc_law_bound_point(&cr->bind, NULL, &lp);
 		if (!(cr->run->mean_power_w > cr->run->tp * lp.p0))
-			return wc_error_set(err, WC_EINVAL,
-			                    "mean_power_w: run '%s' draws %g W, not above its idle %g W (tp %d x P0 %g W): "
-			                    "nothing to calibrate on", cr->run->run_id, cr->run->mean_power_w,
-			                    cr->run->tp * lp.p0, cr->run->tp, lp.p0);
+			return refuse_run(s->t, cr->run, "mean_power_w", err,
+			                  "draws %g W, not above its idle %g W (tp %d x P0 %g W): nothing to calibrate on",
+			                  cr->run->mean_power_w, cr->run->tp * lp.p0, cr->run->tp, lp.p0);
 	}
 	return WC_OK;
 }
@@ -433,7 +455,7 @@ int
 wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
              wc_calibrate_result *out, wc_error *err)
 {
-	cal_setup s = { .base = base, .out = out };
+	cal_setup s = { .base = base, .t = t, .out = out };
 	cal_run **store = NULL;
 	int rc;
 	if (o->relative_to && o->relative_to[0] && o->scope != WC_CALIBRATE_PLATFORM) {

@@ -60,6 +60,7 @@ const wc_calibrate_words *wc__cal_words(const wc_calibrate_options *o);
  * (calibrate_draws.c). */
 typedef struct {
 	const wc_params *base;
+	const wc_runs_table *t;    /* the runs' table: where a refused value is */
 	wc_params work;            /* platform scope: base + the new level at S = 1, theta = 0 */
 	cal_run *runs;
 	int n_runs;

@@ -37,6 +37,8 @@ reference_runs(const wc_runs_table *t, const wc_calibrate_options *o, const char
 	wc_runs_table *r = wc_runs_new();
 	if (!r)
 		return wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
+	/* The runs keep their lines: a refusal still names t's file. */
+	snprintf(r->path, sizeof r->path, "%s", t->path);
 	for (size_t i = 0; i < t->n_runs; i++) {
 		wc_run run = t->runs[i];
 		if (run.exclude[0] || strcmp(run.platform, ref) != 0 || (o->use && !o->use[i]))

@@ -5,9 +5,10 @@
  * from 1 run inside its interval; draws keep the base's columns and are
  * bit-identical for any thread count; refusals name the reason (library
  * and CLI: unknown platform for the model scope, one run or one load for
- * the platform scope, no idle power, power not above idle, no measured
- * power, a load or power beyond models/limits.h); the datasheet stratum of held-out error ignores the held-out
- * platform's model terms.
+ * the platform scope, no idle power, power not above idle or an idle
+ * run (at its file:line:column), no measured power, a load or power
+ * beyond models/limits.h); the datasheet stratum of held-out error
+ * ignores the held-out platform's model terms.
  */
 #include "data/data.h"
 #include "fit/fit.h"
@@ -269,7 +270,16 @@ main(void)
 	               WC_CALIBRATE_PLATFORM, "no measured idle power (idle_power_w of the runs), none was given "
 	               "(--idle-power W)", "platform"); /* the CLI's words are its flags */
 	expect_refusal(&base, HEAD "a,H100,1,Qwen3-8B,8.19,32,100,\n", WC_CALIBRATE_MODEL,
-	               "not above its idle", "model");
+	               "runs.csv:2:27: column 'mean_power_w': run 'a' draws 100 W, not above its idle", "model");
+	/* A run at 0 running is idle: no dynamic power to calibrate on. It was
+	 * "Qwen3-8B on H100: the calibration did not converge (input domain
+	 * error)", naming neither the run nor the cell. */
+	expect_refusal(&base, HEAD "a,H100,1,Qwen3-8B,8.19,8,400,\nb,H100,1,Qwen3-8B,8.19,0,300,\n", WC_CALIBRATE_MODEL,
+	               "runs.csv:3:24: column 'running': run 'b' is at 0 running requests: an idle run has no dynamic "
+	               "power to calibrate on", "model");
+	expect_refusal(&base, HEAD "a,B300,1,Qwen3-8B,8.19,0,300,150\nb,B300,1,Qwen3-8B,8.19,64,800,150\n",
+	               WC_CALIBRATE_PLATFORM, "runs.csv:2:24: column 'running': run 'a' is at 0 running requests",
+	               "platform");
 	expect_refusal(&base, HEAD "a,H100,1,Qwen3-8B,8.19,32,,\n", WC_CALIBRATE_MODEL, "mean_power_w", "model");
 	/* A load or power no run measures (models/limits.h) is refused at its
 	 * cell, as POST /v1/calibrate names the field: 1e300 W calibrated. */

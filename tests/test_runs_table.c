@@ -156,6 +156,12 @@ main(void)
 	CHECK(strcmp(t->runs[1].model, "Qwen3-14B") == 0);
 	CHECK(strcmp(t->runs[0].set, "fit") == 0);
 	CHECK_INT(t->runs[2].line, 5);
+	/* Where a cell is, for checks after the reader (a calibration's). */
+	char at[600];
+	CHECK_INT(wc_runs_cell_at(t, &t->runs[1], "mean_power_w", at, sizeof at), 1);
+	CHECK(strstr(at, "runs.csv:4:39: column 'mean_power_w'") != NULL);
+	CHECK_INT(wc_runs_cell_at(t, &t->runs[2], "exclude", at, sizeof at), 0); /* no such column */
+	CHECK(at[0] == '\0');
 	CHECK_INT(t->extra.n, 1);
 	CHECK(strcmp(wc_runs_get_extra(t, 0, "note"), "a, quoted \"note\"") == 0);
 	CHECK(wc_runs_get_extra(t, 0, "missing") == NULL);

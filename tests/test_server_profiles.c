@@ -163,6 +163,12 @@ test_calibrate(void)
 	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":32}]}",
 	               "/runs/0/mean_power_w", "calibration needs measured runs");
 	expect_refused("{\"profile\":\"nope\",\"runs\":[]}", "/profile", "unknown profile");
+	/* A run at 0 running is idle (the schema allows 0): named, with why.
+	 * It was "the calibration did not converge" with field "". */
+	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":8,"
+	               "\"mean_power_w\":400},{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":0,"
+	               "\"mean_power_w\":300}]}", "/runs/1/running", "running: run 'runs/1' is at 0 running requests: "
+	               "an idle run has no dynamic power to calibrate on");
 	/* a locked clock the board cannot run at: a typo, not a measurement
 	 * (it calibrated a shift of -4.5 in z without a word) */
 	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":8,"
