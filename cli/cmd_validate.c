@@ -240,8 +240,9 @@ accuracy_json(const wc_accuracy *x)
 static void
 print_accuracy(const char *name, const wc_accuracy *x)
 {
-	printf("%-34s %5d %14.2f %11.2f %+9.2f", name, x->n, x->median_abs_err_pct,
-	       x->share_within_5pct, x->bias_pct);
+	/* every column headed "%" is a percentage, the share within 5 % too */
+	printf("%-34s %5d %14.2f %11.1f %+9.2f", name, x->n, x->median_abs_err_pct,
+	       100.0 * x->share_within_5pct, x->bias_pct);
 	if (x->n_interval > 0)
 		printf(" %9.1f %5d %10.1f\n", 100.0 * x->coverage_95, x->n_interval, 100.0 * x->median_rel_width);
 	else

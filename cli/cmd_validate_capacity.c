@@ -80,8 +80,8 @@ print_report(const char *title, const wc_heldout_report *r)
 	       "bias %", "cover 95%", "width %");
 	for (int i = 0; i <= r->n_sets; i++) {
 		const wc_accuracy *a = i < r->n_sets ? &r->sets[i] : &r->overall;
-		printf("%-22s %5d %14.2f %11.2f %+9.2f", i < r->n_sets ? a->set : "(all)", a->n, a->median_abs_err_pct,
-		       a->share_within_5pct, a->bias_pct);
+		printf("%-22s %5d %14.2f %11.1f %+9.2f", i < r->n_sets ? a->set : "(all)", a->n, a->median_abs_err_pct,
+		       100.0 * a->share_within_5pct, a->bias_pct); /* a percentage, as its heading says */
 		if (a->n_interval > 0)
 			printf(" %9.1f %8.1f\n", 100.0 * a->coverage_95, 100.0 * a->median_rel_width);
 		else

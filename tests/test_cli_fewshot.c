@@ -4,7 +4,8 @@
  * held-out run (a platform left out has no level to answer from), and the
  * table took its row names and counts from k = 0 -- "(all runs) n 0" beside
  * medians of 224 runs, and no per-platform row. Now the count is the runs
- * scored and every set any k scored has its row.
+ * scored and every set any k scored has its row. And every column of
+ * validate's tables headed "%" is a percentage.
  */
 #include "tests/support/support.h"
 
@@ -46,6 +47,28 @@ main(void)
 		const char *first = r.out ? strstr(r.out, platforms[i]) : NULL;
 		CHECK(first && strstr(first + 1, platforms[i]));
 	}
+	run_result_free(&r);
+
+	/* Every column headed "%" is a percentage: the share within 5 % was
+	 * printed as a fraction (0.92) beside percentages (validate heldout,
+	 * lomo and capacity). */
+	const char *hj[] = { "wattcast", "validate", "heldout", "--profile", "paper", runs, "--json", NULL };
+	CHECK_INT(run_wattcast(hj, NULL, &r), 0);
+	j = json_loads(r.out ? r.out : "", 0, NULL);
+	double share = json_number_value(json_object_get(json_object_get(j, "overall"), "share_within_5pct"));
+	int hn = (int)json_integer_value(json_object_get(json_object_get(j, "overall"), "n"));
+	json_decref(j);
+	run_result_free(&r);
+	CHECK(share > 0.5 && share < 1.0);
+	const char *ht[] = { "wattcast", "validate", "heldout", "--profile", "paper", runs, NULL };
+	CHECK_INT(run_wattcast(ht, NULL, &r), 0);
+	char row[96];
+	snprintf(row, sizeof row, "(all runs)                           %3d", hn);
+	const char *at = r.out ? strstr(r.out, row) : NULL;
+	CHECK(at != NULL);
+	char pct[32];
+	snprintf(pct, sizeof pct, " %.1f ", 100.0 * share);
+	CHECK(at && strstr(at, pct) && strstr(at, pct) < strchr(at, '\n'));
 	run_result_free(&r);
 	free(runs);
 	free(dir);
