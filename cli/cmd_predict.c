@@ -78,7 +78,7 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	printf("\n  node power     %8.1f W", pr->power.node_power_w);
 	if (pr->has_interval)
 		printf("   95 %% interval %.1f-%.1f W (%d draws; covers %s)", pr->node_lo_w, pr->node_hi_w, pr->n_draws,
-		       wc_interval_covers(pr->n_draws, pr->pe_stratum != NULL, NULL));
+		       wc_predict_power_covers(pr));
 	double g = pr->power.per_gpu_power_w / pr->power.node_power_w;
 	printf("\n  per-GPU power  %8.1f W", pr->power.per_gpu_power_w);
 	if (pr->has_interval)

@@ -180,7 +180,8 @@ wc_interval_covers(int draws, int held_out, const char *what)
 	static const char *const whats[] = { NULL, "latency", "energy per output token", "mean power",
 	                                     "mean power (not of latency)", "latency of datasheet transfers",
 	                                     "latency and mean power of datasheet transfers",
-	                                     "energy per output token of datasheet transfers" };
+	                                     "energy per output token of datasheet transfers",
+	                                     "mean power of datasheet transfers" };
 	static const char *const both[] = { "parameters and held-out error", "parameters and held-out error of latency",
 	                                    "parameters and held-out error of energy per output token",
 	                                    "parameters and held-out error of mean power",
@@ -189,13 +190,15 @@ wc_interval_covers(int draws, int held_out, const char *what)
 	                                    "parameters and held-out error of latency and mean power of datasheet "
 	                                    "transfers",
 	                                    "parameters and held-out error of energy per output token of datasheet "
-	                                    "transfers" };
+	                                    "transfers",
+	                                    "parameters and held-out error of mean power of datasheet transfers" };
 	static const char *const alone[] = { "held-out error", "held-out error of latency",
 	                                     "held-out error of energy per output token", "held-out error of mean power",
 	                                     "held-out error of mean power (not of latency)",
 	                                     "held-out error of latency of datasheet transfers",
 	                                     "held-out error of latency and mean power of datasheet transfers",
-	                                     "held-out error of energy per output token of datasheet transfers" };
+	                                     "held-out error of energy per output token of datasheet transfers",
+	                                     "held-out error of mean power of datasheet transfers" };
 	if (!held_out)
 		return "parameters";
 	size_t k = 0; /* an unknown `what` is left unnamed */

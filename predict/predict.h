@@ -97,6 +97,10 @@ typedef struct {
 /** The stratum of the set's held-out error that answers for level `lvl`
  *  (models/interval.h; borrowed), or NULL. */
 const wc_pe_stratum *wc_predict_pe_stratum(const wc_params *p, const wc_level *lvl);
+/** What the power answer's interval covers (wc_interval_covers' words),
+ *  naming the datasheet stratum when a transferred level's error widened
+ *  it (static text). */
+const char *wc_predict_power_covers(const wc_inference_prediction *pred);
 
 /** Predict mean power. Invalid inputs (unknown platform, tp < 1, N <= 0,
  *  negative or non-finite numbers, dt_s <= 0 with a series, a model that

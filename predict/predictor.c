@@ -479,3 +479,10 @@ wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why)
 	WC_WARN(out, "capacity: none: %s; the mean power is answered, latency, throughput and energy are not (fit "
 	        "capacity on the platform's runs, docs/capacity.md)", why);
 }
+
+const char *
+wc_predict_power_covers(const wc_inference_prediction *pred)
+{
+	const int ds = pred->pe_stratum && strcmp(pred->pe_stratum->source, "datasheet") == 0;
+	return wc_interval_covers(pred->n_draws, pred->pe_stratum != NULL, ds ? "mean power of datasheet transfers" : NULL);
+}

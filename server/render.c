@@ -100,7 +100,7 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 		json_object_set_new(o, "interval_95", json_pack("{s:[ff],s:[ff],s:i,s:s}", "node_power_w",
 		                    pred->node_lo_w, pred->node_hi_w, "per_gpu_power_w", g * pred->node_lo_w,
 		                    g * pred->node_hi_w, "draws", pred->n_draws, "covers",
-		                    wc_interval_covers(pred->n_draws, pred->pe_stratum != NULL, NULL)));
+		                    wc_predict_power_covers(pred)));
 	} else
 		json_object_set_new(o, "interval_95", json_null());
 	for (int i = 0; i < pred->n_warnings; i++)

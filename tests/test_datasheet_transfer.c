@@ -149,6 +149,7 @@ main(void)
 	wc_params_measured(&measured);
 	CHECK_INT(wc_predictor_new(&measured, &pr, &err), WC_OK);
 	q.config = test_catalog_config("MI300X", 1, "Qwen3-14B", 32);
+	q.want_interval = 1;
 	q.config.input_tokens = 512;
 	q.config.output_tokens = 256;
 	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
@@ -158,6 +159,13 @@ main(void)
 		CHECK(strstr(o.warnings[i], "had no runs in the calibration") == NULL);
 	}
 	CHECK_INT(notes, 1);
+	/* its interval says it is the datasheet stratum's (it said "held-out
+	 * error", as a fitted level's) */
+	CHECK_CONTAINS(wc_predict_power_covers(&o), "of mean power of datasheet transfers");
+	q.config.platform = "H100";
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(strstr(wc_predict_power_covers(&o), "datasheet") == NULL);
+	q.config.platform = "MI300X";
 	wc_flexibility *f = malloc(sizeof *f);
 	CHECK(f != NULL);
 	if (f) {
