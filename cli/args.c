@@ -73,6 +73,16 @@ cli_getopt(int argc, char **argv, const char *shortopts, const struct option *lo
 	return opt;
 }
 
+/* The folder a file path names: the text before its last '/', "/" for a
+ * file at the root, "." for none. */
+static const char *
+folder_of(const char *path, char *buf, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	snprintf(buf, cap, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
+	return buf;
+}
+
 /* The folder `out` is written in must exist and be a folder, and `out`
  * itself not be one: the file is written after all the work, which a
  * missing folder used to fail there, exit 1 with the work lost
@@ -82,9 +92,7 @@ check_folder(const char *cmd, const char *flag, const char *out)
 {
 	struct stat st;
 	char dir[PATH_MAX];
-	const char *slash = strrchr(out, '/');
-	/* the text before the last '/': "/" for a file at the root, "." for none */
-	snprintf(dir, sizeof dir, "%.*s", slash ? (slash == out ? 1 : (int)(slash - out)) : 1, slash ? out : ".");
+	folder_of(out, dir, sizeof dir);
 	if (stat(dir, &st) != 0) {
 		if (errno == ENOENT)
 			return cli_usage_error(cmd, "%s: folder '%s' does not exist (for '%s')", flag, dir, out);
@@ -124,12 +132,9 @@ same_file(const char *a, const char *b)
 	struct stat sa, sb;
 	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	char ra[PATH_MAX], rb[PATH_MAX];
+	char ra[PATH_MAX], rb[PATH_MAX], da[PATH_MAX], db[PATH_MAX];
 	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
-	char da[PATH_MAX], db[PATH_MAX];
-	snprintf(da, sizeof da, "%.*s", ba ? (int)(ba - a) + 1 : 1, ba ? a : ".");
-	snprintf(db, sizeof db, "%.*s", bb ? (int)(bb - b) + 1 : 1, bb ? b : ".");
-	if (!realpath(da, ra) || !realpath(db, rb))
+	if (!realpath(folder_of(a, da, sizeof da), ra) || !realpath(folder_of(b, db, sizeof db), rb))
 		return strcmp(a, b) == 0;
 	return strcmp(ra, rb) == 0 && strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b) == 0;
 }
