@@ -14,12 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include "models/grow.h"
-#include "models/catalog.h"
-
 #include <strings.h>
+
+#include "models/catalog.h"
+#include "models/grow.h"
 
 /* Copy n doubles (NULL stays NULL). */
 static int
@@ -108,27 +106,24 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	return CLI_OK;
 }
 
-/* The manifests of the run replayed -- the first run folder at or under
- * `dir`, as cli_load_measured takes it -- in the order ingest layers them
- * (manifest.json, then wattcast-run.json). */
+/* The run replayed -- the first run folder at or under `dir`, as
+ * cli_load_measured takes it -- as ingest knows it (wc_ingest_manifest:
+ * its manifests, else nvidia-smi's product name for the platform). */
 void
 cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform, const char **model,
                       double *active_params_b)
 {
-	static const char *const names[] = { "manifest.json", "wattcast-run.json" };
 	char **found = NULL;
 	size_t n = 0;
 	wc_error err;
+	wc_ingest_options opt;
 	wc_run_manifest m;
+	wc_ingest_options_init(&opt);
 	wc_run_manifest_init(&m);
 	if (wc_ingest_find_runs(dir, &found, &n, &err) != WC_OK)
 		return; /* reported when the run is read */
-	for (int i = 0; i < 2 && n > 0; i++) {
-		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", found[0], names[i]);
-		if (access(path, R_OK) == 0)
-			(void)wc_run_manifest_load(path, &m, &err); /* a broken one is reported when the run is read */
-	}
+	if (n > 0)
+		(void)wc_ingest_manifest(found[0], &opt, &m, &err); /* what is missing is said by the flags' checks */
 	for (size_t i = 0; i < n; i++)
 		free(found[i]);
 	free(found);

@@ -117,6 +117,17 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 }
 
 int
+wc_ingest_manifest(const char *run_dir, const wc_ingest_options *opt, wc_run_manifest *m, wc_error *err)
+{
+	run_ctx rc;
+	memset(&rc, 0, sizeof rc);
+	wc__ingest_locate_files(&rc, run_dir);
+	int r = wc__ingest_load_manifests(&rc, opt, err);
+	*m = rc.m;
+	return r;
+}
+
+int
 wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_result *res,
               wc_error *err)
 {

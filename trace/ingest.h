@@ -87,6 +87,13 @@ int wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_r
 /** Free the rows (and their series); the struct is zeroed. */
 void wc_ingest_result_clear(wc_ingest_result *res);
 
+/** What is known about the run in `run_dir` as wc_ingest_run reads it --
+ *  its manifests layered (manifest.json, then wattcast-run.json), the
+ *  platform from nvidia-smi's product name where none states it, then
+ *  opt->defaults -- into `m`, without reading the telemetry. `m` is
+ *  filled as far as it got also when the error says what is missing. */
+int wc_ingest_manifest(const char *run_dir, const wc_ingest_options *opt, wc_run_manifest *m, wc_error *err);
+
 /** Run folders (holding power.csv) at `dir` or below it (4 levels),
  *  sorted. Caller frees each path and the array. */
 int wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err);
