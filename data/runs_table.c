@@ -349,13 +349,10 @@ parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_
 	const wc_model_info *m = rc == WC_OK && !(run->active_params_b > 0) ? wc_model_lookup(run->model) : NULL;
 	if (m && m->active_params_b > 0)
 		run->active_params_b = m->active_params_b;
-	else if (rc == WC_OK && !(run->active_params_b > 0)) {
-		int col = 1;
-		for (int i = 0; i < n; i++)
-			col = col_of[i] == COL_ACTIVE ? fields[i].column : col;
+	else if (rc == WC_OK && !(run->active_params_b > 0))
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column 'active_params_b': value is required (model "
-		                    "'%s' is not in the catalog)", rd->path, rd->line, col, run->model);
-	}
+		                    "'%s' is not in the catalog)", rd->path, rd->line,
+		                    run->column[COL_ACTIVE] > 0 ? run->column[COL_ACTIVE] : 1, run->model);
 	/* A locked clock the board cannot run at is a typo, not a measurement:
 	 * the fit and calibration would read it through the clock factor far
 	 * outside anything measured, as `predict` refuses it (docs/formats/
