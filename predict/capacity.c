@@ -78,12 +78,10 @@ int
 wc_predict_clock_check(const wc_config *c, wc_error *err)
 {
 	const wc_platform_info *info = c->platform ? wc_platform_board(c->platform, NULL) : NULL;
-	if (!(c->sm_clock_mhz > 0.0) || !info || !(info->max_sm_clock_mhz > 0.0))
+	if (!(c->sm_clock_mhz > 0.0) || wc_platform_clock_in_range(info, c->sm_clock_mhz))
 		return WC_OK;
-	if (c->sm_clock_mhz < info->min_sm_clock_mhz || c->sm_clock_mhz > info->max_sm_clock_mhz)
-		return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: %g MHz is outside the clock range of %s, %g-%g MHz",
-		                    c->sm_clock_mhz, info->name, info->min_sm_clock_mhz, info->max_sm_clock_mhz);
-	return WC_OK;
+	return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: %g MHz is outside the clock range of %s, %g-%g MHz",
+	                    c->sm_clock_mhz, info->name, info->min_sm_clock_mhz, info->max_sm_clock_mhz);
 }
 
 int
