@@ -264,16 +264,6 @@ parse_named(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
 	}
 }
 
-/* A measured load or power beyond what any run measures (models/limits.h):
- * a typo or a unit slip, refused at its cell. */
-static int
-above_max(reader *rd, const wc__csv_field *f, const char *column, double max, const char *unit)
-{
-	char why[160];
-	snprintf(why, sizeof why, "must be at most %g %s, got '%%s'", max, unit);
-	return cell_error(rd, f, column, why, f->text);
-}
-
 /* Numeric columns with their bounds. */
 static int
 parse_numeric(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
@@ -296,15 +286,10 @@ parse_numeric(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
 	case COL_POWER:
 		return parse_positive(rd, f, name, 1, "mean power must be > 0, got '%s'", &run->mean_power_w);
 	case COL_IDLE:
-		if ((rc = parse_positive(rd, f, name, 0, "idle power must be > 0, got '%s'", &run->idle_power_w)) ==
-		    WC_OK && run->idle_power_w > WC_GPU_MAX_POWER_W)
-			return above_max(rd, f, name, WC_GPU_MAX_POWER_W, "W per GPU (above any GPU board)");
-		return rc;
+		return parse_positive(rd, f, name, 0, "idle power must be > 0, got '%s'", &run->idle_power_w);
 	case COL_RUNNING:
 		if ((rc = parse_number(rd, f, name, 0, &run->running)) == WC_OK && run->running < 0)
 			return cell_error(rd, f, name, "must be >= 0, got '%s'", f->text);
-		if (rc == WC_OK && run->running > WC_RUN_MAX_RUNNING)
-			return above_max(rd, f, name, WC_RUN_MAX_RUNNING, "requests at once");
 		return rc;
 	case COL_CLOCK:
 		if ((rc = parse_positive(rd, f, name, 0, "must be > 0 (blank = not locked), got '%s'", &v)) ==
@@ -353,26 +338,18 @@ parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column 'active_params_b': value is required (model "
 		                    "'%s' is not in the catalog)", rd->path, rd->line,
 		                    run->column[COL_ACTIVE] > 0 ? run->column[COL_ACTIVE] : 1, run->model);
-	/* A locked clock the board cannot run at is a typo, not a measurement:
-	 * the fit and calibration would read it through the clock factor far
-	 * outside anything measured, as `predict` refuses it (docs/formats/
-	 * runs-table.md). Boards the catalog does not know keep the > 0 check. */
-	const wc_platform_info *pi = rc == WC_OK && run->sm_clock_mhz > 0 ? wc_platform_board(run->platform, NULL) : NULL;
-	if (!wc_platform_clock_in_range(pi, run->sm_clock_mhz)) {
-		char why[160];
-		snprintf(why, sizeof why, "%%s MHz is outside the %s's clock range %g-%g MHz (platform catalog)",
-		         pi->name, pi->min_sm_clock_mhz, pi->max_sm_clock_mhz);
-		const wc__csv_field *f = &fields[cell_of(col_of, n, COL_CLOCK)];
-		return cell_error(rd, f, wc__runs_column_names[COL_CLOCK], why, f->text);
-	}
-	/* The mean power is the whole group's: its bound is per GPU, so it is
-	 * checked once the row's tp is known (models/limits.h). */
-	if (rc == WC_OK && run->mean_power_w > run->tp * WC_GPU_MAX_POWER_W) {
-		char unit[96];
-		snprintf(unit, sizeof unit, "W (%g W per GPU of its tp %d, above any GPU board)", WC_GPU_MAX_POWER_W,
-		         run->tp);
-		return above_max(rd, &fields[cell_of(col_of, n, COL_POWER)], wc__runs_column_names[COL_POWER],
-		                 run->tp * WC_GPU_MAX_POWER_W, unit);
+	/* The bounds any run obeys (wc_run_out_of_bounds), checked once the
+	 * row's tp and platform are known; named at the offending cell. */
+	char why[160];
+	const char *bad = rc == WC_OK ? wc_run_out_of_bounds(run, why, sizeof why) : NULL;
+	if (bad) {
+		int c = 0;
+		while (c < COL_COUNT - 1 && strcmp(wc__runs_column_names[c], bad) != 0)
+			c++;
+		const wc__csv_field *f = &fields[cell_of(col_of, n, (column_id)c)];
+		char reason[192];
+		snprintf(reason, sizeof reason, "%s, got '%s'", why, f->text);
+		return cell_error(rd, f, bad, "%s", reason);
 	}
 	return rc;
 }

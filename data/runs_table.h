@@ -82,6 +82,14 @@ void wc_run_config(const wc_run *r, wc_config *c);
  *  t's file or has no such cell. */
 int wc_runs_cell_at(const wc_runs_table *t, const wc_run *r, const char *column, char *buf, size_t cap);
 
+/** The bounds a run obeys wherever it is read (docs/formats/runs-table.md,
+ *  limits in models/limits.h): the name of the first column out of bounds,
+ *  with the reason written into `why` ("must be at most 1e+06 requests at
+ *  once"; the caller adds where and the value), or NULL when every bound
+ *  holds. Reads tp, running, mean_power_w, idle_power_w, platform and
+ *  sm_clock_mhz (0 = not locked). */
+const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
+
 /** A wc_run with every optional number NaN and defaults set. */
 void wc_run_init(wc_run *run);
 /** Set the extra (not a documented) column `column` of row `row` to `value`

@@ -76,19 +76,6 @@ row_number(const json_t *row, size_t i, const char *name, double min, int requir
 	return 0;
 }
 
-/* A measured load or power beyond what any run measures (models/limits.h,
- * as the runs-table reader bounds the same columns): a typo or a unit
- * slip, refused at its field rather than calibrated on. */
-static int
-row_max(size_t i, const char *name, double v, double max, const char *unit, wc_api_error *e)
-{
-	char field[64];
-	if (!(v > max))
-		return 0;
-	snprintf(field, sizeof field, "/runs/%zu/%s", i, name);
-	return wc_api_invalid(e, field, v, "must be at most %g %s", max, unit);
-}
-
 /* A string of 1 to cap - 1 bytes at `field`: another type is
  * wrong_type, a string that is empty or too long a wrong value of the
  * right type, invalid_value (docs/http-api.md, "Errors"). */
@@ -175,24 +162,19 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 		return -1;
 	}
 	r->tp = (int)tp;
-	char per_gpu[96];
-	snprintf(per_gpu, sizeof per_gpu, "W (%g W per GPU of its tp %d, above any GPU board)", WC_GPU_MAX_POWER_W,
-	         r->tp);
-	if (row_max(i, "running", r->running, WC_RUN_MAX_RUNNING, "requests at once", e) < 0 ||
-	    row_max(i, "mean_power_w", r->mean_power_w, r->tp * WC_GPU_MAX_POWER_W, per_gpu, e) < 0 ||
-	    row_max(i, "idle_power_w", r->idle_power_w, WC_GPU_MAX_POWER_W, "W per GPU (above any GPU board)", e) < 0)
-		return -1;
 	if (!isfinite(r->sm_clock_mhz))
 		r->sm_clock_mhz = 0;
-	/* The one rule of a locked clock (wc_platform_clock_in_range), as a
-	 * runs table's reader applies it to the CLI's calibration runs. */
-	const wc_platform_info *pi = r->sm_clock_mhz > 0 ? wc_platform_board(r->platform, NULL) : NULL;
-	if (!wc_platform_clock_in_range(pi, r->sm_clock_mhz)) {
-		snprintf(prefix + strlen(prefix), sizeof prefix - strlen(prefix), "/sm_clock_mhz");
-		wc_api_error_set(e, 422, "invalid_value", prefix, "runs/%zu/sm_clock_mhz: %g MHz is outside the %s's "
-		                 "clock range %g-%g MHz (platform catalog)", i, r->sm_clock_mhz, pi->name,
-		                 pi->min_sm_clock_mhz, pi->max_sm_clock_mhz);
-		return -1;
+	/* The bounds a runs table's reader applies to the CLI's calibration
+	 * runs (wc_run_out_of_bounds). */
+	char why[160];
+	const char *bad = wc_run_out_of_bounds(r, why, sizeof why);
+	if (bad) {
+		double v = strcmp(bad, "running") == 0 ? r->running
+		           : strcmp(bad, "mean_power_w") == 0 ? r->mean_power_w
+		           : strcmp(bad, "idle_power_w") == 0 ? r->idle_power_w : r->sm_clock_mhz;
+		char field[64];
+		snprintf(field, sizeof field, "/runs/%zu/%s", i, bad);
+		return wc_api_invalid(e, field, v, "%s", why);
 	}
 	const wc_model_info *m = wc_model_lookup(r->model);
 	int have = row_number(row, i, "active_params_b", 0, !m, &r->active_params_b, e);

@@ -173,7 +173,7 @@ test_calibrate(void)
 	 * (it calibrated a shift of -4.5 in z without a word) */
 	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":8,"
 	               "\"mean_power_w\":430,\"sm_clock_mhz\":99999}]}", "/runs/0/sm_clock_mhz",
-	               "outside the H100's clock range 345-1980 MHz");
+	               "must be within the H100's clock range 345-1980 MHz (platform catalog), got 99999");
 	/* A new level relative to the base's H100: refused without H100 runs
 	 * or for a level the base lacks, naming the field; with both boards'
 	 * runs, answered and said so. */

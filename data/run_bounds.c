@@ -1,0 +1,40 @@
+/*
+ * The bounds every run row obeys, whichever reader made it: a runs table
+ * (data/runs_table.c) or the calibrate route's rows (server/). One place,
+ * so a file and a request refuse the same values with the same words
+ * (docs/formats/runs-table.md; the limits are models/limits.h).
+ */
+#include "data/runs_table.h"
+#include "models/limits.h"
+
+#include <stdio.h>
+
+const char *
+wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap)
+{
+	if (r->running > WC_RUN_MAX_RUNNING) {
+		snprintf(why, cap, "must be at most %g requests at once", (double)WC_RUN_MAX_RUNNING);
+		return "running";
+	}
+	/* The mean power is the whole group's, its bound per GPU. */
+	if (r->mean_power_w > r->tp * WC_GPU_MAX_POWER_W) {
+		snprintf(why, cap, "must be at most %g W (%g W per GPU of its tp %d, above any GPU board)",
+		         r->tp * WC_GPU_MAX_POWER_W, WC_GPU_MAX_POWER_W, r->tp);
+		return "mean_power_w";
+	}
+	if (r->idle_power_w > WC_GPU_MAX_POWER_W) {
+		snprintf(why, cap, "must be at most %g W per GPU (above any GPU board)", WC_GPU_MAX_POWER_W);
+		return "idle_power_w";
+	}
+	/* A locked clock the board cannot run at is a typo, not a
+	 * measurement: the fit would read it through the clock factor far
+	 * outside anything measured, as `predict` refuses it. Boards the
+	 * catalog does not know keep only the > 0 check. */
+	const wc_platform_info *pi = r->sm_clock_mhz > 0 ? wc_platform_board(r->platform, NULL) : NULL;
+	if (!wc_platform_clock_in_range(pi, r->sm_clock_mhz)) {
+		snprintf(why, cap, "must be within the %s's clock range %g-%g MHz (platform catalog)", pi->name,
+		         pi->min_sm_clock_mhz, pi->max_sm_clock_mhz);
+		return "sm_clock_mhz";
+	}
+	return NULL;
+}
