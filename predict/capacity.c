@@ -109,11 +109,25 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 			                    "gpu_memory_utilization: %.2g of %s's %.1f GB leaves nothing beside the engine's "
 			                    "%.2f GB workspace per GPU", 1.0 - reserve, c->platform, hw.memory_bytes / 1e9,
 			                    WC_CAPACITY_WORKSPACE_GB);
+		/* The fewest GPUs that hold the weights, and the group vLLM can
+		 * start: its tensor parallelism shards the attention heads, so
+		 * the group size must divide them (known for catalog models). */
+		double need = ceil(a.weight_bytes / per_gpu);
+		int heads = c->arch ? c->arch->attention_heads : 0, group = 0;
+		for (int g = (int)fmin(need, WC_LAW_MAX_TP + 1.0); heads > 0 && g <= heads && g <= WC_LAW_MAX_TP; g++)
+			if (heads % g == 0) {
+				group = g;
+				break;
+			}
+		char usable[160] = "";
+		if (group > (int)need)
+			snprintf(usable, sizeof usable, ": a tensor-parallel group of %d, the smallest that divides %s's %d "
+			         "attention heads", group, c->arch->name, heads);
 		return wc_error_set(err, WC_EINVAL,
 		                    "tp: the weights need %.1f GB but %d x %s (%.1f GB each) hold %.1f GB (%.0f %% kept "
-		                    "free, %.2f GB per GPU for the engine's workspace); at least %.0f GPUs are needed",
+		                    "free, %.2f GB per GPU for the engine's workspace); at least %.0f GPUs are needed%s",
 		                    a.weight_bytes / 1e9, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
-		                    100 * reserve, WC_CAPACITY_WORKSPACE_GB, ceil(a.weight_bytes / per_gpu));
+		                    100 * reserve, WC_CAPACITY_WORKSPACE_GB, need, usable);
 	}
 	if (!c->arch || !(c->output_tokens > 0))
 		return WC_OK;

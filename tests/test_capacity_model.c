@@ -150,10 +150,22 @@ memory(void)
 	 * reports it, 85.5 GB): refused, naming tp and the numbers */
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 75.3 GB (10 % kept free, 1.64 GB per GPU for the engine's workspace)");
-	CHECK_CONTAINS(err.msg, "at least 11 GPUs");
-	/* without the architecture N_act is a lower bound on the weights */
+	/* and the group vLLM can start: tp must divide the 128 heads */
+	CHECK_CONTAINS(err.msg, "at least 11 GPUs are needed: a tensor-parallel group of 16, the smallest that "
+	                        "divides Llama-3.1-405B's 128 attention heads");
+	/* 4 of 40 GB hold a 70 B model, and 4 divides its 64 heads: no group named beside */
+	c.platform = "A100-40GB";
+	c.arch = wc_model_lookup("Llama-3.1-70B");
+	c.active_params_b = 70.6;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "at least 4 GPUs are needed");
+	CHECK(strstr(err.msg, "tensor-parallel group") == NULL);
+	c.platform = "H100";
+	c.active_params_b = 405;
+	/* without the architecture N_act is a lower bound on the weights (heads unknown: no group) */
 	c.arch = NULL;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	CHECK(strstr(err.msg, "tensor-parallel group") == NULL);
 	/* 16 GB of Qwen3-8B; (0.9 x 81559 MiB - the engine's 1.64 GB workspace
 	 * - 16.38 GB) / (held x 147456 B) requests run at once, each holding its
 	 * prompt, half its output and half a 16-token block on average (vLLM
