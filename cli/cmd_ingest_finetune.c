@@ -72,11 +72,44 @@ cli_ingest_finetune(const char *cmd, char *const *runs, size_t n, const wc_inges
 	int failed = 0, rc = CLI_FAIL;
 	if (!t)
 		return cli_fail(cmd, "out of memory");
-	for (size_t i = 0; i < n; i++)
+	/* Which argument each row came from, to name both folders of a
+	 * repeated run_id: the table's readers refuse one (a copied
+	 * wattcast-run.json template), so it is refused here, before writing
+	 * a table that `fit` could not read. */
+	size_t *from = calloc(1, sizeof *from), cap_from = 1;
+	if (!from) {
+		wc_ft_table_free(t);
+		return cli_fail(cmd, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t before = t->n_runs;
 		if (wc_ft_ingest_run(runs[i], o, t, &err) != WC_OK) {
 			cli_fail(cmd, "%s", err.msg);
 			failed++;
+			continue;
 		}
+		if (t->n_runs > cap_from) {
+			size_t *grown = realloc(from, 2 * t->n_runs * sizeof *from);
+			if (!grown) {
+				cli_fail(cmd, "out of memory");
+				failed++;
+				break;
+			}
+			from = grown;
+			cap_from = 2 * t->n_runs;
+		}
+		for (size_t r = before; r < t->n_runs; r++) {
+			from[r] = i;
+			for (size_t q = 0; q < r; q++)
+				if (strcmp(t->runs[q].run_id, t->runs[r].run_id) == 0) {
+					cli_fail(cmd, "%s: run_id '%s' is also the id of a run of %s (run ids must be unique: "
+					         "set run_id in one wattcast-run.json)", runs[i], t->runs[r].run_id, runs[from[q]]);
+					failed++;
+					break;
+				}
+		}
+	}
+	free(from);
 	if (failed) {
 		cli_fail(cmd, "%d run%s refused; nothing written", failed, failed == 1 ? "" : "s");
 		goto done;

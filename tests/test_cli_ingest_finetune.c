@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define GPUS 8
 #define STEPS 100
@@ -182,6 +183,26 @@ runs_ingest(void)
 	}
 	CHECK(t && t->n_runs == 3);
 	wc_ft_table_free(t);
+	/* Two folders of one copied manifest template share a run_id: the
+	 * table's reader would refuse it, so ingest refuses it, naming both
+	 * folders, and writes nothing. */
+	for (int k = 0; k < 2; k++) {
+		char *m = path_join(k ? r2 : r1, "wattcast-run.json");
+		CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"run_id\": \"copied\", \"platform\": \"H100\", "
+		                        "\"model\": \"Llama-3.1-8B\", \"utc_offset_s\": 0, \"finetune\": {\"method\": \"qlora\", "
+		                        "\"micro_batch\": 8, \"seq_len\": 1024, \"grad_accum\": 4, \"gpus\": 8, "
+		                        "\"lora_rank\": 64, \"checkpointing\": false}}\n"), 0);
+		free(m);
+	}
+	char *dup_out = path_join(dir, "ft-dup.csv");
+	const char *argv_dup[] = { "wattcast", "ingest", r1, r2, "-o", dup_out, NULL };
+	CHECK(run_wattcast(argv_dup, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "steps-csv: run_id 'copied' is also the id of a run of ");
+	CHECK_CONTAINS(r.err, "no-log (run ids must be unique");
+	CHECK(access(dup_out, F_OK) != 0);
+	run_result_free(&r);
+	free(dup_out);
 	free(out);
 	free(r1);
 	free(r2);
