@@ -64,7 +64,7 @@ parse_config_flag(const char *cmd, int opt, env_args *a)
 	case OPT_PLATFORM: a->c.platform = optarg; break;
 	case OPT_MODEL: a->model = optarg; break;
 	case OPT_ACTIVE:
-		rc = cli_parse_double_max(cmd, "--active-params", optarg, 0, 0, WC_MODEL_MAX_PARAMS_B, &a->c.active_params_b);
+		rc = cli_parse_double_max(cmd, "--active-params", optarg, WC_MODEL_MIN_PARAMS_B, 1, WC_MODEL_MAX_PARAMS_B, &a->c.active_params_b);
 		break;
 	case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_LAW_MAX_TP, &v); a->c.tp = (int)v; a->tp_given = 1; break;
 	case OPT_WEIGHTS:

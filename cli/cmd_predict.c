@@ -136,7 +136,7 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
 	case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
 	case OPT_TOTAL:
-		rc = cli_parse_double_max(cmd, "--total-params", optarg, 0, 0, WC_MODEL_MAX_PARAMS_B, &a->facts.total_params_b);
+		rc = cli_parse_double_max(cmd, "--total-params", optarg, WC_MODEL_MIN_PARAMS_B, 1, WC_MODEL_MAX_PARAMS_B, &a->facts.total_params_b);
 		break;
 	case OPT_CAP: rc = cli_parse_double(cmd, "--power-cap", optarg, 0, 0, &a->power_cap); break;
 	case OPT_SWEEP:
@@ -236,7 +236,7 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		switch (opt) {
 		case OPT_PLATFORM: c->platform = optarg; break;
 		case OPT_ACTIVE:
-			rc = cli_parse_double_max(cmd, "--active-params", optarg, 0, 0, WC_MODEL_MAX_PARAMS_B,
+			rc = cli_parse_double_max(cmd, "--active-params", optarg, WC_MODEL_MIN_PARAMS_B, 1, WC_MODEL_MAX_PARAMS_B,
 			                          &c->active_params_b);
 			a->have_active = 1;
 			break;

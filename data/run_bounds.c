@@ -16,6 +16,11 @@ wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap)
 		snprintf(why, cap, "must be at most %g requests at once", (double)WC_RUN_MAX_RUNNING);
 		return "running";
 	}
+	/* A size given (a catalog model's may be left out: NaN here). */
+	if (r->active_params_b < WC_MODEL_MIN_PARAMS_B || r->active_params_b > WC_MODEL_MAX_PARAMS_B) {
+		snprintf(why, cap, "must be between %g and %g B", WC_MODEL_MIN_PARAMS_B, WC_MODEL_MAX_PARAMS_B);
+		return "active_params_b";
+	}
 	/* The mean power is the whole group's, its bound per GPU. */
 	if (r->mean_power_w > r->tp * WC_GPU_MAX_POWER_W) {
 		snprintf(why, cap, "must be at most %g W (%g W per GPU of its tp %d, above any GPU board)",

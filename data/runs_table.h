@@ -86,8 +86,8 @@ int wc_runs_cell_at(const wc_runs_table *t, const wc_run *r, const char *column,
  *  limits in models/limits.h): the name of the first column out of bounds,
  *  with the reason written into `why` ("must be at most 1e+06 requests at
  *  once"; the caller adds where and the value), or NULL when every bound
- *  holds. Reads tp, running, mean_power_w, idle_power_w, platform and
- *  sm_clock_mhz (0 = not locked). */
+ *  holds. Reads tp, running, active_params_b, mean_power_w, idle_power_w,
+ *  platform and sm_clock_mhz (0 = not locked). */
 const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
 
 /** A wc_run with every optional number NaN and defaults set. */

@@ -56,6 +56,11 @@
  *  refused naming the field, rather than answered with "inf" GB
  *  (docs/http-api.md, "Limits"; docs/cli.md, "predict inference"). */
 #define WC_MODEL_MAX_PARAMS_B 1e5
+/** ... and at least 1e-4 B (100 000 parameters), a tenth of the smallest
+ *  published language model (TinyStories-1M): below it a size is a unit
+ *  slip (parameters for billions read the other way), and a calibration
+ *  on 1e-50 B ran the model's shift beyond any documented range. */
+#define WC_MODEL_MIN_PARAMS_B 1e-4
 
 /** A measured run's load and power: its mean running requests (runs
  *  tables' `running`, the runs of POST /v1/calibrate) at most the capacity

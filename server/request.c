@@ -120,9 +120,9 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 			return -1;
 		/* Past the largest sane model the weights' bytes overflow and
 		 * the memory check blamed /tp with "inf GB" (models/limits.h). */
-		if (q->config.active_params_b > WC_MODEL_MAX_PARAMS_B)
-			return wc_api_invalid(e, "/active_params_b", q->config.active_params_b,
-			                      "must be > 0 and at most %g B", WC_MODEL_MAX_PARAMS_B);
+		if (q->config.active_params_b < WC_MODEL_MIN_PARAMS_B || q->config.active_params_b > WC_MODEL_MAX_PARAMS_B)
+			return wc_api_invalid(e, "/active_params_b", q->config.active_params_b, "must be between %g and %g B",
+			                      WC_MODEL_MIN_PARAMS_B, WC_MODEL_MAX_PARAMS_B);
 		return 0;
 	}
 	if (!json_is_string(model))
@@ -175,9 +175,9 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 				return wc_api_wrong_type(e, field, "a number", v);
 			if (!(json_number_value(v) > 0))
 				return wc_api_invalid(e, field, json_number_value(v), "must be > 0");
-			if (json_number_value(v) > WC_MODEL_MAX_PARAMS_B)
-				return wc_api_invalid(e, field, json_number_value(v), "must be > 0 and at most %g B",
-				                      WC_MODEL_MAX_PARAMS_B);
+			if (json_number_value(v) < WC_MODEL_MIN_PARAMS_B || json_number_value(v) > WC_MODEL_MAX_PARAMS_B)
+				return wc_api_invalid(e, field, json_number_value(v), "must be between %g and %g B",
+				                      WC_MODEL_MIN_PARAMS_B, WC_MODEL_MAX_PARAMS_B);
 			f.total_params_b = json_number_value(v);
 		} else {
 			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.*s\" (layers, "

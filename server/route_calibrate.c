@@ -164,24 +164,25 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 	r->tp = (int)tp;
 	if (!isfinite(r->sm_clock_mhz))
 		r->sm_clock_mhz = 0;
-	/* The bounds a runs table's reader applies to the CLI's calibration
-	 * runs (wc_run_out_of_bounds). */
-	char why[160];
-	const char *bad = wc_run_out_of_bounds(r, why, sizeof why);
-	if (bad) {
-		double v = strcmp(bad, "running") == 0 ? r->running
-		           : strcmp(bad, "mean_power_w") == 0 ? r->mean_power_w
-		           : strcmp(bad, "idle_power_w") == 0 ? r->idle_power_w : r->sm_clock_mhz;
-		char field[64];
-		snprintf(field, sizeof field, "/runs/%zu/%s", i, bad);
-		return wc_api_invalid(e, field, v, "%s", why);
-	}
 	const wc_model_info *m = wc_model_lookup(r->model);
 	int have = row_number(row, i, "active_params_b", 0, !m, &r->active_params_b, e);
 	if (have < 0)
 		return -1;
 	if (have > 0)
 		r->active_params_b = m->active_params_b;
+	/* The bounds a runs table's reader applies to the CLI's calibration
+	 * runs (wc_run_out_of_bounds). */
+	char why[160];
+	const char *bad = wc_run_out_of_bounds(r, why, sizeof why);
+	if (bad) {
+		double v = strcmp(bad, "running") == 0 ? r->running
+		           : strcmp(bad, "active_params_b") == 0 ? r->active_params_b
+		           : strcmp(bad, "mean_power_w") == 0 ? r->mean_power_w
+		           : strcmp(bad, "idle_power_w") == 0 ? r->idle_power_w : r->sm_clock_mhz;
+		char field[64];
+		snprintf(field, sizeof field, "/runs/%zu/%s", i, bad);
+		return wc_api_invalid(e, field, v, "%s", why);
+	}
 	return 0;
 }
 
@@ -390,7 +391,7 @@ answer(const cal_task *c, wc_api_error *e)
 	const wc_calibrate_result *r = c->res;
 	char version[17];
 	json_error_t jerr;
-	wc_error err;
+	wc_error err = { .code = WC_ENOMEM };
 	char *dump = wc_params_dump(&r->params, 1, &err);
 	json_t *file = dump ? json_loads(dump, JSON_DECODE_ANY, &jerr) : NULL;
 	json_t *est = json_array(), *warn = json_array();
@@ -399,7 +400,14 @@ answer(const cal_task *c, wc_api_error *e)
 		json_decref(file);
 		json_decref(est);
 		json_decref(warn);
-		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the calibration");
+		/* The writer refuses a value beyond its documented range (a
+		 * shift of 224 in z from a size the bounds let through): the
+		 * calibration's result, not the server, is at fault. */
+		if (!dump && err.code != WC_ENOMEM)
+			wc_api_error_set(e, 422, "calibration_refused", NULL, "the calibrated set cannot be written: %s",
+			                 err.msg);
+		else
+			wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the calibration");
 		return NULL;
 	}
 	for (int i = 0; i < r->n_estimates; i++) {

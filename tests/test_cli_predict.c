@@ -141,7 +141,7 @@ main(void)
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "eight", "--concurrency", "1"),
 	            "--active-params: expected a number, got 'eight'");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "-8", "--concurrency", "1"),
-	            "--active-params: must be > 0");
+	            "--active-params: must be >= 0.0001");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "0"),
 	            "--tp: must be between 1");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "1.5"),

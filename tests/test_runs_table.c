@@ -104,6 +104,9 @@ main(void)
 	s = table(header, "r1,A100,1,Qwen3-8B,8,32,1e300\n");
 	refused(s, "runs.csv:2:25:", "column 'mean_power_w': must be at most 5000 W (5000 W per GPU of its tp 1");
 	free(s);
+	s = table(header, "r1,A100,1,my-model,1e-9,8,300\n");
+	refused(s, "runs.csv:2:", "column 'active_params_b': must be between 0.0001 and 100000 B, got '1e-9'");
+	free(s);
 	s = table("run_id,platform,mean_power_w,tp,model,active_params_b,running", "r1,A100,12000,2,Qwen3-8B,8,32\n");
 	refused(s, "runs.csv:2:9:", "must be at most 10000 W (5000 W per GPU of its tp 2, above any GPU board)");
 	free(s);

@@ -43,16 +43,19 @@ static void
 test_model_size(void)
 {
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":1e300,\"concurrency\":8}", "invalid_value",
-	       "/active_params_b", "active_params_b: must be > 0 and at most 100000 B, got 1e+300");
+	       "/active_params_b", "active_params_b: must be between 0.0001 and 100000 B, got 1e+300");
+	/* below a tenth of the smallest published model: a unit slip */
+	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":1e-30,\"concurrency\":8}", "invalid_value",
+	       "/active_params_b", "active_params_b: must be between 0.0001 and 100000 B, got 1e-30");
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":100000.5,\"concurrency\":8}", "invalid_value",
 	       "/active_params_b", "got 100000.5");
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
 	            "\"architecture\":{\"total_params_b\":1e300}}",
-	       "invalid_value", "/architecture/total_params_b", "must be > 0 and at most 100000 B, got 1e+300");
+	       "invalid_value", "/architecture/total_params_b", "must be between 0.0001 and 100000 B, got 1e+300");
 	/* The envelope shares the parser (the batch: test_capacity_limits). */
 	expect("/v1/forecast/envelope", "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":1e300,"
 	                                "\"workload\":{\"type\":\"closed\",\"concurrency\":4}}",
-	       "invalid_value", "/active_params_b", "active_params_b: must be > 0 and at most 100000 B");
+	       "invalid_value", "/active_params_b", "active_params_b: must be between 0.0001 and 100000 B");
 }
 
 /* A batch answers 200 with each item's error in results[]. */
@@ -95,7 +98,7 @@ test_capacity_limits(void)
 	                                  "\"input_tokens\":100,\"output_tokens\":100}",
 	       "invalid_value", "/concurrency", "got 1000001");
 	expect_batch_item("[{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":1e300,\"concurrency\":8}]",
-	                  "/0/active_params_b", "active_params_b: must be > 0 and at most 100000 B");
+	                  "/0/active_params_b", "active_params_b: must be between 0.0001 and 100000 B");
 	expect_batch_item("[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
 	                  "\"input_tokens\":100000001,\"output_tokens\":100}]",
 	                  "/0/input_tokens", "got 100000001");

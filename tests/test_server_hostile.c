@@ -201,6 +201,14 @@ test_calibrate_message(void)
 	       "/runs/0/mean_power_w", "must be at most 10000 W (5000 W per GPU of its tp 2, above any GPU board)");
 	expect("/v1/calibrate", CAL_RUN("\"running\":4,\"mean_power_w\":500,\"idle_power_w\":5001"), 422,
 	       "invalid_value", "/runs/0/idle_power_w", "must be at most 5000 W per GPU");
+	/* A size no model has: 1e-50 B ran the model's shift to 224 in z,
+	 * which the writer refused, answered as a 500 "out of memory". */
+	expect("/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"foo\",\"active_params_b\":1e-50,"
+	       "\"running\":32,\"mean_power_w\":500}],\"bootstrap\":0}", 422, "invalid_value", "/runs/0/active_params_b",
+	       "runs/0/active_params_b: must be between 0.0001 and 100000 B, got 1e-50");
+	expect("/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"foo\",\"active_params_b\":5e5,"
+	       "\"running\":32,\"mean_power_w\":500}],\"bootstrap\":0}", 422, "invalid_value", "/runs/0/active_params_b",
+	       "got 500000");
 	expect("/v1/calibrate", "{\"idle_power_w\":1e5,\"scope\":\"platform\",\"runs\":[]}", 422, "invalid_value",
 	       "/idle_power_w", "idle_power_w: must be > 0 and at most 5000, got 100000");
 #undef CAL_RUN
