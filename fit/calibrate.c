@@ -9,6 +9,7 @@
 #include "models/warnings.h"
 #include "models/grow.h"
 #include "models/catalog.h"
+#include "models/limits.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -124,7 +125,10 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
 		double load = r->series.len ? r->series.mean : r->running;
 		if (!isfinite(r->mean_power_w) || r->mean_power_w <= 0)
 			return refuse_run(t, r, "mean_power_w", err, "has no measured power; calibration needs it");
-		if (!(load > 0))
+		/* Below the smallest load an answer takes (models/limits.h) a
+		 * run is idle in all but name: 1e-320 running requests left the
+		 * solver without a direction ("did not converge", no field). */
+		if (!(load >= WC_CAPACITY_MIN_CONCURRENCY))
 			return refuse_run(t, r, r->series.len ? "n_series" : "running", err,
 			                  "is at %g running requests: an idle run has no dynamic power to calibrate on "
 			                  "(its mean power over tp is the idle power per GPU: give it as idle_power_w "

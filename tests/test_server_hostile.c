@@ -209,6 +209,9 @@ test_calibrate_message(void)
 	expect("/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"foo\",\"active_params_b\":5e5,"
 	       "\"running\":32,\"mean_power_w\":500}],\"bootstrap\":0}", 422, "invalid_value", "/runs/0/active_params_b",
 	       "got 500000");
+	expect("/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":1e-320,"
+	       "\"mean_power_w\":500}],\"bootstrap\":0}", 422, "calibration_refused", "/runs/0/running",
+	       "an idle run has no dynamic power to calibrate on");
 	expect("/v1/calibrate", "{\"idle_power_w\":1e5,\"scope\":\"platform\",\"runs\":[]}", 422, "invalid_value",
 	       "/idle_power_w", "idle_power_w: must be > 0 and at most 5000, got 100000");
 #undef CAL_RUN
