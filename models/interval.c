@@ -121,6 +121,18 @@ wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi)
 	return wc_interval_contain(point, lo, hi);
 }
 
+int
+wc_pe_widen_transfer(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double *lo, double *hi)
+{
+	int ok = wc_pe_widen(s, point, lo, hi);
+	if (ok && pe && pe->present && strcmp(s->source, "datasheet") == 0) {
+		const wc_pe_stratum *fitted = find_exact(pe, "", "");
+		if (fitted && fitted != s)
+			ok = wc_pe_widen(fitted, point, lo, hi);
+	}
+	return ok;
+}
+
 double
 wc_interval_hold_ceiling(double point, double ceiling, double *hi)
 {

@@ -115,6 +115,14 @@ const wc_pe_stratum *wc_pe_find(const wc_pred_error *pe, const char *platform,
  *  width, else 0 (both NaN). `s` may be NULL (parameters only). */
 int wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi);
 
+/** wc_pe_widen with stratum `s` of `pe`, and, when `s` is a datasheet
+ *  stratum (source "datasheet"), with `pe`'s pooled stratum of any source
+ *  too: a transfer to a board never measured is met with models the set
+ *  may not have seen either, and its stratum rests on a few transfers, so
+ *  its interval is never narrower than a fitted level's
+ *  (docs/intervals.md, "How far datasheet transfers miss"). */
+int wc_pe_widen_transfer(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double *lo, double *hi);
+
 /** Hold the upper end of a mean-power interval at `ceiling` (W; NaN or
  *  infinite: none), never below `point`: a mean above what the boards can
  *  draw is not a possible outcome, so the interval does not offer it

@@ -314,7 +314,9 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		                                    : by == BY_ENERGY ? "mean power (not of latency)" : "mean power");
 		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)
 			continue;
-		out->has_interval |= wc_pe_widen(s, out->value[k], &out->lo[k], &out->hi[k]);
+		const wc_pred_error *pe = s == power ? &p->pred_error : s == lat ? &p->quantity_error[WC_PEQ_LATENCY]
+		                          : s == ene ? &p->quantity_error[WC_PEQ_ENERGY_TOKEN] : NULL;
+		out->has_interval |= wc_pe_widen_transfer(pe, s, out->value[k], &out->lo[k], &out->hi[k]);
 		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s == &both ? lat : s;
 	}
 	/* Power and what is proportional to it (energy, cost and CO2 per

@@ -315,7 +315,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, dou
 		free(node);
 	}
 	out->pe_stratum = wc_predict_pe_stratum(p, b->level);
-	if (!wc_pe_widen(out->pe_stratum, point, &lo, &hi)) {
+	if (!wc_pe_widen_transfer(&p->pred_error, out->pe_stratum, point, &lo, &hi)) {
 		out->pe_stratum = NULL;
 		WC_WARN(out, "interval_95: none: the parameter set has neither bootstrap draws that vary here "
 		             "nor a prediction_error section (docs/intervals.md)");

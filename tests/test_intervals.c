@@ -63,6 +63,25 @@ conformal(void)
 	CHECK_NEAR(lo, 100.0 * exp(-0.2), 1e-9);
 	lo = 70.0, hi = 130.0; /* a wider parameter interval stays */
 	CHECK(wc_pe_widen(&pooled, 100.0, &lo, &hi) && lo == 70.0 && hi == 130.0);
+	/* A datasheet stratum narrower than the fitted levels' pooled one
+	 * answers with the pooled one's width; a wider one keeps its own; a
+	 * fitted level's stratum is not touched. */
+	wc_pe_stratum narrow = { "", "datasheet", 40, -0.1, 0.15 };
+	CHECK_INT(wc_pe_add(&pe, &narrow), WC_OK);
+	const wc_pe_stratum *ds = wc_pe_find(&pe, "MI300X", "datasheet");
+	CHECK(ds && ds->q_hi == 0.15);
+	lo = hi = NAN;
+	CHECK(wc_pe_widen_transfer(&pe, ds, 100.0, &lo, &hi));
+	CHECK_NEAR(lo, 100.0 * exp(-0.2), 1e-9);
+	CHECK_NEAR(hi, 100.0 * exp(0.2), 1e-9);
+	pe.strata[pe.n_strata - 1].q_hi = 0.5;
+	lo = hi = NAN;
+	CHECK(wc_pe_widen_transfer(&pe, ds, 100.0, &lo, &hi));
+	CHECK_NEAR(lo, 100.0 * exp(-0.2), 1e-9);
+	CHECK_NEAR(hi, 100.0 * exp(0.5), 1e-9);
+	lo = hi = NAN;
+	CHECK(wc_pe_widen_transfer(&pe, wc_pe_find(&pe, "H100", "fitted"), 100.0, &lo, &hi));
+	CHECK_NEAR(hi, 100.0 * exp(0.1), 1e-9);
 }
 
 static void
