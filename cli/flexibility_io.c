@@ -21,6 +21,11 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 	       c->request_rate > 0 ? c->request_rate : c->running);
 	printf("  unconstrained: node power %.1f W, throughput %.5g tokens/s, energy per output token %.4g J\n",
 	       f->ref_node_power_w, f->ref_throughput_tok_s, f->ref_energy_per_output_token_j);
+	if (isfinite(f->ref_lo[WC_FLEX_POWER]))
+		printf("  95 %% interval: node power %.1f-%.1f W, throughput %.5g-%.5g tokens/s, energy per output token "
+		       "%.4g-%.4g J (each step's: --json, --csv)\n", f->ref_lo[WC_FLEX_POWER], f->ref_hi[WC_FLEX_POWER],
+		       f->ref_lo[WC_FLEX_THROUGHPUT], f->ref_hi[WC_FLEX_THROUGHPUT], f->ref_lo[WC_FLEX_E_TOKEN],
+		       f->ref_hi[WC_FLEX_E_TOKEN]);
 	printf("  %9s %11s %10s %9s %12s %9s %10s %7s\n", "clock MHz", "cap W/GPU", "node W", "shed W", "tokens/s",
 	       "lost %", "J/token", "PFI");
 	for (int i = 0; i < f->n_steps; i++) {
@@ -51,7 +56,8 @@ write_csv(const char *cmd, const char *path, const wc_flexibility *fl)
 	if (!f)
 		return cli_fail(cmd, "out of memory");
 	fprintf(f, "sm_clock_mhz,power_cap_w,node_power_w,throughput_tok_s,energy_per_output_token_j,latency_s,"
-	           "power_shed_w,throughput_lost_pct,pfi,knee,energy_optimal\n");
+	           "power_shed_w,throughput_lost_pct,pfi,knee,energy_optimal,node_power_lo_w,node_power_hi_w,"
+	           "throughput_lo_tok_s,throughput_hi_tok_s,energy_per_output_token_lo_j,energy_per_output_token_hi_j\n");
 	for (int i = 0; i < fl->n_steps; i++) {
 		const wc_flex_step *s = &fl->steps[i];
 		fprintf(f, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,", s->sm_clock_mhz, s->power_cap_w,
@@ -59,8 +65,14 @@ write_csv(const char *cmd, const char *path, const wc_flexibility *fl)
 		        s->throughput_lost_pct);
 		if (isfinite(s->pfi))
 			fprintf(f, "%.10g", s->pfi);
-		fprintf(f, ",%d,%d\n", s->sm_clock_mhz == fl->knee_clock_mhz,
-		        s->sm_clock_mhz == fl->energy_optimal_clock_mhz);
+		fprintf(f, ",%d,%d", s->sm_clock_mhz == fl->knee_clock_mhz, s->sm_clock_mhz == fl->energy_optimal_clock_mhz);
+		/* the 95 % intervals, blank where there is none */
+		for (int k = 0; k < WC_FLEX_IQ; k++)
+			if (isfinite(s->lo[k]))
+				fprintf(f, ",%.10g,%.10g", s->lo[k], s->hi[k]);
+			else
+				fprintf(f, ",,");
+		fprintf(f, "\n");
 	}
 	return cli_write_memstream(cmd, path, f, &buf, &len);
 }

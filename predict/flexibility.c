@@ -99,7 +99,6 @@ state_at(const wc_predictor *pr, const wc_inference_query *q, double mhz, int is
 {
 	wc_inference_query at = *q;
 	at.config.sm_clock_mhz = mhz;
-	at.want_interval = 0;
 	int rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err);
 	for (int i = 0; rc == WC_OK && i < cap->n_warnings; i++) {
 		if (!is_step) {
@@ -113,9 +112,16 @@ state_at(const wc_predictor *pr, const wc_inference_query *q, double mhz, int is
 	return rc;
 }
 
+/* The capacity answer's quantities a sweep reports, in WC_FLEX_* order. */
+static const int flex_capq[WC_FLEX_IQ] = { WC_CAPQ_POWER, WC_CAPQ_THROUGHPUT, WC_CAPQ_E_TOKEN };
+
 static void
 fill_step(wc_flex_step *s, double mhz, double cap_w, const wc_capacity_prediction *c, int tp)
 {
+	for (int k = 0; k < WC_FLEX_IQ; k++) {
+		s->lo[k] = c->lo[flex_capq[k]];
+		s->hi[k] = c->hi[flex_capq[k]];
+	}
 	s->sm_clock_mhz = mhz;
 	s->node_power_w = c->value[WC_CAPQ_POWER];
 	s->power_cap_w = cap_w > 0 ? cap_w : s->node_power_w / tp;
@@ -243,6 +249,12 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		out->ref_node_power_w = cap->value[WC_CAPQ_POWER];
 		out->ref_throughput_tok_s = cap->value[WC_CAPQ_THROUGHPUT];
 		out->ref_energy_per_output_token_j = cap->value[WC_CAPQ_E_TOKEN];
+		for (int k = 0; k < WC_FLEX_IQ; k++) {
+			out->ref_lo[k] = cap->lo[flex_capq[k]];
+			out->ref_hi[k] = cap->hi[flex_capq[k]];
+			out->covers[k] = cap->covers[flex_capq[k]];
+		}
+		out->n_draws = cap->n_draws;
 		rc = sweep(pr, q, info, top, by_cap, n_steps, cap, out, err);
 	}
 	free(cap);
@@ -251,5 +263,22 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	if (rc != WC_OK)
 		return rc;
 	wc_flexibility_analyse(out);
+	/* An optimum at the lowest clock is an edge of the sweep, not an
+	 * interior minimum: the least energy may lie at or below it, and the
+	 * law keeps the memory-bound part of a step independent of the clock,
+	 * which real boards stop holding far below half their top clock
+	 * (docs/capacity.md, "Clocks and power caps"). Said once, for both. */
+	const double low = out->steps[out->n_steps - 1].sm_clock_mhz;
+	if (out->energy_optimal_clock_mhz == low || out->knee_clock_mhz == low) {
+		char msg[WC_WARNING_LEN];
+		snprintf(msg, sizeof msg, "%s: %.0f MHz is the lowest clock swept, the edge of the board's range, "
+		         "not an interior optimum; below about half the top clock the law does not model the "
+		         "bandwidth real boards lose (docs/capacity.md)",
+		         out->energy_optimal_clock_mhz == low && out->knee_clock_mhz == low
+		                 ? "knee_clock_mhz and energy_optimal_clock_mhz"
+		                 : out->energy_optimal_clock_mhz == low ? "energy_optimal_clock_mhz" : "knee_clock_mhz",
+		         low);
+		warn_once(out, msg);
+	}
 	return WC_OK;
 }

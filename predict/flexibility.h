@@ -37,13 +37,24 @@ typedef struct {
 	                               * below the analysis' rounding tolerance,
 	                               * never negative */
 	double pfi;                   /* shed fraction / lost fraction; NaN when nothing is lost */
+	/* 95 % intervals of node power, throughput and energy per output
+	 * token at this step, as its capacity answer gives them (NaN: none) */
+	double lo[3], hi[3];
 } wc_flex_step;
+
+/** The quantities a sweep gives intervals of (wc_flex_step lo/hi, the
+ *  unconstrained point's ref_lo/ref_hi). */
+enum { WC_FLEX_POWER, WC_FLEX_THROUGHPUT, WC_FLEX_E_TOKEN, WC_FLEX_IQ };
 
 typedef struct {
 	int by_cap;                   /* 1: power caps were swept, 0: clock locks */
 	int tp;                       /* GPUs of the group (caps are per GPU) */
 	/* the unconstrained point: no clock lock, no cap */
 	double ref_node_power_w, ref_throughput_tok_s, ref_energy_per_output_token_j;
+	double ref_lo[WC_FLEX_IQ], ref_hi[WC_FLEX_IQ]; /* its intervals (NaN: none) */
+	const char *covers[WC_FLEX_IQ]; /* what each covers, static text (the
+	                               * unconstrained point's capacity answer) */
+	int n_draws;                  /* bootstrap draws behind them (0: held-out error alone) */
 	double board_limit_w;         /* > 0: the board's power limit settled the
 	                               * unconstrained point's clock, where the
 	                               * sweep starts (wc_predict_board_limit) */

@@ -15,15 +15,55 @@ real_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static const char *const iq_names[WC_FLEX_IQ] = { "node_power_w", "throughput_tok_s", "energy_per_output_token_j" };
+
+/* {"node_power_w": [lo, hi] or null, ...}, or null when no quantity has
+ * one: a sweep's step and its unconstrained point say their intervals as a
+ * capacity answer does (docs/intervals.md). */
+static json_t *
+intervals_json(const double *lo, const double *hi)
+{
+	json_t *o = json_object();
+	int any = 0;
+	for (int k = 0; k < WC_FLEX_IQ; k++) {
+		int has = isfinite(lo[k]) && isfinite(hi[k]);
+		any |= has;
+		json_object_set_new(o, iq_names[k], has ? json_pack("[ff]", lo[k], hi[k]) : json_null());
+	}
+	if (!any) {
+		json_decref(o);
+		return json_null();
+	}
+	return o;
+}
+
 static json_t *
 step_json(const wc_flex_step *s)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "sm_clock_mhz", real_or_null(s->sm_clock_mhz),
+	json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "sm_clock_mhz", real_or_null(s->sm_clock_mhz),
 	                 "power_cap_w", real_or_null(s->power_cap_w), "node_power_w", real_or_null(s->node_power_w),
 	                 "throughput_tok_s", real_or_null(s->throughput_tok_s), "energy_per_output_token_j",
 	                 real_or_null(s->energy_per_output_token_j), "latency_s", real_or_null(s->latency_s),
 	                 "power_shed_w", real_or_null(s->power_shed_w), "throughput_lost_pct",
 	                 real_or_null(s->throughput_lost_pct), "pfi", real_or_null(s->pfi));
+	json_object_set_new(o, "interval_95", intervals_json(s->lo, s->hi));
+	return o;
+}
+
+/* The unconstrained point's intervals, with what each covers and the
+ * draws behind them; each quantity without one says why in its entry. */
+static json_t *
+ref_interval_json(const wc_flexibility *f)
+{
+	json_t *o = intervals_json(f->ref_lo, f->ref_hi);
+	if (json_is_null(o))
+		return o;
+	json_t *each = json_object();
+	for (int k = 0; k < WC_FLEX_IQ; k++)
+		json_object_set_new(each, iq_names[k], json_string(f->covers[k] ? f->covers[k] : "none"));
+	json_object_set_new(o, "draws", json_integer(f->n_draws));
+	json_object_set_new(o, "covers_by_quantity", each);
+	return o;
 }
 
 json_t *
@@ -41,7 +81,7 @@ wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const 
 	json_object_set_new(o, "knee_clock_mhz", real_or_null(f->knee_clock_mhz));
 	json_object_set_new(o, "knee_power_cap_w", real_or_null(f->knee_power_cap_w));
 	json_object_set_new(o, "energy_optimal_clock_mhz", real_or_null(f->energy_optimal_clock_mhz));
-	json_object_set_new(o, "interval_95", json_null()); /* the sweep has no intervals yet */
+	json_object_set_new(o, "interval_95", ref_interval_json(f));
 	for (int i = 0; i < f->n_warnings; i++)
 		json_array_append_new(warnings, json_string(f->warnings[i]));
 	json_object_set_new(o, "warnings", warnings);

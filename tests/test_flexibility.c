@@ -76,6 +76,7 @@ sweeps(const wc_predictor *pr, const char *platform, const char *model, double n
 	wc_error err;
 	q.config.input_tokens = 512;
 	q.config.output_tokens = 256;
+	q.want_interval = 1;
 	CHECK_INT(wc_predict_flexibility(pr, &q, by_cap, 10, &f, &err), WC_OK);
 	CHECK_INT(f.n_steps, 10);
 	for (int i = 0; i + 1 < f.n_steps; i++) {
@@ -94,6 +95,22 @@ sweeps(const wc_predictor *pr, const char *platform, const char *model, double n
 	CHECK(f.steps[f.n_steps - 1].node_power_w < f.steps[0].node_power_w);
 	CHECK(f.knee_clock_mhz >= f.steps[f.n_steps - 1].sm_clock_mhz && f.knee_clock_mhz <= f.steps[0].sm_clock_mhz);
 	CHECK(isfinite(f.energy_optimal_clock_mhz));
+	/* Intervals: each step's (and the unconstrained point's) contain
+	 * their values and have width; the set's held-out errors give them. */
+	for (int i = 0; i < f.n_steps; i++) {
+		const wc_flex_step *s = &f.steps[i];
+		const double v[WC_FLEX_IQ] = { s->node_power_w, s->throughput_tok_s, s->energy_per_output_token_j };
+		for (int k = 0; k < WC_FLEX_IQ; k++)
+			CHECK(s->lo[k] <= v[k] && v[k] <= s->hi[k] && s->lo[k] < s->hi[k]);
+	}
+	CHECK(f.ref_lo[WC_FLEX_POWER] <= f.ref_node_power_w && f.ref_node_power_w <= f.ref_hi[WC_FLEX_POWER]);
+	CHECK(f.covers[WC_FLEX_E_TOKEN] && strstr(f.covers[WC_FLEX_E_TOKEN], "held-out error"));
+	/* An optimum at the lowest clock is said to be the sweep's edge. */
+	int edge = f.energy_optimal_clock_mhz == f.steps[f.n_steps - 1].sm_clock_mhz ||
+	           f.knee_clock_mhz == f.steps[f.n_steps - 1].sm_clock_mhz, said = 0;
+	for (int i = 0; i < f.n_warnings; i++)
+		said |= strstr(f.warnings[i], "is the lowest clock swept, the edge of the board's range") != NULL;
+	CHECK_INT(said, edge);
 }
 
 /* Qwen3-8B on one `platform` GPU at `running` requests, power only. */
