@@ -17,6 +17,11 @@ int wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **t
  *  ("fitted", "bound", "datasheet", ...; static text). */
 const char *wc__predict_level_source(const wc_params *p, const wc_level *lvl);
 
+/** `v` with three significant digits and no exponent below a million,
+ *  trailing zeros dropped ("7.9", "1915", "0.679"): how a warning states a
+ *  calibrated span's bounds. Returns `buf`. */
+const char *wc__predict_sig3(char *buf, size_t cap, double v);
+
 /** The warning line of a power level transferred from a datasheet. */
 void wc__predict_datasheet_note(const wc_level *lvl, char *buf, size_t cap);
 

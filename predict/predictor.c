@@ -63,6 +63,29 @@ wc_predictor_params(const wc_predictor *pr)
 
 /* The query's load as a histogram: one level, or the series' distinct
  * values with the time spent at each. */
+/* A span's bound as a reader takes it in: three significant digits,
+ * without an exponent below a million (7.90085 -> "7.9", 1915.46 ->
+ * "1915", 0.679389 -> "0.679"); the fitted ranges carry every digit. */
+const char *
+wc__predict_sig3(char *buf, size_t cap, double v)
+{
+	double m = fabs(v);
+	int dec = m > 0.0 && m < 1e6 ? 2 - (int)floor(log10(m)) : 0;
+	if (!(m < 1e6))
+		snprintf(buf, cap, "%.3g", v);
+	else
+		snprintf(buf, cap, "%.*f", dec > 0 ? dec : 0, v);
+	/* "7.90" -> "7.9", "32.0" -> "32": trailing zeros say nothing */
+	if (strchr(buf, '.') && !strchr(buf, 'e')) {
+		char *e = buf + strlen(buf) - 1;
+		while (*e == '0')
+			*e-- = '\0';
+		if (*e == '.')
+			*e = '\0';
+	}
+	return buf;
+}
+
 static int
 histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err)
 {
@@ -171,17 +194,18 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	if (p->runs > 0 && r->runs == 0 && lvl->theta.source != WC_SRC_DATASHEET)
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));
+	char a[24], b[24], d[24];
 	if (span.active)
-		WC_WARN(out, "active_params_b: %g B is outside the calibrated span %g-%g B on %s",
-		        c->active_params_b, r->active_b_min, r->active_b_max, lvl->name);
+		WC_WARN(out, "active_params_b: %g B is outside the calibrated span %s-%s B on %s", c->active_params_b,
+		        wc__predict_sig3(a, sizeof a, r->active_b_min), wc__predict_sig3(b, sizeof b, r->active_b_max), lvl->name);
 	if (span.running) {
 		char load[64];
 		if (span.lo == span.hi)
-			snprintf(load, sizeof load, "%g", span.lo);
+			snprintf(load, sizeof load, "%s", wc__predict_sig3(d, sizeof d, span.lo));
 		else
-			snprintf(load, sizeof load, "%g-%g", span.lo, span.hi);
-		WC_WARN(out, "running: load %s is outside the calibrated span %g-%g on %s", load, r->running_min,
-		        r->running_max, lvl->name);
+			snprintf(load, sizeof load, "%s-%s", wc__predict_sig3(a, sizeof a, span.lo), wc__predict_sig3(b, sizeof b, span.hi));
+		WC_WARN(out, "running: load %s is outside the calibrated span %s-%s on %s", load,
+		        wc__predict_sig3(a, sizeof a, r->running_min), wc__predict_sig3(b, sizeof b, r->running_max), lvl->name);
 	}
 	if (span.tp)
 		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d on %s", c->tp, r->tp_min,

@@ -230,8 +230,16 @@ flexibility(void)
 	int rows = 0, knees = 0;
 	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		rows++;
-		const char *nl = strchr(l, '\n');
-		knees += nl && nl - l > 4 && strncmp(nl - 4, ",1,", 3) == 0; /* the knee column */
+		/* the knee column, the tenth; the intervals follow, each step
+		 * with its six bounds */
+		const char *c = l, *nl = strchr(l, '\n');
+		int commas = 0;
+		for (int k = 0; k < 9 && c && c < nl; k++)
+			c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL;
+		for (const char *x = l; nl && x < nl; x++)
+			commas += *x == ',';
+		knees += c && c < nl && strncmp(c, "1,", 2) == 0;
+		CHECK_INT(commas, 16);
 	}
 	CHECK_INT(rows, 9);
 	CHECK_INT(knees, 1);

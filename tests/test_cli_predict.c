@@ -115,6 +115,10 @@ text_level_source(void)
 	text_has_line((const char *const[]){ "wattcast", "predict", "flexibility", "--platform", "H100", "--model",
 	                                     "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",
 	                                     "--output-tokens", "256", NULL }, both);
+	/* a calibrated span's bounds as a reader takes them in (the
+	 * measured profile's H100 loads are 7.90085-1915.46) */
+	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-0.6B", "--concurrency", "1"),
+	              "  warning: running: load 1 is outside the calibrated span 7.9-1915 on H100");
 	/* a platform without a level: both from its datasheet */
 	text_has_line(ARGS("--platform", "L4", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",
 	                   "--output-tokens", "256"), "  level source   power datasheet, capacity datasheet");
