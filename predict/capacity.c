@@ -290,6 +290,8 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	wc_pe_stratum both;
 	int ds_lat = x->datasheet && lat && strcmp(lat->source, "datasheet") == 0;
 	int ds_ene = x->datasheet && ene && strcmp(ene->source, "datasheet") == 0;
+	/* the power answer's own words for its stratum (wc_predict_inference) */
+	int ds_power = power && strcmp(power->source, "datasheet") == 0;
 	if (x->datasheet && lat && !ds_lat)
 		WC_WARN(out, "interval_95: the parameter set has no held-out error of datasheet capacity levels; the "
 		        "intervals of latency and throughput cover held-out models on fitted levels, not this transfer "
@@ -311,7 +313,8 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		                                    : s == lat ? (ds_lat ? "latency of datasheet transfers" : "latency")
 		                                    : s == ene ? (ds_ene ? "energy per output token of datasheet transfers"
 		                                                         : "energy per output token")
-		                                    : by == BY_ENERGY ? "mean power (not of latency)" : "mean power");
+		                                    : by == BY_ENERGY ? "mean power (not of latency)"
+		                                    : ds_power ? "mean power of datasheet transfers" : "mean power");
 		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)
 			continue;
 		const wc_pred_error *pe = s == power ? &p->pred_error : s == lat ? &p->quantity_error[WC_PEQ_LATENCY]

@@ -157,6 +157,8 @@ answer(void)
 	CHECK(cp.hi[WC_CAPQ_LATENCY] >= cp.value[WC_CAPQ_LATENCY] * exp(ds->q_hi) * (1 - 1e-12));
 	CHECK_CONTAINS(cp.covers[WC_CAPQ_LATENCY], "of latency of datasheet transfers");
 	CHECK_CONTAINS(cp.covers[WC_CAPQ_E_TOKEN], "of energy per output token of datasheet transfers");
+	/* node power in the power answer's own words (it said "of mean power") */
+	CHECK_CONTAINS(cp.covers[WC_CAPQ_POWER], "of mean power of datasheet transfers");
 	const wc_pe_stratum *dse = wc_pe_find(&p.quantity_error[WC_PEQ_ENERGY_TOKEN], "L40S", "datasheet");
 	CHECK(dse && strcmp(dse->source, "datasheet") == 0);
 	CHECK(cp.hi[WC_CAPQ_E_TOKEN] >= cp.value[WC_CAPQ_E_TOKEN] * exp(dse->q_hi) * (1 - 1e-12));
