@@ -77,6 +77,9 @@ typedef struct {
 	/* ordering and bad-line context */
 	int have_last;
 	double last_t;
+	double last_gap;          /* seconds between the last two samples delivered */
+	double clock_shift;       /* added to every later sample: the local
+	                           * clock's daylight-saving jumps taken out */
 	size_t last_bad_line;
 	/* timestamp cache: rows of one sweep repeat the same text */
 	char ts_text[64];

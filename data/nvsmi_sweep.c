@@ -60,6 +60,23 @@ wc__nv_deliver(nv_reader *rd)
 	if (span > rd->info->max_sweep_span_s)
 		rd->info->max_sweep_span_s = span;
 	rd->info->wide_sweeps += span > WC_NVSMI_SWEEP_TOL_S;
+	rd->t += rd->clock_shift;
+	/* nvidia-smi writes the host's local time: a daylight-saving change
+	 * moves it by an hour between two samples a sampling interval apart.
+	 * An hour's jump (within a minute) after which the sampling goes on
+	 * at its cadence (within 5 intervals, or 2 s) is that, not an hour
+	 * lost or a log appended out of order: it is taken out of every later
+	 * sample, said once (docs/formats/telemetry.md). It refused the run,
+	 * every later line "3600 s after the one before". */
+	double gap = rd->t - rd->last_t, jump = gap > 0 ? 3600.0 : -3600.0;
+	if (rd->have_last && rd->last_gap > 0 && fabs(fabs(gap) - 3600.0) <= 60.0 && gap - jump > 0 &&
+	    gap - jump <= fmax(5.0 * rd->last_gap, 2.0)) {
+		wc__warn(rd->opt, "%s:%zu: the clock jumps %+.0f s between two samples %.3g s apart by the sampling "
+		         "cadence: a daylight-saving change of the local time nvidia-smi writes; later samples are "
+		         "taken %+.0f s (log in UTC to avoid it)", rd->path, rd->first_line, gap, gap - jump, -jump);
+		rd->clock_shift -= jump;
+		rd->t -= jump;
+	}
 	if (rd->have_last && !(rd->t > rd->last_t)) {
 		wc__bad_line(&rd->bad, rd->first_line, "sample is not later than the one before; skipped");
 		rd->last_bad_line = rd->first_line;
@@ -72,6 +89,8 @@ wc__nv_deliver(nv_reader *rd)
 		rd->last_bad_line = rd->first_line;
 		return WC_OK;
 	}
+	if (rd->have_last)
+		rd->last_gap = rd->t - rd->last_t;
 	rd->have_last = 1;
 	rd->last_t = rd->t;
 	if (rd->info->samples == 0)

@@ -372,6 +372,41 @@ unfinished_last_line(const char *dir)
 	free(good);
 }
 
+/* A daylight-saving change of the local time nvidia-smi writes: an hour
+ * forward (or back) between two samples 0.1 s apart is taken out of every
+ * later sample, said once; an hour and a half-minute gap (cadence not
+ * resumed) is a gap like any other (docs/formats/telemetry.md). */
+static void
+daylight_saving(const char *dir, double jump, double extra)
+{
+	char *text = malloc(200 * 2 * 64 + 64);
+	size_t used = (size_t)sprintf(text, "timestamp, index, power.draw [W]\n");
+	for (int k = 0; k < 200; k++)
+		for (int g = 0; g < 2; g++) {
+			char ts[40];
+			timestamp(ts, sizeof ts, 7203.0 + 0.1 * k + 0.002 * g + (k >= 100 ? jump + extra : 0.0));
+			used += (size_t)sprintf(text + used, "%s, %d, %d.00\n", ts, g, 100 * (g + 1) + k);
+		}
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+	int rc = read_text(dir, "dst.csv", text, 0, &s, &info, &w, &err);
+	if (extra == 0.0) {
+		CHECK_INT(rc, WC_OK);
+		CHECK_INT(info.samples, 200);
+		CHECK_INT(info.bad_lines, 0);
+		CHECK_INT(s.misaligned, 0);
+		CHECK_NEAR(info.t_last - info.t_first, 19.9, 1e-6); /* the run's own length */
+		CHECK_CONTAINS(w.text, jump > 0 ? ":202: the clock jumps +3600 s" : ":202: the clock jumps -3600 s");
+		CHECK_INT(w.count, 1);
+	} else {
+		CHECK(strstr(w.text, "daylight-saving") == NULL);
+		CHECK(rc != WC_OK || info.samples < 200);
+	}
+	free(text);
+}
+
 int
 main(void)
 {
@@ -396,6 +431,9 @@ main(void)
 	one_gpu_with_pauses(dir, 37);
 	one_gpu_with_pauses(dir, 0);
 	unfinished_last_line(dir);
+	daylight_saving(dir, 3600.0, 0.0);
+	daylight_saving(dir, -3600.0, 0.0);
+	daylight_saving(dir, 3600.0, 30.0);
 	head_cut(dir, 2, 1, 1, 1);
 	head_cut(dir, 4, 1, 0, 3);
 	head_cut(dir, 8, 0, 1, 2);
