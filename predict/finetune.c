@@ -224,7 +224,12 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 		return wc_error_set(err, WC_EINVAL, "platform: expected a name of 1-%d characters", WC_NAME_MAX - 1);
 	if ((rc = wc_ft_bind(f, &q->config, &b, err)) != WC_OK)
 		return rc;
-	snprintf(out->platform, sizeof out->platform, "%s", q->platform ? q->platform : f->platform);
+	/* A board the catalog knows answers under the catalog's spelling
+	 * ("h100", "NVIDIA H100 80GB HBM3": the H100 the law was calibrated
+	 * on, not another GPU; wc_platform_lookup's rule). */
+	const wc_platform_info *asked = q->platform ? wc_platform_lookup(q->platform) : NULL;
+	snprintf(out->platform, sizeof out->platform, "%s",
+	         asked ? asked->name : q->platform ? q->platform : f->platform);
 	out->flops = b.flops;
 	wc_ft_bound_point(&b, NULL, &pt);
 	out->energy_per_step_j = pt.energy_per_step_j;

@@ -91,6 +91,18 @@ bad_flags(void)
 		CHECK_CONTAINS(r.err, cases[i].msg);
 		run_result_free(&r);
 	}
+	/* The board the built-in law was calibrated on, spelt as a user or
+	 * nvidia-smi spells it, is that board: no "h200 differs from H200". */
+	const char *spelt[] = { "wattcast", "predict", "finetune", "--method", "qlora", "--model", "Qwen3-8B",
+	                        "--micro-batch", "8", "--seq-len", "1024", "--lora-rank", "64", "--platform",
+	                        "NVIDIA H200", NULL };
+	run_result rs = run(spelt, 0);
+	CHECK(strstr(rs.out, "differs from the calibration") == NULL);
+	run_result_free(&rs);
+	spelt[14] = "h100";
+	rs = run(spelt, 0);
+	CHECK_CONTAINS(rs.out, "platform: H100 differs from the calibration's H200");
+	run_result_free(&rs);
 	const char *no_rank[] = { "wattcast", "predict", "finetune", "--method", "lora", "--model", "Qwen3-8B",
 	                          "--micro-batch", "8", "--seq-len", "1024", NULL };
 	run_result r = run(no_rank, 2);
