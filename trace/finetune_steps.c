@@ -46,6 +46,25 @@ step_start(const wc_ft_steps_info *in, size_t i, double median)
 	return s;
 }
 
+/* Median step duration: of the steps after the first (whose start is
+ * the row before them) and of the first when the log states the start,
+ * each from its start -- the end of a logged save or evaluation before it
+ * -- to its end. The raw gaps between step rows would hold the logged
+ * pauses: with a save after every step their median is a save, and both
+ * the warm-up rule and the shortest pause (half the median) went wrong
+ * (docs/finetune.md, "Measuring energy per step"). NaN with no duration. */
+static double
+median_step(const wc_ft_steps_info *in, double *scratch)
+{
+	size_t n = in->n_step_end, m = 0, i0 = isfinite(in->start) ? 0 : 1;
+	for (size_t i = i0; i < n; i++) {
+		double s = step_start(in, i, 0.0);
+		if (in->step_end[i] > s)
+			scratch[m++] = in->step_end[i] - s;
+	}
+	return m > 0 ? wc_stats_median(scratch, m) : NAN;
+}
+
 /* Step times: the window spans the steps wholly inside the trace; slow
  * leading steps are marked as warm-up. Returns the steps kept. */
 static double
@@ -53,9 +72,7 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 {
 	size_t n = in->n_step_end, first = n, last = 0, kept = 0;
 	double *d = wc_alloc_array(n ? n : 1, sizeof *d), tn = g->t[g->n - 1];
-	for (size_t i = 1; d && i < n; i++)
-		d[i - 1] = in->step_end[i] - in->step_end[i - 1];
-	*median = d && n > 1 ? wc_stats_median(d, n - 1) : NAN;
+	*median = d ? median_step(in, d) : NAN;
 	for (size_t i = 0; d && i < n; i++) {
 		double s = step_start(in, i, isfinite(*median) ? *median : 0.0);
 		d[i] = in->step_end[i] - s;
@@ -78,9 +95,16 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 		g->mark[k] = k < g->k0 || k >= g->k1 ? FT_OUTSIDE : FT_ACTIVE;
 	for (size_t j = 0; j < in->n_logged; j++)
 		wc__ft_mark_interval(g, in->pause_from[j], in->pause_to[j], FT_LOGGED);
-	/* Warm-up: leading steps over twice the median step, at most a quarter. */
+	/* Warm-up: leading steps over twice the median step, at most a quarter.
+	 * A first step without a logged start has no known duration (its
+	 * start is one median step before its end): it is warm-up when the
+	 * step after it is. */
 	double md = isfinite(*median) ? *median : d[first];
-	for (size_t i = first; i <= last && i < first + kept / 4 && d[i] > 2.0 * md; i++) {
+	int unknown_first = first == 0 && !isfinite(in->start);
+	for (size_t i = first; i <= last && i < first + kept / 4; i++) {
+		int slow = d[i] > 2.0 * md || (i == first && unknown_first && i < last && d[i + 1] > 2.0 * md);
+		if (!slow)
+			break;
 		wc__ft_mark_interval(g, in->step_end[i] - d[i], in->step_end[i], FT_WARMUP);
 		out->warmup_steps++;
 	}
