@@ -179,9 +179,78 @@ step_log_save_every_step(void)
 	wfree(&x);
 }
 
+/* No step times, a save after every step: the bursts are the steps. The
+ * three long warm-up bursts made the lengths vary by more than 25 % and
+ * the run was refused ("no step period in the trace"); they are now left
+ * out as warm-up, and so are they from a stated count that the bursts
+ * match (trainer_state.json's global_step: +10 % before). */
+static void
+bursts_with_warmup(void)
+{
+	static wtrace x;
+	wdesign d = { 40, 3, 1.3, 1, 0, 12 };
+	wc_ft_steps_info in;
+	wc_ft_steps_result r;
+	wc_error err = { 0, "" };
+	build(&x, &d);
+	wc_ft_steps_info_init(&in);
+	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
+	report("trace only, save after every step", &x, &r);
+	CHECK(strcmp(r.step_source, "trace_bursts") == 0);
+	CHECK_INT(r.warmup_steps, 3);
+	CHECK_NEAR(r.steps, 37, 0);
+	CHECK(fabs(r.energy_per_step_j / x.truth - 1) <= 0.015);
+	CHECK(!warned(&r, "warm-up"));
+
+	in.steps = 40;
+	in.steps_source = "trainer_state";
+	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
+	report("step count, save after every step", &x, &r);
+	CHECK(strcmp(r.step_source, "trainer_state") == 0);
+	CHECK_INT(r.warmup_steps, 3);
+	CHECK_NEAR(r.steps, 37, 0);
+	CHECK(fabs(r.energy_per_step_j / x.truth - 1) <= 0.015);
+	CHECK(!warned(&r, "warm-up"));
+	/* A count the bursts do not match: nothing is taken out, and it is said. */
+	in.steps = 45;
+	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
+	CHECK_INT(r.warmup_steps, 0);
+	CHECK_NEAR(r.steps, 45, 0);
+	CHECK(warned(&r, "trainer_state gives 45 steps, the trace 40 bursts between saves"));
+	wfree(&x);
+}
+
+/* Saves every 10 steps, no step times: where the steps end is not known,
+ * the warm-up stays in, and the row says so. */
+static void
+warmup_unknown(void)
+{
+	static wtrace x;
+	wdesign d = { 100, 3, 1.3, 10, 0, 13 };
+	wc_ft_steps_info in;
+	wc_ft_steps_result r;
+	wc_error err = { 0, "" };
+	build(&x, &d);
+	wc_ft_steps_info_init(&in);
+	in.steps = 100;
+	in.steps_source = "manifest";
+	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
+	report("step count, saves every 10 steps", &x, &r);
+	CHECK_INT(r.warmup_steps, 0);
+	CHECK(warned(&r, "warm-up: finetune.steps in wattcast-run.json gives a step count without step times"));
+	wc_ft_steps_info_init(&in);
+	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
+	report("trace only, saves every 10 steps", &x, &r);
+	CHECK(strcmp(r.step_source, "trace_period") == 0);
+	CHECK(warned(&r, "warm-up: steps are counted from the trace's step period"));
+	wfree(&x);
+}
+
 int
 main(void)
 {
 	step_log_save_every_step();
+	bursts_with_warmup();
+	warmup_unknown();
 	return check_report("test_ft_warmup");
 }

@@ -161,54 +161,43 @@ energies(const ft_grid *g, wc_ft_steps_result *out, wc_error *err)
 	return WC_OK;
 }
 
-/* Active stretches between pauses: count, and whether they are regular
- * and short enough to be one step each (a save after every step). */
-static int
-bursts(const ft_grid *g, double period, size_t *count)
+/* Said wherever steps are counted without step times and the bursts do
+ * not time them: the warm-up is in the count and in the energy. */
+static void
+warn_warmup_included(wc_ft_steps_result *out, const char *how)
 {
-	double *len = wc_alloc_array(g->k1 - g->k0 + 1, sizeof *len);
-	size_t n = 0;
-	for (size_t k = g->k0; len && k < g->k1;) {
-		size_t a = k;
-		while (k < g->k1 && g->mark[k] == FT_ACTIVE)
-			k++;
-		if (k > a)
-			len[n++] = (double)(k - a) * g->dt;
-		while (k < g->k1 && g->mark[k] != FT_ACTIVE)
-			k++;
-	}
-	*count = n;
-	int regular = 0;
-	if (len && n >= 3) {
-		double mean = gsl_stats_mean(len, 1, n), sd = gsl_stats_sd(len, 1, n);
-		double median = wc_stats_median(len, n);
-		regular = sd < 0.25 * mean && median <= WC_FT_BURST_MAX_S &&
-		          (!isfinite(period) || median < 1.5 * period);
-	}
-	free(len);
-	return regular;
+	WC_WARN(out, "warm-up: %s without step times, so slow leading steps (warm-up) are counted as "
+	        "training; a steps.csv with step times would leave them out", how);
 }
 
-/* Steps without step times: a stated count, the bursts, or the period --
- * when it is clear (a strong autocorrelation peak, at least three samples
- * long); a period found in a trace that does not resolve the steps is
- * worse than none. */
+/* Steps without step times: a stated count (less the warm-up bursts when
+ * a save follows every step and the bursts match the count), the bursts,
+ * or the period -- when it is clear (a strong autocorrelation peak, at
+ * least three samples long) and timed inside the bursts; a period found
+ * in a trace that does not resolve the steps is worse than none. */
 static int
-count_steps(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
+count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, int per_step,
+            wc_ft_steps_result *out, wc_error *err)
 {
-	size_t n_bursts;
-	int regular = bursts(g, out->period_s, &n_bursts);
 	int clear = isfinite(out->period_s) && out->period_acf >= WC_FT_PERIOD_MIN_ACF &&
 	            out->period_s >= 3.0 * g->dt;
 	if (isfinite(in->steps)) {
-		out->steps = in->steps;
-		snprintf(out->step_source, sizeof out->step_source, "%s", in->steps_source ? in->steps_source : "manifest");
-	} else if (regular && out->n_saves >= 2) {
-		out->steps = (double)n_bursts;
+		const char *src = in->steps_source ? in->steps_source : "manifest";
+		out->steps = in->steps - out->warmup_steps;
+		snprintf(out->step_source, sizeof out->step_source, "%s", src);
+		if (!per_step)
+			warn_warmup_included(out, strcmp(src, "manifest") == 0 ? "finetune.steps in wattcast-run.json "
+			                     "gives a step count" : "trainer_state.json gives a step count");
+		else if (fabs(in->steps - (double)b->n) >= 0.5)
+			WC_WARN(out, "warm-up: %s gives %.0f steps, the trace %zu bursts between saves; warm-up is "
+			        "counted as training", src, in->steps, b->n);
+	} else if (per_step) {
+		out->steps = (double)(b->n - b->warm);
 		snprintf(out->step_source, sizeof out->step_source, "trace_bursts");
 	} else if (clear) {
 		out->steps = out->active_s / out->period_s;
 		snprintf(out->step_source, sizeof out->step_source, "trace_period");
+		warn_warmup_included(out, "steps are counted from the trace's step period");
 		if (out->period_acf < 0.6)
 			WC_WARN(out, "period: the step period %.3f s is only weakly periodic (autocorrelation %.2f); a step "
 			        "log would be exact", out->period_s, out->period_acf);
@@ -312,12 +301,26 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	}
 	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK || (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, err)) != WC_OK)
 		goto done;
+	/* Without step times: with a save after every step the bursts are the
+	 * steps, and their leading long ones the warm-up -- left out when the
+	 * bursts are the count (a stated count must match them). */
+	ft_bursts b;
+	int per_step = 0;
+	if (logged_steps <= 0) {
+		if ((rc = wc__ft_bursts(&g, out->period_s, &b, err)) != WC_OK)
+			goto done;
+		per_step = b.regular && out->n_saves >= 2;
+		if (per_step && (!isfinite(in->steps) || fabs(in->steps - (double)b.n) < 0.5)) {
+			wc__ft_bursts_mark_warmup(&g, &b);
+			out->warmup_steps = (int)b.warm;
+		}
+	}
 	if ((rc = energies(&g, out, err)) != WC_OK)
 		goto done;
 	if (logged_steps > 0) {
 		out->steps = logged_steps;
 		snprintf(out->step_source, sizeof out->step_source, "step_log");
-	} else if ((rc = count_steps(&g, in, out, err)) != WC_OK) {
+	} else if ((rc = count_steps(&g, in, &b, per_step, out, err)) != WC_OK) {
 		goto done;
 	}
 	out->energy_per_step_j = out->active_energy_j / out->steps;

@@ -34,6 +34,11 @@ extern "C" {
  *  each (a save after every step) only up to this length, s; longer ones
  *  may hold steps the trace does not resolve (a choice of wattcast). */
 #define WC_FT_BURST_MAX_S 10.0
+/** Without step times, a step period is not counted when the training
+ *  comes in bursts between pauses shorter than this many periods: the
+ *  period is then not timed inside any burst, only across the pauses (a
+ *  choice of wattcast, docs/finetune.md). */
+#define WC_FT_BURST_MIN_PERIODS 3.0
 /** Stretches of intermediate power (evaluation, warm-up, stalls) shorter
  *  than this are part of training, s. */
 #define WC_FT_MIDLEVEL_MIN_S 10.0

@@ -1,7 +1,7 @@
 /*
  * Private to trace/: the uniform grid a fine-tuning trace is analysed on
  * and the marks put on it (finetune_grid.c), shared with the step
- * counting (finetune_steps.c).
+ * counting (finetune_steps.c, finetune_bursts.c).
  */
 #ifndef WC_TRACE_FINETUNE_INTERNAL_H
 #define WC_TRACE_FINETUNE_INTERNAL_H
@@ -49,6 +49,20 @@ int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err
 int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, wc_error *err);
 /** Trapezoidal energy of the raw trace over [a, b], interpolated at the ends. */
 double wc__ft_energy_between(const ft_grid *g, double a, double b);
+
+/** The active stretches between pauses of the window (finetune_bursts.c). */
+typedef struct {
+	size_t n;              /* bursts */
+	size_t warm;           /* leading ones over twice the median, at most a quarter */
+	double median_s;       /* median length of the others, s; NaN with fewer than 3 */
+	double spread;         /* their standard deviation over their mean */
+	int regular;           /* the others are one step each: spread under 25 %,
+	                        * median at most WC_FT_BURST_MAX_S and under 1.5 periods */
+} ft_bursts;
+
+int wc__ft_bursts(ft_grid *g, double period, ft_bursts *b, wc_error *err);
+/** Mark the leading `b->warm` bursts as warm-up. */
+void wc__ft_bursts_mark_warmup(ft_grid *g, const ft_bursts *b);
 
 /** Append the row of one fine-tuning run with its extra columns
  *  (finetune_row.c); warnings also go to opt->warn. */
