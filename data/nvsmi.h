@@ -41,6 +41,8 @@ typedef struct {
 	double max_sweep_span_s;                 /* widest sweep: last row's time - first's */
 	size_t wide_sweeps;                      /* sweeps wider than WC_NVSMI_SWEEP_TOL_S */
 	char gpu_count_source[16];               /* index, uuid, gpu_uuids, given, timestamps */
+	char power_column[24];                   /* the power column read: power.draw,
+	                                          * power.draw.instant or power.draw.average */
 	size_t bytes_read;                       /* of the file so far, kept current while it
 	                                          * streams (a caller extrapolates the sample
 	                                          * count of a regular file from it) */
@@ -54,7 +56,10 @@ typedef int (*wc_nvsmi_sample_fn)(double t, const double *power_w, int n_gpus, v
 /** Stream an nvidia-smi CSV ("-" = stdin). The header may carry units
  *  (`power.draw [W]`) or not (nounits); columns in any order and subset
  *  as long as `timestamp` and `power.draw` (or `power.draw.instant` /
- *  `.average`) are there. GPUs are told apart by `index`, else `uuid`
+ *  `.average`) are there. The power column read is the most preferred
+ *  (power.draw, .instant, .average) with a value on the first line that
+ *  has any: a log whose power.draw.instant is all `[N/A]` is read from
+ *  power.draw.average (info.power_column, docs/formats/telemetry.md). GPUs are told apart by `index`, else `uuid`
  *  (a sample closes when a GPU repeats or the sweep order goes back),
  *  else by position (rows cycle through the GPUs): G = opt->n_gpus, or,
  *  without it, the commonest sweep size of the first sweeps, cut where the

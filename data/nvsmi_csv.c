@@ -1,7 +1,8 @@
 /*
  * nvidia-smi power logs (`nvidia-smi --query-gpu=timestamp,index,...,
- * power.draw --format=csv[,nounits] -lms 100`), line side: the header,
- * the fields of each row and the read loop. Rows become samples (one
+ * power.draw --format=csv[,nounits] -lms 100`), line side: the fields
+ * of each row and the read loop (the header and the power column in
+ * nvsmi_columns.c). Rows become samples (one
  * power value per GPU at one time, the traces of docs/trace-metrics.md)
  * in nvsmi_sweep.c (nvsmi_sweep_pos.c without index or uuid). Timestamps
  * are local wall time and are converted with the UTC offset of the
@@ -73,163 +74,6 @@ wc_nvsmi_parse_time(const char *s, size_t len, double *out)
 		return -1;
 	*out = (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + se + frac;
 	return 0;
-}
-
-/* --------------------------------------------------------------- header */
-
-/* Column name without blanks and without a " [unit]" suffix; the unit
- * (without brackets) into `unit`. */
-static void
-column_name(char *s, size_t len, char *out, size_t cap, int *had_unit, char *unit, size_t ucap)
-{
-	s = wc__trim(s, &len);
-	char *br = memchr(s, '[', len);
-	unit[0] = '\0';
-	if (br) {
-		*had_unit = 1;
-		char *close = memchr(br, ']', len - (size_t)(br - s));
-		size_t ul = close ? (size_t)(close - br - 1) : len - (size_t)(br - s) - 1;
-		char *u = wc__trim(br + 1, &ul);
-		snprintf(unit, ucap, "%.*s", (int)(ul < ucap ? ul : ucap - 1), u);
-		len = (size_t)(br - s);
-		s = wc__trim(s, &len);
-	}
-	if (len >= cap)
-		len = cap - 1;
-	memcpy(out, s, len);
-	out[len] = '\0';
-}
-
-/* Watts per unit of a power unit word: W, mW, kW (empty = W). */
-static int
-power_unit(const char *u, size_t n, double *scale)
-{
-	if (n == 0 || (n == 1 && u[0] == 'W'))
-		*scale = 1.0;
-	else if (n == 2 && u[0] == 'm' && u[1] == 'W')
-		*scale = 1e-3;
-	else if (n == 2 && u[0] == 'k' && u[1] == 'W')
-		*scale = 1e3;
-	else
-		return -1;
-	return 0;
-}
-
-/* A power reading "250.31", "250.31 W", "250000 mW" or "0.25 kW" in W;
- * without a unit word, the header's unit. -1 = bad line (reported), or a
- * WC_* error for a unit that is not a power unit. */
-static int
-parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out)
-{
-	size_t k = 0;
-	while (k < pl && pw[k] != ' ' && pw[k] != '\t')
-		k++;
-	size_t u = k;
-	while (u < pl && (pw[u] == ' ' || pw[u] == '\t'))
-		u++;
-	double scale = rd->power_scale, v;
-	if (u < pl && power_unit(pw + u, pl - u, &scale) != 0) {
-		int alpha = 1;
-		for (size_t j = u; j < pl; j++)
-			alpha = alpha && ((pw[j] >= 'a' && pw[j] <= 'z') || (pw[j] >= 'A' && pw[j] <= 'Z'));
-		if (alpha)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%zu: unknown power unit '%.*s' (W, mW or kW)",
-			                    rd->path, line_no, col + u, (int)(pl - u > 16 ? 16 : pl - u), pw + u);
-	}
-	if (wc__parse_number(pw, k, &v) != 0 || v < 0 || (u < pl && k == u)) {
-		wc__bad_line(&rd->bad, line_no, "unreadable power.draw '%.*s'", (int)(pl > 40 ? 40 : pl), pw);
-		return -1;
-	}
-	*out = v * scale;
-	if (*out > rd->max_power_w) {
-		wc__bad_line(&rd->bad, line_no, "power.draw %.6g W is beyond the plausible %.0f W per GPU "
-		             "(docs/formats/telemetry.md); not averaged", *out, rd->max_power_w);
-		rd->info->implausible_lines++;
-		return -1;
-	}
-	return 0;
-}
-
-static int
-parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
-{
-	int power_rank = 0; /* prefer power.draw, then .instant, then .average */
-	size_t pos = 0;
-	if (len >= 3 && (unsigned char)line[0] == 0xEF && (unsigned char)line[1] == 0xBB &&
-	    (unsigned char)line[2] == 0xBF)
-		pos = 3; /* UTF-8 byte order mark */
-	rd->col_time = rd->col_index = rd->col_uuid = rd->col_power = -1;
-	rd->n_cols = 0;
-	while (pos <= len) {
-		char *start = line + pos;
-		char *comma = memchr(start, ',', len - pos);
-		size_t flen = comma ? (size_t)(comma - start) : len - pos;
-		char name[64], unit[16];
-		if (rd->n_cols >= NV_MAX_FIELDS)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: more than %d columns", rd->path,
-			                    line_no, NV_MAX_FIELDS);
-		column_name(start, flen, name, sizeof name, &rd->info->has_units, unit, sizeof unit);
-		int c = rd->n_cols++, was_power = rd->col_power;
-		if (strcasecmp(name, "timestamp") == 0)
-			rd->col_time = c;
-		else if (strcasecmp(name, "index") == 0)
-			rd->col_index = c;
-		else if (strcasecmp(name, "uuid") == 0)
-			rd->col_uuid = c;
-		else if (strcasecmp(name, "power.draw") == 0 && power_rank < 3) {
-			rd->col_power = c;
-			power_rank = 3;
-		} else if (strcasecmp(name, "power.draw.instant") == 0 && power_rank < 2) {
-			rd->col_power = c;
-			power_rank = 2;
-		} else if (strcasecmp(name, "power.draw.average") == 0 && power_rank < 1) {
-			rd->col_power = c;
-			power_rank = 1;
-		}
-		if (rd->col_power == c && rd->col_power != was_power &&
-		    power_unit(unit, strlen(unit), &rd->power_scale) != 0)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%zu: unknown power unit '[%s]' (W, mW or kW)",
-			                    rd->path, line_no, pos + 1, unit);
-		if (!comma)
-			break;
-		pos += flen + 1;
-	}
-	if (rd->col_power < 0 || rd->col_time < 0) {
-		const char *first = line + (len >= 3 && (unsigned char)line[0] == 0xEF ? 3 : 0);
-		int data_like = *first >= '0' && *first <= '9';
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: %s", rd->path, line_no,
-		                    data_like ? "no header line (log with --format=csv, without noheader)"
-		                    : rd->col_power < 0 ? "no 'power.draw' column in the header"
-		                                        : "no 'timestamp' column in the header");
-	}
-	rd->info->has_index = rd->col_index >= 0;
-	rd->info->has_uuid = rd->col_uuid >= 0;
-	rd->mode = rd->col_index >= 0 ? NV_KEY_INDEX : rd->col_uuid >= 0 ? NV_KEY_UUID : NV_KEY_POSITION;
-	rd->selecting = rd->opt->gpu_uuids && rd->opt->n_gpu_uuids > 0 && rd->col_uuid >= 0;
-	if (rd->selecting) {
-		if (rd->opt->n_gpu_uuids > WC_TELEMETRY_MAX_GPUS)
-			return wc_error_set(rd->err, WC_EINVAL, "%s: more than %d GPUs selected", rd->path,
-			                    WC_TELEMETRY_MAX_GPUS);
-		/* The selection fixes the GPUs and their order from the start. */
-		rd->n_gpus = (int)rd->opt->n_gpu_uuids;
-		rd->frozen = 1;
-		for (int g = 0; g < rd->n_gpus; g++) {
-			snprintf(rd->info->uuid[g], sizeof rd->info->uuid[g], "%s", rd->opt->gpu_uuids[g]);
-			rd->info->index[g] = -1;
-		}
-	} else if (rd->mode == NV_KEY_POSITION && rd->opt->n_gpus > 0) {
-		if (rd->opt->n_gpus > WC_TELEMETRY_MAX_GPUS)
-			return wc_error_set(rd->err, WC_EINVAL, "%s: more than %d GPUs per sample", rd->path,
-			                    WC_TELEMETRY_MAX_GPUS);
-		rd->n_gpus = rd->opt->n_gpus;
-		rd->frozen = 1;
-		for (int g = 0; g < rd->n_gpus; g++)
-			rd->info->index[g] = g;
-	}
-	snprintf(rd->info->gpu_count_source, sizeof rd->info->gpu_count_source, "%s",
-	         rd->selecting ? "gpu_uuids" : rd->mode == NV_KEY_INDEX ? "index" : rd->mode == NV_KEY_UUID ? "uuid"
-	         : rd->frozen ? "given" : "timestamps");
-	return WC_OK;
 }
 
 /* Bytes of w equal to zero get their high bit set (and, through the
@@ -395,12 +239,18 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 	}
 	size_t pl = flen[rd->col_power];
 	char *pw = wc__trim(start[rd->col_power], &pl);
+	if (wc__is_missing(pw, pl) && !rd->power_settled && wc__nv_choose_power(rd, start, flen, line_no)) {
+		pl = flen[rd->col_power];
+		pw = wc__trim(start[rd->col_power], &pl);
+	}
 	if (wc__is_missing(pw, pl)) {
-		wc__bad_line(&rd->bad, line_no, "no power reading (power.draw is '%.*s')",
+		wc__bad_line(&rd->bad, line_no, "no power reading (%s is '%.*s')", wc__nv_power_names[rd->power_rank],
 		             (int)(pl > 40 ? 40 : pl), pw);
 		return -1;
 	}
-	return parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
+	int prc = wc__nv_parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
+	rd->power_settled |= prc == 0;
+	return prc;
 }
 
 /* A line the file ends in without a newline: nvidia-smi was still
@@ -527,7 +377,7 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 				continue;
 		}
 		if (!header) {
-			if ((rc = parse_header(rd, line, len, lr.line_no)) != WC_OK)
+			if ((rc = wc__nv_parse_header(rd, line, len, lr.line_no)) != WC_OK)
 				goto done;
 			header = 1;
 			continue;

@@ -13,6 +13,7 @@
 #include "telemetry_internal.h"
 
 #define NV_MAX_FIELDS 128
+#define NV_POWER_COLUMNS 3
 #define NV_MAX_INDEX 1024
 /* Rows held back while the GPU count of a log without index or uuid is
  * read off its timestamps (nvsmi_sweep.c), and the sweeps looked at. */
@@ -58,6 +59,11 @@ typedef struct {
 	wc_error *err;
 	int n_cols, col_time, col_index, col_uuid, col_power;
 	double power_scale;       /* W per unit of the header's power unit */
+	/* power columns by preference (power.draw, .instant, .average; -1
+	 * absent) and their units; `power_rank` is the one read, `power_settled`
+	 * once a line gave it a value (nvsmi_csv.c, choose_power) */
+	int power_col[NV_POWER_COLUMNS], power_rank, power_settled;
+	double power_col_scale[NV_POWER_COLUMNS];
 	double max_power_w;       /* plausibility bound per GPU */
 	int mode, selecting, frozen, n_gpus;
 	short slot_of_index[NV_MAX_INDEX];
@@ -96,6 +102,19 @@ typedef struct {
 	double cut, prev_t;
 } nv_reader;
 
+/** The power columns nvidia-smi can write, in order of preference
+ *  (power.draw, power.draw.instant, power.draw.average). */
+extern const char *const wc__nv_power_names[NV_POWER_COLUMNS];
+/** The header line: columns, the power column, how GPUs are told apart
+ *  (nvsmi_columns.c). */
+int wc__nv_parse_header(nv_reader *rd, char *line, size_t len, size_t line_no);
+/** A power reading of the column read, in W; -1 = bad line (reported), or
+ *  a WC_* error for a unit that is not a power unit. */
+int wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out);
+/** Before any line gave the power column a value: move to the next
+ *  preferred one that has a value on this line (fields `start`, `flen`);
+ *  1 when it moved. */
+int wc__nv_choose_power(nv_reader *rd, char **start, size_t *flen, size_t line_no);
 /** Hand the assembled sample to the caller, after the order and gap
  *  checks (nvsmi_sweep.c). */
 int wc__nv_deliver(nv_reader *rd);
