@@ -183,6 +183,8 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf)
 	size_t ns = 0, np = 0;
 	wc_ft_steps_info_init(in);
 	in->grad_accum = c->m.finetune.grad_accum;
+	if (strcmp(c->pt->info.power_column, "power.draw.average") == 0)
+		in->averaged_s = WC_FT_AVERAGE_WINDOW_S;
 	for (size_t i = 0; i < l->n; i++) {
 		if (l->event[i] == WC_STEP_STEP)
 			buf[ns++] = l->t[i];

@@ -181,6 +181,19 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 {
 	int clear = isfinite(out->period_s) && out->period_acf >= WC_FT_PERIOD_MIN_ACF &&
 	            out->period_s >= 3.0 * g->dt;
+	double step = per_step ? b->median_s : clear ? out->period_s : NAN;
+	if (!isfinite(in->steps) && in->averaged_s > 0 && step < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s)
+		/* Averaged power smears each short step into the pauses beside
+		 * it: a synthetic run of 1.3-s steps with a save after each was
+		 * counted as 77 steps, not 40 (-39 % energy per step), and as
+		 * bursts +8 %. Refused rather than warned: a row's warning does
+		 * not stop a fit from using it. */
+		return wc_error_set(err, WC_EINVAL,
+		                    "power is power.draw.average, a mean over the last %.0f s, and the trace's steps "
+		                    "would be %.2f s, shorter than %.0f such windows: averaged power does not resolve "
+		                    "them; log power.draw or power.draw.instant, or give a step log (steps.csv or "
+		                    "trainer_state.json) or finetune.steps in wattcast-run.json", in->averaged_s, step,
+		                    WC_FT_AVERAGE_MIN_WINDOWS);
 	if (isfinite(in->steps)) {
 		const char *src = in->steps_source ? in->steps_source : "manifest";
 		out->steps = in->steps - out->warmup_steps;
@@ -194,6 +207,16 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 	} else if (per_step) {
 		out->steps = (double)(b->n - b->warm);
 		snprintf(out->step_source, sizeof out->step_source, "trace_bursts");
+	} else if (clear && b->n >= 3 && out->n_saves >= 2 && b->median_s < WC_FT_BURST_MIN_PERIODS * out->period_s) {
+		/* Falling back to the period here counted 1-s averaged 1.3-s steps
+		 * with a save after each as 77 steps, not 40 (-39 % energy per step). */
+		return wc_error_set(err, WC_EINVAL,
+		                    "the training comes in %zu bursts between pauses (median %.2f s, lengths vary by "
+		                    "%.0f %%), too short to time a step period inside (%.3f s was found across them, "
+		                    "which means nothing) and not clearly one step each (lengths varying by under "
+		                    "25 %%, at most %.0f s and under 1.5 periods): give a step log (steps.csv or "
+		                    "trainer_state.json) or finetune.steps in wattcast-run.json",
+		                    b->n - b->warm, b->median_s, 100.0 * b->spread, out->period_s, WC_FT_BURST_MAX_S);
 	} else if (clear) {
 		out->steps = out->active_s / out->period_s;
 		snprintf(out->step_source, sizeof out->step_source, "trace_period");
@@ -325,6 +348,11 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	}
 	out->energy_per_step_j = out->active_energy_j / out->steps;
 	out->step_s = out->active_s / out->steps;
+	if (in->averaged_s > 0 && out->step_s < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s)
+		WC_WARN(out, "power: power.draw.average is a mean over the last %.0f s, and the steps (%.2f s) are shorter "
+		        "than %.0f such windows: each step's energy is smeared into the pauses beside it (-17 to +18 %% "
+		        "on synthetic runs with a save after every step); log power.draw or power.draw.instant",
+		        in->averaged_s, out->step_s, WC_FT_AVERAGE_MIN_WINDOWS);
 	cross_checks(in, out);
 done:
 	wc__ft_grid_free(&g);

@@ -39,6 +39,14 @@ extern "C" {
  *  period is then not timed inside any burst, only across the pauses (a
  *  choice of wattcast, docs/finetune.md). */
 #define WC_FT_BURST_MIN_PERIODS 3.0
+/** power.draw.average is a mean over this window, s (nvidia-smi's
+ *  documentation of the field: the last second). */
+#define WC_FT_AVERAGE_WINDOW_S 1.0
+/** Steps shorter than this many averaging windows are not resolved by
+ *  averaged power: without step times they are not counted from the
+ *  trace, with them the row carries a warning (a choice of wattcast,
+ *  docs/finetune.md). */
+#define WC_FT_AVERAGE_MIN_WINDOWS 3.0
 /** Stretches of intermediate power (evaluation, warm-up, stalls) shorter
  *  than this are part of training, s. */
 #define WC_FT_MIDLEVEL_MIN_S 10.0
@@ -57,6 +65,8 @@ typedef struct {
 	double expected_saves;         /* cross-checks; NaN = unknown */
 	double expected_eval_s;
 	double train_runtime_s;
+	double averaged_s;             /* readings are means over this many s
+	                                * (power.draw.average); 0 = instantaneous */
 } wc_ft_steps_info;
 
 void wc_ft_steps_info_init(wc_ft_steps_info *i);
