@@ -291,9 +291,45 @@ averaged_power(void)
 	wfree(&x);
 }
 
+/* train_runtime holds the evaluation and save after the last step, the
+ * trace's window ends at the last step: a Hugging Face run of ~280 s with
+ * a 30-s eval and a 16-s save at its end was told to check its clocks. */
+static void
+runtime_check(void)
+{
+	static wtrace x;
+	wdesign d = { 200, 3, 1.3, 50, 1, 15, 0 };
+	wc_ft_steps_info in;
+	wc_ft_steps_result r;
+	wc_error err = { 0, "" };
+	build(&x, &d);
+	wc_ft_steps_info_init(&in);
+	in.steps = 200;
+	in.steps_source = "trainer_state";
+	in.train_runtime_s = x.runtime;
+	in.trailing_save = 1;
+	in.trailing_eval_s = 30;
+	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
+	report("final eval and save", &x, &r);
+	CHECK(!warned(&r, "window:"));
+	/* Without them the same run is flagged, and a runtime 60 s too long
+	 * still is with them. */
+	in.trailing_save = 0;
+	in.trailing_eval_s = 0;
+	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
+	CHECK(warned(&r, "window: training lasted"));
+	in.trailing_save = 1;
+	in.trailing_eval_s = 30;
+	in.train_runtime_s = x.runtime + 60;
+	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
+	CHECK(warned(&r, "of save and evaluation after the last step"));
+	wfree(&x);
+}
+
 int
 main(void)
 {
+	runtime_check();
 	averaged_power();
 	step_log_save_every_step();
 	bursts_with_warmup();

@@ -207,6 +207,13 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf)
 		if (c->state.save_steps > 0)
 			in->expected_saves = floor(c->state.global_step / c->state.save_steps);
 		in->expected_eval_s = c->state.n_evals ? c->state.eval_runtime_s : NAN;
+		/* train_runtime runs to the end of what follows the last step:
+		 * the Trainer saves and evaluates there when global_step is a
+		 * multiple of save_steps / eval_steps. */
+		double gs = c->state.global_step;
+		in->trailing_save = c->state.save_steps > 0 && fmod(gs, c->state.save_steps) < 0.5;
+		if (c->state.eval_steps > 0 && c->state.n_evals > 0 && fmod(gs, c->state.eval_steps) < 0.5)
+			in->trailing_eval_s = c->state.eval_runtime_s / c->state.n_evals;
 	} else if (!isnan(c->m.finetune.steps)) {
 		in->steps = c->m.finetune.steps;
 		in->steps_source = "manifest";

@@ -65,6 +65,9 @@ typedef struct {
 	double expected_saves;         /* cross-checks; NaN = unknown */
 	double expected_eval_s;
 	double train_runtime_s;
+	int trailing_save;             /* a save follows the last step (global_step a
+	                                * multiple of save_steps) */
+	double trailing_eval_s;        /* an evaluation follows it: its length; 0 none */
 	double averaged_s;             /* readings are means over this many s
 	                                * (power.draw.average); 0 = instantaneous */
 } wc_ft_steps_info;
