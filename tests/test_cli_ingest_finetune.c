@@ -236,6 +236,19 @@ refusals(void)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "step log: no step lies inside the power log");
 	run_result_free(&r);
+	/* Power logged on a clock 2 h ahead of UTC, read with offset 0: both
+	 * spans are said, and the offset that aligns them. */
+	char text[160];
+	snprintf(text, sizeof text, "step,epoch_s\n1,%.3f\n2,%.3f\n", t_start - 7200 + 12, t_start - 7200 + 14);
+	steps = path_join(a, "steps.csv");
+	CHECK_INT(write_text(steps, text), 0);
+	free(steps);
+	CHECK(run_wattcast(argv2, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "read with UTC offset 0 s; utc_offset_s 7200 would align them");
+	snprintf(text, sizeof text, "steps at epoch %.0f-%.0f, power %.0f-", t_start - 7200 + 12, t_start - 7200 + 14, t_start);
+	CHECK_CONTAINS(r.err, text);
+	run_result_free(&r);
 	/* A bad flag and a bad manifest value. */
 	const char *argv3[] = { "wattcast", "ingest", a, "-o", out, "--micro-batch", "-2", NULL };
 	CHECK(run_wattcast(argv3, NULL, &r) == 0);

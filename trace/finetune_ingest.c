@@ -220,6 +220,22 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf)
 	}
 }
 
+/* A step log wholly outside the power log: a wrong UTC offset, most
+ * likely. Both spans and the offset that would align them are said, as
+ * the serving ingest does for an engine log. */
+static int
+clocks_overlap(const ft_ctx *c, wc_error *err)
+{
+	const wc_step_log *l = &c->log;
+	const wc_power_trace *pt = c->pt;
+	if (l->n == 0 || pt->n == 0 || (l->t[l->n - 1] > pt->t[0] && l->t[0] < pt->t[pt->n - 1]))
+		return WC_OK;
+	return wc_error_set(err, WC_EINVAL, "%s: step log: no step lies inside the power log (check the clocks): steps "
+	                    "at epoch %.0f-%.0f, power %.0f-%.0f read with UTC offset %.0f s; utc_offset_s %.0f would "
+	                    "align them", c->dir, l->t[0], l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1],
+	                    c->m.utc_offset_s, wc__ingest_suggest_offset(c->m.utc_offset_s, pt->t[0], l->t[0]));
+}
+
 int
 wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table *table, wc_error *err)
 {
@@ -239,6 +255,8 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		goto done;
 	}
 	step_info(&c, &in, buf);
+	if ((rc = clocks_overlap(&c, err)) != WC_OK)
+		goto done;
 	if ((rc = wc_ft_steps_analyse(c.pt->t, c.pt->group, c.pt->n, &in, &res, err)) != WC_OK) {
 		char msg[WC_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "%s", err ? err->msg : "");

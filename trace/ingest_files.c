@@ -103,6 +103,12 @@ wc__ingest_reader_options(const wc_ingest_options *opt)
 	return t;
 }
 
+double
+wc__ingest_suggest_offset(double used_offset_s, double power_t0, double other_t0)
+{
+	return used_offset_s + round((power_t0 - other_t0) / 900.0) * 900.0;
+}
+
 int
 wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
@@ -177,7 +183,7 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 
 	if (isnan(rc->m.utc_offset_s)) {
 		if (rc->eng) {
-			double guess = round((rc->t0 - rc->eng->t[0]) / 900.0) * 900.0;
+			double guess = wc__ingest_suggest_offset(0.0, rc->t0, rc->eng->t[0]);
 			return wc_error_set(err, WC_EINVAL,
 			                    "%s: power timestamps are local time and the UTC offset is unknown; "
 			                    "give --utc-offset (the engine clock suggests %.0f)", rc->dir, guess);

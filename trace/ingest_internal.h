@@ -76,4 +76,11 @@ void wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const doub
 /** Engine counter `c` advanced over [a, b]; NaN without it. */
 double wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double b);
 
+/** The UTC offset that would put power samples read with `used_offset_s`
+ *  (first at epoch `power_t0`) on the clock of another log starting at
+ *  `other_t0`: used + their difference rounded to a quarter hour (time
+ *  zones differ by whole, half or quarter hours; the logs start within
+ *  minutes of each other). Shared by the serving and fine-tuning ingests. */
+double wc__ingest_suggest_offset(double used_offset_s, double power_t0, double other_t0);
+
 #endif
