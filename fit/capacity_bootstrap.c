@@ -97,6 +97,10 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 		return wc_error_set(err, WC_EINVAL, "bootstrap: options must not carry resample weights");
 	if ((rc = cap_problem_build(d, o, &pb, err)) != WC_OK)
 		return rc;
+	/* the point fit's held parameters stay held in every replicate: the
+	 * draws refit the problem the point estimate solved, and a held value
+	 * has no draws (docs/capacity.md, "What the rows cannot identify") */
+	cap_problem_hold_as(pb, &point->params);
 	const size_t p = (size_t)pb->n_params;
 	if ((int)p != point->n_params) {
 		cap_problem_free(pb);

@@ -255,21 +255,14 @@ done:
 	return rc;
 }
 
-/* A coordinate whose sigmoid is within 0.001 of 0 or 1: the value sits
- * at an edge of its domain, where the rows did not hold it (the log
- * coordinate's gradient vanishes there). Written with source "bound"
- * (docs/capacity.md, "What the rows cannot identify"). */
-static int
-at_edge(double u)
-{
-	double t = 1.0 / (1.0 + exp(-u));
-	return t > 0.999 || t < 0.001;
-}
-
+/* A coordinate at an edge of its domain (cap_at_edge: the log
+ * coordinate's gradient vanishes there) is not a value the rows showed:
+ * written with source "bound" (docs/capacity.md, "What the rows cannot
+ * identify"). */
 static wc_param
 fitted(double v, double u)
 {
-	return (wc_param){ v, NAN, NAN, at_edge(u) ? WC_SRC_BOUND : WC_SRC_FITTED };
+	return (wc_param){ v, NAN, NAN, cap_at_edge(u) ? WC_SRC_BOUND : WC_SRC_FITTED };
 }
 
 void
@@ -347,7 +340,7 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 		WC_WARN(out, "%s", msg);
 	}
 	for (int k = 0; k < pb->n_params; k++) {
-		if (at_edge(out->u[k]))
+		if (cap_at_edge(out->u[k]))
 			snprintf(msg, sizeof msg, "%s = %.4g sits at the edge of its domain: the rows do not pin it down "
 			         "(written with source \"bound\"; answers that use it say so)", out->names[k], out->x[k]);
 		else if (out->se_log[k] > WEAK_SE_LOG)
@@ -397,7 +390,6 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	memset(out, 0, sizeof *out);
 	if ((rc = cap_problem_build(d, o, &pb, err)) != WC_OK)
 		return rc;
-	const size_t p = (size_t)pb->n_params;
 	double *mult = NULL;
 	if (o->weight && !(mult = wc_alloc_array(pb->n_rows, sizeof *mult))) {
 		rc = wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
@@ -405,13 +397,21 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	}
 	for (size_t i = 0; mult && i < pb->n_rows; i++)
 		mult[i] = o->weight[pb->row[i]];
-	if (alloc_result(out, p, d->n_rows) != WC_OK) {
+	if (alloc_result(out, (size_t)pb->n_params, d->n_rows) != WC_OK) {
 		rc = wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
 		goto done;
 	}
-	if ((rc = cap_solve(pb, pb->u0, mult, NULL, o->max_iter > 0 ? o->max_iter : 500, out->u, &out->gsl_status,
-	                    &out->niter, &out->rms, se_u, err)) != WC_OK)
-		goto done;
+	/* A level's own parameter at an edge, where other levels identify
+	 * theirs, is held at their median and the fit solved again from the
+	 * same start without it, until no new one is (each pass removes a
+	 * slot, so at most one pass per parameter; docs/capacity.md, "What
+	 * the rows cannot identify"). */
+	do {
+		if ((rc = cap_solve(pb, pb->u0, mult, NULL, o->max_iter > 0 ? o->max_iter : 500, out->u,
+		                    &out->gsl_status, &out->niter, &out->rms, se_u, err)) != WC_OK)
+			goto done;
+	} while (cap_hold_edges(pb, out->u) > 0);
+	const size_t p = (size_t)pb->n_params;
 	out->converged = out->gsl_status == GSL_SUCCESS;
 	out->n_rows = (int)pb->n_rows;
 	out->n_obs = (int)pb->n_obs;

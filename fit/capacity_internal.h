@@ -89,4 +89,21 @@ double cap_effective_count(const cap_problem *pb, const double *mult);
 void cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out);
 void cap_param_name(const cap_problem *pb, int k, char *buf, size_t cap);
 
+/* Holding a level's parameter its rows cannot identify (capacity_hold.c;
+ * docs/capacity.md, "What the rows cannot identify"). */
+/** 1 when coordinate u is within 0.001 of either end of its sigmoid: the
+ *  value sits at an edge of its domain, where the rows did not hold it. */
+int cap_at_edge(double u);
+/** Fix level L's own parameter of kind k at `value` (source "assumed")
+ *  and take its slot out of the problem, renumbering the rest. */
+void cap_problem_hold(cap_problem *pb, int k, int L, double value);
+/** Every level's own parameter at an edge at u, where other levels'
+ *  same kind is inside its domain, held at the median of those, with a
+ *  warning each; how many (0: the problem is unchanged). */
+int cap_hold_edges(cap_problem *pb, const double *u);
+/** The holds of a fitted section on a freshly built problem of the same
+ *  rows (the bootstrap's): every level's own parameter the section has
+ *  as "assumed" where the problem has a slot for it; how many. */
+int cap_problem_hold_as(cap_problem *pb, const wc_capacity_params *point);
+
 #endif
