@@ -131,7 +131,11 @@ typedef struct {
 
 /** Fit the capacity model. A kind that the rows cannot identify is fixed
  *  and said so: t1 at 0 where every row has the same running count, tau
- *  at 0 where no row has tp > 1. Errors only when nothing can be fitted. */
+ *  at 0 where no row has tp > 1. A level's own overhead (t0, t1, tau) that
+ *  its rows run to an edge of its domain, where other levels' rows
+ *  identify theirs, is held at their median (source "assumed", a
+ *  warning) and the fit solved again without it (docs/capacity.md, "What
+ *  the rows cannot identify"). Errors only when nothing can be fitted. */
 int wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
                     wc_capacity_fit_result *out, wc_error *err);
 /** Bootstrap: resample rows B times, refit from the point estimate, store
