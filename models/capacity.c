@@ -150,6 +150,46 @@ wc_capacity_bound_names(const wc_capacity_params *c, const char *level, const ch
 	return n;
 }
 
+/* Another level's rows identified kind k (neither assumed nor at a
+ * bound). */
+static int
+identified_elsewhere(const wc_capacity_params *c, const wc_capacity_level *l, int k)
+{
+	for (int i = 0; i < c->n_levels; i++) {
+		const wc_param *q = &c->levels[i].p[k];
+		if (&c->levels[i] != l && q->source != WC_SRC_ASSUMED && q->source != WC_SRC_BOUND)
+			return 1;
+	}
+	return 0;
+}
+
+int
+wc_capacity_held_names(const wc_capacity_params *c, const char *level, char *buf, size_t cap)
+{
+	const wc_capacity_level *l = wc_capacity_level_find(c, level);
+	char label[WC_NAME_MAX];
+	int n = 0;
+	if (cap)
+		buf[0] = '\0';
+	if (!c->present || !cap || !l)
+		return 0;
+	/* a value fixed at 0 (t1, tau the rows cannot see) is assumed too,
+	 * but held at nobody's median */
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		const wc_param *p = &l->p[k];
+		if (c->shared[k] || p->source != WC_SRC_ASSUMED || !(p->value > 0) || !identified_elsewhere(c, l, k))
+			continue;
+		size_t used = strlen(buf);
+		wc_capacity_label((wc_capacity_kind)k, l->name, label, sizeof label);
+		if (k == WC_CAP_ETA || k == WC_CAP_ETAC)
+			snprintf(buf + used, cap - used, "%s%s = %.3g", n ? ", " : "", label, p->value);
+		else
+			snprintf(buf + used, cap - used, "%s%s = %.3g ms", n ? ", " : "", label, 1e3 * p->value);
+		n++;
+	}
+	return n;
+}
+
 /* eta and etac divide: > 0; overheads and communication: >= 0. */
 static int
 check_value(wc_capacity_kind k, const wc_param *p, const char *where, wc_error *err)

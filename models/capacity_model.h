@@ -131,6 +131,13 @@ wc_param *wc_capacity_param_named(wc_capacity_params *c, const char *name);
  *  (docs/capacity.md, "What the rows cannot identify"). Returns how many. */
 int wc_capacity_bound_names(const wc_capacity_params *c, const char *level, const char *set, char *buf,
                             size_t cap);
+/** What an answer on `level` leans on that the fit held at the other
+ *  levels' median (the level's own parameters with source
+ *  WC_SRC_ASSUMED and a value, where another level's rows identified the
+ *  same kind: its rows ran it to an edge of the domain), as
+ *  "t0[H200] = 1.72 ms, ..." in `buf` (docs/capacity.md, "What the rows
+ *  cannot identify"). Returns how many. */
+int wc_capacity_held_names(const wc_capacity_params *c, const char *level, char *buf, size_t cap);
 
 /* ------------------------------------------------ bytes and FLOPs */
 

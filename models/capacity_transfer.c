@@ -38,13 +38,15 @@ wc__capacity_transfer_value(const wc_capacity_binding *b, wc_capacity_kind k, co
 }
 
 /* The source levels of kind k: those whose value of it their rows
- * identified; every level when none did. */
+ * identified (neither at a bound nor assumed: a value the fit held at
+ * the other levels' median would count them twice); every level when
+ * none did. */
 static int
 source_levels(const wc_capacity_params *c, wc_capacity_kind k, unsigned char *src)
 {
 	int n = 0;
 	for (int i = 0; i < c->n_levels; i++)
-		if (c->levels[i].p[k].source != WC_SRC_BOUND)
+		if (c->levels[i].p[k].source != WC_SRC_BOUND && c->levels[i].p[k].source != WC_SRC_ASSUMED)
 			src[n++] = (unsigned char)i;
 	if (n == 0)
 		for (int i = 0; i < c->n_levels; i++)

@@ -32,11 +32,20 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	/* What the answer leans on that the fit left at a bound of its domain
 	 * joins the coverage caveat: one capacity caveat line per answer
 	 * (docs/capacity.md, "Warnings"). */
-	char bound[WC_WARNING_LEN / 2];
+	char bound[WC_WARNING_LEN / 2], held[WC_WARNING_LEN / 2], lean[WC_WARNING_LEN];
 	int n_bound = wc_capacity_bound_names(cp, l->name, NULL, bound, sizeof bound);
+	/* a value the fit held at the other levels' median, its own rows
+	 * having run it to an edge (docs/capacity.md, "What the rows cannot
+	 * identify"), is named as what it is, in the same one line */
+	int n_held = wc_capacity_held_names(cp, l->name, held, sizeof held);
+	/* both kinds in one line of at most WC_WARNING_LEN: "them" names both */
+	snprintf(lean, sizeof lean, "%s%s%s held at the other levels' median: its rows do not identify %s",
+	         n_bound ? bound : "", n_bound ? " at a bound and " : "", held, n_held + n_bound > 1 ? "them" : "it");
 	const wc_capacity_range *r = &l->range;
 	if (r->rows == 0) {
-		if (n_bound > 0)
+		if (n_held > 0)
+			WC_WARN(out, "capacity: %s", lean);
+		else if (n_bound > 0)
 			WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows", bound);
 		return;
 	}
@@ -101,7 +110,12 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		snprintf(covered + used, sizeof covered - used, "%sno input length its rows identify", used ? ", " : "");
 		off = 1;
 	}
-	if (off && n_bound > 0)
+	if (off && n_held > 0)
+		WC_WARN(out, "capacity: calibrated only at %s on %s (its %d rows), with %s; other loads and lengths are "
+		        "extrapolated", covered, l->name, r->rows, lean);
+	else if (n_held > 0)
+		WC_WARN(out, "capacity: %s; this answer leans on %s (docs/capacity.md)", lean, n_held + n_bound > 1 ? "them" : "it");
+	else if (off && n_bound > 0)
 		WC_WARN(out, "capacity: calibrated only at %s on %s (its %d rows), with %s at a bound (not identified); other "
 		        "loads and lengths are extrapolated by the roofline", covered, l->name, r->rows, bound);
 	else if (off)

@@ -24,11 +24,16 @@ predict_latency(const wc_capacity_params *c, const wc_capacity_row *r, int trans
 	double input = r->input_tokens;
 	/* What this prediction leans on that the fold's fit left at a bound
 	 * (docs/capacity.md, "What the rows cannot identify"). */
-	char bound[200];
+	char bound[200], held[120];
 	note[0] = '\0';
+	int n_held = wc_capacity_held_names(c, r->platform, held, sizeof held);
 	if (wc_capacity_bound_names(c, r->platform, isfinite(input) ? NULL : r->set[0] ? r->set : "unlabelled", bound,
 	                            sizeof bound) > 0)
-		snprintf(note, note_cap, "capacity: %s at a bound of the fit's domain, not identified by its rows", bound);
+		snprintf(note, note_cap, "capacity: %s at a bound of the fit's domain, not identified by its rows%s%s%s",
+		         bound, n_held ? "; " : "", held, n_held ? " held at the other levels' median" : "");
+	else if (n_held > 0)
+		snprintf(note, note_cap, "capacity: %s held at the other levels' median: its rows do not identify %s", held,
+		         n_held > 1 ? "them" : "it");
 	if (!isfinite(input)) {
 		const wc_capacity_workload *w = wc_capacity_workload_find(c, r->set[0] ? r->set : "unlabelled");
 		if (!w)
