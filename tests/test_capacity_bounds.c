@@ -6,7 +6,8 @@
  * input span, the parameter file keeps the source, and an answer that
  * takes its input length from that workload says so. The built-in
  * `measured` profile's section carries its bound values the same way, and
- * a capacity answer on a level that leans on one says so.
+ * a capacity answer on a level that leans on one says so (and on the
+ * overhead the fit held at the other levels' median, tests/test_capacity_hold.c).
  */
 #include "data/data.h"
 #include "fit/capacity_fit.h"
@@ -173,7 +174,8 @@ fitted_bound(void)
 }
 
 /* The built-in profile: its refit left the gpqa and published-design
- * prompt lengths and H200's step overhead at their lower bounds. */
+ * prompt lengths at their lower bounds and H200's eta at its upper one,
+ * with t0[H200] held at the other levels' median. */
 static void
 measured_profile(void)
 {
@@ -189,7 +191,7 @@ measured_profile(void)
 	const wc_capacity_workload *chat = wc_capacity_workload_find(&p.capacity, "lm-arena-chat");
 	CHECK(chat && chat->input_tokens.source == WC_SRC_FITTED);
 	/* H200's rows are the published periods alone, whose prompt length
-	 * is the bound: no span, no point, and t0[H200] at its own bound */
+	 * is the bound: no span, no point */
 	const wc_capacity_level *h200 = wc_capacity_level_find(&p.capacity, "H200");
 	CHECK(h200 && !(h200->range.input_max > 0));
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
@@ -204,7 +206,12 @@ measured_profile(void)
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 	for (int i = 0; i < cap.n_warnings; i++)
 		printf("  H200 answer: %s\n", cap.warnings[i]);
-	CHECK(has_warning(cap.warnings, cap.n_warnings, "t0[H200] = 1e-06 s at a bound"));
+	/* its two periods ran t0 to 1 us: held at the other levels' median
+	 * (1.72 ms, H100's), and eta then went to its upper bound in their
+	 * stead (docs/capacity.md, "What the rows cannot identify") */
+	CHECK(h200 && h200->p[WC_CAP_T0].source == WC_SRC_ASSUMED && h200->p[WC_CAP_T0].value > 1e-3);
+	CHECK(has_warning(cap.warnings, cap.n_warnings, "eta[H200] = 1.5 at a bound and t0[H200] = 1.72 ms held at the "
+	                                                "other levels' median: its rows do not identify them"));
 	/* the prefill is shared: the other levels' prompts are its span */
 	CHECK(!has_warning(cap.warnings, cap.n_warnings, "no input length its rows identify"));
 	CHECK(!has_warning(cap.warnings, cap.n_warnings, "input_tokens:"));
