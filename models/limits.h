@@ -81,6 +81,17 @@
  *  route answers within its deadline), far below WC_BOOTSTRAP_MAX. */
 #define WC_HTTP_CALIBRATE_MAX_DRAWS 2000
 
+/** Per-bin values one answer of POST /v1/forecast/envelope may carry:
+ *  its bins (horizon_s / bin_s) x the band's per-bin arrays (t_s, mean_w,
+ *  p5_w, p95_w, mean_running) x the bands (the server's, and the fleet's
+ *  when fleet.size > 1). No work bound counts them: a day at 50 ms bins
+ *  for a fleet was 1.7e7 values, a 166 MB body after 15 s, and three at
+ *  once took the server to 2 GB. 10^6 keeps a body near 10 MB (about 11
+ *  bytes a value, measured) and still answers a day at 1 s bins with a
+ *  fleet (864 000 values, 9.6 MB in 3.2 s on 2 CPUs); beyond, 413 on
+ *  /bin_s (docs/http-api.md, "Limits"). The budget plan returns no bins. */
+#define WC_HTTP_MAX_BIN_VALUES 1e6
+
 /* Whole-file readers (data/): each holds its file's text in memory while
  * it parses, so each refuses a file past a size no real input of its kind
  * approaches, rather than exhaust memory on a wrong path or a hostile file. */

@@ -162,6 +162,8 @@ array_of(const double *v, size_t n)
 	return a;
 }
 
+/* WC_ENVELOPE_BAND_ARRAYS arrays: the answer's bound counts them
+ * (server/route_envelope.c). */
 static json_t *
 band_json(const wc_envelope_band *b)
 {

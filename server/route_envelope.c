@@ -9,6 +9,9 @@
  */
 #include "server_internal.h"
 
+#include "models/limits.h"
+
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,13 +55,42 @@ work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
 	return 0;
 }
 
+/* The per-bin values the answer would carry (docs/http-api.md, "Limits"):
+ * bins x WC_ENVELOPE_BAND_ARRAYS x bands (the fleet's band too when the
+ * fleet has more than one server), counted as the run bins them (the
+ * horizon's grid steps in blocks of bin_s, the last one partial). No work
+ * bound sees them: the simulation's cost does not depend on bin_s, the
+ * answer's size does. Beyond, 413 on /bin_s naming both ways out. */
+static int
+bins_bound(const wc_envelope_request *r, wc_api_error *e)
+{
+	if (!r->include_bins)
+		return 0;
+	double steps = (double)llround(r->o.horizon_s / WC_ENVELOPE_GRID_S);
+	double stride = (double)llround(r->o.bin_s / WC_ENVELOPE_GRID_S);
+	int bands = r->o.fleet_size > 1 ? 2 : 1;
+	double per_bin = (double)WC_ENVELOPE_BAND_ARRAYS * bands;
+	double values = ceil(steps / stride) * per_bin;
+	if (values <= WC_HTTP_MAX_BIN_VALUES)
+		return 0;
+	/* The shortest grid multiple whose bins fit. */
+	double min_bin = ceil(steps / floor(WC_HTTP_MAX_BIN_VALUES / per_bin)) * WC_ENVELOPE_GRID_S;
+	wc_api_error_set(e, 413, "simulation_too_large", "/bin_s",
+	                 "bin_s: the answer would carry %.3g per-bin values (%.0f bins of %g s x %d arrays x %d "
+	                 "band%s), over this server's limit of %.3g; ask \"include_bins\": false for the summaries "
+	                 "alone, or a longer bin_s (at least %g s for this horizon)",
+	                 values, ceil(steps / stride), stride * WC_ENVELOPE_GRID_S, WC_ENVELOPE_BAND_ARRAYS, bands,
+	                 bands > 1 ? "s: the server's and the fleet's" : "", WC_HTTP_MAX_BIN_VALUES, min_bin);
+	return -1;
+}
+
 int
 wc_envelope_request_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
                           const wc_power_map *pm, wc_api_error *e)
 {
 	double servers = budget ? wc_envelope_budget_servers(&r->bo, pm, r->o.fleet_mode)
 	                        : (double)r->o.replicas * r->o.fleet_size;
-	return work_bound(r, st, budget, servers, e);
+	return work_bound(r, st, budget, servers, e) < 0 || (!budget && bins_bound(r, e) < 0) ? -1 : 0;
 }
 
 typedef struct {

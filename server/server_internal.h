@@ -46,6 +46,9 @@ json_t *wc_finetune_json(const wc_finetune_query *q, const wc_finetune_predictio
 /** New references: the JSON objects behind wc_render_envelope and
  *  wc_render_budget (server/render_envelope.c). */
 json_t *wc_envelope_json(const wc_envelope_render *ctx, const wc_envelope_result *res);
+/** The per-bin arrays of one band of an envelope answer (t_s, mean_w,
+ *  p5_w, p95_w, mean_running): what WC_HTTP_MAX_BIN_VALUES counts. */
+#define WC_ENVELOPE_BAND_ARRAYS 5
 json_t *wc_budget_json(const wc_envelope_render *ctx, const wc_budget_options *bo,
                        const wc_budget_plan *plan, double seconds);
 

@@ -10,6 +10,7 @@
  */
 #include "data/data.h"
 #include "server/server.h"
+#include "server/server_internal.h"
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
 
@@ -120,6 +121,60 @@ test_budget_defaults(void)
 	CHECK_INT(json_integer_value(json_object_get(p, "max_fleet")), 1000);
 	CHECK(json_integer_value(json_object_get(p, "fleet_size")) > 10);
 	CHECK(json_integer_value(json_object_get(p, "servers_simulated")) < 1000);
+	http_reply_free(&r);
+}
+
+/* The answer's per-bin values are bounded (docs/http-api.md, "Bounds"):
+ * bins x 5 arrays x 2 bands (server and fleet) at most 1e6. 5000 s at
+ * 50 ms bins for a fleet of 2 is exactly 1e6 and answers; one bin more is
+ * 413 on /bin_s naming the ways out, the shortest bin that answers among
+ * them; without the bins the same request answers. */
+static void
+test_bins_bound(void)
+{
+	const char *env = "/v1/forecast/envelope";
+	http_reply r;
+	http_post_json(h, url(env), "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":0.1},\"horizon_s\":5000,"
+	               "\"bin_s\":0.05,\"replicas\":1,\"fleet\":{\"size\":2}}", &r);
+	CHECK_INT(r.status, 200);
+	const json_t *sb = json_object_get(json_object_get(r.json, "server"), "bins");
+	const json_t *fb = json_object_get(json_object_get(r.json, "fleet"), "bins");
+	CHECK_INT(json_array_size(json_object_get(fb, "mean_w")), 100000);
+	size_t arrays = 0, values = 0;
+	const char *k;
+	const json_t *v;
+	for (int band = 0; band < 2; band++)
+		json_object_foreach((json_t *)(band ? fb : sb), k, v)
+			if (json_is_array(v)) {
+				arrays++;
+				values += json_array_size(v);
+			}
+	/* The bound counts what the answer carries. */
+	CHECK_INT(arrays, 2 * WC_ENVELOPE_BAND_ARRAYS);
+	CHECK_INT(values, 1000000);
+	CHECK(r.len < 20u << 20);
+	http_reply_free(&r);
+	http_post_json(h, url(env), "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":0.1},\"horizon_s\":5000.05,"
+	               "\"bin_s\":0.05,\"replicas\":1,\"fleet\":{\"size\":2}}", &r);
+	CHECK_INT(r.status, 413);
+	CHECK(http_error_str(&r, "code") && strcmp(http_error_str(&r, "code"), "simulation_too_large") == 0);
+	CHECK(http_error_str(&r, "field") && strcmp(http_error_str(&r, "field"), "/bin_s") == 0);
+	CHECK_CONTAINS(http_error_str(&r, "message"), "bin_s: ");
+	CHECK_CONTAINS(http_error_str(&r, "message"), "\"include_bins\": false");
+	CHECK_CONTAINS(http_error_str(&r, "message"), "at least 0.1 s");
+	http_reply_free(&r);
+	/* The smoke test's request (a day at 50 ms, 10 servers: 166 MB before). */
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":0.1},\"horizon_s\":86400,"
+	             "\"bin_s\":0.05,\"replicas\":1,\"fleet\":{\"size\":10}}", 413, "simulation_too_large", "/bin_s");
+	http_post_json(h, url(env), "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":0.1},\"horizon_s\":5000.05,"
+	               "\"bin_s\":0.1,\"replicas\":1,\"fleet\":{\"size\":2}}", &r);
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+	http_post_json(h, url(env), "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":0.1},\"horizon_s\":5000.05,"
+	               "\"bin_s\":0.05,\"replicas\":1,\"fleet\":{\"size\":2},\"include_bins\":false}", &r);
+	CHECK_INT(r.status, 200);
+	CHECK(json_object_get(json_object_get(r.json, "server"), "bins") == NULL);
+	CHECK(r.len < 20000);
 	http_reply_free(&r);
 }
 
@@ -288,6 +343,7 @@ main(void)
 	test_deterministic_and_same_as_cli();
 	test_budget();
 	test_budget_defaults();
+	test_bins_bound();
 	test_profile_and_service(&hot, &paper);
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
