@@ -240,6 +240,9 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	out->kappa_j_per_tflop = f->kappa.value;
 	out->e0_source = f->e0.source;
 	out->kappa_source = f->kappa.source;
+	snprintf(out->profile, sizeof out->profile, "%s", p->name);
+	out->level_source = f->calibrated.present ? wc_source_name(WC_SRC_CALIBRATED)
+	                  : f->e0.source == f->kappa.source ? wc_source_name(f->e0.source) : NULL;
 	out->e0_scope = f->e0_scope;
 	out->calibrated = f->calibrated;
 	if (!isnan(q->steps)) {

@@ -50,6 +50,14 @@ typedef struct {
 	const char *covers;                   /* what the interval covers (static text) */
 	wc_finetune_relation_check relations[WC_FT_REL_COUNT];
 	char platform[WC_NAME_MAX];           /* the one used */
+	/* Where the answer comes from, as every answer says (docs/http-api.md,
+	 * "Profiles"): the set's name, and how its fine-tuning law was
+	 * obtained -- the law is the section's one "level", whatever the
+	 * platform asked ("published", "fitted", "calibrated": the source e0
+	 * and kappa share; NULL when they differ, which no wattcast command
+	 * writes; docs/finetune.md, "Predicting"). Static / copied. */
+	char profile[64];
+	const char *level_source;
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_finetune_prediction;

@@ -94,6 +94,11 @@ wc_finetune_json(const wc_finetune_query *q, const wc_finetune_prediction *p, co
 		json_array_append_new(warnings, json_string(p->warnings[i]));
 	json_object_set_new(o, "warnings", warnings);
 	json_object_set_new(o, "params_version", json_string(params_version ? params_version : ""));
+	/* Every answer names its profile and where its level comes from
+	 * (docs/http-api.md, "Profiles"); a fine-tuning law's is how the law
+	 * was obtained (docs/finetune.md, "Predicting"). */
+	json_object_set_new(o, "profile", json_string(p->profile));
+	json_object_set_new(o, "level_source", p->level_source ? json_string(p->level_source) : json_null());
 	json_object_set_new(o, "config", config_json(q, p));
 	return o;
 }

@@ -18,6 +18,16 @@
 
 static CURL *h;
 
+/* A string of the answer equal to `want` (NULL: absent or not a string). */
+#define CHECK_STR(got, want)                                                          \
+	do {                                                                          \
+		const char *got_ = (got);                                             \
+		CHECK(got_ && strcmp(got_, (want)) == 0);                             \
+		if (!got_ || strcmp(got_, (want)) != 0)                               \
+			fprintf(stderr, "  expected \"%s\", got \"%s\"\n", (want),          \
+			        got_ ? got_ : "(null)");                              \
+	} while (0)
+
 static json_t *
 post_ok(const char *path, const char *body)
 {
@@ -81,6 +91,10 @@ published_law(void)
 	CHECK_NEAR(http_json_num(law, "fixed_energy_per_step_j") + http_json_num(law, "compute_energy_per_step_j"), e, 1e-6 * e);
 	CHECK(json_is_null(json_object_get(law, "calibrated")));
 	CHECK(strcmp(json_string_value(json_object_get(law, "e0_source")), "published") == 0);
+	/* Every answer names its profile and level source (docs/http-api.md,
+	 * "Profiles"): the built-in law was published. */
+	CHECK_STR(json_string_value(json_object_get(j, "profile")), "paper");
+	CHECK_STR(json_string_value(json_object_get(j, "level_source")), "published");
 	/* Four GPUs: outside the calibration's one. */
 	const json_t *w = json_object_get(j, "warnings");
 	CHECK(json_array_size(w) == 2 && strncmp(json_string_value(json_array_get(w, 0)), "gpus:", 5) == 0);
@@ -99,6 +113,8 @@ published_law(void)
 	CHECK_CONTAINS(json_string_value(json_array_get(w, 2)), "interval_95: none");
 	CHECK_CONTAINS(json_string_value(json_array_get(w, 0)), "platform: H100 differs");
 	CHECK_CONTAINS(json_string_value(json_array_get(w, 1)), "method: full is outside the calibration");
+	/* Another GPU keeps the law's source: the law is the section's one level. */
+	CHECK_STR(json_string_value(json_object_get(j, "level_source")), "published");
 	json_decref(j);
 }
 
@@ -158,6 +174,8 @@ batch(void)
 	CHECK_INT(json_integer_value(json_object_get(j, "failed")), 1);
 	const json_t *res = json_object_get(j, "results");
 	CHECK(isfinite(http_json_num(json_array_get(res, 0), "energy_per_step_j")));
+	CHECK_STR(json_string_value(json_object_get(json_array_get(res, 0), "profile")), "paper");
+	CHECK_STR(json_string_value(json_object_get(json_array_get(res, 0), "level_source")), "published");
 	const json_t *e = json_object_get(json_array_get(res, 1), "error");
 	CHECK(e && strcmp(json_string_value(json_object_get(e, "field")), "/1/micro_batch") == 0);
 	CHECK_INT(json_integer_value(json_object_get(e, "index")), 1);
@@ -199,6 +217,26 @@ fitted_law(wc_server *srv)
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)),
 	               "covers the parameters' uncertainty only");
 	CHECK(strcmp(json_string_value(json_object_get(iv, "covers")), "parameters") == 0);
+	json_decref(j);
+	/* A fitted law says so; a calibrated one too; e0 and kappa of different
+	 * sources (no command writes that) name none. */
+	const char *src_body = "{\"method\":\"qlora\",\"model\":\"Qwen3-4B\",\"micro_batch\":8,\"seq_len\":1024,"
+	                       "\"lora_rank\":64}";
+	j = post_ok("/v1/predict/finetune", src_body);
+	CHECK_STR(json_string_value(json_object_get(j, "level_source")), "fitted");
+	CHECK_STR(json_string_value(json_object_get(j, "profile")), p.name);
+	json_decref(j);
+	p.finetune.calibrated.present = 1;
+	p.finetune.calibrated.factor = (wc_param){ 1.0, NAN, NAN, WC_SRC_CALIBRATED };
+	CHECK_INT(wc_server_reload(srv, &p, "calibrated", NULL), WC_OK);
+	j = post_ok("/v1/predict/finetune", src_body);
+	CHECK_STR(json_string_value(json_object_get(j, "level_source")), "calibrated");
+	json_decref(j);
+	p.finetune.calibrated.present = 0;
+	p.finetune.kappa.source = WC_SRC_PUBLISHED;
+	CHECK_INT(wc_server_reload(srv, &p, "mixed", NULL), WC_OK);
+	j = post_ok("/v1/predict/finetune", src_body);
+	CHECK(json_is_null(json_object_get(j, "level_source")));
 	json_decref(j);
 	/* A set without a fine-tuning law. */
 	wc_finetune_params_clear(&p.finetune);
