@@ -129,8 +129,12 @@ length(const json_t *w, const char *name, wc_length_dist *d, double **values, wc
 	if (json_is_number(v)) {
 		d->kind = WC_LENGTH_FIXED;
 		d->mean = json_number_value(v);
+		/* The bound as the array form states it, and the value as sent
+		 * (docs/http-api.md, "Envelopes"): a length past the maximum is
+		 * not one "below 1". */
 		if (!(d->mean >= 1 && d->mean <= WC_ENVELOPE_MAX_TOKENS))
-			return fail(e, 422, "invalid_value", field, "must be a number of tokens >= 1");
+			return wc_api_invalid(e, field, d->mean, "must be a number of tokens between 1 and %g",
+			                      WC_ENVELOPE_MAX_TOKENS);
 		return 0;
 	}
 	if (json_is_array(v)) {

@@ -151,6 +151,25 @@ test_values_printed_whole(void)
 	       "invalid_value", "/sm_clock_mhz", "sm_clock_mhz: 1980.0001 MHz is outside");
 }
 
+/* An envelope's fixed token length past its maximum (1e7) said "must be a
+ * number of tokens >= 1"; it names both bounds, as the array form does. */
+static void
+test_envelope_lengths(void)
+{
+#define ENV "/v1/forecast/envelope"
+#define CFG "\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\""
+	expect(ENV, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":4,\"input_tokens\":2e7}}", "invalid_value",
+	       "/workload/input_tokens", "workload/input_tokens: must be a number of tokens between 1 and 1e+07, got 20000000");
+	expect(ENV, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":4,\"output_tokens\":10000001}}",
+	       "invalid_value", "/workload/output_tokens", "between 1 and 1e+07, got 10000001");
+	expect(ENV, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":4,\"output_tokens\":0.5}}",
+	       "invalid_value", "/workload/output_tokens", "between 1 and 1e+07, got 0.5");
+	expect(ENV, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":4,\"input_tokens\":[2e7]}}",
+	       "invalid_value", "/workload/input_tokens/0", "must be between 1 and 1e+07");
+#undef CFG
+#undef ENV
+}
+
 int
 main(void)
 {
@@ -167,6 +186,7 @@ main(void)
 	test_capacity_limits();
 	test_values_printed_whole();
 	test_least_load();
+	test_envelope_lengths();
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);
