@@ -482,8 +482,17 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
 		if (isfinite(out->lo[k]))
 			continue;
-		out->covers[k] = NULL; /* not asked, or a closed loop's n: the input */
-		if (isfinite(out->value[k]) && (k != WC_CAPQ_RUNNING || out->open_loop))
+		out->covers[k] = NULL; /* not asked */
+		if (!isfinite(out->value[k]))
+			continue;
+		/* A closed loop's n is no estimate: the concurrency asked, or the
+		 * requests the KV cache holds (memory facts, not fitted), so its
+		 * interval is null and says why, as every null interval does
+		 * (docs/http-api.md, the capacity answer's interval_95). */
+		if (k == WC_CAPQ_RUNNING && !out->open_loop)
+			out->covers[k] = "none: a closed loop's running count is the concurrency asked (or the requests "
+			                 "the KV cache holds, when fewer), not an estimate";
+		else
 			out->covers[k] = p->capacity.draws.n < 2
 			                         ? "none: the capacity section has no bootstrap draws and the parameter "
 			                           "set no held-out error of this quantity (docs/intervals.md)"

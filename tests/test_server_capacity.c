@@ -178,6 +178,53 @@ refusals(void)
 	           "\"concurrency\":8}", "/architecture/layers", "between");
 }
 
+/* Every null interval of a capacity answer has its covers_by_quantity
+ * entry starting "none: " (docs/http-api.md, the capacity answer's
+ * interval_95), a closed loop's running count too (it had none: it is the
+ * concurrency asked, not an estimate); an open loop's is estimated. With
+ * the measured profile, which has held-out errors, so intervals exist. */
+static void
+null_intervals_say_why(wc_server *srv)
+{
+	wc_params measured = WC_PARAMS_INIT;
+	wc_error err;
+	CHECK_INT(wc_params_profile("measured", &measured, &err), WC_OK);
+	CHECK_INT(wc_server_reload(srv, &measured, "profile:measured", NULL), WC_OK);
+	static const char *const bodies[] = {
+		"{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32,\"input_tokens\":500,"
+		"\"output_tokens\":512}",
+		"{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":2,\"concurrency\":64,"
+		"\"input_tokens\":200,\"output_tokens\":256}",
+	};
+	for (int b = 0; b < 2; b++) {
+		json_t *a = answer(bodies[b]);
+		const json_t *iv = json_object_get(json_object_get(a, "capacity"), "interval_95");
+		const json_t *each = json_object_get(iv, "covers_by_quantity"), *v;
+		const char *k;
+		int nulls = 0;
+		CHECK(json_is_object(iv));
+		json_object_foreach((json_t *)iv, k, v)
+			if (json_is_null(v)) {
+				const char *why = json_string_value(json_object_get(each, k));
+				nulls++;
+				CHECK(why && strncmp(why, "none: ", 6) == 0);
+				if (!why)
+					fprintf(stderr, "  %s: interval_95.%s null without its reason\n", bodies[b], k);
+			}
+		const char *running = json_string_value(json_object_get(each, "mean_running"));
+		if (b == 0) {
+			CHECK(json_is_null(json_object_get(iv, "mean_running")));
+			CHECK(running && strstr(running, "none: a closed loop's running count is the concurrency asked"));
+		} else {
+			CHECK(json_is_array(json_object_get(iv, "mean_running")));
+			CHECK(running && strncmp(running, "none: ", 6) != 0);
+		}
+		CHECK(nulls >= 1); /* TTFT: no held-out error, no draws */
+		json_decref(a);
+	}
+	wc_params_clear(&measured);
+}
+
 int
 main(void)
 {
@@ -191,6 +238,7 @@ main(void)
 	closed_and_open();
 	expert_parallel();
 	refusals();
+	null_intervals_say_why(srv);
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
