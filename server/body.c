@@ -168,18 +168,35 @@ read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_respons
 /* Does the JSON text nest arrays/objects deeper than `max`? jansson
  * parses (and frees) recursively, and CivetWeb's worker stacks are small,
  * so depth is bounded before parsing. Brackets inside strings do not
- * count. A malformed text is left for the parser to report. */
+ * count. A malformed text is left for the parser to report. When too
+ * deep, *line and *column give the bracket that went past `max`, counted
+ * as jansson counts its errors' positions (lines from 1; columns from 1,
+ * in characters, not bytes), since the answer promises both for every
+ * malformed body (docs/http-api.md, "Errors"). */
 static int
-too_deep(const char *p, size_t n, int max)
+too_deep(const char *p, size_t n, int max, int *line, int *column)
 {
 	int depth = 0, in_string = 0;
+	*line = 1;
+	*column = 0;
 	for (size_t i = 0; i < n; i++) {
 		char c = p[i];
+		if (c == '\n') {
+			(*line)++;
+			*column = 0;
+		} else if (((unsigned char)c & 0xC0) != 0x80) {
+			(*column)++;
+		}
 		if (in_string) {
-			if (c == '\\')
+			if (c == '\\' && i + 1 < n) {
+				/* the escaped character is one more column (never a newline:
+				 * a raw one in a string is malformed anyway) */
 				i++;
-			else if (c == '"')
+				if (((unsigned char)p[i] & 0xC0) != 0x80)
+					(*column)++;
+			} else if (c == '"') {
 				in_string = 0;
+			}
 		} else if (c == '"') {
 			in_string = 1;
 		} else if (c == '[' || c == '{') {
@@ -199,9 +216,12 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 	wc_api_error e;
 
 	*out = NULL;
-	if (too_deep(body, len, WC_JSON_MAX_DEPTH)) {
-		wc_api_error_set(&e, 400, "malformed_json", NULL,
-		                 "JSON nested deeper than %d levels", WC_JSON_MAX_DEPTH);
+	int line, column;
+	if (too_deep(body, len, WC_JSON_MAX_DEPTH, &line, &column)) {
+		wc_api_error_set(&e, 400, "malformed_json", NULL, "JSON nested deeper than %d levels (line %d, column %d)",
+		                 WC_JSON_MAX_DEPTH, line, column);
+		e.line = line;
+		e.column = column;
 		wc_response_error(res, &e);
 		return -1;
 	}

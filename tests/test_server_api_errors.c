@@ -54,6 +54,28 @@ test_errors(void)
 	memset(deep + 2000, ']', 2000);
 	deep[4000] = '\0';
 	http_expect_error(h, "POST", "/v1/predict/batch", "application/json", deep, 400, "malformed_json", NULL);
+	/* ...at the position of the bracket one level too deep, as every
+	 * malformed body (docs/http-api.md, "Errors"): 33 x "[" then 33 x "]"
+	 * goes past 32 at line 1, column 33; on line 2 after a string holding
+	 * an escaped quote, a bracket and "é" (two bytes, one character), at
+	 * the column counted in characters. */
+	memset(deep, '[', 33);
+	memset(deep + 33, ']', 33);
+	deep[66] = '\0';
+	http_post_json(h, url("/v1/predict/batch"), deep, &r);
+	CHECK_INT(r.status, 400);
+	CHECK(http_error_str(&r, "code") && strcmp(http_error_str(&r, "code"), "malformed_json") == 0);
+	CHECK_INT(http_error_int(&r, "line"), 1);
+	CHECK_INT(http_error_int(&r, "column"), 33);
+	CHECK_CONTAINS(http_error_str(&r, "message"), "(line 1, column 33)");
+	http_reply_free(&r);
+	snprintf(deep, sizeof deep, "{\"a\":\n \"\\\"[\xc3\xa9\", \"b\":%.*s", 32, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[");
+	http_post_json(h, url("/v1/predict/inference"), deep, &r);
+	CHECK_INT(r.status, 400);
+	CHECK_INT(http_error_int(&r, "line"), 2);
+	/* 13 characters (' "\\"[é", "b":') before the brackets; the 32nd is level 33 */
+	CHECK_INT(http_error_int(&r, "column"), 45);
+	http_reply_free(&r);
 	http_expect_error(h, "POST", "/v1/predict/inference", "application/json",
 	                     "{\"platform\":\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\",\"tp\":1,\"active_params_b\":8,\"concurrency\":1}",
 	                     422, "unknown_platform", "/platform");
