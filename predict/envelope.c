@@ -140,7 +140,8 @@ closed_requests(const wc_envelope_workload *w, const wc_envelope_options *o, con
 
 int
 wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o,
-                           const wc_service_times *st, double servers, double max_requests, wc_error *err)
+                           const wc_service_times *st, double servers, double max_requests, int budget,
+                           wc_error *err)
 {
 	double per = w->kind == WC_ENVELOPE_CLOSED ? closed_requests(w, o, st)
 	                                           : wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s);
@@ -150,10 +151,14 @@ wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_opti
 	const char *field = w->kind == WC_ENVELOPE_REPLAY ? "arrival_s"
 	                  : w->kind == WC_ENVELOPE_CLOSED ? "concurrency"
 	                  : w->n_profile ? "rate_profile" : "rate";
+	/* What sets the server runs differs: a plan has no replicas or fleet
+	 * of its own, its servers are what max_fleet and the budget allow
+	 * (docs/http-api.md, "Bounds"), so it names only what it takes. */
 	return wc_error_set(err, WC_EINVAL, "%s: the simulation would draw %.3g requests (%.3g per server x %.3g "
-	                    "server runs over %g s), over the bound of %.3g; lower the %s, the horizon, the "
-	                    "replicas or the fleet", field, n, n / servers, servers, o->warmup_s + o->horizon_s,
-	                    max_requests, w->kind == WC_ENVELOPE_CLOSED ? "clients" : "rate");
+	                    "server runs over %g s), over the bound of %.3g; lower the %s, the horizon, %s", field,
+	                    n, n / servers, servers, o->warmup_s + o->horizon_s, max_requests,
+	                    w->kind == WC_ENVELOPE_CLOSED ? "clients" : "rate",
+	                    budget ? "max_fleet or budget_w" : "the replicas or the fleet");
 }
 
 /* ------------------------------------------------------- power map */

@@ -292,7 +292,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		return wc_error_set(err, WC_EINVAL, "fleet_mode: an explicit n(t) cannot be split by a balancer "
 		                    "(use independent)");
 	if ((rc = wc_envelope_requests_check(w, o, st, wc_envelope_budget_servers(bo, pm, o->fleet_mode),
-	                                     WC_ENVELOPE_MAX_REQUESTS, err)))
+	                                     WC_ENVELOPE_MAX_REQUESTS, 1, err)))
 		return rc;
 	bs.o = &one;
 	one.fleet_mode = o->fleet_mode;

@@ -47,9 +47,11 @@ double wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_ma
  *  warm-up and horizon whose expected requests exceed `max_requests`
  *  (WC_EINVAL naming the workload field that sets the count). A closed
  *  loop counts the requests its clients can have served at most, from
- *  `st`'s shortest request (its clients alone when `st` is NULL). */
+ *  `st`'s shortest request (its clients alone when `st` is NULL). The
+ *  message's remedy names what a budget plan (`budget` 1: max_fleet,
+ *  budget_w) or an envelope (replicas, fleet) takes. */
 int wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o,
-                               const wc_service_times *st, double servers, double max_requests,
+                               const wc_service_times *st, double servers, double max_requests, int budget,
                                wc_error *err);
 
 /** The largest fleet size K <= max_fleet whose aggregate power statistic

@@ -40,7 +40,7 @@ work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
 		                 budget ? "max_fleet or budget_w" : field + 1);
 		return -1;
 	}
-	if (wc_envelope_requests_check(&r->w, &r->o, st, servers, WC_HTTP_MAX_REQUESTS, &err) != WC_OK) {
+	if (wc_envelope_requests_check(&r->w, &r->o, st, servers, WC_HTTP_MAX_REQUESTS, budget, &err) != WC_OK) {
 		char field[sizeof e->field];
 		size_t n = strcspn(err.msg, ":");
 		if (r->w.kind == WC_ENVELOPE_REPLAY || r->w.kind == WC_ENVELOPE_CLOSED)

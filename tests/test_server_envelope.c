@@ -108,6 +108,36 @@ test_bad_inputs(void)
 	             "invalid_value", "/workload/burstiness");
 }
 
+/* A refusal names only fields the route takes: a plan has no replicas or
+ * fleet (they are unknown_field there), an envelope has no max_fleet. */
+static void
+test_refusals_name_route_fields(void)
+{
+	static const struct {
+		const char *path, *body, *field, *names, *not_named;
+	} cases[] = {
+		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"closed\",\"concurrency\":256},\"budget_w\":5e4}",
+		  "/max_fleet", "lower the clients, the horizon, max_fleet or budget_w", "replicas" },
+		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e4},\"budget_w\":1e4}",
+		  "/workload/rate", "lower the rate, the horizon, max_fleet or budget_w", "fleet size" },
+		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,"
+		  "\"horizon_s\":3600,\"max_fleet\":5000}", "/max_fleet", "lower max_fleet or budget_w", "replicas" },
+		{ "/v1/forecast/envelope", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e6},\"horizon_s\":3600,"
+		  "\"replicas\":1}", "/workload/rate", "lower the rate, the horizon, the replicas or the fleet", "max_fleet" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		http_reply r;
+		http_post_json(h, url(cases[i].path), cases[i].body, &r);
+		CHECK_INT(r.status, 413);
+		const char *f = http_error_str(&r, "field"), *m = http_error_str(&r, "message");
+		CHECK(f && strcmp(f, cases[i].field) == 0);
+		CHECK(m && strstr(m, cases[i].names) && !strstr(m, cases[i].not_named));
+		if (!m || !strstr(m, cases[i].names) || strstr(m, cases[i].not_named))
+			fprintf(stderr, "  %s %s -> %s\n", cases[i].path, cases[i].body, r.body ? r.body : "");
+		http_reply_free(&r);
+	}
+}
+
 /* The plan's documented defaults (horizon 600 s, max_fleet 1000) answer:
  * the bound charges the servers the plan can simulate under the budget. */
 static void
@@ -344,6 +374,7 @@ main(void)
 	test_budget();
 	test_budget_defaults();
 	test_bins_bound();
+	test_refusals_name_route_fields();
 	test_profile_and_service(&hot, &paper);
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
