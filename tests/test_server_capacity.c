@@ -225,6 +225,39 @@ null_intervals_say_why(wc_server *srv)
 	wc_params_clear(&measured);
 }
 
+/* Fields that enter only the capacity answers, given without the token
+ * lengths, are named in a warning as ignored (they were silently); with
+ * the lengths, or expert_parallel false (the default), no such warning. */
+static void
+ignored_without_tokens(void)
+{
+	static const char *const fields[] = { "price_per_kwh", "grams_co2_per_kwh", "expert_parallel" };
+	json_t *a = answer("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
+	                   "\"price_per_kwh\":0.2,\"grams_co2_per_kwh\":400,\"expert_parallel\":true}");
+	const json_t *w = json_object_get(a, "warnings");
+	for (int f = 0; f < 3; f++) {
+		int found = 0;
+		char want[96];
+		snprintf(want, sizeof want, "%s: ignored: it enters only the capacity answers", fields[f]);
+		for (size_t i = 0; i < json_array_size(w); i++)
+			found |= strncmp(json_string_value(json_array_get(w, i)), want, strlen(want)) == 0;
+		CHECK(found);
+	}
+	json_decref(a);
+	static const char *const quiet[] = {
+		"{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":100,"
+		"\"output_tokens\":100,\"price_per_kwh\":0.2,\"grams_co2_per_kwh\":400}",
+		"{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"expert_parallel\":false}",
+	};
+	for (int q = 0; q < 2; q++) {
+		a = answer(quiet[q]);
+		w = json_object_get(a, "warnings");
+		for (size_t i = 0; i < json_array_size(w); i++)
+			CHECK(strstr(json_string_value(json_array_get(w, i)), ": ignored:") == NULL);
+		json_decref(a);
+	}
+}
+
 int
 main(void)
 {
@@ -238,6 +271,7 @@ main(void)
 	closed_and_open();
 	expert_parallel();
 	refusals();
+	ignored_without_tokens();
 	null_intervals_say_why(srv);
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
