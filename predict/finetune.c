@@ -138,7 +138,7 @@ relation_checks(const wc_finetune_params *f, const wc_finetune_query *q, wc_fine
  * when the set records it (docs/intervals.md); per token and per job
  * scale with the step. None (null, with a warning) when neither. */
 static int
-interval(const wc_params *p, const wc_ft_binding *b, const wc_finetune_query *q, wc_finetune_prediction *out,
+interval(const wc_params *p, const wc_ft_binding *b, wc_finetune_prediction *out,
          wc_error *err)
 {
 	const wc_draws *d = &b->f->draws;
@@ -172,8 +172,8 @@ interval(const wc_params *p, const wc_ft_binding *b, const wc_finetune_query *q,
 	out->step_hi_j = hi;
 	out->token_lo_j = lo / T;
 	out->token_hi_j = hi / T;
-	out->total_lo_kwh = q->steps * lo / 3.6e6;
-	out->total_hi_kwh = q->steps * hi / 3.6e6;
+	out->total_lo_kwh = out->steps * lo / 3.6e6;
+	out->total_hi_kwh = out->steps * hi / 3.6e6;
 	return WC_OK;
 }
 
@@ -246,8 +246,10 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	out->e0_scope = f->e0_scope;
 	out->calibrated = f->calibrated;
 	if (!isnan(q->steps)) {
-		out->steps = q->steps;
-		out->energy_total_kwh = q->steps * pt.energy_per_step_j / 3.6e6;
+		/* -0 steps is 0 steps: answered as 0, not as an energy of -0 kWh
+		 * (docs/http-api.md, the fine-tuning prediction object). */
+		out->steps = q->steps == 0 ? 0.0 : q->steps;
+		out->energy_total_kwh = out->steps * pt.energy_per_step_j / 3.6e6;
 	}
 	if ((rc = check_finite(f, q, out, err)) != WC_OK)
 		return rc;
@@ -255,6 +257,6 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	memory_warning(&q->config, out);
 	relation_checks(f, q, out);
 	if (q->want_interval)
-		return interval(p, &b, q, out, err);
+		return interval(p, &b, out, err);
 	return WC_OK;
 }

@@ -192,17 +192,22 @@ predictor_error(const wc_error *err, wc_api_error *e)
 		{ "tokens_per_step", "/tokens_per_step" }, { "steps", "/steps" }, { "platform", "/platform" },
 		{ "finetune", "" },
 	};
-	const char *field = "";
+	const char *field = "", *rest = err->msg;
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
 		size_t n = strlen(map[i].msg);
-		if (strncmp(err->msg, map[i].msg, n) == 0 && err->msg[n] == ':')
+		if (strncmp(err->msg, map[i].msg, n) == 0 && err->msg[n] == ':') {
 			field = map[i].field;
+			rest = err->msg + n;
+		}
 	}
 	if (err->code == WC_ENOMEM)
 		wc_api_error_set(e, 500, "internal", NULL, "%s", err->msg);
+	else if (field[0]) /* a message starts with the field's name as the request spells it
+	                    * (docs/http-api.md, "Errors"): the library's params_b is /active_params_b */
+		wc_api_error_set(e, 422, "invalid_value", field, "%s%s", field + 1, rest);
 	else
-		wc_api_error_set(e, 422, strcmp(field, "") == 0 && strncmp(err->msg, "finetune:", 9) == 0
-		                         ? "no_finetune_law" : "invalid_value", field, "%s", err->msg);
+		wc_api_error_set(e, 422, strncmp(err->msg, "finetune:", 9) == 0 ? "no_finetune_law" : "invalid_value",
+		                 field, "%s", err->msg);
 }
 
 json_t *

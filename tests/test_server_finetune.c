@@ -155,6 +155,16 @@ refusals(void)
 	expect(body, 422, "invalid_value", "/tokens_per_step");
 	snprintf(body, sizeof body, "{\"method\":\"full\",%s,\"micro_batch\":8,\"tokens_per_step\":0.5}", base);
 	expect(body, 422, "invalid_value", "/tokens_per_step");
+	/* The library's params_b is the request's active_params_b: the message
+	 * starts with the field's name (expect checks it). */
+	expect("{\"method\":\"full\",\"active_params_b\":1e308,\"layers\":32,\"d_model\":4096,\"micro_batch\":8,"
+	       "\"seq_len\":1024}", 422, "invalid_value", "/active_params_b");
+	/* -0 steps is 0 steps: no energy of -0 kWh. */
+	json_t *z = post_ok("/v1/predict/finetune", "{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,"
+	                    "\"micro_batch\":8,\"steps\":-0.0}");
+	CHECK(json_is_number(json_object_get(z, "energy_total_kwh")) && http_json_num(z, "energy_total_kwh") == 0 &&
+	      !signbit(http_json_num(z, "energy_total_kwh")) && !signbit(http_json_num(z, "steps")));
+	json_decref(z);
 	/* A profile by name answers; an unknown one is refused on its field. */
 	json_t *j = post_ok("/v1/predict/finetune", "{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,"
 	                    "\"micro_batch\":8,\"profile\":\"paper\"}");
