@@ -188,7 +188,7 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 	if (rc == WC_OK && tmp) {
 		const wc_level *l = wc_params_level(tmp, at.platform);
 		if (l)
-			wc__predict_datasheet_note(l, out->level_note, sizeof out->level_note);
+			wc__predict_datasheet_note(tmp, l, out->level_note, sizeof out->level_note);
 	}
 	free(tmp);
 	return rc;

@@ -22,8 +22,10 @@ const char *wc__predict_level_source(const wc_params *p, const wc_level *lvl);
  *  calibrated span's bounds. Returns `buf`. */
 const char *wc__predict_sig3(char *buf, size_t cap, double v);
 
-/** The warning line of a power level transferred from a datasheet. */
-void wc__predict_datasheet_note(const wc_level *lvl, char *buf, size_t cap);
+/** The warning line of a power level `lvl` of `p` transferred from a
+ *  datasheet; it says when the board is another vendor's than every
+ *  fitted level of `p` (the held-out miss is between NVIDIA boards). */
+void wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, size_t cap);
 
 /** `ptr` if it does not point into `*tmp`, else the same place in `*p`
  *  (`*tmp` is a copy of `*p`): what an answer borrows from the set must

@@ -389,12 +389,30 @@ wc__predict_rebase(const wc_params *p, const wc_params *tmp, const void *ptr)
 }
 
 void
-wc__predict_datasheet_note(const wc_level *lvl, char *buf, size_t cap)
+wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, size_t cap)
 {
+	/* The held-out miss was measured between NVIDIA boards (a generation
+	 * rebuilt from the others): another vendor's board, when no fitted
+	 * level is one, is further from its sources than any transfer that
+	 * was scored. The catalog's AMD boards are the CDNA architectures. */
+	const wc_platform_info *me = wc_platform_board(lvl->name, NULL);
+	const int amd = me && strncmp(me->architecture, "CDNA", 4) == 0;
+	int kin = 0;
+	for (int i = 0; amd && p && i < p->n_levels; i++) {
+		const wc_level *o = &p->levels[i];
+		const wc_platform_info *b = o == lvl || o->theta.source == WC_SRC_DATASHEET
+		                                    ? NULL
+		                                    : wc_platform_board(o->name, o->s_shared_with);
+		kin |= b && strncmp(b->architecture, "CDNA", 4) == 0;
+	}
+	char beyond[96] = "";
+	if (amd && !kin)
+		snprintf(beyond, sizeof beyond, " between NVIDIA boards; an AMD board (%s) can miss by more",
+		         me->architecture);
 	snprintf(buf, cap,
 	         "platform: no fitted level for %s; level_source datasheet: P0 %.0f W, S and theta transferred from the "
-	         "fitted levels (docs/fitting.md); held out, such transfers missed by %s",
-	         lvl->name, lvl->p0.value, WC_DATASHEET_MISS);
+	         "fitted levels (docs/fitting.md); held out, such transfers missed by %s%s",
+	         lvl->name, lvl->p0.value, WC_DATASHEET_MISS, beyond);
 }
 
 /* How the level was obtained, for the answer (predict.h). */
@@ -456,7 +474,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	out->level_source = wc__predict_level_source(p, b.level);
 	if (tmp) {
 		char note[WC_WARNING_LEN];
-		wc__predict_datasheet_note(b.level, note, sizeof note);
+		wc__predict_datasheet_note(tmp, b.level, note, sizeof note);
 		WC_WARN(out, "%s", note);
 	}
 	range_warnings(p, b.level, &q->config, &h, q->board_limit_w > 0 && !(q->power_cap_w > 0), out);
