@@ -131,9 +131,9 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (a->boot == 1)
 		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
-	const char *in[] = { a->params };
-	if (cli_check_output(cmd, "-o", a->output, (const char *const *)argv + optind, (size_t)(argc - optind)) != CLI_OK ||
-	    cli_check_output(cmd, "-o", a->output, in, 1) != CLI_OK)
+	/* --params may be the output, its capacity section replaced (docs/cli.md,
+	 * "Conventions"). */
+	if (cli_check_output(cmd, "-o", a->output, (const char *const *)argv + optind, (size_t)(argc - optind)) != CLI_OK)
 		return CLI_USAGE;
 	a->bo.replicates = (int)a->boot;
 	a->bo.threads = (int)a->threads;

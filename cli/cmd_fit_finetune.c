@@ -78,8 +78,11 @@ parse_flags(int argc, char **argv, fit_ft_args *a)
 	if (a->boot == 1)
 		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
 	a->input = argv[optind];
-	const char *in[] = { a->input, a->params };
-	if (cli_check_output(cmd, "-o", a->output, in, 2) != CLI_OK)
+	/* BASE may be the output: it is read whole before any work, and is
+	 * replaced (atomically) only by a finished file (docs/cli.md,
+	 * "Conventions"). */
+	const char *in[] = { a->input };
+	if (cli_check_output(cmd, "-o", a->output, in, 1) != CLI_OK)
 		return CLI_USAGE;
 	a->bo.replicates = (int)a->boot;
 	a->bo.threads = (int)a->threads;

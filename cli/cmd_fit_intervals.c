@@ -107,9 +107,11 @@ parse(int argc, char **argv, iv_args *a, int *help)
 	a->input = argv[optind];
 	if (!a->out)
 		return cli_usage_error(cmd, "-o PARAMS.json is required (see --help)");
-	const char *in[] = { a->params, a->prior };
+	/* --params may be the output, a section added to it (docs/cli.md,
+	 * "Conventions"); the prior is another file. */
+	const char *in[] = { a->prior };
 	if (cli_check_output(cmd, "-o", a->out, (const char *const *)argv + optind, (size_t)(argc - optind)) != CLI_OK ||
-	    cli_check_output(cmd, "-o", a->out, in, 2) != CLI_OK)
+	    cli_check_output(cmd, "-o", a->out, in, 1) != CLI_OK)
 		return CLI_USAGE;
 	if (!a->params == !a->profile)
 		return cli_usage_error(cmd, "give one of --params FILE and --profile NAME");

@@ -98,8 +98,9 @@ parse(int argc, char **argv, fit_args *a, int *help)
 		return rc;
 	if (!a->out)
 		return cli_usage_error(cmd, "-o PARAMS.json is required (see --help)");
-	const char *in[] = { a->params };
-	if (cli_check_output(cmd, "-o", a->out, in, 1) != CLI_OK)
+	/* --params may be the output, its response replaced (docs/cli.md,
+	 * "Conventions"). */
+	if (cli_check_output(cmd, "-o", a->out, NULL, 0) != CLI_OK)
 		return CLI_USAGE;
 	if (a->params && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");

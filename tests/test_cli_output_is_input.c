@@ -102,6 +102,25 @@ main(void)
 	const char *fit_fresh[] = { "wattcast", "fit", "inference", runs, "-o", fresh, NULL };
 	test_run_ok(fit_fresh);
 
+	/* A command that adds a section to its --params BASE may write it
+	 * back over BASE (read whole first, replaced atomically): the main
+	 * job's `fit finetune ... --params P -o P` was refused, exit 2. */
+	char *ft_runs = path_join(dir, "ft.csv");
+	const char *ft_sim[] = { "wattcast", "simulate", "finetune", "--seed", "3", "-o", ft_runs, NULL };
+	test_run_ok(ft_sim);
+	const char *ft_in_place[] = { "wattcast", "fit", "finetune", ft_runs, "--params", fresh, "-o", fresh,
+	                              "--bootstrap", "0", NULL };
+	test_run_ok(ft_in_place);
+	const char *iv_in_place[] = { "wattcast", "fit", "intervals", runs, "--params", fresh, "-o", fresh, NULL };
+	test_run_ok(iv_in_place);
+	char *text = slurp(fresh);
+	CHECK(text && strstr(text, "\"finetune\"") && strstr(text, "\"prediction_error\""));
+	free(text);
+	/* but the runs it reads stay refused as outputs */
+	const char *ft_runs_out[] = { "wattcast", "fit", "finetune", ft_runs, "--params", fresh, "-o", ft_runs, NULL };
+	refused(ft_runs_out, ft_runs, "wattcast fit finetune: -o: ");
+	free(ft_runs);
+
 	free(runs);
 	free(link);
 	free(params);
