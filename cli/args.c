@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -100,6 +101,12 @@ check_folder(const char *cmd, const char *flag, const char *out)
 	}
 	if (!S_ISDIR(st.st_mode))
 		return cli_usage_error(cmd, "%s: '%s' is not a folder (for '%s')", flag, dir, out);
+	/* The atomic writer makes its temporary file in the folder: one this
+	 * user cannot write is refused now, not after the work -- and not
+	 * after a command's first outputs are written and its next fails. */
+	if (access(dir, W_OK | X_OK) != 0)
+		return cli_usage_error(cmd, "%s: folder '%s' is not writable: %s (for '%s')", flag, dir, strerror(errno),
+		                       out);
 	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
 		return cli_usage_error(cmd, "%s: '%s' is a folder (give a file name in it)", flag, out);
 	return CLI_OK;

@@ -94,6 +94,18 @@ main(void)
 	snprintf(not_folder, sizeof not_folder, "'%s' is not a folder", runs);
 	refused((const char *const[]){ FLEX, "--svg", in_file, NULL }, "--svg: ", not_folder);
 	refused((const char *const[]){ "wattcast", "fit", "inference", runs, "-o", dir, NULL }, "-o: ", "is a folder");
+	/* A folder this user cannot write (/proc/self refuses even root) is
+	 * refused before any work too: an envelope wrote its --csv, then
+	 * failed on its --svg, exit 1 with half its outputs on disk. */
+	if (access("/proc/self", W_OK) != 0) {
+		char *half = path_join(dir, "half.csv");
+		refused((const char *const[]){ ENV, "--csv", half, "--svg", "/proc/self/x.svg", NULL }, "envelope: --svg: ",
+		        "folder '/proc/self' is not writable");
+		CHECK(access(half, F_OK) != 0);
+		refused((const char *const[]){ "wattcast", "profile", "export", "paper", "-o", "/proc/self/p.json", NULL },
+		        "profile: -o: ", "is not writable");
+		free(half);
+	}
 	/* A file in the working folder, or at a folder that exists, is fine. */
 	char *csv = path_join(dir, "flex.csv");
 	test_run_ok((const char *const[]){ FLEX, "--csv", csv, NULL });
