@@ -40,7 +40,7 @@ typedef struct {
 	const char *csv, *svg, *measured;
 	wc_run_manifest defaults;
 	cli_measured_window win;        /* --measured: the run replayed */
-	int horizon_given;
+	int horizon_given, replicas_given;
 	int tp_given;                    /* --tp */
 	int bin_given, budget_bin_given, sample_given; /* --bin, --budget-bin, --sample */
 } env_args;
@@ -134,7 +134,11 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 		rc = cli_parse_double(cmd, "--horizon", optarg, 0, 0, &o->horizon_s);
 		break;
 	case OPT_WARMUP: rc = cli_parse_double(cmd, "--warmup", optarg, 0, 1, &o->warmup_s); break;
-	case OPT_REPLICAS: rc = cli_parse_int(cmd, "--replicas", optarg, 1, WC_ENVELOPE_MAX_REPLICAS, &v); o->replicas = (int)v; break;
+	case OPT_REPLICAS:
+		a->replicas_given = 1;
+		rc = cli_parse_int(cmd, "--replicas", optarg, 1, WC_ENVELOPE_MAX_REPLICAS, &v);
+		o->replicas = (int)v;
+		break;
 	case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &o->seed); break;
 	case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &v); o->threads = (int)v; break;
 	case OPT_BIN:
@@ -214,6 +218,12 @@ check_args(const char *cmd, env_args *a)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (a->budget && (a->csv || a->svg || a->measured))
 		return cli_usage_error(cmd, "--budget prints a plan: --csv, --svg and --measured do not apply");
+	/* A plan sizes the fleet on one simulated path per probe, as the
+	 * plan route does (which has no replicas field): replicas would be
+	 * ignored without a word. */
+	if (a->budget && a->replicas_given)
+		return cli_usage_error(cmd, "--budget sizes the fleet on one simulated path per probe: --replicas does "
+		                       "not apply (--seed picks the path)");
 	if (a->budget && a->o.fleet_size > 1)
 		return cli_usage_error(cmd, "--budget searches the fleet size itself: --fleet does not apply "
 		                       "(--max-fleet bounds the search)");

@@ -56,6 +56,10 @@ test_bad_inputs(const char *dir)
 	const char *pfleet[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
 		                 "--horizon", "60", "--budget", "3000", "--fleet", "4", NULL };
 	expect_usage(pfleet, 2, "--budget searches the fleet size itself: --fleet does not apply");
+	/* replicas were accepted and ignored (1, 10 and 50 gave one plan) */
+	const char *prep[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		               "--horizon", "60", "--budget", "3000", "--replicas", "10", NULL };
+	expect_usage(prep, 2, "--budget sizes the fleet on one simulated path per probe: --replicas does not apply");
 	const char *samp[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--closed", "4",
 		               "--horizon", "30", "--sample", "60", NULL };
 	expect_usage(samp, 2, "--sample: 60 s is longer than the horizon of 30 s");
