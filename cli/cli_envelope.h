@@ -81,9 +81,10 @@ int cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *d
  *  the platform (`*platform`, stored in `d`) and the model (`*model` when
  *  the catalog has it, else its active parameters), so `--measured
  *  RUN_DIR` needs no flag the run already states. Nothing is changed
- *  where the folder has no manifest (a folder of run folders). */
-void cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform, const char **model,
-                           double *active_params_b);
+ *  where the folder has no manifest (a folder of run folders). A manifest
+ *  that does not parse is WC_EPARSE with its file:line:column in `err`. */
+int cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform, const char **model,
+                          double *active_params_b, wc_error *err);
 /** --measured compares a prediction with the run's measurement, so both
  *  must be of one configuration: the run's GPU count unless --tp named
  *  another (`tp_given`), and a warning wherever a flag names another

@@ -203,8 +203,10 @@ static const struct option env_opts[] = {
 static int
 check_args(const char *cmd, env_args *a)
 {
-	if (a->measured)
-		cli_measured_identity(a->measured, &a->defaults, &a->c.platform, &a->model, &a->c.active_params_b);
+	wc_error err;
+	if (a->measured && cli_measured_identity(a->measured, &a->defaults, &a->c.platform, &a->model,
+	                                         &a->c.active_params_b, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
 	if (!a->c.platform)
 		return cli_usage_error(cmd, "--platform is required (see --help)");
 	if (!a->model && !(a->c.active_params_b > 0))

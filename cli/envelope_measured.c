@@ -109,24 +109,30 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 /* The run replayed -- the first run folder at or under `dir`, as
  * cli_load_measured takes it -- as ingest knows it (wc_ingest_manifest:
  * its manifests, else nvidia-smi's product name for the platform). */
-void
+int
 cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform, const char **model,
-                      double *active_params_b)
+                      double *active_params_b, wc_error *err)
 {
 	char **found = NULL;
 	size_t n = 0;
-	wc_error err;
+	wc_error ferr;
 	wc_ingest_options opt;
 	wc_run_manifest m;
+	int rc = WC_OK;
 	wc_ingest_options_init(&opt);
 	wc_run_manifest_init(&m);
-	if (wc_ingest_find_runs(dir, &found, &n, &err) != WC_OK)
-		return; /* reported when the run is read */
-	if (n > 0)
-		(void)wc_ingest_manifest(found[0], &opt, &m, &err); /* what is missing is said by the flags' checks */
+	if (wc_ingest_find_runs(dir, &found, &n, &ferr) != WC_OK)
+		return WC_OK; /* reported when the run is read */
+	/* What is missing is said by the flags' checks; a manifest that does
+	 * not parse is said here, naming file:line:column -- it read as
+	 * "--platform is required". */
+	if (n > 0 && wc_ingest_manifest(found[0], &opt, &m, &ferr) == WC_EPARSE)
+		rc = wc_error_set(err, WC_EPARSE, "%s", ferr.msg);
 	for (size_t i = 0; i < n; i++)
 		free(found[i]);
 	free(found);
+	if (rc != WC_OK)
+		return rc;
 	if (!*platform && m.platform[0]) {
 		snprintf(d->platform, sizeof d->platform, "%s", m.platform);
 		*platform = d->platform;
@@ -139,6 +145,7 @@ cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform
 			*active_params_b = m.active_params_b;
 		}
 	}
+	return WC_OK;
 }
 
 int

@@ -336,6 +336,14 @@ test_fit_and_validate(const char *dir)
 	CHECK_INT(r.status, 0);
 	CHECK(first && r.out && strcmp(first, r.out) == 0);
 	run_result_free(&r);
+	/* A manifest cut short is named at its line and column (it read as
+	 * "--platform is required"). */
+	CHECK_INT(write_text(man, "{\"schema\": \"wattcast.run/3\", \"platform\": \"A1"), 0);
+	CHECK_INT(run_wattcast(bare, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast-run.json:1:");
+	CHECK(strstr(r.err, "--platform is required") == NULL);
+	run_result_free(&r);
 	remove(man);
 	free(man);
 	free(first);
