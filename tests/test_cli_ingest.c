@@ -292,9 +292,10 @@ test_refusals(const char *run_a, const char *run_b)
 {
 	char out[1024];
 	snprintf(out, sizeof out, "%s/refused.csv", root);
-	/* Run B without flags: nothing says which platform. */
+	/* Run B without flags: nothing says which platform, nor the rest,
+	 * all named at once. */
 	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", run_b, "-o", out, NULL },
-	        "platform unknown");
+	        "give --platform");
 	refused("refused.csv",
 	        (const char *const[]){ "wattcast", "ingest", run_a, run_b, "-o", out, "--platform", "H100",
 	                               "--model", "Llama-3.1-8B", NULL },

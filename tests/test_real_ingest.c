@@ -166,7 +166,8 @@ main(void)
 		if (!has_manifest(runs[i])) {
 			/* Without flags the run cannot be placed ... */
 			CHECK_INT(wc_ingest_run(runs[i], &o, &res, &err), WC_EINVAL);
-			CHECK_CONTAINS(err.msg, "platform unknown");
+			CHECK_CONTAINS(err.msg, "platform, model and UTC offset unknown (no manifest states them); give "
+			                        "--platform, --model and --utc-offset");
 			CHECK_INT(res.n_rows, 0);
 			user_flags(&o);
 			replay_without_manifest++;

@@ -66,17 +66,36 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", wc_platform_lookup(rc->m.platform)->name);
 	if (!rc->m.run_id[0])
 		base_name(rc->dir, rc->m.run_id, sizeof rc->m.run_id);
-	if (!rc->m.platform[0])
-		return wc_error_set(err, WC_EINVAL, "%s: platform unknown (no manifest states it; give --platform)",
-		                    rc->dir);
 	const wc_model_info *mi = rc->m.model[0] ? wc_model_lookup(rc->m.model) : NULL;
 	if (isnan(rc->m.active_params_b) && mi)
 		rc->m.active_params_b = mi->active_params_b;
-	if (isnan(rc->m.active_params_b))
-		return wc_error_set(err, WC_EINVAL, "%s: active parameters unknown (%s; give --active-params)",
-		                    rc->dir, rc->m.model[0] ? "model not in the catalog" : "no model named");
-	if (!rc->m.model[0])
-		return wc_error_set(err, WC_EINVAL, "%s: model unknown (give --model)", rc->dir);
+	/* Everything the run lacks, said at once: a run without manifests
+	 * was refused once per missing flag, one attempt each. The UTC offset
+	 * joins them when a load log will need it (checked again there). A
+	 * message holds 255 bytes: the run's folder, then the names. */
+	if (!rc->m.platform[0] || isnan(rc->m.active_params_b) || !rc->m.model[0]) {
+		const int plat = !rc->m.platform[0], model = !rc->m.model[0],
+		          offset = isnan(rc->m.utc_offset_s) && (rc->engine_path[0] || rc->req_path[0]);
+		const char *what[3], *flag[3];
+		int n = 0;
+		if (plat)
+			what[n] = "platform", flag[n++] = "--platform";
+		if (model)
+			what[n] = "model", flag[n++] = "--model";
+		else
+			what[n] = "active parameters (model not in the catalog)", flag[n++] = "--active-params";
+		if (offset)
+			what[n] = "UTC offset", flag[n++] = "--utc-offset";
+		char a[160] = "", b[96] = "";
+		for (int k = 0; k < n; k++) {
+			const char *sep = k == 0 ? "" : k == n - 1 ? " and " : ", ";
+			snprintf(a + strlen(a), sizeof a - strlen(a), "%s%s", sep, what[k]);
+			snprintf(b + strlen(b), sizeof b - strlen(b), "%s%s", sep, flag[k]);
+		}
+		return wc_error_set(err, WC_EINVAL, "%s: %s unknown (no manifest states %s); give %s%s", rc->dir, a,
+		                    n == 1 ? "it" : "them", b,
+		                    model ? " (and --active-params for a model the catalog lacks)" : "");
+	}
 	if (mi && isnan(rc->m.total_params_b))
 		rc->m.total_params_b = mi->total_params_b;
 	if (mi && rc->m.architecture == WC_ARCH_UNKNOWN)
