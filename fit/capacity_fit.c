@@ -6,7 +6,6 @@
  * parameters fixed or weakly identified, rows skipped).
  */
 #include "capacity_internal.h"
-#include "models/grow.h"
 
 #include "models/grow.h"
 
@@ -343,6 +342,10 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 		if (cap_at_edge(out->u[k]))
 			snprintf(msg, sizeof msg, "%s = %.4g sits at the edge of its domain: the rows do not pin it down "
 			         "(written with source \"bound\"; answers that use it say so)", out->names[k], out->x[k]);
+		else if (!isfinite(out->se_log[k]))
+			/* a singular curvature: the rows move the fit not at all along it */
+			snprintf(msg, sizeof msg, "%s is not identified by these rows (the fit's curvature along it is "
+			         "zero: no standard error); expect a wide interval", out->names[k]);
 		else if (out->se_log[k] > WEAK_SE_LOG)
 			snprintf(msg, sizeof msg, "%s is weakly identified by these rows (standard error of its log %.3g); "
 			         "expect a wide interval", out->names[k], out->se_log[k]);

@@ -136,6 +136,10 @@ robust_default(const char *periods, const char *out)
 	CHECK(run_wattcast(ARGS("fit", "capacity", periods, "-o", out, "--bootstrap", "0"), NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "11 observations for 9 parameters are too few for Huber's weights (fewer than 2");
+	/* a parameter the rows do not move is said so, not given an "inf"
+	 * standard error */
+	CHECK(r.out && !strstr(r.out, "standard error of its log inf"));
+	CHECK_CONTAINS(r.out, "eta[A100] is not identified by these rows (the fit's curvature along it is zero");
 	run_result_free(&r);
 	CHECK(run_wattcast(ARGS("fit", "capacity", periods, "-o", out, "--bootstrap", "0", "--plain"), NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
