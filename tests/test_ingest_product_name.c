@@ -83,6 +83,11 @@ main(void)
 	char *sxm = make_run(dir, "sxm", "NVIDIA H100 80GB HBM3", NULL);
 	ingest_platform(dir, sxm, "--platform=A100", platform, sizeof platform, err, sizeof err);
 	CHECK(strcmp(platform, "H100") == 0);
+	/* the flag the run overrides is said not to apply (it gave H100 rows
+	 * without a word); one naming the same board is no override */
+	CHECK_CONTAINS(err, "--platform A100 (the run says H100): not applied");
+	ingest_platform(dir, sxm, "--platform=h100", platform, sizeof platform, err, sizeof err);
+	CHECK(strcmp(platform, "H100") == 0 && strstr(err, "not applied") == NULL);
 	char *nvl = make_run(dir, "nvl", "NVIDIA H100 NVL", NULL);
 	ingest_platform(dir, nvl, NULL, platform, sizeof platform, err, sizeof err);
 	CHECK(strcmp(platform, "H100-NVL") == 0);

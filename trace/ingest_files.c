@@ -61,6 +61,32 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	if (!rc->m.platform[0] && wc_nvsmi_product_name(rc->power_path, path, sizeof path) == WC_OK &&
 	    wc_platform_lookup(path))
 		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", wc_platform_lookup(path)->name);
+	/* Flags fill what the manifests leave unknown; a manifest's value
+	 * wins. Said where a flag names another value, so a flag the run
+	 * overrides is not thought to have applied (`--platform A100` on a
+	 * folder holding an H100 run gave H100 rows without a word). */
+	const wc_run_manifest *d = &opt->defaults;
+	if (opt->warn) {
+		char msg[1400], over[600] = "";
+		const wc_platform_info *pf = d->platform[0] ? wc_platform_lookup(d->platform) : NULL,
+		                       *pm = rc->m.platform[0] ? wc_platform_lookup(rc->m.platform) : NULL;
+		const wc_model_info *mf = d->model[0] ? wc_model_lookup(d->model) : NULL,
+		                    *mm = rc->m.model[0] ? wc_model_lookup(rc->m.model) : NULL;
+		if (d->platform[0] && rc->m.platform[0] && (pf || pm ? pf != pm : strcmp(d->platform, rc->m.platform) != 0))
+			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--platform %s (the run says %s)",
+			         over[0] ? ", " : "", d->platform, rc->m.platform);
+		if (d->model[0] && rc->m.model[0] && (mf || mm ? mf != mm : strcmp(d->model, rc->m.model) != 0))
+			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--model %s (the run says %s)",
+			         over[0] ? ", " : "", d->model, rc->m.model);
+		if (d->tp > 0 && rc->m.tp > 0 && d->tp != rc->m.tp)
+			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--tp %d (the run says %d)",
+			         over[0] ? ", " : "", d->tp, rc->m.tp);
+		if (over[0]) {
+			snprintf(msg, sizeof msg, "%s: %s: not applied; what a run states (its manifest, or nvidia-smi's "
+			         "product name) wins over a flag", rc->dir, over);
+			opt->warn(msg, opt->warn_payload);
+		}
+	}
 	wc_run_manifest_fill(&rc->m, &opt->defaults);
 	if (rc->m.platform[0] && wc_platform_lookup(rc->m.platform))
 		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", wc_platform_lookup(rc->m.platform)->name);
