@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define WC_PER_RUN_INPUTS_MAX 16
+#define WC_PER_RUN_INPUTS_MAX 24
 
 /** One prediction checked against one measurement. Inputs are named
  *  columns (the union over rows, in order of first appearance, becomes

@@ -211,6 +211,10 @@ test_validate_service(const char *dir, const char *runs, const char *params)
 	run_result_free(&r);
 	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, &err), WC_OK);
 	CHECK_CONTAINS(text, "roofline_standin");
+	/* the predictive interval beside the Monte-Carlo spread (lo, hi):
+	 * filled on the mean and p95 rows, blank on the others */
+	CHECK_CONTAINS(text, ",interval_95_lo,interval_95_hi,quantity,");
+	CHECK_CONTAINS(text, ",,p5_w,");
 	free(text);
 	/* --level takes zero-shot or loro; anything else is a usage error naming it. */
 	const char *badlevel[] = { "wattcast", "validate", "envelope", "--params", params, runs, "--platform", "A100",

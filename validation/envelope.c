@@ -146,6 +146,12 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double l
 		row.error_pct = 100.0 * (pred[q]->value - meas[q]) / meas[q];
 		row.lo = pred[q]->lo;
 		row.hi = pred[q]->hi;
+		/* lo/hi are the replicas' Monte-Carlo spread; the predictive 95 %
+		 * interval (the law's held-out error) of the mean and p95 is what
+		 * the coverage counts, so each row can be checked against it. */
+		const wc_envelope_interval *iv = &res->server_interval;
+		wc_per_run_row_input_number(&row, "interval_95_lo", q == 0 ? iv->mean_lo : q == 2 ? iv->p95_lo : NAN);
+		wc_per_run_row_input_number(&row, "interval_95_hi", q == 0 ? iv->mean_hi : q == 2 ? iv->p95_hi : NAN);
 		snprintf(row.p0_source, sizeof row.p0_source, "%s",
 		         run->config.idle_power_w > 0 ? "run" : wc_source_name(wc_params_level(p, run->config.platform)
 		                                                               ? wc_params_level(p, run->config.platform)->p0.source
