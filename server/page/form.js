@@ -136,7 +136,9 @@ function buildLoad(props) {
   const both = props.concurrency && props.rate;
   const boxes = FIELDS.filter((f) => f.group === 'load').map((f) => buildControl(f, props)).filter(Boolean);
   if (!both) return boxes;
-  const mode = el('fieldset', { class: 'load-mode' }, el('legend', { text: 'Load' }),
+  /* The radio pair sits under the group's own "Load" legend: its legend
+   * names it for screen readers only, so the heading is not shown twice. */
+  const mode = el('fieldset', { class: 'load-mode' }, el('legend', { class: 'sr-only', text: 'Kind of load' }),
     ['concurrency', 'rate'].map((m) => el('label', {},
       el('input', { type: 'radio', name: 'load-mode', value: m, checked: m === 'concurrency',
         onchange: syncLoad }), m === 'concurrency' ? ' closed loop' : ' open loop')));
