@@ -132,10 +132,10 @@ envelope_mean_at_rate(const char *rate)
 	         " r.value = '%s'; s.querySelector('tr[data-key]') && s.querySelectorAll('tr[data-key]').forEach((t) => t.remove());"
 	         " s.querySelector('button[type=submit]').click(); return true; })()", section, rate);
 	page_eval_ok(B, expr);
-	snprintf(expr, sizeof expr, "document.querySelector('%s tr[data-key=\"server.summary.mean_w.value\"]') !== null", section);
+	snprintf(expr, sizeof expr, "document.querySelector('%s tr[data-key=\"server.summary.mean_w\"]') !== null", section);
 	CHECK(cdp_wait(B, expr, PAGE_WAIT_S));
 	snprintf(expr, sizeof expr,
-	         "parseFloat(document.querySelector('%s tr[data-key=\"server.summary.mean_w.value\"] td').textContent)", section);
+	         "parseFloat(document.querySelector('%s tr[data-key=\"server.summary.mean_w\"] td').textContent)", section);
 	json_t *v = cdp_eval(B, expr);
 	double x = json_is_number(v) ? json_number_value(v) : NAN;
 	json_decref(v);

@@ -37,8 +37,11 @@ function buildPanel(p) {
       form.append(fieldBox(k, humanize(k), '', c, ps.description || ''));
       continue;
     }
+    /* Left empty, a number takes the API's default, which the placeholder
+     * names (docs/http-api.md): the page sends only what a planner set. */
     const c = ps.enum ? selectOf(id, ps.enum, example[k] !== undefined ? example[k] : ps.default)
-      : el('input', { id, type: t === 'string' ? 'text' : 'number', step: 'any', value: example[k] !== undefined ? example[k] : '' });
+      : el('input', { id, type: t === 'string' ? 'text' : 'number', step: 'any', value: example[k] !== undefined ? example[k] : '',
+        placeholder: ps.default !== undefined ? `default ${ps.default}` : null });
     inputs[k] = { c, t: ps.enum ? 'string' : t };
     form.append(fieldBox(k, humanize(k), unitOf(k), c, ps.description || ''));
   }
@@ -62,7 +65,11 @@ function buildPanel(p) {
       (box || err).textContent = e.message || `the server answered ${r.status}`;
       return;
     }
-    out.replaceChildren(answerTable(r.body), pointsFigure(p, r.body) || columnsFigure(p, r.body));
+    /* A figure is drawn once it is in the document (it takes the box's
+     * width); a part an answer lacks is null and left out. */
+    const parts = (p.render || answerView)(p, r.body).filter(Boolean);
+    out.replaceChildren(...parts);
+    for (const f of out.querySelectorAll('figure.plot')) requestAnimationFrame(() => f.redraw());
   });
   $('panels').append(el('section', { class: 'card wide panel', 'data-path': p.path },
     el('h2', { text: p.title }), p.useConfig ? el('p', { class: 'muted', text: 'Uses the configuration above.' }) : null,
@@ -122,13 +129,107 @@ function fleetControls(idp, ps, ex, form) {
   return { read: () => (Number(size.value) > 1 ? { size: Number(size.value), mode: mode.value } : undefined) };
 }
 
-function answerTable(a) {
-  const rows = quantities(a).map(([key, leaf, v, iv]) => el('tr', { 'data-key': key },
-    el('th', { scope: 'row', text: labelOf(leaf) }),
-    el('td', { class: 'num', text: typeof v === 'number' ? `${fmt(v)} ${unitLabel(leaf)}` : String(v) }),
-    el('td', { class: 'num', text: fmtInterval(iv) })));
-  return el('div', {}, el('table', { class: 'values' }, el('tbody', {}, rows)),
-    el('ul', { class: 'warnings' }, (a.warnings || []).map((w) => el('li', { text: w }))));
+/* Blocks of an envelope or budget answer that echo the request or say where
+ * its numbers come from (docs/http-api.md, "Envelopes"): folded under the
+ * answer, so that they are not read as results. */
+const ECHO_KEYS = ['config', 'workload', 'simulation', 'service_times', 'response', 'power_mapping'];
+
+/* Metrics of an envelope's summary (docs/trace-metrics.md): label, unit. */
+const SUMMARY_LABELS = {
+  mean_w: ['Mean power', 'W'], p5_w: ['P5 power (5th percentile of the samples)', 'W'],
+  p50_w: ['Median power', 'W'], p95_w: ['P95 power (95th percentile of the samples)', 'W'], max_w: ['Max power', 'W'],
+  ramp_w_per_s: ['Ramp (mean |ΔP| between 1-s means)', 'W/s'], ramp_p95_w_per_s: ['Ramp, 95th percentile', 'W/s'],
+  spectral_entropy: ['Spectral entropy', '(0–1)'], energy_j: ['Energy', 'J'],
+  energy_per_output_token_j: ['Energy per output token', 'J'], mean_running: ['Mean requests running', ''],
+  output_tokens: ['Output tokens', 'tokens'],
+};
+
+function summaryLabel(m) { return SUMMARY_LABELS[m] || [humanize(m), unitOf(m)]; }
+
+/* A summary: each entry {value, p5, p95} or null (a trace too short). */
+function isSummary(o) {
+  return !!o && typeof o === 'object' && !Array.isArray(o) && Object.keys(o).length > 0 &&
+    Object.values(o).every((v) => v === null || (typeof v === 'object' && 'value' in v && 'p5' in v));
+}
+
+/* An answer as a planner reads it: each block with a summary (the server's,
+ * a fleet's) as its metrics, its predictive interval apart from the
+ * Monte-Carlo spread (docs/envelopes.md, "Predictive interval") and its
+ * band; then the other numbers (a budget's plan), the warnings and, folded,
+ * the inputs echoed. */
+function answerView(p, a) {
+  const rest = Object.assign({}, a);
+  for (const k of ECHO_KEYS) delete rest[k];
+  const parts = [];
+  const replicas = a.simulation && a.simulation.replicas;
+  for (const [k, b] of Object.entries(a)) {
+    if (!b || typeof b !== 'object' || Array.isArray(b) || !isSummary(b.summary)) continue;
+    parts.push(summaryTable(k, b.summary, replicas), predictiveBlock(k, b.interval_95), binsFigure(p, k, b.bins));
+    rest[k] = Object.assign({}, b);
+    for (const x of ['summary', 'interval_95', 'bins']) delete rest[k][x];
+  }
+  const echoed = ECHO_KEYS.filter((k) => a[k] && typeof a[k] === 'object');
+  return [...parts, answerTable(rest), parts.length ? null : pointsFigure(p, a),
+    echoed.length ? el('details', { class: 'echo' }, el('summary', { text: 'Inputs as the server read them, and where the numbers come from' }),
+      echoed.map((k) => answerTable(a[k], humanize(k)))) : null];
+}
+
+function summaryTable(block, summary, replicas) {
+  const rows = Object.entries(summary).map(([m, s]) => {
+    const [label, unit] = summaryLabel(m);
+    const u = unit ? ` ${unit}` : '';
+    const has = (x) => s && typeof x === 'number';
+    return el('tr', { 'data-key': `${block}.summary.${m}` }, el('th', { scope: 'row', text: label }),
+      el('td', { class: 'num', text: has(s && s.value) ? `${fmt(s.value)}${u}` : '—' }),
+      el('td', { class: 'num spread', text: has(s && s.p5) && has(s.p95) ? `${fmtInterval([s.p5, s.p95])}${u}` : '—' }));
+  });
+  return el('div', { class: 'scroll' }, el('table', { class: 'values summary', 'data-block': block },
+    el('caption', { text: `${humanize(block)}: metrics of the simulated power trace (power of all its GPUs)` }),
+    el('thead', {}, el('tr', {}, ['metric', `mean over ${replicas ? `${replicas} ` : ''}replicas`,
+      'Monte-Carlo spread: P5–P95 over replicas'].map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, rows)));
+}
+
+/* The 95 % predictive interval (the law's held-out error) of the metrics
+ * it has, with what it covers: not the spread over replicas above. */
+function predictiveBlock(block, iv) {
+  const title = `${humanize(block)}: 95 % predictive interval`;
+  if (!iv) {
+    return el('p', { class: 'muted predictive', 'data-block': block,
+      text: `${title}: none (the parameter set has no held-out error of mean power for this platform).` });
+  }
+  const metrics = Object.keys(iv).filter((k) => Array.isArray(iv[k]) && iv[k].length === 2);
+  const st = iv.stratum;
+  return el('div', { class: 'predictive', 'data-block': block },
+    el('table', { class: 'values' }, el('caption', { text: title }),
+      el('tbody', {}, metrics.map((m) => {
+        const [label, unit] = summaryLabel(m);
+        return el('tr', { 'data-key': `${block}.interval_95.${m}` }, el('th', { scope: 'row', text: label }),
+          el('td', { class: 'num', text: `${fmtInterval(iv[m])}${unit ? ` ${unit}` : ''}` }));
+      }))),
+    el('p', { class: 'covers', text: `Covers: ${iv.covers || 'not said'}${st ? ` (held-out stratum: platform ${st.platform}, source ${st.source}, ${st.runs} runs)` : ''}.` }));
+}
+
+/* The other numbers of an answer (a budget's plan, a fleet's peak, a
+ * fine-tuning answer) with their intervals; null when there are none. */
+function answerTable(a, caption) {
+  const list = quantities(a);
+  const any = list.some((q) => q[3]);
+  const rows = list.map(([key, leaf, v, iv, cov]) => {
+    const unit = unitLabel(leaf);
+    const parent = key.includes('.') ? key.split('.').slice(-2, -1)[0] : '';
+    return el('tr', { 'data-key': key },
+      el('th', { scope: 'row', text: parent ? `${humanize(parent)}: ${labelOf(leaf)}` : labelOf(leaf) }),
+      el('td', { class: 'num', text: typeof v === 'number' ? `${fmt(v)}${unit ? ` ${unit}` : ''}` : String(v) }),
+      any ? el('td', { class: 'num', text: fmtInterval(iv) }) : null, any ? el('td', { class: 'covers', text: cov }) : null);
+  });
+  const warnings = caption ? [] : a.warnings || [];
+  if (!rows.length && !warnings.length) return null;
+  return el('div', {}, rows.length ? el('div', { class: 'scroll' }, el('table', { class: 'values' },
+    caption ? el('caption', { text: caption }) : null,
+    any ? el('thead', {}, el('tr', {}, ['quantity', 'value', '95 % interval', 'what it covers'].map((h) => el('th', { scope: 'col', text: h })))) : null,
+    el('tbody', {}, rows))) : null,
+  el('ul', { class: 'warnings' }, warnings.map((w) => el('li', { text: w }))));
 }
 
 /* The first array of objects in an answer, drawn against its first key
@@ -146,45 +247,23 @@ function pointsFigure(p, a) {
   const series = ys.map((k, i) => ({ name: humanize(k), color: COLORS[i % COLORS.length], dash: DASHES[i % DASHES.length],
     points: rows.map((r) => ({ x: r[xk], y: r[k], lo: i === 0 && lo ? r[lo] : NaN, hi: i === 0 && hi ? r[hi] : NaN })) }));
   const unit = unitOf(ys[0] || '');
-  const fig = figure(`plot-${p.path.replace(/\W+/g, '-')}`, { title: `${p.title}: ${humanize(name)}`,
+  return figure(`plot-${p.path.replace(/\W+/g, '-')}`, { title: `${p.title}: ${humanize(name)}`,
     x: `${humanize(xk)}${unitOf(xk) ? ` (${unitOf(xk)})` : ''}`, y: unit ? `${humanize(ys[0])} (${unit})` : humanize(ys[0] || ''),
     xlog: false, ylog: false, series });
-  requestAnimationFrame(() => fig.redraw());
-  return fig;
 }
 
-/* Columns of equal-length number arrays anywhere in an answer (an
- * envelope's `server.bins`: t_s, mean_w, p5_w, p95_w, ...), drawn against
- * the time column; p5/p95 columns become the band around the first other. */
-function findColumns(a, path, depth) {
-  if (!a || typeof a !== 'object' || Array.isArray(a) || depth > 3) return null;
-  const cols = Object.entries(a).filter(([, v]) => Array.isArray(v) && v.length > 1 && v.every((x) => typeof x === 'number'));
-  if (cols.length >= 2 && cols.every(([, v]) => v.length === cols[0][1].length)) return { path, cols };
-  for (const [k, v] of Object.entries(a)) {
-    const f = findColumns(v, path ? `${path}.${k}` : k, depth + 1);
-    if (f) return f;
-  }
-  return null;
-}
-
-function columnsFigure(p, a) {
-  const found = findColumns(a, '', 0);
-  if (!found) return null;
-  const cols = Object.fromEntries(found.cols);
-  const names = Object.keys(cols);
-  const xk = names.find((k) => /(^|_)s$/.test(k)) || names[0];
-  const lo = names.find((k) => k !== xk && /(^|_)(p5|p05|lo|low)(_|$)/.test(k));
-  const hi = names.find((k) => k !== xk && /(^|_)(p95|hi|high)(_|$)/.test(k));
-  const ys = names.filter((k) => k !== xk && k !== lo && k !== hi && unitOf(k) === unitOf(lo || names[1]));
-  if (!ys.length) return null;
-  const series = ys.map((k, i) => ({ name: humanize(k), color: COLORS[i % COLORS.length], dash: DASHES[i % DASHES.length],
-    points: cols[xk].map((x, j) => ({ x, y: cols[k][j], lo: i === 0 && lo ? cols[lo][j] : NaN, hi: i === 0 && hi ? cols[hi][j] : NaN })) }));
-  const unit = unitOf(ys[0]);
-  const fig = figure(`plot-${p.path.replace(/\W+/g, '-')}`, { title: `${p.title}: ${humanize(found.path || 'answer')}`,
-    x: `${humanize(xk)}${unitOf(xk) ? ` (${unitOf(xk)})` : ''}`, y: unit ? `${humanize(ys[0])} (${unit})` : humanize(ys[0]),
-    xlog: false, ylog: false, series });
-  requestAnimationFrame(() => fig.redraw());
-  return fig;
+/* A block's per-bin band (`bins`: t_s, mean_w, p5_w, p95_w, mean_running
+ * of equal length): the mean power over replicas against time, the P5–P95
+ * spread over replicas as its band. null without bins (include_bins false). */
+function binsFigure(p, block, bins) {
+  if (!bins || !Array.isArray(bins.t_s) || !Array.isArray(bins.mean_w) || !bins.t_s.length) return null;
+  const band = Array.isArray(bins.p5_w) && Array.isArray(bins.p95_w);
+  const points = bins.t_s.map((x, j) => ({ x, y: bins.mean_w[j], lo: band ? bins.p5_w[j] : NaN, hi: band ? bins.p95_w[j] : NaN }));
+  const per = bins.bin_s ? `${fmt(bins.bin_s)} s` : 'bin';
+  return figure(`plot-${p.path.replace(/\W+/g, '-')}-${block}`, {
+    title: `${humanize(block)}: mean power per ${per} bin over replicas, band P5–P95 over replicas (Monte-Carlo spread)`,
+    x: 'time (s)', y: 'power (W)', xlog: false, ylog: false,
+    series: [{ name: 'mean power (W)', color: COLORS[0], dash: '', points }] });
 }
 
 /* ---------------------------------------------------------- calibration */

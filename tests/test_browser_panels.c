@@ -1,0 +1,227 @@
+/*
+ * The planner page's panels of the envelope and budget routes
+ * (docs/planner.md, "Panels") in headless Chromium against a real
+ * `wattcast serve` serving the fitted set of tests/browser/page_session.h
+ * and the built-in profile `measured` (`wattcast profile export`), whose
+ * held-out error gives envelopes a predictive interval. Each panel computes
+ * from the configuration above (profile measured, A100 / Qwen3-8B / TP 1);
+ * the test records the body the page sent and posts it to the API itself,
+ * so every number checked is the real answer to the page's own request.
+ * Checked: the envelope's metrics are named rows with units, its 95 %
+ * predictive interval and what it covers stand apart from the Monte-Carlo
+ * spread, its band is drawn from server.bins, and no stray "null" text is
+ * shown (nor under the budget's plan).
+ *
+ * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
+ */
+#include "tests/browser/cdp.h"
+#include "tests/browser/page_session.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <string.h>
+
+static page_session S;
+static cdp *B;
+static CURL *H;
+
+#define ENVELOPE "section[data-path=\"/v1/forecast/envelope\"]"
+#define BUDGET "section[data-path=\"/v1/plan/budget\"]"
+
+static char *
+text_of(const char *selector)
+{
+	char expr[512];
+	snprintf(expr, sizeof expr, "(document.querySelector('%s') || {}).textContent || ''", selector);
+	return cdp_eval_str(B, expr);
+}
+
+static int
+truth(const char *expr)
+{
+	json_t *v = cdp_eval(B, expr);
+	int t = json_is_true(v);
+	json_decref(v);
+	return t;
+}
+
+/* Sets the panel's input `id` (empty: the API's default), clicks its
+ * Compute and waits for `done`; then the API's answer to the very body
+ * the page sent (new reference; NULL when none was sent). */
+static json_t *
+compute(const char *section, const char *path, const char *const *inputs, const char *done)
+{
+	char expr[1024];
+	page_eval_ok(B, "(() => { if (!window.sent) { window.sent = []; const f = window.fetch;"
+	                " window.fetch = (u, i) => { window.sent.push([u, i && i.body]); return f(u, i); }; }"
+	                " return true; })()");
+	for (int i = 0; inputs && inputs[i]; i += 2) {
+		snprintf(expr, sizeof expr, "(() => { const e = document.getElementById('%s'); e.value = '%s'; return e.value; })()",
+		         inputs[i], inputs[i + 1]);
+		char *got = cdp_eval_str(B, expr);
+		CHECK(strcmp(got, inputs[i + 1]) == 0);
+		free(got);
+	}
+	snprintf(expr, sizeof expr, "document.querySelector('%s button[type=submit]') !== null", section);
+	CHECK(cdp_wait(B, expr, PAGE_WAIT_S));
+	snprintf(expr, sizeof expr, "document.querySelector('%s button[type=submit]').click()", section);
+	page_eval_ok(B, expr);
+	snprintf(expr, sizeof expr, "document.querySelector('%s %s') !== null", section, done);
+	int ok = cdp_wait(B, expr, 3 * PAGE_WAIT_S);
+	if (!ok) {
+		snprintf(expr, sizeof expr, "document.querySelector('%s').textContent", section);
+		char *t = cdp_eval_str(B, expr);
+		fprintf(stderr, "%s: no answer shown; the panel says: %s\n", path, t);
+		free(t);
+	}
+	CHECK(ok);
+	snprintf(expr, sizeof expr, "(window.sent.filter(([u]) => u === '%s').pop() || [])[1] || ''", path);
+	char *body = cdp_eval_str(B, expr);
+	json_t *a = body[0] ? page_api_post(H, url(path), body) : NULL;
+	CHECK(a != NULL);
+	free(body);
+	return a;
+}
+
+/* The panel's text never says "null" (a missing part printed). */
+static void
+check_no_null(const char *section)
+{
+	char expr[256];
+	snprintf(expr, sizeof expr, "!/\\bnull\\b/.test(document.querySelector('%s').textContent)", section);
+	int ok = truth(expr);
+	if (!ok)
+		fprintf(stderr, "%s shows the text \"null\"\n", section);
+	CHECK(ok);
+}
+
+/* A row's label and its value cell, `unit` ending it, with the API's number. */
+static void
+check_row(const char *section, const char *key, const char *label, const char *unit, double want)
+{
+	char sel[256], want_unit[32];
+	snprintf(sel, sizeof sel, "%s tr[data-key=\"%s\"] th", section, key);
+	char *th = text_of(sel);
+	if (strcmp(th, label) != 0)
+		fprintf(stderr, "%s: labelled \"%s\", not \"%s\"\n", key, th, label);
+	CHECK(strcmp(th, label) == 0);
+	snprintf(sel, sizeof sel, "%s tr[data-key=\"%s\"] td", section, key);
+	char *td = text_of(sel);
+	snprintf(want_unit, sizeof want_unit, " %s", unit);
+	size_t n = strlen(td), u = strlen(want_unit);
+	if (!(n > u && strcmp(td + n - u, want_unit) == 0))
+		fprintf(stderr, "%s: \"%s\" does not end with \"%s\"\n", key, td, want_unit);
+	CHECK(n > u && strcmp(td + n - u, want_unit) == 0);
+	page_check_shown(td, 0, want, key);
+	free(th);
+	free(td);
+}
+
+static void
+check_envelope(void)
+{
+	const char *inputs[] = { "p--v1-forecast-envelope-horizon_s", "120", "p--v1-forecast-envelope-replicas", "8", NULL };
+	json_t *a = compute(ENVELOPE, "/v1/forecast/envelope", inputs, "tr[data-key=\"server.summary.mean_w\"]");
+	json_t *server = json_object_get(a, "server"), *sum = json_object_get(server, "summary");
+	json_t *iv = json_object_get(server, "interval_95"), *bins = json_object_get(server, "bins");
+	CHECK(json_is_object(iv) && json_is_array(json_object_get(bins, "t_s")));
+	/* Named rows with units, the mean over replicas the API's. */
+	static const struct {
+		const char *metric, *label, *unit;
+	} rows[] = { { "mean_w", "Mean power", "W" },
+		     { "p95_w", "P95 power (95th percentile of the samples)", "W" },
+		     { "max_w", "Max power", "W" },
+		     { "ramp_w_per_s", "Ramp (mean |ΔP| between 1-s means)", "W/s" } };
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "server.summary.%s", rows[i].metric);
+		json_t *m = json_object_get(sum, rows[i].metric);
+		check_row(ENVELOPE, key, rows[i].label, rows[i].unit,
+		          json_number_value(json_object_get(m, "value")));
+	}
+	/* The Monte-Carlo spread of the mean: the replicas' P5 and P95. */
+	char *spread = text_of(ENVELOPE " tr[data-key=\"server.summary.mean_w\"] td.spread");
+	json_t *mean = json_object_get(sum, "mean_w");
+	page_check_shown(spread, 0, json_number_value(json_object_get(mean, "p5")), "spread p5");
+	page_check_shown(spread, 1, json_number_value(json_object_get(mean, "p95")), "spread p95");
+	free(spread);
+	/* The predictive interval, apart from the spread, with what it covers. */
+	char *shown = text_of(ENVELOPE " .predictive tr[data-key=\"server.interval_95.mean_w\"] td");
+	json_t *lohi = json_object_get(iv, "mean_w");
+	page_check_shown(shown, 0, json_number_value(json_array_get(lohi, 0)), "interval lo");
+	double hi = json_number_value(json_array_get(lohi, 1));
+	const char *bracket = strchr(shown, ',');
+	CHECK(bracket && fabs(strtod(bracket + 1, NULL) - hi) <= 1e-3 * hi);
+	CHECK(strstr(shown, " W") != NULL);
+	free(shown);
+	char *covers = text_of(ENVELOPE " .predictive p.covers");
+	CHECK_CONTAINS(covers, json_string_value(json_object_get(iv, "covers")));
+	free(covers);
+	CHECK(truth("document.querySelector('" ENVELOPE " .predictive td.spread') === null"));
+	/* The band from server.bins: a line through every bin and its band. */
+	char expr[512];
+	snprintf(expr, sizeof expr,
+	         "(() => { const p = document.querySelector('" ENVELOPE " figure svg path.line');"
+	         " return !!p && (p.getAttribute('d').match(/L/g) || []).length === %zu"
+	         " && document.querySelectorAll('" ENVELOPE " figure svg polygon.band').length === 1; })()",
+	         json_array_size(json_object_get(bins, "t_s")) - 1);
+	int drawn = cdp_wait(B, expr, PAGE_WAIT_S);
+	if (!drawn)
+		fprintf(stderr, "the envelope's band chart is not drawn from its %zu bins\n",
+		        json_array_size(json_object_get(bins, "t_s")));
+	CHECK(drawn);
+	check_no_null(ENVELOPE);
+	json_decref(a);
+}
+
+static void
+check_budget(void)
+{
+	const char *inputs[] = { "p--v1-plan-budget-horizon_s", "60", "p--v1-plan-budget-budget_w", "5000",
+		                 "p--v1-plan-budget-max_fleet", "50", NULL };
+	json_t *a = compute(BUDGET, "/v1/plan/budget", inputs, "tr[data-key=\"plan.fleet_size\"]");
+	json_t *plan = json_object_get(a, "plan");
+	char *n = text_of(BUDGET " tr[data-key=\"plan.fleet_size\"] td");
+	CHECK_INT(atoi(n), (int)json_integer_value(json_object_get(plan, "fleet_size")));
+	free(n);
+	check_row(BUDGET, "plan.stat_w", "Plan: Stat", "W", json_number_value(json_object_get(plan, "stat_w")));
+	check_no_null(BUDGET);
+	json_decref(a);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("browser_panels_sets");
+	char *measured = path_join(dir, "measured.json");
+	const char *argv[] = { "wattcast", "profile", "export", "measured", "-o", measured, NULL };
+	test_run_ok(argv);
+	const char *more[] = { measured, NULL };
+	int rc = page_session_open_more(&S, "browser_panels", more);
+	if (rc == TEST_SKIP) {
+		free(measured);
+		free(dir);
+		return TEST_SKIP;
+	}
+	B = S.b;
+	H = S.h;
+	if (B) {
+		char link[256];
+		http_set_base(S.port);
+		snprintf(link, sizeof link,
+		         "http://127.0.0.1:%d/?profile=measured&platform=A100&model=Qwen3-8B&tp=1&concurrency=32", S.port);
+		CHECK_INT(cdp_navigate(B, link), 0);
+		CHECK(page_wait_runs(B, 1));
+		/* The form has one "Load" heading (the radio pair's is for screen readers). */
+		CHECK(truth("[...document.querySelectorAll('#fields legend')].filter((l) => l.textContent === 'Load'"
+		            " && l.getBoundingClientRect().height > 2).length === 1"));
+		check_envelope();
+		check_budget();
+		CHECK_INT(cdp_page_errors(B), 0);
+	}
+	page_session_close(&S);
+	free(measured);
+	free(dir);
+	return check_report("test_browser_panels");
+}
