@@ -1,5 +1,5 @@
 /*
- * The planner page's panels of the envelope and budget routes
+ * The planner page's panels of the envelope, budget and flexibility routes
  * (docs/planner.md, "Panels") in headless Chromium against a real
  * `wattcast serve` serving the fitted set of tests/browser/page_session.h
  * and the built-in profile `measured` (`wattcast profile export`), whose
@@ -10,7 +10,9 @@
  * Checked: the envelope's metrics are named rows with units, its 95 %
  * predictive interval and what it covers stand apart from the Monte-Carlo
  * spread, its band is drawn from server.bins, and no stray "null" text is
- * shown (nor under the budget's plan).
+ * shown (nor under the budget's plan); the flexibility plot has one point
+ * per step, the knee and the least-energy step marked at the API's clocks,
+ * and its table has the steps with units.
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
@@ -28,6 +30,7 @@ static CURL *H;
 
 #define ENVELOPE "section[data-path=\"/v1/forecast/envelope\"]"
 #define BUDGET "section[data-path=\"/v1/plan/budget\"]"
+#define FLEX "section[data-path=\"/v1/predict/flexibility\"]"
 
 static char *
 text_of(const char *selector)
@@ -44,6 +47,15 @@ truth(const char *expr)
 	int t = json_is_true(v);
 	json_decref(v);
 	return t;
+}
+
+static int
+count(const char *expr)
+{
+	json_t *v = cdp_eval(B, expr);
+	int n = json_is_number(v) ? (int)json_number_value(v) : -1;
+	json_decref(v);
+	return n;
 }
 
 /* Sets the panel's input `id` (empty: the API's default), clicks its
@@ -190,6 +202,59 @@ check_budget(void)
 	json_decref(a);
 }
 
+static void
+check_flexibility(void)
+{
+	const char *inputs[] = { "p--v1-predict-flexibility-steps", "6", NULL };
+	json_t *a = compute(FLEX, "/v1/predict/flexibility", inputs, "figure svg circle.step");
+	json_t *steps = json_object_get(a, "steps");
+	size_t n = json_array_size(steps);
+	CHECK_INT((int)n, 6);
+	char expr[512];
+	/* One point per step, at the API's clocks in its order. */
+	json_t *clocks = cdp_eval(B, "[...document.querySelectorAll('" FLEX " svg circle.step')].map((c) => Number(c.dataset.clock))");
+	CHECK_INT((int)json_array_size(clocks), (int)n);
+	for (size_t i = 0; i < n && i < json_array_size(clocks); i++)
+		CHECK_NEAR(json_number_value(json_array_get(clocks, i)),
+		           json_number_value(json_object_get(json_array_get(steps, i), "sm_clock_mhz")), 1e-6);
+	json_decref(clocks);
+	CHECK(truth("document.querySelector('" FLEX " svg polyline.line') !== null"));
+	/* The knee: one marked point, at the API's knee clock, and labelled. */
+	CHECK_INT(count("document.querySelectorAll('" FLEX " svg circle.knee').length"), 1);
+	snprintf(expr, sizeof expr,
+	         "Math.abs(Number(document.querySelector('" FLEX " svg circle.knee').dataset.clock) - %.10g) < 1e-6",
+	         json_number_value(json_object_get(a, "knee_clock_mhz")));
+	CHECK(truth(expr));
+	char *kl = text_of(FLEX " svg .knee-label");
+	CHECK_CONTAINS(kl, "knee");
+	free(kl);
+	snprintf(expr, sizeof expr,
+	         "Math.abs(Number(document.querySelector('" FLEX " svg circle.optimum').dataset.clock) - %.10g) < 1e-6",
+	         json_number_value(json_object_get(a, "energy_optimal_clock_mhz")));
+	CHECK(truth(expr));
+	/* The table: a row per step, with the API's numbers and units. */
+	CHECK_INT(count("document.querySelectorAll('" FLEX " table.flex-steps tbody tr').length"), (int)n);
+	for (size_t i = 0; i < n; i++) {
+		json_t *s = json_array_get(steps, i);
+		char sel[256];
+		snprintf(sel, sizeof sel, FLEX " table.flex-steps tbody tr:nth-child(%zu) td[data-key=node_power_w]", i + 1);
+		char *td = text_of(sel);
+		CHECK(strstr(td, " W") != NULL);
+		page_check_shown(td, 0, json_number_value(json_object_get(s, "node_power_w")), "step node power");
+		free(td);
+		snprintf(sel, sizeof sel, FLEX " table.flex-steps tbody tr:nth-child(%zu) td[data-key=throughput_tok_s]", i + 1);
+		td = text_of(sel);
+		CHECK(strstr(td, " tokens/s") != NULL);
+		page_check_shown(td, 0, json_number_value(json_object_get(s, "throughput_tok_s")), "step throughput");
+		free(td);
+	}
+	snprintf(expr, sizeof expr, "document.querySelectorAll('" FLEX " ul.warnings li').length === %zu",
+	         json_array_size(json_object_get(a, "warnings")));
+	CHECK(truth(expr));
+	check_no_null(FLEX);
+	json_decref(a);
+}
+
 int
 main(void)
 {
@@ -218,6 +283,7 @@ main(void)
 		            " && l.getBoundingClientRect().height > 2).length === 1"));
 		check_envelope();
 		check_budget();
+		check_flexibility();
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);

@@ -110,6 +110,9 @@ const PANELS = [
   { path: '/v1/forecast/envelope', title: 'Power envelope of a workload', useConfig: true },
   { path: '/v1/plan/budget', title: 'Fleet power budget', useConfig: true },
   { path: '/v1/predict/finetune', title: 'Fine-tuning energy', useConfig: false },
+  /* The sweep's own view (panels.js flexView): the plot of node power
+   * against throughput with its knee, as docs/capacity.md draws it. */
+  { path: '/v1/predict/flexibility', title: 'Power flexibility', useConfig: true, render: (p, a) => flexView(p, a) },
 ];
 
 /* Sources of parameter values (docs/formats/params-file.md). */

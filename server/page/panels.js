@@ -266,6 +266,132 @@ function binsFigure(p, block, bins) {
     series: [{ name: 'mean power (W)', color: COLORS[0], dash: '', points }] });
 }
 
+/* ------------------------------------------------- power flexibility */
+
+/* The sweep's answer (docs/capacity.md, "Power flexibility"): what the
+ * knee and the optimum are, the plot of node power against throughput,
+ * the steps as a table, the unconstrained point with its intervals, the
+ * warnings and, folded, the configuration swept. */
+function flexView(p, a) {
+  const steps = Array.isArray(a.steps) ? a.steps : [];
+  const cap = a.sweep === 'power_cap';
+  const knee = a.knee_clock_mhz, best = a.energy_optimal_clock_mhz;
+  const facts = el('p', { class: 'flex-facts', text: [
+    `${steps.length} ${cap ? 'power caps' : 'clock locks'}, from the highest clock down.`,
+    typeof knee === 'number' ? `Knee: ${fmt(knee)} MHz${cap && typeof a.knee_power_cap_w === 'number' ? ` (cap ${fmt(a.knee_power_cap_w)} W per GPU)` : ''}, the last step before throughput falls faster than power.` : 'No knee: throughput never falls faster than power.',
+    typeof best === 'number' ? `Least energy per output token at ${fmt(best)} MHz.` : ''].join(' ') });
+  return [facts, steps.length ? flexFigure(p, a) : null, flexTable(a), unconstrainedTable(a),
+    el('ul', { class: 'warnings' }, (a.warnings || []).map((w) => el('li', { text: w }))),
+    a.config ? el('details', { class: 'echo' }, el('summary', { text: 'Configuration swept, as the server read it' }),
+      answerTable(a.config, 'Configuration')) : null];
+}
+
+/* The same step as the answer's knee or optimum: a clock of the sweep,
+ * compared to within rounding of its printing. */
+const sameClock = (x, y) => typeof y === 'number' && Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(y));
+
+const FLEX_COLUMNS = [
+  ['sm_clock_mhz', 'SM clock', 'MHz'], ['power_cap_w', 'Power cap per GPU', 'W'], ['node_power_w', 'Node power', 'W'],
+  ['throughput_tok_s', 'Output throughput', 'tokens/s'], ['energy_per_output_token_j', 'Energy per output token', 'J'],
+  ['latency_s', 'Latency per request', 's'], ['power_shed_w', 'Power shed', 'W'], ['throughput_lost_pct', 'Throughput lost', '%'],
+  ['pfi', 'Power shed per throughput lost (PFI)', ''],
+];
+
+function flexTable(a) {
+  const cell = (s, [k, , unit]) => {
+    const v = s[k], iv = s.interval_95 && s.interval_95[k];
+    return el('td', { class: 'num', 'data-key': k, text: typeof v === 'number'
+      ? `${fmt(v)}${unit ? ` ${unit}` : ''}${iv ? ` ${fmtInterval(iv)}` : ''}` : '—' });
+  };
+  return el('div', { class: 'scroll' }, el('table', { class: 'values flex-steps' },
+    el('caption', { text: 'Steps of the sweep (95 % intervals in brackets where the set has them)' }),
+    el('thead', {}, el('tr', {}, FLEX_COLUMNS.map(([, h, u]) => el('th', { scope: 'col', text: u ? `${h} (${u})` : h })),
+      el('th', { scope: 'col', text: 'note' }))),
+    el('tbody', {}, (a.steps || []).map((s) => el('tr', { 'data-clock': s.sm_clock_mhz },
+      FLEX_COLUMNS.map((c) => cell(s, c)),
+      el('td', { text: [sameClock(s.sm_clock_mhz, a.knee_clock_mhz) ? 'knee' : '',
+        sameClock(s.sm_clock_mhz, a.energy_optimal_clock_mhz) ? 'least energy per token' : ''].filter(Boolean).join(', ') }))))));
+}
+
+/* No lock and no cap, with the intervals and what each covers. */
+function unconstrainedTable(a) {
+  const u = a.unconstrained;
+  if (!u) return null;
+  const iv = a.interval_95 || {};
+  const by = iv.covers_by_quantity || {};
+  return el('table', { class: 'values flex-free' },
+    el('caption', { text: 'Unconstrained (no lock, no cap)' }),
+    el('thead', {}, el('tr', {}, ['quantity', 'value', '95 % interval', 'what it covers'].map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, Object.entries(u).filter(([, v]) => typeof v === 'number').map(([k, v]) => el('tr', { 'data-key': `unconstrained.${k}` },
+      el('th', { scope: 'row', text: labelOf(k) }), el('td', { class: 'num', text: `${fmt(v)} ${unitLabel(k)}` }),
+      el('td', { class: 'num', text: fmtInterval(iv[k]) || 'none' }), el('td', { class: 'covers', text: by[k] || '' })))));
+}
+
+/* The plot `wattcast predict flexibility --svg` draws (cli/flexibility_io.c):
+ * node power against throughput, one point per step joined in sweep
+ * order, the knee a larger red point, the least-energy step ringed. */
+function flexFigure(p, a) {
+  const box = el('div', { class: 'chart-box' });
+  const fig = el('figure', { id: `plot-${p.path.replace(/\W+/g, '-')}`, class: 'plot flex-plot' },
+    el('figcaption', { text: `Power flexibility: ${a.config ? `${a.config.platform}, TP ${a.config.tp}, ` : ''}${a.sweep === 'power_cap' ? 'power-cap' : 'clock'} sweep` }),
+    box, el('p', { class: 'muted', text: 'One point per step, highest clock at the top right; below the knee throughput falls faster than power.' }));
+  fig.redraw = () => drawFlex(box, a);
+  return fig;
+}
+
+function drawFlex(box, a) {
+  const steps = a.steps;
+  const W = Math.max(300, Math.min(box.clientWidth || 640, 900));
+  const H = Math.round(Math.max(240, Math.min(W * 0.5, 360)));
+  const m = { l: 62, r: 16, t: 14, b: 44 };
+  const range = (vs) => {
+    let lo = Math.min(...vs), hi = Math.max(...vs);
+    if (!(hi > lo)) hi = lo + 1;
+    const pad = 0.05 * (hi - lo);
+    return [lo - pad, hi + pad];
+  };
+  const [x0, x1] = range(steps.map((s) => s.throughput_tok_s));
+  const [y0, y1] = range(steps.map((s) => s.node_power_w));
+  const X = (v) => m.l + ((v - x0) / (x1 - x0)) * (W - m.l - m.r);
+  const Y = (v) => H - m.b - ((v - y0) / (y1 - y0)) * (H - m.t - m.b);
+  const title = 'Node power (W) against output throughput (tokens/s), one point per step';
+  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': title, class: 'chart flex' },
+    svg('title', {}, document.createTextNode(title)));
+  for (const v of niceTicks(y0, y1, 5)) {
+    g.append(svg('line', { x1: m.l, x2: W - m.r, y1: Y(v), y2: Y(v), class: 'grid' }),
+      svg('text', { x: m.l - 6, y: Y(v) + 4, 'text-anchor': 'end', class: 'tick' }, document.createTextNode(fmt(v))));
+  }
+  for (const v of niceTicks(x0, x1, 5)) {
+    g.append(svg('line', { x1: X(v), x2: X(v), y1: m.t, y2: H - m.b, class: 'grid' }),
+      svg('text', { x: X(v), y: H - m.b + 16, 'text-anchor': 'middle', class: 'tick' }, document.createTextNode(fmt(v))));
+  }
+  g.append(svg('rect', { x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b, class: 'frame' }),
+    svg('text', { x: (m.l + W - m.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'label' }, document.createTextNode('throughput (output tokens/s)')),
+    svg('text', { x: 14, y: (m.t + H - m.b) / 2, 'text-anchor': 'middle', class: 'label',
+      transform: `rotate(-90 14 ${(m.t + H - m.b) / 2})` }, document.createTextNode('node power (W)')),
+    svg('polyline', { points: steps.map((s) => `${X(s.throughput_tok_s).toFixed(1)},${Y(s.node_power_w).toFixed(1)}`).join(' '),
+      class: 'line', fill: 'none', stroke: COLORS[0], 'stroke-width': 1.5 }));
+  /* A label near the right edge is written leftwards, so it stays inside. */
+  const label = (x, y, cls, text) => {
+    const left = x > W - m.r - 170;
+    g.append(svg('text', { x: left ? x - 10 : x + 10, y, 'text-anchor': left ? 'end' : 'start', class: cls }, document.createTextNode(text)));
+  };
+  for (const s of steps) {
+    const x = X(s.throughput_tok_s), y = Y(s.node_power_w);
+    const knee = sameClock(s.sm_clock_mhz, a.knee_clock_mhz);
+    const at = `${fmt(s.sm_clock_mhz)} MHz, ${fmt(s.node_power_w)} W, ${fmt(s.throughput_tok_s)} tokens/s`;
+    if (sameClock(s.sm_clock_mhz, a.energy_optimal_clock_mhz)) {
+      g.append(svg('circle', { cx: x, cy: y, r: 10, class: 'optimum', 'data-clock': s.sm_clock_mhz },
+        svg('title', {}, document.createTextNode(`least energy per output token: ${at}`))));
+      label(x, y + 22, 'optimum-label', `least energy/token ${fmt(s.sm_clock_mhz)} MHz`);
+    }
+    g.append(svg('circle', { cx: x, cy: y, r: knee ? 6 : 3.5, class: knee ? 'step knee' : 'step', 'data-clock': s.sm_clock_mhz,
+      fill: knee ? '#d62728' : COLORS[0] }, svg('title', {}, document.createTextNode(at))));
+    if (knee) label(x, y - 8, 'knee-label', `knee ${fmt(s.sm_clock_mhz)} MHz`);
+  }
+  box.replaceChildren(g);
+}
+
 /* ---------------------------------------------------------- calibration */
 
 function scalarText(s) {
