@@ -139,7 +139,7 @@ const SUMMARY_LABELS = {
   mean_w: ['Mean power', 'W'], p5_w: ['P5 power (5th percentile of the samples)', 'W'],
   p50_w: ['Median power', 'W'], p95_w: ['P95 power (95th percentile of the samples)', 'W'], max_w: ['Max power', 'W'],
   ramp_w_per_s: ['Ramp (mean |ΔP| between 1-s means)', 'W/s'], ramp_p95_w_per_s: ['Ramp, 95th percentile', 'W/s'],
-  spectral_entropy: ['Spectral entropy', '(0–1)'], energy_j: ['Energy', 'J'],
+  spectral_entropy: ['Spectral entropy (0–1)', ''], energy_j: ['Energy', 'J'],
   energy_per_output_token_j: ['Energy per output token', 'J'], mean_running: ['Mean requests running', ''],
   output_tokens: ['Output tokens', 'tokens'],
 };
