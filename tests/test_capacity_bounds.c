@@ -15,6 +15,7 @@
 #include "predict/predict.h"
 #include "validation/capacity_validate.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_capacity.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -38,32 +39,11 @@ simulate(wc_capacity_data *d)
 			for (int g = 0; g < 2; g++)
 				for (int k = 0; k < 3; k++)
 					for (int shrt = 0; shrt < 2; shrt++) {
-						const wc_platform_info *pi = wc_platform_lookup(levels[h]);
-						wc_capacity_hw hw = { pi->bandwidth_tb_s * 1e12, pi->bf16_tflops * 1e12,
-							              pi->memory_gb * 1e9, 0.0 };
-						wc_capacity_row r;
-						wc_capacity_times t;
-						memset(&r, 0, sizeof r);
-						snprintf(r.id, sizeof r.id, "%s-%s-%d-%d-%d", levels[h], models[m], tps[g], k, shrt);
-						snprintf(r.platform, sizeof r.platform, "%s", levels[h]);
-						snprintf(r.model, sizeof r.model, "%s", models[m]);
-						snprintf(r.model_key, sizeof r.model_key, "%s", models[m]);
-						snprintf(r.set, sizeof r.set, "%s", shrt ? "short" : "stated");
-						r.tp = tps[g];
-						r.running = ns[k];
-						r.input_tokens = shrt ? NAN : 200.0 + 300.0 * k;
-						r.output_tokens = 256.0 + 128.0 * m;
-						wc_capacity_arch_make(wc_model_lookup(models[m]), WC_PREC_BF16, WC_PREC_BF16, &r.arch, NULL);
-						wc_capacity_times_eval(&truth, &r.arch, &hw, r.tp, r.running, shrt ? 2.0 : r.input_tokens,
-						                       r.output_tokens, &t);
-						r.latency_s = t.latency_s;
-						r.itl_s = t.t_dec;
-						r.ttft_s = t.ttft_s;
-						r.throughput_tok_s = r.running * r.output_tokens / r.latency_s;
-						r.energy_per_token_j = r.mean_power_w = NAN;
-						d->rows = realloc(d->rows, (d->n_rows + 1) * sizeof *d->rows);
-						d->rows[d->n_rows++] = r;
-						d->cap_rows = d->n_rows;
+						char id[64];
+						double in = shrt ? NAN : 200.0 + 300.0 * k;
+						snprintf(id, sizeof id, "%s-%s-%d-%d-%d", levels[h], models[m], tps[g], k, shrt);
+						synth_capacity_row(d, id, levels[h], models[m], shrt ? "short" : "stated", tps[g],
+						                   ns[k], in, shrt ? 2.0 : in, 256.0 + 128.0 * m, &truth, NULL, 1);
 					}
 }
 

@@ -13,6 +13,7 @@
 #include "fit/capacity_fit.h"
 #include "fit/capacity_internal.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_capacity.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -35,33 +36,15 @@ noise(wc_pcg32 *rng)
 static void
 simulate_row(wc_capacity_data *d, wc_pcg32 *rng, const char *model, int m, int h, int tp, double n, int k)
 {
-	wc_capacity_row r;
-	wc_capacity_times t;
-	wc_capacity_hw hw;
-	const wc_platform_info *pi = wc_platform_lookup(levels[h]);
-	memset(&r, 0, sizeof r);
-	snprintf(r.id, sizeof r.id, "%s-%s-%d-%d-%zu", levels[h], model, tp, k, d->n_rows);
-	snprintf(r.platform, sizeof r.platform, "%s", levels[h]);
-	snprintf(r.model, sizeof r.model, "%s", model);
-	snprintf(r.model_key, sizeof r.model_key, "%s", model);
+	char id[96];
+	snprintf(id, sizeof id, "%s-%s-%d-%d-%zu", levels[h], model, tp, k, d->n_rows);
 	/* half the rows state their input length, half leave it to the fit */
 	int known = (m + k) % 2 == 0;
-	snprintf(r.set, sizeof r.set, "%s", known ? "stated" : "chat");
-	r.tp = tp;
-	r.running = n;
-	r.input_tokens = known ? 200.0 + 300.0 * k : NAN;
-	r.output_tokens = 300.0 + 200.0 * m;
-	wc_capacity_arch_make(wc_model_lookup(model), WC_PREC_BF16, WC_PREC_BF16, &r.arch, NULL);
-	hw = (wc_capacity_hw){ pi->bandwidth_tb_s * 1e12, pi->bf16_tflops * 1e12, pi->memory_gb * 1e9, 0.0 };
-	wc_capacity_times_eval(&truth[h], &r.arch, &hw, r.tp, r.running, known ? r.input_tokens : TRUE_INPUT,
-	                       r.output_tokens, &t);
-	r.latency_s = t.latency_s * exp(noise(rng));
-	r.itl_s = t.t_dec * exp(noise(rng));
-	r.ttft_s = t.ttft_s * exp(noise(rng));
-	r.throughput_tok_s = r.energy_per_token_j = r.mean_power_w = NAN;
-	d->rows = realloc(d->rows, (d->n_rows + 1) * sizeof *d->rows);
-	d->rows[d->n_rows++] = r;
-	d->cap_rows = d->n_rows;
+	double in = known ? 200.0 + 300.0 * k : NAN, e[3];
+	for (int q = 0; q < 3; q++) /* latency, ITL, TTFT, in that order of the stream */
+		e[q] = noise(rng);
+	synth_capacity_row(d, id, levels[h], model, known ? "stated" : "chat", tp, n, in, known ? in : TRUE_INPUT,
+	                   300.0 + 200.0 * m, &truth[h], e, 0);
 }
 
 /* 72 rows: 4 models x 2 levels x 3 groups x 3 batches; then `extra` more

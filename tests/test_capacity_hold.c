@@ -14,6 +14,7 @@
 #include "predict/predict.h"
 #include "validation/capacity_validate.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_capacity.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -30,31 +31,9 @@ static const wc_capacity_point fast = { 0.8, 0.0, 4e-5, 0.5, 3e-5 };
 static void
 add_row(wc_capacity_data *d, const char *level, const char *model, int tp, double n, const wc_capacity_point *pt)
 {
-	const wc_platform_info *pi = wc_platform_lookup(level);
-	wc_capacity_hw hw = { pi->bandwidth_tb_s * 1e12, pi->bf16_tflops * 1e12, pi->memory_gb * 1e9, 0.0 };
-	wc_capacity_row r;
-	wc_capacity_times t;
-	memset(&r, 0, sizeof r);
-	snprintf(r.id, sizeof r.id, "%s-%s-%d-%g", level, model, tp, n);
-	snprintf(r.platform, sizeof r.platform, "%s", level);
-	snprintf(r.model, sizeof r.model, "%s", model);
-	snprintf(r.model_key, sizeof r.model_key, "%s", model);
-	snprintf(r.set, sizeof r.set, "stated");
-	r.tp = tp;
-	r.running = n;
-	r.input_tokens = 500.0;
-	r.output_tokens = 512.0;
-	r.expert_parallel = NAN;
-	wc_capacity_arch_make(wc_model_lookup(model), WC_PREC_BF16, WC_PREC_BF16, &r.arch, NULL);
-	wc_capacity_times_eval(pt, &r.arch, &hw, r.tp, r.running, r.input_tokens, r.output_tokens, &t);
-	r.latency_s = t.latency_s;
-	r.itl_s = t.t_dec;
-	r.ttft_s = t.ttft_s;
-	r.throughput_tok_s = r.running * r.output_tokens / r.latency_s;
-	r.energy_per_token_j = r.mean_power_w = NAN;
-	d->rows = realloc(d->rows, (d->n_rows + 1) * sizeof *d->rows);
-	d->rows[d->n_rows++] = r;
-	d->cap_rows = d->n_rows;
+	char id[64];
+	snprintf(id, sizeof id, "%s-%s-%d-%g", level, model, tp, n);
+	synth_capacity_row(d, id, level, model, "stated", tp, n, 500.0, NAN, 512.0, pt, NULL, 1);
 }
 
 static void
