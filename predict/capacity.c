@@ -524,6 +524,11 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	if ((rc = q->no_datasheet ? WC_OK : wc__predict_resolve_platform(p, &w->q.config, &tmp, err)) == WC_OK)
 		rc = capacity_bound(tmp ? tmp : p, &w->q, price_per_kwh, grams_co2_per_kwh, &w->cb, out, err);
 	out->pe_stratum = wc__predict_rebase(p, tmp, out->pe_stratum);
+	/* Expert parallelism spreads experts: a dense model has none, and is
+	 * answered tensor parallel -- said, not dropped without a word. */
+	if (rc == WC_OK && q->config.expert_parallel && q->config.arch && !(q->config.arch->experts > 0))
+		WC_WARN(out, "expert_parallel: %s is a dense model (no experts to spread); answered tensor parallel",
+		        q->config.arch->name);
 	free(tmp);
 	free(w);
 	return rc;

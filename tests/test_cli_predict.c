@@ -115,6 +115,12 @@ text_level_source(void)
 	text_has_line((const char *const[]){ "wattcast", "predict", "flexibility", "--platform", "H100", "--model",
 	                                     "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",
 	                                     "--output-tokens", "256", NULL }, both);
+	/* expert parallelism on a dense model is said to be ignored (it was
+	 * dropped without a word); on a MoE model it applies, unsaid */
+	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--tp", "2", "--concurrency", "8",
+	                   "--input-tokens", "512", "--output-tokens", "256", "--expert-parallel"),
+	              "  warning: expert_parallel: Qwen3-8B is a dense model (no experts to spread); answered tensor "
+	              "parallel");
 	/* a calibrated span's bounds as a reader takes them in (the
 	 * measured profile's H100 loads are 7.90085-1915.46) */
 	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-0.6B", "--concurrency", "1"),
