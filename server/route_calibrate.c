@@ -221,8 +221,11 @@ parse_runs(const json_t *body, wc_runs_table **out, wc_api_error *e)
 		wc_api_error_set(e, 422, "missing_field", "/runs", "runs: required (the calibration runs)");
 		return -1;
 	}
-	if (!json_is_array(runs) || json_array_size(runs) == 0 ||
-	    json_array_size(runs) > WC_SERVER_CALIBRATE_MAX_RUNS) {
+	/* Another type (null, an object) is wrong_type; an array of the wrong
+	 * size a wrong value of the right type (docs/http-api.md, "Errors"). */
+	if (!json_is_array(runs))
+		return wc_api_wrong_type(e, "/runs", "an array of run rows", runs);
+	if (json_array_size(runs) == 0 || json_array_size(runs) > WC_SERVER_CALIBRATE_MAX_RUNS) {
 		wc_api_error_set(e, 422, "invalid_value", "/runs", "runs: expected an array of 1 to %d rows",
 		                 WC_SERVER_CALIBRATE_MAX_RUNS);
 		return -1;

@@ -212,6 +212,9 @@ test_calibrate_message(void)
 	expect("/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":1e-320,"
 	       "\"mean_power_w\":500}],\"bootstrap\":0}", 422, "calibration_refused", "/runs/0/running",
 	       "an idle run has no dynamic power to calibrate on");
+	/* runs of another type is wrong_type; an empty array a wrong value */
+	expect("/v1/calibrate", "{\"runs\":null}", 422, "wrong_type", "/runs", "runs:");
+	expect("/v1/calibrate", "{\"runs\":[]}", 422, "invalid_value", "/runs", "expected an array of 1 to");
 	expect("/v1/calibrate", "{\"idle_power_w\":1e5,\"scope\":\"platform\",\"runs\":[]}", 422, "invalid_value",
 	       "/idle_power_w", "idle_power_w: must be > 0 and at most 5000, got 100000");
 #undef CAL_RUN
