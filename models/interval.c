@@ -144,6 +144,13 @@ wc_interval_hold_ceiling(double point, double ceiling, double *hi)
 	return f;
 }
 
+void
+wc_interval_hold_floor(double point, double floor, double *lo)
+{
+	if (isfinite(floor) && floor > 0.0 && isfinite(*lo) && isfinite(point) && *lo < floor)
+		*lo = fmin(floor, point);
+}
+
 int
 wc_pe_add(wc_pred_error *pe, const wc_pe_stratum *s)
 {

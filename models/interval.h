@@ -130,6 +130,12 @@ int wc_pe_widen_transfer(const wc_pred_error *pe, const wc_pe_stratum *s, double
  *  *hi (1 when unchanged), for quantities proportional to the power. */
 double wc_interval_hold_ceiling(double point, double ceiling, double *hi);
 
+/** Hold the lower end of a mean-power interval at `floor` (W; NaN or not
+ *  positive: none), never above `point`: a group of powered GPUs does not
+ *  average less than its idle draw (docs/intervals.md, "Physical
+ *  ceiling"). */
+void wc_interval_hold_floor(double point, double floor, double *lo);
+
 /** What an interval covers, as every answer says it (static text): the
  *  parameters' uncertainty (`draws` > 0), the held-out error of `what`
  *  (`held_out`; `what` NULL = mean power's, unnamed), or both:

@@ -123,6 +123,16 @@ main(void)
 	CHECK(fabs(iv->p95_hi / (r.server.p95_w.value * exp(1.0)) - 1) < 1e-12);
 	CHECK(fabs(iv->mean_lo / (r.server.mean_w.value * exp(-1.0)) - 1) < 1e-12); /* the lower end as before */
 	wc_envelope_result_clear(&r);
+	/* Wider still (x e^3), the lower ends would fall below what the GPU
+	 * draws idle: they end at its idle power, never above the point. */
+	p.pred_error.strata[0].q_lo = -3.0;
+	p.pred_error.strata[0].q_hi = 3.0;
+	run(&p, &r, &pm, &store, &ss, &st, &w, &o, &c);
+	CHECK(pm.idle_w > 0 && r.server.mean_w.value * exp(-3.0) < pm.idle_w * pm.tp);
+	CHECK_NEAR(iv->mean_lo, pm.idle_w * pm.tp, 1e-9);
+	CHECK_NEAR(iv->p95_lo, fmin(pm.idle_w * pm.tp, r.server.p95_w.value), 1e-9);
+	CHECK(iv->mean_lo <= r.server.mean_w.value && iv->mean_lo < iv->mean_hi);
+	wc_envelope_result_clear(&r);
 	wc_params_clear(&p);
 	return check_report("test_envelope_interval");
 }
