@@ -230,10 +230,12 @@ clocks_overlap(const ft_ctx *c, wc_error *err)
 	const wc_power_trace *pt = c->pt;
 	if (l->n == 0 || pt->n == 0 || (l->t[l->n - 1] > pt->t[0] && l->t[0] < pt->t[pt->n - 1]))
 		return WC_OK;
-	return wc_error_set(err, WC_EINVAL, "%s: step log: no step lies inside the power log (check the clocks): steps "
-	                    "at epoch %.0f-%.0f, power %.0f-%.0f read with UTC offset %.0f s; utc_offset_s %.0f would "
-	                    "align them", c->dir, l->t[0], l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1],
-	                    c->m.utc_offset_s, wc__ingest_suggest_offset(c->m.utc_offset_s, pt->t[0], l->t[0]));
+	/* The remedy before the spans: a message holds 255 bytes, and a long
+	 * folder path cut the offset off the end. */
+	return wc_error_set(err, WC_EINVAL, "%s: step log: no step lies inside the power log; utc_offset_s %.0f would "
+	                    "align them (read with %.0f s: steps at epoch %.0f-%.0f, power %.0f-%.0f)", c->dir,
+	                    wc__ingest_suggest_offset(c->m.utc_offset_s, pt->t[0], l->t[0]), c->m.utc_offset_s,
+	                    l->t[0], l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1]);
 }
 
 int
