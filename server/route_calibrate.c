@@ -2,9 +2,9 @@
  * POST /v1/calibrate (docs/http-api.md): a small runs table as JSON rows
  * and the calibration's options in; the calibrated parameter file out,
  * not installed (installing it stays the operator's: save the file, send
- * SIGHUP). The estimation runs on a thread of its own with a stack large
- * enough for GSL (CivetWeb's workers have about 16 KiB left), and never
- * on the prediction path.
+ * SIGHUP). The estimation runs on the route's own deep stack (stack.c;
+ * CivetWeb's workers have about 15 KiB left), and never on the
+ * prediction path.
  *
  * Body: {"runs": [row, ...] (1..WC_SERVER_CALIBRATE_MAX_RUNS), "scope",
  * "profile" (the base; default the first), "model", "platform",
@@ -20,12 +20,9 @@
 #include "fit/calibrate.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CALIBRATE_STACK (8u << 20)
 
 static const char *const body_fields[] = { "runs", "scope", "profile", "model", "platform",
 	"idle_power_w", "run_scatter", "bootstrap", "seed", "name", "relative_to", NULL };
@@ -251,32 +248,7 @@ typedef struct {
 	wc_calibrate_options o;
 	wc_calibrate_result *res;
 	wc_error err;
-	int rc;
 } cal_task;
-
-static void *
-cal_thread(void *arg)
-{
-	cal_task *c = arg;
-	c->rc = wc_calibrate(c->base, c->t, &c->o, c->res, &c->err);
-	return NULL;
-}
-
-/* wc_calibrate on a thread with a stack of its own. */
-static int
-run_calibration(cal_task *c)
-{
-	pthread_attr_t attr;
-	pthread_t tid;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, CALIBRATE_STACK);
-	int started = pthread_create(&tid, &attr, cal_thread, c) == 0;
-	pthread_attr_destroy(&attr);
-	if (!started)
-		return wc_error_set(&c->err, WC_ENOMEM, "calibrate: cannot start a thread");
-	pthread_join(tid, NULL);
-	return c->rc;
-}
 
 /* A refusal's field: the run it names ("run 'ID'"), else the option. */
 static void
@@ -455,7 +427,8 @@ wc_route_calibrate(wc_request *req, wc_response *res)
 	if (parse_options(body, &c, &name, &e) < 0 || parse_runs(body, &t, &e) < 0)
 		goto refuse;
 	c.t = t;
-	if (run_calibration(&c) != WC_OK) {
+	/* on the route's own deep stack (router.c, stack.c) */
+	if (wc_calibrate(c.base, c.t, &c.o, c.res, &c.err) != WC_OK) {
 		refusal(t, &c.err, &e);
 		goto refuse;
 	}

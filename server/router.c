@@ -120,6 +120,19 @@ wc_request_heavy_enter(wc_request *req, wc_response *res)
 	return -1;
 }
 
+typedef struct {
+	wc_route_fn run;
+	wc_request *req;
+	wc_response *res;
+} route_call;
+
+static void
+route_run(void *arg)
+{
+	route_call *c = arg;
+	c->run(c->req, c->res);
+}
+
 int
 wc_router_handle(struct mg_connection *conn, void *cbdata)
 {
@@ -169,7 +182,17 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 		 * /v1/params) are borrowed from the state. */
 		req.profiles = wc_server_acquire_profiles(srv);
 		req.state = req.profiles->st[0];
-		routes[route].run(&req, &res);
+		/* POST routes compute: on a stack of their own (stack.c) */
+		if (strcmp(req.method, "POST") != 0) {
+			routes[route].run(&req, &res);
+		} else {
+			route_call rc = { routes[route].run, &req, &res };
+			if (wc_server_call_deep(route_run, &rc) != 0) {
+				wc_api_error_set(&e, 503, "server_busy", NULL,
+				                 "no memory for this request's stack; retry later");
+				wc_response_error(&res, &e);
+			}
+		}
 		if (res.status == 0) { /* a route that forgot to answer */
 			wc_api_error_set(&e, 500, "internal", NULL, "no answer");
 			wc_response_error(&res, &e);
