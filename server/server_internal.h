@@ -8,10 +8,10 @@
  * route, record metrics, write the response in one piece, drop the
  * reference.
  *
- * Stack: GET handlers run on CivetWeb worker threads, which have about
- * 20 KiB of their 100 KiB stack left when a handler starts (stack.c);
- * POST handlers run on a stack of WC_HTTP_HANDLER_STACK bytes. Keep
- * buffers of more than a few hundred bytes on the heap either way.
+ * Stack: CivetWeb's worker threads have about 15 KiB of their 100 KiB
+ * stack left when a request arrives, so every route runs on a stack of
+ * WC_HTTP_HANDLER_STACK bytes (stack.c); the router itself and the
+ * response writer stay on the worker's, with their buffers on the heap.
  */
 #ifndef WC_SERVER_INTERNAL_H
 #define WC_SERVER_INTERNAL_H
@@ -290,7 +290,7 @@ enum { WC_ROUTE_UNMATCHED = WC_ROUTE_MAX - 1 };
 size_t wc_route_count(void);
 const wc_route *wc_route_at(size_t i);
 
-/** Stack each POST route runs on (stack.c), one per worker, mapped on
+/** Stack each route runs on (stack.c), one per worker, mapped on
  *  first use and touched only as deep as an answer goes: the deepest (a
  *  flexibility sweep's warnings) uses about 30 KiB under AddressSanitizer
  *  and a calibration a few hundred KiB; 8 MiB is a main thread's stack. */

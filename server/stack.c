@@ -10,8 +10,8 @@
  * A thread per request costs more than the answer (a cached inference
  * answer went from 0.93 to 0.40 of the trivial route's rate), so each
  * worker keeps one stack of WC_HTTP_HANDLER_STACK bytes, mapped on its
- * first POST with a guard page below it, and switches to it with glibc's
- * swapcontext: the same OS thread, so thread-local state is unchanged.
+ * first request with a guard page below it, and runs every route on it,
+ * switching with glibc's swapcontext: the same OS thread, so thread-local state is unchanged.
  * AddressSanitizer is told of each switch (its fiber interface), or it
  * would take the new stack for an overflow of the old one.
  */

@@ -1,5 +1,5 @@
 /*
- * POST routes run on a stack of their own (server/stack.c): a handler
+ * Routes run on a stack of their own (server/stack.c): a handler
  * that needs far more than the 15 KiB a CivetWeb worker has left runs to
  * the end, on the same OS thread, on a stack outside the worker's, and
  * the stack is reused by the next call and by a call from inside a call.
