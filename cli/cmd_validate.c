@@ -345,6 +345,11 @@ validate(const char *what, int argc, char **argv)
 		cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
+	/* A header alone scored nothing and printed nan with exit 0. */
+	if (t->n_runs == 0) {
+		cli_fail(cmd, "%s: no runs (a header and no rows): nothing to validate", a.input);
+		goto done;
+	}
 	fo.prior = &prior;
 	fo.law_terms = a.law_mask;
 	if (real) {
@@ -371,6 +376,8 @@ validate(const char *what, int argc, char **argv)
 			vrc = wc_per_run_write(a.per_run, &per_run, &err);
 		if (vrc != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
+		else if (r.overall.n == 0) /* every run skipped: no accuracy to report */
+			cli_fail(cmd, "%s: no run could be scored (%d of %zu skipped)", a.input, r.skipped, t->n_runs);
 		else
 			rc = report_heldout(&a, &r, what);
 	}

@@ -1,11 +1,14 @@
 /*
  * `wattcast validate ... --per-run FILE` end to end: every held-out report
  * can write one CSV row per predicted run, and the rows agree with the
- * medians it prints; a bad flag combination is a usage error.
+ * medians it prints; a bad flag combination is a usage error; a table
+ * with a header and no rows, or with no run the law can score, is a
+ * failure naming the file (it printed nan with exit 0).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static run_result
@@ -72,6 +75,28 @@ main(void)
 	CHECK_INT(r.status, 2);
 	CHECK_CONTAINS(r.err, "--per-run");
 	run_result_free(&r);
+
+	char *empty = path_join(dir, "empty.csv"), *alien = path_join(dir, "alien.csv");
+	const char *head = "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w\n";
+	CHECK_INT(write_text(empty, head), 0);
+	char alien_text[256];
+	snprintf(alien_text, sizeof alien_text, "%sa,X900,1,Qwen3-8B,8.19,4,380,100\n", head);
+	CHECK_INT(write_text(alien, alien_text), 0);
+	const char *what[] = { "heldout", "lomo", "forms", "precision" };
+	for (int i = 0; i < 4; i++) {
+		const char *v[] = { "wattcast", "validate", what[i], "--profile", "paper", empty, NULL };
+		r = run(v);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, "empty.csv: no runs (a header and no rows)");
+		run_result_free(&r);
+	}
+	const char *none[] = { "wattcast", "validate", "heldout", "--profile", "paper", alien, NULL };
+	r = run(none);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "alien.csv: no run could be scored (1 of 1 skipped)");
+	run_result_free(&r);
+	free(empty);
+	free(alien);
 	free(runs);
 	free(per);
 	free(lomo_per);
