@@ -145,6 +145,7 @@ report_forms(const validate_args *a, const wc_forms_report *r)
 			for (int t = 0; t < WC_TEST_COUNT; t++)
 				json_object_set_new(e, wc_test_name(t), s->scored[t] ? num(s->score[t]) : json_null());
 			json_object_set_new(e, "primary", num(s->primary));
+			json_object_set_new(e, "compared", json_boolean(s->compared));
 			json_array_append_new(forms, e);
 		}
 		json_object_set_new(o, "tests", tests);
@@ -166,7 +167,20 @@ report_forms(const validate_args *a, const wc_forms_report *r)
 	}
 	for (int t = 0; t < WC_TEST_COUNT; t++)
 		printf("%s: %s%s\n", wc_test_name(t), wc_test_description(t),
-		       r->in_primary[t] ? "" : " (not in the primary score: not scored for every form)");
+		       r->in_primary[t] ? "" : " (not in the primary score: not scored for every form compared)");
+	int left = 0;
+	for (int f = 0; f < WC_FORM_COUNT; f++) {
+		const wc_form_score *s = &r->forms[f];
+		int n = 0;
+		for (int t = 0; t < WC_TEST_COUNT; t++)
+			n += s->scored[t] != 0;
+		if (!s->compared && n > 0 && r->chosen >= 0) {
+			printf("%s%s (%d of %d tests)", left++ ? ", " : "not compared, scored on fewer tests than the rest: ",
+			       wc_form_name(s->form), n, WC_TEST_COUNT);
+		}
+	}
+	if (left)
+		printf("\n");
 	if (r->chosen < 0)
 		printf("no test could be scored for every form: nothing chosen\n");
 	return CLI_OK;

@@ -226,20 +226,41 @@ wc_validate_forms(const wc_runs_table *t, const wc_fit_options *base, wc_forms_r
 		return rc;
 	/* A form no test could score (its parameters are not identified by
 	 * these runs, like a floor on data without one) is no candidate; the
-	 * primary averages the tests every remaining form was scored on. */
-	int viable[WC_FORM_COUNT], any = 0;
+	 * primary averages the tests every remaining form was scored on. When
+	 * no test is common to them all, the forms scored on the fewest tests
+	 * leave the comparison in turn (docs/validation.md, "Primary score and
+	 * choice"): on ML.ENERGY two forms scored on one test each left the
+	 * other four, scored on three, without a choice. */
+	int viable[WC_FORM_COUNT], n_scored[WC_FORM_COUNT], any = 0;
 	for (int f = 0; f < WC_FORM_COUNT; f++) {
-		viable[f] = 0;
+		n_scored[f] = 0;
 		for (int test = 0; test < WC_TEST_COUNT; test++)
-			viable[f] |= out->forms[f].scored[test];
+			n_scored[f] += out->forms[f].scored[test] != 0;
+		viable[f] = n_scored[f] > 0;
 	}
-	for (int test = 0; test < WC_TEST_COUNT; test++) {
-		out->in_primary[test] = 1;
+	for (;;) {
+		int lo = WC_TEST_COUNT + 1, hi = 0;
+		any = 0;
+		for (int test = 0; test < WC_TEST_COUNT; test++) {
+			out->in_primary[test] = 1;
+			for (int f = 0; f < WC_FORM_COUNT; f++)
+				if (viable[f])
+					out->in_primary[test] &= out->forms[f].scored[test];
+			any |= out->in_primary[test];
+		}
 		for (int f = 0; f < WC_FORM_COUNT; f++)
-			if (viable[f])
-				out->in_primary[test] &= out->forms[f].scored[test];
-		any |= out->in_primary[test];
+			if (viable[f]) {
+				lo = n_scored[f] < lo ? n_scored[f] : lo;
+				hi = n_scored[f] > hi ? n_scored[f] : hi;
+			}
+		if (any || lo >= hi) /* a common test, or all alike: stop */
+			break;
+		for (int f = 0; f < WC_FORM_COUNT; f++)
+			if (viable[f] && n_scored[f] == lo)
+				viable[f] = 0;
 	}
+	for (int f = 0; f < WC_FORM_COUNT; f++)
+		out->forms[f].compared = viable[f] && any;
 	if (!any)
 		return WC_OK;
 	for (int f = 0; f < WC_FORM_COUNT; f++) {

@@ -25,12 +25,13 @@ typedef struct {
 	int held_out[WC_TEST_COUNT];  /* runs predicted */
 	double primary;               /* mean over the tests in `in_primary`; NaN if
 	                               * none, or if no test could score this form */
+	int compared;                 /* 1: in the choice; 0: scored on no test,
+	                               * or on fewer than the forms compared */
 } wc_form_score;
 
 typedef struct {
 	wc_form_score forms[WC_FORM_COUNT];
-	int in_primary[WC_TEST_COUNT]; /* tests every form scored on any test could
-	                                * be scored on */
+	int in_primary[WC_TEST_COUNT]; /* tests every compared form was scored on */
 	int chosen;                    /* form with the lowest primary; -1 if none */
 	int runs;                      /* runs in the analysis */
 } wc_forms_report;
