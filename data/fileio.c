@@ -23,6 +23,11 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* fopen takes a folder */
+		fclose(f);
+		return wc_error_set(err, WC_EIO, "%s: is a folder, not a file", path);
+	}
 	size_t cap = 8192, len = 0;
 	char *buf = wc_alloc_array(cap, 1);
 	int rc = WC_OK;

@@ -183,7 +183,16 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 	 * whole, block by block. */
 	struct stat st;
 	r->block = WC__LR_BLOCK;
-	int regular = fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0;
+	int known = fstat(fileno(r->f), &st) == 0;
+	/* fopen succeeds on a folder; its first read fails as a bare "read
+	 * error" that does not say why */
+	if (known && S_ISDIR(st.st_mode)) {
+		if (r->own)
+			fclose(r->f);
+		r->f = NULL;
+		return wc_error_set(err, WC_EIO, "%s: is a folder, not a file", path);
+	}
+	int regular = known && S_ISREG(st.st_mode) && st.st_size >= 0;
 	if (regular && (uintmax_t)st.st_size < WC__LR_BLOCK)
 		r->block = (size_t)st.st_size + 1;
 	if (regular && r->own && (uintmax_t)st.st_size >= WC__LR_AHEAD_MIN &&

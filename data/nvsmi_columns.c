@@ -65,7 +65,7 @@ wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, siz
 	size_t u = k;
 	while (u < pl && (pw[u] == ' ' || pw[u] == '\t'))
 		u++;
-	double scale = rd->power_scale, v;
+	double scale = rd->power_scale, v = 0;
 	if (u < pl && power_unit(pw + u, pl - u, &scale) != 0) {
 		int alpha = 1;
 		for (size_t j = u; j < pl; j++)
@@ -75,8 +75,8 @@ wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, siz
 			                    rd->path, line_no, col + u, (int)(pl - u > 16 ? 16 : pl - u), pw + u);
 	}
 	if (wc__parse_number(pw, k, &v) != 0 || v < 0 || (u < pl && k == u)) {
-		wc__bad_line(&rd->bad, line_no, "unreadable %s '%.*s'", wc__nv_power_names[rd->power_rank],
-		             (int)(pl > 40 ? 40 : pl), pw);
+		wc__bad_line(&rd->bad, line_no, "%s %s '%.*s'", v < 0 ? "negative" : "unreadable",
+		             wc__nv_power_names[rd->power_rank], (int)(pl > 40 ? 40 : pl), pw);
 		return -1;
 	}
 	*out = v * scale;

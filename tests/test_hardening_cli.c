@@ -9,7 +9,10 @@
  *    the next write of p.json removes it when that pid is dead, and never
  *    a live writer's file;
  *  - help texts print "1 %" (not "1 %%"), and `ingest .` names the run
- *    after its folder, not ".".
+ *    after its folder, not ".";
+ *  - `metrics` on a folder says so (it said "read error"), takes counts
+ *    as whole numbers (--iterations 3.5 was averaged over), and calls a
+ *    negative power reading negative, not unreadable.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -308,6 +311,41 @@ test_ingest_dot(void)
 	free(run);
 }
 
+static void
+test_metrics_inputs(void)
+{
+	char *p = path_join(dir, "neg.csv");
+	static char text[16384];
+	size_t n = (size_t)snprintf(text, sizeof text, "timestamp, power.draw [W]\n");
+	for (int i = 0; i < 200; i++) {
+		time_t sec = 1700000000 + i;
+		struct tm tm;
+		char ts[40];
+		gmtime_r(&sec, &tm);
+		strftime(ts, sizeof ts, "%Y/%m/%d %H:%M:%S.000", &tm);
+		n += (size_t)snprintf(text + n, sizeof text - n, "%s, %d\n", ts, i == 7 ? -5 : 100 + 5 * (i % 4));
+	}
+	CHECK(n < sizeof text);
+	CHECK_INT(write_text(p, text), 0);
+	const char *neg[] = { "wattcast", "metrics", p, NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(neg, NULL, &r), 0);
+	CHECK_INT(r.status, 0); /* 1 of 200 lines: within the 1 % allowed */
+	CHECK_CONTAINS(r.err, "neg.csv:9: negative power.draw '-5'");
+	run_result_free(&r);
+	const char *frac[] = { "wattcast", "metrics", p, "--iterations", "3.5", NULL };
+	CHECK_INT(run_wattcast(frac, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--iterations: a count, a whole number; got '3.5'");
+	run_result_free(&r);
+	const char *folder[] = { "wattcast", "metrics", dir, NULL };
+	CHECK_INT(run_wattcast(folder, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "is a folder, not a file");
+	run_result_free(&r);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -326,6 +364,7 @@ main(void)
 	test_special_outputs();
 	test_help_percent();
 	test_ingest_dot();
+	test_metrics_inputs();
 	free(runs);
 	free(fitted);
 	free(dir);
