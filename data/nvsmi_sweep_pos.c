@@ -271,6 +271,13 @@ release_held(nv_reader *rd, int at_end)
 		for (int k = 0; k < c.gpus; k++)
 			rd->info->index[k] = k;
 		snprintf(rd->info->gpu_count_source, sizeof rd->info->gpu_count_source, "timestamps");
+	} else if (c.gpus > 0 && c.gpus != rd->n_gpus && c.share >= 0.9 && c.sweeps >= 10) {
+		/* The count given wins, but timestamps that plainly say another
+		 * are worth a line: `--gpus 3` on a 2-GPU log averaged a third of
+		 * the next sweep into each sample (docs/formats/telemetry.md). */
+		wc__warn(rd->opt, "%s: the count given is %d GPUs, but the timestamps make %zu sweeps of %d rows "
+		         "(%.0f %% of the rows); check --gpus or tp", rd->path, rd->n_gpus, c.sweeps, c.gpus,
+		         100.0 * c.share);
 	}
 	/* A cut that makes sweeps of another size than the count given says
 	 * nothing about where that count's sweeps end. */

@@ -12,7 +12,8 @@
  *    after its folder, not ".";
  *  - `metrics` on a folder says so (it said "read error"), takes counts
  *    as whole numbers (--iterations 3.5 was averaged over), and calls a
- *    negative power reading negative, not unreadable.
+ *    negative power reading negative, not unreadable, and says when a
+ *    GPU count given disagrees with what the timestamps plainly show.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -337,6 +338,28 @@ test_metrics_inputs(void)
 	CHECK_INT(run_wattcast(frac, NULL, &r), 0);
 	CHECK_INT(r.status, 2);
 	CHECK_CONTAINS(r.err, "--iterations: a count, a whole number; got '3.5'");
+	run_result_free(&r);
+	/* two GPUs a sweep, each sweep's rows at one time; --gpus 3 */
+	n = (size_t)snprintf(text, sizeof text, "timestamp, power.draw [W]\n");
+	for (int i = 0; i < 60; i++) {
+		time_t sec = 1700000000 + i;
+		struct tm tm;
+		char ts[40];
+		gmtime_r(&sec, &tm);
+		strftime(ts, sizeof ts, "%Y/%m/%d %H:%M:%S.000", &tm);
+		n += (size_t)snprintf(text + n, sizeof text - n, "%s, 300\n%s, 100\n", ts, ts);
+	}
+	CHECK(n < sizeof text);
+	CHECK_INT(write_text(p, text), 0);
+	const char *three[] = { "wattcast", "metrics", p, "--gpus", "3", NULL };
+	CHECK_INT(run_wattcast(three, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "the count given is 3 GPUs, but the timestamps make 60 sweeps of 2 rows");
+	run_result_free(&r);
+	const char *two[] = { "wattcast", "metrics", p, "--gpus", "2", NULL };
+	CHECK_INT(run_wattcast(two, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(r.err == NULL || strstr(r.err, "check --gpus") == NULL);
 	run_result_free(&r);
 	const char *folder[] = { "wattcast", "metrics", dir, NULL };
 	CHECK_INT(run_wattcast(folder, NULL, &r), 0);
