@@ -88,7 +88,8 @@ print_report(const char *title, const wc_heldout_report *r)
 			printf(" %9s %8s\n", "–", "–");
 	}
 	if (r->skipped)
-		printf("%d row(s) skipped: their fold could not predict them\n", r->skipped);
+		printf("%d row(s) skipped: their fold could not predict them (too few other rows to fit without "
+		       "them, or no finite prediction)\n", r->skipped);
 }
 
 static int

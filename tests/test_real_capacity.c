@@ -21,6 +21,7 @@
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const wc_accuracy *
 platform(const wc_heldout_report *r, const char *name)
@@ -110,6 +111,22 @@ main(void)
 	CHECK_INT(wc_validate_capacity(t, &d, &co, &po, &rep, NULL, &err), WC_OK);
 	static const double shipped[2][2] = { { 7.39, 14.10 }, { 16.00, 16.70 } };
 	check_lomo(&rep, "measured recipe", shipped, 0.05, got);
+
+	/* One model alone: no fold has another model's rows to fit, and every
+	 * run is counted as skipped, not left out without a word. */
+	wc_runs_table *one = wc_runs_new();
+	wc_capacity_data d1 = WC_CAPACITY_DATA_INIT;
+	size_t n_one = 0;
+	for (size_t i = 0; one && i < t->n_runs; i++)
+		if (strcmp(t->runs[i].model, t->runs[0].model) == 0 && wc_runs_append(one, &t->runs[i], &err) == WC_OK)
+			n_one++;
+	CHECK(n_one > 5);
+	CHECK_INT(wc_capacity_data_add_runs(&d1, one, &err), WC_OK);
+	CHECK_INT(wc_validate_capacity(one, &d1, &co, &po, &rep, NULL, &err), WC_OK);
+	CHECK_INT(rep.throughput.overall.n, 0);
+	CHECK_INT(rep.throughput.skipped, (int)n_one);
+	wc_capacity_data_clear(&d1);
+	wc_runs_free(one);
 	wc_params_clear(&prior);
 	wc_capacity_data_clear(&d);
 	wc_runs_free(t);

@@ -151,8 +151,19 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 	for (size_t i = 0; i < d->n_rows; i++)
 		use[i] = !d->rows[i].exclude[0] && strcmp(d->rows[i].model_key, key) != 0;
 	o.use = use;
-	if (wc_fit_capacity(d, &o, &cf, NULL) != WC_OK)
-		return WC_OK; /* nothing left to fit: the model's rows stay unpredicted */
+	if (wc_fit_capacity(d, &o, &cf, NULL) != WC_OK) {
+		/* nothing left to fit: the model's rows stay unpredicted, and the
+		 * report counts them (a table of 8 runs scored 1 without a word) */
+		for (size_t i = 0; i < d->n_rows; i++) {
+			const wc_capacity_row *r = &d->rows[i];
+			if (r->from_periods || r->exclude[0] || strcmp(r->model_key, key) != 0 || !(r->throughput_tok_s > 0))
+				continue;
+			x->q[Q_TP].skip++;
+			if (r->energy_per_token_j > 0)
+				x->q[Q_E].skip++;
+		}
+		return WC_OK;
+	}
 	if (runs) {
 		wc_fit_options p = *po;
 		for (size_t j = 0; j < runs->n_runs; j++) {
