@@ -106,6 +106,13 @@ size_t wc__fleet_room(size_t fixed, size_t n);
  * new); a group with two engines is refused. */
 int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
 
+/* fleet_samples.c: series i over (t - step, t] into *v: FLEET_VALUE, or
+ * FLEET_ABSENT (no sample), FLEET_NAN (a NaN sample), FLEET_DROPPED (only
+ * implausible power samples, each reported); a WC_* error (< 0) for a
+ * running or waiting count that is no count. */
+enum { FLEET_ABSENT, FLEET_VALUE, FLEET_NAN, FLEET_DROPPED };
+int wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err);
+
 /* fleet_steps.c: steps k0 <= k < k1 of every group. */
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
 /* Close the group's window and its pending steps into rows. */

@@ -15,35 +15,6 @@
 
 #include "models/grow.h"
 
-enum { ABSENT, VALUE, NAN_SAMPLE };
-
-/* Series i over (t - step, t]: the mean (gauges) or the last sample
- * (counters), as the queries of wc_fleet_query compute them. */
-static int
-value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v)
-{
-	const wc_prom_series *s = &set->s[i];
-	double lo = t - f->o.step + 1e-6, hi = t + 1e-6, sum = 0.0;
-	size_t j = f->cursor[i], n = 0, q;
-	int nan = 0, counter = f->metric[i] >= WC_FLEET_FIRST_COUNTER;
-	while (j < s->n && s->t[j] <= lo)
-		j++;
-	f->cursor[i] = j;
-	for (q = j; q < s->n && s->t[q] <= hi; q++) {
-		nan = counter ? isnan(s->v[q]) : nan || isnan(s->v[q]);
-		if (!isnan(s->v[q])) {
-			sum = counter ? s->v[q] : sum + s->v[q];
-			n = counter ? 1 : n + 1;
-		}
-	}
-	if (nan)
-		return NAN_SAMPLE;
-	if (q == j)
-		return ABSENT;
-	*v = sum / (double)n;
-	return VALUE;
-}
-
 static void
 when(double t, char *buf)
 {
@@ -238,14 +209,14 @@ add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err)
 }
 
 /* The engines' values of metric m at t, summed over the group's engine
- * slots: ABSENT when no slot has the metric or one lacks a sample (the
- * sum would be partial), NAN_SAMPLE when one is NaN; `per` gets each
- * slot's value (NaN where none). */
+ * slots: FLEET_ABSENT when no slot has the metric or one lacks a sample
+ * (the sum would be partial), FLEET_NAN when one is NaN; `per` gets each
+ * slot's value (NaN where none). A WC_* error (< 0) for a count refused. */
 static int
 engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t, double *sum, double *per,
-           long *bad)
+           long *bad, wc_error *err)
 {
-	int state = ABSENT, any = 0;
+	int state = FLEET_ABSENT, any = 0;
 	*sum = 0.0;
 	for (int k = 0; k < g->n_engine_slots; k++) {
 		per[k] = NAN;
@@ -253,21 +224,19 @@ engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t,
 		if (i < 0)
 			continue;
 		double v = 0.0;
-		int s = value_at(f, set, (size_t)i, t, &v);
-		if (s == NAN_SAMPLE) {
+		int s = wc__fleet_value_at(f, set, (size_t)i, t, &v, err);
+		if (s < 0)
+			return s;
+		if (s == FLEET_NAN || s == FLEET_ABSENT) {
 			*bad = i;
-			return NAN_SAMPLE;
-		}
-		if (s == ABSENT) {
-			*bad = i;
-			return ABSENT;
+			return s;
 		}
 		any = 1;
 		per[k] = v;
 		*sum += v;
 	}
 	if (any)
-		state = VALUE;
+		state = FLEET_VALUE;
 	return state;
 }
 
@@ -282,7 +251,7 @@ counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++) {
 		int m = WC_FLEET_FIRST_COUNTER + c;
 		st->inc[c] = NAN;
-		if (state[m] != VALUE)
+		if (state[m] != FLEET_VALUE)
 			continue;
 		double inc = 0.0;
 		int known = 1;
@@ -318,16 +287,19 @@ counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET
 /* Why the step is a gap (NULL: it is not): the first series lacking. */
 static const char *
 gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const long *bad, size_t np,
-           long nan_gpu, const char **what)
+           long nan_gpu, long dropped_gpu, const char **what)
 {
 	*what = "NaN sample";
 	if (nan_gpu >= 0)
 		return set->s[nan_gpu].key;
 	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
-		if (state[m] == NAN_SAMPLE)
+		if (state[m] == FLEET_NAN)
 			return set->s[bad[m]].key;
+	*what = "no plausible power reading";
+	if (dropped_gpu >= 0)
+		return set->s[dropped_gpu].key;
 	*what = "no sample";
-	if (state[WC_FLEET_RUNNING] != VALUE)
+	if (state[WC_FLEET_RUNNING] != FLEET_VALUE)
 		return bad[WC_FLEET_RUNNING] >= 0 ? set->s[bad[WC_FLEET_RUNNING]].key
 		       : g->engine_series[0] ? g->engine_series : "vllm:num_requests_running";
 	if (np == 0)
@@ -340,28 +312,36 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 {
 	double t = f->o.start + (double)k * f->o.step;
 	size_t present[WC_TELEMETRY_MAX_GPUS], np = 0;
-	long nan_gpu = -1;
+	long nan_gpu = -1, dropped_gpu = -1;
 	fleet_step st = { .k = k, .t = t, .waiting = NAN };
 	double val[WC_FLEET_N_METRICS] = { 0 }, per[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 	long bad[WC_FLEET_N_METRICS];
 	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
 	for (size_t j = 0; j < g->n_gpus; j++) {
 		double v = 0.0;
-		int s = value_at(f, set, g->gpus[j], t, &v);
-		if (s == NAN_SAMPLE && nan_gpu < 0)
+		int s = wc__fleet_value_at(f, set, g->gpus[j], t, &v, err);
+		if (s < 0)
+			return s;
+		if (s == FLEET_NAN && nan_gpu < 0)
 			nan_gpu = (long)g->gpus[j];
-		if (s != ABSENT)
+		/* A GPU whose readings were all implausible is still there: a
+		 * gap, not a GPU that vanishes. */
+		if (s == FLEET_DROPPED && dropped_gpu < 0)
+			dropped_gpu = (long)g->gpus[j];
+		if (s != FLEET_ABSENT)
 			present[np++] = g->gpus[j];
-		st.power += s == VALUE ? v : 0.0;
+		st.power += s == FLEET_VALUE ? v : 0.0;
 	}
 	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++) {
 		bad[m] = -1;
-		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], &bad[m]);
+		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], &bad[m], err);
+		if (state[m] < 0)
+			return state[m];
 	}
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
-		if (state[WC_FLEET_FIRST_COUNTER + c] == ABSENT)
+		if (state[WC_FLEET_FIRST_COUNTER + c] == FLEET_ABSENT)
 			withdraw(g, c, k);
-	const char *what, *lack = gap_reason(g, set, state, bad, np, nan_gpu, &what);
+	const char *what, *lack = gap_reason(g, set, state, bad, np, nan_gpu, dropped_gpu, &what);
 	if (lack) {
 		begin_gap(f, g, lack, what, t);
 		return wc__fleet_close(f, g, err);
@@ -371,7 +351,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 		return rc;
 	counters(f, g, set, per, state, &st, &reset);
 	st.running = val[WC_FLEET_RUNNING];
-	st.waiting = state[WC_FLEET_WAITING] == VALUE ? val[WC_FLEET_WAITING] : NAN;
+	st.waiting = state[WC_FLEET_WAITING] == FLEET_VALUE ? val[WC_FLEET_WAITING] : NAN;
 	st.n_gpus = (int)np;
 	if (((changed && g->had_step) || reset) && (rc = wc__fleet_close(f, g, err)) != WC_OK)
 		return rc;

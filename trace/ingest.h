@@ -31,6 +31,10 @@ extern "C" {
  *  serving group holds; a larger (or negative) count is a broken gauge
  *  and the run is refused (docs/formats/telemetry.md). */
 #define WC_INGEST_MAX_RUNNING 1000000
+/** Is `n` a count ingest accepts (0 to WC_INGEST_MAX_RUNNING; NaN is not)?
+ *  The one check of engine logs' running counts and Prometheus's running
+ *  and waiting gauges (docs/fleet.md). */
+int wc_ingest_running_ok(double n);
 
 typedef struct {
 	wc_run_manifest defaults;  /* fills what a run's manifests leave unknown */

@@ -298,6 +298,12 @@ mark_quiet(run_ctx *rc, wc_error *err)
 	return WC_OK;
 }
 
+int
+wc_ingest_running_ok(double n)
+{
+	return n >= 0.0 && n <= WC_INGEST_MAX_RUNNING;
+}
+
 /* The engine's running counts, checked before they become n(t): a
  * negative or absurd gauge would be written into the runs table, which
  * its own reader (or the fit) then refuses (docs/formats/telemetry.md,
@@ -307,7 +313,7 @@ check_running(const run_ctx *rc, wc_error *err)
 {
 	const double *n = rc->eng->col[WC_ENG_RUNNING];
 	for (size_t i = 0; i < rc->eng->n; i++)
-		if (!isnan(n[i]) && !(n[i] >= 0.0 && n[i] <= WC_INGEST_MAX_RUNNING))
+		if (!isnan(n[i]) && !wc_ingest_running_ok(n[i]))
 			return wc_error_set(err, WC_ERANGE,
 			                    "%s: num_requests_running = %.10g at timestamp %.3f (sample %zu) is "
 			                    "not a running count: expected 0 to %.10g; nothing was written",

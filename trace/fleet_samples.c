@@ -1,0 +1,86 @@
+/*
+ * A series' value over one grid step (docs/fleet.md, "Problems in the
+ * data"): the mean of a gauge's samples or a counter's last, as the
+ * queries of wc_fleet_query compute them, with the samples checked as the
+ * other telemetry readers check theirs (docs/formats/telemetry.md). A
+ * power reading that is negative, infinite or beyond the per-GPU bound
+ * is not averaged, as a bad line of an nvidia-smi log is not, with a line
+ * saying so; a running or waiting count that is no count (negative,
+ * infinite, beyond the bound of engine logs) refuses the ingest, as it
+ * refuses an engine log. Each sample falls into exactly one step, so each
+ * is checked and reported once.
+ */
+#include "fleet_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "data/telemetry.h"
+#include "trace/ingest.h"
+
+/* The power bound of the nvidia-smi reader: one place for both. */
+static int
+power_ok(double w)
+{
+	return w >= 0.0 && w <= WC_TELEMETRY_MAX_POWER_W;
+}
+
+static void
+drop_power(wc_fleet *f, const wc_prom_series *s, double t, double v)
+{
+	char at[40], head[200], series[WC_ERROR_MSG_MAX];
+	wc_prom_format_time(t, at, sizeof at);
+	int n = snprintf(head, sizeof head, "power sample %.6g W at %s not averaged: %s the plausible "
+	                 "0 to %.0f W per GPU (docs/formats/telemetry.md); series ", v, at,
+	                 v < 0 ? "below" : "beyond", WC_TELEMETRY_MAX_POWER_W);
+	/* The series last, shortened to what 255 bytes leave. */
+	wc__fleet_shorten(s->key, wc__fleet_room((size_t)n, 1), series, sizeof series);
+	wc__fleet_warn(f, "%s%s", head, series);
+}
+
+static int
+refuse_count(const wc_prom_series *s, double t, double v, wc_error *err)
+{
+	char at[40], head[200], series[WC_ERROR_MSG_MAX];
+	wc_prom_format_time(t, at, sizeof at);
+	int n = snprintf(head, sizeof head, "%s = %.10g at %s is not a count: expected 0 to %.10g "
+	                 "(docs/formats/telemetry.md); nothing was written; series ", s->metric, v, at,
+	                 (double)WC_INGEST_MAX_RUNNING);
+	wc__fleet_shorten(s->key, wc__fleet_room((size_t)n, 1), series, sizeof series);
+	return wc_error_set(err, WC_ERANGE, "%s%s", head, series);
+}
+
+int
+wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err)
+{
+	const wc_prom_series *s = &set->s[i];
+	double lo = t - f->o.step + 1e-6, hi = t + 1e-6, sum = 0.0;
+	size_t j = f->cursor[i], n = 0, q, dropped = 0;
+	int nan = 0, m = f->metric[i], counter = m >= WC_FLEET_FIRST_COUNTER;
+	while (j < s->n && s->t[j] <= lo)
+		j++;
+	f->cursor[i] = j;
+	for (q = j; q < s->n && s->t[q] <= hi; q++) {
+		double x = s->v[q];
+		nan = counter ? isnan(x) : nan || isnan(x);
+		if (isnan(x))
+			continue;
+		if (m == WC_FLEET_POWER && !power_ok(x)) {
+			drop_power(f, s, s->t[q], x);
+			dropped++;
+			continue;
+		}
+		if ((m == WC_FLEET_RUNNING || m == WC_FLEET_WAITING) && !wc_ingest_running_ok(x))
+			return refuse_count(s, s->t[q], x, err);
+		sum = counter ? x : sum + x;
+		n = counter ? 1 : n + 1;
+	}
+	if (nan)
+		return FLEET_NAN;
+	if (q == j)
+		return FLEET_ABSENT;
+	if (n == 0 && dropped)
+		return FLEET_DROPPED;
+	*v = sum / (double)n;
+	return FLEET_VALUE;
+}
