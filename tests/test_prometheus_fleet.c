@@ -339,6 +339,27 @@ check_http_errors(const char *dir, const char *url)
 	free(out);
 }
 
+/* A step shorter than the 1 s scrape interval: every other step had no
+ * sample, and the ingest failed with "no window with both GPU power ..."
+ * and nothing on the step. Now it names the interval and a step. */
+static void
+check_short_step(const char *dir, const char *url)
+{
+	char *out = path_join(dir, "short.csv"), start[32], end[32];
+	snprintf(start, sizeof start, "%ld", T0);
+	snprintf(end, sizeof end, "%ld", T0 + 600);
+	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", start, "--end", end,
+	                       "--step", "0.5", "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 1);
+	CHECK_CONTAINS(r.err, "wattcast ingest: --step 0.5 s is shorter than the scrape interval: --step 1 "
+	               "or longer (a step without a sample is a gap; 1 s measured between the samples of ");
+	CHECK(!strstr(r.err, "no window"));
+	CHECK(access(out, F_OK) != 0);
+	run_result_free(&r);
+	free(out);
+}
+
 int
 main(void)
 {
@@ -379,6 +400,7 @@ main(void)
 	check_saved_json(dir, url, r.err, csv);
 	check_scrapes(dir, csv);
 	check_http_errors(dir, url);
+	check_short_step(dir, url);
 	run_result_free(&r);
 	stop_server();
 	free(csv);

@@ -261,6 +261,8 @@ wc_fleet_feed(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_erro
 	f->group = wc_alloc_array(n, sizeof *f->group);
 	int rc = !f->cursor || !f->metric || !f->group ? wc_error_set(err, WC_ENOMEM, "out of memory")
 	         : wc__fleet_assign(f, set, err);
+	if (rc == WC_OK)
+		rc = wc__fleet_check_interval(f, set, err);
 	if (rc == WC_OK && k0 < k1)
 		rc = wc__fleet_steps(f, set, k0, k1, err);
 	free_page(f);

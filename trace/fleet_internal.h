@@ -84,6 +84,7 @@ struct wc_fleet {
 	fleet_row *rows;
 	size_t n_rows, cap_rows;
 	int n_warnings;
+	int interval_checked;          /* the scrape interval was measured (fleet_interval.c) */
 	size_t *cursor;                /* per series of the page */
 	int *metric;                   /* per series: wc_fleet_metric or -1 */
 	long *group;                   /* per series: its group or -1 */
@@ -112,6 +113,10 @@ int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
  * running or waiting count that is no count. */
 enum { FLEET_ABSENT, FLEET_VALUE, FLEET_NAN, FLEET_DROPPED };
 int wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err);
+
+/* fleet_interval.c: a step shorter than the scrape interval measured on
+ * the page refused, naming both; once measured, later pages pass. */
+int wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err);
 
 /* fleet_steps.c: steps k0 <= k < k1 of every group. */
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);

@@ -99,8 +99,9 @@ end_gap(wc_fleet *f, fleet_group *g, double t)
 	if (!g->in_gap)
 		return;
 	when(t, at);
-	wc__fleet_warn(f, "%.300s: resumes at %s; %.0f s left out of group '%s'", g->gap_series, at,
-	               t - g->gap_start, g->name);
+	/* In ms: "%.0f" said "0 s left out" of a 0.5 s gap. */
+	wc__fleet_warn(f, "%.300s: resumes at %s; %.10g s left out of group '%s'", g->gap_series, at,
+	               round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
 	g->in_gap = 0;
 }
 

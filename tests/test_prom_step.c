@@ -1,0 +1,99 @@
+/*
+ * `wattcast ingest --scrapes` and the grid: the step against the scrape
+ * interval (docs/fleet.md, "Queries"). A smoke test found --step 0.5 on
+ * 1 s scrapes warned "resumes at ...00:01.000Z; 0 s left out" (0.5 s
+ * were) and then wrote 360 rows, all excluded. Now a step shorter than
+ * the scrape interval is refused naming the interval and a step, and a
+ * gap of half a second is reported as 0.5 s.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define T0 1767225600
+
+static char *dir;
+
+/* `n` scrapes `dt` s apart of one GPU at 300 W and an engine running 8;
+ * the engine misses scrape `skip` (-1: none). */
+static char *
+scrapes(const char *name, int n, double dt, int skip)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	for (int s = 0; s < n; s++) {
+		double t = T0 + s * dt;
+		len += (size_t)snprintf(buf + len, cap - len,
+		                        "# wattcast-scrape %.3f h1:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\","
+		                        "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"} 300\n", t);
+		if (s != skip)
+			len += (size_t)snprintf(buf + len, cap - len,
+			                        "# wattcast-scrape %.3f h1:8000\n"
+			                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n", t);
+	}
+	char *path = path_join(dir, name);
+	CHECK(write_text(path, buf) == 0);
+	free(buf);
+	return path;
+}
+
+/* ingest IN with extra flags; the result in `r`. */
+static void
+ingest(const char *in, const char *flag, const char *value, run_result *r)
+{
+	char *out = path_join(dir, "out.csv");
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, flag, value, NULL };
+	unlink(out);
+	CHECK(run_wattcast(argv, NULL, r) == 0);
+	if (r->status != 0)
+		CHECK(access(out, F_OK) != 0); /* nothing written */
+	free(out);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("prom_step");
+	run_result r;
+
+	/* 1 s scrapes, --step 0.5: refused, the interval and a step named. */
+	char *in = scrapes("1s.prom", 360, 1.0, -1);
+	ingest(in, "--step", "0.5", &r);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast ingest: --step 0.5 s is shorter than the scrape interval: --step 1 or "
+	               "longer (a step without a sample is a gap; 1 s measured between the samples of ");
+	CHECK(strlen(r.err) <= 255 + strlen("wattcast ingest: \n"));
+	run_result_free(&r);
+	/* 15 s scrapes under a 10 s step leave a third of the steps empty. */
+	free(in);
+	in = scrapes("15s.prom", 40, 15.0, -1);
+	ingest(in, "--step", "10", &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--step 10 s is shorter than the scrape interval: --step 15 or longer");
+	run_result_free(&r);
+	/* The interval itself, and the default step, are accepted. */
+	ingest(in, "--step", "15", &r);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	ingest(in, "--quiet", NULL, &r);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	free(in);
+
+	/* A gap of one 0.5 s step is 0.5 s, not "0 s". */
+	in = scrapes("half.prom", 240, 0.5, 100);
+	ingest(in, "--step", "0.5", &r);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "no sample at 2026-01-01T00:00:50.000Z");
+	CHECK_CONTAINS(r.err, "resumes at 2026-01-01T00:00:50.500Z; 0.5 s left out of group 'h1'");
+	run_result_free(&r);
+	free(in);
+	free(dir);
+	return check_report("test_prom_step");
+}
