@@ -4,7 +4,9 @@
  * 1 s scrapes warned "resumes at ...00:01.000Z; 0 s left out" (0.5 s
  * were) and then wrote 360 rows, all excluded. Now a step shorter than
  * the scrape interval is refused naming the interval and a step, and a
- * gap of half a second is reported as 0.5 s.
+ * gap of half a second is reported as 0.5 s. --step 1e9 wrote one row
+ * of duration_s 1e9 from the first scrape alone, not excluded, exit 0; a
+ * step longer than the range is now refused naming the range.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -92,6 +94,29 @@ main(void)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.err, "no sample at 2026-01-01T00:00:50.000Z");
 	CHECK_CONTAINS(r.err, "resumes at 2026-01-01T00:00:50.500Z; 0.5 s left out of group 'h1'");
+	run_result_free(&r);
+	free(in);
+
+	/* A step longer than the data: refused, the range and a step named. */
+	in = scrapes("6min.prom", 360, 1.0, -1);
+	ingest(in, "--step", "1e9", &r);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast ingest: --step 1e+09 s is longer than the range: --step 359 or shorter "
+	               "(2026-01-01T00:00:00.000Z to 2026-01-01T00:05:59.000Z, 359 s)");
+	run_result_free(&r);
+	ingest(in, "--step", "359.001", &r);
+	CHECK_INT(r.status, 1);
+	run_result_free(&r);
+	ingest(in, "--step", "359", &r);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	free(in);
+	/* One instant has no length for any step. */
+	in = scrapes("one.prom", 1, 1.0, -1);
+	ingest(in, "--step", "1", &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "the range is one instant (2026-01-01T00:00:00.000Z)");
 	run_result_free(&r);
 	free(in);
 	free(dir);

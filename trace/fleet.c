@@ -225,6 +225,20 @@ wc_fleet_new(const wc_fleet_options *o, wc_fleet **out, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "step: must be >= 0.001 s");
 	if (!(o->end >= o->start))
 		return wc_error_set(err, WC_EINVAL, "end: before start");
+	/* A step longer than the range made one row claiming the whole step,
+	 * --step 1e9 a duration of 1e9 s from the files' first scrape alone:
+	 * no row may claim more time than the range holds (docs/fleet.md). */
+	if (o->step > o->end - o->start) {
+		char a[40], b[40];
+		wc_prom_format_time(o->start, a, sizeof a);
+		wc_prom_format_time(o->end, b, sizeof b);
+		if (o->end == o->start)
+			return wc_error_set(err, WC_EINVAL, "the range is one instant (%s): a later --end, or "
+			                    "files with more than one power sample, gives it a length", a);
+		return wc_error_set(err, WC_EINVAL, "--step %g s is longer than the range: --step %g or "
+		                    "shorter (%s to %s, %g s)", o->step, floor((o->end - o->start) * 1000.0) / 1000.0,
+		                    a, b, o->end - o->start);
+	}
 	double steps = floor((o->end - o->start) / o->step + 1e-9) + 1.0;
 	if (steps > 1e9)
 		return wc_error_set(err, WC_EINVAL, "step: %.0f steps between start and end (at most 1e9)",
