@@ -8,7 +8,9 @@
  * power sample is not averaged, with a line naming the series, the value
  * and the time (as the nvidia-smi reader drops a bad line), and a running
  * or waiting count that is no count refuses the ingest, naming the same
- * (as an engine log's does), with nothing written.
+ * (as an engine log's does), with nothing written. A NaN as the very
+ * first power sample was dropped silently (a later one is reported as
+ * "NaN sample at T"); it is reported the same way.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -29,7 +31,7 @@ static char *dir;
  * GPU 0's power at second AT is `power`, the running count `running`,
  * the generated tokens `gen` (NULL: the count so far). */
 static char *
-scrapes3(const char *name, const char *power, const char *running, const char *gen)
+scrapes_at(const char *name, int at, const char *power, const char *running, const char *gen)
 {
 	size_t cap = 1 << 20, len = 0;
 	char *buf = malloc(cap);
@@ -44,8 +46,8 @@ scrapes3(const char *name, const char *power, const char *running, const char *g
 		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} %s\n"
 		                        "vllm:num_requests_waiting{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} 0\n"
 		                        "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} ",
-		                        T0 + s, s == AT ? power : "190", T0 + s, s == AT ? running : "4");
-		if (s == AT && gen)
+		                        T0 + s, s == at ? power : "190", T0 + s, s == at ? running : "4");
+		if (s == at && gen)
 			len += (size_t)snprintf(buf + len, cap - len, "%s\n", gen);
 		else
 			len += (size_t)snprintf(buf + len, cap - len, "%d\n", 200 * (s + 1));
@@ -59,7 +61,7 @@ scrapes3(const char *name, const char *power, const char *running, const char *g
 static char *
 scrapes(const char *name, const char *power, const char *running)
 {
-	return scrapes3(name, power, running, NULL);
+	return scrapes_at(name, AT, power, running, NULL);
 }
 
 static wc_runs_table *
@@ -162,7 +164,7 @@ main(void)
 	/* An infinite counter is not a count either; its increase is left
 	 * out of the rates (and the fall after it is a reset), so no row
 	 * carries an inf. */
-	in = scrapes3("inf_counter.prom", "190", "4", "+Inf");
+	in = scrapes_at("inf_counter.prom", AT, "190", "4", "+Inf");
 	t = ingest(in, &r);
 	CHECK_INT(r.status, 0);
 	size_t usable = 0;
@@ -184,6 +186,23 @@ main(void)
 	wc_runs_free(t);
 	run_result_free(&r);
 	free(in);
+
+	/* The first sample NaN (or implausible): reported like a later one. */
+	const char *first[][2] = { { "NaN", "NaN sample at 2026-01-01T00:00:00.000Z" },
+	                           { "-1", "no plausible power reading at 2026-01-01T00:00:00.000Z" } };
+	for (int k = 0; k < 2; k++) {
+		in = scrapes_at("first.prom", 0, first[k][0], "4", NULL);
+		t = ingest(in, &r);
+		fprintf(stderr, "first %s: %s", first[k][0], r.err ? r.err : "");
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.err, "DCGM_FI_DEV_POWER_USAGE{Hostname=\"h1\",UUID=\"GPU-0\"");
+		CHECK_CONTAINS(r.err, first[k][1]);
+		CHECK_CONTAINS(r.err, "resumes at 2026-01-01T00:00:01.000Z; 1 s left out of group 'h1'");
+		CHECK(t && t->n_runs == 1 && fabs(t->runs[0].mean_power_w - 380.0) < 1e-6);
+		wc_runs_free(t);
+		run_result_free(&r);
+		free(in);
+	}
 	free(dir);
 	return check_report("test_prom_plausible");
 }

@@ -77,12 +77,15 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 	return set_members(g, set, present, np, err);
 }
 
-/* A step nothing may be computed from: report when the gap begins. */
+/* A step nothing may be computed from: report when the gap begins. Before
+ * the group's first step a series that has no sample yet has not started
+ * (not a gap), but a NaN or an implausible reading is in the data and is
+ * reported wherever it falls: a NaN first sample went unsaid. */
 static void
-begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, double t)
+begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int absent, double t)
 {
 	char at[40];
-	if (g->in_gap || !g->had_step || !g->ever_engine)
+	if (g->in_gap || (!g->had_step && absent) || !g->ever_engine)
 		return;
 	when(t, at);
 	wc__fleet_warn(f, "%.300s: %s at %s; the steps until it resumes are left out of the rows",
@@ -344,7 +347,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 			withdraw(g, c, k);
 	const char *what, *lack = gap_reason(g, set, state, bad, np, nan_gpu, dropped_gpu, &what);
 	if (lack) {
-		begin_gap(f, g, lack, what, t);
+		begin_gap(f, g, lack, what, strcmp(what, "no sample") == 0, t);
 		return wc__fleet_close(f, g, err);
 	}
 	end_gap(f, g, t);
