@@ -150,11 +150,25 @@ apply_flag(int opt, prom_args *a)
 	}
 }
 
+/* --help wins wherever it stands (before a lone "--"): `ingest --help`
+ * points to `--prometheus --help`, where getopt took "--help" for the URL
+ * and the command failed with "-o RUNS.csv is required" (docs/cli.md). */
+static int
+wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return 1;
+	return 0;
+}
+
 static int
 parse_args(int argc, char **argv, prom_args *a)
 {
 	const char *cmd = "ingest";
 	int opt, rc = CLI_OK, index = 0;
+	if (wants_help(argc, argv))
+		return apply_flag('h', a);
 	cli_reset_getopt();
 	while (rc == CLI_OK && !a->help && (opt = cli_getopt(argc, argv, ":o:h", opts, &index)) != -1)
 		if ((rc = apply_flag(opt, a)) == -1)
