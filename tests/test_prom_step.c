@@ -6,7 +6,9 @@
  * the scrape interval is refused naming the interval and a step, and a
  * gap of half a second is reported as 0.5 s. --step 1e9 wrote one row
  * of duration_s 1e9 from the first scrape alone, not excluded, exit 0; a
- * step longer than the range is now refused naming the range.
+ * step longer than the range is now refused naming the range. A --start
+ * after the last sample (no --end) said "end: before start"; it now says
+ * the start is after the data and gives the data's span.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -110,6 +112,18 @@ main(void)
 	run_result_free(&r);
 	ingest(in, "--step", "359", &r);
 	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	/* A range outside the data names the data's span. */
+	ingest(in, "--start", "2027-01-01T00:00:00Z", &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast ingest: --start 2027-01-01T00:00:00.000Z is after the last power sample: "
+	               "give one within the files' span, 2026-01-01T00:00:00.000Z to 2026-01-01T00:05:59.000Z");
+	CHECK(!strstr(r.err, "before start"));
+	run_result_free(&r);
+	ingest(in, "--end", "2025-01-01T00:00:00Z", &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--end 2025-01-01T00:00:00.000Z is before the first power sample: give one within "
+	               "the files' span, 2026-01-01T00:00:00.000Z to 2026-01-01T00:05:59.000Z");
 	run_result_free(&r);
 	free(in);
 	/* One instant has no length for any step. */

@@ -92,6 +92,21 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 	}
 	if (!isfinite(lo))
 		return wc_error_set(err, WC_EINVAL, "no DCGM_FI_DEV_POWER_USAGE (or _INSTANT) samples in the files");
+	/* A range outside the data said "end: before start" when --start was
+	 * after the last sample (the end defaults to it): name the data's span. */
+	char a[40], b[40], given[40];
+	wc_prom_format_time(lo, a, sizeof a);
+	wc_prom_format_time(hi, b, sizeof b);
+	if (isfinite(o->start) && o->start > hi) {
+		wc_prom_format_time(o->start, given, sizeof given);
+		return wc_error_set(err, WC_EINVAL, "--start %s is after the last power sample: give one within "
+		                    "the files' span, %s to %s", given, a, b);
+	}
+	if (isfinite(o->end) && o->end < lo) {
+		wc_prom_format_time(o->end, given, sizeof given);
+		return wc_error_set(err, WC_EINVAL, "--end %s is before the first power sample: give one within "
+		                    "the files' span, %s to %s", given, a, b);
+	}
 	if (!isfinite(o->start))
 		o->start = lo;
 	if (!isfinite(o->end))
