@@ -8,7 +8,8 @@
  * of duration_s 1e9 from the first scrape alone, not excluded, exit 0; a
  * step longer than the range is now refused naming the range. A --start
  * after the last sample (no --end) said "end: before start"; it now says
- * the start is after the data and gives the data's span.
+ * the start is after the data and gives the data's span. Without --step,
+ * files take the spacing of the sparser of power and running.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -23,9 +24,10 @@
 static char *dir;
 
 /* `n` scrapes `dt` s apart of one GPU at 300 W and an engine running 8;
- * the engine misses scrape `skip` (-1: none). */
+ * the engine misses scrape `skip` (-1: none) and is scraped only every
+ * `engine_every`-th time. */
 static char *
-scrapes(const char *name, int n, double dt, int skip)
+scrapes_every(const char *name, int n, double dt, int skip, int engine_every)
 {
 	size_t cap = 1 << 20, len = 0;
 	char *buf = malloc(cap);
@@ -34,7 +36,7 @@ scrapes(const char *name, int n, double dt, int skip)
 		len += (size_t)snprintf(buf + len, cap - len,
 		                        "# wattcast-scrape %.3f h1:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\","
 		                        "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"} 300\n", t);
-		if (s != skip)
+		if (s != skip && s % engine_every == 0)
 			len += (size_t)snprintf(buf + len, cap - len,
 			                        "# wattcast-scrape %.3f h1:8000\n"
 			                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n", t);
@@ -43,6 +45,12 @@ scrapes(const char *name, int n, double dt, int skip)
 	CHECK(write_text(path, buf) == 0);
 	free(buf);
 	return path;
+}
+
+static char *
+scrapes(const char *name, int n, double dt, int skip)
+{
+	return scrapes_every(name, n, dt, skip, 1);
 }
 
 /* ingest IN with extra flags; the result in `r`. */
@@ -124,6 +132,19 @@ main(void)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "--end 2025-01-01T00:00:00.000Z is before the first power sample: give one within "
 	               "the files' span, 2026-01-01T00:00:00.000Z to 2026-01-01T00:05:59.000Z");
+	run_result_free(&r);
+	free(in);
+	/* Power every 1 s, the engine every 5 s, no --step: the default step
+	 * is the sparser series' spacing (it was the power's, then refused). */
+	in = scrapes_every("mixed.prom", 300, 1.0, -1, 5);
+	ingest(in, "--quiet", NULL, &r);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 0);
+	CHECK(!r.err || !strstr(r.err, "shorter than the scrape interval"));
+	run_result_free(&r);
+	ingest(in, "--step", "1", &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--step 1 s is shorter than the scrape interval: --step 5 or longer");
 	run_result_free(&r);
 	free(in);
 	/* One instant has no length for any step. */

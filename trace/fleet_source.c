@@ -76,20 +76,30 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 	return rc;
 }
 
-/* The grid the files cover: their power samples' span and smallest spacing. */
+/* The grid the files cover: their power samples' span, and as the step
+ * the smallest spacing of the power samples or of the running counts,
+ * whichever is longer: a step shorter than either series' scrapes leaves
+ * gaps and is refused (fleet_interval.c), and power scraped every 1 s
+ * beside an engine scraped every 5 s was refused without a --step given. */
 static int
 infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 {
-	double lo = INFINITY, hi = -INFINITY, step = INFINITY;
+	double lo = INFINITY, hi = -INFINITY, step = INFINITY, step_running = INFINITY;
 	for (size_t i = 0; i < set->n; i++) {
 		const wc_prom_series *s = &set->s[i];
-		if (wc_fleet_metric_from_name(s->metric) != WC_FLEET_POWER || s->n == 0)
+		int m = wc_fleet_metric_from_name(s->metric);
+		if (m == WC_FLEET_RUNNING)
+			for (size_t j = 1; j < s->n; j++)
+				step_running = fmin(step_running, s->t[j] - s->t[j - 1]);
+		if (m != WC_FLEET_POWER || s->n == 0)
 			continue;
 		lo = fmin(lo, s->t[0]);
 		hi = fmax(hi, s->t[s->n - 1]);
 		for (size_t j = 1; j < s->n; j++)
 			step = fmin(step, s->t[j] - s->t[j - 1]);
 	}
+	if (isfinite(step) && isfinite(step_running) && step_running > step)
+		step = step_running;
 	if (!isfinite(lo))
 		return wc_error_set(err, WC_EINVAL, "no DCGM_FI_DEV_POWER_USAGE (or _INSTANT) samples in the files");
 	/* A range outside the data said "end: before start" when --start was
