@@ -268,6 +268,16 @@ test_help_percent(void)
 
 /* `ingest .` from inside a run folder: the run is named after the folder,
  * and so is its series file. */
+/* nvidia-smi's timestamp of second i of the test logs */
+static void
+stamp(int i, char ts[40])
+{
+	time_t sec = 1700000000 + i;
+	struct tm tm;
+	gmtime_r(&sec, &tm);
+	strftime(ts, 40, "%Y/%m/%d %H:%M:%S.000", &tm);
+}
+
 static void
 test_ingest_dot(void)
 {
@@ -277,11 +287,8 @@ test_ingest_dot(void)
 	char text[4096];
 	size_t n = (size_t)snprintf(text, sizeof text, "timestamp, power.draw [W]\n");
 	for (int i = 0; i < 20; i++) {
-		time_t sec = 1700000000 + i;
-		struct tm tm;
 		char ts[40];
-		gmtime_r(&sec, &tm);
-		strftime(ts, sizeof ts, "%Y/%m/%d %H:%M:%S.000", &tm);
+		stamp(i, ts);
 		n += (size_t)snprintf(text + n, sizeof text - n, "%s, %d\n", ts, 100 + 5 * (i % 4));
 	}
 	CHECK_INT(write_text(p, text), 0);
@@ -319,11 +326,8 @@ test_metrics_inputs(void)
 	static char text[16384];
 	size_t n = (size_t)snprintf(text, sizeof text, "timestamp, power.draw [W]\n");
 	for (int i = 0; i < 200; i++) {
-		time_t sec = 1700000000 + i;
-		struct tm tm;
 		char ts[40];
-		gmtime_r(&sec, &tm);
-		strftime(ts, sizeof ts, "%Y/%m/%d %H:%M:%S.000", &tm);
+		stamp(i, ts);
 		n += (size_t)snprintf(text + n, sizeof text - n, "%s, %d\n", ts, i == 7 ? -5 : 100 + 5 * (i % 4));
 	}
 	CHECK(n < sizeof text);
@@ -342,11 +346,8 @@ test_metrics_inputs(void)
 	/* two GPUs a sweep, each sweep's rows at one time; --gpus 3 */
 	n = (size_t)snprintf(text, sizeof text, "timestamp, power.draw [W]\n");
 	for (int i = 0; i < 60; i++) {
-		time_t sec = 1700000000 + i;
-		struct tm tm;
 		char ts[40];
-		gmtime_r(&sec, &tm);
-		strftime(ts, sizeof ts, "%Y/%m/%d %H:%M:%S.000", &tm);
+		stamp(i, ts);
 		n += (size_t)snprintf(text + n, sizeof text - n, "%s, 300\n%s, 100\n", ts, ts);
 	}
 	CHECK(n < sizeof text);
