@@ -257,7 +257,7 @@ check_anomalies(void)
 	in = scrapes("appear.prom", GPU_APPEARS_180);
 	t = ingest(in, &r);
 	CHECK_CONTAINS(r.err, "gpu=\"2\"");
-	CHECK_CONTAINS(r.err, "appears at 2026-01-01T00:03:00.000Z");
+	CHECK_CONTAINS(r.err, "appears at 2026-01-01T00:03:00.000Z; the window is cut (group 'a' now has 3 GPUs)");
 	CHECK(t && t->n_runs == 3);
 	check_row(t, 1, 120, 179, 2, 20);
 	check_row(t, 2, 180, 239, 3, 20);

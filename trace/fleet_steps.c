@@ -65,14 +65,14 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 	for (size_t j = 0; j < np && g->had_step; j++)
 		if (!is_member(g, set->s[present[j]].key))
 			wc__fleet_warn(f, "%.300s: appears at %s; the window is cut (group '%s' now has %zu "
-			               "GPUs)", set->s[present[j]].key, at, g->name, np);
+			               "GPU%s)", set->s[present[j]].key, at, g->name, np, np == 1 ? "" : "s");
 	for (size_t j = 0; j < g->n_members && g->had_step; j++) {
 		size_t k = 0;
 		while (k < np && strcmp(set->s[present[k]].key, g->members[j]) != 0)
 			k++;
 		if (k == np)
 			wc__fleet_warn(f, "%.300s: vanishes at %s; the window is cut (group '%s' now has %zu "
-			               "GPUs)", g->members[j], at, g->name, np);
+			               "GPU%s)", g->members[j], at, g->name, np, np == 1 ? "" : "s");
 	}
 	return set_members(g, set, present, np, err);
 }
