@@ -16,18 +16,30 @@
 #include <time.h>
 #include <unistd.h>
 
+FILE *
+wc_open_input(const char *path, wc_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	if (!f) {
+		wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		wc_error_set(err, WC_EIO, "%s: is a folder, not a file", path);
+		return NULL;
+	}
+	return f;
+}
+
 int
 wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc_error *err)
 {
 	*out = NULL;
-	FILE *f = fopen(path, "rb");
+	FILE *f = wc_open_input(path, err);
 	if (!f)
-		return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* fopen takes a folder */
-		fclose(f);
-		return wc_error_set(err, WC_EIO, "%s: is a folder, not a file", path);
-	}
+		return WC_EIO;
 	size_t cap = 8192, len = 0;
 	char *buf = wc_alloc_array(cap, 1);
 	int rc = WC_OK;

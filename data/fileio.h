@@ -8,6 +8,7 @@
 #define WC_DATA_FILEIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "models/error.h"
 
@@ -30,6 +31,11 @@ int wc_sha256_file_hex(const char *path, char out[65], wc_error *err);
  *  /dev/stdout, a FIFO) is written in place, not replaced; a folder is
  *  refused. */
 int wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err);
+
+/** Open an input file for reading (binary), or NULL with `err` naming
+ *  why: the system's reason, or a folder, which fopen opens and whose
+ *  first read then fails with a bare "read error". The caller fcloses. */
+FILE *wc_open_input(const char *path, wc_error *err);
 
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).
  *  Files over `max_bytes` are refused. A leading UTF-8 byte order mark is

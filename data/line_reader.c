@@ -8,6 +8,7 @@
  * while the next block is read (docs/results.md, telemetry reading).
  */
 #include "telemetry_internal.h"
+#include "data/fileio.h"
 #include "models/grow.h"
 #include "models/progress.h"
 
@@ -173,9 +174,8 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 	if (strcmp(path, "-") == 0) {
 		r->f = stdin;
 	} else {
-		r->f = fopen(path, "rb");
-		if (!r->f)
-			return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
+		if (!(r->f = wc_open_input(path, err)))
+			return WC_EIO;
 		r->own = 1;
 	}
 	/* A regular file smaller than a block is read in one refill of its
@@ -183,16 +183,7 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 	 * whole, block by block. */
 	struct stat st;
 	r->block = WC__LR_BLOCK;
-	int known = fstat(fileno(r->f), &st) == 0;
-	/* fopen succeeds on a folder; its first read fails as a bare "read
-	 * error" that does not say why */
-	if (known && S_ISDIR(st.st_mode)) {
-		if (r->own)
-			fclose(r->f);
-		r->f = NULL;
-		return wc_error_set(err, WC_EIO, "%s: is a folder, not a file", path);
-	}
-	int regular = known && S_ISREG(st.st_mode) && st.st_size >= 0;
+	int regular = fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0;
 	if (regular && (uintmax_t)st.st_size < WC__LR_BLOCK)
 		r->block = (size_t)st.st_size + 1;
 	if (regular && r->own && (uintmax_t)st.st_size >= WC__LR_AHEAD_MIN &&

@@ -127,9 +127,9 @@ wc_sha256_file_hex(const char *path, char out[65], wc_error *err)
 	unsigned char buf[65536];
 	sha256_ctx c;
 	size_t got;
-	FILE *f = fopen(path, "rb");
+	FILE *f = wc_open_input(path, err);
 	if (!f)
-		return wc_error_set(err, WC_EIO, "%s: cannot open", path);
+		return WC_EIO;
 	sha256_init(&c);
 	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
 		sha256_update(&c, buf, got);
