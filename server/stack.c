@@ -34,9 +34,9 @@ typedef struct {
 	ucontext_t caller, callee;
 	void *map;                   /* guard page, then the stack */
 	size_t map_len;
+	char *stack;                 /* above the guard page */
 	void (*fn)(void *);
 	void *arg;
-	int active;                  /* a call runs on this stack */
 	const void *caller_bottom;   /* the worker's stack, for ASan */
 	size_t caller_size;
 } fiber;
@@ -44,7 +44,8 @@ typedef struct {
 static pthread_key_t fiber_key;
 static pthread_once_t fiber_once = PTHREAD_ONCE_INIT;
 static int fiber_key_ok;
-/* makecontext passes only ints: the entry finds its fiber here */
+/* The fiber a call runs on, NULL between calls: makecontext passes only
+ * ints, so the entry finds its fiber here. */
 static _Thread_local fiber *running;
 
 static void
@@ -85,6 +86,7 @@ fiber_of_thread(void)
 		fiber_free(f);
 		return NULL;
 	}
+	f->stack = (char *)f->map + page;
 	return f;
 }
 
@@ -108,24 +110,21 @@ static __attribute__((noinline)) int
 switch_to(fiber *const f_in)
 {
 	fiber *volatile f = f_in;
-	long page = sysconf(_SC_PAGESIZE);
 	if (getcontext(&f->callee) != 0)
 		return -1;
-	f->callee.uc_stack.ss_sp = (char *)f->map + page;
+	f->callee.uc_stack.ss_sp = f->stack;
 	f->callee.uc_stack.ss_size = WC_HTTP_HANDLER_STACK;
 	f->callee.uc_link = &f->caller;
 	makecontext(&f->callee, fiber_main, 0);
-	f->active = 1;
 	running = f;
 #if WC_ASAN_FIBERS
 	void *volatile fake = NULL;
-	__sanitizer_start_switch_fiber((void **)&fake, f->callee.uc_stack.ss_sp, WC_HTTP_HANDLER_STACK);
+	__sanitizer_start_switch_fiber((void **)&fake, f->stack, WC_HTTP_HANDLER_STACK);
 #endif
 	int rc = swapcontext(&f->caller, &f->callee);
 #if WC_ASAN_FIBERS
 	__sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
-	f->active = 0;
 	running = NULL;
 	return rc == 0 ? 0 : -1;
 }
@@ -133,13 +132,13 @@ switch_to(fiber *const f_in)
 int
 wc_server_call_deep(void (*fn)(void *), void *arg)
 {
-	fiber *f = fiber_of_thread();
-	if (!f)
-		return -1;
-	if (f->active) { /* already on it */
+	if (running) { /* already on it */
 		fn(arg);
 		return 0;
 	}
+	fiber *f = fiber_of_thread();
+	if (!f)
+		return -1;
 	f->fn = fn;
 	f->arg = arg;
 	return switch_to(f);
