@@ -76,6 +76,16 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 	return rc;
 }
 
+/* The smallest spacing of a series' samples (INFINITY below two). */
+static double
+min_spacing(const wc_prom_series *s)
+{
+	double d = INFINITY;
+	for (size_t j = 1; j < s->n; j++)
+		d = fmin(d, s->t[j] - s->t[j - 1]);
+	return d;
+}
+
 /* The grid the files cover: their power samples' span, and as the step
  * the smallest spacing of the power samples or of the running counts,
  * whichever is longer: a step shorter than either series' scrapes leaves
@@ -89,14 +99,12 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 		const wc_prom_series *s = &set->s[i];
 		int m = wc_fleet_metric_from_name(s->metric);
 		if (m == WC_FLEET_RUNNING)
-			for (size_t j = 1; j < s->n; j++)
-				step_running = fmin(step_running, s->t[j] - s->t[j - 1]);
+			step_running = fmin(step_running, min_spacing(s));
 		if (m != WC_FLEET_POWER || s->n == 0)
 			continue;
 		lo = fmin(lo, s->t[0]);
 		hi = fmax(hi, s->t[s->n - 1]);
-		for (size_t j = 1; j < s->n; j++)
-			step = fmin(step, s->t[j] - s->t[j - 1]);
+		step = fmin(step, min_spacing(s));
 	}
 	if (isfinite(step) && isfinite(step_running) && step_running > step)
 		step = step_running;

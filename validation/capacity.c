@@ -138,6 +138,14 @@ score_period(cap_errors *x, wc_per_run *pr, const wc_capacity_row *r, const char
 	record(x, Q_P, pr, r, fold, lat, r->latency_s, note, err, rc);
 }
 
+/* A runs-table row of model `key` that its fold scores: measured, with a
+ * throughput, not excluded. */
+static int
+held_out_run(const wc_capacity_row *r, const char *key)
+{
+	return !r->from_periods && !r->exclude[0] && strcmp(r->model_key, key) == 0 && r->throughput_tok_s > 0;
+}
+
 /* One model held out: refit both laws, predict its runs-table rows. */
 static int
 lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacity_fit_options *co,
@@ -156,7 +164,7 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 		 * report counts them (a table of 8 runs scored 1 without a word) */
 		for (size_t i = 0; i < d->n_rows; i++) {
 			const wc_capacity_row *r = &d->rows[i];
-			if (r->from_periods || r->exclude[0] || strcmp(r->model_key, key) != 0 || !(r->throughput_tok_s > 0))
+			if (!held_out_run(r, key))
 				continue;
 			x->q[Q_TP].skip++;
 			if (r->energy_per_token_j > 0)
@@ -175,7 +183,7 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 	}
 	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
 		const wc_capacity_row *r = &d->rows[i];
-		if (r->from_periods || r->exclude[0] || strcmp(r->model_key, key) != 0 || !(r->throughput_tok_s > 0))
+		if (!held_out_run(r, key))
 			continue;
 		char note[256];
 		double lat = predict_latency(&cf.params, r, 0, note, sizeof note);
