@@ -169,6 +169,13 @@ main(void)
 			CHECK_CONTAINS(err.msg, "platform, model and UTC offset unknown (no manifest states them); give "
 			                        "--platform, --model and --utc-offset");
 			CHECK_INT(res.n_rows, 0);
+			/* ... and a catalog model given, only the platform and the
+			 * offset are missing: its active parameters are known */
+			snprintf(o.defaults.model, sizeof o.defaults.model, "Qwen3-8B");
+			CHECK_INT(wc_ingest_run(runs[i], &o, &res, &err), WC_EINVAL);
+			CHECK_CONTAINS(err.msg, "platform and UTC offset unknown (no manifest states them); give "
+			                        "--platform and --utc-offset");
+			CHECK(!strstr(err.msg, "active"));
 			user_flags(&o);
 			replay_without_manifest++;
 		}

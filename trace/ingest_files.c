@@ -43,6 +43,15 @@ base_name(const char *path, char *buf, size_t cap)
 	return buf;
 }
 
+/* Do two names differ? By their catalog entries (ka, kb; NULL = not in
+ * the catalog) when either has one, so that "h100" and "H100" agree;
+ * else by spelling. */
+static int
+names_differ(const void *ka, const void *kb, const char *a, const char *b)
+{
+	return ka || kb ? ka != kb : strcmp(a, b) != 0;
+}
+
 int
 wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
@@ -72,10 +81,10 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 		                       *pm = rc->m.platform[0] ? wc_platform_lookup(rc->m.platform) : NULL;
 		const wc_model_info *mf = d->model[0] ? wc_model_lookup(d->model) : NULL,
 		                    *mm = rc->m.model[0] ? wc_model_lookup(rc->m.model) : NULL;
-		if (d->platform[0] && rc->m.platform[0] && (pf || pm ? pf != pm : strcmp(d->platform, rc->m.platform) != 0))
+		if (d->platform[0] && rc->m.platform[0] && names_differ(pf, pm, d->platform, rc->m.platform))
 			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--platform %s (the run says %s)",
 			         over[0] ? ", " : "", d->platform, rc->m.platform);
-		if (d->model[0] && rc->m.model[0] && (mf || mm ? mf != mm : strcmp(d->model, rc->m.model) != 0))
+		if (d->model[0] && rc->m.model[0] && names_differ(mf, mm, d->model, rc->m.model))
 			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--model %s (the run says %s)",
 			         over[0] ? ", " : "", d->model, rc->m.model);
 		if (d->tp > 0 && rc->m.tp > 0 && d->tp != rc->m.tp)
@@ -108,7 +117,7 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			what[n] = "platform", flag[n++] = "--platform";
 		if (model)
 			what[n] = "model", flag[n++] = "--model";
-		else
+		else if (isnan(rc->m.active_params_b))
 			what[n] = "active parameters (model not in the catalog)", flag[n++] = "--active-params";
 		if (offset)
 			what[n] = "UTC offset", flag[n++] = "--utc-offset";
