@@ -77,8 +77,14 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 		       q->power_cap_w);
 	printf("\n  node power     %8.1f W", pr->power.node_power_w);
 	if (pr->has_interval)
-		printf("   95 %% interval %.1f-%.1f W (%d draws; covers %s)", pr->node_lo_w, pr->node_hi_w, pr->n_draws,
-		       wc_predict_power_covers(pr));
+	{
+		/* A set without bootstrap draws (the built-in profiles) has an
+		 * interval of held-out error alone: "0 draws" would read as a fault. */
+		printf("   95 %% interval %.1f-%.1f W (", pr->node_lo_w, pr->node_hi_w);
+		if (pr->n_draws > 0)
+			printf("%d draws; ", pr->n_draws);
+		printf("covers %s)", wc_predict_power_covers(pr));
+	}
 	double g = pr->power.per_gpu_power_w / pr->power.node_power_w;
 	printf("\n  per-GPU power  %8.1f W", pr->power.per_gpu_power_w);
 	if (pr->has_interval)

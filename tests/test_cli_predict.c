@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 static double
 predicted(const char *platform, const char *active)
@@ -88,6 +89,19 @@ text_has_line(const char *const *argv, const char *line)
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, want);
+	run_result_free(&r);
+}
+
+/* A set without bootstrap draws (the built-in profiles) prints what its
+ * interval covers, not "0 draws", which read as a fault. */
+static void
+text_interval_without_draws(void)
+{
+	run_result r;
+	CHECK(run_wattcast(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "4"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, " W (covers held-out error)\n");
+	CHECK(strstr(r.out, "0 draws") == NULL);
 	run_result_free(&r);
 }
 
@@ -212,5 +226,6 @@ main(void)
 	run_result_free(&r);
 	moe_flags_match_catalog();
 	text_level_source();
+	text_interval_without_draws();
 	return check_report("test_cli_predict");
 }
