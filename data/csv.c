@@ -148,10 +148,41 @@ wc__csv_put(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The plain decimal syntax: [+-]digits[.digits][(e|E)[+-]digits], at least
+ * one digit before the exponent, blanks around. */
+static int
+decimal_syntax(const char *s)
+{
+	int digits = 0;
+	s += strspn(s, " \t");
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits++;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	s += strspn(s, " \t");
+	return *s == '\0';
+}
+
 int
-wc__strict_double(const char *text, double *out)
+wc_parse_decimal(const char *text, double *out)
 {
 	char *end;
+	if (!decimal_syntax(text))
+		return -1;
 	errno = 0;
 	double v = strtod(text, &end);
 	end += strspn(end, " \t");

@@ -37,4 +37,12 @@
 #include "data/request_log.h"
 #include "data/telemetry.h"
 
-#endif
+#endif/** Strict number: the whole text (surrounding blanks allowed) is one
+ *  finite plain decimal -- sign, digits, fraction, exponent -- and nothing
+ *  else: no units, no trailing text, and none of the hex, "inf" and "nan"
+ *  forms strtod also takes (docs/formats/runs-table.md, "File layout"). 0 on
+ *  success, -1 otherwise. (Telemetry, where nvidia-smi appends units, has
+ *  its own reader in data/line_reader.c, which refuses the same forms.) */
+int wc_parse_decimal(const char *text, double *out);
+
+

@@ -50,11 +50,6 @@ int wc__csv_lines_next(wc__csv_lines *it, wc__csv_field *fields, int cap, const 
  *  newline. */
 void wc__csv_put(FILE *f, const char *s);
 
-/** Strict number: the whole text (surrounding blanks allowed) is one
- *  finite number; no units, no trailing text. 0 on success, -1 otherwise.
- *  (Telemetry, where nvidia-smi appends units, has wc__parse_number.) */
-int wc__strict_double(const char *text, double *out);
-
 /** Finish a text built with open_memstream (`f` over `*buf`/`*len`):
  *  close it and write the bytes to `path` atomically; frees `*buf`. */
 int wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, wc_error *err);

@@ -5,6 +5,7 @@
  * often as by `wattcast ingest`. A model found in the catalog supplies
  * params_b, layers and d_model (and the attention shape) left blank.
  */
+#include "data/data.h"
 #include "finetune_runs_internal.h"
 #include "models/grow.h"
 #include "models/limits.h"
@@ -55,7 +56,7 @@ positive(reader *rd, const wc__csv_field *f, wc__ft_column c, int required, doub
 		*out = NAN;
 		return required ? cell_error(rd, f->column, c, "%s", "value is required") : WC_OK;
 	}
-	if (wc__strict_double(f->text, out) != 0)
+	if (wc_parse_decimal(f->text, out) != 0)
 		return cell_error(rd, f->column, c, "expected a number, got '%s'", f->text);
 	if (!(*out > 0))
 		return cell_error(rd, f->column, c, "must be > 0, got '%s'", f->text);
@@ -72,7 +73,7 @@ whole(reader *rd, const wc__csv_field *f, wc__ft_column c, int required, int min
 		*out = blank;
 		return required ? cell_error(rd, f->column, c, "%s", "value is required") : WC_OK;
 	}
-	if (wc__strict_double(f->text, &v) != 0 || v != floor(v) || v < min || v > WC_FT_MAX_INT) {
+	if (wc_parse_decimal(f->text, &v) != 0 || v != floor(v) || v < min || v > WC_FT_MAX_INT) {
 		char why[64];
 		snprintf(why, sizeof why, "must be a whole number >= %d, got '%%s'", min);
 		return cell_error(rd, f->column, c, why, f->text);

@@ -29,7 +29,7 @@ static int
 me_number(const char *path, int line, const wc__csv_field *f, const char *col, double *out,
           wc_error *err)
 {
-	if (wc__strict_double(f->text, out) != 0)
+	if (wc_parse_decimal(f->text, out) != 0)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column '%s': expected a number, got '%s'",
 		                    path, line, f->column, col, f->text);
 	return WC_OK;

@@ -450,11 +450,5 @@ wc__parse_number(const char *s, size_t len, double *out)
 		return -1;
 	memcpy(tmp, s, end);
 	tmp[end] = '\0';
-	char *e;
-	errno = 0;
-	double v = strtod(tmp, &e);
-	if (e == tmp || *e != '\0' || errno == ERANGE || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
+	return wc_parse_decimal(tmp, out);
 }

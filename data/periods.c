@@ -3,6 +3,7 @@
  * style of the runs table -- a header naming the columns, `#` comments,
  * file:line:column on every refusal.
  */
+#include "data/data.h"
 #include "data/periods.h"
 #include "models/limits.h"
 
@@ -50,7 +51,7 @@ number(reader *rd, const wc__csv_field *f, int c, double min_excl, double *out)
 		*out = NAN;
 		return pc_required[c] ? cell_error(rd, f, c, "value is required") : WC_OK;
 	}
-	if (wc__strict_double(f->text, out) != 0)
+	if (wc_parse_decimal(f->text, out) != 0)
 		return cell_error(rd, f, c, "expected a number");
 	if (!(*out > min_excl))
 		return cell_error(rd, f, c, min_excl < 0 ? "must be >= 0" : "must be > 0");

@@ -3,6 +3,7 @@
  * labels, samples appended in time order, and the time spellings
  * Prometheus and promtool accept (docs/formats/prometheus.md).
  */
+#include "data/data.h"
 #include "data/prom.h"
 
 #include <math.h>
@@ -218,7 +219,7 @@ int
 wc_prom_parse_time(const char *text, double *out)
 {
 	double v;
-	if (wc__strict_double(text, &v) == WC_OK) {
+	if (wc_parse_decimal(text, &v) == WC_OK) {
 		if (!isfinite(v) || v < 0 || v > 1e11)
 			return WC_EINVAL;
 		*out = v;

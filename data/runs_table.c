@@ -5,6 +5,7 @@
  * hand; columns wattcast does not know are kept verbatim so a rewrite
  * loses nothing.
  */
+#include "data/data.h"
 #include "data/runs_table.h"
 #include "models/catalog.h"
 #include "models/limits.h"
@@ -181,7 +182,7 @@ parse_number(reader *rd, const wc__csv_field *f, const char *column, int require
 		*out = NAN;
 		return WC_OK;
 	}
-	if (wc__strict_double(f->text, out) != 0)
+	if (wc_parse_decimal(f->text, out) != 0)
 		return cell_error(rd, f, column, "expected a number, got '%s'", f->text);
 	return WC_OK;
 }

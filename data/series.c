@@ -4,6 +4,7 @@
  * median step). Read as distinct load levels and the seconds spent at
  * each, which is all the law's time average needs.
  */
+#include "data/data.h"
 #include "data/runs_table.h"
 #include "models/limits.h"
 
@@ -20,7 +21,7 @@
 static int
 parse_cell(const char *path, int line, const wc__csv_field *f, double *out, wc_error *err)
 {
-	if (wc__strict_double(f->text, out) != 0)
+	if (wc_parse_decimal(f->text, out) != 0)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: expected a number, got '%s'", path, line,
 		                    f->column, f->text);
 	return WC_OK;

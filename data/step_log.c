@@ -3,6 +3,7 @@
  * docs/formats/telemetry.md, "Step logs"): steps.csv read strictly with
  * file:line:column, and the facts of a Hugging Face trainer_state.json.
  */
+#include "data/data.h"
 #include "data/step_log.h"
 #include "models/limits.h"
 
@@ -75,11 +76,11 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 	double step, t;
 	char why[128];
 	int ev = WC_STEP_STEP;
-	if (wc__strict_double(f[rd->col_step].text, &step) != 0 || step < 0 || step != floor(step) || step > 1e9) {
+	if (wc_parse_decimal(f[rd->col_step].text, &step) != 0 || step < 0 || step != floor(step) || step > 1e9) {
 		snprintf(why, sizeof why, "expected a whole number >= 0, got '%.40s'", f[rd->col_step].text);
 		return bad(rd, &f[rd->col_step], "step", why);
 	}
-	if (wc__strict_double(f[rd->col_t].text, &t) != 0) {
+	if (wc_parse_decimal(f[rd->col_t].text, &t) != 0) {
 		snprintf(why, sizeof why, "expected Unix seconds, got '%.40s'", f[rd->col_t].text);
 		return bad(rd, &f[rd->col_t], "epoch_s", why);
 	}

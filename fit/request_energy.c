@@ -5,6 +5,7 @@
  * ordinary least squares (GSL) on the runs that sweep N.
  */
 #include "fit/capacity_fit.h"
+#include "data/data.h"
 #include "models/grow.h"
 
 #include <gsl/gsl_fit.h>
@@ -39,12 +40,9 @@ window_energy(const wc_runs_table *t, size_t i)
 {
 	const wc_run *r = &t->runs[i];
 	const char *v = wc_runs_get_extra(t, i, "energy_j");
-	char *end;
-	if (v && *v) {
-		double e = strtod(v, &end);
-		if (end != v && *end == '\0' && e > 0 && isfinite(e))
-			return e;
-	}
+	double e;
+	if (v && *v && wc_parse_decimal(v, &e) == 0 && e > 0)
+		return e;
 	return r->energy_per_token_j * r->running * r->output_tokens;
 }
 

@@ -51,6 +51,17 @@ main(void)
 	s = table(header, "r1,A100,1,Qwen3-8B,8.19,32,362\nr2,A100,1,Qwen3-8B,8.19,3x2,362\n");
 	refused(s, "runs.csv:3:25:", "column 'running': expected a number, got '3x2'");
 	free(s);
+	/* strtod's hex, inf and nan forms are not the plain decimals the
+	 * format promises (docs/formats/runs-table.md): 0x10 read as 16 */
+	s = table(header, "r1,A100,1,Qwen3-8B,8.19,0x10,362\n");
+	refused(s, "runs.csv:2:25:", "column 'running': expected a number, got '0x10'");
+	free(s);
+	s = table(header, "r1,A100,1,Qwen3-8B,8.19,32,0x1.9p8\n");
+	refused(s, "runs.csv:2:28:", "column 'mean_power_w': expected a number, got '0x1.9p8'");
+	free(s);
+	s = table(header, "r1,A100,1,Qwen3-8B,8.19,32,infinity\n");
+	refused(s, "runs.csv:2:28:", "got 'infinity'");
+	free(s);
 	s = table(header, "# a comment\nr1,A100,0,Qwen3-8B,8.19,32,362\n");
 	refused(s, "runs.csv:3:9:", "column 'tp': tp must be a whole number >= 1, got '0'");
 	free(s);
