@@ -8,6 +8,7 @@
  */
 #include "fit/capacity_fit.h"
 
+#include "data/data.h"
 #include "data/fileio.h"
 #include "models/grow.h"
 
@@ -72,7 +73,7 @@ resolve(wc_capacity_data *d, wc_capacity_row *r)
 		note(d, "%s: %s; row skipped", r->id, err.msg);
 		return 0;
 	}
-	r->arch.expert_parallel = r->expert_parallel > 1;
+	wc_capacity_arch_place(&r->arch, r->tp, r->expert_parallel > 1);
 	snprintf(r->model_key, sizeof r->model_key, "%s", m->name);
 	r->active_params_b = m->active_params_b;
 	return 1;
@@ -82,11 +83,10 @@ static double
 extra_number(const wc_runs_table *t, size_t i, const char *column)
 {
 	const char *v = wc_runs_get_extra(t, i, column);
-	char *end;
-	if (!v || !*v)
+	double x;
+	if (!v || !*v || wc_parse_decimal(v, &x) != 0)
 		return NAN;
-	double x = strtod(v, &end);
-	return end != v && *end == '\0' && isfinite(x) && x > 0 ? x : NAN;
+	return x > 0 ? x : NAN;
 }
 
 static void

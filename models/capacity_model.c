@@ -92,11 +92,26 @@ wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision
 	int att = m->attention_layers > 0 ? m->attention_layers : m->layers;
 	double per_layer = m->kv_dim > 0 ? m->kv_dim : 2.0 * m->kv_heads * m->head_dim;
 	out->kv_bytes_per_token = att * per_layer * wc_capacity_bytes_per_value(kv);
+	out->kv_heads = m->kv_dim > 0 ? 0 : m->kv_heads;
 	out->state_bytes = m->state_bytes;
 	out->active_params = active * 1e9;
 	out->layers = m->layers;
 	out->d_model = m->d_model > 0 ? m->d_model : 0;
 	return WC_OK;
+}
+
+void
+wc_capacity_arch_place(wc_capacity_arch *a, int tp, int expert_parallel)
+{
+	if (tp > 1) {
+		/* vLLM gives each GPU ceil(kv_heads / tp) heads, at least one; a
+		 * latent (kv_heads 0) is not split at all. */
+		double copies = a->kv_heads > 0 ? (double)tp * ceil((double)a->kv_heads / tp) / a->kv_heads : (double)tp;
+		a->kv_bytes_per_token *= copies;
+	}
+	a->expert_parallel = expert_parallel && a->expert_weight_bytes > 0.0;
+	if (a->expert_parallel && tp > 1)
+		a->weight_bytes += (tp - 1.0) * a->shared_weight_bytes;
 }
 
 double

@@ -147,7 +147,9 @@ typedef struct {
 	double shared_weight_bytes;  /* read by every decode step */
 	double expert_weight_bytes;  /* MoE experts, read as touched; 0 dense */
 	double k_over_e;             /* experts per token / experts; 0 dense */
-	double kv_bytes_per_token;   /* per request and token of context */
+	/* per request and token of context, over the whole group: the model's
+	 * own cache times the copies the group keeps (wc_capacity_arch_place) */
+	double kv_bytes_per_token;
 	double state_bytes;          /* recurrent state per request */
 	double active_params;        /* N_act, parameters (not billions) */
 	int layers, d_model;
@@ -156,6 +158,9 @@ typedef struct {
 	 * 0 (wc_capacity_arch_make's default): tensor parallel, every weight
 	 * split over the group (docs/capacity.md, "Step time"). */
 	int expert_parallel;
+	/* KV heads a tensor-parallel group splits; 0: a compressed latent
+	 * (kv_dim, multi-head latent attention) that every GPU holds whole */
+	int kv_heads;
 } wc_capacity_arch;
 
 /** Bytes per weight / per cached value: bf16 2, fp8 1, int4 0.5. */
@@ -165,6 +170,15 @@ double wc_capacity_bytes_per_value(wc_precision p);
  *  and experts_per_token. Messages start with "architecture/<field>". */
 int wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision kv,
                           wc_capacity_arch *out, wc_error *err);
+/** Place the model on a group of `tp` GPUs (docs/capacity.md, "Step time"
+ *  and "Memory as vLLM does it"): every GPU keeps at least one KV head, so
+ *  a group larger than the model's KV heads keeps copies of them (tp /
+ *  kv_heads, rounded up per GPU), and a latent cache is kept whole on
+ *  every GPU; expert parallel (`expert_parallel` != 0, MoE only) keeps the
+ *  shared weights whole on every GPU too. Call once, after
+ *  wc_capacity_arch_make; both the memory check and the decode step's
+ *  reads then count the copies. */
+void wc_capacity_arch_place(wc_capacity_arch *a, int tp, int expert_parallel);
 /** Weight bytes one decode step with `tokens` tokens reads: all of them
  *  for a dense model; the shared weights plus the expected touched share
  *  1 - (1 - k/E)^tokens of the experts for MoE. */

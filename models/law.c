@@ -126,7 +126,7 @@ wc_prefill_share(const wc_capacity_params *cap, const wc_config *c)
 	if (!(in > 0) || wc_capacity_point_any(cap, c->platform, &pt, &hw) != WC_OK ||
 	    wc_capacity_arch_make(c->arch, c->weights, c->kv, &arch, NULL) != WC_OK)
 		return 0.0;
-	arch.expert_parallel = c->expert_parallel != 0;
+	wc_capacity_arch_place(&arch, c->tp, c->expert_parallel);
 	hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz); /* a locked clock slows prefill */
 	double n = c->running > 1.0 ? c->running : 1.0;
 	wc_capacity_times_eval(&pt, &arch, &hw, c->tp, n, in, c->output_tokens, &tm);

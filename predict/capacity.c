@@ -65,7 +65,8 @@ config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err)
 {
 	if (c->arch) {
 		int rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, a, err);
-		a->expert_parallel = c->expert_parallel != 0;
+		if (rc == WC_OK)
+			wc_capacity_arch_place(a, c->tp, c->expert_parallel);
 		return rc;
 	}
 	*a = (wc_capacity_arch){ 0 };

@@ -51,6 +51,7 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	if ((rc = wc_predict_clock_check(c, err)) != WC_OK ||
 	    (rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, &store->arch, err)) != WC_OK)
 		return rc;
+	wc_capacity_arch_place(&store->arch, c->tp, 0);
 	wc_capacity_bound_point(&b, NULL, &store->point);
 	store->hw = b.hw;
 	/* A locked clock paces the compute-bound terms as in predict/capacity.c. */

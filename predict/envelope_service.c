@@ -23,8 +23,13 @@
 static int
 arch_of(const wc_config *c, wc_capacity_arch *a, wc_error *err)
 {
-	if (c->arch)
-		return wc_capacity_arch_make(c->arch, c->weights, c->kv, a, err);
+	if (c->arch) {
+		/* trace envelopes serve tensor parallel (docs/envelopes.md) */
+		int rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, a, err);
+		if (rc == WC_OK)
+			wc_capacity_arch_place(a, c->tp, 0);
+		return rc;
+	}
 	*a = (wc_capacity_arch){ 0 };
 	a->active_params = c->active_params_b * 1e9;
 	a->weight_bytes = a->shared_weight_bytes = a->active_params * wc_capacity_bytes_per_value(c->weights);

@@ -45,6 +45,48 @@ bytes(void)
 	CHECK_CONTAINS(err.msg, "architecture/layers");
 }
 
+/* A group keeps at least one KV head per GPU (vLLM), so a group larger
+ * than the model's KV heads keeps copies, and a latent cache is whole on
+ * every GPU; expert parallel keeps the shared weights on every GPU. Both
+ * the memory check and the step's reads count them (docs/capacity.md,
+ * "Memory as vLLM does it"). */
+static void
+placement(void)
+{
+	wc_capacity_arch a;
+	wc_error err;
+	const wc_model_info *q = wc_model_lookup("Qwen3-235B-A22B"); /* 4 KV heads, 94 layers */
+	const double per = 94.0 * 2 * 4 * 128 * 2;
+	int tps[] = { 1, 2, 4, 8 };
+	double copies[] = { 1, 1, 1, 2 };
+	for (int i = 0; i < 4; i++) {
+		CHECK_INT(wc_capacity_arch_make(q, WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+		wc_capacity_arch_place(&a, tps[i], 0);
+		CHECK_NEAR(a.kv_bytes_per_token, per * copies[i], 0);
+	}
+	/* 3 GPUs over 8 heads: ceil(8 / 3) = 3 each, 9 in all */
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("Qwen3-8B"), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+	wc_capacity_arch_place(&a, 3, 0);
+	CHECK_NEAR(a.kv_bytes_per_token, 36.0 * 2 * 9 * 128 * 2, 0);
+	/* the latent is not split: every GPU of 8 holds it whole */
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("DeepSeek-V3.1"), WC_PREC_FP8, WC_PREC_BF16, &a, &err), WC_OK);
+	double w = a.weight_bytes, shared = a.shared_weight_bytes;
+	wc_capacity_arch_place(&a, 8, 0);
+	CHECK_NEAR(a.kv_bytes_per_token, 8.0 * 61 * 576 * 2, 0);
+	CHECK_NEAR(a.weight_bytes, w, 0);
+	/* expert parallel: the shared part on each of the 8 */
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("DeepSeek-V3.1"), WC_PREC_FP8, WC_PREC_BF16, &a, &err), WC_OK);
+	wc_capacity_arch_place(&a, 8, 1);
+	CHECK(a.expert_parallel);
+	CHECK_NEAR(a.weight_bytes, w + 7 * shared, 1);
+	/* a dense model has no experts to spread */
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("Qwen3-8B"), WC_PREC_BF16, WC_PREC_BF16, &a, &err), WC_OK);
+	w = a.weight_bytes;
+	wc_capacity_arch_place(&a, 2, 1);
+	CHECK(!a.expert_parallel);
+	CHECK_NEAR(a.weight_bytes, w, 0);
+}
+
 static void
 moe(void)
 {
@@ -212,6 +254,7 @@ int
 main(void)
 {
 	bytes();
+	placement();
 	moe();
 	step_terms();
 	expert_parallel();

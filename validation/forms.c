@@ -229,8 +229,8 @@ wc_validate_forms(const wc_runs_table *t, const wc_fit_options *base, wc_forms_r
 	 * primary averages the tests every remaining form was scored on. When
 	 * no test is common to them all, the forms scored on the fewest tests
 	 * leave the comparison in turn (docs/validation.md, "Primary score and
-	 * choice"): on ML.ENERGY two forms scored on one test each left the
-	 * other four, scored on three, without a choice. */
+	 * choice"): without it, forms scored on different single tests leave
+	 * the others without a choice. */
 	int viable[WC_FORM_COUNT], n_scored[WC_FORM_COUNT], any = 0;
 	for (int f = 0; f < WC_FORM_COUNT; f++) {
 		n_scored[f] = 0;
