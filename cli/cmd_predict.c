@@ -306,12 +306,10 @@ check_predict_args(int argc, char **argv, predict_args *a)
 	if (a->have_active == (a->model != NULL))
 		return cli_usage_error(cmd, "give exactly one of --active-params and --model");
 	if (a->model) {
-		const wc_model_info *m = wc_model_lookup(a->model);
+		const wc_model_info *m = wc_config_set_model(c, a->model);
 		if (!m)
 			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params)", a->model);
-		c->active_params_b = m->active_params_b;
-		c->model = a->model; /* a model term of the set applies */
-		a->arch = *m;
+		a->arch = *m; /* a copy the architecture flags may amend */
 		c->arch = &a->arch;
 	}
 	int rc = apply_architecture(cmd, a);

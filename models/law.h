@@ -141,6 +141,15 @@ typedef struct {
 	  .output_tokens = 0.0, .request_rate = 0.0, .model = NULL, .set = NULL, \
 	  .gpu_memory_utilization = 0.0, .expert_parallel = 0 }
 
+/** Name the catalog model `name` (borrowed) in `c` as `predict --model`
+ *  does: its active parameters, its architecture (the structure terms'
+ *  covariates, docs/fitting.md "Structure terms") and the name the set's
+ *  model terms are found by (docs/calibration.md). Every configuration
+ *  built from a model name goes through here, so that none misses a term.
+ *  Returns the catalog entry (models/catalog.h), or NULL with `c`
+ *  untouched when the catalog does not know the model. */
+const struct wc_model_info *wc_config_set_model(wc_config *c, const char *name);
+
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */
 	double per_gpu_power_w;  /* node / G */

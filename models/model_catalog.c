@@ -8,6 +8,7 @@
 #include "models/catalog.h"
 
 #include "models/error.h"
+#include "models/law.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -104,4 +105,16 @@ wc_model_lookup(const char *name)
 		}
 	}
 	return best;
+}
+
+const wc_model_info *
+wc_config_set_model(wc_config *c, const char *name)
+{
+	const wc_model_info *m = wc_model_lookup(name);
+	if (!m)
+		return NULL;
+	c->active_params_b = m->active_params_b;
+	c->arch = m;
+	c->model = name;
+	return m;
 }

@@ -127,7 +127,7 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	}
 	if (!json_is_string(model))
 		return wc_api_wrong_type(e, "/model", "a string", model);
-	const wc_model_info *m = wc_model_lookup(json_string_value(model));
+	const wc_model_info *m = wc_config_set_model(&q->config, json_string_value(model));
 	if (!m) {
 		const char *name = json_string_value(model);
 		wc_api_error_set(e, 404, "unknown_model", "/model",
@@ -135,9 +135,7 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		                 (int)wc_utf8_prefix(name, 64), name);
 		return -1;
 	}
-	q->config.active_params_b = m->active_params_b;
-	q->config.model = json_string_value(model); /* a model term of the set applies */
-	r->arch = *m;
+	r->arch = *m; /* a copy "architecture" may amend */
 	r->have_arch = 1;
 	return 0;
 }

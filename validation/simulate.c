@@ -57,17 +57,19 @@ add_run(sim *s, const char *gpu, const char *model, int tp, double n, wc_precisi
 		return;
 	s->n_rows++;
 	const wc_level *lvl = wc_params_level(s->truth, gpu);
-	const wc_model_info *m = wc_model_lookup(model);
+	wc_config c = WC_CONFIG_INIT;
+	/* As `predict --model` builds it: without the architecture and the
+	 * name, the truth's structure terms (moe) and calibrated model terms
+	 * were left out of the rows (docs/validation.md, "Simulating the paper design"). */
+	const wc_model_info *m = wc_config_set_model(&c, model);
 	if (!m) {
 		s->rc = wc_error_set(s->err, WC_ENOTFOUND, "simulate: model '%s' not in the catalog", model);
 		return;
 	}
-	wc_config c = WC_CONFIG_INIT;
 	wc_power pw;
 	wc_run r;
 	c.platform = gpu;
 	c.tp = tp;
-	c.active_params_b = m->active_params_b;
 	c.running = n;
 	c.weights = w;
 	c.kv = kv;
