@@ -27,7 +27,7 @@ static const char usage[] =
 	"quantiles of |log(measured / predicted)| over the held-out runs, pooled over\n"
 	"platforms and per platform with at least 20 held-out groups. Folds:\n"
 	"  model     (default) refit the law leaving each model (with its variants) out,\n"
-	"            as `validate lomo` does (--form, --terms, --prior as there): for\n"
+	"            as `validate lomo` does (--terms, --prior as there): for\n"
 	"            answers about models the set was not fitted on;\n"
 	"  workload  the same, one `set` at a time;\n"
 	"  frozen    predict every run with the set itself, which never saw them (a\n"
@@ -36,7 +36,8 @@ static const char usage[] =
 	"            by the datasheet transfer from its other levels: a stratum for\n"
 	"            `datasheet` levels, added to the section already there.\n"
 	"Every refit is built as the set was (docs/validation.md, \"Refitting a set\"):\n"
-	"its structure terms, and quantized runs as its fit took them (the set's\n"
+	"its form (--form, when given, must be the set's), its structure terms, and\n"
+	"quantized runs as its fit took them (the set's\n"
 	"provenance.precision_mode; a file without it: a term per level when it has\n"
 	"precision terms, else every quantized run in with none); --terms overrides it.\n"
 	"--quantity capacity (RUNS.csv... as `validate capacity` takes them): the\n"
@@ -212,12 +213,21 @@ cli_fit_intervals(int argc, char **argv)
 	wc_pred_error pe;
 	wc_error err;
 	char sha[65], data[160];
+	wc_form asked;
 	gsl_set_error_handler_off();
-	if (a.form && wc_form_from_name(a.form, &fo.form) != WC_OK)
+	if (a.form && wc_form_from_name(a.form, &asked) != WC_OK)
 		return cli_usage_error(cmd, "--form: unknown form '%s'", a.form);
 	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK ||
 	    (rc = cli_load_params(cmd, a.prior, NULL, &prior)) != CLI_OK)
 		goto done;
+	/* The folds refit the set's own form (wc_fit_options_like); another
+	 * form's error, stored in this set, would widen its intervals by a law
+	 * it does not evaluate (docs/intervals.md, "Folds: match the use"). */
+	if (a.form && asked != p.form) {
+		rc = cli_usage_error(cmd, "--form: the set's law is %s and its held-out error must be that law's; leave "
+		                     "--form out, or fit the set with --form %s first", wc_form_name(p.form), a.form);
+		goto done;
+	}
 	rc = CLI_FAIL;
 	if (wc_sha256_file_hex(a.input, sha, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);

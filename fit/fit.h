@@ -118,9 +118,9 @@ typedef struct {
  *  GSL stops without convergence (the estimate is still reported); an
  *  error only when the problem cannot be set up (no usable runs, fewer
  *  runs than parameters, out of memory). Caller clears `out`. */
-/** Set `opt`'s terms so that a refit of the law (a held-out fold) is
- *  built as `set` was (docs/validation.md, "Refitting a set"): the
- *  structure terms it carries, and quantized runs taken as its recorded
+/** Set `opt`'s form and terms so that a refit of the law (a held-out
+ *  fold) is built as `set` was (docs/validation.md, "Refitting a set"):
+ *  its form, the structure terms it carries, and quantized runs taken as its recorded
  *  precision_mode says (paired: its own terms as specs). A set that does
  *  not record it gets a precision term per level when it has precision
  *  terms, else every quantized run in with no term (WC_TERMS_AS_BF16).

@@ -108,6 +108,9 @@ wc_fit_precision_mode(const wc_fit_options *opt)
 void
 wc_fit_options_like(wc_fit_options *opt, const wc_params *set, int precision)
 {
+	/* A fold of another form measures another law's error: the set's
+	 * intervals would quote it as their own (docs/intervals.md, "Folds"). */
+	opt->form = set->form;
 	opt->law_terms = set->law_terms;
 	opt->n_term_specs = 0;
 	opt->term_specs = NULL;
