@@ -8,4 +8,10 @@
  *  text or JSON. Returns CLI_OK. */
 int cli_report_forms_real(const char *input, int json, const wc_forms_real_report *r);
 
+/** A runs table with a header and no rows scores nothing: print why
+ *  (naming `input`) and return CLI_FAIL; CLI_OK when `t` has runs. Every
+ *  held-out analysis of a runs table refuses it so, rather than print an
+ *  empty report with exit 0. */
+int cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *t);
+
 #endif

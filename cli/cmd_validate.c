@@ -359,11 +359,8 @@ validate(const char *what, int argc, char **argv)
 		cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	/* A header alone scored nothing and printed nan with exit 0. */
-	if (t->n_runs == 0) {
-		cli_fail(cmd, "%s: no runs (a header and no rows): nothing to validate", a.input);
+	if (cli_validate_some_runs(cmd, a.input, t) != CLI_OK)
 		goto done;
-	}
 	fo.prior = &prior;
 	fo.law_terms = a.law_mask;
 	if (real) {
@@ -401,6 +398,16 @@ done:
 	wc_params_clear(&prior);
 	wc_params_clear(&frozen);
 	return rc;
+}
+
+int
+cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *t)
+{
+	/* A header alone scored nothing and printed nan (or an empty
+	 * report) with exit 0. */
+	if (t->n_runs > 0)
+		return CLI_OK;
+	return cli_fail(cmd, "%s: no runs (a header and no rows): nothing to validate", input);
 }
 
 /* forms, precision, heldout and lomo share one driver. */

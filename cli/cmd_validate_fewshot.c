@@ -4,6 +4,7 @@
  * (docs/validation.md, "Few-shot calibration").
  */
 #include "cli.h"
+#include "cli_validate.h"
 #include "data/data.h"
 #include "models/limits.h"
 #include "fit/fit.h"
@@ -260,9 +261,12 @@ cli_validate_fewshot(int argc, char **argv)
 	}
 	a.fo.base = &base;
 	rc = CLI_FAIL;
-	if (wc_runs_read(a.input, &t, &err) != WC_OK ||
-	    wc_validate_fewshot(t, &a.fo, &r, a.per_run ? &per_run : NULL, &err) != WC_OK ||
-	    (a.per_run && wc_per_run_write(a.per_run, &per_run, &err) != WC_OK)) {
+	if (wc_runs_read(a.input, &t, &err) != WC_OK) {
+		cli_fail(cmd, "%s", err.msg);
+	} else if (cli_validate_some_runs(cmd, a.input, t) != CLI_OK) {
+		/* said why */
+	} else if (wc_validate_fewshot(t, &a.fo, &r, a.per_run ? &per_run : NULL, &err) != WC_OK ||
+	           (a.per_run && wc_per_run_write(a.per_run, &per_run, &err) != WC_OK)) {
 		cli_fail(cmd, "%s", err.msg);
 	} else {
 		if (a.json)

@@ -70,6 +70,20 @@ main(void)
 	snprintf(pct, sizeof pct, " %.1f ", 100.0 * share);
 	CHECK(at && strstr(at, pct) && strstr(at, pct) < strchr(at, '\n'));
 	run_result_free(&r);
+
+	/* A header and no rows: fewshot printed an empty report with exit 0,
+	 * where heldout refuses it (exit 1, one line saying so). */
+	char *hdr = test_fixture(dir, "header.csv", "run_id,platform,tp,model,running,mean_power_w,idle_power_w\n");
+	const char *fh[] = { "wattcast", "validate", "fewshot", hdr, "--profile", "paper", NULL };
+	const char *hh[] = { "wattcast", "validate", "heldout", hdr, "--profile", "paper", NULL };
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(run_wattcast(i ? hh : fh, NULL, &r), 0);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, "header.csv: no runs (a header and no rows): nothing to validate");
+		CHECK(r.out && r.out[0] == '\0');
+		run_result_free(&r);
+	}
+	free(hdr);
 	free(runs);
 	free(dir);
 	return check_report("test_cli_fewshot");
