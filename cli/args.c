@@ -264,6 +264,36 @@ cli_parse_bootstrap(const char *cmd, const char *text, long *out)
 }
 
 int
+cli_check_bootstrap_room(const char *cmd, long boot, int k, const wc_params *set)
+{
+	wc_error err;
+	long room = wc_params_draws_room(set, k, &err);
+	/* A set that cannot be dumped is the writer's to refuse, in its words. */
+	if (room < 0 || boot <= room)
+		return CLI_OK;
+	return cli_usage_error(cmd, "--bootstrap: %ld draws of %d parameters would take the parameter file over "
+	                       "its %zu MiB; at most %ld surely fit (docs/fitting.md, \"Bootstrap intervals\")", boot, k,
+	                       WC_PARAMS_MAX_BYTES >> 20, room);
+}
+
+int
+cli_check_finetune_bootstrap_room(const char *cmd, long boot, const wc_params *base)
+{
+	wc_params tmp = WC_PARAMS_INIT;
+	wc_error err;
+	int rc;
+	if (wc_params_copy(&tmp, base, &err) != WC_OK) {
+		rc = cli_fail(cmd, "%s", err.msg);
+	} else {
+		/* the new section's own values are in the room's slack */
+		wc_finetune_params_clear(&tmp.finetune);
+		rc = cli_check_bootstrap_room(cmd, boot, WC_FT_DRAW_COUNT, &tmp);
+	}
+	wc_params_clear(&tmp);
+	return rc;
+}
+
+int
 cli_parse_threads(const char *cmd, const char *text, long *out)
 {
 	return cli_parse_int(cmd, "--threads", text, 1, WC_THREADS_MAX, out);

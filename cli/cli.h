@@ -147,6 +147,14 @@ const char *cli_cell(char *buf, size_t cap, double v, int decimals);
  *  --bootstrap B (0 to WC_BOOTSTRAP_MAX draws) and --threads T (1 to
  *  WC_THREADS_MAX). */
 int cli_parse_bootstrap(const char *cmd, const char *text, long *out);
+/** --bootstrap `boot` draws of `k` parameters each, to be added to `set`
+ *  (the set as it will be written but for them): CLI_OK when the file can
+ *  hold them, else a usage error naming the most it surely holds
+ *  (wc_params_draws_room) -- before any draw is made. */
+int cli_check_bootstrap_room(const char *cmd, long boot, int k, const wc_params *set);
+/** The same for `base` with its fine-tuning section replaced by one of
+ *  `boot` draws (`fit finetune`, `calibrate finetune`). */
+int cli_check_finetune_bootstrap_room(const char *cmd, long boot, const wc_params *base);
 int cli_parse_threads(const char *cmd, const char *text, long *out);
 
 /** The WC_TERMS_* mode of a --terms name (all, pooled, as-bf16, none;

@@ -133,8 +133,12 @@ calibrate_and_write(const char *cmd, const cal_ft_args *a, const wc_ft_table *t,
 	wc_ft_calibrate_result r;
 	wc_error err;
 	char base_version[17], fingerprint[17];
-	int rc = CLI_FAIL;
+	int rc;
 	memset(&r, 0, sizeof r);
+	/* refused before the replicates (docs/fitting.md, "Bootstrap intervals") */
+	if (a->co.replicates > 0 && (rc = cli_check_finetune_bootstrap_room(cmd, a->co.replicates, base)) != CLI_OK)
+		return rc;
+	rc = CLI_FAIL;
 	if (wc_params_fingerprint(base, base_version, &err) != WC_OK ||
 	    wc_ft_calibrate(&base->finetune, t, &a->co, &r, &err) != WC_OK) {
 		cli_fail(cmd, "%s: %s", a->input, err.msg);

@@ -210,6 +210,27 @@ select_terms(const char *cmd, fit_args *a, const wc_runs_table *t, wc_precision_
 	return CLI_OK;
 }
 
+/* --bootstrap against the file it would write (the fit and the prior's
+ * sections carried over, as fit_and_write writes them): refused before
+ * the draws, not after them (docs/fitting.md, "Bootstrap intervals"). */
+static int
+check_bootstrap_room(const char *cmd, const fit_args *a, const wc_fit_result *r)
+{
+	wc_params tmp = WC_PARAMS_INIT;
+	wc_error err;
+	int rc = CLI_OK;
+	if (wc_params_copy(&tmp, &r->params, &err) != WC_OK ||
+	    (!tmp.capacity.present && a->fo.prior &&
+	     wc_capacity_params_copy(&tmp.capacity, &a->fo.prior->capacity, &err) != WC_OK) ||
+	    (!tmp.finetune.present && a->fo.prior &&
+	     wc_finetune_params_copy(&tmp.finetune, &a->fo.prior->finetune, &err) != WC_OK))
+		rc = cli_fail(cmd, "%s", err.msg);
+	else
+		rc = cli_check_bootstrap_room(cmd, a->boot, r->n_free, &tmp);
+	wc_params_clear(&tmp);
+	return rc;
+}
+
 /* Fit, bootstrap, print the summary and write the parameter file; the
  * result is the caller's to clear. CLI_FAIL also when the fit did not
  * converge (the file is written all the same). */
@@ -218,8 +239,11 @@ fit_and_write(const char *cmd, const fit_args *a, const wc_runs_table *t, wc_fit
 {
 	wc_error err;
 	char fingerprint[17];
+	int rc;
 	if (wc_fit_inference_law(t, &a->fo, r, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
+	if (a->boot > 0 && (rc = check_bootstrap_room(cmd, a, r)) != CLI_OK)
+		return rc;
 	if (a->boot > 0 && wc_fit_bootstrap(t, &a->fo, &a->bo, r, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	snprintf(r->params.name, sizeof r->params.name, "%s", a->label ? a->label : "fit");

@@ -189,6 +189,23 @@ print_capacity_summary(const wc_capacity_fit_result *r, const wc_capacity_data *
 		printf("  warning: %s\n", r->warnings[i]);
 }
 
+/* --bootstrap against the file it would write: BASE with the fitted
+ * section in place of its own, refused before the draws are made
+ * (docs/fitting.md, "Bootstrap intervals"). */
+static int
+check_bootstrap_room(const char *cmd, long boot, const wc_capacity_fit_result *r, const wc_params *base)
+{
+	wc_params tmp = WC_PARAMS_INIT;
+	wc_error err;
+	int rc;
+	if (wc_params_copy(&tmp, base, &err) != WC_OK || wc_capacity_params_copy(&tmp.capacity, &r->params, &err) != WC_OK)
+		rc = cli_fail(cmd, "%s", err.msg);
+	else
+		rc = cli_check_bootstrap_room(cmd, boot, r->n_params, &tmp);
+	wc_params_clear(&tmp);
+	return rc;
+}
+
 /* Fit (and bootstrap), then write BASE with the new section. */
 static int
 fit_capacity_and_write(const char *cmd, const cap_args *a, const cli_capacity_inputs *in, wc_params *base)
@@ -199,6 +216,9 @@ fit_capacity_and_write(const char *cmd, const cap_args *a, const cli_capacity_in
 	int rc = CLI_FAIL;
 	if (wc_fit_capacity(&in->data, &a->fo, &r, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
+	if (a->boot > 0 && (rc = check_bootstrap_room(cmd, a->boot, &r, base)) != CLI_OK)
+		goto done;
+	rc = CLI_FAIL;
 	if (a->boot > 0 && wc_fit_capacity_bootstrap(&in->data, &a->fo, &a->bo, &r, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
 		goto done;

@@ -151,7 +151,10 @@ fit_and_write(const char *cmd, const fit_ft_args *a, const wc_ft_table *t, wc_pa
 	wc_ft_fit_result r;
 	wc_error err;
 	char fingerprint[17];
-	int rc = CLI_FAIL;
+	int rc;
+	if (a->boot > 0 && (rc = cli_check_finetune_bootstrap_room(cmd, a->boot, base)) != CLI_OK)
+		return rc;
+	rc = CLI_FAIL;
 	if (wc_fit_finetune(t, a->boot > 0 ? &a->bo : NULL, &r, &err) != WC_OK)
 		return cli_fail(cmd, "%s: %s", a->input, err.msg);
 	snprintf(r.section.input_sha256, sizeof r.section.input_sha256, "%s", t->sha256);

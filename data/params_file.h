@@ -53,6 +53,16 @@ int wc_params_load_file(const char *path, wc_params *out, wc_error *err);
 char *wc_params_dump(const wc_params *p, int with_draws, wc_error *err);
 /** Dump with draws and write atomically. */
 int wc_params_save_file(const char *path, const wc_params *p, wc_error *err);
+/** The most bootstrap draws of `k` parameters each that can be added to
+ *  `p` -- the set as it will be written but for those draws -- with the
+ *  file still within WC_PARAMS_MAX_BYTES, so that a command refuses a
+ *  --bootstrap B no file can hold before it draws (docs/fitting.md,
+ *  "Bootstrap"). Every value is counted at its longest (24 characters at
+ *  17 significant digits) and indented as the deepest draws are, so any
+ *  count at or below it fits; the count of the actual file may be some
+ *  20 % higher. 0 when no draw fits; -1 with `err` set when `p` cannot be
+ *  dumped. */
+long wc_params_draws_room(const wc_params *p, int k, wc_error *err);
 /** Version tag: first 16 hex digits of the SHA-256 of the full dump. */
 int wc_params_fingerprint(const wc_params *p, char out[17], wc_error *err);
 

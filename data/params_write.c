@@ -192,6 +192,25 @@ wc_params_dump(const wc_params *p, int with_draws, wc_error *err)
 	return s;
 }
 
+long
+wc_params_draws_room(const wc_params *p, int k, wc_error *err)
+{
+	/* The draws of a section (capacity, finetune) are the deepest: each
+	 * value on a line of its own at indent 10, each row's brackets at 8
+	 * (JSON_INDENT(2), wc_params_dump). A value at 17 significant digits
+	 * is at most 24 characters ("-1.2345678901234567e-308"). */
+	enum { VALUE_MAX = 10 + 24 + 2, ROW_MAX = (8 + 2) + (8 + 3), SECTION_SLACK = 64 << 10 };
+	char *s = wc_params_dump(p, 1, err);
+	if (!s)
+		return -1;
+	/* the names and the section around them, generously */
+	size_t fixed = strlen(s) + 1 + SECTION_SLACK + (size_t)(k > 0 ? k : 0) * (WC_NAME_MAX + 16);
+	free(s);
+	if (fixed >= WC_PARAMS_MAX_BYTES)
+		return 0;
+	return (long)((WC_PARAMS_MAX_BYTES - fixed) / ((size_t)ROW_MAX + (size_t)(k > 0 ? k : 0) * VALUE_MAX));
+}
+
 int
 wc_params_save_file(const char *path, const wc_params *p, wc_error *err)
 {

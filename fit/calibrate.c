@@ -39,7 +39,7 @@ static const char *const scope_names[] = { "model", "platform" };
 
 /* The CLI's flags (docs/cli.md), the words of callers that give none. */
 static const wc_calibrate_words cli_words = { "--scope model", "--scope platform", "--platform",
-	                                      "--idle-power W", "--run-scatter", "--relative-to" };
+	                                      "--idle-power W", "--run-scatter", "--relative-to", "--bootstrap" };
 
 const wc_calibrate_words *
 wc__cal_words(const wc_calibrate_options *o)

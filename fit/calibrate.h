@@ -48,6 +48,7 @@ typedef struct {
 	const char *idle_power;      /* "--idle-power W" */
 	const char *run_scatter;     /* "--run-scatter" */
 	const char *relative_to;     /* "--relative-to" */
+	const char *bootstrap;       /* "--bootstrap" */
 } wc_calibrate_words;
 
 /** What to calibrate. Start from WC_CALIBRATE_OPTIONS_INIT. */

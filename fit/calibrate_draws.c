@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/params_file.h"
 #include "models/grow.h"
+#include "models/limits.h"
 #include "models/parallel.h"
 #include "models/progress.h"
 
@@ -228,6 +230,25 @@ list_estimates(const cal_setup *s, char (*nn)[WC_NAME_MAX], int n_new, wc_calibr
 		}
 }
 
+/* R draws of k columns must fit in the file the calibrated set `p` is
+ * written to: refused before the replicates, not by the writer after
+ * them (docs/fitting.md, "Bootstrap intervals"). */
+static int
+check_room(const wc_params *p, const wc_calibrate_options *o, int R, int k, wc_error *err)
+{
+	wc_params shell = *p; /* shallow and only read: the set without its draws */
+	wc_error derr;
+	shell.n_draws = shell.n_draw_params = 0;
+	shell.draw_names = NULL;
+	shell.draws = NULL;
+	long room = wc_params_draws_room(&shell, k, &derr);
+	if (room < 0 || R <= room)
+		return WC_OK;
+	return wc_error_set(err, WC_ERANGE, "%s: %d draws of %d parameters would take the parameter file over its %zu "
+	                    "MiB; at most %ld surely fit (docs/fitting.md, \"Bootstrap intervals\")",
+	                    wc__cal_words(o)->bootstrap, R, k, WC_PARAMS_MAX_BYTES >> 20, room);
+}
+
 int
 wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 {
@@ -239,6 +260,8 @@ wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 		list_estimates(s, nn, n_new, out);
 		return WC_OK;
 	}
+	if ((rc = check_room(&out->params, o, R, s->base->n_draw_params + n_new, err)) != WC_OK)
+		return rc;
 	cal_job job = { s, R, o->threads, 0, n_new, o->seed, NULL, NULL, 0 };
 	job.values = wc_alloc_zeroed((size_t)R * (size_t)n_new, sizeof *job.values);
 	job.ok = wc_alloc_zeroed((size_t)R, 1);

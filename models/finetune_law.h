@@ -213,6 +213,8 @@ typedef struct {
 /** Draw columns of the compute law. */
 #define WC_FT_DRAW_E0 "e0"
 #define WC_FT_DRAW_KAPPA "kappa"
+/** How many: the columns of every draws row of the section. */
+#define WC_FT_DRAW_COUNT 2
 
 void wc_finetune_params_clear(wc_finetune_params *f);
 /** Deep copy; `dst` is released first. */
