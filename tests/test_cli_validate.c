@@ -75,6 +75,19 @@ main(void)
 	CHECK_INT(r.status, 2);
 	CHECK_CONTAINS(r.err, "--per-run");
 	run_result_free(&r);
+	/* --form and --prior where they change nothing (heldout refits
+	 * nothing, forms scores every form) were taken in silence, the output
+	 * byte for byte the same; --terms there was already refused so. */
+	const char *hf[] = { "wattcast", "validate", "heldout", "--profile", "paper", runs, "--form", "power_law", NULL };
+	test_usage_error(hf, "validate heldout: --form applies to precision and lomo only (see --help)");
+	char *set = path_join(dir, "set.json");
+	const char *fit[] = { "wattcast", "fit", "inference", runs, "--bootstrap", "0", "-o", set, NULL };
+	test_run_ok(fit);
+	const char *hp[] = { "wattcast", "validate", "heldout", "--params", set, runs, "--prior", set, NULL };
+	test_usage_error(hp, "validate heldout: --prior applies to forms, precision and lomo only (see --help)");
+	const char *ff[] = { "wattcast", "validate", "forms", runs, "--form", "power_law", NULL };
+	test_usage_error(ff, "validate forms: --form applies to precision and lomo only (see --help)");
+	free(set);
 
 	char *empty = path_join(dir, "empty.csv"), *alien = path_join(dir, "alien.csv");
 	const char *head = "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w\n";
