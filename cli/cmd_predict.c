@@ -166,12 +166,8 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 			return -1;
 		*(opt == OPT_CSV ? &a->fo.csv : &a->fo.svg) = optarg;
 		break;
-	case OPT_GMU:
-		rc = cli_parse_double(cmd, "--gpu-memory-utilization", optarg, 0, 0, &c->gpu_memory_utilization);
-		break;
-	case OPT_EP:
-		c->expert_parallel = 1;
-		break;
+	case OPT_GMU: rc = cli_parse_double(cmd, "--gpu-memory-utilization", optarg, 0, 0, &c->gpu_memory_utilization); break;
+	case OPT_EP: c->expert_parallel = 1; break;
 	case OPT_LAYERS:
 	case OPT_KV_HEADS:
 	case OPT_HEAD_DIM:
