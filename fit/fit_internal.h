@@ -90,6 +90,8 @@ typedef struct {
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } fit_problem;
 
+/** Row k's prefill share of time and duty cycle, for run `r` (prefill.c). */
+void fit_row_prefill(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_run *r, size_t k);
 /** The capacity section the prefill-aware form takes its shares from
  *  (prefill.c): opt->capacity, else refitted on the runs opt->use keeps
  *  when they carry throughput (`note` then says so), else the prior's.

@@ -77,3 +77,15 @@ fit_prefill_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capac
 	wc_params_clear(&paper);
 	return rc;
 }
+
+/* The prefill share of a run's time from the prior's capacity model, and
+ * its duty cycle (docs/inference-law.md, "Prefill-aware form"). */
+void
+fit_row_prefill(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_run *r, size_t k)
+{
+	wc_config c;
+	wc_run_config(r, &c);
+	pb->duty[k] = c.running > 0.0 && c.running < 1.0 ? c.running : 1.0;
+	pb->rho[k] = wc_form_has_prefill(pb->form) && isfinite(pb->p_max[pb->lvl[k]])
+	             ? wc_prefill_share(opt->capacity ? opt->capacity : &prior->capacity, &c) : 0.0;
+}

@@ -415,9 +415,19 @@ add_load_points(fit_problem *pb, const wc_run *r, size_t *cap_pts)
 
 typedef struct {
 	int low_power, no_term, any_clock, absurd;
-	char absurd_ids[160]; /* the first of them, for the warning */
+	char absurd_ids[160], low_ids[160]; /* the first of each, for the warnings */
 	size_t cap_pts;
 } row_tally;
+
+/* Append the id of the `count`-th run left out to `ids`: the first four
+ * are named in the warning, so that the user can find them. */
+static void
+tally_id(char *ids, size_t cap, int count, const wc_run *r)
+{
+	size_t len = strlen(ids);
+	if (count < 4)
+		snprintf(ids + len, cap - len, "%s%s", len ? ", " : "", r->run_id[0] ? r->run_id : "(no id)");
+}
 
 /* Mean power per GPU beyond WC_FIT_ROW_POWER_FACTOR times the board limit
  * (docs/fitting.md, "Physical bounds") is a unit error or a broken meter,
@@ -429,28 +439,12 @@ row_absurd(const fit_problem *pb, int L, const wc_run *r, row_tally *tally)
 	double per_gpu = r->mean_power_w / (r->tp > 0 ? r->tp : 1);
 	if (isfinite(per_gpu) && per_gpu <= WC_FIT_ROW_POWER_FACTOR * limit)
 		return 0;
-	size_t len = strlen(tally->absurd_ids);
-	if (tally->absurd < 4)
-		snprintf(tally->absurd_ids + len, sizeof tally->absurd_ids - len, "%s%s", len ? ", " : "",
-		         r->run_id[0] ? r->run_id : "(no id)");
-	tally->absurd++;
+	tally_id(tally->absurd_ids, sizeof tally->absurd_ids, tally->absurd++, r);
 	return 1;
 }
 
 /* Step 3: the per-row constants of one run, or a reason to leave it out
  * (counted in `tally`). Returns -1 only when memory runs out. */
-/* The prefill share of a run's time from the prior's capacity model, and
- * its duty cycle (docs/inference-law.md, "Prefill-aware form"). */
-static void
-row_prefill(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_run *r, size_t k)
-{
-	wc_config c;
-	wc_run_config(r, &c);
-	pb->duty[k] = c.running > 0.0 && c.running < 1.0 ? c.running : 1.0;
-	pb->rho[k] = wc_form_has_prefill(pb->form) && isfinite(pb->p_max[pb->lvl[k]])
-	             ? wc_prefill_share(opt->capacity ? opt->capacity : &prior->capacity, &c) : 0.0;
-}
-
 static int
 add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_runs_table *t,
         size_t i, row_tally *tally)
@@ -475,7 +469,7 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	} else {
 		double dyn = r->mean_power_w - r->tp * p0;
 		if (!(dyn > 0)) {
-			tally->low_power++;
+			tally_id(tally->low_ids, sizeof tally->low_ids, tally->low_power++, r);
 			pb->n_excluded++;
 			return 0;
 		}
@@ -493,7 +487,7 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	pb->term_w[k] = tw;
 	pb->term_kv[k] = tk;
 	pb->mult[k] = 1.0;
-	row_prefill(pb, prior, opt, r, k);
+	fit_row_prefill(pb, prior, opt, r, k);
 	fit_law_terms_row(pb, r, k, opt->capacity ? opt->capacity : &prior->capacity);
 	if (add_load_points(pb, r, &tally->cap_pts) != 0)
 		return -1;
@@ -522,7 +516,7 @@ static int
 build_rows(fit_problem *pb, const wc_params *prior, const wc_runs_table *t, const wc_fit_options *opt,
            const unsigned char *in_fit, int *any_clock, wc_error *err)
 {
-	row_tally tally = { 0, 0, 0, 0, "", 0 };
+	row_tally tally = { 0, 0, 0, 0, "", "", 0 };
 	size_t n = 0;
 	for (size_t i = 0; i < t->n_runs; i++)
 		n += in_fit[i];
@@ -533,7 +527,9 @@ build_rows(fit_problem *pb, const wc_params *prior, const wc_runs_table *t, cons
 		if (in_fit[i] && add_row(pb, prior, opt, t, i, &tally) != 0)
 			return wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 	if (tally.low_power)
-		fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit", tally.low_power);
+		fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit (check the unit: W, not "
+		                 "kW; and idle_power_w): %s%s", tally.low_power, tally.low_ids,
+		                 tally.low_power > 4 ? ", ..." : "");
 	if (tally.absurd)
 		fit_problem_warn(pb, "%d run(s) with mean power per GPU above %g x the board limit left out of "
 		                 "the fit as not physical: %s%s", tally.absurd, WC_FIT_ROW_POWER_FACTOR,

@@ -9,7 +9,9 @@
 #include "tests/support/support.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 static run_result
@@ -128,6 +130,30 @@ main(void)
 	CHECK(json_is_null(json_object_get(json_array_get(json_object_get(o, "forms"), 4), "T1"))); /* "–" */
 	json_decref(o);
 	run_result_free(&r);
+
+	/* A run at or below idle (a power in kW) is left out and named, so
+	 * that the user can find it; the warning gave only a count. */
+	{
+		char *kw = path_join(dir, "kw.csv"), *kwp = path_join(dir, "kw.json");
+		char tab[2048] = "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w\n";
+		static const double n[] = { 1, 2, 4, 8, 16, 32, 64 }, m[] = { 0.6, 8.19, 32.8 };
+		for (int i = 0; i < 7; i++)
+			for (int j = 0; j < 3; j++) {
+				size_t len = strlen(tab);
+				snprintf(tab + len, sizeof tab - len, "r%d,A100,1,m%g,%g,%g,%.1f,73\n", 3 * i + j, m[j], m[j],
+				         n[i], 73 + 300 * (1 - exp(-n[i] / 8)) * (1 + 0.1 * log(m[j])));
+			}
+		strcat(tab, "kwrun,A100,1,m8,8.19,16,0.31,73\n");
+		CHECK_INT(write_text(kw, tab), 0);
+		const char *fk[] = { "wattcast", "fit", "inference", kw, "-o", kwp, "--bootstrap", "0", NULL };
+		r = run(fk);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.out, "1 run(s) with mean power <= G*P0 left out of the fit (check the unit: W, not kW; "
+		                      "and idle_power_w): kwrun");
+		run_result_free(&r);
+		free(kw);
+		free(kwp);
+	}
 
 	/* Bad input: file:line:column, exit 1, nothing written. */
 	char *bad = path_join(dir, "bad.csv"), *out = path_join(dir, "never.json");
