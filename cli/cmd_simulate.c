@@ -72,6 +72,18 @@ simulate_inference(int argc, char **argv)
 		return rc;
 	rc = CLI_OK;
 	wc_simulate_header(&so, &truth, header, sizeof header);
+	/* Which file was the truth: a set's name is not unique, its
+	 * fingerprint is (the params_version predict and fit print). */
+	char version[17];
+	if (wc_params_fingerprint(&truth, version, &err) == WC_OK) {
+		size_t len = strlen(header);
+		if (params_path)
+			snprintf(header + len, sizeof header - len, "\nTruth file: %s, params_version %s.", params_path,
+			         version);
+		else
+			snprintf(header + len, sizeof header - len, "\nTruth: built-in profile '%s', params_version %s.",
+			         truth.name, version);
+	}
 	if (wc_simulate_inference(&truth, &so, &t, &err) != WC_OK ||
 	    wc_runs_write(output, t, header, &err) != WC_OK)
 		rc = cli_fail(cmd, "%s", err.msg);

@@ -13,6 +13,7 @@
 #include "predict/predict.h"
 #include "tests/support/support.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,32 @@ moe_row_as_predict(const char *csv)
 	wc_runs_free(t);
 }
 
+/* The header names the truth by file and fingerprint, as predict prints
+ * it: a set's name is not unique (every fitted set may be 'fit'). */
+static void
+header_names_truth(const char *csv, const char *params)
+{
+	char head[2048] = "", want[512];
+	FILE *f = fopen(csv, "r");
+	CHECK(f != NULL);
+	if (f) {
+		size_t n = fread(head, 1, sizeof head - 1, f);
+		head[n] = '\0';
+		fclose(f);
+	}
+	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
+		               "--concurrency", "8", "--params", params, "--json", NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	json_t *o = json_loads(r.out ? r.out : "", 0, NULL);
+	const char *v = json_string_value(json_object_get(o, "params_version"));
+	CHECK(v != NULL);
+	snprintf(want, sizeof want, "# Truth file: %s, params_version %s.\n", params, v ? v : "?");
+	CHECK_CONTAINS(head, want);
+	json_decref(o);
+	run_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -103,6 +130,7 @@ main(void)
 		             "--seed", "1", "-o", calcsv, NULL };
 	test_run_ok(sc);
 	rows_match_predict(calcsv, cal);
+	header_names_truth(calcsv, cal);
 
 	free(run);
 	free(cal);
