@@ -163,43 +163,13 @@ cli_check_outputs(const char *cmd, const char *const *flags, const char *const *
 	return CLI_OK;
 }
 
-/* Is `s` a plain decimal number: an optional sign, digits, and (with
- * `real`) a fraction and an exponent? strtod and strtol also take leading
- * blanks, and strtod a hex form ("0x10"), "inf" and "nan" (C11 7.22.1.3,
- * 7.22.1.4); docs/cli.md ("Conventions") promises a flag value is the
- * number its text reads as, so those are refused before converting. */
-static int
-is_decimal(const char *s, int real)
-{
-	int digits = 0;
-	if (*s == '+' || *s == '-')
-		s++;
-	for (; *s >= '0' && *s <= '9'; s++)
-		digits++;
-	if (real && *s == '.')
-		for (s++; *s >= '0' && *s <= '9'; s++)
-			digits++;
-	if (!digits)
-		return 0;
-	if (real && (*s == 'e' || *s == 'E')) {
-		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		if (!(*s >= '0' && *s <= '9'))
-			return 0;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	return *s == '\0';
-}
-
 int
 cli_parse_double_max(const char *cmd, const char *flag, const char *text, double min,
                      int min_inclusive, double max, double *out)
 {
 	char *end = NULL;
 	errno = 0;
-	double v = is_decimal(text, 1) ? strtod(text, &end) : NAN;
+	double v = wc_decimal_syntax(text, 1, 0) ? strtod(text, &end) : NAN;
 	if (!end || *end != '\0' || errno == ERANGE || !isfinite(v))
 		return cli_usage_error(cmd, "%s: expected a number, got '%s'", flag, text);
 	if (min_inclusive ? v < min : v <= min)
@@ -219,7 +189,7 @@ cli_parse_load(const char *cmd, const char *flag, const char *text, int zero_ok,
 {
 	char *end = NULL;
 	errno = 0;
-	double v = is_decimal(text, 1) ? strtod(text, &end) : NAN;
+	double v = wc_decimal_syntax(text, 1, 0) ? strtod(text, &end) : NAN;
 	/* An underflow (ERANGE with a result below the least normal double,
 	 * C11 7.22.1.3) is a number all the same, a positive one below any
 	 * bound: refused with the bound, not as "expected a number". */
@@ -248,7 +218,7 @@ cli_parse_int(const char *cmd, const char *flag, const char *text, long min, lon
 {
 	char *end = NULL;
 	errno = 0;
-	long v = is_decimal(text, 0) ? strtol(text, &end, 10) : 0;
+	long v = wc_decimal_syntax(text, 0, 0) ? strtol(text, &end, 10) : 0;
 	if (!end || *end != '\0' || errno == ERANGE)
 		return cli_usage_error(cmd, "%s: expected a whole number, got '%s'", flag, text);
 	if (v < min || v > max)
@@ -306,7 +276,7 @@ cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out
 	errno = 0;
 	if (text[0] == '-')
 		return cli_usage_error(cmd, "%s: must be a whole number >= 0, got '%s'", flag, text);
-	unsigned long long v = is_decimal(text, 0) ? strtoull(text, &end, 10) : 0;
+	unsigned long long v = wc_decimal_syntax(text, 0, 0) ? strtoull(text, &end, 10) : 0;
 	/* Seeds are stored as JSON integers, which jansson keeps signed. */
 	if (!end || *end != '\0' || errno == ERANGE || v > (unsigned long long)INT64_MAX)
 		return cli_usage_error(cmd, "%s: expected a whole number 0..2^63-1, got '%s'", flag, text);

@@ -148,23 +148,22 @@ wc__csv_put(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* The plain decimal syntax: [+-]digits[.digits][(e|E)[+-]digits], at least
- * one digit before the exponent, blanks around. */
-static int
-decimal_syntax(const char *s)
+int
+wc_decimal_syntax(const char *s, int real, int blanks)
 {
 	int digits = 0;
-	s += strspn(s, " \t");
+	if (blanks)
+		s += strspn(s, " \t");
 	if (*s == '+' || *s == '-')
 		s++;
 	for (; *s >= '0' && *s <= '9'; s++)
 		digits++;
-	if (*s == '.')
+	if (real && *s == '.')
 		for (s++; *s >= '0' && *s <= '9'; s++)
 			digits++;
 	if (!digits)
 		return 0;
-	if (*s == 'e' || *s == 'E') {
+	if (real && (*s == 'e' || *s == 'E')) {
 		s++;
 		if (*s == '+' || *s == '-')
 			s++;
@@ -173,7 +172,8 @@ decimal_syntax(const char *s)
 		while (*s >= '0' && *s <= '9')
 			s++;
 	}
-	s += strspn(s, " \t");
+	if (blanks)
+		s += strspn(s, " \t");
 	return *s == '\0';
 }
 
@@ -181,7 +181,7 @@ int
 wc_parse_decimal(const char *text, double *out)
 {
 	char *end;
-	if (!decimal_syntax(text))
+	if (!wc_decimal_syntax(text, 1, 1))
 		return -1;
 	errno = 0;
 	double v = strtod(text, &end);

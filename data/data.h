@@ -44,5 +44,11 @@
  *  success, -1 otherwise. (Telemetry, where nvidia-smi appends units, has
  *  its own reader in data/line_reader.c, which refuses the same forms.) */
 int wc_parse_decimal(const char *text, double *out);
+/** Whether `s` is a plain decimal: [+-]digits, and with `real` also a
+ *  fraction and an exponent ([.digits][(e|E)[+-]digits], a digit before
+ *  the exponent); with `blanks`, spaces and tabs around it. strtod and
+ *  strtol take more (hex, "inf", "nan", leading blanks): callers check
+ *  this first (docs/cli.md, "Conventions"). */
+int wc_decimal_syntax(const char *s, int real, int blanks);
 
 
