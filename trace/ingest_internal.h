@@ -30,6 +30,7 @@ typedef struct {
 	struct {
 		double a, b;
 		int level;             /* index into m.levels, -1 = the whole log */
+		int cut;               /* cut short by a log covering part of it */
 	} windows[WC_RUN_MAX_LEVELS];
 } run_ctx;
 

@@ -41,9 +41,52 @@ warn(const wc_ingest_options *opt, const char *fmt, ...)
 	opt->warn(msg, opt->warn_payload);
 }
 
+/* How far the engine log may stop short of a window before the window is
+ * cut to it: the clip tolerance, or one and a half of its mean sample
+ * spacing when it samples more coarsely (its last sample before a
+ * window's end is then up to a spacing early). */
+static double
+engine_tolerance(const wc_engine_log *e)
+{
+	double mean_dt = e->n > 1 ? (e->t[e->n - 1] - e->t[0]) / (double)(e->n - 1) : 0.0;
+	return fmax(CLIP_TOLERANCE_S, 1.5 * mean_dt);
+}
+
+/* Cut [*a, *b] to the engine log's span as the power log's is: counters
+ * are held flat outside it, so tokens, iterations and n(t) past its ends
+ * would be wrong, not missing (docs/formats/telemetry.md, "Clocks and UTC
+ * offsets"). `what` names the row for the messages. Sets *cut when it
+ * cut; refuses when the logs share none of the window. */
+static int
+cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what, double *a,
+              double *b, int *cut, wc_error *err)
+{
+	if (!rc->eng)
+		return WC_OK;
+	const double ea = rc->eng->t[0], eb = rc->eng->t[rc->eng->n - 1], tol = engine_tolerance(rc->eng);
+	const double a0 = *a, b0 = *b;
+	if (ea - *a > tol)
+		*a = ea;
+	if (*b - eb > tol)
+		*b = eb;
+	if (*a == a0 && *b == b0)
+		return WC_OK;
+	*cut = 1;
+	if (!(*b > *a))
+		return wc_error_set(err, WC_EINVAL,
+		                    "%s: check engine.csv is whole: the power log (%.3f-%.3f) and engine log "
+		                    "(%.3f-%.3f) share none of %s (%.3f-%.3f)", rc->dir, rc->t0, rc->t1, ea,
+		                    eb, what, a0, b0);
+	warn(opt, "%s: %s cut to the span the power log (%.3f-%.3f) and the engine log (%.3f-%.3f) both "
+	     "cover: %.3f-%.3f of %.3f-%.3f", rc->dir, what, rc->t0, rc->t1, ea, eb, *a, *b, a0, b0);
+	return WC_OK;
+}
+
 int
 wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
+	char what[96];
+	int cut = 0, r;
 	rc->n_windows = 0;
 	if (rc->m.n_levels == 0) {
 		/* The whole log, less a stated idle window: it is cut off the
@@ -60,14 +103,20 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 				                    "%s: the idle window %.3f-%.3f leaves no load in the power log "
 				                    "(%.3f-%.3f)", rc->dir, s, e, rc->t0, rc->t1);
 		}
+		/* After the idle window: an engine log starting with the load
+		 * is no cut of it. */
+		if ((r = cut_to_engine(rc, opt, "the row", &a, &b, &cut, err)) != WC_OK)
+			return r;
 		rc->windows[0].a = a;
 		rc->windows[0].b = b;
 		rc->windows[0].level = -1;
+		rc->windows[0].cut = cut;
 		rc->n_windows = 1;
 		return WC_OK;
 	}
 	for (int i = 0; i < rc->m.n_levels; i++) {
 		const wc_run_level *l = &rc->m.levels[i];
+		cut = 0;
 		double a = fmax(l->start_epoch, rc->t0), b = fmin(l->end_epoch, rc->t1);
 		if (!(b > a))
 			return wc_error_set(err, WC_EINVAL,
@@ -77,9 +126,13 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		if (a - l->start_epoch > CLIP_TOLERANCE_S || l->end_epoch - b > CLIP_TOLERANCE_S)
 			warn(opt, "%s: load level %d ('%s') cut to the power log: %.3f-%.3f of %.3f-%.3f",
 			     rc->dir, i, l->label, a, b, l->start_epoch, l->end_epoch);
+		snprintf(what, sizeof what, "load level %d ('%.40s')", i, l->label);
+		if ((r = cut_to_engine(rc, opt, what, &a, &b, &cut, err)) != WC_OK)
+			return r;
 		rc->windows[rc->n_windows].a = a;
 		rc->windows[rc->n_windows].b = b;
 		rc->windows[rc->n_windows].level = i;
+		rc->windows[rc->n_windows].cut = cut;
 		rc->n_windows++;
 	}
 	return WC_OK;
@@ -90,7 +143,9 @@ static double
 load_at(const run_ctx *rc, double t)
 {
 	double n = 0.0;
-	if (rc->eng) {
+	/* Outside its span the engine log says nothing: its held first or
+	 * last sample is no count of what ran then. */
+	if (rc->eng && t >= rc->eng->t[0] && t <= rc->eng->t[rc->eng->n - 1]) {
 		double r = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, t);
 		double w = wc_engine_value_at(rc->eng, WC_ENG_WAITING, t);
 		n += (isfinite(r) ? r : 0.0) + (isfinite(w) ? w : 0.0);
