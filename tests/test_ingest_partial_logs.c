@@ -7,7 +7,9 @@
  * Now the row is cut to the span the power and engine logs both cover,
  * with a warning naming both spans, and refused when they share none of
  * it; an engine log starting late no longer fills the idle window before
- * it with its first sample's running count.
+ * it with its first sample's running count. A row cut short by either log
+ * covers no whole level, so the manifest's request count (the level's)
+ * is not its: requests and energy per request are left blank.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -113,6 +115,8 @@ main(void)
 		CHECK_NEAR(r->end_epoch, T0 + 30.0, 1e-6);
 		CHECK_NEAR(r->run.throughput_tok_s, RATE, 1e-6);
 		CHECK_NEAR(r->run.running, 8.0, 1e-9);
+		/* Half the level: not the level's 100 requests. */
+		CHECK(isnan(r->requests) && isnan(r->energy_per_request_j));
 	}
 	CHECK_CONTAINS(w.text, "load level 0 ('r4') cut to the span the power log "
 	                       "(1784415000.000-1784415060.000) and the engine log "
@@ -131,6 +135,24 @@ main(void)
 		CHECK_NEAR(res.rows[0].run.throughput_tok_s, RATE, 1e-6);
 	}
 	CHECK_CONTAINS(w.text, "and the engine log (1784415020.000-1784415060.000) both cover");
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	/* The power log stops at 30 s: the row keeps its tokens but not the
+	 * manifest's count, which is the whole level's (it said 100
+	 * requests, and energy per request 40 % of the truth, as --segment
+	 * never did). */
+	d = write_run(root, "power_stops", 0.0, 30.0, 0.0, 60.0);
+	CHECK_INT(ingest(d, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 1);
+	if (res.n_rows == 1) {
+		const wc_ingest_row *r = &res.rows[0];
+		CHECK_NEAR(r->end_epoch, T0 + 30.0, 1e-6);
+		CHECK_NEAR(r->run.throughput_tok_s, RATE, 1e-6);
+		CHECK(isnan(r->requests) && isnan(r->energy_per_request_j));
+		CHECK(isnan(r->run.output_tokens));
+	}
+	CHECK_CONTAINS(w.text, "load level 0 ('r4') cut to the power log");
 	wc_ingest_result_clear(&res);
 	free(d);
 

@@ -106,8 +106,9 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 		for (size_t s = 0; s < nseg; s++) {
 			double a = a0 + (double)s * (seg > 0 ? seg : span);
 			double b = s + 1 == nseg ? rc->windows[w].b : a0 + (double)(s + 1) * seg;
-			int r = wc__ingest_make_row(rc, opt, w, (int)s + 1, a, b, s + 1 == nseg, nseg == 1,
-			                            &rows[*made], err);
+			/* Whole: one row over a window no log cut short. */
+			int r = wc__ingest_make_row(rc, opt, w, (int)s + 1, a, b, s + 1 == nseg,
+			                            nseg == 1 && !rc->windows[w].cut, &rows[*made], err);
 			if (r != WC_OK)
 				return r;
 			(*made)++;

@@ -116,14 +116,16 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	}
 	for (int i = 0; i < rc->m.n_levels; i++) {
 		const wc_run_level *l = &rc->m.levels[i];
-		cut = 0;
 		double a = fmax(l->start_epoch, rc->t0), b = fmin(l->end_epoch, rc->t1);
 		if (!(b > a))
 			return wc_error_set(err, WC_EINVAL,
 			                    "%s: load level %d ('%s', epoch %.3f-%.3f) lies outside the power log "
 			                    "(%.3f-%.3f)", rc->dir, i, l->label, l->start_epoch, l->end_epoch,
 			                    rc->t0, rc->t1);
-		if (a - l->start_epoch > CLIP_TOLERANCE_S || l->end_epoch - b > CLIP_TOLERANCE_S)
+		/* A cut row is no whole level: the manifest's request count is
+		 * not its (docs/formats/telemetry.md, "What ingest derives"). */
+		cut = a - l->start_epoch > CLIP_TOLERANCE_S || l->end_epoch - b > CLIP_TOLERANCE_S;
+		if (cut)
 			warn(opt, "%s: load level %d ('%s') cut to the power log: %.3f-%.3f of %.3f-%.3f",
 			     rc->dir, i, l->label, a, b, l->start_epoch, l->end_epoch);
 		snprintf(what, sizeof what, "load level %d ('%.40s')", i, l->label);
