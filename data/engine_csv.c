@@ -10,6 +10,7 @@
 #include "telemetry_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include "models/grow.h"
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +81,7 @@ header_column(const char *name)
 }
 
 static int
-grow(wc_engine_log *e, size_t *cap, size_t max_rows, const char *path, wc_error *err)
+grow(wc_engine_log *e, size_t **line, size_t *cap, size_t max_rows, const char *path, wc_error *err)
 {
 	if (e->n < *cap)
 		return WC_OK;
@@ -91,6 +92,10 @@ grow(wc_engine_log *e, size_t *cap, size_t max_rows, const char *path, wc_error 
 	if (!nt)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 	e->t = nt;
+	size_t *nl = wc_resize_array(*line, nc, sizeof *nl);
+	if (!nl)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	*line = nl;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++) {
 		if (!e->col[c])
 			continue;
@@ -112,7 +117,7 @@ typedef struct {
 	wc__bad_lines *bad;
 	wc_engine_log *e;
 	int map[ENG_MAX_FIELDS], n_cols, time_col;
-	double raw_prev[WC_ENG_COLUMNS], reset_add[WC_ENG_COLUMNS];
+	size_t *line;          /* each row's line number, for the counter checks */
 	size_t cap, max_rows;
 } eng_reader;
 
@@ -178,37 +183,116 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 		} else if (i == r->time_col) {
 			*t = x + r->opt->epoch_offset_s;
 		} else if (r->map[i] >= 0) {
-			row[r->map[i]] = x;
+			wc_engine_column c = (wc_engine_column)r->map[i];
+			if (wc_engine_column_is_counter(c) && !(x >= 0.0 && x <= WC_ENGINE_MAX_COUNTER)) {
+				wc__bad_line(r->bad, line_no, "%s = %.10g is no counter value (0 to %.0e)",
+				             wc_engine_column_name(c), x, WC_ENGINE_MAX_COUNTER);
+				ok = 0;
+			}
+			row[c] = x;
 		}
 	}
 	return ok;
 }
 
-/* Append a parsed row, continuing counters across server restarts. */
+/* Append a parsed row as read; counters are checked once all are in
+ * (settle_counters). */
 static int
-append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, wc_error *err)
+append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, size_t line_no, wc_error *err)
 {
 	wc_engine_log *e = r->e;
 	int rc;
-	if ((rc = grow(e, &r->cap, r->max_rows, r->path, err)) != WC_OK)
+	if ((rc = grow(e, &r->line, &r->cap, r->max_rows, r->path, err)) != WC_OK)
 		return rc;
 	e->t[e->n] = t;
-	for (int c = 0; c < WC_ENG_COLUMNS; c++) {
-		if (!e->col[c])
-			continue;
-		double x = row[c];
-		if (wc_engine_column_is_counter((wc_engine_column)c) && isfinite(x)) {
-			/* Prometheus counters restart at 0 with the server: a
-			 * drop continues from the last value seen. */
-			if (x < r->raw_prev[c])
-				r->reset_add[c] += r->raw_prev[c];
-			r->raw_prev[c] = x;
-			x += r->reset_add[c];
-		}
-		e->col[c][e->n] = x;
-	}
+	r->line[e->n] = line_no;
+	for (int c = 0; c < WC_ENG_COLUMNS; c++)
+		if (e->col[c])
+			e->col[c][e->n] = row[c];
 	e->n++;
 	return WC_OK;
+}
+
+/* Is row i out of line with the rows kept before it (k) and after it
+ * (i + 1) while those two agree: a counter below k's that the next row
+ * is back above, or above the next row's while the next is at or above
+ * k's? Such a row is a glitch of the scrape, not a restart (a restart
+ * stays down) nor counting (docs/formats/telemetry.md, "engine.csv").
+ * The column is named in *which. */
+static int
+glitched(const wc_engine_log *e, size_t k, size_t i, int *which)
+{
+	if (i + 1 >= e->n)
+		return 0;
+	for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
+		if (!e->col[c])
+			continue;
+		double p = e->col[c][k], x = e->col[c][i], nx = e->col[c][i + 1];
+		if (isnan(p) || isnan(x) || isnan(nx) || nx < p)
+			continue;
+		if (x < p || x > nx) {
+			*which = c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Drop glitched rows (bad lines, each named once), then continue
+ * counters across server restarts: Prometheus counters restart at 0 with
+ * the server, so a drop that stays down continues from the last value
+ * seen, warned at its line. */
+static void
+settle_counters(eng_reader *r)
+{
+	wc_engine_log *e = r->e;
+	double prev[WC_ENG_COLUMNS], add[WC_ENG_COLUMNS];
+	size_t kept = 0;
+	for (size_t i = 0; i < e->n; i++) {
+		int c = 0;
+		if (kept > 0 && glitched(e, kept - 1, i, &c)) {
+			wc__bad_line(r->bad, r->line[i], "%s = %.10g against %.10g on the lines around it: a "
+			             "glitch, not a restart; row skipped", wc_engine_column_name((wc_engine_column)c),
+			             e->col[c][i], e->col[c][kept - 1]);
+			continue;
+		}
+		e->t[kept] = e->t[i];
+		r->line[kept] = r->line[i];
+		for (int k = 0; k < WC_ENG_COLUMNS; k++)
+			if (e->col[k])
+				e->col[k][kept] = e->col[k][i];
+		kept++;
+	}
+	e->n = kept;
+	for (int c = 0; c < WC_ENG_COLUMNS; c++)
+		prev[c] = add[c] = 0.0;
+	for (size_t i = 0; i < e->n; i++) {
+		int first = -1, more = 0;
+		double from = 0.0, to = 0.0;
+		for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
+			double x = e->col[c] ? e->col[c][i] : NAN;
+			if (isnan(x))
+				continue;
+			if (x < prev[c]) {
+				if (first < 0)
+					first = c, from = prev[c], to = x;
+				else
+					more++;
+				add[c] += prev[c];
+			}
+			prev[c] = x;
+			e->col[c][i] = x + add[c];
+		}
+		/* One warning per restart, however many counters fell. */
+		if (first >= 0) {
+			char also[40] = "";
+			if (more > 0)
+				snprintf(also, sizeof also, " (and %d more counter%s)", more, more == 1 ? "" : "s");
+			wc__warn(r->opt, "%s:%zu: %s fell from %.10g to %.10g%s and stayed down: read as a "
+			         "server restart, counted on", r->path, r->line[i],
+			         wc_engine_column_name((wc_engine_column)first), from, to, also);
+		}
+	}
 }
 
 /* One data line (nf fields, or WC__CSV_BAD with `reason`): counted, then
@@ -233,7 +317,7 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 		wc__bad_line(r->bad, line_no, "timestamp %.3f is not after the previous row's", t);
 		return WC_OK;
 	}
-	return append_row(r, row, t, err);
+	return append_row(r, row, t, line_no, err);
 }
 
 /* Fill missing values of a present column from the sample before (a
@@ -281,8 +365,6 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		goto done;
 	}
 	r.e = e;
-	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		r.raw_prev[c] = r.reset_add[c] = 0.0;
 	const char *reason = NULL;
 	int nf;
 	while ((nf = wc__lr_next_record(&lr, &bad, header, &e->data_lines, f, ENG_MAX_FIELDS, &reason,
@@ -300,6 +382,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		if ((rc = data_line(&r, f, nf, reason, lr.line_no, err)) != WC_OK)
 			goto done;
 	}
+	settle_counters(&r);
 	e->bad_lines = bad.bad;
 	if ((rc = wc__bad_lines_finish(&bad, e->data_lines, err)) != WC_OK)
 		goto done;
@@ -309,6 +392,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 	rc = WC_OK;
 done:
 	free(f);
+	free(r.line);
 	wc_engine_free(e);
 	wc__lr_close(&lr);
 	return rc;

@@ -35,12 +35,18 @@ const char *wc_engine_column_name(wc_engine_column c);
  *  linearly; gauges (running, waiting, cache) are held. */
 int wc_engine_column_is_counter(wc_engine_column c);
 
+/** Largest value a cumulative counter may hold (tokens, iterations,
+ *  seconds): beyond it, or negative, a line is bad. */
+#define WC_ENGINE_MAX_COUNTER 1e15
+
 typedef struct {
 	size_t n;
 	double *t;                     /* n epoch seconds, increasing */
 	double *col[WC_ENG_COLUMNS];   /* n values each; NULL when absent.
 	                                * Counters are made monotone across
-	                                * resets (a drop adds the last value). */
+	                                * resets (a drop that stays down adds the
+	                                * last value); a row out of line with the
+	                                * rows around it is dropped as bad. */
 	size_t data_lines, bad_lines;
 } wc_engine_log;
 

@@ -1,0 +1,133 @@
+/*
+ * engine.csv counters that misbehave for one row (docs/formats/telemetry.md,
+ * "engine.csv"). Every drop was read as a server restart: one row of
+ * zeros added the whole count again (+47 % output tokens on a real H100
+ * run, silently), and a one-row spike of 1e300 became 1.5e298 tok/s. Now
+ * a row out of line with the rows around it, which agree with each other,
+ * is a bad row (skipped, warned once at its line), a value no counter
+ * holds (negative, beyond 1e15) is a bad line, and a drop that stays down
+ * is a restart, warned once per restart at its line.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 20 rows a second apart, generation tokens 100 per second, prompt
+ * tokens 50; row `odd` (0-based, -1 none) replaced by `line`; from row
+ * `reset` on (-1 none) the counters start again from 0. */
+static char *
+write_log(const char *dir, const char *name, int odd, const char *line, int reset)
+{
+	char *p = path_join(dir, name);
+	FILE *f = fopen(p, "w");
+	CHECK(f != NULL);
+	if (!f)
+		exit(1);
+	fprintf(f, "timestamp,num_requests_running,prompt_tokens_total,generation_tokens_total\n");
+	for (int k = 0; k < 20; k++) {
+		int j = reset >= 0 && k >= reset ? k - reset : k;
+		if (k == odd)
+			fprintf(f, "%d,%s\n", 1000 + k, line);
+		else
+			fprintf(f, "%d,4,%d,%d\n", 1000 + k, 50 * j, 100 * j);
+	}
+	fclose(f);
+	return p;
+}
+
+static wc_engine_log *
+read_log(const char *path, test_warnings *w)
+{
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	wc_engine_log *e = NULL;
+	wc_error err;
+	memset(w, 0, sizeof *w);
+	opt.warn = test_collect_warning;
+	opt.warn_payload = w;
+	opt.max_bad_fraction = 0.2;
+	CHECK_INT(wc_engine_read(path, &opt, 0, &e, &err), WC_OK);
+	return e;
+}
+
+/* Tokens generated from the first row to the last: 1900 when no row
+ * is lost. */
+static double
+generated(const wc_engine_log *e)
+{
+	return wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1019.0) -
+	       wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1000.0);
+}
+
+static void
+glitch(const char *dir, const char *name, const char *line, const char *warned)
+{
+	test_warnings w;
+	char *p = write_log(dir, name, 10, line, -1), want[1200];
+	wc_engine_log *e = read_log(p, &w);
+	if (e) {
+		CHECK_INT(e->n, 19);
+		CHECK_INT(e->bad_lines, 1);
+		CHECK_NEAR(generated(e), 1900.0, 1e-9);
+		CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1010.0), 1000.0, 1e-9);
+	}
+	snprintf(want, sizeof want, "%s:12: %s", p, warned);
+	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "restart") == NULL || strstr(w.text, "not a restart") != NULL);
+	CHECK_INT(w.count, 1);
+	wc_engine_free(e);
+	free(p);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("engine_counter_glitches");
+	test_warnings w;
+
+	/* The control. */
+	char *p = write_log(dir, "clean.csv", -1, NULL, -1);
+	wc_engine_log *e = read_log(p, &w);
+	if (e) {
+		CHECK_INT(e->n, 20);
+		CHECK_NEAR(generated(e), 1900.0, 1e-9);
+	}
+	CHECK_INT(w.count, 0);
+	wc_engine_free(e);
+	free(p);
+
+	/* A row of zeros the next row is back above: a glitch (read as a
+	 * restart, it added 1000 tokens). */
+	glitch(dir, "zeros.csv", "0,0,0", "prompt_tokens_total = 0 against 450 on the lines around it: a "
+	                                  "glitch, not a restart; row skipped");
+	/* A one-row spike the next row falls back from. */
+	glitch(dir, "spike.csv", "4,500,1e12", "generation_tokens_total = 1e+12 against 900 on the lines "
+	                                       "around it");
+	/* Values no counter holds are bad lines of their own. */
+	glitch(dir, "absurd.csv", "4,500,1e300", "generation_tokens_total = 1e+300 is no counter value");
+	glitch(dir, "negative.csv", "4,-5,1000", "prompt_tokens_total = -5 is no counter value");
+
+	/* A drop that stays down is a restart: counted on, warned once at
+	 * its line however many counters fell. */
+	p = write_log(dir, "restart.csv", -1, NULL, 12);
+	e = read_log(p, &w);
+	if (e) {
+		CHECK_INT(e->n, 20);
+		CHECK_INT(e->bad_lines, 0);
+		/* 1100 before the restart, 700 after it. */
+		CHECK_NEAR(generated(e), 1800.0, 1e-9);
+	}
+	char want[1200];
+	snprintf(want, sizeof want, "%s:14: prompt_tokens_total fell from 550 to 0 (and 1 more counter) "
+	         "and stayed down: read as a server restart", p);
+	CHECK_CONTAINS(w.text, want);
+	CHECK_INT(w.count, 1);
+	wc_engine_free(e);
+	free(p);
+
+	free(dir);
+	return check_report("test_engine_counter_glitches");
+}
