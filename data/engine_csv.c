@@ -295,15 +295,45 @@ settle_counters(eng_reader *r)
 	}
 }
 
+/* An unfinished last line (no newline: the log was cut while being
+ * written) that does not parse, or whose counters fall below the row
+ * before (a number cut short), is half a row, not a malformed one: dropped
+ * with a warning and left out of the bad-line share, as power.csv's is
+ * (docs/formats/telemetry.md, "A log still being written"). 1 when it was
+ * dropped. */
+static int
+drop_unfinished(eng_reader *r, wc__csv_field *f, int nf, size_t line_no)
+{
+	wc_engine_log *e = r->e;
+	double row[WC_ENG_COLUMNS], t;
+	int whole = 0;
+	if (nf == r->n_cols) {
+		wc__bad_lines kept = *r->bad;
+		r->bad->opt = NULL; /* counted, not shown: undone below */
+		whole = parse_line(r, f, nf, line_no, row, &t) && (e->n == 0 || t > e->t[e->n - 1]);
+		*r->bad = kept;
+		for (int c = WC_ENG_PROMPT_TOKENS; whole && e->n > 0 && c < WC_ENG_COLUMNS; c++)
+			if (e->col[c] && row[c] < e->col[c][e->n - 1])
+				whole = 0;
+	}
+	if (whole)
+		return 0;
+	wc__warn(r->opt, "%s:%zu: unfinished last line (no newline: the log was still being written); "
+	         "dropped", r->path, line_no);
+	return 1;
+}
+
 /* One data line (nf fields, or WC__CSV_BAD with `reason`): counted, then
  * appended or reported as bad. */
 static int
 data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t line_no,
-          wc_error *err)
+          int unfinished, wc_error *err)
 {
 	wc_engine_log *e = r->e;
 	double row[WC_ENG_COLUMNS], t;
 	e->data_lines++;
+	if (unfinished && drop_unfinished(r, f, nf, line_no))
+		return WC_OK;
 	if (nf != r->n_cols) {
 		if (nf == WC__CSV_BAD)
 			wc__bad_line(r->bad, line_no, "%s", reason);
@@ -379,7 +409,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 			header = 1;
 			continue;
 		}
-		if ((rc = data_line(&r, f, nf, reason, lr.line_no, err)) != WC_OK)
+		if ((rc = data_line(&r, f, nf, reason, lr.line_no, lr.unfinished, err)) != WC_OK)
 			goto done;
 	}
 	settle_counters(&r);

@@ -258,6 +258,7 @@ wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long)
 {
 	int skipping = 0;
 	*too_long = 0;
+	r->unfinished = 0;
 	for (;;) {
 		char *s = r->buf + r->start;
 		size_t avail = r->end - r->start;
@@ -294,6 +295,7 @@ wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long)
 			/* Last line without a newline: buf always has a spare byte. */
 			r->start = r->end;
 			r->line_no++;
+			r->unfinished = 1;
 			if (skipping || avail > WC_TELEMETRY_LINE_MAX) {
 				*too_long = 1;
 				avail = 0;
@@ -353,8 +355,9 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	double limit = b->opt ? b->opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
 	if (b->bad > 0 && (double)b->bad > limit * (double)data_lines)
 		return wc_error_set(err, WC_EPARSE,
-		                    "%s: %zu of %zu data lines are malformed (more than %g %%); refused",
-		                    b->path, b->bad, data_lines, 100.0 * limit);
+		                    "%s: fix the bad lines or allow more with --max-bad FRACTION: %zu of %zu "
+		                    "data lines are malformed (more than %g %%)", b->path, b->bad, data_lines,
+		                    100.0 * limit);
 	return WC_OK;
 }
 

@@ -32,6 +32,8 @@ typedef struct {
 	size_t base;      /* file offset of buf[0] */
 	int eof, error;
 	size_t line_no;   /* 1-based number of the line last returned */
+	int unfinished;   /* the line last returned ends the file without a
+	                   * newline: a log cut while being written */
 } wc__line_reader;
 
 /** Open `path` ("-" = stdin). A regular file of WC__LR_AHEAD_MIN bytes or
