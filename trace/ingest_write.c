@@ -117,6 +117,32 @@ set_extras(wc_runs_table *t, size_t i, const wc_ingest_row *r, wc_error *err)
 	return WC_OK;
 }
 
+/* Two rows whose run ids differ but sanitise to one series file name
+ * ("exp/run 1" and "exp_run_1") would share that file, the second
+ * overwriting the first's n(t): refused before anything is written
+ * (docs/formats/telemetry.md, "n(t) on the 50 ms grid"). */
+static int
+check_series_names(const char *path, const wc_ingest_result *res, wc_error *err)
+{
+	char a[200], b[200];
+	for (size_t i = 0; i < res->n_rows; i++) {
+		if (res->rows[i].series_len < 2)
+			continue;
+		file_name(res->rows[i].run.run_id, a, sizeof a);
+		for (size_t j = 0; j < i; j++) {
+			if (res->rows[j].series_len < 2)
+				continue;
+			file_name(res->rows[j].run.run_id, b, sizeof b);
+			if (strcmp(a, b) == 0)
+				return wc_error_set(err, WC_EINVAL,
+				                    "%s: give the runs ids that differ in [A-Za-z0-9._-]: run_id '%.60s' "
+				                    "and '%.60s' would share the series file '%.60s'", path,
+				                    res->rows[j].run.run_id, res->rows[i].run.run_id, a);
+		}
+	}
+	return WC_OK;
+}
+
 /* Is `name` one that file_name writes: [A-Za-z0-9._-]+ then ".csv"? */
 static int
 is_series_name(const char *name)
@@ -239,6 +265,8 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 			if (strcmp(res->rows[i].run.run_id, res->rows[j].run.run_id) == 0)
 				return wc_error_set(err, WC_EINVAL, "run_id '%s' appears twice (two runs with the same id)",
 				                    res->rows[i].run.run_id);
+	if ((rc = check_series_names(path, res, err)) != WC_OK)
+		return rc;
 	if ((rc = wc_ingest_check_output(path, err)) != WC_OK)
 		return rc;
 	table_paths(path, dir, sizeof dir, stem, sizeof stem, series_dir, sizeof series_dir);
