@@ -3,15 +3,18 @@
  * n(t) series of each row as `t_s,running` in `<stem>.series/` beside the
  * table (the n_series column holds the path relative to the table), then
  * the table itself with the trace metrics (docs/trace-metrics.md) and
- * ingest facts as extra columns. Both go through data/'s atomic writers;
- * the table is written last, so a failure leaves no table that points at
- * missing series, and then the series folder is cleared of an earlier
+ * ingest facts as extra columns. Both go through data/'s atomic writers.
+ * The series go to pending names first, then the table, and only then are
+ * the series renamed into place: a failure on the way (a full disk) leaves
+ * an earlier table and its series as they were, and no table that points
+ * at missing series. Then the series folder is cleared of an earlier
  * table's series.
  */
 #include "trace/ingest.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +218,33 @@ done:
 	return rc;
 }
 
+/* Suffix of a series written but not yet in place: not a series name
+ * (is_series_name), so no prune takes it for one. */
+#define PENDING ".pending"
+
+/* The table is written: rename its pending series into place (each rename
+ * atomic), then make the renames durable. */
+static int
+commit_series(const char *path, const char *series_dir, char **pending, size_t n, wc_error *err)
+{
+	int rc = WC_OK;
+	for (size_t k = 0; k < n; k++) {
+		char final[2048];
+		snprintf(final, sizeof final, "%.*s", (int)(strlen(pending[k]) - strlen(PENDING)), pending[k]);
+		if (rc == WC_OK && rename(pending[k], final) != 0)
+			rc = wc_error_set(err, WC_EIO, "%s: written, but its series '%s' could not be put in place "
+			                  "(%s)", path, final, strerror(errno));
+		if (rc != WC_OK)
+			unlink(pending[k]);
+	}
+	int fd = open(series_dir, O_RDONLY | O_DIRECTORY);
+	if (fd >= 0) {
+		(void)fsync(fd); /* best effort: some filesystems refuse */
+		close(fd);
+	}
+	return rc;
+}
+
 /* Folder, stem and series folder of table `path`: "out/runs.csv" ->
  * "out", "runs", "out/runs.series". */
 static void
@@ -271,9 +301,13 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 		return rc;
 	table_paths(path, dir, sizeof dir, stem, sizeof stem, series_dir, sizeof series_dir);
 
-	if (!(t = wc_runs_new()))
+	char **pending = calloc(res->n_rows, sizeof *pending);
+	size_t n_pending = 0;
+	int made_dir = 0, created = 0;
+	if (!pending || !(t = wc_runs_new())) {
+		free(pending);
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
-	int made_dir = 0;
+	}
 	for (size_t i = 0; i < res->n_rows; i++) {
 		const wc_ingest_row *r = &res->rows[i];
 		wc_run run = r->run;
@@ -282,7 +316,9 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 		if (r->series_len >= 2) {
 			char fname[200];
 			if (!made_dir) {
-				if (mkdir(series_dir, 0755) != 0 && errno != EEXIST) {
+				if (mkdir(series_dir, 0755) == 0) {
+					created = 1;
+				} else if (errno != EEXIST) {
 					rc = wc_error_set(err, WC_EIO, "%s: cannot create (%s)", series_dir, strerror(errno));
 					goto done;
 				}
@@ -290,7 +326,12 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 			}
 			file_name(r->run.run_id, fname, sizeof fname);
 			snprintf(rel, sizeof rel, "%s.series/%s", stem, fname);
-			snprintf(full, sizeof full, "%s/%s", dir, rel);
+			snprintf(full, sizeof full, "%s/%s%s", dir, rel, PENDING);
+			if (!(pending[n_pending] = strdup(full))) {
+				rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+				goto done;
+			}
+			n_pending++;
 			if ((rc = wc_series_write(full, r->series_t, r->series_running, r->series_len,
 			                          err)) != WC_OK)
 				goto done;
@@ -300,10 +341,22 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 		    (rc = set_extras(t, i, r, err)) != WC_OK)
 			goto done;
 	}
-	rc = wc_runs_write(path, t, comment, err);
+	if ((rc = wc_runs_write(path, t, comment, err)) != WC_OK)
+		goto done;
+	rc = commit_series(path, series_dir, pending, n_pending, err);
+	n_pending = 0; /* renamed, or removed by commit_series */
 	if (rc == WC_OK)
 		rc = prune_series(path, series_dir, res, err);
 done:
+	/* Failed before the table was written: the pending series go, and a
+	 * folder this write created for them. */
+	for (size_t k = 0; k < n_pending; k++)
+		unlink(pending[k]);
+	if (rc != WC_OK && created)
+		rmdir(series_dir); /* fails, as it should, when anything is left */
+	for (size_t k = 0; k < res->n_rows; k++)
+		free(pending[k]);
+	free(pending);
 	wc_runs_free(t);
 	return rc;
 }

@@ -1,0 +1,140 @@
+/*
+ * A failed `wattcast ingest` leaves an earlier table to the same -o as it
+ * was (docs/formats/telemetry.md, "n(t) on the 50 ms grid"). The series
+ * were written to their final names one by one before the table, so a
+ * write failing half-way (a full disk) had already replaced the earlier
+ * table's series: its rows then pointed at another run's n(t). Now the
+ * series go to pending names, the table is written, and only then are the
+ * series renamed into place. The full disk is a file-size limit here: the
+ * short run's series fits under it, the long run's does not.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#define T0 1784415000.0
+
+static char *root;
+
+/* Run folder `name` (its run id): `secs` s at 0.25 s with `running`
+ * requests running. */
+static char *
+write_run(const char *name, int secs, int running)
+{
+	char *dir = path_join(root, name), *p = path_join(dir, "power.csv");
+	char *e = path_join(dir, "engine.csv"), *m = path_join(dir, "wattcast-run.json"), man[512];
+	mkdir(dir, 0755);
+	FILE *fp = fopen(p, "w"), *fe = fopen(e, "w");
+	CHECK(fp && fe);
+	if (!fp || !fe)
+		exit(1);
+	fprintf(fp, "timestamp, index, power.draw [W]\n");
+	fprintf(fe, "timestamp,num_requests_running\n");
+	for (int k = 0; k < 4 * secs; k++) {
+		double t = T0 + 0.25 * k;
+		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
+		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
+		        ms / 1000 % 60, ms % 1000, 250.0 + 10.0 * sin(0.3 * k));
+		fprintf(fe, "%.3f,%d\n", t, running);
+	}
+	fclose(fp);
+	fclose(fe);
+	snprintf(man, sizeof man, "{\"schema\": \"wattcast.run/2\", \"run_id\": \"%s\", \"platform\": \"A100\", "
+	         "\"tp\": 1, \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"workload\": \"closed\"}\n", name);
+	CHECK(write_text(m, man) == 0);
+	free(p);
+	free(e);
+	free(m);
+	return dir;
+}
+
+static char *
+slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len;
+	wc_error err;
+	CHECK_INT(wc_read_file(path, 1 << 24, &buf, &len, &err), WC_OK);
+	return buf ? buf : strdup("");
+}
+
+/* Files in `dir` whose name ends in `suffix`. */
+static int
+count_ending(const char *dir, const char *suffix)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		size_t l = strlen(e->d_name), s = strlen(suffix);
+		n += l > s && strcmp(e->d_name + l - s, suffix) == 0;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int
+main(void)
+{
+	root = test_tmpdir("ingest_failed_write");
+	char *a = write_run("a", 30, 2), *b = write_run("b", 400, 2);
+	char *table = path_join(root, "t.csv"), *series = path_join(root, "t.series");
+	char *sa = path_join(series, "a.csv");
+	run_result r;
+
+	/* The earlier table. */
+	const char *first[] = { "wattcast", "ingest", a, b, "-o", table, "--quiet", NULL };
+	test_run_ok(first);
+	char *table0 = slurp(table), *sa0 = slurp(sa);
+	CHECK(strstr(sa0, ",2\n") != NULL);
+
+	/* Run a changes (3 running); the disk fills while b's series, 8000
+	 * grid points, is written. */
+	free(write_run("a", 30, 3));
+	struct rlimit old, small;
+	CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
+	small = old;
+	small.rlim_cur = 16384;
+	signal(SIGXFSZ, SIG_IGN); /* inherited: the write fails with EFBIG */
+	CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0);
+	const char *second[] = { "wattcast", "ingest", a, b, "-o", table, "--quiet", NULL };
+	CHECK(run_wattcast(second, NULL, &r) == 0);
+	CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "b.csv");
+	run_result_free(&r);
+
+	/* The earlier table and a's series as they were, nothing pending. */
+	char *table1 = slurp(table), *sa1 = slurp(sa);
+	CHECK(strcmp(table0, table1) == 0);
+	CHECK(strcmp(sa0, sa1) == 0);
+	CHECK_INT(count_ending(series, ".pending"), 0);
+	CHECK_INT(count_ending(series, ".csv"), 2);
+
+	/* Without the limit the new run is written. */
+	test_run_ok(second);
+	char *sa2 = slurp(sa);
+	CHECK(strstr(sa2, ",3\n") != NULL);
+	CHECK_INT(count_ending(series, ".pending"), 0);
+
+	free(table0);
+	free(table1);
+	free(sa0);
+	free(sa1);
+	free(sa2);
+	free(sa);
+	free(a);
+	free(b);
+	free(table);
+	free(series);
+	free(root);
+	return check_report("test_ingest_failed_write");
+}
