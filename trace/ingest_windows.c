@@ -77,8 +77,8 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		                    "%s: check engine.csv is whole: the power log (%.3f-%.3f) and engine log "
 		                    "(%.3f-%.3f) share none of %s (%.3f-%.3f)", rc->dir, rc->t0, rc->t1, ea,
 		                    eb, what, a0, b0);
-	warn(opt, "%s: %s cut to the span the power log (%.3f-%.3f) and the engine log (%.3f-%.3f) both "
-	     "cover: %.3f-%.3f of %.3f-%.3f", rc->dir, what, rc->t0, rc->t1, ea, eb, *a, *b, a0, b0);
+	warn(opt, "%s: %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log "
+	     "(%.3f-%.3f) cover", rc->dir, what, *a, *b, rc->t0, rc->t1, ea, eb);
 	return WC_OK;
 }
 
