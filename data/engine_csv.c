@@ -213,26 +213,37 @@ append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, size_t lin
 	return WC_OK;
 }
 
+/* Rows after a drop searched for the counter's return: a scrape can
+ * misread a few rows in a row; a restarted server never counts back up
+ * to the old total within them. */
+#define GLITCH_ROWS 3
+
 /* Is row i out of line with the rows kept before it (k) and after it
- * (i + 1) while those two agree: a counter below k's that the next row
- * is back above, or above the next row's while the next is at or above
- * k's? Such a row is a glitch of the scrape, not a restart (a restart
- * stays down) nor counting (docs/formats/telemetry.md, "engine.csv").
- * The column is named in *which. */
+ * while those agree: a counter below k's that one of the next GLITCH_ROWS
+ * rows is back at or above, or above the next row's while the next is at
+ * or above k's (a one-row spike)? Such a row is a glitch of the scrape,
+ * not a restart (a restart stays down) nor counting
+ * (docs/formats/telemetry.md, "engine.csv"). The column is named in
+ * *which. */
 static int
 glitched(const wc_engine_log *e, size_t k, size_t i, int *which)
 {
-	if (i + 1 >= e->n)
-		return 0;
 	for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
 		if (!e->col[c])
 			continue;
-		double p = e->col[c][k], x = e->col[c][i], nx = e->col[c][i + 1];
-		if (isnan(p) || isnan(x) || isnan(nx) || nx < p)
+		double p = e->col[c][k], x = e->col[c][i];
+		if (isnan(p) || isnan(x))
 			continue;
-		if (x < p || x > nx) {
-			*which = c;
-			return 1;
+		for (size_t j = i + 1; j < e->n && j <= i + GLITCH_ROWS; j++) {
+			double nx = e->col[c][j];
+			if (isnan(nx))
+				continue;
+			if (nx >= p && (x < p || (j == i + 1 && x > nx))) {
+				*which = c;
+				return 1;
+			}
+			if (x >= p)
+				break; /* no drop: only the next row can show a spike */
 		}
 	}
 	return 0;

@@ -110,6 +110,26 @@ main(void)
 	glitch(dir, "absurd.csv", "4,500,1e300", "generation_tokens_total = 1e+300 is no counter value");
 	glitch(dir, "negative.csv", "4,-5,1000", "prompt_tokens_total = -5 is no counter value");
 
+	/* Two rows of zeros in a row: both glitches (the first used to be
+	 * read as a restart, the count then added again). */
+	p = path_join(dir, "zeros2.csv");
+	{
+		char text[2048] = "timestamp,num_requests_running,prompt_tokens_total,generation_tokens_total\n";
+		for (int k = 0; k < 20; k++)
+			snprintf(text + strlen(text), sizeof text - strlen(text), k == 10 || k == 11 ? "%d,4,0,0\n"
+			         : "%d,4,%d,%d\n", 1000 + k, 50 * k, 100 * k);
+		CHECK(write_text(p, text) == 0);
+	}
+	e = read_log(p, &w);
+	if (e) {
+		CHECK_INT(e->n, 18);
+		CHECK_INT(e->bad_lines, 2);
+		CHECK_NEAR(generated(e), 1900.0, 1e-9);
+	}
+	CHECK(strstr(w.text, "server restart") == NULL);
+	wc_engine_free(e);
+	free(p);
+
 	/* A drop that stays down is a restart: counted on, warned once at
 	 * its line however many counters fell. */
 	p = write_log(dir, "restart.csv", -1, NULL, 12);
