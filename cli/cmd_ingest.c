@@ -253,6 +253,7 @@ cli_cmd_ingest(int argc, char **argv)
 	if (cli_ingest_is_prometheus(argc, argv))
 		return cli_cmd_ingest_prometheus(argc, argv);
 	wc_ingest_options_init(&a.o);
+	a.o.max_bad_option = "--max-bad";
 	if ((rc = parse_ingest_args(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;
 	if (cli_check_output(cmd, "-o", a.out, (const char *const *)argv + a.first_dir,

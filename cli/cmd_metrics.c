@@ -229,6 +229,7 @@ cli_cmd_metrics(int argc, char **argv)
 {
 	const char *cmd = "metrics";
 	metrics_args a = { NULL, WC_TELEMETRY_OPTIONS_INIT, 0, 0, { NAN, NAN, NAN } };
+	a.topt.max_bad_option = "--max-bad";
 	int rc;
 	if ((rc = parse_metrics_args(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;

@@ -353,10 +353,12 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	if (b->bad > b->shown)
 		wc__warn(b->opt, "%s: %zu more malformed lines not shown", b->path, b->bad - b->shown);
 	double limit = b->opt ? b->opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
+	const char *option = b->opt ? b->opt->max_bad_option : NULL;
 	if (b->bad > 0 && (double)b->bad > limit * (double)data_lines)
 		return wc_error_set(err, WC_EPARSE,
-		                    "%s: fix the bad lines or allow more with --max-bad FRACTION: %zu of %zu "
-		                    "data lines are malformed (more than %g %%)", b->path, b->bad, data_lines,
+		                    "%s: fix the bad lines%s%s%s: %zu of %zu data lines are malformed (more "
+		                    "than %g %%)", b->path, option ? " or allow more with " : "",
+		                    option ? option : "", option ? " FRACTION" : "", b->bad, data_lines,
 		                    100.0 * limit);
 	return WC_OK;
 }

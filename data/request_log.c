@@ -214,8 +214,10 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 	if (skipped)
 		wc__warn(opt, "%s: %zu of %zu requests have no usable timing; left out", path, skipped, n);
 	if (skipped > 0 && (double)skipped > opt->max_bad_fraction * (double)n) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: fix the requests or allow more with --max-bad FRACTION: "
-		                  "%zu of %zu requests unusable (more than %g %%)", path, skipped, n,
+		rc = wc_error_set(err, WC_EPARSE, "%s: fix the requests%s%s%s: %zu of %zu requests unusable "
+		                  "(more than %g %%)", path, opt->max_bad_option ? " or allow more with " : "",
+		                  opt->max_bad_option ? opt->max_bad_option : "",
+		                  opt->max_bad_option ? " FRACTION" : "", skipped, n,
 		                  100.0 * opt->max_bad_fraction);
 		goto done;
 	}

@@ -68,13 +68,17 @@ typedef struct {
 	 * (WC_TELEMETRY_POWER_LIMIT_FACTOR x the platform's board limit);
 	 * 0 = WC_TELEMETRY_MAX_POWER_W. */
 	double max_power_w;
+	/* The command's option that raises max_bad_fraction ("--max-bad"),
+	 * named by the refusal; NULL when the command has none. */
+	const char *max_bad_option;
 } wc_telemetry_options;
 
 #define WC_TELEMETRY_OPTIONS_INIT                                                \
 	{ .utc_offset_s = 0.0, .epoch_offset_s = 0.0, .n_gpus = 0,                \
 	  .gpu_uuids = NULL, .n_gpu_uuids = 0,                                    \
 	  .max_bad_fraction = WC_TELEMETRY_MAX_BAD, .max_warnings = 20,           \
-	  .warn = NULL, .warn_payload = NULL, .max_power_w = 0.0 }
+	  .warn = NULL, .warn_payload = NULL, .max_power_w = 0.0,                 \
+	  .max_bad_option = NULL }
 
 #ifdef __cplusplus
 }

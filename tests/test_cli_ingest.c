@@ -320,6 +320,8 @@ test_refusals(const char *run_a, const char *run_b)
 	snprintf(want, sizeof want, "%s/power.csv:7: unreadable timestamp '2023/11/14 23:13:2x.000'", d);
 	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", d, "-o", out, NULL }, want);
 	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", d, "-o", out, NULL },
+	        "power.csv: fix the bad lines or allow more with --max-bad FRACTION: ");
+	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", d, "-o", out, NULL },
 	        "data lines are malformed (more than 1 %)");
 	/* ... unless the user allows more. */
 	{

@@ -33,10 +33,13 @@ write_log(const char *dir, const char *name, const char *last, const char *middl
 	return p;
 }
 
+static const char *option; /* the command's --max-bad, or NULL */
+
 static int
 read_log(const char *path, wc_engine_log **e, test_warnings *w, wc_error *err)
 {
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	opt.max_bad_option = option;
 	memset(w, 0, sizeof *w);
 	opt.warn = test_collect_warning;
 	opt.warn_payload = w;
@@ -86,8 +89,12 @@ main(void)
 	free(p);
 
 	/* A malformed line in the middle is still 1 of 26: refused, with the
-	 * option that allows more. */
+	 * option that allows more where the command has one. */
 	p = write_log(dir, "middle.csv", "1025,4,1250,2500\n", "1012,4,6");
+	CHECK_INT(read_log(p, &e, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "middle.csv: fix the bad lines: 1 of 26 data lines are malformed (more "
+	                        "than 1 %)");
+	option = "--max-bad";
 	CHECK_INT(read_log(p, &e, &w, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "fix the bad lines or allow more with --max-bad FRACTION: 1 of 26 data "
 	                        "lines are malformed (more than 1 %)");

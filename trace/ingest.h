@@ -40,6 +40,7 @@ typedef struct {
 	wc_run_manifest defaults;  /* fills what a run's manifests leave unknown */
 	double segment_s;          /* > 0: one row per segment of this length */
 	double max_bad_fraction;
+	const char *max_bad_option;  /* the option raising it, for the refusal; NULL none */
 	int max_warnings;
 	wc_warn_fn warn;
 	void *warn_payload;

@@ -151,6 +151,7 @@ wc__ingest_reader_options(const wc_ingest_options *opt)
 {
 	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
 	t.max_bad_fraction = opt->max_bad_fraction > 0 ? opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
+	t.max_bad_option = opt->max_bad_option;
 	t.max_warnings = opt->max_warnings;
 	t.warn = fwd_warn;
 	t.warn_payload = (void *)opt;
