@@ -11,34 +11,75 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The batch's work: law evaluations for its series samples (1 for a
- * concurrency) times the bootstrap draws of the served set with the most
- * (items may name any profile). Counted on the request as
- * sent, before any item is computed, so a refused batch costs nothing
- * but its parse. 1 with `res` holding the 413 when over the budget. */
-static int
-batch_work_refused(const wc_profiles *pf, const json_t *body, wc_response *res)
+/* The draws the most expensive served set makes each item pay for: its
+ * power law's, and for capacity answers the larger of the law's and the
+ * capacity section's (predict/capacity.c pairs them, cycling the shorter).
+ * Items may name any profile. */
+static void
+batch_draws(const wc_profiles *pf, double *law, double *cap)
 {
-	int draws = 0;
+	*law = *cap = 1.0;
 	for (int k = 0; k < pf->n; k++) {
-		int d = wc_predictor_params(pf->st[k]->pred)->n_draws;
-		draws = d > draws ? d : draws;
+		const wc_params *p = wc_predictor_params(pf->st[k]->pred);
+		double d = p->n_draws, c = p->capacity.draws.n > p->n_draws ? p->capacity.draws.n : p->n_draws;
+		*law = d > *law ? d : *law;
+		*cap = c > *cap ? c : *cap;
 	}
-	double samples = 0.0, work;
-	size_t i;
+}
+
+/* One item's charge in law evaluations (server/server.h): what each kind
+ * of item really costs, measured per draw (docs/http-api.md, "POST
+ * /v1/predict/batch"); a fine-tuning item is its samples x draws. */
+static double
+item_work(const json_t *item, int inference, double law, double cap, const char **kind)
+{
+	const json_t *series = json_object_get(item, "running_series");
+	double samples = json_is_array(series) ? (double)json_array_size(series) : 1.0;
+	*kind = json_is_array(series) ? "running_series" : "concurrency";
+	if (!inference)
+		return samples * law;
+	double work = (samples + WC_SERVER_BATCH_CHARGE_ITEM) * law;
+	/* Capacity answers are asked by either token field (the parser refuses
+	 * one without the other, after this count: charge the ask). */
+	if (json_object_get(item, "input_tokens") || json_object_get(item, "output_tokens")) {
+		int open = json_object_get(item, "rate") != NULL;
+		*kind = open ? "open-loop capacity" : "closed-loop capacity";
+		work += cap * (open ? WC_SERVER_BATCH_CHARGE_OPEN : WC_SERVER_BATCH_CHARGE_CLOSED);
+	}
+	return work;
+}
+
+/* The batch's work, counted on the request as sent, before any item is
+ * computed, so a refused batch costs nothing but its parse. 1 with `res`
+ * holding the 413, naming the first item past the budget. */
+static int
+batch_work_refused(const wc_profiles *pf, const json_t *body, int inference, wc_response *res)
+{
+	double law, cap, work = 0.0, first = 0.0;
+	size_t i, over = 0;
 	const json_t *item;
+	const char *kind = "", *over_kind = "";
+	int refused = 0;
+	batch_draws(pf, &law, &cap);
 	json_array_foreach(body, i, item) {
-		const json_t *series = json_object_get(item, "running_series");
-		samples += json_is_array(series) ? (double)json_array_size(series) : 1.0;
+		double w = item_work(item, inference, law, cap, &kind);
+		work += w;
+		if (!refused && work > WC_SERVER_BATCH_WORK_MAX) {
+			refused = 1;
+			over = i;
+			first = w;
+			over_kind = kind;
+		}
 	}
-	work = samples * (draws > 1 ? draws : 1);
-	if (work <= WC_SERVER_BATCH_WORK_MAX)
+	if (!refused)
 		return 0;
+	char field[32];
+	snprintf(field, sizeof field, "/%zu", over);
 	wc_api_error e;
-	wc_api_error_set(&e, 413, "work_budget_exceeded", "",
-	                 "the batch needs %.4g law evaluations (%.0f running_series samples or "
-	                 "concurrencies x %d bootstrap draws), more than the budget of %.4g per batch; "
-	                 "split it", work, samples, draws > 1 ? draws : 1, WC_SERVER_BATCH_WORK_MAX);
+	wc_api_error_set(&e, 413, "work_budget_exceeded", field,
+	                 "the batch needs %.4g law evaluations, more than the budget of %.4g per batch; it passes "
+	                 "the budget at item %zu (%s, charged %.4g); split it there", work, WC_SERVER_BATCH_WORK_MAX,
+	                 over, over_kind, first);
 	wc_response_error(res, &e);
 	return 1;
 }
@@ -64,7 +105,7 @@ wc_answer_batch_of(const wc_profiles *pf, const char *text, size_t len, wc_item_
 		wc_response_error(res, &e);
 		goto done;
 	}
-	if (batch_work_refused(pf, body, res))
+	if (batch_work_refused(pf, body, answer == wc_inference_answer, res))
 		goto done;
 	if (!(results = json_array()))
 		goto oom;

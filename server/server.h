@@ -113,11 +113,24 @@ typedef struct {
 /** Longest wait for the headers of a request, and for any read or write
  *  to make progress (docs/http-api.md, "Limits"). */
 #define WC_SERVER_IO_TIMEOUT_MS 1000
-/** Work of one batch (docs/http-api.md): the sum over its items of the
- *  samples (1 for a `concurrency`) times the bootstrap draws of the set
- *  (at least 1). A batch above it is refused (413) before any item is
- *  computed. */
-#define WC_SERVER_BATCH_WORK_MAX 100000000.0
+/** Work of one batch (docs/http-api.md, "POST /v1/predict/batch"), in
+ *  units of one law evaluation (one sample in one bootstrap draw, about
+ *  50 ns of one core): the sum of what its items are charged, counted on
+ *  the request as sent. A batch above it is refused (413) before any item
+ *  is computed; at the budget every kind of item measured at most about
+ *  2 s of one core (measured there). */
+#define WC_SERVER_BATCH_WORK_MAX 35000000.0
+/** Per draw of the served set with the most (at least 1), an inference
+ *  item is charged its samples (1 for a `concurrency`) plus this: its
+ *  intervals' sorting and its answer. */
+#define WC_SERVER_BATCH_CHARGE_ITEM 6.0
+/** Per capacity draw (the power law's or the capacity section's, the
+ *  larger), an item with input_tokens and output_tokens is charged this
+ *  more at a concurrency (14 capacity answers, cost and CO2 among them)... */
+#define WC_SERVER_BATCH_CHARGE_CLOSED 30.0
+/** ... and this at a `rate`: the open-loop solve at its slowest (a rate
+ *  just below the capacity takes 300 steps in every draw). */
+#define WC_SERVER_BATCH_CHARGE_OPEN 175.0
 #define WC_SERVER_DEFAULT_MAX_BODY ((size_t)1 << 20)
 #define WC_SERVER_BATCH_MAX_ITEMS 10000
 /** Parameter sets one server serves side by side (profiles). */
