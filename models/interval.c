@@ -192,37 +192,50 @@ wc_pe_quantity_from_name(const char *name)
 	return -1;
 }
 
+/* What intervals can cover (wc_interval_covers): static strings, so that
+ * answers can borrow them; server/openapi.json lists every one
+ * (IntervalCovers), and wc_interval_covers_at walks them for its test. */
+static const char *const whats[] = { NULL, "latency", "energy per output token", "mean power",
+                                     "mean power (not of latency)", "latency of datasheet transfers",
+                                     "latency and mean power of datasheet transfers",
+                                     "energy per output token of datasheet transfers",
+                                     "mean power of datasheet transfers" };
+static const char *const both[] = { "parameters and held-out error", "parameters and held-out error of latency",
+                                    "parameters and held-out error of energy per output token",
+                                    "parameters and held-out error of mean power",
+                                    "parameters and held-out error of mean power (not of latency)",
+                                    "parameters and held-out error of latency of datasheet transfers",
+                                    "parameters and held-out error of latency and mean power of datasheet "
+                                    "transfers",
+                                    "parameters and held-out error of energy per output token of datasheet "
+                                    "transfers",
+                                    "parameters and held-out error of mean power of datasheet transfers" };
+static const char *const alone[] = { "held-out error", "held-out error of latency",
+                                     "held-out error of energy per output token", "held-out error of mean power",
+                                     "held-out error of mean power (not of latency)",
+                                     "held-out error of latency of datasheet transfers",
+                                     "held-out error of latency and mean power of datasheet transfers",
+                                     "held-out error of energy per output token of datasheet transfers",
+                                     "held-out error of mean power of datasheet transfers" };
+#define COVERS_WHATS (sizeof whats / sizeof whats[0])
+
 const char *
 wc_interval_covers(int draws, int held_out, const char *what)
 {
-	/* Static strings, so that answers can borrow them. */
-	static const char *const whats[] = { NULL, "latency", "energy per output token", "mean power",
-	                                     "mean power (not of latency)", "latency of datasheet transfers",
-	                                     "latency and mean power of datasheet transfers",
-	                                     "energy per output token of datasheet transfers",
-	                                     "mean power of datasheet transfers" };
-	static const char *const both[] = { "parameters and held-out error", "parameters and held-out error of latency",
-	                                    "parameters and held-out error of energy per output token",
-	                                    "parameters and held-out error of mean power",
-	                                    "parameters and held-out error of mean power (not of latency)",
-	                                    "parameters and held-out error of latency of datasheet transfers",
-	                                    "parameters and held-out error of latency and mean power of datasheet "
-	                                    "transfers",
-	                                    "parameters and held-out error of energy per output token of datasheet "
-	                                    "transfers",
-	                                    "parameters and held-out error of mean power of datasheet transfers" };
-	static const char *const alone[] = { "held-out error", "held-out error of latency",
-	                                     "held-out error of energy per output token", "held-out error of mean power",
-	                                     "held-out error of mean power (not of latency)",
-	                                     "held-out error of latency of datasheet transfers",
-	                                     "held-out error of latency and mean power of datasheet transfers",
-	                                     "held-out error of energy per output token of datasheet transfers",
-	                                     "held-out error of mean power of datasheet transfers" };
 	if (!held_out)
 		return "parameters";
 	size_t k = 0; /* an unknown `what` is left unnamed */
-	for (size_t i = 1; what && i < sizeof whats / sizeof whats[0]; i++)
+	for (size_t i = 1; what && i < COVERS_WHATS; i++)
 		if (strcmp(whats[i], what) == 0)
 			k = i;
 	return draws > 0 ? both[k] : alone[k];
+}
+
+const char *
+wc_interval_covers_at(size_t i)
+{
+	if (i == 0)
+		return "parameters";
+	i--;
+	return i < COVERS_WHATS ? alone[i] : i < 2 * COVERS_WHATS ? both[i - COVERS_WHATS] : NULL;
 }

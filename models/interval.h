@@ -145,6 +145,9 @@ void wc_interval_hold_floor(double point, double floor, double *lo);
  *  without draws answers from its held-out error alone and must not
  *  claim the parameters (docs/intervals.md). */
 const char *wc_interval_covers(int draws, int held_out, const char *what);
+/** The i-th of every string wc_interval_covers can return (i from 0),
+ *  NULL past the last: what a document listing them is checked against. */
+const char *wc_interval_covers_at(size_t i);
 
 /** Add a stratum (copied); WC_ERANGE when full. */
 int wc_pe_add(wc_pred_error *pe, const wc_pe_stratum *s);

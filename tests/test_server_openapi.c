@@ -6,16 +6,15 @@
  * documented 200 schema; the JSON read-only routes and the error answers
  * validate against theirs.
  *
- * The validator below covers only the JSON Schema subset the document
- * uses (type, enum, properties, required, additionalProperties, items,
- * minItems/maxItems, minLength, minimum/maximum/exclusiveMinimum, allOf/oneOf/anyOf,
- * dependentRequired, local $ref). A keyword outside it fails the test, so
- * the document cannot silently rely on something unchecked.
+ * The validator (tests/support/schema_check.c) covers only the JSON Schema
+ * subset the document uses; a keyword outside it fails the test, so the
+ * document cannot silently rely on something unchecked.
  */
 #include "data/data.h"
 #include "server/server.h"
 #include "server/server_internal.h"
 #include "tests/fixtures/server/http_client.h"
+#include "tests/support/schema_check.h"
 #include "tests/support/support.h"
 
 #include <ctype.h>
@@ -25,225 +24,11 @@
 static CURL *h;
 static json_t *doc;
 
-/* ------------------------------------------------- the schema subset */
-
-static const char *const keywords[] = {
-	"$ref", "type", "enum", "properties", "required", "additionalProperties", "items",
-	"minItems", "maxItems", "minLength", "minimum", "maximum", "exclusiveMinimum", "allOf", "oneOf",
-	"anyOf", "dependentRequired",
-	/* annotations: no effect on validity */
-	"description", "summary", "title", "default", "examples", "format", "$comment", NULL,
-};
-
-/* Every schema in the document uses only the supported keywords. */
-static int
-keywords_supported(const json_t *schema, const char *where)
-{
-	const char *key;
-	const json_t *v;
-	int ok = 1;
-	if (!json_is_object(schema))
-		return 1;
-	json_object_foreach((json_t *)schema, key, v) {
-		int known = 0;
-		for (const char *const *k = keywords; *k && !known; k++)
-			known = strcmp(*k, key) == 0;
-		if (!known) {
-			fprintf(stderr, "%s: schema keyword '%s' is not checked by this test\n", where, key);
-			ok = 0;
-		}
-	}
-	const json_t *props = json_object_get(schema, "properties");
-	json_object_foreach((json_t *)props, key, v)
-		ok &= keywords_supported(v, where);
-	const char *subs[] = { "items", "additionalProperties", NULL };
-	for (const char **s = subs; *s; s++)
-		ok &= keywords_supported(json_object_get(schema, *s), where);
-	const char *lists[] = { "allOf", "oneOf", "anyOf", NULL };
-	for (const char **l = lists; *l; l++) {
-		size_t i;
-		json_array_foreach(json_object_get(schema, *l), i, v)
-			ok &= keywords_supported(v, where);
-	}
-	return ok;
-}
-
-static const json_t *
-resolve(const json_t *node)
-{
-	/* Local references only: "#/a/b/c". */
-	for (int depth = 0; depth < 8 && json_is_object(node); depth++) {
-		const char *ref = json_string_value(json_object_get(node, "$ref"));
-		if (!ref)
-			return node;
-		if (strncmp(ref, "#/", 2) != 0)
-			return NULL;
-		const json_t *cur = doc;
-		char part[128];
-		for (const char *p = ref + 2; *p && cur;) {
-			size_t n = strcspn(p, "/");
-			snprintf(part, sizeof part, "%.*s", (int)n, p);
-			cur = json_object_get(cur, part);
-			p += n + (p[n] == '/');
-		}
-		node = cur;
-	}
-	return node;
-}
-
-static int
-type_matches(const char *type, const json_t *v)
-{
-	if (strcmp(type, "object") == 0) return json_is_object(v);
-	if (strcmp(type, "array") == 0) return json_is_array(v);
-	if (strcmp(type, "string") == 0) return json_is_string(v);
-	if (strcmp(type, "boolean") == 0) return json_is_boolean(v);
-	if (strcmp(type, "null") == 0) return json_is_null(v);
-	if (strcmp(type, "number") == 0) return json_is_number(v);
-	if (strcmp(type, "integer") == 0)
-		return json_is_integer(v) ||
-		       (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)));
-	return 0;
-}
-
-static int validate(const json_t *schema, const json_t *v, const char *path, char *why, size_t cap);
-
-static int
-fail(char *why, size_t cap, const char *path, const char *what)
-{
-	snprintf(why, cap, "%s: %s", path[0] ? path : "(root)", what);
-	return 0;
-}
-
-static int
-validate_object(const json_t *s, const json_t *v, const char *path, char *why, size_t cap)
-{
-	const json_t *props = json_object_get(s, "properties"), *addl = json_object_get(s, "additionalProperties");
-	const json_t *x;
-	const char *key;
-	size_t i;
-	char sub[512];
-	json_array_foreach(json_object_get(s, "required"), i, x)
-		if (!json_object_get(v, json_string_value(x))) {
-			snprintf(sub, sizeof sub, "missing required '%s'", json_string_value(x));
-			return fail(why, cap, path, sub);
-		}
-	json_object_foreach((json_t *)v, key, x) {
-		const json_t *ps = json_object_get(props, key);
-		snprintf(sub, sizeof sub, "%s/%s", path, key);
-		if (ps) {
-			if (!validate(ps, x, sub, why, cap))
-				return 0;
-		} else if (json_is_false(addl)) {
-			return fail(why, cap, sub, "property not allowed");
-		} else if (json_is_object(addl) && !validate(addl, x, sub, why, cap)) {
-			return 0;
-		}
-	}
-	const json_t *dep = json_object_get(s, "dependentRequired");
-	json_object_foreach((json_t *)dep, key, x) {
-		const json_t *need;
-		if (!json_object_get(v, key))
-			continue;
-		json_array_foreach(x, i, need)
-			if (!json_object_get(v, json_string_value(need))) {
-				snprintf(sub, sizeof sub, "'%s' requires '%s'", key, json_string_value(need));
-				return fail(why, cap, path, sub);
-			}
-	}
-	return 1;
-}
-
-static int
-validate(const json_t *schema, const json_t *v, const char *path, char *why, size_t cap)
-{
-	const json_t *s = resolve(schema), *t, *x;
-	size_t i;
-	char sub[512];
-	if (!s)
-		return fail(why, cap, path, "unresolvable $ref");
-	if ((t = json_object_get(s, "type"))) {
-		int ok = 0;
-		if (json_is_string(t))
-			ok = type_matches(json_string_value(t), v);
-		json_array_foreach(t, i, x)
-			ok |= type_matches(json_string_value(x), v);
-		if (!ok)
-			return fail(why, cap, path, "wrong type");
-	}
-	if ((t = json_object_get(s, "enum"))) {
-		int ok = 0;
-		json_array_foreach(t, i, x)
-			ok |= json_equal(x, (json_t *)v);
-		if (!ok)
-			return fail(why, cap, path, "not in enum");
-	}
-	if (json_is_number(v)) {
-		double d = json_number_value(v);
-		if ((t = json_object_get(s, "minimum")) && d < json_number_value(t))
-			return fail(why, cap, path, "below minimum");
-		if ((t = json_object_get(s, "maximum")) && d > json_number_value(t))
-			return fail(why, cap, path, "above maximum");
-		if ((t = json_object_get(s, "exclusiveMinimum")) && d <= json_number_value(t))
-			return fail(why, cap, path, "not above exclusiveMinimum");
-	}
-	/* minLength counts characters: the bytes that do not continue one. */
-	if (json_is_string(v) && (t = json_object_get(s, "minLength"))) {
-		json_int_t n = 0;
-		for (const char *c = json_string_value(v); *c; c++)
-			n += ((unsigned char)*c & 0xC0) != 0x80;
-		if (n < json_integer_value(t))
-			return fail(why, cap, path, "shorter than minLength");
-	}
-	if (json_is_array(v)) {
-		if ((t = json_object_get(s, "minItems")) && json_array_size(v) < (size_t)json_integer_value(t))
-			return fail(why, cap, path, "too few items");
-		if ((t = json_object_get(s, "maxItems")) && json_array_size(v) > (size_t)json_integer_value(t))
-			return fail(why, cap, path, "too many items");
-		if ((t = json_object_get(s, "items")))
-			json_array_foreach(v, i, x) {
-				snprintf(sub, sizeof sub, "%s/%zu", path, i);
-				if (!validate(t, x, sub, why, cap))
-					return 0;
-			}
-	}
-	if (json_is_object(v) && !validate_object(s, v, path, why, cap))
-		return 0;
-	json_array_foreach(json_object_get(s, "allOf"), i, x)
-		if (!validate(x, v, path, why, cap))
-			return 0;
-	if ((t = json_object_get(s, "anyOf"))) {
-		int ok = 0;
-		json_array_foreach(t, i, x)
-			ok |= validate(x, v, path, sub, sizeof sub);
-		if (!ok)
-			return fail(why, cap, path, "matches no anyOf branch");
-	}
-	if ((t = json_object_get(s, "oneOf"))) {
-		int n = 0;
-		json_array_foreach(t, i, x)
-			n += validate(x, v, path, sub, sizeof sub);
-		if (n != 1)
-			return fail(why, cap, path, n ? "matches several oneOf branches" : "matches no oneOf branch");
-	}
-	return 1;
-}
-
-static int
-valid(const json_t *schema, const json_t *v, const char *what)
-{
-	char why[512] = "";
-	if (validate(schema, v, "", why, sizeof why))
-		return 1;
-	fprintf(stderr, "%s: invalid: %s\n", what, why);
-	return 0;
-}
-
 /* The JSON schema of an operation's answer with `status` (NULL if none). */
 static const json_t *
 response_schema(const json_t *op, const char *status)
 {
-	const json_t *r = resolve(json_object_get(json_object_get(op, "responses"), status));
+	const json_t *r = wc_schema_resolve(json_object_get(json_object_get(op, "responses"), status));
 	return json_object_get(json_object_get(json_object_get(r, "content"), "application/json"), "schema");
 }
 
@@ -268,6 +53,7 @@ test_document_matches_source(void)
 		        "(touch server/openapi.c and rebuild)\n", path);
 	CHECK(same);
 	doc = r.json;
+	wc_schema_set_document(doc);
 	r.json = NULL;
 	CHECK(doc != NULL);
 	CHECK(strcmp(json_string_value(json_object_get(doc, "openapi")), "3.1.0") == 0);
@@ -319,7 +105,7 @@ test_schemas_use_supported_keywords(void)
 	const char *name;
 	CHECK(json_object_size(schemas) >= 8);
 	json_object_foreach((json_t *)schemas, name, s)
-		CHECK(keywords_supported(s, name));
+		CHECK(wc_schema_keywords_supported(s, name));
 }
 
 /* Every request example: valid against its schema, answered 200, and the
@@ -344,7 +130,7 @@ test_examples(void)
 			const json_t *value = json_object_get(ex, "value");
 			char what[160];
 			snprintf(what, sizeof what, "POST %s example '%s'", path, name);
-			CHECK(valid(schema, value, what));
+			CHECK(wc_schema_valid(schema, value, what));
 			char *text = json_dumps(value, JSON_COMPACT);
 			http_reply r;
 			http_post_json(h, url(path), text, &r);
@@ -352,7 +138,7 @@ test_examples(void)
 			if (r.status != 200)
 				fprintf(stderr, "%s -> %ld %s\n", what, r.status, r.body ? r.body : "");
 			snprintf(what, sizeof what, "answer to POST %s example '%s'", path, name);
-			CHECK(r.json && valid(response_schema(op, "200"), r.json, what));
+			CHECK(r.json && wc_schema_valid(response_schema(op, "200"), r.json, what));
 			free(text);
 			http_reply_free(&r);
 			n_examples++;
@@ -375,7 +161,7 @@ test_get_routes(void)
 		http_get(h, url(path), &r);
 		CHECK_INT(r.status, 200);
 		if (schema) {
-			CHECK(r.json && valid(schema, r.json, path));
+			CHECK(r.json && wc_schema_valid(schema, r.json, path));
 		} else {
 			/* Other answers (metrics as text/plain, the page and its
 			 * assets) carry the one media type documented for them. */
@@ -435,7 +221,7 @@ test_error_answers(void)
 		             cases[i].body ? strlen(cases[i].body) : 0, 0, &r);
 		CHECK_INT(r.status, atol(cases[i].status));
 		CHECK(schema != NULL);
-		CHECK(r.json && valid(schema, r.json, cases[i].path));
+		CHECK(r.json && wc_schema_valid(schema, r.json, cases[i].path));
 		http_reply_free(&r);
 	}
 }
@@ -512,7 +298,7 @@ test_validator_refuses(void)
 	char why[512];
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		json_t *v = json_loads(bad[i], 0, NULL);
-		int ok = validate(req, v, "", why, sizeof why);
+		int ok = wc_schema_validate(req, v, "", why, sizeof why);
 		if (ok)
 			fprintf(stderr, "schema accepts %s\n", bad[i]);
 		CHECK(!ok);
