@@ -543,12 +543,12 @@ predict_inference(int argc, char **argv, int flex)
 		return rc;
 
 	wc_params params = WC_PARAMS_INIT;
+	const char *asked = a.q.config.platform;
 	if ((rc = cli_load_answer_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
 		return rc;
-	/* A platform the set has no level for is answered from its datasheet
-	 * when the catalog knows it (docs/fitting.md). */
-	if (!wc_params_level(&params, a.q.config.platform) && !wc_platform_lookup(a.q.config.platform))
-		rc = unknown_platform(cmd, &params, a.q.config.platform);
+	/* Without a level, a catalog platform is answered from its datasheet, under its name (docs/fitting.md). */
+	if (!(a.q.config.platform = wc_params_platform(&params, asked)))
+		rc = unknown_platform(cmd, &params, asked);
 	else if (flex) {
 		a.fo.json = a.json;
 		rc = cli_flexibility_run(cmd, &params, &a.q, &a.fo);

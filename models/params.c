@@ -257,6 +257,15 @@ wc_params_level(const wc_params *p, const char *name)
 	return NULL;
 }
 
+const char *
+wc_params_platform(const wc_params *p, const char *name)
+{
+	const wc_platform_info *hw;
+	if (wc_params_level(p, name))
+		return name;
+	return (hw = wc_platform_lookup(name)) ? hw->name : NULL;
+}
+
 static int
 uses_own_scale(const wc_params *p, const wc_level *l)
 {

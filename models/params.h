@@ -209,6 +209,11 @@ int wc_params_set_draws(wc_params *p, int n_draws, int n_params,
                         const double *values, wc_error *err);
 /** Level by name, or NULL (borrowed pointer into `p`). */
 const wc_level *wc_params_level(const wc_params *p, const char *name);
+/** The name a platform is answered under: `name` when the set has that
+ *  level, else the catalog's name for it (answered from its datasheet, or
+ *  the set's level under that name), else NULL (unknown). Answers echo it,
+ *  not the spelling asked (docs/http-api.md). */
+const char *wc_params_platform(const wc_params *p, const char *name);
 /** Structural check: names unique, shared-S targets exist, finite values,
  *  S > 0, P0 >= 0. Message names the offending element. */
 int wc_params_validate(const wc_params *p, wc_error *err);

@@ -109,20 +109,60 @@ wc_platform_at(size_t i)
 	return i < wc_platform_count() ? &platforms[i] : NULL;
 }
 
-/* Lower-case letters and digits only, a leading vendor word dropped. */
+/* Names are matched on their letters and digits, case-insensitively,
+ * with a leading vendor word dropped ("NVIDIA A100-SXM4-80GB" is
+ * "a100sxm480gb"). Only spaces, hyphens and underscores may separate
+ * them, where the catalog's name or alias does (docs/http-api.md, "POST
+ * /v1/predict/inference"): any other character, or a split elsewhere, makes the name
+ * unknown, not the board it resembles ("H100#$%", "B200!!", "H 1 0 0"). */
+static int
+platform_separator(char c)
+{
+	return c == ' ' || c == '-' || c == '_';
+}
+
+/* The key of `name` into `out` (empty when the name is not one: a
+ * character beyond letters, digits and separators, a separator at either
+ * end other than spaces). `sep[i]` is 1 where a separator stands before
+ * key[i]: a name may split only where the catalog's name or alias does
+ * ("H100 SXM" is "H100-SXM"; "H 1 0 0" is not "H100"). */
 static void
-platform_key(const char *name, char *out, size_t cap)
+platform_key(const char *name, char *out, unsigned char *sep, size_t cap)
 {
 	static const char *const vendors[] = { "nvidia", "amdinstinct", "amd" };
-	size_t n = 0;
-	for (const char *c = name; *c && n + 1 < cap; c++)
-		if (isalnum((unsigned char)*c))
-			out[n++] = (char)tolower((unsigned char)*c);
+	size_t n = 0, end = strlen(name);
+	int pending = 0;
+	while (end > 0 && name[end - 1] == ' ')
+		end--;
+	while (*name == ' ')
+		name++, end--;
+	memset(sep, 0, cap);
+	out[0] = '\0';
+	if (end == 0 || platform_separator(name[0]) || platform_separator(name[end - 1]))
+		return;
+	for (size_t i = 0; i < end && n + 1 < cap; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (platform_separator((char)c)) {
+			pending = 1;
+			continue;
+		}
+		if (!isalnum(c)) {
+			out[0] = '\0';
+			return;
+		}
+		if (pending && n > 0)
+			sep[n] = 1;
+		pending = 0;
+		out[n++] = (char)tolower(c);
+	}
 	out[n] = '\0';
 	for (size_t v = 0; v < sizeof vendors / sizeof vendors[0]; v++) {
 		size_t len = strlen(vendors[v]);
 		if (n > len && strncmp(out, vendors[v], len) == 0) {
 			memmove(out, out + len, n - len + 1);
+			memmove(sep, sep + len, cap - len);
+			memset(sep + cap - len, 0, len);
+			sep[0] = 0; /* the vendor word's own separator */
 			return;
 		}
 	}
@@ -135,31 +175,46 @@ platform_key(const char *name, char *out, size_t cap)
 #define KEY_MAX 96
 #define KEYS_PER_PLATFORM (1 + sizeof platforms[0].aliases / sizeof platforms[0].aliases[0])
 static char keys[sizeof platforms / sizeof platforms[0]][KEYS_PER_PLATFORM][KEY_MAX];
+static unsigned char key_seps[sizeof platforms / sizeof platforms[0]][KEYS_PER_PLATFORM][KEY_MAX];
 static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
 
 static void
 keys_make(void)
 {
 	for (size_t i = 0; i < wc_platform_count(); i++) {
-		platform_key(platforms[i].name, keys[i][0], KEY_MAX);
+		platform_key(platforms[i].name, keys[i][0], key_seps[i][0], KEY_MAX);
 		for (size_t a = 0; platforms[i].aliases[a]; a++)
-			platform_key(platforms[i].aliases[a], keys[i][a + 1], KEY_MAX);
+			platform_key(platforms[i].aliases[a], keys[i][a + 1], key_seps[i][a + 1], KEY_MAX);
 	}
+}
+
+/* The name's letters and digits are the entry's, and every split the
+ * name makes the entry makes too. */
+static int
+key_matches(const char *key, const unsigned char *sep, size_t i, size_t k)
+{
+	if (strcmp(keys[i][k], key) != 0)
+		return 0;
+	for (size_t j = 0; key[j]; j++)
+		if (sep[j] && !key_seps[i][k][j])
+			return 0;
+	return 1;
 }
 
 const wc_platform_info *
 wc_platform_lookup(const char *name)
 {
 	char key[KEY_MAX];
+	unsigned char sep[KEY_MAX];
 	if (!name || !*name || strlen(name) >= sizeof key)
 		return NULL;
-	platform_key(name, key, sizeof key);
+	platform_key(name, key, sep, sizeof key);
 	if (!key[0])
 		return NULL;
 	pthread_once(&keys_once, keys_make);
 	for (size_t i = 0; i < wc_platform_count(); i++)
 		for (size_t k = 0; k < KEYS_PER_PLATFORM; k++)
-			if (strcmp(keys[i][k], key) == 0)
+			if (key_matches(key, sep, i, k))
 				return &platforms[i];
 	return NULL;
 }

@@ -388,14 +388,13 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 	}
 	if (!json_is_string(v))
 		return wc_api_wrong_type(e, "/platform", "a string", v);
-	q->config.platform = json_string_value(v);
 	/* A platform the set has no level for is answered from its datasheet
-	 * when the catalog knows it (docs/fitting.md). */
-	if (!wc_params_level(p, q->config.platform) && !wc_platform_lookup(q->config.platform)) {
+	 * when the catalog knows it (docs/fitting.md), under its name. */
+	if (!(q->config.platform = wc_params_platform(p, json_string_value(v)))) {
+		const char *asked = json_string_value(v);
 		wc_api_error_set(e, 422, "unknown_platform", "/platform",
 		                 "platform: unknown platform \"%.*s\" (known: %s; from datasheets: %s)",
-		                 (int)wc_utf8_prefix(q->config.platform, 48), q->config.platform, st->known_platforms,
-		                 wc_platform_names());
+		                 (int)wc_utf8_prefix(asked, 48), asked, st->known_platforms, wc_platform_names());
 		return -1;
 	}
 	if (parse_tp(item, q, e) < 0 || parse_model(item, r, e) < 0 || parse_architecture(item, r, e) < 0 ||

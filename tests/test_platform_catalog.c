@@ -44,6 +44,24 @@ main(void)
 	CHECK(wc_platform_lookup("H100-locked") == NULL);
 	CHECK(wc_platform_lookup("") == NULL && wc_platform_lookup(NULL) == NULL);
 	CHECK(wc_platform_lookup("TPUv5") == NULL);
+	/* Punctuation is not ignored: only spaces, hyphens and underscores
+	 * separate, and only where the catalog's name or alias does
+	 * (docs/http-api.md, "POST /v1/predict/inference"); these were H100,
+	 * B200 and L4. Real board names (above) and spelled-out aliases still
+	 * match. */
+	static const char *const garbage[] = { "H100#$%", "B200!!", "H 1 0 0", "H10 0", "H100.", "(H100)",
+	                                       "H100/SXM", "-H100", "H100_", "A1 00", "NVIDIA H 100", "L 4", NULL };
+	for (const char *const *g = garbage; *g; g++) {
+		CHECK(wc_platform_lookup(*g) == NULL);
+		if (wc_platform_lookup(*g))
+			fprintf(stderr, "\"%s\" matched %s\n", *g, wc_platform_lookup(*g)->name);
+	}
+	expect(" H100 ", "H100");
+	expect("H100 SXM", "H100");
+	expect("h100_sxm5", "H100");
+	expect("H100SXM5", "H100");
+	expect("a100 pcie 40gb", "A100-PCIe-40GB");
+	expect("NVIDIA  H100  80GB  HBM3", "H100");
 	/* The board behind a level: its name, the level it shares S with, or
 	 * the name before its first '-'. */
 	CHECK(wc_platform_board("H100-locked", NULL) == wc_platform_lookup("H100"));
