@@ -338,6 +338,9 @@ setup(const char *cmd, env_args *a, env_setup *s)
 		if (!(a->c.arch = wc_model_lookup(a->model)))
 			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params B)", a->model);
 		a->c.active_params_b = a->c.arch->active_params_b;
+		/* The set's model term for it shifts z, as the HTTP routes and
+		 * predict apply it (docs/calibration.md). */
+		a->c.model = a->model;
 	}
 	wc_response_effective(&s->p.response, &s->resp);
 	s->resp_source = s->p.response.present && s->p.response.fitted ? "fitted" : "assumed";

@@ -6,9 +6,12 @@
  * a budget plan with its numbers; the profile a request names (unknown:
  * 422 /profile; known: that profile's params_version) and the service
  * times it asks for (the capacity model by default, the stand-in forced,
- * the capacity model forced without an architecture: 422 /service).
+ * the capacity model forced without an architecture: 422 /service); a
+ * calibrated set's model shift applied by `wattcast envelope --params` as
+ * by the routes (the CLI dropped it: +171 W prefill for +180 W).
  */
 #include "data/data.h"
+#include "data/params_file.h"
 #include "server/server.h"
 #include "server/server_internal.h"
 #include "tests/fixtures/server/http_client.h"
@@ -348,10 +351,63 @@ test_profile_and_service(const wc_params *hot, const wc_params *paper)
 	http_reply_free(&r);
 }
 
+static double
+summary_mean_w(const json_t *answer)
+{
+	const json_t *s = json_object_get(json_object_get(answer, "server"), "summary");
+	return json_real_value(json_object_get(json_object_get(s, "mean_w"), "value"));
+}
+
+/* A set with a model term for Qwen3-8B on A100 (as `wattcast calibrate`
+ * writes it): the CLI, given the set's file, answers as the route that
+ * serves it -- forecast and budget plan. */
+static void
+test_model_shift_same_as_cli(const wc_params *cal)
+{
+	char *dir = test_tmpdir("server_envelope_cal"), *file = path_join(dir, "cal.json");
+	wc_error err;
+	CHECK_INT(wc_params_save_file(file, cal, &err), WC_OK);
+	static const char *const paths[2] = { "/v1/forecast/envelope", "/v1/plan/budget" };
+	for (int i = 0; i < 2; i++) {
+		http_reply a;
+		http_post_json(h, url(paths[i]), i ? "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":3},"
+		               "\"horizon_s\":30,\"budget_w\":20000,\"profile\":\"cal\"}"
+		                                   : "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":3},"
+		               "\"horizon_s\":30,\"replicas\":2,\"profile\":\"cal\"}", &a);
+		CHECK_INT(a.status, 200);
+		const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson",
+			               "3", "--horizon", "30", i ? "--budget" : "--replicas", i ? "20000" : "2", "--json",
+			               "--params", file, NULL };
+		run_result rr;
+		CHECK_INT(run_wattcast(argv, NULL, &rr), 0);
+		CHECK_INT(rr.status, 0);
+		json_t *cli = json_loads(rr.out ? rr.out : "", 0, NULL);
+		const char *key = i ? "plan" : "server";
+		if (cli && i) { /* the time each took differs */
+			json_object_del(json_object_get(cli, key), "seconds");
+			json_object_del(json_object_get(a.json, key), "seconds");
+		}
+		CHECK(cli && json_equal(json_object_get(cli, key), json_object_get(a.json, key)));
+		CHECK(cli && json_equal(json_object_get(cli, "power_mapping"), json_object_get(a.json, "power_mapping")));
+		if (!i) { /* the shift is there: more power than the base set gives */
+			http_reply b;
+			http_post_json(h, url(paths[i]), "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":3},"
+			               "\"horizon_s\":30,\"replicas\":2,\"profile\":\"paper\"}", &b);
+			CHECK(summary_mean_w(a.json) > summary_mean_w(b.json) + 5);
+			http_reply_free(&b);
+		}
+		json_decref(cli);
+		run_result_free(&rr);
+		http_reply_free(&a);
+	}
+	free(file);
+	free(dir);
+}
+
 int
 main(void)
 {
-	wc_params paper = WC_PARAMS_INIT, hot = WC_PARAMS_INIT;
+	wc_params paper = WC_PARAMS_INIT, hot = WC_PARAMS_INIT, cal = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -360,12 +416,16 @@ main(void)
 	wc_params_default(&hot);
 	snprintf(hot.name, sizeof hot.name, "hot");
 	hot.levels[0].theta.value += 0.5;
-	const wc_params *sets[2] = { &paper, &hot };
-	const char *sources[2] = { "profile:paper", "hot" };
+	wc_params_default(&cal);
+	snprintf(cal.name, sizeof cal.name, "cal");
+	cal.model_terms[0] = (wc_model_term){ "Qwen3-8B", "A100", { 1.0, NAN, NAN, WC_SRC_CALIBRATED }, 1 };
+	cal.n_model_terms = 1;
+	const wc_params *sets[3] = { &paper, &hot, &cal };
+	const char *sources[3] = { "profile:paper", "hot", "cal" };
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	so.listen = "127.0.0.1:0";
 	so.threads = 4;
-	CHECK_INT(wc_server_start_profiles(&so, 2, sets, sources, &srv, &err), WC_OK);
+	CHECK_INT(wc_server_start_profiles(&so, 3, sets, sources, &srv, &err), WC_OK);
 	if (!srv)
 		return check_report("test_server_envelope");
 	http_set_base(wc_server_port(srv));
@@ -376,10 +436,12 @@ main(void)
 	test_bins_bound();
 	test_refusals_name_route_fields();
 	test_profile_and_service(&hot, &paper);
+	test_model_shift_same_as_cli(&cal);
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
 	wc_params_clear(&paper);
 	wc_params_clear(&hot);
+	wc_params_clear(&cal);
 	return check_report("test_server_envelope");
 }
