@@ -42,6 +42,7 @@ typedef struct {
 	cli_measured_window win;        /* --measured: the run replayed */
 	int horizon_given, replicas_given;
 	int tp_given;                    /* --tp */
+	int weights_given;               /* --weights */
 	int bin_given, budget_bin_given, sample_given; /* --bin, --budget-bin, --sample */
 } env_args;
 
@@ -70,6 +71,7 @@ parse_config_flag(const char *cmd, int opt, env_args *a)
 	case OPT_WEIGHTS:
 		if (wc_precision_from_name(optarg, &a->c.weights) != WC_OK)
 			rc = cli_usage_error(cmd, "--weights: expected bf16, fp8 or int4, got '%s'", optarg);
+		a->weights_given = 1;
 		break;
 	case OPT_KV:
 		if (wc_precision_from_name(optarg, &a->c.kv) != WC_OK || a->c.kv == WC_PREC_INT4)
@@ -335,12 +337,15 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	if ((rc = cli_load_answer_params(cmd, a->params, a->profile, &s->p)) != CLI_OK)
 		return rc;
 	if (a->model) {
-		if (!(a->c.arch = wc_model_lookup(a->model)))
+		/* The name's precision suffix sets the weights (docs/capacity.md,
+		 * "Model names"), and the set's model term for it shifts z
+		 * (docs/calibration.md), as on the HTTP routes. */
+		int mrc = wc_model_name_apply(a->model, a->weights_given, &a->c, &err);
+		if (mrc == WC_ENOTFOUND)
 			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params B)", a->model);
-		a->c.active_params_b = a->c.arch->active_params_b;
-		/* The set's model term for it shifts z, as the HTTP routes and
-		 * predict apply it (docs/calibration.md). */
-		a->c.model = a->model;
+		if (mrc != WC_OK)
+			return cli_usage_error(cmd, "--%s", err.msg);
+		a->c.arch = wc_model_lookup(a->model);
 	}
 	wc_response_effective(&s->p.response, &s->resp);
 	s->resp_source = s->p.response.present && s->p.response.fitted ? "fitted" : "assumed";

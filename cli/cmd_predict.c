@@ -112,7 +112,7 @@ typedef struct {
 	const char *params_path, *profile, *model;
 	wc_inference_query q;
 	const char *conc_text;        /* --concurrency as given (NULL: not given) */
-	int json, have_active, help, have_in, have_out, have_rate;
+	int json, have_active, help, have_in, have_out, have_rate, have_weights;
 	long tp;
 	double price, co2, power_cap;
 	wc_arch_facts facts;   /* explicit architecture facts */
@@ -253,6 +253,7 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		case OPT_WEIGHTS:
 			if (wc_precision_from_name(optarg, &c->weights) != WC_OK)
 				rc = cli_usage_error(cmd, "--weights: expected bf16, fp8 or int4, got '%s'", optarg);
+			a->have_weights = 1;
 			break;
 		case OPT_KV:
 			if (wc_precision_from_name(optarg, &c->kv) != WC_OK || c->kv == WC_PREC_INT4)
@@ -302,10 +303,16 @@ check_predict_args(int argc, char **argv, predict_args *a)
 	if (a->have_active == (a->model != NULL))
 		return cli_usage_error(cmd, "give exactly one of --active-params and --model");
 	if (a->model) {
-		const wc_model_info *m = wc_config_set_model(c, a->model);
-		if (!m)
+		wc_error err;
+		/* The name's precision suffix sets the weights (docs/capacity.md,
+		 * "Model names"), as over HTTP. */
+		int mrc = wc_model_name_apply(a->model, a->have_weights, c, &err);
+		if (mrc == WC_ENOTFOUND)
 			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params)", a->model);
-		a->arch = *m; /* a copy the architecture flags may amend */
+		if (mrc != WC_OK)
+			return cli_usage_error(cmd, "--%s", err.msg);
+		const wc_model_info *m = wc_model_lookup(a->model);
+		a->arch = *m;
 		c->arch = &a->arch;
 	}
 	int rc = apply_architecture(cmd, a);

@@ -149,6 +149,27 @@ typedef struct {
  *  Returns the catalog entry (models/catalog.h), or NULL with `c`
  *  untouched when the catalog does not know the model. */
 const struct wc_model_info *wc_config_set_model(wc_config *c, const char *name);
+/** What a model name given by a user says (docs/capacity.md, "Model
+ *  names"): the catalog entry answering it (NULL: none), the weights'
+ *  precision its suffix states ("-FP8"; "-Int4", "-AWQ", "-GPTQ-Int4": int4),
+ *  and `renamed` when a suffix word is neither a precision nor a tuning or
+ *  release tag ("-Instruct", "-Thinking", "-it", "-2507", "-v2"): the
+ *  entry then answers for another name. */
+typedef struct {
+	const struct wc_model_info *entry;
+	int states_weights;
+	wc_precision weights;
+	int renamed;
+} wc_model_name;
+void wc_model_name_read(const char *name, wc_model_name *out);
+/** Set `c`'s model, active parameters and, when its name states them and
+ *  the user gave none (`weights_given` 0), the weights. Refused: a name
+ *  not in the catalog (WC_ENOTFOUND, "model: ..."), weights given that the
+ *  name contradicts (WC_EINVAL, "weights: ..."). `name` is borrowed. */
+int wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_error *err);
+/** The one warning of an answer to `name` when the catalog entry answers
+ *  for another name; "" otherwise. */
+void wc_model_name_note(const char *name, char *buf, size_t cap);
 
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */

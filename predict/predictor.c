@@ -477,6 +477,10 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		wc__predict_datasheet_note(tmp, b.level, note, sizeof note);
 		WC_WARN(out, "%s", note);
 	}
+	char renamed[WC_WARNING_LEN];
+	wc_model_name_note(q->config.model, renamed, sizeof renamed); /* docs/capacity.md, "Model names" */
+	if (renamed[0])
+		WC_WARN(out, "%s", renamed);
 	range_warnings(p, b.level, &q->config, &h, q->board_limit_w > 0 && !(q->power_cap_w > 0), out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then

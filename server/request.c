@@ -401,6 +401,14 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 	    get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||
 	    get_precision(item, "kv_cache", 0, &q->config.kv, e) < 0)
 		return -1;
+	/* The model name's precision suffix sets the weights when none were
+	 * given (docs/capacity.md, "Model names"), as on the command line. */
+	const json_t *w = json_object_get(item, "weights");
+	wc_error merr;
+	if (q->config.model && wc_model_name_apply(q->config.model, w && !json_is_null(w), &q->config, &merr) != WC_OK) {
+		wc_api_error_set(e, 422, "conflicting_fields", "/weights", "%s", merr.msg);
+		return -1;
+	}
 	v = json_object_get(item, "sm_clock_mhz");
 	if (v && !json_is_null(v) &&
 	    (get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0 ||

@@ -1,0 +1,108 @@
+/*
+ * A model name as a user gives it (docs/capacity.md, "Model names"): the
+ * catalog entry that answers it, the weights' precision its suffix states,
+ * and whether the suffix says anything the rule does not know -- then the
+ * answer is the entry's and says so. One rule for the CLI and HTTP; the
+ * fit and import read their own precision columns and keep wc_model_lookup.
+ */
+#include "models/catalog.h"
+#include "models/error.h"
+#include "models/law.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Words a suffix may carry without changing the weights' shape: tuning
+ * ("-Instruct", "-it") and release tags ("-2507", "-v2") of the same
+ * architecture, as the repository's runs name them. */
+static int
+is_tag(const char *w, size_t n)
+{
+	static const char *const tags[] = { "Instruct", "Thinking", "Chat", "Base", "it", "pt", "hf" };
+	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+		if (strlen(tags[i]) == n && strncasecmp(w, tags[i], n) == 0)
+			return 1;
+	size_t d = (n > 1 && (w[0] == 'v' || w[0] == 'V')) ? 1 : 0; /* "v2" */
+	if (n == d || (d == 0 && n != 4))                           /* else a date: "2507" */
+		return 0;
+	for (size_t i = d; i < n; i++)
+		if (!isdigit((unsigned char)w[i]))
+			return 0;
+	return 1;
+}
+
+/* The precision a suffix word states; -1 for none. */
+static int
+word_precision(const char *w, size_t n)
+{
+	static const struct { const char *word; wc_precision p; } words[] = {
+		{ "FP8", WC_PREC_FP8 }, { "Int4", WC_PREC_INT4 }, { "AWQ", WC_PREC_INT4 },
+		{ "GPTQ", WC_PREC_INT4 }, { "W4A16", WC_PREC_INT4 }, { "BF16", WC_PREC_BF16 },
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i].word) == n && strncasecmp(w, words[i].word, n) == 0)
+			return (int)words[i].p;
+	return -1;
+}
+
+void
+wc_model_name_read(const char *name, wc_model_name *out)
+{
+	memset(out, 0, sizeof *out);
+	out->weights = WC_PREC_BF16;
+	if (!name || !(out->entry = wc_model_lookup(name)))
+		return;
+	const char *slash = strrchr(name, '/');
+	const char *s = (slash ? slash + 1 : name) + strlen(out->entry->name);
+	int prev = -1;
+	while (*s == '-') {
+		const char *w = ++s;
+		size_t n = strcspn(w, "-");
+		int p = word_precision(w, n);
+		if (p >= 0) {
+			if (out->states_weights && (wc_precision)p != out->weights)
+				out->renamed = 1; /* "-FP8-AWQ": no one precision */
+			out->states_weights = 1;
+			out->weights = (wc_precision)p;
+		} else if (!is_tag(w, n) && !(prev == WC_PREC_FP8 && n == 7 && strncasecmp(w, "Dynamic", 7) == 0)) {
+			out->renamed = 1; /* "FP8-Dynamic" is FP8 */
+		}
+		prev = p;
+		s = w + n;
+	}
+	if (out->renamed) { /* a name not understood states nothing */
+		out->states_weights = 0;
+		out->weights = WC_PREC_BF16;
+	}
+}
+
+int
+wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_error *err)
+{
+	wc_model_name mn;
+	wc_model_name_read(name, &mn);
+	if (!mn.entry)
+		return wc_error_set(err, WC_ENOTFOUND, "model: unknown model '%.64s'", name ? name : "");
+	if (mn.states_weights && weights_given && c->weights != mn.weights)
+		return wc_error_set(err, WC_EINVAL, "weights: '%.64s' names %s weights, but weights %s were given",
+		                    name, wc_precision_name(mn.weights), wc_precision_name(c->weights));
+	if (mn.states_weights)
+		c->weights = mn.weights;
+	/* the architecture stays the caller's (it may amend a copy) */
+	c->active_params_b = mn.entry->active_params_b;
+	c->model = name; /* a model term of the set applies */
+	return WC_OK;
+}
+
+void
+wc_model_name_note(const char *name, char *buf, size_t cap)
+{
+	wc_model_name mn;
+	wc_model_name_read(name, &mn);
+	if (cap)
+		buf[0] = '\0';
+	if (mn.entry && mn.renamed)
+		snprintf(buf, cap, "model: '%.64s' answered as the catalog's %s", name, mn.entry->name);
+}

@@ -1,0 +1,144 @@
+/*
+ * Model names as users give them (docs/capacity.md, "Model names"): a
+ * precision suffix sets the weights when none were given ("-FP8": fp8;
+ * "-Int4", "-AWQ", "-GPTQ-Int4": int4), weights the name contradicts are
+ * refused naming both, a suffix word the rule does not know is answered
+ * by the catalog entry with one warning naming it, and the real names the
+ * repository's runs use ("org/", "-Instruct-2507", "-it", "-v2") pass
+ * silently. The CLI and HTTP answer alike (one function).
+ */
+#include "models/catalog.h"
+#include "models/law.h"
+#include "models/profile_measured.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+static CURL *h;
+
+static int
+same_str(const char *a, const char *b)
+{
+	return a && strcmp(a, b) == 0;
+}
+#define CHECK_STR(a, b) CHECK(same_str((a), (b)))
+
+static void
+test_rule(void)
+{
+	static const struct { const char *name, *entry; int states; wc_precision w; int renamed; } cases[] = {
+		{ "Qwen3-8B", "Qwen3-8B", 0, WC_PREC_BF16, 0 },
+		{ "Qwen3-8B-FP8", "Qwen3-8B", 1, WC_PREC_FP8, 0 },
+		{ "Qwen/Qwen3-235B-A22B-FP8", "Qwen3-235B-A22B", 1, WC_PREC_FP8, 0 },
+		{ "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8", "Qwen3-235B-A22B", 1, WC_PREC_FP8, 0 },
+		{ "Qwen/Qwen3-235B-A22B-Thinking-2507", "Qwen3-235B-A22B", 0, WC_PREC_BF16, 0 },
+		{ "Qwen3-8B-AWQ", "Qwen3-8B", 1, WC_PREC_INT4, 0 },
+		{ "Qwen3-32B-GPTQ-Int4", "Qwen3-32B", 1, WC_PREC_INT4, 0 },
+		{ "Llama-3.1-8B-Instruct-FP8-Dynamic", "Llama-3.1-8B", 1, WC_PREC_FP8, 0 },
+		{ "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8", "Llama-4-Maverick-17B-128E", 1, WC_PREC_FP8, 0 },
+		{ "google/gemma-3-27b-it", "gemma-3-27b", 0, WC_PREC_BF16, 0 },
+		{ "nvidia/NVIDIA-Nemotron-Nano-12B-v2", "NVIDIA-Nemotron-Nano-12B-v2", 0, WC_PREC_BF16, 0 },
+		{ "Qwen3-8B-Banana", "Qwen3-8B", 0, WC_PREC_BF16, 1 },
+		{ "Qwen3-8B-FP8-AWQ", "Qwen3-8B", 0, WC_PREC_BF16, 1 },
+		{ "Qwen3-8B-Dynamic", "Qwen3-8B", 0, WC_PREC_BF16, 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		wc_model_name mn;
+		wc_model_name_read(cases[i].name, &mn);
+		CHECK(mn.entry && strcmp(mn.entry->name, cases[i].entry) == 0);
+		CHECK_INT(mn.states_weights, cases[i].states);
+		CHECK_INT((int)mn.weights, (int)cases[i].w);
+		CHECK_INT(mn.renamed, cases[i].renamed);
+		if (mn.renamed != cases[i].renamed)
+			fprintf(stderr, "%s\n", cases[i].name);
+	}
+	wc_config c = WC_CONFIG_INIT;
+	wc_error err;
+	c.weights = WC_PREC_INT4;
+	CHECK_INT(wc_model_name_apply("Qwen3-8B-FP8", 1, &c, &err), WC_EINVAL);
+	CHECK_STR(err.msg, "weights: 'Qwen3-8B-FP8' names fp8 weights, but weights int4 were given");
+	CHECK_INT(wc_model_name_apply("Qwen3-8B-FP8", 0, &c, &err), WC_OK);
+	CHECK_INT((int)c.weights, (int)WC_PREC_FP8);
+	CHECK_INT(wc_model_name_apply("Mistral-7B", 0, &c, &err), WC_ENOTFOUND);
+	char note[WC_WARNING_LEN];
+	wc_model_name_note("Qwen3-8B-Banana", note, sizeof note);
+	CHECK_STR(note, "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B");
+	wc_model_name_note("Qwen/Qwen3-8B", note, sizeof note);
+	CHECK_STR(note, "");
+}
+
+/* One question on the command line and over HTTP: the weights and the
+ * warnings of both (the CLI's text lines carry the same messages). */
+static void
+same_answer(const char *model, const char *weights, const char *want_weights, const char *want_warning)
+{
+	char body[256];
+	snprintf(body, sizeof body, "{\"platform\":\"H100\",\"tp\":4,\"model\":\"%s\",\"concurrency\":32%s%s%s}", model,
+	         weights ? ",\"weights\":\"" : "", weights ? weights : "", weights ? "\"" : "");
+	http_reply r;
+	http_post_json(h, url("/v1/predict/inference"), body, &r);
+	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--tp", "4", "--model", model,
+		               "--concurrency", "32", weights ? "--weights" : NULL, weights, NULL };
+	run_result rr;
+	CHECK_INT(run_wattcast(argv, NULL, &rr), 0);
+	if (!want_weights) { /* refused, both naming the name and the weights */
+		CHECK_INT(r.status, 422);
+		CHECK_STR(http_error_str(&r, "field"), "/weights");
+		CHECK_CONTAINS(http_error_str(&r, "message"), want_warning);
+		CHECK_INT(rr.status, 2);
+		CHECK_CONTAINS(rr.err, want_warning);
+	} else {
+		CHECK_INT(r.status, 200);
+		CHECK_INT(rr.status, 0);
+		const json_t *cfg = json_object_get(r.json, "config");
+		CHECK_STR(json_string_value(json_object_get(cfg, "weights")), want_weights);
+		char line[64];
+		snprintf(line, sizeof line, "weights %s,", want_weights);
+		CHECK_CONTAINS(rr.out, line);
+		const json_t *w = json_object_get(r.json, "warnings");
+		int found = 0;
+		for (size_t i = 0; i < json_array_size(w); i++)
+			found += strstr(json_string_value(json_array_get(w, i)), "answered as the catalog's") != NULL;
+		CHECK_INT(found, want_warning ? 1 : 0);
+		if (want_warning) {
+			CHECK_CONTAINS(json_string_value(json_array_get(w, 0)), want_warning);
+			CHECK_CONTAINS(rr.out, want_warning);
+		} else {
+			CHECK(!strstr(rr.out, "answered as the catalog's"));
+		}
+	}
+	run_result_free(&rr);
+	http_reply_free(&r);
+}
+
+int
+main(void)
+{
+	test_rule();
+	wc_params p = WC_PARAMS_INIT;
+	wc_server *srv = NULL;
+	wc_error err;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	wc_params_measured(&p); /* the CLI's default */
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 2;
+	CHECK_INT(wc_server_start(&so, &p, NULL, &srv, &err), WC_OK);
+	if (srv) {
+		http_set_base(wc_server_port(srv));
+		/* the FP8 checkpoint's 235 GB fit 4 x H100; bf16's 470 GB did not */
+		same_answer("Qwen/Qwen3-235B-A22B-FP8", NULL, "fp8", NULL);
+		same_answer("Qwen3-8B-FP8", NULL, "fp8", NULL);
+		same_answer("Qwen3-8B-Int4", NULL, "int4", NULL);
+		same_answer("Qwen3-8B-FP8", "bf16", NULL, "'Qwen3-8B-FP8' names fp8 weights, but weights bf16 were given");
+		same_answer("Qwen3-8B-Banana", NULL, "bf16", "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B");
+		same_answer("meta-llama/Llama-3.1-8B-Instruct", NULL, "bf16", NULL);
+		same_answer("Qwen/Qwen3-30B-A3B-Instruct-2507", "bf16", "bf16", NULL);
+		wc_server_stop(srv);
+	}
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&p);
+	return check_report("test_server_model_names");
+}
