@@ -234,7 +234,11 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 		n = c->request_rate * t.latency_s;
 	double power = group_power(x, lp, n);
 	v[WC_CAPQ_LATENCY] = t.latency_s * wait;
-	v[WC_CAPQ_TTFT] = t.ttft_s;
+	/* Those others wait in the queue before their prefill: in a closed loop
+	 * beyond the cache every request does, latency x (running / n_cap - 1)
+	 * (the same wait as above), so the first token comes that much later
+	 * (docs/capacity.md, "Memory as vLLM does it"). */
+	v[WC_CAPQ_TTFT] = t.ttft_s + t.latency_s * (wait - 1.0);
 	v[WC_CAPQ_THROUGHPUT] = served ? c->request_rate * c->output_tokens : t.throughput_tok_s;
 	v[WC_CAPQ_E_REQUEST] = power * t.latency_s / n; /* the running time only: waiting draws nothing */
 	v[WC_CAPQ_E_TOKEN] = v[WC_CAPQ_E_REQUEST] / c->output_tokens;
@@ -458,7 +462,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
 	if (!out->open_loop && c->running > x.n_cap)
 		WC_WARN(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
-		        "of %g + %g tokens: vLLM preempts the rest, so %.0f run and the others wait (latency includes it)",
+		        "of %g + %g tokens: vLLM preempts the rest, so %.0f run and the others wait (latency and time to first token include it)",
 		        c->running, out->memory_available_gb - out->memory_workspace_gb - a.weight_bytes / 1e9, x.n_cap, c->input_tokens,
 		        c->output_tokens, x.n_cap);
 	if (out->open_loop) {
