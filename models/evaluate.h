@@ -110,10 +110,15 @@ double wc_level_power_limit_w(const wc_level *level);
  *  a finite number > 0 or gpus < 1. Where answers' power intervals end
  *  (docs/intervals.md, "Physical ceiling"). */
 double wc_power_ceiling_w(double limit_w, int gpus);
+/** 1 when a per-GPU cap `cap_w` (> 0) is met by an answer of
+ *  `per_gpu_w` W per GPU (NaN: taken as met); 0 when none was set or no
+ *  clock meets it (the answer is above it). */
+int wc_power_cap_met(double cap_w, double per_gpu_w);
 /** The same for a group of `tp` GPUs of a level: the tighter of its
  *  board limit (wc_level_power_limit_w) and a per-GPU cap the user set
- *  (`cap_w`; <= 0 or NaN: none), which the driver enforces the same way. */
-double wc_level_power_ceiling_w(const wc_level *level, double cap_w, int tp);
+ *  (`cap_w`; <= 0 or NaN: none), which the driver enforces the same way
+ *  -- when the answer meets it (`per_gpu_w`, wc_power_cap_met). */
+double wc_level_power_ceiling_w(const wc_level *level, double cap_w, double per_gpu_w, int tp);
 /** P_max - P0 of a level, W per GPU: the prefill power's headroom (NaN
  *  when the catalog does not know the platform's power limit). */
 double wc_law_prefill_headroom(const wc_params *p, const wc_level *level);

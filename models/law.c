@@ -92,10 +92,21 @@ wc_power_ceiling_w(double limit_w, int gpus)
 	return gpus >= 1 && isfinite(limit_w) && limit_w > 0.0 ? gpus * WC_LEVEL_LIMIT_FACTOR * limit_w : NAN;
 }
 
+int
+wc_power_cap_met(double cap_w, double per_gpu_w)
+{
+	return cap_w > 0.0 && !(per_gpu_w > cap_w * (1.0 + 1e-9));
+}
+
 double
-wc_level_power_ceiling_w(const wc_level *level, double cap_w, int tp)
+wc_level_power_ceiling_w(const wc_level *level, double cap_w, double per_gpu_w, int tp)
 {
 	double board = wc_level_power_limit_w(level);
+	/* A cap no clock meets does not hold the power: the GPU runs at its
+	 * lowest clock and draws what the law gives there, up to the board's
+	 * limit (docs/intervals.md, "Physical ceiling"). */
+	if (!wc_power_cap_met(cap_w, per_gpu_w))
+		cap_w = 0.0;
 	return wc_power_ceiling_w(cap_w > 0.0 && !(board < cap_w) ? cap_w : board, tp);
 }
 

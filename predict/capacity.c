@@ -330,7 +330,8 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	/* Power and what is proportional to it (energy, cost and CO2 per
 	 * hour) end where the boards do (docs/intervals.md, "Physical
 	 * ceiling"): the same factor holds each. */
-	double f = wc_interval_hold_ceiling(out->value[WC_CAPQ_POWER], wc_level_power_ceiling_w(lb->level, x->cap_w, c->tp),
+	const double node_w = out->value[WC_CAPQ_POWER];
+	double f = wc_interval_hold_ceiling(node_w, wc_level_power_ceiling_w(lb->level, x->cap_w, node_w / c->tp, c->tp),
 	                                    &out->hi[WC_CAPQ_POWER]);
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
 		if (k != WC_CAPQ_POWER && widened_by(k, out->open_loop) == BY_POWER && isfinite(out->hi[k]))

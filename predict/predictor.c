@@ -351,7 +351,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, dou
 	/* The upper end is held by the tighter of the board's limit and a
 	 * cap the user set: the driver enforces both the same way
 	 * (docs/intervals.md, "Power limits"). */
-	wc_interval_hold_ceiling(point, wc_level_power_ceiling_w(b->level, cap_w, tp), &hi);
+	wc_interval_hold_ceiling(point, wc_level_power_ceiling_w(b->level, cap_w, point / tp, tp), &hi);
 	out->has_interval = 1;
 	out->node_lo_w = lo;
 	out->node_hi_w = hi;
@@ -485,7 +485,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */
-	if (q->power_cap_w > 0 && out->power.per_gpu_power_w > q->power_cap_w * (1.0 + 1e-9))
+	if (q->power_cap_w > 0 && !wc_power_cap_met(q->power_cap_w, out->power.per_gpu_power_w))
 		WC_WARN(out, "power_cap_w: %g W per GPU is not reached: no clock of %s's range meets it; at the clock of "
 		        "least power (%g MHz) the answer is %.1f W per GPU (docs/capacity.md)",
 		        q->power_cap_w, b.level->name, q->config.sm_clock_mhz, out->power.per_gpu_power_w);

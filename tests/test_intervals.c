@@ -409,7 +409,7 @@ physical_ceiling(void)
 				CHECK(lvl != NULL);
 				if (!lvl)
 					continue;
-				const double ceiling = wc_level_power_ceiling_w(lvl, 0.0, tp);
+				const double ceiling = wc_level_power_ceiling_w(lvl, 0.0, NAN, tp);
 				CHECK(isfinite(ceiling) && ceiling > 0.0);
 				CHECK_INT(wc_predict_inference(pr, &q, &ip, &err), WC_OK);
 				CHECK(ip.has_interval && ip.node_lo_w < ip.power.node_power_w &&
@@ -433,11 +433,11 @@ physical_ceiling(void)
 	snprintf(own.name, sizeof own.name, "A100-mycluster");
 	own.s_shared_with[0] = '\0';
 	CHECK_NEAR(wc_level_power_limit_w(&own), 400.0, 1e-12);
-	CHECK_NEAR(wc_level_power_ceiling_w(&own, 0.0, 2), 2 * 1.1 * 400.0, 1e-9);
+	CHECK_NEAR(wc_level_power_ceiling_w(&own, 0.0, NAN, 2), 2 * 1.1 * 400.0, 1e-9);
 	/* a cap the user set holds the interval as the board's limit does;
 	 * a cap above the limit changes nothing */
-	CHECK_NEAR(wc_level_power_ceiling_w(&own, 300.0, 2), 2 * 1.1 * 300.0, 1e-9);
-	CHECK_NEAR(wc_level_power_ceiling_w(&own, 500.0, 2), 2 * 1.1 * 400.0, 1e-9);
+	CHECK_NEAR(wc_level_power_ceiling_w(&own, 300.0, NAN, 2), 2 * 1.1 * 300.0, 1e-9);
+	CHECK_NEAR(wc_level_power_ceiling_w(&own, 500.0, NAN, 2), 2 * 1.1 * 400.0, 1e-9);
 	{
 		wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-14B", 64), .want_interval = 1 };
 		q.config.input_tokens = 512;
@@ -452,6 +452,26 @@ physical_ceiling(void)
 		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err), WC_OK);
 		CHECK(cp.hi[WC_CAPQ_POWER] <= 1.1 * 300.0 * (1.0 + 1e-12));
 		CHECK(cp.hi[WC_CAPQ_E_HOUR] <= 1.1 * 0.3 * (1.0 + 1e-9));
+	}
+	{
+		/* a cap no clock meets (80 W on an A100: 107.6 W at its lowest
+		 * clock) holds nothing: the intervals of power and energy per
+		 * hour contain their estimate strictly inside (they ended at it,
+		 * 73.6-107.6 W) and only the board's limit ends them */
+		wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-8B", 8), .want_interval = 1 };
+		q.config.input_tokens = 512;
+		q.config.output_tokens = 256;
+		wc_inference_prediction ip;
+		wc_capacity_prediction cp;
+		q.power_cap_w = 80.0;
+		CHECK_INT(wc_predict_power_cap(pr, &q, 80.0, &q.config.sm_clock_mhz, &err), WC_OK);
+		CHECK_INT(wc_predict_inference(pr, &q, &ip, &err), WC_OK);
+		CHECK(ip.power.per_gpu_power_w > 80.0);
+		CHECK(ip.has_interval && ip.node_lo_w < ip.power.node_power_w && ip.power.node_power_w < ip.node_hi_w);
+		CHECK(ip.node_hi_w <= 1.1 * 400.0);
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err), WC_OK);
+		CHECK(cp.value[WC_CAPQ_POWER] < cp.hi[WC_CAPQ_POWER] && cp.value[WC_CAPQ_E_HOUR] < cp.hi[WC_CAPQ_E_HOUR]);
+		CHECK_NEAR(cp.hi[WC_CAPQ_POWER], ip.node_hi_w, 1e-9 * ip.node_hi_w);
 	}
 	snprintf(own.name, sizeof own.name, "mycluster");
 	CHECK(isnan(wc_level_power_limit_w(&own)));
