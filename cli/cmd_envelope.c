@@ -345,7 +345,6 @@ setup(const char *cmd, env_args *a, env_setup *s)
 			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params B)", a->model);
 		if (mrc != WC_OK)
 			return cli_usage_error(cmd, "--%s", err.msg);
-		a->c.arch = wc_model_lookup(a->model);
 	}
 	wc_response_effective(&s->p.response, &s->resp);
 	s->resp_source = s->p.response.present && s->p.response.fitted ? "fitted" : "assumed";

@@ -303,16 +303,13 @@ check_predict_args(int argc, char **argv, predict_args *a)
 	if (a->have_active == (a->model != NULL))
 		return cli_usage_error(cmd, "give exactly one of --active-params and --model");
 	if (a->model) {
-		wc_error err;
-		/* The name's precision suffix sets the weights (docs/capacity.md,
-		 * "Model names"), as over HTTP. */
+		wc_error err; /* a precision suffix sets the weights (docs/capacity.md, "Model names") */
 		int mrc = wc_model_name_apply(a->model, a->have_weights, c, &err);
 		if (mrc == WC_ENOTFOUND)
 			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params)", a->model);
 		if (mrc != WC_OK)
 			return cli_usage_error(cmd, "--%s", err.msg);
-		const wc_model_info *m = wc_model_lookup(a->model);
-		a->arch = *m;
+		a->arch = *wc_model_lookup(a->model);
 		c->arch = &a->arch;
 	}
 	int rc = apply_architecture(cmd, a);

@@ -145,7 +145,8 @@ typedef struct {
  *  does: its active parameters, its architecture (the structure terms'
  *  covariates, docs/fitting.md "Structure terms") and the name the set's
  *  model terms are found by (docs/calibration.md). Every configuration
- *  built from a model name goes through here, so that none misses a term.
+ *  built from a model name goes through here (wc_model_name_apply, for a
+ *  user's name, calls it), so that none misses a term.
  *  Returns the catalog entry (models/catalog.h), or NULL with `c`
  *  untouched when the catalog does not know the model. */
 const struct wc_model_info *wc_config_set_model(wc_config *c, const char *name);

@@ -90,9 +90,7 @@ wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_error 
 		                    name, wc_precision_name(mn.weights), wc_precision_name(c->weights));
 	if (mn.states_weights)
 		c->weights = mn.weights;
-	/* the architecture stays the caller's (it may amend a copy) */
-	c->active_params_b = mn.entry->active_params_b;
-	c->model = name; /* a model term of the set applies */
+	wc_config_set_model(c, name); /* a caller amending the architecture points c->arch at its copy after */
 	return WC_OK;
 }
 

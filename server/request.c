@@ -127,17 +127,21 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	}
 	if (!json_is_string(model))
 		return wc_api_wrong_type(e, "/model", "a string", model);
-	const wc_model_info *m = wc_config_set_model(&q->config, json_string_value(model));
-	if (!m) {
-		const char *name = json_string_value(model);
+	/* A precision suffix sets the weights, parsed first (docs/capacity.md, "Model names"). */
+	const char *name = json_string_value(model);
+	const json_t *w = json_object_get(obj, "weights");
+	wc_error me;
+	int rc = wc_model_name_apply(name, w && !json_is_null(w), &q->config, &me);
+	if (rc == WC_ENOTFOUND)
 		wc_api_error_set(e, 404, "unknown_model", "/model",
 		                 "model: unknown model \"%.*s\" (see GET /v1/models, or give active_params_b)",
 		                 (int)wc_utf8_prefix(name, 64), name);
-		return -1;
-	}
-	r->arch = *m; /* a copy "architecture" may amend */
-	r->have_arch = 1;
-	return 0;
+	else if (rc != WC_OK)
+		wc_api_error_set(e, 422, "conflicting_fields", "/weights", "%s", me.msg);
+	else
+		r->arch = *wc_model_lookup(name);
+	r->have_arch = rc == WC_OK;
+	return rc == WC_OK ? 0 : -1;
 }
 
 /* "architecture": explicit facts, over the catalog model's when one was
@@ -397,18 +401,10 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 		                 (int)wc_utf8_prefix(asked, 48), asked, st->known_platforms, wc_platform_names());
 		return -1;
 	}
-	if (parse_tp(item, q, e) < 0 || parse_model(item, r, e) < 0 || parse_architecture(item, r, e) < 0 ||
-	    get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||
+	if (parse_tp(item, q, e) < 0 || get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||
+	    parse_model(item, r, e) < 0 || parse_architecture(item, r, e) < 0 ||
 	    get_precision(item, "kv_cache", 0, &q->config.kv, e) < 0)
 		return -1;
-	/* The model name's precision suffix sets the weights when none were
-	 * given (docs/capacity.md, "Model names"), as on the command line. */
-	const json_t *w = json_object_get(item, "weights");
-	wc_error merr;
-	if (q->config.model && wc_model_name_apply(q->config.model, w && !json_is_null(w), &q->config, &merr) != WC_OK) {
-		wc_api_error_set(e, 422, "conflicting_fields", "/weights", "%s", merr.msg);
-		return -1;
-	}
 	v = json_object_get(item, "sm_clock_mhz");
 	if (v && !json_is_null(v) &&
 	    (get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0 ||
