@@ -488,7 +488,8 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 		goto done;
 	}
 	char no_cap[WC_ERROR_MSG_MAX] = "";
-	if (want_cap && wc_predict_capacity(pred, &a->q, a->price, a->co2, &cap, &err)) {
+	if (want_cap && (wc_predict_capacity(pred, &a->q, a->price, a->co2, &cap, &err) ||
+	                 wc_predict_capacity_sustained(pred, &a->q, &cap, &err))) {
 		if (!wc_predict_capacity_absent(&err)) {
 			rc = config_error(cmd, &err);
 			goto done;

@@ -100,6 +100,15 @@ int wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, do
  *  a cap at or below the limit was given. Call after wc_predict_power_cap. */
 int wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *err);
 
+/** An open loop's capacity (out->capacity_rate) as one sustainable rate
+ *  whatever rate was asked (docs/capacity.md, "The board's power limit"):
+ *  at full load -- the engine's or the KV cache's limit running -- at the
+ *  clock the board's limit (or q->power_cap_w) settles at then; a clock
+ *  the user locked stays. `out` is q's answer from wc_predict_capacity;
+ *  call after wc_predict_board_limit. */
+int wc_predict_capacity_sustained(const wc_predictor *pr, const wc_inference_query *q, wc_capacity_prediction *out,
+                                  wc_error *err);
+
 /** The clock in [f_min, f_top] (f_top <= 0: the top of the platform's
  *  range) at which q->config's per-GPU power is least, on the grid
  *  wc_predict_power_cap scans (the higher clock on a tie), and that power

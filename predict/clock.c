@@ -234,3 +234,33 @@ wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *
 	free(cap);
 	return rc;
 }
+
+int
+wc_predict_capacity_sustained(const wc_predictor *pr, const wc_inference_query *q, wc_capacity_prediction *out,
+                              wc_error *err)
+{
+	/* A clock the user locked stays; one settled under a cap or the
+	 * board's limit, or the free clock, is settled again at full load. */
+	const int locked = q->config.sm_clock_mhz > 0.0 && !(q->power_cap_w > 0.0) && !(q->board_limit_w > 0.0);
+	if (!out->open_loop || !isfinite(out->capacity_rate) || !(out->capacity_rate > 0.0) || locked)
+		return WC_OK;
+	wc_inference_query full = *q;
+	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
+	int rc;
+	if (!cap)
+		return wc_error_set(err, WC_ENOMEM, "rate: out of memory");
+	/* Over what any clock serves: the engine's or the cache's limit runs */
+	full.config.request_rate = fmin(2.0 * out->capacity_rate, WC_CAPACITY_MAX_RATE);
+	full.config.sm_clock_mhz = 0.0;
+	full.want_interval = 0;
+	full.board_limit_w = 0.0;
+	rc = q->power_cap_w > 0.0 ? wc_predict_power_cap(pr, &full, q->power_cap_w, &full.config.sm_clock_mhz, err)
+	                          : WC_OK;
+	if (rc == WC_OK)
+		rc = wc_predict_board_limit(pr, &full, err);
+	if (rc == WC_OK && full.config.sm_clock_mhz != q->config.sm_clock_mhz &&
+	    (rc = wc_predict_capacity(pr, &full, NAN, NAN, cap, err)) == WC_OK && isfinite(cap->capacity_rate))
+		out->capacity_rate = cap->capacity_rate;
+	free(cap);
+	return rc;
+}

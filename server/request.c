@@ -499,7 +499,8 @@ capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_predict
 {
 	wc_error err;
 	if (r->want_capacity &&
-	    wc_predict_capacity(st->pred, &r->q, r->price_per_kwh, r->grams_co2_per_kwh, cap, &err) != WC_OK) {
+	    (wc_predict_capacity(st->pred, &r->q, r->price_per_kwh, r->grams_co2_per_kwh, cap, &err) != WC_OK ||
+	     wc_predict_capacity_sustained(st->pred, &r->q, cap, &err) != WC_OK)) {
 		if (!wc_predict_capacity_absent(&err)) {
 			predictor_error(&r->q, &err, e);
 			return -1;

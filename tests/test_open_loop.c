@@ -121,6 +121,34 @@ reproductions(const wc_predictor *pr)
 		CHECK_NEAR(cap.value[WC_CAPQ_POWER], head.power.node_power_w, 1e-9 * head.power.node_power_w);
 	}
 }
+/* One sustainable capacity whatever rate is asked: at full load the
+ * A100's 400 W limit lowers the clock, and the capacity is that clock's
+ * (it was 2.725 requests/s at 0.01/s, the free clock's, and 2.57 at
+ * 2.6/s), as the CLI and the server ask (board limit, capacity,
+ * sustained). */
+static void
+sustained_capacity(const wc_predictor *pr)
+{
+	const double rates[] = { 0.01, 1.0, 2.6 };
+	double first = NAN;
+	for (int i = 0; i < 3; i++) {
+		wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-32B", 256) };
+		wc_capacity_prediction cap;
+		wc_error err;
+		q.config.request_rate = rates[i];
+		q.config.input_tokens = 512;
+		q.config.output_tokens = 256;
+		CHECK_INT(wc_predict_board_limit(pr, &q, &err), WC_OK);
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		CHECK_INT(wc_predict_capacity_sustained(pr, &q, &cap, &err), WC_OK);
+		fprintf(stderr, "A100 Qwen3-32B at %g/s: capacity %.4g/s%s\n", rates[i], cap.capacity_rate,
+		        cap.over_capacity ? ", over" : "");
+		if (i == 0)
+			first = cap.capacity_rate;
+		CHECK_NEAR(cap.capacity_rate, first, 1e-9 * first);
+		CHECK_INT(cap.over_capacity, rates[i] > cap.capacity_rate);
+	}
+}
 
 int
 main(void)
@@ -135,8 +163,10 @@ main(void)
 		CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 		if (pr) {
 			sweep(pr);
-			if (i == 0)
+			if (i == 0) {
 				reproductions(pr);
+				sustained_capacity(pr);
+			}
 		}
 		wc_predictor_free(pr);
 		wc_params_clear(&p);
