@@ -5,6 +5,7 @@
 #define WC_CLI_FLEXIBILITY_H
 
 #include "cli.h"
+#include "predict/capacity_predict.h"
 #include "predict/predict.h"
 
 /** `predict flexibility` outputs (flexibility_io.c): the sweep, JSON or
@@ -16,5 +17,9 @@ typedef struct {
 } cli_flex_options;
 int cli_flexibility_run(const char *cmd, const wc_params *params, const wc_inference_query *q,
                         const cli_flex_options *o);
+
+/** The capacity answer `cp` to configuration `c`, for people, on stdout
+ *  (capacity_text.c). */
+void cli_print_capacity(const wc_config *c, const wc_capacity_prediction *cp);
 
 #endif

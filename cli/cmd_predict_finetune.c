@@ -189,12 +189,12 @@ print_human(const ft_args *a, const wc_finetune_prediction *p, const char *name,
 	printf("  tokens per step   %12.0f\n", p->flops.tokens_per_step);
 	printf("  FLOPs per step    %12.1f TFLOP\n", p->flops.flops_per_step_tflop);
 	printf("  energy per step   %12.1f J", p->energy_per_step_j);
-	if (p->has_interval)
-	{
-		printf("   95 %% interval %.1f-%.1f J (", p->step_lo_j, p->step_hi_j);
+	if (p->has_interval) {
+		char draws[32] = ""; /* none without draws: "0 draws" read as a fault */
 		if (p->n_draws > 0)
-			printf("%d draws; ", p->n_draws);
-		printf("covers %s)", p->covers ? p->covers : "parameters");
+			snprintf(draws, sizeof draws, "%d draws; ", p->n_draws);
+		printf("   95 %% interval %.1f-%.1f J (%scovers %s)", p->step_lo_j, p->step_hi_j, draws,
+		       p->covers ? p->covers : "parameters");
 	}
 	printf("\n  energy per token  %12.5f J", p->energy_per_token_j);
 	if (p->has_interval)
