@@ -10,6 +10,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_folder.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -23,33 +24,6 @@
 
 static char *root;
 
-/* Run folder `name` (run_id the same): 30 s at 0.25 s, 2 requests. */
-static char *
-write_run(const char *name)
-{
-	char *dir = path_join(root, name), *p = path_join(dir, "power.csv");
-	char *e = path_join(dir, "engine.csv"), *m = path_join(dir, "wattcast-run.json"), man[512];
-	mkdir(dir, 0755);
-	FILE *fp = fopen(p, "w"), *fe = fopen(e, "w");
-	fprintf(fp, "timestamp, index, power.draw [W]\n");
-	fprintf(fe, "timestamp,num_requests_running\n");
-	for (int k = 0; k < 120; k++) {
-		double t = T0 + 0.25 * k;
-		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
-		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
-		        ms / 1000 % 60, ms % 1000, 250.0 + 10.0 * sin(0.3 * k));
-		fprintf(fe, "%.3f,2\n", t);
-	}
-	fclose(fp);
-	fclose(fe);
-	snprintf(man, sizeof man, "{\"schema\": \"wattcast.run/2\", \"run_id\": \"%s\", \"platform\": \"A100\", "
-	         "\"tp\": 1, \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"workload\": \"closed\"}\n", name);
-	write_text(m, man);
-	free(p);
-	free(e);
-	free(m);
-	return dir;
-}
 
 static int
 exists(const char *dir, const char *name)
@@ -95,7 +69,8 @@ int
 main(void)
 {
 	root = test_tmpdir("cli_ingest_output");
-	char *a = write_run("run-a"), *b = write_run("run-b");
+	char *a = synth_run_folder(root, "run-a", "run-a", T0, 30, 2);
+	char *b = synth_run_folder(root, "run-b", "run-b", T0, 30, 2);
 	char *folder = path_join(root, "outdir"), *folder_series = path_join(root, "outdir.series");
 	char *table = path_join(root, "runs.csv"), *series = path_join(root, "runs.series");
 	char *plain = path_join(root, "plain.csv"), *plain_series = path_join(root, "plain.series");

@@ -10,6 +10,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_folder.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -24,37 +25,6 @@
 
 static char *root;
 
-/* Run folder `name` (its run id): `secs` s at 0.25 s with `running`
- * requests running. */
-static char *
-write_run(const char *name, int secs, int running)
-{
-	char *dir = path_join(root, name), *p = path_join(dir, "power.csv");
-	char *e = path_join(dir, "engine.csv"), *m = path_join(dir, "wattcast-run.json"), man[512];
-	mkdir(dir, 0755);
-	FILE *fp = fopen(p, "w"), *fe = fopen(e, "w");
-	CHECK(fp && fe);
-	if (!fp || !fe)
-		exit(1);
-	fprintf(fp, "timestamp, index, power.draw [W]\n");
-	fprintf(fe, "timestamp,num_requests_running\n");
-	for (int k = 0; k < 4 * secs; k++) {
-		double t = T0 + 0.25 * k;
-		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
-		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
-		        ms / 1000 % 60, ms % 1000, 250.0 + 10.0 * sin(0.3 * k));
-		fprintf(fe, "%.3f,%d\n", t, running);
-	}
-	fclose(fp);
-	fclose(fe);
-	snprintf(man, sizeof man, "{\"schema\": \"wattcast.run/2\", \"run_id\": \"%s\", \"platform\": \"A100\", "
-	         "\"tp\": 1, \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"workload\": \"closed\"}\n", name);
-	CHECK(write_text(m, man) == 0);
-	free(p);
-	free(e);
-	free(m);
-	return dir;
-}
 
 static char *
 slurp(const char *path)
@@ -85,7 +55,8 @@ int
 main(void)
 {
 	root = test_tmpdir("ingest_failed_write");
-	char *a = write_run("a", 30, 2), *b = write_run("b", 400, 2);
+	char *a = synth_run_folder(root, "a", "a", T0, 30, 2);
+	char *b = synth_run_folder(root, "b", "b", T0, 400, 2);
 	char *table = path_join(root, "t.csv"), *series = path_join(root, "t.series");
 	char *sa = path_join(series, "a.csv");
 	run_result r;
@@ -98,7 +69,7 @@ main(void)
 
 	/* Run a changes (3 running); the disk fills while b's series, 8000
 	 * grid points, is written. */
-	free(write_run("a", 30, 3));
+	free(synth_run_folder(root, "a", "a", T0, 30, 3));
 	struct rlimit old, small;
 	CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
 	small = old;

@@ -8,6 +8,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_folder.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,36 +20,6 @@
 
 static char *root;
 
-/* Run folder `dir` with run id `id`: 30 s at 0.25 s, 2 running. */
-static char *
-write_run(const char *name, const char *id)
-{
-	char *dir = path_join(root, name), *p = path_join(dir, "power.csv");
-	char *e = path_join(dir, "engine.csv"), *m = path_join(dir, "wattcast-run.json"), man[512];
-	mkdir(dir, 0755);
-	FILE *fp = fopen(p, "w"), *fe = fopen(e, "w");
-	CHECK(fp && fe);
-	if (!fp || !fe)
-		exit(1);
-	fprintf(fp, "timestamp, index, power.draw [W]\n");
-	fprintf(fe, "timestamp,num_requests_running\n");
-	for (int k = 0; k < 120; k++) {
-		double t = T0 + 0.25 * k;
-		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
-		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
-		        ms / 1000 % 60, ms % 1000, 250.0 + 10.0 * sin(0.3 * k));
-		fprintf(fe, "%.3f,2\n", t);
-	}
-	fclose(fp);
-	fclose(fe);
-	snprintf(man, sizeof man, "{\"schema\": \"wattcast.run/2\", \"run_id\": \"%s\", \"platform\": \"A100\", "
-	         "\"tp\": 1, \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"workload\": \"closed\"}\n", id);
-	CHECK(write_text(m, man) == 0);
-	free(p);
-	free(e);
-	free(m);
-	return dir;
-}
 
 static int
 exists(const char *path)
@@ -61,7 +32,9 @@ int
 main(void)
 {
 	root = test_tmpdir("ingest_series_names");
-	char *a = write_run("a", "exp/run 1"), *b = write_run("b", "exp_run_1"), *c = write_run("c", "exp-run-2");
+	char *a = synth_run_folder(root, "a", "exp/run 1", T0, 30, 2);
+	char *b = synth_run_folder(root, "b", "exp_run_1", T0, 30, 2);
+	char *c = synth_run_folder(root, "c", "exp-run-2", T0, 30, 2);
 	char *table = path_join(root, "t.csv"), *series = path_join(root, "t.series");
 	run_result r;
 
