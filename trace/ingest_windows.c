@@ -74,9 +74,8 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 	*cut = 1;
 	if (!(*b > *a))
 		return wc_error_set(err, WC_EINVAL,
-		                    "%s: check engine.csv is whole: the power log (%.3f-%.3f) and engine log "
-		                    "(%.3f-%.3f) share none of %s (%.3f-%.3f)", rc->dir, rc->t0, rc->t1, ea,
-		                    eb, what, a0, b0);
+		                    "%s: check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
+		                    rc->dir, ea, eb, what, a0, b0);
 	warn(opt, "%s: %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log "
 	     "(%.3f-%.3f) cover", rc->dir, what, *a, *b, rc->t0, rc->t1, ea, eb);
 	return WC_OK;
