@@ -22,13 +22,6 @@ run(const char *const *argv)
 	return r;
 }
 
-static int
-exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 int
 main(void)
 {
@@ -163,7 +156,7 @@ main(void)
 	r = run(fitbad);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "bad.csv:3:14: column 'running': expected a number, got 'thirty'");
-	CHECK(!exists(out));
+	CHECK(!test_exists(out));
 	run_result_free(&r);
 	const char *nofile[] = { "wattcast", "fit", "inference", "/no/such/runs.csv", "-o", out, NULL };
 	r = run(nofile);
@@ -196,7 +189,7 @@ main(void)
 	r = run(imp);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "other.csv:3:26: column 'running': expected a number, got 'x'");
-	CHECK(!exists(conv));
+	CHECK(!test_exists(conv));
 	run_result_free(&r);
 	CHECK(write_text(other, "id,gpu,gpus,name,params,batch,watts,note\n"
 	                        "x1,H100,1,Qwen3-8B,8.19,32,552,ok\nx2,H100,2,Qwen3-14B,14.8,64,900,fine\n") == 0);

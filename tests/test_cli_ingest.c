@@ -127,13 +127,6 @@ make_run(const char *name, const char *power, const char *engine, const char *ma
 	return d;
 }
 
-static int
-exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 static double
 extra_num(const wc_runs_table *t, size_t row, const char *col)
 {
@@ -257,8 +250,8 @@ refused(const char *name, const char *const *argv, const char *needle)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, needle);
 	CHECK_CONTAINS(r.err, "nothing written");
-	CHECK(!exists(out));
-	CHECK(!exists(series));
+	CHECK(!test_exists(out));
+	CHECK(!test_exists(series));
 	run_result_free(&r);
 	free(out);
 	free(series);
@@ -329,7 +322,7 @@ test_refusals(const char *run_a, const char *run_b)
 		run_result r;
 		CHECK(run_wattcast(argv, NULL, &r) == 0);
 		CHECK_INT(r.status, 0);
-		CHECK(exists(out));
+		CHECK(test_exists(out));
 		run_result_free(&r);
 		remove(out);
 		char *series = path_join(root, "refused.series/fixture-a.csv");
@@ -352,7 +345,7 @@ test_refusals(const char *run_a, const char *run_b)
 		CHECK(run_wattcast(argv, NULL, &r) == 0);
 		CHECK_INT(r.status, 0);
 		CHECK_CONTAINS(r.err, "GPU 1 is missing from the sample at line 300; sample dropped");
-		CHECK(exists(ok));
+		CHECK(test_exists(ok));
 		run_result_free(&r);
 		free(ok);
 	}

@@ -13,26 +13,17 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *
-slurp(const char *path)
-{
-	char *s = NULL;
-	size_t n = 0;
-	CHECK_INT(wc_read_file(path, 1u << 26, &s, &n, NULL), WC_OK);
-	return s;
-}
-
 /* Exit 2 naming `flag` and the input, and `input` unchanged. */
 static void
 refused(const char *const *argv, const char *input, const char *flag)
 {
-	char *before = slurp(input), *after;
+	char *before = test_slurp(input), *after;
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 2);
 	CHECK_CONTAINS(r.err, flag);
 	CHECK_CONTAINS(r.err, "is the input");
-	after = slurp(input);
+	after = test_slurp(input);
 	CHECK(before && after && strcmp(before, after) == 0);
 	free(before);
 	free(after);
@@ -113,7 +104,7 @@ main(void)
 	test_run_ok(ft_in_place);
 	const char *iv_in_place[] = { "wattcast", "fit", "intervals", runs, "--params", fresh, "-o", fresh, NULL };
 	test_run_ok(iv_in_place);
-	char *text = slurp(fresh);
+	char *text = test_slurp(fresh);
 	CHECK(text && strstr(text, "\"finetune\"") && strstr(text, "\"prediction_error\""));
 	free(text);
 	/* but the runs it reads stay refused as outputs */

@@ -30,20 +30,6 @@ under_pty(const char *args)
 	return text;
 }
 
-static char *
-slurp(const char *path)
-{
-	char *text = NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	text = calloc(1, 1 << 20);
-	size_t n = fread(text, 1, (1 << 20) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
-}
-
 static int
 temporaries_in(const char *dir)
 {
@@ -72,7 +58,7 @@ main(void)
 	CHECK(out && strstr(out, "bootstrap draws:") == NULL);
 	CHECK_CONTAINS(out, "wrote");
 	free(out);
-	char *fa = slurp(a), *fb = slurp(b);
+	char *fa = test_slurp(a), *fb = test_slurp(b);
 	CHECK(fa && fb && strcmp(fa, fb) == 0); /* progress never changes a result */
 	free(fa);
 	free(fb);

@@ -26,16 +26,6 @@
 static char *root;
 
 
-static char *
-slurp(const char *path)
-{
-	char *buf = NULL;
-	size_t len;
-	wc_error err;
-	CHECK_INT(wc_read_file(path, 1 << 24, &buf, &len, &err), WC_OK);
-	return buf ? buf : strdup("");
-}
-
 /* Files in `dir` whose name ends in `suffix`. */
 static int
 count_ending(const char *dir, const char *suffix)
@@ -64,7 +54,7 @@ main(void)
 	/* The earlier table. */
 	const char *first[] = { "wattcast", "ingest", a, b, "-o", table, "--quiet", NULL };
 	test_run_ok(first);
-	char *table0 = slurp(table), *sa0 = slurp(sa);
+	char *table0 = test_slurp(table), *sa0 = test_slurp(sa);
 	CHECK(strstr(sa0, ",2\n") != NULL);
 
 	/* Run a changes (3 running); the disk fills while b's series, 8000
@@ -84,7 +74,7 @@ main(void)
 	run_result_free(&r);
 
 	/* The earlier table and a's series as they were, nothing pending. */
-	char *table1 = slurp(table), *sa1 = slurp(sa);
+	char *table1 = test_slurp(table), *sa1 = test_slurp(sa);
 	CHECK(strcmp(table0, table1) == 0);
 	CHECK(strcmp(sa0, sa1) == 0);
 	CHECK_INT(count_ending(series, ".pending"), 0);
@@ -92,7 +82,7 @@ main(void)
 
 	/* Without the limit the new run is written. */
 	test_run_ok(second);
-	char *sa2 = slurp(sa);
+	char *sa2 = test_slurp(sa);
 	CHECK(strstr(sa2, ",3\n") != NULL);
 	CHECK_INT(count_ending(series, ".pending"), 0);
 

@@ -51,13 +51,6 @@ engine_csv(const char *busy, const char *odd)
 	return s;
 }
 
-static int
-exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 /* Ingest a run whose engine log is `engine`; the result and its stderr. */
 static void
 ingest(const char *root, const char *name, const char *engine, run_result *r, char **out)
@@ -89,7 +82,7 @@ refused(const char *root, const char *name, const char *odd, const char *shown)
 	CHECK_CONTAINS(r.err, "engine.csv: num_requests_running = ");
 	CHECK_CONTAINS(r.err, shown);
 	CHECK_CONTAINS(r.err, "at timestamp 1700000010.000 (sample 21)");
-	CHECK(!exists(out));
+	CHECK(!test_exists(out));
 	run_result_free(&r);
 	free(out);
 	free(engine);

@@ -21,13 +21,6 @@
 static char *root;
 
 
-static int
-exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 int
 main(void)
 {
@@ -44,8 +37,8 @@ main(void)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "give the runs ids that differ in [A-Za-z0-9._-]: run_id 'exp/run 1' and "
 	                      "'exp_run_1' would share the series file 'exp_run_1.csv'");
-	CHECK(!exists(table));
-	CHECK(!exists(series));
+	CHECK(!test_exists(table));
+	CHECK(!test_exists(series));
 	run_result_free(&r);
 
 	/* The control: ids whose names stay apart. */
@@ -53,7 +46,7 @@ main(void)
 	CHECK(run_wattcast(apart, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	char *s1 = path_join(series, "exp_run_1.csv"), *s2 = path_join(series, "exp-run-2.csv");
-	CHECK(exists(table) && exists(s1) && exists(s2));
+	CHECK(test_exists(table) && test_exists(s1) && test_exists(s2));
 	run_result_free(&r);
 
 	free(s1);

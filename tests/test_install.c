@@ -43,13 +43,6 @@ sh(const char *cmd, char **out)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-static int
-exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 static void
 check_unit(const char *tmp, const char *prefix)
 {
@@ -136,7 +129,7 @@ main(void)
 	free(out);
 	char path[2300];
 	snprintf(path, sizeof path, "%s/share/man/man1/wattcast.1", prefix);
-	CHECK(exists(path));
+	CHECK(test_exists(path));
 	snprintf(cmd, sizeof cmd, "cat %s", path);
 	sh(cmd, &out);
 	/* Every command's help is a section of the page. */
@@ -144,7 +137,7 @@ main(void)
 	CHECK_CONTAINS(out, "wattcast serve");
 	free(out);
 	snprintf(path, sizeof path, "%s/share/doc/wattcast/docs/cli.md", prefix);
-	CHECK(exists(path));
+	CHECK(test_exists(path));
 
 	/* The postinst's export: the default set as a file that loads. */
 	snprintf(cmd, sizeof cmd,
@@ -161,7 +154,7 @@ main(void)
 	CHECK(strstr(out, "--profile") == NULL); /* NAME is an operand, not the flag */
 	free(out);
 	snprintf(path, sizeof path, "%s/x.json", tmp);
-	CHECK(!exists(path));
+	CHECK(!test_exists(path));
 
 	check_unit(tmp, prefix);
 	check_package(build, tmp);

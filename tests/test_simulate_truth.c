@@ -87,14 +87,7 @@ moe_row_as_predict(const char *csv)
 static void
 header_names_truth(const char *csv, const char *params)
 {
-	char head[2048] = "", want[512];
-	FILE *f = fopen(csv, "r");
-	CHECK(f != NULL);
-	if (f) {
-		size_t n = fread(head, 1, sizeof head - 1, f);
-		head[n] = '\0';
-		fclose(f);
-	}
+	char *head = test_slurp(csv), want[512];
 	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
 		               "--concurrency", "8", "--params", params, "--json", NULL };
 	run_result r;
@@ -104,6 +97,7 @@ header_names_truth(const char *csv, const char *params)
 	CHECK(v != NULL);
 	snprintf(want, sizeof want, "# Truth file: %s, params_version %s.\n", params, v ? v : "?");
 	CHECK_CONTAINS(head, want);
+	free(head);
 	json_decref(o);
 	run_result_free(&r);
 }

@@ -4,6 +4,7 @@
 #include "models/evaluate.h"
 #include "models/params.h"
 #include "models/catalog.h"
+#include "data/fileio.h"
 
 #include <math.h>
 
@@ -343,4 +344,20 @@ test_drawn_params(wc_params *p)
 		thetas[i] = 1.5 + i * 0.01;
 	CHECK_INT(wc_params_set_draws(p, 101, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
 	p->pred_error.present = 0; /* the draws' own interval */
+}
+
+int
+test_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+char *
+test_slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	CHECK_INT(wc_read_file(path, 1u << 26, &buf, &len, NULL), WC_OK);
+	return buf ? buf : strdup("");
 }

@@ -28,6 +28,11 @@ void run_result_free(run_result *r);
 /** Write `text` to `dir`/`name` (a failed write is a failed CHECK);
  *  the path, malloc'd. */
 char *test_fixture(const char *dir, const char *name, const char *text);
+/** Whether `path` exists (any kind of file). */
+int test_exists(const char *path);
+/** The whole text of file `path` (malloc'd); a file that cannot be read
+ *  is a failed CHECK and "" comes back. */
+char *test_slurp(const char *path);
 /** Run `argv` and check it succeeds (exit 0; its stderr printed if not). */
 void test_run_ok(const char *const *argv);
 /** Run `argv` and check a usage error: exit 2, one line on stderr that
