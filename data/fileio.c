@@ -85,18 +85,25 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 	return WC_OK;
 }
 
+int
+wc_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
 static int
 fsync_parent(const char *path)
 {
 	char *copy = strdup(path);
 	if (!copy)
 		return -1;
-	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+	int rc = wc_fsync_dir(dirname(copy));
 	free(copy);
-	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
-	close(fd);
 	return rc;
 }
 

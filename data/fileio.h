@@ -32,6 +32,11 @@ int wc_sha256_file_hex(const char *path, char out[65], wc_error *err);
  *  refused. */
 int wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err);
 
+/** fsync folder `dir`, making the renames and creations in it durable;
+ *  0, or -1 when it cannot be opened or synced (some filesystems refuse:
+ *  callers treat it as best effort). */
+int wc_fsync_dir(const char *dir);
+
 /** Open an input file for reading (binary), or NULL with `err` naming
  *  why: the system's reason, or a folder, which fopen opens and whose
  *  first read then fails with a bare "read error". The caller fcloses. */

@@ -11,10 +11,10 @@
  * table's series.
  */
 #include "trace/ingest.h"
+#include "data/fileio.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,11 +237,7 @@ commit_series(const char *path, const char *series_dir, char **pending, size_t n
 		if (rc != WC_OK)
 			unlink(pending[k]);
 	}
-	int fd = open(series_dir, O_RDONLY | O_DIRECTORY);
-	if (fd >= 0) {
-		(void)fsync(fd); /* best effort: some filesystems refuse */
-		close(fd);
-	}
+	(void)wc_fsync_dir(series_dir); /* best effort: some filesystems refuse */
 	return rc;
 }
 
