@@ -127,8 +127,13 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 	/* n = 0 is idle, which the law gives exactly; only loaded steps count. */
 	for (size_t i = 0; i < h->len && k.lo <= 0.0; i++)
 		k.lo = h->running[i];
-	k.active = r->active_b_max > 0 && (c->active_params_b < r->active_b_min * (1 - 1e-9) ||
-	                                   c->active_params_b > r->active_b_max * (1 + 1e-9));
+	/* Publishers round parameter counts (Llama-3.1-70B is 70 B in the
+	 * ML.ENERGY tables the span comes from, 70.6 B in the catalog an answer
+	 * uses): sizes within that rounding of the span's ends are inside it
+	 * (docs/inference-law.md, "Unseen configurations"). */
+	const double rounding = 0.05;
+	k.active = r->active_b_max > 0 && (c->active_params_b < r->active_b_min * (1 - rounding) ||
+	                                   c->active_params_b > r->active_b_max * (1 + rounding));
 	k.running = r->running_max > 0 && k.lo > 0.0 &&
 	            (k.lo < r->running_min * (1 - 1e-9) || k.hi > r->running_max * (1 + 1e-9));
 	k.tp = r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max);

@@ -45,6 +45,17 @@ main(void)
 	CHECK(o.power.node_power_w * exp(o.pe_stratum->q_hi) > 440.0);
 	CHECK_NEAR(o.node_hi_w, 440.0, 1e-9);
 
+	/* A size within the publishers' rounding (5 %) of the span's end (the
+	 * A100's 32.8 B) is inside it; beyond it, outside. */
+	double saved = q.config.active_params_b;
+	q.config.active_params_b = 34.0;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(!has_warning(&o, "active_params_b:"));
+	q.config.active_params_b = 35.0;
+	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
+	CHECK(has_warning(&o, "active_params_b: 35 B is outside the calibrated span 0.6-32.8 B"));
+	q.config.active_params_b = saved;
+
 	/* Outside the calibrated span: one warning per input. */
 	q.config.active_params_b = 70.6;
 	q.config.tp = 8;
