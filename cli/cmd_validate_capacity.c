@@ -11,6 +11,7 @@
 #include <gsl/gsl_errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,8 +93,35 @@ print_report(const char *title, const wc_heldout_report *r)
 		       "them, or no finite prediction)\n", r->skipped);
 }
 
+/* Rows of the tables the capacity model cannot describe (a model without
+ * architecture facts in the catalog, a platform without a datasheet, a run
+ * without timing): no fold scores them, so a reader must be told why the
+ * counts fall short of the tables' (docs/validation.md). */
+static json_t *
+unscored_json(const wc_capacity_data *d)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < d->n_notes; i++)
+		json_array_append_new(a, json_string(d->notes[i]));
+	return json_pack("{s:i,s:o}", "rows", d->n_skipped, "reasons", a);
+}
+
+static void
+print_unscored(const wc_capacity_data *d)
+{
+	if (!d->n_skipped)
+		return;
+	fprintf(stderr, "validate capacity: %d table row(s) not scored (no timing to score, or nothing the "
+	        "capacity model can describe):\n", d->n_skipped);
+	for (int i = 0; i < d->n_notes; i++)
+		fprintf(stderr, "  warning: %s\n", d->notes[i]);
+	if (d->n_notes < d->n_skipped)
+		fprintf(stderr, "  (%d more without a note: power-only runs, or past the first %d notes)\n",
+		        d->n_skipped - d->n_notes, d->n_notes);
+}
+
 static int
-report(const wc_capacity_report *r, wc_capacity_folds folds, int json)
+report(const wc_capacity_report *r, const wc_capacity_data *d, wc_capacity_folds folds, int json)
 {
 	const int plat = folds == WC_CAPACITY_FOLDS_PLATFORM;
 	if (json) {
@@ -103,9 +131,11 @@ report(const wc_capacity_report *r, wc_capacity_folds folds, int json)
 		                 : json_pack("{s:o,s:o,s:o}", "throughput_lomo", report_json(&r->throughput),
 		                             "energy_per_token_lomo", report_json(&r->energy), "periods_loo",
 		                             report_json(&r->periods));
+		json_object_set_new(o, "unscored", unscored_json(d));
 		cli_print_json_report(o);
 		return CLI_OK;
 	}
+	print_unscored(d);
 	if (r->throughput.overall.n)
 		print_report(plat ? "throughput, leave one platform out (datasheet transfer; error = predicted vs measured)"
 		                  : "throughput, leave one model out (error = predicted vs measured)",
@@ -206,7 +236,7 @@ cli_validate_capacity(int argc, char **argv)
 		    (per_run_path && wc_per_run_write(per_run_path, &pr, &err) != WC_OK))
 			rc = cli_fail(cmd, "%s", err.msg);
 		else
-			rc = report(&r, folds, json);
+			rc = report(&r, &in.data, folds, json);
 	}
 	wc_per_run_clear(&pr);
 	cli_capacity_inputs_free(&in);
