@@ -80,6 +80,8 @@ wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision
 	if (m->attention_layers < 0 || m->attention_layers > m->layers)
 		return wc_error_set(err, WC_EINVAL, "architecture/attention_layers: must be between 0 and layers (%d)",
 		                    m->layers);
+	if (m->window < 0)
+		return wc_error_set(err, WC_EINVAL, "architecture/window: must be 0 (none) or a whole number of tokens >= 1");
 	if (!(m->state_bytes >= 0) || !isfinite(m->state_bytes))
 		return wc_error_set(err, WC_EINVAL, "architecture/state_bytes: must be a finite number >= 0");
 	double bpw = wc_capacity_bytes_per_value(weights);
@@ -92,6 +94,12 @@ wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision
 	int att = m->attention_layers > 0 ? m->attention_layers : m->layers;
 	double per_layer = m->kv_dim > 0 ? m->kv_dim : 2.0 * m->kv_heads * m->head_dim;
 	out->kv_bytes_per_token = att * per_layer * wc_capacity_bytes_per_value(kv);
+	if (m->window > 0 && att < m->layers) {
+		/* the other layers attend within the window and cache only it */
+		out->window = m->window;
+		out->window_layers = m->layers - att;
+		out->kv_window_bytes_per_token = out->window_layers * per_layer * wc_capacity_bytes_per_value(kv);
+	}
 	out->kv_heads = m->kv_dim > 0 ? 0 : m->kv_heads;
 	out->state_bytes = m->state_bytes;
 	out->active_params = active * 1e9;
@@ -108,6 +116,7 @@ wc_capacity_arch_place(wc_capacity_arch *a, int tp, int expert_parallel)
 		 * latent (kv_heads 0) is not split at all. */
 		double copies = a->kv_heads > 0 ? (double)tp * ceil((double)a->kv_heads / tp) / a->kv_heads : (double)tp;
 		a->kv_bytes_per_token *= copies;
+		a->kv_window_bytes_per_token *= copies;
 	}
 	a->expert_parallel = expert_parallel && a->expert_weight_bytes > 0.0;
 	if (a->expert_parallel && tp > 1)
@@ -140,7 +149,7 @@ wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	/* Every step reads the touched weights, each running request's KV
 	 * cache over its mean context, and reads and writes its recurrent
 	 * state; the group shares the bytes and the FLOPs. */
-	double bytes = wc_capacity_weight_read(a, n) + n * (context * a->kv_bytes_per_token + 2.0 * a->state_bytes);
+	double bytes = wc_capacity_weight_read(a, n) + n * (wc_capacity_kv_bytes(a, context) + 2.0 * a->state_bytes);
 	/* Expert parallel: each of the G GPUs reads the whole shared part. */
 	if (a->expert_parallel && a->expert_weight_bytes > 0.0)
 		bytes += (G - 1.0) * a->shared_weight_bytes;
@@ -155,8 +164,11 @@ wc_capacity_prefill_time(const wc_capacity_point *pt, const wc_capacity_arch *a,
                          const wc_capacity_hw *hw, int tp, double in_tokens)
 {
 	/* Prefill is compute-bound: the weights' 2 N FLOPs per prompt token
-	 * and causal attention's 2 layers d_model L_in^2 per request. */
-	double flops = 2.0 * a->active_params * in_tokens + 2.0 * a->layers * (double)a->d_model * in_tokens * in_tokens;
+	 * and causal attention's 2 layers d_model L_in^2 per request, a
+	 * sliding-window layer's L_in min(L_in, window). */
+	double span = a->window > 0 ? fmin(in_tokens, a->window) : in_tokens;
+	double attn = (a->layers - a->window_layers) * in_tokens + a->window_layers * span;
+	double flops = 2.0 * a->active_params * in_tokens + 2.0 * (double)a->d_model * in_tokens * attn;
 	return flops / ((double)tp * compute_rate(pt, hw));
 }
 
@@ -195,9 +207,18 @@ wc_capacity_hw_datasheet(const char *board, double bandwidth_tb_s, double bf16_t
 }
 
 double
+wc_capacity_kv_bytes(const wc_capacity_arch *a, double context)
+{
+	/* min(mean context, window) stands for the mean of min(context,
+	 * window) over a request's life (docs/capacity.md, "Bytes and FLOPs") */
+	double local = a->window > 0 ? fmin(context, a->window) : 0.0;
+	return context * a->kv_bytes_per_token + local * a->kv_window_bytes_per_token;
+}
+
+double
 wc_capacity_memory_need(const wc_capacity_arch *a, double n, double context)
 {
-	return a->weight_bytes + n * (context * a->kv_bytes_per_token + a->state_bytes);
+	return a->weight_bytes + n * (wc_capacity_kv_bytes(a, context) + a->state_bytes);
 }
 
 double
@@ -217,7 +238,7 @@ wc_capacity_max_concurrency(const wc_capacity_arch *a, const wc_capacity_hw *hw,
                             double reserve, double context)
 {
 	double free_bytes = wc_capacity_memory_for_model(hw, tp, reserve) - a->weight_bytes;
-	double per_request = context * a->kv_bytes_per_token + a->state_bytes;
+	double per_request = wc_capacity_kv_bytes(a, context) + a->state_bytes;
 	if (free_bytes <= 0.0)
 		return 0.0;
 	if (per_request <= 0.0)

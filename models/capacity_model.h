@@ -150,6 +150,10 @@ typedef struct {
 	/* per request and token of context, over the whole group: the model's
 	 * own cache times the copies the group keeps (wc_capacity_arch_place) */
 	double kv_bytes_per_token;
+	/* the same for the layers of a sliding window, which hold at most
+	 * `window` tokens of a request (wc_capacity_kv_bytes) */
+	double kv_window_bytes_per_token;
+	int window, window_layers;
 	double state_bytes;          /* recurrent state per request */
 	double active_params;        /* N_act, parameters (not billions) */
 	int layers, d_model;
@@ -248,6 +252,10 @@ double wc_capacity_prefill_time(const wc_capacity_point *pt, const wc_capacity_a
 /** Bytes `n` requests of `context` tokens each need: weights + KV cache +
  *  recurrent state. */
 double wc_capacity_memory_need(const wc_capacity_arch *a, double n, double context);
+/** KV cache bytes of one request at `context` tokens, over the group:
+ *  every token on the full-attention layers, at most the window on the
+ *  sliding-window ones. */
+double wc_capacity_kv_bytes(const wc_capacity_arch *a, double context);
 /** G x memory x (1 - reserve), bytes: the engine's share. */
 double wc_capacity_memory_available(const wc_capacity_hw *hw, int tp, double reserve);
 /** What of that share the weights and the KV cache get: less G x

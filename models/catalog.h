@@ -98,11 +98,16 @@ typedef struct wc_model_info {
 	int attention_layers;
 	int kv_dim;
 	double state_bytes;
+	/* A sliding window (or chunk) of local attention, tokens (0 = none):
+	 * the layers besides the attention_layers attend to at most this many
+	 * tokens and cache no more (Gemma 2/3, gpt-oss, Llama 4). */
+	int window;
 } wc_model_info;
 
 /** Look a model up by name, case-insensitively; an "org/" prefix (Hugging
  *  Face id) and a suffix after the catalog name ("-Instruct-2507",
- *  "-FP8") are tolerated. NULL when unknown. */
+ *  "-FP8") are tolerated, and Meta's "Meta-" before a Llama name. NULL
+ *  when unknown. */
 const wc_model_info *wc_model_lookup(const char *name);
 size_t wc_model_count(void);
 const wc_model_info *wc_model_at(size_t i);

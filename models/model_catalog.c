@@ -1,6 +1,7 @@
 /*
  * Model catalog: architecture facts of common open models, from each
- * model's published configuration, plus the models of the ML.ENERGY v3
+ * model's published configuration (config.json: layers, widths, heads,
+ * experts, sliding windows; totals as the model cards state them), plus the models of the ML.ENERGY v3
  * and PowerTrace-Sim runs with the parameter counts those publishers state.
  * Served by GET /v1/models and used to turn a model name into N_act and
  * into the bytes and FLOPs of the capacity model. Zero = not stated.
@@ -16,34 +17,82 @@
 
 static const wc_model_info models[] = {
 	/* name, arch, total B, active B, layers, d_model, heads, kv, head_dim, experts, top-k,
-	 * attention layers, cached values per token and layer, recurrent state bytes */
-	{ "Qwen3-0.6B", WC_ARCH_DENSE, 0.6, 0.6, 28, 1024, 16, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Qwen3-1.7B", WC_ARCH_DENSE, 1.7, 1.7, 28, 2048, 16, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Qwen3-4B", WC_ARCH_DENSE, 4.0, 4.0, 36, 2560, 32, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Qwen3-8B", WC_ARCH_DENSE, 8.19, 8.19, 36, 4096, 32, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Qwen3-14B", WC_ARCH_DENSE, 14.8, 14.8, 40, 5120, 40, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Qwen3-32B", WC_ARCH_DENSE, 32.8, 32.8, 64, 5120, 64, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Qwen3-30B-A3B", WC_ARCH_MOE, 30.5, 3.3, 48, 2048, 32, 4, 128, 128, 8, 0, 0, 0 },
-	{ "Qwen3-235B-A22B", WC_ARCH_MOE, 235.0, 22.0, 94, 4096, 64, 4, 128, 128, 8, 0, 0, 0 },
-	{ "Llama-3.2-1B", WC_ARCH_DENSE, 1.24, 1.24, 16, 2048, 32, 8, 64, 0, 0, 0, 0, 0 },
-	{ "Llama-3.2-3B", WC_ARCH_DENSE, 3.21, 3.21, 28, 3072, 24, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Llama-3.1-8B", WC_ARCH_DENSE, 8.03, 8.03, 32, 4096, 32, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Llama-3.1-70B", WC_ARCH_DENSE, 70.6, 70.6, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Llama-3.1-405B", WC_ARCH_DENSE, 405.0, 405.0, 126, 16384, 128, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Llama-2-7B", WC_ARCH_DENSE, 6.74, 6.74, 32, 4096, 32, 32, 128, 0, 0, 0, 0, 0 },
-	{ "Llama-2-13B", WC_ARCH_DENSE, 13.0, 13.0, 40, 5120, 40, 40, 128, 0, 0, 0, 0, 0 },
-	{ "Llama-2-70B", WC_ARCH_DENSE, 69.0, 69.0, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0 },
-	{ "Llama-4-Maverick-17B-128E", WC_ARCH_MOE, 400.0, 17.0, 48, 5120, 40, 8, 128, 128, 1, 0, 0, 0 },
-	{ "gemma-3-27b", WC_ARCH_DENSE, 27.0, 27.0, 62, 5376, 32, 16, 128, 0, 0, 0, 0, 0 },
-	{ "gemma-4-26B-A4B", WC_ARCH_MOE, 24.6, 4.0, 30, 2816, 0, 8, 256, 128, 8, 0, 0, 0 },
+	 * full-attention layers, cached values per token and layer, recurrent state bytes,
+	 * sliding window of the other layers (tokens) */
+	{ "Qwen3-0.6B", WC_ARCH_DENSE, 0.6, 0.6, 28, 1024, 16, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen3-1.7B", WC_ARCH_DENSE, 1.7, 1.7, 28, 2048, 16, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen3-4B", WC_ARCH_DENSE, 4.0, 4.0, 36, 2560, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen3-8B", WC_ARCH_DENSE, 8.19, 8.19, 36, 4096, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen3-14B", WC_ARCH_DENSE, 14.8, 14.8, 40, 5120, 40, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen3-32B", WC_ARCH_DENSE, 32.8, 32.8, 64, 5120, 64, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen3-30B-A3B", WC_ARCH_MOE, 30.5, 3.3, 48, 2048, 32, 4, 128, 128, 8, 0, 0, 0, 0 },
+	{ "Qwen3-235B-A22B", WC_ARCH_MOE, 235.0, 22.0, 94, 4096, 64, 4, 128, 128, 8, 0, 0, 0, 0 },
+	{ "Qwen3-Coder-30B-A3B", WC_ARCH_MOE, 30.5, 3.3, 48, 2048, 32, 4, 128, 128, 8, 0, 0, 0, 0 },
+	{ "Qwen3-Coder-480B-A35B", WC_ARCH_MOE, 480.0, 35.0, 62, 6144, 96, 8, 128, 160, 8, 0, 0, 0, 0 },
+	/* Qwen2.5 and QwQ: totals counted from config.json (tensors, untied) */
+	{ "Qwen2.5-0.5B", WC_ARCH_DENSE, 0.49, 0.49, 24, 896, 14, 2, 64, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen2.5-1.5B", WC_ARCH_DENSE, 1.54, 1.54, 28, 1536, 12, 2, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen2.5-3B", WC_ARCH_DENSE, 3.09, 3.09, 36, 2048, 16, 2, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen2.5-7B", WC_ARCH_DENSE, 7.62, 7.62, 28, 3584, 28, 4, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen2.5-14B", WC_ARCH_DENSE, 14.77, 14.77, 48, 5120, 40, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen2.5-32B", WC_ARCH_DENSE, 32.76, 32.76, 64, 5120, 40, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Qwen2.5-72B", WC_ARCH_DENSE, 72.7, 72.7, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "QwQ-32B", WC_ARCH_DENSE, 32.76, 32.76, 64, 5120, 40, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Llama-3.2-1B", WC_ARCH_DENSE, 1.24, 1.24, 16, 2048, 32, 8, 64, 0, 0, 0, 0, 0, 0 },
+	{ "Llama-3.2-3B", WC_ARCH_DENSE, 3.21, 3.21, 28, 3072, 24, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Llama-3.1-8B", WC_ARCH_DENSE, 8.03, 8.03, 32, 4096, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Llama-3.1-70B", WC_ARCH_DENSE, 70.6, 70.6, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Llama-3.1-405B", WC_ARCH_DENSE, 405.0, 405.0, 126, 16384, 128, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Llama-2-7B", WC_ARCH_DENSE, 6.74, 6.74, 32, 4096, 32, 32, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Llama-2-13B", WC_ARCH_DENSE, 13.0, 13.0, 40, 5120, 40, 40, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Llama-2-70B", WC_ARCH_DENSE, 69.0, 69.0, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0, 0 },
+	/* Llama 4: three of every four layers attend within 8192-token chunks
+	 * (12 global layers); vLLM caches only the chunk where its hybrid KV
+	 * cache manager is on (the default since late 2025). */
+	{ "Llama-4-Maverick-17B-128E", WC_ARCH_MOE, 400.0, 17.0, 48, 5120, 40, 8, 128, 128, 1, 12, 0, 0, 8192 },
+	{ "Llama-4-Scout-17B-16E", WC_ARCH_MOE, 109.0, 17.0, 48, 5120, 40, 8, 128, 16, 1, 12, 0, 0, 8192 },
+	{ "Llama-3.3-70B", WC_ARCH_DENSE, 70.6, 70.6, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Meta-Llama-3-8B", WC_ARCH_DENSE, 8.03, 8.03, 32, 4096, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Meta-Llama-3-70B", WC_ARCH_DENSE, 70.6, 70.6, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0, 0 },
+	/* Five of every six layers attend to a 1024-token window (10 global layers). */
+	{ "gemma-3-27b", WC_ARCH_DENSE, 27.0, 27.0, 62, 5376, 32, 16, 128, 0, 0, 10, 0, 0, 1024 },
+	{ "gemma-3-1b", WC_ARCH_DENSE, 1.0, 1.0, 26, 1152, 4, 1, 256, 0, 0, 4, 0, 0, 512 },
+	{ "gemma-3-4b", WC_ARCH_DENSE, 4.3, 4.3, 34, 2560, 8, 4, 256, 0, 0, 5, 0, 0, 1024 },
+	{ "gemma-3-12b", WC_ARCH_DENSE, 12.2, 12.2, 48, 3840, 16, 8, 256, 0, 0, 8, 0, 0, 1024 },
+	/* Gemma 2: every other layer attends to a 4096-token window. */
+	{ "gemma-2-2b", WC_ARCH_DENSE, 2.6, 2.6, 26, 2304, 8, 4, 256, 0, 0, 13, 0, 0, 4096 },
+	{ "gemma-2-9b", WC_ARCH_DENSE, 9.24, 9.24, 42, 3584, 16, 8, 256, 0, 0, 21, 0, 0, 4096 },
+	{ "gemma-2-27b", WC_ARCH_DENSE, 27.2, 27.2, 46, 4608, 32, 16, 128, 0, 0, 23, 0, 0, 4096 },
+	{ "gemma-4-26B-A4B", WC_ARCH_MOE, 24.6, 4.0, 30, 2816, 0, 8, 256, 128, 8, 0, 0, 0, 0 },
 	/* Multi-head latent attention caches one 512 + 64 latent per token and layer. */
-	{ "DeepSeek-V3.1", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8, 0, 576, 0 },
-	/* Every other layer attends to a 128-token window: half the layers grow a cache. */
-	{ "gpt-oss-120b", WC_ARCH_MOE, 117.0, 5.0, 36, 2880, 64, 8, 64, 128, 4, 18, 0, 0 },
+	{ "DeepSeek-V3.1", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8, 0, 576, 0, 0 },
+	{ "DeepSeek-V3", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8, 0, 576, 0, 0 },
+	{ "DeepSeek-R1", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8, 0, 576, 0, 0 },
+	{ "Kimi-K2", WC_ARCH_MOE, 1026.0, 32.0, 61, 7168, 64, 64, 128, 384, 8, 0, 576, 0, 0 },
+	/* The R1 distillations keep their base models' architectures. */
+	{ "DeepSeek-R1-Distill-Llama-8B", WC_ARCH_DENSE, 8.03, 8.03, 32, 4096, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "DeepSeek-R1-Distill-Llama-70B", WC_ARCH_DENSE, 70.6, 70.6, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "DeepSeek-R1-Distill-Qwen-1.5B", WC_ARCH_DENSE, 1.78, 1.78, 28, 1536, 12, 2, 128, 0, 0, 0, 0, 0, 0 },
+	{ "DeepSeek-R1-Distill-Qwen-7B", WC_ARCH_DENSE, 7.62, 7.62, 28, 3584, 28, 4, 128, 0, 0, 0, 0, 0, 0 },
+	{ "DeepSeek-R1-Distill-Qwen-14B", WC_ARCH_DENSE, 14.77, 14.77, 48, 5120, 40, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "DeepSeek-R1-Distill-Qwen-32B", WC_ARCH_DENSE, 32.76, 32.76, 64, 5120, 40, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "GLM-4.5-Air", WC_ARCH_MOE, 106.0, 12.0, 46, 4096, 96, 8, 128, 128, 8, 0, 0, 0, 0 },
+	{ "GLM-4.5", WC_ARCH_MOE, 355.0, 32.0, 92, 5120, 96, 8, 128, 160, 8, 0, 0, 0, 0 },
+	{ "Mistral-7B", WC_ARCH_DENSE, 7.25, 7.25, 32, 4096, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Mistral-Nemo", WC_ARCH_DENSE, 12.2, 12.2, 40, 5120, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Mistral-Small-24B", WC_ARCH_DENSE, 23.6, 23.6, 40, 5120, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Mistral-Small-3.1-24B", WC_ARCH_DENSE, 24.0, 24.0, 40, 5120, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Mistral-Small-3.2-24B", WC_ARCH_DENSE, 24.0, 24.0, 40, 5120, 32, 8, 128, 0, 0, 0, 0, 0, 0 },
+	{ "Mixtral-8x7B", WC_ARCH_MOE, 46.7, 12.9, 32, 4096, 32, 8, 128, 8, 2, 0, 0, 0, 0 },
+	{ "Mixtral-8x22B", WC_ARCH_MOE, 141.0, 39.0, 56, 6144, 48, 8, 128, 8, 2, 0, 0, 0, 0 },
+	{ "phi-4", WC_ARCH_DENSE, 14.7, 14.7, 40, 5120, 40, 10, 128, 0, 0, 0, 0, 0, 0 },
+	/* Every other layer attends to a 128-token window; 18 grow a cache with the context. */
+	{ "gpt-oss-120b", WC_ARCH_MOE, 117.0, 5.0, 36, 2880, 64, 8, 64, 128, 4, 18, 0, 0, 128 },
+	{ "gpt-oss-20b", WC_ARCH_MOE, 20.9, 3.6, 24, 2880, 64, 8, 64, 32, 4, 12, 0, 0, 128 },
 	/* 6 attention layers; 28 Mamba-2 layers each keep a 128 heads x 80 x 128
 	 * state per request, in fp32 as vLLM stores it. */
 	{ "NVIDIA-Nemotron-Nano-12B-v2", WC_ARCH_HYBRID, 12.0, 12.0, 62, 5120, 40, 8, 128, 0, 0, 6, 0,
-	  28.0 * 128 * 80 * 128 * 4 },
+	  28.0 * 128 * 80 * 128 * 4, 0 },
 };
 
 static const char *const architecture_names[WC_ARCH_COUNT] = { "", "dense", "moe", "hybrid" };
@@ -104,6 +153,9 @@ wc_model_lookup(const char *name)
 			best_len = n;
 		}
 	}
+	/* Meta's older ids name the Llama models "Meta-Llama-3.1-8B-..." */
+	if (!best && strncasecmp(name, "Meta-", 5) == 0)
+		return wc_model_lookup(name + 5);
 	return best;
 }
 

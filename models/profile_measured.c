@@ -65,28 +65,28 @@ static const wc_param measured_law_term[WC_LT_COUNT] = {
 };
 static const wc_capacity_level measured_capacity_levels[] = {
 	{ .name = "A100", .bandwidth_tb_s = 2.04, .bf16_tflops = 312,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7276964028806844, 0.6677179200962594, 1.1405220150857902, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0010378871747166434, 1.0000105928093777e-06, 0.004436519198469127, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7275763996061491, 0.6677193282606608, 1.1419769691781392, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0010386290240818503, 1.0000059565638232e-06, 0.004433932957597185, WC_SRC_FITTED) },
 	  .range = { .running_min = 0.6793893129770993, .running_max = 32,
 	             .input_min = 335.575, .input_max = 4605.25,
 	             .output_min = 99.25, .output_max = 512,
 	             .active_b_min = 4, .active_b_max = 32.8,
 	             .tp_min = 1, .tp_max = 4, .rows = 11 } },
 	{ .name = "H100", .bandwidth_tb_s = 3.35, .bf16_tflops = 989,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7921670922707664, 0.7231080666904477, 0.8473996199682273, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017198058264056685, 0.0005681082120726742, 0.00247982108876243, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.791433853151474, 0.7225637732005875, 0.8464405160065387, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.001703157801888964, 0.0005534755111840031, 0.0024663588899115955, WC_SRC_FITTED) },
 	  .range = { .running_min = 5.132375189107415, .running_max = 1915.45833333,
-	             .input_min = 325.26659344902055, .input_max = 335.575,
+	             .input_min = 329.5280754902545, .input_max = 335.575,
 	             .output_min = 213.44, .output_max = 9198.71212121,
 	             .active_b_min = 3.3, .active_b_max = 70.6,
 	             .tp_min = 1, .tp_max = 8, .rows = 158 } },
 	{ .name = "B200", .bandwidth_tb_s = 8, .bf16_tflops = 2250,
-	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5816894929407068, 0.5358724276854833, 0.643855697371126, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0018941588864653178, 0.0012427749689987483, 0.0028129620395530024, WC_SRC_FITTED) },
+	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5822527369909933, 0.5333414486674637, 0.6446391251042058, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.001901708773306668, 0.001248969428164961, 0.0028235553792298985, WC_SRC_FITTED) },
 	  .range = { .running_min = 7.93570722057, .running_max = 4095.02439024,
-	             .input_min = 325.26659344902055, .input_max = 325.26659344902055,
+	             .input_min = 329.5280754902545, .input_max = 329.5280754902545,
 	             .output_min = 345.671875, .output_max = 9470.94949495,
 	             .active_b_min = 3.3, .active_b_max = 405,
 	             .tp_min = 1, .tp_max = 8, .rows = 172 } },
 	{ .name = "H200", .bandwidth_tb_s = 4.8, .bf16_tflops = 989,
-	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(1.4874164900086728, 1.2157851628552907, 1.5000000000000004, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017204651513825998, NAN, NAN, WC_SRC_ASSUMED) },
+	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(1.4699322831959678, 1.2048452110717467, 1.5000000000000004, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.001703335967540212, NAN, NAN, WC_SRC_ASSUMED) },
 	  .range = { .running_min = 32, .running_max = 32,
 	             .input_min = 0, .input_max = 0,
 	             .output_min = 512, .output_max = 512,
@@ -94,22 +94,22 @@ static const wc_capacity_level measured_capacity_levels[] = {
 	             .tp_min = 1, .tp_max = 2, .rows = 2 } },
 };
 static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {
-	[WC_CAP_T1] = MP(5.516487710437014e-05, 5.014832058021569e-05, 5.867600395667638e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8479012209614423, 0.7393802593515679, 1.0788175440555137, WC_SRC_FITTED),
-	[WC_CAP_TAU] = MP(3.206520759911349e-05, 2.6994643775204796e-05, 3.740854550910314e-05, WC_SRC_FITTED),
+	[WC_CAP_T1] = MP(5.488983841820907e-05, 4.9822935430810026e-05, 5.900063209081674e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.849064635763753, 0.7364506255760196, 1.0767451659839093, WC_SRC_FITTED),
+	[WC_CAP_TAU] = MP(3.2142194440850206e-05, 2.703881930999367e-05, 3.7459546093125914e-05, WC_SRC_FITTED),
 };
 static const wc_capacity_workload measured_workloads[] = {
-	{ .set = "lm-arena-chat", .input_tokens = MP(325.26659344902055, 266.5198830168788, 428.1676881947865, WC_SRC_FITTED) },
-	{ .set = "gpqa", .input_tokens = MP(16.000066552058588, 15.999999999999998, 641.4232874237587, WC_SRC_BOUND) },
-	{ .set = "powertrace-paper", .input_tokens = MP(16.000014091074647, 15.999999999999998, 71.34759657824944, WC_SRC_BOUND) },
+	{ .set = "lm-arena-chat", .input_tokens = MP(329.5280754902545, 266.13992047773985, 433.4235333677369, WC_SRC_FITTED) },
+	{ .set = "gpqa", .input_tokens = MP(16.000017788035567, 15.999999999999998, 626.1015587522415, WC_SRC_BOUND) },
+	{ .set = "powertrace-paper", .input_tokens = MP(16.00000909533914, 15.999999999999998, 60.05187618390538, WC_SRC_BOUND) },
 };
 static const double measured_pe_q = 0.38056284912821786;
 static const int measured_pe_n = 325;
 static const double measured_pe_q_datasheet = 0.3336961554714701;
 static const int measured_pe_n_datasheet = 325;
-static const double measured_cap_q[2] = { 0.5610698759599085, 0.5528747602006211 };
+static const double measured_cap_q[2] = { 0.5690215116605695, 0.5524679636970112 };
 static const int measured_cap_n = 332;
-static const double measured_cap_q_datasheet = 0.6645263411038759;
-static const double measured_cap_q_datasheet_energy = 0.582973112164375;
+static const double measured_cap_q_datasheet = 0.6663631015715876;
+static const double measured_cap_q_datasheet_energy = 0.5846363637201383;
 static const int measured_cap_n_datasheet = 332;
 static const measured_provenance measured_prov = {
 	.runs = 325, .seed = 42, .bootstrap = 200,

@@ -142,7 +142,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		                    "%.2f GB after the weights and the engine's workspace (gpu_memory_utilization %.2g)",
 		                    /* the field that makes most of the context */
 		                    c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", ctx,
-		                    (ctx * a.kv_bytes_per_token + a.state_bytes) / 1e9, c->tp, c->platform,
+		                    (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
 		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, 1.0 - reserve);
 	if (max_fit)
 		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);

@@ -187,9 +187,9 @@ measured_profile(void)
 	for (int i = 0; i < cap.n_warnings; i++)
 		printf("  H200 answer: %s\n", cap.warnings[i]);
 	/* its two periods ran t0 to 1 us: held at the other levels' median
-	 * (1.72 ms, H100's; docs/capacity.md, "What the rows cannot identify") */
+	 * (1.70 ms, H100's; docs/capacity.md, "What the rows cannot identify") */
 	CHECK(h200 && h200->p[WC_CAP_T0].source == WC_SRC_ASSUMED && h200->p[WC_CAP_T0].value > 1e-3);
-	CHECK(has_warning(cap.warnings, cap.n_warnings, "t0[H200] = 1.72 ms held at the other levels' median: its "
+	CHECK(has_warning(cap.warnings, cap.n_warnings, "t0[H200] = 1.7 ms held at the other levels' median: its "
 	                                                "rows do not identify it"));
 	/* the prefill is shared: the other levels' prompts are its span */
 	CHECK(!has_warning(cap.warnings, cap.n_warnings, "no input length its rows identify"));

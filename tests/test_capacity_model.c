@@ -175,6 +175,57 @@ expert_parallel(void)
 	CHECK_NEAR(ep_t.t_mem, tp_t.t_mem, 0);
 }
 
+/* Sliding-window layers cache and read at most their window of a
+ * request's context, and their prefill attends within it (gemma-3-27b:
+ * 10 global layers of 62, a 1024-token window; docs/capacity.md, "Bytes
+ * and FLOPs"). A model without a window is unchanged. */
+static void
+sliding_window(void)
+{
+	wc_capacity_arch a = bf16_arch("gemma-3-27b");
+	const double per = 2.0 * 16 * 128 * 2; /* bytes per token and layer */
+	CHECK_INT(a.window, 1024);
+	CHECK_INT(a.window_layers, 52);
+	CHECK_NEAR(a.kv_bytes_per_token, 10 * per, 0);
+	CHECK_NEAR(a.kv_window_bytes_per_token, 52 * per, 0);
+	/* below the window every layer holds the whole context */
+	CHECK_NEAR(wc_capacity_kv_bytes(&a, 800), 800 * 62 * per, 1e-6);
+	/* beyond it the 52 local layers hold 1024 tokens */
+	CHECK_NEAR(wc_capacity_kv_bytes(&a, 32768), 32768 * 10 * per + 1024 * 52 * per, 1e-6);
+	/* the decode step reads that cache */
+	wc_capacity_times t;
+	double n = 8, in = 32000, out = 1536, c = in + out / 2;
+	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &t);
+	CHECK_NEAR(t.t_mem, (27e9 * 2 + n * (c * 10 * per + 1024 * 52 * per)) / (0.8 * 3.35e12), 1e-12);
+	/* prefill: 10 layers attend over the prompt, 52 over the window */
+	double attn = 10 * in + 52 * 1024.0;
+	CHECK_NEAR(t.t_pre, (2 * 27e9 * in + 2.0 * 5376 * in * attn) / (0.5 * 989e12), 1e-12);
+	/* the memory check counts the window: on two H100s, requests of 32 k
+	 * tokens hold 3.1 GB each, where 62 full layers would hold 16.6 GB */
+	wc_capacity_hw hw = h100;
+	hw.memory_bytes = H100_BYTES;
+	wc_capacity_arch_place(&a, 2, 0);
+	double free_b = wc_capacity_memory_for_model(&hw, 2, 0.1) - a.weight_bytes;
+	double fits = wc_capacity_max_concurrency(&a, &hw, 2, 0.1, 32768);
+	CHECK_NEAR(fits, floor(free_b / (32768 * 10 * per + 1024 * 52 * per)), 0);
+	CHECK(fits > 5 * floor(free_b / (32768 * 62 * per)));
+	/* the group's KV copies apply to the window's layers too */
+	CHECK_NEAR(a.kv_window_bytes_per_token, 52 * per, 0); /* 16 heads over 2: no copies */
+	wc_capacity_arch b = bf16_arch("gemma-3-27b");
+	wc_capacity_arch_place(&b, 32, 0);
+	CHECK_NEAR(b.kv_window_bytes_per_token, 2 * 52 * per, 0);
+	/* no window: the cache grows with the context on every layer */
+	wc_capacity_arch q = bf16_arch("Qwen3-14B");
+	CHECK_INT(q.window, 0);
+	CHECK_NEAR(wc_capacity_kv_bytes(&q, 32768), 32768 * q.kv_bytes_per_token, 1e-6);
+	/* a negative window is refused, naming the field */
+	wc_model_info bad = *wc_model_lookup("gemma-3-27b");
+	wc_error err;
+	bad.window = -1;
+	CHECK_INT(wc_capacity_arch_make(&bad, WC_PREC_BF16, WC_PREC_BF16, &q, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "architecture/window");
+}
+
 static void
 memory(void)
 {
@@ -258,6 +309,7 @@ main(void)
 	moe();
 	step_terms();
 	expert_parallel();
+	sliding_window();
 	memory();
 	return check_report("test_capacity_model");
 }

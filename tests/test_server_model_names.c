@@ -59,7 +59,7 @@ test_rule(void)
 	CHECK_STR(err.msg, "weights: 'Qwen3-8B-FP8' names fp8 weights, but weights int4 were given");
 	CHECK_INT(wc_model_name_apply("Qwen3-8B-FP8", 0, &c, &err), WC_OK);
 	CHECK_INT((int)c.weights, (int)WC_PREC_FP8);
-	CHECK_INT(wc_model_name_apply("Mistral-7B", 0, &c, &err), WC_ENOTFOUND);
+	CHECK_INT(wc_model_name_apply("Falcon-40B", 0, &c, &err), WC_ENOTFOUND);
 	char note[WC_WARNING_LEN];
 	wc_model_name_note("Qwen3-8B-Banana", note, sizeof note);
 	CHECK_STR(note, "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B");
