@@ -38,7 +38,9 @@ static const char predict_about[] =
 	"--expert-parallel: an MoE model's experts are spread over the --tp GPUs and every\n"
 	"GPU reads the whole shared (non-expert) part each step (default: tensor parallel).\n"
 	"The architecture comes from --model's catalog entry; the\n"
-	"--layers ... flags give it (or override it) explicitly.\n"
+	"--layers ... flags give it (or override it) explicitly: --cache-layers F of the\n"
+	"layers attend to the whole context, the others within --sliding-window W tokens\n"
+	"and cache only those (docs/capacity.md, \"Bytes and FLOPs\").\n"
 	"Power flexibility: wattcast predict flexibility takes the same configuration\n"
 	"and load (with --input-tokens and --output-tokens) and sweeps clock locks\n"
 	"(--sweep clock, default) or power caps (--sweep power_cap) over the platform's\n"
@@ -51,12 +53,14 @@ static const cli_subcommands predict_commands;
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
-       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_EXPERTS, OPT_TOPK, OPT_TOTAL, OPT_CAP,
+       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_EXPERTS, OPT_TOPK, OPT_CACHE_LAYERS,
+       OPT_WINDOW, OPT_TOTAL, OPT_CAP,
        OPT_GMU, OPT_SWEEP, OPT_STEPS, OPT_CSV, OPT_SVG, OPT_EP };
 /* The architecture flags index wc_arch_facts.ints by their offset from
  * OPT_LAYERS, so their order must be the facts' order. */
 _Static_assert(OPT_D_MODEL - OPT_LAYERS == WC_ARCH_FACT_D_MODEL &&
-                   OPT_TOPK - OPT_LAYERS == WC_ARCH_FACT_EXPERTS_PER_TOKEN,
+                   OPT_TOPK - OPT_LAYERS == WC_ARCH_FACT_EXPERTS_PER_TOKEN &&
+                   OPT_WINDOW - OPT_LAYERS == WC_ARCH_FACT_SLIDING_WINDOW,
                "architecture flags out of step with wc_arch_facts");
 
 /* `cap_source`: the capacity answers' level source, NULL without them. */
@@ -171,9 +175,12 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 	case OPT_HEAD_DIM:
 	case OPT_D_MODEL:
 	case OPT_EXPERTS:
-	case OPT_TOPK: {
+	case OPT_TOPK:
+	case OPT_CACHE_LAYERS:
+	case OPT_WINDOW: {
 		static const char *const flags[] = { "--layers", "--kv-heads", "--head-dim", "--d-model",
-		                                     "--experts", "--experts-per-token" };
+		                                     "--experts", "--experts-per-token", "--cache-layers",
+		                                     "--sliding-window" };
 		int i = opt - OPT_LAYERS;
 		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, 1000000, &a->facts.ints[i]);
 		break;
@@ -211,6 +218,8 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 		{ "total-params", required_argument, NULL, OPT_TOTAL },
 		{ "experts", required_argument, NULL, OPT_EXPERTS },
 		{ "experts-per-token", required_argument, NULL, OPT_TOPK },
+		{ "cache-layers", required_argument, NULL, OPT_CACHE_LAYERS },
+		{ "sliding-window", required_argument, NULL, OPT_WINDOW },
 		{ "power-cap", required_argument, NULL, OPT_CAP },
 		{ "gpu-memory-utilization", required_argument, NULL, OPT_GMU },
 		{ "expert-parallel", no_argument, NULL, OPT_EP },
@@ -370,6 +379,7 @@ config_error(const char *cmd, const wc_error *err)
 		{ "layers", "--layers" }, { "kv_heads", "--kv-heads" }, { "head_dim", "--head-dim" },
 		{ "d_model", "--d-model" }, { "experts", "--experts" },
 		{ "experts_per_token", "--experts-per-token" }, { "total_params_b", "--total-params" },
+		{ "cache_layers", "--cache-layers" }, { "sliding_window", "--sliding-window" },
 		{ "active_params_b", "--active-params" },
 	};
 	static const char arch[] = "architecture/";
@@ -468,8 +478,9 @@ predict_inference(int argc, char **argv, int flex)
 {
 	const char *cmd = flex ? "predict flexibility" : "predict inference";
 	predict_args a = { .cmd = cmd, .flex = flex, .fo = { 0, WC_FLEX_DEFAULT_STEPS, 0, NULL, NULL, config_error }, .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1, .price = NAN,
-		           .co2 = NAN, .power_cap = 0, .facts = { .ints = { -1, -1, -1, -1, -1, -1 } } };
+		           .co2 = NAN, .power_cap = 0 };
 	int rc;
+	wc_arch_facts_init(&a.facts); /* every fact "not given" */
 	if ((rc = parse_predict_flags(argc, argv, &a)) != CLI_OK || a.help)
 		return rc;
 	if ((rc = check_predict_args(argc, argv, &a)) != CLI_OK)
@@ -512,7 +523,8 @@ static const cli_subcommand predict_targets[] = {
 	  "                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"
 	  "                                   [--gpu-memory-utilization U] [--expert-parallel]]\n"
 	  "                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
-	  "                                   [--total-params B] [--experts E --experts-per-token k]]\n"
+	  "                                   [--total-params B] [--experts E --experts-per-token k]\n"
+	  "                                   [--cache-layers F --sliding-window W]]\n"
 	  "                                  [--params FILE | --profile measured|paper|paper-prefill] [--json]" },
 	{ "flexibility", predict_flexibility,
 	  "wattcast predict flexibility (the flags of inference) [--sweep clock|power_cap]\n"

@@ -39,7 +39,7 @@ wc_model_info_with_facts(const wc_model_info *base, double active_params_b, cons
 		m.active_params_b = active_params_b;
 	}
 	int *slots[WC_ARCH_FACTS] = { &m.layers, &m.kv_heads, &m.head_dim, &m.d_model, &m.experts,
-		                      &m.experts_per_token };
+		                      &m.experts_per_token, &m.attention_layers, &m.window };
 	for (int i = 0; i < WC_ARCH_FACTS; i++)
 		if (f->ints[i] >= 0)
 			*slots[i] = (int)f->ints[i];

@@ -78,10 +78,14 @@ wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision
 	                       (rc = need_count(m->head_dim, "head_dim", err))))
 		return rc;
 	if (m->attention_layers < 0 || m->attention_layers > m->layers)
-		return wc_error_set(err, WC_EINVAL, "architecture/attention_layers: must be between 0 and layers (%d)",
-		                    m->layers);
+		return wc_error_set(err, WC_EINVAL, "architecture/cache_layers: must be between 0 (every layer) and "
+		                    "layers (%d)", m->layers);
 	if (m->window < 0)
-		return wc_error_set(err, WC_EINVAL, "architecture/window: must be 0 (none) or a whole number of tokens >= 1");
+		return wc_error_set(err, WC_EINVAL, "architecture/sliding_window: must be 0 (none) or a whole number "
+		                    "of tokens >= 1");
+	if (m->window > 0 && (m->attention_layers == 0 || m->attention_layers == m->layers))
+		return wc_error_set(err, WC_EINVAL, "architecture/sliding_window: no layer attends within it; give "
+		                    "cache_layers, the layers with full attention, below layers (%d)", m->layers);
 	if (!(m->state_bytes >= 0) || !isfinite(m->state_bytes))
 		return wc_error_set(err, WC_EINVAL, "architecture/state_bytes: must be a finite number >= 0");
 	double bpw = wc_capacity_bytes_per_value(weights);

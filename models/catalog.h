@@ -116,7 +116,8 @@ const wc_model_info *wc_model_at(size_t i);
  *  API's "architecture" object), in the order of WC_ARCH_FACT_*: an int
  *  < 0 or total_params_b <= 0 is not given. */
 enum { WC_ARCH_FACT_LAYERS, WC_ARCH_FACT_KV_HEADS, WC_ARCH_FACT_HEAD_DIM, WC_ARCH_FACT_D_MODEL,
-       WC_ARCH_FACT_EXPERTS, WC_ARCH_FACT_EXPERTS_PER_TOKEN, WC_ARCH_FACTS };
+       WC_ARCH_FACT_EXPERTS, WC_ARCH_FACT_EXPERTS_PER_TOKEN, WC_ARCH_FACT_CACHE_LAYERS,
+       WC_ARCH_FACT_SLIDING_WINDOW, WC_ARCH_FACTS };
 typedef struct {
 	long ints[WC_ARCH_FACTS];
 	double total_params_b;

@@ -150,7 +150,7 @@ static int
 parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 {
 	static const char *const ints[] = { "layers", "kv_heads", "head_dim", "d_model", "experts",
-	                                    "experts_per_token", NULL };
+	                                    "experts_per_token", "cache_layers", "sliding_window", NULL };
 	const json_t *a = json_object_get(obj, "architecture");
 	const char *key;
 	const json_t *v;
@@ -183,7 +183,8 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 			f.total_params_b = json_number_value(v);
 		} else {
 			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.*s\" (layers, "
-			                 "kv_heads, head_dim, d_model, total_params_b, experts, experts_per_token)",
+			                 "kv_heads, head_dim, d_model, total_params_b, experts, experts_per_token, "
+			                 "cache_layers, sliding_window)",
 			                 (int)wc_utf8_prefix(key, 32), key);
 			return -1;
 		}

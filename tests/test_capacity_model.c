@@ -223,7 +223,12 @@ sliding_window(void)
 	wc_error err;
 	bad.window = -1;
 	CHECK_INT(wc_capacity_arch_make(&bad, WC_PREC_BF16, WC_PREC_BF16, &q, &err), WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "architecture/window");
+	CHECK_CONTAINS(err.msg, "architecture/sliding_window");
+	/* a window no layer uses is refused: cache_layers must leave some */
+	bad.window = 1024;
+	bad.attention_layers = 0;
+	CHECK_INT(wc_capacity_arch_make(&bad, WC_PREC_BF16, WC_PREC_BF16, &q, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "architecture/sliding_window: no layer attends within it");
 }
 
 static void

@@ -125,6 +125,11 @@ architecture_flags(void)
 	refused(PREDICT("--platform", "H100", "--model", "Qwen3-30B-A3B", "--concurrency", "8",
 	                "--experts-per-token", "500"),
 	        "wattcast predict inference: --experts-per-token: must be below experts (128), got 500");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--layers", "32", "--kv-heads", "8",
+	                "--head-dim", "128", "--sliding-window", "4096", "--concurrency", "8", "--input-tokens", "10",
+	                "--output-tokens", "10"),
+	        "wattcast predict inference: --sliding-window: no layer attends within it; give cache_layers, the layers "
+	        "with full attention, below layers (32)");
 	refused(PREDICT("--platform", "H100", "--model", "Qwen3-30B-A3B", "--concurrency", "8", "--total-params", "1"),
 	        "wattcast predict inference: --total-params: must be >= active_params_b");
 }

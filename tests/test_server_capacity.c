@@ -132,6 +132,23 @@ closed_and_open(void)
 	           "\"output_tokens\":300}");
 	CHECK(cap(a, "latency_s") > 0);
 	json_decref(a);
+	/* local attention by its facts answers as the catalog entry that has
+	 * them (gemma-3-27b: 10 full layers, a 1024-token window) */
+	a = answer("{\"platform\":\"H100\",\"tp\":2,\"model\":\"gemma-3-27b\",\"concurrency\":16,"
+	           "\"input_tokens\":16000,\"output_tokens\":500}");
+	json_t *b = answer("{\"platform\":\"H100\",\"tp\":2,\"active_params_b\":27,\"architecture\":{\"layers\":62,"
+	                   "\"kv_heads\":16,\"head_dim\":128,\"d_model\":5376,\"cache_layers\":10,"
+	                   "\"sliding_window\":1024},\"concurrency\":16,\"input_tokens\":16000,\"output_tokens\":500}");
+	CHECK(cap(a, "latency_s") > 0);
+	CHECK_NEAR(cap(b, "latency_s"), cap(a, "latency_s"), 1e-9 * cap(a, "latency_s"));
+	json_decref(b);
+	/* without the window every layer caches the 16 k tokens: slower */
+	b = answer("{\"platform\":\"H100\",\"tp\":2,\"active_params_b\":27,\"architecture\":{\"layers\":62,"
+	           "\"kv_heads\":16,\"head_dim\":128,\"d_model\":5376},\"concurrency\":16,\"input_tokens\":16000,"
+	           "\"output_tokens\":500}");
+	CHECK(cap(b, "latency_s") > 1.2 * cap(a, "latency_s"));
+	json_decref(b);
+	json_decref(a);
 }
 
 static void
@@ -176,6 +193,9 @@ refusals(void)
 	           "\"output_tokens\":1e7}", "/output_tokens", "one request of");
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":-1},"
 	           "\"concurrency\":8}", "/architecture/layers", "between");
+	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":32,"
+	           "\"kv_heads\":8,\"head_dim\":128,\"sliding_window\":4096},\"concurrency\":8,\"input_tokens\":10,"
+	           "\"output_tokens\":10}", "/architecture/sliding_window", "no layer attends within it");
 }
 
 /* Every null interval of a capacity answer has its covers_by_quantity
