@@ -33,8 +33,8 @@ wc_capacity_output_name(int k)
 
 /* The share of memory kept free: the request's 1 - gpu_memory_utilization,
  * else the capacity section's, else the default. */
-static double
-memory_reserve(const wc_params *p, const wc_config *c)
+double
+wc_predict_memory_reserve(const wc_params *p, const wc_config *c)
 {
 	if (c->gpu_memory_utilization > 0.0)
 		return 1.0 - c->gpu_memory_utilization;
@@ -48,7 +48,7 @@ memory_facts(const wc_params *p, const wc_config *c, wc_capacity_hw *hw, double 
 {
 	const wc_capacity_level *l = p->capacity.present ? wc_capacity_level_find(&p->capacity, c->platform) : NULL;
 	const wc_platform_info *info = wc_platform_lookup(c->platform);
-	*reserve = memory_reserve(p, c);
+	*reserve = wc_predict_memory_reserve(p, c);
 	if (l)
 		*hw = wc_capacity_hw_datasheet(l->name, l->bandwidth_tb_s, l->bf16_tflops, l->memory_gb);
 	else if (info)
@@ -442,7 +442,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		wc_capacity_transfer_note(cb, note, sizeof note);
 		WC_WARN(out, "%s", note);
 	}
-	double reserve = memory_reserve(p, c);
+	double reserve = wc_predict_memory_reserve(p, c);
 	double held = c->input_tokens + 0.5 * c->output_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
 	out->memory_available_gb = wc_capacity_memory_available(&cb->hw, c->tp, reserve) / 1e9;
 	out->memory_workspace_gb = c->tp * WC_CAPACITY_WORKSPACE_GB;

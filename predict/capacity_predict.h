@@ -67,6 +67,10 @@ typedef struct {
  *  `*max_fit` (may be NULL) gets how many requests run at once
  *  (wc_capacity_running_fit), NaN when the token lengths are unknown. */
 int wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err);
+/** The share of memory vLLM keeps free: 1 - the configuration's
+ *  gpu_memory_utilization, else the capacity section's reserve, else
+ *  WC_CAPACITY_DEFAULT_RESERVE. */
+double wc_predict_memory_reserve(const wc_params *p, const wc_config *c);
 
 /** Refuse a locked clock outside the range of the platform's board in
  *  the catalog (wc_platform_board: H100-locked is an H100) as

@@ -294,6 +294,12 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	if ((rc = wc_envelope_requests_check(w, o, st, wc_envelope_budget_servers(bo, pm, o->fleet_mode),
 	                                     WC_ENVELOPE_MAX_REQUESTS, 1, err)))
 		return rc;
+	/* the KV cache's limit, as wc_envelope_run applies it */
+	char kv_note[WC_WARNING_LEN];
+	wc_envelope_options capped;
+	if ((rc = wc__envelope_kv_cap(w, st, &one, &capped, kv_note, sizeof kv_note, err)))
+		return rc;
+	one = capped;
 	bs.o = &one;
 	one.fleet_mode = o->fleet_mode;
 	if ((rc = budget_setup(&bs, &table, err)) == WC_OK)

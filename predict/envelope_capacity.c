@@ -7,6 +7,7 @@
  */
 #include "envelope_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,10 +58,25 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	/* A locked clock paces the compute-bound terms as in predict/capacity.c. */
 	store->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
 	store->tp = c->tp;
+	store->reserve = wc_predict_memory_reserve(p, c);
 	snprintf(store->level, sizeof store->level, "%s", b.level->name);
 	wc_capacity_transfer_note(&b, store->transfer_note, sizeof store->transfer_note);
 	wc__capacity_service_times(store, b.datasheet ? "capacity_datasheet" : "capacity", out);
 	return WC_OK;
+}
+
+/* Requests of these lengths the KV cache holds, as `predict` counts them
+ * (docs/capacity.md, "Memory as vLLM does it"); 0 when one request's whole
+ * context does not fit. */
+static double
+capacity_kv_running(void *ctx, double input_tokens, double output_tokens)
+{
+	const wc_capacity_service_store *s = ctx;
+	if (!(s->hw.memory_bytes > 0.0))
+		return INFINITY;
+	if (wc_capacity_max_concurrency(&s->arch, &s->hw, s->tp, s->reserve, input_tokens + output_tokens) < 1.0)
+		return 0.0;
+	return wc_capacity_running_fit(&s->arch, &s->hw, s->tp, s->reserve, input_tokens, output_tokens);
 }
 
 void
@@ -68,6 +84,7 @@ wc__capacity_service_times(wc_capacity_service_store *store, const char *source,
 {
 	out->decode_step_s = capacity_decode;
 	out->prefill_s = capacity_prefill;
+	out->kv_running = capacity_kv_running;
 	out->ctx = store;
 	snprintf(out->source, sizeof out->source, "%s", source);
 }

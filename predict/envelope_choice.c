@@ -78,6 +78,7 @@ wc_service_select(const wc_params *p, const wc_config *c, wc_service_choice choi
 	int rc = wc_roofline_standin_init(&store->standin, c, err);
 	if (rc != WC_OK)
 		return rc;
+	store->standin.reserve = wc_predict_memory_reserve(p, c);
 	wc_roofline_standin_service(&store->standin, out);
 	return WC_OK;
 }

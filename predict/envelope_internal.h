@@ -184,4 +184,12 @@ typedef struct {
 int wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode,
                          uint64_t first_stream, double tokens[2], wc_error *err);
 
+/* The engine's concurrency limit the KV cache allows (docs/envelopes.md,
+ * "Engine"): `eff` is `o` with max_running lowered to what the cache holds
+ * at the workload's mean lengths (`note`, one warning, says so; "" when
+ * unchanged); a request that cannot fit at all is refused naming the
+ * length. An n(t) or service times without a memory model change nothing. */
+int wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *st, const wc_envelope_options *o,
+                        wc_envelope_options *eff, char *note, size_t cap, wc_error *err);
+
 #endif

@@ -335,7 +335,12 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	}
 	/* More waiting at the end than the engine runs at once: the queue grows
 	 * (arrivals outpace service) and the horizon decides the numbers. */
-	if (waiting > rs->o->max_running)
+	if (waiting > rs->o->max_running && rs->w->kind == WC_ENVELOPE_CLOSED)
+		/* a closed loop's queue is its clients beyond the engine's slots:
+		 * bounded, not growing */
+		WC_WARN(out, "queue: %.0f of the %g clients wait for the engine's %d slots (max_running) at the end",
+		        waiting, rs->w->concurrency, rs->o->max_running);
+	else if (waiting > rs->o->max_running)
 		WC_WARN(out, "overloaded: %.0f requests per server still wait at the end (max_running %d); "
 		        "arrivals outpace the service times and the queue grows with the horizon",
 		        waiting, rs->o->max_running);
@@ -381,15 +386,71 @@ predictive(const wc_power_map *pm, const wc_envelope_summary *s, int servers, wc
 		wc_interval_hold_floor(s->p95_w.value, idle, &iv->p95_lo);
 }
 
+/* A length distribution's mean (an empirical one's values'). */
+static double
+dist_mean(const wc_length_dist *d)
+{
+	if (d->kind != WC_LENGTH_EMPIRICAL || !d->n_values)
+		return d->mean;
+	double s = 0.0;
+	for (size_t i = 0; i < d->n_values; i++)
+		s += d->values[i];
+	return s / (double)d->n_values;
+}
+
+/* The workload's mean length: a replay's requests their own where they
+ * have one, the others the distribution's. */
+static double
+mean_length(const wc_envelope_workload *w, int input)
+{
+	const double *own = input ? w->arrival_input : w->arrival_output;
+	const double drawn = dist_mean(input ? &w->input : &w->output);
+	if (w->kind != WC_ENVELOPE_REPLAY || !own || !w->n_arrivals)
+		return drawn;
+	double s = 0.0;
+	for (size_t i = 0; i < w->n_arrivals; i++)
+		s += isfinite(own[i]) ? own[i] : drawn;
+	return s / (double)w->n_arrivals;
+}
+
+int
+wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *st, const wc_envelope_options *o,
+                    wc_envelope_options *eff, char *note, size_t cap, wc_error *err)
+{
+	*eff = *o;
+	note[0] = '\0';
+	if (w->kind == WC_ENVELOPE_SERIES || !st || !st->kv_running)
+		return WC_OK;
+	const double in = mean_length(w, 1), out = mean_length(w, 0);
+	const double n = st->kv_running(st->ctx, in, out);
+	if (!(n >= 1.0))
+		return wc_error_set(err, WC_EINVAL, "%s: a request of the workload's mean %.0f input + %.0f output "
+		                    "tokens needs more KV cache than the group's memory leaves after the weights "
+		                    "(docs/capacity.md, \"Memory as vLLM does it\")",
+		                    out > in ? "output_tokens" : "input_tokens", in, out);
+	if (n < o->max_running) {
+		eff->max_running = (int)n;
+		snprintf(note, cap, "max_running: the KV cache holds %d requests of the workload's mean %.0f input + "
+		         "%.0f output tokens; the engine runs at most %d, not %d, and the rest wait (vLLM preempts "
+		         "beyond; docs/capacity.md)", (int)n, in, out, (int)n, o->max_running);
+	}
+	return WC_OK;
+}
+
 int
 wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
-                const wc_envelope_options *o, wc_envelope_result *out, wc_error *err)
+                const wc_envelope_options *o_asked, wc_envelope_result *out, wc_error *err)
 {
+	wc_envelope_options eff;
+	const wc_envelope_options *o = &eff;
+	char kv_note[WC_WARNING_LEN];
 	run_state rs = { .w = w, .st = st, .pm = pm, .o = o };
 	double *table = NULL;
 	int rc;
 	memset(out, 0, sizeof *out);
-	if ((rc = check_inputs(w, st, pm, o, err)) || (rc = setup(&rs, &table, err)))
+	if ((rc = check_inputs(w, st, pm, o_asked, err)) ||
+	    (rc = wc__envelope_kv_cap(w, st, o_asked, &eff, kv_note, sizeof kv_note, err)) ||
+	    (rc = setup(&rs, &table, err)))
 		return rc;
 	if (alloc_slots(&rs) != WC_OK)
 		rc = wc_error_set(err, WC_ENOMEM, "envelope: out of memory (%d replicas x %zu bins)",
@@ -398,6 +459,8 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		rc = run_workers(&rs, err);
 	if (rc == WC_OK)
 		rc = fill_result(&rs, out, err);
+	if (rc == WC_OK && kv_note[0])
+		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK) {
 		out->fleet_size = o->fleet_size;
 		out->fleet_mode = o->fleet_mode;

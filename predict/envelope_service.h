@@ -27,6 +27,9 @@ typedef struct {
 	double (*decode_step_s)(void *ctx, double running, double context_tokens);
 	double (*prefill_s)(void *ctx, double input_tokens);
 	void *ctx;
+	/* How many requests of these mean lengths the KV cache holds at once
+	 * (wc_capacity_running_fit; INFINITY: no limit known). NULL: none. */
+	double (*kv_running)(void *ctx, double input_tokens, double output_tokens);
 	char source[48];   /* named in every result, e.g. "roofline_standin" */
 } wc_service_times;
 
@@ -40,6 +43,7 @@ typedef struct {
 	wc_capacity_point point;
 	wc_capacity_arch arch;
 	wc_capacity_hw hw;
+	double reserve;  /* memory vLLM keeps free (1 - gpu_memory_utilization) */
 	/* A datasheet level's transfer (wc_capacity_bind_any): what it leans on,
 	 * one warning line; "" for a fitted level. */
 	char transfer_note[WC_WARNING_LEN];

@@ -182,6 +182,53 @@ test_closed_loop_throughput(void)
 	wc_envelope_result_clear(&r);
 }
 
+/* The engine runs no more requests than the KV cache holds at the
+ * workload's lengths, as `predict` counts them, and says so; a prompt
+ * that cannot fit at all is refused naming the length (docs/envelopes.md,
+ * "Engine"). Qwen3-8B on one H100 at 16 000 + 1 000 tokens: 24 fit. */
+static void
+test_kv_limit(void)
+{
+	wc_config c = config("H100", 1, "Qwen3-8B");
+	wc_service_store ss;
+	wc_service_times st;
+	wc_power_map_law pstore;
+	wc_power_map pm;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_envelope_result r;
+	wc_error err;
+	CHECK_INT(wc_service_select(&paper, &c, WC_SERVICE_AUTO, &ss, &st, &err), WC_OK);
+	setup_power(&c, &pstore, &pm);
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_CLOSED;
+	w.concurrency = 200;
+	w.input = (wc_length_dist){ WC_LENGTH_FIXED, 16000, 0, NULL, 0 };
+	w.output = (wc_length_dist){ WC_LENGTH_FIXED, 1000, 0, NULL, 0 };
+	wc_envelope_options_init(&o);
+	o.horizon_s = 200;
+	o.warmup_s = 100;
+	o.replicas = 1;
+	double fit = st.kv_running(st.ctx, 16000, 1000);
+	CHECK_NEAR(fit, 24, 0);
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_OK);
+	CHECK(r.server.mean_running.value <= fit + 1e-9);
+	CHECK(r.server.mean_running.value > 20);
+	int warned = 0;
+	for (int i = 0; i < r.n_warnings; i++)
+		warned |= strstr(r.warnings[i], "max_running: the KV cache holds 24 requests of the workload's mean "
+		                                "16000 input + 1000 output tokens") != NULL;
+	CHECK(warned);
+	wc_envelope_result_clear(&r);
+	/* a prompt no memory holds */
+	w.kind = WC_ENVELOPE_POISSON;
+	w.rate = 1;
+	w.input.mean = 1e7;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "input_tokens: a request of the workload's mean 10000000 input + 1000 output tokens "
+	                        "needs more KV cache");
+}
+
 static void
 expect_fallback(const wc_params *p, const wc_config *c, const char *reason)
 {
@@ -321,6 +368,7 @@ main(void)
 	test_same_as_predict_capacity();
 	test_littles_law();
 	test_closed_loop_throughput();
+	test_kv_limit();
 	test_choice();
 	test_cli();
 	wc_params_clear(&paper);
