@@ -54,6 +54,10 @@ int cli_subcommands_run(const cli_subcommands *t, int argc, char **argv);
 /** Progress on stderr for long work (cli/progress.c): installed when stderr
  *  is a terminal and `quiet` is 0. */
 void cli_progress_setup(int quiet);
+/** Whether --quiet stood anywhere on the line (main takes it out before a
+ *  command parses its flags, so the commands whose --quiet also silences
+ *  warnings ask here). */
+int cli_quiet(void);
 /** Seconds on the monotonic clock (for elapsed times). */
 double cli_now_s(void);
 

@@ -170,10 +170,10 @@ cli_fit_response(int argc, char **argv)
 	gsl_set_error_handler_off();
 	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK)
 		return rc;
-	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet, &s)) != CLI_OK ||
+	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet || cli_quiet(), &s)) != CLI_OK ||
 	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.service)) != CLI_OK)
 		goto done;
-	for (size_t i = 0; i < s.n && !a.quiet; i++)
+	for (size_t i = 0; i < s.n && !(a.quiet || cli_quiet()); i++)
 		if (s.checks[i].service.fallback[0])
 			fprintf(stderr, "wattcast %s: warning: %s: %s\n", cmd, s.replays[i].run_id, s.checks[i].service.fallback);
 	wc_response_run *runs = wc_alloc_array(s.n, sizeof *runs);

@@ -156,7 +156,7 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 		return cli_usage_error(cmd, "give at least one RUN_DIR (see --help)");
 	if (!isnan(d->active_params_b) && !d->model[0])
 		return cli_usage_error(cmd, "--active-params needs --model (the runs table names the model)");
-	o->warn = a->quiet ? NULL : print_warning;
+	o->warn = a->quiet || cli_quiet() ? NULL : print_warning;
 	a->first_dir = optind;
 	return CLI_OK;
 }

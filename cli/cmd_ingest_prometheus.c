@@ -220,7 +220,7 @@ cli_cmd_ingest_prometheus(int argc, char **argv)
 	wc_fleet_options_init(&a.o);
 	int rc = parse_args(argc, argv, &a);
 	if (rc == CLI_OK && !a.help) {
-		a.o.warn = a.quiet ? NULL : print_line;
+		a.o.warn = a.quiet || cli_quiet() ? NULL : print_line;
 		a.o.warn_payload = (void *)1;
 		a.o.verbose = a.verbose ? print_verbose : NULL;
 		rc = a.url ? wc_fleet_ingest_http(a.url, a.selector, &a.o, &t, &err)

@@ -61,9 +61,18 @@ report(const char *task, double done, double total)
 	fflush(stderr);
 }
 
+static int quiet_given;
+
+int
+cli_quiet(void)
+{
+	return quiet_given;
+}
+
 void
 cli_progress_setup(int quiet)
 {
+	quiet_given = quiet;
 	if (!quiet && isatty(STDERR_FILENO))
 		wc_progress_install(report);
 }

@@ -48,7 +48,7 @@ ingest_platform(const char *dir, const char *run, const char *extra, char *platf
                 char *err_out, size_t err_cap)
 {
 	char *out = path_join(dir, "runs.csv");
-	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--power-only", "--quiet", extra, NULL };
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--power-only", extra, NULL };
 	run_result r;
 	platform[0] = '\0';
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
