@@ -57,6 +57,11 @@ extern const char cli_envelope_usage[];
  *  workload's field, naming the flag instead (`--poisson` or `--bursty`
  *  for the rate, by `kind`). */
 int cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char *msg);
+/** CLI_OK, or a usage error naming --replicas, --horizon and --bin when the
+ *  bands of `o` (replicas x bins x traces, two doubles a cell) would take
+ *  more than half of this machine's memory: HTTP bounds the work a request
+ *  asks for; on the command line the machine does (docs/envelopes.md). */
+int cli_envelope_memory_check(const char *cmd, const wc_envelope_options *o);
 
 /** What --measured replays: the run's window and its measured metrics. */
 typedef struct {

@@ -578,6 +578,8 @@ cli_cmd_envelope(int argc, char **argv)
 		rc = cli_envelope_usage_from_field(cmd, a.w.kind, err.msg);
 		goto done;
 	}
+	if ((rc = cli_envelope_memory_check(cmd, &a.o)) != CLI_OK)
+		goto done;
 	rc = a.budget ? run_budget(cmd, &a, &s) : run_forecast(cmd, &a, &s, &in);
 done:
 	cli_envelope_inputs_free(&in);

@@ -5,7 +5,9 @@
  */
 #include "cli_envelope.h"
 
+#include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 const char cli_envelope_usage[] =
 	"usage: wattcast envelope --platform NAME (--model NAME | --active-params B) [--tp G]\n"
@@ -75,4 +77,17 @@ cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char
 			return cli_usage_error(cmd, "%s%s", map[i][1], msg + k);
 	}
 	return cli_usage_error(cmd, "%s", msg);
+}
+
+int
+cli_envelope_memory_check(const char *cmd, const wc_envelope_options *o)
+{
+	const double bins = ceil(o->horizon_s / o->bin_s), traces = o->fleet_size > 1 ? 2.0 : 1.0;
+	const double need = (double)o->replicas * bins * traces * 2.0 * sizeof(double);
+	const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	if (!(have > 0.0) || need <= 0.5 * have)
+		return CLI_OK;
+	return cli_usage_error(cmd, "--replicas, --horizon, --bin: %d replicas x %.0f bins of %g s need %.1f GB for "
+	                       "the bands, more than half of this machine's %.1f GB; use fewer replicas, a shorter "
+	                       "horizon or wider bins", o->replicas, bins, o->bin_s, need / 1e9, have / 1e9);
 }

@@ -24,6 +24,17 @@ expect_usage(const char *const *argv, int status, const char *needle)
 	run_result_free(&r);
 }
 
+/* Bands no machine holds are refused before any work, naming the flags
+ * (100 000 replicas x a week in 0.05 s bins: 19 TB); they used to fail
+ * late with "out of memory", exit 1, or swap for a quarter of an hour. */
+static void
+test_memory_bound(void)
+{
+	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "0.001",
+	                       "--horizon", "604800", "--replicas", "100000", "--bin", "0.05", NULL };
+	expect_usage(argv, 2, "--replicas, --horizon, --bin: 100000 replicas x 12096000 bins of 0.05 s need");
+}
+
 static void
 test_bad_inputs(const char *dir)
 {
@@ -363,6 +374,7 @@ main(void)
 {
 	char *dir = test_tmpdir("cli_envelope");
 	test_bad_inputs(dir);
+	test_memory_bound();
 	test_forecast_files(dir);
 	test_unsorted_replay_and_budget_text(dir);
 	test_fit_and_validate(dir);
