@@ -97,6 +97,11 @@ int cli_measured_identity(const char *dir, wc_run_manifest *d, const char **plat
  *  allowed, but its "measured" columns are then another
  *  configuration's). Returns 1 when the board predicted is the run's (or
  *  the run does not say). */
+/** `text` (an envelope's JSON answer) with a "measured" object added: the
+ *  run replayed, its arrivals and window, and its measured metrics, for
+ *  --measured --json (what the text puts in its "measured" column).
+ *  Returns a new string (free), NULL when out of memory. */
+char *cli_measured_json(const char *text, const cli_measured_window *win, size_t arrivals);
 int cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_given, const char *model,
                         wc_config *c);
 

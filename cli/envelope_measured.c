@@ -10,6 +10,7 @@
 #include "cli_envelope.h"
 #include "cli_replay.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,4 +175,28 @@ cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_give
 			        "are %s's\n", cmd, model, win->run_id, win->model, win->model);
 	}
 	return same_board;
+}
+
+char *
+cli_measured_json(const char *text, const cli_measured_window *win, size_t arrivals)
+{
+	json_t *o = json_loads(text, 0, NULL);
+	if (!o)
+		return NULL;
+	const wc_trace_metrics *m = &win->metrics;
+	const struct { const char *k; double v; } vals[] = {
+		{ "mean_w", m->mean_w }, { "p5_w", m->p5_w }, { "p50_w", m->p50_w }, { "p95_w", m->p95_w },
+		{ "max_w", m->max_w }, { "ramp_w_per_s", m->ramp_w_per_s }, { "ramp_p95_w_per_s", m->ramp_p95_w_per_s },
+		{ "spectral_entropy", m->spectral_entropy }, { "energy_j", m->energy_j },
+	};
+	json_t *meas = json_pack("{s:s,s:I,s:s,s:f,s:f,s:I}", "run_id", win->run_id, "arrivals", (json_int_t)arrivals,
+	                         "arrival_source", win->arrival_source, "horizon_s", win->horizon_s, "warmup_s",
+	                         win->warmup_s, "windows_in_folder", (json_int_t)win->runs);
+	for (size_t i = 0; meas && i < sizeof vals / sizeof vals[0]; i++)
+		json_object_set_new(meas, vals[i].k, isfinite(vals[i].v) ? json_real(vals[i].v) : json_null());
+	char *s = NULL;
+	if (meas && json_object_set_new(o, "measured", meas) == 0)
+		s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(o);
+	return s;
 }

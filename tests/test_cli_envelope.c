@@ -341,6 +341,21 @@ test_fit_and_validate(const char *dir)
 	CHECK_CONTAINS(r.out, "(P0 85.0 W/GPU"); /* the run's measured idle */
 	char *first = r.out ? strdup(r.out) : NULL;
 	run_result_free(&r);
+	/* --json carries the measured run beside the prediction, as the text's
+	 * "measured" column does */
+	const char *meas_json[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--measured", a,
+		                    "--utc-offset", "0", "--replicas", "2", "--json", NULL };
+	CHECK_INT(run_wattcast(meas_json, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *mj = json_object_get(j, "measured");
+	CHECK(mj != NULL);
+	CHECK_INT(json_integer_value(json_object_get(mj, "arrivals")), 2);
+	CHECK_NEAR(json_real_value(json_object_get(mj, "horizon_s")), 19.75, 1e-9);
+	CHECK(json_real_value(json_object_get(mj, "mean_w")) > 85.0);
+	CHECK(json_object_get(j, "server") != NULL);
+	json_decref(j);
+	run_result_free(&r);
 	/* A run whose manifest names its board and model needs neither flag:
 	 * the same replay, word for word. */
 	char *man = path_join(a, "wattcast-run.json");
