@@ -57,6 +57,10 @@ extern const char cli_envelope_usage[];
  *  workload's field, naming the flag instead (`--poisson` or `--bursty`
  *  for the rate, by `kind`). */
 int cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char *msg);
+/** A library refusal: on the configuration's or the workload's lengths
+ *  (platform, sm_clock_mhz, tp, idle_power_w, active_params_b, input_tokens,
+ *  output_tokens) a usage error naming the flag, else cli_fail. */
+int cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *msg);
 /** CLI_OK, or a usage error naming --replicas, --horizon and --bin when the
  *  bands of `o` (replicas x bins x traces, two doubles a cell) would take
  *  more than half of this machine's memory: HTTP bounds the work a request

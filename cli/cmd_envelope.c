@@ -365,12 +365,12 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	a->o.hold_s = s->resp.hold_s.value;
 	a->o.decay_s = s->resp.decay_s.value;
 	if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
-		return cli_fail(cmd, "%s", err.msg);
+		return cli_envelope_config_error(cmd, a->w.kind, err.msg);
 	if (a->w.kind == WC_ENVELOPE_SERIES)
 		snprintf(s->st.source, sizeof s->st.source, "none");
 	else if ((rc = wc_service_select(&s->p, &a->c, a->service, &s->service, &s->st, &err)) != WC_OK)
 		return strncmp(err.msg, "service:", 8) == 0 ? cli_usage_error(cmd, "--%s", err.msg)
-		                                            : cli_fail(cmd, "%s", err.msg);
+		                                            : cli_envelope_config_error(cmd, a->w.kind, err.msg);
 	if (wc_params_fingerprint(&s->p, s->version, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	return CLI_OK;
@@ -506,7 +506,7 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	wc_error err;
 	int rc = CLI_OK;
 	if (wc_envelope_run(&a->w, &s->st, &s->pm, &a->o, &res, &err) != WC_OK)
-		return cli_fail(cmd, "%s", err.msg);
+		return cli_envelope_config_error(cmd, a->w.kind, err.msg);
 	if (a->json) {
 		wc_envelope_render r = render_ctx(a, s);
 		char *t = wc_render_envelope(&r, &res, 2, &err);

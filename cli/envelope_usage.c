@@ -66,7 +66,8 @@ cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char
 		{ "response/prefill_ratio", "--prefill-ratio" }, { "response/tau_s", "--tau" },
 		{ "response/hold_s", "--hold" }, { "response/decay_s", "--decay" },
 		{ "budget_w", "--budget" }, { "stat", "--budget-stat" }, { "max_fleet", "--max-fleet" },
-		{ "budget_bin_s", "--budget-bin" },
+		{ "budget_bin_s", "--budget-bin" }, { "platform", "--platform" }, { "sm_clock_mhz", "--sm-clock" },
+		{ "tp", "--tp" }, { "idle_power_w", "--idle-power" }, { "active_params_b", "--active-params" },
 	};
 	size_t n = strcspn(msg, ":");
 	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
@@ -90,4 +91,17 @@ cli_envelope_memory_check(const char *cmd, const wc_envelope_options *o)
 	return cli_usage_error(cmd, "--replicas, --horizon, --bin: %d replicas x %.0f bins of %g s need %.1f GB for "
 	                       "the bands, more than half of this machine's %.1f GB; use fewer replicas, a shorter "
 	                       "horizon or wider bins", o->replicas, bins, o->bin_s, need / 1e9, have / 1e9);
+}
+
+int
+cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *msg)
+{
+	/* the configuration's and the workload's fields are the command line's:
+	 * exit 2 naming the flag; anything else is the work failing */
+	static const char *const fields[] = { "platform:", "sm_clock_mhz:", "tp:", "idle_power_w:",
+		                              "active_params_b:", "input_tokens:", "output_tokens:" };
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (strncmp(msg, fields[i], strlen(fields[i])) == 0)
+			return cli_envelope_usage_from_field(cmd, kind, msg);
+	return cli_fail(cmd, "%s", msg);
 }

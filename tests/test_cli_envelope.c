@@ -33,6 +33,16 @@ test_memory_bound(void)
 	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "0.001",
 	                       "--horizon", "604800", "--replicas", "100000", "--bin", "0.05", NULL };
 	expect_usage(argv, 2, "--replicas, --horizon, --bin: 100000 replicas x 12096000 bins of 0.05 s need");
+	/* the configuration is the command line's: exit 2 naming the flag */
+	const char *plat[] = { "wattcast", "envelope", "--platform", "Z100", "--model", "Qwen3-8B", "--poisson", "1",
+		               "--horizon", "10", NULL };
+	expect_usage(plat, 2, "wattcast envelope: --platform: unknown level 'Z100'");
+	const char *clock[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Qwen3-8B", "--poisson", "1",
+		                "--horizon", "10", "--sm-clock", "5000", NULL };
+	expect_usage(clock, 2, "wattcast envelope: --sm-clock: 5000 MHz is outside the clock range of H100");
+	const char *prompt[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "4",
+		                 "--input-tokens", "10000000", "--horizon", "60", NULL };
+	expect_usage(prompt, 2, "wattcast envelope: --input-tokens: a request of the workload's mean 10000000 input");
 }
 
 static void
@@ -76,10 +86,10 @@ test_bad_inputs(const char *dir)
 	expect_usage(samp, 2, "--sample: 60 s is longer than the horizon of 30 s");
 	const char *huge[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-405B", "--poisson",
 		               "1", "--horizon", "60", NULL };
-	expect_usage(huge, 1, "tp: the weights need 810.0 GB but 1 x A100");
+	expect_usage(huge, 2, "--tp: the weights need 810.0 GB but 1 x A100");
 	const char *idle[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
 		               "--horizon", "30", "--idle-power", "1e6", NULL };
-	expect_usage(idle, 1, "idle_power_w: 1e+06 W per GPU is not below A100's board limit of 400 W");
+	expect_usage(idle, 2, "--idle-power: 1e+06 W per GPU is not below A100's board limit of 400 W");
 	/* the shortest horizon: the default bins fit it; a --bin given is
 	 * checked as given */
 	const char *shortest[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
