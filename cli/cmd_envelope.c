@@ -494,6 +494,11 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 		printf("; %d would draw %.6g W", plan.fleet_size + 1, plan.next_stat_w);
 	if (plan.at_bound)
 		printf("; the search bound --max-fleet %d was reached", a->bo.max_fleet);
+	if (isfinite(plan.stat_hi_w))
+		printf("\n95 %% predictive interval of that %s (the law's held-out error, not the Monte-Carlo spread): "
+		       "[%.6g, %.6g] W%s", stat, plan.stat_lo_w, plan.stat_hi_w,
+		       plan.stat_hi_w > a->bo.budget_w ? "; its upper end is over the budget: the plan holds at the "
+		                                         "estimate, not at the interval's top" : "");
 	printf("\n%d fleet size%s probed, %d server%s simulated, %.3f s\n", plan.probes, plan.probes == 1 ? "" : "s",
 	       plan.servers_simulated, plan.servers_simulated == 1 ? "" : "s", secs);
 	return CLI_OK;

@@ -278,7 +278,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	wc_envelope_options one = *o;
 	int rc;
 	memset(out, 0, sizeof *out);
-	out->stat_w = out->next_stat_w = NAN;
+	out->stat_w = out->next_stat_w = out->stat_lo_w = out->stat_hi_w = NAN;
 	one.fleet_size = 1;
 	one.replicas = 1;
 	if ((rc = wc_envelope_workload_check(w, err)) || (rc = wc_envelope_options_check(&one, err)) ||
@@ -304,6 +304,19 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	one.fleet_mode = o->fleet_mode;
 	if ((rc = budget_setup(&bs, &table, err)) == WC_OK)
 		rc = search(&bs, out, err);
+	/* the law's error moves every server of the fleet alike (one frozen
+	 * law), so it scales the aggregate as it scales one server's mean */
+	if (rc == WC_OK && pm->has_pe && out->stat_w > 0.0 &&
+	    !wc_pe_widen(&pm->pe, out->stat_w, &out->stat_lo_w, &out->stat_hi_w))
+		out->stat_lo_w = out->stat_hi_w = NAN;
+	if (isfinite(out->stat_hi_w)) {
+		/* means over a second or more end where the boards do, and no
+		 * fleet draws less than its idle (docs/intervals.md) */
+		const int gpus = out->fleet_size * pm->tp;
+		if (bo->bin_s >= WC_ENVELOPE_SUSTAINED_S)
+			wc_interval_hold_ceiling(out->stat_w, wc_power_ceiling_w(pm->max_w, gpus), &out->stat_hi_w);
+		wc_interval_hold_floor(out->stat_w, pm->idle_w > 0.0 ? pm->idle_w * gpus : NAN, &out->stat_lo_w);
+	}
 	free(table);
 	free(bs.cache);
 	free(bs.agg);

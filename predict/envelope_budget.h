@@ -33,6 +33,11 @@ typedef struct {
 	int at_bound;            /* 1: K = max_fleet still fits (the bound was the limit) */
 	int probes;              /* fleet sizes evaluated */
 	int servers_simulated;
+	/* stat_w's predictive 95 % interval: the law's held-out error of mean
+	 * power around it (docs/intervals.md; NaN without one, or at 0
+	 * servers). The Monte-Carlo spread is not in it; the plan's size is
+	 * the point estimate's. */
+	double stat_lo_w, stat_hi_w;
 } wc_budget_plan;
 
 /** The most server simulations a plan can run: every server draws at

@@ -232,6 +232,10 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	                    "next_stat_w", num(plan->next_stat_w), "at_bound", plan->at_bound,
 	                    "probes", plan->probes, "servers_simulated", plan->servers_simulated,
 	                    "seconds", seconds));
+	json_object_set_new(json_object_get(root, "plan"), "stat_interval_95",
+	                    isfinite(plan->stat_lo_w) ? json_pack("{s:f,s:f}", "lo", plan->stat_lo_w, "hi",
+	                                                          plan->stat_hi_w)
+	                                              : json_null());
 	json_t *warnings = json_array();
 	if (c->power->level_note[0])
 		json_array_append_new(warnings, json_string(c->power->level_note));

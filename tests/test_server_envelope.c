@@ -263,6 +263,13 @@ test_budget(void)
 	CHECK(json_real_value(json_object_get(p, "stat_w")) <= 3500);
 	CHECK(json_real_value(json_object_get(p, "next_stat_w")) > 3500);
 	CHECK(json_is_false(json_object_get(p, "at_bound")));
+	/* the statistic's predictive interval: the law's held-out error around
+	 * it, containing it, its top held at the ten boards' ceiling */
+	const json_t *iv = json_object_get(p, "stat_interval_95");
+	double st = json_real_value(json_object_get(p, "stat_w"));
+	double lo = json_real_value(json_object_get(iv, "lo")), hi = json_real_value(json_object_get(iv, "hi"));
+	CHECK(iv && lo < st && st < hi);
+	CHECK(hi <= 10 * 1.1 * 400 + 1e-6);
 	http_reply_free(&r);
 	/* the shortest horizon the schema allows is answered with the default
 	 * bins, which shrink to it; a bin the client gives is checked */
