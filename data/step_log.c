@@ -33,6 +33,7 @@ wc_step_log_free(wc_step_log *l)
 	free(l->t);
 	free(l->step);
 	free(l->event);
+	free(l->line);
 	memset(l, 0, sizeof *l);
 }
 
@@ -92,10 +93,13 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 			return bad(rd, &f[rd->col_event], "event", why);
 		}
 	}
-	if (l->n > 0 && !(t > l->t[l->n - 1]))
+	/* Every rank writing its own row repeats a step within a millisecond,
+	 * often at the same millisecond; a step number going back is a run
+	 * resumed from a checkpoint. Both are counted by the step numbers,
+	 * not refused (docs/formats/telemetry.md, "Step logs"). */
+	int repeat = l->n > 0 && (int)step == l->step[l->n - 1] && ev == l->event[l->n - 1];
+	if (l->n > 0 && !(t > l->t[l->n - 1]) && !(repeat && t == l->t[l->n - 1]))
 		return bad(rd, &f[rd->col_t], "epoch_s", "must be later than the row before");
-	if (l->n > 0 && step < l->step[l->n - 1])
-		return bad(rd, &f[rd->col_step], "step", "must not go back");
 	size_t cap = rd->cap;
 	double *nt = wc_grow(l->t, &cap, l->n + 1, sizeof *nt, 256);
 	if (nt)
@@ -104,10 +108,14 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 	if (ns)
 		l->step = ns;
 	unsigned char *ne = ns ? wc_resize_array(l->event, cap, sizeof *ne) : NULL;
-	if (!ne)
+	if (ne)
+		l->event = ne;
+	int *nl = ne ? wc_resize_array(l->line, cap, sizeof *nl) : NULL;
+	if (!nl)
 		return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
-	l->event = ne;
+	l->line = nl;
 	rd->cap = cap;
+	l->line[l->n] = rd->line;
 	l->t[l->n] = t;
 	l->step[l->n] = (int)step;
 	l->event[l->n++] = (unsigned char)ev;

@@ -37,13 +37,19 @@ typedef struct {
 	double *t;              /* epoch s, strictly increasing */
 	int *step;              /* the step number of each row */
 	unsigned char *event;   /* wc_step_event */
+	int *line;              /* the file line of each row, for messages */
 } wc_step_log;
 
-#define WC_STEP_LOG_INIT { .n = 0, .t = NULL, .step = NULL, .event = NULL }
+#define WC_STEP_LOG_INIT { .n = 0, .t = NULL, .step = NULL, .event = NULL, .line = NULL }
 
 /** Read steps.csv: header row naming `step` and `epoch_s` (Unix seconds)
  *  and optionally `event` (start, step, save or eval; blank = step); `#`
- *  lines are comments. Refusals name file:line:column. `out` must be
+ *  lines are comments. Times increase strictly, except that a row may
+ *  repeat the row before it (step number and event) at the same time
+ *  (every rank writing its row); step numbers may go back (a resumed
+ *  run). Rows are kept as written: how they count as steps is the
+ *  reader's choice (docs/finetune.md, "Counting steps"). Refusals name
+ *  file:line:column. `out` must be
  *  WC_STEP_LOG_INIT; free with wc_step_log_free. */
 int wc_step_log_read(const char *path, wc_step_log *out, wc_error *err);
 int wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_log *out,

@@ -175,27 +175,104 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	return WC_OK;
 }
 
-/* The step log as the analysis wants it; arrays into `buf` (4 n doubles). */
+/* How the step log's rows became steps, for the warnings
+ * (docs/finetune.md, "Counting steps"). */
+typedef struct {
+	size_t repeats;               /* rows repeating the step before them */
+	int repeat_line;              /* the first such */
+	size_t gaps;                  /* rows ending more than one step */
+	int gap_line, gap_max;        /* the first such, the largest gap */
+	size_t resumes;               /* step numbers going back */
+	int resume_line, resume_from, resume_to; /* the first such */
+} ft_log_notes;
+
+/* Steps a step row without a step number before it ends: the gap to the
+ * next step number of its segment (a log written every k steps starts at
+ * step k), else one. */
+static double
+first_gap(const wc_step_log *l, size_t i)
+{
+	for (size_t j = i + 1; j < l->n && l->step[j] >= l->step[i]; j++)
+		if (l->event[j] == WC_STEP_STEP && l->step[j] > l->step[i])
+			return l->step[j] - l->step[i];
+	return 1.0;
+}
+
+/* A pause the log states: from the row before row i to row i. */
 static void
-step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf)
+logged_pause(const wc_step_log *l, size_t i, double *buf, size_t *np)
+{
+	buf[l->n + *np] = l->t[i - 1];
+	buf[2 * l->n + (*np)++] = l->t[i];
+}
+
+/* The step log as the analysis wants it; arrays into `buf` (4 n doubles).
+ * Steps are counted from the step numbers, not the rows: a row repeating
+ * the step number of the step row before it (every rank writing its row)
+ * is the same step, its first row's time kept; a row ending step k after
+ * step j ends k - j steps (a log written every k steps). A step number
+ * going back is a run resumed from a checkpoint: a new segment, whose
+ * re-run steps count (they were executed and cost energy); the time from
+ * the row before it to the segment's start -- its start row, else its
+ * first row, whose own steps are then not timed nor counted -- is not
+ * step time, as any start row after the first. */
+static void
+step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *notes)
 {
 	const wc_step_log *l = &c->log;
 	size_t ns = 0, np = 0;
+	int have_prev = 0, prev = 0, prev_is_step = 0; /* the last step number of the segment */
+	double *count = buf + 3 * l->n;
+	memset(notes, 0, sizeof *notes);
 	wc_ft_steps_info_init(in);
 	in->grad_accum = c->m.finetune.grad_accum;
 	if (strcmp(c->pt->info.power_column, "power.draw.average") == 0)
 		in->averaged_s = WC_FT_AVERAGE_WINDOW_S;
 	for (size_t i = 0; i < l->n; i++) {
-		if (l->event[i] == WC_STEP_STEP)
-			buf[ns++] = l->t[i];
-		else if (l->event[i] == WC_STEP_START && ns == 0)
-			in->start = l->t[i];
-		else if (i > 0 && (l->event[i] == WC_STEP_SAVE || l->event[i] == WC_STEP_EVAL)) {
-			buf[l->n + np] = l->t[i - 1];
-			buf[2 * l->n + np++] = l->t[i];
+		int num = l->step[i], ev = l->event[i];
+		if (i > 0 && num < l->step[i - 1]) {
+			if (notes->resumes++ == 0) {
+				notes->resume_line = l->line[i];
+				notes->resume_from = l->step[i - 1];
+				notes->resume_to = num;
+			}
+			have_prev = 0;
+			if (ev == WC_STEP_STEP) {
+				logged_pause(l, i, buf, &np);
+				have_prev = prev_is_step = 1;
+				prev = num;
+				continue;
+			}
+		}
+		if (ev == WC_STEP_STEP) {
+			if (have_prev && prev_is_step && num == prev) {
+				if (notes->repeats++ == 0)
+					notes->repeat_line = l->line[i];
+				continue;
+			}
+			/* a step numbered as the start row before it: numbering from 0 */
+			double k = !have_prev ? first_gap(l, i) : num > prev ? num - prev : 1.0;
+			if (k > 1 && notes->gaps++ == 0)
+				notes->gap_line = l->line[i];
+			notes->gap_max = k > notes->gap_max ? (int)k : notes->gap_max;
+			buf[ns] = l->t[i];
+			count[ns++] = k;
+			have_prev = prev_is_step = 1;
+			prev = num;
+		} else if (ev == WC_STEP_START) {
+			if (ns == 0)
+				in->start = l->t[i];
+			else
+				logged_pause(l, i, buf, &np);
+			have_prev = 1;
+			prev_is_step = 0;
+			prev = num;
+		} else if (i > 0) {
+			logged_pause(l, i, buf, &np);
 		}
 	}
 	in->step_end = buf;
+	in->step_count = count;
 	in->n_step_end = ns;
 	in->pause_from = buf + l->n;
 	in->pause_to = buf + 2 * l->n;
@@ -218,6 +295,25 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf)
 		in->steps = c->m.finetune.steps;
 		in->steps_source = "manifest";
 	}
+}
+
+/* One line each for rows that are not one step each: the count is right,
+ * but a log read as one row per step would have been 8x or 1/10 off, so
+ * the rule is said (docs/finetune.md, "Counting steps"). */
+static void
+log_warnings(const ft_ctx *c, const ft_log_notes *n, wc_ft_steps_result *res)
+{
+	const char *f = c->steps_path;
+	if (n->repeats)
+		WC_WARN(res, "%s:%d: %zu rows repeat the step number of the row before (every rank writing its row?); "
+		        "each step number is one step, timed by its first row", f, n->repeat_line, n->repeats);
+	if (n->gaps)
+		WC_WARN(res, "%s:%d: steps are logged with gaps (up to %d steps, %zu rows); a row ending step k after "
+		        "step j counts k - j steps", f, n->gap_line, n->gap_max, n->gaps);
+	if (n->resumes)
+		WC_WARN(res, "%s:%d: the step number goes back from %d to %d: a resumed run (%zu time%s); the re-run "
+		        "steps are counted, the restart is not step time", f, n->resume_line, n->resume_from,
+		        n->resume_to, n->resumes, n->resumes == 1 ? "" : "s");
 }
 
 /* A step log wholly outside the power log: a wrong UTC offset, most
@@ -245,6 +341,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	wc_ft_run run;
 	wc_ft_steps_info in;
 	wc_ft_steps_result res;
+	ft_log_notes notes;
 	double *buf = NULL;
 	int rc;
 	memset(&c, 0, sizeof c);
@@ -252,11 +349,11 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	wc_ft_run_init(&run);
 	if ((rc = read_files(&c, opt, err)) != WC_OK || (rc = configuration(&c, &run, err)) != WC_OK)
 		goto done;
-	if (!(buf = wc_alloc_array(3 * c.log.n + 1, sizeof *buf))) {
+	if (!(buf = wc_alloc_array(4 * c.log.n + 1, sizeof *buf))) {
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
 		goto done;
 	}
-	step_info(&c, &in, buf);
+	step_info(&c, &in, buf, &notes);
 	if ((rc = clocks_overlap(&c, err)) != WC_OK)
 		goto done;
 	if ((rc = wc_ft_steps_analyse(c.pt->t, c.pt->group, c.pt->n, &in, &res, err)) != WC_OK) {
@@ -265,6 +362,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		rc = wc_error_set(err, rc, "%s: %s", run_dir, msg);
 		goto done;
 	}
+	log_warnings(&c, &notes, &res);
 	rc = wc__ft_make_row(run_dir, &run, &res, c.pt->info.bad_lines, opt, table, err);
 done:
 	free(buf);

@@ -34,25 +34,36 @@ wc_ft_steps_info_init(wc_ft_steps_info *i)
 	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = NAN;
 }
 
-/* Start of step i: the end of the row before it (a step, or a logged
- * pause), else one median step before its end. */
+/* Optimizer steps the row of step i ends: more than one when the log is
+ * written every k steps (docs/finetune.md, "Counting steps"). */
+static double
+step_count(const wc_ft_steps_info *in, size_t i)
+{
+	return in->step_count ? in->step_count[i] : 1.0;
+}
+
+/* Start of step row i: the end of the row before it (a step, or a logged
+ * pause), else `median` (per optimizer step) times its steps before its
+ * end. */
 static double
 step_start(const wc_ft_steps_info *in, size_t i, double median)
 {
-	double s = i > 0 ? in->step_end[i - 1] : (isfinite(in->start) ? in->start : in->step_end[0] - median);
+	double s = i > 0 ? in->step_end[i - 1]
+	                 : (isfinite(in->start) ? in->start : in->step_end[0] - median * step_count(in, 0));
 	for (size_t j = 0; j < in->n_logged; j++)
 		if (in->pause_to[j] <= in->step_end[i] && in->pause_to[j] > s)
 			s = in->pause_to[j];
 	return s;
 }
 
-/* Median step duration: of the steps after the first (whose start is
- * the row before them) and of the first when the log states the start,
- * each from its start -- the end of a logged save or evaluation before it
- * -- to its end. The raw gaps between step rows would hold the logged
- * pauses: with a save after every step their median is a save, and both
- * the warm-up rule and the shortest pause (half the median) went wrong
- * (docs/finetune.md, "Measuring energy per step"). NaN with no duration. */
+/* Median duration of one optimizer step: of the step rows after the first
+ * (whose start is the row before them) and of the first when the log
+ * states the start, each from its start -- the end of a logged save or
+ * evaluation before it -- to its end, over the steps it ends. The raw
+ * gaps between step rows would hold the logged pauses: with a save after
+ * every step their median is a save, and both the warm-up rule and the
+ * shortest pause (half the median) went wrong (docs/finetune.md,
+ * "Measuring energy per step"). NaN with no duration. */
 static double
 median_step(const wc_ft_steps_info *in, double *scratch)
 {
@@ -60,34 +71,36 @@ median_step(const wc_ft_steps_info *in, double *scratch)
 	for (size_t i = i0; i < n; i++) {
 		double s = step_start(in, i, 0.0);
 		if (in->step_end[i] > s)
-			scratch[m++] = in->step_end[i] - s;
+			scratch[m++] = (in->step_end[i] - s) / step_count(in, i);
 	}
 	return m > 0 ? wc_stats_median(scratch, m) : NAN;
 }
 
-/* Step times: the window spans the steps wholly inside the trace; slow
- * leading steps are marked as warm-up. Returns the steps kept. */
+/* Step times: the window spans the step rows wholly inside the trace;
+ * slow leading steps are marked as warm-up. Each row counts the steps it
+ * ends. Returns the steps kept. */
 static double
 steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, double *median)
 {
-	size_t n = in->n_step_end, first = n, last = 0, kept = 0;
-	double *d = wc_alloc_array(n ? n : 1, sizeof *d), tn = g->t[g->n - 1];
+	size_t n = in->n_step_end, first = n, last = 0;
+	double kept = 0, all = 0, *d = wc_alloc_array(n ? n : 1, sizeof *d), tn = g->t[g->n - 1];
 	*median = d ? median_step(in, d) : NAN;
 	for (size_t i = 0; d && i < n; i++) {
 		double s = step_start(in, i, isfinite(*median) ? *median : 0.0);
 		d[i] = in->step_end[i] - s;
+		all += step_count(in, i);
 		if (s >= g->t[0] && in->step_end[i] <= tn && d[i] > 0) {
 			first = first == n ? i : first;
 			last = i;
-			kept++;
+			kept += step_count(in, i);
 		}
 	}
 	if (!d || kept == 0) {
 		free(d);
 		return 0;
 	}
-	if (kept < n)
-		WC_WARN(out, "step log: %zu of %zu steps lie outside the power log and are not counted", n - kept, n);
+	if (kept < all)
+		WC_WARN(out, "step log: %.0f of %.0f steps lie outside the power log and are not counted", all - kept, all);
 	double ws = step_start(in, first, isfinite(*median) ? *median : 0.0), we = in->step_end[last];
 	g->k0 = wc__ft_bin(g, ws);
 	g->k1 = wc__ft_bin(g, we);
@@ -98,18 +111,19 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	/* Warm-up: leading steps over twice the median step, at most a quarter.
 	 * A first step without a logged start has no known duration (its
 	 * start is one median step before its end): it is warm-up when the
-	 * step after it is. */
-	double md = isfinite(*median) ? *median : d[first];
+	 * step after it is. A row ending k steps is k slow steps or none. */
+	double md = isfinite(*median) ? *median : d[first] / step_count(in, first), most = floor(kept / 4);
 	int unknown_first = first == 0 && !isfinite(in->start);
-	for (size_t i = first; i <= last && i < first + kept / 4; i++) {
-		int slow = d[i] > 2.0 * md || (i == first && unknown_first && i < last && d[i + 1] > 2.0 * md);
+	for (size_t i = first; i <= last && out->warmup_steps + step_count(in, i) <= most; i++) {
+		int slow = d[i] / step_count(in, i) > 2.0 * md ||
+		           (i == first && unknown_first && i < last && d[i + 1] / step_count(in, i + 1) > 2.0 * md);
 		if (!slow)
 			break;
 		wc__ft_mark_interval(g, in->step_end[i] - d[i], in->step_end[i], FT_WARMUP);
-		out->warmup_steps++;
+		out->warmup_steps += (int)step_count(in, i);
 	}
 	free(d);
-	return (double)kept - out->warmup_steps;
+	return kept - out->warmup_steps;
 }
 
 /* Energy of a stretch that is not training: the trace over its interior

@@ -55,6 +55,8 @@ extern "C" {
  *  the trace's clock. Arrays are borrowed. */
 typedef struct {
 	const double *step_end;        /* end of each optimizer step, increasing */
+	const double *step_count;      /* steps each ends (a log written every k steps);
+	                                * NULL = one each */
 	size_t n_step_end;
 	double start;                  /* training start; NaN = unknown */
 	const double *pause_from, *pause_to; /* logged saves and evaluations */

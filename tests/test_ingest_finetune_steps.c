@@ -1,0 +1,224 @@
+/*
+ * Counting steps from a steps.csv by its step numbers, not its rows
+ * (docs/finetune.md, "Counting steps"): a log where every rank writes its
+ * row of each step, a log written every 10 steps, and a run that crashed
+ * at step 137 and resumed from its checkpoint at step 100 all give the
+ * energy per step of the truth, with the steps counted as executed and a
+ * warning saying how. Read as one row per step, the first was 8x too low
+ * and the second 10x too high, silently; the third was refused.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#define STEP_S 2.0
+#define TRUTH (1.6 * 550 + 0.4 * 350) /* J per step, one GPU */
+#define RESTART_S 40.0                 /* crash, reload, resume: idle */
+#define MAX_STEPS 400
+
+static char *dir;
+static double t_start; /* epoch of the first sample */
+
+/* The run: idle 10 s, then segments of 2-s steps (1.6 s at 550 W, 0.4 s
+ * at 350 W) with RESTART_S of idle between, idle 10 s. */
+typedef struct {
+	int first[2], last[2], n_seg;
+	double seg_start[2], end[MAX_STEPS];
+	int step[MAX_STEPS], n;
+} schedule;
+
+static void
+make_schedule(schedule *s, int n_seg, const int *first, const int *last)
+{
+	double t = 10.0;
+	s->n_seg = n_seg;
+	s->n = 0;
+	for (int g = 0; g < n_seg; g++) {
+		s->first[g] = first[g];
+		s->last[g] = last[g];
+		s->seg_start[g] = t;
+		for (int k = first[g]; k <= last[g]; k++) {
+			t += STEP_S;
+			s->step[s->n] = k;
+			s->end[s->n++] = t;
+		}
+		t += g + 1 < n_seg ? RESTART_S : 0.0;
+	}
+}
+
+static double
+power_at(const schedule *s, double x)
+{
+	for (int i = 0; i < s->n; i++)
+		if (x >= s->end[i] - STEP_S && x < s->end[i])
+			return x < s->end[i] - 0.4 ? 550 : 350;
+	return 90;
+}
+
+static char *
+run_folder(const char *name, const schedule *s)
+{
+	char *run = path_join(dir, name), *path = path_join(run, "power.csv"), *man = path_join(run, "wattcast-run.json");
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 11, 3);
+	mkdir(run, 0755);
+	CHECK_INT(write_text(man, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
+	                          " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"qlora\", \"micro_batch\": 8,\n"
+	                          "  \"seq_len\": 1024, \"grad_accum\": 4, \"lora_rank\": 64, \"checkpointing\": false}}\n"), 0);
+	FILE *f = fopen(path, "w");
+	fputs("timestamp,index,uuid,power.draw [W]\n", f);
+	double end = s->end[s->n - 1] + 10.0;
+	for (double x = 0; x < end; x += 0.1) {
+		long long ms = llround(1000 * x);
+		fprintf(f, "2026/07/18 %02lld:%02lld:%02lld.%03lld,0,GPU-a,%.2f\n", 15 + ms / 3600000, ms / 60000 % 60,
+		        ms / 1000 % 60, ms % 1000, power_at(s, x + 0.004) * (1 + 0.02 * wc_pcg32_normal(&rng)));
+	}
+	fclose(f);
+	free(path);
+	free(man);
+	return run;
+}
+
+/* steps.csv: a start row per segment (as a TrainerCallback's
+ * on_train_begin writes on a resume), then every `every`-th step, each
+ * by `ranks` rows a millisecond apart. */
+static void
+write_steps(const char *run, const schedule *s, int ranks, int every)
+{
+	char *path = path_join(run, "steps.csv");
+	FILE *f = fopen(path, "w");
+	fputs("step,epoch_s,event\n", f);
+	for (int g = 0, i = 0; g < s->n_seg; g++) {
+		fprintf(f, "%d,%.3f,start\n", s->first[g] - 1, t_start + s->seg_start[g]);
+		for (int n = s->last[g] - s->first[g] + 1; n > 0; n--, i++)
+			for (int r = 0; r < ranks && s->step[i] % every == 0; r++)
+				fprintf(f, "%d,%.3f,step\n", s->step[i], t_start + s->end[i] + 0.001 * r);
+	}
+	fclose(f);
+	free(path);
+}
+
+/* Ingest one folder; its row's energy per step, steps and warnings. */
+static double
+ingest(const char *run, double *steps, char *warnings, size_t cap)
+{
+	char *out = path_join(run, "row.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
+	run_result r;
+	wc_ft_table *t = NULL;
+	wc_error err;
+	double e = NAN;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	if (r.status)
+		fprintf(stderr, "%s\n%s\n", r.out, r.err);
+	run_result_free(&r);
+	if (wc_ft_table_read(out, &t, &err) == WC_OK && t->n_runs == 1) {
+		e = t->runs[0].energy_per_step_j;
+		*steps = atof(wc_ft_table_get_extra(t, 0, "steps"));
+		snprintf(warnings, cap, "%s", wc_ft_table_get_extra(t, 0, "warnings"));
+		fprintf(stderr, "%s: %.1f J/step (truth %.1f, %+.2f %%), %.0f steps; %s\n", run, e, TRUTH,
+		        100 * (e / TRUTH - 1), *steps, warnings);
+	}
+	CHECK(t != NULL);
+	wc_ft_table_free(t);
+	free(out);
+	return e;
+}
+
+/* Every one of 8 ranks writes its row of each step, a millisecond apart:
+ * 8 rows per step, one step. */
+static void
+per_rank_rows(void)
+{
+	schedule s;
+	int first = 1, last = 150;
+	double steps;
+	char warn[2048];
+	make_schedule(&s, 1, &first, &last);
+	char *run = run_folder("ranks", &s);
+	write_steps(run, &s, 8, 1);
+	double e = ingest(run, &steps, warn, sizeof warn);
+	CHECK(fabs(e / TRUTH - 1) <= 0.02);
+	CHECK_NEAR(steps, 150, 0);
+	CHECK_CONTAINS(warn, "steps.csv:4: 1050 rows repeat the step number of the row before");
+	CHECK_CONTAINS(warn, "each step number is one step, timed by its first row");
+	free(run);
+}
+
+/* logging_steps = 10: rows for steps 10, 20, ... 200, each ending ten. */
+static void
+every_tenth_step(void)
+{
+	schedule s;
+	int first = 1, last = 200;
+	double steps;
+	char warn[2048];
+	make_schedule(&s, 1, &first, &last);
+	char *run = run_folder("every10", &s);
+	write_steps(run, &s, 1, 10);
+	double e = ingest(run, &steps, warn, sizeof warn);
+	CHECK(fabs(e / TRUTH - 1) <= 0.02);
+	CHECK_NEAR(steps, 200, 0);
+	CHECK_CONTAINS(warn, "steps.csv:3: steps are logged with gaps (up to 10 steps, 20 rows)");
+	/* Without a start row the first row ends as many steps as the gap to
+	 * the next: steps 1-10 as well. */
+	char *path = path_join(run, "steps.csv");
+	FILE *f = fopen(path, "w");
+	fputs("step,epoch_s\n", f);
+	for (int k = 10; k <= 200; k += 10)
+		fprintf(f, "%d,%.3f\n", k, t_start + s.end[k - 1]);
+	fclose(f);
+	e = ingest(run, &steps, warn, sizeof warn);
+	CHECK(fabs(e / TRUTH - 1) <= 0.02);
+	CHECK_NEAR(steps, 200, 0);
+	free(path);
+	free(run);
+}
+
+/* A crash after step 137, a resume from checkpoint-100: steps 101-137
+ * run twice, and cost energy twice. */
+static void
+resumed_run(void)
+{
+	schedule s;
+	int first[2] = { 1, 101 }, last[2] = { 137, 200 };
+	double steps;
+	char warn[2048];
+	make_schedule(&s, 2, first, last);
+	char *run = run_folder("resumed", &s);
+	write_steps(run, &s, 1, 1);
+	double e = ingest(run, &steps, warn, sizeof warn);
+	CHECK(fabs(e / TRUTH - 1) <= 0.02);
+	CHECK_NEAR(steps, 137 + 100, 0);
+	CHECK_CONTAINS(warn, "steps.csv:140: the step number goes back from 137 to 100: a resumed run");
+	/* Without the start row after the restart, its first step row starts
+	 * the segment: that step is neither timed nor counted. */
+	char *path = path_join(run, "steps.csv");
+	FILE *f = fopen(path, "w");
+	fputs("step,epoch_s\n", f);
+	for (int i = 0; i < s.n; i++)
+		fprintf(f, "%d,%.3f\n", s.step[i], t_start + s.end[i]);
+	fclose(f);
+	e = ingest(run, &steps, warn, sizeof warn);
+	CHECK(fabs(e / TRUTH - 1) <= 0.02);
+	CHECK_NEAR(steps, 137 + 99, 0);
+	CHECK_CONTAINS(warn, "steps.csv:139: the step number goes back from 137 to 101");
+	free(path);
+	free(run);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("ingest_finetune_steps");
+	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
+	per_rank_rows();
+	every_tenth_step();
+	resumed_run();
+	free(dir);
+	return check_report("test_ingest_finetune_steps");
+}
