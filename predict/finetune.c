@@ -57,6 +57,34 @@ least_bytes_per_param(wc_ft_method m)
 	return m == WC_FT_FULL ? 4.0 : m == WC_FT_LORA ? 2.0 : 0.5;
 }
 
+/* Parameters the weights, gradients and optimizer state scale with, B:
+ * the total of a mixture-of-experts model, whose every expert is held and
+ * trained, not its active share (Qwen3-235B-A22B: 235 B, not 22 B;
+ * docs/finetune.md, "Memory"). The query carries the catalog model's
+ * shape (wc_ft_config_from_model), not its name: the catalog entry with
+ * that shape gives its total, the smallest when several do (never more
+ * memory than the model needs); a shape the catalog lacks is taken as
+ * dense. */
+static double
+held_params_b(const wc_ft_config *c, const char **model)
+{
+	double total = c->params_b;
+	int found = 0;
+	*model = NULL;
+	for (size_t i = 0; i < wc_model_count(); i++) {
+		const wc_model_info *m = wc_model_at(i);
+		if (m->active_params_b != c->params_b || m->layers != c->layers || m->d_model != c->d_model ||
+		    m->attention_heads != c->attention_heads || m->kv_heads != c->kv_heads ||
+		    m->head_dim != c->head_dim || !(m->total_params_b > c->params_b))
+			continue;
+		if (!found++ || m->total_params_b < total) {
+			total = m->total_params_b;
+			*model = m->name;
+		}
+	}
+	return total;
+}
+
 /* A job that cannot hold even that on all its GPUs runs only with CPU or
  * NVMe offload, whose time and energy the law does not model: said, not
  * refused (offload does exist). */
@@ -66,12 +94,35 @@ memory_warning(const wc_ft_config *c, wc_finetune_prediction *out)
 	const wc_platform_info *hw = wc_platform_board(out->platform, NULL);
 	if (!hw || !(hw->memory_gb > 0.0))
 		return;
-	const double need_gb = c->params_b * least_bytes_per_param(c->method), have_gb = c->gpus * hw->memory_gb;
+	const char *moe;
+	const double held_b = held_params_b(c, &moe);
+	const double need_gb = held_b * least_bytes_per_param(c->method), have_gb = c->gpus * hw->memory_gb;
+	char what[96];
+	if (moe)
+		snprintf(what, sizeof what, "%g B parameters (%s, %g B active)", held_b, moe, c->params_b);
+	else
+		snprintf(what, sizeof what, "%g B parameters", held_b);
 	if (need_gb > have_gb)
-		WC_WARN(out, "memory: %s fine-tuning of %g B parameters holds at least %.0f GB (%g bytes per "
-		        "parameter), more than the %.0f GB of %d x %s; it runs only with CPU/NVMe offload, which "
-		        "this law does not model (docs/finetune.md)", wc_ft_method_name(c->method), c->params_b,
-		        need_gb, least_bytes_per_param(c->method), have_gb, c->gpus, out->platform);
+		WC_WARN(out, "memory: %s fine-tuning of %s holds at least %.0f GB (%g bytes per parameter), more than "
+		        "the %.0f GB of %d x %s; it runs only with CPU/NVMe offload, which this law does not model "
+		        "(docs/finetune.md)", wc_ft_method_name(c->method), what, need_gb, least_bytes_per_param(c->method),
+		        have_gb, c->gpus, out->platform);
+}
+
+static int
+check_tokens(const wc_ft_config *c, wc_error *err)
+{
+	/* A step trains on at most every sequence of every micro-step of every
+	 * replica; more tokens than that is a mistyped count (1e9 for a 2048-
+	 * token micro-batch), which the law would answer as 500 000 times the
+	 * energy (docs/finetune.md, "Inputs of one job"). */
+	double most = (double)c->micro_batch * c->seq_len * c->grad_accum * wc_ft_replicas(c);
+	if (!isnan(c->tokens_per_step) && c->tokens_per_step > most)
+		return wc_error_set(err, WC_EINVAL, "tokens_per_step: %g tokens are more than one step holds: "
+		                    "micro_batch %d x seq_len %d x grad_accum %d x %d data-parallel replica%s = %.0f",
+		                    c->tokens_per_step, c->micro_batch, c->seq_len, c->grad_accum, wc_ft_replicas(c),
+		                    wc_ft_replicas(c) == 1 ? "" : "s", most);
+	return WC_OK;
 }
 
 static void
@@ -223,6 +274,8 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	if (q->platform && (!q->platform[0] || strlen(q->platform) >= WC_NAME_MAX))
 		return wc_error_set(err, WC_EINVAL, "platform: expected a name of 1-%d characters", WC_NAME_MAX - 1);
 	if ((rc = wc_ft_bind(f, &q->config, &b, err)) != WC_OK)
+		return rc;
+	if ((rc = check_tokens(&q->config, err)) != WC_OK)
 		return rc;
 	/* A board the catalog knows answers under the catalog's spelling
 	 * ("h100", "NVIDIA H100 80GB HBM3": the H100 the law was calibrated

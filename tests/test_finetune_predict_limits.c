@@ -1,0 +1,108 @@
+/*
+ * What a fine-tuning question can ask (docs/finetune.md, "Inputs of one
+ * job" and "Predicting"): the memory a job holds scales with a
+ * mixture-of-experts model's total parameters, not its active ones; a
+ * token count above what one step holds is refused naming the flag (exit
+ * 2) or the request's field (422).
+ */
+#include "data/data.h"
+#include "server/server_internal.h"
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+
+static run_result
+run(const char *const *argv, int status)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, status);
+	if (r.status != status)
+		fprintf(stderr, "%s\n%s\n", r.out, r.err);
+	return r;
+}
+
+/* Qwen3-235B-A22B trains all 235 B parameters: about 940 GB of bf16
+ * weights and gradients, not the 88 GB of its 22 B active. */
+static void
+moe_memory(void)
+{
+	const char *moe[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-235B-A22B",
+	                      "--micro-batch", "1", "--seq-len", "2048", "--platform", "H100", NULL };
+	run_result r = run(moe, 0);
+	CHECK_CONTAINS(r.out, "memory: full fine-tuning of 235 B parameters (Qwen3-235B-A22B, 22 B active) holds at "
+	                      "least 940 GB (4 bytes per parameter), more than the 80 GB of 1 x H100");
+	run_result_free(&r);
+	/* a dense model is its own total */
+	const char *dense[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Llama-3.1-405B",
+	                        "--micro-batch", "1", "--seq-len", "2048", "--platform", "A10G", NULL };
+	r = run(dense, 0);
+	CHECK_CONTAINS(r.out, "memory: full fine-tuning of 405 B parameters holds at least 1620 GB");
+	run_result_free(&r);
+	/* 32 GB of QLoRA weights fit on 8 H100 */
+	const char *fits[] = { "wattcast", "predict", "finetune", "--method", "qlora", "--lora-rank", "16", "--model",
+	                       "Qwen3-235B-A22B", "--micro-batch", "1", "--seq-len", "2048", "--platform", "H100",
+	                       "--gpus", "8", NULL };
+	r = run(fits, 0);
+	CHECK(strstr(r.out, "memory:") == NULL);
+	run_result_free(&r);
+}
+
+static void
+tokens_cli(void)
+{
+	const char *many[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
+	                       "--micro-batch", "1", "--seq-len", "2048", "--tokens-per-step", "1e9", NULL };
+	run_result r = run(many, 2);
+	CHECK_CONTAINS(r.err, "--tokens-per-step: 1e+09 tokens are more than one step holds: --micro-batch 1 x "
+	                      "--seq-len 2048 x --grad-accum 1 x 1 data-parallel replica = 2048");
+	run_result_free(&r);
+	const char *packed[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
+	                         "--micro-batch", "2", "--seq-len", "2048", "--grad-accum", "4", "--gpus", "8",
+	                         "--tokens-per-step", "131072", NULL };
+	r = run(packed, 0);
+	run_result_free(&r);
+}
+
+/* The request's handler, without the HTTP around it. */
+static void
+tokens_http(void)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	const wc_params *sets[1] = { &paper };
+	const char *sources[1] = { "profile:paper" };
+	wc_profiles *pf = NULL;
+	wc_error err;
+	wc_params_default(&paper);
+	CHECK_INT(wc_profiles_new(1, sets, sources, &pf, &err), WC_OK);
+	json_t *item = json_loads("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"micro_batch\":1,\"seq_len\":2048,"
+	                          "\"tokens_per_step\":1e9}", 0, NULL);
+	wc_api_error e;
+	memset(&e, 0, sizeof e);
+	json_t *answer = pf && item ? wc_finetune_answer(item, pf, &e) : NULL;
+	CHECK(answer == NULL);
+	CHECK_INT(e.status, 422);
+	CHECK(strcmp(e.field, "/tokens_per_step") == 0);
+	CHECK_CONTAINS(e.message, "tokens_per_step: 1e+09 tokens are more than one step holds: micro_batch 1 x "
+	                          "seq_len 2048 x grad_accum 1 x 1 data-parallel replica = 2048");
+	json_decref(answer);
+	json_decref(item);
+	item = json_loads("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"micro_batch\":1,\"seq_len\":2048,"
+	                  "\"tokens_per_step\":2048}", 0, NULL);
+	answer = pf && item ? wc_finetune_answer(item, pf, &e) : NULL;
+	CHECK(answer != NULL);
+	json_decref(answer);
+	json_decref(item);
+	if (pf)
+		wc_profiles_release(pf);
+	wc_params_clear(&paper);
+}
+
+int
+main(void)
+{
+	moe_memory();
+	tokens_cli();
+	tokens_http();
+	return check_report("test_finetune_predict_limits");
+}
