@@ -180,6 +180,7 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 typedef struct {
 	size_t repeats;               /* rows repeating the step before them */
 	int repeat_line;              /* the first such */
+	double repeat_lag_s;          /* the latest after the step's first row */
 	size_t gaps;                  /* rows ending more than one step */
 	int gap_line, gap_max;        /* the first such, the largest gap */
 	size_t resumes;               /* step numbers going back */
@@ -222,6 +223,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
 	const wc_step_log *l = &c->log;
 	size_t ns = 0, np = 0;
 	int have_prev = 0, prev = 0, prev_is_step = 0; /* the last step number of the segment */
+	double prev_t = 0;                             /* the time of its first row */
 	double *count = buf + 3 * l->n;
 	memset(notes, 0, sizeof *notes);
 	wc_ft_steps_info_init(in);
@@ -241,6 +243,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
 				logged_pause(l, i, buf, &np);
 				have_prev = prev_is_step = 1;
 				prev = num;
+				prev_t = l->t[i];
 				continue;
 			}
 		}
@@ -248,6 +251,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
 			if (have_prev && prev_is_step && num == prev) {
 				if (notes->repeats++ == 0)
 					notes->repeat_line = l->line[i];
+				notes->repeat_lag_s = fmax(notes->repeat_lag_s, l->t[i] - prev_t);
 				continue;
 			}
 			/* a step numbered as the start row before it: numbering from 0 */
@@ -259,6 +263,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
 			count[ns++] = k;
 			have_prev = prev_is_step = 1;
 			prev = num;
+			prev_t = l->t[i];
 		} else if (ev == WC_STEP_START) {
 			if (ns == 0)
 				in->start = l->t[i];
@@ -301,12 +306,18 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
  * but a log read as one row per step would have been 8x or 1/10 off, so
  * the rule is said (docs/finetune.md, "Counting steps"). */
 static void
-log_warnings(const ft_ctx *c, const ft_log_notes *n, wc_ft_steps_result *res)
+log_warnings(const ft_log_notes *n, wc_ft_steps_result *res)
 {
-	const char *f = c->steps_path;
+	/* The folder is said before each warning (finetune_row.c); a long
+	 * path here would cut the rule off the end of the line. */
+	const char *f = "steps.csv";
 	if (n->repeats)
-		WC_WARN(res, "%s:%d: %zu rows repeat the step number of the row before (every rank writing its row?); "
-		        "each step number is one step, timed by its first row", f, n->repeat_line, n->repeats);
+		/* The lag tells rows of ranks (milliseconds) from a log whose step
+		 * column does not count steps (seconds): said, as the count differs
+		 * by the rows per step. */
+		WC_WARN(res, "%s:%d: %zu rows repeat the step number of the row before, up to %.3f s after its first "
+		        "(every rank writing its row?); each step number is one step, timed by its first row", f,
+		        n->repeat_line, n->repeats, n->repeat_lag_s);
 	if (n->gaps)
 		WC_WARN(res, "%s:%d: steps are logged with gaps (up to %d steps, %zu rows); a row ending step k after "
 		        "step j counts k - j steps", f, n->gap_line, n->gap_max, n->gaps);
@@ -362,7 +373,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		rc = wc_error_set(err, rc, "%s: %s", run_dir, msg);
 		goto done;
 	}
-	log_warnings(&c, &notes, &res);
+	log_warnings(&notes, &res);
 	rc = wc__ft_make_row(run_dir, &run, &res, c.pt->info.bad_lines, opt, table, err);
 done:
 	free(buf);
