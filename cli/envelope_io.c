@@ -96,10 +96,30 @@ cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in)
 	wc_error err;
 	if (wc_series_read_samples(path, &t, &v, &n, &err) != WC_OK)
 		return cli_fail(cmd, "--n-series: %s", err.msg);
-	/* Held samples on a uniform grid of the file's smallest step. */
+	/* A value or a spacing the workload refuses is named at its sample
+	 * here, where the file's rows are still the samples (the library sees
+	 * them resampled on the grid). */
+	size_t bad_v = n, bad_dt = 0;
 	double dt = INFINITY;
+	for (size_t i = 0; i < n && bad_v == n; i++)
+		if (!isfinite(v[i]) || v[i] < 0 || v[i] > WC_ENVELOPE_MAX_RUNNING)
+			bad_v = i;
 	for (size_t i = 1; i < n; i++)
-		dt = fmin(dt, t[i] - t[i - 1]);
+		if (t[i] - t[i - 1] < dt) {
+			dt = t[i] - t[i - 1];
+			bad_dt = i;
+		}
+	if (bad_v < n || (isfinite(dt) && dt > 3600)) {
+		int rc = bad_v < n ? cli_fail(cmd, "--n-series: %s: data row %zu (t = %g s): running must be a "
+		                                     "finite number 0 to %d, got %g", path, bad_v + 1, t[bad_v],
+		                                     WC_ENVELOPE_MAX_RUNNING, v[bad_v])
+		                   : cli_fail(cmd, "--n-series: %s: data rows %zu and %zu are %g s apart, the "
+		                                     "file's closest; its samples must be at most 3600 s apart", path,
+		                                     bad_dt, bad_dt + 1, dt);
+		free(t);
+		free(v);
+		return rc;
+	}
 	if (!isfinite(dt))
 		dt = WC_ENVELOPE_GRID_S;
 	size_t m = n > 1 ? (size_t)floor((t[n - 1] - t[0]) / dt + 1e-9) + 1 : 1;

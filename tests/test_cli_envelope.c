@@ -33,6 +33,19 @@ test_memory_bound(void)
 	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "0.001",
 	                       "--horizon", "604800", "--replicas", "100000", "--bin", "0.05", NULL };
 	expect_usage(argv, 2, "--replicas, --horizon, --bin: 100000 replicas x 12096000 bins of 0.05 s need");
+	/* an n(t) file's bad value and spacing are named at their rows */
+	char *dir = test_tmpdir("cli_envelope_series"), *ns = path_join(dir, "ns.csv"), *gap = path_join(dir, "gap.csv");
+	CHECK_INT(write_text(ns, "t_s,running\n0,3\n30,1e9\n60,2\n"), 0);
+	CHECK_INT(write_text(gap, "t_s,running\n0,3\n100000,2\n"), 0);
+	const char *nsv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--n-series", ns,
+		              "--horizon", "60", NULL };
+	expect_usage(nsv, 1, "ns.csv: data row 2 (t = 30 s): running must be a finite number 0 to 65536, got 1e+09");
+	const char *gapv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--n-series", gap,
+		               "--horizon", "60", NULL };
+	expect_usage(gapv, 1, "gap.csv: data rows 1 and 2 are 100000 s apart, the file's closest");
+	free(ns);
+	free(gap);
+	free(dir);
 	/* the configuration is the command line's: exit 2 naming the flag */
 	const char *plat[] = { "wattcast", "envelope", "--platform", "Z100", "--model", "Qwen3-8B", "--poisson", "1",
 		               "--horizon", "10", NULL };
