@@ -143,6 +143,8 @@ wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_l
 		else if (n != n_header)
 			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: expected %d fields as in the header, got %d", path,
 			                  rd.line, n_header, n);
+		else if (strcmp(fields[rd.col_step].text, "step") == 0 && strcmp(fields[rd.col_t].text, "epoch_s") == 0)
+			continue; /* the header again: a resumed run appended its own log (as power.csv may) */
 		else
 			rc = read_row(&rd, fields, out);
 	}

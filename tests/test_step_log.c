@@ -36,6 +36,13 @@ steps_csv(void)
 	CHECK_INT(l.step[6], 100);
 	CHECK_INT(l.line[6], 8);
 	wc_step_log_free(&l);
+	/* a resumed run that appended its own log repeats the header: skipped */
+	const char *appended = "step,epoch_s,event\n0,100.0,start\n1,101.0,step\nstep,epoch_s,event\n0,200.0,start\n"
+	                       "1,201.0,step\n";
+	CHECK_INT(wc_step_log_read_buffer(appended, strlen(appended), "steps.csv", &l, &err), WC_OK);
+	CHECK_INT(l.n, 4);
+	CHECK_INT(l.line[2], 5);
+	wc_step_log_free(&l);
 	static const struct { const char *text, *msg; } bad[] = {
 		{ "step,epoch_s\n1,100\n1,99\n", "steps.csv:3:3: column 'epoch_s': must be later than the row before" },
 		{ "step,epoch_s,event\n1,100,step\n1,100,save\n", "steps.csv:3:3: column 'epoch_s': must be later than the row before" },
