@@ -228,13 +228,14 @@ refusals(void)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "fine-tuning method unknown (give it in wattcast-run.json finetune.method or --method)");
 	run_result_free(&r);
-	/* Flags fill it; a steps.csv outside the power log is named. */
+	/* Flags fill it; a steps.csv in seconds since the start (100 s) is no
+	 * Unix time, and no offset would align it: said so, not an offset. */
 	const char *argv2[] = { "wattcast", "ingest", a, "-o", out, "--method", "lora", "--lora-rank", "8",
 	                        "--micro-batch", "4", "--seq-len", "512", "--grad-accum", "2",
 	                        "--checkpointing", "false", NULL };
 	CHECK(run_wattcast(argv2, NULL, &r) == 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "step log: no step lies inside the power log");
+	CHECK_CONTAINS(r.err, "step log: epoch_s runs 100-100 s, not Unix time (before 2001)");
 	run_result_free(&r);
 	/* Power logged on a clock 2 h ahead of UTC, read with offset 0: both
 	 * spans are said, and the offset that aligns them. */

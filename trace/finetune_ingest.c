@@ -337,6 +337,12 @@ clocks_overlap(const ft_ctx *c, wc_error *err)
 	const wc_power_trace *pt = c->pt;
 	if (l->n == 0 || pt->n == 0 || (l->t[l->n - 1] > pt->t[0] && l->t[0] < pt->t[pt->n - 1]))
 		return WC_OK;
+	/* Seconds since the run's start are no Unix time, and no offset
+	 * within a time zone's +-14 h would align them. */
+	if (l->t[l->n - 1] < 1e9)
+		return wc_error_set(err, WC_EINVAL, "%s: step log: epoch_s runs %.0f-%.0f s, not Unix time (before "
+		                    "2001): write time.time() there, not the seconds since the run started",
+		                    c->dir, l->t[0], l->t[l->n - 1]);
 	/* The remedy before the spans: a message holds 255 bytes, and a long
 	 * folder path cut the offset off the end. */
 	return wc_error_set(err, WC_EINVAL, "%s: step log: no step lies inside the power log; utc_offset_s %.0f would "
