@@ -82,6 +82,21 @@ test_same_as_predict_capacity(void)
 	CHECK(st.prefill_s(st.ctx, 2000) > 2 * st.prefill_s(st.ctx, 1000));
 }
 
+/* A Poisson workload at `load` requests/s or a closed loop of `load`
+ * clients, with fixed token lengths. */
+static void
+fixed_workload(wc_envelope_workload *w, wc_envelope_kind kind, double load, double in, double out)
+{
+	wc_envelope_workload_init(w);
+	w->kind = kind;
+	if (kind == WC_ENVELOPE_POISSON)
+		w->rate = load;
+	else
+		w->concurrency = load;
+	w->input = (wc_length_dist){ WC_LENGTH_FIXED, in, 0, NULL, 0 };
+	w->output = (wc_length_dist){ WC_LENGTH_FIXED, out, 0, NULL, 0 };
+}
+
 static void
 setup_power(const wc_config *c, wc_power_map_law *store, wc_power_map *pm)
 {
@@ -117,11 +132,7 @@ test_littles_law(void)
 	wc_error err;
 	CHECK_INT(wc_capacity_service(&paper, &c, &store, &st, &err), WC_OK);
 	setup_power(&c, &pstore, &pm);
-	wc_envelope_workload_init(&w);
-	w.kind = WC_ENVELOPE_POISSON;
-	w.rate = 4.0;
-	w.input = (wc_length_dist){ WC_LENGTH_FIXED, 32, 0, NULL, 0 };
-	w.output = (wc_length_dist){ WC_LENGTH_FIXED, 200, 0, NULL, 0 };
+	fixed_workload(&w, WC_ENVELOPE_POISSON, 4.0, 32, 200);
 	wc_envelope_options_init(&o);
 	o.horizon_s = 2000;
 	o.warmup_s = 20;
@@ -158,11 +169,7 @@ test_closed_loop_throughput(void)
 	wc_inference_query q = { 0 };
 	CHECK_INT(wc_capacity_service(&paper, &c, &store, &st, &err), WC_OK);
 	setup_power(&c, &pstore, &pm);
-	wc_envelope_workload_init(&w);
-	w.kind = WC_ENVELOPE_CLOSED;
-	w.concurrency = 16;
-	w.input = (wc_length_dist){ WC_LENGTH_FIXED, 107, 0, NULL, 0 };
-	w.output = (wc_length_dist){ WC_LENGTH_FIXED, 512, 0, NULL, 0 };
+	fixed_workload(&w, WC_ENVELOPE_CLOSED, 16, 107, 512);
 	wc_envelope_options_init(&o);
 	o.horizon_s = 300;
 	o.replicas = 1;
@@ -200,11 +207,7 @@ test_kv_limit(void)
 	wc_error err;
 	CHECK_INT(wc_service_select(&paper, &c, WC_SERVICE_AUTO, &ss, &st, &err), WC_OK);
 	setup_power(&c, &pstore, &pm);
-	wc_envelope_workload_init(&w);
-	w.kind = WC_ENVELOPE_CLOSED;
-	w.concurrency = 200;
-	w.input = (wc_length_dist){ WC_LENGTH_FIXED, 16000, 0, NULL, 0 };
-	w.output = (wc_length_dist){ WC_LENGTH_FIXED, 1000, 0, NULL, 0 };
+	fixed_workload(&w, WC_ENVELOPE_CLOSED, 200, 16000, 1000);
 	wc_envelope_options_init(&o);
 	o.horizon_s = 200;
 	o.warmup_s = 100;

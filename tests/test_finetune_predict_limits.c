@@ -33,12 +33,7 @@ moe_memory(void)
 	CHECK_CONTAINS(r.out, "memory: full fine-tuning of 235 B parameters (Qwen3-235B-A22B, 22 B active) holds at "
 	                      "least 940 GB (4 bytes per parameter), more than the 80 GB of 1 x H100");
 	run_result_free(&r);
-	/* a dense model is its own total */
-	const char *dense[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Llama-3.1-405B",
-	                        "--micro-batch", "1", "--seq-len", "2048", "--platform", "A10G", NULL };
-	r = run(dense, 0);
-	CHECK_CONTAINS(r.out, "memory: full fine-tuning of 405 B parameters holds at least 1620 GB");
-	run_result_free(&r);
+	/* a dense model is its own total: tests/test_cli_finetune.c, memory() */
 	/* 32 GB of QLoRA weights fit on 8 H100 */
 	const char *fits[] = { "wattcast", "predict", "finetune", "--method", "qlora", "--lora-rank", "16", "--model",
 	                       "Qwen3-235B-A22B", "--micro-batch", "1", "--seq-len", "2048", "--platform", "H100",
