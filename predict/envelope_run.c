@@ -355,6 +355,12 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	else if (covered > window + 1e-9)
 		WC_WARN(out, "running_series: its last %g s lie beyond the %g s simulated and are left out",
 		        covered - window, window);
+	/* A short log replayed over a long horizon is mostly idle: its mean
+	 * says more of the horizon than of the log (a 6 s log over 600 s). */
+	const double last = w->kind == WC_ENVELOPE_REPLAY && w->n_arrivals ? w->arrival_s[w->n_arrivals - 1] : NAN;
+	if (last < 0.5 * rs->o->horizon_s)
+		WC_WARN(out, "arrival_s: the replayed log's last arrival is at %g s of the %g s horizon; the rest is idle "
+		        "and weighs in every statistic (give a horizon near the log's span)", last, rs->o->horizon_s);
 	free(scratch);
 	return rc == WC_OK ? WC_OK : wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
 }

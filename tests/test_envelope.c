@@ -449,6 +449,37 @@ test_standin(void)
 
 /* Gaps of the open-loop generator (white box): bursty gamma gaps have mean
  * 1/rate and squared coefficient of variation 1/burstiness. */
+/* A short log replayed over a long horizon says that the rest is idle;
+ * over its own span it says nothing. */
+static void
+test_short_replay(void)
+{
+	setup s;
+	setup_init(&s, 1);
+	const double at[3] = { 0.0, 1.5, 3.0 };
+	wc_envelope_workload w;
+	poisson_workload(&w, 1.0);
+	w.kind = WC_ENVELOPE_REPLAY;
+	w.arrival_s = at;
+	w.n_arrivals = 3;
+	wc_envelope_options o;
+	wc_envelope_options_init(&o);
+	o.replicas = 1;
+	const double horizons[2] = { 60, 5 };
+	for (int i = 0; i < 2; i++) {
+		wc_envelope_result r;
+		wc_error err;
+		o.horizon_s = horizons[i];
+		CHECK_INT(wc_envelope_run(&w, &s.st, &s.pm, &o, &r, &err), WC_OK);
+		int warned = 0;
+		for (int k = 0; k < r.n_warnings; k++)
+			warned |= strstr(r.warnings[k], "arrival_s: the replayed log's last arrival is at 3 s of the 60 s "
+			                                "horizon") != NULL;
+		CHECK_INT(warned, i == 0);
+		wc_envelope_result_clear(&r);
+	}
+}
+
 static void
 test_arrival_gaps(void)
 {
@@ -522,6 +553,7 @@ main(void)
 	test_budget_plan();
 	test_bad_inputs();
 	test_arrival_gaps();
+	test_short_replay();
 	test_rate_profile();
 	wc_params_clear(&paper);
 	return check_report("test_envelope");
