@@ -47,6 +47,27 @@ scrapes_every(const char *name, int n, double dt, int skip, int engine_every)
 	return path;
 }
 
+/* Host h1 scraped every second, h2 every 15 s (its DCGM exporter and
+ * its engine alike), 300 s each. */
+static char *
+mixed_hosts(const char *name)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	for (int h = 1; h <= 2; h++)
+		for (int s = 0; s < 300; s += h == 1 ? 1 : 15)
+			len += (size_t)snprintf(buf + len, cap - len,
+			                        "# wattcast-scrape %d h%d:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\","
+			                        "UUID=\"GPU-%d\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h%d\"} 300\n"
+			                        "# wattcast-scrape %d.2 h%d:8000\n"
+			                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n",
+			                        T0 + s, h, h, h, T0 + s, h);
+	char *path = path_join(dir, name);
+	CHECK(write_text(path, buf) == 0);
+	free(buf);
+	return path;
+}
+
 static char *
 scrapes(const char *name, int n, double dt, int skip)
 {
@@ -78,7 +99,7 @@ main(void)
 	fprintf(stderr, "%s", r.err ? r.err : "");
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "wattcast ingest: --step 0.5 s is shorter than the scrape interval: --step 1 or "
-	               "longer (a step without a sample is a gap; 1 s measured between the samples of ");
+	               "longer (group 'h1': a step without a sample is a gap; 1 s measured between the samples of ");
 	CHECK(strlen(r.err) <= 255 + strlen("wattcast ingest: \n"));
 	run_result_free(&r);
 	/* 15 s scrapes under a 10 s step leave a third of the steps empty. */
@@ -145,6 +166,24 @@ main(void)
 	ingest(in, "--step", "1", &r);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "--step 1 s is shorter than the scrape interval: --step 5 or longer");
+	run_result_free(&r);
+	free(in);
+	/* A host scraped every 15 s beside one scraped every second: the
+	 * default step (1 s) left h2 with no row and no warning; it is
+	 * refused naming h2, its interval and the step that suits it. */
+	in = mixed_hosts("mixiv.prom");
+	ingest(in, "--min-window", "1", &r);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--step 1 s is shorter than the scrape interval: --step 15 or longer "
+	               "(group 'h2': a step without a sample is a gap; 15 s measured between the samples of ");
+	run_result_free(&r);
+	ingest(in, "--step", "15", &r);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 0);
+	CHECK(!r.err || !strstr(r.err, "shorter than the scrape interval"));
+	CHECK_CONTAINS(r.out, "h1#");
+	CHECK_CONTAINS(r.out, "h2#");
 	run_result_free(&r);
 	free(in);
 	/* One instant has no length for any step. */

@@ -353,7 +353,7 @@ check_short_step(const char *dir, const char *url)
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 1);
 	CHECK_CONTAINS(r.err, "wattcast ingest: --step 0.5 s is shorter than the scrape interval: --step 1 "
-	               "or longer (a step without a sample is a gap; 1 s measured between the samples of ");
+	               "or longer (group 'h1': a step without a sample is a gap; 1 s measured between the samples of ");
 	CHECK(!strstr(r.err, "no window"));
 	CHECK(access(out, F_OK) != 0);
 	run_result_free(&r);

@@ -48,6 +48,7 @@ typedef struct {
 	char gpu_series[256];          /* a power series of the group, for messages */
 	char engine_series[256];       /* its running series, "" until seen */
 	int ever_gpu, ever_engine;
+	int interval_checked;          /* its scrape interval was measured (fleet_interval.c) */
 	/* across pages */
 	char **members;                /* power series present at the last step */
 	size_t n_members;
@@ -84,7 +85,6 @@ struct wc_fleet {
 	fleet_row *rows;
 	size_t n_rows, cap_rows;
 	int n_warnings;
-	int interval_checked;          /* the scrape interval was measured (fleet_interval.c) */
 	size_t *cursor;                /* per series of the page */
 	int *metric;                   /* per series: wc_fleet_metric or -1 */
 	long *group;                   /* per series: its group or -1 */
@@ -114,8 +114,9 @@ int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
 enum { FLEET_ABSENT, FLEET_VALUE, FLEET_NAN, FLEET_DROPPED };
 int wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err);
 
-/* fleet_interval.c: a step shorter than the scrape interval measured on
- * the page refused, naming both; once measured, later pages pass. */
+/* fleet_interval.c: a step shorter than a group's scrape interval
+ * measured on the page refused, naming the group, the interval and a
+ * step; a group once measured passes on later pages. */
 int wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err);
 
 /* fleet_steps.c: steps k0 <= k < k1 of every group. */

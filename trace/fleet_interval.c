@@ -3,9 +3,10 @@
  * steps without a sample of a series are gaps, so with 1 s scrapes and
  * --step 0.5 every other step was one; a server answered with no window
  * at all ("no window with both GPU power ... in the range", nothing said
- * of the step) and files gave a table of excluded one-step rows. The
- * interval is measured on the first page with two samples of a series
- * and a step shorter than it refused, naming the interval and a step.
+ * of the step) and files gave a table of excluded one-step rows. Each
+ * group's interval is measured on the first page with two samples of its
+ * series, and a step shorter than it refused, naming the group, the
+ * interval and a step.
  */
 #include "fleet_internal.h"
 
@@ -62,37 +63,63 @@ int
 wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 {
 	size_t most = 1;
-	if (f->interval_checked)
-		return WC_OK;
 	for (size_t i = 0; i < set->n; i++)
 		most = set->s[i].n > most ? set->s[i].n : most;
 	double *tmp = wc_alloc_array(most, sizeof *tmp);
-	if (!tmp)
+	double (*iv)[2] = wc_alloc_array(f->n_groups ? f->n_groups : 1, sizeof *iv);
+	long (*which)[2] = wc_alloc_array(f->n_groups ? f->n_groups : 1, sizeof *which);
+	if (!tmp || !iv || !which) {
+		free(tmp);
+		free(iv);
+		free(which);
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
-	/* Per metric (power, running), its most frequent series; the step must
-	 * suit the sparser of the two, or that one leaves gaps. */
-	double best[2] = { INFINITY, INFINITY };
-	long which[2] = { -1, -1 };
+	}
+	for (size_t g = 0; g < f->n_groups; g++) {
+		iv[g][0] = iv[g][1] = 0.0;
+		which[g][0] = which[g][1] = -1;
+	}
+	/* Per group, the sparsest power and running series: a step shorter
+	 * than either leaves that group's steps gaps. Measured over the whole
+	 * fleet, an exporter scraped every 15 s beside hosts scraped every
+	 * second went unseen and its host vanished from the rows, unsaid. */
 	for (size_t i = 0; i < set->n; i++) {
 		int m = f->metric[i], k = m == WC_FLEET_POWER ? 0 : m == WC_FLEET_RUNNING ? 1 : -1;
-		double iv = k >= 0 ? interval_of(&set->s[i], tmp) : 0.0;
-		if (iv > 0.0 && iv < best[k]) {
-			best[k] = iv;
-			which[k] = (long)i;
+		long g = f->group[i];
+		if (k < 0 || g < 0 || f->g[g].interval_checked)
+			continue;
+		double v = interval_of(&set->s[i], tmp);
+		if (v > iv[g][k]) {
+			iv[g][k] = v;
+			which[g][k] = (long)i;
 		}
 	}
 	free(tmp);
-	if (which[0] < 0 || which[1] < 0)
-		return WC_OK; /* not measured yet: the next page */
-	f->interval_checked = 1;
-	int k = best[1] > best[0];
-	if (best[k] <= f->o.step * INTERVAL_SLACK)
+	/* The sparsest group measured on this page names the step that suits
+	 * them all; a group not measured yet (one sample) waits for a page. */
+	double worst = 0.0;
+	long wg = -1;
+	int wk = 0;
+	for (size_t g = 0; g < f->n_groups; g++) {
+		if (which[g][0] < 0 || which[g][1] < 0)
+			continue;
+		f->g[g].interval_checked = 1;
+		int k = iv[g][1] > iv[g][0];
+		if (iv[g][k] > worst) {
+			worst = iv[g][k];
+			wg = (long)g;
+			wk = k;
+		}
+	}
+	long series = wg >= 0 ? which[wg][wk] : -1;
+	free(iv);
+	free(which);
+	if (wg < 0 || worst <= f->o.step * INTERVAL_SLACK)
 		return WC_OK;
-	char head[200], series[WC_ERROR_MSG_MAX];
+	char head[300], name[WC_ERROR_MSG_MAX];
 	int n = snprintf(head, sizeof head, "--step %g s is shorter than the scrape interval: --step %g or "
-	                 "longer (a step without a sample is a gap; %.4g s measured between the samples of ",
-	                 f->o.step, suggested(best[k]), best[k]);
+	                 "longer (group '%.40s': a step without a sample is a gap; %.4g s measured between "
+	                 "the samples of ", f->o.step, suggested(worst), f->g[wg].name, worst);
 	/* The series last, shortened to what 255 bytes leave. */
-	wc__fleet_shorten(set->s[which[k]].key, wc__fleet_room((size_t)n + 1, 1), series, sizeof series);
-	return wc_error_set(err, WC_EINVAL, "%s%s)", head, series);
+	wc__fleet_shorten(set->s[series].key, wc__fleet_room((size_t)n + 1, 1), name, sizeof name);
+	return wc_error_set(err, WC_EINVAL, "%s%s)", head, name);
 }
