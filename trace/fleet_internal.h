@@ -19,6 +19,7 @@ typedef struct {
 	double t, power, running, waiting;      /* waiting NaN = unknown */
 	double inc[WC_FLEET_N_COUNTERS];        /* counter increase since its last value; NaN unknown */
 	size_t span[WC_FLEET_N_COUNTERS];       /* ... over this many steps */
+	double dt[WC_FLEET_N_COUNTERS];         /* ... and this many seconds between its samples */
 	int n_gpus;
 } fleet_step;
 
@@ -29,10 +30,12 @@ typedef struct {
 	double t0, t1, power, running, waiting;
 	double inc[WC_FLEET_N_COUNTERS];
 	size_t n_inc[WC_FLEET_N_COUNTERS];     /* steps the counted increases span */
+	double dt_inc[WC_FLEET_N_COUNTERS];    /* ... and seconds between their samples */
 	/* the sums before the last step's increases, to withdraw them
 	 * (docs/fleet.md, "Rows"); last_span 0: it added nothing */
 	double inc_before_last[WC_FLEET_N_COUNTERS];
 	size_t last_span[WC_FLEET_N_COUNTERS];
+	double last_dt[WC_FLEET_N_COUNTERS];
 	int n_gpus;
 } fleet_window;
 
@@ -56,6 +59,7 @@ typedef struct {
 	char gap_series[256];          /* what the current gap lacks */
 	double gap_start;
 	double last[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* per engine slot */
+	double last_t[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* ... and its sample's time */
 	/* Grid index + 1 of the step of each counter's last values (0:
 	 * none), and of the step its next increase counts from (0: that
 	 * increase is not counted; docs/fleet.md, "Rows"). */
@@ -88,6 +92,7 @@ struct wc_fleet {
 	size_t *cursor;                /* per series of the page */
 	int *metric;                   /* per series: wc_fleet_metric or -1 */
 	long *group;                   /* per series: its group or -1 */
+	double sample_t;               /* wc__fleet_value_at: a counter's last sample's time */
 };
 
 /* fleet.c */
@@ -110,7 +115,8 @@ int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
 /* fleet_samples.c: series i over (t - step, t] into *v: FLEET_VALUE, or
  * FLEET_ABSENT (no sample), FLEET_NAN (a NaN sample), FLEET_DROPPED (only
  * implausible power samples, each reported); a WC_* error (< 0) for a
- * running or waiting count that is no count. */
+ * running or waiting count that is no count. A counter's value is its
+ * last sample in the step, whose time goes to f->sample_t. */
 enum { FLEET_ABSENT, FLEET_VALUE, FLEET_NAN, FLEET_DROPPED };
 int wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err);
 

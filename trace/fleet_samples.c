@@ -54,7 +54,7 @@ int
 wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err)
 {
 	const wc_prom_series *s = &set->s[i];
-	double lo = t - f->o.step + 1e-6, hi = t + 1e-6, sum = 0.0;
+	double lo = t - f->o.step + 1e-6, hi = t + 1e-6, sum = 0.0, at = t;
 	size_t j = f->cursor[i], n = 0, q, dropped = 0;
 	int nan = 0, m = f->metric[i], counter = m >= WC_FLEET_FIRST_COUNTER;
 	while (j < s->n && s->t[j] <= lo)
@@ -73,6 +73,7 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 		if ((m == WC_FLEET_RUNNING || m == WC_FLEET_WAITING) && !wc_ingest_running_ok(x))
 			return refuse_count(s, s->t[q], x, err);
 		sum = counter ? x : sum + x;
+		at = s->t[q];
 		n = counter ? 1 : n + 1;
 	}
 	if (nan)
@@ -82,5 +83,6 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 	if (n == 0 && dropped)
 		return FLEET_DROPPED;
 	*v = sum / (double)n;
+	f->sample_t = at;
 	return FLEET_VALUE;
 }

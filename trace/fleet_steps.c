@@ -130,12 +130,15 @@ window_add(fleet_window *w, const fleet_step *st)
 	/* The first step's increases came before the window. */
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++) {
 		w->last_span[c] = 0;
+		w->last_dt[c] = 0.0;
 		if (first || !isfinite(st->inc[c]) || !st->span[c])
 			continue;
 		w->inc_before_last[c] = w->inc[c];
 		w->last_span[c] = st->span[c];
+		w->last_dt[c] = st->dt[c];
 		w->inc[c] += st->inc[c];
 		w->n_inc[c] += st->span[c];
+		w->dt_inc[c] += st->dt[c];
 	}
 }
 
@@ -158,7 +161,9 @@ withdraw(fleet_group *g, int c, size_t k)
 	} else if (w->open && w->k1 + 1 == k && w->last_span[c]) {
 		w->inc[c] = w->inc_before_last[c];
 		w->n_inc[c] -= w->last_span[c];
+		w->dt_inc[c] -= w->last_dt[c];
 		w->last_span[c] = 0;
+		w->last_dt[c] = 0.0;
 	}
 }
 
@@ -218,7 +223,7 @@ add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err)
  * slot's value (NaN where none). A WC_* error (< 0) for a count refused. */
 static int
 engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t, double *sum, double *per,
-           long *bad, wc_error *err)
+           double *per_t, long *bad, wc_error *err)
 {
 	int state = FLEET_ABSENT, any = 0;
 	*sum = 0.0;
@@ -237,6 +242,7 @@ engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t,
 		}
 		any = 1;
 		per[k] = v;
+		per_t[k] = f->sample_t;
 		*sum += v;
 	}
 	if (any)
@@ -249,7 +255,7 @@ engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t,
  * reported. */
 static void
 counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET_MAX_ENGINES],
-         const int *state, fleet_step *st, int *reset)
+         double per_t[][FLEET_MAX_ENGINES], const int *state, fleet_step *st, int *reset)
 {
 	double t = st->t;
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++) {
@@ -257,13 +263,16 @@ counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET
 		st->inc[c] = NAN;
 		if (state[m] != FLEET_VALUE)
 			continue;
-		double inc = 0.0;
+		double inc = 0.0, dt = 0.0;
 		int known = 1;
 		for (int k = 0; k < g->n_engine_slots; k++) {
 			long i = g->engine[m][k];
 			if (i < 0)
 				continue;
 			double v = per[m][k], last = g->last[c][k];
+			/* The engines of one server are scraped together: one span. */
+			if (last >= 0)
+				dt = fmax(dt, per_t[m][k] - g->last_t[c][k]);
 			if (last >= 0 && v >= last) {
 				inc += v - last;
 			} else if (last >= 0) {
@@ -277,12 +286,14 @@ counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET
 				known = 0; /* the engine's first sample: no increase yet */
 			}
 			g->last[c][k] = v;
+			g->last_t[c][k] = per_t[m][k];
 		}
 		/* The increase spans the steps since the counter's last counted
 		 * value: more than one when it had no sample in between. */
 		if (known && g->from_k[c]) {
 			st->inc[c] = inc;
 			st->span[c] = st->k + 1 - g->from_k[c];
+			st->dt[c] = dt;
 		}
 		g->seen_k[c] = g->from_k[c] = st->k + 1;
 	}
@@ -319,6 +330,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	long nan_gpu = -1, dropped_gpu = -1;
 	fleet_step st = { .k = k, .t = t, .waiting = NAN };
 	double val[WC_FLEET_N_METRICS] = { 0 }, per[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
+	double per_t[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 	long bad[WC_FLEET_N_METRICS];
 	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
 	for (size_t j = 0; j < g->n_gpus; j++) {
@@ -338,7 +350,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	}
 	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++) {
 		bad[m] = -1;
-		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], &bad[m], err);
+		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], per_t[m], &bad[m], err);
 		if (state[m] < 0)
 			return state[m];
 	}
@@ -353,7 +365,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	end_gap(f, g, t);
 	if ((rc = membership(f, g, set, present, np, t, &changed, err)) != WC_OK)
 		return rc;
-	counters(f, g, set, per, state, &st, &reset);
+	counters(f, g, set, per, per_t, state, &st, &reset);
 	st.running = val[WC_FLEET_RUNNING];
 	st.waiting = state[WC_FLEET_WAITING] == FLEET_VALUE ? val[WC_FLEET_WAITING] : NAN;
 	st.n_gpus = (int)np;
