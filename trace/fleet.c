@@ -300,6 +300,8 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		int rc = wc__fleet_close(f, g, err);
 		if (rc != WC_OK)
 			return rc;
+		if (f->n_steps)
+			wc__fleet_partial_end(f, g, f->o.start + (double)(f->n_steps - 1) * f->o.step);
 	}
 	return wc__fleet_table(f, out, err);
 }

@@ -55,6 +55,11 @@ typedef struct {
 	/* across pages */
 	char **members;                /* power series present at the last step */
 	size_t n_members;
+	/* The most GPUs present so far; windows with fewer are partial
+	 * power, excluded (docs/fleet.md, "Problems in the data"). */
+	int full_gpus;
+	char missing[256];             /* a GPU series missing since missing_since, "" none */
+	double missing_since;
 	int had_step, in_gap;
 	char gap_series[256];          /* what the current gap lacks */
 	double gap_start;
@@ -129,6 +134,9 @@ int wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
 /* Close the group's window and its pending steps into rows. */
 int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);
+/* At the range's end (t: its last step): a GPU still missing reported
+ * with the span excluded. */
+void wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t);
 
 /* fleet_rows.c */
 int wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err);

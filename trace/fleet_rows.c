@@ -72,7 +72,8 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	wc_prom_format_time(w->t0, at, sizeof at);
 	snprintf(r.run.run_id, sizeof r.run.run_id, "%.70s#%s", g->name, at);
 	snprintf(r.run.platform, sizeof r.run.platform, "%s", g->platform);
-	r.run.tp = w->n_gpus;
+	/* The engine's TP, not the GPUs that reported (partial power). */
+	r.run.tp = w->n_gpus < g->full_gpus ? g->full_gpus : w->n_gpus;
 	r.run.running = w->running / (double)w->n;
 	r.run.mean_power_w = w->power / (double)w->n;
 	r.waiting = w->n_waiting ? w->waiting / (double)w->n_waiting : NAN;
@@ -83,7 +84,10 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	r.run.throughput_tok_s = r.generation_tok_s;
 	if (r.generation_tok_s > 0)
 		r.run.energy_per_token_j = r.run.mean_power_w / r.generation_tok_s;
-	if (r.duration < f->o.min_window_s)
+	if (w->n_gpus < g->full_gpus)
+		snprintf(r.run.exclude, sizeof r.run.exclude, "partial power: %d of %d GPUs reported",
+		         w->n_gpus, g->full_gpus);
+	else if (r.duration < f->o.min_window_s)
 		snprintf(r.run.exclude, sizeof r.run.exclude, "short window: %.0f s of steady load "
 		         "(< %.0f s)", r.duration, f->o.min_window_s);
 	fleet_row *nr = wc_grow(f->rows, &f->cap_rows, f->n_rows + 1, sizeof *nr, 64);

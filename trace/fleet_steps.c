@@ -4,7 +4,8 @@
  * sample, a NaN sample) are gaps, reported when they start and end; a GPU
  * that appears or vanishes, a counter that resets (an engine restart) and
  * a load change that lasts cut the window, each reported with the series,
- * the time and its labels.
+ * the time and its labels; a GPU that vanishes leaves its group's windows
+ * partial power until it returns (excluded, fleet_rows.c).
  */
 #include "fleet_internal.h"
 
@@ -70,9 +71,20 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 		size_t k = 0;
 		while (k < np && strcmp(set->s[present[k]].key, g->members[j]) != 0)
 			k++;
-		if (k == np)
+		if (k == np && (int)np < g->full_gpus) {
+			/* An engine's GPUs do not leave it while it runs: the GPU's
+			 * exporter lost it, and the group's power is partial. */
+			wc__fleet_warn(f, "%.300s: vanishes at %s; group '%s' keeps TP %d and its windows until "
+			               "the GPU returns are excluded (partial power: %zu of %d GPUs)", g->members[j],
+			               at, g->name, g->full_gpus, np, g->full_gpus);
+			if (!g->missing[0]) {
+				snprintf(g->missing, sizeof g->missing, "%s", g->members[j]);
+				g->missing_since = t;
+			}
+		} else if (k == np) {
 			wc__fleet_warn(f, "%.300s: vanishes at %s; the window is cut (group '%s' now has %zu "
 			               "GPU%s)", g->members[j], at, g->name, np, np == 1 ? "" : "s");
+		}
 	}
 	return set_members(g, set, present, np, err);
 }
@@ -322,6 +334,37 @@ gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const
 	return NULL;
 }
 
+/* The group's full TP after step t with np GPUs: a GPU back ends the
+ * partial span, reported with its length. Not reset at an engine
+ * restart: the smoke test's TP-2 run restarted its engine while a GPU's
+ * series was missing, and its partial rows passed as TP 1. */
+static void
+full_tp(wc_fleet *f, fleet_group *g, int np, double t)
+{
+	char at[40];
+	if (g->missing[0] && np >= g->full_gpus) {
+		when(t, at);
+		wc__fleet_warn(f, "%.300s: back at %s; %.10g s of group '%s' excluded as partial power",
+		               g->missing, at, round((t - g->missing_since) * 1000.0) / 1000.0, g->name);
+		g->missing[0] = '\0';
+	}
+	if (np > g->full_gpus)
+		g->full_gpus = np;
+}
+
+void
+wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t)
+{
+	char at[40];
+	if (!g->missing[0])
+		return;
+	when(t, at);
+	wc__fleet_warn(f, "%.300s: missing to the end of the range (%s); %.10g s of group '%s' excluded as "
+	               "partial power", g->missing, at, round((t - g->missing_since + f->o.step) * 1000.0) / 1000.0,
+	               g->name);
+	g->missing[0] = '\0';
+}
+
 static int
 group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_error *err)
 {
@@ -371,6 +414,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	st.n_gpus = (int)np;
 	if (((changed && g->had_step) || reset) && (rc = wc__fleet_close(f, g, err)) != WC_OK)
 		return rc;
+	full_tp(f, g, (int)np, t);
 	g->had_step = 1;
 	return add_step(f, g, &st, err);
 }

@@ -1,0 +1,79 @@
+/*
+ * A GPU of a tensor-parallel group whose power series drops out mid-run
+ * (docs/fleet.md, "Problems in the data"): a TP-2 engine at a steady 8
+ * requests, both GPUs at 200 W, GPU 1's series missing from second 100
+ * to 159. The rows of that span said TP 1 at half the power and were not
+ * excluded, which biased a calibration by -9 % in a smoke test; an
+ * engine's group cannot shrink while it runs, so they keep TP 2 and are
+ * excluded as partial power, with the GPU and the span named.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define T0 1767225600L
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("prom_partial_power");
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	for (int s = 0; s < 300; s++) {
+		len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %ld h1:9400\n", T0 + s);
+		for (int g = 0; g < 2; g++)
+			if (g == 0 || s < 100 || s >= 160)
+				len += (size_t)snprintf(buf + len, cap - len, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\","
+				                        "UUID=\"GPU-%d\",modelName=\"NVIDIA H100 80GB HBM3\","
+				                        "Hostname=\"h1\"} 200\n", g, g);
+		len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %ld.5 h1:8000\n"
+		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n"
+		                        "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %d\n",
+		                        T0 + s, 100 * s);
+	}
+	char *in = path_join(dir, "drop.prom"), *out = path_join(dir, "out.csv");
+	CHECK(write_text(in, buf) == 0);
+	free(buf);
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "--step", "1", "--hold", "1000",
+	                       "--min-window", "1", "-o", out, NULL };
+	run_result r;
+	wc_runs_table *t = NULL;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_CONTAINS(r.err, "UUID=\"GPU-1\"");
+	CHECK_CONTAINS(r.err, "vanishes at 2026-01-01T00:01:40.000Z; group 'h1' keeps TP 2 and its windows "
+	               "until the GPU returns are excluded (partial power: 1 of 2 GPUs)");
+	CHECK_CONTAINS(r.err, "back at 2026-01-01T00:02:40.000Z; 60 s of group 'h1' excluded as partial power");
+	int partial = 0, whole = 0;
+	if (r.status == 0 && wc_runs_read(out, &t, NULL) == WC_OK) {
+		for (size_t i = 0; i < t->n_runs; i++) {
+			const wc_run *row = &t->runs[i];
+			fprintf(stderr, "%s tp %d %.1f W exclude '%s'\n", row->run_id, row->tp, row->mean_power_w,
+			        row->exclude);
+			CHECK_INT(row->tp, 2);
+			if (row->mean_power_w < 300) {
+				partial++;
+				CHECK(strcmp(row->exclude, "partial power: 1 of 2 GPUs reported") == 0);
+			} else {
+				whole++;
+				CHECK(row->exclude[0] == '\0');
+			}
+		}
+	} else {
+		CHECK(0);
+	}
+	CHECK_INT(partial, 1);
+	CHECK_INT(whole, 2);
+	wc_runs_free(t);
+	run_result_free(&r);
+	free(in);
+	free(out);
+	free(dir);
+	return check_report("test_prom_partial_power");
+}
