@@ -86,6 +86,16 @@ int wc_prom_http_query_range(const char *base, const char *query, double start, 
  *  fractions allowed) or a plain number of seconds, as promtool takes
  *  them. WC_EINVAL when neither. */
 int wc_prom_parse_time(const char *text, double *out);
+/** Sample times before 2000-01-01 or from 2100-01-01 on are refused
+ *  (docs/formats/prometheus.md, "Times"): a timestamp in the wrong unit
+ *  lands decades away, and was taken as is. */
+#define WC_PROM_TIME_MIN 946684800.0   /* 2000-01-01T00:00:00Z */
+#define WC_PROM_TIME_MAX 4102444800.0  /* 2100-01-01T00:00:00Z */
+/** WC_OK when `raw`, a time in units of 10^-`exp10` s since the epoch
+ *  (0: seconds, 3: milliseconds), is in the plausible range; else
+ *  WC_ERANGE and into `buf` a reason naming the value, its date and the
+ *  unit it looks like. */
+int wc_prom_time_check(double raw, int exp10, char *buf, size_t size);
 /** `t` as RFC 3339 UTC with milliseconds, for messages. */
 void wc_prom_format_time(double t, char *buf, size_t size);
 

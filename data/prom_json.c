@@ -105,6 +105,10 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 			                    "%s: /data/result/%zu/values/%zu: not a [time, \"value\"] pair",
 			                    origin, i, j);
 		t = json_number_value(jt);
+		char why[200];
+		if (wc_prom_time_check(t, 0, why, sizeof why) != WC_OK)
+			return wc_error_set(err, WC_ERANGE, "%s: /data/result/%zu/values/%zu: %s", origin, i, j,
+			                    why);
 		if ((rc = wc_prom_set_append(set, pos, t, v, err)) != WC_OK)
 			return rc;
 	}

@@ -228,6 +228,42 @@ wc_prom_parse_time(const char *text, double *out)
 	return parse_rfc3339(text, out);
 }
 
+static const char *
+unit_name(int exp10)
+{
+	return exp10 == 0 ? "seconds" : exp10 == 3 ? "milliseconds" : exp10 == 6 ? "microseconds"
+	       : "nanoseconds";
+}
+
+int
+wc_prom_time_check(double raw, int exp10, char *buf, size_t size)
+{
+	double t = raw / pow(10.0, exp10);
+	if (t >= WC_PROM_TIME_MIN && t < WC_PROM_TIME_MAX)
+		return WC_OK;
+	char at[40], hint[80] = "";
+	wc_prom_format_time(t, at, sizeof at);
+	/* The unit that puts it in range, when one does. */
+	for (int a = 0; a <= 9; a += 3) {
+		double u = raw / pow(10.0, a);
+		if (a != exp10 && u >= WC_PROM_TIME_MIN && u < WC_PROM_TIME_MAX) {
+			snprintf(hint, sizeof hint, "; it looks like %s", unit_name(a));
+			break;
+		}
+	}
+	char num[40], when[64];
+	if (fabs(raw) < 1e18 && raw == floor(raw))
+		snprintf(num, sizeof num, "%.0f", raw);
+	else
+		snprintf(num, sizeof num, "%.15g", raw);
+	if (t < WC_PROM_TIME_MIN)
+		snprintf(when, sizeof when, "%s, before 2000-01-01", at);
+	else
+		snprintf(when, sizeof when, "after 2100-01-01");
+	snprintf(buf, size, "time %s (%s since the epoch) is %s%s", num, unit_name(exp10), when, hint);
+	return WC_ERANGE;
+}
+
 void
 wc_prom_format_time(double t, char *buf, size_t size)
 {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/data.h"
 #include "data/fileio.h"
 #include "data_internal.h"
 
@@ -188,8 +189,16 @@ comment_line(cursor *c, scrape_state *st)
 	size_t at = c->i;
 	const char *t = token(c), *inst;
 	double v;
+	char why[200];
+	/* Epoch seconds out of range (milliseconds from `date +%s%3N`) are
+	 * named with the unit they look like, not "expected a time". */
+	if (wc_parse_decimal(t, &v) == WC_OK && isfinite(v) &&
+	    wc_prom_time_check(v, 0, why, sizeof why) != WC_OK)
+		return c->i = at, fail(c, why);
 	if (wc_prom_parse_time(t, &v) != WC_OK)
 		return c->i = at, fail(c, "expected the scrape's time (epoch seconds or RFC 3339)");
+	if (wc_prom_time_check(v, 0, why, sizeof why) != WC_OK)
+		return c->i = at, fail(c, why);
 	st->time = v;
 	skip_blanks(c);
 	at = c->i;
@@ -235,6 +244,9 @@ sample_line(cursor *c, scrape_state *st)
 		long long ms = strtoll(tt, &end, 10);
 		if (*end)
 			return c->i = at, fail(c, "expected a timestamp in whole milliseconds");
+		char why[200];
+		if (wc_prom_time_check((double)ms, 3, why, sizeof why) != WC_OK)
+			return c->i = at, fail(c, why);
 		ts = (double)ms / 1000.0;
 	}
 	skip_blanks(c);

@@ -316,6 +316,21 @@ check_syntax(void)
 	check_refused("--prometheus-json", "v.json", "{\"status\":\"success\",\"data\":{\"resultType\":"
 	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,1]]}]}}",
 	              "/data/result/0/values/0: not a [time, \"value\"] pair");
+	/* Times in the wrong unit were taken as is: microseconds made a row
+	 * named h1#1.78442e+12 lasting 121000 s, seconds rows of 1970. */
+	check_refused("--scrapes", "us.prom", "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 300 1784422669000000\n",
+	              "us.prom:1:38: time 1784422669000000 (milliseconds since the epoch) is after 2100-01-01; "
+	              "it looks like microseconds");
+	check_refused("--scrapes", "sec.prom", "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 300 1784422669\n",
+	              "sec.prom:1:38: time 1784422669 (milliseconds since the epoch) is "
+	              "1970-01-21T15:40:22.669Z, before 2000-01-01; it looks like seconds");
+	check_refused("--scrapes", "ms.prom", "# wattcast-scrape 1784422669000 a:8000\nvllm:num_requests_running 4\n",
+	              "ms.prom:1:19: time 1784422669000 (seconds since the epoch) is after 2100-01-01; it looks "
+	              "like milliseconds");
+	check_refused("--prometheus-json", "ms.json", "{\"status\":\"success\",\"data\":{\"resultType\":"
+	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1784422669000,\"1\"]]}]}}",
+	              "ms.json: /data/result/0/values/0: time 1784422669000 (seconds since the epoch) is after "
+	              "2100-01-01; it looks like milliseconds");
 }
 
 static void
