@@ -23,7 +23,8 @@ parse_value(json_t *v, double *out)
 {
 	const char *s = json_string_value(v);
 	char *end;
-	if (!s || !*s)
+	/* strtod reads hexadecimal (0x12C), which Prometheus never writes. */
+	if (!s || !*s || strpbrk(s, "xX"))
 		return WC_EINVAL;
 	*out = strtod(s, &end);
 	return *end ? WC_EINVAL : WC_OK;
@@ -109,8 +110,11 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 		if (wc_prom_time_check(t, 0, why, sizeof why) != WC_OK)
 			return wc_error_set(err, WC_ERANGE, "%s: /data/result/%zu/values/%zu: %s", origin, i, j,
 			                    why);
-		if ((rc = wc_prom_set_append(set, pos, t, v, err)) != WC_OK)
-			return rc;
+		/* The file too: pages out of order and a series twice in one
+		 * response said only the series. */
+		wc_error e;
+		if ((rc = wc_prom_set_append(set, pos, t, v, &e)) != WC_OK)
+			return wc_error_set(err, e.code, "%s: /data/result/%zu/values/%zu: %s", origin, i, j, e.msg);
 	}
 	return WC_OK;
 }

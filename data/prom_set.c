@@ -182,7 +182,16 @@ wc_prom_label(const wc_prom_series *s, const char *name)
 	return NULL;
 }
 
-/* RFC 3339: date 'T' time, optional fraction, 'Z' or +hh:mm / -hh:mm. */
+static int
+days_in(int y, int mo)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return days[mo - 1] + (mo == 2 && leap);
+}
+
+/* RFC 3339: date 'T' time, optional fraction, 'Z' or +hh:mm / -hh:mm. A
+ * day the month lacks is refused: timegm carried 2026-02-30 to March 2. */
 static int
 parse_rfc3339(const char *text, double *out)
 {
@@ -190,7 +199,7 @@ parse_rfc3339(const char *text, double *out)
 	double sec;
 	if (sscanf(text, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &used) != 6)
 		return WC_EINVAL;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || !(sec >= 0 && sec < 61))
+	if (mo < 1 || mo > 12 || d < 1 || d > days_in(y, mo) || h > 23 || mi > 59 || !(sec >= 0 && sec < 61))
 		return WC_EINVAL;
 	const char *z = text + used;
 	long off = 0;

@@ -143,7 +143,8 @@ static int
 parse_number(const char *t, double *v)
 {
 	char *end;
-	if (!*t)
+	/* strtod reads hexadecimal (0x12C), which Prometheus refuses. */
+	if (!*t || strpbrk(t, "xX"))
 		return WC_EINVAL;
 	*v = strtod(t, &end);
 	return *end ? WC_EINVAL : WC_OK;

@@ -331,6 +331,14 @@ check_syntax(void)
 	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1784422669000,\"1\"]]}]}}",
 	              "ms.json: /data/result/0/values/0: time 1784422669000 (seconds since the epoch) is after "
 	              "2100-01-01; it looks like milliseconds");
+	/* Prometheus refuses hexadecimal sample values; strtod read them. */
+	check_refused("--scrapes", "hex.prom", "# wattcast-scrape 1767225600\nvllm:num_requests_running 0x12C\n",
+	              "hex.prom:2:27: expected a sample value");
+	/* A series twice in one response named no file. */
+	check_refused("--prometheus-json", "dup.json", "{\"status\":\"success\",\"data\":{\"resultType\":"
+	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,\"1\"]]},"
+	              "{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,\"1\"]]}]}}",
+	              "dup.json: /data/result/1/values/0: x{}: sample at 2026-01-01T00:00:00.000Z is not after");
 }
 
 static void
@@ -341,6 +349,13 @@ check_flags_and_server(void)
 	CHECK(wc_prom_parse_time("2026-01-01T00:00:00.250Z", &t) == WC_OK && t == T0 + 0.25);
 	CHECK(wc_prom_parse_time("1767225600.5", &t) == WC_OK && t == T0 + 0.5);
 	CHECK(wc_prom_parse_time("2026-01-01 00:00", &t) != WC_OK);
+	/* Days the month lacks: timegm carried them into the next month. */
+	CHECK(wc_prom_parse_time("2026-02-30T00:00:00Z", &t) != WC_OK);
+	CHECK(wc_prom_parse_time("2026-04-31T00:00:00Z", &t) != WC_OK);
+	CHECK(wc_prom_parse_time("2026-02-29T00:00:00Z", &t) != WC_OK);
+	CHECK(wc_prom_parse_time("2028-02-29T00:00:00Z", &t) == WC_OK);
+	CHECK(wc_prom_parse_time("2000-02-29T00:00:00Z", &t) == WC_OK);
+	CHECK(wc_prom_parse_time("2100-02-29T00:00:00Z", &t) != WC_OK);
 	char *out = path_join(dir, "down.csv");
 	run_result r;
 	const char *bad_time[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start",
