@@ -155,7 +155,7 @@ check_args(int argc, char **argv, ft_args *a)
 		return cli_usage_error(cmd, "--data-parallel: must divide --gpus (%d), got %d", c->gpus, c->data_parallel);
 	/* What one step can hold (the predictor refuses more too, naming the
 	 * field; here the flags are named and the exit is a usage error). */
-	double most = (double)c->micro_batch * c->seq_len * c->grad_accum * wc_ft_replicas(c);
+	double most = wc_ft_step_tokens(c);
 	if (!isnan(c->tokens_per_step) && c->tokens_per_step > most)
 		return cli_usage_error(cmd, "--tokens-per-step: %g tokens are more than one step holds: --micro-batch %d "
 		                       "x --seq-len %d x --grad-accum %d x %d data-parallel replica%s = %.0f",

@@ -43,12 +43,19 @@ wc_ft_config_from_model(wc_ft_config *c, const wc_model_info *m)
 	c->attention_heads = m->attention_heads;
 	c->kv_heads = m->kv_heads;
 	c->head_dim = m->head_dim;
+	c->model = m;
 }
 
 int
 wc_ft_replicas(const wc_ft_config *c)
 {
 	return c->data_parallel > 0 ? c->data_parallel : c->gpus;
+}
+
+double
+wc_ft_step_tokens(const wc_ft_config *c)
+{
+	return (double)c->micro_batch * c->seq_len * c->grad_accum * wc_ft_replicas(c);
 }
 
 /* A whole number in [lo, hi], named in the message. */
@@ -134,10 +141,7 @@ wc_ft_flops_compute(const wc_ft_config *c, wc_ft_flops *out, wc_error *err)
 	memset(out, 0, sizeof *out);
 	if (rc != WC_OK)
 		return rc;
-	double replicas = wc_ft_replicas(c);
-	out->tokens_per_step = isnan(c->tokens_per_step)
-	                       ? (double)c->micro_batch * c->seq_len * c->grad_accum * replicas
-	                       : c->tokens_per_step;
+	out->tokens_per_step = isnan(c->tokens_per_step) ? wc_ft_step_tokens(c) : c->tokens_per_step;
 	out->weight_flops = 2.0 * c->params_b * 1e9;
 	out->attention_flops = 2.0 * c->layers * (double)c->seq_len * c->d_model;
 	out->forward_flops = out->weight_flops + out->attention_flops;

@@ -61,19 +61,26 @@ typedef struct {
 	int data_parallel;       /* replicas; 0 = gpus (DDP/FSDP/ZeRO) */
 	int checkpointing;       /* activation checkpointing: one more forward */
 	double tokens_per_step;  /* NaN = micro_batch*seq_len*grad_accum*replicas */
+	/* The catalog entry the shape came from (wc_ft_config_from_model;
+	 * borrowed, NULL otherwise): a mixture-of-experts model holds and
+	 * trains its total, not params_b. */
+	const wc_model_info *model;
 } wc_ft_config;
 
 #define WC_FT_CONFIG_INIT                                                        \
 	{ .method = WC_FT_QLORA, .params_b = 0.0, .layers = 0, .d_model = 0,      \
 	  .attention_heads = 0, .kv_heads = 0, .head_dim = 0, .lora_rank = 0,     \
 	  .micro_batch = 0, .seq_len = 0, .grad_accum = 1, .gpus = 1,             \
-	  .data_parallel = 0, .checkpointing = 0, .tokens_per_step = NAN }
+	  .data_parallel = 0, .checkpointing = 0, .tokens_per_step = NAN, .model = NULL }
 
 /** Size and shape of a catalog model into `c` (params_b, layers, d_model,
- *  heads, kv heads, head dim). */
+ *  heads, kv heads, head dim), and the entry itself (c->model). */
 void wc_ft_config_from_model(wc_ft_config *c, const wc_model_info *m);
 /** Data-parallel replicas: data_parallel, or gpus when 0. */
 int wc_ft_replicas(const wc_ft_config *c);
+/** The tokens one step holds: micro_batch x seq_len x grad_accum x
+ *  replicas (tokens_per_step's default, and its most). */
+double wc_ft_step_tokens(const wc_ft_config *c);
 /** Check every field; the message starts with the field ("micro_batch:
  *  must be a whole number >= 1, got -2"). */
 int wc_ft_config_check(const wc_ft_config *c, wc_error *err);

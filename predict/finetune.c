@@ -60,29 +60,15 @@ least_bytes_per_param(wc_ft_method m)
 /* Parameters the weights, gradients and optimizer state scale with, B:
  * the total of a mixture-of-experts model, whose every expert is held and
  * trained, not its active share (Qwen3-235B-A22B: 235 B, not 22 B;
- * docs/finetune.md, "Memory"). The query carries the catalog model's
- * shape (wc_ft_config_from_model), not its name: the catalog entry with
- * that shape gives its total, the smallest when several do (never more
- * memory than the model needs); a shape the catalog lacks is taken as
- * dense. */
+ * docs/finetune.md, "Memory"), from the catalog entry the query's shape
+ * came from; a model given by its size alone is taken as dense. `*model`
+ * names the entry when its total is not params_b. */
 static double
 held_params_b(const wc_ft_config *c, const char **model)
 {
-	double total = c->params_b;
-	int found = 0;
-	*model = NULL;
-	for (size_t i = 0; i < wc_model_count(); i++) {
-		const wc_model_info *m = wc_model_at(i);
-		if (m->active_params_b != c->params_b || m->layers != c->layers || m->d_model != c->d_model ||
-		    m->attention_heads != c->attention_heads || m->kv_heads != c->kv_heads ||
-		    m->head_dim != c->head_dim || !(m->total_params_b > c->params_b))
-			continue;
-		if (!found++ || m->total_params_b < total) {
-			total = m->total_params_b;
-			*model = m->name;
-		}
-	}
-	return total;
+	const int moe = c->model && c->model->total_params_b > c->params_b;
+	*model = moe ? c->model->name : NULL;
+	return moe ? c->model->total_params_b : c->params_b;
 }
 
 /* A job that cannot hold even that on all its GPUs runs only with CPU or
@@ -116,7 +102,7 @@ check_tokens(const wc_ft_config *c, wc_error *err)
 	 * replica; more tokens than that is a mistyped count (1e9 for a 2048-
 	 * token micro-batch), which the law would answer as 500 000 times the
 	 * energy (docs/finetune.md, "Inputs of one job"). */
-	double most = (double)c->micro_batch * c->seq_len * c->grad_accum * wc_ft_replicas(c);
+	double most = wc_ft_step_tokens(c);
 	if (!isnan(c->tokens_per_step) && c->tokens_per_step > most)
 		return wc_error_set(err, WC_EINVAL, "tokens_per_step: %g tokens are more than one step holds: "
 		                    "micro_batch %d x seq_len %d x grad_accum %d x %d data-parallel replica%s = %.0f",
