@@ -40,13 +40,13 @@ static const char usage[] =
 	"12.8 and 60 s by leaving each run out in turn and scoring it with the response\n"
 	"fitted on the others; SECONDS gives it.\n";
 
-enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_MAXRUN, OPT_QUIET,
+enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_BOOT, OPT_SEED, OPT_THREADS, OPT_MAXRUN,
        OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_SERVICE, OPT_LINGER };
 
 typedef struct {
 	const char *out, *params, *profile;
 	wc_response_fit_options fo;
-	int max_running, quiet, first_dir;
+	int max_running, first_dir;
 	wc_service_choice service;
 	wc_run_manifest defaults;
 } fit_args;
@@ -58,7 +58,7 @@ parse(int argc, char **argv, fit_args *a, int *help)
 		{ "output", required_argument, NULL, 'o' }, { "params", required_argument, NULL, OPT_PARAMS },
 		{ "profile", required_argument, NULL, OPT_PROFILE }, { "bootstrap", required_argument, NULL, OPT_BOOT },
 		{ "seed", required_argument, NULL, OPT_SEED }, { "threads", required_argument, NULL, OPT_THREADS },
-		{ "max-running", required_argument, NULL, OPT_MAXRUN }, { "quiet", no_argument, NULL, OPT_QUIET },
+		{ "max-running", required_argument, NULL, OPT_MAXRUN },
 		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "tp", required_argument, NULL, OPT_TP },
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "active-params", required_argument, NULL, OPT_ACTIVE },
@@ -79,7 +79,6 @@ parse(int argc, char **argv, fit_args *a, int *help)
 		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &a->fo.seed); break;
 		case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &v); a->fo.threads = (int)v; break;
 		case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); a->max_running = (int)v; break;
-		case OPT_QUIET: a->quiet = 1; break;
 		case OPT_PLATFORM: rc = cli_run_default_flag(cmd, "platform", optarg, &a->defaults); break;
 		case OPT_TP: rc = cli_run_default_flag(cmd, "tp", optarg, &a->defaults); break;
 		case OPT_MODEL: rc = cli_run_default_flag(cmd, "model", optarg, &a->defaults); break;
@@ -170,10 +169,10 @@ cli_fit_response(int argc, char **argv)
 	gsl_set_error_handler_off();
 	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK)
 		return rc;
-	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet || cli_quiet(), &s)) != CLI_OK ||
+	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, cli_quiet(), &s)) != CLI_OK ||
 	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.service)) != CLI_OK)
 		goto done;
-	for (size_t i = 0; i < s.n && !(a.quiet || cli_quiet()); i++)
+	for (size_t i = 0; i < s.n && !cli_quiet(); i++)
 		if (s.checks[i].service.fallback[0])
 			fprintf(stderr, "wattcast %s: warning: %s: %s\n", cmd, s.replays[i].run_id, s.checks[i].service.fallback);
 	wc_response_run *runs = wc_alloc_array(s.n, sizeof *runs);

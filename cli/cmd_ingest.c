@@ -49,7 +49,7 @@ static const char ingest_usage[] =
 	"lists their flags (docs/fleet.md).\n";
 
 enum { OPT_SEGMENT = 1000, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE, OPT_UTC, OPT_WORKLOAD,
-       OPT_MAXBAD, OPT_QUIET, OPT_FINETUNE, OPT_POWER_ONLY };
+       OPT_MAXBAD, OPT_FINETUNE, OPT_POWER_ONLY };
 
 static void
 print_warning(const char *msg, void *payload)
@@ -77,7 +77,7 @@ print_summary(const wc_ingest_result *res, const char *path)
 typedef struct {
 	const char *out;
 	wc_ingest_options o;
-	int quiet, help;
+	int help;
 	int first_dir; /* argv index of the first RUN_DIR */
 } ingest_args;
 
@@ -104,7 +104,6 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 		{ "utc-offset", required_argument, NULL, OPT_UTC },
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "max-bad", required_argument, NULL, OPT_MAXBAD },
-		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "power-only", no_argument, NULL, OPT_POWER_ONLY },
 		/* fine-tuning facts (cli/cmd_ingest_finetune.c) */
 		{ "method", required_argument, NULL, OPT_FINETUNE },
@@ -142,7 +141,6 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 			if (rc == CLI_OK && o->max_bad_fraction > 1)
 				rc = cli_usage_error(cmd, "--max-bad: must be a fraction in [0, 1], got '%s'", optarg);
 			break;
-		case OPT_QUIET: a->quiet = 1; break;
 		case OPT_POWER_ONLY: o->power_only = 1; break;
 		case 'h': fputs(ingest_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
@@ -156,7 +154,7 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 		return cli_usage_error(cmd, "give at least one RUN_DIR (see --help)");
 	if (!isnan(d->active_params_b) && !d->model[0])
 		return cli_usage_error(cmd, "--active-params needs --model (the runs table names the model)");
-	o->warn = a->quiet || cli_quiet() ? NULL : print_warning;
+	o->warn = cli_quiet() ? NULL : print_warning; /* --quiet stands anywhere (cli/main.c) */
 	a->first_dir = optind;
 	return CLI_OK;
 }

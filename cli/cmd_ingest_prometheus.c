@@ -38,7 +38,7 @@ static const char usage[] =
 
 enum { OPT_PROM = 1000, OPT_JSON, OPT_SCRAPES, OPT_START, OPT_END, OPT_STEP, OPT_SELECTOR,
        OPT_GROUP, OPT_HOLD, OPT_MINWIN, OPT_PLATFORM, OPT_MODEL, OPT_ACTIVE, OPT_VERBOSE,
-       OPT_QUIET, OPT_PAGE };
+       OPT_PAGE };
 
 static const struct option opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -56,7 +56,6 @@ static const struct option opts[] = {
 	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "active-params", required_argument, NULL, OPT_ACTIVE },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "page-steps", required_argument, NULL, OPT_PAGE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -67,7 +66,7 @@ typedef struct {
 	const char **json, **scrapes;
 	size_t n_json, n_scrapes;
 	wc_fleet_options o;
-	int quiet, verbose, help;
+	int verbose, help;
 } prom_args;
 
 static void
@@ -138,7 +137,6 @@ apply_flag(int opt, prom_args *a)
 	case OPT_ACTIVE: return cli_parse_double(cmd, "--active-params", optarg, 0.0, 0,
 	                                         &o->active_params_b);
 	case OPT_VERBOSE: a->verbose = 1; return CLI_OK;
-	case OPT_QUIET: a->quiet = 1; return CLI_OK;
 	case OPT_PAGE: {
 		long v;
 		int rc = cli_parse_int(cmd, "--page-steps", optarg, 1, WC_FLEET_PAGE_STEPS, &v);
@@ -220,7 +218,7 @@ cli_cmd_ingest_prometheus(int argc, char **argv)
 	wc_fleet_options_init(&a.o);
 	int rc = parse_args(argc, argv, &a);
 	if (rc == CLI_OK && !a.help) {
-		a.o.warn = a.quiet || cli_quiet() ? NULL : print_line;
+		a.o.warn = cli_quiet() ? NULL : print_line; /* --quiet stands anywhere (cli/main.c) */
 		a.o.warn_payload = (void *)1;
 		a.o.verbose = a.verbose ? print_verbose : NULL;
 		rc = a.url ? wc_fleet_ingest_http(a.url, a.selector, &a.o, &t, &err)

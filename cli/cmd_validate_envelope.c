@@ -46,13 +46,13 @@ static const char usage[] =
 	"leaving each of its runs out in turn (the held-out run never chooses it).\n";
 
 enum { OPT_PARAMS = 1000, OPT_PROFILE, OPT_RESPONSE, OPT_REPLICAS, OPT_SEED, OPT_THREADS,
-       OPT_MAXRUN, OPT_JSON, OPT_PER_RUN, OPT_QUIET, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE,
+       OPT_MAXRUN, OPT_JSON, OPT_PER_RUN, OPT_PLATFORM, OPT_TP, OPT_MODEL, OPT_ACTIVE,
        OPT_UTC, OPT_SERVICE, OPT_LEVEL, OPT_LINGER };
 
 typedef struct {
 	const char *params, *profile, *per_run;
 	wc_envelope_check_options o;
-	int max_running, json, quiet, first_dir;
+	int max_running, json, first_dir;
 	wc_run_manifest defaults;
 } venv_args;
 
@@ -79,7 +79,6 @@ parse_flag(const char *cmd, int opt, venv_args *a)
 	case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); a->max_running = (int)v; break;
 	case OPT_JSON: a->json = 1; break;
 	case OPT_PER_RUN: a->per_run = optarg; break;
-	case OPT_QUIET: a->quiet = 1; break;
 	case OPT_LEVEL:
 		if (strcmp(optarg, "zero-shot") && strcmp(optarg, "loro"))
 			return cli_usage_error(cmd, "--level: expected zero-shot or loro, got '%s'", optarg);
@@ -103,7 +102,7 @@ parse(int argc, char **argv, venv_args *a, int *help)
 		{ "response", required_argument, NULL, OPT_RESPONSE }, { "replicas", required_argument, NULL, OPT_REPLICAS },
 		{ "seed", required_argument, NULL, OPT_SEED }, { "threads", required_argument, NULL, OPT_THREADS },
 		{ "max-running", required_argument, NULL, OPT_MAXRUN }, { "json", no_argument, NULL, OPT_JSON },
-		{ "per-run", required_argument, NULL, OPT_PER_RUN }, { "quiet", no_argument, NULL, OPT_QUIET },
+		{ "per-run", required_argument, NULL, OPT_PER_RUN },
 		{ "platform", required_argument, NULL, OPT_PLATFORM }, { "tp", required_argument, NULL, OPT_TP },
 		{ "model", required_argument, NULL, OPT_MODEL }, { "active-params", required_argument, NULL, OPT_ACTIVE },
 		{ "utc-offset", required_argument, NULL, OPT_UTC }, { "service", required_argument, NULL, OPT_SERVICE },
@@ -308,7 +307,7 @@ cli_validate_envelope(int argc, char **argv)
 	gsl_set_error_handler_off();
 	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK)
 		return rc;
-	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, a.quiet || cli_quiet(), &s)) != CLI_OK ||
+	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, cli_quiet(), &s)) != CLI_OK ||
 	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.o.service)) != CLI_OK)
 		goto done;
 	wc_envelope_check_run *runs = wc_alloc_array(s.n, sizeof *runs);
