@@ -98,8 +98,9 @@ wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision
 	int att = m->attention_layers > 0 ? m->attention_layers : m->layers;
 	double per_layer = m->kv_dim > 0 ? m->kv_dim : 2.0 * m->kv_heads * m->head_dim;
 	out->kv_bytes_per_token = att * per_layer * wc_capacity_bytes_per_value(kv);
-	if (m->window > 0 && att < m->layers) {
-		/* the other layers attend within the window and cache only it */
+	if (m->window > 0) {
+		/* the other layers (some, as checked above) attend within the
+		 * window and cache only it */
 		out->window = m->window;
 		out->window_layers = m->layers - att;
 		out->kv_window_bytes_per_token = out->window_layers * per_layer * wc_capacity_bytes_per_value(kv);
