@@ -26,7 +26,7 @@ static const char usage[] =
 	"of text-exposition scrapes (--scrapes, repeatable; '# wattcast-scrape TIME\n"
 	"[INSTANCE]' lines date them).\n"
 	"T is RFC 3339 or epoch seconds; S is seconds (default 15 from a server, the\n"
-	"samples' spacing from files). GPUs and their engine are grouped by host,\n"
+	"sparsest series' scrape interval from files). GPUs and engines are grouped by host,\n"
 	"namespace and pod (--group-by); each group's steps are cut into windows of\n"
 	"steady load (running requests off the window's mean by more than 25 % and 2\n"
 	"for --hold seconds, default 10), one row each; windows shorter than\n"

@@ -169,11 +169,18 @@ main(void)
 	run_result_free(&r);
 	free(in);
 	/* A host scraped every 15 s beside one scraped every second: the
-	 * default step (1 s) left h2 with no row and no warning; it is
-	 * refused naming h2, its interval and the step that suits it. */
+	 * default step was the smallest spacing (1 s), which left h2 with no
+	 * row and no warning, then was refused naming h2; the default is now
+	 * the sparsest series' interval, and both hosts have rows. A step
+	 * given shorter than h2's interval is still refused, naming h2. */
 	in = mixed_hosts("mixiv.prom");
 	ingest(in, "--min-window", "1", &r);
 	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "h1#");
+	CHECK_CONTAINS(r.out, "h2#");
+	run_result_free(&r);
+	ingest(in, "--step", "1", &r);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "--step 1 s is shorter than the scrape interval: --step 15 or longer "
 	               "(group 'h2': a step without a sample is a gap; 15 s measured between the samples of ");
@@ -184,6 +191,31 @@ main(void)
 	CHECK(!r.err || !strstr(r.err, "shorter than the scrape interval"));
 	CHECK_CONTAINS(r.out, "h1#");
 	CHECK_CONTAINS(r.out, "h2#");
+	run_result_free(&r);
+	free(in);
+	/* Scrapes every 15 s, one of them repeated 0.2 s later (a manual
+	 * scrape): the smallest spacing made the default 0.2 s, refused; the
+	 * default is the interval, 15 s, and the run has its rows. */
+	{
+		size_t cap = 1 << 16, len = 0;
+		char *buf = malloc(cap);
+		for (int s = 0; s < 40; s++)
+			for (int k = 0; k < (s == 7 ? 2 : 1); k++)
+				len += (size_t)snprintf(buf + len, cap - len,
+				                        "# wattcast-scrape %.1f h1:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\","
+				                        "UUID=\"GPU-0\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"} 300\n"
+				                        "# wattcast-scrape %.1f h1:8000\n"
+				                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n",
+				                        T0 + s * 15.0 + k * 0.2, T0 + s * 15.0 + k * 0.2 + 0.1);
+		in = path_join(dir, "early.prom");
+		CHECK(write_text(in, buf) == 0);
+		free(buf);
+	}
+	ingest(in, "--quiet", NULL, &r);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 0);
+	CHECK(!r.err || !strstr(r.err, "shorter than the scrape interval"));
+	CHECK_CONTAINS(r.out, "h1#");
 	run_result_free(&r);
 	free(in);
 	/* One instant has no length for any step. */

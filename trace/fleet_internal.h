@@ -129,6 +129,9 @@ int wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, 
  * measured on the page refused, naming the group, the interval and a
  * step; a group once measured passes on later pages. */
 int wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err);
+/* The step that series s's scrape interval suggests (the check's measure
+ * and rounding; tmp holds s->n values); 0 below two samples. */
+double wc__fleet_series_step(const wc_prom_series *s, double *tmp);
 
 /* fleet_steps.c: steps k0 <= k < k1 of every group. */
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);

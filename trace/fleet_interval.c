@@ -59,6 +59,13 @@ suggested(double interval)
 	return interval >= 0.98 ? ceil(interval * 0.98) : fmax(0.001, round(interval * 1000.0) / 1000.0);
 }
 
+double
+wc__fleet_series_step(const wc_prom_series *s, double *tmp)
+{
+	double v = interval_of(s, tmp);
+	return v > 0.0 ? suggested(v) : 0.0;
+}
+
 int
 wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 {

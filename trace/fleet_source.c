@@ -7,6 +7,8 @@
  */
 #include "fleet_internal.h"
 
+#include "models/grow.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,38 +78,33 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 	return rc;
 }
 
-/* The smallest spacing of a series' samples (INFINITY below two). */
-static double
-min_spacing(const wc_prom_series *s)
-{
-	double d = INFINITY;
-	for (size_t j = 1; j < s->n; j++)
-		d = fmin(d, s->t[j] - s->t[j - 1]);
-	return d;
-}
-
 /* The grid the files cover: their power samples' span, and as the step
- * the smallest spacing of the power samples or of the running counts,
- * whichever is longer: a step shorter than either series' scrapes leaves
- * gaps and is refused (fleet_interval.c), and power scraped every 1 s
- * beside an engine scraped every 5 s was refused without a --step given. */
+ * the scrape interval of the sparsest power or running series, measured
+ * and rounded as the interval check does (fleet_interval.c), so that the
+ * default is never refused: the smallest spacing was, for a host scraped
+ * every 15 s beside hosts scraped every second, and for one early or
+ * repeated scrape among 15 s ones. */
 static int
 infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 {
-	double lo = INFINITY, hi = -INFINITY, step = INFINITY, step_running = INFINITY;
+	double lo = INFINITY, hi = -INFINITY, step = 0.0;
+	size_t most = 1;
+	for (size_t i = 0; i < set->n; i++)
+		most = set->s[i].n > most ? set->s[i].n : most;
+	double *tmp = wc_alloc_array(most, sizeof *tmp);
+	if (!tmp)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	for (size_t i = 0; i < set->n; i++) {
 		const wc_prom_series *s = &set->s[i];
 		int m = wc_fleet_metric_from_name(s->metric);
-		if (m == WC_FLEET_RUNNING)
-			step_running = fmin(step_running, min_spacing(s));
+		if (m == WC_FLEET_RUNNING || m == WC_FLEET_POWER)
+			step = fmax(step, wc__fleet_series_step(s, tmp));
 		if (m != WC_FLEET_POWER || s->n == 0)
 			continue;
 		lo = fmin(lo, s->t[0]);
 		hi = fmax(hi, s->t[s->n - 1]);
-		step = fmin(step, min_spacing(s));
 	}
-	if (isfinite(step) && isfinite(step_running) && step_running > step)
-		step = step_running;
+	free(tmp);
 	if (!isfinite(lo))
 		return wc_error_set(err, WC_EINVAL, "no DCGM_FI_DEV_POWER_USAGE (or _INSTANT) samples in the files");
 	/* A range outside the data said "end: before start" when --start was
@@ -130,9 +127,9 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 	if (!isfinite(o->end))
 		o->end = hi;
 	if (!isfinite(o->step)) {
-		if (!isfinite(step))
+		if (!(step > 0.0))
 			return wc_error_set(err, WC_EINVAL, "step: one power sample per series; --step gives it");
-		o->step = round(step * 1000.0) / 1000.0;
+		o->step = step;
 	}
 	return WC_OK;
 }
