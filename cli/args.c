@@ -230,7 +230,12 @@ cli_parse_int(const char *cmd, const char *flag, const char *text, long min, lon
 int
 cli_parse_bootstrap(const char *cmd, const char *text, long *out)
 {
-	return cli_parse_int(cmd, "--bootstrap", text, 0, WC_BOOTSTRAP_MAX, out);
+	int rc = cli_parse_int(cmd, "--bootstrap", text, 0, WC_BOOTSTRAP_MAX, out);
+	if (rc == CLI_OK && *out > 0 && *out < WC_BOOTSTRAP_MIN_95)
+		fprintf(stderr, "wattcast %s: warning: --bootstrap %ld: fewer than %d draws give no 2.5 %% tail of "
+		        "their own; the 95 %% intervals are the draws' range, too narrow to cover 95 %%\n", cmd, *out,
+		        WC_BOOTSTRAP_MIN_95);
+	return rc;
 }
 
 int

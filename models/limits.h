@@ -14,6 +14,11 @@
  *  memory of a parameter file's draws. */
 #define WC_BOOTSTRAP_MAX 1000000
 
+/** Fewest draws whose 2.5th and 97.5th percentiles are draws of their own
+ *  (one draw in each 2.5 % tail): below, a "95 %" interval is the draws'
+ *  range, and the CLI says so (docs/intervals.md). */
+#define WC_BOOTSTRAP_MIN_95 40
+
 /** Worker threads of the computing commands (`--threads` of fit,
  *  calibrate, envelope, validate envelope): well above any machine's core
  *  count the work would use, low enough that a typo cannot exhaust the
