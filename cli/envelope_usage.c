@@ -50,33 +50,49 @@ const char cli_envelope_usage[] =
 	"manifest.\n";
 
 /* A library message names the option's field ("horizon_s: ..."); on the
- * command line the flag is named instead. */
+ * command line the flag is named instead. `config`: a field of the
+ * configuration or the workload, whose refusal by the engine (rather than
+ * by the options' check) is still the command line's (exit 2). */
+static const struct {
+	const char *field, *flag;
+	int config;
+} flag_of[] = {
+	{ "horizon_s", "--horizon", 0 }, { "warmup_s", "--warmup", 0 }, { "replicas", "--replicas", 0 },
+	{ "threads", "--threads", 0 }, { "bin_s", "--bin", 0 }, { "sample_s", "--sample", 0 },
+	{ "max_running", "--max-running", 0 }, { "tau_s", "--tau", 0 }, { "hold_s", "--hold", 0 },
+	{ "decay_s", "--decay", 0 }, { "fleet_size", "--fleet", 0 }, { "concurrency", "--closed", 0 },
+	{ "think_s", "--think", 0 }, { "burstiness", "--burstiness", 0 }, { "rate_profile", "--rate-profile", 0 },
+	{ "input_tokens", "--input-tokens", 1 }, { "output_tokens", "--output-tokens", 1 },
+	{ "series_running", "--n-series", 0 }, { "series_dt_s", "--n-series", 0 }, { "arrival_s", "--replay", 0 },
+	{ "arrival_input", "--replay", 0 }, { "arrival_output", "--replay", 0 },
+	{ "response/prefill_ratio", "--prefill-ratio", 0 }, { "response/tau_s", "--tau", 0 },
+	{ "response/hold_s", "--hold", 0 }, { "response/decay_s", "--decay", 0 },
+	{ "budget_w", "--budget", 0 }, { "stat", "--budget-stat", 0 }, { "max_fleet", "--max-fleet", 0 },
+	{ "budget_bin_s", "--budget-bin", 0 }, { "platform", "--platform", 1 }, { "sm_clock_mhz", "--sm-clock", 1 },
+	{ "tp", "--tp", 1 }, { "idle_power_w", "--idle-power", 1 }, { "active_params_b", "--active-params", 1 },
+};
+
+/* The entry whose field msg begins with ("field:" or "field/"), or -1. */
+static int
+field_entry(const char *msg)
+{
+	for (size_t i = 0; i < sizeof flag_of / sizeof flag_of[0]; i++) {
+		size_t k = strlen(flag_of[i].field);
+		if (strncmp(msg, flag_of[i].field, k) == 0 && (msg[k] == ':' || msg[k] == '/'))
+			return (int)i;
+	}
+	return -1;
+}
+
 int
 cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char *msg)
 {
-	static const char *const map[][2] = {
-		{ "horizon_s", "--horizon" }, { "warmup_s", "--warmup" }, { "replicas", "--replicas" },
-		{ "threads", "--threads" }, { "bin_s", "--bin" }, { "sample_s", "--sample" },
-		{ "max_running", "--max-running" }, { "tau_s", "--tau" }, { "hold_s", "--hold" },
-		{ "decay_s", "--decay" }, { "fleet_size", "--fleet" }, { "concurrency", "--closed" }, { "think_s", "--think" },
-		{ "burstiness", "--burstiness" }, { "rate_profile", "--rate-profile" },
-		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" },
-		{ "series_running", "--n-series" }, { "series_dt_s", "--n-series" }, { "arrival_s", "--replay" },
-		{ "arrival_input", "--replay" }, { "arrival_output", "--replay" },
-		{ "response/prefill_ratio", "--prefill-ratio" }, { "response/tau_s", "--tau" },
-		{ "response/hold_s", "--hold" }, { "response/decay_s", "--decay" },
-		{ "budget_w", "--budget" }, { "stat", "--budget-stat" }, { "max_fleet", "--max-fleet" },
-		{ "budget_bin_s", "--budget-bin" }, { "platform", "--platform" }, { "sm_clock_mhz", "--sm-clock" },
-		{ "tp", "--tp" }, { "idle_power_w", "--idle-power" }, { "active_params_b", "--active-params" },
-	};
 	size_t n = strcspn(msg, ":");
 	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
 		return cli_usage_error(cmd, "%s%s", kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson", msg + n);
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-		size_t k = strlen(map[i][0]);
-		if (strncmp(msg, map[i][0], k) == 0 && (msg[k] == ':' || msg[k] == '/'))
-			return cli_usage_error(cmd, "%s%s", map[i][1], msg + k);
-	}
+	int i = field_entry(msg);
+	if (i >= 0)
+		return cli_usage_error(cmd, "%s%s", flag_of[i].flag, msg + strlen(flag_of[i].field));
 	return cli_usage_error(cmd, "%s", msg);
 }
 
@@ -98,10 +114,8 @@ cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *ms
 {
 	/* the configuration's and the workload's fields are the command line's:
 	 * exit 2 naming the flag; anything else is the work failing */
-	static const char *const fields[] = { "platform:", "sm_clock_mhz:", "tp:", "idle_power_w:",
-		                              "active_params_b:", "input_tokens:", "output_tokens:" };
-	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-		if (strncmp(msg, fields[i], strlen(fields[i])) == 0)
-			return cli_envelope_usage_from_field(cmd, kind, msg);
+	int i = field_entry(msg);
+	if (i >= 0 && flag_of[i].config)
+		return cli_envelope_usage_from_field(cmd, kind, msg);
 	return cli_fail(cmd, "%s", msg);
 }
