@@ -37,7 +37,9 @@ static const char predict_about[] =
 	"0.9) are not refused: fewer run, with a warning. Only weights that do not fit are.\n"
 	"--expert-parallel: an MoE model's experts are spread over the --tp GPUs and every\n"
 	"GPU reads the whole shared (non-expert) part each step (default: tensor parallel).\n"
-	"The architecture comes from --model's catalog entry; the\n"
+	"A model the catalog does not have is given by --active-params; --model NAME\n"
+	"beside it names it, and the parameter set's model terms for NAME apply\n"
+	"(`wattcast calibrate`). The architecture comes from --model's catalog entry; the\n"
 	"--layers ... flags give it (or override it) explicitly: --cache-layers F of the\n"
 	"layers attend to the whole context, the others within --sliding-window W tokens\n"
 	"and cache only those (docs/capacity.md, \"Bytes and FLOPs\").\n"
@@ -307,13 +309,21 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (!c->platform)
 		return cli_usage_error(cmd, "--platform is required (see --help)");
-	if (a->have_active == (a->model != NULL))
-		return cli_usage_error(cmd, "give exactly one of --active-params and --model");
-	if (a->model) {
+	if (!a->have_active && !a->model)
+		return cli_usage_error(cmd, "give --model, or --active-params (with --model NAME to name a model the "
+		                       "catalog does not have)");
+	if (a->have_active && a->model) {
+		/* A model of the user's own: its name finds the set's model
+		 * terms (docs/calibration.md), its size is given. */
+		wc_error err;
+		if (wc_model_name_custom(a->model, c->active_params_b, c, &err) != WC_OK)
+			return cli_usage_error(cmd, "--%s", err.msg);
+	} else if (a->model) {
 		wc_error err; /* a precision suffix sets the weights (docs/capacity.md, "Model names") */
 		int mrc = wc_model_name_apply(a->model, a->have_weights, c, &err);
 		if (mrc == WC_ENOTFOUND)
-			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params)", a->model);
+			return cli_usage_error(cmd, "--model: unknown model '%s' (give its --active-params beside it)",
+			                       a->model);
 		if (mrc != WC_OK)
 			return cli_usage_error(cmd, "--%s", err.msg);
 		a->arch = *wc_model_lookup(a->model);
@@ -516,7 +526,7 @@ predict_flexibility(int argc, char **argv)
 
 static const cli_subcommand predict_targets[] = {
 	{ "inference", predict_plain,
-	  "wattcast predict inference --platform NAME (--active-params B | --model NAME)\n"
+	  "wattcast predict inference --platform NAME (--model NAME | --active-params B [--model NAME])\n"
 	  "                                  --concurrency N [--tp G] [--weights bf16|fp8|int4]\n"
 	  "                                  [--kv bf16|fp8] [--sm-clock MHZ | --power-cap W]\n"
 	  "                                  [--input-tokens N --output-tokens N [--rate R]\n"

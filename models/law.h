@@ -168,6 +168,13 @@ void wc_model_name_read(const char *name, wc_model_name *out);
  *  not in the catalog (WC_ENOTFOUND, "model: ..."), weights given that the
  *  name contradicts (WC_EINVAL, "weights: ..."). `name` is borrowed. */
 int wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_error *err);
+/** A model the catalog does not know, named by the user beside its size
+ *  (`--model NAME --active-params B`, HTTP `model` with `active_params_b`):
+ *  `c` takes the name, by which the set's model terms are found as written
+ *  (docs/calibration.md), and the active parameters; no architecture.
+ *  Refused (WC_EINVAL, "model: ..."): a name the catalog knows, whose size
+ *  it states already. `name` is borrowed. */
+int wc_model_name_custom(const char *name, double active_params_b, wc_config *c, wc_error *err);
 /** The one warning of an answer to `name` when the catalog entry answers
  *  for another name; "" otherwise. */
 void wc_model_name_note(const char *name, char *buf, size_t cap);

@@ -94,6 +94,20 @@ wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_error 
 	return WC_OK;
 }
 
+int
+wc_model_name_custom(const char *name, double active_params_b, wc_config *c, wc_error *err)
+{
+	wc_model_name mn;
+	wc_model_name_read(name, &mn);
+	if (mn.entry)
+		return wc_error_set(err, WC_EINVAL, "model: '%.64s' is the catalog's %s (%g B active): give the model "
+		                    "or its active parameters, not both", name, mn.entry->name, mn.entry->active_params_b);
+	c->model = name;
+	c->active_params_b = active_params_b;
+	c->arch = NULL;
+	return WC_OK;
+}
+
 void
 wc_model_name_note(const char *name, char *buf, size_t cap)
 {

@@ -105,11 +105,8 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	wc_inference_query *q = &r->q;
 	const json_t *model = json_object_get(obj, "model");
 	int have_active = json_object_get(obj, "active_params_b") != NULL;
-	if (model && have_active) {
-		wc_api_error_set(e, 422, "conflicting_fields", "/model",
-		                 "model: give exactly one of active_params_b and model");
-		return -1;
-	}
+	if (model && have_active && !json_is_string(model))
+		return wc_api_wrong_type(e, "/model", "a string", model);
 	if (!model && !have_active) {
 		wc_api_error_set(e, 422, "missing_field", "/active_params_b",
 		                 "active_params_b: required (or give a catalog model name in model)");
@@ -123,6 +120,13 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		if (q->config.active_params_b < WC_MODEL_MIN_PARAMS_B || q->config.active_params_b > WC_MODEL_MAX_PARAMS_B)
 			return wc_api_invalid(e, "/active_params_b", q->config.active_params_b, "must be between %g and %g B",
 			                      WC_MODEL_MIN_PARAMS_B, WC_MODEL_MAX_PARAMS_B);
+		/* A model of the user's own beside its size: the name finds the
+		 * set's model terms as written (docs/calibration.md). */
+		wc_error me;
+		if (model && wc_model_name_custom(json_string_value(model), q->config.active_params_b, &q->config, &me)) {
+			wc_api_error_set(e, 422, "conflicting_fields", "/model", "%s", me.msg);
+			return -1;
+		}
 		return 0;
 	}
 	if (!json_is_string(model))
@@ -134,7 +138,7 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	int rc = wc_model_name_apply(name, w && !json_is_null(w), &q->config, &me);
 	if (rc == WC_ENOTFOUND)
 		wc_api_error_set(e, 404, "unknown_model", "/model",
-		                 "model: unknown model \"%.*s\" (see GET /v1/models, or give active_params_b)",
+		                 "model: unknown model \"%.*s\" (see GET /v1/models, or give its active_params_b beside it)",
 		                 (int)wc_utf8_prefix(name, 64), name);
 	else if (rc != WC_OK)
 		wc_api_error_set(e, 422, "conflicting_fields", "/weights", "%s", me.msg);
