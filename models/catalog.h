@@ -102,6 +102,11 @@ typedef struct wc_model_info {
 	 * the layers besides the attention_layers attend to at most this many
 	 * tokens and cache no more (Gemma 2/3, gpt-oss, Llama 4). */
 	int window;
+	/* The weights' precision the model is published in (its config.json's
+	 * quantization_config; MXFP4 counts as int4): what a name that states
+	 * none is answered with, unless the weights are given: a wc_precision
+	 * of models/law.h, 0 = bf16. */
+	int weights;
 } wc_model_info;
 
 /** Look a model up by name, case-insensitively; an "org/" prefix (Hugging

@@ -152,7 +152,8 @@ typedef struct {
 const struct wc_model_info *wc_config_set_model(wc_config *c, const char *name);
 /** What a model name given by a user says (docs/capacity.md, "Model
  *  names"): the catalog entry answering it (NULL: none), the weights'
- *  precision its suffix states ("-FP8"; "-Int4", "-AWQ", "-GPTQ-Int4": int4),
+ *  precision its suffix states ("-FP8"; "-Int4", "-AWQ", "-GPTQ-Int4": int4;
+ *  `states_weights`), else the one the entry is published in,
  *  and `renamed` when a suffix word is neither a precision nor a tuning or
  *  release tag ("-Instruct", "-Thinking", "-it", "-2507", "-v2"): the
  *  entry then answers for another name. */
@@ -163,8 +164,8 @@ typedef struct {
 	int renamed;
 } wc_model_name;
 void wc_model_name_read(const char *name, wc_model_name *out);
-/** Set `c`'s model, active parameters and, when its name states them and
- *  the user gave none (`weights_given` 0), the weights. Refused: a name
+/** Set `c`'s model, active parameters and, when the user gave none
+ *  (`weights_given` 0), the weights: the name's, else as published. Refused: a name
  *  not in the catalog (WC_ENOTFOUND, "model: ..."), weights given that the
  *  name contradicts (WC_EINVAL, "weights: ..."). `name` is borrowed. */
 int wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_error *err);

@@ -76,6 +76,8 @@ wc_model_name_read(const char *name, wc_model_name *out)
 		out->states_weights = 0;
 		out->weights = WC_PREC_BF16;
 	}
+	if (!out->states_weights) /* the precision it is published in */
+		out->weights = (wc_precision)out->entry->weights;
 }
 
 int
@@ -88,8 +90,8 @@ wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_error 
 	if (mn.states_weights && weights_given && c->weights != mn.weights)
 		return wc_error_set(err, WC_EINVAL, "weights: '%.64s' names %s weights, but weights %s were given",
 		                    name, wc_precision_name(mn.weights), wc_precision_name(c->weights));
-	if (mn.states_weights)
-		c->weights = mn.weights;
+	if (mn.states_weights || !weights_given)
+		c->weights = mn.weights; /* the name's, else as published: gpt-oss in MXFP4 */
 	wc_config_set_model(c, name); /* a caller amending the architecture points c->arch at its copy after */
 	return WC_OK;
 }

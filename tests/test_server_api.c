@@ -215,9 +215,14 @@ test_info(const char *version, int n_levels, int n_draws)
 			seen = 1;
 			CHECK_NEAR(http_json_num(m, "active_params_b"), 3.3, 1e-12);
 			CHECK_INT(json_integer_value(json_object_get(m, "experts")), 128);
+			CHECK(strcmp(json_string_value(json_object_get(m, "weights")), "bf16") == 0);
+		}
+		if (strcmp(json_string_value(json_object_get(m, "name")), "gpt-oss-120b") == 0) {
+			seen++; /* published in MXFP4, the int4 class */
+			CHECK(strcmp(json_string_value(json_object_get(m, "weights")), "int4") == 0);
 		}
 	}
-	CHECK(seen);
+	CHECK_INT(seen, 2);
 	http_reply_free(&r);
 
 	http_get(h, url("/v1/health"), &r);

@@ -41,6 +41,10 @@ test_rule(void)
 		{ "Qwen3-8B-Banana", "Qwen3-8B", 0, WC_PREC_BF16, 1 },
 		{ "Qwen3-8B-FP8-AWQ", "Qwen3-8B", 0, WC_PREC_BF16, 1 },
 		{ "Qwen3-8B-Dynamic", "Qwen3-8B", 0, WC_PREC_BF16, 1 },
+		/* a name stating nothing: the precision the model is published in */
+		{ "openai/gpt-oss-120b", "gpt-oss-120b", 0, WC_PREC_INT4, 0 },
+		{ "deepseek-ai/DeepSeek-V3.1", "DeepSeek-V3.1", 0, WC_PREC_FP8, 0 },
+		{ "deepseek-ai/DeepSeek-R1-Distill-Llama-8B", "DeepSeek-R1-Distill-Llama-8B", 0, WC_PREC_BF16, 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		wc_model_name mn;
@@ -135,6 +139,11 @@ main(void)
 		same_answer("Qwen3-8B-Banana", NULL, "bf16", "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B");
 		same_answer("meta-llama/Llama-3.1-8B-Instruct", NULL, "bf16", NULL);
 		same_answer("Qwen/Qwen3-30B-A3B-Instruct-2507", "bf16", "bf16", NULL);
+		/* published in MXFP4 (61 GB): bf16 was assumed (234 GB), and one
+		 * B200 holding the run ML.ENERGY measured was refused; given
+		 * weights still win */
+		same_answer("openai/gpt-oss-120b", NULL, "int4", NULL);
+		same_answer("openai/gpt-oss-120b", "bf16", "bf16", NULL);
 		wc_server_stop(srv);
 	}
 	curl_easy_cleanup(h);
