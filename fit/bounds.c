@@ -160,3 +160,32 @@ fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, s
 		         "saturated (or unsaturated) at every load these runs have (docs/fitting.md)",
 		         name, pb->hold_value[k]);
 }
+
+/* A level's free parameters (S, theta, floor, P0 that the fit moves)
+ * against the distinct loads its rows have: with no more loads than
+ * parameters the curve passes through every run, the estimate says
+ * nothing beyond them and a run resample cannot show it (one run gave
+ * S[A100] "[309, 324] W"). `buf` gets the warning; 0 when supported. */
+int
+fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap)
+{
+	const int slot[4] = { pb->p_s[L], pb->p_theta[L], pb->p_floor[L], pb->p_p0[L] };
+	int free_params = 0, rows = 0, loads = 0;
+	for (int i = 0; i < 4; i++)
+		free_params += slot[i] >= 0 && !pb->held[slot[i]];
+	for (size_t k = 0; k < pb->n_rows; k++) {
+		if (pb->lvl[k] != L)
+			continue;
+		rows++;
+		size_t j = 0; /* a load counts once: two runs at one load fix one point */
+		while (j < k && !(pb->lvl[j] == L && fabs(pb->l_n[j] - pb->l_n[k]) < 1e-9))
+			j++;
+		loads += j == k;
+	}
+	if (free_params == 0 || loads > free_params)
+		return 0;
+	snprintf(buf, cap, "level %s: %d run(s) at %d distinct load(s) for its %d free parameter(s): its curve in "
+	         "load is fixed by those points alone, and its intervals describe resampling these runs, not the "
+	         "level; give runs at more loads (docs/fitting.md)", pb->levels[L].name, rows, loads, free_params);
+	return 1;
+}

@@ -113,6 +113,9 @@ void fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_
 int fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
                       wc_error *err);
 void fit_problem_free(fit_problem *pb);
+/** bounds.c: 1 and the warning in `buf` when level L's rows have no more
+ *  distinct loads than its free parameters. */
+int fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap);
 void fit_problem_warn(fit_problem *pb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /** Evaluation state for the GSL callbacks (residuals.c): the problem and

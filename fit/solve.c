@@ -435,6 +435,11 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 		         gsl_strerror(sol->gsl_status), sol->niter);
 		WC_WARN(out, "%s", msg);
 	}
+	for (int L = 0; L < pb->n_levels; L++) {
+		char msg[WC_ERROR_MSG_MAX];
+		if (fit_bounds_level_support(pb, L, msg, sizeof msg))
+			WC_WARN(out, "%s", msg);
+	}
 	for (size_t k = 0; k < (size_t)pb->n_params; k++) {
 		char msg[WC_ERROR_MSG_MAX];
 		if (pb->held[k]) {
@@ -446,8 +451,14 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 		int weak = (int)k == sol->weakest || (sol->se[k] > WEAK_SE && !pb->held[k]);
 		if (!weak)
 			continue;
+		/* a singular Jacobian has no reciprocal condition number: say so, not "nan" */
+		char rc[48];
+		if (isfinite(sol->rcond))
+			snprintf(rc, sizeof rc, "Jacobian rcond %.2g", sol->rcond);
+		else
+			snprintf(rc, sizeof rc, "the Jacobian is singular");
 		snprintf(msg, sizeof msg, "%s is weakly identified by these runs (standard error %.3g in fit "
-		         "units, Jacobian rcond %.2g); expect a wide interval", out->names[k], sol->se[k], sol->rcond);
+		         "units, %s); expect a wide interval", out->names[k], sol->se[k], rc);
 		WC_WARN(out, "%s", msg);
 		out->weak[k] = 1;
 	}

@@ -1,0 +1,68 @@
+/*
+ * A level with no more distinct loads than free parameters is named in a
+ * warning (docs/fitting.md, "Diagnosis: weakly identified parameters"):
+ * the design table cut to one A100 run gave S[A100] a narrow bootstrap
+ * interval and no word; the whole design has no such warning for A100.
+ * A singular Jacobian is said so, never "rcond nan".
+ */
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The design's rows, with only the first `keep` A100 rows, to `path`. */
+static void
+cut_a100(const char *design, const char *path, int keep)
+{
+	char *text = test_slurp(design), *out = malloc(strlen(text) + 1);
+	CHECK(text && out);
+	size_t len = 0;
+	int seen = 0;
+	for (char *line = text; line && *line;) {
+		char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) + 1 : strlen(line);
+		int a100 = line[0] != '#' && strstr(line, ",A100,") && memchr(line, '\n', n) &&
+		           (size_t)(strstr(line, ",A100,") - line) < n;
+		if (!a100 || seen++ < keep) {
+			memcpy(out + len, line, n);
+			len += n;
+		}
+		line = end ? end + 1 : NULL;
+	}
+	out[len] = '\0';
+	CHECK_INT(write_text(path, out), 0);
+	free(text);
+	free(out);
+}
+
+static void
+fit(const char *runs, const char *dir, run_result *r)
+{
+	char *out = path_join(dir, "p.json");
+	const char *argv[] = { "wattcast", "fit", "inference", runs, "-o", out, "--bootstrap", "0", NULL };
+	CHECK_INT(run_wattcast(argv, NULL, r), 0);
+	CHECK_INT(r->status, 0);
+	free(out);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("fit_level_support");
+	char *design = path_join(test_env("WC_SOURCE_DIR", ".."), "data/default/paper-design-seed42.csv");
+	char *one = path_join(dir, "one.csv");
+	cut_a100(design, one, 1);
+	run_result r;
+	fit(one, dir, &r);
+	const char *all = r.out ? r.out : ""; /* the summary lists the warnings */
+	CHECK_CONTAINS(all, "level A100: 1 run(s) at 1 distinct load(s) for its ");
+	CHECK(!strstr(all, "rcond nan") && !strstr(all, "rcond -nan"));
+	run_result_free(&r);
+	fit(design, dir, &r);
+	CHECK(r.out && !strstr(r.out, "level A100:"));
+	run_result_free(&r);
+	free(one);
+	free(design);
+	free(dir);
+	return check_report("test_fit_level_support");
+}
