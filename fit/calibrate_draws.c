@@ -48,6 +48,7 @@ replicate(const cal_job *job, int r, double *noise, double *row)
 			noise[i] = g->sigma * wc_pcg32_normal(&rng);
 		if (wc__cal_solve(g, draw, noise, g->x, x, NULL) != WC_OK)
 			job->ok[r] = 0;
+		wc__cal_hold_ceiling(g, x); /* a draw above the board's bound is the bound's */
 		for (int k = 0; k < g->p; k++)
 			row[col++] = g->p == 2 && k == 0 ? exp(x[k]) : x[k];
 	}

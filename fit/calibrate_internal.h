@@ -32,6 +32,9 @@ typedef struct {
 	double prior_mean[CAL_MAX_UNKNOWNS], prior_sd[CAL_MAX_UNKNOWNS];
 	double sigma;              /* run scatter used for this group */
 	double x[CAL_MAX_UNKNOWNS];  /* point estimate (log S, not S) */
+	/* platform scope: the largest S, limit x WC_LEVEL_LIMIT_FACTOR - P0
+	 * per GPU, as `fit` bounds it (docs/fitting.md); NaN = none known */
+	double s_max;
 } cal_group;
 
 /** Solve `g` with the base parameters of `draw` (NULL = the point) and
@@ -40,6 +43,9 @@ typedef struct {
  *  or a run's dynamic power is not positive under this draw. */
 int wc__cal_solve(const cal_group *g, const double *draw, const double *noise, const double *x0,
                   double *x, wc_error *err);
+/** Platform scope: log S in x[0] above the group's s_max is set to it
+ *  (the bound `fit` holds S at, docs/fitting.md); 1 when it was. */
+int wc__cal_hold_ceiling(const cal_group *g, double *x);
 /** Residual RMS of `g` at `x` (point parameters), in log dynamic power. */
 double wc__cal_rms(const cal_group *g, const double *x);
 /** Run i's modelled dynamic power of the group (W, all its GPUs) at `x`

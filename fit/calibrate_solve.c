@@ -108,3 +108,12 @@ wc__cal_run_power(const cal_group *g, int i, const double *x, double *model, dou
 {
 	return run_dynamic(g, i, NULL, x, model, measured) == 0 ? WC_OK : WC_ENOCONV;
 }
+
+int
+wc__cal_hold_ceiling(const cal_group *g, double *x)
+{
+	if (g->scope != WC_CALIBRATE_PLATFORM || g->p != 2 || !(g->s_max > 0.0) || !(x[0] > log(g->s_max)))
+		return 0;
+	x[0] = log(g->s_max);
+	return 1;
+}
