@@ -264,7 +264,7 @@ print_accuracy(const char *name, const wc_accuracy *x)
 }
 
 static int
-report_heldout(const validate_args *a, const wc_heldout_report *r, const char *what)
+report_heldout(const validate_args *a, const wc_heldout_report *r, const char *what, const wc_params *frozen)
 {
 	if (a->json) {
 		json_t *o = json_object(), *sets = json_object();
@@ -294,6 +294,12 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	else
 		printf("cover 95%%: share of measured values inside the 95 %% interval (n_int runs had one); "
 		       "width %%: median (hi - lo) / predicted\n");
+	/* Draws alone describe the parameters, not the next run: a set
+	 * without a held-out error covers far fewer (docs/intervals.md). */
+	if (frozen && frozen->pred_error.n_strata == 0 && r->overall.n_interval > 0)
+		printf("note: '%s' records no held-out error of mean power, so its intervals cover the parameters' "
+		       "uncertainty only, not a new run's miss: expect far fewer than 95 %% covered "
+		       "(`wattcast fit intervals` adds it; docs/intervals.md)\n", frozen->name);
 	return CLI_OK;
 }
 
@@ -396,7 +402,7 @@ validate(const char *what, int argc, char **argv)
 		else if (r.overall.n == 0) /* every run skipped: no accuracy to report */
 			cli_fail(cmd, "%s: no run could be scored (%d of %zu skipped)", a.input, r.skipped, t->n_runs);
 		else
-			rc = report_heldout(&a, &r, what);
+			rc = report_heldout(&a, &r, what, heldout ? &frozen : NULL);
 	}
 done:
 	wc_per_run_clear(&per_run);
