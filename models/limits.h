@@ -19,6 +19,12 @@
  *  range, and the CLI says so (docs/intervals.md). */
 #define WC_BOOTSTRAP_MIN_95 40
 
+/** Share of the engine's time in prefill from which an answer of a law
+ *  without a prefill term warns that its power is decode's (predict/
+ *  predictor.c): a quarter is several times what the decode-dominated
+ *  calibration runs (chat prompts of a few hundred tokens) spend there. */
+#define WC_PREFILL_SHARE_WARN 0.25
+
 /** Worker threads of the computing commands (`--threads` of fit,
  *  calibrate, envelope, validate envelope): well above any machine's core
  *  count the work would use, low enough that a typo cannot exhaust the

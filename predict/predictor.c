@@ -476,6 +476,18 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		WC_WARN(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
 		             "input_tokens and output_tokens, a catalog model and a capacity level for the platform); "
 		             "predicted as the published form");
+	/* A law without a prefill term gives long prompts the power of
+	 * decode at the same running count: say so where prefill takes a
+	 * large share of the engine's time (docs/inference-law.md,
+	 * "Prefill-aware form"). */
+	if (!wc_form_has_prefill(p->form) && !(p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) && c.input_tokens > 0.0) {
+		double rho = wc_law_prefill_share(p, &c);
+		if (rho >= WC_PREFILL_SHARE_WARN)
+			WC_WARN(out, "input_tokens: prefill takes %.0f %% of the engine's time at these lengths, and this "
+			        "set's power law has no prefill term (its runs were mostly decode): node power is decode's "
+			        "at the same running count, and compute-bound prefill may draw more (profile paper-prefill "
+			        "models it; docs/inference-law.md)", 100.0 * rho);
+	}
 	out->level_source = wc__predict_level_source(p, b.level);
 	if (tmp) {
 		char note[WC_WARNING_LEN];

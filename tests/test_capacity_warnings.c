@@ -57,6 +57,18 @@ main(void)
 	ask(pr, "H100", 8000, 256, "input_tokens: 8000 is outside the capacity calibration's span");
 	ask(pr, "B200", 512, 32000, "output_tokens: the decode context, input + output / 2 = 16512 tokens");
 	ask(pr, "H200", 512, 256, "capacity: calibrated only at running 32");
+	/* A prompt long enough for prefill to take a large share of the
+	 * engine's time: the power answer says its law has no prefill term
+	 * (none at the ordinary questions above). */
+	{
+		wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 4) };
+		wc_inference_prediction pw;
+		q.config.input_tokens = 32000;
+		q.config.output_tokens = 256;
+		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
+		CHECK_INT(has(pw.warnings, pw.n_warnings, "of the engine's time at these lengths, and this set's power "
+		                                          "law has no prefill term"), 1);
+	}
 	/* A group vLLM would refuse (3 GPUs for 32 attention heads) is said
 	 * on the power answer; 2 and 4 are fine. */
 	for (int tp = 2; tp <= 4; tp++) {
