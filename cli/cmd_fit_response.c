@@ -115,6 +115,8 @@ print_value(const char *name, const wc_response_value *v, const char *unit)
 	printf("  %-14s %10.4g %-2s", name, v->value, unit);
 	if (isfinite(v->lo))
 		printf("  [%.4g, %.4g]", v->lo, v->hi);
+	else if (v->value <= exp(WC_RESPONSE_LOG_MIN) * (1.0 + 1e-9))
+		printf("  (the fit's floor: 0 on the 50 ms grid)");
 	putchar('\n');
 }
 
@@ -130,6 +132,9 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const wc_response_l
 			printf(" %g s %.1f%s", c->bound_s[k], c->score[k], k + 1 < WC_RESPONSE_N_LINGER ? "," : ")\n");
 	} else if (c->chosen_s > 0)
 		printf("  bound of hold_s and decay_s: %g s (given)\n", c->chosen_s);
+	else /* the nested choice needs two runs left when one is out */
+		printf("  bound of hold_s and decay_s: not chosen (leaving one run out needs 3 runs or more); the "
+		       "section's own, %g s\n", WC_RESPONSE_MAX_HOLD_S);
 	print_value("tau_s", &r->tau_s, "s");
 	print_value("hold_s", &r->hold_s, "s");
 	print_value("decay_s", &r->decay_s, "s");
@@ -140,6 +145,15 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const wc_response_l
 		snprintf(name, sizeof name, "tau_s[%s]", r->levels[i].level);
 		print_value(name, &r->levels[i].tau_s, "s");
 	}
+	/* Intervals come from resampling runs: with one or two behind a value
+	 * the resamples repeat them and the interval says little. */
+	if (s->n < 3 && isfinite(r->dynamic_scale.lo))
+		printf("  warning: the intervals resample %zu run%s: they describe %s, not the next run\n", s->n,
+		       s->n == 1 ? "" : "s", s->n == 1 ? "that run" : "those runs");
+	for (int i = 0; i < r->n_levels && s->n >= 3; i++)
+		if (r->levels[i].runs == 1 && isfinite(r->levels[i].tau_s.lo))
+			printf("  warning: tau_s[%s] rests on 1 run: its interval is that run's resampling, not the "
+			       "level's\n", r->levels[i].level);
 	printf("  %-48s %8s %8s %9s %-21s\n", "run", "samples", "rms_w", "law_level", "arrivals");
 	for (size_t i = 0; i < s->n; i++) {
 		const wc_response_run *rr = &s->checks[i].run.response_run;

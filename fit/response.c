@@ -31,7 +31,7 @@
  * grid. */
 #define X_TAU 3
 #define MAX_X (X_TAU + WC_RESPONSE_MAX_LEVELS)
-#define LOG_MIN (-9.0)
+#define LOG_MIN WC_RESPONSE_LOG_MIN
 #define START_HOLD (-2.302585)   /* 0.1 s */
 #define START_RATIO (-0.693147)  /* 0.5 */
 #define START_TAU (-2.302585)    /* 0.1 s */

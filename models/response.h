@@ -72,6 +72,9 @@ typedef struct {
 #define WC_RESPONSE_ASSUMED_DECAY_S 0.0
 
 /** Bounds a stored or fitted response must respect. */
+/** The fit's floor, in log seconds (or log ratio): below it a hold,
+ *  decay or ratio behaves as zero on a 50 ms grid (fit/response.c). */
+#define WC_RESPONSE_LOG_MIN (-9.0)
 #define WC_RESPONSE_MAX_TAU_S 60.0
 #define WC_RESPONSE_MAX_HOLD_S 60.0
 #define WC_RESPONSE_MAX_DECAY_S 60.0

@@ -34,6 +34,8 @@ check_fit(const char *runs_dir, const char *out)
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	fprintf(stderr, "%s", r.out ? r.out : "");
+	/* the one H100 run: its tau's interval is that run's resampling */
+	CHECK_CONTAINS(r.out, "warning: tau_s[H100] rests on 1 run");
 	wc_params p = WC_PARAMS_INIT;
 	wc_error err;
 	CHECK_INT(wc_params_load_file(out, &p, &err), WC_OK);
