@@ -66,9 +66,19 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 		case ME_TPUT: r->throughput_tok_s = v; break;
 		}
 	}
-	if (!(r->active_params_b > 0) || !(r->mean_power_w > 0) || !(r->running >= 0))
-		return wc_error_set(err, WC_EPARSE, "%s:%d:1: active params, power and batch size must be positive",
-		                    path, line);
+	/* Each refusal names its own cell, as a value that is not a number
+	 * does: "must be positive" at 8:1 left the user to find which. */
+	static const struct { int col; const char *why; } sign[] = {
+		{ ME_ACTIVE, "must be positive" }, { ME_POWER, "must be positive" },
+		{ ME_BATCH, "must not be negative" },
+	};
+	for (size_t i = 0; i < sizeof sign / sizeof sign[0]; i++) {
+		int c = sign[i].col;
+		double x = c == ME_ACTIVE ? r->active_params_b : c == ME_POWER ? r->mean_power_w : r->running;
+		if (!(c == ME_BATCH ? x >= 0 : x > 0))
+			return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column '%s': %s, got '%s'", path, line,
+			                    f[idx[c]].column, me_columns[c], sign[i].why, f[idx[c]].text);
+	}
 	const char *prec = f[idx[ME_PREC]].text;
 	if (strcmp(prec, "bfloat16") == 0 || strcmp(prec, "bf16") == 0)
 		r->weights = WC_PREC_BF16;

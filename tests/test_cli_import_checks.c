@@ -1,0 +1,64 @@
+/*
+ * `import` says what it found (docs/cli.md, "import"):
+ *  - a zero avg_power_watts is refused at its line and column, with the
+ *    field named (it said "8:1: active params, power and batch size must
+ *    be positive").
+ */
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+
+static const char me_header[] =
+	"task,model_id,architecture,total_params_billions,activated_params_billions,weight_precision,"
+	"gpu_model,num_gpus,max_num_seqs,avg_batch_size,avg_output_len,avg_power_watts,"
+	"energy_per_token_joules,output_throughput_tokens_per_sec\n";
+
+/* Row `i` of a small table: a distinct configuration per i. */
+static void
+me_row(char *buf, size_t cap, int i, const char *power)
+{
+	snprintf(buf, cap, "chat,m%d,Dense,8,8,bfloat16,H100,1,%d,7.9,800,%s,1.0,300\n", i, 8 * (i + 1),
+	         power);
+}
+
+static char *
+table(const char *dir, const char *name, const char *zero_power_row, int dup_rows)
+{
+	char text[4096], row[256];
+	size_t len = (size_t)snprintf(text, sizeof text, "%s", me_header);
+	for (int i = 0; i < 6; i++) {
+		me_row(row, sizeof row, i, zero_power_row && i == 4 ? zero_power_row : "500");
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s", row);
+	}
+	for (int i = 0; i < dup_rows; i++) { /* copies of rows 1-3 (lines 2-4) */
+		me_row(row, sizeof row, i, "500");
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s", row);
+	}
+	/* A repeat with another power is a second measurement: no warning. */
+	me_row(row, sizeof row, 5, "510");
+	snprintf(text + len, sizeof text - len, "%s", row);
+	char *path = path_join(dir, name);
+	CHECK(write_text(path, text) == 0);
+	return path;
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_import_checks");
+	char *out = path_join(dir, "runs.csv");
+	run_result r;
+
+	/* Zero power on line 6: avg_power_watts starts at column 46. */
+	char *zero = table(dir, "m_zero.csv", "0", 0);
+	const char *z[] = { "wattcast", "import", "mlenergy", zero, "-o", out, NULL };
+	CHECK(run_wattcast(z, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "m_zero.csv:6:46: column 'avg_power_watts': must be positive, got '0'");
+	run_result_free(&r);
+
+	free(zero);
+	free(out);
+	free(dir);
+	return check_report("test_cli_import_checks");
+}
