@@ -39,6 +39,12 @@ parse_map(const char *cmd, char *spec, const char **src, const char **dst, int *
 	return CLI_OK;
 }
 
+static void
+import_warn(const char *msg, void *payload)
+{
+	fprintf(stderr, "wattcast %s: warning: %s\n", (const char *)payload, msg);
+}
+
 int
 cli_cmd_import(int argc, char **argv)
 {
@@ -95,8 +101,9 @@ cli_cmd_import(int argc, char **argv)
 	wc_runs_table *t = NULL;
 	wc_error err;
 	char comment[1024];
-	rc = strcmp(what, "mlenergy") == 0 ? wc_import_mlenergy(argv[optind], &t, &err)
-	                                   : wc_import_csv(argv[optind], src, dst, n_map, &t, &err);
+	rc = strcmp(what, "mlenergy") == 0
+	             ? wc_import_mlenergy_warn(argv[optind], &t, cli_quiet() ? NULL : import_warn, cmd, &err)
+	             : wc_import_csv(argv[optind], src, dst, n_map, &t, &err);
 	if (rc == WC_OK) {
 		snprintf(comment, sizeof comment, "Imported by: wattcast import %s %s\nSource SHA-256: %s", what,
 		         argv[optind], t->sha256);

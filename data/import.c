@@ -184,10 +184,75 @@ me_append(wc_runs_table *t, const wc_run *r, char *const *header, const wc__csv_
 	return WC_OK;
 }
 
+/* Rows repeated in full, for one warning: a full duplicate is almost
+ * always a copy-paste slip, while a repeated configuration with other
+ * numbers is a second measurement (both are kept, numbered "#2"). The
+ * key is the row's field texts; `rows` maps each to its first line. */
+typedef struct {
+	wc__strmap rows;
+	size_t n;          /* rows that repeat an earlier one */
+	char list[160];    /* "line 9 = line 4, ...", as many as fit */
+	int cut;           /* some were left out of `list` */
+} me_dups;
+
+static int
+me_dup_row(me_dups *d, const wc__csv_field *f, int n, int line)
+{
+	size_t len = 1;
+	for (int i = 0; i < n; i++)
+		len += strlen(f[i].text) + 1;
+	char *key = malloc(len), *p = key;
+	int first = 0, rc = WC_OK;
+	if (!key)
+		return WC_ENOMEM;
+	for (int i = 0; i < n; i++) {
+		size_t k = strlen(f[i].text);
+		memcpy(p, f[i].text, k);
+		p += k;
+		*p++ = '\x1f'; /* a unit separator: "a,b" + "c" differs from "a" + "b,c" */
+	}
+	*p = '\0';
+	if (wc__strmap_get(&d->rows, key, &first)) {
+		size_t used = strlen(d->list);
+		char one[32];
+		snprintf(one, sizeof one, "%sline %d = line %d", d->n ? ", " : "", line, first);
+		if (!d->cut && used + strlen(one) < sizeof d->list)
+			memcpy(d->list + used, one, strlen(one) + 1);
+		else
+			d->cut = 1;
+		d->n++;
+	} else {
+		rc = wc__strmap_put(&d->rows, key, line);
+	}
+	free(key);
+	return rc;
+}
+
+static void
+me_dup_warn(const me_dups *d, const char *path, wc_warn_fn warn, void *payload)
+{
+	char msg[256];
+	if (!d->n || !warn)
+		return;
+	snprintf(msg, sizeof msg,
+	         "%s: %zu row(s) repeat an earlier row in full (%s%s): a copy-paste slip? They are kept, "
+	         "numbered as '#2' repeats",
+	         path, d->n, d->list, d->cut ? ", ..." : "");
+	warn(msg, payload);
+}
+
 int
 wc_import_mlenergy_buffer(const char *buf, size_t len, const char *path, wc_runs_table **out,
                           wc_error *err)
 {
+	return wc_import_mlenergy_buffer_warn(buf, len, path, out, NULL, NULL, err);
+}
+
+int
+wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc_runs_table **out,
+                               wc_warn_fn warn, void *payload, wc_error *err)
+{
+	me_dups dups = { 0 };
 	wc__csv_field *f = wc_alloc_array(IMPORT_MAX_FIELDS, sizeof *f);
 	char **header = wc_alloc_zeroed(IMPORT_MAX_FIELDS, sizeof *header);
 	int idx[ME_COUNT], n_header = 0, lineno = 0, rc, n;
@@ -227,6 +292,10 @@ wc_import_mlenergy_buffer(const char *buf, size_t len, const char *path, wc_runs
 		wc_run r;
 		if ((rc = me_row(path, lineno, f, idx, &r, err)) != WC_OK)
 			goto done;
+		if (me_dup_row(&dups, f, n, lineno) != WC_OK) {
+			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			goto done;
+		}
 		if (me_run_id(&ids, header, f, n, &r) != WC_OK) {
 			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 			goto done;
@@ -236,7 +305,10 @@ wc_import_mlenergy_buffer(const char *buf, size_t len, const char *path, wc_runs
 	}
 	if (!n_header)
 		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row", path);
+	if (rc == WC_OK)
+		me_dup_warn(&dups, path, warn, payload);
 done:
+	wc__strmap_free(&dups.rows);
 	wc__strmap_free(&ids);
 	wc__csv_lines_free(&it);
 	free(f);
@@ -255,13 +327,20 @@ done:
 int
 wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err)
 {
+	return wc_import_mlenergy_warn(path, out, NULL, NULL, err);
+}
+
+int
+wc_import_mlenergy_warn(const char *path, wc_runs_table **out, wc_warn_fn warn, void *payload,
+                        wc_error *err)
+{
 	char *buf;
 	size_t len;
 	int rc = wc_read_file(path, WC_IMPORT_MAX_BYTES, &buf, &len, err);
 	*out = NULL;
 	if (rc != WC_OK)
 		return rc;
-	rc = wc_import_mlenergy_buffer(buf, len, path, out, err);
+	rc = wc_import_mlenergy_buffer_warn(buf, len, path, out, warn, payload, err);
 	free(buf);
 	return rc;
 }

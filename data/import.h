@@ -7,6 +7,7 @@
 #define WC_DATA_IMPORT_H
 
 #include "data/runs_table.h"
+#include "data/telemetry.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +27,13 @@ int wc_import_mlenergy(const char *path, wc_runs_table **out, wc_error *err);
  *  messages and in the table. */
 int wc_import_mlenergy_buffer(const char *buf, size_t len, const char *path, wc_runs_table **out,
                               wc_error *err);
+/** wc_import_mlenergy, and one warning to `warn` (may be NULL) naming
+ *  the rows that repeat an earlier row in full, by line number: almost
+ *  always a copy-paste slip (kept, numbered as "#2" repeats). */
+int wc_import_mlenergy_warn(const char *path, wc_runs_table **out, wc_warn_fn warn, void *payload,
+                            wc_error *err);
+int wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc_runs_table **out,
+                                   wc_warn_fn warn, void *payload, wc_error *err);
 /** Read any CSV as a runs table after renaming its header columns
  *  (`src[i]` becomes `dst[i]`); unmapped columns stay as extras. Errors
  *  keep the source file's line and column. Caller frees `*out`. */

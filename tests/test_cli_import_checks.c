@@ -2,7 +2,9 @@
  * `import` says what it found (docs/cli.md, "import"):
  *  - a zero avg_power_watts is refused at its line and column, with the
  *    field named (it said "8:1: active params, power and batch size must
- *    be positive").
+ *    be positive");
+ *  - rows repeated in full are kept with one warning naming their lines
+ *    (they were numbered "#2" silently).
  */
 #include "tests/support/support.h"
 
@@ -57,7 +59,32 @@ main(void)
 	CHECK_CONTAINS(r.err, "m_zero.csv:6:46: column 'avg_power_watts': must be positive, got '0'");
 	run_result_free(&r);
 
+	/* Three rows copied in full, plus one second measurement. */
+	char *dup = table(dir, "m_dup.csv", NULL, 3);
+	const char *d[] = { "wattcast", "import", "mlenergy", dup, "-o", out, NULL };
+	CHECK(run_wattcast(d, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "warning: ");
+	CHECK_CONTAINS(r.err, "m_dup.csv: 3 row(s) repeat an earlier row in full "
+	                      "(line 8 = line 2, line 9 = line 3, line 10 = line 4)");
+	CHECK(!strstr(r.err, "line 11"));
+	CHECK_CONTAINS(r.err, "wrote 10 runs");
+	run_result_free(&r);
+	char *text = test_slurp(out);
+	CHECK_CONTAINS(text, "chat|m0|H100|1gpu|seqs8#2");
+	free(text);
+
+	/* No copies, no warning. */
+	char *clean = table(dir, "m_clean.csv", NULL, 0);
+	const char *c[] = { "wattcast", "import", "mlenergy", clean, "-o", out, NULL };
+	CHECK(run_wattcast(c, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK(r.err && !strstr(r.err, "warning"));
+	run_result_free(&r);
+
 	free(zero);
+	free(dup);
+	free(clean);
 	free(out);
 	free(dir);
 	return check_report("test_cli_import_checks");
