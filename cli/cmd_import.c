@@ -39,14 +39,48 @@ parse_map(const char *cmd, char *spec, const char **src, const char **dst, int *
 	return CLI_OK;
 }
 
+/* The command as typed, each word shell-quoted when it needs it, so the
+ * provenance comment replays: `import csv` without its --map could not. */
+static char *
+command_line(int argc, char **argv)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	fputs("wattcast import", f);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		fputc(' ', f);
+		if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=,:+@%-") ==
+		                  strlen(a)) {
+			fputs(a, f);
+			continue;
+		}
+		fputc('\'', f);
+		for (; *a; a++)
+			if (*a == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*a, f);
+		fputc('\'', f);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 static void
 import_warn(const char *msg, void *payload)
 {
 	fprintf(stderr, "wattcast %s: warning: %s\n", (const char *)payload, msg);
 }
 
-int
-cli_cmd_import(int argc, char **argv)
+static int
+import_run(int argc, char **argv, const char *typed)
 {
 	static const struct option opts[] = {
 		{ "map", required_argument, NULL, 'm' },
@@ -100,20 +134,39 @@ cli_cmd_import(int argc, char **argv)
 	}
 	wc_runs_table *t = NULL;
 	wc_error err;
-	char comment[1024];
+	char *comment = NULL;
+	size_t comment_len = 0;
 	rc = strcmp(what, "mlenergy") == 0
 	             ? wc_import_mlenergy_warn(argv[optind], &t, cli_quiet() ? NULL : import_warn, cmd, &err)
 	             : wc_import_csv(argv[optind], src, dst, n_map, &t, &err);
 	if (rc == WC_OK) {
-		snprintf(comment, sizeof comment, "Imported by: wattcast import %s %s\nSource SHA-256: %s", what,
-		         argv[optind], t->sha256);
-		rc = wc_runs_write(output, t, comment, &err);
+		FILE *cf = typed ? open_memstream(&comment, &comment_len) : NULL;
+		if (cf) {
+			fprintf(cf, "Imported by: %s\nSource SHA-256: %s", typed, t->sha256);
+			if (fclose(cf) != 0) {
+				free(comment);
+				comment = NULL;
+			}
+		}
+		rc = comment ? wc_runs_write(output, t, comment, &err)
+		             : wc_error_set(&err, WC_ENOMEM, "out of memory");
 	}
 	if (rc != WC_OK)
 		rc = cli_fail(cmd, "%s", err.msg);
 	else
 		fprintf(stderr, "wrote %zu runs to %s\n", t->n_runs, output);
 	wc_runs_free(t);
+	free(comment);
 	free(map);
 	return rc == WC_OK ? CLI_OK : rc;
+}
+
+int
+cli_cmd_import(int argc, char **argv)
+{
+	/* Taken before getopt reorders argv, so the comment reads as typed. */
+	char *typed = command_line(argc, argv);
+	int rc = import_run(argc, argv, typed);
+	free(typed);
+	return rc;
 }

@@ -4,7 +4,9 @@
  *    field named (it said "8:1: active params, power and batch size must
  *    be positive");
  *  - rows repeated in full are kept with one warning naming their lines
- *    (they were numbered "#2" silently).
+ *    (they were numbered "#2" silently);
+ *  - the provenance comment is the whole command, --map included, so it
+ *    replays (`import csv` dropped the map).
  */
 #include "tests/support/support.h"
 
@@ -82,9 +84,26 @@ main(void)
 	CHECK(r.err && !strstr(r.err, "warning"));
 	run_result_free(&r);
 
+	/* import csv: the comment is the command with its --map, replayable. */
+	char *src = path_join(dir, "bench.csv"), *spaced = path_join(dir, "my runs.csv");
+	CHECK(write_text(src, "id,gpu,gpus,name,params,batch,watts\na,H100,1,m,8,8,400\n") == 0);
+	const char *map = "id=run_id,gpu=platform,gpus=tp,name=model,params=active_params_b,batch=running,"
+	                  "watts=mean_power_w";
+	const char *m[] = { "wattcast", "import", "csv", src, "--map", map, "-o", spaced, NULL };
+	CHECK(run_wattcast(m, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	char want[1024];
+	snprintf(want, sizeof want, "# Imported by: wattcast import csv %s --map %s -o '%s'\n", src, map, spaced);
+	text = test_slurp(spaced);
+	CHECK_CONTAINS(text, want);
+	free(text);
+
 	free(zero);
 	free(dup);
 	free(clean);
+	free(src);
+	free(spaced);
 	free(out);
 	free(dir);
 	return check_report("test_cli_import_checks");
