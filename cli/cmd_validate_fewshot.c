@@ -19,7 +19,7 @@
 static const char fewshot_usage[] =
 	"usage: wattcast validate fewshot RUNS.csv (--params BASE.json | --profile paper | --lomo)\n"
 	"                                 [--k 1,3] [--scope model|platform] [--idle-power W]\n"
-	"                                 [--run-scatter X] [--form NAME] [--terms all|none]\n"
+	"                                 [--run-scatter X] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
 	"                                 [--prior FILE] [--per-set] [--per-run FILE] [--json]\n\n"
 	"For every model (--scope platform: every platform) of RUNS.csv and each level it\n"
 	"ran on: order its runs by closeness to the reference load n = 32 (ties by run_id),\n"
@@ -99,9 +99,10 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 				rc = cli_usage_error(cmd, "--form: unknown form '%s'", optarg);
 			break;
 		case OPT_TERMS:
+			/* The same modes as `validate lomo`: its recipe (the measured
+			 * profile's as-bf16) must be replayable here for k = 0. */
 			a->terms = optarg;
-			if (strcmp(optarg, "all") && strcmp(optarg, "none"))
-				rc = cli_usage_error(cmd, "--terms: expected all or none, got '%s'", optarg);
+			rc = cli_parse_terms(cmd, optarg, &a->fit.precision_terms);
 			break;
 		case OPT_PRIOR: a->prior = optarg; break;
 		case OPT_PER_RUN: a->per_run = optarg; break;
@@ -254,7 +255,8 @@ cli_validate_fewshot(int argc, char **argv)
 		if ((rc = cli_load_params(cmd, a.prior, NULL, &prior)) != CLI_OK)
 			return rc;
 		a.fit.prior = &prior;
-		a.fit.precision_terms = !(a.terms && strcmp(a.terms, "none") == 0);
+		if (!a.terms)
+			a.fit.precision_terms = WC_TERMS_PER_LEVEL;
 		a.fo.refit = &a.fit;
 	} else if ((rc = cli_load_params(cmd, a.params, a.profile, &base)) != CLI_OK) {
 		return rc;
