@@ -127,6 +127,59 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 	return CLI_OK;
 }
 
+/* Why runs go unpredicted, when the CLI can tell from a frozen base
+ * (the library counts them as skipped without the reason): platform
+ * scope calibrates each platform as a new level, and `calibrate` refuses
+ * a level the base already has, so each such platform of the table is
+ * refused at every k >= 1; model scope adjusts a model on a level the
+ * base has, so a platform it lacks is predicted at no k. "" when neither
+ * applies. */
+static void
+refusal_reason(const fewshot_args *a, const wc_params *base, const wc_runs_table *t, char *why,
+               size_t cap)
+{
+	char names[128] = "";
+	int n = 0, platform = a->fo.scope == WC_CALIBRATE_PLATFORM;
+	why[0] = '\0';
+	if (a->lomo)
+		return;
+	for (size_t i = 0; i < t->n_runs; i++) {
+		const char *p = t->runs[i].platform;
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !t->runs[j].exclude[0] && strcmp(t->runs[j].platform, p) == 0;
+		if (seen || t->runs[i].exclude[0] || !wc_params_level(base, p) != !platform)
+			continue;
+		size_t used = strlen(names);
+		if (used + strlen(p) + 8 < sizeof names)
+			snprintf(names + used, sizeof names - used, "%s%s", n ? ", " : "", p);
+		else if (!strstr(names, ", ..."))
+			snprintf(names + used, sizeof names - used, ", ...");
+		n++;
+	}
+	if (n && platform)
+		snprintf(why, cap,
+		         "platform scope adds each platform as a new level, and the base already has %s "
+		         "(calibrate refuses it): use --scope model, or --lomo",
+		         names);
+	else if (n)
+		snprintf(why, cap,
+		         "the base has no level for %s (model scope adjusts a known level; add it with "
+		         "calibrate --scope platform)",
+		         names);
+}
+
+/* Whether no k >= 1 predicted any run: the comparison the command makes
+ * is empty (k = 0 alone is `validate heldout`). */
+static int
+nothing_calibrated(const wc_fewshot_report *r)
+{
+	int predicted = 0;
+	for (int i = 0; i < r->n_k; i++)
+		predicted += r->k[i] > 0 ? r->by_k[i].overall.n : 0;
+	return r->n_k > 1 && predicted == 0;
+}
+
 static json_t *
 num(double v)
 {
@@ -143,9 +196,11 @@ accuracy_json(const wc_accuracy *x)
 }
 
 static void
-print_json(const fewshot_args *a, const wc_fewshot_report *r)
+print_json(const fewshot_args *a, const wc_fewshot_report *r, const char *why)
 {
 	json_t *o = json_object(), *ks = json_array();
+	if (why[0])
+		json_object_set_new(o, "not_predicted_reason", json_string(why));
 	json_object_set_new(o, "scope", json_string(wc_calibrate_scope_name(a->fo.scope)));
 	json_object_set_new(o, "base", json_string(a->lomo ? "lomo" : a->params ? a->params : a->profile));
 	json_object_set_new(o, "groups", json_integer(r->groups));
@@ -217,7 +272,7 @@ print_rows(const wc_fewshot_report *r, int cover)
 }
 
 static void
-print_table(const fewshot_args *a, const wc_fewshot_report *r)
+print_table(const fewshot_args *a, const wc_fewshot_report *r, const char *why)
 {
 	printf("few-shot calibration on %s (scope %s, base %s): median |error| %% of mean power\n"
 	       "on the runs after the largest k of each %s and level (%d groups; %d too small)\n",
@@ -231,10 +286,15 @@ print_table(const fewshot_args *a, const wc_fewshot_report *r)
 	print_rows(r, 0);
 	printf("coverage of the 95 %% interval %% / its median width, %% of the prediction (docs/intervals.md):\n");
 	print_rows(r, 1);
+	/* The counts per k, then the reason once. */
+	int any = 0;
 	for (int i = 0; i < r->n_k; i++)
-		if (r->by_k[i].skipped)
-			printf("k=%d: %d run(s) not predicted (no calibration possible, or no base for their level)\n",
-			       r->k[i], r->by_k[i].skipped);
+		if (r->by_k[i].skipped) {
+			printf("k=%d: %d run(s) not predicted\n", r->k[i], r->by_k[i].skipped);
+			any = 1;
+		}
+	if (any)
+		printf("  why: %s\n", why[0] ? why : "no calibration possible, or no base for their level");
 }
 
 int
@@ -271,11 +331,19 @@ cli_validate_fewshot(int argc, char **argv)
 	           (a.per_run && wc_per_run_write(a.per_run, &per_run, &err) != WC_OK)) {
 		cli_fail(cmd, "%s", err.msg);
 	} else {
+		char why[256];
+		refusal_reason(&a, &base, t, why, sizeof why);
 		if (a.json)
-			print_json(&a, &r);
+			print_json(&a, &r, why);
 		else
-			print_table(&a, &r);
-		rc = CLI_OK;
+			print_table(&a, &r, why);
+		/* The table is printed (k = 0 still says something), but a run
+		 * that compares nothing must not pass for one that did. */
+		if (nothing_calibrated(&r))
+			cli_fail(cmd, "no run calibrated at any k >= 1%s%s", why[0] ? ": " : "",
+			         why[0] ? why : " (see the table)");
+		else
+			rc = CLI_OK;
 	}
 	wc_per_run_clear(&per_run);
 	wc_runs_free(t);

@@ -1,0 +1,64 @@
+/*
+ * `validate fewshot` says why runs are not predicted (docs/cli.md,
+ * "validate"): with a frozen base, --scope platform refuses every level
+ * the base already has (as `calibrate` does). It marked every k >= 1 run
+ * "not predicted (no calibration possible, or no base for their level)"
+ * per k and exited 0; now the reason is stated once and, nothing being
+ * calibrated at any k >= 1, the command exits 1.
+ */
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int
+count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay ? strstr(hay, needle) : NULL; p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_fewshot_reasons");
+	char *runs = path_join(dir, "runs.csv");
+	const char *sim[] = { "wattcast", "simulate", "inference", "--seed", "5", "-o", runs, NULL };
+	test_run_ok(sim);
+	run_result r;
+
+	/* The paper profile has every simulated platform: all refused. */
+	const char *plat[] = { "wattcast", "validate", "fewshot", runs, "--profile", "paper", "--k", "1,3",
+	                       "--scope", "platform", NULL };
+	CHECK_INT(run_wattcast(plat, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.out, "k=1: ");
+	CHECK_CONTAINS(r.out, "k=3: ");
+	CHECK_INT(count(r.out, "the base already has A100, H100, H200"), 1);
+	CHECK(!strstr(r.out ? r.out : "", "no calibration possible"));
+	CHECK_CONTAINS(r.err, "wattcast validate fewshot: no run calibrated at any k >= 1: platform scope adds "
+	                      "each platform as a new level");
+	CHECK(r.err && strlen(r.err) <= 256);
+	run_result_free(&r);
+
+	/* The same in JSON: the reason, and the exit. */
+	const char *pj[] = { "wattcast", "validate", "fewshot", runs, "--profile", "paper", "--k", "1",
+	                     "--scope", "platform", "--json", NULL };
+	CHECK_INT(run_wattcast(pj, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.out, "\"not_predicted_reason\"");
+	run_result_free(&r);
+
+	/* Model scope calibrates: exit 0, no reason needed. */
+	const char *model[] = { "wattcast", "validate", "fewshot", runs, "--profile", "paper", "--k", "1", NULL };
+	CHECK_INT(run_wattcast(model, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(!strstr(r.out ? r.out : "", "why:"));
+	run_result_free(&r);
+
+	free(runs);
+	free(dir);
+	return check_report("test_cli_fewshot_reasons");
+}
