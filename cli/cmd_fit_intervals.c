@@ -143,6 +143,54 @@ report(const iv_args *a, const wc_pred_error *pe)
 		printf("  (the datasheet stratum leaves each platform out, docs/intervals.md)\n");
 }
 
+/* The runs the quantiles leave out, and why: the section's n alone hid
+ * them (172 B200 runs against a set with no B200 level), where `validate
+ * heldout` on the same input says "172 run(s) skipped". Frozen folds
+ * predict every row as heldout does; the refitting folds leave excluded
+ * rows out. */
+static void
+report_skipped(const iv_args *a, const wc_runs_table *t, const wc_params *p, const wc_pred_error *pe)
+{
+	int frozen = strcmp(a->folds, "frozen") == 0, pooled = -1;
+	size_t eligible = 0, lacking = 0;
+	char names[160] = "";
+	for (int i = 0; i < pe->n_strata && pooled < 0; i++)
+		if (!pe->strata[i].platform[0])
+			pooled = pe->strata[i].n;
+	for (size_t i = 0; i < t->n_runs; i++)
+		eligible += frozen || !t->runs[i].exclude[0];
+	if (pooled < 0 || eligible <= (size_t)pooled)
+		return;
+	size_t skipped = eligible - (size_t)pooled;
+	/* A frozen set predicts nothing on a platform it has no level for. */
+	for (size_t i = 0; frozen && i < t->n_runs; i++) {
+		const char *plat = t->runs[i].platform;
+		size_t n = 0;
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(t->runs[j].platform, plat) == 0;
+		if (seen || wc_params_level(p, plat))
+			continue;
+		for (size_t j = i; j < t->n_runs; j++)
+			n += strcmp(t->runs[j].platform, plat) == 0;
+		size_t used = strlen(names);
+		if (used + strlen(plat) + 32 < sizeof names)
+			snprintf(names + used, sizeof names - used, "%s%s (%zu runs)", lacking ? ", " : "", plat, n);
+		lacking += n;
+	}
+	printf("  %zu run(s) not predicted, left out of the quantiles: ", skipped);
+	if (lacking)
+		printf("the set has no level for %s", names);
+	if (lacking && lacking < skipped)
+		printf("; %zu more with no positive prediction", skipped - lacking);
+	else if (!lacking)
+		printf("%s", strcmp(a->folds, "platform") == 0 ? "no datasheet transfer for their platform, or no "
+		                                                 "positive prediction"
+		             : frozen ? "no positive prediction"
+		                      : "their fold's refit failed, or no positive prediction");
+	putchar('\n');
+}
+
 /* The datasheet stratum of `pe` into the set's section, replacing an
  * older one; the section's own folds stay (docs/intervals.md, "Strata"). */
 static void
@@ -251,6 +299,7 @@ cli_fit_intervals(int argc, char **argv)
 			goto done;
 		}
 		report(&a, &pe);
+		report_skipped(&a, t, &p, &pe);
 		if (strcmp(a.folds, "platform") == 0)
 			merge_datasheet(&p.pred_error, &pe);
 		else
