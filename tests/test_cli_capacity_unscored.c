@@ -1,0 +1,53 @@
+/*
+ * `validate capacity` names every table row it does not score, and why
+ * (docs/cli.md, "validate"): the rows the capacity data leaves out with
+ * no note of its own -- a run without output tokens, a power-only run --
+ * were only counted, "(1 more without a note: power-only runs, or past
+ * the first 0 notes)", a sentence that named no row and contradicted
+ * itself. Periods keep the leave-one-out scoring something.
+ */
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_capacity_unscored");
+	char *periods = path_join(test_env("WC_SOURCE_DIR", "."), "data/default/published-periods.csv");
+	char *runs = test_fixture(dir, "runs.csv",
+	                          "run_id,platform,tp,model,active_params_b,running,mean_power_w,output_tokens,"
+	                          "throughput_tok_s\n"
+	                          "r_notok,H100,1,Qwen3-8B,8,16,500,,900\n"
+	                          "r_p1,H100,1,Qwen3-8B,8,8,400,200,\n"
+	                          "r_p2,H100,1,Qwen3-8B,8,32,600,200,\n");
+	run_result r;
+	const char *text[] = { "wattcast", "validate", "capacity", periods, runs, NULL };
+	CHECK_INT(run_wattcast(text, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "validate capacity: 3 table row(s) not scored");
+	CHECK_CONTAINS(r.err, "  warning: output_tokens blank (no tokens per request to turn throughput into time); "
+	                      "1 row(s) skipped: r_notok\n");
+	CHECK_CONTAINS(r.err, "  warning: a power-only run (no positive throughput_tok_s, itl_s, median_itl_ms or "
+	                      "ttft_s); 2 row(s) skipped: r_p1, r_p2\n");
+	CHECK(r.err && !strstr(r.err, "without a note") && !strstr(r.err, "more past"));
+	run_result_free(&r);
+
+	const char *json[] = { "wattcast", "validate", "capacity", periods, runs, "--json", NULL };
+	CHECK_INT(run_wattcast(json, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *o = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *u = json_object_get(o, "unscored");
+	CHECK_INT(json_integer_value(json_object_get(u, "rows")), 3);
+	CHECK_INT(json_array_size(json_object_get(u, "reasons")), 2);
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(u, "reasons"), 0)), "r_notok");
+	json_decref(o);
+	run_result_free(&r);
+
+	free(runs);
+	free(periods);
+	free(dir);
+	return check_report("test_cli_capacity_unscored");
+}
