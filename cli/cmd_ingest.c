@@ -58,15 +58,45 @@ print_warning(const char *msg, void *payload)
 	fprintf(stderr, "wattcast ingest: warning: %s\n", msg);
 }
 
+/* `id` in at most `width` bytes: a longer one loses its middle ("..."),
+ * not its end, where the "#seg3" of a segment and the run's timestamp
+ * are -- cut at the end, every segment of a long id printed the same. */
+static const char *
+fit_id(const char *id, size_t width, char *buf, size_t cap)
+{
+	size_t n = strlen(id);
+	if (n <= width || width < 8 || cap <= width)
+		return id;
+	size_t tail = (width - 3) * 3 / 5, head = width - 3 - tail, from = n - tail;
+	/* whole UTF-8 sequences on both sides of the dots */
+	while (head > 0 && ((unsigned char)id[head] & 0xC0) == 0x80)
+		head--;
+	while (from < n && ((unsigned char)id[from] & 0xC0) == 0x80)
+		from++;
+	snprintf(buf, cap, "%.*s...%s", (int)head, id, id + from);
+	return buf;
+}
+
+/* The run_id column is as wide as the longest id up to this many bytes;
+ * a longer id loses its middle (fit_id). */
+#define SUMMARY_ID_MAX 64
+
 static void
 print_summary(const wc_ingest_result *res, const char *path)
 {
-	printf("%-48s %-6s %3s %9s %9s %-13s %7s %8s\n", "run_id", "plat", "tp", "power_w", "idle_w",
+	int width = 6; /* "run_id" */
+	for (size_t i = 0; i < res->n_rows; i++) {
+		size_t n = strlen(res->rows[i].run.run_id);
+		width = n > (size_t)width ? (n < SUMMARY_ID_MAX ? (int)n : SUMMARY_ID_MAX) : width;
+	}
+	printf("%-*s %-6s %3s %9s %9s %-13s %7s %8s\n", width, "run_id", "plat", "tp", "power_w", "idle_w",
 	       "idle_source", "n_mean", "dur_s");
 	for (size_t i = 0; i < res->n_rows; i++) {
 		const wc_ingest_row *r = &res->rows[i];
 		char idle[32]; /* "-" unknown: the fit uses the platform's P0 (a warning says why) */
-		printf("%-48.48s %-6.6s %3d %9.1f %9s %-13s %7.2f %8.1f\n", r->run.run_id, r->run.platform,
+		char id[SUMMARY_ID_MAX + 8];
+		printf("%-*s %-6.6s %3d %9.1f %9s %-13s %7.2f %8.1f\n", width,
+		       fit_id(r->run.run_id, (size_t)width, id, sizeof id), r->run.platform,
 		       r->run.tp, r->run.mean_power_w, cli_cell(idle, sizeof idle, r->run.idle_power_w, 1),
 		       r->idle_source, r->run.running, r->metrics.duration_s);
 	}

@@ -1,0 +1,58 @@
+/*
+ * `ingest`'s summary shows what tells its rows apart (docs/cli.md,
+ * "ingest"): the run_id column was cut at 48 bytes, so the "#seg1" ...
+ * "#seg4" of a segmented run with a long id never showed and every line
+ * read the same. Now the column is as wide as the longest id (up to 64),
+ * and a longer id loses its middle, never its end.
+ */
+#include "tests/support/support.h"
+#include "tests/support/synth_folder.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void
+ingest_segments(const char *dir, const char *run_id, const char *name)
+{
+	char *root = path_join(dir, name);
+	mkdir(root, 0755);
+	char *folder = synth_run_folder(root, "run", run_id, 1784415439.0, 80, 8);
+	char *out = path_join(dir, "seg.csv");
+	const char *argv[] = { "wattcast", "ingest", folder, "-o", out, "--segment", "20", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	char want[160];
+	size_t n = strlen(run_id);
+	for (int k = 1; k <= 4; k++) {
+		if (n + 5 <= 64) /* fits: shown whole */
+			snprintf(want, sizeof want, "\n%s#seg%d ", run_id, k);
+		else /* the end kept */
+			snprintf(want, sizeof want, "%s#seg%d ", run_id + n - 20, k);
+		CHECK_CONTAINS(r.out, want);
+	}
+	if (n + 5 > 64) /* the middle gave way */
+		CHECK_CONTAINS(r.out, "a100_validate_tp1_r4p0_b1...");
+	/* every line of the table the same width up to the platform */
+	const char *first = r.out ? strstr(r.out, "\n") : NULL, *plat = first ? strstr(first, " A100 ") : NULL;
+	CHECK(plat != NULL && (size_t)(plat - first - 1) <= 64);
+	run_result_free(&r);
+	free(out);
+	free(folder);
+	free(root);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_ingest_summary_ids");
+	/* 48 bytes: the cut hid the segment suffix entirely */
+	ingest_segments(dir, "a100_validate_tp1_r4p0_b1p0_s20260712_1784415439", "mid");
+	/* 90 bytes: shortened in the middle */
+	ingest_segments(dir,
+	                "a100_validate_tp1_r4p0_b1p0_s20260712_with_a_very_long_description_of_the_run_1784415439",
+	                "long");
+	free(dir);
+	return check_report("test_cli_ingest_summary_ids");
+}
