@@ -32,7 +32,7 @@ static const char serve_usage[] =
 	"Serves predictions over HTTP (JSON): POST /v1/predict/inference,\n"
 	"POST /v1/predict/batch, POST /v1/predict/flexibility, POST /v1/predict/finetune,\n"
 	"POST /v1/predict/finetune/batch, POST /v1/calibrate, POST /v1/forecast/envelope,\n"
-	"POST /v1/plan/budget, GET /v1/params, /v1/profiles, /v1/models, /v1/health,\n"
+	"POST /v1/plan/budget, GET /v1/params, /v1/profiles, /v1/models, /v1/platforms, /v1/health,\n"
 	"/metrics, /openapi.json, and the planner page at GET / (open it in a browser).\n"
 	"Listens on 127.0.0.1:8080 unless --listen says otherwise\n"
 	"(a bare PORT means 127.0.0.1:PORT; port 0 picks a free port). The first line\n"

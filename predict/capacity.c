@@ -336,6 +336,12 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
 		if (k != WC_CAPQ_POWER && widened_by(k, out->open_loop) == BY_POWER && isfinite(out->hi[k]))
 			out->hi[k] = fmax(out->value[k], out->hi[k] * f);
+	/* ... and start no lower than a known idle draw, as the power answer's */
+	const double lo0 = out->lo[WC_CAPQ_POWER];
+	wc_interval_hold_floor(node_w, wc__predict_idle_floor(lb, c->tp), &out->lo[WC_CAPQ_POWER]);
+	for (int k = 0; k < WC_CAPQ_COUNT && lo0 > 0.0 && out->lo[WC_CAPQ_POWER] > lo0; k++)
+		if (k != WC_CAPQ_POWER && widened_by(k, out->open_loop) == BY_POWER && isfinite(out->lo[k]))
+			out->lo[k] = fmin(out->value[k], out->lo[k] * out->lo[WC_CAPQ_POWER] / lo0);
 	/* An open loop's running count never exceeds what the engine and the
 	 * KV cache admit (solve_running holds it there in every draw): the
 	 * latency error widens it, the cap bounds it. */

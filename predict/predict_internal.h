@@ -16,6 +16,9 @@ int wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **t
 /** How `lvl` of `p` was obtained, as an answer's level_source says it
  *  ("fitted", "bound", "datasheet", ...; static text). */
 const char *wc__predict_level_source(const wc_params *p, const wc_level *lvl);
+/** G x P0 where the idle is known (measured, published, the query's
+ *  own): the floor of a mean power's interval; NaN otherwise. */
+double wc__predict_idle_floor(const wc_law_binding *b, int tp);
 
 /** `v` with three significant digits and no exponent below a million,
  *  trailing zeros dropped ("7.9", "1915", "0.679"): how a warning states a

@@ -310,6 +310,20 @@ bind_lowest_clock(const wc_params *p, const wc_config *c, wc_law_binding *b)
 	return wc_law_bind(p, &low, b, NULL) == WC_OK;
 }
 
+/* An idle draw that is known -- measured, published, or the query's own
+ * -- is a floor of a mean power's interval: the dynamic part is never
+ * negative and the held-out error was measured on loaded runs
+ * (docs/intervals.md). An estimated idle (a datasheet board's) is itself
+ * uncertain: NaN, no floor. */
+double
+wc__predict_idle_floor(const wc_law_binding *b, int tp)
+{
+	wc_source src = b->level->p0.source;
+	if (b->col[0] >= 0 || !(src == WC_SRC_MEASURED || src == WC_SRC_PUBLISHED || b->base[0] != b->level->p0.value))
+		return NAN;
+	return tp * b->base[0];
+}
+
 /* Node power for every draw, through the same bound law as the point
  * estimate, gives the parameters' interval (models/interval.h); the law's
  * held-out error, when the set records it, widens it into a predictive
@@ -357,6 +371,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, dou
 	 * cap the user set: the driver enforces both the same way
 	 * (docs/intervals.md, "Power limits"). */
 	wc_interval_hold_ceiling(point, wc_level_power_ceiling_w(b->level, cap_w, point / tp, tp), &hi);
+	wc_interval_hold_floor(point, wc__predict_idle_floor(b, tp), &lo);
 	out->has_interval = 1;
 	out->node_lo_w = lo;
 	out->node_hi_w = hi;

@@ -473,6 +473,23 @@ physical_ceiling(void)
 		CHECK(cp.value[WC_CAPQ_POWER] < cp.hi[WC_CAPQ_POWER] && cp.value[WC_CAPQ_E_HOUR] < cp.hi[WC_CAPQ_E_HOUR]);
 		CHECK_NEAR(cp.hi[WC_CAPQ_POWER], ip.node_hi_w, 1e-9 * ip.node_hi_w);
 	}
+	{
+		/* Near idle the held-out error reached below the idle draw (an
+		 * L40S group 610 W with its lower end at 417 W under 500 W of
+		 * idle); a published idle is the floor of both answers. */
+		wc_inference_query q = { .config = test_catalog_config("H100", 2, "Qwen3-8B", 0.05), .want_interval = 1 };
+		wc_inference_prediction ip;
+		wc_capacity_prediction cp;
+		const double idle = 2 * wc_params_level(&p, "H100")->p0.value;
+		CHECK_INT(wc_predict_inference(pr, &q, &ip, &err), WC_OK);
+		CHECK(ip.has_interval && ip.node_lo_w >= idle * (1.0 - 1e-12) && ip.node_lo_w < ip.power.node_power_w);
+		CHECK(ip.power.node_power_w / exp(0.3) < idle); /* the error alone would have gone below */
+		q.config.running = 1.0;
+		q.config.input_tokens = 512;
+		q.config.output_tokens = 256;
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err), WC_OK);
+		CHECK(cp.lo[WC_CAPQ_POWER] >= idle * (1.0 - 1e-12));
+	}
 	snprintf(own.name, sizeof own.name, "mycluster");
 	CHECK(isnan(wc_level_power_limit_w(&own)));
 	wc_predictor_free(pr);
