@@ -233,15 +233,23 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 		return 0;
 	/* Numbers JSON cannot hold as a finite double (1e999) fail here too:
 	 * jansson refuses them while parsing, so they are reported like any
-	 * other malformed text, with the position of the literal. */
-	wc_api_error_set(&e, 400,
-	                 json_error_code(&jerr) == json_error_numeric_overflow ? "number_out_of_range"
-	                 : json_error_code(&jerr) == json_error_duplicate_key  ? "duplicate_key"
-	                                                                       : "malformed_json",
-	                 NULL, "malformed JSON: %s (line %d, column %d)", jerr.text, jerr.line,
-	                 jerr.column);
-	e.line = jerr.line > 0 ? jerr.line : 1;
-	e.column = jerr.column > 0 ? jerr.column : 1;
+	 * other malformed text, with the position of the literal. Positions
+	 * are 1-based in the message as in "line"/"column" (docs/http-api.md,
+	 * "Errors"): jansson says column 0 at the end of an empty text. */
+	int at_line = jerr.line > 0 ? jerr.line : 1, at_col = jerr.column > 0 ? jerr.column : 1;
+	if (json_error_code(&jerr) == json_error_null_character)
+		/* A \u0000 escape is refused (C strings would end at it), in the
+		 * API's words rather than jansson's, which name its flag. */
+		wc_api_error_set(&e, 400, "malformed_json", NULL, "malformed JSON: a string holds \\u0000 (NUL), "
+		                 "which the API does not accept (line %d, column %d)", at_line, at_col);
+	else
+		wc_api_error_set(&e, 400,
+		                 json_error_code(&jerr) == json_error_numeric_overflow ? "number_out_of_range"
+		                 : json_error_code(&jerr) == json_error_duplicate_key  ? "duplicate_key"
+		                                                                       : "malformed_json",
+		                 NULL, "malformed JSON: %s (line %d, column %d)", jerr.text, at_line, at_col);
+	e.line = at_line;
+	e.column = at_col;
 	wc_response_error(res, &e);
 	return -1;
 }
