@@ -206,6 +206,23 @@ wc_api_check_fields(const json_t *obj, const char *at, const char *const *known,
 }
 
 int
+wc_api_check_nonempty(const json_t *obj, const char *at, wc_api_error *e)
+{
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)obj, key, v) {
+		if (!json_is_string(v) || json_string_length(v) > 0)
+			continue;
+		char field[sizeof e->field];
+		snprintf(field, sizeof field, "%s", at);
+		wc_json_pointer_append(field, sizeof field, key);
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected a non-empty string, got \"\"", field + 1);
+		return -1;
+	}
+	return 0;
+}
+
+int
 wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e)
 {
 	const json_t *v = json_object_get(obj, key);

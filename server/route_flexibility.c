@@ -56,8 +56,12 @@ flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 		                 "output_tokens: required (with input_tokens): the sweep needs throughput");
 		goto done;
 	}
-	if (r.power_cap_w > 0) {
-		wc_api_error_set(e, 422, "conflicting_fields", "/power_cap_w", "power_cap_w: the sweep sets the caps");
+	/* The sweep sets the clock itself, by clock or by cap: either field
+	 * conflicts with it alike (docs/http-api.md). */
+	if (r.power_cap_w > 0 || r.q.config.sm_clock_mhz > 0) {
+		const char *name = r.power_cap_w > 0 ? "power_cap_w" : "sm_clock_mhz";
+		wc_api_error_set(e, 422, "conflicting_fields", r.power_cap_w > 0 ? "/power_cap_w" : "/sm_clock_mhz",
+		                 "%s: the sweep sets the clock itself; leave it out", name);
 		goto done;
 	}
 	/* On the heap: handler stacks are small. */
@@ -73,8 +77,10 @@ flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 			memcpy(field + 1, err.msg, (size_t)(colon - err.msg));
 		wc_api_error_set(e, err.code == WC_ENOMEM ? 500 : 422, err.code == WC_ENOMEM ? "internal" : "invalid_value",
 		                 colon ? field : "", "%s", err.msg);
-	} else if (!(out = wc_flexibility_json(&r.q, f, st->version))) {
-		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
+	} else {
+		wc_warnings_name_load(f->warnings, f->n_warnings, item, &r.q);
+		if (!(out = wc_flexibility_json(&r.q, f, st->version)))
+			wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
 	}
 	free(f);
 done:

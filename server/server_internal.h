@@ -90,6 +90,9 @@ int wc_api_wrong_type(wc_api_error *e, const char *field, const char *want, cons
 /** Every key of the object `obj` must be in `known` or `more` (NULL-ended
  *  lists; `more` may be NULL): the first other one is refused with 422
  *  `unknown_field` at the JSON pointer `at` + key. Returns 0 or -1. */
+/** 422 invalid_value on the first member of `obj` that is the empty
+ *  string (field `at`/key); 0 when none is. */
+int wc_api_check_nonempty(const json_t *obj, const char *at, wc_api_error *e);
 int wc_api_check_fields(const json_t *obj, const char *at, const char *const *known,
                         const char *const *more, wc_api_error *e);
 /** `v` as the shortest text that reads back as the same double: %g's six
@@ -193,7 +196,9 @@ void wc_profiles_release(wc_profiles *pf);
 /** The profile named `name` (NULL = the default), or NULL. Borrowed. */
 const wc_state *wc_profiles_find(const wc_profiles *pf, const char *name);
 /** The profile a request object names in "profile" (absent = the
- *  default); NULL with a 422 (field /profile) in `e` otherwise. */
+ *  default); NULL with a 422 (field /profile) in `e` otherwise. Every
+ *  route selects first, so an empty top-level string is refused here
+ *  (422 invalid_value on its field, docs/http-api.md "Errors"). */
 const wc_state *wc_profiles_select(const wc_profiles *pf, const json_t *item, wc_api_error *e);
 
 /* ------------------------------------------------------------ metrics */
@@ -389,6 +394,9 @@ int wc_config_request_parse(const json_t *item, const wc_state *st, wc_config *c
 /** Parse, predict and render one item with the profile it names: a new
  *  JSON object, or NULL with `e` set. */
 json_t *wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
+/** Rename the law's "running: ..." warnings after the request's field
+ *  that set the load (concurrency, running_series or rate). */
+void wc_warnings_name_load(char (*list)[WC_WARNING_LEN], int n, const json_t *item, const wc_inference_query *q);
 
 /* Fine-tuning requests (request_finetune.c): one request object -> a
  * prediction object from the profile it names (default: the first), or

@@ -202,6 +202,11 @@ const wc_state *
 wc_profiles_select(const wc_profiles *pf, const json_t *item, wc_api_error *e)
 {
 	const json_t *v = json_is_object(item) ? json_object_get(item, "profile") : NULL;
+	/* An empty string is a wrong value whatever the field: "model": ""
+	 * was 404 unknown_model, "platform": "" unknown_platform (docs/http-api.md,
+	 * "Errors": 422 invalid_value). */
+	if (json_is_object(item) && wc_api_check_nonempty(item, "", e) < 0)
+		return NULL;
 	if (!v)
 		return pf->st[0];
 	if (!json_is_string(v)) {

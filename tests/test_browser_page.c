@@ -161,7 +161,7 @@ check_warnings(void)
 {
 	static const struct {
 		const char *prefix, *field;
-	} where[] = { { "tp:", "tp" }, { "active_params_b:", "model" }, { "running:", "concurrency" } };
+	} where[] = { { "tp:", "tp" }, { "active_params_b:", "model" }, { "concurrency:", "concurrency" } };
 	int before = runs_done();
 	page_choose(B, "f-model", "Llama-3.1-70B");
 	type_into("f-tp", "8");

@@ -89,7 +89,7 @@ test_anchors(const char *paper_version)
 	predict("{\"platform\":\"A100\",\"tp\":8,\"model\":\"Llama-3.1-70B\",\"concurrency\":512,\"weights\":\"fp8\"}", &a);
 	json_t *w = json_object_get(a, "warnings");
 	CHECK_INT(json_array_size(w), 4);
-	const char *starts[] = { "active_params_b:", "running:", "tp:", "weights:" };
+	const char *starts[] = { "active_params_b:", "concurrency:", "tp:", "weights:" };
 	for (size_t i = 0; i < 4; i++) {
 		int found = 0;
 		for (size_t j = 0; j < json_array_size(w); j++)

@@ -2,7 +2,10 @@
  * The routes' refusals agree with each other and with docs/http-api.md
  * ("Errors"): a malformed body's position is 1-based in the message as in
  * "line"/"column", and a \u0000 escape is refused in the API's words (no
- * library flag names).
+ * library flag names); an empty string is 422 invalid_value on any route;
+ * a field the flexibility sweep sets itself conflicts with it, whichever
+ * of the two; a minimum is stated; a warning about the load names the
+ * request's field, not the law's "running".
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -51,6 +54,61 @@ test_malformed(void)
 	http_reply_free(&r);
 }
 
+#define CFG "\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\""
+#define FLEX_BODY "{" CFG ",\"concurrency\":32,\"input_tokens\":512,\"output_tokens\":256"
+
+static void
+test_values(void)
+{
+	/* empty strings: the docs' 422 invalid_value, not 404 unknown_model */
+	expect(INF, "{\"platform\":\"H100\",\"model\":\"\",\"concurrency\":1}", 422, "invalid_value", "/model",
+	       "model: expected a non-empty string, got \"\"", NULL);
+	expect(INF, "{\"platform\":\"\",\"model\":\"Qwen3-8B\",\"concurrency\":1}", 422, "invalid_value", "/platform",
+	       "platform: expected a non-empty string", NULL);
+	expect(INF, "{" CFG ",\"concurrency\":1,\"profile\":\"\"}", 422, "invalid_value", "/profile",
+	       "profile: expected a non-empty string", NULL);
+	expect("/v1/predict/finetune", "{\"method\":\"lora\",\"model\":\"\",\"micro_batch\":8,\"seq_len\":512,"
+	       "\"lora_rank\":16}", 422, "invalid_value", "/model", "model: expected a non-empty string", NULL);
+	/* the sweep sets the clock: both fields conflict alike */
+	expect("/v1/predict/flexibility", FLEX_BODY ",\"sm_clock_mhz\":1500}", 422, "conflicting_fields",
+	       "/sm_clock_mhz", "sm_clock_mhz: the sweep sets the clock itself", NULL);
+	expect("/v1/predict/flexibility", FLEX_BODY ",\"power_cap_w\":500}", 422, "conflicting_fields",
+	       "/power_cap_w", "power_cap_w: the sweep sets the clock itself", NULL);
+	/* the minimum, stated */
+	expect(INF, "{" CFG ",\"concurrency\":32,\"input_tokens\":512,\"output_tokens\":0.5}", 422, "invalid_value",
+	       "/output_tokens", "output_tokens: must be >= 1, got 0.5", "below the minimum");
+}
+
+/* The first warning of `body`'s answer at `path` starting with `prefix`:
+ * 1 when there is one. No warning may start with the law's "running:". */
+static int
+warns(const char *path, const char *body, const char *prefix)
+{
+	http_reply r;
+	size_t i;
+	const json_t *w;
+	int found = 0;
+	http_post_json(h, url(path), body, &r);
+	CHECK_INT(r.status, 200);
+	json_array_foreach(json_object_get(r.json, "warnings"), i, w) {
+		found |= strncmp(json_string_value(w), prefix, strlen(prefix)) == 0;
+		CHECK(strncmp(json_string_value(w), "running:", 8) != 0);
+	}
+	if (!found)
+		fprintf(stderr, "  no \"%s\" warning: %s %s -> %s\n", prefix, path, body, r.body ? r.body : "");
+	http_reply_free(&r);
+	return found;
+}
+
+static void
+test_load_warnings(void)
+{
+	CHECK(warns(INF, "{" CFG ",\"concurrency\":4000}", "concurrency: load 4000 is outside"));
+	CHECK(warns(INF, "{" CFG ",\"running_series\":[4000,4000],\"dt_s\":1}", "running_series: load 4000"));
+	CHECK(warns("/v1/predict/flexibility", "{" CFG ",\"concurrency\":3000,\"input_tokens\":512,"
+	            "\"output_tokens\":256}", "concurrency: load"));
+}
+
 int
 main(void)
 {
@@ -64,6 +122,8 @@ main(void)
 	if (!(srv = http_server_start(&params, "profile:measured", 4)))
 		return check_report("test_server_consistency");
 	test_malformed();
+	test_values();
+	test_load_warnings();
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);

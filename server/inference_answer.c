@@ -1,0 +1,169 @@
+/*
+ * POST /v1/predict/inference's answer for one parsed item (also each item
+ * of POST /v1/predict/batch): the capacity answers when asked, the power,
+ * and the predictor's messages and warnings named by the request's own
+ * fields (docs/http-api.md, "Errors").
+ */
+#include "server_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The predictor's messages start with the field ("tp: ...",
+ * "running_series/3: ..."); anything else concerns the whole item. */
+static void
+predictor_error(const wc_inference_query *q, const wc_error *err, wc_api_error *e)
+{
+	char field[64] = "";
+	size_t n = strcspn(err->msg, ": ");
+	static const char *const fields[] = { "platform", "tp", "active_params_b", "running", "running_series",
+	                                      "dt_s", "sm_clock_mhz", "concurrency", "input_tokens",
+	                                      "output_tokens", "rate", "model", "architecture", "power_cap_w",
+	                                      "gpu_memory_utilization", NULL };
+	if (err->msg[n] == ':' && n + 1 < sizeof field) {
+		for (const char *const *f = fields; *f; f++) {
+			size_t fl = strlen(*f);
+			if (strncmp(err->msg, *f, fl) == 0 && (err->msg[fl] == ':' || err->msg[fl] == '/')) {
+				field[0] = '/';
+				memcpy(field + 1, err->msg, n);
+				field[n + 1] = '\0';
+				/* The law's "running" is the request's concurrency,
+				 * or the mean of its series. */
+				if (strcmp(field, "/running") == 0)
+					strcpy(field, q->series_len ? "/running_series" : "/concurrency");
+				break;
+			}
+		}
+	}
+	if (err->code == WC_ENOMEM)
+		wc_api_error_set(e, 500, "internal", NULL, "%s", err->msg);
+	else
+		wc_api_error_set(e, 422, "invalid_value", field, "%s", err->msg);
+}
+
+void
+wc_warnings_name_load(char (*list)[WC_WARNING_LEN], int n, const json_t *item, const wc_inference_query *q)
+{
+	/* The law calls the load "running"; the request named it by one of
+	 * its own fields, and a warning names what the request sent
+	 * (docs/http-api.md, "Errors"). */
+	const char *name = q->series_len ? "running_series"
+	                   : json_object_get(item, "concurrency") ? "concurrency" : "rate";
+	for (int i = 0; i < n; i++) {
+		if (strncmp(list[i], "running:", 8) != 0)
+			continue;
+		char w[WC_WARNING_LEN];
+		snprintf(w, sizeof w, "%s%s", name, list[i] + 7);
+		wc_utf8_repair(w); /* a longer name may cut the end mid-character */
+		memcpy(list[i], w, sizeof w);
+	}
+}
+
+/* The capacity answers when asked (the running count of an open loop
+ * comes from them), and the largest concurrency that fits. */
+static int
+capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_prediction *cap, double *max_fit,
+                char *no_cap, size_t no_cap_len, wc_api_error *e)
+{
+	wc_error err;
+	if (r->want_capacity &&
+	    (wc_predict_capacity(st->pred, &r->q, r->price_per_kwh, r->grams_co2_per_kwh, cap, &err) != WC_OK ||
+	     wc_predict_capacity_sustained(st->pred, &r->q, cap, &err) != WC_OK)) {
+		if (!wc_predict_capacity_absent(&err)) {
+			predictor_error(&r->q, &err, e);
+			return -1;
+		}
+		snprintf(no_cap, no_cap_len, "%s", err.msg); /* the power alone, said */
+		r->want_capacity = 0;
+	}
+	if (!r->want_capacity) {
+		if (wc_predict_memory_check(wc_predictor_params(st->pred), &r->q.config, max_fit, &err) != WC_OK) {
+			predictor_error(&r->q, &err, e);
+			return -1;
+		}
+		return 0;
+	}
+	*max_fit = cap->max_concurrency_fit;
+	/* the headline's power at the count that runs (an open loop's solved
+	 * n; fewer than asked when the KV cache is full) */
+	r->q.config.running = cap->value[WC_CAPQ_RUNNING];
+	return 0;
+}
+
+/* Fields that enter only the capacity answers (cost, CO2, step times):
+ * an answer without them says each one it was given is ignored, and why
+ * (docs/http-api.md, "POST /v1/predict/inference"); expert_parallel false
+ * is the default, nothing to ignore. */
+static void
+ignored_without_capacity(const json_t *item, int no_level, wc_inference_prediction *pred)
+{
+	static const char *const fields[] = { "price_per_kwh", "grams_co2_per_kwh", "expert_parallel", NULL };
+	for (const char *const *f = fields; *f; f++)
+		if (json_object_get(item, *f) && !json_is_false(json_object_get(item, *f)))
+			WC_WARN(pred, "%s: ignored: it enters only the capacity answers, %s", *f, no_level
+			        ? "which this platform has none of (the capacity warning says why)"
+			        : "which need input_tokens and output_tokens");
+}
+
+json_t *
+wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
+{
+	wc_inference_request r;
+	wc_inference_prediction *pred = NULL;
+	wc_capacity_prediction *cap = NULL;
+	wc_error err;
+	double max_fit = NAN;
+	json_t *out = NULL;
+	const wc_state *st = NULL;
+
+	memset(&r, 0, sizeof r);
+	/* The profile the item names answers it (one lookup; a non-object
+	 * gets the default and is refused by the parser). */
+	if (!(st = wc_profiles_select(pf, item, e)) || wc_inference_request_parse(item, st, &r, e) != 0)
+		goto done;
+	/* On the heap: handler stacks are small (server_internal.h). */
+	if (!(pred = malloc(sizeof *pred)) || (r.want_capacity && !(cap = malloc(sizeof *cap)))) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		goto done;
+	}
+	if (r.power_cap_w > 0 && r.q.config.sm_clock_mhz > 0) {
+		wc_api_error_set(e, 422, "conflicting_fields", "/power_cap_w",
+		                 "power_cap_w: give either power_cap_w or sm_clock_mhz, not both");
+		goto done;
+	}
+	r.q.power_cap_w = r.power_cap_w;
+	if ((r.power_cap_w > 0 &&
+	     wc_predict_power_cap(st->pred, &r.q, r.power_cap_w, &r.q.config.sm_clock_mhz, &err) != WC_OK) ||
+	    wc_predict_board_limit(st->pred, &r.q, &err) != WC_OK) {
+		predictor_error(&r.q, &err, e);
+		goto done;
+	}
+	char no_cap[WC_ERROR_MSG_MAX] = "";
+	if (capacity_answer(&r, st, cap, &max_fit, no_cap, sizeof no_cap, e) != 0)
+		goto done;
+	if (wc_predict_inference(st->pred, &r.q, pred, &err) != WC_OK) {
+		predictor_error(&r.q, &err, e);
+		goto done;
+	}
+	wc_warnings_name_load(pred->warnings, pred->n_warnings, item, &r.q);
+	if (no_cap[0])
+		wc_predict_note_no_capacity(pred, no_cap);
+	if (!r.want_capacity)
+		ignored_without_capacity(item, no_cap[0] != 0, pred);
+	/* Finite inputs can still overflow (tp x a huge clock factor); JSON
+	 * has no infinity, so say so instead of answering without a number. */
+	if (!isfinite(pred->power.node_power_w) || !isfinite(pred->power.per_gpu_power_w) ||
+	    !isfinite(pred->power.dynamic_w) || !isfinite(pred->power.idle_power_w)) {
+		wc_api_error_set(e, 422, "invalid_value", "",
+		                 "the law gives a non-finite power for this configuration");
+		goto done;
+	}
+	if (!(out = wc_inference_json(&r.q, pred, r.want_capacity ? cap : NULL, max_fit, st->version)))
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
+done:
+	free(r.series);
+	free(cap);
+	free(pred);
+	return out;
+}
