@@ -12,6 +12,7 @@
 #include "server_internal.h"
 
 #include "data/data.h"
+#include "models/catalog.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -164,7 +165,7 @@ parse_shape(const json_t *item, wc_ft_config *c, wc_api_error *e)
 }
 
 static int
-parse_query(const json_t *item, wc_finetune_query *q, wc_api_error *e)
+parse_query(const json_t *item, const wc_state *st, wc_finetune_query *q, wc_api_error *e)
 {
 	const json_t *platform = json_object_get(item, "platform");
 	memset(q, 0, sizeof *q);
@@ -177,7 +178,20 @@ parse_query(const json_t *item, wc_finetune_query *q, wc_api_error *e)
 		return -1;
 	if (platform && !json_is_string(platform))
 		return fail(e, "wrong_type", "/platform", "expected a string, got %s", wc_json_type_name(platform), 0);
-	q->platform = platform ? json_string_value(platform) : NULL;
+	if (!platform)
+		return 0;
+	/* A platform is a level of the set or a catalog board, as on every
+	 * other route (docs/http-api.md, "POST /v1/predict/inference"); the
+	 * law is the set's one fine-tuning level whichever it is, but a name
+	 * nothing knows is a typo, not another GPU. Answered under the
+	 * catalog's name (h100-sxm5 is H100). */
+	const char *asked = json_string_value(platform);
+	if (!(q->platform = wc_params_platform(wc_predictor_params(st->pred), asked))) {
+		wc_api_error_set(e, 422, "unknown_platform", "/platform",
+		                 "platform: unknown platform \"%.*s\" (known: %s; from datasheets: %s)",
+		                 (int)wc_utf8_prefix(asked, 48), asked, st->known_platforms, wc_platform_names());
+		return -1;
+	}
 	return 0;
 }
 
@@ -224,7 +238,7 @@ wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
 		return NULL;
 	}
-	if (!(st = wc_profiles_select(pf, item, e)) || parse_query(item, &q, e) < 0)
+	if (!(st = wc_profiles_select(pf, item, e)) || parse_query(item, st, &q, e) < 0)
 		goto done;
 	if (wc_predict_finetune(st->pred, &q, pred, &err) != WC_OK) {
 		predictor_error(&err, e);

@@ -5,7 +5,8 @@
  * library flag names); an empty string is 422 invalid_value on any route;
  * a field the flexibility sweep sets itself conflicts with it, whichever
  * of the two; a minimum is stated; a warning about the load names the
- * request's field, not the law's "running".
+ * request's field, not the law's "running"; a fine-tuning platform is a
+ * level or a catalog board, as on every other route.
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -109,6 +110,33 @@ test_load_warnings(void)
 	            "\"output_tokens\":256}", "concurrency: load"));
 }
 
+#define FT "\"method\":\"lora\",\"model\":\"Qwen3-4B\",\"micro_batch\":16,\"seq_len\":512,\"lora_rank\":16"
+
+static void
+test_finetune_platform(void)
+{
+	expect("/v1/predict/finetune", "{" FT ",\"platform\":\"FooGPU\"}", 422, "unknown_platform", "/platform",
+	       "platform: unknown platform \"FooGPU\"", NULL);
+	expect(INF, "{\"platform\":\"FooGPU\",\"model\":\"Qwen3-8B\",\"concurrency\":1}", 422, "unknown_platform",
+	       "/platform", "platform: unknown platform \"FooGPU\"", NULL);
+	/* a catalog board the set has no level for, by an alias: answered
+	 * under the catalog's name */
+	http_reply r;
+	http_post_json(h, url("/v1/predict/finetune"), "{" FT ",\"platform\":\"l40s\"}", &r);
+	CHECK_INT(r.status, 200);
+	const char *name = json_string_value(json_object_get(json_object_get(r.json, "config"), "platform"));
+	CHECK(name && strcmp(name, "L40S") == 0);
+	http_reply_free(&r);
+	/* each item of the batch alike */
+	http_post_json(h, url("/v1/predict/finetune/batch"), "[{" FT ",\"platform\":\"FooGPU\"}]", &r);
+	const char *code = json_string_value(json_object_get(json_object_get(json_array_get(
+		json_object_get(r.json, "results"), 0), "error"), "code"));
+	CHECK(code && strcmp(code, "unknown_platform") == 0);
+	if (!code || strcmp(code, "unknown_platform") != 0)
+		fprintf(stderr, "  finetune batch -> %ld %s\n", r.status, r.body ? r.body : "");
+	http_reply_free(&r);
+}
+
 int
 main(void)
 {
@@ -124,6 +152,7 @@ main(void)
 	test_malformed();
 	test_values();
 	test_load_warnings();
+	test_finetune_platform();
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);
