@@ -14,10 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-/* GET /v1/params[?profile=NAME]: the default profile's set, or the named
- * one's, in the same shape. */
-void
-wc_route_params(wc_request *req, wc_response *res)
+const wc_state *
+wc_request_profile(wc_request *req, wc_response *res)
 {
 	const struct mg_request_info *ri = mg_get_request_info(req->conn);
 	const wc_state *st = req->state;
@@ -28,16 +26,27 @@ wc_route_params(wc_request *req, wc_response *res)
 		if (n < 0 && n != -1) {
 			wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: not a valid query value");
 			wc_response_error(res, &e);
-			return;
+			return NULL;
 		}
 		if (n >= 0 && !(st = wc_profiles_find(req->profiles, name))) {
 			wc_api_error_set(&e, 422, "unknown_profile", "/profile",
 			                 "profile: unknown profile \"%.*s\" (serving: %s; see GET /v1/profiles)",
 			                 (int)wc_utf8_prefix(name, 48), name, req->profiles->names);
 			wc_response_error(res, &e);
-			return;
+			return NULL;
 		}
 	}
+	return st;
+}
+
+/* GET /v1/params[?profile=NAME]: the default profile's set, or the named
+ * one's, in the same shape. */
+void
+wc_route_params(wc_request *req, wc_response *res)
+{
+	const wc_state *st = wc_request_profile(req, res);
+	if (!st)
+		return;
 	/* The body lives as long as the profiles, which the request holds. */
 	wc_response_static(res, 200, NULL, st->params_body, st->params_len);
 }

@@ -25,6 +25,7 @@ static const wc_route routes[] = {
 	{ "/v1/profiles", "GET", wc_route_profiles, 0, 0 },
 	{ "/v1/calibrate", "POST", wc_route_calibrate, 0, 1 },
 	{ "/v1/models", "GET", wc_route_models, 0, 0 },
+	{ "/v1/platforms", "GET", wc_route_platforms, 0, 0 },
 	{ "/v1/health", "GET", wc_route_health, 0, 0 },
 	{ "/metrics", "GET", wc_route_metrics, 0, 0 },
 	{ "/openapi.json", "GET", wc_route_openapi, 0, 0 },
