@@ -119,6 +119,51 @@ check_prediction(void)
 	json_decref(api);
 }
 
+/* The Platform list is GET /v1/platforms in its order: the set's levels,
+ * then the catalog boards answered from their datasheets, labelled so; a
+ * datasheet board is predicted as the API answers it. */
+static void
+check_platforms(void)
+{
+	http_reply r;
+	http_get(H, url("/v1/platforms"), &r);
+	CHECK_INT(r.status, 200);
+	char want[4096] = "", *end = want;
+	size_t i;
+	const json_t *o;
+	json_array_foreach(json_object_get(r.json, "platforms"), i, o) {
+		const char *name = json_string_value(json_object_get(o, "name"));
+		int sheet = strcmp(json_string_value(json_object_get(o, "answered_from")), "datasheet") == 0;
+		end += snprintf(end, sizeof want - (size_t)(end - want), "%s%s|%s%s", i ? ";" : "",
+		                sheet ? "From datasheets (no fitted level)" : "Levels of the set", name,
+		                sheet ? " (datasheet)" : "");
+	}
+	http_reply_free(&r);
+	char *shown = cdp_eval_str(B, "[...document.querySelectorAll('#f-platform option')]"
+	                              ".map(o => o.parentNode.label + '|' + o.textContent).join(';')");
+	CHECK(shown && strcmp(shown, want) == 0);
+	if (!shown || strcmp(shown, want) != 0)
+		fprintf(stderr, "  platform list: %s\n  want: %s\n", shown ? shown : "(none)", want);
+	CHECK_CONTAINS(want, "L40S (datasheet)");
+	free(shown);
+	int before = runs_done();
+	page_choose(B, "f-platform", "L40S");
+	page_choose(B, "f-model", "Qwen3-8B");
+	type_into("f-tp", "1");
+	type_into("f-concurrency", "32");
+	cdp_key(B, "Enter");
+	CHECK(page_wait_runs(B, before + 1));
+	json_t *api = page_api_post(H, url("/v1/predict/inference"),
+	                            "{\"platform\":\"L40S\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32}");
+	char *power = text_of("'#node-power'"), *help = text_of("'#f-platform-help'");
+	page_check_shown(power, 0, json_number_value(json_object_get(api, "node_power_w")), "L40S node power");
+	CHECK_CONTAINS(help, "answered from its datasheet");
+	free(power);
+	free(help);
+	json_decref(api);
+	page_choose(B, "f-platform", "H200"); /* the later checks' platform */
+}
+
 /* TP 0: the API's 422 message appears in the error slot of the TP field
  * (the one its aria-describedby names, in its own field box). */
 static void
@@ -303,6 +348,7 @@ main(void)
 		http_set_base(S.port);
 		check_page_loads(S.port);
 		check_prediction();
+		check_platforms();
 		check_invalid_tp();
 		check_warnings();
 		check_shared_url(S.port);

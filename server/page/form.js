@@ -73,7 +73,7 @@ function buildControl(f, props) {
   }
   if (!p) return null;
   let control;
-  if (f.kind === 'platform') control = selectOf(id, S.params.levels.map((l) => l.name));
+  if (f.kind === 'platform') control = platformOptions(el('select', { id, name: id }), S.platforms);
   else if (f.kind === 'profile') control = selectOf(id, [['', 'default'], ...(S.profiles || []).map((x) => x.name || x)]);
   else if (p.enum) control = selectOf(id, p.enum, p.default);
   else if (p.type === 'boolean') control = el('input', { id, name: id, type: 'checkbox' });
@@ -91,7 +91,7 @@ function buildControl(f, props) {
     control.addEventListener('change', platformHelp);
   }
   /* The calibration view shows the chosen profile's set (docs/planner.md, "Calibration view"). */
-  if (f.kind === 'profile') control.addEventListener('change', followProfile);
+  if (f.kind === 'profile') control.addEventListener('change', () => { followProfile(); followPlatforms(); });
   return box;
 }
 
@@ -119,9 +119,47 @@ function valueOf(control, kind, name) {
   return { [name]: v };
 }
 
+/* The platform list: the set's levels, then the catalog's boards the set
+ * has no level of, answered from their datasheets and labelled so
+ * (GET /v1/platforms; docs/planner.md, "Form"). The choice is kept when
+ * the list changes with the profile. */
+function platformOptions(select, list) {
+  const keep = select.value;
+  const group = (label, from, text) => {
+    const items = list.filter((p) => p.answered_from === from);
+    return items.length ? el('optgroup', { label }, items.map((p) => el('option', { value: p.name, text: text(p) }))) : null;
+  };
+  select.replaceChildren(...[group('Levels of the set', 'level', (p) => p.name),
+    group('From datasheets (no fitted level)', 'datasheet', (p) => `${p.name} (datasheet)`)].filter(Boolean));
+  if (keep) setValue(select, keep);
+  return select;
+}
+
+/* The chosen profile's platforms (its levels differ from the default's). */
+async function followPlatforms() {
+  const p = S.controls.platform, c = S.controls.profile;
+  if (!p || !hasPath('/v1/platforms')) return;
+  const want = c ? c.inputs[0].value : '';
+  if (want === S.platProfile) return;
+  S.platProfile = want;
+  const gen = ++S.platGeneration;
+  const r = await api('/v1/platforms' + (want ? `?profile=${encodeURIComponent(want)}` : ''));
+  if (gen !== S.platGeneration || !r.ok || !r.body) return;
+  S.platforms = r.body.platforms;
+  platformOptions(p.inputs[0], S.platforms);
+  platformHelp();
+}
+
 function platformHelp() {
   const c = S.controls.platform;
   if (!c) return;
+  const board = S.platforms.find((p) => p.name === c.inputs[0].value);
+  if (board && board.answered_from === 'datasheet') {
+    const facts = [board.memory_gb && `${fmt(board.memory_gb)} GB`, board.bandwidth_tb_s && `${fmt(board.bandwidth_tb_s)} TB/s`,
+      board.bf16_tflops && `${fmt(board.bf16_tflops)} TFLOPS BF16`, board.board_power_limit_w && `${fmt(board.board_power_limit_w)} W`];
+    $('f-platform-help').textContent = `no fitted level: answered from its datasheet (${facts.filter(Boolean).join(', ')})`;
+    return;
+  }
   const lvl = S.params.levels.find((l) => l.name === c.inputs[0].value);
   const r = lvl && lvl.range;
   const parts = [];
@@ -232,6 +270,7 @@ function setForm(req) {
   syncLoad();
   platformHelp();
   followProfile();
+  followPlatforms();
 }
 
 /* ------------------------------------------------- the URL (shareable) */

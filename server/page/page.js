@@ -223,6 +223,9 @@ const S = {
   /* the profile the calibration view shows ('' = the default) and its
    * fetch's generation, so that a slower answer never replaces a newer */
   calProfile: '', calGeneration: 0,
+  /* the platforms a request may name (GET /v1/platforms), for the
+   * profile platProfile ('' = the default) */
+  platforms: [], platProfile: '', platGeneration: 0,
 };
 
 function resolve(node) {
@@ -260,6 +263,10 @@ async function start() {
   S.doc = doc.body;
   S.params = params.body.params;
   S.models = models.ok ? models.body.models : [];
+  /* Every board the catalog knows, not only the set's levels; a server
+   * without the route offers the levels. */
+  const plats = hasPath('/v1/platforms') ? await api('/v1/platforms') : { ok: false };
+  S.platforms = plats.ok ? plats.body.platforms : S.params.levels.map((l) => ({ name: l.name, answered_from: 'level' }));
   if (hasPath('/v1/profiles')) {
     const pr = await api('/v1/profiles');
     if (pr.ok) { S.profiles = pr.body.profiles || []; S.defaultProfile = pr.body.default || null; }
