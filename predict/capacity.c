@@ -98,6 +98,15 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	    !(c->gpu_memory_utilization >= 0.1 && c->gpu_memory_utilization <= 1.0))
 		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: must be between 0.1 and 1, got %g",
 		                    c->gpu_memory_utilization);
+	/* vLLM shards the attention heads over a tensor-parallel group and
+	 * refuses a size that does not divide them: such a deployment cannot
+	 * start, so it is refused as weights that do not fit are (an expert
+	 * parallel group may run attention otherwise: not checked). */
+	if (c->arch && c->arch->attention_heads > 0 && c->tp > 1 && !c->expert_parallel &&
+	    c->arch->attention_heads % c->tp != 0)
+		return wc_error_set(err, WC_EINVAL, "tp: %d does not divide %s's %d attention heads; vLLM's tensor "
+		                    "parallelism cannot start such a group (docs/capacity.md)", c->tp, c->arch->name,
+		                    c->arch->attention_heads);
 	if (!c->platform || !memory_facts(p, c, &hw, &reserve) || c->tp < 1)
 		return WC_OK; /* nothing to check against: a user-defined level */
 	if ((rc = config_arch(c, &a, err)) != WC_OK)

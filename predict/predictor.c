@@ -176,12 +176,6 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 	    !(c->arch && c->arch->architecture != WC_ARCH_UNKNOWN))
 		WC_WARN(out, "model: architecture unknown (not a catalog model); the law's architecture terms "
 		        "count it as dense (docs/inference-law.md)");
-	/* vLLM shards attention heads over the group and refuses a group size
-	 * that does not divide them: an answer for such a group is for a
-	 * deployment that cannot start. */
-	if (c->arch && c->arch->attention_heads > 0 && c->tp > 1 && c->arch->attention_heads % c->tp != 0)
-		WC_WARN(out, "tp: %d does not divide %s's %d attention heads; vLLM's tensor parallelism refuses such a "
-		        "group (docs/capacity.md)", c->tp, c->arch->name, c->arch->attention_heads);
 	if ((p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) && wc_law_term_covariate(WC_LT_PROMPT, c, &p->capacity) == 0.0)
 		WC_WARN(out, "input_tokens: the prompt share is unknown or one half; the law's prompt-share term "
 		        "adds nothing (docs/inference-law.md)");
