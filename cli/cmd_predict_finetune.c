@@ -277,7 +277,15 @@ cli_predict_finetune(int argc, char **argv)
 		return rc;
 	if ((rc = cli_load_answer_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
 		return rc;
-	rc = predict_and_print(cmd, &a, &params);
+	/* A level of the set or a catalog board, as everywhere else: a name
+	 * nothing knows is a typo, not another GPU (answered under the
+	 * catalog's name, as the HTTP route does). */
+	const char *asked = a.q.platform;
+	if (asked && !(a.q.platform = wc_params_platform(&params, asked)))
+		rc = cli_usage_error(cmd, "--platform: unknown platform '%s' (from datasheets: %s)", asked,
+		                     wc_platform_names());
+	else
+		rc = predict_and_print(cmd, &a, &params);
 	wc_params_clear(&params);
 	return rc;
 }

@@ -57,6 +57,18 @@ tokens_cli(void)
 	                         "--tokens-per-step", "131072", NULL };
 	r = run(packed, 0);
 	run_result_free(&r);
+	/* a platform nothing knows is a typo (it was answered with a
+	 * warning, the same joules as any GPU); a catalog alias answers */
+	const char *typo[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
+		               "--micro-batch", "1", "--seq-len", "1024", "--platform", "FooGPU", NULL };
+	r = run(typo, 2);
+	CHECK_CONTAINS(r.err, "--platform: unknown platform 'FooGPU' (from datasheets: ");
+	run_result_free(&r);
+	const char *alias[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
+		                "--micro-batch", "1", "--seq-len", "1024", "--platform", "h100", NULL };
+	r = run(alias, 0);
+	CHECK_CONTAINS(r.out, "on 1 x H100");
+	run_result_free(&r);
 }
 
 /* The request's handler, without the HTTP around it. */
