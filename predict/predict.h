@@ -102,6 +102,12 @@ const wc_pe_stratum *wc_predict_pe_stratum(const wc_params *p, const wc_level *l
  *  it (static text). */
 const char *wc_predict_power_covers(const wc_inference_prediction *pred);
 
+/** How level `lvl` of `p` was obtained, as an answer's level_source says
+ *  it: "datasheet" for a transfer, "bound" when its S or theta was held at a
+ *  physical bound, else the intercept's source. One rule for the answers
+ *  and GET /v1/platforms. */
+const char *wc_predict_level_source(const wc_params *p, const wc_level *lvl);
+
 /** Predict mean power. Invalid inputs (unknown platform, tp < 1, N <= 0,
  *  negative or non-finite numbers, dt_s <= 0 with a series, a model that
  *  does not fit in memory: wc_predict_memory_check) return

@@ -13,9 +13,6 @@
  *  platform is unknown everywhere (the binding then refuses it). */
 int wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err);
 
-/** How `lvl` of `p` was obtained, as an answer's level_source says it
- *  ("fitted", "bound", "datasheet", ...; static text). */
-const char *wc__predict_level_source(const wc_params *p, const wc_level *lvl);
 /** G x P0 where the idle is known (measured, published, the query's
  *  own): the floor of a mean power's interval; NaN otherwise. */
 double wc__predict_idle_floor(const wc_law_binding *b, int tp);

@@ -431,7 +431,7 @@ wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, s
 
 /* How the level was obtained, for the answer (predict.h). */
 const char *
-wc__predict_level_source(const wc_params *p, const wc_level *lvl)
+wc_predict_level_source(const wc_params *p, const wc_level *lvl)
 {
 	const wc_level *sl = wc_params_scale_level(p, lvl);
 	if (lvl->theta.source == WC_SRC_DATASHEET)
@@ -497,7 +497,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 			        "at the same running count, and compute-bound prefill may draw more (profile paper-prefill "
 			        "models it; docs/inference-law.md)", 100.0 * rho);
 	}
-	out->level_source = wc__predict_level_source(p, b.level);
+	out->level_source = wc_predict_level_source(p, b.level);
 	if (tmp) {
 		char note[WC_WARNING_LEN];
 		wc__predict_datasheet_note(tmp, b.level, note, sizeof note);

@@ -21,20 +21,6 @@ fact(double v)
 	return v > 0 ? json_real(v) : json_null();
 }
 
-/* The level_source an inference answer for this level gives (the same
- * rule as the predictor's: a datasheet transfer, a bound S or theta, else
- * the intercept's source). */
-static const char *
-level_source(const wc_params *p, const wc_level *lvl)
-{
-	const wc_level *sl = wc_params_scale_level(p, lvl);
-	if (lvl->theta.source == WC_SRC_DATASHEET)
-		return wc_source_name(WC_SRC_DATASHEET);
-	if (lvl->theta.source == WC_SRC_BOUND || (sl && sl->s.source == WC_SRC_BOUND))
-		return wc_source_name(WC_SRC_BOUND);
-	return wc_source_name(lvl->theta.source);
-}
-
 /* One entry: `name` as a request spells it, `answered_from` "level" or
  * "datasheet", and the facts of board `pi` (NULL: a level on a board
  * the catalog does not know, facts null). */
@@ -73,7 +59,7 @@ platforms_json(const wc_state *st)
 		goto fail;
 	for (int i = 0; i < p->n_levels; i++) {
 		const wc_level *lvl = &p->levels[i];
-		json_t *o = entry(lvl->name, "level", level_source(p, lvl), wc_platform_board(lvl->name, lvl->s_shared_with));
+		json_t *o = entry(lvl->name, "level", wc_predict_level_source(p, lvl), wc_platform_board(lvl->name, lvl->s_shared_with));
 		if (!o || json_array_append_new(list, o) != 0)
 			goto fail;
 	}
