@@ -30,10 +30,23 @@ same_param(const char *name, const wc_param *got, const wc_param *want)
 	CHECK_NEAR(got->value, want->value, 1e-4 * scale);
 	CHECK_INT((int)got->source, (int)want->source);
 	CHECK_INT(isfinite(got->lo), isfinite(want->lo));
+	/* Interval ends are percentiles of 200 bootstrap draws, and a machine
+	 * whose BLAS rounds differently sends a few replicates elsewhere: the
+	 * 97.5th percentile is the 5th-6th largest draw, so one draw moves it
+	 * by several per cent of the width (da8a0b0's own profile refitted on
+	 * another CPU: t1's end 4 % off). 10 % of the width still catches a
+	 * changed fit. A parameter at a bound of its domain (source "bound")
+	 * was not identified by the rows: its resamples wander along that
+	 * direction (the powertrace-paper input length's end 60 vs 66 tokens
+	 * across two machines), so only its ordering is checked. */
 	if (isfinite(want->lo) && isfinite(got->lo)) {
 		double width = fmax(want->hi - want->lo, 1e-3 * scale);
-		CHECK_NEAR(got->lo, want->lo, 0.03 * width);
-		CHECK_NEAR(got->hi, want->hi, 0.03 * width);
+		if (want->source == WC_SRC_BOUND) {
+			CHECK(got->lo <= got->value && got->value <= got->hi);
+		} else {
+			CHECK_NEAR(got->lo, want->lo, 0.10 * width);
+			CHECK_NEAR(got->hi, want->hi, 0.10 * width);
+		}
 	}
 	if (fabs(got->value - want->value) > 1e-4 * scale)
 		fprintf(stderr, "  %s: refit %.17g, embedded %.17g\n", name, got->value, want->value);
