@@ -161,6 +161,19 @@ fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, s
 		         name, pb->hold_value[k]);
 }
 
+/* Row k's load: its loaded points' weighted mean log running count;
+ * NaN for a row with none (idle only). */
+static double
+row_log_load(const fit_problem *pb, size_t k)
+{
+	double sw = 0.0, s = 0.0;
+	for (size_t i = pb->off[k]; i < pb->off[k + 1]; i++) {
+		sw += pb->w_pt[i];
+		s += pb->w_pt[i] * pb->ln_pt[i];
+	}
+	return sw > 0.0 ? s / sw : NAN;
+}
+
 /* A level's free parameters (S, theta, floor, P0 that the fit moves)
  * against the distinct loads its rows have: with no more loads than
  * parameters the curve passes through every run, the estimate says
@@ -173,12 +186,15 @@ fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap)
 	int free_params = 0, rows = 0, loads = 0;
 	for (int i = 0; i < 4; i++)
 		free_params += slot[i] >= 0 && !pb->held[slot[i]];
+	/* A row's load: the weighted mean of its loaded points' log running
+	 * count (one point for a run at one load; l_n is the model's size). */
 	for (size_t k = 0; k < pb->n_rows; k++) {
 		if (pb->lvl[k] != L)
 			continue;
 		rows++;
+		double lk = row_log_load(pb, k);
 		size_t j = 0; /* a load counts once: two runs at one load fix one point */
-		while (j < k && !(pb->lvl[j] == L && fabs(pb->l_n[j] - pb->l_n[k]) < 1e-9))
+		while (j < k && !(pb->lvl[j] == L && fabs(row_log_load(pb, j) - lk) < 1e-9))
 			j++;
 		loads += j == k;
 	}

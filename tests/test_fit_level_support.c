@@ -61,6 +61,17 @@ main(void)
 	fit(design, dir, &r);
 	CHECK(r.out && !strstr(r.out, "level A100:"));
 	run_result_free(&r);
+	/* One model at five loads: five distinct loads (the count once read
+	 * the model's size and called every single-model fleet one load). */
+	char *one_model = test_fixture(dir, "one_model.csv",
+	                               "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w\n"
+	                               "a1,A100,1,Qwen3-8B,8.19,1,150,80\na2,A100,1,Qwen3-8B,8.19,4,200,80\n"
+	                               "a3,A100,1,Qwen3-8B,8.19,16,270,80\na4,A100,1,Qwen3-8B,8.19,64,330,80\n"
+	                               "a5,A100,1,Qwen3-8B,8.19,256,360,80\n");
+	fit(one_model, dir, &r);
+	CHECK(r.out && !strstr(r.out, "distinct load"));
+	run_result_free(&r);
+	free(one_model);
 	free(one);
 	free(design);
 	free(dir);
