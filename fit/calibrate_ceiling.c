@@ -1,6 +1,7 @@
 /*
- * Calibration runs above the level's physical ceiling (docs/calibration.md,
- * "Runs above the ceiling"). A model term is a shift in z, and the
+ * Calibration runs the calibrated law does not match: runs above the
+ * level's physical ceiling (docs/calibration.md, "Runs above the ceiling"),
+ * and runs the result misses by more than WC_CAL_MISS_PCT. A model term is a shift in z, and the
  * saturating forms bound the dynamic power by the level's S·m_KV·φ(f)
  * per GPU however large the shift: a run measuring more than that cannot
  * be matched, and the least squares (with its prior on the shift) then
@@ -84,6 +85,45 @@ wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form, co
 			WC_WARN(out, "%s", absorbed);
 			total += n;
 		}
+	}
+	return total;
+}
+
+/* Runs the calibrated law misses by more than this, in per cent of their
+ * mean power, are named: one shift or level for runs that disagree (a
+ * few seconds of smoke test beside long runs, another stack, a run
+ * without its idle) fits none of them well, and nothing else says so. */
+#define WC_CAL_MISS_PCT 15.0
+
+int
+wc__cal_miss_warnings(const cal_group *groups, int n_groups, wc_calibrate_result *out)
+{
+	int total = 0;
+	for (int j = 0; j < n_groups; j++) {
+		const cal_group *g = &groups[j];
+		char names[WC_ERROR_MSG_MAX] = "";
+		size_t len = 0;
+		int n = 0;
+		for (int i = 0; i < g->n_runs; i++) {
+			double model, measured;
+			if (wc__cal_run_power(g, i, g->x, &model, &measured) != WC_OK)
+				continue;
+			const wc_run *r = g->runs[i]->run;
+			double idle = r->mean_power_w - measured, err = 100.0 * ((idle + model) / r->mean_power_w - 1.0);
+			if (!(fabs(err) > WC_CAL_MISS_PCT))
+				continue;
+			if (len < 50)
+				len += (size_t)snprintf(names + len, sizeof names - len, "%s%.28s %+.0f %%", n ? ", " : "",
+				                        r->run_id, err);
+			n++;
+		}
+		if (n == 0)
+			continue;
+		WC_WARN(out, "%s on %s: the result misses %d of its %d runs by over %.0f %% (%s%s): they disagree "
+		        "(short runs, another stack, no idle?); an exclude column leaves runs out",
+		        g->scope == WC_CALIBRATE_MODEL ? g->model : "level", g->level, n, g->n_runs, WC_CAL_MISS_PCT,
+		        names, len >= 50 ? ", ..." : "");
+		total += n;
 	}
 	return total;
 }

@@ -4,6 +4,8 @@
  * physical bound `fit` holds it at (P0 + S = 1.1 x the board limit), in
  * the point and in every replicate. Two B200 runs gave S "[504, 1348] W"
  * with no word, past the 922 W the board allows at P0 178 W.
+ * Model scope: a run the calibrated shift misses by more than 15 % is
+ * named (the README's real runs calibrated to +22 % on four of six, unsaid).
  */
 #include "tests/support/support.h"
 
@@ -44,6 +46,15 @@ main(void)
 		CHECK(json_number_value(json_array_get(ci, 0)) < bound - 50.0); /* not zero-width */
 	}
 	json_decref(p);
+	char *miss = test_fixture(dir, "miss.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w,"
+	                                           "idle_power_w\nr1,H100,1,m,8,8,300,120\nr2,H100,1,m,8,16,330,120\n"
+	                                           "r3,H100,1,m,8,32,650,120\nr4,H100,1,m,8,12,310,120\n");
+	const char *mv[] = { "wattcast", "calibrate", "--profile", "paper", miss, "-o", out, "--seed", "1", NULL };
+	CHECK_INT(run_wattcast(mv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "m on H100: the result misses 1 of its 4 runs by over 15 % (r3 -");
+	run_result_free(&r);
+	free(miss);
 	free(out);
 	free(runs);
 	free(dir);
