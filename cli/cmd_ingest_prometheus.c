@@ -201,8 +201,9 @@ print_summary(const wc_runs_table *t, const char *path)
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];
 		const char *dur = wc_runs_get_extra(t, i, "duration_s");
-		printf("%-48.48s %-9.9s %3d %9.1f %7.2f %9.1f %8s%s\n", r->run_id, r->platform, r->tp,
-		       r->mean_power_w, r->running, r->throughput_tok_s, dur ? dur : "",
+		char gen[32]; /* "-" where the CSV cell is empty (no token counter), not "nan" */
+		printf("%-48.48s %-9.9s %3d %9.1f %7.2f %9s %8s%s\n", r->run_id, r->platform, r->tp,
+		       r->mean_power_w, r->running, cli_cell(gen, sizeof gen, r->throughput_tok_s, 1), dur ? dur : "",
 		       r->exclude[0] ? " (excluded)" : "");
 	}
 	printf("wrote %zu row%s to %s\n", t->n_runs, t->n_runs == 1 ? "" : "s", path);

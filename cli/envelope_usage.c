@@ -91,8 +91,14 @@ cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char
 	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
 		return cli_usage_error(cmd, "%s%s", kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson", msg + n);
 	int i = field_entry(msg);
-	if (i >= 0)
-		return cli_usage_error(cmd, "%s%s", flag_of[i].flag, msg + strlen(flag_of[i].field));
+	if (i >= 0) {
+		const char *rest = msg + strlen(flag_of[i].field);
+		size_t path = *rest == '/' ? strcspn(rest, ":") : 0; /* "/1/until_s": which entry */
+		if (path > 0 && rest[path] == ':')
+			return cli_usage_error(cmd, "%s (entry %.*s)%s", flag_of[i].flag, (int)path - 1, rest + 1,
+			                       rest + path);
+		return cli_usage_error(cmd, "%s%s", flag_of[i].flag, rest);
+	}
 	return cli_usage_error(cmd, "%s", msg);
 }
 

@@ -129,8 +129,12 @@ http_error(const char *base, long status, const body *b, const char *metric, wc_
 		return wc_error_set(err, WC_EIO, "%s: HTTP %ld:%s", base, status, inner.msg + 1);
 	}
 	wc_prom_set_clear(&none);
-	return wc_error_set(err, WC_EIO, "%s: HTTP %ld: %.120s", base, status,
-	                    b->buf ? b->buf : "(empty body)");
+	/* a plain-text body ends in a newline, which a message shows as '?' */
+	const char *text = b->buf && b->len ? b->buf : "(empty body)";
+	int n = (int)strnlen(text, 120);
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+		n--;
+	return wc_error_set(err, WC_EIO, "%s: HTTP %ld: %.*s", base, status, n, text);
 }
 
 int

@@ -29,6 +29,11 @@ main(void)
 	const char *env[] = { "wattcast", "envelope", "--platform", "H100", "--active-params", "8", "--closed", "8",
 	                      "--profile", "nope", NULL };
 	test_usage_error(env, list);
+	/* an entry of a list option is named as an entry of the flag, not
+	 * as the API's path ("--rate-profile/1/until_s") */
+	const char *rp[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		             "--rate-profile", "100:2,50:3", "--horizon", "200", NULL };
+	test_usage_error(rp, "wattcast envelope: --rate-profile (entry 1/until_s): must be > 0 and increasing");
 
 	const char *cal[] = { "wattcast", "calibrate", "--profile", "paper", runs, "--scope", "platform",
 	                      "--relative-to", "H100", "-o", out, NULL };
