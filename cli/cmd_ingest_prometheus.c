@@ -127,7 +127,13 @@ apply_flag(int opt, prom_args *a)
 	case OPT_SCRAPES: return push(&a->scrapes, &a->n_scrapes, optarg);
 	case OPT_START: return parse_time("--start", optarg, &o->start);
 	case OPT_END: return parse_time("--end", optarg, &o->end);
-	case OPT_STEP: return cli_parse_double(cmd, "--step", optarg, 0.001, 1, &o->step);
+	case OPT_STEP: {
+		/* steps are whole milliseconds (docs/cli.md): 1.0005 gave rows of 300.150 s */
+		int rc = cli_parse_double(cmd, "--step", optarg, 0.001, 1, &o->step);
+		if (rc == CLI_OK && fabs(o->step * 1000.0 - round(o->step * 1000.0)) > 1e-6 * o->step * 1000.0)
+			return cli_usage_error(cmd, "--step: whole milliseconds, got '%s'", optarg);
+		return rc;
+	}
 	case OPT_SELECTOR: a->selector = optarg; return CLI_OK;
 	case OPT_GROUP: o->group_by = optarg; return CLI_OK;
 	case OPT_HOLD: return cli_parse_double(cmd, "--hold", optarg, 0.0, 1, &o->hold_s);

@@ -218,6 +218,31 @@ main(void)
 	CHECK_CONTAINS(r.out, "h1#");
 	run_result_free(&r);
 	free(in);
+	/* Steps are whole milliseconds: 1.0005 gave rows of 300.150 s. */
+	in = scrapes("ms.prom", 360, 1.0, -1);
+	ingest(in, "--step", "1.0005", &r);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--step: whole milliseconds, got '1.0005'");
+	run_result_free(&r);
+	free(in);
+	/* 15 s scrapes with one outage of two missed scrapes (a 45 s gap, 3 x
+	 * the interval): it stayed in the mean and the default became 16 s. */
+	in = scrapes_every("outage.prom", 40, 15.0, -1, 1);
+	{
+		char *text = test_slurp(in), *cut = text ? strstr(text, "# wattcast-scrape 1767225900.000") : NULL;
+		char *end = cut ? strstr(cut, "# wattcast-scrape 1767225930.000") : NULL;
+		CHECK(cut && end);
+		if (cut && end) {
+			memmove(cut, end, strlen(end) + 1);
+			CHECK(write_text(in, text) == 0);
+		}
+		free(text);
+	}
+	ingest(in, "--quiet", NULL, &r);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "  300.000\n"); /* 20 steps of 15 s before the outage (16 s steps: 288) */
+	run_result_free(&r);
+	free(in);
 	/* One instant has no length for any step. */
 	in = scrapes("one.prom", 1, 1.0, -1);
 	ingest(in, "--step", "1", &r);
