@@ -243,6 +243,27 @@ main(void)
 	CHECK_CONTAINS(r.out, "  300.000\n"); /* 20 steps of 15 s before the outage (16 s steps: 288) */
 	run_result_free(&r);
 	free(in);
+	/* Power stamped an hour ahead of the engine (a skewed exporter clock):
+	 * the spans are named, not "no window with both ... in the range". */
+	{
+		size_t cap = 1 << 16, len = 0;
+		char *buf = malloc(cap);
+		for (int k = 0; k < 40; k++)
+			len += (size_t)snprintf(buf + len, cap - len,
+			                        "# wattcast-scrape %d h1:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\","
+			                        "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"} 300\n"
+			                        "# wattcast-scrape %d h1:8000\nvllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n",
+			                        T0 + 3600 + 15 * k, T0 + 15 * k);
+		in = path_join(dir, "skew.prom");
+		CHECK(write_text(in, buf) == 0);
+		free(buf);
+	}
+	ingest(in, "--quiet", NULL, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "the power samples (2026-01-01T01:00:00.000Z to 2026-01-01T01:09:45.000Z) and the engine's "
+	                      "running counts (2026-01-01T00:00:00.000Z to 2026-01-01T00:09:45.000Z) do not overlap");
+	run_result_free(&r);
+	free(in);
 	/* One instant has no length for any step. */
 	in = scrapes("one.prom", 1, 1.0, -1);
 	ingest(in, "--step", "1", &r);

@@ -87,7 +87,7 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 static int
 infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 {
-	double lo = INFINITY, hi = -INFINITY, step = 0.0;
+	double lo = INFINITY, hi = -INFINITY, step = 0.0, lo_n = INFINITY, hi_n = -INFINITY;
 	size_t most = 1;
 	for (size_t i = 0; i < set->n; i++)
 		most = set->s[i].n > most ? set->s[i].n : most;
@@ -99,6 +99,10 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 		int m = wc_fleet_metric_from_name(s->metric);
 		if (m == WC_FLEET_RUNNING || m == WC_FLEET_POWER)
 			step = fmax(step, wc__fleet_series_step(s, tmp));
+		if (m == WC_FLEET_RUNNING && s->n > 0) {
+			lo_n = fmin(lo_n, s->t[0]);
+			hi_n = fmax(hi_n, s->t[s->n - 1]);
+		}
 		if (m != WC_FLEET_POWER || s->n == 0)
 			continue;
 		lo = fmin(lo, s->t[0]);
@@ -112,6 +116,16 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 	char a[40], b[40], given[40];
 	wc_prom_format_time(lo, a, sizeof a);
 	wc_prom_format_time(hi, b, sizeof b);
+	/* Power and load that never meet left only "no window with both"
+	 * to go on; a clock skew between exporters is the usual cause. */
+	if (isfinite(lo_n) && (hi_n < lo || lo_n > hi)) {
+		char c[40], d[40];
+		wc_prom_format_time(lo_n, c, sizeof c);
+		wc_prom_format_time(hi_n, d, sizeof d);
+		return wc_error_set(err, WC_EINVAL, "the power samples (%s to %s) and the engine's running counts (%s to "
+		                    "%s) do not overlap: a clock skew between the exporters, or files of different "
+		                    "runs?", a, b, c, d);
+	}
 	if (isfinite(o->start) && o->start > hi) {
 		wc_prom_format_time(o->start, given, sizeof given);
 		return wc_error_set(err, WC_EINVAL, "--start %s is after the last power sample: give one within "
