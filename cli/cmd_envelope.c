@@ -15,7 +15,6 @@
 #include <strings.h>
 #include <time.h>
 
-
 enum {
 	OPT_PLATFORM = 1000, OPT_MODEL, OPT_ACTIVE, OPT_TP, OPT_WEIGHTS, OPT_KV, OPT_CLOCK, OPT_IDLE,
 	OPT_PARAMS, OPT_PROFILE, OPT_SERVICE, OPT_CLOSED, OPT_POISSON, OPT_BURSTY, OPT_BURSTINESS, OPT_REPLAY,
@@ -270,7 +269,6 @@ parse(int argc, char **argv, env_args *a, int *help)
 	return check_args(cmd, a);
 }
 
-
 /* ------------------------------------------------------ the workload */
 
 static int
@@ -415,9 +413,11 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 static void
 print_header(const env_args *a, const env_setup *s)
 {
-	printf("envelope: %s on %d x %s, %s workload, %g s x %d replicas (seed %llu)\n",
-	       a->model ? a->model : "model", a->c.tp, a->c.platform, wc_envelope_kind_name(a->w.kind),
-	       a->o.horizon_s, a->o.replicas, (unsigned long long)a->o.seed);
+	char reps[32]; /* a budget plan simulates one path per probe, not replicas */
+	snprintf(reps, sizeof reps, "%d replicas", a->o.replicas);
+	printf("envelope: %s on %d x %s, %s workload, %g s x %s (seed %llu)\n", a->model ? a->model : "model",
+	       a->c.tp, a->c.platform, wc_envelope_kind_name(a->w.kind), a->o.horizon_s,
+	       a->budget ? "one path per fleet size probed" : reps, (unsigned long long)a->o.seed);
 	const wc_capacity_service_store *cs = &s->service.capacity;
 	if (a->w.kind == WC_ENVELOPE_SERIES)
 		printf("service times: none (explicit n(t))\n");
