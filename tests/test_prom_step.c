@@ -264,6 +264,30 @@ main(void)
 	                      "running counts (2026-01-01T00:00:00.000Z to 2026-01-01T00:09:45.000Z) do not overlap");
 	run_result_free(&r);
 	free(in);
+	/* The exporter of a two-GPU host down for 30 s: the warning named
+	 * GPU 0 alone, as if GPU 1 were still reporting. */
+	{
+		size_t cap = 1 << 16, len = 0;
+		char *buf = malloc(cap);
+		for (int k = 0; k < 60; k++) {
+			if (k < 20 || k >= 26)
+				for (int gpu = 0; gpu < 2; gpu++)
+					len += (size_t)snprintf(buf + len, cap - len,
+					                        "# wattcast-scrape %d h1:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"%d\","
+					                        "UUID=\"GPU-%d\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"}"
+					                        " 300\n", T0 + 5 * k, gpu, gpu);
+			len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %d h1:8000\n"
+			                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n", T0 + 5 * k);
+		}
+		in = path_join(dir, "down.prom");
+		CHECK(write_text(in, buf) == 0);
+		free(buf);
+	}
+	ingest(in, "--min-window", "1", &r);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "no sample, nor of the group's other 1 GPU series (its exporter down?), at ");
+	run_result_free(&r);
+	free(in);
 	/* One instant has no length for any step. */
 	in = scrapes("one.prom", 1, 1.0, -1);
 	ingest(in, "--step", "1", &r);

@@ -314,7 +314,7 @@ counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET
 /* Why the step is a gap (NULL: it is not): the first series lacking. */
 static const char *
 gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const long *bad, size_t np,
-           long nan_gpu, long dropped_gpu, const char **what)
+           long nan_gpu, long dropped_gpu, const char **what, char *all, size_t cap)
 {
 	*what = "NaN sample";
 	if (nan_gpu >= 0)
@@ -329,6 +329,11 @@ gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const
 	if (state[WC_FLEET_RUNNING] != FLEET_VALUE)
 		return bad[WC_FLEET_RUNNING] >= 0 ? set->s[bad[WC_FLEET_RUNNING]].key
 		       : g->engine_series[0] ? g->engine_series : "vllm:num_requests_running";
+	if (np == 0 && g->n_gpus > 1) { /* every GPU at once: name the others too, not only the first */
+		snprintf(all, cap, "no sample, nor of the group's other %zu GPU series (its exporter down?),",
+		         g->n_gpus - 1);
+		*what = all;
+	}
 	if (np == 0)
 		return g->gpu_series;
 	return NULL;
@@ -400,9 +405,10 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
 		if (state[WC_FLEET_FIRST_COUNTER + c] == FLEET_ABSENT)
 			withdraw(g, c, k);
-	const char *what, *lack = gap_reason(g, set, state, bad, np, nan_gpu, dropped_gpu, &what);
+	char all[96];
+	const char *what, *lack = gap_reason(g, set, state, bad, np, nan_gpu, dropped_gpu, &what, all, sizeof all);
 	if (lack) {
-		begin_gap(f, g, lack, what, strcmp(what, "no sample") == 0, t);
+		begin_gap(f, g, lack, what, strncmp(what, "no sample", 9) == 0, t);
 		return wc__fleet_close(f, g, err);
 	}
 	end_gap(f, g, t);
