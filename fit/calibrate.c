@@ -424,7 +424,22 @@ solve_points(cal_setup *s, wc_error *err)
 		memcpy(x0, g->prior_mean, sizeof x0);
 		if ((rc = wc__cal_solve(g, NULL, NULL, x0, g->x, err)) != WC_OK)
 			return rc;
-		if (wc__cal_hold_ceiling(g, g->x)) {
+		if (g->scope == WC_CALIBRATE_PLATFORM && g->n_runs <= g->p)
+			WC_WARN(s->out, "level %s: %d runs for its %d unknowns (S, theta): no run is left to check them, the "
+			        "prior holds them as much as the runs do, and their intervals come from the assumed run "
+			        "scatter; give runs at more loads", g->level, g->n_runs, g->p);
+		if (g->n_runs > g->p) {
+			double own = wc__cal_rms(g, g->x) * sqrt((double)g->n_runs / (g->n_runs - g->p));
+			if (isfinite(own) && own > g->sigma) {
+				g->sigma = own;
+				memcpy(x0, g->x, sizeof x0);
+				if ((rc = wc__cal_solve(g, NULL, NULL, x0, g->x, err)) != WC_OK)
+					return rc;
+			}
+		}
+		/* After the last solve: the scatter's re-solve started from the
+		 * held point and went back above the bound. */
+		if ((g->held = wc__cal_hold_ceiling(g, g->x))) {
 			/* theta again with S pinned at the bound by its prior, then
 			 * the prior back for the replicates (clamped the same way) */
 			double m = g->prior_mean[0], sd = g->prior_sd[0];
@@ -440,19 +455,6 @@ solve_points(cal_setup *s, wc_error *err)
 			WC_WARN(s->out, "S[%s] ended above its physical bound %.1f W (P0 + S = %g x the board limit) and is "
 			        "held there, as fit holds it: these runs cannot separate S from theta[%s]", g->level,
 			        g->s_max, WC_LEVEL_LIMIT_FACTOR, g->level);
-		}
-		if (g->scope == WC_CALIBRATE_PLATFORM && g->n_runs <= g->p)
-			WC_WARN(s->out, "level %s: %d runs for its %d unknowns (S, theta): no run is left to check them, the "
-			        "prior holds them as much as the runs do, and their intervals come from the assumed run "
-			        "scatter; give runs at more loads", g->level, g->n_runs, g->p);
-		if (g->n_runs > g->p) {
-			double own = wc__cal_rms(g, g->x) * sqrt((double)g->n_runs / (g->n_runs - g->p));
-			if (isfinite(own) && own > g->sigma) {
-				g->sigma = own;
-				memcpy(x0, g->x, sizeof x0);
-				if ((rc = wc__cal_solve(g, NULL, NULL, x0, g->x, err)) != WC_OK)
-					return rc;
-			}
 		}
 	}
 	return WC_OK;

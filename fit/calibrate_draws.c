@@ -126,7 +126,7 @@ wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err)
 		if (g->scope == WC_CALIBRATE_PLATFORM) {
 			wc_level *l = &p->levels[p->n_levels - 1];
 			l->s.value = g->p == 2 ? exp(g->x[0]) : NAN;
-			l->s.source = g->p == 2 ? WC_SRC_CALIBRATED : WC_SRC_ASSUMED;
+			l->s.source = g->p == 2 ? (g->held ? WC_SRC_BOUND : WC_SRC_CALIBRATED) : WC_SRC_ASSUMED;
 			l->theta.value = g->x[g->p - 1];
 			continue;
 		}

@@ -35,6 +35,7 @@ typedef struct {
 	/* platform scope: the largest S, limit x WC_LEVEL_LIMIT_FACTOR - P0
 	 * per GPU, as `fit` bounds it (docs/fitting.md); NaN = none known */
 	double s_max;
+	int held;                  /* the point's S is held at s_max */
 } cal_group;
 
 /** Solve `g` with the base parameters of `draw` (NULL = the point) and

@@ -46,6 +46,28 @@ main(void)
 		CHECK(json_number_value(json_array_get(ci, 0)) < bound - 50.0); /* not zero-width */
 	}
 	json_decref(p);
+	/* Three runs: the scatter's re-solve started from the held point and
+	 * wrote S 658.6 W "calibrated" under the warning saying it was held. */
+	char *l40 = test_fixture(dir, "l40.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w,"
+	                                         "idle_power_w\nl1,L40S,1,Qwen3-8B,8.19,4,180,60\n"
+	                                         "l2,L40S,1,Qwen3-8B,8.19,16,260,60\nl3,L40S,1,Qwen3-8B,8.19,64,320,60\n");
+	const char *lv[] = { "wattcast", "calibrate", "--profile", "measured", "--scope", "platform", l40, "-o", out,
+		             "--seed", "1", NULL };
+	CHECK_INT(run_wattcast(lv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	p = json_load_file(out, 0, NULL);
+	levels = json_object_get(p, "levels");
+	for (size_t i = 0; i < json_array_size(levels); i++) {
+		json_t *l = json_array_get(levels, i);
+		if (strcmp(json_string_value(json_object_get(l, "name")), "L40S") == 0) {
+			json_t *sw = json_object_get(l, "s_w");
+			CHECK(fabs(json_number_value(json_object_get(sw, "value")) - (1.1 * 350.0 - 60.0)) < 1e-6);
+			CHECK(strcmp(json_string_value(json_object_get(sw, "source")), "bound") == 0);
+		}
+	}
+	json_decref(p);
+	free(l40);
 	char *miss = test_fixture(dir, "miss.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w,"
 	                                           "idle_power_w\nr1,H100,1,m,8,8,300,120\nr2,H100,1,m,8,16,330,120\n"
 	                                           "r3,H100,1,m,8,32,650,120\nr4,H100,1,m,8,12,310,120\n");
