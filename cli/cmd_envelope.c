@@ -39,9 +39,8 @@ typedef struct {
 	const char *csv, *svg, *measured;
 	wc_run_manifest defaults;
 	cli_measured_window win;        /* --measured: the run replayed */
-	int horizon_given, replicas_given;
-	int tp_given;                    /* --tp */
-	int weights_given;               /* --weights */
+	int horizon_given, replicas_given, tp_given;
+	int weights_given, active_given; /* --weights, --active-params */
 	int bin_given, budget_bin_given, sample_given; /* --bin, --budget-bin, --sample */
 } env_args;
 
@@ -65,6 +64,7 @@ parse_config_flag(const char *cmd, int opt, env_args *a)
 	case OPT_MODEL: a->model = optarg; break;
 	case OPT_ACTIVE:
 		rc = cli_parse_double_max(cmd, "--active-params", optarg, WC_MODEL_MIN_PARAMS_B, 1, WC_MODEL_MAX_PARAMS_B, &a->c.active_params_b);
+		a->active_given = 1;
 		break;
 	case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_LAW_MAX_TP, &v); a->c.tp = (int)v; a->tp_given = 1; break;
 	case OPT_WEIGHTS:
@@ -212,7 +212,7 @@ check_args(const char *cmd, env_args *a)
 		return cli_usage_error(cmd, "--platform is required (see --help)");
 	if (!a->model && !(a->c.active_params_b > 0))
 		return cli_usage_error(cmd, "--model NAME or --active-params B is required");
-	if (a->model && a->c.active_params_b > 0)
+	if (a->model && a->c.active_params_b > 0 && !a->active_given)
 		return cli_usage_error(cmd, "give one of --model and --active-params");
 	if (!a->kinds && !a->measured)
 		return cli_usage_error(cmd, "give a workload: --closed, --poisson, --bursty, --replay, --n-series "
@@ -270,7 +270,6 @@ parse(int argc, char **argv, env_args *a, int *help)
 }
 
 /* ------------------------------------------------------ the workload */
-
 static int
 build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 {
@@ -313,9 +312,8 @@ build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 	return CLI_OK;
 }
 
-/* ------------------------------------------------------ the run */
-
-/* The configuration, power map, service times and response. */
+/* ------------------------------------------------------ the run:
+ * the configuration, power map, service times and response. */
 typedef struct {
 	wc_params p;
 	wc_response_params resp;
@@ -334,7 +332,10 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	int rc;
 	if ((rc = cli_load_answer_params(cmd, a->params, a->profile, &s->p)) != CLI_OK)
 		return rc;
-	if (a->model) {
+	if (a->model && a->active_given) { /* a model of the user's own, as predict takes it */
+		if (wc_model_name_custom(a->model, a->c.active_params_b, &a->c, &err) != WC_OK)
+			return cli_usage_error(cmd, "--%s", err.msg);
+	} else if (a->model) {
 		/* The name's precision suffix sets the weights (docs/capacity.md,
 		 * "Model names"), and the set's model term for it shifts z
 		 * (docs/calibration.md), as on the HTTP routes. */

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 const char cli_envelope_usage[] =
-	"usage: wattcast envelope --platform NAME (--model NAME | --active-params B) [--tp G]\n"
+	"usage: wattcast envelope --platform NAME (--model NAME | --active-params B [--model NAME]) [--tp G]\n"
 	"                         (--closed N | --poisson RATE | --bursty RATE [--burstiness B]\n"
 	"                          | --replay REQUESTS_FILE | --n-series FILE | --measured RUN_DIR)\n"
 	"                         [--rate-profile UNTIL:RATE,...] [--input-tokens SPEC]\n"
