@@ -202,6 +202,19 @@ group_models(cal_setup *s, wc_error *err)
 			g->p = 1;
 			g->prior_mean[0] = 0.0;
 			g->prior_sd[0] = PRIOR_SD_SHIFT;
+			/* The term is found by the name, and `predict --model` sizes a
+			 * catalog name from the catalog: a run stating another size
+			 * calibrates a term answers will use at the wrong size. */
+			const wc_model_info *m = wc_model_lookup(s->runs[i].run->model);
+			double b = s->runs[i].run->active_params_b;
+			int told = 0; /* once per model, not per level */
+			for (int j = 0; j + 1 < s->n_groups; j++)
+				told |= strcasecmp(s->groups[j].model, key) == 0;
+			/* a quarter: publishers round sizes in names (A3B is 3.3 B) */
+			if (m && !told && fabs(b / m->active_params_b - 1.0) > 0.25)
+				WC_WARN(s->out, "model %s: the runs state %g B active, the catalog %g B; the term is calibrated "
+				        "at the runs' size, but answers naming %s use the catalog's (rename the runs' model "
+				        "to calibrate a model of your own)", key, b, m->active_params_b, key);
 		}
 		g->n_runs++;
 	}

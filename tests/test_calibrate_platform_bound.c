@@ -76,6 +76,17 @@ main(void)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "m on H100: the result misses 1 of its 4 runs by over 15 % (r3 -");
 	run_result_free(&r);
+	/* a catalog model stated at another size: the term is found by the
+	 * name, and predict sizes the name from the catalog */
+	char *cat = test_fixture(dir, "cat.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w,"
+	                                         "idle_power_w\nc1,H100,1,Qwen3-8B,20,8,420,126\n"
+	                                         "c2,H100,1,Qwen3-8B,20,32,560,126\n");
+	const char *cv[] = { "wattcast", "calibrate", "--profile", "measured", cat, "-o", out, NULL };
+	CHECK_INT(run_wattcast(cv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "model Qwen3-8B: the runs state 20 B active, the catalog 8.19 B");
+	run_result_free(&r);
+	free(cat);
 	free(miss);
 	free(out);
 	free(runs);
