@@ -75,7 +75,9 @@ function buildControl(f, props) {
   let control;
   if (f.kind === 'platform') control = platformOptions(el('select', { id, name: id }), S.platforms);
   else if (f.kind === 'profile') control = selectOf(id, [['', 'default'], ...(S.profiles || []).map((x) => x.name || x)]);
-  else if (p.enum) control = selectOf(id, p.enum, p.default);
+  /* An enum without a default (weights: the model's own precision) starts
+   * at "default", left out of the request, so the server's rule applies. */
+  else if (p.enum) control = selectOf(id, p.default !== undefined ? p.enum : [['', 'default'], ...p.enum], p.default);
   else if (p.type === 'boolean') control = el('input', { id, name: id, type: 'checkbox' });
   else if (['number', 'integer'].includes([].concat(p.type)[0])) control = numberInput(id, f, p);
   else control = el('input', { id, name: id, type: 'text', value: f.value || '' });
