@@ -60,6 +60,10 @@ platforms_json(const wc_state *st)
 	for (int i = 0; i < p->n_levels; i++) {
 		const wc_level *lvl = &p->levels[i];
 		json_t *o = entry(lvl->name, "level", wc_predict_level_source(p, lvl), wc_platform_board(lvl->name, lvl->s_shared_with));
+		/* a level's idle is the P0 its answers use (a calibration's
+		 * measured 60 W on an L40S), not the board's published one */
+		if (o && lvl->p0.value > 0)
+			json_object_set_new(o, "idle_power_w", json_real(lvl->p0.value));
 		if (!o || json_array_append_new(list, o) != 0)
 			goto fail;
 	}

@@ -12,6 +12,8 @@
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
 
+#include <math.h>
+
 static CURL *h;
 
 static const json_t *
@@ -63,8 +65,11 @@ check_list(const wc_params *p, const char *query, const char *profile)
 		const char *from = json_string_value(json_object_get(o, "answered_from"));
 		int is_level = (int)i < p->n_levels;
 		CHECK(name && from && strcmp(from, is_level ? "level" : "datasheet") == 0);
-		if (is_level)
+		if (is_level) {
 			CHECK(strcmp(name, p->levels[i].name) == 0);
+			/* a level's idle is its P0 (it said null for a calibrated L40S) */
+			CHECK(fabs(json_number_value(json_object_get(o, "idle_power_w")) - p->levels[i].p0.value) < 1e-6 * p->levels[i].p0.value);
+		}
 		/* each is accepted by the inference route, with the same source */
 		char *src = inference_source(name, profile);
 		const char *said = json_string_value(json_object_get(o, "level_source"));
