@@ -53,6 +53,16 @@ main(void)
 	                                        "H100", "--concurrency", "16", NULL },
 	                 "give --model, or --active-params");
 
+	/* a misspelt name of one's own: answered by its size, and said so */
+	{
+		const char *typo[] = { "wattcast", "predict", "inference", "--params", file, "--platform", "H100",
+			               "--active-params", "8", "--concurrency", "16", "--model", "MyModl", NULL };
+		run_result tr;
+		CHECK_INT(run_wattcast(typo, NULL, &tr), 0);
+		CHECK_INT(tr.status, 0);
+		CHECK_CONTAINS(tr.out, "model: 'MyModl' is not in the catalog and the set has no model term for it on H100");
+		run_result_free(&tr);
+	}
 	/* envelope takes the pair too (it refused "give one of"), and the
 	 * term lowers the mean as it lowers predict's power */
 	double mean[2];
