@@ -273,6 +273,9 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 			json_object_set_new(sets, r->sets[i].set, accuracy_json(&r->sets[i]));
 		json_object_set_new(o, "sets", sets);
 		json_object_set_new(o, "skipped", json_integer(r->skipped));
+		if (frozen && frozen->pred_error.n_strata == 0 && r->overall.n_interval > 0)
+			json_object_set_new(o, "intervals_cover", json_string("parameters only: the set records no held-out "
+			                                                        "error of mean power (docs/intervals.md)"));
 		print_json(o);
 		return CLI_OK;
 	}

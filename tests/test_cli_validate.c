@@ -97,6 +97,11 @@ main(void)
 	CHECK_CONTAINS(r.out, "records no held-out error of mean power, so its intervals cover the parameters' "
 	                      "uncertainty only");
 	run_result_free(&r);
+	const char *hbj[] = { "wattcast", "validate", "heldout", "--params", set_b, runs, "--json", NULL };
+	r = run(hbj);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "\"intervals_cover\": \"parameters only: the set records no held-out error");
+	run_result_free(&r);
 	free(set_b);
 	const char *ff[] = { "wattcast", "validate", "forms", runs, "--form", "power_law", NULL };
 	test_usage_error(ff, "validate forms: --form applies to precision and lomo only (see --help)");
