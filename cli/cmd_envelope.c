@@ -430,8 +430,8 @@ print_header(const env_args *a, const env_setup *s)
 		printf("service times: %s (assumed: %g of memory bandwidth, %g of BF16 peak, %g ms per step)\n",
 		       s->st.source, WC_STANDIN_BW_EFFICIENCY, WC_STANDIN_FLOPS_EFFICIENCY,
 		       1e3 * WC_STANDIN_STEP_OVERHEAD_S);
-	const char *notes[2] = { s->pm.level_note, a->w.kind != WC_ENVELOPE_SERIES ? s->service.fallback : "" };
-	for (int i = 0; i < 2; i++)
+	const char *notes[3] = { s->pm.level_note, s->pm.precision_note, a->w.kind != WC_ENVELOPE_SERIES ? s->service.fallback : "" };
+	for (int i = 0; i < 3; i++)
 		if (notes[i][0])
 			printf("warning: %s\n", notes[i]);
 	const int level = s->pm.prefill_level_w > 0; /* a prefill-aware law's level, else an increment */

@@ -190,6 +190,13 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 		if (l)
 			wc__predict_datasheet_note(tmp, l, out->level_note, sizeof out->level_note);
 	}
+	const wc_level *lv = rc == WC_OK ? wc_params_level(tmp ? tmp : p, at.platform) : NULL;
+	char notes[2][WC_WARNING_LEN];
+	int n = lv ? wc__predict_precision_notes(tmp ? tmp : p, lv, &at, notes) : 0;
+	out->precision_note[0] = '\0';
+	for (int i = 0; i < n; i++) /* weights and KV: one line */
+		snprintf(out->precision_note + strlen(out->precision_note), sizeof out->precision_note -
+		         strlen(out->precision_note), "%s%s", i ? "; " : "", notes[i]);
 	free(tmp);
 	return rc;
 }

@@ -42,6 +42,7 @@ typedef struct {
 	char profile[WC_NAME_MAX];
 	char level_source[16];
 	char level_note[256];
+	char precision_note[256]; /* a precision without a term ("" none): the power answer's words */
 } wc_power_map;
 
 /** Storage of the law-based map (the frozen law bound to a configuration). */

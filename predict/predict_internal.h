@@ -13,6 +13,12 @@
  *  platform is unknown everywhere (the binding then refuses it). */
 int wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err);
 
+/** The answer's notes for a weights or KV precision the set has no term
+ *  for on `lvl` (predicted as bf16): 0 to 2 of them into `notes`. One
+ *  rule for the power answer and the envelope's power map. */
+int wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_config *c,
+                                char notes[2][WC_WARNING_LEN]);
+
 /** G x P0 where the idle is known (measured, published, the query's
  *  own): the floor of a mean power's interval; NaN otherwise. */
 double wc__predict_idle_floor(const wc_law_binding *b, int tp);

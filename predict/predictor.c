@@ -220,10 +220,20 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 			WC_WARN(out, "sm_clock_mhz: %g MHz is outside the calibrated span %g-%g MHz on %s",
 			        c->sm_clock_mhz, r->clock_min, r->clock_max, lvl->name);
 	}
+	char notes[2][WC_WARNING_LEN];
+	for (int i = 0, n = wc__predict_precision_notes(p, lvl, c, notes); i < n; i++)
+		WC_WARN(out, "%s", notes[i]);
+}
+
+int
+wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_config *c,
+                            char notes[2][WC_WARNING_LEN])
+{
 	const struct {
 		wc_setting setting;
 		wc_precision prec;
 	} used[2] = { { WC_SETTING_WEIGHTS, c->weights }, { WC_SETTING_KV, c->kv } };
+	int n = 0;
 	for (int i = 0; i < 2; i++) {
 		if (used[i].prec == WC_PREC_BF16 ||
 		    wc_params_find_term(p, used[i].setting, used[i].prec, lvl->name))
@@ -232,12 +242,14 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 			wc_params_find_tested_term(p, used[i].setting, used[i].prec, lvl->name);
 		const char *field = used[i].setting == WC_SETTING_KV ? "kv_cache" : "weights";
 		if (t && isfinite(t->p_value))
-			WC_WARN(out, "%s: %s on %s has no fitted term (tested on %d pairs, p = %.2g, not significant); predicted as bf16",
-			        field, wc_precision_name(used[i].prec), lvl->name, t->pairs, t->p_value);
+			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no fitted term (tested on %d pairs, p = %.2g, "
+			         "not significant); predicted as bf16", field, wc_precision_name(used[i].prec), lvl->name,
+			         t->pairs, t->p_value);
 		else
-			WC_WARN(out, "%s: %s on %s has no fitted term; predicted as bf16", field,
-			        wc_precision_name(used[i].prec), lvl->name);
+			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no fitted term; predicted as bf16", field,
+			         wc_precision_name(used[i].prec), lvl->name);
 	}
+	return n;
 }
 
 const wc_pe_stratum *

@@ -204,6 +204,8 @@ wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 	}
 	if (c->power->level_note[0])
 		json_array_append_new(warnings, json_string(c->power->level_note));
+	if (c->power->precision_note[0])
+		json_array_append_new(warnings, json_string(c->power->precision_note));
 	if (c->service_store && c->service_store->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
 		json_array_append_new(warnings, json_string(c->service_store->fallback));
 	for (int i = 0; i < res->n_warnings; i++)
@@ -239,6 +241,8 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	json_t *warnings = json_array();
 	if (c->power->level_note[0])
 		json_array_append_new(warnings, json_string(c->power->level_note));
+	if (c->power->precision_note[0])
+		json_array_append_new(warnings, json_string(c->power->precision_note));
 	if (c->service_store && c->service_store->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
 		json_array_append_new(warnings, json_string(c->service_store->fallback));
 	json_object_set_new(root, "warnings", warnings);

@@ -144,6 +144,24 @@ main(void)
 		 * weights still win */
 		same_answer("openai/gpt-oss-120b", NULL, "int4", NULL);
 		same_answer("openai/gpt-oss-120b", "bf16", "bf16", NULL);
+		/* the envelope says what the power answer says of a precision
+		 * without a term (it said nothing) */
+		http_reply e;
+		http_post_json(h, url("/v1/forecast/envelope"), "{\"platform\":\"H100\",\"model\":\"gpt-oss-20b\","
+		               "\"workload\":{\"type\":\"closed\",\"concurrency\":16},\"horizon_s\":30,\"replicas\":2}", &e);
+		CHECK_INT(e.status, 200);
+		json_t *ew = json_object_get(e.json, "warnings");
+		int said = 0;
+		for (size_t i = 0; i < json_array_size(ew); i++)
+			said += strstr(json_string_value(json_array_get(ew, i)), "weights: int4 on H100 has no fitted term") != NULL;
+		CHECK_INT(said, 1);
+		http_reply_free(&e);
+		const char *ev[] = { "wattcast", "envelope", "--platform", "H100", "--model", "gpt-oss-20b", "--closed", "16",
+			             "--horizon", "30", "--replicas", "2", NULL };
+		run_result er;
+		CHECK_INT(run_wattcast(ev, NULL, &er), 0);
+		CHECK_CONTAINS(er.out, "warning: weights: int4 on H100 has no fitted term; predicted as bf16");
+		run_result_free(&er);
 		wc_server_stop(srv);
 	}
 	curl_easy_cleanup(h);
