@@ -237,10 +237,10 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 	 * are 1-based in the message as in "line"/"column" (docs/http-api.md,
 	 * "Errors"): jansson says column 0 at the end of an empty text. */
 	int at_line = jerr.line > 0 ? jerr.line : 1, at_col = jerr.column > 0 ? jerr.column : 1;
-	if (json_error_code(&jerr) == json_error_null_character)
+	if (json_error_code(&jerr) == json_error_null_character || json_error_code(&jerr) == json_error_null_byte_in_key)
 		/* A \u0000 escape is refused (C strings would end at it), in the
 		 * API's words rather than jansson's, which name its flag. */
-		wc_api_error_set(&e, 400, "malformed_json", NULL, "malformed JSON: a string holds \\u0000 (NUL), "
+		wc_api_error_set(&e, 400, "malformed_json", NULL, "malformed JSON: a string or key holds \\u0000 (NUL), "
 		                 "which the API does not accept (line %d, column %d)", at_line, at_col);
 	else
 		wc_api_error_set(&e, 400,

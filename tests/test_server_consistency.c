@@ -45,7 +45,10 @@ static void
 test_malformed(void)
 {
 	expect(INF, "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\\u0000\",\"concurrency\":1}", 400, "malformed_json",
-	       NULL, "a string holds \\u0000 (NUL), which the API does not accept (line 1, column", "JSON_ALLOW_NUL");
+	       NULL, "a string or key holds \\u0000 (NUL), which the API does not accept (line 1, column", "JSON_ALLOW_NUL");
+	/* in a key too: jansson's own words were "NUL byte in object key not supported" */
+	expect(INF, "{\"x\\u0000\":1,\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":1}", 400,
+	       "malformed_json", NULL, "a string or key holds \\u0000 (NUL)", "not supported");
 	/* An empty body: column 1 in the message as in "column". */
 	expect(INF, "", 400, "malformed_json", NULL, "(line 1, column 1)", "column 0");
 	http_reply r;
