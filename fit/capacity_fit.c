@@ -345,7 +345,8 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 		else if (!isfinite(out->se_log[k]))
 			/* a singular curvature: the rows move the fit not at all along it */
 			snprintf(msg, sizeof msg, "%s is not identified by these rows (the fit's curvature along it is "
-			         "zero: no standard error); expect a wide interval", out->names[k]);
+			         "zero: no standard error); a bootstrap interval of it describes resampling these rows, "
+			         "however narrow, not what it could be", out->names[k]);
 		else if (out->se_log[k] > WEAK_SE_LOG)
 			snprintf(msg, sizeof msg, "%s is weakly identified by these rows (standard error of its log %.3g); "
 			         "expect a wide interval", out->names[k], out->se_log[k]);
