@@ -367,8 +367,9 @@ unknown_platform(const char *cmd, const wc_params *params, const char *platform)
 		strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
 		strncat(known, params->levels[i].name, sizeof known - strlen(known) - 1);
 	}
+	char sheets[256];
 	return cli_usage_error(cmd, "--platform: unknown platform '%s' (known: %s; from datasheets: %s)", platform,
-	                       known, wc_platform_names());
+	                       known, wc_params_datasheet_names(params, sheets, sizeof sheets));
 }
 
 /* A refusal of the configuration (field first, as the predictor words

@@ -283,7 +283,7 @@ cli_predict_finetune(int argc, char **argv)
 	const char *asked = a.q.platform;
 	if (asked && !(a.q.platform = wc_params_platform(&params, asked)))
 		rc = cli_usage_error(cmd, "--platform: unknown platform '%s' (from datasheets: %s)", asked,
-		                     wc_platform_names());
+		                     wc_params_datasheet_names(&params, (char[256]){ 0 }, 256));
 	else
 		rc = predict_and_print(cmd, &a, &params);
 	wc_params_clear(&params);

@@ -214,6 +214,10 @@ const wc_level *wc_params_level(const wc_params *p, const char *name);
  *  the set's level under that name), else NULL (unknown). Answers echo it,
  *  not the spelling asked (docs/http-api.md). */
 const char *wc_params_platform(const wc_params *p, const char *name);
+/** The catalog boards `p` has no level named for, comma-separated into
+ *  `buf` ("A10G, L4, ..."): the platforms it answers from datasheets, for
+ *  messages that list them beside the levels. Returns `buf`. */
+const char *wc_params_datasheet_names(const wc_params *p, char *buf, size_t cap);
 /** Structural check: names unique, shared-S targets exist, finite values,
  *  S > 0, P0 >= 0. Message names the offending element. */
 int wc_params_validate(const wc_params *p, wc_error *err);

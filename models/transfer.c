@@ -125,3 +125,17 @@ wc_params_estimated_idle_w(const char *platform)
 	free(paper);
 	return n ? target->max_power_w * sum / n : NAN;
 }
+
+const char *
+wc_params_datasheet_names(const wc_params *p, char *buf, size_t cap)
+{
+	size_t used = 0;
+	if (cap)
+		buf[0] = '\0';
+	for (size_t i = 0; i < wc_platform_count() && used < cap; i++) {
+		const char *name = wc_platform_at(i)->name;
+		if (!wc_params_level(p, name))
+			used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", name);
+	}
+	return buf;
+}

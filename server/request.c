@@ -402,7 +402,7 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 		const char *asked = json_string_value(v);
 		wc_api_error_set(e, 422, "unknown_platform", "/platform",
 		                 "platform: unknown platform \"%.*s\" (known: %s; from datasheets: %s)",
-		                 (int)wc_utf8_prefix(asked, 48), asked, st->known_platforms, wc_platform_names());
+		                 (int)wc_utf8_prefix(asked, 48), asked, st->known_platforms, st->datasheet_platforms);
 		return -1;
 	}
 	if (parse_tp(item, q, e) < 0 || get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||

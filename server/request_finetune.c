@@ -189,7 +189,7 @@ parse_query(const json_t *item, const wc_state *st, wc_finetune_query *q, wc_api
 	if (!(q->platform = wc_params_platform(wc_predictor_params(st->pred), asked))) {
 		wc_api_error_set(e, 422, "unknown_platform", "/platform",
 		                 "platform: unknown platform \"%.*s\" (known: %s; from datasheets: %s)",
-		                 (int)wc_utf8_prefix(asked, 48), asked, st->known_platforms, wc_platform_names());
+		                 (int)wc_utf8_prefix(asked, 48), asked, st->known_platforms, st->datasheet_platforms);
 		return -1;
 	}
 	return 0;

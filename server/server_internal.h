@@ -136,6 +136,7 @@ typedef struct wc_state {
 	char *params_body;           /* GET /v1/params answer */
 	size_t params_len;
 	char known_platforms[256];   /* "A100, H100, ..." for error messages */
+	char datasheet_platforms[256]; /* the catalog boards without a level: "A10G, L4, ..." */
 } wc_state;
 
 /** Build a state from a copy of `p`. New object with one reference. */

@@ -66,6 +66,7 @@ wc_state_new(const wc_params *p, const char *source, wc_state **out, wc_error *e
 		snprintf(st->known_platforms + used, sizeof st->known_platforms - used, "%s%s",
 		         i ? ", " : "", p->levels[i].name);
 	}
+	wc_params_datasheet_names(p, st->datasheet_platforms, sizeof st->datasheet_platforms);
 	*out = st;
 	return WC_OK;
 }

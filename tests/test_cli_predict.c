@@ -171,7 +171,8 @@ main(void)
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--tp", "1.5"),
 	            "--tp: expected a whole number");
 	test_usage_error(ARGS("--platform", "TPUv9", "--active-params", "8", "--concurrency", "1", "--profile", "paper"),
-	            "--platform: unknown platform 'TPUv9' (known: A100, H100, H200, H100-locked; from datasheets: A10G, L4, L40S");
+	            "--platform: unknown platform 'TPUv9' (known: A100, H100, H200, H100-locked; from datasheets: A10G, L4, L40S, "
+	            "A100-40GB"); /* the set's levels are not listed again as datasheet boards */
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--weights", "fp4"),
 	            "--weights: expected bf16, fp8 or int4");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--sm-clock", "nan"),
