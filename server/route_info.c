@@ -28,6 +28,11 @@ wc_request_profile(wc_request *req, wc_response *res)
 			wc_response_error(res, &e);
 			return NULL;
 		}
+		if (n == 0) { /* "?profile=": empty, as an empty string in a body is */
+			wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: expected a non-empty string");
+			wc_response_error(res, &e);
+			return NULL;
+		}
 		if (n >= 0 && !(st = wc_profiles_find(req->profiles, name))) {
 			wc_api_error_set(&e, 422, "unknown_profile", "/profile",
 			                 "profile: unknown profile \"%.*s\" (serving: %s; see GET /v1/profiles)",

@@ -103,6 +103,8 @@ test_facts(void)
 	}
 	http_reply_free(&r);
 	http_expect_error(h, "GET", "/v1/platforms?profile=nope", NULL, NULL, 422, "unknown_profile", "/profile");
+	/* empty, as an empty string in a body: invalid, not an unknown name */
+	http_expect_error(h, "GET", "/v1/platforms?profile=", NULL, NULL, 422, "invalid_value", "/profile");
 }
 
 int
