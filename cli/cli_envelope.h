@@ -47,7 +47,9 @@ void cli_print_envelope_summary(const char *title, const wc_envelope_summary *s,
  *  error, docs/intervals.md), apart from the Monte-Carlo spread; or why
  *  there is none. */
 void cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_map *pm);
-int cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *r);
+/** The band per bin as CSV; with a --measured run (`in` may be NULL), its
+ *  power samples' mean per bin in a last column `measured_w`. */
+int cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *r, const cli_envelope_inputs *in);
 int cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *r,
                        const cli_envelope_inputs *in, const char *title);
 

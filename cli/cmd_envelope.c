@@ -546,7 +546,7 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 			printf("warning: %s\n", res.warnings[i]);
 	}
 	if (rc == CLI_OK && a->csv)
-		rc = cli_write_band_csv(cmd, a->csv, &res);
+		rc = cli_write_band_csv(cmd, a->csv, &res, in);
 	if (rc == CLI_OK && a->svg) {
 		char title[160];
 		snprintf(title, sizeof title, "%s on %d x %s, %s: %s band", a->model ? a->model : "model", a->c.tp,

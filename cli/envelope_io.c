@@ -174,7 +174,7 @@ cli_read_lengths(const char *cmd, const char *flag, const char *path, int output
 /* --------------------------------------------------------------- CSV */
 
 int
-cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *r)
+cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *r, const cli_envelope_inputs *in)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -182,14 +182,30 @@ cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *
 	if (!f)
 		return cli_fail(cmd, "out of memory");
 	const wc_envelope_band *s = &r->server_band, *fl = &r->fleet_band;
-	fprintf(f, "t_s,mean_w,p5_w,p95_w,mean_running%s\n",
-	        r->fleet_size > 1 ? ",fleet_mean_w,fleet_p5_w,fleet_p95_w,fleet_mean_running" : "");
+	const int meas = in && in->n_measured > 0; /* --measured: the run's own power beside the band, as the SVG has it */
+	fprintf(f, "t_s,mean_w,p5_w,p95_w,mean_running%s%s\n",
+	        r->fleet_size > 1 ? ",fleet_mean_w,fleet_p5_w,fleet_p95_w,fleet_mean_running" : "",
+	        meas ? ",measured_w" : "");
+	size_t i = 0;
 	for (size_t k = 0; k < s->n_bins; k++) {
 		fprintf(f, "%.3f,%.10g,%.10g,%.10g,%.10g", s->t_s[k], s->mean_w[k], s->p5_w[k], s->p95_w[k],
 		        s->mean_running[k]);
 		if (r->fleet_size > 1)
 			fprintf(f, ",%.10g,%.10g,%.10g,%.10g", fl->mean_w[k], fl->p5_w[k], fl->p95_w[k],
 			        fl->mean_running[k]);
+		if (meas) { /* the mean of the samples in [t, t + bin); empty where none */
+			double sum = 0.0, end = s->t_s[k] + s->bin_s;
+			size_t n = 0;
+			for (; i < in->n_measured && in->measured_t[i] < end; i++)
+				if (in->measured_t[i] >= s->t_s[k]) {
+					sum += in->measured_w[i];
+					n++;
+				}
+			if (n)
+				fprintf(f, ",%.10g", sum / (double)n);
+			else
+				fputc(',', f);
+		}
 		fputc('\n', f);
 	}
 	return cli_write_memstream(cmd, path, f, &buf, &len);

@@ -379,6 +379,21 @@ test_fit_and_validate(const char *dir)
 	CHECK(json_object_get(j, "server") != NULL);
 	json_decref(j);
 	run_result_free(&r);
+	/* --csv carries the run's power per bin beside the band, as the SVG
+	 * draws it (it had no measured column) */
+	char *mcsv = path_join(a, "band.csv");
+	const char *meas_csv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--measured", a,
+		                   "--utc-offset", "0", "--replicas", "2", "--csv", mcsv, NULL };
+	CHECK_INT(run_wattcast(meas_csv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	char *band = test_slurp(mcsv);
+	CHECK_CONTAINS(band, "t_s,mean_w,p5_w,p95_w,mean_running,measured_w\n");
+	const char *row = band ? strstr(band, "\n1.000,") : NULL; /* second 1 of the run: a sample, not an empty cell */
+	const char *eol = row ? strchr(row + 1, '\n') : NULL;
+	CHECK(row && eol && eol[-1] != ',');
+	free(band);
+	free(mcsv);
+	run_result_free(&r);
 	/* A run whose manifest names its board and model needs neither flag:
 	 * the same replay, word for word. */
 	char *man = path_join(a, "wattcast-run.json");
