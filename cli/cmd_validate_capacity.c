@@ -98,60 +98,18 @@ print_report(const char *title, const wc_heldout_report *r)
  * without timing): no fold scores them, so a reader must be told why the
  * counts fall short of the tables' (docs/validation.md). */
 
-static int
-positive_extra(const wc_runs_table *t, size_t i, const char *column)
-{
-	const char *v = wc_runs_get_extra(t, i, column);
-	double x;
-	return v && *v && wc_parse_decimal(v, &x) == 0 && x > 0;
-}
-
-/* Why the capacity data (fit/capacity_data.c) left a run out without a
- * note: it notes the rows it cannot describe, not those with nothing to
- * time. Its own tests, in its order. */
-static const char *const silent_why[] = {
-	"no running requests (running blank or 0)",
-	"output_tokens blank (no tokens per request to turn throughput into time)",
-	"a power-only run (no positive throughput_tok_s, itl_s, median_itl_ms or ttft_s)",
-};
-#define N_SILENT ((int)(sizeof silent_why / sizeof silent_why[0]))
-
-/* The silent_why index for run `i`, or -1 when the data kept it or
- * noted it (or noted it past the notes' limit). */
-static int
-silent_skip(const wc_runs_table *t, size_t i, const wc_capacity_data *d)
-{
-	const wc_run *run = &t->runs[i];
-	size_t len = strlen(run->run_id);
-	for (size_t k = 0; k < d->n_rows; k++)
-		if (!d->rows[k].from_periods && d->rows[k].source_index == i)
-			return -1;
-	for (int k = 0; k < d->n_notes; k++)
-		if (strncmp(d->notes[k], run->run_id, len) == 0 && d->notes[k][len] == ':')
-			return -1;
-	double running = run->series.len ? run->series.mean : run->running;
-	if (!(running > 0))
-		return 0;
-	if (!(run->output_tokens > 0))
-		return 1;
-	if (!(run->throughput_tok_s > 0) && !positive_extra(t, i, "itl_s") && !positive_extra(t, i, "median_itl_ms") &&
-	    !positive_extra(t, i, "ttft_s"))
-		return 2;
-	return -1;
-}
-
 /* One line per reason: the reason, the count and the run ids, as many as
  * fit a message (255 bytes); the number of rows it names in *n. */
 static void
-silent_line(const wc_capacity_data *d, const wc_runs_table *t, int why, char *buf, size_t cap, int *n)
+silent_line(const wc_runs_table *t, int why, char *buf, size_t cap, int *n)
 {
 	char ids[256] = "";
 	/* room for the reason, the counts and " and 9999 more" */
-	size_t room = sizeof ids - strlen(silent_why[why]) - 48;
+	size_t room = sizeof ids - strlen(wc_capacity_untimed_reason(why)) - 48;
 	int listed = 0;
 	*n = 0;
 	for (size_t i = 0; t && i < t->n_runs; i++) {
-		if (silent_skip(t, i, d) != why)
+		if (wc_capacity_run_untimed(t, i) != why)
 			continue;
 		size_t used = strlen(ids);
 		if (listed == *n && used + strlen(t->runs[i].run_id) + 2 < room) {
@@ -161,9 +119,10 @@ silent_line(const wc_capacity_data *d, const wc_runs_table *t, int why, char *bu
 		(*n)++;
 	}
 	if (listed < *n)
-		snprintf(buf, cap, "%s; %d row(s) skipped: %s and %d more", silent_why[why], *n, ids, *n - listed);
+		snprintf(buf, cap, "%s; %d row(s) skipped: %s and %d more", wc_capacity_untimed_reason(why), *n, ids,
+		         *n - listed);
 	else
-		snprintf(buf, cap, "%s; %d row(s) skipped: %s", silent_why[why], *n, ids);
+		snprintf(buf, cap, "%s; %d row(s) skipped: %s", wc_capacity_untimed_reason(why), *n, ids);
 }
 
 static json_t *
@@ -174,8 +133,8 @@ unscored_json(const wc_capacity_data *d, const wc_runs_table *t)
 	int n;
 	for (int i = 0; i < d->n_notes; i++)
 		json_array_append_new(a, json_string(d->notes[i]));
-	for (int w = 0; d->n_skipped > d->n_notes && w < N_SILENT; w++) {
-		silent_line(d, t, w, line, sizeof line, &n);
+	for (int w = 0; d->n_skipped > d->n_notes && w < WC_CAPACITY_UNTIMED_COUNT; w++) {
+		silent_line(t, w, line, sizeof line, &n);
 		if (n)
 			json_array_append_new(a, json_string(line));
 	}
@@ -194,8 +153,8 @@ print_unscored(const wc_capacity_data *d, const wc_runs_table *t)
 	for (int i = 0; i < d->n_notes; i++)
 		fprintf(stderr, "  warning: %s\n", d->notes[i]);
 	/* The unnoted runs by id, so that the count above is accounted for. */
-	for (int w = 0; named < d->n_skipped && w < N_SILENT; w++) {
-		silent_line(d, t, w, line, sizeof line, &n);
+	for (int w = 0; named < d->n_skipped && w < WC_CAPACITY_UNTIMED_COUNT; w++) {
+		silent_line(t, w, line, sizeof line, &n);
 		if (n)
 			fprintf(stderr, "  warning: %s\n", line);
 		named += n;

@@ -129,28 +129,66 @@ row_names(wc_capacity_row *r, const char *id, const char *platform, const char *
 	snprintf(r->exclude, sizeof r->exclude, "%s", exclude);
 }
 
+/* Row `r` from run i of `t`, with its observations. */
+static void
+run_row(const wc_runs_table *t, size_t i, wc_capacity_row *r)
+{
+	const wc_run *run = &t->runs[i];
+	row_names(r, run->run_id, run->platform, run->model, run->set, run->exclude);
+	r->tp = run->tp;
+	r->running = run->series.len ? run->series.mean : run->running;
+	r->input_tokens = run->input_tokens >= 0 ? run->input_tokens : NAN;
+	r->output_tokens = run->output_tokens;
+	r->weights = run->weights;
+	r->kv = run->kv;
+	r->source_index = i;
+	r->expert_parallel = extra_number(t, i, "expert_parallel");
+	run_observations(t, i, r);
+}
+
+/* Why a row is no evidence about time (WC_CAPACITY_UNTIMED_*), or -1. */
+static int
+untimed(const wc_capacity_row *r)
+{
+	if (!(r->running > 0))
+		return WC_CAPACITY_UNTIMED_RUNNING;
+	if (!(r->output_tokens > 0))
+		return WC_CAPACITY_UNTIMED_OUTPUT;
+	if (!(isfinite(r->latency_s) || isfinite(r->itl_s) || isfinite(r->ttft_s)))
+		return WC_CAPACITY_UNTIMED_OBSERVED;
+	return -1;
+}
+
+int
+wc_capacity_run_untimed(const wc_runs_table *t, size_t i)
+{
+	wc_capacity_row r;
+	run_row(t, i, &r);
+	return untimed(&r);
+}
+
+const char *
+wc_capacity_untimed_reason(int why)
+{
+	static const char *const reasons[WC_CAPACITY_UNTIMED_COUNT] = {
+		"no running requests (running blank or 0)",
+		"output_tokens blank (no tokens per request to turn throughput into time)",
+		"a power-only run (no positive throughput_tok_s, itl_s, median_itl_ms or ttft_s)",
+	};
+	return why >= 0 && why < WC_CAPACITY_UNTIMED_COUNT ? reasons[why] : "?";
+}
+
 int
 wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error *err)
 {
 	int rc;
 	fold_sha(d, t->sha256);
 	for (size_t i = 0; i < t->n_runs; i++) {
-		const wc_run *run = &t->runs[i];
 		wc_capacity_row r;
-		row_names(&r, run->run_id, run->platform, run->model, run->set, run->exclude);
-		r.tp = run->tp;
-		r.running = run->series.len ? run->series.mean : run->running;
-		r.input_tokens = run->input_tokens >= 0 ? run->input_tokens : NAN;
-		r.output_tokens = run->output_tokens;
-		r.weights = run->weights;
-		r.kv = run->kv;
-		r.source_index = i;
-		r.expert_parallel = extra_number(t, i, "expert_parallel");
-		run_observations(t, i, &r);
-		if (!(r.running > 0) || !(r.output_tokens > 0) ||
-		    !(isfinite(r.latency_s) || isfinite(r.itl_s) || isfinite(r.ttft_s))) {
+		run_row(t, i, &r);
+		if (untimed(&r) >= 0) {
 			d->n_skipped++;
-			continue; /* not evidence about time: a power-only run */
+			continue; /* not evidence about time: a power-only run; no note (callers name them) */
 		}
 		if ((rc = keep_row(d, &r, err)) != WC_OK)
 			return rc;

@@ -75,6 +75,13 @@ typedef struct {
  *  are skipped and counted (a note says why). Excluded rows are kept,
  *  flagged, for held-out reports. */
 int wc_capacity_data_add_runs(wc_capacity_data *d, const wc_runs_table *t, wc_error *err);
+/** Why wc_capacity_data_add_runs leaves run i of `t` out without a note
+ *  (no evidence about time), or -1 when it does not; and the reason in
+ *  words, for callers that name such runs (`validate capacity`). */
+enum { WC_CAPACITY_UNTIMED_RUNNING, WC_CAPACITY_UNTIMED_OUTPUT, WC_CAPACITY_UNTIMED_OBSERVED,
+       WC_CAPACITY_UNTIMED_COUNT };
+int wc_capacity_run_untimed(const wc_runs_table *t, size_t i);
+const char *wc_capacity_untimed_reason(int why);
 /** Add a periods table's rows (the period is the latency). */
 int wc_capacity_data_add_periods(wc_capacity_data *d, const wc_periods_table *t, wc_error *err);
 void wc_capacity_data_clear(wc_capacity_data *d);
