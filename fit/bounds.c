@@ -12,8 +12,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "models/evaluate.h"
+#include "models/grow.h"
 
 /* P0 of level L at x: fitted, else the level's. */
 static double
@@ -187,17 +189,23 @@ fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap)
 	for (int i = 0; i < 4; i++)
 		free_params += slot[i] >= 0 && !pb->held[slot[i]];
 	/* A row's load: the weighted mean of its loaded points' log running
-	 * count (one point for a run at one load; l_n is the model's size). */
+	 * count (one point for a run at one load; l_n is the model's size),
+	 * taken once per row of the level. */
+	double *seen = wc_alloc_array(pb->n_rows ? pb->n_rows : 1, sizeof *seen);
+	if (!seen)
+		return 0; /* a diagnostic: no memory, no warning */
 	for (size_t k = 0; k < pb->n_rows; k++) {
 		if (pb->lvl[k] != L)
 			continue;
-		rows++;
 		double lk = row_log_load(pb, k);
-		size_t j = 0; /* a load counts once: two runs at one load fix one point */
-		while (j < k && !(pb->lvl[j] == L && fabs(row_log_load(pb, j) - lk) < 1e-9))
+		int j = 0; /* a load counts once: two runs at one load fix one point */
+		while (j < loads && !(fabs(seen[j] - lk) < 1e-9))
 			j++;
-		loads += j == k;
+		if (j == loads)
+			seen[loads++] = lk;
+		rows++;
 	}
+	free(seen);
 	if (free_params == 0 || loads > free_params)
 		return 0;
 	snprintf(buf, cap, "level %s: %d run(s) at %d distinct load(s) for its %d free parameter(s): its curve in "
