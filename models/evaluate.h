@@ -54,6 +54,7 @@ typedef struct {
 	/* prefill-aware form: the share of time prefilling at the
 	 * configuration's load, and the level's headroom P_max - P0 (W/GPU) */
 	double rho, headroom;
+	int p0_measured;          /* P0 is the configuration's own idle_power_w */
 } wc_law_binding;
 
 /** The clock a level's unlocked power stands for, MHz: the highest SM

@@ -258,7 +258,8 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 
 	const wc_level *s_lvl = wc_params_scale_level(p, lvl);
 	wc_level_param_label(WC_LEVEL_P0, lvl->name, name, sizeof name);
-	if (c->idle_power_w > 0.0)
+	b->p0_measured = c->idle_power_w > 0.0;
+	if (b->p0_measured)
 		bind_slot(b, B_P0, NULL, c->idle_power_w); /* measured: the same for every draw */
 	else
 		bind_slot(b, B_P0, name, lvl->p0.value);

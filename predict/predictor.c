@@ -325,7 +325,7 @@ double
 wc__predict_idle_floor(const wc_law_binding *b, int tp)
 {
 	wc_source src = b->level->p0.source;
-	if (b->col[0] >= 0 || !(src == WC_SRC_MEASURED || src == WC_SRC_PUBLISHED || b->base[0] != b->level->p0.value))
+	if (b->col[0] >= 0 || !(src == WC_SRC_MEASURED || src == WC_SRC_PUBLISHED || b->p0_measured))
 		return NAN;
 	return tp * b->base[0];
 }
