@@ -111,7 +111,7 @@ wc_models_body(size_t *len)
 		goto done;
 	for (size_t i = 0; i < wc_model_count(); i++) {
 		const wc_model_info *m = wc_model_at(i);
-		json_t *o = json_pack("{s:s,s:s,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:o,s:o,s:s}",
+		json_t *o = json_pack("{s:s,s:s,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:o,s:o,s:s,s:o}",
 		                      "name", m->name, "architecture", wc_architecture_name(m->architecture),
 		                      "total_params_b", m->total_params_b,
 		                      "active_params_b", m->active_params_b,
@@ -124,7 +124,8 @@ wc_models_body(size_t *len)
 		                      "experts_per_token", m->experts_per_token,
 		                      "cache_layers", count_or_null(m->attention_layers > 0 ? m->attention_layers : m->layers),
 		                      "sliding_window", count_or_null(m->window),
-		                      "weights", wc_precision_name((wc_precision)m->weights));
+		                      "weights", wc_precision_name((wc_precision)m->weights),
+		                      "context_tokens", count_or_null(m->context_tokens));
 		if (!o || json_array_append_new(list, o) != 0)
 			goto done;
 	}

@@ -220,7 +220,10 @@ test_info(const char *version, int n_levels, int n_draws)
 		if (strcmp(json_string_value(json_object_get(m, "name")), "gpt-oss-120b") == 0) {
 			seen++; /* published in MXFP4, the int4 class */
 			CHECK(strcmp(json_string_value(json_object_get(m, "weights")), "int4") == 0);
+			CHECK_INT(json_integer_value(json_object_get(m, "context_tokens")), 131072);
 		}
+		if (strcmp(json_string_value(json_object_get(m, "name")), "gemma-4-26B-A4B") == 0)
+			CHECK(json_is_null(json_object_get(m, "context_tokens"))); /* not stated */
 	}
 	CHECK_INT(seen, 2);
 	http_reply_free(&r);

@@ -15,6 +15,17 @@
 
 static CURL *h;
 
+/* The capacity answer's warnings as one string (a static buffer). */
+static const char *
+capacity_warnings(const json_t *a)
+{
+	static char buf[8192];
+	char *s = json_dumps(json_object_get(json_object_get(a, "capacity"), "warnings"), 0);
+	snprintf(buf, sizeof buf, "%s", s ? s : "");
+	free(s);
+	return buf;
+}
+
 static json_t *
 answer(const char *body)
 {
@@ -177,6 +188,17 @@ refusals(void)
 	CHECK_NEAR(json_number_value(json_object_get(a, "mean_running")), fit, 0);
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(a, "capacity"), "warnings"), 0)),
 	               "vLLM preempts the rest");
+	json_decref(a);
+	/* A prompt past the model card's context: answered (memory holds it),
+	 * with one warning naming the field and the context */
+	a = answer("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Llama-3.1-8B\",\"concurrency\":1,"
+	           "\"input_tokens\":300000,\"output_tokens\":512}");
+	CHECK_CONTAINS(capacity_warnings(a),
+	               "input_tokens: 300000 + 512 tokens exceed Llama-3.1-8B's published context of 131072 tokens");
+	json_decref(a);
+	a = answer("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Llama-3.1-8B\",\"concurrency\":1,"
+	           "\"input_tokens\":100000,\"output_tokens\":512}");
+	CHECK(strstr(capacity_warnings(a), "published context") == NULL);
 	json_decref(a);
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":10}",
 	           "/output_tokens", "required");
