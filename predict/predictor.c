@@ -504,10 +504,10 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	if (!wc_form_has_prefill(p->form) && !(p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) && c.input_tokens > 0.0) {
 		double rho = wc_law_prefill_share(p, &c);
 		if (rho >= WC_PREFILL_SHARE_WARN)
-			WC_WARN(out, "input_tokens: prefill takes %.0f %% of the engine's time at these lengths, and this "
-			        "set's power law has no prefill term (its runs were mostly decode): node power is decode's "
-			        "at the same running count, and compute-bound prefill may draw more (profile paper-prefill "
-			        "models it; docs/inference-law.md)", 100.0 * rho);
+			/* kept short: a flexibility step prefixes its clock */
+			WC_WARN(out, "input_tokens: prefill takes %.0f %% of the engine's time here, and this set's power "
+			        "law has no prefill term: power is decode's at the same running count; compute-bound "
+			        "prefill may draw more (profile paper-prefill models it)", 100.0 * rho);
 	}
 	out->level_source = wc_predict_level_source(p, b.level);
 	if (tmp) {

@@ -111,6 +111,10 @@ sweeps(const wc_predictor *pr, const char *platform, const char *model, double n
 	for (int i = 0; i < f.n_warnings; i++)
 		said |= strstr(f.warnings[i], "is the lowest clock swept, the edge of the board's range") != NULL;
 	CHECK_INT(said, edge);
+	/* no warning is cut: a step's "at N MHz: " prefix fits beside the
+	 * longest warning an answer gives (a cut one fills WC_WARNING_LEN) */
+	for (int i = 0; i < f.n_warnings; i++)
+		CHECK(strlen(f.warnings[i]) < WC_WARNING_LEN - 1);
 }
 
 /* Qwen3-8B on one `platform` GPU at `running` requests, power only. */
