@@ -541,6 +541,15 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        q->config.sm_clock_mhz,
 		        out->power.per_gpu_power_w > q->board_limit_w * (1.0 + 1e-9)
 		                ? ", the clock of least power, still above the limit" : "");
+	/* A level of the user's own board: nothing bounds its power or checks
+	 * its memory unless the set says, and the user must know that. */
+	if (!wc_platform_board(b.level->name, b.level->s_shared_with[0] ? b.level->s_shared_with : NULL)) {
+		const wc_capacity_level *cl =
+		        p->capacity.present ? wc_capacity_level_find(&p->capacity, b.level->name) : NULL;
+		WC_WARN(out, "platform: %.64s is not in the platform catalog: its board power limit and clock range are "
+		        "unknown, so nothing holds the answer under a limit%s (docs/capacity.md)", b.level->name,
+		        cl && cl->memory_gb > 0 ? "" : " and the model's fit in memory is not checked");
+	}
 	if (limited > 0.0)
 		WC_WARN(out, "%s: the law gives more than %.0f W per GPU for %.1f %% of the series' time; those steps "
 		        "answer at the clock a GPU settles at under that limit (docs/capacity.md)",

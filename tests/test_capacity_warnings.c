@@ -66,8 +66,8 @@ main(void)
 		q.config.input_tokens = 32000;
 		q.config.output_tokens = 256;
 		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
-		CHECK_INT(has(pw.warnings, pw.n_warnings, "of the engine's time at these lengths, and this set's power "
-		                                          "law has no prefill term"), 1);
+		CHECK_INT(has(pw.warnings, pw.n_warnings, "of the engine's time here, and this set's power law has no "
+		                                          "prefill term"), 1);
 	}
 	/* A group vLLM cannot start (3 GPUs for 32 attention heads) is
 	 * refused on /tp, as weights that do not fit are (it was answered
@@ -78,6 +78,21 @@ main(void)
 		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), tp == 3 ? WC_EINVAL : WC_OK);
 		if (tp == 3)
 			CHECK_CONTAINS(err.msg, "tp: 3 does not divide Qwen3-8B's 32 attention heads");
+	}
+	wc_predictor_free(pr);
+	/* A level of a board the catalog lacks: nothing holds its power under
+	 * a limit nor checks its memory, and the answer says so once (a
+	 * catalog board's answers above did not). */
+	snprintf(p.levels[0].name, sizeof p.levels[0].name, "%s", "RTX6000Ada");
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	{
+		wc_inference_query q = { .config = test_catalog_config("RTX6000Ada", 1, "Qwen3-8B", 32) };
+		wc_inference_prediction pw;
+		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
+		CHECK_INT(has(pw.warnings, pw.n_warnings, "platform: RTX6000Ada is not in the platform catalog: its board "
+		                                          "power limit and clock range are unknown, so nothing holds the "
+		                                          "answer under a limit and the model's fit in memory is not "
+		                                          "checked"), 1);
 	}
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
