@@ -220,8 +220,14 @@ parse_text(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
 			return cell_error(rd, f, name, "%s", "value is required");
 		if (c == COL_RUN_ID)
 			return copy_text(rd, f, name, run->run_id, sizeof run->run_id);
-		if (c == COL_PLATFORM)
-			return copy_text(rd, f, name, run->platform, sizeof run->platform);
+		if (c == COL_PLATFORM) {
+			/* stored as the catalog spells it (docs/formats/runs-table.md) */
+			int rc = copy_text(rd, f, name, run->platform, sizeof run->platform);
+			const wc_platform_info *pi = rc == WC_OK ? wc_platform_lookup(run->platform) : NULL;
+			if (pi)
+				snprintf(run->platform, sizeof run->platform, "%s", pi->name);
+			return rc;
+		}
 		return copy_text(rd, f, name, run->model, sizeof run->model);
 	case COL_SERIES: return copy_text(rd, f, name, run->n_series, sizeof run->n_series);
 	case COL_SET: return copy_text(rd, f, name, run->set, sizeof run->set);

@@ -494,9 +494,15 @@ bind_runs(cal_setup *s, wc_error *err)
 }
 
 int
-wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
+wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *given,
              wc_calibrate_result *out, wc_error *err)
 {
+	/* Levels are named as the catalog spells a board, as runs tables
+	 * store them: "--platform 'NVIDIA L40S'" selects the L40S runs. */
+	wc_calibrate_options canon = *given;
+	const wc_calibrate_options *o = &canon;
+	canon.platform = given->platform ? wc_platform_canonical(given->platform) : NULL;
+	canon.relative_to = given->relative_to ? wc_platform_canonical(given->relative_to) : NULL;
 	cal_setup s = { .base = base, .t = t, .out = out };
 	cal_run **store = NULL;
 	int rc;

@@ -44,6 +44,10 @@ typedef struct {
  *  dropped, so "h100-nvl", "H100 NVL" and "NVIDIA H100 NVL" (nvidia-smi's
  *  product name) all find "H100-NVL". NULL when unknown. */
 const wc_platform_info *wc_platform_lookup(const char *name);
+/** The catalog's name for `name` (wc_platform_lookup's row), else `name`
+ *  itself: the one spelling every reader of a platform name stores, so
+ *  "NVIDIA L40S" and "l40s" in one runs table are one level. */
+const char *wc_platform_canonical(const char *name);
 /** The board a level runs on: the catalog row of its name, else of the
  *  level it shares S with (`shared_with`, may be NULL), else of the name
  *  before its first '-' (H100-locked -> H100); NULL when none is known. */

@@ -219,6 +219,13 @@ wc_platform_lookup(const char *name)
 	return NULL;
 }
 
+const char *
+wc_platform_canonical(const char *name)
+{
+	const wc_platform_info *pi = wc_platform_lookup(name);
+	return pi ? pi->name : name;
+}
+
 const wc_platform_info *
 wc_platform_board(const char *name, const char *shared_with)
 {

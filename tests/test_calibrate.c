@@ -142,6 +142,7 @@ shift_recovery(const wc_params *base)
 	wc_pcg32_seed(&rng, 2024, 2);
 	add_run(t, &truth, "llama-n16", "H100", "Llama-3.1-8B", 16, 126.3, &rng);
 	o.seed = 9;
+	o.platform = "NVIDIA H100 80GB HBM3"; /* nvidia-smi's name selects the H100 runs */
 	CHECK_INT(wc_calibrate(base, t, &o, &r, &err), WC_OK);
 	CHECK_INT(r.params.n_model_terms, 1);
 	CHECK_INT(r.n_estimates, 1);

@@ -102,6 +102,17 @@ main(void)
 		CHECK(t && t->n_runs == 1 && fabs(t->runs[0].active_params_b - 8.19) < 1e-9);
 		wc_runs_free(t);
 	}
+	/* A board's platform is stored as the catalog spells it, so nvidia-smi's
+	 * product name and a lower-case name are one level; another name is kept. */
+	{
+		const char *t1 = "run_id,platform,tp,model,running,mean_power_w\nr1,NVIDIA L40S,1,Qwen3-8B,32,300\n"
+		                 "r2,l40s,1,Qwen3-8B,8,250\nr3,RTX6000Ada,1,Qwen3-8B,8,250\n";
+		wc_runs_table *t = NULL;
+		CHECK_INT(wc_runs_read_buffer(t1, strlen(t1), "runs.csv", &t, &err), WC_OK);
+		CHECK(t && t->n_runs == 3 && strcmp(t->runs[0].platform, "L40S") == 0 &&
+		      strcmp(t->runs[1].platform, "L40S") == 0 && strcmp(t->runs[2].platform, "RTX6000Ada") == 0);
+		wc_runs_free(t);
+	}
 	refused("run_id,platform,tp,model,running,mean_power_w\nr1,H100,1,my-model,32,500\n", "runs.csv:2:1:",
 	        "column 'active_params_b': value is required (model 'my-model' is not in the catalog)");
 	s = table(header, "r1,A100,1,my-model,,32,362\n");
