@@ -4,6 +4,7 @@
  * physical bound `fit` holds it at (P0 + S = 1.1 x the board limit), in
  * the point and in every replicate. Two B200 runs gave S "[504, 1348] W"
  * with no word, past the 922 W the board allows at P0 178 W.
+ * theta's interval is then solved with S pinned too, so it is not one-sided.
  * Model scope: a run the calibrated shift misses by more than 15 % is
  * named (the README's real runs calibrated to +22 % on four of six, unsaid).
  */
@@ -67,6 +68,39 @@ main(void)
 		}
 	}
 	json_decref(p);
+	/* Held at the bound on a base without draws: theta's replicates are
+	 * solved with S pinned there, as the point is, so its interval has room
+	 * on both sides (each draw's theta of its free, larger S put the point
+	 * at the upper end: [-1.17, -0.059] around -0.059). */
+	char *base = path_join(dir, "m.json");
+	const char *ex[] = { "wattcast", "profile", "export", "measured", "-o", base, NULL };
+	CHECK_INT(run_wattcast(ex, NULL, &r), 0);
+	run_result_free(&r);
+	char *l2 = test_fixture(dir, "l2.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w,"
+	                                       "idle_power_w\nl1,L40S,1,Qwen3-8B,8.19,6,170,57\n"
+	                                       "l2,L40S,1,Qwen3-8B,8.19,8,176,57\n");
+	const char *l2v[] = { "wattcast", "calibrate", "--params", base, "--scope", "platform", l2, "-o", out,
+		              "--seed", "1", NULL };
+	CHECK_INT(run_wattcast(l2v, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	p = json_load_file(out, 0, NULL);
+	levels = json_object_get(p, "levels");
+	int seen = 0;
+	for (size_t i = 0; i < json_array_size(levels); i++) {
+		json_t *l = json_array_get(levels, i), *th = json_object_get(l, "theta");
+		if (strcmp(json_string_value(json_object_get(l, "name")), "L40S") != 0)
+			continue;
+		seen = 1;
+		CHECK(strcmp(json_string_value(json_object_get(json_object_get(l, "s_w"), "source")), "bound") == 0);
+		double v = json_number_value(json_object_get(th, "value"));
+		json_t *ci = json_object_get(th, "ci95");
+		CHECK(json_number_value(json_array_get(ci, 0)) < v - 0.1 && json_number_value(json_array_get(ci, 1)) > v + 0.1);
+	}
+	CHECK(seen);
+	json_decref(p);
+	free(l2);
+	free(base);
 	free(l40);
 	char *miss = test_fixture(dir, "miss.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w,"
 	                                           "idle_power_w\nr1,H100,1,m,8,8,300,120\nr2,H100,1,m,8,16,330,120\n"
