@@ -453,18 +453,10 @@ solve_points(cal_setup *s, wc_error *err)
 		/* After the last solve: the scatter's re-solve started from the
 		 * held point and went back above the bound. */
 		if ((g->held = wc__cal_hold_ceiling(g, g->x))) {
-			/* theta again with S pinned at the bound by its prior, then
-			 * the prior back for the replicates (clamped the same way) */
-			double m = g->prior_mean[0], sd = g->prior_sd[0];
-			g->prior_mean[0] = g->x[0];
-			g->prior_sd[0] = 1e-9;
-			memcpy(x0, g->x, sizeof x0);
-			rc = wc__cal_solve(g, NULL, NULL, x0, g->x, err);
-			g->prior_mean[0] = m;
-			g->prior_sd[0] = sd;
-			if (rc != WC_OK)
+			/* theta again with S fixed at the bound (the replicates
+			 * are held and solved the same way) */
+			if ((rc = wc__cal_solve_at_bound(g, NULL, NULL, g->x, err)) != WC_OK)
 				return rc;
-			wc__cal_hold_ceiling(g, g->x);
 			WC_WARN(s->out, "S[%s] ended above its physical bound %.1f W (P0 + S = %g x the board limit) and is "
 			        "held there, as fit holds it: these runs cannot separate S from theta[%s]", g->level,
 			        g->s_max, WC_LEVEL_LIMIT_FACTOR, g->level);

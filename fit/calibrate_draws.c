@@ -48,7 +48,12 @@ replicate(const cal_job *job, int r, double *noise, double *row)
 			noise[i] = g->sigma * wc_pcg32_normal(&rng);
 		if (wc__cal_solve(g, draw, noise, g->x, x, NULL) != WC_OK)
 			job->ok[r] = 0;
-		wc__cal_hold_ceiling(g, x); /* a draw above the board's bound is the bound's */
+		/* A draw above the board's bound is the bound's, and its theta is
+		 * solved again with S fixed there, as the point's is: the free
+		 * solve's theta belongs to the larger S and would put every such
+		 * draw's theta on one side of the point (docs/calibration.md). */
+		if (job->ok[r] && wc__cal_hold_ceiling(g, x) && wc__cal_solve_at_bound(g, draw, noise, x, NULL) != WC_OK)
+			job->ok[r] = 0;
 		for (int k = 0; k < g->p; k++)
 			row[col++] = g->p == 2 && k == 0 ? exp(x[k]) : x[k];
 	}

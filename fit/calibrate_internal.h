@@ -36,6 +36,10 @@ typedef struct {
 	 * per GPU, as `fit` bounds it (docs/fitting.md); NaN = none known */
 	double s_max;
 	int held;                  /* the point's S is held at s_max */
+	/* set only on a copy solving theta alone (p = 1) with log S fixed
+	 * here (wc__cal_solve_at_bound); 0 on every group */
+	int s_fixed;
+	double log_s_fixed;
 } cal_group;
 
 /** Solve `g` with the base parameters of `draw` (NULL = the point) and
@@ -47,6 +51,12 @@ int wc__cal_solve(const cal_group *g, const double *draw, const double *noise, c
 /** Platform scope: log S in x[0] above the group's s_max is set to it
  *  (the bound `fit` holds S at, docs/fitting.md); 1 when it was. */
 int wc__cal_hold_ceiling(const cal_group *g, double *x);
+/** Platform scope, S held (x[0] = log s_max): theta alone solved again
+ *  with S fixed there, from x[1], under `draw` and `noise` as
+ *  wc__cal_solve takes them; x[1] is replaced. A one-unknown problem, not
+ *  a stiff prior on S, so the solver cannot stall at its start. */
+int wc__cal_solve_at_bound(const cal_group *g, const double *draw, const double *noise, double *x,
+                           wc_error *err);
 /** Residual RMS of `g` at `x` (point parameters), in log dynamic power. */
 double wc__cal_rms(const cal_group *g, const double *x);
 /** Run i's modelled dynamic power of the group (W, all its GPUs) at `x`

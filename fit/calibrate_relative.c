@@ -91,6 +91,34 @@ compose(wc_calibrate_result *out, const wc_calibrate_result *ref_cal, const wc_p
 	free(col);
 }
 
+/* The composed S of `target` against the bound `fit` holds a fitted S at
+ * (docs/calibration.md, "Relative to a level"). The intermediate
+ * calibration's own "held" warning spoke of S on the new runs alone, not
+ * of the result, and is dropped. A composed S above the bound is said,
+ * not held: holding it without solving theta again would scale every
+ * answer of the level, and answers are held under the board's limit
+ * anyway (docs/capacity.md). */
+static void
+note_composed_s(wc_calibrate_result *out, const char *target)
+{
+	int k = 0;
+	for (int i = 0; i < out->n_warnings; i++)
+		if (!strstr(out->warnings[i], "ended above its physical bound"))
+			memmove(out->warnings[k++], out->warnings[i], sizeof out->warnings[i]);
+	out->n_warnings = k;
+	for (int i = 0; i < out->params.n_levels; i++) {
+		wc_level *l = &out->params.levels[i];
+		if (strcmp(l->name, target) != 0)
+			continue;
+		l->s.source = WC_SRC_CALIBRATED;
+		double s_max = WC_LEVEL_LIMIT_FACTOR * wc_level_power_limit_w(l) - l->p0.value;
+		if (s_max > 0.0 && l->s.value > s_max)
+			WC_WARN(out, "S[%s] composed relative to its reference, %.1f W, is above the %.1f W at which fit "
+			        "holds a fitted S (P0 + S = %g x the board limit); kept, and answers are held under the "
+			        "board's limit", target, l->s.value, s_max, WC_LEVEL_LIMIT_FACTOR);
+	}
+}
+
 int
 wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
                  wc_calibrate_result *out, wc_error *err)
@@ -131,6 +159,8 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	if (wc_form_has_scale(base->form))
 		compose(out, rc_ref, base, WC_LEVEL_S, o->platform, ref, as);
 	compose(out, rc_ref, base, WC_LEVEL_THETA, o->platform, ref, as);
+	if (wc_form_has_scale(base->form))
+		note_composed_s(out, o->platform);
 	if (out->params.n_draws != rc_ref->params.n_draws)
 		WC_WARN(out, "relative to %s: %d and %d replicates converged; the first %d are paired", ref,
 		        out->params.n_draws, rc_ref->params.n_draws,

@@ -36,6 +36,8 @@ run_dynamic(const cal_group *g, int i, const double *draw, const double *x, doub
 		lp.scale *= exp(x[0]);
 		lp.z0 += x[1];
 	} else {
+		if (g->s_fixed)
+			lp.scale *= exp(g->log_s_fixed);
 		lp.z0 += x[0];
 	}
 	if (wc_law_point_power(&lp, cr->run->tp, &cr->h, &pw, NULL) != WC_OK)
@@ -116,4 +118,20 @@ wc__cal_hold_ceiling(const cal_group *g, double *x)
 		return 0;
 	x[0] = log(g->s_max);
 	return 1;
+}
+
+int
+wc__cal_solve_at_bound(const cal_group *g, const double *draw, const double *noise, double *x, wc_error *err)
+{
+	cal_group th = *g;
+	double x0 = x[1], got = x[1];
+	th.p = 1;
+	th.s_fixed = 1;
+	th.log_s_fixed = x[0];
+	th.prior_mean[0] = g->prior_mean[1];
+	th.prior_sd[0] = g->prior_sd[1];
+	int rc = wc__cal_solve(&th, draw, noise, &x0, &got, err);
+	if (rc == WC_OK)
+		x[1] = got;
+	return rc;
 }

@@ -100,6 +100,42 @@ main(void)
 	CHECK(seen);
 	json_decref(p);
 	free(l2);
+	/* Relative to H100 (nvidia-smi's "H100 NVL" spelling): the bound is
+	 * the composed level's, 1.1 x 400 - 110 = 330 W. Below it the level is
+	 * calibrated with no word of a bound (it said S was held, beside a
+	 * calibrated S under it); above it the composed S is kept and said. */
+	static const char *const rel[2] = {
+		"h1,H100,1,Qwen3-8B,8.19,4,330,120\nh2,H100,1,Qwen3-8B,8.19,16,420,120\nh3,H100,1,Qwen3-8B,8.19,64,520,"
+		"120\nn1,H100 NVL,1,Qwen3-8B,8.19,4,300,110\nn2,H100 NVL,1,Qwen3-8B,8.19,16,380,110\n"
+		"n3,H100 NVL,1,Qwen3-8B,8.19,64,430,110\n",
+		"h1,H100,1,Qwen3-8B,8.19,4,200,120\nh2,H100,1,Qwen3-8B,8.19,16,230,120\nh3,H100,1,Qwen3-8B,8.19,64,260,"
+		"120\nn1,H100 NVL,1,Qwen3-8B,8.19,4,330,110\nn2,H100 NVL,1,Qwen3-8B,8.19,16,400,110\n"
+		"n3,H100 NVL,1,Qwen3-8B,8.19,64,435,110\n" };
+	for (int k = 0; k < 2; k++) {
+		char body[1024];
+		snprintf(body, sizeof body, "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w\n%s",
+		         rel[k]);
+		char *rp = test_fixture(dir, "rel.csv", body);
+		const char *rv[] = { "wattcast", "calibrate", "--profile", "measured", rp, "--scope", "platform",
+			             "--platform", "H100-NVL", "--relative-to", "H100", "-o", out, "--seed", "3", NULL };
+		CHECK_INT(run_wattcast(rv, NULL, &r), 0);
+		CHECK_INT(r.status, 0);
+		CHECK_INT(strstr(r.out, "is above the 330.0 W at which fit holds a fitted S") != NULL, k);
+		CHECK(strstr(r.out, "ended above its physical bound") == NULL);
+		run_result_free(&r);
+		p = json_load_file(out, 0, NULL);
+		levels = json_object_get(p, "levels");
+		for (size_t i = 0; i < json_array_size(levels); i++) {
+			json_t *l = json_array_get(levels, i), *sw = json_object_get(l, "s_w");
+			if (strcmp(json_string_value(json_object_get(l, "name")), "H100-NVL") != 0)
+				continue;
+			double v = json_number_value(json_object_get(sw, "value"));
+			CHECK(k ? v > 330.0 : v < 330.0);
+			CHECK(strcmp(json_string_value(json_object_get(sw, "source")), "calibrated") == 0);
+		}
+		json_decref(p);
+		free(rp);
+	}
 	free(base);
 	free(l40);
 	char *miss = test_fixture(dir, "miss.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w,"
