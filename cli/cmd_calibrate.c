@@ -14,7 +14,7 @@
 #include <string.h>
 
 static const char calibrate_usage[] =
-	"usage: wattcast calibrate (--params BASE.json | --profile paper) RUNS.csv -o NEW.json\n"
+	"usage: wattcast calibrate (--params BASE.json | --profile NAME) RUNS.csv -o NEW.json\n"
 	"                          [--scope model|platform] [--model NAME] [--platform NAME]\n"
 	"                          [--idle-power W] [--relative-to LEVEL] [--run-scatter X] [--name LABEL]\n"
 	"                          [--bootstrap B] [--seed S] [--threads T]\n\n"
