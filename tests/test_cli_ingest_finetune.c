@@ -121,10 +121,13 @@ write_steps(const char *run)
 	free(path);
 }
 
+/* The state of checkpoint-`at`, saved at step `at` of the run. */
 static void
-write_trainer_state(const char *run)
+write_trainer_state(const char *run, int at)
 {
-	char *ck = path_join(run, "checkpoint-100");
+	char name[32];
+	snprintf(name, sizeof name, "checkpoint-%d", at);
+	char *ck = path_join(run, name);
 	mkdir(ck, 0755);
 	char *path = path_join(ck, "trainer_state.json"), text[2048];
 	snprintf(text, sizeof text,
@@ -133,7 +136,7 @@ write_trainer_state(const char *run)
 	         " \"log_history\": [{\"epoch\": 0.1, \"grad_norm\": 0.5, \"learning_rate\": 2e-05, \"loss\": 1.3, \"step\": 10},\n"
 	         "   {\"epoch\": 1.0, \"step\": %d, \"total_flos\": 1e15, \"train_loss\": 1.1,\n"
 	         "    \"train_runtime\": %.1f, \"train_samples_per_second\": 4.0}]}\n",
-	         STEPS, STEPS, STEPS, STEPS * 2.0 + 4 * 15.0);
+	         at, STEPS, at, at * 2.0 + (at - 1) / 20 * 15.0);
 	CHECK_INT(write_text(path, text), 0);
 	free(path);
 	free(ck);
@@ -154,7 +157,7 @@ runs_ingest(void)
 	write_steps(r2);
 	write_power(r3, 1);
 	write_manifest(r3, "");
-	write_trainer_state(r3);
+	write_trainer_state(r3, STEPS);
 	char *out = path_join(dir, "ft-runs.csv");
 	const char *argv[] = { "wattcast", "ingest", a, "-o", out, NULL };
 	run_result r;
@@ -366,12 +369,52 @@ user_path(void)
 	free(law);
 }
 
+/* A run that crashed (or hit its time limit) 40 steps after its last
+ * checkpoint: the checkpoint's global_step counts the steps to that save,
+ * the trace's period counts them all. Taking the state's count put +63 %
+ * on energy per step with no warning; it is refused, naming both counts,
+ * and finetune.steps in the manifest, the remedy it names, is taken
+ * (docs/finetune.md, "Counting steps"). */
+static void
+crash_after_checkpoint(void)
+{
+	char *a = folder("crash"), *r1 = path_join(a, "after-60"), *out = path_join(dir, "crash.csv");
+	mkdir(r1, 0755);
+	write_power(r1, 0);
+	write_manifest(r1, "");
+	write_trainer_state(r1, 60);
+	const char *argv[] = { "wattcast", "ingest", a, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "checkpoint-60/trainer_state.json: global_step 60 is the step of that save");
+	CHECK_CONTAINS(r.err, "give finetune.steps in wattcast-run.json");
+	CHECK(access(out, F_OK) != 0);
+	run_result_free(&r);
+	write_manifest(r1, ", \"steps\": 100");
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	wc_ft_table *t = NULL;
+	wc_error err;
+	CHECK_INT(wc_ft_table_read(out, &t, &err), WC_OK);
+	if (t && t->n_runs == 1) {
+		CHECK(strcmp(wc_ft_table_get_extra(t, 0, "step_source"), "manifest") == 0);
+		CHECK(fabs(t->runs[0].energy_per_step_j / TRUTH - 1) <= 0.01);
+	}
+	wc_ft_table_free(t);
+	free(out);
+	free(r1);
+	free(a);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("cli_ingest_finetune");
 	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
 	runs_ingest();
+	crash_after_checkpoint();
 	refusals();
 	user_path();
 	free(dir);

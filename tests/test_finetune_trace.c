@@ -253,6 +253,60 @@ unresolved(void)
 	wave_free(&w);
 }
 
+static int
+warned(const wc_ft_steps_result *r, const char *what)
+{
+	int n = 0;
+	for (int i = 0; i < r->n_warnings; i++)
+		n += strstr(r->warnings[i], what) != NULL;
+	return n;
+}
+
+/* A stated count against the trace's period (docs/finetune.md, "Counting
+ * steps"): a checkpoint's global_step well under the period's count is
+ * refused (the run went on after the save), any other count far from it
+ * warned, a close one silent; a count from the period with gradient
+ * accumulation says the period may span only some micro-steps. */
+static void
+stated_counts(void)
+{
+	design d = { 2.0, 0.0, 200, 20, 0, 15, 0, 0, 0.03, 1, 0, 0, 0 };
+	wave w = build(&d);
+	double *t, *p;
+	size_t n = sample(&w, &d, &t, &p);
+	wc_ft_steps_info in;
+	wc_ft_steps_result r;
+	wc_error err = { 0, "" };
+	wc_ft_steps_info_init(&in);
+	in.steps = 120;
+	in.steps_source = "trainer_state";
+	in.steps_file = "checkpoint-120/trainer_state.json";
+	in.steps_at_save = 1;
+	CHECK(wc_ft_steps_analyse(t, p, n, &in, &r, &err) == WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "checkpoint-120/trainer_state.json: global_step 120 is the step of that save");
+	CHECK_CONTAINS(err.msg, "gives 200 steps");
+	CHECK(strlen(err.msg) < WC_ERROR_MSG_MAX - 1);
+	in.steps_at_save = 0;
+	in.steps_file = "trainer_state.json";
+	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
+	CHECK_INT(warned(&r, "steps: trainer_state.json gives 120 steps, the trace's step period"), 1);
+	in.steps = 200;
+	in.steps_at_save = 1;
+	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
+	CHECK_INT(warned(&r, "steps: "), 0);
+	wc_ft_steps_info_init(&in);
+	in.grad_accum = 8;
+	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
+	CHECK(strcmp(r.step_source, "trace_period") == 0);
+	CHECK_INT(warned(&r, "period: grad_accum is 8 and the steps are counted from the trace's period"), 1);
+	in.grad_accum = 1;
+	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
+	CHECK_INT(warned(&r, "grad_accum"), 0);
+	free(t);
+	free(p);
+	wave_free(&w);
+}
+
 int
 main(void)
 {
@@ -278,6 +332,7 @@ main(void)
 	design avg = { 3.0, 0.15, 240, 40, 80, 18, 30, 12, 0.05, 7, 0, 0.1, 1.0 };
 	check("1-s averaged power", &avg, 0.01, 0.01);
 	unresolved();
+	stated_counts();
 	/* A period seen 8 times only: counted, with its warning. */
 	design few = { 2.0, 0.0, 8, 0, 0, 15, 0, 0, 0.03, 9, 0, 0, 0 };
 	check("8 steps", &few, 0.01, 0.01);

@@ -285,6 +285,10 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
 	if (c->have_state) {
 		in->steps = c->state.global_step;
 		in->steps_source = "trainer_state";
+		/* the state's path from the folder: trainer_state.json, or
+		 * checkpoint-N/trainer_state.json -- a save's, not the run's end */
+		in->steps_file = c->state_path + strlen(c->dir) + 1;
+		in->steps_at_save = strchr(in->steps_file, '/') != NULL;
 		in->train_runtime_s = c->state.train_runtime_s;
 		if (c->state.save_steps > 0)
 			in->expected_saves = floor(c->state.global_step / c->state.save_steps);
@@ -296,9 +300,15 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
 		in->trailing_save = c->state.save_steps > 0 && fmod(gs, c->state.save_steps) < 0.5;
 		if (c->state.eval_steps > 0 && c->state.n_evals > 0 && fmod(gs, c->state.eval_steps) < 0.5)
 			in->trailing_eval_s = c->state.eval_runtime_s / c->state.n_evals;
-	} else if (!isnan(c->m.finetune.steps)) {
+	}
+	/* A count the user states wins over a trainer state's: the remedy
+	 * when a checkpoint's global_step is not the run's (docs/finetune.md,
+	 * "Counting steps"). */
+	if (!isnan(c->m.finetune.steps)) {
 		in->steps = c->m.finetune.steps;
 		in->steps_source = "manifest";
+		in->steps_file = NULL;
+		in->steps_at_save = 0;
 	}
 }
 

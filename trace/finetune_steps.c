@@ -184,6 +184,34 @@ warn_warmup_included(wc_ft_steps_result *out, const char *how)
 	        "training; a steps.csv with step times would leave them out", how);
 }
 
+/* A stated count against the trace's own clear period (docs/finetune.md,
+ * "Counting steps"). A checkpoint-N/ state counts the steps up to its
+ * save: a run that crashed or hit its time limit after it goes on in the
+ * power log, and its steps were split over too few -- +80 % energy per
+ * step for a crash 37 steps after checkpoint-50, with no warning. That is
+ * refused, not warned (a row's warning does not stop a fit from using
+ * it), when the period counts more; the remedy is a count the user
+ * states. Any other disagreement is said: the period may be off too
+ * (a micro-step multiple, a longer cycle). */
+static int
+stated_vs_period(const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
+{
+	double traced = out->active_s / out->period_s, ratio = traced / in->steps;
+	const char *file = in->steps_file ? in->steps_file : "wattcast-run.json";
+	if (fabs(ratio - 1.0) <= WC_FT_COUNT_MAX_DISAGREE)
+		return WC_OK;
+	if (in->steps_at_save && ratio > 1.0)
+		return wc_error_set(err, WC_EINVAL,
+		                    "%s: global_step %.0f is the step of that save and the run went on after it "
+		                    "(give finetune.steps in wattcast-run.json or a steps.csv): the trace's step "
+		                    "period %.3f s over %.0f s of training gives %.0f steps", file, in->steps,
+		                    out->period_s, out->active_s, traced);
+	WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) %.0f; "
+	        "the stated count is used: check it, or give a steps.csv", file, in->steps, out->period_s,
+	        out->active_s, traced);
+	return WC_OK;
+}
+
 /* Steps without step times: a stated count (less the warm-up bursts when
  * a save follows every step and the bursts match the count), the bursts,
  * or the period -- when it is clear (a strong autocorrelation peak, at
@@ -212,6 +240,8 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		const char *src = in->steps_source ? in->steps_source : "manifest";
 		out->steps = in->steps - out->warmup_steps;
 		snprintf(out->step_source, sizeof out->step_source, "%s", src);
+		if (!per_step && clear && stated_vs_period(in, out, err) != WC_OK)
+			return WC_EINVAL;
 		if (!per_step)
 			warn_warmup_included(out, strcmp(src, "manifest") == 0 ? "finetune.steps in wattcast-run.json "
 			                     "gives a step count" : "trainer_state.json gives a step count");
@@ -242,6 +272,15 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		 * cycle (saves at near-training power every k steps read as one
 		 * step of k: 10 x the energy per step), which no check here can
 		 * tell from a long step. */
+		/* With gradient accumulation and no distinct optimizer phase the
+		 * period can be a multiple of micro-steps, neither micro-step nor
+		 * step (0.375-s micro-steps of 3-s steps read as 1.12 s: 2.7x the
+		 * steps, -63 % energy per step); no trace tells that apart. */
+		if (in->grad_accum > 1)
+			WC_WARN(out, "period: grad_accum is %d and the steps are counted from the trace's period (%.3f s, "
+			        "%.1f steps); without a distinct optimizer phase it may span only some micro-steps, "
+			        "counting too many steps: a step log (steps.csv) would be exact", in->grad_accum,
+			        out->period_s, out->steps);
 		if (out->steps < WC_FT_PERIOD_MIN_REPEATS)
 			WC_WARN(out, "period: the step period %.3f s repeats only %.1f times over %.0f s of training; it may "
 			        "be a longer cycle (checkpoint saves every few steps) rather than one step: a step log "

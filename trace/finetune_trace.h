@@ -47,6 +47,11 @@ extern "C" {
  *  trace, with them the row carries a warning (a choice of wattcast,
  *  docs/finetune.md). */
 #define WC_FT_AVERAGE_MIN_WINDOWS 3.0
+/** A stated step count (trainer_state, manifest) and the count from a
+ *  clear trace period disagreeing by more than this share are said --
+ *  refused when the count is a checkpoint's, whose run may have gone on
+ *  after the save (a choice of wattcast, docs/finetune.md). */
+#define WC_FT_COUNT_MAX_DISAGREE 0.2
 /** Stretches of intermediate power (evaluation, warm-up, stalls) shorter
  *  than this are part of training, s. */
 #define WC_FT_MIDLEVEL_MIN_S 10.0
@@ -63,6 +68,9 @@ typedef struct {
 	size_t n_logged;
 	double steps;                  /* a step count without times; NaN = unknown */
 	const char *steps_source;      /* its name for the row ("trainer_state", "manifest") */
+	const char *steps_file;        /* the file it is from, for messages; NULL = the manifest */
+	int steps_at_save;             /* it is a checkpoint-N/ state's: the steps up to that
+	                                * save, not necessarily the run's */
 	int grad_accum;                /* micro-steps per step; 0 = unknown */
 	double expected_saves;         /* cross-checks; NaN = unknown */
 	double expected_eval_s;
