@@ -113,6 +113,18 @@ wc_ft_config_check(const wc_ft_config *c, wc_error *err)
 	    !(c->tokens_per_step >= 1 && c->tokens_per_step <= WC_FT_MAX_TOKENS))
 		return wc_error_set(err, WC_EINVAL, "tokens_per_step: must be between 1 and %g tokens, got %g",
 		                    WC_FT_MAX_TOKENS, c->tokens_per_step);
+	/* A step trains on at most every sequence of every micro-step of every
+	 * replica; more tokens than that is a mistyped count (1e9 for a 2048-
+	 * token micro-batch), which the law would answer as 500 000 times the
+	 * energy, or an over-counting num_input_tokens_seen. One rule for a
+	 * query, a runs-table row and ingest (docs/finetune.md, "Inputs of one
+	 * job"). */
+	double most = wc_ft_step_tokens(c);
+	if (!isnan(c->tokens_per_step) && c->tokens_per_step > most)
+		return wc_error_set(err, WC_EINVAL, "tokens_per_step: %g tokens are more than one step holds: "
+		                    "micro_batch %d x seq_len %d x grad_accum %d x %d data-parallel replica%s = %.0f",
+		                    c->tokens_per_step, c->micro_batch, c->seq_len, c->grad_accum, wc_ft_replicas(c),
+		                    wc_ft_replicas(c) == 1 ? "" : "s", most);
 	return WC_OK;
 }
 

@@ -95,22 +95,6 @@ memory_warning(const wc_ft_config *c, wc_finetune_prediction *out)
 		        have_gb, c->gpus, out->platform);
 }
 
-static int
-check_tokens(const wc_ft_config *c, wc_error *err)
-{
-	/* A step trains on at most every sequence of every micro-step of every
-	 * replica; more tokens than that is a mistyped count (1e9 for a 2048-
-	 * token micro-batch), which the law would answer as 500 000 times the
-	 * energy (docs/finetune.md, "Inputs of one job"). */
-	double most = wc_ft_step_tokens(c);
-	if (!isnan(c->tokens_per_step) && c->tokens_per_step > most)
-		return wc_error_set(err, WC_EINVAL, "tokens_per_step: %g tokens are more than one step holds: "
-		                    "micro_batch %d x seq_len %d x grad_accum %d x %d data-parallel replica%s = %.0f",
-		                    c->tokens_per_step, c->micro_batch, c->seq_len, c->grad_accum, wc_ft_replicas(c),
-		                    wc_ft_replicas(c) == 1 ? "" : "s", most);
-	return WC_OK;
-}
-
 static void
 calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc_finetune_prediction *out)
 {
@@ -260,8 +244,6 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	if (q->platform && (!q->platform[0] || strlen(q->platform) >= WC_NAME_MAX))
 		return wc_error_set(err, WC_EINVAL, "platform: expected a name of 1-%d characters", WC_NAME_MAX - 1);
 	if ((rc = wc_ft_bind(f, &q->config, &b, err)) != WC_OK)
-		return rc;
-	if ((rc = check_tokens(&q->config, err)) != WC_OK)
 		return rc;
 	/* A board the catalog knows answers under the catalog's spelling
 	 * ("h100", "NVIDIA H100 80GB HBM3": the H100 the law was calibrated

@@ -121,9 +121,10 @@ write_steps(const char *run)
 	free(path);
 }
 
-/* The state of checkpoint-`at`, saved at step `at` of the run. */
+/* The state of checkpoint-`at`, saved at step `at` of the run, logging
+ * `tokens` num_input_tokens_seen per step when > 0. */
 static void
-write_trainer_state(const char *run, int at)
+write_trainer_state(const char *run, int at, double tokens)
 {
 	char name[32];
 	snprintf(name, sizeof name, "checkpoint-%d", at);
@@ -135,8 +136,9 @@ write_trainer_state(const char *run, int at)
 	         " \"logging_steps\": 10, \"max_steps\": %d, \"save_steps\": 20, \"train_batch_size\": 8,\n"
 	         " \"log_history\": [{\"epoch\": 0.1, \"grad_norm\": 0.5, \"learning_rate\": 2e-05, \"loss\": 1.3, \"step\": 10},\n"
 	         "   {\"epoch\": 1.0, \"step\": %d, \"total_flos\": 1e15, \"train_loss\": 1.1,\n"
+	         "    \"num_input_tokens_seen\": %.0f,\n"
 	         "    \"train_runtime\": %.1f, \"train_samples_per_second\": 4.0}]}\n",
-	         at, STEPS, at, at * 2.0 + (at - 1) / 20 * 15.0);
+	         at, STEPS, at, tokens > 0 ? tokens * at : 0.0, at * 2.0 + (at - 1) / 20 * 15.0);
 	CHECK_INT(write_text(path, text), 0);
 	free(path);
 	free(ck);
@@ -157,7 +159,7 @@ runs_ingest(void)
 	write_steps(r2);
 	write_power(r3, 1);
 	write_manifest(r3, "");
-	write_trainer_state(r3, STEPS);
+	write_trainer_state(r3, STEPS, 0);
 	char *out = path_join(dir, "ft-runs.csv");
 	const char *argv[] = { "wattcast", "ingest", a, "-o", out, NULL };
 	run_result r;
@@ -382,7 +384,7 @@ crash_after_checkpoint(void)
 	mkdir(r1, 0755);
 	write_power(r1, 0);
 	write_manifest(r1, "");
-	write_trainer_state(r1, 60);
+	write_trainer_state(r1, 60, 0);
 	const char *argv[] = { "wattcast", "ingest", a, "-o", out, NULL };
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
@@ -403,6 +405,27 @@ crash_after_checkpoint(void)
 		CHECK(fabs(t->runs[0].energy_per_step_j / TRUTH - 1) <= 0.01);
 	}
 	wc_ft_table_free(t);
+	/* num_input_tokens_seen over what a step holds (8 x 1024 x 4 x 8 =
+	 * 262144; some Trainer versions over-count): left out with a warning
+	 * naming it, by the rule a runs-table row and a query are held to;
+	 * the row's tokens_per_step stays blank (the most a step holds). */
+	char *r2 = path_join(a, "overcount");
+	mkdir(r2, 0755);
+	write_power(r2, 0);
+	write_manifest(r2, "");
+	write_trainer_state(r2, STEPS, 300000);
+	char *out2 = path_join(dir, "overcount.csv");
+	const char *argv2[] = { "wattcast", "ingest", r2, "-o", out2, NULL };
+	CHECK(run_wattcast(argv2, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "checkpoint-100/trainer_state.json: num_input_tokens_seen / global_step is left out: "
+	               "300000 tokens are more than one step holds");
+	run_result_free(&r);
+	CHECK_INT(wc_ft_table_read(out2, &t, &err), WC_OK);
+	CHECK(t && t->n_runs == 1 && isnan(t->runs[0].config.tokens_per_step));
+	wc_ft_table_free(t);
+	free(out2);
+	free(r2);
 	free(out);
 	free(r1);
 	free(a);

@@ -117,6 +117,14 @@ refusals(void)
 	                 "a,H100,4,3,Qwen3-8B,qlora,16,8,1024,1,false,100,1\n";
 	CHECK(wc_ft_table_read_buffer(dp, strlen(dp), "ft.csv", &t, &err) == WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "ft.csv:2:10: column 'data_parallel': must divide gpus (4), got 3");
+	/* More tokens than a step holds (8 x 1024 x 1 x 4 = 32768): the rule
+	 * predict applies to a query, here at the row's cell. */
+	const char *tok = "run_id,platform,gpus,model,method,lora_rank,micro_batch,seq_len,"
+	                  "grad_accum,checkpointing,energy_per_step_j,step_s,tokens_per_step\n"
+	                  "a,H100,4,Qwen3-8B,qlora,16,8,1024,1,false,100,1,32768\n"
+	                  "b,H100,4,Qwen3-8B,qlora,16,8,1024,1,false,100,1,40000\n";
+	CHECK(wc_ft_table_read_buffer(tok, strlen(tok), "ft.csv", &t, &err) == WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "ft.csv:3:49: column 'tokens_per_step': 40000 tokens are more than one step holds");
 }
 
 int

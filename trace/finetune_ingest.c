@@ -68,6 +68,7 @@ typedef struct {
 	wc_trainer_state state;
 	int have_state;
 	wc_power_trace *pt;
+	char tokens_note[WC_WARNING_LEN]; /* num_input_tokens_seen left out: why */
 } ft_ctx;
 
 static int
@@ -114,8 +115,19 @@ configuration(ft_ctx *c, wc_ft_run *run, wc_error *err)
 	k->gpus = f->gpus ? f->gpus : c->pt->info.n_gpus;
 	k->data_parallel = f->data_parallel;
 	k->tokens_per_step = f->tokens_per_step;
-	if (isnan(k->tokens_per_step) && c->have_state && c->state.tokens_seen > 0)
+	if (isnan(k->tokens_per_step) && c->have_state && c->state.tokens_seen > 0) {
+		/* Some Trainer versions over-count num_input_tokens_seen: a value
+		 * the configuration's steps cannot hold (the check of
+		 * wc_ft_config_check) is left out with a warning, the row keeping
+		 * the most a step holds (docs/formats/finetune-telemetry.md). */
+		wc_error e;
 		k->tokens_per_step = c->state.tokens_seen / c->state.global_step;
+		if (wc_ft_config_check(k, &e) != WC_OK && strncmp(e.msg, "tokens_per_step:", 16) == 0) {
+			snprintf(c->tokens_note, sizeof c->tokens_note, "%s: num_input_tokens_seen / global_step is "
+			         "left out:%s", c->state_path + strlen(c->dir) + 1, e.msg + 16);
+			k->tokens_per_step = NAN;
+		}
+	}
 	snprintf(run->run_id, sizeof run->run_id, "%s", c->m.run_id);
 	snprintf(run->platform, sizeof run->platform, "%s", c->m.platform);
 	snprintf(run->model, sizeof run->model, "%s", c->m.model);
@@ -390,6 +402,8 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		goto done;
 	}
 	log_warnings(&notes, &res);
+	if (c.tokens_note[0])
+		WC_WARN(&res, "%s", c.tokens_note);
 	rc = wc__ft_make_row(run_dir, &run, &res, c.pt->info.bad_lines, opt, table, err);
 done:
 	free(buf);
