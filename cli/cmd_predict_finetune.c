@@ -277,13 +277,14 @@ cli_predict_finetune(int argc, char **argv)
 		return rc;
 	if ((rc = cli_load_answer_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
 		return rc;
-	/* A level of the set or a catalog board, as everywhere else: a name
-	 * nothing knows is a typo, not another GPU (answered under the
-	 * catalog's name, as the HTTP route does). */
+	/* The law's calibration platform, a level of the set or a catalog
+	 * board: a name nothing knows is a typo, not another GPU (answered
+	 * under the catalog's name, as the HTTP route does); the message
+	 * lists every name accepted (docs/cli.md, predict finetune). */
 	const char *asked = a.q.platform;
-	if (asked && !(a.q.platform = wc_params_platform(&params, asked)))
-		rc = cli_usage_error(cmd, "--platform: unknown platform '%s' (from datasheets: %s)", asked,
-		                     wc_params_datasheet_names(&params, (char[256]){ 0 }, 256));
+	if (asked && !(a.q.platform = wc_finetune_platform(&params, asked)))
+		rc = cli_usage_error(cmd, "--platform: unknown platform '%.32s'; known: %s", asked,
+		                     wc_finetune_platform_names(&params, (char[256]){ 0 }, 256));
 	else
 		rc = predict_and_print(cmd, &a, &params);
 	wc_params_clear(&params);

@@ -234,6 +234,23 @@ void wc_ft_ranges_unknown(wc_ft_ranges *r);
 /** Structural check of a present section (finite law, named draws). */
 int wc_finetune_validate(const wc_finetune_params *f, wc_error *err);
 
+/* The platforms a fine-tuning question may name (finetune_platform.c;
+ * docs/finetune.md, "Predicting"): the law's own calibration platforms --
+ * any name, as ingest, fit and calibrate take any -- besides the set's
+ * levels and the catalog's boards every other question accepts. */
+struct wc_params;
+/** Is `name` one of the '+'-joined calibration platforms `list`
+ *  ("H100+RTX-PRO-6000")? */
+int wc_ft_platform_calibrated(const char *list, const char *name);
+/** The name a fine-tuning question's platform is answered under: `name`
+ *  when the set's fine-tuning law was calibrated on it, else
+ *  wc_params_platform's; NULL when nothing knows it. */
+const char *wc_finetune_platform(const struct wc_params *p, const char *name);
+/** Every name wc_finetune_platform accepts, comma-separated into `buf`:
+ *  the law's calibration platforms, the set's levels, the catalog's other
+ *  boards. Returns `buf`. */
+const char *wc_finetune_platform_names(const struct wc_params *p, char *buf, size_t cap);
+
 /* ------------------------------------------------ evaluating the law */
 
 /** A configuration bound to a section: its FLOPs and where e0 and kappa

@@ -32,20 +32,6 @@ range_warning(wc_finetune_prediction *out, const char *field, double v, const wc
 		WC_WARN(out, "%s: %g%s is outside the calibrated %g-%g%s", field, v, unit, s->lo, s->hi, unit);
 }
 
-/* Is `name` one of the '+'-joined calibration platforms? */
-static int
-platform_calibrated(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = list; *p;) {
-		size_t k = strcspn(p, "+");
-		if (k == n && strncmp(p, name, n) == 0)
-			return 1;
-		p += k + (p[k] == '+');
-	}
-	return 0;
-}
-
 /* The least a job must hold on its GPUs, bytes per parameter
  * (docs/finetune.md, "Memory"): bf16 weights and gradients for full
  * fine-tuning (optimizer states may be 8-bit or offloaded), the frozen
@@ -99,7 +85,7 @@ static void
 calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc_finetune_prediction *out)
 {
 	const wc_ft_config *c = &q->config;
-	if (!platform_calibrated(f->platform, out->platform))
+	if (!wc_ft_platform_calibrated(f->platform, out->platform))
 		WC_WARN(out, "platform: %s differs from the calibration's %s; energy per FLOP depends on the GPU",
 		        out->platform, f->platform);
 	if (!(f->methods & (1u << c->method))) {

@@ -180,16 +180,19 @@ parse_query(const json_t *item, const wc_state *st, wc_finetune_query *q, wc_api
 		return fail(e, "wrong_type", "/platform", "expected a string, got %s", wc_json_type_name(platform), 0);
 	if (!platform)
 		return 0;
-	/* A platform is a level of the set or a catalog board, as on every
-	 * other route (docs/http-api.md, "POST /v1/predict/inference"); the
-	 * law is the set's one fine-tuning level whichever it is, but a name
-	 * nothing knows is a typo, not another GPU. Answered under the
-	 * catalog's name (h100-sxm5 is H100). */
+	/* A platform is the fine-tuning law's own calibration platform (any
+	 * name, as ingest and fit take any), a level of the set or a catalog
+	 * board, as on every other route (docs/http-api.md, "POST
+	 * /v1/predict/inference"); the law is the set's one fine-tuning level
+	 * whichever it is, but a name nothing knows is a typo, not another
+	 * GPU. Answered under the catalog's name (h100-sxm5 is H100); the
+	 * message lists every name accepted. */
 	const char *asked = json_string_value(platform);
-	if (!(q->platform = wc_params_platform(wc_predictor_params(st->pred), asked))) {
-		wc_api_error_set(e, 422, "unknown_platform", "/platform",
-		                 "platform: unknown platform \"%.*s\" (known: %s; from datasheets: %s)",
-		                 (int)wc_utf8_prefix(asked, 48), asked, st->known_platforms, st->datasheet_platforms);
+	const wc_params *params = wc_predictor_params(st->pred);
+	if (!(q->platform = wc_finetune_platform(params, asked))) {
+		char names[256];
+		wc_api_error_set(e, 422, "unknown_platform", "/platform", "platform: unknown platform \"%.*s\" (known: %s)",
+		                 (int)wc_utf8_prefix(asked, 48), asked, wc_finetune_platform_names(params, names, sizeof names));
 		return -1;
 	}
 	return 0;

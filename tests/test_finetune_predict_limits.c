@@ -62,7 +62,9 @@ tokens_cli(void)
 	const char *typo[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
 		               "--micro-batch", "1", "--seq-len", "1024", "--platform", "FooGPU", NULL };
 	r = run(typo, 2);
-	CHECK_CONTAINS(r.err, "--platform: unknown platform 'FooGPU' (from datasheets: ");
+	CHECK_CONTAINS(r.err, "--platform: unknown platform 'FooGPU'; known: ");
+	CHECK_CONTAINS(r.err, "H100");
+	CHECK_CONTAINS(r.err, "A10G");
 	run_result_free(&r);
 	const char *alias[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
 		                "--micro-batch", "1", "--seq-len", "1024", "--platform", "h100", NULL };
@@ -105,11 +107,68 @@ tokens_http(void)
 	wc_params_clear(&paper);
 }
 
+/* A law calibrated on a GPU the datasheet catalog does not know answers
+ * --platform naming it (it answered without --platform "on ... x
+ * RTX-PRO-6000" and refused the same name with it), with no platform
+ * warning; a typo is refused listing every name accepted, the law's own
+ * first, on the CLI and over HTTP (docs/finetune.md, "Predicting"). */
+static void
+own_platform(void)
+{
+	wc_params law = WC_PARAMS_INIT;
+	wc_error err;
+	wc_params_default(&law);
+	snprintf(law.finetune.platform, sizeof law.finetune.platform, "%s", "RTX-PRO-6000");
+	char *dir = test_tmpdir("finetune_platform"), *path = path_join(dir, "rtx-law.json");
+	CHECK_INT(wc_params_save_file(path, &law, &err), WC_OK);
+	const char *own[] = { "wattcast", "predict", "finetune", "--params", path, "--method", "qlora", "--model",
+		              "Qwen3-8B", "--lora-rank", "16", "--micro-batch", "1", "--seq-len", "1024",
+		              "--platform", "RTX-PRO-6000", NULL };
+	run_result r = run(own, 0);
+	CHECK_CONTAINS(r.out, "on 1 x RTX-PRO-6000");
+	CHECK(!strstr(r.out, "platform:") && !strstr(r.err, "platform:"));
+	run_result_free(&r);
+	own[16] = "RTX-PRO-6001";
+	r = run(own, 2);
+	CHECK_CONTAINS(r.err, "--platform: unknown platform 'RTX-PRO-6001'; known: RTX-PRO-6000, ");
+	CHECK_CONTAINS(r.err, "H100");
+	CHECK(strlen(r.err) <= 255 + strlen("wattcast predict finetune: \n"));
+	run_result_free(&r);
+	const wc_params *sets[1] = { &law };
+	const char *sources[1] = { "rtx-law.json" };
+	wc_profiles *pf = NULL;
+	CHECK_INT(wc_profiles_new(1, sets, sources, &pf, &err), WC_OK);
+	wc_api_error e;
+	memset(&e, 0, sizeof e);
+	json_t *item = json_loads("{\"method\":\"qlora\",\"model\":\"Qwen3-8B\",\"lora_rank\":16,\"micro_batch\":1,"
+	                          "\"seq_len\":1024,\"platform\":\"RTX-PRO-6000\"}", 0, NULL);
+	json_t *answer = pf && item ? wc_finetune_answer(item, pf, &e) : NULL;
+	CHECK(answer != NULL);
+	json_decref(answer);
+	json_decref(item);
+	item = json_loads("{\"method\":\"qlora\",\"model\":\"Qwen3-8B\",\"lora_rank\":16,\"micro_batch\":1,"
+	                  "\"seq_len\":1024,\"platform\":\"RTX-PRO-6001\"}", 0, NULL);
+	answer = pf && item ? wc_finetune_answer(item, pf, &e) : NULL;
+	CHECK(answer == NULL);
+	CHECK_INT(e.status, 422);
+	CHECK(strcmp(e.field, "/platform") == 0);
+	CHECK_CONTAINS(e.message, "(known: RTX-PRO-6000, ");
+	CHECK_CONTAINS(e.message, "A10G");
+	json_decref(answer);
+	json_decref(item);
+	if (pf)
+		wc_profiles_release(pf);
+	wc_params_clear(&law);
+	free(path);
+	free(dir);
+}
+
 int
 main(void)
 {
 	moe_memory();
 	tokens_cli();
 	tokens_http();
+	own_platform();
 	return check_report("test_finetune_predict_limits");
 }
