@@ -234,6 +234,10 @@ report(const wc_finetune_params *base, const wc_ft_calibrate_options *o, int B,
 		        o->mode == WC_FT_CAL_SCALE ? "scale" : "kappa", 1.0 / f, base->platform, base->stack);
 	if (strchr(s->platform, '+'))
 		WC_WARN(out, "calibration: runs from several platforms (%s) share one factor", s->platform);
+	char list[32];
+	if (wc_ft_methods_join(s->methods, "+", list, sizeof list) > 1)
+		WC_WARN(out, "calibration: runs of several methods (%s) share one factor; energy per token differs "
+		        "several-fold between methods", list);
 	if (B > 0 && base->draws.n == 0)
 		WC_WARN(out, "interval: the base has no bootstrap draws; the interval covers the runs' scatter only");
 	if (out->failed > 0)

@@ -7,6 +7,7 @@
 #include "models/finetune_law.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const method_names[WC_FT_METHOD_COUNT] = { "full", "lora", "qlora" };
@@ -32,6 +33,23 @@ const char *
 wc_ft_method_choices(void)
 {
 	return "full, lora or qlora";
+}
+
+int
+wc_ft_methods_join(unsigned methods, const char *sep, char *buf, size_t cap)
+{
+	int n = 0;
+	size_t used = 0;
+	if (cap)
+		buf[0] = '\0';
+	for (int m = 0; m < WC_FT_METHOD_COUNT && cap; m++)
+		if (methods & (1u << m)) {
+			if (used < cap)
+				used += (size_t)snprintf(buf + used, cap - used, "%s%s", n ? sep : "",
+				                         wc_ft_method_name((wc_ft_method)m));
+			n++;
+		}
+	return n;
 }
 
 void

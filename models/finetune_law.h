@@ -35,6 +35,9 @@ const char *wc_ft_method_name(wc_ft_method m);
 int wc_ft_method_from_name(const char *name, wc_ft_method *out);
 /** "full, lora or qlora", for messages. */
 const char *wc_ft_method_choices(void);
+/** The methods of a mask (bit 1 << wc_ft_method each) joined by `sep`
+ *  ("full+lora") into `buf`; returns how many. */
+int wc_ft_methods_join(unsigned methods, const char *sep, char *buf, size_t cap);
 
 /** Largest values a configuration may take (sanity bounds, not physics). */
 #define WC_FT_MAX_GPUS 65536

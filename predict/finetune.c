@@ -89,11 +89,8 @@ calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc
 		WC_WARN(out, "platform: %s differs from the calibration's %s; energy per FLOP depends on the GPU",
 		        out->platform, f->platform);
 	if (!(f->methods & (1u << c->method))) {
-		char list[32] = "";
-		for (int m = 0; m < WC_FT_METHOD_COUNT; m++)
-			if (f->methods & (1u << m))
-				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? "/" : "",
-				         wc_ft_method_name((wc_ft_method)m));
+		char list[32];
+		wc_ft_methods_join(f->methods, "/", list, sizeof list);
 		WC_WARN(out, "method: %s is outside the calibration (%s runs); energy per token differs "
 		        "several-fold between methods and training stacks (an optimised multi-GPU full "
 		        "fine-tuning run is several times cheaper per token than a PEFT one)",

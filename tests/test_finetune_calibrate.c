@@ -153,8 +153,19 @@ same_seed_same_draws(const wc_finetune_params *base, const wc_finetune_params *t
 	      memcmp(r1.section.draws.values, r2.section.draws.values,
 	             sizeof(double) * (size_t)r1.section.draws.n * 2) == 0);
 	CHECK_INT(r1.n_runs, 3);
+	for (int i = 0; i < r1.n_warnings; i++)
+		CHECK(strstr(r1.warnings[i], "several methods") == NULL);
 	wc_ft_calibrate_result_clear(&r1);
 	wc_ft_calibrate_result_clear(&r2);
+	/* runs of two methods sharing one factor are said (docs/finetune.md, "Limits") */
+	t->runs[0].config.method = WC_FT_LORA;
+	t->runs[0].config.lora_rank = 16;
+	CHECK_INT(wc_ft_calibrate(base, t, &o, &r1, NULL), WC_OK);
+	int said = 0;
+	for (int i = 0; i < r1.n_warnings; i++)
+		said += strstr(r1.warnings[i], "calibration: runs of several methods (full+lora) share one factor") != NULL;
+	CHECK_INT(said, 1);
+	wc_ft_calibrate_result_clear(&r1);
 	wc_ft_table_free(t);
 }
 

@@ -128,6 +128,34 @@ heldout(void)
 	wc_ft_table_free(t);
 }
 
+static int
+warned(const wc_ft_fit_result *r, const char *what)
+{
+	int n = 0;
+	for (int i = 0; i < r->n_warnings; i++)
+		n += strstr(r->warnings[i], what) != NULL;
+	return n;
+}
+
+/* Runs of several methods fitted as one law are said, as docs/finetune.md
+ * ("Limits") promises -- as runs of several platforms are; one method is
+ * silent. */
+static void
+several_methods(void)
+{
+	wc_ft_table *t = simulated(3, 0.02);
+	wc_ft_fit_result r;
+	CHECK_INT(wc_fit_finetune(t, NULL, &r, NULL), WC_OK);
+	CHECK_INT(warned(&r, "several methods"), 0);
+	wc_ft_fit_result_clear(&r);
+	for (size_t i = 0; i < t->n_runs; i += 2)
+		t->runs[i].config.method = WC_FT_LORA;
+	CHECK_INT(wc_fit_finetune(t, NULL, &r, NULL), WC_OK);
+	CHECK_INT(warned(&r, "calibration: runs of several methods (lora+qlora) are fitted as one law"), 1);
+	wc_ft_fit_result_clear(&r);
+	wc_ft_table_free(t);
+}
+
 int
 main(void)
 {
@@ -136,5 +164,6 @@ main(void)
 	threads_do_not_matter();
 	relations_are_projections();
 	heldout();
+	several_methods();
 	return check_report("test_finetune_fit");
 }
