@@ -153,14 +153,14 @@ check_args(int argc, char **argv, ft_args *a)
 		return cli_usage_error(cmd, "--lora-rank is required for %s", a->method);
 	if (c->data_parallel && c->gpus % c->data_parallel)
 		return cli_usage_error(cmd, "--data-parallel: must divide --gpus (%d), got %d", c->gpus, c->data_parallel);
-	/* What one step can hold (the predictor refuses more too, naming the
-	 * field; here the flags are named and the exit is a usage error). */
-	double most = wc_ft_step_tokens(c);
-	if (!isnan(c->tokens_per_step) && c->tokens_per_step > most)
-		return cli_usage_error(cmd, "--tokens-per-step: %g tokens are more than one step holds: --micro-batch %d "
-		                       "x --seq-len %d x --grad-accum %d x %d data-parallel replica%s = %.0f",
-		                       c->tokens_per_step, c->micro_batch, c->seq_len, c->grad_accum, wc_ft_replicas(c),
-		                       wc_ft_replicas(c) == 1 ? "" : "s", most);
+	/* What one step can hold, and whole steps: the predictor's rules
+	 * (models/finetune.c), checked here so that the flag is named and the
+	 * exit is a usage error (docs/cli.md). */
+	wc_error e;
+	if (wc_ft_config_check(c, &e) != WC_OK && strncmp(e.msg, "tokens_per_step:", 16) == 0)
+		return cli_usage_error(cmd, "--tokens-per-step:%s", e.msg + 16);
+	if (wc_ft_steps_check(a->q.steps, &e) != WC_OK)
+		return cli_usage_error(cmd, "--%s", e.msg);
 	if (a->params_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	return CLI_OK;
@@ -171,16 +171,28 @@ static void
 print_law(const wc_finetune_prediction *p)
 {
 	if (p->e0_scope == WC_FT_E0_PER_GPU)
-		printf("\n  the prediction    compute law E_step = G e0 + kappa F = %g x %.6g J + %.6g J/TFLOP x %.1f TFLOP"
+		printf("\n  the prediction    compute law E_step = G e0 + kappa F = %g x %.6g J + %.6g J/TFLOP x %.6g TFLOP"
 		       " (e0 per GPU)", p->e0_multiplier, p->e0_j, p->kappa_j_per_tflop, p->flops.flops_per_step_tflop);
 	else
-		printf("\n  the prediction    compute law E_step = e0 + kappa F = %.6g J + %.6g J/TFLOP x %.1f TFLOP"
+		printf("\n  the prediction    compute law E_step = e0 + kappa F = %.6g J + %.6g J/TFLOP x %.6g TFLOP"
 		       " (e0 for the whole job whatever G: a file of schema 4 or older)", p->e0_j,
 		       p->kappa_j_per_tflop, p->flops.flops_per_step_tflop);
 	if (p->calibrated.present)
 		printf("\n  calibrated        %s mode, factor %.4g from %d run%s; held: %s",
 		       wc_ft_cal_mode_name(p->calibrated.mode), p->calibrated.factor.value, p->calibrated.runs,
 		       p->calibrated.runs == 1 ? "" : "s", wc_ft_cal_mode_held(p->calibrated.mode));
+}
+
+/* Decimals that show `v` to 4 significant digits, at least `least`: a
+ * 2-step job's 0.0076 kWh printed "0.000 kWh" and a 16-token step's
+ * 0.0053 TFLOP "0.0 TFLOP". */
+static int
+decimals(double v, int least)
+{
+	if (!(v > 0) || !isfinite(v))
+		return least;
+	int d = 3 - (int)floor(log10(v));
+	return d < least ? least : d > 15 ? 15 : d;
 }
 
 static void
@@ -195,7 +207,8 @@ print_human(const ft_args *a, const wc_finetune_prediction *p, const char *name,
 		printf(", rank %d", c->lora_rank);
 	printf("%s\n", c->checkpointing ? ", activation checkpointing" : "");
 	printf("  tokens per step   %12.0f\n", p->flops.tokens_per_step);
-	printf("  FLOPs per step    %12.1f TFLOP\n", p->flops.flops_per_step_tflop);
+	printf("  FLOPs per step    %12.*f TFLOP\n", decimals(p->flops.flops_per_step_tflop, 1),
+	       p->flops.flops_per_step_tflop);
 	printf("  energy per step   %12.1f J", p->energy_per_step_j);
 	if (p->has_interval) {
 		char draws[32] = ""; /* none without draws: "0 draws" read as a fault */
@@ -208,9 +221,10 @@ print_human(const ft_args *a, const wc_finetune_prediction *p, const char *name,
 	if (p->has_interval)
 		printf("   95 %% interval %.5f-%.5f J", p->token_lo_j, p->token_hi_j);
 	if (isfinite(p->energy_total_kwh)) {
-		printf("\n  energy, %g steps %10.3f kWh", p->steps, p->energy_total_kwh);
+		int k = decimals(p->energy_total_kwh, 3);
+		printf("\n  energy, %.0f steps %10.*f kWh", p->steps, k, p->energy_total_kwh);
 		if (p->has_interval)
-			printf("   95 %% interval %.3f-%.3f kWh", p->total_lo_kwh, p->total_hi_kwh);
+			printf("   95 %% interval %.*f-%.*f kWh", k, p->total_lo_kwh, k, p->total_hi_kwh);
 	}
 	print_law(p);
 	/* Relations say something only on their own sweep; a published one

@@ -146,6 +146,17 @@ wc_ft_config_check(const wc_ft_config *c, wc_error *err)
 	return WC_OK;
 }
 
+int
+wc_ft_steps_check(double steps, wc_error *err)
+{
+	/* Optimizer steps are whole: 2.5 steps was answered as "0.000 kWh"
+	 * rather than refused; one rule for the CLI and HTTP. */
+	if (!isnan(steps) && !(steps >= 0 && steps <= WC_FT_MAX_STEPS && steps == floor(steps)))
+		return wc_error_set(err, WC_EINVAL, "steps: must be a whole number of optimizer steps from 0 to %g, got %g",
+		                    WC_FT_MAX_STEPS, steps);
+	return WC_OK;
+}
+
 /* Sum of (d_in + d_out) over the matrices LoRA adapts in one layer: the
  * attention projections q, k, v, o and the MLP's gate, up and down
  * (PEFT's "all-linear"). The MLP width is estimated from the parameters

@@ -46,6 +46,13 @@ int wc_ft_methods_join(unsigned methods, const char *sep, char *buf, size_t cap)
  *  least one token, and 1e15 is ten million times the largest published
  *  batches (sanity bound, not physics; it keeps every energy finite). */
 #define WC_FT_MAX_TOKENS 1e15
+/** A job's optimizer steps (its energy in kWh) are a whole number in
+ *  [0, WC_FT_MAX_STEPS] (sanity bound, not physics; docs/finetune.md,
+ *  "Predicting"). */
+#define WC_FT_MAX_STEPS 1e15
+/** Check a number of optimizer steps (NaN = none asked); the message
+ *  starts with "steps:". */
+int wc_ft_steps_check(double steps, wc_error *err);
 
 /** One fine-tuning job. `params_b` is the model's (active) size in
  *  billions; the attention shape is optional (0 = unknown: multi-head

@@ -222,8 +222,8 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	out->steps = out->energy_total_kwh = NAN;
 	out->step_lo_j = out->step_hi_j = out->token_lo_j = out->token_hi_j = NAN;
 	out->total_lo_kwh = out->total_hi_kwh = NAN;
-	if (!isnan(q->steps) && !(q->steps >= 0 && q->steps <= 1e15))
-		return wc_error_set(err, WC_EINVAL, "steps: must be a number of steps between 0 and 1e15, got %g", q->steps);
+	if ((rc = wc_ft_steps_check(q->steps, err)) != WC_OK)
+		return rc;
 	if (q->platform && (!q->platform[0] || strlen(q->platform) >= WC_NAME_MAX))
 		return wc_error_set(err, WC_EINVAL, "platform: expected a name of 1-%d characters", WC_NAME_MAX - 1);
 	if ((rc = wc_ft_bind(f, &q->config, &b, err)) != WC_OK)

@@ -49,8 +49,8 @@ tokens_cli(void)
 	const char *many[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
 	                       "--micro-batch", "1", "--seq-len", "2048", "--tokens-per-step", "1e9", NULL };
 	run_result r = run(many, 2);
-	CHECK_CONTAINS(r.err, "--tokens-per-step: 1e+09 tokens are more than one step holds: --micro-batch 1 x "
-	                      "--seq-len 2048 x --grad-accum 1 x 1 data-parallel replica = 2048");
+	CHECK_CONTAINS(r.err, "--tokens-per-step: 1e+09 tokens are more than one step holds: micro_batch 1 x "
+	                      "seq_len 2048 x grad_accum 1 x 1 data-parallel replica = 2048");
 	run_result_free(&r);
 	const char *packed[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
 	                         "--micro-batch", "2", "--seq-len", "2048", "--grad-accum", "4", "--gpus", "8",
@@ -163,6 +163,55 @@ own_platform(void)
 	free(dir);
 }
 
+/* Optimizer steps are whole and at most 1e15, refused the same way
+ * however they are wrong (exit 2 naming --steps; 422 naming /steps); a
+ * small job's kWh and a tiny step's FLOPs print with significant digits,
+ * not "0.000 kWh" and "0.0 TFLOP" (docs/cli.md, predict finetune). */
+static void
+steps_limits(void)
+{
+	const char *argv[] = { "wattcast", "predict", "finetune", "--method", "qlora", "--model", "Qwen3-0.6B",
+		               "--lora-rank", "64", "--micro-batch", "1", "--seq-len", "16", "--steps", "1e300", NULL };
+	run_result r = run(argv, 2);
+	CHECK_CONTAINS(r.err, "--steps: must be a whole number of optimizer steps from 0 to 1e+15, got 1e+300");
+	run_result_free(&r);
+	argv[14] = "2.5";
+	r = run(argv, 2);
+	CHECK_CONTAINS(r.err, "--steps: must be a whole number of optimizer steps from 0 to 1e+15, got 2.5");
+	run_result_free(&r);
+	argv[14] = "-1";
+	r = run(argv, 2);
+	CHECK_CONTAINS(r.err, "--steps: ");
+	run_result_free(&r);
+	argv[14] = "2";
+	r = run(argv, 0);
+	CHECK_CONTAINS(r.out, "energy, 2 steps");
+	CHECK(!strstr(r.out, " 0.000 kWh") && !strstr(r.out, " 0.0 TFLOP"));
+	CHECK_CONTAINS(r.out, "FLOPs per step         0.04");
+	run_result_free(&r);
+	wc_params paper = WC_PARAMS_INIT;
+	const wc_params *sets[1] = { &paper };
+	const char *sources[1] = { "profile:paper" };
+	wc_profiles *pf = NULL;
+	wc_error err;
+	wc_params_default(&paper);
+	CHECK_INT(wc_profiles_new(1, sets, sources, &pf, &err), WC_OK);
+	json_t *item = json_loads("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"micro_batch\":1,\"seq_len\":2048,"
+	                          "\"steps\":2.5}", 0, NULL);
+	wc_api_error e;
+	memset(&e, 0, sizeof e);
+	json_t *answer = pf && item ? wc_finetune_answer(item, pf, &e) : NULL;
+	CHECK(answer == NULL);
+	CHECK_INT(e.status, 422);
+	CHECK(strcmp(e.field, "/steps") == 0);
+	CHECK_CONTAINS(e.message, "steps: must be a whole number of optimizer steps");
+	json_decref(answer);
+	json_decref(item);
+	if (pf)
+		wc_profiles_release(pf);
+	wc_params_clear(&paper);
+}
+
 int
 main(void)
 {
@@ -170,5 +219,6 @@ main(void)
 	tokens_cli();
 	tokens_http();
 	own_platform();
+	steps_limits();
 	return check_report("test_finetune_predict_limits");
 }
