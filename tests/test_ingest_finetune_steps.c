@@ -164,6 +164,8 @@ every_tenth_step(void)
 	CHECK(fabs(e / TRUTH - 1) <= 0.02);
 	CHECK_NEAR(steps, 200, 0);
 	CHECK_CONTAINS(warn, "steps.csv:3: steps are logged with gaps (up to 10 steps, 20 rows)");
+	/* a warm-up inside the first row of ten cannot be told apart: said */
+	CHECK_CONTAINS(warn, "warm-up: the step log's first row in the power log ends 10 steps");
 	/* Without a start row the first row ends as many steps as the gap to
 	 * the next: steps 1-10 as well. */
 	char *path = path_join(run, "steps.csv");
@@ -175,6 +177,21 @@ every_tenth_step(void)
 	e = ingest(run, &steps, warn, sizeof warn);
 	CHECK(fabs(e / TRUTH - 1) <= 0.02);
 	CHECK_NEAR(steps, 200, 0);
+	CHECK_CONTAINS(warn, "warm-up: the step log's first row in the power log ends 10 steps");
+	/* A log of every step says nothing of it; one that never reached a
+	 * step row is no step log, and says so. */
+	f = fopen(path, "w");
+	fputs("step,epoch_s\n", f);
+	for (int k = 1; k <= 200; k++)
+		fprintf(f, "%d,%.3f\n", k, t_start + s.end[k - 1]);
+	fclose(f);
+	ingest(run, &steps, warn, sizeof warn);
+	CHECK(strstr(warn, "first row in the power log ends") == NULL);
+	f = fopen(path, "w");
+	fprintf(f, "step,epoch_s,event\n0,%.3f,start\n", t_start + 10.0);
+	fclose(f);
+	ingest(run, &steps, warn, sizeof warn);
+	CHECK_CONTAINS(warn, "steps.csv: holds no step rows (1 other row); the steps are counted from trace_period");
 	free(path);
 	free(run);
 }

@@ -402,6 +402,12 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		goto done;
 	}
 	log_warnings(&notes, &res);
+	/* A log that never reached a step (a job dead before step 1, a logger
+	 * that never flushed) is no step log: said, as the count then comes
+	 * from elsewhere (docs/formats/finetune-telemetry.md). */
+	if (c.steps_path[0] && in.n_step_end == 0)
+		WC_WARN(&res, "steps.csv: holds no step rows (%zu other row%s); the steps are counted from %s", c.log.n,
+		        c.log.n == 1 ? "" : "s", res.step_source);
 	if (c.tokens_note[0])
 		WC_WARN(&res, "%s", c.tokens_note);
 	rc = wc__ft_make_row(run_dir, &run, &res, c.pt->info.bad_lines, opt, table, err);
