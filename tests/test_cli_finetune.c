@@ -30,6 +30,7 @@ pipeline(void)
 	char *per_run = path_join(dir, "per-run.csv");
 	const char *sim[] = { "wattcast", "simulate", "finetune", "--seed", "3", "-o", runs, NULL };
 	run_result r = run(sim, 0);
+	CHECK(strstr(r.err, "design rows") == NULL); /* the design is the published law's own */
 	run_result_free(&r);
 	const char *fit[] = { "wattcast", "fit", "finetune", runs, "-o", params, "--bootstrap", "100",
 	                      "--seed", "5", "--threads", "2", NULL };
@@ -69,6 +70,28 @@ pipeline(void)
 	free(runs);
 	free(params);
 	free(per_run);
+}
+
+/* A law calibrated on 8-GPU H100 LoRA runs draws the design (QLoRA rank
+ * 64 on one H200) outside its calibration: said, each field once with
+ * the rows it concerns, by predict's own warnings. */
+static void
+simulate_outside(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	char *law = path_join(dir, "lora-h100.json"), *runs = path_join(dir, "sim-outside.csv");
+	wc_params_default(&p);
+	snprintf(p.finetune.platform, sizeof p.finetune.platform, "H100");
+	p.finetune.methods = 1u << WC_FT_LORA;
+	CHECK_INT(wc_params_save_file(law, &p, NULL), WC_OK);
+	const char *sim[] = { "wattcast", "simulate", "finetune", "--seed", "7", "--params", law, "-o", runs, NULL };
+	run_result r = run(sim, 0);
+	CHECK_CONTAINS(r.err, "warning: 63 of 63 design rows: platform: H200 differs from the calibration's H100");
+	CHECK_CONTAINS(r.err, "warning: 63 of 63 design rows: method: qlora is outside the calibration (lora runs)");
+	run_result_free(&r);
+	wc_params_clear(&p);
+	free(law);
+	free(runs);
 }
 
 static void
@@ -160,6 +183,7 @@ main(void)
 	dir = test_tmpdir("cli_finetune");
 	memory();
 	pipeline();
+	simulate_outside();
 	bad_flags();
 	bad_rows();
 	free(dir);
