@@ -128,7 +128,12 @@ close_keyed(nv_reader *rd, size_t line)
 			return wc_error_set(rd->err, WC_EPARSE,
 			                    "%s:%zu: the first sample holds %d GPU%s, expected %d%s", rd->path,
 			                    rd->first_line, rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want,
-			                    rd->n_gpus > want ? " (name the run's GPUs with gpu_uuids)" : "");
+			                    rd->n_gpus <= want ? ""
+			                    /* gpu_uuids selects by the uuid column: without one it
+			                     * cannot, and pointing to it sent users in circles */
+			                    : rd->col_uuid >= 0 ? " (name the run's GPUs with gpu_uuids)"
+			                    : " (gpu_uuids would name the run's GPUs, but this log has no uuid column: "
+			                      "add uuid to nvidia-smi --query-gpu)");
 		rd->frozen = 1;
 	}
 	if (rd->tainted) {

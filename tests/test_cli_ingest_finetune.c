@@ -66,7 +66,7 @@ folder(const char *name)
 	return d;
 }
 
-/* power.csv in one of the two styles. */
+/* power.csv in one of three styles: 0 by uuid, 1 the default query, 2 by index only. */
 static void
 write_power(const char *run, int default_style)
 {
@@ -74,7 +74,9 @@ write_power(const char *run, int default_style)
 	FILE *f = fopen(path, "w");
 	wc_pcg32 rng;
 	wc_pcg32_seed(&rng, 7, (uint64_t)default_style);
-	if (default_style)
+	if (default_style == 2) /* by index, no uuid column */
+		fputs("timestamp, index, power.draw [W]\n", f);
+	else if (default_style)
 		fputs("timestamp, name, pci.bus_id, power.draw [W], utilization.gpu [%]\n", f);
 	else
 		fputs("timestamp,uuid,power.draw [W],clocks.sm [MHz],clocks.mem [MHz],utilization.gpu [%],"
@@ -86,7 +88,9 @@ write_power(const char *run, int default_style)
 			long long whole = (long long)llround(ms);
 			int hh = 15 + (int)(whole / 3600000), mm = (int)(whole / 60000 % 60), ss = (int)(whole / 1000 % 60);
 			double pw = w * (1 + 0.03 * wc_pcg32_normal(&rng));
-			if (default_style)
+			if (default_style == 2)
+				fprintf(f, "2026/07/18 %02d:%02d:%02d.%03lld, %d, %.2f W\n", hh, mm, ss, whole % 1000, g, pw);
+			else if (default_style)
 				fprintf(f, "2026/07/18 %02d:%02d:%02d.%03lld, NVIDIA H100 80GB HBM3, 00000000:%02X:00.0, %.2f W, %d %%\n",
 				        hh, mm, ss, whole % 1000, 0x18 + g, pw, pw > 300 ? 98 : 0);
 			else
@@ -424,8 +428,30 @@ crash_after_checkpoint(void)
 	CHECK_INT(wc_ft_table_read(out2, &t, &err), WC_OK);
 	CHECK(t && t->n_runs == 1 && isnan(t->runs[0].config.tokens_per_step));
 	wc_ft_table_free(t);
-	free(out2);
 	free(r2);
+	/* A node-wide log of 8 GPUs without a uuid column for a 4-GPU job,
+	 * with and without gpu_uuids: the error says the log lacks the column
+	 * gpu_uuids needs, rather than sending the user to gpu_uuids. */
+	char *r3 = path_join(a, "four-of-eight"), *m3 = path_join(r3, "wattcast-run.json");
+	mkdir(r3, 0755);
+	write_power(r3, 2);
+	for (int k = 0; k < 2; k++) {
+		char text[1024];
+		snprintf(text, sizeof text, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": "
+		         "\"Llama-3.1-8B\", \"utc_offset_s\": 0,%s \"finetune\": {\"method\": \"qlora\", "
+		         "\"micro_batch\": 8, \"seq_len\": 1024, \"grad_accum\": 4, \"gpus\": 4, \"lora_rank\": 64, "
+		         "\"checkpointing\": false}}\n", k ? " \"gpu_uuids\": [\"0\", \"1\", \"2\", \"3\"]," : "");
+		CHECK_INT(write_text(m3, text), 0);
+		const char *argv3[] = { "wattcast", "ingest", r3, "-o", out2, NULL };
+		CHECK(run_wattcast(argv3, NULL, &r) == 0);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, "power.csv:2: the first sample holds 8 GPUs, expected 4 (gpu_uuids would name the "
+		               "run's GPUs, but this log has no uuid column: add uuid to nvidia-smi --query-gpu)");
+		run_result_free(&r);
+	}
+	free(m3);
+	free(r3);
+	free(out2);
 	free(out);
 	free(r1);
 	free(a);
