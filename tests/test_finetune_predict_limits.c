@@ -188,6 +188,14 @@ steps_limits(void)
 	CHECK_CONTAINS(r.out, "energy, 2 steps");
 	CHECK(!strstr(r.out, " 0.000 kWh") && !strstr(r.out, " 0.0 TFLOP"));
 	CHECK_CONTAINS(r.out, "FLOPs per step         0.04");
+	/* ... and a step that is all G e0 says so */
+	CHECK_CONTAINS(r.out, "warning: e0: the fixed per-step energy G e0 (2176.3 J) is 100.0 % of the step's");
+	run_result_free(&r);
+	argv[6] = "Qwen3-8B";
+	argv[10] = "8";
+	argv[12] = "1024";
+	r = run(argv, 0);
+	CHECK(strstr(r.out, "warning: e0:") == NULL);
 	run_result_free(&r);
 	wc_params paper = WC_PARAMS_INIT;
 	const wc_params *sets[1] = { &paper };
