@@ -46,7 +46,7 @@ wc__ft_make_row(const char *dir, const wc_ft_run *run, const wc_ft_steps_result 
 		{ "energy_per_token_j", r->energy_per_step_j / f.tokens_per_step, "%.6g" },
 		{ "flops_per_step_tflop", f.flops_per_step_tflop, "%.6g" },
 		{ "steps", r->steps, "%.6g" },
-		{ "period_s", r->period_s, "%.4f" },
+		{ "period_s", r->period_clear ? r->period_s : NAN, "%.4f" },
 		{ "window_s", r->window_s, "%.3f" },
 		{ "window_energy_j", r->window_energy_j, "%.1f" },
 		{ "active_s", r->active_s, "%.3f" },

@@ -80,7 +80,7 @@ median_step(const wc_ft_steps_info *in, double *scratch)
  * slow leading steps are marked as warm-up. Each row counts the steps it
  * ends. Returns the steps kept. */
 static double
-steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, double *median)
+steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, double *median, double *span)
 {
 	size_t n = in->n_step_end, first = n, last = 0;
 	double kept = 0, all = 0, *d = wc_alloc_array(n ? n : 1, sizeof *d), tn = g->t[g->n - 1];
@@ -102,6 +102,8 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	if (kept < all)
 		WC_WARN(out, "step log: %.0f of %.0f steps lie outside the power log and are not counted", all - kept, all);
 	double ws = step_start(in, first, isfinite(*median) ? *median : 0.0), we = in->step_end[last];
+	span[0] = ws;
+	span[1] = we;
 	g->k0 = wc__ft_bin(g, ws);
 	g->k1 = wc__ft_bin(g, we);
 	for (size_t k = 0; k < g->nb; k++)
@@ -227,8 +229,7 @@ static int
 count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, int per_step,
             wc_ft_steps_result *out, wc_error *err)
 {
-	int clear = isfinite(out->period_s) && out->period_acf >= WC_FT_PERIOD_MIN_ACF &&
-	            out->period_s >= 3.0 * g->dt;
+	int clear = out->period_clear;
 	double step = per_step ? b->median_s : clear ? out->period_s : NAN;
 	if (!isfinite(in->steps) && in->averaged_s > 0 && step < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s)
 		/* Averaged power smears each short step into the pauses beside
@@ -349,6 +350,15 @@ cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *o
 		        out->window_s);
 }
 
+/* A clear period: a strong autocorrelation peak at least three samples
+ * long (docs/finetune.md, "Counting steps"); the only one that counts
+ * steps or goes in the row. */
+static int
+period_clear(const ft_grid *g, double period, double acf)
+{
+	return isfinite(period) && acf >= WC_FT_PERIOD_MIN_ACF && period >= 3.0 * g->dt;
+}
+
 /* Mark the pauses; `hint` is the step period from step times (or NaN).
  * Without step times the period is not known yet: the near-idle pauses of
  * at least 2 s are found first, the period taken over what is left, and
@@ -367,7 +377,7 @@ mark_pauses(ft_grid *g, double hint, wc_ft_steps_result *out, wc_error *err)
 			return rc;
 		/* Only a clear period: one found where the steps are not resolved
 		 * would throw the saves back in. */
-		if (!(acf >= WC_FT_PERIOD_MIN_ACF && hint >= 3.0 * g->dt))
+		if (!period_clear(g, hint, acf))
 			hint = NAN;
 		if (isfinite(hint) && 0.5 * hint > WC_FT_PAUSE_MIN_S) {
 			for (size_t k = g->k0; k < g->k1; k++)
@@ -387,7 +397,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
                     wc_ft_steps_result *out, wc_error *err)
 {
 	ft_grid g;
-	double median = NAN, logged_steps = 0;
+	double median = NAN, logged_steps = 0, span[2] = { 0, 0 };
 	int rc;
 	memset(out, 0, sizeof *out);
 	out->period_s = out->steps = NAN;
@@ -396,13 +406,15 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	out->idle_w = g.idle_w;
 	out->train_w = g.train_w;
 	if (in->n_step_end > 0) {
-		if ((logged_steps = steps_from_log(&g, in, out, &median)) <= 0) {
+		if ((logged_steps = steps_from_log(&g, in, out, &median, span)) <= 0) {
 			rc = wc_error_set(err, WC_EINVAL, "step log: no step lies inside the power log (check the clocks)");
 			goto done;
 		}
+		/* Against the log's own span, not the grid's: a save right after
+		 * the last step overlapped the bin holding that step's end in
+		 * some runs and not in others of the same structure. */
 		for (size_t j = 0; j < in->n_logged; j++)
-			out->n_logged += in->pause_to[j] > g.t0 + (double)g.k0 * g.dt &&
-			                 in->pause_from[j] < g.t0 + (double)g.k1 * g.dt;
+			out->n_logged += in->pause_to[j] > span[0] && in->pause_from[j] < span[1];
 	} else {
 		wc__ft_window_from_trace(&g);
 	}
@@ -412,6 +424,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	}
 	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK || (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, err)) != WC_OK)
 		goto done;
+	out->period_clear = period_clear(&g, out->period_s, out->period_acf);
 	/* Without step times: with a save after every step the bursts are the
 	 * steps, and their leading long ones the warm-up -- left out when the
 	 * bursts are the count (a stated count must match them). */

@@ -96,6 +96,8 @@ typedef struct {
 	double active_s, active_energy_j;
 	double period_s;               /* the trace's step period over the active time; NaN */
 	double period_acf;             /* its autocorrelation peak (how clear it is) */
+	int period_clear;              /* a peak of at least WC_FT_PERIOD_MIN_ACF, at least
+	                                * three samples long: the only period the row gives */
 	double steps;                  /* optimizer steps counted */
 	int warmup_steps;              /* leading slow steps left out (step times only) */
 	double energy_per_step_j;      /* active energy / steps */
