@@ -409,6 +409,20 @@ crash_after_checkpoint(void)
 		CHECK(fabs(t->runs[0].energy_per_step_j / TRUTH - 1) <= 0.01);
 	}
 	wc_ft_table_free(t);
+	/* Ten steps after checkpoint-90 of max_steps 100 are within what the
+	 * period tells apart (11 %): kept, with a warning naming max_steps. */
+	char *r9 = path_join(a, "after-90"), *out9 = path_join(dir, "after-90.csv");
+	mkdir(r9, 0755);
+	write_power(r9, 0);
+	write_manifest(r9, "");
+	write_trainer_state(r9, 90, 0);
+	const char *argv9[] = { "wattcast", "ingest", r9, "-o", out9, NULL };
+	CHECK(run_wattcast(argv9, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "checkpoint-90/trainer_state.json: global_step 90 is below max_steps 100");
+	run_result_free(&r);
+	free(out9);
+	free(r9);
 	/* num_input_tokens_seen over what a step holds (8 x 1024 x 4 x 8 =
 	 * 262144; some Trainer versions over-count): left out with a warning
 	 * naming it, by the rule a runs-table row and a query are held to;

@@ -410,6 +410,13 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		        c.log.n == 1 ? "" : "s", res.step_source);
 	if (c.tokens_note[0])
 		WC_WARN(&res, "%s", c.tokens_note);
+	/* A checkpoint short of max_steps: the run either stopped there or
+	 * went on, and a few steps on are within what the trace's period can
+	 * tell (docs/finetune.md, "Counting steps"). */
+	if (in.steps_at_save && c.state.max_steps > c.state.global_step)
+		WC_WARN(&res, "%s: global_step %d is below max_steps %d: steps run after this save are in the power "
+		        "log but not in the count; if the run went on, give finetune.steps in wattcast-run.json",
+		        in.steps_file, c.state.global_step, c.state.max_steps);
 	rc = wc__ft_make_row(run_dir, &run, &res, c.pt->info.bad_lines, opt, table, err);
 done:
 	free(buf);
