@@ -212,7 +212,7 @@ stated_vs_period(const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *
 		return wc_error_set(err, WC_EINVAL,
 		                    "%s: global_step %.0f is the step of that save and the run went on after it "
 		                    "(give finetune.steps in wattcast-run.json or a steps.csv): the trace's step "
-		                    "period %.3f s over %.0f s of training gives %.0f steps", file, in->steps,
+		                    "period %.3f s over %.0f s gives %.0f steps", file, in->steps,
 		                    out->period_s, out->active_s, traced);
 	WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) %.0f; "
 	        "the stated count is used: check it, or give a steps.csv", file, in->steps, out->period_s,
