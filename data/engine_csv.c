@@ -61,7 +61,11 @@ static const struct {
 };
 
 /* Map a header name (optionally "vllm:"- or "sglang:"-prefixed) to a
- * column; -1 = the timestamp, -2 = not ours. */
+ * column; -1 = the timestamp, -2 = not ours. A scraper that copies the
+ * exposition's series name keeps its label block
+ * (`vllm:num_requests_running{engine="0",model_name="..."}`): the metric
+ * is matched by its name, the labels ignored (docs/formats/telemetry.md,
+ * "engine.csv"). */
 static int
 header_column(const char *name)
 {
@@ -69,13 +73,16 @@ header_column(const char *name)
 		name += 5;
 	else if (strncmp(name, "sglang:", 7) == 0)
 		name += 7;
-	if (strcmp(name, "timestamp") == 0)
+	size_t len = strcspn(name, "{");
+	if (name[len] == '{' && name[strlen(name) - 1] != '}')
+		return -2; /* an unclosed label block is no metric name */
+	if (len == 9 && strncmp(name, "timestamp", len) == 0)
 		return -1;
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-		if (strcmp(name, aliases[i].name) == 0)
+		if (strlen(aliases[i].name) == len && strncmp(name, aliases[i].name, len) == 0)
 			return aliases[i].col;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		if (strcmp(name, column_names[c]) == 0)
+		if (strlen(column_names[c]) == len && strncmp(name, column_names[c], len) == 0)
 			return c;
 	return -2;
 }
@@ -119,17 +126,36 @@ typedef struct {
 	int map[ENG_MAX_FIELDS], n_cols, time_col;
 	size_t *line;          /* each row's line number, for the counter checks */
 	size_t cap, max_rows;
+	size_t header_line;
+	/* Data lines whose field count differs from the header's, one count
+	 * for all, before any line had the header's: held back, since when
+	 * no line ever has it the header is what is wrong (wrong_header). */
+	size_t held, held_first, held_last;
+	int held_nf, matched;
 } eng_reader;
 
-/* Map the header's fields to columns and allocate the columns present. */
+/* Map the header's fields to columns and allocate the columns present.
+ * An unquoted label block holds commas (`name{a="0",b="x"}`): the fields
+ * from one with an open '{' to the one closing it are one column. */
 static int
 map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
 	wc_engine_log *e = r->e;
-	for (int i = 0; i < nf; i++) {
-		size_t fl = strlen(f[i].text);
-		char *name = wc__trim(f[i].text, &fl);
+	int k = 0;
+	for (int j = 0; j < nf; j++, k++) {
+		size_t fl = strlen(f[j].text);
+		char *name = wc__trim(f[j].text, &fl);
 		name[fl] = '\0';
+		int col = j;
+		if (strchr(name, '{') && !strchr(name, '}')) {
+			while (j + 1 < nf && !strchr(f[j + 1].text, '}'))
+				j++;
+			if (++j >= nf)
+				return wc_error_set(err, WC_EPARSE, "%s:%zu:%d: header: the label block of '%.60s' "
+				                    "is not closed", r->path, line_no, f[col].column, name);
+			name[strcspn(name, "{")] = '\0'; /* the labels are not read */
+		}
+		int i = k;
 		r->map[i] = header_column(name);
 		if (r->map[i] == -1 && r->time_col >= 0)
 			r->map[i] = -2; /* a repeated timestamp: the first one wins too */
@@ -141,13 +167,14 @@ map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *er
 			r->map[i] = -2; /* a repeated column: first one wins */
 	}
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		for (int i = 0; i < nf; i++)
+		for (int i = 0; i < k; i++)
 			if (r->map[i] == c && !e->col[c])
 				return wc_error_set(err, WC_ENOMEM, "%s: out of memory", r->path);
 	if (r->time_col < 0)
 		return wc_error_set(err, WC_EPARSE, "%s:%zu: no 'timestamp' column in the header",
 		                    r->path, line_no);
-	r->n_cols = nf;
+	r->n_cols = k;
+	r->header_line = line_no;
 	return WC_OK;
 }
 
@@ -334,6 +361,32 @@ drop_unfinished(eng_reader *r, wc__csv_field *f, int nf, size_t line_no)
 	return 1;
 }
 
+/* The held-back lines, once a line with the header's field count shows
+ * the header right: bad lines, said in one warning. */
+static void
+held_lines(eng_reader *r)
+{
+	size_t n = r->held;
+	r->held = 0;
+	if (n == 0 || !r->opt->warn || (int)r->bad->shown >= r->opt->max_warnings)
+		return;
+	r->bad->shown += n; /* all said in this one */
+	wc__warn(r->opt, "%s:%zu: expected %d fields, found %d (to line %zu)", r->path, r->held_first,
+	         r->n_cols, r->held_nf, r->held_last);
+}
+
+/* No data line has the header's field count, all have one other count:
+ * the header is what is wrong -- per-line errors and a hint to allow
+ * more bad lines would point away from it (docs/formats/telemetry.md,
+ * "engine.csv"). */
+static int
+wrong_header(const eng_reader *r, wc_error *err)
+{
+	return wc_error_set(err, WC_EPARSE, "%s:%zu: the header has %d fields, every data line %d (%zu "
+	                    "lines): the header is wrong (a name with an unquoted comma?); nothing read",
+	                    r->path, r->header_line, r->n_cols, r->held_nf, r->held);
+}
+
 /* One data line (nf fields, or WC__CSV_BAD with `reason`): counted, then
  * appended or reported as bad. */
 static int
@@ -346,11 +399,22 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 	if (unfinished && drop_unfinished(r, f, nf, line_no))
 		return WC_OK;
 	if (nf != r->n_cols) {
-		if (nf == WC__CSV_BAD)
+		if (nf == WC__CSV_BAD) {
 			wc__bad_line(r->bad, line_no, "%s", reason);
-		else
+		} else if (!r->matched && (r->held == 0 || nf == r->held_nf)) {
+			r->bad->bad++; /* a bad line, said later (held_lines) */
+			r->held_first = r->held ? r->held_first : line_no;
+			r->held_last = line_no;
+			r->held_nf = nf;
+			r->held++;
+		} else {
 			wc__bad_line(r->bad, line_no, "expected %d fields, found %d", r->n_cols, nf);
+		}
 		return WC_OK;
+	}
+	if (!r->matched) {
+		r->matched = 1;
+		held_lines(r);
 	}
 	if (!parse_line(r, f, nf, line_no, row, &t))
 		return WC_OK;
@@ -423,6 +487,11 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		if ((rc = data_line(&r, f, nf, reason, lr.line_no, lr.unfinished, err)) != WC_OK)
 			goto done;
 	}
+	if (!r.matched && r.held > 0 && r.held == bad.bad) {
+		rc = wrong_header(&r, err);
+		goto done;
+	}
+	held_lines(&r);
 	settle_counters(&r);
 	e->bad_lines = bad.bad;
 	if ((rc = wc__bad_lines_finish(&bad, e->data_lines, err)) != WC_OK)

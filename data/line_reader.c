@@ -353,7 +353,9 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	if (b->bad > b->shown)
 		wc__warn(b->opt, "%s: %zu more malformed lines not shown", b->path, b->bad - b->shown);
 	double limit = b->opt ? b->opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
-	const char *option = b->opt ? b->opt->max_bad_option : NULL;
+	/* When every line is bad, allowing more would read nothing: the hint
+	 * to raise the share is left out. */
+	const char *option = b->opt && b->bad < data_lines ? b->opt->max_bad_option : NULL;
 	if (b->bad > 0 && (double)b->bad > limit * (double)data_lines)
 		return wc_error_set(err, WC_EPARSE,
 		                    "%s: fix the bad lines%s%s%s: %zu of %zu data lines are malformed (more "

@@ -1,0 +1,123 @@
+/*
+ * engine.csv columns named as the Prometheus series, label block and all
+ * (docs/formats/telemetry.md, "engine.csv"): a scraper that copies the
+ * exposition's names writes `vllm:num_requests_running{engine="0",...}`,
+ * unquoted (its commas then split the name over several fields) or
+ * CSV-quoted. Such columns were not recognised: unquoted, every data line
+ * had "too few fields" and the file was refused with a hint to allow more
+ * bad lines; quoted or with one label, the run had no n(t). The metric is
+ * now matched by its name. A header whose field count no data line shares
+ * is named as the problem, in one error without the --max-bad hint.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A header line and ten rows a second apart (running k % 3, tokens 10 k). */
+static char *
+write_log(const char *dir, const char *name, const char *header)
+{
+	char body[4096];
+	snprintf(body, sizeof body, "%s\n", header);
+	for (int k = 0; k < 10; k++) {
+		size_t len = strlen(body);
+		snprintf(body + len, sizeof body - len, "%d,%d,%d\n", 1000 + k, k % 3, 10 * k);
+	}
+	return test_fixture(dir, name, body);
+}
+
+static int
+read_log(const char *path, wc_engine_log **e, test_warnings *w, wc_error *err)
+{
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	opt.max_bad_option = "--max-bad";
+	memset(w, 0, sizeof *w);
+	opt.warn = test_collect_warning;
+	opt.warn_payload = w;
+	return wc_engine_read(path, &opt, 0, e, err);
+}
+
+static void
+labelled(const char *dir, const char *name, const char *header)
+{
+	wc_engine_log *e = NULL;
+	test_warnings w;
+	wc_error err;
+	char *p = write_log(dir, name, header);
+	CHECK_INT(read_log(p, &e, &w, &err), WC_OK);
+	CHECK(e && e->col[WC_ENG_RUNNING] && e->col[WC_ENG_GENERATION_TOKENS]);
+	if (e && e->col[WC_ENG_RUNNING] && e->col[WC_ENG_GENERATION_TOKENS]) {
+		CHECK_INT(e->n, 10);
+		CHECK_INT(e->bad_lines, 0);
+		CHECK_NEAR(wc_engine_value_at(e, WC_ENG_RUNNING, 1004.0), 1.0, 1e-12);
+		CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1007.0), 70.0, 1e-12);
+	}
+	CHECK_INT(w.count, 0);
+	wc_engine_free(e);
+	free(p);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("engine_labels");
+	wc_engine_log *e = NULL;
+	test_warnings w;
+	wc_error err;
+
+	labelled(dir, "vllm_unquoted.csv",
+	         "timestamp,vllm:num_requests_running{engine=\"0\",model_name=\"m/Phi-3\"},"
+	         "vllm:generation_tokens_total{engine=\"0\",model_name=\"m/Phi-3\"}");
+	labelled(dir, "vllm_quoted.csv",
+	         "timestamp,\"vllm:num_requests_running{engine=\"\"0\"\",model_name=\"\"m/Phi-3\"\"}\","
+	         "\"vllm:generation_tokens_total{engine=\"\"0\"\",model_name=\"\"m/Phi-3\"\"}\"");
+	labelled(dir, "vllm_one_label.csv",
+	         "timestamp,vllm:num_requests_running{engine=\"0\"},vllm:generation_tokens_total{engine=\"0\"}");
+	labelled(dir, "sglang_unquoted.csv",
+	         "timestamp,sglang:num_running_reqs{model_name=\"m/Llama\",tp_rank=\"0\"},"
+	         "sglang:generation_tokens_total{model_name=\"m/Llama\",tp_rank=\"0\"}");
+
+	/* A label block never closed: the header is refused, naming it. */
+	char *p = write_log(dir, "unclosed.csv", "timestamp,vllm:num_requests_running{engine=\"0\",x=\"1\"");
+	CHECK_INT(read_log(p, &e, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, ":1:11: header: the label block of 'vllm:num_requests_running{engine=\"0\"' "
+	               "is not closed");
+	free(p);
+
+	/* A header with a field no data line has: the header is named, once. */
+	p = write_log(dir, "wrong_header.csv", "timestamp,num_requests_running,generation_tokens_total,x");
+	CHECK_INT(read_log(p, &e, &w, &err), WC_EPARSE);
+	CHECK(e == NULL);
+	CHECK_CONTAINS(err.msg, "wrong_header.csv:1: the header has 4 fields, every data line 3 (10 lines): "
+	               "the header is wrong");
+	CHECK(strstr(err.msg, "--max-bad") == NULL);
+	CHECK_INT(w.count, 0);
+	CHECK(strlen(err.msg) <= 255);
+	free(p);
+
+	/* Lines of the wrong count before the first good one: one warning
+	 * for them, and the share of bad lines still applies. */
+	char body[4096] = "timestamp,num_requests_running,generation_tokens_total\n";
+	for (int k = 0; k < 10; k++) {
+		size_t len = strlen(body);
+		snprintf(body + len, sizeof body - len, k < 2 ? "%d,%d\n" : "%d,%d,5\n", 1000 + k, k);
+	}
+	p = test_fixture(dir, "two_short.csv", body);
+	CHECK_INT(read_log(p, &e, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(w.text, "two_short.csv:2: expected 3 fields, found 2 (to line 3)");
+	CHECK_INT(w.count, 1);
+	CHECK_CONTAINS(err.msg, "allow more with --max-bad FRACTION: 2 of 10 data lines");
+	free(p);
+
+	/* Every line bad, for other reasons: no hint to allow more. */
+	p = test_fixture(dir, "all_bad.csv", "timestamp,num_requests_running\nx,1\ny,2\n");
+	CHECK_INT(read_log(p, &e, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "fix the bad lines: 2 of 2 data lines are malformed");
+	free(p);
+
+	free(dir);
+	return check_report("test_engine_labels");
+}
