@@ -127,6 +127,8 @@ typedef struct {
 	size_t *line;          /* each row's line number, for the counter checks */
 	size_t cap, max_rows;
 	size_t header_line;
+	int timed;             /* a time was read */
+	char time_err[WC_ERROR_MSG_MAX];
 	/* Data lines whose field count differs from the header's, one count
 	 * for all, before any line had the header's: held back, since when
 	 * no line ever has it the header is what is wrong (wrong_header). */
@@ -178,8 +180,32 @@ map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *er
 	return WC_OK;
 }
 
+/* The first time read decides whether the column holds times at all:
+ * unreadable there, the file is refused in one error naming the forms
+ * taken (epoch seconds, or RFC 3339 with a zone through the Prometheus
+ * path's parser; docs/formats/telemetry.md, "Timestamps"), not line by
+ * line. 1 with a time in *x; 0 after reporting a bad line; -1 with the
+ * file's error in r->time_err. */
+static int
+read_time(eng_reader *r, const wc__csv_field *fd, const char *v, size_t fl, size_t line_no, double *x)
+{
+	if (wc__parse_number(v, fl, x) == 0 || wc__parse_zoned_time(v, fl, x, NULL, 0) == 0) {
+		r->timed = 1;
+		return 1;
+	}
+	if (!r->timed) {
+		snprintf(r->time_err, sizeof r->time_err, "%s:%zu:%d: timestamp '%.*s': expected epoch "
+		         "seconds or RFC 3339 with Z or an offset", r->path, line_no,
+		         fd->column + (int)(v - fd->text), (int)(fl > 40 ? 40 : fl), v);
+		return -1;
+	}
+	wc__bad_line(r->bad, line_no, "timestamp: expected a number, got '%.*s'", (int)(fl > 40 ? 40 : fl), v);
+	return 0;
+}
+
 /* Parse one data line's fields into `row` (NAN where missing) and `*t`.
- * Returns 0 after reporting a bad line, 1 otherwise. */
+ * Returns 0 after reporting a bad line, 1 otherwise, -1 for a first
+ * timestamp that is none (read_time). */
 static int
 parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
            double row[WC_ENG_COLUMNS], double *t)
@@ -188,7 +214,7 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 	*t = NAN;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		row[c] = NAN;
-	for (int i = 0; i < nf && ok; i++) {
+	for (int i = 0; i < nf && ok == 1; i++) {
 		if (r->map[i] == -2)
 			continue;
 		size_t fl = strlen(f[i].text);
@@ -201,14 +227,13 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 			}
 			continue;
 		}
-		if (wc__parse_number(v, fl, &x) != 0) {
+		if (i == r->time_col) {
+			if ((ok = read_time(r, &f[i], v, fl, line_no, &x)) == 1)
+				*t = x + r->opt->epoch_offset_s;
+		} else if (wc__parse_number(v, fl, &x) != 0) {
 			wc__bad_line(r->bad, line_no, "%s: expected a number, got '%.*s'",
-			             i == r->time_col ? "timestamp"
-			                              : wc_engine_column_name((wc_engine_column)r->map[i]),
-			             (int)(fl > 40 ? 40 : fl), v);
+			             wc_engine_column_name((wc_engine_column)r->map[i]), (int)(fl > 40 ? 40 : fl), v);
 			ok = 0;
-		} else if (i == r->time_col) {
-			*t = x + r->opt->epoch_offset_s;
 		} else if (r->map[i] >= 0) {
 			wc_engine_column c = (wc_engine_column)r->map[i];
 			if (wc_engine_column_is_counter(c) && !(x >= 0.0 && x <= WC_ENGINE_MAX_COUNTER)) {
@@ -348,7 +373,7 @@ drop_unfinished(eng_reader *r, wc__csv_field *f, int nf, size_t line_no)
 	if (nf == r->n_cols) {
 		wc__bad_lines kept = *r->bad;
 		r->bad->opt = NULL; /* counted, not shown: undone below */
-		whole = parse_line(r, f, nf, line_no, row, &t) && (e->n == 0 || t > e->t[e->n - 1]);
+		whole = parse_line(r, f, nf, line_no, row, &t) == 1 && (e->n == 0 || t > e->t[e->n - 1]);
 		*r->bad = kept;
 		for (int c = WC_ENG_PROMPT_TOKENS; whole && e->n > 0 && c < WC_ENG_COLUMNS; c++)
 			if (e->col[c] && row[c] < e->col[c][e->n - 1])
@@ -416,7 +441,10 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 		r->matched = 1;
 		held_lines(r);
 	}
-	if (!parse_line(r, f, nf, line_no, row, &t))
+	int ok = parse_line(r, f, nf, line_no, row, &t);
+	if (ok < 0)
+		return wc_error_set(err, WC_EPARSE, "%s", r->time_err);
+	if (!ok)
 		return WC_OK;
 	if (e->n > 0 && !(t > e->t[e->n - 1])) {
 		wc__bad_line(r->bad, line_no, "timestamp %.3f is not after the previous row's", t);

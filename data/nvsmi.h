@@ -43,6 +43,9 @@ typedef struct {
 	char gpu_count_source[16];               /* index, uuid, gpu_uuids, given, timestamps */
 	char power_column[24];                   /* the power column read: power.draw,
 	                                          * power.draw.instant or power.draw.average */
+	int utc_stamps;                          /* timestamps carry their zone (RFC 3339 with
+	                                          * Z or an offset, epoch seconds): the UTC
+	                                          * offset was not applied */
 	size_t bytes_read;                       /* of the file so far, kept current while it
 	                                          * streams (a caller extrapolates the sample
 	                                          * count of a regular file from it) */

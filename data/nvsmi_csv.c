@@ -179,21 +179,37 @@ same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* The row's time in epoch seconds; the rows of one sweep repeat the same
- * text, so the last conversion is reused. -1 = bad line (reported). */
+ * text, so the last conversion is reused. nvidia-smi writes local wall
+ * time (converted with the UTC offset); a log stamped in RFC 3339 with a
+ * zone, or in epoch seconds, needs no offset (docs/formats/telemetry.md,
+ * "Timestamps"). The form of the first time read holds for the log. -1 =
+ * bad line (reported); WC_EPARSE (err set) when the first time read is in
+ * no accepted form: one error naming the forms, not one per line. */
 static int
-row_time(nv_reader *rd, char *text, size_t tl, size_t line_no, double *t)
+row_time(nv_reader *rd, char *text, size_t tl, size_t line_no, int col, double *t)
 {
 	char *ts = wc__trim(text, &tl);
 	if (tl == rd->ts_len && tl > 0 && same_bytes(ts, rd->ts_text, tl)) {
 		*t = rd->ts_val;
 		return 0;
 	}
-	double local;
-	if (wc_nvsmi_parse_time(ts, tl, &local) != 0) {
-		wc__bad_line(&rd->bad, line_no, "unreadable timestamp '%.*s'", (int)(tl > 40 ? 40 : tl), ts);
+	double v;
+	char why[160] = "";
+	int kind = NV_STAMP_LOCAL, z = 0;
+	if (wc_nvsmi_parse_time(ts, tl, &v) != 0)
+		kind = (z = wc__parse_zoned_time(ts, tl, &v, why, sizeof why)) == 0 ? NV_STAMP_ZONED : 0;
+	col += (int)(ts - text);
+	if (kind == 0 && !rd->stamp_kind)
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: timestamp '%.*s': %s%s" WC__TIME_FORMS,
+		                    rd->path, line_no, col, (int)(tl > 40 ? 40 : tl), ts, why, why[0] ? "; expected " : "expected ");
+	if (kind == 0 || (rd->stamp_kind && kind != rd->stamp_kind)) {
+		wc__bad_line(&rd->bad, line_no, "unreadable timestamp '%.*s'%s", (int)(tl > 40 ? 40 : tl), ts,
+		             kind ? ": not in the form of the log's first" : "");
 		return -1;
 	}
-	*t = local - rd->opt->utc_offset_s + rd->opt->epoch_offset_s;
+	rd->stamp_kind = kind;
+	rd->info->utc_stamps = kind == NV_STAMP_ZONED;
+	*t = v - (kind == NV_STAMP_LOCAL ? rd->opt->utc_offset_s : 0.0) + rd->opt->epoch_offset_s;
 	if (tl < sizeof rd->ts_text) {
 		memcpy(rd->ts_text, ts, tl);
 		rd->ts_len = tl;
@@ -222,8 +238,10 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		wc__bad_line(&rd->bad, line_no, "expected %d fields, found %d", rd->n_cols, nf);
 		return -1;
 	}
-	if (row_time(rd, start[rd->col_time], flen[rd->col_time], line_no, &row->t) != 0)
-		return -1;
+	int trc = row_time(rd, start[rd->col_time], flen[rd->col_time], line_no,
+	                   (int)(start[rd->col_time] - line) + 1, &row->t);
+	if (trc != 0)
+		return trc;
 	if (rd->col_index >= 0) {
 		row->il = flen[rd->col_index];
 		row->idx = wc__trim(start[rd->col_index], &row->il);

@@ -31,6 +31,8 @@
 #define NV_GAP_SHARE 0.5
 
 enum { NV_KEY_INDEX, NV_KEY_UUID, NV_KEY_POSITION };
+/* Timestamp forms: nvidia-smi's local wall time, or one carrying its zone. */
+enum { NV_STAMP_LOCAL = 1, NV_STAMP_ZONED = 2 };
 
 /* One data row's readings; idx and uuid point into the line (NULL when
  * the log has no such column, or for a bad line whose GPU could not be
@@ -87,6 +89,8 @@ typedef struct {
 	double clock_shift;       /* added to every later sample: the local
 	                           * clock's daylight-saving jumps taken out */
 	size_t last_bad_line;
+	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
+	int stamp_kind;
 	/* timestamp cache: rows of one sweep repeat the same text */
 	char ts_text[64];
 	size_t ts_len;

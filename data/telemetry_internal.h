@@ -99,6 +99,15 @@ wc__trim(char *s, size_t *len)
 /** A whole-field decimal number (strtod rules, finite), with an optional
  *  trailing unit word after blanks ("250.31 W"). */
 int wc__parse_number(const char *s, size_t len, double *out);
+/** A timestamp that carries its own zone, as epoch seconds: RFC 3339
+ *  with `Z` or an offset, or epoch seconds from 2000 to 2100 (the
+ *  Prometheus path's parser, data/telemetry_time.c). 0 when it is one;
+ *  -1 when it is none; -2 for a number out of those years, with a
+ *  reason naming its date and the unit it looks like in `why`. */
+int wc__parse_zoned_time(const char *s, size_t len, double *out, char *why, size_t cap);
+/** The timestamp forms the logs accept, for messages. */
+#define WC__TIME_FORMS "YYYY/MM/DD HH:MM:SS[.fff] (local, as nvidia-smi writes), RFC 3339 with Z or " \
+                       "an offset, or epoch seconds"
 /** "[N/A]", "[Not Supported]", "N/A" or blank: a value the tool did not have. */
 int wc__is_missing(const char *s, size_t len);
 

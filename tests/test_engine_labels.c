@@ -113,7 +113,7 @@ main(void)
 	free(p);
 
 	/* Every line bad, for other reasons: no hint to allow more. */
-	p = test_fixture(dir, "all_bad.csv", "timestamp,num_requests_running\nx,1\ny,2\n");
+	p = test_fixture(dir, "all_bad.csv", "timestamp,num_requests_running\n1,x\n2,y\n");
 	CHECK_INT(read_log(p, &e, &w, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "fix the bad lines: 2 of 2 data lines are malformed");
 	free(p);

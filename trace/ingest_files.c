@@ -200,6 +200,17 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		         rc->pt->info.gpu_count_source);
 		opt->warn(msg, opt->warn_payload);
 	}
+	/* Times that carry their zone need no UTC offset
+	 * (docs/formats/telemetry.md, "Timestamps"); one given is not applied. */
+	if (rc->pt->info.utc_stamps) {
+		if (rc->m.utc_offset_s != 0 && !isnan(rc->m.utc_offset_s) && opt->warn) {
+			char msg[1400];
+			snprintf(msg, sizeof msg, "%s: timestamps carry their zone; the UTC offset %.0f s is not "
+			         "applied", rc->power_path, rc->m.utc_offset_s);
+			opt->warn(msg, opt->warn_payload);
+		}
+		rc->m.utc_offset_s = 0.0;
+	}
 	if (rc->pt->n < 2)
 		return wc_error_set(err, WC_EPARSE, "%s: fewer than two samples", rc->power_path);
 	rc->t0 = rc->pt->t[0];
