@@ -5,7 +5,8 @@
  * then refused with a hint to allow more bad lines; an engine.csv in
  * RFC 3339 the same. Such times are now read through the Prometheus
  * path's parser and need no UTC offset, and a first timestamp in no
- * accepted form is one error naming the forms.
+ * accepted form is one error naming the forms. Engine times in
+ * milliseconds are said to be so by ingest.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -164,11 +165,27 @@ main(void)
 	run_result r;
 	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
 	CHECK(strstr(r.err, "UTC offset") == NULL);
 	run_result_free(&r);
 	const char *argv2[] = { "wattcast", "ingest", run, "-o", out, "--utc-offset", "3600", NULL };
 	CHECK_INT(run_wattcast(argv2, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.err, "power.csv: timestamps carry their zone; the UTC offset 3600 s is not applied");
+	run_result_free(&r);
+
+	/* Engine times in milliseconds are named as such, not blamed on the
+	 * UTC offset ("clocks cannot be aligned ... check the offset"). */
+	eng[0] = '\0';
+	snprintf(eng, sizeof eng, "timestamp,num_requests_running\n");
+	for (int k = 0; k < 40; k++)
+		snprintf(eng + strlen(eng), sizeof eng - strlen(eng), "%.0f,%d\n", 1000.0 * (T0 + 0.25 * k), k / 10);
+	free(test_fixture(run, "engine.csv", eng));
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "engine.csv: the first timestamp is not epoch seconds: time 1784412000000 "
+	               "(seconds since the epoch) is after 2100-01-01; it looks like milliseconds");
+	CHECK(strstr(r.err, "check the offset") == NULL);
 	run_result_free(&r);
 	free(run);
 	free(out);

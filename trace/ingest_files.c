@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "data/prom.h"
 #include "models/catalog.h"
 #include "models/grow.h"
 #include "trace/load.h"
@@ -164,6 +165,26 @@ wc__ingest_suggest_offset(double used_offset_s, double power_t0, double other_t0
 	return used_offset_s + round((power_t0 - other_t0) / 900.0) * 900.0;
 }
 
+/* Engine times outside the plausible years that another unit puts in
+ * them (a scraper that wrote Date.now()'s milliseconds): said as such,
+ * not left to the clock check, which would blame the UTC offset
+ * (docs/formats/telemetry.md, "Clocks and UTC offsets"). */
+static int
+engine_unit(const run_ctx *rc, wc_error *err)
+{
+	double t = rc->eng->t[0];
+	char why[160];
+	if (t >= WC_PROM_TIME_MIN && t < WC_PROM_TIME_MAX)
+		return WC_OK;
+	for (int a = 3; a <= 9; a += 3)
+		if (t / pow(10.0, a) >= WC_PROM_TIME_MIN && t / pow(10.0, a) < WC_PROM_TIME_MAX) {
+			wc_prom_time_check(t, 0, why, sizeof why);
+			return wc_error_set(err, WC_EINVAL, "%s: the first timestamp is not epoch seconds: %s; "
+			                    "convert them to seconds", rc->engine_path, why);
+		}
+	return WC_OK;
+}
+
 int
 wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
@@ -229,6 +250,8 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		rc->bad_lines += rc->eng->bad_lines;
 		if (rc->eng->n == 0)
 			return wc_error_set(err, WC_EPARSE, "%s: no rows", rc->engine_path);
+		if ((r = engine_unit(rc, err)) != WC_OK)
+			return r;
 	}
 	if (rc->req_path[0] && (r = wc_request_log_read(rc->req_path, &t, &rc->req, err)) != WC_OK)
 		return r;
