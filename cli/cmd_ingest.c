@@ -84,19 +84,20 @@ fit_id(const char *id, size_t width, char *buf, size_t cap)
 static void
 print_summary(const wc_ingest_result *res, const char *path)
 {
-	int width = 6; /* "run_id" */
+	int width = 6, pw = 6; /* "run_id"; the platform column as it was for the short names */
 	for (size_t i = 0; i < res->n_rows; i++) {
-		size_t n = strlen(res->rows[i].run.run_id);
+		size_t n = strlen(res->rows[i].run.run_id), np = strlen(res->rows[i].run.platform);
 		width = n > (size_t)width ? (n < SUMMARY_ID_MAX ? (int)n : SUMMARY_ID_MAX) : width;
+		pw = np > (size_t)pw ? (int)np : pw; /* whole: H100-NVL, not H100-N */
 	}
-	printf("%-*s %-6s %3s %9s %9s %-13s %7s %8s\n", width, "run_id", "plat", "tp", "power_w", "idle_w",
+	printf("%-*s %-*s %3s %9s %9s %-13s %7s %8s\n", width, "run_id", pw, "plat", "tp", "power_w", "idle_w",
 	       "idle_source", "n_mean", "dur_s");
 	for (size_t i = 0; i < res->n_rows; i++) {
 		const wc_ingest_row *r = &res->rows[i];
 		char idle[32]; /* "-" unknown: the fit uses the platform's P0 (a warning says why) */
 		char id[SUMMARY_ID_MAX + 8];
-		printf("%-*s %-6.6s %3d %9.1f %9s %-13s %7.2f %8.1f\n", width,
-		       fit_id(r->run.run_id, (size_t)width, id, sizeof id), r->run.platform,
+		printf("%-*s %-*s %3d %9.1f %9s %-13s %7.2f %8.1f\n", width,
+		       fit_id(r->run.run_id, (size_t)width, id, sizeof id), pw, r->run.platform,
 		       r->run.tp, r->run.mean_power_w, cli_cell(idle, sizeof idle, r->run.idle_power_w, 1),
 		       r->idle_source, r->run.running, r->metrics.duration_s);
 	}

@@ -3,7 +3,8 @@
  * "ingest"): the run_id column was cut at 48 bytes, so the "#seg1" ...
  * "#seg4" of a segmented run with a long id never showed and every line
  * read the same. Now the column is as wide as the longest id (up to 64),
- * and a longer id loses its middle, never its end.
+ * and a longer id loses its middle, never its end. The platform column
+ * is as wide as the longest platform (it cut H100-NVL to H100-N).
  */
 #include "tests/support/support.h"
 #include "tests/support/synth_folder.h"
@@ -53,6 +54,26 @@ main(void)
 	ingest_segments(dir,
 	                "a100_validate_tp1_r4p0_b1p0_s20260712_with_a_very_long_description_of_the_run_1784415439",
 	                "long");
+
+	/* The platform shown whole: "H100-NVL" was cut to "H100-N". */
+	char *root = path_join(dir, "nvl");
+	mkdir(root, 0755);
+	char *folder = synth_run_folder(root, "run", "nvl_run", 1784415439.0, 20, 8);
+	char *man = path_join(folder, "wattcast-run.json"), *out = path_join(dir, "nvl.csv");
+	char *text = test_replaced(test_slurp(man), "\"A100\"", "\"H100-NVL\"");
+	CHECK(write_text(man, text) == 0);
+	const char *argv[] = { "wattcast", "ingest", folder, "-o", out, NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "run_id  plat      tp");
+	CHECK_CONTAINS(r.out, "\nnvl_run H100-NVL   1 ");
+	run_result_free(&r);
+	free(text);
+	free(out);
+	free(man);
+	free(folder);
+	free(root);
 	free(dir);
 	return check_report("test_cli_ingest_summary_ids");
 }
