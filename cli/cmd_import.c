@@ -2,6 +2,8 @@
 #include "cli.h"
 #include "data/data.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,6 +141,14 @@ import_run(int argc, char **argv, const char *typed)
 	rc = strcmp(what, "mlenergy") == 0
 	             ? wc_import_mlenergy_warn(argv[optind], &t, cli_quiet() ? NULL : import_warn, cmd, &err)
 	             : wc_import_csv(argv[optind], src, dst, n_map, &t, &err);
+	for (size_t i = 0; rc == WC_OK && !cli_quiet() && i < t->n_runs; i++) {
+		char why[200], msg[400];
+		if (wc_run_power_over_board(&t->runs[i], NAN, why, sizeof why)) {
+			snprintf(msg, sizeof msg, "%s:%d: run %s: %s", argv[optind], t->runs[i].line, t->runs[i].run_id,
+			         why);
+			import_warn(msg, cmd);
+		}
+	}
 	if (rc == WC_OK) {
 		FILE *cf = typed ? open_memstream(&comment, &comment_len) : NULL;
 		if (cf) {

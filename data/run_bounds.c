@@ -43,3 +43,35 @@ wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap)
 	}
 	return NULL;
 }
+
+/* The p95 of a run's power samples may pass the board limit for real:
+ * the limiter holds a board's average, not each reading, and genuine A100
+ * logs (400 W board) of a few seconds have a p95 of 500 W (1.25x; the
+ * trace-replay runs of ../shared). Beyond this multiple it is no
+ * transient (docs/formats/telemetry.md, "Units and plausibility"). */
+#define P95_OVER_LIMIT 1.5
+
+/* The telemetry readers drop samples beyond WC_TELEMETRY_POWER_LIMIT_FACTOR
+ * x the board limit as bad lines; a run whose mean per GPU stays above
+ * the limit itself (or its p95 above P95_OVER_LIMIT x it), though every
+ * sample is below that bound, is still no measurement of that board.
+ * Said, not refused: the table may name the wrong platform or tp, or the
+ * board may run a raised limit (docs/formats/telemetry.md, "Units and
+ * plausibility"). */
+int
+wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap)
+{
+	const wc_platform_info *pi = r->platform[0] ? wc_platform_board(r->platform, NULL) : NULL;
+	if (!pi || !(pi->max_power_w > 0) || r->tp <= 0)
+		return 0;
+	double mean = r->mean_power_w / r->tp, p95 = p95_w / r->tp;
+	if (mean > pi->max_power_w)
+		snprintf(why, cap, "mean power %.1f W per GPU is above the %s board limit %.0f W: wrong platform "
+		         "or tp?", mean, pi->name, pi->max_power_w);
+	else if (p95 > P95_OVER_LIMIT * pi->max_power_w)
+		snprintf(why, cap, "p95 power %.1f W per GPU is above %g x the %s board limit %.0f W: wrong "
+		         "platform or tp?", p95, P95_OVER_LIMIT, pi->name, pi->max_power_w);
+	else
+		return 0;
+	return 1;
+}

@@ -89,6 +89,14 @@ int wc_runs_cell_at(const wc_runs_table *t, const wc_run *r, const char *column,
  *  holds. Reads tp, running, active_params_b, mean_power_w, idle_power_w,
  *  platform and sm_clock_mhz (0 = not locked). */
 const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
+/** 1 when the run's mean power per GPU of its tp is above the board
+ *  limit of its platform (catalog; unknown boards are not checked), or
+ *  `p95_w` (the group's p95, NaN when unknown) above 1.5x it, with the
+ *  reason in `why`
+ *  ("mean power 1500.0 W per GPU is above the L40S board limit 350 W: wrong
+ *  platform or tp?"); 0 otherwise. A warning, not a refusal: ingest and
+ *  import say it naming the run. */
+int wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap);
 
 /** A wc_run with every optional number NaN and defaults set. */
 void wc_run_init(wc_run *run);

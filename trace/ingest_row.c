@@ -316,6 +316,12 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int 
 		return r;
 	if ((r = row_power(rc, a, b, ct, cp, cn, row, err)) != WC_OK)
 		goto done;
+	char why[200];
+	if (opt->warn && wc_run_power_over_board(&row->run, row->metrics.p95_w, why, sizeof why)) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "%s: run %s: %s", rc->dir, row->run.run_id, why);
+		opt->warn(msg, opt->warn_payload);
+	}
 	if ((r = row_series(rc, a, b, last, row, err)) != WC_OK)
 		goto done;
 	row_per_unit(row, a, b, row_counts(rc, w, a, b, last, whole, row));
