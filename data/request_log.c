@@ -24,6 +24,16 @@
 
 static void warn_repeats(const wc_request_log *log, const char *path, const wc_telemetry_options *opt);
 
+/* Count the requests without a token count, for the columns the log has. */
+static void
+count_missing(wc_request_log *log, int has_input, int has_output)
+{
+	for (size_t i = 0; i < log->n; i++) {
+		log->missing_input += has_input && !isfinite(log->input_tokens[i]);
+		log->missing_output += has_output && !isfinite(log->output_tokens[i]);
+	}
+}
+
 void
 wc_request_log_free(wc_request_log *log)
 {
@@ -222,6 +232,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		goto done;
 	}
 	warn_repeats(log, path, opt);
+	count_missing(log, ra.ilen != NULL, ra.olen != NULL);
 	*out = log;
 	log = NULL;
 done:
@@ -399,6 +410,7 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 	if ((rc = wc__bad_lines_finish(&bad, data_lines, err)) != WC_OK)
 		goto done;
 	warn_repeats(log, path, opt);
+	count_missing(log, col[RC_INPUT] >= 0, col[RC_OUTPUT] >= 0);
 	*out = log;
 	log = NULL;
 done:

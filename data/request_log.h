@@ -32,6 +32,10 @@ typedef struct {
 	 * by wc_request_log_align (trace/request_align.h) before use against
 	 * power or engine samples; differences between its times are exact. */
 	int relative_clock;
+	/* Requests without an input or output token count in a log that has
+	 * the column (blank, null, NaN): a consumer says how it fills or
+	 * leaves them (docs/formats/telemetry.md, "Request logs"). */
+	size_t missing_input, missing_output;
 } wc_request_log;
 
 /** Read a per-request log: JSON with parallel arrays (`request_timestamps`

@@ -227,11 +227,31 @@ request_latencies(const run_ctx *rc, double a, double b, int last, wc_ingest_row
 	free(itl);
 }
 
+/* A count some requests of a log with the column lack: the mean is over
+ * those that have it, which is said with the subset; without every
+ * output count and no engine counter, there is no output-token total
+ * (docs/formats/telemetry.md, "Request logs"). */
+static void
+warn_subset(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row *row, const char *what,
+            size_t missing_in_log, double have, double cnt, int total_known)
+{
+	if (!opt->warn || missing_in_log == 0 || have >= cnt)
+		return;
+	char msg[400], mean[64] = "left blank";
+	if (have > 0)
+		snprintf(mean, sizeof mean, "its mean is over the other %.0f", have);
+	snprintf(msg, sizeof msg, "%s: run %s: %.0f of %.0f requests have no %s: %s%s", rc->req_path,
+	         row->run.run_id, cnt - have, cnt, what, mean,
+	         total_known ? "" : "; no output-token total, so energy per token is blank");
+	opt->warn(msg, opt->warn_payload);
+}
+
 /* Requests completed in the window (at its end only in the last one) and
  * their mean token counts; their output tokens stand in for a missing
  * engine counter when every request has its count. */
 static void
-count_requests(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row, double *out_tok)
+count_requests(const run_ctx *rc, const wc_ingest_options *opt, double a, double b, int last,
+               wc_ingest_row *row, double *out_tok)
 {
 	wc_run *run = &row->run;
 	double cnt = 0, in_sum = 0, out_sum = 0, in_n = 0, out_n = 0;
@@ -254,6 +274,8 @@ count_requests(const run_ctx *rc, double a, double b, int last, wc_ingest_row *r
 		run->input_tokens = in_sum / in_n;
 	if (out_n > 0)
 		run->output_tokens = out_sum / out_n;
+	warn_subset(rc, opt, row, "input_tokens", rc->req->missing_input, in_n, cnt, 1);
+	warn_subset(rc, opt, row, "output_tokens", rc->req->missing_output, out_n, cnt, !isnan(*out_tok));
 	if (isnan(*out_tok) && out_n == cnt && cnt > 0)
 		*out_tok = out_sum;
 }
@@ -261,7 +283,8 @@ count_requests(const run_ctx *rc, double a, double b, int last, wc_ingest_row *r
 /* Counts: requests completed in the window, tokens and iterations from
  * the engine's counters. Returns the output tokens (NaN if unknown). */
 static double
-row_counts(const run_ctx *rc, int w, double a, double b, int last, int whole, wc_ingest_row *row)
+row_counts(const run_ctx *rc, const wc_ingest_options *opt, int w, double a, double b, int last, int whole,
+           wc_ingest_row *row)
 {
 	wc_run *run = &row->run;
 	const int l = rc->windows[w].level;
@@ -272,7 +295,7 @@ row_counts(const run_ctx *rc, int w, double a, double b, int last, int whole, wc
 	 * without levels) only. */
 	const double given = l >= 0 ? rc->m.levels[l].requests : rc->m.requests;
 	if (rc->req) {
-		count_requests(rc, a, b, last, row, &out_tok);
+		count_requests(rc, opt, a, b, last, row, &out_tok);
 		request_latencies(rc, a, b, last, row);
 	} else if (whole && isfinite(given)) {
 		row->requests = given;
@@ -324,7 +347,7 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int 
 	}
 	if ((r = row_series(rc, a, b, last, row, err)) != WC_OK)
 		goto done;
-	row_per_unit(row, a, b, row_counts(rc, w, a, b, last, whole, row));
+	row_per_unit(row, a, b, row_counts(rc, opt, w, a, b, last, whole, row));
 	/* Best effort: out of memory here leaves the phases blank. */
 	wc__ingest_phases(rc, a, ct, cp, cn, row);
 	r = WC_OK;
