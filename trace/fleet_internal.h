@@ -12,6 +12,10 @@
 #include "trace/fleet.h"
 
 #define FLEET_TEXT 128
+/* A window whose mean running count is below this is idle: no energy per
+ * token (docs/fleet.md, "Rows"). Half a request: the engine ran nothing
+ * most of the window. */
+#define FLEET_IDLE_RUNNING 0.5
 
 /* One grid step of a group. */
 typedef struct {

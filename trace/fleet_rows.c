@@ -82,7 +82,10 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	r.ttft_s = ratio(w, WC_FLEET_TTFT_SUM, WC_FLEET_TTFT_COUNT);
 	r.itl_s = ratio(w, WC_FLEET_ITL_SUM, WC_FLEET_ITL_COUNT);
 	r.run.throughput_tok_s = r.generation_tok_s;
-	if (r.generation_tok_s > 0)
+	/* An idle window's power over a few stray tokens is idle power, not
+	 * the cost of a token (58 J where the engine ran 0 requests): its
+	 * energy per token stays blank (docs/fleet.md, "Rows"). */
+	if (r.generation_tok_s > 0 && !(r.run.running < FLEET_IDLE_RUNNING))
 		r.run.energy_per_token_j = r.run.mean_power_w / r.generation_tok_s;
 	if (w->n_gpus < g->full_gpus)
 		snprintf(r.run.exclude, sizeof r.run.exclude, "partial power: %d of %d GPUs reported",

@@ -1,0 +1,71 @@
+/*
+ * `ingest --scrapes`: a window in which the engine runs no request has no
+ * energy per token (docs/fleet.md, "Rows"). Its power over a few stray
+ * generated tokens is idle power, not the cost of a token: a smoke test
+ * found a window at running 0, 124 W and 2.1 tok/s written with
+ * energy_per_token_j 58.13 and no exclude reason. It is now blank, while
+ * the busy window keeps its energy per token and the idle one its power.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define T0 1767225600
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("prom_idle_window");
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	double tokens = 0;
+	/* 60 s idle (120 W, 2 stray tokens a second), then 120 s at 8
+	 * running (400 W, 800 tokens a second), scraped every second. */
+	for (int s = 0; s < 180; s++) {
+		int busy = s >= 60;
+		tokens += busy ? 800.0 : 2.0;
+		len += (size_t)snprintf(buf + len, cap - len,
+		                        "# wattcast-scrape %d h1:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\","
+		                        "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"} %d\n"
+		                        "# wattcast-scrape %d.2 h1:8000\n"
+		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} %d\n"
+		                        "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
+		                        T0 + s, busy ? 400 : 120, T0 + s, busy ? 8 : 0, tokens);
+	}
+	char *in = path_join(dir, "idle.prom"), *out = path_join(dir, "out.csv");
+	CHECK(write_text(in, buf) == 0);
+	free(buf);
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, "--min-window", "10", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+
+	wc_runs_table *t = NULL;
+	wc_error err;
+	CHECK_INT(wc_runs_read(out, &t, &err), WC_OK);
+	int idle = 0, busy = 0;
+	for (size_t i = 0; t && i < t->n_runs; i++) {
+		const wc_run *run = &t->runs[i];
+		if (run->running < 0.5) {
+			idle++;
+			CHECK(isnan(run->energy_per_token_j));
+			CHECK(run->mean_power_w < 150.0); /* a step of the ramp may join it */
+			CHECK(run->throughput_tok_s > 0); /* the stray tokens are still counted */
+		} else {
+			busy++;
+			CHECK_NEAR(run->energy_per_token_j, 400.0 / 800.0, 1e-6);
+		}
+	}
+	CHECK_INT(idle, 1);
+	CHECK_INT(busy, 1);
+	wc_runs_free(t);
+	free(in);
+	free(out);
+	free(dir);
+	return check_report("test_prom_idle_window");
+}
