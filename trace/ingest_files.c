@@ -280,6 +280,7 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "%s: power timestamps are local time and the UTC offset "
 		                    "is unknown; give --utc-offset", rc->dir);
 	}
+	wc__ingest_check_offset(rc, opt);
 	return WC_OK;
 }
 

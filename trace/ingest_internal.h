@@ -47,6 +47,10 @@ void wc__ingest_locate_files(run_ctx *rc, const char *run_dir);
 int wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
 int wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
 int wc__ingest_check_alignment(run_ctx *rc, wc_error *err);
+/** ingest_clock.c: a warning when the engine's running count matches the
+ *  power trace best at an offset a few sampling intervals or more from
+ *  the one used (docs/formats/telemetry.md, "Clocks and UTC offsets"). */
+void wc__ingest_check_offset(const run_ctx *rc, const wc_ingest_options *opt);
 /** n(t) on the grid, and which power samples are quiet. */
 int wc__ingest_build_load(run_ctx *rc, wc_error *err);
 
