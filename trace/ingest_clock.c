@@ -56,7 +56,7 @@ power_at(const wc_power_trace *pt, double t, size_t *i)
 	return pt->group[*i];
 }
 
-/* Pearson correlation of x[0..n) and y[lag..lag+n). */
+/* Pearson correlation of x[0..n) and y[0..n); NaN when either is flat. */
 static double
 correlation(const double *x, const double *y, size_t n)
 {
