@@ -199,9 +199,11 @@ row_time(nv_reader *rd, char *text, size_t tl, size_t line_no, int col, double *
 	if (wc_nvsmi_parse_time(ts, tl, &v) != 0)
 		kind = (z = wc__parse_zoned_time(ts, tl, &v, why, sizeof why)) == 0 ? NV_STAMP_ZONED : 0;
 	col += (int)(ts - text);
+	if (kind == 0 && !rd->stamp_kind && why[0]) /* a number in another unit: the unit named */
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: timestamp: %s", rd->path, line_no, col, why);
 	if (kind == 0 && !rd->stamp_kind)
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: timestamp '%.*s': %s%s" WC__TIME_FORMS,
-		                    rd->path, line_no, col, (int)(tl > 40 ? 40 : tl), ts, why, why[0] ? "; expected " : "expected ");
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: timestamp '%.*s': expected " WC__TIME_FORMS,
+		                    rd->path, line_no, col, (int)(tl > 40 ? 40 : tl), ts);
 	if (kind == 0 || (rd->stamp_kind && kind != rd->stamp_kind)) {
 		wc__bad_line(&rd->bad, line_no, "unreadable timestamp '%.*s'%s", (int)(tl > 40 ? 40 : tl), ts,
 		             kind ? ": not in the form of the log's first" : "");

@@ -115,8 +115,9 @@ main(void)
 	p = test_fixture(dir, "ms.csv", "timestamp, index, power.draw [W]\n1784415445621, 0, 82 W\n"
 	                 "1784415445871, 0, 82 W\n");
 	CHECK_INT(wc_power_trace_read(p, &opt, 0, &pt, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "ms.csv:2:1: timestamp '1784415445621': ");
-	CHECK_CONTAINS(err.msg, "it looks like milliseconds");
+	CHECK_CONTAINS(err.msg, "ms.csv:2:1: timestamp: time 1784415445621 (seconds since the epoch) is after "
+	               "2100-01-01; it looks like milliseconds");
+	CHECK(strlen(err.msg) <= 255);
 	free(p);
 	/* Once the form is set, a line of another form is a bad line. */
 	memset(&w, 0, sizeof w);
