@@ -42,14 +42,21 @@ wc_predict_memory_reserve(const wc_params *p, const wc_config *c)
 }
 
 /* Platform facts and reserve: the capacity section's level, else the
- * catalog. 0 when neither knows the platform. */
+ * board the level runs on (wc_platform_board: a level such as H100-locked
+ * runs on H100, a shared level on its partner's board; docs/capacity.md,
+ * "Memory as vLLM does it"), its capacity level if fitted, else its
+ * catalog row. 0 when neither knows the platform. */
 static int
 memory_facts(const wc_params *p, const wc_config *c, wc_capacity_hw *hw, double *reserve)
 {
 	const wc_capacity_level *l = p->capacity.present ? wc_capacity_level_find(&p->capacity, c->platform) : NULL;
-	const wc_platform_info *info = wc_platform_lookup(c->platform);
+	const wc_level *lvl = wc_params_level(p, c->platform);
+	const wc_platform_info *info =
+	        wc_platform_board(c->platform, lvl && lvl->s_shared_with[0] ? lvl->s_shared_with : NULL);
+	if (!l && info && p->capacity.present)
+		l = wc_capacity_level_find(&p->capacity, info->name);
 	*reserve = wc_predict_memory_reserve(p, c);
-	if (l)
+	if (l && l->memory_gb > 0.0)
 		*hw = wc_capacity_hw_datasheet(l->name, l->bandwidth_tb_s, l->bf16_tflops, l->memory_gb);
 	else if (info)
 		*hw = wc_capacity_hw_datasheet(info->name, info->bandwidth_tb_s, info->bf16_tflops, info->memory_gb);

@@ -112,6 +112,24 @@ memory_as_vllm(const wc_predictor *pr)
 	q.config.output_tokens = 100;
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB");
+	/* A level named after its board (H100-locked runs on H100) is held to
+	 * that board's memory: the same weights are refused, and the KV cache
+	 * binds at the same running count as on H100 (it skipped both). */
+	q.config = test_catalog_config("H100-locked", 1, "Llama-3.1-405B", 32);
+	q.config.input_tokens = 100;
+	q.config.output_tokens = 100;
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB but 1 x H100-locked");
+	double fit[2];
+	for (int k = 0; k < 2; k++) {
+		q.config = test_catalog_config(k ? "H100-locked" : "H100", 1, "Qwen3-8B", 256);
+		q.config.input_tokens = 8192;
+		q.config.output_tokens = 512;
+		CHECK_INT(wc_predict_memory_check(wc_predictor_params(pr), &q.config, &fit[k], &err), WC_OK);
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		CHECK(cap.value[WC_CAPQ_RUNNING] < 256);
+	}
+	CHECK(isfinite(fit[1]) && fit[1] == fit[0]);
 }
 
 /* Open loop at, near and over capacity (engine limit 256): the running

@@ -100,6 +100,11 @@ test_bad_inputs(const char *dir)
 	const char *huge[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-405B", "--poisson",
 		               "1", "--horizon", "60", NULL };
 	expect_usage(huge, 2, "--tp: the weights need 810.0 GB but 1 x A100");
+	/* A level on a named board (H100-locked runs on H100) is refused for
+	 * its weights, not blamed on the KV cache. */
+	const char *locked[] = { "wattcast", "envelope", "--profile", "paper", "--platform", "H100-locked", "--model",
+		                 "Llama-3.1-405B", "--closed", "32", "--horizon", "60", "--replicas", "2", NULL };
+	expect_usage(locked, 2, "--tp: the weights need 810.0 GB but 1 x H100-locked");
 	const char *idle[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
 		               "--horizon", "30", "--idle-power", "1e6", NULL };
 	expect_usage(idle, 2, "--idle-power: 1e+06 W per GPU is not below A100's board limit of 400 W");
