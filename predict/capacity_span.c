@@ -82,6 +82,10 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		  ctx ? r->input_min + 0.5 * r->output_min : r->output_min,
 		  ctx ? r->input_max + 0.5 * r->output_max : r->output_max },
 		{ "tp", "tp %g", "", "", on, l->name, c->tp, r->tp_min, r->tp_max },
+		/* the step times scale with the bytes and FLOPs of the active
+		 * parameters, fitted only on the sizes of the level's rows */
+		{ "active_params_b", "%g B active parameters", "", " B", on, l->name, c->active_params_b, r->active_b_min,
+		  r->active_b_max },
 	};
 	char covered[160] = "";
 	int off = 0;

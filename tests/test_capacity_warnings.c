@@ -57,6 +57,18 @@ main(void)
 	ask(pr, "H100", 8000, 256, "input_tokens: 8000 is outside the capacity calibration's span");
 	ask(pr, "B200", 512, 32000, "output_tokens: the decode context, input + output / 2 = 16512 tokens");
 	ask(pr, "H200", 512, 256, "capacity: calibrated only at running 32");
+	/* A model far smaller than the level's rows: the capacity answer
+	 * names the size field once, as the power law does for its span (it
+	 * said nothing). */
+	{
+		wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-0.6B", 32) };
+		wc_capacity_prediction cap;
+		q.config.input_tokens = 512;
+		q.config.output_tokens = 256;
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		CHECK_INT(has(cap.warnings, cap.n_warnings, "active_params_b: "), 1);
+		CHECK_INT(has(cap.warnings, cap.n_warnings, "is outside the capacity calibration's span 4-32.8 on A100"), 1);
+	}
 	/* A prompt long enough for prefill to take a large share of the
 	 * engine's time: the power answer says its law has no prefill term
 	 * (none at the ordinary questions above). */
