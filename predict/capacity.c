@@ -505,7 +505,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 			        "the answers are those at capacity (the queue would grow without bound)", c->request_rate,
 			        out->capacity_rate, x.n_cap);
 	}
-	wc__capacity_span_warnings(&p->capacity, cb->level, c, out->value[WC_CAPQ_RUNNING], out);
+	wc__capacity_span_warnings(&p->capacity, cb->level, c, wc__predict_load_field(q), out->value[WC_CAPQ_RUNNING], out);
 	if (!q->want_interval)
 		return WC_OK;
 	if ((rc = draw_intervals(&x, cb, &lb, out, err)) != WC_OK)

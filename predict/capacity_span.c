@@ -20,14 +20,20 @@ outside(double v, double lo, double hi)
 	return v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9);
 }
 
+const char *
+wc__predict_load_field(const wc_inference_query *q)
+{
+	return q->series_len ? "running_series" : q->config.request_rate > 0 ? "rate" : "concurrency";
+}
+
 /* Per-field warnings only where the calibration has a span (min < max)
  * and the value leaves it; a field calibrated at one point is not a span,
  * so what the calibration covered is said once, in one caveat line, when
  * the question differs from it in any such field (docs/capacity.md,
  * "Warnings"). */
 void
-wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c, double n,
-                           wc_capacity_prediction *out)
+wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c,
+                           const char *load, double n, wc_capacity_prediction *out)
 {
 	/* What the answer leans on that the fit left at a bound of its domain
 	 * joins the coverage caveat: one capacity caveat line per answer
@@ -74,7 +80,7 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		const char *field, *fmt, *what, *unit, *where, *level; /* the warning: "field: what v unit ... where level" */
 		double v, lo, hi;
 	} f[] = {
-		{ "running", "running %g", "", "", on, l->name, n, r->running_min, r->running_max },
+		{ load, "running %g", "load ", "", on, l->name, n, r->running_min, r->running_max },
 		{ "input_tokens", "input %.0f tokens", "", "", shared, "", c->input_tokens, in_lo, in_hi },
 		{ "output_tokens", ctx ? "decode context %.0f tokens" : "output %g tokens",
 		  ctx ? "the decode context, input + output / 2 = " : "", ctx ? " tokens," : "", on, l->name,

@@ -38,9 +38,17 @@ void wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *b
  *  outlive the copy. */
 const void *wc__predict_rebase(const wc_params *p, const wc_params *tmp, const void *ptr);
 
+/** The request field that set the question's load, which a warning about
+ *  the load names (docs/http-api.md, "Errors"): "running_series" for a
+ *  series, "rate" for an open loop, else "concurrency". One rule for the
+ *  power and the capacity warnings, so the CLI and the server answer the
+ *  same words (predict/capacity_span.c). */
+const char *wc__predict_load_field(const wc_inference_query *q);
+
 /** The capacity answer's calibrated-span warnings for a question at `n`
- *  running on level `l` of section `cp` (predict/capacity_span.c). */
+ *  running on level `l` of section `cp`, the load named `load`
+ *  (predict/capacity_span.c). */
 void wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c,
-                                double n, wc_capacity_prediction *out);
+                                const char *load, double n, wc_capacity_prediction *out);
 
 #endif

@@ -146,7 +146,7 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 /* `board_clock`: the clock in `c` is the one the board's limit settled
  * at, not one asked for (its own warning says so). */
 static void
-range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
+range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
                const wc_load_histogram *h, int board_clock, wc_inference_prediction *out)
 {
 	const wc_range *r = &lvl->range;
@@ -203,7 +203,7 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c,
 			snprintf(load, sizeof load, "%s", wc__predict_sig3(d, sizeof d, span.lo));
 		else
 			snprintf(load, sizeof load, "%s-%s", wc__predict_sig3(a, sizeof a, span.lo), wc__predict_sig3(b, sizeof b, span.hi));
-		WC_WARN(out, "running: load %s is outside the calibrated span %s-%s on %s", load,
+		WC_WARN(out, "%s: load %s is outside the calibrated span %s-%s on %s", field, load,
 		        wc__predict_sig3(a, sizeof a, r->running_min), wc__predict_sig3(b, sizeof b, r->running_max), lvl->name);
 	}
 	if (span.tp)
@@ -524,7 +524,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	if (q->config.model && !wc_model_lookup(q->config.model) && !b.model_term)
 		WC_WARN(out, "model: '%.64s' is not in the catalog and the set has no model term for it on %s: answered "
 		        "by its size alone (docs/calibration.md)", q->config.model, b.level->name);
-	range_warnings(p, b.level, &q->config, &h, q->board_limit_w > 0 && !(q->power_cap_w > 0), out);
+	range_warnings(p, b.level, &q->config, wc__predict_load_field(q), &h, q->board_limit_w > 0 && !(q->power_cap_w > 0), out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */

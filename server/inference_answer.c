@@ -42,24 +42,6 @@ predictor_error(const wc_inference_query *q, const wc_error *err, wc_api_error *
 		wc_api_error_set(e, 422, "invalid_value", field, "%s", err->msg);
 }
 
-void
-wc_warnings_name_load(char (*list)[WC_WARNING_LEN], int n, const json_t *item, const wc_inference_query *q)
-{
-	/* The law calls the load "running"; the request named it by one of
-	 * its own fields, and a warning names what the request sent
-	 * (docs/http-api.md, "Errors"). */
-	const char *name = q->series_len ? "running_series"
-	                   : json_object_get(item, "concurrency") ? "concurrency" : "rate";
-	for (int i = 0; i < n; i++) {
-		if (strncmp(list[i], "running:", 8) != 0)
-			continue;
-		char w[WC_WARNING_LEN];
-		snprintf(w, sizeof w, "%s%s", name, list[i] + 7);
-		wc_utf8_repair(w); /* a longer name may cut the end mid-character */
-		memcpy(list[i], w, sizeof w);
-	}
-}
-
 /* The capacity answers when asked (the running count of an open loop
  * comes from them), and the largest concurrency that fits. */
 static int
@@ -146,7 +128,6 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 		predictor_error(&r.q, &err, e);
 		goto done;
 	}
-	wc_warnings_name_load(pred->warnings, pred->n_warnings, item, &r.q);
 	if (no_cap[0])
 		wc_predict_note_no_capacity(pred, no_cap);
 	if (!r.want_capacity)

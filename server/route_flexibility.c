@@ -78,7 +78,6 @@ flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 		wc_api_error_set(e, err.code == WC_ENOMEM ? 500 : 422, err.code == WC_ENOMEM ? "internal" : "invalid_value",
 		                 colon ? field : "", "%s", err.msg);
 	} else {
-		wc_warnings_name_load(f->warnings, f->n_warnings, item, &r.q);
 		if (!(out = wc_flexibility_json(&r.q, f, st->version)))
 			wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
 	}

@@ -395,9 +395,6 @@ int wc_config_request_parse(const json_t *item, const wc_state *st, wc_config *c
 /** Parse, predict and render one item with the profile it names: a new
  *  JSON object, or NULL with `e` set. */
 json_t *wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
-/** Rename the law's "running: ..." warnings after the request's field
- *  that set the load (concurrency, running_series or rate). */
-void wc_warnings_name_load(char (*list)[WC_WARNING_LEN], int n, const json_t *item, const wc_inference_query *q);
 
 /* Fine-tuning requests (request_finetune.c): one request object -> a
  * prediction object from the profile it names (default: the first), or

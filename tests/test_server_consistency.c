@@ -83,8 +83,9 @@ test_values(void)
 	       "/output_tokens", "output_tokens: must be >= 1, got 0.5", "below the minimum");
 }
 
-/* The first warning of `body`'s answer at `path` starting with `prefix`:
- * 1 when there is one. No warning may start with the law's "running:". */
+/* The first warning of `body`'s answer at `path` starting with `prefix`,
+ * among its warnings and its capacity answer's: 1 when there is one. No
+ * warning may start with the law's "running:". */
 static int
 warns(const char *path, const char *body, const char *prefix)
 {
@@ -95,6 +96,10 @@ warns(const char *path, const char *body, const char *prefix)
 	http_post_json(h, url(path), body, &r);
 	CHECK_INT(r.status, 200);
 	json_array_foreach(json_object_get(r.json, "warnings"), i, w) {
+		found |= strncmp(json_string_value(w), prefix, strlen(prefix)) == 0;
+		CHECK(strncmp(json_string_value(w), "running:", 8) != 0);
+	}
+	json_array_foreach(json_object_get(json_object_get(r.json, "capacity"), "warnings"), i, w) {
 		found |= strncmp(json_string_value(w), prefix, strlen(prefix)) == 0;
 		CHECK(strncmp(json_string_value(w), "running:", 8) != 0);
 	}
@@ -111,6 +116,10 @@ test_load_warnings(void)
 	CHECK(warns(INF, "{" CFG ",\"running_series\":[4000,4000],\"dt_s\":1}", "running_series: load 4000"));
 	CHECK(warns("/v1/predict/flexibility", "{" CFG ",\"concurrency\":3000,\"input_tokens\":512,"
 	            "\"output_tokens\":256}", "concurrency: load"));
+	CHECK(warns(INF, "{" CFG ",\"concurrency\":0.5,\"input_tokens\":8192,\"output_tokens\":512}",
+	            "concurrency: load 0.5 is outside the capacity calibration's span"));
+	CHECK(warns(INF, "{" CFG ",\"rate\":0.01,\"input_tokens\":8192,\"output_tokens\":512}",
+	            "rate: load 0.0422993 is outside the capacity calibration's span"));
 }
 
 #define FT "\"method\":\"lora\",\"model\":\"Qwen3-4B\",\"micro_batch\":16,\"seq_len\":512,\"lora_rank\":16"
