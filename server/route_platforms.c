@@ -12,6 +12,7 @@
 #include "models/catalog.h"
 #include "models/evaluate.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Zero means "not published" in the catalog; say so with null. */
@@ -46,6 +47,7 @@ entry(const char *name, const char *answered_from, const char *source, const wc_
 	json_object_set_new(o, "min_sm_clock_mhz", fact(pi ? pi->min_sm_clock_mhz : 0));
 	json_object_set_new(o, "max_sm_clock_mhz", fact(pi ? pi->max_sm_clock_mhz : 0));
 	json_object_set_new(o, "idle_power_w", fact(pi ? pi->idle_power_w : 0));
+	json_object_set_new(o, "idle_power_source", pi && pi->idle_power_w > 0 ? json_string("published") : json_null());
 	json_object_set_new(o, "aliases", aliases);
 	return o;
 }
@@ -62,8 +64,10 @@ platforms_json(const wc_state *st)
 		json_t *o = entry(lvl->name, "level", wc_predict_level_source(p, lvl), wc_platform_board(lvl->name, lvl->s_shared_with));
 		/* a level's idle is the P0 its answers use (a calibration's
 		 * measured 60 W on an L40S), not the board's published one */
-		if (o && lvl->p0.value > 0)
+		if (o && lvl->p0.value > 0) {
 			json_object_set_new(o, "idle_power_w", json_real(lvl->p0.value));
+			json_object_set_new(o, "idle_power_source", json_string(wc_source_name(lvl->p0.source)));
+		}
 		if (!o || json_array_append_new(list, o) != 0)
 			goto fail;
 	}
@@ -74,6 +78,17 @@ platforms_json(const wc_state *st)
 		if (wc_params_level(p, pi->name))
 			continue;
 		json_t *o = entry(pi->name, "datasheet", wc_source_name(WC_SRC_DATASHEET), pi);
+		/* the idle its answers use is the transferred level's P0 (the
+		 * published idle, else board limit x the paper levels' idle
+		 * share; docs/fitting.md, "Platforms without a fitted level"),
+		 * so a client can pick a power cap above it */
+		wc_level tl;
+		if (o && wc_params_datasheet_level(p, pi->name, pi->name, &tl) == WC_OK && tl.p0.value > 0) {
+			char src[32];
+			snprintf(src, sizeof src, "transfer:%s", wc_source_name(tl.p0.source));
+			json_object_set_new(o, "idle_power_w", json_real(tl.p0.value));
+			json_object_set_new(o, "idle_power_source", json_string(src));
+		}
 		if (!o || json_array_append_new(list, o) != 0)
 			goto fail;
 	}

@@ -27,9 +27,10 @@ find(const json_t *list, const char *name)
 	return NULL;
 }
 
-/* The inference answer's level_source for `platform`. */
+/* The inference answer's level_source for `platform`, and its idle power
+ * per GPU in `*idle`. */
 static char *
-inference_source(const char *platform, const char *profile)
+inference_source(const char *platform, const char *profile, double *idle)
 {
 	char body[256];
 	http_reply r;
@@ -39,6 +40,7 @@ inference_source(const char *platform, const char *profile)
 	CHECK_INT(r.status, 200);
 	const char *s = json_string_value(json_object_get(r.json, "level_source"));
 	char *out = s ? strdup(s) : NULL;
+	*idle = http_json_num(r.json, "idle_power_w");
 	http_reply_free(&r);
 	return out;
 }
@@ -71,7 +73,16 @@ check_list(const wc_params *p, const char *query, const char *profile)
 			CHECK(fabs(json_number_value(json_object_get(o, "idle_power_w")) - p->levels[i].p0.value) < 1e-6 * p->levels[i].p0.value);
 		}
 		/* each is accepted by the inference route, with the same source */
-		char *src = inference_source(name, profile);
+		double idle = NAN;
+		char *src = inference_source(name, profile, &idle);
+		/* the idle listed is the one the answers use, a datasheet
+		 * board's transferred P0 included, and says where it comes
+		 * from (datasheet boards without a published idle said null) */
+		CHECK_NEAR(http_json_num(o, "idle_power_w"), idle, 1e-9 * idle);
+		const char *isrc = json_string_value(json_object_get(o, "idle_power_source"));
+		CHECK(isrc != NULL);
+		if (!is_level)
+			CHECK(isrc && strncmp(isrc, "transfer:", 9) == 0);
 		const char *said = json_string_value(json_object_get(o, "level_source"));
 		CHECK(src && said && strcmp(src, said) == 0);
 		if (!(src && said && strcmp(src, said) == 0))
