@@ -532,6 +532,12 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		WC_WARN(out, "power_cap_w: %g W per GPU is not reached: no clock of %s's range meets it; at the clock of "
 		        "least power (%g MHz) the answer is %.1f W per GPU (docs/capacity.md)",
 		        q->power_cap_w, b.level->name, q->config.sm_clock_mhz, out->power.per_gpu_power_w);
+	/* nvidia-smi -pl refuses a limit above the board's (docs/capacity.md,
+	 * "Clocks and power caps"): such a cap is no setting a GPU takes. */
+	if (q->power_cap_w > wc_level_power_limit_w(b.level))
+		WC_WARN(out, "power_cap_w: %g W per GPU is above %.64s's board power limit of %.0f W: it cannot bind (the "
+		        "limit holds first) and nvidia-smi would refuse it", q->power_cap_w, b.level->name,
+		        wc_level_power_limit_w(b.level));
 	/* The board's limit settled the clock (wc_predict_board_limit): say
 	 * why the answer is not the law's at the clock asked. */
 	if (q->board_limit_w > 0)

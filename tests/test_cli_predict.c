@@ -139,6 +139,11 @@ text_level_source(void)
 	 * measured profile's H100 loads are 7.90085-1915.46) */
 	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-0.6B", "--concurrency", "1"),
 	              "  warning: concurrency: load 1 is outside the calibrated span 7.9-1915 on H100");
+	/* a cap above the board's limit is no setting a GPU takes (it was
+	 * accepted without a word) */
+	text_has_line(ARGS("--platform", "L40S", "--model", "Mistral-7B", "--concurrency", "16", "--power-cap", "500"),
+	              "  warning: power_cap_w: 500 W per GPU is above L40S's board power limit of 350 W: it cannot bind "
+	              "(the limit holds first) and nvidia-smi would refuse it");
 	/* the load's warnings name the flag's field, as the server's do, in
 	 * the capacity answer too (both said "running", a field no request
 	 * has; docs/http-api.md, "Errors") */

@@ -120,6 +120,10 @@ test_load_warnings(void)
 	            "concurrency: load 0.5 is outside the capacity calibration's span"));
 	CHECK(warns(INF, "{" CFG ",\"rate\":0.01,\"input_tokens\":8192,\"output_tokens\":512}",
 	            "rate: load 0.0422993 is outside the capacity calibration's span"));
+	/* a cap above the board's limit cannot bind: said, as on the CLI (it
+	 * was echoed without a word) */
+	CHECK(warns(INF, "{" CFG ",\"concurrency\":32,\"power_cap_w\":5000}",
+	            "power_cap_w: 5000 W per GPU is above H100's board power limit of 700 W: it cannot bind"));
 }
 
 #define FT "\"method\":\"lora\",\"model\":\"Qwen3-4B\",\"micro_batch\":16,\"seq_len\":512,\"lora_rank\":16"
