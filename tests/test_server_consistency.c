@@ -73,6 +73,17 @@ test_values(void)
 	       "profile: expected a non-empty string", NULL);
 	expect("/v1/predict/finetune", "{\"method\":\"lora\",\"model\":\"\",\"micro_batch\":8,\"seq_len\":512,"
 	       "\"lora_rank\":16}", 422, "invalid_value", "/model", "model: expected a non-empty string", NULL);
+	/* concurrency 0 is loaded idle without token lengths, refused with
+	 * them (docs/http-api.md says both; it described 0 as valid alone) */
+	expect(INF, "{" CFG ",\"concurrency\":0,\"input_tokens\":500,\"output_tokens\":512}", 422, "invalid_value",
+	       "/concurrency", "concurrency: must be > 0 for latency and energy per token", NULL);
+	{
+		http_reply r;
+		http_post_json(h, url(INF), "{" CFG ",\"concurrency\":0}", &r);
+		CHECK_INT(r.status, 200);
+		CHECK_NEAR(http_json_num(r.json, "node_power_w"), http_json_num(r.json, "idle_power_w"), 1e-9);
+		http_reply_free(&r);
+	}
 	/* the sweep sets the clock: both fields conflict alike */
 	expect("/v1/predict/flexibility", FLEX_BODY ",\"sm_clock_mhz\":1500}", 422, "conflicting_fields",
 	       "/sm_clock_mhz", "sm_clock_mhz: the sweep sets the clock itself", NULL);
