@@ -64,7 +64,7 @@ main(void)
 	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
 	CHECK(has_warning(&o, "active_params_b: 70.6"));
 	CHECK(has_warning(&o, "tp: 8"));
-	CHECK(has_warning(&o, "running:"));
+	CHECK(has_warning(&o, "concurrency: load 512"));
 	CHECK(has_warning(&o, "weights: fp8 on A100 has no fitted term (tested on 4 pairs, p = 0.96"));
 	CHECK_INT(o.n_warnings, 4);
 	q.config.platform = "H100-locked";
