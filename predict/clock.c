@@ -85,6 +85,34 @@ grid_clock(double lo, double hi, int j)
 	return j == 0 ? hi : lo + (hi - lo) * (double)(WC_CLOCK_GRID - j) / WC_CLOCK_GRID;
 }
 
+/* The last 0.01 MHz of a crossing, [*a, b] with P(*a) = *pa <= target_w <
+ * P(b) = pb: bisection leaves P up to a few mW under the target, so an
+ * answer at a binding limit read 699.999 W and fell by mW as the load rose.
+ * P is smooth over so short a cell: a few false-position steps bring it to
+ * the target within 1e-12 of it, *a still meeting it (docs/capacity.md,
+ * "Clocks and power caps"). */
+static int
+settle(const wc_predictor *pr, const wc_inference_query *q, double target_w, double *a, double *pa, double b,
+       double pb, wc_capacity_prediction *cap, wc_error *err)
+{
+	for (int it = 0; it < 8 && isfinite(pb) && pb > *pa && target_w - *pa > 1e-12 * target_w; it++) {
+		double m = *a + (b - *a) * (target_w - *pa) / (pb - *pa), pm;
+		int rc;
+		if (!(m > *a && m < b))
+			break;
+		if ((rc = power_at(pr, q, m, cap, &pm, err)) != WC_OK)
+			return rc;
+		if (pm <= target_w) {
+			*a = m;
+			*pa = pm;
+		} else {
+			b = m;
+			pb = pm;
+		}
+	}
+	return WC_OK;
+}
+
 /* The highest clock in [f_min, f_top] at which the per-GPU power is at
  * most `target_w`: the grid of the board's range scanned from the top (f_top
  * itself first, then the grid points below it), and the first cell whose
@@ -102,6 +130,7 @@ scan(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info
 	int rc;
 	if ((rc = power_at(pr, q, f_top, cap, &p_best, err)) != WC_OK)
 		return rc;
+	double p_prev = p_best; /* the power at the last grid point scanned */
 	if (p_best <= target_w) {
 		*clock_mhz = f_top;
 		if (p_out)
@@ -117,7 +146,7 @@ scan(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info
 		if (p <= target_w) {
 			/* P(f) meets it, P(f_top) and every scanned clock above do
 			 * not: bisect the cell (f, its upper grid point). */
-			double a = f, b = grid_clock(lo, hi, j - 1), pa = p;
+			double a = f, b = grid_clock(lo, hi, j - 1), pa = p, pb = b <= f_top ? p_prev : INFINITY;
 			while (b - a > 0.01) {
 				double mid = 0.5 * (a + b), pm = INFINITY;
 				if (mid <= f_top && (rc = power_at(pr, q, mid, cap, &pm, err)) != WC_OK)
@@ -127,8 +156,11 @@ scan(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info
 					pa = pm;
 				} else {
 					b = mid;
+					pb = pm;
 				}
 			}
+			if ((rc = settle(pr, q, target_w, &a, &pa, b, pb, cap, err)) != WC_OK)
+				return rc;
 			*clock_mhz = a;
 			if (p_out)
 				*p_out = pa;
@@ -138,6 +170,7 @@ scan(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info
 			p_best = p;
 			f_best = f;
 		}
+		p_prev = p;
 	}
 	*clock_mhz = f_best;
 	if (p_out)
