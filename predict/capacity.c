@@ -138,11 +138,11 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 			}
 		char usable[160] = "";
 		if (group > (int)need)
-			snprintf(usable, sizeof usable, ": a tensor-parallel group of %d, the smallest that divides %s's %d "
+			snprintf(usable, sizeof usable, ": a tensor-parallel group of %d, the smallest dividing %s's %d "
 			         "attention heads", group, c->arch->name, heads);
 		return wc_error_set(err, WC_EINVAL,
 		                    "tp: the weights need %.1f GB but %d x %s (%.1f GB each) hold %.1f GB (%.0f %% kept "
-		                    "free, %.2f GB per GPU for the engine's workspace); at least %.0f GPUs are needed%s",
+		                    "free, %.2f GB/GPU of engine workspace); at least %.0f GPUs are needed%s",
 		                    a.weight_bytes / 1e9, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
 		                    100 * reserve, WC_CAPACITY_WORKSPACE_GB, need, usable);
 	}

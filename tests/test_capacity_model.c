@@ -247,10 +247,10 @@ memory(void)
 	/* 810 GB of weights on one 80 GB H100 (81 559 MiB as the driver
 	 * reports it, 85.5 GB): refused, naming tp and the numbers */
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 75.3 GB (10 % kept free, 1.64 GB per GPU for the engine's workspace)");
+	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 75.3 GB (10 % kept free, 1.64 GB/GPU of engine workspace)");
 	/* and the group vLLM can start: tp must divide the 128 heads */
-	CHECK_CONTAINS(err.msg, "at least 11 GPUs are needed: a tensor-parallel group of 16, the smallest that "
-	                        "divides Llama-3.1-405B's 128 attention heads");
+	CHECK_CONTAINS(err.msg, "at least 11 GPUs are needed: a tensor-parallel group of 16, the smallest "
+	                        "dividing Llama-3.1-405B's 128 attention heads");
 	/* 4 of 40 GB hold a 70 B model, and 4 divides its 64 heads: no group named beside */
 	c.platform = "A100-40GB";
 	c.arch = wc_model_lookup("Llama-3.1-70B");
@@ -288,7 +288,7 @@ memory(void)
 	 * than the workspace (a 16 GB level of a parameter file) leaves nothing */
 	c.gpu_memory_utilization = 0.1;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "hold 6.9 GB (90 % kept free, 1.64 GB per GPU for the engine's workspace); at least 3 GPUs");
+	CHECK_CONTAINS(err.msg, "hold 6.9 GB (90 % kept free, 1.64 GB/GPU of engine workspace); at least 3 GPUs");
 	wc_capacity_level *lv = (wc_capacity_level *)wc_capacity_level_find(&p.capacity, "H100");
 	CHECK(lv != NULL);
 	if (lv) {
