@@ -129,8 +129,6 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 		return cli_usage_error(cmd, "-o PARAMS.json is required");
 	if (a->params && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
-	if (a->boot == 1)
-		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
 	/* --params may be the output, its capacity section replaced (docs/cli.md,
 	 * "Conventions"). */
 	if (cli_check_output(cmd, "-o", a->output, (const char *const *)argv + optind, (size_t)(argc - optind)) != CLI_OK)
@@ -274,9 +272,9 @@ group_json(const wc_request_energy_group *g)
 	for (int i = 0; i < g->n; i++)
 		json_array_append_new(pts, json_pack("{s:f,s:f,s:f}", "output_tokens", g->N[i], "energy_j", g->E[i],
 		                                     "residual_pct", g->residual_pct[i]));
-	return json_pack("{s:s,s:f,s:o,s:f,s:f,s:f,s:o}", "model", g->model, "batch", g->batch, "context",
-	                 isfinite(g->context) ? json_real(g->context) : json_null(), "e_fixed_j", g->e_fixed_j,
-	                 "e_step_j", g->e_step_j, "e_step_per_request_mj", g->e_step_per_request_mj, "points", pts);
+	return json_pack("{s:s,s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:o}", "model", g->model, "platform", g->platform, "tp",
+	                 g->tp, "batch", g->batch, "context", g->context, "e_fixed_j", g->e_fixed_j, "e_step_j",
+	                 g->e_step_j, "e_step_per_request_mj", g->e_step_per_request_mj, "points", pts);
 }
 
 static void
@@ -294,8 +292,12 @@ print_groups(const wc_request_energy_group *g, size_t n, int json)
 		return;
 	}
 	for (size_t k = 0; k < n; k++) {
-		printf("%s, batch %g, context %g: E_fixed %.2f J, E_step %.4f J (%.2f mJ per request)\n", g[k].model,
-		       g[k].batch, g[k].context, g[k].e_fixed_j, g[k].e_step_j, g[k].e_step_per_request_mj);
+		printf("%s on %d x %s, batch %g, context %g: E_fixed %.2f J, E_step %.4f J (%.2f mJ per request)\n",
+		       g[k].model, g[k].tp, g[k].platform, g[k].batch, g[k].context, g[k].e_fixed_j, g[k].e_step_j,
+		       g[k].e_step_per_request_mj);
+		if (g[k].e_fixed_j < 0)
+			printf("  warning: E_fixed is negative, which no window draws: these lengths do not identify "
+			       "it (docs/capacity.md)\n");
 		for (int i = 0; i < g[k].n; i++)
 			printf("  N %6g: measured %10.2f J, residual %+7.2f %%\n", g[k].N[i], g[k].E[i], g[k].residual_pct[i]);
 	}

@@ -158,9 +158,12 @@ void wc_capacity_fit_result_clear(wc_capacity_fit_result *r);
 
 #define WC_REQUEST_ENERGY_POINTS 64
 
-/** One (model, batch, context) group that sweeps the output length N. */
+/** One (model, platform, tp, batch, context) group that sweeps the output
+ *  length N. */
 typedef struct {
 	char model[96];
+	char platform[48];
+	int tp;
 	double batch, context;
 	int n;                                /* points */
 	double N[WC_REQUEST_ENERGY_POINTS];   /* output lengths */
@@ -170,11 +173,15 @@ typedef struct {
 	double e_step_per_request_mj;         /* e_step / batch, mJ */
 } wc_request_energy_group;
 
-/** Least-squares line E = e_fixed + N e_step through n >= 2 points with at
- *  least two distinct N; fills residual_pct. */
+/** Least-squares line E = e_fixed + N e_step through n >= 2 points whose
+ *  longest output is at least WC_REQUEST_ENERGY_SPREAD times the shortest
+ *  (two lengths 0.27 tokens apart gave E_fixed = -61.7 MJ); fills
+ *  residual_pct. */
+#define WC_REQUEST_ENERGY_SPREAD 1.2
 int wc_fit_request_energy(wc_request_energy_group *g, wc_error *err);
-/** Group a runs table's rows by (model, running = batch, input_tokens =
- *  context) and fit every group with at least two distinct output lengths.
+/** Group a runs table's rows by (model, platform, tp, running = batch,
+ *  input_tokens = context; rows without input_tokens are left out: their
+ *  context is unknown) and fit every group that sweeps the output length.
  *  A row's window energy is its `energy_j` extra column when present, else
  *  energy_per_token_j x running x output_tokens. `*out` is malloc'd. */
 int wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out, size_t *n_out,

@@ -17,13 +17,17 @@
 int
 wc_fit_request_energy(wc_request_energy_group *g, wc_error *err)
 {
-	double c0, c1, cov00, cov01, cov11, ss;
-	int distinct = 0;
-	for (int i = 1; i < g->n; i++)
-		distinct |= g->N[i] != g->N[0];
-	if (g->n < 2 || !distinct)
-		return wc_error_set(err, WC_EINVAL, "request energy: %s (batch %g, context %g) needs at least two "
-		                    "different output lengths", g->model, g->batch, g->context);
+	double c0, c1, cov00, cov01, cov11, ss, lo = INFINITY, hi = -INFINITY;
+	for (int i = 0; i < g->n; i++) {
+		lo = fmin(lo, g->N[i]);
+		hi = fmax(hi, g->N[i]);
+	}
+	/* A line through lengths a few tokens apart extrapolates its intercept
+	 * over the whole length: no sweep, no fixed energy (docs/capacity.md). */
+	if (g->n < 2 || !(hi >= WC_REQUEST_ENERGY_SPREAD * lo))
+		return wc_error_set(err, WC_EINVAL, "request energy: %s (batch %g, context %g) needs output lengths "
+		                    "that differ by a factor of %g at least", g->model, g->batch, g->context,
+		                    WC_REQUEST_ENERGY_SPREAD);
 	if (gsl_fit_linear(g->N, 1, g->E, 1, (size_t)g->n, &c0, &c1, &cov00, &cov01, &cov11, &ss) != 0)
 		return wc_error_set(err, WC_ERANGE, "request energy: %s: the fit failed", g->model);
 	g->e_fixed_j = c0;
@@ -49,8 +53,8 @@ window_energy(const wc_runs_table *t, size_t i)
 static int
 same_group(const wc_request_energy_group *g, const wc_run *r)
 {
-	return strcmp(g->model, r->model) == 0 && g->batch == r->running &&
-	       (g->context == r->input_tokens || (isnan(g->context) && isnan(r->input_tokens)));
+	return strcmp(g->model, r->model) == 0 && strcmp(g->platform, r->platform) == 0 && g->tp == r->tp &&
+	       g->batch == r->running && g->context == r->input_tokens;
 }
 
 /* The group of `r` in `groups` (added when new); NULL when full. */
@@ -65,6 +69,8 @@ group_of(wc_request_energy_group *groups, size_t *n, size_t cap, const wc_run *r
 	wc_request_energy_group *g = &groups[(*n)++];
 	memset(g, 0, sizeof *g);
 	snprintf(g->model, sizeof g->model, "%s", r->model);
+	snprintf(g->platform, sizeof g->platform, "%s", r->platform);
+	g->tp = r->tp;
 	g->batch = r->running;
 	g->context = r->input_tokens;
 	return g;
@@ -83,7 +89,7 @@ wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];
 		double e = window_energy(t, i);
-		if (r->exclude[0] || !(r->output_tokens > 0) || !(e > 0) || !isfinite(e))
+		if (r->exclude[0] || !(r->output_tokens > 0) || !(e > 0) || !isfinite(e) || !isfinite(r->input_tokens))
 			continue;
 		wc_request_energy_group *g = group_of(groups, &n, cap, r);
 		if (g && g->n < WC_REQUEST_ENERGY_POINTS) {
@@ -98,8 +104,8 @@ wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out
 	}
 	if (kept == 0) {
 		free(groups);
-		return wc_error_set(err, WC_EINVAL, "request energy: no (model, running, input_tokens) group sweeps "
-		                    "output_tokens with a measured energy (energy_j or energy_per_token_j)");
+		return wc_error_set(err, WC_EINVAL, "request energy: no (model, platform, tp, running, input_tokens) "
+		                    "group sweeps output_tokens with a measured energy (energy_j or energy_per_token_j)");
 	}
 	*out = groups;
 	*n_out = kept;

@@ -247,7 +247,22 @@ request_energy(void)
 	CHECK_NEAR(json_number_value(json_object_get(g, "e_fixed_j")), 80, 0.1);
 	CHECK_NEAR(json_number_value(json_object_get(g, "e_step_per_request_mj")), 600, 0.1);
 	CHECK_INT(json_array_size(json_object_get(g, "points")), 3);
+	CHECK(strcmp(json_string_value(json_object_get(g, "platform")), "H200") == 0);
 	json_decref(o);
+	run_result_free(&r);
+	/* Two boards at lengths 0.27 tokens apart are no sweep (they gave
+	 * E_fixed = -61.7 MJ as one group), nor are rows without a context:
+	 * nothing to fit, said. */
+	CHECK_INT(write_text(runs, "run_id,platform,tp,model,active_params_b,running,mean_power_w,input_tokens,"
+	                           "output_tokens,energy_per_token_j\n"
+	                           "a,B200,1,gpt-oss-120b,5.1,64,900,300,1738.54,0.05\n"
+	                           "b,H100,1,gpt-oss-120b,5.1,64,600,300,1738.81,0.07\n"
+	                           "c,H100,1,gpt-oss-120b,5.1,64,600,300,1740,0.07\n"
+	                           "d,H100,1,gpt-oss-120b,5.1,32,600,,100,0.2\n"
+	                           "e,H100,1,gpt-oss-120b,5.1,32,600,,1000,0.1\n"), 0);
+	CHECK(run_wattcast(ARGS("fit", "request-energy", runs), NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "no (model, platform, tp, running, input_tokens) group sweeps output_tokens");
 	run_result_free(&r);
 	free(runs);
 	free(dir);
