@@ -95,8 +95,6 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 		return cli_usage_error(cmd, "-o NEW.json is required");
 	if ((a->params != NULL) == (a->profile != NULL))
 		return cli_usage_error(cmd, "give exactly one of --params and --profile");
-	if (a->boot == 1)
-		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
 	/* A missing flag is the command line's fault: said here (exit 2), not
 	 * by the calibration after the runs are read. */
 	if (a->co.relative_to && (!a->co.platform || strcmp(a->co.platform, a->co.relative_to) == 0))

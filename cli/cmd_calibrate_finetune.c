@@ -87,8 +87,6 @@ parse_flags(const char *cmd, int argc, char **argv, cal_ft_args *a)
 		return cli_usage_error(cmd, "-o NEW.json is required");
 	if (a->params && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
-	if (a->have_boot && a->boot == 1)
-		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
 	a->input = argv[optind];
 	const char *in[] = { a->input, a->params };
 	if (cli_check_output(cmd, "-o", a->output, in, 2) != CLI_OK)

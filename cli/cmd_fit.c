@@ -180,8 +180,6 @@ check_fit_args(int argc, char **argv, fit_args *a)
 		return cli_usage_error(cmd, "-o PARAMS.json is required");
 	if (a->prior_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --prior and --profile");
-	if (a->boot == 1)
-		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
 	a->input = argv[optind];
 	const char *in[] = { a->input, a->prior_path };
 	if (cli_check_output(cmd, "-o", a->output, in, 2) != CLI_OK)

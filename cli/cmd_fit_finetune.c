@@ -75,8 +75,6 @@ parse_flags(int argc, char **argv, fit_ft_args *a)
 		return cli_usage_error(cmd, "-o PARAMS.json is required");
 	if (a->params && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
-	if (a->boot == 1)
-		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
 	a->input = argv[optind];
 	/* BASE may be the output: it is read whole before any work, and is
 	 * replaced (atomically) only by a finished file (docs/cli.md,

@@ -167,6 +167,24 @@ test_stale_temporaries(void)
 	/* Five draws have no 2.5 % tail: their "95 %" interval is their range. */
 	CHECK_CONTAINS(r.err, "wattcast fit inference: warning: --bootstrap 5: fewer than 40 draws give no 2.5 % tail");
 	run_result_free(&r);
+	/* One draw is refused at once, with no warning about its tails, by
+	 * every command that takes --bootstrap (one rule, cli/args.c). */
+	static const char *const boot1[][8] = {
+		{ "wattcast", "fit", "inference", "RUNS", "-o", "OUT", "--bootstrap", "1" },
+		{ "wattcast", "fit", "capacity", "RUNS", "-o", "OUT", "--bootstrap", "1" },
+		{ "wattcast", "fit", "response", "RUNS", "-o", "OUT", "--bootstrap", "1" },
+	};
+	for (size_t k = 0; k < sizeof boot1 / sizeof boot1[0]; k++) {
+		const char *bv[9];
+		for (int i = 0; i < 8; i++)
+			bv[i] = strcmp(boot1[k][i], "RUNS") == 0 ? runs : strcmp(boot1[k][i], "OUT") == 0 ? out : boot1[k][i];
+		bv[8] = NULL;
+		CHECK_INT(run_wattcast(bv, NULL, &r), 0);
+		CHECK_INT(r.status, 2);
+		CHECK_CONTAINS(r.err, "--bootstrap: must be 0 or at least 2");
+		CHECK(strstr(r.err, "warning") == NULL);
+		run_result_free(&r);
+	}
 	int has_live = 0, has_dead = 0;
 	/* The dead writer's temporary is gone, the live one's is kept, and
 	 * the fit left none of its own. */
