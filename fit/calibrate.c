@@ -500,8 +500,8 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	int rc;
 	if (o->relative_to && o->relative_to[0] && o->scope != WC_CALIBRATE_PLATFORM) {
 		memset(out, 0, sizeof *out);
-		return wc_error_set(err, WC_EINVAL, "relative_to: only a new level (platform scope) is calibrated "
-		                    "relative to a level");
+		return wc_error_set(err, WC_EINVAL, "%s: only a new level (%s) is calibrated relative to a level",
+		                    wc__cal_words(o)->relative_to, wc__cal_words(o)->scope_platform);
 	}
 	if (o->relative_to && o->relative_to[0])
 		return wc__cal_relative(base, t, o, out, err);

@@ -133,8 +133,9 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	memset(out, 0, sizeof *out);
 	if (!rl || rl->s_shared_with[0])
 		return wc_error_set(err, WC_EINVAL,
-		                    "relative_to: '%s' is not a level of the base '%s' with its own S; a level is "
-		                    "calibrated relative to one the base has", ref, base->name);
+		                    "%s: '%s' is not a level of the base '%s' with its own S; a level is "
+		                    "calibrated relative to one the base has", wc__cal_words(o)->relative_to, ref,
+		                    base->name);
 	if (!o->platform || !o->platform[0] || strcmp(o->platform, ref) == 0)
 		return wc_error_set(err, WC_EINVAL,
 		                    "platform: %s needs the new platform named (%s), other than '%s'",
@@ -150,8 +151,8 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	if (rc == WC_OK)
 		rc = reference_runs(t, o, ref, as, &rt, err);
 	if (rc == WC_OK && rt->n_runs == 0)
-		rc = wc_error_set(err, WC_EINVAL, "relative_to: the runs hold no run on '%s' to calibrate against",
-		                  ref);
+		rc = wc_error_set(err, WC_EINVAL, "%s: the runs hold no run on '%s' to calibrate against",
+		                  wc__cal_words(o)->relative_to, ref);
 	if (rc == WC_OK)
 		rc = wc_calibrate(base, rt, &orf, rc_ref, err);
 	if (rc != WC_OK)

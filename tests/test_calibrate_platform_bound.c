@@ -99,6 +99,13 @@ main(void)
 	}
 	CHECK(seen);
 	json_decref(p);
+	/* A refusal names the CLI's flag, not the HTTP body's field */
+	const char *nr[] = { "wattcast", "calibrate", "--params", base, "--scope", "platform", l2, "--platform", "L40S",
+		             "--relative-to", "H100", "-o", out, NULL };
+	CHECK_INT(run_wattcast(nr, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--relative-to: the runs hold no run on 'H100' to calibrate against");
+	run_result_free(&r);
 	free(l2);
 	/* Relative to H100 (nvidia-smi's "H100 NVL" spelling): the bound is
 	 * the composed level's, 1.1 x 400 - 110 = 330 W. Below it the level is

@@ -109,7 +109,7 @@ main(void)
 	 * model scope. */
 	o.relative_to = "B200";
 	CHECK(wc_calibrate(&base, t, &o, &r, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "relative_to");
+	CHECK_CONTAINS(err.msg, "--relative-to: 'B200' is not a level"); /* the CLI's words by default */
 	o.relative_to = "H200";
 	CHECK(wc_calibrate(&base, t, &o, &r, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "no run on 'H200'");
@@ -117,7 +117,7 @@ main(void)
 	o.scope = WC_CALIBRATE_MODEL;
 	o.platform = NULL;
 	CHECK(wc_calibrate(&base, t, &o, &r, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "relative_to");
+	CHECK_CONTAINS(err.msg, "--relative-to: only a new level (--scope platform)");
 	wc_runs_free(t);
 	wc_params_clear(&truth);
 	wc_params_clear(&base);
