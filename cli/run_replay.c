@@ -193,9 +193,19 @@ prepare_one(const char *cmd, const wc_trace_replay *r, const wc_params *p, int m
 	wc_law_binding b;
 	wc_service_times st;
 	wc_error err;
+	wc_params *tmp = NULL;
 	run->run_id = r->run_id;
 	config_of(r, &run->config);
-	if (wc_law_bind(p, &run->config, &b, &err) != WC_OK)
+	/* A catalog board without a level of the set is replayed on its
+	 * datasheet transfer, as a point answer and a forecast take it; the
+	 * binding's numbers are copied below, so the transfer is freed. */
+	int rc = wc_predict_resolve_platform(p, &run->config, &tmp, &err);
+	if (rc == WC_OK)
+		rc = wc_law_bind(tmp ? tmp : p, &run->config, &b, &err);
+	if (rc == WC_OK)
+		wc_law_bound_point(&b, NULL, &run->response_run.law);
+	free(tmp);
+	if (rc != WC_OK)
 		return cli_fail(cmd, "%s: %s", r->run_id, err.msg);
 	if (wc_service_select(p, &run->config, service, &c->service, &st, &err) != WC_OK)
 		return strncmp(err.msg, "service:", 8) == 0 ? cli_usage_error(cmd, "--%s (run %s)", err.msg, r->run_id)
@@ -213,7 +223,6 @@ prepare_one(const char *cmd, const wc_trace_replay *r, const wc_params *p, int m
 	rr->n_samples = r->n_power;
 	rr->t_s = r->power_t;
 	rr->power_w = r->power_w;
-	wc_law_bound_point(&b, NULL, &rr->law);
 	double k = round(r->sample_s / WC_ENVELOPE_GRID_S);
 	run->sample_s = (isfinite(k) && k >= 1 ? k : 1.0) * WC_ENVELOPE_GRID_S;
 	run->max_running = max_running;

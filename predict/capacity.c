@@ -557,7 +557,7 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	if (!w)
 		return wc_error_set(err, WC_ENOMEM, "predict: out of memory");
 	w->q = *q;
-	if ((rc = q->no_datasheet ? WC_OK : wc__predict_resolve_platform(p, &w->q.config, &tmp, err)) == WC_OK)
+	if ((rc = q->no_datasheet ? WC_OK : wc_predict_resolve_platform(p, &w->q.config, &tmp, err)) == WC_OK)
 		rc = capacity_bound(tmp ? tmp : p, &w->q, price_per_kwh, grams_co2_per_kwh, &w->cb, out, err);
 	out->pe_stratum = wc__predict_rebase(p, tmp, out->pe_stratum);
 	/* Expert parallelism spreads experts: a dense model has none, and is

@@ -182,7 +182,7 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 	 * law's numbers, so the transferred copy of the set is freed here. */
 	wc_params *tmp = NULL;
 	wc_config at = *c;
-	int rc = wc__predict_resolve_platform(p, &at, &tmp, err);
+	int rc = wc_predict_resolve_platform(p, &at, &tmp, err);
 	if (rc == WC_OK)
 		rc = power_map_bind(tmp ? tmp : p, &at, response, store, out, err);
 	if (rc == WC_OK && tmp) {

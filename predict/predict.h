@@ -102,6 +102,15 @@ const wc_pe_stratum *wc_predict_pe_stratum(const wc_params *p, const wc_level *l
  *  it (static text). */
 const char *wc_predict_power_covers(const wc_inference_prediction *pred);
 
+/** The platform's power level: the set's own, the set's level under the
+ *  catalog's canonical name (`c->platform` is then set to it), or one
+ *  transferred from the datasheet into `*tmp`, a shallow copy of the set
+ *  without draws that the caller frees with free() (its owned parts are
+ *  borrowed). `*tmp` stays NULL when the set's own level answers or the
+ *  platform is unknown everywhere (the binding then refuses it). One rule
+ *  for every answer and every replay of a measured run. */
+int wc_predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err);
+
 /** How level `lvl` of `p` was obtained, as an answer's level_source says
  *  it: "datasheet" for a transfer, "bound" when its S or theta was held at a
  *  physical bound, else the intercept's source. One rule for the answers

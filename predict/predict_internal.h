@@ -5,13 +5,6 @@
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
 
-/** The platform's power level: the set's own, the set's level under the
- *  catalog's canonical name (`c->platform` is then set to it), or one
- *  transferred from the datasheet into `*tmp`, a shallow copy of the set
- *  without draws that the caller frees with free() (its owned parts are
- *  borrowed). `*tmp` stays NULL when the set's own level answers or the
- *  platform is unknown everywhere (the binding then refuses it). */
-int wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err);
 
 /** The answer's notes for a weights or KV precision the set has no term
  *  for on `lvl` (predicted as bf16): 0 to 2 of them into `notes`. One

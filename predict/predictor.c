@@ -389,7 +389,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, dou
  * transferred from the datasheet into `*tmp` (wc_params_datasheet_copy;
  * free() it). Unknown everywhere: the caller's refusal. */
 int
-wc__predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err)
+wc_predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err)
 {
 	const wc_platform_info *hw;
 	*tmp = NULL;
@@ -467,7 +467,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	memset(out, 0, sizeof *out);
 	out->node_lo_w = out->node_hi_w = out->prefill_share = NAN;
 	snprintf(out->profile, sizeof out->profile, "%s", p->name);
-	if (!q->no_datasheet && (rc = wc__predict_resolve_platform(p, &c, &tmp, err)) != WC_OK)
+	if (!q->no_datasheet && (rc = wc_predict_resolve_platform(p, &c, &tmp, err)) != WC_OK)
 		return rc;
 	if (tmp)
 		p = tmp;

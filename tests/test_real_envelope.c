@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const defaults[] = { "--platform", "A100", "--model", "Qwen3-8B", "--utc-offset", "-25200",
 	                                "--quiet" };
@@ -217,6 +218,44 @@ check_measured_config(const char *runs_dir)
 	free(run);
 }
 
+/* A run on a catalog board the set has no level for (the A100 run
+ * relabelled L40S in a copy of its folder) is replayed and validated on
+ * the board's datasheet transfer, as a forecast is: it was refused,
+ * "unknown level 'L40S'". */
+static void
+check_datasheet_board(const char *runs_dir, const char *dir)
+{
+	char *src = path_join(runs_dir, "validate_qwen3-8b_a100/a100_validate_tp1_r4p0_b1p0_s20260712_1784415439");
+	char *run = path_join(dir, "l40s_run");
+	mkdir(run, 0755);
+	static const char *const files[] = { "engine.csv", "power.csv", "manifest.json" };
+	for (int i = 0; i < 3; i++) {
+		char *from = path_join(src, files[i]), *to = path_join(run, files[i]);
+		char *text = test_slurp(from);
+		CHECK(text != NULL);
+		if (text && i == 2)
+			text = test_replaced(text, "\"hardware\": \"A100\"", "\"hardware\": \"L40S\"");
+		CHECK_INT(write_text(to, text ? text : ""), 0);
+		free(text);
+		free(from);
+		free(to);
+	}
+	const char *env[] = { "wattcast", "envelope", "--measured", run, "--replicas", "2", NULL };
+	const char *val[] = { "wattcast", "validate", "envelope", "--profile", "measured", run, NULL };
+	run_result r;
+	CHECK(run_wattcast(env, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "on 1 x L40S");
+	CHECK_CONTAINS(r.out, "no fitted level for L40S");
+	run_result_free(&r);
+	CHECK(run_wattcast(val, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "median |error|: mean");
+	run_result_free(&r);
+	free(run);
+	free(src);
+}
+
 int
 main(void)
 {
@@ -234,6 +273,7 @@ main(void)
 	const bounds standin = { "standin", "roofline_standin", 5, 8.5, 0.8, 1.4, NULL, NULL };
 	check_validation(runs_dir, &capacity);
 	check_validation(runs_dir, &standin);
+	check_datasheet_board(runs_dir, dir);
 	/* The measured profile, zero-shot and with the A100 level calibrated on
 	 * the other runs (leaving each out), the response's dynamic scale fitted
 	 * on the other runs too. Measured with the profile regenerated with the
