@@ -27,7 +27,9 @@ static const char validate_about[] =
 	"precision  finds paired runs, compares no term / shift inside z / factor on S by\n"
 	"           leave-one-pair-out RMS, keeps a term when p < 0.05 (Table 12).\n"
 	"heldout    accuracy of a frozen law on every run of RUNS.csv, overall and per\n"
-	"           `set`: n, median |error| %, share within 5 %, bias % (Table 14).\n"
+	"           `set`: n, median |error| %, share within 5 %, bias % (Table 14);\n"
+	"           --datasheet also scores runs on a catalog board the law has no level\n"
+	"           for, by its datasheet transfer (zero-shot on a new board).\n"
 	"lomo       leave-one-model-out: for each model (with its -FP8/-Instruct/... variants)\n"
 	"           fit the law on the other models and predict it; accuracy per platform.\n"
 	"fewshot    calibrate on k runs of each model (or platform) and predict the rest,\n"
@@ -44,11 +46,11 @@ static const char validate_about[] =
 static const cli_subcommands validate_commands;
 
 enum { OPT_JSON = 1000, OPT_PRIOR, OPT_PROFILE, OPT_PARAMS, OPT_FORM, OPT_TERMS, OPT_PER_RUN, OPT_REAL,
-       OPT_LAW_TERMS };
+       OPT_LAW_TERMS, OPT_DATASHEET };
 
 typedef struct {
 	const char *cmd, *input, *prior, *profile, *params, *form, *terms, *per_run, *law_terms;
-	int json, real;
+	int json, real, datasheet;
 	unsigned law_mask;
 } validate_args;
 
@@ -65,6 +67,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		{ "per-run", required_argument, NULL, OPT_PER_RUN },
 		{ "real", no_argument, NULL, OPT_REAL },
 		{ "law-terms", required_argument, NULL, OPT_LAW_TERMS },
+		{ "datasheet", no_argument, NULL, OPT_DATASHEET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -81,6 +84,7 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		case OPT_FORM: a->form = optarg; break;
 		case OPT_PER_RUN: a->per_run = optarg; break;
 		case OPT_REAL: a->real = 1; break;
+		case OPT_DATASHEET: a->datasheet = 1; break;
 		case OPT_LAW_TERMS:
 			a->law_terms = optarg;
 			if (cli_parse_law_terms(cmd, optarg, &a->law_mask) != CLI_OK)
@@ -273,6 +277,8 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 			json_object_set_new(sets, r->sets[i].set, accuracy_json(&r->sets[i]));
 		json_object_set_new(o, "sets", sets);
 		json_object_set_new(o, "skipped", json_integer(r->skipped));
+		if (r->skip_reason[0])
+			json_object_set_new(o, "skip_reason", json_string(r->skip_reason));
 		if (frozen && frozen->pred_error.n_strata == 0 && r->overall.n_interval > 0)
 			json_object_set_new(o, "intervals_cover", json_string("parameters only: the set records no held-out "
 			                                                        "error of mean power (docs/intervals.md)"));
@@ -290,7 +296,8 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	for (int i = 0; i < r->n_sets; i++)
 		print_accuracy(r->sets[i].set, &r->sets[i]);
 	if (r->skipped)
-		printf("%d run(s) skipped: no prediction for their platform\n", r->skipped);
+		printf("%d run(s) skipped, the first %s\n", r->skipped,
+		       r->skip_reason[0] ? r->skip_reason : "with no prediction for its platform");
 	if (strcmp(what, "lomo") == 0)
 		printf("cover 95%%: share of measured values inside the 95 %% interval; width %%: median (hi - lo) / "
 		       "predicted; intervals from the other models' held-out errors (docs/intervals.md)\n");
@@ -320,6 +327,17 @@ forms_real(const char *cmd, const validate_args *a, const wc_runs_table *t, wc_f
 	if (vrc != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	return cli_report_forms_real(a->input, a->json, &r);
+}
+
+/* Does `t` hold a run on a catalog board `p` has no level for: one
+ * `--datasheet` would score. */
+static int
+transferable(const wc_params *p, const wc_runs_table *t)
+{
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (!wc_params_level(p, t->runs[i].platform) && wc_platform_lookup(t->runs[i].platform))
+			return 1;
+	return 0;
 }
 
 static int
@@ -355,6 +373,8 @@ validate(const char *what, int argc, char **argv)
 	 * changed nothing was taken in silence (docs/cli.md, "validate"). */
 	if (a.form && strcmp(what, "precision") != 0 && strcmp(what, "lomo") != 0)
 		return cli_usage_error(cmd, "--form applies to precision and lomo only (see --help)");
+	if (a.datasheet && !heldout)
+		return cli_usage_error(cmd, "--datasheet applies to heldout only (see --help)");
 	if (a.prior && heldout)
 		return cli_usage_error(cmd, "--prior applies to forms, precision and lomo only (see --help)");
 	if (a.per_run && !heldout && strcmp(what, "lomo") != 0 && !real)
@@ -396,14 +416,19 @@ validate(const char *what, int argc, char **argv)
 	} else {
 		wc_heldout_report r;
 		fo.precision_terms = a.terms ? cli_terms_mode(a.terms) : WC_TERMS_PER_LEVEL;
-		int vrc = heldout ? wc_validate_heldout(&frozen, t, &r, a.per_run ? &per_run : NULL, &err)
-		                  : wc_validate_lomo(t, &fo, &r, a.per_run ? &per_run : NULL, &err);
+		wc_per_run *pr = a.per_run ? &per_run : NULL;
+		int vrc = !heldout      ? wc_validate_lomo(t, &fo, &r, pr, &err)
+		          : a.datasheet ? wc_validate_heldout_datasheet(&frozen, t, &r, pr, &err)
+		                        : wc_validate_heldout(&frozen, t, &r, pr, &err);
 		if (vrc == WC_OK && a.per_run)
 			vrc = wc_per_run_write(a.per_run, &per_run, &err);
 		if (vrc != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
 		else if (r.overall.n == 0) /* every run skipped: no accuracy to report */
-			cli_fail(cmd, "%s: no run could be scored (%d of %zu skipped)", a.input, r.skipped, t->n_runs);
+			cli_fail(cmd, "%s: no run could be scored (%d of %zu skipped; %.140s)%s", a.input, r.skipped,
+			         t->n_runs, r.skip_reason[0] ? r.skip_reason : "no reason recorded",
+			         heldout && !a.datasheet && transferable(&frozen, t)
+			                 ? "; --datasheet scores a catalog board by its transfer" : "");
 		else
 			rc = report_heldout(&a, &r, what, heldout ? &frozen : NULL);
 	}

@@ -124,7 +124,9 @@ main(void)
 	const char *none[] = { "wattcast", "validate", "heldout", "--profile", "paper", alien, NULL };
 	r = run(none);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "alien.csv: no run could be scored (1 of 1 skipped)");
+	CHECK_CONTAINS(r.err, "alien.csv: no run could be scored (1 of 1 skipped; run 'a': platform: unknown level "
+	                      "'X900' in parameter set 'paper')");
+	CHECK(strstr(r.err, "--datasheet") == NULL); /* X900 is no catalog board: no transfer to offer */
 	run_result_free(&r);
 	free(empty);
 	free(alien);

@@ -50,6 +50,7 @@ main(void)
 	snprintf(t->runs[5].platform, sizeof t->runs[5].platform, "TPU");
 	CHECK_INT(wc_validate_heldout(&p, t, &rep, NULL, &err), WC_OK);
 	CHECK_INT(rep.skipped, 1);
+	CHECK_CONTAINS(rep.skip_reason, "run 'r5': platform: unknown level 'TPU'"); /* said, not only counted */
 	CHECK_INT(rep.overall.n, 5);
 	CHECK_NEAR(rep.overall.median_abs_err_pct, 3.0, 1e-9);
 	CHECK_NEAR(rep.overall.share_within_5pct, 0.8, 1e-12);
@@ -96,6 +97,21 @@ main(void)
 	free(path);
 	free(dir);
 	wc_per_run_clear(&pr);
+	/* A catalog board the law has no level for (L40S): skipped by the
+	 * fit's own scores, scored on its datasheet transfer when asked (as
+	 * predict answers it); a name no catalog knows stays skipped. */
+	snprintf(t->runs[4].platform, sizeof t->runs[4].platform, "L40S");
+	CHECK_INT(wc_validate_heldout(&p, t, &rep, NULL, &err), WC_OK);
+	CHECK_INT(rep.skipped, 2);
+	CHECK_INT(rep.overall.n, 4);
+	wc_per_run ds = WC_PER_RUN_INIT;
+	CHECK_INT(wc_validate_heldout_datasheet(&p, t, &rep, &ds, &err), WC_OK);
+	CHECK_INT(rep.skipped, 1);
+	CHECK_INT(rep.overall.n, 5);
+	CHECK_CONTAINS(rep.skip_reason, "unknown level 'TPU'");
+	CHECK(strcmp(ds.rows[4].p0_source, "params:datasheet") == 0);
+	CHECK_CONTAINS(ds.rows[4].warnings, "no fitted level for L40S");
+	wc_per_run_clear(&ds);
 	wc_runs_free(t);
 	return check_report("test_validate_heldout");
 }

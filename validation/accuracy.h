@@ -32,6 +32,7 @@ typedef struct {
 	int n_sets;
 	wc_accuracy sets[WC_HELDOUT_SETS_MAX];
 	int skipped;                   /* rows whose platform the law lacks */
+	char skip_reason[WC_ERROR_MSG_MAX]; /* the first skipped row's, "" none */
 } wc_heldout_report;
 
 /** Accuracy of a frozen law on every row of `t` (excluded rows included:
@@ -42,6 +43,11 @@ typedef struct {
  *  row per predicted run. */
 int wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
                         wc_per_run *per_run, wc_error *err);
+/** The same, with a run on a catalog board the law has no level for
+ *  answered by the board's datasheet transfer, as `predict` answers it
+ *  (docs/validation.md): the zero-shot accuracy on a new board. */
+int wc_validate_heldout_datasheet(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
+                                  wc_per_run *per_run, wc_error *err);
 
 /* ------------------------------------------------- leave one model out */
 

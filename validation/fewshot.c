@@ -83,7 +83,7 @@ score(fs_state *s, int ki, const wc_params *p, const size_t *rows, size_t m, con
 		wc_per_run_row row;
 		double pred;
 		wc_per_run_row_init(&row);
-		if (wc__predict_run(pr, r, &pred, &row, 1, NULL) != WC_OK) {
+		if (wc__predict_run(pr, r, &pred, &row, WC__RUN_INTERVAL, NULL) != WC_OK) {
 			s->skipped[ki]++;
 			continue;
 		}

@@ -65,9 +65,9 @@ wc__accuracy_summary(const double *e, const char (*sets)[48], size_t m, int skip
 	return WC_OK;
 }
 
-int
-wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
-                    wc_per_run *per_run, wc_error *err)
+static int
+heldout(const wc_params *p, const wc_runs_table *t, int flags, wc_heldout_report *out, wc_per_run *per_run,
+        wc_error *err)
 {
 	size_t n = t->n_runs ? t->n_runs : 1, m = 0;
 	double *e = wc_alloc_zeroed(n, sizeof *e);
@@ -88,8 +88,10 @@ wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_repor
 		wc_per_run_row row;
 		double pred;
 		wc_per_run_row_init(&row);
-		if (wc__predict_run(pr, r, &pred, &row, 1, NULL) != WC_OK) {
-			skipped++;
+		wc_error why;
+		if (wc__predict_run(pr, r, &pred, &row, flags, &why) != WC_OK) {
+			if (!skipped++) /* the first reason, for the report to say */
+				snprintf(out->skip_reason, sizeof out->skip_reason, "run '%.64s': %s", r->run_id, why.msg);
 			continue;
 		}
 		e[m] = 100.0 * (pred - r->mean_power_w) / r->mean_power_w;
@@ -99,7 +101,10 @@ wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_repor
 			goto done;
 		m++;
 	}
+	char reason[sizeof out->skip_reason];
+	memcpy(reason, out->skip_reason, sizeof reason); /* the summary starts the report afresh */
 	rc = wc__accuracy_summary(e, (const char (*)[48])sets, m, skipped, out, err);
+	memcpy(out->skip_reason, reason, sizeof reason);
 	if (rc == WC_OK) {
 		/* the rows this call added: a caller's per_run may hold others */
 		wc_per_run mine = { rows->rows + first, rows->n - first, 0 };
@@ -111,4 +116,18 @@ done:
 	free(e);
 	free(sets);
 	return rc;
+}
+
+int
+wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
+                    wc_per_run *per_run, wc_error *err)
+{
+	return heldout(p, t, WC__RUN_INTERVAL, out, per_run, err);
+}
+
+int
+wc_validate_heldout_datasheet(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
+                              wc_per_run *per_run, wc_error *err)
+{
+	return heldout(p, t, WC__RUN_INTERVAL | WC__RUN_DATASHEET, out, per_run, err);
 }

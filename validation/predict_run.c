@@ -27,19 +27,20 @@ describe_inputs(const wc_run *r, wc_per_run_row *row)
 }
 
 int
-wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row,
-                int want_interval, wc_error *err)
+wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row, int flags,
+                wc_error *err)
 {
 	const wc_params *p = wc_predictor_params(pr);
-	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = row != NULL && want_interval };
+	wc_inference_query q = { .config = WC_CONFIG_INIT,
+		                 .want_interval = row != NULL && (flags & WC__RUN_INTERVAL) };
 	wc_inference_prediction o;
 	wc_run_config(r, &q.config);
 	/* Validation predicts power: a run that was measured ran, so its
 	 * memory is not questioned here (the tokens feed the prefill share). */
 	q.skip_memory_check = 1;
-	/* A run of a platform without a fitted level is skipped, as before
-	 * the datasheet transfer existed: the held-out scores are the fit's. */
-	q.no_datasheet = 1;
+	/* A run of a platform without a fitted level is skipped unless asked
+	 * for: the held-out scores are the fit's (docs/validation.md). */
+	q.no_datasheet = !(flags & WC__RUN_DATASHEET);
 	if (r->series.len) {
 		q.running_series = r->series.running;
 		q.series_hold = r->series.weight;
@@ -64,7 +65,7 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 		snprintf(row->p0_source, sizeof row->p0_source, "run");
 	else
 		snprintf(row->p0_source, sizeof row->p0_source, "params:%s",
-		         lvl ? wc_source_name(lvl->p0.source) : "?");
+		         lvl ? wc_source_name(lvl->p0.source) : "datasheet");
 	for (int w = 0; w < o.n_warnings; w++)
 		wc_per_run_row_warn(row, o.warnings[w]);
 	return WC_OK;

@@ -17,13 +17,19 @@ double wc__log_residual(const wc_params *p, const wc_run *run);
 int wc__accuracy_summary(const double *err_pct, const char (*sets)[48], size_t m, int skipped,
                          wc_heldout_report *out, wc_error *err);
 
+/* wc__predict_run's flags */
+enum { WC__RUN_INTERVAL = 1,  /* the row gets the 95 % interval */
+       WC__RUN_DATASHEET = 2  /* a catalog board without a level is answered
+                               * by its datasheet transfer, as predict does */ };
 /** Predict run `r` with a frozen law (predict_run.c): its configuration,
  *  its n(t) histogram when it has one, its measured idle in place of P0
  *  when it has one. `*pred` is the group's mean power; when `row` is not
- *  NULL it is filled for --per-run output (interval and warnings too). An
- *  unknown platform or an invalid configuration is an error. */
-int wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row,
-                    int want_interval, wc_error *err);
+ *  NULL it is filled for --per-run output (warnings too). An unknown
+ *  platform (without WC__RUN_DATASHEET, any platform the set has no level
+ *  for: the held-out scores are the fit's) or an invalid configuration is
+ *  an error. */
+int wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row, int flags,
+                    wc_error *err);
 
 /** Cross-conformal 95 % intervals (intervals.c): each row's lo/hi from the
  *  held-out residuals of the other groups' rows of the same quantity
