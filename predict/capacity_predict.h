@@ -109,8 +109,11 @@ int wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_err
  *  at full load -- the engine's or the KV cache's limit running -- at the
  *  clock the board's limit (or q->power_cap_w) settles at then; a clock
  *  the user locked stays. `out` is q's answer from wc_predict_capacity;
- *  call after wc_predict_board_limit. */
-int wc_predict_capacity_sustained(const wc_predictor *pr, const wc_inference_query *q, wc_capacity_prediction *out,
+ *  call after wc_predict_board_limit. A rate above that capacity that
+ *  q's lighter-load clock would serve is over capacity: q's clock (and
+ *  board_limit_w, board_free_w) become full load's and `out` the answer
+ *  at capacity there. */
+int wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_capacity_prediction *out,
                                   wc_error *err);
 
 /** The clock in [f_min, f_top] (f_top <= 0: the top of the platform's

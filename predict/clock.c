@@ -269,7 +269,7 @@ wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *
 }
 
 int
-wc_predict_capacity_sustained(const wc_predictor *pr, const wc_inference_query *q, wc_capacity_prediction *out,
+wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_capacity_prediction *out,
                               wc_error *err)
 {
 	/* A clock the user locked stays; one settled under a cap or the
@@ -292,8 +292,20 @@ wc_predict_capacity_sustained(const wc_predictor *pr, const wc_inference_query *
 	if (rc == WC_OK)
 		rc = wc_predict_board_limit(pr, &full, err);
 	if (rc == WC_OK && full.config.sm_clock_mhz != q->config.sm_clock_mhz &&
-	    (rc = wc_predict_capacity(pr, &full, NAN, NAN, cap, err)) == WC_OK && isfinite(cap->capacity_rate))
+	    (rc = wc_predict_capacity(pr, &full, NAN, NAN, cap, err)) == WC_OK && isfinite(cap->capacity_rate)) {
 		out->capacity_rate = cap->capacity_rate;
+		/* A rate over that capacity is over capacity, though the lighter
+		 * load's higher clock would serve it: queued, the load becomes
+		 * the full one and the clock settles at full load's. Its answers
+		 * are those at capacity there, as at any rate over capacity
+		 * (docs/capacity.md, "The board's power limit"). */
+		if (!out->over_capacity && q->config.request_rate > cap->capacity_rate) {
+			q->config.sm_clock_mhz = full.config.sm_clock_mhz;
+			q->board_limit_w = full.board_limit_w;
+			q->board_free_w = full.board_free_w;
+			rc = wc_predict_capacity(pr, q, out->price_per_kwh, out->grams_co2_per_kwh, out, err);
+		}
+	}
 	free(cap);
 	return rc;
 }

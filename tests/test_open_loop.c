@@ -150,6 +150,43 @@ sustained_capacity(const wc_predictor *pr)
 	}
 }
 
+/* Under a 200 W cap on an H200 (8192 + 64 tokens of Qwen3-8B) 1.4
+ * requests/s settled at 1291 MHz, served whole, while the capacity at
+ * full load's clock was 0.935/s and over_capacity false: a rate above
+ * the capacity is over it, answered at capacity, as 2/s is
+ * (docs/capacity.md, "The board's power limit"). */
+static void
+capped_sustained(const wc_predictor *pr)
+{
+	const double rates[] = { 0.5, 1.4, 2.0 };
+	double run2 = NAN, mhz2 = NAN;
+	for (int i = 2; i >= 0; i--) {
+		wc_inference_query q = { .config = test_catalog_config("H200", 1, "Qwen3-8B", 0) };
+		wc_capacity_prediction cap;
+		wc_error err;
+		q.config.request_rate = rates[i];
+		q.config.input_tokens = 8192;
+		q.config.output_tokens = 64;
+		q.power_cap_w = 200;
+		CHECK_INT(wc_predict_power_cap(pr, &q, 200, &q.config.sm_clock_mhz, &err), WC_OK);
+		CHECK_INT(wc_predict_board_limit(pr, &q, &err), WC_OK);
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		CHECK_INT(wc_predict_capacity_sustained(pr, &q, &cap, &err), WC_OK);
+		fprintf(stderr, "H200 capped at %g/s: capacity %.4g/s at %g MHz, running %g%s\n", rates[i],
+		        cap.capacity_rate, q.config.sm_clock_mhz, cap.value[WC_CAPQ_RUNNING],
+		        cap.over_capacity ? ", over" : "");
+		CHECK_INT(cap.over_capacity, rates[i] > cap.capacity_rate);
+		CHECK(cap.value[WC_CAPQ_THROUGHPUT] <= cap.capacity_rate * 64 * (1 + 1e-9));
+		if (i == 2) {
+			run2 = cap.value[WC_CAPQ_RUNNING];
+			mhz2 = q.config.sm_clock_mhz;
+		} else if (cap.over_capacity) {
+			CHECK_NEAR(cap.value[WC_CAPQ_RUNNING], run2, 1e-9 * run2);
+			CHECK_NEAR(q.config.sm_clock_mhz, mhz2, 1e-9);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -166,6 +203,7 @@ main(void)
 			if (i == 0) {
 				reproductions(pr);
 				sustained_capacity(pr);
+				capped_sustained(pr);
 			}
 		}
 		wc_predictor_free(pr);
