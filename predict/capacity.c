@@ -510,6 +510,12 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		return WC_OK;
 	if ((rc = draw_intervals(&x, cb, &lb, out, err)) != WC_OK)
 		return rc;
+	/* Below capacity an open loop serves its arrivals: its throughput is
+	 * rate x output tokens whatever the latency (docs/capacity.md), so
+	 * latency's error does not widen it (docs/intervals.md). */
+	const int by_arrivals = out->open_loop && !out->over_capacity;
+	if (by_arrivals)
+		out->lo[WC_CAPQ_THROUGHPUT] = out->hi[WC_CAPQ_THROUGHPUT] = NAN;
 	/* An answer without an interval says so where its interval would
 	 * say what it covers, not in a warning: it is a fact of the parameter
 	 * set (TTFT has no held-out error), true of every answer, and a
@@ -528,6 +534,9 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		if (k == WC_CAPQ_RUNNING && !out->open_loop)
 			out->covers[k] = "none: a closed loop's running count is the concurrency asked (or the requests "
 			                 "the KV cache holds, when fewer), not an estimate";
+		else if (k == WC_CAPQ_THROUGHPUT && by_arrivals)
+			out->covers[k] = "none: set by the arrival rate (an open loop below capacity serves rate x "
+			                 "output tokens)";
 		else
 			out->covers[k] = p->capacity.draws.n < 2
 			                         ? "none: the capacity section has no bootstrap draws and the parameter "

@@ -19,6 +19,7 @@
 #include "tests/support/support.h"
 
 #include <math.h>
+#include <string.h>
 
 /* The rule itself, at the model: below one running the own prefill is
  * whole; above, n prefills per lifetime as before. */
@@ -150,6 +151,34 @@ sustained_capacity(const wc_predictor *pr)
 	}
 }
 
+/* Below capacity an open loop's throughput is rate x output tokens
+ * whatever the latency: H100 Qwen3-8B at 2 requests/s of 512 + 256 gave
+ * 512 tokens/s with an interval of 290-904, more out than arrives. It has
+ * none, and says why; over capacity latency's error widens it
+ * (docs/intervals.md). */
+static void
+throughput_by_arrivals(const wc_predictor *pr)
+{
+	const double rates[] = { 2.0, 200.0 };
+	for (int i = 0; i < 2; i++) {
+		wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 0), .want_interval = 1 };
+		wc_capacity_prediction cap;
+		wc_error err;
+		q.config.request_rate = rates[i];
+		q.config.input_tokens = 512;
+		q.config.output_tokens = 256;
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		CHECK_INT(cap.over_capacity, i == 1);
+		CHECK_INT(isfinite(cap.lo[WC_CAPQ_THROUGHPUT]), i == 1);
+		CHECK_INT(isfinite(cap.lo[WC_CAPQ_LATENCY]), 1);
+		CHECK(cap.covers[WC_CAPQ_THROUGHPUT] != NULL);
+		if (i == 0 && cap.covers[WC_CAPQ_THROUGHPUT]) {
+			CHECK_NEAR(cap.value[WC_CAPQ_THROUGHPUT], 512.0, 1e-9);
+			CHECK(strncmp(cap.covers[WC_CAPQ_THROUGHPUT], "none: set by the arrival rate", 29) == 0);
+		}
+	}
+}
+
 /* Under a 200 W cap on an H200 (8192 + 64 tokens of Qwen3-8B) 1.4
  * requests/s settled at 1291 MHz, served whole, while the capacity at
  * full load's clock was 0.935/s and over_capacity false: a rate above
@@ -204,6 +233,7 @@ main(void)
 				reproductions(pr);
 				sustained_capacity(pr);
 				capped_sustained(pr);
+				throughput_by_arrivals(pr);
 			}
 		}
 		wc_predictor_free(pr);
