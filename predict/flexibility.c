@@ -150,16 +150,20 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 	}
 	for (int i = 0; i < n; i++) {
 		double u = (double)i / (n - 1), mhz = fhi - u * (fhi - flo), cap_w = 0.0;
+		wc_inference_query at = *q;
 		if (by_cap) {
-			wc_inference_query free_q = *q;
 			cap_w = p_hi - u * (p_hi - p_lo);
-			if ((rc = wc_predict_power_cap(pr, &free_q, cap_w, &mhz, err)) != WC_OK)
+			if ((rc = wc_predict_power_cap(pr, &at, cap_w, &mhz, err)) != WC_OK)
 				return rc;
 			/* The cap does not bind below the free power: the top clock;
 			 * a cap at or below the power at the top never settles above it. */
 			mhz = mhz > 0 ? fmin(mhz, fhi) : fhi;
+			/* The step is the answer to that cap: its intervals end at
+			 * the cap's ceiling, as predict inference's do under it
+			 * (docs/intervals.md, "Physical ceiling"). */
+			at.power_cap_w = cap_w;
 		}
-		if ((rc = state_at(pr, q, mhz, 1, cap, out, err)) != WC_OK)
+		if ((rc = state_at(pr, &at, mhz, 1, cap, out, err)) != WC_OK)
 			return rc;
 		fill_step(&out->steps[i], mhz, cap_w, cap, tp);
 	}
