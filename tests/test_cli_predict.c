@@ -144,6 +144,18 @@ text_level_source(void)
 	text_has_line(ARGS("--platform", "L40S", "--model", "Mistral-7B", "--concurrency", "16", "--power-cap", "500"),
 	              "  warning: power_cap_w: 500 W per GPU is above L40S's board power limit of 350 W: it cannot bind "
 	              "(the limit holds first) and nvidia-smi would refuse it");
+	/* a cap no clock meets: the header says so, as the warning does (it
+	 * said "settled under a 80 W cap" over 107.6 W); one met is settled */
+	run_result hr;
+	CHECK(run_wattcast(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "8", "--power-cap", "80"),
+	                   NULL, &hr) == 0);
+	CHECK_CONTAINS(hr.out, "sm clock 210 MHz (the clock of least power: the 80 W cap per GPU is not reached)\n");
+	CHECK(strstr(hr.out, "settled under") == NULL);
+	run_result_free(&hr);
+	CHECK(run_wattcast(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "8", "--power-cap", "200"),
+	                   NULL, &hr) == 0);
+	CHECK_CONTAINS(hr.out, " MHz (settled under the 200 W cap per GPU)\n");
+	run_result_free(&hr);
 	/* the load's warnings name the flag's field, as the server's do, in
 	 * the capacity answer too (both said "running", a field no request
 	 * has; docs/http-api.md, "Errors") */
