@@ -17,12 +17,28 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* "wattcast CMD: message" (docs/cli.md): a library message that starts
+ * with the command's own name ("serve: cannot listen ...", "profile:
+ * unknown profile ...") is not prefixed with it twice. */
 static void
 vreport(const char *cmd, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "wattcast %s: ", cmd);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (!msg) {
+		fprintf(stderr, "wattcast %s: ", cmd);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		return;
+	}
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	size_t k = strlen(cmd);
+	const char *text = strncmp(msg, cmd, k) == 0 && msg[k] == ':' && msg[k + 1] == ' ' ? msg + k + 2 : msg;
+	fprintf(stderr, "wattcast %s: %s\n", cmd, text);
+	free(msg);
 }
 
 int

@@ -61,7 +61,8 @@ main(void)
 	if (srv) {
 		char listen[32];
 		snprintf(listen, sizeof listen, "127.0.0.1:%d", wc_server_port(srv));
-		expect_exit(ARGS("--listen", listen), 1, "cannot listen on");
+		/* the command named once (it read "wattcast serve: serve: ...") */
+		expect_exit(ARGS("--listen", listen), 1, "wattcast serve: cannot listen on");
 		/* The in-process API refuses the same way. */
 		wc_server *again = NULL;
 		so.listen = listen;
