@@ -318,6 +318,23 @@ cli_expect_one_operand(const char *cmd, int argc, const char *what)
 	return CLI_OK;
 }
 
+void
+cli_made_by_truth(char *header, size_t cap, const char *params_path, const char *profile)
+{
+	char *line = strstr(header, "Made by: "), flag[512];
+	if (!line || !(params_path || profile))
+		return;
+	const char *v = params_path ? params_path : profile;
+	int plain = v[0] && strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/+-=,:@") == strlen(v);
+	int n = snprintf(flag, sizeof flag, plain ? " --%s %s" : " --%s '%s'", params_path ? "params" : "profile", v);
+	char *end = line + strcspn(line, "\n");
+	size_t len = strlen(header);
+	if (n < 0 || (size_t)n >= sizeof flag || len + (size_t)n >= cap || (!plain && strchr(v, '\'')))
+		return; /* a path the line cannot carry: the Truth line names it */
+	memmove(end + n, end, len - (size_t)(end - header) + 1);
+	memcpy(end, flag, (size_t)n);
+}
+
 int
 cli_load_params(const char *cmd, const char *params_path, const char *profile, wc_params *out)
 {

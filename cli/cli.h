@@ -178,6 +178,11 @@ int cli_parse_law_terms(const char *cmd, const char *text, unsigned *mask);
  *  `out` is cleared by the caller. */
 int cli_load_params(const char *cmd, const char *params_path, const char *profile,
                     wc_params *out);
+/** Add the truth's flag (--params FILE, quoted when the shell would split
+ *  it, or --profile NAME; neither: nothing) to the end of a simulated
+ *  table's "Made by: " line in `header` (room `cap`), so the line run
+ *  as written makes the same file (docs/cli.md, simulate). */
+void cli_made_by_truth(char *header, size_t cap, const char *params_path, const char *profile);
 /** The same for commands that answer (predict, serve, envelope): NULL =
  *  the default profile, "measured" (models/profile_measured.h). */
 int cli_load_answer_params(const char *cmd, const char *params_path, const char *profile,

@@ -72,6 +72,7 @@ simulate_inference(int argc, char **argv)
 		return rc;
 	rc = CLI_OK;
 	wc_simulate_header(&so, &truth, header, sizeof header);
+	cli_made_by_truth(header, sizeof header, params_path, profile);
 	/* Which file was the truth: a set's name is not unique, its
 	 * fingerprint is (the params_version predict and fit print). */
 	char version[17];

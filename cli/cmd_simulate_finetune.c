@@ -110,6 +110,7 @@ cli_simulate_finetune(int argc, char **argv)
 		return rc;
 	rc = CLI_OK;
 	wc_simulate_finetune_header(&so, &truth, header, sizeof header);
+	cli_made_by_truth(header, sizeof header, params_path, profile);
 	if (wc_simulate_finetune(&truth, &so, &t, &err) != WC_OK || wc_ft_table_write(output, t, header, &err) != WC_OK)
 		rc = cli_fail(cmd, "%s", err.msg);
 	else {
