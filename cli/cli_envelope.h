@@ -30,7 +30,11 @@ typedef struct {
 } cli_envelope_inputs;
 
 void cli_envelope_inputs_free(cli_envelope_inputs *in);
-int cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in);
+/** --replay FILE into in->arrival_*, warning how many requests lack a
+ *  token count and the distribution (`w`'s, given by `*_spec` or the
+ *  default) that fills them. */
+int cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w, const char *input_spec,
+                    const char *output_spec, cli_envelope_inputs *in);
 int cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in);
 int cli_read_lengths(const char *cmd, const char *flag, const char *path, int output, double **values,
                      size_t *n);

@@ -288,7 +288,7 @@ build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 		w->profile_rate = in->profile_rate;
 	}
 	if (a->replay) {
-		if (cli_read_replay(cmd, a->replay, in) != CLI_OK)
+		if (cli_read_replay(cmd, a->replay, w, a->input_spec, a->output_spec, in) != CLI_OK)
 			return CLI_FAIL;
 		w->n_arrivals = in->n_arrivals;
 		w->arrival_s = in->arrival_s;

@@ -44,8 +44,27 @@ by_arrival(const void *pa, const void *pb)
 	return a->at < b->at ? -1 : a->at > b->at;
 }
 
+/* Requests of the log without a token count are drawn from the length
+ * distribution (docs/envelopes.md, "replay"): said, with how many and
+ * from what, since it can change the tokens served several times over. */
+static void
+warn_missing(const char *cmd, const char *path, size_t missing, size_t n, const char *field, const char *flag,
+             const char *spec, const wc_length_dist *d)
+{
+	char from[160];
+	if (missing == 0)
+		return;
+	if (spec)
+		snprintf(from, sizeof from, "%s %.100s", flag, spec);
+	else
+		snprintf(from, sizeof from, "the default %s %g", flag, d->mean);
+	fprintf(stderr, "wattcast %s: warning: --replay %s: %zu of %zu requests %s no %s; drawn from %s\n", cmd, path,
+	        missing, n, missing == 1 ? "has" : "have", field, from);
+}
+
 int
-cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in)
+cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w, const char *input_spec,
+                const char *output_spec, cli_envelope_inputs *in)
 {
 	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
 	wc_request_log *log = NULL;
@@ -53,6 +72,8 @@ cli_read_replay(const char *cmd, const char *path, cli_envelope_inputs *in)
 	if (wc_request_log_read(path, &t, &log, &err) != WC_OK)
 		return cli_fail(cmd, "--replay: %s", err.msg);
 	size_t n = log->n, unsorted = 0;
+	warn_missing(cmd, path, log->missing_input, n, "input_tokens", "--input-tokens", input_spec, &w->input);
+	warn_missing(cmd, path, log->missing_output, n, "output_tokens", "--output-tokens", output_spec, &w->output);
 	int finite = 1; /* a time that is not finite is refused by the workload's check */
 	logged_request *req = wc_alloc_array(n ? n : 1, sizeof *req);
 	in->arrival_s = wc_alloc_array(n ? n : 1, sizeof(double));

@@ -203,6 +203,36 @@ test_unsorted_replay_and_budget_text(const char *dir)
 	free(shuffled);
 }
 
+/* A requests.csv row without output_tokens is drawn from --output-tokens
+ * (or its default): said with the count and the source (it was silent,
+ * and the output total moved 3x with the flag). */
+static void
+test_replay_missing_lengths(const char *dir)
+{
+	char *log = path_join(dir, "requests.csv");
+	write_text(log, "arrival_s,first_token_s,completion_s,input_tokens,output_tokens\n"
+	                "1000.0,1000.3,1000.8,4129,31\n1001.0,,1001.6,4218,44\n1002.0,1002.3,1005.6,4959,\n"
+	                "1005.7,1005.8,1006.3,5115,41\n");
+	char want[512];
+	run_result r;
+	const char *given[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", log,
+		                "--horizon", "6", "--replicas", "2", "--output-tokens", "100", NULL };
+	CHECK_INT(run_wattcast(given, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	snprintf(want, sizeof want, "wattcast envelope: warning: --replay %s: 1 of 4 requests has no output_tokens; "
+	         "drawn from --output-tokens 100\n", log);
+	CHECK_CONTAINS(r.err, want);
+	CHECK(!r.err || !strstr(r.err, "no input_tokens"));
+	run_result_free(&r);
+	const char *dflt[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", log,
+		               "--horizon", "6", "--replicas", "2", NULL };
+	CHECK_INT(run_wattcast(dflt, NULL, &r), 0);
+	snprintf(want, sizeof want, "1 of 4 requests has no output_tokens; drawn from the default --output-tokens 256\n");
+	CHECK_CONTAINS(r.err, want);
+	run_result_free(&r);
+	free(log);
+}
+
 /* A run folder with a request log: an A100 serving two bursts. */
 static char *
 synthetic_run(const char *dir, const char *name, double offset)
@@ -437,6 +467,7 @@ main(void)
 	test_memory_bound();
 	test_forecast_files(dir);
 	test_unsorted_replay_and_budget_text(dir);
+	test_replay_missing_lengths(dir);
 	test_fit_and_validate(dir);
 	free(dir);
 	return check_report("test_cli_envelope");
