@@ -135,9 +135,43 @@ wc_render_inference(const wc_inference_query *q, const wc_inference_prediction *
 	return wc__render_dump(o, indent, err);
 }
 
+/* jansson writes a real 32 as 32.0; the API promises integers for whole
+ * numbers (docs/http-api.md), counts above all (concurrency, tokens,
+ * steps): the one place that makes it so for every answer. */
+static json_t *
+whole_of(json_t *v)
+{
+	double x = json_real_value(v);
+	return x == floor(x) && fabs(x) < 9007199254740992.0 ? json_integer((json_int_t)x) : NULL;
+}
+
+void
+wc__render_whole(json_t *o)
+{
+	json_t *w;
+	if (json_is_object(o)) {
+		for (void *it = json_object_iter(o); it; it = json_object_iter_next(o, it)) {
+			json_t *v = json_object_iter_value(it);
+			if (!json_is_real(v))
+				wc__render_whole(v);
+			else if ((w = whole_of(v)) != NULL)
+				json_object_iter_set_new(o, it, w);
+		}
+	} else if (json_is_array(o)) {
+		for (size_t i = 0; i < json_array_size(o); i++) {
+			json_t *v = json_array_get(o, i);
+			if (!json_is_real(v))
+				wc__render_whole(v);
+			else if ((w = whole_of(v)) != NULL)
+				json_array_set_new(o, i, w);
+		}
+	}
+}
+
 char *
 wc__render_dump(json_t *o, int indent, wc_error *err)
 {
+	wc__render_whole(o);
 	char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) |
 	                            (indent > 0 ? JSON_INDENT(indent) : JSON_COMPACT)) : NULL;
 	json_decref(o);

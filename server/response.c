@@ -177,6 +177,7 @@ response_dump_small(const json_t *o, size_t *len)
 void
 wc_response_json(wc_response *res, int status, json_t *body)
 {
+	wc__render_whole(body);
 	char *s = body ? json_dumps(body, WC_JSON_FLAGS) : NULL;
 	json_decref(body);
 	wc_response_text(res, status, s, s ? strlen(s) : 0);
@@ -186,6 +187,7 @@ void
 wc_response_json_small(wc_response *res, int status, json_t *body)
 {
 	size_t len = 0;
+	wc__render_whole(body);
 	char *s = body ? response_dump_small(body, &len) : NULL;
 	json_decref(body);
 	wc_response_text(res, status, s, len);

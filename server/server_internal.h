@@ -33,6 +33,10 @@ struct mg_context;
  *  unless `indent` > 0) and release it (the reference is stolen). A
  *  malloc'd string, or NULL with `err` set. Every wc_render_* ends here. */
 char *wc__render_dump(json_t *o, int indent, wc_error *err);
+/** Every whole-valued real in `o` (to 2^53) made an integer, in place:
+ *  the one rule by which answers write whole numbers as integers
+ *  (docs/http-api.md), applied by wc__render_dump and wc_response_json*. */
+void wc__render_whole(json_t *o);
 
 /** New reference: the JSON object of a power-flexibility sweep. */
 json_t *wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const char *params_version);

@@ -92,7 +92,7 @@ platform_folds(const char *periods)
 	CHECK_INT(json_integer_value(json_object_get(lopo, "skipped")), 5);
 	CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(lopo, "platforms"), "H100"), "n")), 4);
 	CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(lopo, "platforms"), "H200"), "n")), 2);
-	CHECK(json_real_value(json_object_get(json_object_get(lopo, "overall"), "median_abs_err_pct")) > 0);
+	CHECK(json_number_value(json_object_get(json_object_get(lopo, "overall"), "median_abs_err_pct")) > 0);
 	CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(o, "energy_per_token_lopo"), "overall"),
 	                                             "n")), 0);
 	json_decref(o);

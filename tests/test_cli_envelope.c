@@ -160,7 +160,7 @@ test_forecast_files(const char *dir)
 	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
 	const json_t *p = json_object_get(j, "plan");
 	CHECK(json_integer_value(json_object_get(p, "fleet_size")) > 5);
-	CHECK(json_real_value(json_object_get(p, "stat_w")) <= 5000);
+	CHECK(json_number_value(json_object_get(p, "stat_w")) <= 5000);
 	json_decref(j);
 	run_result_free(&r);
 }
@@ -384,7 +384,7 @@ test_fit_and_validate(const char *dir)
 	j = json_loads(r.out ? r.out : "", 0, NULL);
 	const json_t *resp = json_object_get(j, "response");
 	CHECK(strcmp(json_string_value(json_object_get(resp, "source")), "fitted") == 0);
-	CHECK_NEAR(json_real_value(json_object_get(resp, "tau_s")), tau, 1e-9 * tau);
+	CHECK_NEAR(json_number_value(json_object_get(resp, "tau_s")), tau, 1e-9 * tau);
 	json_decref(j);
 	run_result_free(&r);
 	/* --measured replays the run's own two arrivals and lengths over its
@@ -411,8 +411,8 @@ test_fit_and_validate(const char *dir)
 	const json_t *mj = json_object_get(j, "measured");
 	CHECK(mj != NULL);
 	CHECK_INT(json_integer_value(json_object_get(mj, "arrivals")), 2);
-	CHECK_NEAR(json_real_value(json_object_get(mj, "horizon_s")), 19.75, 1e-9);
-	CHECK(json_real_value(json_object_get(mj, "mean_w")) > 85.0);
+	CHECK_NEAR(json_number_value(json_object_get(mj, "horizon_s")), 19.75, 1e-9);
+	CHECK(json_number_value(json_object_get(mj, "mean_w")) > 85.0);
 	CHECK(json_object_get(j, "server") != NULL);
 	json_decref(j);
 	run_result_free(&r);

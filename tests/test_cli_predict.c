@@ -144,9 +144,15 @@ text_level_source(void)
 	text_has_line(ARGS("--platform", "L40S", "--model", "Mistral-7B", "--concurrency", "16", "--power-cap", "500"),
 	              "  warning: power_cap_w: 500 W per GPU is above L40S's board power limit of 350 W: it cannot bind "
 	              "(the limit holds first) and nvidia-smi would refuse it");
+	run_result hr;
+	/* --json writes whole numbers as integers, as the server does
+	 * (docs/http-api.md): it wrote "mean_running": 32.0 */
+	CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "32", "--json"), NULL,
+	                   &hr) == 0);
+	CHECK_CONTAINS(hr.out, "\"mean_running\": 32,\n");
+	run_result_free(&hr);
 	/* a cap no clock meets: the header says so, as the warning does (it
 	 * said "settled under a 80 W cap" over 107.6 W); one met is settled */
-	run_result hr;
 	CHECK(run_wattcast(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "8", "--power-cap", "80"),
 	                   NULL, &hr) == 0);
 	CHECK_CONTAINS(hr.out, "sm clock 210 MHz (the clock of least power: the 80 W cap per GPU is not reached)\n");

@@ -103,12 +103,12 @@ main(void)
 	j = rendered(&r, &pm, &st, &w, &o, &c);
 	json_t *ij = json_object_get(json_object_get(j, "server"), "interval_95");
 	CHECK(json_is_object(ij));
-	CHECK(fabs(json_real_value(json_array_get(json_object_get(ij, "mean_w"), 0)) / iv->mean_lo - 1) < 1e-9);
-	CHECK(fabs(json_real_value(json_array_get(json_object_get(ij, "p95_w"), 1)) / iv->p95_hi - 1) < 1e-9);
+	CHECK(fabs(json_number_value(json_array_get(json_object_get(ij, "mean_w"), 0)) / iv->mean_lo - 1) < 1e-9);
+	CHECK(fabs(json_number_value(json_array_get(json_object_get(ij, "p95_w"), 1)) / iv->p95_hi - 1) < 1e-9);
 	CHECK_CONTAINS(json_string_value(json_object_get(ij, "covers")), "not the Monte-Carlo spread");
 	CHECK(json_integer_value(json_object_get(json_object_get(ij, "stratum"), "runs")) == 40);
 	const json_t *sm = json_object_get(json_object_get(json_object_get(j, "server"), "summary"), "mean_w");
-	CHECK(fabs(json_real_value(json_object_get(sm, "p5")) / spread_lo - 1) < 1e-9);
+	CHECK(fabs(json_number_value(json_object_get(sm, "p5")) / spread_lo - 1) < 1e-9);
 	json_decref(j);
 	wc_envelope_result_clear(&r);
 	/* A wide held-out error (x e^1) would put the mean's upper end above

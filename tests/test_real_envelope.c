@@ -78,13 +78,13 @@ check_validation(const char *runs_dir, const bounds *b)
 	CHECK(strcmp(json_string_value(json_object_get(j, "service_times")), b->source) == 0);
 	json_array_foreach(runs, i, run) {
 		const json_t *p = json_object_get(run, "predicted"), *m = json_object_get(run, "measured");
-		double pm = json_real_value(json_object_get(p, "mean_w")), mm = json_real_value(json_object_get(m, "mean_w"));
-		double p95 = json_real_value(json_object_get(p, "p95_w")), m95 = json_real_value(json_object_get(m, "p95_w"));
-		double pr = json_real_value(json_object_get(p, "ramp_w_per_s"));
-		double mr = json_real_value(json_object_get(m, "ramp_w_per_s"));
+		double pm = json_number_value(json_object_get(p, "mean_w")), mm = json_number_value(json_object_get(m, "mean_w"));
+		double p95 = json_number_value(json_object_get(p, "p95_w")), m95 = json_number_value(json_object_get(m, "p95_w"));
+		double pr = json_number_value(json_object_get(p, "ramp_w_per_s"));
+		double mr = json_number_value(json_object_get(m, "ramp_w_per_s"));
 		fprintf(stderr, "%-52s mean %+6.1f %%  p95 %+6.1f %%  ramp x%.2f  law_level %.3f\n",
 		        json_string_value(json_object_get(run, "run_id")), 100 * (pm / mm - 1), 100 * (p95 / m95 - 1),
-		        pr / mr, json_real_value(json_object_get(run, "law_level")));
+		        pr / mr, json_number_value(json_object_get(run, "law_level")));
 		CHECK(isfinite(pm) && isfinite(p95) && isfinite(pr));
 		/* Leaving the run out, the level is calibrated on the other runs of
 		 * its platform: the six other A100 runs, never on the H100 alone. */
@@ -102,14 +102,14 @@ check_validation(const char *runs_dir, const bounds *b)
 		 * (the BurstGPT replay's fold did, zero-shot: +62.9 % on its mean). */
 		const json_t *lb = json_object_get(run, "linger_bound");
 		CHECK_INT((int)json_integer_value(json_object_get(lb, "folds")), 7);
-		CHECK(json_real_value(json_object_get(lb, "chosen_s")) > 0);
-		CHECK(json_real_value(json_object_get(json_object_get(run, "response"), "decay_s")) <
+		CHECK(json_number_value(json_object_get(lb, "chosen_s")) > 0);
+		CHECK(json_number_value(json_object_get(json_object_get(run, "response"), "decay_s")) <
 		      WC_RESPONSE_MAX_DECAY_S);
 		CHECK(json_object_get(run, "response_warning") == NULL);
 		const json_t *al = json_object_get(run, "at_measured_load");
-		double at_load = json_real_value(json_object_get(al, "mean_err_pct"));
+		double at_load = json_number_value(json_object_get(al, "mean_err_pct"));
 		CHECK(isfinite(at_load));
-		CHECK(json_real_value(json_object_get(al, "running_measured")) > 0);
+		CHECK(json_number_value(json_object_get(al, "running_measured")) > 0);
 		/* The samples by running count: their counts add up to the samples
 		 * weighted into the mean, each bucket's mean count lies in it, the
 		 * law is P0 in the idle bucket and grows with the count. */
@@ -118,13 +118,13 @@ check_validation(const char *runs_dir, const bounds *b)
 		CHECK(json_array_size(bl) >= 2);
 		for (size_t k = 0; k < json_array_size(bl); k++) {
 			const json_t *x = json_array_get(bl, k);
-			double lo = json_number_value(json_object_get(x, "running_min")), n = json_real_value(
-				json_object_get(x, "running_mean")), law = json_real_value(json_object_get(x, "law_w_per_gpu"));
+			double lo = json_number_value(json_object_get(x, "running_min")), n = json_number_value(
+				json_object_get(x, "running_mean")), law = json_number_value(json_object_get(x, "law_w_per_gpu"));
 			const json_t *hi = json_object_get(x, "running_max");
 			double c = (double)json_integer_value(json_object_get(x, "samples"));
 			CHECK(c > 0 && n >= lo - 0.5 && (json_is_null(hi) || n < json_number_value(hi) + 0.5));
-			CHECK(law > law_prev && isfinite(json_real_value(json_object_get(x, "measured_w_per_gpu"))));
-			weighted += c * json_real_value(json_object_get(x, "measured_w_per_gpu"));
+			CHECK(law > law_prev && isfinite(json_number_value(json_object_get(x, "measured_w_per_gpu"))));
+			weighted += c * json_number_value(json_object_get(x, "measured_w_per_gpu"));
 			samples += c;
 			law_prev = law;
 		}
@@ -143,9 +143,9 @@ check_validation(const char *runs_dir, const bounds *b)
 		if (strstr(json_string_value(json_object_get(run, "run_id")), "validate"))
 			CHECK(fabs((double)json_integer_value(json_object_get(run, "requests")) - 200) <= 4);
 	}
-	double mean = json_real_value(json_object_get(j, "median_mean_err_pct"));
-	double p95 = json_real_value(json_object_get(j, "median_p95_err_pct"));
-	double ramp = json_real_value(json_object_get(j, "median_ramp_ratio"));
+	double mean = json_number_value(json_object_get(j, "median_mean_err_pct"));
+	double p95 = json_number_value(json_object_get(j, "median_p95_err_pct"));
+	double ramp = json_number_value(json_object_get(j, "median_ramp_ratio"));
 	fprintf(stderr, "median_mean_err_pct %.2f, median_p95_err_pct %.2f, median_ramp_ratio %.2f\n", mean, p95, ramp);
 	CHECK(mean < b->mean_max);
 	CHECK(p95 < b->p95_max);
@@ -153,9 +153,9 @@ check_validation(const char *runs_dir, const bounds *b)
 	/* The paper profile has a held-out error of mean power, so every run
 	 * gets a predictive interval; with widths near 80 % of the prediction
 	 * and errors near 15 %, at most one run of 8 may fall outside. */
-	double cov_mean = json_real_value(json_object_get(j, "coverage_mean_pct"));
-	double cov_p95 = json_real_value(json_object_get(j, "coverage_p95_pct"));
-	double width = json_real_value(json_object_get(j, "median_width_mean_pct"));
+	double cov_mean = json_number_value(json_object_get(j, "coverage_mean_pct"));
+	double cov_p95 = json_number_value(json_object_get(j, "coverage_p95_pct"));
+	double width = json_number_value(json_object_get(j, "median_width_mean_pct"));
 	fprintf(stderr, "coverage mean %.1f %%, p95 %.1f %%, median width %.1f %%\n", cov_mean, cov_p95, width);
 	CHECK_INT((int)json_integer_value(json_object_get(j, "runs_with_interval")), 8);
 	CHECK(cov_mean >= 87.5 && cov_mean <= 100.0);

@@ -29,6 +29,7 @@ document(int n, double seed)
 static int
 same_as_dumps(json_t *o)
 {
+	wc__render_whole(o); /* whole numbers as integers, as every answer's (docs/http-api.md) */
 	char *want = json_dumps(o, WC_JSON_FLAGS);
 	wc_response res = { 0 };
 	wc_response_json_small(&res, 200, o); /* steals o */

@@ -59,8 +59,8 @@ test_anchors(const char *paper_version)
 		/* The profile's interval is its held-out error: it contains the
 		 * answer and has width (docs/intervals.md). */
 		json_t *iv = json_object_get(a, "interval_95"), *np = json_object_get(iv, "node_power_w");
-		CHECK(json_real_value(json_array_get(np, 0)) < anchors[i].watts - 1 &&
-		      json_real_value(json_array_get(np, 1)) > anchors[i].watts + 1);
+		CHECK(json_number_value(json_array_get(np, 0)) < anchors[i].watts - 1 &&
+		      json_number_value(json_array_get(np, 1)) > anchors[i].watts + 1);
 		/* no draws: the held-out error alone, and the answer says so */
 		CHECK_INT((int)json_integer_value(json_object_get(iv, "draws")), 0);
 		CHECK(strcmp(json_string_value(json_object_get(iv, "covers")), "held-out error") == 0);
@@ -123,6 +123,11 @@ test_batch(const char *version)
 	CHECK_INT(json_array_size(res), 6);
 	http_post_json(h, url("/v1/predict/inference"),
 	               "{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-14B\",\"concurrency\":32}", &one);
+	/* whole numbers are written as integers (docs/http-api.md): it read
+	 * "mean_running":32.0, in the batch too */
+	CHECK(one.body && strstr(one.body, "\"mean_running\":32,") != NULL);
+	CHECK(r.body && strstr(r.body, "\"mean_running\":32,") != NULL);
+	CHECK(json_is_integer(json_object_get(one.json, "mean_running")));
 	CHECK_NEAR(http_json_num(json_array_get(res, 0), "node_power_w"), 642.0, 0.5);
 	CHECK_NEAR(http_json_num(json_array_get(res, 0), "node_power_w"), http_json_num(one.json, "node_power_w"), 1e-9);
 	CHECK_NEAR(http_json_num(json_array_get(res, 4), "node_power_w"), http_json_num(one.json, "node_power_w"), 1e-9);

@@ -260,14 +260,14 @@ test_budget(void)
 	const json_t *p = json_object_get(r.json, "plan");
 	/* Each server draws the law at 16 (~331 W on the paper profile). */
 	CHECK_INT(json_integer_value(json_object_get(p, "fleet_size")), 10);
-	CHECK(json_real_value(json_object_get(p, "stat_w")) <= 3500);
-	CHECK(json_real_value(json_object_get(p, "next_stat_w")) > 3500);
+	CHECK(json_number_value(json_object_get(p, "stat_w")) <= 3500);
+	CHECK(json_number_value(json_object_get(p, "next_stat_w")) > 3500);
 	CHECK(json_is_false(json_object_get(p, "at_bound")));
 	/* the statistic's predictive interval: the law's held-out error around
 	 * it, containing it, its top held at the ten boards' ceiling */
 	const json_t *iv = json_object_get(p, "stat_interval_95");
-	double st = json_real_value(json_object_get(p, "stat_w"));
-	double lo = json_real_value(json_object_get(iv, "lo")), hi = json_real_value(json_object_get(iv, "hi"));
+	double st = json_number_value(json_object_get(p, "stat_w"));
+	double lo = json_number_value(json_object_get(iv, "lo")), hi = json_number_value(json_object_get(iv, "hi"));
 	CHECK(iv && lo < st && st < hi);
 	CHECK(hi <= 10 * 1.1 * 400 + 1e-6);
 	http_reply_free(&r);
@@ -362,7 +362,7 @@ static double
 summary_mean_w(const json_t *answer)
 {
 	const json_t *s = json_object_get(json_object_get(answer, "server"), "summary");
-	return json_real_value(json_object_get(json_object_get(s, "mean_w"), "value"));
+	return json_number_value(json_object_get(json_object_get(s, "mean_w"), "value"));
 }
 
 /* A set with a model term for Qwen3-8B on A100 (as `wattcast calibrate`
