@@ -101,7 +101,14 @@ append_owned(wc_runs_table *t, const wc_run *run, wc_error *err)
 	t->runs = nr;
 	if (wc__extra_add_row(&t->extra, t->n_runs) != WC_OK)
 		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
-	t->runs[t->n_runs++] = *run;
+	t->runs[t->n_runs] = *run;
+	/* Every run enters a table here (file, HTTP body, simulation): its
+	 * platform is stored as the catalog spells a board, so "NVIDIA L40S"
+	 * and "l40s" are one level (docs/formats/runs-table.md). */
+	const wc_platform_info *pi = wc_platform_lookup(run->platform);
+	if (pi)
+		snprintf(t->runs[t->n_runs].platform, sizeof t->runs[t->n_runs].platform, "%s", pi->name);
+	t->n_runs++;
 	return WC_OK;
 }
 
@@ -220,14 +227,8 @@ parse_text(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
 			return cell_error(rd, f, name, "%s", "value is required");
 		if (c == COL_RUN_ID)
 			return copy_text(rd, f, name, run->run_id, sizeof run->run_id);
-		if (c == COL_PLATFORM) {
-			/* stored as the catalog spells it (docs/formats/runs-table.md) */
-			int rc = copy_text(rd, f, name, run->platform, sizeof run->platform);
-			const wc_platform_info *pi = rc == WC_OK ? wc_platform_lookup(run->platform) : NULL;
-			if (pi)
-				snprintf(run->platform, sizeof run->platform, "%s", pi->name);
-			return rc;
-		}
+		if (c == COL_PLATFORM)
+			return copy_text(rd, f, name, run->platform, sizeof run->platform);
 		return copy_text(rd, f, name, run->model, sizeof run->model);
 	case COL_SERIES: return copy_text(rd, f, name, run->n_series, sizeof run->n_series);
 	case COL_SET: return copy_text(rd, f, name, run->set, sizeof run->set);

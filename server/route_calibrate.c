@@ -327,6 +327,10 @@ parse_options(const json_t *body, cal_task *c, const char **name, wc_api_error *
 	    option_number(body, "bootstrap", 0, WC_HTTP_CALIBRATE_MAX_DRAWS, 1, &boot, e) < 0 ||
 	    wc_api_seed(body, "seed", &seed, e) < 0)
 		return -1;
+	if (boot == 1) { /* one replicate is no spread: the CLI's rule (cli/args.c) */
+		wc_api_error_set(e, 422, "invalid_value", "/bootstrap", "bootstrap: must be 0 or at least 2");
+		return -1;
+	}
 	if (scope && wc_calibrate_scope_from_name(scope, &c->o.scope) != WC_OK) {
 		wc_api_error_set(e, 422, "invalid_value", "/scope", "scope: expected \"model\" or \"platform\", got \"%.*s\"",
 		                 (int)wc_utf8_prefix(scope, 20), scope);

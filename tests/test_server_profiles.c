@@ -129,7 +129,8 @@ test_calibrate(void)
 	wc_params p = WC_PARAMS_INIT;
 	wc_error err;
 	http_post_json(h, url("/v1/calibrate"),
-	               "{\"profile\":\"hot\",\"name\":\"mine\",\"bootstrap\":20,\"runs\":[{\"platform\":\"H100\","
+	               /* nvidia-smi's spelling is the H100 level, as in a runs table */
+	               "{\"profile\":\"hot\",\"name\":\"mine\",\"bootstrap\":20,\"runs\":[{\"platform\":\"NVIDIA H100 80GB HBM3\","
 	               "\"tp\":1,\"model\":\"Qwen/Qwen3-8B\",\"running\":32,\"mean_power_w\":500}]}", &r);
 	CHECK_INT(r.status, 200);
 	json_t *file = r.json ? json_object_get(r.json, "params") : NULL;
@@ -163,6 +164,8 @@ test_calibrate(void)
 	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":32}]}",
 	               "/runs/0/mean_power_w", "calibration needs measured runs");
 	expect_refused("{\"profile\":\"nope\",\"runs\":[]}", "/profile", "unknown profile");
+	expect_refused("{\"bootstrap\":1,\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\","
+	               "\"running\":32,\"mean_power_w\":500}]}", "/bootstrap", "bootstrap: must be 0 or at least 2");
 	/* A run at 0 running is idle (the schema allows 0): named, with why.
 	 * It was "the calibration did not converge" with field "". */
 	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":8,"
