@@ -540,7 +540,7 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 		goto done;
 	/* Named for what it is, not for its base: a calibrated set answering
 	 * as "measured" passes for the built-in profile (--name overrides). */
-	snprintf(out->params.name, sizeof out->params.name, "%.22s+%.24s", base->name,
+	snprintf(out->params.name, sizeof out->params.name, "%.22s-%.24s", base->name,
 	         o->scope == WC_CALIBRATE_PLATFORM ? s.runs[0].run->platform : "calibrated");
 	rc = wc_params_validate(&out->params, err);
 done:

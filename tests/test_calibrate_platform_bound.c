@@ -58,6 +58,8 @@ main(void)
 	CHECK_INT(r.status, 0);
 	run_result_free(&r);
 	p = json_load_file(out, 0, NULL);
+	/* named for what it is, with no '+' (?profile= reads it as a space) */
+	CHECK(strcmp(json_string_value(json_object_get(p, "name")), "measured-L40S") == 0);
 	levels = json_object_get(p, "levels");
 	for (size_t i = 0; i < json_array_size(levels); i++) {
 		json_t *l = json_array_get(levels, i);
