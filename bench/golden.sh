@@ -67,7 +67,6 @@ import-mlenergy|real|$W import mlenergy real/mlenergy/configurations_text.csv -o
 ingest-pts|real|$W ingest real/powertrace-sim -o NN.csv --platform A100 --tp 1 --model Qwen/Qwen3-8B --utc-offset -25200
 metrics-json|real|$W metrics real/powertrace-sim/validate_qwen3-8b_a100/a100_validate_tp1_r4p0_b1p0_s20260712_1784415439/power.csv --json
 fit-capacity-ml|real|$W fit capacity ml.csv -o NN.json --threads 2 --bootstrap 200 --seed 1
-fit-request-energy|real|$W fit request-energy ml.csv --json
 validate-forms-real|real|$W validate forms --real ml.csv --json
 validate-lomo-ml|real|$W validate lomo ml.csv --json
 validate-capacity-ml|real|$W validate capacity ml.csv --json

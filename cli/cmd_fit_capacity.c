@@ -38,8 +38,9 @@ static const char capacity_usage[] =
 
 static const char energy_usage[] =
 	"usage: wattcast fit request-energy RUNS.csv [--json]\n\n"
-	"For every (model, running = batch, input_tokens = context) group of runs that\n"
-	"sweeps output_tokens, fits E(N) = E_fixed + N x E_step to the window energy\n"
+	"For every (model, platform, tp, running = batch, input_tokens = context) group\n"
+	"of runs that sweeps output_tokens (longest >= 1.2 x shortest; rows without\n"
+	"input_tokens are left out), fits E(N) = E_fixed + N x E_step to the window energy\n"
 	"(the energy_j column, else energy_per_token_j x running x output_tokens) and\n"
 	"prints E_fixed, E_step, E_step per request and the residual at each N.\n";
 
@@ -265,6 +266,8 @@ cli_fit_capacity(int argc, char **argv)
 	return rc;
 }
 
+#define NEGATIVE_FIXED "E_fixed is negative, which no window draws: these lengths do not identify it (docs/capacity.md)"
+
 static json_t *
 group_json(const wc_request_energy_group *g)
 {
@@ -272,9 +275,12 @@ group_json(const wc_request_energy_group *g)
 	for (int i = 0; i < g->n; i++)
 		json_array_append_new(pts, json_pack("{s:f,s:f,s:f}", "output_tokens", g->N[i], "energy_j", g->E[i],
 		                                     "residual_pct", g->residual_pct[i]));
-	return json_pack("{s:s,s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:o}", "model", g->model, "platform", g->platform, "tp",
-	                 g->tp, "batch", g->batch, "context", g->context, "e_fixed_j", g->e_fixed_j, "e_step_j",
-	                 g->e_step_j, "e_step_per_request_mj", g->e_step_per_request_mj, "points", pts);
+	json_t *o = json_pack("{s:s,s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:o}", "model", g->model, "platform", g->platform,
+	                      "tp", g->tp, "batch", g->batch, "context", g->context, "e_fixed_j", g->e_fixed_j,
+	                      "e_step_j", g->e_step_j, "e_step_per_request_mj", g->e_step_per_request_mj, "points", pts);
+	if (o && g->e_fixed_j < 0) /* the text's warning, in the JSON too */
+		json_object_set_new(o, "warning", json_string(NEGATIVE_FIXED));
+	return o;
 }
 
 static void
@@ -296,8 +302,7 @@ print_groups(const wc_request_energy_group *g, size_t n, int json)
 		       g[k].model, g[k].tp, g[k].platform, g[k].batch, g[k].context, g[k].e_fixed_j, g[k].e_step_j,
 		       g[k].e_step_per_request_mj);
 		if (g[k].e_fixed_j < 0)
-			printf("  warning: E_fixed is negative, which no window draws: these lengths do not identify "
-			       "it (docs/capacity.md)\n");
+			printf("  warning: %s\n", NEGATIVE_FIXED);
 		for (int i = 0; i < g[k].n; i++)
 			printf("  N %6g: measured %10.2f J, residual %+7.2f %%\n", g[k].N[i], g[k].E[i], g[k].residual_pct[i]);
 	}

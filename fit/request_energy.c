@@ -80,7 +80,7 @@ int
 wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out, size_t *n_out,
                            wc_error *err)
 {
-	size_t cap = t->n_runs ? t->n_runs : 1, n = 0, kept = 0;
+	size_t cap = t->n_runs ? t->n_runs : 1, n = 0, kept = 0, no_context = 0;
 	wc_request_energy_group *groups = wc_alloc_zeroed(cap, sizeof *groups);
 	*out = NULL;
 	*n_out = 0;
@@ -89,8 +89,12 @@ wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];
 		double e = window_energy(t, i);
-		if (r->exclude[0] || !(r->output_tokens > 0) || !(e > 0) || !isfinite(e) || !isfinite(r->input_tokens))
+		if (r->exclude[0] || !(r->output_tokens > 0) || !(e > 0) || !isfinite(e))
 			continue;
+		if (!isfinite(r->input_tokens)) {
+			no_context++;
+			continue;
+		}
 		wc_request_energy_group *g = group_of(groups, &n, cap, r);
 		if (g && g->n < WC_REQUEST_ENERGY_POINTS) {
 			g->N[g->n] = r->output_tokens;
@@ -105,7 +109,8 @@ wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out
 	if (kept == 0) {
 		free(groups);
 		return wc_error_set(err, WC_EINVAL, "request energy: no (model, platform, tp, running, input_tokens) "
-		                    "group sweeps output_tokens with a measured energy (energy_j or energy_per_token_j)");
+		                    "group sweeps output_tokens with a measured energy (energy_j or energy_per_token_j)%s",
+		                    no_context ? "; rows without input_tokens have no context and are left out" : "");
 	}
 	*out = groups;
 	*n_out = kept;

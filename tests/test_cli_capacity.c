@@ -263,6 +263,15 @@ request_energy(void)
 	CHECK(run_wattcast(ARGS("fit", "request-energy", runs), NULL, &r) == 0);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "no (model, platform, tp, running, input_tokens) group sweeps output_tokens");
+	CHECK_CONTAINS(r.err, "rows without input_tokens have no context and are left out");
+	run_result_free(&r);
+	/* E = -100 + 2 N: a negative fixed energy is said in JSON as in text */
+	CHECK_INT(write_text(runs, "run_id,platform,tp,model,active_params_b,running,mean_power_w,input_tokens,"
+	                           "output_tokens,energy_per_token_j\n"
+	                           "a,H100,1,Qwen3-8B,8.19,1,400,300,100,1.0\nb,H100,1,Qwen3-8B,8.19,1,400,300,200,1.5\n"), 0);
+	CHECK(run_wattcast(ARGS("fit", "request-energy", runs, "--json"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "\"warning\": \"E_fixed is negative");
 	run_result_free(&r);
 	free(runs);
 	free(dir);
