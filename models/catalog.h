@@ -111,11 +111,12 @@ typedef struct wc_model_info {
 	 * none is answered with, unless the weights are given: a wc_precision
 	 * of models/law.h, 0 = bf16. */
 	int weights;
-	/* The longest context (prompt + output, tokens) the model card says
-	 * the model supports, with the card's own RoPE scaling where it
-	 * documents one; 0 = not stated. vLLM refuses a longer request unless
-	 * it is served with a longer max_model_len: answers warn, not refuse
-	 * (a fine-tuned variant may support more; docs/capacity.md). */
+	/* The context (prompt + output, tokens) vLLM serves the model with by
+	 * default: config.json's max_position_embeddings (Mistral-Nemo: its
+	 * card's 128 k), the largest of the published variants the name
+	 * matches (Qwen3-4B's 2507 variant); 0 = not stated. vLLM refuses a
+	 * longer request unless served longer with RoPE scaling: answers warn,
+	 * not refuse (docs/capacity.md). */
 	int context_tokens;
 } wc_model_info;
 

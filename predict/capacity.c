@@ -461,8 +461,8 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	 * vLLM rejects the request by default; warned, not refused, since a
 	 * variant matched by name may be served longer (docs/capacity.md). */
 	if (c->arch && c->arch->context_tokens > 0 && c->input_tokens + c->output_tokens > c->arch->context_tokens)
-		WC_WARN(out, "%s: %g + %g tokens exceed %s's published context of %d tokens; vLLM refuses such a "
-		        "request unless served with a longer max_model_len (answered as if it ran)",
+		WC_WARN(out, "%s: %g + %g tokens exceed %s's context of %d tokens (config.json); vLLM refuses such a "
+		        "request unless served longer with RoPE scaling (answered as if it ran)",
 		        c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", c->input_tokens,
 		        c->output_tokens, c->arch->name, c->arch->context_tokens);
 	cb->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);

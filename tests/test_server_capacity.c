@@ -194,11 +194,11 @@ refusals(void)
 	a = answer("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Llama-3.1-8B\",\"concurrency\":1,"
 	           "\"input_tokens\":300000,\"output_tokens\":512}");
 	CHECK_CONTAINS(capacity_warnings(a),
-	               "input_tokens: 300000 + 512 tokens exceed Llama-3.1-8B's published context of 131072 tokens");
+	               "input_tokens: 300000 + 512 tokens exceed Llama-3.1-8B's context of 131072 tokens (config.json)");
 	json_decref(a);
 	a = answer("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Llama-3.1-8B\",\"concurrency\":1,"
 	           "\"input_tokens\":100000,\"output_tokens\":512}");
-	CHECK(strstr(capacity_warnings(a), "published context") == NULL);
+	CHECK(strstr(capacity_warnings(a), "context of") == NULL);
 	json_decref(a);
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":10}",
 	           "/output_tokens", "required");
