@@ -138,11 +138,12 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 			}
 		char usable[160] = "";
 		if (group > (int)need)
-			snprintf(usable, sizeof usable, ": a tensor-parallel group of %d, the smallest dividing %s's %d "
-			         "attention heads", group, c->arch->name, heads);
+			snprintf(usable, sizeof usable, ": tp %d, the smallest dividing %.28s's %d attention heads", group,
+			         c->arch->name, heads);
+		/* names cut so that any board and model fit in 255 bytes */
 		return wc_error_set(err, WC_EINVAL,
-		                    "tp: the weights need %.1f GB but %d x %s (%.1f GB each) hold %.1f GB (%.0f %% kept "
-		                    "free, %.2f GB/GPU of engine workspace); at least %.0f GPUs are needed%s",
+		                    "tp: the weights need %.1f GB but %d x %.24s (%.1f GB each) hold %.1f GB (%.0f %% kept "
+		                    "free, %.2f GB/GPU workspace); at least %.0f GPUs needed%s",
 		                    a.weight_bytes / 1e9, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
 		                    100 * reserve, WC_CAPACITY_WORKSPACE_GB, need, usable);
 	}

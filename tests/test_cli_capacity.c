@@ -55,7 +55,7 @@ predict(void)
 	CHECK(lat[0] > 0 && lat[1] > 1.01 * lat[0]);
 
 	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Llama-3.1-405B", "--concurrency", "8"),
-	            "--tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 75.3 GB (10 % kept free, 1.64 GB/GPU of engine workspace)");
+	            "--tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 75.3 GB (10 % kept free, 1.64 GB/GPU workspace)");
 	/* One request longer than the KV cache cannot run at all: refused.
 	 * More requests than it holds are answered (fewer run). */
 	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "9",
