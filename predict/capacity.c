@@ -50,9 +50,7 @@ static int
 memory_facts(const wc_params *p, const wc_config *c, wc_capacity_hw *hw, double *reserve)
 {
 	const wc_capacity_level *l = p->capacity.present ? wc_capacity_level_find(&p->capacity, c->platform) : NULL;
-	const wc_level *lvl = wc_params_level(p, c->platform);
-	const wc_platform_info *info =
-	        wc_platform_board(c->platform, lvl && lvl->s_shared_with[0] ? lvl->s_shared_with : NULL);
+	const wc_platform_info *info = wc_predict_board(p, c->platform);
 	if (!l && info && p->capacity.present)
 		l = wc_capacity_level_find(&p->capacity, info->name);
 	*reserve = wc_predict_memory_reserve(p, c);
@@ -83,9 +81,9 @@ config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err)
 }
 
 int
-wc_predict_clock_check(const wc_config *c, wc_error *err)
+wc_predict_clock_check(const wc_params *p, const wc_config *c, wc_error *err)
 {
-	const wc_platform_info *info = c->platform ? wc_platform_board(c->platform, NULL) : NULL;
+	const wc_platform_info *info = wc_predict_board(p, c->platform);
 	if (!(c->sm_clock_mhz > 0.0) || wc_platform_clock_in_range(info, c->sm_clock_mhz))
 		return WC_OK;
 	return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: %g MHz is outside the clock range of %s, %g-%g MHz",
@@ -456,7 +454,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind_any(&p->capacity, c->platform, cb, err)) ||
 	    (rc = wc_law_bind(p, c, &lb, err)) || (rc = config_arch(c, &a, err)) ||
 	    (rc = wc_predict_memory_check(p, c, &out->max_concurrency_fit, err)) ||
-	    (rc = wc_predict_clock_check(c, err)))
+	    (rc = wc_predict_clock_check(p, c, err)))
 		return rc;
 	/* Past the card's context the model was never trained to answer and
 	 * vLLM rejects the request by default; warned, not refused, since a

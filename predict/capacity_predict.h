@@ -72,10 +72,16 @@ int wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_
  *  WC_CAPACITY_DEFAULT_RESERVE. */
 double wc_predict_memory_reserve(const wc_params *p, const wc_config *c);
 
-/** Refuse a locked clock outside the range of the platform's board in
- *  the catalog (wc_platform_board: H100-locked is an H100) as
- *  `sm_clock_mhz: ...`; a platform the catalog does not know passes. */
-int wc_predict_clock_check(const wc_config *c, wc_error *err);
+/** The catalog board `platform` runs on under `p`: wc_platform_board
+ *  with the level's S partner, so H100-locked and a level sharing S with
+ *  H100 are H100s for their clocks, limit and memory; NULL when unknown.
+ *  Borrowed from the catalog. */
+const wc_platform_info *wc_predict_board(const wc_params *p, const char *platform);
+
+/** Refuse a locked clock outside the range of the platform's board
+ *  (wc_predict_board) as `sm_clock_mhz: ...`; a platform the catalog does
+ *  not know passes. */
+int wc_predict_clock_check(const wc_params *p, const wc_config *c, wc_error *err);
 
 /** The clock a GPU of q->config settles at under a power cap of `cap_w`
  *  W per GPU (docs/capacity.md, "Clocks and power caps"): the highest

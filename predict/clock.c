@@ -183,7 +183,7 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
                      wc_error *err)
 {
 	const wc_config *c = &q->config;
-	const wc_platform_info *info = c->platform ? wc_platform_board(c->platform, NULL) : NULL;
+	const wc_platform_info *info = wc_predict_board(wc_predictor_params(pr), c->platform);
 	double p0 = NAN;
 	int rc;
 	*clock_mhz = 0.0;
@@ -220,7 +220,7 @@ int
 wc_predict_power_floor(const wc_predictor *pr, const wc_inference_query *q, double f_top, double *clock_mhz,
                        double *power_w, wc_error *err)
 {
-	const wc_platform_info *info = q->config.platform ? wc_platform_board(q->config.platform, NULL) : NULL;
+	const wc_platform_info *info = wc_predict_board(wc_predictor_params(pr), q->config.platform);
 	int rc;
 	if (!info || !(info->max_sm_clock_mhz > info->min_sm_clock_mhz))
 		return wc_error_set(err, WC_EINVAL, "platform: the catalog has no clock range for '%s'",
@@ -239,7 +239,7 @@ int
 wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *err)
 {
 	const wc_config *c = &q->config;
-	const wc_platform_info *info = c->platform ? wc_platform_board(c->platform, NULL) : NULL;
+	const wc_platform_info *info = wc_predict_board(wc_predictor_params(pr), c->platform);
 	double mhz = 0.0;
 	int rc;
 	q->board_limit_w = 0.0;
@@ -308,4 +308,11 @@ wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_
 	}
 	free(cap);
 	return rc;
+}
+
+const wc_platform_info *
+wc_predict_board(const wc_params *p, const char *platform)
+{
+	const wc_level *lvl = p && platform ? wc_params_level(p, platform) : NULL;
+	return platform ? wc_platform_board(platform, lvl && lvl->s_shared_with[0] ? lvl->s_shared_with : NULL) : NULL;
 }

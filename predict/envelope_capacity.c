@@ -49,7 +49,7 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	if (!c->arch)
 		return wc_error_set(err, WC_EINVAL, "model: the capacity model needs the architecture (a catalog "
 		                    "model name, or layers, kv_heads, head_dim and the parameter counts)");
-	if ((rc = wc_predict_clock_check(c, err)) != WC_OK ||
+	if ((rc = wc_predict_clock_check(p, c, err)) != WC_OK ||
 	    (rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, &store->arch, err)) != WC_OK)
 		return rc;
 	wc_capacity_arch_place(&store->arch, c->tp, 0);

@@ -53,7 +53,7 @@ wc_roofline_standin_init(wc_capacity_service_store *s, const wc_config *c, wc_er
 		return wc_error_set(err, WC_EINVAL, "active_params_b: must be a finite number > 0");
 	wc_config at = *c;
 	at.platform = pi->name;
-	if ((rc = wc_predict_clock_check(&at, err)) != WC_OK || (rc = arch_of(c, &s->arch, err)) != WC_OK)
+	if ((rc = wc_predict_clock_check(NULL, &at, err)) != WC_OK || (rc = arch_of(c, &s->arch, err)) != WC_OK)
 		return rc;
 	snprintf(s->level, sizeof s->level, "%s", pi->name);
 	s->tp = c->tp;

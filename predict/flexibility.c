@@ -214,7 +214,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
                        wc_flexibility *out, wc_error *err)
 {
 	const wc_config *c = &q->config;
-	const wc_platform_info *info = c->platform ? wc_platform_board(c->platform, NULL) : NULL;
+	const wc_platform_info *info = wc_predict_board(wc_predictor_params(pr), c->platform);
 	int rc;
 	memset(out, 0, sizeof *out);
 	out->by_cap = by_cap;

@@ -308,7 +308,7 @@ series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc
 static int
 bind_lowest_clock(const wc_params *p, const wc_config *c, wc_law_binding *b)
 {
-	const wc_platform_info *info = c->platform ? wc_platform_board(c->platform, NULL) : NULL;
+	const wc_platform_info *info = wc_predict_board(p, c->platform);
 	if (!info || !(info->min_sm_clock_mhz > 0.0))
 		return 0;
 	wc_config low = *c;

@@ -155,9 +155,38 @@ open_loop_running_bound(const wc_predictor *pr)
 	}
 }
 
+/* A level sharing S with H100 (fit --share LAB=H100) runs on an H100 for
+ * its clocks and caps as for its memory: a clock outside H100's range is
+ * refused naming it, and a cap settles in that range (5000 MHz answered
+ * 1419 W per GPU; a cap was refused, "no clock range"). */
+static void
+shared_level(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	wc_params_default(&p);
+	wc_level *lab = &p.levels[p.n_levels++];
+	*lab = *wc_params_level(&p, "H100");
+	snprintf(lab->name, sizeof lab->name, "lab-h100-clk");
+	snprintf(lab->s_shared_with, sizeof lab->s_shared_with, "H100");
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_inference_query q = { .config = test_catalog_config("lab-h100-clk", 1, "Qwen3-8B", 8) };
+	q.config.sm_clock_mhz = 5000;
+	CHECK_INT(wc_predict_clock_check(&p, &q.config, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "sm_clock_mhz: 5000 MHz is outside the clock range of H100, 345-1980 MHz");
+	q.config.sm_clock_mhz = 0;
+	double mhz = 0;
+	CHECK_INT(wc_predict_power_cap(pr, &q, 300, &mhz, &err), WC_OK);
+	CHECK(mhz >= 345 && mhz < 1980);
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
 int
 main(void)
 {
+	shared_level();
 	for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
 		wc_params p = WC_PARAMS_INIT;
 		wc_predictor *pr = NULL;

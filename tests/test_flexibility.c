@@ -139,7 +139,7 @@ refusals(const wc_predictor *pr)
 	CHECK_INT(wc_predict_power_cap(pr, &q, 2000, &mhz, &err), WC_OK);
 	CHECK_NEAR(mhz, 0, 0);
 	q.config.sm_clock_mhz = 2500;
-	CHECK_INT(wc_predict_clock_check(&q.config, &err), WC_EINVAL);
+	CHECK_INT(wc_predict_clock_check(NULL, &q.config, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "sm_clock_mhz: 2500 MHz is outside the clock range of H100, 345-1980 MHz");
 	wc_flexibility f;
 	q.config.input_tokens = 100;
@@ -211,9 +211,9 @@ level_on_a_board(const wc_predictor *pr)
 	wc_error err;
 	CHECK_NEAR(wc_capacity_clock_ratio("H100-locked", 990), 0.5, 1e-12);
 	q.config.sm_clock_mhz = 990;
-	CHECK_INT(wc_predict_clock_check(&q.config, &err), WC_OK);
+	CHECK_INT(wc_predict_clock_check(NULL, &q.config, &err), WC_OK);
 	q.config.sm_clock_mhz = 2500;
-	CHECK_INT(wc_predict_clock_check(&q.config, &err), WC_EINVAL);
+	CHECK_INT(wc_predict_clock_check(NULL, &q.config, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "sm_clock_mhz: 2500 MHz is outside the clock range of H100, 345-1980 MHz");
 	q.config.sm_clock_mhz = 0;
 	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
