@@ -465,7 +465,7 @@ static const cli_subcommand validate_analyses[] = {
 	{ "precision", validate_analysis,
 	  "wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]" },
 	{ "heldout", validate_analysis,
-	  "wattcast validate heldout (--params FILE | --profile paper) RUNS.csv [--json]\n"
+	  "wattcast validate heldout (--params FILE | --profile paper) RUNS.csv [--json] [--datasheet]\n"
 	  "                                 [--per-run FILE]" },
 	{ "lomo", validate_analysis,
 	  "wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
