@@ -350,6 +350,13 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 		else if (out->se_log[k] > WEAK_SE_LOG)
 			snprintf(msg, sizeof msg, "%s is weakly identified by these rows (standard error of its log %.3g); "
 			         "expect a wide interval", out->names[k], out->se_log[k]);
+		/* An efficiency is a share of the datasheet: above 1 the rows are
+		 * faster than the board can be, i.e. their engine is faster than
+		 * the one the other levels were fitted on (docs/capacity.md). */
+		else if (strncmp(out->names[k], "eta", 3) == 0 && out->x[k] > 1.0)
+			snprintf(msg, sizeof msg, "%s = %.3g is above 1: these rows run faster than the board's datasheet "
+			         "allows, so its answers carry their engine's speed, not the board's (docs/capacity.md)",
+			         out->names[k], out->x[k]);
 		else
 			continue;
 		WC_WARN(out, "%s", msg);
