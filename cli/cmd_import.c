@@ -141,6 +141,15 @@ import_run(int argc, char **argv, const char *typed)
 	rc = strcmp(what, "mlenergy") == 0
 	             ? wc_import_mlenergy_warn(argv[optind], &t, cli_quiet() ? NULL : import_warn, cmd, &err)
 	             : wc_import_csv(argv[optind], src, dst, n_map, &t, &err);
+	/* What the runs-table reader refuses is refused here, at the source's
+	 * line: a table `fit` cannot read is no import (docs/cli.md). */
+	for (size_t i = 0; rc == WC_OK && i < t->n_runs; i++) {
+		char why[160];
+		const char *col = wc_run_out_of_bounds(&t->runs[i], why, sizeof why);
+		if (col)
+			rc = wc_error_set(&err, WC_EINVAL, "%.80s:%d: run %.40s: %s: %s", argv[optind], t->runs[i].line,
+			                  t->runs[i].run_id, col, why);
+	}
 	for (size_t i = 0; rc == WC_OK && !cli_quiet() && i < t->n_runs; i++) {
 		char why[200], msg[400];
 		if (wc_run_power_over_board(&t->runs[i], NAN, why, sizeof why)) {

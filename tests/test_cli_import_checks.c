@@ -61,6 +61,20 @@ main(void)
 	CHECK_CONTAINS(r.err, "m_zero.csv:6:46: column 'avg_power_watts': must be positive, got '0'");
 	run_result_free(&r);
 
+	/* 99 999 W on one GPU: what fit would refuse is refused here, at the
+	 * source's line (it was written with a warning, and fit then named a
+	 * line of the converted file). */
+	char *huge = table(dir, "m_huge.csv", "99999", 0);
+	const char *hv[] = { "wattcast", "import", "mlenergy", huge, "-o", out, NULL };
+	remove(out);
+	CHECK(run_wattcast(hv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "m_huge.csv:6: run ");
+	CHECK_CONTAINS(r.err, "mean_power_w: must be at most 5000 W (5000 W per GPU of its tp 1");
+	CHECK(!test_exists(out));
+	run_result_free(&r);
+	free(huge);
+
 	/* Three rows copied in full, plus one second measurement. */
 	char *dup = table(dir, "m_dup.csv", NULL, 3);
 	const char *d[] = { "wattcast", "import", "mlenergy", dup, "-o", out, NULL };
