@@ -286,6 +286,12 @@ print_table(const fewshot_args *a, const wc_fewshot_report *r, const char *why)
 	print_rows(r, 0);
 	printf("coverage of the 95 %% interval %% / its median width, %% of the prediction (docs/intervals.md):\n");
 	print_rows(r, 1);
+	/* A base fitted per fold has neither draws nor held-out error: the
+	 * calibrated interval is then the shift's uncertainty alone, not a
+	 * new run's own scatter, and undercovers (docs/validation.md). */
+	if (a->lomo)
+		printf("  (--lomo: the bases carry no held-out error, so these intervals cover the calibrated "
+		       "parameters only, not a new run's scatter; a set with a prediction_error section adds it)\n");
 	/* The counts per k, then the reason once. */
 	int any = 0;
 	for (int i = 0; i < r->n_k; i++)
