@@ -283,6 +283,12 @@ cli_fit_intervals(int argc, char **argv)
 	}
 	const char *base = strrchr(a.input, '/');
 	snprintf(data, sizeof data, "%s (sha256 %.16s)", base ? base + 1 : a.input, sha);
+	/* every input is named, not the first alone (capacity pools several) */
+	for (int i = 1; i < a.n_inputs && strlen(data) + 8 < sizeof data; i++) {
+		const char *b = strrchr(a.inputs[i], '/');
+		size_t len = strlen(data);
+		snprintf(data + len, sizeof data - len, " + %s", b ? b + 1 : a.inputs[i]);
+	}
 	if (strcmp(a.quantity, "power") != 0) {
 		if (other_quantity(&a, data, &p) != CLI_OK)
 			goto done;
