@@ -59,6 +59,7 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	store->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
 	store->tp = c->tp;
 	store->reserve = wc_predict_memory_reserve(p, c);
+	store->context_tokens = c->arch->context_tokens;
 	snprintf(store->level, sizeof store->level, "%s", b.level->name);
 	wc_capacity_transfer_note(&b, store->transfer_note, sizeof store->transfer_note);
 	wc__capacity_service_times(store, b.datasheet ? "capacity_datasheet" : "capacity", out);
@@ -86,5 +87,6 @@ wc__capacity_service_times(wc_capacity_service_store *store, const char *source,
 	out->prefill_s = capacity_prefill;
 	out->kv_running = capacity_kv_running;
 	out->ctx = store;
+	out->context_tokens = store->context_tokens;
 	snprintf(out->source, sizeof out->source, "%s", source);
 }

@@ -467,6 +467,15 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		rc = fill_result(&rs, out, err);
 	if (rc == WC_OK && kv_note[0])
 		WC_WARN(out, "%s", kv_note);
+	/* as a capacity answer says it (predict/capacity.c), of the workload's
+	 * mean request */
+	if (rc == WC_OK && w->kind != WC_ENVELOPE_SERIES && st && st->context_tokens > 0) {
+		const double in = mean_length(w, 1), outl = mean_length(w, 0);
+		if (in + outl > st->context_tokens)
+			WC_WARN(out, "%s: the workload's mean %.0f + %.0f tokens exceed the model's context of %d tokens "
+			        "(config.json); vLLM refuses such requests unless served longer with RoPE scaling",
+			        outl > in ? "output_tokens" : "input_tokens", in, outl, st->context_tokens);
+	}
 	if (rc == WC_OK) {
 		out->fleet_size = o->fleet_size;
 		out->fleet_mode = o->fleet_mode;

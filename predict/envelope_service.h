@@ -31,6 +31,7 @@ typedef struct {
 	 * (wc_capacity_running_fit; INFINITY: no limit known). NULL: none. */
 	double (*kv_running)(void *ctx, double input_tokens, double output_tokens);
 	char source[48];   /* named in every result, e.g. "roofline_standin" */
+	int context_tokens; /* the model's default context (models/catalog.h); 0 = unknown */
 } wc_service_times;
 
 /** Storage of the capacity model's service times (docs/envelopes.md,
@@ -47,6 +48,7 @@ typedef struct {
 	/* A datasheet level's transfer (wc_capacity_bind_any): what it leans on,
 	 * one warning line; "" for a fitted level. */
 	char transfer_note[WC_WARNING_LEN];
+	int context_tokens; /* the model's (models/catalog.h); 0 = unknown */
 } wc_capacity_service_store;
 
 /** The stand-in (docs/envelopes.md, "Service times"): the capacity

@@ -100,6 +100,19 @@ test_bad_inputs(const char *dir)
 	const char *huge[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-405B", "--poisson",
 		               "1", "--horizon", "60", NULL };
 	expect_usage(huge, 2, "--tp: the weights need 810.0 GB but 1 x A100");
+	/* A workload past the model's context is warned of, as a capacity
+	 * answer is (Llama-2's 4096 tokens); one inside it is not. */
+	for (int k = 0; k < 2; k++) {
+		const char *ctx[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Llama-2-7B", "--closed", "4",
+			              "--input-tokens", k ? "3000" : "4000", "--output-tokens", "500", "--horizon", "20",
+			              "--replicas", "2", NULL };
+		run_result cr;
+		CHECK(run_wattcast(ctx, NULL, &cr) == 0);
+		CHECK_INT(cr.status, 0);
+		CHECK_INT(cr.out && strstr(cr.out, "input_tokens: the workload's mean 4000 + 500 tokens exceed the model's "
+		                                    "context of 4096 tokens") != NULL, !k);
+		run_result_free(&cr);
+	}
 	/* A level on a named board (H100-locked runs on H100) is refused for
 	 * its weights, not blamed on the KV cache. */
 	const char *locked[] = { "wattcast", "envelope", "--profile", "paper", "--platform", "H100-locked", "--model",

@@ -186,7 +186,7 @@ test_littles_law(void)
 	wc_envelope_options o;
 	wc_envelope_result r;
 	wc_error err;
-	wc_service_times fixed = { fixed_step, no_prefill, NULL, NULL, "fixed" };
+	wc_service_times fixed = { fixed_step, no_prefill, NULL, NULL, "fixed", 0 };
 	setup_init(&s, 1);
 	wc_envelope_workload_init(&w);
 	w.kind = WC_ENVELOPE_POISSON;
@@ -518,7 +518,7 @@ test_rate_profile(void)
 	wc_envelope_options o;
 	wc_envelope_result r;
 	wc_error err;
-	wc_service_times fixed = { fixed_step, no_prefill, NULL, NULL, "fixed" };
+	wc_service_times fixed = { fixed_step, no_prefill, NULL, NULL, "fixed", 0 };
 	double until[2] = { 100, 200 }, rate[2] = { 4, 40 };
 	setup_init(&s, 1);
 	wc_envelope_workload_init(&w);
