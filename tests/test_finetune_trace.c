@@ -285,7 +285,7 @@ stated_counts(void)
 	in.steps_file = "checkpoint-120/trainer_state.json";
 	in.steps_at_save = 1;
 	CHECK(wc_ft_steps_analyse(t, p, n, &in, &r, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "checkpoint-120/trainer_state.json: global_step 120 is the step of that save");
+	CHECK_CONTAINS(err.msg, "global_step 120 of checkpoint-120/trainer_state.json only those to that save");
 	CHECK_CONTAINS(err.msg, "gives 200 steps");
 	CHECK(strlen(err.msg) < WC_ERROR_MSG_MAX - 1);
 	in.steps_at_save = 0;

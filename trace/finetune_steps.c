@@ -210,10 +210,10 @@ stated_vs_period(const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *
 		return WC_OK;
 	if (in->steps_at_save && ratio > 1.0)
 		return wc_error_set(err, WC_EINVAL,
-		                    "%s: global_step %.0f is the step of that save and the run went on after it "
-		                    "(give finetune.steps in wattcast-run.json or a steps.csv): the trace's step "
-		                    "period %.3f s over %.0f s gives %.0f steps", file, in->steps,
-		                    out->period_s, out->active_s, traced);
+		                    "the trace's step period %.3f s over %.0f s gives %.0f steps, global_step %.0f "
+		                    "of %s only those to that save: the run went on after it; give finetune.steps "
+		                    "in wattcast-run.json or a steps.csv", out->period_s, out->active_s, traced,
+		                    in->steps, file);
 	WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) %.0f; "
 	        "the stated count is used: check it, or give a steps.csv", file, in->steps, out->period_s,
 	        out->active_s, traced);
