@@ -26,6 +26,7 @@
 #define AT 90 /* the bad sample's second */
 
 static char *dir;
+static const char *level = "190"; /* both GPUs' power at every other second */
 
 /* Three minutes at 1 s of 2 GPUs at 190 W and one engine running 4;
  * GPU 0's power at second AT is `power`, the running count `running`,
@@ -41,12 +42,12 @@ scrapes_at(const char *name, int at, const char *power, const char *running, con
 		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\",modelName=\"NVIDIA H100 80GB HBM3\","
 		                        "Hostname=\"h1\"} %s\n"
 		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"1\",UUID=\"GPU-1\",modelName=\"NVIDIA H100 80GB HBM3\","
-		                        "Hostname=\"h1\"} 190\n"
+		                        "Hostname=\"h1\"} %s\n"
 		                        "# wattcast-scrape %d h1:8000\n"
 		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} %s\n"
 		                        "vllm:num_requests_waiting{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} 0\n"
 		                        "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} ",
-		                        T0 + s, s == at ? power : "190", T0 + s, s == at ? running : "4");
+		                        T0 + s, s == at ? power : level, level, T0 + s, s == at ? running : "4");
 		if (s == at && gen)
 			len += (size_t)snprintf(buf + len, cap - len, "%s\n", gen);
 		else
@@ -160,6 +161,21 @@ main(void)
 	wc_runs_free(t);
 	run_result_free(&r);
 	free(in);
+
+	/* Windows at 900 W per GPU on an H100 (700 W board) are said as
+	 * folder ingest and import say them, by the one rule
+	 * (docs/formats/telemetry.md, "Units and plausibility"): they were
+	 * written silently. */
+	level = "900";
+	in = scrapes("hot.prom", "900", "4");
+	t = ingest(in, &r);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "mean power 900.0 W per GPU is above the H100 board limit 700 W: wrong platform or tp?");
+	CHECK(t && t->n_runs >= 1);
+	wc_runs_free(t);
+	run_result_free(&r);
+	free(in);
+	level = "190";
 
 	/* An infinite counter is not a count either; its increase is left
 	 * out of the rates (and the fall after it is a reset), so no row

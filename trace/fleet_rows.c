@@ -158,6 +158,12 @@ wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		rc = wc_runs_append(t, &f->rows[i].run, err);
 		if (rc == WC_OK)
 			rc = row_extras(t, i, &f->rows[i], err);
+		/* The rule folder ingest and import apply to every row: a window
+		 * has no sample quantiles, so its mean alone is held to the board
+		 * (docs/formats/telemetry.md, "Units and plausibility"). */
+		char why[200];
+		if (rc == WC_OK && wc_run_power_over_board(&f->rows[i].run, NAN, why, sizeof why))
+			wc__fleet_warn(f, "row %s: %s", f->rows[i].run.run_id, why);
 	}
 	if (rc != WC_OK) {
 		wc_runs_free(t);
