@@ -440,3 +440,10 @@ cli_cell(char *buf, size_t cap, double v, int decimals)
 		snprintf(buf, cap, "-");
 	return buf;
 }
+
+int
+cli_column_width(int width, const char *cell)
+{
+	size_t n = strlen(cell);
+	return n > (size_t)width && n < INT_MAX ? (int)n : width;
+}

@@ -147,6 +147,9 @@ int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t 
 /** `v` with `decimals` into buf for a text table, "-" when it is unknown
  *  (not finite), never "nan"; returns buf. */
 const char *cli_cell(char *buf, size_t cap, double v, int decimals);
+/** `width` widened to hold `cell` whole: a text table's platform column is
+ *  as wide as its longest name (H100-NVL, RTX-PRO-6000 were cut to 6). */
+int cli_column_width(int width, const char *cell);
 /** The shared flags, one parse and one limit each (models/limits.h):
  *  --bootstrap B (0 to WC_BOOTSTRAP_MAX draws) and --threads T (1 to
  *  WC_THREADS_MAX). */

@@ -86,9 +86,9 @@ print_summary(const wc_ingest_result *res, const char *path)
 {
 	int width = 6, pw = 6; /* "run_id"; the platform column as it was for the short names */
 	for (size_t i = 0; i < res->n_rows; i++) {
-		size_t n = strlen(res->rows[i].run.run_id), np = strlen(res->rows[i].run.platform);
+		size_t n = strlen(res->rows[i].run.run_id);
 		width = n > (size_t)width ? (n < SUMMARY_ID_MAX ? (int)n : SUMMARY_ID_MAX) : width;
-		pw = np > (size_t)pw ? (int)np : pw; /* whole: H100-NVL, not H100-N */
+		pw = cli_column_width(pw, res->rows[i].run.platform);
 	}
 	printf("%-*s %-*s %3s %9s %9s %-13s %7s %8s\n", width, "run_id", pw, "plat", "tp", "power_w", "idle_w",
 	       "idle_source", "n_mean", "dur_s");

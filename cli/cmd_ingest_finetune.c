@@ -50,14 +50,17 @@ cli_ingest_finetune_flag(const char *cmd, const char *name, const char *value, w
 static void
 print_summary(const wc_ft_table *t, const char *path)
 {
-	printf("%-40s %-6s %4s %-5s %7s %-13s %11s %9s %10s\n", "run_id", "plat", "gpus", "meth", "steps",
+	int pw = 6; /* "plat", and the platform names as they were before RTX-PRO-6000 */
+	for (size_t i = 0; i < t->n_runs; i++)
+		pw = cli_column_width(pw, t->runs[i].platform);
+	printf("%-40s %-*s %4s %-5s %7s %-13s %11s %9s %10s\n", "run_id", pw, "plat", "gpus", "meth", "steps",
 	       "step_source", "J/step", "J/token", "excluded_s");
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_ft_run *r = &t->runs[i];
 		const char *steps = wc_ft_table_get_extra(t, i, "steps"), *src = wc_ft_table_get_extra(t, i, "step_source");
 		const char *ept = wc_ft_table_get_extra(t, i, "energy_per_token_j");
 		const char *ex = wc_ft_table_get_extra(t, i, "excluded_s");
-		printf("%-40.40s %-6.6s %4d %-5s %7s %-13s %11.1f %9s %10s\n", r->run_id, r->platform, r->config.gpus,
+		printf("%-40.40s %-*s %4d %-5s %7s %-13s %11.1f %9s %10s\n", r->run_id, pw, r->platform, r->config.gpus,
 		       wc_ft_method_name(r->config.method), steps ? steps : "", src ? src : "", r->energy_per_step_j,
 		       ept ? ept : "", ex ? ex : "");
 	}

@@ -497,6 +497,29 @@ crash_after_checkpoint(void)
 	free(a);
 }
 
+/* The summary's platform column holds the longest name whole, as the
+ * inference summary's does: RTX-PRO-6000 was cut to "RTX-PR". */
+static void
+long_platform(void)
+{
+	char *a = folder("rtxpro"), *out = path_join(dir, "rtxpro.csv"), *m = path_join(a, "wattcast-run.json");
+	write_power(a, 0);
+	write_steps(a);
+	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"RTX-PRO-6000\", \"model\": "
+	                        "\"Llama-3.1-8B\", \"utc_offset_s\": 0, \"finetune\": {\"method\": \"qlora\", "
+	                        "\"micro_batch\": 8, \"seq_len\": 1024, \"grad_accum\": 4, \"gpus\": 8, "
+	                        "\"lora_rank\": 64, \"checkpointing\": false}}\n"), 0);
+	const char *argv[] = { "wattcast", "ingest", a, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, " RTX-PRO-6000    8 qlora");
+	run_result_free(&r);
+	free(m);
+	free(out);
+	free(a);
+}
+
 int
 main(void)
 {
@@ -506,6 +529,7 @@ main(void)
 	crash_after_checkpoint();
 	refusals();
 	user_path();
+	long_platform();
 	free(dir);
 	return check_report("test_cli_ingest_finetune");
 }
