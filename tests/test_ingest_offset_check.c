@@ -35,7 +35,7 @@ load_at(double s)
 }
 
 static void
-write_run(const char *run)
+write_run(const char *run, int samples)
 {
 	mkdir(run, 0755);
 	char *p = path_join(run, "power.csv"), *e = path_join(run, "engine.csv");
@@ -48,7 +48,8 @@ write_run(const char *run)
 	for (int k = 0; k < 480; k++) {
 		double s = 0.25 * k, local = T0 + s + OFFSET;
 		long ms = (long)llround(fmod(local, 86400.0) * 1000.0);
-		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
+		if (k < samples) /* the engine's log covers all 120 s */
+			fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
 		        ms / 1000 % 60, ms % 1000, 60.0 + 30.0 * load_at(s - 0.3) + 4.0 * sin(1.7 * k));
 		fprintf(fe, "%.3f,%d\n", T0 + s + 0.1, load_at(s + 0.1));
 	}
@@ -74,7 +75,7 @@ main(void)
 	char *dir = test_tmpdir("ingest_offset_check"), *run = path_join(dir, "run");
 	char *out = path_join(dir, "runs.csv");
 	run_result r;
-	write_run(run);
+	write_run(run, 480);
 
 	ingest(run, out, "-25200", &r);
 	CHECK(strstr(r.err, "matches the power trace") == NULL);
@@ -90,6 +91,17 @@ main(void)
 	ingest(run, out, "-25180", &r);
 	CHECK_CONTAINS(r.err, "at UTC offset -25200 s, not at the -25180 s used (-19.");
 	run_result_free(&r);
+
+	/* A 75 s power log: the search reaches a third of it, 25 s, and a 30 s
+	 * slip was named as that edge (+24.8 s, offset -25205); the match is
+	 * followed past the edge and placed between grid points. */
+	char *short_run = path_join(dir, "short");
+	write_run(short_run, 300);
+	ingest(short_run, out, "-25230", &r);
+	fprintf(stderr, "%s", r.err);
+	CHECK_CONTAINS(r.err, "at UTC offset -25200 s, not at the -25230 s used (+30.");
+	run_result_free(&r);
+	free(short_run);
 
 	free(out);
 	free(run);

@@ -82,15 +82,18 @@ wc__ingest_check_offset(const run_ctx *rc, const wc_ingest_options *opt)
 	if (!(gp > 0) || !(ge > 0))
 		return;
 	/* The power log's span, on a grid; the engine's count at each point
-	 * shifted by s (engine time = power time - s). */
+	 * shifted by s (engine time = power time - s), up to half the span
+	 * each way: a third named a 30 s slip in a 75 s log as that edge,
+	 * +24.8 s, and a user who set it still had every window cut by 5 s. */
 	double a = rc->t0, b = rc->t1, span = b - a;
 	double dt = fmax(fmin(gp, ge), span / CLOCK_MAX_POINTS);
-	double reach = fmin(CLOCK_MAX_SHIFT_S, span / 3.0);
+	double reach = fmin(CLOCK_MAX_SHIFT_S, span / 2.0);
 	size_t n = (size_t)floor(span / dt) + 1, m = (size_t)floor(reach / dt);
 	if (n < 16 || m == 0)
 		return;
 	double *p = wc_alloc_array(n, sizeof *p), *e = wc_alloc_array(n + 2 * m, sizeof *e);
-	if (!p || !e)
+	double *r = wc_alloc_array(2 * m + 1, sizeof *r);
+	if (!p || !e || !r)
 		goto done;
 	size_t pi = 0;
 	for (size_t k = 0; k < n; k++)
@@ -100,27 +103,33 @@ wc__ingest_check_offset(const run_ctx *rc, const wc_ingest_options *opt)
 		double v = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, a + ((double)j - (double)m) * dt);
 		e[j] = isnan(v) ? 0.0 : v;
 	}
-	double best = -2.0, r0 = NAN, best_s = 0.0;
-	for (size_t l = 0; l <= 2 * m; l++) {
-		/* power at a + k dt against the engine at a + k dt + (l - m) dt */
-		double r = correlation(p, e + l, n);
-		double s = ((double)m - (double)l) * dt;
-		if (l == m)
-			r0 = r;
-		if (r > best) {
-			best = r;
-			best_s = s;
-		}
+	/* power at a + k dt against the engine at a + k dt + (l - m) dt */
+	for (size_t l = 0; l <= 2 * m; l++)
+		r[l] = correlation(p, e + l, n);
+	size_t lb = m;
+	for (size_t l = 0; l <= 2 * m; l++)
+		if (r[l] > r[lb] || !(r[lb] == r[lb]))
+			lb = l;
+	double best = r[lb], r0 = r[m], best_s = ((double)m - (double)lb) * dt;
+	int edge = lb == 0 || lb == 2 * m;
+	/* Between grid points: the parabola through the best and its two
+	 * neighbours, so the shift is named to within a sampling interval. */
+	if (!edge && isfinite(r[lb - 1]) && isfinite(r[lb + 1])) {
+		double den = r[lb - 1] - 2.0 * r[lb] + r[lb + 1];
+		if (den < 0)
+			best_s -= 0.5 * (r[lb - 1] - r[lb + 1]) / den * dt;
 	}
 	if (isfinite(r0) && best >= CLOCK_MIN_R && best - r0 >= CLOCK_MIN_GAIN &&
 	    fabs(best_s) > fmax(CLOCK_INTERVALS * fmax(gp, ge), CLOCK_MIN_SHIFT_S)) {
 		char msg[1400];
-		snprintf(msg, sizeof msg, "%s: the engine's activity matches the power trace at UTC offset %.0f s, "
-		         "not at the %.0f s used (%+.1f s; correlation %.2f against %.2f); check the offset",
-		         rc->dir, rc->m.utc_offset_s + best_s, rc->m.utc_offset_s, best_s, best, r0);
+		snprintf(msg, sizeof msg, "%s: the engine's activity matches the power trace %s UTC offset %.0f s, "
+		         "not at the %.0f s used (%s%+.1f s; correlation %.2f against %.2f); check the offset",
+		         rc->dir, edge ? "best at the search's edge, " : "at", rc->m.utc_offset_s + best_s,
+		         rc->m.utc_offset_s, edge ? "at least " : "", best_s, best, r0);
 		opt->warn(msg, opt->warn_payload);
 	}
 done:
 	free(p);
 	free(e);
+	free(r);
 }
