@@ -25,17 +25,35 @@ typedef struct {
 	int max_iter;
 } boot_ctx;
 
+/* A thread's own copy of the problem: a replicate holds its S at the
+ * ceiling in it, as the point is held, and lets go after. */
+typedef struct {
+	fit_problem pb;
+	fit_solver *s;
+} boot_state;
+
 static void *
 boot_state_new(const void *ctx)
 {
 	const boot_ctx *c = ctx;
-	return fit_solver_new(c->pb, 0);
+	boot_state *st = malloc(sizeof *st);
+	if (!st)
+		return NULL;
+	st->pb = *c->pb; /* the rows' arrays are shared, read only */
+	if (!(st->s = fit_solver_new(&st->pb, 0))) {
+		free(st);
+		return NULL;
+	}
+	return st;
 }
 
 static void
 boot_state_free(void *state)
 {
-	fit_solver_free(state);
+	boot_state *st = state;
+	if (st)
+		fit_solver_free(st->s);
+	free(st);
 }
 
 /* One replicate: refit from the point estimate on the resample. */
@@ -43,12 +61,27 @@ static wc__boot_outcome
 boot_fit(const void *ctx, void *state, const double *mult, double *x)
 {
 	const boot_ctx *c = ctx;
+	boot_state *st = state;
 	const size_t p = (size_t)c->pb->n_params;
 	fit_solution sol;
 	wc_error err;
 	/* Relative steps of 1e-8 are far below the bootstrap's own spread. */
-	if (fit_solver_run(state, c->pb->x0, mult, c->max_iter, 1e-8, 0, x, &sol, &err) != WC_OK)
+	if (fit_solver_run(st->s, c->pb->x0, mult, c->max_iter, 1e-8, 0, x, &sol, &err) != WC_OK)
 		return WC__BOOT_FAILED;
+	/* A replicate's S past the board's ceiling is held there and the rest
+	 * refitted, as the point estimate's is (docs/fitting.md, "Physical
+	 * bounds"): 25 of 200 draws of S[A100] were above it, the largest
+	 * 578 W on a 440 W ceiling. */
+	if (fit_bounds_hold_s(&st->pb, x) > 0) {
+		double x1[FIT_MAX_PARAMS];
+		memcpy(x1, x, p * sizeof *x1);
+		int rc = fit_solver_run(st->s, x1, mult, c->max_iter, 1e-8, 0, x, &sol, &err);
+		memcpy(st->pb.held, c->pb->held, sizeof st->pb.held);
+		memcpy(st->pb.hold_value, c->pb->hold_value, sizeof st->pb.hold_value);
+		st->pb.n_held = c->pb->n_held;
+		if (rc != WC_OK)
+			return WC__BOOT_FAILED;
+	}
 	for (size_t k = 0; k < p; k++)
 		if (!isfinite(x[k]))
 			return WC__BOOT_FAILED;
@@ -73,12 +106,15 @@ natural_draws(const fit_problem *pb, int B, const double *draws, const unsigned 
 		/* A replicate that ran off along a flat direction can be finite in
 		 * fit units and still overflow once exponentiated: it failed. */
 		int finite = 1;
+		double x[FIT_MAX_PARAMS];
 		for (size_t k = 0; k < p; k++) {
-			double v = pb->x0[k] + inflate * (draws[(size_t)r * p + k] - pb->x0[k]);
+			x[k] = pb->x0[k] + inflate * (draws[(size_t)r * p + k] - pb->x0[k]);
 			if (pb->held[k])
-				v = pb->hold_value[k];
-			v = fit_bounds_clip(pb, (int)k, v);
-			v = fit_param_is_log(pb, (int)k) ? exp(v) : v;
+				x[k] = pb->hold_value[k];
+		}
+		fit_bounds_clip(pb, x);
+		for (size_t k = 0; k < p; k++) {
+			double v = fit_param_is_log(pb, (int)k) ? exp(x[k]) : x[k];
 			natural[(size_t)n_ok * p + k] = v;
 			finite &= isfinite(v);
 		}

@@ -57,13 +57,11 @@ hold(fit_problem *pb, int k, double v, double *x)
 }
 
 int
-fit_bounds_apply(fit_problem *pb, double *x)
+fit_bounds_hold_s(fit_problem *pb, double *x)
 {
 	int added = 0;
 	if (!wc_form_has_scale(pb->form))
 		return 0;
-	/* S first: theta runs off only because S does, and comes back once S
-	 * is held; theta's own bound is checked on the refit. */
 	for (int L = 0; L < pb->n_levels; L++) {
 		int ks = pb->p_s[L];
 		if (ks >= 0 && !pb->levels[L].s_shared_with[0] && !pb->held[ks]) {
@@ -72,6 +70,17 @@ fit_bounds_apply(fit_problem *pb, double *x)
 				added += hold(pb, ks, b, x);
 		}
 	}
+	return added;
+}
+
+int
+fit_bounds_apply(fit_problem *pb, double *x)
+{
+	if (!wc_form_has_scale(pb->form))
+		return 0;
+	/* S first: theta runs off only because S does, and comes back once S
+	 * is held; theta's own bound is checked on the refit. */
+	int added = fit_bounds_hold_s(pb, x);
 	for (int L = 0; L < pb->n_levels && !added; L++) {
 		int kt = pb->p_theta[L];
 		if (kt < 0 || pb->held[kt])
@@ -136,12 +145,18 @@ fit_bounds_hold_from(fit_problem *pb, const wc_params *p)
 	}
 }
 
-double
-fit_bounds_clip(const fit_problem *pb, int k, double v)
+void
+fit_bounds_clip(const fit_problem *pb, double *x)
 {
-	if (!wc_form_has_scale(pb->form) || pb->slots[k].kind != PK_THETA)
-		return v;
-	return v < WC_FIT_THETA_MIN ? WC_FIT_THETA_MIN : v > WC_FIT_THETA_MAX ? WC_FIT_THETA_MAX : v;
+	if (!wc_form_has_scale(pb->form))
+		return;
+	for (int L = 0; L < pb->n_levels; L++) {
+		int ks = pb->p_s[L], kt = pb->p_theta[L];
+		if (ks >= 0 && !pb->levels[L].s_shared_with[0])
+			x[ks] = fmin(x[ks], log(s_bound(pb, L, x)));
+		if (kt >= 0)
+			x[kt] = x[kt] < WC_FIT_THETA_MIN ? WC_FIT_THETA_MIN : x[kt] > WC_FIT_THETA_MAX ? WC_FIT_THETA_MAX : x[kt];
+	}
 }
 
 void

@@ -180,9 +180,14 @@ void fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out);
 void fit_bounds_hold_from(fit_problem *pb, const wc_params *p);
 /** Fill s_max from the platform catalog (bounds.c). */
 void fit_bounds_init(fit_problem *pb);
-/** Draws beyond a bound come back to it (θ only; S and P0 stay inside by
- *  the solver's holds). `v` is in fit units. */
-double fit_bounds_clip(const fit_problem *pb, int k, double v);
+/** Hold every free S of `x` past its bound (P0 + S within the board's
+ *  ceiling) there; fit_bounds_apply's first step, and each bootstrap
+ *  replicate's. Returns how many were newly held. */
+int fit_bounds_hold_s(fit_problem *pb, double *x);
+/** A bootstrap draw `x` (fit units) beyond a bound comes back to it: θ to
+ *  its range, S to the ceiling (the HC1 widening can push a held
+ *  replicate's S past it). */
+void fit_bounds_clip(const fit_problem *pb, double *x);
 /** The warning of a held parameter k (named `name`). */
 void fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, size_t cap);
 
