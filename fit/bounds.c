@@ -16,6 +16,7 @@
 
 #include "models/evaluate.h"
 #include "models/grow.h"
+#include "models/law.h"
 
 /* P0 of level L at x: fitted, else the level's. */
 static double
@@ -226,5 +227,31 @@ fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap)
 	snprintf(buf, cap, "level %s: %d run(s) at %d distinct load(s) for its %d free parameter(s): its curve in "
 	         "load is fixed by those points alone, and its intervals describe resampling these runs, not the "
 	         "level; give runs at more loads (docs/fitting.md)", pb->levels[L].name, rows, loads, free_params);
+	return 1;
+}
+
+/* gamma1 <= 0: the load term falls where the law is anchored, and the
+ * monotone rule (docs/inference-law.md, "Rule (n >= 1)") holds power
+ * flat where it would fall -- with no gamma2 to turn it up, flat at
+ * every load, so a fit of PowerTrace-Sim's replays (gamma1 -0.125)
+ * answered 354.7 W at 1, 8 and 64 requests with no word. */
+int
+fit_bounds_load_slope(const fit_problem *pb, const double *x, char *buf, size_t cap)
+{
+	int k1 = pb->p_gamma1, k2 = pb->p_gamma2;
+	if (k1 < 0 || pb->held[k1] || !(x[k1] <= 0.0))
+		return 0;
+	double g1 = x[k1], g2 = k2 >= 0 && !pb->held[k2] ? x[k2] : k2 >= 0 ? pb->hold_value[k2] : 0.0;
+	/* Flat everywhere: no upturn (gamma2 <= 0) and the vertex of a
+	 * concave term at or below n = 1. */
+	int flat = !(g2 > 0.0) && (g2 == 0.0 || -g1 / (2.0 * g2) <= wc_law_log_load(1.0));
+	if (flat)
+		snprintf(buf, cap, "gamma1 %.4g <= 0: the fitted power does not grow with load, so by the monotone rule "
+		         "predicted power is flat in load, its value at one request for any concurrency; check the "
+		         "runs' running counts (docs/inference-law.md)", g1);
+	else
+		snprintf(buf, cap, "gamma1 %.4g <= 0: the fitted power falls with load around 32 requests, where the "
+		         "monotone rule holds predicted power flat; check the runs' running counts "
+		         "(docs/inference-law.md)", g1);
 	return 1;
 }

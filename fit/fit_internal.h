@@ -188,6 +188,9 @@ int fit_bounds_hold_s(fit_problem *pb, double *x);
  *  its range, S to the ceiling (the HC1 widening can push a held
  *  replicate's S past it). */
 void fit_bounds_clip(const fit_problem *pb, double *x);
+/** 1 and the warning in `buf` when a fitted gamma1 at `x` is <= 0: the
+ *  monotone rule holds the law flat in load (bounds.c). */
+int fit_bounds_load_slope(const fit_problem *pb, const double *x, char *buf, size_t cap);
 /** The warning of a held parameter k (named `name`). */
 void fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, size_t cap);
 

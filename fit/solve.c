@@ -440,6 +440,9 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 		if (fit_bounds_level_support(pb, L, msg, sizeof msg))
 			WC_WARN(out, "%s", msg);
 	}
+	char slope[WC_ERROR_MSG_MAX];
+	if (fit_bounds_load_slope(pb, out->x, slope, sizeof slope))
+		WC_WARN(out, "%s", slope);
 	for (size_t k = 0; k < (size_t)pb->n_params; k++) {
 		char msg[WC_ERROR_MSG_MAX];
 		if (pb->held[k]) {
