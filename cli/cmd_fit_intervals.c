@@ -306,6 +306,9 @@ cli_fit_intervals(int argc, char **argv)
 		}
 		report(&a, &pe);
 		report_skipped(&a, t, &p, &pe);
+		char in_sample[WC_ERROR_MSG_MAX];
+		if (strcmp(a.folds, "frozen") == 0 && wc_heldout_in_sample(&p, t, a.input, in_sample, sizeof in_sample))
+			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
 		if (strcmp(a.folds, "platform") == 0)
 			merge_datasheet(&p.pred_error, &pe);
 		else

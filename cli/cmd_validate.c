@@ -422,6 +422,9 @@ validate(const char *what, int argc, char **argv)
 		                        : wc_validate_heldout(&frozen, t, &r, pr, &err);
 		if (vrc == WC_OK && a.per_run)
 			vrc = wc_per_run_write(a.per_run, &per_run, &err);
+		char in_sample[WC_ERROR_MSG_MAX];
+		if (vrc == WC_OK && heldout && wc_heldout_in_sample(&frozen, t, a.input, in_sample, sizeof in_sample))
+			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
 		if (vrc != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
 		else if (r.overall.n == 0) /* every run skipped: no accuracy to report */

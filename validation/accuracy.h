@@ -48,6 +48,11 @@ int wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_r
  *  (docs/validation.md): the zero-shot accuracy on a new board. */
 int wc_validate_heldout_datasheet(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
                                   wc_per_run *per_run, wc_error *err);
+/** 1, and in `buf` a warning naming `input`, when `t` is the very table
+ *  `p` was fitted on (its provenance's input_sha256 is the table's): a
+ *  frozen score of it is in-sample, not held out. */
+int wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *input, char *buf,
+                         size_t cap);
 
 /* ------------------------------------------------- leave one model out */
 
