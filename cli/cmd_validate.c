@@ -267,8 +267,20 @@ print_accuracy(const char *name, const wc_accuracy *x)
 		printf(" %9s %5d %10s\n", "–", 0, "–");
 }
 
+/* Does `t` hold a run on a catalog board `p` has no level for: one
+ * `--datasheet` would score. */
 static int
-report_heldout(const validate_args *a, const wc_heldout_report *r, const char *what, const wc_params *frozen)
+transferable(const wc_params *p, const wc_runs_table *t)
+{
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (!wc_params_level(p, t->runs[i].platform) && wc_platform_lookup(t->runs[i].platform))
+			return 1;
+	return 0;
+}
+
+static int
+report_heldout(const validate_args *a, const wc_heldout_report *r, const char *what, const wc_params *frozen,
+               const wc_runs_table *t)
 {
 	if (a->json) {
 		json_t *o = json_object(), *sets = json_object();
@@ -296,8 +308,10 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	for (int i = 0; i < r->n_sets; i++)
 		print_accuracy(r->sets[i].set, &r->sets[i]);
 	if (r->skipped)
-		printf("%d run(s) skipped, the first %s\n", r->skipped,
-		       r->skip_reason[0] ? r->skip_reason : "with no prediction for its platform");
+		printf("%d run(s) skipped, the first %s%s\n", r->skipped,
+		       r->skip_reason[0] ? r->skip_reason : "with no prediction for its platform",
+		       frozen && !a->datasheet && transferable(frozen, t)
+		               ? "; --datasheet scores a catalog board by its transfer" : "");
 	if (strcmp(what, "lomo") == 0)
 		printf("cover 95%%: share of measured values inside the 95 %% interval; width %%: median (hi - lo) / "
 		       "predicted; intervals from the other models' held-out errors (docs/intervals.md)\n");
@@ -327,17 +341,6 @@ forms_real(const char *cmd, const validate_args *a, const wc_runs_table *t, wc_f
 	if (vrc != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	return cli_report_forms_real(a->input, a->json, &r);
-}
-
-/* Does `t` hold a run on a catalog board `p` has no level for: one
- * `--datasheet` would score. */
-static int
-transferable(const wc_params *p, const wc_runs_table *t)
-{
-	for (size_t i = 0; i < t->n_runs; i++)
-		if (!wc_params_level(p, t->runs[i].platform) && wc_platform_lookup(t->runs[i].platform))
-			return 1;
-	return 0;
 }
 
 static int
@@ -433,7 +436,7 @@ validate(const char *what, int argc, char **argv)
 			         heldout && !a.datasheet && transferable(&frozen, t)
 			                 ? "; --datasheet scores a catalog board by its transfer" : "");
 		else
-			rc = report_heldout(&a, &r, what, heldout ? &frozen : NULL);
+			rc = report_heldout(&a, &r, what, heldout ? &frozen : NULL, t);
 	}
 done:
 	wc_per_run_clear(&per_run);

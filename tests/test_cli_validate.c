@@ -128,6 +128,16 @@ main(void)
 	                      "'X900' in parameter set 'paper')");
 	CHECK(strstr(r.err, "--datasheet") == NULL); /* X900 is no catalog board: no transfer to offer */
 	run_result_free(&r);
+	/* one A100 run scored, one L40S run skipped: the report names why and
+	 * what would score it */
+	snprintf(alien_text, sizeof alien_text, "%sa,A100,1,Qwen3-8B,8.19,4,380,100\nb,L40S,1,Qwen3-8B,8.19,4,250,60\n",
+	         head);
+	CHECK_INT(write_text(alien, alien_text), 0);
+	r = run(none);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "1 run(s) skipped, the first run 'b': platform: unknown level 'L40S' in parameter set "
+	                      "'paper'; --datasheet scores a catalog board by its transfer");
+	run_result_free(&r);
 	free(empty);
 	free(alien);
 	free(runs);
