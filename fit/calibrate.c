@@ -389,9 +389,14 @@ setup_platform(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 	g->prior_sd[0] = g->p == 2 ? PRIOR_SD_LOG_S : PRIOR_SD_THETA;
 	g->prior_mean[1] = th;
 	g->prior_sd[1] = PRIOR_SD_THETA;
-	double limit = wc_level_power_limit_w(l);
-	g->s_max = isfinite(limit) ? WC_LEVEL_LIMIT_FACTOR * limit - p0.value : NAN;
+	g->s_max = wc__cal_s_max(l);
 	return WC_OK;
+}
+
+double
+wc__cal_s_max(const wc_level *l)
+{
+	return wc_power_ceiling_w(wc_level_power_limit_w(l), 1) - l->p0.value;
 }
 
 static int
@@ -457,7 +462,7 @@ solve_points(cal_setup *s, wc_error *err)
 			 * are held and solved the same way) */
 			if ((rc = wc__cal_solve_at_bound(g, NULL, NULL, g->x, err)) != WC_OK)
 				return rc;
-			WC_WARN(s->out, "S[%s] ended above its physical bound %.1f W (P0 + S = %g x the board limit) and is "
+			WC_WARN(s->out, "S[%s] " WC__CAL_HELD_S " %.1f W (P0 + S = %g x the board limit) and is "
 			        "held there, as fit holds it: these runs cannot separate S from theta[%s]", g->level,
 			        g->s_max, WC_LEVEL_LIMIT_FACTOR, g->level);
 		}

@@ -51,6 +51,12 @@ int wc__cal_solve(const cal_group *g, const double *draw, const double *noise, c
 /** Platform scope: log S in x[0] above the group's s_max is set to it
  *  (the bound `fit` holds S at, docs/fitting.md); 1 when it was. */
 int wc__cal_hold_ceiling(const cal_group *g, double *x);
+/** The largest S of level `l` (per GPU): the board's ceiling less P0, as
+ *  `fit` bounds S (docs/fitting.md); NaN when the board has no limit. */
+double wc__cal_s_max(const wc_level *l);
+/** The words of the warning that S was held at that bound: written by the
+ *  platform calibration, dropped by a relative one, which composes S anew. */
+#define WC__CAL_HELD_S "ended above its physical bound"
 /** Platform scope, S held (x[0] = log s_max): theta alone solved again
  *  with S fixed there, from x[1], under `draw` and `noise` as
  *  wc__cal_solve takes them; x[1] is replaced. A one-unknown problem, not

@@ -103,7 +103,7 @@ note_composed_s(wc_calibrate_result *out, const char *target)
 {
 	int k = 0;
 	for (int i = 0; i < out->n_warnings; i++)
-		if (!strstr(out->warnings[i], "ended above its physical bound"))
+		if (!strstr(out->warnings[i], WC__CAL_HELD_S))
 			memmove(out->warnings[k++], out->warnings[i], sizeof out->warnings[i]);
 	out->n_warnings = k;
 	for (int i = 0; i < out->params.n_levels; i++) {
@@ -111,7 +111,7 @@ note_composed_s(wc_calibrate_result *out, const char *target)
 		if (strcmp(l->name, target) != 0)
 			continue;
 		l->s.source = WC_SRC_CALIBRATED;
-		double s_max = WC_LEVEL_LIMIT_FACTOR * wc_level_power_limit_w(l) - l->p0.value;
+		double s_max = wc__cal_s_max(l);
 		if (s_max > 0.0 && l->s.value > s_max)
 			WC_WARN(out, "S[%s] composed relative to its reference, %.1f W, is above the %.1f W at which fit "
 			        "holds a fitted S (P0 + S = %g x the board limit); kept, and answers are held under the "

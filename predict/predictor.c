@@ -549,7 +549,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		                ? ", the clock of least power, still above the limit" : "");
 	/* A level of the user's own board: nothing bounds its power or checks
 	 * its memory unless the set says, and the user must know that. */
-	if (!wc_platform_board(b.level->name, b.level->s_shared_with[0] ? b.level->s_shared_with : NULL)) {
+	if (!wc_predict_board(p, b.level->name)) {
 		const wc_capacity_level *cl =
 		        p->capacity.present ? wc_capacity_level_find(&p->capacity, b.level->name) : NULL;
 		WC_WARN(out, "platform: %.64s is not in the platform catalog: its board power limit and clock range are "

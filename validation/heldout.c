@@ -76,6 +76,7 @@ heldout(const wc_params *p, const wc_runs_table *t, int flags, wc_heldout_report
 	wc_per_run local = WC_PER_RUN_INIT, *rows = per_run ? per_run : &local;
 	size_t first = rows->n;
 	int rc, skipped = 0;
+	char reason[sizeof out->skip_reason] = ""; /* the first skipped run's, for the report to say */
 	memset(out, 0, sizeof *out);
 	if (!e || !sets) {
 		rc = wc_error_set(err, WC_ENOMEM, "heldout: out of memory");
@@ -90,8 +91,8 @@ heldout(const wc_params *p, const wc_runs_table *t, int flags, wc_heldout_report
 		wc_per_run_row_init(&row);
 		wc_error why;
 		if (wc__predict_run(pr, r, &pred, &row, flags, &why) != WC_OK) {
-			if (!skipped++) /* the first reason, for the report to say */
-				snprintf(out->skip_reason, sizeof out->skip_reason, "run '%.64s': %s", r->run_id, why.msg);
+			if (!skipped++)
+				snprintf(reason, sizeof reason, "run '%.64s': %s", r->run_id, why.msg);
 			continue;
 		}
 		e[m] = 100.0 * (pred - r->mean_power_w) / r->mean_power_w;
@@ -101,10 +102,8 @@ heldout(const wc_params *p, const wc_runs_table *t, int flags, wc_heldout_report
 			goto done;
 		m++;
 	}
-	char reason[sizeof out->skip_reason];
-	memcpy(reason, out->skip_reason, sizeof reason); /* the summary starts the report afresh */
 	rc = wc__accuracy_summary(e, (const char (*)[48])sets, m, skipped, out, err);
-	memcpy(out->skip_reason, reason, sizeof reason);
+	memcpy(out->skip_reason, reason, sizeof reason); /* the summary starts the report afresh */
 	if (rc == WC_OK) {
 		/* the rows this call added: a caller's per_run may hold others */
 		wc_per_run mine = { rows->rows + first, rows->n - first, 0 };
