@@ -221,9 +221,8 @@ check_args(const char *cmd, env_args *a)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (a->budget && (a->csv || a->svg || a->measured))
 		return cli_usage_error(cmd, "--budget prints a plan: --csv, --svg and --measured do not apply");
-	/* A plan sizes the fleet on one simulated path per probe, as the
-	 * plan route does (which has no replicas field): replicas would be
-	 * ignored without a word. */
+	/* A plan sizes the fleet on one simulated path per probe, as the plan
+	 * route does (no replicas field): replicas would be ignored unsaid. */
 	if (a->budget && a->replicas_given)
 		return cli_usage_error(cmd, "--budget sizes the fleet on one simulated path per probe: --replicas does "
 		                       "not apply (--seed picks the path)");
@@ -332,13 +331,14 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	int rc;
 	if ((rc = cli_load_answer_params(cmd, a->params, a->profile, &s->p)) != CLI_OK)
 		return rc;
+	const char *level = wc_params_platform(&s->p, a->c.platform); /* as answers spell it */
+	a->c.platform = level ? level : a->c.platform;
 	if (a->model && a->active_given) { /* a model of the user's own, as predict takes it */
 		if (wc_model_name_custom(a->model, a->c.active_params_b, &a->c, &err) != WC_OK)
 			return cli_usage_error(cmd, "--%s", err.msg);
 	} else if (a->model) {
-		/* The name's precision suffix sets the weights (docs/capacity.md,
-		 * "Model names"), and the set's model term for it shifts z
-		 * (docs/calibration.md), as on the HTTP routes. */
+		/* The name's precision suffix sets the weights (docs/capacity.md, "Model
+		 * names"); the set's model term shifts z (docs/calibration.md), as on HTTP. */
 		int mrc = wc_model_name_apply(a->model, a->weights_given, &a->c, &err);
 		if (mrc == WC_ENOTFOUND)
 			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params B)", a->model);

@@ -52,12 +52,12 @@ cli_cmd_profile(int argc, char **argv)
 	wc_error err;
 	const char *name = argv[1 + optind];
 	/* "default" is whatever `predict` and `serve` use without a flag. An
-	 * unknown NAME is the command line's fault (exit 2), but it is an
-	 * operand, not --profile: the library's words, without a flag. */
+	 * unknown NAME is the command line's fault (exit 2); the list names
+	 * "default" too, which this operand takes and --profile does not. */
 	if (strcmp(name, "default") == 0)
 		rc = cli_load_answer_params(cmd, NULL, NULL, &p);
 	else if (wc_params_profile(name, &p, &err) != WC_OK)
-		rc = cli_usage_error(cmd, "%s", err.msg);
+		rc = cli_usage_error(cmd, "unknown set '%s' (available: default, " WC_PARAMS_PROFILE_NAMES ")", name);
 	if (rc == CLI_OK && wc_params_save_file(out, &p, &err) != WC_OK)
 		rc = cli_fail(cmd, "%s", err.msg);
 	wc_params_clear(&p);

@@ -66,6 +66,9 @@ long wc_params_draws_room(const wc_params *p, int k, wc_error *err);
 /** Version tag: first 16 hex digits of the SHA-256 of the full dump. */
 int wc_params_fingerprint(const wc_params *p, char out[17], wc_error *err);
 
+/** The built-in profiles' names, as error messages list them. */
+#define WC_PARAMS_PROFILE_NAMES "measured, paper, paper-prefill"
+
 /** A parameter set by name: "paper" is the built-in default profile.
  *  `out` as for wc_params_load_buffer. */
 int wc_params_profile(const char *name, wc_params *out, wc_error *err);

@@ -254,6 +254,6 @@ wc_params_profile(const char *name, wc_params *out, wc_error *err)
 		return WC_OK;
 	}
 	wc_params_clear(out);
-	return wc_error_set(err, WC_ENOTFOUND, "profile: unknown profile '%s' (available: measured, paper, paper-prefill)",
+	return wc_error_set(err, WC_ENOTFOUND, "profile: unknown profile '%s' (available: " WC_PARAMS_PROFILE_NAMES ")",
 	                    name ? name : "");
 }

@@ -209,9 +209,14 @@ int wc_params_set_draws(wc_params *p, int n_draws, int n_params,
                         const double *values, wc_error *err);
 /** Level by name, or NULL (borrowed pointer into `p`). */
 const wc_level *wc_params_level(const wc_params *p, const char *name);
+/** The level a user's spelling names: the level of exactly that name,
+ *  else the one equal to it ignoring case ("h100-locked" for
+ *  "H100-locked"; a valid set has no two such), else NULL. */
+const wc_level *wc_params_level_spelled(const wc_params *p, const char *name);
 /** The name a platform is answered under: `name` when the set has that
  *  level, else the catalog's name for it (answered from its datasheet, or
- *  the set's level under that name), else NULL (unknown). Answers echo it,
+ *  the set's level under that name), else the level
+ *  wc_params_level_spelled finds, else NULL (unknown). Answers echo it,
  *  not the spelling asked (docs/http-api.md). */
 const char *wc_params_platform(const wc_params *p, const char *name);
 /** The catalog boards `p` has no level named for, comma-separated into

@@ -392,9 +392,15 @@ int
 wc_predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err)
 {
 	const wc_platform_info *hw;
+	const wc_level *spelled;
 	*tmp = NULL;
-	if (!c->platform || wc_params_level(p, c->platform) || !(hw = wc_platform_lookup(c->platform)))
+	if (!c->platform || wc_params_level(p, c->platform))
 		return WC_OK;
+	if (!(hw = wc_platform_lookup(c->platform))) {
+		if ((spelled = wc_params_level_spelled(p, c->platform)))
+			c->platform = spelled->name;
+		return WC_OK;
+	}
 	if (wc_params_level(p, hw->name)) {
 		c->platform = hw->name;
 		return WC_OK;

@@ -120,6 +120,10 @@ test_bad_inputs(const char *dir)
 	expect_usage(locked, 2, "--tp: the weights need 810.0 GB but 1 x H100-locked");
 	/* whole, within 255 bytes (it was cut at "attentio") */
 	expect_usage(locked, 2, "the smallest dividing Llama-3.1-405B's 128 attention heads\n");
+	/* the level's name in another case is the level, echoed as the set spells it */
+	const char *lower[] = { "wattcast", "envelope", "--profile", "paper", "--platform", "h100-locked", "--model",
+		                "Llama-3.1-405B", "--closed", "32", "--horizon", "60", "--replicas", "2", NULL };
+	expect_usage(lower, 2, "--tp: the weights need 810.0 GB but 1 x H100-locked");
 	const char *idle[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
 		               "--horizon", "30", "--idle-power", "1e6", NULL };
 	expect_usage(idle, 2, "--idle-power: 1e+06 W per GPU is not below A100's board limit of 400 W");

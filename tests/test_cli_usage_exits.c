@@ -32,7 +32,7 @@ main(void)
 	/* the command named once: the operand's message starts with the
 	 * command's name ("wattcast profile: profile: unknown ...") */
 	const char *pe[] = { "wattcast", "profile", "export", "nope", "-o", out, NULL };
-	test_usage_error(pe, "wattcast profile: unknown profile 'nope' (available: measured, paper, paper-prefill)");
+	test_usage_error(pe, "wattcast profile: unknown set 'nope' (available: default, measured, paper, paper-prefill)");
 	/* an entry of a list option is named as an entry of the flag, not
 	 * as the API's path ("--rate-profile/1/until_s") */
 	const char *rp[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",

@@ -60,6 +60,11 @@ main(void)
 	expect_echo("/v1/predict/inference", "nvidia l4", ",\"concurrency\":8", "L4");
 	expect_echo("/v1/predict/inference", "h100 sxm", ",\"concurrency\":8,\"input_tokens\":500,\"output_tokens\":200",
 	            "H100");
+	/* a level of the set's own, spelled in another case, is that level
+	 * (level names are case-insensitive, docs/formats/params-file.md) */
+	expect_echo("/v1/predict/inference", "h100-locked", ",\"concurrency\":8", "H100-locked");
+	expect_echo("/v1/forecast/envelope", "H100-LOCKED", ",\"workload\":{\"type\":\"poisson\",\"rate\":1},"
+	            "\"horizon_s\":30,\"replicas\":1", "H100-locked");
 
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
