@@ -92,6 +92,8 @@ print_summary(const wc_fit_result *r, const char *input)
 		else
 			printf("  %-28s %12s   not kept (p = %.2g, %d pairs)\n", label, "-", t->p_value, t->pairs);
 	}
+	if (r->prefill_source[0])
+		printf("  %s\n", r->prefill_source);
 	for (int i = 0; i < r->n_warnings; i++)
 		printf("  warning: %s\n", r->warnings[i]);
 }

@@ -112,6 +112,10 @@ typedef struct {
 	double *residuals;    /* per table row; NaN for rows not in the fit */
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
+	/* where the prefill-aware form's prefill shares came from ("" for
+	 * other forms, or when the prior's section applies): information,
+	 * not a warning */
+	char prefill_source[WC_WARNING_LEN];
 } wc_fit_result;
 
 /** Fit the law. Returns WC_OK with `out->converged` = 0 and a warning when

@@ -535,8 +535,7 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	}
 	fill_residuals(pb, t, x, out);
 	fit_warn_outliers(t, out);
-	if (note[0])
-		WC_WARN(out, "%s", note);
+	snprintf(out->prefill_source, sizeof out->prefill_source, "%s", note);
 	fill_warnings(pb, &sol, out);
 	rc = WC_OK;
 done:
