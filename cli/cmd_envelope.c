@@ -481,14 +481,12 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 	print_header(a, s);
 	const char *stat = a->bo.stat == WC_BUDGET_MAX ? "max" : "p95";
 	if (plan.fleet_size == 0)
-		/* Impossible budget: no statistic at 0 servers to print. */
-		printf("budget plan: 0 servers: not even one keeps the aggregate %s of %g s means <= %.6g W",
-		       stat, a->bo.bin_s, a->bo.budget_w);
+		printf("budget plan: 0 servers: not even one keeps the aggregate %s of %g s means <= %.6g W", stat,
+		       a->bo.bin_s, a->bo.budget_w); /* no statistic at 0 servers to print */
 	else
 		printf("budget plan: %d server%s (%s) keep%s the aggregate %s of %g s means at %.6g W <= %.6g W",
 		       plan.fleet_size, plan.fleet_size == 1 ? "" : "s", wc_fleet_mode_name(a->o.fleet_mode),
-		       plan.fleet_size == 1 ? "s" : "", stat,
-		       a->bo.bin_s, plan.stat_w, a->bo.budget_w);
+		       plan.fleet_size == 1 ? "s" : "", stat, a->bo.bin_s, plan.stat_w, a->bo.budget_w);
 	if (plan.fleet_size == 0 && isfinite(plan.next_stat_w))
 		printf(" (one server draws %.6g W)", plan.next_stat_w);
 	else if (isfinite(plan.next_stat_w))
@@ -502,6 +500,8 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 		                                         "estimate, not at the interval's top" : "");
 	printf("\n%d fleet size%s probed, %d server%s simulated, %.3f s\n", plan.probes, plan.probes == 1 ? "" : "s",
 	       plan.servers_simulated, plan.servers_simulated == 1 ? "" : "s", secs);
+	for (int i = 0; i < plan.n_warnings; i++)
+		printf("warning: %s\n", plan.warnings[i]);
 	return CLI_OK;
 }
 

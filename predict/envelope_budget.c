@@ -300,6 +300,10 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	if ((rc = wc__envelope_kv_cap(w, st, &one, &capped, kv_note, sizeof kv_note, err)))
 		return rc;
 	one = capped;
+	if (kv_note[0])
+		WC_WARN(out, "%s", kv_note);
+	if (wc__envelope_context_note(w, st, kv_note, sizeof kv_note))
+		WC_WARN(out, "%s", kv_note);
 	bs.o = &one;
 	one.fleet_mode = o->fleet_mode;
 	if ((rc = budget_setup(&bs, &table, err)) == WC_OK)

@@ -38,6 +38,10 @@ typedef struct {
 	 * servers). The Monte-Carlo spread is not in it; the plan's size is
 	 * the point estimate's. */
 	double stat_lo_w, stat_hi_w;
+	/* of the workload on one server: the KV cache's concurrency limit and
+	 * a mean request over the model's context, as an envelope says them */
+	int n_warnings;
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_budget_plan;
 
 /** The most server simulations a plan can run: every server draws at

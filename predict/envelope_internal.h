@@ -191,5 +191,9 @@ int wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode,
  * length. An n(t) or service times without a memory model change nothing. */
 int wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *st, const wc_envelope_options *o,
                         wc_envelope_options *eff, char *note, size_t cap, wc_error *err);
+/* 1 with `note` set when the workload's mean request (input + output)
+ * exceeds the model's context, as a capacity answer says it
+ * (predict/capacity.c); else 0 and "". */
+int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_times *st, char *note, size_t cap);
 
 #endif

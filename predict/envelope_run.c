@@ -420,6 +420,21 @@ mean_length(const wc_envelope_workload *w, int input)
 }
 
 int
+wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_times *st, char *note, size_t cap)
+{
+	note[0] = '\0';
+	if (w->kind == WC_ENVELOPE_SERIES || !st || st->context_tokens <= 0)
+		return 0;
+	const double in = mean_length(w, 1), out = mean_length(w, 0);
+	if (in + out <= st->context_tokens)
+		return 0;
+	snprintf(note, cap, "%s: the workload's mean %.0f + %.0f tokens exceed the model's context of %d tokens "
+	         "(config.json); vLLM refuses such requests unless served longer with RoPE scaling",
+	         out > in ? "output_tokens" : "input_tokens", in, out, st->context_tokens);
+	return 1;
+}
+
+int
 wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *st, const wc_envelope_options *o,
                     wc_envelope_options *eff, char *note, size_t cap, wc_error *err)
 {
@@ -467,15 +482,8 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		rc = fill_result(&rs, out, err);
 	if (rc == WC_OK && kv_note[0])
 		WC_WARN(out, "%s", kv_note);
-	/* as a capacity answer says it (predict/capacity.c), of the workload's
-	 * mean request */
-	if (rc == WC_OK && w->kind != WC_ENVELOPE_SERIES && st && st->context_tokens > 0) {
-		const double in = mean_length(w, 1), outl = mean_length(w, 0);
-		if (in + outl > st->context_tokens)
-			WC_WARN(out, "%s: the workload's mean %.0f + %.0f tokens exceed the model's context of %d tokens "
-			        "(config.json); vLLM refuses such requests unless served longer with RoPE scaling",
-			        outl > in ? "output_tokens" : "input_tokens", in, outl, st->context_tokens);
-	}
+	if (rc == WC_OK && wc__envelope_context_note(w, st, kv_note, sizeof kv_note))
+		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK) {
 		out->fleet_size = o->fleet_size;
 		out->fleet_mode = o->fleet_mode;

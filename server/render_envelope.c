@@ -245,6 +245,8 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 		json_array_append_new(warnings, json_string(c->power->precision_note));
 	if (c->service_store && c->service_store->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
 		json_array_append_new(warnings, json_string(c->service_store->fallback));
+	for (int i = 0; i < plan->n_warnings; i++)
+		json_array_append_new(warnings, json_string(plan->warnings[i]));
 	json_object_set_new(root, "warnings", warnings);
 	return root;
 }

@@ -102,15 +102,15 @@ test_bad_inputs(const char *dir)
 	expect_usage(huge, 2, "--tp: the weights need 810.0 GB but 1 x A100");
 	/* A workload past the model's context is warned of, as a capacity
 	 * answer is (Llama-2's 4096 tokens); one inside it is not. */
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 4; k++) { /* k >= 2: as a budget plan */
 		const char *ctx[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Llama-2-7B", "--closed", "4",
-			              "--input-tokens", k ? "3000" : "4000", "--output-tokens", "500", "--horizon", "20",
-			              "--replicas", "2", NULL };
+			              "--input-tokens", k % 2 ? "3000" : "4000", "--output-tokens", "500", "--horizon", "20",
+			              k < 2 ? "--replicas" : "--budget", k < 2 ? "2" : "3000", NULL };
 		run_result cr;
 		CHECK(run_wattcast(ctx, NULL, &cr) == 0);
 		CHECK_INT(cr.status, 0);
 		CHECK_INT(cr.out && strstr(cr.out, "input_tokens: the workload's mean 4000 + 500 tokens exceed the model's "
-		                                    "context of 4096 tokens") != NULL, !k);
+		                                    "context of 4096 tokens") != NULL, !(k % 2));
 		run_result_free(&cr);
 	}
 	/* A level on a named board (H100-locked runs on H100) is refused for
