@@ -134,6 +134,7 @@ typedef struct {
 	 * no line ever has it the header is what is wrong (wrong_header). */
 	size_t held, held_first, held_last;
 	int held_nf, matched;
+	char held_sep; /* ';' or '\t' in the first held line of one field */
 } eng_reader;
 
 /* Map the header's fields to columns and allocate the columns present.
@@ -407,6 +408,12 @@ held_lines(eng_reader *r)
 static int
 wrong_header(const eng_reader *r, wc_error *err)
 {
+	/* one field holding another separator: the data lines are what is
+	 * wrong (a locale's ';'), not the comma-separated header */
+	if (r->held_nf == 1 && r->held_sep)
+		return wc_error_set(err, WC_EPARSE, "%s:%zu: the data lines are separated by '%s', the header by ',' "
+		                    "(%zu lines); write every line with commas; nothing read", r->path, r->held_first,
+		                    r->held_sep == ';' ? ";" : "\\t", r->held);
 	return wc_error_set(err, WC_EPARSE, "%s:%zu: the header has %d fields, every data line %d (%zu "
 	                    "lines): the header is wrong (a name with an unquoted comma?); nothing read",
 	                    r->path, r->header_line, r->n_cols, r->held_nf, r->held);
@@ -428,6 +435,8 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 			wc__bad_line(r->bad, line_no, "%s", reason);
 		} else if (!r->matched && (r->held == 0 || nf == r->held_nf)) {
 			r->bad->bad++; /* a bad line, said later (held_lines) */
+			if (!r->held && nf == 1)
+				r->held_sep = strchr(f[0].text, ';') ? ';' : strchr(f[0].text, '\t') ? '\t' : '\0';
 			r->held_first = r->held ? r->held_first : line_no;
 			r->held_last = line_no;
 			r->held_nf = nf;

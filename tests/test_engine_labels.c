@@ -93,6 +93,14 @@ main(void)
 	CHECK(e == NULL);
 	CHECK_CONTAINS(err.msg, "wrong_header.csv:1: the header has 4 fields, every data line 3 (10 lines): "
 	               "the header is wrong");
+	/* data lines in a locale's ';' are what is wrong, not the header */
+	free(p);
+	p = write_log(dir, "semicolons.csv", "timestamp,num_requests_running,generation_tokens_total");
+	FILE *fp = fopen(p, "w");
+	fputs("timestamp,num_requests_running,generation_tokens_total\n1.0;1;10\n2.0;1;20\n3.0;2;30\n", fp);
+	fclose(fp);
+	CHECK_INT(read_log(p, &e, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "semicolons.csv:2: the data lines are separated by ';', the header by ','");
 	CHECK(strstr(err.msg, "--max-bad") == NULL);
 	CHECK_INT(w.count, 0);
 	CHECK(strlen(err.msg) <= 255);
