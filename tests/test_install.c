@@ -150,7 +150,7 @@ main(void)
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s/bin/wattcast profile export nosuch -o %s/x.json 2>&1", prefix, tmp);
 	CHECK_INT(sh(cmd, &out), 2); /* an unknown name is a usage error */
-	CHECK_CONTAINS(out, "unknown profile 'nosuch'");
+	CHECK_CONTAINS(out, "unknown set 'nosuch'");
 	CHECK(strstr(out, "--profile") == NULL); /* NAME is an operand, not the flag */
 	free(out);
 	snprintf(path, sizeof path, "%s/x.json", tmp);
