@@ -89,23 +89,29 @@ field_warned(const wc_flexibility *f, const char *msg)
 	return 0;
 }
 
-/* One state of the sweep: the capacity answer at clock `mhz` (0 = free).
- * The unconstrained point's caveats are said as they are; a step's, once
- * per field and naming the first (highest) clock it holds at, since the
- * numbers in it differ from step to step (a rate over capacity, say). */
+/* One state of the sweep: the capacity answer at clock `*mhz` (0 = free).
+ * A cap's step is answered as `predict inference --power-cap` answers it:
+ * an open loop over the rate the cap sustains at full load is over
+ * capacity, at full load's clock (wc_predict_capacity_sustained), which
+ * `*mhz` then becomes. The unconstrained point's caveats are said as they
+ * are; a step's, once per field and naming the first (highest) clock it
+ * holds at, since the numbers in it differ from step to step (a rate over
+ * capacity, say). */
 static int
-state_at(const wc_predictor *pr, const wc_inference_query *q, double mhz, int is_step, wc_capacity_prediction *cap,
+state_at(const wc_predictor *pr, const wc_inference_query *q, double *mhz, int is_step, wc_capacity_prediction *cap,
          wc_flexibility *f, wc_error *err)
 {
 	wc_inference_query at = *q;
-	at.config.sm_clock_mhz = mhz;
+	at.config.sm_clock_mhz = *mhz;
 	int rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err);
+	if (rc == WC_OK && at.power_cap_w > 0.0 && (rc = wc_predict_capacity_sustained(pr, &at, cap, err)) == WC_OK)
+		*mhz = at.config.sm_clock_mhz;
 	for (int i = 0; rc == WC_OK && i < cap->n_warnings; i++) {
 		if (!is_step) {
 			warn_once(f, cap->warnings[i]);
 		} else if (!field_warned(f, cap->warnings[i])) {
 			char msg[WC_WARNING_LEN];
-			snprintf(msg, sizeof msg, "at %.0f MHz: %s", mhz, cap->warnings[i]);
+			snprintf(msg, sizeof msg, "at %.0f MHz: %s", *mhz, cap->warnings[i]);
 			warn_once(f, msg);
 		}
 	}
@@ -142,7 +148,8 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 		 * not the lowest clock's where a slower service runs more
 		 * requests (an open loop): below it no cap is met. */
 		double f_floor;
-		if ((rc = state_at(pr, q, fhi, 1, cap, out, err)) != WC_OK ||
+		double f_top = fhi;
+		if ((rc = state_at(pr, q, &f_top, 1, cap, out, err)) != WC_OK ||
 		    (rc = wc_predict_power_floor(pr, q, fhi, &f_floor, &p_lo, err)) != WC_OK)
 			return rc;
 		p_hi = cap->value[WC_CAPQ_POWER] / tp;
@@ -163,7 +170,7 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 			 * (docs/intervals.md, "Physical ceiling"). */
 			at.power_cap_w = cap_w;
 		}
-		if ((rc = state_at(pr, &at, mhz, 1, cap, out, err)) != WC_OK)
+		if ((rc = state_at(pr, &at, &mhz, 1, cap, out, err)) != WC_OK)
 			return rc;
 		fill_step(&out->steps[i], mhz, cap_w, cap, tp);
 	}
@@ -239,7 +246,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		top = lim.config.sm_clock_mhz;
 		out->board_limit_w = lim.board_limit_w;
 	}
-	if (rc == WC_OK && (rc = state_at(pr, q, top, 0, cap, out, err)) == WC_OK) {
+	if (rc == WC_OK && (rc = state_at(pr, q, &top, 0, cap, out, err)) == WC_OK) {
 		if (out->board_limit_w > 0) { /* "still above" by the answer's power, as wc_predict_inference says it */
 			char msg[WC_WARNING_LEN];
 			snprintf(msg, sizeof msg, "platform: the law gives %.1f W per GPU at the free clock, above the "

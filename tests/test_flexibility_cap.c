@@ -46,6 +46,31 @@ main(void)
 			CHECK(s->hi[WC_FLEX_POWER] <= 1.1 * s->power_cap_w * (1 + 1e-9));
 		}
 	}
+	/* An open loop's cap step is predict inference --power-cap's answer
+	 * to that cap: the clock the cap settles at, then the rate it sustains
+	 * at full load (docs/capacity.md, "The board's power limit"). H200
+	 * Qwen3-8B at 1.4 requests/s of 8192 + 64 tokens: the sweep said a
+	 * 198.2 W cap served all 89.6 tokens/s at 1229 MHz while the answer
+	 * to that cap was 59.8 tokens/s, over capacity, at 345 MHz. */
+	wc_inference_query o = { .config = test_catalog_config("H200", 1, "Qwen3-8B", 256) };
+	o.config.input_tokens = 8192;
+	o.config.output_tokens = 64;
+	o.config.request_rate = 1.4;
+	if (pr && f && cap) {
+		CHECK_INT(wc_predict_flexibility(pr, &o, 1, 12, f, &err), WC_OK);
+		for (int i = 0; i < f->n_steps; i++) {
+			const wc_flex_step *s = &f->steps[i];
+			wc_inference_query at = o;
+			at.power_cap_w = s->power_cap_w;
+			CHECK_INT(wc_predict_power_cap(pr, &at, s->power_cap_w, &at.config.sm_clock_mhz, &err), WC_OK);
+			CHECK_INT(wc_predict_board_limit(pr, &at, &err), WC_OK);
+			CHECK_INT(wc_predict_capacity(pr, &at, NAN, NAN, cap, &err), WC_OK);
+			CHECK_INT(wc_predict_capacity_sustained(pr, &at, cap, &err), WC_OK);
+			CHECK_NEAR(s->sm_clock_mhz, at.config.sm_clock_mhz, 1e-9);
+			CHECK_NEAR(s->throughput_tok_s, cap->value[WC_CAPQ_THROUGHPUT], 1e-9 * s->throughput_tok_s);
+			CHECK_NEAR(s->node_power_w, cap->value[WC_CAPQ_POWER], 1e-9 * s->node_power_w);
+		}
+	}
 	free(f);
 	free(cap);
 	wc_predictor_free(pr);
