@@ -81,7 +81,7 @@ find_term(const fit_problem *pb, wc_setting s, wc_precision prec, const char *le
 {
 	for (int k = 0; k < pb->n_terms; k++) {
 		const wc_precision_term *t = &pb->terms[k];
-		if (t->setting == s && t->precision == prec && strcmp(t->level, level) == 0)
+		if (t->setting == s && t->precision == prec && strcasecmp(t->level, level) == 0)
 			return k;
 	}
 	return -1;
@@ -133,7 +133,7 @@ row_term(fit_problem *pb, const wc_fit_options *opt, wc_setting s, wc_precision 
 		const wc_precision_term *t = &opt->term_specs[i];
 		if (t->setting != s || t->precision != prec)
 			continue;
-		if (strcmp(t->level, level) == 0 || (t->level[0] == '\0' && !best))
+		if (strcasecmp(t->level, level) == 0 || (t->level[0] == '\0' && !best))
 			best = t;
 	}
 	if (!best)
@@ -162,8 +162,9 @@ apply_shares(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt)
 {
 	for (int i = 0; i < pb->n_levels; i++) {
 		const wc_level *pl = wc_params_level(prior, pb->levels[i].name);
-		if (pl && pl->s_shared_with[0] && level_index(pb, pl->s_shared_with) >= 0)
-			snprintf(pb->levels[i].s_shared_with, WC_NAME_MAX, "%s", pl->s_shared_with);
+		int t = pl && pl->s_shared_with[0] ? level_index(pb, pl->s_shared_with) : -1;
+		if (t >= 0 && t != i) /* spelled as this fit's level is */
+			memcpy(pb->levels[i].s_shared_with, pb->levels[t].name, WC_NAME_MAX);
 	}
 	for (int k = 0; k < opt->n_shares; k++) {
 		const char *eq = strchr(opt->shares[k], '=');
@@ -173,9 +174,10 @@ apply_shares(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt)
 		snprintf(name, sizeof name, "%.*s", (int)(eq - opt->shares[k]), opt->shares[k]);
 		int a = level_index(pb, name), b = level_index(pb, eq + 1);
 		if (a >= 0 && b >= 0 && a != b)
-			snprintf(pb->levels[a].s_shared_with, WC_NAME_MAX, "%s", eq + 1);
+			memcpy(pb->levels[a].s_shared_with, pb->levels[b].name, WC_NAME_MAX); /* a != b */
 		else
-			fit_problem_warn(pb, "share '%s' ignored: both levels must have runs", opt->shares[k]);
+			fit_problem_warn(pb, "share '%s' ignored: %s", opt->shares[k],
+			                 a >= 0 && a == b ? "a level cannot share S with itself" : "both levels must have runs");
 	}
 	/* No chains: a level whose target shares too keeps its own S. */
 	for (int i = 0; i < pb->n_levels; i++) {

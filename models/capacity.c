@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const kind_names[WC_CAP_KINDS] = { "eta", "t0", "t1", "etac", "tau" };
 
@@ -78,7 +79,7 @@ const wc_capacity_level *
 wc_capacity_level_find(const wc_capacity_params *c, const char *name)
 {
 	for (int i = 0; name && i < c->n_levels; i++)
-		if (strcmp(c->levels[i].name, name) == 0)
+		if (strcasecmp(c->levels[i].name, name) == 0)
 			return &c->levels[i];
 	return NULL;
 }
@@ -211,7 +212,7 @@ check_level(const wc_capacity_params *c, int i, wc_error *err)
 	if (!l->name[0])
 		return wc_error_set(err, WC_EINVAL, "capacity/%s/name: empty", where);
 	for (int j = 0; j < i; j++)
-		if (strcmp(c->levels[j].name, l->name) == 0)
+		if (strcasecmp(c->levels[j].name, l->name) == 0)
 			return wc_error_set(err, WC_EINVAL, "capacity/%s/name: duplicate level '%s'", where, l->name);
 	if (!(l->bandwidth_tb_s > 0) || !(l->bf16_tflops > 0) || !(l->memory_gb > 0) ||
 	    !isfinite(l->bandwidth_tb_s + l->bf16_tflops + l->memory_gb))

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 double
 wc_law_log_size(double active_params_b, int tp)
@@ -158,7 +159,7 @@ find_term(const wc_params *p, wc_setting setting, wc_precision prec, const char 
 			continue;
 		if (t->level[0] == '\0')
 			all = t;
-		else if (strcmp(t->level, level) == 0)
+		else if (strcasecmp(t->level, level) == 0)
 			return t;
 	}
 	return all;

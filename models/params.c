@@ -84,20 +84,12 @@ wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 const wc_level *
 wc_params_level(const wc_params *p, const char *name)
 {
+	/* case-insensitive, as --platform is: a valid set has no two
+	 * levels equal but for case (wc_params_validate) */
 	for (int i = 0; name && i < p->n_levels; i++)
-		if (strcmp(p->levels[i].name, name) == 0)
+		if (strcasecmp(p->levels[i].name, name) == 0)
 			return &p->levels[i];
 	return NULL;
-}
-
-const wc_level *
-wc_params_level_spelled(const wc_params *p, const char *name)
-{
-	const wc_level *l = wc_params_level(p, name);
-	for (int i = 0; !l && name && i < p->n_levels; i++)
-		if (strcasecmp(p->levels[i].name, name) == 0)
-			l = &p->levels[i];
-	return l;
 }
 
 const char *
@@ -105,11 +97,11 @@ wc_params_platform(const wc_params *p, const char *name)
 {
 	const wc_platform_info *hw;
 	const wc_level *l;
-	if (wc_params_level(p, name))
-		return name;
-	if ((hw = wc_platform_lookup(name)))
-		return hw->name;
-	return (l = wc_params_level_spelled(p, name)) ? l->name : NULL;
+	if ((l = wc_params_level(p, name)))
+		return l->name;
+	if (!(hw = wc_platform_lookup(name)))
+		return NULL;
+	return (l = wc_params_level(p, hw->name)) ? l->name : hw->name;
 }
 
 static int
@@ -139,7 +131,7 @@ validate_model_terms(const wc_params *p, wc_error *err)
 			return wc_error_set(err, WC_EINVAL, "model_terms/%d/shift: must be finite", i);
 		for (int j = 0; j < i; j++)
 			if (strcasecmp(p->model_terms[j].model, t->model) == 0 &&
-			    strcmp(p->model_terms[j].level, t->level) == 0)
+			    strcasecmp(p->model_terms[j].level, t->level) == 0)
 				return wc_error_set(err, WC_EINVAL, "model_terms/%d: a second term for %s on %s",
 				                    i, t->model, t->level);
 	}
@@ -165,7 +157,7 @@ wc_params_drop_model_terms(wc_params *p, const char *level)
 {
 	int kept = 0;
 	for (int i = 0; i < p->n_model_terms; i++)
-		if (strcmp(p->model_terms[i].level, level) != 0)
+		if (strcasecmp(p->model_terms[i].level, level) != 0)
 			p->model_terms[kept++] = p->model_terms[i];
 	p->n_model_terms = kept;
 }
@@ -213,8 +205,8 @@ wc_params_validate(const wc_params *p, wc_error *err)
 		if (l->s_shared_with[0]) {
 			const wc_level *t = wc_params_level(p, l->s_shared_with);
 			if (!t || t == l)
-				return wc_error_set(err, WC_EINVAL, "levels/%d/s_shared_with: no level '%s'",
-				                    i, l->s_shared_with);
+				return wc_error_set(err, WC_EINVAL, "levels/%d/s_shared_with: %s '%s'", i,
+				                    t ? "a level cannot share S with itself," : "no level", l->s_shared_with);
 			if (t->s_shared_with[0])
 				return wc_error_set(err, WC_EINVAL,
 				                    "levels/%d/s_shared_with: '%s' shares its own S; chains are not allowed",

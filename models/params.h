@@ -207,17 +207,13 @@ int wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err);
 int wc_params_set_draws(wc_params *p, int n_draws, int n_params,
                         const char (*names)[WC_NAME_MAX],
                         const double *values, wc_error *err);
-/** Level by name, or NULL (borrowed pointer into `p`). */
+/** Level by name, case-insensitive as --platform is, or NULL (borrowed
+ *  pointer into `p`; its `name` is the set's spelling). */
 const wc_level *wc_params_level(const wc_params *p, const char *name);
-/** The level a user's spelling names: the level of exactly that name,
- *  else the one equal to it ignoring case ("h100-locked" for
- *  "H100-locked"; a valid set has no two such), else NULL. */
-const wc_level *wc_params_level_spelled(const wc_params *p, const char *name);
-/** The name a platform is answered under: `name` when the set has that
- *  level, else the catalog's name for it (answered from its datasheet, or
- *  the set's level under that name), else the level
- *  wc_params_level_spelled finds, else NULL (unknown). Answers echo it,
- *  not the spelling asked (docs/http-api.md). */
+/** The name a platform is answered under: the set's spelling of the
+ *  level `name` names, else of the level under the catalog's name for it,
+ *  else the catalog's name (answered from its datasheet), else NULL
+ *  (unknown). Answers echo it, not the spelling asked (docs/http-api.md). */
 const char *wc_params_platform(const wc_params *p, const char *name);
 /** The catalog boards `p` has no level named for, comma-separated into
  *  `buf` ("A10G, L4, ..."): the platforms it answers from datasheets, for

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 void
 wc_response_assumed(wc_response_params *out)
@@ -77,7 +78,7 @@ wc_response_validate(const wc_response_params *p, wc_error *err)
 		if (!p->levels[i].level[0])
 			return wc_error_set(err, WC_EINVAL, "response/levels/%d/level: empty", i);
 		for (int j = 0; j < i; j++)
-			if (strcmp(p->levels[j].level, p->levels[i].level) == 0)
+			if (strcasecmp(p->levels[j].level, p->levels[i].level) == 0)
 				return wc_error_set(err, WC_EINVAL, "response/levels/%d/level: duplicate '%s'", i,
 				                    p->levels[i].level);
 	}
@@ -137,7 +138,7 @@ double
 wc_response_tau_for(const wc_response_params *p, const char *level)
 {
 	for (int i = 0; level && i < p->n_levels; i++)
-		if (strcmp(p->levels[i].level, level) == 0)
+		if (strcasecmp(p->levels[i].level, level) == 0)
 			return p->levels[i].tau_s.value;
 	return p->tau_s.value;
 }

@@ -392,17 +392,14 @@ int
 wc_predict_resolve_platform(const wc_params *p, wc_config *c, wc_params **tmp, wc_error *err)
 {
 	const wc_platform_info *hw;
-	const wc_level *spelled;
+	const wc_level *l = NULL;
 	*tmp = NULL;
-	if (!c->platform || wc_params_level(p, c->platform))
+	if (c->platform && (l = wc_params_level(p, c->platform)))
+		c->platform = l->name; /* as the set spells it */
+	if (!c->platform || l || !(hw = wc_platform_lookup(c->platform)))
 		return WC_OK;
-	if (!(hw = wc_platform_lookup(c->platform))) {
-		if ((spelled = wc_params_level_spelled(p, c->platform)))
-			c->platform = spelled->name;
-		return WC_OK;
-	}
-	if (wc_params_level(p, hw->name)) {
-		c->platform = hw->name;
+	if ((l = wc_params_level(p, hw->name))) {
+		c->platform = l->name;
 		return WC_OK;
 	}
 	int rc = wc_params_datasheet_copy(p, hw->name, tmp, err);

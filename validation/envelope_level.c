@@ -85,7 +85,7 @@ without_level(const wc_params *p, const char *name, wc_params *out, char *why, s
 	for (int l = 0; l < out->n_levels; l++) {
 		if (strcmp(out->levels[l].name, name) == 0)
 			k = l;
-		else if (strcmp(out->levels[l].s_shared_with, name) == 0) {
+		else if (strcasecmp(out->levels[l].s_shared_with, name) == 0) {
 			snprintf(why, cap, "level '%s' shares the scale of '%s'", out->levels[l].name, name);
 			return WC_EINVAL;
 		}
@@ -96,7 +96,7 @@ without_level(const wc_params *p, const char *name, wc_params *out, char *why, s
 	out->n_levels--;
 	wc_params_drop_model_terms(out, name);
 	for (int i = 0; i < out->n_terms; i++)
-		if (strcmp(out->terms[i].level, name) != 0)
+		if (strcasecmp(out->terms[i].level, name) != 0)
 			out->terms[m++] = out->terms[i];
 	out->n_terms = m;
 	if (out->n_levels == 0) {
