@@ -430,10 +430,9 @@ print_header(const env_args *a, const env_setup *s)
 		printf("service times: %s (assumed: %g of memory bandwidth, %g of BF16 peak, %g ms per step)\n",
 		       s->st.source, WC_STANDIN_BW_EFFICIENCY, WC_STANDIN_FLOPS_EFFICIENCY,
 		       1e3 * WC_STANDIN_STEP_OVERHEAD_S);
-	const char *notes[3] = { s->pm.level_note, s->pm.precision_note, a->w.kind != WC_ENVELOPE_SERIES ? s->service.fallback : "" };
-	for (int i = 0; i < 3; i++)
-		if (notes[i][0])
-			printf("warning: %s\n", notes[i]);
+	const char *notes[WC_ENVELOPE_SETUP_WARNINGS];
+	for (int i = 0, n = wc_envelope_setup_warnings(&s->pm, &s->service, &a->w, notes, WC_ENVELOPE_SETUP_WARNINGS); i < n; i++)
+		printf("warning: %s\n", notes[i]);
 	const int level = s->pm.prefill_level_w > 0; /* a prefill-aware law's level, else an increment */
 	printf("power: %s (P0 %.1f W/GPU, prefill %s%.1f W/GPU%s)", s->pm.source, s->pm.idle_w, level ? "up to " : "+",
 	       level ? s->pm.prefill_level_w : s->pm.prefill_w, level ? " above it" : "");
@@ -592,6 +591,7 @@ cli_cmd_envelope(int argc, char **argv)
 	}
 	if ((rc = cli_envelope_memory_check(cmd, &a.o)) != CLI_OK)
 		goto done;
+	wc_service_calibration_notes(&s.p, &a.c, &a.w, &s.service); /* the workload is final */
 	rc = a.budget ? run_budget(cmd, &a, &s) : run_forecast(cmd, &a, &s, &in);
 done:
 	cli_envelope_inputs_free(&in);

@@ -197,6 +197,11 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 	for (int i = 0; i < n; i++) /* weights and KV: one line */
 		snprintf(out->precision_note + strlen(out->precision_note), sizeof out->precision_note -
 		         strlen(out->precision_note), "%s%s", i ? "; " : "", notes[i]);
+	/* a locked clock moves the power through kappa as in a point answer,
+	 * with the same caveat (docs/envelopes.md, "From the capacity model") */
+	out->clock_note[0] = '\0';
+	if (lv)
+		wc__predict_clock_note(tmp ? tmp : p, lv, &at, out->clock_note, sizeof out->clock_note);
 	free(tmp);
 	return rc;
 }

@@ -216,6 +216,23 @@ int wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st,
                     wc_envelope_result *out, wc_error *err);
 void wc_envelope_result_clear(wc_envelope_result *r);
 
+/** The capacity answer's calibrated-span warnings (docs/capacity.md,
+ *  "Warnings") for the workload `w` (at its mean lengths) on `c`, into
+ *  store->warnings: the same words as `predict` gives for tp, lengths and
+ *  model size (the load moves over a trace and is not judged). None for
+ *  the stand-in, whose fallback says what it is, or an n(t). */
+void wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
+                                  wc_service_store *store);
+
+/** The warnings an envelope or a budget plan carries besides its own
+ *  (docs/envelopes.md, "Outputs"), in the order said: the power map's
+ *  (datasheet level, precision, clock) and, unless the workload is an
+ *  n(t), the service times' (fallback, calibration caveats). Pointers
+ *  into `pm` and `ss` (NULL: none) into out[0..max); returns how many. */
+#define WC_ENVELOPE_SETUP_WARNINGS (4 + WC_WARNINGS_MAX)
+int wc_envelope_setup_warnings(const wc_power_map *pm, const wc_service_store *ss, const wc_envelope_workload *w,
+                               const char **out, int max);
+
 
 #ifdef __cplusplus
 }

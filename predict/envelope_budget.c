@@ -32,9 +32,11 @@ typedef struct {
 	const double *dynamic_w;
 	size_t len, skip, out_len, bin_stride, n_bins;
 	double *cache;       /* server k's binned trace at cache + k*n_bins */
+	double *wait_cache;  /* server k's requests still waiting at the end */
 	int cached;          /* servers in the cache */
 	size_t cache_cap;    /* servers it has room for */
 	double *agg, *scratch;
+	double waiting;      /* of the last probe: requests waiting at the end, per server */
 } budget_state;
 
 typedef struct {
@@ -76,9 +78,11 @@ simulate_new(void *arg)
 	for (int k = wk->first + wk->tid; wk->rc == WC_OK && k < wk->last; k += wk->threads) {
 		wc_progress_add(1.0);
 		wk->rc = wc__replica_simulate(&c, 1, WC_FLEET_INDEPENDENT, (uint64_t)k, tokens, &wk->err);
-		if (wk->rc == WC_OK)
+		if (wk->rc == WC_OK) {
 			wc_stats_block_means(c.power[0], bs->out_len, bs->bin_stride, bs->n_bins,
 			          bs->cache + (size_t)k * bs->n_bins);
+			bs->wait_cache[k] = c.waiting_end;
+		}
 	}
 	ctx_free(&c);
 	return NULL;
@@ -96,6 +100,10 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 		if (!nc)
 			return wc_error_set(err, WC_ENOMEM, "budget: out of memory (%d server traces)", k);
 		bs->cache = nc;
+		double *nw = wc_resize_array(bs->wait_cache, cap, sizeof *nw);
+		if (!nw)
+			return wc_error_set(err, WC_ENOMEM, "budget: out of memory (%d server traces)", k);
+		bs->wait_cache = nw;
 		bs->cache_cap = cap;
 	}
 	int threads = bs->o->threads < k - bs->cached ? bs->o->threads : k - bs->cached, rc = WC_OK;
@@ -139,9 +147,12 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 		if ((rc = extend_cache(bs, k, err)) != WC_OK)
 			return rc;
 		/* Summed in server order: the same numbers for any thread count. */
-		for (int s = 0; s < k; s++)
+		bs->waiting = 0.0;
+		for (int s = 0; s < k; s++) {
 			for (size_t b = 0; b < bs->n_bins; b++)
 				bs->agg[b] += bs->cache[(size_t)s * bs->n_bins + b];
+			bs->waiting += bs->wait_cache[s] / k;
+		}
 	} else {
 		wc__replica_ctx c;
 		double tokens[2];
@@ -149,6 +160,7 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 		                                : wc__replica_simulate(&c, k, bs->o->fleet_mode, 0, tokens, err);
 		if (rc == WC_OK)
 			wc_stats_block_means(c.power[k > 1 ? 1 : 0], bs->out_len, bs->bin_stride, bs->n_bins, bs->agg);
+		bs->waiting = c.waiting_end / k;
 		ctx_free(&c);
 		if (rc != WC_OK)
 			return rc;
@@ -212,12 +224,14 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	const double budget = bs->bo->budget_w;
 	const int max_k = bs->bo->max_fleet;
 	int lo = 0, hi = 0, k = 1, rc = WC_OK;
-	double s, s_lo = NAN, s_hi = NAN;
+	double s, s_lo = NAN, s_hi = NAN, w_lo = NAN, w_one = NAN;
 	while (rc == WC_OK && k <= max_k) {
 		if ((rc = probe(bs, k, &s, err)) != WC_OK)
 			break;
 		out->probes++;
 		out->servers_simulated += bs->o->fleet_mode == WC_FLEET_INDEPENDENT ? 0 : k;
+		if (k == 1)
+			w_one = bs->waiting;
 		if (!(s <= budget)) {
 			hi = k;
 			s_hi = s;
@@ -225,6 +239,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 		}
 		lo = k;
 		s_lo = s;
+		w_lo = bs->waiting;
 		if (k == max_k)
 			break;
 		k = k > max_k / 2 ? max_k : 2 * k;
@@ -238,6 +253,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 		if (s <= budget) {
 			lo = mid;
 			s_lo = s;
+			w_lo = bs->waiting;
 		} else {
 			hi = mid;
 			s_hi = s;
@@ -247,6 +263,10 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	out->stat_w = s_lo;
 	out->next_stat_w = hi == lo + 1 ? s_hi : NAN;
 	out->at_bound = lo == max_k;
+	/* the plan's servers' queue, or one server's when none fits */
+	char note[WC_WARNING_LEN];
+	if (rc == WC_OK && wc__envelope_queue_note(bs->w, bs->o->max_running, lo > 0 ? w_lo : w_one, note, sizeof note))
+		WC_WARN(out, "%s", note);
 	if (bs->o->fleet_mode == WC_FLEET_INDEPENDENT)
 		out->servers_simulated = bs->cached;
 	return rc;
@@ -323,6 +343,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	}
 	free(table);
 	free(bs.cache);
+	free(bs.wait_cache);
 	free(bs.agg);
 	free(bs.scratch);
 	return rc;

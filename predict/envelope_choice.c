@@ -5,10 +5,13 @@
  * forced, and forcing the capacity model where it cannot answer is refused
  * with the reason.
  */
-#include "predict/envelope.h"
+#include "envelope_internal.h"
 #include "predict/capacity_predict.h"
+#include "predict_internal.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const choice_names[] = { "auto", "capacity", "standin" };
@@ -81,4 +84,44 @@ wc_service_select(const wc_params *p, const wc_config *c, wc_service_choice choi
 	store->standin.reserve = wc_predict_memory_reserve(p, c);
 	wc_roofline_standin_service(&store->standin, out);
 	return WC_OK;
+}
+
+void
+wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
+                             wc_service_store *store)
+{
+	store->n_warnings = 0;
+	wc_capacity_binding b;
+	if (!store->is_capacity || w->kind == WC_ENVELOPE_SERIES || wc_capacity_bind_any(&p->capacity, c->platform, &b, NULL) != WC_OK)
+		return;
+	wc_capacity_prediction *tmp = calloc(1, sizeof *tmp);
+	if (!tmp)
+		return;
+	wc_config at = *c;
+	at.input_tokens = wc__envelope_mean_length(w, 1);
+	at.output_tokens = wc__envelope_mean_length(w, 0);
+	/* the load is NaN: no span judges it (a trace's load moves) */
+	wc__capacity_span_warnings(&p->capacity, b.level, &at, "concurrency", NAN, tmp);
+	for (int i = 0; i < tmp->n_warnings; i++)
+		WC_WARN(store, "%s", tmp->warnings[i]);
+	free(tmp);
+}
+
+int
+wc_envelope_setup_warnings(const wc_power_map *pm, const wc_service_store *ss, const wc_envelope_workload *w,
+                           const char **out, int max)
+{
+	int n = 0;
+	const char *one[] = { pm->level_note, pm->precision_note, pm->clock_note };
+	for (size_t i = 0; i < sizeof one / sizeof one[0] && n < max; i++)
+		if (one[i][0])
+			out[n++] = one[i];
+	/* an n(t) has no service times: their caveats do not apply */
+	if (!ss || w->kind == WC_ENVELOPE_SERIES)
+		return n;
+	if (ss->fallback[0] && n < max)
+		out[n++] = ss->fallback;
+	for (int i = 0; i < ss->n_warnings && n < max; i++)
+		out[n++] = ss->warnings[i];
+	return n;
 }

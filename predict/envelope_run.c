@@ -333,17 +333,9 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 		out->fleet_peak_w = fmax(out->fleet_peak_w, rs->peak[r]);
 		waiting += rs->waiting[r] / R;
 	}
-	/* More waiting at the end than the engine runs at once: the queue grows
-	 * (arrivals outpace service) and the horizon decides the numbers. */
-	if (waiting > rs->o->max_running && rs->w->kind == WC_ENVELOPE_CLOSED)
-		/* a closed loop's queue is its clients beyond the engine's slots:
-		 * bounded, not growing */
-		WC_WARN(out, "queue: %.0f of the %g clients wait for the engine's %d slots (max_running) at the end",
-		        waiting, rs->w->concurrency, rs->o->max_running);
-	else if (waiting > rs->o->max_running)
-		WC_WARN(out, "overloaded: %.0f requests per server still wait at the end (max_running %d); "
-		        "arrivals outpace the service times and the queue grows with the horizon",
-		        waiting, rs->o->max_running);
+	char note[WC_WARNING_LEN];
+	if (wc__envelope_queue_note(rs->w, rs->o->max_running, waiting, note, sizeof note))
+		WC_WARN(out, "%s", note);
 	/* An n(t) runs from the warm-up's start, a step each dt_s: say where
 	 * it and the simulated window part, which nothing else shows. */
 	const wc_envelope_workload *w = rs->w;
@@ -406,8 +398,8 @@ dist_mean(const wc_length_dist *d)
 
 /* The workload's mean length: a replay's requests their own where they
  * have one, the others the distribution's. */
-static double
-mean_length(const wc_envelope_workload *w, int input)
+double
+wc__envelope_mean_length(const wc_envelope_workload *w, int input)
 {
 	const double *own = input ? w->arrival_input : w->arrival_output;
 	const double drawn = dist_mean(input ? &w->input : &w->output);
@@ -420,12 +412,31 @@ mean_length(const wc_envelope_workload *w, int input)
 }
 
 int
+wc__envelope_queue_note(const wc_envelope_workload *w, int max_running, double waiting, char *note, size_t cap)
+{
+	note[0] = '\0';
+	/* More waiting at the end than the engine runs at once: the queue grows
+	 * (arrivals outpace service) and the horizon decides the numbers. */
+	if (!(waiting > max_running))
+		return 0;
+	if (w->kind == WC_ENVELOPE_CLOSED)
+		/* a closed loop's queue is its clients beyond the engine's slots:
+		 * bounded, not growing */
+		snprintf(note, cap, "queue: %.0f of the %g clients wait for the engine's %d slots (max_running) at the "
+		         "end", waiting, w->concurrency, max_running);
+	else
+		snprintf(note, cap, "overloaded: %.0f requests per server still wait at the end (max_running %d); "
+		         "arrivals outpace the service times and the queue grows with the horizon", waiting, max_running);
+	return 1;
+}
+
+int
 wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_times *st, char *note, size_t cap)
 {
 	note[0] = '\0';
 	if (w->kind == WC_ENVELOPE_SERIES || !st || st->context_tokens <= 0)
 		return 0;
-	const double in = mean_length(w, 1), out = mean_length(w, 0);
+	const double in = wc__envelope_mean_length(w, 1), out = wc__envelope_mean_length(w, 0);
 	if (in + out <= st->context_tokens)
 		return 0;
 	snprintf(note, cap, "%s: the workload's mean %.0f + %.0f tokens exceed the model's context of %d tokens "
@@ -442,7 +453,7 @@ wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *st, c
 	note[0] = '\0';
 	if (w->kind == WC_ENVELOPE_SERIES || !st || !st->kv_running)
 		return WC_OK;
-	const double in = mean_length(w, 1), out = mean_length(w, 0);
+	const double in = wc__envelope_mean_length(w, 1), out = wc__envelope_mean_length(w, 0);
 	const double n = st->kv_running(st->ctx, in, out);
 	if (!(n >= 1.0))
 		return wc_error_set(err, WC_EINVAL, "%s: a request of the workload's mean %.0f input + %.0f output "

@@ -98,6 +98,11 @@ typedef struct {
 	char fallback[WC_WARNING_LEN]; /* auto fell back to the stand-in: why; or the
 	                                * capacity level is a datasheet transfer: what it
 	                                * leans on; else "" */
+	/* The capacity calibration's caveats for the workload, as a capacity
+	 * answer says them (wc_service_calibration_notes); none for the
+	 * stand-in, whose fallback says what it is. */
+	int n_warnings;
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_service_store;
 
 /** Choose and fill the service times for a configuration: the capacity

@@ -12,6 +12,12 @@
 int wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_config *c,
                                 char notes[2][WC_WARNING_LEN]);
 
+/** The caveat of a clock asked (`c->sm_clock_mhz` > 0) on `lvl`: no
+ *  clock-locked runs calibrated (kappa assumed), or a clock outside the
+ *  calibrated span; 1 with `buf` set, else 0 and "". One rule for the
+ *  power answer and the envelope's power map. */
+int wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const wc_config *c, char *buf, size_t cap);
+
 /** G x P0 where the idle is known (measured, published, the query's
  *  own): the floor of a mean power's interval; NaN otherwise. */
 double wc__predict_idle_floor(const wc_law_binding *b, int tp);

@@ -212,17 +212,28 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	/* The clock's caveats are for a clock asked (locked, or a cap's); the
 	 * one the board's limit settles at has its own warning, and within a
 	 * few watts of the limit it is the free clock to within rounding. */
-	if (c->sm_clock_mhz > 0.0 && !board_clock) {
-		if (r->clock_max <= 0.0)
-			WC_WARN(out, "sm_clock_mhz: no clock-locked runs were calibrated on %s; kappa = %g is %s",
-			        lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
-		else if (c->sm_clock_mhz < r->clock_min || c->sm_clock_mhz > r->clock_max)
-			WC_WARN(out, "sm_clock_mhz: %g MHz is outside the calibrated span %g-%g MHz on %s",
-			        c->sm_clock_mhz, r->clock_min, r->clock_max, lvl->name);
-	}
+	char clock[WC_WARNING_LEN];
+	if (!board_clock && wc__predict_clock_note(p, lvl, c, clock, sizeof clock))
+		WC_WARN(out, "%s", clock);
 	char notes[2][WC_WARNING_LEN];
 	for (int i = 0, n = wc__predict_precision_notes(p, lvl, c, notes); i < n; i++)
 		WC_WARN(out, "%s", notes[i]);
+}
+
+int
+wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const wc_config *c, char *buf, size_t cap)
+{
+	const wc_range *r = &lvl->range;
+	buf[0] = '\0';
+	if (!(c->sm_clock_mhz > 0.0))
+		return 0;
+	if (r->clock_max <= 0.0)
+		snprintf(buf, cap, "sm_clock_mhz: no clock-locked runs were calibrated on %s; kappa = %g is %s",
+		         lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
+	else if (c->sm_clock_mhz < r->clock_min || c->sm_clock_mhz > r->clock_max)
+		snprintf(buf, cap, "sm_clock_mhz: %g MHz is outside the calibrated span %g-%g MHz on %s",
+		         c->sm_clock_mhz, r->clock_min, r->clock_max, lvl->name);
+	return buf[0] != '\0';
 }
 
 int

@@ -173,6 +173,17 @@ band_json(const wc_envelope_band *b)
 	                 array_of(b->mean_running, b->n_bins));
 }
 
+/* The power map's and the service times' warnings (one list for the
+ * CLI's text and these: wc_envelope_setup_warnings). */
+static void
+append_setup_warnings(const wc_envelope_render *c, json_t *warnings)
+{
+	const char *list[WC_ENVELOPE_SETUP_WARNINGS];
+	int n = wc_envelope_setup_warnings(c->power, c->service_store, c->workload, list, WC_ENVELOPE_SETUP_WARNINGS);
+	for (int i = 0; i < n; i++)
+		json_array_append_new(warnings, json_string(list[i]));
+}
+
 json_t *
 wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 {
@@ -202,12 +213,7 @@ wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 	} else {
 		json_object_set_new(root, "fleet", json_null());
 	}
-	if (c->power->level_note[0])
-		json_array_append_new(warnings, json_string(c->power->level_note));
-	if (c->power->precision_note[0])
-		json_array_append_new(warnings, json_string(c->power->precision_note));
-	if (c->service_store && c->service_store->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
-		json_array_append_new(warnings, json_string(c->service_store->fallback));
+	append_setup_warnings(c, warnings);
 	for (int i = 0; i < res->n_warnings; i++)
 		json_array_append_new(warnings, json_string(res->warnings[i]));
 	json_object_set_new(root, "warnings", warnings);
@@ -239,12 +245,7 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	                                                          plan->stat_hi_w)
 	                                              : json_null());
 	json_t *warnings = json_array();
-	if (c->power->level_note[0])
-		json_array_append_new(warnings, json_string(c->power->level_note));
-	if (c->power->precision_note[0])
-		json_array_append_new(warnings, json_string(c->power->precision_note));
-	if (c->service_store && c->service_store->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
-		json_array_append_new(warnings, json_string(c->service_store->fallback));
+	append_setup_warnings(c, warnings);
 	for (int i = 0; i < plan->n_warnings; i++)
 		json_array_append_new(warnings, json_string(plan->warnings[i]));
 	json_object_set_new(root, "warnings", warnings);

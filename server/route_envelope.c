@@ -122,6 +122,8 @@ prepare(wc_request *req, const json_t *body, int budget, envelope_job *j)
 	}
 	if (j->rq.w.kind == WC_ENVELOPE_SERIES)
 		snprintf(j->st.source, sizeof j->st.source, "none");
+	else
+		wc_service_calibration_notes(p, &j->rq.c, &j->rq.w, &j->ss);
 	return wc_envelope_request_bound(&j->rq, j->rq.w.kind == WC_ENVELOPE_SERIES ? NULL : &j->st, budget, &j->pm,
 	                                 &j->e);
 }

@@ -363,6 +363,86 @@ test_cli(void)
 	run_result_free(&r);
 }
 
+/* The warnings of `wattcast envelope ARGS --json` joined by " | " into
+ * buf (exit 0 checked). */
+static const char *
+cli_warnings(const char *const *argv, char *buf, size_t cap)
+{
+	run_result r;
+	buf[0] = '\0';
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK(j != NULL);
+	const json_t *w = json_object_get(j, "warnings");
+	for (size_t i = 0; i < json_array_size(w); i++)
+		snprintf(buf + strlen(buf), cap - strlen(buf), "%s | ", json_string_value(json_array_get(w, i)));
+	json_decref(j);
+	run_result_free(&r);
+	return buf;
+}
+
+/* Envelopes and budget plans carry the caveats a point answer gives for
+ * the same configuration (docs/envelopes.md, "Outputs"): the clock's
+ * (kappa assumed at a lock), the capacity calibration's span (tp, sizes,
+ * lengths: the same words as `predict`), and a plan its servers' queue as
+ * the envelope says it (overloaded, or a closed loop's clients waiting). */
+static void
+test_caveats_as_predict(void)
+{
+	char buf[4096];
+	const char *lock[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Qwen3-14B", "--closed", "32",
+		               "--horizon", "20", "--replicas", "2", "--sm-clock", "345", "--quiet", "--json", NULL, NULL,
+		               NULL };
+	const char *kappa = "sm_clock_mhz: no clock-locked runs were calibrated on H100; kappa = 1 is assumed";
+	CHECK_CONTAINS(cli_warnings(lock, buf, sizeof buf), kappa);
+	lock[16] = "--budget";
+	lock[17] = "10000";
+	lock[10] = "--seed"; /* a plan has no replicas */
+	CHECK_CONTAINS(cli_warnings(lock, buf, sizeof buf), kappa);
+	/* the capacity span: every caveat is predict's own line */
+	wc_config c = config("H200", 4, "Qwen3-235B-A22B");
+	wc_service_store ss;
+	wc_service_times st;
+	wc_envelope_workload w;
+	wc_error err;
+	CHECK_INT(wc_service_select(&paper, &c, WC_SERVICE_AUTO, &ss, &st, &err), WC_OK);
+	fixed_workload(&w, WC_ENVELOPE_POISSON, 2, 512, 256);
+	wc_service_calibration_notes(&paper, &c, &w, &ss);
+	CHECK(ss.n_warnings >= 2);
+	wc_predictor *pr = NULL;
+	wc_capacity_prediction cap;
+	wc_inference_query q = { 0 };
+	q.config = c;
+	q.config.running = 32;
+	q.config.input_tokens = 512;
+	q.config.output_tokens = 256;
+	CHECK_INT(wc_predictor_new(&paper, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+	for (int i = 0; i < ss.n_warnings; i++) {
+		int same = 0;
+		for (int k = 0; k < cap.n_warnings; k++)
+			same |= strcmp(cap.warnings[k], ss.warnings[i]) == 0;
+		fprintf(stderr, "envelope caveat: %s (predict's: %d)\n", ss.warnings[i], same);
+		CHECK(same);
+	}
+	CHECK_CONTAINS(ss.warnings[0], "tp: 4 is outside the capacity calibration's span 1-2 on H200");
+	wc_predictor_free(pr);
+	const char *tp4[] = { "wattcast", "envelope", "--platform", "H200", "--model", "Qwen3-235B-A22B", "--tp", "4",
+		              "--poisson", "2", "--horizon", "20", "--budget", "40000", "--quiet", "--json", NULL };
+	CHECK_CONTAINS(cli_warnings(tp4, buf, sizeof buf), "tp: 4 is outside the capacity calibration's span 1-2 on H200");
+	CHECK_CONTAINS(buf, "capacity: calibrated only at ");
+	/* a plan's servers' queue: overloaded, or the clients beyond the KV cache */
+	const char *over[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--poisson", "40",
+		               "--horizon", "60", "--budget", "10000", "--quiet", "--json", NULL };
+	CHECK_CONTAINS(cli_warnings(over, buf, sizeof buf), "overloaded: ");
+	CHECK_CONTAINS(buf, "requests per server still wait at the end (max_running 256)");
+	const char *queue[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-32B", "--closed", "256",
+		                "--horizon", "60", "--budget", "4000", "--quiet", "--json", NULL };
+	CHECK_CONTAINS(cli_warnings(queue, buf, sizeof buf), "queue: 197 of the 256 clients wait for the engine's 59 "
+	                                                      "slots (max_running) at the end");
+}
+
 int
 main(void)
 {
@@ -374,6 +454,7 @@ main(void)
 	test_kv_limit();
 	test_choice();
 	test_cli();
+	test_caveats_as_predict();
 	wc_params_clear(&paper);
 	return check_report("test_envelope_capacity");
 }
