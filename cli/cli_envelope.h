@@ -57,6 +57,15 @@ int cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_resu
 int cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *r,
                        const cli_envelope_inputs *in, const char *title);
 
+/** Refuse `--flag` (its long name, without the dashes) when the run does
+ *  not use it: another workload's, a budget's without --budget, the
+ *  balancer's of one server, the requests' of an n(t) (exit 2 naming it;
+ *  cli/envelope_usage.c). */
+int cli_envelope_flag_applies(const char *cmd, const char *flag, wc_envelope_kind kind, int budget, int fleet_size);
+
+/** A budget plan's text lines (cli/envelope_io.c). */
+void cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, wc_fleet_mode mode, double secs);
+
 /** `wattcast envelope --help` (cli/envelope_usage.c). */
 extern const char cli_envelope_usage[];
 /** A usage error (exit 2) for a library message on an option's or the

@@ -42,6 +42,7 @@ typedef struct {
 	int horizon_given, replicas_given, tp_given;
 	int weights_given, active_given; /* --weights, --active-params */
 	int bin_given, budget_bin_given, sample_given; /* --bin, --budget-bin, --sample */
+	char given[OPT_UTC - OPT_PLATFORM + 1];          /* by option: given */
 } env_args;
 
 static int
@@ -229,10 +230,11 @@ check_args(const char *cmd, env_args *a)
 	if (a->budget && a->o.fleet_size > 1)
 		return cli_usage_error(cmd, "--budget searches the fleet size itself: --fleet does not apply "
 		                       "(--max-fleet bounds the search)");
-	if (a->rate_profile && a->w.kind != WC_ENVELOPE_POISSON && a->w.kind != WC_ENVELOPE_BURSTY)
-		return cli_usage_error(cmd, "--rate-profile applies to --poisson and --bursty");
-	if (a->w.kind != WC_ENVELOPE_BURSTY && a->w.burstiness != 1.0)
-		return cli_usage_error(cmd, "--burstiness applies to --bursty");
+	for (const struct option *op = env_opts; op->name; op++)
+		if (op->val >= OPT_PLATFORM && a->given[op->val - OPT_PLATFORM] &&
+		    cli_envelope_flag_applies(cmd, op->name, a->measured && !a->kinds ? WC_ENVELOPE_REPLAY : a->w.kind,
+		                              a->budget, a->o.fleet_size) != CLI_OK)
+			return CLI_USAGE;
 	const char *in[] = { a->params, a->replay, a->series,
 		a->input_spec && !strncmp(a->input_spec, "empirical:", 10) ? a->input_spec + 10 : NULL,
 		a->output_spec && !strncmp(a->output_spec, "empirical:", 10) ? a->output_spec + 10 : NULL };
@@ -254,6 +256,7 @@ parse(int argc, char **argv, env_args *a, int *help)
 		}
 		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY)
 			return cli_bad_option(cmd, opt, argv);
+		a->given[opt - OPT_PLATFORM] = 1;
 		if (opt < OPT_CLOSED)
 			rc = parse_config_flag(cmd, opt, a);
 		else if (opt < OPT_MAXRUN)
@@ -478,29 +481,7 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 		return CLI_OK;
 	}
 	print_header(a, s);
-	const char *stat = a->bo.stat == WC_BUDGET_MAX ? "max" : "p95";
-	if (plan.fleet_size == 0)
-		printf("budget plan: 0 servers: not even one keeps the aggregate %s of %g s means <= %.6g W", stat,
-		       a->bo.bin_s, a->bo.budget_w); /* no statistic at 0 servers to print */
-	else
-		printf("budget plan: %d server%s (%s) keep%s the aggregate %s of %g s means at %.6g W <= %.6g W",
-		       plan.fleet_size, plan.fleet_size == 1 ? "" : "s", wc_fleet_mode_name(a->o.fleet_mode),
-		       plan.fleet_size == 1 ? "s" : "", stat, a->bo.bin_s, plan.stat_w, a->bo.budget_w);
-	if (plan.fleet_size == 0 && isfinite(plan.next_stat_w))
-		printf(" (one server draws %.6g W)", plan.next_stat_w);
-	else if (isfinite(plan.next_stat_w))
-		printf("; %d would draw %.6g W", plan.fleet_size + 1, plan.next_stat_w);
-	if (plan.at_bound)
-		printf("; the search bound --max-fleet %d was reached", a->bo.max_fleet);
-	if (isfinite(plan.stat_hi_w))
-		printf("\n95 %% predictive interval of that %s (the law's held-out error, not the Monte-Carlo spread): "
-		       "[%.6g, %.6g] W%s", stat, plan.stat_lo_w, plan.stat_hi_w,
-		       plan.stat_hi_w > a->bo.budget_w ? "; its upper end is over the budget: the plan holds at the "
-		                                         "estimate, not at the interval's top" : "");
-	printf("\n%d fleet size%s probed, %d server%s simulated, %.3f s\n", plan.probes, plan.probes == 1 ? "" : "s",
-	       plan.servers_simulated, plan.servers_simulated == 1 ? "" : "s", secs);
-	for (int i = 0; i < plan.n_warnings; i++)
-		printf("warning: %s\n", plan.warnings[i]);
+	cli_print_budget_plan(&a->bo, &plan, a->o.fleet_mode, secs);
 	return CLI_OK;
 }
 

@@ -443,3 +443,33 @@ cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, cons
 		putchar('\n');
 	}
 }
+
+void
+cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, wc_fleet_mode mode, double secs)
+{
+	/* %.10g: the budget as given and the statistics to the digit that
+	 * decides the comparison (4000 W is over 3999.999 W; docs/cli.md) */
+	const char *stat = bo->stat == WC_BUDGET_MAX ? "max" : "p95";
+	if (plan->fleet_size == 0)
+		printf("budget plan: 0 servers: not even one keeps the aggregate %s of %g s means <= %.10g W", stat,
+		       bo->bin_s, bo->budget_w); /* no statistic at 0 servers to print */
+	else
+		printf("budget plan: %d server%s (%s) keep%s the aggregate %s of %g s means at %.10g W <= %.10g W",
+		       plan->fleet_size, plan->fleet_size == 1 ? "" : "s", wc_fleet_mode_name(mode),
+		       plan->fleet_size == 1 ? "s" : "", stat, bo->bin_s, plan->stat_w, bo->budget_w);
+	if (plan->fleet_size == 0 && isfinite(plan->next_stat_w))
+		printf(" (one server draws %.10g W)", plan->next_stat_w);
+	else if (isfinite(plan->next_stat_w))
+		printf("; %d would draw %.10g W", plan->fleet_size + 1, plan->next_stat_w);
+	if (plan->at_bound)
+		printf("; the search bound --max-fleet %d was reached", bo->max_fleet);
+	if (isfinite(plan->stat_hi_w))
+		printf("\n95 %% predictive interval of that %s (the law's held-out error, not the Monte-Carlo spread): "
+		       "[%.6g, %.6g] W%s", stat, plan->stat_lo_w, plan->stat_hi_w,
+		       plan->stat_hi_w > bo->budget_w ? "; its upper end is over the budget: the plan holds at the "
+		                                        "estimate, not at the interval's top" : "");
+	printf("\n%d fleet size%s probed, %d server%s simulated, %.3f s\n", plan->probes, plan->probes == 1 ? "" : "s",
+	       plan->servers_simulated, plan->servers_simulated == 1 ? "" : "s", secs);
+	for (int i = 0; i < plan->n_warnings; i++)
+		printf("warning: %s\n", plan->warnings[i]);
+}

@@ -125,3 +125,40 @@ cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *ms
 		return cli_envelope_usage_from_field(cmd, kind, msg);
 	return cli_fail(cmd, "%s", msg);
 }
+
+/* What each flag needs to be used (docs/cli.md, "envelope"): a flag the run
+ * would not use is refused naming it, as the HTTP route refuses another
+ * workload type's field, rather than answering an envelope that looks like
+ * the answer to the question asked. */
+enum { NEEDS_CLOSED = 1, NEEDS_OPEN = 2, NEEDS_BURSTY = 4, NEEDS_REQUESTS = 8, NEEDS_BUDGET = 16, NEEDS_FLEET = 32 };
+static const struct {
+	const char *flag;
+	int needs;
+	const char *applies;
+} flag_needs[] = {
+	{ "think", NEEDS_CLOSED, "applies to --closed" },
+	{ "rate-profile", NEEDS_OPEN, "applies to --poisson and --bursty" },
+	{ "burstiness", NEEDS_BURSTY, "applies to --bursty" },
+	{ "input-tokens", NEEDS_REQUESTS, "does not apply to --n-series (an explicit n(t) has no requests)" },
+	{ "output-tokens", NEEDS_REQUESTS, "does not apply to --n-series (an explicit n(t) has no requests)" },
+	{ "max-running", NEEDS_REQUESTS, "does not apply to --n-series (an explicit n(t) has no engine)" },
+	{ "service", NEEDS_REQUESTS, "does not apply to --n-series (an explicit n(t) has no service times)" },
+	{ "budget-stat", NEEDS_BUDGET, "applies to --budget" },
+	{ "max-fleet", NEEDS_BUDGET, "applies to --budget" },
+	{ "budget-bin", NEEDS_BUDGET, "applies to --budget" },
+	{ "fleet-mode", NEEDS_FLEET, "applies to --fleet K (K > 1) or --budget" },
+};
+
+int
+cli_envelope_flag_applies(const char *cmd, const char *flag, wc_envelope_kind kind, int budget, int fleet_size)
+{
+	const int has = (kind == WC_ENVELOPE_CLOSED ? NEEDS_CLOSED : 0) |
+	                (kind == WC_ENVELOPE_POISSON || kind == WC_ENVELOPE_BURSTY ? NEEDS_OPEN : 0) |
+	                (kind == WC_ENVELOPE_BURSTY ? NEEDS_BURSTY : 0) |
+	                (kind != WC_ENVELOPE_SERIES ? NEEDS_REQUESTS : 0) | (budget ? NEEDS_BUDGET | NEEDS_FLEET : 0) |
+	                (fleet_size > 1 ? NEEDS_FLEET : 0);
+	for (size_t i = 0; i < sizeof flag_needs / sizeof flag_needs[0]; i++)
+		if (strcmp(flag, flag_needs[i].flag) == 0 && !(has & flag_needs[i].needs))
+			return cli_usage_error(cmd, "--%s %s", flag, flag_needs[i].applies);
+	return CLI_OK;
+}
