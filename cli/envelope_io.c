@@ -62,6 +62,21 @@ warn_missing(const char *cmd, const char *path, size_t missing, size_t n, const 
 	        missing, n, missing == 1 ? "has" : "have", field, from);
 }
 
+/* The request log reader's bad-line messages, kept until its answer tells
+ * whether they are the reason of a refusal or warnings. */
+typedef struct {
+	int n;
+	char line[20][WC_WARNING_LEN];
+} bad_lines;
+
+static void
+keep_bad_line(const char *msg, void *payload)
+{
+	bad_lines *b = payload;
+	if (b->n < (int)(sizeof b->line / sizeof b->line[0]))
+		snprintf(b->line[b->n++], sizeof b->line[0], "%s", msg);
+}
+
 int
 cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w, const char *input_spec,
                 const char *output_spec, cli_envelope_inputs *in)
@@ -69,7 +84,15 @@ cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w
 	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
 	wc_request_log *log = NULL;
 	wc_error err;
-	if (wc_request_log_read(path, &t, &log, &err) != WC_OK)
+	bad_lines bad = { 0 };
+	t.warn = keep_bad_line; /* the reader names each bad line and why (docs/formats/telemetry.md) */
+	t.warn_payload = &bad;
+	int rc = wc_request_log_read(path, &t, &log, &err);
+	/* a refusal says which lines and why, whatever --quiet; a log read
+	 * with a few bad lines says them as warnings */
+	for (int i = 0; i < bad.n && (rc != WC_OK || !cli_quiet()); i++)
+		fprintf(stderr, "wattcast %s: %s--replay: %s\n", cmd, rc != WC_OK ? "" : "warning: ", bad.line[i]);
+	if (rc != WC_OK)
 		return cli_fail(cmd, "--replay: %s", err.msg);
 	size_t n = log->n, unsorted = 0;
 	warn_missing(cmd, path, log->missing_input, n, "input_tokens", "--input-tokens", input_spec, &w->input);

@@ -256,6 +256,19 @@ test_flags_apply_and_budget_digits(const char *dir)
 	CHECK_INT(run_wattcast(fleet, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
 	run_result_free(&r);
+	/* a malformed request log: the refusal names the line and why (it
+	 * said only "1 of 3 data lines are malformed"), whatever --quiet */
+	char *log = path_join(dir, "req_bad.csv");
+	write_text(log, "arrival_s,completion_s,input_tokens,output_tokens\n1780000020.000,1780000025.000,587,353\n"
+	                "1780000020.262,1780000025.262,857,359\n1780000100.0,1780000099.0,10,10\n");
+	const char *bad[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--replay", log,
+		              "--horizon", "3", "--quiet", NULL };
+	CHECK_INT(run_wattcast(bad, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "req_bad.csv:4: completion before arrival");
+	CHECK_CONTAINS(r.err, "1 of 3 data lines are malformed");
+	run_result_free(&r);
+	free(log);
 	const char *plan[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-32B", "--closed", "256",
 		               "--horizon", "60", "--budget", "3999.999", "--quiet", NULL };
 	CHECK_INT(run_wattcast(plan, NULL, &r), 0);
