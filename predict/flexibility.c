@@ -187,13 +187,18 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
  * answers (state_at) say only the capacity side's. On the heap: server
  * handler stacks are small. */
 static int
-sources(const wc_predictor *pr, const wc_inference_query *q, wc_flexibility *out, wc_error *err)
+sources(const wc_predictor *pr, const wc_inference_query *q, const wc_inference_query *lim, double running,
+        wc_flexibility *out, wc_error *err)
 {
 	wc_inference_prediction *ip = malloc(sizeof *ip);
-	wc_inference_query at = *q;
+	/* the point as `predict inference` answers it: at the clock the
+	 * board's limit settles (its warning says so) and the running count
+	 * the capacity answer gives (the KV cache's, or an open loop's) */
+	wc_inference_query at = *lim;
 	if (!ip)
 		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
 	at.want_interval = 0;
+	at.config.running = running;
 	int rc = wc_predict_inference(pr, &at, ip, err);
 	if (rc == WC_OK) {
 		snprintf(out->profile, sizeof out->profile, "%s", ip->profile);
@@ -203,6 +208,8 @@ sources(const wc_predictor *pr, const wc_inference_query *q, wc_flexibility *out
 	}
 	double low = out->n_steps ? out->steps[out->n_steps - 1].sm_clock_mhz : 0.0;
 	if (rc == WC_OK && low > 0) {
+		at = *q; /* a clock asked, not the board's */
+		at.want_interval = 0;
 		at.config.sm_clock_mhz = low;
 		if (wc_predict_inference(pr, &at, ip, err) == WC_OK)
 			for (int i = 0; i < ip->n_warnings; i++)
@@ -246,16 +253,11 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		top = lim.config.sm_clock_mhz;
 		out->board_limit_w = lim.board_limit_w;
 	}
+	double ref_running = NAN;
+	/* the board's limit is said by the point's power answer (sources), in
+	 * `predict inference`'s words */
 	if (rc == WC_OK && (rc = state_at(pr, q, &top, 0, cap, out, err)) == WC_OK) {
-		if (out->board_limit_w > 0) { /* "still above" by the answer's power, as wc_predict_inference says it */
-			char msg[WC_WARNING_LEN];
-			snprintf(msg, sizeof msg, "platform: the law gives %.1f W per GPU at the free clock, above the "
-			         "board's power limit of %.0f W; a GPU settles at %.0f MHz%s, where the sweep starts "
-			         "(docs/capacity.md)", lim.board_free_w, lim.board_limit_w, top,
-			         cap->value[WC_CAPQ_POWER] / q->config.tp > lim.board_limit_w * (1.0 + 1e-9)
-			                 ? ", the clock of least power, still above the limit" : " under it");
-			warn_once(out, msg);
-		}
+		ref_running = cap->value[WC_CAPQ_RUNNING];
 		out->capacity_level_source = cap->level_source ? cap->level_source : "fitted";
 		out->ref_node_power_w = cap->value[WC_CAPQ_POWER];
 		out->ref_throughput_tok_s = cap->value[WC_CAPQ_THROUGHPUT];
@@ -270,7 +272,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	}
 	free(cap);
 	if (rc == WC_OK)
-		rc = sources(pr, q, out, err);
+		rc = sources(pr, q, &lim, ref_running, out, err);
 	if (rc != WC_OK)
 		return rc;
 	wc_flexibility_analyse(out);
