@@ -353,6 +353,10 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		                       "--layers, --kv-heads and --head-dim with --active-params");
 	if (!a->conc_text && !a->have_rate)
 		return cli_usage_error(cmd, "--concurrency is required (0 = idle), or --rate");
+	if (a->have_rate && a->conc_text && !(c->running > 0)) /* docs/cli.md, "predict inference" */
+		return cli_usage_error(cmd, "--concurrency: with --rate it is the engine's limit on running requests: at "
+		                       "least %g, or leave it out for none; got '%s'", WC_CAPACITY_MIN_CONCURRENCY,
+		                       a->conc_text);
 	if (a->params_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (a->power_cap > 0 && c->sm_clock_mhz > 0)

@@ -358,6 +358,13 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 		if (q->config.running > 0 && q->config.running < WC_CAPACITY_MIN_CONCURRENCY)
 			return wc_api_invalid(e, "/concurrency", q->config.running, "must be 0 (idle) or at least %g "
 			                      "requests at once", WC_CAPACITY_MIN_CONCURRENCY);
+		/* with rate it is the engine's limit on running requests, and a
+		 * limit of 0 runs nothing: not the absent limit it was taken for
+		 * (docs/http-api.md, "POST /v1/predict/inference") */
+		if (json_number_value(json_object_get(obj, "rate")) > 0 && !(q->config.running > 0))
+			return wc_api_invalid(e, "/concurrency", q->config.running, "with rate it is the engine's limit on "
+			                      "running requests: at least %g, or leave it out for none",
+			                      WC_CAPACITY_MIN_CONCURRENCY);
 		return 0;
 	}
 	return parse_series(obj, ser, dt, q, series, e);

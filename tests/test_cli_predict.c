@@ -193,6 +193,11 @@ main(void)
 	            "--concurrency needs a value");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "-3"),
 	            "--concurrency: must be >= 0");
+	/* with --rate, --concurrency is the engine's limit: 0 runs nothing
+	 * (it was taken for no limit) */
+	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--rate", "100", "--concurrency", "0",
+	                      "--input-tokens", "512", "--output-tokens", "256"),
+	            "--concurrency: with --rate it is the engine's limit on running requests");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "eight", "--concurrency", "1"),
 	            "--active-params: expected a number, got 'eight'");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "-8", "--concurrency", "1"),

@@ -77,6 +77,14 @@ test_values(void)
 	 * them (docs/http-api.md says both; it described 0 as valid alone) */
 	expect(INF, "{" CFG ",\"concurrency\":0,\"input_tokens\":500,\"output_tokens\":512}", 422, "invalid_value",
 	       "/concurrency", "concurrency: must be > 0 for latency and energy per token", NULL);
+	/* with rate it is the engine's limit: 0 runs nothing, refused (it was
+	 * answered as no limit, 12 % more capacity than the default 256) */
+	expect(INF, "{" CFG ",\"rate\":100,\"concurrency\":0,\"input_tokens\":512,\"output_tokens\":256}", 422,
+	       "invalid_value", "/concurrency", "concurrency: with rate it is the engine's limit on running requests",
+	       NULL);
+	expect("/v1/predict/flexibility", "{" CFG ",\"rate\":1,\"concurrency\":0,\"input_tokens\":512,"
+	       "\"output_tokens\":256,\"steps\":2}", 422, "invalid_value", "/concurrency",
+	       "concurrency: with rate it is the engine's limit", NULL);
 	{
 		http_reply r;
 		http_post_json(h, url(INF), "{" CFG ",\"concurrency\":0}", &r);
@@ -125,8 +133,11 @@ test_load_warnings(void)
 {
 	CHECK(warns(INF, "{" CFG ",\"concurrency\":4000}", "concurrency: load 4000 is outside"));
 	CHECK(warns(INF, "{" CFG ",\"running_series\":[4000,4000],\"dt_s\":1}", "running_series: load 4000"));
+	/* the sweep's are predict inference's: 616 run (the KV cache's), a load
+	 * inside the span, and the 3000 asked is said by the cache's warning
+	 * (it warned "load 3000", the power answer at the count asked) */
 	CHECK(warns("/v1/predict/flexibility", "{" CFG ",\"concurrency\":3000,\"input_tokens\":512,"
-	            "\"output_tokens\":256}", "concurrency: load"));
+	            "\"output_tokens\":256}", "concurrency: 3000 requests asked, but the KV cache"));
 	CHECK(warns(INF, "{" CFG ",\"concurrency\":0.5,\"input_tokens\":8192,\"output_tokens\":512}",
 	            "concurrency: load 0.5 is outside the capacity calibration's span"));
 	CHECK(warns(INF, "{" CFG ",\"rate\":0.01,\"input_tokens\":8192,\"output_tokens\":512}",
