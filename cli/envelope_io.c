@@ -444,23 +444,31 @@ cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, cons
 	 * prediction (docs/envelopes.md, "Outputs"). */
 	printf("%s%*s %12s  Monte-Carlo spread [5 %%, 95 %%] over replicas%s\n", title,
 	       (int)(30 - strlen(title)), "", "value", meas ? "   measured" : "");
-	const struct { const char *n; const wc_envelope_stat *v; double m; const char *u; } rows[] = {
-		{ "mean_w", &s->mean_w, meas ? meas->mean_w : NAN, "W" },
-		{ "p5_w", &s->p5_w, meas ? meas->p5_w : NAN, "W" },
-		{ "p50_w", &s->p50_w, meas ? meas->p50_w : NAN, "W" },
-		{ "p95_w", &s->p95_w, meas ? meas->p95_w : NAN, "W" },
-		{ "max_w", &s->max_w, meas ? meas->max_w : NAN, "W" },
-		{ "ramp_w_per_s", &s->ramp_w_per_s, meas ? meas->ramp_w_per_s : NAN, "W/s" },
-		{ "ramp_p95_w_per_s", &s->ramp_p95_w_per_s, meas ? meas->ramp_p95_w_per_s : NAN, "W/s" },
-		{ "spectral_entropy", &s->spectral_entropy, meas ? meas->spectral_entropy : NAN, "" },
-		{ "energy_j", &s->energy_j, meas ? meas->energy_j : NAN, "J" },
-		{ "energy_per_output_token_j", &s->energy_per_token_j, NAN, "J" },
-		{ "mean_running", &s->mean_running, NAN, "" },
-		{ "output_tokens", &s->output_tokens, NAN, "" },
+	/* why a metric can be undefined (docs/trace-metrics.md): JSON's null is
+	 * "none" here with the reason, never "nan" */
+	const char *ramp = "a ramp needs at least two whole seconds of horizon";
+	const char *entropy = "fewer than 8 samples of the metrics' cadence, or a constant trace";
+	const char *token = "no output tokens served: an n(t) has no requests";
+	const struct { const char *n; const wc_envelope_stat *v; double m; const char *u, *why; } rows[] = {
+		{ "mean_w", &s->mean_w, meas ? meas->mean_w : NAN, "W", "" },
+		{ "p5_w", &s->p5_w, meas ? meas->p5_w : NAN, "W", "" },
+		{ "p50_w", &s->p50_w, meas ? meas->p50_w : NAN, "W", "" },
+		{ "p95_w", &s->p95_w, meas ? meas->p95_w : NAN, "W", "" },
+		{ "max_w", &s->max_w, meas ? meas->max_w : NAN, "W", "" },
+		{ "ramp_w_per_s", &s->ramp_w_per_s, meas ? meas->ramp_w_per_s : NAN, "W/s", ramp },
+		{ "ramp_p95_w_per_s", &s->ramp_p95_w_per_s, meas ? meas->ramp_p95_w_per_s : NAN, "W/s", ramp },
+		{ "spectral_entropy", &s->spectral_entropy, meas ? meas->spectral_entropy : NAN, "", entropy },
+		{ "energy_j", &s->energy_j, meas ? meas->energy_j : NAN, "J", "" },
+		{ "energy_per_output_token_j", &s->energy_per_token_j, NAN, "J", token },
+		{ "mean_running", &s->mean_running, NAN, "", "" },
+		{ "output_tokens", &s->output_tokens, NAN, "", "" },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		printf("  %-28s %12.5g  [%.5g, %.5g] %-3s", rows[i].n, rows[i].v->value, rows[i].v->lo,
-		       rows[i].v->hi, rows[i].u);
+		if (!isfinite(rows[i].v->value))
+			printf("  %-28s %12s  (%s)", rows[i].n, "none", rows[i].why[0] ? rows[i].why : "undefined here");
+		else
+			printf("  %-28s %12.5g  [%.5g, %.5g] %-3s", rows[i].n, rows[i].v->value, rows[i].v->lo,
+			       rows[i].v->hi, rows[i].u);
 		if (isfinite(rows[i].m))
 			printf(" %10.5g", rows[i].m);
 		putchar('\n');

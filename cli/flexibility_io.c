@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void
 print_human(const wc_inference_query *q, const wc_flexibility *f, const char *name, const char *version)
@@ -21,11 +22,26 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 	       c->request_rate > 0 ? c->request_rate : c->running);
 	printf("  unconstrained: node power %.1f W, throughput %.5g tokens/s, energy per output token %.4g J\n",
 	       f->ref_node_power_w, f->ref_throughput_tok_s, f->ref_energy_per_output_token_j);
-	if (isfinite(f->ref_lo[WC_FLEX_POWER]))
-		printf("  95 %% interval: node power %.1f-%.1f W, throughput %.5g-%.5g tokens/s, energy per output token "
-		       "%.4g-%.4g J (each step's: --json, --csv)\n", f->ref_lo[WC_FLEX_POWER], f->ref_hi[WC_FLEX_POWER],
-		       f->ref_lo[WC_FLEX_THROUGHPUT], f->ref_hi[WC_FLEX_THROUGHPUT], f->ref_lo[WC_FLEX_E_TOKEN],
-		       f->ref_hi[WC_FLEX_E_TOKEN]);
+	/* each quantity's interval with what it covers, or "none" and why, as
+	 * the JSON's covers_by_quantity says it (docs/capacity.md, "Power
+	 * flexibility"): never a NaN range */
+	static const struct { const char *name, *fmt, *unit; } iq[WC_FLEX_IQ] = {
+		[WC_FLEX_POWER] = { "node power", "%.1f-%.1f", "W" },
+		[WC_FLEX_THROUGHPUT] = { "throughput", "%.5g-%.5g", "tokens/s" },
+		[WC_FLEX_E_TOKEN] = { "energy per output token", "%.4g-%.4g", "J" },
+	};
+	printf("  95 %% interval of the unconstrained point (each step's: --json, --csv)%s:\n",
+	       f->n_draws > 0 ? "" : ", no parameter draws");
+	for (int k = 0; k < WC_FLEX_IQ; k++) {
+		const char *covers = f->covers[k] ? f->covers[k] : "none";
+		printf("    %s ", iq[k].name);
+		if (isfinite(f->ref_lo[k]) && isfinite(f->ref_hi[k])) {
+			printf(iq[k].fmt, f->ref_lo[k], f->ref_hi[k]);
+			printf(" %s (covers %s)\n", iq[k].unit, covers);
+		} else {
+			printf("%s\n", strncmp(covers, "none", 4) == 0 ? covers : "none");
+		}
+	}
 	printf("  %9s %11s %10s %9s %12s %9s %10s %7s\n", "clock MHz", "cap W/GPU", "node W", "shed W", "tokens/s",
 	       "lost %", "J/token", "PFI");
 	for (int i = 0; i < f->n_steps; i++) {

@@ -125,17 +125,29 @@ pair_json(double lo, double hi)
 
 /* The predictive interval (docs/intervals.md), apart from the Monte-Carlo
  * spread that each metric's p5 / p95 give: null without prediction_error. */
+/* What an envelope's or a plan's interval covers, and the stratum of the
+ * held-out error it is (docs/envelopes.md, "Outputs"): one wording for both. */
+static void
+interval_covers(json_t *o, const wc_power_map *pm, const char *spread)
+{
+	char covers[256];
+	snprintf(covers, sizeof covers, "the law's held-out error of mean power (prediction_error); not the "
+	         "Monte-Carlo spread%s%s nor the service times' error", spread[0] ? " " : "", spread);
+	json_object_set_new(o, "covers", json_string(covers));
+	json_object_set_new(o, "stratum", json_pack("{s:s,s:s,s:i}", "platform",
+	                    pm->pe.platform[0] ? pm->pe.platform : "pooled", "source",
+	                    pm->pe.source[0] ? pm->pe.source : "any", "runs", pm->pe.n));
+}
+
 static json_t *
 interval_json(const wc_envelope_interval *iv, const wc_power_map *pm)
 {
 	if (!pm || !pm->has_pe || (!isfinite(iv->mean_lo) && !isfinite(iv->p95_lo)))
 		return json_null();
-	return json_pack("{s:o,s:o,s:s,s:{s:s,s:s,s:i}}", "mean_w", pair_json(iv->mean_lo, iv->mean_hi), "p95_w",
-	                 pair_json(iv->p95_lo, iv->p95_hi), "covers",
-	                 "the law's held-out error of mean power (prediction_error); not the Monte-Carlo spread "
-	                 "over replicas (each metric's p5/p95) nor the service times' error",
-	                 "stratum", "platform", pm->pe.platform[0] ? pm->pe.platform : "pooled", "source",
-	                 pm->pe.source[0] ? pm->pe.source : "any", "runs", pm->pe.n);
+	json_t *o = json_pack("{s:o,s:o}", "mean_w", pair_json(iv->mean_lo, iv->mean_hi), "p95_w",
+	                      pair_json(iv->p95_lo, iv->p95_hi));
+	interval_covers(o, pm, "over replicas (each metric's p5/p95)");
+	return o;
 }
 
 static json_t *
@@ -240,10 +252,12 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	                    "next_stat_w", num(plan->next_stat_w), "at_bound", plan->at_bound,
 	                    "probes", plan->probes, "servers_simulated", plan->servers_simulated,
 	                    "seconds", seconds));
-	json_object_set_new(json_object_get(root, "plan"), "stat_interval_95",
-	                    isfinite(plan->stat_lo_w) ? json_pack("{s:f,s:f}", "lo", plan->stat_lo_w, "hi",
-	                                                          plan->stat_hi_w)
-	                                              : json_null());
+	json_t *iv = json_null();
+	if (isfinite(plan->stat_lo_w)) {
+		iv = json_pack("{s:f,s:f}", "lo", plan->stat_lo_w, "hi", plan->stat_hi_w);
+		interval_covers(iv, c->power, ""); /* one path per probe: no replicas' spread */
+	}
+	json_object_set_new(json_object_get(root, "plan"), "stat_interval_95", iv);
 	json_t *warnings = json_array();
 	append_setup_warnings(c, warnings);
 	for (int i = 0; i < plan->n_warnings; i++)

@@ -178,6 +178,10 @@ test_forecast_files(const char *dir)
 	const json_t *p = json_object_get(j, "plan");
 	CHECK(json_integer_value(json_object_get(p, "fleet_size")) > 5);
 	CHECK(json_number_value(json_object_get(p, "stat_w")) <= 5000);
+	/* its interval says what it covers, as the envelope's interval_95 does */
+	const json_t *siv = json_object_get(p, "stat_interval_95");
+	CHECK_CONTAINS(json_string_value(json_object_get(siv, "covers")), "the law's held-out error of mean power");
+	CHECK(json_integer_value(json_object_get(json_object_get(siv, "stratum"), "runs")) > 0);
 	json_decref(j);
 	run_result_free(&r);
 }
@@ -250,6 +254,23 @@ test_flags_apply_and_budget_digits(const char *dir)
 		CHECK_CONTAINS(r.err, cases[i].want);
 		run_result_free(&r);
 	}
+	/* a metric that does not exist is "none" with why, as JSON's null,
+	 * never "nan" (an n(t) serves no tokens; 0.5 s has no ramp) */
+	const char *none[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon", "3",
+		               "--replicas", "2", "--quiet", "--n-series", nt, NULL };
+	CHECK_INT(run_wattcast(none, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "energy_per_output_token_j            none  (no output tokens served: an n(t) has no "
+	                      "requests)");
+	CHECK(r.out && !strstr(r.out, "nan"));
+	run_result_free(&r);
+	const char *shortest[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon",
+		                   "0.5", "--replicas", "2", "--quiet", "--poisson", "4", NULL };
+	CHECK_INT(run_wattcast(shortest, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "ramp_w_per_s                         none  (a ramp needs at least two whole seconds");
+	CHECK(r.out && !strstr(r.out, "nan"));
+	run_result_free(&r);
 	/* with what they apply to, they run */
 	const char *fleet[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon", "3",
 		                "--quiet", "--poisson", "2", "--fleet", "2", "--fleet-mode", "round_robin", NULL };

@@ -69,6 +69,23 @@ same_warnings_as_inference(void)
 	CHECK(strstr(a, "prefill takes 38 %") != NULL);
 }
 
+/* The text's intervals say what they cover, and an open loop's throughput,
+ * which has none, says "none" and why, not "nan-nan" (JSON: null). */
+static void
+text_intervals(void)
+{
+	const char *argv[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-8B", "--rate",
+		               "2", "--concurrency", "256", "--input-tokens", "512", "--output-tokens", "256", "--steps", "4",
+		               NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(r.out && !strstr(r.out, "nan"));
+	CHECK_CONTAINS(r.out, "    throughput none: set by the arrival rate");
+	CHECK_CONTAINS(r.out, " W (covers held-out error of mean power)\n");
+	run_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -128,6 +145,7 @@ main(void)
 	free(f);
 	free(cap);
 	same_warnings_as_inference();
+	text_intervals();
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
 	return check_report("test_flexibility_cap");
