@@ -54,6 +54,10 @@ int cli_subcommands_run(const cli_subcommands *t, int argc, char **argv);
 /** Progress on stderr for long work (cli/progress.c): installed when stderr
  *  is a terminal and `quiet` is 0. */
 void cli_progress_setup(int quiet);
+/** A usage error for a platform neither the parameter set nor the catalog
+ *  knows, listing the set's levels and the datasheet boards (one wording
+ *  for every command that answers a configuration; cli/cmd_predict.c). */
+int cli_unknown_platform(const char *cmd, const wc_params *params, const char *platform);
 /** Whether --quiet stood anywhere on the line (main takes it out before a
  *  command parses its flags, so the commands whose --quiet also silences
  *  warnings ask here). */

@@ -335,7 +335,9 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	if ((rc = cli_load_answer_params(cmd, a->params, a->profile, &s->p)) != CLI_OK)
 		return rc;
 	const char *level = wc_params_platform(&s->p, a->c.platform); /* as answers spell it */
-	a->c.platform = level ? level : a->c.platform;
+	if (!level) /* which boards would answer, as predict lists them */
+		return cli_unknown_platform(cmd, &s->p, a->c.platform);
+	a->c.platform = level;
 	if (a->model && a->active_given) { /* a model of the user's own, as predict takes it */
 		if (wc_model_name_custom(a->model, a->c.active_params_b, &a->c, &err) != WC_OK)
 			return cli_usage_error(cmd, "--%s", err.msg);

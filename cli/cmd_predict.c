@@ -369,9 +369,8 @@ check_predict_args(int argc, char **argv, predict_args *a)
 	return cli_check_outputs(cmd, flags, outs, 2, in, 1);
 }
 
-/* A usage error listing the platforms the parameters know. */
-static int
-unknown_platform(const char *cmd, const wc_params *params, const char *platform)
+int
+cli_unknown_platform(const char *cmd, const wc_params *params, const char *platform)
 {
 	char known[256] = "";
 	for (int i = 0; i < params->n_levels; i++) {
@@ -514,7 +513,7 @@ predict_inference(int argc, char **argv, int flex)
 		return rc;
 	/* Without a level, a catalog platform is answered from its datasheet, under its name (docs/fitting.md). */
 	if (!(a.q.config.platform = wc_params_platform(&params, asked)))
-		rc = unknown_platform(cmd, &params, asked);
+		rc = cli_unknown_platform(cmd, &params, asked);
 	else if (flex) {
 		a.fo.json = a.json;
 		rc = cli_flexibility_run(cmd, &params, &a.q, &a.fo);

@@ -49,7 +49,7 @@ test_memory_bound(void)
 	/* the configuration is the command line's: exit 2 naming the flag */
 	const char *plat[] = { "wattcast", "envelope", "--platform", "Z100", "--model", "Qwen3-8B", "--poisson", "1",
 		               "--horizon", "10", NULL };
-	expect_usage(plat, 2, "wattcast envelope: --platform: unknown level 'Z100'");
+	expect_usage(plat, 2, "wattcast envelope: --platform: unknown platform 'Z100' (known: ");
 	const char *clock[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Qwen3-8B", "--poisson", "1",
 		                "--horizon", "10", "--sm-clock", "5000", NULL };
 	expect_usage(clock, 2, "wattcast envelope: --sm-clock: 5000 MHz is outside the clock range of H100");
@@ -270,6 +270,16 @@ test_flags_apply_and_budget_digits(const char *dir)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "ramp_w_per_s                         none  (a ramp needs at least two whole seconds");
 	CHECK(r.out && !strstr(r.out, "nan"));
+	run_result_free(&r);
+	/* an unknown board lists the boards that answer, as predict does (it
+	 * said "unknown level 'RTX4090' in parameter set 'measured'") */
+	const char *board[] = { "wattcast", "envelope", "--platform", "RTX4090", "--model", "Qwen3-8B", "--poisson", "1",
+		                "--horizon", "3", "--quiet", NULL };
+	CHECK_INT(run_wattcast(board, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--platform: unknown platform 'RTX4090' (known: ");
+	CHECK_CONTAINS(r.err, "; from datasheets: ");
+	CHECK_CONTAINS(r.err, "L40S");
 	run_result_free(&r);
 	/* with what they apply to, they run */
 	const char *fleet[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon", "3",
