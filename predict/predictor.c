@@ -221,22 +221,6 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 }
 
 int
-wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const wc_config *c, char *buf, size_t cap)
-{
-	const wc_range *r = &lvl->range;
-	buf[0] = '\0';
-	if (!(c->sm_clock_mhz > 0.0))
-		return 0;
-	if (r->clock_max <= 0.0)
-		snprintf(buf, cap, "sm_clock_mhz: no clock-locked runs were calibrated on %s; kappa = %g is %s",
-		         lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
-	else if (c->sm_clock_mhz < r->clock_min || c->sm_clock_mhz > r->clock_max)
-		snprintf(buf, cap, "sm_clock_mhz: %g MHz is outside the calibrated span %g-%g MHz on %s",
-		         c->sm_clock_mhz, r->clock_min, r->clock_max, lvl->name);
-	return buf[0] != '\0';
-}
-
-int
 wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_config *c,
                             char notes[2][WC_WARNING_LEN])
 {

@@ -1,0 +1,26 @@
+/*
+ * The caveat of a clock asked (docs/inference-law.md, "Unseen
+ * configurations"): no clock-locked runs calibrated, so the clock term's
+ * kappa is assumed, or a clock outside the calibrated span. One rule for
+ * the power answer (predict/predictor.c) and the envelope's power map
+ * (predict/envelope.c).
+ */
+#include "predict_internal.h"
+
+#include <stdio.h>
+
+int
+wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const wc_config *c, char *buf, size_t cap)
+{
+	const wc_range *r = &lvl->range;
+	buf[0] = '\0';
+	if (!(c->sm_clock_mhz > 0.0))
+		return 0;
+	if (r->clock_max <= 0.0)
+		snprintf(buf, cap, "sm_clock_mhz: no clock-locked runs were calibrated on %s; kappa = %g is %s",
+		         lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
+	else if (c->sm_clock_mhz < r->clock_min || c->sm_clock_mhz > r->clock_max)
+		snprintf(buf, cap, "sm_clock_mhz: %g MHz is outside the calibrated span %g-%g MHz on %s",
+		         c->sm_clock_mhz, r->clock_min, r->clock_max, lvl->name);
+	return buf[0] != '\0';
+}
