@@ -7,6 +7,7 @@
  * ignored, absent ones stay NULL.
  */
 #include "data_internal.h"
+#include "engine_log_internal.h"
 #include "telemetry_internal.h"
 
 #include <math.h>
@@ -266,99 +267,6 @@ append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, size_t lin
 	return WC_OK;
 }
 
-/* Rows after a drop searched for the counter's return: a scrape can
- * misread a few rows in a row; a restarted server never counts back up
- * to the old total within them. */
-#define GLITCH_ROWS 3
-
-/* Is row i out of line with the rows kept before it (k) and after it
- * while those agree: a counter below k's that one of the next GLITCH_ROWS
- * rows is back at or above, or above the next row's while the next is at
- * or above k's (a one-row spike)? Such a row is a glitch of the scrape,
- * not a restart (a restart stays down) nor counting
- * (docs/formats/telemetry.md, "engine.csv"). The column is named in
- * *which. */
-static int
-glitched(const wc_engine_log *e, size_t k, size_t i, int *which)
-{
-	for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
-		if (!e->col[c])
-			continue;
-		double p = e->col[c][k], x = e->col[c][i];
-		if (isnan(p) || isnan(x))
-			continue;
-		for (size_t j = i + 1; j < e->n && j <= i + GLITCH_ROWS; j++) {
-			double nx = e->col[c][j];
-			if (isnan(nx))
-				continue;
-			if (nx >= p && (x < p || (j == i + 1 && x > nx))) {
-				*which = c;
-				return 1;
-			}
-			if (x >= p)
-				break; /* no drop: only the next row can show a spike */
-		}
-	}
-	return 0;
-}
-
-/* Drop glitched rows (bad lines, each named once), then continue
- * counters across server restarts: Prometheus counters restart at 0 with
- * the server, so a drop that stays down continues from the last value
- * seen, warned at its line. */
-static void
-settle_counters(eng_reader *r)
-{
-	wc_engine_log *e = r->e;
-	double prev[WC_ENG_COLUMNS], add[WC_ENG_COLUMNS];
-	size_t kept = 0;
-	for (size_t i = 0; i < e->n; i++) {
-		int c = 0;
-		if (kept > 0 && glitched(e, kept - 1, i, &c)) {
-			wc__bad_line(r->bad, r->line[i], "%s = %.10g against %.10g on the lines around it: a "
-			             "glitch, not a restart; row skipped", wc_engine_column_name((wc_engine_column)c),
-			             e->col[c][i], e->col[c][kept - 1]);
-			continue;
-		}
-		e->t[kept] = e->t[i];
-		r->line[kept] = r->line[i];
-		for (int k = 0; k < WC_ENG_COLUMNS; k++)
-			if (e->col[k])
-				e->col[k][kept] = e->col[k][i];
-		kept++;
-	}
-	e->n = kept;
-	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		prev[c] = add[c] = 0.0;
-	for (size_t i = 0; i < e->n; i++) {
-		int first = -1, more = 0;
-		double from = 0.0, to = 0.0;
-		for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
-			double x = e->col[c] ? e->col[c][i] : NAN;
-			if (isnan(x))
-				continue;
-			if (x < prev[c]) {
-				if (first < 0)
-					first = c, from = prev[c], to = x;
-				else
-					more++;
-				add[c] += prev[c];
-			}
-			prev[c] = x;
-			e->col[c][i] = x + add[c];
-		}
-		/* One warning per restart, however many counters fell. */
-		if (first >= 0) {
-			char also[40] = "";
-			if (more > 0)
-				snprintf(also, sizeof also, " (and %d more counter%s)", more, more == 1 ? "" : "s");
-			wc__warn(r->opt, "%s:%zu: %s fell from %.10g to %.10g%s and stayed down: read as a "
-			         "server restart, counted on", r->path, r->line[i],
-			         wc_engine_column_name((wc_engine_column)first), from, to, also);
-		}
-	}
-}
-
 /* An unfinished last line (no newline: the log was cut while being
  * written) that does not parse, or whose counters fall below the row
  * before (a number cut short), is half a row, not a malformed one: dropped
@@ -529,11 +437,12 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		goto done;
 	}
 	held_lines(&r);
-	settle_counters(&r);
+	wc__engine_settle(e, r.line, path, opt, &bad);
 	e->bad_lines = bad.bad;
 	if ((rc = wc__bad_lines_finish(&bad, e->data_lines, err)) != WC_OK)
 		goto done;
 	fill_missing(e);
+	wc__engine_warn_gaps(e, r.line, path, opt);
 	*out = e;
 	e = NULL;
 	rc = WC_OK;

@@ -29,6 +29,10 @@ extern "C" {
  *  log that really pauses for longer must be split there
  *  (docs/formats/telemetry.md). */
 #define WC_TELEMETRY_MAX_GAP_S 3600.0
+/** A hole between two consecutive samples of a log longer than this many
+ *  times the log's median spacing is lost data, not jitter: warned at its
+ *  line with its length (docs/formats/telemetry.md). */
+#define WC_TELEMETRY_GAP_CADENCES 10.0
 /** Power per GPU beyond which a reading is a bad line when the platform's
  *  board limit is not known, W: above any GPU board made (a choice of
  *  wattcast, docs/formats/telemetry.md), the bound of every measured power
