@@ -125,6 +125,9 @@ typedef struct {
 	wc__bad_lines *bad;
 	wc_engine_log *e;
 	int map[ENG_MAX_FIELDS], n_cols, time_col;
+	unsigned char sum[ENG_MAX_FIELDS]; /* a field added to its column's first */
+	int n_series[WC_ENG_COLUMNS];      /* fields read into each column */
+	char labels[WC_ENG_COLUMNS][WC_TELEMETRY_LINE_MAX]; /* the first field's */
 	size_t *line;          /* each row's line number, for the counter checks */
 	size_t cap, max_rows;
 	size_t header_line;
@@ -138,42 +141,93 @@ typedef struct {
 	char held_sep; /* ';' or '\t' in the first held line of one field */
 } eng_reader;
 
+/* Allocate column c when absent, its cells of the rows read so far
+ * unknown (a header later in the file may name it first). */
+static int
+add_column(eng_reader *r, int c)
+{
+	wc_engine_log *e = r->e;
+	if (e->col[c])
+		return 1;
+	if (!(e->col[c] = wc_alloc_array(r->cap ? r->cap : 1, sizeof(double))))
+		return 0;
+	for (size_t i = 0; i < e->n; i++)
+		e->col[c][i] = NAN;
+	return 1;
+}
+
+/* One header field's name, label block and all, into buf: an unquoted
+ * label block holds commas (`name{a="0",b="x"}`), so the fields from one
+ * with an open '{' to the one closing it are joined back (*j advanced). */
+static int
+header_name(eng_reader *r, wc__csv_field *f, int nf, int *j, size_t line_no, char *buf, wc_error *err)
+{
+	int col = *j;
+	size_t fl = strlen(f[col].text), len;
+	char *name = wc__trim(f[col].text, &fl);
+	name[fl] = '\0';
+	snprintf(buf, WC_TELEMETRY_LINE_MAX, "%s", name);
+	if (strchr(name, '{') && !strchr(name, '}')) {
+		do {
+			if (++*j >= nf)
+				return wc_error_set(err, WC_EPARSE, "%s:%zu:%d: header: the label block of '%.60s' "
+				                    "is not closed", r->path, line_no, f[col].column, name);
+			len = strlen(buf);
+			snprintf(buf + len, WC_TELEMETRY_LINE_MAX - len, ",%s", f[*j].text);
+		} while (!strchr(f[*j].text, '}'));
+	}
+	return WC_OK;
+}
+
 /* Map the header's fields to columns and allocate the columns present.
- * An unquoted label block holds commas (`name{a="0",b="x"}`): the fields
- * from one with an open '{' to the one closing it are one column. */
+ * Two fields of one metric are one column: their labels tell whether
+ * they add up (data-parallel engines), repeat one count (the first is
+ * read, as for a repeated name), or are refused (another label: two
+ * servers?) -- docs/formats/telemetry.md, "engine.csv". */
 static int
 map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
-	wc_engine_log *e = r->e;
+	char buf[WC_TELEMETRY_LINE_MAX], key[64];
 	int k = 0;
-	for (int j = 0; j < nf; j++, k++) {
-		size_t fl = strlen(f[j].text);
-		char *name = wc__trim(f[j].text, &fl);
-		name[fl] = '\0';
-		int col = j;
-		if (strchr(name, '{') && !strchr(name, '}')) {
-			while (j + 1 < nf && !strchr(f[j + 1].text, '}'))
-				j++;
-			if (++j >= nf)
-				return wc_error_set(err, WC_EPARSE, "%s:%zu:%d: header: the label block of '%.60s' "
-				                    "is not closed", r->path, line_no, f[col].column, name);
-			name[strcspn(name, "{")] = '\0'; /* the labels are not read */
-		}
-		int i = k;
-		r->map[i] = header_column(name);
-		if (r->map[i] == -1 && r->time_col >= 0)
-			r->map[i] = -2; /* a repeated timestamp: the first one wins too */
-		else if (r->map[i] == -1)
-			r->time_col = i;
-		else if (r->map[i] >= 0 && !e->col[r->map[i]])
-			e->col[r->map[i]] = malloc(sizeof(double)); /* grown with the rows */
-		else if (r->map[i] >= 0)
-			r->map[i] = -2; /* a repeated column: first one wins */
-	}
+	r->time_col = -1;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		for (int i = 0; i < k; i++)
-			if (r->map[i] == c && !e->col[c])
+		r->n_series[c] = 0;
+	for (int j = 0; j < nf; j++, k++) {
+		int col = j, rc;
+		if ((rc = header_name(r, f, nf, &j, line_no, buf, err)) != WC_OK)
+			return rc;
+		int c = r->map[k] = header_column(buf);
+		char *lab = strchr(buf, '{');
+		r->sum[k] = 0;
+		if (lab && strrchr(lab, '}'))
+			*strrchr(lab++, '}') = '\0';
+		else
+			lab = NULL;
+		if (c == -1 && r->time_col >= 0)
+			r->map[k] = -2; /* a repeated timestamp: the first one wins too */
+		else if (c == -1)
+			r->time_col = k;
+		if (c < 0)
+			continue;
+		if (r->n_series[c]++ == 0) {
+			snprintf(r->labels[c], sizeof r->labels[c], "%s", lab ? lab : "");
+			if (!add_column(r, c))
 				return wc_error_set(err, WC_ENOMEM, "%s: out of memory", r->path);
+			continue;
+		}
+		switch (wc__engine_labels_compare(r->labels[c], lab ? lab : "", key, sizeof key)) {
+		case WC__LABELS_SUMMED:
+			r->sum[k] = 1;
+			break;
+		case WC__LABELS_OTHER:
+			return wc_error_set(err, WC_EPARSE, "%s:%zu:%d: header: %s twice, its labels differing in "
+			                    "'%s' (two servers?): keep one server's columns; nothing read", r->path,
+			                    line_no, f[col].column, wc_engine_column_name((wc_engine_column)c), key);
+		default: /* a repeated column: the first one wins */
+			r->map[k] = -2;
+			r->n_series[c]--;
+		}
+	}
 	if (r->time_col < 0)
 		return wc_error_set(err, WC_EPARSE, "%s:%zu: no 'timestamp' column in the header",
 		                    r->path, line_no);
@@ -212,7 +266,7 @@ static int
 parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
            double row[WC_ENG_COLUMNS], double *t)
 {
-	int ok = 1;
+	int ok = 1, part[WC_ENG_COLUMNS] = { 0 };
 	*t = NAN;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		row[c] = NAN;
@@ -243,9 +297,15 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 				             wc_engine_column_name(c), x, WC_ENGINE_MAX_COUNTER);
 				ok = 0;
 			}
-			row[c] = x;
+			row[c] = r->sum[i] && !isnan(row[c]) ? row[c] + x : x;
+			part[c]++;
 		}
 	}
+	/* Summed series: unknown unless every one has its cell; a cache's
+	 * usage is the engines' mean. */
+	for (int c = 0; c < WC_ENG_COLUMNS; c++)
+		if (r->n_series[c] > 1)
+			row[c] = part[c] < r->n_series[c] ? NAN : c == WC_ENG_CACHE_USAGE ? row[c] / part[c] : row[c];
 	return ok;
 }
 
@@ -327,6 +387,42 @@ wrong_header(const eng_reader *r, wc_error *err)
 	                    r->path, r->header_line, r->n_cols, r->held_nf, r->held);
 }
 
+/* A line with a field `timestamp` is a header again (a logger restarted
+ * appending to the file). The same columns: skipped. Others, or another
+ * order: the lines after it are read by it, said at its line
+ * (docs/formats/telemetry.md, "engine.csv"); read by the old header they
+ * took the waiting requests for n(t) and prompt tokens for generated ones. */
+static int
+repeated_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
+{
+	int map[ENG_MAX_FIELDS], n_cols = r->n_cols, rc, same = 1;
+	unsigned char sum[ENG_MAX_FIELDS];
+	size_t first = r->header_line;
+	memcpy(map, r->map, sizeof map);
+	memcpy(sum, r->sum, sizeof sum);
+	r->e->data_lines--; /* not a data line */
+	if ((rc = map_header(r, f, nf, line_no, err)) != WC_OK)
+		return rc;
+	for (int i = 0; i < n_cols; i++)
+		same = same && n_cols == r->n_cols && map[i] == r->map[i] && sum[i] == r->sum[i];
+	if (!same)
+		wc__warn(r->opt, "%s:%zu: a header again, naming other columns or another order than line %zu's: "
+		         "the lines after it are read by it", r->path, line_no, first);
+	return WC_OK;
+}
+
+static int
+is_header(wc__csv_field *f, int nf)
+{
+	for (int i = 0; i < nf; i++) {
+		size_t fl = strlen(f[i].text);
+		const char *v = wc__trim(f[i].text, &fl);
+		if (fl == 9 && strncmp(v, "timestamp", 9) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* One data line (nf fields, or WC__CSV_BAD with `reason`): counted, then
  * appended or reported as bad. */
 static int
@@ -338,6 +434,8 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 	e->data_lines++;
 	if (unfinished && drop_unfinished(r, f, nf, line_no))
 		return WC_OK;
+	if (nf > 0 && is_header(f, nf))
+		return repeated_header(r, f, nf, line_no, err);
 	if (nf != r->n_cols) {
 		if (nf == WC__CSV_BAD) {
 			wc__bad_line(r->bad, line_no, "%s", reason);

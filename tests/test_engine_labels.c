@@ -126,6 +126,81 @@ main(void)
 	CHECK_CONTAINS(err.msg, "fix the bad lines: 2 of 2 data lines are malformed");
 	free(p);
 
+	/* Series of one metric told apart by a label. Data-parallel engines
+	 * (`engine`, `dp_rank`) each count their own requests: added up
+	 * (only the first was read, silently: half the server's tokens).
+	 * SGLang's tensor-parallel ranks repeat one count: the first is read.
+	 * Any other label (two servers?) refuses the header, naming it. */
+	const char *const two[3] = {
+		"timestamp,vllm:num_requests_running{engine=\"0\"},vllm:generation_tokens_total{engine=\"0\"},"
+		"vllm:num_requests_running{engine=\"1\"},vllm:generation_tokens_total{engine=\"1\"}\n",
+		"timestamp,sglang:num_running_reqs{tp_rank=\"0\"},sglang:generation_tokens_total{tp_rank=\"0\"},"
+		"sglang:num_running_reqs{tp_rank=\"1\"},sglang:generation_tokens_total{tp_rank=\"1\"}\n",
+		"timestamp,vllm:num_requests_running{model_name=\"a\"},vllm:generation_tokens_total{model_name=\"a\"},"
+		"vllm:num_requests_running{model_name=\"b\"},vllm:generation_tokens_total{model_name=\"b\"}\n" };
+	for (int v = 0; v < 3; v++) {
+		char text[4096];
+		snprintf(text, sizeof text, "%s", two[v]);
+		for (int k = 0; k < 10; k++)
+			snprintf(text + strlen(text), sizeof text - strlen(text), "%d,1,%d,%d,%d\n", 1000 + k, 10 * k,
+			         v == 0 ? 2 : 1, (v == 0 ? 20 : 10) * k);
+		p = test_fixture(dir, v == 0 ? "engines.csv" : v == 1 ? "tp_ranks.csv" : "servers.csv", text);
+		e = NULL;
+		int rc = read_log(p, &e, &w, &err);
+		CHECK_INT(rc, v == 2 ? WC_EPARSE : WC_OK);
+		if (rc == WC_OK && e) {
+			CHECK_NEAR(wc_engine_value_at(e, WC_ENG_RUNNING, 1004.0), v == 0 ? 3.0 : 1.0, 1e-12);
+			CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1007.0), v == 0 ? 210.0 : 70.0, 1e-9);
+		}
+		if (v == 2) {
+			CHECK_CONTAINS(err.msg, "servers.csv:1:98: header:");
+			CHECK_CONTAINS(err.msg, "header: num_requests_running twice, its labels differing in "
+			               "'model_name' (two servers?)");
+			CHECK(strlen(err.msg) <= 255);
+		}
+		wc_engine_free(e);
+		free(p);
+	}
+
+	/* A header again with the columns in another order (a logger
+	 * restarted, appending): the lines after it are read by it, said at
+	 * its line (they were read by the first header, silently: waiting
+	 * requests as n(t), prompt tokens as generated ones). The same
+	 * header again is skipped, not a bad line. */
+	for (int v = 0; v < 2; v++) {
+		char text[4096] = "timestamp,num_requests_running,num_requests_waiting,generation_tokens_total,"
+		                  "prompt_tokens_total\n";
+		for (int k = 0; k < 10; k++) {
+			if (k == 5)
+				snprintf(text + strlen(text), sizeof text - strlen(text), v == 0 ?
+				         "timestamp,num_requests_waiting,num_requests_running,prompt_tokens_total,"
+				         "generation_tokens_total\n" : "timestamp,num_requests_running,num_requests_waiting,"
+				         "generation_tokens_total,prompt_tokens_total\n");
+			snprintf(text + strlen(text), sizeof text - strlen(text),
+			         k >= 5 && v == 0 ? "%d,0,4,%d,%d\n" : "%d,4,0,%d,%d\n", 1000 + k,
+			         (k >= 5 && v == 0 ? 20 : 10) * k, (k >= 5 && v == 0 ? 10 : 20) * k);
+		}
+		p = test_fixture(dir, v == 0 ? "reheader.csv" : "same_header.csv", text);
+		e = NULL;
+		CHECK_INT(read_log(p, &e, &w, &err), WC_OK);
+		if (e) {
+			CHECK_INT(e->n, 10);
+			CHECK_INT(e->bad_lines, 0);
+			CHECK_NEAR(wc_engine_value_at(e, WC_ENG_RUNNING, 1008.0), 4.0, 1e-12);
+			CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1009.0), 90.0, 1e-9);
+			CHECK_NEAR(wc_engine_value_at(e, WC_ENG_PROMPT_TOKENS, 1009.0), 180.0, 1e-9);
+		}
+		if (v == 0) {
+			char want[1200];
+			snprintf(want, sizeof want, "%s:7: a header again, naming other columns or another order than "
+			         "line 1's: the lines after it are read by it", p);
+			CHECK_CONTAINS(w.text, want);
+		}
+		CHECK_INT(w.count, v == 0 ? 1 : 0);
+		wc_engine_free(e);
+		free(p);
+	}
+
 	free(dir);
 	return check_report("test_engine_labels");
 }

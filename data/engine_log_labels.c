@@ -1,0 +1,120 @@
+/*
+ * Label blocks of engine.csv column names (`name{engine="0",model_name="m"}`):
+ * two columns of one metric whose labels differ are two series, added up or
+ * not by the label that tells them apart (docs/formats/telemetry.md,
+ * "engine.csv").
+ */
+#include "engine_log_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Labels whose series are engines of one server, each counting its own
+ * requests and tokens: vLLM's data-parallel engines (`engine`) and
+ * SGLang's data-parallel ranks (`dp_rank`). */
+static const char *const summed[] = { "engine", "dp_rank" };
+/* Labels whose series repeat one count: SGLang's tensor- and
+ * pipeline-parallel ranks of one engine report the same scheduler's
+ * numbers. */
+static const char *const repeated[] = { "tp_rank", "pp_rank" };
+
+static int
+listed(const char *key, size_t len, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(list[i]) == len && strncmp(key, list[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+/* The next `key="value"` of a label block from *s: 1 with its key and
+ * value (quotes included, compared as written), 0 at the end. */
+static int
+next_label(const char **s, const char **k, size_t *kl, const char **v, size_t *vl)
+{
+	const char *b = *s;
+	for (;;) {
+		while (*b == ',' || isspace((unsigned char)*b))
+			b++;
+		if (!*b)
+			return 0;
+		*k = b;
+		while (*b && *b != '=' && *b != ',')
+			b++;
+		*kl = (size_t)(b - *k);
+		while (*kl > 0 && isspace((unsigned char)(*k)[*kl - 1]))
+			(*kl)--;
+		if (*b != '=')
+			continue; /* no value: not a label */
+		for (b++; isspace((unsigned char)*b); b++)
+			;
+		*v = b;
+		if (*b == '"') {
+			for (b++; *b && *b != '"'; b++)
+				if (*b == '\\' && b[1])
+					b++;
+			if (*b == '"')
+				b++;
+		} else {
+			while (*b && *b != ',')
+				b++;
+		}
+		*vl = (size_t)(b - *v);
+		*s = b;
+		return 1;
+	}
+}
+
+/* Value of label `key` (len bytes) in block `b`, *vl its length; NULL when
+ * absent. */
+static const char *
+label_value(const char *b, const char *key, size_t len, size_t *vl)
+{
+	const char *k, *v;
+	size_t kl;
+	while (next_label(&b, &k, &kl, &v, vl))
+		if (kl == len && strncmp(k, key, len) == 0)
+			return v;
+	return NULL;
+}
+
+/* The first label of `a` or `b` whose value differs in the other (or is
+ * absent from it), skipping labels in `skip` (n of them); its key in
+ * *key, *klen. */
+static int
+first_difference(const char *a, const char *b, const char *const *skip, size_t n, const char **key,
+                 size_t *klen)
+{
+	const char *blocks[2] = { a, b };
+	for (int side = 0; side < 2; side++) {
+		const char *s = blocks[side], *k, *v, *w;
+		size_t kl, vl, wl;
+		while (next_label(&s, &k, &kl, &v, &vl)) {
+			w = label_value(blocks[1 - side], k, kl, &wl);
+			if (!listed(k, kl, skip, n) && (!w || vl != wl || strncmp(v, w, vl) != 0)) {
+				*key = k;
+				*klen = kl;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+int
+wc__engine_labels_compare(const char *a, const char *b, char *key, size_t key_size)
+{
+	const char *k;
+	size_t kl;
+	const char *const none[1] = { "" };
+	if (!first_difference(a, b, none, 0, &k, &kl))
+		return WC__LABELS_SAME;
+	snprintf(key, key_size, "%.*s", (int)(kl > 60 ? 60 : kl), k);
+	if (!first_difference(a, b, summed, sizeof summed / sizeof summed[0], &k, &kl))
+		return WC__LABELS_SUMMED;
+	if (!first_difference(a, b, repeated, sizeof repeated / sizeof repeated[0], &k, &kl))
+		return WC__LABELS_REPEATED;
+	snprintf(key, key_size, "%.*s", (int)(kl > 60 ? 60 : kl), k);
+	return WC__LABELS_OTHER;
+}
