@@ -6,11 +6,12 @@
  * that vLLM's benchmark_serving (--save-detailed) and powertrace-sim write
  * (`request_timestamps`, `ttfts`, `itls`, `input_lens`, `output_lens`), and
  * a plain CSV (`arrival_s,completion_s[,first_token_s,input_tokens,
- * output_tokens]`) for any other tool.
+ * output_tokens,errors,success]`) for any other tool.
  */
 #include "data_internal.h"
 #include "json_internal.h"
 #include "models/limits.h"
+#include "prom.h"
 #include "telemetry_internal.h"
 
 #include <jansson.h>
@@ -19,10 +20,45 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define REQ_MAX_FIELDS 64
 
 static void warn_repeats(const wc_request_log *log, const char *path, const wc_telemetry_options *opt);
+
+/* A first arrival that is no epoch second but one of another unit
+ * (milliseconds from Date.now(), nanoseconds from time.time_ns()) is
+ * refused naming the unit, as engine.csv's first time is, instead of
+ * failing the clock check, which blames the UTC offset
+ * (docs/formats/telemetry.md, "Clocks and UTC offsets"). `where` names
+ * the cell: file:line:column or the JSON path. */
+static int
+other_unit(double t, const char *where, wc_error *err)
+{
+	char why[160];
+	if (!isfinite(t) || wc_prom_time_check(t, 0, why, sizeof why) == WC_OK)
+		return WC_OK;
+	for (int a = 3; a <= 9; a += 3)
+		if (wc_prom_time_check(t, a, why, sizeof why) == WC_OK) {
+			wc_prom_time_check(t, 0, why, sizeof why);
+			return wc_error_set(err, WC_EINVAL, "%s: the first arrival is not epoch seconds: %s; "
+			                    "convert them to seconds", where, why);
+		}
+	return WC_OK;
+}
+
+/* Failed requests generated nothing: not requests served. Left out, said
+ * in one warning -- one rule for requests.json's `errors` and
+ * requests.csv's `errors` and `success` (docs/formats/telemetry.md,
+ * "Request logs"). */
+static void
+warn_failed(const char *path, const wc_telemetry_options *opt, size_t failed, size_t n)
+{
+	if (failed)
+		wc__warn(opt, "%s: %zu of %zu requests failed (their 'errors' entry says why, or 'success' is "
+		         "false); left out",
+		         path, failed, n);
+}
 
 /* Count the requests without a token count, for the columns the log has. */
 static void
@@ -194,6 +230,16 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		lowest = fmin(lowest, num_at(ra.arr, i));
 	log->relative_clock = ra.start_times && lowest < WC_REQUEST_EPOCH_MIN_S;
 	double shift = log->relative_clock ? 0.0 : opt->epoch_offset_s;
+	for (size_t i = 0; !log->relative_clock && i < n; i++) {
+		if (!isfinite(num_at(ra.arr, i)))
+			continue;
+		char where[1200];
+		snprintf(where, sizeof where, "%s: /%s/%zu", path, ra.start_times ? "start_times" :
+		         json_object_get(root, "request_timestamps") ? "request_timestamps" : "arrival_s", i);
+		if ((rc = other_unit(num_at(ra.arr, i), where, err)) != WC_OK)
+			goto done;
+		break;
+	}
 	for (size_t i = 0; i < n; i++) {
 		json_t *why = ra.errors ? json_array_get(ra.errors, i) : NULL;
 		if (why && json_is_string(why) && json_string_length(why) > 0) {
@@ -218,9 +264,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 	}
 	if (nonfinite)
 		wc__warn(opt, "%s: %zu NaN or Infinity values (Python's JSON) read as unknown", path, nonfinite);
-	if (failed)
-		wc__warn(opt, "%s: %zu of %zu requests failed (their 'errors' entry says why); left out",
-		         path, failed, n);
+	warn_failed(path, opt, failed, n);
 	if (skipped)
 		wc__warn(opt, "%s: %zu of %zu requests have no usable timing; left out", path, skipped, n);
 	if (skipped > 0 && (double)skipped > opt->max_bad_fraction * (double)n) {
@@ -290,9 +334,20 @@ warn_repeats(const wc_request_log *log, const char *path, const wc_telemetry_opt
 
 /* ------------------------------------------------------------------- CSV */
 
-enum { RC_ARRIVAL, RC_COMPLETION, RC_FIRST, RC_INPUT, RC_OUTPUT, RC_COUNT };
+enum { RC_ARRIVAL, RC_COMPLETION, RC_FIRST, RC_INPUT, RC_OUTPUT, RC_ERRORS, RC_SUCCESS, RC_COUNT };
+/* The last two are text: a load generator's failure flags. */
 static const char *const csv_names[RC_COUNT] = { "arrival_s", "completion_s", "first_token_s",
-	                                         "input_tokens", "output_tokens" };
+	                                         "input_tokens", "output_tokens", "errors", "success" };
+
+/* A line naming `arrival_s` is a header. */
+static int
+is_header(wc__csv_field *f, int nf)
+{
+	for (int i = 0; i < nf; i++)
+		if (strcmp(f[i].text, csv_names[RC_ARRIVAL]) == 0)
+			return 1;
+	return 0;
+}
 
 /* Find the CSV's columns (col[c] = -1 when absent); arrival and
  * completion are required. */
@@ -311,8 +366,9 @@ csv_header(const char *path, size_t line_no, const wc__csv_field *f, int nf, int
 	return WC_OK;
 }
 
-/* A data line's values (NAN for absent optional ones); 0 after reporting
- * a bad line. */
+/* A data line's values (NAN for absent optional ones; v[RC_ERRORS] 1
+ * when the request failed: a non-empty `errors`, a false `success`); 0
+ * after reporting a bad line. */
 static int
 csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col, double *v)
 {
@@ -322,6 +378,20 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 			continue;
 		size_t fl = strlen(f[col[c]].text);
 		const char *s = wc__trim(f[col[c]].text, &fl);
+		if (c == RC_ERRORS) {
+			v[RC_ERRORS] = fl > 0;
+			continue;
+		}
+		if (c == RC_SUCCESS) {
+			int no = (fl == 5 && strncasecmp(s, "false", 5) == 0) || (fl == 1 && s[0] == '0');
+			if (!no && !(fl == 4 && strncasecmp(s, "true", 4) == 0) && !(fl == 1 && s[0] == '1')) {
+				wc__bad_line(bad, line_no, "success: expected True or False, got '%.*s'",
+				             (int)(fl > 40 ? 40 : fl), s);
+				return 0;
+			}
+			v[RC_ERRORS] = v[RC_ERRORS] == 1 || no;
+			continue;
+		}
 		if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)
 			continue;
 		if (wc__parse_number(s, fl, &v[c]) != 0) {
@@ -360,7 +430,7 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 	wc__csv_field f[REQ_MAX_FIELDS];
 	wc_request_log *log = NULL;
 	int col[RC_COUNT], n_cols = 0, header = 0, rc;
-	size_t cap = 0, data_lines = 0;
+	size_t cap = 0, data_lines = 0, failed = 0;
 	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
 		return rc;
 	if (!(log = log_alloc(1024))) {
@@ -384,6 +454,21 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 			continue;
 		}
 		data_lines++;
+		if (nf > 0 && is_header(f, nf)) {
+			/* a header again (a logger restarted, appending): not a data
+			 * line; other columns or order re-map the lines after it */
+			int was[RC_COUNT], n_was = n_cols, same;
+			memcpy(was, col, sizeof was);
+			data_lines--;
+			if ((rc = csv_header(path, lr.line_no, f, nf, col, err)) != WC_OK)
+				goto done;
+			n_cols = nf;
+			same = n_was == n_cols && memcmp(was, col, sizeof was) == 0;
+			if (!same)
+				wc__warn(opt, "%s:%zu: a header again, naming other columns or another order than the "
+				         "first: the lines after it are read by it", path, lr.line_no);
+			continue;
+		}
 		if (nf != n_cols) {
 			if (nf == WC__CSV_BAD)
 				wc__bad_line(&bad, lr.line_no, "%s", reason);
@@ -394,9 +479,19 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 		double v[RC_COUNT];
 		if (!csv_values(&bad, lr.line_no, f, col, v))
 			continue;
+		if (v[RC_ERRORS] == 1) {
+			failed++;
+			continue;
+		}
 		if (v[RC_COMPLETION] < v[RC_ARRIVAL]) {
 			wc__bad_line(&bad, lr.line_no, "completion before arrival");
 			continue;
+		}
+		if (log->n == 0) {
+			char where[1200];
+			snprintf(where, sizeof where, "%s:%zu:%d", path, lr.line_no, f[col[RC_ARRIVAL]].column);
+			if ((rc = other_unit(v[RC_ARRIVAL], where, err)) != WC_OK)
+				goto done;
 		}
 		if ((rc = log_reserve(log, &cap, path, err)) != WC_OK)
 			goto done;
@@ -409,6 +504,7 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 	}
 	if ((rc = wc__bad_lines_finish(&bad, data_lines, err)) != WC_OK)
 		goto done;
+	warn_failed(path, opt, failed, data_lines);
 	warn_repeats(log, path, opt);
 	count_missing(log, col[RC_INPUT] >= 0, col[RC_OUTPUT] >= 0);
 	*out = log;

@@ -44,7 +44,8 @@ typedef struct {
  *  gaps), `output_lens`, `input_lens`, optional `e2els`), as the
  *  powertrace-sim / vLLM benchmark_serving detail files; or CSV with
  *  columns `arrival_s`, `completion_s`, optional `first_token_s`,
- *  `input_tokens`, `output_tokens` (epoch seconds). Completion = arrival +
+ *  `input_tokens`, `output_tokens` (epoch seconds), `errors`, `success` (a
+ *  failed request is left out). Completion = arrival +
  *  e2el, else arrival + ttft + sum(itls) (or itl*(output_len-1)). Caller
  *  frees with wc_request_log_free. */
 int wc_request_log_read(const char *path, const wc_telemetry_options *opt,

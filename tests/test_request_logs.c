@@ -129,11 +129,76 @@ test_requests(void)
 	free(p);
 }
 
+/* requests.csv's failure flags, a header again, and times in another
+ * unit (docs/formats/telemetry.md, "requests.csv"). */
+static void
+test_csv_flags(void)
+{
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	warnings w = { "", 0 };
+	wc_request_log *log = NULL;
+	wc_error err;
+	opt.warn = test_collect_warning;
+	opt.warn_payload = &w;
+	/* `success` False or a non-empty `errors`: failed, left out as
+	 * requests.json's errors are (they were counted as served, halving
+	 * the energy per request). */
+	char *p = fixture("requests_status.csv",
+	                  "arrival_s,first_token_s,completion_s,input_tokens,output_tokens,success,errors\n"
+	                  "1784415085.5,1784415085.9,1784415086.3,4129,31,True,\n"
+	                  "1784415085.6,,1784415085.63,4000,0,False,\"HTTP 503: Service Unavailable, retry\"\n"
+	                  "1784415085.7,,1784415085.73,4000,0,true,timeout\n"
+	                  "1784415085.8,1784415086.0,1784415087.0,100,50,1,\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log) {
+		CHECK_INT(log->n, 2);
+		CHECK_NEAR(log->output_tokens[1], 50, 0);
+	}
+	CHECK_CONTAINS(w.text, "requests_status.csv: 2 of 4 requests failed");
+	wc_request_log_free(log);
+	free(p);
+
+	/* A header again, the token columns swapped: the lines after it are
+	 * read by it, said at its line (they were a bad line and then read
+	 * swapped). The same header again is no bad line. */
+	w.text[0] = 0;
+	w.count = 0;
+	p = fixture("requests_rehdr.csv", "arrival_s,completion_s,input_tokens,output_tokens\n"
+	                                  "1784415085.5,1784415086.5,4000,30\n"
+	                                  "arrival_s,completion_s,output_tokens,input_tokens\n"
+	                                  "1784415087.5,1784415088.5,40,5000\n"
+	                                  "arrival_s,completion_s,output_tokens,input_tokens\n"
+	                                  "1784415089.5,1784415090.5,50,6000\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log) {
+		CHECK_INT(log->n, 3);
+		CHECK_NEAR(log->input_tokens[1], 5000, 0);
+		CHECK_NEAR(log->output_tokens[2], 50, 0);
+	}
+	CHECK_CONTAINS(w.text, "requests_rehdr.csv:3: a header again, naming other columns or another order");
+	CHECK_INT(w.count, 1);
+	wc_request_log_free(log);
+	free(p);
+
+	/* Milliseconds: refused naming the cell and the unit, not left to the
+	 * clock check that blamed the UTC offset. */
+	p = fixture("requests_ms.csv", "arrival_s,completion_s\n1784415085560.5,1784415086560.5\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "requests_ms.csv:2:1: the first arrival is not epoch seconds");
+	CHECK_CONTAINS(err.msg, "it looks like milliseconds");
+	free(p);
+	p = fixture("requests_ms.json", "{\"request_timestamps\": [1784415085560.5], \"e2els\": [1.0]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "requests_ms.json: /request_timestamps/0: the first arrival is not epoch seconds");
+	free(p);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("request_logs");
 	test_requests();
+	test_csv_flags();
 	free(dir);
 	return check_report("test_request_logs");
 }
