@@ -171,11 +171,14 @@ check_replay(const wc_envelope_workload *w, wc_error *err)
 			return wc_error_set(err, WC_EINVAL, "arrival_s/%zu: must be finite, >= 0 and non-decreasing", i);
 		const double *len[2] = { w->arrival_input, w->arrival_output };
 		const char *nm[2] = { "arrival_input", "arrival_output" };
+		/* An output of 0 is a request that ended at its prefill (aborted,
+		 * an empty completion): a real row of a log, replayed as its
+		 * prefill alone (docs/envelopes.md, "Workloads"). */
 		for (int j = 0; j < 2; j++)
 			if (len[j] && !isnan(len[j][i]) &&
-			    (!isfinite(len[j][i]) || len[j][i] < 1 || len[j][i] > WC_ENVELOPE_MAX_TOKENS))
-				return wc_error_set(err, WC_EINVAL, "%s/%zu: must be tokens 1 to %g (or NaN = drawn)",
-				                    nm[j], i, WC_ENVELOPE_MAX_TOKENS);
+			    (!isfinite(len[j][i]) || len[j][i] < 1 - j || len[j][i] > WC_ENVELOPE_MAX_TOKENS))
+				return wc_error_set(err, WC_EINVAL, "%s/%zu: must be tokens %d to %g (or NaN = drawn)",
+				                    nm[j], i, 1 - j, WC_ENVELOPE_MAX_TOKENS);
 	}
 	return WC_OK;
 }
@@ -410,7 +413,9 @@ wc__arrivals_take(wc__arrivals *a, double *input, double *output)
 			a->overflow = 1;
 	}
 	*input = isnan(in) ? wc__envelope_draw_length(a->rng, &a->input) : round(in);
-	*output = isnan(out) ? wc__envelope_draw_length(a->rng, &a->output) : round(out);
+	/* a replayed output of 0: the prefill alone, whose step gives a
+	 * request its first token (docs/envelopes.md, "The engine") */
+	*output = isnan(out) ? wc__envelope_draw_length(a->rng, &a->output) : fmax(round(out), 1.0);
 }
 
 int
