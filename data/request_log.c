@@ -247,7 +247,16 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 			continue;
 		}
 		double a = num_at(ra.arr, i) + shift, f = NAN, c;
-		double tt = num_at(ra.ttft, i), out_len = num_at(ra.olen, i);
+		double tt = num_at(ra.ttft, i), out_len = num_at(ra.olen, i), in_len = num_at(ra.ilen, i);
+		/* a count no request has is named at its entry, not later at an
+		 * index of the sorted arrivals */
+		if (in_len < 0 || in_len > WC_CAPACITY_MAX_TOKENS || out_len < 0 || out_len > WC_CAPACITY_MAX_TOKENS) {
+			int bad_in = in_len < 0 || in_len > WC_CAPACITY_MAX_TOKENS;
+			rc = wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: %g is no token count (0 to %g)", path,
+			                  bad_in ? "input_lens" : "output_lens", i, bad_in ? in_len : out_len,
+			                  WC_CAPACITY_MAX_TOKENS);
+			goto done;
+		}
 		if (isfinite(tt))
 			f = a + tt;
 		c = completion_at(&ra, i, a, f, out_len);
@@ -259,7 +268,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		log->arrival[k] = a;
 		log->first_token[k] = f;
 		log->completion[k] = c;
-		log->input_tokens[k] = num_at(ra.ilen, i);
+		log->input_tokens[k] = in_len;
 		log->output_tokens[k] = out_len;
 	}
 	if (nonfinite)
@@ -397,6 +406,11 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 		if (wc__parse_number(s, fl, &v[c]) != 0) {
 			wc__bad_line(bad, line_no, "%s: expected a number, got '%.*s'", csv_names[c],
 			             (int)(fl > 40 ? 40 : fl), s);
+			return 0;
+		}
+		if ((c == RC_INPUT || c == RC_OUTPUT) && !(v[c] >= 0 && v[c] <= WC_CAPACITY_MAX_TOKENS)) {
+			wc__bad_line(bad, line_no, "%s = %g is no token count (0 to %g)", csv_names[c], v[c],
+			             WC_CAPACITY_MAX_TOKENS);
 			return 0;
 		}
 	}

@@ -191,6 +191,24 @@ test_csv_flags(void)
 	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "requests_ms.json: /request_timestamps/0: the first arrival is not epoch seconds");
 	free(p);
+
+	/* A token count no request has is named at its line or entry (the
+	 * replay named an index of the sorted arrivals); 0 is a count. */
+	w.text[0] = 0;
+	opt.max_bad_fraction = 0.5;
+	p = fixture("requests_negative.csv", "arrival_s,completion_s,input_tokens,output_tokens\n"
+	                                     "1784415085.5,1784415086.5,4000,0\n1784415087.5,1784415088.5,400,-3\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log)
+		CHECK_INT(log->n, 1);
+	CHECK_CONTAINS(w.text, "requests_negative.csv:3: output_tokens = -3 is no token count");
+	wc_request_log_free(log);
+	free(p);
+	p = fixture("requests_negative.json", "{\"request_timestamps\": [1784415085.5, 1784415086.5],"
+	                                      " \"e2els\": [1.0, 1.0], \"output_lens\": [0, -3]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "requests_negative.json: /output_lens/1: -3 is no token count");
+	free(p);
 }
 
 int
