@@ -127,57 +127,180 @@ wc__nv_choose_power(nv_reader *rd, char **start, size_t *flen, size_t line_no)
 	return 0;
 }
 
-int
-wc__nv_parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
+void
+wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why, size_t cap)
+{
+	size_t b = len >= 3 && (unsigned char)line[0] == 0xEF && (unsigned char)line[1] == 0xBB ? 3 : 0, p = b;
+	while (p < len && (line[p] == ' ' || line[p] == '\t'))
+		p++;
+	const char *quote = memchr(line, '"', len), *comma = memchr(line, ',', len);
+	size_t ctrl = b;
+	while (ctrl < len && ((unsigned char)line[ctrl] >= 0x20 || line[ctrl] == '\t' || line[ctrl] == '\r'))
+		ctrl++;
+	if (len >= 2 && (unsigned char)line[0] == 0x1F && (unsigned char)line[1] == 0x8B)
+		snprintf(why, cap, "a gzip-compressed file, not a text log: decompress it first (gunzip)");
+	else if (ctrl < len)
+		snprintf(why, cap, "control byte 0x%02X at column %zu: not a text log", (unsigned char)line[ctrl],
+		         ctrl + 1);
+	else if (p < len && line[p] >= '0' && line[p] <= '9' && !comma)
+		snprintf(why, cap, "no header line and no commas (nvidia-smi dmon output?): record with "
+		         "--query-gpu=timestamp,index,power.draw --format=csv");
+	else if (p < len && line[p] >= '0' && line[p] <= '9')
+		snprintf(why, cap, "no header line (log with --format=csv, without noheader)");
+	else if (quote)
+		snprintf(why, cap, "quoted field at column %zu: power logs are read unquoted, as nvidia-smi "
+		         "writes them (remove the quotes)", (size_t)(quote - line) + 1);
+	else if (!comma && (memchr(line, ';', len) || memchr(line, '\t', len)))
+		snprintf(why, cap, "fields separated by '%s', not by commas as nvidia-smi writes them",
+		         memchr(line, ';', len) ? ";" : "\\t");
+	else
+		snprintf(why, cap, "no '%s' column in the header", missing);
+}
+
+/* The columns a header line names (docs/formats/telemetry.md, "Header"):
+ * the time, the GPU keys and the power columns with their units. WC_OK,
+ * or a WC_* error naming the line and what it lacks. */
+static int
+read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, nv_columns *c)
 {
 	size_t pos = 0;
+	memset(c, 0, sizeof *c);
 	for (int r = 0; r < NV_POWER_COLUMNS; r++) {
-		rd->power_col[r] = -1;
-		rd->power_col_scale[r] = 1.0;
+		c->power_col[r] = -1;
+		c->power_col_scale[r] = 1.0;
 	}
 	if (len >= 3 && (unsigned char)line[0] == 0xEF && (unsigned char)line[1] == 0xBB &&
 	    (unsigned char)line[2] == 0xBF)
 		pos = 3; /* UTF-8 byte order mark */
-	rd->col_time = rd->col_index = rd->col_uuid = rd->col_power = -1;
-	rd->n_cols = 0;
+	c->col_time = c->col_index = c->col_uuid = -1;
 	while (pos <= len) {
 		char *start = line + pos;
 		char *comma = memchr(start, ',', len - pos);
 		size_t flen = comma ? (size_t)(comma - start) : len - pos;
 		char name[64], unit[16];
-		if (rd->n_cols >= NV_MAX_FIELDS)
+		if (c->n_cols >= NV_MAX_FIELDS)
 			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: more than %d columns", rd->path,
 			                    line_no, NV_MAX_FIELDS);
-		column_name(start, flen, name, sizeof name, &rd->info->has_units, unit, sizeof unit);
-		int c = rd->n_cols++;
+		column_name(start, flen, name, sizeof name, &c->has_units, unit, sizeof unit);
+		int k = c->n_cols++;
 		if (strcasecmp(name, "timestamp") == 0)
-			rd->col_time = c;
+			c->col_time = k;
 		else if (strcasecmp(name, "index") == 0)
-			rd->col_index = c;
+			c->col_index = k;
 		else if (strcasecmp(name, "uuid") == 0)
-			rd->col_uuid = c;
+			c->col_uuid = k;
 		for (int r = 0; r < NV_POWER_COLUMNS; r++)
-			if (strcasecmp(name, wc__nv_power_names[r]) == 0 && rd->power_col[r] < 0) {
-				if (power_unit(unit, strlen(unit), &rd->power_col_scale[r]) != 0)
+			if (strcasecmp(name, wc__nv_power_names[r]) == 0 && c->power_col[r] < 0) {
+				if (power_unit(unit, strlen(unit), &c->power_col_scale[r]) != 0)
 					return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%zu: unknown power unit '[%s]' "
 					                    "(W, mW or kW)", rd->path, line_no, pos + 1, unit);
-				rd->power_col[r] = c;
+				c->power_col[r] = k;
 			}
 		if (!comma)
 			break;
 		pos += flen + 1;
 	}
+	int any_power = 0;
+	for (int r = 0; r < NV_POWER_COLUMNS; r++)
+		any_power |= c->power_col[r] >= 0;
+	if (!any_power || c->col_time < 0) {
+		char why[160];
+		wc__nv_not_a_header(line, len, !any_power ? "power.draw" : "timestamp", why, sizeof why);
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: %s", rd->path, line_no, why);
+	}
+	return WC_OK;
+}
+
+/* The columns `c` become those the lines are read by. */
+static void
+apply_columns(nv_reader *rd, const nv_columns *c)
+{
+	rd->n_cols = c->n_cols;
+	rd->col_time = c->col_time;
+	rd->col_index = c->col_index;
+	rd->col_uuid = c->col_uuid;
+	for (int r = 0; r < NV_POWER_COLUMNS; r++) {
+		rd->power_col[r] = c->power_col[r];
+		rd->power_col_scale[r] = c->power_col_scale[r];
+	}
+	rd->info->has_units |= c->has_units;
+}
+
+int
+wc__nv_is_header(const char *line, size_t len)
+{
+	size_t pos = len >= 3 && (unsigned char)line[0] == 0xEF ? 3 : 0;
+	while (pos < len && (line[pos] == ' ' || line[pos] == '\t'))
+		pos++;
+	if (pos == len || !((line[pos] >= 'a' && line[pos] <= 'z') || (line[pos] >= 'A' && line[pos] <= 'Z')))
+		return 0; /* a data line: a time or an index comes first */
+	while (pos <= len) {
+		const char *comma = memchr(line + pos, ',', len - pos);
+		size_t flen = comma ? (size_t)(comma - (line + pos)) : len - pos;
+		char name[64], unit[16];
+		int had_unit = 0;
+		column_name((char *)line + pos, flen, name, sizeof name, &had_unit, unit, sizeof unit);
+		if (strcasecmp(name, "timestamp") == 0)
+			return 1;
+		if (!comma)
+			break;
+		pos += flen + 1;
+	}
+	return 0;
+}
+
+/* A header after the first (a second nvidia-smi appended to the log,
+ * maybe with another --query-gpu list): the columns read -- time, GPU
+ * keys, the power column read -- in the same places, it drops nothing
+ * and counts as no line; in other places, the lines after it are read by
+ * it, said once; when it lacks the power column read or tells GPUs apart
+ * otherwise, the lines after it cannot be joined to those before and the
+ * file is refused naming both headers (docs/formats/telemetry.md, "A
+ * second header"). Reading on through the old columns took a
+ * temperature for the power. */
+int
+wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no)
+{
+	nv_columns c;
+	int rc = read_columns(rd, line, len, line_no, &c);
+	if (rc != WC_OK)
+		return rc;
+	if ((c.col_index >= 0) != (rd->col_index >= 0) || (c.col_uuid >= 0) != (rd->col_uuid >= 0))
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: a second header tells GPUs apart otherwise than "
+		                    "line %zu's (index %s, uuid %s there): split the log at line %zu",
+		                    rd->path, line_no, rd->header_line, rd->col_index >= 0 ? "present" : "absent",
+		                    rd->col_uuid >= 0 ? "present" : "absent", line_no);
+	if (c.power_col[rd->power_rank] < 0)
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: a second header has no '%s' column, which the "
+		                    "lines after line %zu were read from: split the log at line %zu", rd->path,
+		                    line_no, wc__nv_power_names[rd->power_rank], rd->header_line, line_no);
+	int same = c.n_cols == rd->n_cols && c.col_time == rd->col_time && c.col_index == rd->col_index &&
+	           c.col_uuid == rd->col_uuid;
+	for (int r = 0; r < NV_POWER_COLUMNS; r++)
+		same = same && c.power_col[r] == rd->power_col[r] && c.power_col_scale[r] == rd->power_col_scale[r];
+	if (same)
+		return WC_OK;
+	apply_columns(rd, &c);
+	rd->col_power = rd->power_col[rd->power_rank];
+	rd->power_scale = rd->power_col_scale[rd->power_rank];
+	wc__warn(rd->opt, "%s:%zu: a second header with other columns than line %zu's (nvidia-smi restarted "
+	         "with another query, appending): the lines after it are read by its columns", rd->path,
+	         line_no, rd->header_line);
+	return WC_OK;
+}
+
+int
+wc__nv_parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
+{
+	nv_columns c;
+	int rc = read_columns(rd, line, len, line_no, &c);
+	if (rc != WC_OK)
+		return rc;
+	apply_columns(rd, &c);
+	rd->header_line = line_no;
 	for (int r = NV_POWER_COLUMNS - 1; r >= 0; r--)
 		if (rd->power_col[r] >= 0)
 			use_power(rd, r);
-	if (rd->col_power < 0 || rd->col_time < 0) {
-		const char *first = line + (len >= 3 && (unsigned char)line[0] == 0xEF ? 3 : 0);
-		int data_like = *first >= '0' && *first <= '9';
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: %s", rd->path, line_no,
-		                    data_like ? "no header line (log with --format=csv, without noheader)"
-		                    : rd->col_power < 0 ? "no 'power.draw' column in the header"
-		                                        : "no 'timestamp' column in the header");
-	}
 	rd->info->has_index = rd->col_index >= 0;
 	rd->info->has_uuid = rd->col_uuid >= 0;
 	rd->mode = rd->col_index >= 0 ? NV_KEY_INDEX : rd->col_uuid >= 0 ? NV_KEY_UUID : NV_KEY_POSITION;

@@ -199,6 +199,10 @@ row_time(nv_reader *rd, char *text, size_t tl, size_t line_no, int col, double *
 	if (wc_nvsmi_parse_time(ts, tl, &v) != 0)
 		kind = (z = wc__parse_zoned_time(ts, tl, &v, why, sizeof why)) == 0 ? NV_STAMP_ZONED : 0;
 	col += (int)(ts - text);
+	if (kind == 0 && !rd->stamp_kind && tl > 0 && ts[0] == '"')
+		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: quoted field '%.*s': power logs are read unquoted, "
+		                    "as nvidia-smi writes them (remove the quotes)", rd->path, line_no, col,
+		                    (int)(tl > 40 ? 40 : tl), ts);
 	if (kind == 0 && !rd->stamp_kind && why[0]) /* a number in another unit: the unit named */
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: timestamp: %s", rd->path, line_no, col, why);
 	if (kind == 0 && !rd->stamp_kind)
@@ -400,6 +404,13 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 			if ((rc = wc__nv_parse_header(rd, line, len, lr.line_no)) != WC_OK)
 				goto done;
 			header = 1;
+			continue;
+		}
+		/* a data line begins with a digit (a time or an index): only
+		 * other lines may be a header repeated */
+		if (!(line[0] >= '0' && line[0] <= '9') && wc__nv_is_header(line, len)) {
+			if ((rc = wc__nv_reheader(rd, line, len, lr.line_no)) != WC_OK)
+				goto done;
 			continue;
 		}
 		info->data_lines++;

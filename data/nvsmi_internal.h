@@ -45,6 +45,13 @@ typedef struct {
 	int ok;
 } nv_row;
 
+/* The columns a header names (nvsmi_columns.c). */
+typedef struct {
+	int n_cols, col_time, col_index, col_uuid, has_units;
+	int power_col[NV_POWER_COLUMNS];
+	double power_col_scale[NV_POWER_COLUMNS];
+} nv_columns;
+
 typedef struct {
 	double t, watts;
 	size_t line;
@@ -60,6 +67,7 @@ typedef struct {
 	void *payload;
 	wc_error *err;
 	int n_cols, col_time, col_index, col_uuid, col_power;
+	size_t header_line;       /* the first header's line number */
 	double power_scale;       /* W per unit of the header's power unit */
 	/* power columns by preference (power.draw, .instant, .average; -1
 	 * absent) and their units; `power_rank` is the one read, `power_settled`
@@ -112,6 +120,15 @@ extern const char *const wc__nv_power_names[NV_POWER_COLUMNS];
 /** The header line: columns, the power column, how GPUs are told apart
  *  (nvsmi_columns.c). */
 int wc__nv_parse_header(nv_reader *rd, char *line, size_t len, size_t line_no);
+/** Whether a line after the header is another header (a field named
+ *  `timestamp`; data lines begin with a time or a GPU key). */
+int wc__nv_is_header(const char *line, size_t len);
+/** Such a line: same columns read, nothing happens; other places, the
+ *  columns are re-mapped (warned); lacking what was read, refused. */
+int wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no);
+/** Why `line` is not a header naming column `missing` (compressed, binary,
+ *  quoted, another separator, no header), into `why`. */
+void wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why, size_t cap);
 /** A power reading of the column read, in W; -1 = bad line (reported), or
  *  a WC_* error for a unit that is not a power unit. */
 int wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out);

@@ -1,0 +1,130 @@
+/*
+ * Header lines of nvidia-smi power logs (data/nvsmi_columns.c,
+ * docs/formats/telemetry.md "A second header"): a header repeated where a
+ * second nvidia-smi appended to the log, with the columns read in the
+ * same places, is no line at all (not malformed, so a short log with one
+ * is not refused); with another column order the lines after it are read
+ * by its columns (before, 148 temperatures were read as watts); lacking
+ * the power column read, or telling GPUs apart otherwise, the file is
+ * refused naming the line. A file that is no comma-separated text log --
+ * quoted, ';'-separated, nvidia-smi dmon output, gzip-compressed -- is
+ * refused naming that, not a missing 'power.draw' column.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	double sum;
+	int n;
+} seen;
+
+static int
+keep(double t, const double *w, int n_gpus, void *payload)
+{
+	seen *s = payload;
+	(void)t;
+	for (int g = 0; g < n_gpus; g++)
+		s->sum += w[g];
+	s->n++;
+	return 0;
+}
+
+/* 1 GPU, `n` rows 0.25 s apart of 300 W at 40 C; after row `at` (0 = none)
+ * the header `second` and rows with power and temperature swapped when
+ * `swapped`. */
+static char *
+log_text(int n, int at, const char *second, int swapped)
+{
+	size_t cap = (size_t)n * 80 + 512, used = 0;
+	char *s = malloc(cap);
+	used += (size_t)snprintf(s, cap, "timestamp,index,power.draw [W],temperature.gpu\n");
+	for (int i = 0; i < n; i++) {
+		if (at && i == at)
+			used += (size_t)snprintf(s + used, cap - used, "%s\n", second);
+		int sw = at && i >= at && swapped;
+		used += (size_t)snprintf(s + used, cap - used, "2026/07/18 15:57:%02d.%02d,0,%s,%s\n", 10 + i / 4,
+		                         (i % 4) * 25, sw ? "40" : "300.00", sw ? "300.00" : "40");
+	}
+	return s;
+}
+
+static int
+read_log(const char *dir, const char *name, const char *text, seen *s, wc_nvsmi_info *info,
+         test_warnings *w, wc_error *err)
+{
+	char *p = test_fixture(dir, name, text);
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	opt.warn = test_collect_warning;
+	opt.warn_payload = w;
+	memset(s, 0, sizeof *s);
+	w->text[0] = '\0';
+	w->count = 0;
+	int rc = wc_nvsmi_read(p, &opt, keep, s, info, err);
+	free(p);
+	return rc;
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("nvsmi_headers");
+	seen s;
+	wc_nvsmi_info info;
+	wc_error err;
+	test_warnings w;
+
+	/* another column order: re-mapped, every sample 300 W */
+	char *t = log_text(40, 20, "timestamp,index,temperature.gpu,power.draw [W]", 1);
+	CHECK_INT(read_log(dir, "swap.csv", t, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(s.n, 40);
+	CHECK_NEAR(s.sum / s.n, 300.0, 1e-9);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK_INT(info.data_lines, 40);
+	CHECK_CONTAINS(w.text, "swap.csv:22: a second header with other columns than line 1's");
+	free(t);
+
+	/* the same header again, in a log of 27 rows: no bad line, no warning */
+	t = log_text(27, 14, "timestamp,index,power.draw [W],temperature.gpu", 0);
+	CHECK_INT(read_log(dir, "same.csv", t, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(s.n, 27);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK_INT(info.data_lines, 27);
+	CHECK_INT(w.count, 0);
+	free(t);
+
+	/* without the power column read, or without the index: refused */
+	t = log_text(40, 20, "timestamp,index,power.draw.average [W],temperature.gpu", 0);
+	CHECK_INT(read_log(dir, "nopower.csv", t, &s, &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "nopower.csv:22: a second header has no 'power.draw' column");
+	free(t);
+	t = log_text(40, 20, "timestamp,power.draw [W],temperature.gpu,name", 0);
+	CHECK_INT(read_log(dir, "noindex.csv", t, &s, &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "noindex.csv:22: a second header tells GPUs apart otherwise than line 1's");
+	free(t);
+
+	/* not a comma-separated text log: the reason named */
+	static const struct {
+		const char *name, *text, *want;
+	} wrong[] = {
+		{ "quoted.csv", "\"timestamp\",\"power.draw [W]\"\n\"2026/07/18 15:57:25.621\",\"82.37\"\n",
+		  "quoted.csv:1: quoted field at column 1: power logs are read unquoted" },
+		{ "cells.csv", "timestamp,power.draw [W]\n\"2026/07/18 15:57:25.621\",\"82.37\"\n",
+		  "cells.csv:2:1: quoted field '\"2026/07/18 15:57:25.621\"'" },
+		{ "semi.csv", "timestamp;power.draw [W]\n2026/07/18 15:57:25.621;82.37\n",
+		  "semi.csv:1: fields separated by ';', not by commas" },
+		{ "dmon.csv", "# gpu    pwr  gtemp\n# Idx      W      C\n    0     82     33\n",
+		  "dmon.csv:3: no header line and no commas (nvidia-smi dmon output?)" },
+		{ "gz.csv", "\x1f\x8b\x08\x08zz\n", "gz.csv:1: a gzip-compressed file, not a text log" },
+	};
+	for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+		CHECK_INT(read_log(dir, wrong[i].name, wrong[i].text, &s, &info, &w, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, wrong[i].want);
+	}
+	free(dir);
+	return check_report("test_nvsmi_headers");
+}
