@@ -118,8 +118,14 @@ close_keyed(nv_reader *rd, size_t line)
 	if (!rd->frozen) {
 		if (bad_near || rd->tainted) {
 			/* A bad line in the first sweep would hide a GPU: wait for
-			 * a clean one before fixing the set. */
+			 * a clean one before fixing the set. A bad line within
+			 * this sample is accounted for by its drop: near the next
+			 * sample it would drop that good one too (metrics lost the
+			 * sample after a bad first line, docs/formats/telemetry.md
+			 * "Bad lines in a sweep"). */
 			rd->info->dropped_samples++;
+			if (rd->tainted && rd->last_bad_line >= rd->first_line)
+				rd->last_bad_line = 0;
 			wc__nv_forget_gpus(rd);
 			return WC_OK;
 		}

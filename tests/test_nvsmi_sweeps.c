@@ -407,6 +407,28 @@ daylight_saving(const char *dir, double jump, double extra)
 	free(text);
 }
 
+/* A bad row of GPU 0 in the very first sweep drops that sweep alone: the
+ * next, good one was dropped as well (the bad line counted as "near" it
+ * after its own sweep had been dropped for it). */
+static void
+bad_first_sweep(const char *dir, int gpus, int index, int uuid, const char *bad)
+{
+	design d = { gpus, 100, index, uuid, 0.25, 0.003, 0, 0, 0, bad };
+	char *text = log_text(&d);
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+	fprintf(stderr, "%d GPUs, GPU 0 of the first sweep is '%s'\n", gpus, bad);
+	CHECK_INT(read_text(dir, "bad_first_sweep.csv", text, 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.bad_lines, 1);
+	CHECK_INT(info.dropped_samples, 1);
+	CHECK_INT(info.samples, 99);
+	CHECK_INT(s.misaligned, 0);
+	CHECK_INT(s.sweep[0], 1);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -415,6 +437,8 @@ main(void)
 	bad_first_gpu(dir, 8, 1, 1, 0, "[Unknown Error]");
 	bad_first_gpu(dir, 2, 1, 0, 0, "-1.00");
 	bad_first_gpu(dir, 4, 0, 1, 0, "[N/A]");
+	bad_first_sweep(dir, 1, 1, 0, "-1.00");
+	bad_first_sweep(dir, 2, 1, 1, "[N/A]");
 	/* a row cut short: its GPU cannot be read, it is the one after the last */
 	bad_first_gpu(dir, 2, 1, 1, 1, "2026/07/18 15:00:15.500, 0");
 	bad_first_gpu(dir, 4, 0, 1, 1, "2026/07/18 15:00");
