@@ -67,9 +67,11 @@ wc__nv_deliver(nv_reader *rd)
 	 * at its cadence (within 5 intervals, or 2 s) is that, not an hour
 	 * lost or a log appended out of order: it is taken out of every later
 	 * sample, said once (docs/formats/telemetry.md). It refused the run,
-	 * every later line "3600 s after the one before". */
+	 * every later line "3600 s after the one before". A time carrying its
+	 * zone (epoch seconds, RFC 3339 with an offset) has no such jump: an
+	 * hour there is an hour without samples, a gap. */
 	double gap = rd->t - rd->last_t, jump = gap > 0 ? 3600.0 : -3600.0;
-	if (rd->have_last && rd->last_gap > 0 && fabs(fabs(gap) - 3600.0) <= 60.0 && gap - jump > 0 &&
+	if (rd->have_last && rd->last_gap > 0 && rd->stamp_kind == NV_STAMP_LOCAL && fabs(fabs(gap) - 3600.0) <= 60.0 && gap - jump > 0 &&
 	    gap - jump <= fmax(5.0 * rd->last_gap, 2.0)) {
 		wc__warn(rd->opt, "%s:%zu: the clock jumps %+.0f s between two samples %.3g s apart by the sampling "
 		         "cadence: a daylight-saving change of the local time nvidia-smi writes; later samples are "
