@@ -174,6 +174,9 @@ print_metrics_json(const char *cmd, const metrics_args *a, const wc_trace_log_me
 	json_object_set_new(o, "max_sweep_span_s", json_real(info->max_sweep_span_s));
 	json_object_set_new(o, "wide_sweeps", json_integer((json_int_t)info->wide_sweeps));
 	json_object_set_new(o, "implausible_lines", json_integer((json_int_t)info->implausible_lines));
+	json_object_set_new(o, "gaps", json_integer((json_int_t)info->gaps));
+	json_object_set_new(o, "gap_s", json_real(info->gap_s));
+	json_object_set_new(o, "longest_gap_s", json_real(info->longest_gap_s));
 	for (int g = 0; g < m->n_gpus; g++) {
 		json_t *e = json_object();
 		json_object_set_new(e, "index", info->index[g] >= 0 ? json_integer(info->index[g]) : json_null());
@@ -204,9 +207,12 @@ print_metrics_text(const metrics_args *a, const wc_trace_log_metrics *m)
 	printf("%s: %d GPU%s, %zu samples, %zu data lines (%zu malformed, skipped)%s\n", a->path,
 	       m->n_gpus, m->n_gpus == 1 ? "" : "s", info->samples, info->data_lines, info->bad_lines,
 	       m->exact ? "" : "; long log: quantiles and spectrum in bounded mode");
-	printf("  GPUs told apart by %s; widest sweep %.3f s, %zu sweep%s wider than %.0f ms\n",
+	printf("  GPUs told apart by %s; widest sweep %.3f s, %zu sweep%s wider than %.0f ms",
 	       info->gpu_count_source, info->max_sweep_span_s, info->wide_sweeps,
 	       info->wide_sweeps == 1 ? "" : "s", 1000.0 * WC_NVSMI_SWEEP_TOL_S);
+	if (info->gaps > 0) /* bridged by straight lines (docs/formats/telemetry.md, "Time gaps") */
+		printf("; %zu gap%s without samples, %.1f s", info->gaps, info->gaps == 1 ? "" : "s", info->gap_s);
+	putchar('\n');
 	printf("  %-8s %9s %11s %8s %8s %8s %8s %8s %8s %9s %8s %8s\n", "trace", "dur_s", "energy_j",
 	       "mean_w", "p5_w", "p50_w", "p95_w", "max_w", "ramp_w/s", "ramp_p95", "entropy",
 	       "period_s");

@@ -46,6 +46,9 @@ typedef struct {
 	int utc_stamps;                          /* timestamps carry their zone (RFC 3339 with
 	                                          * Z or an offset, epoch seconds): the UTC
 	                                          * offset was not applied */
+	size_t gaps;                             /* intervals without samples over 10
+	                                          * sampling intervals and 1 s */
+	double gap_s, longest_gap_s;             /* their total and the longest, s */
 	size_t bytes_read;                       /* of the file so far, kept current while it
 	                                          * streams (a caller extrapolates the sample
 	                                          * count of a regular file from it) */

@@ -345,8 +345,10 @@ reader_new(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn
 	rd->bad.path = path;
 	rd->bad.opt = opt;
 	rd->info = info;
-	rd->on_sample = on_sample;
-	rd->payload = payload;
+	rd->gaps.user = on_sample;
+	rd->gaps.user_payload = payload;
+	rd->on_sample = wc__nv_gap_sample;
+	rd->payload = rd;
 	rd->err = err;
 	rd->power_scale = 1.0;
 	rd->max_power_w = opt->max_power_w > 0 ? opt->max_power_w : WC_TELEMETRY_MAX_POWER_W;
@@ -435,6 +437,8 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 		rc = wc_error_set(err, WC_EPARSE, "%s: no complete sample", path);
 		goto done;
 	}
+	if ((rc = wc__nv_gaps_finish(rd)) != WC_OK)
+		goto done;
 	info->n_gpus = rd->n_gpus;
 	rc = WC_OK;
 done:

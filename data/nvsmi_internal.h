@@ -30,6 +30,31 @@
 #define NV_GAP_CUTS 3
 #define NV_GAP_SHARE 0.5
 
+/* Gaps in the sampling (nvsmi_gaps.c, docs/formats/telemetry.md "Time
+ * gaps"): an interval over NV_GAP_FACTOR sampling intervals (the median of
+ * the last NV_CADENCE_N) and over NV_GAP_MIN_S is a gap, warned for the
+ * first NV_GAP_SHOWN; gaps over NV_GAP_REFUSE_SHARE of the log's span
+ * refuse it. */
+#define NV_CADENCE_N 32
+#define NV_GAP_FACTOR 10.0
+#define NV_GAP_MIN_S 1.0
+#define NV_GAP_SHOWN 5
+#define NV_GAP_REFUSE_SHARE 0.5
+
+/* The sampling intervals seen, between the reader and the caller's
+ * callback. */
+typedef struct {
+	wc_nvsmi_sample_fn user;  /* the caller's callback and payload */
+	void *user_payload;
+	int have;
+	double last_t;
+	double ring[NV_CADENCE_N];  /* the last intervals, and their lines */
+	size_t ring_line[NV_CADENCE_N];
+	size_t n_iv;              /* intervals seen */
+	double cadence;           /* their median, 0 before NV_CADENCE_N */
+	size_t longest_line;      /* line after the longest gap */
+} nv_gaps;
+
 enum { NV_KEY_INDEX, NV_KEY_UUID, NV_KEY_POSITION };
 /* Timestamp forms: nvidia-smi's local wall time, or one carrying its zone. */
 enum { NV_STAMP_LOCAL = 1, NV_STAMP_ZONED = 2 };
@@ -103,6 +128,7 @@ typedef struct {
 	char ts_text[64];
 	size_t ts_len;
 	double ts_val;
+	nv_gaps gaps;
 	/* position mode: rows held while the GPU count is guessed; once it
 	 * is (`counted`), the rows of the sweeps not yet delivered: held[0,
 	 * run_len) sweeps whose row count was off, then the sweep being read,
@@ -136,6 +162,12 @@ int wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no,
  *  preferred one that has a value on this line (fields `start`, `flen`);
  *  1 when it moved. */
 int wc__nv_choose_power(nv_reader *rd, char **start, size_t *flen, size_t line_no);
+/** The sample callback the reader calls: sampling gaps noted, then the
+ *  caller's (nvsmi_gaps.c); `payload` is the reader. */
+int wc__nv_gap_sample(double t, const double *power_w, int n_gpus, void *payload);
+/** At the end: intervals held for the first cadence judged, the gaps
+ *  counted; WC_EPARSE when they are over half the log's span. */
+int wc__nv_gaps_finish(nv_reader *rd);
 /** Hand the assembled sample to the caller, after the order and gap
  *  checks (nvsmi_sweep.c). */
 int wc__nv_deliver(nv_reader *rd);

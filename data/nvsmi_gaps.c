@@ -1,0 +1,103 @@
+/*
+ * nvidia-smi power logs, gaps in the sampling (docs/formats/telemetry.md,
+ * "Time gaps"): the traces are read as piecewise-linear curves
+ * (docs/trace-metrics.md), so a stretch without samples is bridged by a
+ * straight line. Over a few sampling intervals that is jitter; over many,
+ * the logger stopped and every metric across the stretch is made up (a
+ * 30-minute outage of a 75-s log gave 29 times the energy, without a
+ * word). A gap is an interval between samples over NV_GAP_FACTOR times
+ * the sampling interval (the median of the last NV_CADENCE_N intervals)
+ * and over NV_GAP_MIN_S; each is warned with its line and length (the
+ * first NV_GAP_SHOWN, then a count) and counted in wc_nvsmi_info; a log
+ * more than half of whose span lies in gaps is refused.
+ */
+#include "nvsmi_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of the `n` intervals in the ring. */
+static double
+cadence_of(const nv_gaps *gp, size_t n)
+{
+	double v[NV_CADENCE_N];
+	memcpy(v, gp->ring, n * sizeof v[0]);
+	qsort(v, n, sizeof v[0], by_value);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void
+judge(nv_reader *rd, double interval, size_t line)
+{
+	nv_gaps *gp = &rd->gaps;
+	wc_nvsmi_info *info = rd->info;
+	if (!(interval > NV_GAP_FACTOR * gp->cadence && interval > NV_GAP_MIN_S))
+		return;
+	info->gaps++;
+	info->gap_s += interval;
+	if (interval > info->longest_gap_s) {
+		info->longest_gap_s = interval;
+		gp->longest_line = line;
+	}
+	if (info->gaps <= NV_GAP_SHOWN)
+		wc__warn(rd->opt, "%s:%zu: no sample for %.1f s before this line (%.0f sampling intervals of "
+		         "%.3g s): the trace is a straight line across the gap", rd->path, line, interval,
+		         interval / gp->cadence, gp->cadence);
+}
+
+int
+wc__nv_gap_sample(double t, const double *power_w, int n_gpus, void *payload)
+{
+	nv_reader *rd = payload;
+	nv_gaps *gp = &rd->gaps;
+	if (gp->have) {
+		double interval = t - gp->last_t;
+		size_t k = gp->n_iv % NV_CADENCE_N;
+		gp->ring[k] = interval;
+		gp->ring_line[k] = rd->first_line;
+		gp->n_iv++;
+		if (gp->cadence > 0)
+			judge(rd, interval, rd->first_line);
+		if (gp->n_iv % NV_CADENCE_N == 0) {
+			/* the first estimate judges the intervals held for it */
+			int first = gp->cadence == 0;
+			gp->cadence = cadence_of(gp, NV_CADENCE_N);
+			for (size_t j = 0; first && j < NV_CADENCE_N; j++)
+				judge(rd, gp->ring[j], gp->ring_line[j]);
+		}
+	}
+	gp->have = 1;
+	gp->last_t = t;
+	return gp->user ? gp->user(t, power_w, n_gpus, gp->user_payload) : 0;
+}
+
+int
+wc__nv_gaps_finish(nv_reader *rd)
+{
+	nv_gaps *gp = &rd->gaps;
+	wc_nvsmi_info *info = rd->info;
+	if (gp->cadence == 0 && gp->n_iv >= 3) {
+		gp->cadence = cadence_of(gp, (size_t)gp->n_iv);
+		for (size_t j = 0; j < gp->n_iv; j++)
+			judge(rd, gp->ring[j], gp->ring_line[j]);
+	}
+	if (info->gaps > NV_GAP_SHOWN)
+		wc__warn(rd->opt, "%s: %zu gaps over %.0f sampling intervals in all, %.1f s (the longest %.1f s "
+		         "before line %zu)", rd->path, info->gaps, NV_GAP_FACTOR, info->gap_s, info->longest_gap_s,
+		         gp->longest_line);
+	double span = info->t_last - info->t_first;
+	if (info->gaps > 0 && info->gap_s > NV_GAP_REFUSE_SHARE * span)
+		return wc_error_set(rd->err, WC_EPARSE, "%s: %.0f s of the log's %.0f s lie in %zu gap%s without "
+		                    "samples (the longest %.0f s before line %zu): more than half the trace would be "
+		                    "interpolated; split the log at its gaps", rd->path, info->gap_s, span,
+		                    info->gaps, info->gaps == 1 ? "" : "s", info->longest_gap_s, gp->longest_line);
+	return WC_OK;
+}

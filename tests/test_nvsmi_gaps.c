@@ -1,0 +1,95 @@
+/*
+ * Gaps in the sampling of nvidia-smi power logs (data/nvsmi_gaps.c,
+ * docs/formats/telemetry.md "Time gaps"): an interval over 10 sampling
+ * intervals (the median) and over 1 s is warned with its line and length
+ * and counted (also by `metrics --json`); gaps over half the log's span
+ * refuse it (a 30-minute outage in a 75-s log gave 29 times the energy,
+ * silently); a short pause at a fast cadence, under 1 s, is no gap; a gap
+ * among the first intervals is judged once the cadence is known.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* `n` samples of 1 GPU every `dt` s, `pause` s more before sample `at`. */
+static char *
+log_text(int n, double dt, int at, double pause)
+{
+	size_t cap = (size_t)n * 64 + 64, used = 0;
+	char *s = malloc(cap);
+	used += (size_t)snprintf(s, cap, "timestamp,index,power.draw [W]\n");
+	for (int i = 0; i < n; i++) {
+		double t = 1784415445.0 + i * dt + (i >= at ? pause : 0.0);
+		used += (size_t)snprintf(s + used, cap - used, "%.3f,0,%d.00\n", t, 200 + i % 7);
+	}
+	return s;
+}
+
+static int
+read_log(const char *dir, const char *name, char *text, wc_nvsmi_info *info, test_warnings *w,
+         wc_error *err)
+{
+	char *p = test_fixture(dir, name, text);
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	opt.warn = test_collect_warning;
+	opt.warn_payload = w;
+	memset(w, 0, sizeof *w);
+	int rc = wc_nvsmi_read(p, &opt, NULL, NULL, info, err);
+	free(p);
+	free(text);
+	return rc;
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("nvsmi_gaps");
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+
+	/* 10 s lost from a 75-s log at 250 ms: warned, counted */
+	CHECK_INT(read_log(dir, "gap10.csv", log_text(300, 0.25, 150, 10.0), &info, &w, &err), WC_OK);
+	CHECK_INT(info.gaps, 1);
+	CHECK_NEAR(info.gap_s, 10.25, 1e-6);
+	CHECK_NEAR(info.longest_gap_s, 10.25, 1e-6);
+	CHECK_CONTAINS(w.text, "gap10.csv:152: no sample for 10.2 s before this line (41 sampling intervals of "
+	                       "0.25 s)");
+
+	/* 30 minutes lost: refused */
+	CHECK_INT(read_log(dir, "gap1800.csv", log_text(300, 0.25, 150, 1800.0), &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "gap1800.csv: 1800 s of the log's 1875 s lie in 1 gap without samples (the "
+	                        "longest 1800 s before line 152)");
+
+	/* 0.9 s at 50 ms (18 intervals, under 1 s): no gap; no pause at all: none */
+	CHECK_INT(read_log(dir, "short.csv", log_text(300, 0.05, 100, 0.85), &info, &w, &err), WC_OK);
+	CHECK_INT(info.gaps, 0);
+	CHECK_INT(w.count, 0);
+
+	/* among the first intervals: judged once the cadence is known */
+	CHECK_INT(read_log(dir, "early.csv", log_text(300, 0.1, 3, 5.0), &info, &w, &err), WC_OK);
+	CHECK_INT(info.gaps, 1);
+	CHECK_CONTAINS(w.text, "early.csv:5: no sample for 5.1 s");
+
+	/* and in a log of 30 samples, judged at its end */
+	CHECK_INT(read_log(dir, "few.csv", log_text(30, 0.1, 5, 1.2), &info, &w, &err), WC_OK);
+	CHECK_INT(info.gaps, 1);
+
+	/* metrics --json counts them */
+	char *text = log_text(300, 0.25, 150, 10.0), *p = test_fixture(dir, "json.csv", text);
+	free(text);
+	const char *argv[] = { "wattcast", "metrics", p, "--json", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "\"gaps\": 1,");
+	CHECK_CONTAINS(r.err, "json.csv:152: no sample for 10.2 s");
+	run_result_free(&r);
+	free(p);
+	free(dir);
+	return check_report("test_nvsmi_gaps");
+}
