@@ -92,8 +92,8 @@ cli_getopt(int argc, char **argv, const char *shortopts, const struct option *lo
 
 /* The folder a file path names: the text before its last '/', "/" for a
  * file at the root, "." for none. */
-static const char *
-folder_of(const char *path, char *buf, size_t cap)
+const char *
+cli_folder_of(const char *path, char *buf, size_t cap)
 {
 	const char *slash = strrchr(path, '/');
 	snprintf(buf, cap, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
@@ -109,7 +109,7 @@ check_folder(const char *cmd, const char *flag, const char *out)
 {
 	struct stat st;
 	char dir[PATH_MAX];
-	folder_of(out, dir, sizeof dir);
+	cli_folder_of(out, dir, sizeof dir);
 	if (stat(dir, &st) != 0) {
 		if (errno == ENOENT)
 			return cli_usage_error(cmd, "%s: folder '%s' does not exist (for '%s')", flag, dir, out);
@@ -157,7 +157,7 @@ same_file(const char *a, const char *b)
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 	char ra[PATH_MAX], rb[PATH_MAX], da[PATH_MAX], db[PATH_MAX];
 	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
-	if (!realpath(folder_of(a, da, sizeof da), ra) || !realpath(folder_of(b, db, sizeof db), rb))
+	if (!realpath(cli_folder_of(a, da, sizeof da), ra) || !realpath(cli_folder_of(b, db, sizeof db), rb))
 		return strcmp(a, b) == 0;
 	return strcmp(ra, rb) == 0 && strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b) == 0;
 }

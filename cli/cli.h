@@ -109,6 +109,9 @@ enum { CLI_OPT_EMPTY = -2 };
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
                int *longindex);
 
+/** The folder a file path names: the text before its last '/', "/" for a
+ *  file at the root, "." for none; into `buf`, which comes back. */
+const char *cli_folder_of(const char *path, char *buf, size_t cap);
 /** Refuse, before any work, an output (`flag`'s value `out`; NULL: none)
  *  whose folder does not exist or is not a folder, that is itself a
  *  folder, or that is the same file as one of the `n` inputs (NULL entries

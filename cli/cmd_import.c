@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "data/data.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,50 @@ static const char import_usage[] =
 	"          ...) and checks it as `wattcast fit` would; other columns are kept.\n";
 
 #define MAX_MAP 64
+
+/* `n_series` is relative to the table's folder (docs/formats/runs-table.md):
+ * a relative path of the source, copied as it is into a table in another
+ * folder, names no file there and `fit` refused the import. Each is
+ * rewritten relative to the output's folder (resolved through realpath,
+ * climbing with "..") -- absolute when that does not fit the column. */
+static int
+rebase_series(wc_runs_table *t, const char *src, const char *out, wc_error *err)
+{
+	char sd[PATH_MAX], od[PATH_MAX], from[PATH_MAX], to[PATH_MAX], full[2 * PATH_MAX];
+	if (!realpath(cli_folder_of(src, sd, sizeof sd), from) || !realpath(cli_folder_of(out, od, sizeof od), to))
+		return wc_error_set(err, WC_EIO, "%.120s: cannot resolve the folders of the source and -o", src);
+	if (strcmp(from, to) == 0)
+		return WC_OK;
+	for (size_t i = 0; i < t->n_runs; i++) {
+		wc_run *r = &t->runs[i];
+		char target[PATH_MAX], rel[2 * PATH_MAX] = "";
+		if (!r->n_series[0] || r->n_series[0] == '/')
+			continue;
+		snprintf(full, sizeof full, "%s/%s", from, r->n_series);
+		if (!realpath(full, target))
+			return wc_error_set(err, WC_EIO, "%.80s:%d: column 'n_series': %.80s: cannot resolve", src,
+			                    r->line, r->n_series);
+		/* the common leading folders of `to` and `target`, then ".." for
+		 * each folder of `to` below them */
+		size_t common = 0;
+		for (size_t k = 0; to[k] && to[k] == target[k]; k++)
+			if (to[k] == '/')
+				common = k;
+		size_t tl = strcmp(to, "/") == 0 ? 0 : strlen(to); /* the root: no folder to climb */
+		if (strncmp(to, target, tl) == 0 && target[tl] == '/')
+			common = tl;
+		for (const char *p = to + common; tl > 0 && *p; p++)
+			if (*p == '/')
+				strcat(rel, "../");
+		snprintf(rel + strlen(rel), sizeof rel - strlen(rel), "%s", target + common + 1);
+		const char *use = strlen(rel) < sizeof r->n_series ? rel : target;
+		if (strlen(use) >= sizeof r->n_series)
+			return wc_error_set(err, WC_ERANGE, "%.80s:%d: column 'n_series': the path from -o's folder "
+			                    "is longer than %zu bytes", src, r->line, sizeof r->n_series - 1);
+		snprintf(r->n_series, sizeof r->n_series, "%s", use);
+	}
+	return WC_OK;
+}
 
 static int
 parse_map(const char *cmd, char *spec, const char **src, const char **dst, int *n)
@@ -158,6 +203,8 @@ import_run(int argc, char **argv, const char *typed)
 			import_warn(msg, cmd);
 		}
 	}
+	if (rc == WC_OK)
+		rc = rebase_series(t, argv[optind], output, &err);
 	if (rc == WC_OK) {
 		FILE *cf = typed ? open_memstream(&comment, &comment_len) : NULL;
 		if (cf) {
