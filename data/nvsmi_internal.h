@@ -36,7 +36,7 @@
  * first NV_GAP_SHOWN; gaps over NV_GAP_REFUSE_SHARE of the log's span
  * refuse it. */
 #define NV_CADENCE_N 32
-#define NV_GAP_FACTOR 10.0
+#define NV_GAP_FACTOR WC_TELEMETRY_GAP_CADENCES /* the engine log's holes, one rule */
 #define NV_GAP_MIN_S 1.0
 #define NV_GAP_SHOWN 5
 #define NV_GAP_REFUSE_SHARE 0.5
