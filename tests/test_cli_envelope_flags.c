@@ -1,0 +1,107 @@
+/*
+ * wattcast envelope's flags that the run does not use are refused naming
+ * them, and a budget plan's text echoes the budget as given with
+ * statistics precise enough to show the comparison (docs/cli.md,
+ * "envelope").
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <stdlib.h>
+
+/* A flag the run does not use is refused naming it (docs/cli.md,
+ * "envelope"; it ran an ordinary envelope before, as if it had been used),
+ * and a plan's text echoes the budget as given with statistics precise
+ * enough to show the comparison (it printed "4000 W <= 4000 W"). */
+static void
+test_flags_apply_and_budget_digits(const char *dir)
+{
+	char *nt = path_join(dir, "n32.csv");
+	write_text(nt, "t_s,running\n0,32\n1,32\n2,32\n");
+	const struct {
+		const char *a, *b, *c, *want;
+	} cases[] = {
+		{ "--poisson", "2", "--think", "--think applies to --closed" },
+		{ "--poisson", "2", "--budget-stat", "--budget-stat applies to --budget" },
+		{ "--poisson", "2", "--max-fleet", "--max-fleet applies to --budget" },
+		{ "--poisson", "2", "--budget-bin", "--budget-bin applies to --budget" },
+		{ "--poisson", "2", "--fleet-mode", "--fleet-mode applies to --fleet K (K > 1) or --budget" },
+		{ "--n-series", nt, "--input-tokens", "--input-tokens does not apply to --n-series" },
+		{ "--n-series", nt, "--max-running", "--max-running does not apply to --n-series" },
+	};
+	const char *value[] = { "5", "max", "10", "5", "round_robin", "100", "4" };
+	run_result r;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon",
+			               "3", "--quiet", cases[i].a, cases[i].b, cases[i].c, value[i], NULL };
+		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+		CHECK_INT(r.status, 2);
+		CHECK_CONTAINS(r.err, cases[i].want);
+		run_result_free(&r);
+	}
+	/* a metric that does not exist is "none" with why, as JSON's null,
+	 * never "nan" (an n(t) serves no tokens; 0.5 s has no ramp) */
+	const char *none[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon", "3",
+		               "--replicas", "2", "--quiet", "--n-series", nt, NULL };
+	CHECK_INT(run_wattcast(none, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "energy_per_output_token_j            none  (no output tokens served: an n(t) has no "
+	                      "requests)");
+	CHECK(r.out && !strstr(r.out, "nan"));
+	run_result_free(&r);
+	const char *shortest[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon",
+		                   "0.5", "--replicas", "2", "--quiet", "--poisson", "4", NULL };
+	CHECK_INT(run_wattcast(shortest, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "ramp_w_per_s                         none  (a ramp needs at least two whole seconds");
+	CHECK(r.out && !strstr(r.out, "nan"));
+	run_result_free(&r);
+	/* an unknown board lists the boards that answer, as predict does (it
+	 * said "unknown level 'RTX4090' in parameter set 'measured'") */
+	const char *board[] = { "wattcast", "envelope", "--platform", "RTX4090", "--model", "Qwen3-8B", "--poisson", "1",
+		                "--horizon", "3", "--quiet", NULL };
+	CHECK_INT(run_wattcast(board, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--platform: unknown platform 'RTX4090' (known: ");
+	CHECK_CONTAINS(r.err, "; from datasheets: ");
+	CHECK_CONTAINS(r.err, "L40S");
+	run_result_free(&r);
+	/* with what they apply to, they run */
+	const char *fleet[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon", "3",
+		                "--quiet", "--poisson", "2", "--fleet", "2", "--fleet-mode", "round_robin", NULL };
+	CHECK_INT(run_wattcast(fleet, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	/* a malformed request log: the refusal names the line and why (it
+	 * said only "1 of 3 data lines are malformed"), whatever --quiet */
+	char *log = path_join(dir, "req_bad.csv");
+	write_text(log, "arrival_s,completion_s,input_tokens,output_tokens\n1780000020.000,1780000025.000,587,353\n"
+	                "1780000020.262,1780000025.262,857,359\n1780000100.0,1780000099.0,10,10\n");
+	const char *bad[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--replay", log,
+		              "--horizon", "3", "--quiet", NULL };
+	CHECK_INT(run_wattcast(bad, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "req_bad.csv:4: completion before arrival");
+	CHECK_CONTAINS(r.err, "1 of 3 data lines are malformed");
+	run_result_free(&r);
+	free(log);
+	const char *plan[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-32B", "--closed", "256",
+		               "--horizon", "60", "--budget", "3999.999", "--quiet", NULL };
+	CHECK_INT(run_wattcast(plan, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "W <= 3999.999 W; 10 would draw 4000 W");
+	run_result_free(&r);
+	free(nt);
+}
+
+/* A requests.csv row without output_tokens is drawn from --output-tokens
+ * (or its default): said with the count and the source (it was silent,
+ * and the output total moved 3x with the flag). */
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_envelope_flags");
+	test_flags_apply_and_budget_digits(dir);
+	free(dir);
+	return check_report("test_cli_envelope_flags");
+}
