@@ -47,7 +47,23 @@ score(const wc_ft_level *lv, int n, int compute, wc_accuracy *out)
 	free(a);
 }
 
-/* Per-run rows for one predictor of one held-out level. */
+/* Has `pr` a row of run `run_id` by `predictor` already? */
+static int
+predicted_before(const wc_per_run *pr, const char *run_id, const char *predictor)
+{
+	for (size_t i = 0; i < pr->n; i++)
+		if (!strcmp(pr->rows[i].run_id, run_id))
+			for (int k = 0; k < pr->rows[i].n_inputs; k++)
+				if (!strcmp(pr->rows[i].input_name[k], "predictor") &&
+				    !strcmp(pr->rows[i].input_value[k], predictor))
+					return 1;
+	return 0;
+}
+
+/* Per-run rows for one predictor of one held-out level: one per run, so a
+ * base point shared by two sweeps weighs once in the coverage and in the
+ * quantiles (docs/finetune.md, "Validation"); it keeps its first sweep's
+ * fold. */
 static int
 per_run_rows(const wc_ft_table *t, const wc_ft_sweep *s, const wc_ft_level *lv, int compute,
              const wc_ft_linear_fit *law, wc_per_run *pr, wc_error *err)
@@ -56,7 +72,8 @@ per_run_rows(const wc_ft_table *t, const wc_ft_sweep *s, const wc_ft_level *lv, 
 		const wc_ft_run *r = &t->runs[s->rows[i]];
 		wc_ft_run_facts f;
 		wc_per_run_row row;
-		if (wc_ft_relation_x(s->kind, &r->config) != lv->x || wc_ft_run_facts_of(r, &f, NULL) != WC_OK)
+		if (wc_ft_relation_x(s->kind, &r->config) != lv->x || wc_ft_run_facts_of(r, &f, NULL) != WC_OK ||
+		    predicted_before(pr, r->run_id, compute ? "compute_law" : "relation"))
 			continue;
 		wc_per_run_row_init(&row);
 		snprintf(row.run_id, sizeof row.run_id, "%s", r->run_id);

@@ -50,22 +50,22 @@ other_quantity(const wc_per_run_row *r, const char *quantity)
 }
 
 /* Distinct groups among the rows of `platform` ("" = all) and `quantity`,
- * leaving out group `skip` (may be NULL). */
+ * leaving out the rows `skip` marks (may be NULL). */
 static int
-count_groups(const wc_per_run *rows, int by_fold, const char *platform, const char *skip,
+count_groups(const wc_per_run *rows, int by_fold, const char *platform, const unsigned char *skip,
              const char *quantity)
 {
 	int n = 0;
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *r = &rows->rows[i];
 		const char *g = row_group(r, by_fold);
-		if ((platform[0] && strcmp(row_input(r, "platform"), platform)) || (skip && !strcmp(g, skip)) ||
+		if ((platform[0] && strcmp(row_input(r, "platform"), platform)) || (skip && skip[i]) ||
 		    other_quantity(r, quantity))
 			continue;
 		int seen = 0;
 		for (size_t j = 0; j < i && !seen; j++) {
 			const wc_per_run_row *q = &rows->rows[j];
-			seen = !strcmp(row_group(q, by_fold), g) && !other_quantity(q, quantity) &&
+			seen = !(skip && skip[j]) && !strcmp(row_group(q, by_fold), g) && !other_quantity(q, quantity) &&
 			       (!platform[0] || !strcmp(row_input(q, "platform"), platform));
 		}
 		n += !seen;
@@ -74,9 +74,9 @@ count_groups(const wc_per_run *rows, int by_fold, const char *platform, const ch
 }
 
 /* One stratum from the residuals of `platform` ("" = pooled), without
- * group `skip`; 0 when too few. `r` is scratch for rows->n values. */
+ * the rows `skip` marks; 0 when too few. `r` is scratch for rows->n values. */
 static int
-stratum(const wc_per_run *rows, int by_fold, const char *platform, const char *skip, const char *quantity,
+stratum(const wc_per_run *rows, const char *platform, const unsigned char *skip, const char *quantity,
         double *r, wc_pe_stratum *s)
 {
 	size_t m = 0;
@@ -84,8 +84,8 @@ stratum(const wc_per_run *rows, int by_fold, const char *platform, const char *s
 	snprintf(s->platform, sizeof s->platform, "%s", platform);
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *x = &rows->rows[i];
-		if ((platform[0] && strcmp(row_input(x, "platform"), platform)) ||
-		    (skip && !strcmp(row_group(x, by_fold), skip)) || other_quantity(x, quantity))
+		if ((platform[0] && strcmp(row_input(x, "platform"), platform)) || (skip && skip[i]) ||
+		    other_quantity(x, quantity))
 			continue;
 		double v = row_residual(x);
 		if (isfinite(v))
@@ -95,16 +95,16 @@ stratum(const wc_per_run *rows, int by_fold, const char *platform, const char *s
 	return wc_pe_quantiles(r, m, WC_INTERVAL_LEVEL, &s->q_lo, &s->q_hi);
 }
 
-/* The strata from `rows` without group `skip`: pooled, and each platform
- * with enough groups of its own. */
+/* The strata from `rows` without the rows `skip` marks: pooled, and each
+ * platform with enough groups of its own. */
 static void
-build(const wc_per_run *rows, int by_fold, const char *skip, const char *quantity, double *scratch,
+build(const wc_per_run *rows, int by_fold, const unsigned char *skip, const char *quantity, double *scratch,
       wc_pred_error *pe)
 {
 	wc_pe_stratum s;
 	memset(pe, 0, sizeof *pe);
 	pe->level = WC_INTERVAL_LEVEL;
-	if (stratum(rows, by_fold, "", skip, quantity, scratch, &s))
+	if (stratum(rows, "", skip, quantity, scratch, &s))
 		wc_pe_add(pe, &s);
 	for (size_t i = 0; i < rows->n; i++) {
 		if (other_quantity(&rows->rows[i], quantity))
@@ -115,10 +115,29 @@ build(const wc_per_run *rows, int by_fold, const char *skip, const char *quantit
 			seen = !strcmp(pe->strata[k].platform, plat);
 		if (seen || !plat[0] || count_groups(rows, by_fold, plat, skip, quantity) < WC_PE_MIN_GROUPS)
 			continue;
-		if (stratum(rows, by_fold, plat, skip, quantity, scratch, &s))
+		if (stratum(rows, plat, skip, quantity, scratch, &s))
 			wc_pe_add(pe, &s);
 	}
 	pe->present = pe->n_strata > 0;
+}
+
+/* Mark in `skip` the rows of quantity `quantity` that held-out group `g`
+ * must not be calibrated by: the group's own rows, and every row of a run
+ * the group holds out, whichever fold predicted it (a base point shared by
+ * two sweeps, docs/intervals.md: no run calibrates its own interval). */
+static void
+mark_own(const wc_per_run *rows, int by_fold, const char *g, const char *quantity, unsigned char *skip)
+{
+	for (size_t j = 0; j < rows->n; j++)
+		skip[j] = !other_quantity(&rows->rows[j], quantity) && !strcmp(row_group(&rows->rows[j], by_fold), g)
+		          ? 2 : 0;
+	for (size_t j = 0; j < rows->n; j++) {
+		const wc_per_run_row *r = &rows->rows[j];
+		if (skip[j] || other_quantity(r, quantity) || !r->run_id[0])
+			continue;
+		for (size_t k = 0; k < rows->n && !skip[j]; k++)
+			skip[j] = skip[k] == 2 && !strcmp(rows->rows[k].run_id, r->run_id);
+	}
 }
 
 int
@@ -126,9 +145,11 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 {
 	double *scratch = wc_alloc_array(rows->n ? rows->n : 1, sizeof *scratch);
 	unsigned char *done = wc_alloc_zeroed(rows->n ? rows->n : 1, 1);
-	if (!scratch || !done) {
+	unsigned char *skip = wc_alloc_zeroed(rows->n ? rows->n : 1, 1);
+	if (!scratch || !done || !skip) {
 		free(scratch);
 		free(done);
+		free(skip);
 		return wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
 	}
 	for (size_t i = 0; i < rows->n; i++) {
@@ -138,7 +159,8 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 		wc_pred_error pe;
 		snprintf(g, sizeof g, "%s", row_group(&rows->rows[i], by_fold));
 		snprintf(quantity, sizeof quantity, "%s", rows->rows[i].quantity);
-		build(rows, by_fold, g, quantity, scratch, &pe);
+		mark_own(rows, by_fold, g, quantity, skip);
+		build(rows, by_fold, skip, quantity, scratch, &pe);
 		for (size_t j = i; j < rows->n; j++) {
 			wc_per_run_row *r = &rows->rows[j];
 			if (done[j] || strcmp(row_group(r, by_fold), g) || other_quantity(r, quantity))
@@ -151,6 +173,7 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 	}
 	free(scratch);
 	free(done);
+	free(skip);
 	return WC_OK;
 }
 
@@ -319,7 +342,7 @@ capacity_datasheet_strata(const wc_runs_table *runs, const wc_capacity_data *d, 
 		rc = wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
 	for (size_t i = 0; rc == WC_OK && i < sizeof which / sizeof which[0]; i++)
 		if (out[which[i].q].present && count_groups(&rows, 1, "", NULL, which[i].rows) >= 2 &&
-		    stratum(&rows, 1, "", NULL, which[i].rows, scratch, &s)) {
+		    stratum(&rows, "", NULL, which[i].rows, scratch, &s)) {
 			snprintf(s.source, sizeof s.source, "datasheet");
 			wc_pe_add(&out[which[i].q], &s);
 		}
