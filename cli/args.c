@@ -287,6 +287,23 @@ cli_check_finetune_bootstrap_room(const char *cmd, long boot, const wc_params *b
 	return rc;
 }
 
+void
+cli_drop_stale_errors(const char *cmd, wc_params *set, const int *q, int n, const char *quantity)
+{
+	char names[128] = "";
+	for (int i = 0; i < n; i++) {
+		if (!set->quantity_error[q[i]].present)
+			continue;
+		size_t used = strlen(names);
+		snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", wc_pe_quantity_name(q[i]));
+		memset(&set->quantity_error[q[i]], 0, sizeof set->quantity_error[q[i]]);
+	}
+	if (names[0])
+		fprintf(stderr, "wattcast %s: warning: dropped the held-out error of %s, measured on the section "
+		        "this fit replaces; intervals cover the parameters only until `wattcast fit intervals "
+		        "--quantity %s` measures the new one\n", cmd, names, quantity);
+}
+
 int
 cli_parse_threads(const char *cmd, const char *text, long *out)
 {

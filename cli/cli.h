@@ -169,6 +169,12 @@ int cli_check_bootstrap_room(const char *cmd, long boot, int k, const wc_params 
 /** The same for `base` with its fine-tuning section replaced by one of
  *  `boot` draws (`fit finetune`, `calibrate finetune`). */
 int cli_check_finetune_bootstrap_room(const char *cmd, long boot, const wc_params *base);
+/** A section refitted in `set` (`fit capacity`, `fit finetune`) leaves the
+ *  held-out errors measured on the one it replaced stale: quantities
+ *  `q[0..n)` are dropped, as `fit inference --prior` drops its prior's,
+ *  with a warning naming the `fit intervals --quantity QUANTITY` that
+ *  measures the new section's (docs/intervals.md, "The set's own form"). */
+void cli_drop_stale_errors(const char *cmd, wc_params *set, const int *q, int n, const char *quantity);
 int cli_parse_threads(const char *cmd, const char *text, long *out);
 
 /** The WC_TERMS_* mode of a --terms name (all, pooled, as-bf16, none;

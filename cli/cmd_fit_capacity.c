@@ -230,6 +230,8 @@ fit_capacity_and_write(const char *cmd, const cap_args *a, const cli_capacity_in
 		r.params.grams_co2_per_kwh = base->capacity.grams_co2_per_kwh;
 	}
 	print_capacity_summary(&r, &in->data);
+	static const int stale[] = { WC_PEQ_LATENCY, WC_PEQ_ENERGY_TOKEN };
+	cli_drop_stale_errors(cmd, base, stale, 2, "capacity");
 	if (wc_capacity_params_copy(&base->capacity, &r.params, &err) != WC_OK ||
 	    wc_params_save_file(a->output, base, &err) != WC_OK || wc_params_fingerprint(base, fp, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);

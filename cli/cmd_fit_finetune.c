@@ -159,6 +159,8 @@ fit_and_write(const char *cmd, const fit_ft_args *a, const wc_ft_table *t, wc_pa
 	r.section.seed = a->bo.seed;
 	r.section.bootstrap = (int)a->boot;
 	print_summary(&r, a->input);
+	static const int stale[] = { WC_PEQ_FT_STEP };
+	cli_drop_stale_errors(cmd, base, stale, 1, "finetune");
 	if (wc_finetune_params_copy(&base->finetune, &r.section, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
 		goto done;

@@ -142,6 +142,16 @@ robust_default(const char *periods, const char *out)
 	CHECK_CONTAINS(r.out, "eta[A100] is not identified by these rows (the fit's curvature along it is zero");
 	/* its resampled interval was narrow under "expect a wide interval" */
 	CHECK_CONTAINS(r.out, "a bootstrap interval of it describes resampling these rows, however narrow");
+	/* the base's held-out errors of latency and energy per output token
+	 * were measured on the capacity model this fit replaces: dropped,
+	 * said, as `fit inference --prior` drops its prior's */
+	CHECK_CONTAINS(r.err, "dropped the held-out error of latency_s, energy_per_output_token_j");
+	CHECK_CONTAINS(r.err, "fit intervals --quantity capacity");
+	wc_params fitted = WC_PARAMS_INIT;
+	CHECK_INT(wc_params_load_file(out, &fitted, NULL), WC_OK);
+	CHECK(!fitted.quantity_error[WC_PEQ_LATENCY].present && !fitted.quantity_error[WC_PEQ_ENERGY_TOKEN].present);
+	CHECK(fitted.pred_error.present); /* the power law's is the base's own */
+	wc_params_clear(&fitted);
 	run_result_free(&r);
 	CHECK(run_wattcast(ARGS("fit", "capacity", periods, "-o", out, "--bootstrap", "0", "--plain"), NULL, &r) == 0);
 	CHECK_INT(r.status, 0);

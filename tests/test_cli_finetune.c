@@ -67,6 +67,20 @@ pipeline(void)
 	CHECK_CONTAINS(text, "run_id,set,fold,predictor,");
 	CHECK_CONTAINS(text, ",compute_law,");
 	free(text);
+	/* a refit of the law on its own file drops the held-out error measured
+	 * on the law it replaces, and says so */
+	const char *iv[] = { "wattcast", "fit", "intervals", runs, "--quantity", "finetune", "--params", params,
+	                     "-o", params, NULL };
+	run_result_free((r = run(iv, 0), &r));
+	const char *refit[] = { "wattcast", "fit", "finetune", runs, "--params", params, "-o", params,
+	                        "--bootstrap", "0", NULL };
+	r = run(refit, 0);
+	CHECK_CONTAINS(r.err, "dropped the held-out error of finetune_energy_per_step_j");
+	CHECK_CONTAINS(r.err, "fit intervals --quantity finetune");
+	run_result_free(&r);
+	CHECK_INT(wc_params_load_file(params, &p, NULL), WC_OK);
+	CHECK(!p.quantity_error[WC_PEQ_FT_STEP].present);
+	wc_params_clear(&p);
 	free(runs);
 	free(params);
 	free(per_run);
