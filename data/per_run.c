@@ -13,7 +13,7 @@ void
 wc_per_run_row_init(wc_per_run_row *row)
 {
 	memset(row, 0, sizeof *row);
-	row->predicted = row->measured = row->error_pct = row->lo = row->hi = NAN;
+	row->predicted = row->measured = row->error_pct = row->lo = row->hi = row->ceiling = row->floor = NAN;
 }
 
 void

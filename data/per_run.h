@@ -35,6 +35,8 @@ typedef struct {
 	double predicted, measured;
 	double error_pct;      /* 100 (predicted - measured) / measured */
 	double lo, hi;         /* 95 % interval of the prediction, NaN without */
+	double ceiling, floor; /* what holds an interval built later (the
+	                        * answer's physical bounds), NaN = none */
 	char p0_source[24];    /* "run", or the parameter set's source of P0 */
 	char warnings[600];    /* "; "-separated */
 } wc_per_run_row;

@@ -77,6 +77,10 @@ typedef struct {
 	                             * 2.5 / 97.5 percentiles widened by the
 	                             * law's held-out error (docs/intervals.md) */
 	int n_draws;                /* draws behind it (0: held-out error only) */
+	double node_ceiling_w, node_floor_w; /* what holds any interval of this
+	                             * node power (docs/intervals.md, "Physical
+	                             * ceiling"): G x 1.1 x the board's limit or
+	                             * the cap, and the known idle; NaN = none */
 	const wc_pe_stratum *pe_stratum; /* the held-out error used (borrowed
 	                             * from the predictor's set); NULL = the
 	                             * interval covers the parameters only */

@@ -330,7 +330,7 @@ wc__predict_idle_floor(const wc_law_binding *b, int tp)
  * held-out error, when the set records it, widens it into a predictive
  * interval (docs/intervals.md). */
 static int
-interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, double cap_w, int tp,
+interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int tp,
          const wc_load_histogram *h, wc_inference_prediction *out, wc_error *err)
 {
 	const wc_params *p = b->p;
@@ -371,8 +371,8 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, dou
 	/* The upper end is held by the tighter of the board's limit and a
 	 * cap the user set: the driver enforces both the same way
 	 * (docs/intervals.md, "Power limits"). */
-	wc_interval_hold_ceiling(point, wc_level_power_ceiling_w(b->level, cap_w, point / tp, tp), &hi);
-	wc_interval_hold_floor(point, wc__predict_idle_floor(b, tp), &lo);
+	wc_interval_hold_ceiling(point, out->node_ceiling_w, &hi);
+	wc_interval_hold_floor(point, out->node_floor_w, &lo);
 	out->has_interval = 1;
 	out->node_lo_w = lo;
 	out->node_hi_w = hi;
@@ -559,32 +559,14 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        "answer at the clock a GPU settles at under that limit (docs/capacity.md)",
 		        q->power_cap_w > 0.0 && limit_w == q->power_cap_w ? "power_cap_w" : "platform", limit_w,
 		        100.0 * limited);
+	out->node_ceiling_w = wc_level_power_ceiling_w(b.level, q->power_cap_w, out->power.node_power_w / q->config.tp,
+	                                               q->config.tp);
+	out->node_floor_w = wc__predict_idle_floor(&b, q->config.tp);
 	if (q->want_interval)
-		rc = interval(&b, have_low ? &low : NULL, limit_w, q->power_cap_w, q->config.tp, &h, out, err);
+		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);
 done:
 	wc_load_histogram_free(&h);
 	out->pe_stratum = wc__predict_rebase(&pr->params, tmp, out->pe_stratum);
 	free(tmp);
 	return rc;
-}
-
-int
-wc_predict_capacity_absent(const wc_error *err)
-{
-	return err->code == WC_ENOTFOUND && (strncmp(err->msg, "platform: the capacity model has no level", 41) == 0 ||
-	                                    strncmp(err->msg, "capacity: the parameter set has no capacity", 43) == 0);
-}
-
-void
-wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why)
-{
-	WC_WARN(out, "capacity: none: %s; the mean power is answered, latency, throughput and energy are not (fit "
-	        "capacity on the platform's runs, docs/capacity.md)", why);
-}
-
-const char *
-wc_predict_power_covers(const wc_inference_prediction *pred)
-{
-	const int ds = pred->pe_stratum && strcmp(pred->pe_stratum->source, "datasheet") == 0;
-	return wc_interval_covers(pred->n_draws, pred->pe_stratum != NULL, ds ? "mean power of datasheet transfers" : NULL);
 }

@@ -168,7 +168,12 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 			done[j] = 1;
 			const wc_pe_stratum *s = wc_pe_find(&pe, row_input(r, "platform"), "");
 			r->lo = r->hi = NAN;
-			wc_pe_widen(s, r->predicted, &r->lo, &r->hi);
+			/* held as the answer's own interval is (docs/intervals.md,
+			 * "Physical ceiling"): the interval scored is the one users get */
+			if (wc_pe_widen(s, r->predicted, &r->lo, &r->hi)) {
+				wc_interval_hold_ceiling(r->predicted, r->ceiling, &r->hi);
+				wc_interval_hold_floor(r->predicted, r->floor, &r->lo);
+			}
 		}
 	}
 	free(scratch);

@@ -61,6 +61,8 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 	row->error_pct = 100.0 * (*pred - r->mean_power_w) / r->mean_power_w;
 	row->lo = o.has_interval ? o.node_lo_w : NAN;
 	row->hi = o.has_interval ? o.node_hi_w : NAN;
+	row->ceiling = o.node_ceiling_w;
+	row->floor = o.node_floor_w;
 	if (isfinite(r->idle_power_w))
 		snprintf(row->p0_source, sizeof row->p0_source, "run");
 	else
