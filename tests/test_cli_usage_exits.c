@@ -46,6 +46,29 @@ main(void)
 	                           "--relative-to", "H100", "--platform", "H100", "-o", out, NULL };
 	test_usage_error(cal_same, "--relative-to needs the new platform named (--platform)");
 
+	/* fit intervals: a flag its quantity does not use is named with what
+	 * it applies to (accepted, --folds frozen with the fine-tuning law
+	 * gave level folds and recorded "level"); --folds level is the
+	 * fine-tuning law's own */
+	const char *iv_plain[] = { "wattcast", "fit", "intervals", runs, "--profile", "paper", "--plain", "-o", out, NULL };
+	test_usage_error(iv_plain, "wattcast fit intervals: --plain applies to --quantity capacity only");
+	const char *iv_w[] = { "wattcast", "fit", "intervals", runs, "--profile", "paper", "--weights", "model", "-o",
+		               out, NULL };
+	test_usage_error(iv_w, "--weights applies to --quantity capacity only");
+	const char *iv_ft[] = { "wattcast", "fit", "intervals", runs, "--quantity", "finetune", "--profile", "paper",
+		                "--folds", "frozen", "-o", out, NULL };
+	test_usage_error(iv_ft, "--folds: --quantity finetune holds out each level of each sweep (folds level); "
+	                        "--folds frozen applies to --quantity power only");
+	const char *iv_cap[] = { "wattcast", "fit", "intervals", runs, "--quantity", "capacity", "--profile", "paper",
+		                 "--folds", "frozen", "-o", out, NULL };
+	test_usage_error(iv_cap, "--quantity capacity holds out each model (folds model)");
+	const char *iv_lv[] = { "wattcast", "fit", "intervals", runs, "--profile", "paper", "--folds", "level", "-o",
+		                out, NULL };
+	test_usage_error(iv_lv, "got 'level' (level is --quantity finetune's)");
+	const char *iv_ftp[] = { "wattcast", "fit", "intervals", runs, "--quantity", "finetune", "--profile", "paper",
+		                 "--terms", "none", "-o", out, NULL };
+	test_usage_error(iv_ftp, "--terms applies to --quantity power or capacity only");
+
 	free(runs);
 	free(out);
 	free(dir);
