@@ -14,4 +14,10 @@ int cli_report_forms_real(const char *input, int json, const wc_forms_real_repor
  *  empty report with exit 0. */
 int cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *t);
 
+/** Cross-conformal reports (validate lomo, validate capacity): when
+ *  `overall` has runs without an interval, one line saying how many and
+ *  why -- the other `groups` hold fewer residuals than a 95 % quantile
+ *  needs (docs/intervals.md, "The quantile") -- rather than a bare "–". */
+void cli_note_no_interval(const wc_accuracy *overall, const char *groups);
+
 #endif

@@ -312,9 +312,11 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 		       r->skip_reason[0] ? r->skip_reason : "with no prediction for its platform",
 		       frozen && !a->datasheet && transferable(frozen, t)
 		               ? "; --datasheet scores a catalog board by its transfer" : "");
-	if (strcmp(what, "lomo") == 0)
+	if (strcmp(what, "lomo") == 0) {
 		printf("cover 95%%: share of measured values inside the 95 %% interval; width %%: median (hi - lo) / "
 		       "predicted; intervals from the other models' held-out errors (docs/intervals.md)\n");
+		cli_note_no_interval(&r->overall, "other models");
+	}
 	else
 		printf("cover 95%%: share of measured values inside the 95 %% interval (n_int runs had one); "
 		       "width %%: median (hi - lo) / predicted\n");
@@ -454,6 +456,16 @@ cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *
 	if (t->n_runs > 0)
 		return CLI_OK;
 	return cli_fail(cmd, "%s: no runs (a header and no rows): nothing to validate", input);
+}
+
+void
+cli_note_no_interval(const wc_accuracy *overall, const char *groups)
+{
+	if (overall->n_interval >= overall->n)
+		return;
+	printf("note: %d of %d run(s) have no 95 %% interval: the %s held out beside theirs hold fewer than the %d "
+	       "residuals a 95 %% quantile needs (docs/intervals.md, \"The quantile\")\n",
+	       overall->n - overall->n_interval, overall->n, groups, WC_PE_MIN_RESIDUALS);
 }
 
 /* forms, precision, heldout and lomo share one driver. */

@@ -4,6 +4,7 @@
  * of the published (or any) batch-turnover periods.
  */
 #include "cli.h"
+#include "cli_validate.h"
 #include "cli_capacity.h"
 #include "data/data.h"
 #include "validation/validation.h"
@@ -88,6 +89,7 @@ print_report(const char *title, const wc_heldout_report *r)
 		else
 			printf(" %9s %8s\n", "–", "–");
 	}
+	cli_note_no_interval(&r->overall, "other folds (models, or periods)");
 	if (r->skipped)
 		printf("%d row(s) skipped: their fold could not predict them (too few other rows to fit without "
 		       "them, or no finite prediction)\n", r->skipped);

@@ -225,6 +225,11 @@ fit_and_validate(void)
 	CHECK(json_number_value(json_object_get(loo, "median_abs_err_pct")) < 10);
 	json_decref(o);
 	run_result_free(&r);
+	/* 11 periods are too few for a 95 % quantile: the text says why its
+	 * coverage columns are "–" */
+	CHECK(run_wattcast(ARGS("validate", "capacity", periods), NULL, &r) == 0);
+	CHECK_CONTAINS(r.out, "note: 11 of 11 run(s) have no 95 % interval: the other folds");
+	run_result_free(&r);
 	char *text = NULL;
 	size_t len;
 	CHECK_INT(wc_read_file(per, 1 << 20, &text, &len, &err), WC_OK);

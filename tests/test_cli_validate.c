@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static run_result
 run(const char *const *argv)
@@ -69,6 +70,36 @@ main(void)
 	CHECK_CONTAINS(text, ",A100,Qwen3-14B,A100,1,Qwen3-14B,");
 	free(text);
 	run_result_free(&r);
+
+	/* Two models' A100 runs: each fold's quantile has the other model's
+	 * 13 residuals, fewer than 19, so no run gets an interval -- said,
+	 * not left as "–" and n_int 0 (docs/intervals.md, "The quantile"). */
+	char *small = path_join(dir, "small.csv"), *all = NULL;
+	CHECK(count_lines(runs, &all) > 0);
+	size_t cap = strlen(all) + 1, used = 0;
+	char *keep = calloc(1, cap);
+	for (char *line = all; keep && line && *line;) {
+		char *end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		size_t len = strlen(line);
+		if (!strncmp(line, "run_id,", 7) || strstr(line, ",A100,1,Qwen3-8B,") || strstr(line, ",A100,1,Qwen3-14B,")) {
+			memcpy(keep + used, line, len);
+			keep[used + len] = '\n';
+			used += len + 1;
+		}
+		line = end ? end + 1 : NULL;
+	}
+	CHECK_INT(write_text(small, keep), 0);
+	const char *lomo_small[] = { "wattcast", "validate", "lomo", small, "--terms", "none", NULL };
+	r = run(lomo_small);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "note: 26 of 26 run(s) have no 95 % interval: the other models held out beside theirs "
+	                      "hold fewer than the 19 residuals a 95 % quantile needs");
+	run_result_free(&r);
+	free(keep);
+	free(all);
+	free(small);
 
 	/* --per-run where it does not apply: a usage error naming the flag. */
 	const char *bad[] = { "wattcast", "validate", "forms", runs, "--per-run", per, NULL };
