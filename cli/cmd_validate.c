@@ -307,7 +307,9 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	print_accuracy("(all runs)", &r->overall);
 	for (int i = 0; i < r->n_sets; i++)
 		print_accuracy(r->sets[i].set, &r->sets[i]);
-	if (r->skipped)
+	if (r->skipped && strcmp(what, "lomo") == 0)
+		printf("%d run(s) skipped: %s\n", r->skipped, r->skip_reason);
+	else if (r->skipped)
 		printf("%d run(s) skipped, the first %s%s\n", r->skipped,
 		       r->skip_reason[0] ? r->skip_reason : "with no prediction for its platform",
 		       frozen && !a->datasheet && transferable(frozen, t)

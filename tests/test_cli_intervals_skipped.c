@@ -59,6 +59,24 @@ main(void)
 	CHECK(r.out && !strstr(r.out, "not predicted"));
 	run_result_free(&r);
 
+	/* Too few predicted: the failure still says how many runs no fold
+	 * predicted and why (the `fitted` set's fold leaves too few runs to
+	 * refit; the excluded set), not only "8 ... too few". */
+	char *set = path_join(dir, "set.json");
+	const char *fitset[] = { "wattcast", "fit", "inference", sim, "--bootstrap", "0", "-o", set, NULL };
+	test_run_ok(fitset);
+	const char *wl[] = { "wattcast", "fit", "intervals", sim, "--params", set, "--folds", "workload", "-o", out,
+		             NULL };
+	CHECK_INT(run_wattcast(wl, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "held-out prediction(s) are too few for a 95 % quantile (at least 19); ");
+	CHECK_CONTAINS(r.err, " run(s) not predicted: 1 refit(s) failed (");
+	CHECK_CONTAINS(r.err, "without 'fitted': ");
+	CHECK_CONTAINS(r.err, " excluded\n");
+	CHECK(r.err && strlen(r.err) <= 255 + strlen("wattcast fit intervals: \n"));
+	run_result_free(&r);
+	free(set);
+
 	free(sim);
 	free(runs);
 	free(out);

@@ -274,6 +274,7 @@ wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const
 	wc_heldout_report rep;
 	int rc, by_fold = strcmp(folds, "frozen") != 0;
 	memset(out, 0, sizeof *out);
+	memset(&rep, 0, sizeof rep);
 	if (!strcmp(folds, "frozen") && !frozen)
 		return wc_error_set(err, WC_EINVAL, "folds: frozen needs a parameter set");
 	if (!strcmp(folds, "model"))
@@ -298,9 +299,21 @@ wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const
 			snprintf(out->strata[k].source, sizeof out->strata[k].source, "datasheet");
 		snprintf(out->folds, sizeof out->folds, "%s", folds);
 		snprintf(out->data, sizeof out->data, "%s", data ? data : "");
-		if (!out->present)
+		/* the failure says what left the runs out, as a success's
+		 * report does (docs/cli.md, "fit intervals") */
+		if (!out->present) {
+			char why[WC_ERROR_MSG_MAX] = "";
+			size_t excluded = 0;
+			for (size_t i = 0; i < t->n_runs; i++)
+				excluded += t->runs[i].exclude[0] != '\0';
+			if (rep.skipped)
+				snprintf(why, sizeof why, "; %d run(s) not predicted: %.140s", rep.skipped,
+				         rep.skip_reason[0] ? rep.skip_reason : "no positive prediction");
+			if (excluded && by_fold)
+				snprintf(why + strlen(why), sizeof why - strlen(why), "; %zu excluded", excluded);
 			rc = wc_error_set(err, WC_EINVAL, "runs: %zu held-out prediction(s) are too few for a 95 %% "
-			                  "quantile (at least %d)", rows.n, WC_PE_MIN_RESIDUALS);
+			                  "quantile (at least %d)%s", rows.n, WC_PE_MIN_RESIDUALS, why);
+		}
 	}
 	free(scratch);
 	wc_per_run_clear(&rows);

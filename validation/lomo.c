@@ -67,8 +67,9 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 	double *pred = wc_alloc_array(n, sizeof *pred), *e = wc_alloc_zeroed(n, sizeof *e);
 	char (*sets)[48] = wc_alloc_zeroed(n, sizeof *sets);
 	wc_per_run rows = WC_PER_RUN_INIT;
-	int rc = WC_OK, skipped = 0;
+	int rc = WC_OK, skipped = 0, failed = 0, unfit = 0;
 	size_t m = 0;
+	char why[WC_ERROR_MSG_MAX] = "";
 	memset(out, 0, sizeof *out);
 	if (!train || !done || !pred || !e || !sets) {
 		rc = wc_error_set(err, WC_ENOMEM, "held-out validation: out of memory");
@@ -83,12 +84,14 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 		const char *key = key_of(r);
 		if (groups)
 			(*groups)++;
+		int members = 0;
 		for (size_t j = 0; j < t->n_runs; j++) {
 			const wc_run *q = &t->runs[j];
 			int usable = !q->exclude[0] && (!base->use || base->use[j]);
 			int same = usable && strcmp(key_of(q), key) == 0;
 			train[j] = (unsigned char)(usable && !same);
 			done[j] |= (unsigned char)same;
+			members += same;
 		}
 		wc_fit_options o = *base;
 		wc_fit_result fit;
@@ -99,7 +102,12 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 				rc = wc_error_set(err, WC_ENOMEM, "%s", ferr.msg);
 				goto cleanup;
 			}
-			continue; /* the model's runs stay unpredicted (skipped) */
+			/* the group's runs stay unpredicted (skipped); the first
+			 * reason is kept, for a report that must say why */
+			if (!failed++)
+				snprintf(why, sizeof why, "without '%.32s': %.64s", key, ferr.msg);
+			unfit += members;
+			continue;
 		}
 		rc = predict_fold(t, base, train, key_of, key, fold_prefix, &fit.params, pred, &rows, err);
 		wc_fit_result_clear(&fit);
@@ -118,6 +126,17 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 		snprintf(sets[m++], sizeof sets[0], "%s", r->platform);
 	}
 	rc = wc__accuracy_summary(e, (const char (*)[48])sets, m, skipped, out, err);
+	/* Why runs went unpredicted, for reports that must say it (docs/cli.md,
+	 * "fit intervals"): refits that failed, and runs whose level had no
+	 * training run in their fold. */
+	if (rc == WC_OK && skipped) {
+		int nolevel = skipped - unfit;
+		if (failed)
+			snprintf(out->skip_reason, sizeof out->skip_reason, "%d refit(s) failed (%d runs; %s)%s", failed, unfit,
+			         why, nolevel > 0 ? ", the rest's level had no training run" : "");
+		else
+			snprintf(out->skip_reason, sizeof out->skip_reason, "their level had no training run in their fold");
+	}
 	if (rc == WC_OK)
 		rc = wc__pe_cross_intervals(&rows, 1, err);
 	if (rc == WC_OK)
