@@ -10,6 +10,7 @@
 #include "predict/capacity_predict.h"
 #include "models/warnings.h"
 #include "models/catalog.h"
+#include "models/limits.h"
 
 #include <gsl/gsl_sort.h>
 #include <math.h>
@@ -335,6 +336,14 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 {
 	const wc_params *p = b->p;
 	double point = out->power.node_power_w, lo = NAN, hi = NAN;
+	/* At n = 0 the answer is G x P0 exactly (docs/inference-law.md): no
+	 * dynamic part to miss, and the held-out error was measured on loaded
+	 * runs (docs/intervals.md, "Where it applies"): no interval. */
+	if (!(out->mean_running > 0.0)) {
+		WC_WARN(out, "interval_95: none: at concurrency 0 the answer is the idle draw, G x P0; the held-out error "
+		             "was measured on loaded runs and does not apply to it (docs/intervals.md)");
+		return WC_OK;
+	}
 	if (p->n_draws > 0) {
 		double *node = wc_alloc_array((size_t)p->n_draws, sizeof *node);
 		if (!node)
@@ -356,6 +365,10 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 		}
 		if (wc_interval_from_draws(node, kept, point, &lo, &hi))
 			out->n_draws = (int)kept;
+		if (out->n_draws > 0 && out->n_draws < WC_BOOTSTRAP_MIN_95)
+			WC_WARN(out, "interval_95: %d bootstrap draws, fewer than %d: the 2.5 %% tails hold no draw of their "
+			        "own, so the parameters' part is the draws' range, too narrow (docs/intervals.md)",
+			        out->n_draws, WC_BOOTSTRAP_MIN_95);
 		free(node);
 	}
 	out->pe_stratum = wc_predict_pe_stratum(p, b->level);

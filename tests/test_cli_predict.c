@@ -105,6 +105,35 @@ text_interval_without_draws(void)
 	run_result_free(&r);
 }
 
+/* Idle (concurrency 0) is G x P0 exactly: the held-out error of loaded
+ * runs does not apply, so no interval, with the reason (it printed
+ * 126.3-186.2 W, "covers held-out error"). A set of 5 draws says its
+ * interval is the draws' range, as fit warned. */
+static void
+idle_and_few_draws(void)
+{
+	run_result r;
+	CHECK(run_wattcast(ARGS("--profile", "paper", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "0"),
+	                   NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK(strstr(r.out, "95 % interval") == NULL);
+	CHECK_CONTAINS(r.out, "interval_95: none: at concurrency 0 the answer is the idle draw");
+	run_result_free(&r);
+	char *dir = test_tmpdir("cli_predict"), *sim = path_join(dir, "sim.csv"), *set = path_join(dir, "b5.json");
+	const char *mk[] = { "wattcast", "simulate", "inference", "--seed", "1", "-o", sim, NULL };
+	test_run_ok(mk);
+	const char *fit[] = { "wattcast", "fit", "inference", sim, "--bootstrap", "5", "--seed", "1", "-o", set, NULL };
+	test_run_ok(fit);
+	CHECK(run_wattcast(ARGS("--params", set, "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "32"),
+	                   NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "interval_95: 5 bootstrap draws, fewer than 40: the 2.5 % tails hold no draw of their own");
+	run_result_free(&r);
+	free(sim);
+	free(set);
+	free(dir);
+}
+
 /* The text names the answer's level source, as its JSON's level_source
  * (and the capacity block's) and in predict flexibility's words; it
  * printed neither (docs/cli.md, "predict inference"). */
@@ -180,6 +209,7 @@ text_level_source(void)
 int
 main(void)
 {
+	idle_and_few_draws();
 	CHECK_NEAR(predicted("A100", "8.19"), 362.8, 0.5);
 	CHECK_NEAR(predicted("A100", "14.8"), 373.5, 0.5);
 	CHECK_NEAR(predicted("H100", "8.19"), 551.3, 0.5);
