@@ -242,6 +242,9 @@ fit_and_write(const char *cmd, const fit_args *a, const wc_runs_table *t, wc_fit
 	int rc;
 	if (wc_fit_inference_law(t, &a->fo, r, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
+	char twins[WC_ERROR_MSG_MAX];
+	if (wc_fit_twin_models(t, twins, sizeof twins))
+		fprintf(stderr, "wattcast %s: warning: %s\n", cmd, twins);
 	if (a->boot > 0 && (rc = check_bootstrap_room(cmd, a, r)) != CLI_OK)
 		return rc;
 	if (a->boot > 0 && wc_fit_bootstrap(t, &a->fo, &a->bo, r, &err) != WC_OK)

@@ -339,6 +339,9 @@ cli_fit_intervals(int argc, char **argv)
 		}
 		report(&a, &pe);
 		report_skipped(&a, t, &p, &pe);
+		char twins[WC_ERROR_MSG_MAX];
+		if (strcmp(a.folds, "model") == 0 && wc_fit_twin_models(t, twins, sizeof twins))
+			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, twins);
 		char in_sample[WC_ERROR_MSG_MAX];
 		if (strcmp(a.folds, "frozen") == 0 && wc_heldout_in_sample(&p, t, a.input, in_sample, sizeof in_sample))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);

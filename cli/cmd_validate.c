@@ -430,6 +430,8 @@ validate(const char *what, int argc, char **argv)
 		if (vrc == WC_OK && a.per_run)
 			vrc = wc_per_run_write(a.per_run, &per_run, &err);
 		char in_sample[WC_ERROR_MSG_MAX];
+		if (vrc == WC_OK && !heldout && wc_fit_twin_models(t, in_sample, sizeof in_sample))
+			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
 		if (vrc == WC_OK && heldout && wc_heldout_in_sample(&frozen, t, a.input, in_sample, sizeof in_sample))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
 		if (vrc != WC_OK)

@@ -162,6 +162,10 @@ int wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt,
 /** Model power for a row of the table with a parameter set: the law at
  *  the row's running, or averaged over its n(t) series; the row's measured
  *  idle_power_w (per GPU) replaces the level's P0 when present. */
+/** Rows repeated under another model's name (fit/twins.c): their count,
+ *  and a warning naming the first pair into `msg` (cap bytes; "" none).
+ *  Excluded rows take no part. */
+int wc_fit_twin_models(const wc_runs_table *t, char *msg, size_t cap);
 int wc_fit_predict_run(const wc_params *p, const wc_run *run, wc_power *out, wc_error *err);
 
 /* ------------------------------------------------ the power response */

@@ -97,6 +97,33 @@ main(void)
 	CHECK_CONTAINS(r.out, "note: 26 of 26 run(s) have no 95 % interval: the other models held out beside theirs "
 	                      "hold fewer than the 19 residuals a 95 % quantile needs");
 	run_result_free(&r);
+	/* The same rows again under an unknown name: one run filed twice,
+	 * which leave-one-model-out keeps in training beside its twin; said. */
+	char *dup = path_join(dir, "dup.csv");
+	size_t n_keep = strlen(keep), dup_used = n_keep;
+	char *twice = calloc(1, 2 * n_keep + 64);
+	memcpy(twice, keep, n_keep);
+	for (char *line = strchr(keep, '\n') + 1; line && *line;) {
+		char *end = strchr(line, '\n'), *model = strstr(line, ",A100,1,");
+		*end = '\0';
+		model += strlen(",A100,1,");
+		char *rest = strchr(model, ',');
+		dup_used += (size_t)sprintf(twice + dup_used, "dup-%.*sacme/Foo%s\n", (int)(model - line), line, rest);
+		line = end + 1;
+	}
+	CHECK_INT(write_text(dup, twice), 0);
+	const char *lomo_dup[] = { "wattcast", "validate", "lomo", dup, "--terms", "none", NULL };
+	r = run(lomo_dup);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "wattcast validate lomo: warning: 26 row(s) equal another model's row in every measured "
+	                      "field, e.g. run 'dup-");
+	CHECK_CONTAINS(r.err, "leave-one-model-out keeps such a twin in training");
+	run_result_free(&r);
+	r = run(lomo_small); /* the table without twins: no such warning */
+	CHECK(!r.err || !strstr(r.err, "row(s) equal another model's row"));
+	run_result_free(&r);
+	free(twice);
+	free(dup);
 	free(keep);
 	free(all);
 	free(small);

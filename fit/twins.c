@@ -1,0 +1,88 @@
+/*
+ * Measurement rows repeated under another model's name (docs/validation.md,
+ * "Leave-one-model-out"): a row whose platform, TP, size, load, tokens,
+ * clock, precisions, workload, mean power and idle all equal another
+ * model's row is almost surely one run filed twice. Leave one model out
+ * would then keep the held-out model's twin in training, and its score
+ * and quantile would be optimistic; the catalog groups the variants it
+ * knows, so only unknown names get here.
+ */
+#include "fit/fit.h"
+#include "models/catalog.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const wc_runs_table *sorting;
+
+static const char *
+model_group(const wc_run *r)
+{
+	const wc_model_info *m = wc_model_lookup(r->model);
+	return m ? m->name : r->model;
+}
+
+/* NaN equals NaN and sorts last. */
+static int
+cmp_num(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return (a > b) - (a < b);
+}
+
+static int
+cmp_rows(const wc_run *a, const wc_run *b)
+{
+	int c;
+	if ((c = strcmp(a->platform, b->platform)) || (c = a->tp - b->tp) ||
+	    (c = cmp_num(a->mean_power_w, b->mean_power_w)) || (c = cmp_num(a->idle_power_w, b->idle_power_w)) ||
+	    (c = cmp_num(a->active_params_b, b->active_params_b)) || (c = cmp_num(a->running, b->running)) ||
+	    (c = cmp_num(a->series.len ? a->series.mean : NAN, b->series.len ? b->series.mean : NAN)) ||
+	    (c = cmp_num(a->sm_clock_mhz, b->sm_clock_mhz)) || (c = cmp_num(a->input_tokens, b->input_tokens)) ||
+	    (c = cmp_num(a->output_tokens, b->output_tokens)) || (c = (int)a->weights - (int)b->weights) ||
+	    (c = (int)a->kv - (int)b->kv) || (c = (int)a->workload - (int)b->workload))
+		return c;
+	return strcmp(a->set, b->set);
+}
+
+static int
+cmp_index(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c = cmp_rows(&sorting->runs[i], &sorting->runs[j]);
+	return c ? c : (i > j) - (i < j);
+}
+
+int
+wc_fit_twin_models(const wc_runs_table *t, char *msg, size_t cap)
+{
+	size_t *ix = malloc((t->n_runs ? t->n_runs : 1) * sizeof *ix), m = 0;
+	int twins = 0;
+	msg[0] = '\0';
+	if (!ix)
+		return 0;
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (!t->runs[i].exclude[0] && isfinite(t->runs[i].mean_power_w))
+			ix[m++] = i;
+	sorting = t;
+	qsort(ix, m, sizeof *ix, cmp_index);
+	const wc_run *fa = NULL, *fb = NULL;
+	for (size_t k = 1; k < m; k++) {
+		const wc_run *a = &t->runs[ix[k - 1]], *b = &t->runs[ix[k]];
+		if (cmp_rows(a, b) || !strcmp(model_group(a), model_group(b)))
+			continue;
+		if (!twins++) {
+			fa = a;
+			fb = b;
+		}
+	}
+	if (twins)
+		snprintf(msg, cap, "%d row(s) equal another model's row in every measured field, e.g. run '%.24s' (%.32s) "
+		         "and '%.24s' (%.32s): one run under two names? leave-one-model-out keeps such a twin in training",
+		         twins, fb->run_id, fb->model, fa->run_id, fa->model);
+	free(ix);
+	return twins;
+}
