@@ -54,6 +54,39 @@ main(void)
 	CHECK(!r.err || !strstr(r.err, "in-sample"));
 	run_result_free(&r);
 
+	/* The same rows behind a comment line, and in reverse order: other
+	 * bytes, the same runs -- refitted as the set was they give its own
+	 * parameters, so still in-sample (only the file's hash was compared,
+	 * and one comment line made the in-sample q "held out"). */
+	char *text = test_slurp(runs), *moved = path_join(dir, "moved.csv");
+	size_t len = strlen(text);
+	char *rev = calloc(1, len + 32);
+	strcpy(rev, "# copy\n");
+	char *body = strstr(text, "\nrun_id,") + 1, *first = strchr(body, '\n') + 1;
+	strncat(rev, text, (size_t)(body - text));
+	strncat(rev, body, (size_t)(first - body)); /* the header row */
+	for (char *end = text + len; end > first;) {
+		char *start = end - 1;
+		while (start > first && start[-1] != '\n')
+			start--;
+		strncat(rev, start, (size_t)(end - start));
+		end = start;
+	}
+	CHECK(write_text(moved, rev) == 0);
+	const char *hm[] = { "wattcast", "validate", "heldout", "--params", set, moved, NULL };
+	CHECK(run_wattcast(hm, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "moved.csv holds the rows the set was fitted on (refitted as the set was, its ");
+	CHECK_CONTAINS(r.err, "these errors are in-sample, not held out\n");
+	run_result_free(&r);
+	const char *fm[] = { "wattcast", "fit", "intervals", moved, "--params", set, "--folds", "frozen", "-o", iv, NULL };
+	CHECK(run_wattcast(fm, NULL, &r) == 0);
+	CHECK_CONTAINS(r.err, "in-sample, not held out");
+	run_result_free(&r);
+	free(rev);
+	free(text);
+	free(moved);
+
 	free(runs);
 	free(other);
 	free(set);

@@ -131,17 +131,61 @@ wc_validate_heldout_datasheet(const wc_params *p, const wc_runs_table *t, wc_hel
 	return heldout(p, t, WC__RUN_INTERVAL | WC__RUN_DATASHEET, out, per_run, err);
 }
 
+static int
+near(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || fabs(a - b) <= 1e-6 * fmax(1.0, fabs(b));
+}
+
+/* Does `t`, refitted as `p` was built (its form, terms, precision mode,
+ * and `p` itself as the prior for any idle the rows lack), give `p`'s
+ * own parameters from as many rows as `p` records? Then its rows are
+ * those `p` was fitted on, whatever the file's bytes: comments, order or
+ * an import of the same measurements leave the fit unchanged. */
+static int
+refit_matches(const wc_params *p, const wc_runs_table *t)
+{
+	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
+	wc_fit_result r;
+	int same, levels = 0;
+	if (p->runs <= 0 || p->n_levels == 0)
+		return 0;
+	fo.prior = p;
+	wc_fit_options_like(&fo, p, -1);
+	if (wc_fit_inference_law(t, &fo, &r, NULL) != WC_OK)
+		return 0;
+	const wc_params *q = &r.params;
+	same = q->runs == p->runs && q->form == p->form && near(q->delta.value, p->delta.value) &&
+	       near(q->gamma1.value, p->gamma1.value) && near(q->gamma2.value, p->gamma2.value);
+	for (int i = 0; same && i < q->n_levels; i++) {
+		const wc_level *a = &q->levels[i], *b = wc_params_level(p, a->name);
+		if (!b)
+			continue;
+		levels++;
+		same = near(a->theta.value, b->theta.value) && near(a->s.value, b->s.value) &&
+		       near(a->p0.value, b->p0.value);
+	}
+	wc_fit_result_clear(&r);
+	return same && levels > 0;
+}
+
 /* A frozen score of the fitted table itself reads as held-out accuracy
  * and, stored by `fit intervals --folds frozen`, narrows every interval
  * (ML.ENERGY scored on its own fit: q 0.357 against 0.381 from model
- * folds). Only the table's hash is compared: the one thing the set
- * records of its input (docs/validation.md). */
+ * folds). The set records its input's hash and row count: the same
+ * bytes, or rows that refit to the set's own parameters, are its input
+ * (docs/validation.md, "Frozen-law accuracy"). */
 int
 wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *input, char *buf, size_t cap)
 {
-	if (!p->input_sha256[0] || strcmp(p->input_sha256, t->sha256) != 0)
+	if (p->input_sha256[0] && strcmp(p->input_sha256, t->sha256) == 0) {
+		snprintf(buf, cap, "%.120s is the very table the set was fitted on (its provenance input_sha256 %.16s): "
+		         "these errors are in-sample, not held out", input, t->sha256);
+		return 1;
+	}
+	if (!refit_matches(p, t))
 		return 0;
-	snprintf(buf, cap, "%.120s is the very table the set was fitted on (its provenance input_sha256 %.16s): "
-	         "these errors are in-sample, not held out", input, t->sha256);
+	snprintf(buf, cap, "%.120s holds the rows the set was fitted on (refitted as the set was, its %d runs give the "
+	         "set's parameters): these errors are in-sample, not held out", input, p->runs);
 	return 1;
 }
