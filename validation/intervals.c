@@ -171,7 +171,8 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 			/* held as the answer's own interval is (docs/intervals.md,
 			 * "Physical ceiling"): the interval scored is the one users get */
 			if (wc_pe_widen(s, r->predicted, &r->lo, &r->hi)) {
-				wc_interval_hold_ceiling(r->predicted, r->ceiling, &r->hi);
+				if (r->ceiling > 0.0) /* NaN or unset: none */
+					wc_interval_hold_ceiling(r->predicted, r->ceiling, &r->hi);
 				wc_interval_hold_floor(r->predicted, r->floor, &r->lo);
 			}
 		}
