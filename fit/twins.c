@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const wc_runs_table *sorting;
-
 static const char *
 model_group(const wc_run *r)
 {
@@ -48,30 +46,31 @@ cmp_rows(const wc_run *a, const wc_run *b)
 	return strcmp(a->set, b->set);
 }
 
+/* Rows of one table, by content, then by their place in it. */
 static int
-cmp_index(const void *x, const void *y)
+cmp_ptr(const void *x, const void *y)
 {
-	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	int c = cmp_rows(&sorting->runs[i], &sorting->runs[j]);
-	return c ? c : (i > j) - (i < j);
+	const wc_run *a = *(const wc_run *const *)x, *b = *(const wc_run *const *)y;
+	int c = cmp_rows(a, b);
+	return c ? c : (a > b) - (a < b);
 }
 
 int
 wc_fit_twin_models(const wc_runs_table *t, char *msg, size_t cap)
 {
-	size_t *ix = malloc((t->n_runs ? t->n_runs : 1) * sizeof *ix), m = 0;
+	const wc_run **ix = malloc((t->n_runs ? t->n_runs : 1) * sizeof *ix);
+	size_t m = 0;
 	int twins = 0;
 	msg[0] = '\0';
 	if (!ix)
 		return 0;
 	for (size_t i = 0; i < t->n_runs; i++)
 		if (!t->runs[i].exclude[0] && isfinite(t->runs[i].mean_power_w))
-			ix[m++] = i;
-	sorting = t;
-	qsort(ix, m, sizeof *ix, cmp_index);
+			ix[m++] = &t->runs[i];
+	qsort(ix, m, sizeof *ix, cmp_ptr);
 	const wc_run *fa = NULL, *fb = NULL;
 	for (size_t k = 1; k < m; k++) {
-		const wc_run *a = &t->runs[ix[k - 1]], *b = &t->runs[ix[k]];
+		const wc_run *a = ix[k - 1], *b = ix[k];
 		if (cmp_rows(a, b) || !strcmp(model_group(a), model_group(b)))
 			continue;
 		if (!twins++) {
