@@ -72,6 +72,11 @@ pipeline(void)
 	const char *iv[] = { "wattcast", "fit", "intervals", runs, "--quantity", "finetune", "--params", params,
 	                     "-o", params, NULL };
 	run_result_free((r = run(iv, 0), &r));
+	/* one residual per run: the 63 runs, not 66 with the shared base
+	 * point of two sweeps counted twice */
+	CHECK_INT(wc_params_load_file(params, &p, NULL), WC_OK);
+	CHECK(p.quantity_error[WC_PEQ_FT_STEP].present && p.quantity_error[WC_PEQ_FT_STEP].strata[0].n == 63);
+	wc_params_clear(&p);
 	const char *refit[] = { "wattcast", "fit", "finetune", runs, "--params", params, "-o", params,
 	                        "--bootstrap", "0", NULL };
 	r = run(refit, 0);
