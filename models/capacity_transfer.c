@@ -131,7 +131,7 @@ wc_capacity_transfer_note(const wc_capacity_binding *b, char *buf, size_t cap)
 	source_names(b, WC_CAP_ETA, eta, sizeof eta);
 	source_names(b, WC_CAP_T0, t0, sizeof t0);
 	snprintf(buf, cap,
-	         "capacity: no fitted level for %s: its datasheet (%.3g TB/s, %.4g TFLOPS) with the median efficiency "
+	         "platform: no fitted capacity level for %s: its datasheet (%.3g TB/s, %.4g TFLOPS) with the median efficiency "
 	         "%.3g (of %s) and step overhead %.3g ms (of %s); a transfer, not a fit (docs/capacity.md)",
 	         b->own.name, b->own.bandwidth_tb_s, b->own.bf16_tflops, b->base[WC_CAP_ETA], eta[0] ? eta : "shared",
 	         1e3 * b->base[WC_CAP_T0], t0[0] ? t0 : "shared");

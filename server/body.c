@@ -29,6 +29,20 @@ is_json_media_type(const char *ct)
 	return *ct == '\0' || *ct == ';';
 }
 
+/* No Content-Encoding, or "identity": the only coding the API reads. */
+static int
+is_identity_coding(const char *ce)
+{
+	static const char id[] = "identity";
+	if (!ce)
+		return 1;
+	ce += strspn(ce, " \t");
+	if (strncasecmp(ce, id, sizeof id - 1) == 0)
+		ce += sizeof id - 1;
+	ce += strspn(ce, " \t");
+	return *ce == '\0';
+}
+
 static void
 too_large(wc_response *res, size_t limit)
 {
@@ -268,6 +282,14 @@ wc_request_read_body(wc_request *req, size_t limit, char **body, size_t *len, wc
 	if (!is_json_media_type(mg_get_header(req->conn, "Content-Type"))) {
 		wc_api_error_set(&e, 415, "unsupported_media_type", NULL,
 		                 "send the body as Content-Type: application/json");
+		wc_response_error(res, &e);
+		return -1;
+	}
+	if (!is_identity_coding(mg_get_header(req->conn, "Content-Encoding"))) {
+		/* A gzip body was read as JSON text and blamed at line 1
+		 * (RFC 9110, 15.5.16; docs/http-api.md, Errors). */
+		wc_api_error_set(&e, 415, "unsupported_media_type", NULL,
+		                 "Content-Encoding: only identity is accepted; send the body uncompressed");
 		wc_response_error(res, &e);
 		return -1;
 	}

@@ -33,6 +33,15 @@ wc_request_profile(wc_request *req, wc_response *res)
 			wc_response_error(res, &e);
 			return NULL;
 		}
+		/* A decoded %00 would end the C string early and answer the
+		 * prefix's profile: refused as a NUL in a body is
+		 * (docs/http-api.md, Limits). */
+		if (n > 0 && strlen(name) != (size_t)n) {
+			wc_api_error_set(&e, 422, "invalid_value", "/profile",
+			                 "profile: holds a NUL (%%00); C strings would end there");
+			wc_response_error(res, &e);
+			return NULL;
+		}
 		if (n >= 0 && !(st = wc_profiles_find(req->profiles, name))) {
 			wc_api_error_set(&e, 422, "unknown_profile", "/profile",
 			                 "profile: unknown profile \"%.*s\" (serving: %s; see GET /v1/profiles)",

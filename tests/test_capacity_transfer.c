@@ -75,7 +75,7 @@ binding(void)
 	CHECK(b.level->p[WC_CAP_ETA].source == WC_SRC_DATASHEET);
 	char note[WC_WARNING_LEN];
 	wc_capacity_transfer_note(&b, note, sizeof note);
-	CHECK_CONTAINS(note, "capacity: no fitted level for L40S: its datasheet");
+	CHECK_CONTAINS(note, "platform: no fitted capacity level for L40S: its datasheet");
 	CHECK_CONTAINS(note, "median efficiency 0.7 (of A100, H100, B200)");
 	CHECK_CONTAINS(note, "step overhead 2 ms (of A100, H100)");
 	/* A fitted level binds as wc_capacity_bind does, and an alias of it
@@ -144,7 +144,7 @@ answer(void)
 	CHECK(strcmp(cp.level_source, "datasheet") == 0);
 	int warned = 0;
 	for (int w = 0; w < cp.n_warnings; w++)
-		warned |= strstr(cp.warnings[w], "capacity: no fitted level for L40S") != NULL;
+		warned |= strstr(cp.warnings[w], "platform: no fitted capacity level for L40S") != NULL;
 	CHECK(warned);
 	const wc_pred_error *lat = &p.quantity_error[WC_PEQ_LATENCY];
 	const wc_pe_stratum *ds = wc_pe_find(lat, "L40S", "datasheet");

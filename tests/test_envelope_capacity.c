@@ -278,7 +278,7 @@ test_choice(void)
 	CHECK_INT(wc_service_select(&paper, &b200, WC_SERVICE_AUTO, &ss, &st, &err), WC_OK);
 	CHECK(ss.is_capacity && strcmp(st.source, "capacity_datasheet") == 0);
 	CHECK(strcmp(ss.capacity.level, "B200") == 0);
-	CHECK_CONTAINS(ss.fallback, "capacity: no fitted level for B200: its datasheet (8 TB/s");
+	CHECK_CONTAINS(ss.fallback, "platform: no fitted capacity level for B200: its datasheet (8 TB/s");
 	CHECK_NEAR(ss.capacity.hw.bandwidth_b_s, 8e12, 1.0);
 	CHECK_INT(wc_service_select(&paper, &b200, WC_SERVICE_CAPACITY, &ss, &st, &err), WC_OK);
 	CHECK(strcmp(st.source, "capacity_datasheet") == 0);
@@ -336,7 +336,7 @@ test_cli(void)
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)),
 	               "platform: no fitted level for L40S; level_source datasheet");
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 1)),
-	               "capacity: no fitted level for L40S");
+	               "platform: no fitted capacity level for L40S");
 	const json_t *pm = json_object_get(j, "power_mapping");
 	CHECK_NEAR(json_number_value(json_object_get(pm, "board_limit_w_per_gpu")),
 	           wc_platform_board("L40S", NULL)->max_power_w, 0);

@@ -271,6 +271,42 @@ test_metrics(const char *version)
 	http_reply_free(&r);
 }
 
+/* A raw POST of the inference example with `coding` as its
+ * Content-Encoding (NULL: none); the answer in `answer`. */
+static int
+post_coded(int port, const char *coding, char *answer, size_t cap)
+{
+	static const char body[] = "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":3}";
+	char req[512], ce[64] = "";
+	if (coding)
+		snprintf(ce, sizeof ce, "Content-Encoding: %s\r\n", coding);
+	snprintf(req, sizeof req, "POST /v1/predict/inference HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+	         "%sContent-Length: %zu\r\nConnection: close\r\n\r\n%s", ce, strlen(body), body);
+	int fd = raw_connect(port);
+	answer[0] = '\0';
+	if (fd < 0)
+		return 0;
+	raw_send(fd, req, strlen(req));
+	size_t n = raw_read_all(fd, answer, cap);
+	close(fd);
+	return n > 12 && strncmp(answer, "HTTP/1.1 ", 9) == 0 ? atoi(answer + 9) : 0;
+}
+
+/* A body labelled gzip was read as if plain (a real gzip body was blamed
+ * as malformed JSON at line 1): any coding but identity is 415 naming
+ * Content-Encoding (RFC 9110, 15.5.16). */
+static void
+test_content_encoding(int port)
+{
+	char answer[16384];
+	CHECK_INT(post_coded(port, "gzip", answer, sizeof answer), 415);
+	CHECK_CONTAINS(answer, "\"unsupported_media_type\"");
+	CHECK_CONTAINS(answer, "Content-Encoding");
+	CHECK_INT(post_coded(port, "br", answer, sizeof answer), 415);
+	CHECK_INT(post_coded(port, "Identity", answer, sizeof answer), 200);
+	CHECK_INT(post_coded(port, NULL, answer, sizeof answer), 200);
+}
+
 int
 main(void)
 {
@@ -289,6 +325,7 @@ main(void)
 		return check_report("test_server_api_errors");
 
 	test_errors();
+	test_content_encoding(wc_server_port(srv));
 	/* One reload, so the counters also show the loaded set's info and
 	 * one successful reload. */
 	CHECK_INT(wc_server_reload(srv, &drawn, "drawn", &err), WC_OK);

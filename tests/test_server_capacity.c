@@ -115,7 +115,7 @@ closed_and_open(void)
 	CHECK(strcmp(json_string_value(json_object_get(capo, "level_source")), "datasheet") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(a, "level_source")), "datasheet") == 0);
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(capo, "warnings"), 0)),
-	               "capacity: no fitted level for L40S");
+	               "platform: no fitted capacity level for L40S");
 	CHECK(cap(a, "latency_s") > 0);
 	json_decref(a);
 	a = answer("{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":16,"

@@ -66,6 +66,15 @@ test_profiles(void)
 	http_get(h, url("/v1/params"), &r);
 	CHECK(r.json && strcmp(json_string_value(json_object_get(r.json, "name")), "paper") == 0);
 	http_reply_free(&r);
+	/* An encoded NUL answered the prefix's profile ("paper"). */
+	const char *nul[] = { "/v1/params?profile=paper%00x", "/v1/platforms?profile=paper%00garbage" };
+	for (int i = 0; i < 2; i++) {
+		http_get(h, url(nul[i]), &r);
+		CHECK_INT(r.status, 422);
+		CHECK(r.json && strcmp(http_error_str(&r, "field"), "/profile") == 0);
+		CHECK(r.json && strstr(http_error_str(&r, "message"), "NUL") != NULL);
+		http_reply_free(&r);
+	}
 }
 
 /* A 422 at `field` whose message holds `needle` and names the body's
