@@ -393,6 +393,7 @@ config_error(const char *cmd, const wc_error *err)
 		{ "model", "--model" }, { "architecture", "--layers/--kv-heads/--head-dim" },
 		{ "active_params_b", "--active-params" }, { "sm_clock_mhz", "--sm-clock" },
 		{ "power_cap_w", "--power-cap" }, { "gpu_memory_utilization", "--gpu-memory-utilization" },
+		{ "price_per_kwh", "--price-per-kwh" }, { "grams_co2_per_kwh", "--grams-co2-per-kwh" },
 	};
 	/* The architecture's facts each have a flag: name the one given (or
 	 * --model, whose catalog entry holds the facts no flag sets). */

@@ -59,6 +59,15 @@
 #define WC_CAPACITY_MIN_CONCURRENCY 1e-6
 #define WC_CAPACITY_MIN_RATE 1e-6
 
+/** The largest energy price (per kWh, any currency) and carbon intensity
+ *  (g/kWh) the cost and CO2 answers take: a price of 1e308 made the
+ *  hourly cost overflow to a null, where the schema says number. A
+ *  million per kWh is far past any tariff (and 10^6 g/kWh a thousand
+ *  times coal's), and keeps every figure finite for a node within
+ *  WC_GPU_MAX_POWER_W per GPU (docs/http-api.md, "Limits"). */
+#define WC_CAPACITY_MAX_PRICE 1e6
+#define WC_CAPACITY_MAX_CO2 1e6
+
 /** A model's parameter counts, in billions (active_params_b,
  *  architecture total_params_b; `--active-params`, `--total-params`):
  *  100 000 B is fifty times the largest model published, so no real

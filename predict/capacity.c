@@ -475,6 +475,12 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	double held = c->input_tokens + 0.5 * c->output_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
 	out->memory_available_gb = wc_capacity_memory_available(&cb->hw, c->tp, reserve) / 1e9;
 	out->memory_workspace_gb = c->tp * WC_CAPACITY_WORKSPACE_GB;
+	if (isfinite(price_per_kwh) && !(price_per_kwh >= 0 && price_per_kwh <= WC_CAPACITY_MAX_PRICE))
+		return wc_error_set(err, WC_EINVAL, "price_per_kwh: must be from 0 to %g per kWh, got %g",
+		                    WC_CAPACITY_MAX_PRICE, price_per_kwh);
+	if (isfinite(grams_co2_per_kwh) && !(grams_co2_per_kwh >= 0 && grams_co2_per_kwh <= WC_CAPACITY_MAX_CO2))
+		return wc_error_set(err, WC_EINVAL, "grams_co2_per_kwh: must be from 0 to %g g/kWh, got %g",
+		                    WC_CAPACITY_MAX_CO2, grams_co2_per_kwh);
 	out->price_per_kwh = isfinite(price_per_kwh) ? price_per_kwh : p->capacity.price_per_kwh;
 	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
 	out->open_loop = c->request_rate > 0;
@@ -499,6 +505,13 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		wc_capacity_times t;
 		wc_capacity_times_eval(&pt, &a, &cb->hw, c->tp, x.n_cap, c->input_tokens, c->output_tokens, &t);
 		out->capacity_rate = x.n_cap / t.latency_s;
+		/* An engine limit that serves under the least rate the answers
+		 * take is the limit's fault, not the rate's: refused on it with
+		 * the value sent (docs/http-api.md, "Limits"). */
+		if (x.n_cap == c->running && !(out->capacity_rate >= WC_CAPACITY_MIN_RATE))
+			return wc_error_set(err, WC_EINVAL, "concurrency: an engine limit of %g running requests serves "
+			                    "%.3g requests/s, under the least rate of %g; raise it", c->running,
+			                    out->capacity_rate, WC_CAPACITY_MIN_RATE);
 		if (out->over_capacity)
 			WC_WARN(out, "rate: %g requests/s exceeds the capacity of %.4g requests/s at %g running requests; "
 			        "the answers are those at capacity (the queue would grow without bound)", c->request_rate,

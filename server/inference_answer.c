@@ -20,7 +20,7 @@ predictor_error(const wc_inference_query *q, const wc_error *err, wc_api_error *
 	static const char *const fields[] = { "platform", "tp", "active_params_b", "running", "running_series",
 	                                      "dt_s", "sm_clock_mhz", "concurrency", "input_tokens",
 	                                      "output_tokens", "rate", "model", "architecture", "power_cap_w",
-	                                      "gpu_memory_utilization", NULL };
+	                                      "gpu_memory_utilization", "price_per_kwh", "grams_co2_per_kwh", NULL };
 	if (err->msg[n] == ':' && n + 1 < sizeof field) {
 		for (const char *const *f = fields; *f; f++) {
 			size_t fl = strlen(*f);

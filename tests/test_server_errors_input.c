@@ -135,6 +135,18 @@ test_least_load(void)
 		CHECK(json_is_number(json_object_get(cap, "energy_per_request_j")));
 		http_reply_free(&r);
 	}
+	/* An open loop whose engine limit serves under the least rate was
+	 * refused on /rate quoting that internal capacity (5.06e-07), and the
+	 * flexibility route answered it: both refuse the limit sent. */
+	const char *tiny = "{" TOKENS ",\"rate\":20,\"concurrency\":1e-6}";
+	expect(INF, tiny, "invalid_value", "/concurrency", "concurrency: an engine limit of 1e-06 running requests");
+	expect("/v1/predict/flexibility", tiny, "invalid_value", "/concurrency", "an engine limit of 1e-06");
+	/* A price or intensity so large the hourly figure overflowed was
+	 * answered with per_hour null (the schema says number). */
+	expect(INF, "{" TOKENS ",\"concurrency\":8,\"price_per_kwh\":1e308}", "invalid_value", "/price_per_kwh",
+	       "price_per_kwh: must be from 0 to 1e+06 per kWh, got 1e+308");
+	expect(INF, "{" TOKENS ",\"concurrency\":8,\"grams_co2_per_kwh\":1.7e308}", "invalid_value",
+	       "/grams_co2_per_kwh", "grams_co2_per_kwh: must be from 0 to 1e+06 g/kWh");
 #undef TOKENS
 }
 
