@@ -528,6 +528,10 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	const int by_arrivals = out->open_loop && !out->over_capacity;
 	if (by_arrivals)
 		out->lo[WC_CAPQ_THROUGHPUT] = out->hi[WC_CAPQ_THROUGHPUT] = NAN;
+	/* Over capacity no more tokens leave than arrive: the upper end is
+	 * held at rate x output tokens, as n's is at its limit (docs/intervals.md). */
+	else if (out->open_loop && isfinite(out->hi[WC_CAPQ_THROUGHPUT]))
+		out->hi[WC_CAPQ_THROUGHPUT] = fmin(out->hi[WC_CAPQ_THROUGHPUT], c->request_rate * c->output_tokens);
 	/* An answer without an interval says so where its interval would
 	 * say what it covers, not in a warning: it is a fact of the parameter
 	 * set (TTFT has no held-out error), true of every answer, and a
