@@ -223,6 +223,47 @@ too_deep(const char *p, size_t n, int max, int *line, int *column)
 	return 0;
 }
 
+/* An integer literal past jansson's 64 bits that a double holds
+ * (100000000000000000000, 2^63) is read as that double, as 1e20 is:
+ * whether a request parses must not depend on how the client's library
+ * prints numbers; its field's check then answers (docs/http-api.md,
+ * "Errors"). jansson's error points just past such a literal: ".0" is
+ * added there and the text parsed again, for at most WIDE_INTS literals
+ * (each pass parses the whole body). A later error's column is given in
+ * the text as sent. */
+#define WIDE_INTS 16
+
+static json_t *
+load_json(const char *body, size_t len, json_error_t *jerr)
+{
+	const size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY;
+	json_t *v = json_loadb(body, len, flags, jerr);
+	char *text = NULL;
+	size_t at[WIDE_INTS], n = len;
+	int k = 0;
+	while (!v && k < WIDE_INTS && json_error_code(jerr) == json_error_numeric_overflow &&
+	       strncmp(jerr->text, "too big", 7) == 0 && jerr->position > 0 && (size_t)jerr->position <= n) {
+		const char *t = text ? text : body;
+		size_t p = (size_t)jerr->position;
+		char *wider = t[p - 1] >= '0' && t[p - 1] <= '9' ? malloc(n + 2) : NULL;
+		if (!wider)
+			break;
+		memcpy(wider, t, p);
+		memcpy(wider + p, ".0", 2);
+		memcpy(wider + p + 2, t + p, n - p);
+		free(text);
+		text = wider;
+		n += 2;
+		at[k++] = p;
+		v = json_loadb(text, n, flags, jerr);
+	}
+	for (int i = 0; !v && i < k; i++)
+		if (at[i] < (size_t)jerr->position && !memchr(text + at[i], '\n', (size_t)jerr->position - at[i]))
+			jerr->column -= 2;
+	free(text);
+	return v;
+}
+
 int
 wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *res)
 {
@@ -242,7 +283,7 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 	/* JSON_DECODE_ANY: a body of `42` or `null` is valid JSON of the
 	 * wrong type, which each route answers 422 wrong_type
 	 * (docs/http-api.md, "Errors"), not malformed text. */
-	*out = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+	*out = load_json(body, len, &jerr);
 	if (*out)
 		return 0;
 	/* Numbers JSON cannot hold as a finite double (1e999) fail here too:

@@ -41,6 +41,24 @@ test_errors(void)
 	CHECK_INT(http_error_int(&r, "line"), 1);
 	CHECK(http_error_int(&r, "column") >= 40);
 	http_reply_free(&r);
+	/* An integer literal past 64 bits that a double holds reached no
+	 * field check (400 "too big integer", no field), while 1e20 did: it
+	 * is read as that double, and its field refuses it. */
+	http_expect_error(h, "POST", "/v1/predict/inference", "application/json",
+	                  "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"tp\":18446744073709551616,\"concurrency\":1}",
+	                  422, "invalid_value", "/tp");
+	http_expect_error(h, "POST", "/v1/forecast/envelope", "application/json",
+	                  "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"workload\":{\"type\":\"poisson\",\"rate\":4},"
+	                  "\"seed\":9223372036854775808}", 422, "invalid_value", "/seed");
+	http_post_json(h, url("/v1/predict/inference"),
+	               "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":100000000000000000000}", &r);
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+	/* a later malformation's column counts the text as sent */
+	http_post_json(h, url("/v1/predict/inference"), "[100000000000000000000, 1, }", &r);
+	CHECK_INT(r.status, 400);
+	CHECK_INT(http_error_int(&r, "column"), 28);
+	http_reply_free(&r);
 	http_expect_error(h, "POST", "/v1/predict/inference", "application/json", "NaN", 400, "malformed_json", NULL);
 	http_expect_error(h, "POST", "/v1/predict/inference", "application/json",
 	                     "{\"tp\":1,\"tp\":2}", 400, "duplicate_key", NULL);
