@@ -39,7 +39,8 @@ static const char *const scope_names[] = { "model", "platform" };
 
 /* The CLI's flags (docs/cli.md), the words of callers that give none. */
 static const wc_calibrate_words cli_words = { "--scope model", "--scope platform", "--platform",
-	                                      "--idle-power W", "--run-scatter", "--relative-to", "--bootstrap" };
+	                                      "--idle-power W", "--run-scatter", "--relative-to", "--bootstrap",
+	                                      "an exclude column leaves runs out" };
 
 const wc_calibrate_words *
 wc__cal_words(const wc_calibrate_options *o)
@@ -537,7 +538,7 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 		goto done;
 	/* After the point solve, so the warning can say what the shift took up. */
 	wc__cal_ceiling_warnings(s.groups, s.n_groups, base->form, wc__cal_words(o), out);
-	wc__cal_miss_warnings(s.groups, s.n_groups, out);
+	wc__cal_miss_warnings(s.groups, s.n_groups, wc__cal_words(o), out);
 	if (
 	    (rc = wc_params_copy(&out->params, s.work.n_levels ? &s.work : base, err)) != WC_OK ||
 	    (rc = wc__cal_store_points(&s, &out->params, err)) != WC_OK ||

@@ -49,6 +49,7 @@ typedef struct {
 	const char *run_scatter;     /* "--run-scatter" */
 	const char *relative_to;     /* "--relative-to" */
 	const char *bootstrap;       /* "--bootstrap" */
+	const char *leave_out;       /* how runs are left out: "an exclude column leaves runs out" */
 } wc_calibrate_words;
 
 /** What to calibrate. Start from WC_CALIBRATE_OPTIONS_INIT. */

@@ -96,7 +96,8 @@ wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form, co
 #define WC_CAL_MISS_PCT 15.0
 
 int
-wc__cal_miss_warnings(const cal_group *groups, int n_groups, wc_calibrate_result *out)
+wc__cal_miss_warnings(const cal_group *groups, int n_groups, const wc_calibrate_words *w,
+                      wc_calibrate_result *out)
 {
 	int total = 0;
 	for (int j = 0; j < n_groups; j++) {
@@ -120,9 +121,9 @@ wc__cal_miss_warnings(const cal_group *groups, int n_groups, wc_calibrate_result
 		if (n == 0)
 			continue;
 		WC_WARN(out, "%s on %s: the result misses %d of its %d runs by over %.0f %% (%s%s): they disagree "
-		        "(short runs, another stack, no idle?); an exclude column leaves runs out",
+		        "(short runs, another stack, no idle?); %s",
 		        g->scope == WC_CALIBRATE_MODEL ? g->model : "level", g->level, n, g->n_runs, WC_CAL_MISS_PCT,
-		        names, len >= 50 ? ", ..." : "");
+		        names, len >= 50 ? ", ..." : "", w->leave_out);
 		total += n;
 	}
 	return total;

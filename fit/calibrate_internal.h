@@ -77,7 +77,8 @@ int wc__cal_run_power(const cal_group *g, int i, const double *x, double *model,
 /** Runs of each group the calibrated law misses by more than 15 % of
  *  their mean power: one warning per group naming them
  *  (calibrate_ceiling.c). Returns the runs named. */
-int wc__cal_miss_warnings(const cal_group *groups, int n_groups, wc_calibrate_result *out);
+int wc__cal_miss_warnings(const cal_group *groups, int n_groups, const wc_calibrate_words *w,
+                          wc_calibrate_result *out);
 int wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form,
                              const wc_calibrate_words *w, wc_calibrate_result *out);
 /** The words of o->words, else the CLI's flags. */

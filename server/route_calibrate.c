@@ -30,7 +30,8 @@ static const char *const body_fields[] = { "runs", "scope", "profile", "model", 
  * options here: the library's own words are the CLI's flags
  * (docs/http-api.md, "POST /v1/calibrate"). */
 static const wc_calibrate_words json_words = { "scope \"model\"", "scope \"platform\"", "platform",
-	                                       "idle_power_w", "run_scatter", "relative_to", "bootstrap" };
+	                                       "idle_power_w", "run_scatter", "relative_to", "bootstrap",
+	                                       "leave those runs out of runs" };
 static const char *const row_fields[] = { "run_id", "platform", "tp", "model", "active_params_b",
 	"running", "mean_power_w", "idle_power_w", "weights", "kv_cache", "sm_clock_mhz", NULL };
 
