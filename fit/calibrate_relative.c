@@ -143,6 +143,10 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	snprintf(as, sizeof as, "%.30s~runs", ref);
 	ot.relative_to = orf.relative_to = NULL;
 	orf.platform = as;
+	/* R' is R on these runs: without their idle it takes the base's P0 of
+	 * R (the idle given is T's, and the catalog knows no "R~runs", so the
+	 * refusal named that internal label; docs/calibration.md). */
+	orf.idle_power_w = isfinite(rl->p0.value) && rl->p0.value > 0 ? rl->p0.value : 0.0;
 	if ((rc = wc_calibrate(base, t, &ot, out, err)) != WC_OK)
 		return rc;
 	rc_ref = calloc(1, sizeof *rc_ref);
