@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* Zero means "not published" in the catalog; say so with null. */
 static json_t *
@@ -36,7 +37,11 @@ entry(const char *name, const char *answered_from, const char *source, const wc_
 		json_decref(aliases);
 		return NULL;
 	}
-	for (int i = 0; pi && i < (int)(sizeof pi->aliases / sizeof pi->aliases[0]) && pi->aliases[i]; i++)
+	/* The board's spellings answer the entry of the board's own name: a
+	 * level named otherwise (H100-locked on the H100) is never reached
+	 * by them, so they are not its aliases (docs/http-api.md). */
+	const int own = pi && strcasecmp(name, pi->name) == 0;
+	for (int i = 0; own && i < (int)(sizeof pi->aliases / sizeof pi->aliases[0]) && pi->aliases[i]; i++)
 		json_array_append_new(aliases, json_string(pi->aliases[i]));
 	json_object_set_new(o, "architecture", pi && pi->architecture ? json_string(pi->architecture) : json_null());
 	json_object_set_new(o, "memory_gb", fact(pi ? pi->memory_gb : 0));

@@ -145,6 +145,11 @@ main(void)
 	http_get(h, url("/v1/platforms?profile=paper"), &r);
 	const json_t *locked = find(json_object_get(r.json, "platforms"), "H100-locked");
 	CHECK(locked && strcmp(json_string_value(json_object_get(locked, "board")), "H100") == 0);
+	/* H100-SXM5 answers H100, never H100-locked: the board's aliases
+	 * are H100's only (both entries listed all five) */
+	const json_t *h100 = find(json_object_get(r.json, "platforms"), "H100");
+	CHECK(locked && json_array_size(json_object_get(locked, "aliases")) == 0);
+	CHECK(h100 && json_array_size(json_object_get(h100, "aliases")) > 0);
 	http_reply_free(&r);
 	test_facts();
 	wc_server_stop(srv);
