@@ -4,7 +4,9 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A number as jansson writes it fastest: whole values (token counts,
  * running requests, concurrency limits) as integers -- formatting a real
@@ -137,11 +139,19 @@ wc_render_inference(const wc_inference_query *q, const wc_inference_prediction *
 
 /* jansson writes a real 32 as 32.0; the API promises integers for whole
  * numbers (docs/http-api.md), counts above all (concurrency, tokens,
- * steps): the one place that makes it so for every answer. */
+ * steps): the one place that makes it so for every answer. A value whole
+ * at the 10 significant digits written (a clock of 2058.00000003 MHz) is
+ * one too: it was written 2058.0 beside 2520. */
 static json_t *
 whole_of(json_t *v)
 {
-	double x = json_real_value(v);
+	double x = json_real_value(v), r = nearbyint(x);
+	if (x != r && fabs(x - r) <= 1e-9 * fabs(x)) {
+		char text[32];
+		snprintf(text, sizeof text, "%.10g", x);
+		if (!strpbrk(text, ".eE"))
+			x = r;
+	}
 	return x == floor(x) && fabs(x) < 9007199254740992.0 ? json_integer((json_int_t)x) : NULL;
 }
 

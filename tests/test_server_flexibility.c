@@ -96,6 +96,19 @@ sweep(void)
 	json_decref(cli);
 	run_result_free(&r);
 	json_decref(a);
+	/* Whole at the digits written is an integer: L40S clocks read
+	 * 2520, 2058.0, 1596.0 (docs/http-api.md, the prediction object). */
+	http_reply hr;
+	http_post_json(h, url("/v1/predict/flexibility"), "{\"platform\":\"L40S\",\"model\":\"Qwen3-8B\",\"concurrency\":32,"
+	               "\"input_tokens\":512,\"output_tokens\":256,\"steps\":6,\"sweep\":\"power_cap\"}", &hr);
+	CHECK_INT(hr.status, 200);
+	for (const char *s = hr.body; s && (s = strstr(s, ".0")) != NULL; s++)
+		if (s[2] == ',' || s[2] == '}' || s[2] == ']') {
+			CHECK(!"a whole number written with .0");
+			fprintf(stderr, "  ...%.30s\n", s - 10);
+			break;
+		}
+	http_reply_free(&hr);
 	a = post("/v1/predict/flexibility", "{" BODY ",\"sweep\":\"power_cap\",\"steps\":4}", 200);
 	CHECK_CONTAINS(json_string_value(json_object_get(a, "sweep")), "power_cap");
 	json_decref(a);
