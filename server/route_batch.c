@@ -15,8 +15,8 @@
  * power law's, and for capacity answers the larger of the law's and the
  * capacity section's (predict/capacity.c pairs them, cycling the shorter).
  * Items may name any profile. */
-static void
-batch_draws(const wc_profiles *pf, double *law, double *cap)
+void
+wc__batch_draws(const wc_profiles *pf, double *law, double *cap)
 {
 	*law = *cap = 1.0;
 	for (int k = 0; k < pf->n; k++) {
@@ -30,8 +30,8 @@ batch_draws(const wc_profiles *pf, double *law, double *cap)
 /* One item's charge in law evaluations (server/server.h): what each kind
  * of item really costs, measured per draw (docs/http-api.md, "POST
  * /v1/predict/batch"); a fine-tuning item is its samples x draws. */
-static double
-item_work(const json_t *item, int inference, double law, double cap, const char **kind)
+double
+wc__item_work(const json_t *item, int inference, double law, double cap, const char **kind)
 {
 	const json_t *series = json_object_get(item, "running_series");
 	double samples = json_is_array(series) ? (double)json_array_size(series) : 1.0;
@@ -60,9 +60,9 @@ batch_work_refused(const wc_profiles *pf, const json_t *body, int inference, wc_
 	const json_t *item;
 	const char *kind = "", *over_kind = "";
 	int refused = 0;
-	batch_draws(pf, &law, &cap);
+	wc__batch_draws(pf, &law, &cap);
 	json_array_foreach(body, i, item) {
-		double w = item_work(item, inference, law, cap, &kind);
+		double w = wc__item_work(item, inference, law, cap, &kind);
 		work += w;
 		if (!refused && work > WC_SERVER_BATCH_WORK_MAX) {
 			refused = 1;

@@ -6,6 +6,7 @@
 #include "server_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void
 wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len, wc_response *res)
@@ -15,6 +16,20 @@ wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len,
 
 	if (wc_request_parse_json(body, len, &item, res) != 0)
 		return;
+	/* One item may not do more than a whole batch may: a 1 MiB series
+	 * on a set of 2000 draws took 21 s of a core outside the heavy cap
+	 * (docs/http-api.md, "POST /v1/predict/batch"). */
+	double law, cap, work;
+	const char *kind;
+	wc__batch_draws(pf, &law, &cap);
+	if ((work = wc__item_work(item, 1, law, cap, &kind)) > WC_SERVER_BATCH_WORK_MAX) {
+		wc_api_error_set(&e, 413, "work_budget_exceeded", strcmp(kind, "running_series") == 0 ? "/running_series" : "",
+		                 "%s: needs %.4g law evaluations, more than the budget of %.4g a request or batch may "
+		                 "take; send fewer samples", kind, work, WC_SERVER_BATCH_WORK_MAX);
+		wc_response_error(res, &e);
+		json_decref(item);
+		return;
+	}
 	if ((answer = wc_inference_answer(item, pf, &e)) != NULL)
 		wc_response_json_small(res, 200, answer);
 	else

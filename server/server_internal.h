@@ -407,6 +407,13 @@ json_t *wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_er
 json_t *wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 
 /** One batch item -> its answer object, or NULL with `e` set. */
+/* The batch's work rule (server/route_batch.c, docs/http-api.md): the
+ * draws an item pays for, and one item's charge in law evaluations
+ * (`kind` names what it was charged as). A single inference request is
+ * held to the same budget. */
+void wc__batch_draws(const wc_profiles *pf, double *law, double *cap);
+double wc__item_work(const json_t *item, int inference, double law, double cap, const char **kind);
+
 typedef json_t *(*wc_item_answer_fn)(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 /** Answer a batch body (a JSON array) item by item with `answer`;
  *  `what` names the items in the error for a body that is no array. The
