@@ -145,6 +145,7 @@ read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_respons
 		                 "%d requests are already sending their bodies; retry shortly",
 		                 srv->max_body_readers);
 		wc_response_error(res, &e);
+		res->extra_headers = "Retry-After: 1\r\n"; /* as the heavy cap's 503 (docs/http-api.md) */
 		res->close = 1;
 		return -1;
 	}
