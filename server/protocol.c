@@ -71,6 +71,14 @@ wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
 	default:
 		if (status >= 500)
 			wc_api_error_set(&e, status, "internal", NULL, "the HTTP layer failed (%.*s)", n, why);
+		else if (strcmp(why, "Malformed message") == 0)
+			/* CivetWeb says this also of a request line and headers past
+			 * its 16 KiB buffer, and cannot tell which: both are named, so
+			 * a long URL or header can be told (docs/http-api.md, Errors). */
+			wc_api_error_set(&e, 400, "bad_request", NULL,
+			                 "the request could not be parsed (Malformed message: a bad request line or "
+			                 "header, or request line and headers together over %d bytes); see GET "
+			                 "/openapi.json", WC_SERVER_MAX_HEAD);
 		else
 			wc_api_error_set(&e, status >= 400 ? status : 400, "bad_request", NULL,
 			                 "the request could not be parsed (%.*s); see GET /openapi.json", n,

@@ -110,7 +110,7 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
                          const char *const *sources, wc_server **out, wc_error *err)
 {
 	static const wc_server_options defaults = WC_SERVER_OPTIONS_INIT;
-	char threads[16], timeout[16], errtext[256] = "";
+	char threads[16], timeout[16], head[16], errtext[256] = "";
 	unsigned errcode = 0;
 	struct mg_server_port ports[4];
 	int rc;
@@ -141,6 +141,7 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 
 	snprintf(threads, sizeof threads, "%d", srv->threads);
 	snprintf(timeout, sizeof timeout, "%d", srv->io_timeout_ms);
+	snprintf(head, sizeof head, "%d", WC_SERVER_MAX_HEAD);
 	/* No document_root: nothing but the routes is served. tcp_nodelay:
 	 * answers are single small writes that must not wait for an ACK.
 	 * CivetWeb's request_timeout_ms bounds the wait for the headers and
@@ -156,6 +157,7 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 		/* Paths stay percent-encoded: the router decodes them itself
 		 * and so sees an encoded NUL (router.c, find_route). */
 		"decode_url", "no",
+		"max_request_size", head,
 		NULL,
 	};
 	struct mg_callbacks callbacks;

@@ -132,6 +132,10 @@ typedef struct {
  *  just below the capacity takes 300 steps in every draw). */
 #define WC_SERVER_BATCH_CHARGE_OPEN 175.0
 #define WC_SERVER_DEFAULT_MAX_BODY ((size_t)1 << 20)
+/** Request line and headers together, in bytes: CivetWeb's
+ *  max_request_size (set to it in server.c); past it CivetWeb says
+ *  "Malformed message" (400), as of a bad head. */
+#define WC_SERVER_MAX_HEAD 16384
 #define WC_SERVER_BATCH_MAX_ITEMS 10000
 /** Parameter sets one server serves side by side (profiles). */
 #define WC_SERVER_MAX_PROFILES 16

@@ -69,6 +69,15 @@ test_exact_paths(void)
 	raw_exchange("GET /v1/%68ealth HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", answer,
 	             sizeof answer);
 	CHECK(strncmp(answer, "HTTP/1.1 200 ", 13) == 0);
+	/* A URL past the head's limit said only "Malformed message": the
+	 * answer names the limit, so a long URL or header can be told. */
+	static char req[24000];
+	int n = snprintf(req, sizeof req, "GET /v1/health?");
+	memset(req + n, 'a', 20000);
+	snprintf(req + n + 20000, sizeof req - (size_t)n - 20000, " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+	raw_exchange(req, answer, sizeof answer);
+	CHECK(strncmp(answer, "HTTP/1.1 400 ", 13) == 0);
+	CHECK_CONTAINS(answer, "request line and headers together over 16384 bytes");
 }
 
 static void
