@@ -305,18 +305,22 @@ row_slot(nv_reader *rd, const nv_row *row, size_t line_no, int *presumed)
  * shows when a GPU of the first sample comes again at the time of the
  * sample's last row: the rows before that time are the older sweep's, and
  * are dropped. 1 when it did so. (Logs stamped row by row are not
- * recognised: no time there tells a sweep's rows apart.) */
+ * recognised: no time there tells a sweep's rows apart.) With gpu_uuids
+ * the selection fixed the GPUs from the start, so the rule holds until the
+ * first sample is delivered (and gives the sweep order), and the newer
+ * rows keep their slots. */
 static int
 rephase_first(nv_reader *rd, const nv_row *row)
 {
 	int last = -1, older = 0, keep = 0;
-	int idx[WC_TELEMETRY_MAX_GPUS];
+	int idx[WC_TELEMETRY_MAX_GPUS], slot[WC_TELEMETRY_MAX_GPUS];
 	char uuid[WC_TELEMETRY_MAX_GPUS][sizeof rd->info->uuid[0]];
 	double val[WC_TELEMETRY_MAX_GPUS];
 	for (int g = 0; g < rd->n_gpus; g++)
 		if ((rd->mask >> g & 1) && rd->place[g] == rd->rows - 1)
 			last = g;
-	if (rd->frozen || rd->selecting || rd->tainted || !row->ok || last < 0 || rd->times[last] != row->t)
+	if ((rd->selecting ? rd->ranked : rd->frozen) || rd->tainted || !row->ok || last < 0 ||
+	    rd->times[last] != row->t)
 		return 0;
 	for (int g = 0; g < rd->n_gpus; g++)
 		older += (rd->mask >> g & 1) && rd->times[g] < row->t;
@@ -327,6 +331,7 @@ rephase_first(nv_reader *rd, const nv_row *row)
 	for (int p = older; p < rd->rows; p++)
 		for (int g = 0; g < rd->n_gpus; g++)
 			if ((rd->mask >> g & 1) && rd->place[g] == p) {
+				slot[keep] = g;
 				idx[keep] = rd->info->index[g];
 				memcpy(uuid[keep], rd->info->uuid[g], sizeof uuid[keep]);
 				val[keep++] = rd->vals[g];
@@ -335,17 +340,21 @@ rephase_first(nv_reader *rd, const nv_row *row)
 	         "the rows after, lack the sweep's other GPUs; dropped", rd->path, rd->first_line, older,
 	         older == 1 ? "" : "s");
 	size_t first = rd->first_line + (size_t)older;
-	wc__nv_forget_gpus(rd);
+	if (!rd->selecting)
+		wc__nv_forget_gpus(rd);
 	open_sample(rd, row->t, first);
 	rd->info->dropped_samples++;
 	for (int j = 0; j < keep; j++) {
-		rd->info->index[j] = idx[j];
-		memcpy(rd->info->uuid[j], uuid[j], sizeof uuid[j]);
-		if (idx[j] >= 0)
-			rd->slot_of_index[idx[j]] = (short)j;
-		rd->n_gpus++;
-		wc__nv_put_value(rd, j, row->t, val[j]);
-		rd->last_slot = j;
+		int g = rd->selecting ? slot[j] : j;
+		if (!rd->selecting) {
+			rd->info->index[j] = idx[j];
+			memcpy(rd->info->uuid[j], uuid[j], sizeof uuid[j]);
+			if (idx[j] >= 0)
+				rd->slot_of_index[idx[j]] = (short)j;
+			rd->n_gpus++;
+		}
+		wc__nv_put_value(rd, g, row->t, val[j]);
+		rd->last_slot = g;
 	}
 	return 1;
 }

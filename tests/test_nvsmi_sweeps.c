@@ -119,14 +119,19 @@ log_text(const design *d)
 	return s;
 }
 
-/* Read `text` (written to `dir`/`name`) with `gpus` given (0 = none). */
+/* Read `text` (written to `dir`/`name`) with `gpus` given (0 = none), and
+ * the GPUs GPU-0000 .. GPU-(select - 1) named as gpu_uuids (0 = none). */
 static int
-read_text(const char *dir, const char *name, const char *text, int gpus, seen *s,
-          wc_nvsmi_info *info, test_warnings *w, wc_error *err)
+read_selected(const char *dir, const char *name, const char *text, int gpus, int select, seen *s,
+              wc_nvsmi_info *info, test_warnings *w, wc_error *err)
 {
+	static const char *const uuids[] = { "GPU-0000", "GPU-0001", "GPU-0002", "GPU-0003",
+		                             "GPU-0004", "GPU-0005", "GPU-0006", "GPU-0007" };
 	char *p = path_join(dir, name);
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
 	opt.n_gpus = gpus;
+	opt.gpu_uuids = select > 0 ? uuids : NULL;
+	opt.n_gpu_uuids = (size_t)select;
 	opt.warn = test_collect_warning;
 	opt.warn_payload = w;
 	memset(s, 0, sizeof *s);
@@ -135,6 +140,13 @@ read_text(const char *dir, const char *name, const char *text, int gpus, seen *s
 	int rc = wc_nvsmi_read(p, &opt, keep, s, info, err);
 	free(p);
 	return rc;
+}
+
+static int
+read_text(const char *dir, const char *name, const char *text, int gpus, seen *s,
+          wc_nvsmi_info *info, test_warnings *w, wc_error *err)
+{
+	return read_selected(dir, name, text, gpus, 0, s, info, w, err);
 }
 
 /* A bad row of GPU 0 in sweep 50 of 100 drops that sweep alone. */
@@ -245,9 +257,10 @@ faulty_row(const char *dir, int gpus, int index, int uuid, int given, int g, int
  * gpus - cut .. gpus - 1 of sweep 0), each sweep's rows stamped with one
  * time as nvidia-smi writes them: the partial sweep is dropped with a
  * warning and every later sample holds one sweep, its GPUs in their
- * order. */
+ * order; with the GPUs named by gpu_uuids (`select`, which needs `uuid`)
+ * too, as a real manifest names them. */
 static void
-head_cut(const char *dir, int gpus, int index, int uuid, int cut)
+head_cut(const char *dir, int gpus, int index, int uuid, int cut, int select)
 {
 	design d = { gpus, 100, index, uuid, 0.25, 0.0, -1, -1, 0, NULL };
 	char *text = log_text(&d), *from = strchr(text, '\n') + 1, *to = from;
@@ -255,12 +268,12 @@ head_cut(const char *dir, int gpus, int index, int uuid, int cut)
 	wc_nvsmi_info info;
 	test_warnings w;
 	wc_error err;
-	fprintf(stderr, "%d GPUs%s%s, the log's first %d row(s) cut off\n", gpus, index ? ", index" : "",
-	        uuid ? ", uuid" : "", gpus - cut);
+	fprintf(stderr, "%d GPUs%s%s%s, the log's first %d row(s) cut off\n", gpus, index ? ", index" : "",
+	        uuid ? ", uuid" : "", select ? ", gpu_uuids" : "", gpus - cut);
 	for (int r = 0; r < gpus - cut; r++)
 		to = strchr(to, '\n') + 1;
 	memmove(from, to, strlen(to) + 1);
-	CHECK_INT(read_text(dir, "head_cut.csv", text, 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(read_selected(dir, "head_cut.csv", text, 0, select ? gpus : 0, &s, &info, &w, &err), WC_OK);
 	CHECK_INT(info.n_gpus, gpus);
 	CHECK_INT(info.samples, 99);
 	CHECK_INT(s.misaligned, 0);
@@ -464,9 +477,12 @@ main(void)
 	daylight_saving(dir, 3600.0, 30.0, 0);
 	daylight_saving(dir, 3600.0, 0.0, 1);
 	daylight_saving(dir, -3600.0, 0.0, 1);
-	head_cut(dir, 2, 1, 1, 1);
-	head_cut(dir, 4, 1, 0, 3);
-	head_cut(dir, 8, 0, 1, 2);
+	head_cut(dir, 2, 1, 1, 1, 0);
+	head_cut(dir, 4, 1, 0, 3, 0);
+	head_cut(dir, 8, 0, 1, 2, 0);
+	head_cut(dir, 2, 1, 1, 1, 1);
+	head_cut(dir, 4, 0, 1, 1, 1);
+	head_cut(dir, 8, 1, 1, 5, 1);
 	/* a row lost, doubled or stray, of the first, a middle or the last
 	 * GPU: with index, uuid or neither (the count read off the
 	 * timestamps, or given) */
