@@ -115,6 +115,15 @@ typedef struct {
 	 * sample delivered (`ranked`); `place` is its place in the open one */
 	unsigned char rank[WC_TELEMETRY_MAX_GPUS], place[WC_TELEMETRY_MAX_GPUS];
 	int ranked;
+	/* keyed rows: GPUs a row (good or bad) named so far; samples dropped
+	 * for lacking a GPU no row has named yet, not reported until it comes
+	 * (unseen_drops, from unseen_line); sweeps read in another GPU order
+	 * than the first sample's (order_flips; the first at flip_line, GPU
+	 * flip_gpu flip_after s after flip_before) */
+	uint64_t seen;
+	size_t unseen_drops, unseen_line, order_flips, flip_line;
+	int flip_gpu, flip_before;
+	double flip_after;
 	/* ordering and bad-line context */
 	int have_last;
 	double last_t;

@@ -20,7 +20,14 @@
  * - a row of a GPU at the time of its row in the sample is no new sweep
  *   (sweeps are a sampling interval apart) and holds no place: with the
  *   same reading it is the line written twice, with another a stray line
- *   that drops the sample.
+ *   that drops the sample;
+ * - a sample that lacks a GPU no row has named yet (a GPU of gpu_uuids) is
+ *   reported when the GPU comes, in one line; a GPU of gpu_uuids in no row
+ *   of the log refuses it, naming the GPU, instead of a bad line a sample;
+ * - a row of a GPU the sample lacks, earlier in the sweep order than its
+ *   last one but less than half a sampling interval after it, is the GPU
+ *   order changed within a sweep (per-GPU loggers merged by time): it joins
+ *   the sample, and the change is said once.
  *
  * Logs without either are grouped in nvsmi_sweep_pos.c. The spread of
  * each sweep (its last row's time minus its first's) is reported: the
@@ -158,6 +165,14 @@ close_keyed(nv_reader *rd, size_t line)
 			g++;
 		char label[64];
 		gpu_label(rd, g, label, sizeof label);
+		if (rd->selecting && !(rd->seen >> g & 1)) {
+			/* no row of that GPU yet: reported when it comes, or the
+			 * log refused at its end (wc__nv_finish) */
+			if (rd->unseen_drops++ == 0)
+				rd->unseen_line = at_end ? rd->first_line : line;
+			rd->info->dropped_samples++;
+			return WC_OK;
+		}
 		if (at_end) {
 			wc__warn(rd->opt, "%s:%zu: last sample is incomplete (GPU %s missing); dropped",
 			         rd->path, rd->first_line, label);
@@ -359,6 +374,29 @@ rephase_first(nv_reader *rd, const nv_row *row)
 	return 1;
 }
 
+/* A row of a GPU that comes before the sample's last in the sweep order
+ * but less than half a sampling interval (before two samples are
+ * delivered: WC_NVSMI_SWEEP_TOL_S) after the sample's last row is of the
+ * same sweep in another order: per-GPU loggers merged by time interleave
+ * their rows so. Closing the sample there said a GPU whose row is the very
+ * next line was missing and paired the next samples' rows across sweeps;
+ * a lost row leaves the next sweep's a sampling interval on. Counted, and
+ * said once at the end (wc__nv_finish). */
+static int
+order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
+{
+	double after = row->t - rd->t_max, within = rd->last_gap > 0 ? 0.5 * rd->last_gap : WC_NVSMI_SWEEP_TOL_S;
+	if (!row->ok || !(after >= 0 && after < within))
+		return 0;
+	if (rd->order_flips++ == 0) {
+		rd->flip_line = line_no;
+		rd->flip_after = after;
+		rd->flip_gpu = slot;
+		rd->flip_before = rd->last_slot;
+	}
+	return 1;
+}
+
 /* Keyed rows: a sample closes when one of its GPUs comes again, or a GPU
  * that comes before the last one in the sweep order (the first of the
  * next sweep when the rest of this one was lost); a bad line's place marks
@@ -375,6 +413,18 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 	if (slot < 0) {
 		rd->last_bad_line = line_no;
 		return WC_OK;
+	}
+	if (!presumed && !(rd->seen & bit)) {
+		rd->seen |= bit;
+		if (rd->unseen_drops > 0) {
+			char label[64];
+			gpu_label(rd, slot, label, sizeof label);
+			wc__bad_line(&rd->bad, rd->unseen_line, "GPU %s has no row before line %zu: %zu sample%s "
+			             "from here on lacked it; dropped", label, line_no, rd->unseen_drops,
+			             rd->unseen_drops == 1 ? "" : "s");
+			rd->bad.bad += rd->unseen_drops - 1; /* one bad line a sample, as when reported */
+			rd->unseen_drops = 0;
+		}
 	}
 	if (rd->open && !presumed && (rd->presumed & bit) && rd->last_slot == slot) {
 		/* The bad line just before was taken for this GPU, which comes
@@ -403,7 +453,8 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		/* the sample goes on with this row, a GPU of its own now */
 		slot = row_slot(rd, row, line_no, &presumed);
 		bit = (uint64_t)1 << slot;
-	} else if (rd->open && ((rd->mask & bit) || (rd->ranked && rd->rank[slot] < rd->rank[rd->last_slot]))) {
+	} else if (rd->open && ((rd->mask & bit) || (rd->ranked && rd->rank[slot] < rd->rank[rd->last_slot] &&
+	                                             !order_changed(rd, row, slot, line_no)))) {
 		int rc = close_keyed(rd, line_no);
 		if (rc != WC_OK)
 			return rc;
@@ -448,5 +499,24 @@ wc__nv_finish(nv_reader *rd)
 {
 	if (rd->mode == NV_KEY_POSITION && !rd->selecting)
 		return wc__nv_finish_positional(rd);
-	return rd->open ? close_keyed(rd, 0) : WC_OK;
+	int rc = rd->open ? close_keyed(rd, 0) : WC_OK;
+	if (rc != WC_OK)
+		return rc;
+	for (int g = 0; rd->selecting && g < rd->n_gpus; g++)
+		if (!(rd->seen >> g & 1))
+			/* one fact, not a bad line a sample (and allowing more
+			 * bad lines cannot help) */
+			return wc_error_set(rd->err, WC_EPARSE, "%s: GPU %s of the run's %d (gpu_uuids) is in no "
+			                    "row of the log: it holds other GPUs only (one GPU's log of a "
+			                    "multi-GPU run?)", rd->path, rd->info->uuid[g], rd->n_gpus);
+	if (rd->order_flips > 0) {
+		char label[64], before[64];
+		gpu_label(rd, rd->flip_gpu, label, sizeof label);
+		gpu_label(rd, rd->flip_before, before, sizeof before);
+		wc__warn(rd->opt, "%s:%zu: the GPU order changed within %zu sweep%s (GPU %s %.3f s after GPU %s "
+		         "here, against the first sample's order: per-GPU loggers merged?); each read as one "
+		         "sample", rd->path, rd->flip_line, rd->order_flips, rd->order_flips == 1 ? "" : "s",
+		         label, rd->flip_after, before);
+	}
+	return WC_OK;
 }

@@ -24,7 +24,10 @@
  *   those of the log without that sweep, computed here from the design;
  *   energy = mean x duration.
  * - A log cut at its head within a sweep drops the partial sweep and pairs
- *   no two sweeps after it.
+ *   no two sweeps after it, also with the GPUs named by gpu_uuids.
+ * - A GPU of gpu_uuids in no row of the log is named in one refusal; rows
+ *   of two per-GPU loggers merged by time are said to change the GPU order
+ *   within a sweep, not to miss a GPU.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -120,10 +123,11 @@ log_text(const design *d)
 }
 
 /* Read `text` (written to `dir`/`name`) with `gpus` given (0 = none), and
- * the GPUs GPU-0000 .. GPU-(select - 1) named as gpu_uuids (0 = none). */
+ * the GPUs GPU-0000 .. GPU-(select - 1) named as gpu_uuids (0 = none); bad
+ * lines allowed up to `max_bad` (0 = the default), raised by "--max-bad". */
 static int
-read_selected(const char *dir, const char *name, const char *text, int gpus, int select, seen *s,
-              wc_nvsmi_info *info, test_warnings *w, wc_error *err)
+read_with(const char *dir, const char *name, const char *text, int gpus, int select, double max_bad,
+          seen *s, wc_nvsmi_info *info, test_warnings *w, wc_error *err)
 {
 	static const char *const uuids[] = { "GPU-0000", "GPU-0001", "GPU-0002", "GPU-0003",
 		                             "GPU-0004", "GPU-0005", "GPU-0006", "GPU-0007" };
@@ -132,6 +136,9 @@ read_selected(const char *dir, const char *name, const char *text, int gpus, int
 	opt.n_gpus = gpus;
 	opt.gpu_uuids = select > 0 ? uuids : NULL;
 	opt.n_gpu_uuids = (size_t)select;
+	opt.max_bad_option = "--max-bad";
+	if (max_bad > 0)
+		opt.max_bad_fraction = max_bad;
 	opt.warn = test_collect_warning;
 	opt.warn_payload = w;
 	memset(s, 0, sizeof *s);
@@ -146,7 +153,7 @@ static int
 read_text(const char *dir, const char *name, const char *text, int gpus, seen *s,
           wc_nvsmi_info *info, test_warnings *w, wc_error *err)
 {
-	return read_selected(dir, name, text, gpus, 0, s, info, w, err);
+	return read_with(dir, name, text, gpus, 0, 0.0, s, info, w, err);
 }
 
 /* A bad row of GPU 0 in sweep 50 of 100 drops that sweep alone. */
@@ -273,7 +280,7 @@ head_cut(const char *dir, int gpus, int index, int uuid, int cut, int select)
 	for (int r = 0; r < gpus - cut; r++)
 		to = strchr(to, '\n') + 1;
 	memmove(from, to, strlen(to) + 1);
-	CHECK_INT(read_selected(dir, "head_cut.csv", text, 0, select ? gpus : 0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(read_with(dir, "head_cut.csv", text, 0, select ? gpus : 0, 0.0, &s, &info, &w, &err), WC_OK);
 	CHECK_INT(info.n_gpus, gpus);
 	CHECK_INT(info.samples, 99);
 	CHECK_INT(s.misaligned, 0);
@@ -281,6 +288,83 @@ head_cut(const char *dir, int gpus, int index, int uuid, int cut, int select)
 	CHECK_INT(info.wide_sweeps, 0);
 	CHECK_INT(info.bad_lines, 0);
 	CHECK_CONTAINS(w.text, "the log begins within a sweep");
+	free(text);
+}
+
+/* A 2-GPU log (uuid) naming both GPUs by gpu_uuids, GPU-0001's rows only
+ * from sweep `from` on (100: never, one GPU's log of a 2-GPU run): a GPU in
+ * no row refuses the log naming it, without the hint to allow more bad
+ * lines (allowing more cannot help); one that comes late costs one
+ * reported line that counts every sample before it. */
+static void
+selected_gpu_absent(const char *dir, int from)
+{
+	design d = { 2, 100, 0, 1, 0.25, 0.003, -1, -1, 0, NULL };
+	char *text = log_text(&d), *line = strchr(text, '\n') + 1, *out = line;
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+	fprintf(stderr, "2 GPUs named by gpu_uuids, GPU-0001 from sweep %d on\n", from);
+	for (int r = 0; r < 200; r++) {
+		char *next = strchr(line, '\n') + 1;
+		size_t n = (size_t)(next - line);
+		if (!(r % 2 == 1 && r / 2 < from)) {
+			memmove(out, line, n);
+			out += n;
+		}
+		line = next;
+	}
+	*out = '\0';
+	int rc = read_with(dir, "absent.csv", text, 0, 2, from == 100 ? 0.0 : 0.5, &s, &info, &w, &err);
+	if (from == 100) {
+		CHECK_INT(rc, WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "GPU GPU-0001 of the run's 2 (gpu_uuids) is in no row of the log");
+		CHECK(strstr(err.msg, "--max-bad") == NULL);
+		CHECK(strstr(w.text, "missing") == NULL);
+	} else {
+		CHECK_INT(rc, WC_OK);
+		CHECK_INT(info.samples, 100 - from);
+		CHECK_INT(info.bad_lines, (size_t)from);
+		CHECK_INT(s.misaligned, 0);
+		CHECK_CONTAINS(w.text, "absent.csv:3: GPU GPU-0001 has no row before line");
+		CHECK(strstr(w.text, "missing") == NULL);
+	}
+	free(text);
+}
+
+/* A 2-GPU log (index) merged from two per-GPU loggers and sorted by time:
+ * GPU 1's rows 30 ms before GPU 0's in every third sweep from the second,
+ * after them in the others, so the GPU order changes within a sweep. Each
+ * sweep is one sample, no sample pairs two sweeps, and no message says a
+ * GPU is missing (its row is the next line); one warning says the order
+ * changed. */
+static void
+merged_loggers(const char *dir)
+{
+	char *text = malloc(200 * 64 + 64);
+	size_t used = (size_t)sprintf(text, "timestamp, index, power.draw [W]\n");
+	for (int k = 0; k < 100; k++) {
+		char t0[40], t1[40];
+		double t = 3.0 + 0.25 * k, dt1 = k % 3 == 1 ? -0.03 : 0.03;
+		timestamp(t0, sizeof t0, t);
+		timestamp(t1, sizeof t1, t + dt1);
+		if (dt1 < 0)
+			used += (size_t)sprintf(text + used, "%s, 1, %d.00\n%s, 0, %d.00\n", t1, 200 + k, t0, 100 + k);
+		else
+			used += (size_t)sprintf(text + used, "%s, 0, %d.00\n%s, 1, %d.00\n", t0, 100 + k, t1, 200 + k);
+	}
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+	fprintf(stderr, "2 GPUs of two loggers merged by time\n");
+	CHECK_INT(read_with(dir, "merged.csv", text, 0, 0, 0.0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.samples, 100);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK_INT(s.misaligned, 0);
+	CHECK_CONTAINS(w.text, "merged.csv:5: the GPU order changed within 33 sweeps (GPU 0 0.030 s after GPU 1");
+	CHECK(strstr(w.text, "missing") == NULL);
 	free(text);
 }
 
@@ -483,6 +567,9 @@ main(void)
 	head_cut(dir, 2, 1, 1, 1, 1);
 	head_cut(dir, 4, 0, 1, 1, 1);
 	head_cut(dir, 8, 1, 1, 5, 1);
+	selected_gpu_absent(dir, 100);
+	selected_gpu_absent(dir, 10);
+	merged_loggers(dir);
 	/* a row lost, doubled or stray, of the first, a middle or the last
 	 * GPU: with index, uuid or neither (the count read off the
 	 * timestamps, or given) */
