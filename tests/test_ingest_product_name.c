@@ -5,7 +5,10 @@
  * H100 80GB HBM3" is the catalog's H100 and "NVIDIA H100 NVL" its
  * H100-NVL, ahead of the --platform fallback; a manifest's name the
  * catalog knows is written as the catalog entry; a product the catalog
- * does not know leaves the platform unknown, and ingest says so.
+ * does not know leaves the platform unknown, and ingest says so. A
+ * manifest's platform wins over the product name, but a product of another
+ * board is warned about (one of the two is wrong). A flag the run
+ * overrides (--platform, --utc-offset) is said not to apply.
  */
 #include "tests/support/support.h"
 
@@ -94,6 +97,18 @@ main(void)
 	char *named = make_run(dir, "named", "NVIDIA H100 NVL", "h100 nvl");
 	ingest_platform(dir, named, NULL, platform, sizeof platform, err, sizeof err);
 	CHECK(strcmp(platform, "H100-NVL") == 0);
+	CHECK(strstr(err, "power.csv's name") == NULL);
+	/* a manifest copied from another run: the driver names another board */
+	char *other = make_run(dir, "other", "NVIDIA H100 80GB HBM3", "A100");
+	ingest_platform(dir, other, NULL, platform, sizeof platform, err, sizeof err);
+	CHECK(strcmp(platform, "A100") == 0);
+	CHECK_CONTAINS(err, "other: platform A100 (manifest), but power.csv's name is 'NVIDIA H100 80GB HBM3' "
+	               "(H100); A100 kept, check which is right");
+	/* the UTC offset as platform, model and tp: the run's (0) wins, said */
+	ingest_platform(dir, other, "--utc-offset=3600", platform, sizeof platform, err, sizeof err);
+	CHECK_CONTAINS(err, "--utc-offset 3600 (the run says 0): not applied");
+	ingest_platform(dir, other, "--utc-offset=0", platform, sizeof platform, err, sizeof err);
+	CHECK(strstr(err, "not applied") == NULL);
 	char *unknown = make_run(dir, "unknown", "NVIDIA Hypothetical X1", NULL);
 	ingest_platform(dir, unknown, NULL, platform, sizeof platform, err, sizeof err);
 	CHECK(platform[0] == '\0');
@@ -103,6 +118,7 @@ main(void)
 	free(nvl);
 	free(named);
 	free(unknown);
+	free(other);
 	free(dir);
 	return check_report("test_ingest_product_name");
 }

@@ -68,9 +68,21 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	/* A platform no manifest states comes from nvidia-smi's product name
 	 * when the catalog knows it, before the --platform fallback; any name
 	 * the catalog knows is written as its catalog entry (models/catalog.h). */
-	if (!rc->m.platform[0] && wc_nvsmi_product_name(rc->power_path, path, sizeof path) == WC_OK &&
-	    wc_platform_lookup(path))
-		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", wc_platform_lookup(path)->name);
+	const wc_platform_info *named = wc_nvsmi_product_name(rc->power_path, path, sizeof path) == WC_OK
+	                                ? wc_platform_lookup(path) : NULL;
+	if (!rc->m.platform[0] && named)
+		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", named->name);
+	else if (named && opt->warn && wc_platform_lookup(rc->m.platform) &&
+	         wc_platform_lookup(rc->m.platform) != named) {
+		/* The manifest wins, but the board the driver names is measured:
+		 * one of the two is wrong (a manifest copied from another run),
+		 * and board variants differ by more than half
+		 * (docs/formats/telemetry.md, "The platform"). */
+		char msg[1400];
+		snprintf(msg, sizeof msg, "%s: platform %s (manifest), but power.csv's name is '%s' (%s); %s kept, "
+		         "check which is right", rc->dir, rc->m.platform, path, named->name, rc->m.platform);
+		opt->warn(msg, opt->warn_payload);
+	}
 	/* Flags fill what the manifests leave unknown; a manifest's value
 	 * wins. Said where a flag names another value, so a flag the run
 	 * overrides is not thought to have applied (`--platform A100` on a
@@ -91,6 +103,11 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 		if (d->tp > 0 && rc->m.tp > 0 && d->tp != rc->m.tp)
 			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--tp %d (the run says %d)",
 			         over[0] ? ", " : "", d->tp, rc->m.tp);
+		/* one of the two is hours off, and the clock check aligns the
+		 * logs by the manifest's */
+		if (!isnan(d->utc_offset_s) && !isnan(rc->m.utc_offset_s) && d->utc_offset_s != rc->m.utc_offset_s)
+			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--utc-offset %g (the run says %g)",
+			         over[0] ? ", " : "", d->utc_offset_s, rc->m.utc_offset_s);
 		if (over[0]) {
 			snprintf(msg, sizeof msg, "%s: %s: not applied; what a run states (its manifest, or nvidia-smi's "
 			         "product name) wins over a flag", rc->dir, over);
