@@ -205,6 +205,16 @@ ingest_dirs(const char *cmd, int argc, char **argv, const ingest_args *a, wc_ing
 			failed++;
 			continue;
 		}
+		/* A run left out of a fleet tree changes every aggregate
+		 * downstream: said, with where to look (docs/cli.md). */
+		char first[512], msg[WC_ERROR_MSG_MAX];
+		size_t deep = a->o.warn ? wc_ingest_runs_too_deep(argv[i_arg], first, sizeof first) : 0;
+		if (deep > 0) {
+			snprintf(msg, sizeof msg, "%s: %zu run folder%s below the %d levels searched, not ingested "
+			         "(first: %.120s); name a folder nearer to %s", argv[i_arg], deep, deep == 1 ? "" : "s",
+			         WC_INGEST_SEARCH_DEPTH, first, deep == 1 ? "it" : "them");
+			a->o.warn(msg, a->o.warn_payload);
+		}
 		for (size_t i = 0; i < n; i++) {
 			if (wc_ingest_run(runs[i], &a->o, res, &err) != WC_OK) {
 				cli_fail(cmd, "%s", err.msg);

@@ -5,7 +5,8 @@
  * for 38 s, back down and idle for 10 s (energy 27060 J), with engine
  * counters growing at known rates. Refusals (bad lines, missing GPU,
  * clocks that do not overlap, unknown facts) exit 1 and write nothing;
- * usage errors exit 2 with one line naming the flag.
+ * usage errors exit 2 with one line naming the flag. A run folder below
+ * the search depth is said to be left out.
  */
 #include "data/data.h"
 #include "trace/trace.h"
@@ -500,6 +501,33 @@ test_metrics_bound_too_early(void)
 
 #define INGEST(...) ((const char *const[]){ "wattcast", "ingest", __VA_ARGS__, NULL })
 
+/* A fleet tree <site>/<date>/<host>/<gpu>/<run>: the run lies below the 4
+ * levels searched and is left out, but said so (it was left out without
+ * a word); the run 1 level down is ingested. */
+static void
+test_deep_tree(const char *power, const char *engine)
+{
+	char *deep = path_join(root, "fleet/site/day/host/gpu"), *out = path_join(root, "fleet.csv");
+	char cmd[1200];
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s'", deep);
+	CHECK_INT(system(cmd), 0);
+	char *a = make_run("fleet/run_near", power, engine, manifest_a, NULL);
+	char *b = make_run("fleet/site/day/host/gpu/run_far", power, engine, manifest_a, NULL);
+	char *fleet = path_join(root, "fleet");
+	run_result r;
+	CHECK(run_wattcast(INGEST(fleet, "-o", out), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "wrote 1 row");
+	CHECK_CONTAINS(r.err, "fleet: 1 run folder below the 4 levels searched, not ingested (first: ");
+	CHECK_CONTAINS(r.err, "fleet/site/day/host/gpu/run_far); name a folder nearer to it");
+	run_result_free(&r);
+	free(a);
+	free(b);
+	free(fleet);
+	free(deep);
+	free(out);
+}
+
 int
 main(void)
 {
@@ -519,6 +547,7 @@ main(void)
 	test_metrics_cli(run_a);
 	test_metrics_bound_too_early();
 	test_metrics_epoch_ms();
+	test_deep_tree(pw_a, eng);
 
 	test_usage_error(INGEST(run_a), "-o RUNS.csv is required");
 	test_usage_error(INGEST("-o", "x.csv"), "give at least one RUN_DIR");

@@ -99,9 +99,17 @@ void wc_ingest_result_clear(wc_ingest_result *res);
  *  filled as far as it got also when the error says what is missing. */
 int wc_ingest_manifest(const char *run_dir, const wc_ingest_options *opt, wc_run_manifest *m, wc_error *err);
 
-/** Run folders (holding power.csv) at `dir` or below it (4 levels),
- *  sorted. Caller frees each path and the array. */
+/** How deep below a folder named run folders are searched for
+ *  (docs/formats/telemetry.md, "Run folders"). */
+#define WC_INGEST_SEARCH_DEPTH 4
+/** Run folders (holding power.csv) at `dir` or below it
+ *  (WC_INGEST_SEARCH_DEPTH levels), sorted. Caller frees each path and the
+ *  array. */
 int wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err);
+/** Run folders below that depth under `dir` (up to 8 levels further),
+ *  which wc_ingest_find_runs leaves out: how many, the first (in sorted
+ *  order) into `first`. */
+size_t wc_ingest_runs_too_deep(const char *dir, char *first, size_t cap);
 
 /** Write the rows as a runs table at `path` (atomically, after writing
  *  each n(t) series as `<stem>.series/<run_id>.csv` beside it, path

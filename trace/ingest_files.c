@@ -431,6 +431,10 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 
 /* ------------------------------------------------------------ discovery */
 
+/* Levels below the search depth looked into for run folders left out, to
+ * say so (a fleet tree <site>/<date>/<host>/<gpu>/<run> is 5 deep). */
+#define INGEST_BEYOND_DEPTH 8
+
 typedef struct {
 	char **v;
 	size_t n, cap;
@@ -455,14 +459,29 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Run folders found below the search depth: how many, and the first. */
+typedef struct {
+	size_t n;
+	char first[512];
+} too_deep;
+
+/* The run folders at `dir` or `depth` levels below it into `out`; with
+ * `deep`, those up to INGEST_BEYOND_DEPTH levels further only counted. */
 static int
-find_under(const char *dir, int depth, path_list *out)
+find_under(const char *dir, int depth, path_list *out, too_deep *deep)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s/power.csv", dir);
-	if (wc__file_exists(path))
-		return push_path(out, dir);
-	if (depth == 0)
+	if (wc__file_exists(path)) {
+		if (depth >= 0)
+			return push_path(out, dir);
+		if (deep->n++ == 0)
+			snprintf(deep->first, sizeof deep->first, "%s", dir);
+		return 0;
+	}
+	if (depth == 0 && deep)
+		depth = -1; /* below the limit: counted, not taken */
+	if (depth == 0 || depth < -INGEST_BEYOND_DEPTH)
 		return 0;
 	DIR *d = opendir(dir);
 	if (!d)
@@ -483,7 +502,7 @@ find_under(const char *dir, int depth, path_list *out)
 		qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
 	for (size_t i = 0; i < subs.n; i++) {
 		if (rc == 0)
-			rc = find_under(subs.v[i], depth - 1, out);
+			rc = find_under(subs.v[i], depth - 1, out, deep);
 		free(subs.v[i]);
 	}
 	free(subs.v);
@@ -499,7 +518,7 @@ wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err)
 	*n = 0;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return wc_error_set(err, WC_ENOTFOUND, "%s: not a folder", dir);
-	if (find_under(dir, 4, &l) != 0) {
+	if (find_under(dir, WC_INGEST_SEARCH_DEPTH, &l, NULL) != 0) {
 		for (size_t i = 0; i < l.n; i++)
 			free(l.v[i]);
 		free(l.v);
@@ -513,4 +532,17 @@ wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err)
 	*out = l.v;
 	*n = l.n;
 	return WC_OK;
+}
+
+size_t
+wc_ingest_runs_too_deep(const char *dir, char *first, size_t cap)
+{
+	path_list l = { NULL, 0, 0 };
+	too_deep deep = { 0, "" };
+	find_under(dir, WC_INGEST_SEARCH_DEPTH, &l, &deep);
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	snprintf(first, cap, "%s", deep.first);
+	return deep.n;
 }
