@@ -418,6 +418,14 @@ test_fit_and_validate(const char *dir)
 	CHECK_CONTAINS(r.out, "linger bound: r1: none chosen (fewer than two of the fold's runs could be left out)");
 	CHECK(r.out && strstr(r.out, "0 s, chosen") == NULL);
 	run_result_free(&r);
+	/* one run given twice (its folder beside its parent's) would weigh
+	 * twice in the medians and the coverage: refused as ingest refuses it */
+	const char *twice[] = { "wattcast", "validate", "envelope", "--params", out, runs, a, "--platform", "A100",
+		                "--model", "Qwen3-8B", "--utc-offset", "0", "--replicas", "2", "--quiet", NULL };
+	CHECK_INT(run_wattcast(twice, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast validate envelope: run_id 'r1' appears twice (two runs with the same id)");
+	run_result_free(&r);
 	test_validate_service(dir, runs, out);
 	/* An envelope from the fitted file names its response and uses the
 	 * platform's own time constant. */

@@ -102,6 +102,11 @@ int wc_ingest_manifest(const char *run_dir, const wc_ingest_options *opt, wc_run
 /** How deep below a folder named run folders are searched for
  *  (docs/formats/telemetry.md, "Run folders"). */
 #define WC_INGEST_SEARCH_DEPTH 4
+/** WC_EINVAL naming the first run id of the `n` that repeats an earlier
+ *  one (`id(i, payload)` is the i-th): one run read twice (a copy, two
+ *  overlapping folders) would weigh twice in everything pooled. */
+int wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload), const void *payload,
+                        wc_error *err);
 /** Run folders (holding power.csv) at `dir` or below it
  *  (WC_INGEST_SEARCH_DEPTH levels), sorted. Caller frees each path and the
  *  array. */

@@ -279,6 +279,23 @@ wc_ingest_check_output(const char *path, wc_error *err)
 }
 
 int
+wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload), const void *payload, wc_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(id(i, payload), id(j, payload)) == 0)
+				return wc_error_set(err, WC_EINVAL, "run_id '%s' appears twice (two runs with the same id)",
+				                    id(i, payload));
+	return WC_OK;
+}
+
+static const char *
+row_id(size_t i, const void *rows)
+{
+	return ((const wc_ingest_row *)rows)[i].run.run_id;
+}
+
+int
 wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comment, wc_error *err)
 {
 	char dir[1024], stem[256], series_dir[1400], rel[512], full[2048];
@@ -286,11 +303,8 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 	int rc = WC_OK;
 	if (res->n_rows == 0)
 		return wc_error_set(err, WC_EINVAL, "%s: no rows to write", path);
-	for (size_t i = 0; i < res->n_rows; i++)
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(res->rows[i].run.run_id, res->rows[j].run.run_id) == 0)
-				return wc_error_set(err, WC_EINVAL, "run_id '%s' appears twice (two runs with the same id)",
-				                    res->rows[i].run.run_id);
+	if ((rc = wc_ingest_check_ids(res->n_rows, row_id, res->rows, err)) != WC_OK)
+		return rc;
 	if ((rc = check_series_names(path, res, err)) != WC_OK)
 		return rc;
 	if ((rc = wc_ingest_check_output(path, err)) != WC_OK)
