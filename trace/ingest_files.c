@@ -79,7 +79,7 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 		 * and board variants differ by more than half
 		 * (docs/formats/telemetry.md, "The platform"). */
 		char msg[1400];
-		snprintf(msg, sizeof msg, "%s: platform %s (manifest), but power.csv's name is '%s' (%s); %s kept, "
+		snprintf(msg, sizeof msg, "%s: platform %s (manifest), but power.csv's name is '%.64s' (%s); %s kept, "
 		         "check which is right", rc->dir, rc->m.platform, path, named->name, rc->m.platform);
 		opt->warn(msg, opt->warn_payload);
 	}
