@@ -218,6 +218,8 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 	json_object_set_new(o, "service_times", json_string(services_used(r)));
 	json_object_set_new(o, "level", json_string(a->o.level_loro ? "loro" : "zero_shot"));
 	json_object_set_new(o, "replicas", json_integer(a->o.replicas));
+	/* a saved report reproduces only with its seed (as envelope's simulation.seed) */
+	json_object_set_new(o, "seed", json_integer((json_int_t)a->o.seed));
 	json_object_set_new(o, "median_mean_err_pct", num(r->median_mean_err_pct));
 	json_object_set_new(o, "median_p5_err_pct", num(r->median_p5_err_pct));
 	json_object_set_new(o, "median_p95_err_pct", num(r->median_p95_err_pct));
@@ -241,9 +243,9 @@ pct(double p, double m)
 static void
 print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_report *r)
 {
-	printf("envelopes replayed on %zu run%s (response: %s; service times: %s; %d replicas; law level: %s)\n",
-	       r->n, r->n == 1 ? "" : "s", a->o.loro ? "fitted leaving each run out" : "from the parameter set",
-	       services_used(r), a->o.replicas,
+	printf("envelopes replayed on %zu run%s (response: %s; service times: %s; %d replicas, seed %llu; law "
+	       "level: %s)\n", r->n, r->n == 1 ? "" : "s", a->o.loro ? "fitted leaving each run out" : "from the parameter set",
+	       services_used(r), a->o.replicas, (unsigned long long)a->o.seed,
 	       a->o.level_loro ? "calibrated on the other runs of each run's platform, leaving it out"
 	                       : "zero-shot, the set's law as it is");
 	for (size_t i = 0; a->o.level_loro && i < r->n; i++)

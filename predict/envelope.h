@@ -155,6 +155,11 @@ typedef struct {
 void wc_envelope_options_init(wc_envelope_options *o);
 /** Messages name the option ("horizon_s: ...", "replicas: ..."). */
 int wc_envelope_options_check(const wc_envelope_options *o, wc_error *err);
+/** An explicit n(t) is one server's: a balancer (fleet_mode other than
+ *  independent) of a fleet, or of a plan's (`budget` 1), cannot split it
+ *  (WC_EINVAL naming fleet_mode). */
+int wc_envelope_fleet_check(const wc_envelope_workload *w, const wc_envelope_options *o, int budget,
+                            wc_error *err);
 /** A bin (band or budget) that fits the horizon: `bin_s` itself, or the
  *  horizon's whole grid steps (at least one) when it is longer. For a
  *  default the user did not ask for; a bin given is checked as given. */

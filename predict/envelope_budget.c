@@ -308,9 +308,8 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		return wc_error_set(err, WC_EINVAL, "power map: incomplete");
 	if (w->kind != WC_ENVELOPE_SERIES && (!st || !st->decode_step_s || !st->prefill_s))
 		return wc_error_set(err, WC_EINVAL, "service times: needs decode_step_s and prefill_s");
-	if (w->kind == WC_ENVELOPE_SERIES && o->fleet_mode != WC_FLEET_INDEPENDENT)
-		return wc_error_set(err, WC_EINVAL, "fleet_mode: an explicit n(t) cannot be split by a balancer "
-		                    "(use independent)");
+	if ((rc = wc_envelope_fleet_check(w, o, 1, err)))
+		return rc;
 	if ((rc = wc_envelope_requests_check(w, o, st, wc_envelope_budget_servers(bo, pm, o->fleet_mode),
 	                                     WC_ENVELOPE_MAX_REQUESTS, 1, err)))
 		return rc;

@@ -241,10 +241,7 @@ check_inputs(const wc_envelope_workload *w, const wc_service_times *st, const wc
 		                    "a prefill increment >= 0 and tp 1 to %d", WC_LAW_MAX_TP);
 	if (w->kind != WC_ENVELOPE_SERIES && (!st || !st->decode_step_s || !st->prefill_s))
 		return wc_error_set(err, WC_EINVAL, "service times: needs decode_step_s and prefill_s");
-	if (w->kind == WC_ENVELOPE_SERIES && o->fleet_size > 1 && o->fleet_mode != WC_FLEET_INDEPENDENT)
-		return wc_error_set(err, WC_EINVAL, "fleet_mode: an explicit n(t) cannot be split by a balancer "
-		                    "(use independent)");
-	return WC_OK;
+	return wc_envelope_fleet_check(w, o, 0, err);
 }
 
 /* The grid's sizes and the power table. */

@@ -486,10 +486,14 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	return fleet_mode(body, "fleet_mode", "/fleet_mode", r, e);
 }
 
-/* A library refusal, whose message starts with the field, as a pointer. */
+/* A library refusal, whose message starts with the field, as a pointer:
+ * the envelope route takes the fleet as {"fleet": {"size", "mode"}}, the
+ * plan route as fleet_mode, so the library's fleet_size / fleet_mode are
+ * the envelope's /fleet/size and /fleet/mode. */
 static void
-library_error(const wc_error *err, wc_api_error *e)
+library_error(const wc_error *err, int budget, wc_api_error *e)
 {
+	static const char *const fleet[][2] = { { "fleet_size", "fleet/size" }, { "fleet_mode", "fleet/mode" } };
 	static const char *const workload_fields[] = { "rate", "rate_profile", "burstiness", "concurrency",
 		"think_s", "input_tokens", "output_tokens", "arrival_s", "arrival_input", "arrival_output",
 		"series_running", "series_dt_s", NULL };
@@ -498,9 +502,14 @@ library_error(const wc_error *err, wc_api_error *e)
 	for (const char *const *f = workload_fields; *f; f++)
 		if (strlen(*f) == n && strncmp(err->msg, *f, n) == 0)
 			snprintf(field, sizeof field, "/workload");
-	snprintf(field + strlen(field), sizeof field - strlen(field), "/%.*s", (int)n, err->msg);
+	const char *name = NULL;
+	for (size_t k = 0; !budget && k < sizeof fleet / sizeof fleet[0]; k++)
+		if (strlen(fleet[k][0]) == n && strncmp(err->msg, fleet[k][0], n) == 0)
+			name = fleet[k][1];
+	snprintf(field + strlen(field), sizeof field - strlen(field), "/%.*s", name ? (int)strlen(name) : (int)n,
+	         name ? name : err->msg);
 	wc_api_error_set(e, err->code == WC_ENOMEM ? 500 : 422, err->code == WC_ENOMEM ? "internal" : "invalid_value",
-	                 field, "%s", err->msg);
+	                 field, "%s%s", name ? name : "", err->msg + (name ? n : 0));
 }
 
 int
@@ -523,15 +532,17 @@ wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc
 	    options(body, r, e) < 0 ||
 	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0)
 		return -1;
-	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK) {
-		library_error(&err, e);
+	/* the fleet's rule before any work bound: no max_fleet makes it valid */
+	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK ||
+	    wc_envelope_fleet_check(&r->w, &r->o, budget, &err) != WC_OK) {
+		library_error(&err, budget, e);
 		return -1;
 	}
 	return 0;
 }
 
 void
-wc_envelope_library_error(const wc_error *err, wc_api_error *e)
+wc_envelope_library_error(const wc_error *err, int budget, wc_api_error *e)
 {
-	library_error(err, e);
+	library_error(err, budget, e);
 }

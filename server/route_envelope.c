@@ -117,7 +117,7 @@ prepare(wc_request *req, const json_t *body, int budget, envelope_job *j)
 	if (wc_power_map_from_law(p, &j->rq.c, &j->rq.resp, &j->store, &j->pm, &j->err) != WC_OK ||
 	    (j->rq.w.kind != WC_ENVELOPE_SERIES &&
 	     wc_service_select(p, &j->rq.c, j->rq.service, &j->ss, &j->st, &j->err) != WC_OK)) {
-		wc_envelope_library_error(&j->err, &j->e);
+		wc_envelope_library_error(&j->err, budget, &j->e);
 		return -1;
 	}
 	if (j->rq.w.kind == WC_ENVELOPE_SERIES)
@@ -154,7 +154,7 @@ answer(wc_request *req, wc_response *res, int budget)
 	                : wc_envelope_run(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->res, &j->err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rc != WC_OK) {
-		wc_envelope_library_error(&j->err, &j->e);
+		wc_envelope_library_error(&j->err, budget, &j->e);
 		wc_response_error(res, &j->e);
 		goto done;
 	}

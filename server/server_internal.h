@@ -470,8 +470,10 @@ void wc_envelope_request_free(wc_envelope_request *r);
  *  (server/route_envelope.c). */
 int wc_envelope_request_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
                               const wc_power_map *pm, wc_api_error *e);
-/** A library error whose message starts with a field, as an API error. */
-void wc_envelope_library_error(const wc_error *err, wc_api_error *e);
+/** A library error whose message starts with a field, as an API error:
+ *  `budget` 1 for the plan route (fleet_mode), 0 for the envelope route
+ *  (the library's fleet_size / fleet_mode are its /fleet/size, /fleet/mode). */
+void wc_envelope_library_error(const wc_error *err, int budget, wc_api_error *e);
 
 /* Routes. */
 void wc_route_predict_inference(wc_request *req, wc_response *res);
