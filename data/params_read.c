@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "json_internal.h"
 #include "params_internal.h"
@@ -310,7 +311,7 @@ wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws
 		return wc__json_fail(ld, p, "expected a non-empty array of at most 4096 names");
 	wc__json_join(q, path, "values");
 	if (!json_is_array(jv) || json_array_size(jv) == 0 || json_array_size(jv) > 1000000)
-		return wc__json_fail(ld, q, "expected a non-empty array of draws");
+		return wc__json_fail(ld, q, "expected a non-empty array of at most 1000000 draws");
 	size_t k = json_array_size(jn), b = json_array_size(jv);
 	int ok;
 	size_t cells = wc_size_mul(k, b, &ok);
@@ -325,6 +326,13 @@ wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws
 		wc__json_join_index(pj, p, j);
 		if ((rc = wc__json_string(ld, json_array_get(jn, j), pj, 0, names[j], WC_NAME_MAX)))
 			goto done;
+		/* A name twice is two columns for one parameter: which one a
+		 * prediction used would be the loader's choice, not the file's. */
+		for (size_t i = 0; i < j; i++)
+			if (strcasecmp(names[i], names[j]) == 0) {
+				rc = wc__json_fail(ld, pj, "duplicate name '%s' (already at index %zu)", names[j], i);
+				goto done;
+			}
 	}
 	for (size_t r = 0; r < b; r++) {
 		char pr[WC__JSON_PATH_MAX], pe[WC__JSON_PATH_MAX];
@@ -387,19 +395,19 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 		                     WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
-		return wc__json_fail(ld, "/schema", "sections need \"%s\"", WC_PARAMS_SCHEMA_V5);
+		return wc__json_fail(ld, "/schema", "sections need \"%s\" or later", WC_PARAMS_SCHEMA_V2);
 	json_t *prov = json_object_get(root, "provenance");
 	if (*version < 3 && (json_object_get(root, "model_terms") ||
 	                     (json_is_object(prov) && json_object_get(prov, "residual_rms"))))
-		return wc__json_fail(ld, "/schema", "model terms and residual_rms need \"%s\"",
-		                     WC_PARAMS_SCHEMA_V5);
+		return wc__json_fail(ld, "/schema", "model terms and residual_rms need \"%s\" or later",
+		                     WC_PARAMS_SCHEMA_V3);
 	/* Before version 5 the fine-tuning law's e0 was the whole job's. */
 	json_t *ft = json_object_get(root, "finetune");
 	json_t *ftc = json_is_object(ft) ? json_object_get(ft, "compute") : NULL;
 	if (*version < 5 && json_is_object(ft) &&
 	    (json_object_get(ft, "calibrated") ||
 	     (json_is_object(ftc) && (json_object_get(ftc, "e0_per") || json_object_get(ftc, "residual_rms")))))
-		return wc__json_fail(ld, "/schema", "finetune's e0_per, residual_rms and calibrated need \"%s\"",
+		return wc__json_fail(ld, "/schema", "finetune's e0_per, residual_rms and calibrated need \"%s\" or later",
 		                     WC_PARAMS_SCHEMA_V5);
 	return WC_OK;
 }

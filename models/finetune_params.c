@@ -124,6 +124,14 @@ wc_finetune_validate(const wc_finetune_params *f, wc_error *err)
 		return WC_OK;
 	if (!isfinite(f->e0.value) || !isfinite(f->kappa.value))
 		return wc_error_set(err, WC_EINVAL, "finetune/compute: e0 and kappa must be finite");
+	/* Energy grows with the step's compute: a fit giving kappa <= 0 is
+	 * refused (docs/finetune.md, "Degenerate runs are refused"), and so is
+	 * a file carrying one. e0 < 0 is only a warning at fit time (same
+	 * section), so its sign is left to predict finetune's refusal of a
+	 * step with no energy. */
+	if (!(f->kappa.value > 0.0))
+		return wc_error_set(err, WC_EINVAL, "finetune/compute/kappa_j_per_tflop/value: %g must be > 0 "
+		                    "(energy grows with the step's compute; docs/finetune.md)", f->kappa.value);
 	if ((unsigned)f->e0_scope > WC_FT_E0_PER_JOB)
 		return wc_error_set(err, WC_EINVAL, "finetune/compute/e0_per: expected gpu or job");
 	if (f->calibrated.present && !(f->calibrated.factor.value > 0 && isfinite(f->calibrated.factor.value)))

@@ -227,7 +227,7 @@ wc_params_validate(const wc_params *p, wc_error *err)
 		if ((p->law_terms & WC_LT_BIT(k)) && !isfinite(p->law_term[k].value))
 			return wc_error_set(err, WC_EINVAL, "shared/%s: must be finite", wc_law_term_name((wc_law_term)k));
 	if (!isfinite(p->clock_ref_mhz) || p->clock_ref_mhz <= 0.0)
-		return wc_error_set(err, WC_EINVAL, "shared/clock_ref_mhz: must be > 0");
+		return wc_error_set(err, WC_EINVAL, "clock_ref_mhz: must be > 0");
 	for (int i = 0; i < p->n_terms; i++) {
 		const wc_precision_term *t = &p->terms[i];
 		if (t->level[0] && !wc_params_level(p, t->level))

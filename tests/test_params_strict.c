@@ -1,0 +1,124 @@
+/*
+ * Strict loading of parameter files (docs/formats/params-file.md,
+ * "Loading is strict"): refusals name the right JSON pointer, the right
+ * schema and the right limit, and values no fit could write are refused.
+ * Each case edits the paper profile's dump (or the first release's file)
+ * and loads it.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *
+paper_json(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_params_default(&p);
+	char *s = wc_params_dump(&p, 1, NULL);
+	json_t *j = s ? json_loads(s, 0, NULL) : NULL;
+	CHECK(j != NULL);
+	free(s);
+	wc_params_clear(&p);
+	return j;
+}
+
+/* Load `root` (consumed); WC_OK or the error with its message in `err`. */
+static int
+load_json(json_t *root, wc_error *err)
+{
+	char *s = json_dumps(root, 0);
+	wc_params p = WC_PARAMS_INIT;
+	int rc = wc_params_load_buffer(s, strlen(s), "edited.json", &p, err);
+	wc_params_clear(&p);
+	free(s);
+	json_decref(root);
+	return rc;
+}
+
+static void
+refused(json_t *root, const char *needle)
+{
+	wc_error err;
+	CHECK(load_json(root, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, needle);
+}
+
+static json_t *
+draws(const char *const *names, int k, const double *rows, int n)
+{
+	json_t *jn = json_array(), *jv = json_array();
+	for (int j = 0; j < k; j++)
+		json_array_append_new(jn, json_string(names[j]));
+	for (int r = 0; r < n; r++) {
+		json_t *row = json_array();
+		for (int j = 0; j < k; j++)
+			json_array_append_new(row, json_real(rows[r * k + j]));
+		json_array_append_new(jv, row);
+	}
+	return json_pack("{s:o,s:o}", "names", jn, "values", jv);
+}
+
+int
+main(void)
+{
+	json_t *root;
+
+	/* clock_ref_mhz is a top-level key: the pointer says so. */
+	root = paper_json();
+	json_object_set_new(root, "clock_ref_mhz", json_real(-1980.0));
+	refused(root, "edited.json: /clock_ref_mhz: must be > 0");
+
+	/* A draw name twice is refused naming the second one. */
+	{
+		static const char *const names[] = { "delta", "kappa", "delta" };
+		static const double rows[] = { 0.6, 1.0, 0.9, 0.61, 1.0, 0.91 };
+		root = paper_json();
+		json_object_set_new(root, "draws", draws(names, 3, rows, 2));
+		refused(root, "/draws/names/2: duplicate name 'delta' (already at index 0)");
+	}
+
+	/* Too many draw rows names the limit, not an empty array. */
+	{
+		root = paper_json();
+		json_t *jv = json_array();
+		for (int r = 0; r < 1000001; r++)
+			json_array_append_new(jv, json_pack("[f]", 0.598));
+		json_object_set_new(root, "draws", json_pack("{s:[s],s:o}", "names", "delta", "values", jv));
+		refused(root, "/draws/values: expected a non-empty array of at most 1000000 draws");
+	}
+
+	/* Schema gates name the version that adds the key (docs: "/2 adds
+	 * the optional capacity and finetune sections", "/3 adds the
+	 * optional model_terms, provenance.residual_rms"). */
+	root = paper_json();
+	json_object_set_new(root, "schema", json_string(WC_PARAMS_SCHEMA_V1));
+	refused(root, "/schema: sections need \"wattcast.params/2\" or later");
+	root = paper_json();
+	json_object_set_new(root, "schema", json_string(WC_PARAMS_SCHEMA_V2));
+	json_object_set_new(root, "finetune", json_null());
+	json_object_set_new(json_object_get(root, "provenance"), "residual_rms", json_real(0.03));
+	refused(root, "/schema: model terms and residual_rms need \"wattcast.params/3\" or later");
+
+	/* A fine-tuning law whose energy falls as compute grows (kappa <= 0)
+	 * is refused as the fit refuses it; e0 < 0 is a fit-time warning
+	 * (docs/finetune.md) and loads. */
+	for (int sign = -1; sign <= 0; sign++) {
+		root = paper_json();
+		json_t *k = json_object_get(json_object_get(json_object_get(root, "finetune"), "compute"),
+		                            "kappa_j_per_tflop");
+		CHECK(k != NULL);
+		json_object_set_new(k, "value", json_real(4.5 * sign));
+		refused(root, "/finetune/compute/kappa_j_per_tflop/value");
+	}
+	{
+		wc_error err;
+		root = paper_json();
+		json_t *e0 = json_object_get(json_object_get(json_object_get(root, "finetune"), "compute"), "e0_j");
+		json_object_set_new(e0, "value", json_real(-2000.0));
+		CHECK_INT(load_json(root, &err), WC_OK);
+	}
+	return check_report("test_params_strict");
+}
