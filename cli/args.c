@@ -5,6 +5,7 @@
 #include "models/profile_measured.h"
 #include "models/limits.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -410,18 +411,40 @@ cli_reset_getopt(void)
 	opterr = 0;
 }
 
+int
+cli_parse_set_name(const char *cmd, const char *text)
+{
+	wc_error err;
+	/* the loader's rule (data/params_ranges.c), asked before any work */
+	if (wc_params_check_name(text, &err) != WC_OK)
+		return cli_usage_error(cmd, "--%s", err.msg);
+	return CLI_OK;
+}
+
 void
 cli_created_time(char out[24])
 {
+	/* The reproducible-builds.org specification: a non-negative decimal
+	 * integer of seconds since the epoch; here at most 9999-12-31T23:59:59Z,
+	 * the last time created_utc's YYYY-MM-DDTHH:MM:SSZ can hold. Anything
+	 * else is ignored with a warning (docs/cli.md, "Environment"): a date
+	 * made up from garbage ("abc" was 1970) is worse than the real one. */
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	if (sde && *sde) {
-		time_t t = (time_t)strtoll(sde, NULL, 10);
-		struct tm tm;
-		gmtime_r(&t, &tm);
-		strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	} else {
-		wc_utc_now(out);
+		char *end;
+		errno = 0;
+		long long v = strtoll(sde, &end, 10);
+		if (isdigit((unsigned char)sde[0]) && !*end && errno == 0 && v <= 253402300799LL) {
+			time_t t = (time_t)v;
+			struct tm tm;
+			gmtime_r(&t, &tm);
+			strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
+			return;
+		}
+		fprintf(stderr, "wattcast: warning: SOURCE_DATE_EPOCH '%.40s' is not a whole number of seconds "
+		        "from 0 to 253402300799: ignored, created_utc is the current time\n", sde);
 	}
+	wc_utc_now(out);
 }
 
 void

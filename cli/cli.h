@@ -204,6 +204,10 @@ void cli_made_by_truth(char *header, size_t cap, const char *params_path, const 
 int cli_load_answer_params(const char *cmd, const char *params_path, const char *profile,
                            wc_params *out);
 
+/** --name TEXT, the label of a written set: refused (usage error naming
+ *  --name and the limit) when the loader would refuse it; CLI_OK or
+ *  CLI_USAGE. */
+int cli_parse_set_name(const char *cmd, const char *text);
 /** Provenance time of a written parameter file (UTC); SOURCE_DATE_EPOCH
  *  (reproducible-builds convention) pins it so a refit can be
  *  byte-identical. */

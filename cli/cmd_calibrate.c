@@ -74,7 +74,7 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 			rc = cli_parse_double_max(cmd, "--idle-power", optarg, 0, 0, WC_GPU_MAX_POWER_W, &a->co.idle_power_w);
 			break;
 		case OPT_SCATTER: rc = cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->co.run_scatter); break;
-		case OPT_NAME: a->label = optarg; break;
+		case OPT_NAME: rc = cli_parse_set_name(cmd, optarg); a->label = optarg; break;
 		case OPT_RELATIVE: a->co.relative_to = optarg; break;
 		case OPT_BOOT:
 			rc = cli_parse_bootstrap(cmd, optarg, &a->boot);
@@ -151,14 +151,17 @@ cli_cmd_calibrate(int argc, char **argv)
 		return rc;
 	rc = CLI_FAIL;
 	if (wc_runs_read(a.input, &t, &err) != WC_OK || wc_calibrate(&base, t, &a.co, &r, &err) != WC_OK) {
-		cli_fail(cmd, "%s", err.msg);
+		/* A --bootstrap no file can hold is the command line's fault, as
+		 * fit's (docs/cli.md, "Conventions": exit 2). */
+		if (err.code == WC_ERANGE && a.have_boot && strncmp(err.msg, "--bootstrap:", 12) == 0)
+			rc = cli_usage_error(cmd, "%s", err.msg);
+		else
+			cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
 	if (a.label)
 		snprintf(r.params.name, sizeof r.params.name, "%s", a.label);
-	wc_utc_now(r.params.created_utc);
-	if (getenv("SOURCE_DATE_EPOCH"))
-		r.params.created_utc[0] = '\0'; /* reproducible output: no time */
+	cli_created_time(r.params.created_utc); /* pinned by SOURCE_DATE_EPOCH, as fit's */
 	print_summary(&a, &r);
 	if (wc_params_save_file(a.output, &r.params, &err) != WC_OK ||
 	    wc_params_fingerprint(&r.params, fingerprint, &err) != WC_OK) {

@@ -50,9 +50,7 @@ parse_one(const char *cmd, int opt, cal_ft_args *a)
 	case OPT_SEED: return cli_parse_u64(cmd, "--seed", optarg, &a->co.seed);
 	case OPT_NAME:
 		a->label = optarg;
-		if (!optarg[0] || strlen(optarg) >= WC_NAME_MAX)
-			return cli_usage_error(cmd, "--name: expected 1-%d characters", WC_NAME_MAX - 1);
-		return CLI_OK;
+		return cli_parse_set_name(cmd, optarg);
 	case 'o': a->output = optarg; return CLI_OK;
 	default: return CLI_USAGE;
 	}

@@ -156,7 +156,7 @@ parse_fit_flags(int argc, char **argv, fit_args *a)
 				rc = cli_usage_error(cmd, "--terms: expected paired, all, pooled, as-bf16 or none, got '%s'",
 				                     optarg);
 			break;
-		case OPT_NAME: a->label = optarg; break;
+		case OPT_NAME: rc = cli_parse_set_name(cmd, optarg); a->label = optarg; break;
 		case OPT_LAW_TERMS:
 			rc = cli_parse_law_terms(cmd, optarg, &a->fo.law_terms);
 			break;

@@ -66,6 +66,11 @@ long wc_params_draws_room(const wc_params *p, int k, wc_error *err);
 /** Version tag: first 16 hex digits of the SHA-256 of the full dump. */
 int wc_params_fingerprint(const wc_params *p, char out[17], wc_error *err);
 
+/** A set's label (docs/formats/params-file.md, "Top level"): 1 to
+ *  WC_NAME_MAX - 1 bytes, no control characters. WC_OK, or WC_EINVAL with
+ *  a message starting "name: ". */
+int wc_params_check_name(const char *name, wc_error *err);
+
 /** The built-in profiles' names, as error messages list them. */
 #define WC_PARAMS_PROFILE_NAMES "measured, paper, paper-prefill"
 

@@ -19,8 +19,11 @@
  */
 #include "params_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct {
 	double lo, hi;
@@ -83,11 +86,72 @@ check_terms(const wc_params *p, wc_error *err)
 	return rc;
 }
 
+/* Two digits at s[at] within [lo, hi]. */
+static int
+field(const char *s, int at, int lo, int hi)
+{
+	if (!isdigit((unsigned char)s[at]) || !isdigit((unsigned char)s[at + 1]))
+		return 0;
+	int v = (s[at] - '0') * 10 + (s[at + 1] - '0');
+	return v >= lo && v <= hi;
+}
+
+static int
+utc_stamp_ok(const char *s)
+{
+	/* YYYY-MM-DDTHH:MM:SSZ (docs/formats/params-file.md, "Provenance");
+	 * 60 seconds for a leap second. */
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	if (strlen(s) != sizeof shape - 1)
+		return 0;
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
+			return 0;
+	return field(s, 5, 1, 12) && field(s, 8, 1, 31) && field(s, 11, 0, 23) && field(s, 14, 0, 59) &&
+	       field(s, 17, 0, 60);
+}
+
+int
+wc_params_check_name(const char *name, wc_error *err)
+{
+	size_t n = strlen(name);
+	if (n == 0)
+		return wc_error_set(err, WC_EINVAL, "name: empty (a set needs a label)");
+	if (n > WC_NAME_MAX - 1)
+		return wc_error_set(err, WC_EINVAL, "name: longer than %d characters", WC_NAME_MAX - 1);
+	/* The label is printed on one line and used as ?profile=NAME. */
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			return wc_error_set(err, WC_EINVAL, "name: control character at byte %zu", i + 1);
+	return WC_OK;
+}
+
+/* What the set says about itself: a label, and a provenance a reader can
+ * trace the set back by (docs/formats/params-file.md, "Provenance"). */
+static int
+check_record(const wc_params *p, wc_error *err)
+{
+	size_t n = strlen(p->input_sha256);
+	if (wc_params_check_name(p->name, err) != WC_OK)
+		return WC_EINVAL;
+	if (n && (n != 64 || strspn(p->input_sha256, "0123456789abcdef") != 64))
+		return wc_error_set(err, WC_EINVAL, "provenance/input_sha256: '%.64s' is not a SHA-256 "
+		                    "(64 lowercase hex digits) or null", p->input_sha256);
+	if (p->created_utc[0] && !utc_stamp_ok(p->created_utc))
+		return wc_error_set(err, WC_EINVAL, "provenance/created_utc: '%s' is not "
+		                    "YYYY-MM-DDTHH:MM:SSZ or null", p->created_utc);
+	for (int i = 0; i < p->n_terms; i++)
+		if (!isnan(p->terms[i].p_value) && !(p->terms[i].p_value >= 0 && p->terms[i].p_value <= 1))
+			return wc_error_set(err, WC_EINVAL, "precision_terms/%d/p_value: %g is not a "
+			                    "probability (0 to 1)", i, p->terms[i].p_value);
+	return WC_OK;
+}
+
 int
 wc__params_check_ranges(const wc_params *p, wc_error *err)
 {
 	int rc;
-	if ((rc = check_levels(p, err)) || (rc = check_terms(p, err)) ||
+	if ((rc = check_record(p, err)) || (rc = check_levels(p, err)) || (rc = check_terms(p, err)) ||
 	    (rc = check("shared/", "delta/value", p->delta.value, &SLOPE, err)) ||
 	    (rc = check("shared/", "gamma1/value", p->gamma1.value, &SLOPE, err)) ||
 	    (rc = check("shared/", "gamma2/value", p->gamma2.value, &SLOPE, err)) ||

@@ -236,18 +236,25 @@ list_estimates(const cal_setup *s, char (*nn)[WC_NAME_MAX], int n_new, wc_calibr
 		}
 }
 
-/* R draws of k columns must fit in the file the calibrated set `p` is
- * written to: refused before the replicates, not by the writer after
- * them (docs/fitting.md, "Bootstrap intervals"). */
-static int
-check_room(const wc_params *p, const wc_calibrate_options *o, int R, int k, wc_error *err)
+/* The most draws of k columns the calibrated set `p` can hold (-1: the
+ * writer will refuse the set in its own words). */
+static long
+draws_room(const wc_params *p, int k)
 {
 	wc_params shell = *p; /* shallow and only read: the set without its draws */
 	wc_error derr;
 	shell.n_draws = shell.n_draw_params = 0;
 	shell.draw_names = NULL;
 	shell.draws = NULL;
-	long room = wc_params_draws_room(&shell, k, &derr);
+	return wc_params_draws_room(&shell, k, &derr);
+}
+
+/* R draws of k columns must fit in the file the calibrated set is
+ * written to: refused before the replicates, not by the writer after
+ * them (docs/fitting.md, "Bootstrap intervals"). */
+static int
+check_room(long room, const wc_calibrate_options *o, int R, int k, wc_error *err)
+{
 	if (room < 0 || R <= room)
 		return WC_OK;
 	return wc_error_set(err, WC_ERANGE, "%s: %d draws of %d parameters would take the parameter file over its %zu "
@@ -266,7 +273,17 @@ wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 		list_estimates(s, nn, n_new, out);
 		return WC_OK;
 	}
-	if ((rc = check_room(&out->params, o, R, s->base->n_draw_params + n_new, err)) != WC_OK)
+	int k = s->base->n_draw_params + n_new;
+	long room = draws_room(&out->params, k);
+	/* The default (the base's draw count) is the command's choice, not
+	 * the user's: capped at what fits rather than refused
+	 * (docs/calibration.md). */
+	if (o->replicates == 0 && room >= 2 && R > room) {
+		WC_WARN(out, "the base's %d draws of %d parameters would take the file over its %zu MiB: %ld drawn, as "
+		        "many as surely fit", R, k, WC_PARAMS_MAX_BYTES >> 20, room);
+		R = (int)room;
+	}
+	if ((rc = check_room(room, o, R, k, err)) != WC_OK)
 		return rc;
 	cal_job job = { s, R, o->threads, 0, n_new, o->seed, NULL, NULL, 0 };
 	job.values = wc_alloc_zeroed((size_t)R * (size_t)n_new, sizeof *job.values);

@@ -87,7 +87,8 @@ main(void)
 	char *one = test_fixture(dir, "one.csv", "run_id,platform,tp,model,running,mean_power_w,idle_power_w\n"
 	                                         "r1,H100,1,Qwen3-8B,32,574,124.4\n");
 	const char *cal[] = { "wattcast", "calibrate", "--params", fit, one, "--bootstrap", "300000", "-o", out, NULL };
-	refused(cal, 1, "calibrate: --bootstrap: 300000 draws of 13 parameters");
+	/* a usage error as every other command's (it was exit 1) */
+	refused(cal, 2, "calibrate: --bootstrap: 300000 draws of 13 parameters");
 	FILE *written = fopen(out, "r");
 	CHECK(written == NULL);
 	if (written)

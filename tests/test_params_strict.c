@@ -120,5 +120,33 @@ main(void)
 		json_object_set_new(e0, "value", json_real(-2000.0));
 		CHECK_INT(load_json(root, &err), WC_OK);
 	}
+	/* Provenance and label a reader traces the set by: a hash that is no
+	 * SHA-256, a time that is no YYYY-MM-DDTHH:MM:SSZ (wattcast wrote
+	 * "219250468-01-00T15:30:" for a huge SOURCE_DATE_EPOCH), a p-value
+	 * above 1, an empty or two-line name all loaded. */
+	{
+		static const char *const keys[] = { "input_sha256", "created_utc", "created_utc", "created_utc" };
+		static const char *const vals[] = { "xyz", "yesterday", "219250468-01-00T15:30:", "2026-13-01T00:00:00Z" };
+		for (int i = 0; i < 4; i++) {
+			root = paper_json();
+			json_object_set_new(json_object_get(root, "provenance"), keys[i], json_string(vals[i]));
+			refused(root, keys[i]);
+		}
+		wc_error err;
+		root = paper_json();
+		json_object_set_new(json_object_get(root, "provenance"), "created_utc", json_string("2026-05-28T20:26:40Z"));
+		json_object_set_new(json_object_get(root, "provenance"), "input_sha256",
+		                    json_string("9e2fdd08db53f7505604764e4747ea26656d706222da8475169a6c4e9ad29b26"));
+		CHECK_INT(load_json(root, &err), WC_OK);
+	}
+	root = paper_json();
+	json_object_set_new(json_array_get(json_object_get(root, "precision_terms"), 0), "p_value", json_real(2.0));
+	refused(root, "/precision_terms/0/p_value: 2 is not a probability");
+	root = paper_json();
+	json_object_set_new(root, "name", json_string(""));
+	refused(root, "/name: empty");
+	root = paper_json();
+	json_object_set_new(root, "name", json_string("two\nlines"));
+	refused(root, "/name: control character at byte 4");
 	return check_report("test_params_strict");
 }
