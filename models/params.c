@@ -260,7 +260,9 @@ wc_params_validate(const wc_params *p, wc_error *err)
 	}
 	if (wc_capacity_params_validate(&p->capacity, err) != 0)
 		return -1;
-	return wc_response_validate(&p->response, err);
+	if ((rc = wc_response_validate(&p->response, err)) != WC_OK)
+		return rc;
+	return wc_response_validate_levels(&p->response, p, err);
 }
 
 void

@@ -6,6 +6,8 @@
  * target constant within each bin.
  */
 #include "models/response.h"
+#include "models/catalog.h"
+#include "models/params.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -82,6 +84,20 @@ wc_response_validate(const wc_response_params *p, wc_error *err)
 				return wc_error_set(err, WC_EINVAL, "response/levels/%d/level: duplicate '%s'", i,
 				                    p->levels[i].level);
 	}
+	return WC_OK;
+}
+
+int
+wc_response_validate_levels(const wc_response_params *p, const struct wc_params *set, wc_error *err)
+{
+	if (!p->present)
+		return WC_OK;
+	/* A level matching neither is a typo ("A-100"): every envelope of the
+	 * platform meant would fall back to the shared tau without a word. */
+	for (int i = 0; i < p->n_levels; i++)
+		if (!wc_params_level(set, p->levels[i].level) && !wc_platform_lookup(p->levels[i].level))
+			return wc_error_set(err, WC_EINVAL, "response/levels/%d/level: '%s' is no level of the file "
+			                    "and no platform the catalog knows", i, p->levels[i].level);
 	return WC_OK;
 }
 

@@ -93,6 +93,11 @@ double wc_response_dynamic_scale(const wc_response_params *p);
 /** Values finite and within the bounds above; the message names the key
  *  ("response/tau_s: ..."). */
 int wc_response_validate(const wc_response_params *p, wc_error *err);
+struct wc_params;
+/** Each of the section's levels names a level of `set` or a platform the
+ *  catalog knows (an envelope answers a board without a level from its
+ *  datasheet); the message names "response/levels/N/level". */
+int wc_response_validate_levels(const wc_response_params *p, const struct wc_params *set, wc_error *err);
 /** How many of a fitted response's values ended at their upper bound (the
  *  fit clamps there); `buf` gets one note naming them ("decay_s 60 s: ended
  *  at its upper bound, ..."), "" when none or the response is not fitted. */

@@ -174,6 +174,18 @@ bad_values_refused(void)
 	                "\"levels\":[{\"level\":\"A100\",\"tau_s\":{\"value\":0.1,\"source\":\"fitted\"}},"
 	                "{\"level\":\"A100\",\"tau_s\":{\"value\":0.2,\"source\":\"fitted\"}}]}", &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "response/levels/1/level: duplicate 'A100'");
+	/* A level naming nothing ("A-100", a typo) loaded and every A100
+	 * envelope used the shared tau; a catalog board the file has no
+	 * level for (B200) is answered from its datasheet, and loads. */
+#define RESP_WITH(lv) "{\"tau_s\":{\"value\":0.1,\"source\":\"fitted\"},"                          \
+	              "\"hold_s\":{\"value\":0,\"source\":\"fitted\"},"                                \
+	              "\"prefill_ratio\":{\"value\":0.5,\"source\":\"fitted\"},"                       \
+	              "\"levels\":[{\"level\":\"" lv "\",\"tau_s\":{\"value\":0.1,\"source\":\"fitted\"}}]}"
+	CHECK(load_with(RESP_WITH("A-100"), &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "p.json: /response/levels/0/level: 'A-100' is no level of the file and no platform");
+	CHECK_INT(load_with(RESP_WITH("B200"), &err), WC_OK);
+	CHECK_INT(load_with(RESP_WITH("a100"), &err), WC_OK);
+#undef RESP_WITH
 }
 
 int
