@@ -147,11 +147,50 @@ check_record(const wc_params *p, wc_error *err)
 	return WC_OK;
 }
 
+/* The smallest value a draw of `prm` may take, and whether it may take
+ * it: a draw is one value of the parameter, so a scale S or a factor on
+ * S must be > 0 and an idle power P0 >= 0, as the value itself
+ * (models/params.c); other parameters have no sign. */
+static int
+draw_floor(const wc_params *p, const wc_param *prm, int *strict)
+{
+	for (int i = 0; i < p->n_levels; i++)
+		if (prm == &p->levels[i].s || prm == &p->levels[i].p0) {
+			*strict = prm == &p->levels[i].s;
+			return 1;
+		}
+	for (int i = 0; i < p->n_terms; i++)
+		if (prm == &p->terms[i].value && p->terms[i].placement == WC_PLACE_ON_S) {
+			*strict = 1;
+			return 1;
+		}
+	return 0;
+}
+
+static int
+check_draws(const wc_params *p, wc_error *err)
+{
+	for (int j = 0; j < p->n_draw_params; j++) {
+		const wc_param *prm = wc_params_param_named(p, p->draw_names[j]);
+		int strict;
+		if (!prm || !draw_floor(p, prm, &strict))
+			continue;
+		for (int r = 0; r < p->n_draws; r++) {
+			double v = p->draws[(size_t)r * p->n_draw_params + j];
+			if (strict ? !(v > 0) : !(v >= 0))
+				return wc_error_set(err, WC_ERANGE, "draws/values/%d/%d: %s = %g must be %s 0, as its value",
+				                    r, j, p->draw_names[j], v, strict ? ">" : ">=");
+		}
+	}
+	return WC_OK;
+}
+
 int
 wc__params_check_ranges(const wc_params *p, wc_error *err)
 {
 	int rc;
 	if ((rc = check_record(p, err)) || (rc = check_levels(p, err)) || (rc = check_terms(p, err)) ||
+	    (rc = check_draws(p, err)) ||
 	    (rc = check("shared/", "delta/value", p->delta.value, &SLOPE, err)) ||
 	    (rc = check("shared/", "gamma1/value", p->gamma1.value, &SLOPE, err)) ||
 	    (rc = check("shared/", "gamma2/value", p->gamma2.value, &SLOPE, err)) ||

@@ -80,6 +80,21 @@ main(void)
 		refused(root, "/draws/names/2: duplicate name 'delta' (already at index 0)");
 	}
 
+	/* A draw of S <= 0 (or of P0 < 0) is the impossible value the
+	 * loader refuses in s_w itself: it dragged the interval down to idle
+	 * power. Positive draws load. */
+	{
+		static const char *const names[] = { "S[H100]" };
+		static const double neg[] = { -500.0, -400.0, -450.0 }, pos[] = { 500.0, 540.0, 520.0 };
+		wc_error err;
+		root = paper_json();
+		json_object_set_new(root, "draws", draws(names, 1, neg, 3));
+		refused(root, "/draws/values/0/0: S[H100] = -500 must be > 0");
+		root = paper_json();
+		json_object_set_new(root, "draws", draws(names, 1, pos, 3));
+		CHECK_INT(load_json(root, &err), WC_OK);
+	}
+
 	/* Too many draw rows names the limit, not an empty array. */
 	{
 		root = paper_json();
