@@ -85,6 +85,27 @@ read_one(const char *path, wc_runs_table *runs, wc_periods_table *periods, wc_er
 	return rc;
 }
 
+/* What the merged table was read from, as capacity.provenance's
+ * calibrated_on records it (docs/formats/params-file.md): every input
+ * when the list fits in WC_INPUTS_LABEL_MAX, else the first and how many
+ * more, never the first alone as if it were all. */
+static void
+label_inputs(char *const *paths, size_t n, char *out, size_t cap)
+{
+	size_t used = 0, limit = cap < WC_INPUTS_LABEL_MAX ? cap : WC_INPUTS_LABEL_MAX;
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(out + used, limit - used, "%s%s", i ? ", " : "", paths[i]);
+		if (w < 0 || (size_t)w >= limit - used) {
+			char more[48];
+			int m = snprintf(more, sizeof more, " and %zu more (%zu inputs)", n - 1, n);
+			snprintf(out, limit, "%.*s%s", (int)(limit - 1 - (size_t)m), paths[0], more);
+			return;
+		}
+		used += (size_t)w;
+	}
+}
+
 int
 wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs, wc_periods_table **periods,
                      wc_error *err)
@@ -97,23 +118,37 @@ wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs, wc_peri
 	for (size_t i = 0; i < n; i++)
 		if ((rc = read_one(paths[i], *runs, *periods, err)) != WC_OK)
 			return rc;
-	snprintf((*runs)->path, sizeof (*runs)->path, "%s", n ? paths[0] : "");
+	label_inputs(paths, n, (*runs)->path, sizeof (*runs)->path);
 	return WC_OK;
 }
 
 void
 wc_table_inputs_fingerprint(char *const *paths, size_t n, char out[65])
 {
-	char joined[16 * 65 + 1] = "";
-	for (size_t i = 0; i < n && i < 16; i++) {
+	/* The SHA-256 of every input's own SHA-256 (hex) in the order given
+	 * (docs/formats/params-file.md, "capacity"): two fits on different
+	 * inputs never share it, however many there are. An input that cannot
+	 * be read adds "-" (it was read moments ago; its absence shows). */
+	int ok;
+	size_t cap = wc_size_mul(n, 64, &ok);
+	char *joined = ok ? malloc(cap + 1) : NULL;
+	size_t used = 0;
+	if (!joined) {
+		out[0] = '\0';
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
 		char *buf = NULL;
-		size_t len = 0, used = strlen(joined);
-		char hex[65];
+		size_t len = 0;
 		if (wc_read_file(paths[i], WC_FINGERPRINT_MAX_BYTES, &buf, &len, NULL) == WC_OK) {
-			wc_sha256_hex(buf, len, hex);
-			snprintf(joined + used, sizeof joined - used, "%s", hex);
+			wc_sha256_hex(buf, len, joined + used);
+			used += 64;
+		} else {
+			joined[used++] = '-';
 		}
 		free(buf);
 	}
-	wc_sha256_hex(joined, strlen(joined), out);
+	joined[used] = '\0';
+	wc_sha256_hex(joined, used, out);
+	free(joined);
 }

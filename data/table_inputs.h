@@ -13,17 +13,24 @@
 
 #include "data/periods.h"
 #include "data/runs_table.h"
+#include "models/capacity_model.h"
+
+/** The longest label of the inputs (the merged runs table's `path`): what
+ *  capacity.provenance's calibrated_on holds. */
+#define WC_INPUTS_LABEL_MAX sizeof(((wc_capacity_params *)0)->calibrated_on)
 
 /** Read the `n` files at `paths` and merge them: `*runs` and `*periods`
  *  are created here and are the caller's, also on failure (free them with
  *  wc_runs_free and wc_periods_free, both NULL-safe here). Errors name the
- *  file. */
+ *  file. The merged runs table's `path` names every input ("a.csv, b.csv")
+ *  or, when they do not fit in WC_INPUTS_LABEL_MAX, the first and how many
+ *  more ("a.csv and 16 more (17 inputs)"). */
 int wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs,
                          wc_periods_table **periods, wc_error *err);
 
 /** The fingerprint of several input files: the SHA-256 (hex) of their
- *  own hashes, in order (at most the first 16; unreadable files count as
- *  absent). */
+ *  own hashes (hex, concatenated in order; an unreadable file adds "-"),
+ *  over all of them. "" when out of memory. */
 void wc_table_inputs_fingerprint(char *const *paths, size_t n, char out[65]);
 
 #endif

@@ -1,0 +1,63 @@
+/*
+ * Several capacity inputs (data/table_inputs.c): the provenance of a fit
+ * on them names them all, or the first and how many more, and their
+ * fingerprint covers every one. It named only the first file, and two
+ * fits whose 17th input differed carried the same input_sha256 (only the
+ * first 16 were hashed).
+ */
+#include "data/data.h"
+#include "data/table_inputs.h"
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("table_inputs");
+	char *src = path_join(test_env("WC_SOURCE_DIR", "."), "data/default/published-periods.csv");
+	char *text = test_slurp(src);
+	char *paths[18], name[32], a[65], b[65];
+	for (int i = 0; i < 17; i++) {
+		snprintf(name, sizeof name, "p%02d.csv", i + 1);
+		paths[i] = test_fixture(dir, name, text);
+	}
+	/* An 18th input with other bytes than the 17th. */
+	size_t n = strlen(text);
+	char *other = malloc(n + 32);
+	snprintf(other, n + 32, "%s", text);
+	other[n - 1] = '\n'; /* keep the last line's end */
+	snprintf(other + n, 32, "# another comment\n");
+	paths[17] = test_fixture(dir, "other.csv", other);
+
+	wc_table_inputs_fingerprint(paths, 17, a);
+	char *swapped[17];
+	memcpy(swapped, paths, sizeof swapped);
+	swapped[16] = paths[17];
+	wc_table_inputs_fingerprint(swapped, 17, b);
+	CHECK_INT((int)strlen(a), 64);
+	CHECK(strcmp(a, b) != 0);
+
+	wc_runs_table *runs = NULL;
+	wc_periods_table *periods = NULL;
+	wc_error err;
+	CHECK_INT(wc_table_inputs_read(paths, 17, &runs, &periods, &err), WC_OK);
+	CHECK_CONTAINS(runs->path, "p01.csv and 16 more (17 inputs)");
+	CHECK(strlen(runs->path) < WC_INPUTS_LABEL_MAX);
+	wc_runs_free(runs);
+	wc_periods_free(periods);
+	CHECK_INT(wc_table_inputs_read(paths, 2, &runs, &periods, &err), WC_OK);
+	CHECK(strstr(runs->path, "p01.csv, ") != NULL && strstr(runs->path, "p02.csv") != NULL);
+	wc_runs_free(runs);
+	wc_periods_free(periods);
+
+	for (int i = 0; i < 18; i++)
+		free(paths[i]);
+	free(other);
+	free(text);
+	free(src);
+	free(dir);
+	return check_report("test_table_inputs");
+}
