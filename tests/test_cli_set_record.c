@@ -41,10 +41,23 @@ main(void)
 	/* calibrate pins created_utc as fit does (it wrote null). */
 	setenv("SOURCE_DATE_EPOCH", "1780000000", 1);
 	const char *c1[] = { "wattcast", "calibrate", "--profile", "paper", cal, "-o", out, "--bootstrap", "20",
-		             "--quiet", NULL };
+		             "--seed", "5", "--quiet", NULL };
 	expect(c1, 0, NULL);
 	char *txt = test_slurp(out);
 	CHECK_CONTAINS(txt, "\"created_utc\": \"2026-05-28T20:26:40Z\"");
+	/* Its provenance is the calibration's: the calibration table's hash
+	 * and rows, its seed and replicates (it mixed the base's input with
+	 * the calibration's seed, or gave no input at all over a profile). */
+	{
+		char *bytes = test_slurp(cal), hex[65], want[128];
+		wc_sha256_hex(bytes, strlen(bytes), hex);
+		snprintf(want, sizeof want, "\"input_sha256\": \"%s\"", hex);
+		CHECK_CONTAINS(txt, want);
+		CHECK_CONTAINS(txt, "\"runs\": 2,");
+		CHECK_CONTAINS(txt, "\"seed\": 5,");
+		CHECK_CONTAINS(txt, "\"bootstrap\": 20,");
+		free(bytes);
+	}
 	free(txt);
 
 	/* A --bootstrap no file can hold: exit 2 naming the flag, as fit. */
