@@ -175,7 +175,7 @@ print_law(const wc_finetune_prediction *p)
 		       " (e0 per GPU)", p->e0_multiplier, p->e0_j, p->kappa_j_per_tflop, p->flops.flops_per_step_tflop);
 	else
 		printf("\n  the prediction    compute law E_step = e0 + kappa F = %.6g J + %.6g J/TFLOP x %.6g TFLOP"
-		       " (e0 for the whole job whatever G: a file of schema 4 or older)", p->e0_j,
+		       " (e0 for the whole job whatever G: e0_per \"job\", as in files of schema 4 or older)", p->e0_j,
 		       p->kappa_j_per_tflop, p->flops.flops_per_step_tflop);
 	if (p->calibrated.present)
 		printf("\n  calibrated        %s mode, factor %.4g from %d run%s; held: %s",

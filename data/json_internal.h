@@ -17,6 +17,9 @@
 typedef struct {
 	const char *source; /* file name (or label) in front of every message */
 	wc_error *err;
+	/* a parameter file's schema version once read (data/params_read.c),
+	 * for the keys and values older versions may not carry; 0 = none */
+	int version;
 } wc__json_loader;
 
 /** Fill ld->err with "source: path: reason" and return WC_EINVAL. */

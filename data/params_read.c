@@ -76,6 +76,12 @@ read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_pa
 		return rc;
 	if (wc_source_from_name(src, &out->source) != WC_OK)
 		return wc__json_fail(ld, p, "unknown source '%s' (published, fitted, measured, estimated, assumed, calibrated, bound, datasheet)", src);
+	/* docs/formats/params-file.md, "Versioning": /3 adds "calibrated",
+	 * /5 "bound" and "datasheet"; an older file may not carry them. */
+	if (ld->version && ((out->source == WC_SRC_CALIBRATED && ld->version < 3) ||
+	                    ((out->source == WC_SRC_BOUND || out->source == WC_SRC_DATASHEET) && ld->version < 5)))
+		return wc__json_fail(ld, p, "source '%s' needs \"%s\" or later", src,
+		                     out->source == WC_SRC_CALIBRATED ? WC_PARAMS_SCHEMA_V3 : WC_PARAMS_SCHEMA_V5);
 	if ((ci = json_object_get(v, "ci95")) && !json_is_null(ci)) {
 		wc__json_join(p, path, "ci95");
 		if ((rc = wc__json_pair(ld, ci, p, &out->lo, &out->hi)))
@@ -476,6 +482,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 		return rc;
 	if ((rc = read_version(ld, root, &version)))
 		return rc;
+	ld->version = version;
 	if ((rc = wc__json_string(ld, json_object_get(root, "name"), "/name", 0, out->name, sizeof out->name)))
 		return rc;
 	if ((rc = wc__json_string(ld, json_object_get(root, "form"), "/form", 0, buf, sizeof buf)))
@@ -554,7 +561,7 @@ int
 wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params *out,
                       wc_error *err)
 {
-	wc__json_loader ld = { source ? source : "params", err };
+	wc__json_loader ld = { source ? source : "params", err, 0 };
 	json_error_t jerr;
 	wc_params_clear(out);
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -416,7 +416,7 @@ static int
 load_own(const char *path, json_t *root, wc_run_manifest *m, int version, wc_error *err)
 {
 	static const char *const required[] = { "schema", NULL };
-	wc__json_loader ld = { path, err };
+	wc__json_loader ld = { path, err, 0 };
 	int rc;
 	snprintf(m->format, sizeof m->format, "%s",
 	         version >= 3 ? WC_RUN_MANIFEST_SCHEMA

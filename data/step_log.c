@@ -229,7 +229,7 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 int
 wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 {
-	wc__json_loader ld = { path, err };
+	wc__json_loader ld = { path, err, 0 };
 	json_error_t jerr;
 	char *buf;
 	size_t len;

@@ -196,10 +196,35 @@ memory(void)
 	run_result_free(&r);
 }
 
+/* A schema-5-or-later file without e0_per reads it as "job": the answer
+ * says so, not that the file is of schema 4 or older (it is not). */
+static void
+e0_per_absent(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_params_default(&p);
+	char *s = wc_params_dump(&p, 1, NULL);
+	json_t *root = s ? json_loads(s, 0, NULL) : NULL;
+	CHECK(root != NULL);
+	json_object_del(json_object_get(json_object_get(root, "finetune"), "compute"), "e0_per");
+	char *txt = json_dumps(root, 0), *path = test_fixture(dir, "no-e0-per.json", txt);
+	const char *argv[] = { "wattcast", "predict", "finetune", "--params", path, "--method", "qlora", "--model",
+		               "Qwen3-8B", "--micro-batch", "8", "--seq-len", "512", "--lora-rank", "64", NULL };
+	run_result r = run(argv, 0);
+	CHECK_CONTAINS(r.out, "(e0 for the whole job whatever G: e0_per \"job\"");
+	run_result_free(&r);
+	free(path);
+	free(txt);
+	json_decref(root);
+	free(s);
+	wc_params_clear(&p);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("cli_finetune");
+	e0_per_absent();
 	memory();
 	pipeline();
 	simulate_outside();

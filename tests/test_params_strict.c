@@ -117,6 +117,32 @@ main(void)
 	json_object_set_new(json_object_get(root, "provenance"), "residual_rms", json_real(0.03));
 	refused(root, "/schema: model terms and residual_rms need \"wattcast.params/3\" or later");
 
+	/* Sources an older schema does not know: "calibrated" is /3's,
+	 * "bound" and "datasheet" /5's; the first release's file tagged /2
+	 * or /4 carrying them loaded. */
+	{
+		char *v1 = path_join(test_env("WC_SOURCE_DIR", "."), "tests/fixtures/params/v1-power-law-fit.json");
+		static const char *const schema[] = { WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V4,
+			                              WC_PARAMS_SCHEMA_V5 };
+		static const char *const source[] = { "calibrated", "bound", "datasheet", "bound" };
+		static const char *const needle[] = { "source 'calibrated' needs \"wattcast.params/3\" or later",
+			                              "source 'bound' needs \"wattcast.params/5\" or later",
+			                              "source 'datasheet' needs \"wattcast.params/5\" or later", NULL };
+		for (int i = 0; i < 4; i++) {
+			wc_error err;
+			root = json_load_file(v1, 0, NULL);
+			CHECK(root != NULL);
+			json_object_set_new(root, "schema", json_string(schema[i]));
+			json_object_set_new(json_object_get(json_object_get(root, "shared"), "delta"), "source",
+			                    json_string(source[i]));
+			if (needle[i])
+				refused(root, needle[i]);
+			else
+				CHECK_INT(load_json(root, &err), WC_OK);
+		}
+		free(v1);
+	}
+
 	/* A fine-tuning law whose energy falls as compute grows (kappa <= 0)
 	 * is refused as the fit refuses it; e0 < 0 is a fit-time warning
 	 * (docs/finetune.md) and loads. */
