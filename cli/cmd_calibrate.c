@@ -162,15 +162,6 @@ cli_cmd_calibrate(int argc, char **argv)
 	if (a.label)
 		snprintf(r.params.name, sizeof r.params.name, "%s", a.label);
 	cli_created_time(r.params.created_utc); /* pinned by SOURCE_DATE_EPOCH, as fit's */
-	/* The file's provenance is the calibration's, not a fit that never
-	 * happened (the base's input and runs with the calibration's seed):
-	 * this table's hash and rows, and the seed and count of the
-	 * calibration's replicates (docs/calibration.md, "Provenance"). */
-	snprintf(r.params.input_sha256, sizeof r.params.input_sha256, "%s", t->sha256);
-	r.params.runs = r.n_runs;
-	r.params.seed = a.co.seed;
-	if (a.co.replicates < 0)
-		r.params.bootstrap = 0;
 	print_summary(&a, &r);
 	if (wc_params_save_file(a.output, &r.params, &err) != WC_OK ||
 	    wc_params_fingerprint(&r.params, fingerprint, &err) != WC_OK) {

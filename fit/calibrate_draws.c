@@ -295,8 +295,8 @@ wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 	if (rc == WC_OK)
 		rc = store_draws(s, &job, nn, &out->params, err);
 	if (rc == WC_OK) {
-		out->params.bootstrap = R;
-		out->params.seed = o->seed;
+		/* provenance stays the base's: seed and bootstrap describe its
+		 * fit, with its input and rows (docs/calibration.md, "Provenance") */
 		if (s->base->n_draws == 0)
 			WC_WARN(out, "the base has no draws: intervals cover the calibration runs' scatter only, "
 			        "not the base law's own uncertainty");
