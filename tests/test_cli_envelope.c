@@ -68,7 +68,11 @@ test_bad_inputs(const char *dir)
 	expect_usage(neg, 2, "wattcast envelope: --poisson: must be > 0, got '-1'");
 	const char *hor[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
 		              "--horizon", "1e9", NULL };
-	expect_usage(hor, 2, "wattcast envelope: --horizon: must be between 0.05 and 604800 s, got 1e+09");
+	expect_usage(hor, 2, "wattcast envelope: --horizon: must be a multiple of 0.05 s between 0.05 and 604800 s, got 1e+09");
+	/* off the grid: simulated at another length than echoed (10.05 s) */
+	const char *offgrid[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		                  "--horizon", "10.03", NULL };
+	expect_usage(offgrid, 2, "--horizon: must be a multiple of 0.05 s");
 	const char *rep[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", empty, NULL };
 	expect_usage(rep, 1, "--replay: ");
 	const char *ser[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--n-series",
@@ -399,6 +403,7 @@ test_fit_and_validate(const char *dir)
 		fprintf(stderr, "%s", r.err);
 	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
 	CHECK(json_array_size(json_object_get(j, "runs")) == 3);
+	CHECK(json_integer_value(json_object_get(j, "seed")) == 1); /* the report reproduces with it */
 	CHECK(json_is_number(json_object_get(j, "median_mean_err_pct")));
 	CHECK(json_is_number(json_object_get(j, "median_p95_err_pct")));
 	CHECK(json_is_number(json_object_get(j, "median_ramp_ratio")));

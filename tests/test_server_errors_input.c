@@ -178,6 +178,18 @@ test_envelope_lengths(void)
 	       "invalid_value", "/workload/output_tokens", "between 1 and 1e+07, got 0.5");
 	expect(ENV, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":4,\"input_tokens\":[2e7]}}",
 	       "invalid_value", "/workload/input_tokens/0", "must be between 1 and 1e+07");
+	/* an n(t) and a balancer: the envelope's field is fleet.mode (it
+	 * named /fleet_mode, a field of the plan route only), and the plan
+	 * says so before any work bound (it said 413 on /max_fleet first) */
+	expect(ENV, "{" CFG ",\"workload\":{\"type\":\"n_series\",\"running_series\":[1,5,9,3],\"dt_s\":0.25},"
+	       "\"fleet\":{\"size\":3,\"mode\":\"round_robin\"}}", "invalid_value", "/fleet/mode",
+	       "fleet/mode: an explicit n(t) cannot be split by a balancer");
+	expect("/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"n_series\",\"running_series\":[1,5,9,3],"
+	       "\"dt_s\":0.25},\"budget_w\":20000,\"fleet_mode\":\"least_loaded\"}", "invalid_value", "/fleet_mode",
+	       "fleet_mode: an explicit n(t) cannot be split by a balancer");
+	/* a horizon off the 0.05 s grid ran at another length than echoed */
+	expect(ENV, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":10.03}", "invalid_value",
+	       "/horizon_s", "horizon_s: must be a multiple of 0.05 s");
 #undef CFG
 #undef ENV
 }
