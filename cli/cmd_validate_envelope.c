@@ -291,12 +291,6 @@ print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_re
 	       "best (1 = the law as frozen); a diagnostic of the law, not used in the predictions\n");
 }
 
-static const char *
-replay_id(size_t i, const void *replays)
-{
-	return ((const wc_trace_replay *)replays)[i].run_id;
-}
-
 int
 cli_validate_envelope(int argc, char **argv)
 {
@@ -317,12 +311,6 @@ cli_validate_envelope(int argc, char **argv)
 		return rc;
 	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, cli_quiet(), &s)) != CLI_OK)
 		goto done;
-	/* a run scored twice would weigh twice in the medians and the
-	 * coverage: refused as ingest refuses it (docs/envelopes.md) */
-	if (wc_ingest_check_ids(s.n, replay_id, s.replays, &err) != WC_OK) {
-		rc = cli_fail(cmd, "%s", err.msg);
-		goto done;
-	}
 	if ((rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.o.service)) != CLI_OK)
 		goto done;
 	wc_envelope_check_run *runs = wc_alloc_array(s.n, sizeof *runs);

@@ -337,7 +337,12 @@ cli_validate_fewshot(int argc, char **argv)
 	           (a.per_run && wc_per_run_write(a.per_run, &per_run, &err) != WC_OK)) {
 		cli_fail(cmd, "%s", err.msg);
 	} else {
-		char why[256];
+		char why[256], in_sample[WC_ERROR_MSG_MAX];
+		/* a frozen base scored on the table it was fitted on: its k = 0
+		 * column, and the calibrations on top of it, are in-sample, as
+		 * validate heldout says them */
+		if (!a.lomo && wc_heldout_in_sample(&base, t, a.input, in_sample, sizeof in_sample))
+			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
 		refusal_reason(&a, &base, t, why, sizeof why);
 		if (a.json)
 			print_json(&a, &r, why);

@@ -90,10 +90,17 @@ load_dir(const char *cmd, const char *dir, const wc_ingest_options *opt, cli_run
 	return rc;
 }
 
+static const char *
+replay_id(size_t i, const void *replays)
+{
+	return ((const wc_trace_replay *)replays)[i].run_id;
+}
+
 int
 cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest *defaults,
                  int quiet, cli_run_set *s)
 {
+	wc_error err;
 	wc_ingest_options opt;
 	memset(s, 0, sizeof *s);
 	wc_ingest_options_init(&opt);
@@ -105,6 +112,11 @@ cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest
 			return CLI_FAIL;
 	if (s->n == 0)
 		return cli_fail(cmd, "no run to replay");
+	/* a run read twice would weigh twice in a response's fit, or in a
+	 * validation's medians and coverage: refused as ingest refuses it
+	 * (docs/envelopes.md) */
+	if (wc_ingest_check_ids(s->n, replay_id, s->replays, &err) != WC_OK)
+		return cli_fail(cmd, "%s", err.msg);
 	return CLI_OK;
 }
 

@@ -431,6 +431,16 @@ test_fit_and_validate(const char *dir)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "wattcast validate envelope: run_id 'r1' appears twice (two runs with the same id)");
 	run_result_free(&r);
+	/* ... and from a response's fit (it counted the run twice) */
+	char *twice_out = path_join(dir, "twice.json");
+	const char *fit_twice[] = { "wattcast", "fit", "response", runs, a, "--params", out, "--platform", "A100", "--model", "Qwen3-8B", "--utc-offset", "0",
+		                    "--bootstrap", "0", "-o", twice_out, "--quiet", NULL };
+	CHECK_INT(run_wattcast(fit_twice, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast fit response: run_id 'r1' appears twice");
+	CHECK(!test_exists(twice_out));
+	run_result_free(&r);
+	free(twice_out);
 	test_validate_service(dir, runs, out);
 	/* An envelope from the fitted file names its response and uses the
 	 * platform's own time constant. */

@@ -42,6 +42,14 @@ main(void)
 	CHECK(!r.err || !strstr(r.err, "in-sample"));
 	run_result_free(&r);
 
+	/* validate fewshot's frozen base on its own table: k = 0 and the
+	 * calibrations on top of it are in-sample too (it said nothing) */
+	const char *fs[] = { "wattcast", "validate", "fewshot", runs, "--params", set, "--k", "1", NULL };
+	CHECK(run_wattcast(fs, NULL, &r) == 0);
+	CHECK_CONTAINS(r.err, "wattcast validate fewshot: warning: ");
+	CHECK_CONTAINS(r.err, "these errors are in-sample, not held out\n");
+	run_result_free(&r);
+
 	const char *fz[] = { "wattcast", "fit", "intervals", runs, "--params", set, "--folds", "frozen", "-o", iv, NULL };
 	CHECK(run_wattcast(fz, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
