@@ -438,12 +438,15 @@ cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_map *
 }
 
 void
-cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, const wc_trace_metrics *meas)
+cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, int replicas,
+                           const wc_trace_metrics *meas)
 {
 	/* The spread of the simulation's replicas, not an interval for the
-	 * prediction (docs/envelopes.md, "Outputs"). */
-	printf("%s%*s %12s  Monte-Carlo spread [5 %%, 95 %%] over replicas%s\n", title,
-	       (int)(30 - strlen(title)), "", "value", meas ? "   measured" : "");
+	 * prediction (docs/envelopes.md, "Outputs"); one replica has none,
+	 * and its "[x, x]" read as no simulation uncertainty at all. */
+	printf("%s%*s %12s  %s%s\n", title, (int)(30 - strlen(title)), "", "value",
+	       replicas > 1 ? "Monte-Carlo spread [5 %, 95 %] over replicas" : "one replica: no Monte-Carlo spread",
+	       meas ? "   measured" : "");
 	/* why a metric can be undefined (docs/trace-metrics.md): JSON's null is
 	 * "none" here with the reason, never "nan" */
 	const char *ramp = "a ramp needs at least two whole seconds of horizon";
@@ -466,9 +469,11 @@ cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, cons
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		if (!isfinite(rows[i].v->value))
 			printf("  %-28s %12s  (%s)", rows[i].n, "none", rows[i].why[0] ? rows[i].why : "undefined here");
-		else
+		else if (replicas > 1)
 			printf("  %-28s %12.5g  [%.5g, %.5g] %-3s", rows[i].n, rows[i].v->value, rows[i].v->lo,
 			       rows[i].v->hi, rows[i].u);
+		else
+			printf("  %-28s %12.5g  %-3s", rows[i].n, rows[i].v->value, rows[i].u);
 		if (isfinite(rows[i].m))
 			printf(" %10.5g", rows[i].m);
 		putchar('\n');

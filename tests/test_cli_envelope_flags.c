@@ -2,12 +2,14 @@
  * wattcast envelope's flags that the run does not use are refused naming
  * them, and a budget plan's text echoes the budget as given with
  * statistics precise enough to show the comparison (docs/cli.md,
- * "envelope").
+ * "envelope"); one replica prints no Monte-Carlo spread (its "[x, x]"
+ * read as no simulation uncertainty).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A flag the run does not use is refused naming it (docs/cli.md,
  * "envelope"; it ran an ordinary envelope before, as if it had been used),
@@ -97,10 +99,26 @@ test_flags_apply_and_budget_digits(const char *dir)
 /* A requests.csv row without output_tokens is drawn from --output-tokens
  * (or its default): said with the count and the source (it was silent,
  * and the output total moved 3x with the flag). */
+static void
+test_one_replica(void)
+{
+	run_result r;
+	for (int k = 0; k < 2; k++) {
+		const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "3",
+			               "--horizon", "20", "--replicas", k ? "2" : "1", "--quiet", NULL };
+		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+		CHECK_INT(r.status, 0);
+		CHECK_INT(r.out && strstr(r.out, "one replica: no Monte-Carlo spread") != NULL, !k);
+		CHECK_INT(r.out && strstr(r.out, "Monte-Carlo spread [5 %, 95 %] over replicas") != NULL, k);
+		run_result_free(&r);
+	}
+}
+
 int
 main(void)
 {
 	char *dir = test_tmpdir("cli_envelope_flags");
+	test_one_replica();
 	test_flags_apply_and_budget_digits(dir);
 	free(dir);
 	return check_report("test_cli_envelope_flags");
