@@ -313,7 +313,7 @@ cli_cmd_ingest(int argc, char **argv)
 		goto done;
 	}
 	char comment[256], now[24];
-	wc_utc_now(now);
+	cli_created_time(now); /* SOURCE_DATE_EPOCH pins it, so a re-ingest hashes the same */
 	snprintf(comment, sizeof comment,
 	         "wattcast ingest %s, %s: %zu rows; trace metrics of the group trace (docs/trace-metrics.md)",
 	         WC_VERSION, now, res.n_rows);

@@ -118,7 +118,7 @@ cli_ingest_finetune(const char *cmd, char *const *runs, size_t n, const wc_inges
 		goto done;
 	}
 	char comment[256], now[24];
-	wc_utc_now(now);
+	cli_created_time(now); /* SOURCE_DATE_EPOCH pins it, so a re-ingest hashes the same */
 	snprintf(comment, sizeof comment,
 	         "wattcast ingest %s, %s: %zu fine-tuning runs; energy per optimizer step over all GPUs, "
 	         "checkpoint saves excluded (docs/finetune.md)", WC_VERSION, now, t->n_runs);

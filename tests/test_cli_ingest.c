@@ -215,9 +215,16 @@ test_ingest_ok(const char *run_a, const char *run_b)
 	/* Segments of 20 s: three rows whose energies add up. */
 	char *seg = path_join(root, "out/seg.csv");
 	const char *argv2[] = { "wattcast", "ingest", run_a, "-o", seg, "--segment", "20", "--quiet", NULL };
+	/* SOURCE_DATE_EPOCH pins the table's stamp, as fit's created_utc, so
+	 * a re-ingest hashes the same (it stamped the wall clock) */
+	setenv("SOURCE_DATE_EPOCH", "1780000000", 1);
 	CHECK(run_wattcast(argv2, NULL, &r) == 0);
+	unsetenv("SOURCE_DATE_EPOCH");
 	CHECK_INT(r.status, 0);
 	run_result_free(&r);
+	char *seg_text = test_slurp(seg);
+	CHECK(seg_text && strncmp(seg_text, "# wattcast ingest ", 18) == 0 && strstr(seg_text, ", 2026-05-28T20:26:40Z: "));
+	free(seg_text);
 	CHECK_INT(wc_runs_read(seg, &t, &err), WC_OK);
 	if (t) {
 		CHECK_INT(t->n_runs, 3);
