@@ -106,6 +106,35 @@ label_inputs(char *const *paths, size_t n, char *out, size_t cap)
 	}
 }
 
+static int
+by_id(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A run in two inputs (a table given twice, a copy beside it in a glob)
+ * would count twice in the fit and narrow every interval: refused, as
+ * one table's duplicate run_id is (docs/formats/runs-table.md). */
+static int
+check_ids(const wc_runs_table *t, wc_error *err)
+{
+	if (t->n_runs < 2)
+		return WC_OK;
+	const char **ids = wc_alloc_array(t->n_runs, sizeof *ids);
+	if (!ids)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < t->n_runs; i++)
+		ids[i] = t->runs[i].run_id;
+	qsort(ids, t->n_runs, sizeof *ids, by_id);
+	int rc = WC_OK;
+	for (size_t i = 1; i < t->n_runs && rc == WC_OK; i++)
+		if (strcmp(ids[i], ids[i - 1]) == 0)
+			rc = wc_error_set(err, WC_EPARSE, "run_id '%.64s' is in more than one input (a table given twice?): "
+			                  "each run counts once", ids[i]);
+	free(ids);
+	return rc;
+}
+
 int
 wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs, wc_periods_table **periods,
                      wc_error *err)
@@ -115,9 +144,15 @@ wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs, wc_peri
 	*periods = calloc(1, sizeof **periods);
 	if (!*runs || !*periods)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(paths[i], paths[j]) == 0)
+				return wc_error_set(err, WC_EINVAL, "%s: given twice: each input counts once", paths[i]);
 		if ((rc = read_one(paths[i], *runs, *periods, err)) != WC_OK)
 			return rc;
+	}
+	if ((rc = check_ids(*runs, err)) != WC_OK)
+		return rc;
 	label_inputs(paths, n, (*runs)->path, sizeof (*runs)->path);
 	return WC_OK;
 }

@@ -53,6 +53,26 @@ main(void)
 	wc_runs_free(runs);
 	wc_periods_free(periods);
 
+	/* One input given twice, or a run in two inputs, would count twice:
+	 * refused (fit capacity took the same table twice as 22 rows). */
+	char *twice[2] = { paths[0], paths[0] };
+	CHECK(wc_table_inputs_read(twice, 2, &runs, &periods, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "p01.csv: given twice");
+	wc_runs_free(runs);
+	wc_periods_free(periods);
+	char *sim = path_join(dir, "sim.csv");
+	const char *argv[] = { "wattcast", "simulate", "inference", "--seed", "2", "-o", sim, NULL };
+	test_run_ok(argv);
+	char *sim_text = test_slurp(sim), *copy = test_fixture(dir, "sim_copy.csv", sim_text);
+	char *both[2] = { sim, copy };
+	CHECK(wc_table_inputs_read(both, 2, &runs, &periods, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "is in more than one input (a table given twice?)");
+	wc_runs_free(runs);
+	wc_periods_free(periods);
+	free(sim);
+	free(sim_text);
+	free(copy);
+
 	for (int i = 0; i < 18; i++)
 		free(paths[i]);
 	free(other);
