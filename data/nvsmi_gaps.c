@@ -53,6 +53,30 @@ judge(nv_reader *rd, double interval, size_t line)
 		         interval / gp->cadence, gp->cadence);
 }
 
+/* The cadence's own change is no gap: a long interval is judged at the
+ * next, and when that is as long (over half of it) the logger now samples
+ * that slowly -- a log slowed from 0.25 s to 5 s was refused as "more than
+ * half interpolated" while the same samples at 5 s throughout passed. */
+static void
+judge_later(nv_reader *rd, double interval, size_t line)
+{
+	nv_gaps *gp = &rd->gaps;
+	if (gp->pending > 0) {
+		if (interval > 0.5 * gp->pending) {
+			for (size_t j = 0; j < NV_CADENCE_N; j++)
+				gp->ring[j] = interval;
+			gp->cadence = interval;
+		} else {
+			judge(rd, gp->pending, gp->pending_line);
+		}
+		gp->pending = 0;
+	}
+	if (interval > NV_GAP_FACTOR * gp->cadence && interval > NV_GAP_MIN_S) {
+		gp->pending = interval;
+		gp->pending_line = line;
+	}
+}
+
 int
 wc__nv_gap_sample(double t, const double *power_w, int n_gpus, void *payload)
 {
@@ -65,7 +89,7 @@ wc__nv_gap_sample(double t, const double *power_w, int n_gpus, void *payload)
 		gp->ring_line[k] = rd->first_line;
 		gp->n_iv++;
 		if (gp->cadence > 0)
-			judge(rd, interval, rd->first_line);
+			judge_later(rd, interval, rd->first_line);
 		if (gp->n_iv % NV_CADENCE_N == 0) {
 			/* the first estimate judges the intervals held for it */
 			int first = gp->cadence == 0;
@@ -84,6 +108,9 @@ wc__nv_gaps_finish(nv_reader *rd)
 {
 	nv_gaps *gp = &rd->gaps;
 	wc_nvsmi_info *info = rd->info;
+	if (gp->pending > 0) /* the log's last interval: nothing after says otherwise */
+		judge(rd, gp->pending, gp->pending_line);
+	gp->pending = 0;
 	if (gp->cadence == 0 && gp->n_iv >= 3) {
 		gp->cadence = cadence_of(gp, (size_t)gp->n_iv);
 		for (size_t j = 0; j < gp->n_iv; j++)
@@ -96,7 +123,7 @@ wc__nv_gaps_finish(nv_reader *rd)
 	double span = info->t_last - info->t_first;
 	if (info->gaps > 0 && info->gap_s > NV_GAP_REFUSE_SHARE * span)
 		return wc_error_set(rd->err, WC_EPARSE, "%s: %.0f s of the log's %.0f s lie in %zu gap%s without "
-		                    "samples (the longest %.0f s before line %zu): more than half the trace would be "
+		                    "samples (the longest %.1f s before line %zu): more than half the trace would be "
 		                    "interpolated; split the log at its gaps", rd->path, info->gap_s, span,
 		                    info->gaps, info->gaps == 1 ? "" : "s", info->longest_gap_s, gp->longest_line);
 	return WC_OK;

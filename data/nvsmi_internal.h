@@ -34,7 +34,9 @@
  * gaps"): an interval over NV_GAP_FACTOR sampling intervals (the median of
  * the last NV_CADENCE_N) and over NV_GAP_MIN_S is a gap, warned for the
  * first NV_GAP_SHOWN; gaps over NV_GAP_REFUSE_SHARE of the log's span
- * refuse it. */
+ * refuse it. A long interval is judged at the next one: when that is as
+ * long (over half of it), the logger's cadence changed (nvidia-smi
+ * restarted with a slower -lms) and neither is a gap. */
 #define NV_CADENCE_N 32
 #define NV_GAP_FACTOR WC_TELEMETRY_GAP_CADENCES /* the engine log's holes, one rule */
 #define NV_GAP_MIN_S 1.0
@@ -53,6 +55,8 @@ typedef struct {
 	size_t n_iv;              /* intervals seen */
 	double cadence;           /* their median, 0 before NV_CADENCE_N */
 	size_t longest_line;      /* line after the longest gap */
+	double pending;           /* a long interval awaiting the next, or 0 */
+	size_t pending_line;
 } nv_gaps;
 
 enum { NV_KEY_INDEX, NV_KEY_UUID, NV_KEY_POSITION };

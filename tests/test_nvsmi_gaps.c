@@ -5,7 +5,8 @@
  * and counted (also by `metrics --json`); gaps over half the log's span
  * refuse it (a 30-minute outage in a 75-s log gave 29 times the energy,
  * silently); a short pause at a fast cadence, under 1 s, is no gap; a gap
- * among the first intervals is judged once the cadence is known.
+ * among the first intervals is judged once the cadence is known; a
+ * logger that slows down for good leaves no gap.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -63,7 +64,19 @@ main(void)
 	/* 30 minutes lost: refused */
 	CHECK_INT(read_log(dir, "gap1800.csv", log_text(300, 0.25, 150, 1800.0), &info, &w, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "gap1800.csv: 1800 s of the log's 1875 s lie in 1 gap without samples (the "
-	                        "longest 1800 s before line 152)");
+	                        "longest 1800.2 s before line 152)");
+
+	/* the logger slowed from 0.25 s to 5 s (nvidia-smi restarted with
+	 * another -lms): no sample is missing, so no gap (the slower
+	 * intervals were gaps, and the log refused as half interpolated) */
+	char *slowed = log_text(260, 0.25, 1000, 0.0);
+	size_t used = strlen(slowed);
+	slowed = realloc(slowed, used + 200 * 64);
+	for (int i = 1; slowed && i <= 200; i++)
+		used += (size_t)snprintf(slowed + used, 64, "%.3f,0,%d.00\n", 1784415445.0 + 259 * 0.25 + i * 5.0, 210 + i % 5);
+	CHECK_INT(read_log(dir, "slowed.csv", slowed, &info, &w, &err), WC_OK);
+	CHECK_INT(info.gaps, 0);
+	CHECK_INT(w.count, 0);
 
 	/* 0.9 s at 50 ms (18 intervals, under 1 s): no gap; no pause at all: none */
 	CHECK_INT(read_log(dir, "short.csv", log_text(300, 0.05, 100, 0.85), &info, &w, &err), WC_OK);
