@@ -19,10 +19,12 @@
  * or above only at a pace the counter never showed between two kept rows
  * (max_rate[c], per s: a restart would have to count the whole old total
  * again that fast); or a value above k's that one of the next GLITCH_ROWS
- * rows first falls back from while staying at or above k's (a spike of a
- * row or more), or a later row does at a pace no restart reaches after a
- * rise faster than any before (a longer spike). Such a row is a glitch of the scrape, not a restart (a restart
- * stays down) nor counting. The column is named in *which. */
+ * rows first falls back from while staying at or above k's (a spike of up
+ * to GLITCH_ROWS rows). Such a row is a glitch of the scrape, not a
+ * restart (a restart stays down) nor counting. A longer spike is read as a
+ * restart: told apart by its pace alone, a log that began idle took its
+ * whole load ramp before a real restart for one, and deleted it. The
+ * column is named in *which. */
 static int
 glitched(const wc_engine_log *e, size_t k, size_t i, const double *max_rate, int *which)
 {
@@ -33,18 +35,15 @@ glitched(const wc_engine_log *e, size_t k, size_t i, const double *max_rate, int
 		double p = v[k], x = v[i];
 		if (isnan(p) || isnan(x) || x == p)
 			continue;
-		/* a rise faster than any before may be a spike of more rows */
-		int steep = max_rate[c] > 0 && (x - p) / (e->t[i] - e->t[k]) > max_rate[c];
 		for (size_t j = i + 1; j < e->n; j++) {
 			if (isnan(v[j]))
 				continue;
 			int near = j <= i + GLITCH_ROWS;
-			if (x > p && !near && !steep)
+			if (x > p && !near)
 				break;
 			if (x > p && v[j] < x) {
-				/* the first row below it: back in line (near, or sooner
-				 * than a restart could count that far), or a drop of its own */
-				if (v[j] >= p && (near || v[j] / (e->t[j] - e->t[j - 1]) > max_rate[c])) {
+				/* the first row below it: back in line, or a drop of its own */
+				if (v[j] >= p) {
 					*which = c;
 					return 1;
 				}
