@@ -190,7 +190,7 @@ group_models(cal_setup *s, wc_error *err)
 		wc_model_key(s->runs[i].run->model, key, sizeof key);
 		for (int j = 0; j < s->n_groups && !g; j++)
 			if (strcasecmp(s->groups[j].model, key) == 0 &&
-			    strcmp(s->groups[j].level, s->runs[i].run->platform) == 0)
+			    strcasecmp(s->groups[j].level, s->runs[i].run->platform) == 0)
 				g = &s->groups[j];
 		if (!g) {
 			if (s->n_groups >= WC_CALIBRATE_ESTIMATES_MAX)
@@ -199,7 +199,9 @@ group_models(cal_setup *s, wc_error *err)
 			g = &s->groups[s->n_groups++];
 			g->scope = WC_CALIBRATE_MODEL;
 			snprintf(g->model, sizeof g->model, "%s", key);
-			snprintf(g->level, sizeof g->level, "%s", s->runs[i].run->platform);
+			/* the term names the level as the base spells it */
+			const wc_level *bl = s->base ? wc_params_level(s->base, s->runs[i].run->platform) : NULL;
+			snprintf(g->level, sizeof g->level, "%s", bl ? bl->name : s->runs[i].run->platform);
 			g->p = 1;
 			g->prior_mean[0] = 0.0;
 			g->prior_sd[0] = PRIOR_SD_SHIFT;
@@ -238,7 +240,7 @@ fill_group_runs(cal_setup *s, cal_run ***store, wc_error *err)
 			char key[WC_NAME_MAX];
 			const wc_run *r = s->runs[i].run;
 			wc_model_key(r->model, key, sizeof key);
-			if (strcmp(r->platform, g->level) == 0 &&
+			if (strcasecmp(r->platform, g->level) == 0 &&
 			    (g->scope == WC_CALIBRATE_PLATFORM || strcasecmp(key, g->model) == 0))
 				g->runs[n++] = &s->runs[i];
 		}

@@ -2,6 +2,7 @@
  * checks, lookups, and a level bound for the point and every draw. */
 #include "models/capacity_model.h"
 #include "capacity_internal.h"
+#include "models/catalog.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -80,6 +81,12 @@ wc_capacity_level_find(const wc_capacity_params *c, const char *name)
 {
 	for (int i = 0; name && i < c->n_levels; i++)
 		if (strcasecmp(c->levels[i].name, name) == 0)
+			return &c->levels[i];
+	/* a level named by a catalog alias of the board asked (H100-SXM5 for
+	 * H100) is that board's: the file loads such names */
+	const wc_platform_info *hw = name ? wc_platform_lookup(name) : NULL;
+	for (int i = 0; hw && i < c->n_levels; i++)
+		if (wc_platform_lookup(c->levels[i].name) == hw)
 			return &c->levels[i];
 	return NULL;
 }

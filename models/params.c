@@ -171,7 +171,7 @@ wc_params_find_model_term(const wc_params *p, const char *model, const char *lev
 	wc_model_key(model, key, sizeof key);
 	for (int i = 0; i < p->n_model_terms; i++) {
 		const wc_model_term *t = &p->model_terms[i];
-		if (strcmp(t->level, level) == 0 && strcasecmp(t->model, key) == 0)
+		if (strcasecmp(t->level, level) == 0 && strcasecmp(t->model, key) == 0)
 			return t;
 	}
 	return NULL;

@@ -156,6 +156,12 @@ wc_response_tau_for(const wc_response_params *p, const char *level)
 	for (int i = 0; level && i < p->n_levels; i++)
 		if (strcasecmp(p->levels[i].level, level) == 0)
 			return p->levels[i].tau_s.value;
+	/* a level named by a catalog alias of the board (the loader takes
+	 * catalog names, docs/formats/params-file.md) */
+	const wc_platform_info *hw = level ? wc_platform_lookup(level) : NULL;
+	for (int i = 0; hw && i < p->n_levels; i++)
+		if (wc_platform_lookup(p->levels[i].level) == hw)
+			return p->levels[i].tau_s.value;
 	return p->tau_s.value;
 }
 

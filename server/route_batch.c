@@ -19,12 +19,17 @@ void
 wc__batch_draws(const wc_profiles *pf, double *law, double *cap)
 {
 	*law = *cap = 1.0;
-	for (int k = 0; k < pf->n; k++) {
-		const wc_params *p = wc_predictor_params(pf->st[k]->pred);
-		double d = p->n_draws, c = p->capacity.draws.n > p->n_draws ? p->capacity.draws.n : p->n_draws;
-		*law = d > *law ? d : *law;
-		*cap = c > *cap ? c : *cap;
-	}
+	for (int k = 0; k < pf->n; k++)
+		wc__state_draws(pf->st[k], law, cap);
+}
+
+void
+wc__state_draws(const wc_state *st, double *law, double *cap)
+{
+	const wc_params *p = wc_predictor_params(st->pred);
+	double d = p->n_draws, c = p->capacity.draws.n > p->n_draws ? p->capacity.draws.n : p->n_draws;
+	*law = d > *law ? d : *law;
+	*cap = c > *cap ? c : *cap;
 }
 
 /* One item's charge in law evaluations (server/server.h): what each kind

@@ -19,9 +19,14 @@ wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len,
 	/* One item may not do more than a whole batch may: a 1 MiB series
 	 * on a set of 2000 draws took 21 s of a core outside the heavy cap
 	 * (docs/http-api.md, "POST /v1/predict/batch"). */
-	double law, cap, work;
+	double law = 1.0, cap = 1.0, work;
 	const char *kind;
-	wc__batch_draws(pf, &law, &cap);
+	/* charged by the profile it names (a batch's items may name any) */
+	const wc_state *st = wc_profiles_select(pf, item, &e);
+	if (st)
+		wc__state_draws(st, &law, &cap);
+	else
+		wc__batch_draws(pf, &law, &cap); /* its own refusal comes below */
 	if ((work = wc__item_work(item, 1, law, cap, &kind)) > WC_SERVER_BATCH_WORK_MAX) {
 		wc_api_error_set(&e, 413, "work_budget_exceeded", strcmp(kind, "running_series") == 0 ? "/running_series" : "",
 		                 "%s: needs %.4g law evaluations, more than the budget of %.4g a request or batch may "

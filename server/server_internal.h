@@ -412,6 +412,8 @@ json_t *wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_err
  * (`kind` names what it was charged as). A single inference request is
  * held to the same budget. */
 void wc__batch_draws(const wc_profiles *pf, double *law, double *cap);
+/** The same for one served set: *law, *cap raised to its draws. */
+void wc__state_draws(const wc_state *st, double *law, double *cap);
 double wc__item_work(const json_t *item, int inference, double law, double cap, const char **kind);
 
 typedef json_t *(*wc_item_answer_fn)(const json_t *item, const wc_profiles *pf, wc_api_error *e);

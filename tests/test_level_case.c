@@ -7,11 +7,13 @@
  * is the paper profile's own H100-locked level; and an answer echoes the
  * set's spelling.
  */
+#include "data/data.h"
 #include "models/params.h"
 #include "predict/predict.h"
 #include "tests/support/support.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 static void
@@ -77,6 +79,37 @@ main(void)
 	CHECK_NEAR(got, want, 1e-9 * want);
 	CHECK(strcmp(echo, "H100-locked") == 0);
 	CHECK(wc_params_level(&low, "H100-Locked") == wc_params_level(&low, "h100-locked"));
+
+	/* a model term on "h100" in a set whose level is "H100" is that
+	 * level's: it loaded and was then never found (+16 % power) */
+	wc_model_term *t = &paper.model_terms[paper.n_model_terms++];
+	snprintf(t->model, sizeof t->model, "Qwen3-8B");
+	snprintf(t->level, sizeof t->level, "h100");
+	t->shift = (wc_param){ .value = -0.5, .lo = NAN, .hi = NAN, .source = WC_SRC_CALIBRATED };
+	t->runs = 3;
+	CHECK_INT(wc_params_validate(&paper, &err), WC_OK);
+	CHECK(wc_params_find_model_term(&paper, "Qwen3-8B", "H100") == t);
+	CHECK(wc_params_find_model_term(&paper, "qwen/qwen3-8b", "h100") == t);
+
+	/* a capacity or response level named by a catalog alias of the board
+	 * (the loader takes such names) is that board's: it was never found */
+	wc_params meas = WC_PARAMS_INIT;
+	CHECK_INT(wc_params_profile("measured", &meas, &err), WC_OK);
+	const wc_capacity_level *h = wc_capacity_level_find(&meas.capacity, "H100");
+	CHECK(h != NULL);
+	if (h) {
+		snprintf(meas.capacity.levels[h - meas.capacity.levels].name, WC_NAME_MAX, "H100-SXM5");
+		CHECK(wc_capacity_level_find(&meas.capacity, "H100") == h);
+		CHECK(wc_capacity_level_find(&meas.capacity, "H100-NVL") == NULL); /* another board */
+	}
+	wc_response_params r = meas.response;
+	r.tau_s.value = 0.1;
+	r.n_levels = 1;
+	snprintf(r.levels[0].level, sizeof r.levels[0].level, "H100-SXM5");
+	r.levels[0].tau_s.value = 0.3;
+	CHECK_NEAR(wc_response_tau_for(&r, "H100"), 0.3, 0);
+	CHECK_NEAR(wc_response_tau_for(&r, "A100"), 0.1, 0);
+	wc_params_clear(&meas);
 
 	wc_params_clear(&paper);
 	wc_params_clear(&low);

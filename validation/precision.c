@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_PAIRS 4096
 
@@ -193,7 +194,7 @@ group_of(wc_precision_report *out, wc_setting s, wc_precision prec, const char *
 {
 	for (int i = 0; i < out->n_groups; i++) {
 		wc_precision_group *g = &out->groups[i];
-		if (g->setting == s && g->precision == prec && strcmp(g->level, level) == 0)
+		if (g->setting == s && g->precision == prec && strcasecmp(g->level, level) == 0)
 			return i;
 	}
 	if (out->n_groups >= WC_PRECISION_GROUPS_MAX)
