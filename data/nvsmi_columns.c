@@ -267,8 +267,9 @@ wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no)
 		return rc;
 	if ((c.col_index >= 0) != (rd->col_index >= 0) || (c.col_uuid >= 0) != (rd->col_uuid >= 0))
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: a second header tells GPUs apart otherwise than "
-		                    "line %zu's (index %s, uuid %s there): split the log at line %zu",
-		                    rd->path, line_no, rd->header_line, rd->col_index >= 0 ? "present" : "absent",
+		                    "line %zu's (index %s, uuid %s here; %s, %s there): split the log at line %zu",
+		                    rd->path, line_no, rd->header_line, c.col_index >= 0 ? "present" : "absent",
+		                    c.col_uuid >= 0 ? "present" : "absent", rd->col_index >= 0 ? "present" : "absent",
 		                    rd->col_uuid >= 0 ? "present" : "absent", line_no);
 	if (c.power_col[rd->power_rank] < 0)
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: a second header has no '%s' column, which the "
