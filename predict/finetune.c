@@ -166,6 +166,11 @@ interval(const wc_params *p, const wc_ft_binding *b, wc_finetune_prediction *out
 	free(e);
 	const wc_pe_stratum *s = wc_pe_find(&p->quantity_error[WC_PEQ_FT_STEP], out->platform, "");
 	out->has_interval = wc_pe_widen(s, out->energy_per_step_j, &lo, &hi);
+	/* A step draws energy: a bootstrap replicate may give kappa <= 0
+	 * when kappa's interval reaches 0 (the fit warns of it and writes
+	 * such draws), which gave -1978.7 J as a lower end. */
+	if (out->has_interval && lo < 0.0 && out->energy_per_step_j > 0.0)
+		lo = 0.0;
 	if (!out->has_interval) {
 		out->n_draws = 0;
 		WC_WARN(out, "interval_95: none: the fine-tuning section has no bootstrap draws that vary here and the "

@@ -299,6 +299,16 @@ quantity_errors(void)
 	CHECK_NEAR(fp.total_hi_kwh, 100 * fp.step_hi_j / 3.6e6, 1e-12);
 	CHECK(strcmp(fp.covers, "held-out error") == 0);
 	wc_predictor_free(pr);
+	/* draws of kappa <= 0 (the fit writes them when kappa's interval
+	 * reaches 0) never take the lower end below 0 J */
+	char ft_names[2][WC_NAME_MAX] = { "e0", "kappa" };
+	double ft_rows[8] = { 2170, 4.5, 2170, 4.6, 2170, -30, 2170, -30 };
+	CHECK_INT(wc_draws_set(&p.finetune.draws, 4, 2, (const char (*)[WC_NAME_MAX])ft_names, ft_rows, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_finetune(pr, &fq, &fp, &err), WC_OK);
+	CHECK(fp.has_interval && fp.step_lo_j == 0.0 && fp.energy_per_step_j < fp.step_hi_j);
+	wc_predictor_free(pr);
+	wc_draws_clear(&p.finetune.draws);
 	/* A negative fixed energy (a law fitted with idle taken out) gives a
 	 * small step no energy: refused, never a negative answer. */
 	p.finetune.e0.value = -1e6;
