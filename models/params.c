@@ -378,7 +378,7 @@ int
 wc_params_draw_column(const wc_params *p, const char *name)
 {
 	for (int j = 0; j < p->n_draw_params; j++)
-		if (strcmp(p->draw_names[j], name) == 0)
+		if (strcasecmp(p->draw_names[j], name) == 0) /* "theta[h100]" is theta[H100]'s, as levels match */
 			return j;
 	return -1;
 }
