@@ -23,6 +23,11 @@
 #include <strings.h>
 
 #define REQ_MAX_FIELDS 64
+/* A request log spans one run: a time this far from the log's first
+ * arrival (about four months) is in another unit or corrupt, not a
+ * request of the run (a millisecond arrival on a later line was dropped
+ * from the window without a word). */
+#define REQ_MAX_SPAN_S 1e7
 
 static void warn_repeats(const wc_request_log *log, const char *path, const wc_telemetry_options *opt);
 
@@ -506,6 +511,15 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 			snprintf(where, sizeof where, "%s:%zu:%d", path, lr.line_no, f[col[RC_ARRIVAL]].column);
 			if ((rc = other_unit(v[RC_ARRIVAL], where, err)) != WC_OK)
 				goto done;
+		} else {
+			double first = log->arrival[0] - opt->epoch_offset_s;
+			int c = fabs(v[RC_ARRIVAL] - first) > REQ_MAX_SPAN_S ? RC_ARRIVAL
+			        : v[RC_COMPLETION] - v[RC_ARRIVAL] > REQ_MAX_SPAN_S ? RC_COMPLETION : -1;
+			if (c >= 0) {
+				wc__bad_line(&bad, lr.line_no, "%s: %.17g is %.3g s from the log's first arrival: another "
+				             "unit than seconds?", csv_names[c], v[c], fabs(v[c] - first));
+				continue;
+			}
 		}
 		if ((rc = log_reserve(log, &cap, path, err)) != WC_OK)
 			goto done;

@@ -528,6 +528,16 @@ test_deep_tree(const char *power, const char *engine)
 	CHECK_CONTAINS(r.err, "fleet: 1 run folder below the 4 levels searched, not ingested (first: ");
 	CHECK_CONTAINS(r.err, "fleet/site/day/host/gpu/run_far); name a folder nearer to it");
 	run_result_free(&r);
+	/* a tree whose only runs lie too deep: said so, not "no run folder" */
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/only/a/b/c/d'", root);
+	CHECK_INT(system(cmd), 0);
+	char *c = make_run("only/a/b/c/d/run_x", power, engine, manifest_a, NULL), *only = path_join(root, "only");
+	CHECK(run_wattcast(INGEST(only, "-o", out), NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "only: no run folder within the 4 levels searched; 1 below them (first: ");
+	run_result_free(&r);
+	free(c);
+	free(only);
 	free(a);
 	free(b);
 	free(fleet);

@@ -191,6 +191,20 @@ test_csv_flags(void)
 	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "requests_ms.json: /request_timestamps/0: the first arrival is not epoch seconds");
 	free(p);
+	/* ... and on a later line, a bad line named (it was dropped from the
+	 * window without a word: a quarter of the requests gone) */
+	w.text[0] = 0;
+	opt.max_bad_fraction = 0.5;
+	p = fixture("requests_ms_later.csv", "arrival_s,completion_s\n1784415085.5,1784415086.5\n"
+	                                     "1784415087325,1784415087651\n1784415089.5,1784415090.5\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log)
+		CHECK_INT(log->n, 2);
+	CHECK_CONTAINS(w.text, "requests_ms_later.csv:3: arrival_s: 1784415087325 is 1.78e+12 s from the log's first "
+	                       "arrival: another unit than seconds?");
+	wc_request_log_free(log);
+	opt.max_bad_fraction = 0.01;
+	free(p);
 
 	/* A token count no request has is named at its line or entry (the
 	 * replay named an index of the sorted arrivals); 0 is a count. */

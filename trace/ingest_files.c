@@ -526,6 +526,13 @@ wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err)
 	}
 	if (l.n == 0) {
 		free(l.v);
+		/* runs below the search are there: said so, not "no run folder" */
+		char first[256];
+		size_t deep = wc_ingest_runs_too_deep(dir, first, sizeof first);
+		if (deep > 0)
+			return wc_error_set(err, WC_ENOTFOUND, "%s: no run folder within the %d levels searched; %zu "
+			                    "below them (first: %.100s): name a folder nearer to %s", dir,
+			                    WC_INGEST_SEARCH_DEPTH, deep, first, deep == 1 ? "it" : "them");
 		return wc_error_set(err, WC_ENOTFOUND, "%s: no run folder (one holding power.csv) in or under it",
 		                    dir);
 	}
