@@ -12,26 +12,20 @@
  * more than half of whose span lies in gaps is refused.
  */
 #include "nvsmi_internal.h"
+#include "models/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int
-by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* Median of the `n` intervals in the ring. */
+/* Median of the `n` intervals in the ring (the one median rule,
+ * models/stats.h; on a copy: it sorts). */
 static double
 cadence_of(const nv_gaps *gp, size_t n)
 {
 	double v[NV_CADENCE_N];
 	memcpy(v, gp->ring, n * sizeof v[0]);
-	qsort(v, n, sizeof v[0], by_value);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	return wc_stats_median(v, n);
 }
 
 static void
