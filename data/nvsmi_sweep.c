@@ -93,7 +93,7 @@ wc__nv_deliver(nv_reader *rd)
 	}
 	if (rd->have_last && rd->t - rd->last_t > WC_TELEMETRY_MAX_GAP_S) {
 		wc__bad_line(&rd->bad, rd->first_line,
-		             "sample is %.0f s after the one before (gaps over %.0f s are not bridged); skipped",
+		             "sample is %.10g s after the one before (gaps over %.0f s are not bridged); skipped",
 		             rd->t - rd->last_t, WC_TELEMETRY_MAX_GAP_S);
 		rd->last_bad_line = rd->first_line;
 		return WC_OK;

@@ -187,6 +187,13 @@ test_envelope_lengths(void)
 	expect("/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"n_series\",\"running_series\":[1,5,9,3],"
 	       "\"dt_s\":0.25},\"budget_w\":20000,\"fleet_mode\":\"least_loaded\"}", "invalid_value", "/fleet_mode",
 	       "fleet_mode: an explicit n(t) cannot be split by a balancer");
+	/* a replayed request with 0 output tokens ended at its prefill: replayed
+	 * as that, as the CLI does (it was 422 on HTTP alone) */
+	http_reply rr;
+	http_post_json(h, url(ENV), "{" CFG ",\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1,2],"
+	               "\"input_tokens\":[500,400,300],\"output_tokens\":[100,0,50]}},\"horizon_s\":10,\"replicas\":1}", &rr);
+	CHECK_INT(rr.status, 200);
+	http_reply_free(&rr);
 	/* a horizon off the 0.05 s grid ran at another length than echoed */
 	expect(ENV, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":10.03}", "invalid_value",
 	       "/horizon_s", "horizon_s: must be a multiple of 0.05 s");
