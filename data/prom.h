@@ -96,6 +96,12 @@ int wc_prom_parse_time(const char *text, double *out);
  *  WC_ERANGE and into `buf` a reason naming the value, its date and the
  *  unit it looks like. */
 int wc_prom_time_check(double raw, int exp10, char *buf, size_t size);
+/** 1 when `t`, meant as epoch seconds, is out of range as seconds but in
+ *  range as milliseconds, microseconds or nanoseconds (a logger that wrote
+ *  Date.now() or time.time_ns()), with wc_prom_time_check's reason in
+ *  `buf`; else 0. A log's first time is refused on it naming the unit,
+ *  instead of the clock check blaming the UTC offset. */
+int wc_prom_time_other_unit(double t, char *buf, size_t size);
 /** `t` as RFC 3339 UTC with milliseconds, for messages. */
 void wc_prom_format_time(double t, char *buf, size_t size);
 

@@ -237,6 +237,21 @@ wc_prom_parse_time(const char *text, double *out)
 	return parse_rfc3339(text, out);
 }
 
+int
+wc_prom_time_other_unit(double t, char *buf, size_t size)
+{
+	if (!isfinite(t) || (t >= WC_PROM_TIME_MIN && t < WC_PROM_TIME_MAX))
+		return 0;
+	for (int a = 3; a <= 9; a += 3) {
+		double u = t / pow(10.0, a);
+		if (u >= WC_PROM_TIME_MIN && u < WC_PROM_TIME_MAX) {
+			wc_prom_time_check(t, 0, buf, size);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static const char *
 unit_name(int exp10)
 {

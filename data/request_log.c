@@ -41,14 +41,9 @@ static int
 other_unit(double t, const char *where, wc_error *err)
 {
 	char why[160];
-	if (!isfinite(t) || wc_prom_time_check(t, 0, why, sizeof why) == WC_OK)
-		return WC_OK;
-	for (int a = 3; a <= 9; a += 3)
-		if (wc_prom_time_check(t, a, why, sizeof why) == WC_OK) {
-			wc_prom_time_check(t, 0, why, sizeof why);
-			return wc_error_set(err, WC_EINVAL, "%s: the first arrival is not epoch seconds: %s; "
-			                    "convert them to seconds", where, why);
-		}
+	if (wc_prom_time_other_unit(t, why, sizeof why))
+		return wc_error_set(err, WC_EINVAL, "%s: the first arrival is not epoch seconds: %s; "
+		                    "convert them to seconds", where, why);
 	return WC_OK;
 }
 

@@ -189,16 +189,10 @@ wc__ingest_suggest_offset(double used_offset_s, double power_t0, double other_t0
 static int
 engine_unit(const run_ctx *rc, wc_error *err)
 {
-	double t = rc->eng->t[0];
 	char why[160];
-	if (t >= WC_PROM_TIME_MIN && t < WC_PROM_TIME_MAX)
-		return WC_OK;
-	for (int a = 3; a <= 9; a += 3)
-		if (t / pow(10.0, a) >= WC_PROM_TIME_MIN && t / pow(10.0, a) < WC_PROM_TIME_MAX) {
-			wc_prom_time_check(t, 0, why, sizeof why);
-			return wc_error_set(err, WC_EINVAL, "%s: the first timestamp is not epoch seconds: %s; "
-			                    "convert them to seconds", rc->engine_path, why);
-		}
+	if (wc_prom_time_other_unit(rc->eng->t[0], why, sizeof why))
+		return wc_error_set(err, WC_EINVAL, "%s: the first timestamp is not epoch seconds: %s; "
+		                    "convert them to seconds", rc->engine_path, why);
 	return WC_OK;
 }
 
