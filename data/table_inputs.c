@@ -112,26 +112,43 @@ by_id(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+int
+wc_runs_repeated_id(size_t n, const char *(*id)(size_t i, const void *payload), const void *payload,
+                    const char **repeated, wc_error *err)
+{
+	*repeated = NULL;
+	if (n < 2)
+		return WC_OK;
+	const char **ids = wc_alloc_array(n, sizeof *ids);
+	if (!ids)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		ids[i] = id(i, payload);
+	qsort(ids, n, sizeof *ids, by_id);
+	for (size_t i = 1; i < n && !*repeated; i++)
+		if (strcmp(ids[i], ids[i - 1]) == 0)
+			*repeated = ids[i];
+	free(ids);
+	return WC_OK;
+}
+
+static const char *
+run_id_of(size_t i, const void *t)
+{
+	return ((const wc_runs_table *)t)->runs[i].run_id;
+}
+
 /* A run in two inputs (a table given twice, a copy beside it in a glob)
  * would count twice in the fit and narrow every interval: refused, as
  * one table's duplicate run_id is (docs/formats/runs-table.md). */
 static int
 check_ids(const wc_runs_table *t, wc_error *err)
 {
-	if (t->n_runs < 2)
-		return WC_OK;
-	const char **ids = wc_alloc_array(t->n_runs, sizeof *ids);
-	if (!ids)
-		return wc_error_set(err, WC_ENOMEM, "out of memory");
-	for (size_t i = 0; i < t->n_runs; i++)
-		ids[i] = t->runs[i].run_id;
-	qsort(ids, t->n_runs, sizeof *ids, by_id);
-	int rc = WC_OK;
-	for (size_t i = 1; i < t->n_runs && rc == WC_OK; i++)
-		if (strcmp(ids[i], ids[i - 1]) == 0)
-			rc = wc_error_set(err, WC_EPARSE, "run_id '%.64s' is in more than one input (a table given twice?): "
-			                  "each run counts once", ids[i]);
-	free(ids);
+	const char *dup;
+	int rc = wc_runs_repeated_id(t->n_runs, run_id_of, t, &dup, err);
+	if (rc == WC_OK && dup)
+		rc = wc_error_set(err, WC_EPARSE, "run_id '%.64s' is in more than one input (a table given twice?): "
+		                  "each run counts once", dup);
 	return rc;
 }
 

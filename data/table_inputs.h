@@ -33,4 +33,10 @@ int wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs,
  *  over all of them. "" when out of memory. */
 void wc_table_inputs_fingerprint(char *const *paths, size_t n, char out[65]);
 
+/** A run id given twice among the `n` ids `id(i, payload)` (borrowed
+ *  from them) into *repeated, or NULL when each is given once; n log n.
+ *  WC_ENOMEM only. The one rule behind every "each run once" check. */
+int wc_runs_repeated_id(size_t n, const char *(*id)(size_t i, const void *payload), const void *payload,
+                        const char **repeated, wc_error *err);
+
 #endif

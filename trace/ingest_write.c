@@ -12,6 +12,7 @@
  */
 #include "trace/ingest.h"
 #include "data/fileio.h"
+#include "data/table_inputs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -281,12 +282,11 @@ wc_ingest_check_output(const char *path, wc_error *err)
 int
 wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload), const void *payload, wc_error *err)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(id(i, payload), id(j, payload)) == 0)
-				return wc_error_set(err, WC_EINVAL, "run_id '%s' appears twice (two runs with the same id)",
-				                    id(i, payload));
-	return WC_OK;
+	const char *dup;
+	int rc = wc_runs_repeated_id(n, id, payload, &dup, err);
+	if (rc == WC_OK && dup)
+		rc = wc_error_set(err, WC_EINVAL, "run_id '%s' appears twice (two runs with the same id)", dup);
+	return rc;
 }
 
 static const char *
