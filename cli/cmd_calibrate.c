@@ -161,7 +161,11 @@ cli_cmd_calibrate(int argc, char **argv)
 	}
 	if (a.label)
 		snprintf(r.params.name, sizeof r.params.name, "%s", a.label);
-	cli_created_time(r.params.created_utc); /* pinned by SOURCE_DATE_EPOCH, as fit's */
+	/* The base fit's record stays whole; the calibration's own names its
+	 * input and time, pinned by SOURCE_DATE_EPOCH as fit's
+	 * (docs/calibration.md, "Provenance"). */
+	snprintf(r.params.calibration.fitted_on, sizeof r.params.calibration.fitted_on, "%s", a.input);
+	cli_created_time(r.params.calibration.created_utc);
 	print_summary(&a, &r);
 	if (wc_params_save_file(a.output, &r.params, &err) != WC_OK ||
 	    wc_params_fingerprint(&r.params, fingerprint, &err) != WC_OK) {

@@ -169,7 +169,7 @@ fit_and_write(const char *cmd, const fit_ft_args *a, const wc_ft_table *t, wc_pa
 		snprintf(base->name, sizeof base->name, "%s", a->label);
 	else if (!a->params)
 		snprintf(base->name, sizeof base->name, "fit");
-	cli_created_time(base->created_utc);
+	cli_created_time(base->finetune.created_utc); /* the section's own time; the top-level record is the inference law's */
 	if (wc_params_save_file(a->output, base, &err) != WC_OK ||
 	    wc_params_fingerprint(base, fingerprint, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);

@@ -7,9 +7,11 @@
 #include "cli_replay.h"
 #include "models/grow.h"
 #include "data/data.h"
+#include "data/table_inputs.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +170,24 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const wc_response_l
 	printf("wrote %s (params_version %s)\n", out, version);
 }
 
+/* What the section was made from (docs/formats/params-file.md,
+ * "response"): the folders as given, the seed and replicates, the bound
+ * of hold_s and decay_s it used, the tool and the time (pinned by
+ * SOURCE_DATE_EPOCH). The set's top-level record stays its law's. */
+static void
+record_fit(const fit_args *a, char *const *dirs, size_t n, const wc_response_linger_choice *c,
+           wc_response_params *r)
+{
+	wc_record *rec = &r->record;
+	memset(rec, 0, sizeof *rec);
+	wc_inputs_label(dirs, n, rec->fitted_on, sizeof rec->fitted_on);
+	rec->seed = a->fo.seed;
+	rec->bootstrap = a->fo.bootstrap;
+	snprintf(rec->tool_version, sizeof rec->tool_version, "%s", WC_VERSION);
+	cli_created_time(rec->created_utc);
+	r->linger_bound_s = c->chosen_s > 0 ? c->chosen_s : WC_RESPONSE_MAX_HOLD_S;
+}
+
 int
 cli_fit_response(int argc, char **argv)
 {
@@ -199,6 +219,8 @@ cli_fit_response(int argc, char **argv)
 	wc_response_linger_choice linger;
 	rc = wc_fit_response_nested(runs, s.n, &a.fo, &p.response, &linger, &err);
 	free(runs);
+	if (rc == WC_OK)
+		record_fit(&a, argv + a.first_dir, (size_t)(argc - a.first_dir), &linger, &p.response);
 	char version[17];
 	if (rc != WC_OK || wc_params_save_file(a.out, &p, &err) != WC_OK ||
 	    wc_params_fingerprint(&p, version, &err) != WC_OK) {

@@ -26,8 +26,11 @@ extern "C" {
  *  ("prediction_errors"), version 7 the structure terms of the law
  *  ("shared"/"arch_moe", ...; docs/inference-law.md), version 8 the
  *  response's dynamic_scale, version 9 how the fit took quantized runs
- *  ("provenance"/"precision_mode"). */
-#define WC_PARAMS_SCHEMA "wattcast.params/9"
+ *  ("provenance"/"precision_mode"), version 10 the records of a
+ *  calibration and of a fitted response ("provenance"/"calibration",
+ *  "response"/"provenance") and the fine-tuning section's own time. */
+#define WC_PARAMS_SCHEMA "wattcast.params/10"
+#define WC_PARAMS_SCHEMA_V9 "wattcast.params/9"
 #define WC_PARAMS_SCHEMA_V8 "wattcast.params/8"
 #define WC_PARAMS_SCHEMA_V7 "wattcast.params/7"
 #define WC_PARAMS_SCHEMA_V6 "wattcast.params/6"

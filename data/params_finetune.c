@@ -211,7 +211,7 @@ static int
 read_calibration(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_params *f)
 {
 	static const char *const keys[] = { "platform", "stack", "methods", "runs", "input_sha256",
-	                                    "seed", "bootstrap", NULL };
+	                                    "seed", "bootstrap", "created_utc", NULL };
 	static const char *const required[] = { "platform", "methods", NULL };
 	char p[WC__JSON_PATH_MAX];
 	int rc;
@@ -232,6 +232,17 @@ read_calibration(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_p
 		if ((rc = wc__json_int(ld, seed, p, 0, INT64_MAX, &n)))
 			return rc;
 		f->seed = (unsigned long long)n;
+	}
+	/* The section's own time (schema 10): the set's top-level record is
+	 * the inference law's (docs/formats/params-file.md, "Provenance"). */
+	if (json_object_get(v, "created_utc")) {
+		wc__json_join(p, path, "created_utc");
+		if (ld->version && ld->version < 10)
+			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+		if ((rc = wc__json_optional_string(ld, v, path, "created_utc", f->created_utc, sizeof f->created_utc)))
+			return rc;
+		if (f->created_utc[0] && !wc__params_utc_stamp_ok(f->created_utc))
+			return wc__json_fail(ld, p, "'%s' is not YYYY-MM-DDTHH:MM:SSZ or null", f->created_utc);
 	}
 	wc__json_join(p, path, "methods");
 	return read_methods(ld, json_object_get(v, "methods"), p, &f->methods);
@@ -441,6 +452,8 @@ wc__params_finetune_json(const wc_finetune_params *f, int with_draws)
 	                    "methods", methods, "runs", f->runs,
 	                    "input_sha256", f->input_sha256[0] ? json_string(f->input_sha256) : json_null(),
 	                    "seed", (json_int_t)f->seed, "bootstrap", f->bootstrap));
+	if (f->created_utc[0]) /* schema 10; older sections dump as before */
+		json_object_set_new(json_object_get(o, "calibration"), "created_utc", json_string(f->created_utc));
 	json_t *compute = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}",
 	                            "e0_j", wc__params_param_json(&f->e0),
 	                            "kappa_j_per_tflop", wc__params_param_json(&f->kappa),

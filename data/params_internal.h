@@ -54,6 +54,14 @@ json_t *wc__params_quantity_errors_json(const wc_pred_error *pe);
  *  docs/formats/params-file.md, "Ranges"): WC_OK, or WC_ERANGE with a
  *  message starting with the key's path ("shared/delta/value: ..."). */
 int wc__params_check_ranges(const wc_params *p, wc_error *err);
+/** YYYY-MM-DDTHH:MM:SSZ with months, days, hours, minutes and seconds in
+ *  range (params_ranges.c). */
+int wc__params_utc_stamp_ok(const char *s);
+/* params_record.c: a part's record (models/record.h), schema 10; `keys`
+ * lists the keys the part allows (NULL-terminated). */
+int wc__params_read_record(wc__json_loader *ld, json_t *v, const char *path, const char *const *keys,
+                           wc_record *out);
+json_t *wc__params_record_json(const wc_record *r, int with_runs);
 int wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out);
 json_t *wc__params_response_json(const wc_response_params *r);
 

@@ -96,8 +96,8 @@ field(const char *s, int at, int lo, int hi)
 	return v >= lo && v <= hi;
 }
 
-static int
-utc_stamp_ok(const char *s)
+int
+wc__params_utc_stamp_ok(const char *s)
 {
 	/* YYYY-MM-DDTHH:MM:SSZ (docs/formats/params-file.md, "Provenance");
 	 * 60 seconds for a leap second. */
@@ -137,7 +137,7 @@ check_record(const wc_params *p, wc_error *err)
 	if (n && (n != 64 || strspn(p->input_sha256, "0123456789abcdef") != 64))
 		return wc_error_set(err, WC_EINVAL, "provenance/input_sha256: '%.64s' is not a SHA-256 "
 		                    "(64 lowercase hex digits) or null", p->input_sha256);
-	if (p->created_utc[0] && !utc_stamp_ok(p->created_utc))
+	if (p->created_utc[0] && !wc__params_utc_stamp_ok(p->created_utc))
 		return wc_error_set(err, WC_EINVAL, "provenance/created_utc: '%s' is not "
 		                    "YYYY-MM-DDTHH:MM:SSZ or null", p->created_utc);
 	for (int i = 0; i < p->n_terms; i++)

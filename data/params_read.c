@@ -239,29 +239,19 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 {
 	static const char *const allowed[] = { "input_sha256", "runs", "seed", "bootstrap",
 	                                       "tool_version", "created_utc", "residual_rms",
-	                                       "precision_mode", NULL };
+	                                       "precision_mode", "calibration", NULL };
+	static const char *const record[] = { "fitted_on", "input_sha256", "runs", "seed", "bootstrap",
+	                                      "tool_version", "created_utc", NULL };
 	static const char *const none[] = { NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
 	long long n;
 	int rc;
-	if ((rc = wc__json_check_keys(ld, v, path, allowed, none)))
+	if ((rc = wc__json_check_keys(ld, v, path, allowed, none)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "input_sha256", out->input_sha256, sizeof out->input_sha256)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "tool_version", out->tool_version, sizeof out->tool_version)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "created_utc", out->created_utc, sizeof out->created_utc)))
 		return rc;
-	if ((x = json_object_get(v, "input_sha256"))) {
-		wc__json_join(p, path, "input_sha256");
-		if ((rc = wc__json_string(ld, x, p, 1, out->input_sha256, sizeof out->input_sha256)))
-			return rc;
-	}
-	if ((x = json_object_get(v, "tool_version"))) {
-		wc__json_join(p, path, "tool_version");
-		if ((rc = wc__json_string(ld, x, p, 1, out->tool_version, sizeof out->tool_version)))
-			return rc;
-	}
-	if ((x = json_object_get(v, "created_utc"))) {
-		wc__json_join(p, path, "created_utc");
-		if ((rc = wc__json_string(ld, x, p, 1, out->created_utc, sizeof out->created_utc)))
-			return rc;
-	}
 	if ((x = json_object_get(v, "runs"))) {
 		wc__json_join(p, path, "runs");
 		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
@@ -285,7 +275,7 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 		char mode[16];
 		wc__json_join(p, path, "precision_mode");
 		if (version < 9)
-			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V9);
 		if ((rc = wc__json_string(ld, x, p, 1, mode, sizeof mode)))
 			return rc;
 		if (wc_precision_mode_from_name(mode, &out->precision_mode) != WC_OK)
@@ -296,6 +286,10 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 		if ((rc = wc__json_int(ld, x, p, 0, INT64_MAX, &n)))
 			return rc;
 		out->seed = (uint64_t)n;
+	}
+	if ((x = json_object_get(v, "calibration")) && !json_is_null(x)) {
+		wc__json_join(p, path, "calibration");
+		return wc__params_read_record(ld, x, p, record, &out->calibration);
 	}
 	return WC_OK;
 }
@@ -384,8 +378,10 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	/* Older schemas keep loading: version 1 has no sections, version 2 no
 	 * model terms and no residual RMS, version 3 no phi, version 4 no
 	 * sources "bound" and "datasheet", version 6 no structure terms, version 7
-	 * no response dynamic_scale, version 8 no precision_mode. */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 9
+	 * no response dynamic_scale, version 8 no precision_mode, version 9 no
+	 * records of a calibration or a response (params_record.c). */
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 10
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V9) == 0 ? 9
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V8) == 0 ? 8
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V7) == 0 ? 7
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V6) == 0 ? 6
@@ -396,8 +392,8 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
 	if (!*version)
 		return wc__json_fail(ld, "/schema",
-		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V8, WC_PARAMS_SCHEMA_V7, WC_PARAMS_SCHEMA_V6, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
+		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
+		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V9, WC_PARAMS_SCHEMA_V8, WC_PARAMS_SCHEMA_V7, WC_PARAMS_SCHEMA_V6, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
 		                     WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))

@@ -432,7 +432,10 @@ int
 wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out)
 {
 	static const char *const allowed[] = { "tau_s", "hold_s", "decay_s", "prefill_ratio", "dynamic_scale", "runs",
-		                                       "rms_w", "levels", NULL };
+		                                       "rms_w", "levels", "provenance", NULL };
+	/* How `fit response` made it (schema 10); its runs are `runs`. */
+	static const char *const record[] = { "fitted_on", "seed", "bootstrap", "tool_version", "created_utc",
+		                                      "linger_bound_s", NULL };
 	static const char *const required[] = { "tau_s", "hold_s", "prefill_ratio", NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -464,6 +467,15 @@ wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_re
 		wc__json_join(p, path, "levels");
 		if ((rc = read_response_levels(ld, x, p, out)))
 			return rc;
+	}
+	if ((x = json_object_get(v, "provenance")) && !json_is_null(x)) {
+		wc__json_join(p, path, "provenance");
+		if ((rc = wc__params_read_record(ld, x, p, record, &out->record)) ||
+		    (rc = wc__json_optional_number(ld, x, p, "linger_bound_s", 0.0, WC_RESPONSE_MAX_HOLD_S,
+		                                   &out->linger_bound_s)))
+			return rc;
+		if (isnan(out->linger_bound_s))
+			out->linger_bound_s = 0.0; /* null: not recorded */
 	}
 	out->present = 1;
 	out->fitted = fitted;
@@ -499,5 +511,13 @@ wc__params_response_json(const wc_response_params *r)
 		json_array_append_new(levels, json_pack("{s:s,s:o,s:i}", "level", r->levels[i].level, "tau_s",
 		                      response_value_json(&r->levels[i].tau_s, r->fitted), "runs", r->levels[i].runs));
 	json_object_set_new(o, "levels", levels);
+	/* Written when a fit recorded it (schema 10), so older sets dump as
+	 * before. */
+	if (r->record.created_utc[0] || r->record.fitted_on[0]) {
+		json_t *rec = wc__params_record_json(&r->record, 0);
+		json_object_del(rec, "input_sha256");
+		json_object_set_new(rec, "linger_bound_s", r->linger_bound_s > 0 ? json_real(r->linger_bound_s) : json_null());
+		json_object_set_new(o, "provenance", rec);
+	}
 	return o;
 }

@@ -89,8 +89,8 @@ read_one(const char *path, wc_runs_table *runs, wc_periods_table *periods, wc_er
  * calibrated_on records it (docs/formats/params-file.md): every input
  * when the list fits in WC_INPUTS_LABEL_MAX, else the first and how many
  * more, never the first alone as if it were all. */
-static void
-label_inputs(char *const *paths, size_t n, char *out, size_t cap)
+void
+wc_inputs_label(char *const *paths, size_t n, char *out, size_t cap)
 {
 	size_t used = 0, limit = cap < WC_INPUTS_LABEL_MAX ? cap : WC_INPUTS_LABEL_MAX;
 	out[0] = '\0';
@@ -170,7 +170,7 @@ wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs, wc_peri
 	}
 	if ((rc = check_ids(*runs, err)) != WC_OK)
 		return rc;
-	label_inputs(paths, n, (*runs)->path, sizeof (*runs)->path);
+	wc_inputs_label(paths, n, (*runs)->path, sizeof (*runs)->path);
 	return WC_OK;
 }
 

@@ -28,6 +28,12 @@
 int wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs,
                          wc_periods_table **periods, wc_error *err);
 
+/** The label of `n` inputs into `out`: every one, comma-separated, when
+ *  they fit in min(cap, WC_INPUTS_LABEL_MAX), else the first and how many
+ *  more -- never the first alone as if it were all. What a record's
+ *  `calibrated_on` / `fitted_on` holds (docs/formats/params-file.md). */
+void wc_inputs_label(char *const *paths, size_t n, char *out, size_t cap);
+
 /** The fingerprint of several input files: the SHA-256 (hex) of their
  *  own hashes (hex, concatenated in order; an unreadable file adds "-"),
  *  over all of them. "" when out of memory. */

@@ -550,6 +550,16 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	 * as "measured" passes for the built-in profile (--name overrides). */
 	snprintf(out->params.name, sizeof out->params.name, "%.22s-%.24s", base->name,
 	         o->scope == WC_CALIBRATE_PLATFORM ? s.runs[0].run->platform : "calibrated");
+	/* The calibration's own record, beside the base fit's, which stays
+	 * whole (docs/calibration.md, "Provenance"); the caller names the
+	 * input and stamps the time. */
+	wc_record *rec = &out->params.calibration;
+	memset(rec, 0, sizeof *rec);
+	snprintf(rec->input_sha256, sizeof rec->input_sha256, "%s", t->sha256);
+	snprintf(rec->tool_version, sizeof rec->tool_version, "%s", WC_VERSION);
+	rec->runs = s.n_runs;
+	rec->seed = o->seed;
+	rec->bootstrap = out->params.n_draws;
 	rc = wc_params_validate(&out->params, err);
 done:
 	if (rc != WC_OK)

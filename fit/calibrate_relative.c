@@ -166,6 +166,8 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	compose(out, rc_ref, base, WC_LEVEL_THETA, o->platform, ref, as);
 	if (wc_form_has_scale(base->form))
 		note_composed_s(out, o->platform);
+	out->params.calibration.runs += rc_ref->n_runs; /* T's runs and R's, of one table */
+	out->params.calibration.bootstrap = out->params.n_draws;
 	if (out->params.n_draws != rc_ref->params.n_draws)
 		WC_WARN(out, "relative to %s: %d and %d replicates converged; the first %d are paired", ref,
 		        out->params.n_draws, rc_ref->params.n_draws,

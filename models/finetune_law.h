@@ -214,6 +214,7 @@ typedef struct {
 	char input_sha256[65]; /* of the runs table fitted; "" = published */
 	unsigned long long seed; /* of the bootstrap */
 	int bootstrap;         /* replicates asked for; 0 = none */
+	char created_utc[24];  /* when the section was fitted or calibrated (schema 10) */
 	/* the compute-energy law E_step = e0 + kappa F_step */
 	wc_param e0;           /* J per step */
 	wc_param kappa;        /* J per TFLOP */

@@ -20,6 +20,7 @@
 #include "models/finetune_law.h"
 #include "models/interval.h"
 #include "models/law.h"
+#include "models/record.h"
 #include "models/scalar.h"
 #include "models/response.h"
 
@@ -139,6 +140,9 @@ typedef struct wc_params {
 	char tool_version[16];
 	char created_utc[24];        /* YYYY-MM-DDTHH:MM:SSZ */
 	double residual_rms;         /* RMS of the fit's log residuals; NaN/0 = unknown */
+	/* a calibration of the law (`wattcast calibrate`): its own runs,
+	 * seed and time, beside the base fit's record above (schema 10) */
+	wc_record calibration;
 
 	/* bootstrap draws: n_draws rows of n_draw_params values, named by
 	 * draw_names (wc_params_vector_names order). Owned; NULL when absent. */

@@ -17,6 +17,7 @@
 
 #include "models/error.h"
 #include "models/law.h"
+#include "models/record.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,11 @@ typedef struct {
 	double rms_w;     /* RMS residual of the fit per GPU sample, W (NaN = none) */
 	int n_levels;     /* per-level time constants */
 	wc_response_level levels[WC_RESPONSE_MAX_LEVELS];
+	/* how `fit response` made it (schema 10): the run folders, seed,
+	 * replicates, tool and time (its runs are `runs` above), and the bound
+	 * of hold_s and decay_s it used, s (0 = not recorded) */
+	wc_record record;
+	double linger_bound_s;
 } wc_response_params;
 
 /** Load at which the prefill increment is expressed: the law's dynamic

@@ -439,7 +439,10 @@ wc_route_calibrate(wc_request *req, wc_response *res)
 	}
 	if (name)
 		snprintf(result->params.name, sizeof result->params.name, "%s", name);
-	wc_utc_now(result->params.created_utc);
+	/* the base fit's record stays whole (docs/calibration.md, "Provenance") */
+	snprintf(result->params.calibration.fitted_on, sizeof result->params.calibration.fitted_on,
+	         "POST /v1/calibrate");
+	wc_utc_now(result->params.calibration.created_utc);
 	if ((out = answer(&c, &e)) != NULL) {
 		/* All 17 digits: `params` is the file to save and serve, and its
 		 * params_version is of those exact values (answers elsewhere

@@ -394,6 +394,16 @@ test_fit_and_validate(const char *dir)
 	CHECK_CONTAINS(r.out, "response fitted on 3 runs");
 	CHECK_CONTAINS(r.out, "(params_version "); /* as every command writing a parameter file says */
 	run_result_free(&r);
+	{ /* the section records what it was fitted on (it recorded nothing) */
+		wc_params fp = WC_PARAMS_INIT;
+		wc_error ferr;
+		CHECK_INT(wc_params_load_file(out, &fp, &ferr), WC_OK);
+		CHECK(strcmp(fp.response.record.fitted_on, runs) == 0);
+		CHECK_INT(fp.response.record.bootstrap, 20);
+		CHECK(fp.response.record.created_utc[0] != '\0' && fp.response.record.tool_version[0] != '\0');
+		CHECK(fp.response.linger_bound_s > 0); /* the bound it used, chosen or the section's own */
+		wc_params_clear(&fp);
+	}
 	const char *val[] = { "wattcast", "validate", "envelope", "--params", out, runs, "--platform", "A100",
 		              "--model", "Qwen3-8B", "--utc-offset", "0", "--response", "loro", "--json",
 		              "--replicas", "4", "--quiet", NULL };

@@ -5,7 +5,9 @@
  * for fit, a SOURCE_DATE_EPOCH that is no date ignored with a warning
  * instead of made into one, a --name the loader would refuse refused up
  * front, and a --bootstrap no file can hold a usage error (exit 2) in
- * calibrate as in fit.
+ * calibrate as in fit. The top-level record is the inference law's fit
+ * alone: calibrate and fit finetune keep it whole, time included, and
+ * record their own inputs and times beside it (schema 10).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -48,9 +50,11 @@ main(void)
 	expect(fit, 0, NULL);
 	const char *c1[] = { "wattcast", "calibrate", "--params", base, cal, "-o", out, "--bootstrap", "20",
 		             "--seed", "5", "--quiet", NULL };
+	setenv("SOURCE_DATE_EPOCH", "1790000000", 1);
 	expect(c1, 0, NULL);
 	char *txt = test_slurp(out);
 	CHECK_CONTAINS(txt, "\"created_utc\": \"2026-05-28T20:26:40Z\"");
+	CHECK_CONTAINS(txt, "\"created_utc\": \"2026-09-21T14:13:20Z\"");
 	/* Its provenance is the base's fit, whole: its input, rows, seed 7
 	 * and replicates (it mixed the base's input and rows with the
 	 * calibration's seed 5: a fit that never happened). */
@@ -63,10 +67,38 @@ main(void)
 		CHECK_INT(c.runs, b.runs);
 		CHECK_INT((int)c.seed, 7);
 		CHECK_INT(c.bootstrap, b.bootstrap);
+		/* its time too (it was restamped: a time of one event beside the
+		 * input of another) */
+		CHECK(strcmp(c.created_utc, "2026-05-28T20:26:40Z") == 0);
+		/* The calibration's own record: its input, runs, seed, draws and
+		 * time (none of them was recorded). */
+		CHECK(c.calibration.input_sha256[0] && strcmp(c.calibration.input_sha256, b.input_sha256) != 0);
+		CHECK(strcmp(c.calibration.fitted_on, cal) == 0);
+		CHECK_INT(c.calibration.runs, 2);
+		CHECK_INT((int)c.calibration.seed, 5);
+		CHECK_INT(c.calibration.bootstrap, c.n_draws);
+		CHECK(strcmp(c.calibration.created_utc, "2026-09-21T14:13:20Z") == 0);
+		CHECK(!b.calibration.created_utc[0]);
 		wc_params_clear(&b);
 		wc_params_clear(&c);
 	}
 	free(txt);
+	/* fit finetune keeps the law's record whole and stamps its section. */
+	{
+		const char *src = test_env("WC_SOURCE_DIR", ".");
+		char *ft = path_join(src, "data/default/finetune-design-seed42.csv");
+		const char *f[] = { "wattcast", "fit", "finetune", ft, "--params", base, "-o", out, "--bootstrap", "0",
+			            "--quiet", NULL };
+		setenv("SOURCE_DATE_EPOCH", "1795000000", 1);
+		expect(f, 0, NULL);
+		wc_params c = WC_PARAMS_INIT;
+		wc_error err;
+		CHECK_INT(wc_params_load_file(out, &c, &err), WC_OK);
+		CHECK(strcmp(c.created_utc, "2026-05-28T20:26:40Z") == 0);
+		CHECK(strcmp(c.finetune.created_utc, "2026-11-18T11:06:40Z") == 0);
+		wc_params_clear(&c);
+		free(ft);
+	}
 	free(base);
 
 	/* A --bootstrap no file can hold: exit 2 naming the flag, as fit. */

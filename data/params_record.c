@@ -1,0 +1,86 @@
+/*
+ * The record of a part of a parameter set (models/record.h): read and
+ * written the same way wherever a part carries one -- the inference law's
+ * calibration (`provenance.calibration`) and the fitted response
+ * (`response.provenance`), schema 10 (docs/formats/params-file.md,
+ * "Provenance"). The shapes of the hash and the time are checked here, as
+ * the top-level record's are at load.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "data/fileio.h"
+#include "params_internal.h"
+
+/* The keys a record may carry; a part that keeps a count elsewhere (the
+ * response's `runs`) passes a list without it. */
+static int
+allowed_key(const char *const *keys, const char *key)
+{
+	for (size_t i = 0; keys[i]; i++)
+		if (strcmp(keys[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+int
+wc__params_read_record(wc__json_loader *ld, json_t *v, const char *path, const char *const *keys,
+                       wc_record *out)
+{
+	static const char *const none[] = { NULL };
+	char p[WC__JSON_PATH_MAX];
+	long long n;
+	json_t *x;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if (!json_is_object(v))
+		return wc__json_fail(ld, path, "expected an object, got %s", wc_json_type_name(v));
+	if (ld->version && ld->version < 10)
+		return wc__json_fail(ld, path, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+	if ((rc = wc__json_check_keys(ld, v, path, keys, none)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "fitted_on", out->fitted_on, sizeof out->fitted_on)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "input_sha256", out->input_sha256, sizeof out->input_sha256)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "tool_version", out->tool_version, sizeof out->tool_version)) ||
+	    (rc = wc__json_optional_string(ld, v, path, "created_utc", out->created_utc, sizeof out->created_utc)))
+		return rc;
+	size_t h = strlen(out->input_sha256);
+	if (h && (h != 64 || strspn(out->input_sha256, "0123456789abcdef") != 64)) {
+		wc__json_join(p, path, "input_sha256");
+		return wc__json_fail(ld, p, "'%.64s' is not a SHA-256 (64 lowercase hex digits) or null", out->input_sha256);
+	}
+	if (out->created_utc[0] && !wc__params_utc_stamp_ok(out->created_utc)) {
+		wc__json_join(p, path, "created_utc");
+		return wc__json_fail(ld, p, "'%s' is not YYYY-MM-DDTHH:MM:SSZ or null", out->created_utc);
+	}
+	static const char *const counts[] = { "runs", "bootstrap" };
+	int *dst[] = { &out->runs, &out->bootstrap };
+	for (int i = 0; i < 2; i++)
+		if (allowed_key(keys, counts[i]) && (x = json_object_get(v, counts[i]))) {
+			wc__json_join(p, path, counts[i]);
+			if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
+				return rc;
+			*dst[i] = (int)n;
+		}
+	if ((x = json_object_get(v, "seed"))) {
+		wc__json_join(p, path, "seed");
+		if ((rc = wc__json_int(ld, x, p, 0, INT64_MAX, &n)))
+			return rc;
+		out->seed = (uint64_t)n;
+	}
+	return WC_OK;
+}
+
+json_t *
+wc__params_record_json(const wc_record *r, int with_runs)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "fitted_on", r->fitted_on[0] ? json_string(r->fitted_on) : json_null());
+	json_object_set_new(o, "input_sha256", r->input_sha256[0] ? json_string(r->input_sha256) : json_null());
+	if (with_runs)
+		json_object_set_new(o, "runs", json_integer(r->runs));
+	json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+	json_object_set_new(o, "bootstrap", json_integer(r->bootstrap));
+	json_object_set_new(o, "tool_version", r->tool_version[0] ? json_string(r->tool_version) : json_null());
+	json_object_set_new(o, "created_utc", r->created_utc[0] ? json_string(r->created_utc) : json_null());
+	return o;
+}
