@@ -4,8 +4,11 @@
  * one number a single run can identify --
  *   scale: E_step = s (m e0 + kappa F), e0 and kappa scaled together;
  *   kappa: E_step = m e0 + kappa' F, e0 held at the base's value;
- * each by least squares on relative residuals, as the fit (closed form:
- * one coefficient). Replicate r of the draws takes base draw r (cycled;
+ * each by least squares on log residuals -- the scatter model the
+ * replicates draw from (a run is the law times exp(sigma eps)), so the
+ * estimate is that model's maximum likelihood and its replicates centre on
+ * it (least squares on relative residuals is biased low by about
+ * 1.5 sigma^2 under that scatter). Replicate r of the draws takes base draw r (cycled;
  * the point law when the base has none) and each run's energy times
  * exp(sigma eps), eps standard normal from PCG32 stream (seed, r) -- the
  * inference calibration's rule (docs/calibration.md) -- so results are
@@ -23,6 +26,9 @@
 #include "models/interval.h"
 #include "models/pcg32.h"
 
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+
 /* Run scatter assumed when neither the user nor the base gives one (the
  * inference calibration's default, docs/calibration.md). */
 #define ASSUMED_SCATTER 0.1
@@ -36,20 +42,82 @@ typedef struct {
 	double *F, *m, *E, *e;   /* e: the energies of one replicate */
 } cal_runs;
 
+/* kappa mode's normal equation: d/dkappa of sum (log fit - log E)^2 / 2,
+ * fit = m e0 + kappa F. */
+typedef struct {
+	const cal_runs *c;
+	const double *E;
+	double e0;
+} kappa_problem;
+
+static double
+kappa_gradient(double kappa, void *arg)
+{
+	const kappa_problem *k = arg;
+	double g = 0.0;
+	for (int i = 0; i < k->c->n; i++) {
+		double fit = k->c->m[i] * k->e0 + kappa * k->c->F[i];
+		g += (log(fit) - log(k->E[i])) * k->c->F[i] / fit;
+	}
+	return g;
+}
+
+/* kappa' with e0 held: the root of the gradient, bracketed by the kappas
+ * that fit the runs one at a time (below the smallest every residual is
+ * negative, above the largest every one positive) and kept where every fit
+ * is positive; GSL's Brent solver. NaN when no kappa > 0 fits. */
+static double
+solve_kappa(const cal_runs *c, const double *E, double e0)
+{
+	double lo = INFINITY, hi = -INFINITY, floor_k = 0.0;
+	for (int i = 0; i < c->n; i++) {
+		double k = (E[i] - c->m[i] * e0) / c->F[i];
+		lo = fmin(lo, k);
+		hi = fmax(hi, k);
+		floor_k = fmax(floor_k, -c->m[i] * e0 / c->F[i]); /* fits > 0 above it */
+	}
+	if (!(hi > 0) || !(hi > floor_k))
+		return NAN;
+	if (!(lo > floor_k))
+		lo = floor_k + (hi - floor_k) * 1e-12;
+	kappa_problem kp = { c, E, e0 };
+	if (!(hi > lo) || kappa_gradient(lo, &kp) >= 0)
+		return lo;
+	if (kappa_gradient(hi, &kp) <= 0)
+		return hi;
+	gsl_function fn = { kappa_gradient, &kp };
+	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	double root = NAN;
+	if (s && gsl_root_fsolver_set(s, &fn, lo, hi) == GSL_SUCCESS)
+		for (int it = 0; it < 200; it++) {
+			if (gsl_root_fsolver_iterate(s) != GSL_SUCCESS)
+				break;
+			root = gsl_root_fsolver_root(s);
+			if (gsl_root_test_interval(gsl_root_fsolver_x_lower(s), gsl_root_fsolver_x_upper(s), 0, 1e-13) ==
+			    GSL_SUCCESS)
+				break;
+		}
+	gsl_root_fsolver_free(s);
+	return root;
+}
+
 /* The coefficient of `mode` for energies `E` under the law (e0, kappa):
- * the scale s, or kappa' with e0 held. Minimises sum ((E - fit) / E)^2. */
+ * the scale s (closed form: exp of the mean log ratio), or kappa' with e0
+ * held. Minimises sum (log E - log fit)^2; NaN when the law gives a run
+ * no energy. */
 static double
 solve(wc_ft_cal_mode mode, const cal_runs *c, const double *E, double e0, double kappa)
 {
-	double num = 0.0, den = 0.0;
+	if (mode == WC_FT_CAL_KAPPA)
+		return solve_kappa(c, E, e0);
+	double sum = 0.0;
 	for (int i = 0; i < c->n; i++) {
-		double a = mode == WC_FT_CAL_SCALE ? wc_ft_step_energy(e0, kappa, c->m[i], c->F[i]) / E[i]
-		                                   : c->F[i] / E[i];
-		double b = mode == WC_FT_CAL_SCALE ? 1.0 : 1.0 - c->m[i] * e0 / E[i];
-		num += a * b;
-		den += a * a;
+		double L = wc_ft_step_energy(e0, kappa, c->m[i], c->F[i]);
+		if (!(L > 0) || !(E[i] > 0))
+			return NAN;
+		sum += log(E[i] / L);
 	}
-	return num / den;
+	return exp(sum / c->n);
 }
 
 /* (e0, kappa) of the calibrated law from the coefficient. */
@@ -60,7 +128,7 @@ law_of(wc_ft_cal_mode mode, double coef, double e0, double kappa, double *out)
 	out[1] = mode == WC_FT_CAL_SCALE ? coef * kappa : coef;
 }
 
-/* sd of the relative residuals of the point calibration, one coefficient
+/* sd of the log residuals of the point calibration, one coefficient
  * spent (n - 1 dof); NaN with one run. */
 static double
 own_scatter(const cal_runs *c, const double *law)
@@ -69,7 +137,7 @@ own_scatter(const cal_runs *c, const double *law)
 	if (c->n < 2)
 		return NAN;
 	for (int i = 0; i < c->n; i++) {
-		double r = 1.0 - wc_ft_step_energy(law[0], law[1], c->m[i], c->F[i]) / c->E[i];
+		double r = log(c->E[i] / wc_ft_step_energy(law[0], law[1], c->m[i], c->F[i]));
 		ss += r * r;
 	}
 	return sqrt(ss / (c->n - 1));
@@ -271,9 +339,8 @@ wc_ft_calibrate(const wc_finetune_params *base, const wc_ft_table *t, const wc_f
 	if (!(coef > 0) || !isfinite(coef)) {
 		rc = wc_error_set(err, WC_EINVAL,
 		                  "kappa: with e0 held at the base's %.6g J%s, the runs leave no energy for the "
-		                  "FLOPs (kappa %.4g J/TFLOP, first run measured %.6g J against %.6g J of fixed "
-		                  "energy); use --mode scale", base->e0.value,
-		                  base->e0_scope == WC_FT_E0_PER_GPU ? " per GPU" : "", coef, c.E[0],
+		                  "FLOPs (first run measured %.6g J against %.6g J of fixed energy); use --mode scale",
+		                  base->e0.value, base->e0_scope == WC_FT_E0_PER_GPU ? " per GPU" : "", c.E[0],
 		                  c.m[0] * base->e0.value);
 		goto done;
 	}
