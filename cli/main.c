@@ -39,7 +39,8 @@ usage(FILE *out)
 	fprintf(out,
 	        "wattcast %s - power and energy of LLM inference on GPUs, fitted and predicted\n\n"
 	        "usage: wattcast COMMAND [ARGS...]\n"
-	        "       wattcast COMMAND --help\n"
+	        "       wattcast COMMAND [SUBCOMMAND] --help\n"
+	        "       wattcast help [COMMAND [SUBCOMMAND]]\n"
 	        "       wattcast --version\n\ncommands:\n", WC_VERSION);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -47,6 +48,31 @@ usage(FILE *out)
 	             "(bootstrap draws, calibration replicates, envelope replicas, budget probes,\n"
 	             "MB ingested) writes on stderr when it is a terminal.\n"
 	             "\nexit status: 0 ok, 1 the work failed, 2 bad command line\n");
+}
+
+static int
+unknown_command(const char *name)
+{
+	fprintf(stderr, "wattcast: unknown command '%s' (see wattcast --help)\n", name);
+	return CLI_USAGE;
+}
+
+/* `wattcast help COMMAND [SUBCOMMAND...]` is `wattcast COMMAND
+ * [SUBCOMMAND...] --help` (docs/cli.md): the words after the command go
+ * with it, so `help fit capacity` prints fit capacity's help, and a name
+ * no table has is the same usage error as on the command line. */
+static int
+help_of(int argc, char **argv)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (strcmp(argv[2], commands[i].name) == 0) {
+			/* drop "help" (argv[1]) and put --help where the last
+			 * word was: argv[argc] stays the NULL */
+			memmove(argv + 1, argv + 2, (size_t)(argc - 2) * sizeof *argv);
+			argv[argc - 1] = (char *)"--help";
+			return commands[i].run(argc - 1, argv + 1);
+		}
+	return unknown_command(argv[2]);
 }
 
 int
@@ -65,14 +91,10 @@ main(int argc, char **argv)
 		usage(stderr);
 		return CLI_USAGE;
 	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2)
+		return help_of(argc, argv);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
-		if (argc > 2 && strcmp(argv[1], "help") == 0) {
-			char *sub[] = { argv[2], (char *)"--help", NULL };
-			for (size_t i = 0; i < N_COMMANDS; i++)
-				if (strcmp(argv[2], commands[i].name) == 0)
-					return commands[i].run(2, sub);
-		}
 		usage(stdout);
 		return CLI_OK;
 	}
@@ -89,6 +111,5 @@ main(int argc, char **argv)
 			wc_progress_end();
 			return rc;
 		}
-	fprintf(stderr, "wattcast: unknown command '%s' (see wattcast --help)\n", argv[1]);
-	return CLI_USAGE;
+	return unknown_command(argv[1]);
 }

@@ -5,12 +5,56 @@
  *  - an unknown --profile name, on the fitting and the answering commands
  *    alike, with the list of the built-in names;
  *  - calibrate --relative-to without the --platform it needs (or naming
- *    the reference level itself), said before the runs are read.
+ *    the reference level itself), said before the runs are read;
+ *  - `wattcast help NAME` with a NAME that is no command (it printed the
+ *    general help, exit 0); and `help COMMAND SUBCOMMAND` prints that
+ *    subcommand's own help, as `COMMAND SUBCOMMAND --help` does (it
+ *    printed the command's: `help fit capacity` gave fit inference's).
  */
 #include "tests/support/support.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* `help WORDS...` prints on stdout, with the exit status, exactly what
+ * `WORDS... --help` prints. */
+static void
+help_same(const char *cmd, const char *sub, const char *needle)
+{
+	const char *help[] = { "wattcast", "help", cmd, sub, NULL };
+	const char *flag[] = { "wattcast", cmd, sub ? sub : "--help", sub ? "--help" : NULL, NULL };
+	run_result a, b;
+	CHECK(run_wattcast(help, NULL, &a) == 0);
+	CHECK(run_wattcast(flag, NULL, &b) == 0);
+	CHECK_INT(a.status, 0);
+	CHECK_INT(a.status, b.status);
+	CHECK(a.out && b.out && strcmp(a.out, b.out) == 0);
+	CHECK_CONTAINS(a.out, needle);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+static void
+help_words(void)
+{
+	const char *nope[] = { "wattcast", "help", "nope", NULL };
+	test_usage_error(nope, "wattcast: unknown command 'nope' (see wattcast --help)");
+	const char *sub_nope[] = { "wattcast", "help", "fit", "nope", NULL };
+	test_usage_error(sub_nope, "wattcast fit: unknown target 'nope'");
+	help_same("fit", "capacity", "usage: wattcast fit capacity");
+	help_same("fit", "intervals", "usage: wattcast fit intervals");
+	help_same("validate", "envelope", "usage: wattcast validate envelope");
+	help_same("calibrate", "finetune", "usage: wattcast calibrate finetune");
+	help_same("predict", "finetune", "usage: wattcast predict finetune");
+	help_same("ingest", "--prometheus", "usage: wattcast ingest --prometheus");
+	help_same("fit", NULL, "usage: wattcast fit inference");
+	const char *bare[] = { "wattcast", "help", NULL };
+	run_result r;
+	CHECK(run_wattcast(bare, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "wattcast help [COMMAND [SUBCOMMAND]]");
+	run_result_free(&r);
+}
 
 int
 main(void)
@@ -68,6 +112,8 @@ main(void)
 	const char *iv_ftp[] = { "wattcast", "fit", "intervals", runs, "--quantity", "finetune", "--profile", "paper",
 		                 "--terms", "none", "-o", out, NULL };
 	test_usage_error(iv_ftp, "--terms applies to --quantity power or capacity only");
+
+	help_words();
 
 	free(runs);
 	free(out);
