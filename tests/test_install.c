@@ -132,9 +132,20 @@ main(void)
 	CHECK(test_exists(path));
 	snprintf(cmd, sizeof cmd, "cat %s", path);
 	sh(cmd, &out);
-	/* Every command's help is a section of the page. */
+	/* Every command's help is a section of the page, and so is every
+	 * subcommand's own help: flags only those list (fit capacity's
+	 * --calibrated-on, predict finetune's --tokens-per-step, the
+	 * Prometheus ingest's --selector) were in no section. */
 	CHECK_CONTAINS(out, "wattcast profile export NAME");
 	CHECK_CONTAINS(out, "wattcast serve");
+	CHECK_CONTAINS(out, ".SS \"fit capacity\"");
+	CHECK_CONTAINS(out, "[--calibrated-on TEXT]");
+	CHECK_CONTAINS(out, "[--tokens-per-step T]");
+	CHECK_CONTAINS(out, "usage: wattcast ingest --prometheus URL");
+	/* a help line starting with ' is a roff control line, which man
+	 * dropped ('as-bf16' fits ..., 'default' (the set ...): guarded */
+	CHECK_CONTAINS(out, "\\&'as-bf16' fits quantized runs");
+	CHECK(out && strstr(out, "\n'") == NULL);
 	free(out);
 	snprintf(path, sizeof path, "%s/share/doc/wattcast/docs/cli.md", prefix);
 	CHECK(test_exists(path));
