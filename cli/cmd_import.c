@@ -15,7 +15,8 @@ static const char import_usage[] =
 	"          configuration; tp = num_gpus (the GPUs summed in avg_power_watts),\n"
 	"          running = avg_batch_size, weights from weight_precision (mxfp4 -> int4),\n"
 	"          set = task. The table has no idle power: `wattcast fit` takes P0 from its\n"
-	"          prior (H100 from the published profile) or fits it (B200).\n"
+	"          prior (H100 from the published profile) or, for a board the prior lacks,\n"
+	"          estimates it from the board's power limit (B200; source 'estimated').\n"
 	"csv       renames columns of any CSV to the runs-table names (docs/formats/runs-table.md: run_id,\n"
 	"          platform, tp, model, active_params_b, running or n_series, mean_power_w,\n"
 	"          ...) and checks it as `wattcast fit` would; other columns are kept.\n";

@@ -6,11 +6,15 @@
  *  - rows repeated in full are kept with one warning naming their lines
  *    (they were numbered "#2" silently);
  *  - the provenance comment is the whole command, --map included, so it
- *    replays (`import csv` dropped the map).
+ *    replays (`import csv` dropped the map);
+ *  - --help says what `fit` does with the table's missing idle power: a
+ *    board the prior lacks gets P0 estimated from its power limit (the
+ *    help said B200's was fitted).
  */
 #include "tests/support/support.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char me_header[] =
 	"task,model_id,architecture,total_params_billions,activated_params_billions,weight_precision,"
@@ -120,5 +124,12 @@ main(void)
 	free(spaced);
 	free(out);
 	free(dir);
+	const char *help[] = { "wattcast", "import", "--help", NULL };
+	run_result h;
+	CHECK(run_wattcast(help, NULL, &h) == 0);
+	CHECK_INT(h.status, 0);
+	CHECK_CONTAINS(h.out, "estimates it from the board's power limit (B200; source 'estimated')");
+	CHECK(h.out && strstr(h.out, "fits it") == NULL);
+	run_result_free(&h);
 	return check_report("test_cli_import_checks");
 }
