@@ -1,7 +1,8 @@
 /*
  * `wattcast validate ... --per-run FILE` end to end: every held-out report
  * can write one CSV row per predicted run, and the rows agree with the
- * medians it prints; a bad flag combination is a usage error; a table
+ * medians it prints (lomo leaves excluded runs out, as its --help now
+ * says); a bad flag combination is a usage error; a table
  * with a header and no rows, or with no run the law can score, is a
  * failure naming the file (it printed nan with exit 0).
  */
@@ -68,7 +69,16 @@ main(void)
 	CHECK_INT(r.status, 0);
 	CHECK(count_lines(lomo_per, &text) > 200);
 	CHECK_CONTAINS(text, ",A100,Qwen3-14B,A100,1,Qwen3-14B,");
+	/* excluded runs (the held-out Llama-3.1-70B set) take no part in
+	 * lomo, and its --help says so (it named forms and precision only) */
+	CHECK(text && !strstr(text, "llama31_70b_closed_loop"));
 	free(text);
+	run_result_free(&r);
+	const char *vhelp[] = { "wattcast", "validate", "lomo", "--help", NULL };
+	r = run(vhelp);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "Excluded runs (`exclude` column) are left out of forms, precision, lomo and\n"
+	                      "fewshot, and included in heldout");
 	run_result_free(&r);
 
 	/* Two models' A100 runs: each fold's quantile has the other model's
