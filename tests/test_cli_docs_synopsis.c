@@ -7,7 +7,10 @@
  * cli/manpage.sh) is matched with the entries of the same command and
  * subcommand in the page's synopsis blocks; a flag the binary lists and
  * the page does not fails here (`validate heldout` and `validate lomo`
- * took --per-run, which their synopses in the page left out).
+ * took --per-run, which their synopses in the page left out). And every
+ * flag of a synopsis is said something of in the page's text outside
+ * the synopses (`fit capacity --calibrated-on` was in the synopsis and
+ * explained nowhere).
  */
 #include "tests/support/support.h"
 
@@ -150,6 +153,35 @@ parse_docs(entries *es, char *doc)
 	}
 }
 
+/* The page without its fenced blocks (malloc'd). */
+static char *
+prose_of(const char *doc)
+{
+	char *out = calloc(1, strlen(doc) + 1), *o = out;
+	int fenced = 0;
+	for (const char *l = doc; out && l && *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
+		if (strncmp(l, "```", 3) == 0)
+			fenced = !fenced;
+		else if (!fenced)
+			o += snprintf(o, len + 1, "%.*s", (int)len, l);
+		l = nl ? nl + 1 : NULL;
+	}
+	return out;
+}
+
+/* Does `text` hold `flag` as a whole flag (not the start of a longer one)? */
+static int
+mentions(const char *text, const char *flag)
+{
+	size_t n = strlen(flag);
+	for (const char *p = text; (p = strstr(p, flag)) != NULL; p += n)
+		if (!islower((unsigned char)p[n]) && p[n] != '-')
+			return 1;
+	return 0;
+}
+
 static char *
 help_of(const char *cmd, const char *sub, int *status)
 {
@@ -223,6 +255,15 @@ main(void)
 			        h->flags[f]);
 		}
 	}
+	char *prose = prose_of(doc ? doc : "");
+	for (int j = 0; prose && j < docs.n; j++)
+		for (int f = 0; f < docs.e[j].n_flags; f++)
+			if (!mentions(prose, docs.e[j].flags[f])) {
+				CHECK(0);
+				fprintf(stderr, "  %s: %s is in the synopsis of docs/cli.md and nowhere in its text\n",
+				        docs.e[j].key, docs.e[j].flags[f]);
+			}
+	free(prose);
 	fprintf(stderr, "%d synopses compared\n", compared);
 	CHECK(compared >= 25);
 	free(doc);
