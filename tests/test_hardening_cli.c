@@ -185,6 +185,12 @@ test_stale_temporaries(void)
 		CHECK(strstr(r.err, "warning") == NULL);
 		run_result_free(&r);
 	}
+	/* and fit response's help says so (it gave "0 = none" alone, and the
+	 * page the range 0-1 000 000) */
+	const char *rhelp[] = { "wattcast", "fit", "response", "--help", NULL };
+	CHECK_INT(run_wattcast(rhelp, NULL, &r), 0);
+	CHECK_CONTAINS(r.out, "(default 200; 0 = none; 1 is refused:\none resample has no spread)");
+	run_result_free(&r);
 	int has_live = 0, has_dead = 0;
 	/* The dead writer's temporary is gone, the live one's is kept, and
 	 * the fit left none of its own. */
