@@ -91,7 +91,8 @@ main(int argc, char **argv)
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	if (strcmp(argv[1], "help") == 0 && argc > 2)
+	if (strcmp(argv[1], "help") == 0 && argc > 2 && strcmp(argv[2], "--help") != 0 &&
+	    strcmp(argv[2], "-h") != 0)
 		return help_of(argc, argv);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {

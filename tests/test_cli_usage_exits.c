@@ -48,12 +48,14 @@ help_words(void)
 	help_same("predict", "finetune", "usage: wattcast predict finetune");
 	help_same("ingest", "--prometheus", "usage: wattcast ingest --prometheus");
 	help_same("fit", NULL, "usage: wattcast fit inference");
-	const char *bare[] = { "wattcast", "help", NULL };
+	const char *bare[] = { "wattcast", "help", NULL }, *hh[] = { "wattcast", "help", "--help", NULL };
 	run_result r;
-	CHECK(run_wattcast(bare, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	CHECK_CONTAINS(r.out, "wattcast help [COMMAND [SUBCOMMAND]]");
-	run_result_free(&r);
+	for (int i = 0; i < 2; i++) {
+		CHECK(run_wattcast(i ? hh : bare, NULL, &r) == 0);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.out, "wattcast help [COMMAND [SUBCOMMAND]]");
+		run_result_free(&r);
+	}
 }
 
 int
