@@ -307,6 +307,8 @@ apply_architecture(const char *cmd, predict_args *a)
 
 /* After the flags: no stray arguments, a complete and consistent
  * configuration (--model resolved to its active parameters). */
+static int config_error(const char *cmd, const wc_error *err);
+
 static int
 check_predict_args(int argc, char **argv, predict_args *a)
 {
@@ -348,6 +350,11 @@ check_predict_args(int argc, char **argv, predict_args *a)
 	if (a->have_out && a->conc_text && c->running > WC_CAPACITY_MAX_CONCURRENCY)
 		return cli_usage_error(cmd, "--concurrency: at most %g requests at once for the capacity answers, "
 		                       "got '%s'", WC_CAPACITY_MAX_CONCURRENCY, a->conc_text);
+	/* The same limits of price and intensity as the capacity answers',
+	 * the sweep's too, which takes the flags but uses neither (docs/cli.md). */
+	wc_error err;
+	if (wc_predict_money_check(a->price, a->co2, &err) != WC_OK)
+		return config_error(cmd, &err);
 	if (a->have_out && !c->arch)
 		return cli_usage_error(cmd, "--model: the capacity answers need the architecture: a catalog model, or "
 		                       "--layers, --kv-heads and --head-dim with --active-params");

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int
 wc_error_set(wc_error *err, int code, const char *fmt, ...)
@@ -28,4 +29,15 @@ wc_error_printable(char *msg)
 	for (char *c = msg; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
+}
+
+const char *
+wc_num_text(char buf[32], double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
 }

@@ -39,6 +39,11 @@ int wc_error_set(wc_error *err, int code, const char *fmt, ...)
  *  in place: what wc_error_set does to each message. */
 void wc_error_printable(char *msg);
 
+/** `v` as the shortest text that reads back as the same double, in `buf`:
+ *  %g's six digits print 1000001 as "1e+06", the very limit a message
+ *  refuses it for (docs/architecture.md, "Errors"). Returns `buf`. */
+const char *wc_num_text(char buf[32], double v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -475,12 +475,8 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	double held = c->input_tokens + 0.5 * c->output_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
 	out->memory_available_gb = wc_capacity_memory_available(&cb->hw, c->tp, reserve) / 1e9;
 	out->memory_workspace_gb = c->tp * WC_CAPACITY_WORKSPACE_GB;
-	if (isfinite(price_per_kwh) && !(price_per_kwh >= 0 && price_per_kwh <= WC_CAPACITY_MAX_PRICE))
-		return wc_error_set(err, WC_EINVAL, "price_per_kwh: must be from 0 to %g per kWh, got %g",
-		                    WC_CAPACITY_MAX_PRICE, price_per_kwh);
-	if (isfinite(grams_co2_per_kwh) && !(grams_co2_per_kwh >= 0 && grams_co2_per_kwh <= WC_CAPACITY_MAX_CO2))
-		return wc_error_set(err, WC_EINVAL, "grams_co2_per_kwh: must be from 0 to %g g/kWh, got %g",
-		                    WC_CAPACITY_MAX_CO2, grams_co2_per_kwh);
+	if ((rc = wc_predict_money_check(price_per_kwh, grams_co2_per_kwh, err)))
+		return rc;
 	out->price_per_kwh = isfinite(price_per_kwh) ? price_per_kwh : p->capacity.price_per_kwh;
 	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
 	out->open_loop = c->request_rate > 0;

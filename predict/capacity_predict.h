@@ -137,6 +137,17 @@ int wc_predict_power_floor(const wc_predictor *pr, const wc_inference_query *q, 
 int wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double price_per_kwh,
                         double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err);
 
+/** A price (per kWh) and a carbon intensity (g/kWh) as wc_predict_capacity
+ *  takes them: each NaN (absent) or from 0 to WC_CAPACITY_MAX_PRICE /
+ *  _CO2, else refused naming the field with the value in full. The one
+ *  rule for every command and route that takes them (docs/http-api.md,
+ *  "Limits"), flexibility's included, which uses neither. */
+int wc_predict_money_check(double price_per_kwh, double grams_co2_per_kwh, wc_error *err);
+/** The caveat of an interval from `n_draws` bootstrap draws, 0 < n_draws
+ *  < WC_BOOTSTRAP_MIN_95, into the warning list `list` of `*n` (nothing
+ *  otherwise): its 2.5 % tails hold no draw of their own. */
+void wc_predict_note_few_draws(char (*list)[WC_WARNING_LEN], int *n, int n_draws);
+
 /** Did wc_predict_capacity fail only because nothing answers the time
  *  side here -- the set has no capacity section, or no level for the
  *  platform and the catalog no datasheet for it (a platform calibrated

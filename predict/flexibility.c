@@ -268,6 +268,9 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 			out->covers[k] = cap->covers[flex_capq[k]];
 		}
 		out->n_draws = cap->n_draws;
+		/* the intervals printed come from these draws: predict
+		 * inference's caveat about too few of them holds for them */
+		wc_predict_note_few_draws(out->warnings, &out->n_warnings, out->n_draws);
 		rc = sweep(pr, q, info, top, by_cap, n_steps, cap, out, err);
 	}
 	free(cap);

@@ -365,10 +365,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 		}
 		if (wc_interval_from_draws(node, kept, point, &lo, &hi))
 			out->n_draws = (int)kept;
-		if (out->n_draws > 0 && out->n_draws < WC_BOOTSTRAP_MIN_95)
-			WC_WARN(out, "interval_95: %d bootstrap draws, fewer than %d: the 2.5 %% tails hold no draw of their "
-			        "own, so the parameters' part is the draws' range, too narrow (docs/intervals.md)",
-			        out->n_draws, WC_BOOTSTRAP_MIN_95);
+		wc_predict_note_few_draws(out->warnings, &out->n_warnings, out->n_draws);
 		free(node);
 	}
 	out->pe_stratum = wc_predict_pe_stratum(p, b->level);

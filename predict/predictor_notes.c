@@ -3,8 +3,12 @@
  * could not answer (docs/intervals.md, docs/capacity.md).
  */
 #include "predict/predict.h"
+#include "predict/capacity_predict.h"
 #include "predict_internal.h"
+#include "models/limits.h"
 #include "models/warnings.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -28,4 +32,26 @@ wc_predict_power_covers(const wc_inference_prediction *pred)
 {
 	const int ds = pred->pe_stratum && strcmp(pred->pe_stratum->source, "datasheet") == 0;
 	return wc_interval_covers(pred->n_draws, pred->pe_stratum != NULL, ds ? "mean power of datasheet transfers" : NULL);
+}
+
+int
+wc_predict_money_check(double price_per_kwh, double grams_co2_per_kwh, wc_error *err)
+{
+	char got[32];
+	if (isfinite(price_per_kwh) && !(price_per_kwh >= 0 && price_per_kwh <= WC_CAPACITY_MAX_PRICE))
+		return wc_error_set(err, WC_EINVAL, "price_per_kwh: must be from 0 to %g per kWh, got %s",
+		                    WC_CAPACITY_MAX_PRICE, wc_num_text(got, price_per_kwh));
+	if (isfinite(grams_co2_per_kwh) && !(grams_co2_per_kwh >= 0 && grams_co2_per_kwh <= WC_CAPACITY_MAX_CO2))
+		return wc_error_set(err, WC_EINVAL, "grams_co2_per_kwh: must be from 0 to %g g/kWh, got %s",
+		                    WC_CAPACITY_MAX_CO2, wc_num_text(got, grams_co2_per_kwh));
+	return WC_OK;
+}
+
+void
+wc_predict_note_few_draws(char (*list)[WC_WARNING_LEN], int *n, int n_draws)
+{
+	if (n_draws > 0 && n_draws < WC_BOOTSTRAP_MIN_95)
+		wc_warnings_add(list, n, "interval_95: %d bootstrap draws, fewer than %d: the 2.5 %% tails hold no draw "
+		                "of their own, so the parameters' part is the draws' range, too narrow (docs/intervals.md)",
+		                n_draws, WC_BOOTSTRAP_MIN_95);
 }

@@ -252,12 +252,7 @@ wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e)
 const char *
 wc_api_num_text(char buf[32], double v)
 {
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, 32, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	return buf;
+	return wc_num_text(buf, v);
 }
 
 int

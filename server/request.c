@@ -219,6 +219,15 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	    get_number(obj, "price_per_kwh", 0, 1, &r->price_per_kwh, e) < 0 ||
 	    get_number(obj, "grams_co2_per_kwh", 0, 1, &r->grams_co2_per_kwh, e) < 0)
 		return -1;
+	/* the predictor's one rule, for every route that takes them: the
+	 * flexibility sweep takes them too and uses neither (docs/http-api.md,
+	 * "Limits") */
+	wc_error err;
+	if (wc_predict_money_check(r->price_per_kwh, r->grams_co2_per_kwh, &err) != WC_OK) {
+		wc_api_error_set(e, 422, "invalid_value", err.msg[0] == 'p' ? "/price_per_kwh" : "/grams_co2_per_kwh",
+		                 "%s", err.msg);
+		return -1;
+	}
 	/* The capacity answers' limits (models/limits.h) are checked here,
 	 * where the value is still the one sent: the predictor's own check
 	 * printed it with %g, and 1000001 read "1e+06", the limit itself. */

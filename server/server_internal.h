@@ -99,9 +99,8 @@ int wc_api_wrong_type(wc_api_error *e, const char *field, const char *want, cons
 int wc_api_check_nonempty(const json_t *obj, const char *at, wc_api_error *e);
 int wc_api_check_fields(const json_t *obj, const char *at, const char *const *known,
                         const char *const *more, wc_api_error *e);
-/** `v` as the shortest text that reads back as the same double: %g's six
- *  digits printed a concurrency of 1000001 as "1e+06", the very limit it
- *  was refused for (docs/http-api.md, "Errors"). */
+/** `v` as the shortest text that reads back as the same double
+ *  (wc_num_text; docs/http-api.md, "Errors"). */
 const char *wc_api_num_text(char buf[32], double v);
 /** 422 `invalid_value` at `field`: "NAME: WHAT, got V", WHAT formatted
  *  from `fmt` and V printed in full (wc_api_num_text). A limit of

@@ -13,6 +13,7 @@
  * the clock the board settles and the count the KV cache holds).
  */
 #include "data/data.h"
+#include "data/params_file.h"
 #include "predict/capacity_predict.h"
 #include "predict/flexibility.h"
 #include "predict/predict.h"
@@ -86,6 +87,53 @@ text_intervals(void)
 	run_result_free(&r);
 }
 
+/* The sweep's intervals come from the same draws as predict inference's,
+ * and too few of them got no word (predict inference says its tails hold
+ * no draw of their own): a set cut to 4 draws says so in the sweep too.
+ * Its price and intensity flags, which it takes and does not use, were
+ * accepted past the limit every other command refuses. */
+static void
+few_draws_and_money(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	char *path = path_join(test_env("WC_SOURCE_DIR", "."), "tests/fuzz/seeds/params/fit-default.json");
+	CHECK_INT(wc_params_load_file(path, &p, &err), WC_OK); /* 4 bootstrap draws */
+	free(path);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_inference_query q = { .config = test_catalog_config("H100", 1, "Llama-3.1-8B", 16), .want_interval = 1 };
+	q.config.input_tokens = 512;
+	q.config.output_tokens = 256;
+	wc_flexibility *f = malloc(sizeof *f);
+	CHECK(f != NULL);
+	if (pr && f) {
+		CHECK_INT(wc_predict_flexibility(pr, &q, 0, 3, f, &err), WC_OK);
+		CHECK_INT(f->n_draws, 4);
+		int said = 0;
+		for (int i = 0; i < f->n_warnings; i++)
+			said |= strstr(f->warnings[i], "interval_95: 4 bootstrap draws, fewer than 40") != NULL;
+		CHECK(said);
+	}
+	free(f);
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+	const char *argv[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-8B",
+		               "--concurrency", "32", "--input-tokens", "512", "--output-tokens", "256", "--steps", "3",
+		               "--grams-co2-per-kwh", "1e300", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--grams-co2-per-kwh: must be from 0 to 1e+06 g/kWh, got 1e+300");
+	run_result_free(&r);
+	argv[15] = "--price-per-kwh";
+	argv[16] = "1000001";
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--price-per-kwh: must be from 0 to 1e+06 per kWh, got 1000001");
+	run_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -146,6 +194,7 @@ main(void)
 	free(cap);
 	same_warnings_as_inference();
 	text_intervals();
+	few_draws_and_money();
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
 	return check_report("test_flexibility_cap");

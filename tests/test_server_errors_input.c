@@ -147,6 +147,18 @@ test_least_load(void)
 	       "price_per_kwh: must be from 0 to 1e+06 per kWh, got 1e+308");
 	expect(INF, "{" TOKENS ",\"concurrency\":8,\"grams_co2_per_kwh\":1.7e308}", "invalid_value",
 	       "/grams_co2_per_kwh", "grams_co2_per_kwh: must be from 0 to 1e+06 g/kWh");
+	/* Just past the bound the value was printed rounded to it ("got
+	 * 1e+06"); expect() refuses that text. */
+	expect(INF, "{" TOKENS ",\"concurrency\":8,\"price_per_kwh\":1000001}", "invalid_value", "/price_per_kwh",
+	       "price_per_kwh: must be from 0 to 1e+06 per kWh, got 1000001");
+	expect(INF, "{" TOKENS ",\"concurrency\":8,\"grams_co2_per_kwh\":1000000.5}", "invalid_value",
+	       "/grams_co2_per_kwh", "got 1000000.5");
+	/* The flexibility route takes both fields (and uses neither): it
+	 * accepted any value past the bound, which the other routes refuse. */
+	expect("/v1/predict/flexibility", "{" TOKENS ",\"concurrency\":8,\"steps\":3,\"price_per_kwh\":2e6}",
+	       "invalid_value", "/price_per_kwh", "price_per_kwh: must be from 0 to 1e+06 per kWh, got 2000000");
+	expect("/v1/predict/flexibility", "{" TOKENS ",\"concurrency\":8,\"steps\":3,\"grams_co2_per_kwh\":1e300}",
+	       "invalid_value", "/grams_co2_per_kwh", "grams_co2_per_kwh: must be from 0 to 1e+06 g/kWh, got 1e+300");
 #undef TOKENS
 }
 
