@@ -129,24 +129,26 @@ cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *ms
 /* What each flag needs to be used (docs/cli.md, "envelope"): a flag the run
  * would not use is refused naming it, as the HTTP route refuses another
  * workload type's field, rather than answering an envelope that looks like
- * the answer to the question asked. */
-enum { NEEDS_CLOSED = 1, NEEDS_OPEN = 2, NEEDS_BURSTY = 4, NEEDS_REQUESTS = 8, NEEDS_BUDGET = 16, NEEDS_FLEET = 32 };
+ * the answer to the question asked. A flag with an `option` is refused by
+ * the library's rule (wc_envelope_option_unused), the HTTP fields' too. */
+enum { NEEDS_CLOSED = 1, NEEDS_OPEN = 2, NEEDS_BURSTY = 4, NEEDS_BUDGET = 8 };
 static const struct {
 	const char *flag;
 	int needs;
+	const char *option;
 	const char *applies;
 } flag_needs[] = {
-	{ "think", NEEDS_CLOSED, "applies to --closed" },
-	{ "rate-profile", NEEDS_OPEN, "applies to --poisson and --bursty" },
-	{ "burstiness", NEEDS_BURSTY, "applies to --bursty" },
-	{ "input-tokens", NEEDS_REQUESTS, "does not apply to --n-series (an explicit n(t) has no requests)" },
-	{ "output-tokens", NEEDS_REQUESTS, "does not apply to --n-series (an explicit n(t) has no requests)" },
-	{ "max-running", NEEDS_REQUESTS, "does not apply to --n-series (an explicit n(t) has no engine)" },
-	{ "service", NEEDS_REQUESTS, "does not apply to --n-series (an explicit n(t) has no service times)" },
-	{ "budget-stat", NEEDS_BUDGET, "applies to --budget" },
-	{ "max-fleet", NEEDS_BUDGET, "applies to --budget" },
-	{ "budget-bin", NEEDS_BUDGET, "applies to --budget" },
-	{ "fleet-mode", NEEDS_FLEET, "applies to --fleet K (K > 1) or --budget" },
+	{ "think", NEEDS_CLOSED, NULL, "applies to --closed" },
+	{ "rate-profile", NEEDS_OPEN, NULL, "applies to --poisson and --bursty" },
+	{ "burstiness", NEEDS_BURSTY, NULL, "applies to --bursty" },
+	{ "input-tokens", 0, "input_tokens", "does not apply to --n-series" },
+	{ "output-tokens", 0, "output_tokens", "does not apply to --n-series" },
+	{ "max-running", 0, "max_running", "does not apply to --n-series" },
+	{ "service", 0, "service", "does not apply to --n-series" },
+	{ "budget-stat", NEEDS_BUDGET, NULL, "applies to --budget" },
+	{ "max-fleet", NEEDS_BUDGET, NULL, "applies to --budget" },
+	{ "budget-bin", NEEDS_BUDGET, NULL, "applies to --budget" },
+	{ "fleet-mode", 0, "fleet_mode", "applies to --fleet K (K > 1) or --budget" },
 };
 
 int
@@ -154,11 +156,17 @@ cli_envelope_flag_applies(const char *cmd, const char *flag, wc_envelope_kind ki
 {
 	const int has = (kind == WC_ENVELOPE_CLOSED ? NEEDS_CLOSED : 0) |
 	                (kind == WC_ENVELOPE_POISSON || kind == WC_ENVELOPE_BURSTY ? NEEDS_OPEN : 0) |
-	                (kind == WC_ENVELOPE_BURSTY ? NEEDS_BURSTY : 0) |
-	                (kind != WC_ENVELOPE_SERIES ? NEEDS_REQUESTS : 0) | (budget ? NEEDS_BUDGET | NEEDS_FLEET : 0) |
-	                (fleet_size > 1 ? NEEDS_FLEET : 0);
-	for (size_t i = 0; i < sizeof flag_needs / sizeof flag_needs[0]; i++)
-		if (strcmp(flag, flag_needs[i].flag) == 0 && !(has & flag_needs[i].needs))
+	                (kind == WC_ENVELOPE_BURSTY ? NEEDS_BURSTY : 0) | (budget ? NEEDS_BUDGET : 0);
+	for (size_t i = 0; i < sizeof flag_needs / sizeof flag_needs[0]; i++) {
+		if (strcmp(flag, flag_needs[i].flag) != 0)
+			continue;
+		const char *why = flag_needs[i].option
+		                          ? wc_envelope_option_unused(flag_needs[i].option, kind, budget, fleet_size)
+		                          : NULL;
+		if (why)
+			return cli_usage_error(cmd, "--%s %s (%s)", flag, flag_needs[i].applies, why);
+		if (!flag_needs[i].option && !(has & flag_needs[i].needs))
 			return cli_usage_error(cmd, "--%s %s", flag, flag_needs[i].applies);
+	}
 	return CLI_OK;
 }

@@ -139,6 +139,25 @@ wc_envelope_fleet_check(const wc_envelope_workload *w, const wc_envelope_options
 	return WC_OK;
 }
 
+const char *
+wc_envelope_option_unused(const char *field, wc_envelope_kind kind, int budget, int fleet_size)
+{
+	static const char *const series[][2] = {
+		{ "input_tokens", "an explicit n(t) has no requests" },
+		{ "output_tokens", "an explicit n(t) has no requests" },
+		{ "max_running", "an explicit n(t) has no engine" },
+		{ "service", "an explicit n(t) has no service times" },
+	};
+	for (size_t i = 0; kind == WC_ENVELOPE_SERIES && i < sizeof series / sizeof series[0]; i++)
+		if (strcmp(field, series[i][0]) == 0)
+			return series[i][1];
+	/* a mode says how a balancer splits the load; one server has none,
+	 * and a mode given there would be dropped unsaid */
+	if (!budget && fleet_size <= 1 && strcmp(field, "fleet_mode") == 0)
+		return "one server has no balancer";
+	return NULL;
+}
+
 /* Requests a closed loop's clients can have served at most: each request
  * lives at least its prefill and its output's decode steps alone in the
  * engine (a step only lengthens with more requests), so the served rate is

@@ -160,6 +160,13 @@ int wc_envelope_options_check(const wc_envelope_options *o, wc_error *err);
  *  (WC_EINVAL naming fleet_mode). */
 int wc_envelope_fleet_check(const wc_envelope_workload *w, const wc_envelope_options *o, int budget,
                             wc_error *err);
+/** Why the option `field` -- "input_tokens", "output_tokens",
+ *  "max_running", "service" or "fleet_mode" -- is unused by a run of
+ *  workload `kind`, a plan's when `budget`, of `fleet_size` servers:
+ *  static text, or NULL when the run uses it. The one rule by which the
+ *  CLI's flags and the HTTP routes' fields are refused rather than
+ *  dropped unsaid (docs/cli.md, "envelope"; docs/http-api.md). */
+const char *wc_envelope_option_unused(const char *field, wc_envelope_kind kind, int budget, int fleet_size);
 /** A bin (band or budget) that fits the horizon: `bin_s` itself, or the
  *  horizon's whole grid steps (at least one) when it is longer. For a
  *  default the user did not ask for; a bin given is checked as given. */

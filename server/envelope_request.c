@@ -514,6 +514,32 @@ library_error(const wc_error *err, int budget, wc_api_error *e)
 	                 field, "%s%s", name ? name : "", err->msg + (name ? n : 0));
 }
 
+/* A field the run would not use -- max_running or service with an
+ * explicit n(t), a fleet's mode on one server -- refused by the library's
+ * rule, the CLI's flags' too, rather than dropped unsaid
+ * (docs/http-api.md, "POST /v1/forecast/envelope"). */
+static int
+unused_fields(const json_t *body, const wc_envelope_request *r, int budget, wc_api_error *e)
+{
+	static const char *const fields[][3] = {
+		{ "max_running", "/max_running", "does not apply to an n_series workload" },
+		{ "service", "/service", "does not apply to an n_series workload" },
+		{ "fleet_mode", "/fleet/mode", "applies to a fleet of size > 1" },
+	};
+	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+		/* "auto" is the default, which the planner page always sends */
+		const json_t *v = k == 2 ? json_object_get(json_object_get(body, "fleet"), "mode")
+		                : k == 1 && r->service == WC_SERVICE_AUTO ? NULL : json_object_get(body, fields[k][0]);
+		const char *why = v ? wc_envelope_option_unused(fields[k][0], r->w.kind, budget, r->o.fleet_size) : NULL;
+		if (why) {
+			wc_api_error_set(e, 422, "conflicting_fields", fields[k][1], "%s: %s (%s)", fields[k][1] + 1,
+			                 fields[k][2], why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc_envelope_request *r,
                           wc_api_error *e)
@@ -532,7 +558,8 @@ wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc
 	    number(body, "", "idle_power_w", 0, 1, 1e5, &r->c.idle_power_w, e) < 0 ||
 	    workload(body, r, e) < 0 || response(body, st, r, e) < 0 || service(body, r, e) < 0 ||
 	    options(body, r, e) < 0 ||
-	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0)
+	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0 ||
+	    unused_fields(body, r, budget, e) < 0)
 		return -1;
 	/* the fleet's rule before any work bound: no max_fleet makes it valid */
 	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK ||

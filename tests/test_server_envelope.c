@@ -109,6 +109,25 @@ test_bad_inputs(void)
 	             "invalid_value", "/workload/burstiness");
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"bursty\",\"rate\":4,\"burstiness\":1e-9}}", 422,
 	             "invalid_value", "/workload/burstiness");
+	/* Fields the run would not use were accepted and dropped unsaid, which
+	 * the CLI refuses (--max-running, --service with --n-series;
+	 * --fleet-mode on one server): refused by the same rule. */
+#define SERIES ",\"workload\":{\"type\":\"n_series\",\"running_series\":[1,2,3]},\"horizon_s\":5,\"replicas\":1"
+	expect_error(env, "{" CFG SERIES ",\"max_running\":5}", 422, "conflicting_fields", "/max_running");
+	expect_error(env, "{" CFG SERIES ",\"service\":\"capacity\"}", 422, "conflicting_fields", "/service");
+	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"n_series\",\"running_series\":[1,2,3]},\"horizon_s\":5,"
+	                   "\"budget_w\":3000,\"service\":\"standin\"}", 422, "conflicting_fields", "/service");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":5,\"replicas\":1,"
+	                  "\"fleet\":{\"size\":1,\"mode\":\"least_loaded\"}}", 422, "conflicting_fields", "/fleet/mode");
+	http_reply r;
+	/* the default service, which the planner page always sends, is no choice to drop */
+	http_post_json(h, url(env), "{" CFG SERIES ",\"include_bins\":false,\"service\":\"auto\"}", &r);
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+	http_post_json(h, url(env), "{" CFG SERIES ",\"max_running\":5}", &r);
+	CHECK_CONTAINS(r.body, "max_running: does not apply to an n_series workload (an explicit n(t) has no engine)");
+	http_reply_free(&r);
+#undef SERIES
 }
 
 /* A refusal names only fields the route takes: a plan has no replicas or
