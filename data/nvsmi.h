@@ -90,6 +90,8 @@ typedef struct {
 	double *t;                               /* n epoch seconds */
 	double *power[WC_TELEMETRY_MAX_GPUS];    /* info.n_gpus arrays of n, W */
 	double *group;                           /* n sums over the GPUs, W */
+	size_t n_gaps;                           /* the gaps in the sampling info.gaps counts */
+	double *gaps;                            /* 2 * n_gaps: each one's (start, end), s */
 } wc_power_trace;
 
 /** Read a trace into memory (at most `max_samples` samples, 0 = 2^26;
@@ -97,6 +99,12 @@ typedef struct {
 int wc_power_trace_read(const char *path, const wc_telemetry_options *opt, size_t max_samples,
                         wc_power_trace **out, wc_error *err);
 void wc_power_trace_free(wc_power_trace *pt);
+/** Seconds of [a, b] lying in the trace's gaps without samples. */
+double wc_power_trace_gap_s(const wc_power_trace *pt, double a, double b);
+/** Would [a, b] be more than half interpolated across gaps, the share for
+ *  which a whole log is refused (docs/formats/telemetry.md, "Time gaps")?
+ *  1 if so: a part of the log (an ingest segment) is judged like the whole. */
+int wc_power_trace_gaps_refuse(const wc_power_trace *pt, double a, double b);
 
 /** Parse an nvidia-smi timestamp "YYYY/MM/DD HH:MM:SS[.fff]" (also '-'
  *  for '/' and 'T' for ' ') as UTC seconds since the epoch. */

@@ -360,6 +360,14 @@ int
 wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn on_sample,
               void *payload, wc_nvsmi_info *info, wc_error *err)
 {
+	return wc__nvsmi_read_gaps(path, opt, on_sample, payload, NULL, NULL, info, err);
+}
+
+int
+wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn on_sample,
+                    void *payload, wc__nv_gap_fn on_gap, void *gap_payload, wc_nvsmi_info *info,
+                    wc_error *err)
+{
 	static const wc_telemetry_options defaults = WC_TELEMETRY_OPTIONS_INIT;
 	wc__line_reader lr;
 	nv_reader *rd = NULL;
@@ -378,6 +386,8 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 		wc__lr_close(&lr);
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 	}
+	rd->gaps.on_gap = on_gap;
+	rd->gaps.gap_payload = gap_payload;
 	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {
 			if (!header) {

@@ -29,7 +29,7 @@ cadence_of(const nv_gaps *gp, size_t n)
 }
 
 static void
-judge(nv_reader *rd, double interval, size_t line)
+judge(nv_reader *rd, double interval, size_t line, double t_end)
 {
 	nv_gaps *gp = &rd->gaps;
 	wc_nvsmi_info *info = rd->info;
@@ -41,6 +41,8 @@ judge(nv_reader *rd, double interval, size_t line)
 		info->longest_gap_s = interval;
 		gp->longest_line = line;
 	}
+	if (gp->on_gap && gp->on_gap(t_end - interval, t_end, gp->gap_payload) != 0)
+		gp->gap_failed = 1;
 	if (info->gaps <= NV_GAP_SHOWN)
 		wc__warn(rd->opt, "%s:%zu: no sample for %.1f s before this line (%.0f sampling intervals of "
 		         "%.3g s): the trace is a straight line across the gap", rd->path, line, interval,
@@ -52,7 +54,7 @@ judge(nv_reader *rd, double interval, size_t line)
  * that slowly -- a log slowed from 0.25 s to 5 s was refused as "more than
  * half interpolated" while the same samples at 5 s throughout passed. */
 static void
-judge_later(nv_reader *rd, double interval, size_t line)
+judge_later(nv_reader *rd, double interval, size_t line, double t_end)
 {
 	nv_gaps *gp = &rd->gaps;
 	if (gp->pending > 0) {
@@ -61,13 +63,14 @@ judge_later(nv_reader *rd, double interval, size_t line)
 				gp->ring[j] = interval;
 			gp->cadence = interval;
 		} else {
-			judge(rd, gp->pending, gp->pending_line);
+			judge(rd, gp->pending, gp->pending_line, gp->pending_t);
 		}
 		gp->pending = 0;
 	}
 	if (interval > NV_GAP_FACTOR * gp->cadence && interval > NV_GAP_MIN_S) {
 		gp->pending = interval;
 		gp->pending_line = line;
+		gp->pending_t = t_end;
 	}
 }
 
@@ -81,15 +84,16 @@ wc__nv_gap_sample(double t, const double *power_w, int n_gpus, void *payload)
 		size_t k = gp->n_iv % NV_CADENCE_N;
 		gp->ring[k] = interval;
 		gp->ring_line[k] = rd->first_line;
+		gp->ring_t[k] = t;
 		gp->n_iv++;
 		if (gp->cadence > 0)
-			judge_later(rd, interval, rd->first_line);
+			judge_later(rd, interval, rd->first_line, t);
 		if (gp->n_iv % NV_CADENCE_N == 0) {
 			/* the first estimate judges the intervals held for it */
 			int first = gp->cadence == 0;
 			gp->cadence = cadence_of(gp, NV_CADENCE_N);
 			for (size_t j = 0; first && j < NV_CADENCE_N; j++)
-				judge(rd, gp->ring[j], gp->ring_line[j]);
+				judge(rd, gp->ring[j], gp->ring_line[j], gp->ring_t[j]);
 		}
 	}
 	gp->have = 1;
@@ -103,22 +107,42 @@ wc__nv_gaps_finish(nv_reader *rd)
 	nv_gaps *gp = &rd->gaps;
 	wc_nvsmi_info *info = rd->info;
 	if (gp->pending > 0) /* the log's last interval: nothing after says otherwise */
-		judge(rd, gp->pending, gp->pending_line);
+		judge(rd, gp->pending, gp->pending_line, gp->pending_t);
 	gp->pending = 0;
 	if (gp->cadence == 0 && gp->n_iv >= 3) {
 		gp->cadence = cadence_of(gp, (size_t)gp->n_iv);
 		for (size_t j = 0; j < gp->n_iv; j++)
-			judge(rd, gp->ring[j], gp->ring_line[j]);
+			judge(rd, gp->ring[j], gp->ring_line[j], gp->ring_t[j]);
 	}
+	if (gp->gap_failed)
+		return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory (gaps in the sampling)", rd->path);
 	if (info->gaps > NV_GAP_SHOWN)
 		wc__warn(rd->opt, "%s: %zu gaps over %.0f sampling intervals in all, %.1f s (the longest %.1f s "
 		         "before line %zu)", rd->path, info->gaps, NV_GAP_FACTOR, info->gap_s, info->longest_gap_s,
 		         gp->longest_line);
 	double span = info->t_last - info->t_first;
-	if (info->gaps > 0 && info->gap_s > NV_GAP_REFUSE_SHARE * span)
+	if (NV_MOSTLY_GAPS(info->gap_s, span))
 		return wc_error_set(rd->err, WC_EPARSE, "%s: %.0f s of the log's %.0f s lie in %zu gap%s without "
 		                    "samples (the longest %.1f s before line %zu): more than half the trace would be "
 		                    "interpolated; split the log at its gaps", rd->path, info->gap_s, span,
 		                    info->gaps, info->gaps == 1 ? "" : "s", info->longest_gap_s, gp->longest_line);
 	return WC_OK;
+}
+
+double
+wc_power_trace_gap_s(const wc_power_trace *pt, double a, double b)
+{
+	double s = 0.0;
+	for (size_t k = 0; k < pt->n_gaps; k++) {
+		double lo = fmax(a, pt->gaps[2 * k]), hi = fmin(b, pt->gaps[2 * k + 1]);
+		if (hi > lo)
+			s += hi - lo;
+	}
+	return s;
+}
+
+int
+wc_power_trace_gaps_refuse(const wc_power_trace *pt, double a, double b)
+{
+	return NV_MOSTLY_GAPS(wc_power_trace_gap_s(pt, a, b), b - a);
 }

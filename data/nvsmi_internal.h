@@ -42,6 +42,20 @@
 #define NV_GAP_MIN_S 1.0
 #define NV_GAP_SHOWN 5
 #define NV_GAP_REFUSE_SHARE 0.5
+/* Is a span `span` s long with `gap_s` s of it in gaps too interpolated
+ * to be read as measured? The one test of the whole log and of a part of
+ * it (wc_power_trace_gaps_refuse). */
+#define NV_MOSTLY_GAPS(gap_s, span) ((gap_s) > 0 && (gap_s) > NV_GAP_REFUSE_SHARE * (span))
+
+/** Told of each gap judged (nvsmi_gaps.c): no sample in (t0, t1). */
+typedef int (*wc__nv_gap_fn)(double t0, double t1, void *payload);
+
+/** wc_nvsmi_read, telling `on_gap` (when not NULL) of each gap in the
+ *  sampling as it is judged (wc_power_trace keeps them, to judge a part of
+ *  the log as the whole is judged). */
+int wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn on_sample,
+                        void *payload, wc__nv_gap_fn on_gap, void *gap_payload, wc_nvsmi_info *info,
+                        wc_error *err);
 
 /* The sampling intervals seen, between the reader and the caller's
  * callback. */
@@ -57,6 +71,11 @@ typedef struct {
 	size_t longest_line;      /* line after the longest gap */
 	double pending;           /* a long interval awaiting the next, or 0 */
 	size_t pending_line;
+	double ring_t[NV_CADENCE_N]; /* the time each interval ends at */
+	double pending_t;
+	wc__nv_gap_fn on_gap;     /* told of each gap judged, or NULL */
+	void *gap_payload;
+	int gap_failed;           /* on_gap ran out of memory */
 } nv_gaps;
 
 enum { NV_KEY_INDEX, NV_KEY_UUID, NV_KEY_POSITION };

@@ -60,6 +60,22 @@ trace_push(double t, const double *w, int n_gpus, void *payload)
 	return 0;
 }
 
+/* A gap judged by the reader, kept (grown one by one: gaps are few). */
+static int
+trace_gap(double t0, double t1, void *payload)
+{
+	trace_sink *s = payload;
+	wc_power_trace *pt = s->pt;
+	double *ng = wc_resize_array(pt->gaps, 2 * (pt->n_gaps + 1), sizeof *ng);
+	if (!ng)
+		return -1;
+	pt->gaps = ng;
+	ng[2 * pt->n_gaps] = t0;
+	ng[2 * pt->n_gaps + 1] = t1;
+	pt->n_gaps++;
+	return 0;
+}
+
 int
 wc_power_trace_read(const char *path, const wc_telemetry_options *opt, size_t max_samples,
                     wc_power_trace **out, wc_error *err)
@@ -69,7 +85,7 @@ wc_power_trace_read(const char *path, const wc_telemetry_options *opt, size_t ma
 	if (!pt)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 	trace_sink sink = { pt, 0, max_samples ? max_samples : (size_t)1 << 26, err, path };
-	int rc = wc_nvsmi_read(path, opt, trace_push, &sink, &pt->info, err);
+	int rc = wc__nvsmi_read_gaps(path, opt, trace_push, &sink, trace_gap, &sink, &pt->info, err);
 	if (rc != WC_OK) {
 		wc_power_trace_free(pt);
 		return rc;
@@ -85,6 +101,7 @@ wc_power_trace_free(wc_power_trace *pt)
 		return;
 	free(pt->t);
 	free(pt->group);
+	free(pt->gaps);
 	for (int g = 0; g < WC_TELEMETRY_MAX_GPUS; g++)
 		free(pt->power[g]);
 	free(pt);

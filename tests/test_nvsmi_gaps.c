@@ -6,7 +6,10 @@
  * refuse it (a 30-minute outage in a 75-s log gave 29 times the energy,
  * silently); a short pause at a fast cadence, under 1 s, is no gap; a gap
  * among the first intervals is judged once the cadence is known; a
- * logger that slows down for good leaves no gap.
+ * logger that slows down for good leaves no gap. A part of the log is
+ * judged like the whole: an `ingest --segment` row more than half in gaps
+ * is not written (it was written as measured: the p5/p50/p95 of a
+ * straight line).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -103,6 +106,29 @@ main(void)
 	CHECK_CONTAINS(r.err, "json.csv:152: no sample for 10.2 s");
 	run_result_free(&r);
 	free(p);
+
+	/* ingest --segment 10 over 20 s lost at 37.25 s of a 95-s log (a
+	 * fifth: the log is kept): seg5 (40-50 s) lies wholly in the gap,
+	 * seg6 (50-60 s) 7.5 s of its 10; both are left out, named */
+	char *run = test_tmpdir("nvsmi_gaps_seg"), *out = path_join(dir, "seg.csv");
+	text = log_text(300, 0.25, 150, 20.0);
+	free(test_fixture(run, "power.csv", text));
+	free(text);
+	free(test_fixture(run, "wattcast-run.json", "{\"schema\": \"wattcast.run/2\", \"run_id\": \"gapseg\", "
+	                  "\"platform\": \"A100\", \"tp\": 1, \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0}\n"));
+	const char *seg_argv[] = { "wattcast", "ingest", run, "-o", out, "--segment", "10", "--power-only", NULL };
+	CHECK_INT(run_wattcast(seg_argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "power.csv: row gapseg#seg5: 10.0 of its 10.0 s lie in gaps without samples");
+	CHECK_CONTAINS(r.err, "row gapseg#seg6: 7.5 of its 10.0 s");
+	CHECK(!strstr(r.err, "#seg4") && !strstr(r.err, "#seg7"));
+	run_result_free(&r);
+	char *rows = test_slurp(out);
+	CHECK(rows && strstr(rows, "gapseg#seg4,") && strstr(rows, "gapseg#seg7,"));
+	CHECK(rows && !strstr(rows, "gapseg#seg5,") && !strstr(rows, "gapseg#seg6,"));
+	free(rows);
+	free(run);
+	free(out);
 	free(dir);
 	return check_report("test_nvsmi_gaps");
 }

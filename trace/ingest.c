@@ -95,11 +95,33 @@ wc__ingest_locate_files(run_ctx *rc, const char *run_dir)
 	}
 }
 
-/* Every row of the run, into `rows` (n of them, counted by the caller). */
+/* A row more than half of whose span lies in gaps of the power log would
+ * be a straight line written as if measured: judged as the whole log is
+ * (docs/formats/telemetry.md, "Time gaps"), it is left out with a warning
+ * naming it. 1 when left out (the row freed). */
+static int
+row_in_gaps(const run_ctx *rc, const wc_ingest_options *opt, double a, double b, wc_ingest_row *row)
+{
+	if (!wc_power_trace_gaps_refuse(rc->pt, a, b))
+		return 0;
+	if (opt->warn) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "%s: row %s: %.1f of its %.1f s lie in gaps without samples (over half "
+		         "interpolated); not written", rc->power_path, row->run.run_id,
+		         wc_power_trace_gap_s(rc->pt, a, b), b - a);
+		opt->warn(msg, opt->warn_payload);
+	}
+	wc__ingest_row_free(row);
+	return 1;
+}
+
+/* Every row of the run, into `rows` (at most the caller's count; *made
+ * of them). */
 static int
 make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, size_t *made,
           wc_error *err)
 {
+	size_t left_out = 0;
 	for (int w = 0; w < rc->n_windows; w++) {
 		double a0 = rc->windows[w].a, span = rc->windows[w].b - a0, seg = opt->segment_s;
 		size_t nseg = segments(span, seg);
@@ -111,9 +133,16 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 			                            nseg == 1 && !rc->windows[w].cut, &rows[*made], err);
 			if (r != WC_OK)
 				return r;
-			(*made)++;
+			if (row_in_gaps(rc, opt, a, b, &rows[*made]))
+				left_out++;
+			else
+				(*made)++;
 		}
 	}
+	if (*made == 0)
+		return wc_error_set(err, WC_EPARSE, "%s: each of the run's %zu row%s lies more than half in gaps "
+		                    "without samples; nothing to write", rc->power_path, left_out,
+		                    left_out == 1 ? "" : "s");
 	return WC_OK;
 }
 
@@ -161,8 +190,8 @@ wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_resul
 	if ((r = make_rows(&rc, opt, rows, &nrows, err)) != WC_OK)
 		goto done;
 	/* All rows made: hand them over (capacity was reserved). */
-	memcpy(res->rows + res->n_rows, rows, total * sizeof *rows);
-	res->n_rows += total;
+	memcpy(res->rows + res->n_rows, rows, nrows * sizeof *rows);
+	res->n_rows += nrows;
 	nrows = 0;
 	r = WC_OK;
 done:
