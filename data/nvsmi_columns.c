@@ -159,9 +159,11 @@ wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why
 
 /* The columns a header line names (docs/formats/telemetry.md, "Header"):
  * the time, the GPU keys and the power columns with their units. WC_OK,
- * or a WC_* error naming the line and what it lacks. */
+ * or a WC_* error naming the line and what it lacks. A `second` header
+ * may lack every power column: wc__nv_reheader refuses it as a second
+ * header ("A second header"), not as a file without the column. */
 static int
-read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, nv_columns *c)
+read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, int second, nv_columns *c)
 {
 	size_t pos = 0;
 	memset(c, 0, sizeof *c);
@@ -203,7 +205,7 @@ read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, nv_columns *
 	int any_power = 0;
 	for (int r = 0; r < NV_POWER_COLUMNS; r++)
 		any_power |= c->power_col[r] >= 0;
-	if (!any_power || c->col_time < 0) {
+	if ((!any_power && !second) || c->col_time < 0) {
 		char why[160];
 		wc__nv_not_a_header(line, len, !any_power ? "power.draw" : "timestamp", why, sizeof why);
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: %s", rd->path, line_no, why);
@@ -262,7 +264,7 @@ int
 wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no)
 {
 	nv_columns c;
-	int rc = read_columns(rd, line, len, line_no, &c);
+	int rc = read_columns(rd, line, len, line_no, 1, &c);
 	if (rc != WC_OK)
 		return rc;
 	if ((c.col_index >= 0) != (rd->col_index >= 0) || (c.col_uuid >= 0) != (rd->col_uuid >= 0))
@@ -294,7 +296,7 @@ int
 wc__nv_parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
 {
 	nv_columns c;
-	int rc = read_columns(rd, line, len, line_no, &c);
+	int rc = read_columns(rd, line, len, line_no, 0, &c);
 	if (rc != WC_OK)
 		return rc;
 	apply_columns(rd, &c);

@@ -102,6 +102,14 @@ main(void)
 	CHECK_INT(read_log(dir, "nopower.csv", t, &s, &info, &w, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "nopower.csv:22: a second header has no 'power.draw' column");
 	free(t);
+	/* no power column of any kind (nvidia-smi restarted with a query
+	 * without power): refused as a second header, not as a log without
+	 * the column (the message blamed "the header" and gave no remedy) */
+	t = log_text(40, 20, "timestamp,index,temperature.gpu,clocks.sm [MHz]", 0);
+	CHECK_INT(read_log(dir, "nopower2.csv", t, &s, &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "nopower2.csv:22: a second header has no 'power.draw' column, which the lines "
+	                        "after line 1 were read from: split the log at line 22");
+	free(t);
 	t = log_text(40, 20, "timestamp,power.draw [W],temperature.gpu,name", 0);
 	CHECK_INT(read_log(dir, "noindex.csv", t, &s, &info, &w, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "noindex.csv:22: a second header tells GPUs apart otherwise than line 1's");
