@@ -356,6 +356,12 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	/* When every line is bad, allowing more would read nothing: the hint
 	 * to raise the share is left out. */
 	const char *option = b->opt && b->bad < data_lines ? b->opt->max_bad_option : NULL;
+	if (b->bad > 0 && (double)b->bad > limit * (double)data_lines && b->split_line > 0)
+		return wc_error_set(err, WC_EPARSE,
+		                    "%s: split the log at line %zu, where it pauses for over %.0f s (the later "
+		                    "lines are bad against the sample before it): %zu of %zu data lines are "
+		                    "malformed (more than %g %%)", b->path, b->split_line, WC_TELEMETRY_MAX_GAP_S,
+		                    b->bad, data_lines, 100.0 * limit);
 	if (b->bad > 0 && (double)b->bad > limit * (double)data_lines)
 		return wc_error_set(err, WC_EPARSE,
 		                    "%s: fix the bad lines%s%s%s: %zu of %zu data lines are malformed (more "

@@ -154,6 +154,9 @@ typedef struct {
 	double clock_shift;       /* added to every later sample: the local
 	                           * clock's daylight-saving jumps taken out */
 	size_t last_bad_line;
+	/* samples over WC_TELEMETRY_MAX_GAP_S after the last kept one, and the
+	 * line of the first: more than one is a pause, not one corrupt time */
+	size_t pause_bad, pause_line;
 	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
 	int stamp_kind;
 	/* timestamp cache: rows of one sweep repeat the same text */

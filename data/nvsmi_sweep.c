@@ -92,6 +92,8 @@ wc__nv_deliver(nv_reader *rd)
 		return WC_OK;
 	}
 	if (rd->have_last && rd->t - rd->last_t > WC_TELEMETRY_MAX_GAP_S) {
+		if (rd->pause_bad++ == 0)
+			rd->pause_line = rd->first_line;
 		wc__bad_line(&rd->bad, rd->first_line,
 		             "sample is %.10g s after the one before (gaps over %.0f s are not bridged); skipped",
 		             rd->t - rd->last_t, WC_TELEMETRY_MAX_GAP_S);
@@ -419,10 +421,14 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		if (rd->unseen_drops > 0) {
 			char label[64];
 			gpu_label(rd, slot, label, sizeof label);
+			size_t shown = rd->bad.shown;
 			wc__bad_line(&rd->bad, rd->unseen_line, "GPU %s has no row before line %zu: %zu sample%s "
 			             "from here on lacked it; dropped", label, line_no, rd->unseen_drops,
 			             rd->unseen_drops == 1 ? "" : "s");
 			rd->bad.bad += rd->unseen_drops - 1; /* one bad line a sample, as when reported */
+			/* all said in this one line: none is "not shown" (as engine.csv's) */
+			if (rd->bad.shown > shown)
+				rd->bad.shown += rd->unseen_drops - 1;
 			rd->unseen_drops = 0;
 		}
 	}

@@ -56,6 +56,11 @@ typedef struct {
 	const char *path;
 	const wc_telemetry_options *opt;
 	size_t bad, shown;
+	/* A line where the log pauses for longer than is bridged, so that
+	 * every later line is bad (0 = none): the refusal says to split the
+	 * log there, not to allow more bad lines, which would drop the rest
+	 * of it (docs/formats/telemetry.md, "Time gaps"). */
+	size_t split_line;
 } wc__bad_lines;
 
 void wc__bad_line(wc__bad_lines *b, size_t line, const char *fmt, ...)

@@ -95,6 +95,21 @@ main(void)
 	CHECK_INT(read_log(dir, "few.csv", log_text(30, 0.1, 5, 1.2), &info, &w, &err), WC_OK);
 	CHECK_INT(info.gaps, 1);
 
+	/* a pause of over an hour (1 h 10 s lost at line 152): every later
+	 * sample is bad against the one before it, so the refusal says to
+	 * split the log there, not to allow more bad lines (--max-bad), which
+	 * would drop the rest of the log */
+	{
+		char *ptext = log_text(300, 0.25, 150, 3610.0), *pp = test_fixture(dir, "pause.csv", ptext);
+		wc_telemetry_options popt = WC_TELEMETRY_OPTIONS_INIT;
+		popt.max_bad_option = "--max-bad";
+		CHECK_INT(wc_nvsmi_read(pp, &popt, NULL, NULL, &info, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "pause.csv: split the log at line 152, where it pauses for over 3600 s");
+		CHECK(strstr(err.msg, "--max-bad") == NULL);
+		free(ptext);
+		free(pp);
+	}
+
 	/* metrics --json counts them */
 	char *text = log_text(300, 0.25, 150, 10.0), *p = test_fixture(dir, "json.csv", text);
 	free(text);
