@@ -331,20 +331,38 @@ wc__warn(const wc_telemetry_options *opt, const char *fmt, ...)
 	opt->warn(msg, opt->warn_payload);
 }
 
-void
-wc__bad_line(wc__bad_lines *b, size_t line, const char *fmt, ...)
+static void
+bad_report(wc__bad_lines *b, size_t line, int column, const char *fmt, va_list ap)
 {
 	b->bad++;
 	if (!b->opt || !b->opt->warn || (int)b->shown >= b->opt->max_warnings)
 		return;
 	char reason[400], msg[512];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(reason, sizeof reason, fmt, ap);
-	va_end(ap);
-	snprintf(msg, sizeof msg, "%s:%zu: %s", b->path, line, reason);
+	if (column > 0)
+		snprintf(msg, sizeof msg, "%s:%zu:%d: %s", b->path, line, column, reason);
+	else
+		snprintf(msg, sizeof msg, "%s:%zu: %s", b->path, line, reason);
 	b->opt->warn(msg, b->opt->warn_payload);
 	b->shown++;
+}
+
+void
+wc__bad_line(wc__bad_lines *b, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bad_report(b, line, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+wc__bad_cell(wc__bad_lines *b, size_t line, int column, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bad_report(b, line, column, fmt, ap);
+	va_end(ap);
 }
 
 int

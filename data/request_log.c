@@ -29,6 +29,15 @@
  * from the window without a word). */
 #define REQ_MAX_SPAN_S 1e7
 
+/* A token count: a whole number of tokens, 0 to WC_CAPACITY_MAX_TOKENS
+ * (docs/formats/telemetry.md, requests): 12.5 is a cell of another column
+ * (a latency mapped to it), not a count. */
+static int
+is_token_count(double v)
+{
+	return v >= 0 && v <= WC_CAPACITY_MAX_TOKENS && v == floor(v);
+}
+
 static void warn_repeats(const wc_request_log *log, const char *path, const wc_telemetry_options *opt);
 
 /* A first arrival that is no epoch second but one of another unit
@@ -250,9 +259,9 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		double tt = num_at(ra.ttft, i), out_len = num_at(ra.olen, i), in_len = num_at(ra.ilen, i);
 		/* a count no request has is named at its entry, not later at an
 		 * index of the sorted arrivals */
-		if (in_len < 0 || in_len > WC_CAPACITY_MAX_TOKENS || out_len < 0 || out_len > WC_CAPACITY_MAX_TOKENS) {
-			int bad_in = in_len < 0 || in_len > WC_CAPACITY_MAX_TOKENS;
-			rc = wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: %g is no token count (0 to %g)", path,
+		if ((!isnan(in_len) && !is_token_count(in_len)) || (!isnan(out_len) && !is_token_count(out_len))) {
+			int bad_in = !isnan(in_len) && !is_token_count(in_len);
+			rc = wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: %g is no token count (a whole number, 0 to %g)", path,
 			                  bad_in ? "input_lens" : "output_lens", i, bad_in ? in_len : out_len,
 			                  WC_CAPACITY_MAX_TOKENS);
 			goto done;
@@ -404,13 +413,13 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 		if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)
 			continue;
 		if (wc__parse_number(s, fl, &v[c]) != 0) {
-			wc__bad_line(bad, line_no, "%s: expected a number, got '%.*s'", csv_names[c],
+			wc__bad_cell(bad, line_no, f[col[c]].column, "%s: expected a number, got '%.*s'", csv_names[c],
 			             (int)(fl > 40 ? 40 : fl), s);
 			return 0;
 		}
-		if ((c == RC_INPUT || c == RC_OUTPUT) && !(v[c] >= 0 && v[c] <= WC_CAPACITY_MAX_TOKENS)) {
-			wc__bad_line(bad, line_no, "%s = %g is no token count (0 to %g)", csv_names[c], v[c],
-			             WC_CAPACITY_MAX_TOKENS);
+		if ((c == RC_INPUT || c == RC_OUTPUT) && !is_token_count(v[c])) {
+			wc__bad_cell(bad, line_no, f[col[c]].column, "%s = %g is no token count (a whole number, 0 "
+			             "to %g)", csv_names[c], v[c], WC_CAPACITY_MAX_TOKENS);
 			return 0;
 		}
 	}

@@ -215,8 +215,24 @@ test_csv_flags(void)
 	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
 	if (log)
 		CHECK_INT(log->n, 1);
-	CHECK_CONTAINS(w.text, "requests_negative.csv:3: output_tokens = -3 is no token count");
+	CHECK_CONTAINS(w.text, "requests_negative.csv:3:31: output_tokens = -3 is no token count");
 	wc_request_log_free(log);
+	free(p);
+	/* nor is a fraction (a latency column mapped to the count): a bad
+	 * cell, named by its column (12.5 was taken as a count, silently) */
+	w.text[0] = 0;
+	p = fixture("requests_frac.csv", "arrival_s,completion_s,input_tokens,output_tokens\n"
+	                                 "1784415085.5,1784415086.5,4000,3\n1784415087.5,1784415088.5,400,12.5\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log)
+		CHECK_INT(log->n, 1);
+	CHECK_CONTAINS(w.text, "requests_frac.csv:3:31: output_tokens = 12.5 is no token count (a whole number");
+	wc_request_log_free(log);
+	free(p);
+	p = fixture("requests_frac.json", "{\"request_timestamps\": [1784415085.5, 1784415086.5],"
+	                                  " \"e2els\": [1.0, 1.0], \"output_lens\": [2, 12.5]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "requests_frac.json: /output_lens/1: 12.5 is no token count");
 	free(p);
 	p = fixture("requests_negative.json", "{\"request_timestamps\": [1784415085.5, 1784415086.5],"
 	                                      " \"e2els\": [1.0, 1.0], \"output_lens\": [0, -3]}");
