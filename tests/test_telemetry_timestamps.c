@@ -174,6 +174,20 @@ main(void)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.err, "power.csv: timestamps carry their zone; the UTC offset 3600 s is not applied");
 	run_result_free(&r);
+	/* a flag against the manifest's offset: neither applies, said once
+	 * (it was also said that the manifest's won over the flag) */
+	free(test_fixture(run, "wattcast-run.json", "{\"schema\": \"wattcast.run/2\", \"run_id\": \"z\", "
+	                  "\"platform\": \"L40S\", \"tp\": 1, \"model\": \"mistralai/Mistral-7B-Instruct-v0.3\", "
+	                  "\"utc_offset_s\": -25200}\n"));
+	const char *argv3[] = { "wattcast", "ingest", run, "-o", out, "--utc-offset", "0", NULL };
+	CHECK_INT(run_wattcast(argv3, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "power.csv: timestamps carry their zone; neither the run's UTC offset -25200 s nor "
+	               "--utc-offset 0 is applied");
+	CHECK(strstr(r.err, "wins over a flag") == NULL);
+	run_result_free(&r);
+	free(test_fixture(run, "wattcast-run.json", "{\"schema\": \"wattcast.run/2\", \"run_id\": \"z\", "
+	                  "\"platform\": \"L40S\", \"tp\": 1, \"model\": \"mistralai/Mistral-7B-Instruct-v0.3\"}\n"));
 
 	/* Engine times in milliseconds are named as such, not blamed on the
 	 * UTC offset ("clocks cannot be aligned ... check the offset"). */

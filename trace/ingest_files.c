@@ -104,10 +104,10 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--tp %d (the run says %d)",
 			         over[0] ? ", " : "", d->tp, rc->m.tp);
 		/* one of the two is hours off, and the clock check aligns the
-		 * logs by the manifest's */
-		if (!isnan(d->utc_offset_s) && !isnan(rc->m.utc_offset_s) && d->utc_offset_s != rc->m.utc_offset_s)
-			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--utc-offset %g (the run says %g)",
-			         over[0] ? ", " : "", d->utc_offset_s, rc->m.utc_offset_s);
+		 * logs by the manifest's; said once the power log is read, as
+		 * neither applies to timestamps that carry their zone */
+		rc->offset_overruled = !isnan(d->utc_offset_s) && !isnan(rc->m.utc_offset_s) &&
+		                       d->utc_offset_s != rc->m.utc_offset_s;
 		if (over[0]) {
 			snprintf(msg, sizeof msg, "%s: %s: not applied; what a run states (its manifest, or nvidia-smi's "
 			         "product name) wins over a flag", rc->dir, over);
@@ -235,13 +235,24 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	/* Times that carry their zone need no UTC offset
 	 * (docs/formats/telemetry.md, "Timestamps"); one given is not applied. */
 	if (rc->pt->info.utc_stamps) {
-		if (rc->m.utc_offset_s != 0 && !isnan(rc->m.utc_offset_s) && opt->warn) {
+		if (rc->offset_overruled && opt->warn) {
+			char msg[1400];
+			snprintf(msg, sizeof msg, "%s: timestamps carry their zone; neither the run's UTC offset %.0f s "
+			         "nor --utc-offset %g is applied", rc->power_path, rc->m.utc_offset_s,
+			         opt->defaults.utc_offset_s);
+			opt->warn(msg, opt->warn_payload);
+		} else if (rc->m.utc_offset_s != 0 && !isnan(rc->m.utc_offset_s) && opt->warn) {
 			char msg[1400];
 			snprintf(msg, sizeof msg, "%s: timestamps carry their zone; the UTC offset %.0f s is not "
 			         "applied", rc->power_path, rc->m.utc_offset_s);
 			opt->warn(msg, opt->warn_payload);
 		}
 		rc->m.utc_offset_s = 0.0;
+	} else if (rc->offset_overruled && opt->warn) {
+		char msg[1400];
+		snprintf(msg, sizeof msg, "%s: --utc-offset %g (the run says %g): not applied; what a run states "
+		         "(its manifest) wins over a flag", rc->dir, opt->defaults.utc_offset_s, rc->m.utc_offset_s);
+		opt->warn(msg, opt->warn_payload);
 	}
 	if (rc->pt->n < 2)
 		return wc_error_set(err, WC_EPARSE, "%s: fewer than two samples", rc->power_path);

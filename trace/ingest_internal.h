@@ -21,6 +21,8 @@ typedef struct {
 	double *grid_n;            /* n(t) at t0 + k*GRID */
 	const char *n_source;      /* "engine", "requests", or "" (power only) */
 	int power_only;
+	int offset_overruled;      /* --utc-offset differs from the manifests' (said
+	                            * once the power log shows whether it applies) */
 	unsigned char *quiet;      /* per power sample: no request runs or waits */
 	double idle_gpu[WC_TELEMETRY_MAX_GPUS];
 	const char *idle_source;
