@@ -96,6 +96,12 @@ replay_id(size_t i, const void *replays)
 	return ((const wc_trace_replay *)replays)[i].run_id;
 }
 
+static const char *
+replay_dir(size_t i, const void *replays)
+{
+	return ((const wc_trace_replay *)replays)[i].dir;
+}
+
 int
 cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest *defaults,
                  int quiet, cli_run_set *s)
@@ -115,7 +121,7 @@ cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest
 	/* a run read twice would weigh twice in a response's fit, or in a
 	 * validation's medians and coverage: refused as ingest refuses it
 	 * (docs/envelopes.md) */
-	if (wc_ingest_check_ids(s->n, replay_id, s->replays, &err) != WC_OK)
+	if (wc_ingest_check_ids(s->n, replay_id, replay_dir, s->replays, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	return CLI_OK;
 }

@@ -106,28 +106,42 @@ wc_inputs_label(char *const *paths, size_t n, char *out, size_t cap)
 	}
 }
 
+typedef struct {
+	const char *id;
+	size_t i;
+} id_at;
+
+/* by id, then by index: the first two of a run of equal ids are the
+ * lowest indices holding it */
 static int
 by_id(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const id_at *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
 int
 wc_runs_repeated_id(size_t n, const char *(*id)(size_t i, const void *payload), const void *payload,
-                    const char **repeated, wc_error *err)
+                    const char **repeated, size_t where[2], wc_error *err)
 {
 	*repeated = NULL;
 	if (n < 2)
 		return WC_OK;
-	const char **ids = wc_alloc_array(n, sizeof *ids);
+	id_at *ids = wc_alloc_array(n, sizeof *ids);
 	if (!ids)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		ids[i] = id(i, payload);
+		ids[i] = (id_at){ id(i, payload), i };
 	qsort(ids, n, sizeof *ids, by_id);
 	for (size_t i = 1; i < n && !*repeated; i++)
-		if (strcmp(ids[i], ids[i - 1]) == 0)
-			*repeated = ids[i];
+		if (strcmp(ids[i].id, ids[i - 1].id) == 0) {
+			*repeated = ids[i].id;
+			if (where) {
+				where[0] = ids[i - 1].i;
+				where[1] = ids[i].i;
+			}
+		}
 	free(ids);
 	return WC_OK;
 }
@@ -145,7 +159,7 @@ static int
 check_ids(const wc_runs_table *t, wc_error *err)
 {
 	const char *dup;
-	int rc = wc_runs_repeated_id(t->n_runs, run_id_of, t, &dup, err);
+	int rc = wc_runs_repeated_id(t->n_runs, run_id_of, t, &dup, NULL, err);
 	if (rc == WC_OK && dup)
 		rc = wc_error_set(err, WC_EPARSE, "run_id '%.64s' is in more than one input (a table given twice?): "
 		                  "each run counts once", dup);

@@ -41,8 +41,10 @@ void wc_table_inputs_fingerprint(char *const *paths, size_t n, char out[65]);
 
 /** A run id given twice among the `n` ids `id(i, payload)` (borrowed
  *  from them) into *repeated, or NULL when each is given once; n log n.
- *  WC_ENOMEM only. The one rule behind every "each run once" check. */
+ *  `where` (or NULL) gets the two indices holding it, the lower first, so
+ *  a refusal can name both places. WC_ENOMEM only. The one rule behind
+ *  every "each run once" check. */
 int wc_runs_repeated_id(size_t n, const char *(*id)(size_t i, const void *payload), const void *payload,
-                        const char **repeated, wc_error *err);
+                        const char **repeated, size_t where[2], wc_error *err);
 
 #endif

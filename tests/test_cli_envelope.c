@@ -440,6 +440,10 @@ test_fit_and_validate(const char *dir)
 	CHECK_INT(run_wattcast(twice, NULL, &r), 0);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "wattcast validate envelope: run_id 'r1' appears twice (two runs with the same id)");
+	/* ... naming where it was read, both times (the folders were left to
+	 * be hunted for in a tree of hundreds) */
+	CHECK(r.err && strstr(r.err, "same id): in ") && strstr(r.err, "/r1 and ") &&
+	      strstr(strstr(r.err, " and "), a + strlen(a) - 10));
 	run_result_free(&r);
 	/* ... and from a response's fit (it counted the run twice) */
 	char *twice_out = path_join(dir, "twice.json");

@@ -4,7 +4,9 @@
  * "#seg4" of a segmented run with a long id never showed and every line
  * read the same. Now the column is as wide as the longest id (up to 64),
  * and a longer id loses its middle, never its end. The platform column
- * is as wide as the longest platform (it cut H100-NVL to H100-N).
+ * is as wide as the longest platform (it cut H100-NVL to H100-N). Two
+ * folders with one run id are refused naming both folders (a run and its
+ * copy in a tree of hundreds were left to be hunted for).
  */
 #include "tests/support/support.h"
 #include "tests/support/synth_folder.h"
@@ -73,6 +75,23 @@ main(void)
 	free(out);
 	free(man);
 	free(folder);
+	free(root);
+
+	/* one run id in two folders: both named */
+	root = path_join(dir, "dup");
+	mkdir(root, 0755);
+	char *one = synth_run_folder(root, "one", "dup_run", 1784415439.0, 20, 8);
+	char *copy = synth_run_folder(root, "copy", "dup_run", 1784415439.0, 20, 8);
+	out = path_join(dir, "dup.csv");
+	const char *dup_argv[] = { "wattcast", "ingest", root, "-o", out, "--quiet", NULL };
+	CHECK_INT(run_wattcast(dup_argv, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "run_id 'dup_run' appears twice (two runs with the same id): in ");
+	CHECK(r.err && strstr(r.err, "dup/copy and ") && strstr(r.err, "dup/one"));
+	run_result_free(&r);
+	free(one);
+	free(copy);
+	free(out);
 	free(root);
 	free(dir);
 	return check_report("test_cli_ingest_summary_ids");

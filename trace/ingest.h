@@ -69,6 +69,7 @@ typedef struct {
 	char window[8];                /* "level" (a load level's window) or "log" */
 	char level_label[48];          /* the level's label, "" without levels */
 	char n_source[16];             /* "engine" or "requests" */
+	char dir[1024];                /* the run folder read */
 	double request_rate, burstiness;
 	double *series_t;              /* n(t) on the 50 ms grid, s from the window start */
 	double *series_running;
@@ -103,9 +104,11 @@ int wc_ingest_manifest(const char *run_dir, const wc_ingest_options *opt, wc_run
  *  (docs/formats/telemetry.md, "Run folders"). */
 #define WC_INGEST_SEARCH_DEPTH 4
 /** WC_EINVAL naming the first run id of the `n` that repeats an earlier
- *  one (`id(i, payload)` is the i-th): one run read twice (a copy, two
- *  overlapping folders) would weigh twice in everything pooled. */
-int wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload), const void *payload,
+ *  one (`id(i, payload)` is the i-th) and the two run folders it was read
+ *  from (`dir(i, payload)`): one run read twice (a copy, two overlapping
+ *  folders) would weigh twice in everything pooled. */
+int wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload),
+                        const char *(*dir)(size_t i, const void *payload), const void *payload,
                         wc_error *err);
 /** Run folders (holding power.csv) at `dir` or below it
  *  (WC_INGEST_SEARCH_DEPTH levels), sorted. Caller frees each path and the

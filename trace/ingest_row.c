@@ -130,6 +130,7 @@ row_facts(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, doubl
 	memcpy(row->idle_gpu_w, rc->idle_gpu, sizeof row->idle_gpu_w);
 	snprintf(row->idle_source, sizeof row->idle_source, "%s", rc->idle_source);
 	snprintf(row->n_source, sizeof row->n_source, "%s", rc->n_source);
+	snprintf(row->dir, sizeof row->dir, "%s", rc->dir);
 
 	wc_run *run = &row->run;
 	row_id(rc, opt, w, seg, run->run_id, sizeof run->run_id);

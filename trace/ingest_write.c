@@ -280,12 +280,20 @@ wc_ingest_check_output(const char *path, wc_error *err)
 }
 
 int
-wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload), const void *payload, wc_error *err)
+wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload),
+                    const char *(*dir)(size_t i, const void *payload), const void *payload, wc_error *err)
 {
 	const char *dup;
-	int rc = wc_runs_repeated_id(n, id, payload, &dup, err);
-	if (rc == WC_OK && dup)
-		rc = wc_error_set(err, WC_EINVAL, "run_id '%s' appears twice (two runs with the same id)", dup);
+	size_t at[2];
+	int rc = wc_runs_repeated_id(n, id, payload, &dup, at, err);
+	if (rc == WC_OK && dup) {
+		/* the folders' ends tell them apart; a message holds 255 bytes */
+		const char *a = dir(at[0], payload), *b = dir(at[1], payload);
+		size_t la = strlen(a), lb = strlen(b);
+		rc = wc_error_set(err, WC_EINVAL, "run_id '%.48s' appears twice (two runs with the same id): in "
+		                  "%s%s and %s%s", dup, la > 64 ? "..." : "", la > 64 ? a + la - 64 : a,
+		                  lb > 64 ? "..." : "", lb > 64 ? b + lb - 64 : b);
+	}
 	return rc;
 }
 
@@ -293,6 +301,12 @@ static const char *
 row_id(size_t i, const void *rows)
 {
 	return ((const wc_ingest_row *)rows)[i].run.run_id;
+}
+
+static const char *
+row_dir(size_t i, const void *rows)
+{
+	return ((const wc_ingest_row *)rows)[i].dir;
 }
 
 int
@@ -303,7 +317,7 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 	int rc = WC_OK;
 	if (res->n_rows == 0)
 		return wc_error_set(err, WC_EINVAL, "%s: no rows to write", path);
-	if ((rc = wc_ingest_check_ids(res->n_rows, row_id, res->rows, err)) != WC_OK)
+	if ((rc = wc_ingest_check_ids(res->n_rows, row_id, row_dir, res->rows, err)) != WC_OK)
 		return rc;
 	if ((rc = check_series_names(path, res, err)) != WC_OK)
 		return rc;

@@ -340,6 +340,7 @@ build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *
 	if ((rc_ = wc__ingest_make_row(rc, opt, w, 1, r->start_epoch, r->end_epoch, 1, 1, &row, err)) != WC_OK)
 		return rc_;
 	snprintf(r->run_id, sizeof r->run_id, "%s", row.run.run_id);
+	snprintf(r->dir, sizeof r->dir, "%s", row.dir);
 	r->metrics = row.metrics;
 	double idle = 0.0;
 	int known = 0;

@@ -25,6 +25,7 @@ extern "C" {
 typedef struct {
 	wc_run_manifest m;              /* the run: manifests, then the options' defaults */
 	char run_id[128];               /* as `ingest` names the row */
+	char dir[1024];                 /* the run folder read */
 	double start_epoch, end_epoch;  /* the window */
 	int tp;
 	double idle_w;                  /* measured loaded idle per GPU (mean of the GPUs); NaN none */
