@@ -251,6 +251,14 @@ wc__nv_is_header(const char *line, size_t len)
 	return 0;
 }
 
+/* The columns a header tells GPUs apart by, in words. */
+static const char *
+gpu_keys(int col_index, int col_uuid)
+{
+	return col_index >= 0 ? (col_uuid >= 0 ? "index and uuid" : "index and no uuid")
+	                      : (col_uuid >= 0 ? "uuid and no index" : "neither index nor uuid");
+}
+
 /* A header after the first (a second nvidia-smi appended to the log,
  * maybe with another --query-gpu list): the columns read -- time, GPU
  * keys, the power column read -- in the same places, it drops nothing
@@ -269,10 +277,9 @@ wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no)
 		return rc;
 	if ((c.col_index >= 0) != (rd->col_index >= 0) || (c.col_uuid >= 0) != (rd->col_uuid >= 0))
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: a second header tells GPUs apart otherwise than "
-		                    "line %zu's (index %s, uuid %s here; %s, %s there): split the log at line %zu",
-		                    rd->path, line_no, rd->header_line, c.col_index >= 0 ? "present" : "absent",
-		                    c.col_uuid >= 0 ? "present" : "absent", rd->col_index >= 0 ? "present" : "absent",
-		                    rd->col_uuid >= 0 ? "present" : "absent", line_no);
+		                    "line %zu's (it has %s; line %zu has %s): split the log at line %zu", rd->path,
+		                    line_no, rd->header_line, gpu_keys(c.col_index, c.col_uuid), rd->header_line,
+		                    gpu_keys(rd->col_index, rd->col_uuid), line_no);
 	if (c.power_col[rd->power_rank] < 0)
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: a second header has no '%s' column, which the "
 		                    "lines after line %zu were read from: split the log at line %zu", rd->path,

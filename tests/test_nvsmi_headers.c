@@ -113,6 +113,8 @@ main(void)
 	t = log_text(40, 20, "timestamp,power.draw [W],temperature.gpu,name", 0);
 	CHECK_INT(read_log(dir, "noindex.csv", t, &s, &info, &w, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "noindex.csv:22: a second header tells GPUs apart otherwise than line 1's");
+	/* what each has, named as such (only line 1's was, as "there") */
+	CHECK_CONTAINS(err.msg, "(it has neither index nor uuid; line 1 has index and no uuid): split the log at line 22");
 	free(t);
 
 	/* not a comma-separated text log: the reason named */
