@@ -12,7 +12,11 @@
  * spread, its band is drawn from server.bins, and no stray "null" text is
  * shown (nor under the budget's plan); the flexibility plot has one point
  * per step, the knee and the least-energy step marked at the API's clocks,
- * and its table has the steps with units.
+ * and its table has the steps with units. The envelope's workload has the
+ * form's token lengths; the budget's plan rows have names of their own and
+ * units; a refused panel request clears the panel's answer and names the
+ * box its field pointer names (marked, focused; an empty box is not sent
+ * as 0); a refused form clears the panels' answers.
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
@@ -135,6 +139,10 @@ check_envelope(void)
 {
 	const char *inputs[] = { "p--v1-forecast-envelope-horizon_s", "120", "p--v1-forecast-envelope-replicas", "8", NULL };
 	json_t *a = compute(ENVELOPE, "/v1/forecast/envelope", inputs, "tr[data-key=\"server.summary.mean_w\"]");
+	/* The token lengths are the configuration's (the link's 1024 and 128),
+	 * not the panel's example. */
+	CHECK(truth("(() => { const b = JSON.parse(window.sent.filter(([u]) => u === '/v1/forecast/envelope').pop()[1]);"
+	            " return b.workload.input_tokens.mean === 1024 && b.workload.output_tokens.mean === 128; })()"));
 	json_t *server = json_object_get(a, "server"), *sum = json_object_get(server, "summary");
 	json_t *iv = json_object_get(server, "interval_95"), *bins = json_object_get(server, "bins");
 	CHECK(json_is_object(iv) && json_is_array(json_object_get(bins, "t_s")));
@@ -197,9 +205,70 @@ check_budget(void)
 	char *n = text_of(BUDGET " tr[data-key=\"plan.fleet_size\"] td");
 	CHECK_INT(atoi(n), (int)json_integer_value(json_object_get(plan, "fleet_size")));
 	free(n);
-	check_row(BUDGET, "plan.stat_w", "Plan: Stat", "W", json_number_value(json_object_get(plan, "stat_w")));
+	/* The statistic's name and its value in W are two rows of two names,
+	 * the value's interval in W too. */
+	check_row(BUDGET, "plan.stat_w", "Plan: the statistic at the fleet size", "W",
+	          json_number_value(json_object_get(plan, "stat_w")));
+	check_row(BUDGET, "plan.stat_interval_95.lo", "Plan: the statistic’s 95 % predictive interval, low end", "W",
+	          json_number_value(json_object_get(json_object_get(plan, "stat_interval_95"), "lo")));
 	check_no_null(BUDGET);
 	json_decref(a);
+}
+
+/* Sets the panel's input `id` to `value`, clicks its Compute and waits for
+ * a message under the field `field`; then that field's message. */
+static char *
+refused(const char *section, const char *id, const char *value, const char *field)
+{
+	char expr[512];
+	snprintf(expr, sizeof expr, "(() => { document.getElementById('%s').value = '%s';"
+	         " document.querySelector('%s button[type=submit]').click(); return true; })()", id, value, section);
+	page_eval_ok(B, expr);
+	snprintf(expr, sizeof expr, "(document.querySelector('%s .field[data-field=\"%s\"] .field-error') || {}).textContent",
+	         section, field);
+	int shown = cdp_wait(B, expr, PAGE_WAIT_S);
+	if (!shown) {
+		char *t = text_of(section);
+		fprintf(stderr, "%s: no message under %s; the panel says: %s\n", section, field, t);
+		free(t);
+	}
+	CHECK(shown);
+	/* marked and focused, as the form's controls are */
+	snprintf(expr, sizeof expr, "document.getElementById('%s').getAttribute('aria-invalid') === 'true'"
+	         " && document.activeElement === document.getElementById('%s')", id, id);
+	CHECK(truth(expr));
+	char sel[256];
+	snprintf(sel, sizeof sel, "%s .field[data-field=\"%s\"] .field-error", section, field);
+	return text_of(sel);
+}
+
+/* A refused panel request leaves no answer of the one before on screen,
+ * and its message sits under the control it names, with what was typed. */
+static void
+check_panel_refusals(void)
+{
+	char *m = refused(BUDGET, "p--v1-plan-budget-budget_w", "-5", "budget_w");
+	CHECK_CONTAINS(m, "budget_w:");
+	free(m);
+	CHECK(truth("document.querySelector('" BUDGET " tr[data-key]') === null"));
+	/* an empty arrival rate is not "got 0" */
+	m = refused(ENVELOPE, "p--v1-forecast-envelope-workload-rate", "", "workload/rate");
+	CHECK_CONTAINS(m, "workload/rate");
+	CHECK(strstr(m, "got 0") == NULL);
+	free(m);
+	CHECK(truth("document.querySelector('" ENVELOPE " tr[data-key]') === null"));
+}
+
+/* A configuration the server refuses clears the panels that answered the
+ * one before (docs/planner.md). */
+static void
+check_form_refusal(void)
+{
+	CHECK(truth("document.querySelector('" FLEX " svg circle.step') !== null"));
+	page_eval_ok(B, "(() => { document.getElementById('f-tp').value = '0'; document.getElementById('predict').click(); return true; })()");
+	CHECK(page_wait_runs(B, 2));
+	CHECK(truth("document.querySelector('" FLEX " svg circle.step') === null"
+	            " && document.querySelector('" FLEX " table.flex-steps') === null"));
 }
 
 static void
@@ -275,7 +344,8 @@ main(void)
 		char link[256];
 		http_set_base(S.port);
 		snprintf(link, sizeof link,
-		         "http://127.0.0.1:%d/?profile=measured&platform=A100&model=Qwen3-8B&tp=1&concurrency=32", S.port);
+		         "http://127.0.0.1:%d/?profile=measured&platform=A100&model=Qwen3-8B&tp=1&concurrency=32"
+		         "&input_tokens=1024&output_tokens=128", S.port);
 		CHECK_INT(cdp_navigate(B, link), 0);
 		CHECK(page_wait_runs(B, 1));
 		/* The form has one "Load" heading (the radio pair's is for screen readers). */
@@ -284,6 +354,8 @@ main(void)
 		check_envelope();
 		check_budget();
 		check_flexibility();
+		check_panel_refusals();
+		check_form_refusal();
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);

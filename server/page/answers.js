@@ -23,15 +23,20 @@ async function predict(pushUrl) {
   const r = await api('/v1/predict/inference', req);
   if (gen !== S.generation) return;
   if (!r.ok) {
+    /* no number of another configuration stays on screen (docs/planner.md) */
     clearAnswer();
+    clearCompare();
+    $('plot-list').replaceChildren(el('p', { class: 'muted', text: 'No plots: the server refused the configuration.' }));
+    followPanels();
     showError(r.body);
     setStatus('error', `The server answered ${r.status || 'nothing'}; nothing was computed.`);
     S.runs++;
     $('status').dataset.runs = S.runs;
     return;
   }
-  renderAnswer(r.body);
+  renderAnswer(r.body, req);
   updateLink(req, pushUrl);
+  followPanels();
   const batch = await runBatch(req);
   if (gen !== S.generation) return;
   renderCompare(req, r.body, batch);
@@ -67,30 +72,55 @@ function clearAnswer() {
 }
 
 /* Every quantity of an answer: [key, leaf, value, interval, covers]
- * (nested objects of numbers are flattened as "parent.key"). */
+ * (nested objects of numbers are flattened as "parent.key"). A quantity's
+ * interval is its block's entry of the same name (a block with its own
+ * interval_95, such as capacity, uses it), or the one PATH_LABELS names
+ * (capacity.cost.per_hour: capacity.interval_95.cost_per_hour); a
+ * top-level quantity a block gives the interval of (mean_running) takes it. */
 function quantities(answer) {
   const out = [];
-  const iv = answer.interval_95 || {};
-  const walk = (obj, prefix, ivs) => {
+  const top = answer.interval_95 || {};
+  const blocks = Object.values(answer).filter((v) => v && typeof v === 'object' && !Array.isArray(v) && v.interval_95)
+    .map((v) => v.interval_95);
+  const has = (b, n) => b && b[n] !== undefined && b[n] !== null;
+  const walk = (obj, prefix, ivs, block) => {
     for (const [k, v] of Object.entries(obj)) {
       if (!prefix && ANSWER_SKIP.includes(k)) continue;
       if (prefix && (k === 'interval_95' || k === 'warnings')) continue;
       const key = prefix ? `${prefix}.${k}` : k;
-      const ivv = ivs && (ivs[k] !== undefined ? ivs[k] : iv[key]);
+      const name = (PATH_LABELS[key] && PATH_LABELS[key][2]) || k;
+      const src = [ivs, block].find((b) => has(b, name)) || (prefix ? null : blocks.find((b) => has(b, name)));
+      const ivv = src ? src[name] : has(top, key) ? top[key] : undefined;
       /* what the interval covers: per quantity when the block says, else
        * the block's (docs/intervals.md) */
-      const by = ivs && ivs.covers_by_quantity;
-      const cov = ivv ? (by && by[k]) || (ivs && ivs.covers) || iv.covers || '' : '';
+      const by = src && src.covers_by_quantity;
+      const cov = ivv ? (by && by[name]) || (src && src.covers) || top.covers || '' : '';
       if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') out.push([key, k, v, ivv, cov]);
-      /* a block with its own intervals (the capacity answers) uses them */
-      else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key, v.interval_95 || (ivs && ivs[k]));
+      else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key, v.interval_95 || (ivs && ivs[k]), v.interval_95 || block);
     }
   };
-  walk(answer, '', iv);
+  walk(answer, '', top, top);
   return out;
 }
 
-function renderAnswer(a) {
+/* The clock the answer is at (docs/http-api.md, `config`): locked, settled
+ * under the power cap or the board's limit; and a cap that does not bind. */
+function clockRows(a, req) {
+  const c = a.config || {};
+  const rows = [];
+  const cap = req.power_cap_w !== undefined ? c.power_cap_w : undefined;
+  if (typeof c.sm_clock_mhz === 'number') {
+    const why = req.sm_clock_mhz !== undefined ? 'locked'
+      : typeof cap === 'number' ? `settled under the ${fmt(cap)} W power cap per GPU`
+        : typeof c.board_power_limit_w === 'number' ? `settled under the board’s ${fmt(c.board_power_limit_w)} W power limit` : '';
+    rows.push(['config.sm_clock_mhz', 'SM clock answered at', `${fmt(c.sm_clock_mhz)} MHz`, why]);
+  }
+  if (typeof cap === 'number' && typeof c.sm_clock_mhz !== 'number')
+    rows.push(['config.power_cap_w', 'Power cap per GPU', `${fmt(cap)} W`, 'does not bind: the GPU runs at its free clock']);
+  return rows;
+}
+
+function renderAnswer(a, req) {
   clearAnswer();
   const iv = a.interval_95;
   $('node-power').textContent = `${fmt(a.node_power_w)} W`;
@@ -99,15 +129,15 @@ function renderAnswer(a) {
     : 'no interval: see the warnings';
   const body = $('answer-table').tBodies[0];
   for (const [key, leaf, v, ivv, cov] of quantities(a)) {
-    const unit = PATH_LABELS[key] ? PATH_LABELS[key][1] : unitLabel(leaf);
-    const shown = typeof v === 'number' ? `${fmt(v)}${unit ? ' ' + unit : ''}` : String(v);
-    body.append(el('tr', { 'data-key': key },
-      el('th', { scope: 'row', text: PATH_LABELS[key] ? PATH_LABELS[key][0]
-        : key.includes('.') ? `${humanize(key.split('.')[0])}: ${labelOf(leaf)}` : labelOf(leaf) }),
-      el('td', { class: 'num', text: shown }),
+    const [label, unit] = rowLabel(key, leaf, key.includes('.') ? key.split('.')[0] : '');
+    body.append(el('tr', { 'data-key': key }, el('th', { scope: 'row', text: label }),
+      el('td', { class: 'num', text: shownValue(v, unit) }),
       el('td', { class: 'num', text: fmtInterval(ivv) }),
       el('td', { class: 'covers', text: cov })));
   }
+  for (const [key, label, shown, why] of clockRows(a, req || {}))
+    body.append(el('tr', { 'data-key': key }, el('th', { scope: 'row', text: label }),
+      el('td', { class: 'num', text: shown }), el('td', { class: 'num' }), el('td', { class: 'covers', text: why })));
   /* the answer's warnings and those of its blocks (capacity, ...) */
   showWarnings([].concat(a.warnings || [], ...Object.values(a)
     .filter((v) => v && typeof v === 'object' && Array.isArray(v.warnings)).map((v) => v.warnings)));
@@ -121,7 +151,8 @@ function describe(c) {
      size is said anyway (tp defaults to one GPU), so compared rows read alike. */
   parts.push(`TP ${c.tp !== undefined ? c.tp : 1}`);
   for (const [k, v] of Object.entries(c))
-    if (!['platform', 'model', 'active_params_b', 'tp'].includes(k)) parts.push(`${k} ${v}`);
+    if (!['platform', 'model', 'active_params_b', 'tp'].includes(k))
+      parts.push(v && typeof v === 'object' ? flat({ [k]: v }).map(([a, x]) => `${a} ${x}`).join(' · ') : `${k} ${v}`);
   return parts.filter((x) => x !== undefined && x !== '').join(' · ');
 }
 
@@ -133,7 +164,8 @@ function renderCompare(req, answer, batch) {
     rows.push({ config: c, answer: res, label: `#${i + 1}`, i });
   });
   const fields = COMPARE_FIELDS.filter((f) => rows.some((r) => typeof pick(r.answer, f)[0] === 'number'));
-  const load = req.concurrency !== undefined ? `n = ${fmt(req.concurrency)}` : req.rate !== undefined ? `${fmt(req.rate)} requests/s` : '';
+  const load = req.rate !== undefined ? `${fmt(req.rate)} requests/s${req.concurrency !== undefined ? ` (limit n = ${fmt(req.concurrency)})` : ''}`
+    : req.concurrency !== undefined ? `n = ${fmt(req.concurrency)}` : '';
   $('compare-table').tHead.replaceChildren(el('tr', {},
     el('th', { scope: 'col', text: '' }), el('th', { scope: 'col', text: 'configuration' }),
     fields.map((f) => el('th', { scope: 'col', text: `${labelOf(f)} at ${load}${unitLabel(f) ? ` (${unitLabel(f)})` : ''}` })),
@@ -164,11 +196,16 @@ function renderCompare(req, answer, batch) {
   $('add-compare').disabled = S.compare.length >= MAX_COMPARE;
 }
 
+function clearCompare() {
+  $('compare-table').tHead.replaceChildren();
+  $('compare-table').tBodies[0].replaceChildren();
+}
+
 /* A compared configuration: the entry's fields over the chosen one's, so a
  * link may name only what differs ("cmp=platform:H100"). */
 function withBase(base, entry) {
   const c = Object.assign({}, base);
-  if (entry.model !== undefined) delete c.active_params_b;
+  if (entry.model !== undefined) { delete c.active_params_b; delete c.architecture; }
   if (entry.active_params_b !== undefined) delete c.model;
   return Object.assign(c, entry);
 }
@@ -293,7 +330,9 @@ function renderPlots(batch) {
     list.append(el('p', { class: 'error', text: (batch.error && batch.error.error && batch.error.error.message) || 'the curves could not be computed' }));
     return;
   }
-  const marker = formRequest().concurrency;
+  /* the form's n, when it is the load (in an open loop it is a limit) */
+  const fr = formRequest();
+  const marker = fr.rate === undefined ? fr.concurrency : undefined;
   for (const c of CURVES) {
     const series = batch.configs.map((cfg, k) => ({
       name: k === 0 ? `chosen: ${describe(cfg)}` : `#${k}: ${describe(cfg)}`,

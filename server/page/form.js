@@ -57,8 +57,13 @@ function buildControl(f, props) {
       const m = S.models.find((x) => x.name === sel.value);
       box.querySelector('.help').textContent = m ? `${m.architecture}, ${fmt(m.active_params_b)} B active of ${fmt(m.total_params_b)} B` : 'active parameters, billions';
     };
-    sel.addEventListener('change', sync);
-    S.controls.model = { f, box, get: () => (sel.value ? { model: sel.value } : valueOf(ap, 'number', 'active_params_b')),
+    const arch = props.architecture ? architectureControls(props.architecture) : null;
+    if (arch) box.append(arch.box);
+    const sync0 = sync;
+    const syncAll = () => { sync0(); if (arch) arch.box.hidden = sel.value !== ''; };
+    sel.addEventListener('change', syncAll);
+    S.controls.model = { f, box, get: () => (sel.value ? { model: sel.value }
+      : Object.assign(valueOf(ap, 'number', 'active_params_b'), arch ? arch.get() : {})),
       set: (req) => {
         if (req.model !== undefined) {
           if (![...sel.options].some((o) => o.value === req.model)) sel.append(el('option', { value: req.model, text: req.model }));
@@ -66,9 +71,10 @@ function buildControl(f, props) {
         } else if (req.active_params_b !== undefined && props.active_params_b) {
           sel.value = ''; ap.value = req.active_params_b;
         }
-        sync();
+        if (arch) arch.set(req.model === undefined ? req.architecture || {} : {});
+        syncAll();
       }, focus: () => (sel.value ? sel : ap).focus(), inputs: [sel, ap] };
-    sync();
+    syncAll();
     return box;
   }
   if (!p) return null;
@@ -95,6 +101,42 @@ function buildControl(f, props) {
   /* The calibration view shows the chosen profile's set (docs/planner.md, "Calibration view"). */
   if (f.kind === 'profile') control.addEventListener('change', () => { followProfile(); followPlatforms(); });
   return box;
+}
+
+/* "Other" model: the architecture the capacity answers need (layers, KV
+ * heads, head size: docs/http-api.md, `architecture`), one box per
+ * property of the request schema's `architecture`, as the CLI's --layers,
+ * --kv-heads, --head-dim. Each box takes the API's messages on
+ * /architecture/<name>. */
+function architectureControls(schema) {
+  const props = schemaProperties(schema);
+  const inputs = {};
+  const box = el('fieldset', { class: 'architecture' },
+    el('legend', { text: 'Architecture (for latency, throughput and energy)' }));
+  const order = [...ARCH_LABELS.map((a) => a[0]).filter((k) => props[k]), ...Object.keys(props).filter((k) => !ARCH_LABELS.some((a) => a[0] === k))];
+  /* the three every model needs first; the others (MoE, hybrid
+   * attention) folded */
+  const more = el('details', {}, el('summary', { text: 'More: hidden size, total parameters, experts, attention window' }));
+  for (const k of order) {
+    const [, label, unit] = ARCH_LABELS.find((a) => a[0] === k) || [k, humanize(k), ''];
+    const kind = [].concat(props[k].type)[0];
+    const i = numberInput(`f-architecture-${k}`, { kind }, props[k]);
+    const fb = fieldBox(`architecture/${k}`, label, unit, i, props[k].description || '');
+    (['layers', 'kv_heads', 'head_dim'].includes(k) ? box : more).append(fb);
+    inputs[k] = i;
+    S.controls[`architecture/${k}`] = { box: fb, focus: () => { more.open = more.open || more.contains(i); i.focus(); }, inputs: [i] };
+  }
+  if (more.children.length > 1) box.append(more);
+  return { box,
+    get: () => {
+      const a = {};
+      for (const [k, i] of Object.entries(inputs)) Object.assign(a, valueOf(i, [].concat(props[k].type)[0], k));
+      return Object.keys(a).length ? { architecture: a } : {};
+    },
+    set: (a) => {
+      for (const [k, i] of Object.entries(inputs)) i.value = a[k] !== undefined ? String(a[k]) : '';
+      more.open = [...more.querySelectorAll('input')].some((i) => i.value !== '');
+    } };
 }
 
 function setValue(control, v) {
@@ -190,12 +232,30 @@ function loadMode() {
   return r ? r.value : 'concurrency';
 }
 
-function syncLoad() {
+/* Closed loop: n is the requests running. Open loop: the rate, and n is
+ * the engine's limit on running requests (its max_num_seqs), optional, as
+ * the API takes it (docs/http-api.md, `concurrency` with `rate`), so a
+ * link with both keeps both. `user` is a click on the radio pair: the
+ * closed loop's n is not a limit the planner chose, so it is set aside
+ * (and given back on returning to the closed loop). */
+const LOAD_TEXT = {
+  concurrency: ['Requests running', 'closed loop: requests being served at once'],
+  limit: ['Engine limit on running requests', 'open loop: the engine’s limit (vLLM max_num_seqs); empty = no limit'],
+};
+
+function syncLoad(ev) {
   const mode = loadMode();
-  for (const name of ['concurrency', 'rate']) {
-    const c = S.controls[name];
-    if (c) { c.box.hidden = mode !== name && !!S.controls.rate; c.inputs[0].disabled = c.box.hidden; }
+  const c = S.controls.concurrency, r = S.controls.rate;
+  if (r) { r.box.hidden = mode !== 'rate'; r.inputs[0].disabled = r.box.hidden; }
+  if (!c) return;
+  const open = mode === 'rate' && !!r;
+  if (ev && ev.type === 'change') {
+    const i = c.inputs[0];
+    if (open) { c.closedValue = i.value; i.value = ''; } else if (i.value === '' && c.closedValue !== undefined) i.value = c.closedValue;
   }
+  const [label, help] = LOAD_TEXT[open ? 'limit' : 'concurrency'];
+  c.box.querySelector('label').firstChild.textContent = label;
+  c.box.querySelector('.help').textContent = help;
 }
 
 function buildForm() {
@@ -252,7 +312,7 @@ function sharedPart(req) {
 }
 
 function groupOf(name) {
-  if (name === 'active_params_b') return 'config';
+  if (name === 'active_params_b' || name === 'architecture') return 'config';
   const f = FIELDS.find((x) => x.name === name);
   return f ? f.group : 'workload';
 }
@@ -269,6 +329,8 @@ function setForm(req) {
   const lm = req.rate !== undefined ? 'rate' : 'concurrency';
   const radio = document.querySelector(`input[name="load-mode"][value="${lm}"]`);
   if (radio) radio.checked = true;
+  /* an open loop the request gives no limit has none */
+  if (radio && lm === 'rate' && req.concurrency === undefined && S.controls.concurrency) S.controls.concurrency.inputs[0].value = '';
   syncLoad();
   platformHelp();
   followProfile();
@@ -283,10 +345,17 @@ function enc(s) {
   return encodeURIComponent(s).replace(/%3A/g, ':').replace(/%3B/g, ';').replace(/%2C/g, ',').replace(/%2F/g, '/');
 }
 
+/* An object field (the "Other" model's architecture) travels as one key
+ * per property, "architecture.layers" (docs/planner.md, "Shareable state"). */
+function flat(obj) {
+  return Object.entries(obj).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.entries(v).map(([s, x]) => [`${k}.${s}`, x]) : [[k, v]]));
+}
+
 function stateQuery(req) {
-  const parts = Object.entries(req).map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  const parts = flat(req).map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
   for (const c of S.compare)
-    parts.push(`cmp=${enc(Object.entries(c).map(([k, v]) => `${k}:${v}`).join(';'))}`);
+    parts.push(`cmp=${enc(flat(c).map(([k, v]) => `${k}:${v}`).join(';'))}`);
   return parts.join('&');
 }
 
@@ -298,6 +367,16 @@ function typed(name, text) {
   return text;
 }
 
+/* One query key into a request: "architecture.layers" into its object. */
+function putQuery(req, k, v) {
+  const [head, sub] = k.split('.');
+  const p = S.request[head];
+  if (!p) return;
+  if (sub === undefined) { req[head] = typed(head, v); return; }
+  if ([].concat(p.type)[0] !== 'object') return;
+  req[head] = Object.assign(req[head] || {}, { [sub]: v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v });
+}
+
 function parseQuery(search) {
   const q = new URLSearchParams(search);
   const req = {};
@@ -307,12 +386,10 @@ function parseQuery(search) {
       const c = {};
       for (const kv of v.split(';')) {
         const i = kv.indexOf(':');
-        if (i > 0) c[kv.slice(0, i)] = typed(kv.slice(0, i), kv.slice(i + 1));
+        if (i > 0) putQuery(c, kv.slice(0, i), kv.slice(i + 1));
       }
       if (Object.keys(c).length && cmp.length < MAX_COMPARE) cmp.push(c);
-    } else if (S.request[k]) {
-      req[k] = typed(k, v);
-    }
+    } else putQuery(req, k, v);
   }
   return { req, cmp };
 }
@@ -328,7 +405,15 @@ function updateLink(req, push) {
 
 /* The control a field name or JSON pointer concerns ("/tp", "tp"). */
 function controlFor(field) {
-  const name = String(field).replace(/^\//, '').split(/[/:]/)[0];
+  const path = String(field).replace(/^\//, '').split(':')[0];
+  if (S.controls[path] && path.includes('/')) return S.controls[path];
+  const name = path.split('/')[0];
+  /* The clock a power cap settles at is the answer's sm_clock_mhz
+   * (docs/http-api.md): with a cap and no lock, its messages concern the cap. */
+  if (name === 'sm_clock_mhz' && S.controls.power_cap_w) {
+    const req = formRequest();
+    if (req.sm_clock_mhz === undefined && req.power_cap_w !== undefined) return S.controls.power_cap_w;
+  }
   const alias = FIELD_ALIASES[name];
   if (alias && S.controls[alias]) return S.controls[alias];
   return S.controls[name] || null;

@@ -46,11 +46,19 @@ const FIELDS = [
   { name: 'price_per_kwh', label: 'Electricity price', unit: 'per kWh', kind: 'number', group: 'workload' },
   { name: 'grams_co2_per_kwh', label: 'Carbon intensity', unit: 'g CO₂/kWh', kind: 'number', group: 'workload' },
 ];
+/* The "Other" model's architecture boxes (form.js architectureControls),
+ * in this order: [name, label, unit]; a property the table lacks is shown
+ * after them, named after itself. */
+const ARCH_LABELS = [
+  ['layers', 'Layers', ''], ['kv_heads', 'KV heads', ''], ['head_dim', 'Head size', 'per head'],
+  ['d_model', 'Hidden size', ''], ['total_params_b', 'Total parameters', 'B'], ['experts', 'Experts', 'MoE'],
+  ['experts_per_token', 'Experts per token', 'MoE'], ['cache_layers', 'Full-attention layers', '0 = all'],
+  ['sliding_window', 'Sliding window', 'tokens'],
+];
 /* Request properties the form never shows (a series is not a form input). */
 const NOT_IN_FORM = ['running_series', 'dt_s', 'active_params_b', 'architecture'];
 /* A warning or error names the request field; these go to another control. */
-const FIELD_ALIASES = { running: 'load', running_series: 'load', dt_s: 'load', concurrency: 'load',
-  rate: 'load', active_params_b: 'model' };
+const FIELD_ALIASES = { running: 'load', running_series: 'load', dt_s: 'load', active_params_b: 'model' };
 
 /* Labels and units of answer fields; any other number is shown too, named
  * after its key, with the unit read from the key's suffix (UNIT_SUFFIXES). */
@@ -68,21 +76,39 @@ const ANSWER_FIELDS = {
   energy_per_hour_kwh: ['Energy per hour', 'kWh'],
   max_concurrency_fit: ['Most requests that fit in memory', ''],
 };
-/* Nested answer fields whose leaf name alone is ambiguous ("per_request"
- * under cost and under CO₂), by their full path. */
+/* Answer fields whose leaf name alone is ambiguous ("per_request" under
+ * cost and under CO₂, "stat" and "stat_w" of a budget's plan), by their
+ * full path: [label, unit, the name of their interval in the block's
+ * interval_95 when it is not the leaf's (docs/http-api.md, "capacity")]. */
 const PATH_LABELS = {
+  'capacity.input_tokens': ['Input tokens per request', 'tokens'],
+  'capacity.output_tokens': ['Output tokens per request', 'tokens'],
+  'capacity.rate': ['Arrival rate', 'requests/s'],
+  'capacity.capacity_rate': ['Capacity: the most requests/s it serves', 'requests/s'],
+  'capacity.over_capacity': ['Over capacity (arrivals above the capacity)', ''],
   'capacity.cost.price_per_kwh': ['Electricity price', 'price units/kWh'],
-  'capacity.cost.per_request': ['Cost per request', 'price units'],
-  'capacity.cost.per_hour': ['Cost per hour', 'price units'],
-  'capacity.cost.per_million_output_tokens': ['Cost per million output tokens', 'price units'],
+  'capacity.cost.per_request': ['Cost per request', 'price units', 'cost_per_request'],
+  'capacity.cost.per_hour': ['Cost per hour', 'price units', 'cost_per_hour'],
+  'capacity.cost.per_million_output_tokens': ['Cost per million output tokens', 'price units', 'cost_per_million_tokens'],
   'capacity.co2_g.grams_co2_per_kwh': ['Carbon intensity', 'g CO₂/kWh'],
-  'capacity.co2_g.per_request': ['CO₂ per request', 'g'],
-  'capacity.co2_g.per_hour': ['CO₂ per hour', 'g'],
-  'capacity.co2_g.per_million_output_tokens': ['CO₂ per million output tokens', 'g'],
+  'capacity.co2_g.per_request': ['CO₂ per request', 'g', 'co2_g_per_request'],
+  'capacity.co2_g.per_hour': ['CO₂ per hour', 'g', 'co2_g_per_hour'],
+  'capacity.co2_g.per_million_output_tokens': ['CO₂ per million output tokens', 'g', 'co2_g_per_million_tokens'],
   /* group totals: every GPU of the tensor-parallel group */
   'capacity.memory.need_gb': ['Memory needed (weights and KV cache, all GPUs)', 'GB'],
   'capacity.memory.available_gb': ['Memory the engine takes (all GPUs)', 'GB'],
   'capacity.memory.workspace_gb': ['of which its workspace', 'GB'],
+  /* a budget's plan (docs/http-api.md, "Fleet power budget") */
+  'plan.budget_w': ['Plan: budget', 'W'],
+  'plan.stat': ['Plan: statistic budgeted', ''],
+  'plan.fleet_size': ['Plan: fleet size', 'servers'],
+  'plan.max_fleet': ['Plan: largest fleet considered', 'servers'],
+  'plan.stat_w': ['Plan: the statistic at the fleet size', 'W'],
+  'plan.next_stat_w': ['Plan: the statistic with one server more', 'W'],
+  'plan.stat_interval_95.lo': ['Plan: the statistic’s 95 % predictive interval, low end', 'W'],
+  'plan.stat_interval_95.hi': ['Plan: the statistic’s 95 % predictive interval, high end', 'W'],
+  'plan.servers_simulated': ['Servers simulated to plan', 'servers'],
+  'plan.seconds': ['Time the server took to plan', 's'],
 };
 const UNIT_SUFFIXES = [['_tok_s', 'tokens/s'], ['_kwh', 'kWh'], ['_mhz', 'MHz'], ['_gb', 'GB'], ['_w', 'W'],
   ['_j', 'J'], ['_s', 's'], ['_g', 'g'], ['_b', 'B'], ['_pct', '%']];
@@ -160,7 +186,7 @@ function fmt(x) {
   if (Number.isInteger(x) && a < 1e6) return String(x);
   if (a >= 1000) return x.toFixed(0);
   if (a >= 1e-3) return String(Number(x.toFixed(Math.max(0, 3 - Math.floor(Math.log10(a))))));
-  return x.toPrecision(3);
+  return String(Number(x.toPrecision(4)));
 }
 
 function fmtInterval(iv) {
@@ -185,6 +211,20 @@ function labelOf(key) {
 
 function unitLabel(key) {
   return ANSWER_FIELDS[key] ? ANSWER_FIELDS[key][1] : unitOf(key);
+}
+
+/* An answer row's [label, unit]: its path's (PATH_LABELS), else its leaf's
+ * after the name of the block `parent` it is in. */
+function rowLabel(key, leaf, parent) {
+  if (PATH_LABELS[key]) return PATH_LABELS[key].slice(0, 2);
+  return [parent ? `${humanize(parent)}: ${labelOf(leaf)}` : labelOf(leaf), unitLabel(leaf)];
+}
+
+/* A shown value: a number with its unit; a yes/no for a boolean. */
+function shownValue(v, unit) {
+  if (typeof v === 'number') return `${fmt(v)}${unit ? ` ${unit}` : ''}`;
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return String(v);
 }
 
 /* A quantity of an answer, [value, interval]: at the top level (power) or
@@ -220,6 +260,8 @@ async function api(path, body) {
 const S = {
   doc: null, params: null, models: [], profiles: null, defaultProfile: null, request: null, controls: {},
   compare: [], runs: 0, generation: 0,
+  /* the panels (panels.js): {p, out, config: the form's request they answered} */
+  panels: [], panelFollow: [],
   /* the profile the calibration view shows ('' = the default) and its
    * fetch's generation, so that a slower answer never replaces a newer */
   calProfile: '', calGeneration: 0,

@@ -25,7 +25,7 @@ function buildPanel(p) {
     const ps = props[k];
     const id = `p-${p.path.replace(/\W+/g, '-')}-${k}`;
     const t = [].concat(ps.type)[0];
-    if (k === 'workload') { inputs[k] = workloadControls(id, example[k] || {}, form); continue; }
+    if (k === 'workload') { inputs[k] = workloadControls(id, example[k] || {}, form, p.useConfig && !!S.request.input_tokens); continue; }
     if (k === 'fleet') { inputs[k] = fleetControls(id, ps, example[k], form); continue; }
     /* Other objects (a response override) keep the API's defaults: a
      * planner is never sent values the page does not show. */
@@ -48,23 +48,37 @@ function buildPanel(p) {
   const out = el('div', { 'aria-live': 'polite' });
   const err = el('p', { class: 'error', 'aria-live': 'assertive' });
   form.append(err, el('div', { class: 'buttons' }, el('button', { type: 'submit', text: 'Compute' })));
+  const entry = { p, out, config: null };
+  S.panels.push(entry);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     for (const n of form.querySelectorAll('.field-error')) n.textContent = '';
+    for (const n of form.querySelectorAll('[aria-invalid]')) n.removeAttribute('aria-invalid');
     err.textContent = '';
-    const body = p.useConfig ? Object.assign({}, formRequest()) : {};
+    const config = p.useConfig ? formRequest() : {};
+    const body = Object.assign({}, config);
     for (const [k, i] of Object.entries(inputs)) {
       if (i.read) { const v = i.read(); if (v !== undefined) body[k] = v; } else Object.assign(body, valueOf(i.c, i.t, k));
     }
     for (const k of Object.keys(body)) if (!props[k]) delete body[k];
     const r = await api(p.path, body);
     if (!r.ok) {
+      /* As the form does (docs/planner.md, "Warnings and errors next to
+       * their input"): the answer is cleared, the message goes under the
+       * control its field pointer names, marked and focused. */
+      out.replaceChildren();
+      entry.config = null;
       const e = (r.body && r.body.error) || {};
-      const name = String(e.field || '').replace(/^\//, '').split('/')[0];
-      const box = form.querySelector(`.field[data-field="${name}"] .field-error`);
-      (box || err).textContent = e.message || `the server answered ${r.status}`;
+      const box = panelField(form, e.field);
+      const msg = e.message || `the server answered ${r.status}`;
+      if (!box) { err.textContent = msg; return; }
+      box.querySelector('.field-error').textContent = msg;
+      const ins = [...box.querySelectorAll('input, select')];
+      for (const i of ins) i.setAttribute('aria-invalid', 'true');
+      if (ins.length) ins[0].focus();
       return;
     }
+    entry.config = JSON.stringify(config);
     /* A figure is drawn once it is in the document (it takes the box's
      * width); a part an answer lacks is null and left out. */
     const parts = (p.render || answerView)(p, r.body).filter(Boolean);
@@ -72,15 +86,44 @@ function buildPanel(p) {
     for (const f of out.querySelectorAll('figure.plot')) requestAnimationFrame(() => f.redraw());
   });
   $('panels').append(el('section', { class: 'card wide panel', 'data-path': p.path },
-    el('h2', { text: p.title }), p.useConfig ? el('p', { class: 'muted', text: 'Uses the configuration above.' }) : null,
+    el('h2', { text: p.title }), p.useConfig ? el('p', { class: 'muted', text: props.workload
+      ? 'Uses the configuration above and its token lengths; the arrivals are set here.' : 'Uses the configuration above.' }) : null,
     form, out));
+}
+
+/* The panel's field a JSON pointer names ("/workload/output_tokens/mean"
+ * is the output tokens' box): the longest leading part a shown box has. */
+function panelField(form, pointer) {
+  const parts = String(pointer || '').replace(/^\//, '').split('/').filter(Boolean);
+  for (let n = parts.length; n > 0; n--) {
+    const box = [...form.querySelectorAll('.field')].find((b) => b.dataset.field === parts.slice(0, n).join('/') && !b.hidden);
+    if (box) return box;
+  }
+  return null;
+}
+
+/* Panels that take the configuration above: an answer for another
+ * configuration than the form's is cleared (docs/planner.md), after a
+ * computation or a refusal of the form. Their token boxes follow the form. */
+function followPanels() {
+  const now = JSON.stringify(formRequest());
+  for (const e of S.panels) {
+    if (e.p.useConfig && e.config !== null && e.config !== now) {
+      e.out.replaceChildren(el('p', { class: 'muted stale', text: 'The configuration above changed: Compute answers for it.' }));
+      e.config = null;
+    }
+  }
+  for (const f of S.panelFollow) f();
 }
 
 /* The workload a planner varies: its type, the arrival rate (open loop) or
  * the clients (closed loop), burstiness, and the mean token lengths (drawn
- * lognormal with sd = mean, as ShareGPT-like lengths are). Returns the
- * panel input: read() gives the request's workload object. */
-function workloadControls(idp, ex, form) {
+ * lognormal with sd = mean, as ShareGPT-like lengths are). With `fromConfig`
+ * the token lengths are the form's (docs/planner.md, "Feature detection"):
+ * shown, read-only, as the configuration above has them. Returns the panel
+ * input: read() gives the request's workload object; an empty box is left
+ * out, so the API names what is missing rather than answering for 0. */
+function workloadControls(idp, ex, form, fromConfig) {
   const types = [['poisson', 'Poisson arrivals'], ['bursty', 'Bursty arrivals (gamma gaps)'], ['closed', 'Closed loop (fixed clients)']];
   const type = selectOf(`${idp}-type`, types, types.some((t) => t[0] === ex.type) ? ex.type : 'poisson');
   const num = (name, v, step) => el('input', { id: `${idp}-${name}`, type: 'number', step: step || 'any', min: '0',
@@ -92,9 +135,9 @@ function workloadControls(idp, ex, form) {
   const inTok = num('input_tokens', mean(ex.input_tokens, 512), '1');
   const outTok = num('output_tokens', mean(ex.output_tokens, 256), '1');
   const boxes = {
-    rate: fieldBox('workload', 'Arrival rate', 'requests/s', rate, 'requests arriving per second at one server'),
-    concurrency: fieldBox('workload', 'Clients', 'requests', conc, 'requests kept running (closed loop)'),
-    burstiness: fieldBox('workload', 'Burstiness', 'gamma shape', burst, 'below 1 is burstier than Poisson'),
+    rate: fieldBox('workload/rate', 'Arrival rate', 'requests/s', rate, 'requests arriving per second at one server'),
+    concurrency: fieldBox('workload/concurrency', 'Clients', 'requests', conc, 'requests kept running (closed loop)'),
+    burstiness: fieldBox('workload/burstiness', 'Burstiness', 'gamma shape', burst, 'below 1 is burstier than Poisson'),
   };
   const sync = () => {
     boxes.rate.hidden = type.value === 'closed';
@@ -102,16 +145,34 @@ function workloadControls(idp, ex, form) {
     boxes.burstiness.hidden = type.value !== 'bursty';
   };
   type.addEventListener('change', sync);
+  const tokHelp = fromConfig ? 'from the configuration above' : '';
   form.append(fieldBox('workload', 'Workload', '', type, ''), boxes.rate, boxes.concurrency, boxes.burstiness,
-    fieldBox('workload', 'Input tokens', 'mean per request', inTok, ''),
-    fieldBox('workload', 'Output tokens', 'mean per request', outTok, ''));
+    fieldBox('workload/input_tokens', 'Input tokens', 'mean per request', inTok, tokHelp),
+    fieldBox('workload/output_tokens', 'Output tokens', 'mean per request', outTok, tokHelp));
   sync();
-  const length = (c) => { const m = Number(c.value); return { mean: m, sd: m }; };
+  /* The form's lengths, shown in the panel's (read-only) boxes. */
+  const follow = () => {
+    const req = formRequest();
+    inTok.value = req.input_tokens !== undefined ? String(req.input_tokens) : '';
+    outTok.value = req.output_tokens !== undefined ? String(req.output_tokens) : '';
+  };
+  if (fromConfig) {
+    inTok.readOnly = outTok.readOnly = true;
+    $('form').addEventListener('input', follow);
+    S.panelFollow.push(follow);
+  }
+  const value = (c) => (c.validity && c.validity.badInput ? '(not a number)' : c.value.trim() === '' ? undefined
+    : Number.isFinite(Number(c.value)) ? Number(c.value) : c.value);
+  const length = (c) => { const m = value(c); return typeof m === 'number' ? { mean: m, sd: m } : m; };
   return { read: () => {
-    const w = { type: type.value, input_tokens: length(inTok), output_tokens: length(outTok) };
-    if (type.value === 'closed') w.concurrency = Number(conc.value);
-    else w.rate = Number(rate.value);
-    if (type.value === 'bursty') w.burstiness = Number(burst.value);
+    if (fromConfig) follow();
+    const w = { type: type.value };
+    const put = (k, v) => { if (v !== undefined) w[k] = v; };
+    put('input_tokens', length(inTok));
+    put('output_tokens', length(outTok));
+    if (type.value === 'closed') put('concurrency', value(conc));
+    else put('rate', value(rate));
+    if (type.value === 'bursty') put('burstiness', value(burst));
     return w;
   } };
 }
@@ -124,8 +185,8 @@ function fleetControls(idp, ps, ex, form) {
     value: ex && ex.size ? String(ex.size) : '1' });
   const modes = (props.mode && props.mode.enum) || ['independent'];
   const mode = selectOf(`${idp}-mode`, modes, ex && ex.mode ? ex.mode : modes[0]);
-  form.append(fieldBox('fleet', 'Fleet size', 'servers', size, 'servers whose aggregate is simulated'),
-    fieldBox('fleet', 'Fleet mode', '', mode, 'independent: each its own arrivals; otherwise one balancer'));
+  form.append(fieldBox('fleet/size', 'Fleet size', 'servers', size, 'servers whose aggregate is simulated'),
+    fieldBox('fleet/mode', 'Fleet mode', '', mode, 'independent: each its own arrivals; otherwise one balancer'));
   return { read: () => (Number(size.value) > 1 ? { size: Number(size.value), mode: mode.value } : undefined) };
 }
 
@@ -216,11 +277,9 @@ function answerTable(a, caption) {
   const list = quantities(a);
   const any = list.some((q) => q[3]);
   const rows = list.map(([key, leaf, v, iv, cov]) => {
-    const unit = unitLabel(leaf);
-    const parent = key.includes('.') ? key.split('.').slice(-2, -1)[0] : '';
-    return el('tr', { 'data-key': key },
-      el('th', { scope: 'row', text: parent ? `${humanize(parent)}: ${labelOf(leaf)}` : labelOf(leaf) }),
-      el('td', { class: 'num', text: typeof v === 'number' ? `${fmt(v)}${unit ? ` ${unit}` : ''}` : String(v) }),
+    const [label, unit] = rowLabel(key, leaf, key.includes('.') ? key.split('.').slice(-2, -1)[0] : '');
+    return el('tr', { 'data-key': key }, el('th', { scope: 'row', text: label }),
+      el('td', { class: 'num', text: shownValue(v, unit) }),
       any ? el('td', { class: 'num', text: fmtInterval(iv) }) : null, any ? el('td', { class: 'covers', text: cov }) : null);
   });
   const warnings = caption ? [] : a.warnings || [];

@@ -1,0 +1,244 @@
+/*
+ * The planner page answers the configuration the planner gave, all of it,
+ * and shows every number the API gives for it (docs/planner.md), in
+ * headless Chromium against a real `wattcast serve` serving the fitted set
+ * of tests/browser/page_session.h and the built-in profile `measured`
+ * (`wattcast profile export`, whose held-out error gives the open loop's
+ * running count an interval). Each check opens a link choosing `measured`
+ * and compares the page with the API's answer to the same request:
+ *   - an open loop keeps the engine's limit (`concurrency` with `rate`):
+ *     the request, the answer shown and the page's own link have it, and
+ *     the closed loop's n is not taken as a limit when the planner
+ *     switches to the open loop;
+ *   - cost and CO₂ rows and the mean running count carry the API's 95 %
+ *     intervals (kept in `capacity.interval_95` under other names), rates
+ *     their unit, the over-capacity state a yes, small numbers four
+ *     significant digits;
+ *   - the clock a power cap settles at is shown, a cap that does not bind
+ *     says so, and the clock's warning sits under the cap the planner set;
+ *   - "Other" with active parameters and an architecture computes the
+ *     capacity answers, and its link restores the architecture;
+ *   - a refused configuration leaves no plot and no comparison row of the
+ *     previous one on screen.
+ *
+ * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
+ */
+#include "tests/browser/cdp.h"
+#include "tests/browser/page_session.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <string.h>
+
+static page_session S;
+static cdp *B;
+static CURL *H;
+
+static char *
+text_of(const char *selector)
+{
+	char expr[512];
+	snprintf(expr, sizeof expr, "(document.querySelector('%s') || {}).textContent || ''", selector);
+	return cdp_eval_str(B, expr);
+}
+
+static int
+truth(const char *expr)
+{
+	json_t *v = cdp_eval(B, expr);
+	int t = json_is_true(v);
+	json_decref(v);
+	if (!t)
+		fprintf(stderr, "not true: %s\n", expr);
+	return t;
+}
+
+/* Opens the page on `query` (profile measured) and waits for its answer. */
+static void
+open_link(const char *query)
+{
+	char link[512];
+	snprintf(link, sizeof link, "http://127.0.0.1:%d/?profile=measured&%s", S.port, query);
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+}
+
+/* The API's answer to the last inference request the page sent. */
+static json_t *
+answer_to_sent(void)
+{
+	char *body = cdp_eval_str(B, "(window.sent.filter(([u]) => u === '/v1/predict/inference').pop() || [])[1] || ''");
+	json_t *a = body[0] ? page_api_post(H, url("/v1/predict/inference"), body) : NULL;
+	CHECK(a != NULL);
+	free(body);
+	return a;
+}
+
+/* Records every body the page posts from now on (window.sent). */
+static void
+record(void)
+{
+	page_eval_ok(B, "(() => { window.sent = []; const f = window.fetch;"
+	                " window.fetch = (u, i) => { window.sent.push([u, i && i.body]); return f(u, i); }; return true; })()");
+}
+
+/* The answer row `key`: its value (cell 1) or interval (cell 2) shows `want`. */
+static void
+check_cell(const char *key, int cell, int k, double want)
+{
+	char sel[256];
+	snprintf(sel, sizeof sel, "#answer-table tr[data-key=\"%s\"] td:nth-of-type(%d)", key, cell);
+	char *t = text_of(sel);
+	page_check_shown(t, k, want, key);
+	free(t);
+}
+
+static void
+check_interval(const char *key, json_t *lohi)
+{
+	CHECK(json_is_array(lohi));
+	check_cell(key, 2, 0, json_number_value(json_array_get(lohi, 0)));
+	check_cell(key, 2, 1, json_number_value(json_array_get(lohi, 1)));
+}
+
+static void
+check_open_loop(void)
+{
+	open_link("platform=H100&model=Llama-3.1-70B&tp=4&concurrency=256&rate=50&input_tokens=512&output_tokens=256"
+	          "&price_per_kwh=0.12&grams_co2_per_kwh=400");
+	/* The engine's limit stays in the form, the request and the link. */
+	CHECK(truth("document.getElementById('f-concurrency').value === '256'"
+	            " && !document.getElementById('f-concurrency').disabled"
+	            " && !document.querySelector('.field[data-field=concurrency]').hidden"));
+	CHECK(truth("/[?&]concurrency=256(&|$)/.test(document.getElementById('share-link').value)"));
+	record();
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	json_t *a = answer_to_sent();
+	json_t *cap = json_object_get(a, "capacity"), *iv = json_object_get(cap, "interval_95");
+	CHECK_NEAR(json_number_value(json_object_get(a, "mean_running")), 256, 1e-9);
+	check_cell("mean_running", 1, 0, 256);
+	/* Intervals the API keeps under other names. */
+	check_interval("mean_running", json_object_get(iv, "mean_running"));
+	check_interval("capacity.cost.per_hour", json_object_get(iv, "cost_per_hour"));
+	check_interval("capacity.cost.per_request", json_object_get(iv, "cost_per_request"));
+	check_interval("capacity.co2_g.per_hour", json_object_get(iv, "co2_g_per_hour"));
+	check_interval("capacity.co2_g.per_million_output_tokens", json_object_get(iv, "co2_g_per_million_tokens"));
+	char *cov = text_of("#answer-table tr[data-key=\"capacity.cost.per_hour\"] td.covers");
+	const char *want = json_string_value(json_object_get(json_object_get(iv, "covers_by_quantity"), "cost_per_hour"));
+	CHECK(want && strcmp(cov, want) == 0);
+	free(cov);
+	/* Rates with their unit, the over-capacity state in words. */
+	CHECK(json_is_true(json_object_get(cap, "over_capacity")));
+	check_cell("capacity.capacity_rate", 1, 0, json_number_value(json_object_get(cap, "capacity_rate")));
+	CHECK(truth("/ requests\\/s$/.test(document.querySelector('#answer-table tr[data-key=\"capacity.capacity_rate\"] td').textContent)"
+	            " && / requests\\/s$/.test(document.querySelector('#answer-table tr[data-key=\"capacity.rate\"] td').textContent)"));
+	CHECK(truth("document.querySelector('#answer-table tr[data-key=\"capacity.over_capacity\"] td').textContent === 'yes'"));
+	/* Below 10⁻³ too, four significant digits. */
+	CHECK(truth("/^0\\.0+[1-9]\\d{3} /.test(document.querySelector('#answer-table tr[data-key=\"capacity.cost.per_request\"] td').textContent)"));
+	json_decref(a);
+	/* Choosing the open loop on a closed loop's n = 32 sets no limit of 32;
+	 * going back gives the n back. */
+	open_link("platform=H100&model=Llama-3.1-70B&tp=4&concurrency=32");
+	page_eval_ok(B, "(() => { const r = document.querySelector('input[name=load-mode][value=rate]'); r.click(); return true; })()");
+	CHECK(truth("document.getElementById('f-concurrency').value === ''"
+	            " && /limit/i.test(document.querySelector('label[for=f-concurrency]').textContent)"));
+	page_eval_ok(B, "(() => { const r = document.querySelector('input[name=load-mode][value=concurrency]'); r.click(); return true; })()");
+	CHECK(truth("document.getElementById('f-concurrency').value === '32'"));
+}
+
+static void
+check_power_cap(void)
+{
+	open_link("platform=A100&model=Qwen3-8B&concurrency=16&power_cap_w=250");
+	record();
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	json_t *a = answer_to_sent();
+	json_t *clock = json_object_get(json_object_get(a, "config"), "sm_clock_mhz");
+	CHECK(json_is_number(clock));
+	check_cell("config.sm_clock_mhz", 1, 0, json_number_value(clock));
+	char *why = text_of("#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
+	CHECK_CONTAINS(why, "250 W power cap");
+	free(why);
+	/* The clock's warning concerns the cap set, not the empty lock. */
+	CHECK(truth("/^sm_clock_mhz:/.test(document.querySelector('.field[data-field=power_cap_w] .warnings').textContent)"
+	            " && document.querySelector('.field[data-field=sm_clock_mhz] .warnings').textContent === ''"));
+	json_decref(a);
+	open_link("platform=A100&model=Qwen3-8B&concurrency=16&power_cap_w=400");
+	why = text_of("#answer-table tr[data-key=\"config.power_cap_w\"] td.covers");
+	CHECK_CONTAINS(why, "does not bind");
+	free(why);
+}
+
+static void
+check_other_model(void)
+{
+	open_link("platform=H100&model=Qwen3-8B&concurrency=16");
+	page_choose(B, "f-model", "");
+	page_eval_ok(B, "(() => { for (const [k, v] of [['f-active_params_b', '8'], ['f-architecture-layers', '36'],"
+	                " ['f-architecture-kv_heads', '8'], ['f-architecture-head_dim', '128']])"
+	                " document.getElementById(k).value = v; return true; })()");
+	record();
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	CHECK(truth("document.getElementById('f-model-error').textContent === ''"));
+	json_t *a = answer_to_sent();
+	json_t *lat = json_object_get(json_object_get(a, "capacity"), "latency_s");
+	CHECK(json_is_number(lat));
+	check_cell("capacity.latency_s", 1, 0, json_number_value(lat));
+	json_decref(a);
+	/* The link carries the architecture, and restores it. */
+	char *link = cdp_eval_str(B, "document.getElementById('share-link').value");
+	CHECK_CONTAINS(link, "architecture.kv_heads=8");
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+	CHECK(truth("document.getElementById('f-model').value === '' && document.getElementById('f-architecture-layers').value === '36'"
+	            " && document.querySelector('#answer-table tr[data-key=\"capacity.latency_s\"]') !== null"));
+	free(link);
+}
+
+static void
+check_refusal_clears(void)
+{
+	open_link("platform=H100&model=Llama-3.1-70B&tp=4&concurrency=16&cmp=platform:A100");
+	CHECK(truth("document.querySelectorAll('#plot-list figure').length > 0"
+	            " && document.querySelectorAll('#compare-table tbody tr').length === 2"));
+	page_eval_ok(B, "(() => { document.getElementById('f-tp').value = '0'; document.getElementById('predict').click(); return true; })()");
+	CHECK(page_wait_runs(B, 2));
+	char *err = text_of("#f-tp-error");
+	CHECK_CONTAINS(err, "tp:");
+	free(err);
+	CHECK(truth("document.querySelectorAll('#plot-list figure').length === 0"
+	            " && document.querySelectorAll('#compare-table tbody tr').length === 0"));
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("browser_page_answers_sets");
+	char *measured = path_join(dir, "measured.json");
+	const char *argv[] = { "wattcast", "profile", "export", "measured", "-o", measured, NULL };
+	test_run_ok(argv);
+	const char *more[] = { measured, NULL };
+	int rc = page_session_open_more(&S, "browser_page_answers", more);
+	if (rc == TEST_SKIP) {
+		free(measured);
+		free(dir);
+		return TEST_SKIP;
+	}
+	B = S.b;
+	H = S.h;
+	if (B) {
+		http_set_base(S.port);
+		check_open_loop();
+		check_power_cap();
+		check_other_model();
+		check_refusal_clears();
+		CHECK_INT(cdp_page_errors(B), 0);
+	}
+	page_session_close(&S);
+	free(measured);
+	free(dir);
+	return check_report("test_browser_page_answers");
+}
