@@ -176,12 +176,20 @@ check_other_model(void)
 {
 	open_link("platform=H100&model=Qwen3-8B&concurrency=16");
 	page_choose(B, "f-model", "");
+	/* Without its architecture: the message is under the architecture's
+	 * first box, which is marked and focused, not the active parameters. */
+	page_eval_ok(B, "(() => { document.getElementById('f-active_params_b').value = '8';"
+	                " document.getElementById('predict').click(); return true; })()");
+	CHECK(page_wait_runs(B, 2));
+	CHECK(truth("/architecture/.test(document.getElementById('f-architecture-layers-error').textContent)"
+	            " && document.activeElement.id === 'f-architecture-layers'"
+	            " && document.getElementById('f-active_params_b').getAttribute('aria-invalid') === null"));
 	page_eval_ok(B, "(() => { for (const [k, v] of [['f-active_params_b', '8'], ['f-architecture-layers', '36'],"
 	                " ['f-architecture-kv_heads', '8'], ['f-architecture-head_dim', '128']])"
 	                " document.getElementById(k).value = v; return true; })()");
 	record();
 	page_eval_ok(B, "document.getElementById('predict').click()");
-	CHECK(page_wait_runs(B, 2));
+	CHECK(page_wait_runs(B, 3));
 	CHECK(truth("document.getElementById('f-model-error').textContent === ''"));
 	json_t *a = answer_to_sent();
 	json_t *lat = json_object_get(json_object_get(a, "capacity"), "latency_s");

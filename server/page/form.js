@@ -429,11 +429,15 @@ function clearMessages() {
 
 function showError(err) {
   const e = (err && err.error) || {};
-  const c = e.field !== undefined && e.field !== '' ? controlFor(e.field) : null;
+  let c = e.field !== undefined && e.field !== '' ? controlFor(e.field) : null;
+  /* "Other" without its architecture (docs/http-api.md, missing_architecture
+   * on /model): what is missing is the architecture, so its first box. */
+  if (e.code === 'missing_architecture' && S.controls['architecture/layers'] && formRequest().active_params_b !== undefined)
+    c = S.controls['architecture/layers'];
   const msg = e.message || 'the server refused the request';
   if (c && c.box) {
     c.box.querySelector('.field-error').textContent = msg;
-    for (const i of c.box.querySelectorAll('input, select')) if (!i.hidden) i.setAttribute('aria-invalid', 'true');
+    for (const i of c.inputs || c.box.querySelectorAll('input, select')) if (!i.hidden) i.setAttribute('aria-invalid', 'true');
     c.focus();
   } else {
     $('form-error').textContent = msg;
