@@ -24,6 +24,42 @@ wc_ft_run_facts_of(const wc_ft_run *run, wc_ft_run_facts *out, wc_error *err)
 	return WC_OK;
 }
 
+/* Below this determinant of the design's Gram matrix, columns scaled to
+ * unit length, the rows kept do not determine p coefficients: it is 1 -
+ * cos^2 of the columns' angle when p = 2, and a resample of runs of one
+ * configuration, whose columns are proportional, gave rounding (e0 -7e16
+ * J, kappa 1e14 J/TFLOP) as a "fitted" replicate. 1e-10 is F varying by
+ * about 1e-5 of itself over runs of one G; a choice of wattcast
+ * (docs/finetune.md, "Intervals"). */
+#define GRAM_DET_MIN 1e-10
+
+/* Whether the m x p row-major `a` (p <= 3) is rank deficient to rounding. */
+static int
+rank_deficient(const double *a, int m, int p)
+{
+	double g[3][3], norm[3];
+	for (int i = 0; i < p; i++) {
+		for (int j = 0; j < p; j++) {
+			double s = 0.0;
+			for (int k = 0; k < m; k++)
+				s += a[(size_t)k * p + i] * a[(size_t)k * p + j];
+			g[i][j] = s;
+		}
+		norm[i] = sqrt(g[i][i]);
+		if (!(norm[i] > 0))
+			return 1;
+	}
+	for (int i = 0; i < p; i++)
+		for (int j = 0; j < p; j++)
+			g[i][j] /= norm[i] * norm[j];
+	double det = p == 1 ? g[0][0]
+	           : p == 2 ? g[0][0] * g[1][1] - g[0][1] * g[1][0]
+	           : g[0][0] * (g[1][1] * g[2][2] - g[1][2] * g[2][1]) -
+	             g[0][1] * (g[1][0] * g[2][2] - g[1][2] * g[2][0]) +
+	             g[0][2] * (g[1][0] * g[2][1] - g[1][1] * g[2][0]);
+	return !(det > GRAM_DET_MIN);
+}
+
 int
 wc__ft_lstsq(const double *X, const double *y, const double *mult, int n, int p, double *scratch,
              double *coef)
@@ -39,7 +75,7 @@ wc__ft_lstsq(const double *X, const double *y, const double *mult, int n, int p,
 			a[(size_t)m * p + j] = X[(size_t)i * p + j] * s;
 		b[m++] = sqrt(w);
 	}
-	if (m < p)
+	if (m < p || rank_deficient(a, m, p))
 		return -1;
 	int info = fit_linalg_lstsq(a, b, m, p);
 	if (info != 0)

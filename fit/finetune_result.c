@@ -184,8 +184,10 @@ wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_
 	    (rc = wc__ft_bootstrap(&d, &out->compute, bo, s, &out->boot_failed, err)) != WC_OK)
 		goto done;
 	if (out->boot_failed > 0)
-		WC_WARN(out, "bootstrap: %d of %d replicates could not be fitted and were left out",
-		        out->boot_failed, bo->replicates);
+		WC_WARN(out, "bootstrap: %d of %d replicates could not be fitted and were left out: their "
+		        "resampled runs do not determine e0 and kappa (runs of one configuration, or of "
+		        "proportional G and F); the interval is of the %d others", out->boot_failed,
+		        bo->replicates, bo->replicates - out->boot_failed);
 	if (s->kappa.lo <= 0)
 		WC_WARN(out, "compute law: kappa's 95 %% interval [%.4g, %.4g] reaches 0; the runs' F "
 		        "(%.4g-%.4g TFLOP) barely tell energy per FLOP from the fixed energy",

@@ -28,6 +28,11 @@
  * design reaches 93 %): warned (a choice of wattcast, docs/finetune.md,
  * "Predicting"). */
 #define FIXED_SHARE_WARN 0.95
+/* A negative fixed term G e0 that takes away more than this share of the
+ * step's compute energy kappa F leaves an answer that is mostly e0, which
+ * the runs did not identify (the fit warns of e0 < 0): warned (a choice
+ * of wattcast, docs/finetune.md, "Predicting"). */
+#define NEGATIVE_FIXED_WARN 0.5
 
 static void
 range_warning(wc_finetune_prediction *out, const char *field, double v, const wc_ft_span *s,
@@ -152,7 +157,7 @@ interval(const wc_params *p, const wc_ft_binding *b, wc_finetune_prediction *out
 {
 	const wc_draws *d = &b->f->draws;
 	double *e = wc_alloc_array((size_t)(d->n > 0 ? d->n : 1), sizeof *e), lo = NAN, hi = NAN;
-	int kept = 0;
+	int kept = 0, none = 0;
 	if (!e)
 		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
 	for (int r = 0; r < d->n; r++) {
@@ -160,6 +165,7 @@ interval(const wc_params *p, const wc_ft_binding *b, wc_finetune_prediction *out
 		wc_ft_bound_point(b, wc_draws_row(d, r), &pt);
 		if (isfinite(pt.energy_per_step_j))
 			e[kept++] = pt.energy_per_step_j;
+		none += pt.energy_per_step_j <= 0.0;
 	}
 	if (wc_interval_from_draws(e, (size_t)kept, out->energy_per_step_j, &lo, &hi))
 		out->n_draws = kept;
@@ -168,9 +174,16 @@ interval(const wc_params *p, const wc_ft_binding *b, wc_finetune_prediction *out
 	out->has_interval = wc_pe_widen(s, out->energy_per_step_j, &lo, &hi);
 	/* A step draws energy: a bootstrap replicate may give kappa <= 0
 	 * when kappa's interval reaches 0 (the fit warns of it and writes
-	 * such draws), which gave -1978.7 J as a lower end. */
-	if (out->has_interval && lo < 0.0 && out->energy_per_step_j > 0.0)
+	 * such draws), which gave -1978.7 J as a lower end. The 0 put in its
+	 * place is no percentile, and is said to be none (docs/finetune.md,
+	 * "Predicting"): 530 of 1000 draws of a negative-e0 law gave no
+	 * energy at one configuration, printed as 0.0-59.8 J unremarked. */
+	if (out->has_interval && lo < 0.0 && out->energy_per_step_j > 0.0) {
+		WC_WARN(out, "interval_95: its lower end is %.4g J, no energy, and is given as 0: %d of %d draws of "
+		        "the law give this step no energy (<= 0 J); the runs do not bound it from below", lo, none,
+		        d->n);
 		lo = 0.0;
+	}
 	if (!out->has_interval) {
 		out->n_draws = 0;
 		WC_WARN(out, "interval_95: none: the fine-tuning section has no bootstrap draws that vary here and the "
@@ -277,6 +290,12 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 		        "synthetic design), and the answer is e0 alone", out->fixed_energy_j,
 		        100.0 * out->fixed_energy_j / out->energy_per_step_j,
 		        out->energy_per_step_j - out->fixed_energy_j);
+	const double compute_j = out->energy_per_step_j - out->fixed_energy_j;
+	if (out->fixed_energy_j < 0 && -out->fixed_energy_j > NEGATIVE_FIXED_WARN * compute_j)
+		WC_WARN(out, "e0: the law's fixed per-step energy G e0 (%.6g J) is negative and takes away %.1f %% of the "
+		        "step's compute energy kappa F (%.6g J); the answer rests on an e0 the runs did not "
+		        "identify: refit on energies that include the GPUs' idle power", out->fixed_energy_j,
+		        -100.0 * out->fixed_energy_j / compute_j, compute_j);
 	relation_checks(f, q, out);
 	if (q->want_interval)
 		return interval(p, &b, out, err);

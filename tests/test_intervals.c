@@ -307,8 +307,26 @@ quantity_errors(void)
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	CHECK_INT(wc_predict_finetune(pr, &fq, &fp, &err), WC_OK);
 	CHECK(fp.has_interval && fp.step_lo_j == 0.0 && fp.energy_per_step_j < fp.step_hi_j);
+	/* ... and the 0 put there, no percentile, is said (it was silent) */
+	int said = 0;
+	for (int w = 0; w < fp.n_warnings; w++)
+		said |= strstr(fp.warnings[w], "interval_95: its lower end is ") != NULL &&
+		        strstr(fp.warnings[w], "and is given as 0: 2 of 4 draws of the law give this step no energy") != NULL;
+	CHECK(said);
 	wc_predictor_free(pr);
 	wc_draws_clear(&p.finetune.draws);
+	/* A negative e0 that takes away most of the step's compute energy
+	 * answers mostly e0, which the runs did not identify: said. */
+	const double compute_j = fp.energy_per_step_j - fp.fixed_energy_j, e0_kept = p.finetune.e0.value;
+	p.finetune.e0.value = -0.9 * compute_j / fp.e0_multiplier;
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_finetune(pr, &fq, &fp, &err), WC_OK);
+	said = 0;
+	for (int w = 0; w < fp.n_warnings; w++)
+		said |= strstr(fp.warnings[w], "is negative and takes away 90.0 % of the step's compute energy") != NULL;
+	CHECK(said);
+	wc_predictor_free(pr);
+	p.finetune.e0.value = e0_kept;
 	/* A negative fixed energy (a law fitted with idle taken out) gives a
 	 * small step no energy: refused, never a negative answer. */
 	p.finetune.e0.value = -1e6;
