@@ -127,8 +127,11 @@ wc__ft_mark_interval(ft_grid *g, double a, double b, unsigned char what)
 int
 wc__ft_mark_saves(ft_grid *g, double min_s)
 {
-	/* Spikes shorter than this inside a save do not end it. */
-	size_t bridge = (size_t)ceil(fmax(0.5, 2 * g->dt) / g->dt), count = 0;
+	/* Spikes of at most 0.5 s inside a save do not end it; with bins
+	 * longer than that, none is so short. Bridging two bins whatever
+	 * their length swallowed 1-s samples of 1.3-s steps into the saves
+	 * beside them (5 steps counted for 40, docs/finetune.md). */
+	size_t bridge = g->dt > 0.5 ? 0 : (size_t)ceil(0.5 / g->dt - 1e-9), count = 0;
 	size_t need = (size_t)ceil(min_s / g->dt - 1e-9);
 	if (g->flat)
 		return 0;

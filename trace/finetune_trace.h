@@ -47,6 +47,11 @@ extern "C" {
  *  trace, with them the row carries a warning (a choice of wattcast,
  *  docs/finetune.md). */
 #define WC_FT_AVERAGE_MIN_WINDOWS 3.0
+/** A step period, or a burst between saves counted as one step, shorter
+ *  than this many samples is not resolved by the trace: the period is not
+ *  clear, and the bursts are not counted without step times -- their edge
+ *  samples mix step and save (a choice of wattcast, docs/finetune.md). */
+#define WC_FT_MIN_SAMPLES_PER_STEP 3.0
 /** A stated step count (trainer_state, manifest) and the count from a
  *  clear trace period disagreeing by more than this share are said --
  *  refused when the count is a checkpoint's, whose run may have gone on

@@ -47,6 +47,13 @@ int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err
  *  of them; a clearly stronger multiple replaces it. NaN none. `strength`
  *  (may be NULL) receives its autocorrelation. */
 int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, wc_error *err);
+/** Whether a step (or period) of `step_s` spans at least
+ *  WC_FT_MIN_SAMPLES_PER_STEP of the grid's samples. */
+static inline int
+wc__ft_resolved(const ft_grid *g, double step_s)
+{
+	return step_s >= WC_FT_MIN_SAMPLES_PER_STEP * g->dt;
+}
 /** Trapezoidal energy of the raw trace over [a, b], interpolated at the ends. */
 double wc__ft_energy_between(const ft_grid *g, double a, double b);
 
