@@ -191,6 +191,13 @@ interval(const wc_params *p, const wc_ft_binding *b, wc_finetune_prediction *out
 		return WC_OK;
 	}
 	out->covers = wc_interval_covers(out->n_draws, s != NULL, NULL);
+	/* As the fit says (WC_FT_BOOT_MIN_DOF): the draws of a law fitted on
+	 * 3 or 4 runs make too narrow an interval. */
+	if (out->n_draws > 0 && b->f->kappa.source == WC_SRC_FITTED && b->f->runs > 0 &&
+	    b->f->runs - 2 < WC_FT_BOOT_MIN_DOF)
+		WC_WARN(out, "interval_95: the law was fitted on %d runs (%d degree%s of freedom), whose bootstrap "
+		        "intervals held the truth in 70-90 %% of synthetic fits, not 95 %%: too narrow", b->f->runs,
+		        b->f->runs - 2, b->f->runs == 3 ? "" : "s");
 	if (!s)
 		WC_WARN(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no held-out "
 		     "error of fine-tuning energy (docs/intervals.md)");

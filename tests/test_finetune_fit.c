@@ -15,6 +15,8 @@
 
 #include <stdlib.h>
 
+static int warned(const wc_ft_fit_result *r, const char *what);
+
 static wc_ft_table *
 simulated(uint64_t seed, double noise)
 {
@@ -44,6 +46,7 @@ recovery(uint64_t seed)
 	CHECK(s->r2 >= 0.99);
 	CHECK_INT(s->draws.n, 1000);
 	CHECK_INT(r.n_used, 63);
+	CHECK_INT(warned(&r, "runs for 2 coefficients"), 0);
 	CHECK(s->e0.source == WC_SRC_FITTED && isfinite(s->e0_se) && s->e0_se > 0);
 	/* The calibrated ranges are the design's. */
 	CHECK(s->ranges.micro_batch.lo == 1 && s->ranges.micro_batch.hi == 32);
@@ -193,6 +196,8 @@ repeated_configuration(void)
 	CHECK(s->e0.lo <= s->e0.value && s->e0.value <= s->e0.hi && s->e0.lo > -1e5);
 	CHECK(s->kappa.lo <= s->kappa.value && s->kappa.value <= s->kappa.hi && s->kappa.hi < 1e3);
 	CHECK_INT(warned(&r, "do not determine e0 and kappa"), 1);
+	/* 4 runs, 2 degrees of freedom: too narrow an interval, said */
+	CHECK_INT(warned(&r, "bootstrap: 4 runs for 2 coefficients (2 degrees of freedom)"), 1);
 	wc_ft_fit_result_clear(&r);
 	wc_ft_table_free(sub);
 	wc_ft_table_free(t);

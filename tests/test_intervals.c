@@ -304,14 +304,25 @@ quantity_errors(void)
 	char ft_names[2][WC_NAME_MAX] = { "e0", "kappa" };
 	double ft_rows[8] = { 2170, 4.5, 2170, 4.6, 2170, -30, 2170, -30 };
 	CHECK_INT(wc_draws_set(&p.finetune.draws, 4, 2, (const char (*)[WC_NAME_MAX])ft_names, ft_rows, &err), WC_OK);
+	/* (as if fitted on 3 runs: its draws make too narrow an interval) */
+	const wc_source kappa_source = p.finetune.kappa.source;
+	const int kept_runs = p.finetune.runs;
+	p.finetune.kappa.source = WC_SRC_FITTED;
+	p.finetune.runs = 3;
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	CHECK_INT(wc_predict_finetune(pr, &fq, &fp, &err), WC_OK);
+	p.finetune.kappa.source = kappa_source;
+	p.finetune.runs = kept_runs;
 	CHECK(fp.has_interval && fp.step_lo_j == 0.0 && fp.energy_per_step_j < fp.step_hi_j);
 	/* ... and the 0 put there, no percentile, is said (it was silent) */
 	int said = 0;
 	for (int w = 0; w < fp.n_warnings; w++)
 		said |= strstr(fp.warnings[w], "interval_95: its lower end is ") != NULL &&
 		        strstr(fp.warnings[w], "and is given as 0: 2 of 4 draws of the law give this step no energy") != NULL;
+	CHECK(said);
+	said = 0;
+	for (int w = 0; w < fp.n_warnings; w++)
+		said |= strstr(fp.warnings[w], "interval_95: the law was fitted on 3 runs (1 degree of freedom)") != NULL;
 	CHECK(said);
 	wc_predictor_free(pr);
 	wc_draws_clear(&p.finetune.draws);
