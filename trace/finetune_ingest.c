@@ -300,8 +300,10 @@ logged_pause(const wc_step_log *l, size_t i, double *buf, size_t *np)
  * first row, whose own steps are then not timed nor counted -- is not
  * step time, as any start row after the first. */
 static void
-step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *notes)
+step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsigned char *resumed,
+          ft_log_notes *notes)
 {
+	int segment = 0; /* a resumed segment begins: its next timed step is its first */
 	const wc_step_log *l = &c->log;
 	size_t ns = 0, np = 0;
 	int have_prev = 0, prev = 0, prev_is_step = 0; /* the last step number of the segment */
@@ -321,6 +323,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
 				notes->resume_to = num;
 			}
 			have_prev = 0;
+			segment = 1;
 			if (ev == WC_STEP_STEP) {
 				logged_pause(l, i, buf, &np);
 				have_prev = prev_is_step = 1;
@@ -342,6 +345,9 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
 				notes->gap_line = l->line[i];
 			notes->gap_max = k > notes->gap_max ? (int)k : notes->gap_max;
 			buf[ns] = l->t[i];
+			lines[ns] = l->line[i];
+			resumed[ns] = (unsigned char)segment;
+			segment = 0;
 			count[ns++] = k;
 			have_prev = prev_is_step = 1;
 			prev = num;
@@ -360,6 +366,8 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, ft_log_notes *note
 	}
 	in->step_end = buf;
 	in->step_count = count;
+	in->step_line = lines;
+	in->resumed = resumed;
 	in->n_step_end = ns;
 	in->pause_from = buf + l->n;
 	in->pause_to = buf + 2 * l->n;
@@ -481,17 +489,21 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	wc_ft_steps_result res;
 	ft_log_notes notes;
 	double *buf = NULL;
+	int *lines = NULL;
+	unsigned char *resumed = NULL;
 	int rc;
 	memset(&c, 0, sizeof c);
 	c.dir = run_dir;
 	wc_ft_run_init(&run);
 	if ((rc = read_files(&c, opt, err)) != WC_OK || (rc = configuration(&c, &run, err)) != WC_OK)
 		goto done;
-	if (!(buf = wc_alloc_array(4 * c.log.n + 1, sizeof *buf))) {
+	lines = wc_alloc_array(c.log.n + 1, sizeof *lines);
+	resumed = wc_alloc_zeroed(c.log.n + 1, 1);
+	if (!(buf = wc_alloc_array(4 * c.log.n + 1, sizeof *buf)) || !lines || !resumed) {
 		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
 		goto done;
 	}
-	step_info(&c, &in, buf, &notes);
+	step_info(&c, &in, buf, lines, resumed, &notes);
 	if ((rc = clocks_overlap(&c, err)) != WC_OK)
 		goto done;
 	if ((rc = wc_ft_steps_analyse(c.pt->t, c.pt->group, c.pt->n, &in, &res, err)) != WC_OK) {
@@ -528,6 +540,8 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	rc = wc__ft_make_row(run_dir, &run, &res, c.pt->info.bad_lines, opt, table, err);
 done:
 	free(buf);
+	free(lines);
+	free(resumed);
 	wc_step_log_free(&c.log);
 	wc_power_trace_free(c.pt);
 	return rc;

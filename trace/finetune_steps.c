@@ -76,6 +76,35 @@ median_step(const wc_ft_steps_info *in, double *scratch)
 	return m > 0 ? wc_stats_median(scratch, m) : NAN;
 }
 
+/* Step rows far longer than the median step, not warm-up: an evaluation
+ * or save whose row the log lacks (a callback without on_evaluate), which
+ * three 30-s evaluations among 2-s steps charged to the steps (+18 to
+ * +21 % energy per step, unsaid). All of such a row but its last median
+ * steps -- a Trainer evaluates and saves after a step, so the next row
+ * holds the pause, then its step -- is left out, as a logged pause is
+ * (docs/finetune.md, "What is not training"). */
+static void
+unlogged_pauses(ft_grid *g, const wc_ft_steps_info *in, const double *d, size_t first, size_t last, double md,
+                wc_ft_steps_result *out)
+{
+	int n = 0, line = 0;
+	double out_s = 0.0, longest = 0.0;
+	for (size_t i = first; i <= last && md > 0; i++) {
+		double k = step_count(in, i), start = in->step_end[i] - d[i], keep = md * k;
+		if (!(d[i] > WC_FT_LONG_STEP_FACTOR * keep) || g->mark[wc__ft_bin(g, start)] == FT_WARMUP)
+			continue;
+		wc__ft_mark_interval(g, start, in->step_end[i] - keep, FT_UNLOGGED);
+		if (n++ == 0)
+			line = in->step_line ? in->step_line[i] : 0;
+		out_s += d[i] - keep;
+		longest = fmax(longest, d[i]);
+	}
+	if (n > 0)
+		WC_WARN(out, "steps.csv:%d: %d step row%s far longer than the median step (up to %.1f s against %.2f s) "
+		        "hold an unlogged evaluation or save; %.0f s beyond a median step left out: log on_evaluate and "
+		        "on_save rows", line, n, n == 1 ? "" : "s", longest, md, out_s);
+}
+
 /* Step times: the window spans the step rows wholly inside the trace;
  * slow leading steps are marked as warm-up. Each row counts the steps it
  * ends. Returns the steps kept. */
@@ -116,14 +145,28 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	 * step after it is. A row ending k steps is k slow steps or none. */
 	double md = isfinite(*median) ? *median : d[first] / step_count(in, first), most = floor(kept / 4);
 	int unknown_first = first == 0 && !isfinite(in->start);
-	for (size_t i = first; i <= last && out->warmup_steps + step_count(in, i) <= most; i++) {
-		int slow = d[i] / step_count(in, i) > 2.0 * md ||
-		           (i == first && unknown_first && i < last && d[i + 1] / step_count(in, i + 1) > 2.0 * md);
-		if (!slow)
-			break;
-		wc__ft_mark_interval(g, in->step_end[i] - d[i], in->step_end[i], FT_WARMUP);
-		out->warmup_steps += (int)step_count(in, i);
+	/* ... at the start of the run and of every resumed segment, which
+	 * warms up again (three 6-s steps after a resume stayed in: +1.7 %
+	 * energy per step, unsaid). */
+	int segment_warmup = 0;
+	for (size_t from = first; from <= last; from++) {
+		if (from > first && !(in->resumed && in->resumed[from]))
+			continue;
+		int before = out->warmup_steps;
+		for (size_t i = from; i <= last && out->warmup_steps + step_count(in, i) <= most; i++) {
+			int slow = d[i] / step_count(in, i) > 2.0 * md ||
+			           (i == first && unknown_first && i < last && d[i + 1] / step_count(in, i + 1) > 2.0 * md);
+			if (!slow || (i > from && in->resumed && in->resumed[i]))
+				break;
+			wc__ft_mark_interval(g, in->step_end[i] - d[i], in->step_end[i], FT_WARMUP);
+			out->warmup_steps += (int)step_count(in, i);
+		}
+		segment_warmup += from > first ? out->warmup_steps - before : 0;
 	}
+	if (segment_warmup > 0)
+		WC_WARN(out, "warm-up: %d slow steps at the start of resumed segments are left out as warm-up, as the "
+		        "run's first ones are", segment_warmup);
+	unlogged_pauses(g, in, d, first, last, md, out);
 	/* A first row ending several steps hides a short warm-up in its mean
 	 * (two 2.5x steps in a row of ten: +6 % energy per step, unsaid). */
 	if (out->warmup_steps == 0 && step_count(in, first) > 1)

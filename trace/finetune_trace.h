@@ -57,6 +57,11 @@ extern "C" {
  *  refused when the count is a checkpoint's, whose run may have gone on
  *  after the save (a choice of wattcast, docs/finetune.md). */
 #define WC_FT_COUNT_MAX_DISAGREE 0.2
+/** With step times, a step row lasting more than this many median steps
+ *  per step it ends, not leading, holds an unlogged pause (an evaluation
+ *  or save without its row): all but a median step of it is left out (a
+ *  choice of wattcast, docs/finetune.md). */
+#define WC_FT_LONG_STEP_FACTOR 4.0
 /** Stretches of intermediate power (evaluation, warm-up, stalls) shorter
  *  than this are part of training, s. */
 #define WC_FT_MIDLEVEL_MIN_S 10.0
@@ -68,6 +73,9 @@ typedef struct {
 	const double *step_count;      /* steps each ends (a log written every k steps);
 	                                * NULL = one each */
 	size_t n_step_end;
+	const int *step_line;          /* steps.csv line of each; NULL = unknown */
+	const unsigned char *resumed;  /* 1 where a resumed segment's first timed step is;
+	                                * NULL = none */
 	double start;                  /* training start; NaN = unknown */
 	const double *pause_from, *pause_to; /* logged saves and evaluations */
 	size_t n_logged;

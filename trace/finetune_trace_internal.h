@@ -15,7 +15,8 @@ enum {
 	FT_SAVE,         /* near-idle pause (checkpoint save) */
 	FT_MIDLEVEL,     /* intermediate power (evaluation, warm-up, stall) */
 	FT_LOGGED,       /* a save or evaluation the step log states */
-	FT_WARMUP        /* a slow leading step (step times only) */
+	FT_WARMUP,       /* a slow leading step (step times only) */
+	FT_UNLOGGED      /* a step row's time beyond a median step, when far longer */
 };
 
 typedef struct {
