@@ -5,6 +5,7 @@
  */
 #include "data/data.h"
 #include "data/step_log.h"
+#include "data/prom.h"
 #include "models/limits.h"
 
 #include <jansson.h>
@@ -85,6 +86,12 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 		snprintf(why, sizeof why, "expected Unix seconds, got '%.40s'", f[rd->col_t].text);
 		return bad(rd, &f[rd->col_t], "epoch_s", why);
 	}
+	/* Milliseconds (int(time.time() * 1000)) were read as seconds and
+	 * refused later as a clock offset of -1.8e12 s, outside what
+	 * --utc-offset takes; named at the cell, as power.csv's are
+	 * (docs/formats/finetune-telemetry.md, "Step logs"). */
+	if (wc_prom_time_other_unit(t, why, sizeof why))
+		return bad(rd, &f[rd->col_t], "epoch_s", why);
 	if (rd->col_event >= 0 && f[rd->col_event].text[strspn(f[rd->col_event].text, " ")]) {
 		for (ev = 0; ev < WC_STEP_EVENT_COUNT && strcmp(f[rd->col_event].text, event_names[ev]); ev++)
 			;

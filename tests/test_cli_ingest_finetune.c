@@ -260,6 +260,17 @@ refusals(void)
 	snprintf(text, sizeof text, "steps at epoch %.0f-%.0f", t_start - 7200 + 12, t_start - 7200 + 14);
 	CHECK_CONTAINS(r.err, text);
 	run_result_free(&r);
+	/* Three days apart: no time zone aligns them, and none is offered
+	 * (an offset --utc-offset refuses was) */
+	snprintf(text, sizeof text, "step,epoch_s\n1,%.3f\n2,%.3f\n", t_start + 3 * 86400.0 + 12, t_start + 3 * 86400.0 + 14);
+	steps = path_join(a, "steps.csv");
+	CHECK_INT(write_text(steps, text), 0);
+	free(steps);
+	CHECK(run_wattcast(argv2, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "no step lies inside the power log, and no UTC offset aligns them: they are 3.0 days apart");
+	CHECK(strstr(r.err, "would align") == NULL);
+	run_result_free(&r);
 	/* A bad flag and a bad manifest value. */
 	const char *argv3[] = { "wattcast", "ingest", a, "-o", out, "--micro-batch", "-2", NULL };
 	CHECK(run_wattcast(argv3, NULL, &r) == 0);

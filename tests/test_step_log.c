@@ -50,6 +50,10 @@ steps_csv(void)
 		{ "step,epoch_s\n-1,100\n", "steps.csv:2:1: column 'step': expected a whole number >= 0, got '-1'" },
 		{ "step,epoch_s\n1,12:00\n", "steps.csv:2:3: column 'epoch_s': expected Unix seconds, got '12:00'" },
 		{ "step,time\n1,100\n", "steps.csv:1:1: missing required column 'epoch_s'" },
+		/* int(time.time() * 1000): named at its cell, not taken for a
+		 * clock offset of -1.8e12 s */
+		{ "step,epoch_s,event\n0,1780000020000,start\n", "steps.csv:2:3: column 'epoch_s': time 1780000020000 "
+		  "(seconds since the epoch) is after 2100-01-01; it looks like milliseconds" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		wc_error e = { 0, "" };

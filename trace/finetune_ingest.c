@@ -444,11 +444,18 @@ clocks_overlap(const ft_ctx *c, wc_error *err)
 		                    "2001): write time.time() there, not the seconds since the run started",
 		                    c->dir, l->t[0], l->t[l->n - 1]);
 	/* The remedy before the spans: a message holds 255 bytes, and a long
-	 * folder path cut the offset off the end. */
+	 * folder path cut the offset off the end. An offset no time zone has
+	 * (beyond the +-14 h utc_offset_s takes, docs/cli.md) is no remedy:
+	 * the logs are of different runs or days. */
+	const double offset = wc__ingest_suggest_offset(c->m.utc_offset_s, pt->t[0], l->t[0]);
+	if (fabs(offset) > 14 * 3600.0)
+		return wc_error_set(err, WC_EINVAL, "%s: step log: no step lies inside the power log, and no UTC offset "
+		                    "aligns them: they are %.1f days apart (steps at epoch %.0f-%.0f, power %.0f-%.0f); "
+		                    "another run's log?", c->dir, fabs(l->t[0] - pt->t[0]) / 86400.0, l->t[0],
+		                    l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1]);
 	return wc_error_set(err, WC_EINVAL, "%s: step log: no step lies inside the power log; utc_offset_s %.0f would "
 	                    "align them (read with %.0f s: steps at epoch %.0f-%.0f, power %.0f-%.0f)", c->dir,
-	                    wc__ingest_suggest_offset(c->m.utc_offset_s, pt->t[0], l->t[0]), c->m.utc_offset_s,
-	                    l->t[0], l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1]);
+	                    offset, c->m.utc_offset_s, l->t[0], l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1]);
 }
 
 typedef struct {
