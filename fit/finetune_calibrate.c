@@ -209,18 +209,18 @@ choose_scatter(const wc_finetune_params *base, const wc_ft_calibrate_options *o,
 		snprintf(out->scatter_source, sizeof out->scatter_source, "--run-scatter");
 		return;
 	}
-	if (isfinite(base->residual_rms) && base->residual_rms > 0) {
-		out->run_scatter = base->residual_rms;
-		snprintf(out->scatter_source, sizeof out->scatter_source, "the base law's residual RMS");
-	} else {
-		out->run_scatter = ASSUMED_SCATTER;
-		snprintf(out->scatter_source, sizeof out->scatter_source, "assumed");
-		WC_WARN(out, "run_scatter: the base records no residual RMS; %.2g assumed for the scatter of "
-		        "one run (give --run-scatter)", ASSUMED_SCATTER);
-	}
+	const int has_base = isfinite(base->residual_rms) && base->residual_rms > 0;
+	out->run_scatter = has_base ? base->residual_rms : ASSUMED_SCATTER;
+	snprintf(out->scatter_source, sizeof out->scatter_source, "%s",
+	         has_base ? "the base law's residual RMS" : "assumed");
 	if (isfinite(own) && own > out->run_scatter) {
 		out->run_scatter = own;
 		snprintf(out->scatter_source, sizeof out->scatter_source, "the runs' own residual RMS");
+	} else if (!has_base) {
+		/* Only when the assumption is the one used: beside the runs' own
+		 * 0.162 in the header, "0.1 assumed" contradicted it. */
+		WC_WARN(out, "run_scatter: the base records no residual RMS; %.2g assumed for the scatter of "
+		        "one run (give --run-scatter)", ASSUMED_SCATTER);
 	}
 }
 
@@ -297,9 +297,11 @@ report(const wc_finetune_params *base, const wc_ft_calibrate_options *o, int B,
 	const wc_finetune_params *s = &out->section;
 	double f = s->calibrated.factor.value;
 	if (f > FACTOR_WARN || f < 1.0 / FACTOR_WARN)
-		WC_WARN(out, "%s: the base law was off by a factor %.3g on these runs; the base (%s, %s) "
+		/* A fitted base records no stack: "(H200, )" named none. */
+		WC_WARN(out, "%s: the base law was off by a factor %.3g on these runs; the base (%s%s%s) "
 		        "describes another platform, method or stack, and only its shape is kept",
-		        o->mode == WC_FT_CAL_SCALE ? "scale" : "kappa", 1.0 / f, base->platform, base->stack);
+		        o->mode == WC_FT_CAL_SCALE ? "scale" : "kappa", 1.0 / f, base->platform,
+		        base->stack[0] ? ", " : "", base->stack);
 	if (strchr(s->platform, '+'))
 		WC_WARN(out, "calibration: runs from several platforms (%s) share one factor", s->platform);
 	char list[32];

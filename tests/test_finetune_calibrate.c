@@ -322,6 +322,43 @@ fit_per_gpu_and_degenerate(const wc_finetune_params *truth)
 	wc_ft_table_free(t);
 }
 
+static int
+cal_warned(const wc_ft_calibrate_result *r, const char *what)
+{
+	for (int i = 0; i < r->n_warnings; i++)
+		if (strstr(r->warnings[i], what))
+			return 1;
+	return 0;
+}
+
+/* What the command says matches what it did: with the runs' own scatter
+ * used, no "0.1 assumed" beside it (it contradicted the header); a fitted
+ * base, which records no stack, named as "(H200)", not "(H200, )". */
+static void
+words_match(const wc_finetune_params *fitted, const wc_finetune_params *paper)
+{
+	int b[4] = { 1, 2, 4, 8 };
+	wc_ft_table *t = runs_of(paper, SCALE, b, 4, 0.2, 3);
+	wc_ft_calibrate_options o = WC_FT_CALIBRATE_OPTIONS_INIT;
+	wc_ft_calibrate_result r;
+	o.replicates = -1;
+	CHECK_INT(wc_ft_calibrate(paper, t, &o, &r, NULL), WC_OK);
+	CHECK(strcmp(r.scatter_source, "the runs' own residual RMS") == 0 && r.run_scatter > 0.1);
+	CHECK(!cal_warned(&r, "assumed"));
+	wc_ft_calibrate_result_clear(&r);
+	/* one run: the assumption is used, and said */
+	wc_ft_table *one = runs_of(paper, SCALE, b, 1, 0.02, 3);
+	CHECK_INT(wc_ft_calibrate(paper, one, &o, &r, NULL), WC_OK);
+	CHECK(strcmp(r.scatter_source, "assumed") == 0 && cal_warned(&r, "0.1 assumed for the scatter of one run"));
+	wc_ft_calibrate_result_clear(&r);
+	CHECK(fitted->stack[0] == '\0');
+	CHECK_INT(wc_ft_calibrate(fitted, one, &o, &r, NULL), WC_OK);
+	CHECK(cal_warned(&r, "the base (H200) describes another platform"));
+	wc_ft_calibrate_result_clear(&r);
+	wc_ft_table_free(one);
+	wc_ft_table_free(t);
+}
+
 int
 main(void)
 {
@@ -336,6 +373,7 @@ main(void)
 	many_runs_centred(&paper.finetune);
 	command(&paper.finetune);
 	fit_per_gpu_and_degenerate(&paper.finetune);
+	words_match(&base, &paper.finetune);
 	wc_finetune_params_clear(&base);
 	wc_params_clear(&paper);
 	free(dir);
