@@ -257,7 +257,8 @@ int wc_finetune_validate(const wc_finetune_params *f, wc_error *err);
  * levels and the catalog's boards every other question accepts. */
 struct wc_params;
 /** Is `name` one of the '+'-joined calibration platforms `list`
- *  ("H100+RTX-PRO-6000")? */
+ *  ("H100+RTX-PRO-6000"), or the whole list (what a question without a
+ *  platform is answered under)? */
 int wc_ft_platform_calibrated(const char *list, const char *name);
 /** The name a fine-tuning question's platform is answered under: `name`
  *  when the set's fine-tuning law was calibrated on it, else

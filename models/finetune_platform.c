@@ -15,6 +15,10 @@ int
 wc_ft_platform_calibrated(const char *list, const char *name)
 {
 	size_t n = strlen(name);
+	/* The whole '+'-joined list too: a question without --platform is
+	 * answered under it, and naming that answer's platform was refused. */
+	if (strcmp(list, name) == 0 && n > 0)
+		return 1;
 	for (const char *p = list; *p;) {
 		size_t k = strcspn(p, "+");
 		if (k == n && strncmp(p, name, n) == 0)

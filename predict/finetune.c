@@ -95,7 +95,13 @@ static void
 calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc_finetune_prediction *out)
 {
 	const wc_ft_config *c = &q->config;
-	if (!wc_ft_platform_calibrated(f->platform, out->platform))
+	/* A law of several platforms answers under all of them unless one is
+	 * named: said as such, not as "H100+A100 differs from H100+A100". */
+	if (strchr(out->platform, '+'))
+		WC_WARN(out, "platform: the law was fitted on runs of several platforms (%s), and this answer is for none "
+		        "of them in particular; energy per FLOP depends on the GPU: name one with --platform",
+		        out->platform);
+	else if (!wc_ft_platform_calibrated(f->platform, out->platform))
 		WC_WARN(out, "platform: %s differs from the calibration's %s; energy per FLOP depends on the GPU",
 		        out->platform, f->platform);
 	if (!(f->methods & (1u << c->method))) {

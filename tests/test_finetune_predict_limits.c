@@ -158,6 +158,27 @@ own_platform(void)
 	json_decref(item);
 	if (pf)
 		wc_profiles_release(pf);
+	/* A law of two platforms: without --platform it answers under both,
+	 * said as such -- not "H100+A100 differs from the calibration's
+	 * H100+A100" -- and the same name given is accepted, not refused. */
+	snprintf(law.finetune.platform, sizeof law.finetune.platform, "%s", "H100+A100");
+	CHECK_INT(wc_params_save_file(path, &law, &err), WC_OK);
+	own[15] = NULL;
+	r = run(own, 0);
+	CHECK_CONTAINS(r.out, "on 1 x H100+A100");
+	CHECK_CONTAINS(r.out, "platform: the law was fitted on runs of several platforms (H100+A100), and this answer "
+	                      "is for none of them in particular");
+	CHECK(!strstr(r.out, "differs from"));
+	run_result_free(&r);
+	own[15] = "--platform";
+	own[16] = "H100+A100";
+	r = run(own, 0);
+	CHECK_CONTAINS(r.out, "platform: the law was fitted on runs of several platforms");
+	run_result_free(&r);
+	own[16] = "A100";
+	r = run(own, 0);
+	CHECK(!strstr(r.out, "platform:"));
+	run_result_free(&r);
 	wc_params_clear(&law);
 	free(path);
 	free(dir);
