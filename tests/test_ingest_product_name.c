@@ -8,7 +8,8 @@
  * does not know leaves the platform unknown, and ingest says so. A
  * manifest's platform wins over the product name, but a product of another
  * board is warned about (one of the two is wrong). A flag the run
- * overrides (--platform, --utc-offset) is said not to apply.
+ * overrides (--platform, --utc-offset, --workload) is said not to
+ * apply.
  */
 #include "tests/support/support.h"
 
@@ -109,6 +110,17 @@ main(void)
 	CHECK_CONTAINS(err, "--utc-offset 3600 (the run says 0): not applied");
 	ingest_platform(dir, other, "--utc-offset=0", platform, sizeof platform, err, sizeof err);
 	CHECK(strstr(err, "not applied") == NULL);
+	/* the workload as the others: a manifest's poisson kept, said */
+	char *man = path_join(other, "wattcast-run.json");
+	CHECK_INT(write_text(man, "{\"schema\": \"wattcast.run/2\", \"run_id\": \"other\", \"platform\": "
+	                          "\"A100\", \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, "
+	                          "\"workload\": \"poisson\"}\n"),
+	          0);
+	ingest_platform(dir, other, "--workload=replay", platform, sizeof platform, err, sizeof err);
+	CHECK_CONTAINS(err, "--workload replay (the run says poisson): not applied");
+	ingest_platform(dir, other, "--workload=poisson", platform, sizeof platform, err, sizeof err);
+	CHECK(strstr(err, "not applied") == NULL);
+	free(man);
 	char *unknown = make_run(dir, "unknown", "NVIDIA Hypothetical X1", NULL);
 	ingest_platform(dir, unknown, NULL, platform, sizeof platform, err, sizeof err);
 	CHECK(platform[0] == '\0');

@@ -103,6 +103,10 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 		if (d->tp > 0 && rc->m.tp > 0 && d->tp != rc->m.tp)
 			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--tp %d (the run says %d)",
 			         over[0] ? ", " : "", d->tp, rc->m.tp);
+		if (d->workload != WC_WORKLOAD_UNKNOWN && rc->m.workload != WC_WORKLOAD_UNKNOWN &&
+		    d->workload != rc->m.workload)
+			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--workload %s (the run says %s)",
+			         over[0] ? ", " : "", wc_workload_name(d->workload), wc_workload_name(rc->m.workload));
 		/* one of the two is hours off, and the clock check aligns the
 		 * logs by the manifest's; said once the power log is read, as
 		 * neither applies to timestamps that carry their zone */
