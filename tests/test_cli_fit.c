@@ -233,5 +233,14 @@ main(void)
 	free(p1);
 	free(p2);
 	free(dir);
+	/* --help says what fit/ does with a level without idle readings: a
+	 * board the catalog knows gets P0 from its power limit, only another
+	 * is fitted (the help said "else it is fitted" for every board) */
+	const char *help[] = { "wattcast", "fit", "inference", "--help", NULL };
+	run_result h = run(help);
+	CHECK_INT(h.status, 0);
+	CHECK_CONTAINS(h.out, "a board the catalog knows it is estimated from the board's power limit");
+	CHECK(h.out && strstr(h.out, "else it is fitted") == NULL);
+	run_result_free(&h);
 	return check_report("test_cli_fit");
 }
