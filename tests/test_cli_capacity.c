@@ -157,6 +157,26 @@ robust_default(const char *periods, const char *out)
 	CHECK_INT(r.status, 0);
 	CHECK(r.out && !strstr(r.out, "too few for Huber's weights"));
 	run_result_free(&r);
+	/* --calibrated-on is recorded whole, up to the 159 characters the
+	 * field holds; a longer one is refused, not cut to another name */
+	char on[161];
+	memset(on, 'x', 160);
+	on[160] = '\0';
+	test_usage_error(ARGS("fit", "capacity", periods, "-o", out, "--bootstrap", "0", "--calibrated-on", on),
+	                 "--calibrated-on: longer than 159 characters");
+	on[159] = '\0';
+	CHECK(run_wattcast(ARGS("fit", "capacity", periods, "-o", out, "--bootstrap", "0", "--calibrated-on", on),
+	                   NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	CHECK_INT(wc_params_load_file(out, &fitted, NULL), WC_OK);
+	CHECK(strcmp(fitted.capacity.calibrated_on, on) == 0);
+	wc_params_clear(&fitted);
+	/* its help says what it does; --json belongs to fit request-energy */
+	CHECK(run_wattcast(ARGS("fit", "capacity", "--help"), NULL, &r) == 0);
+	CHECK_CONTAINS(r.out, "--calibrated-on TEXT is recorded as the capacity section's");
+	run_result_free(&r);
+	test_usage_error(ARGS("fit", "capacity", periods, "-o", out, "--json"), "unknown flag '--json'");
 }
 
 /* A row the capacity model cannot describe (a model without architecture
