@@ -445,6 +445,14 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 		rd->bad.split_line = rd->pause_line;
 	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines, err)) != WC_OK)
 		goto done;
+	/* Allowed by --max-bad, the pause still drops every later sample: said
+	 * with what was lost, beyond the first bad lines' own warnings
+	 * (docs/formats/telemetry.md, "Time gaps"). */
+	if (rd->pause_bad > 1)
+		wc__warn(opt, "%s:%zu: the log pauses for %.0f s here (over %.0f s): %zu samples to line %zu, "
+		         "%.1f s of the log, were skipped as bad lines; split the log at line %zu to keep them",
+		         path, rd->pause_line, rd->pause_s, WC_TELEMETRY_MAX_GAP_S, rd->pause_bad,
+		         rd->pause_last_line, rd->pause_t1 - rd->pause_t0, rd->pause_line);
 	if (info->samples == 0) {
 		rc = wc_error_set(err, WC_EPARSE, "%s: no complete sample", path);
 		goto done;

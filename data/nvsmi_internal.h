@@ -157,6 +157,10 @@ typedef struct {
 	/* samples over WC_TELEMETRY_MAX_GAP_S after the last kept one, and the
 	 * line of the first: more than one is a pause, not one corrupt time */
 	size_t pause_bad, pause_line;
+	/* the pause's length, and the first and last samples skipped after
+	 * it: what an accepted log (--max-bad) lost, said once */
+	double pause_s, pause_t0, pause_t1;
+	size_t pause_last_line;
 	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
 	int stamp_kind;
 	/* timestamp cache: rows of one sweep repeat the same text */

@@ -92,8 +92,13 @@ wc__nv_deliver(nv_reader *rd)
 		return WC_OK;
 	}
 	if (rd->have_last && rd->t - rd->last_t > WC_TELEMETRY_MAX_GAP_S) {
-		if (rd->pause_bad++ == 0)
+		if (rd->pause_bad++ == 0) {
 			rd->pause_line = rd->first_line;
+			rd->pause_s = rd->t - rd->last_t;
+			rd->pause_t0 = rd->t;
+		}
+		rd->pause_t1 = rd->t;
+		rd->pause_last_line = rd->first_line;
 		wc__bad_line(&rd->bad, rd->first_line,
 		             "sample is %.10g s after the one before (gaps over %.0f s are not bridged); skipped",
 		             rd->t - rd->last_t, WC_TELEMETRY_MAX_GAP_S);

@@ -106,7 +106,36 @@ main(void)
 		CHECK_INT(wc_nvsmi_read(pp, &popt, NULL, NULL, &info, &err), WC_EPARSE);
 		CHECK_CONTAINS(err.msg, "pause.csv: split the log at line 152, where it pauses for over 3600 s");
 		CHECK(strstr(err.msg, "--max-bad") == NULL);
+		/* allowed by --max-bad, the rest of the log is still dropped:
+		 * said once, with what was lost (it was only the first 20 bad
+		 * lines and a count) */
+		popt.max_bad_fraction = 0.6;
+		popt.warn = test_collect_warning;
+		popt.warn_payload = &w;
+		memset(&w, 0, sizeof w);
+		CHECK_INT(wc_nvsmi_read(pp, &popt, NULL, NULL, &info, &err), WC_OK);
+		CHECK_INT(info.samples, 150);
+		CHECK_CONTAINS(w.text, "pause.csv:152: the log pauses for 3610 s here (over 3600 s): 150 samples to "
+		                       "line 301, 37.2 s of the log, were skipped as bad lines; split the log at line "
+		                       "152 to keep them");
 		free(ptext);
+		free(pp);
+	}
+	/* one far-off time is a bad line, not a pause: no such warning */
+	{
+		char *one = log_text(300, 0.25, 1000, 0.0);
+		char *at = strstr(one, "1784415482.250");
+		if (at)
+			memcpy(at, "1794415482.250", 14);
+		CHECK(at != NULL);
+		wc_telemetry_options popt = WC_TELEMETRY_OPTIONS_INIT;
+		popt.warn = test_collect_warning;
+		popt.warn_payload = &w;
+		memset(&w, 0, sizeof w);
+		char *pp = test_fixture(dir, "onefar.csv", one);
+		CHECK_INT(wc_nvsmi_read(pp, &popt, NULL, NULL, &info, &err), WC_OK);
+		CHECK(strstr(w.text, "pauses") == NULL);
+		free(one);
 		free(pp);
 	}
 
