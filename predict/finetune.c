@@ -6,6 +6,7 @@
  * warnings wherever the question leaves what the law was calibrated on.
  */
 #include "predict/finetune_predict.h"
+#include "predict/capacity_predict.h"
 #include "predict/predict.h"
 #include "models/grow.h"
 
@@ -204,6 +205,9 @@ interval(const wc_params *p, const wc_ft_binding *b, wc_finetune_prediction *out
 		WC_WARN(out, "interval_95: the law was fitted on %d runs (%d degree%s of freedom), whose bootstrap "
 		        "intervals held the truth in 70-90 %% of synthetic fits, not 95 %%: too narrow", b->f->runs,
 		        b->f->runs - 2, b->f->runs == 3 ? "" : "s");
+	/* predict inference's caveat about too few draws holds for these
+	 * (docs/intervals.md) */
+	wc_predict_note_few_draws(out->warnings, &out->n_warnings, out->n_draws);
 	if (!s)
 		WC_WARN(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no held-out "
 		     "error of fine-tuning energy (docs/intervals.md)");

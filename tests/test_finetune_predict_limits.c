@@ -241,9 +241,35 @@ steps_limits(void)
 	wc_params_clear(&paper);
 }
 
+/* Intervals from fewer than 40 draws carry predict inference's caveat
+ * (docs/intervals.md); predict finetune had none. */
+static void
+few_draws(void)
+{
+	wc_params law = WC_PARAMS_INIT;
+	wc_error err;
+	wc_params_default(&law);
+	char names[2][WC_NAME_MAX] = { "e0", "kappa" };
+	double v[8] = { 2100.0, 4.5, 2250.0, 4.6, 2180.0, 4.4, 2200.0, 4.55 };
+	CHECK_INT(wc_draws_set(&law.finetune.draws, 4, 2, (const char (*)[WC_NAME_MAX])names, v, &err), WC_OK);
+	char *dir = test_tmpdir("finetune_few_draws"), *path = path_join(dir, "four.json");
+	CHECK_INT(wc_params_save_file(path, &law, &err), WC_OK);
+	const char *argv[] = { "wattcast", "predict", "finetune", "--params", path, "--method", "full", "--model",
+		               "Qwen3-8B", "--micro-batch", "1", "--seq-len", "2048", "--platform", "H100", NULL };
+	run_result r = run(argv, 0);
+	CHECK_CONTAINS(r.out, "(4 draws; ");
+	CHECK_CONTAINS(r.out, "warning: interval_95: 4 bootstrap draws, fewer than 40: the 2.5 % tails hold no draw "
+	                      "of their own");
+	run_result_free(&r);
+	wc_params_clear(&law);
+	free(path);
+	free(dir);
+}
+
 int
 main(void)
 {
+	few_draws();
 	moe_memory();
 	tokens_cli();
 	tokens_http();
