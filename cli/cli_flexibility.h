@@ -14,6 +14,7 @@ typedef struct {
 	int by_cap, steps, json;
 	const char *csv, *svg;
 	int (*config_error)(const char *cmd, const wc_error *err); /* a refusal naming the flag */
+	double price_per_kwh, grams_co2_per_kwh; /* as given (NaN: not): the sweep uses neither, and says so */
 } cli_flex_options;
 int cli_flexibility_run(const char *cmd, const wc_params *params, const wc_inference_query *q,
                         const cli_flex_options *o);

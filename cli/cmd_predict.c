@@ -480,6 +480,9 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 	}
 	if (no_cap[0])
 		wc_predict_note_no_capacity(&out, no_cap);
+	if (!want_cap) /* as the server says it (docs/http-api.md) */
+		wc_predict_note_ignored(out.warnings, &out.n_warnings, a->price, a->co2, a->q.config.expert_parallel,
+		                        no_cap[0] ? WC_IGNORED_NO_LEVEL : WC_IGNORED_NO_LENGTHS);
 	if (a->json) {
 		char *s = wc_render_inference(&a->q, &out, want_cap ? &cap : NULL, max_fit, version, 2, &err);
 		if (!s) {
@@ -524,6 +527,8 @@ predict_inference(int argc, char **argv, int flex)
 		rc = cli_unknown_platform(cmd, &params, asked);
 	else if (flex) {
 		a.fo.json = a.json;
+		a.fo.price_per_kwh = a.price;
+		a.fo.grams_co2_per_kwh = a.co2;
 		rc = cli_flexibility_run(cmd, &params, &a.q, &a.fo);
 	} else
 		rc = predict_and_print(cmd, &a, &params);

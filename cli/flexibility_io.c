@@ -168,6 +168,8 @@ cli_flexibility_run(const char *cmd, const wc_params *params, const wc_inference
 	} else if (wc_predict_flexibility(pred, q, o->by_cap, o->steps, fl, &err) != WC_OK) {
 		rc = o->config_error(cmd, &err);
 	} else {
+		wc_predict_note_ignored(fl->warnings, &fl->n_warnings, o->price_per_kwh, o->grams_co2_per_kwh, 0,
+		                        WC_IGNORED_SWEEP);
 		if (o->json) {
 			char *s = wc_render_flexibility(q, fl, version, 2, &err);
 			if (s)

@@ -147,6 +147,19 @@ int wc_predict_money_check(double price_per_kwh, double grams_co2_per_kwh, wc_er
  *  < WC_BOOTSTRAP_MIN_95, into the warning list `list` of `*n` (nothing
  *  otherwise): its 2.5 % tails hold no draw of their own. */
 void wc_predict_note_few_draws(char (*list)[WC_WARNING_LEN], int *n, int n_draws);
+/** Why inputs that enter only the capacity answers' cost, CO2 and step
+ *  times changed nothing (wc_predict_note_ignored). */
+typedef enum {
+	WC_IGNORED_NO_LENGTHS, /* no input and output tokens: no capacity answers */
+	WC_IGNORED_NO_LEVEL,   /* the platform has no capacity level */
+	WC_IGNORED_SWEEP       /* the flexibility sweep answers no cost or CO2 */
+} wc_ignored_why;
+/** The warning `FIELD: ignored: ...` for each of a price and a carbon
+ *  intensity given (not NaN) and expert parallel asked (non-zero) that
+ *  the answer did not use, in that order, into `list` of `*n`: the one
+ *  wording of the CLI and the server (docs/http-api.md). */
+void wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_per_kwh, double grams_co2_per_kwh,
+                             int expert_parallel, wc_ignored_why why);
 
 /** Did wc_predict_capacity fail only because nothing answers the time
  *  side here -- the set has no capacity section, or no level for the

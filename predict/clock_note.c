@@ -24,3 +24,10 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const wc_config 
 		         c->sm_clock_mhz, r->clock_min, r->clock_max, lvl->name);
 	return buf[0] != '\0';
 }
+
+int
+wc__predict_clock_low(const wc_params *p, const char *platform, double mhz)
+{
+	const wc_platform_info *b = wc_predict_board(p, platform);
+	return b && mhz > 0.0 && mhz < 0.5 * b->max_sm_clock_mhz;
+}

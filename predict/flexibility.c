@@ -4,6 +4,7 @@
  * capacity answers, and the index, knee and energy optimum over it.
  */
 #include "predict/flexibility.h"
+#include "predict_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -288,12 +289,12 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	if (out->energy_optimal_clock_mhz == low || out->knee_clock_mhz == low) {
 		char msg[WC_WARNING_LEN];
 		snprintf(msg, sizeof msg, "%s: %.0f MHz is the lowest clock swept, the edge of the board's range, "
-		         "not an interior optimum; below about half the top clock the law does not model the "
-		         "bandwidth real boards lose (docs/capacity.md)",
+		         "not an interior optimum%s",
 		         out->energy_optimal_clock_mhz == low && out->knee_clock_mhz == low
 		                 ? "knee_clock_mhz and energy_optimal_clock_mhz"
 		                 : out->energy_optimal_clock_mhz == low ? "energy_optimal_clock_mhz" : "knee_clock_mhz",
-		         low);
+		         low, wc__predict_clock_low(wc_predictor_params(pr), c->platform, low)
+		                 ? "; " WC__CLOCK_LOW_CLAUSE : "");
 		warn_once(out, msg);
 	}
 	return WC_OK;

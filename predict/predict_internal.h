@@ -18,6 +18,16 @@ int wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const w
  *  power answer and the envelope's power map. */
 int wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const wc_config *c, char *buf, size_t cap);
 
+/** Is `mhz` (> 0) below half the top clock of the board `platform` runs
+ *  on (wc_predict_board)? Real boards there lose achievable bandwidth,
+ *  which the step times do not model (docs/capacity.md, "Clocks and power
+ *  caps"). One rule for the power answer's warning and the flexibility
+ *  sweep's, both worded with WC__CLOCK_LOW_CLAUSE; 0 for a board the
+ *  catalog does not know. */
+int wc__predict_clock_low(const wc_params *p, const char *platform, double mhz);
+#define WC__CLOCK_LOW_CLAUSE \
+	"the law does not model the bandwidth real boards lose below about half the top clock (docs/capacity.md)"
+
 /** G x P0 where the idle is known (measured, published, the query's
  *  own): the floor of a mean power's interval; NaN otherwise. */
 double wc__predict_idle_floor(const wc_law_binding *b, int tp);

@@ -55,3 +55,23 @@ wc_predict_note_few_draws(char (*list)[WC_WARNING_LEN], int *n, int n_draws)
 		                "of their own, so the parameters' part is the draws' range, too narrow (docs/intervals.md)",
 		                n_draws, WC_BOOTSTRAP_MIN_95);
 }
+
+void
+wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_per_kwh, double grams_co2_per_kwh,
+                        int expert_parallel, wc_ignored_why why)
+{
+	static const char *const whys[] = {
+		[WC_IGNORED_NO_LENGTHS] = "it enters only the capacity answers, which need input_tokens and output_tokens",
+		[WC_IGNORED_NO_LEVEL] = "it enters only the capacity answers, which this platform has none of (the "
+		                        "capacity warning says why)",
+		[WC_IGNORED_SWEEP] = "the sweep answers no cost or CO2 (docs/capacity.md, \"Power flexibility\")",
+	};
+	const struct {
+		const char *field;
+		int given;
+	} in[] = { { "price_per_kwh", !isnan(price_per_kwh) }, { "grams_co2_per_kwh", !isnan(grams_co2_per_kwh) },
+	           { "expert_parallel", expert_parallel != 0 } };
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+		if (in[i].given)
+			wc_warnings_add(list, n, "%s: ignored: %s", in[i].field, whys[why]);
+}

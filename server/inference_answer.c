@@ -73,21 +73,6 @@ capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_predict
 	return 0;
 }
 
-/* Fields that enter only the capacity answers (cost, CO2, step times):
- * an answer without them says each one it was given is ignored, and why
- * (docs/http-api.md, "POST /v1/predict/inference"); expert_parallel false
- * is the default, nothing to ignore. */
-static void
-ignored_without_capacity(const json_t *item, int no_level, wc_inference_prediction *pred)
-{
-	static const char *const fields[] = { "price_per_kwh", "grams_co2_per_kwh", "expert_parallel", NULL };
-	for (const char *const *f = fields; *f; f++)
-		if (json_object_get(item, *f) && !json_is_false(json_object_get(item, *f)))
-			WC_WARN(pred, "%s: ignored: it enters only the capacity answers, %s", *f, no_level
-			        ? "which this platform has none of (the capacity warning says why)"
-			        : "which need input_tokens and output_tokens");
-}
-
 json_t *
 wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 {
@@ -130,8 +115,12 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 	}
 	if (no_cap[0])
 		wc_predict_note_no_capacity(pred, no_cap);
+	/* Fields that enter only the capacity answers: an answer without them
+	 * says each one it was given is ignored, and why (docs/http-api.md,
+	 * "POST /v1/predict/inference"). */
 	if (!r.want_capacity)
-		ignored_without_capacity(item, no_cap[0] != 0, pred);
+		wc_predict_note_ignored(pred->warnings, &pred->n_warnings, r.price_per_kwh, r.grams_co2_per_kwh,
+		                        r.q.config.expert_parallel, no_cap[0] ? WC_IGNORED_NO_LEVEL : WC_IGNORED_NO_LENGTHS);
 	/* Finite inputs can still overflow (tp x a huge clock factor); JSON
 	 * has no infinity, so say so instead of answering without a number. */
 	if (!isfinite(pred->power.node_power_w) || !isfinite(pred->power.per_gpu_power_w) ||

@@ -78,6 +78,8 @@ flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 		wc_api_error_set(e, err.code == WC_ENOMEM ? 500 : 422, err.code == WC_ENOMEM ? "internal" : "invalid_value",
 		                 colon ? field : "", "%s", err.msg);
 	} else {
+		wc_predict_note_ignored(f->warnings, &f->n_warnings, r.price_per_kwh, r.grams_co2_per_kwh, 0,
+		                        WC_IGNORED_SWEEP);
 		if (!(out = wc_flexibility_json(&r.q, f, st->version)))
 			wc_api_error_set(e, 500, "internal", NULL, "out of memory rendering the answer");
 	}

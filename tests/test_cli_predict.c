@@ -84,7 +84,7 @@ static void
 text_has_line(const char *const *argv, const char *line)
 {
 	run_result r;
-	char want[160];
+	char want[320];
 	snprintf(want, sizeof want, "\n%s\n", line);
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
@@ -206,9 +206,71 @@ text_level_source(void)
 	              "  level source   power published");
 }
 
+/* Inputs that change nothing are said to be ignored, in the server's
+ * words (docs/http-api.md): without token lengths the CLI dropped a
+ * price, an intensity and expert parallelism silently, and the sweep
+ * dropped a price and an intensity. */
+static void
+ignored_inputs(void)
+{
+	static const char *const lines[] = {
+		"  warning: price_per_kwh: ignored: it enters only the capacity answers, which need input_tokens and "
+		"output_tokens",
+		"  warning: grams_co2_per_kwh: ignored: it enters only the capacity answers, which need input_tokens and "
+		"output_tokens",
+		"  warning: expert_parallel: ignored: it enters only the capacity answers, which need input_tokens and "
+		"output_tokens",
+	};
+	for (int i = 0; i < 3; i++)
+		text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--price-per-kwh",
+		                   "0.2", "--grams-co2-per-kwh", "300", "--expert-parallel"), lines[i]);
+	run_result r;
+	CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8"), NULL, &r) == 0);
+	CHECK(strstr(r.out, ": ignored:") == NULL);
+	run_result_free(&r);
+	const char *flex[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B",
+		               "--concurrency", "32", "--input-tokens", "512", "--output-tokens", "256",
+		               "--price-per-kwh", "0.15", "--grams-co2-per-kwh", "400", NULL };
+	text_has_line(flex, "  warning: price_per_kwh: ignored: the sweep answers no cost or CO2 (docs/capacity.md, "
+	                    "\"Power flexibility\")");
+	text_has_line(flex, "  warning: grams_co2_per_kwh: ignored: the sweep answers no cost or CO2 (docs/capacity.md, "
+	                    "\"Power flexibility\")");
+	flex[13] = NULL;
+	CHECK(run_wattcast(flex, NULL, &r) == 0);
+	CHECK(strstr(r.out, ": ignored:") == NULL);
+	run_result_free(&r);
+}
+
+/* A clock far below half the top clock, locked or where a cap settles,
+ * carries the sweep's caveat that the law keeps the bandwidth there
+ * (docs/capacity.md, "Clocks and power caps"); it had none. */
+static void
+low_clock(void)
+{
+	static const char want[] = "210 MHz of A100's 1410 MHz top clock; the law does not model the bandwidth real "
+	                           "boards lose below about half the top clock (docs/capacity.md)";
+	char line[256];
+	snprintf(line, sizeof line, "  warning: sm_clock_mhz: the GPU runs at %s", want);
+	text_has_line(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "16", "--input-tokens", "512",
+	                   "--output-tokens", "256", "--sm-clock", "210"), line);
+	text_has_line(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "16", "--sm-clock", "210"),
+	              line);
+	snprintf(line, sizeof line, "  warning: power_cap_w: the GPU runs at %s", want);
+	text_has_line(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "16", "--input-tokens", "512",
+	                   "--output-tokens", "256", "--power-cap", "73"), line);
+	run_result r; /* at or above half, nothing */
+	CHECK(run_wattcast(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "16", "--sm-clock",
+	                        "705"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK(strstr(r.out, "top clock") == NULL);
+	run_result_free(&r);
+}
+
 int
 main(void)
 {
+	ignored_inputs();
+	low_clock();
 	idle_and_few_draws();
 	CHECK_NEAR(predicted("A100", "8.19"), 362.8, 0.5);
 	CHECK_NEAR(predicted("A100", "14.8"), 373.5, 0.5);

@@ -166,6 +166,42 @@ consistency(void)
 		}
 }
 
+/* Does the answer `a` hold a warning starting with `prefix`? */
+static int
+warned(const json_t *a, const char *prefix)
+{
+	const json_t *w = json_object_get(a, "warnings");
+	for (size_t i = 0; i < json_array_size(w); i++)
+		if (strncmp(json_string_value(json_array_get(w, i)), prefix, strlen(prefix)) == 0)
+			return 1;
+	return 0;
+}
+
+/* The sweep says a price and an intensity are ignored, as an inference
+ * answer without token lengths does (they were dropped without a word);
+ * a clock far below half the top clock says the law keeps the bandwidth
+ * there, as the sweep does at its edge (docs/capacity.md, "Clocks and
+ * power caps"). */
+static void
+said(void)
+{
+	json_t *a = post("/v1/predict/flexibility", "{" BODY ",\"steps\":4,\"price_per_kwh\":0.15,"
+	                 "\"grams_co2_per_kwh\":400}", 200);
+	CHECK(warned(a, "price_per_kwh: ignored: the sweep answers no cost or CO2"));
+	CHECK(warned(a, "grams_co2_per_kwh: ignored: the sweep answers no cost or CO2"));
+	json_decref(a);
+	a = post("/v1/predict/flexibility", "{" BODY ",\"steps\":4}", 200);
+	CHECK(!warned(a, "price_per_kwh:") && !warned(a, "grams_co2_per_kwh:"));
+	json_decref(a);
+	a = post("/v1/predict/inference", "{" BODY ",\"sm_clock_mhz\":400}", 200);
+	CHECK(warned(a, "sm_clock_mhz: the GPU runs at 400 MHz of H100's 1980 MHz top clock; the law does not "
+	                "model the bandwidth real boards lose below about half the top clock (docs/capacity.md)"));
+	json_decref(a);
+	a = post("/v1/predict/inference", "{" BODY ",\"sm_clock_mhz\":990}", 200);
+	CHECK(!warned(a, "sm_clock_mhz: the GPU runs at"));
+	json_decref(a);
+}
+
 int
 main(void)
 {
@@ -190,6 +226,7 @@ main(void)
 	cap();
 	sweep();
 	consistency();
+	said();
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
