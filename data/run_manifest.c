@@ -482,3 +482,67 @@ wc_run_manifest_load(const char *path, wc_run_manifest *m, wc_error *err)
 	free(buf);
 	return rc;
 }
+
+/* Appends "--flag MINE (the run says RUN)" when both are known and
+ * differ. */
+static void
+overruled(char *list, size_t cap, int known, int differ, const char *flag, const char *mine, const char *run)
+{
+	size_t len = strlen(list);
+	if (!known || !differ || (len >= 3 && strcmp(list + len - 3, "...") == 0))
+		return;
+	char item[160];
+	snprintf(item, sizeof item, "%s--%s %s (the run says %s)", len ? ", " : "", flag, mine, run);
+	snprintf(list + len, cap - len, "%s", len + strlen(item) + 4 < cap ? item : ", ...");
+}
+
+/* Do two names differ? By their catalog entries (ka, kb; NULL = not in
+ * the catalog) when either has one, so that "h100" and "H100" agree;
+ * else by spelling. */
+static int
+names_differ(const void *ka, const void *kb, const char *a, const char *b)
+{
+	return ka || kb ? ka != kb : strcmp(a, b) != 0;
+}
+
+void
+wc_run_manifest_overruled(const wc_run_manifest *m, const wc_run_manifest *d, int with_utc, char *list, size_t cap)
+{
+	char a[32], b[32];
+	list[0] = '\0';
+	overruled(list, cap, d->platform[0] && m->platform[0],
+	          names_differ(wc_platform_lookup(d->platform), wc_platform_lookup(m->platform), d->platform,
+	                       m->platform),
+	          "platform", d->platform, m->platform);
+	overruled(list, cap, d->model[0] && m->model[0],
+	          names_differ(wc_model_lookup(d->model), wc_model_lookup(m->model), d->model, m->model), "model",
+	          d->model, m->model);
+	snprintf(a, sizeof a, "%d", d->tp);
+	snprintf(b, sizeof b, "%d", m->tp);
+	overruled(list, cap, d->tp > 0 && m->tp > 0, d->tp != m->tp, "tp", a, b);
+	overruled(list, cap, d->workload != WC_WORKLOAD_UNKNOWN && m->workload != WC_WORKLOAD_UNKNOWN,
+	          d->workload != m->workload, "workload", wc_workload_name(d->workload), wc_workload_name(m->workload));
+	snprintf(a, sizeof a, "%g", d->utc_offset_s);
+	snprintf(b, sizeof b, "%g", m->utc_offset_s);
+	overruled(list, cap, with_utc && !isnan(d->utc_offset_s) && !isnan(m->utc_offset_s),
+	          d->utc_offset_s != m->utc_offset_s, "utc-offset", a, b);
+	const wc_run_finetune *fd = &d->finetune, *fm = &m->finetune;
+	overruled(list, cap, fd->method >= 0 && fm->method >= 0, fd->method != fm->method, "method",
+	          fd->method >= 0 ? wc_ft_method_name((wc_ft_method)fd->method) : "",
+	          fm->method >= 0 ? wc_ft_method_name((wc_ft_method)fm->method) : "");
+	const struct { const char *flag; int mine, run; } ints[] = {
+		{ "gpus", fd->gpus, fm->gpus }, { "micro-batch", fd->micro_batch, fm->micro_batch },
+		{ "seq-len", fd->seq_len, fm->seq_len }, { "grad-accum", fd->grad_accum, fm->grad_accum },
+		{ "lora-rank", fd->lora_rank, fm->lora_rank }, { "data-parallel", fd->data_parallel, fm->data_parallel },
+	};
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+		snprintf(a, sizeof a, "%d", ints[i].mine);
+		snprintf(b, sizeof b, "%d", ints[i].run);
+		overruled(list, cap, ints[i].mine > 0 && ints[i].run > 0, ints[i].mine != ints[i].run, ints[i].flag, a, b);
+	}
+	overruled(list, cap, fd->checkpointing >= 0 && fm->checkpointing >= 0, fd->checkpointing != fm->checkpointing,
+	          "checkpointing", fd->checkpointing > 0 ? "true" : "false", fm->checkpointing > 0 ? "true" : "false");
+	snprintf(a, sizeof a, "%g", fd->steps);
+	snprintf(b, sizeof b, "%g", fm->steps);
+	overruled(list, cap, !isnan(fd->steps) && !isnan(fm->steps), fd->steps != fm->steps, "steps", a, b);
+}

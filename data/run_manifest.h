@@ -86,6 +86,16 @@ int wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, w
 /** Copy into `m` each value `defaults` knows and `m` does not. */
 void wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *defaults);
 
+/** The flags `defaults` holds that name another value than the run `m`
+ *  states -- "--platform A100 (the run says H100), --tp 1 (the run says
+ *  2)" -- into `list` ("" when none; a list about to outgrow `cap` ends in
+ *  "..."): the one rule behind every "not applied" warning of ingest and
+ *  the run-folder commands (docs/cli.md, "ingest"). Platforms and models
+ *  compare by catalog entry; the UTC offset is listed only `with_utc` (the
+ *  serving ingest judges it once the power log is read). */
+void wc_run_manifest_overruled(const wc_run_manifest *m, const wc_run_manifest *defaults, int with_utc,
+                               char *list, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

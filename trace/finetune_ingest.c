@@ -139,65 +139,17 @@ configuration(ft_ctx *c, wc_ft_run *run, wc_error *err)
 	return WC_OK;
 }
 
-/* Appends "--flag FLAG (the run says RUN)" to the list when both are
- * known and differ; a list about to outgrow the warning ends in "...". */
-static void
-differs(char *list, size_t cap, int known, int differ, const char *flag, const char *mine, const char *run)
-{
-	size_t len = strlen(list);
-	if (!known || !differ || (len >= 3 && strcmp(list + len - 3, "...") == 0))
-		return;
-	char item[160];
-	snprintf(item, sizeof item, "%s--%s %s (the run says %s)", len ? ", " : "", flag, mine, run);
-	snprintf(list + len, cap - len, "%s", len + strlen(item) + 4 < cap ? item : ", ...");
-}
-
-static void
-fmt_int(char *out, size_t cap, int v)
-{
-	snprintf(out, cap, "%d", v);
-}
-
 /* Flags fill what wattcast-run.json leaves unknown (docs/cli.md,
  * "ingest"); one naming another value than the run states is said not
- * applied, as the serving ingest says it: --method qlora --micro-batch 8
- * on a folder of a LoRA run of micro-batch 4 gave the run's row without a
- * word. The list goes in `out` ("" when none). */
+ * applied, by the serving ingest's rule (wc_run_manifest_overruled):
+ * --method qlora --micro-batch 8 on a folder of a LoRA run of micro-batch
+ * 4 gave the run's row without a word. The note goes in `out` ("" when
+ * none). */
 static void
 flags_not_applied(const wc_run_manifest *m, const wc_run_manifest *d, char *out, size_t cap)
 {
-	char list[200] = "", a[32], b[32];
-	const wc_platform_info *pd = wc_platform_lookup(d->platform), *pm = wc_platform_lookup(m->platform);
-	const wc_model_info *md = wc_model_lookup(d->model), *mm = wc_model_lookup(m->model);
-	differs(list, sizeof list, d->platform[0] && m->platform[0],
-	        pd || pm ? pd != pm : strcmp(d->platform, m->platform) != 0, "platform", d->platform, m->platform);
-	differs(list, sizeof list, d->model[0] && m->model[0], md || mm ? md != mm : strcmp(d->model, m->model) != 0,
-	        "model", d->model, m->model);
-	snprintf(a, sizeof a, "%g", d->utc_offset_s);
-	snprintf(b, sizeof b, "%g", m->utc_offset_s);
-	differs(list, sizeof list, !isnan(d->utc_offset_s) && !isnan(m->utc_offset_s),
-	        d->utc_offset_s != m->utc_offset_s, "utc-offset", a, b);
-	const wc_run_finetune *fd = &d->finetune, *fm = &m->finetune;
-	differs(list, sizeof list, fd->method >= 0 && fm->method >= 0, fd->method != fm->method, "method",
-	        fd->method >= 0 ? wc_ft_method_name((wc_ft_method)fd->method) : "",
-	        fm->method >= 0 ? wc_ft_method_name((wc_ft_method)fm->method) : "");
-	const struct { const char *flag; int mine, run; } ints[] = {
-		{ "gpus", fd->gpus, fm->gpus }, { "micro-batch", fd->micro_batch, fm->micro_batch },
-		{ "seq-len", fd->seq_len, fm->seq_len }, { "grad-accum", fd->grad_accum, fm->grad_accum },
-		{ "lora-rank", fd->lora_rank, fm->lora_rank }, { "data-parallel", fd->data_parallel, fm->data_parallel },
-	};
-	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
-		fmt_int(a, sizeof a, ints[i].mine);
-		fmt_int(b, sizeof b, ints[i].run);
-		differs(list, sizeof list, ints[i].mine > 0 && ints[i].run > 0, ints[i].mine != ints[i].run, ints[i].flag,
-		        a, b);
-	}
-	differs(list, sizeof list, fd->checkpointing >= 0 && fm->checkpointing >= 0,
-	        fd->checkpointing != fm->checkpointing, "checkpointing", fd->checkpointing > 0 ? "true" : "false",
-	        fm->checkpointing > 0 ? "true" : "false");
-	snprintf(a, sizeof a, "%g", fd->steps);
-	snprintf(b, sizeof b, "%g", fm->steps);
-	differs(list, sizeof list, !isnan(fd->steps) && !isnan(fm->steps), fd->steps != fm->steps, "steps", a, b);
+	char list[200];
+	wc_run_manifest_overruled(m, d, 1, list, sizeof list);
 	if (list[0])
 		snprintf(out, cap, "%s: not applied; what wattcast-run.json states wins over a flag", list);
 	else

@@ -44,15 +44,6 @@ base_name(const char *path, char *buf, size_t cap)
 	return buf;
 }
 
-/* Do two names differ? By their catalog entries (ka, kb; NULL = not in
- * the catalog) when either has one, so that "h100" and "H100" agree;
- * else by spelling. */
-static int
-names_differ(const void *ka, const void *kb, const char *a, const char *b)
-{
-	return ka || kb ? ka != kb : strcmp(a, b) != 0;
-}
-
 int
 wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
@@ -89,24 +80,8 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	 * folder holding an H100 run gave H100 rows without a word). */
 	const wc_run_manifest *d = &opt->defaults;
 	if (opt->warn) {
-		char msg[1400], over[600] = "";
-		const wc_platform_info *pf = d->platform[0] ? wc_platform_lookup(d->platform) : NULL,
-		                       *pm = rc->m.platform[0] ? wc_platform_lookup(rc->m.platform) : NULL;
-		const wc_model_info *mf = d->model[0] ? wc_model_lookup(d->model) : NULL,
-		                    *mm = rc->m.model[0] ? wc_model_lookup(rc->m.model) : NULL;
-		if (d->platform[0] && rc->m.platform[0] && names_differ(pf, pm, d->platform, rc->m.platform))
-			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--platform %s (the run says %s)",
-			         over[0] ? ", " : "", d->platform, rc->m.platform);
-		if (d->model[0] && rc->m.model[0] && names_differ(mf, mm, d->model, rc->m.model))
-			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--model %s (the run says %s)",
-			         over[0] ? ", " : "", d->model, rc->m.model);
-		if (d->tp > 0 && rc->m.tp > 0 && d->tp != rc->m.tp)
-			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--tp %d (the run says %d)",
-			         over[0] ? ", " : "", d->tp, rc->m.tp);
-		if (d->workload != WC_WORKLOAD_UNKNOWN && rc->m.workload != WC_WORKLOAD_UNKNOWN &&
-		    d->workload != rc->m.workload)
-			snprintf(over + strlen(over), sizeof over - strlen(over), "%s--workload %s (the run says %s)",
-			         over[0] ? ", " : "", wc_workload_name(d->workload), wc_workload_name(rc->m.workload));
+		char msg[1400], over[600];
+		wc_run_manifest_overruled(&rc->m, d, 0, over, sizeof over);
 		/* one of the two is hours off, and the clock check aligns the
 		 * logs by the manifest's; said once the power log is read, as
 		 * neither applies to timestamps that carry their zone */
