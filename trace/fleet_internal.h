@@ -13,7 +13,7 @@
 
 #define FLEET_TEXT 128
 /* A window whose mean running count is below this is idle: no energy per
- * token (docs/fleet.md, "Rows"). Half a request: the engine ran nothing
+ * token, and excluded (docs/fleet.md, "Rows"). Half a request: the engine ran nothing
  * most of the window. */
 #define FLEET_IDLE_RUNNING 0.5
 
@@ -97,6 +97,7 @@ struct wc_fleet {
 	size_t n_groups, cap_groups;
 	fleet_row *rows;
 	size_t n_rows, cap_rows;
+	size_t n_idle_rows;            /* rows excluded as idle (docs/fleet.md, "Rows") */
 	int n_warnings;
 	size_t *cursor;                /* per series of the page */
 	int *metric;                   /* per series: wc_fleet_metric or -1 */

@@ -90,7 +90,16 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	if (w->n_gpus < g->full_gpus)
 		snprintf(r.run.exclude, sizeof r.run.exclude, "partial power: %d of %d GPUs reported",
 		         w->n_gpus, g->full_gpus);
-	else if (r.duration < f->o.min_window_s)
+	/* A stated idle window is never a load row (docs/formats/telemetry.md,
+	 * "Load levels and idle windows"); a found one is excluded the same
+	 * way: at running 0.06 it weighed as much as a loaded window in the
+	 * log-dynamic-power calibration and pulled it 19 % low (docs/fleet.md,
+	 * "Rows"). */
+	else if (r.run.running < FLEET_IDLE_RUNNING) {
+		f->n_idle_rows++;
+		snprintf(r.run.exclude, sizeof r.run.exclude, "idle: %.2f running requests on average "
+		         "(< %.1f), no load to fit", r.run.running, FLEET_IDLE_RUNNING);
+	} else if (r.duration < f->o.min_window_s)
 		snprintf(r.run.exclude, sizeof r.run.exclude, "short window: %.0f s of steady load "
 		         "(< %.0f s)", r.duration, f->o.min_window_s);
 	fleet_row *nr = wc_grow(f->rows, &f->cap_rows, f->n_rows + 1, sizeof *nr, 64);
@@ -168,6 +177,15 @@ wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 	if (rc != WC_OK) {
 		wc_runs_free(t);
 		return rc;
+	}
+	/* One count, past the warnings' budget: how much of the table is
+	 * idle is what an operator checks before fitting it. */
+	if (f->n_idle_rows && f->o.warn) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "%zu of %zu windows idle (mean running below %.1f): excluded "
+		         "as 'idle', their power is the engines' idle power, not a load to fit",
+		         f->n_idle_rows, f->n_rows, FLEET_IDLE_RUNNING);
+		f->o.warn(msg, f->o.warn_payload);
 	}
 	*out = t;
 	return WC_OK;
