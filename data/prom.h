@@ -68,8 +68,9 @@ int wc_prom_json_read(const char *path, wc_prom_set *set, wc_error *err);
  *  time is its own timestamp (ms) or else the last `# wattcast-scrape
  *  TIME [INSTANCE]` line's (TIME in epoch seconds or RFC 3339; INSTANCE
  *  becomes the `instance` label of samples without one). Only metrics
- *  named in `keep` (NULL-terminated; NULL = all) are stored. Errors name
- *  file:line:column and the reason. */
+ *  named in `keep` (NULL-terminated; NULL = all) are stored; lines of
+ *  other metrics are skipped unparsed. Errors name file:line:column and
+ *  the reason. */
 int wc_prom_text_parse(const char *buf, size_t len, const char *origin,
                        const char *const *keep, wc_prom_set *set, wc_error *err);
 int wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *set,

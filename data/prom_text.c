@@ -88,7 +88,7 @@ typedef struct {
 } labels;
 
 static int
-parse_labels(cursor *c, labels *l)
+parse_labels(cursor *c, labels *l, const char *metric, size_t metric_len)
 {
 	c->i++; /* '{' */
 	for (;;) {
@@ -100,8 +100,12 @@ parse_labels(cursor *c, labels *l)
 		size_t n = name_length(c->s + c->i, 0);
 		if (n == 0)
 			return fail(c, "expected a label name or '}'");
-		if (l->n >= WC_PROM_MAX_LABELS)
-			return fail(c, "more than 32 labels");
+		if (l->n >= WC_PROM_MAX_LABELS) {
+			char why[200];
+			snprintf(why, sizeof why, "%.*s has more than %d labels", (int)(metric_len > 120 ? 120 : metric_len),
+			         metric, WC_PROM_MAX_LABELS);
+			return fail(c, why);
+		}
 		char *name = c->s + c->i;
 		c->i += n;
 		skip_blanks(c);
@@ -148,6 +152,28 @@ parse_number(const char *t, double *v)
 		return WC_EINVAL;
 	*v = strtod(t, &end);
 	return *end ? WC_EINVAL : WC_OK;
+}
+
+/* A sample line of a metric that is not read: skipped before its labels
+ * are parsed, as docs/formats/prometheus.md says, so that an info metric
+ * carrying its engine's whole configuration as labels (vLLM's
+ * vllm:vllm_config_info: dozens of labels, one over 64 KiB) does not
+ * refuse the file. Its syntax is not checked. */
+static int
+unread_metric(const char *s, size_t n, const char *const *keep)
+{
+	size_t k = 0;
+	if (!keep || n == 0 || s[0] == '#')
+		return 0;
+	while (k < n && (isalpha((unsigned char)s[k]) || s[k] == '_' || s[k] == ':' ||
+	                 (k > 0 && isdigit((unsigned char)s[k]))))
+		k++;
+	if (k == 0 || (k < n && s[k] != '{' && s[k] != ' ' && s[k] != '\t'))
+		return 0;
+	for (; *keep; keep++)
+		if (strlen(*keep) == k && memcmp(*keep, s, k) == 0)
+			return 0;
+	return 1;
 }
 
 static int
@@ -221,7 +247,7 @@ sample_line(cursor *c, scrape_state *st)
 	char *name = c->s;
 	c->i = n;
 	if (c->s[c->i] == '{') {
-		int rc = parse_labels(c, &l);
+		int rc = parse_labels(c, &l, name, n);
 		if (rc != WC_OK)
 			return rc;
 	} else if (c->s[c->i] == ' ' || c->s[c->i] == '\t') {
@@ -285,6 +311,8 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 		c.i = 0;
 		if (n > 0 && start[n - 1] == '\r')
 			n--;
+		if (unread_metric(start, n, keep))
+			continue;
 		if (n > MAX_LINE) {
 			rc = fail(&c, "line longer than 65536 bytes");
 			break;

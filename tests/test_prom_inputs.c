@@ -22,7 +22,7 @@
 #define T0 1767225600L
 
 enum { NAN_AT_50 = 1, RESET_AT_60 = 2, GPU_APPEARS_180 = 4, HOST_WITHOUT_ENGINE = 8, ITL_OLD = 16,
-       ITL_NEW = 32, SGLANG = 64, POWER_INSTANT = 128, POWER_BOTH = 256, DP2 = 512 };
+       ITL_NEW = 32, SGLANG = 64, POWER_INSTANT = 128, POWER_BOTH = 256, DP2 = 512, INFO = 1024 };
 
 static char *dir;
 
@@ -76,6 +76,18 @@ scrapes(const char *name, int flags)
 			append(&buf, &len, &cap, "%s:inter_token_latency_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
 			       "%.6f\n%s:inter_token_latency_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
 			       pre, 0.02 * gen, pre, gen);
+		/* vLLM's info metric with the engine's whole configuration as
+		 * labels: 40 of them and one value of 70 000 bytes. Not read,
+		 * it refused the file ("more than 32 labels", "line longer"). */
+		if (flags & INFO && s == 0) {
+			append(&buf, &len, &cap, "vllm:cache_config_info{");
+			for (int k = 0; k < 40; k++)
+				append(&buf, &len, &cap, "%sl%d=\"%d\"", k ? "," : "", k, k);
+			append(&buf, &len, &cap, "} 1.0\nvllm:vllm_config_info{attention_config=\"");
+			for (int k = 0; k < 700; k++)
+				append(&buf, &len, &cap, "%0100d", k);
+			append(&buf, &len, &cap, "\"} 1.0\n");
+		}
 		append(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
 		for (int g = 0; g < 3; g++) {
 			if (g == 2 && !(flags & GPU_APPEARS_180 && s >= 180))
@@ -171,6 +183,7 @@ check_clean(void)
 	wc_runs_table *t = ingest_known("clean.prom", 0);
 	CHECK(t && strcmp(t->runs[0].platform, "H100") == 0 && strcmp(t->runs[0].model, "Qwen/Qwen3-8B") == 0);
 	wc_runs_free(t);
+	wc_runs_free(ingest_known("info.prom", INFO)); /* metrics not read are not parsed */
 }
 
 /* The engine's metric names. vLLM 0.11 renamed time_per_output_token to
@@ -301,8 +314,8 @@ check_syntax(void)
 	              "s2.prom:2:27: expected a sample value");
 	check_refused("--scrapes", "s3.prom", "vllm:num_requests_running 4\n",
 	              "s3.prom:1:1: sample without a time");
-	check_refused("--scrapes", "s4.prom", "# wattcast-scrape 1767225600\nx{a=\"\\q\"} 1\n",
-	              "s4.prom:2:7: unknown escape");
+	check_refused("--scrapes", "s4.prom", "# wattcast-scrape 1767225600\nvllm:num_requests_running{a=\"\\q\"} 1\n",
+	              "s4.prom:2:31: unknown escape");
 	check_refused("--scrapes", "s5.prom", "# wattcast-scrape 1767225600\n"
 	              "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 1 1767225601000\n"
 	              "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 1 1767225600000\n",
@@ -331,6 +344,12 @@ check_syntax(void)
 	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1784422669000,\"1\"]]}]}}",
 	              "ms.json: /data/result/0/values/0: time 1784422669000 (seconds since the epoch) is after "
 	              "2100-01-01; it looks like milliseconds");
+	/* A metric that is read keeps the label cap, and says which it is. */
+	check_refused("--scrapes", "l33.prom", "# wattcast-scrape 1767225600\nvllm:num_requests_running{a0=\"\","
+	              "a1=\"\",a2=\"\",a3=\"\",a4=\"\",a5=\"\",a6=\"\",a7=\"\",a8=\"\",a9=\"\",b0=\"\",b1=\"\","
+	              "b2=\"\",b3=\"\",b4=\"\",b5=\"\",b6=\"\",b7=\"\",b8=\"\",b9=\"\",c0=\"\",c1=\"\",c2=\"\","
+	              "c3=\"\",c4=\"\",c5=\"\",c6=\"\",c7=\"\",c8=\"\",c9=\"\",d0=\"\",d1=\"\",d2=\"\"} 1\n",
+	              "l33.prom:2:219: vllm:num_requests_running has more than 32 labels");
 	/* Prometheus refuses hexadecimal sample values; strtod read them. */
 	check_refused("--scrapes", "hex.prom", "# wattcast-scrape 1767225600\nvllm:num_requests_running 0x12C\n",
 	              "hex.prom:2:27: expected a sample value");
