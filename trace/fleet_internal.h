@@ -73,6 +73,11 @@ typedef struct {
 	 * none), and of the step its next increase counts from (0: that
 	 * increase is not counted; docs/fleet.md, "Rows"). */
 	size_t seen_k[WC_FLEET_N_COUNTERS], from_k[WC_FLEET_N_COUNTERS];
+	/* A counter without a sample while the engine's load has one: since
+	 * when, reported (docs/fleet.md, "Problems in the data"). */
+	int stale[WC_FLEET_N_COUNTERS];
+	double stale_since[WC_FLEET_N_COUNTERS];
+	char counter_series[WC_FLEET_N_COUNTERS][256]; /* a series of each counter, for messages */
 	char engine_label[FLEET_MAX_ENGINES][32]; /* slot k's `engine` label, kept across pages */
 	int n_engine_slots;
 	fleet_window win;
