@@ -16,6 +16,8 @@
  * token, and excluded (docs/fleet.md, "Rows"). Half a request: the engine ran nothing
  * most of the window. */
 #define FLEET_IDLE_RUNNING 0.5
+/* ... and its exclude reason starts with this. */
+#define FLEET_IDLE_REASON "idle: "
 
 /* One grid step of a group. */
 typedef struct {
@@ -62,6 +64,7 @@ typedef struct {
 	/* The most GPUs present so far; windows with fewer are partial
 	 * power, excluded (docs/fleet.md, "Problems in the data"). */
 	int full_gpus;
+	double engine_since;           /* the group's first step, or its engine's last restart */
 	char missing[256];             /* a GPU series missing since missing_since, "" none */
 	double missing_since;
 	int had_step, in_gap;

@@ -97,7 +97,7 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	 * "Rows"). */
 	else if (r.run.running < FLEET_IDLE_RUNNING) {
 		f->n_idle_rows++;
-		snprintf(r.run.exclude, sizeof r.run.exclude, "idle: %.2f running requests on average "
+		snprintf(r.run.exclude, sizeof r.run.exclude, FLEET_IDLE_REASON "%.2f running requests on average "
 		         "(< %.1f), no load to fit", r.run.running, FLEET_IDLE_RUNNING);
 	} else if (r.duration < f->o.min_window_s)
 		snprintf(r.run.exclude, sizeof r.run.exclude, "short window: %.0f s of steady load "

@@ -388,6 +388,39 @@ full_tp(wc_fleet *f, fleet_group *g, int np, double t)
 		g->full_gpus = np;
 }
 
+/* More GPUs at t than the group has had, with no engine restart since
+ * engine_since: an engine's GPUs do not join it while it runs, so they
+ * were there all along and their series missing (an exporter that came up
+ * after the engine, a range that starts inside a dropout). The group's
+ * rows since then are partial power, as for a GPU that vanishes: as TP 1
+ * at one GPU's power and the whole engine's token rate they halved the
+ * energy per token (docs/fleet.md, "Problems in the data"). */
+static void
+partial_before(wc_fleet *f, fleet_group *g, int np, double t)
+{
+	char at[40], since[40];
+	size_t n = 0;
+	for (size_t i = 0; i < f->n_rows; i++) {
+		fleet_row *r = &f->rows[i];
+		if (r->start < g->engine_since || r->start >= t || strcmp(r->group, g->key) != 0 ||
+		    r->run.tp >= np)
+			continue;
+		if (strncmp(r->run.exclude, FLEET_IDLE_REASON, strlen(FLEET_IDLE_REASON)) == 0)
+			f->n_idle_rows--; /* partial power comes first, as in wc__fleet_emit */
+		snprintf(r->run.exclude, sizeof r->run.exclude, "partial power: %d of %d GPUs reported",
+		         r->run.tp, np);
+		r->run.tp = np;
+		n++;
+	}
+	if (!n)
+		return;
+	when(t, at);
+	when(g->engine_since, since);
+	wc__fleet_warn(f, "group '%s': %d GPUs at %s with no engine restart since %s: its GPUs' series were "
+	               "missing, and its %zu window%s before are excluded (partial power) with TP %d", g->name,
+	               np, at, since, n, n == 1 ? "" : "s", np);
+}
+
 void
 wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t)
 {
@@ -452,6 +485,10 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	st.n_gpus = (int)np;
 	if (((changed && g->had_step) || reset) && (rc = wc__fleet_close(f, g, err)) != WC_OK)
 		return rc;
+	if (!g->had_step || reset)
+		g->engine_since = t;
+	else if (changed && (int)np > g->full_gpus)
+		partial_before(f, g, (int)np, t);
 	full_tp(f, g, (int)np, t);
 	g->had_step = 1;
 	return add_step(f, g, &st, err);
