@@ -135,7 +135,11 @@ apply_flag(int opt, prom_args *a)
 			return cli_usage_error(cmd, "--step: whole milliseconds, got '%s'", optarg);
 		return rc;
 	}
-	case OPT_SELECTOR: a->selector = optarg; return CLI_OK;
+	case OPT_SELECTOR: {
+		wc_error err;
+		a->selector = optarg;
+		return wc_fleet_selector_check(optarg, &err) == WC_OK ? CLI_OK : cli_usage_error(cmd, "%s", err.msg);
+	}
 	case OPT_GROUP: o->group_by = optarg; return CLI_OK;
 	case OPT_HOLD: return cli_parse_double(cmd, "--hold", optarg, 0.0, 1, &o->hold_s);
 	case OPT_MINWIN: return cli_parse_double(cmd, "--min-window", optarg, 0.0, 1, &o->min_window_s);

@@ -369,6 +369,42 @@ check_syntax(void)
 	              "dup.json: /data/result/1/values/0: x{}: sample at 2026-01-01T00:00:00.000Z is not after");
 }
 
+/* --selector is label matchers, checked before any request: a stray
+ * brace came back as Prometheus's "1:53: parse error" in a query the
+ * user never wrote, and `or vector(1)` went into every query. On the
+ * power query `namespace`/`pod` also match the exported_* labels a
+ * Kubernetes fleet's DCGM series carry the GPU's pod under (the
+ * documented `{namespace="llm"}` found no GPU there). */
+static void
+check_selector(void)
+{
+	char *out = path_join(dir, "sel.csv");
+	const char *bad[][2] = { { "{env=~\"good\"", "--selector: column 13: no closing '}'" },
+		                 { "{env=\"good\"} or vector(1)", "--selector: column 14: text after the closing '}'" },
+		                 { "{env=good}", "--selector: column 6: expected a quoted value" } };
+	for (int k = 0; k < 3; k++) {
+		const char *argv[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start",
+		                       "1767225600", "--end", "1767229199", "--selector", bad[k][0], "-o", out, NULL };
+		run_result r;
+		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		CHECK_INT(r.status, 2);
+		CHECK_CONTAINS(r.err, bad[k][1]);
+		CHECK(!strstr(r.err, "127.0.0.1")); /* no request was made */
+		run_result_free(&r);
+	}
+	free(out);
+	char q[WC_FLEET_QUERY_MAX];
+	wc_error err;
+	CHECK_INT(wc_fleet_query(WC_FLEET_POWER, "{namespace=\"llm\", gpu!=\"1\"}", 1.0, q, sizeof q, &err), WC_OK);
+	CHECK_CONTAINS(q, "label_replace(avg_over_time(DCGM_FI_DEV_POWER_USAGE{exported_namespace=\"llm\","
+	                  "exported_namespace!=\"\",gpu!=\"1\"}[999ms]) or avg_over_time(DCGM_FI_DEV_POWER_USAGE{"
+	                  "namespace=\"llm\",exported_namespace=\"\",gpu!=\"1\"}[999ms]) or avg_over_time("
+	                  "DCGM_FI_DEV_POWER_USAGE_INSTANT{exported_namespace=\"llm\",");
+	CHECK_INT(wc_fleet_query(WC_FLEET_RUNNING, "namespace=\"llm\"", 1.0, q, sizeof q, &err), WC_OK);
+	CHECK_CONTAINS(q, "avg_over_time(vllm:num_requests_running{namespace=\"llm\"}[999ms])");
+	CHECK(!strstr(q, "exported_"));
+}
+
 static void
 check_flags_and_server(void)
 {
@@ -412,6 +448,7 @@ main(void)
 	check_power_names();
 	check_anomalies();
 	check_syntax();
+	check_selector();
 	check_flags_and_server();
 	free(dir);
 	return check_report("test_prom_inputs");

@@ -326,8 +326,10 @@ static void
 check_http_errors(const char *dir, const char *url)
 {
 	char *out = path_join(dir, "bad.csv");
+	/* A regular expression Prometheus refuses: a malformed --selector is
+	 * now refused before any request (test_prom_inputs.c). */
 	const char *bad[] = { "wattcast", "ingest", "--prometheus", url, "--start", "1767225600",
-	                      "--end", "2026-01-01T01:00:00Z", "--selector", "{job=\"vllm\"", "-o", out,
+	                      "--end", "2026-01-01T01:00:00Z", "--selector", "{job=~\"(\"}", "-o", out,
 	                      NULL };
 	run_result r;
 	CHECK(run_wattcast(bad, NULL, &r) == 0 && r.status == 1);

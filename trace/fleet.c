@@ -103,24 +103,25 @@ wc_fleet_metric_from_name(const char *name)
 int
 wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size, wc_error *err)
 {
-	char sel[1024] = "";
+	fleet_matcher mt[FLEET_MAX_MATCHERS];
+	char sel[2][2048];
+	size_t n_mt = 0;
 	long long ms = llround(step * 1000.0);
 	if (m < 0 || m >= WC_FLEET_N_METRICS)
 		return wc_error_set(err, WC_EINVAL, "metric %d: unknown", m);
 	if (!(ms >= 1 && fabs((double)ms - step * 1000.0) < 1e-6))
 		return wc_error_set(err, WC_EINVAL, "step: %g s is not a whole number of milliseconds >= 1",
 		                    step);
-	if (selector && *selector) {
-		size_t n = strlen(selector);
-		if (selector[0] == '{' && n >= 2 && selector[n - 1] == '}') {
-			selector++;
-			n -= 2;
-		}
-		if (n >= sizeof sel)
-			return wc_error_set(err, WC_EINVAL, "selector: longer than 1023 characters");
-		memcpy(sel, selector, n);
-		sel[n] = '\0';
-	}
+	int rc = wc__fleet_selector_parse(selector, mt, &n_mt, err);
+	if (rc != WC_OK)
+		return rc;
+	/* Power with a namespace or pod matcher: the series that carry the
+	 * GPU's pod under exported_*, then those that do not (docs/fleet.md,
+	 * "Queries"); `{namespace="llm"}` found no GPU of a Kubernetes fleet. */
+	int sides = m == WC_FLEET_POWER && wc__fleet_selector_k8s(mt, n_mt) ? 2 : 1;
+	for (int k = 0; k < sides; k++)
+		if (wc__fleet_selector_text(mt, n_mt, sides == 1 ? 0 : k ? -1 : 1, sel[k], sizeof sel[k]) != WC_OK)
+			return wc_error_set(err, WC_EINVAL, "--selector: the query does not fit in %zu bytes", size);
 	/* The range is one millisecond short of the step: Prometheus 2 selects
 	 * [t - range, t], so this is (t - step, t] for millisecond timestamps
 	 * and each sample falls into exactly one step (docs/fleet.md). With
@@ -131,17 +132,19 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	long long range = ms - (ms > 1);
 	size_t used = 0;
 	int w = snprintf(buf, size, "label_replace(");
-	for (int r = 0; w >= 0 && (used += (size_t)w) < size; r++) {
+	for (int r = 0, first = 1; w >= 0 && (used += (size_t)w) < size; r++) {
 		const char *name = wc_fleet_metric_ranked(m, r);
 		if (!name)
 			break;
-		w = snprintf(buf + used, size - used, "%s%s_over_time(%s{%s}[%lldms])", r ? " or " : "", fn, name, sel,
-		             range);
+		w = 0;
+		for (int k = 0; k < sides && w >= 0 && used + (size_t)w < size; k++, first = 0)
+			w += snprintf(buf + used + w, size - used - (size_t)w, "%s%s_over_time(%s{%s}[%lldms])",
+			              first ? "" : " or ", fn, name, sel[k], range);
 	}
 	if (w >= 0 && used < size)
 		w = snprintf(buf + used, size - used, ", \"__name__\", \"%s\", \"\", \"\")", names[m]);
 	if (w < 0 || used >= size || (size_t)w >= size - used)
-		return wc_error_set(err, WC_EINVAL, "selector: the query does not fit in %zu bytes", size);
+		return wc_error_set(err, WC_EINVAL, "--selector: the query does not fit in %zu bytes", size);
 	return WC_OK;
 }
 

@@ -77,6 +77,11 @@ int wc_fleet_metric_from_name(const char *name);
 int wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
                    wc_error *err);
 
+/** `selector` (`{a="b",c=~"d"}`, braces optional; "" / NULL none) is a
+ *  list of PromQL label matchers; an error names --selector and the
+ *  column (docs/fleet.md, "Queries"). */
+int wc_fleet_selector_check(const char *selector, wc_error *err);
+
 typedef struct {
 	double start, end, step;   /* grid start + k*step <= end; NaN = from the data (files) */
 	const char *group_by;      /* comma-separated labels; NULL = "host,namespace,pod" */

@@ -113,6 +113,22 @@ struct wc_fleet {
 	double sample_t;               /* wc__fleet_value_at: a counter's last sample's time */
 };
 
+/* A --selector matcher (fleet_selector.c): label, operator, quoted value. */
+#define FLEET_MAX_MATCHERS 32
+typedef struct {
+	char name[128], op[3], value[1024];
+} fleet_matcher;
+
+/* fleet_selector.c: the selector checked and split (none: n = 0); an
+ * error names --selector and the column. */
+int wc__fleet_selector_parse(const char *selector, fleet_matcher *m, size_t *n, wc_error *err);
+/* The matchers comma-separated; exported 1: `namespace`/`pod` as the
+ * DCGM series of a Kubernetes fleet carry them (exported_*, present),
+ * -1: as they are with exported_* absent, 0: as they are. */
+int wc__fleet_selector_text(const fleet_matcher *m, size_t n, int exported, char *out, size_t size);
+/* Does a matcher name `namespace` or `pod`? */
+int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);
+
 /* fleet.c */
 void wc__fleet_warn(wc_fleet *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* `series` in at most `room` bytes (and `size` - 1) into `out`: when longer,
