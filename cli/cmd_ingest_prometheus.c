@@ -207,13 +207,15 @@ parse_args(int argc, char **argv, prom_args *a)
 static void
 print_summary(const wc_runs_table *t, const char *path)
 {
-	printf("%-48s %-9s %3s %9s %7s %9s %8s\n", "run_id", "platform", "tp", "power_w", "n_mean",
+	/* Platforms whole: cut to 9, A100-PCIe-40GB read A100-PCIe, another
+	 * board of the catalog (docs/cli.md). */
+	printf("%-48s %-14s %3s %9s %7s %9s %8s\n", "run_id", "platform", "tp", "power_w", "n_mean",
 	       "gen_tok_s", "dur_s");
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];
 		const char *dur = wc_runs_get_extra(t, i, "duration_s");
 		char gen[32]; /* "-" where the CSV cell is empty (no token counter), not "nan" */
-		printf("%-48.48s %-9.9s %3d %9.1f %7.2f %9s %8s%s\n", r->run_id, r->platform, r->tp,
+		printf("%-48.48s %-14s %3d %9.1f %7.2f %9s %8s%s\n", r->run_id, r->platform, r->tp,
 		       r->mean_power_w, r->running, cli_cell(gen, sizeof gen, r->throughput_tok_s, 1), dur ? dur : "",
 		       r->exclude[0] ? " (excluded)" : "");
 	}

@@ -113,6 +113,43 @@ main(void)
 	            ": model 'acme/unknown-model' is not in the model catalog; --active-params B gives its "
 	            "active parameters");
 	free(in);
+
+	/* A GPU the platform catalog does not know: cut at 255 bytes, the
+	 * message ended inside the catalog's names and never said
+	 * --platform. The flag now comes before the names. */
+	char text[2048];
+	size_t len = 0;
+	for (int t = 0; t < 3; t++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h-unk:9400\n"
+		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-c5d32af0-0857-3b36-6541-1a688a9ec165\","
+		                        "modelName=\"NVIDIA Z999 Experimental\",Hostname=\"h-unk\",zone=\"%s\"} 300\n",
+		                        1767225600 + t, LONG_UTF8);
+	in = path_join(dir, "unk.prom");
+	CHECK(write_text(in, text) == 0);
+	check_error(in, "DCGM_FI_DEV_POWER", ": modelName 'NVIDIA Z999 Experimental' is not in the platform catalog; "
+	            "--platform NAME names it (known: A10G, L4, L40S, A100, A100-40GB, A100-PCIe, A100-PCIe-40GB, "
+	            "H100, H100-PCIe, H100-NVL, H200, H200-NVL, GH200, B200, MI300X, MI325X)");
+	free(in);
+
+	/* The summary prints the platform whole: cut to 9 characters,
+	 * A100-PCIe-40GB read A100-PCIe, another board of the catalog. */
+	len = 0;
+	for (int t = 0; t < 3; t++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h1:9400\n"
+		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",modelName=\"NVIDIA A100-PCIE-40GB\",Hostname=\"h1\"} "
+		                        "200\n# wattcast-scrape %d h1:8000\nvllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 4\n",
+		                        1767225600 + t, 1767225600 + t);
+	in = path_join(dir, "pcie40.prom");
+	CHECK(write_text(in, text) == 0);
+	char *out = path_join(dir, "pcie40.csv");
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:00:00.000Z                      A100-PCIe-40GB   1");
+	run_result_free(&r);
+	free(out);
+	free(in);
 	free(dir);
 	return check_report("test_prom_messages");
 }

@@ -117,13 +117,17 @@ group_platform(const wc_fleet *f, fleet_group *g, const wc_prom_series *s, wc_er
 	const char *model = wc_prom_label(s, "modelName");
 	const wc_platform_info *info = model ? wc_platform_lookup(model) : NULL;
 	const char *p = info ? info->name : f->o.platform;
+	/* The flag before the catalog's names, and the series shortened with
+	 * '...' (wc__fleet_error): cut at 255 bytes, the message ended in the
+	 * middle of the list and never reached --platform (docs/fleet.md,
+	 * "Problems in the data"). */
 	if (!p)
-		return wc_error_set(err, WC_EINVAL, "%.90s: modelName '%.40s' is not in the platform "
-		                    "catalog (%s); --platform NAME names it", s->key, model ? model : "",
-		                    wc_platform_names());
+		return wc__fleet_error(err, WC_EINVAL, s->key, "modelName '%.40s' is not in the platform "
+		                       "catalog; --platform NAME names it (known: %s)", model ? model : "",
+		                       wc_platform_names());
 	if (g->platform[0] && strcmp(g->platform, p) != 0)
-		return wc_error_set(err, WC_EINVAL, "%.90s: modelName '%.40s' (%s) in group '%.40s' of %s "
-		                    "GPUs", s->key, model ? model : "", p, g->name, g->platform);
+		return wc__fleet_error(err, WC_EINVAL, s->key, "modelName '%.40s' (%s) in group '%.40s' of %s "
+		                       "GPUs", model ? model : "", p, g->name, g->platform);
 	snprintf(g->platform, sizeof g->platform, "%s", p);
 	return WC_OK;
 }
