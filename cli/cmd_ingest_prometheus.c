@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char usage[] =
 	"usage: wattcast ingest --prometheus URL --start T --end T [--step S] [--selector '{...}']\n"
@@ -123,7 +124,18 @@ apply_flag(int opt, prom_args *a)
 	wc_fleet_options *o = &a->o;
 	switch (opt) {
 	case 'o': a->out = optarg; return CLI_OK;
-	case OPT_PROM: a->url = optarg; return CLI_OK;
+	case OPT_PROM:
+		/* A base URL the query_range path is appended to: another scheme
+		 * waited 10 s (ftp) or read a local file (file), a query string
+		 * got a redirect page (docs/cli.md). */
+		a->url = optarg;
+		if (strncasecmp(optarg, "http://", 7) != 0 && strncasecmp(optarg, "https://", 8) != 0)
+			return cli_usage_error(cmd, "--prometheus: '%.100s' is not an http:// or https:// base URL "
+			                       "(http://prometheus:9090)", optarg);
+		if (strpbrk(optarg, "?#"))
+			return cli_usage_error(cmd, "--prometheus: '%.100s' has a query or fragment; give the "
+			                       "server's base URL (http://prometheus:9090)", optarg);
+		return CLI_OK;
 	case OPT_JSON: return push(&a->json, &a->n_json, optarg);
 	case OPT_SCRAPES: return push(&a->scrapes, &a->n_scrapes, optarg);
 	case OPT_START: return parse_time("--start", optarg, &o->start);

@@ -392,7 +392,6 @@ check_selector(void)
 		CHECK(!strstr(r.err, "127.0.0.1")); /* no request was made */
 		run_result_free(&r);
 	}
-	free(out);
 	char q[WC_FLEET_QUERY_MAX];
 	wc_error err;
 	CHECK_INT(wc_fleet_query(WC_FLEET_POWER, "{namespace=\"llm\", gpu!=\"1\"}", 1.0, q, sizeof q, &err), WC_OK);
@@ -403,6 +402,22 @@ check_selector(void)
 	CHECK_INT(wc_fleet_query(WC_FLEET_RUNNING, "namespace=\"llm\"", 1.0, q, sizeof q, &err), WC_OK);
 	CHECK_CONTAINS(q, "avg_over_time(vllm:num_requests_running{namespace=\"llm\"}[999ms])");
 	CHECK(!strstr(q, "exported_"));
+	/* --prometheus is an http(s) base URL: ftp:// waited 10 s, file://
+	 * read a local file, a query string got a redirect page. */
+	const char *urls[][2] = { { "ftp://127.0.0.1:1", "is not an http:// or https:// base URL" },
+		                  { "file:///etc/passwd", "is not an http:// or https:// base URL" },
+		                  { "http://127.0.0.1:1/?x=1", "has a query or fragment" } };
+	for (int k = 0; k < 3; k++) {
+		const char *argv[] = { "wattcast", "ingest", "--prometheus", urls[k][0], "--start", "1767225600",
+		                       "--end", "1767229199", "-o", out, NULL };
+		run_result r;
+		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		CHECK_INT(r.status, 2);
+		CHECK_CONTAINS(r.err, "--prometheus: '");
+		CHECK_CONTAINS(r.err, urls[k][1]);
+		run_result_free(&r);
+	}
+	free(out);
 }
 
 static void
