@@ -216,6 +216,11 @@ parse_rfc3339(const char *text, double *out)
 	}
 	if (*z)
 		return WC_EINVAL;
+	/* Second 60 is a leap second, 23:59:60 UTC, or no time at all:
+	 * 23:00:60 was carried into the next minute as days are not
+	 * (docs/formats/prometheus.md, "Times"). */
+	if (sec >= 60 && ((h * 60L + mi - off / 60) % 1440 + 1440) % 1440 != 1439)
+		return WC_EINVAL;
 	struct tm tm = { .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
 	                 .tm_min = mi };
 	double whole = floor(sec);
