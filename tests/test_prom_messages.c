@@ -148,6 +148,20 @@ main(void)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:00:00.000Z                      A100-PCIe-40GB   1");
 	run_result_free(&r);
+
+	/* --group-by with labels no series carries: the whole fleet was one
+	 * group named 'group', refused as mixed platforms or two engines. */
+	const char *gb[][3] = { { "hostname", "1", "--group-by: no series carries 'hostname' (labels are "
+		                  "case-sensitive; 'host' is DCGM's Hostname and the host of instance)" },
+		                { "host,host", "1", "--group-by: label 'host' given twice" },
+		                { "host,foo", "0", "warning: --group-by: no series carries 'foo': it splits no group" } };
+	for (int k = 0; k < 3; k++) {
+		const char *gargv[] = { "wattcast", "ingest", "--scrapes", in, "--group-by", gb[k][0], "-o", out, NULL };
+		CHECK(run_wattcast(gargv, NULL, &r) == 0);
+		CHECK_INT(r.status, atoi(gb[k][1]));
+		CHECK_CONTAINS(r.err, gb[k][2]);
+		run_result_free(&r);
+	}
 	free(out);
 	free(in);
 	free(dir);

@@ -255,9 +255,56 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 	return WC_OK;
 }
 
+/* The labels of a --group-by given on the command line, on the first
+ * page with series: none twice, and some carried by a series (labels are
+ * case-sensitive; `host` always is), or every series falls into one
+ * group: `--group-by hostname` made the fleet one group named 'group',
+ * refused as mixed platforms or two engines. A label no series carries
+ * beside others that are splits nothing, and is said (docs/fleet.md,
+ * "Grouping"). */
+static int
+check_group_by(wc_fleet *f, const wc_prom_set *set, wc_error *err)
+{
+	const char *by = f->o.group_by;
+	if (!by || f->group_by_checked || set->n == 0)
+		return WC_OK;
+	f->group_by_checked = 1;
+	char missing[200] = "";
+	int any = 0;
+	for (const char *l = by; *l; ) {
+		size_t n = strcspn(l, ",");
+		char v[FLEET_TEXT];
+		int carried = 0;
+		for (const char *o = by; o < l; o += strcspn(o, ",") + (o[strcspn(o, ",")] == ','))
+			if (strcspn(o, ",") == n && strncmp(o, l, n) == 0)
+				return wc_error_set(err, WC_EINVAL, "--group-by: label '%.*s' given twice", (int)(n > 100 ? 100 : n), l);
+		for (size_t i = 0; !carried && i < set->n; i++) {
+			int m = wc_fleet_metric_from_name(set->s[i].metric);
+			if (m < 0)
+				continue;
+			group_value(&set->s[i], m, l, n, v, sizeof v);
+			carried = v[0] != '\0';
+		}
+		any |= carried;
+		if (!carried && strlen(missing) + n + 4 < sizeof missing)
+			snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s'%.*s'",
+			         missing[0] ? ", " : "", (int)n, l);
+		l += n + (l[n] == ',');
+	}
+	if (!any)
+		return wc_error_set(err, WC_EINVAL, "--group-by: no series carries %s (labels are case-sensitive; "
+		                    "'host' is DCGM's Hostname and the host of instance)", missing);
+	if (missing[0])
+		wc__fleet_warn(f, "--group-by: no series carries %s: it splits no group", missing);
+	return WC_OK;
+}
+
 int
 wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 {
+	int rc0 = check_group_by(f, set, err);
+	if (rc0 != WC_OK)
+		return rc0;
 	for (size_t i = 0; i < f->n_groups; i++) {
 		f->g[i].n_gpus = 0;
 		for (int m = 0; m < WC_FLEET_N_METRICS; m++)

@@ -107,6 +107,7 @@ struct wc_fleet {
 	size_t n_rows, cap_rows;
 	size_t n_idle_rows;            /* rows excluded as idle (docs/fleet.md, "Rows") */
 	int n_warnings;
+	int group_by_checked;          /* --group-by's labels checked (fleet_groups.c) */
 	size_t *cursor;                /* per series of the page */
 	int *metric;                   /* per series: wc_fleet_metric or -1 */
 	long *group;                   /* per series: its group or -1 */
