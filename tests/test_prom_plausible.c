@@ -219,6 +219,26 @@ main(void)
 		run_result_free(&r);
 		free(in);
 	}
+	/* A fleet exporting milliwatts: every sample implausible. One line
+	 * names the first (one per sample spent the 50 warnings in a step),
+	 * one counts them, and the refusal says why no row is left (it said
+	 * only "no window with both GPU power and engine load"). */
+	level = "190000";
+	in = scrapes("mw.prom", "190000", "4");
+	t = ingest(in, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "group 'h1': 360 power samples in all not averaged");
+	CHECK_CONTAINS(r.err, "none of the 360 power samples is plausible (up to 190000 W per GPU, beyond 5000 W): "
+	               "about 1000 times a GPU's power, milliwatts?");
+	const char *e = r.err ? r.err : "";
+	int lines = 0;
+	for (const char *p = e; (p = strstr(p, "not averaged: beyond")) != NULL; p++)
+		lines++;
+	CHECK_INT(lines, 1);
+	CHECK(!strstr(e, "further warnings suppressed"));
+	wc_runs_free(t);
+	run_result_free(&r);
+	free(in);
 	free(dir);
 	return check_report("test_prom_plausible");
 }

@@ -360,6 +360,14 @@ check_http_errors(const char *dir, const char *url)
 	CHECK_CONTAINS(r.err, "bad_data");
 	CHECK_CONTAINS(r.err, url);
 	run_result_free(&r);
+	/* A selector that matches nothing says so (it said only "no window
+	 * with both GPU power and engine load"). */
+	const char *none[] = { "wattcast", "ingest", "--prometheus", url, "--start", "1767225600",
+	                       "--end", "2026-01-01T01:00:00Z", "--selector", "{job=\"nosuch\"}", "-o", out, NULL };
+	CHECK(run_wattcast(none, NULL, &r) == 0 && r.status == 1);
+	CHECK_CONTAINS(r.err, "no series of GPU power (DCGM_FI_DEV_POWER_USAGE) or engine load");
+	CHECK_CONTAINS(r.err, "do --selector, --start and --end match any?");
+	run_result_free(&r);
 	const char *down[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start",
 	                       "1767225600", "--end", "1767229199", "-o", out, NULL };
 	CHECK(run_wattcast(down, NULL, &r) == 0 && r.status == 1);

@@ -305,6 +305,10 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			return rc;
 		if (f->n_steps)
 			wc__fleet_partial_end(f, g, f->o.start + (double)(f->n_steps - 1) * f->o.step);
+		if (g->n_power_dropped > 1)
+			wc__fleet_warn(f, "group '%s': %zu power samples in all not averaged (beyond the plausible 0 "
+			               "to %.0f W per GPU; the first is named above)", g->name, g->n_power_dropped,
+			               WC_TELEMETRY_MAX_POWER_W);
 	}
 	return wc__fleet_table(f, out, err);
 }

@@ -64,6 +64,7 @@ typedef struct {
 	/* The most GPUs present so far; windows with fewer are partial
 	 * power, excluded (docs/fleet.md, "Problems in the data"). */
 	int full_gpus;
+	size_t n_power_dropped;        /* implausible power samples, the first said */
 	double engine_since;           /* the group's first step, or its engine's last restart */
 	char missing[256];             /* a GPU series missing since missing_since, "" none */
 	double missing_since;
@@ -108,6 +109,10 @@ struct wc_fleet {
 	size_t n_idle_rows;            /* rows excluded as idle (docs/fleet.md, "Rows") */
 	int n_warnings;
 	int group_by_checked;          /* --group-by's labels checked (fleet_groups.c) */
+	/* power samples averaged, and not (implausible; the largest), for
+	 * the counts and the cause when no row is left (fleet_samples.c) */
+	size_t n_power_ok, n_power_dropped;
+	double max_power_dropped;
 	size_t *cursor;                /* per series of the page */
 	int *metric;                   /* per series: wc_fleet_metric or -1 */
 	long *group;                   /* per series: its group or -1 */

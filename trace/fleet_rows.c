@@ -152,12 +152,42 @@ row_extras(wc_runs_table *t, size_t i, const fleet_row *r, wc_error *err)
 	return rc;
 }
 
+/* Why no row is left, as far as the fleet can tell: no series at all
+ * (a --selector or range that matches nothing), no power series, or no
+ * plausible power sample (a fleet exporting milliwatts) -- each said
+ * only "no window with both" before (docs/fleet.md, "Problems in the
+ * data"). */
+static int
+no_rows(const wc_fleet *f, wc_error *err)
+{
+	int gpu = 0, engine = 0;
+	for (size_t i = 0; i < f->n_groups; i++) {
+		gpu |= f->g[i].ever_gpu;
+		engine |= f->g[i].ever_engine;
+	}
+	if (!gpu && !engine)
+		return wc_error_set(err, WC_EINVAL, "no series of GPU power (DCGM_FI_DEV_POWER_USAGE) or engine load "
+		                    "(vllm:num_requests_running, sglang:num_running_reqs) in the range: do --selector, "
+		                    "--start and --end match any?");
+	if (!gpu)
+		return wc_error_set(err, WC_EINVAL, "no GPU power series (DCGM_FI_DEV_POWER_USAGE or _INSTANT) in "
+		                    "the range, only engines': does --selector match the DCGM exporter's series?");
+	if (f->n_power_ok == 0 && f->n_power_dropped > 0) {
+		double k = f->max_power_dropped / WC_TELEMETRY_MAX_POWER_W;
+		return wc_error_set(err, WC_EINVAL, "none of the %zu power samples is plausible (up to %.6g W per GPU, "
+		                    "beyond %.0f W)%s", f->n_power_dropped, f->max_power_dropped,
+		                    WC_TELEMETRY_MAX_POWER_W, k > 1 && k <= 1000 ? ": about 1000 times a GPU's power, "
+		                    "milliwatts?" : "");
+	}
+	return wc_error_set(err, WC_EINVAL, "no window with both GPU power (DCGM_FI_DEV_POWER_USAGE)"
+	                    " and engine load (vllm:num_requests_running or sglang:num_running_reqs) in the range");
+}
+
 int
 wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
 	if (f->n_rows == 0)
-		return wc_error_set(err, WC_EINVAL, "no window with both GPU power (DCGM_FI_DEV_POWER_USAGE)"
-		                    " and engine load (vllm:num_requests_running or sglang:num_running_reqs) in the range");
+		return no_rows(f, err);
 	qsort(f->rows, f->n_rows, sizeof *f->rows, by_group_start);
 	wc_runs_table *t = wc_runs_new();
 	if (!t)

@@ -25,10 +25,19 @@ power_ok(double w)
 	return w >= 0.0 && w <= WC_TELEMETRY_MAX_POWER_W;
 }
 
+/* Said for a group's first; the rest counted (wc_fleet_finish says how
+ * many): one line per sample of a fleet in milliwatts spent the 50
+ * warnings in one step and hid what came after. */
 static void
-drop_power(wc_fleet *f, const wc_prom_series *s, double t, double v)
+drop_power(wc_fleet *f, size_t i, const wc_prom_series *s, double t, double v)
 {
 	char at[40], head[200], series[WC_ERROR_MSG_MAX];
+	long gi = f->group[i];
+	f->n_power_dropped++;
+	if (!(fabs(v) <= f->max_power_dropped))
+		f->max_power_dropped = fabs(v);
+	if (gi >= 0 && f->g[gi].n_power_dropped++ > 0)
+		return;
 	wc_prom_format_time(t, at, sizeof at);
 	int n = snprintf(head, sizeof head, "power sample %.6g W at %s not averaged: %s the plausible "
 	                 "0 to %.0f W per GPU (docs/formats/telemetry.md); series ", v, at,
@@ -66,12 +75,14 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 		if (isnan(x))
 			continue;
 		if (m == WC_FLEET_POWER && !power_ok(x)) {
-			drop_power(f, s, s->t[q], x);
+			drop_power(f, i, s, s->t[q], x);
 			dropped++;
 			continue;
 		}
 		if ((m == WC_FLEET_RUNNING || m == WC_FLEET_WAITING) && !wc_ingest_running_ok(x))
 			return refuse_count(s, s->t[q], x, err);
+		if (m == WC_FLEET_POWER)
+			f->n_power_ok++;
 		sum = counter ? x : sum + x;
 		at = s->t[q];
 		n = counter ? 1 : n + 1;
