@@ -20,7 +20,8 @@ static const char usage[] =
 	"       wattcast ingest (--prometheus-json FILE | --scrapes FILE)... [--start T] [--end T]\n"
 	"                       [--step S] -o RUNS.csv [options]\n"
 	"options: [--group-by LABELS] [--hold S] [--min-window S] [--platform NAME]\n"
-	"         [--model NAME] [--active-params B] [--page-steps N] [--verbose] [--quiet]\n\n"
+	"         [--model NAME] [--active-params B] [--page-steps N] [--timeout S]\n"
+	"         [--verbose] [--quiet]\n\n"
 	"Reads GPU power (DCGM_FI_DEV_POWER_USAGE, else its _INSTANT field) and\n"
 	"vLLM's load and token counters from a Prometheus server's query_range API,\n"
 	"or from saved query_range responses (--prometheus-json, repeatable) or files\n"
@@ -36,11 +37,11 @@ static const char usage[] =
 	"or vanish, NaN samples and missing samples are reported with the series and\n"
 	"the time. --verbose prints the PromQL (docs/fleet.md). A query covers at most\n"
 	"--page-steps steps (2000, at most 10000; Prometheus allows 11000 points per\n"
-	"series).\n";
+	"series); a request waits --timeout seconds for its answer (300).\n";
 
 enum { OPT_PROM = 1000, OPT_JSON, OPT_SCRAPES, OPT_START, OPT_END, OPT_STEP, OPT_SELECTOR,
        OPT_GROUP, OPT_HOLD, OPT_MINWIN, OPT_PLATFORM, OPT_MODEL, OPT_ACTIVE, OPT_VERBOSE,
-       OPT_PAGE };
+       OPT_PAGE, OPT_TIMEOUT };
 
 static const struct option opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -59,6 +60,7 @@ static const struct option opts[] = {
 	{ "active-params", required_argument, NULL, OPT_ACTIVE },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "page-steps", required_argument, NULL, OPT_PAGE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -166,6 +168,7 @@ apply_flag(int opt, prom_args *a)
 		o->page_steps = (size_t)v;
 		return rc;
 	}
+	case OPT_TIMEOUT: return cli_parse_double_max(cmd, "--timeout", optarg, 0.001, 1, 86400.0, &o->timeout_s);
 	case 'h': fputs(usage, stdout); a->help = 1; return CLI_OK;
 	default: return -1;
 	}

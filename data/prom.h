@@ -77,11 +77,16 @@ int wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *se
                       wc_error *err);
 
 /** GET `base`/api/v1/query_range for `query` over [start, end] every
- *  `step` seconds (libcurl) and add the result to `set`; `metric` as for
+ *  `step` seconds (libcurl), waiting at most `timeout_s` for the answer
+ *  (10 s at most for the connection), and add the result to `set`; `metric` as for
  *  wc_prom_json_parse. An unreachable server, an HTTP error or an error
  *  status is an error naming the URL and the server's reason. */
 int wc_prom_http_query_range(const char *base, const char *query, double start, double end,
-                             double step, const char *metric, wc_prom_set *set, wc_error *err);
+                             double step, double timeout_s, const char *metric, wc_prom_set *set,
+                             wc_error *err);
+/** A request's wait for its whole answer by default (timeout_s <= 0),
+ *  far above a page's response (docs/cli.md, `--timeout`). */
+#define WC_PROM_HTTP_TIMEOUT_S 300.0
 
 /** Epoch seconds from RFC 3339 (`2026-01-01T00:00:00Z`, `...+02:00`,
  *  fractions allowed) or a plain number of seconds, as promtool takes

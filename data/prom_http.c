@@ -70,8 +70,6 @@ cu_load(void)
 		global_init(CURL_GLOBAL_DEFAULT);
 }
 
-/* Far above a page's response (docs/formats/prometheus.md, "Paging"). */
-#define TIMEOUT_S 300L
 
 typedef struct {
 	char *buf;
@@ -139,7 +137,8 @@ http_error(const char *base, long status, const body *b, const char *metric, wc_
 
 int
 wc_prom_http_query_range(const char *base, const char *query, double start, double end,
-                         double step, const char *metric, wc_prom_set *set, wc_error *err)
+                         double step, double timeout_s, const char *metric, wc_prom_set *set,
+                         wc_error *err)
 {
 	body b = { 0 };
 	long status = 0;
@@ -160,12 +159,18 @@ wc_prom_http_query_range(const char *base, const char *query, double start, doub
 	cu.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
 	cu.easy_setopt(h, CURLOPT_WRITEDATA, &b);
 	cu.easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
-	cu.easy_setopt(h, CURLOPT_TIMEOUT, TIMEOUT_S);
-	cu.easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
+	long ms = (long)(1000.0 * (timeout_s > 0 ? timeout_s : WC_PROM_HTTP_TIMEOUT_S));
+	cu.easy_setopt(h, CURLOPT_TIMEOUT_MS, ms);
+	cu.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, ms < 10000 ? ms : 10000L);
 	cu.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	CURLcode cc = cu.easy_perform(h);
 	cu.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-	if (cc != CURLE_OK)
+	/* A server that takes the connection and never answers: the wait
+	 * and the flag, not curl's "0 bytes received" alone (docs/cli.md). */
+	if (cc == CURLE_OPERATION_TIMEDOUT && !b.too_big)
+		rc = wc_error_set(err, WC_EIO, "%s: no answer within %.10g s (--timeout S waits longer): %s", base,
+		                  (double)ms / 1000.0, cerr[0] ? cerr : cu.easy_strerror(cc));
+	else if (cc != CURLE_OK)
 		rc = wc_error_set(err, WC_EIO, "%s: %s", base,
 		                  b.too_big ? "response larger than 1 GiB (use a smaller --step or range)"
 		                  : cerr[0] ? cerr : cu.easy_strerror(cc));

@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #define T0 1767225600L
 
@@ -456,6 +459,24 @@ check_flags_and_server(void)
 	CHECK_CONTAINS(r.err, "http://127.0.0.1:1: ");
 	CHECK(access(out, F_OK) != 0);
 	run_result_free(&r);
+
+	/* A server that takes the connection and never answers: --timeout
+	 * bounds the wait and the message says so (it was 300 s of silence,
+	 * then curl's "0 bytes received"). The socket listens, never accepts. */
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof sa;
+	CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 8) == 0 &&
+	      getsockname(fd, (struct sockaddr *)&sa, &sl) == 0);
+	char url[64];
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", ntohs(sa.sin_port));
+	const char *hang[] = { "wattcast", "ingest", "--prometheus", url, "--start", "1767225600", "--end",
+	                       "1767229199", "--timeout", "0.5", "-o", out, NULL };
+	CHECK(run_wattcast(hang, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "no answer within 0.5 s (--timeout S waits longer)");
+	run_result_free(&r);
+	close(fd);
 	free(out);
 }
 

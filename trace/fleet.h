@@ -96,6 +96,7 @@ typedef struct {
 	int max_warnings;          /* then one "further warnings suppressed" (50) */
 	wc_warn_fn verbose;        /* queries and pages; NULL = quiet */
 	size_t page_steps;         /* steps per query; 0 = WC_FLEET_DEFAULT_PAGE_STEPS */
+	double timeout_s;          /* a request's wait; 0 = WC_PROM_HTTP_TIMEOUT_S */
 } wc_fleet_options;
 
 void wc_fleet_options_init(wc_fleet_options *o);

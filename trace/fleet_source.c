@@ -41,7 +41,7 @@ fetch_page(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], size_t k
 	wc_prom_format_time(a, ta, sizeof ta);
 	wc_prom_format_time(b, tb, sizeof tb);
 	for (int m = 0; rc == WC_OK && m < WC_FLEET_N_METRICS; m++)
-		rc = wc_prom_http_query_range(url, q[m], a, b, f->o.step, wc_fleet_metric_name(m), &set,
+		rc = wc_prom_http_query_range(url, q[m], a, b, f->o.step, f->o.timeout_s, wc_fleet_metric_name(m), &set,
 		                              err);
 	if (rc == WC_OK) {
 		say(&f->o, "page %s .. %s: %zu series", ta, tb, set.n);
@@ -73,7 +73,7 @@ probe_pages(wc_fleet *f, const char *url, const char *selector, size_t page, siz
 	int rc = wc_fleet_query(WC_FLEET_POWER, selector, span, q + 6, WC_FLEET_QUERY_MAX, err);
 	if (rc == WC_OK) {
 		strcat(q, ")");
-		rc = wc_prom_http_query_range(url, q, first, first + (double)(p1 - p0 - 1) * span, span, "probe",
+		rc = wc_prom_http_query_range(url, q, first, first + (double)(p1 - p0 - 1) * span, span, f->o.timeout_s, "probe",
 		                              &set, err);
 	}
 	memset(has, 0, p1 - p0);
