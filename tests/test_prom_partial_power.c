@@ -15,6 +15,10 @@
  * GPU appears (its counters from 0 in the same step: its sample at 99.5 s
  * falls in the step ending at 100 s), the earlier rows are a TP-1
  * engine's and stay as they are.
+ *
+ * An exporter that restarts in a new pod: one scrape missing, then both
+ * series under a new instance. The rows stay TP 2; the old series are
+ * said to vanish when the gap began, not to "resume" and vanish at once.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -27,13 +31,13 @@
 
 #define T0 1767225600L
 
-enum { DROPOUT, LATE, LATE_RESTART };
+enum { DROPOUT, LATE, LATE_RESTART, RELABEL };
 
 /* GPU 1's series has a sample at second s? */
 static int
 gpu1_up(int scenario, int s)
 {
-	return scenario == DROPOUT ? s < 100 || s >= 160 : s >= 100;
+	return scenario == RELABEL || (scenario == DROPOUT ? s < 100 || s >= 160 : s >= 100);
 }
 
 static void
@@ -42,12 +46,18 @@ check(const char *dir, int scenario)
 	size_t cap = 1 << 20, len = 0;
 	char *buf = malloc(cap);
 	for (int s = 0; s < 300; s++) {
-		len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %ld h1:9400\n", T0 + s);
+		/* RELABEL: the exporter restarts at 100 s (no scrape) in a new
+		 * pod, its series under a new instance from 101 s. */
+		if (scenario == RELABEL && s == 100)
+			goto engine;
+		len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %ld %s\n", T0 + s,
+		                        scenario == RELABEL && s > 100 ? "10.0.0.99:9400" : "h1:9400");
 		for (int g = 0; g < 2; g++)
 			if (g == 0 || gpu1_up(scenario, s))
 				len += (size_t)snprintf(buf + len, cap - len, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\","
 				                        "UUID=\"GPU-%d\",modelName=\"NVIDIA H100 80GB HBM3\","
 				                        "Hostname=\"h1\"} 200\n", g, g);
+	engine:;
 		int tokens = scenario == LATE_RESTART && s >= 99 ? 100 * (s - 99) + 50 : 100 * s;
 		len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %ld.5 h1:8000\n"
 		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n"
@@ -74,6 +84,19 @@ check(const char *dir, int scenario)
 		CHECK_CONTAINS(r.err, "group 'h1': 2 GPUs at 2026-01-01T00:01:40.000Z with no engine restart since "
 		               "2026-01-01T00:00:01.000Z: its GPUs' series were missing, and its 1 window before are "
 		               "excluded (partial power) with TP 2");
+	} else if (scenario == RELABEL) {
+		/* The old series do not "resume", and vanished when the gap
+		 * began; the gap counts the group's GPUs, not the page's series
+		 * (it said "other 3" of a TP-2 group). */
+		CHECK_CONTAINS(r.err, "instance=\"h1:9400\",modelName=\"NVIDIA H100 80GB HBM3\"}: no sample, nor of "
+		               "the group's other 1 GPU series (its exporter down?), at 2026-01-01T00:01:40.000Z");
+		CHECK_CONTAINS(r.err, "instance=\"h1:9400\",modelName=\"NVIDIA H100 80GB HBM3\"}: not back at "
+		               "2026-01-01T00:01:41.000Z, but group 'h1' has GPU power again from other series");
+		CHECK_CONTAINS(r.err, "instance=\"10.0.0.99:9400\",modelName=\"NVIDIA H100 80GB HBM3\"}: appears at "
+		               "2026-01-01T00:01:41.000Z");
+		CHECK_CONTAINS(r.err, "instance=\"h1:9400\",modelName=\"NVIDIA H100 80GB HBM3\"}: vanishes at "
+		               "2026-01-01T00:01:40.000Z; the window is cut (group 'h1' now has 2 GPUs)");
+		CHECK(!strstr(r.err, "resumes at"));
 	} else {
 		CHECK_CONTAINS(r.err, "counter reset at 2026-01-01T00:01:40.000Z (from 9800 to 50)");
 		CHECK(!strstr(r.err, "no engine restart since"));
@@ -84,7 +107,12 @@ check(const char *dir, int scenario)
 			const wc_run *row = &t->runs[i];
 			fprintf(stderr, "%s tp %d %.1f W exclude '%s'\n", row->run_id, row->tp, row->mean_power_w,
 			        row->exclude);
-			if (row->mean_power_w < 300) {
+			if (scenario == RELABEL) {
+				whole++; /* TP 2 throughout, 400 W, the gap's step left out */
+				CHECK_INT(row->tp, 2);
+				CHECK_NEAR(row->mean_power_w, 400.0, 1e-9);
+				CHECK(row->exclude[0] == '\0');
+			} else if (row->mean_power_w < 300) {
 				partial++;
 				if (scenario == LATE_RESTART) {
 					CHECK_INT(row->tp, 1);
@@ -102,8 +130,8 @@ check(const char *dir, int scenario)
 	} else {
 		CHECK(0);
 	}
-	CHECK_INT(partial, 1);
-	CHECK_INT(whole, scenario == DROPOUT ? 2 : 1);
+	CHECK_INT(partial, scenario == RELABEL ? 0 : 1);
+	CHECK_INT(whole, scenario == LATE || scenario == LATE_RESTART ? 1 : 2);
 	wc_runs_free(t);
 	run_result_free(&r);
 	free(in);
@@ -117,6 +145,7 @@ main(void)
 	check(dir, DROPOUT);
 	check(dir, LATE);
 	check(dir, LATE_RESTART);
+	check(dir, RELABEL);
 	free(dir);
 	return check_report("test_prom_partial_power");
 }

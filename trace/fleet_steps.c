@@ -53,9 +53,9 @@ is_member(const fleet_group *g, const char *key)
 /* Did the GPUs present change since the last step? Reported per series. */
 static int
 membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np,
-           double t, int *changed, wc_error *err)
+           double t, double gone, int *changed, wc_error *err)
 {
-	char at[40];
+	char at[40], gone_at[40];
 	size_t same = 0;
 	for (size_t j = 0; j < np; j++)
 		same += is_member(g, set->s[present[j]].key);
@@ -63,6 +63,7 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 	if (!*changed)
 		return WC_OK;
 	when(t, at);
+	when(gone, gone_at);
 	for (size_t j = 0; j < np && g->had_step; j++)
 		if (!is_member(g, set->s[present[j]].key))
 			wc__fleet_warn(f, "%.300s: appears at %s; the window is cut (group '%s' now has %zu "
@@ -76,14 +77,14 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 			 * exporter lost it, and the group's power is partial. */
 			wc__fleet_warn(f, "%.300s: vanishes at %s; group '%s' keeps TP %d and its windows until "
 			               "the GPU returns are excluded (partial power: %zu of %d GPUs)", g->members[j],
-			               at, g->name, g->full_gpus, np, g->full_gpus);
+			               gone_at, g->name, g->full_gpus, np, g->full_gpus);
 			if (!g->missing[0]) {
 				snprintf(g->missing, sizeof g->missing, "%s", g->members[j]);
 				g->missing_since = t;
 			}
 		} else if (k == np) {
 			wc__fleet_warn(f, "%.300s: vanishes at %s; the window is cut (group '%s' now has %zu "
-			               "GPU%s)", g->members[j], at, g->name, np, np == 1 ? "" : "s");
+			               "GPU%s)", g->members[j], gone_at, g->name, np, np == 1 ? "" : "s");
 		}
 	}
 	return set_members(g, set, present, np, err);
@@ -107,16 +108,29 @@ begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int
 	snprintf(g->gap_series, sizeof g->gap_series, "%s", series);
 }
 
+/* The gap ends at t. A GPU series that lacked a sample may not be back:
+ * its exporter restarted under new labels (a new pod's instance), and
+ * other series carry the power now; said so, not "resumes" for a series
+ * whose last sample was before the gap (docs/fleet.md, "Problems in the
+ * data"). */
 static void
-end_gap(wc_fleet *f, fleet_group *g, double t)
+end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np, double t)
 {
 	char at[40];
+	int back = strncmp(g->gap_series, "DCGM_FI_DEV_POWER", 17) != 0;
 	if (!g->in_gap)
 		return;
+	for (size_t j = 0; !back && j < np; j++)
+		back = strcmp(set->s[present[j]].key, g->gap_series) == 0;
 	when(t, at);
 	/* In ms: "%.0f" said "0 s left out" of a 0.5 s gap. */
-	wc__fleet_warn(f, "%.300s: resumes at %s; %.10g s left out of group '%s'", g->gap_series, at,
-	               round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
+	if (back)
+		wc__fleet_warn(f, "%.300s: resumes at %s; %.10g s left out of group '%s'", g->gap_series, at,
+		               round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
+	else
+		wc__fleet_warn(f, "%.300s: not back at %s, but group '%s' has GPU power again from other series (an "
+		               "exporter restarted under new labels?); %.10g s left out", g->gap_series, at, g->name,
+		               round((t - g->gap_start) * 1000.0) / 1000.0);
 	g->in_gap = 0;
 }
 
@@ -360,13 +374,16 @@ gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const
 	if (state[WC_FLEET_RUNNING] != FLEET_VALUE)
 		return bad[WC_FLEET_RUNNING] >= 0 ? set->s[bad[WC_FLEET_RUNNING]].key
 		       : g->engine_series[0] ? g->engine_series : "vllm:num_requests_running";
-	if (np == 0 && g->n_gpus > 1) { /* every GPU at once: name the others too, not only the first */
+	/* Every GPU at once: name the others too, not only the first; the
+	 * others present at the last step, not the page's series (with
+	 * relabelled ones it said "other 3" of a TP-2 group). */
+	if (np == 0 && g->n_members > 1) {
 		snprintf(all, cap, "no sample, nor of the group's other %zu GPU series (its exporter down?),",
-		         g->n_gpus - 1);
+		         g->n_members - 1);
 		*what = all;
 	}
 	if (np == 0)
-		return g->gpu_series;
+		return g->n_members ? g->members[0] : g->gpu_series;
 	return NULL;
 }
 
@@ -475,9 +492,10 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 		begin_gap(f, g, lack, what, strncmp(what, "no sample", 9) == 0, t);
 		return wc__fleet_close(f, g, err);
 	}
-	end_gap(f, g, t);
+	double gone = g->in_gap ? g->gap_start : t; /* series missing since the gap vanished then */
+	end_gap(f, g, set, present, np, t);
 	stale_counters(f, g, set, state, bad, t);
-	if ((rc = membership(f, g, set, present, np, t, &changed, err)) != WC_OK)
+	if ((rc = membership(f, g, set, present, np, t, gone, &changed, err)) != WC_OK)
 		return rc;
 	counters(f, g, set, per, per_t, state, &st, &reset);
 	st.running = val[WC_FLEET_RUNNING];
