@@ -206,6 +206,56 @@ check_rates(const char *flag, const char *in, const char *what, int counter_gap)
 	free(out);
 }
 
+/* The last window's rate does not depend on how far --end reaches past
+ * the engine's last sample: an engine scraped at s + 0.5 until 58.5 s
+ * (100 tokens a second, its last increase 1000), its GPU until 61 s.
+ * With --end at 59 s the last increase was kept (its sample may lie
+ * anywhere in the step, as before a step without one), with --end at 61
+ * s withdrawn: 116 or 100 tok/s. Both now withdraw it. */
+static double
+last_rate(const char *in, long end)
+{
+	char *out = path_join(dir, "end.csv"), e[32];
+	snprintf(e, sizeof e, "%ld", end);
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "--step", "1", "--end", e, "-o", out,
+	                       "--min-window", "1", "--quiet", NULL };
+	run_result r;
+	wc_runs_table *t = NULL;
+	double rate = NAN;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	if (r.status == 0 && wc_runs_read(out, &t, NULL) == WC_OK && t->n_runs > 0)
+		rate = t->runs[t->n_runs - 1].throughput_tok_s;
+	wc_runs_free(t);
+	run_result_free(&r);
+	free(out);
+	return rate;
+}
+
+static void
+check_range_end(void)
+{
+	text t = { 0 };
+	double tokens = 0;
+	for (int s = 0; s <= 61; s++) {
+		put(&t, "# wattcast-scrape %ld dcgm:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",Hostname=\"a\","
+		    "modelName=\"NVIDIA H100 80GB HBM3\"} 300\n", T0 + s);
+		if (s > 58)
+			continue;
+		tokens += s == 58 ? 1000.0 : 100.0;
+		put(&t, "# wattcast-scrape %ld.5 a:8000\nvllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n"
+		    "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %.0f\n", T0 + s, tokens);
+	}
+	char *in = path_join(dir, "end.prom");
+	CHECK(write_text(in, t.buf) == 0);
+	free(t.buf);
+	double a = last_rate(in, T0 + 59), b = last_rate(in, T0 + 61);
+	fprintf(stderr, "range end: --end +59 s %.6g tok/s, +61 s %.6g tok/s\n", a, b);
+	CHECK_NEAR(a, 100.0, 1e-6);
+	CHECK_NEAR(b, 100.0, 1e-6);
+	free(in);
+}
+
 int
 main(void)
 {
@@ -218,6 +268,7 @@ main(void)
 		free(s);
 		free(j);
 	}
+	check_range_end();
 	free(dir);
 	return check_report("test_prom_stale_counter");
 }

@@ -300,6 +300,8 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		if (!g->ever_gpu && g->ever_engine)
 			wc__fleet_warn(f, "%.160s: engine with no GPU series (DCGM_FI_DEV_POWER_USAGE) in "
 			               "group '%s': left out", g->engine_series, g->name);
+		if (f->n_steps)
+			wc__fleet_range_end(f, g);
 		int rc = wc__fleet_close(f, g, err);
 		if (rc != WC_OK)
 			return rc;

@@ -172,6 +172,9 @@ double wc__fleet_series_step(const wc_prom_series *s, double *tmp);
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
 /* Close the group's window and its pending steps into rows. */
 int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);
+/* At the range's end: each counter's increase at the last step withdrawn
+ * as before a step without a sample. */
+void wc__fleet_range_end(wc_fleet *f, fleet_group *g);
 /* At the range's end (t: its last step): a GPU still missing reported
  * with the span excluded. */
 void wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t);
