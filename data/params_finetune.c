@@ -225,14 +225,10 @@ read_calibration(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_p
 	    (rc = wc__json_optional_string(ld, v, path, "input_sha256", f->input_sha256,
 	                                   sizeof f->input_sha256)))
 		return rc;
-	json_t *seed = json_object_get(v, "seed");
-	if (seed && !json_is_null(seed)) {
-		long long n;
-		wc__json_join(p, path, "seed");
-		if ((rc = wc__json_int(ld, seed, p, 0, INT64_MAX, &n)))
-			return rc;
-		f->seed = (unsigned long long)n;
-	}
+	uint64_t seed = f->seed;
+	if ((rc = wc__params_read_seed(ld, v, path, 1, &seed)))
+		return rc;
+	f->seed = seed;
 	/* The section's own time (schema 10): the set's top-level record is
 	 * the inference law's (docs/formats/params-file.md, "Provenance"). */
 	if (json_object_get(v, "created_utc")) {

@@ -62,6 +62,9 @@ int wc__params_utc_stamp_ok(const char *s);
 int wc__params_read_record(wc__json_loader *ld, json_t *v, const char *path, const char *const *keys,
                            wc_record *out);
 json_t *wc__params_record_json(const wc_record *r, int with_runs);
+/** obj's optional "seed" (0 to 2^63 - 1; absent, or null when
+ *  `nullable`, leaves `*out`). */
+int wc__params_read_seed(wc__json_loader *ld, json_t *obj, const char *path, int nullable, uint64_t *out);
 int wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out);
 json_t *wc__params_response_json(const wc_response_params *r);
 

@@ -252,12 +252,9 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 	    (rc = wc__json_optional_string(ld, v, path, "tool_version", out->tool_version, sizeof out->tool_version)) ||
 	    (rc = wc__json_optional_string(ld, v, path, "created_utc", out->created_utc, sizeof out->created_utc)))
 		return rc;
-	if ((x = json_object_get(v, "runs"))) {
-		wc__json_join(p, path, "runs");
-		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
-			return rc;
-		out->runs = (int)n;
-	}
+	if ((rc = wc__params_read_count(ld, v, path, "runs", &out->runs)) ||
+	    (rc = wc__params_read_seed(ld, v, path, 0, &out->seed)))
+		return rc;
 	if ((x = json_object_get(v, "bootstrap"))) {
 		wc__json_join(p, path, "bootstrap");
 		if ((rc = wc__json_int(ld, x, p, 0, 10000000, &n)))
@@ -280,12 +277,6 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 			return rc;
 		if (wc_precision_mode_from_name(mode, &out->precision_mode) != WC_OK)
 			return wc__json_fail(ld, p, "expected paired, all, pooled, as-bf16 or none, got \"%s\"", mode);
-	}
-	if ((x = json_object_get(v, "seed"))) {
-		wc__json_join(p, path, "seed");
-		if ((rc = wc__json_int(ld, x, p, 0, INT64_MAX, &n)))
-			return rc;
-		out->seed = (uint64_t)n;
 	}
 	if ((x = json_object_get(v, "calibration")) && !json_is_null(x)) {
 		wc__json_join(p, path, "calibration");

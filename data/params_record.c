@@ -29,8 +29,6 @@ wc__params_read_record(wc__json_loader *ld, json_t *v, const char *path, const c
 {
 	static const char *const none[] = { NULL };
 	char p[WC__JSON_PATH_MAX];
-	long long n;
-	json_t *x;
 	int rc;
 	memset(out, 0, sizeof *out);
 	if (!json_is_object(v))
@@ -52,21 +50,26 @@ wc__params_read_record(wc__json_loader *ld, json_t *v, const char *path, const c
 		wc__json_join(p, path, "created_utc");
 		return wc__json_fail(ld, p, "'%s' is not YYYY-MM-DDTHH:MM:SSZ or null", out->created_utc);
 	}
-	static const char *const counts[] = { "runs", "bootstrap" };
-	int *dst[] = { &out->runs, &out->bootstrap };
-	for (int i = 0; i < 2; i++)
-		if (allowed_key(keys, counts[i]) && (x = json_object_get(v, counts[i]))) {
-			wc__json_join(p, path, counts[i]);
-			if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
-				return rc;
-			*dst[i] = (int)n;
-		}
-	if ((x = json_object_get(v, "seed"))) {
-		wc__json_join(p, path, "seed");
-		if ((rc = wc__json_int(ld, x, p, 0, INT64_MAX, &n)))
-			return rc;
-		out->seed = (uint64_t)n;
-	}
+	if ((allowed_key(keys, "runs") && (rc = wc__params_read_count(ld, v, path, "runs", &out->runs))) ||
+	    (rc = wc__params_read_count(ld, v, path, "bootstrap", &out->bootstrap)))
+		return rc;
+	return wc__params_read_seed(ld, v, path, 0, &out->seed);
+}
+
+int
+wc__params_read_seed(wc__json_loader *ld, json_t *obj, const char *path, int nullable, uint64_t *out)
+{
+	char p[WC__JSON_PATH_MAX];
+	long long n;
+	json_t *x = json_object_get(obj, "seed");
+	int rc;
+	if (!x || (nullable && json_is_null(x)))
+		return WC_OK;
+	wc__json_join(p, path, "seed");
+	/* a seed is written as a JSON integer, which jansson holds signed */
+	if ((rc = wc__json_int(ld, x, p, 0, INT64_MAX, &n)))
+		return rc;
+	*out = (uint64_t)n;
 	return WC_OK;
 }
 

@@ -226,9 +226,6 @@ read_cap_provenance(wc__json_loader *ld, json_t *v, wc_capacity_params *c)
 	                                    "tool_version", "created_utc", NULL };
 	static const char *const none[] = { NULL };
 	const char *path = "/capacity/provenance";
-	char p[WC__JSON_PATH_MAX];
-	long long n;
-	json_t *x;
 	int rc;
 	if (!v || json_is_null(v))
 		return WC_OK;
@@ -238,21 +235,10 @@ read_cap_provenance(wc__json_loader *ld, json_t *v, wc_capacity_params *c)
 	    (rc = wc__json_optional_string(ld, v, path, "tool_version", c->tool_version, sizeof c->tool_version)) ||
 	    (rc = wc__json_optional_string(ld, v, path, "created_utc", c->created_utc, sizeof c->created_utc)))
 		return rc;
-	int *ints[2] = { &c->rows, &c->bootstrap };
-	for (int i = 0; i < 2; i++)
-		if ((x = json_object_get(v, i ? "bootstrap" : "rows"))) {
-			wc__json_join(p, path, i ? "bootstrap" : "rows");
-			if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
-				return rc;
-			*ints[i] = (int)n;
-		}
-	if ((x = json_object_get(v, "seed"))) {
-		wc__json_join(p, path, "seed");
-		if ((rc = wc__json_int(ld, x, p, 0, INT64_MAX, &n)))
-			return rc;
-		c->seed = (uint64_t)n;
-	}
-	return WC_OK;
+	if ((rc = wc__params_read_count(ld, v, path, "rows", &c->rows)) ||
+	    (rc = wc__params_read_count(ld, v, path, "bootstrap", &c->bootstrap)))
+		return rc;
+	return wc__params_read_seed(ld, v, path, 0, &c->seed);
 }
 
 static int
