@@ -371,7 +371,7 @@ validate(const char *what, int argc, char **argv)
 	if (real && a.form)
 		return cli_usage_error(cmd, "--form: --real scores every form");
 	if (a.terms && strcmp(what, "lomo") != 0 && !real)
-		return cli_usage_error(cmd, "--terms applies to lomo and forms --real only (see --help)");
+		return cli_usage_error(cmd, "--terms applies to lomo, forms --real and fewshot --lomo only (see --help)");
 	if (a.law_terms && strcmp(what, "lomo") != 0 && !real)
 		return cli_usage_error(cmd, "--law-terms applies to lomo and forms --real only (see --help)");
 	if (!heldout && a.params)
@@ -379,11 +379,11 @@ validate(const char *what, int argc, char **argv)
 	/* heldout refits nothing and forms scores every form: a flag that
 	 * changed nothing was taken in silence (docs/cli.md, "validate"). */
 	if (a.form && strcmp(what, "precision") != 0 && strcmp(what, "lomo") != 0)
-		return cli_usage_error(cmd, "--form applies to precision and lomo only (see --help)");
+		return cli_usage_error(cmd, "--form applies to precision, lomo and fewshot --lomo only (see --help)");
 	if (a.datasheet && !heldout)
 		return cli_usage_error(cmd, "--datasheet applies to heldout only (see --help)");
 	if (a.prior && heldout)
-		return cli_usage_error(cmd, "--prior applies to forms, precision and lomo only (see --help)");
+		return cli_usage_error(cmd, "--prior applies to forms, precision, lomo and fewshot --lomo only (see --help)");
 	if (a.per_run && !heldout && strcmp(what, "lomo") != 0 && !real)
 		return cli_usage_error(cmd, "--per-run applies to heldout, lomo and forms --real (see --help)");
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;

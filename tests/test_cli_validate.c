@@ -148,12 +148,12 @@ main(void)
 	 * nothing, forms scores every form) were taken in silence, the output
 	 * byte for byte the same; --terms there was already refused so. */
 	const char *hf[] = { "wattcast", "validate", "heldout", "--profile", "paper", runs, "--form", "power_law", NULL };
-	test_usage_error(hf, "validate heldout: --form applies to precision and lomo only (see --help)");
+	test_usage_error(hf, "validate heldout: --form applies to precision, lomo and fewshot --lomo only (see --help)");
 	char *set = path_join(dir, "set.json");
 	const char *fit[] = { "wattcast", "fit", "inference", runs, "--bootstrap", "0", "-o", set, NULL };
 	test_run_ok(fit);
 	const char *hp[] = { "wattcast", "validate", "heldout", "--params", set, runs, "--prior", set, NULL };
-	test_usage_error(hp, "validate heldout: --prior applies to forms, precision and lomo only (see --help)");
+	test_usage_error(hp, "validate heldout: --prior applies to forms, precision, lomo and fewshot --lomo only (see --help)");
 	/* draws without a held-out error: the coverage says so */
 	char *set_b = path_join(dir, "set_b.json");
 	const char *fitb[] = { "wattcast", "fit", "inference", runs, "--bootstrap", "40", "--seed", "1", "-o", set_b,
@@ -172,7 +172,7 @@ main(void)
 	run_result_free(&r);
 	free(set_b);
 	const char *ff[] = { "wattcast", "validate", "forms", runs, "--form", "power_law", NULL };
-	test_usage_error(ff, "validate forms: --form applies to precision and lomo only (see --help)");
+	test_usage_error(ff, "validate forms: --form applies to precision, lomo and fewshot --lomo only (see --help)");
 	free(set);
 
 	char *empty = path_join(dir, "empty.csv"), *alien = path_join(dir, "alien.csv");
