@@ -66,6 +66,28 @@ pipeline(void)
 	CHECK_INT(wc_read_file(per_run, 1 << 22, &text, &len, NULL), WC_OK);
 	CHECK_CONTAINS(text, "run_id,set,fold,predictor,");
 	CHECK_CONTAINS(text, ",compute_law,");
+	/* one row per prediction: every one of the 22 levels the table scores
+	 * has its fold in the file, the params_b = 4 level too, whose runs
+	 * the sequence-length sweep held out first */
+	char folds[32][96];
+	int n_folds = 0;
+	for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		const char *f = strchr(line + 1, ',');
+		f = f ? strchr(f + 1, ',') : NULL; /* run_id,set,fold: the third field */
+		const char *e = f ? strchr(f + 1, ',') : NULL;
+		if (!e || e - f - 1 >= 96)
+			continue;
+		int seen = 0;
+		for (int k = 0; k < n_folds && !seen; k++)
+			seen = strncmp(folds[k], f + 1, (size_t)(e - f - 1)) == 0 && folds[k][e - f - 1] == '\0';
+		if (!seen && n_folds < 32) {
+			memcpy(folds[n_folds], f + 1, (size_t)(e - f - 1));
+			folds[n_folds++][e - f - 1] = '\0';
+		}
+	}
+	CHECK_INT(n_folds, 22);
+	CHECK_CONTAINS(text, ",model_size,sweep 3: params_b = 4 held out,relation,");
+	CHECK_CONTAINS(text, "held out in an earlier sweep too: its interval and coverage are that sweep's row's");
 	free(text);
 	/* a refit of the law on its own file drops the held-out error measured
 	 * on the law it replaces, and says so */

@@ -60,20 +60,25 @@ predicted_before(const wc_per_run *pr, const char *run_id, const char *predictor
 	return 0;
 }
 
-/* Per-run rows for one predictor of one held-out level: one per run, so a
- * base point shared by two sweeps weighs once in the coverage and in the
- * quantiles (docs/finetune.md, "Validation"); it keeps its first sweep's
- * fold. */
+/* Per-run rows for one predictor of one held-out level. A base point
+ * shared by two sweeps weighs once in the coverage and in the quantiles
+ * (docs/finetune.md, "Validation"): its first sweep's row goes to `pr`,
+ * which they are drawn from; its later sweeps' rows go to `again` (NULL:
+ * dropped), without an interval, so that the per-run file still holds
+ * every prediction the level table scores (docs/validation.md, "Per-run
+ * output"). */
 static int
 per_run_rows(const wc_ft_table *t, const wc_ft_sweep *s, const wc_ft_level *lv, int compute,
-             const wc_ft_linear_fit *law, wc_per_run *pr, wc_error *err)
+             const wc_ft_linear_fit *law, wc_per_run *pr, wc_per_run *again, wc_error *err)
 {
 	for (size_t i = 0; i < s->n_rows; i++) {
 		const wc_ft_run *r = &t->runs[s->rows[i]];
 		wc_ft_run_facts f;
 		wc_per_run_row row;
-		if (wc_ft_relation_x(s->kind, &r->config) != lv->x || wc_ft_run_facts_of(r, &f, NULL) != WC_OK ||
-		    predicted_before(pr, r->run_id, compute ? "compute_law" : "relation"))
+		if (wc_ft_relation_x(s->kind, &r->config) != lv->x || wc_ft_run_facts_of(r, &f, NULL) != WC_OK)
+			continue;
+		int repeat = predicted_before(pr, r->run_id, compute ? "compute_law" : "relation");
+		if (repeat && !again)
 			continue;
 		wc_per_run_row_init(&row);
 		snprintf(row.run_id, sizeof row.run_id, "%s", r->run_id);
@@ -97,7 +102,10 @@ per_run_rows(const wc_ft_table *t, const wc_ft_sweep *s, const wc_ft_level *lv, 
 		                          f.flops.tokens_per_step
 		                        : lv->relation;
 		row.error_pct = 100.0 * (row.predicted - row.measured) / row.measured;
-		int rc = wc_per_run_add(pr, &row, err);
+		if (repeat)
+			wc_per_run_row_warn(&row, "held out in an earlier sweep too: its interval and coverage are "
+			                          "that sweep's row's (docs/finetune.md, \"Validation\")");
+		int rc = wc_per_run_add(repeat ? again : pr, &row, err);
 		if (rc != WC_OK)
 			return rc;
 	}
@@ -107,7 +115,7 @@ per_run_rows(const wc_ft_table *t, const wc_ft_sweep *s, const wc_ft_level *lv, 
 /* Hold out level `x` of sweep `si`: both predictions for `lv`. */
 static int
 hold_out(const wc_ft_table *t, const wc_ft_heldout *rep, int si, double x, unsigned char *use,
-         wc_ft_level *lv, wc_per_run *pr, wc_error *err)
+         wc_ft_level *lv, wc_per_run *pr, wc_per_run *again, wc_error *err)
 {
 	const wc_ft_sweep *s = &rep->sweeps.sweeps[si];
 	size_t *rest = wc_alloc_array(s->n_rows ? s->n_rows : 1, sizeof *rest), n_rest = 0;
@@ -148,15 +156,16 @@ hold_out(const wc_ft_table *t, const wc_ft_heldout *rep, int si, double x, unsig
 	lv->relation_err_pct = 100.0 * (lv->relation - lv->measured) / lv->measured;
 	lv->compute_err_pct = 100.0 * (lv->compute - lv->measured) / lv->measured;
 	if (pr && isfinite(lv->relation))
-		rc = per_run_rows(t, s, lv, 0, NULL, pr, err);
+		rc = per_run_rows(t, s, lv, 0, NULL, pr, again, err);
 	if (pr && rc == WC_OK && law_ok)
-		rc = per_run_rows(t, s, lv, 1, &law, pr, err);
+		rc = per_run_rows(t, s, lv, 1, &law, pr, again, err);
 	free(rest);
 	return rc;
 }
 
 static int
-held_out_levels(const wc_ft_table *t, wc_per_run *per_run, wc_ft_heldout *out, wc_error *err)
+held_out_levels(const wc_ft_table *t, wc_per_run *per_run, wc_per_run *again, wc_ft_heldout *out,
+                wc_error *err)
 {
 	size_t cap = 0;
 	unsigned char *use = wc_alloc_array(t->n_runs ? t->n_runs : 1, 1);
@@ -184,7 +193,7 @@ held_out_levels(const wc_ft_table *t, wc_per_run *per_run, wc_ft_heldout *out, w
 			}
 			out->levels = nl;
 			if ((rc = hold_out(t, out, si, s->levels[k], use, &out->levels[out->n_levels], per_run,
-			                   err)) == WC_OK)
+			                   again, err)) == WC_OK)
 				out->n_levels++;
 		}
 	}
@@ -245,8 +254,8 @@ predictor_coverage(wc_per_run *all, const char *predictor, size_t *index, wc_hel
 int
 wc_validate_finetune(const wc_ft_table *t, wc_per_run *per_run, wc_ft_heldout *out, wc_error *err)
 {
-	wc_per_run all = WC_PER_RUN_INIT;
-	int rc = held_out_levels(t, &all, out, err);
+	wc_per_run all = WC_PER_RUN_INIT, again = WC_PER_RUN_INIT;
+	int rc = held_out_levels(t, &all, per_run ? &again : NULL, out, err);
 	size_t *index = rc == WC_OK ? malloc((all.n ? all.n : 1) * sizeof *index) : NULL;
 	if (rc == WC_OK && !index)
 		rc = wc_error_set(err, WC_ENOMEM, "validate finetune: out of memory");
@@ -256,10 +265,13 @@ wc_validate_finetune(const wc_ft_table *t, wc_per_run *per_run, wc_ft_heldout *o
 		rc = predictor_coverage(&all, "compute_law", index, &out->cov_compute, err);
 	for (size_t i = 0; rc == WC_OK && per_run && i < all.n; i++)
 		rc = wc_per_run_add(per_run, &all.rows[i], err);
+	for (size_t i = 0; rc == WC_OK && per_run && i < again.n; i++)
+		rc = wc_per_run_add(per_run, &again.rows[i], err);
 	if (rc != WC_OK)
 		wc_ft_heldout_clear(out);
 	free(index);
 	wc_per_run_clear(&all);
+	wc_per_run_clear(&again);
 	return rc;
 }
 
@@ -269,7 +281,7 @@ wc_validate_finetune_pred_error(const wc_ft_table *t, const char *data, wc_pred_
 	wc_per_run all = WC_PER_RUN_INIT, law = WC_PER_RUN_INIT;
 	wc_ft_heldout rep;
 	size_t *index = NULL;
-	int rc = held_out_levels(t, &all, &rep, err);
+	int rc = held_out_levels(t, &all, NULL, &rep, err);
 	if (rc == WC_OK)
 		wc_ft_heldout_clear(&rep);
 	if (rc == WC_OK && !(index = malloc((all.n ? all.n : 1) * sizeof *index)))
