@@ -137,13 +137,16 @@ near(double a, double b)
 	return (isnan(a) && isnan(b)) || fabs(a - b) <= 1e-6 * fmax(1.0, fabs(b));
 }
 
-/* Does `t`, refitted as `p` was built (its form, terms, precision mode,
- * and `p` itself as the prior for any idle the rows lack), give `p`'s
- * own parameters from as many rows as `p` records? Then its rows are
+/* Refit `t` as `p` was built (its form, terms, precision mode, and `p`
+ * itself as the prior for any idle the rows lack): 1 when it gives `p`'s
+ * own parameters from as many rows as `p` records -- then its rows are
  * those `p` was fitted on, whatever the file's bytes: comments, order or
- * an import of the same measurements leave the fit unchanged. */
+ * an import of the same measurements leave the fit unchanged. In `used`
+ * (t->n_runs, may be NULL) the rows the refit used, by the fit's own row
+ * selection (a finite residual; docs/fitting.md); 0 and `used` untouched
+ * when the refit fails. */
 static int
-refit_matches(const wc_params *p, const wc_runs_table *t)
+refit_matches(const wc_params *p, const wc_runs_table *t, unsigned char *used)
 {
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
 	wc_fit_result r;
@@ -155,6 +158,8 @@ refit_matches(const wc_params *p, const wc_runs_table *t)
 	if (wc_fit_inference_law(t, &fo, &r, NULL) != WC_OK)
 		return 0;
 	const wc_params *q = &r.params;
+	for (size_t i = 0; used && i < t->n_runs; i++)
+		used[i] = r.residuals && isfinite(r.residuals[i]);
 	same = q->runs == p->runs && q->form == p->form && near(q->delta.value, p->delta.value) &&
 	       near(q->gamma1.value, p->gamma1.value) && near(q->gamma2.value, p->gamma2.value);
 	for (int i = 0; same && i < q->n_levels; i++) {
@@ -169,23 +174,79 @@ refit_matches(const wc_params *p, const wc_runs_table *t)
 	return same && levels > 0;
 }
 
+/* The rows the fit did not use -- an `exclude` mark, or left out by the
+ * fit's own rule -- are held out even in the fitted table: their count,
+ * and into `sets` (NULL: not) their sets, as many as fit `cap`. */
+static int
+unused_rows(const wc_runs_table *t, const unsigned char *used, char *sets, size_t cap)
+{
+	int n = 0, full = 0;
+	if (sets)
+		sets[0] = '\0';
+	for (size_t i = 0; i < t->n_runs; i++) {
+		if (used[i])
+			continue;
+		n++;
+		if (!sets)
+			continue;
+		const char *s = t->runs[i].set[0] ? t->runs[i].set : "unlabelled";
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !used[j] && !strcmp(t->runs[j].set[0] ? t->runs[j].set : "unlabelled", s);
+		size_t len = strlen(sets);
+		if (seen || full)
+			continue;
+		if (len + strlen(s) + 8 < cap) {
+			snprintf(sets + len, cap - len, "%s%s", len ? ", " : "", s);
+		} else {
+			snprintf(sets + len, cap - len, "%s...", len ? ", " : "");
+			full = 1;
+		}
+	}
+	return n;
+}
+
 /* A frozen score of the fitted table itself reads as held-out accuracy
  * and, stored by `fit intervals --folds frozen`, narrows every interval
  * (ML.ENERGY scored on its own fit: q 0.357 against 0.381 from model
  * folds). The set records its input's hash and row count: the same
  * bytes, or rows that refit to the set's own parameters, are its input
- * (docs/validation.md, "Frozen-law accuracy"). */
+ * (docs/validation.md, "Frozen-law accuracy"). Only the rows the fit
+ * used are in-sample: the warning says how many, and names the sets of
+ * the others, which are held out. */
 int
 wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *input, char *buf, size_t cap)
 {
-	if (p->input_sha256[0] && strcmp(p->input_sha256, t->sha256) == 0) {
-		snprintf(buf, cap, "%.120s is the very table the set was fitted on (its provenance input_sha256 %.16s): "
-		         "these errors are in-sample, not held out", input, t->sha256);
-		return 1;
-	}
-	if (!refit_matches(p, t))
+	unsigned char *used = wc_alloc_zeroed(t->n_runs ? t->n_runs : 1, 1);
+	char why[96];
+	int same_bytes = p->input_sha256[0] && strcmp(p->input_sha256, t->sha256) == 0;
+	int refit = used ? refit_matches(p, t, used) : 0;
+	if (!same_bytes && !refit) {
+		free(used);
 		return 0;
-	snprintf(buf, cap, "%.120s holds the rows the set was fitted on (refitted as the set was, its %d runs give the "
-	         "set's parameters): these errors are in-sample, not held out", input, p->runs);
+	}
+	if (same_bytes)
+		snprintf(why, sizeof why, "its provenance input_sha256 %.16s", t->sha256);
+	else
+		snprintf(why, sizeof why, "refitted as the set was, its %d runs give the set's parameters", p->runs);
+	int n = 0;
+	if (used && memchr(used, 1, t->n_runs))
+		n = unused_rows(t, used, NULL, 0);
+	int len = snprintf(buf, cap, "%.60s %s the set was fitted on (%s): ", input,
+	                   same_bytes ? "is the very table" : "holds the rows", why);
+	if (len < 0 || (size_t)len >= cap)
+		len = cap ? (int)cap - 1 : 0;
+	if (!n) {
+		snprintf(buf + len, cap - (size_t)len, "these errors are in-sample, not held out");
+	} else {
+		int more = snprintf(buf + len, cap - (size_t)len, "in-sample for the %zu row(s) the fit used; "
+		                    "its %d others are held out (sets: ", t->n_runs - (size_t)n, n);
+		size_t at = (size_t)len + (more > 0 ? (size_t)more : 0);
+		if (at + 2 < cap) {
+			unused_rows(t, used, buf + at, cap - at - 1);
+			snprintf(buf + strlen(buf), cap - strlen(buf), ")");
+		}
+	}
+	free(used);
 	return 1;
 }
