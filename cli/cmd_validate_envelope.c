@@ -193,6 +193,7 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 			json_object_set_new(run, "response_warning", json_string(bound));
 		json_object_set_new(json_object_get(run, "response"), "dynamic_scale", num(wc_response_dynamic_scale(rp)));
 		json_object_set_new(run, "linger_bound", linger_json(&r->linger[i]));
+		json_object_set_new(run, "replicas", json_integer(r->replicas[i]));
 		const wc_envelope_at_load *al = &r->at_load[i];
 		json_t *buckets = json_array();
 		for (int b = 0; b < WC_ENVELOPE_LOAD_BUCKETS; b++) {
@@ -218,6 +219,7 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 	json_object_set_new(o, "service_times", json_string(services_used(r)));
 	json_object_set_new(o, "level", json_string(a->o.level_loro ? "loro" : "zero_shot"));
 	json_object_set_new(o, "replicas", json_integer(a->o.replicas));
+	json_object_set_new(o, "runs_simulated_once", json_integer((json_int_t)r->n_no_spread));
 	/* a saved report reproduces only with its seed (as envelope's simulation.seed) */
 	json_object_set_new(o, "seed", json_integer((json_int_t)a->o.seed));
 	json_object_set_new(o, "median_mean_err_pct", num(r->median_mean_err_pct));
@@ -243,9 +245,20 @@ pct(double p, double m)
 static void
 print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_report *r)
 {
-	printf("envelopes replayed on %zu run%s (response: %s; service times: %s; %d replicas, seed %llu; law "
+	/* A replay that draws nothing at random is simulated once: a replica
+	 * count and a seed would claim a spread it cannot have. */
+	char reps[160];
+	if (r->n_no_spread == r->n)
+		snprintf(reps, sizeof reps, "each simulated once: the replays draw nothing at random, every arrival and "
+		         "length known, so --seed and --replicas change nothing");
+	else if (r->n_no_spread)
+		snprintf(reps, sizeof reps, "%d replicas, seed %llu; %zu run(s) drawing nothing at random simulated once",
+		         a->o.replicas, (unsigned long long)a->o.seed, r->n_no_spread);
+	else
+		snprintf(reps, sizeof reps, "%d replicas, seed %llu", a->o.replicas, (unsigned long long)a->o.seed);
+	printf("envelopes replayed on %zu run%s (response: %s; service times: %s; %s; law "
 	       "level: %s)\n", r->n, r->n == 1 ? "" : "s", a->o.loro ? "fitted leaving each run out" : "from the parameter set",
-	       services_used(r), a->o.replicas, (unsigned long long)a->o.seed,
+	       services_used(r), reps,
 	       a->o.level_loro ? "calibrated on the other runs of each run's platform, leaving it out"
 	                       : "zero-shot, the set's law as it is");
 	for (size_t i = 0; a->o.level_loro && i < r->n; i++)

@@ -339,6 +339,10 @@ test_validate_service(const char *dir, const char *runs, const char *params)
 	 * filled on the mean and p95 rows, blank on the others */
 	CHECK_CONTAINS(text, ",interval_95_lo,interval_95_hi,quantity,");
 	CHECK_CONTAINS(text, ",,p5_w,");
+	/* no Monte-Carlo spread where nothing is drawn: lo/hi blank (they
+	 * were lo = hi = predicted, a band that could not vary), and said */
+	CHECK_CONTAINS(text, ",,,run,\"the replay draws nothing at random (every arrival and length known): "
+	                     "simulated once, no Monte-Carlo spread (lo/hi blank)");
 	free(text);
 	/* --level takes zero-shot or loro; anything else is a usage error naming it. */
 	const char *badlevel[] = { "wattcast", "validate", "envelope", "--params", params, runs, "--platform", "A100",
@@ -414,6 +418,10 @@ test_fit_and_validate(const char *dir)
 	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
 	CHECK(json_array_size(json_object_get(j, "runs")) == 3);
 	CHECK(json_integer_value(json_object_get(j, "seed")) == 1); /* the report reproduces with it */
+	/* every arrival and length of these runs is known: the replay draws
+	 * nothing at random, so each is simulated once, not 4 times over */
+	CHECK(json_integer_value(json_object_get(j, "runs_simulated_once")) == 3);
+	CHECK(json_integer_value(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "replicas")) == 1);
 	CHECK(json_is_number(json_object_get(j, "median_mean_err_pct")));
 	CHECK(json_is_number(json_object_get(j, "median_p95_err_pct")));
 	CHECK(json_is_number(json_object_get(j, "median_ramp_ratio")));
@@ -431,6 +439,11 @@ test_fit_and_validate(const char *dir)
 	CHECK_INT(run_wattcast(val_text, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "linger bound: r1: none chosen (fewer than two of the fold's runs could be left out)");
+	/* no replica count or seed that could change nothing (it said "4
+	 * replicas, seed 1" over identical replicas) */
+	CHECK_CONTAINS(r.out, "each simulated once: the replays draw nothing at random, every arrival and length "
+	                      "known, so --seed and --replicas change nothing;");
+	CHECK(r.out && strstr(r.out, "4 replicas") == NULL);
 	CHECK(r.out && strstr(r.out, "0 s, chosen") == NULL);
 	run_result_free(&r);
 	/* one run given twice (its folder beside its parent's) would weigh

@@ -31,6 +31,7 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 	free(r->law_level);
 	free(r->level);
 	free(r->interval);
+	free(r->replicas);
 	memset(r, 0, sizeof *r);
 }
 
@@ -69,10 +70,32 @@ response_for(const wc_params *p, const wc_params *law, const wc_envelope_check_r
 	return rc;
 }
 
+/* Did the replicas of `res` all come out the same (no spread in any
+ * metric, to rounding: the percentiles interpolate between replicas)? */
+static int
+no_spread(const wc_envelope_result *res)
+{
+	const wc_envelope_stat *s[5] = { &res->server.mean_w, &res->server.p5_w, &res->server.p95_w,
+		                         &res->server.max_w, &res->server.ramp_w_per_s };
+	for (int q = 0; q < 5; q++) {
+		double lo = s[q]->lo, hi = s[q]->hi;
+		if (isnan(lo) && isnan(hi))
+			continue;
+		if (!(fabs(hi - lo) <= 1e-9 * fmax(1.0, fabs(hi))))
+			return 0;
+	}
+	return 1;
+}
+
+/* Replay `run` with o->replicas replicas; *replicas says how many the
+ * result holds. Two replicas run first: a replay that draws nothing at
+ * random (every arrival and length known) gives two identical ones, and
+ * more would repeat them and show a seed and a Monte-Carlo spread that
+ * cannot vary (docs/validation.md, "Envelopes"), so it keeps one. */
 static int
 predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_response_params *resp,
             const wc_envelope_check_options *o, wc_envelope_result *res, wc_envelope_check_service *used,
-            wc_error *err)
+            int *replicas, wc_error *err)
 {
 	wc_service_store ss;
 	wc_service_times st;
@@ -88,7 +111,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	wc_envelope_options_init(&eo);
 	eo.horizon_s = run->horizon_s;
 	eo.warmup_s = run->warmup_s;
-	eo.replicas = o->replicas;
+	eo.replicas = o->replicas > 2 ? 2 : o->replicas;
 	eo.seed = o->seed;
 	eo.threads = o->threads;
 	eo.bin_s = WC_ENVELOPE_GRID_S;
@@ -97,6 +120,17 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	eo.tau_s = wc_response_tau_for(resp, run->config.platform);
 	eo.hold_s = resp->hold_s.value;
 	eo.decay_s = resp->decay_s.value;
+	*replicas = eo.replicas;
+	if ((rc = wc_envelope_run(&run->workload, &st, &pm, &eo, res, err)) != WC_OK)
+		return rc;
+	if (eo.replicas == 2 && no_spread(res)) {
+		*replicas = 1;
+		return WC_OK;
+	}
+	if (o->replicas <= eo.replicas)
+		return WC_OK;
+	wc_envelope_result_clear(res);
+	eo.replicas = *replicas = o->replicas;
 	return wc_envelope_run(&run->workload, &st, &pm, &eo, res, err);
 }
 
@@ -125,7 +159,7 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, double
 static int
 add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double linger_s, int loro,
          const wc_envelope_check_service *service, const wc_envelope_level *lv, const wc_envelope_result *res, const wc_params *p,
-         wc_per_run *rows, wc_error *err)
+         int once, wc_per_run *rows, wc_error *err)
 {
 	const char *names[5] = { "mean_w", "p5_w", "p95_w", "max_w", "ramp_w_per_s" };
 	const wc_envelope_stat *pred[5] = { &res->server.mean_w, &res->server.p5_w, &res->server.p95_w,
@@ -144,8 +178,11 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double l
 		row.predicted = pred[q]->value;
 		row.measured = meas[q];
 		row.error_pct = 100.0 * (pred[q]->value - meas[q]) / meas[q];
-		row.lo = pred[q]->lo;
-		row.hi = pred[q]->hi;
+		row.lo = once ? NAN : pred[q]->lo;
+		row.hi = once ? NAN : pred[q]->hi;
+		if (once)
+			wc_per_run_row_warn(&row, "the replay draws nothing at random (every arrival and length known): "
+			                          "simulated once, no Monte-Carlo spread (lo/hi blank)");
 		/* lo/hi are the replicas' Monte-Carlo spread; the predictive 95 %
 		 * interval (the law's held-out error) of the mean and p95 is what
 		 * the coverage counts, so each row can be checked against it. */
@@ -331,8 +368,9 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
 	out->level = wc_alloc_zeroed(n, sizeof *out->level);
 	out->interval = wc_alloc_array(n, sizeof *out->interval);
+	out->replicas = wc_alloc_zeroed(n, sizeof *out->replicas);
 	if (!out->predicted || !out->at_load || !out->response || !out->linger || !out->service || !out->law_level || !out->level ||
-	    !out->interval) {
+	    !out->interval || !out->replicas) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	}
@@ -364,7 +402,8 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		if (rc == WC_OK)
 			rc = response_for(p, law, runs, n, i, o, &out->response[i], &out->linger[i], &e2);
 		if (rc == WC_OK)
-			rc = predict_run(law, &runs[i], &out->response[i], o, &res, &out->service[i], &e2);
+			rc = predict_run(law, &runs[i], &out->response[i], o, &res, &out->service[i], &out->replicas[i],
+			                 &e2);
 		wc_calibrate_result_clear(&cal);
 		if (rc != WC_OK) {
 			wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
@@ -376,9 +415,11 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		out->law_level[i] = law_level(&rr, &out->response[i]);
 		at_load(&rr, &out->response[i], res.server.mean_running.value, &out->at_load[i]);
 		out->interval[i] = res.server_interval;
+		int once = out->replicas[i] < o->replicas;
+		out->n_no_spread += once;
 		if (rows)
 			rc = add_rows(&runs[i], &out->response[i], out->linger[i].chosen_s, o->loro, &out->service[i], &out->level[i], &res, p,
-			              rows, err);
+			              once, rows, err);
 		wc_envelope_result_clear(&res);
 	}
 	wc_runs_free(table);

@@ -111,13 +111,20 @@ typedef struct {
 	 * measured value they contain (%, over the runs with one; NaN: none)
 	 * and their median width (% of the prediction). */
 	wc_envelope_interval *interval;
+	/* n: the replicas each run was simulated with -- 1 when two replicas
+	 * came out identical, so that the replay draws nothing at random
+	 * (every arrival and length known) and more would only repeat it;
+	 * its lo/hi are then blank (no spread; docs/validation.md) */
+	int *replicas;
+	size_t n_no_spread;             /* runs simulated once so */
 	int n_with_interval;
 	double coverage_mean_pct, coverage_p95_pct, median_width_mean_pct, median_width_p95_pct;
 } wc_envelope_check_report;
 
 /** Replay every run and compare. `rows` (may be NULL) receives one row
  *  per run and metric (quantity mean_w, p5_w, p95_w, max_w,
- *  ramp_w_per_s; lo/hi = the 5th/95th percentile over replicas). Service
+ *  ramp_w_per_s; lo/hi = the 5th/95th percentile over replicas, blank
+ *  for a run that draws nothing at random). Service
  *  times as o->service chooses (wc_service_select); capacity forced where
  *  a run's configuration has none is refused ("<run>: service: ..."). */
 int wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size_t n,
