@@ -46,6 +46,33 @@ main(void)
 	json_decref(o);
 	run_result_free(&r);
 
+	/* rows of a model the catalog lacks: one line per reason, naming the
+	 * rows as a message holds them and counting all -- it gave one line per
+	 * row and stopped naming past the 16th ("(3 more past the first 16
+	 * notes)"); a row past the notes counts with a noted row of the same
+	 * platform, model and precisions, any other under a reason of its own */
+	char unk[4096] = "run_id,platform,tp,model,active_params_b,running,mean_power_w,output_tokens,"
+	                 "throughput_tok_s\n";
+	for (int i = 1; i <= 19; i++) {
+		size_t used = strlen(unk);
+		snprintf(unk + used, sizeof unk - used, "u%02d,H100,1,acme/%s,8,%d,500,200,900\n", i,
+		         i <= 17 ? "Foo" : "Bar", i);
+	}
+	char *unknown = test_fixture(dir, "unknown.csv", unk);
+	const char *un[] = { "wattcast", "validate", "capacity", periods, unknown, NULL };
+	CHECK_INT(run_wattcast(un, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "validate capacity: 19 table row(s) not scored");
+	CHECK_CONTAINS(r.err, "  warning: model 'acme/Foo' is not in the catalog (no architecture); 17 row(s) "
+	                      "skipped: u01, u02, u03, ");
+	CHECK_CONTAINS(r.err, "  warning: a platform, model or precision the capacity model cannot describe; 2 "
+	                      "row(s) skipped: u18, u19\n");
+	CHECK(r.err && !strstr(r.err, "u01: model") && !strstr(r.err, "more past") && !strstr(r.err, "not named"));
+	const char *line = r.err ? strstr(r.err, "  warning: model 'acme/Foo'") : NULL;
+	CHECK(line && strcspn(line, "\n") <= 10 + 255);
+	run_result_free(&r);
+	free(unknown);
+
 	free(runs);
 	free(periods);
 	free(dir);
