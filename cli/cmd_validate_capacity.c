@@ -127,14 +127,7 @@ silent_line(const wc_runs_table *t, int why, char *buf, size_t cap, int *n)
 		snprintf(buf, cap, "%s; %d row(s) skipped: %s", wc_capacity_untimed_reason(why), *n, ids);
 }
 
-/* The rows the capacity data skipped with a note (a platform without a
- * datasheet, a model without architecture): one line per reason, as for
- * the untimed rows (docs/validation.md). A note reads "<id>: <reason>;
- * row skipped" and there are at most WC_WARNINGS_MAX of them, so a
- * skipped run row past them is counted with the note of a row of the same
- * platform, model and precisions -- what the catalog look-ups that skip a
- * row read (fit/capacity_data.c) -- and any other under a reason of its
- * own. Returns the lines; `*named` the rows they count. */
+/* Notes of skipped rows, grouped by reason (noted_lines below). */
 enum { REASONS_MAX = WC_WARNINGS_MAX + 1 };
 
 static const wc_run *
@@ -174,6 +167,14 @@ add_id(char *ids, size_t room, int *listed, int *n, const char *id)
 	(*n)++;
 }
 
+/* The rows the capacity data skipped with a note (a platform without a
+ * datasheet, a model without architecture): one line per reason, as for
+ * the untimed rows (docs/validation.md). A note reads "<id>: <reason>;
+ * row skipped" and there are at most WC_WARNINGS_MAX of them, so a
+ * skipped run row past them is counted with the note of a row of the same
+ * platform, model and precisions -- what the catalog look-ups that skip a
+ * row read (fit/capacity_data.c) -- and any other under a reason of its
+ * own. Returns the lines; `*named` the rows they count. */
 static int
 noted_lines(const wc_capacity_data *d, const wc_runs_table *t, char lines[][256], int *named)
 {
