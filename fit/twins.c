@@ -78,10 +78,15 @@ wc_fit_twin_models(const wc_runs_table *t, char *msg, size_t cap)
 			fb = b;
 		}
 	}
-	if (twins)
-		snprintf(msg, cap, "%d row(s) equal another model's row in every measured field, e.g. run '%.24s' (%.32s) "
-		         "and '%.24s' (%.32s): one run under two names? leave-one-model-out keeps such a twin in training",
-		         twins, fb->run_id, fb->model, fa->run_id, fa->model);
+	/* Whole run ids, so the example can be found (a prefix of one
+	 * matched five rows); when both do not fit the message, one of them. */
+	if (twins && (size_t)snprintf(msg, cap, "%d row(s) equal another model's row in every measured field, e.g. "
+	                              "run '%s' (%s) and '%s' (%s): one run under two names? leave-one-model-out "
+	                              "keeps such a twin in training",
+	                              twins, fb->run_id, fb->model, fa->run_id, fa->model) >= cap)
+		snprintf(msg, cap, "%d row(s) equal another model's row in every measured field, e.g. run '%s' (%s) is "
+		         "one of another model's: one run under two names? leave-one-model-out keeps such a twin in training",
+		         twins, fb->run_id, fb->model);
 	free(ix);
 	return twins;
 }

@@ -111,14 +111,14 @@ main(void)
 	 * which leave-one-model-out keeps in training beside its twin; said. */
 	char *dup = path_join(dir, "dup.csv");
 	size_t n_keep = strlen(keep), dup_used = n_keep;
-	char *twice = calloc(1, 2 * n_keep + 64);
+	char *twice = calloc(1, 2 * n_keep + 4096);
 	memcpy(twice, keep, n_keep);
 	for (char *line = strchr(keep, '\n') + 1; line && *line;) {
 		char *end = strchr(line, '\n'), *model = strstr(line, ",A100,1,");
 		*end = '\0';
 		model += strlen(",A100,1,");
 		char *rest = strchr(model, ',');
-		dup_used += (size_t)sprintf(twice + dup_used, "dup-%.*sacme/Foo%s\n", (int)(model - line), line, rest);
+		dup_used += (size_t)sprintf(twice + dup_used, "filed-again-under-acme-%.*sacme/Foo%s\n", (int)(model - line), line, rest);
 		line = end + 1;
 	}
 	CHECK_INT(write_text(dup, twice), 0);
@@ -126,8 +126,18 @@ main(void)
 	r = run(lomo_dup);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.err, "wattcast validate lomo: warning: 26 row(s) equal another model's row in every measured "
-	                      "field, e.g. run 'dup-");
+	                      "field, e.g. run 'filed-again-under-acme-");
 	CHECK_CONTAINS(r.err, "leave-one-model-out keeps such a twin in training");
+	{ /* the example names a whole run id, one row of the file (it named a
+	   * prefix that matched several) */
+		const char *at = r.err ? strstr(r.err, "e.g. run '") : NULL;
+		char id[160] = "", line[200];
+		if (at && sscanf(at + strlen("e.g. run '"), "%159[^']", id) == 1) {
+			snprintf(line, sizeof line, "\n%s,", id);
+			CHECK(strstr(twice, line) != NULL);
+		} else
+			CHECK(!"no run id in the twin warning");
+	}
 	run_result_free(&r);
 	r = run(lomo_small); /* the table without twins: no such warning */
 	CHECK(!r.err || !strstr(r.err, "row(s) equal another model's row"));
