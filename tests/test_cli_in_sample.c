@@ -15,7 +15,7 @@
 int
 main(void)
 {
-	char *dir = test_tmpdir("cli_in_sample");
+	char *dir = test_tmpdir("cli_in_sample_under_a_folder_as_deep_as_a_clean_clone_of_the_ci_puts_it");
 	char *runs = path_join(dir, "sim.csv"), *other = path_join(dir, "other.csv");
 	char *set = path_join(dir, "set.json"), *iv = path_join(dir, "iv.json");
 	run_result r;
