@@ -374,13 +374,24 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	/* When every line is bad, allowing more would read nothing: the hint
 	 * to raise the share is left out. */
 	const char *option = b->opt && b->bad < data_lines ? b->opt->max_bad_option : NULL;
-	if (b->bad > 0 && (double)b->bad > limit * (double)data_lines && b->split_line > 0)
+	int over = b->bad > 0 && (double)b->bad > limit * (double)data_lines;
+	/* Splitting is the whole remedy only when the pause's lines are what
+	 * push the share over; else the other bad lines need fixing too. */
+	int own_over = b->bad > b->split_bad && (double)(b->bad - b->split_bad) > limit * (double)data_lines;
+	if (over && b->split_line > 0 && !own_over)
 		return wc_error_set(err, WC_EPARSE,
 		                    "%s: split the log at line %zu, where it pauses for over %.0f s (the later "
 		                    "lines are bad against the sample before it): %zu of %zu data lines are "
 		                    "malformed (more than %g %%)", b->path, b->split_line, WC_TELEMETRY_MAX_GAP_S,
 		                    b->bad, data_lines, 100.0 * limit);
-	if (b->bad > 0 && (double)b->bad > limit * (double)data_lines)
+	if (over && b->split_line > 0)
+		return wc_error_set(err, WC_EPARSE,
+		                    "%s: fix the bad lines%s%s%s, and split the log at line %zu, where it pauses "
+		                    "for over %.0f s: %zu of %zu data lines are malformed (more than %g %%), %zu "
+		                    "of them after the pause", b->path, option ? " or allow more with " : "",
+		                    option ? option : "", option ? " FRACTION" : "", b->split_line,
+		                    WC_TELEMETRY_MAX_GAP_S, b->bad, data_lines, 100.0 * limit, b->split_bad);
+	if (over)
 		return wc_error_set(err, WC_EPARSE,
 		                    "%s: fix the bad lines%s%s%s: %zu of %zu data lines are malformed (more "
 		                    "than %g %%)", b->path, option ? " or allow more with " : "",

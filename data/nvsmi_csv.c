@@ -441,8 +441,10 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 	if ((rc = wc__nv_finish(rd)) != WC_OK)
 		goto done;
 	info->bad_lines = rd->bad.bad;
-	if (rd->pause_bad > 1)
+	if (rd->pause_bad > 1) {
 		rd->bad.split_line = rd->pause_line;
+		rd->bad.split_bad = rd->pause_bad;
+	}
 	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines, err)) != WC_OK)
 		goto done;
 	/* Allowed by --max-bad, the pause still drops every later sample: said

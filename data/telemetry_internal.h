@@ -59,8 +59,10 @@ typedef struct {
 	/* A line where the log pauses for longer than is bridged, so that
 	 * every later line is bad (0 = none): the refusal says to split the
 	 * log there, not to allow more bad lines, which would drop the rest
-	 * of it (docs/formats/telemetry.md, "Time gaps"). */
-	size_t split_line;
+	 * of it (docs/formats/telemetry.md, "Time gaps"). split_bad of the
+	 * bad lines are the pause's: when the others alone exceed the share,
+	 * fixing them (or --max-bad) is said too. */
+	size_t split_line, split_bad;
 } wc__bad_lines;
 
 void wc__bad_line(wc__bad_lines *b, size_t line, const char *fmt, ...)

@@ -121,6 +121,29 @@ main(void)
 		free(ptext);
 		free(pp);
 	}
+	/* a pause before the last 2 samples and 6 bad lines of the log's own
+	 * (2 % alone): splitting alone would still leave too many, so fixing
+	 * them (or --max-bad) is said as well as the split */
+	{
+		char *ptext = log_text(300, 0.25, 298, 4000.0);
+		for (int k = 0; k < 6; k++) {
+			char key[32];
+			snprintf(key, sizeof key, "\n%.3f,0,", 1784415445.0 + (50 + 10 * k) * 0.25);
+			char *at = strstr(ptext, key);
+			CHECK(at != NULL);
+			if (at)
+				memcpy(at + strlen(key), "abc", 3);
+		}
+		char *pp = test_fixture(dir, "pausebad.csv", ptext);
+		wc_telemetry_options popt = WC_TELEMETRY_OPTIONS_INIT;
+		popt.max_bad_option = "--max-bad";
+		CHECK_INT(wc_nvsmi_read(pp, &popt, NULL, NULL, &info, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "pausebad.csv: fix the bad lines or allow more with --max-bad FRACTION, and "
+		                        "split the log at line 300, where it pauses for over 3600 s: 8 of 300 data "
+		                        "lines are malformed (more than 1 %), 2 of them after the pause");
+		free(ptext);
+		free(pp);
+	}
 	/* one far-off time is a bad line, not a pause: no such warning */
 	{
 		char *one = log_text(300, 0.25, 1000, 0.0);
