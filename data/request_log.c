@@ -261,9 +261,11 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		 * index of the sorted arrivals */
 		if ((!isnan(in_len) && !is_token_count(in_len)) || (!isnan(out_len) && !is_token_count(out_len))) {
 			int bad_in = !isnan(in_len) && !is_token_count(in_len);
-			rc = wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: %g is no token count (a whole number, 0 to %g)", path,
-			                  bad_in ? "input_lens" : "output_lens", i, bad_in ? in_len : out_len,
-			                  WC_CAPACITY_MAX_TOKENS);
+			/* the value in full: %g rounds 44.0000001 to a whole 44 */
+			char num[32];
+			rc = wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: %s is no token count (a whole number, 0 to %g)", path,
+			                  bad_in ? "input_lens" : "output_lens", i,
+			                  wc_num_text(num, bad_in ? in_len : out_len), WC_CAPACITY_MAX_TOKENS);
 			goto done;
 		}
 		if (isfinite(tt))
@@ -418,8 +420,9 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 			return 0;
 		}
 		if ((c == RC_INPUT || c == RC_OUTPUT) && !is_token_count(v[c])) {
-			wc__bad_cell(bad, line_no, f[col[c]].column, "%s = %g is no token count (a whole number, 0 "
-			             "to %g)", csv_names[c], v[c], WC_CAPACITY_MAX_TOKENS);
+			/* the cell as written: %g rounds 44.0000001 to a whole 44 */
+			wc__bad_cell(bad, line_no, f[col[c]].column, "%s = %.*s is no token count (a whole number, 0 "
+			             "to %g)", csv_names[c], (int)(fl > 40 ? 40 : fl), s, WC_CAPACITY_MAX_TOKENS);
 			return 0;
 		}
 	}

@@ -239,6 +239,23 @@ test_csv_flags(void)
 	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "requests_negative.json: /output_lens/1: -3 is no token count");
 	free(p);
+	/* a near-whole or just-too-large count is shown as written or in
+	 * full, not rounded to 6 digits into a whole number or the bound
+	 * ("44 is no token count (a whole number ...)") */
+	w.text[0] = 0;
+	p = fixture("requests_near.csv", "arrival_s,completion_s,input_tokens,output_tokens\n"
+	                                 "1784415085.5,1784415086.5,4000,3\n1784415087.5,1784415088.5,400,44.0000001\n"
+	                                 "1784415089.5,1784415090.5,100000001,3\n1784415091.5,1784415092.5,400,5\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	CHECK_CONTAINS(w.text, "requests_near.csv:3:31: output_tokens = 44.0000001 is no token count");
+	CHECK_CONTAINS(w.text, "requests_near.csv:4:27: input_tokens = 100000001 is no token count");
+	wc_request_log_free(log);
+	free(p);
+	p = fixture("requests_near.json", "{\"request_timestamps\": [1784415085.5, 1784415086.5],"
+	                                  " \"e2els\": [1.0, 1.0], \"output_lens\": [2, 44.0000001]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "requests_near.json: /output_lens/1: 44.0000001 is no token count");
+	free(p);
 }
 
 int
