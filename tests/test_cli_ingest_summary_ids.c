@@ -93,6 +93,33 @@ main(void)
 	free(copy);
 	free(out);
 	free(root);
+
+	/* the usual copy: one long leaf under two parents. Cut to their last
+	 * 64 bytes the two names printed alike; the part where they differ is
+	 * kept, within the message's 255 bytes */
+	root = path_join(dir, "dup2");
+	mkdir(root, 0755);
+	const char *leaf = "a100_validate_tp1_r4p0_b1p0_s20260712_1784415439";
+	for (int k = 0; k < 2; k++) {
+		char *node = path_join(root, k ? "node_b" : "node_a");
+		char *camp = path_join(node, "campaign_2026_07_18");
+		mkdir(node, 0755);
+		mkdir(camp, 0755);
+		free(synth_run_folder(camp, leaf, leaf, 1784415439.0, 20, 8));
+		free(camp);
+		free(node);
+	}
+	out = path_join(dir, "dup2.csv");
+	const char *dup2_argv[] = { "wattcast", "ingest", root, "-o", out, "--quiet", NULL };
+	CHECK_INT(run_wattcast(dup2_argv, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "appears twice (two runs with the same id): in ...node_a/campaign_2026_07_18/a100_");
+	CHECK_CONTAINS(r.err, " and ...node_b/campaign_2026_07_18/a100_");
+	const char *msg = r.err ? strstr(r.err, "run_id '") : NULL;
+	CHECK(msg && strcspn(msg, "\n") <= 255);
+	run_result_free(&r);
+	free(out);
+	free(root);
 	free(dir);
 	return check_report("test_cli_ingest_summary_ids");
 }

@@ -279,6 +279,37 @@ wc_ingest_check_output(const char *path, wc_error *err)
 	return WC_OK;
 }
 
+/* Two folders of one run id, within `room` bytes in all, told apart:
+ * in full when they fit; else past the components they share (a run
+ * copied under node_a/ and node_b/ differs there, not at its end), each
+ * cut at its end to its share. */
+static void
+two_folders(const char *a, const char *b, size_t room, char *out, size_t out_size)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la + lb + 5 <= room) {
+		snprintf(out, out_size, "%s and %s", a, b);
+		return;
+	}
+	size_t p = 0;
+	for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			p = i + 1;
+	const char *t[2] = { a + p, b + p };
+	size_t len[2] = { la - p, lb - p }, share[2], mark = p > 0 ? 3 : 0;
+	size_t each = room > 5 + 2 * mark ? (room - 5 - 2 * mark) / 2 : 0;
+	for (int k = 0; k < 2; k++) /* what one needs not, the other may use */
+		share[k] = len[1 - k] < each ? 2 * each - len[1 - k] : each;
+	char part[2][256];
+	for (int k = 0; k < 2; k++) {
+		if (len[k] <= share[k] || share[k] < 4)
+			snprintf(part[k], sizeof part[k], "%s%.*s", mark ? "..." : "", (int)share[k], t[k]);
+		else
+			snprintf(part[k], sizeof part[k], "%s%.*s...", mark ? "..." : "", (int)(share[k] - 3), t[k]);
+	}
+	snprintf(out, out_size, "%s and %s", part[0], part[1]);
+}
+
 int
 wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload),
                     const char *(*dir)(size_t i, const void *payload), const void *payload, wc_error *err)
@@ -287,12 +318,15 @@ wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload),
 	size_t at[2];
 	int rc = wc_runs_repeated_id(n, id, payload, &dup, at, err);
 	if (rc == WC_OK && dup) {
-		/* the folders' ends tell them apart; a message holds 255 bytes */
-		const char *a = dir(at[0], payload), *b = dir(at[1], payload);
-		size_t la = strlen(a), lb = strlen(b);
-		rc = wc_error_set(err, WC_EINVAL, "run_id '%.48s' appears twice (two runs with the same id): in "
-		                  "%s%s and %s%s", dup, la > 64 ? "..." : "", la > 64 ? a + la - 64 : a,
-		                  lb > 64 ? "..." : "", lb > 64 ? b + lb - 64 : b);
+		/* a message holds 255 bytes: the folders get what the rest leaves */
+		char id_text[49], where[256];
+		snprintf(id_text, sizeof id_text, "%s", dup);
+#define DUP_ID_FMT "run_id '%s' appears twice (two runs with the same id): in %s"
+		int used = snprintf(NULL, 0, DUP_ID_FMT, id_text, "");
+		two_folders(dir(at[0], payload), dir(at[1], payload), used < 255 ? 255 - (size_t)used : 0, where,
+		            sizeof where);
+		rc = wc_error_set(err, WC_EINVAL, DUP_ID_FMT, id_text, where);
+#undef DUP_ID_FMT
 	}
 	return rc;
 }
