@@ -386,9 +386,9 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 		                    b->bad, data_lines, 100.0 * limit);
 	if (over && b->split_line > 0)
 		return wc_error_set(err, WC_EPARSE,
-		                    "%s: fix the bad lines%s%s%s, and split the log at line %zu, where it pauses "
-		                    "for over %.0f s: %zu of %zu data lines are malformed (more than %g %%), %zu "
-		                    "of them after the pause", b->path, option ? " or allow more with " : "",
+		                    "%s: fix the bad lines%s%s%s and split the log at line %zu (a pause over %.0f "
+		                    "s): %zu of %zu data lines are malformed (more than %g %%), %zu after the "
+		                    "pause", b->path, option ? " or allow more with " : "",
 		                    option ? option : "", option ? " FRACTION" : "", b->split_line,
 		                    WC_TELEMETRY_MAX_GAP_S, b->bad, data_lines, 100.0 * limit, b->split_bad);
 	if (over)

@@ -138,9 +138,9 @@ main(void)
 		wc_telemetry_options popt = WC_TELEMETRY_OPTIONS_INIT;
 		popt.max_bad_option = "--max-bad";
 		CHECK_INT(wc_nvsmi_read(pp, &popt, NULL, NULL, &info, &err), WC_EPARSE);
-		CHECK_CONTAINS(err.msg, "pausebad.csv: fix the bad lines or allow more with --max-bad FRACTION, and "
-		                        "split the log at line 300, where it pauses for over 3600 s: 8 of 300 data "
-		                        "lines are malformed (more than 1 %), 2 of them after the pause");
+		CHECK_CONTAINS(err.msg, "pausebad.csv: fix the bad lines or allow more with --max-bad FRACTION and "
+		                        "split the log at line 300 (a pause over 3600 s): 8 of 300 data lines are "
+		                        "malformed (more than 1 %), 2 after the pause");
 		free(ptext);
 		free(pp);
 	}
