@@ -1,6 +1,7 @@
 /* JSON form of predictions (one format for the REST API and the CLI). */
 #include "server/server.h"
 #include "server_internal.h"
+#include "models/evaluate.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -125,6 +126,13 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	/* the board's limit, when it settled the clock (docs/capacity.md) */
 	json_object_set_new(json_object_get(o, "config"), "board_power_limit_w",
 	                    q->board_limit_w > 0 ? json_real(q->board_limit_w) : json_null());
+	/* Whether the limit or cap that settled the clock is met: where no
+	 * clock meets it the clock is that of least power and the answer above
+	 * it (docs/capacity.md), as `wattcast predict inference` says. */
+	const double limit = q->board_limit_w > 0 ? q->board_limit_w : q->power_cap_w;
+	json_object_set_new(json_object_get(o, "config"), "power_limit_met",
+	                    limit > 0 && c->sm_clock_mhz > 0
+	                    ? json_boolean(wc_power_cap_met(limit, pred->power.per_gpu_power_w)) : json_null());
 	return o;
 }
 

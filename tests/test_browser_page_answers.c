@@ -14,7 +14,8 @@
  *     intervals (kept in `capacity.interval_95` under other names), rates
  *     their unit, the over-capacity state a yes, small numbers four
  *     significant digits;
- *   - the clock a power cap settles at is shown, a cap that does not bind
+ *   - the clock a power cap settles at is shown, a cap no clock meets
+ *     gives the clock of least power and says so, a cap that does not bind
  *     says so, and the clock's warning sits under the cap the planner set;
  *   - "Other" with active parameters and an architecture computes the
  *     capacity answers, and its link restores the architecture;
@@ -159,12 +160,26 @@ check_power_cap(void)
 	CHECK(json_is_number(clock));
 	check_cell("config.sm_clock_mhz", 1, 0, json_number_value(clock));
 	char *why = text_of("#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
-	CHECK_CONTAINS(why, "250 W power cap");
+	CHECK_CONTAINS(why, "settled under the 250 W power cap");
+	CHECK(json_is_true(json_object_get(json_object_get(a, "config"), "power_limit_met")));
 	free(why);
 	/* The clock's warning concerns the cap set, not the empty lock. */
 	CHECK(truth("/^sm_clock_mhz:/.test(document.querySelector('.field[data-field=power_cap_w] .warnings').textContent)"
 	            " && document.querySelector('.field[data-field=sm_clock_mhz] .warnings').textContent === ''"));
 	json_decref(a);
+	/* A cap no clock meets: the clock of least power, not "settled under"
+	 * it, as the CLI and the API's config.power_limit_met say. */
+	open_link("platform=H100&model=Llama-3.1-8B&concurrency=32&power_cap_w=150");
+	record();
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	a = answer_to_sent();
+	CHECK(json_is_false(json_object_get(json_object_get(a, "config"), "power_limit_met")));
+	json_decref(a);
+	why = text_of("#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
+	CHECK_CONTAINS(why, "clock of least power: the 150 W power cap per GPU is not reached");
+	CHECK(strstr(why, "settled") == NULL);
+	free(why);
 	open_link("platform=A100&model=Qwen3-8B&concurrency=16&power_cap_w=400");
 	why = text_of("#answer-table tr[data-key=\"config.power_cap_w\"] td.covers");
 	CHECK_CONTAINS(why, "does not bind");

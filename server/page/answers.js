@@ -104,15 +104,20 @@ function quantities(answer) {
 }
 
 /* The clock the answer is at (docs/http-api.md, `config`): locked, settled
- * under the power cap or the board's limit; and a cap that does not bind. */
+ * under the power cap or the board's limit, or -- where no clock meets it
+ * (`power_limit_met` false) -- the clock of least power, as the CLI says;
+ * and a cap that does not bind. */
 function clockRows(a, req) {
   const c = a.config || {};
   const rows = [];
   const cap = req.power_cap_w !== undefined ? c.power_cap_w : undefined;
   if (typeof c.sm_clock_mhz === 'number') {
+    const board = typeof c.board_power_limit_w === 'number';
+    const limit = board ? `the board’s ${fmt(c.board_power_limit_w)} W power limit` : `the ${fmt(cap)} W power cap per GPU`;
     const why = req.sm_clock_mhz !== undefined ? 'locked'
-      : typeof cap === 'number' ? `settled under the ${fmt(cap)} W power cap per GPU`
-        : typeof c.board_power_limit_w === 'number' ? `settled under the board’s ${fmt(c.board_power_limit_w)} W power limit` : '';
+      : !board && typeof cap !== 'number' ? ''
+        : c.power_limit_met === false ? `the clock of least power: ${limit} is not reached`
+          : `settled under ${limit}`;
     rows.push(['config.sm_clock_mhz', 'SM clock answered at', `${fmt(c.sm_clock_mhz)} MHz`, why]);
   }
   if (typeof cap === 'number' && typeof c.sm_clock_mhz !== 'number')
