@@ -16,7 +16,9 @@
  * form's token lengths; the budget's plan rows have names of their own and
  * units; a refused panel request clears the panel's answer and names the
  * box its field pointer names (marked, focused; an empty box is not sent
- * as 0); a refused form clears the panels' answers.
+ * as 0); a refused form clears the panels' answers; the configuration's
+ * fields a route does not take are named under its panel, and the sweep
+ * is not sent a price or carbon intensity.
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
@@ -324,6 +326,43 @@ check_flexibility(void)
 	json_decref(a);
 }
 
+/* The configuration's fields a route does not take are named under its
+ * panel, and the sweep is not sent the price or CO₂ it answers nothing
+ * for (so no "ignored" warning about a box the panel does not show). */
+static void
+check_config_fields(void)
+{
+	char link[320];
+	snprintf(link, sizeof link,
+	         "http://127.0.0.1:%d/?profile=measured&platform=A100&model=Qwen3-8B&tp=1&concurrency=32"
+	         "&input_tokens=1024&output_tokens=128&power_cap_w=300&gpu_memory_utilization=0.8"
+	         "&price_per_kwh=0.3&grams_co2_per_kwh=400", S.port);
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+	page_eval_ok(B, "(() => { window.sent = []; const f = window.fetch;"
+	                " window.fetch = (u, i) => { window.sent.push([u, i && i.body]); return f(u, i); }; return true; })()");
+	const char *inputs[] = { "p--v1-predict-flexibility-steps", "4", NULL };
+	json_t *a = compute(FLEX, "/v1/predict/flexibility", inputs, "figure svg circle.step");
+	CHECK(truth("(() => { const b = JSON.parse(window.sent.filter(([u]) => u === '/v1/predict/flexibility').pop()[1]);"
+	            " return b.price_per_kwh === undefined && b.grams_co2_per_kwh === undefined"
+	            " && b.gpu_memory_utilization === 0.8; })()"));
+	CHECK(truth("!/ignored/.test(document.querySelector('" FLEX " ul.warnings') ? "
+	            "document.querySelector('" FLEX " ul.warnings').textContent : '')"));
+	json_decref(a);
+	char *note = text_of(ENVELOPE " p.unused");
+	CHECK_CONTAINS(note, "Power cap");
+	CHECK_CONTAINS(note, "memory");
+	CHECK(strstr(note, "price") == NULL && strstr(note, "tokens") == NULL);
+	free(note);
+	note = text_of(BUDGET " p.unused");
+	CHECK_CONTAINS(note, "Power cap");
+	free(note);
+	note = text_of(FLEX " p.unused");
+	CHECK_CONTAINS(note, "Power cap");
+	CHECK(strstr(note, "memory") == NULL);
+	free(note);
+}
+
 int
 main(void)
 {
@@ -356,6 +395,7 @@ main(void)
 		check_flexibility();
 		check_panel_refusals();
 		check_form_refusal();
+		check_config_fields();
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);

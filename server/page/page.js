@@ -131,14 +131,20 @@ const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2'];
 
 /* Endpoints that get a panel when the API has them. The panel's form is
  * built from the request schema (prefilled from the document's example);
- * fields the configuration above already has are taken from it. */
+ * fields the configuration above already has are taken from it, and those
+ * the route does not take are named under the panel (docs/planner.md).
+ * `ignores`: fields the route takes but answers nothing for (no cost or
+ * CO₂: docs/capacity.md, "Power flexibility"; docs/envelopes.md), so the
+ * panel neither sends them nor lists them. */
+const NO_COST = ['price_per_kwh', 'grams_co2_per_kwh'];
 const PANELS = [
-  { path: '/v1/forecast/envelope', title: 'Power envelope of a workload', useConfig: true },
-  { path: '/v1/plan/budget', title: 'Fleet power budget', useConfig: true },
+  { path: '/v1/forecast/envelope', title: 'Power envelope of a workload', useConfig: true, ignores: NO_COST },
+  { path: '/v1/plan/budget', title: 'Fleet power budget', useConfig: true, ignores: NO_COST },
   { path: '/v1/predict/finetune', title: 'Fine-tuning energy', useConfig: false },
   /* The sweep's own view (panels.js flexView): the plot of node power
    * against throughput with its knee, as docs/capacity.md draws it. */
-  { path: '/v1/predict/flexibility', title: 'Power flexibility', useConfig: true, render: (p, a) => flexView(p, a) },
+  { path: '/v1/predict/flexibility', title: 'Power flexibility', useConfig: true, ignores: NO_COST,
+    render: (p, a) => flexView(p, a) },
 ];
 
 /* Sources of parameter values (docs/formats/params-file.md). */

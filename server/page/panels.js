@@ -48,7 +48,20 @@ function buildPanel(p) {
   const out = el('div', { 'aria-live': 'polite' });
   const err = el('p', { class: 'error', 'aria-live': 'assertive' });
   form.append(err, el('div', { class: 'buttons' }, el('button', { type: 'submit', text: 'Compute' })));
-  const entry = { p, out, config: null };
+  /* The configuration's fields this route does not take (a power cap, the
+   * GPU memory use, an "Other" model's architecture on the envelope): said
+   * under the panel, not dropped silently (docs/planner.md). The token
+   * lengths and the load go into the panel's workload. */
+  const unused = el('p', { class: 'muted unused' });
+  const showUnused = () => {
+    const fed = props.workload ? ['concurrency', 'rate', 'input_tokens', 'output_tokens'] : [];
+    const names = Object.keys(p.useConfig ? formRequest() : {})
+      .filter((k) => !props[k] && !fed.includes(k) && !(p.ignores || []).includes(k))
+      .map((k) => (FIELDS.find((f) => f.name === k) || { label: humanize(k) }).label);
+    unused.textContent = names.length ? `Not used by this route, which does not take them: ${names.join(', ')}.` : '';
+  };
+  showUnused();
+  const entry = { p, out, config: null, showUnused };
   S.panels.push(entry);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -60,7 +73,8 @@ function buildPanel(p) {
     for (const [k, i] of Object.entries(inputs)) {
       if (i.read) { const v = i.read(); if (v !== undefined) body[k] = v; } else Object.assign(body, valueOf(i.c, i.t, k));
     }
-    for (const k of Object.keys(body)) if (!props[k]) delete body[k];
+    for (const k of Object.keys(body)) if (!props[k] || (p.ignores || []).includes(k)) delete body[k];
+    showUnused();
     const r = await api(p.path, body);
     if (!r.ok) {
       /* As the form does (docs/planner.md, "Warnings and errors next to
@@ -88,7 +102,7 @@ function buildPanel(p) {
   $('panels').append(el('section', { class: 'card wide panel', 'data-path': p.path },
     el('h2', { text: p.title }), p.useConfig ? el('p', { class: 'muted', text: props.workload
       ? 'Uses the configuration above and its token lengths; the arrivals are set here.' : 'Uses the configuration above.' }) : null,
-    form, out));
+    p.useConfig ? unused : null, form, out));
 }
 
 /* The panel's field a JSON pointer names ("/workload/output_tokens/mean"
@@ -108,6 +122,7 @@ function panelField(form, pointer) {
 function followPanels() {
   const now = JSON.stringify(formRequest());
   for (const e of S.panels) {
+    e.showUnused();
     if (e.p.useConfig && e.config !== null && e.config !== now) {
       e.out.replaceChildren(el('p', { class: 'muted stale', text: 'The configuration above changed: Compute answers for it.' }));
       e.config = null;
