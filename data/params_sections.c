@@ -7,6 +7,7 @@
  * null.
  */
 #include "params_internal.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -250,10 +251,14 @@ read_cap_defaults(wc__json_loader *ld, json_t *root, wc_capacity_params *c)
 	int rc;
 	if (!v || json_is_null(v))
 		return WC_OK;
+	/* A default is the price (carbon intensity) a prediction takes when it gives none: the
+	 * same limit as a price given (docs/formats/params-file.md), so a
+	 * served set never answers with one its routes refuse. */
 	if ((rc = wc__json_check_keys(ld, v, "/capacity/defaults", keys, none)) ||
-	    (rc = wc__json_optional_number(ld, v, "/capacity/defaults", "price_per_kwh", 0, 1e9, &c->price_per_kwh)))
+	    (rc = wc__json_optional_number(ld, v, "/capacity/defaults", "price_per_kwh", 0, WC_CAPACITY_MAX_PRICE,
+	                                   &c->price_per_kwh)))
 		return rc;
-	return wc__json_optional_number(ld, v, "/capacity/defaults", "grams_co2_per_kwh", 0, 1e9,
+	return wc__json_optional_number(ld, v, "/capacity/defaults", "grams_co2_per_kwh", 0, WC_CAPACITY_MAX_CO2,
 	                                &c->grams_co2_per_kwh);
 }
 

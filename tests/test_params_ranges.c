@@ -168,6 +168,39 @@ main(void)
 		json_decref(root);
 	}
 
+	/* capacity.defaults: a price or carbon intensity past the limit a
+	 * prediction gives (WC_CAPACITY_MAX_PRICE / _CO2) is refused at load
+	 * naming its path, so a served set never answers with a default its
+	 * routes refuse when sent back; the limit itself loads. */
+	{
+		const char *keys[] = { "price_per_kwh", "grams_co2_per_kwh" };
+		for (int k = 0; k < 2; k++)
+			for (int over = 0; over < 2; over++) {
+				CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+				s = wc_params_dump(&p, 1, &err);
+				wc_params_clear(&p);
+				json_t *root = s ? json_loads(s, 0, NULL) : NULL;
+				free(s);
+				json_t *cap = json_object_get(root, "capacity");
+				CHECK(json_is_object(cap));
+				if (!json_is_object(json_object_get(cap, "defaults")))
+					json_object_set_new(cap, "defaults", json_object());
+				json_object_set_new(json_object_get(cap, "defaults"), keys[k], json_real(over ? 2e6 : 1e6));
+				char *txt = json_dumps(root, 0);
+				wc_params q = WC_PARAMS_INIT;
+				int rc = wc_params_load_buffer(txt, strlen(txt), "edited.json", &q, &err);
+				if (over) {
+					CHECK(rc != WC_OK);
+					CHECK_CONTAINS(err.msg, "/capacity/defaults/");
+					CHECK_CONTAINS(err.msg, keys[k]);
+				} else
+					CHECK_INT(rc, WC_OK);
+				wc_params_clear(&q);
+				free(txt);
+				json_decref(root);
+			}
+	}
+
 	/* Both built-in profiles are within range. */
 	const char *names[] = { "paper", "paper-prefill" };
 	for (int i = 0; i < 2; i++) {
