@@ -1,9 +1,9 @@
 /*
  * The caveat of a clock asked (docs/inference-law.md, "Unseen
  * configurations"): no clock-locked runs calibrated, so the clock term's
- * kappa is assumed, or a clock outside the calibrated span. One rule for
- * the power answer (predict/predictor.c) and the envelope's power map
- * (predict/envelope.c).
+ * kappa is assumed, or a clock outside the calibrated span; and a clock
+ * below half the top clock. One rule for the power answer
+ * (predict/predictor.c) and the envelope's power map (predict/envelope.c).
  */
 #include "predict_internal.h"
 
@@ -30,4 +30,16 @@ wc__predict_clock_low(const wc_params *p, const char *platform, double mhz)
 {
 	const wc_platform_info *b = wc_predict_board(p, platform);
 	return b && mhz > 0.0 && mhz < 0.5 * b->max_sm_clock_mhz;
+}
+
+int
+wc__predict_clock_low_note(const wc_params *p, const char *platform, const char *field, double mhz, char *buf,
+                           size_t cap)
+{
+	buf[0] = '\0';
+	if (!wc__predict_clock_low(p, platform, mhz))
+		return 0;
+	snprintf(buf, cap, "%s: the GPU runs at %.0f MHz of %.64s's %.0f MHz top clock; " WC__CLOCK_LOW_CLAUSE, field, mhz,
+	         platform, wc_predict_board(p, platform)->max_sm_clock_mhz);
+	return 1;
 }

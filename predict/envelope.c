@@ -238,9 +238,12 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 		         strlen(out->precision_note), "%s%s", i ? "; " : "", notes[i]);
 	/* a locked clock moves the power through kappa as in a point answer,
 	 * with the same caveat (docs/envelopes.md, "From the capacity model") */
-	out->clock_note[0] = '\0';
-	if (lv)
+	out->clock_note[0] = out->clock_low_note[0] = '\0';
+	if (lv) {
 		wc__predict_clock_note(tmp ? tmp : p, lv, &at, out->clock_note, sizeof out->clock_note);
+		wc__predict_clock_low_note(tmp ? tmp : p, lv->name, "sm_clock_mhz", at.sm_clock_mhz, out->clock_low_note,
+		                           sizeof out->clock_low_note);
+	}
 	free(tmp);
 	return rc;
 }

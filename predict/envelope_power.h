@@ -44,6 +44,7 @@ typedef struct {
 	char level_note[256];
 	char precision_note[256]; /* a precision without a term ("" none): the power answer's words */
 	char clock_note[256];     /* a clock asked beyond the calibration ("" none): the power answer's words */
+	char clock_low_note[256]; /* a clock below half the top clock ("" none): the power answer's words */
 } wc_power_map;
 
 /** Storage of the law-based map (the frozen law bound to a configuration). */

@@ -28,6 +28,12 @@ int wc__predict_clock_low(const wc_params *p, const char *platform, double mhz);
 #define WC__CLOCK_LOW_CLAUSE \
 	"the law does not model the bandwidth real boards lose below about half the top clock (docs/capacity.md)"
 
+/** The warning of a clock below half the top clock (wc__predict_clock_low)
+ *  naming `field` (what set the clock): 1 with `buf` set, else 0 and "".
+ *  One wording for the power answer and the envelope's power map. */
+int wc__predict_clock_low_note(const wc_params *p, const char *platform, const char *field, double mhz, char *buf,
+                               size_t cap);
+
 /** G x P0 where the idle is known (measured, published, the query's
  *  own): the floor of a mean power's interval; NaN otherwise. */
 double wc__predict_idle_floor(const wc_law_binding *b, int tp);

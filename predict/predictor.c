@@ -540,10 +540,11 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		WC_WARN(out, "power_cap_w: %g W per GPU is not reached: no clock of %s's range meets it; at the clock of "
 		        "least power (%g MHz) the answer is %.1f W per GPU (docs/capacity.md)",
 		        q->power_cap_w, b.level->name, q->config.sm_clock_mhz, out->power.per_gpu_power_w);
-	if (wc__predict_clock_low(p, b.level->name, q->config.sm_clock_mhz))
-		WC_WARN(out, "%s: the GPU runs at %.0f MHz of %.64s's %.0f MHz top clock; " WC__CLOCK_LOW_CLAUSE,
-		        q->power_cap_w > 0 ? "power_cap_w" : q->board_limit_w > 0 ? "platform" : "sm_clock_mhz",
-		        q->config.sm_clock_mhz, b.level->name, wc_predict_board(p, b.level->name)->max_sm_clock_mhz);
+	char low_note[WC_WARNING_LEN];
+	if (wc__predict_clock_low_note(p, b.level->name,
+	                               q->power_cap_w > 0 ? "power_cap_w" : q->board_limit_w > 0 ? "platform" : "sm_clock_mhz",
+	                               q->config.sm_clock_mhz, low_note, sizeof low_note))
+		WC_WARN(out, "%s", low_note);
 	/* nvidia-smi -pl refuses a limit above the board's (docs/capacity.md,
 	 * "Clocks and power caps"): such a cap is no setting a GPU takes. */
 	if (q->power_cap_w > wc_level_power_limit_w(b.level))

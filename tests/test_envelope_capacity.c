@@ -384,7 +384,7 @@ cli_warnings(const char *const *argv, char *buf, size_t cap)
 
 /* Envelopes and budget plans carry the caveats a point answer gives for
  * the same configuration (docs/envelopes.md, "Outputs"): the clock's
- * (kappa assumed at a lock), the capacity calibration's span (tp, sizes,
+ * (kappa assumed at a lock; a lock below half the top clock), the capacity calibration's span (tp, sizes,
  * lengths: the same words as `predict`), and a plan its servers' queue as
  * the envelope says it (overloaded, or a closed loop's clients waiting). */
 static void
@@ -395,11 +395,19 @@ test_caveats_as_predict(void)
 		               "--horizon", "20", "--replicas", "2", "--sm-clock", "345", "--quiet", "--json", NULL, NULL,
 		               NULL };
 	const char *kappa = "sm_clock_mhz: no clock-locked runs were calibrated on H100; kappa = 1 is assumed";
+	/* below half the top clock: predict's low-clock caveat, word for word */
+	const char *low = "sm_clock_mhz: the GPU runs at 345 MHz of H100's 1980 MHz top clock; the law does not model "
+	                  "the bandwidth real boards lose below about half the top clock (docs/capacity.md)";
 	CHECK_CONTAINS(cli_warnings(lock, buf, sizeof buf), kappa);
+	CHECK_CONTAINS(buf, low);
 	lock[16] = "--budget";
 	lock[17] = "10000";
 	lock[10] = "--seed"; /* a plan has no replicas */
 	CHECK_CONTAINS(cli_warnings(lock, buf, sizeof buf), kappa);
+	CHECK_CONTAINS(buf, low);
+	const char *pred[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-14B",
+		               "--concurrency", "32", "--sm-clock", "345", "--json", NULL };
+	CHECK_CONTAINS(cli_warnings(pred, buf, sizeof buf), low);
 	/* the capacity span: every caveat is predict's own line */
 	wc_config c = config("H200", 4, "Qwen3-235B-A22B");
 	wc_service_store ss;
