@@ -230,8 +230,11 @@ check_args(const char *cmd, env_args *a)
 	if (a->budget && a->o.fleet_size > 1)
 		return cli_usage_error(cmd, "--budget searches the fleet size itself: --fleet does not apply "
 		                       "(--max-fleet bounds the search)");
+	/* `--service auto` is the default and chooses nothing for an n(t): it
+	 * passes as the routes' "service": "auto" does (docs/cli.md). */
 	for (const struct option *op = env_opts; op->name; op++)
 		if (op->val >= OPT_PLATFORM && a->given[op->val - OPT_PLATFORM] &&
+		    !(op->val == OPT_SERVICE && a->service == WC_SERVICE_AUTO) &&
 		    cli_envelope_flag_applies(cmd, op->name, a->measured && !a->kinds ? WC_ENVELOPE_REPLAY : a->w.kind,
 		                              a->budget, a->o.fleet_size) != CLI_OK)
 			return CLI_USAGE;
@@ -466,7 +469,8 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 	wc_error err;
 	double t0 = cli_now_s();
 	if (wc_envelope_budget(&a->w, &s->st, &s->pm, &a->o, &a->bo, &plan, &err) != WC_OK) {
-		static const char *const own[] = { "budget_w:", "stat:", "max_fleet: must", "budget_bin_s:" }; /* flags' */
+		static const char *const own[] = { "budget_w:", "stat:", "max_fleet: must", "budget_bin_s:",
+			                           "fleet_mode:" }; /* flags' */
 		for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
 			if (strncmp(err.msg, own[i], strlen(own[i])) == 0)
 				return cli_envelope_usage_from_field(cmd, a->w.kind, err.msg);

@@ -70,6 +70,7 @@ static const struct {
 	{ "budget_w", "--budget", 0 }, { "stat", "--budget-stat", 0 }, { "max_fleet", "--max-fleet", 0 },
 	{ "budget_bin_s", "--budget-bin", 0 }, { "platform", "--platform", 1 }, { "sm_clock_mhz", "--sm-clock", 1 },
 	{ "tp", "--tp", 1 }, { "idle_power_w", "--idle-power", 1 }, { "active_params_b", "--active-params", 1 },
+	{ "fleet_mode", "--fleet-mode", 1 },
 };
 
 /* The entry whose field msg begins with ("field:" or "field/"), or -1. */

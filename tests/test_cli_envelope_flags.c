@@ -68,6 +68,31 @@ test_flags_apply_and_budget_digits(const char *dir)
 	CHECK_CONTAINS(r.err, "; from datasheets: ");
 	CHECK_CONTAINS(r.err, "L40S");
 	run_result_free(&r);
+	/* --service auto is the default and means nothing for an n(t): it runs,
+	 * as "service": "auto" does over HTTP; a forced one is refused. A
+	 * balancer on an n(t) is the command line's fault: exit 2 naming
+	 * --fleet-mode (it was exit 1 naming the field fleet_mode). */
+	const char *svc[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon", "3",
+		              "--replicas", "1", "--quiet", "--n-series", nt, "--service", "auto", NULL };
+	CHECK_INT(run_wattcast(svc, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	svc[14] = "capacity";
+	CHECK_INT(run_wattcast(svc, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--service does not apply to --n-series");
+	run_result_free(&r);
+	const char *split[][4] = { { "--fleet", "2", "--fleet-mode", "round_robin" },
+		                   { "--budget", "20000", "--fleet-mode", "round_robin" } };
+	for (int i = 0; i < 2; i++) {
+		const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon",
+			               "3", "--quiet", "--n-series", nt, split[i][0], split[i][1], split[i][2], split[i][3],
+			               NULL };
+		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+		CHECK_INT(r.status, 2);
+		CHECK_CONTAINS(r.err, "--fleet-mode: an explicit n(t) cannot be split by a balancer");
+		run_result_free(&r);
+	}
 	/* with what they apply to, they run */
 	const char *fleet[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon", "3",
 		                "--quiet", "--poisson", "2", "--fleet", "2", "--fleet-mode", "round_robin", NULL };
