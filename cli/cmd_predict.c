@@ -368,9 +368,13 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (a->power_cap > 0 && c->sm_clock_mhz > 0)
 		return cli_usage_error(cmd, "give at most one of --sm-clock and --power-cap");
-	if (a->flex && (!a->have_out || a->power_cap > 0 || c->sm_clock_mhz > 0))
-		return cli_usage_error(cmd, "the sweep needs --input-tokens and --output-tokens and sets the clock itself "
-		                       "(no --sm-clock or --power-cap)");
+	/* Each refusal names the flag that was wrong, in the route's words
+	 * (docs/cli.md, "predict flexibility"; docs/http-api.md). */
+	if (a->flex && (a->power_cap > 0 || c->sm_clock_mhz > 0))
+		return cli_usage_error(cmd, "%s: the sweep sets the clock itself; leave it out",
+		                       c->sm_clock_mhz > 0 ? "--sm-clock" : "--power-cap");
+	if (a->flex && !a->have_out)
+		return cli_usage_error(cmd, "the sweep needs --input-tokens and --output-tokens");
 	c->tp = (int)a->tp;
 	const char *flags[] = { "--csv", "--svg" }, *outs[] = { a->fo.csv, a->fo.svg }, *in[] = { a->params_path };
 	return cli_check_outputs(cmd, flags, outs, 2, in, 1);

@@ -354,6 +354,14 @@ flexibility(void)
 	free(text);
 	test_usage_error(ARGS("predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8"),
 	            "needs --input-tokens and --output-tokens");
+	/* a clock or cap given: the refusal names that flag (it said the same
+	 * text about token lengths that were given) */
+	test_usage_error(ARGS("predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8",
+	                 "--input-tokens", "512", "--output-tokens", "256", "--sm-clock", "1000"),
+	            "--sm-clock: the sweep sets the clock itself; leave it out");
+	test_usage_error(ARGS("predict", "flexibility", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8",
+	                 "--input-tokens", "512", "--output-tokens", "256", "--power-cap", "300"),
+	            "--power-cap: the sweep sets the clock itself; leave it out");
 	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8",
 	                 "--power-cap", "90"), "--power-cap: 90 W is at or below the idle power");
 	free(csv);
