@@ -57,13 +57,43 @@ unknown_command(const char *name)
 	return CLI_USAGE;
 }
 
-/* `wattcast help COMMAND [SUBCOMMAND...]` is `wattcast COMMAND
- * [SUBCOMMAND...] --help` (docs/cli.md): the words after the command go
- * with it, so `help fit capacity` prints fit capacity's help, and a name
- * no table has is the same usage error as on the command line. */
+/* The words `help COMMAND` takes after a command that has no subcommand
+ * table of its own (cli/subcommands.c checks the others' words): "" none. */
+static const struct {
+	const char *cmd, *words;
+} help_words[] = {
+	{ "calibrate", "finetune" }, { "ingest", "--prometheus" }, { "profile", "export" },
+	{ "envelope", "" }, { "metrics", "" }, { "serve", "" },
+};
+
+
+/* `wattcast help COMMAND [SUBCOMMAND]` is `wattcast COMMAND [SUBCOMMAND]
+ * --help` (docs/cli.md): the word after the command goes with it, so
+ * `help fit capacity` prints fit capacity's help; a name no table has, or
+ * a word more, is a usage error, as on the command line; `help help` is
+ * the general help (`help` is a form of its own). */
 static int
 help_of(int argc, char **argv)
 {
+	if (strcmp(argv[2], "help") == 0 && argc == 3) {
+		usage(stdout);
+		return CLI_OK;
+	}
+	const int help = strcmp(argv[2], "help") == 0;
+	if (argc > 4 || help) {
+		fprintf(stderr, "wattcast help: '%.64s' is one word too many (help takes COMMAND [SUBCOMMAND])\n",
+		        argv[help ? 3 : 4]);
+		return CLI_USAGE;
+	}
+	for (size_t i = 0; argc == 4 && i < sizeof help_words / sizeof help_words[0]; i++)
+		if (strcmp(argv[2], help_words[i].cmd) == 0 && strcmp(argv[3], help_words[i].words) != 0) {
+			if (*help_words[i].words)
+				fprintf(stderr, "wattcast help: unknown subcommand '%.64s' of %s (available: %s)\n", argv[3],
+				        argv[2], help_words[i].words);
+			else
+				fprintf(stderr, "wattcast help: %s has no subcommands, got '%.64s'\n", argv[2], argv[3]);
+			return CLI_USAGE;
+		}
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		if (strcmp(argv[2], commands[i].name) == 0) {
 			/* drop "help" (argv[1]) and put --help where the last

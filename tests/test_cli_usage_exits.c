@@ -48,6 +48,23 @@ help_words(void)
 	help_same("predict", "finetune", "usage: wattcast predict finetune");
 	help_same("ingest", "--prometheus", "usage: wattcast ingest --prometheus");
 	help_same("fit", NULL, "usage: wattcast fit inference");
+	/* `help help` is the general help (it said "unknown command 'help'");
+	 * a word past COMMAND SUBCOMMAND, or a subcommand a command without a
+	 * table does not have, is a usage error (they printed the command's
+	 * help, exit 0) */
+	const char *hhelp[] = { "wattcast", "help", "help", NULL };
+	run_result h;
+	CHECK(run_wattcast(hhelp, NULL, &h) == 0);
+	CHECK_INT(h.status, 0);
+	CHECK_CONTAINS(h.out, "wattcast help [COMMAND [SUBCOMMAND]]");
+	run_result_free(&h);
+	const char *extra[] = { "wattcast", "help", "predict", "inference", "extra", NULL };
+	test_usage_error(extra, "wattcast help: 'extra' is one word too many");
+	const char *env_sub[] = { "wattcast", "help", "envelope", "budget", NULL };
+	test_usage_error(env_sub, "wattcast help: envelope has no subcommands, got 'budget'");
+	const char *cal_sub[] = { "wattcast", "help", "calibrate", "bogus", NULL };
+	test_usage_error(cal_sub, "wattcast help: unknown subcommand 'bogus' of calibrate (available: finetune)");
+	help_same("profile", "export", "usage: wattcast profile export");
 	const char *bare[] = { "wattcast", "help", NULL }, *hh[] = { "wattcast", "help", "--help", NULL };
 	run_result r;
 	for (int i = 0; i < 2; i++) {
