@@ -123,6 +123,7 @@ typedef struct {
 	const char *params_path, *profile, *model;
 	wc_inference_query q;
 	const char *conc_text;        /* --concurrency as given (NULL: not given) */
+	const char *money_text[2];    /* --price-per-kwh, --grams-co2-per-kwh as given */
 	int json, have_active, help, have_in, have_out, have_rate, have_weights;
 	long tp;
 	double price, co2, power_cap;
@@ -150,8 +151,13 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 		                    &c->request_rate);
 		a->have_rate = 1;
 		break;
-	case OPT_PRICE: rc = cli_parse_double(cmd, "--price-per-kwh", optarg, 0, 1, &a->price); break;
-	case OPT_CO2: rc = cli_parse_double(cmd, "--grams-co2-per-kwh", optarg, 0, 1, &a->co2); break;
+	/* both ends by wc_predict_money_check, in one message (below) */
+	case OPT_PRICE:
+		rc = cli_parse_double(cmd, "--price-per-kwh", a->money_text[0] = optarg, -INFINITY, 1, &a->price);
+		break;
+	case OPT_CO2:
+		rc = cli_parse_double(cmd, "--grams-co2-per-kwh", a->money_text[1] = optarg, -INFINITY, 1, &a->co2);
+		break;
 	case OPT_TOTAL:
 		rc = cli_parse_double_max(cmd, "--total-params", optarg, WC_MODEL_MIN_PARAMS_B, 1, WC_MODEL_MAX_PARAMS_B, &a->facts.total_params_b);
 		break;
@@ -353,8 +359,16 @@ check_predict_args(int argc, char **argv, predict_args *a)
 	/* The same limits of price and intensity as the capacity answers',
 	 * the sweep's too, which takes the flags but uses neither (docs/cli.md). */
 	wc_error err;
-	if (wc_predict_money_check(a->price, a->co2, &err) != WC_OK)
+	if (wc_predict_money_check(a->price, a->co2, &err) != WC_OK) {
+		/* the limit's words, the value quoted as given (docs/cli.md,
+		 * "Conventions"): "2e6", not the 2000000 it parses to */
+		const int co2 = strncmp(err.msg, "grams_co2_per_kwh:", 18) == 0;
+		const char *why = strchr(err.msg, ':'), *got = strstr(err.msg, ", got ");
+		if (why && got && a->money_text[co2])
+			return cli_usage_error(cmd, "%s%.*s, got '%s'", co2 ? "--grams-co2-per-kwh" : "--price-per-kwh",
+			                       (int)(got - why), why, a->money_text[co2]);
 		return config_error(cmd, &err);
+	}
 	if (a->have_out && !c->arch)
 		return cli_usage_error(cmd, "--model: the capacity answers need the architecture: a catalog model, or "
 		                       "--layers, --kv-heads and --head-dim with --active-params");

@@ -477,8 +477,9 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	out->memory_workspace_gb = c->tp * WC_CAPACITY_WORKSPACE_GB;
 	if ((rc = wc_predict_money_check(price_per_kwh, grams_co2_per_kwh, err)))
 		return rc;
-	out->price_per_kwh = isfinite(price_per_kwh) ? price_per_kwh : p->capacity.price_per_kwh;
-	out->grams_co2_per_kwh = isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh;
+	/* + 0.0: a price of -0 is 0, and its costs print "0", not "-0" */
+	out->price_per_kwh = (isfinite(price_per_kwh) ? price_per_kwh : p->capacity.price_per_kwh) + 0.0;
+	out->grams_co2_per_kwh = (isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh) + 0.0;
 	out->open_loop = c->request_rate > 0;
 	cap_ctx x = { p, &a, &cb->hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
 		      cb->datasheet, q->power_cap_w };
@@ -549,6 +550,12 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		else if (k == WC_CAPQ_THROUGHPUT && by_arrivals)
 			out->covers[k] = "none: set by the arrival rate (an open loop below capacity serves rate x "
 			                 "output tokens)";
+		/* a price (intensity) of 0 makes the cost (CO2) 0 whatever the
+		 * energy: no interval, and the reason is that, not the set's */
+		else if (k >= WC_CAPQ_COST_REQUEST && k <= WC_CAPQ_COST_HOUR && out->price_per_kwh == 0.0)
+			out->covers[k] = "none: the price per kWh is 0, so the cost is 0 exactly";
+		else if (k >= WC_CAPQ_CO2_REQUEST && k <= WC_CAPQ_CO2_HOUR && out->grams_co2_per_kwh == 0.0)
+			out->covers[k] = "none: the carbon intensity is 0, so the CO2 is 0 exactly";
 		else
 			out->covers[k] = p->capacity.draws.n < 2
 			                         ? "none: the capacity section has no bootstrap draws and the parameter "

@@ -124,13 +124,29 @@ few_draws_and_money(void)
 	run_result r;
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 2);
-	CHECK_CONTAINS(r.err, "--grams-co2-per-kwh: must be from 0 to 1e+06 g/kWh, got 1e+300");
+	/* the value quoted as given, as every flag's limit (docs/cli.md) */
+	CHECK_CONTAINS(r.err, "--grams-co2-per-kwh: must be from 0 to 1e+06 g/kWh, got '1e300'");
 	run_result_free(&r);
 	argv[15] = "--price-per-kwh";
 	argv[16] = "1000001";
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 2);
-	CHECK_CONTAINS(r.err, "--price-per-kwh: must be from 0 to 1e+06 per kWh, got 1000001");
+	CHECK_CONTAINS(r.err, "--price-per-kwh: must be from 0 to 1e+06 per kWh, got '1000001'");
+	run_result_free(&r);
+	/* both ends in one message (the lower said "must be >= 0") */
+	argv[16] = "-1e-9";
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--price-per-kwh: must be from 0 to 1e+06 per kWh, got '-1e-9'");
+	run_result_free(&r);
+	/* a price of 0 (or -0): costs print 0, their intervals say why none */
+	const char *zero[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
+		               "--concurrency", "32", "--input-tokens", "512", "--output-tokens", "256",
+		               "--price-per-kwh", "-0", NULL };
+	CHECK_INT(run_wattcast(zero, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "interval of cost_per_request: none: the price per kWh is 0, so the cost is 0 exactly");
+	CHECK(r.out && strstr(r.out, "cost per request             0 \n") != NULL);
 	run_result_free(&r);
 }
 
