@@ -550,8 +550,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		else if (k == WC_CAPQ_THROUGHPUT && by_arrivals)
 			out->covers[k] = "none: set by the arrival rate (an open loop below capacity serves rate x "
 			                 "output tokens)";
-		/* a price (intensity) of 0 makes the cost (CO2) 0 whatever the
-		 * energy: no interval, and the reason is that, not the set's */
+		/* price (intensity) 0: the cost (CO2) is 0 whatever the energy */
 		else if (k >= WC_CAPQ_COST_REQUEST && k <= WC_CAPQ_COST_HOUR && out->price_per_kwh == 0.0)
 			out->covers[k] = "none: the price per kWh is 0, so the cost is 0 exactly";
 		else if (k >= WC_CAPQ_CO2_REQUEST && k <= WC_CAPQ_CO2_HOUR && out->grams_co2_per_kwh == 0.0)
@@ -593,6 +592,8 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	if (rc == WC_OK && q->config.expert_parallel && q->config.arch && !(q->config.arch->experts > 0))
 		WC_WARN(out, "expert_parallel: %s is a dense model (no experts to spread); answered tensor parallel",
 		        q->config.arch->name);
+	else if (rc == WC_OK && q->config.expert_parallel && q->config.tp < 2) /* docs/capacity.md: MoE on G > 1 */
+		WC_WARN(out, "expert_parallel: ignored: one GPU (tp 1) holds every expert; it changes nothing");
 	free(tmp);
 	free(w);
 	return rc;

@@ -224,6 +224,11 @@ ignored_inputs(void)
 	for (int i = 0; i < 3; i++)
 		text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--price-per-kwh",
 		                   "0.2", "--grams-co2-per-kwh", "300", "--expert-parallel"), lines[i]);
+	/* on one GPU expert parallel is the same as tensor parallel: said
+	 * (the answers were equal without a word) */
+	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-30B-A3B", "--concurrency", "16", "--input-tokens", "512",
+	                   "--output-tokens", "256", "--expert-parallel"),
+	              "  warning: expert_parallel: ignored: one GPU (tp 1) holds every expert; it changes nothing");
 	run_result r;
 	CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8"), NULL, &r) == 0);
 	CHECK(strstr(r.out, ": ignored:") == NULL);
