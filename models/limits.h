@@ -18,6 +18,11 @@
  *  (one draw in each 2.5 % tail): below, a "95 %" interval is the draws'
  *  range, and the CLI says so (docs/intervals.md). */
 #define WC_BOOTSTRAP_MIN_95 40
+/** What follows "--bootstrap N: " (CLI) or "bootstrap: N draws: " (HTTP)
+ *  below WC_BOOTSTRAP_MIN_95 draws, with that number as its %d. */
+#define WC_BOOTSTRAP_FEW_TEXT \
+	"fewer than %d draws give no 2.5 %% tail of their own; the 95 %% intervals are the draws' range, too " \
+	"narrow to cover 95 %%"
 
 /** Share of the engine's time in prefill from which an answer of a law
  *  without a prefill term warns that its power is decode's (predict/

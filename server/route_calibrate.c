@@ -397,6 +397,14 @@ answer(const cal_task *c, wc_api_error *e)
 		                                     isfinite(x->value.lo) ? json_pack("[ff]", x->value.lo, x->value.hi)
 		                                                           : json_null(), "runs", x->runs));
 	}
+	/* Few draws: the ci95 are their range, as `wattcast calibrate` warns
+	 * (docs/http-api.md, the route's warnings name the body's fields). */
+	if (c->o.replicates > 0 && c->o.replicates < WC_BOOTSTRAP_MIN_95) {
+		char few[WC_WARNING_LEN];
+		int k = snprintf(few, sizeof few, "bootstrap: %d draws: ", c->o.replicates);
+		snprintf(few + k, sizeof few - (size_t)k, WC_BOOTSTRAP_FEW_TEXT, WC_BOOTSTRAP_MIN_95);
+		json_array_append_new(warn, json_string(few));
+	}
 	for (int i = 0; i < r->n_warnings; i++)
 		json_array_append_new(warn, json_string(r->warnings[i]));
 	return json_pack("{s:s,s:s,s:s,s:i,s:f,s:o,s:o,s:o}", "params_version", version, "name",
