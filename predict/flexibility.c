@@ -297,5 +297,19 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		                 ? "; " WC__CLOCK_LOW_CLAUSE : "");
 		warn_once(out, msg);
 	}
+	/* A knee or optimum above the edge but below half the top clock is
+	 * the point a planner is invited to pick: predict inference's caveat
+	 * for that clock, in its words, naming the field. */
+	const struct {
+		const char *field;
+		double mhz;
+	} picks[] = { { "knee_clock_mhz", out->knee_clock_mhz },
+		      { "energy_optimal_clock_mhz", out->energy_optimal_clock_mhz } };
+	for (int i = 0; i < 2; i++) {
+		char msg[WC_WARNING_LEN];
+		if (picks[i].mhz != low && wc__predict_clock_low_note(wc_predictor_params(pr), c->platform, picks[i].field,
+		                                                      picks[i].mhz, msg, sizeof msg))
+			warn_once(out, msg);
+	}
 	return WC_OK;
 }

@@ -263,6 +263,14 @@ low_clock(void)
 	snprintf(line, sizeof line, "  warning: power_cap_w: the GPU runs at %s", want);
 	text_has_line(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "16", "--input-tokens", "512",
 	                   "--output-tokens", "256", "--power-cap", "73"), line);
+	/* a sweep's knee above its lowest step but below half the top clock:
+	 * the same caveat, naming the knee (it had none) */
+	const char *flex[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Llama-3.1-8B",
+		               "--concurrency", "32", "--input-tokens", "512", "--output-tokens", "256", "--steps", "4",
+		               NULL };
+	text_has_line(flex, "  warning: knee_clock_mhz: the GPU runs at 890 MHz of H100's 1980 MHz top clock; the law "
+	                    "does not model the bandwidth real boards lose below about half the top clock "
+	                    "(docs/capacity.md)");
 	run_result r; /* at or above half, nothing */
 	CHECK(run_wattcast(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "16", "--sm-clock",
 	                        "705"), NULL, &r) == 0);
