@@ -296,6 +296,8 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 	return CLI_OK;
 }
 
+static int config_error(const char *cmd, const wc_error *err);
+
 /* Explicit architecture flags over the catalog entry (or alone, for a
  * model the catalog does not have). */
 static int
@@ -307,13 +309,15 @@ apply_architecture(const char *cmd, predict_args *a)
 	if (!wc_model_info_sizes_kv(&a->arch))
 		return cli_usage_error(cmd, "--layers, --kv-heads and --head-dim are all needed for a model the catalog "
 		                       "does not have");
+	wc_error err;
+	if (wc_predict_moe_total_check(&a->arch, &err) != WC_OK)
+		return config_error(cmd, &err);
 	a->q.config.arch = &a->arch;
 	return CLI_OK;
 }
 
 /* After the flags: no stray arguments, a complete and consistent
  * configuration (--model resolved to its active parameters). */
-static int config_error(const char *cmd, const wc_error *err);
 
 static int
 check_predict_args(int argc, char **argv, predict_args *a)

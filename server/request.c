@@ -194,6 +194,11 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	}
 	wc_model_info_with_facts(r->have_arch ? &r->arch : NULL, r->q.config.active_params_b, &f, &r->arch);
 	r->have_arch = 1;
+	wc_error err;
+	if (wc_predict_moe_total_check(&r->arch, &err) != WC_OK) {
+		wc_api_error_set(e, 422, "missing_field", "/architecture/total_params_b", "%s", err.msg);
+		return -1;
+	}
 	return 0;
 }
 

@@ -292,6 +292,10 @@ main(void)
 	CHECK_NEAR(predicted("H200", "8.19"), 613.3, 0.5);
 	CHECK_NEAR(predicted("H200", "14.8"), 642.0, 0.5);
 
+	/* an MoE without its total parameters: refused naming the flag */
+	test_usage_error(ARGS("--platform", "H100", "--active-params", "13", "--layers", "32", "--kv-heads", "8",
+	                      "--head-dim", "128", "--experts", "8", "--experts-per-token", "2", "--concurrency", "16"),
+	                 "--total-params: required with experts");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--bogus"),
 	            "unknown flag '--bogus'");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency"),

@@ -82,6 +82,11 @@ expert_parallel(void)
 	json_decref(ep);
 	snprintf(body, sizeof body, fmt, ",\"expert_parallel\":1");
 	expect_422(body, "/expert_parallel", "expected true or false");
+	/* experts without the total parameters: refused naming the missing
+	 * field (answered as a dense model, the experts holding nothing) */
+	expect_422("{\"platform\":\"H100\",\"active_params_b\":13,\"architecture\":{\"layers\":32,\"kv_heads\":8,"
+	           "\"head_dim\":128,\"experts\":8,\"experts_per_token\":2},\"concurrency\":16,\"input_tokens\":512,"
+	           "\"output_tokens\":256}", "/architecture/total_params_b", "required with experts");
 }
 
 static void
