@@ -43,7 +43,9 @@ reason_of(const wc_params *p, const wc_config *c, const char *msg, char *buf, si
 	else if (strncmp(msg, "platform:", 9) == 0)
 		snprintf(buf, cap, "its capacity section has no level '%.40s'", c->platform ? c->platform : "");
 	else if (!c->arch)
-		snprintf(buf, cap, "the model's architecture is unknown (give a catalog model)");
+		/* envelopes take no architecture facts (docs/envelopes.md): an
+		 * "Other" model's cannot be given, so the way out is named */
+		snprintf(buf, cap, "the model's architecture is unknown (envelopes take none: give a catalog model)");
 	else
 		snprintf(buf, cap, "%.150s", msg);
 }

@@ -376,7 +376,7 @@ test_validate_service(const char *dir, const char *runs, const char *params)
 	CHECK_INT(run_wattcast(forced, NULL, &r), 0);
 	CHECK_INT(r.status, 2);
 	CHECK_CONTAINS(r.err, "wattcast validate envelope: --service: the capacity model cannot give the service "
-	                      "times: the model's architecture is unknown (give a catalog model) (run r");
+	                      "times: the model's architecture is unknown (envelopes take none: give a catalog model) (run r");
 	run_result_free(&r);
 	free(csv);
 }
