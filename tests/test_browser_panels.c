@@ -361,6 +361,16 @@ check_config_fields(void)
 	CHECK_CONTAINS(note, "Power cap");
 	CHECK(strstr(note, "memory") == NULL);
 	free(note);
+	/* an "Other" model: its architecture is named as not used by the
+	 * envelope (the routes take none), not dropped without a word */
+	snprintf(link, sizeof link,
+	         "http://127.0.0.1:%d/?profile=measured&platform=H100&active_params_b=9&architecture.layers=32"
+	         "&architecture.kv_heads=8&architecture.head_dim=128&concurrency=16", S.port);
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+	note = text_of(ENVELOPE " p.unused");
+	CHECK_CONTAINS(note, "Architecture");
+	free(note);
 }
 
 int
