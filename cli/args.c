@@ -251,10 +251,10 @@ cli_parse_bootstrap(const char *cmd, const char *text, long *out)
 	/* one draw is no spread: refused before any warning about its tails */
 	if (rc == CLI_OK && *out == 1)
 		return cli_usage_error(cmd, "--bootstrap: must be 0 or at least 2");
-	if (rc == CLI_OK && *out > 0 && *out < WC_BOOTSTRAP_MIN_95)
-		fprintf(stderr, "wattcast %s: warning: --bootstrap %ld: fewer than %d draws give no 2.5 %% tail of "
-		        "their own; the 95 %% intervals are the draws' range, too narrow to cover 95 %%\n", cmd, *out,
-		        WC_BOOTSTRAP_MIN_95);
+	if (rc == CLI_OK && *out > 0 && *out < WC_BOOTSTRAP_MIN_95) {
+		fprintf(stderr, "wattcast %s: warning: --bootstrap %ld: ", cmd, *out);
+		fprintf(stderr, WC_BOOTSTRAP_FEW_TEXT "\n", WC_BOOTSTRAP_MIN_95);
+	}
 	return rc;
 }
 
