@@ -127,11 +127,14 @@ wc__ft_mark_interval(ft_grid *g, double a, double b, unsigned char what)
 int
 wc__ft_mark_saves(ft_grid *g, double min_s)
 {
-	/* Spikes of at most 0.5 s inside a save do not end it; with bins
-	 * longer than that, none is so short. Bridging two bins whatever
-	 * their length swallowed 1-s samples of 1.3-s steps into the saves
-	 * beside them (5 steps counted for 40, docs/finetune.md). */
-	size_t bridge = g->dt > 0.5 ? 0 : (size_t)ceil(0.5 / g->dt - 1e-9), count = 0;
+	/* Spikes of at most 0.5 s inside a save do not end it: 0.5 s of
+	 * bins, and at least two, as the bin means of the line through the
+	 * samples spread one reading over two bins (a one-reading blip at
+	 * 0.5-s sampling split every save). With samples further apart than
+	 * 0.5 s none is so short: bridging two bins whatever their length
+	 * swallowed 1-s samples of 1.3-s steps into the saves beside them (5
+	 * steps counted for 40, docs/finetune.md). */
+	size_t bridge = g->dt > 0.5 + 1e-9 ? 0 : (size_t)fmax(2.0, ceil(0.5 / g->dt - 1e-9)), count = 0;
 	size_t need = (size_t)ceil(min_s / g->dt - 1e-9);
 	if (g->flat)
 		return 0;
