@@ -319,11 +319,9 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		/* Falling back to the period here counted 1-s averaged 1.3-s steps
 		 * with a save after each as 77 steps, not 40 (-39 % energy per step). */
 		return wc_error_set(err, WC_EINVAL,
-		                    "the training comes in %zu bursts between pauses (median %.2f s, lengths vary by "
-		                    "%.0f %%), too short to time a step period inside (%.3f s was found across them, "
-		                    "which means nothing) and not clearly one step each (lengths varying by under "
-		                    "25 %%, at most %.0f s and under 1.5 periods): give a step log (steps.csv or "
-		                    "trainer_state.json) or finetune.steps in wattcast-run.json",
+		                    "%zu training bursts between pauses (median %.2f s, spread %.0f %%), too short to "
+		                    "time steps in (%.3f s means nothing) and not clearly a step each (needs spread "
+		                    "under 25 %%, at most %.0f s, 1.5 periods): give a step log or finetune.steps",
 		                    b->n - b->warm, b->median_s, 100.0 * b->spread, out->period_s, WC_FT_BURST_MAX_S);
 	} else if (clear) {
 		out->steps = out->active_s / out->period_s;
