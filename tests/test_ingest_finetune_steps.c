@@ -119,8 +119,8 @@ static double
 ingest_flags(const char *run, const char *const *extra, double *steps, char *warnings, size_t cap)
 {
 	char *out = path_join(run, "row.csv");
-	const char *argv[16] = { "wattcast", "ingest", run, "-o", out };
-	for (int i = 0; extra && extra[i] && i < 10; i++)
+	const char *argv[32] = { "wattcast", "ingest", run, "-o", out };
+	for (int i = 0; extra && extra[i] && i < 24; i++)
 		argv[5 + i] = extra[i];
 	run_result r;
 	wc_ft_table *t = NULL;
@@ -309,14 +309,82 @@ flags_and_stated_count(void)
 	CHECK(fabs(e / TRUTH - 1) <= 0.02);
 	CHECK_NEAR(steps, 150, 0);
 	CHECK_CONTAINS(warn, "--utc-offset 3600 (the run says 0), --method lora (the run says qlora), --micro-batch 4 "
-	                     "(the run says 8): not applied; what wattcast-run.json states wins over a flag");
+	                     "(the run says 8): not applied (wattcast-run.json wins over flags)");
 	CHECK(strstr(warn, "--seq-len") == NULL); /* the same as the run's */
 	CHECK_CONTAINS(warn, "steps: --steps gives 120 steps, steps.csv 150 in the power log; the step log's count "
 	                     "is used");
+	/* Ten contradicting flags: whole flags and the whole rule within a
+	 * warning's 255 bytes (the rule was cut mid-word, "a fla"). */
+	const char *many[] = { "--platform", "A100", "--model", "Qwen/Qwen3-8B", "--method", "lora", "--micro-batch",
+		               "4", "--seq-len", "2048", "--grad-accum", "1", "--lora-rank", "16", "--checkpointing",
+		               "true", "--utc-offset", "3600", NULL };
+	ingest_flags(run, many, &steps, warn, sizeof warn);
+	CHECK_CONTAINS(warn, "--platform A100 (the run says H100), --model Qwen/Qwen3-8B (the run says Llama-3.1-8B), ");
+	CHECK_CONTAINS(warn, ", ...: not applied (wattcast-run.json wins over flags)");
 	/* the run's own count: agreed, silent */
 	const char *same[] = { "--steps", "150", NULL };
 	ingest_flags(run, same, &steps, warn, sizeof warn);
 	CHECK(strstr(warn, "steps:") == NULL && strstr(warn, "not applied") == NULL);
+	free(run);
+}
+
+/* power.csv stamped with its zone (RFC 3339, Z) beside a step log in
+ * Unix time, read as the serving ingest reads it
+ * (docs/formats/telemetry.md, "Timestamps"): no UTC offset is needed nor
+ * applied; one given is said not applied, once; a step log elsewhere is
+ * never sent chasing an offset (docs/formats/finetune-telemetry.md). */
+static void
+zoned_power_log(void)
+{
+	schedule s = { .warm = 0 };
+	int first = 1, last = 60;
+	double steps;
+	char warn[2048];
+	make_schedule(&s, 1, &first, &last);
+	char *run = run_folder("zoned", &s);
+	write_steps(run, &s, 1, 1);
+	char *path = path_join(run, "power.csv"), *man = path_join(run, "wattcast-run.json");
+	char *text = test_slurp(path);
+	for (char *q = text; (q = strstr(q, "2026/07/18 ")) != NULL; q += 23) {
+		q[4] = q[7] = '-';
+		q[10] = 'T';
+		memmove(q + 24, q + 23, strlen(q + 23) + 1);
+		q[23] = 'Z';
+	}
+	CHECK_INT(write_text(path, text), 0);
+	free(text);
+	CHECK_INT(write_text(man, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
+	                          " \"finetune\": {\"method\": \"qlora\", \"micro_batch\": 8, \"seq_len\": 1024,\n"
+	                          "  \"grad_accum\": 4, \"lora_rank\": 64, \"checkpointing\": false}}\n"), 0);
+	/* no offset: refused as "local time" before */
+	double e = ingest(run, &steps, warn, sizeof warn);
+	CHECK(fabs(e / TRUTH - 1) <= 0.02);
+	CHECK_NEAR(steps, 60, 0);
+	CHECK_INT(write_text(man, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
+	                          " \"utc_offset_s\": -25200, \"finetune\": {\"method\": \"qlora\", \"micro_batch\": 8,\n"
+	                          "  \"seq_len\": 1024, \"grad_accum\": 4, \"lora_rank\": 64, \"checkpointing\": false}}\n"), 0);
+	const char *flag[] = { "--utc-offset", "3600", NULL };
+	e = ingest_flags(run, flag, &steps, warn, sizeof warn);
+	CHECK(fabs(e / TRUTH - 1) <= 0.02);
+	CHECK_CONTAINS(warn, "power.csv: timestamps carry their zone; neither the run's UTC offset -25200 s nor "
+	                     "--utc-offset 3600 is applied");
+	CHECK(strstr(warn, "the run says") == NULL);
+	/* a step log 7 h off: no offset can align it */
+	t_start += 25200;
+	write_steps(run, &s, 1, 1);
+	t_start -= 25200;
+	char *out = path_join(run, "row.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "(zoned: no UTC offset applies) never overlap, 25210 s apart");
+	CHECK_CONTAINS(r.err, "check the step logger's clock");
+	CHECK(strstr(r.err, "would align") == NULL);
+	run_result_free(&r);
+	free(out);
+	free(path);
+	free(man);
 	free(run);
 }
 
@@ -331,6 +399,7 @@ main(void)
 	flags_and_stated_count();
 	unlogged_evaluations();
 	resumed_warmup();
+	zoned_power_log();
 	free(dir);
 	return check_report("test_ingest_finetune_steps");
 }

@@ -70,6 +70,9 @@ typedef struct {
 	wc_power_trace *pt;
 	char tokens_note[WC_WARNING_LEN]; /* num_input_tokens_seen left out: why */
 	char flags_note[WC_WARNING_LEN];  /* flags the manifest overrides */
+	char zoned_note[WC_WARNING_LEN];  /* the same, --utc-offset left out */
+	int offset_overruled;             /* --utc-offset differs from the run's */
+	char offset_note[WC_WARNING_LEN]; /* power.csv carries its zone: no offset applies */
 	const char *steps_by;             /* who stated finetune.steps, or NULL */
 } ft_ctx;
 
@@ -146,12 +149,14 @@ configuration(ft_ctx *c, wc_ft_run *run, wc_error *err)
  * 4 gave the run's row without a word. The note goes in `out` ("" when
  * none). */
 static void
-flags_not_applied(const wc_run_manifest *m, const wc_run_manifest *d, char *out, size_t cap)
+flags_not_applied(const wc_run_manifest *m, const wc_run_manifest *d, int with_utc, char *out, size_t cap)
 {
+	/* Whole flags, then the rule, within a warning's 255 bytes: a longer
+	 * suffix cut the rule mid-word. */
 	char list[200];
-	wc_run_manifest_overruled(m, d, 1, list, sizeof list);
+	wc_run_manifest_overruled(m, d, with_utc, list, sizeof list);
 	if (list[0])
-		snprintf(out, cap, "%s: not applied; what wattcast-run.json states wins over a flag", list);
+		snprintf(out, cap, "%s: not applied (wattcast-run.json wins over flags)", list);
 	else
 		out[0] = '\0';
 }
@@ -166,7 +171,10 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	snprintf(path, sizeof path, "%s/wattcast-run.json", c->dir);
 	if (wc__file_exists(path) && (rc = wc_run_manifest_load(path, &c->m, err)) != WC_OK)
 		return rc;
-	flags_not_applied(&c->m, &opt->defaults, c->flags_note, sizeof c->flags_note);
+	flags_not_applied(&c->m, &opt->defaults, 1, c->flags_note, sizeof c->flags_note);
+	flags_not_applied(&c->m, &opt->defaults, 0, c->zoned_note, sizeof c->zoned_note);
+	c->offset_overruled = !isnan(opt->defaults.utc_offset_s) && !isnan(c->m.utc_offset_s) &&
+	                      opt->defaults.utc_offset_s != c->m.utc_offset_s;
 	c->steps_by = !isnan(c->m.finetune.steps) ? "finetune.steps in wattcast-run.json"
 	            : !isnan(opt->defaults.finetune.steps) ? "--steps" : NULL;
 	wc_run_manifest_fill(&c->m, &opt->defaults);
@@ -184,9 +192,6 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 			return rc;
 		c->have_state = 1;
 	}
-	if (c->steps_path[0] && isnan(c->m.utc_offset_s))
-		return wc_error_set(err, WC_EINVAL, "%s: power timestamps are local time and the UTC offset is unknown; "
-		                    "steps.csv is in Unix time: give utc_offset_s or --utc-offset", c->dir);
 	wc_telemetry_options t = wc__ingest_reader_options(opt);
 	/* Without a step log the clock only orders the samples. */
 	t.utc_offset_s = isnan(c->m.utc_offset_s) ? 0.0 : c->m.utc_offset_s;
@@ -203,6 +208,19 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	snprintf(path, sizeof path, "%s/power.csv", c->dir);
 	if ((rc = wc_power_trace_read(path, &t, opt->max_samples, &c->pt, err)) != WC_OK)
 		return rc;
+	/* Timestamps that carry their zone take no UTC offset, as the serving
+	 * ingest reads them (docs/formats/telemetry.md, "Timestamps"): one
+	 * given is said not applied, and local ones need it against a step
+	 * log in Unix time. */
+	if (c->pt->info.utc_stamps) {
+		wc__ingest_zoned_offset_note("power.csv", c->offset_overruled, c->m.utc_offset_s,
+		                             opt->defaults.utc_offset_s, c->offset_note, sizeof c->offset_note);
+		snprintf(c->flags_note, sizeof c->flags_note, "%s", c->zoned_note);
+		c->m.utc_offset_s = 0.0;
+	} else if (c->steps_path[0] && isnan(c->m.utc_offset_s)) {
+		return wc_error_set(err, WC_EINVAL, "%s: power timestamps are local time and the UTC offset is unknown; "
+		                    "steps.csv is in Unix time: give utc_offset_s or --utc-offset", c->dir);
+	}
 	if (c->m.finetune.gpus && c->pt->info.n_gpus != c->m.finetune.gpus)
 		return wc_error_set(err, WC_EINVAL, "%s: holds %d GPUs, but the job has gpus %d", path,
 		                    c->pt->info.n_gpus, c->m.finetune.gpus);
@@ -399,6 +417,11 @@ clocks_overlap(const ft_ctx *c, wc_error *err)
 	 * folder path cut the offset off the end. An offset no time zone has
 	 * (beyond the +-14 h utc_offset_s takes, docs/cli.md) is no remedy:
 	 * the logs are of different runs or days. */
+	if (pt->info.utc_stamps)
+		return wc_error_set(err, WC_EINVAL, "%s: steps.csv (epoch) and power.csv (zoned: no UTC offset applies) "
+		                    "never overlap, %.0f s apart (steps %.0f-%.0f, power %.0f-%.0f); check the step "
+		                    "logger's clock", c->dir, l->t[0] - pt->t[0], l->t[0], l->t[l->n - 1], pt->t[0],
+		                    pt->t[pt->n - 1]);
 	const double offset = wc__ingest_suggest_offset(c->m.utc_offset_s, pt->t[0], l->t[0]);
 	if (fabs(offset) > 14 * 3600.0)
 		return wc_error_set(err, WC_EINVAL, "%s: step log: no step lies inside the power log, and no UTC offset "
@@ -482,6 +505,8 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		WC_WARN(&res, "%s", c.tokens_note);
 	if (c.flags_note[0])
 		WC_WARN(&res, "%s", c.flags_note);
+	if (c.offset_note[0])
+		WC_WARN(&res, "%s", c.offset_note);
 	/* The step log counts exactly; a stated count it contradicts is
 	 * dropped, and said (a manifest's wrong finetune.steps often means it
 	 * belongs to another run; docs/finetune.md, "Counting steps"). */

@@ -214,18 +214,11 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	/* Times that carry their zone need no UTC offset
 	 * (docs/formats/telemetry.md, "Timestamps"); one given is not applied. */
 	if (rc->pt->info.utc_stamps) {
-		if (rc->offset_overruled && opt->warn) {
-			char msg[1400];
-			snprintf(msg, sizeof msg, "%s: timestamps carry their zone; neither the run's UTC offset %.0f s "
-			         "nor --utc-offset %g is applied", rc->power_path, rc->m.utc_offset_s,
-			         opt->defaults.utc_offset_s);
+		char msg[1400];
+		wc__ingest_zoned_offset_note(rc->power_path, rc->offset_overruled, rc->m.utc_offset_s,
+		                             opt->defaults.utc_offset_s, msg, sizeof msg);
+		if (msg[0] && opt->warn)
 			opt->warn(msg, opt->warn_payload);
-		} else if (rc->m.utc_offset_s != 0 && !isnan(rc->m.utc_offset_s) && opt->warn) {
-			char msg[1400];
-			snprintf(msg, sizeof msg, "%s: timestamps carry their zone; the UTC offset %.0f s is not "
-			         "applied", rc->power_path, rc->m.utc_offset_s);
-			opt->warn(msg, opt->warn_payload);
-		}
 		rc->m.utc_offset_s = 0.0;
 	} else if (rc->offset_overruled && opt->warn) {
 		char msg[1400];
@@ -536,4 +529,18 @@ wc_ingest_runs_too_deep(const char *dir, char *first, size_t cap)
 	free(l.v);
 	snprintf(first, cap, "%s", deep.first);
 	return deep.n;
+}
+
+void
+wc__ingest_zoned_offset_note(const char *power_path, int overruled, double offset, double flag, char *msg,
+                             size_t cap)
+{
+	if (overruled)
+		snprintf(msg, cap, "%s: timestamps carry their zone; neither the run's UTC offset %.0f s nor "
+		         "--utc-offset %g is applied", power_path, offset, flag);
+	else if (offset != 0 && !isnan(offset))
+		snprintf(msg, cap, "%s: timestamps carry their zone; the UTC offset %.0f s is not applied", power_path,
+		         offset);
+	else
+		msg[0] = '\0';
 }

@@ -90,4 +90,13 @@ double wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a,
  *  minutes of each other). Shared by the serving and fine-tuning ingests. */
 double wc__ingest_suggest_offset(double used_offset_s, double power_t0, double other_t0);
 
+/** What a power log whose timestamps carry their zone says of the UTC
+ *  offsets given it (docs/formats/telemetry.md, "Timestamps"): none
+ *  applies; `offset` is the run's (the flag's when the run gives none),
+ *  `overruled` set when the run's and --utc-offset `flag` differ. ""
+ *  when there is nothing to say. Shared by the serving and fine-tuning
+ *  ingests. */
+void wc__ingest_zoned_offset_note(const char *power_path, int overruled, double offset, double flag, char *msg,
+                                  size_t cap);
+
 #endif
