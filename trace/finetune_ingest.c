@@ -488,6 +488,8 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	step_info(&c, &in, buf, lines, resumed, &notes);
 	if ((rc = clocks_overlap(&c, err)) != WC_OK)
 		goto done;
+	in.gaps = c.pt->gaps;
+	in.n_gaps = c.pt->n_gaps;
 	if ((rc = wc_ft_steps_analyse(c.pt->t, c.pt->group, c.pt->n, &in, &res, err)) != WC_OK) {
 		char msg[WC_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "%s", err ? err->msg : "");

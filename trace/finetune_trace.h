@@ -93,6 +93,9 @@ typedef struct {
 	double trailing_eval_s;        /* an evaluation follows it: its length; 0 none */
 	double averaged_s;             /* readings are means over this many s
 	                                * (power.draw.average); 0 = instantaneous */
+	const double *gaps;            /* the power log's gaps, (start, end) pairs
+	                                * (wc_power_trace.gaps); NULL = none */
+	size_t n_gaps;
 } wc_ft_steps_info;
 
 void wc_ft_steps_info_init(wc_ft_steps_info *i);
