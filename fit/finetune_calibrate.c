@@ -40,6 +40,9 @@
 typedef struct {
 	int n;
 	double *F, *m, *E, *e;   /* e: the energies of one replicate */
+	int n_below;             /* runs measured at or below the base's fixed energy */
+	char below_id[96];       /* the first such */
+	double below_E, below_fixed;
 } cal_runs;
 
 /* kappa mode's normal equation: d/dkappa of sum (log fit - log E)^2 / 2,
@@ -185,6 +188,11 @@ prepare(const wc_finetune_params *base, const wc_ft_table *t, const wc_ft_calibr
 		c->F[i] = d.X[2 * i + 1];
 		c->m[i] = wc_ft_e0_multiplier(base->e0_scope, run->config.gpus);
 		c->E[i] = d.y[i];
+		if (c->m[i] * base->e0.value >= c->E[i] && c->n_below++ == 0) {
+			snprintf(c->below_id, sizeof c->below_id, "%s", run->run_id);
+			c->below_E = c->E[i];
+			c->below_fixed = c->m[i] * base->e0.value;
+		}
 		if (i < WC_FT_CAL_RUNS_SHOWN) {
 			wc_ft_calibrate_run *s = &out->shown[out->n_shown++];
 			snprintf(s->run_id, sizeof s->run_id, "%s", run->run_id);
@@ -332,6 +340,16 @@ wc_ft_calibrate(const wc_finetune_params *base, const wc_ft_table *t, const wc_f
 	if ((rc = prepare(base, t, o, &c, out, err)) != WC_OK)
 		return rc;
 	out->n_runs = c.n;
+	/* No kappa >= 0 matches a run at or below the held fixed energy
+	 * (docs/finetune.md, "Calibrating from one run"): refused before
+	 * solving, as the log-residual estimator finds a root regardless,
+	 * pulled low by the run no kappa fits. */
+	if (o->mode == WC_FT_CAL_KAPPA && c.n_below > 0) {
+		rc = wc_error_set(err, WC_EINVAL, "kappa: %.64s measured %.6g J per step, not above the %.6g J of "
+		                  "fixed energy e0 held at the base's (%d run%s so); use --mode scale", c.below_id,
+		                  c.below_E, c.below_fixed, c.n_below, c.n_below == 1 ? "" : "s");
+		goto done;
+	}
 	double coef = solve(o->mode, &c, c.E, base->e0.value, base->kappa.value);
 	if (o->mode == WC_FT_CAL_SCALE && (!(coef > 0) || !isfinite(coef))) {
 		rc = wc_error_set(err, WC_EINVAL, "scale: the base law (e0 %g J, kappa %g J/TFLOP) gives no "
