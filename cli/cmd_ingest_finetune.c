@@ -84,6 +84,22 @@ cli_ingest_finetune(const char *cmd, char *const *runs, size_t n, const wc_inges
 		wc_ft_table_free(t);
 		return cli_fail(cmd, "out of memory");
 	}
+	/* Serving-only flags have nothing to apply to in a fine-tuning run:
+	 * said, as flags a run overrides are (docs/cli.md, "ingest"); they
+	 * vanished without a word, --tp 4 on a 1-GPU job (meant --gpus) too. */
+	char unused[96] = "";
+	if (o->defaults.tp > 0)
+		strcat(unused, ", --tp");
+	if (o->defaults.workload != WC_WORKLOAD_UNKNOWN)
+		strcat(unused, ", --workload");
+	if (o->power_only)
+		strcat(unused, ", --power-only");
+	if (unused[0] && o->warn) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "%s: not applied; serving flags, not for fine-tuning runs (--gpus gives "
+		         "the GPU count)", unused + 2);
+		o->warn(msg, o->warn_payload);
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t before = t->n_runs;
 		if (wc_ft_ingest_run(runs[i], o, t, &err) != WC_OK) {

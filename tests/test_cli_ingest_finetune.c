@@ -526,6 +526,14 @@ long_platform(void)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, " RTX-PRO-6000    8 qlora");
 	run_result_free(&r);
+	/* serving-only flags: said not applied, not dropped without a word */
+	const char *serving[] = { "wattcast", "ingest", a, "-o", out, "--tp", "4", "--workload", "closed",
+		                  "--power-only", NULL };
+	CHECK(run_wattcast(serving, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "warning: --tp, --workload, --power-only: not applied; serving flags, not for "
+	                      "fine-tuning runs");
+	run_result_free(&r);
 	free(m);
 	free(out);
 	free(a);
