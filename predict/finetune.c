@@ -97,10 +97,12 @@ calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc
 {
 	const wc_ft_config *c = &q->config;
 	/* A law of several platforms answers under all of them unless one is
-	 * named: said as such, not as "H100+A100 differs from H100+A100". */
+	 * named: said as such, not as "H100+A100 differs from H100+A100";
+	 * worded for the CLI and HTTP alike, which name the platform by a
+	 * flag and a field (docs/http-api.md: warnings never name flags). */
 	if (strchr(out->platform, '+'))
 		WC_WARN(out, "platform: the law was fitted on runs of several platforms (%s), and this answer is for none "
-		        "of them in particular; energy per FLOP depends on the GPU: name one with --platform",
+		        "of them in particular; energy per FLOP depends on the GPU: name one of them as the platform",
 		        out->platform);
 	else if (!wc_ft_platform_calibrated(f->platform, out->platform))
 		WC_WARN(out, "platform: %s differs from the calibration's %s; energy per FLOP depends on the GPU",

@@ -179,6 +179,19 @@ own_platform(void)
 	r = run(own, 0);
 	CHECK(!strstr(r.out, "platform:"));
 	run_result_free(&r);
+	/* over HTTP the advice names no CLI flag (docs/http-api.md) */
+	const wc_params *sets2[1] = { &law };
+	CHECK_INT(wc_profiles_new(1, sets2, sources, &pf, &err), WC_OK);
+	item = json_loads("{\"method\":\"qlora\",\"model\":\"Qwen3-8B\",\"lora_rank\":16,\"micro_batch\":1,"
+	                  "\"seq_len\":1024}", 0, NULL);
+	answer = pf && item ? wc_finetune_answer(item, pf, &e) : NULL;
+	char *text = answer ? json_dumps(answer, 0) : NULL;
+	CHECK(text && strstr(text, "name one of them as the platform") && !strstr(text, "--platform"));
+	free(text);
+	json_decref(answer);
+	json_decref(item);
+	if (pf)
+		wc_profiles_release(pf);
 	wc_params_clear(&law);
 	free(path);
 	free(dir);
