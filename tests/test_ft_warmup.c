@@ -329,7 +329,10 @@ one_second_readings(void)
 	in.steps = 40;
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
 	report("1-s readings, step count", &x, &r);
-	CHECK(warned(&r, "power: samples every 1.000 s and steps of"));
+	/* the bursts' length, not the steps' (1.3 s), and step_s named */
+	CHECK(warned(&r, "power: samples every 1.000 s and "));
+	CHECK(warned(&r, " s of burst per step (under 3 samples)"));
+	CHECK(warned(&r, "and step_s run high"));
 	CHECK(fabs(r.energy_per_step_j / x.truth - 1) < 0.3);
 	wfree(&x);
 	d.smooth = 1.0;
