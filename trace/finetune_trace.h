@@ -52,6 +52,12 @@ extern "C" {
  *  clear, and the bursts are not counted without step times -- their edge
  *  samples mix step and save (a choice of wattcast, docs/finetune.md). */
 #define WC_FT_MIN_SAMPLES_PER_STEP 3.0
+/** Bursts between saves counted as steps of fewer samples than this, but
+ *  resolved, still carry edge samples that are partly save: warned (+2 to
+ *  +9 % energy per step for 3-4-s steps read every second, which measure
+ *  4-4.3 s; 5-s steps measure 5 s, -0.4 %; a choice of wattcast,
+ *  docs/finetune.md). */
+#define WC_FT_EDGE_SAMPLES_PER_STEP 4.5
 /** A stated step count (trainer_state, manifest) and the count from a
  *  clear trace period disagreeing by more than this share are said --
  *  refused when the count is a checkpoint's, whose run may have gone on
