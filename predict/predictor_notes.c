@@ -79,7 +79,9 @@ wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_per_k
 int
 wc_predict_moe_total_check(const wc_model_info *m, wc_error *err)
 {
-	if (m->experts > 0 && !(m->total_params_b > m->active_params_b))
+	/* a total below the active count is the model check's own refusal
+	 * (models/capacity_model.c), which quotes it */
+	if (m->experts > 0 && (!(m->total_params_b > 0) || m->total_params_b == m->active_params_b))
 		return wc_error_set(err, WC_EINVAL, "architecture/total_params_b: required with experts, above the "
 		                    "active %g B: the experts hold the parameters beyond the active ones (without it, "
 		                    "none)", m->active_params_b);
