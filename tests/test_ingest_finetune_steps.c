@@ -420,7 +420,7 @@ zoned_power_log(void)
 int
 main(void)
 {
-	dir = test_tmpdir("ingest_finetune_steps");
+	dir = test_tmpdir("ingest_finetune_steps_under_a_folder_as_deep_as_a_ci_clone_puts_it");
 	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
 	per_rank_rows();
 	every_tenth_step();

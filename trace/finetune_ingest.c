@@ -419,8 +419,8 @@ clocks_overlap(const ft_ctx *c, wc_error *err)
 	 * the logs are of different runs or days. */
 	if (pt->info.utc_stamps)
 		return wc_error_set(err, WC_EINVAL, "%s: steps.csv (epoch) and power.csv (zoned: no UTC offset applies) "
-		                    "never overlap, %.0f s apart (steps %.0f-%.0f, power %.0f-%.0f); check the step "
-		                    "logger's clock", c->dir, l->t[0] - pt->t[0], l->t[0], l->t[l->n - 1], pt->t[0],
+		                    "never overlap, %.0f s apart: check the step logger's clock (steps %.0f-%.0f, power "
+		                    "%.0f-%.0f)", c->dir, l->t[0] - pt->t[0], l->t[0], l->t[l->n - 1], pt->t[0],
 		                    pt->t[pt->n - 1]);
 	const double offset = wc__ingest_suggest_offset(c->m.utc_offset_s, pt->t[0], l->t[0]);
 	if (fabs(offset) > 14 * 3600.0)
