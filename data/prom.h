@@ -108,6 +108,10 @@ int wc_prom_time_check(double raw, int exp10, char *buf, size_t size);
  *  `buf`; else 0. A log's first time is refused on it naming the unit,
  *  instead of the clock check blaming the UTC offset. */
 int wc_prom_time_other_unit(double t, char *buf, size_t size);
+/** Length of the Prometheus name at `s`: [a-zA-Z_:][a-zA-Z0-9_:]* for a
+ *  metric (`colon`), the same without ':' for a label; 0 when none. The
+ *  one name rule of scrapes and of `--selector` (data/prom_text.c). */
+size_t wc_prom_name_length(const char *s, int colon);
 /** `t` as RFC 3339 UTC with milliseconds, for messages. */
 void wc_prom_format_time(double t, char *buf, size_t size);
 

@@ -43,10 +43,10 @@ skip_blanks(cursor *c)
 		c->i++;
 }
 
-/* [a-zA-Z_:][a-zA-Z0-9_:]* (metric) or without ':' (label); NUL-terminated
- * in place by the caller after the next token is read. */
-static size_t
-name_length(const char *s, int colon)
+/* A scrape's names are NUL-terminated in place by the caller after the
+ * next token is read. */
+size_t
+wc_prom_name_length(const char *s, int colon)
 {
 	size_t n = 0;
 	while (isalpha((unsigned char)s[n]) || s[n] == '_' || (colon && s[n] == ':') ||
@@ -97,7 +97,7 @@ parse_labels(cursor *c, labels *l, const char *metric, size_t metric_len)
 			c->i++;
 			return WC_OK;
 		}
-		size_t n = name_length(c->s + c->i, 0);
+		size_t n = wc_prom_name_length(c->s + c->i, 0);
 		if (n == 0)
 			return fail(c, "expected a label name or '}'");
 		if (l->n >= WC_PROM_MAX_LABELS) {
@@ -241,7 +241,7 @@ static int
 sample_line(cursor *c, scrape_state *st)
 {
 	labels l = { .n = 0 };
-	size_t n = name_length(c->s, 1);
+	size_t n = wc_prom_name_length(c->s, 1);
 	if (n == 0 || isdigit((unsigned char)c->s[0]))
 		return fail(c, "expected a metric name");
 	char *name = c->s;

@@ -10,6 +10,7 @@
  * "Grouping"): the power query matches `namespace`/`pod` there too.
  */
 #include "fleet_internal.h"
+#include "data/prom.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -66,10 +67,7 @@ wc__fleet_selector_parse(const char *selector, fleet_matcher *m, size_t *n, wc_e
 		}
 		if (!selector[i])
 			return brace ? bad(err, i + 1, "no closing '}'") : WC_OK;
-		size_t k = i;
-		while (isalpha((unsigned char)selector[k]) || selector[k] == '_' ||
-		       (k > i && isdigit((unsigned char)selector[k])))
-			k++;
+		size_t k = i + wc_prom_name_length(selector + i, 0);
 		if (k == i)
 			return bad(err, i + 1, "expected a label name");
 		if (k - i >= sizeof m->name)
@@ -105,6 +103,13 @@ wc__fleet_selector_parse(const char *selector, fleet_matcher *m, size_t *n, wc_e
 	}
 }
 
+/* The labels DCGM's series carry under exported_* in a Kubernetes fleet. */
+static int
+k8s_label(const char *name)
+{
+	return strcmp(name, "namespace") == 0 || strcmp(name, "pod") == 0;
+}
+
 /* Matchers into `out` (comma-separated); `exported`: the Kubernetes
  * labels named as the DCGM series carry them, 1 under exported_*, -1 as
  * they are with exported_* required absent, 0 as they are. */
@@ -114,7 +119,7 @@ wc__fleet_selector_text(const fleet_matcher *m, size_t n, int exported, char *ou
 	size_t used = 0;
 	out[0] = '\0';
 	for (size_t j = 0; j < n; j++) {
-		int k8s = strcmp(m[j].name, "namespace") == 0 || strcmp(m[j].name, "pod") == 0;
+		int k8s = k8s_label(m[j].name);
 		int w = snprintf(out + used, size - used, "%s%s%s%s%s", used ? "," : "",
 		                 k8s && exported > 0 ? "exported_" : "", m[j].name, m[j].op, m[j].value);
 		if (w < 0 || (size_t)w >= size - used)
@@ -136,7 +141,7 @@ int
 wc__fleet_selector_k8s(const fleet_matcher *m, size_t n)
 {
 	for (size_t j = 0; j < n; j++)
-		if (strcmp(m[j].name, "namespace") == 0 || strcmp(m[j].name, "pod") == 0)
+		if (k8s_label(m[j].name))
 			return 1;
 	return 0;
 }
