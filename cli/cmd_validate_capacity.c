@@ -101,30 +101,47 @@ print_report(const char *title, const wc_heldout_report *r)
  * counts fall short of the tables' (docs/validation.md). */
 
 /* One line per reason: the reason, the count and the run ids, as many as
- * fit a message (255 bytes); the number of rows it names in *n. */
+ * fit a message (255 bytes, with room kept for the reason, the counts and
+ * " and 9999 more"). add_id appends one row's id while there is room and
+ * counts it either way; reason_line writes the line. */
+static void
+add_id(char *ids, size_t room, int *listed, int *n, const char *id)
+{
+	size_t used = strlen(ids);
+	if (*listed == *n && used + strlen(id) + 2 < room) {
+		snprintf(ids + used, room - used, "%s%s", *listed ? ", " : "", id);
+		(*listed)++;
+	}
+	(*n)++;
+}
+
+static size_t
+id_room(const char *reason)
+{
+	return 256 - strlen(reason) - 48;
+}
+
+static void
+reason_line(char *buf, size_t cap, const char *reason, int n, int listed, const char *ids)
+{
+	if (listed < n)
+		snprintf(buf, cap, "%s; %d row(s) skipped: %s and %d more", reason, n, ids, n - listed);
+	else
+		snprintf(buf, cap, "%s; %d row(s) skipped: %s", reason, n, ids);
+}
+
+/* The untimed rows of one reason; the number of rows it names in *n. */
 static void
 silent_line(const wc_runs_table *t, int why, char *buf, size_t cap, int *n)
 {
 	char ids[256] = "";
-	/* room for the reason, the counts and " and 9999 more" */
-	size_t room = sizeof ids - strlen(wc_capacity_untimed_reason(why)) - 48;
+	const char *reason = wc_capacity_untimed_reason(why);
 	int listed = 0;
 	*n = 0;
-	for (size_t i = 0; t && i < t->n_runs; i++) {
-		if (wc_capacity_run_untimed(t, i) != why)
-			continue;
-		size_t used = strlen(ids);
-		if (listed == *n && used + strlen(t->runs[i].run_id) + 2 < room) {
-			snprintf(ids + used, sizeof ids - used, "%s%s", listed ? ", " : "", t->runs[i].run_id);
-			listed++;
-		}
-		(*n)++;
-	}
-	if (listed < *n)
-		snprintf(buf, cap, "%s; %d row(s) skipped: %s and %d more", wc_capacity_untimed_reason(why), *n, ids,
-		         *n - listed);
-	else
-		snprintf(buf, cap, "%s; %d row(s) skipped: %s", wc_capacity_untimed_reason(why), *n, ids);
+	for (size_t i = 0; t && i < t->n_runs; i++)
+		if (wc_capacity_run_untimed(t, i) == why)
+			add_id(ids, id_room(reason), &listed, n, t->runs[i].run_id);
+	reason_line(buf, cap, reason, *n, listed, ids);
 }
 
 /* Notes of skipped rows, grouped by reason (noted_lines below). */
@@ -154,17 +171,6 @@ kept(const wc_capacity_data *d, size_t i)
 		if (!d->rows[k].from_periods && d->rows[k].source_index == i)
 			return 1;
 	return 0;
-}
-
-static void
-add_id(char *ids, size_t room, int *listed, int *n, const char *id)
-{
-	size_t used = strlen(ids);
-	if (*listed == *n && used + strlen(id) + 2 < room) {
-		snprintf(ids + used, room - used, "%s%s", *listed ? ", " : "", id);
-		(*listed)++;
-	}
-	(*n)++;
 }
 
 /* The rows the capacity data skipped with a note (a platform without a
@@ -197,7 +203,7 @@ noted_lines(const wc_capacity_data *d, const wc_runs_table *t, char lines[][256]
 		if (!noted[k]) { /* a periods row: named by its note */
 			char id[96];
 			snprintf(id, sizeof id, "%.*s", sep ? (int)(sep - note) : 1, sep ? note : "?");
-			add_id(ids[g], sizeof ids[g] - strlen(reason[g]) - 48, &listed[g], &count[g], id);
+			add_id(ids[g], id_room(reason[g]), &listed[g], &count[g], id);
 		}
 	}
 	int other = -1;
@@ -219,15 +225,11 @@ noted_lines(const wc_capacity_data *d, const wc_runs_table *t, char lines[][256]
 		}
 		if (g < 0)
 			g = other;
-		add_id(ids[g], sizeof ids[g] - strlen(reason[g]) - 48, &listed[g], &count[g], t->runs[i].run_id);
+		add_id(ids[g], id_room(reason[g]), &listed[g], &count[g], t->runs[i].run_id);
 	}
 	*named = 0;
 	for (int g = 0; g < n_reasons; g++) {
-		if (listed[g] < count[g])
-			snprintf(lines[g], 256, "%s; %d row(s) skipped: %s and %d more", reason[g], count[g], ids[g],
-			         count[g] - listed[g]);
-		else
-			snprintf(lines[g], 256, "%s; %d row(s) skipped: %s", reason[g], count[g], ids[g]);
+		reason_line(lines[g], 256, reason[g], count[g], listed[g], ids[g]);
 		*named += count[g];
 	}
 	return n_reasons;
