@@ -33,31 +33,30 @@ wc_ft_run_facts_of(const wc_ft_run *run, wc_ft_run_facts *out, wc_error *err)
  * (docs/finetune.md, "Intervals"). */
 #define GRAM_DET_MIN 1e-10
 
-/* Whether the m x p row-major `a` (p <= 3) is rank deficient to rounding. */
+/* Whether the m x p row-major `a` (p <= 3) is rank deficient to rounding:
+ * the Gram determinant of its unit-length columns is the product of their
+ * squared singular values (LAPACK's SVD, fit/linalg.h). */
 static int
 rank_deficient(const double *a, int m, int p)
 {
-	double g[3][3], norm[3];
-	for (int i = 0; i < p; i++) {
-		for (int j = 0; j < p; j++) {
-			double s = 0.0;
-			for (int k = 0; k < m; k++)
-				s += a[(size_t)k * p + i] * a[(size_t)k * p + j];
-			g[i][j] = s;
-		}
-		norm[i] = sqrt(g[i][i]);
-		if (!(norm[i] > 0))
-			return 1;
-	}
-	for (int i = 0; i < p; i++)
+	double norm[3] = { 0.0, 0.0, 0.0 }, sing[3], v[3], det = 1.0;
+	for (int k = 0; k < m; k++)
 		for (int j = 0; j < p; j++)
-			g[i][j] /= norm[i] * norm[j];
-	double det = p == 1 ? g[0][0]
-	           : p == 2 ? g[0][0] * g[1][1] - g[0][1] * g[1][0]
-	           : g[0][0] * (g[1][1] * g[2][2] - g[1][2] * g[2][1]) -
-	             g[0][1] * (g[1][0] * g[2][2] - g[1][2] * g[2][0]) +
-	             g[0][2] * (g[1][0] * g[2][1] - g[1][1] * g[2][0]);
-	return !(det > GRAM_DET_MIN);
+			norm[j] += a[(size_t)k * p + j] * a[(size_t)k * p + j];
+	for (int j = 0; j < p; j++)
+		if (!(norm[j] > 0))
+			return 1;
+	double *u = wc_alloc_array((size_t)m * (size_t)p, sizeof *u);
+	if (!u)
+		return 1;
+	for (int k = 0; k < m; k++)
+		for (int j = 0; j < p; j++)
+			u[(size_t)k * p + j] = a[(size_t)k * p + j] / sqrt(norm[j]);
+	int info = fit_linalg_svd_weakest(u, m, p, sing, v);
+	free(u);
+	for (int j = 0; j < p; j++)
+		det *= sing[j] * sing[j];
+	return info != 0 || !(det > GRAM_DET_MIN);
 }
 
 int
