@@ -23,16 +23,15 @@
 
 #define T0 1767225600
 
-int
-main(void)
+/* 60 s idle (idle_w, 2 stray tokens a second), then 120 s at 8 running
+ * (400 W, 800 tokens a second), scraped every second. */
+static char *
+scrapes(int idle_w)
 {
-	char *dir = test_tmpdir("prom_idle_window");
 	size_t cap = 1 << 20, len = 0;
 	char *buf = malloc(cap);
 	double tokens = 0;
-	/* 60 s idle (120 W, 2 stray tokens a second), then 120 s at 8
-	 * running (400 W, 800 tokens a second), scraped every second. */
-	for (int s = 0; s < 180; s++) {
+	for (int s = 0; buf && s < 180; s++) {
 		int busy = s >= 60;
 		tokens += busy ? 800.0 : 2.0;
 		len += (size_t)snprintf(buf + len, cap - len,
@@ -41,10 +40,18 @@ main(void)
 		                        "# wattcast-scrape %d.2 h1:8000\n"
 		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} %d\n"
 		                        "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
-		                        T0 + s, busy ? 400 : 120, T0 + s, busy ? 8 : 0, tokens);
+		                        T0 + s, busy ? 400 : idle_w, T0 + s, busy ? 8 : 0, tokens);
 	}
+	return buf;
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("prom_idle_window");
+	char *buf = scrapes(120);
 	char *in = path_join(dir, "idle.prom"), *out = path_join(dir, "out.csv");
-	CHECK(write_text(in, buf) == 0);
+	CHECK(buf && write_text(in, buf) == 0);
 	free(buf);
 	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, "--min-window", "10", NULL };
 	run_result r;
@@ -73,6 +80,11 @@ main(void)
 	}
 	CHECK_INT(idle, 1);
 	CHECK_INT(busy, 1);
+	/* The idle window's power is the group's loaded idle, written on
+	 * every row of the group (docs/fleet.md, "Idle power"): 59 s at
+	 * 120 W and the ramp's first step at 400 W. */
+	for (size_t i = 0; t && i < t->n_runs; i++)
+		CHECK_NEAR(t->runs[i].idle_power_w, (59 * 120.0 + 400.0) / 60.0, 1e-6);
 	wc_runs_free(t);
 
 	char *cal = path_join(dir, "cal.json");
@@ -83,6 +95,20 @@ main(void)
 		fprintf(stderr, "calibrate: %s\n", r.err ? r.err : "");
 	run_result_free(&r);
 	free(cal);
+
+	/* An idle level the folder ingest's rule would refuse (350 W on an
+	 * H100, above 2.5 times its published idle) is said and not written. */
+	buf = scrapes(350);
+	CHECK(buf && write_text(in, buf) == 0);
+	free(buf);
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "group 'h1': idle power 350.8 W per GPU over 60 s at 0 running not written: outside");
+	run_result_free(&r);
+	CHECK_INT(wc_runs_read(out, &t, &err), WC_OK);
+	for (size_t i = 0; t && i < t->n_runs; i++)
+		CHECK(isnan(t->runs[i].idle_power_w));
+	wc_runs_free(t);
 	free(in);
 	free(out);
 	free(dir);

@@ -13,6 +13,7 @@
 
 #include "models/catalog.h"
 #include "models/grow.h"
+#include "trace/idle.h"
 
 /* The mean increase per second of counter c over the window: its counted
  * increases over the time between the samples they run between
@@ -183,6 +184,44 @@ no_rows(const wc_fleet *f, wc_error *err)
 	                    " and engine load (vllm:num_requests_running or sglang:num_running_reqs) in the range");
 }
 
+/* The loaded idle power per GPU of the group whose rows are
+ * rows[0..n): the time-weighted mean power of its windows in which the
+ * engine ran and queued nothing at any step, with every GPU reporting,
+ * written as idle_power_w of all its rows (docs/fleet.md, "Idle power").
+ * A value the plausibility rule of folder ingest refuses is said and not
+ * written (docs/trace-metrics.md, "Idle power"). */
+static void
+group_idle(wc_fleet *f, fleet_row *rows, size_t n)
+{
+	double idle_s = 0.0, idle_e = 0.0, load_s = 0.0, load_e = 0.0, published, limit;
+	for (size_t i = 0; i < n; i++) {
+		const fleet_row *r = &rows[i];
+		double per_gpu = r->run.mean_power_w / r->run.tp;
+		if (strncmp(r->run.exclude, "partial power", 13) == 0)
+			continue;
+		if (r->run.running == 0.0 && !(r->waiting > 0) && r->duration >= WC_IDLE_QUIET_S) {
+			idle_s += r->duration;
+			idle_e += per_gpu * r->duration;
+		} else if (r->run.exclude[0] == '\0') {
+			load_s += r->duration;
+			load_e += per_gpu * r->duration;
+		}
+	}
+	if (!(idle_s > 0))
+		return;
+	double idle = idle_e / idle_s;
+	char why[200];
+	wc_trace_idle_reference(rows[0].run.platform, &published, &limit);
+	if (wc_trace_idle_implausible(idle, NAN, load_s > 0 ? load_e / load_s : NAN, published, limit, why,
+	                              sizeof why)) {
+		wc__fleet_warn(f, "group '%.*s': idle power %.1f W per GPU over %.0f s at 0 running not written: %s",
+		               (int)strcspn(rows[0].run.run_id, "#"), rows[0].run.run_id, idle, idle_s, why);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		rows[i].run.idle_power_w = idle;
+}
+
 int
 wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
@@ -192,6 +231,11 @@ wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 	wc_runs_table *t = wc_runs_new();
 	if (!t)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	for (size_t i = 0, j; i < f->n_rows; i = j) {
+		for (j = i + 1; j < f->n_rows && strcmp(f->rows[j].group, f->rows[i].group) == 0; j++)
+			;
+		group_idle(f, &f->rows[i], j - i);
+	}
 	int rc = WC_OK;
 	for (size_t i = 0; rc == WC_OK && i < f->n_rows; i++) {
 		rc = wc_runs_append(t, &f->rows[i].run, err);

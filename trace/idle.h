@@ -52,6 +52,11 @@ const char *wc_trace_idle_implausible(double idle_w, double p5_w, double load_me
                                       double published_w, double max_power_w, char *reason,
                                       size_t cap);
 
+/** What an idle estimate on `platform` is judged against: its published
+ *  idle (the built-in `paper` profile's P0 of the level, else 0) and the
+ *  catalog's power limit (else 0), per GPU. */
+void wc_trace_idle_reference(const char *platform, double *published, double *limit);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,9 @@
  * the GPU still draws power after the last request ended.
  */
 #include "trace/idle.h"
+#include "models/catalog.h"
 #include "models/grow.h"
+#include "models/params.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -148,4 +150,16 @@ wc_trace_idle_implausible(double idle_w, double p5_w, double load_mean_w, double
 	else
 		return NULL;
 	return reason;
+}
+
+void
+wc_trace_idle_reference(const char *platform, double *published, double *limit)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	const wc_platform_info *info = wc_platform_lookup(platform);
+	wc_params_default(&paper);
+	const wc_level *l = wc_params_level(&paper, platform);
+	*published = l ? l->p0.value : 0.0;
+	*limit = info ? info->max_power_w : 0.0;
+	wc_params_clear(&paper);
 }

@@ -217,20 +217,6 @@ percentile5(const double *p, size_t n)
 	return v;
 }
 
-/* The platform's published idle (the built-in profile's P0) and its power
- * limit (the catalog); 0 when unknown. */
-static void
-platform_reference(const char *platform, double *published, double *limit)
-{
-	wc_params paper = WC_PARAMS_INIT;
-	const wc_platform_info *info = wc_platform_lookup(platform);
-	wc_params_default(&paper);
-	const wc_level *l = wc_params_level(&paper, platform);
-	*published = l ? l->p0.value : 0.0;
-	*limit = info ? info->max_power_w : 0.0;
-	wc_params_clear(&paper);
-}
-
 void
 wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
 {
@@ -238,7 +224,7 @@ wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
 	static const char *const rank[] = { "none", "quiet_short", "quiet_stretch", "window" };
 	double published, limit;
 	int worst = 3;
-	platform_reference(rc->m.platform, &published, &limit);
+	wc_trace_idle_reference(rc->m.platform, &published, &limit);
 	for (int g = 0; g < rc->pt->info.n_gpus; g++) {
 		char reason[200];
 		const char *src = wc_trace_idle_power(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
