@@ -23,37 +23,55 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* A scratch file for the peer; a bench that cannot write it stops. */
+static FILE *
+open_out(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+/* Closed, or the bench stops: a peer must not read a short file. */
+static void
+close_out(FILE *f, const char *path)
+{
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "%s: write failed\n", path);
+		exit(1);
+	}
+}
+
 /* The point estimate, for the peer's starting point. */
 static void
 write_point(const char *prefix, const wc_fit_result *r)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s.point.csv", prefix);
-	FILE *f = fopen(path, "w");
+	FILE *f = open_out(path);
 	for (int k = 0; k < r->n_free; k++)
 		fprintf(f, "%s,%.17g\n", r->names[k], r->x[k]);
-	fclose(f);
+	close_out(f, path);
 }
 
 /* The multiplicities of each replicate's resample over the n rows in the
- * fit, drawn as fit/bootstrap.c draws them; `mult` holds n counts. */
+ * fit, the fit's own draws (wc_fit_resample_counts); `mult` holds n counts. */
 static void
-write_resamples(const char *prefix, const wc_bootstrap_options *bo, size_t n, int *mult)
+write_resamples(const char *prefix, const wc_bootstrap_options *bo, size_t n, double *mult)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s.resamples.csv", prefix);
-	FILE *f = fopen(path, "w");
+	FILE *f = open_out(path);
 	for (int b = 0; b < bo->replicates; b++) {
-		wc_pcg32 rng;
-		wc_pcg32_seed(&rng, bo->seed, (uint64_t)b);
-		memset(mult, 0, n * sizeof *mult);
+		wc_fit_resample_counts(bo->seed, b, n, mult);
 		for (size_t k = 0; k < n; k++)
-			mult[wc_pcg32_bounded(&rng, (uint32_t)n)]++;
-		for (size_t k = 0; k < n; k++)
-			fprintf(f, "%s%d", k ? "," : "", mult[k]);
+			fprintf(f, "%s%.0f", k ? "," : "", mult[k]);
 		fputc('\n', f);
 	}
-	fclose(f);
+	close_out(f, path);
 }
 
 /* Each row's inputs to the law, resolved as the fit resolves them. */
@@ -63,7 +81,7 @@ write_rows(const char *prefix, const wc_runs_table *t, const wc_fit_result *r, c
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s.rows.csv", prefix);
-	FILE *f = fopen(path, "w");
+	FILE *f = open_out(path);
 	fprintf(f, "run_id,level,s_level,G,lN,lf,running,y,term_w,term_kv\n");
 	for (size_t k = 0; k < n; k++) {
 		const wc_run *q = &t->runs[rows[k]];
@@ -83,7 +101,7 @@ write_rows(const char *prefix, const wc_runs_table *t, const wc_fit_result *r, c
 		        q->sm_clock_mhz > 0 ? log(q->sm_clock_mhz / r->params.clock_ref_mhz) : 0.0, q->running,
 		        log(q->mean_power_w - q->tp * p0), lw, lk);
 	}
-	fclose(f);
+	close_out(f, path);
 }
 
 /* Time the bootstrap on threads[0] and threads[1] threads, refitting the
@@ -106,12 +124,12 @@ time_bootstraps(const char *prefix, const wc_runs_table *t, const wc_fit_options
 		times[i] = now() - t0;
 		if (i == 1) {
 			snprintf(path, sizeof path, "%s.intervals.csv", prefix);
-			FILE *f = fopen(path, "w");
+			FILE *f = open_out(path);
 			for (int k = 0; k < copy.n_free; k++) {
 				const wc_param *p = wc_params_param_named(&copy.params, copy.names[k]);
 				fprintf(f, "%s,%.10g,%.10g\n", copy.names[k], p->lo, p->hi);
 			}
-			fclose(f);
+			close_out(f, path);
 		}
 		wc_fit_result_clear(&copy);
 	}
@@ -143,7 +161,7 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < t->n_runs; i++)
 		if (isfinite(r.residuals[i]))
 			rows[n++] = i;
-	int *mult = calloc(n, sizeof *mult);
+	double *mult = calloc(n, sizeof *mult);
 	write_resamples(argv[5], &bo, n, mult);
 	write_rows(argv[5], t, &r, rows, n);
 

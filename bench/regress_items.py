@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The second hardening round's items against any wattcast binary.
+"""The hardening regression checks against any wattcast binary.
 
 usage: python3 bench/regress_items.py BIN [ITEM...]
 
 Drives BIN (a build of any commit) with the inputs of each item's regression
 test (docs/results.md, "Regression tests against the old code") and prints
-one line per check: the item, what the test asserts, "ok" or "FAILED" and
+one line per check: the item (the row of that section's table), what the test asserts, "ok" or "FAILED" and
 what BIN did. Run it on a build of the commit before the fixes to watch the
 tests' assertions fail there, and on today's build to watch them hold.
 Items 11 (memory) and 13 (fuzz seeds) have their own benches

@@ -427,7 +427,7 @@ cli_created_time(char out[24])
 	/* The reproducible-builds.org specification: a non-negative decimal
 	 * integer of seconds since the epoch; here at most 9999-12-31T23:59:59Z,
 	 * the last time created_utc's YYYY-MM-DDTHH:MM:SSZ can hold. Anything
-	 * else is ignored with a warning (docs/cli.md, "Environment"): a date
+	 * else is ignored with a warning (docs/cli.md, "`fit inference`", SOURCE_DATE_EPOCH): a date
 	 * made up from garbage ("abc" was 1970) is worse than the real one. */
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	if (sde && *sde) {

@@ -1,6 +1,6 @@
 /*
- * nvidia-smi rows into samples (docs/formats/telemetry.md, "nvidia-smi
- * power logs"): nvidia-smi writes one row per GPU per sweep, one GPU after
+ * nvidia-smi rows into samples (docs/formats/telemetry.md,
+ * "`power.csv`: nvidia-smi"): nvidia-smi writes one row per GPU per sweep, one GPU after
  * another in the same order every sweep, so the rows of one sweep can lie
  * up to a second apart on a busy host. A sweep of a log with an `index` or
  * `uuid` column is therefore delimited by the GPUs, never by time:

@@ -1,6 +1,6 @@
 /*
  * Step logs of fine-tuning runs (data/step_log.h,
- * docs/formats/telemetry.md, "Step logs"): steps.csv read strictly with
+ * docs/formats/finetune-telemetry.md, "Step logs"): steps.csv read strictly with
  * file:line:column, and the facts of a Hugging Face trainer_state.json.
  */
 #include "data/data.h"
@@ -103,7 +103,7 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 	/* Every rank writing its own row repeats a step within a millisecond,
 	 * often at the same millisecond; a step number going back is a run
 	 * resumed from a checkpoint. Both are counted by the step numbers,
-	 * not refused (docs/formats/telemetry.md, "Step logs"). */
+	 * not refused (docs/formats/finetune-telemetry.md, "Step logs"). */
 	int repeat = l->n > 0 && (int)step == l->step[l->n - 1] && ev == l->event[l->n - 1];
 	if (l->n > 0 && !(t > l->t[l->n - 1]) && !(repeat && t == l->t[l->n - 1]))
 		return bad(rd, &f[rd->col_t], "epoch_s", "must be later than the row before");

@@ -1,6 +1,6 @@
 /*
- * Step logs of fine-tuning runs (docs/formats/telemetry.md, "Step
- * logs"): a CSV of optimizer-step end times with save and evaluation
+ * Step logs of fine-tuning runs (docs/formats/finetune-telemetry.md,
+ * "Step logs"): a CSV of optimizer-step end times with save and evaluation
  * events (`steps.csv`), and the facts a Hugging Face Trainer
  * `trainer_state.json` holds (steps done, save/eval/logging intervals,
  * runtimes, tokens seen; it has no timestamps).

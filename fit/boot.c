@@ -3,6 +3,7 @@
  * "Bootstrap"): resampling, threads and the acceptance rule.
  */
 #include "boot_internal.h"
+#include "fit/fit.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -60,11 +61,7 @@ boot_worker(void *arg)
 	}
 	for (int r = job->thread_id; r < s->replicates; r += job->threads) {
 		wc_progress_add(1.0);
-		wc_pcg32 rng;
-		wc_pcg32_seed(&rng, s->seed, (uint64_t)r);
-		memset(mult, 0, n * sizeof *mult);
-		for (size_t k = 0; k < n; k++)
-			mult[wc_pcg32_bounded(&rng, (uint32_t)n)] += 1.0;
+		wc_fit_resample_counts(s->seed, r, n, mult);
 		double *x = job->draws + (size_t)r * s->slot;
 		job->ok[r] = (unsigned char)wc__boot_accepts(s->fit(s->ctx, state, mult, x));
 	}
@@ -105,4 +102,14 @@ wc__boot_check_kept(const char *what, const char *failed, int n_ok, int B, char 
 	if (n_ok < B)
 		snprintf(msg, len, "%s: %d of %d replicates %s and were left out", what, B - n_ok, B, failed);
 	return WC_OK;
+}
+
+void
+wc_fit_resample_counts(uint64_t seed, int r, size_t n, double *mult)
+{
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, seed, (uint64_t)r);
+	memset(mult, 0, n * sizeof *mult);
+	for (size_t k = 0; k < n; k++)
+		mult[wc_pcg32_bounded(&rng, (uint32_t)n)] += 1.0;
 }

@@ -231,7 +231,7 @@ fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap)
 }
 
 /* gamma1 <= 0: the load term falls where the law is anchored, and the
- * monotone rule (docs/inference-law.md, "Rule (n >= 1)") holds power
+ * monotone rule (docs/inference-law.md, "Below one running request") holds power
  * flat where it would fall -- with no gamma2 to turn it up, flat at
  * every load, so a fit of PowerTrace-Sim's replays (gamma1 -0.125)
  * answered 354.7 W at 1, 8 and 64 requests with no word. */

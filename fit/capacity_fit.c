@@ -1,5 +1,5 @@
 /*
- * The capacity fit (docs/capacity.md, "Fitting"): Levenberg-Marquardt
+ * The capacity fit (docs/capacity.md, "Observations and fitting"): Levenberg-Marquardt
  * (GSL multifit_nlinear, trust region, finite-difference Jacobian) on the
  * bounded log coordinates, then the section it describes, the calibrated
  * ranges, residuals and the warnings a user needs (non-convergence,

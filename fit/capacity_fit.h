@@ -1,5 +1,5 @@
 /*
- * Calibrating the capacity model (docs/capacity.md, "Fitting"): one
+ * Calibrating the capacity model (docs/capacity.md, "Observations and fitting"): one
  * observation model for every source -- runs tables (Little's-law
  * latency from throughput, inter-token latency, time to first token) and
  * periods tables (batch-turnover periods) -- fitted by GSL

@@ -1,5 +1,5 @@
 /*
- * The capacity fit's problem (docs/capacity.md, "Fitting"): which rows and
+ * The capacity fit's problem (docs/capacity.md, "Observations and fitting"): which rows and
  * observations enter, which parameters are free (per level or shared, and
  * those the rows cannot identify fixed), their bounded log coordinates,
  * and the residuals log(model / measured).

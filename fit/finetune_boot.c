@@ -1,6 +1,6 @@
 /*
  * Bootstrap of the compute law E_step = e0 + kappa F (docs/finetune.md,
- * "Intervals"): resample runs with replacement, refit, take the 2.5 / 97.5
+ * "Fitting"): resample runs with replacement, refit, take the 2.5 / 97.5
  * percentiles, with the one driver (fit/boot_internal.h).
  * Deviations from the point estimate are scaled by sqrt(n / (n - p)), the
  * degrees-of-freedom correction the inference bootstrap uses too

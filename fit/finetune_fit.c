@@ -30,7 +30,7 @@ wc_ft_run_facts_of(const wc_ft_run *run, wc_ft_run_facts *out, wc_error *err)
  * configuration, whose columns are proportional, gave rounding (e0 -7e16
  * J, kappa 1e14 J/TFLOP) as a "fitted" replicate. 1e-10 is F varying by
  * about 1e-5 of itself over runs of one G; a choice of wattcast
- * (docs/finetune.md, "Intervals"). */
+ * (docs/finetune.md, "Fitting"). */
 #define GRAM_DET_MIN 1e-10
 
 /* Whether the m x p row-major `a` (p <= 3) is rank deficient to rounding:

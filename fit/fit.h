@@ -159,6 +159,12 @@ typedef struct {
 int wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt,
                      const wc_bootstrap_options *bo, wc_fit_result *point, wc_error *err);
 
+/** The resample of replicate `r` over `n` rows, as every bootstrap of
+ *  the project draws it (docs/statistics.md, "Bootstrap"): `mult[k]`, k <
+ *  n, the times row k is drawn, from PCG32 stream (seed, r). For peers
+ *  and researchers who refit the same resamples elsewhere. */
+void wc_fit_resample_counts(uint64_t seed, int r, size_t n, double *mult);
+
 /** Model power for a row of the table with a parameter set: the law at
  *  the row's running, or averaged over its n(t) series; the row's measured
  *  idle_power_w (per GPU) replaces the level's P0 when present. */

@@ -17,7 +17,8 @@ void
 wc_linalg_pin_single_thread(void)
 {
 	/* A global setting: threaded callers must not let OpenBLAS spawn its
-	 * own pool per call (OpenBLAS FAQ; issues #2809, #3917). */
+	 * own pool per call (OpenBLAS's FAQ, "multi-threaded
+	 * program", https://github.com/OpenMathLib/OpenBLAS/wiki/Faq). */
 	openblas_set_num_threads(1);
 }
 

@@ -1,7 +1,8 @@
 /*
  * Private to fit/: the LAPACKE adapter. Only linalg.c includes lapacke.h
  * and cblas.h — OpenBLAS's cblas.h and GSL's gsl_cblas.h cannot share a
- * translation unit (C-LIBRARY-NOTES §2e) — so this header speaks plain
+ * translation unit (the two headers declare the same
+ * CBLAS enums differently; docs/architecture.md, "Module boundaries") — so this header speaks plain
  * double arrays.
  */
 #ifndef WC_FIT_LINALG_H

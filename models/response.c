@@ -1,5 +1,5 @@
 /*
- * The power response (docs/envelopes.md, "Power response"): engine
+ * The power response (docs/envelopes.md, "Power"): engine
  * activity added to a regular grid as exact integrals over each bin, the
  * hold of the busy level over the first part of an idle gap, and the
  * first-order response of the power to the target, solved exactly for a

@@ -1,6 +1,6 @@
 /*
- * How a GPU's power follows its load in time (docs/envelopes.md, "Power
- * response"): the parameters of the response -- a first-order time
+ * How a GPU's power follows its load in time (docs/envelopes.md,
+ * "Power"): the parameters of the response -- a first-order time
  * constant, a hold of the busy level over short idle gaps, and the extra
  * power while a prefill runs -- as a section of the parameter file, and
  * the kernel that turns engine activity into power on a regular grid.

@@ -1,5 +1,5 @@
 /*
- * Capacity predictions (docs/capacity.md, "Predictions"): the memory
+ * Capacity predictions (docs/capacity.md, "Closed loop, open loop, energy"): the memory
  * check, the closed- and open-loop answers for the point estimate and for
  * every paired draw of the power law and the capacity section, and their
  * percentile intervals.

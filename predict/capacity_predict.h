@@ -1,6 +1,6 @@
 /*
  * Capacity answers from a frozen parameter set (docs/capacity.md,
- * "Predictions"): latency, time to first token, throughput, energy per
+ * "Closed loop, open loop, energy"): latency, time to first token, throughput, energy per
  * output token / request / hour, cost and carbon, for a closed loop (n
  * requests in flight) or an open loop (arrival rate), each with a 95 %
  * interval from the draws of both laws (draw r of the power law paired

@@ -199,7 +199,7 @@ int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_ti
 /* 1 with `note` set when `waiting` requests per server still wait at the
  * end, more than the engine's `max_running` runs at once: a closed loop's
  * bounded queue, or an open loop's growing one (docs/envelopes.md,
- * "Warnings"); else 0 and "". One rule for envelopes and budget plans. */
+ * "Engine"); else 0 and "". One rule for envelopes and budget plans. */
 int wc__envelope_queue_note(const wc_envelope_workload *w, int max_running, double waiting, char *note, size_t cap);
 /* The workload's mean input (`input` 1) or output length: a replay's
  * requests their own where they have one, the others the distribution's. */

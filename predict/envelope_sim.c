@@ -1,5 +1,5 @@
 /*
- * One replica of an envelope (docs/envelopes.md, "Simulation"): one
+ * One replica of an envelope (docs/envelopes.md, "The pipeline"): one
  * server, a fleet of independent servers, or a fleet sharing one arrival
  * process split by a balancer (round robin, or the server with the fewest
  * requests running or waiting, ties to the lowest index), simulated event

@@ -414,7 +414,7 @@ wc__arrivals_take(wc__arrivals *a, double *input, double *output)
 	}
 	*input = isnan(in) ? wc__envelope_draw_length(a->rng, &a->input) : round(in);
 	/* a replayed output of 0: the prefill alone, whose step gives a
-	 * request its first token (docs/envelopes.md, "The engine") */
+	 * request its first token (docs/envelopes.md, "Engine") */
 	*output = isnan(out) ? wc__envelope_draw_length(a->rng, &a->output) : fmax(round(out), 1.0);
 }
 

@@ -44,7 +44,7 @@ range_warning(wc_finetune_prediction *out, const char *field, double v, const wc
 }
 
 /* The least a job must hold on its GPUs, bytes per parameter
- * (docs/finetune.md, "Memory"): bf16 weights and gradients for full
+ * (docs/finetune.md, "Predicting"): bf16 weights and gradients for full
  * fine-tuning (optimizer states may be 8-bit or offloaded), the frozen
  * bf16 weights for LoRA, 4-bit weights for QLoRA; adapters, optimizer
  * states and activations come on top. */
@@ -57,7 +57,7 @@ least_bytes_per_param(wc_ft_method m)
 /* Parameters the weights, gradients and optimizer state scale with, B:
  * the total of a mixture-of-experts model, whose every expert is held and
  * trained, not its active share (Qwen3-235B-A22B: 235 B, not 22 B;
- * docs/finetune.md, "Memory"), from the catalog entry the query's shape
+ * docs/finetune.md, "Predicting"), from the catalog entry the query's shape
  * came from; a model given by its size alone is taken as dense. `*model`
  * names the entry when its total is not params_b. */
 static double

@@ -380,7 +380,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 		             "prediction_error section (docs/intervals.md)");
 	/* The upper end is held by the tighter of the board's limit and a
 	 * cap the user set: the driver enforces both the same way
-	 * (docs/intervals.md, "Power limits"). */
+	 * (docs/intervals.md, "Physical ceiling"). */
 	wc_interval_hold_ceiling(point, out->node_ceiling_w, &hi);
 	wc_interval_hold_floor(point, out->node_floor_w, &lo);
 	out->has_interval = 1;

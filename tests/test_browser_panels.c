@@ -1,6 +1,6 @@
 /*
  * The planner page's panels of the envelope, budget and flexibility routes
- * (docs/planner.md, "Panels") in headless Chromium against a real
+ * (docs/planner.md, "What the page asks and shows") in headless Chromium against a real
  * `wattcast serve` serving the fitted set of tests/browser/page_session.h
  * and the built-in profile `measured` (`wattcast profile export`), whose
  * held-out error gives envelopes a predictive interval. Each panel computes

@@ -1,6 +1,6 @@
 /*
- * `wattcast ingest --power-only` (docs/formats/telemetry.md, "Power-only
- * runs") and the sweep report of `ingest` and `metrics`, on a log of 8
+ * `wattcast ingest --power-only` (docs/formats/telemetry.md, "Run
+ * folders") and the sweep report of `ingest` and `metrics`, on a log of 8
  * GPUs with no index column whose sweeps now and then spread over up to
  * 0.96 s (tests/support/synth_log.c): without an engine or request log
  * ingest refuses the run and names the mode; with it, the row holds the

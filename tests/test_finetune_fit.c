@@ -183,7 +183,7 @@ several_methods(void)
  * table): a resample of the repeats alone cannot tell e0 from kappa, and
  * such replicates, kept as rounding noise (e0 -7e16 J, kappa 1e14
  * J/TFLOP), made a prediction's 95 % interval 0-3401.8 J around 3395.9 J.
- * They are left out and counted (docs/finetune.md, "Intervals"). */
+ * They are left out and counted (docs/finetune.md, "Fitting"). */
 static void
 repeated_configuration(void)
 {

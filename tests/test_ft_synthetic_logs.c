@@ -1,7 +1,7 @@
 /*
  * Fine-tuning logs with known truth, end to end through the nvidia-smi
  * reader (docs/finetune.md, "Measuring energy per step";
- * docs/formats/telemetry.md, "nvidia-smi power logs"): 8 GPUs written one
+ * docs/formats/telemetry.md, "`power.csv`: nvidia-smi"): 8 GPUs written one
  * row after another with no index column, 1 % of sweeps spread over up to
  * 0.96 s, checkpoint saves at 15 %, 27 % and 45 % of the training power,
  * a save after every step and after every 1000 steps, 100 ms samples of

@@ -1,6 +1,6 @@
 /*
  * `wattcast ingest` validates the engine's running counts on the way in
- * (docs/formats/telemetry.md, "Engine counters"): a negative or absurd
+ * (docs/formats/telemetry.md, "`engine.csv`: vLLM engine counters"): a negative or absurd
  * num_requests_running (-5, 1e300) used to be written into the runs table
  * with exit 0, and `fit` then refused the table. Now the run is refused,
  * naming the file, the value and its timestamp, and nothing is written;

@@ -1,6 +1,6 @@
 /*
  * The power column an nvidia-smi log is read from (docs/formats/telemetry.md,
- * "nvidia-smi power logs"): power.draw, else power.draw.instant, else
+ * "`power.csv`: nvidia-smi"): power.draw, else power.draw.instant, else
  * power.draw.average -- the most preferred one with a value on the first
  * line that has any, for the whole file. A log whose power.draw.instant is
  * all [N/A] next to a valid power.draw.average was refused ("every data line

@@ -1,5 +1,5 @@
 /*
- * Fine-tuning step logs (docs/formats/telemetry.md, "Step logs"):
+ * Fine-tuning step logs (docs/formats/finetune-telemetry.md, "Step logs"):
  * steps.csv reads its events and refuses bad rows with file:line:column;
  * trainer_state.json gives its steps, intervals (ratios resolved),
  * evaluations, runtime and tokens, and refuses a used key of the wrong

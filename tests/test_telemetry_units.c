@@ -1,6 +1,6 @@
 /*
  * Readings that used to give wrong numbers with no error
- * (docs/formats/telemetry.md, "nvidia-smi power logs" and "Bad lines"):
+ * (docs/formats/telemetry.md, "`power.csv`: nvidia-smi" and "Bad lines"):
  * power in mW and kW, by value or by a `[mW]` header, is converted and an
  * unknown unit refused with file:line:column; a reading beyond the
  * plausibility bound (an absolute one, or twice the board limit) is a

@@ -346,7 +346,7 @@ wc_ingest_running_ok(double n)
 /* The engine's running counts, checked before they become n(t): a
  * negative or absurd gauge would be written into the runs table, which
  * its own reader (or the fit) then refuses (docs/formats/telemetry.md,
- * "Engine counters"). Missing values (NaN) are holes, not errors. */
+ * "`engine.csv`: vLLM engine counters"). Missing values (NaN) are holes, not errors. */
 static int
 check_running(const run_ctx *rc, wc_error *err)
 {

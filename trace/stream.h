@@ -34,7 +34,7 @@ int wc_trace_stream_push(wc_trace_stream *s, double t, double p, wc_error *err);
  *  size extrapolated from what has been read): the samples are then never
  *  stored, which is most of the time of a long log. Finishing gives the
  *  same bounded metrics, to the bit, as a stream that switched by itself
- *  (docs/trace-metrics.md, "Bounded mode"). WC_OK or WC_ENOMEM. */
+ *  (docs/trace-metrics.md, "Long logs: bounded mode of `wattcast metrics`"). WC_OK or WC_ENOMEM. */
 int wc_trace_stream_bound(wc_trace_stream *s, wc_error *err);
 /** 1 when wc_trace_stream_bound was called but the trace ended with at
  *  most `exact_max` samples: its metrics would not be the exact ones a

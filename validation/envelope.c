@@ -293,7 +293,7 @@ median_of(double *v, size_t n)
 }
 
 /* Coverage and median width of the predictive intervals (docs/intervals.md,
- * "Validation reports coverage"). `v` holds n doubles of scratch. */
+ * "Validation"). `v` holds n doubles of scratch. */
 static void
 coverage(const wc_envelope_check_run *runs, size_t n, wc_envelope_check_report *out, double *v)
 {

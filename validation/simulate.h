@@ -1,6 +1,6 @@
 /*
  * Synthetic runs tables drawn from a known law with the published design
- * (docs/validation.md, "Simulation"). Tables returned through `**out`
+ * (docs/validation.md, "Simulating the paper design (`simulate inference`)"). Tables returned through `**out`
  * are freed with wc_runs_free.
  */
 #ifndef WC_VALIDATION_SIMULATE_H
