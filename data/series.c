@@ -16,6 +16,7 @@
 #include "data/fileio.h"
 #include "data_internal.h"
 #include "models/grow.h"
+#include "models/stats.h"
 
 
 static int
@@ -25,13 +26,6 @@ parse_cell(const char *path, int line, const wc__csv_field *f, double *out, wc_e
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: expected a number, got '%s'", path, line,
 		                    f->column, f->text);
 	return WC_OK;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* Parse the samples; `*t` and `*v` grow together and are owned by the
@@ -117,9 +111,7 @@ wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
 	for (size_t i = 0; i + 1 < n; i++)
 		sorted[i] = dt[i] = t[i + 1] - t[i];
 	/* The last sample holds for the typical (median) step. */
-	qsort(sorted, n - 1, sizeof *sorted, cmp_double);
-	size_t m = n - 1;
-	dt[n - 1] = m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]);
+	dt[n - 1] = wc_stats_median(sorted, n - 1);
 	if ((rc = wc_load_histogram_build(v, dt, 0.0, n, out, NULL)) != WC_OK)
 		rc = wc_error_set(err, rc, "%s: out of memory", path);
 done:

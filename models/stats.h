@@ -38,8 +38,18 @@ double wc_stats_quantile(const double *x, size_t n, double q, double *scratch);
 double wc_stats_quantile_select(double *x, size_t n, double q);
 
 /** Median of v[0..n) as GSL defines it (the mean of the two middle values
- *  when n is even); sorts v in place. NaN for n = 0. */
+ *  when n is even); sorts v in place. NaN for n = 0. The one median rule:
+ *  never the upper or lower middle value alone (docs/statistics.md). */
 double wc_stats_median(double *v, size_t n);
+
+/** The same median of sorted v[0..n) (GSL's
+ *  gsl_stats_median_from_sorted_data, which gives 0 for n = 0): NaN for
+ *  n = 0. */
+double wc_stats_median_sorted(const double *v, size_t n);
+
+/** Sorts v[0..n) ascending in place (GSL's gsl_sort), for several
+ *  quantiles of one sample by wc_stats_quantile_sorted with one sort. */
+void wc_stats_sort(double *v, size_t n);
 /** A median absolute deviation times this is a standard deviation for
  *  normal data (1 / Phi^-1(3/4)): the robust scale of the fits. */
 #define WC_STATS_MAD_TO_SD 1.4826

@@ -17,13 +17,26 @@ wc_stats_quantile_sorted(const double *v, size_t n, double q)
 	return gsl_stats_quantile_from_sorted_data(v, 1, n, q);
 }
 
+void
+wc_stats_sort(double *v, size_t n)
+{
+	if (n > 0)
+		gsl_sort(v, 1, n);
+}
+
 double
-wc_stats_median(double *v, size_t n)
+wc_stats_median_sorted(const double *v, size_t n)
 {
 	if (n == 0)
 		return NAN;
-	gsl_sort(v, 1, n);
 	return gsl_stats_median_from_sorted_data(v, 1, n);
+}
+
+double
+wc_stats_median(double *v, size_t n)
+{
+	wc_stats_sort(v, n);
+	return wc_stats_median_sorted(v, n);
 }
 
 double
@@ -32,8 +45,8 @@ wc_stats_quantile(const double *x, size_t n, double q, double *scratch)
 	if (n == 0)
 		return NAN;
 	memcpy(scratch, x, n * sizeof *x);
-	gsl_sort(scratch, 1, n);
-	return gsl_stats_quantile_from_sorted_data(scratch, 1, n, q);
+	wc_stats_sort(scratch, n);
+	return wc_stats_quantile_sorted(scratch, n, q);
 }
 
 double

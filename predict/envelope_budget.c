@@ -10,13 +10,12 @@
  */
 #include "envelope_internal.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/stats.h"
 #include "models/parallel.h"
 #include "models/progress.h"
 
@@ -131,10 +130,8 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 static double
 statistic(budget_state *bs)
 {
-	memcpy(bs->scratch, bs->agg, bs->n_bins * sizeof *bs->scratch);
-	gsl_sort(bs->scratch, 1, bs->n_bins);
-	return bs->bo->stat == WC_BUDGET_MAX ? bs->scratch[bs->n_bins - 1]
-	                                     : gsl_stats_quantile_from_sorted_data(bs->scratch, 1, bs->n_bins, 0.95);
+	/* The maximum is the type-7 quantile at 1 (the last sorted value). */
+	return wc_stats_quantile(bs->agg, bs->n_bins, bs->bo->stat == WC_BUDGET_MAX ? 1.0 : 0.95, bs->scratch);
 }
 
 /* The statistic of the fleet of k servers. */

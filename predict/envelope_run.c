@@ -9,14 +9,13 @@
  */
 #include "envelope_internal.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/stats.h"
 #include "models/parallel.h"
 #include "models/progress.h"
 
@@ -173,9 +172,9 @@ over_replicas(double *v, size_t n)
 		}
 	if (m == 0)
 		return (wc_envelope_stat){ NAN, NAN, NAN };
-	gsl_sort(v, 1, m);
-	return (wc_envelope_stat){ sum / (double)m, gsl_stats_quantile_from_sorted_data(v, 1, m, 0.05),
-		                   gsl_stats_quantile_from_sorted_data(v, 1, m, 0.95) };
+	wc_stats_sort(v, m);
+	return (wc_envelope_stat){ sum / (double)m, wc_stats_quantile_sorted(v, m, 0.05),
+		                   wc_stats_quantile_sorted(v, m, 0.95) };
 }
 
 static void

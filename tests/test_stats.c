@@ -154,6 +154,17 @@ median(void)
 	CHECK_NEAR(wc_stats_median(odd, 3), 3.0, 0.0);
 	CHECK(even[0] == 1.0 && even[3] == 4.0); /* sorted in place */
 	CHECK(isnan(wc_stats_median(odd, 0)));
+	/* The sorted-input variant is the same rule; GSL alone gives 0 for no
+	 * values, the project NaN. */
+	double sorted[] = { 1.0, 2.0, 7.0, 10.0 };
+	CHECK(wc_stats_median_sorted(sorted, 4) == 4.5);
+	CHECK(wc_stats_median_sorted(sorted, 4) == gsl_stats_median_from_sorted_data(sorted, 1, 4));
+	CHECK(wc_stats_median_sorted(sorted, 3) == 2.0);
+	CHECK(isnan(wc_stats_median_sorted(sorted, 0)));
+	double v[] = { 3.0, -1.0, 2.0 };
+	wc_stats_sort(v, 3);
+	CHECK(v[0] == -1.0 && v[1] == 2.0 && v[2] == 3.0);
+	wc_stats_sort(v, 0); /* nothing to sort, nothing read */
 }
 
 int

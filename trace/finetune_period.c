@@ -12,9 +12,8 @@
  */
 #include "finetune_trace_internal.h"
 #include "models/grow.h"
+#include "models/stats.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,10 +131,7 @@ reference_level(const ft_grid *g, const double *m, double *scratch)
 	for (size_t k = g->k0; k < g->k1; k++)
 		if (g->mark[k] == FT_ACTIVE && isfinite(m[k]))
 			scratch[len++] = m[k];
-	if (len == 0)
-		return NAN;
-	gsl_sort(scratch, 1, len);
-	return gsl_stats_median_from_sorted_data(scratch, 1, len);
+	return wc_stats_median(scratch, len);
 }
 
 int

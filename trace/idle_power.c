@@ -13,10 +13,9 @@
 #include "trace/idle.h"
 #include "models/catalog.h"
 #include "models/grow.h"
+#include "models/stats.h"
 #include "models/params.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +51,7 @@ lowest_stretch(const double *t, const double *p, size_t n, const unsigned char *
 		if (!isnan(best) && lo >= best)
 			continue; /* its median cannot beat the best */
 		memcpy(scratch, p + i, len * sizeof *p);
-		gsl_sort(scratch, 1, len);
-		double med = gsl_stats_median_from_sorted_data(scratch, 1, len);
+		double med = wc_stats_median(scratch, len); /* sorts scratch */
 		double tol = fmax(FLAT_ABS_W, FLAT_REL * med);
 		size_t near = 0;
 		for (size_t k = 0; k < len; k++)

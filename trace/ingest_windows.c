@@ -8,9 +8,8 @@
  */
 #include "ingest_internal.h"
 #include "models/grow.h"
+#include "models/stats.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -210,9 +209,7 @@ percentile5(const double *p, size_t n)
 	double *s = wc_alloc_array(n, sizeof *s), v = NAN;
 	if (!s)
 		return NAN;
-	memcpy(s, p, n * sizeof *s);
-	gsl_sort(s, 1, n);
-	v = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.05);
+	v = wc_stats_quantile(p, n, 0.05, s);
 	free(s);
 	return v;
 }

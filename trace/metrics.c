@@ -13,8 +13,6 @@
  */
 #include "trace/metrics.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include "models/grow.h"
 #include "models/stats.h"
@@ -196,8 +194,7 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 			scratch[nd++] = t[i] - t[i - 1];
 	if (nd == 0)
 		goto done;
-	gsl_sort(scratch, 1, nd);
-	out->grid_s = gsl_stats_median_from_sorted_data(scratch, 1, nd);
+	out->grid_s = wc_stats_median(scratch, nd);
 	if (out->duration_s / out->grid_s > (double)WC_TRACE_MAX_BINS) {
 		rc = wc_error_set(err, WC_ERANGE, "trace: spans %.0f s, more than %zu bins of %g s",
 		                  out->duration_s, WC_TRACE_MAX_BINS, out->grid_s);

@@ -7,14 +7,13 @@
  */
 #include "ingest_internal.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/stats.h"
 #include "trace/load.h"
 #include "trace/replay.h"
 
@@ -81,8 +80,7 @@ window_power(const run_ctx *rc, wc_trace_replay *r)
 	for (size_t k = 1; k < pt->n; k++)
 		if (pt->t[k] > pt->t[k - 1])
 			d[nd++] = pt->t[k] - pt->t[k - 1];
-	gsl_sort(d, 1, nd);
-	r->sample_s = nd ? gsl_stats_median_from_sorted_data(d, 1, nd) : NAN;
+	r->sample_s = wc_stats_median(d, nd);
 	free(d);
 	return WC_OK;
 }
@@ -188,10 +186,8 @@ single_prompts(const wc_engine_log *e, double a, double b)
 		if (e->t[k] > a && e->t[k - 1] < b && engine_load(e, k - 1) == 0 && engine_load(e, k) == 1 &&
 		    P[k] > P[k - 1])
 			v[n++] = P[k] - P[k - 1];
-	if (n >= MIN_SINGLE_PROMPTS) {
-		gsl_sort(v, 1, n);
-		med = gsl_stats_median_from_sorted_data(v, 1, n);
-	}
+	if (n >= MIN_SINGLE_PROMPTS)
+		med = wc_stats_median(v, n);
 	free(v);
 	return med;
 }

@@ -8,8 +8,6 @@
  */
 #include "validation/envelope_validate.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,10 +284,7 @@ median_of(double *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(v[i]))
 			v[m++] = v[i];
-	if (!m)
-		return NAN;
-	gsl_sort(v, 1, m);
-	return gsl_stats_median_from_sorted_data(v, 1, m);
+	return wc_stats_median(v, m);
 }
 
 /* Coverage and median width of the predictive intervals (docs/intervals.md,

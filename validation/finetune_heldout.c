@@ -10,14 +10,13 @@
  */
 #include "validation/finetune_validate.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/stats.h"
 #include "validation_internal.h"
 
 /* Median |error|, share within 5 % and bias of the finite errors. */
@@ -39,8 +38,7 @@ score(const wc_ft_level *lv, int n, int compute, wc_accuracy *out)
 	}
 	out->n = m;
 	if (m > 0) {
-		gsl_sort(a, 1, (size_t)m);
-		out->median_abs_err_pct = gsl_stats_median_from_sorted_data(a, 1, (size_t)m);
+		out->median_abs_err_pct = wc_stats_median(a, (size_t)m);
 		out->share_within_5pct = (double)within / m;
 		out->bias_pct = sum / m;
 	}

@@ -5,10 +5,10 @@
  */
 #include "validation_internal.h"
 #include "models/grow.h"
+#include "models/stats.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +29,7 @@ summarise(const char *name, const double *err_pct, size_t n, double *scratch, wc
 		bias += err_pct[i] / (double)n;
 		within += scratch[i] <= 5.0;
 	}
-	gsl_sort(scratch, 1, n);
-	out->median_abs_err_pct = gsl_stats_median_from_sorted_data(scratch, 1, n);
+	out->median_abs_err_pct = wc_stats_median(scratch, n);
 	out->share_within_5pct = (double)within / (double)n;
 	out->bias_pct = bias;
 }

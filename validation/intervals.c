@@ -8,9 +8,8 @@
  */
 #include "validation_internal.h"
 #include "models/grow.h"
+#include "models/stats.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,9 +201,8 @@ cover(const wc_per_run *rows, const char *set, const char *quantity, double *w, 
 	a->coverage_95 = a->median_rel_width = NAN;
 	if (!m)
 		return;
-	gsl_sort(w, 1, m);
 	a->coverage_95 = (double)in / (double)m;
-	a->median_rel_width = gsl_stats_median_from_sorted_data(w, 1, m);
+	a->median_rel_width = wc_stats_median(w, m);
 }
 
 int
