@@ -255,6 +255,25 @@ unresolved(void)
 	wave_free(&w);
 }
 
+/* No interval between samples to take the median sampling interval of:
+ * no samples read past the end of the array (n - 1 wrapped, a crash),
+ * one sample was "samples share their timestamps". Both are refused as
+ * too few samples. */
+static void
+too_few_samples(void)
+{
+	double t[1] = { 0.0 }, p[1] = { 300.0 };
+	wc_ft_steps_info in;
+	wc_ft_steps_result r;
+	wc_error err = { 0, "" };
+	wc_ft_steps_info_init(&in);
+	in.steps = 10;
+	CHECK_INT(wc_ft_steps_analyse(t, p, 0, &in, &r, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "trace: 0 power samples, at least 2 needed");
+	CHECK_INT(wc_ft_steps_analyse(t, p, 1, &in, &r, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "trace: 1 power sample, at least 2 needed");
+}
+
 static int
 warned(const wc_ft_steps_result *r, const char *what)
 {
@@ -350,6 +369,7 @@ main(void)
 	design avg = { 3.0, 0.15, 240, 40, 80, 18, 30, 12, 0.05, 7, 0, 0.1, 1.0 };
 	check("1-s averaged power", &avg, 0.01, 0.01);
 	unresolved();
+	too_few_samples();
 	stated_counts();
 	/* A period seen 8 times only: counted, with its warning. */
 	design few = { 2.0, 0.0, 8, 0, 0, 15, 0, 0, 0.03, 9, 0, 0, 0 };

@@ -9,13 +9,12 @@
  */
 #include "finetune_trace_internal.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/stats.h"
 #include "trace/levels.h"
 #include "trace/metrics.h"
 
@@ -61,13 +60,15 @@ wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_err
 	g->t = t;
 	g->p = p;
 	g->n = n;
-	double *d = wc_alloc_array(n > 1 ? n - 1 : 1, sizeof *d);
+	if (n < 2) /* no interval to take the median of (n - 1 would wrap at 0) */
+		return wc_error_set(err, WC_EINVAL, "trace: %zu power sample%s, at least 2 needed", n,
+		                    n == 1 ? "" : "s");
+	double *d = wc_alloc_array(n - 1, sizeof *d);
 	if (!d)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 	for (size_t i = 0; i + 1 < n; i++)
 		d[i] = t[i + 1] - t[i];
-	gsl_sort(d, 1, n - 1);
-	g->dt = gsl_stats_median_from_sorted_data(d, 1, n - 1);
+	g->dt = wc_stats_median(d, n - 1);
 	free(d);
 	if (!(g->dt > 0))
 		return wc_error_set(err, WC_EINVAL, "trace: samples share their timestamps");
