@@ -288,6 +288,31 @@ main(void)
 	CHECK_CONTAINS(r.err, "no sample, nor of the group's other 1 GPU series (its exporter down?), at ");
 	run_result_free(&r);
 	free(in);
+	/* Spacings 10 s (five), 30 s (four) and one 60 s outage: ten, an even
+	 * count. The median is the mean of the two middle ones, 20 s, so the
+	 * outage (3 x) is left out and the interval is 170 / 9 = 18.9 s. The
+	 * upper middle value (30 s) kept it: 23 s and "--step 23 or longer". */
+	{
+		static const int at[] = { 0, 10, 40, 50, 80, 90, 120, 130, 160, 170, 230 };
+		size_t cap = 1 << 14, len = 0;
+		char *buf = malloc(cap);
+		for (size_t k = 0; k < sizeof at / sizeof *at; k++)
+			len += (size_t)snprintf(buf + len, cap - len,
+			                        "# wattcast-scrape %d h1:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\","
+			                        "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"} 300\n"
+			                        "# wattcast-scrape %d h1:8000\nvllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n",
+			                        T0 + at[k], T0 + at[k]);
+		in = path_join(dir, "median.prom");
+		CHECK(write_text(in, buf) == 0);
+		free(buf);
+	}
+	ingest(in, "--step", "5", &r);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--step 5 s is shorter than the scrape interval: --step 19 or longer "
+	               "(group 'h1': a step without a sample is a gap; 18.89 s measured between the samples of ");
+	run_result_free(&r);
+	free(in);
 	/* One instant has no length for any step. */
 	in = scrapes("one.prom", 1, 1.0, -1);
 	ingest(in, "--step", "1", &r);
