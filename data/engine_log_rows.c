@@ -3,6 +3,7 @@
  * and holes in the log (docs/formats/telemetry.md, "engine.csv").
  */
 #include "engine_log_internal.h"
+#include "models/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -131,13 +132,6 @@ wc__engine_settle(wc_engine_log *e, size_t *line, const char *path, const wc_tel
 	}
 }
 
-static int
-by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 void
 wc__engine_warn_gaps(const wc_engine_log *e, const size_t *line, const char *path,
                      const wc_telemetry_options *opt)
@@ -149,8 +143,10 @@ wc__engine_warn_gaps(const wc_engine_log *e, const size_t *line, const char *pat
 		return;
 	for (size_t i = 1; i < e->n; i++)
 		d[i - 1] = e->t[i] - e->t[i - 1];
-	qsort(d, e->n - 1, sizeof *d, by_value);
-	double med = d[(e->n - 1) / 2];
+	/* The one median rule (docs/statistics.md): for an even count the mean
+	 * of the two middle spacings, not the upper one, which raised the
+	 * threshold of a log mixing short and long spacings. */
+	double med = wc_stats_median(d, e->n - 1);
 	free(d);
 	size_t shown = 0, n = 0;
 	double longest = 0.0;

@@ -23,6 +23,7 @@
  * rows are only counted off.
  */
 #include "nvsmi_internal.h"
+#include "models/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -105,20 +106,14 @@ count_at_cut(const nv_reader *rd, double cut, int at_end)
 	return c;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The GPU count the held rows make evident. nvidia-smi writes a sweep's
  * rows one right after another and the next sweep a sampling interval
  * later, so the gaps between neighbouring rows fall into short ones
  * (within sweeps) and long ones (between them), with a jump between the
  * two in the sorted gaps. Cut there, the rows fall into sweeps of one
  * size. A jump is taken when it is at least NV_GAP_RATIO, the median gap
- * below it is within WC_NVSMI_SWEEP_TOL_S (rows of a sweep usually are;
+ * below it (the one rule, docs/statistics.md: the mean of the two middle
+ * gaps for an even count) is within WC_NVSMI_SWEEP_TOL_S (rows of a sweep usually are;
  * rows further apart than the shortest logging interval are a 1-GPU log,
  * even with pauses as regular as sweeps) and its commonest size holds
  * NV_GAP_SHARE of the rows (a jump to a few irregular pauses makes no
@@ -137,7 +132,7 @@ read_count(const nv_reader *rd, int at_end)
 	for (size_t i = 1; i < rd->n_held; i++)
 		if (rd->held[i - 1].ok && rd->held[i].ok)
 			gaps[n++] = fmax(fabs(rd->held[i].t - rd->held[i - 1].t), NV_GAP_FLOOR_S);
-	qsort(gaps, n, sizeof *gaps, cmp_double);
+	wc_stats_sort(gaps, n);
 	for (int k = 0; k < NV_GAP_CUTS; k++) {
 		size_t at = 0;
 		double ratio = NV_GAP_RATIO;
@@ -145,7 +140,8 @@ read_count(const nv_reader *rd, int at_end)
 			int seen = 0;
 			for (int j = 0; j < k; j++)
 				seen |= tried[j] == i;
-			if (!seen && gaps[i] / gaps[i - 1] >= ratio && gaps[i / 2] <= WC_NVSMI_SWEEP_TOL_S) {
+			if (!seen && gaps[i] / gaps[i - 1] >= ratio &&
+			    wc_stats_median_sorted(gaps, i) <= WC_NVSMI_SWEEP_TOL_S) {
 				ratio = gaps[i] / gaps[i - 1];
 				at = i;
 			}

@@ -220,6 +220,29 @@ main(void)
 	wc_engine_free(e);
 	free(p);
 
+	/* Spacings 1 s (five), 3 s (three), 15 s and 25 s: ten, an even count,
+	 * so the median is the mean of the two middle ones, 2 s (the one rule,
+	 * docs/statistics.md), and only the 25 s hole is over 10 x. The upper
+	 * middle spacing (3 s) was taken: neither hole was warned. */
+	p = path_join(dir, "uneven.csv");
+	{
+		static const int at[] = { 0, 1, 4, 5, 8, 9, 12, 13, 28, 29, 54 };
+		char text[2048] = "timestamp,num_requests_running,prompt_tokens_total,generation_tokens_total\n";
+		for (size_t k = 0; k < sizeof at / sizeof *at; k++)
+			snprintf(text + strlen(text), sizeof text - strlen(text), "%d,4,%d,%d\n", 1000 + at[k],
+			         50 * at[k], 100 * at[k]);
+		CHECK(write_text(p, text) == 0);
+	}
+	e = read_log(p, &w);
+	CHECK(e != NULL);
+	snprintf(want, sizeof want, "%s:12: no row for 25.000 s before this line (12 times the median "
+	         "spacing 2.000 s)", p);
+	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "no row for 15.000 s") == NULL);
+	CHECK_INT(w.count, 1);
+	wc_engine_free(e);
+	free(p);
+
 	free(dir);
 	return check_report("test_engine_counter_glitches");
 }
