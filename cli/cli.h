@@ -217,6 +217,10 @@ void cli_created_time(char out[24]);
  * (cli/cmd_*_finetune.c); argv[0] is the target name. */
 int cli_fit_finetune(int argc, char **argv);
 int cli_calibrate_finetune(int argc, char **argv);
+/** `wattcast calibrate --http-worker FOLDER`: POST /v1/calibrate's
+ *  estimation, in a process of its own (cli/calibrate_worker.c; internal,
+ *  in no help text). */
+int cli_calibrate_http_worker(int argc, char **argv);
 int cli_validate_finetune(int argc, char **argv);
 int cli_predict_finetune(int argc, char **argv);
 

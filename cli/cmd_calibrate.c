@@ -144,6 +144,8 @@ cli_cmd_calibrate(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	if (argc > 1 && strcmp(argv[1], "finetune") == 0)
 		return cli_calibrate_finetune(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "--http-worker") == 0)
+		return cli_calibrate_http_worker(argc, argv);
 	if ((rc = parse_flags(cmd, argc, argv, &a)) != CLI_OK || a.help)
 		return rc;
 	gsl_set_error_handler_off();

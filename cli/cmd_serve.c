@@ -160,6 +160,7 @@ typedef struct {
 	int n_params;
 	const char *profile;
 	char listen[64];
+	char self[4096];             /* this executable: so.calibrate_worker */
 	wc_server_options so;
 	long threads, max_body;
 	int help;
@@ -211,6 +212,16 @@ parse_serve_args(int argc, char **argv, serve_args *a)
 	a->so.listen = a->listen;
 	a->so.threads = (int)a->threads;
 	a->so.max_body = (size_t)a->max_body;
+	/* POST /v1/calibrate runs `wattcast calibrate --http-worker` in a
+	 * process of its own (docs/architecture.md, "The calibration worker"):
+	 * this very executable, so the worker is the server's version. */
+	ssize_t n = readlink("/proc/self/exe", a->self, sizeof a->self - 1);
+	if (n > 0 && (size_t)n < sizeof a->self - 1) {
+		a->self[n] = '\0';
+		a->so.calibrate_worker = a->self;
+	} else
+		fprintf(stderr, "wattcast serve: warning: cannot find its own executable (/proc/self/exe: %s); "
+		        "POST /v1/calibrate will answer 503\n", n < 0 ? strerror(errno) : "path too long");
 	return CLI_OK;
 }
 

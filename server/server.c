@@ -33,6 +33,7 @@ free_server(wc_server *srv)
 	wc_profiles_release(srv->profiles);
 	free(srv->models_body);
 	free(srv->busy_body);
+	free(srv->calibrate_worker);
 	pthread_mutex_destroy(&srv->state_lock);
 	free(srv);
 }
@@ -62,6 +63,8 @@ apply_options(wc_server *srv, const wc_server_options *opt)
 		reserve = 1;
 	srv->max_body_readers = srv->threads - reserve;
 	srv->bench_trivial_route = opt->bench_trivial_route;
+	srv->calibrate_timeout_ms = opt->calibrate_timeout_ms > 0 ? opt->calibrate_timeout_ms
+	                                                          : WC_SERVER_CALIBRATE_TIMEOUT_MS;
 	/* Heavy work is CPU-bound: more at once than cores only adds memory
 	 * and latency. */
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -134,7 +137,8 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 		free_server(srv);
 		return rc;
 	}
-	if (!(srv->models_body = wc_models_body(&srv->models_len)) || build_busy_body(srv) != 0) {
+	if (!(srv->models_body = wc_models_body(&srv->models_len)) || build_busy_body(srv) != 0 ||
+	    (opt->calibrate_worker && !(srv->calibrate_worker = strdup(opt->calibrate_worker)))) {
 		free_server(srv);
 		return wc_error_set(err, WC_ENOMEM, "serve: out of memory");
 	}

@@ -15,6 +15,10 @@
 #define WC_SERVER_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "data/runs_table.h"
+#include "models/limits.h"
 
 #include "predict/capacity_predict.h"
 #include "predict/finetune_predict.h"
@@ -107,6 +111,15 @@ typedef struct {
 	 *  once; more get 503 with Retry-After. 0 = the online CPUs, at least
 	 *  WC_SERVER_MIN_HEAVY (docs/http-api.md, "Limits"). */
 	int max_heavy;
+	/** The wattcast executable POST /v1/calibrate runs its estimation in
+	 *  (`wattcast calibrate --http-worker`, a process of its own: the
+	 *  server never calls fit/, docs/architecture.md). NULL = the route
+	 *  answers 503 calibration_unavailable. `wattcast serve` gives its own
+	 *  executable. */
+	const char *calibrate_worker;
+	/** Milliseconds a calibration's worker may run before it is killed
+	 *  and the route answers 504. 0 = WC_SERVER_CALIBRATE_TIMEOUT_MS. */
+	int calibrate_timeout_ms;
 } wc_server_options;
 
 #define WC_SERVER_DEFAULT_THREADS 64
@@ -143,9 +156,16 @@ typedef struct {
 #define WC_SERVER_CALIBRATE_MAX_RUNS 1000
 /** The default cap on heavy requests is never below this. */
 #define WC_SERVER_MIN_HEAVY 2
+/** The default wall-time bound of one calibration's worker
+ *  (docs/http-api.md, "Limits"). */
+#define WC_SERVER_CALIBRATE_TIMEOUT_MS 120000
+/** The most bytes a calibration's worker may answer: the parameter file's
+ *  bound and room for the rest of the answer. */
+#define WC_SERVER_CALIBRATE_MAX_ANSWER (WC_PARAMS_MAX_BYTES + ((size_t)1 << 20))
 #define WC_SERVER_OPTIONS_INIT                                                   \
 	{ .listen = NULL, .threads = 0, .max_body = 0, .max_batch_body = 0,       \
-	  .request_timeout_ms = 0, .bench_trivial_route = 0, .max_heavy = 0 }
+	  .request_timeout_ms = 0, .bench_trivial_route = 0, .max_heavy = 0,      \
+	  .calibrate_worker = NULL, .calibrate_timeout_ms = 0 }
 
 typedef struct wc_server wc_server;
 
@@ -200,6 +220,30 @@ int wc_server_reload_files(wc_server *srv, int n, const char *const *paths, wc_e
  *  the workers stop and everything is released. NULL is a no-op. Never
  *  call it from a request handler or a signal handler. */
 void wc_server_stop(wc_server *srv);
+
+/* ------------------------------------------------------------ calibration */
+
+/** The body of POST /v1/calibrate as the calibration's inputs
+ *  (docs/http-api.md, "POST /v1/calibrate"), checked as the route checks
+ *  it. The route reads it to refuse a bad body at once; the worker process
+ *  that estimates (`wattcast calibrate --http-worker`) reads the same body
+ *  again, so both see the very same runs and options. */
+typedef struct {
+	wc_runs_table *runs;           /* owned: wc_calibrate_request_clear */
+	int platform_scope;            /* "scope": "platform" (else the model scope) */
+	/* "" = absent */
+	char model[WC_NAME_MAX], platform[WC_NAME_MAX], relative_to[WC_NAME_MAX], name[WC_NAME_MAX];
+	double idle_power_w, run_scatter; /* 0 = absent */
+	int replicates;                /* the draws; -1 = none */
+	uint64_t seed;
+} wc_calibrate_request;
+
+/** Read and check the JSON body `text` against `base` (the profile that
+ *  calibrates; its draws set the default replicates). On failure
+ *  (WC_EINVAL) the message is the route's 422 message. */
+int wc_calibrate_request_read(const char *text, size_t len, const wc_params *base,
+                              wc_calibrate_request *out, wc_error *err);
+void wc_calibrate_request_clear(wc_calibrate_request *r);
 
 #ifdef __cplusplus
 }

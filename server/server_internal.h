@@ -237,6 +237,8 @@ struct wc_server {
 	int max_heavy;               /* heavy routes running at once (router.c) */
 	atomic_int heavy;
 	char *busy_body;             /* the 503 beyond max_heavy, built once */
+	char *calibrate_worker;      /* the wattcast executable, or NULL (route_calibrate.c) */
+	int calibrate_timeout_ms;
 	size_t busy_len;
 
 	pthread_mutex_t state_lock;  /* guards `profiles` (the pointer only) */
@@ -500,6 +502,20 @@ void wc_route_bench_trivial(wc_request *req, wc_response *res);
 void wc_route_page(wc_request *req, wc_response *res);
 void wc_route_page_script(wc_request *req, wc_response *res); /* page.js, form.js, answers.js, panels.js */
 void wc_route_page_css(wc_request *req, wc_response *res);
+
+/** POST /v1/calibrate's body into `out` (calibrate_request.c): the
+ *  fields, the options, then the runs; 422 at the field at fault. */
+int wc__calibrate_request_parse(const json_t *body, const wc_params *base, wc_calibrate_request *out,
+                                wc_api_error *e);
+/** Run `wattcast calibrate --http-worker DIR` (calibrate_spawn.c) in
+ *  the private folder `dir`, which holds its inputs, and wait for it at
+ *  most the server's calibrate_timeout_ms; the child is always reaped.
+ *  0 with `*status` its exit status, else -1 with the 500/504 in `e`. */
+int wc__calibrate_spawn(const wc_server *srv, const char *dir, int *status, wc_api_error *e);
+/** A private folder for one calibration (mkdtemp, 0700) into `dir`. */
+int wc__calibrate_dir_make(char *dir, size_t cap, wc_api_error *e);
+/** Remove `dir` and every file in it (the worker's inputs and answer). */
+void wc__calibrate_dir_remove(const char *dir);
 
 /** GET /v1/models body, built once at start-up (malloc'd). */
 char *wc_models_body(size_t *len);

@@ -530,6 +530,8 @@ main(void)
 	so.listen = "127.0.0.1:0";
 	so.threads = THREADS;
 	so.max_heavy = 1;
+	/* POST /v1/calibrate's worker: the wattcast the harness built. */
+	so.calibrate_worker = test_env("WATTCAST_BIN", NULL);
 	CHECK_INT(wc_server_start(&so, &p, "hostile", &srv, &err), WC_OK);
 	if (!srv) {
 		fprintf(stderr, "%s\n", err.msg);

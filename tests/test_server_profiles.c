@@ -306,6 +306,8 @@ main(void)
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	so.listen = "127.0.0.1:0";
 	so.threads = 6;
+	/* POST /v1/calibrate's worker: the wattcast the harness built. */
+	so.calibrate_worker = test_env("WATTCAST_BIN", NULL);
 	/* Two sets of one name are refused. */
 	const wc_params *twins[2] = { &paper, &paper };
 	CHECK(wc_server_start_profiles(&so, 2, twins, NULL, &srv, &err) != WC_OK);
