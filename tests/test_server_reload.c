@@ -314,6 +314,20 @@ main(void)
 	CHECK_INT(kill(pid, SIGHUP), 0);
 	CHECK_INT(errlog_wait_for(&log, "colour"), 0);
 	CHECK(health_version_is(v_b));
+	/* POST /v1/calibrate from `wattcast serve`: its worker process is the
+	 * server's own executable (cli/cmd_serve.c), calibrating the set now
+	 * served. */
+	CURL *ch = curl_easy_init();
+	http_reply cr;
+	http_post_json(ch, url("/v1/calibrate"), "{\"bootstrap\":0,\"runs\":[{\"platform\":\"A100\",\"tp\":1,"
+	               "\"model\":\"Qwen3-8B\",\"running\":8,\"mean_power_w\":300}]}", &cr);
+	CHECK_INT(cr.status, 200);
+	const char *cal_name = json_string_value(json_object_get(cr.json, "name"));
+	CHECK(cal_name && strncmp(cal_name, "set-b", 5) == 0);
+	if (cr.status != 200)
+		fprintf(stderr, "calibrate: %.300s\n", cr.body ? cr.body : "");
+	http_reply_free(&cr);
+	curl_easy_cleanup(ch);
 
 	atomic_store(&stop_load, 1);
 	for (int i = 0; i < started; i++)
