@@ -304,7 +304,8 @@ const wc_route *wc_route_at(size_t i);
 /** Stack each route runs on (stack.c), one per worker, mapped on
  *  first use and touched only as deep as an answer goes: the deepest (a
  *  flexibility sweep's warnings) uses about 30 KiB under AddressSanitizer
- *  and a calibration a few hundred KiB; 8 MiB is a main thread's stack. */
+ *  (a calibration, a few hundred KiB, runs in a worker process of its own:
+ *  route_calibrate.c); 8 MiB is a main thread's stack. */
 #define WC_HTTP_HANDLER_STACK (8u << 20)
 
 /** Run fn(arg) on this worker's WC_HTTP_HANDLER_STACK stack and return
