@@ -6,24 +6,21 @@
  */
 #include "finetune_fit_internal.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "models/interval.h"
 #include "models/warnings.h"
 
-/* value with a 95 % interval from the t distribution (n - p dof). */
+/* value with the 95 % t interval of models/interval.h (n - p dof); none
+ * when the fit is exact (docs/intervals.md). */
 static wc_param
 fitted(double v, double se, int dof)
 {
 	wc_param p = { v, NAN, NAN, WC_SRC_FITTED };
-	if (isfinite(se) && dof > 0) {
-		double t = gsl_cdf_tdist_Pinv(0.975, dof);
-		p.lo = v - t * se;
-		p.hi = v + t * se;
-	}
+	wc_interval_t(v, se, dof, &p.lo, &p.hi);
 	return p;
 }
 

@@ -8,6 +8,7 @@
 #include "models/error.h"
 #include "models/stats.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,20 @@ wc_interval_contain(double point, double *lo, double *hi)
 		return 0;
 	}
 	return 1;
+}
+
+int
+wc_interval_t(double v, double se, int dof, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (!isfinite(v) || !isfinite(se) || se < 0.0 || dof < 1)
+		return 0;
+	/* 0.5 + 0.5 x 0.95 is 0.975 exactly in binary, the literal the
+	 * fine-tuning fit used before this rule lived here. */
+	double t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * WC_INTERVAL_LEVEL, dof);
+	*lo = v - t * se;
+	*hi = v + t * se;
+	return wc_interval_contain(v, lo, hi);
 }
 
 int

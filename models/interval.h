@@ -35,6 +35,15 @@ int wc_interval_from_draws(double *v, size_t n, double point, double *lo, double
  *  width, else 0 with both NaN. */
 int wc_interval_contain(double point, double *lo, double *hi);
 
+/** The 95 % interval of an estimate `v` with standard error `se` on `dof`
+ *  degrees of freedom: v -+ t se, t the (1 + WC_INTERVAL_LEVEL) / 2
+ *  quantile of Student's t, for a least-squares coefficient when there
+ *  are no draws (docs/intervals.md, "Two parts"). Held to the rule of
+ *  wc_interval_contain: 1 with lo < v < hi; 0 (lo, hi NaN) when se is
+ *  not finite, dof < 1, or t se does not move v (an exact fit, se 0):
+ *  no interval rather than a zero-width one. */
+int wc_interval_t(double v, double se, int dof, double *lo, double *hi);
+
 #define WC_PE_STRATA_MAX 32
 
 /** One stratum of held-out log residuals r = log(measured / predicted). */

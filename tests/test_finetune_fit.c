@@ -5,14 +5,17 @@
  * bootstrap is bit-identical for any thread count; without noise every
  * relation is the compute law's exact projection on its sweep (R^2 = 1);
  * the sweeps are found; and level-held-out validation on the synthetic
- * table predicts at least 90 % of the levels within 5 %.
+ * table predicts at least 90 % of the levels within 5 %; and a coefficient
+ * fitted exactly (se 0) has no t interval rather than one of zero width.
  */
 #include "data/data.h"
 #include "fit/fit.h"
 #include "fit/finetune_fit.h"
+#include "models/interval.h"
 #include "validation/validation.h"
 #include "tests/support/support.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,9 +219,85 @@ repeated_configuration(void)
 	wc_ft_table_free(t);
 }
 
+/* Every t interval of a fit without draws (`--bootstrap 0`) is the rule
+ * of models/interval.h: at WC_INTERVAL_LEVEL, containing its estimate,
+ * with width -- or none. On noise-free runs the relations are exact
+ * projections: their coefficients' se is 0 or a few ulps, and v -+ t se
+ * was an interval of zero width, lo == hi == v (docs/intervals.md). */
+static int
+interval_ok(const wc_param *p, double se, int dof)
+{
+	if (isnan(p->lo) && isnan(p->hi))
+		return !(isfinite(se) && dof > 0 && p->value - 2.0 * se < p->value && p->value + 2.0 * se > p->value);
+	if (!(p->lo < p->value && p->value < p->hi))
+		return 0;
+	double t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * WC_INTERVAL_LEVEL, dof);
+	return p->lo == p->value - t * se && p->hi == p->value + t * se;
+}
+
+static void
+exact_runs_have_no_zero_width_interval(void)
+{
+	wc_ft_table *t = simulated(42, 0.0);
+	wc_ft_fit_result r;
+	CHECK_INT(wc_fit_finetune(t, NULL, &r, NULL), WC_OK);
+	const wc_finetune_params *s = &r.section;
+	int dof = r.compute.n - 2, intervals = 0, none = 0;
+	CHECK(interval_ok(&s->e0, s->e0_se, dof));
+	CHECK(interval_ok(&s->kappa, s->kappa_se, dof));
+	for (int k = 0; k < WC_FT_REL_COUNT; k++)
+		for (int j = 0; j < r.relation[k].terms; j++) {
+			const wc_param *c = &s->relations[k].coef[j];
+			const wc_ft_linear_fit *f = &r.relation[k];
+			CHECK(interval_ok(c, f->se[j], f->n - f->terms));
+			if (isnan(c->lo))
+				none++;
+			else
+				intervals++;
+		}
+	fprintf(stderr, "noise 0: %d relation coefficient(s) with an interval, %d without\n", intervals, none);
+	CHECK(intervals + none >= 6);
+	/* The batch sweep's energies set to e_tok = 1 + 4 / micro-batch
+	 * exactly (powers of two): the relation fits with se 0, and its
+	 * coefficients have no interval, not [v, v]. */
+	int b = wc_ft_sweeps_best(&r.sweeps, WC_FT_REL_BATCH);
+	CHECK(b >= 0);
+	const wc_ft_sweep *sw = &r.sweeps.sweeps[b];
+	for (size_t i = 0; i < sw->n_rows; i++) {
+		wc_ft_run *run = &t->runs[sw->rows[i]];
+		wc_ft_run_facts f;
+		CHECK_INT(wc_ft_run_facts_of(run, &f, NULL), WC_OK);
+		run->energy_per_step_j = f.flops.tokens_per_step * (1.0 + 4.0 / run->config.micro_batch);
+	}
+	wc_ft_fit_result_clear(&r);
+	CHECK_INT(wc_fit_finetune(t, NULL, &r, NULL), WC_OK);
+	const wc_ft_linear_fit *fb = &r.relation[WC_FT_REL_BATCH];
+	fprintf(stderr, "exact batch sweep: a %.17g se %g, b %.17g se %g\n", fb->coef[0], fb->se[0], fb->coef[1],
+	        fb->se[1]);
+	for (int j = 0; j < fb->terms; j++) {
+		const wc_param *c = &r.section.relations[WC_FT_REL_BATCH].coef[j];
+		CHECK(interval_ok(c, fb->se[j], fb->n - fb->terms));
+		CHECK(isnan(c->lo) && isnan(c->hi));
+	}
+	CHECK(fb->se[0] == 0.0 && fb->se[1] == 0.0);
+	/* The rule itself: an exact estimate has none; one with an se has
+	 * v -+ t se at the level every interval is reported at. */
+	double lo, hi;
+	CHECK_INT(wc_interval_t(2176.3, 0.0, 61, &lo, &hi), 0);
+	CHECK(isnan(lo) && isnan(hi));
+	CHECK_INT(wc_interval_t(2176.3, 1e-14, 61, &lo, &hi), 0);
+	CHECK_INT(wc_interval_t(2176.3, 0.1, 0, &lo, &hi), 0);
+	CHECK_INT(wc_interval_t(2176.3, 0.1, 61, &lo, &hi), 1);
+	CHECK_NEAR(hi - 2176.3, 0.1 * 1.9996235, 1e-6);
+	CHECK(lo < 2176.3 && 2176.3 < hi);
+	wc_ft_fit_result_clear(&r);
+	wc_ft_table_free(t);
+}
+
 int
 main(void)
 {
+	exact_runs_have_no_zero_width_interval();
 	repeated_configuration();
 	recovery(42);
 	recovery(7);
