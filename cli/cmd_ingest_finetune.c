@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "data/data.h"
+#include "models/limits.h"
 #include "trace/trace.h"
 
 #include <math.h>
@@ -22,7 +23,7 @@ cli_ingest_finetune_flag(const char *cmd, const char *name, const char *value, w
 	struct { const char *flag; int *field; long max; } ints[] = {
 		{ "micro-batch", &f->micro_batch, WC_FT_MAX_INT }, { "seq-len", &f->seq_len, WC_FT_MAX_INT },
 		{ "grad-accum", &f->grad_accum, WC_FT_MAX_INT }, { "gpus", &f->gpus, WC_FT_MAX_GPUS },
-		{ "data-parallel", &f->data_parallel, WC_FT_MAX_GPUS }, { "lora-rank", &f->lora_rank, 1000000 },
+		{ "data-parallel", &f->data_parallel, WC_FT_MAX_GPUS }, { "lora-rank", &f->lora_rank, WC_FT_MAX_LORA_RANK },
 	};
 	char flag[32];
 	snprintf(flag, sizeof flag, "--%s", name);

@@ -197,7 +197,7 @@ parse_capacity_flag(const char *cmd, int opt, predict_args *a)
 		                                     "--experts", "--experts-per-token", "--cache-layers",
 		                                     "--sliding-window" };
 		int i = opt - OPT_LAYERS;
-		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, 1000000, &a->facts.ints[i]);
+		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, WC_MODEL_MAX_ARCH_INT, &a->facts.ints[i]);
 		break;
 	}
 	default: return -1;
@@ -265,7 +265,7 @@ parse_predict_flags(int argc, char **argv, predict_args *a)
 			a->have_active = 1;
 			break;
 		case OPT_MODEL: a->model = optarg; break;
-		case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, 4096, &a->tp); break;
+		case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_LAW_MAX_TP, &a->tp); break;
 		case OPT_CONC:
 			/* a positive concurrency below the bound gave null energies (models/limits.h) */
 			rc = cli_parse_load(cmd, "--concurrency", optarg, 1, WC_CAPACITY_MIN_CONCURRENCY, INFINITY,

@@ -1,6 +1,7 @@
 /* wattcast predict finetune: energy of a fine-tuning job from a frozen law. */
 #include "cli.h"
 #include "data/data.h"
+#include "models/limits.h"
 #include "predict/predict.h"
 #include "server/server.h"
 
@@ -62,14 +63,14 @@ parse_one(int opt, ft_args *a)
 	case OPT_ACTIVE:
 		a->have_active = 1;
 		return cli_parse_double(cmd, "--active-params", optarg, 0, 0, &c->params_b);
-	case OPT_LAYERS: return int_flag("--layers", 1, 100000, &c->layers);
-	case OPT_DMODEL: return int_flag("--d-model", 1, 10000000, &c->d_model);
+	case OPT_LAYERS: return int_flag("--layers", 1, WC_FT_MAX_LAYERS, &c->layers);
+	case OPT_DMODEL: return int_flag("--d-model", 1, WC_FT_MAX_D_MODEL, &c->d_model);
 	case OPT_BATCH: return int_flag("--micro-batch", 1, WC_FT_MAX_INT, &c->micro_batch);
 	case OPT_SEQ: return int_flag("--seq-len", 1, WC_FT_MAX_INT, &c->seq_len);
 	case OPT_ACCUM: return int_flag("--grad-accum", 1, WC_FT_MAX_INT, &c->grad_accum);
 	case OPT_GPUS: return int_flag("--gpus", 1, WC_FT_MAX_GPUS, &c->gpus);
 	case OPT_DP: return int_flag("--data-parallel", 1, WC_FT_MAX_GPUS, &c->data_parallel);
-	case OPT_RANK: return int_flag("--lora-rank", 1, 1000000, &c->lora_rank);
+	case OPT_RANK: return int_flag("--lora-rank", 1, WC_FT_MAX_LORA_RANK, &c->lora_rank);
 	case OPT_CKPT: c->checkpointing = 1; return CLI_OK;
 	case OPT_TOKENS: return cli_parse_double(cmd, "--tokens-per-step", optarg, 0, 0, &c->tokens_per_step);
 	case OPT_STEPS: return cli_parse_double(cmd, "--steps", optarg, 0, 1, &a->q.steps);

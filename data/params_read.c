@@ -16,6 +16,12 @@
 #include "params_internal.h"
 #include "models/grow.h"
 
+/* Columns of a draw matrix a file may hold: its parameters, a few per
+ * level and model of a set of at most WC_MAX_LEVELS levels, so a few
+ * hundred at most; the bound is private to this reader, as no command
+ * writes or takes a count of them. */
+#define DRAW_NAMES_MAX 4096
+
 
 /* {"value": x, "ci95": [lo, hi], "source": "..."}; null when `nullable`. */
 int
@@ -298,11 +304,12 @@ wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws
 		return rc;
 	json_t *jn = json_object_get(v, "names"), *jv = json_object_get(v, "values");
 	wc__json_join(p, path, "names");
-	if (!json_is_array(jn) || json_array_size(jn) == 0 || json_array_size(jn) > 4096)
-		return wc__json_fail(ld, p, "expected a non-empty array of at most 4096 names");
+	if (!json_is_array(jn) || json_array_size(jn) == 0 || json_array_size(jn) > DRAW_NAMES_MAX)
+		return wc__json_fail(ld, p, "expected a non-empty array of at most %d names", DRAW_NAMES_MAX);
 	wc__json_join(q, path, "values");
-	if (!json_is_array(jv) || json_array_size(jv) == 0 || json_array_size(jv) > 1000000)
-		return wc__json_fail(ld, q, "expected a non-empty array of at most 1000000 draws");
+	/* No command writes more draws than it may ask for (models/limits.h). */
+	if (!json_is_array(jv) || json_array_size(jv) == 0 || json_array_size(jv) > WC_BOOTSTRAP_MAX)
+		return wc__json_fail(ld, q, "expected a non-empty array of at most %d draws", WC_BOOTSTRAP_MAX);
 	size_t k = json_array_size(jn), b = json_array_size(jv);
 	int ok;
 	size_t cells = wc_size_mul(k, b, &ok);

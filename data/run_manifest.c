@@ -396,9 +396,9 @@ own_finetune(wc__json_loader *ld, json_t *root, wc_run_manifest *m, int version)
 	    (rc = ft_int(ld, o, "grad_accum", 1, WC_FT_MAX_INT, &f->grad_accum)) ||
 	    (rc = ft_int(ld, o, "gpus", 1, WC_FT_MAX_GPUS, &f->gpus)) ||
 	    (rc = ft_int(ld, o, "data_parallel", 1, WC_FT_MAX_GPUS, &f->data_parallel)) ||
-	    (rc = ft_int(ld, o, "lora_rank", 1, 1000000, &f->lora_rank)) ||
-	    (rc = ft_int(ld, o, "layers", 1, 100000, &f->layers)) ||
-	    (rc = ft_int(ld, o, "d_model", 1, 10000000, &f->d_model)) ||
+	    (rc = ft_int(ld, o, "lora_rank", 1, WC_FT_MAX_LORA_RANK, &f->lora_rank)) ||
+	    (rc = ft_int(ld, o, "layers", 1, WC_FT_MAX_LAYERS, &f->layers)) ||
+	    (rc = ft_int(ld, o, "d_model", 1, WC_FT_MAX_D_MODEL, &f->d_model)) ||
 	    (rc = wc__json_optional_number(ld, o, "/finetune", "steps", 1, 1e12, &f->steps)) ||
 	    (rc = wc__json_optional_number(ld, o, "/finetune", "tokens_per_step", 1e-9, 1e300, &f->tokens_per_step)))
 		return rc;

@@ -5,6 +5,7 @@
  * the published default, validation) is in finetune_params.c.
  */
 #include "models/finetune_law.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -92,14 +93,14 @@ static int
 check_model(const wc_ft_config *c, wc_error *err)
 {
 	int rc;
-	if (!(c->params_b > 0) || !(c->params_b <= 1e5))
-		return wc_error_set(err, WC_EINVAL, "params_b: must be a number of billions > 0 and at most 100000, "
-		                    "got %g", c->params_b);
-	if ((rc = check_int("layers", c->layers, 1, 100000, ">= 1", err)) ||
-	    (rc = check_int("d_model", c->d_model, 1, 10000000, ">= 1", err)) ||
-	    (rc = check_int("attention_heads", c->attention_heads, 0, 100000, ">= 0", err)) ||
-	    (rc = check_int("kv_heads", c->kv_heads, 0, 100000, ">= 0", err)) ||
-	    (rc = check_int("head_dim", c->head_dim, 0, 100000, ">= 0", err)))
+	if (!(c->params_b > 0) || !(c->params_b <= WC_MODEL_MAX_PARAMS_B))
+		return wc_error_set(err, WC_EINVAL, "params_b: must be a number of billions > 0 and at most %g, "
+		                    "got %g", WC_MODEL_MAX_PARAMS_B, c->params_b);
+	if ((rc = check_int("layers", c->layers, 1, WC_FT_MAX_LAYERS, ">= 1", err)) ||
+	    (rc = check_int("d_model", c->d_model, 1, WC_FT_MAX_D_MODEL, ">= 1", err)) ||
+	    (rc = check_int("attention_heads", c->attention_heads, 0, WC_FT_MAX_HEADS, ">= 0", err)) ||
+	    (rc = check_int("kv_heads", c->kv_heads, 0, WC_FT_MAX_HEADS, ">= 0", err)) ||
+	    (rc = check_int("head_dim", c->head_dim, 0, WC_FT_MAX_HEADS, ">= 0", err)))
 		return rc;
 	return WC_OK;
 }
@@ -115,13 +116,15 @@ wc_ft_config_check(const wc_ft_config *c, wc_error *err)
 	if (c->method == WC_FT_FULL && c->lora_rank != 0)
 		return wc_error_set(err, WC_EINVAL, "lora_rank: only for lora and qlora, got %d with full",
 		                    c->lora_rank);
+	char gpus[40]; /* the bound as text, so that the message cannot drift from it */
+	snprintf(gpus, sizeof gpus, "between 1 and %d", WC_FT_MAX_GPUS);
 	if (c->method != WC_FT_FULL &&
-	    (rc = check_int("lora_rank", c->lora_rank, 1, 1000000, ">= 1 for lora and qlora", err)))
+	    (rc = check_int("lora_rank", c->lora_rank, 1, WC_FT_MAX_LORA_RANK, ">= 1 for lora and qlora", err)))
 		return rc;
 	if ((rc = check_int("micro_batch", c->micro_batch, 1, WC_FT_MAX_INT, ">= 1", err)) ||
 	    (rc = check_int("seq_len", c->seq_len, 1, WC_FT_MAX_INT, ">= 1", err)) ||
 	    (rc = check_int("grad_accum", c->grad_accum, 1, WC_FT_MAX_INT, ">= 1", err)) ||
-	    (rc = check_int("gpus", c->gpus, 1, WC_FT_MAX_GPUS, "between 1 and 65536", err)) ||
+	    (rc = check_int("gpus", c->gpus, 1, WC_FT_MAX_GPUS, gpus, err)) ||
 	    (rc = check_int("data_parallel", c->data_parallel, 0, WC_FT_MAX_GPUS, ">= 0 (0 = gpus)", err)))
 		return rc;
 	if (c->data_parallel > 0 && (c->data_parallel > c->gpus || c->gpus % c->data_parallel != 0))

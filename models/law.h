@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "models/error.h"
+#include "models/limits.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,8 +26,9 @@ extern "C" {
 #define WC_LAW_REF_RUNNING 32.0
 /** Default reference clock of phi(f) = (f / ref)^kappa, MHz. */
 #define WC_LAW_REF_CLOCK_MHZ 1980.0
-/** Largest serving group (tensor-parallel degree) the law accepts. */
-#define WC_LAW_MAX_TP 4096
+/* WC_LAW_MAX_TP, the largest serving group the law accepts, is in
+ * models/limits.h with every limit a user meets (docs/architecture.md,
+ * "Limits"). */
 
 /** log(N_act / (8 G)), the size coordinate. */
 double wc_law_log_size(double active_params_b, int tp);

@@ -73,6 +73,31 @@
 #define WC_CAPACITY_MAX_PRICE 1e6
 #define WC_CAPACITY_MAX_CO2 1e6
 
+/** GPUs in a serving group (tensor-parallel degree; `--tp`, HTTP `tp`, the
+ *  tp of runs tables, manifests, periods and parameter files): the largest
+ *  group the law accepts, far past any NVLink or NVSwitch domain, small
+ *  enough that the size coordinate log(N / (8 G)) stays finite. */
+#define WC_LAW_MAX_TP 4096
+
+/** An inference model's architecture integers (`layers`, `kv_heads`,
+ *  `head_dim`, `d_model`, `experts`, `experts_per_token`, `cache_layers`,
+ *  `sliding_window`; `--layers` ... `--sliding-window` of predict and the
+ *  `architecture` object of the HTTP routes): a million is past every
+ *  published model's count of any of them by two orders of magnitude, and
+ *  within it the KV cache and weight sizes stay finite numbers. */
+#define WC_MODEL_MAX_ARCH_INT 1000000
+
+/** A fine-tuned model's shape (`layers`, `d_model`, the attention counts
+ *  and `lora_rank` of a fine-tuning configuration: `predict finetune`,
+ *  `ingest finetune`, run manifests, POST /v1/predict/finetune, and
+ *  models/finetune.c's check of every configuration): sanity bounds, not physics, each far past any
+ *  published model (126 layers, d_model 16 384, rank 256), within which
+ *  the step's FLOPs stay finite (docs/finetune.md). */
+#define WC_FT_MAX_LAYERS 100000
+#define WC_FT_MAX_HEADS 100000
+#define WC_FT_MAX_D_MODEL 10000000
+#define WC_FT_MAX_LORA_RANK 1000000
+
 /** A model's parameter counts, in billions (active_params_b,
  *  architecture total_params_b; `--active-params`, `--total-params`):
  *  100 000 B is fifty times the largest model published, so no real
@@ -105,6 +130,11 @@
 /** Bootstrap draws of one POST /v1/calibrate: a request-path budget (the
  *  route answers within its deadline), far below WC_BOOTSTRAP_MAX. */
 #define WC_HTTP_CALIBRATE_MAX_DRAWS 2000
+/** Rows of the runs table of one POST /v1/calibrate, for the same reason:
+ *  the fit runs on the request path, and a thousand runs is more than a
+ *  calibration of one model or platform needs (docs/http-api.md,
+ *  "POST /v1/calibrate"). */
+#define WC_SERVER_CALIBRATE_MAX_RUNS 1000
 
 /** Per-bin values one answer of POST /v1/forecast/envelope may carry:
  *  its bins (horizon_s / bin_s) x the band's per-bin arrays (t_s, mean_w,

@@ -23,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TP_MAX 4096
-
 static const char *const known_fields[] = {
 	"platform", "tp", "active_params_b", "model", "concurrency", "running_series",
 	"dt_s", "weights", "kv_cache", "sm_clock_mhz", "input_tokens", "output_tokens", "rate",
@@ -92,8 +90,8 @@ parse_tp(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 		wc_api_error_set(e, 422, "wrong_type", "/tp", "tp: expected an integer, got %s", wc_api_num_text(got, x));
 		return -1;
 	}
-	if (x < 1 || x > TP_MAX)
-		return wc_api_invalid(e, "/tp", x, "must be between 1 and 4096");
+	if (x < 1 || x > WC_LAW_MAX_TP)
+		return wc_api_invalid(e, "/tp", x, "must be between 1 and %d", WC_LAW_MAX_TP);
 	q->config.tp = (int)x;
 	return 0;
 }
@@ -172,8 +170,9 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		if (ints[i]) {
 			if (!json_is_integer(v))
 				return wc_api_wrong_type(e, field, "an integer", v);
-			if (json_integer_value(v) < 0 || json_integer_value(v) > 1000000)
-				return wc_api_invalid(e, field, (double)json_integer_value(v), "must be between 0 and 1000000");
+			if (json_integer_value(v) < 0 || json_integer_value(v) > WC_MODEL_MAX_ARCH_INT)
+				return wc_api_invalid(e, field, (double)json_integer_value(v), "must be between 0 and %d",
+				                      WC_MODEL_MAX_ARCH_INT);
 			f.ints[i] = (long)json_integer_value(v);
 		} else if (strcmp(key, "total_params_b") == 0) {
 			if (!json_is_number(v))

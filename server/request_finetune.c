@@ -13,6 +13,7 @@
 
 #include "data/data.h"
 #include "models/catalog.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,8 +135,8 @@ parse_model(const json_t *item, wc_ft_config *c, wc_api_error *e)
 	if (!have_active)
 		return fail(e, "missing_field", "/active_params_b", "%srequired (or give a catalog model name in model)", "", 0);
 	if (get_number(item, "active_params_b", 0, &c->params_b, e) < 0 ||
-	    get_int(item, "layers", 1, 100000, 1, 0, &c->layers, e) < 0 ||
-	    get_int(item, "d_model", 1, 10000000, 1, 0, &c->d_model, e) < 0)
+	    get_int(item, "layers", 1, WC_FT_MAX_LAYERS, 1, 0, &c->layers, e) < 0 ||
+	    get_int(item, "d_model", 1, WC_FT_MAX_D_MODEL, 1, 0, &c->d_model, e) < 0)
 		return -1;
 	return 0;
 }
@@ -160,7 +161,7 @@ parse_shape(const json_t *item, wc_ft_config *c, wc_api_error *e)
 	if (c->method == WC_FT_FULL && rank)
 		return fail(e, "conflicting_fields", "/lora_rank", "%sonly for lora and qlora", "", 0);
 	if (c->method != WC_FT_FULL)
-		return get_int(item, "lora_rank", 1, 1000000, 1, 0, &c->lora_rank, e);
+		return get_int(item, "lora_rank", 1, WC_FT_MAX_LORA_RANK, 1, 0, &c->lora_rank, e);
 	return 0;
 }
 

@@ -152,8 +152,6 @@ typedef struct {
 #define WC_SERVER_BATCH_MAX_ITEMS 10000
 /** Parameter sets one server serves side by side (profiles). */
 #define WC_SERVER_MAX_PROFILES 16
-/** Rows of a runs table in one POST /v1/calibrate. */
-#define WC_SERVER_CALIBRATE_MAX_RUNS 1000
 /** The default cap on heavy requests is never below this. */
 #define WC_SERVER_MIN_HEAVY 2
 /** The default wall-time bound of one calibration's worker
