@@ -12,6 +12,7 @@
 #include "models/grow.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,8 +84,11 @@ cell(reader *rd, const wc__csv_field *f, int c, wc_period_row *r)
 	case PC_TP:
 		if ((rc = number(rd, f, c, 0, &v)))
 			return rc;
-		if (v != floor(v) || v > WC_LAW_MAX_TP)
-			return cell_error(rd, f, c, "expected a whole number between 1 and 4096");
+		if (v != floor(v) || v > WC_LAW_MAX_TP) {
+			char what[48];
+			snprintf(what, sizeof what, "expected a whole number between 1 and %d", WC_LAW_MAX_TP);
+			return cell_error(rd, f, c, what);
+		}
 		r->tp = (int)v;
 		return WC_OK;
 	case PC_RUNNING: return number(rd, f, c, 0, &r->running);

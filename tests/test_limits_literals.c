@@ -4,7 +4,7 @@
  * and models/ take them from there, and their messages print the constant,
  * so raising one cannot leave a copy -- a bound or the number a message
  * quotes -- behind. Each file below once wrote its bound as a literal
- * (tp 4096, architecture integers 10^6, the fine-tuning shape 10^5 / 10^7 /
+ * (tp 4096 in code and messages, architecture integers 10^6, the fine-tuning shape 10^5 / 10^7 /
  * 10^6, params_b 1e5, GPUs 65536, a parameter file's draws 10^6); the code
  * of each, comments aside, must not hold those numbers again.
  */
@@ -86,6 +86,7 @@ main(void)
 	static const char *const draws[] = { "1000000 draws", "4096 names", NULL };
 	no_literals("server/request.c", tp_arch);
 	no_literals("cli/cmd_predict.c", tp_arch);
+	no_literals("data/periods.c", tp_arch);
 	no_literals("cli/cmd_predict_finetune.c", ft_shape);
 	no_literals("cli/cmd_ingest_finetune.c", ft_shape);
 	no_literals("server/request_finetune.c", ft_shape);
