@@ -6,6 +6,7 @@
  */
 #include "predict/capacity_predict.h"
 #include "predict_internal.h"
+#include "capacity_root.h"
 #include "models/grow.h"
 #include "models/limits.h"
 
@@ -176,37 +177,13 @@ typedef struct {
 	double cap_w;        /* the user's per-GPU power cap (0: none) */
 } cap_ctx;
 
-/* Open loop: the least n with n = rate x latency(n) (latency increases in
- * n, so iterating from 0 climbs to it); n_cap when the rate is beyond. */
+/* Open loop: the least n with n = rate x latency(n) (capacity_root.c);
+ * n_cap when the rate is beyond. */
 static double
 solve_running(const cap_ctx *x, const wc_capacity_point *pt, int *over)
 {
-	wc_capacity_times t;
-	double n = 0.0, lambda = x->c->request_rate;
-	const double in = x->c->input_tokens, outl = x->c->output_tokens;
-	wc_capacity_times_eval(pt, x->a, x->hw, x->c->tp, x->n_cap, in, outl, &t);
-	*over = lambda * t.latency_s > x->n_cap;
-	if (*over)
-		return x->n_cap;
-	double lo = 0.0, hi = x->n_cap;
-	for (int it = 0; it < 200; it++) {
-		wc_capacity_times_eval(pt, x->a, x->hw, x->c->tp, n > 1e-12 ? n : 1e-12, in, outl, &t);
-		double next = lambda * t.latency_s;
-		if (fabs(next - n) <= 1e-10 * (1.0 + n))
-			return next;
-		lo = n;
-		n = next;
-	}
-	/* Slow near capacity: bisect between the last iterate and the cap. */
-	for (int it = 0; it < 100; it++) {
-		double mid = 0.5 * (lo + hi);
-		wc_capacity_times_eval(pt, x->a, x->hw, x->c->tp, mid, in, outl, &t);
-		if (lambda * t.latency_s > mid)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
+	return wc__capacity_open_running(pt, x->a, x->hw, x->c->tp, x->n_cap, x->c->request_rate, x->c->input_tokens,
+	                                 x->c->output_tokens, over);
 }
 
 /* The group's mean power at n running requests, exactly as the headline

@@ -2,14 +2,15 @@
  * A power cap as the clock the GPU settles at under it (docs/capacity.md,
  * "Clocks and power caps"): the highest clock in the platform's range at
  * which the per-GPU power the answer would give at that locked clock meets
- * the cap, found by a scan of the range and a bisection inside the first
- * cell that meets it. The law's clock term phi(f) = (f / f_ref)^kappa makes
+ * the cap, found by a scan of the range and GSL's Brent solver inside the
+ * first cell that meets it. The law's clock term phi(f) = (f / f_ref)^kappa makes
  * the power rise with f at a fixed load, but with the capacity answers
  * asked for, the running count of an open loop (and the prefill share)
  * follow the clock too, and a slower service can draw more: P(f) need not
  * be monotone. The board's power limit is settled by the same rule.
  */
 #include "predict/capacity_predict.h"
+#include "capacity_root.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -85,38 +86,54 @@ grid_clock(double lo, double hi, int j)
 	return j == 0 ? hi : lo + (hi - lo) * (double)(WC_CLOCK_GRID - j) / WC_CLOCK_GRID;
 }
 
-/* The last 0.01 MHz of a crossing, [*a, b] with P(*a) = *pa <= target_w <
- * P(b) = pb: bisection leaves P up to a few mW under the target, so an
- * answer at a binding limit read 699.999 W and fell by mW as the load rose.
- * P is smooth over so short a cell: a few false-position steps bring it to
- * the target within 1e-12 of it, *a still meeting it (docs/capacity.md,
- * "Clocks and power caps"). */
-static int
-settle(const wc_predictor *pr, const wc_inference_query *q, double target_w, double *a, double *pa, double b,
-       double pb, wc_capacity_prediction *cap, wc_error *err)
+/* P(f) - target for the root solvers: <= 0 where the clock meets the
+ * target, a clock above f_top counting as not meeting it (never asked); an
+ * error in the answer stops the search (capacity_root.h). */
+typedef struct {
+	const wc_predictor *pr;
+	const wc_inference_query *q;
+	wc_capacity_prediction *cap;
+	double target_w, f_top;
+	int rc;
+	wc_error *err;
+} cap_gap;
+
+static double
+power_gap(double f, void *arg)
 {
-	for (int it = 0; it < 8 && isfinite(pb) && pb > *pa && target_w - *pa > 1e-12 * target_w; it++) {
-		double m = *a + (b - *a) * (target_w - *pa) / (pb - *pa), pm;
-		int rc;
-		if (!(m > *a && m < b))
-			break;
-		if ((rc = power_at(pr, q, m, cap, &pm, err)) != WC_OK)
-			return rc;
-		if (pm <= target_w) {
-			*a = m;
-			*pa = pm;
-		} else {
-			b = m;
-			pb = pm;
-		}
-	}
-	return WC_OK;
+	cap_gap *g = arg;
+	double p = NAN;
+	if (g->rc == WC_OK && f <= g->f_top)
+		g->rc = power_at(g->pr, g->q, f, g->cap, &p, g->err);
+	return g->rc == WC_OK && f <= g->f_top ? p - g->target_w : 1.0;
+}
+
+/* The crossing in the cell [*a, b], P(*a) = *pa <= target_w < P(b) = pb
+ * (1 W over it when b is above f_top): bisected to 0.01 MHz
+ * (gsl_root_fsolver_bisection), the first point that meets taken at every
+ * halving, so the crossing found is the one plain halving finds when P
+ * dips more than once in the cell. Bisection alone left the power up to a
+ * few mW under the target, so answers at a binding limit read 699.999 W
+ * and fell by mW as the load rose: Brent's method (P is smooth over so
+ * short a cell) then brings it onto the target within about 1e-12 of it,
+ * *a still meeting it (docs/capacity.md, "Clocks and power caps"). */
+static int
+settle(const wc_predictor *pr, const wc_inference_query *q, double target_w, double f_top, double *a, double *pa,
+       double b, double pb, wc_capacity_prediction *cap, wc_error *err)
+{
+	cap_gap g = { pr, q, cap, target_w, f_top, WC_OK, err };
+	double ga = *pa - target_w, gb = b <= f_top ? pb - target_w : 1.0;
+	wc__root_bracket(gsl_root_fsolver_bisection, power_gap, &g, a, &ga, &b, &gb, 0.01, 0.0, &g.rc);
+	if (g.rc == WC_OK)
+		wc__root_bracket(gsl_root_fsolver_brent, power_gap, &g, a, &ga, &b, &gb, 0.0, 1e-13, &g.rc);
+	*pa = ga + target_w;
+	return g.rc;
 }
 
 /* The highest clock in [f_min, f_top] at which the per-GPU power is at
  * most `target_w`: the grid of the board's range scanned from the top (f_top
- * itself first, then the grid points below it), and the first cell whose
- * lower end meets the target bisected to a hundredth of a MHz, a clock
+ * itself first, then the grid points below it), and the crossing in the
+ * first cell whose lower end meets the target solved (settle), a clock
  * above f_top counting as not meeting it (so every f_top above the answer
  * gives the same one). None meets it: the clock of least power among those
  * scanned (the higher on a tie). `*p_out` (may be NULL)
@@ -145,21 +162,9 @@ scan(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info
 			return rc;
 		if (p <= target_w) {
 			/* P(f) meets it, P(f_top) and every scanned clock above do
-			 * not: bisect the cell (f, its upper grid point). */
-			double a = f, b = grid_clock(lo, hi, j - 1), pa = p, pb = b <= f_top ? p_prev : INFINITY;
-			while (b - a > 0.01) {
-				double mid = 0.5 * (a + b), pm = INFINITY;
-				if (mid <= f_top && (rc = power_at(pr, q, mid, cap, &pm, err)) != WC_OK)
-					return rc;
-				if (pm <= target_w) {
-					a = mid;
-					pa = pm;
-				} else {
-					b = mid;
-					pb = pm;
-				}
-			}
-			if ((rc = settle(pr, q, target_w, &a, &pa, b, pb, cap, err)) != WC_OK)
+			 * not: settle in the cell (f, its upper grid point). */
+			double a = f, pa = p;
+			if ((rc = settle(pr, q, target_w, f_top, &a, &pa, grid_clock(lo, hi, j - 1), p_prev, cap, err)) != WC_OK)
 				return rc;
 			*clock_mhz = a;
 			if (p_out)

@@ -6,6 +6,7 @@
  * running, 799.998302 W at 256).
  */
 #include "data/data.h"
+#include "predict/capacity_root.h"
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
 #include "tests/support/support.h"
@@ -60,9 +61,66 @@ series(const char *profile, const char *platform, const char *model, int tp, dou
 	wc_params_clear(&p);
 }
 
+/* An open loop's running count solves n = rate x latency(n) to 1e-12 of
+ * n (docs/capacity.md, "Closed loop, open loop, energy"): GSL's Brent
+ * solver, where the fixed-point iteration stopped once a step moved n by
+ * 1e-10 (1 + n) and left up to 1e-9 of it in the answers. */
+static void
+open_loop_root(void)
+{
+	wc_capacity_arch a = { 0 };
+	a.weight_bytes = a.shared_weight_bytes = 16e9;
+	a.kv_bytes_per_token = 131072;
+	a.active_params = 8e9;
+	a.layers = 32;
+	a.d_model = 4096;
+	wc_capacity_hw hw = { 2e12, 400e12, 80e9, 0.0 };
+	wc_capacity_point pt = { 0.7, 2e-3, 1e-5, 0.5, 0.0 };
+	const double rates[] = { 0.05, 1.0, 3.0, 4.0 };
+	for (int i = 0; i < 4; i++) {
+		int over = -1;
+		double n = wc__capacity_open_running(&pt, &a, &hw, 1, 300.0, rates[i], 2048, 256, &over);
+		wc_capacity_times t;
+		wc_capacity_times_eval(&pt, &a, &hw, 1, n, 2048, 256, &t);
+		printf("  open loop at %g/s: n %.17g, rate x latency %.17g\n", rates[i], n, rates[i] * t.latency_s);
+		CHECK_INT(over, 0);
+		CHECK(n > 0 && fabs(n - rates[i] * t.latency_s) <= 1e-12 * n);
+		CHECK(n <= rates[i] * t.latency_s); /* the side that meets: not above what arrives */
+	}
+	int over = 0;
+	CHECK(wc__capacity_open_running(&pt, &a, &hw, 1, 300.0, 1e4, 2048, 256, &over) == 300.0 && over);
+}
+
+/* P(f) - target of a clock cell (docs/capacity.md, "Clocks and power
+ * caps") that is on the target at its foot (345) and at 360 and crosses it
+ * at 379.25: the clock taken is the highest that meets, found by halving
+ * (a point exactly on the target meets, where GSL's solvers stop on a 0),
+ * then settled onto the crossing. */
+static double
+dip(double f, void *arg)
+{
+	(void)arg;
+	return f < 360.0 ? 0.05 * (f - 345.0) * (f - 360.0) / 225.0 : 0.01 * (f - 379.25);
+}
+
+static void
+root_bracket(void)
+{
+	double lo = 345.0, flo = dip(345.0, NULL), hi = 380.0, fhi = dip(380.0, NULL);
+	CHECK(flo == 0.0 && fhi > 0.0);
+	wc__root_bracket(gsl_root_fsolver_bisection, dip, NULL, &lo, &flo, &hi, &fhi, 0.01, 0.0, NULL);
+	printf("  bisection: [%.17g, %.17g]\n", lo, hi);
+	CHECK(hi - lo <= 0.01 && lo <= 379.25 && hi > 379.25 && flo <= 0.0 && fhi > 0.0);
+	wc__root_bracket(gsl_root_fsolver_brent, dip, NULL, &lo, &flo, &hi, &fhi, 0.0, 1e-13, NULL);
+	printf("  brent: [%.17g, %.17g]\n", lo, hi);
+	CHECK(lo <= 379.25 && 379.25 - lo <= 1e-10 && dip(lo, NULL) <= 0.0);
+}
+
 int
 main(void)
 {
+	open_loop_root();
+	root_bracket();
 	series("measured", "A100", "Llama-3.1-70B", 2, 0.0, 400.0); /* the board's limit binds */
 	series("paper", "H200", "gpt-oss-20b", 2, 350.0, 350.0);    /* a cap binds */
 	return check_report("test_power_settle");
