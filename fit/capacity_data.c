@@ -96,8 +96,7 @@ run_observations(const wc_runs_table *t, size_t i, wc_capacity_row *r)
 	r->throughput_tok_s = run->throughput_tok_s > 0 ? run->throughput_tok_s : NAN;
 	r->energy_per_token_j = run->energy_per_token_j > 0 ? run->energy_per_token_j : NAN;
 	r->mean_power_w = run->mean_power_w;
-	r->latency_s = r->running > 0 && r->output_tokens > 0 && r->throughput_tok_s > 0
-	               ? r->running * r->output_tokens / r->throughput_tok_s : NAN;
+	r->latency_s = wc_capacity_little_latency(r->running, r->output_tokens, r->throughput_tok_s);
 	r->itl_s = extra_number(t, i, "itl_s");
 	if (!isfinite(r->itl_s))
 		r->itl_s = extra_number(t, i, "median_itl_ms") / 1000.0;

@@ -192,7 +192,39 @@ wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	 * energy"). */
 	out->latency_s = out_tokens * out->t_dec + fmax(n, 1.0) * out->t_pre;
 	out->ttft_s = out->t_pre + out->t_dec;
-	out->throughput_tok_s = out->latency_s > 0 ? n * out_tokens / out->latency_s : 0.0;
+	out->throughput_tok_s = wc_capacity_little_throughput(n, out_tokens, out->latency_s);
+}
+
+static int
+little_ok(double x)
+{
+	return isfinite(x) && x > 0.0;
+}
+
+double
+wc_capacity_little_throughput(double running, double out_tokens, double latency_s)
+{
+	return little_ok(running) && little_ok(out_tokens) && little_ok(latency_s) ? running * out_tokens / latency_s
+	                                                                             : NAN;
+}
+
+double
+wc_capacity_little_latency(double running, double out_tokens, double throughput_tok_s)
+{
+	/* n L_out / T: the throughput form with T and W exchanged */
+	return wc_capacity_little_throughput(running, out_tokens, throughput_tok_s);
+}
+
+double
+wc_capacity_little_running(double rate, double latency_s)
+{
+	return little_ok(rate) && little_ok(latency_s) ? rate * latency_s : NAN;
+}
+
+double
+wc_capacity_little_rate(double running, double latency_s)
+{
+	return little_ok(running) && little_ok(latency_s) ? running / latency_s : NAN;
 }
 
 double

@@ -217,6 +217,19 @@ wc_capacity_hw wc_capacity_hw_datasheet(const char *board, double bandwidth_tb_s
  *  know the platform's clock range. */
 double wc_capacity_clock_ratio(const char *platform, double sm_clock_mhz);
 
+/** Little's law (docs/capacity.md, "Closed loop, open loop, energy"), the
+ *  one place it is written: n requests in the system, each there for a
+ *  latency W, leave at n / W a second, so an output rate of T = n L_out / W
+ *  tokens/s; an open loop at rate lambda holds n = lambda W. The one edge
+ *  rule: every form is NaN unless each of its inputs is finite and > 0. */
+double wc_capacity_little_throughput(double running, double out_tokens, double latency_s);
+/** The same law solved for the latency: W = n L_out / T. */
+double wc_capacity_little_latency(double running, double out_tokens, double throughput_tok_s);
+/** The same law solved for the running count: n = lambda W. */
+double wc_capacity_little_running(double rate, double latency_s);
+/** The same law solved for the rate n requests complete at: n / W. */
+double wc_capacity_little_rate(double running, double latency_s);
+
 /** Everything one closed-loop state gives (docs/capacity.md). */
 typedef struct {
 	double t_mem, t_cmp, t_tp;   /* terms of the decode step, s */
@@ -224,7 +237,7 @@ typedef struct {
 	double t_pre;                /* prefill of one request, s */
 	double latency_s;            /* L_out t_dec + max(n, 1) t_pre */
 	double ttft_s;               /* t_pre + t_dec */
-	double throughput_tok_s;     /* n L_out / latency */
+	double throughput_tok_s;     /* n L_out / latency (wc_capacity_little_throughput) */
 } wc_capacity_times;
 
 /** Step time, prefill and the closed-loop answers at `n` running requests

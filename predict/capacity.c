@@ -223,7 +223,7 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	 * of rate x TTFT and a clock that only slows the service loses nothing
 	 * (docs/capacity.md, "Power flexibility"). */
 	if (served)
-		n = c->request_rate * t.latency_s;
+		n = wc_capacity_little_running(c->request_rate, t.latency_s);
 	double power = group_power(x, lp, n);
 	v[WC_CAPQ_LATENCY] = t.latency_s * wait;
 	/* Those others wait in the queue before their prefill: in a closed loop
@@ -478,7 +478,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	if (out->open_loop) {
 		wc_capacity_times t;
 		wc_capacity_times_eval(&pt, &a, &cb->hw, c->tp, x.n_cap, c->input_tokens, c->output_tokens, &t);
-		out->capacity_rate = x.n_cap / t.latency_s;
+		out->capacity_rate = wc_capacity_little_rate(x.n_cap, t.latency_s);
 		/* An engine limit that serves under the least rate the answers
 		 * take is the limit's fault, not the rate's: refused on it with
 		 * the value sent (docs/http-api.md, "Limits"). */

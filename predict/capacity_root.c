@@ -121,7 +121,7 @@ open_gap(double n, void *arg)
 	const open_loop *o = arg;
 	wc_capacity_times t;
 	wc_capacity_times_eval(o->pt, o->a, o->hw, o->tp, n, o->in, o->out, &t);
-	return n - o->rate * t.latency_s;
+	return n - wc_capacity_little_running(o->rate, t.latency_s);
 }
 
 double

@@ -317,9 +317,43 @@ memory(void)
 	wc_params_clear(&p);
 }
 
+/* Little's law in one place with one edge rule (docs/capacity.md,
+ * "Closed loop, open loop, energy"): the step times' throughput, the
+ * fit's latency from a measured throughput, the validation's throughput
+ * from a predicted latency and the open loop's count all go through it.
+ * A state whose latency is 0 has no throughput (NaN), where the step
+ * times answered 0 tokens/s and the fit NaN for the same law. */
+static void
+little(void)
+{
+	CHECK_NEAR(wc_capacity_little_throughput(8.0, 256.0, 4.0), 512.0, 0.0);
+	CHECK_NEAR(wc_capacity_little_latency(8.0, 256.0, 512.0), 4.0, 0.0);
+	CHECK_NEAR(wc_capacity_little_running(2.0, 4.0), 8.0, 0.0);
+	CHECK_NEAR(wc_capacity_little_rate(8.0, 4.0), 2.0, 0.0);
+	const double bad[] = { 0.0, -1.0, NAN, INFINITY };
+	for (int i = 0; i < 4; i++) {
+		CHECK(isnan(wc_capacity_little_throughput(bad[i], 256.0, 4.0)));
+		CHECK(isnan(wc_capacity_little_throughput(8.0, bad[i], 4.0)));
+		CHECK(isnan(wc_capacity_little_latency(8.0, 256.0, bad[i])));
+		CHECK(isnan(wc_capacity_little_running(bad[i], 4.0)));
+		CHECK(isnan(wc_capacity_little_running(2.0, bad[i])));
+		CHECK(isnan(wc_capacity_little_rate(8.0, bad[i])));
+	}
+	wc_capacity_arch a = { 0 };
+	wc_capacity_hw hw = { 2e12, 400e12, 80e9, 0.0 };
+	wc_capacity_point none = { 0.7, 0.0, 0.0, 0.5, 0.0 };
+	wc_capacity_times t;
+	wc_capacity_times_eval(&none, &a, &hw, 1, 4.0, 0.0, 16.0, &t);
+	CHECK(t.latency_s == 0.0 && isnan(t.throughput_tok_s));
+	a.weight_bytes = a.shared_weight_bytes = 16e9;
+	wc_capacity_times_eval(&none, &a, &hw, 1, 4.0, 0.0, 16.0, &t);
+	CHECK(t.throughput_tok_s == 4.0 * 16.0 / t.latency_s);
+}
+
 int
 main(void)
 {
+	little();
 	bytes();
 	placement();
 	moe();

@@ -110,7 +110,7 @@ static void
 score_run(cap_errors *x, wc_per_run *pr, const wc_runs_table *runs, const wc_capacity_row *r, const char *fold,
           double lat, const wc_params *power, const char *note, wc_error *err, int *rc)
 {
-	double tput = r->running * r->output_tokens / lat;
+	double tput = wc_capacity_little_throughput(r->running, r->output_tokens, lat);
 	wc_power pw;
 	if (!isfinite(tput)) {
 		x->q[Q_TP].skip++;
