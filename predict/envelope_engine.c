@@ -10,6 +10,7 @@
  * grids as two segments: prefilling, then decoding.
  */
 #include "envelope_internal.h"
+#include "heap_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -88,36 +89,24 @@ queue_push(wc__server *s, double input, double output)
 
 /* -------------------------------------------------------------- heap */
 
+/* Running requests by the step they finish at (heap_internal.h). */
+#define FINISHES_FIRST(a, b) ((a).finish < (b).finish)
+WC__HEAP_DEFINE(running, wc__running_req, FINISHES_FIRST)
+
 static void
 heap_push(wc__server *s, wc__running_req r)
 {
-	size_t i = (size_t)s->n;
-	while (i > 0 && s->heap[(i - 1) / 2].finish > r.finish) {
-		s->heap[i] = s->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	s->heap[i] = r;
-	s->n++;
+	size_t n = (size_t)s->n;
+	running_push(s->heap, &n, r);
+	s->n = (int)n;
 }
 
 static wc__running_req
 heap_pop(wc__server *s)
 {
-	wc__running_req top = s->heap[0], x = s->heap[--s->n];
-	size_t i = 0, n = (size_t)s->n;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && s->heap[c + 1].finish < s->heap[c].finish)
-			c++;
-		if (!(s->heap[c].finish < x.finish))
-			break;
-		s->heap[i] = s->heap[c];
-		i = c;
-	}
-	if (n)
-		s->heap[i] = x;
+	size_t n = (size_t)s->n;
+	wc__running_req top = running_pop(s->heap, &n);
+	s->n = (int)n;
 	return top;
 }
 

@@ -8,83 +8,12 @@
  * from its own PCG32 streams, so replicas are independent of threads.
  */
 #include "envelope_internal.h"
+#include "heap_internal.h"
 #include "models/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------ indexed min-heap */
-
-/* Servers ordered by a key (ties: lower index), with positions so that a
- * server's key can change in O(log K). */
-typedef struct {
-	double *key;
-	int *heap, *pos;
-	int n;
-} iheap;
-
-static int
-ih_less(const iheap *h, int a, int b)
-{
-	return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && a < b);
-}
-
-static void
-ih_swap(iheap *h, int i, int j)
-{
-	int a = h->heap[i], b = h->heap[j];
-	h->heap[i] = b;
-	h->heap[j] = a;
-	h->pos[b] = i;
-	h->pos[a] = j;
-}
-
-static void
-ih_update(iheap *h, int item, double key)
-{
-	h->key[item] = key;
-	int i = h->pos[item];
-	while (i > 0 && ih_less(h, h->heap[i], h->heap[(i - 1) / 2])) {
-		ih_swap(h, i, (i - 1) / 2);
-		i = (i - 1) / 2;
-	}
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && ih_less(h, h->heap[c + 1], h->heap[c]))
-			c++;
-		if (!ih_less(h, h->heap[c], h->heap[i]))
-			break;
-		ih_swap(h, i, c);
-		i = c;
-	}
-}
-
-static int
-ih_init(iheap *h, int n, double key0)
-{
-	h->key = wc_alloc_array((size_t)n, sizeof *h->key);
-	h->heap = wc_alloc_array((size_t)n, sizeof *h->heap);
-	h->pos = wc_alloc_array((size_t)n, sizeof *h->pos);
-	h->n = n;
-	if (!h->key || !h->heap || !h->pos)
-		return WC_ENOMEM;
-	for (int i = 0; i < n; i++) {
-		h->key[i] = key0;
-		h->heap[i] = h->pos[i] = i;
-	}
-	return WC_OK;
-}
-
-static void
-ih_free(iheap *h)
-{
-	free(h->key);
-	free(h->heap);
-	free(h->pos);
-}
 
 /* --------------------------------------------------------- the loops */
 
@@ -124,10 +53,10 @@ run_single(wc__server *s, wc__arrivals *a, double end)
 static int
 run_shared(wc__server *s, int k, wc__arrivals *a, wc_fleet_mode mode, double end)
 {
-	iheap ev = { 0 }, ld = { 0 };
-	int rc = ih_init(&ev, k, INFINITY);
+	wc__iheap ev = { 0 }, ld = { 0 };
+	int rc = wc__iheap_init(&ev, k, INFINITY);
 	if (rc == WC_OK && mode == WC_FLEET_LEAST_LOADED)
-		rc = ih_init(&ld, k, 0.0);
+		rc = wc__iheap_init(&ld, k, 0.0);
 	long next_rr = 0;
 	double ta = wc__arrivals_peek(a);
 	while (rc == WC_OK) {
@@ -144,13 +73,13 @@ run_shared(wc__server *s, int k, wc__arrivals *a, wc_fleet_mode mode, double end
 		} else {
 			break;
 		}
-		ih_update(&ev, j, s[j].busy ? s[j].t_end : INFINITY);
+		wc__iheap_update(&ev, j, s[j].busy ? s[j].t_end : INFINITY);
 		if (mode == WC_FLEET_LEAST_LOADED)
-			ih_update(&ld, j, (double)wc__server_load(&s[j]));
+			wc__iheap_update(&ld, j, (double)wc__server_load(&s[j]));
 		ta = wc__arrivals_peek(a);
 	}
-	ih_free(&ev);
-	ih_free(&ld);
+	wc__iheap_free(&ev);
+	wc__iheap_free(&ld);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
  * distributions on the caller's PCG32 stream.
  */
 #include "envelope_internal.h"
+#include "heap_internal.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/limits.h"
 
 /* ------------------------------------------------------------ random */
 
@@ -139,14 +141,15 @@ static int
 check_rate(const wc_envelope_workload *w, wc_error *err)
 {
 	if (w->n_profile == 0) {
-		if (!isfinite(w->rate) || !(w->rate > 0) || w->rate > 1e6)
-			return wc_error_set(err, WC_EINVAL, "rate: must be a number of requests/s > 0 and <= 1e6, got %g",
-			                    w->rate);
+		if (!isfinite(w->rate) || !(w->rate > 0) || w->rate > WC_CAPACITY_MAX_RATE)
+			return wc_error_set(err, WC_EINVAL, "rate: must be a number of requests/s > 0 and <= %g, got %g",
+			                    WC_CAPACITY_MAX_RATE, w->rate);
 	} else {
 		for (size_t i = 0; i < w->n_profile; i++) {
-			if (!isfinite(w->profile_rate[i]) || w->profile_rate[i] < 0 || w->profile_rate[i] > 1e6)
-				return wc_error_set(err, WC_EINVAL, "rate_profile/%zu/rate: must be >= 0 and <= 1e6, got %g",
-				                    i, w->profile_rate[i]);
+			if (!isfinite(w->profile_rate[i]) || w->profile_rate[i] < 0 ||
+			    w->profile_rate[i] > WC_CAPACITY_MAX_RATE)
+				return wc_error_set(err, WC_EINVAL, "rate_profile/%zu/rate: must be >= 0 and <= %g, got %g",
+				                    i, WC_CAPACITY_MAX_RATE, w->profile_rate[i]);
 			if (!isfinite(w->profile_until_s[i]) || w->profile_until_s[i] <= 0 ||
 			    (i > 0 && !(w->profile_until_s[i] > w->profile_until_s[i - 1])))
 				return wc_error_set(err, WC_EINVAL, "rate_profile/%zu/until_s: must be > 0 and increasing", i);
@@ -265,6 +268,10 @@ wc_envelope_workload_requests(const wc_envelope_workload *w, double warmup_s, do
 
 /* ---------------------------------------------------------- arrivals */
 
+/* A closed loop's pending arrivals, earliest first (heap_internal.h). */
+#define EARLIER(a, b) ((a) < (b))
+WC__HEAP_DEFINE(pending_heap, double, EARLIER)
+
 static int
 pending_push(wc__arrivals *a, double t)
 {
@@ -272,33 +279,14 @@ pending_push(wc__arrivals *a, double t)
 	if (!p)
 		return WC_ENOMEM;
 	a->pending = p;
-	size_t i = a->n_pending++;
-	while (i > 0 && p[(i - 1) / 2] > t) {
-		p[i] = p[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	p[i] = t;
+	pending_heap_push(p, &a->n_pending, t);
 	return WC_OK;
 }
 
 static void
 pending_pop(wc__arrivals *a)
 {
-	double *p = a->pending, x = p[--a->n_pending];
-	size_t i = 0, n = a->n_pending;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && p[c + 1] < p[c])
-			c++;
-		if (!(p[c] < x))
-			break;
-		p[i] = p[c];
-		i = c;
-	}
-	if (n)
-		p[i] = x;
+	(void)pending_heap_pop(a->pending, &a->n_pending);
 }
 
 /* The rate in force at workload time u, and where it next changes. */

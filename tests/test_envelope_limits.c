@@ -10,6 +10,8 @@
  */
 #include "predict/envelope_internal.h"
 #include "predict/predict.h"
+#include "predict/heap_internal.h"
+#include "models/limits.h"
 #include "models/pcg32.h"
 #include "tests/support/check.h"
 
@@ -240,6 +242,16 @@ test_refusals(void)
 	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_EINVAL);
 	CHECK(strncmp(err.msg, "rate:", 5) == 0);
 	CHECK(fabs(wc_envelope_workload_requests(&w, 10, 86400) - 1e6 * 86410) < 1);
+	/* The rate's bound is the capacity answers' (models/limits.h), and
+	 * the refusal names it as it is kept there. */
+	char bound[48];
+	snprintf(bound, sizeof bound, "<= %g, got", WC_CAPACITY_MAX_RATE);
+	poisson(&w, 2.0 * WC_CAPACITY_MAX_RATE);
+	CHECK_INT(wc_envelope_workload_check(&w, &err), WC_EINVAL);
+	CHECK(strstr(err.msg, bound) != NULL);
+	poisson(&w, WC_CAPACITY_MAX_RATE);
+	CHECK_INT(wc_envelope_workload_check(&w, &err), WC_OK);
+	poisson(&w, 1e6);
 	/* A rate profile: its integral, the first rate over the warm-up. */
 	double until[2] = { 10, 20 }, rate[2] = { 1, 3 };
 	w.n_profile = 2;
@@ -264,10 +276,51 @@ test_budget_servers(void)
 	CHECK(wc_envelope_budget_servers(&bo, &pm, WC_FLEET_ROUND_ROBIN) == 2 * 3);
 }
 
+/* The envelope's heaps, written once (predict/heap_internal.h): a plain
+ * heap pops in order, duplicates included; the indexed heap keeps its
+ * least key (ties: lower index) on top as keys change in place. */
+#define LESS_D(a, b) ((a) < (b))
+WC__HEAP_DEFINE(test_heap, double, LESS_D)
+
+static void
+test_heaps(void)
+{
+	double h[64], last = -INFINITY;
+	size_t n = 0;
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 7, 1);
+	for (int i = 0; i < 64; i++)
+		test_heap_push(h, &n, (double)wc_pcg32_bounded(&rng, 20));
+	CHECK(n == 64);
+	int ordered = 1;
+	while (n > 0) {
+		double x = test_heap_pop(h, &n);
+		ordered &= x >= last;
+		last = x;
+	}
+	CHECK(ordered);
+	wc__iheap ih = { 0 };
+	CHECK_INT(wc__iheap_init(&ih, 5, 0.0), WC_OK);
+	CHECK(ih.heap[0] == 0);
+	wc__iheap_update(&ih, 0, 3.0);
+	CHECK(ih.heap[0] == 1); /* ties at 0: the lowest index */
+	wc__iheap_update(&ih, 1, 1.0);
+	wc__iheap_update(&ih, 2, 1.0);
+	wc__iheap_update(&ih, 3, 2.0);
+	wc__iheap_update(&ih, 4, 0.5);
+	CHECK(ih.heap[0] == 4);
+	wc__iheap_update(&ih, 4, 9.0);
+	CHECK(ih.heap[0] == 1);
+	wc__iheap_update(&ih, 1, 9.0);
+	CHECK(ih.heap[0] == 2);
+	wc__iheap_free(&ih);
+}
+
 int
 main(void)
 {
 	gsl_set_error_handler_off();
+	test_heaps();
 	wc_params_default(&paper);
 	test_board_limit();
 	test_limiter();
