@@ -11,6 +11,7 @@
  */
 #include "ingest_internal.h"
 
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,20 +57,14 @@ power_at(const wc_power_trace *pt, double t, size_t *i)
 	return pt->group[*i];
 }
 
-/* Pearson correlation of x[0..n) and y[0..n); NaN when either is flat. */
+/* Pearson correlation of x[0..n) and y[0..n) (GSL's, which updates the
+ * means as it goes rather than subtracting sums of squares); NaN when
+ * either is flat, where GSL divides 0 by 0. */
 static double
 correlation(const double *x, const double *y, size_t n)
 {
-	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-	for (size_t i = 0; i < n; i++) {
-		sx += x[i];
-		sy += y[i];
-		sxx += x[i] * x[i];
-		syy += y[i] * y[i];
-		sxy += x[i] * y[i];
-	}
-	double vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
-	return vx > 0 && vy > 0 ? (sxy - sx * sy / (double)n) / sqrt(vx * vy) : NAN;
+	double r = gsl_stats_correlation(x, 1, y, 1, n);
+	return isfinite(r) ? r : NAN;
 }
 
 void
