@@ -6,7 +6,7 @@
  */
 #include "predict/capacity_predict.h"
 #include "predict_internal.h"
-#include "capacity_root.h"
+#include "capacity_root_internal.h"
 #include "models/grow.h"
 #include "models/limits.h"
 

@@ -5,7 +5,7 @@
  * meets (an open loop's count not above rate x latency, a clock whose power
  * is not above the cap).
  */
-#include "capacity_root.h"
+#include "capacity_root_internal.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>

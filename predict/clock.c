@@ -10,7 +10,7 @@
  * be monotone. The board's power limit is settled by the same rule.
  */
 #include "predict/capacity_predict.h"
-#include "capacity_root.h"
+#include "capacity_root_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -88,7 +88,7 @@ grid_clock(double lo, double hi, int j)
 
 /* P(f) - target for the root solvers: <= 0 where the clock meets the
  * target, a clock above f_top counting as not meeting it (never asked); an
- * error in the answer stops the search (capacity_root.h). */
+ * error in the answer stops the search (capacity_root_internal.h). */
 typedef struct {
 	const wc_predictor *pr;
 	const wc_inference_query *q;

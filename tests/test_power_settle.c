@@ -6,7 +6,7 @@
  * running, 799.998302 W at 256).
  */
 #include "data/data.h"
-#include "predict/capacity_root.h"
+#include "predict/capacity_root_internal.h"
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
 #include "tests/support/support.h"

@@ -4,8 +4,8 @@
  * at (docs/capacity.md, "Closed loop, open loop, energy" and "Clocks and
  * power caps") -- both by GSL's Brent solver through one bracket rule.
  */
-#ifndef WC_PREDICT_CAPACITY_ROOT_H
-#define WC_PREDICT_CAPACITY_ROOT_H
+#ifndef WC_PREDICT_CAPACITY_ROOT_INTERNAL_H
+#define WC_PREDICT_CAPACITY_ROOT_INTERNAL_H
 
 #include "models/capacity_model.h"
 
