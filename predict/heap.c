@@ -1,7 +1,7 @@
 /*
  * The indexed min-heap of predict/ (heap_internal.h): a fleet's servers
  * ordered by their next event or their load (docs/envelopes.md,
- * "Simulation").
+ * "The pipeline").
  */
 #include "heap_internal.h"
 #include "models/error.h"

@@ -1,6 +1,6 @@
 /*
  * Private to predict/: the envelope simulation's min-heaps (docs/envelopes.md,
- * "Simulation"), written once. WC__HEAP_DEFINE makes a plain binary heap
+ * "The pipeline"), written once. WC__HEAP_DEFINE makes a plain binary heap
  * of one element type -- a server's running requests by the step they
  * finish at, a closed loop's pending arrivals by time -- as inline
  * functions, so the hot per-request path pays no callback; wc__iheap
