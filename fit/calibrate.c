@@ -11,8 +11,6 @@
 #include "models/catalog.h"
 #include "models/limits.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -344,8 +342,7 @@ run_z(const cal_run *cr)
 	wc_law_point lp;
 	wc_law_bound_point(&cr->bind, NULL, &lp);
 	double n = cr->h.mean >= 1.0 ? cr->h.mean : 1.0;
-	double a = wc_law_load_argument(lp.gamma1, lp.gamma2, wc_law_log_load(n));
-	return lp.z0 + lp.gamma1 * a + lp.gamma2 * a * a;
+	return wc_law_z(lp.z0, lp.gamma1, lp.gamma2, wc_law_log_load(n), NULL);
 }
 
 /* Platform scope: the work set (base + the new level at S = 1, theta = 0)

@@ -7,9 +7,8 @@
  */
 #include "fit_internal.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include "models/stats.h"
 #include "models/warnings.h"
 #include "models/grow.h"
 #include <stdarg.h>
@@ -195,16 +194,13 @@ static double
 measured_idle(const wc_runs_table *t, const unsigned char *in_fit, const char *level)
 {
 	size_t n = 0;
-	double *v = wc_alloc_array(t->n_runs, sizeof *v), med = NAN;
+	double *v = wc_alloc_array(t->n_runs, sizeof *v), med;
 	if (!v)
 		return NAN;
 	for (size_t i = 0; i < t->n_runs; i++)
 		if (in_fit[i] && strcmp(t->runs[i].platform, level) == 0 && isfinite(t->runs[i].idle_power_w))
 			v[n++] = t->runs[i].idle_power_w;
-	if (n > 0) {
-		gsl_sort(v, 1, n);
-		med = gsl_stats_median_from_sorted_data(v, 1, n);
-	}
+	med = wc_stats_median(v, n); /* NaN for none */
 	free(v);
 	return med;
 }
@@ -482,7 +478,8 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	pb->lvl[k] = L;
 	pb->G[k] = r->tp;
 	pb->l_n[k] = wc_law_log_size(r->active_params_b, r->tp);
-	pb->l_f[k] = r->sm_clock_mhz > 0 ? log(r->sm_clock_mhz / wc_law_clock_ref_mhz(&pb->levels[L], pb->clock_ref_mhz)) : 0.0;
+	const double clock = wc_law_clock_ratio(&pb->levels[L], pb->clock_ref_mhz, r->sm_clock_mhz);
+	pb->l_f[k] = clock > 0 ? log(clock) : 0.0;
 	tally->any_clock |= r->sm_clock_mhz > 0;
 	pb->y[k] = y;
 	pb->p0[k] = p0;

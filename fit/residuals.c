@@ -144,25 +144,18 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 	const size_t j0 = pb->off[i], j1 = pb->off[i + 1];
 	if (j1 - j0 == 1 && pb->w_pt[j0] == 1.0 && pb->form != WC_FORM_FLOOR_PLUS_RISE) {
 		/* One load point (closed loop): log g and g'/g in closed form. */
-		const double ln = wc_law_load_argument(g1, g2, pb->ln_pt[j0]), z = z0 + g1 * ln + g2 * ln * ln;
-		if (wc_form_has_scale(pb->form)) {
-			/* log σ(z) and σ'/σ = 1 − σ from one exp(−|z|) */
-			const double e = exp(-fabs(z));
-			log_g = (z >= 0 ? 0.0 : z) - log1p(e);
-			rz = (z >= 0 ? e : 1.0) / (1.0 + e);
-		} else {
-			log_g = z;                         /* log e^z */
-			rz = 1.0;
-		}
+		double ln;
+		const double z = wc_law_z(z0, g1, g2, pb->ln_pt[j0], &ln);
+		log_g = wc_form_link_log(pb->form, z, fl, &rz, NULL);
 		rf = 0.0;
 		r1 = rz * ln;
 		r2 = rz * ln * ln;
 	} else {
 		double sg = 0, sz = 0, sf = 0, s1 = 0, s2 = 0;
 		for (size_t j = j0; j < j1; j++) {
-			const double ln = wc_law_load_argument(g1, g2, pb->ln_pt[j]), w = pb->w_pt[j];
-			double gz, gf;
-			double g = wc_form_link(pb->form, z0 + g1 * ln + g2 * ln * ln, fl, &gz, &gf);
+			double ln, gz, gf;
+			const double z = wc_law_z(z0, g1, g2, pb->ln_pt[j], &ln), w = pb->w_pt[j];
+			double g = wc_form_link(pb->form, z, fl, &gz, &gf);
 			sg += w * g;
 			sz += w * gz;
 			sf += w * gf;

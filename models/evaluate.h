@@ -64,6 +64,10 @@ typedef struct {
  *  clock_ref_mhz; docs/inference-law.md, "Clock term"). The fit and every
  *  answer take phi(f) = (f / this)^kappa. */
 double wc_law_clock_ref_mhz(const wc_level *lvl, double fallback_mhz);
+/** The clock coordinate f / wc_law_clock_ref_mhz(lvl, fallback_mhz) of a
+ *  locked clock `sm_clock_mhz`; 0 when the clock is free (<= 0). The
+ *  binding's clock_ratio and the fit's log-clock covariate alike. */
+double wc_law_clock_ratio(const wc_level *lvl, double fallback_mhz, double sm_clock_mhz);
 
 /** Check `c` against the set (unknown platform WC_ENOTFOUND; tp, size,
  *  load, clock or precision out of range WC_EINVAL; messages start with

@@ -97,6 +97,31 @@ wc_form_link(wc_form form, double z, double floor_logit, double *dg_dz,
 	return g;
 }
 
+double
+wc_form_link_log(wc_form form, double z, double floor_logit, double *dlog_dz, double *dlog_dfloor)
+{
+	double lg, rz, rf = 0.0;
+	if (!wc_form_has_scale(form)) {
+		lg = z; /* log e^z */
+		rz = 1.0;
+	} else if (!wc_form_has_floor(form)) {
+		/* log sigma(z) and sigma'/sigma = 1 - sigma from one exp(-|z|) */
+		const double e = exp(-fabs(z));
+		lg = (z >= 0 ? 0.0 : z) - log1p(e);
+		rz = (z >= 0 ? e : 1.0) / (1.0 + e);
+	} else {
+		double gz, gf, g = wc_form_link(form, z, floor_logit, &gz, &gf);
+		lg = log(g);
+		rz = gz / g;
+		rf = gf / g;
+	}
+	if (dlog_dz)
+		*dlog_dz = rz;
+	if (dlog_dfloor)
+		*dlog_dfloor = rf;
+	return lg;
+}
+
 static int
 lookup(const char *const *names, int count, const char *name, int *out)
 {

@@ -53,18 +53,28 @@ wc_law_load_argument(double gamma1, double gamma2, double ln)
 }
 
 double
+wc_law_z(double z0, double gamma1, double gamma2, double ln, double *a_out)
+{
+	const double a = wc_law_load_argument(gamma1, gamma2, ln);
+	double z = z0 + gamma1 * a;
+	/* Forms without the quadratic term never evaluate it. */
+	if (gamma2 != 0.0)
+		z += gamma2 * a * a;
+	if (a_out)
+		*a_out = a;
+	return z;
+}
+
+double
 wc_law_point_dynamic(const wc_law_point *lp, double n)
 {
 	if (n <= 0.0)
 		return 0.0;
-	/* Below one request: the duty-cycle mix of idle and one request. */
+	/* Below one request: the duty-cycle mix of idle and one request. The
+	 * quadratic thus never sees n = 0: log(0)^2 would be +inf. */
 	if (n < 1.0)
 		return n * wc_law_point_dynamic(lp, 1.0);
-	const double a = wc_law_load_argument(lp->gamma1, lp->gamma2, wc_law_log_load(n));
-	double z = lp->z0 + lp->gamma1 * a;
-	/* The quadratic never sees n = 0 (returned above): log(0)^2 would be +inf. */
-	if (lp->gamma2 != 0.0)
-		z += lp->gamma2 * a * a;
+	const double z = wc_law_z(lp->z0, lp->gamma1, lp->gamma2, wc_law_log_load(n), NULL);
 	return lp->scale * wc_form_link(lp->form, z, lp->floor_logit, NULL, NULL);
 }
 
@@ -243,6 +253,12 @@ wc_law_clock_ref_mhz(const wc_level *lvl, double fallback_mhz)
 	return board && board->max_sm_clock_mhz > 0.0 ? board->max_sm_clock_mhz : fallback_mhz;
 }
 
+double
+wc_law_clock_ratio(const wc_level *lvl, double fallback_mhz, double sm_clock_mhz)
+{
+	return sm_clock_mhz > 0.0 ? sm_clock_mhz / wc_law_clock_ref_mhz(lvl, fallback_mhz) : 0.0;
+}
+
 int
 wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error *err)
 {
@@ -255,7 +271,7 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 	b->p = p;
 	b->level = lvl;
 	b->log_size = wc_law_log_size(c->active_params_b, c->tp);
-	b->clock_ratio = c->sm_clock_mhz > 0.0 ? c->sm_clock_mhz / wc_law_clock_ref_mhz(lvl, p->clock_ref_mhz) : 0.0;
+	b->clock_ratio = wc_law_clock_ratio(lvl, p->clock_ref_mhz, c->sm_clock_mhz);
 
 	const wc_level *s_lvl = wc_params_scale_level(p, lvl);
 	wc_level_param_label(WC_LEVEL_P0, lvl->name, name, sizeof name);

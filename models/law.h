@@ -67,6 +67,12 @@ int wc_form_is_published(wc_form form);
  *  `floor_logit` is ignored unless the form has a floor. Any out may be NULL. */
 double wc_form_link(wc_form form, double z, double floor_logit,
                     double *dg_dz, double *dg_dfloor);
+/** log g(z, F) and the ratios g_z/g and g_F/g that the fit's residuals in
+ *  log power and their derivatives need (either out may be NULL); for the
+ *  saturating forms without a floor log sigma(z) and 1 - sigma(z) from one
+ *  exp(-|z|), finite far into either tail. */
+double wc_form_link_log(wc_form form, double z, double floor_logit,
+                        double *dlog_dz, double *dlog_dfloor);
 
 /* ------------------------------------------------ names of the inputs */
 
@@ -221,11 +227,18 @@ double wc_law_point_mix(const wc_law_point *lp, double d, double n_mean);
  *  running request"): for ln >= log(1/32) (n >= 1)
  *  the running maximum of h over [log(1/32), ln] is h at the returned
  *  argument -- ln itself, log(1/32), or the vertex -gamma1/(2 gamma2).
- *  Callers compute z = z0 + gamma1*a + gamma2*a*a; with the published
+ *  z = z0 + gamma1*a + gamma2*a*a is wc_law_z's; with the published
  *  gamma1, gamma2, a = ln on n >= 1, while a fitted or drawn set whose
  *  vertex lies in the range is held flat instead of turning around. The
  *  derivatives of that z in gamma1 and gamma2 are a and a^2. */
 double wc_law_load_argument(double gamma1, double gamma2, double ln);
+
+/** The law's z at the load coordinate `ln` = wc_law_log_load(n), n >= 1:
+ *  z0 + gamma1*a + gamma2*a^2 with a = wc_law_load_argument(gamma1,
+ *  gamma2, ln), the quadratic left out when gamma2 is 0. The one place z
+ *  is written: the prediction path, the fit's residuals and calibration
+ *  go through it. `a` (may be NULL) receives the argument. */
+double wc_law_z(double z0, double gamma1, double gamma2, double ln, double *a);
 
 /** Dynamic power per GPU at `n` running requests: 0 at n <= 0 (idle; the
  *  quadratic term is never evaluated there), n times its value at n = 1

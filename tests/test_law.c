@@ -174,5 +174,51 @@ main(void)
 	/* The logistic does not overflow far from 0. */
 	CHECK(wc_form_link(WC_FORM_SATURATING, -800, 0, NULL, NULL) >= 0.0);
 	CHECK(wc_form_link(WC_FORM_SATURATING, 800, 0, NULL, NULL) == 1.0);
+
+	/* wc_law_z is the z of wc_law_point_dynamic, bit for bit, and returns
+	 * the load argument (held at the vertex of a turning quadratic). */
+	{
+		wc_law_point lp = { .form = WC_FORM_SATURATING_QUADRATIC, .scale = 300, .z0 = 0.3,
+		                    .gamma1 = 0.8, .gamma2 = -0.2 };
+		const double ns[] = { 1.0, 3.0, 32.0, 500.0 };
+		for (int k = 0; k < 4; k++) {
+			double a, z = wc_law_z(lp.z0, lp.gamma1, lp.gamma2, wc_law_log_load(ns[k]), &a);
+			CHECK(lp.scale * wc_form_link(lp.form, z, 0, NULL, NULL) == wc_law_point_dynamic(&lp, ns[k]));
+			CHECK(a == wc_law_load_argument(lp.gamma1, lp.gamma2, wc_law_log_load(ns[k])));
+		}
+		double a;
+		wc_law_z(0, 0.8, -0.2, wc_law_log_load(500), &a);
+		CHECK_NEAR(a, 2.0, 0.0); /* the vertex -gamma1 / (2 gamma2) */
+		CHECK(wc_law_z(0.5, 1.0, 0.0, 2.0, NULL) == 2.5);
+	}
+	/* The link's log and its ratios, as the fit's residuals take them:
+	 * log g, g_z / g and g_F / g, finite where g underflows. */
+	for (int f = 0; f < WC_FORM_COUNT; f++) {
+		const double zs[] = { -3.0, 0.0, 0.7, 25.0 };
+		for (int k = 0; k < 4; k++) {
+			double gz, gf, rz, rf, g = wc_form_link((wc_form)f, zs[k], -0.4, &gz, &gf);
+			double lg = wc_form_link_log((wc_form)f, zs[k], -0.4, &rz, &rf);
+			CHECK_NEAR(lg, log(g), 1e-14 * (1 + fabs(lg)));
+			CHECK_NEAR(rz, gz / g, 1e-14);
+			CHECK_NEAR(rf, gf / g, 1e-14);
+		}
+	}
+	{
+		double rz, lg = wc_form_link_log(WC_FORM_SATURATING, -800, 0, &rz, NULL);
+		CHECK_NEAR(lg, -800.0, 1e-12);
+		CHECK_NEAR(rz, 1.0, 1e-12);
+		lg = wc_form_link_log(WC_FORM_SATURATING_QUADRATIC, 800, 0, &rz, NULL);
+		CHECK(lg == 0.0 && rz >= 0.0 && rz < 1e-300);
+	}
+	/* The clock coordinate: f over the board's highest clock (the set's
+	 * reference for a level the catalog does not know); 0 when free. */
+	CHECK_NEAR(wc_law_clock_ratio(NULL, 1980.0, 990.0), 0.5, 0.0);
+	CHECK(wc_law_clock_ratio(NULL, 1980.0, 0.0) == 0.0);
+	{
+		const wc_level *h100 = wc_params_level(&p, "H100");
+		CHECK(h100 != NULL);
+		if (h100)
+			CHECK(wc_law_clock_ratio(h100, 1.0, 990.0) == 990.0 / wc_law_clock_ref_mhz(h100, 1.0));
+	}
 	return check_report("test_law");
 }
