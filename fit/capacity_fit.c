@@ -11,8 +11,6 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit_nlinear.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 
 #include "models/stats.h"
@@ -56,50 +54,24 @@ standard_errors(gsl_multifit_nlinear_workspace *w, double n_eff, size_t p, doubl
 #define HUBER_C 1.345
 #define ROBUST_PASSES 30
 
-/* |residual| and its weight, for the (weighted) median. */
-typedef struct {
-	double r, w;
-} cap_abs;
-
-static int
-by_abs(const void *a, const void *b)
-{
-	double x = ((const cap_abs *)a)->r, y = ((const cap_abs *)b)->r;
-	return (x > y) - (x < y);
-}
-
 /* Huber's cut, HUBER_C x 1.4826 x the median |residual| (a robust
  * standard deviation) over the observations in the fit (multiplicity >
  * 0). With design weights the median is the weighted one, so that each
  * model counts once in the scale too; it is the plain median when the
- * weights are equal (halfway between the middle two of an even count). */
+ * weights are equal (wc_stats_weighted_median). */
 static double
-huber_cut(const cap_problem *pb, const gsl_vector *f, const double *mult, cap_abs *buf)
+huber_cut(const cap_problem *pb, const gsl_vector *f, const double *mult, wc_stats_weighted *buf)
 {
 	size_t m = 0;
-	double total = 0;
 	for (size_t o = 0; o < f->size; o++) {
 		double w = pb->row_w ? cap_row_weight(pb, mult, pb->obs_row[o]) : 1.0;
 		if (mult && !(mult[pb->obs_row[o]] > 0))
 			continue;
-		buf[m++] = (cap_abs){ fabs(gsl_vector_get(f, o)), w };
-		total += w;
+		buf[m++] = (wc_stats_weighted){ fabs(gsl_vector_get(f, o)), w };
 	}
 	if (m == 0)
 		return NAN;
-	double med;
-	if (!pb->row_w) {
-		gsl_sort(&buf[0].r, 2, m);
-		med = gsl_stats_median_from_sorted_data(&buf[0].r, 2, m);
-	} else {
-		qsort(buf, m, sizeof *buf, by_abs);
-		size_t k = 0;
-		double c = buf[0].w;
-		while (k + 1 < m && c < 0.5 * total * (1 - 1e-12))
-			c += buf[++k].w;
-		med = k + 1 < m && fabs(c - 0.5 * total) <= 1e-12 * total ? 0.5 * (buf[k].r + buf[k + 1].r) : buf[k].r;
-	}
-	return HUBER_C * WC_STATS_MAD_TO_SD * med;
+	return HUBER_C * WC_STATS_MAD_TO_SD * wc_stats_weighted_median(buf, m);
 }
 
 static double
@@ -114,7 +86,7 @@ huber_weight(double r, double cut)
  * times its row's weight (multiplicity x design weight). 1 when the
  * weights settled. */
 static int
-robust_weights(const cap_problem *pb, const gsl_vector *f, const double *mult, cap_abs *buf, gsl_vector *wt)
+robust_weights(const cap_problem *pb, const gsl_vector *f, const double *mult, wc_stats_weighted *buf, gsl_vector *wt)
 {
 	double cut = huber_cut(pb, f, mult, buf), change = 0;
 	if (isnan(cut))
@@ -134,7 +106,7 @@ solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_
              gsl_vector *wt, const double *mult, int reweight, int max_iter, double *u, int *status, int *niter)
 {
 	const size_t p = (size_t)pb->n_params;
-	cap_abs *abs_r = reweight ? wc_alloc_array(pb->n_obs, sizeof *abs_r) : NULL;
+	wc_stats_weighted *abs_r = reweight ? wc_alloc_array(pb->n_obs, sizeof *abs_r) : NULL;
 	int info = 0, passes = reweight ? ROBUST_PASSES : 1;
 	/* the log residuals themselves: GSL's residual vector is sqrt(w) r,
 	 * and Huber's weights are of r (docs/capacity.md, "Robust fit") */
@@ -177,7 +149,7 @@ int
 cap_huber_weights(const cap_problem *pb, const double *u, double *w)
 {
 	gsl_vector *f = gsl_vector_alloc(pb->n_obs);
-	cap_abs *buf = wc_alloc_array(pb->n_obs, sizeof *buf);
+	wc_stats_weighted *buf = wc_alloc_array(pb->n_obs, sizeof *buf);
 	gsl_vector_const_view uv = gsl_vector_const_view_array(u, (size_t)pb->n_params);
 	int rc = WC_ENOMEM;
 	if (f && buf) {
@@ -430,7 +402,7 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	out->n_eff = cap_effective_count(pb, mult);
 	for (size_t k = 0; k < p; k++) {
 		const cap_slot *s = &pb->slots[k];
-		double t = 1.0 / (1.0 + exp(-out->u[k]));
+		double t = cap_share(1.0, out->u[k]);
 		cap_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
 		out->x[k] = cap_value(pb, (int)k, out->u[k]);
 		out->se_log[k] = se_u[k] * (s->log_hi - s->log_lo) * t * (1.0 - t);

@@ -35,7 +35,7 @@ static const unsigned char held_kinds[WC_CAP_KINDS] = {
 int
 cap_at_edge(double u)
 {
-	double t = 1.0 / (1.0 + exp(-u));
+	double t = cap_share(1.0, u);
 	return t > 0.999 || t < 0.001;
 }
 

@@ -66,7 +66,13 @@ typedef struct {
 int cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,
                       wc_error *err);
 void cap_problem_free(cap_problem *pb);
-/** Natural value of parameter k at fit coordinate u. */
+/** span * sigma(u), sigma(u) = 1 / (1 + e^-u): the share of a
+ *  parameter's log domain at fit coordinate u (docs/capacity.md,
+ *  "Observations and fitting"), without overflow for any u. The one
+ *  place the capacity fit's bounded transform is written. */
+double cap_share(double span, double u);
+/** Natural value of parameter k at fit coordinate u: exp(log lo +
+ *  cap_share(log hi - log lo, u)), inside its bounds for every u. */
 double cap_value(const cap_problem *pb, int k, double u);
 /** Residuals log(model / measured) at u (GSL signature; params = pb). */
 int cap_residuals(const gsl_vector *u, void *params, gsl_vector *f);

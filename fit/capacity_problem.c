@@ -20,10 +20,21 @@ static const double start_value[WC_CAP_KINDS] = { 0.6, 3e-3, 2e-5, 0.4, 2e-5 };
 #define START_INPUT 500.0
 
 double
+cap_share(double span, double u)
+{
+	/* exp(-u) overflows below u = -709.78, where 1 + e^u rounds to 1. The
+	 * link's form e^u / (1 + e^u) is not taken for u < 0: it rounds
+	 * otherwise, and the finite-difference Jacobian carries one ulp to
+	 * 1e-6 in a parameter held at a bound (docs/capacity.md, "What the
+	 * rows cannot identify"). */
+	return u > -700.0 ? span / (1.0 + exp(-u)) : span * exp(u);
+}
+
+double
 cap_value(const cap_problem *pb, int k, double u)
 {
 	const cap_slot *s = &pb->slots[k];
-	return exp(s->log_lo + (s->log_hi - s->log_lo) / (1.0 + exp(-u)));
+	return exp(s->log_lo + cap_share(s->log_hi - s->log_lo, u));
 }
 
 /* Fit coordinate of a natural value (clamped inside the domain). */

@@ -127,6 +127,20 @@ int wc_stats_spectral_entropy(const double *x, size_t len, wc_stats_fft *f, doub
  *  WC_OK returned) when len < 2 or the series is constant. */
 int wc_stats_autocovariance(const double *x, size_t len, double **acov, wc_error *err);
 
+/* ------------------------------------------------------ weighted median */
+
+/** One value and its weight (> 0). */
+typedef struct {
+	double v, w;
+} wc_stats_weighted;
+
+/** Weighted median of x[0..n) (docs/statistics.md, "Weighted median"):
+ *  values ascending, the first whose cumulative weight reaches half the
+ *  total, or halfway between it and the next when the cumulative weight
+ *  there is half the total (to 1e-12 of it). With equal weights it is
+ *  wc_stats_median. Sorts x in place by value. NaN for n = 0. */
+double wc_stats_weighted_median(wc_stats_weighted *x, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

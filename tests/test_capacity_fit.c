@@ -15,6 +15,7 @@
 #include "tests/support/support.h"
 #include "tests/support/synth_capacity.h"
 
+#include <fenv.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -391,10 +392,27 @@ request_energy_table3(void)
 	free(path);
 }
 
+/* The bounded transform (docs/capacity.md, "Observations and fitting"):
+ * span / (1 + e^-u) as the fit has always rounded it, and no overflow
+ * where e^-u would (u below -709.78): a share of e^u, not 0 via infinity. */
+static void
+bounded_transform(void)
+{
+	for (double u = -40.0; u <= 40.0; u += 0.37)
+		CHECK(cap_share(2.5, u) == 2.5 / (1.0 + exp(-u)));
+	feclearexcept(FE_ALL_EXCEPT);
+	double far = cap_share(1.0, -709.9), beyond = cap_share(3.0, -2000.0), top = cap_share(1.0, 2000.0);
+	CHECK(!fetestexcept(FE_OVERFLOW));
+	CHECK(far > 0.0 && far == exp(-709.9));
+	CHECK(beyond == 0.0 && top == 1.0);
+	CHECK(cap_at_edge(2000.0) && cap_at_edge(-2000.0) && !cap_at_edge(0.0));
+}
+
 int
 main(void)
 {
 	gsl_set_error_handler_off();
+	bounded_transform();
 	recovery();
 	eta_above_one();
 	robust_outliers();
