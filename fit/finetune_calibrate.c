@@ -46,7 +46,8 @@ typedef struct {
 } cal_runs;
 
 /* kappa mode's normal equation: d/dkappa of sum (log fit - log E)^2 / 2,
- * fit = m e0 + kappa F. */
+ * fit = wc_ft_step_energy = m e0 + kappa F, whose derivative in kappa is
+ * F. */
 typedef struct {
 	const cal_runs *c;
 	const double *E;
@@ -59,7 +60,7 @@ kappa_gradient(double kappa, void *arg)
 	const kappa_problem *k = arg;
 	double g = 0.0;
 	for (int i = 0; i < k->c->n; i++) {
-		double fit = k->c->m[i] * k->e0 + kappa * k->c->F[i];
+		double fit = wc_ft_step_energy(k->e0, kappa, k->c->m[i], k->c->F[i]);
 		g += (log(fit) - log(k->E[i])) * k->c->F[i] / fit;
 	}
 	return g;
