@@ -160,13 +160,10 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const wc_response_l
 	printf("  %-48s %8s %8s %9s %-21s\n", "run", "samples", "rms_w", "law_level", "arrivals");
 	for (size_t i = 0; i < s->n; i++) {
 		const wc_response_run *rr = &s->checks[i].run.response_run;
-		double *pred = wc_alloc_array(rr->n_samples ? rr->n_samples : 1, sizeof *pred), ss = 0.0, level = NAN;
-		if (pred && wc_response_predict_samples(rr, r, pred, &level, NULL) == WC_OK)
-			for (size_t k = 0; k < rr->n_samples; k++)
-				ss += (pred[k] - rr->power_w[k]) * (pred[k] - rr->power_w[k]);
-		printf("  %-48.48s %8zu %8.1f %9.3f %-21s\n", rr->run_id, rr->n_samples,
-		       rr->n_samples ? sqrt(ss / (double)rr->n_samples) : NAN, level, s->checks[i].run.arrival_source);
-		free(pred);
+		double rms, level;
+		wc_response_run_rms(rr, r, &rms, &level, NULL); /* NaN when it cannot be computed */
+		printf("  %-48.48s %8zu %8.1f %9.3f %-21s\n", rr->run_id, rr->n_samples, rms, level,
+		       s->checks[i].run.arrival_source);
 	}
 	printf("wrote %s (params_version %s)\n", out, version);
 }

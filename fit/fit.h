@@ -250,6 +250,12 @@ int wc_response_predict_samples(const wc_response_run *run, const wc_response_pa
  *  prediction for a run left out of r's fit, at its measured load. */
 int wc_response_predict_scaled(const wc_response_run *run, const wc_response_params *r, double *out,
                                wc_error *err);
+/** The root mean square per sample of wc_response_predict_samples
+ *  against `run`'s measured samples (W per GPU; NaN without samples or on
+ *  failure), with the run's level factor in `level` (may be NULL; NaN on
+ *  failure): the per-run check `fit response` prints. */
+int wc_response_run_rms(const wc_response_run *run, const wc_response_params *r, double *rms_w,
+                        double *level, wc_error *err);
 /** The mean square error per sample of wc_response_predict_scaled --
  *  what a run left out of r's fit is scored by. */
 int wc_response_heldout_mse(const wc_response_run *run, const wc_response_params *r, double *mse,

@@ -14,8 +14,6 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
 #include <gsl/gsl_multimin.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,19 +157,6 @@ int
 wc_response_predict_scaled(const wc_response_run *run, const wc_response_params *r, double *out, wc_error *err)
 {
 	return predict_at(run, r, wc_response_dynamic_scale(r), out, NULL, err);
-}
-
-int
-wc_response_heldout_mse(const wc_response_run *run, const wc_response_params *r, double *mse, wc_error *err)
-{
-	double *pred = wc_alloc_array(run->n_samples ? run->n_samples : 1, sizeof *pred), ss = 0.0;
-	int rc = pred ? wc_response_predict_scaled(run, r, pred, err)
-	              : wc_error_set(err, WC_ENOMEM, "response: out of memory");
-	for (size_t i = 0; rc == WC_OK && i < run->n_samples; i++)
-		ss += (pred[i] - run->power_w[i]) * (pred[i] - run->power_w[i]);
-	*mse = rc == WC_OK && run->n_samples ? ss / (double)run->n_samples : NAN;
-	free(pred);
-	return rc;
 }
 
 /* One run's sums at (hold, ratio, decay) = x[0..2] and tau, with y its

@@ -119,6 +119,14 @@ main(void)
 	double *pred = calloc(NSAMP, sizeof *pred);
 	CHECK_INT(wc_response_predict_samples(&runs[0], &r, pred, &level, &err), WC_OK);
 	CHECK_NEAR(level, 0.85, 0.02);
+	/* The per-run check `fit response` prints: the RMS of those samples'
+	 * errors at the run's level, one function for the CLI and the fit. */
+	double ss = 0.0, rms, level_rms;
+	for (size_t k = 0; k < runs[0].n_samples; k++)
+		ss += (pred[k] - runs[0].power_w[k]) * (pred[k] - runs[0].power_w[k]);
+	CHECK_INT(wc_response_run_rms(&runs[0], &r, &rms, &level_rms, &err), WC_OK);
+	CHECK(rms == sqrt(ss / (double)runs[0].n_samples) && level_rms == level);
+	CHECK(rms > 0 && rms < 6);
 	free(pred);
 	/* Bit-identical with two threads. */
 	o.threads = 2;
