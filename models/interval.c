@@ -136,16 +136,29 @@ wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi)
 	return wc_interval_contain(point, lo, hi);
 }
 
+void
+wc_pe_transfer_stratum(const wc_pred_error *pe, const wc_pe_stratum *s, wc_pe_stratum *out)
+{
+	*out = *s;
+	if (pe && pe->present && strcmp(s->source, "datasheet") == 0) {
+		const wc_pe_stratum *fitted = find_exact(pe, "", "");
+		if (fitted && fitted != s) {
+			/* point * exp(q) is monotone in q: the union of the two
+			 * intervals is the interval of the outer quantiles */
+			out->q_lo = fmin(s->q_lo, fitted->q_lo);
+			out->q_hi = fmax(s->q_hi, fitted->q_hi);
+		}
+	}
+}
+
 int
 wc_pe_widen_transfer(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double *lo, double *hi)
 {
-	int ok = wc_pe_widen(s, point, lo, hi);
-	if (ok && pe && pe->present && strcmp(s->source, "datasheet") == 0) {
-		const wc_pe_stratum *fitted = find_exact(pe, "", "");
-		if (fitted && fitted != s)
-			ok = wc_pe_widen(fitted, point, lo, hi);
-	}
-	return ok;
+	if (!s)
+		return wc_pe_widen(s, point, lo, hi);
+	wc_pe_stratum both;
+	wc_pe_transfer_stratum(pe, s, &both);
+	return wc_pe_widen(&both, point, lo, hi);
 }
 
 double

@@ -131,6 +131,11 @@ int wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi);
  *  its interval is never narrower than a fitted level's
  *  (docs/intervals.md, "How far datasheet transfers miss"). */
 int wc_pe_widen_transfer(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double *lo, double *hi);
+/** The stratum wc_pe_widen_transfer widens by, as one: `s` itself, or for
+ *  a datasheet stratum its quantiles joined with the pooled stratum's (the
+ *  outer of each), for answers that keep a stratum to widen with later
+ *  (trace envelopes, budget plans). Platform, source and n stay `s`'s. */
+void wc_pe_transfer_stratum(const wc_pred_error *pe, const wc_pe_stratum *s, wc_pe_stratum *out);
 
 /** Hold the upper end of a mean-power interval at `ceiling` (W; NaN or
  *  infinite: none), never below `point`: a mean above what the boards can

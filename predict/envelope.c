@@ -270,8 +270,9 @@ power_map_bind(const wc_params *p, const wc_config *c, const wc_response_params 
 	out->prefill_w = r.prefill_ratio.value *
 	                 wc_law_point_dynamic(&store->law, WC_RESPONSE_PREFILL_REF_RUNNING);
 	const wc_pe_stratum *pe = wc_predict_pe_stratum(p, b.level);
+	/* never narrower than a fitted level's, as every answer (docs/intervals.md, "Strata") */
 	if ((out->has_pe = pe != NULL))
-		out->pe = *pe;
+		wc_pe_transfer_stratum(&p->pred_error, pe, &out->pe);
 	double limit = wc_level_power_limit_w(b.level);
 	out->max_w = isfinite(limit) ? limit : INFINITY;
 	if (wc_form_has_prefill(p->form) && isfinite(b.headroom)) {

@@ -133,6 +133,21 @@ main(void)
 	CHECK_NEAR(iv->p95_lo, fmin(pm.idle_w * pm.tp, r.server.p95_w.value), 1e-9);
 	CHECK(iv->mean_lo <= r.server.mean_w.value && iv->mean_lo < iv->mean_hi);
 	wc_envelope_result_clear(&r);
+	/* A board answered from its datasheet is never narrower than a fitted
+	 * level (docs/intervals.md, "Strata"): a datasheet stratum narrower
+	 * than the pooled one gives way to it, as predict's answers do. */
+	wc_pe_stratum ds = { .platform = "", .source = "datasheet", .n = 325, .q_lo = -0.1, .q_hi = 0.1 };
+	p.pred_error.strata[0].q_lo = -0.3;
+	p.pred_error.strata[0].q_hi = 0.35;
+	CHECK_INT(wc_pe_add(&p.pred_error, &ds), WC_OK);
+	wc_config l40s = WC_CONFIG_INIT;
+	l40s.platform = "L40S";
+	l40s.arch = wc_model_lookup("Qwen3-8B");
+	l40s.active_params_b = l40s.arch->active_params_b;
+	wc_error e2;
+	CHECK_INT(wc_power_map_from_law(&p, &l40s, NULL, &store, &pm, &e2), WC_OK);
+	CHECK(pm.has_pe && strcmp(pm.pe.source, "datasheet") == 0 && pm.pe.n == 325);
+	CHECK(pm.pe.q_lo == -0.3 && pm.pe.q_hi == 0.35);
 	wc_params_clear(&p);
 	return check_report("test_envelope_interval");
 }
