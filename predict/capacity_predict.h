@@ -152,6 +152,16 @@ int wc_predict_moe_total_check(const wc_model_info *m, wc_error *err);
  *  < WC_BOOTSTRAP_MIN_95, into the warning list `list` of `*n` (nothing
  *  otherwise): its 2.5 % tails hold no draw of their own. */
 void wc_predict_note_few_draws(char (*list)[WC_WARNING_LEN], int *n, int n_draws);
+/** The caveat of a power interval from draws alone (the set has no
+ *  prediction_error section): it covers the parameters' uncertainty, not
+ *  the law's error (docs/intervals.md, "Two parts"). */
+void wc_predict_note_params_only(char (*list)[WC_WARNING_LEN], int *n);
+/** The caveat of an answer above its power cap `cap_w` (no clock of
+ *  `board`'s range meets it; the answer is `per_gpu_w` at the clock of
+ *  least power `mhz`), into `buf` (docs/capacity.md, "Clocks and power
+ *  caps"): `predict inference --power-cap` and a sweep's cap steps. */
+void wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double per_gpu_w, char *buf,
+                               size_t cap);
 /** Why inputs that enter only the capacity answers' cost, CO2 and step
  *  times changed nothing (wc_predict_note_ignored). */
 typedef enum {

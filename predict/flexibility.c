@@ -143,7 +143,7 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 {
 	const double fhi = top > 0.0 ? top : info->max_sm_clock_mhz, flo = info->min_sm_clock_mhz;
 	double p_hi = 0, p_lo = 0;
-	int rc, tp = q->config.tp;
+	int rc, tp = q->config.tp, unmet = 0;
 	if (by_cap) {
 		/* The caps go down to the least power any clock gives, which is
 		 * not the lowest clock's where a slower service runs more
@@ -174,6 +174,16 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 		if ((rc = state_at(pr, &at, &mhz, 1, cap, out, err)) != WC_OK)
 			return rc;
 		fill_step(&out->steps[i], mhz, cap_w, cap, tp);
+		/* A cap no clock meets is said as `predict inference --power-cap`
+		 * says it, once, at the first step it holds at (docs/capacity.md,
+		 * "Power flexibility"). */
+		if (by_cap && !unmet && !wc_power_cap_met(cap_w, out->steps[i].node_power_w / tp)) {
+			char note[WC_WARNING_LEN], msg[WC_WARNING_LEN];
+			wc_predict_cap_unmet_note(cap_w, info->name, mhz, out->steps[i].node_power_w / tp, note, sizeof note);
+			snprintf(msg, sizeof msg, "at %.0f MHz: %s", mhz, note);
+			warn_once(out, msg);
+			unmet = 1;
+		}
 	}
 	out->n_steps = n;
 	return WC_OK;
@@ -272,6 +282,10 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		/* the intervals printed come from these draws: predict
 		 * inference's caveat about too few of them holds for them */
 		wc_predict_note_few_draws(out->warnings, &out->n_warnings, out->n_draws);
+		/* and, as there, that they cover the parameters only (the point's
+		 * power answer, asked without an interval, does not say it) */
+		if (out->n_draws > 0 && !wc_predictor_params(pr)->pred_error.present)
+			wc_predict_note_params_only(out->warnings, &out->n_warnings);
 		rc = sweep(pr, q, info, top, by_cap, n_steps, cap, out, err);
 	}
 	free(cap);

@@ -376,8 +376,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 		return WC_OK;
 	}
 	if (!out->pe_stratum)
-		WC_WARN(out, "interval_95: covers the parameters' uncertainty only: the parameter set has no "
-		             "prediction_error section (docs/intervals.md)");
+		wc_predict_note_params_only(out->warnings, &out->n_warnings);
 	/* The upper end is held by the tighter of the board's limit and a
 	 * cap the user set: the driver enforces both the same way
 	 * (docs/intervals.md, "Physical ceiling"). */
@@ -536,10 +535,12 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */
-	if (q->power_cap_w > 0 && !wc_power_cap_met(q->power_cap_w, out->power.per_gpu_power_w))
-		WC_WARN(out, "power_cap_w: %g W per GPU is not reached: no clock of %s's range meets it; at the clock of "
-		        "least power (%g MHz) the answer is %.1f W per GPU (docs/capacity.md)",
-		        q->power_cap_w, b.level->name, q->config.sm_clock_mhz, out->power.per_gpu_power_w);
+	if (q->power_cap_w > 0 && !wc_power_cap_met(q->power_cap_w, out->power.per_gpu_power_w)) {
+		char unmet[WC_WARNING_LEN];
+		wc_predict_cap_unmet_note(q->power_cap_w, b.level->name, q->config.sm_clock_mhz,
+		                          out->power.per_gpu_power_w, unmet, sizeof unmet);
+		WC_WARN(out, "%s", unmet);
+	}
 	char low_note[WC_WARNING_LEN];
 	if (wc__predict_clock_low_note(p, b.level->name,
 	                               q->power_cap_w > 0 ? "power_cap_w" : q->board_limit_w > 0 ? "platform" : "sm_clock_mhz",

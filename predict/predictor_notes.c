@@ -57,6 +57,20 @@ wc_predict_note_few_draws(char (*list)[WC_WARNING_LEN], int *n, int n_draws)
 }
 
 void
+wc_predict_note_params_only(char (*list)[WC_WARNING_LEN], int *n)
+{
+	wc_warnings_add(list, n, "interval_95: covers the parameters' uncertainty only: the parameter set has no "
+	                "prediction_error section (docs/intervals.md)");
+}
+
+void
+wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double per_gpu_w, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached: no clock of %.64s's range meets it; at the clock "
+	         "of least power (%g MHz) the answer is %.1f W per GPU (docs/capacity.md)", cap_w, board, mhz, per_gpu_w);
+}
+
+void
 wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_per_kwh, double grams_co2_per_kwh,
                         int expert_parallel, wc_ignored_why why)
 {

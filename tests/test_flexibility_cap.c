@@ -110,10 +110,15 @@ few_draws_and_money(void)
 	if (pr && f) {
 		CHECK_INT(wc_predict_flexibility(pr, &q, 0, 3, f, &err), WC_OK);
 		CHECK_INT(f->n_draws, 4);
-		int said = 0;
-		for (int i = 0; i < f->n_warnings; i++)
+		int said = 0, only = 0;
+		for (int i = 0; i < f->n_warnings; i++) {
 			said |= strstr(f->warnings[i], "interval_95: 4 bootstrap draws, fewer than 40") != NULL;
+			only |= strstr(f->warnings[i], "interval_95: covers the parameters' uncertainty only") != NULL;
+		}
 		CHECK(said);
+		/* the set has no prediction_error: as predict inference says, its
+		 * intervals cover the parameters alone */
+		CHECK(!p.pred_error.present && only);
 	}
 	free(f);
 	wc_predictor_free(pr);
@@ -205,6 +210,18 @@ main(void)
 			CHECK_NEAR(s->throughput_tok_s, cap->value[WC_CAPQ_THROUGHPUT], 1e-9 * s->throughput_tok_s);
 			CHECK_NEAR(s->node_power_w, cap->value[WC_CAPQ_POWER], 1e-9 * s->node_power_w);
 		}
+		/* Steps whose cap no clock meets draw more than it: said as
+		 * predict inference --power-cap says it, at the first of them. */
+		int first = -1, said = 0;
+		for (int i = f->n_steps - 1; i >= 0; i--)
+			if (f->steps[i].node_power_w > f->steps[i].power_cap_w * (1 + 1e-9))
+				first = i;
+		CHECK(first > 0);
+		char want[64];
+		snprintf(want, sizeof want, "power_cap_w: %g W per GPU is not reached", first >= 0 ? f->steps[first].power_cap_w : 0.0);
+		for (int i = 0; i < f->n_warnings; i++)
+			said += strstr(f->warnings[i], "is not reached") != NULL && strstr(f->warnings[i], want) != NULL;
+		CHECK_INT(said, 1);
 	}
 	free(f);
 	free(cap);
