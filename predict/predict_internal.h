@@ -46,6 +46,14 @@ const char *wc__predict_sig3(char *buf, size_t cap, double v);
 /** The warning line of a power level `lvl` of `p` transferred from a
  *  datasheet; it says when the board is another vendor's than every
  *  fitted level of `p` (the held-out miss is between NVIDIA boards). */
+/** The caveat of an open loop answered at its mean running count `m`
+ *  (docs/capacity.md, "Closed loop, open loop, energy"): with Poisson
+ *  arrivals the count is, to first order, Poisson with mean m (M/G/inf),
+ *  idle e^-m of the time, and the law is concave in n, so the mean power
+ *  sum_k P(k) Pois(k; m) lies below P(m) = `node_w`. Said, with that
+ *  mean, when it is 5 % or more below. */
+void wc__predict_open_loop_note(const wc_law_point *lp, int tp, double m, double node_w,
+                                char (*list)[WC_WARNING_LEN], int *n);
 void wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, size_t cap);
 
 /** `ptr` if it does not point into `*tmp`, else the same place in `*p`

@@ -499,6 +499,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power);
 	}
 	out->mean_running = h.mean;
+	if (c.request_rate > 0.0 && !q->series_len) /* an open loop's count, asked by its mean */
+		wc__predict_open_loop_note(&lp, q->config.tp, h.mean, out->power.node_power_w, out->warnings, &out->n_warnings);
 	out->prefill_share = wc_form_has_prefill(p->form) ? b.rho : NAN;
 	if (wc_form_has_prefill(p->form) && !(b.rho > 0.0))
 		WC_WARN(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "

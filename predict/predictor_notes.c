@@ -71,6 +71,24 @@ wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double pe
 }
 
 void
+wc__predict_open_loop_note(const wc_law_point *lp, int tp, double m, double node_w, char (*list)[WC_WARNING_LEN],
+                           int *n)
+{
+	const double top = ceil(m + 12.0 * sqrt(m) + 6.0);
+	if (!(m > 0.0) || !(node_w > 0.0) || top > 4096.0)
+		return; /* idle, or so many running that the spread is under 1 % */
+	double d = 0.0;
+	for (double k = 1.0; k <= top; k++) /* k = 0 draws no dynamic power */
+		d += exp(-m + k * log(m) - lgamma(k + 1.0)) * wc_law_point_dynamic(lp, k);
+	const double mean_w = tp * (lp->p0 + wc_law_point_mix(lp, d, m));
+	if (mean_w <= 0.95 * node_w)
+		wc_warnings_add(list, n, "rate: this is the law at the mean of %.3g running; Poisson arrivals run none %.0f %% "
+		                "of the time and the law is concave, so the mean is nearer %.1f W (%.0f %% less); `wattcast "
+		                "envelope --poisson` simulates it (docs/capacity.md)",
+		                m, 100.0 * exp(-m), mean_w, 100.0 * (1.0 - mean_w / node_w));
+}
+
+void
 wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_per_kwh, double grams_co2_per_kwh,
                         int expert_parallel, wc_ignored_why why)
 {
