@@ -332,6 +332,16 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	char note[WC_WARNING_LEN];
 	if (wc__envelope_queue_note(rs->w, rs->o->max_running, waiting, note, sizeof note))
 		WC_WARN(out, "%s", note);
+	/* The limit holds the power, not the speed (docs/envelopes.md, "Board
+	 * limit"): where the law at the mean load is above it, a GPU lowers
+	 * its clock and predict answers at that clock; the simulation served
+	 * at the clock asked. A series has no service to slow. */
+	const double n_mean = out->server.mean_running.value, law_w = rs->pm->idle_w +
+	                      (n_mean > 0.0 ? rs->pm->dynamic_w(rs->pm->ctx, n_mean) : 0.0);
+	if (rs->w->kind != WC_ENVELOPE_SERIES && rs->pm->max_w > 0.0 && law_w > rs->pm->max_w * (1.0 + 1e-9))
+		WC_WARN(out, "platform: the law draws %.1f W per GPU at the mean %.3g running, above the %.0f W board limit: "
+		        "power is held there, but service keeps the clock asked, so tokens/s run high and J/token low "
+		        "beside predict (docs/envelopes.md)", law_w, n_mean, rs->pm->max_w);
 	/* An n(t) runs from the warm-up's start, a step each dt_s: say where
 	 * it and the simulated window part, which nothing else shows. */
 	const wc_envelope_workload *w = rs->w;

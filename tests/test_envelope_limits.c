@@ -9,6 +9,7 @@
  * the budget plan's server bound charges what the plan can simulate.
  */
 #include "predict/envelope_internal.h"
+#include "data/data.h"
 #include "predict/predict.h"
 #include "predict/heap_internal.h"
 #include "models/limits.h"
@@ -80,7 +81,52 @@ test_board_limit(void)
 	}
 	/* The load is high: the limit binds rather than the law sitting below it. */
 	CHECK(r.server.mean_w.value > 0.9 * limit);
+	/* Above the limit by the prefill increment, not by the law at the mean
+	 * load (387.7 W at 112 running): predict keeps the clock, and so no
+	 * word of it (below). */
+	for (int i = 0; i < r.n_warnings; i++)
+		CHECK(strstr(r.warnings[i], "board limit") == NULL);
 	wc_envelope_result_clear(&r);
+}
+
+/* The limit holds the power, not the speed (docs/envelopes.md, "Board
+ * limit"): A100 Qwen3-32B, 256 clients (59 run), measured profile: the
+ * law asks 457 W per GPU, predict settles at 1201 MHz and 658 tokens/s,
+ * and the envelope served at the top clock, 696 tokens/s at 400 W, with
+ * no word. It says so now. */
+static void
+test_limit_speed_note(void)
+{
+	wc_params m = WC_PARAMS_INIT;
+	wc_config c = a100(1);
+	wc_capacity_service_store cs;
+	wc_service_times st;
+	wc_power_map_law store;
+	wc_power_map pm;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_envelope_result r;
+	wc_error err;
+	c.arch = wc_model_lookup("Qwen3-32B");
+	c.active_params_b = c.arch->active_params_b;
+	CHECK_INT(wc_params_profile("measured", &m, &err), WC_OK);
+	CHECK_INT(wc_capacity_service(&m, &c, &cs, &st, &err), WC_OK);
+	CHECK_INT(wc_power_map_from_law(&m, &c, NULL, &store, &pm, &err), WC_OK);
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_CLOSED;
+	w.concurrency = 256;
+	wc_envelope_options_init(&o);
+	o.horizon_s = 60;
+	o.warmup_s = 10;
+	o.replicas = 1;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_OK);
+	int said = 0;
+	for (int i = 0; i < r.n_warnings; i++)
+		said += strstr(r.warnings[i], "platform: the law draws 457.1 W per GPU at the mean 59 running, above the "
+		                              "400 W board limit: power is held there, but service keeps the clock asked") != NULL;
+	CHECK_INT(said, 1);
+	wc_envelope_result_clear(&r);
+	wc_params_clear(&m);
 }
 
 /* Each bin above the limit cut to the least slack of the w windows
@@ -323,6 +369,7 @@ main(void)
 	test_heaps();
 	wc_params_default(&paper);
 	test_board_limit();
+	test_limit_speed_note();
 	test_limiter();
 	test_prefill_level();
 	test_refusals();
