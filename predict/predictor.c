@@ -580,6 +580,13 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	out->node_ceiling_w = wc_level_power_ceiling_w(b.level, q->power_cap_w, out->power.node_power_w / q->config.tp,
 	                                               q->config.tp);
 	out->node_floor_w = wc__predict_idle_floor(&b, q->config.tp);
+	/* A series' idle share draws P0 exactly and the rest at most the
+	 * ceiling: its mean reaches no higher (docs/intervals.md, "Physical ceiling"). */
+	double idle = q->series_len && h.len && h.running[0] == 0.0 ? h.weight[0] : 0.0, all = 0.0;
+	for (size_t i = 0; idle > 0.0 && i < h.len; i++)
+		all += h.weight[i];
+	if (idle > 0.0 && isfinite(out->node_floor_w) && isfinite(out->node_ceiling_w))
+		out->node_ceiling_w = (idle * out->node_floor_w + (all - idle) * out->node_ceiling_w) / all;
 	if (q->want_interval)
 		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);
 done:

@@ -514,9 +514,15 @@ series_limit(void)
 	for (int i = 0; i < out.n_warnings; i++)
 		warned |= strstr(out.warnings[i], "more than 400 W per GPU for 50.0 %") != NULL;
 	CHECK(warned);
+	/* half idle (P0 exactly) and half at most 1.1 x the limit: the mean's
+	 * interval ends there, not at 346 W (docs/intervals.md, "Physical
+	 * ceiling") */
+	fprintf(stderr, "series 0, 512: %.2f W [%.2f, %.2f]\n", out.power.node_power_w, out.node_lo_w, out.node_hi_w);
+	CHECK(out.node_hi_w <= 0.5 * (p0 + 440.0) * (1 + 1e-12));
 	q.power_cap_w = 300;
 	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
 	CHECK_NEAR(out.power.per_gpu_power_w, 0.5 * (p0 + 300.0), 1e-6);
+	CHECK(out.node_hi_w <= 0.5 * (p0 + 330.0) * (1 + 1e-12) && out.node_hi_w >= out.power.node_power_w);
 	/* below the limit: the law as it is, no warning */
 	double low[2] = { 0, 1 };
 	q.power_cap_w = 0;
