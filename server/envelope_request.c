@@ -37,13 +37,10 @@ bounded(const json_t *obj, const char *at, const char *name, int whole, double l
 		return wc_api_wrong_type(e, field, whole ? "an integer" : "a number", v);
 	double x = json_number_value(v);
 	if (!(open ? x > lo : x >= lo) || !(x <= hi)) {
+		/* the value as sent, so that it never reads as the bound */
 		if (whole)
-			wc_api_error_set(e, 422, "invalid_value", field, "%s: must be between %g and %g, got %g",
-			                 field + 1, lo, hi, x);
-		else
-			wc_api_error_set(e, 422, "invalid_value", field, "%s: must be %s %g and <= %g, got %g",
-			                 field + 1, open ? ">" : ">=", lo, hi, x);
-		return -1;
+			return wc_api_invalid(e, field, x, "must be between %g and %g", lo, hi);
+		return wc_api_invalid(e, field, x, "must be %s %g and <= %g", open ? ">" : ">=", lo, hi);
 	}
 	*out = x;
 	return 0;
@@ -93,10 +90,8 @@ numbers(const json_t *v, const char *field, size_t max, double lo, double hi, in
 		if (!json_is_number(x))
 			return wc_api_wrong_type(e, f, nullable ? "a number or null" : "a number", x);
 		a[i] = json_number_value(x);
-		if (!(a[i] >= lo && a[i] <= hi)) {
-			wc_api_error_set(e, 422, "invalid_value", f, "%s: must be between %g and %g, got %g", f + 1, lo, hi, a[i]);
-			return -1;
-		}
+		if (!(a[i] >= lo && a[i] <= hi))
+			return wc_api_invalid(e, f, a[i], "must be between %g and %g", lo, hi);
 	}
 	*n = m;
 	return 0;

@@ -81,10 +81,13 @@ batch_work_refused(const wc_profiles *pf, const json_t *body, int inference, wc_
 	char field[32];
 	snprintf(field, sizeof field, "/%zu", over);
 	wc_api_error e;
+	char need[32], budget[32], charged[32];
+	/* in full: a rounded need reads as the budget it exceeds */
 	wc_api_error_set(&e, 413, "work_budget_exceeded", field,
-	                 "the batch needs %.4g law evaluations, more than the budget of %.4g per batch; it passes "
-	                 "the budget at item %zu (%s, charged %.4g); split it there", work, WC_SERVER_BATCH_WORK_MAX,
-	                 over, over_kind, first);
+	                 "the batch needs %s law evaluations, more than the budget of %s per batch; it passes "
+	                 "the budget at item %zu (%s, charged %s); split it there", wc_api_num_text(need, work),
+	                 wc_api_num_text(budget, WC_SERVER_BATCH_WORK_MAX), over, over_kind,
+	                 wc_api_num_text(charged, first));
 	wc_response_error(res, &e);
 	return 1;
 }
