@@ -42,8 +42,10 @@ static const char serve_usage[] =
 	"                         by side (profiles, named by each set's name; the\n"
 	"                         first is the default; a request picks one with\n"
 	"                         \"profile\")\n"
-	"  --threads N            worker threads (default 64); a keep-alive client\n"
-	"                         holds one while it is busy\n"
+	"  --threads N            worker threads, 2-1024 (default 64); each open\n"
+	"                         connection holds one; an eighth (at least 1) is\n"
+	"                         kept for new connections and /v1/health; use at\n"
+	"                         least 8 (fewer refuse concurrent bodies with 503)\n"
 	"  --max-body BYTES       body limit of single requests (default 1048576);\n"
 	"                         POST /v1/predict/batch accepts 8 times as much\n"
 	"  --bench-trivial-route  also serve GET /v1/bench/trivial (benchmark baseline)\n\n"
@@ -194,7 +196,7 @@ parse_serve_args(int argc, char **argv, serve_args *a)
 			break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_LISTEN: rc = parse_listen(cmd, optarg, a->listen, sizeof a->listen); break;
-		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, 1, WC_SERVE_THREADS_MAX, &a->threads); break;
+		case OPT_THREADS: rc = cli_parse_int(cmd, "--threads", optarg, WC_SERVE_THREADS_MIN, WC_SERVE_THREADS_MAX, &a->threads); break;
 		case OPT_MAX_BODY:
 			rc = cli_parse_int(cmd, "--max-body", optarg, 64, 1L << 30, &a->max_body);
 			break;

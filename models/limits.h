@@ -40,6 +40,10 @@
  *  own stack, and 1024 serves far more connections than one process can
  *  answer at once (docs/http-api.md, "Limits"). */
 #define WC_SERVE_THREADS_MAX 1024
+/** ...and at least 2: one worker is always the reserve that answers
+ *  requests without a body (/v1/health above all) while the others read
+ *  bodies or hold kept-alive connections (docs/http-api.md, "Limits"). */
+#define WC_SERVE_THREADS_MIN 2
 
 /** The capacity answers' workload (concurrency, rate, tokens per request):
  *  a million sequences at once would need terabytes of KV cache (the

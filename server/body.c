@@ -69,11 +69,30 @@ read_failed(wc_response *res, const wc_api_error *e)
 	res->close = 1;
 }
 
+/* 408 for a body not complete at its deadline (counted from the headers;
+ * docs/http-api.md, "Limits"). */
+static void
+overdue(const wc_request *req, size_t len, wc_response *res) /* len: of a Content-Length body */
+{
+	wc_api_error e;
+	if (req->content_length >= 0)
+		wc_api_error_set(&e, 408, "request_timeout", NULL,
+		                 "request body not complete %d ms after its headers (%zu of %lld bytes)",
+		                 req->srv->request_timeout_ms, len, req->content_length);
+	else
+		wc_api_error_set(&e, 408, "request_timeout", NULL,
+		                 "request body not complete %d ms after its headers (a chunked body)",
+		                 req->srv->request_timeout_ms);
+	read_failed(res, &e);
+}
+
 /* The read loop: `buf` of `*cap` bytes grows up to limit + 1. CivetWeb's
- * mg_read waits at most the I/O timeout and returns 0 when nothing came
- * (a declared length not reached yet) or when a chunked body ended, and
- * -1 when the client closed; the deadline, counted from the headers,
- * bounds the whole body. */
+ * mg_read returns 0 when nothing came for its I/O timeout (a declared
+ * length not reached yet) or when a chunked body ended, and -1 when the
+ * client closed; a read that keeps getting bytes goes on until its buffer
+ * is full, so the deadline is the watchdog's (deadline.c), which ends
+ * such a read by shutting the socket's reading side: whatever a read
+ * returns past the deadline is a 408. */
 static int
 read_loop(wc_request *req, size_t limit, char **bufp, size_t *cap, size_t *len, wc_response *res)
 {
@@ -94,13 +113,19 @@ read_loop(wc_request *req, size_t limit, char **bufp, size_t *cap, size_t *len, 
 			*cap = ncap;
 		}
 		if (ms_since(&req->started) >= (double)srv->request_timeout_ms) {
-			wc_api_error_set(&e, 408, "request_timeout", NULL,
-			                 "request body not complete %d ms after its headers (%zu of %lld bytes)",
-			                 srv->request_timeout_ms, *len, req->content_length);
-			read_failed(res, &e);
+			overdue(req, *len, res);
 			return -1;
 		}
 		int n = mg_read(req->conn, buf + *len, *cap - *len);
+		if (n > 0)
+			*len += (size_t)n;
+		if ((n == 0 && req->content_length < 0) ||
+		    (n >= 0 && req->content_length >= 0 && *len >= (size_t)req->content_length))
+			return 0;
+		if (ms_since(&req->started) >= (double)srv->request_timeout_ms) {
+			overdue(req, *len, res);
+			return -1;
+		}
 		if (n < 0 && req->content_length >= 0) {
 			wc_api_error_set(&e, 400, "bad_request", NULL,
 			                 "request body ended after %zu of %lld bytes", *len,
@@ -113,10 +138,23 @@ read_loop(wc_request *req, size_t limit, char **bufp, size_t *cap, size_t *len, 
 			read_failed(res, &e);
 			return -1;
 		}
-		*len += (size_t)n;
-		if (n == 0 && (req->content_length < 0 || *len >= (size_t)req->content_length))
-			return 0;
 	}
+}
+
+/* "Expect: 100-continue": the request passed every check made on its
+ * headers (size, media type, a free body reader), so the client may send
+ * its body now instead of after its own timeout (curl waits 1 s for
+ * bodies over 1 MiB; RFC 9110, 10.1.1). CivetWeb sends it only for the
+ * files it serves itself. */
+static void
+expect_continue(wc_request *req)
+{
+	static const char interim[] = "HTTP/1.1 100 Continue\r\n\r\n";
+	const char *ex = mg_get_header(req->conn, "Expect");
+	const struct mg_request_info *ri = mg_get_request_info(req->conn);
+	if (ex && strcasecmp(ex, "100-continue") == 0 && ri->http_version &&
+	    strcmp(ri->http_version, "1.1") == 0)
+		mg_write(req->conn, interim, sizeof interim - 1);
 }
 
 /* Read the whole body into a malloc'd buffer of at most `limit` bytes.
@@ -142,8 +180,9 @@ read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_respons
 	if (atomic_fetch_add(&srv->body_readers, 1) >= srv->max_body_readers) {
 		atomic_fetch_sub(&srv->body_readers, 1);
 		wc_api_error_set(&e, 503, "server_busy", NULL,
-		                 "%d requests are already sending their bodies; retry shortly",
-		                 srv->max_body_readers);
+		                 "all %d body-reader workers are busy receiving request bodies (--threads %d "
+		                 "keeps %d in reserve for requests without one); retry shortly",
+		                 srv->max_body_readers, srv->threads, srv->threads - srv->max_body_readers);
 		wc_response_error(res, &e);
 		res->extra_headers = "Retry-After: 1\r\n"; /* as the heavy cap's 503 (docs/http-api.md) */
 		res->close = 1;
@@ -155,7 +194,10 @@ read_body(wc_request *req, size_t limit, char **out, size_t *len_out, wc_respons
 	if (cap > limit + 1)
 		cap = limit + 1;
 	buf = wc_alloc_array(cap, 1);
+	expect_continue(req);
+	int watch = wc_watchdog_arm(req);
 	rc = buf ? read_loop(req, limit, &buf, &cap, &len, res) : -2;
+	wc_watchdog_disarm(req, watch);
 	atomic_fetch_sub(&srv->body_readers, 1);
 	if (rc == 0) {
 		req->body_pending = 0;
@@ -224,6 +266,70 @@ too_deep(const char *p, size_t n, int max, int *line, int *column)
 	return 0;
 }
 
+/* A number literal that is not zero but reads as 0 (1e-400: below the
+ * least double, strtod underflows): jansson accepts it as 0, which a
+ * positive `concurrency` must never become (the idle answer). It is the
+ * mirror of 1e400, which jansson refuses as too big, and is refused the
+ * same way, 400 number_out_of_range at its line and column
+ * (docs/http-api.md, "Errors"). The text has parsed, so only number
+ * tokens outside strings are looked at; 1 with the position and the
+ * literal's span, else 0. */
+static int
+underflows(const char *p, size_t n, int *line, int *column, size_t *at, size_t *len)
+{
+	int in_string = 0, col = 0, ln = 1;
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		if (c == '\n') {
+			ln++;
+			col = 0;
+			continue;
+		}
+		if (((unsigned char)c & 0xC0) != 0x80)
+			col++;
+		if (in_string) {
+			if (c == '\\')
+				i++; /* never a newline, nor a quote that ends the string */
+			else if (c == '"')
+				in_string = 0;
+			continue;
+		}
+		if (c == '"') {
+			in_string = 1;
+			continue;
+		}
+		if (c != '-' && (c < '0' || c > '9'))
+			continue;
+		size_t k = i, nonzero = 0, exp = 0;
+		for (; k < n && strchr("+-0123456789.eE", p[k]) && p[k]; k++) {
+			exp |= p[k] == 'e' || p[k] == 'E';
+			nonzero |= !exp && p[k] >= '1' && p[k] <= '9';
+		}
+		/* Without an exponent only 300 and more zeros after the point
+		 * underflow; strtod is spared the others. */
+		if (nonzero && (exp || k - i > 300)) {
+			char small[64], *text = k - i < sizeof small ? small : malloc(k - i + 1);
+			if (text) {
+				memcpy(text, p + i, k - i);
+				text[k - i] = '\0';
+				double v = strtod(text, NULL);
+				if (text != small)
+					free(text);
+				if (v == 0.0) {
+					*line = ln;
+					*column = col;
+					*at = i;
+					*len = k - i;
+					return 1;
+				}
+			}
+		}
+		col += (int)(k - i) - 1;
+		i = k - 1;
+	}
+	return 0;
+}
+
 /* An integer literal past jansson's 64 bits that a double holds
  * (100000000000000000000, 2^63) is read as that double, as 1e20 is:
  * whether a request parses must not depend on how the client's library
@@ -285,6 +391,19 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 	 * wrong type, which each route answers 422 wrong_type
 	 * (docs/http-api.md, "Errors"), not malformed text. */
 	*out = load_json(body, len, &jerr);
+	size_t at, n;
+	if (*out && underflows(body, len, &line, &column, &at, &n)) {
+		json_decref(*out);
+		*out = NULL;
+		wc_api_error_set(&e, 400, "number_out_of_range", NULL,
+		                 "number %.*s%s is not 0 but below the least double, so it would read as 0 "
+		                 "(line %d, column %d)", (int)(n < 40 ? n : 40), body + at, n > 40 ? "..." : "",
+		                 line, column);
+		e.line = line;
+		e.column = column;
+		wc_response_error(res, &e);
+		return -1;
+	}
 	if (*out)
 		return 0;
 	/* Numbers JSON cannot hold as a finite double (1e999) fail here too:

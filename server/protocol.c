@@ -23,6 +23,28 @@
 /* Set when wc_protocol_http_error answered on this worker's connection;
  * cleared when that connection closes. */
 static _Thread_local int answered_by_http_error;
+/* Since when this worker's connection has been waiting for the head of
+ * its next request (CLOCK_MONOTONIC): its start, then each answer. */
+static _Thread_local struct timespec head_since;
+/* The Allow header of the refusal being made (a TRACE's 405), or NULL. */
+static _Thread_local const char *refusal_allow;
+
+void
+wc_protocol_head_wait_begins(void)
+{
+	clock_gettime(CLOCK_MONOTONIC, &head_since);
+}
+
+int
+wc_protocol_init_connection(const struct mg_connection *conn, void **conn_data)
+{
+	wc_server *srv = mg_get_user_data(mg_get_context(conn));
+	(void)conn_data;
+	if (srv)
+		atomic_fetch_add(&srv->connections, 1);
+	wc_protocol_head_wait_begins();
+	return 0;
+}
 
 static wc_server *
 server_of(const struct mg_connection *conn)
@@ -39,10 +61,50 @@ send_refusal(struct mg_connection *conn, const wc_api_error *e)
 	wc_server *srv = server_of(conn);
 	wc_response_error(&res, e);
 	res.close = 1;
+	res.allow = refusal_allow;
+	refusal_allow = NULL;
 	if (srv)
 		wc_metrics_record(&srv->metrics, WC_ROUTE_UNMATCHED, res.status, 0.0);
 	wc_response_send(conn, &res, 0);
 	wc_response_free(&res);
+}
+
+/* Had this worker's connection waited for its head as long as CivetWeb
+ * lets it (the I/O timeout) when CivetWeb gave up on it? A head over
+ * 16 KiB comes in at once, not over a second. */
+static int
+head_overdue(const struct mg_connection *conn)
+{
+	struct timespec now;
+	wc_server *srv = server_of(conn);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double ms = 1e3 * (double)(now.tv_sec - head_since.tv_sec) + 1e-6 * (double)(now.tv_nsec - head_since.tv_nsec);
+	return srv && head_since.tv_sec != 0 && ms >= 0.9 * srv->io_timeout_ms;
+}
+
+/* TRACE is a method CivetWeb 1.15 refuses as a bad request; on a known
+ * path it is answered as every other wrong method (docs/http-api.md,
+ * "Routes"): 405 with Allow. Returns 1 with `e` set, else 0. The Allow
+ * header is sent by send_refusal from e's route. */
+static int
+trace_of_route(struct mg_connection *conn, wc_api_error *e)
+{
+	const struct mg_request_info *ri = mg_get_request_info(conn);
+	wc_server *srv = server_of(conn);
+	char path[256];
+	/* CivetWeb refuses it before splitting the target: the path is the
+	 * target up to its query. */
+	if (!srv || !ri || !ri->request_method || strcmp(ri->request_method, "TRACE") != 0 ||
+	    !ri->request_uri || ri->request_uri[0] != '/')
+		return 0;
+	snprintf(path, sizeof path, "%.*s", (int)strcspn(ri->request_uri, "?"), ri->request_uri);
+	int route = wc_router_find(srv, path);
+	if (route < 0)
+		return 0;
+	const wc_route *r = wc_route_at((size_t)route);
+	wc_api_error_set(e, 405, "method_not_allowed", NULL, "%s takes %s, not TRACE", r->path, r->method);
+	refusal_allow = r->method;
+	return 1;
 }
 
 int
@@ -71,6 +133,13 @@ wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
 	default:
 		if (status >= 500)
 			wc_api_error_set(&e, status, "internal", NULL, "the HTTP layer failed (%.*s)", n, why);
+		else if (strcmp(why, "Malformed message") == 0 && head_overdue(conn))
+			/* CivetWeb says this too when the head did not come in time
+			 * (docs/http-api.md, "Limits"). */
+			wc_api_error_set(&e, 408, "request_timeout", NULL,
+			                 "request line and headers not complete within %d ms", server_of(conn)->io_timeout_ms);
+		else if (status == 400 && trace_of_route(conn, &e))
+			; /* 405, and the Allow header, as for any other method */
 		else if (strcmp(why, "Malformed message") == 0)
 			/* CivetWeb says this also of a request line and headers past
 			 * its 16 KiB buffer, and cannot tell which: both are named, so
@@ -108,6 +177,9 @@ wc_protocol_connection_close(const struct mg_connection *conn)
 		send_refusal((struct mg_connection *)conn, &e);
 	}
 	answered_by_http_error = 0;
+	wc_server *srv = server_of(conn);
+	if (srv)
+		atomic_fetch_sub(&srv->connections, 1);
 }
 
 int

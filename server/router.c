@@ -14,28 +14,28 @@
 #include <time.h>
 
 static const wc_route routes[] = {
-	{ "/v1/predict/inference", "POST", wc_route_predict_inference, 0, 0 },
-	{ "/v1/predict/batch", "POST", wc_route_predict_batch, 0, 1 },
-	{ "/v1/predict/flexibility", "POST", wc_route_predict_flexibility, 0, 0 },
-	{ "/v1/predict/finetune", "POST", wc_route_predict_finetune, 0, 0 },
-	{ "/v1/predict/finetune/batch", "POST", wc_route_predict_finetune_batch, 0, 1 },
-	{ "/v1/forecast/envelope", "POST", wc_route_forecast_envelope, 0, 1 },
-	{ "/v1/plan/budget", "POST", wc_route_plan_budget, 0, 1 },
-	{ "/v1/params", "GET", wc_route_params, 0, 0 },
-	{ "/v1/profiles", "GET", wc_route_profiles, 0, 0 },
-	{ "/v1/calibrate", "POST", wc_route_calibrate, 0, 1 },
-	{ "/v1/models", "GET", wc_route_models, 0, 0 },
-	{ "/v1/platforms", "GET", wc_route_platforms, 0, 0 },
-	{ "/v1/health", "GET", wc_route_health, 0, 0 },
-	{ "/metrics", "GET", wc_route_metrics, 0, 0 },
-	{ "/openapi.json", "GET", wc_route_openapi, 0, 0 },
-	{ "/", "GET", wc_route_page, 0, 0 },
-	{ "/page.js", "GET", wc_route_page_script, 0, 0 },
-	{ "/form.js", "GET", wc_route_page_script, 0, 0 },
-	{ "/answers.js", "GET", wc_route_page_script, 0, 0 },
-	{ "/panels.js", "GET", wc_route_page_script, 0, 0 },
-	{ "/page.css", "GET", wc_route_page_css, 0, 0 },
-	{ "/v1/bench/trivial", "GET", wc_route_bench_trivial, 1, 0 },
+	{ "/v1/predict/inference", "POST", wc_route_predict_inference, 0, 0, 0 },
+	{ "/v1/predict/batch", "POST", wc_route_predict_batch, 0, 1, 0 },
+	{ "/v1/predict/flexibility", "POST", wc_route_predict_flexibility, 0, 0, 0 },
+	{ "/v1/predict/finetune", "POST", wc_route_predict_finetune, 0, 0, 0 },
+	{ "/v1/predict/finetune/batch", "POST", wc_route_predict_finetune_batch, 0, 1, 0 },
+	{ "/v1/forecast/envelope", "POST", wc_route_forecast_envelope, 0, 1, 0 },
+	{ "/v1/plan/budget", "POST", wc_route_plan_budget, 0, 1, 0 },
+	{ "/v1/params", "GET", wc_route_params, 0, 0, 1 },
+	{ "/v1/profiles", "GET", wc_route_profiles, 0, 0, 0 },
+	{ "/v1/calibrate", "POST", wc_route_calibrate, 0, 1, 0 },
+	{ "/v1/models", "GET", wc_route_models, 0, 0, 0 },
+	{ "/v1/platforms", "GET", wc_route_platforms, 0, 0, 1 },
+	{ "/v1/health", "GET", wc_route_health, 0, 0, 0 },
+	{ "/metrics", "GET", wc_route_metrics, 0, 0, 0 },
+	{ "/openapi.json", "GET", wc_route_openapi, 0, 0, 0 },
+	{ "/", "GET", wc_route_page, 0, 0, 1 },
+	{ "/page.js", "GET", wc_route_page_script, 0, 0, 0 },
+	{ "/form.js", "GET", wc_route_page_script, 0, 0, 0 },
+	{ "/answers.js", "GET", wc_route_page_script, 0, 0, 0 },
+	{ "/panels.js", "GET", wc_route_page_script, 0, 0, 0 },
+	{ "/page.css", "GET", wc_route_page_css, 0, 0, 0 },
+	{ "/v1/bench/trivial", "GET", wc_route_bench_trivial, 1, 0, 0 },
 };
 #define N_ROUTES (sizeof routes / sizeof routes[0])
 _Static_assert(N_ROUTES < WC_ROUTE_UNMATCHED, "metrics need a slot per route");
@@ -59,8 +59,8 @@ wc_route_at(size_t i)
  * the path is seen and matches nothing. Routes are short: a path whose
  * raw form is longer than WC_ROUTE_RAW_MAX cannot decode to one. */
 #define WC_ROUTE_RAW_MAX 192
-static int
-find_route(const wc_server *srv, const char *raw)
+int
+wc_router_find(const wc_server *srv, const char *raw)
 {
 	char path[WC_ROUTE_RAW_MAX + 1];
 	size_t n = raw ? strlen(raw) : 0;
@@ -92,6 +92,18 @@ client_keeps_alive(struct mg_connection *conn, const struct mg_request_info *ri)
 		c += n;
 	}
 	return 0;
+}
+
+/* May this connection stay open for another request? CivetWeb keeps the
+ * worker with it while it waits (up to the 2 s keep-alive timeout), so
+ * connections are kept alive only while they leave the reserve of
+ * workers free: beyond, each is closed after its answer, and a new
+ * connection (a health probe) always finds a worker (docs/http-api.md,
+ * "Limits"). */
+static int
+kept_alive_fits(wc_server *srv)
+{
+	return atomic_load(&srv->connections) <= srv->max_kept_alive;
 }
 
 static double
@@ -160,7 +172,7 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 	};
 	/* local_uri_raw: not "cleaned", so /v1/../v1/health is not silently
 	 * rewritten into a route, and not decoded (find_route decodes). */
-	route = find_route(srv, ri->local_uri_raw ? ri->local_uri_raw : ri->local_uri);
+	route = wc_router_find(srv, ri->local_uri_raw ? ri->local_uri_raw : ri->local_uri);
 
 	if (atomic_load(&srv->draining)) {
 		wc_api_error_set(&e, 503, "shutting_down", NULL, "the server is shutting down");
@@ -177,6 +189,15 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 		                 routes[route].path, routes[route].method, req.method);
 		wc_response_error(&res, &e);
 		res.allow = routes[route].method;
+	} else if (ri->query_string && !routes[route].query) {
+		/* A query a route does not read would be ignored without a word
+		 * (?profile= on a POST answered from the default profile):
+		 * refused instead (docs/http-api.md, "Routes"). */
+		wc_api_error_set(&e, 400, "bad_request", NULL,
+		                 "%s takes no query string, got ?%.*s%s", routes[route].path,
+		                 (int)wc_utf8_prefix(ri->query_string, 60), ri->query_string,
+		                 routes[route].method[0] == 'P' ? " (give \"profile\" in the body)" : "");
+		wc_response_error(&res, &e);
 	} else {
 		req.heavy = routes[route].heavy;
 		/* Held until the answer is written: some answers (GET
@@ -202,7 +223,8 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 	/* A body left unread would be read and thrown away by CivetWeb before
 	 * the next request on this connection; for a refused (possibly huge
 	 * or endless) body, closing the connection is cheaper and safer. */
-	int keep_alive = !res.close && !req.body_pending && client_keeps_alive(conn, ri);
+	int keep_alive = !res.close && !req.body_pending && client_keeps_alive(conn, ri) &&
+	                 kept_alive_fits(srv);
 	if (!keep_alive)
 		mg_disable_connection_keep_alive(conn);
 	/* Counted before the write, so a client that reads /metrics right
@@ -223,6 +245,7 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 	 * and 64 workers' arenas add up). */
 	if (req.heavy_held)
 		malloc_trim(0);
+	wc_protocol_head_wait_begins();
 	atomic_fetch_sub(&srv->in_flight, 1);
 	return res.status;
 }

@@ -5,10 +5,15 @@
  */
 #include "server_internal.h"
 #include "models/grow.h"
+#include "models/limits.h"
 
 #include "data/data.h"
 
+#include <arpa/inet.h>
 #include <civetweb.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <gsl/gsl_errno.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -56,12 +61,17 @@ apply_options(wc_server *srv, const wc_server_options *opt)
 	srv->io_timeout_ms = srv->request_timeout_ms < WC_SERVER_IO_TIMEOUT_MS ? srv->request_timeout_ms
 	                                                                       : WC_SERVER_IO_TIMEOUT_MS;
 	srv->threads = opt->threads > 0 ? opt->threads : WC_SERVER_DEFAULT_THREADS;
+	if (srv->threads < WC_SERVE_THREADS_MIN)
+		srv->threads = WC_SERVE_THREADS_MIN;
 	/* Slow bodies may hold all workers but a reserve, which keeps serving
-	 * everything else (health above all) while they trickle in. */
+	 * everything else (health above all) while they trickle in; and as
+	 * CivetWeb keeps a worker with its connection between requests, only
+	 * as many connections stay open as leave the reserve free. */
 	int reserve = srv->threads / 8;
-	if (reserve < 1 && srv->threads > 1)
+	if (reserve < 1)
 		reserve = 1;
 	srv->max_body_readers = srv->threads - reserve;
+	srv->max_kept_alive = srv->threads - reserve;
 	srv->bench_trivial_route = opt->bench_trivial_route;
 	srv->calibrate_timeout_ms = opt->calibrate_timeout_ms > 0 ? opt->calibrate_timeout_ms
 	                                                          : WC_SERVER_CALIBRATE_TIMEOUT_MS;
@@ -106,6 +116,38 @@ limit_allocator(int max_heavy)
 {
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	mallopt(M_ARENA_MAX, 2 * max_heavy);
+}
+
+/* Why `addr` ("HOST:PORT") cannot be listened on, in the system's words:
+ * CivetWeb says only "Failed to setup server ports" (docs/cli.md,
+ * "serve"). The same bind, tried again with CivetWeb's SO_REUSEADDR,
+ * fails for the same reason; 1 with `why` set, 0 when it did not fail. */
+static int
+listen_failure(const char *addr, char *why, size_t cap)
+{
+	const char *colon = strrchr(addr, ':');
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	char host[64];
+	int one = 1, ok = 0;
+	if (!colon || (size_t)(colon - addr) >= sizeof host)
+		return 0;
+	memcpy(host, addr, (size_t)(colon - addr));
+	host[colon - addr] = '\0';
+	sa.sin_port = htons((unsigned short)atoi(colon + 1));
+	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+		return 0;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0) {
+		snprintf(why, cap, "%s", strerror(errno));
+		return 1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, SOMAXCONN) != 0) {
+		snprintf(why, cap, "%s", strerror(errno));
+		ok = 1;
+	}
+	close(fd);
+	return ok;
 }
 
 int
@@ -168,16 +210,24 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 	memset(&callbacks, 0, sizeof callbacks);
 	callbacks.http_error = wc_protocol_http_error;
 	callbacks.connection_close = wc_protocol_connection_close;
+	callbacks.init_connection = wc_protocol_init_connection;
 	struct mg_init_data init = { &callbacks, srv, options };
 	struct mg_error_data error = { &errcode, errtext, sizeof errtext };
 
+	if (wc_watchdog_start(srv) != 0) {
+		free_server(srv);
+		return wc_error_set(err, WC_ENOMEM, "serve: cannot start the body deadline's thread");
+	}
 	mg_init_library(0);
 	if (!(srv->ctx = mg_start2(&init, &error))) {
+		const char *addr = opt->listen ? opt->listen : "127.0.0.1:8080";
+		char why[160];
 		mg_exit_library();
+		wc_watchdog_stop(srv);
 		free_server(srv);
-		return wc_error_set(err, WC_EIO, "serve: cannot listen on %s: %s",
-		                    opt->listen ? opt->listen : "127.0.0.1:8080",
-		                    errtext[0] ? errtext : "unknown error");
+		return wc_error_set(err, WC_EIO, "serve: cannot listen on %s: %s", addr,
+		                    listen_failure(addr, why, sizeof why) ? why
+		                    : errtext[0] ? errtext : "unknown error");
 	}
 	/* "/" matches every URI by prefix; the router anchors the paths. */
 	mg_set_request_handler(srv->ctx, "/", wc_router_handle, srv);
@@ -271,5 +321,6 @@ wc_server_stop(wc_server *srv)
 		nanosleep(&tick, NULL);
 	mg_stop(srv->ctx);
 	mg_exit_library();
+	wc_watchdog_stop(srv);
 	free_server(srv);
 }

@@ -91,9 +91,9 @@ typedef struct {
 	/** "HOST:PORT" (IPv4). NULL = "127.0.0.1:8080". Port 0 picks a free
 	 *  port; read it back with wc_server_port. */
 	const char *listen;
-	/** Worker threads. A keep-alive connection holds one worker while it
-	 *  is busy, so use at least the number of concurrent clients.
-	 *  0 = WC_SERVER_DEFAULT_THREADS. */
+	/** Worker threads. An open connection holds one worker, so use at
+	 *  least the number of concurrent clients and the reserve
+	 *  (docs/http-api.md, "Limits"). 0 = WC_SERVER_DEFAULT_THREADS; 1 is 2. */
 	int threads;
 	/** Body limit of single-item routes, bytes. 0 = WC_SERVER_DEFAULT_MAX_BODY. */
 	size_t max_body;

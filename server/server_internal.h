@@ -224,6 +224,9 @@ void wc_metrics_record(wc_metrics *m, int route, int status, double seconds);
 
 /* ------------------------------------------------------------- server */
 
+/** The wall-clock deadline of request bodies (deadline.c). */
+typedef struct wc_watchdog wc_watchdog;
+
 struct wc_server {
 	struct mg_context *ctx;
 	int port;
@@ -234,6 +237,9 @@ struct wc_server {
 	int threads;
 	int max_body_readers;        /* workers that may wait for a body at once */
 	atomic_int body_readers;
+	int max_kept_alive;          /* connections that may stay open between requests */
+	atomic_int connections;      /* connections a worker is serving */
+	wc_watchdog *watchdog;       /* cuts bodies at their deadline */
 	int max_heavy;               /* heavy routes running at once (router.c) */
 	atomic_int heavy;
 	char *busy_body;             /* the 503 beyond max_heavy, built once */
@@ -293,6 +299,7 @@ typedef struct {
 	wc_route_fn run;
 	int bench_only;              /* only with bench_trivial_route */
 	int heavy;                   /* counts against the server's max_heavy */
+	int query;                   /* reads a query string (?profile=); others refuse one */
 } wc_route;
 
 enum { WC_ROUTE_UNMATCHED = WC_ROUTE_MAX - 1 };
@@ -314,6 +321,8 @@ int wc_server_call_deep(void (*fn)(void *), void *arg);
 
 /** The CivetWeb handler registered for every URI. */
 int wc_router_handle(struct mg_connection *conn, void *cbdata);
+/** The index of the route of a raw (percent-encoded) path, or -1. */
+int wc_router_find(const wc_server *srv, const char *raw);
 
 /* The HTTP layer's own refusals in the API's shape (protocol.c). */
 
@@ -325,10 +334,30 @@ int wc_protocol_http_error(struct mg_connection *conn, int status, const char *m
  *  closes without any answer (`GET *`, an absolute-form URI) gets a 400
  *  in the API's shape before the connection goes. */
 void wc_protocol_connection_close(const struct mg_connection *conn);
+/** CivetWeb's init_connection callback: counts the connection a worker
+ *  takes (srv->connections; connection_close uncounts it) and starts
+ *  its wait for a head. Always returns 0. */
+int wc_protocol_init_connection(const struct mg_connection *conn, void **conn_data);
+/** This worker's connection waits for a new head from now on (after each
+ *  answer; a head not complete within the I/O timeout is a 408). */
+void wc_protocol_head_wait_begins(void);
 /** Header checks CivetWeb does not make (two different Content-Length
  *  values; Transfer-Encoding beside Content-Length): 0, or -1 with `res`
  *  holding the 400. */
 int wc_protocol_check_headers(struct mg_connection *conn, wc_response *res);
+
+/* The body deadline (deadline.c): a request's body must be complete
+ * srv->request_timeout_ms after its headers, on the wall clock
+ * (docs/http-api.md, "Limits"). */
+/** Start (0) or fail to start (-1) the watchdog thread of `srv`. */
+int wc_watchdog_start(wc_server *srv);
+/** Stop and free it; after mg_stop, when no body is read any more. */
+void wc_watchdog_stop(wc_server *srv);
+/** Watch the body `req` is about to read: at its deadline the reading
+ *  side of its connection is shut, so the read in progress returns. The
+ *  slot to disarm with, or -1 (not watched). */
+int wc_watchdog_arm(wc_request *req);
+void wc_watchdog_disarm(wc_request *req, int slot);
 
 /* Answers. Each replaces what `res` held. */
 void wc_response_json(wc_response *res, int status, json_t *body);   /* steals body */

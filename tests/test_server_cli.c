@@ -39,7 +39,8 @@ main(void)
 	expect_exit(ARGS("--listen", "127.0.0.1:http"), 2, "--listen: expected a whole number");
 	expect_exit(ARGS("--listen", "127.0.0.1:70000"), 2, "--listen: must be between 0 and 65535");
 	expect_exit(ARGS("--listen", "localhost:8080"), 2, "--listen: host must be an IPv4 address");
-	expect_exit(ARGS("--threads", "0"), 2, "--threads: must be between 1");
+	expect_exit(ARGS("--threads", "0"), 2, "--threads: must be between 2");
+	expect_exit(ARGS("--threads", "1"), 2, "--threads: must be between 2 and 1024, got '1'"); /* no reserve */
 	expect_exit(ARGS("--max-body", "lots"), 2, "--max-body: expected a whole number");
 	expect_exit(ARGS("--params", "a.json", "--profile", "paper"), 2,
 	            "give at most one of --params and --profile");
