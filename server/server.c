@@ -192,7 +192,10 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 	 * answers are single small writes that must not wait for an ACK.
 	 * CivetWeb's request_timeout_ms bounds the wait for the headers and
 	 * every single read or write; the body as a whole is bounded by our
-	 * own deadline (body.c), so no wait can add up past it. */
+	 * own deadline on the wall clock (deadline.c, body.c), so no wait can
+	 * add up past it. keep_alive_timeout_ms bounds an idle kept-alive
+	 * connection, which holds its worker meanwhile: the router keeps
+	 * only as many alive as leave the reserve free (router.c). */
 	const char *options[] = {
 		"listening_ports", opt->listen ? opt->listen : "127.0.0.1:8080",
 		"num_threads", threads,
