@@ -40,7 +40,7 @@ boot_state_new(const void *ctx)
 	if (!st)
 		return NULL;
 	st->pb = *c->pb; /* the rows' arrays are shared, read only */
-	if (!(st->s = fit_solver_new(&st->pb, 0))) {
+	if (!(st->s = wc__fit_solver_new(&st->pb, 0))) {
 		free(st);
 		return NULL;
 	}
@@ -52,7 +52,7 @@ boot_state_free(void *state)
 {
 	boot_state *st = state;
 	if (st)
-		fit_solver_free(st->s);
+		wc__fit_solver_free(st->s);
 	free(st);
 }
 
@@ -66,16 +66,16 @@ boot_fit(const void *ctx, void *state, const double *mult, double *x)
 	fit_solution sol;
 	wc_error err;
 	/* Relative steps of 1e-8 are far below the bootstrap's own spread. */
-	if (fit_solver_run(st->s, c->pb->x0, mult, c->max_iter, 1e-8, 0, x, &sol, &err) != WC_OK)
+	if (wc__fit_solver_run(st->s, c->pb->x0, mult, c->max_iter, 1e-8, 0, x, &sol, &err) != WC_OK)
 		return WC__BOOT_FAILED;
 	/* A replicate's S past the board's ceiling is held there and the rest
 	 * refitted, as the point estimate's is (docs/fitting.md, "Physical
 	 * bounds"): 25 of 200 draws of S[A100] were above it, the largest
 	 * 578 W on a 440 W ceiling. */
-	if (fit_bounds_hold_s(&st->pb, x) > 0) {
+	if (wc__fit_bounds_hold_s(&st->pb, x) > 0) {
 		double x1[FIT_MAX_PARAMS];
 		memcpy(x1, x, p * sizeof *x1);
-		int rc = fit_solver_run(st->s, x1, mult, c->max_iter, 1e-8, 0, x, &sol, &err);
+		int rc = wc__fit_solver_run(st->s, x1, mult, c->max_iter, 1e-8, 0, x, &sol, &err);
 		memcpy(st->pb.held, c->pb->held, sizeof st->pb.held);
 		memcpy(st->pb.hold_value, c->pb->hold_value, sizeof st->pb.hold_value);
 		st->pb.n_held = c->pb->n_held;
@@ -112,9 +112,9 @@ natural_draws(const fit_problem *pb, int B, const double *draws, const unsigned 
 			if (pb->held[k])
 				x[k] = pb->hold_value[k];
 		}
-		fit_bounds_clip(pb, x);
+		wc__fit_bounds_clip(pb, x);
 		for (size_t k = 0; k < p; k++) {
-			double v = fit_param_is_log(pb, (int)k) ? exp(x[k]) : x[k];
+			double v = wc__fit_param_is_log(pb, (int)k) ? exp(x[k]) : x[k];
 			natural[(size_t)n_ok * p + k] = v;
 			finite &= isfinite(v);
 		}
@@ -174,7 +174,7 @@ set_intervals(const fit_problem *pb, const double *natural, int n_ok, double *co
 		if (!interval_honest(point, k, &lo, &hi))
 			continue;
 		wc_params_set_interval_named(&point->params, point->names[k], lo, hi);
-		double width = fit_param_is_log(pb, (int)k) ? log(hi / lo) : hi - lo;
+		double width = wc__fit_param_is_log(pb, (int)k) ? log(hi / lo) : hi - lo;
 		if (!(width <= WIDE_INTERVAL)) {
 			char msg[WC_ERROR_MSG_MAX];
 			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; "
@@ -201,12 +201,12 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 	/* The prefill shares of the point estimate (its capacity section). */
 	if (wc_form_has_prefill(opt->form) && point->params.capacity.present)
 		o.capacity = &point->params.capacity;
-	if ((rc = fit_problem_build(t, &o, &pb, err)) != WC_OK)
+	if ((rc = wc__fit_problem_build(t, &o, &pb, err)) != WC_OK)
 		return rc;
-	fit_bounds_hold_from(pb, &point->params);
+	wc__fit_bounds_hold_from(pb, &point->params);
 	const size_t p = (size_t)pb->n_params;
 	if ((int)p != point->n_free) {
-		fit_problem_free(pb);
+		wc__fit_problem_free(pb);
 		return wc_error_set(err, WC_EINVAL, "bootstrap: point estimate does not match the problem");
 	}
 	double *draws = wc_alloc_array((size_t)B * p, sizeof *draws);
@@ -241,6 +241,6 @@ done:
 	free(natural);
 	free(col);
 	free(ok);
-	fit_problem_free(pb);
+	wc__fit_problem_free(pb);
 	return rc;
 }

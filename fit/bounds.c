@@ -28,7 +28,7 @@ level_p0(const fit_problem *pb, int L, const double *x)
 }
 
 void
-fit_bounds_init(fit_problem *pb)
+wc__fit_bounds_init(fit_problem *pb)
 {
 	for (int L = 0; L < pb->n_levels; L++)
 		pb->s_max[L] = WC_LEVEL_LIMIT_FACTOR * (isfinite(pb->p_max[L]) ? pb->p_max[L] : WC_FIT_S_MAX_UNKNOWN_W);
@@ -58,7 +58,7 @@ hold(fit_problem *pb, int k, double v, double *x)
 }
 
 int
-fit_bounds_hold_s(fit_problem *pb, double *x)
+wc__fit_bounds_hold_s(fit_problem *pb, double *x)
 {
 	int added = 0;
 	if (!wc_form_has_scale(pb->form))
@@ -75,13 +75,13 @@ fit_bounds_hold_s(fit_problem *pb, double *x)
 }
 
 int
-fit_bounds_apply(fit_problem *pb, double *x)
+wc__fit_bounds_apply(fit_problem *pb, double *x)
 {
 	if (!wc_form_has_scale(pb->form))
 		return 0;
 	/* S first: theta runs off only because S does, and comes back once S
 	 * is held; theta's own bound is checked on the refit. */
-	int added = fit_bounds_hold_s(pb, x);
+	int added = wc__fit_bounds_hold_s(pb, x);
 	for (int L = 0; L < pb->n_levels && !added; L++) {
 		int kt = pb->p_theta[L];
 		if (kt < 0 || pb->held[kt])
@@ -95,7 +95,7 @@ fit_bounds_apply(fit_problem *pb, double *x)
 }
 
 void
-fit_bounds_hold_size_slope(fit_problem *pb)
+wc__fit_bounds_hold_size_slope(fit_problem *pb)
 {
 	int k = pb->p_delta;
 	if (k < 0 || pb->held[k])
@@ -109,7 +109,7 @@ fit_bounds_hold_size_slope(fit_problem *pb)
 }
 
 int
-fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, double *x)
+wc__fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, double *x)
 {
 	int added = 0;
 	for (int k = 0; k < pb->n_params; k++)
@@ -123,13 +123,13 @@ fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, doubl
 /* Only S stays held in the resamples: S and theta run off together, and a
  * draw with S at the bound and theta free stays consistent. A theta held
  * at its bound varies in the resamples, its draws clipped to the range
- * (fit_bounds_clip), so it keeps an interval. */
+ * (wc__fit_bounds_clip), so it keeps an interval. */
 void
-fit_bounds_hold_from(fit_problem *pb, const wc_params *p)
+wc__fit_bounds_hold_from(fit_problem *pb, const wc_params *p)
 {
 	for (int k = 0; k < pb->n_params; k++) {
 		char name[WC_NAME_MAX];
-		fit_param_name(pb, k, name, sizeof name);
+		wc__fit_param_name(pb, k, name, sizeof name);
 		const wc_param *q = wc_params_param_named(p, name);
 		if (q && q->source == WC_SRC_ASSUMED && !pb->held[k]) {
 			hold(pb, k, pb->x0[k], pb->x0);
@@ -147,7 +147,7 @@ fit_bounds_hold_from(fit_problem *pb, const wc_params *p)
 }
 
 void
-fit_bounds_clip(const fit_problem *pb, double *x)
+wc__fit_bounds_clip(const fit_problem *pb, double *x)
 {
 	if (!wc_form_has_scale(pb->form))
 		return;
@@ -161,10 +161,10 @@ fit_bounds_clip(const fit_problem *pb, double *x)
 }
 
 void
-fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, size_t cap)
+wc__fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, size_t cap)
 {
 	int L = pb->slots[k].index;
-	double v = fit_param_is_log(pb, k) ? exp(pb->hold_value[k]) : pb->hold_value[k];
+	double v = wc__fit_param_is_log(pb, k) ? exp(pb->hold_value[k]) : pb->hold_value[k];
 	if (pb->unidentified[k])
 		snprintf(buf, cap, "%s is not identified by these runs (weakly identified at best: its effect is a "
 		         "combination of the others'); held at %.4g, its starting value (the prior's where it has "
@@ -198,7 +198,7 @@ row_log_load(const fit_problem *pb, size_t k)
  * nothing beyond them and a run resample cannot show it (one run gave
  * S[A100] "[309, 324] W"). `buf` gets the warning; 0 when supported. */
 int
-fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap)
+wc__fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap)
 {
 	const int slot[4] = { pb->p_s[L], pb->p_theta[L], pb->p_floor[L], pb->p_p0[L] };
 	int free_params = 0, rows = 0, loads = 0;
@@ -236,7 +236,7 @@ fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap)
  * every load, so a fit of PowerTrace-Sim's replays (gamma1 -0.125)
  * answered 354.7 W at 1, 8 and 64 requests with no word. */
 int
-fit_bounds_load_slope(const fit_problem *pb, const double *x, char *buf, size_t cap)
+wc__fit_bounds_load_slope(const fit_problem *pb, const double *x, char *buf, size_t cap)
 {
 	int k1 = pb->p_gamma1, k2 = pb->p_gamma2;
 	if (k1 < 0 || pb->held[k1] || !(x[k1] <= 0.0))

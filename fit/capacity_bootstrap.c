@@ -35,7 +35,7 @@ cap_fit(const void *ctx, void *state, const double *mult, double *u)
 	wc_error err;
 	int status = 0, niter = 0;
 	(void)state;
-	if (cap_solve(c->pb, c->u_point, mult, c->obs_w, c->max_iter, u, &status, &niter, NULL, NULL, &err) != WC_OK)
+	if (wc__cap_solve(c->pb, c->u_point, mult, c->obs_w, c->max_iter, u, &status, &niter, NULL, NULL, &err) != WC_OK)
 		return WC__BOOT_FAILED;
 	for (size_t k = 0; k < p; k++)
 		if (!isfinite(u[k]))
@@ -53,7 +53,7 @@ natural_draws(const cap_problem *pb, int B, const double *draws, const unsigned 
 		if (!ok[r])
 			continue;
 		for (size_t k = 0; k < p; k++)
-			natural[(size_t)n_ok * p + k] = cap_value(pb, (int)k, draws[(size_t)r * p + k]);
+			natural[(size_t)n_ok * p + k] = wc__cap_value(pb, (int)k, draws[(size_t)r * p + k]);
 		n_ok++;
 	}
 	return n_ok;
@@ -95,15 +95,15 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 		return wc_error_set(err, WC_EINVAL, "bootstrap: need at least 2 replicates");
 	if (o->weight)
 		return wc_error_set(err, WC_EINVAL, "bootstrap: options must not carry resample weights");
-	if ((rc = cap_problem_build(d, o, &pb, err)) != WC_OK)
+	if ((rc = wc__cap_problem_build(d, o, &pb, err)) != WC_OK)
 		return rc;
 	/* the point fit's held parameters stay held in every replicate: the
 	 * draws refit the problem the point estimate solved, and a held value
 	 * has no draws (docs/capacity.md, "What the rows cannot identify") */
-	cap_problem_hold_as(pb, &point->params);
+	wc__cap_problem_hold_as(pb, &point->params);
 	const size_t p = (size_t)pb->n_params;
 	if ((int)p != point->n_params) {
-		cap_problem_free(pb);
+		wc__cap_problem_free(pb);
 		return wc_error_set(err, WC_EINVAL, "bootstrap: point estimate does not match the problem");
 	}
 	double *draws = wc_alloc_array((size_t)B * p, sizeof *draws), *natural = wc_alloc_array((size_t)B * p, sizeof *natural);
@@ -115,7 +115,7 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 		goto done;
 	}
 	if (pb->robust) {
-		if (!(obs_w = wc_alloc_array(pb->n_obs, sizeof *obs_w)) || cap_huber_weights(pb, point->u, obs_w) != WC_OK) {
+		if (!(obs_w = wc_alloc_array(pb->n_obs, sizeof *obs_w)) || wc__cap_huber_weights(pb, point->u, obs_w) != WC_OK) {
 			rc = wc_error_set(err, WC_ENOMEM, "capacity bootstrap: out of memory");
 			goto done;
 		}
@@ -144,6 +144,6 @@ done:
 	free(natural);
 	free(col);
 	free(ok);
-	cap_problem_free(pb);
+	wc__cap_problem_free(pb);
 	return rc;
 }

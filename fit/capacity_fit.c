@@ -64,7 +64,7 @@ huber_cut(const cap_problem *pb, const gsl_vector *f, const double *mult, wc_sta
 {
 	size_t m = 0;
 	for (size_t o = 0; o < f->size; o++) {
-		double w = pb->row_w ? cap_row_weight(pb, mult, pb->obs_row[o]) : 1.0;
+		double w = pb->row_w ? wc__cap_row_weight(pb, mult, pb->obs_row[o]) : 1.0;
 		if (mult && !(mult[pb->obs_row[o]] > 0))
 			continue;
 		buf[m++] = (wc_stats_weighted){ fabs(gsl_vector_get(f, o)), w };
@@ -92,7 +92,7 @@ robust_weights(const cap_problem *pb, const gsl_vector *f, const double *mult, w
 	if (isnan(cut))
 		return 1; /* no observation in the fit */
 	for (size_t o = 0; o < f->size; o++) {
-		double w = huber_weight(gsl_vector_get(f, o), cut) * cap_row_weight(pb, mult, pb->obs_row[o]);
+		double w = huber_weight(gsl_vector_get(f, o), cut) * wc__cap_row_weight(pb, mult, pb->obs_row[o]);
 		change = fmax(change, fabs(w - gsl_vector_get(wt, o)));
 		gsl_vector_set(wt, o, w);
 	}
@@ -135,7 +135,7 @@ solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_
 		*status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-9, 1e-9, 0.0, NULL, NULL, &info, w);
 		*niter += (int)gsl_multifit_nlinear_niter(w);
 		memcpy(u, gsl_multifit_nlinear_position(w)->data, p * sizeof *u);
-		if (reweight && (cap_residuals(gsl_multifit_nlinear_position(w), (void *)pb, r) != GSL_SUCCESS ||
+		if (reweight && (wc__cap_residuals(gsl_multifit_nlinear_position(w), (void *)pb, r) != GSL_SUCCESS ||
 		                 robust_weights(pb, r, mult, abs_r, wt)))
 			break;
 	}
@@ -146,14 +146,14 @@ solve_passes(const cap_problem *pb, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_
 }
 
 int
-cap_huber_weights(const cap_problem *pb, const double *u, double *w)
+wc__cap_huber_weights(const cap_problem *pb, const double *u, double *w)
 {
 	gsl_vector *f = gsl_vector_alloc(pb->n_obs);
 	wc_stats_weighted *buf = wc_alloc_array(pb->n_obs, sizeof *buf);
 	gsl_vector_const_view uv = gsl_vector_const_view_array(u, (size_t)pb->n_params);
 	int rc = WC_ENOMEM;
 	if (f && buf) {
-		cap_residuals(&uv.vector, (void *)pb, f);
+		wc__cap_residuals(&uv.vector, (void *)pb, f);
 		double cut = huber_cut(pb, f, NULL, buf);
 		for (size_t o = 0; o < pb->n_obs; o++)
 			w[o] = isnan(cut) ? 1.0 : huber_weight(gsl_vector_get(f, o), cut);
@@ -165,7 +165,7 @@ cap_huber_weights(const cap_problem *pb, const double *u, double *w)
 }
 
 double
-cap_effective_count(const cap_problem *pb, const double *mult)
+wc__cap_effective_count(const cap_problem *pb, const double *mult)
 {
 	/* a multiplicity m counts as m copies of the row's design weight d */
 	double sw = 0, sw2 = 0;
@@ -178,7 +178,7 @@ cap_effective_count(const cap_problem *pb, const double *mult)
 }
 
 int
-cap_solve(const cap_problem *pb, const double *u0, const double *mult, const double *obs_w, int max_iter, double *u,
+wc__cap_solve(const cap_problem *pb, const double *u0, const double *mult, const double *obs_w, int max_iter, double *u,
           int *status, int *niter, double *rms, double *se_u, wc_error *err)
 {
 	const size_t n = pb->n_obs, p = (size_t)pb->n_params;
@@ -195,14 +195,14 @@ cap_solve(const cap_problem *pb, const double *u0, const double *mult, const dou
 	}
 	double sw = 0;
 	for (size_t o = 0; o < n; o++) {
-		double rw = cap_row_weight(pb, mult, pb->obs_row[o]);
+		double rw = wc__cap_row_weight(pb, mult, pb->obs_row[o]);
 		gsl_vector_set(wt, o, obs_w ? rw * obs_w[o] : rw);
 		sw += rw;
 	}
-	double n_eff = cap_effective_count(pb, mult);
+	double n_eff = wc__cap_effective_count(pb, mult);
 	/* No analytic Jacobian: GSL's forward differences are enough for a
 	 * few dozen parameters. */
-	gsl_multifit_nlinear_fdf fdf = { cap_residuals, NULL, NULL, n, p, (void *)pb, 0, 0, 0 };
+	gsl_multifit_nlinear_fdf fdf = { wc__cap_residuals, NULL, NULL, n, p, (void *)pb, 0, 0, 0 };
 	memcpy(u, u0, p * sizeof *u);
 	if ((rc = solve_passes(pb, &fdf, w, wt, mult, pb->robust && !obs_w, max_iter, u, status, niter)) != WC_OK) {
 		rc = rc == WC_ENOMEM ? wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory")
@@ -226,18 +226,18 @@ done:
 	return rc;
 }
 
-/* A coordinate at an edge of its domain (cap_at_edge: the log
+/* A coordinate at an edge of its domain (wc__cap_at_edge: the log
  * coordinate's gradient vanishes there) is not a value the rows showed:
  * written with source "bound" (docs/capacity.md, "What the rows cannot
  * identify"). */
 static wc_param
 fitted(double v, double u)
 {
-	return (wc_param){ v, NAN, NAN, cap_at_edge(u) ? WC_SRC_BOUND : WC_SRC_FITTED };
+	return (wc_param){ v, NAN, NAN, wc__cap_at_edge(u) ? WC_SRC_BOUND : WC_SRC_FITTED };
 }
 
 void
-cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out)
+wc__cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out)
 {
 	wc_capacity_params_clear(out);
 	wc_capacity_params_init(out);
@@ -249,7 +249,7 @@ cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out)
 		out->shared[k] = !pb->per_level[k];
 		for (int L = 0; L < pb->n_levels; L++) {
 			int j = pb->p_kind[k][L];
-			wc_param v = j >= 0 ? fitted(cap_value(pb, j, u[j]), u[j])
+			wc_param v = j >= 0 ? fitted(wc__cap_value(pb, j, u[j]), u[j])
 			                    : (wc_param){ pb->fixed[k][L], NAN, NAN, WC_SRC_ASSUMED };
 			if (out->shared[k])
 				out->shared_p[k] = v;
@@ -261,7 +261,7 @@ cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out)
 	for (int w = 0; w < pb->n_workloads; w++) {
 		snprintf(out->workloads[w].set, sizeof out->workloads[w].set, "%s", pb->workloads[w]);
 		int j = pb->p_input[w];
-		out->workloads[w].input_tokens = fitted(cap_value(pb, j, u[j]), u[j]);
+		out->workloads[w].input_tokens = fitted(wc__cap_value(pb, j, u[j]), u[j]);
 	}
 	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
 }
@@ -311,7 +311,7 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 		WC_WARN(out, "%s", msg);
 	}
 	for (int k = 0; k < pb->n_params; k++) {
-		if (cap_at_edge(out->u[k]))
+		if (wc__cap_at_edge(out->u[k]))
 			snprintf(msg, sizeof msg, "%s = %.4g sits at the edge of its domain: the rows do not pin it down "
 			         "(written with source \"bound\"; answers that use it say so)", out->names[k], out->x[k]);
 		else if (!isfinite(out->se_log[k]))
@@ -354,7 +354,7 @@ fill_residuals(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit
 	gsl_vector_view uv = gsl_vector_view_array(out->u, (size_t)pb->n_params);
 	for (size_t i = 0; i < d->n_rows; i++)
 		out->row_residual[i] = NAN;
-	if (!f || cap_residuals(&uv.vector, (void *)pb, f) != GSL_SUCCESS) {
+	if (!f || wc__cap_residuals(&uv.vector, (void *)pb, f) != GSL_SUCCESS) {
 		gsl_vector_free(f);
 		return;
 	}
@@ -371,7 +371,7 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	double se_u[CAP_MAX_PARAMS];
 	int rc;
 	memset(out, 0, sizeof *out);
-	if ((rc = cap_problem_build(d, o, &pb, err)) != WC_OK)
+	if ((rc = wc__cap_problem_build(d, o, &pb, err)) != WC_OK)
 		return rc;
 	double *mult = NULL;
 	if (o->weight && !(mult = wc_alloc_array(pb->n_rows, sizeof *mult))) {
@@ -390,24 +390,24 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	 * slot, so at most one pass per parameter; docs/capacity.md, "What
 	 * the rows cannot identify"). */
 	do {
-		if ((rc = cap_solve(pb, pb->u0, mult, NULL, o->max_iter > 0 ? o->max_iter : 500, out->u,
+		if ((rc = wc__cap_solve(pb, pb->u0, mult, NULL, o->max_iter > 0 ? o->max_iter : 500, out->u,
 		                    &out->gsl_status, &out->niter, &out->rms, se_u, err)) != WC_OK)
 			goto done;
-	} while (cap_hold_edges(pb, out->u) > 0);
+	} while (wc__cap_hold_edges(pb, out->u) > 0);
 	const size_t p = (size_t)pb->n_params;
 	out->converged = out->gsl_status == GSL_SUCCESS;
 	out->n_rows = (int)pb->n_rows;
 	out->n_obs = (int)pb->n_obs;
 	out->n_params = (int)p;
-	out->n_eff = cap_effective_count(pb, mult);
+	out->n_eff = wc__cap_effective_count(pb, mult);
 	for (size_t k = 0; k < p; k++) {
 		const cap_slot *s = &pb->slots[k];
-		double t = cap_share(1.0, out->u[k]);
-		cap_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
-		out->x[k] = cap_value(pb, (int)k, out->u[k]);
+		double t = wc__cap_share(1.0, out->u[k]);
+		wc__cap_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
+		out->x[k] = wc__cap_value(pb, (int)k, out->u[k]);
 		out->se_log[k] = se_u[k] * (s->log_hi - s->log_lo) * t * (1.0 - t);
 	}
-	cap_to_params(pb, out->u, &out->params);
+	wc__cap_to_params(pb, out->u, &out->params);
 	fill_ranges(pb, &out->params);
 	snprintf(out->params.input_sha256, sizeof out->params.input_sha256, "%s", d->sha256);
 	out->params.rows = out->n_rows;
@@ -415,7 +415,7 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	fill_warnings(pb, d, out);
 done:
 	free(mult);
-	cap_problem_free(pb);
+	wc__cap_problem_free(pb);
 	if (rc != WC_OK)
 		wc_capacity_fit_result_clear(out);
 	return rc;

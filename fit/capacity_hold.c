@@ -33,9 +33,9 @@ static const unsigned char held_kinds[WC_CAP_KINDS] = {
 };
 
 int
-cap_at_edge(double u)
+wc__cap_at_edge(double u)
 {
-	double t = cap_share(1.0, u);
+	double t = wc__cap_share(1.0, u);
 	return t > 0.999 || t < 0.001;
 }
 
@@ -60,7 +60,7 @@ drop_slot(cap_problem *pb, int j)
 }
 
 void
-cap_problem_hold(cap_problem *pb, int k, int L, double value)
+wc__cap_problem_hold(cap_problem *pb, int k, int L, double value)
 {
 	int j = pb->p_kind[k][L];
 	if (!pb->per_level[k] || j < 0)
@@ -83,7 +83,7 @@ format_value(int k, double v, char *buf, size_t cap)
 }
 
 int
-cap_hold_edges(cap_problem *pb, const double *u)
+wc__cap_hold_edges(cap_problem *pb, const double *u)
 {
 	double held[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
 	int n_held = 0;
@@ -97,22 +97,22 @@ cap_hold_edges(cap_problem *pb, const double *u)
 			continue;
 		for (int L = 0; L < pb->n_levels; L++) {
 			int j = pb->p_kind[k][L];
-			if (j < 0 || cap_at_edge(u[j]))
+			if (j < 0 || wc__cap_at_edge(u[j]))
 				continue;
 			size_t used = strlen(who);
 			snprintf(who + used, sizeof who - used, "%s%s", n ? ", " : "", pb->levels[L].name);
-			v[n++] = cap_value(pb, j, u[j]);
+			v[n++] = wc__cap_value(pb, j, u[j]);
 		}
 		if (n == 0)
 			continue; /* no level identifies it: nothing to borrow, it stays a bound */
 		double med = wc_stats_median(v, n);
 		for (int L = 0; L < pb->n_levels; L++) {
 			int j = pb->p_kind[k][L];
-			if (j < 0 || !cap_at_edge(u[j]))
+			if (j < 0 || !wc__cap_at_edge(u[j]))
 				continue;
 			char label[WC_NAME_MAX], edge[32], hold[32];
-			cap_param_name(pb, j, label, sizeof label);
-			format_value(k, cap_value(pb, j, u[j]), edge, sizeof edge);
+			wc__cap_param_name(pb, j, label, sizeof label);
+			format_value(k, wc__cap_value(pb, j, u[j]), edge, sizeof edge);
 			format_value(k, med, hold, sizeof hold);
 			WC_WARN(pb, "%s: its rows ran it to %s, the edge of its domain; held at %s, the median of %s on %s, "
 			        "and the fit solved again without it (source \"assumed\")", label, edge, hold,
@@ -125,12 +125,12 @@ cap_hold_edges(cap_problem *pb, const double *u)
 	for (int k = 0; k < WC_CAP_KINDS; k++)
 		for (int L = 0; L < pb->n_levels; L++)
 			if (!isnan(held[k][L]))
-				cap_problem_hold(pb, k, L, held[k][L]);
+				wc__cap_problem_hold(pb, k, L, held[k][L]);
 	return n_held;
 }
 
 int
-cap_problem_hold_as(cap_problem *pb, const wc_capacity_params *point)
+wc__cap_problem_hold_as(cap_problem *pb, const wc_capacity_params *point)
 {
 	int n = 0;
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
@@ -139,7 +139,7 @@ cap_problem_hold_as(cap_problem *pb, const wc_capacity_params *point)
 		for (int L = 0; L < pb->n_levels; L++) {
 			const wc_capacity_level *l = wc_capacity_level_find(point, pb->levels[L].name);
 			if (l && pb->p_kind[k][L] >= 0 && l->p[k].source == WC_SRC_ASSUMED) {
-				cap_problem_hold(pb, k, L, l->p[k].value);
+				wc__cap_problem_hold(pb, k, L, l->p[k].value);
 				n++;
 			}
 		}

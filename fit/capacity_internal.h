@@ -54,7 +54,7 @@ typedef struct {
 	int *obs_kind;
 	double *obs_log;    /* log of the measurement */
 	const wc_capacity_data *data;
-	int robust;         /* Huber-reweighted passes (cap_solve); 0 when
+	int robust;         /* Huber-reweighted passes (wc__cap_solve); 0 when
 	                     * asked but the observations are too few */
 	double *row_w;      /* design weight per row in row[] (each model
 	                     * counts once; mean 1); NULL = every row 1 */
@@ -63,53 +63,53 @@ typedef struct {
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } cap_problem;
 
-int cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,
+int wc__cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,
                       wc_error *err);
-void cap_problem_free(cap_problem *pb);
+void wc__cap_problem_free(cap_problem *pb);
 /** span * sigma(u), sigma(u) = 1 / (1 + e^-u): the share of a
  *  parameter's log domain at fit coordinate u (docs/capacity.md,
  *  "Observations and fitting"), without overflow for any u. The one
  *  place the capacity fit's bounded transform is written. */
-double cap_share(double span, double u);
+double wc__cap_share(double span, double u);
 /** Natural value of parameter k at fit coordinate u: exp(log lo +
- *  cap_share(log hi - log lo, u)), inside its bounds for every u. */
-double cap_value(const cap_problem *pb, int k, double u);
+ *  wc__cap_share(log hi - log lo, u)), inside its bounds for every u. */
+double wc__cap_value(const cap_problem *pb, int k, double u);
 /** Residuals log(model / measured) at u (GSL signature; params = pb). */
-int cap_residuals(const gsl_vector *u, void *params, gsl_vector *f);
+int wc__cap_residuals(const gsl_vector *u, void *params, gsl_vector *f);
 /** Huber's weight of each observation's residual at u (the weights a
  * robust fit settles on when u is its estimate); `w` holds n_obs. */
-int cap_huber_weights(const cap_problem *pb, const double *u, double *w);
+int wc__cap_huber_weights(const cap_problem *pb, const double *u, double *w);
 /** LM from u0 with per-row multiplicities `mult` (NULL = 1). `obs_w`
  * (NULL = none) fixes a weight per observation: one weighted pass, no
  * reweighting, even in a robust problem (its bootstrap replicates). */
-int cap_solve(const cap_problem *pb, const double *u0, const double *mult, const double *obs_w, int max_iter, double *u,
+int wc__cap_solve(const cap_problem *pb, const double *u0, const double *mult, const double *obs_w, int max_iter, double *u,
               int *status, int *niter, double *rms, double *se_u, wc_error *err);
 /** A row's weight in a fit: its multiplicity (`mult`, NULL = 1) times
  * its design weight (row_w, NULL = 1). */
-double cap_row_weight(const cap_problem *pb, const double *mult, size_t i);
+double wc__cap_row_weight(const cap_problem *pb, const double *mult, size_t i);
 /** Kish's effective count of the observations, (sum w)^2 / sum w^2 with
  * w = multiplicity x design weight (a multiplicity m counting as m
  * copies): the count itself when every design weight is 1. */
-double cap_effective_count(const cap_problem *pb, const double *mult);
+double wc__cap_effective_count(const cap_problem *pb, const double *mult);
 /** The section a parameter vector describes (without draws). */
-void cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out);
-void cap_param_name(const cap_problem *pb, int k, char *buf, size_t cap);
+void wc__cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out);
+void wc__cap_param_name(const cap_problem *pb, int k, char *buf, size_t cap);
 
 /* Holding a level's parameter its rows cannot identify (capacity_hold.c;
  * docs/capacity.md, "What the rows cannot identify"). */
 /** 1 when coordinate u is within 0.001 of either end of its sigmoid: the
  *  value sits at an edge of its domain, where the rows did not hold it. */
-int cap_at_edge(double u);
+int wc__cap_at_edge(double u);
 /** Fix level L's own parameter of kind k at `value` (source "assumed")
  *  and take its slot out of the problem, renumbering the rest. */
-void cap_problem_hold(cap_problem *pb, int k, int L, double value);
+void wc__cap_problem_hold(cap_problem *pb, int k, int L, double value);
 /** Every level's own parameter at an edge at u, where other levels'
  *  same kind is inside its domain, held at the median of those, with a
  *  warning each; how many (0: the problem is unchanged). */
-int cap_hold_edges(cap_problem *pb, const double *u);
+int wc__cap_hold_edges(cap_problem *pb, const double *u);
 /** The holds of a fitted section on a freshly built problem of the same
  *  rows (the bootstrap's): every level's own parameter the section has
  *  as "assumed" where the problem has a slot for it; how many. */
-int cap_problem_hold_as(cap_problem *pb, const wc_capacity_params *point);
+int wc__cap_problem_hold_as(cap_problem *pb, const wc_capacity_params *point);
 
 #endif

@@ -20,7 +20,7 @@ static const double start_value[WC_CAP_KINDS] = { 0.6, 3e-3, 2e-5, 0.4, 2e-5 };
 #define START_INPUT 500.0
 
 double
-cap_share(double span, double u)
+wc__cap_share(double span, double u)
 {
 	/* exp(-u) overflows below u = -709.78, where 1 + e^u rounds to 1. The
 	 * link's form e^u / (1 + e^u) is not taken for u < 0: it rounds
@@ -31,10 +31,10 @@ cap_share(double span, double u)
 }
 
 double
-cap_value(const cap_problem *pb, int k, double u)
+wc__cap_value(const cap_problem *pb, int k, double u)
 {
 	const cap_slot *s = &pb->slots[k];
-	return exp(s->log_lo + cap_share(s->log_hi - s->log_lo, u));
+	return exp(s->log_lo + wc__cap_share(s->log_hi - s->log_lo, u));
 }
 
 /* Fit coordinate of a natural value (clamped inside the domain). */
@@ -47,7 +47,7 @@ cap_coordinate(const cap_slot *s, double v)
 }
 
 void
-cap_param_name(const cap_problem *pb, int k, char *buf, size_t cap)
+wc__cap_param_name(const cap_problem *pb, int k, char *buf, size_t cap)
 {
 	const cap_slot *s = &pb->slots[k];
 	if (s->kind == WC_CAP_KINDS)
@@ -238,13 +238,13 @@ model_weights(cap_problem *pb, wc_error *err)
 }
 
 double
-cap_row_weight(const cap_problem *pb, const double *mult, size_t i)
+wc__cap_row_weight(const cap_problem *pb, const double *mult, size_t i)
 {
 	return (mult ? mult[i] : 1.0) * (pb->row_w ? pb->row_w[i] : 1.0);
 }
 
 int
-cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,
+wc__cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,
                   wc_error *err)
 {
 	cap_problem *pb = calloc(1, sizeof *pb);
@@ -256,14 +256,14 @@ cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, c
 	pb->robust = o->robust != 0;
 	if ((rc = select_rows(pb, d, o, err)) || (rc = collect_levels(pb, d, err)) ||
 	    (rc = observations(pb, err)) || (o->model_weights && (rc = model_weights(pb, err)))) {
-		cap_problem_free(pb);
+		wc__cap_problem_free(pb);
 		return rc;
 	}
 	layout(pb, o);
 	if (pb->n_obs < (size_t)pb->n_params) {
 		rc = wc_error_set(err, WC_EINVAL, "capacity fit: %zu observations for %d parameters; add rows or share "
 		                  "more parameters across levels", pb->n_obs, pb->n_params);
-		cap_problem_free(pb);
+		wc__cap_problem_free(pb);
 		return rc;
 	}
 	/* Huber's cut is a multiple of the residuals' median |value|; with
@@ -285,7 +285,7 @@ cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, c
 }
 
 void
-cap_problem_free(cap_problem *pb)
+wc__cap_problem_free(cap_problem *pb)
 {
 	if (!pb)
 		return;
@@ -307,16 +307,16 @@ row_point(const cap_problem *pb, const double *u, size_t i, wc_capacity_point *p
 	int L = pb->lvl[i];
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
 		int j = pb->p_kind[k][L];
-		v[k] = j >= 0 ? cap_value(pb, j, u[j]) : pb->fixed[k][L];
+		v[k] = j >= 0 ? wc__cap_value(pb, j, u[j]) : pb->fixed[k][L];
 	}
 	*pt = (wc_capacity_point){ v[WC_CAP_ETA], v[WC_CAP_T0], v[WC_CAP_T1], v[WC_CAP_ETAC], v[WC_CAP_TAU] };
 	const wc_capacity_row *r = &pb->data->rows[pb->row[i]];
-	*input = pb->wl[i] >= 0 ? cap_value(pb, pb->p_input[pb->wl[i]], u[pb->p_input[pb->wl[i]]])
+	*input = pb->wl[i] >= 0 ? wc__cap_value(pb, pb->p_input[pb->wl[i]], u[pb->p_input[pb->wl[i]]])
 	                        : r->input_tokens;
 }
 
 int
-cap_residuals(const gsl_vector *uv, void *params, gsl_vector *f)
+wc__cap_residuals(const gsl_vector *uv, void *params, gsl_vector *f)
 {
 	const cap_problem *pb = params;
 	const double *u = uv->data;

@@ -52,7 +52,7 @@ rank_deficient(const double *a, int m, int p)
 	for (int k = 0; k < m; k++)
 		for (int j = 0; j < p; j++)
 			u[(size_t)k * p + j] = a[(size_t)k * p + j] / sqrt(norm[j]);
-	int info = fit_linalg_svd_weakest(u, m, p, sing, v);
+	int info = wc__fit_linalg_svd_weakest(u, m, p, sing, v);
 	free(u);
 	for (int j = 0; j < p; j++)
 		det *= sing[j] * sing[j];
@@ -76,7 +76,7 @@ wc__ft_lstsq(const double *X, const double *y, const double *mult, int n, int p,
 	}
 	if (m < p || rank_deficient(a, m, p))
 		return -1;
-	int info = fit_linalg_lstsq(a, b, m, p);
+	int info = wc__fit_linalg_lstsq(a, b, m, p);
 	if (info != 0)
 		return info;
 	for (int j = 0; j < p; j++) {
@@ -111,7 +111,7 @@ fit_quality(const double *X, const double *y, int n, int p, const double *coef,
 	}
 	out->r2 = ss_tot > 0 ? 1.0 - ss_res / ss_tot : NAN;
 	out->rms_rel = n > p ? sqrt(ss_rel / (n - p)) : NAN;
-	int ok = n > p && fit_linalg_normal_inverse(a, n, p, inv) == 0;
+	int ok = n > p && wc__fit_linalg_normal_inverse(a, n, p, inv) == 0;
 	for (int j = 0; j < p; j++)
 		out->se[j] = ok ? sqrt(ss_rel / (n - p) * inv[j * p + j]) : NAN;
 	free(a);

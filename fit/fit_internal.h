@@ -91,46 +91,46 @@ typedef struct {
 } fit_problem;
 
 /** Row k's prefill share of time and duty cycle, for run `r` (prefill.c). */
-void fit_row_prefill(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_run *r, size_t k);
+void wc__fit_row_prefill(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_run *r, size_t k);
 /** The capacity section the prefill-aware form takes its shares from
  *  (prefill.c): opt->capacity, else refitted on the runs opt->use keeps
  *  when they carry throughput (`note` then says so), else the prior's.
  *  Empty (present = 0) for other forms. Caller clears `out`. */
-int fit_prefill_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capacity_params *out,
+int wc__fit_prefill_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capacity_params *out,
                          char *note, size_t cap, wc_error *err);
 
 /** The covariates of row `k` (table row `r`) into lt_x, input lengths of
  *  workloads from `cap` (may be NULL) (law_terms.c). */
-void fit_law_terms_row(fit_problem *pb, const wc_run *r, size_t k, const wc_capacity_params *cap);
+void wc__fit_law_terms_row(fit_problem *pb, const wc_run *r, size_t k, const wc_capacity_params *cap);
 /** Add the structure terms `opt->law_terms` asks for to the parameter
  *  vector, starting at the prior's value (else 0); a term the rows cannot
  *  identify -- no contrast, or a covariate that only one model carries --
  *  is left out with a warning (law_terms.c). */
-void fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
+void wc__fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
                           const wc_params *prior);
 
-/** Prepare the problem (problem.c). Caller frees with fit_problem_free. */
-int fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
+/** Prepare the problem (problem.c). Caller frees with wc__fit_problem_free. */
+int wc__fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
                       wc_error *err);
-void fit_problem_free(fit_problem *pb);
+void wc__fit_problem_free(fit_problem *pb);
 /** bounds.c: 1 and the warning in `buf` when level L's rows have no more
  *  distinct loads than its free parameters. */
-int fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap);
-void fit_problem_warn(fit_problem *pb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int wc__fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap);
+void wc__fit_problem_warn(fit_problem *pb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /** Evaluation state for the GSL callbacks (residuals.c): the problem and
  *  the derivatives cached by the last residual call. One per thread. */
 typedef struct fit_eval fit_eval;
-fit_eval *fit_eval_new(const fit_problem *pb);
-void fit_eval_free(fit_eval *ev);
+fit_eval *wc__fit_eval_new(const fit_problem *pb);
+void wc__fit_eval_free(fit_eval *ev);
 /** Weigh the residuals and Jacobian rows by `sqrt_w` (borrowed, n_rows;
  *  NULL = unweighted): done here, with the row in cache, GSL's own
  *  weighting cost one BLAS call per row of every Jacobian. */
-void fit_eval_weigh(fit_eval *ev, const double *sqrt_w);
+void wc__fit_eval_weigh(fit_eval *ev, const double *sqrt_w);
 /** Residuals (model − data, in log space) and the Jacobian, with the
  *  signature GSL expects; `params` is a fit_eval. */
-int fit_residuals(const gsl_vector *x, void *params, gsl_vector *f);
-int fit_jacobian(const gsl_vector *x, void *params, gsl_matrix *J);
+int wc__fit_residuals(const gsl_vector *x, void *params, gsl_vector *f);
+int wc__fit_jacobian(const gsl_vector *x, void *params, gsl_matrix *J);
 
 /** Run LM from `x0` with multiplicities `mult` (length n_rows, NULL = 1)
  *  (solve.c). Writes the solution into `x`. */
@@ -144,59 +144,59 @@ typedef struct {
 	 * the runs cannot identify it at all (held parameters excluded) */
 	unsigned char dependent[FIT_MAX_PARAMS];
 } fit_solution;
-int fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter,
+int wc__fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter,
               int want_diagnosis, double *x, fit_solution *sol, wc_error *err);
 
 /** A reusable solver for many refits of one problem (bootstrap threads):
  *  the GSL workspace and evaluation state are allocated once. `robust`
  *  selects pivoted QR (the point estimate) over Cholesky (refits). */
 typedef struct fit_solver fit_solver;
-fit_solver *fit_solver_new(fit_problem *pb, int robust);
-void fit_solver_free(fit_solver *s);
+fit_solver *wc__fit_solver_new(fit_problem *pb, int robust);
+void wc__fit_solver_free(fit_solver *s);
 /** Refit from `x0` with multiplicities `mult`; steps below `xtol`
  *  (relative) end it. */
-int fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter, double xtol,
+int wc__fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter, double xtol,
                    int want_diagnosis, double *x, fit_solution *sol, wc_error *err);
 /** Fit coordinates are logs for S, P0 and m: is parameter k one? */
-int fit_param_is_log(const fit_problem *pb, int k);
+int wc__fit_param_is_log(const fit_problem *pb, int k);
 
 /** Physical bounds of saturating levels (bounds.c, docs/fitting.md):
  *  parameters of `x` beyond theirs are set to the bound and held there.
  *  Returns how many were newly held. */
-int fit_bounds_apply(fit_problem *pb, double *x);
+int wc__fit_bounds_apply(fit_problem *pb, double *x);
 /** Hold every parameter the solution `sol` found dependent (the runs
  *  cannot identify it) at its starting value, the prior's where it has
  *  one (bounds.c). Returns how many were newly held. */
-int fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, double *x);
+int wc__fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependent, double *x);
 /** Hold δ at its start, unidentified, when no level has runs of two model
  *  sizes: each level's θ then absorbs a size term, and the dependence
  *  test would as soon hold θ and "fit" δ as an offset (bounds.c). */
-void fit_bounds_hold_size_slope(fit_problem *pb);
+void wc__fit_bounds_hold_size_slope(fit_problem *pb);
 /** Name, in a warning of `out`, the runs whose residual lies far off the
  *  others' (outliers.c, docs/fitting.md); the fit is not changed. */
-void fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out);
+void wc__fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out);
 /** Hold what the point estimate `p` held (its sources say "bound", or
  *  "assumed" for a parameter of the fit's vector). */
-void fit_bounds_hold_from(fit_problem *pb, const wc_params *p);
+void wc__fit_bounds_hold_from(fit_problem *pb, const wc_params *p);
 /** Fill s_max from the platform catalog (bounds.c). */
-void fit_bounds_init(fit_problem *pb);
+void wc__fit_bounds_init(fit_problem *pb);
 /** Hold every free S of `x` past its bound (P0 + S within the board's
- *  ceiling) there; fit_bounds_apply's first step, and each bootstrap
+ *  ceiling) there; wc__fit_bounds_apply's first step, and each bootstrap
  *  replicate's. Returns how many were newly held. */
-int fit_bounds_hold_s(fit_problem *pb, double *x);
+int wc__fit_bounds_hold_s(fit_problem *pb, double *x);
 /** A bootstrap draw `x` (fit units) beyond a bound comes back to it: θ to
  *  its range, S to the ceiling (the HC1 widening can push a held
  *  replicate's S past it). */
-void fit_bounds_clip(const fit_problem *pb, double *x);
+void wc__fit_bounds_clip(const fit_problem *pb, double *x);
 /** 1 and the warning in `buf` when a fitted gamma1 at `x` is <= 0: the
  *  monotone rule holds the law flat in load (bounds.c). */
-int fit_bounds_load_slope(const fit_problem *pb, const double *x, char *buf, size_t cap);
+int wc__fit_bounds_load_slope(const fit_problem *pb, const double *x, char *buf, size_t cap);
 /** The warning of a held parameter k (named `name`). */
-void fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, size_t cap);
+void wc__fit_bounds_describe(const fit_problem *pb, int k, const char *name, char *buf, size_t cap);
 
 /** Turn a parameter vector into a wc_params (solve.c). */
-void fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out);
+void wc__fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out);
 /** Name of parameter k, as wc_params_vector_names spells it. */
-void fit_param_name(const fit_problem *pb, int k, char *buf, size_t cap);
+void wc__fit_param_name(const fit_problem *pb, int k, char *buf, size_t cap);
 
 #endif

@@ -13,7 +13,7 @@
 #include <string.h>
 
 void
-fit_law_terms_row(fit_problem *pb, const wc_run *r, size_t k, const wc_capacity_params *cap)
+wc__fit_law_terms_row(fit_problem *pb, const wc_run *r, size_t k, const wc_capacity_params *cap)
 {
 	wc_config c;
 	wc_run_config(r, &c);
@@ -49,7 +49,7 @@ models_carrying(const fit_problem *pb, const wc_runs_table *t, int j, char *firs
 }
 
 void
-fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
+wc__fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
                      const wc_params *prior)
 {
 	for (int j = 0; j < WC_LT_COUNT; j++) {
@@ -60,12 +60,12 @@ fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_optio
 		char first[WC_NAME_MAX];
 		int varies, models = models_carrying(pb, t, j, first, sizeof first, &varies);
 		if (!varies || models == 0) {
-			fit_problem_warn(pb, "structure term %s: its covariate does not vary over the runs; not fitted",
+			wc__fit_problem_warn(pb, "structure term %s: its covariate does not vary over the runs; not fitted",
 			                 name);
 			continue;
 		}
 		if (models < 2) {
-			fit_problem_warn(pb, "structure term %s: only one model (%s) identifies it, so it would be "
+			wc__fit_problem_warn(pb, "structure term %s: only one model (%s) identifies it, so it would be "
 			                 "that model's own offset; not fitted", name, first);
 			continue;
 		}

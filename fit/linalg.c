@@ -40,7 +40,7 @@ wc_linalg_stop_pool(void)
 }
 
 int
-fit_linalg_svd_weakest(double *a, int n, int p, double *sing, double *v_weak)
+wc__fit_linalg_svd_weakest(double *a, int n, int p, double *sing, double *v_weak)
 {
 	double *vt = wc_alloc_array((size_t)p * (size_t)p, sizeof *vt);
 	double *superb = wc_alloc_array((size_t)(p > 1 ? p : 2), sizeof *superb);
@@ -57,13 +57,13 @@ fit_linalg_svd_weakest(double *a, int n, int p, double *sing, double *v_weak)
 }
 
 int
-fit_linalg_lstsq(double *a, double *b, int n, int p)
+wc__fit_linalg_lstsq(double *a, double *b, int n, int p)
 {
 	return LAPACKE_dgels(LAPACK_ROW_MAJOR, 'N', n, p, 1, a, p, b, 1);
 }
 
 int
-fit_linalg_normal_inverse(const double *a, int n, int p, double *inv)
+wc__fit_linalg_normal_inverse(const double *a, int n, int p, double *inv)
 {
 	for (int i = 0; i < p; i++)
 		for (int j = 0; j < p; j++) {

@@ -11,16 +11,16 @@
 /** Singular values (descending, p of them) of the n x p row-major matrix
  *  `a` (overwritten), and the right singular vector of the smallest one.
  *  Returns 0, or the LAPACK info code. */
-int fit_linalg_svd_weakest(double *a, int n, int p, double *sing, double *v_weak);
+int wc__fit_linalg_svd_weakest(double *a, int n, int p, double *sing, double *v_weak);
 
 /** Least squares min ||A x - b|| for n x p row-major A (overwritten);
  *  `b` (length n) receives x in its first p entries. 0 or LAPACK info. */
-int fit_linalg_lstsq(double *a, double *b, int n, int p);
+int wc__fit_linalg_lstsq(double *a, double *b, int n, int p);
 
 /** (A^T A)^-1 (p x p, row-major, into `inv`) of the n x p row-major
  *  matrix `a` (not modified), by Cholesky (dpotrf/dpotri): the
  *  covariance factor of a linear least-squares fit. 0, or the LAPACK info
  *  code (> 0: A is rank deficient). */
-int fit_linalg_normal_inverse(const double *a, int n, int p, double *inv);
+int wc__fit_linalg_normal_inverse(const double *a, int n, int p, double *inv);
 
 #endif

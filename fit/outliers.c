@@ -25,7 +25,7 @@
 #define WC_FIT_OUTLIER_NAMED 3
 
 void
-fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out)
+wc__fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out)
 {
 	size_t n = 0;
 	double *v = malloc((t->n_runs + 1) * sizeof *v);

@@ -51,7 +51,7 @@ done:
 }
 
 int
-fit_prefill_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capacity_params *out,
+wc__fit_prefill_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capacity_params *out,
                      char *note, size_t cap, wc_error *err)
 {
 	wc_params paper = WC_PARAMS_INIT;
@@ -81,7 +81,7 @@ fit_prefill_capacity(const wc_runs_table *t, const wc_fit_options *opt, wc_capac
 /* The prefill share of a run's time from the prior's capacity model, and
  * its duty cycle (docs/inference-law.md, "Prefill-aware form"). */
 void
-fit_row_prefill(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_run *r, size_t k)
+wc__fit_row_prefill(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, const wc_run *r, size_t k)
 {
 	wc_config c;
 	wc_run_config(r, &c);

@@ -20,7 +20,7 @@
 #include "models/catalog.h"
 
 void
-fit_problem_warn(fit_problem *pb, const char *fmt, ...)
+wc__fit_problem_warn(fit_problem *pb, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -29,7 +29,7 @@ fit_problem_warn(fit_problem *pb, const char *fmt, ...)
 }
 
 void
-fit_problem_free(fit_problem *pb)
+wc__fit_problem_free(fit_problem *pb)
 {
 	if (!pb)
 		return;
@@ -175,14 +175,14 @@ apply_shares(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt)
 		if (a >= 0 && b >= 0 && a != b)
 			memcpy(pb->levels[a].s_shared_with, pb->levels[b].name, WC_NAME_MAX); /* a != b */
 		else
-			fit_problem_warn(pb, "share '%s' ignored: %s", opt->shares[k],
+			wc__fit_problem_warn(pb, "share '%s' ignored: %s", opt->shares[k],
 			                 a >= 0 && a == b ? "a level cannot share S with itself" : "both levels must have runs");
 	}
 	/* No chains: a level whose target shares too keeps its own S. */
 	for (int i = 0; i < pb->n_levels; i++) {
 		int t = pb->levels[i].s_shared_with[0] ? level_index(pb, pb->levels[i].s_shared_with) : -1;
 		if (t >= 0 && pb->levels[t].s_shared_with[0]) {
-			fit_problem_warn(pb, "level %s: S sharing chain through %s ignored",
+			wc__fit_problem_warn(pb, "level %s: S sharing chain through %s ignored",
 			                 pb->levels[i].name, pb->levels[t].name);
 			pb->levels[i].s_shared_with[0] = '\0';
 		}
@@ -230,7 +230,7 @@ layout_prefill(fit_problem *pb, const wc_params *prior)
 	if (rows > 0)
 		add_param(pb, PK_LOG_PHI, -1, log(pb->phi_fixed.value), &pb->p_phi);
 	else
-		fit_problem_warn(pb, "form %s: no run has a known prefill share (it needs input and output "
+		wc__fit_problem_warn(pb, "form %s: no run has a known prefill share (it needs input and output "
 		                 "tokens, a catalog model and a capacity section in the prior); phi kept at %g",
 		                 wc_form_name(pb->form), pb->phi_fixed.value);
 }
@@ -308,7 +308,7 @@ select_rows(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
 		if ((opt->use && !opt->use[i]) || r->exclude[0])
 			continue;
 		if (!row_has_load(r)) {
-			fit_problem_warn(pb, "run %s: no running requests (idle only); left out of the fit", r->run_id);
+			wc__fit_problem_warn(pb, "run %s: no running requests (idle only); left out of the fit", r->run_id);
 			pb->n_excluded++;
 			continue;
 		}
@@ -348,12 +348,12 @@ choose_p0(fit_problem *pb, const wc_runs_table *t, const wc_params *prior,
 			 * runs carry no idle; the platform's limit anchors it. */
 			lv->p0.value = wc_params_estimated_idle_w(lv->name);
 			lv->p0.source = WC_SRC_ESTIMATED;
-			fit_problem_warn(pb, "level %s: no measured idle power and none in the prior; P0 estimated "
+			wc__fit_problem_warn(pb, "level %s: no measured idle power and none in the prior; P0 estimated "
 			                 "at %.1f W from its power limit (docs/fitting.md)", lv->name, lv->p0.value);
 		} else {
 			lv->p0.value = NAN;
 			lv->p0.source = WC_SRC_FITTED;
-			fit_problem_warn(pb, "level %s: no measured idle power and none in the prior; P0 is fitted",
+			wc__fit_problem_warn(pb, "level %s: no measured idle power and none in the prior; P0 is fitted",
 			                 lv->name);
 		}
 	}
@@ -486,8 +486,8 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	pb->term_w[k] = tw;
 	pb->term_kv[k] = tk;
 	pb->mult[k] = 1.0;
-	fit_row_prefill(pb, prior, opt, r, k);
-	fit_law_terms_row(pb, r, k, opt->capacity ? opt->capacity : &prior->capacity);
+	wc__fit_row_prefill(pb, prior, opt, r, k);
+	wc__fit_law_terms_row(pb, r, k, opt->capacity ? opt->capacity : &prior->capacity);
 	if (add_load_points(pb, r, &tally->cap_pts) != 0)
 		return -1;
 	pb->n_rows++;
@@ -526,22 +526,22 @@ build_rows(fit_problem *pb, const wc_params *prior, const wc_runs_table *t, cons
 		if (in_fit[i] && add_row(pb, prior, opt, t, i, &tally) != 0)
 			return wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 	if (tally.low_power)
-		fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit (check the unit: W, not "
+		wc__fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit (check the unit: W, not "
 		                 "kW; and idle_power_w): %s%s", tally.low_power, tally.low_ids,
 		                 tally.low_power > 4 ? ", ..." : "");
 	if (tally.absurd)
-		fit_problem_warn(pb, "%d run(s) with mean power per GPU above %g x the board limit left out of "
+		wc__fit_problem_warn(pb, "%d run(s) with mean power per GPU above %g x the board limit left out of "
 		                 "the fit as not physical: %s%s", tally.absurd, WC_FIT_ROW_POWER_FACTOR,
 		                 tally.absurd_ids, tally.absurd > 4 ? ", ..." : "");
 	if (tally.no_term)
-		fit_problem_warn(pb, "%d run(s) whose precision setting has no kept term left out of the fit",
+		wc__fit_problem_warn(pb, "%d run(s) whose precision setting has no kept term left out of the fit",
 		                 tally.no_term);
 	*any_clock = tally.any_clock;
 	return check_levels_used(pb, t, err);
 }
 
 int
-fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
+wc__fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
                   wc_error *err)
 {
 	wc_params paper = WC_PARAMS_INIT;
@@ -570,16 +570,16 @@ fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem
 	choose_p0(pb, t, prior, in_fit);
 	for (int L = 0; L < pb->n_levels; L++)
 		pb->p_max[L] = wc_level_power_limit_w(&pb->levels[L]);
-	fit_bounds_init(pb);
+	wc__fit_bounds_init(pb);
 	if ((rc = build_rows(pb, prior, t, opt, in_fit, &any_clock, err)) != WC_OK)
 		goto done;
 	layout_and_start(pb, prior, any_clock);
-	fit_law_terms_layout(pb, t, opt, prior);
+	wc__fit_law_terms_layout(pb, t, opt, prior);
 	/* A caller's start is in natural units (as the result's x). */
 	if (opt->start && opt->start_len == (size_t)pb->n_params)
 		for (int k = 0; k < pb->n_params; k++)
-			pb->x0[k] = fit_param_is_log(pb, k) ? log(opt->start[k]) : opt->start[k];
-	fit_bounds_hold_size_slope(pb);
+			pb->x0[k] = wc__fit_param_is_log(pb, k) ? log(opt->start[k]) : opt->start[k];
+	wc__fit_bounds_hold_size_slope(pb);
 	if (pb->n_rows < (size_t)pb->n_params)
 		rc = wc_error_set(err, WC_EINVAL, "fit: %zu usable runs for %d parameters", pb->n_rows,
 		                  pb->n_params);
@@ -587,7 +587,7 @@ done:
 	free(in_fit);
 	wc_params_clear(&paper);
 	if (rc != WC_OK) {
-		fit_problem_free(pb);
+		wc__fit_problem_free(pb);
 		return rc;
 	}
 	*out = pb;

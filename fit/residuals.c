@@ -52,7 +52,7 @@ struct fit_eval {
 };
 
 fit_eval *
-fit_eval_new(const fit_problem *pb)
+wc__fit_eval_new(const fit_problem *pb)
 {
 	fit_eval *ev = calloc(1, sizeof *ev);
 	if (!ev)
@@ -62,20 +62,20 @@ fit_eval_new(const fit_problem *pb)
 	ev->xs = wc_alloc_array((size_t)pb->n_params, sizeof *ev->xs);
 	ev->d = wc_alloc_array(pb->n_rows, sizeof *ev->d);
 	if (!ev->x || !ev->xs || !ev->d) {
-		fit_eval_free(ev);
+		wc__fit_eval_free(ev);
 		return NULL;
 	}
 	return ev;
 }
 
 void
-fit_eval_weigh(fit_eval *ev, const double *sqrt_w)
+wc__fit_eval_weigh(fit_eval *ev, const double *sqrt_w)
 {
 	ev->sw = sqrt_w;
 }
 
 void
-fit_eval_free(fit_eval *ev)
+wc__fit_eval_free(fit_eval *ev)
 {
 	if (!ev)
 		return;
@@ -210,7 +210,7 @@ held_point(fit_eval *ev, const gsl_vector *x, gsl_vector_view *view)
 }
 
 int
-fit_residuals(const gsl_vector *x_in, void *params, gsl_vector *f)
+wc__fit_residuals(const gsl_vector *x_in, void *params, gsl_vector *f)
 {
 	fit_eval *ev = params;
 	const fit_problem *pb = ev->pb;
@@ -239,7 +239,7 @@ weigh_row(double *row, int p, double sw)
 }
 
 int
-fit_jacobian(const gsl_vector *x_in, void *params, gsl_matrix *J)
+wc__fit_jacobian(const gsl_vector *x_in, void *params, gsl_matrix *J)
 {
 	fit_eval *ev = params;
 	const fit_problem *pb = ev->pb;

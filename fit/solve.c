@@ -31,14 +31,14 @@
 #define DEPENDENT_REL 1e-12
 
 int
-fit_param_is_log(const fit_problem *pb, int k)
+wc__fit_param_is_log(const fit_problem *pb, int k)
 {
 	param_kind kind = pb->slots[k].kind;
 	return kind == PK_LOG_S || kind == PK_LOG_P0 || kind == PK_TERM_LOG_FACTOR || kind == PK_LOG_PHI;
 }
 
 void
-fit_param_name(const fit_problem *pb, int k, char *buf, size_t cap)
+wc__fit_param_name(const fit_problem *pb, int k, char *buf, size_t cap)
 {
 	const param_slot *s = &pb->slots[k];
 	const char *lvl = s->index >= 0 && s->index < pb->n_levels ? pb->levels[s->index].name : "";
@@ -66,7 +66,7 @@ fitted(double v)
 }
 
 void
-fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out)
+wc__fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out)
 {
 	memset(out, 0, sizeof *out);
 	snprintf(out->name, sizeof out->name, "fit");
@@ -114,7 +114,7 @@ fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out)
 		char name[WC_NAME_MAX];
 		if (!pb->held[k])
 			continue;
-		fit_param_name(pb, k, name, sizeof name);
+		wc__fit_param_name(pb, k, name, sizeof name);
 		wc_param *q = (wc_param *)wc_params_param_named(out, name); /* points into `out` */
 		if (q)
 			q->source = pb->unidentified[k] ? WC_SRC_ASSUMED : WC_SRC_BOUND;
@@ -167,7 +167,7 @@ diagnose(fit_problem *pb, gsl_multifit_nlinear_workspace *w, const double *mult,
 			for (size_t i = 0; i < n; i++)
 				a[i * p + k] = gsl_matrix_get(J, i, k) / norm;
 		}
-		if (fit_linalg_svd_weakest(a, (int)n, (int)p, sv, v) == 0) {
+		if (wc__fit_linalg_svd_weakest(a, (int)n, (int)p, sv, v) == 0) {
 			size_t best = 0;
 			for (size_t k = 1; k < p; k++)
 				if (fabs(v[k]) > fabs(v[best]))
@@ -189,7 +189,7 @@ struct fit_solver {
 };
 
 fit_solver *
-fit_solver_new(fit_problem *pb, int robust)
+wc__fit_solver_new(fit_problem *pb, int robust)
 {
 	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
 	fit_solver *s = calloc(1, sizeof *s);
@@ -203,15 +203,15 @@ fit_solver_new(fit_problem *pb, int robust)
 	 * runs and few parameters. */
 	fp.solver = robust ? gsl_multifit_nlinear_solver_qr : gsl_multifit_nlinear_solver_cholesky;
 	s->pb = pb;
-	s->ev = fit_eval_new(pb);
+	s->ev = wc__fit_eval_new(pb);
 	s->w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, pb->n_rows, (size_t)pb->n_params);
 	s->sw = wc_alloc_array(pb->n_rows ? pb->n_rows : 1, sizeof *s->sw);
 	if (!s->ev || !s->w || !s->sw) {
-		fit_solver_free(s);
+		wc__fit_solver_free(s);
 		return NULL;
 	}
-	s->fdf.f = fit_residuals;
-	s->fdf.df = fit_jacobian;
+	s->fdf.f = wc__fit_residuals;
+	s->fdf.df = wc__fit_jacobian;
 	s->fdf.fvv = NULL;
 	s->fdf.n = pb->n_rows;
 	s->fdf.p = (size_t)pb->n_params;
@@ -220,19 +220,19 @@ fit_solver_new(fit_problem *pb, int robust)
 }
 
 void
-fit_solver_free(fit_solver *s)
+wc__fit_solver_free(fit_solver *s)
 {
 	if (!s)
 		return;
 	if (s->w)
 		gsl_multifit_nlinear_free(s->w);
-	fit_eval_free(s->ev);
+	wc__fit_eval_free(s->ev);
 	free(s->sw);
 	free(s);
 }
 
 int
-fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter, double xtol,
+wc__fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter, double xtol,
                int want_diagnosis, double *x, fit_solution *sol, wc_error *err)
 {
 	fit_problem *pb = s->pb;
@@ -242,11 +242,11 @@ fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter
 	const double *wt = mult ? mult : pb->mult;
 	memset(sol, 0, sizeof *sol);
 	sol->weakest = -1;
-	/* The weights are applied by the callbacks (fit_eval_weigh), with the
+	/* The weights are applied by the callbacks (wc__fit_eval_weigh), with the
 	 * same square roots and products GSL's winit would use. */
 	for (size_t i = 0; i < n; i++)
 		s->sw[i] = sqrt(wt[i]);
-	fit_eval_weigh(s->ev, s->sw);
+	wc__fit_eval_weigh(s->ev, s->sw);
 	int rc = gsl_multifit_nlinear_init(&x0v.vector, &s->fdf, w);
 	if (rc != GSL_SUCCESS)
 		return wc_error_set(err, WC_ERANGE, "fit: the law cannot be evaluated at the starting point (%s)",
@@ -307,15 +307,15 @@ fit_solver_run(fit_solver *s, const double *x0, const double *mult, int max_iter
 }
 
 int
-fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter, int want_diagnosis,
+wc__fit_solve(fit_problem *pb, const double *x0, const double *mult, int max_iter, int want_diagnosis,
           double *x, fit_solution *sol, wc_error *err)
 {
-	fit_solver *s = fit_solver_new(pb, want_diagnosis);
+	fit_solver *s = wc__fit_solver_new(pb, want_diagnosis);
 	if (!s)
 		return wc_error_set(err, WC_ENOMEM, "fit: cannot allocate the solver for %zu runs x %d parameters",
 		                    pb->n_rows, pb->n_params);
-	int rc = fit_solver_run(s, x0, mult, max_iter, 1e-10, want_diagnosis, x, sol, err);
-	fit_solver_free(s);
+	int rc = wc__fit_solver_run(s, x0, mult, max_iter, 1e-10, want_diagnosis, x, sol, err);
+	wc__fit_solver_free(s);
 	return rc;
 }
 
@@ -377,7 +377,7 @@ fill_estimate(const fit_problem *pb, const wc_runs_table *t, const double *x, co
               const fit_solution *sol, wc_fit_result *out)
 {
 	const size_t p = (size_t)pb->n_params;
-	fit_problem_to_params(pb, x, &out->params);
+	wc__fit_problem_to_params(pb, x, &out->params);
 	fill_ranges(pb, t, &out->params);
 	snprintf(out->params.input_sha256, sizeof out->params.input_sha256, "%s", t->sha256);
 	out->converged = sol->gsl_status == GSL_SUCCESS;
@@ -400,8 +400,8 @@ fill_estimate(const fit_problem *pb, const wc_runs_table *t, const double *x, co
 		out->n_used += (int)mult[i];
 	out->params.runs = out->n_used;
 	for (size_t k = 0; k < p; k++) {
-		fit_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
-		out->x[k] = fit_param_is_log(pb, (int)k) ? exp(x[k]) : x[k];
+		wc__fit_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
+		out->x[k] = wc__fit_param_is_log(pb, (int)k) ? exp(x[k]) : x[k];
 	}
 }
 
@@ -414,12 +414,12 @@ fill_residuals(const fit_problem *pb, const wc_runs_table *t, double *x, wc_fit_
 		out->residuals[i] = NAN;
 	gsl_vector_view xv = gsl_vector_view_array(x, (size_t)pb->n_params);
 	gsl_vector *f = gsl_vector_alloc(pb->n_rows);
-	fit_eval *ev = fit_eval_new(pb);
-	if (f && ev && fit_residuals(&xv.vector, ev, f) == GSL_SUCCESS)
+	fit_eval *ev = wc__fit_eval_new(pb);
+	if (f && ev && wc__fit_residuals(&xv.vector, ev, f) == GSL_SUCCESS)
 		for (size_t i = 0; i < pb->n_rows; i++)
 			out->residuals[pb->row[i]] = gsl_vector_get(f, i);
 	gsl_vector_free(f);
-	fit_eval_free(ev);
+	wc__fit_eval_free(ev);
 }
 
 /* The problem's warnings, then non-convergence and weakly identified
@@ -437,16 +437,16 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 	}
 	for (int L = 0; L < pb->n_levels; L++) {
 		char msg[WC_ERROR_MSG_MAX];
-		if (fit_bounds_level_support(pb, L, msg, sizeof msg))
+		if (wc__fit_bounds_level_support(pb, L, msg, sizeof msg))
 			WC_WARN(out, "%s", msg);
 	}
 	char slope[WC_ERROR_MSG_MAX];
-	if (fit_bounds_load_slope(pb, out->x, slope, sizeof slope))
+	if (wc__fit_bounds_load_slope(pb, out->x, slope, sizeof slope))
 		WC_WARN(out, "%s", slope);
 	for (size_t k = 0; k < (size_t)pb->n_params; k++) {
 		char msg[WC_ERROR_MSG_MAX];
 		if (pb->held[k]) {
-			fit_bounds_describe(pb, (int)k, out->names[k], msg, sizeof msg);
+			wc__fit_bounds_describe(pb, (int)k, out->names[k], msg, sizeof msg);
 			WC_WARN(out, "%s", msg);
 			out->weak[k] = 1;
 			continue;
@@ -474,11 +474,11 @@ static int
 solve_within_bounds(fit_problem *pb, const double *mult, int max_iter, double *x, fit_solution *sol,
                     wc_error *err)
 {
-	int rc = fit_solve(pb, pb->x0, mult, max_iter, 1, x, sol, err);
+	int rc = wc__fit_solve(pb, pb->x0, mult, max_iter, 1, x, sol, err);
 	for (int pass = 0; rc == WC_OK && pass < 4 * WC_MAX_LEVELS + 8; pass++) {
-		if (fit_bounds_apply(pb, x) == 0 && fit_bounds_hold_dependent(pb, sol->dependent, x) == 0)
+		if (wc__fit_bounds_apply(pb, x) == 0 && wc__fit_bounds_hold_dependent(pb, sol->dependent, x) == 0)
 			break;
-		rc = fit_solve(pb, x, mult, max_iter, 1, x, sol, err);
+		rc = wc__fit_solve(pb, x, mult, max_iter, 1, x, sol, err);
 	}
 	if (rc != WC_OK)
 		return rc;
@@ -499,13 +499,13 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	memset(out, 0, sizeof *out);
 	/* The prefill shares' capacity model is settled once, so the estimate,
 	 * its bootstrap and its predictions all use the same one. */
-	if ((rc = fit_prefill_capacity(t, opt, &cap, note, sizeof note, err)) != WC_OK) {
+	if ((rc = wc__fit_prefill_capacity(t, opt, &cap, note, sizeof note, err)) != WC_OK) {
 		wc_capacity_params_clear(&cap);
 		return rc;
 	}
 	if (cap.present)
 		o.capacity = &cap;
-	if ((rc = fit_problem_build(t, &o, &pb, err)) != WC_OK) {
+	if ((rc = wc__fit_problem_build(t, &o, &pb, err)) != WC_OK) {
 		wc_capacity_params_clear(&cap);
 		return rc;
 	}
@@ -534,14 +534,14 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 		wc_capacity_params_init(&cap);
 	}
 	fill_residuals(pb, t, x, out);
-	fit_warn_outliers(t, out);
+	wc__fit_warn_outliers(t, out);
 	snprintf(out->prefill_source, sizeof out->prefill_source, "%s", note);
 	fill_warnings(pb, &sol, out);
 	rc = WC_OK;
 done:
 	free(mult);
 	free(x);
-	fit_problem_free(pb);
+	wc__fit_problem_free(pb);
 	wc_capacity_params_clear(&cap);
 	if (rc != WC_OK)
 		wc_fit_result_clear(out);

@@ -293,15 +293,15 @@ huber_pass_moves(const wc_capacity_data *d, const wc_capacity_fit_options *o, co
 	wc_error err;
 	double u[CAP_MAX_PARAMS], *w = NULL, worst = INFINITY;
 	int status = 0, niter = 0;
-	if (cap_problem_build(d, o, &pb, &err) == WC_OK && pb->robust &&
-	    (w = calloc(pb->n_obs, sizeof *w)) && cap_huber_weights(pb, r->u, w) == WC_OK &&
-	    cap_solve(pb, r->u, NULL, w, 500, u, &status, &niter, NULL, NULL, &err) == WC_OK) {
+	if (wc__cap_problem_build(d, o, &pb, &err) == WC_OK && pb->robust &&
+	    (w = calloc(pb->n_obs, sizeof *w)) && wc__cap_huber_weights(pb, r->u, w) == WC_OK &&
+	    wc__cap_solve(pb, r->u, NULL, w, 500, u, &status, &niter, NULL, NULL, &err) == WC_OK) {
 		worst = 0;
 		for (int k = 0; k < pb->n_params; k++)
-			worst = fmax(worst, fabs(log(cap_value(pb, k, u[k]) / r->x[k])));
+			worst = fmax(worst, fabs(log(wc__cap_value(pb, k, u[k]) / r->x[k])));
 	}
 	free(w);
-	cap_problem_free(pb);
+	wc__cap_problem_free(pb);
 	return worst;
 }
 
@@ -399,13 +399,13 @@ static void
 bounded_transform(void)
 {
 	for (double u = -40.0; u <= 40.0; u += 0.37)
-		CHECK(cap_share(2.5, u) == 2.5 / (1.0 + exp(-u)));
+		CHECK(wc__cap_share(2.5, u) == 2.5 / (1.0 + exp(-u)));
 	feclearexcept(FE_ALL_EXCEPT);
-	double far = cap_share(1.0, -709.9), beyond = cap_share(3.0, -2000.0), top = cap_share(1.0, 2000.0);
+	double far = wc__cap_share(1.0, -709.9), beyond = wc__cap_share(3.0, -2000.0), top = wc__cap_share(1.0, 2000.0);
 	CHECK(!fetestexcept(FE_OVERFLOW));
 	CHECK(far > 0.0 && far == exp(-709.9));
 	CHECK(beyond == 0.0 && top == 1.0);
-	CHECK(cap_at_edge(2000.0) && cap_at_edge(-2000.0) && !cap_at_edge(0.0));
+	CHECK(wc__cap_at_edge(2000.0) && wc__cap_at_edge(-2000.0) && !wc__cap_at_edge(0.0));
 }
 
 int
