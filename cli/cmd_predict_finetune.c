@@ -143,6 +143,7 @@ check_args(int argc, char **argv, ft_args *a)
 		if (c->layers || c->d_model)
 			return cli_usage_error(cmd, "--layers and --d-model go with --active-params, not --model");
 		wc_ft_config_from_model(c, m);
+		c->model_name = a->model;
 	} else if (!c->layers || !c->d_model) {
 		return cli_usage_error(cmd, "--active-params needs --layers and --d-model");
 	}

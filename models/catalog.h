@@ -125,6 +125,10 @@ typedef struct wc_model_info {
  *  "-FP8") are tolerated, and Meta's "Meta-" before a Llama name. NULL
  *  when unknown. */
 const wc_model_info *wc_model_lookup(const char *name);
+/** wc_model_lookup, and in `rest` (may be NULL) where the catalog name
+ *  ends inside `name`: "" or the suffix starting at its '-' ("-FP8"),
+ *  after any "org/" and "Meta-"; NULL when unknown. */
+const wc_model_info *wc_model_lookup_rest(const char *name, const char **rest);
 size_t wc_model_count(void);
 const wc_model_info *wc_model_at(size_t i);
 

@@ -75,13 +75,17 @@ typedef struct {
 	 * borrowed, NULL otherwise): a mixture-of-experts model holds and
 	 * trains its total, not params_b. */
 	const wc_model_info *model;
+	/* The name the user gave for it (borrowed; NULL = none): a suffix the
+	 * name rule does not know is warned as inference warns it
+	 * (docs/capacity.md, "Model names"). */
+	const char *model_name;
 } wc_ft_config;
 
 #define WC_FT_CONFIG_INIT                                                        \
 	{ .method = WC_FT_QLORA, .params_b = 0.0, .layers = 0, .d_model = 0,      \
 	  .attention_heads = 0, .kv_heads = 0, .head_dim = 0, .lora_rank = 0,     \
 	  .micro_batch = 0, .seq_len = 0, .grad_accum = 1, .gpus = 1,             \
-	  .data_parallel = 0, .checkpointing = 0, .tokens_per_step = NAN, .model = NULL }
+	  .data_parallel = 0, .checkpointing = 0, .tokens_per_step = NAN, .model = NULL, .model_name = NULL }
 
 /** Size and shape of a catalog model into `c` (params_b, layers, d_model,
  *  heads, kv heads, head dim), and the entry itself (c->model). */

@@ -136,8 +136,10 @@ wc_model_at(size_t i)
 }
 
 const wc_model_info *
-wc_model_lookup(const char *name)
+wc_model_lookup_rest(const char *name, const char **rest)
 {
+	if (rest)
+		*rest = NULL;
 	if (!name)
 		return NULL;
 	const char *slash = strrchr(name, '/');
@@ -149,17 +151,30 @@ wc_model_lookup(const char *name)
 	size_t best_len = 0;
 	for (size_t i = 0; i < wc_model_count(); i++) {
 		size_t n = strlen(models[i].name);
-		if (strcasecmp(name, models[i].name) == 0)
-			return &models[i];
+		if (strcasecmp(name, models[i].name) == 0) {
+			best = &models[i];
+			best_len = n;
+			break;
+		}
 		if (strncasecmp(name, models[i].name, n) == 0 && name[n] == '-' && n > best_len) {
 			best = &models[i];
 			best_len = n;
 		}
 	}
-	/* Meta's older ids name the Llama models "Meta-Llama-3.1-8B-..." */
+	/* Meta's older ids name the Llama models "Meta-Llama-3.1-8B-...";
+	 * the rest is then read after the name without "Meta-", so its
+	 * suffix ("-FP8") is seen like any other (docs/capacity.md). */
 	if (!best && strncasecmp(name, "Meta-", 5) == 0)
-		return wc_model_lookup(name + 5);
+		return wc_model_lookup_rest(name + 5, rest);
+	if (best && rest)
+		*rest = name + best_len;
 	return best;
+}
+
+const wc_model_info *
+wc_model_lookup(const char *name)
+{
+	return wc_model_lookup_rest(name, NULL);
 }
 
 const wc_model_info *

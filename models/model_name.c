@@ -24,11 +24,12 @@ is_tag(const char *w, size_t n)
 	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
 		if (strlen(tags[i]) == n && strncasecmp(w, tags[i], n) == 0)
 			return 1;
-	size_t d = (n > 1 && (w[0] == 'v' || w[0] == 'V')) ? 1 : 0; /* "v2" */
+	size_t d = (n > 1 && (w[0] == 'v' || w[0] == 'V')) ? 1 : 0; /* "v2", "v0.3" */
 	if (n == d || (d == 0 && n != 4))                           /* else a date: "2507" */
 		return 0;
-	for (size_t i = d; i < n; i++)
-		if (!isdigit((unsigned char)w[i]))
+	for (size_t i = d; i < n; i++) /* a version's dots only between digits: Mistral's "v0.1" */
+		if (!isdigit((unsigned char)w[i]) && !(d && w[i] == '.' && i > d && i + 1 < n &&
+		                                       isdigit((unsigned char)w[i - 1]) && isdigit((unsigned char)w[i + 1])))
 			return 0;
 	return 1;
 }
@@ -41,6 +42,10 @@ word_precision(const char *w, size_t n)
 		{ "FP8", WC_PREC_FP8 }, { "Int4", WC_PREC_INT4 }, { "AWQ", WC_PREC_INT4 },
 		{ "GPTQ", WC_PREC_INT4 }, { "W4A16", WC_PREC_INT4 }, { "BF16", WC_PREC_BF16 },
 	};
+	if (n > 10 && strncasecmp(w, "quantized.", 10) == 0) { /* Red Hat's "-quantized.w4a16" */
+		w += 10;
+		n -= 10;
+	}
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (strlen(words[i].word) == n && strncasecmp(w, words[i].word, n) == 0)
 			return (int)words[i].p;
@@ -52,10 +57,9 @@ wc_model_name_read(const char *name, wc_model_name *out)
 {
 	memset(out, 0, sizeof *out);
 	out->weights = WC_PREC_BF16;
-	if (!name || !(out->entry = wc_model_lookup(name)))
+	const char *s = NULL;
+	if (!name || !(out->entry = wc_model_lookup_rest(name, &s)))
 		return;
-	const char *slash = strrchr(name, '/');
-	const char *s = (slash ? slash + 1 : name) + strlen(out->entry->name);
 	int prev = -1;
 	while (*s == '-') {
 		const char *w = ++s;

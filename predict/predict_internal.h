@@ -55,6 +55,11 @@ const char *wc__predict_sig3(char *buf, size_t cap, double v);
 void wc__predict_open_loop_note(const wc_law_point *lp, int tp, double m, double node_w,
                                 char (*list)[WC_WARNING_LEN], int *n);
 void wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, size_t cap);
+/** The warning of a model the catalog lacks and bound level `b` has no
+ *  term for (`c->model` names it): answered by its size alone, or by the
+ *  architecture given -- a mixture of experts through the law's
+ *  arch_moe term when the set has one (docs/inference-law.md). */
+void wc__predict_custom_model_note(const wc_law_binding *b, const wc_config *c, char *buf, size_t cap);
 
 /** `ptr` if it does not point into `*tmp`, else the same place in `*p`
  *  (`*tmp` is a copy of `*p`): what an answer borrows from the set must

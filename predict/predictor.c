@@ -530,9 +530,11 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		WC_WARN(out, "%s", renamed);
 	/* A name of the user's own finds the set's model term by its spelling:
 	 * a typo, or a set calibrated elsewhere, answers by the size alone. */
-	if (q->config.model && !wc_model_lookup(q->config.model) && !b.model_term)
-		WC_WARN(out, "model: '%.64s' is not in the catalog and the set has no model term for it on %s: answered "
-		        "by its size alone (docs/calibration.md)", q->config.model, b.level->name);
+	if (q->config.model && !wc_model_lookup(q->config.model) && !b.model_term) {
+		char note[WC_WARNING_LEN];
+		wc__predict_custom_model_note(&b, &q->config, note, sizeof note);
+		WC_WARN(out, "%s", note);
+	}
 	range_warnings(p, b.level, &q->config, wc__predict_load_field(q), &h, q->board_limit_w > 0 && !(q->power_cap_w > 0), out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then

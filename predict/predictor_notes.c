@@ -119,3 +119,27 @@ wc_predict_moe_total_check(const wc_model_info *m, wc_error *err)
 		                    "none)", m->active_params_b);
 	return WC_OK;
 }
+
+void
+wc__predict_custom_model_note(const wc_law_binding *b, const wc_config *c, char *buf, size_t cap)
+{
+	const wc_model_info *m = c->arch;
+	const char *lvl = b->level->name;
+	if (m && m->experts > 0) {
+		/* The experts given move the answer (the MoE term, the bytes read),
+		 * and MoE models scatter most around the law: said, not "by its
+		 * size alone" (docs/inference-law.md, "Structure terms"); kept within one warning
+		 * for a 64-byte name. */
+		const int term = b->lt_x[WC_LT_MOE] != 0.0 && b->base[12 + WC_LT_MOE] != 0.0;
+		snprintf(buf, cap, "model: '%.48s' is not in the catalog, no model term on %s: answered by the "
+		         "architecture given (%d experts, %d per token, %g of %g B)%s; MoE models scatter most "
+		         "(docs/inference-law.md)", c->model, lvl, m->experts, m->experts_per_token, m->active_params_b,
+		         m->total_params_b, term ? " through the law's MoE term" : "");
+	} else if (m) {
+		snprintf(buf, cap, "model: '%.64s' is not in the catalog and the set has no model term for it on %s: "
+		         "answered by its size and the architecture given (docs/calibration.md)", c->model, lvl);
+	} else {
+		snprintf(buf, cap, "model: '%.64s' is not in the catalog and the set has no model term for it on %s: "
+		         "answered by its size alone (docs/calibration.md)", c->model, lvl);
+	}
+}

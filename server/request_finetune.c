@@ -130,6 +130,7 @@ parse_model(const json_t *item, wc_ft_config *c, wc_api_error *e)
 			return -1;
 		}
 		wc_ft_config_from_model(c, m);
+		c->model_name = json_string_value(model);
 		return 0;
 	}
 	if (!have_active)

@@ -63,6 +63,21 @@ main(void)
 		CHECK_CONTAINS(tr.out, "model: 'MyModl' is not in the catalog and the set has no model term for it on H100");
 		run_result_free(&tr);
 	}
+	/* a mixture of experts described by its architecture: answered by
+	 * it (the MoE term moves the power), not "by its size alone" */
+	{
+		const char *moe[] = { "wattcast", "predict", "inference", "--platform", "H100", "--tp", "4", "--model",
+			              "databricks/dbrx-instruct", "--active-params", "36", "--total-params", "132",
+			              "--experts", "16", "--experts-per-token", "4", "--layers", "40", "--kv-heads", "8",
+			              "--head-dim", "128", "--d-model", "6144", "--concurrency", "32", NULL };
+		run_result tr;
+		CHECK_INT(run_wattcast(moe, NULL, &tr), 0);
+		CHECK_INT(tr.status, 0);
+		CHECK_CONTAINS(tr.out, "answered by the architecture given (16 experts, 4 per token, 36 of 132 B) through "
+		                       "the law's MoE term");
+		CHECK(tr.out && !strstr(tr.out, "size alone"));
+		run_result_free(&tr);
+	}
 	/* envelope takes the pair too (it refused "give one of"), and the
 	 * term lowers the mean as it lowers predict's power */
 	double mean[2];

@@ -45,6 +45,23 @@ test_rule(void)
 		{ "openai/gpt-oss-120b", "gpt-oss-120b", 0, WC_PREC_INT4, 0 },
 		{ "deepseek-ai/DeepSeek-V3.1", "DeepSeek-V3.1", 0, WC_PREC_FP8, 0 },
 		{ "deepseek-ai/DeepSeek-R1-Distill-Llama-8B", "DeepSeek-R1-Distill-Llama-8B", 0, WC_PREC_BF16, 0 },
+		/* Meta's older ids: the suffix read after the name without
+		 * "Meta-" (it was read 5 bytes early and dropped: bf16, silent) */
+		{ "neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8", "Llama-3.1-70B", 1, WC_PREC_FP8, 0 },
+		{ "Meta-Llama-3.1-8B-Instruct-FP8", "Llama-3.1-8B", 1, WC_PREC_FP8, 0 },
+		{ "neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", "Llama-3.1-8B", 1, WC_PREC_FP8, 0 },
+		{ "hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4", "Llama-3.1-70B", 1, WC_PREC_INT4, 0 },
+		{ "hugging-quants/Meta-Llama-3.1-8B-Instruct-GPTQ-INT4", "Llama-3.1-8B", 1, WC_PREC_INT4, 0 },
+		{ "neuralmagic/Meta-Llama-3.1-70B-Instruct-quantized.w4a16", "Llama-3.1-70B", 1, WC_PREC_INT4, 0 },
+		{ "Meta-Llama-3.1-8B-Instruct-Banana", "Llama-3.1-8B", 0, WC_PREC_BF16, 1 },
+		{ "meta-llama/Meta-Llama-3-8B-Instruct", "Meta-Llama-3-8B", 0, WC_PREC_BF16, 0 },
+		{ "Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4", "Qwen2.5-72B", 1, WC_PREC_INT4, 0 },
+		/* Mistral's release tags are "v0.N": a tag, not an unknown word */
+		{ "mistralai/Mistral-7B-Instruct-v0.3", "Mistral-7B", 0, WC_PREC_BF16, 0 },
+		{ "mistralai/Mixtral-8x7B-Instruct-v0.1", "Mixtral-8x7B", 0, WC_PREC_BF16, 0 },
+		{ "Mistral-7B-v0.", "Mistral-7B", 0, WC_PREC_BF16, 1 },
+		{ "Mistral-7B-v0..1", "Mistral-7B", 0, WC_PREC_BF16, 1 },
+		{ "Qwen2.5-7B-Instruct-1M", "Qwen2.5-7B", 0, WC_PREC_BF16, 1 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		wc_model_name mn;
@@ -138,6 +155,7 @@ main(void)
 		same_answer("Qwen3-8B-FP8", "bf16", NULL, "'Qwen3-8B-FP8' names fp8 weights, but weights bf16 were given");
 		same_answer("Qwen3-8B-Banana", NULL, "bf16", "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B");
 		same_answer("meta-llama/Llama-3.1-8B-Instruct", NULL, "bf16", NULL);
+		same_answer("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8", NULL, "fp8", NULL);
 		same_answer("Qwen/Qwen3-30B-A3B-Instruct-2507", "bf16", "bf16", NULL);
 		/* published in MXFP4 (61 GB): bf16 was assumed (234 GB), and one
 		 * B200 holding the run ML.ENERGY measured was refused; given
