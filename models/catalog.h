@@ -32,6 +32,7 @@ typedef struct {
 	double min_sm_clock_mhz;    /* lowest supported application clock */
 	double idle_power_w;        /* typical idle per GPU; 0 = not measured */
 	const char *idle_source;    /* where idle_power_w comes from */
+	int pcie_only;              /* 1: no NVLink (nor bridge): GPUs of a TP group talk over PCIe */
 	const char *source;         /* the datasheet the row is read from */
 	/* Other spellings, matched like the name (case, spaces, '-' and '_'
 	 * ignored), including what nvidia-smi prints as the product name

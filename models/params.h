@@ -192,6 +192,11 @@ double wc_params_estimated_idle_w(const char *platform);
  *  platform out). WC_ENOTFOUND when the catalog does not know the platform
  *  or the set has no fitted saturating level to transfer from. */
 int wc_params_datasheet_level(const wc_params *p, const char *platform, const char *skip, wc_level *out);
+/** Whether level `l` of `p` is one the datasheet rule transfers from (a
+ *  catalog board with its own fitted S and theta, not `skip`): the one
+ *  selection of wc_params_datasheet_level, also naming what a transferred
+ *  answer rests on. */
+int wc_params_transfer_source(const wc_params *p, const wc_level *l, const char *skip);
 
 /** A copy of `p` whose level `name` (a catalog name) is the datasheet
  *  transfer from the set's other levels, replacing its own level of that

@@ -39,6 +39,16 @@ compute_shift(const wc_params *p, const wc_platform_info *from, const wc_platfor
 }
 
 int
+wc_params_transfer_source(const wc_params *p, const wc_level *l, const char *skip)
+{
+	(void)p;
+	const wc_platform_info *li = wc_platform_lookup(l->name);
+	return li && !l->s_shared_with[0] && !(skip && strcmp(l->name, skip) == 0) &&
+	       l->s.source != WC_SRC_DATASHEET && l->s.value > 0 && isfinite(l->theta.value) &&
+	       li->max_power_w > l->p0.value;
+}
+
+int
 wc_params_datasheet_level(const wc_params *p, const char *platform, const char *skip, wc_level *out)
 {
 	const wc_platform_info *hw = wc_platform_lookup(platform);
@@ -49,9 +59,7 @@ wc_params_datasheet_level(const wc_params *p, const char *platform, const char *
 	for (int i = 0; i < p->n_levels; i++) {
 		const wc_level *l = &p->levels[i];
 		const wc_platform_info *li = wc_platform_lookup(l->name);
-		if (!li || l->s_shared_with[0] || (skip && strcmp(l->name, skip) == 0) ||
-		    l->s.source == WC_SRC_DATASHEET || !(l->s.value > 0) || !isfinite(l->theta.value) ||
-		    !(li->max_power_w > l->p0.value))
+		if (!wc_params_transfer_source(p, l, skip))
 			continue;
 		ratio += l->s.value / (li->max_power_w - l->p0.value);
 		theta += l->theta.value + compute_shift(p, li, hw);

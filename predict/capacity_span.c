@@ -11,7 +11,75 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/catalog.h"
 #include "models/warnings.h"
+
+/* A datasheet level (models/capacity_transfer.c) has no rows of its own:
+ * what its answer rests on is the fitted levels' rows, so their spans,
+ * joined, are what a question is checked against, and they are named
+ * (docs/capacity.md, "Platforms without a capacity level"). 0 when `l`
+ * is no transfer. */
+static int
+transfer_span(const wc_capacity_params *cp, const wc_capacity_level *l, wc_capacity_range *u, char *names,
+              size_t cap)
+{
+	int ds = 0;
+	for (int k = 0; k < WC_CAP_KINDS; k++)
+		ds |= !cp->shared[k] && l->p[k].source == WC_SRC_DATASHEET;
+	if (!ds || l->range.rows > 0)
+		return 0;
+	memset(u, 0, sizeof *u);
+	names[0] = '\0';
+	int n = 0;
+	for (int i = 0; i < cp->n_levels; i++) {
+		const wc_capacity_range *r = &cp->levels[i].range;
+		if (r->rows <= 0)
+			continue;
+		const double *lo[] = { &r->running_min, &r->input_min, &r->output_min, &r->active_b_min };
+		double *ulo[] = { &u->running_min, &u->input_min, &u->output_min, &u->active_b_min };
+		for (size_t j = 0; j < sizeof lo / sizeof lo[0]; j++) { /* min over those that record one; max */
+			if (lo[j][1] > 0)
+				*ulo[j] = *ulo[j] > 0 ? fmin(*ulo[j], *lo[j]) : *lo[j];
+			ulo[j][1] = fmax(ulo[j][1], lo[j][1]);
+		}
+		if (r->tp_max > 0) {
+			u->tp_min = u->tp_min > 0 && u->tp_min < r->tp_min ? u->tp_min : r->tp_min;
+			u->tp_max = u->tp_max > r->tp_max ? u->tp_max : r->tp_max;
+		}
+		u->rows += r->rows;
+		size_t used = strlen(names);
+		snprintf(names + used, cap - used, "%s%s", n++ ? ", " : "", cp->levels[i].name);
+	}
+	return n > 0;
+}
+
+/* The one sentence of an efficiency above 1 (fit capacity's warning,
+ * fit/capacity_fit.c): the answer reads the weights faster than the
+ * board's datasheet bandwidth, i.e. carries its rows' engine's speed,
+ * not the board's (docs/capacity.md, "Step time"); "" when at most 1. */
+static void
+eta_note(const wc_capacity_params *cp, const wc_capacity_level *l, char *buf, size_t cap)
+{
+	const double eta = cp->shared[WC_CAP_ETA] ? cp->shared_p[WC_CAP_ETA].value : l->p[WC_CAP_ETA].value;
+	buf[0] = '\0';
+	if (eta > 1.0)
+		snprintf(buf, cap, "eta[%s] = %.3g is above 1: its rows run faster than the board's datasheet allows, so "
+		         "its answers carry their engine's speed, not the board's (docs/capacity.md)", l->name, eta);
+}
+
+/* tp > 1 on a transferred level: the communication per layer is the
+ * fitted levels' (boards linked by NVLink unless the set says other),
+ * never measured on this board; on one linked by PCIe only, slower. */
+static void
+tp_transfer_note(const wc_capacity_level *l, const wc_config *c, const char *from, wc_capacity_prediction *out)
+{
+	if (c->tp <= 1)
+		return;
+	const wc_platform_info *me = wc_platform_lookup(l->name);
+	WC_WARN(out, "tp: %d on %s was never measured: its communication per layer is the fitted levels' (%s)%s "
+	        "(docs/capacity.md)", c->tp, l->name, from,
+	        me && me->pcie_only ? "; its GPUs talk over PCIe only, so this likely understates it" : "");
+}
 
 /* Is `v` outside [lo, hi] (relative slack for the values a file rounds)? */
 static int
@@ -48,7 +116,18 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	snprintf(lean, sizeof lean, "%s%s%s held at the other levels' median: its rows do not identify %s",
 	         n_bound ? bound : "", n_bound ? " at a bound and " : "", held, n_held + n_bound > 1 ? "them" : "it");
 	const wc_capacity_range *r = &l->range;
+	char eta[WC_WARNING_LEN], from[WC_WARNING_LEN / 4], where[WC_WARNING_LEN / 2];
+	eta_note(cp, l, eta, sizeof eta);
+	wc_capacity_range u;
+	const int ds = transfer_span(cp, l, &u, from, sizeof from);
+	if (ds) {
+		r = &u;
+		snprintf(where, sizeof where, "of the levels it is transferred from (%s)", from);
+		tp_transfer_note(l, c, from, out);
+	}
 	if (r->rows == 0) {
+		if (eta[0])
+			WC_WARN(out, "capacity: %s", eta);
 		if (n_held > 0)
 			WC_WARN(out, "capacity: %s", lean);
 		else if (n_bound > 0)
@@ -75,22 +154,23 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	 * is the level's decode contexts (input + output / 2), or the output
 	 * span where the rows identify no input length. */
 	const int ctx = r->input_max > 0 && r->output_max > 0;
-	const char *on = "on ", *shared = "over all platforms' rows (prefill is shared)";
+	const char *on = ds ? "" : "on ", *shared = "over all platforms' rows (prefill is shared)";
+	const char *lname = ds ? where : l->name;
 	const struct {
 		const char *field, *fmt, *what, *unit, *where, *level; /* the warning: "field: what v unit ... where level" */
 		double v, lo, hi;
 	} f[] = {
-		{ load, "running %g", "load ", "", on, l->name, n, r->running_min, r->running_max },
+		{ load, "running %g", "load ", "", on, lname, n, r->running_min, r->running_max },
 		{ "input_tokens", "input %.0f tokens", "", "", shared, "", c->input_tokens, in_lo, in_hi },
 		{ "output_tokens", ctx ? "decode context %.0f tokens" : "output %g tokens",
 		  ctx ? "the decode context, input + output / 2 = " : "", ctx ? " tokens," : "", on, l->name,
 		  ctx ? c->input_tokens + 0.5 * c->output_tokens : c->output_tokens,
 		  ctx ? r->input_min + 0.5 * r->output_min : r->output_min,
 		  ctx ? r->input_max + 0.5 * r->output_max : r->output_max },
-		{ "tp", "tp %g", "", "", on, l->name, c->tp, r->tp_min, r->tp_max },
+		{ "tp", "tp %g", "", "", on, lname, c->tp, r->tp_min, r->tp_max },
 		/* the step times scale with the bytes and FLOPs of the active
 		 * parameters, fitted only on the sizes of the level's rows */
-		{ "active_params_b", "%g B active parameters", "", " B", on, l->name, c->active_params_b, r->active_b_min,
+		{ "active_params_b", "%g B active parameters", "", " B", on, lname, c->active_params_b, r->active_b_min,
 		  r->active_b_max },
 	};
 	char covered[160] = "";
@@ -120,18 +200,28 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		snprintf(covered + used, sizeof covered - used, "%sno input length its rows identify", used ? ", " : "");
 		off = 1;
 	}
+	/* One coverage line; an efficiency above 1 is a line of its own
+	 * beside it, once per answer: together they overrun one warning's
+	 * length, which would cut one of them (docs/capacity.md, "Warnings"). */
+	char line[WC_WARNING_LEN] = "", rows[WC_WARNING_LEN / 2];
+	snprintf(rows, sizeof rows, "%s%s (%s %d rows)", on, lname, ds ? "their" : "its", r->rows);
 	if (off && n_held > 0)
-		WC_WARN(out, "capacity: calibrated only at %s on %s (its %d rows), with %s; other loads and lengths are "
-		        "extrapolated", covered, l->name, r->rows, lean);
+		snprintf(line, sizeof line, "calibrated only at %s %s, with %s; other loads and lengths are extrapolated",
+		         covered, rows, lean);
 	else if (n_held > 0)
-		WC_WARN(out, "capacity: %s; this answer leans on %s (docs/capacity.md)", lean, n_held + n_bound > 1 ? "them" : "it");
+		snprintf(line, sizeof line, "%s; this answer leans on %s (docs/capacity.md)", lean,
+		         n_held + n_bound > 1 ? "them" : "it");
 	else if (off && n_bound > 0)
-		WC_WARN(out, "capacity: calibrated only at %s on %s (its %d rows), with %s at a bound (not identified); other "
-		        "loads and lengths are extrapolated by the roofline", covered, l->name, r->rows, bound);
+		snprintf(line, sizeof line, "calibrated only at %s %s, with %s at a bound (not identified); other loads and "
+		         "lengths are extrapolated by the roofline", covered, rows, bound);
 	else if (off)
-		WC_WARN(out, "capacity: calibrated only at %s on %s (its %d rows); other loads and lengths are extrapolated by "
-		        "the roofline", covered, l->name, r->rows);
+		snprintf(line, sizeof line, "calibrated only at %s %s; other loads and lengths are extrapolated by the "
+		         "roofline", covered, rows);
 	else if (n_bound > 0)
-		WC_WARN(out, "capacity: %s at a bound of the fit's domain, not identified by its rows; this answer leans on "
-		        "the bound (docs/capacity.md)", bound);
+		snprintf(line, sizeof line, "%s at a bound of the fit's domain, not identified by its rows; this answer "
+		         "leans on the bound (docs/capacity.md)", bound);
+	if (eta[0])
+		WC_WARN(out, "capacity: %s", eta);
+	if (line[0])
+		WC_WARN(out, "capacity: %s", line);
 }

@@ -59,6 +59,12 @@ void wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *b
  *  term for (`c->model` names it): answered by its size alone, or by the
  *  architecture given -- a mixture of experts through the law's
  *  arch_moe term when the set has one (docs/inference-law.md). */
+/** The calibrated span a power answer on level `lvl` of `p` is checked
+ *  against, and in `on` where it is ("on H100"): the level's own, or for
+ *  a datasheet transfer (which has none) the union of the spans of the
+ *  levels it is transferred from, named (docs/fitting.md, "Platforms
+ *  without a fitted level"), written into `buf`. */
+const wc_range *wc__predict_power_span(const wc_params *p, const wc_level *lvl, wc_range *buf, char *on, size_t cap);
 void wc__predict_custom_model_note(const wc_law_binding *b, const wc_config *c, char *buf, size_t cap);
 
 /** `ptr` if it does not point into `*tmp`, else the same place in `*p`

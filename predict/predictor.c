@@ -19,12 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Leave one platform out on the built-in profiles' levels: the worst
- * miss is 25.5 % (A100 rebuilt from the measured profile's other levels;
- * docs/results.md, "Datasheet transfer"; tests/test_datasheet_transfer.c
- * measures it and holds it under 30 %). */
-#define WC_DATASHEET_MISS "up to 30 %"
-
 struct wc_predictor {
 	wc_params params;
 };
@@ -150,7 +144,9 @@ static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
                const wc_load_histogram *h, int board_clock, wc_inference_prediction *out)
 {
-	const wc_range *r = &lvl->range;
+	wc_range ur;
+	char on[WC_WARNING_LEN / 2];
+	const wc_range *r = wc__predict_power_span(p, lvl, &ur, on, sizeof on);
 	const span_check span = span_check_of(r, c, h);
 	const wc_level *sl = wc_params_scale_level(p, lvl);
 	int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
@@ -169,7 +165,7 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	 * a held level, only an answer beyond its runs leans on that. */
 	double ceiling = sl && !s_bound ? lvl->p0.value + sl->s.value : NAN,
 	       limit = isfinite(ceiling) ? wc_level_power_limit_w(lvl) : NAN;
-	if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && span.beyond)
+	if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && span.beyond && r == &lvl->range) /* a transfer's own note */
 		WC_WARN(out, "platform: level '%s' saturates at P0 + S = %.0f W per GPU, above %.1f x its board "
 		        "limit (%.0f W): its S is not bounded, so answers near saturation may overstate power "
 		        "(docs/fitting.md)", lvl->name, ceiling, WC_LEVEL_LIMIT_FACTOR, limit);
@@ -196,20 +192,19 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 		        lvl->name, wc_source_name(lvl->theta.source));
 	char a[24], b[24], d[24];
 	if (span.active)
-		WC_WARN(out, "active_params_b: %g B is outside the calibrated span %s-%s B on %s", c->active_params_b,
-		        wc__predict_sig3(a, sizeof a, r->active_b_min), wc__predict_sig3(b, sizeof b, r->active_b_max), lvl->name);
+		WC_WARN(out, "active_params_b: %g B is outside the calibrated span %s-%s B %s", c->active_params_b,
+		        wc__predict_sig3(a, sizeof a, r->active_b_min), wc__predict_sig3(b, sizeof b, r->active_b_max), on);
 	if (span.running) {
 		char load[64];
 		if (span.lo == span.hi)
 			snprintf(load, sizeof load, "%s", wc__predict_sig3(d, sizeof d, span.lo));
 		else
 			snprintf(load, sizeof load, "%s-%s", wc__predict_sig3(a, sizeof a, span.lo), wc__predict_sig3(b, sizeof b, span.hi));
-		WC_WARN(out, "%s: load %s is outside the calibrated span %s-%s on %s", field, load,
-		        wc__predict_sig3(a, sizeof a, r->running_min), wc__predict_sig3(b, sizeof b, r->running_max), lvl->name);
+		WC_WARN(out, "%s: load %s is outside the calibrated span %s-%s %s", field, load,
+		        wc__predict_sig3(a, sizeof a, r->running_min), wc__predict_sig3(b, sizeof b, r->running_max), on);
 	}
 	if (span.tp)
-		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d on %s", c->tp, r->tp_min,
-		        r->tp_max, lvl->name);
+		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d %s", c->tp, r->tp_min, r->tp_max, on);
 	/* The clock's caveats are for a clock asked (locked, or a cap's); the
 	 * one the board's limit settles at has its own warning, and within a
 	 * few watts of the limit it is the free clock to within rounding. */
@@ -419,33 +414,6 @@ wc__predict_rebase(const wc_params *p, const wc_params *tmp, const void *ptr)
 	if (!tmp || !c || c < t || c >= t + sizeof *tmp)
 		return ptr;
 	return (const char *)p + (c - t);
-}
-
-void
-wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, size_t cap)
-{
-	/* The held-out miss was measured between NVIDIA boards (a generation
-	 * rebuilt from the others): another vendor's board, when no fitted
-	 * level is one, is further from its sources than any transfer that
-	 * was scored. The catalog's AMD boards are the CDNA architectures. */
-	const wc_platform_info *me = wc_platform_board(lvl->name, NULL);
-	const int amd = me && strncmp(me->architecture, "CDNA", 4) == 0;
-	int kin = 0;
-	for (int i = 0; amd && p && i < p->n_levels; i++) {
-		const wc_level *o = &p->levels[i];
-		const wc_platform_info *b = o == lvl || o->theta.source == WC_SRC_DATASHEET
-		                                    ? NULL
-		                                    : wc_platform_board(o->name, o->s_shared_with);
-		kin |= b && strncmp(b->architecture, "CDNA", 4) == 0;
-	}
-	char beyond[96] = "";
-	if (amd && !kin)
-		snprintf(beyond, sizeof beyond, " between NVIDIA boards; an AMD board (%s) can miss by more",
-		         me->architecture);
-	snprintf(buf, cap,
-	         "platform: no fitted level for %s; level_source datasheet: P0 %.0f W, S and theta transferred from the "
-	         "fitted levels (docs/fitting.md); held out, such transfers missed by %s%s",
-	         lvl->name, lvl->p0.value, WC_DATASHEET_MISS, beyond);
 }
 
 /* How the level was obtained, for the answer (predict.h). */
