@@ -22,8 +22,13 @@
 /* memory_mib: the total the driver reports (nvidia-smi memory.total,
  * rocm-smi's VRAM total), read off published nvidia-smi / rocm-smi
  * outputs of each board: what vLLM's gpu_memory_utilization is a share
- * of (docs/capacity.md, "Memory as vLLM does it"). Boards without a
- * recorded figure keep the datasheet's decimal GB. */
+ * of (docs/capacity.md, "Memory as vLLM does it"). A board's PCIe or NVL
+ * variant with the same HBM reports what its SXM twin does (nvidia-smi:
+ * "NVIDIA H100 PCIe ... 81559MiB", "NVIDIA H200 NVL ... 143771MiB");
+ * the A100 PCIe 40 GB reports 40960 MiB as its SXM4 twin with current
+ * drivers ("NVIDIA A100-PCIE-40GB, 40960 MiB", driver 595; R450-era
+ * drivers printed 40536). Boards without a recorded figure (MI325X)
+ * keep the datasheet's decimal GB. */
 static const wc_platform_info platforms[] = {
 	{ .name = "A10G", .architecture = "Ampere", .memory_gb = 24, .memory_mib = 23028, .bandwidth_tb_s = 0.6,
 	  .bf16_tflops = 70, .max_power_w = 300, .max_sm_clock_mhz = 1710, .min_sm_clock_mhz = 210,
@@ -49,7 +54,7 @@ static const wc_platform_info platforms[] = {
 	  .bf16_tflops = 312, .max_power_w = 300, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
 	  .source = "NVIDIA A100 datasheet (PCIe 80 GB)",
 	  .aliases = { "A100-80GB-PCIe", "A100-PCIE-80GB", "A100-PCIe-80GB", NULL } },
-	{ .name = "A100-PCIe-40GB", .architecture = "Ampere", .memory_gb = 40,
+	{ .name = "A100-PCIe-40GB", .architecture = "Ampere", .memory_gb = 40, .memory_mib = 40960,
 	  .bandwidth_tb_s = 1.555, .bf16_tflops = 312, .max_power_w = 250,
 	  .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
 	  .source = "NVIDIA A100 datasheet (PCIe 40 GB)",
@@ -60,7 +65,7 @@ static const wc_platform_info platforms[] = {
 	  .source = PAPER "; FP8 from the NVIDIA H100 datasheet",
 	  .aliases = { "H100-SXM", "H100-SXM5", "H100-SXM5-80GB", "H100-80GB-HBM3", "H100-SXM-80GB",
 	               NULL } },
-	{ .name = "H100-PCIe", .architecture = "Hopper", .memory_gb = 80, .bandwidth_tb_s = 2.0,
+	{ .name = "H100-PCIe", .architecture = "Hopper", .memory_gb = 80, .memory_mib = 81559, .bandwidth_tb_s = 2.0,
 	  .bf16_tflops = 756, .fp8_tflops = 1513, .max_power_w = 350, .max_sm_clock_mhz = 1755,
 	  .min_sm_clock_mhz = 345, .source = "NVIDIA H100 datasheet (PCIe)",
 	  .aliases = { "H100-PCIe-80GB", "H100-80GB-PCIe", NULL } },
@@ -73,7 +78,7 @@ static const wc_platform_info platforms[] = {
 	  .min_sm_clock_mhz = 345, .idle_power_w = 120.9, .idle_source = PAPER_P0,
 	  .source = PAPER "; FP8 from the NVIDIA H200 datasheet",
 	  .aliases = { "H200-SXM", "H200-141GB", "H200-SXM-141GB", "H200-141GB-HBM3e", NULL } },
-	{ .name = "H200-NVL", .architecture = "Hopper", .memory_gb = 141, .bandwidth_tb_s = 4.8,
+	{ .name = "H200-NVL", .architecture = "Hopper", .memory_gb = 141, .memory_mib = 143771, .bandwidth_tb_s = 4.8,
 	  .bf16_tflops = 835, .fp8_tflops = 1671, .max_power_w = 600, .max_sm_clock_mhz = 1785,
 	  .min_sm_clock_mhz = 345, .source = "NVIDIA H200 datasheet (NVL)",
 	  .aliases = { "H200-NVL-141GB", "H200NVL", NULL } },

@@ -98,9 +98,15 @@ main(void)
 	CHECK_NEAR(wc_platform_memory_bytes("A100", 80), 81920.0 * 1048576.0, 0);
 	CHECK_NEAR(wc_platform_memory_bytes("NVIDIA H100 80GB HBM3", 80), 81559.0 * 1048576.0, 0);
 	CHECK_NEAR(wc_platform_memory_bytes("H100-locked", 80), 81559.0 * 1048576.0, 0);
+	/* the PCIe and NVL variants report what their SXM twins do (they were
+	 * taken as decimal 80 / 141 / 40 GB: 2 x H100 PCIe refused a 70 B
+	 * model 2 x H100 SXM serves) */
+	CHECK_NEAR(wc_platform_memory_bytes("NVIDIA H100 PCIe", 80), 81559.0 * 1048576.0, 0);
+	CHECK_NEAR(wc_platform_memory_bytes("NVIDIA H200 NVL", 141), 143771.0 * 1048576.0, 0);
+	CHECK_NEAR(wc_platform_memory_bytes("A100-PCIE-40GB", 40), 40960.0 * 1048576.0, 0);
 	CHECK_NEAR(wc_platform_memory_bytes("B200", 180), 183359.0 * 1048576.0, 0);
 	CHECK_NEAR(wc_platform_memory_bytes("A100", 40), 40e9, 0);            /* not this board's capacity */
-	CHECK_NEAR(wc_platform_memory_bytes("H200-NVL", 141), 141e9, 0);      /* no figure recorded */
+	CHECK_NEAR(wc_platform_memory_bytes("MI325X", 256), 256e9, 0);        /* no figure recorded */
 	CHECK_NEAR(wc_platform_memory_bytes("my-accelerator", 64), 64e9, 0);  /* not in the catalog */
 	return check_report("platform_catalog");
 }
