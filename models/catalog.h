@@ -33,6 +33,7 @@ typedef struct {
 	double idle_power_w;        /* typical idle per GPU; 0 = not measured */
 	const char *idle_source;    /* where idle_power_w comes from */
 	int pcie_only;              /* 1: no NVLink (nor bridge): GPUs of a TP group talk over PCIe */
+	int module_limit;           /* 1: max_power_w is a module's (CPU and its memory included) */
 	const char *source;         /* the datasheet the row is read from */
 	/* Other spellings, matched like the name (case, spaces, '-' and '_'
 	 * ignored), including what nvidia-smi prints as the product name

@@ -83,10 +83,16 @@ static const wc_platform_info platforms[] = {
 	  .min_sm_clock_mhz = 345, .source = "NVIDIA H200 datasheet (NVL)",
 	  .aliases = { "H200-NVL-141GB", "H200NVL", NULL } },
 	/* The GH200 module's limit covers the Grace CPU and memory as well;
-	 * 900 W is the module limit nvidia-smi reports for the GPU by default. */
+	 * 900 W is the module limit nvidia-smi reports as the GPU's
+	 * power.limit by default (captured `nvidia-smi --query-gpu` samples:
+	 * "NVIDIA GH200 480GB, 97871, ..., 900.0"; the datasheet's module TDP
+	 * is configurable 450-1000 W). Kept, since it is what a run's
+	 * power.limit shows; answers on it say the limit is the module's
+	 * (docs/fitting.md, "Platforms without a fitted level"). */
 	{ .name = "GH200", .architecture = "Hopper", .memory_gb = 96, .memory_mib = 97871, .bandwidth_tb_s = 4.0,
 	  .bf16_tflops = 989, .fp8_tflops = 1979, .max_power_w = 900, .max_sm_clock_mhz = 1980,
 	  .min_sm_clock_mhz = 345, .source = "NVIDIA GH200 Grace Hopper Superchip datasheet (96 GB HBM3)",
+	  .module_limit = 1,
 	  .aliases = { "GH200-480GB", "GH200-96GB", "GH200-Grace-Hopper", NULL } },
 	{ .name = "B200", .architecture = "Blackwell", .memory_gb = 180, .memory_mib = 183359, .bandwidth_tb_s = 8.0,
 	  .bf16_tflops = 2250, .fp8_tflops = 4500, .max_power_w = 1000, .max_sm_clock_mhz = 1965,

@@ -206,6 +206,11 @@ transfer_caveats(void)
 	free(w);
 	w = cli_warnings("H100-NVL", "Llama-3.1-8B", "1", "16");
 	CHECK(!strstr(w, "not established"));
+	CHECK(!strstr(w, "module's limit"));
+	free(w);
+	/* GH200's 900 W is the module's, CPU included: said */
+	w = cli_warnings("GH200", "Llama-3.1-8B", "1", "16");
+	CHECK_CONTAINS(w, "platform: GH200's 900 W is the module's limit (CPU and its memory included)");
 	free(w);
 }
 
