@@ -79,6 +79,11 @@ int cli_cmd_calibrate(int argc, char **argv);
 int cli_validate_fewshot(int argc, char **argv);
 int cli_cmd_envelope(int argc, char **argv);
 int cli_cmd_profile(int argc, char **argv);
+int cli_cmd_models(int argc, char **argv);
+/** The refusal of --model `model` the catalog does not know (exit 2): the
+ *  entry it is most likely a typo of (wc_model_suggest), where the list
+ *  is, and `instead`, what else the command takes (cmd_models.c). */
+int cli_model_unknown(const char *cmd, const char *model, const char *instead);
 /* Subcommands in files of their own. */
 int cli_fit_response(int argc, char **argv);      /* fit response */
 int cli_fit_intervals(int argc, char **argv);     /* fit intervals */

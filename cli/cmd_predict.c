@@ -341,8 +341,8 @@ check_predict_args(int argc, char **argv, predict_args *a)
 		wc_error err; /* a precision suffix sets the weights (docs/capacity.md, "Model names") */
 		int mrc = wc_model_name_apply(a->model, a->have_weights, c, &err);
 		if (mrc == WC_ENOTFOUND)
-			return cli_usage_error(cmd, "--model: unknown model '%s' (give its --active-params beside it)",
-			                       a->model);
+			return cli_model_unknown(cmd, a->model,
+			                         "give its --active-params beside it");
 		if (mrc != WC_OK)
 			return cli_usage_error(cmd, "--%s", err.msg);
 		a->arch = *wc_model_lookup(a->model);

@@ -138,8 +138,7 @@ check_args(int argc, char **argv, ft_args *a)
 	if (a->model) {
 		const wc_model_info *m = wc_model_lookup(a->model);
 		if (!m)
-			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params, --layers and --d-model)",
-			                       a->model);
+			return cli_model_unknown(cmd, a->model, "give --active-params, --layers and --d-model");
 		if (c->layers || c->d_model)
 			return cli_usage_error(cmd, "--layers and --d-model go with --active-params, not --model");
 		wc_ft_config_from_model(c, m);

@@ -30,6 +30,8 @@ static const cli_command commands[] = {
 	  .summary = "serve predictions over HTTP" },
 	{ .name = "profile", .run = cli_cmd_profile,
 	  .summary = "write a built-in parameter set as a parameter file" },
+	{ .name = "models", .run = cli_cmd_models,
+	  .summary = "list the model catalog (the names --model takes)" },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -63,7 +65,7 @@ static const struct {
 	const char *cmd, *words;
 } help_words[] = {
 	{ "calibrate", "finetune" }, { "ingest", "--prometheus" }, { "profile", "export" },
-	{ "envelope", "" }, { "metrics", "" }, { "serve", "" },
+	{ "envelope", "" }, { "metrics", "" }, { "serve", "" }, { "models", "" },
 };
 
 

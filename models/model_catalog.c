@@ -188,3 +188,68 @@ wc_config_set_model(wc_config *c, const char *name)
 	c->model = name;
 	return m;
 }
+
+/* Letters and digits of `s`, lower case, up to `cap` - 1: "Llama 3.1 8B"
+ * and "llama-3.1-8b" compare equal. */
+static size_t
+model_key(const char *s, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (; *s && n + 1 < cap; s++)
+		if (isalnum((unsigned char)*s) || *s == '.')
+			out[n++] = (char)tolower((unsigned char)*s);
+	out[n] = '\0';
+	return n;
+}
+
+static size_t
+edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t row[WC_NAME_SUGGEST_MAX + 1];
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[nb];
+}
+
+const wc_model_info *
+wc_model_suggest(const char *name)
+{
+	if (!name)
+		return NULL;
+	const char *slash = strrchr(name, '/');
+	char q[WC_NAME_SUGGEST_MAX + 1], k[WC_NAME_SUGGEST_MAX + 1];
+	size_t nq = model_key(slash ? slash + 1 : name, q, sizeof q);
+	const wc_model_info *best = NULL;
+	size_t best_d = (size_t)-1;
+	for (size_t i = 0; nq && i < wc_model_count(); i++) {
+		size_t nk = model_key(models[i].name, k, sizeof k);
+		/* the query's head of about the entry's length: a suffix
+		 * ("-Instruct") costs nothing, as in the lookup */
+		size_t d = (size_t)-1;
+		for (size_t len = nk > 2 ? nk - 2 : 1; len <= nk + 2 && len <= nq; len++) {
+			size_t e = edit_distance(q, len, k, nk);
+			d = e < d ? e : d;
+		}
+		if (d < best_d) {
+			best_d = d;
+			best = &models[i];
+		}
+	}
+	/* a typo, not another model: at most 2 edits, and fewer than a third
+	 * of the name */
+	return best && best_d <= 2 && 3 * best_d < strlen(best->name) ? best : NULL;
+}

@@ -2,6 +2,7 @@
  * `wattcast predict inference` end to end: the published anchors through
  * --json, and every usage error exits 2 with one line naming the flag.
  */
+#include "models/catalog.h"
 #include "tests/support/support.h"
 
 #include <jansson.h>
@@ -336,6 +337,26 @@ main(void)
 	test_usage_error(ARGS("--active-params", "8", "--concurrency", "1"), "--platform is required");
 	test_usage_error(ARGS("--platform", "A100", "--model", "NoSuchModel", "--concurrency", "1"),
 	            "--model: unknown model 'NoSuchModel'");
+	/* a typo of a catalog name is refused with the name, and where the
+	 * list is (the only hint was --active-params, which drops the
+	 * architecture); `wattcast models` lists the catalog */
+	test_usage_error(ARGS("--platform", "H100", "--model", "Lama-3.1-8B", "--concurrency", "8"),
+	            "--model: unknown model 'Lama-3.1-8B': did you mean Llama-3.1-8B? ('wattcast models' lists them");
+	test_usage_error(ARGS("--platform", "H100", "--model", "Llama 3.1 8B", "--concurrency", "8"),
+	            "did you mean Llama-3.1-8B?");
+	{
+		run_result lr;
+		CHECK(run_wattcast((const char *[]){ "wattcast", "models", NULL }, NULL, &lr) == 0);
+		CHECK_INT(lr.status, 0);
+		CHECK_CONTAINS(lr.out, "\nLlama-3.1-8B ");
+		CHECK_CONTAINS(lr.out, "\nMixtral-8x7B ");
+		run_result_free(&lr);
+		CHECK(run_wattcast((const char *[]){ "wattcast", "models", "--json", NULL }, NULL, &lr) == 0);
+		json_t *a = json_loads(lr.out ? lr.out : "", 0, NULL);
+		CHECK_INT((int)json_array_size(a), (int)wc_model_count());
+		json_decref(a);
+		run_result_free(&lr);
+	}
 
 	run_result r;
 	/* A catalog model name stands for its active parameters. */

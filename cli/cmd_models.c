@@ -1,0 +1,78 @@
+/*
+ * wattcast models: the model catalog (models/model_catalog.c) on the
+ * command line, as GET /v1/models gives it over HTTP, so that a planner
+ * can find the name to give --model (docs/cli.md, "models"); and the one
+ * refusal of a name the catalog does not know, with the entry it is most
+ * likely a typo of.
+ */
+#include "cli.h"
+#include "models/catalog.h"
+#include "models/law.h"
+
+#include <jansson.h>
+#include <string.h>
+
+static const char models_usage[] =
+	"usage: wattcast models [--json]\n\n"
+	"Lists the model catalog: the names --model takes (an org/ prefix and\n"
+	"suffixes such as -Instruct or -FP8 are read as docs/capacity.md says),\n"
+	"with each model's architecture, active and total parameters, layers,\n"
+	"published weights' precision and default context.\n\n"
+	"  --json   one JSON array, as GET /v1/models's models\n";
+
+int
+cli_model_unknown(const char *cmd, const char *model, const char *instead)
+{
+	const wc_model_info *m = wc_model_suggest(model);
+	if (m)
+		return cli_usage_error(cmd, "--model: unknown model '%.64s': did you mean %s? ('wattcast models' lists "
+		                       "them; or %s)", model, m->name, instead);
+	return cli_usage_error(cmd, "--model: unknown model '%.64s' ('wattcast models' lists them; or %s)", model,
+	                       instead);
+}
+
+int
+cli_cmd_models(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "models";
+	int json = 0;
+	cli_reset_getopt();
+	for (int opt; (opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1;) {
+		switch (opt) {
+		case 'j': json = 1; break;
+		case 'h': fputs(models_usage, stdout); return CLI_OK;
+		default: return cli_bad_option(cmd, opt, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (json) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < wc_model_count(); i++) {
+			const wc_model_info *m = wc_model_at(i);
+			json_array_append_new(a, json_pack("{s:s, s:s, s:f, s:f, s:i, s:s, s:i}", "name", m->name,
+			                                   "architecture", wc_architecture_name(m->architecture),
+			                                   "active_params_b", m->active_params_b, "total_params_b",
+			                                   m->total_params_b, "layers", m->layers, "weights",
+			                                   wc_precision_name((wc_precision)m->weights), "context_tokens",
+			                                   m->context_tokens));
+		}
+		int rc = json_dumpf(a, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0 && fputc('\n', stdout) != EOF ? CLI_OK : CLI_FAIL;
+		json_decref(a);
+		return rc;
+	}
+	printf("%-30s %-7s %9s %9s %6s %7s %9s\n", "model", "arch", "active B", "total B", "layers", "weights",
+	       "context");
+	for (size_t i = 0; i < wc_model_count(); i++) {
+		const wc_model_info *m = wc_model_at(i);
+		printf("%-30s %-7s %9g %9g %6d %7s %9d\n", m->name, wc_architecture_name(m->architecture),
+		       m->active_params_b, m->total_params_b, m->layers, wc_precision_name((wc_precision)m->weights),
+		       m->context_tokens);
+	}
+	return CLI_OK;
+}
