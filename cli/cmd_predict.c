@@ -71,9 +71,9 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
             const char *version, const char *cap_source)
 {
 	const wc_config *c = &q->config;
-	printf("platform %s, tp %d, active params %g B, running %g, weights %s, kv %s",
-	       c->platform, c->tp, c->active_params_b, c->running, wc_precision_name(c->weights),
-	       wc_precision_name(c->kv));
+	printf("platform %s, tp %d, active params %g B, running %g, weights %s, kv %s, engine %s", c->platform, c->tp,
+	       c->active_params_b, c->running, wc_precision_name(c->weights), wc_precision_name(c->kv),
+	       WC_CALIBRATED_ENGINE);
 	if (c->sm_clock_mhz > 0)
 		printf(", sm clock %.0f MHz", c->sm_clock_mhz);
 	/* Where no clock meets the limit or cap the clock is that of least

@@ -129,6 +129,11 @@ const char *wc_predict_level_source(const wc_params *p, const wc_level *lvl);
 int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
                          wc_inference_prediction *out, wc_error *err);
 
+/* The serving stack the laws were calibrated on (every run of the built-in
+ * profiles is a vLLM run): each inference answer names it, since other
+ * stacks draw differently at the same batch (docs/capacity.md, "Limits"). */
+#define WC_CALIBRATED_ENGINE "vllm"
+
 #ifdef __cplusplus
 }
 #endif

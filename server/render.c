@@ -115,12 +115,13 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	 * (docs/http-api.md). */
 	json_object_set_new(o, "profile", json_string(pred->profile));
 	json_object_set_new(o, "level_source", pred->level_source ? json_string(pred->level_source) : json_null());
-	json_object_set_new(o, "config", json_pack("{s:s,s:i,s:f,s:s,s:s,s:o}",
+	json_object_set_new(o, "config", json_pack("{s:s,s:i,s:f,s:s,s:s,s:o,s:s}",
 	                    "platform", c->platform, "tp", c->tp,
 	                    "active_params_b", c->active_params_b,
 	                    "weights", wc_precision_name(c->weights),
 	                    "kv_cache", wc_precision_name(c->kv),
-	                    "sm_clock_mhz", c->sm_clock_mhz > 0 ? json_real(c->sm_clock_mhz) : json_null()));
+	                    "sm_clock_mhz", c->sm_clock_mhz > 0 ? json_real(c->sm_clock_mhz) : json_null(),
+	                    "engine", WC_CALIBRATED_ENGINE));
 	if (q->power_cap_w > 0) /* asked for: the cap, and above the clock it settles at (null: it does not bind) */
 		json_object_set_new(json_object_get(o, "config"), "power_cap_w", json_real(q->power_cap_w));
 	/* the board's limit, when it settled the clock (docs/capacity.md) */

@@ -351,6 +351,17 @@ main(void)
 		CHECK_CONTAINS(lr.out, "\nLlama-3.1-8B ");
 		CHECK_CONTAINS(lr.out, "\nMixtral-8x7B ");
 		run_result_free(&lr);
+		/* every answer names the stack the laws were calibrated on */
+		CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Mistral-7B", "--concurrency", "8"), NULL, &lr) == 0);
+		CHECK_CONTAINS(lr.out, "weights bf16, kv bf16, engine vllm");
+		run_result_free(&lr);
+		CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Mistral-7B", "--concurrency", "8", "--json"), NULL,
+		                   &lr) == 0);
+		json_t *o = json_loads(lr.out ? lr.out : "", 0, NULL);
+		const char *eng = json_string_value(json_object_get(json_object_get(o, "config"), "engine"));
+		CHECK(eng && strcmp(eng, "vllm") == 0);
+		json_decref(o);
+		run_result_free(&lr);
 		CHECK(run_wattcast((const char *[]){ "wattcast", "models", "--json", NULL }, NULL, &lr) == 0);
 		json_t *a = json_loads(lr.out ? lr.out : "", 0, NULL);
 		CHECK_INT((int)json_array_size(a), (int)wc_model_count());
