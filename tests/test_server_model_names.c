@@ -156,6 +156,14 @@ main(void)
 		same_answer("Qwen3-8B-Banana", NULL, "bf16", "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B");
 		same_answer("meta-llama/Llama-3.1-8B-Instruct", NULL, "bf16", NULL);
 		same_answer("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8", NULL, "fp8", NULL);
+		/* a typo is refused with the name it is likely a typo of */
+		http_reply t;
+		http_post_json(h, url("/v1/predict/inference"), "{\"platform\":\"H100\",\"model\":\"Lama-3.1-8B\","
+		               "\"concurrency\":8}", &t);
+		CHECK_INT(t.status, 404);
+		CHECK_CONTAINS(http_error_str(&t, "message"), "model: unknown model \"Lama-3.1-8B\": did you mean "
+		                                              "Llama-3.1-8B? (see GET /v1/models");
+		http_reply_free(&t);
 		same_answer("Qwen/Qwen3-30B-A3B-Instruct-2507", "bf16", "bf16", NULL);
 		/* published in MXFP4 (61 GB): bf16 was assumed (234 GB), and one
 		 * B200 holding the run ML.ENERGY measured was refused; given
