@@ -362,6 +362,11 @@ main(void)
 		CHECK(eng && strcmp(eng, "vllm") == 0);
 		json_decref(o);
 		run_result_free(&lr);
+		CHECK(run_wattcast((const char *[]){ "wattcast", "predict", "flexibility", "--platform", "H100", "--model",
+		                                     "Mistral-7B", "--concurrency", "8", "--input-tokens", "512",
+		                                     "--output-tokens", "256", NULL }, NULL, &lr) == 0);
+		CHECK_CONTAINS(lr.out, "running 8, engine vllm\n");
+		run_result_free(&lr);
 		CHECK(run_wattcast((const char *[]){ "wattcast", "models", "--json", NULL }, NULL, &lr) == 0);
 		json_t *a = json_loads(lr.out ? lr.out : "", 0, NULL);
 		CHECK_INT((int)json_array_size(a), (int)wc_model_count());
