@@ -173,6 +173,8 @@ test_budget_defaults(void)
 	CHECK_INT(json_integer_value(json_object_get(p, "max_fleet")), 1000);
 	CHECK(json_integer_value(json_object_get(p, "fleet_size")) > 10);
 	CHECK(json_integer_value(json_object_get(p, "servers_simulated")) < 1000);
+	/* the stack the laws were calibrated on, as every answer names it */
+	CHECK_CONTAINS(json_string_value(json_object_get(json_object_get(r.json, "config"), "engine")), "vllm");
 	http_reply_free(&r);
 }
 
@@ -189,6 +191,7 @@ test_bins_bound(void)
 	http_post_json(h, url(env), "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":0.1},\"horizon_s\":5000,"
 	               "\"bin_s\":0.05,\"replicas\":1,\"fleet\":{\"size\":2}}", &r);
 	CHECK_INT(r.status, 200);
+	CHECK_CONTAINS(json_string_value(json_object_get(json_object_get(r.json, "config"), "engine")), "vllm");
 	const json_t *sb = json_object_get(json_object_get(r.json, "server"), "bins");
 	const json_t *fb = json_object_get(json_object_get(r.json, "fleet"), "bins");
 	CHECK_INT(json_array_size(json_object_get(fb, "mean_w")), 100000);
