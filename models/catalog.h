@@ -133,8 +133,9 @@ const wc_model_info *wc_model_lookup(const char *name);
 const wc_model_info *wc_model_lookup_rest(const char *name, const char **rest);
 /** The catalog entry a name that wc_model_lookup does not know is most
  *  likely a typo of (at most 2 edits of letters and digits, case, spaces
- *  and '-' ignored: "Lama-3.1-8B", "Llama3.1-8B", "Llama 3.1 8B"), for a
- *  "did you mean" in the refusal; NULL when none is that close. */
+ *  and '-' ignored: "Lama-3.1-8B", "Llama3.1-8B", "Llama 3.1 8B", with
+ *  the same numbers: a version or size that differs is another model),
+ *  for a "did you mean" in the refusal; NULL when none is that close. */
 const wc_model_info *wc_model_suggest(const char *name);
 #define WC_NAME_SUGGEST_MAX 63
 size_t wc_model_count(void);

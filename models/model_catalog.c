@@ -225,6 +225,24 @@ edit_distance(const char *a, size_t na, const char *b, size_t nb)
 	return row[nb];
 }
 
+/* The numbers of key `s` (its first `n` characters), each run of digits
+ * and dots ended by a space: "llama3.18b" -> "3.18 ". */
+static void
+key_numbers(const char *s, size_t n, char *out, size_t cap)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && k + 2 < cap; i++) {
+		int num = isdigit((unsigned char)s[i]) || s[i] == '.';
+		if (num)
+			out[k++] = s[i];
+		else if (k > 0 && out[k - 1] != ' ')
+			out[k++] = ' ';
+	}
+	if (k > 0 && out[k - 1] != ' ' && k + 1 < cap)
+		out[k++] = ' ';
+	out[k] = '\0';
+}
+
 const wc_model_info *
 wc_model_suggest(const char *name)
 {
@@ -239,8 +257,21 @@ wc_model_suggest(const char *name)
 		size_t nk = model_key(models[i].name, k, sizeof k);
 		/* the query's head of about the entry's length: a suffix
 		 * ("-Instruct") costs nothing, as in the lookup */
+		/* A typo keeps the numbers: a version or a size that differs
+		 * ("Qwen2-7B" against Qwen3-4B, "Llama-3.2-11B" against
+		 * Llama-3.2-1B) is another model, and an answer for it would be
+		 * for the wrong size. */
+		char kn[WC_NAME_SUGGEST_MAX + 2], qn[WC_NAME_SUGGEST_MAX + 2];
+		key_numbers(k, nk, kn, sizeof kn);
 		size_t d = (size_t)-1;
 		for (size_t len = nk > 2 ? nk - 2 : 1; len <= nk + 2 && len <= nq; len++) {
+			/* a head that cuts a number ("3.21" of "3.211b") is no head */
+			if (len < nq && (isdigit((unsigned char)q[len]) || q[len] == '.') &&
+			    (isdigit((unsigned char)q[len - 1]) || q[len - 1] == '.'))
+				continue;
+			key_numbers(q, len, qn, sizeof qn);
+			if (strcmp(qn, kn) != 0)
+				continue;
 			size_t e = edit_distance(q, len, k, nk);
 			d = e < d ? e : d;
 		}

@@ -163,7 +163,7 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		{ load, "running %g", "load ", "", on, lname, n, r->running_min, r->running_max },
 		{ "input_tokens", "input %.0f tokens", "", "", shared, "", c->input_tokens, in_lo, in_hi },
 		{ "output_tokens", ctx ? "decode context %.0f tokens" : "output %g tokens",
-		  ctx ? "the decode context, input + output / 2 = " : "", ctx ? " tokens," : "", on, l->name,
+		  ctx ? "the decode context, input + output / 2 = " : "", ctx ? " tokens," : "", on, lname,
 		  ctx ? c->input_tokens + 0.5 * c->output_tokens : c->output_tokens,
 		  ctx ? r->input_min + 0.5 * r->output_min : r->output_min,
 		  ctx ? r->input_max + 0.5 * r->output_max : r->output_max },

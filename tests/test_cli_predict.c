@@ -344,6 +344,20 @@ main(void)
 	            "--model: unknown model 'Lama-3.1-8B': did you mean Llama-3.1-8B? ('wattcast models' lists them");
 	test_usage_error(ARGS("--platform", "H100", "--model", "Llama 3.1 8B", "--concurrency", "8"),
 	            "did you mean Llama-3.1-8B?");
+	/* another version or size is another model, not a typo: no hint that
+	 * would answer for the wrong size */
+	{
+		static const char *const other[] = { "Qwen/Qwen2-7B-Instruct", "Llama-3.2-11B-Vision", "DeepSeek-V2-Lite",
+			                             "Mistral-Large-Instruct-2411", "Qwen3-9B" };
+		for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+			run_result sr;
+			CHECK(run_wattcast(ARGS("--platform", "H100", "--model", other[i], "--concurrency", "8"), NULL, &sr) == 0);
+			CHECK_INT(sr.status, 2);
+			CHECK_CONTAINS(sr.err, "unknown model");
+			CHECK(sr.err && strstr(sr.err, "did you mean") == NULL);
+			run_result_free(&sr);
+		}
+	}
 	{
 		run_result lr;
 		CHECK(run_wattcast((const char *[]){ "wattcast", "models", NULL }, NULL, &lr) == 0);

@@ -208,6 +208,17 @@ transfer_caveats(void)
 	CHECK(!strstr(w, "not established"));
 	CHECK(!strstr(w, "module's limit"));
 	free(w);
+	/* every capacity span on a transferred board names the levels it
+	 * rests on, the decode context's too (it named the board alone) */
+	{
+		run_result r;
+		const char *argv[] = { "wattcast", "predict", "inference", "--platform", "L40S", "--model", "Qwen3-8B",
+			               "--concurrency", "8", "--input-tokens", "50000", "--output-tokens", "20000", NULL };
+		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		CHECK_CONTAINS(r.out, "input + output / 2 = 60000 tokens, is outside the capacity calibration's span "
+		                      "379-9341 of the levels it is transferred from (");
+		run_result_free(&r);
+	}
 	/* GH200's 900 W is the module's, CPU included: said */
 	w = cli_warnings("GH200", "Llama-3.1-8B", "1", "16");
 	CHECK_CONTAINS(w, "platform: GH200's 900 W is the module's limit (CPU and its memory included)");
