@@ -23,7 +23,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 /* The body's fields, as the calibration's refusals and warnings name the
  * options here: the library's own words are the CLI's flags
@@ -162,6 +164,11 @@ cli_calibrate_http_worker(int argc, char **argv)
 	if (argc != 3)
 		return cli_usage_error(cmd, "expected the folder the server made (internal: started by POST "
 		                       "/v1/calibrate)");
+	/* A server killed outright (SIGKILL, the OOM killer) cannot reap
+	 * this process: it is killed with it rather than compute for no
+	 * one (Linux's parent-death signal; the server's worker thread that
+	 * started it lives as long as the server). */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	gsl_set_error_handler_off();
 	/* One replicate at a time, as the route always ran it: no BLAS pool. */
 	wc_linalg_pin_single_thread();

@@ -102,8 +102,8 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		*max_fit = NAN;
 	if (c->gpu_memory_utilization != 0.0 &&
 	    !(c->gpu_memory_utilization >= 0.1 && c->gpu_memory_utilization <= 1.0))
-		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: must be between 0.1 and 1, got %g",
-		                    c->gpu_memory_utilization);
+		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: must be between 0.1 and 1, got %s",
+		                    wc_num_text((char[32]){ 0 }, c->gpu_memory_utilization));
 	/* vLLM shards the attention heads over a tensor-parallel group and
 	 * refuses a size that does not divide them: such a deployment cannot
 	 * start, so it is refused as weights that do not fit are (an expert

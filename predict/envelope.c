@@ -193,9 +193,12 @@ wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_opti
 	/* What sets the server runs differs: a plan has no replicas or fleet
 	 * of its own, its servers are what max_fleet and the budget allow
 	 * (docs/http-api.md, "Bounds"), so it names only what it takes. */
-	return wc_error_set(err, WC_EINVAL, "%s: the simulation would draw %.3g requests (%.3g per server x %.3g "
-	                    "server runs over %g s), over the bound of %.3g; lower the %s, the horizon, %s", field,
-	                    n, n / servers, servers, o->warmup_s + o->horizon_s, max_requests,
+	/* the count and the bound in full: rounded alike they read equal */
+	char nt[32], bt[32];
+	return wc_error_set(err, WC_EINVAL, "%s: the simulation would draw %s requests (%.3g per server x %.3g "
+	                    "server runs over %g s), over the bound of %s; lower the %s, the horizon, %s", field,
+	                    wc_num_text(nt, n), n / servers, servers, o->warmup_s + o->horizon_s,
+	                    wc_num_text(bt, max_requests),
 	                    w->kind == WC_ENVELOPE_CLOSED ? "clients" : "rate",
 	                    budget ? "max_fleet or budget_w" : "the replicas or the fleet");
 }

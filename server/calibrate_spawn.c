@@ -97,8 +97,13 @@ start(const wc_server *srv, const char *dir, pid_t *pid)
 		rc = posix_spawnattr_setsigmask(&attr, &none);
 	if (!rc)
 		rc = posix_spawnattr_setsigdefault(&attr, &dflt);
+	/* Its own process group: a Ctrl-C at the terminal (SIGINT to the
+	 * foreground group) stops the server gracefully, which waits for the
+	 * calibration, instead of killing the worker under it. */
 	if (!rc)
-		rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+		rc = posix_spawnattr_setpgroup(&attr, 0);
+	if (!rc)
+		rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
 	if (!rc)
 		rc = posix_spawn(pid, srv->calibrate_worker, &fa, &attr, argv, environ);
 	posix_spawnattr_destroy(&attr);

@@ -32,11 +32,12 @@ work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
 	double cost = shared ? WC_HTTP_SHARED_WORK_COST : 1.0;
 	if (bins * servers * cost > WC_HTTP_MAX_WORK) {
 		const char *field = budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas ? "/fleet/size" : "/replicas";
+		char wt[32], lt[32]; /* in full: rounded alike they read equal */
 		wc_api_error_set(e, 413, "simulation_too_large", field,
-		                 "%s: the simulation would take %.3g grid bins x servers (horizon_s %g s, %.3g server "
-		                 "runs%s), over this server's limit of %.3g; shorten the horizon or lower %s", field + 1,
-		                 bins * servers * cost, r->o.horizon_s, servers,
-		                 shared ? ", x 8 for a shared arrival process" : "", WC_HTTP_MAX_WORK,
+		                 "%s: the simulation would take %s grid bins x servers (horizon_s %g s, %.3g server "
+		                 "runs%s), over this server's limit of %s; shorten the horizon or lower %s", field + 1,
+		                 wc_num_text(wt, bins * servers * cost), r->o.horizon_s, servers,
+		                 shared ? ", x 8 for a shared arrival process" : "", wc_num_text(lt, WC_HTTP_MAX_WORK),
 		                 budget ? "max_fleet or budget_w" : field + 1);
 		return -1;
 	}

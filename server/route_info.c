@@ -22,6 +22,27 @@ wc_request_profile(wc_request *req, wc_response *res)
 	char name[WC_NAME_MAX * 3];
 	wc_api_error e;
 	if (ri->query_string) {
+		/* profile alone, once: a misspelt key (?profle=paper) or a
+		 * second profile answered from another set without a word
+		 * (docs/http-api.md, "GET /v1/params") */
+		struct mg_header f[16];
+		char *copy = strdup(ri->query_string);
+		int nf = copy ? mg_split_form_urlencoded(copy, f, sizeof f / sizeof f[0]) : -1, seen = 0;
+		for (int i = 0; i < nf; i++) {
+			if (strcmp(f[i].name, "profile") == 0 && ++seen == 1)
+				continue;
+			char field[64];
+			snprintf(field, sizeof field, "/%.*s", (int)wc_utf8_prefix(f[i].name, 40), f[i].name);
+			if (seen > 1)
+				wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: given more than once");
+			else
+				wc_api_error_set(&e, 422, "unknown_field", field, "%s: unknown query parameter (this route "
+				                 "reads only profile)", field + 1);
+			free(copy);
+			wc_response_error(res, &e);
+			return NULL;
+		}
+		free(copy);
 		int n = mg_get_var(ri->query_string, strlen(ri->query_string), "profile", name, sizeof name);
 		if (n < 0 && n != -1) {
 			wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: not a valid query value");

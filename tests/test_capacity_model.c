@@ -295,6 +295,10 @@ memory(void)
 	c.gpu_memory_utilization = 1.5;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "gpu_memory_utilization: ");
+	/* the refused value in full: "got 1" read as inside 0.1-1 */
+	c.gpu_memory_utilization = 1.0000000001;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "got 1.0000000001");
 	/* 10 % of the H100 less the workspace holds 6.9 GB; a share smaller
 	 * than the workspace (a 16 GB level of a parameter file) leaves nothing */
 	c.gpu_memory_utilization = 0.1;

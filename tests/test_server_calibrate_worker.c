@@ -173,6 +173,29 @@ test_crash_then_works(const char *dir)
 	free(mark);
 }
 
+/* The worker runs in a process group of its own: a Ctrl-C at the
+ * terminal (SIGINT to the foreground group) reached it and killed the
+ * calibration under a server stopping gracefully ("killed by signal 2"). */
+static void
+test_own_group(const char *dir)
+{
+	char script[2048], *path = path_join(dir, "group-worker"), *mark = path_join(dir, "pgid");
+	snprintf(script, sizeof script, "#!/bin/sh\ncut -d' ' -f5 /proc/$$/stat > '%s'\nexec '%s' \"$@\"\n", mark,
+	         test_env("WATTCAST_BIN", "wattcast"));
+	CHECK_INT(write_text(path, script), 0);
+	CHECK_INT(chmod(path, 0700), 0);
+	http_reply r;
+	wc_server *srv = start(path, 0);
+	CHECK_INT(calibrate(NULL, NULL, &r), 200);
+	http_reply_free(&r);
+	wc_server_stop(srv);
+	char *pgid = test_slurp(mark);
+	CHECK(pgid && atol(pgid) > 0 && atol(pgid) != (long)getpgrp());
+	free(pgid);
+	free(path);
+	free(mark);
+}
+
 /* A worker past the limit is killed: 504 at once, not when it ends. */
 static void
 test_timeout(const char *dir)
@@ -223,6 +246,7 @@ main(void)
 	test_no_worker(dir);
 	test_crash_then_works(dir);
 	test_timeout(dir);
+	test_own_group(dir);
 	check_no_leftovers(tmp);
 	wc_params_clear(&base);
 	curl_easy_cleanup(h);

@@ -49,6 +49,16 @@ test_bad_inputs(void)
 	             "invalid_value", "/horizon_s");
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":86400,\"replicas\":100}",
 	             413, "simulation_too_large", "/replicas");
+	{
+		/* the work and the limit in full ("2e+07 ... limit of 2e+07"
+		 * read as equal) */
+		http_reply r;
+		http_post_json(h, url(env), "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":86400,"
+		               "\"replicas\":100}", &r);
+		CHECK_CONTAINS(json_string_value(json_object_get(json_object_get(r.json, "error"), "message")),
+		               "over this server's limit of 20000000;");
+		http_reply_free(&r);
+	}
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":3600,\"fleet\":{\"size\":5000},\"replicas\":2}",
 	             413, "simulation_too_large", "/fleet/size");
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"replicas\":1001}", 422,

@@ -75,6 +75,18 @@ test_profiles(void)
 		CHECK(r.json && strstr(http_error_str(&r, "message"), "NUL") != NULL);
 		http_reply_free(&r);
 	}
+	/* A misspelt key or a second profile answered the default set
+	 * (200, "paper") without a word. */
+	const char *odd[][3] = { { "/v1/params?profle=hot", "/profle", "unknown query parameter" },
+		                 { "/v1/platforms?profle=hot", "/profle", "unknown query parameter" },
+		                 { "/v1/params?profile=hot&profile=cold", "/profile", "more than once" } };
+	for (int i = 0; i < 3; i++) {
+		http_get(h, url(odd[i][0]), &r);
+		CHECK_INT(r.status, 422);
+		CHECK(r.json && strcmp(http_error_str(&r, "field"), odd[i][1]) == 0);
+		CHECK(r.json && strstr(http_error_str(&r, "message"), odd[i][2]) != NULL);
+		http_reply_free(&r);
+	}
 }
 
 /* A 422 at `field` whose message holds `needle` and names the body's
