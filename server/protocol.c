@@ -137,7 +137,9 @@ wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
 			/* CivetWeb says this too when the head did not come in time
 			 * (docs/http-api.md, "Limits"). */
 			wc_api_error_set(&e, 408, "request_timeout", NULL,
-			                 "request line and headers not complete within %d ms", server_of(conn)->io_timeout_ms);
+			                 "request line and headers not complete within %d ms (%s ms on a kept-alive "
+			                 "connection; CivetWeb reports a head over %d bytes alike)",
+			                 server_of(conn)->io_timeout_ms, WC_SERVER_KEEP_ALIVE_MS, WC_SERVER_MAX_HEAD);
 		else if (status == 400 && trace_of_route(conn, &e))
 			; /* 405, and the Allow header, as for any other method */
 		else if (strcmp(why, "Malformed message") == 0)

@@ -201,7 +201,7 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 		"num_threads", threads,
 		"request_timeout_ms", timeout,
 		"enable_keep_alive", "yes",
-		"keep_alive_timeout_ms", "2000",
+		"keep_alive_timeout_ms", WC_SERVER_KEEP_ALIVE_MS,
 		"tcp_nodelay", "1",
 		/* Paths stay percent-encoded: the router decodes them itself
 		 * and so sees an encoded NUL (router.c, find_route). */

@@ -126,6 +126,9 @@ typedef struct {
 /** Longest wait for the headers of a request, and for any read or write
  *  to make progress (docs/http-api.md, "Limits"). */
 #define WC_SERVER_IO_TIMEOUT_MS 1000
+/** How long a kept-alive connection may wait for its next request's
+ *  head, ms, as CivetWeb's keep_alive_timeout_ms takes it (a string). */
+#define WC_SERVER_KEEP_ALIVE_MS "2000"
 /** Work of one batch (docs/http-api.md, "POST /v1/predict/batch"), in
  *  units of one law evaluation (one sample in one bootstrap draw, about
  *  50 ns of one core): the sum of what its items are charged, counted on
