@@ -8,6 +8,7 @@
 #include "models/catalog.h"
 #include "models/limits.h"
 #include "models/warnings.h"
+#include <gsl/gsl_randist.h>
 
 #include <math.h>
 
@@ -84,9 +85,13 @@ wc__predict_open_loop_note(const wc_law_point *lp, int tp, double m, double node
 	const double top = ceil(m + 12.0 * sqrt(m) + 6.0);
 	if (!(m > 0.0) || !(node_w > 0.0) || top > 4096.0)
 		return; /* idle, or so many running that the spread is under 1 % */
+	/* GSL's Poisson probabilities, over the counts within 12 standard
+	 * deviations of m (the rest weigh under 1e-30); k = 0 draws no
+	 * dynamic power. Asked on every open-loop answer: no more terms than
+	 * that window. */
 	double d = 0.0;
-	for (double k = 1.0; k <= top; k++) /* k = 0 draws no dynamic power */
-		d += exp(-m + k * log(m) - lgamma(k + 1.0)) * wc_law_point_dynamic(lp, k);
+	for (unsigned k = (unsigned)fmax(1.0, floor(m - 12.0 * sqrt(m))); k <= (unsigned)top; k++)
+		d += gsl_ran_poisson_pdf(k, m) * wc_law_point_dynamic(lp, k);
 	const double mean_w = tp * (lp->p0 + wc_law_point_mix(lp, d, m));
 	if (mean_w <= 0.95 * node_w)
 		wc_warnings_add(list, n, "rate: this is the law at the mean of %.3g running; Poisson arrivals run none %.0f %% "
