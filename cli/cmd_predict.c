@@ -492,9 +492,7 @@ predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
 	}
 	if (want_cap) {
 		max_fit = cap.max_concurrency_fit;
-		/* the headline's power at the count that runs (an open loop's
-		 * solved n; fewer than asked when the KV cache is full) */
-		a->q.config.running = cap.value[WC_CAPQ_RUNNING];
+		wc_predict_take_running(&a->q, &cap); /* the headline's power is the capacity answer's */
 	}
 	if (wc_predict_inference(pred, &a->q, &out, &err) != WC_OK) {
 		rc = config_error(cmd, &err);

@@ -14,6 +14,7 @@
 #include "models/catalog.h"
 #include "models/grow.h"
 
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -518,6 +519,47 @@ wc_load_histogram_build(const double *running, const double *hold, double hold_e
 	}
 	out->mean = sum_w > 0.0 ? sum / sum_w : 0.0;
 	free(s);
+	return WC_OK;
+}
+
+int
+wc_load_histogram_poisson(double m, double n_max, wc_load_histogram *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!isfinite(m) || m < 0.0 || !(n_max > 0.0))
+		return WC_EINVAL;
+	const double sd = sqrt(m), lo = fmax(0.0, floor(m - 12.0 * sd)), hi = ceil(m + 12.0 * sd + 6.0);
+	const size_t len = hi - lo + 1.0 > WC_POISSON_MAX_COUNTS || m == 0.0 ? 1 : (size_t)(hi - lo + 1.0);
+	out->running = wc_alloc_array(len, sizeof *out->running);
+	out->weight = wc_alloc_array(len, sizeof *out->weight);
+	if (!out->running || !out->weight) {
+		wc_load_histogram_free(out);
+		return WC_ENOMEM;
+	}
+	if (len == 1) { /* idle, or a spread the law's curvature cannot see */
+		out->running[0] = out->mean = fmin(m, n_max);
+		out->weight[0] = 1.0;
+		out->len = 1;
+		return WC_OK;
+	}
+	/* GSL's probabilities; counts over n_max run n_max (one value, their
+	 * weights summed), and the window's weights are renormalised so the
+	 * mean is the histogram's own. */
+	double sum_w = 0.0, sum_n = 0.0;
+	for (double k = lo; k <= hi; k++) {
+		const double n = fmin(k, n_max), w = gsl_ran_poisson_pdf((unsigned)k, m);
+		if (out->len > 0 && out->running[out->len - 1] == n) {
+			out->weight[out->len - 1] += w;
+		} else {
+			out->running[out->len] = n;
+			out->weight[out->len++] = w;
+		}
+		sum_w += w;
+		sum_n += w * n;
+	}
+	for (size_t i = 0; i < out->len; i++)
+		out->weight[i] /= sum_w;
+	out->mean = sum_n / sum_w;
 	return WC_OK;
 }
 

@@ -175,6 +175,7 @@ typedef struct {
 	double price, co2;
 	int datasheet;       /* the capacity level is a datasheet transfer */
 	double cap_w;        /* the user's per-GPU power cap (0: none) */
+	int steady;          /* an open loop's power at its mean count (the clock rules) */
 } cap_ctx;
 
 /* Open loop: the least n with n = rate x latency(n) (capacity_root.c);
@@ -190,9 +191,11 @@ solve_running(const cap_ctx *x, const wc_capacity_point *pt, int *over)
  * (wc_predict_inference) computes it, so every energy figure comes from
  * the same power (docs/capacity.md, "Closed loop, open loop, energy"):
  * the prefill-aware form's share of time is that of n, not of the count
- * the law was bound at (an open loop's n is solved here). */
+ * the law was bound at (an open loop's n is solved here). An open loop
+ * below capacity (`poisson`) runs a Poisson count of mean n, at most
+ * n_cap, and its mean power is the law averaged over it. */
 static double
-group_power(const cap_ctx *x, const wc_law_point *lp, double n)
+group_power(const cap_ctx *x, const wc_law_point *lp, double n, int poisson)
 {
 	wc_law_point at = *lp;
 	if (at.rho > 0.0 && n != x->c->running) {
@@ -201,7 +204,14 @@ group_power(const cap_ctx *x, const wc_law_point *lp, double n)
 		cn.request_rate = 0.0;
 		at.rho = wc_law_prefill_share(x->p, &cn);
 	}
-	return x->c->tp * (at.p0 + wc_law_point_mix(&at, wc_law_point_dynamic(&at, n), n));
+	if (!poisson)
+		return x->c->tp * (at.p0 + wc_law_point_mix(&at, wc_law_point_dynamic(&at, n), n));
+	wc_load_histogram h;
+	wc_power pw = { NAN, NAN, NAN, NAN };
+	if (wc_load_histogram_poisson(n, x->n_cap, &h) == WC_OK)
+		(void)wc_law_point_power(&at, x->c->tp, &h, &pw, NULL); /* NaN stays on failure */
+	wc_load_histogram_free(&h);
+	return pw.node_power_w;
 }
 
 /* Every output for one (capacity point, law point) pair. */
@@ -224,7 +234,7 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	 * (docs/capacity.md, "Power flexibility"). */
 	if (served)
 		n = wc_capacity_little_running(c->request_rate, t.latency_s);
-	double power = group_power(x, lp, n);
+	double power = group_power(x, lp, n, served && !x->steady);
 	v[WC_CAPQ_LATENCY] = t.latency_s * wait;
 	/* Those others wait in the queue before their prefill: in a closed loop
 	 * beyond the cache every request does, latency x (running / n_cap - 1)
@@ -459,7 +469,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	out->grams_co2_per_kwh = (isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh) + 0.0;
 	out->open_loop = c->request_rate > 0;
 	cap_ctx x = { p, &a, &cb->hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
-		      cb->datasheet, q->power_cap_w };
+		      cb->datasheet, q->power_cap_w, q->steady_count };
 	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
 		x.n_cap = c->running; /* the engine's concurrency limit */
 	if (out->open_loop && !isfinite(x.n_cap))
@@ -469,6 +479,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	wc_capacity_bound_point(cb, NULL, &pt);
 	wc_law_bound_point(&lb, NULL, &lp);
 	evaluate(&x, &pt, &lp, out->value, &out->over_capacity);
+	out->running_max = x.n_cap;
 	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
 	if (!out->open_loop && c->running > x.n_cap)
 		WC_WARN(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "

@@ -49,6 +49,8 @@ typedef struct {
 	double memory_need_gb, memory_available_gb; /* need: weights + KV cache; available: G x memory x u */
 	double memory_workspace_gb;  /* of the available, the engine's workspace (G x WC_CAPACITY_WORKSPACE_GB) */
 	int over_capacity;          /* the rate exceeds what the group can serve */
+	double running_max;         /* the most that run: the KV cache's or the
+	                             * engine's limit (INFINITY: none) */
 	double capacity_rate;       /* requests/s at the largest feasible concurrency */
 	double price_per_kwh, grams_co2_per_kwh; /* used (NaN = none) */
 	int n_warnings;
@@ -121,6 +123,14 @@ int wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_err
  *  at capacity there. */
 int wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_capacity_prediction *out,
                                   wc_error *err);
+
+/** The headline's running count from q's capacity answer `cap`: the
+ *  count that runs (an open loop's solved mean; fewer than asked when the
+ *  KV cache is full), and for an open loop below capacity the bound its
+ *  Poisson count is averaged under (q->open_loop_max), so the headline's
+ *  power is the capacity answer's (docs/capacity.md, "Closed loop, open
+ *  loop, energy"). */
+void wc_predict_take_running(wc_inference_query *q, const wc_capacity_prediction *cap);
 
 /** The clock in [f_min, f_top] (f_top <= 0: the top of the platform's
  *  range) at which q->config's per-GPU power is least, on the grid

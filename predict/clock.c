@@ -32,7 +32,11 @@ headline_power(const wc_predictor *pr, const wc_inference_query *q, wc_power *pw
 }
 
 /* Per-GPU power of `q` at clock `f` (0 = unlocked): the capacity answer's
- * when token lengths are given (it is the headline's), else the headline's own. */
+ * when token lengths are given (it is the headline's), else the headline's own.
+ * An open loop's is its steady draw at its mean count, not the average
+ * over its Poisson count: a GPU's power management acts on what it draws
+ * while it is busy, and the clock it settles at is that of its usual
+ * load (docs/capacity.md, "Clocks and power caps"). */
 static int
 power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capacity_prediction *cap,
          double *out, wc_error *err)
@@ -42,6 +46,8 @@ power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capac
 	at.config.sm_clock_mhz = f;
 	at.want_interval = 0;
 	at.power_cap_w = 0.0;
+	at.steady_count = 1;
+	at.open_loop_max = 0.0;
 	if (at.config.arch && at.config.output_tokens > 0) {
 		if ((rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err)) != WC_OK)
 			return rc;
@@ -313,6 +319,13 @@ wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_
 	}
 	free(cap);
 	return rc;
+}
+
+void
+wc_predict_take_running(wc_inference_query *q, const wc_capacity_prediction *cap)
+{
+	q->config.running = cap->value[WC_CAPQ_RUNNING];
+	q->open_loop_max = cap->open_loop && !cap->over_capacity && !q->steady_count ? cap->running_max : 0.0;
 }
 
 const wc_platform_info *

@@ -67,6 +67,15 @@ typedef struct {
 	int no_datasheet;          /* 1: a platform without a level is refused,
 	                            * not transferred from its datasheet (held-out
 	                            * tests score the fitted levels) */
+	double open_loop_max;      /* > 0: config.running is an open loop's mean
+	                            * count below capacity, and the power is the
+	                            * law averaged over its Poisson count, at most
+	                            * this many running (wc_predict_take_running
+	                            * sets it; docs/capacity.md, "Closed loop,
+	                            * open loop, energy") */
+	int steady_count;          /* 1: an open loop's power at its mean count,
+	                            * not averaged (the clock rules settle on the
+	                            * engine's steady draw) */
 } wc_inference_query;
 
 typedef struct {

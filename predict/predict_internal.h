@@ -46,25 +46,17 @@ const char *wc__predict_sig3(char *buf, size_t cap, double v);
 /** The warning line of a power level `lvl` of `p` transferred from a
  *  datasheet; it says when the board is another vendor's than every
  *  fitted level of `p` (the held-out miss is between NVIDIA boards). */
-/** The caveat of an open loop answered at its mean running count `m`
- *  (docs/capacity.md, "Closed loop, open loop, energy"): with Poisson
- *  arrivals the count is, to first order, Poisson with mean m (M/G/inf),
- *  idle e^-m of the time, and the law is concave in n, so the mean power
- *  sum_k P(k) Pois(k; m) lies below P(m) = `node_w`. Said, with that
- *  mean, when it is 5 % or more below. */
-void wc__predict_open_loop_note(const wc_law_point *lp, int tp, double m, double node_w,
-                                char (*list)[WC_WARNING_LEN], int *n);
 void wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, size_t cap);
-/** The warning of a model the catalog lacks and bound level `b` has no
- *  term for (`c->model` names it): answered by its size alone, or by the
- *  architecture given -- a mixture of experts through the law's
- *  arch_moe term when the set has one (docs/inference-law.md). */
 /** The calibrated span a power answer on level `lvl` of `p` is checked
  *  against, and in `on` where it is ("on H100"): the level's own, or for
  *  a datasheet transfer (which has none) the union of the spans of the
  *  levels it is transferred from, named (docs/fitting.md, "Platforms
  *  without a fitted level"), written into `buf`. */
 const wc_range *wc__predict_power_span(const wc_params *p, const wc_level *lvl, wc_range *buf, char *on, size_t cap);
+/** The warning of a model the catalog lacks and bound level `b` has no
+ *  term for (`c->model` names it): answered by its size alone, or by the
+ *  architecture given -- a mixture of experts through the law's
+ *  arch_moe term when the set has one (docs/inference-law.md). */
 void wc__predict_custom_model_note(const wc_law_binding *b, const wc_config *c, char *buf, size_t cap);
 
 /** `ptr` if it does not point into `*tmp`, else the same place in `*p`

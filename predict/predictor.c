@@ -89,7 +89,11 @@ histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err
 	if (q->series_len == 0) {
 		if (!isfinite(q->config.running) || q->config.running < 0.0)
 			return wc_error_set(err, WC_EINVAL, "running: must be a finite number >= 0");
-		rc = wc_load_histogram_build(&q->config.running, NULL, 1.0, 1, h, &bad);
+		/* an open loop below capacity: its Poisson count, as the capacity
+		 * answer averages it (wc_predict_take_running) */
+		rc = q->open_loop_max > 0.0 && q->config.request_rate > 0.0
+		             ? wc_load_histogram_poisson(q->config.running, q->open_loop_max, h)
+		             : wc_load_histogram_build(&q->config.running, NULL, 1.0, 1, h, &bad);
 	} else {
 		if (q->series_len > WC_SERIES_MAX)
 			return wc_error_set(err, WC_EINVAL, "running_series: longer than %d samples",
@@ -466,9 +470,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		wc_law_bound_point(&low, NULL, &lpl);
 		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power);
 	}
-	out->mean_running = h.mean;
-	if (c.request_rate > 0.0 && !q->series_len) /* an open loop's count, asked by its mean */
-		wc__predict_open_loop_note(&lp, q->config.tp, h.mean, out->power.node_power_w, out->warnings, &out->n_warnings);
+	out->mean_running = q->series_len ? h.mean : q->config.running; /* a Poisson count's is clipped at the bound */
 	out->prefill_share = wc_form_has_prefill(p->form) ? b.rho : NAN;
 	if (wc_form_has_prefill(p->form) && !(b.rho > 0.0))
 		WC_WARN(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
@@ -510,7 +512,11 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		wc__predict_custom_model_note(&b, &q->config, note, sizeof note);
 		WC_WARN(out, "%s", note);
 	}
-	range_warnings(p, b.level, &q->config, wc__predict_load_field(q), &h, q->board_limit_w > 0 && !(q->power_cap_w > 0), out);
+	/* An open loop's spread is no load asked: its span is its mean's. */
+	double m_at = q->config.running, one = 1.0;
+	wc_load_histogram at_mean = { &m_at, &one, 1, m_at };
+	range_warnings(p, b.level, &q->config, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
+	               q->board_limit_w > 0 && !(q->power_cap_w > 0), out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */
@@ -557,9 +563,10 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	out->node_ceiling_w = wc_level_power_ceiling_w(b.level, q->power_cap_w, out->power.node_power_w / q->config.tp,
 	                                               q->config.tp);
 	out->node_floor_w = wc__predict_idle_floor(&b, q->config.tp);
-	/* A series' idle share draws P0 exactly and the rest at most the
-	 * ceiling: its mean reaches no higher (docs/intervals.md, "Physical ceiling"). */
-	double idle = q->series_len && h.len && h.running[0] == 0.0 ? h.weight[0] : 0.0, all = 0.0;
+	/* A series' (or a Poisson count's) idle share draws P0 exactly and the
+	 * rest at most the ceiling: its mean reaches no higher
+	 * (docs/intervals.md, "Physical ceiling"). */
+	double idle = (q->series_len || h.len > 1) && h.len && h.running[0] == 0.0 ? h.weight[0] : 0.0, all = 0.0;
 	for (size_t i = 0; idle > 0.0 && i < h.len; i++)
 		all += h.weight[i];
 	if (idle > 0.0 && isfinite(out->node_floor_w) && isfinite(out->node_ceiling_w))

@@ -8,7 +8,6 @@
 #include "models/catalog.h"
 #include "models/limits.h"
 #include "models/warnings.h"
-#include <gsl/gsl_randist.h>
 
 #include <math.h>
 
@@ -76,28 +75,6 @@ wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double pe
 {
 	snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached: no clock of %.64s's range meets it; at the clock "
 	         "of least power (%g MHz) the answer is %.1f W per GPU (docs/capacity.md)", cap_w, board, mhz, per_gpu_w);
-}
-
-void
-wc__predict_open_loop_note(const wc_law_point *lp, int tp, double m, double node_w, char (*list)[WC_WARNING_LEN],
-                           int *n)
-{
-	const double top = ceil(m + 12.0 * sqrt(m) + 6.0);
-	if (!(m > 0.0) || !(node_w > 0.0) || top > 4096.0)
-		return; /* idle, or so many running that the spread is under 1 % */
-	/* GSL's Poisson probabilities, over the counts within 12 standard
-	 * deviations of m (the rest weigh under 1e-30); k = 0 draws no
-	 * dynamic power. Asked on every open-loop answer: no more terms than
-	 * that window. */
-	double d = 0.0;
-	for (unsigned k = (unsigned)fmax(1.0, floor(m - 12.0 * sqrt(m))); k <= (unsigned)top; k++)
-		d += gsl_ran_poisson_pdf(k, m) * wc_law_point_dynamic(lp, k);
-	const double mean_w = tp * (lp->p0 + wc_law_point_mix(lp, d, m));
-	if (mean_w <= 0.95 * node_w)
-		wc_warnings_add(list, n, "rate: this is the law at the mean of %.3g running; Poisson arrivals run none %.0f %% "
-		                "of the time and the law is concave, so the mean is nearer %.1f W (%.0f %% less); `wattcast "
-		                "envelope --poisson` simulates it (docs/capacity.md)",
-		                m, 100.0 * exp(-m), mean_w, 100.0 * (1.0 - mean_w / node_w));
 }
 
 void

@@ -67,9 +67,7 @@ capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_predict
 		return 0;
 	}
 	*max_fit = cap->max_concurrency_fit;
-	/* the headline's power at the count that runs (an open loop's solved
-	 * n; fewer than asked when the KV cache is full) */
-	r->q.config.running = cap->value[WC_CAPQ_RUNNING];
+	wc_predict_take_running(&r->q, cap); /* the headline's power is the capacity answer's */
 	return 0;
 }
 

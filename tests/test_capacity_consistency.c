@@ -52,8 +52,10 @@ one(const wc_predictor *pr, const char *profile, const cfg *k)
 	q.config.request_rate = k->rate;
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 	/* The headline is asked at the running count the capacity answer
-	 * says runs (the solved n of an open loop, the effective count). */
-	q.config.running = cap.value[WC_CAPQ_RUNNING];
+	 * says runs (the solved n of an open loop, the effective count), an
+	 * open loop's averaged over its Poisson count as the CLI and the
+	 * server ask it. */
+	wc_predict_take_running(&q, &cap);
 	CHECK_INT(wc_predict_inference(pr, &q, &head, &err), WC_OK);
 	double P = head.power.node_power_w, n = cap.value[WC_CAPQ_RUNNING], tol = 1e-9 * P;
 	fprintf(stderr, "%s %s %s n=%g in=%g: headline %.3f W, energy per hour %.6f kWh\n", profile, k->platform,

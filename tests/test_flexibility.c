@@ -251,7 +251,7 @@ board_limit(void)
 	CHECK_INT(wc_predict_capacity(pr, &lim, NAN, NAN, &cap, &err), WC_OK);
 	CHECK(cap.value[WC_CAPQ_POWER] <= 400 * (1 + 1e-6) && cap.value[WC_CAPQ_POWER] > 399);
 	CHECK(cap.value[WC_CAPQ_LATENCY] > free_latency); /* a lower clock is slower */
-	lim.config.running = cap.value[WC_CAPQ_RUNNING];
+	wc_predict_take_running(&lim, &cap);
 	lim.want_interval = 1;
 	CHECK_INT(wc_predict_inference(pr, &lim, &out, &err), WC_OK);
 	CHECK(out.power.per_gpu_power_w <= 400 * (1 + 1e-6));
@@ -316,7 +316,9 @@ board_limit(void)
 	wc_params_clear(&p);
 }
 
-/* The capacity answer's per-GPU power and throughput of `q` locked at `mhz`. */
+/* The capacity answer's per-GPU power and throughput of `q` locked at
+ * `mhz`: an open loop's steady power at its mean count, which the clock
+ * rules settle on (docs/capacity.md, "Clocks and power caps"). */
 static void
 at_clock(const wc_predictor *pr, const wc_inference_query *q, double mhz, double *p, double *x)
 {
@@ -324,6 +326,7 @@ at_clock(const wc_predictor *pr, const wc_inference_query *q, double mhz, double
 	wc_capacity_prediction cap;
 	wc_error err;
 	at.config.sm_clock_mhz = mhz;
+	at.steady_count = 1;
 	CHECK_INT(wc_predict_capacity(pr, &at, NAN, NAN, &cap, &err), WC_OK);
 	*p = cap.value[WC_CAPQ_POWER] / at.config.tp;
 	*x = cap.value[WC_CAPQ_THROUGHPUT];

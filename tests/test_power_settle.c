@@ -31,7 +31,7 @@ node_power(const wc_predictor *pr, const char *platform, const char *model, int 
 	    (cap_w <= 0 || wc_predict_power_cap(pr, &q, cap_w, &q.config.sm_clock_mhz, &err) == WC_OK) &&
 	    wc_predict_board_limit(pr, &q, &err) == WC_OK &&
 	    wc_predict_capacity(pr, &q, NAN, NAN, cap, &err) == WC_OK) {
-		q.config.running = cap->value[WC_CAPQ_RUNNING];
+		wc_predict_take_running(&q, cap);
 		if (wc_predict_inference(pr, &q, out, &err) == WC_OK)
 			w = out->power.node_power_w;
 	}
