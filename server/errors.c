@@ -7,6 +7,7 @@
 #include "server_internal.h"
 
 #include "data/fileio.h"
+#include "models/catalog.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -264,5 +265,15 @@ wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ..
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	wc_api_error_set(e, 422, "invalid_value", field, "%s: %s, got %s", field + 1, what, wc_api_num_text(got, v));
+	return -1;
+}
+
+int
+wc_api_unknown_model(wc_api_error *e, const char *name, const char *instead)
+{
+	const wc_model_info *typo = wc_model_suggest(name);
+	wc_api_error_set(e, 404, "unknown_model", "/model", "model: unknown model \"%.*s\"%s%s%s (see GET /v1/models, "
+	                 "or %s)", (int)wc_utf8_prefix(name, 64), name, typo ? ": did you mean " : "",
+	                 typo ? typo->name : "", typo ? "?" : "", instead);
 	return -1;
 }

@@ -133,11 +133,8 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	const json_t *w = json_object_get(obj, "weights");
 	wc_error me;
 	int rc = wc_model_name_apply(name, w && !json_is_null(w), &q->config, &me);
-	const wc_model_info *typo = rc == WC_ENOTFOUND ? wc_model_suggest(name) : NULL; /* as the CLI's */
 	if (rc == WC_ENOTFOUND)
-		wc_api_error_set(e, 404, "unknown_model", "/model", "model: unknown model \"%.*s\"%s%s%s (see GET /v1/models, "
-		                 "or give its active_params_b beside it)", (int)wc_utf8_prefix(name, 64), name,
-		                 typo ? ": did you mean " : "", typo ? typo->name : "", typo ? "?" : "");
+		wc_api_unknown_model(e, name, "give its active_params_b beside it");
 	else if (rc != WC_OK)
 		wc_api_error_set(e, 422, "conflicting_fields", "/weights", "%s", me.msg);
 	else

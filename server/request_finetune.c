@@ -122,13 +122,8 @@ parse_model(const json_t *item, wc_ft_config *c, wc_api_error *e)
 		if (!json_is_string(model))
 			return fail(e, "wrong_type", "/model", "expected a string, got %s", wc_json_type_name(model), 0);
 		const wc_model_info *m = wc_model_lookup(json_string_value(model));
-		if (!m) {
-			wc_api_error_set(e, 404, "unknown_model", "/model",
-			                 "model: unknown model \"%.*s\" (see GET /v1/models, or give active_params_b, "
-			                 "layers and d_model)", (int)wc_utf8_prefix(json_string_value(model), 64),
-			                 json_string_value(model));
-			return -1;
-		}
+		if (!m)
+			return wc_api_unknown_model(e, json_string_value(model), "give active_params_b, layers and d_model");
 		wc_ft_config_from_model(c, m);
 		c->model_name = json_string_value(model);
 		return 0;

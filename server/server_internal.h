@@ -108,6 +108,12 @@ const char *wc_api_num_text(char buf[32], double v);
  *  so that the CLI and every route say the same. Returns -1. */
 int wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/** 404 `unknown_model` at /model: `name` is no catalog model. Every route
+ *  that takes a model refuses it in these words, with the catalog entry it
+ *  is likely a typo of (wc_model_suggest, as the CLI's refusal;
+ *  docs/http-api.md, "Errors") and `instead`, how that route takes a
+ *  model of one's own. Returns -1. */
+int wc_api_unknown_model(wc_api_error *e, const char *name, const char *instead);
 /** The seed at obj[key], when present: a JSON integer 0..2^63-1 (as the
  *  CLI's --seed), or a whole number up to 2^53 written otherwise; 422
  *  naming /key else. Returns 0 or -1. */

@@ -132,6 +132,41 @@ same_answer(const char *model, const char *weights, const char *want_weights, co
 	http_reply_free(&r);
 }
 
+/* Every route that takes a model refuses a typo of a catalog name as the
+ * inference route does: 404 unknown_model at /model, naming the entry it
+ * is likely a typo of (fine-tuning said only "unknown model"). */
+static void
+typo_everywhere(void)
+{
+	static const struct { const char *path, *body; } routes[] = {
+		{ "/v1/predict/inference", "{\"platform\":\"H100\",\"model\":\"Lama-3.1-8B\",\"concurrency\":8}" },
+		{ "/v1/predict/flexibility", "{\"platform\":\"H100\",\"model\":\"Lama-3.1-8B\"}" },
+		{ "/v1/predict/finetune", "{\"method\":\"full\",\"model\":\"Lama-3.1-8B\",\"seq_len\":10,\"micro_batch\":8}" },
+		{ "/v1/forecast/envelope", "{\"platform\":\"H100\",\"model\":\"Lama-3.1-8B\",\"workload\":{\"type\":"
+		                          "\"closed\",\"concurrency\":16},\"horizon_s\":30}" },
+		{ "/v1/plan/budget", "{\"platform\":\"H100\",\"model\":\"Lama-3.1-8B\",\"workload\":{\"type\":"
+		                    "\"closed\",\"concurrency\":16},\"horizon_s\":30,\"budget_w\":5000}" },
+		{ "/v1/predict/finetune/batch", "[{\"method\":\"full\",\"model\":\"Lama-3.1-8B\",\"seq_len\":10,"
+		                               "\"micro_batch\":8}]" },
+	};
+	for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+		http_reply r;
+		http_post_json(h, url(routes[i].path), routes[i].body, &r);
+		int batch = strstr(routes[i].path, "/batch") != NULL;
+		const json_t *err = batch ? json_object_get(json_array_get(json_object_get(r.json, "results"), 0), "error")
+		                          : json_object_get(r.json, "error");
+		CHECK_INT(batch ? 200 : r.status, batch ? 200 : 404);
+		CHECK_STR(json_string_value(json_object_get(err, "code")), "unknown_model");
+		CHECK_STR(json_string_value(json_object_get(err, "field")), batch ? "/0/model" : "/model");
+		const char *msg = json_string_value(json_object_get(err, "message"));
+		CHECK(msg && strstr(msg, "model: unknown model \"Lama-3.1-8B\": did you mean Llama-3.1-8B? (see GET "
+		                         "/v1/models, or give") == msg);
+		if (!(msg && strstr(msg, "did you mean Llama-3.1-8B?")))
+			fprintf(stderr, "  %s: %s\n", routes[i].path, msg ? msg : "(no message)");
+		http_reply_free(&r);
+	}
+}
+
 int
 main(void)
 {
@@ -164,6 +199,7 @@ main(void)
 		CHECK_CONTAINS(http_error_str(&t, "message"), "model: unknown model \"Lama-3.1-8B\": did you mean "
 		                                              "Llama-3.1-8B? (see GET /v1/models");
 		http_reply_free(&t);
+		typo_everywhere();
 		same_answer("Qwen/Qwen3-30B-A3B-Instruct-2507", "bf16", "bf16", NULL);
 		/* published in MXFP4 (61 GB): bf16 was assumed (234 GB), and one
 		 * B200 holding the run ML.ENERGY measured was refused; given
