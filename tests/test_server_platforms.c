@@ -3,7 +3,8 @@
  * for the profile asked, the set's levels first, then each catalog board
  * the set has no level of; each with its board's datasheet facts and
  * whether a level or the datasheet answers it, as the inference answer's
- * level_source says. Served side by side, ?profile=NAME picks the set.
+ * level_source says, and whether its board is PCIe-only or limited as a
+ * module. Served side by side, ?profile=NAME picks the set.
  */
 #include "data/data.h"
 #include "models/catalog.h"
@@ -112,6 +113,23 @@ test_facts(void)
 		CHECK_NEAR(http_json_num(o, "max_sm_clock_mhz"), pi->max_sm_clock_mhz, 0);
 		CHECK(strcmp(json_string_value(json_object_get(o, "board")), "L40S") == 0);
 	}
+	/* every entry says whether its board is PCIe-only and whether its
+	 * limit is a module's, as the catalog does (both were absent, so a
+	 * planner could not see either over HTTP) */
+	size_t i;
+	json_array_foreach(list, i, o) {
+		const char *board = json_string_value(json_object_get(o, "board"));
+		const wc_platform_info *bi = board ? wc_platform_lookup(board) : NULL;
+		const json_t *pcie = json_object_get(o, "pcie_only"), *module = json_object_get(o, "module_limit");
+		CHECK(bi ? json_is_boolean(pcie) && json_is_boolean(module) : json_is_null(pcie) && json_is_null(module));
+		if (bi)
+			CHECK(json_is_true(pcie) == (bi->pcie_only != 0) && json_is_true(module) == (bi->module_limit != 0));
+	}
+	CHECK(json_is_true(json_object_get(find(list, "L40S"), "pcie_only")));
+	CHECK(json_is_false(json_object_get(find(list, "L40S"), "module_limit")));
+	CHECK(json_is_true(json_object_get(find(list, "GH200"), "module_limit")));
+	CHECK(json_is_false(json_object_get(find(list, "GH200"), "pcie_only")));
+	CHECK(json_is_false(json_object_get(find(list, "H100"), "pcie_only")));
 	http_reply_free(&r);
 	http_expect_error(h, "GET", "/v1/platforms?profile=nope", NULL, NULL, 422, "unknown_profile", "/profile");
 	/* empty, as an empty string in a body: invalid, not an unknown name */
