@@ -9,9 +9,10 @@
  * new answer replaces whatever the slot held. Each slot has its own lock,
  * so workers only wait for one another on the same slot.
  */
-#include "server_internal.h"
+#include "state_internal.h"
 #include "models/grow.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

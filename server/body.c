@@ -5,7 +5,7 @@
  * line and column; duplicate keys refused). CivetWeb's max_request_size
  * bounds the headers only, so the body limit lives here.
  */
-#include "server_internal.h"
+#include "http_internal.h"
 
 #include <civetweb.h>
 #include <stdlib.h>

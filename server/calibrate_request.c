@@ -13,7 +13,7 @@
  * catalog model), running, mean_power_w, idle_power_w, weights, kv_cache,
  * sm_clock_mhz, run_id.
  */
-#include "server_internal.h"
+#include "requests_internal.h"
 #include "models/limits.h"
 
 #include "data/data.h"

@@ -8,7 +8,7 @@
  * a zombie.
  */
 #define _GNU_SOURCE /* posix_spawn_file_actions_addclosefrom_np */
-#include "server_internal.h"
+#include "requests_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -15,7 +15,7 @@
  * connection. It does so only for an overdue body, under the lock the
  * reader needs to disarm: the socket cannot be closed meanwhile.
  */
-#include "server_internal.h"
+#include "http_internal.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>

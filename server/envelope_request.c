@@ -5,7 +5,7 @@
  * pointer of the field. The work bound (413) is charged by the route
  * (route_envelope.c) once the power map is bound.
  */
-#include "server_internal.h"
+#include "requests_internal.h"
 
 #include "data/data.h"
 

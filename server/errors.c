@@ -4,7 +4,7 @@
  * `field` is a JSON pointer (RFC 6901) into the request body; malformed
  * JSON carries "line" and "column" instead.
  */
-#include "server_internal.h"
+#include "api_error_internal.h"
 
 #include "data/fileio.h"
 #include "models/catalog.h"

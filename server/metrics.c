@@ -5,7 +5,7 @@
  * load time. Handlers update plain atomic counters (relaxed: each counter
  * is independent); rendering reads them without locks.
  */
-#include "server_internal.h"
+#include "routes_internal.h"
 
 #include "data/data.h"
 

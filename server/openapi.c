@@ -8,7 +8,7 @@
  * server, and compare the served bytes with the file in the source tree,
  * so the document cannot drift from the code or from the build.
  */
-#include "server_internal.h"
+#include "routes_internal.h"
 
 #include <string.h>
 

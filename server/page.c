@@ -9,7 +9,7 @@
  * is static: it talks to the JSON API with fetch, so serving it needs
  * nothing but these bytes and adds no library.
  */
-#include "server_internal.h"
+#include "routes_internal.h"
 
 #include <civetweb.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  * the connection, so a thread-local flag tells the second whether the
  * first already answered.
  */
-#include "server_internal.h"
+#include "http_internal.h"
 
 #include <civetweb.h>
 #include <stdio.h>

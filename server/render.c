@@ -1,6 +1,6 @@
 /* JSON form of predictions (one format for the REST API and the CLI). */
 #include "server/server.h"
-#include "server_internal.h"
+#include "render_internal.h"
 #include "models/evaluate.h"
 
 #include <jansson.h>

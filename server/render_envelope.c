@@ -7,7 +7,7 @@
  * wanted but could not answer).
  */
 #include "server/server.h"
-#include "server_internal.h"
+#include "render_internal.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* JSON form of fine-tuning predictions (one format for the REST API and
  * `wattcast predict finetune --json`; docs/http-api.md). */
 #include "server/server.h"
-#include "server_internal.h"
+#include "render_internal.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * /v1/predict/flexibility"): one format for the REST API and `wattcast
  * predict flexibility --json`. */
 #include "server/server.h"
-#include "server_internal.h"
+#include "render_internal.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -12,7 +12,7 @@
  * and architecture (explicit facts, alone or over the catalog's); profile
  * (the parameter set to answer from; absent = the default).
  */
-#include "server_internal.h"
+#include "requests_internal.h"
 
 #include "data/data.h"
 #include "models/catalog.h"

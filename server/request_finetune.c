@@ -9,7 +9,8 @@
  * seq_len, grad_accum, gpus, data_parallel, lora_rank, checkpointing,
  * tokens_per_step, steps, platform; profile (docs/http-api.md, "Profiles").
  */
-#include "server_internal.h"
+#include "render_internal.h"
+#include "requests_internal.h"
 
 #include "data/data.h"
 #include "models/catalog.h"
@@ -231,7 +232,7 @@ wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 	wc_error err;
 	json_t *out = NULL;
 	const wc_state *st;
-	/* Worker stacks are small (server_internal.h): the prediction, with
+	/* Worker stacks are small (http_internal.h): the prediction, with
 	 * its warnings, lives on the heap. */
 	wc_finetune_prediction *pred = malloc(sizeof *pred);
 	if (!pred) {

@@ -5,7 +5,8 @@
  * per line and, with Nagle's algorithm, can stall a keep-alive client on
  * delayed ACKs. Content-Length is always sent (keep-alive needs it).
  */
-#include "server_internal.h"
+#include "render_internal.h"
+#include "http_internal.h"
 
 #include <civetweb.h>
 #include <pthread.h>

@@ -6,7 +6,8 @@
  * whole batch document ("/3/tp"), so it can be resolved as is. POST
  * /v1/predict/finetune/batch is the same over fine-tuning requests.
  */
-#include "server_internal.h"
+#include "requests_internal.h"
+#include "routes_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

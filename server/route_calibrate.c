@@ -11,7 +11,8 @@
  * doubles back) and the body (17 digits); it answers the route's JSON, or
  * the library's refusal, which is mapped here onto the field at fault.
  */
-#include "server_internal.h"
+#include "requests_internal.h"
+#include "routes_internal.h"
 #include "models/limits.h"
 
 #include "data/data.h"

@@ -7,7 +7,9 @@
  * Work beyond the server's bounds is 413 with the field to lower.
  * Results live on the heap: handlers run on small worker stacks.
  */
-#include "server_internal.h"
+#include "render_internal.h"
+#include "requests_internal.h"
+#include "routes_internal.h"
 
 #include "models/limits.h"
 

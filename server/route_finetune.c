@@ -4,7 +4,8 @@
  * POST /v1/predict/finetune/batch: an array of them, answered in order
  * like /v1/predict/batch (docs/http-api.md).
  */
-#include "server_internal.h"
+#include "requests_internal.h"
+#include "routes_internal.h"
 
 void
 wc_route_predict_finetune(wc_request *req, wc_response *res)

@@ -5,7 +5,9 @@
  * out (the object `wattcast predict flexibility --json` prints;
  * docs/http-api.md).
  */
-#include "server_internal.h"
+#include "render_internal.h"
+#include "requests_internal.h"
+#include "routes_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,8 @@
  * state), GET /v1/models (the catalog, precomputed at start-up),
  * GET /v1/health, and the benchmark's baseline GET /v1/bench/trivial.
  */
-#include "server_internal.h"
+#include "render_internal.h"
+#include "routes_internal.h"
 
 #include "data/data.h"
 

@@ -7,7 +7,7 @@
  * planner's dropdown can offer every board and the clock range a locked
  * clock is checked against is readable (docs/http-api.md, "Limits").
  */
-#include "server_internal.h"
+#include "routes_internal.h"
 
 #include "models/catalog.h"
 #include "models/evaluate.h"

@@ -3,7 +3,8 @@
  * (the same JSON object as `wattcast predict inference --json`), from the
  * profile the request names.
  */
-#include "server_internal.h"
+#include "requests_internal.h"
+#include "routes_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * keeps routes anchored and lets one place answer 404 and 405 (with Allow)
  * in the API's JSON shape. New endpoints are one line in `routes`.
  */
-#include "server_internal.h"
+#include "routes_internal.h"
 
 #include <civetweb.h>
 #include <malloc.h>

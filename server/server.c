@@ -3,7 +3,7 @@
  * swap parameter states on reload, and stop gracefully (drain requests in
  * flight, then mg_stop, which joins every worker).
  */
-#include "server_internal.h"
+#include "routes_internal.h"
 #include "models/grow.h"
 #include "models/limits.h"
 

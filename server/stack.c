@@ -15,7 +15,7 @@
  * AddressSanitizer is told of each switch (its fiber interface), or it
  * would take the new stack for an overflow of the old one.
  */
-#include "server_internal.h"
+#include "http_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * freed by whoever drops the last reference (C11 atomics), so a reload
  * never disturbs a request that is still using the previous set.
  */
-#include "server_internal.h"
+#include "state_internal.h"
 
 #include "data/data.h"
 

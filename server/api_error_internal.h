@@ -1,0 +1,71 @@
+/*
+ * Private to server/: the API's errors before they become an answer
+ * (errors.c; docs/http-api.md, "Errors"), and the helpers that quote
+ * client text in their messages and name fields by JSON pointer.
+ */
+#ifndef WC_SERVER_API_ERROR_INTERNAL_H
+#define WC_SERVER_API_ERROR_INTERNAL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/server.h"
+
+/** An API error before it becomes an HTTP body (or a batch item). `field`
+ *  is a JSON pointer relative to the validated item ("" = the item itself);
+ *  has_field = 0 leaves it out of the answer. */
+typedef struct {
+	int status;
+	const char *code;
+	int has_field;
+	char field[160];
+	char message[WC_ERROR_MSG_MAX];
+	int line, column; /* > 0 for malformed JSON */
+} wc_api_error;
+
+void wc_api_error_set(wc_api_error *e, int status, const char *code, const char *field,
+                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/** 422 `wrong_type` at `field`: "NAME: expected WANT, got TYPE". Returns -1. */
+int wc_api_wrong_type(wc_api_error *e, const char *field, const char *want, const json_t *got);
+/** 422 invalid_value on the first member of `obj` that is the empty
+ *  string (field `at`/key); 0 when none is. */
+int wc_api_check_nonempty(const json_t *obj, const char *at, wc_api_error *e);
+/** Every key of the object `obj` must be in `known` or `more` (NULL-ended
+ *  lists; `more` may be NULL): the first other one is refused with 422
+ *  `unknown_field` at the JSON pointer `at` + key. Returns 0 or -1. */
+int wc_api_check_fields(const json_t *obj, const char *at, const char *const *known,
+                        const char *const *more, wc_api_error *e);
+/** `v` as the shortest text that reads back as the same double
+ *  (wc_num_text; docs/http-api.md, "Errors"). */
+const char *wc_api_num_text(char buf[32], double v);
+/** 422 `invalid_value` at `field`: "NAME: WHAT, got V", WHAT formatted
+ *  from `fmt` and V printed in full (wc_api_num_text). A limit of
+ *  models/limits.h is worded as the predictor words it (predict/capacity.c)
+ *  so that the CLI and every route say the same. Returns -1. */
+int wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/** 404 `unknown_model` at /model: `name` is no catalog model. Every route
+ *  that takes a model refuses it in these words, with the catalog entry it
+ *  is likely a typo of (wc_model_suggest, as the CLI's refusal;
+ *  docs/http-api.md, "Errors") and `instead`, how that route takes a
+ *  model of one's own. Returns -1. */
+int wc_api_unknown_model(wc_api_error *e, const char *name, const char *instead);
+/** The seed at obj[key], when present: a JSON integer 0..2^63-1 (as the
+ *  CLI's --seed), or a whole number up to 2^53 written otherwise; 422
+ *  naming /key else. Returns 0 or -1. */
+int wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e);
+/** Bytes of `s` to keep so that at most `max` remain without cutting a
+ *  UTF-8 character (for "%.*s" quotes of client text in messages). */
+size_t wc_utf8_prefix(const char *s, size_t max);
+/** Make `s` valid UTF-8 in place: a character cut at the end is dropped,
+ *  any other invalid byte becomes '?'. */
+void wc_utf8_repair(char *s);
+/** Append `key` to a JSON pointer, escaping '~' and '/' (RFC 6901); a key
+ *  that does not fit is cut between characters. */
+void wc_json_pointer_append(char *ptr, size_t cap, const char *key);
+/** New reference: {"status", "code", "message", "field"?, "line"?, "column"?}
+ *  with `prefix` put in front of the field (a batch item's "/3"). */
+json_t *wc_api_error_json(const wc_api_error *e, const char *prefix);
+
+#endif
