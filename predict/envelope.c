@@ -248,6 +248,12 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 		                           sizeof out->clock_low_note);
 	}
 	free(tmp);
+	if (rc == WC_OK) { /* to bind again at the clock the board's limit settles at (envelope_settle.c) */
+		out->params = p;
+		out->config = *c;
+		if ((out->has_response = response != NULL))
+			out->response = *response;
+	}
 	return rc;
 }
 

@@ -216,6 +216,10 @@ typedef struct {
 	wc_envelope_summary fleet;   /* the aggregate (= server when fleet_size 1) */
 	wc_envelope_band fleet_band;
 	double fleet_peak_w;         /* largest aggregate sample over every replica */
+	/* The SM clock the run served and drew at when the board's power
+	 * limit settled it for the workload's steady load, as `predict`
+	 * settles it (docs/envelopes.md, "Board limit"); 0: the clock asked. */
+	double service_clock_mhz;
 	int replicas;
 	char service_source[48], power_source[48];
 	int n_warnings;

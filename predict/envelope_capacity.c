@@ -57,6 +57,7 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	store->hw = b.hw;
 	/* A locked clock paces the compute-bound terms as in predict/capacity.c. */
 	store->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
+	snprintf(store->clock_board, sizeof store->clock_board, "%s", c->platform);
 	store->tp = c->tp;
 	store->reserve = wc_predict_memory_reserve(p, c);
 	store->context_tokens = c->arch->context_tokens;
@@ -89,4 +90,20 @@ wc__capacity_service_times(wc_capacity_service_store *store, const char *source,
 	out->ctx = store;
 	out->context_tokens = store->context_tokens;
 	snprintf(out->source, sizeof out->source, "%s", source);
+}
+
+int
+wc__capacity_service_at_clock(const wc_service_times *st, double sm_clock_mhz, wc_capacity_service_store *copy,
+                              wc_service_times *out)
+{
+	if (!st || st->decode_step_s != capacity_decode)
+		return 0;
+	if (!copy)
+		return 1;
+	*copy = *(const wc_capacity_service_store *)st->ctx;
+	/* as wc_capacity_service and the stand-in pace a locked clock */
+	copy->hw.clock_ratio = wc_capacity_clock_ratio(copy->clock_board, sm_clock_mhz);
+	*out = *st;
+	out->ctx = copy;
+	return 1;
 }

@@ -22,6 +22,33 @@
  *  (predict/envelope_capacity.c), named `source`: the fitted level and the
  *  stand-in share them. */
 void wc__capacity_service_times(wc_capacity_service_store *store, const char *source, wc_service_times *out);
+/** 1 when `st` is the capacity model's (fitted or stand-in), then (unless
+ *  `copy` is NULL) `out` is the same service at `sm_clock_mhz` (0: free),
+ *  reading `copy`; 0 for service times made otherwise. */
+int wc__capacity_service_at_clock(const wc_service_times *st, double sm_clock_mhz, wc_capacity_service_store *copy,
+                                  wc_service_times *out);
+
+/** The board's limit as a clock (docs/envelopes.md, "Board limit"): when
+ *  it binds for the workload's steady load, the service times and the
+ *  power map at the clock `predict` settles at there. */
+typedef struct {
+	int settled;            /* 1: `st` and `pm` are at clock_mhz; 0: the run's own */
+	double clock_mhz;       /* the settled clock */
+	double law_w, limit_w;  /* per GPU: the law at the clock asked, and the limit */
+	double rate;            /* the steady load: requests/s (open loop), else 0 */
+	double clients;         /* ... or its clients (closed loop) */
+	wc_capacity_service_store cs;
+	wc_service_times st;
+	wc_power_map_law law;
+	wc_power_map pm;
+} wc__envelope_settled;
+
+/** Settle `s` for the run (s->settled 0 when the limit does not bind, the
+ *  workload is an n(t) or a closed loop with a think time, or the service
+ *  times or power map were not bound from a parameter set). Fails only
+ *  when out of memory. */
+int wc__envelope_settle(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
+                        const wc_envelope_options *o, wc__envelope_settled *s, wc_error *err);
 
 /* ------------------------------------------------------------ random */
 

@@ -45,6 +45,15 @@ typedef struct {
 	char precision_note[256]; /* a precision without a term ("" none): the power answer's words */
 	char clock_note[256];     /* a clock asked beyond the calibration ("" none): the power answer's words */
 	char clock_low_note[256]; /* a clock below half the top clock ("" none): the power answer's words */
+	/* What wc_power_map_from_law bound it from (params NULL: a map made
+	 * otherwise): an envelope settles the clock under the board's limit
+	 * from them as `predict` does and binds the map again at that clock
+	 * (docs/envelopes.md, "Board limit"). Borrowed: the parameter set,
+	 * and what the configuration's pointers name, must outlive the map. */
+	const wc_params *params;
+	wc_config config;
+	int has_response;
+	wc_response_params response;
 } wc_power_map;
 
 /** Storage of the law-based map (the frozen law bound to a configuration). */
@@ -60,7 +69,8 @@ typedef struct {
  *  max(0, A - D(n)); for other laws a constant increment
  *  response->prefill_ratio times the law's dynamic power at n = 32. The
  *  power never exceeds the platform's board limit (catalog max_power_w).
- *  `store` must outlive `out`. */
+ *  `store` must outlive `out`, and `p` and the strings and architecture
+ *  `c` points to must too (out->params, out->config). */
 int wc_power_map_from_law(const wc_params *p, const wc_config *c,
                           const wc_response_params *response, wc_power_map_law *store,
                           wc_power_map *out, wc_error *err);

@@ -31,6 +31,7 @@ typedef struct {
 	double *band_w[2], *band_n[2];  /* replicas x n_bins */
 	double *peak;                   /* per replica: largest bin of the fleet trace */
 	double *waiting;                /* per replica: requests waiting at the end, per server */
+	const wc__envelope_settled *settled; /* the clock the board's limit settled (settled 0: none) */
 } run_state;
 
 typedef struct {
@@ -332,16 +333,27 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	char note[WC_WARNING_LEN];
 	if (wc__envelope_queue_note(rs->w, rs->o->max_running, waiting, note, sizeof note))
 		WC_WARN(out, "%s", note);
-	/* The limit holds the power, not the speed (docs/envelopes.md, "Board
-	 * limit"): where the law at the mean load is above it, a GPU lowers
-	 * its clock and predict answers at that clock; the simulation served
-	 * at the clock asked. A series has no service to slow. */
+	/* The limit holds the power by the clock, which paces the service too
+	 * (docs/envelopes.md, "Board limit"): settled, the run served and drew
+	 * at predict's clock for the steady load; not (predict could not
+	 * answer the load, a think time, an n(t)), the law at the mean load
+	 * above it says the service kept the clock asked. */
+	const wc__envelope_settled *set = rs->settled;
 	const double n_mean = out->server.mean_running.value, law_w = rs->pm->idle_w +
 	                      (n_mean > 0.0 ? rs->pm->dynamic_w(rs->pm->ctx, n_mean) : 0.0);
-	if (rs->w->kind != WC_ENVELOPE_SERIES && rs->pm->max_w > 0.0 && law_w > rs->pm->max_w * (1.0 + 1e-9))
+	if (set->settled && set->rate > 0.0)
+		WC_WARN(out, "platform: the law gives %.1f W per GPU at the steady %.3g requests/s, above the board's %.0f W "
+		        "limit: the run served and drew at %.0f MHz, the clock predict settles at (docs/envelopes.md)",
+		        set->law_w, set->rate, set->limit_w, set->clock_mhz);
+	else if (set->settled)
+		WC_WARN(out, "platform: the law gives %.1f W per GPU for %.3g clients, above the board's %.0f W limit: the "
+		        "run served and drew at %.0f MHz, the clock predict settles at (docs/envelopes.md)", set->law_w,
+		        set->clients, set->limit_w, set->clock_mhz);
+	else if (rs->w->kind != WC_ENVELOPE_SERIES && rs->pm->max_w > 0.0 && law_w > rs->pm->max_w * (1.0 + 1e-9))
 		WC_WARN(out, "platform: the law draws %.1f W per GPU at the mean %.3g running, above the %.0f W board limit: "
 		        "power is held there, but service keeps the clock asked, so tokens/s run high and J/token low "
 		        "beside predict (docs/envelopes.md)", law_w, n_mean, rs->pm->max_w);
+	out->service_clock_mhz = set->settled ? set->clock_mhz : 0.0;
 	/* An n(t) runs from the warm-up's start, a step each dt_s: say where
 	 * it and the simulated window part, which nothing else shows. */
 	const wc_envelope_workload *w = rs->w;
@@ -487,9 +499,25 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 	int rc;
 	memset(out, 0, sizeof *out);
 	if ((rc = check_inputs(w, st, pm, o_asked, err)) ||
-	    (rc = wc__envelope_kv_cap(w, st, o_asked, &eff, kv_note, sizeof kv_note, err)) ||
-	    (rc = setup(&rs, &table, err)))
+	    (rc = wc__envelope_kv_cap(w, st, o_asked, &eff, kv_note, sizeof kv_note, err)))
 		return rc;
+	/* On the heap: server handler stacks are small. */
+	wc__envelope_settled *set = malloc(sizeof *set);
+	if (!set)
+		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
+	if ((rc = wc__envelope_settle(w, st, pm, o_asked, set, err)) != WC_OK) {
+		free(set);
+		return rc;
+	}
+	rs.settled = set;
+	if (set->settled) {
+		rs.st = &set->st;
+		rs.pm = &set->pm;
+	}
+	if ((rc = setup(&rs, &table, err)) != WC_OK) {
+		free(set);
+		return rc;
+	}
 	if (alloc_slots(&rs) != WC_OK)
 		rc = wc_error_set(err, WC_ENOMEM, "envelope: out of memory (%d replicas x %zu bins)",
 		                  o->replicas, rs.n_bins);
@@ -515,5 +543,6 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 	}
 	free_slots(&rs);
 	free(table);
+	free(set);
 	return rc;
 }

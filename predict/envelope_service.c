@@ -59,6 +59,7 @@ wc_roofline_standin_init(wc_capacity_service_store *s, const wc_config *c, wc_er
 	s->tp = c->tp;
 	s->hw = wc_capacity_hw_datasheet(pi->name, pi->bandwidth_tb_s, pi->bf16_tflops, pi->memory_gb);
 	s->hw.clock_ratio = wc_capacity_clock_ratio(pi->name, c->sm_clock_mhz);
+	snprintf(s->clock_board, sizeof s->clock_board, "%s", pi->name);
 	s->point = (wc_capacity_point){ .eta = WC_STANDIN_BW_EFFICIENCY, .t0 = WC_STANDIN_STEP_OVERHEAD_S,
 		                        .t1 = 0.0, .etac = WC_STANDIN_FLOPS_EFFICIENCY, .tau = 0.0 };
 	return WC_OK;

@@ -49,6 +49,7 @@ typedef struct {
 	 * one warning line; "" for a fitted level. */
 	char transfer_note[WC_WARNING_LEN];
 	int context_tokens; /* the model's (models/catalog.h); 0 = unknown */
+	char clock_board[WC_NAME_MAX]; /* the board whose clock range paces hw.clock_ratio */
 } wc_capacity_service_store;
 
 /** The stand-in (docs/envelopes.md, "Service times"): the capacity

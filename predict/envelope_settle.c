@@ -1,0 +1,108 @@
+/*
+ * The board's power limit as a clock for envelopes (docs/envelopes.md,
+ * "Board limit"): a GPU holds its power under its limit by lowering its
+ * clock, which slows its service as well. Where the limit binds for the
+ * workload's steady load, the envelope serves and draws at the clock
+ * `predict inference` settles at for that load -- found by predict's own
+ * calls (wc_predict_board_limit, wc_predict_capacity_sustained;
+ * docs/capacity.md, "The board's power limit"), not a rule of its own --
+ * and binds its service times and power map again at that clock.
+ */
+#include "envelope_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predict/capacity_predict.h"
+#include "predict/predict.h"
+
+/* The most the map can draw per GPU: the law's highest dynamic power
+ * up to the engine's limit plus the larger prefill term. At or under the
+ * limit nothing can bind, and no predictor is built. */
+static double
+map_top_w(const wc_power_map *pm, int max_running)
+{
+	double top = 0.0;
+	for (int n = 1; n <= max_running; n++) {
+		double d = pm->dynamic_w(pm->ctx, (double)n);
+		if (d > top) /* not fmax: a NaN is the simulation's to refuse */
+			top = d;
+	}
+	return pm->idle_w + top + fmax(pm->prefill_w, pm->prefill_level_w);
+}
+
+/* The clock `predict inference` answers the workload's steady load at:
+ * its mean lengths, and its mean arrival rate over the simulated window
+ * (open loop, the engine's limit as --concurrency) or its clients (closed
+ * loop, as --concurrency). q->config.sm_clock_mhz gets it. */
+static int
+predict_clock(const wc_predictor *pr, wc_inference_query *q, wc_error *err)
+{
+	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
+	if (!cap)
+		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
+	int rc = wc_predict_clock_check(wc_predictor_params(pr), &q->config, err);
+	if (rc == WC_OK)
+		rc = wc_predict_board_limit(pr, q, err);
+	if (rc == WC_OK)
+		rc = wc_predict_capacity(pr, q, NAN, NAN, cap, err);
+	if (rc == WC_OK)
+		rc = wc_predict_capacity_sustained(pr, q, cap, err);
+	free(cap);
+	return rc;
+}
+
+int
+wc__envelope_settle(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
+                    const wc_envelope_options *o, wc__envelope_settled *s, wc_error *err)
+{
+	memset(s, 0, sizeof *s);
+	/* An n(t) has no service to slow; a closed loop's think time is not
+	 * in predict's answer, which takes every client as running; service
+	 * times or a map not bound from a parameter set have no clock. */
+	if (w->kind == WC_ENVELOPE_SERIES || (w->kind == WC_ENVELOPE_CLOSED && w->think_s > 0.0) || !pm->params ||
+	    !(pm->max_w > 0.0) || !isfinite(pm->max_w) || !wc__capacity_service_at_clock(st, 0.0, NULL, NULL) ||
+	    !(map_top_w(pm, o->max_running) > pm->max_w))
+		return WC_OK;
+	wc_inference_query q;
+	memset(&q, 0, sizeof q);
+	q.config = pm->config;
+	q.config.input_tokens = wc__envelope_mean_length(w, 1);
+	q.config.output_tokens = wc__envelope_mean_length(w, 0);
+	if (w->kind == WC_ENVELOPE_CLOSED) {
+		q.config.running = fmin(w->concurrency, (double)o->max_running);
+		q.config.request_rate = 0.0;
+	} else {
+		/* one clock for the whole run: the mean rate over the simulated
+		 * window, a rate profile's and a replayed log's alike */
+		q.config.request_rate = wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s) /
+		                        (o->warmup_s + o->horizon_s);
+		q.config.running = o->max_running;
+		if (!(q.config.request_rate > 0.0))
+			return WC_OK;
+	}
+	wc_predictor *pr = NULL;
+	wc_error why;
+	int rc = wc_predictor_new(pm->params, &pr, &why);
+	if (rc == WC_OK)
+		rc = predict_clock(pr, &q, &why);
+	wc_predictor_free(pr);
+	/* Where predict cannot answer the load (no capacity answer for it),
+	 * the run keeps the clock asked and says so as before (envelope_run.c). */
+	if (rc != WC_OK || !(q.config.sm_clock_mhz > 0.0) || q.config.sm_clock_mhz == pm->config.sm_clock_mhz)
+		return rc == WC_ENOMEM ? wc_error_set(err, rc, "%s", why.msg) : WC_OK;
+	wc_config at = pm->config;
+	at.sm_clock_mhz = q.config.sm_clock_mhz;
+	if (wc_power_map_from_law(pm->params, &at, pm->has_response ? &pm->response : NULL, &s->law, &s->pm, &why) !=
+	    WC_OK)
+		return WC_OK;
+	wc__capacity_service_at_clock(st, at.sm_clock_mhz, &s->cs, &s->st);
+	s->settled = 1;
+	s->clock_mhz = at.sm_clock_mhz;
+	s->law_w = q.board_free_w;
+	s->limit_w = q.board_limit_w > 0.0 ? q.board_limit_w : pm->max_w;
+	s->rate = q.config.request_rate;
+	s->clients = w->kind == WC_ENVELOPE_CLOSED ? w->concurrency : 0.0;
+	return WC_OK;
+}
