@@ -211,6 +211,9 @@ wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 	                    "grid_s", WC_ENVELOPE_GRID_S, "horizon_s", o->horizon_s, "warmup_s", o->warmup_s,
 	                    "replicas", o->replicas, "seed", (json_int_t)o->seed, "bin_s", o->bin_s,
 	                    "sample_s", o->sample_s, "max_running", o->max_running));
+	/* the clock the board's limit settled the service at (null: the clock asked) */
+	json_object_set_new(json_object_get(root, "simulation"), "service_clock_mhz",
+	                    num(res->service_clock_mhz > 0 ? res->service_clock_mhz : NAN));
 	sources_json(c, root);
 	json_t *server = json_pack("{s:o,s:o}", "summary", summary_json(&res->server), "interval_95",
 	                           interval_json(&res->server_interval, c->power));

@@ -443,10 +443,36 @@ test_model_shift_same_as_cli(const wc_params *cal)
 	free(dir);
 }
 
+/* The clock the board's limit settled the service at, in the answer's
+ * simulation (docs/envelopes.md, "Board limit"): A100 Qwen3-32B for 256
+ * clients under the measured profile draws above 400 W at the top clock
+ * and is served at the clock predict settles at; under paper it does not
+ * bind, and the field is null. */
+static void
+test_service_clock(void)
+{
+	static const char *const profiles[2] = { "measured", "paper" };
+	for (int i = 0; i < 2; i++) {
+		char req[512];
+		http_reply r;
+		snprintf(req, sizeof req, "{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-32B\",\"workload\":{\"type\":\"closed\","
+		         "\"concurrency\":256,\"input_tokens\":512,\"output_tokens\":256},\"horizon_s\":20,"
+		         "\"replicas\":1,\"profile\":\"%s\"}", profiles[i]);
+		http_post_json(h, url("/v1/forecast/envelope"), req, &r);
+		CHECK_INT(r.status, 200);
+		const json_t *f = json_object_get(json_object_get(r.json, "simulation"), "service_clock_mhz");
+		if (i == 0)
+			CHECK(json_is_number(f) && json_number_value(f) > 1000 && json_number_value(f) < 1410);
+		else
+			CHECK(json_is_null(f));
+		http_reply_free(&r);
+	}
+}
+
 int
 main(void)
 {
-	wc_params paper = WC_PARAMS_INIT, hot = WC_PARAMS_INIT, cal = WC_PARAMS_INIT;
+	wc_params paper = WC_PARAMS_INIT, hot = WC_PARAMS_INIT, cal = WC_PARAMS_INIT, meas = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -459,12 +485,13 @@ main(void)
 	snprintf(cal.name, sizeof cal.name, "cal");
 	cal.model_terms[0] = (wc_model_term){ "Qwen3-8B", "A100", { 1.0, NAN, NAN, WC_SRC_CALIBRATED }, 1 };
 	cal.n_model_terms = 1;
-	const wc_params *sets[3] = { &paper, &hot, &cal };
-	const char *sources[3] = { "profile:paper", "hot", "cal" };
+	CHECK_INT(wc_params_profile("measured", &meas, &err), WC_OK);
+	const wc_params *sets[4] = { &paper, &hot, &cal, &meas };
+	const char *sources[4] = { "profile:paper", "hot", "cal", "profile:measured" };
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	so.listen = "127.0.0.1:0";
 	so.threads = 4;
-	CHECK_INT(wc_server_start_profiles(&so, 3, sets, sources, &srv, &err), WC_OK);
+	CHECK_INT(wc_server_start_profiles(&so, 4, sets, sources, &srv, &err), WC_OK);
 	if (!srv)
 		return check_report("test_server_envelope");
 	http_set_base(wc_server_port(srv));
@@ -476,11 +503,13 @@ main(void)
 	test_refusals_name_route_fields();
 	test_profile_and_service(&hot, &paper);
 	test_model_shift_same_as_cli(&cal);
+	test_service_clock();
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
 	wc_params_clear(&paper);
 	wc_params_clear(&hot);
 	wc_params_clear(&cal);
+	wc_params_clear(&meas);
 	return check_report("test_server_envelope");
 }
