@@ -80,7 +80,7 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	 * power and the answer above it (docs/capacity.md): the header says
 	 * so, as the warning does, not "settled under". */
 	const int met = wc_power_cap_met(q->board_limit_w > 0 ? q->board_limit_w : q->power_cap_w,
-	                                 pr->power.per_gpu_power_w);
+	                                 pr->serving_per_gpu_w);
 	if (q->board_limit_w > 0)
 		printf(met ? " (settled under the board's %g W limit per GPU)"
 		           : " (the clock of least power: the board's %g W limit per GPU is not reached)", q->board_limit_w);

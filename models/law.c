@@ -523,39 +523,37 @@ wc_load_histogram_build(const double *running, const double *hold, double hold_e
 }
 
 int
-wc_load_histogram_poisson(double m, double n_max, wc_load_histogram *out)
+wc_load_histogram_open_loop(double m, double n_max, wc_load_histogram *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!isfinite(m) || m < 0.0 || !(n_max > 0.0))
 		return WC_EINVAL;
-	const double sd = sqrt(m), lo = fmax(0.0, floor(m - 12.0 * sd)), hi = ceil(m + 12.0 * sd + 6.0);
-	const size_t len = hi - lo + 1.0 > WC_POISSON_MAX_COUNTS || m == 0.0 ? 1 : (size_t)(hi - lo + 1.0);
+	/* c whole slots; an offered load at or over them is no steady queue */
+	const double c = isfinite(n_max) ? fmax(1.0, floor(n_max)) : INFINITY, rho = m / c;
+	const double sd = sqrt(m), lo = fmax(0.0, floor(m - 12.0 * sd)), hi = fmin(ceil(m + 12.0 * sd + 6.0), c);
+	const size_t len = hi - lo + 1.0 > WC_POISSON_MAX_COUNTS || m == 0.0 || !(rho < 1.0) ? 1 : (size_t)(hi - lo + 1.0);
 	out->running = wc_alloc_array(len, sizeof *out->running);
 	out->weight = wc_alloc_array(len, sizeof *out->weight);
 	if (!out->running || !out->weight) {
 		wc_load_histogram_free(out);
 		return WC_ENOMEM;
 	}
-	if (len == 1) { /* idle, or a spread the law's curvature cannot see */
+	if (len == 1) { /* idle, saturated, or a spread the law's curvature cannot see */
 		out->running[0] = out->mean = fmin(m, n_max);
 		out->weight[0] = 1.0;
 		out->len = 1;
 		return WC_OK;
 	}
-	/* GSL's probabilities; counts over n_max run n_max (one value, their
-	 * weights summed), and the window's weights are renormalised so the
-	 * mean is the histogram's own. */
+	/* M/M/c: P(k) proportional to Pois(k; m) below c, and every count
+	 * from c on (the queue) runs c, with Pois(c; m) / (1 - m / c) in all;
+	 * GSL's probabilities, renormalised over the window. */
 	double sum_w = 0.0, sum_n = 0.0;
 	for (double k = lo; k <= hi; k++) {
-		const double n = fmin(k, n_max), w = gsl_ran_poisson_pdf((unsigned)k, m);
-		if (out->len > 0 && out->running[out->len - 1] == n) {
-			out->weight[out->len - 1] += w;
-		} else {
-			out->running[out->len] = n;
-			out->weight[out->len++] = w;
-		}
+		const double w = gsl_ran_poisson_pdf((unsigned)k, m) / (k == c ? 1.0 - rho : 1.0);
+		out->running[out->len] = k;
+		out->weight[out->len++] = w;
 		sum_w += w;
-		sum_n += w * n;
+		sum_n += w * k;
 	}
 	for (size_t i = 0; i < out->len; i++)
 		out->weight[i] /= sum_w;

@@ -297,15 +297,18 @@ typedef struct {
 int wc_load_histogram_build(const double *running, const double *hold, double hold_each,
                             size_t len, wc_load_histogram *out, size_t *bad_index);
 /** The running count of an open loop whose mean count is `m` (docs/capacity.md,
- *  "Closed loop, open loop, energy"): Poisson with mean m (M/G/infinity),
- *  at most `n_max` running (a count above it runs n_max; INFINITY: no
- *  bound), weights the probabilities (summing to 1). Counts further than 12
- *  standard deviations from m weigh under 1e-30 and are left out; when the
- *  window would hold more than WC_POISSON_MAX_COUNTS counts (m above about
- *  7 000) the spread moves the law's mean by under 1e-4 and the
- *  histogram is the one point m. WC_EINVAL when m is not finite and >= 0
- *  or n_max not > 0; WC_ENOMEM. Freed with wc_load_histogram_free. */
-int wc_load_histogram_poisson(double m, double n_max, wc_load_histogram *out);
+ *  "Closed loop, open loop, energy"): the number in service of an M/M/c
+ *  queue of offered load m with c = floor(n_max) slots (at least 1) --
+ *  Poisson with mean m (M/G/infinity) when n_max is INFINITY or far above
+ *  m; near c the counts that would exceed it queue and c run, so the mean
+ *  in service stays m. Weights are probabilities (summing to 1). Counts
+ *  further than 12 standard deviations from m weigh under 1e-30 and are
+ *  left out; when the window would hold more than WC_POISSON_MAX_COUNTS
+ *  counts (m above about 7 000) the spread moves the law's mean by under
+ *  1e-4, and at m >= c no steady queue exists: then the histogram is the
+ *  one point min(m, n_max). WC_EINVAL when m is not finite and >= 0 or
+ *  n_max not > 0; WC_ENOMEM. Freed with wc_load_histogram_free. */
+int wc_load_histogram_open_loop(double m, double n_max, wc_load_histogram *out);
 #define WC_POISSON_MAX_COUNTS 2048
 void wc_load_histogram_free(wc_load_histogram *h);
 

@@ -175,7 +175,6 @@ typedef struct {
 	double price, co2;
 	int datasheet;       /* the capacity level is a datasheet transfer */
 	double cap_w;        /* the user's per-GPU power cap (0: none) */
-	int steady;          /* an open loop's power at its mean count (the clock rules) */
 } cap_ctx;
 
 /* Open loop: the least n with n = rate x latency(n) (capacity_root.c);
@@ -192,10 +191,11 @@ solve_running(const cap_ctx *x, const wc_capacity_point *pt, int *over)
  * the same power (docs/capacity.md, "Closed loop, open loop, energy"):
  * the prefill-aware form's share of time is that of n, not of the count
  * the law was bound at (an open loop's n is solved here). An open loop
- * below capacity (`poisson`) runs a Poisson count of mean n, at most
- * n_cap, and its mean power is the law averaged over it. */
+ * below capacity (`arrivals`) runs a count of mean n, at most n_cap
+ * (wc_load_histogram_open_loop), and its mean power is the law averaged
+ * over it. */
 static double
-group_power(const cap_ctx *x, const wc_law_point *lp, double n, int poisson)
+group_power(const cap_ctx *x, const wc_law_point *lp, double n, int arrivals)
 {
 	wc_law_point at = *lp;
 	if (at.rho > 0.0 && n != x->c->running) {
@@ -204,11 +204,11 @@ group_power(const cap_ctx *x, const wc_law_point *lp, double n, int poisson)
 		cn.request_rate = 0.0;
 		at.rho = wc_law_prefill_share(x->p, &cn);
 	}
-	if (!poisson)
+	if (!arrivals)
 		return x->c->tp * (at.p0 + wc_law_point_mix(&at, wc_law_point_dynamic(&at, n), n));
 	wc_load_histogram h;
 	wc_power pw = { NAN, NAN, NAN, NAN };
-	if (wc_load_histogram_poisson(n, x->n_cap, &h) == WC_OK)
+	if (wc_load_histogram_open_loop(n, x->n_cap, &h) == WC_OK)
 		(void)wc_law_point_power(&at, x->c->tp, &h, &pw, NULL); /* NaN stays on failure */
 	wc_load_histogram_free(&h);
 	return pw.node_power_w;
@@ -234,7 +234,7 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	 * (docs/capacity.md, "Power flexibility"). */
 	if (served)
 		n = wc_capacity_little_running(c->request_rate, t.latency_s);
-	double power = group_power(x, lp, n, served && !x->steady);
+	double power = group_power(x, lp, n, served);
 	v[WC_CAPQ_LATENCY] = t.latency_s * wait;
 	/* Those others wait in the queue before their prefill: in a closed loop
 	 * beyond the cache every request does, latency x (running / n_cap - 1)
@@ -469,7 +469,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	out->grams_co2_per_kwh = (isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh) + 0.0;
 	out->open_loop = c->request_rate > 0;
 	cap_ctx x = { p, &a, &cb->hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
-		      cb->datasheet, q->power_cap_w, q->steady_count };
+		      cb->datasheet, q->power_cap_w };
 	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
 		x.n_cap = c->running; /* the engine's concurrency limit */
 	if (out->open_loop && !isfinite(x.n_cap))
@@ -480,6 +480,12 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	wc_law_bound_point(&lb, NULL, &lp);
 	evaluate(&x, &pt, &lp, out->value, &out->over_capacity);
 	out->running_max = x.n_cap;
+	/* what the GPUs draw while they serve: a light loop's idle share lets
+	 * no busy moment run a higher clock (docs/capacity.md, "Clocks and
+	 * power caps") */
+	out->steady_power_w = out->open_loop && !out->over_capacity
+	                              ? group_power(&x, &lp, fmax(out->value[WC_CAPQ_RUNNING], 1.0), 0)
+	                              : out->value[WC_CAPQ_POWER];
 	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
 	if (!out->open_loop && c->running > x.n_cap)
 		WC_WARN(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
@@ -497,10 +503,12 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 			return wc_error_set(err, WC_EINVAL, "concurrency: an engine limit of %g running requests serves "
 			                    "%.3g requests/s, under the least rate of %g; raise it", c->running,
 			                    out->capacity_rate, WC_CAPACITY_MIN_RATE);
-		if (out->over_capacity)
-			WC_WARN(out, "rate: %g requests/s exceeds the capacity of %.4g requests/s at %g running requests; "
+		if (out->over_capacity) /* six digits: a rate just over it must not print as equal */
+			WC_WARN(out, "rate: %g requests/s exceeds the capacity of %.6g requests/s at %g running requests; "
 			        "the answers are those at capacity (the queue would grow without bound)", c->request_rate,
 			        out->capacity_rate, x.n_cap);
+		else
+			wc__predict_queue_note(out->value[WC_CAPQ_RUNNING], x.n_cap, out->value[WC_CAPQ_LATENCY], out->warnings, &out->n_warnings);
 	}
 	wc__capacity_span_warnings(&p->capacity, cb->level, c, wc__predict_load_field(q), out->value[WC_CAPQ_RUNNING], out);
 	if (!q->want_interval)

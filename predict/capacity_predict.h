@@ -51,6 +51,12 @@ typedef struct {
 	int over_capacity;          /* the rate exceeds what the group can serve */
 	double running_max;         /* the most that run: the KV cache's or the
 	                             * engine's limit (INFINITY: none) */
+	double steady_power_w;      /* the group's draw while it serves, which a
+	                             * cap or the board's limit settles the clock
+	                             * on: an open loop below capacity's at its
+	                             * mean count, one running at least; else
+	                             * value[WC_CAPQ_POWER] (docs/capacity.md,
+	                             * "Clocks and power caps") */
 	double capacity_rate;       /* requests/s at the largest feasible concurrency */
 	double price_per_kwh, grams_co2_per_kwh; /* used (NaN = none) */
 	int n_warnings;
@@ -167,8 +173,8 @@ void wc_predict_note_few_draws(char (*list)[WC_WARNING_LEN], int *n, int n_draws
  *  the law's error (docs/intervals.md, "Two parts"). */
 void wc_predict_note_params_only(char (*list)[WC_WARNING_LEN], int *n);
 /** The caveat of an answer above its power cap `cap_w` (no clock of
- *  `board`'s range meets it; the answer is `per_gpu_w` at the clock of
- *  least power `mhz`), into `buf` (docs/capacity.md, "Clocks and power
+ *  `board`'s range meets it; the GPUs draw `per_gpu_w` while they serve
+ *  at the clock of least power `mhz`), into `buf` (docs/capacity.md, "Clocks and power
  *  caps"): `predict inference --power-cap` and a sweep's cap steps. */
 void wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double per_gpu_w, char *buf,
                                size_t cap);

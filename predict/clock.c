@@ -33,10 +33,9 @@ headline_power(const wc_predictor *pr, const wc_inference_query *q, wc_power *pw
 
 /* Per-GPU power of `q` at clock `f` (0 = unlocked): the capacity answer's
  * when token lengths are given (it is the headline's), else the headline's own.
- * An open loop's is its steady draw at its mean count, not the average
- * over its Poisson count: a GPU's power management acts on what it draws
- * while it is busy, and the clock it settles at is that of its usual
- * load (docs/capacity.md, "Clocks and power caps"). */
+ * An open loop's is its draw while it serves (steady_power_w), not the
+ * average over its running count: a GPU's power management acts on what
+ * it draws while it is busy (docs/capacity.md, "Clocks and power caps"). */
 static int
 power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capacity_prediction *cap,
          double *out, wc_error *err)
@@ -46,12 +45,11 @@ power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capac
 	at.config.sm_clock_mhz = f;
 	at.want_interval = 0;
 	at.power_cap_w = 0.0;
-	at.steady_count = 1;
-	at.open_loop_max = 0.0;
+	at.open_loop_max = at.serving_w = 0.0;
 	if (at.config.arch && at.config.output_tokens > 0) {
 		if ((rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err)) != WC_OK)
 			return rc;
-		*out = cap->value[WC_CAPQ_POWER] / at.config.tp;
+		*out = cap->steady_power_w / at.config.tp;
 		return WC_OK;
 	}
 	wc_power pw = { NAN, NAN, NAN, NAN };
@@ -325,7 +323,9 @@ void
 wc_predict_take_running(wc_inference_query *q, const wc_capacity_prediction *cap)
 {
 	q->config.running = cap->value[WC_CAPQ_RUNNING];
-	q->open_loop_max = cap->open_loop && !cap->over_capacity && !q->steady_count ? cap->running_max : 0.0;
+	const int arrivals = cap->open_loop && !cap->over_capacity;
+	q->open_loop_max = arrivals ? cap->running_max : 0.0;
+	q->serving_w = arrivals ? cap->steady_power_w : 0.0;
 }
 
 const wc_platform_info *

@@ -131,7 +131,10 @@ fill_step(wc_flex_step *s, double mhz, double cap_w, const wc_capacity_predictio
 	}
 	s->sm_clock_mhz = mhz;
 	s->node_power_w = c->value[WC_CAPQ_POWER];
-	s->power_cap_w = cap_w > 0 ? cap_w : s->node_power_w / tp;
+	/* the cap that settles at this clock: what the GPUs draw while they
+	 * serve, an open loop's idle share left out (docs/capacity.md,
+	 * "Clocks and power caps") */
+	s->power_cap_w = cap_w > 0 ? cap_w : c->steady_power_w / tp;
 	s->throughput_tok_s = c->value[WC_CAPQ_THROUGHPUT];
 	s->energy_per_output_token_j = c->value[WC_CAPQ_E_TOKEN];
 	s->latency_s = c->value[WC_CAPQ_LATENCY];
@@ -153,7 +156,7 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 		if ((rc = state_at(pr, q, &f_top, 1, cap, out, err)) != WC_OK ||
 		    (rc = wc_predict_power_floor(pr, q, fhi, &f_floor, &p_lo, err)) != WC_OK)
 			return rc;
-		p_hi = cap->value[WC_CAPQ_POWER] / tp;
+		p_hi = cap->steady_power_w / tp;
 		p_lo = fmin(p_lo, p_hi);
 	}
 	for (int i = 0; i < n; i++) {
@@ -177,9 +180,9 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 		/* A cap no clock meets is said as `predict inference --power-cap`
 		 * says it, once, at the first step it holds at (docs/capacity.md,
 		 * "Power flexibility"). */
-		if (by_cap && !unmet && !wc_power_cap_met(cap_w, out->steps[i].node_power_w / tp)) {
+		if (by_cap && !unmet && !wc_power_cap_met(cap_w, cap->steady_power_w / tp)) {
 			char note[WC_WARNING_LEN], msg[WC_WARNING_LEN];
-			wc_predict_cap_unmet_note(cap_w, info->name, mhz, out->steps[i].node_power_w / tp, note, sizeof note);
+			wc_predict_cap_unmet_note(cap_w, info->name, mhz, cap->steady_power_w / tp, note, sizeof note);
 			snprintf(msg, sizeof msg, "at %.0f MHz: %s", mhz, note);
 			warn_once(out, msg);
 			unmet = 1;

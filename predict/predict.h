@@ -69,17 +69,21 @@ typedef struct {
 	                            * tests score the fitted levels) */
 	double open_loop_max;      /* > 0: config.running is an open loop's mean
 	                            * count below capacity, and the power is the
-	                            * law averaged over its Poisson count, at most
+	                            * law averaged over its running count, at most
 	                            * this many running (wc_predict_take_running
 	                            * sets it; docs/capacity.md, "Closed loop,
 	                            * open loop, energy") */
-	int steady_count;          /* 1: an open loop's power at its mean count,
-	                            * not averaged (the clock rules settle on the
-	                            * engine's steady draw) */
+	double serving_w;          /* > 0: with open_loop_max, the group's draw
+	                            * while it serves, which a cap or the board's
+	                            * limit is met by (wc_predict_take_running) */
 } wc_inference_query;
 
 typedef struct {
 	wc_power power;
+	double serving_per_gpu_w;   /* what a cap or the board's limit is met by
+	                             * (wc_power_cap_met): an open loop's draw
+	                             * per GPU while it serves (q->serving_w),
+	                             * else power.per_gpu_power_w */
 	double mean_running;        /* n used: config.running or series mean */
 	int has_interval;           /* 1 when there is an interval (with width) */
 	double node_lo_w, node_hi_w; /* 95 % interval of node power: the draws'

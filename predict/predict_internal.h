@@ -70,6 +70,15 @@ const void *wc__predict_rebase(const wc_params *p, const wc_params *tmp, const v
  *  power and the capacity warnings, so the CLI and the server answer the
  *  same words (predict/capacity_span.c). */
 const char *wc__predict_load_field(const wc_inference_query *q);
+/** The caveat of an open loop below capacity whose arrivals often find
+ *  every one of its floor(n_max) slots busy (the engine's or the KV
+ *  cache's limit): the share that waits and the mean wait of an M/M/c
+ *  queue of offered load `m` and mean service `latency_s` (Erlang C),
+ *  which the latency and TTFT answers leave out; said from a share of
+ *  WC__QUEUE_WAIT_WARN on (docs/capacity.md, "Closed loop, open loop,
+ *  energy"). */
+void wc__predict_queue_note(double m, double n_max, double latency_s, char (*list)[WC_WARNING_LEN], int *n);
+#define WC__QUEUE_WAIT_WARN 0.05
 
 /** The capacity answer's calibrated-span warnings for a question at `n`
  *  running on level `l` of section `cp`, the load named `load`

@@ -92,7 +92,7 @@ histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err
 		/* an open loop below capacity: its Poisson count, as the capacity
 		 * answer averages it (wc_predict_take_running) */
 		rc = q->open_loop_max > 0.0 && q->config.request_rate > 0.0
-		             ? wc_load_histogram_poisson(q->config.running, q->open_loop_max, h)
+		             ? wc_load_histogram_open_loop(q->config.running, q->open_loop_max, h)
 		             : wc_load_histogram_build(&q->config.running, NULL, 1.0, 1, h, &bad);
 	} else {
 		if (q->series_len > WC_SERIES_MAX)
@@ -470,7 +470,9 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		wc_law_bound_point(&low, NULL, &lpl);
 		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power);
 	}
-	out->mean_running = q->series_len ? h.mean : q->config.running; /* a Poisson count's is clipped at the bound */
+	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
+	out->serving_per_gpu_w = q->open_loop_max > 0.0 && q->serving_w > 0.0 ? q->serving_w / q->config.tp
+	                                                                          : out->power.per_gpu_power_w;
 	out->prefill_share = wc_form_has_prefill(p->form) ? b.rho : NAN;
 	if (wc_form_has_prefill(p->form) && !(b.rho > 0.0))
 		WC_WARN(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
@@ -520,10 +522,10 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */
-	if (q->power_cap_w > 0 && !wc_power_cap_met(q->power_cap_w, out->power.per_gpu_power_w)) {
+	if (q->power_cap_w > 0 && !wc_power_cap_met(q->power_cap_w, out->serving_per_gpu_w)) {
 		char unmet[WC_WARNING_LEN];
 		wc_predict_cap_unmet_note(q->power_cap_w, b.level->name, q->config.sm_clock_mhz,
-		                          out->power.per_gpu_power_w, unmet, sizeof unmet);
+		                          out->serving_per_gpu_w, unmet, sizeof unmet);
 		WC_WARN(out, "%s", unmet);
 	}
 	char low_note[WC_WARNING_LEN];
@@ -544,7 +546,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        "holds its mean power under its limit by lowering its clock, so this answers at the clock it "
 		        "settles at, %.0f MHz%s (docs/capacity.md)", q->board_free_w, q->board_limit_w,
 		        q->config.sm_clock_mhz,
-		        out->power.per_gpu_power_w > q->board_limit_w * (1.0 + 1e-9)
+		        !wc_power_cap_met(q->board_limit_w, out->serving_per_gpu_w)
 		                ? ", the clock of least power, still above the limit" : "");
 	/* A level of the user's own board: nothing bounds its power or checks
 	 * its memory unless the set says, and the user must know that. */
@@ -560,7 +562,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        "answer at the clock a GPU settles at under that limit (docs/capacity.md)",
 		        q->power_cap_w > 0.0 && limit_w == q->power_cap_w ? "power_cap_w" : "platform", limit_w,
 		        100.0 * limited);
-	out->node_ceiling_w = wc_level_power_ceiling_w(b.level, q->power_cap_w, out->power.node_power_w / q->config.tp,
+	out->node_ceiling_w = wc_level_power_ceiling_w(b.level, q->power_cap_w, out->serving_per_gpu_w,
 	                                               q->config.tp);
 	out->node_floor_w = wc__predict_idle_floor(&b, q->config.tp);
 	/* A series' (or a Poisson count's) idle share draws P0 exactly and the

@@ -74,7 +74,24 @@ void
 wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double per_gpu_w, char *buf, size_t cap)
 {
 	snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached: no clock of %.64s's range meets it; at the clock "
-	         "of least power (%g MHz) the answer is %.1f W per GPU (docs/capacity.md)", cap_w, board, mhz, per_gpu_w);
+	         "of least power (%g MHz) it draws %.1f W per GPU while serving (docs/capacity.md)", cap_w, board, mhz,
+	         per_gpu_w);
+}
+
+void
+wc__predict_queue_note(double m, double n_max, double latency_s, char (*list)[WC_WARNING_LEN], int *n)
+{
+	wc_load_histogram h;
+	const double c = fmax(1.0, floor(n_max));
+	/* the last count of the distribution in service is c when the window
+	 * reaches it: its weight is every count from c on, the arrivals that
+	 * find no slot free (PASTA) */
+	if (isfinite(c) && wc_load_histogram_open_loop(m, n_max, &h) == WC_OK && h.len > 1 && h.running[h.len - 1] == c &&
+	    h.weight[h.len - 1] >= WC__QUEUE_WAIT_WARN)
+		wc_warnings_add(list, n, "rate: %.0f %% of arrivals find all %g slots busy and wait, %.3g s on average "
+		                "(M/M/c), which latency_s and ttft_s leave out (docs/capacity.md)",
+		                100.0 * h.weight[h.len - 1], c, h.weight[h.len - 1] * latency_s / (c - m));
+	wc_load_histogram_free(&h);
 }
 
 void

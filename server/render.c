@@ -133,7 +133,7 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	const double limit = q->board_limit_w > 0 ? q->board_limit_w : q->power_cap_w;
 	json_object_set_new(json_object_get(o, "config"), "power_limit_met",
 	                    limit > 0 && c->sm_clock_mhz > 0
-	                    ? json_boolean(wc_power_cap_met(limit, pred->power.per_gpu_power_w)) : json_null());
+	                    ? json_boolean(wc_power_cap_met(limit, pred->serving_per_gpu_w)) : json_null());
 	return o;
 }
 

@@ -317,8 +317,8 @@ board_limit(void)
 }
 
 /* The capacity answer's per-GPU power and throughput of `q` locked at
- * `mhz`: an open loop's steady power at its mean count, which the clock
- * rules settle on (docs/capacity.md, "Clocks and power caps"). */
+ * `mhz`: an open loop's draw while it serves, which the clock rules settle
+ * on (docs/capacity.md, "Clocks and power caps"). */
 static void
 at_clock(const wc_predictor *pr, const wc_inference_query *q, double mhz, double *p, double *x)
 {
@@ -326,9 +326,8 @@ at_clock(const wc_predictor *pr, const wc_inference_query *q, double mhz, double
 	wc_capacity_prediction cap;
 	wc_error err;
 	at.config.sm_clock_mhz = mhz;
-	at.steady_count = 1;
 	CHECK_INT(wc_predict_capacity(pr, &at, NAN, NAN, &cap, &err), WC_OK);
-	*p = cap.value[WC_CAPQ_POWER] / at.config.tp;
+	*p = cap.steady_power_w / at.config.tp;
 	*x = cap.value[WC_CAPQ_THROUGHPUT];
 }
 
@@ -417,8 +416,17 @@ cap_not_monotone(void)
 		CHECK_INT(wc_predict_flexibility(pr, &pc, by_cap, 12, &f, &err), WC_OK);
 		for (int i = 0; i + 1 < f.n_steps; i++) {
 			rises |= f.steps[i + 1].node_power_w > f.steps[i].node_power_w * (1 + 1e-9);
-			if (by_cap) /* each cap met, lower caps less power */
+			/* each cap met, lower caps less power -- among the steps that
+			 * serve the rate, and among those over capacity; where a
+			 * tighter cap tips the loop into overload its mean rises to
+			 * the cap (busy all the time; docs/capacity.md, "Power
+			 * flexibility") */
+			const int served = f.steps[i].throughput_tok_s >= 0.5 * 16 * (1 - 1e-9),
+			          next_served = f.steps[i + 1].throughput_tok_s >= 0.5 * 16 * (1 - 1e-9);
+			if (by_cap && served == next_served)
 				CHECK(f.steps[i + 1].node_power_w <= f.steps[i].node_power_w * (1 + 1e-9));
+			if (by_cap) /* the caps themselves fall */
+				CHECK(f.steps[i + 1].power_cap_w < f.steps[i].power_cap_w);
 		}
 		for (int i = 0; by_cap && i < f.n_steps; i++)
 			CHECK(f.steps[i].node_power_w <= f.steps[i].power_cap_w * f.tp * (1 + 1e-9));

@@ -237,19 +237,21 @@ closed_at(const wc_predictor *pr, const wc_inference_query *q, double k)
 	return at.power.node_power_w;
 }
 
-/* An open loop's mean power is the law averaged over its Poisson count
+/* An open loop's mean power is the law averaged over its running count
  * (docs/capacity.md, "Closed loop, open loop, energy"). A100 Qwen3-32B at
  * 0.1 requests/s of 512 + 256 answered the law at its mean count, 345.9 W
  * at 1.18 running, where the envelope of the same workload draws 275 W:
  * the loop runs none 31 % of the time and the law is concave. Now the
- * capacity answer and the headline are sum_k P(k) Pois(k; m) (270.0 W), at
- * most the engine's limit running; the clock rules keep the steady draw,
- * and a rate over capacity runs the limit steadily. */
+ * capacity answer and the headline are sum_k P(k) Pois(k; m) (270.0 W);
+ * with an engine limit of c the count in service is an M/M/c queue's,
+ * whose mean stays m and whose power reaches the limit's at capacity; the
+ * clock rules take the draw while serving; a rate over capacity runs the
+ * limit steadily. */
 static void
 poisson_mean(const wc_predictor *pr)
 {
 	wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-32B", 0) };
-	wc_capacity_prediction cap, steady;
+	wc_capacity_prediction cap;
 	wc_inference_prediction head;
 	wc_error err;
 	q.config.request_rate = 0.1;
@@ -260,35 +262,53 @@ poisson_mean(const wc_predictor *pr)
 	double sum = 0.0;
 	for (int k = 0; k < 60; k++)
 		sum += gsl_ran_poisson_pdf(k, m) * closed_at(pr, &q, k);
-	wc_inference_query sq = q;
-	sq.steady_count = 1;
-	CHECK_INT(wc_predict_capacity(pr, &sq, NAN, NAN, &steady, &err), WC_OK);
 	wc_predict_take_running(&q, &cap);
 	q.want_interval = 1;
 	CHECK_INT(wc_predict_inference(pr, &q, &head, &err), WC_OK);
 	q.want_interval = 0;
-	fprintf(stderr, "A100 Qwen3-32B 0.1/s: %.3g running, steady %.1f W, answer %.1f W, headline %.1f W, sum %.1f W\n",
-	        m, steady.value[WC_CAPQ_POWER], cap.value[WC_CAPQ_POWER], head.power.node_power_w, sum);
-	CHECK(steady.value[WC_CAPQ_POWER] > 340 && sum < 280);
+	fprintf(stderr, "A100 Qwen3-32B 0.1/s: %.3g running, serving %.1f W, answer %.1f W, headline %.1f W, sum %.1f W\n",
+	        m, cap.steady_power_w, cap.value[WC_CAPQ_POWER], head.power.node_power_w, sum);
+	CHECK(sum < 280);
+	CHECK_NEAR(cap.steady_power_w, closed_at(pr, &q, m), 1e-9 * sum); /* the law at m, one running at least */
 	CHECK_NEAR(cap.value[WC_CAPQ_POWER], sum, 1e-9 * sum);
 	CHECK_NEAR(head.power.node_power_w, sum, 1e-9 * sum);
-	CHECK_NEAR(cap.value[WC_CAPQ_RUNNING], steady.value[WC_CAPQ_RUNNING], 0); /* the count is Little's */
 	CHECK_NEAR(head.mean_running, m, 0);
 	CHECK_NEAR(cap.value[WC_CAPQ_E_TOKEN], sum / (0.1 * 256), 1e-9 * sum);
 	CHECK(head.has_interval && head.node_lo_w < head.power.node_power_w && head.power.node_power_w < head.node_hi_w);
-	for (int i = 0; i < head.n_warnings; i++) /* a span of Poisson counts is no load asked */
+	for (int i = 0; i < head.n_warnings; i++) /* a spread of counts is no load asked */
 		CHECK(strstr(head.warnings[i], "Poisson") == NULL && strstr(head.warnings[i], "span") == NULL);
-	/* An engine limit of 2 running: the counts above it run 2. */
+	for (int i = 0; i < cap.n_warnings; i++) /* no queue at 0.1/s */
+		CHECK(strstr(cap.warnings[i], "slots busy") == NULL);
+	/* Below one running the draw while serving is one request's. */
+	q.config.request_rate = 0.05;
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+	CHECK(cap.value[WC_CAPQ_RUNNING] < 1);
+	CHECK_NEAR(cap.steady_power_w, closed_at(pr, &q, 1), 1e-9 * sum);
+	/* An engine limit of 2 running: M/M/2, mean in service m2. */
+	q.config.request_rate = 0.1;
 	q.config.running = 2;
-	q.open_loop_max = 0.0;
+	q.open_loop_max = q.serving_w = 0.0;
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 	const double m2 = cap.value[WC_CAPQ_RUNNING], p2 = closed_at(pr, &q, 2);
+	const double w[3] = { gsl_ran_poisson_pdf(0, m2), gsl_ran_poisson_pdf(1, m2),
+		              gsl_ran_poisson_pdf(2, m2) / (1.0 - m2 / 2.0) };
 	CHECK(!cap.over_capacity && m2 < 2);
-	sum = gsl_ran_poisson_pdf(0, m2) * closed_at(pr, &q, 0) + gsl_ran_poisson_pdf(1, m2) * closed_at(pr, &q, 1) +
-	      (1.0 - gsl_ran_poisson_pdf(0, m2) - gsl_ran_poisson_pdf(1, m2)) * p2;
+	sum = (w[0] * closed_at(pr, &q, 0) + w[1] * closed_at(pr, &q, 1) + w[2] * p2) / (w[0] + w[1] + w[2]);
 	CHECK_NEAR(cap.value[WC_CAPQ_POWER], sum, 1e-9 * sum);
+	/* Near capacity the queue keeps both slots busy: the power nears the
+	 * limit's, and the answer says who waits. */
+	const double capacity = cap.capacity_rate;
+	q.config.request_rate = 0.999 * capacity;
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+	fprintf(stderr, "A100 Qwen3-32B limit 2 at 0.999 x capacity: %.4g running, %.1f W (the limit's %.1f W)\n",
+	        cap.value[WC_CAPQ_RUNNING], cap.value[WC_CAPQ_POWER], p2);
+	CHECK(!cap.over_capacity && fabs(cap.value[WC_CAPQ_POWER] / p2 - 1.0) < 0.01);
+	int queued = 0;
+	for (int i = 0; i < cap.n_warnings; i++)
+		queued |= strstr(cap.warnings[i], "of arrivals find all 2 slots busy and wait") != NULL;
+	CHECK(queued);
 	/* Over capacity the queue never empties: the limit runs, steadily. */
-	q.config.request_rate = 5.0;
+	q.config.request_rate = 1.001 * capacity;
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 	CHECK(cap.over_capacity);
 	CHECK_NEAR(cap.value[WC_CAPQ_POWER], p2, 1e-9 * p2);
@@ -296,16 +316,16 @@ poisson_mean(const wc_predictor *pr)
 	CHECK_NEAR(q.open_loop_max, 0, 0);
 }
 
-/* The Poisson count itself: probabilities summing to 1 with mean m, the
- * counts over the bound merged into it, one point where the spread is
- * too small to see. */
+/* The count in service itself: probabilities summing to 1 with mean m,
+ * Poisson without a bound, M/M/c with one, one point where the spread is
+ * too small to see or no steady queue exists. */
 static void
 poisson_histogram(void)
 {
 	const double ms[] = { 0.0, 0.3, 1.18, 37.4, 5000.0 };
 	for (int i = 0; i < 5; i++) {
 		wc_load_histogram h;
-		CHECK_INT(wc_load_histogram_poisson(ms[i], INFINITY, &h), WC_OK);
+		CHECK_INT(wc_load_histogram_open_loop(ms[i], INFINITY, &h), WC_OK);
 		double w = 0.0, n = 0.0;
 		for (size_t k = 0; k < h.len; k++) {
 			w += h.weight[k];
@@ -320,16 +340,24 @@ poisson_histogram(void)
 		wc_load_histogram_free(&h);
 	}
 	wc_load_histogram h;
-	CHECK_INT(wc_load_histogram_poisson(1e6, INFINITY, &h), WC_OK); /* 24 000 counts: one point */
+	CHECK_INT(wc_load_histogram_open_loop(1e6, INFINITY, &h), WC_OK); /* 24 000 counts: one point */
 	CHECK_INT((int)h.len, 1);
 	wc_load_histogram_free(&h);
-	CHECK_INT(wc_load_histogram_poisson(3.0, 2.0, &h), WC_OK);
+	/* M/M/2 at offered load 1.5: the mean in service is the load */
+	CHECK_INT(wc_load_histogram_open_loop(1.5, 2.7, &h), WC_OK);
 	CHECK_INT((int)h.len, 3);
+	const double w2 = gsl_ran_poisson_pdf(2, 1.5) / 0.25,
+	             all = gsl_ran_poisson_pdf(0, 1.5) + gsl_ran_poisson_pdf(1, 1.5) + w2;
 	CHECK_NEAR(h.running[2], 2.0, 0);
-	CHECK_NEAR(h.weight[2], 1.0 - gsl_ran_poisson_pdf(0, 3.0) - gsl_ran_poisson_pdf(1, 3.0), 1e-12);
+	CHECK_NEAR(h.weight[2], w2 / all, 1e-12);
+	CHECK_NEAR(h.mean, 1.5, 1e-12);
 	wc_load_histogram_free(&h);
-	CHECK_INT(wc_load_histogram_poisson(NAN, 2.0, &h), WC_EINVAL);
-	CHECK_INT(wc_load_histogram_poisson(1.0, 0.0, &h), WC_EINVAL);
+	CHECK_INT(wc_load_histogram_open_loop(3.0, 2.0, &h), WC_OK); /* no steady queue: the limit runs */
+	CHECK_INT((int)h.len, 1);
+	CHECK_NEAR(h.running[0], 2.0, 0);
+	wc_load_histogram_free(&h);
+	CHECK_INT(wc_load_histogram_open_loop(NAN, 2.0, &h), WC_EINVAL);
+	CHECK_INT(wc_load_histogram_open_loop(1.0, 0.0, &h), WC_EINVAL);
 }
 
 int
