@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
+#include "models/catalog.h"
 #include "models/profile_measured.h"
 #include "models/limits.h"
 
@@ -486,4 +487,13 @@ cli_column_width(int width, const char *cell)
 {
 	size_t n = strlen(cell);
 	return n > (size_t)width && n < INT_MAX ? (int)n : width;
+}
+
+int
+cli_parse_engine(const char *cmd, const char *text, const char **out)
+{
+	wc_error err;
+	if (wc_engine_parse(text, out, &err) != WC_OK)
+		return cli_usage_error(cmd, "--%s", err.msg);
+	return CLI_OK;
 }

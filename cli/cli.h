@@ -156,6 +156,10 @@ int cli_parse_load(const char *cmd, const char *flag, const char *text, int zero
 int cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max,
                   long *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);
+/** `--engine NAME`: the serving stack (wc_engine_parse's name into
+ *  `*out`), or a usage error naming --engine, a likely typo's stack and
+ *  the accepted names (docs/cli.md, "predict inference"). */
+int cli_parse_engine(const char *cmd, const char *text, const char **out);
 /** `v` with `decimals` into buf for a text table, "-" when it is unknown
  *  (not finite), never "nan"; returns buf. */
 const char *cli_cell(char *buf, size_t cap, double v, int decimals);

@@ -17,7 +17,7 @@
 
 enum {
 	OPT_PLATFORM = 1000, OPT_MODEL, OPT_ACTIVE, OPT_TP, OPT_WEIGHTS, OPT_KV, OPT_CLOCK, OPT_IDLE,
-	OPT_PARAMS, OPT_PROFILE, OPT_SERVICE, OPT_CLOSED, OPT_POISSON, OPT_BURSTY, OPT_BURSTINESS, OPT_REPLAY,
+	OPT_PARAMS, OPT_PROFILE, OPT_SERVICE, OPT_ENGINE, OPT_CLOSED, OPT_POISSON, OPT_BURSTY, OPT_BURSTINESS, OPT_REPLAY,
 	OPT_SERIES, OPT_RATE_PROFILE, OPT_INPUT, OPT_OUTPUT, OPT_THINK, OPT_MAXRUN, OPT_HORIZON,
 	OPT_WARMUP, OPT_REPLICAS, OPT_SEED, OPT_THREADS, OPT_BIN, OPT_SAMPLE, OPT_TAU, OPT_HOLD, OPT_DECAY,
 	OPT_RATIO, OPT_FLEET, OPT_FLEET_MODE, OPT_BUDGET, OPT_BUDGET_STAT, OPT_MAX_FLEET,
@@ -81,6 +81,7 @@ parse_config_flag(const char *cmd, int opt, env_args *a)
 	case OPT_IDLE: rc = cli_parse_double(cmd, "--idle-power", optarg, 0, 0, &a->c.idle_power_w); break;
 	case OPT_PARAMS: a->params = optarg; break;
 	case OPT_PROFILE: a->profile = optarg; break;
+	case OPT_ENGINE: rc = cli_parse_engine(cmd, optarg, &a->c.engine); break; /* docs/capacity.md, "Serving stacks" */
 	case OPT_SERVICE:
 		if (wc_service_choice_from_name(optarg, &a->service) != WC_OK)
 			rc = cli_usage_error(cmd, "--service: expected auto, capacity or standin, got '%s'", optarg);
@@ -186,6 +187,7 @@ static const struct option env_opts[] = {
 	{ "active-params", 1, NULL, OPT_ACTIVE }, { "tp", 1, NULL, OPT_TP }, { "weights", 1, NULL, OPT_WEIGHTS },
 	{ "kv", 1, NULL, OPT_KV }, { "sm-clock", 1, NULL, OPT_CLOCK }, { "idle-power", 1, NULL, OPT_IDLE },
 	{ "params", 1, NULL, OPT_PARAMS }, { "profile", 1, NULL, OPT_PROFILE }, { "service", 1, NULL, OPT_SERVICE },
+	{ "engine", 1, NULL, OPT_ENGINE },
 	{ "closed", 1, NULL, OPT_CLOSED },
 	{ "poisson", 1, NULL, OPT_POISSON }, { "bursty", 1, NULL, OPT_BURSTY },
 	{ "burstiness", 1, NULL, OPT_BURSTINESS }, { "replay", 1, NULL, OPT_REPLAY },

@@ -1,5 +1,5 @@
 /* wattcast predict inference: mean power of one configuration. */
-#include "cli_flexibility.h"
+#include "cli_predict.h"
 #include "cli.h"
 #include "models/catalog.h"
 #include "models/limits.h"
@@ -49,21 +49,13 @@ static const char predict_about[] =
 	"range in --steps N (default 12): node power, power shed, throughput, throughput\n"
 	"lost, energy per output token and the Power Flexibility Index per step, the knee\n"
 	"and the energy-optimal clock; --csv FILE and --svg FILE (power against\n"
-	"throughput, knee marked) write them too.\n";
+	"throughput, knee marked) write them too.\n"
+	"--engine NAME names the serving stack (default vllm; case ignored, aliases\n"
+	"trtllm, text-generation-inference, mii, hf-transformers): the laws are calibrated\n"
+	"on vLLM runs, so another stack's answer is vLLM's numbers with a warning saying\n"
+	"so (docs/capacity.md, \"Serving stacks\").\n";
 
 static const cli_subcommands predict_commands;
-
-enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
-       OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
-       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_EXPERTS, OPT_TOPK, OPT_CACHE_LAYERS,
-       OPT_WINDOW, OPT_TOTAL, OPT_CAP,
-       OPT_GMU, OPT_SWEEP, OPT_STEPS, OPT_CSV, OPT_SVG, OPT_EP };
-/* The architecture flags index wc_arch_facts.ints by their offset from
- * OPT_LAYERS, so their order must be the facts' order. */
-_Static_assert(OPT_D_MODEL - OPT_LAYERS == WC_ARCH_FACT_D_MODEL &&
-                   OPT_TOPK - OPT_LAYERS == WC_ARCH_FACT_EXPERTS_PER_TOKEN &&
-                   OPT_WINDOW - OPT_LAYERS == WC_ARCH_FACT_SLIDING_WINDOW,
-               "architecture flags out of step with wc_arch_facts");
 
 /* `cap_source`: the capacity answers' level source, NULL without them. */
 static int
@@ -73,7 +65,7 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	const wc_config *c = &q->config;
 	printf("platform %s, tp %d, active params %g B, running %g, weights %s, kv %s, engine %s", c->platform, c->tp,
 	       c->active_params_b, c->running, wc_precision_name(c->weights), wc_precision_name(c->kv),
-	       WC_CALIBRATED_ENGINE);
+	       wc_config_engine(c));
 	if (c->sm_clock_mhz > 0)
 		printf(", sm clock %.0f MHz", c->sm_clock_mhz);
 	/* Where no clock meets the limit or cap the clock is that of least
@@ -115,193 +107,13 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	return CLI_OK;
 }
 
-/* What the command line asked for. */
-typedef struct {
-	const char *cmd;              /* "predict inference" or "predict flexibility" */
-	int flex;                     /* 1: predict flexibility */
-	cli_flex_options fo;
-	const char *params_path, *profile, *model;
-	wc_inference_query q;
-	const char *conc_text;        /* --concurrency as given (NULL: not given) */
-	const char *money_text[2];    /* --price-per-kwh, --grams-co2-per-kwh as given */
-	int json, have_active, help, have_in, have_out, have_rate, have_weights;
-	long tp;
-	double price, co2, power_cap;
-	wc_arch_facts facts;   /* explicit architecture facts */
-	wc_model_info arch;
-} predict_args;
-
-/* The capacity and architecture flags; -1 for any other option. */
-static int
-parse_capacity_flag(const char *cmd, int opt, predict_args *a)
-{
-	wc_config *c = &a->q.config;
-	int rc = CLI_OK;
-	switch (opt) {
-	case OPT_IN:
-		rc = cli_parse_double_max(cmd, "--input-tokens", optarg, 0, 1, WC_CAPACITY_MAX_TOKENS, &c->input_tokens);
-		a->have_in = 1;
-		break;
-	case OPT_OUT:
-		rc = cli_parse_double_max(cmd, "--output-tokens", optarg, 1, 1, WC_CAPACITY_MAX_TOKENS, &c->output_tokens);
-		a->have_out = 1;
-		break;
-	case OPT_RATE:
-		rc = cli_parse_load(cmd, "--rate", optarg, 0, WC_CAPACITY_MIN_RATE, WC_CAPACITY_MAX_RATE, "requests/s",
-		                    &c->request_rate);
-		a->have_rate = 1;
-		break;
-	/* both ends by wc_predict_money_check, in one message (below) */
-	case OPT_PRICE:
-		rc = cli_parse_double(cmd, "--price-per-kwh", a->money_text[0] = optarg, -INFINITY, 1, &a->price);
-		break;
-	case OPT_CO2:
-		rc = cli_parse_double(cmd, "--grams-co2-per-kwh", a->money_text[1] = optarg, -INFINITY, 1, &a->co2);
-		break;
-	case OPT_TOTAL:
-		rc = cli_parse_double_max(cmd, "--total-params", optarg, WC_MODEL_MIN_PARAMS_B, 1, WC_MODEL_MAX_PARAMS_B, &a->facts.total_params_b);
-		break;
-	case OPT_CAP: rc = cli_parse_double(cmd, "--power-cap", optarg, 0, 0, &a->power_cap); break;
-	case OPT_SWEEP:
-		if (!a->flex)
-			return -1;
-		if (strcmp(optarg, "clock") != 0 && strcmp(optarg, "power_cap") != 0)
-			return cli_usage_error(cmd, "--sweep: expected clock or power_cap, got '%s'", optarg);
-		a->fo.by_cap = strcmp(optarg, "power_cap") == 0;
-		break;
-	case OPT_STEPS: {
-		long v;
-		if (!a->flex)
-			return -1;
-		rc = cli_parse_int(cmd, "--steps", optarg, 2, WC_FLEX_MAX_STEPS, &v);
-		a->fo.steps = (int)v;
-		break;
-	}
-	case OPT_CSV:
-	case OPT_SVG:
-		if (!a->flex)
-			return -1;
-		*(opt == OPT_CSV ? &a->fo.csv : &a->fo.svg) = optarg;
-		break;
-	case OPT_GMU: rc = cli_parse_double(cmd, "--gpu-memory-utilization", optarg, 0, 0, &c->gpu_memory_utilization); break;
-	case OPT_EP: c->expert_parallel = 1; break;
-	case OPT_LAYERS:
-	case OPT_KV_HEADS:
-	case OPT_HEAD_DIM:
-	case OPT_D_MODEL:
-	case OPT_EXPERTS:
-	case OPT_TOPK:
-	case OPT_CACHE_LAYERS:
-	case OPT_WINDOW: {
-		static const char *const flags[] = { "--layers", "--kv-heads", "--head-dim", "--d-model",
-		                                     "--experts", "--experts-per-token", "--cache-layers",
-		                                     "--sliding-window" };
-		int i = opt - OPT_LAYERS;
-		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, WC_MODEL_MAX_ARCH_INT, &a->facts.ints[i]);
-		break;
-	}
-	default: return -1;
-	}
-	return rc;
-}
-
-/* The flags into `a`; a->help after printing --help. */
-static int
-parse_predict_flags(int argc, char **argv, predict_args *a)
-{
-	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, OPT_PLATFORM },
-		{ "active-params", required_argument, NULL, OPT_ACTIVE },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "tp", required_argument, NULL, OPT_TP },
-		{ "concurrency", required_argument, NULL, OPT_CONC },
-		{ "weights", required_argument, NULL, OPT_WEIGHTS },
-		{ "kv", required_argument, NULL, OPT_KV },
-		{ "sm-clock", required_argument, NULL, OPT_CLOCK },
-		{ "params", required_argument, NULL, OPT_PARAMS },
-		{ "profile", required_argument, NULL, OPT_PROFILE },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "input-tokens", required_argument, NULL, OPT_IN },
-		{ "output-tokens", required_argument, NULL, OPT_OUT },
-		{ "rate", required_argument, NULL, OPT_RATE },
-		{ "price-per-kwh", required_argument, NULL, OPT_PRICE },
-		{ "grams-co2-per-kwh", required_argument, NULL, OPT_CO2 },
-		{ "layers", required_argument, NULL, OPT_LAYERS },
-		{ "kv-heads", required_argument, NULL, OPT_KV_HEADS },
-		{ "head-dim", required_argument, NULL, OPT_HEAD_DIM },
-		{ "d-model", required_argument, NULL, OPT_D_MODEL },
-		{ "total-params", required_argument, NULL, OPT_TOTAL },
-		{ "experts", required_argument, NULL, OPT_EXPERTS },
-		{ "experts-per-token", required_argument, NULL, OPT_TOPK },
-		{ "cache-layers", required_argument, NULL, OPT_CACHE_LAYERS },
-		{ "sliding-window", required_argument, NULL, OPT_WINDOW },
-		{ "power-cap", required_argument, NULL, OPT_CAP },
-		{ "gpu-memory-utilization", required_argument, NULL, OPT_GMU },
-		{ "expert-parallel", no_argument, NULL, OPT_EP },
-		{ "sweep", required_argument, NULL, OPT_SWEEP },
-		{ "steps", required_argument, NULL, OPT_STEPS },
-		{ "csv", required_argument, NULL, OPT_CSV },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *cmd = a->cmd;
-	wc_config *c = &a->q.config;
-	int opt, rc, idx;
-	/* A flag given twice is refused rather than the last one kept: a
-	 * repeated --concurrency in a script is a mistake whichever value
-	 * it meant (docs/cli.md, "Conventions"). */
-	unsigned char seen[OPT_EP - OPT_PLATFORM + 1] = { 0 };
-	cli_reset_getopt();
-	while ((idx = -1, opt = cli_getopt(argc, argv, ":h", opts, &idx)) != -1) {
-		rc = CLI_OK;
-		if (opt >= OPT_PLATFORM && opt <= OPT_EP && idx >= 0 && seen[opt - OPT_PLATFORM]++)
-			return cli_usage_error(cmd, "--%s given twice (each flag at most once)", opts[idx].name);
-		switch (opt) {
-		case OPT_PLATFORM: c->platform = optarg; break;
-		case OPT_ACTIVE:
-			rc = cli_parse_double_max(cmd, "--active-params", optarg, WC_MODEL_MIN_PARAMS_B, 1, WC_MODEL_MAX_PARAMS_B,
-			                          &c->active_params_b);
-			a->have_active = 1;
-			break;
-		case OPT_MODEL: a->model = optarg; break;
-		case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_LAW_MAX_TP, &a->tp); break;
-		case OPT_CONC:
-			/* a positive concurrency below the bound gave null energies (models/limits.h) */
-			rc = cli_parse_load(cmd, "--concurrency", optarg, 1, WC_CAPACITY_MIN_CONCURRENCY, INFINITY,
-			                    "requests at once", &c->running);
-			a->conc_text = optarg;
-			break;
-		case OPT_WEIGHTS:
-			if (wc_precision_from_name(optarg, &c->weights) != WC_OK)
-				rc = cli_usage_error(cmd, "--weights: expected bf16, fp8 or int4, got '%s'", optarg);
-			a->have_weights = 1;
-			break;
-		case OPT_KV:
-			if (wc_precision_from_name(optarg, &c->kv) != WC_OK || c->kv == WC_PREC_INT4)
-				rc = cli_usage_error(cmd, "--kv: expected bf16 or fp8, got '%s'", optarg);
-			break;
-		case OPT_CLOCK: rc = cli_parse_double(cmd, "--sm-clock", optarg, 0, 0, &c->sm_clock_mhz); break;
-		case OPT_PARAMS: a->params_path = optarg; break;
-		case OPT_PROFILE: a->profile = optarg; break;
-		case OPT_JSON: a->json = 1; break;
-		case 'h': cli_subcommands_usage(&predict_commands, stdout); a->help = 1; return CLI_OK;
-		default:
-			if ((rc = parse_capacity_flag(cmd, opt, a)) < 0)
-				return cli_bad_option(cmd, opt, argv);
-		}
-		if (rc != CLI_OK)
-			return rc;
-	}
-	return CLI_OK;
-}
 
 static int config_error(const char *cmd, const wc_error *err);
 
 /* Explicit architecture flags over the catalog entry (or alone, for a
  * model the catalog does not have). */
 static int
-apply_architecture(const char *cmd, predict_args *a)
+apply_architecture(const char *cmd, cli_predict_args *a)
 {
 	if (!wc_arch_facts_any(&a->facts))
 		return CLI_OK;
@@ -320,7 +132,7 @@ apply_architecture(const char *cmd, predict_args *a)
  * configuration (--model resolved to its active parameters). */
 
 static int
-check_predict_args(int argc, char **argv, predict_args *a)
+check_predict_args(int argc, char **argv, cli_predict_args *a)
 {
 	const char *cmd = a->cmd;
 	wc_config *c = &a->q.config;
@@ -454,7 +266,7 @@ config_error(const char *cmd, const wc_error *err)
 
 /* Predict with `params` and print the answer as JSON or for people. */
 static int
-predict_and_print(const char *cmd, predict_args *a, const wc_params *params)
+predict_and_print(const char *cmd, cli_predict_args *a, const wc_params *params)
 {
 	wc_predictor *pred = NULL;
 	wc_inference_prediction out;
@@ -529,12 +341,16 @@ static int
 predict_inference(int argc, char **argv, int flex)
 {
 	const char *cmd = flex ? "predict flexibility" : "predict inference";
-	predict_args a = { .cmd = cmd, .flex = flex, .fo = { 0, WC_FLEX_DEFAULT_STEPS, 0, NULL, NULL, config_error }, .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1, .price = NAN,
+	cli_predict_args a = { .cmd = cmd, .flex = flex, .fo = { 0, WC_FLEX_DEFAULT_STEPS, 0, NULL, NULL, config_error }, .q = { .config = WC_CONFIG_INIT, .want_interval = 1 }, .tp = 1, .price = NAN,
 		           .co2 = NAN, .power_cap = 0 };
 	int rc;
 	wc_arch_facts_init(&a.facts); /* every fact "not given" */
-	if ((rc = parse_predict_flags(argc, argv, &a)) != CLI_OK || a.help)
+	if ((rc = cli_predict_flags(argc, argv, &a)) != CLI_OK)
 		return rc;
+	if (a.help) {
+		cli_subcommands_usage(&predict_commands, stdout);
+		return CLI_OK;
+	}
 	if ((rc = check_predict_args(argc, argv, &a)) != CLI_OK)
 		return rc;
 
@@ -579,7 +395,8 @@ static const cli_subcommand predict_targets[] = {
 	  "                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
 	  "                                   [--total-params B] [--experts E --experts-per-token k]\n"
 	  "                                   [--cache-layers F --sliding-window W]]\n"
-	  "                                  [--params FILE | --profile measured|paper|paper-prefill] [--json]" },
+	  "                                  [--params FILE | --profile measured|paper|paper-prefill] [--json]\n"
+	  "                                  [--engine vllm|sglang|tensorrt-llm|tgi|deepspeed-mii|transformers]" },
 	{ "flexibility", predict_flexibility,
 	  "wattcast predict flexibility (the flags of inference) [--sweep clock|power_cap]\n"
 	  "                                    [--steps N] [--csv FILE] [--svg FILE]" },

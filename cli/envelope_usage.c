@@ -22,6 +22,7 @@ const char cli_envelope_usage[] =
 	"                         [--weights bf16|fp8|int4] [--kv bf16|fp8] [--sm-clock MHZ]\n"
 	"                         [--idle-power W] [--params FILE | --profile NAME]\n"
 	"                         [--service auto|capacity|standin]\n"
+	"                         [--engine vllm|sglang|tensorrt-llm|tgi|deepspeed-mii|transformers]\n"
 	"                         [--json] [--csv FILE] [--svg FILE] [--measured RUN_DIR]\n"
 	"                         [--utc-offset SECONDS]\n\n"
 	"Simulates the workload on a 50 ms grid (R replicas, replica r on PCG32 stream\n"
@@ -47,7 +48,9 @@ const char cli_envelope_usage[] =
 	"run's own arrivals and lengths over its own window and prints its measured\n"
 	"metrics beside the prediction; --csv writes the per-bin band, --svg a chart of\n"
 	"it with the measured trace. --platform and --model default to the run's\n"
-	"manifest.\n";
+	"manifest.\n"
+	"--engine NAME names the serving stack (default vllm): the laws are vLLM's, and\n"
+	"another stack's envelope or plan is vLLM's with a warning saying so.\n";
 
 /* A library message names the option's field ("horizon_s: ..."); on the
  * command line the flag is named instead. `config`: a field of the

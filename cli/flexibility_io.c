@@ -19,7 +19,7 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 	const wc_config *c = &q->config;
 	printf("platform %s, tp %d, active params %g B, %g input + %g output tokens, %s %g, engine %s\n", c->platform,
 	       c->tp, c->active_params_b, c->input_tokens, c->output_tokens, c->request_rate > 0 ? "rate" : "running",
-	       c->request_rate > 0 ? c->request_rate : c->running, WC_CALIBRATED_ENGINE);
+	       c->request_rate > 0 ? c->request_rate : c->running, wc_config_engine(c));
 	printf("  unconstrained: node power %.1f W, throughput %.5g tokens/s, energy per output token %.4g J\n",
 	       f->ref_node_power_w, f->ref_throughput_tok_s, f->ref_energy_per_output_token_j);
 	/* each quantity's interval with what it covers, or "none" and why, as

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "models/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -138,8 +140,47 @@ const wc_model_info *wc_model_lookup_rest(const char *name, const char **rest);
  *  for a "did you mean" in the refusal; NULL when none is that close. */
 const wc_model_info *wc_model_suggest(const char *name);
 #define WC_NAME_SUGGEST_MAX 63
+/** Levenshtein distance of a[0..na) and b[0..nb), nb <= WC_NAME_SUGGEST_MAX:
+ *  the one measure of a typo behind every "did you mean" (models, serving
+ *  stacks). */
+size_t wc_name_edit_distance(const char *a, size_t na, const char *b, size_t nb);
+/** Whether `edits` edits of a name of `len` characters are a typo of it,
+ *  not another name (the one rule of every "did you mean"). */
+int wc_name_is_typo(size_t edits, size_t len);
 size_t wc_model_count(void);
 const wc_model_info *wc_model_at(size_t i);
+
+/* ------------------------------------------------------ serving stacks */
+
+/* The serving stack the built-in profiles' laws were calibrated on: every
+ * run behind them is a vLLM run, and a parameter file records no stack
+ * (docs/formats/params-file.md), so every set's is this one. */
+#define WC_CALIBRATED_ENGINE "vllm"
+
+/** A serving stack an answer may be asked for (docs/capacity.md,
+ *  "Serving stacks"): its name in requests and answers, how people write
+ *  it, and what is documented of its draw against vLLM's at the same
+ *  batch (NULL: nothing; `measured` 0: never measured here). */
+typedef struct {
+	const char *name;  /* "tensorrt-llm" */
+	const char *label; /* "TensorRT-LLM" */
+	int measured;
+	const char *fact;
+} wc_engine_info;
+
+/** The stack `name` names, case-insensitively, '_' read as '-', with the
+ *  aliases of docs/capacity.md ("trtllm", "text-generation-inference");
+ *  NULL when none. */
+const wc_engine_info *wc_engine_lookup(const char *name);
+/** Refuses (WC_EINVAL, "engine: unknown serving stack ...", with a "did
+ *  you mean" for a typo and the accepted names) a name wc_engine_lookup
+ *  does not know; else `*out` is the stack's name (static). NULL `name`
+ *  is the calibrated stack. */
+int wc_engine_parse(const char *name, const char **out, wc_error *err);
+/** "vllm, sglang, tensorrt-llm, tgi, deepspeed-mii, transformers". */
+const char *wc_engine_choices(void);
+size_t wc_engine_count(void);
+const wc_engine_info *wc_engine_at(size_t i);
 
 /** Explicit architecture facts (the CLI's --layers ... flags, the HTTP
  *  API's "architecture" object), in the order of WC_ARCH_FACT_*: an int

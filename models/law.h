@@ -138,6 +138,10 @@ typedef struct {
 	 * the group, every GPU reading the whole shared part; 0: tensor
 	 * parallel (docs/capacity.md, "Step time"). */
 	int expert_parallel;
+	/* The serving stack asked for (wc_engine_parse's name, static; NULL =
+	 * WC_CALIBRATED_ENGINE): the numbers do not change, the answer says
+	 * whose they are (docs/capacity.md, "Serving stacks"). */
+	const char *engine;
 } wc_config;
 
 /* Designated, so that a field added to wc_config cannot shift the others;
@@ -147,7 +151,7 @@ typedef struct {
 	  .weights = WC_PREC_BF16, .kv = WC_PREC_BF16, .sm_clock_mhz = 0.0,     \
 	  .idle_power_w = 0.0, .arch = NULL, .input_tokens = 0.0,               \
 	  .output_tokens = 0.0, .request_rate = 0.0, .model = NULL, .set = NULL, \
-	  .gpu_memory_utilization = 0.0, .expert_parallel = 0 }
+	  .gpu_memory_utilization = 0.0, .expert_parallel = 0, .engine = NULL }
 
 /** Name the catalog model `name` (borrowed) in `c` as `predict --model`
  *  does: its active parameters, its architecture (the structure terms'
@@ -187,6 +191,8 @@ int wc_model_name_custom(const char *name, double active_params_b, wc_config *c,
 /** The one warning of an answer to `name` when the catalog entry answers
  *  for another name; "" otherwise. */
 void wc_model_name_note(const char *name, char *buf, size_t cap);
+/** The stack `c` is asked for: its engine, or WC_CALIBRATED_ENGINE. */
+const char *wc_config_engine(const wc_config *c);
 
 typedef struct {
 	double node_power_w;     /* G*P0 + G*dynamic */

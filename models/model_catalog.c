@@ -202,8 +202,8 @@ model_key(const char *s, char *out, size_t cap)
 	return n;
 }
 
-static size_t
-edit_distance(const char *a, size_t na, const char *b, size_t nb)
+size_t
+wc_name_edit_distance(const char *a, size_t na, const char *b, size_t nb)
 {
 	size_t row[WC_NAME_SUGGEST_MAX + 1];
 	for (size_t j = 0; j <= nb; j++)
@@ -272,7 +272,7 @@ wc_model_suggest(const char *name)
 			key_numbers(q, len, qn, sizeof qn);
 			if (strcmp(qn, kn) != 0)
 				continue;
-			size_t e = edit_distance(q, len, k, nk);
+			size_t e = wc_name_edit_distance(q, len, k, nk);
 			d = e < d ? e : d;
 		}
 		if (d < best_d) {
@@ -280,7 +280,13 @@ wc_model_suggest(const char *name)
 			best = &models[i];
 		}
 	}
-	/* a typo, not another model: at most 2 edits, and fewer than a third
+	return best && wc_name_is_typo(best_d, strlen(best->name)) ? best : NULL;
+}
+
+int
+wc_name_is_typo(size_t edits, size_t len)
+{
+	/* a typo, not another name: at most 2 edits, and fewer than a third
 	 * of the name */
-	return best && best_d <= 2 && 3 * best_d < strlen(best->name) ? best : NULL;
+	return edits <= 2 && 3 * edits < len;
 }

@@ -142,10 +142,13 @@ const char *wc_predict_level_source(const wc_params *p, const wc_level *lvl);
 int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
                          wc_inference_prediction *out, wc_error *err);
 
-/* The serving stack the laws were calibrated on (every run of the built-in
- * profiles is a vLLM run): each inference answer names it, since other
- * stacks draw differently at the same batch (docs/capacity.md, "Limits"). */
-#define WC_CALIBRATED_ENGINE "vllm"
+/** The one warning (`engine: ...`) of an answer for a serving stack other
+ *  than the one the set was calibrated on (WC_CALIBRATED_ENGINE, models/
+ *  catalog.h): its draw differs at the same batch and the numbers are
+ *  vLLM's (docs/capacity.md, "Serving stacks"). Every answer (inference,
+ *  flexibility, envelope, budget) takes it from here. Returns 1 and fills
+ *  `buf` when there is one; else 0 with `buf` "". */
+int wc_predict_engine_note(const wc_config *c, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -507,6 +507,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	wc_model_name_note(q->config.model, renamed, sizeof renamed); /* docs/capacity.md, "Model names" */
 	if (renamed[0])
 		WC_WARN(out, "%s", renamed);
+	if (wc_predict_engine_note(&q->config, renamed, sizeof renamed)) /* docs/capacity.md, "Serving stacks" */
+		WC_WARN(out, "%s", renamed);
 	/* A name of the user's own finds the set's model term by its spelling:
 	 * a typo, or a set calibrated elsewhere, answers by the size alone. */
 	if (q->config.model && !wc_model_lookup(q->config.model) && !b.model_term) {

@@ -220,3 +220,27 @@ wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, s
 	         "fitted levels (docs/fitting.md); held out, such transfers missed by %s%s",
 	         lvl->name, lvl->p0.value, WC_DATASHEET_MISS, beyond);
 }
+
+int
+wc_predict_engine_note(const wc_config *c, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	const wc_engine_info *asked = wc_engine_lookup(wc_config_engine(c));
+	const wc_engine_info *fitted = wc_engine_lookup(WC_CALIBRATED_ENGINE);
+	if (!asked || asked == fitted)
+		return 0;
+	/* What docs/capacity.md ("Serving stacks") documents, nothing more:
+	 * a stack measured to draw differently says so (with its fact); one
+	 * never measured says what the measured ones showed. */
+	if (asked->measured)
+		snprintf(buf, cap, "engine: laws calibrated on %s runs; %s draws differently at the same batch%s%s%s: the "
+		         "answer is %s's; run wattcast calibrate on your own %s runs (docs/calibration.md)", fitted->label,
+		         asked->label, asked->fact ? " (" : "", asked->fact ? asked->fact : "", asked->fact ? ")" : "",
+		         fitted->label, asked->label);
+	else
+		snprintf(buf, cap, "engine: laws calibrated on %s runs; %s is unmeasured and stacks draw differently at the "
+		         "same batch (TensorRT-LLM flat with batch on H100, eager Transformers far slower per token): the "
+		         "answer is %s's; see wattcast calibrate (docs/calibration.md)", fitted->label, asked->label,
+		         fitted->label);
+	return 1;
+}

@@ -334,7 +334,7 @@ workload(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 static const char *const common_keys[] = {
 	"platform", "tp", "model", "active_params_b", "weights", "kv_cache", "sm_clock_mhz", "idle_power_w",
 	"workload", "max_running", "horizon_s", "warmup_s", "seed", "sample_s", "response", "profile", "service",
-	NULL,
+	"engine", NULL,
 };
 static const char *const envelope_keys[] = { "replicas", "bin_s", "fleet", "include_bins", NULL };
 static const char *const budget_keys[] = { "budget_w", "stat", "max_fleet", "fleet_mode", "budget_bin_s", NULL };

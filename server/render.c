@@ -121,7 +121,7 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	                    "weights", wc_precision_name(c->weights),
 	                    "kv_cache", wc_precision_name(c->kv),
 	                    "sm_clock_mhz", c->sm_clock_mhz > 0 ? json_real(c->sm_clock_mhz) : json_null(),
-	                    "engine", WC_CALIBRATED_ENGINE));
+	                    "engine", wc_config_engine(c)));
 	if (q->power_cap_w > 0) /* asked for: the cap, and above the clock it settles at (null: it does not bind) */
 		json_object_set_new(json_object_get(o, "config"), "power_cap_w", json_real(q->power_cap_w));
 	/* the board's limit, when it settled the clock (docs/capacity.md) */

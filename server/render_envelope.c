@@ -23,14 +23,14 @@ num(double v)
 static json_t *
 config_json(const wc_config *c)
 {
-	/* engine: the stack the laws were calibrated on, as every answer
-	 * names it (docs/capacity.md, "Limits") */
+	/* engine: the stack asked for, as every answer names it; another than
+	 * the calibrated one is warned (docs/capacity.md, "Serving stacks") */
 	return json_pack("{s:s,s:i,s:f,s:s,s:s,s:o,s:o,s:s}", "platform", c->platform, "tp", c->tp,
 	                 "active_params_b", c->active_params_b, "weights", wc_precision_name(c->weights),
 	                 "kv_cache", wc_precision_name(c->kv),
 	                 "sm_clock_mhz", c->sm_clock_mhz > 0 ? json_real(c->sm_clock_mhz) : json_null(),
 	                 "idle_power_w", c->idle_power_w > 0 ? json_real(c->idle_power_w) : json_null(),
-	                 "engine", WC_CALIBRATED_ENGINE);
+	                 "engine", wc_config_engine(c));
 }
 
 static json_t *

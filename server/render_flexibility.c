@@ -97,7 +97,7 @@ wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const 
 	                    : json_real(c->running), "rate", c->request_rate > 0 ? json_real(c->request_rate) : json_null()));
 	json_object_set_new(json_object_get(o, "config"), "board_power_limit_w",
 	                    real_or_null(f->board_limit_w > 0 ? f->board_limit_w : NAN));
-	json_object_set_new(json_object_get(o, "config"), "engine", json_string(WC_CALIBRATED_ENGINE));
+	json_object_set_new(json_object_get(o, "config"), "engine", json_string(wc_config_engine(c)));
 	return o;
 }
 

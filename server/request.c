@@ -10,7 +10,8 @@
  * for the capacity answers input_tokens, output_tokens, rate (open loop;
  * concurrency is then the engine's cap), price_per_kwh, grams_co2_per_kwh
  * and architecture (explicit facts, alone or over the catalog's); profile
- * (the parameter set to answer from; absent = the default).
+ * (the parameter set to answer from; absent = the default); engine (the
+ * serving stack, absent = vllm).
  */
 #include "requests_internal.h"
 
@@ -26,7 +27,8 @@
 static const char *const known_fields[] = {
 	"platform", "tp", "active_params_b", "model", "concurrency", "running_series",
 	"dt_s", "weights", "kv_cache", "sm_clock_mhz", "input_tokens", "output_tokens", "rate",
-	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", "power_cap_w", "gpu_memory_utilization", "expert_parallel", NULL,
+	"price_per_kwh", "grams_co2_per_kwh", "architecture", "profile", "power_cap_w", "gpu_memory_utilization", "expert_parallel",
+	"engine", NULL,
 };
 
 /* A number field; `min_excl` / `min_incl` is the lower bound. Absent = 1. */
@@ -427,6 +429,17 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 	    parse_model(item, r, e) < 0 || parse_architecture(item, r, e) < 0 ||
 	    get_precision(item, "kv_cache", 0, &q->config.kv, e) < 0)
 		return -1;
+	/* the serving stack: the answer names it, and warns another than the
+	 * calibrated one (docs/capacity.md, "Serving stacks") */
+	if ((v = json_object_get(item, "engine"))) {
+		wc_error ee;
+		if (!json_is_string(v))
+			return wc_api_wrong_type(e, "/engine", "a string", v);
+		if (wc_engine_parse(json_string_value(v), &q->config.engine, &ee) != WC_OK) {
+			wc_api_error_set(e, 422, "invalid_value", "/engine", "%s", ee.msg);
+			return -1;
+		}
+	}
 	v = json_object_get(item, "sm_clock_mhz");
 	if (v && !json_is_null(v) &&
 	    (get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0 ||

@@ -280,6 +280,75 @@ low_clock(void)
 	run_result_free(&r);
 }
 
+/* --engine names the serving stack (docs/capacity.md, "Serving stacks"):
+ * an unknown name is refused naming the flag, a likely typo and the
+ * accepted names; another stack than vLLM is echoed and warned once; vllm
+ * (any case) answers byte for byte what no --engine answers. */
+static void
+engine_flag(void)
+{
+	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--engine", "sglng"),
+	                 "--engine: unknown serving stack 'sglng': did you mean sglang? (accepted: vllm, sglang, "
+	                 "tensorrt-llm, tgi, deepspeed-mii, transformers)");
+	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--engine", "llama.cpp"),
+	                 "--engine: unknown serving stack 'llama.cpp' (accepted: vllm,");
+	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--engine", "tgi",
+	                      "--engine", "tgi"), "--engine given twice");
+	run_result a, b;
+	CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--json"), NULL, &a) == 0);
+	CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--json", "--engine",
+	                        "VLLM"), NULL, &b) == 0);
+	CHECK_INT(b.status, 0);
+	CHECK(a.out && b.out && strcmp(a.out, b.out) == 0);
+	CHECK(b.out && strstr(b.out, "engine:") == NULL);
+	run_result_free(&b);
+	CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--json", "--engine",
+	                        "SGLang"), NULL, &b) == 0);
+	CHECK_INT(b.status, 0);
+	json_t *ja = json_loads(a.out ? a.out : "", 0, NULL), *jb = json_loads(b.out ? b.out : "", 0, NULL);
+	CHECK(jb != NULL);
+	const char *eng = json_string_value(json_object_get(json_object_get(jb, "config"), "engine"));
+	CHECK(eng && strcmp(eng, "sglang") == 0);
+	/* the numbers are vLLM's; one warning more says so */
+	CHECK(json_equal(json_object_get(ja, "node_power_w"), json_object_get(jb, "node_power_w")));
+	CHECK(json_equal(json_object_get(ja, "interval_95"), json_object_get(jb, "interval_95")));
+	const json_t *wa = json_object_get(ja, "warnings"), *wb = json_object_get(jb, "warnings");
+	CHECK_INT((int)json_array_size(wb), (int)json_array_size(wa) + 1);
+	int n = 0;
+	for (size_t i = 0; i < json_array_size(wb); i++) {
+		const char *w = json_string_value(json_array_get(wb, i));
+		if (w && strncmp(w, "engine: ", 8) == 0) {
+			n++;
+			CHECK_CONTAINS(w, "calibrated on vLLM runs");
+			CHECK_CONTAINS(w, "SGLang");
+			CHECK_CONTAINS(w, "wattcast calibrate");
+			CHECK(strlen(w) <= 255);
+		}
+	}
+	CHECK_INT(n, 1);
+	json_decref(ja);
+	json_decref(jb);
+	run_result_free(&a);
+	run_result_free(&b);
+	/* the header line and the documented fact of the stack, for people */
+	CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--engine", "trtllm"),
+	                   NULL, &a) == 0);
+	CHECK_INT(a.status, 0);
+	CHECK_CONTAINS(a.out, "kv bf16, engine tensorrt-llm\n");
+	CHECK_CONTAINS(a.out, "warning: engine: laws calibrated on vLLM runs; TensorRT-LLM draws differently at the same "
+	                      "batch (on H100 its power stays nearly flat with batch size)");
+	run_result_free(&a);
+	CHECK(run_wattcast((const char *[]){ "wattcast", "predict", "flexibility", "--platform", "H100", "--model",
+	                                     "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512", "--output-tokens",
+	                                     "256", "--engine", "transformers", NULL }, NULL, &a) == 0);
+	CHECK_INT(a.status, 0);
+	CHECK_CONTAINS(a.out, "running 8, engine transformers\n");
+	CHECK_CONTAINS(a.out, "warning: engine: laws calibrated on vLLM runs; HF Transformers draws differently");
+	const char *first = a.out ? strstr(a.out, "warning: engine: ") : NULL;
+	CHECK(first && strstr(first + 17, "engine: laws") == NULL); /* once */
+	run_result_free(&a);
+}
+
 int
 main(void)
 {
@@ -424,5 +493,6 @@ main(void)
 	moe_flags_match_catalog();
 	text_level_source();
 	text_interval_without_draws();
+	engine_flag();
 	return check_report("test_cli_predict");
 }
