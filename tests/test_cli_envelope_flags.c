@@ -8,6 +8,7 @@
 #include "data/data.h"
 #include "tests/support/support.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,11 +140,74 @@ test_one_replica(void)
 	}
 }
 
+/* `wattcast envelope --json` on a small open loop, a plan with `budget`,
+ * for stack `engine` (NULL: no --engine). */
+static void
+run_engine(int budget, const char *engine, run_result *r)
+{
+	const char *argv[20] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
+		                 "--horizon", "10", "--quiet", "--json" };
+	int n = 12;
+	argv[n++] = budget ? "--budget" : "--replicas";
+	argv[n++] = budget ? "3000" : "2";
+	if (engine) {
+		argv[n++] = "--engine";
+		argv[n++] = engine;
+	}
+	argv[n] = NULL;
+	CHECK_INT(run_wattcast(argv, NULL, r), 0);
+	CHECK_INT(r->status, 0);
+}
+
+/* --engine names the serving stack (docs/capacity.md, "Serving stacks"):
+ * refused unknown naming the flag and the accepted names (exit 2); another
+ * stack's envelope and plan carry the one warning and echo it in JSON,
+ * vllm's are those of no --engine. */
+static void
+test_engine(void)
+{
+	run_result r, base;
+	const char *bad[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
+		              "--horizon", "10", "--quiet", "--engine", "tensorrtllm", NULL };
+	CHECK_INT(run_wattcast(bad, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--engine: unknown serving stack 'tensorrtllm': did you mean tensorrt-llm? (accepted: "
+	                      "vllm, sglang, tensorrt-llm, tgi, deepspeed-mii, transformers)");
+	run_result_free(&r);
+	static const char want[] = "engine: laws calibrated on vLLM runs; DeepSpeed-MII draws differently at the same "
+	                           "batch";
+	for (int budget = 0; budget < 2; budget++) {
+		run_engine(budget, NULL, &base);
+		run_engine(budget, "vllm", &r);
+		json_t *a = json_loads(r.out ? r.out : "", 0, NULL), *b = json_loads(base.out ? base.out : "", 0, NULL);
+		json_object_del(json_object_get(a, "plan"), "seconds"); /* the plan's own search time */
+		json_object_del(json_object_get(b, "plan"), "seconds");
+		CHECK(a && b && json_equal(a, b));
+		json_decref(a);
+		run_result_free(&r);
+		run_engine(budget, "DeepSpeed_MII", &r);
+		a = json_loads(r.out ? r.out : "", 0, NULL);
+		const char *eng = json_string_value(json_object_get(json_object_get(a, "config"), "engine"));
+		CHECK(eng && strcmp(eng, "deepspeed-mii") == 0);
+		const json_t *ws = json_object_get(a, "warnings");
+		int n = 0;
+		for (size_t i = 0; i < json_array_size(ws); i++)
+			n += strncmp(json_string_value(json_array_get(ws, i)), want, sizeof want - 1) == 0;
+		CHECK_INT(n, 1);
+		CHECK_INT((int)json_array_size(ws), (int)json_array_size(json_object_get(b, "warnings")) + 1);
+		json_decref(a);
+		json_decref(b);
+		run_result_free(&r);
+		run_result_free(&base);
+	}
+}
+
 int
 main(void)
 {
 	char *dir = test_tmpdir("cli_envelope_flags");
 	test_one_replica();
+	test_engine();
 	test_flags_apply_and_budget_digits(dir);
 	free(dir);
 	return check_report("test_cli_envelope_flags");
