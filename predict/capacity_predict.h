@@ -122,7 +122,7 @@ int wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_err
  *  whatever rate was asked (docs/capacity.md, "The board's power limit"):
  *  at full load -- the engine's or the KV cache's limit running -- at the
  *  clock the board's limit (or q->power_cap_w) settles at then; a clock
- *  the user locked stays. `out` is q's answer from wc_predict_capacity;
+ *  the user locked stays unless the board's limit at full load lowers it. `out` is q's answer from wc_predict_capacity;
  *  call after wc_predict_board_limit. A rate above that capacity that
  *  q's lighter-load clock would serve is over capacity: q's clock (and
  *  board_limit_w, board_free_w) become full load's and `out` the answer

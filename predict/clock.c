@@ -281,10 +281,12 @@ int
 wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_capacity_prediction *out,
                               wc_error *err)
 {
-	/* A clock the user locked stays; one settled under a cap or the
-	 * board's limit, or the free clock, is settled again at full load. */
+	/* A clock settled under a cap or the board's limit, or the free
+	 * clock, is settled again at full load; a clock the user locked stays
+	 * unless the board's limit at full load lowers it, since the limit
+	 * holds first (a lock at the top clock is the free clock). */
 	const int locked = q->config.sm_clock_mhz > 0.0 && !(q->power_cap_w > 0.0) && !(q->board_limit_w > 0.0);
-	if (!out->open_loop || !isfinite(out->capacity_rate) || !(out->capacity_rate > 0.0) || locked)
+	if (!out->open_loop || !isfinite(out->capacity_rate) || !(out->capacity_rate > 0.0))
 		return WC_OK;
 	wc_inference_query full = *q;
 	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
@@ -293,7 +295,7 @@ wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_
 		return wc_error_set(err, WC_ENOMEM, "rate: out of memory");
 	/* Over what any clock serves: the engine's or the cache's limit runs */
 	full.config.request_rate = fmin(2.0 * out->capacity_rate, WC_CAPACITY_MAX_RATE);
-	full.config.sm_clock_mhz = 0.0;
+	full.config.sm_clock_mhz = locked ? q->config.sm_clock_mhz : 0.0;
 	full.want_interval = 0;
 	full.board_limit_w = 0.0;
 	rc = q->power_cap_w > 0.0 ? wc_predict_power_cap(pr, &full, q->power_cap_w, &full.config.sm_clock_mhz, err)

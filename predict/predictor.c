@@ -567,10 +567,12 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	out->node_ceiling_w = wc_level_power_ceiling_w(b.level, q->power_cap_w, out->serving_per_gpu_w,
 	                                               q->config.tp);
 	out->node_floor_w = wc__predict_idle_floor(&b, q->config.tp);
-	/* A series' (or a Poisson count's) idle share draws P0 exactly and the
-	 * rest at most the ceiling: its mean reaches no higher
-	 * (docs/intervals.md, "Physical ceiling"). */
-	double idle = (q->series_len || h.len > 1) && h.len && h.running[0] == 0.0 ? h.weight[0] : 0.0, all = 0.0;
+	/* A series' idle share draws P0 exactly and the rest at most the
+	 * ceiling: its mean reaches no higher (docs/intervals.md, "Physical
+	 * ceiling"). An open loop's idle share is the model's own estimate,
+	 * not a measured fact: its interval ends at the ceiling, as the
+	 * capacity answer's does. */
+	double idle = q->series_len && h.len && h.running[0] == 0.0 ? h.weight[0] : 0.0, all = 0.0;
 	for (size_t i = 0; idle > 0.0 && i < h.len; i++)
 		all += h.weight[i];
 	if (idle > 0.0 && isfinite(out->node_floor_w) && isfinite(out->node_ceiling_w))
