@@ -262,17 +262,19 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
  * and CO2 per request or token scale with it; node power, energy per hour
  * and the hourly cost and CO2 are power's. Without the energy section the
  * per-token quantities fall back to power's error alone, and say so. TTFT
- * has none: no table at hand measures it. */
+ * has none: no table at hand measures it. An open loop below capacity
+ * serves rate x output tokens exactly, so its per-token and per-request
+ * figures are its power over the rate: power's error, and its ceiling. */
 enum { BY_NONE, BY_LATENCY, BY_ENERGY, BY_POWER };
 
 static int
-widened_by(int k, int open_loop)
+widened_by(int k, const wc_capacity_prediction *out)
 {
 	switch (k) {
 	case WC_CAPQ_LATENCY: case WC_CAPQ_THROUGHPUT: return BY_LATENCY;
-	case WC_CAPQ_RUNNING: return open_loop ? BY_LATENCY : BY_NONE;
+	case WC_CAPQ_RUNNING: return out->open_loop ? BY_LATENCY : BY_NONE;
 	case WC_CAPQ_E_TOKEN: case WC_CAPQ_E_REQUEST: case WC_CAPQ_COST_REQUEST: case WC_CAPQ_COST_MTOK:
-	case WC_CAPQ_CO2_REQUEST: case WC_CAPQ_CO2_MTOK: return BY_ENERGY;
+	case WC_CAPQ_CO2_REQUEST: case WC_CAPQ_CO2_MTOK: return out->open_loop && !out->over_capacity ? BY_POWER : BY_ENERGY;
 	case WC_CAPQ_POWER: case WC_CAPQ_E_HOUR: case WC_CAPQ_COST_HOUR: case WC_CAPQ_CO2_HOUR: return BY_POWER;
 	default: return BY_NONE;
 	}
@@ -310,7 +312,7 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		ene = &both;
 	}
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
-		int by = widened_by(k, out->open_loop);
+		int by = widened_by(k, out);
 		const wc_pe_stratum *s = by == BY_LATENCY ? lat : by == BY_POWER ? power : by == BY_ENERGY
 		                         ? (ene ? ene : power) : NULL;
 		/* the draws count only where they gave this quantity an interval */
@@ -333,16 +335,16 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	 * hour) end where the boards do (docs/intervals.md, "Physical
 	 * ceiling"): the same factor holds each. */
 	const double node_w = out->value[WC_CAPQ_POWER];
-	double f = wc_interval_hold_ceiling(node_w, wc_level_power_ceiling_w(lb->level, x->cap_w, node_w / c->tp, c->tp),
-	                                    &out->hi[WC_CAPQ_POWER]);
+	const double ceiling = wc_level_power_ceiling_w(lb->level, x->cap_w, out->steady_power_w / c->tp, c->tp);
+	double f = wc_interval_hold_ceiling(node_w, ceiling, &out->hi[WC_CAPQ_POWER]);
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
-		if (k != WC_CAPQ_POWER && widened_by(k, out->open_loop) == BY_POWER && isfinite(out->hi[k]))
+		if (k != WC_CAPQ_POWER && widened_by(k, out) == BY_POWER && isfinite(out->hi[k]))
 			out->hi[k] = fmax(out->value[k], out->hi[k] * f);
 	/* ... and start no lower than a known idle draw, as the power answer's */
 	const double lo0 = out->lo[WC_CAPQ_POWER];
 	wc_interval_hold_floor(node_w, wc__predict_idle_floor(lb, c->tp), &out->lo[WC_CAPQ_POWER]);
 	for (int k = 0; k < WC_CAPQ_COUNT && lo0 > 0.0 && out->lo[WC_CAPQ_POWER] > lo0; k++)
-		if (k != WC_CAPQ_POWER && widened_by(k, out->open_loop) == BY_POWER && isfinite(out->lo[k]))
+		if (k != WC_CAPQ_POWER && widened_by(k, out) == BY_POWER && isfinite(out->lo[k]))
 			out->lo[k] = fmin(out->value[k], out->lo[k] * out->lo[WC_CAPQ_POWER] / lo0);
 	/* An open loop's running count never exceeds what the engine and the
 	 * KV cache admit (solve_running holds it there in every draw): the

@@ -288,6 +288,12 @@ poisson_mean(const wc_predictor *pr)
 	/* one node power, one interval: the headline's is the capacity answer's */
 	CHECK_NEAR(head.node_lo_w, cap.lo[WC_CAPQ_POWER], 1e-9 * sum);
 	CHECK_NEAR(head.node_hi_w, cap.hi[WC_CAPQ_POWER], 1e-9 * sum);
+	/* below capacity the tokens are the rate's: energy per token is the
+	 * power over them, interval and all (it took energy per token's own
+	 * error, up to 687 W over a 440 W ceiling at 0.5/s) */
+	CHECK_NEAR(cap.lo[WC_CAPQ_E_TOKEN] * 0.1 * 256, cap.lo[WC_CAPQ_POWER], 1e-9 * sum);
+	CHECK_NEAR(cap.hi[WC_CAPQ_E_TOKEN] * 0.1 * 256, cap.hi[WC_CAPQ_POWER], 1e-9 * sum);
+	CHECK_NEAR(cap.hi[WC_CAPQ_E_REQUEST] * 0.1, cap.hi[WC_CAPQ_POWER], 1e-9 * sum);
 	fprintf(stderr, "A100 Qwen3-32B 0.1/s: %.3g running, serving %.1f W, answer %.1f W, headline %.1f W, sum %.1f W\n",
 	        m, cap.steady_power_w, cap.value[WC_CAPQ_POWER], head.power.node_power_w, sum);
 	CHECK(sum < 280);
