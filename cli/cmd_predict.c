@@ -190,10 +190,11 @@ check_predict_args(int argc, char **argv, cli_predict_args *a)
 		                       "--layers, --kv-heads and --head-dim with --active-params");
 	if (!a->conc_text && !a->have_rate)
 		return cli_usage_error(cmd, "--concurrency is required (0 = idle), or --rate");
-	if (a->have_rate && a->conc_text && !(c->running > 0)) /* docs/cli.md, "predict inference" */
-		return cli_usage_error(cmd, "--concurrency: with --rate it is the engine's limit on running requests: at "
-		                       "least %g, or leave it out for none; got '%s'", WC_CAPACITY_MIN_CONCURRENCY,
-		                       a->conc_text);
+	/* the engine's limit, a whole number (vLLM's max_num_seqs), as the
+	 * envelope's --max-running (docs/cli.md, "predict inference") */
+	if (a->have_rate && a->conc_text && !(c->running >= 1 && c->running == floor(c->running)))
+		return cli_usage_error(cmd, "--concurrency: with --rate it is the engine's limit on running requests: a "
+		                       "whole number >= 1, or leave it out for none; got '%s'", a->conc_text);
 	if (a->params_path && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (a->power_cap > 0 && c->sm_clock_mhz > 0)

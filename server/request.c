@@ -351,6 +351,14 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 		                 "running_series: give exactly one of concurrency and running_series");
 		return -1;
 	}
+	/* a series is the load and so is an open loop's rate: two loads, as
+	 * concurrency with a series (docs/http-api.md, "Errors"); the
+	 * predictor's refusal said the rate was missing */
+	if (open_loop && ser) {
+		wc_api_error_set(e, 422, "conflicting_fields", "/running_series",
+		                 "running_series: give at most one of rate and running_series (each is the load)");
+		return -1;
+	}
 	if (!conc && !ser) {
 		if (open_loop)
 			return 0; /* the running count follows from the rate */
@@ -371,13 +379,14 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 		if (q->config.running > 0 && q->config.running < WC_CAPACITY_MIN_CONCURRENCY)
 			return wc_api_invalid(e, "/concurrency", q->config.running, "must be 0 (idle) or at least %g "
 			                      "requests at once", WC_CAPACITY_MIN_CONCURRENCY);
-		/* with rate it is the engine's limit on running requests, and a
-		 * limit of 0 runs nothing: not the absent limit it was taken for
-		 * (docs/http-api.md, "POST /v1/predict/inference") */
-		if (json_number_value(json_object_get(obj, "rate")) > 0 && !(q->config.running > 0))
-			return wc_api_invalid(e, "/concurrency", q->config.running, "with rate it is the engine's limit on "
-			                      "running requests: at least %g, or leave it out for none",
-			                      WC_CAPACITY_MIN_CONCURRENCY);
+		/* with rate it is the engine's limit on running requests (vLLM's
+		 * max_num_seqs), a whole number: a limit of 0 runs nothing (not
+		 * the absent limit it was taken for) and one of 0.5 was answered
+		 * as half a request running (docs/http-api.md, "Limits") */
+		double lim = q->config.running;
+		if (json_number_value(json_object_get(obj, "rate")) > 0 && !(lim >= 1 && lim == floor(lim)))
+			return wc_api_invalid(e, "/concurrency", lim, "with rate it is the engine's limit on running "
+			                      "requests: a whole number >= 1, or leave it out for none");
 		return 0;
 	}
 	return parse_series(obj, ser, dt, q, series, e);

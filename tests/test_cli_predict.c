@@ -377,6 +377,28 @@ main(void)
 	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--rate", "100", "--concurrency", "0",
 	                      "--input-tokens", "512", "--output-tokens", "256"),
 	            "--concurrency: with --rate it is the engine's limit on running requests");
+	/* ...a whole number, as the envelope's --max-running: 0.5 and 1.5
+	 * were answered as half a request running (docs/cli.md) */
+	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--rate", "0.3", "--concurrency", "0.5",
+	                      "--input-tokens", "512", "--output-tokens", "256"),
+	            "--concurrency: with --rate it is the engine's limit on running requests: a whole number >= 1, or "
+	            "leave it out for none; got '0.5'");
+	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--rate", "0.3", "--concurrency", "1.5",
+	                      "--input-tokens", "512", "--output-tokens", "256"),
+	            "--concurrency: with --rate it is the engine's limit on running requests: a whole number >= 1");
+	test_usage_error((const char *const[]){ "wattcast", "predict", "flexibility", "--platform", "H100", "--model",
+	                                       "Qwen3-8B", "--rate", "0.3", "--concurrency", "1.5", "--input-tokens",
+	                                       "512", "--output-tokens", "256", NULL },
+	            "--concurrency: with --rate it is the engine's limit on running requests: a whole number >= 1");
+	{ /* a closed loop's mean count may be fractional; a limit of 2.0 is 2 */
+		double tps, lat;
+		capacity_of(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "0.5", "--input-tokens",
+		                 "512", "--output-tokens", "256", "--json"), &tps, &lat);
+		CHECK(tps > 0 && lat > 0);
+		capacity_of(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--rate", "0.3", "--concurrency", "2.0",
+		                 "--input-tokens", "512", "--output-tokens", "256", "--json"), &tps, &lat);
+		CHECK(tps > 0 && lat > 0);
+	}
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "eight", "--concurrency", "1"),
 	            "--active-params: expected a number, got 'eight'");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "-8", "--concurrency", "1"),

@@ -137,10 +137,46 @@ test_least_load(void)
 	}
 	/* An open loop whose engine limit serves under the least rate was
 	 * refused on /rate quoting that internal capacity (5.06e-07), and the
-	 * flexibility route answered it: both refuse the limit sent. */
-	const char *tiny = "{" TOKENS ",\"rate\":20,\"concurrency\":1e-6}";
-	expect(INF, tiny, "invalid_value", "/concurrency", "concurrency: an engine limit of 1e-06 running requests");
-	expect("/v1/predict/flexibility", tiny, "invalid_value", "/concurrency", "an engine limit of 1e-06");
+	 * flexibility route answered it: both refuse the limit sent. The
+	 * limit is a whole number (the case was a limit of 1e-06, itself now
+	 * refused below): one running request of 10^8 + 10^8 tokens on a
+	 * 20 B model whose cache holds them. */
+	const char *slow = "{\"platform\":\"H100\",\"active_params_b\":20,\"architecture\":{\"layers\":80,"
+	                   "\"kv_heads\":1,\"head_dim\":1,\"sliding_window\":1,\"cache_layers\":1},"
+	                   "\"input_tokens\":1e8,\"output_tokens\":1e8,\"rate\":1e-6,\"concurrency\":1}";
+	expect(INF, slow, "invalid_value", "/concurrency", "concurrency: an engine limit of 1 running requests serves");
+	expect("/v1/predict/flexibility", slow, "invalid_value", "/concurrency", "an engine limit of 1 running");
+	/* With rate the limit is the engine's (vLLM's max_num_seqs), a whole
+	 * number >= 1: 0.5 was answered as half a request running, over
+	 * capacity, drawing more than a limit of 1 (docs/http-api.md). */
+	static const char *const why = "concurrency: with rate it is the engine's limit on running requests: a "
+	                               "whole number >= 1, or leave it out for none, got ";
+	char want[256];
+	snprintf(want, sizeof want, "%s0.5", why);
+	expect(INF, "{" TOKENS ",\"rate\":0.3,\"concurrency\":0.5}", "invalid_value", "/concurrency", want);
+	snprintf(want, sizeof want, "%s1e-06", why);
+	expect(INF, "{" TOKENS ",\"rate\":20,\"concurrency\":1e-6}", "invalid_value", "/concurrency", want);
+	expect("/v1/predict/flexibility", "{" TOKENS ",\"rate\":0.3,\"concurrency\":1.5}", "invalid_value",
+	       "/concurrency", "a whole number >= 1, or leave it out for none, got 1.5");
+	expect_batch_item("[{" TOKENS ",\"rate\":0.3,\"concurrency\":1.5}]", "/0/concurrency",
+	                  "a whole number >= 1, or leave it out for none, got 1.5");
+	/* a closed loop's mean count stays fractional; a limit of 2.0 is 2 */
+	static const char *const whole[] = { "{" TOKENS ",\"concurrency\":0.5}", "{" TOKENS ",\"rate\":0.3,\"concurrency\":2.0}" };
+	for (int i = 0; i < 2; i++) {
+		http_reply r;
+		http_post_json(h, url(INF), whole[i], &r);
+		CHECK_INT(r.status, 200);
+		http_reply_free(&r);
+	}
+	/* A series and a rate are two loads, refused as concurrency with a
+	 * series is: the predictor's refusal said rate was missing. */
+	const char *two = "{" TOKENS ",\"rate\":1,\"running_series\":[1,2],\"dt_s\":1}";
+	expect(INF, two, "conflicting_fields", "/running_series",
+	       "running_series: give at most one of rate and running_series");
+	expect("/v1/predict/flexibility", two, "conflicting_fields", "/running_series",
+	       "give at most one of rate and running_series");
+	expect_batch_item("[{" TOKENS ",\"rate\":1,\"running_series\":[1,2],\"dt_s\":1}]", "/0/running_series",
+	                  "running_series: give at most one of rate and running_series");
 	/* A price or intensity so large the hourly figure overflowed was
 	 * answered with per_hour null (the schema says number). */
 	expect(INF, "{" TOKENS ",\"concurrency\":8,\"price_per_kwh\":1e308}", "invalid_value", "/price_per_kwh",
