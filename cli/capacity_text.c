@@ -54,7 +54,7 @@ cli_print_capacity(const wc_config *c, const wc_capacity_prediction *cp)
 	printf("  capacity: %s, %g input + %g output tokens per request", cp->open_loop ? "open loop" : "closed loop",
 	       c->input_tokens, c->output_tokens);
 	if (cp->open_loop)
-		printf(", %g requests/s (capacity %.6g requests/s%s)", c->request_rate, cp->capacity_rate,
+		printf(", %g requests/s (capacity %.10g requests/s%s)", c->request_rate, cp->capacity_rate,
 		       cp->over_capacity ? ": OVER CAPACITY" : "");
 	putchar('\n');
 	print_value("mean running requests", cp, WC_CAPQ_RUNNING, "", "%.4g");

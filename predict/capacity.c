@@ -505,8 +505,8 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 			return wc_error_set(err, WC_EINVAL, "concurrency: an engine limit of %g running requests serves "
 			                    "%.3g requests/s, under the least rate of %g; raise it", c->running,
 			                    out->capacity_rate, WC_CAPACITY_MIN_RATE);
-		if (out->over_capacity) /* six digits: a rate just over it must not print as equal */
-			WC_WARN(out, "rate: %g requests/s exceeds the capacity of %.6g requests/s at %g running requests; "
+		if (out->over_capacity) /* ten digits: a rate just over it must not print as equal */
+			WC_WARN(out, "rate: %.10g requests/s exceeds the capacity of %.10g requests/s at %g running requests; "
 			        "the answers are those at capacity (the queue would grow without bound)", c->request_rate,
 			        out->capacity_rate, x.n_cap);
 		else

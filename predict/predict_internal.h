@@ -72,8 +72,9 @@ const void *wc__predict_rebase(const wc_params *p, const wc_params *tmp, const v
 const char *wc__predict_load_field(const wc_inference_query *q);
 /** The caveat of an open loop below capacity whose arrivals often find
  *  every one of its floor(n_max) slots busy (the engine's or the KV
- *  cache's limit): the share that waits and the mean wait of an M/M/c
- *  queue of offered load `m` and mean service `latency_s` (Erlang C),
+ *  cache's limit): the share that waits and the mean wait of those that
+ *  wait, latency_s / (c - m), in an M/M/c queue of offered load `m` and
+ *  mean service `latency_s` (Erlang C),
  *  which the latency and TTFT answers leave out; said from a share of
  *  WC__QUEUE_WAIT_WARN on (docs/capacity.md, "Closed loop, open loop,
  *  energy"). */

@@ -89,8 +89,8 @@ wc__predict_queue_note(double m, double n_max, double latency_s, char (*list)[WC
 	if (isfinite(c) && wc_load_histogram_open_loop(m, n_max, &h) == WC_OK && h.len > 1 && h.running[h.len - 1] == c &&
 	    h.weight[h.len - 1] >= WC__QUEUE_WAIT_WARN)
 		wc_warnings_add(list, n, "rate: %.0f %% of arrivals find all %g slots busy and wait, %.3g s on average "
-		                "(M/M/c), which latency_s and ttft_s leave out (docs/capacity.md)",
-		                100.0 * h.weight[h.len - 1], c, h.weight[h.len - 1] * latency_s / (c - m));
+		                "for those (M/M/c), which latency_s and ttft_s leave out (docs/capacity.md)",
+		                100.0 * h.weight[h.len - 1], c, latency_s / (c - m));
 	wc_load_histogram_free(&h);
 }
 
