@@ -123,6 +123,18 @@ wc_level_power_ceiling_w(const wc_level *level, double cap_w, double per_gpu_w, 
 }
 
 double
+wc_law_open_loop_ceiling_w(double ceiling_w, double floor_w, double m, double n_max)
+{
+	wc_load_histogram h = { NULL, NULL, 0, 0.0 };
+	double idle = 0.0;
+	if (isfinite(ceiling_w) && isfinite(floor_w) && wc_load_histogram_open_loop(m, n_max, &h) == WC_OK && h.len &&
+	    h.running[0] == 0.0)
+		idle = h.weight[0];
+	wc_load_histogram_free(&h);
+	return idle > 0.0 ? idle * floor_w + (1.0 - idle) * ceiling_w : ceiling_w;
+}
+
+double
 wc_law_prefill_headroom(const wc_params *p, const wc_level *level)
 {
 	(void)p;

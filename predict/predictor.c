@@ -569,14 +569,16 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	out->node_floor_w = wc__predict_idle_floor(&b, q->config.tp);
 	/* A series' idle share draws P0 exactly and the rest at most the
 	 * ceiling: its mean reaches no higher (docs/intervals.md, "Physical
-	 * ceiling"). An open loop's idle share is the model's own estimate,
-	 * not a measured fact: its interval ends at the ceiling, as the
-	 * capacity answer's does. */
+	 * ceiling"); an open loop's too, its idle share the count's at its
+	 * mean (the power's interval is the law's error at the load answered). */
 	double idle = q->series_len && h.len && h.running[0] == 0.0 ? h.weight[0] : 0.0, all = 0.0;
 	for (size_t i = 0; idle > 0.0 && i < h.len; i++)
 		all += h.weight[i];
 	if (idle > 0.0 && isfinite(out->node_floor_w) && isfinite(out->node_ceiling_w))
 		out->node_ceiling_w = (idle * out->node_floor_w + (all - idle) * out->node_ceiling_w) / all;
+	else if (q->open_loop_max > 0.0 && !q->series_len) /* as the capacity answer holds it */
+		out->node_ceiling_w = wc_law_open_loop_ceiling_w(out->node_ceiling_w, out->node_floor_w, q->config.running,
+		                                                 q->open_loop_max);
 	if (q->want_interval)
 		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);
 done:

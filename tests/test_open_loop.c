@@ -288,6 +288,10 @@ poisson_mean(const wc_predictor *pr)
 	/* one node power, one interval: the headline's is the capacity answer's */
 	CHECK_NEAR(head.node_lo_w, cap.lo[WC_CAPQ_POWER], 1e-9 * sum);
 	CHECK_NEAR(head.node_hi_w, cap.hi[WC_CAPQ_POWER], 1e-9 * sum);
+	/* an idle share draws the idle power: the top is no higher than
+	 * P(0) x the idle draw + the rest x the ceiling (1.1 x 400 W) */
+	CHECK(cap.hi[WC_CAPQ_POWER] <= gsl_ran_poisson_pdf(0, m) * head.node_floor_w +
+	                                       (1.0 - gsl_ran_poisson_pdf(0, m)) * 440.0 + 1e-9);
 	/* below capacity the tokens are the rate's: energy per token is the
 	 * power over them, interval and all (it took energy per token's own
 	 * error, up to 687 W over a 440 W ceiling at 0.5/s) */
