@@ -16,6 +16,12 @@
 #include "predict/envelope.h"
 #include "predict/envelope_budget.h"
 
+/* A fleet sharing one arrival process runs its servers at once, each on a
+ * grid of its own so each is limited alone (docs/envelopes.md, "Board
+ * limit"): servers x bins beyond this many doubles (128 MB per replica
+ * in flight) are refused. */
+#define WC_ENVELOPE_FLEET_BINS ((size_t)1 << 24)
+
 /* ----------------------------------------------------- service times */
 
 /** Point `out` at the capacity model's decode step and prefill of `store`
@@ -204,7 +210,8 @@ typedef struct {
 
 /** Simulate `servers` servers on streams first_stream + k (independent)
  *  or one shared process on first_stream (round robin, least loaded),
- *  into grid 0 (server 0) and grid 1 (their sum, when servers > 1);
+ *  into grid 0 (server 0) and grid 1 (their sum, when servers > 1, of
+ *  each server limited alone; docs/envelopes.md, "Board limit");
  *  leaves the node traces (after the response, warm-up removed) in
  *  power[0] and power[1] and mean running per bin in running[0/1];
  *  `tokens` receives the output tokens of server 0 and of all. */

@@ -102,6 +102,31 @@ run_series(const wc__replica_ctx *c, wc__server *s, double offset)
 
 /* ------------------------------------------------------- a replica */
 
+/* Each board holds its own 1-s means under its own limit
+ * (docs/envelopes.md, "Board limit"), so a fleet's sum carries each
+ * server's trace as limited alone: what the limit takes from server k's
+ * grid `own` (W*s per bin) is taken from the sum `fleet` too. `w` is
+ * scratch of len bins. A server that never exceeds the limit leaves the
+ * sum untouched, to the bit. */
+static void
+limit_server(const wc__replica_ctx *c, const double *own, double *w, double *fleet)
+{
+	const double dt = WC_ENVELOPE_GRID_S, max_w = c->pm->max_w;
+	size_t first = 0;
+	while (first < c->len && !(own[first] / dt > max_w))
+		first++;
+	if (!(max_w > 0) || first == c->len)
+		return;
+	for (size_t k = 0; k < c->len; k++)
+		w[k] = own[k] / dt;
+	wc_response_limit(w, c->len, dt, WC_ENVELOPE_SUSTAINED_S, max_w);
+	for (size_t k = first; k < c->len; k++) {
+		double cut = own[k] / dt - w[k];
+		if (cut > 0.0)
+			fleet[k] -= cut * dt;
+	}
+}
+
 /* Power grid (W*s per bin) -> node trace after the response, warm-up
  * removed; running (requests*s) -> mean per bin. */
 static void
@@ -111,8 +136,9 @@ respond(const wc__replica_ctx *c, double *power, double *running, int servers)
 	const size_t out_len = c->len - c->skip;
 	for (size_t k = 0; k < c->len; k++)
 		power[k] /= dt;
-	/* Sustained power stays within the boards' limit (per GPU here; a
-	 * fleet's servers share theirs). */
+	/* Sustained power stays within the board's limit (per GPU here; a
+	 * fleet's servers were each limited alone, limit_server, and no sum
+	 * of theirs exceeds K limits). */
 	if (c->pm->max_w > 0)
 		wc_response_limit(power, c->len, dt, WC_ENVELOPE_SUSTAINED_S, servers * c->pm->max_w);
 	wc_response_filter(power, c->len, dt, c->o->tau_s, servers * c->pm->idle_w, power);
@@ -122,13 +148,20 @@ respond(const wc__replica_ctx *c, double *power, double *running, int servers)
 	}
 }
 
+/* `own`: per server of a fleet, len bins for its own grid (server 0's
+ * is grid 0) and len of scratch; NULL for one server. */
 static int
 simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode mode,
-                 uint64_t first_stream, const wc_response_grid g[2], double end, wc_error *err)
+                 uint64_t first_stream, const wc_response_grid g[2], double *own, double end, wc_error *err)
 {
 	const double offset = (double)c->skip * WC_ENVELOPE_GRID_S;
 	int shared = servers > 1 && mode != WC_FLEET_INDEPENDENT, rc = WC_OK, overflow = 0;
 	int count = shared ? servers : 1;
+	/* server k + j's own grid: grid 0's for server 0, else own's slot */
+	wc_response_grid *mine = own ? wc_alloc_zeroed((size_t)count, sizeof *mine) : NULL;
+	double *work = own ? own + (shared ? (size_t)(servers - 1) : 1) * c->len : NULL;
+	if (own && !mine)
+		return fail(WC_ENOMEM, err);
 	for (int k = 0; k < servers && rc == WC_OK; k += count) {
 		wc__envelope_rng rng;
 		wc__arrivals a;
@@ -139,8 +172,14 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 				break;
 			sv[j].window_start = offset;
 			sv[j].window_end = end;
-			if (k + j == 0)
+			if (k + j == 0) {
 				wc__server_add_grid(&sv[j], &g[0]);
+			} else if (own) {
+				mine[j] = (wc_response_grid){ g[1].dt, c->len, own + (size_t)(shared ? j - 1 : 0) * c->len,
+				                              NULL, NULL };
+				memset(mine[j].power, 0, c->len * sizeof *mine[j].power);
+				wc__server_add_grid(&sv[j], &mine[j]);
+			}
 			if (servers > 1)
 				wc__server_add_grid(&sv[j], &g[1]);
 		}
@@ -155,6 +194,8 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 		}
 		for (int j = 0; j < count; j++) {
 			wc__server_finish(&sv[j], end);
+			if (own && rc == WC_OK)
+				limit_server(c, k + j == 0 ? g[0].power : mine[j].power, work, g[1].power);
 			if (k + j == 0)
 				c->tokens_acc[0] += sv[j].tokens;
 			c->tokens_acc[1] += sv[j].tokens;
@@ -162,6 +203,7 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 			wc__server_clear(&sv[j]);
 		}
 	}
+	free(mine);
 	if (rc == WC_OK && overflow)
 		return wc_error_set(err, WC_ERANGE, "%s: the arrival process drew more than 16 times its expected "
 		                    "requests; its gaps no longer advance the clock",
@@ -185,9 +227,27 @@ wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode, uint64
 	wc__server *sv = wc_alloc_zeroed(shared ? (size_t)servers : 1, sizeof *sv);
 	if (!sv)
 		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory (%d servers)", servers);
+	/* a fleet's servers each on a grid of their own, limited alone
+	 * (limit_server): a shared arrival process runs them all at once */
+	double *own = NULL;
+	if (servers > 1 && c->pm->max_w > 0 && isfinite(c->pm->max_w)) {
+		size_t grids_own = shared ? (size_t)servers : 2;
+		if (shared && grids_own > WC_ENVELOPE_FLEET_BINS / c->len) {
+			free(sv);
+			return wc_error_set(err, WC_EINVAL, "fleet_size: %d servers sharing arrivals x %zu bins exceed "
+			                    "the %zu bins their own limits may hold", servers, c->len,
+			                    (size_t)WC_ENVELOPE_FLEET_BINS);
+		}
+		own = wc_alloc_array(grids_own * c->len, sizeof *own);
+		if (!own) {
+			free(sv);
+			return wc_error_set(err, WC_ENOMEM, "envelope: out of memory (%d server grids)", servers);
+		}
+	}
 	c->tokens_acc[0] = c->tokens_acc[1] = 0.0;
 	c->waiting_end = 0.0;
-	int rc = simulate_servers(c, sv, servers, mode, first_stream, g, end, err);
+	int rc = simulate_servers(c, sv, servers, mode, first_stream, g, own, end, err);
+	free(own);
 	free(sv);
 	if (rc != WC_OK)
 		return rc;

@@ -2,7 +2,8 @@
  * The envelope's safety limits and power map (docs/envelopes.md, "Board
  * limit", "Workloads", "Power"): sustained power never above the board's
  * limit x G (one A100 under Poisson 4 req/s with the paper profile's
- * capacity model, and a fleet); the limiter keeps every 1-s mean at or
+ * capacity model, and a fleet, each of whose servers is limited alone);
+ * the limiter keeps every 1-s mean at or
  * below its limit; a prefill-aware law's prefill increment is
  * max(0, A - D(n)), not a constant; burstiness outside its range and
  * simulations drawing too many requests refused with the field named;
@@ -89,6 +90,64 @@ test_board_limit(void)
 	for (int i = 0; i < r.n_warnings; i++)
 		CHECK(strstr(r.warnings[i], "board limit") == NULL);
 	wc_envelope_result_clear(&r);
+}
+
+/* Each board holds its own 1-s means under its own limit, so an
+ * independent fleet of K is its K servers each limited alone: server k of
+ * the fleet (replica 0) draws from stream k, as replica k of one server
+ * does, so the fleet's mean is K x one server's over K replicas, to
+ * rounding. Limited only as an aggregate at K x P_max, one server's
+ * overage was spent by another's headroom: 1-3 % above where the limit
+ * binds now and then (A100 at 1.5 req/s, 512/256 tokens: 350.3 W per
+ * server against 346.9 W). A fleet sharing one arrival process holds a
+ * grid per server at once: beyond WC_ENVELOPE_FLEET_BINS it is refused,
+ * naming the fleet. */
+static void
+test_fleet_limit_per_server(void)
+{
+	wc_config c = a100(1);
+	wc_capacity_service_store cs;
+	wc_service_times st;
+	wc_power_map_law store;
+	wc_power_map pm;
+	wc_envelope_workload w;
+	wc_envelope_options o;
+	wc_envelope_result fleet, one;
+	wc_error err;
+	const int K = 6;
+	CHECK_INT(wc_capacity_service(&paper, &c, &cs, &st, &err), WC_OK);
+	CHECK_INT(wc_power_map_from_law(&paper, &c, NULL, &store, &pm, &err), WC_OK);
+	const double limit = pm.max_w;
+	poisson(&w, 1.5);
+	wc_envelope_options_init(&o);
+	o.horizon_s = 300;
+	o.threads = 2;
+	o.replicas = 1;
+	o.fleet_size = K;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &fleet, &err), WC_OK);
+	o.replicas = K;
+	o.fleet_size = 1;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &one, &err), WC_OK);
+	const double per_server = fleet.fleet.mean_w.value / K, single = one.server.mean_w.value;
+	fprintf(stderr, "A100 Poisson 1.5/s, fleet of %d: %.3f W per server, one server %.3f W, p95 %.1f W\n", K,
+	        per_server, single, one.server.p95_w.value);
+	/* the limit binds: some 1-s means sit at it */
+	CHECK(one.server.max_w.hi > limit - 1e-6);
+	CHECK(fabs(per_server - single) <= 1e-9 * single);
+	/* and no 1-s mean of the fleet above K limits (one replica: its own) */
+	for (size_t k = 0; k < fleet.fleet_band.n_bins; k++)
+		CHECK(fleet.fleet_band.mean_w[k] <= K * limit * pm.tp + 1e-6);
+	wc_envelope_result_clear(&fleet);
+	wc_envelope_result_clear(&one);
+	poisson(&w, 0.01);
+	o.replicas = 1;
+	o.horizon_s = 3600;
+	o.fleet_mode = WC_FLEET_ROUND_ROBIN;
+	o.fleet_size = (int)(WC_ENVELOPE_FLEET_BINS / (3600 / WC_ENVELOPE_GRID_S)) + 1;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &fleet, &err), WC_EINVAL);
+	CHECK(strstr(err.msg, "fleet_size") != NULL);
+	CHECK(strlen(err.msg) <= 255);
+	wc_envelope_result_clear(&fleet);
 }
 
 /* predict inference's answer for the workload's steady load (its clock
@@ -451,6 +510,7 @@ main(void)
 	test_heaps();
 	wc_params_default(&paper);
 	test_board_limit();
+	test_fleet_limit_per_server();
 	test_limit_settles();
 	test_limiter();
 	test_prefill_level();
