@@ -14,6 +14,7 @@
 #include "predict/predict.h"
 #include "predict/capacity_predict.h"
 #include "predict/heap_internal.h"
+#include "models/grow.h"
 #include "models/limits.h"
 #include "models/pcg32.h"
 #include "tests/support/check.h"
@@ -101,7 +102,8 @@ test_board_limit(void)
  * binds now and then (A100 at 1.5 req/s, 512/256 tokens: 350.3 W per
  * server against 346.9 W). A fleet sharing one arrival process holds a
  * grid per server at once: beyond WC_ENVELOPE_FLEET_BINS it is refused,
- * naming the fleet. */
+ * naming the fleet. A budget plan, summing its servers' own traces, agrees
+ * with the fleet. */
 static void
 test_fleet_limit_per_server(void)
 {
@@ -137,8 +139,21 @@ test_fleet_limit_per_server(void)
 	/* and no 1-s mean of the fleet above K limits (one replica: its own) */
 	for (size_t k = 0; k < fleet.fleet_band.n_bins; k++)
 		CHECK(fleet.fleet_band.mean_w[k] <= K * limit * pm.tp + 1e-6);
-	wc_envelope_result_clear(&fleet);
 	wc_envelope_result_clear(&one);
+	/* A budget plan sums its servers' own traces (server k on stream k):
+	 * its p95 of 1-s means at K is the fleet's of replica 0. */
+	wc_budget_options bo = { 1e9, WC_BUDGET_P95, K, 1.0 };
+	wc_budget_plan plan;
+	double *x = wc_alloc_array(fleet.fleet_band.n_bins, sizeof *x);
+	CHECK(x != NULL);
+	o.replicas = 1;
+	CHECK_INT(wc_envelope_budget(&w, &st, &pm, &o, &bo, &plan, &err), WC_OK);
+	CHECK_INT(plan.fleet_size, K);
+	const double p95 = x ? wc_stats_quantile(fleet.fleet_band.mean_w, fleet.fleet_band.n_bins, 0.95, x) : NAN;
+	fprintf(stderr, "budget plan p95 %.3f W, the fleet's %.3f W\n", plan.stat_w, p95);
+	CHECK(fabs(plan.stat_w - p95) <= 1e-9 * p95);
+	free(x);
+	wc_envelope_result_clear(&fleet);
 	poisson(&w, 0.01);
 	o.replicas = 1;
 	o.horizon_s = 3600;
