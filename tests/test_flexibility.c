@@ -19,8 +19,7 @@
  * - where power rises again as the clock falls (an open loop runs more
  *   requests when the service slows), a cap and the board's limit settle
  *   at the highest clock that meets them, the cap sweep goes down to the
- *   least power, and the knee never draws more than the unconstrained
- *   point;
+ *   least power, the knee never draws more than the unconstrained point;
  * - throughput that differs from the unconstrained point's by rounding
  *   alone is nothing lost: no index, never a negative loss.
  */
@@ -316,9 +315,7 @@ board_limit(void)
 	wc_params_clear(&p);
 }
 
-/* The capacity answer's per-GPU power and throughput of `q` locked at
- * `mhz`: an open loop's draw while it serves, which the clock rules settle
- * on (docs/capacity.md, "Clocks and power caps"). */
+/* The capacity answer's per-GPU draw while serving, and throughput, of `q` locked at `mhz`. */
 static void
 at_clock(const wc_predictor *pr, const wc_inference_query *q, double mhz, double *p, double *x)
 {
@@ -416,17 +413,11 @@ cap_not_monotone(void)
 		CHECK_INT(wc_predict_flexibility(pr, &pc, by_cap, 12, &f, &err), WC_OK);
 		for (int i = 0; i + 1 < f.n_steps; i++) {
 			rises |= f.steps[i + 1].node_power_w > f.steps[i].node_power_w * (1 + 1e-9);
-			/* each cap met, lower caps less power -- among the steps that
-			 * serve the rate, and among those over capacity; where a
-			 * tighter cap tips the loop into overload its mean rises to
-			 * the cap (busy all the time; docs/capacity.md, "Power
-			 * flexibility") */
-			const int served = f.steps[i].throughput_tok_s >= 0.5 * 16 * (1 - 1e-9),
-			          next_served = f.steps[i + 1].throughput_tok_s >= 0.5 * 16 * (1 - 1e-9);
-			if (by_cap && served == next_served)
+			/* lower caps, less power, within the served steps and within the overloaded ones */
+			const int served = f.steps[i].throughput_tok_s >= 8 * (1 - 1e-9);
+			if (by_cap && served == (f.steps[i + 1].throughput_tok_s >= 8 * (1 - 1e-9)))
 				CHECK(f.steps[i + 1].node_power_w <= f.steps[i].node_power_w * (1 + 1e-9));
-			if (by_cap) /* the caps themselves fall */
-				CHECK(f.steps[i + 1].power_cap_w < f.steps[i].power_cap_w);
+			CHECK(!by_cap || f.steps[i + 1].power_cap_w < f.steps[i].power_cap_w);
 		}
 		for (int i = 0; by_cap && i < f.n_steps; i++)
 			CHECK(f.steps[i].node_power_w <= f.steps[i].power_cap_w * f.tp * (1 + 1e-9));
