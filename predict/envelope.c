@@ -231,6 +231,8 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 		const wc_level *l = wc_params_level(tmp, at.platform);
 		if (l)
 			wc__predict_datasheet_note(tmp, l, out->level_note, sizeof out->level_note);
+		if (!l || !wc__predict_module_note(l, out->module_note, sizeof out->module_note))
+			out->module_note[0] = '\0';
 	}
 	const wc_level *lv = rc == WC_OK ? wc_params_level(tmp ? tmp : p, at.platform) : NULL;
 	char notes[2][WC_WARNING_LEN];

@@ -219,7 +219,15 @@ static int
 search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 {
 	const double budget = bs->bo->budget_w;
-	const int max_k = bs->bo->max_fleet;
+	int max_k = bs->bo->max_fleet;
+	/* Servers sharing one arrival process run at once, each on a grid of
+	 * its own under its own limit (envelope_sim.c): the plan probes no
+	 * fleet over what those grids may hold, and says when that bounds it. */
+	const size_t shared_max = WC_ENVELOPE_FLEET_BINS / bs->len;
+	const int capped = bs->o->fleet_mode != WC_FLEET_INDEPENDENT && bs->pm->max_w > 0 &&
+	                   isfinite(bs->pm->max_w) && (size_t)max_k > shared_max;
+	if (capped)
+		max_k = (int)shared_max;
 	int lo = 0, hi = 0, k = 1, rc = WC_OK;
 	double s, s_lo = NAN, s_hi = NAN, w_lo = NAN, w_one = NAN;
 	while (rc == WC_OK && k <= max_k) {
@@ -260,6 +268,10 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	out->stat_w = s_lo;
 	out->next_stat_w = hi == lo + 1 ? s_hi : NAN;
 	out->at_bound = lo == max_k;
+	if (capped && out->at_bound)
+		WC_WARN(out, "max_fleet: servers sharing one arrival process are simulated together, at most %d over "
+		        "this horizon (%zu grid bins each): the plan stopped there, not at %d", max_k, bs->len,
+		        bs->bo->max_fleet);
 	/* the plan's servers' queue, or one server's when none fits */
 	char note[WC_WARNING_LEN];
 	if (rc == WC_OK && wc__envelope_queue_note(bs->w, bs->o->max_running, lo > 0 ? w_lo : w_one, note, sizeof note))

@@ -114,7 +114,8 @@ wc_envelope_setup_warnings(const wc_power_map *pm, const wc_service_store *ss, c
                            const char **out, int max)
 {
 	int n = 0;
-	const char *one[] = { pm->level_note, pm->precision_note, pm->clock_note, pm->clock_low_note, pm->engine_note };
+	const char *one[] = { pm->level_note,    pm->module_note,    pm->precision_note,
+		              pm->clock_note,    pm->clock_low_note, pm->engine_note };
 	for (size_t i = 0; i < sizeof one / sizeof one[0] && n < max; i++)
 		if (one[i][0])
 			out[n++] = one[i];

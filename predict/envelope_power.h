@@ -42,6 +42,7 @@ typedef struct {
 	char profile[WC_NAME_MAX];
 	char level_source[16];
 	char level_note[256];
+	char module_note[256];    /* a module's limit taken as the GPU's ("" none): the power answer's words */
 	char precision_note[256]; /* a precision without a term ("" none): the power answer's words */
 	char clock_note[256];     /* a clock asked beyond the calibration ("" none): the power answer's words */
 	char clock_low_note[256]; /* a clock below half the top clock ("" none): the power answer's words */

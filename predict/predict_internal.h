@@ -47,6 +47,10 @@ const char *wc__predict_sig3(char *buf, size_t cap, double v);
  *  datasheet; it says when the board is another vendor's than every
  *  fitted level of `p` (the held-out miss is between NVIDIA boards). */
 void wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, size_t cap);
+/** The caveat of a level transferred to a board whose catalog limit is a
+ *  module's (CPU included: GH200), into `buf`; 0 (nothing written) for
+ *  any other board. */
+int wc__predict_module_note(const wc_level *lvl, char *buf, size_t cap);
 /** The calibrated span a power answer on level `lvl` of `p` is checked
  *  against, and in `on` where it is ("on H100"): the level's own, or for
  *  a datasheet transfer (which has none) the union of the spans of the

@@ -495,13 +495,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		char note[WC_WARNING_LEN];
 		wc__predict_datasheet_note(tmp, b.level, note, sizeof note);
 		WC_WARN(out, "%s", note);
-		/* S and P0 scale with the limit (docs/fitting.md): a module's
-		 * limit counts its CPU's share as the GPU's headroom. */
-		const wc_platform_info *mod = wc_platform_board(b.level->name, NULL);
-		if (mod && mod->module_limit)
-			WC_WARN(out, "platform: %s's %.0f W is the module's limit (CPU and its memory included), which "
-			        "nvidia-smi shows as the GPU's; the transfer scales the GPU's P0 and S from it, so its power "
-			        "is likely overstated (docs/fitting.md)", mod->name, mod->max_power_w);
+		if (wc__predict_module_note(b.level, note, sizeof note))
+			WC_WARN(out, "%s", note);
 	}
 	char renamed[WC_WARNING_LEN];
 	wc_model_name_note(q->config.model, renamed, sizeof renamed); /* docs/capacity.md, "Model names" */

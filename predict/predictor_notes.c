@@ -78,6 +78,20 @@ wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double pe
 	         per_gpu_w);
 }
 
+int
+wc__predict_module_note(const wc_level *lvl, char *buf, size_t cap)
+{
+	/* S and P0 scale with the limit (docs/fitting.md): a module's limit
+	 * counts its CPU's share as the GPU's headroom. */
+	const wc_platform_info *mod = wc_platform_board(lvl->name, NULL);
+	if (!mod || !mod->module_limit)
+		return 0;
+	snprintf(buf, cap, "platform: %s's %.0f W is the module's limit (CPU and its memory included), which "
+	         "nvidia-smi shows as the GPU's; the transfer scales the GPU's P0 and S from it, so its power is likely "
+	         "overstated (docs/fitting.md)", mod->name, mod->max_power_w);
+	return 1;
+}
+
 void
 wc__predict_queue_note(double m, double n_max, double latency_s, char (*list)[WC_WARNING_LEN], int *n)
 {

@@ -163,6 +163,31 @@ test_fleet_limit_per_server(void)
 	CHECK(strstr(err.msg, "fleet_size") != NULL);
 	CHECK(strlen(err.msg) <= 255);
 	wc_envelope_result_clear(&fleet);
+	/* A budget plan of such a fleet searches up to that bound and says so,
+	 * rather than failing on its own probe (it doubled to 32 of 23). */
+	o.horizon_s = 36000;
+	const int most = (int)(WC_ENVELOPE_FLEET_BINS / (36000 / WC_ENVELOPE_GRID_S));
+	bo.max_fleet = 1000;
+	CHECK_INT(wc_envelope_budget(&w, &st, &pm, &o, &bo, &plan, &err), WC_OK);
+	CHECK_INT(plan.fleet_size, most);
+	CHECK(plan.at_bound);
+	int said = 0;
+	for (int i = 0; i < plan.n_warnings; i++)
+		said |= strstr(plan.warnings[i], "max_fleet: servers sharing one arrival process") != NULL;
+	CHECK(said);
+	/* A GH200 envelope, like its point answer, says that the 900 W it
+	 * holds each server under is the module's limit (docs/fitting.md). */
+	wc_config gh = a100(1);
+	gh.platform = "GH200";
+	wc_power_map_law gstore;
+	wc_power_map gpm;
+	const char *notes[8];
+	CHECK_INT(wc_power_map_from_law(&paper, &gh, NULL, &gstore, &gpm, &err), WC_OK);
+	const int nn = wc_envelope_setup_warnings(&gpm, NULL, &w, notes, 8);
+	said = 0;
+	for (int i = 0; i < nn; i++)
+		said |= strstr(notes[i], "GH200's 900 W is the module's limit") != NULL;
+	CHECK(said);
 }
 
 /* predict inference's answer for the workload's steady load (its clock
