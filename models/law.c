@@ -125,13 +125,12 @@ wc_level_power_ceiling_w(const wc_level *level, double cap_w, double per_gpu_w, 
 double
 wc_law_open_loop_ceiling_w(double ceiling_w, double floor_w, double m, double n_max)
 {
-	wc_load_histogram h = { NULL, NULL, 0, 0.0 };
-	double idle = 0.0;
-	if (isfinite(ceiling_w) && isfinite(floor_w) && wc_load_histogram_open_loop(m, n_max, &h) == WC_OK && h.len &&
-	    h.running[0] == 0.0)
-		idle = h.weight[0];
+	wc_load_histogram h;
+	double top = ceiling_w;
+	if (wc_load_histogram_open_loop(m, n_max, &h) == WC_OK)
+		top = wc_load_histogram_ceiling_w(&h, floor_w, ceiling_w);
 	wc_load_histogram_free(&h);
-	return idle > 0.0 ? idle * floor_w + (1.0 - idle) * ceiling_w : ceiling_w;
+	return top;
 }
 
 double
@@ -571,6 +570,16 @@ wc_load_histogram_open_loop(double m, double n_max, wc_load_histogram *out)
 		out->weight[i] /= sum_w;
 	out->mean = sum_n / sum_w;
 	return WC_OK;
+}
+
+double
+wc_load_histogram_ceiling_w(const wc_load_histogram *h, double floor_w, double ceiling_w)
+{
+	double idle = h->len && h->running[0] == 0.0 ? h->weight[0] : 0.0, all = 0.0;
+	for (size_t i = 0; idle > 0.0 && i < h->len; i++)
+		all += h->weight[i];
+	return idle > 0.0 && isfinite(floor_w) && isfinite(ceiling_w) ? (idle * floor_w + (all - idle) * ceiling_w) / all
+	                                                              : ceiling_w;
 }
 
 void

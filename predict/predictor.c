@@ -81,6 +81,14 @@ wc__predict_sig3(char *buf, size_t cap, double v)
 	return buf;
 }
 
+/* An open loop below capacity: its running count is a queue's, as the
+ * capacity answer averages it (wc_predict_take_running). */
+static int
+open_loop_count(const wc_inference_query *q)
+{
+	return !q->series_len && q->open_loop_max > 0.0 && q->config.request_rate > 0.0;
+}
+
 static int
 histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err)
 {
@@ -89,10 +97,7 @@ histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err
 	if (q->series_len == 0) {
 		if (!isfinite(q->config.running) || q->config.running < 0.0)
 			return wc_error_set(err, WC_EINVAL, "running: must be a finite number >= 0");
-		/* an open loop below capacity: its Poisson count, as the capacity
-		 * answer averages it (wc_predict_take_running) */
-		rc = q->open_loop_max > 0.0 && q->config.request_rate > 0.0
-		             ? wc_load_histogram_open_loop(q->config.running, q->open_loop_max, h)
+		rc = open_loop_count(q) ? wc_load_histogram_open_loop(q->config.running, q->open_loop_max, h)
 		             : wc_load_histogram_build(&q->config.running, NULL, 1.0, 1, h, &bad);
 	} else {
 		if (q->series_len > WC_SERIES_MAX)
@@ -471,8 +476,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power);
 	}
 	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
-	out->serving_per_gpu_w = q->open_loop_max > 0.0 && q->serving_w > 0.0 ? q->serving_w / q->config.tp
-	                                                                          : out->power.per_gpu_power_w;
+	out->serving_per_gpu_w = open_loop_count(q) && q->serving_w > 0.0 ? q->serving_w / q->config.tp
+	                                                                     : out->power.per_gpu_power_w;
 	out->prefill_share = wc_form_has_prefill(p->form) ? b.rho : NAN;
 	if (wc_form_has_prefill(p->form) && !(b.rho > 0.0))
 		WC_WARN(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
@@ -565,15 +570,10 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	/* A series' idle share draws P0 exactly and the rest at most the
 	 * ceiling: its mean reaches no higher (docs/intervals.md, "Physical
 	 * ceiling"); an open loop's too, its idle share the count's at its
-	 * mean (the power's interval is the law's error at the load answered). */
-	double idle = q->series_len && h.len && h.running[0] == 0.0 ? h.weight[0] : 0.0, all = 0.0;
-	for (size_t i = 0; idle > 0.0 && i < h.len; i++)
-		all += h.weight[i];
-	if (idle > 0.0 && isfinite(out->node_floor_w) && isfinite(out->node_ceiling_w))
-		out->node_ceiling_w = (idle * out->node_floor_w + (all - idle) * out->node_ceiling_w) / all;
-	else if (q->open_loop_max > 0.0 && !q->series_len) /* as the capacity answer holds it */
-		out->node_ceiling_w = wc_law_open_loop_ceiling_w(out->node_ceiling_w, out->node_floor_w, q->config.running,
-		                                                 q->open_loop_max);
+	 * mean (the power's interval is the law's error at the load answered),
+	 * as the capacity answer holds it. */
+	if (q->series_len || open_loop_count(q))
+		out->node_ceiling_w = wc_load_histogram_ceiling_w(&h, out->node_floor_w, out->node_ceiling_w);
 	if (q->want_interval)
 		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);
 done:
