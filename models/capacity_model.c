@@ -153,8 +153,10 @@ wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	const double G = tp;
 	/* Every step reads the touched weights, each running request's KV
 	 * cache over its mean context, and reads and writes its recurrent
-	 * state; the group shares the bytes and the FLOPs. */
-	double bytes = wc_capacity_weight_read(a, n) + n * (wc_capacity_kv_bytes(a, context) + 2.0 * a->state_bytes);
+	 * state; the group shares the bytes and the FLOPs. A step decodes one
+	 * request at least, so it touches one token's experts at least, even
+	 * when n, a time average, is below one (docs/capacity.md, "Step time"). */
+	double bytes = wc_capacity_weight_read(a, fmax(n, 1.0)) + n * (wc_capacity_kv_bytes(a, context) + 2.0 * a->state_bytes);
 	/* Expert parallel: each of the G GPUs reads the whole shared part. */
 	if (a->expert_parallel && a->expert_weight_bytes > 0.0)
 		bytes += (G - 1.0) * a->shared_weight_bytes;

@@ -152,6 +152,22 @@ step_terms(void)
 	CHECK_NEAR(t.t_mem, mem / 4, 1e-12);
 }
 
+/* Below one running on average a step still decodes one request: an MoE
+ * step reads one token's experts at least, so its weight read (and so
+ * its step time, less the per-request terms) is the one-request step's. */
+static void
+moe_step_below_one(void)
+{
+	wc_capacity_arch a = bf16_arch("Qwen3-30B-A3B");
+	wc_capacity_times t1, tf;
+	double in = 512, out = 256, c = in + out / 2, n = 0.001;
+	wc_capacity_times_eval(&pt, &a, &h100, 1, 1.0, in, out, &t1);
+	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &tf);
+	double kv = c * a.kv_bytes_per_token / (0.8 * 3.35e12);
+	CHECK_NEAR(tf.t_mem, t1.t_mem - (1 - n) * kv, 1e-15);
+	CHECK(tf.t_dec > 0.99 * t1.t_dec);
+}
+
 /* Expert parallel: every GPU of the group reads the whole shared part,
  * the touched experts and the KV cache are split over the group. */
 static void
@@ -363,6 +379,7 @@ main(void)
 	moe();
 	step_terms();
 	expert_parallel();
+	moe_step_below_one();
 	sliding_window();
 	memory();
 	return check_report("test_capacity_model");
