@@ -159,6 +159,10 @@ void wc_interval_hold_floor(double point, double floor, double *lo);
  *  without draws answers from its held-out error alone and must not
  *  claim the parameters (docs/intervals.md). */
 const char *wc_interval_covers(int draws, int held_out, const char *what);
+/** The `what` of an open loop's mean power and of what follows it: its
+ *  count is itself predicted (rate x latency), and power's held-out error
+ *  was measured at known loads (docs/intervals.md, "Where it applies"). */
+#define WC_COVERS_OPEN_LOOP_POWER "mean power at the load answered (not of an open loop's count)"
 /** The i-th of every string wc_interval_covers can return (i from 0),
  *  NULL past the last: what a document listing them is checked against. */
 const char *wc_interval_covers_at(size_t i);

@@ -9,6 +9,7 @@
 #include "capacity_root_internal.h"
 #include "models/grow.h"
 #include "models/limits.h"
+#include "models/warnings.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -17,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "models/warnings.h"
 
 static const char *const output_names[WC_CAPQ_COUNT] = {
 	"latency_s", "ttft_s", "throughput_tok_s", "energy_per_output_token_j", "energy_per_request_j",
@@ -323,7 +322,8 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		                                    : s == ene ? (ds_ene ? "energy per output token of datasheet transfers"
 		                                                         : "energy per output token")
 		                                    : by == BY_ENERGY ? "mean power (not of latency)"
-		                                    : ds_power ? "mean power of datasheet transfers" : "mean power");
+		                                    : ds_power ? "mean power of datasheet transfers"
+		                                    : out->open_loop && !out->over_capacity ? WC_COVERS_OPEN_LOOP_POWER : "mean power");
 		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)
 			continue;
 		const wc_pred_error *pe = s == power ? &p->pred_error : s == lat ? &p->quantity_error[WC_PEQ_LATENCY]
@@ -529,11 +529,8 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	 * held at rate x output tokens, as n's is at its limit (docs/intervals.md). */
 	else if (out->open_loop && isfinite(out->hi[WC_CAPQ_THROUGHPUT]))
 		out->hi[WC_CAPQ_THROUGHPUT] = fmin(out->hi[WC_CAPQ_THROUGHPUT], c->request_rate * c->output_tokens);
-	/* An answer without an interval says so where its interval would
-	 * say what it covers, not in a warning: it is a fact of the parameter
-	 * set (TTFT has no held-out error), true of every answer, and a
-	 * warning on every answer teaches users to skip warnings
-	 * (docs/intervals.md). */
+	/* An answer without an interval says so where its interval would say
+	 * what it covers, not in a warning on every answer (docs/intervals.md). */
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
 		if (isfinite(out->lo[k]))
 			continue;
@@ -568,11 +565,9 @@ int
 wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double price_per_kwh,
                     double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err)
 {
-	/* The power law's level as the power answer takes it: a catalog board
-	 * without a level is transferred from its datasheet (docs/fitting.md),
-	 * as its capacity level is (docs/capacity.md). The binding and the
-	 * query with the resolved platform live on the heap: the server
-	 * answers on small worker stacks. */
+	/* The law's level as the power answer takes it (a board without one
+	 * from its datasheet, docs/fitting.md); on the heap: the server answers
+	 * on small worker stacks. */
 	const wc_params *p = wc_predictor_params(pr);
 	struct {
 		wc_capacity_binding cb;

@@ -476,6 +476,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power);
 	}
 	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
+	out->open_loop = open_loop_count(q);
 	out->serving_per_gpu_w = open_loop_count(q) && q->serving_w > 0.0 ? q->serving_w / q->config.tp
 	                                                                     : out->power.per_gpu_power_w;
 	out->prefill_share = wc_form_has_prefill(p->form) ? b.rho : NAN;

@@ -38,7 +38,8 @@ const char *
 wc_predict_power_covers(const wc_inference_prediction *pred)
 {
 	const int ds = pred->pe_stratum && strcmp(pred->pe_stratum->source, "datasheet") == 0;
-	return wc_interval_covers(pred->n_draws, pred->pe_stratum != NULL, ds ? "mean power of datasheet transfers" : NULL);
+	return wc_interval_covers(pred->n_draws, pred->pe_stratum != NULL, ds ? "mean power of datasheet transfers"
+	                          : pred->open_loop ? WC_COVERS_OPEN_LOOP_POWER : NULL);
 }
 
 int

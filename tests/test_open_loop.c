@@ -307,10 +307,26 @@ poisson_mean(const wc_predictor *pr)
 	CHECK_NEAR(head.mean_running, m, 0);
 	CHECK_NEAR(cap.value[WC_CAPQ_E_TOKEN], sum / (0.1 * 256), 1e-9 * sum);
 	CHECK(head.has_interval && head.node_lo_w < head.power.node_power_w && head.power.node_power_w < head.node_hi_w);
+	/* the count is predicted, power's error measured at known loads: the
+	 * intervals say which error they hold (docs/intervals.md) */
+	CHECK(head.open_loop);
+	CHECK_CONTAINS(wc_predict_power_covers(&head), "not of an open loop's count");
+	CHECK_CONTAINS(cap.covers[WC_CAPQ_POWER], "not of an open loop's count");
+	CHECK_CONTAINS(cap.covers[WC_CAPQ_E_TOKEN], "not of an open loop's count");
+	CHECK(strstr(cap.covers[WC_CAPQ_LATENCY], "open loop") == NULL);
 	for (int i = 0; i < head.n_warnings; i++) /* a spread of counts is no load asked */
 		CHECK(strstr(head.warnings[i], "Poisson") == NULL && strstr(head.warnings[i], "span") == NULL);
 	for (int i = 0; i < cap.n_warnings; i++) /* no queue at 0.1/s */
 		CHECK(strstr(cap.warnings[i], "slots busy") == NULL);
+	{ /* a closed loop's count is asked, not predicted */
+		wc_inference_query cq = q;
+		cq.config.request_rate = 0.0;
+		cq.config.running = 4;
+		cq.want_interval = 1;
+		cq.open_loop_max = cq.serving_w = 0.0;
+		CHECK_INT(wc_predict_inference(pr, &cq, &head, &err), WC_OK);
+		CHECK(!head.open_loop && strstr(wc_predict_power_covers(&head), "open loop") == NULL);
+	}
 	/* Below one running the draw while serving is one request's. */
 	q.config.request_rate = 0.05;
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
