@@ -68,17 +68,25 @@ eta_note(const wc_capacity_params *cp, const wc_capacity_level *l, char *buf, si
 }
 
 /* tp > 1 on a transferred level: the communication per layer is the
- * fitted levels' (boards linked by NVLink unless the set says other),
- * never measured on this board; on one linked by PCIe only, slower. */
+ * fitted levels' (boards whose groups stay on NVLink unless the set says
+ * other), never measured on this board; where the group is larger than
+ * the GPUs the board's NVLink joins (none on an L40S, pairs on an H100
+ * NVL), its all-reduce crosses PCIe, slower (docs/capacity.md,
+ * "Warnings"). */
 static void
 tp_transfer_note(const wc_capacity_level *l, const wc_config *c, const char *from, wc_capacity_prediction *out)
 {
 	if (c->tp <= 1)
 		return;
 	const wc_platform_info *me = wc_platform_lookup(l->name);
+	char pcie[128] = "";
+	if (wc_platform_tp_crosses_pcie(me, 2))
+		snprintf(pcie, sizeof pcie, "; its GPUs talk over PCIe only, so this likely understates it");
+	else if (wc_platform_tp_crosses_pcie(me, c->tp))
+		snprintf(pcie, sizeof pcie, "; its NVLink joins at most %d GPUs, so a group of %d crosses PCIe and this "
+		         "likely understates it", me->link_domain, c->tp);
 	WC_WARN(out, "tp: %d on %s was never measured: its communication per layer is the fitted levels' (%s)%s "
-	        "(docs/capacity.md)", c->tp, l->name, from,
-	        me && me->pcie_only ? "; its GPUs talk over PCIe only, so this likely understates it" : "");
+	        "(docs/capacity.md)", c->tp, l->name, from, pcie);
 }
 
 /* Is `v` outside [lo, hi] (relative slack for the values a file rounds)? */

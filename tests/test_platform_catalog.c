@@ -1,6 +1,7 @@
 /* The platform catalog: names and aliases resolve case-insensitively
- * (nvidia-smi's product names included), board variants stay apart, and
- * the list used in error messages names every row. */
+ * (nvidia-smi's product names included), board variants stay apart, the
+ * list used in error messages names every row, and each board says how
+ * many GPUs its NVLink joins. */
 #include "models/catalog.h"
 #include "tests/support/check.h"
 
@@ -92,6 +93,30 @@ main(void)
 		if (p->memory_mib > 0)
 			CHECK(p->memory_mib <= p->memory_gb * 1024.0 && p->memory_mib > 0.93 * p->memory_gb * 1024.0);
 	}
+	/* A TP group larger than the GPUs the board's NVLink joins talks over
+	 * PCIe (docs/capacity.md, "Warnings"): any group on a board without
+	 * NVLink, a group above 2 on the bridged pair boards (the H100 NVL,
+	 * H100 PCIe and A100 PCIe were taken as NVLink-joined at any tp),
+	 * above 4 on the H200 NVL, above 8 on a baseboard; never on the GH200,
+	 * whose system decides, nor an unknown board. */
+	static const struct { const char *board; int domain; } domains[] = {
+		{ "L40S", 1 }, { "A10G", 1 }, { "L4", 1 }, { "H100-NVL", 2 }, { "H100-PCIe", 2 }, { "A100-PCIe", 2 },
+		{ "A100-PCIe-40GB", 2 }, { "H200-NVL", 4 }, { "H100", 8 }, { "B200", 8 }, { "MI300X", 8 }, { "GH200", 0 },
+	};
+	for (size_t i = 0; i < sizeof domains / sizeof domains[0]; i++) {
+		const wc_platform_info *p = wc_platform_lookup(domains[i].board);
+		CHECK(p && p->link_domain == domains[i].domain);
+		if (!p)
+			continue;
+		CHECK(!wc_platform_tp_crosses_pcie(p, 1));
+		CHECK(wc_platform_tp_crosses_pcie(p, 2) == (domains[i].domain == 1));
+		CHECK(!wc_platform_tp_crosses_pcie(p, domains[i].domain));
+		CHECK(wc_platform_tp_crosses_pcie(p, domains[i].domain + 1) == (domains[i].domain > 0));
+	}
+	CHECK(wc_platform_tp_crosses_pcie(wc_platform_lookup("H100-NVL"), 8));
+	CHECK(!wc_platform_tp_crosses_pcie(NULL, 8));
+	for (size_t i = 0; i < wc_platform_count(); i++) /* only the GH200 leaves it to the system */
+		CHECK(wc_platform_at(i)->link_domain > 0 || strcmp(wc_platform_at(i)->name, "GH200") == 0);
 	/* Memory in bytes: the driver's total for a board that records it, at
 	 * its datasheet capacity, whatever the level's suffix; the datasheet's
 	 * GB otherwise (docs/capacity.md, "Memory as vLLM does it"). */

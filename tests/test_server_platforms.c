@@ -123,8 +123,24 @@ test_facts(void)
 		const json_t *pcie = json_object_get(o, "pcie_only"), *module = json_object_get(o, "module_limit");
 		CHECK(bi ? json_is_boolean(pcie) && json_is_boolean(module) : json_is_null(pcie) && json_is_null(module));
 		if (bi)
-			CHECK(json_is_true(pcie) == (bi->pcie_only != 0) && json_is_true(module) == (bi->module_limit != 0));
+			CHECK(json_is_true(pcie) == wc_platform_tp_crosses_pcie(bi, 2) &&
+			      json_is_true(module) == (bi->module_limit != 0));
 	}
+	/* and how many GPUs its NVLink joins, pcie_only being the boards with
+	 * none: the bridged pairs of the H100 NVL are not PCIe-only, but a
+	 * group of more than 2 talks over PCIe there too (docs/http-api.md) */
+	json_array_foreach(list, i, o) {
+		const char *board = json_string_value(json_object_get(o, "board"));
+		const wc_platform_info *bi = board ? wc_platform_lookup(board) : NULL;
+		const json_t *domain = json_object_get(o, "link_domain");
+		CHECK(bi && bi->link_domain > 0 ? json_integer_value(domain) == bi->link_domain : json_is_null(domain));
+		CHECK(!bi || json_is_true(json_object_get(o, "pcie_only")) == (bi->link_domain == 1));
+	}
+	CHECK(json_integer_value(json_object_get(find(list, "H100-NVL"), "link_domain")) == 2);
+	CHECK(json_is_false(json_object_get(find(list, "H100-NVL"), "pcie_only")));
+	CHECK(json_integer_value(json_object_get(find(list, "L40S"), "link_domain")) == 1);
+	CHECK(json_integer_value(json_object_get(find(list, "H100"), "link_domain")) == 8);
+	CHECK(json_is_null(json_object_get(find(list, "GH200"), "link_domain")));
 	CHECK(json_is_true(json_object_get(find(list, "L40S"), "pcie_only")));
 	CHECK(json_is_false(json_object_get(find(list, "L40S"), "module_limit")));
 	CHECK(json_is_true(json_object_get(find(list, "GH200"), "module_limit")));
