@@ -8,8 +8,9 @@
 #include "cli.h"
 #include "models/catalog.h"
 #include "models/law.h"
+#include "server/server.h"
 
-#include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char models_usage[] =
@@ -18,7 +19,9 @@ static const char models_usage[] =
 	"suffixes such as -Instruct or -FP8 are read as docs/capacity.md says),\n"
 	"with each model's architecture, active and total parameters, layers,\n"
 	"published weights' precision and default context.\n\n"
-	"  --json   one JSON array, as GET /v1/models's models\n";
+	"  --json   one JSON array, as GET /v1/models's models: also each model's\n"
+	"           d_model, attention and KV heads, head size, experts (and per\n"
+	"           token), cache layers and sliding window\n";
 
 int
 cli_model_unknown(const char *cmd, const char *model, const char *instead)
@@ -52,18 +55,13 @@ cli_cmd_models(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (json) {
-		json_t *a = json_array();
-		for (size_t i = 0; i < wc_model_count(); i++) {
-			const wc_model_info *m = wc_model_at(i);
-			json_array_append_new(a, json_pack("{s:s, s:s, s:f, s:f, s:i, s:s, s:i}", "name", m->name,
-			                                   "architecture", wc_architecture_name(m->architecture),
-			                                   "active_params_b", m->active_params_b, "total_params_b",
-			                                   m->total_params_b, "layers", m->layers, "weights",
-			                                   wc_precision_name((wc_precision)m->weights), "context_tokens",
-			                                   m->context_tokens));
-		}
-		int rc = json_dumpf(a, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0 && fputc('\n', stdout) != EOF ? CLI_OK : CLI_FAIL;
-		json_decref(a);
+		/* the builder of GET /v1/models, so both list the same facts */
+		wc_error err;
+		char *s = wc_render_models(2, &err);
+		if (!s)
+			return cli_fail(cmd, "%s", err.msg);
+		int rc = fputs(s, stdout) != EOF && fputc('\n', stdout) != EOF ? CLI_OK : CLI_FAIL;
+		free(s);
 		return rc;
 	}
 	printf("%-30s %-7s %9s %9s %6s %7s %9s\n", "model", "arch", "active B", "total B", "layers", "weights",

@@ -133,14 +133,13 @@ count_or_null(int v)
 	return v > 0 ? json_integer(v) : json_null();
 }
 
-char *
-wc_models_body(size_t *len)
+/* The catalog's models, one object each: what GET /v1/models lists and
+ * `wattcast models --json` prints (docs/cli.md, "models"). */
+static json_t *
+models_array(void)
 {
-	json_t *root = json_object(), *list = json_array();
-	char *s = NULL;
-	if (!root || !list)
-		goto done;
-	for (size_t i = 0; i < wc_model_count(); i++) {
+	json_t *list = json_array();
+	for (size_t i = 0; list && i < wc_model_count(); i++) {
 		const wc_model_info *m = wc_model_at(i);
 		json_t *o = json_pack("{s:s,s:s,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:o,s:o,s:s,s:o}",
 		                      "name", m->name, "architecture", wc_architecture_name(m->architecture),
@@ -157,9 +156,33 @@ wc_models_body(size_t *len)
 		                      "sliding_window", count_or_null(m->window),
 		                      "weights", wc_precision_name((wc_precision)m->weights),
 		                      "context_tokens", count_or_null(m->context_tokens));
-		if (!o || json_array_append_new(list, o) != 0)
-			goto done;
+		if (!o || json_array_append_new(list, o) != 0) {
+			json_decref(list);
+			return NULL;
+		}
 	}
+	return list;
+}
+
+char *
+wc_render_models(int indent, wc_error *err)
+{
+	json_t *list = models_array();
+	char *s = list ? json_dumps(list, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) |
+	                                  (indent > 0 ? JSON_INDENT(indent) : JSON_COMPACT)) : NULL;
+	json_decref(list);
+	if (!s)
+		wc_error_set(err, WC_ENOMEM, "models: out of memory");
+	return s;
+}
+
+char *
+wc_models_body(size_t *len)
+{
+	json_t *root = json_object(), *list = models_array();
+	char *s = NULL;
+	if (!root || !list)
+		goto done;
 	json_object_set_new(root, "count", json_integer((json_int_t)wc_model_count()));
 	json_object_set(root, "models", list);
 	s = json_dumps(root, WC_JSON_FLAGS);

@@ -55,6 +55,11 @@ char *wc_render_flexibility(const wc_inference_query *q, const wc_flexibility *f
  *  checks, warnings, params_version and the configuration echoed back. */
 char *wc_render_finetune(const wc_finetune_query *q, const wc_finetune_prediction *pred,
                          const char *params_version, int indent, wc_error *err);
+
+/** JSON array of the model catalog, one object per model with its
+ *  architecture facts: GET /v1/models's `models`, the same builder, printed
+ *  by `wattcast models --json` (docs/http-api.md, docs/cli.md "models"). */
+char *wc_render_models(int indent, wc_error *err);
 /* ------------------------------------------------------------ envelopes */
 
 /** What an envelope or budget answer echoes besides its numbers: the

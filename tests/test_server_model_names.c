@@ -167,6 +167,41 @@ typo_everywhere(void)
 	}
 }
 
+/* `wattcast models --json` prints GET /v1/models's `models` (docs/cli.md,
+ * "models"): the same objects, architecture facts included, for every
+ * catalog model (the CLI dropped d_model, heads, experts, cache layers and
+ * the sliding window). */
+static void
+models_same_as_cli(void)
+{
+	http_reply r;
+	http_get(h, url("/v1/models"), &r);
+	CHECK_INT(r.status, 200);
+	const json_t *http = json_object_get(r.json, "models");
+	run_result c;
+	CHECK_INT(run_wattcast((const char *[]){ "wattcast", "models", "--json", NULL }, NULL, &c), 0);
+	CHECK_INT(c.status, 0);
+	json_t *cli = json_loads(c.out ? c.out : "", 0, NULL);
+	CHECK_INT((int)json_array_size(http), (int)wc_model_count());
+	CHECK_INT((int)json_array_size(cli), (int)wc_model_count());
+	int differ = 0;
+	for (size_t i = 0; i < json_array_size(http); i++) {
+		const json_t *a = json_array_get(http, i), *b = json_array_get(cli, i);
+		CHECK_STR(json_string_value(json_object_get(a, "name")), wc_model_at(i)->name);
+		CHECK(json_object_get(a, "kv_heads") && json_object_get(a, "sliding_window"));
+		if (!json_equal(a, b) && differ++ == 0) {
+			char *sa = json_dumps(a, JSON_COMPACT), *sb = json_dumps(b, JSON_COMPACT);
+			fprintf(stderr, "  HTTP %s\n  CLI  %s\n", sa ? sa : "?", sb ? sb : "(none)");
+			free(sa);
+			free(sb);
+		}
+	}
+	CHECK_INT(differ, 0);
+	json_decref(cli);
+	run_result_free(&c);
+	http_reply_free(&r);
+}
+
 int
 main(void)
 {
@@ -200,6 +235,7 @@ main(void)
 		                                              "Llama-3.1-8B? (see GET /v1/models");
 		http_reply_free(&t);
 		typo_everywhere();
+		models_same_as_cli();
 		same_answer("Qwen/Qwen3-30B-A3B-Instruct-2507", "bf16", "bf16", NULL);
 		/* published in MXFP4 (61 GB): bf16 was assumed (234 GB), and one
 		 * B200 holding the run ML.ENERGY measured was refused; given
