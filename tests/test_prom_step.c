@@ -313,6 +313,44 @@ main(void)
 	               "(group 'h1': a step without a sample is a gap; 18.89 s measured between the samples of ");
 	run_result_free(&r);
 	free(in);
+	/* Scrapes every 10 s whose times jitter by 2 ms (as Prometheus's own
+	 * do): the default step (10 s) fell on the power's own phase, a step
+	 * after a late and before an early sample took none, and a steady
+	 * run came out as fragments between false "exporter down?" gaps. A
+	 * missed scrape (20 s apart) is still a gap. */
+	{
+		/* one exporter's scrape dates all its GPUs */
+		static const double jit[] = { 0.0, 0.002, -0.002, 0.001, 0.002, -0.001 };
+		size_t cap = 1 << 16, len = 0;
+		char *buf = malloc(cap);
+		for (int k = 0; k < 60; k++) {
+			for (int gpu = 0; gpu < 2 && k != 43; gpu++)
+				len += (size_t)snprintf(buf + len, cap - len,
+				                        "# wattcast-scrape %.3f h1:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"%d\","
+				                        "UUID=\"GPU-%d\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"}"
+				                        " 300\n", T0 + 10.0 * k + jit[k % 6], gpu, gpu);
+			len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %.3f h1:8000\n"
+			                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n",
+			                        T0 + 10.0 * k + jit[(k + 3) % 6]);
+		}
+		in = path_join(dir, "jitter.prom");
+		CHECK(write_text(in, buf) == 0);
+		free(buf);
+	}
+	ingest(in, "--min-window", "1", &r);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "no sample, nor of the group's other 1 GPU series (its exporter down?), at "
+	               "2026-01-01T00:07:10.000Z");
+	CHECK_CONTAINS(r.err, "resumes at 2026-01-01T00:07:20.000Z; 10 s left out of group 'h1'");
+	CHECK(!strstr(r.err, "no sample at"));
+	/* the engine's first sample is 1 ms late: from step 1 */
+	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:00:10.000Z");
+	CHECK_CONTAINS(r.out, "  420.000\n"); /* steps 1 to 42 */
+	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:07:20.000Z");
+	CHECK_CONTAINS(r.out, "wrote 2 rows");
+	run_result_free(&r);
+	free(in);
 	/* One instant has no length for any step. */
 	in = scrapes("one.prom", 1, 1.0, -1);
 	ingest(in, "--step", "1", &r);

@@ -19,6 +19,15 @@
 /* ... and its exclude reason starts with this. */
 #define FLEET_IDLE_REASON "idle: "
 
+/* Tolerance on the scrape interval, one rule for the step check and the
+ * gaps (docs/fleet.md, "Choose the step"): scrape times jitter and a
+ * missed scrape lengthens the mean spacing, so a step within 10 % of the
+ * measured interval is accepted (fleet_interval.c); and a step without a
+ * sample of a series whose samples either side are at most this many
+ * steps apart is no gap (fleet_samples.c): a cadence of about the step
+ * with jitter leaves such steps although no scrape was missed. */
+#define FLEET_INTERVAL_SLACK 1.1
+
 /* One grid step of a group. */
 typedef struct {
 	size_t k;                               /* its index in the grid */

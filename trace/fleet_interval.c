@@ -18,11 +18,6 @@
 #include "models/grow.h"
 #include "models/stats.h"
 
-/* Tolerance on the measured interval: scrape times jitter and a missed
- * scrape lengthens the mean spacing; a step within 10 % of the interval
- * leaves few gaps, a shorter one leaves one every few steps. */
-#define INTERVAL_SLACK 1.1
-
 /* The scrape interval of series s: the mean spacing of its samples,
  * spacings of 2.5 x the median or more (an outage of two or more missed
  * scrapes, a restart) left out: at "over 3 x" a 90 s outage among 30 s
@@ -118,7 +113,7 @@ wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	long series = wg >= 0 ? which[wg][wk] : -1;
 	free(iv);
 	free(which);
-	if (wg < 0 || worst <= f->o.step * INTERVAL_SLACK)
+	if (wg < 0 || worst <= f->o.step * FLEET_INTERVAL_SLACK)
 		return WC_OK;
 	char head[300], name[WC_ERROR_MSG_MAX];
 	int n = snprintf(head, sizeof head, "--step %g s is shorter than the scrape interval: --step %g or "

@@ -59,6 +59,29 @@ refuse_count(const wc_prom_series *s, double t, double v, wc_error *err)
 	return wc_error_set(err, WC_ERANGE, "%s%s", head, series);
 }
 
+/* Series s has no sample in the step ending at t, between its samples
+ * j - 1 and j. When they are at most FLEET_INTERVAL_SLACK steps apart no
+ * scrape was missed: a cadence of about the step whose scrape times
+ * jitter by milliseconds put the sample just across the step's ends, and
+ * the step took none (with files' default step, the grid falls on the
+ * sparsest series' own phase, and +-2 ms cut 8 windows into 56 with false
+ * "exporter down?" gaps). The nearer of the two stands for the step
+ * (docs/fleet.md, "Choose the step"); -1 when they are further apart (a
+ * missed scrape, an outage: a gap) or it is no reading to use. A server's
+ * values lie on the grid, a step apart at least: never closer than two. */
+static long
+stand_in(const wc_fleet *f, const wc_prom_series *s, size_t j, double t, int m)
+{
+	if (j == 0 || j >= s->n || s->t[j] - s->t[j - 1] > f->o.step * FLEET_INTERVAL_SLACK + 1e-6)
+		return -1;
+	size_t k = t - f->o.step - s->t[j - 1] <= s->t[j] - t ? j - 1 : j;
+	double x = s->v[k];
+	if (isnan(x) || (m == WC_FLEET_POWER && !power_ok(x)) ||
+	    ((m == WC_FLEET_RUNNING || m == WC_FLEET_WAITING) && !wc_ingest_running_ok(x)))
+		return -1;
+	return (long)k;
+}
+
 int
 wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err)
 {
@@ -89,8 +112,14 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 	}
 	if (nan)
 		return FLEET_NAN;
-	if (q == j)
-		return FLEET_ABSENT;
+	if (q == j) {
+		long k = stand_in(f, s, j, t, m);
+		if (k < 0)
+			return FLEET_ABSENT;
+		*v = s->v[k];
+		f->sample_t = s->t[k];
+		return FLEET_VALUE;
+	}
 	if (n == 0 && dropped)
 		return FLEET_DROPPED;
 	*v = sum / (double)n;
