@@ -19,6 +19,11 @@
  * An exporter that restarts in a new pod: one scrape missing, then both
  * series under a new instance. The rows stay TP 2; the old series are
  * said to vanish when the gap began, not to "resume" and vanish at once.
+ *
+ * The exporter scraped by a second job from second 100 on (the same
+ * GPUs' series again, with job="b"): TP 4 at twice the power from then
+ * on, and the earlier rows re-labelled TP 4 and excluded as partial
+ * power. Each GPU (its UUID) counts once, said once, naming the job.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -31,13 +36,13 @@
 
 #define T0 1767225600L
 
-enum { DROPOUT, LATE, LATE_RESTART, RELABEL };
+enum { DROPOUT, LATE, LATE_RESTART, RELABEL, TWO_JOBS };
 
 /* GPU 1's series has a sample at second s? */
 static int
 gpu1_up(int scenario, int s)
 {
-	return scenario == RELABEL || (scenario == DROPOUT ? s < 100 || s >= 160 : s >= 100);
+	return scenario == RELABEL || scenario == TWO_JOBS || (scenario == DROPOUT ? s < 100 || s >= 160 : s >= 100);
 }
 
 static void
@@ -57,6 +62,9 @@ check(const char *dir, int scenario)
 				len += (size_t)snprintf(buf + len, cap - len, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\","
 				                        "UUID=\"GPU-%d\",modelName=\"NVIDIA H100 80GB HBM3\","
 				                        "Hostname=\"h1\"} 200\n", g, g);
+		for (int g = 0; g < 2 && scenario == TWO_JOBS && s >= 100; g++)
+			len += (size_t)snprintf(buf + len, cap - len, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",UUID=\"GPU-%d\","
+			                        "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\",job=\"b\"} 200\n", g, g);
 	engine:;
 		int tokens = scenario == LATE_RESTART && s >= 99 ? 100 * (s - 99) + 50 : 100 * s;
 		len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %ld.5 h1:8000\n"
@@ -75,7 +83,8 @@ check(const char *dir, int scenario)
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	fprintf(stderr, "%s", r.err ? r.err : "");
-	CHECK_CONTAINS(r.err, "UUID=\"GPU-1\"");
+	if (scenario != TWO_JOBS)
+		CHECK_CONTAINS(r.err, "UUID=\"GPU-1\"");
 	if (scenario == DROPOUT) {
 		CHECK_CONTAINS(r.err, "vanishes at 2026-01-01T00:01:40.000Z; group 'h1' keeps TP 2 and its windows "
 		               "until the GPU returns are excluded (partial power: 1 of 2 GPUs)");
@@ -97,6 +106,13 @@ check(const char *dir, int scenario)
 		CHECK_CONTAINS(r.err, "instance=\"h1:9400\",modelName=\"NVIDIA H100 80GB HBM3\"}: vanishes at "
 		               "2026-01-01T00:01:40.000Z; the window is cut (group 'h1' now has 2 GPUs)");
 		CHECK(!strstr(r.err, "resumes at"));
+	} else if (scenario == TWO_JOBS) {
+		CHECK_CONTAINS(r.err, "group 'h1': GPU GPU-0 in two power series at 2026-01-01T00:01:40.000Z (one "
+		               "exporter in two scrape jobs?), counted once: DCGM_FI_DEV_POWER_USAGE{Hostname=\"h1\","
+		               "UUID=\"GPU-0\",gpu=\"0\",instance=\"h1:9400\",modelName=\"NVIDIA H100 80GB HBM3\"} "
+		               "read, not the one with job=\"b\"");
+		CHECK(!strstr(r.err, "appears at"));
+		CHECK(!strstr(r.err, "GPU GPU-1 in two"));
 	} else {
 		CHECK_CONTAINS(r.err, "counter reset at 2026-01-01T00:01:40.000Z (from 9800 to 50)");
 		CHECK(!strstr(r.err, "no engine restart since"));
@@ -107,7 +123,7 @@ check(const char *dir, int scenario)
 			const wc_run *row = &t->runs[i];
 			fprintf(stderr, "%s tp %d %.1f W exclude '%s'\n", row->run_id, row->tp, row->mean_power_w,
 			        row->exclude);
-			if (scenario == RELABEL) {
+			if (scenario == RELABEL || scenario == TWO_JOBS) {
 				whole++; /* TP 2 throughout, 400 W, the gap's step left out */
 				CHECK_INT(row->tp, 2);
 				CHECK_NEAR(row->mean_power_w, 400.0, 1e-9);
@@ -130,8 +146,8 @@ check(const char *dir, int scenario)
 	} else {
 		CHECK(0);
 	}
-	CHECK_INT(partial, scenario == RELABEL ? 0 : 1);
-	CHECK_INT(whole, scenario == LATE || scenario == LATE_RESTART ? 1 : 2);
+	CHECK_INT(partial, scenario == RELABEL || scenario == TWO_JOBS ? 0 : 1);
+	CHECK_INT(whole, scenario == LATE || scenario == LATE_RESTART || scenario == TWO_JOBS ? 1 : 2);
 	wc_runs_free(t);
 	run_result_free(&r);
 	free(in);
@@ -146,6 +162,7 @@ main(void)
 	check(dir, LATE);
 	check(dir, LATE_RESTART);
 	check(dir, RELABEL);
+	check(dir, TWO_JOBS);
 	free(dir);
 	return check_report("test_prom_partial_power");
 }

@@ -67,6 +67,7 @@ typedef struct {
 	char engine_series[256];       /* its running series, "" until seen */
 	int ever_gpu, ever_engine;
 	int interval_checked;          /* its scrape interval was measured (fleet_interval.c) */
+	int two_jobs_said;             /* a GPU in two power series was said (fleet_groups.c) */
 	/* across pages */
 	char **members;                /* power series present at the last step */
 	size_t n_members;
@@ -161,6 +162,13 @@ size_t wc__fleet_room(size_t fixed, size_t n);
  * new); a group with two engines is refused. */
 int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
 
+/* fleet_groups.c: the present power series of group g at t (np of them,
+ * power pw) with one series per GPU `UUID`: a GPU scraped by two jobs
+ * counts once (the series present at the last step kept, else the
+ * first; said once per group). The count kept. */
+size_t wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t *present,
+                             double *pw, size_t np, double t);
+
 /* fleet_samples.c: series i over (t - step, t] into *v: FLEET_VALUE, or
  * FLEET_ABSENT (no sample), FLEET_NAN (a NaN sample), FLEET_DROPPED (only
  * implausible power samples, each reported); a WC_* error (< 0) for a
@@ -178,6 +186,8 @@ int wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 double wc__fleet_series_step(const wc_prom_series *s, double *tmp);
 
 /* fleet_steps.c: steps k0 <= k < k1 of every group. */
+/* Was the power series `key` present at the group's last step? */
+int wc__fleet_is_member(const fleet_group *g, const char *key);
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
 /* Close the group's window and its pending steps into rows. */
 int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);

@@ -41,8 +41,8 @@ set_members(fleet_group *g, const wc_prom_set *set, const size_t *present, size_
 	return WC_OK;
 }
 
-static int
-is_member(const fleet_group *g, const char *key)
+int
+wc__fleet_is_member(const fleet_group *g, const char *key)
 {
 	for (size_t j = 0; j < g->n_members; j++)
 		if (strcmp(g->members[j], key) == 0)
@@ -58,14 +58,14 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 	char at[40], gone_at[40];
 	size_t same = 0;
 	for (size_t j = 0; j < np; j++)
-		same += is_member(g, set->s[present[j]].key);
+		same += wc__fleet_is_member(g, set->s[present[j]].key);
 	*changed = same != np || np != g->n_members;
 	if (!*changed)
 		return WC_OK;
 	when(t, at);
 	when(gone, gone_at);
 	for (size_t j = 0; j < np && g->had_step; j++)
-		if (!is_member(g, set->s[present[j]].key))
+		if (!wc__fleet_is_member(g, set->s[present[j]].key))
 			wc__fleet_warn(f, "%.300s: appears at %s; the window is cut (group '%s' now has %zu "
 			               "GPU%s)", set->s[present[j]].key, at, g->name, np, np == 1 ? "" : "s");
 	for (size_t j = 0; j < g->n_members && g->had_step; j++) {
@@ -469,6 +469,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 {
 	double t = f->o.start + (double)k * f->o.step;
 	size_t present[WC_TELEMETRY_MAX_GPUS], np = 0;
+	double pw[WC_TELEMETRY_MAX_GPUS];
 	long nan_gpu = -1, dropped_gpu = -1;
 	fleet_step st = { .k = k, .t = t, .waiting = NAN };
 	double val[WC_FLEET_N_METRICS] = { 0 }, per[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
@@ -486,10 +487,14 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 		 * gap, not a GPU that vanishes. */
 		if (s == FLEET_DROPPED && dropped_gpu < 0)
 			dropped_gpu = (long)g->gpus[j];
-		if (s != FLEET_ABSENT)
+		if (s != FLEET_ABSENT) {
+			pw[np] = s == FLEET_VALUE ? v : 0.0;
 			present[np++] = g->gpus[j];
-		st.power += s == FLEET_VALUE ? v : 0.0;
+		}
 	}
+	np = wc__fleet_one_per_gpu(f, g, set, present, pw, np, t);
+	for (size_t j = 0; j < np; j++)
+		st.power += pw[j];
 	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++) {
 		bad[m] = -1;
 		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], per_t[m], &bad[m], err);
