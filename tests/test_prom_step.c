@@ -361,6 +361,33 @@ main(void)
 	CHECK_CONTAINS(r.out, "wrote 1 row");
 	run_result_free(&r);
 	free(in);
+	/* A steady load of 8 scraped every 15 s, one scrape in 7 at 12 (a
+	 * single step off by more than max(2, 25 %)): the default hold was
+	 * 10 s, shorter than the default step (15 s), so each such step cut
+	 * the window, 12 rows; the default is now three steps, 45 s. */
+	{
+		size_t cap = 1 << 16, len = 0;
+		char *buf = malloc(cap);
+		for (int k = 0; k < 80; k++)
+			len += (size_t)snprintf(buf + len, cap - len,
+			                        "# wattcast-scrape %d h1:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\","
+			                        "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"} 300\n"
+			                        "# wattcast-scrape %d h1:8000\nvllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} %d\n",
+			                        T0 + 15 * k, T0 + 15 * k, k % 7 == 3 ? 12 : 8);
+		in = path_join(dir, "excursion.prom");
+		CHECK(write_text(in, buf) == 0);
+		free(buf);
+	}
+	ingest(in, "--quiet", NULL, &r);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "wrote 1 row");
+	CHECK_CONTAINS(r.out, " 1200.000\n");
+	run_result_free(&r);
+	ingest(in, "--hold", "10", &r); /* a hold given is kept */
+	CHECK_INT(r.status, 0);
+	CHECK(!strstr(r.out, "wrote 1 row"));
+	run_result_free(&r);
+	free(in);
 	/* One instant has no length for any step. */
 	in = scrapes("one.prom", 1, 1.0, -1);
 	ingest(in, "--step", "1", &r);

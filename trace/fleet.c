@@ -148,12 +148,23 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	return WC_OK;
 }
 
+/* The hold when --hold is not given: 10 s, and at least three steps. A
+ * step of 10-15 s (files' scrape interval, a server's 15) already lasted
+ * the 10 s, so a single step whose mean strayed by more than max(2, 25 %)
+ * cut the window: Poisson fluctuation of a steady load split it into
+ * many short excluded windows (docs/fleet.md, "Windows"). */
+static double
+hold_default(double step)
+{
+	return fmax(10.0, 3.0 * step);
+}
+
 void
 wc_fleet_options_init(wc_fleet_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->start = o->end = o->step = NAN;
-	o->hold_s = 10.0;
+	o->hold_s = NAN; /* wc_fleet_new: hold_default */
 	o->rel_tol = 0.25;
 	o->abs_tol = 2.0;
 	o->min_window_s = 60.0;
@@ -250,6 +261,8 @@ wc_fleet_new(const wc_fleet_options *o, wc_fleet **out, wc_error *err)
 	if (!f)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	f->o = *o;
+	if (!isfinite(f->o.hold_s))
+		f->o.hold_s = hold_default(o->step);
 	f->n_steps = (size_t)steps;
 	*out = f;
 	return WC_OK;

@@ -85,7 +85,7 @@ int wc_fleet_selector_check(const char *selector, wc_error *err);
 typedef struct {
 	double start, end, step;   /* grid start + k*step <= end; NaN = from the data (files) */
 	const char *group_by;      /* comma-separated labels; NULL = "host,namespace,pod" */
-	double hold_s;             /* a load change must last this long to cut (10) */
+	double hold_s;             /* a load change must last this long to cut (NaN: max(10, 3 x step)) */
 	double rel_tol, abs_tol;   /* ... and differ by more than max(abs, rel*mean) (0.25, 2) */
 	double min_window_s;       /* shorter windows get an `exclude` reason (60) */
 	const char *platform;      /* when modelName is missing or unknown */
