@@ -122,7 +122,7 @@ apply_architecture(const char *cmd, cli_predict_args *a)
 		return cli_usage_error(cmd, "--layers, --kv-heads and --head-dim are all needed for a model the catalog "
 		                       "does not have");
 	wc_error err;
-	if (wc_predict_moe_total_check(&a->arch, &err) != WC_OK)
+	if (wc_predict_moe_facts_check(&a->arch, &err) != WC_OK)
 		return config_error(cmd, &err);
 	a->q.config.arch = &a->arch;
 	return CLI_OK;

@@ -159,11 +159,14 @@ int wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, dou
  *  rule for every command and route that takes them (docs/http-api.md,
  *  "Limits"), flexibility's included, which uses neither. */
 int wc_predict_money_check(double price_per_kwh, double grams_co2_per_kwh, wc_error *err);
-/** A model given experts must give its total parameters above the active
- *  ones (docs/capacity.md, "Bytes and FLOPs": the experts hold total -
- *  active over 1 - k/E, none at total = active, a dense model's answer).
- *  Refused naming architecture/total_params_b; the CLI's and routes' rule. */
-int wc_predict_moe_total_check(const wc_model_info *m, wc_error *err);
+/** The MoE facts go together (docs/capacity.md, "Bytes and FLOPs": the
+ *  experts hold total - active over 1 - k/E): experts need experts_per_token
+ *  and a total above the active parameters (none at total = active, a dense
+ *  model's answer), and experts_per_token or a total above the active
+ *  parameters need experts (without them the model is dense and reads every
+ *  weight). Refused as "architecture/<the missing fact>: required with ...";
+ *  the CLI's and routes' rule. */
+int wc_predict_moe_facts_check(const wc_model_info *m, wc_error *err);
 /** The caveat of an interval from `n_draws` bootstrap draws, 0 < n_draws
  *  < WC_BOOTSTRAP_MIN_95, into the warning list `list` of `*n` (nothing
  *  otherwise): its 2.5 % tails hold no draw of their own. */

@@ -130,10 +130,21 @@ wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_per_k
 }
 
 int
-wc_predict_moe_total_check(const wc_model_info *m, wc_error *err)
+wc_predict_moe_facts_check(const wc_model_info *m, wc_error *err)
 {
 	/* a total below the active count is the model check's own refusal
-	 * (models/capacity_model.c), which quotes it */
+	 * (models/capacity_model.c), which quotes it; each refusal here names
+	 * the fact missing, as given (docs/capacity.md, "Bytes and FLOPs") */
+	if (m->experts <= 0 && m->experts_per_token > 0)
+		return wc_error_set(err, WC_EINVAL, "architecture/experts: required with experts per token (%d): "
+		                    "the share of the experts a token reads needs their number", m->experts_per_token);
+	if (m->experts <= 0 && m->total_params_b > m->active_params_b)
+		return wc_error_set(err, WC_EINVAL, "architecture/experts: required with a total (%g B) above "
+		                    "the active %g B: a dense model reads every weight each step, total = active",
+		                    m->total_params_b, m->active_params_b);
+	if (m->experts > 0 && m->experts_per_token <= 0)
+		return wc_error_set(err, WC_EINVAL, "architecture/experts_per_token: required with experts (%d): the "
+		                    "experts a token reads", m->experts);
 	if (m->experts > 0 && (!(m->total_params_b > 0) || m->total_params_b == m->active_params_b))
 		return wc_error_set(err, WC_EINVAL, "architecture/total_params_b: required with experts, above the "
 		                    "active %g B: the experts hold the parameters beyond the active ones (without it, "

@@ -21,6 +21,7 @@
 #include "models/limits.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,8 +195,11 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	wc_model_info_with_facts(r->have_arch ? &r->arch : NULL, r->q.config.active_params_b, &f, &r->arch);
 	r->have_arch = 1;
 	wc_error err;
-	if (wc_predict_moe_total_check(&r->arch, &err) != WC_OK) {
-		wc_api_error_set(e, 422, "missing_field", "/architecture/total_params_b", "%s", err.msg);
+	if (wc_predict_moe_facts_check(&r->arch, &err) != WC_OK) {
+		/* the message starts "architecture/<the missing fact>:" */
+		char field[64];
+		snprintf(field, sizeof field, "/%.*s", (int)strcspn(err.msg, ":"), err.msg);
+		wc_api_error_set(e, 422, "missing_field", field, "%s", err.msg);
 		return -1;
 	}
 	return 0;

@@ -366,6 +366,24 @@ main(void)
 	test_usage_error(ARGS("--platform", "H100", "--active-params", "13", "--layers", "32", "--kv-heads", "8",
 	                      "--head-dim", "128", "--experts", "8", "--experts-per-token", "2", "--concurrency", "16"),
 	                 "--total-params: required with experts");
+	/* a total above the active parameters, or experts per token, without
+	 * experts: refused naming --experts (it was answered as a dense model
+	 * reading every weight, the experts per token dropped); experts
+	 * without experts per token name the flag missing, not "got 0" */
+	test_usage_error(ARGS("--platform", "H100", "--active-params", "3", "--layers", "48", "--kv-heads", "4",
+	                      "--head-dim", "128", "--total-params", "30", "--experts-per-token", "8", "--rate", "1",
+	                      "--input-tokens", "512", "--output-tokens", "128"),
+	                 "--experts: required with experts per token (8)");
+	test_usage_error(ARGS("--platform", "H100", "--active-params", "3", "--layers", "48", "--kv-heads", "4",
+	                      "--head-dim", "128", "--total-params", "30", "--rate", "1", "--input-tokens", "512",
+	                      "--output-tokens", "128"),
+	                 "--experts: required with a total (30 B) above the active 3 B");
+	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--total-params", "9", "--concurrency", "8"),
+	                 "--experts: required with a total (9 B) above the active 8.19 B");
+	test_usage_error(ARGS("--platform", "H100", "--active-params", "3", "--layers", "48", "--kv-heads", "4",
+	                      "--head-dim", "128", "--total-params", "30", "--experts", "128", "--rate", "1",
+	                      "--input-tokens", "512", "--output-tokens", "128"),
+	                 "--experts-per-token: required with experts (128)");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--bogus"),
 	            "unknown flag '--bogus'");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency"),

@@ -87,6 +87,18 @@ expert_parallel(void)
 	expect_422("{\"platform\":\"H100\",\"active_params_b\":13,\"architecture\":{\"layers\":32,\"kv_heads\":8,"
 	           "\"head_dim\":128,\"experts\":8,\"experts_per_token\":2},\"concurrency\":16,\"input_tokens\":512,"
 	           "\"output_tokens\":256}", "/architecture/total_params_b", "required with experts");
+	/* and the converse: the total or experts_per_token without experts
+	 * (answered as a dense model reading every weight), experts without
+	 * experts_per_token (it said "got 0") */
+	expect_422("{\"platform\":\"H100\",\"active_params_b\":3,\"architecture\":{\"layers\":48,\"kv_heads\":4,"
+	           "\"head_dim\":128,\"total_params_b\":30,\"experts_per_token\":8},\"rate\":1,\"input_tokens\":512,"
+	           "\"output_tokens\":128}", "/architecture/experts", "required with experts per token (8)");
+	expect_422("{\"platform\":\"H100\",\"active_params_b\":3,\"architecture\":{\"layers\":48,\"kv_heads\":4,"
+	           "\"head_dim\":128,\"total_params_b\":30},\"rate\":1,\"input_tokens\":512,"
+	           "\"output_tokens\":128}", "/architecture/experts", "required with a total (30 B)");
+	expect_422("{\"platform\":\"H100\",\"active_params_b\":3,\"architecture\":{\"layers\":48,\"kv_heads\":4,"
+	           "\"head_dim\":128,\"total_params_b\":30,\"experts\":128},\"rate\":1,\"input_tokens\":512,"
+	           "\"output_tokens\":128}", "/architecture/experts_per_token", "required with experts (128)");
 }
 
 static void
