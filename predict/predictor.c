@@ -241,13 +241,16 @@ wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_co
 		const wc_precision_term *t =
 			wc_params_find_tested_term(p, used[i].setting, used[i].prec, lvl->name);
 		const char *field = used[i].setting == WC_SETTING_KV ? "kv_cache" : "weights";
+		/* only the power law falls back: the capacity model's step times
+		 * and memory count the precision's own bytes (docs/fitting.md) */
+		const char *name = wc_precision_name(used[i].prec);
 		if (t && isfinite(t->p_value))
 			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no fitted term (tested on %d pairs, p = %.2g, "
-			         "not significant); predicted as bf16", field, wc_precision_name(used[i].prec), lvl->name,
-			         t->pairs, t->p_value);
+			         "not significant); its power is predicted as bf16's (step times and memory use %s's "
+			         "bytes)", field, name, lvl->name, t->pairs, t->p_value, name);
 		else
-			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no fitted term; predicted as bf16", field,
-			         wc_precision_name(used[i].prec), lvl->name);
+			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no fitted term; its power is predicted as "
+			         "bf16's (step times and memory use %s's bytes)", field, name, lvl->name, name);
 	}
 	return n;
 }
