@@ -54,8 +54,11 @@ cli_print_capacity(const wc_config *c, const wc_capacity_prediction *cp)
 	printf("  capacity: %s, %g input + %g output tokens per request", cp->open_loop ? "open loop" : "closed loop",
 	       c->input_tokens, c->output_tokens);
 	if (cp->open_loop)
-		printf(", %g requests/s (capacity %.10g requests/s%s)", c->request_rate, cp->capacity_rate,
-		       cp->over_capacity ? ": OVER CAPACITY" : "");
+		/* the rate to the capacity's ten digits, so the two compare on
+		 * screen as they do in the answer (docs/cli.md) */
+		printf(", %.10g requests/s (capacity %.10g requests/s%s)", c->request_rate, cp->capacity_rate,
+		       !cp->over_capacity ? "" : wc_capacity_rate_at(c->request_rate, cp->capacity_rate) ? ": AT CAPACITY"
+		                                                                                       : ": OVER CAPACITY");
 	putchar('\n');
 	print_value("mean running requests", cp, WC_CAPQ_RUNNING, "", "%.4g");
 	print_value("latency", cp, WC_CAPQ_LATENCY, "s", "%.4g");

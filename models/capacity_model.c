@@ -229,6 +229,12 @@ wc_capacity_little_rate(double running, double latency_s)
 	return little_ok(running) && little_ok(latency_s) ? running / latency_s : NAN;
 }
 
+int
+wc_capacity_rate_at(double rate, double capacity_rate)
+{
+	return fabs(rate - capacity_rate) <= 1e-9 * capacity_rate;
+}
+
 double
 wc_capacity_clock_ratio(const char *platform, double sm_clock_mhz)
 {

@@ -229,6 +229,11 @@ double wc_capacity_little_latency(double running, double out_tokens, double thro
 double wc_capacity_little_running(double rate, double latency_s);
 /** The same law solved for the rate n requests complete at: n / W. */
 double wc_capacity_little_rate(double running, double latency_s);
+/** Whether an arrival rate is at a capacity rate: within a part in 1e9,
+ *  what the ten digits the answers print cannot tell apart. At capacity
+ *  the queue is no more stable than over it (docs/capacity.md, "Closed
+ *  loop, open loop, energy"), so the open loop counts it as over. */
+int wc_capacity_rate_at(double rate, double capacity_rate);
 
 /** Everything one closed-loop state gives (docs/capacity.md). */
 typedef struct {

@@ -508,9 +508,9 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 			                    "%.3g requests/s, under the least rate of %g; raise it", c->running,
 			                    out->capacity_rate, WC_CAPACITY_MIN_RATE);
 		if (out->over_capacity) /* ten digits: a rate just over it must not print as equal */
-			WC_WARN(out, "rate: %.10g requests/s exceeds the capacity of %.10g requests/s at %g running requests; "
+			WC_WARN(out, "rate: %.10g requests/s %s the capacity of %.10g requests/s at %g running requests; "
 			        "the answers are those at capacity (the queue would grow without bound)", c->request_rate,
-			        out->capacity_rate, x.n_cap);
+			        wc_capacity_rate_at(c->request_rate, out->capacity_rate) ? "is at" : "exceeds", out->capacity_rate, x.n_cap);
 		else
 			wc__predict_queue_note(out->value[WC_CAPQ_RUNNING], x.n_cap, out->value[WC_CAPQ_LATENCY], out->warnings, &out->n_warnings);
 	}

@@ -130,7 +130,9 @@ wc__capacity_open_running(const wc_capacity_point *pt, const wc_capacity_arch *a
 {
 	open_loop o = { pt, a, hw, tp, rate, in_tokens, out_tokens };
 	double g_cap = open_gap(n_cap, &o);
-	*over = g_cap < 0.0;
+	wc_capacity_times t;
+	wc_capacity_times_eval(pt, a, hw, tp, n_cap, in_tokens, out_tokens, &t);
+	*over = g_cap < 0.0 || wc_capacity_rate_at(rate, wc_capacity_little_rate(n_cap, t.latency_s));
 	if (*over)
 		return n_cap;
 	/* latency rises with n, and each of its terms is concave in n up to

@@ -7,7 +7,7 @@
 
 
 /** The answer's notes for a weights or KV precision the set has no term
- *  for on `lvl` (predicted as bf16): 0 to 2 of them into `notes`. One
+ *  for on `lvl` (its power predicted as bf16's): 0 to 2 of them into `notes`. One
  *  rule for the power answer and the envelope's power map. */
 int wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_config *c,
                                 char notes[2][WC_WARNING_LEN]);

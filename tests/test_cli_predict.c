@@ -93,6 +93,30 @@ text_has_line(const char *const *argv, const char *line)
 	run_result_free(&r);
 }
 
+/* The capacity fed back as the header prints it is at capacity, and the
+ * header prints the rate to the capacity's ten digits (it printed
+ * "24.3164 requests/s (capacity 24.31635805 requests/s: OVER CAPACITY)"
+ * with "24.31635805 requests/s exceeds the capacity of 24.31635805"). */
+static void
+text_at_capacity(void)
+{
+	char rate[64] = "100", line[200];
+	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
+		               "--input-tokens", "512", "--output-tokens", "256", "--concurrency", "256", "--rate",
+		               rate, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	const char *at = r.out ? strstr(r.out, "(capacity ") : NULL;
+	CHECK(at != NULL && sscanf(at, "(capacity %63s", rate) == 1);
+	run_result_free(&r);
+	snprintf(line, sizeof line, ", %s requests/s (capacity %s requests/s: AT CAPACITY)", rate, rate);
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_CONTAINS(r.out, line);
+	snprintf(line, sizeof line, "warning: rate: %s requests/s is at the capacity of %s requests/s", rate, rate);
+	CHECK_CONTAINS(r.out, line);
+	run_result_free(&r);
+}
+
 /* A set without bootstrap draws (the built-in profiles) prints what its
  * interval covers, not "0 draws", which read as a fault. */
 static void
@@ -353,6 +377,7 @@ int
 main(void)
 {
 	ignored_inputs();
+	text_at_capacity();
 	low_clock();
 	idle_and_few_draws();
 	CHECK_NEAR(predicted("A100", "8.19"), 362.8, 0.5);

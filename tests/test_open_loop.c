@@ -369,6 +369,21 @@ poisson_mean(const wc_predictor *pr)
 	if (said_over)
 		CHECK(strtod(said_over + 6, NULL) != strtod(strstr(said_over, "capacity of ") + 12, NULL));
 	CHECK_NEAR(cap.value[WC_CAPQ_POWER], p2, 1e-9 * p2);
+	/* The capacity fed back as printed (ten digits, rounded either way)
+	 * is at capacity, where the queue is unstable: over, and said "is at"
+	 * (it read "24.31635805 requests/s exceeds the capacity of
+	 * 24.31635805", and a rate rounded down was below it). */
+	for (int k = -1; k <= 1; k++) {
+		q.config.request_rate = (1.0 + 2e-10 * k) * capacity;
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		CHECK(cap.over_capacity);
+		int at = 0;
+		for (int i = 0; i < cap.n_warnings; i++)
+			at += strstr(cap.warnings[i], "requests/s is at the capacity of ") != NULL &&
+			      !strstr(cap.warnings[i], "exceeds");
+		CHECK_INT(at, 1);
+		CHECK_NEAR(cap.value[WC_CAPQ_POWER], p2, 1e-6 * p2);
+	}
 	wc_predict_take_running(&q, &cap);
 	CHECK_NEAR(q.open_loop_max, 0, 0);
 }
