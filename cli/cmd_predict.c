@@ -94,7 +94,7 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 		printf("   95 %% interval %.1f-%.1f W", g * pr->node_lo_w, g * pr->node_hi_w);
 	printf("\n  idle power     %8.1f W\n", pr->power.idle_power_w);
 	if (isfinite(pr->prefill_share))
-		printf("  prefill share  %8.3f of the time (prefill-aware form)\n", pr->prefill_share);
+		printf("  prefill share  %8.3f of busy time (prefill-aware form)\n", pr->prefill_share);
 	printf("  parameters     %s (%s)\n", name, version);
 	/* Where the answer comes from, in predict flexibility's words (its
 	 * JSON's level_source; docs/cli.md, "predict inference"). */

@@ -98,9 +98,10 @@ typedef struct {
 	const wc_pe_stratum *pe_stratum; /* the held-out error used (borrowed
 	                             * from the predictor's set); NULL = the
 	                             * interval covers the parameters only */
-	double prefill_share;       /* the prefill-aware form's share of time
-	                             * prefilling (docs/inference-law.md); NaN
-	                             * for the other forms */
+	double prefill_share;       /* the prefill-aware form's share of busy
+	                             * time prefilling, at one running at least
+	                             * (docs/inference-law.md); NaN for the
+	                             * other forms */
 	/* Where the answer comes from: the set's name (its profile) and how
 	 * the platform's level was obtained ("fitted", "published",
 	 * "calibrated", "bound" when the fit ended at a physical bound, or

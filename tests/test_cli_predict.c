@@ -117,6 +117,22 @@ text_at_capacity(void)
 	run_result_free(&r);
 }
 
+/* The prefill share is of busy time: at 0.001 requests/s it is one
+ * request's, not the almost idle group's share of the time (it printed
+ * "0.106 of the time"). */
+static void
+text_prefill_share(void)
+{
+	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
+		               "--input-tokens", "2048", "--output-tokens", "256", "--rate", "0.001", "--profile",
+		               "paper-prefill", NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_CONTAINS(r.out, " of busy time (prefill-aware form)\n");
+	CHECK(r.out && !strstr(r.out, "of the time (prefill-aware form)"));
+	run_result_free(&r);
+}
+
 /* A set without bootstrap draws (the built-in profiles) prints what its
  * interval covers, not "0 draws", which read as a fault. */
 static void
@@ -378,6 +394,7 @@ main(void)
 {
 	ignored_inputs();
 	text_at_capacity();
+	text_prefill_share();
 	low_clock();
 	idle_and_few_draws();
 	CHECK_NEAR(predicted("A100", "8.19"), 362.8, 0.5);
