@@ -27,6 +27,8 @@ typedef struct {
 	size_t n_profile;
 	double *measured_t, *measured_w;               /* --measured: group power, s from the window start */
 	size_t n_measured;
+	char (*measured_warnings)[WC_WARNING_LEN];     /* --measured: its reader's warnings (bad lines, gaps) */
+	size_t n_measured_warnings;
 } cli_envelope_inputs;
 
 void cli_envelope_inputs_free(cli_envelope_inputs *in);
@@ -98,7 +100,8 @@ typedef struct {
 /** Read the run folder `dir` as `validate envelope` does and make its
  *  first window the envelope's workload: its arrivals and lengths into
  *  `in` (replacing any) and `w`, its window into `win`, its group trace
- *  into in->measured_*. Errors are printed. */
+ *  into in->measured_*. Errors are printed; the reader's warnings are
+ *  printed unless --quiet and kept in in->measured_warnings. */
 int cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defaults, const wc_params *p,
                       int max_running, wc_service_choice service, cli_envelope_inputs *in,
                       wc_envelope_workload *w, cli_measured_window *win);
@@ -119,9 +122,11 @@ int cli_measured_identity(const char *dir, wc_run_manifest *d, const char **plat
  *  the run does not say). */
 /** `text` (an envelope's JSON answer) with a "measured" object added: the
  *  run replayed, its arrivals and window, and its measured metrics, for
- *  --measured --json (what the text puts in its "measured" column).
- *  Returns a new string (free), NULL when out of memory. */
-char *cli_measured_json(const char *text, const cli_measured_window *win, size_t arrivals);
+ *  --measured --json (what the text puts in its "measured" column); the
+ *  run reader's warnings in `in` are appended to its "warnings", as they
+ *  were printed. Returns a new string (free), NULL when out of memory. */
+char *cli_measured_json(const char *text, const cli_measured_window *win, const cli_envelope_inputs *in,
+                        size_t arrivals);
 int cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_given, const char *model,
                         wc_config *c);
 

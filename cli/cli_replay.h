@@ -26,6 +26,12 @@ typedef struct {
 	wc_trace_replay *replays;   /* n, owned */
 	size_t n, cap;
 	cli_check *checks;          /* n once prepared, owned */
+	/* The readers' warnings (bad lines, gaps, clock jumps), as printed:
+	 * for an answer that carries them too (envelope --measured --json). */
+	char (*warnings)[WC_WARNING_LEN];
+	size_t n_warnings, cap_warnings;
+	const char *cmd;
+	int quiet;
 } cli_run_set;
 
 /** Fill `d` from one of the flags --platform, --tp, --model,
@@ -33,7 +39,8 @@ typedef struct {
  *  usage errors name the flag. */
 int cli_run_default_flag(const char *cmd, const char *flag, const char *value, wc_run_manifest *d);
 /** Read every run folder at or under `dirs` (as `ingest` does; `defaults`
- *  fill what manifests leave unknown). Errors are printed. */
+ *  fill what manifests leave unknown). Errors are printed; the readers'
+ *  warnings are kept in s->warnings and printed unless `quiet`. */
 int cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest *defaults,
                      int quiet, cli_run_set *s);
 /** Bind each run to the parameter set and prepare its replay; the prefill

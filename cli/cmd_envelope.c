@@ -505,7 +505,7 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 		wc_envelope_render r = render_ctx(a, s);
 		char *t = wc_render_envelope(&r, &res, 2, &err);
 		if (t && a->measured) {
-			char *m = cli_measured_json(t, &a->win, a->w.n_arrivals);
+			char *m = cli_measured_json(t, &a->win, in, a->w.n_arrivals);
 			free(t);
 			if (!(t = m))
 				wc_error_set(&err, WC_ENOMEM, "envelope: out of memory");

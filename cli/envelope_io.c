@@ -26,6 +26,7 @@ cli_envelope_inputs_free(cli_envelope_inputs *in)
 	free(in->profile_rate);
 	free(in->measured_t);
 	free(in->measured_w);
+	free(in->measured_warnings);
 	memset(in, 0, sizeof *in);
 }
 

@@ -49,10 +49,21 @@ cli_run_default_flag(const char *cmd, const char *flag, const char *value, wc_ru
 
 /* ------------------------------------------------------------ runs */
 
+/* Printed and kept: one reader's words for stderr and an answer's
+ * "warnings" alike (docs/formats/telemetry.md, "Bad lines", "Time gaps"). */
 static void
-print_warning(const char *msg, void *payload)
+keep_warning(const char *msg, void *payload)
 {
-	fprintf(stderr, "wattcast %s: warning: %s\n", (const char *)payload, msg);
+	cli_run_set *s = payload;
+	if (!s->quiet)
+		fprintf(stderr, "wattcast %s: warning: %s\n", s->cmd, msg);
+	size_t cap = s->cap_warnings;
+	char (*w)[WC_WARNING_LEN] = wc_grow(s->warnings, &cap, s->n_warnings + 1, sizeof *w, 8);
+	if (!w)
+		return; /* printed; an answer without it is still the answer */
+	s->warnings = w;
+	s->cap_warnings = cap;
+	snprintf(w[s->n_warnings++], WC_WARNING_LEN, "%s", msg);
 }
 
 /* Append the replays of every run folder under `dir`. */
@@ -111,8 +122,10 @@ cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest
 	memset(s, 0, sizeof *s);
 	wc_ingest_options_init(&opt);
 	opt.defaults = *defaults;
-	opt.warn = quiet ? NULL : print_warning;
-	opt.warn_payload = (void *)cmd;
+	s->cmd = cmd;
+	s->quiet = quiet;
+	opt.warn = keep_warning;
+	opt.warn_payload = s;
 	for (int i = 0; i < n_dirs; i++)
 		if (load_dir(cmd, dirs[i], &opt, s) != CLI_OK)
 			return CLI_FAIL;
@@ -134,6 +147,7 @@ cli_run_set_free(cli_run_set *s)
 		free(s->checks[i].arrival_s);
 	}
 	free(s->checks);
+	free(s->warnings);
 	wc_trace_replay_free(s->replays, s->n);
 	memset(s, 0, sizeof *s);
 }

@@ -1,0 +1,90 @@
+/*
+ * What `wattcast envelope` says about the inputs it replays: a measured
+ * run's damaged power log (a bad line, a gap bridged by a straight line)
+ * is warned on stderr and in the JSON's "warnings", as `ingest` and
+ * `validate envelope` warn it (docs/formats/telemetry.md, "Bad lines",
+ * "Time gaps"); a --replay log's workload is described by the lengths
+ * replayed, the log's (docs/envelopes.md, the workload table).
+ */
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+/* A run folder: an A100 at 85 W idle and 300 W busy for 120 s (UTC,
+ * 0.25 s), its sample at 30 s '[N/A]' and none from 40 s to 60 s, with
+ * two requests. */
+static char *
+damaged_run(const char *dir)
+{
+	char *run = path_join(dir, "damaged"), *p;
+	static char buf[32768];
+	size_t n = 0;
+	mkdir(run, 0755);
+	p = path_join(run, "power.csv");
+	n = (size_t)snprintf(buf, sizeof buf, "timestamp,index,power.draw [W]\n");
+	for (int i = 0; i < 480; i++) {
+		double t = i * 0.25;
+		if (t >= 40 && t < 60)
+			continue;
+		char w[16];
+		snprintf(w, sizeof w, "%.1f", (t > 2 && t < 6) || (t > 75 && t < 80) ? 300.0 : 85.0);
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "2026/07/18 10:%02d:%02d.%03d,0,%s\n", (int)t / 60,
+		                      (int)t % 60, (int)((t - (int)t) * 1000), i == 120 ? "[N/A]" : w);
+	}
+	CHECK_INT(write_text(p, buf), 0);
+	free(p);
+	p = path_join(run, "requests.json");
+	CHECK_INT(write_text(p, "{\"request_timestamps\":[1784368802.0,1784368875.0],\"input_lens\":[3000,1000],"
+	                        "\"output_lens\":[250,150],\"ttfts\":[0.4,0.4],\"itls\":[0.0144,0.0144]}"), 0);
+	free(p);
+	return run;
+}
+
+/* envelope --measured read the log without a word: its "measured" column
+ * was partly a straight line across 20 s without samples. */
+static void
+test_measured_damaged(const char *dir)
+{
+	char *run = damaged_run(dir);
+	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--measured", run,
+		               "--utc-offset", "0", "--replicas", "2", "--json", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "wattcast envelope: warning: ");
+	CHECK_CONTAINS(r.err, "power.csv:122: no power reading (power.draw is '[N/A]')");
+	CHECK_CONTAINS(r.err, "power.csv:162: no sample for 20.2 s before this line");
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *w = json_object_get(j, "warnings");
+	int bad = 0, gap = 0;
+	for (size_t i = 0; i < json_array_size(w); i++) {
+		const char *s = json_string_value(json_array_get(w, i));
+		bad += s && strstr(s, "power.csv:122: no power reading") != NULL;
+		gap += s && strstr(s, "power.csv:162: no sample for 20.2 s") != NULL;
+	}
+	CHECK_INT(bad, 1);
+	CHECK_INT(gap, 1);
+	CHECK(json_object_get(j, "measured") != NULL);
+	json_decref(j);
+	run_result_free(&r);
+	/* --quiet silences stderr; the answer still carries them */
+	const char *quiet[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--measured", run,
+		                "--utc-offset", "0", "--replicas", "2", "--json", "--quiet", NULL };
+	CHECK_INT(run_wattcast(quiet, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(r.err && strstr(r.err, "warning") == NULL);
+	CHECK_CONTAINS(r.out, "no power reading (power.draw is '[N/A]')");
+	run_result_free(&r);
+	free(run);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_envelope_words");
+	test_measured_damaged(dir);
+	free(dir);
+	return check_report("test_cli_envelope_words");
+}
