@@ -47,14 +47,19 @@ by_arrival(const void *pa, const void *pb)
 
 /* Requests of the log without a token count are drawn from the length
  * distribution (docs/envelopes.md, "replay"): said, with how many and
- * from what, since it can change the tokens served several times over. */
+ * from what, since it can change the tokens served several times over; a
+ * length flag that fills nothing is said too, as --measured says it. */
 static void
 warn_missing(const char *cmd, const char *path, size_t missing, size_t n, const char *field, const char *flag,
              const char *spec, const wc_length_dist *d)
 {
 	char from[160];
-	if (missing == 0)
+	if (missing == 0) {
+		if (spec && n > 0)
+			fprintf(stderr, "wattcast %s: note: --replay %s: every request has its %s; %s is not used\n", cmd,
+			        path, field, flag);
 		return;
+	}
 	if (spec)
 		snprintf(from, sizeof from, "%s %.100s", flag, spec);
 	else

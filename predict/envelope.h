@@ -122,6 +122,10 @@ int wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err);
  *  the horizon's end; closed loop: its clients, the first requests only --
  *  later ones come back with completions; n(t): 0). */
 double wc_envelope_workload_requests(const wc_envelope_workload *w, double warmup_s, double horizon_s);
+/** The workload's mean input (`input` 1) or output length: a replay's
+ *  requests their own where they have one, the others the distribution's
+ *  (the lengths the KV-cache bound and an answer's workload use). */
+double wc_envelope_mean_length(const wc_envelope_workload *w, int input);
 
 /* -------------------------------------------------------------- options */
 

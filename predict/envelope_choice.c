@@ -100,8 +100,8 @@ wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_en
 	if (!tmp)
 		return;
 	wc_config at = *c;
-	at.input_tokens = wc__envelope_mean_length(w, 1);
-	at.output_tokens = wc__envelope_mean_length(w, 0);
+	at.input_tokens = wc_envelope_mean_length(w, 1);
+	at.output_tokens = wc_envelope_mean_length(w, 0);
 	/* the load is NaN: no span judges it (a trace's load moves) */
 	wc__capacity_span_warnings(&p->capacity, b.level, &at, "concurrency", NAN, tmp);
 	for (int i = 0; i < tmp->n_warnings; i++)

@@ -235,8 +235,5 @@ int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_ti
  * bounded queue, or an open loop's growing one (docs/envelopes.md,
  * "Engine"); else 0 and "". One rule for envelopes and budget plans. */
 int wc__envelope_queue_note(const wc_envelope_workload *w, int max_running, double waiting, char *note, size_t cap);
-/* The workload's mean input (`input` 1) or output length: a replay's
- * requests their own where they have one, the others the distribution's. */
-double wc__envelope_mean_length(const wc_envelope_workload *w, int input);
 
 #endif

@@ -417,7 +417,7 @@ dist_mean(const wc_length_dist *d)
 /* The workload's mean length: a replay's requests their own where they
  * have one, the others the distribution's. */
 double
-wc__envelope_mean_length(const wc_envelope_workload *w, int input)
+wc_envelope_mean_length(const wc_envelope_workload *w, int input)
 {
 	const double *own = input ? w->arrival_input : w->arrival_output;
 	const double drawn = dist_mean(input ? &w->input : &w->output);
@@ -454,7 +454,7 @@ wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_times 
 	note[0] = '\0';
 	if (w->kind == WC_ENVELOPE_SERIES || !st || st->context_tokens <= 0)
 		return 0;
-	const double in = wc__envelope_mean_length(w, 1), out = wc__envelope_mean_length(w, 0);
+	const double in = wc_envelope_mean_length(w, 1), out = wc_envelope_mean_length(w, 0);
 	if (in + out <= st->context_tokens)
 		return 0;
 	snprintf(note, cap, "%s: the workload's mean %.0f + %.0f tokens exceed the model's context of %d tokens "
@@ -471,7 +471,7 @@ wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *st, c
 	note[0] = '\0';
 	if (w->kind == WC_ENVELOPE_SERIES || !st || !st->kv_running)
 		return WC_OK;
-	const double in = wc__envelope_mean_length(w, 1), out = wc__envelope_mean_length(w, 0);
+	const double in = wc_envelope_mean_length(w, 1), out = wc_envelope_mean_length(w, 0);
 	const double n = st->kv_running(st->ctx, in, out);
 	if (!(n >= 1.0))
 		return wc_error_set(err, WC_EINVAL, "%s: a request of the workload's mean %.0f input + %.0f output "

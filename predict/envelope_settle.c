@@ -68,8 +68,8 @@ wc__envelope_settle(const wc_envelope_workload *w, const wc_service_times *st, c
 	wc_inference_query q;
 	memset(&q, 0, sizeof q);
 	q.config = pm->config;
-	q.config.input_tokens = wc__envelope_mean_length(w, 1);
-	q.config.output_tokens = wc__envelope_mean_length(w, 0);
+	q.config.input_tokens = wc_envelope_mean_length(w, 1);
+	q.config.output_tokens = wc_envelope_mean_length(w, 0);
 	if (w->kind == WC_ENVELOPE_CLOSED) {
 		q.config.running = fmin(w->concurrency, (double)o->max_running);
 		q.config.request_rate = 0.0;

@@ -43,6 +43,23 @@ length_json(const wc_length_dist *d)
 	return json_pack("{s:s,s:f}", "distribution", "fixed", "mean", d->mean);
 }
 
+/* A replay's lengths as replayed (docs/envelopes.md, "replay"): the log's,
+ * their mean, and what fills those it lacks -- the distribution echoed
+ * alone described a workload never simulated. */
+static json_t *
+replay_length_json(const wc_envelope_workload *w, int input)
+{
+	const double *own = input ? w->arrival_input : w->arrival_output;
+	size_t missing = own ? 0 : w->n_arrivals;
+	for (size_t i = 0; own && i < w->n_arrivals; i++)
+		missing += !isfinite(own[i]);
+	json_t *o = json_pack("{s:s,s:f,s:I}", "distribution", "log", "mean", wc_envelope_mean_length(w, input),
+	                      "missing", (json_int_t)missing);
+	if (o && missing)
+		json_object_set_new(o, "missing_drawn_from", length_json(input ? &w->input : &w->output));
+	return o;
+}
+
 static json_t *
 workload_json(const wc_envelope_workload *w)
 {
@@ -59,9 +76,11 @@ workload_json(const wc_envelope_workload *w)
 		if (w->kind == WC_ENVELOPE_BURSTY)
 			json_object_set_new(o, "burstiness", json_real(w->burstiness));
 		break;
-	case WC_ENVELOPE_REPLAY:
+	case WC_ENVELOPE_REPLAY: /* the log's own lengths are replayed */
 		json_object_set_new(o, "requests", json_integer((json_int_t)w->n_arrivals));
-		break;
+		json_object_set_new(o, "input_tokens", replay_length_json(w, 1));
+		json_object_set_new(o, "output_tokens", replay_length_json(w, 0));
+		return o;
 	default:
 		json_object_set_new(o, "samples", json_integer((json_int_t)w->series_len));
 		json_object_set_new(o, "dt_s", json_real(w->series_dt_s));

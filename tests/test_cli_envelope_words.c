@@ -80,11 +80,53 @@ test_measured_damaged(const char *dir)
 	free(run);
 }
 
+/* --replay's JSON echoed the length flags (512 / 256 by default, 2000
+ * with --output-tokens 2000) while the log's own counts were replayed:
+ * it now gives the lengths replayed, and a flag filling nothing says so. */
+static void
+test_replay_lengths(const char *dir)
+{
+	char *log = path_join(dir, "requests.csv");
+	CHECK_INT(write_text(log, "arrival_s,first_token_s,completion_s,input_tokens,output_tokens\n"
+	                          "1000.0,1000.3,1000.8,4000,30\n1001.0,1001.2,1001.6,5000,\n"
+	                          "1005.7,1005.8,1006.3,6000,50\n"), 0);
+	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", log,
+		               "--horizon", "8", "--replicas", "2", "--input-tokens", "100", "--output-tokens", "1000",
+		               "--json", NULL };
+	run_result r;
+	char want[512];
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	snprintf(want, sizeof want, "wattcast envelope: note: --replay %s: every request has its input_tokens; "
+	         "--input-tokens is not used\n", log);
+	CHECK_CONTAINS(r.err, want);
+	CHECK(r.err && strstr(r.err, "--output-tokens is not used") == NULL); /* it fills one */
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *w = json_object_get(j, "workload");
+	const json_t *in = json_object_get(w, "input_tokens"), *out = json_object_get(w, "output_tokens");
+	CHECK(json_string_value(json_object_get(in, "distribution")) &&
+	      strcmp(json_string_value(json_object_get(in, "distribution")), "log") == 0);
+	CHECK_NEAR(json_number_value(json_object_get(in, "mean")), 5000.0, 1e-9);
+	CHECK_INT(json_integer_value(json_object_get(in, "missing")), 0);
+	CHECK(json_object_get(in, "missing_drawn_from") == NULL);
+	/* the output's mean: 30, 50 and the one missing at --output-tokens' 1000 */
+	CHECK_NEAR(json_number_value(json_object_get(out, "mean")), 1080.0 / 3.0, 1e-9);
+	CHECK_INT(json_integer_value(json_object_get(out, "missing")), 1);
+	const json_t *from = json_object_get(out, "missing_drawn_from");
+	CHECK(json_string_value(json_object_get(from, "distribution")) &&
+	      strcmp(json_string_value(json_object_get(from, "distribution")), "fixed") == 0);
+	CHECK_NEAR(json_number_value(json_object_get(from, "mean")), 1000.0, 1e-9);
+	json_decref(j);
+	run_result_free(&r);
+	free(log);
+}
+
 int
 main(void)
 {
 	char *dir = test_tmpdir("cli_envelope_words");
 	test_measured_damaged(dir);
+	test_replay_lengths(dir);
 	free(dir);
 	return check_report("test_cli_envelope_words");
 }
