@@ -67,6 +67,9 @@ main(void)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.err, "spread over more than 40 ms (widest 0.9");
 	CHECK_CONTAINS(r.err, "one sample of 8 GPUs (told apart by timestamps)");
+	/* no n(t): the summary's n_mean is "-", as its idle is (it printed nan) */
+	CHECK(r.out && strstr(r.out, "nan") == NULL);
+	CHECK_CONTAINS(r.out, "none                -");
 	run_result_free(&r);
 	FILE *f = fopen(out, "r");
 	char *csv = calloc(1, 1 << 16);
@@ -88,6 +91,22 @@ main(void)
 	field(csv, "max_w", v, sizeof v);
 	/* The training level of the log: 8 x 550 W, 3 % noise. */
 	CHECK(atof(v) > 8 * 550.0 * 0.98 && atof(v) < 8 * 550.0 * 1.1);
+	free(csv);
+
+	/* The manifest's stated count fills the per-request columns, as for any
+	 * run without a request log (docs/formats/telemetry.md, "Requests"). */
+	write_text(man, "{\"schema\": \"wattcast.run/2\", \"run_id\": \"plain\", \"platform\": \"H100\", "
+	                "\"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"requests\": 40}\n");
+	CHECK_INT(run_wattcast(po, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	csv = test_slurp(out);
+	field(csv, "requests", v, sizeof v);
+	CHECK(strcmp(v, "40") == 0);
+	field(csv, "energy_per_request_j", v, sizeof v);
+	CHECK(atof(v) > 0);
+	field(csv, "running", v, sizeof v);
+	CHECK(strcmp(v, "") == 0);
 	free(csv);
 
 	const char *me[] = { "wattcast", "metrics", power, "--json", NULL };
