@@ -141,11 +141,12 @@ typedef struct {
 	/* keyed rows: GPUs a row (good or bad) named so far; samples dropped
 	 * for lacking a GPU no row has named yet, not reported until it comes
 	 * (unseen_drops, from unseen_line); sweeps read in another GPU order
-	 * than the first sample's (order_flips; the first at flip_line, GPU
-	 * flip_gpu flip_after s after flip_before) */
+	 * than the first sample's (order_flips, once a sweep however many of
+	 * its rows come out of order: flipped says the open one was counted;
+	 * the first at flip_line, GPU flip_gpu flip_after s after flip_before) */
 	uint64_t seen;
 	size_t unseen_drops, unseen_line, order_flips, flip_line;
-	int flip_gpu, flip_before;
+	int flip_gpu, flip_before, flipped;
 	double flip_after;
 	/* ordering and bad-line context */
 	int have_last;

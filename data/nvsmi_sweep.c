@@ -276,6 +276,7 @@ open_sample(nv_reader *rd, double t, size_t line_no)
 	rd->rows = 0;
 	rd->tainted = 0;
 	rd->presumed = 0;
+	rd->flipped = 0;
 }
 
 void
@@ -395,6 +396,9 @@ order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
 	double after = row->t - rd->t_max, within = rd->last_gap > 0 ? 0.5 * rd->last_gap : WC_NVSMI_SWEEP_TOL_S;
 	if (!row->ok || !(after >= 0 && after < within))
 		return 0;
+	if (rd->flipped)
+		return 1; /* this sweep is counted already: the warning counts sweeps */
+	rd->flipped = 1;
 	if (rd->order_flips++ == 0) {
 		rd->flip_line = line_no;
 		rd->flip_after = after;

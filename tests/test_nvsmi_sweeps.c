@@ -365,6 +365,18 @@ merged_loggers(const char *dir)
 	CHECK_INT(s.misaligned, 0);
 	CHECK_CONTAINS(w.text, "merged.csv:5: the GPU order changed within 33 sweeps (GPU 0 0.030 s after GPU 1");
 	CHECK(strstr(w.text, "missing") == NULL);
+	/* one sweep of 4 GPUs written backwards is one sweep (its 3 rows out
+	 * of order were counted: "within 3 sweeps") */
+	used = (size_t)sprintf(text, "timestamp, index, power.draw [W]\n");
+	for (int k = 0; k < 20; k++)
+		for (int g = 0; g < 4; g++) {
+			char ts[40];
+			timestamp(ts, sizeof ts, 3.0 + 0.25 * k);
+			used += (size_t)sprintf(text + used, "%s, %d, %d.00\n", ts, k == 10 ? 3 - g : g, 100 + g);
+		}
+	CHECK_INT(read_with(dir, "reversed.csv", text, 0, 0, 0.0, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.samples, 20);
+	CHECK_CONTAINS(w.text, "reversed.csv:43: the GPU order changed within 1 sweep (GPU 2 0.000 s after GPU 3");
 	free(text);
 }
 
