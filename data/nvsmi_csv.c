@@ -224,6 +224,51 @@ row_time(nv_reader *rd, char *text, size_t tl, size_t line_no, int col, double *
 	return 0;
 }
 
+/* A row of the GPU `row` names, with a power reading (`read`) or without:
+ * counted for name_silent_gpu. */
+static void
+hear_gpu(nv_reader *rd, const nv_row *row, int read)
+{
+	const char *k = row->idx ? row->idx : row->uuid;
+	size_t kl = row->idx ? row->il : row->ul;
+	int g = 0;
+	if (!k || kl == 0 || kl >= sizeof rd->heard[0].key)
+		return;
+	while (g < rd->n_heard && !(strlen(rd->heard[g].key) == kl && memcmp(rd->heard[g].key, k, kl) == 0))
+		g++;
+	if (g == rd->n_heard) {
+		if (g == WC_TELEMETRY_MAX_GPUS)
+			return;
+		memcpy(rd->heard[g].key, k, kl);
+		rd->heard[g].key[kl] = '\0';
+		rd->n_heard++;
+	}
+	if (read)
+		rd->heard[g].read++;
+	else
+		rd->heard[g].missing++;
+}
+
+/* A log refused (too many bad lines, no complete sample) where one GPU
+ * has no power reading on any line while others have: every sweep lacks
+ * it, so allowing more bad lines cannot help -- the refusal names the GPU
+ * and what does (docs/formats/telemetry.md, "Bad lines"). */
+static void
+name_silent_gpu(const nv_reader *rd, wc_error *err)
+{
+	int silent = -1, others = 0;
+	for (int g = 0; g < rd->n_heard; g++) {
+		if (rd->heard[g].read == 0 && rd->heard[g].missing > 0 && silent < 0)
+			silent = g;
+		others += rd->heard[g].read > 0;
+	}
+	if (silent >= 0 && others > 0)
+		wc_error_set(err, WC_EPARSE, "%s: GPU %s%s never reports power (%s missing on all %zu of its lines: "
+		             "no power sensor?), so no sample is complete, whatever --max-bad; log the other GPUs "
+		             "only (nvidia-smi -i) or remove its rows", rd->path, rd->col_index >= 0 ? "index " : "",
+		             rd->heard[silent].key, wc__nv_power_names[rd->power_rank], rd->heard[silent].missing);
+}
+
 /* Fields of a data line into `row`; -1 = bad line (reported). The GPU is
  * read before the power: a row whose power reading is missing or
  * unreadable still names its GPU (row->idx, row->uuid), which keeps its
@@ -270,10 +315,13 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 	if (wc__is_missing(pw, pl)) {
 		wc__bad_line(&rd->bad, line_no, "no power reading (%s is '%.*s')", wc__nv_power_names[rd->power_rank],
 		             (int)(pl > 40 ? 40 : pl), pw);
+		hear_gpu(rd, row, 0);
 		return -1;
 	}
 	int prc = wc__nv_parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
 	rd->power_settled |= prc == 0;
+	if (prc == 0)
+		hear_gpu(rd, row, 1);
 	return prc;
 }
 
@@ -445,8 +493,10 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 		rd->bad.split_line = rd->pause_line;
 		rd->bad.split_bad = rd->pause_bad;
 	}
-	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines, err)) != WC_OK)
+	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines, err)) != WC_OK) {
+		name_silent_gpu(rd, err);
 		goto done;
+	}
 	/* Allowed by --max-bad, the pause still drops every later sample: said
 	 * with what was lost, beyond the first bad lines' own warnings
 	 * (docs/formats/telemetry.md, "Time gaps"). */
@@ -457,6 +507,7 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 		         rd->pause_last_line, rd->pause_t1 - rd->pause_t0, rd->pause_line);
 	if (info->samples == 0) {
 		rc = wc_error_set(err, WC_EPARSE, "%s: no complete sample", path);
+		name_silent_gpu(rd, err);
 		goto done;
 	}
 	if ((rc = wc__nv_gaps_finish(rd)) != WC_OK)

@@ -162,6 +162,14 @@ typedef struct {
 	 * it: what an accepted log (--max-bad) lost, said once */
 	double pause_s, pause_t0, pause_t1;
 	size_t pause_last_line;
+	/* each GPU a row names (by index, else uuid): its lines without a
+	 * power reading and with one, to name a GPU that never reports power
+	 * when the log is refused (nvsmi_csv.c, name_silent_gpu) */
+	struct {
+		char key[48];
+		size_t missing, read;
+	} heard[WC_TELEMETRY_MAX_GPUS];
+	int n_heard;
 	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
 	int stamp_kind;
 	/* timestamp cache: rows of one sweep repeat the same text */

@@ -92,6 +92,24 @@ main(void)
 	}
 	CHECK_CONTAINS(w.text, "no power reading (power.draw.instant is '[N/A]')");
 	CHECK(strstr(w.text, "read from power.draw.average") == NULL);
+	/* GPU 1 never reports power (no sensor): no sweep is complete, so the
+	 * refusal names it and what helps, not --max-bad, whatever its value
+	 * (it said "allow more with --max-bad", then "no complete sample"). */
+	char *silent = path_join(dir, "silent.csv");
+	FILE *f = fopen(silent, "w");
+	fputs("timestamp, index, power.draw [W]\n", f);
+	for (int i = 0; i < 40; i++)
+		fprintf(f, "2026/07/19 10:00:%02d.%03d, 0, 300.00 W\n2026/07/19 10:00:%02d.%03d, 1, [N/A]\n", i / 10,
+		        100 * (i % 10), i / 10, 100 * (i % 10));
+	fclose(f);
+	for (int k = 0; k < 2; k++) {
+		opt.max_bad_fraction = k ? 0.6 : 0.01;
+		CHECK_INT(wc_power_trace_read(silent, &opt, 0, &pt, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "silent.csv: GPU index 1 never reports power (power.draw missing on all 40 of "
+		               "its lines: no power sensor?), so no sample is complete, whatever --max-bad; log the "
+		               "other GPUs only (nvidia-smi -i)");
+	}
+	free(silent);
 	free(all_na);
 	free(ok);
 	free(late);
