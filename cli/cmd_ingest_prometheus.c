@@ -18,7 +18,7 @@ static const char usage[] =
 	"usage: wattcast ingest --prometheus URL --start T --end T [--step S] [--selector '{...}']\n"
 	"                       -o RUNS.csv [options]\n"
 	"       wattcast ingest (--prometheus-json FILE | --scrapes FILE)... [--start T] [--end T]\n"
-	"                       [--step S] -o RUNS.csv [options]\n"
+	"                       [--step S] [--selector '{...}'] -o RUNS.csv [options]\n"
 	"options: [--group-by LABELS] [--hold S] [--min-window S] [--platform NAME]\n"
 	"         [--model NAME] [--active-params B] [--page-steps N] [--timeout S]\n"
 	"         [--verbose] [--quiet]\n\n"
@@ -251,7 +251,8 @@ cli_cmd_ingest_prometheus(int argc, char **argv)
 		a.o.warn_payload = (void *)1;
 		a.o.verbose = a.verbose ? print_verbose : NULL;
 		rc = a.url ? wc_fleet_ingest_http(a.url, a.selector, &a.o, &t, &err)
-		     : wc_fleet_ingest_files(a.json, a.n_json, a.scrapes, a.n_scrapes, &a.o, &t, &err);
+		     : wc_fleet_ingest_files(a.json, a.n_json, a.scrapes, a.n_scrapes, a.selector, &a.o, &t,
+		                                 &err);
 		snprintf(comment, sizeof comment, "wattcast ingest from %s%s (docs/fleet.md)",
 		         a.url ? "Prometheus at " : "saved Prometheus data",
 		         a.url ? a.url : "");

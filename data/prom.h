@@ -50,6 +50,8 @@ long wc_prom_set_find(wc_prom_set *set, const char *metric, size_t n_labels,
                       const char *const *names, const char *const *values, wc_error *err);
 /** Append (t, v) to series `pos`, refused as in wc_prom_set_add. */
 int wc_prom_set_append(wc_prom_set *set, long pos, double t, double v, wc_error *err);
+/** Keep series i where keep[i] is non-zero (in order), free the others. */
+int wc_prom_set_retain(wc_prom_set *set, const unsigned char *keep, wc_error *err);
 /** Free every series and sample: the set is zeroed. */
 void wc_prom_set_clear(wc_prom_set *set);
 /** Value of label `name`, or NULL (borrowed). */

@@ -173,6 +173,32 @@ wc_prom_set_clear(wc_prom_set *set)
 	memset(set, 0, sizeof *set);
 }
 
+int
+wc_prom_set_retain(wc_prom_set *set, const unsigned char *keep, wc_error *err)
+{
+	size_t n = 0;
+	if (set->index) {
+		wc__strmap_free(set->index);
+		memset(set->index, 0, sizeof(wc__strmap));
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		if (!keep[i]) {
+			free_series(&set->s[i]);
+			continue;
+		}
+		set->s[n] = set->s[i];
+		if (set->index && wc__strmap_put(set->index, set->s[n].key, (int)n) != WC_OK) {
+			for (size_t j = i + 1; j < set->n; j++)
+				free_series(&set->s[j]);
+			set->n = n + 1;
+			return wc_error_set(err, WC_ENOMEM, "out of memory");
+		}
+		n++;
+	}
+	set->n = n;
+	return WC_OK;
+}
+
 const char *
 wc_prom_label(const wc_prom_series *s, const char *name)
 {

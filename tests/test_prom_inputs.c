@@ -423,6 +423,38 @@ check_selector(void)
 	free(out);
 }
 
+/* --selector on files picks the series a server's queries would: it was
+ * accepted and ignored, so a node's GPUs without an engine (free GPUs)
+ * refused the file whatever it said, and a selector matching nothing
+ * still wrote every host. A label a series lacks is "" (the engines
+ * carry no Hostname: `!~` keeps them). */
+static void
+check_selector_files(void)
+{
+	char *in = scrapes("free_gpu.prom", HOST_WITHOUT_ENGINE), *out = path_join(dir, "self.csv");
+	const char *sel[] = { "{Hostname!~\"b|c\"}", "{instance=\"nomatch\"}" };
+	for (int k = 0; k < 2; k++) {
+		const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "--selector", sel[k], "-o", out,
+		                       "--min-window", "1", NULL };
+		run_result r;
+		wc_runs_table *t = NULL;
+		unlink(out);
+		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		CHECK_INT(r.status, k);
+		if (k == 0 && wc_runs_read(out, &t, NULL) == WC_OK && t->n_runs == 2) {
+			check_row(t, 0, 0, 119, 2, 4);
+			check_row(t, 1, 120, 239, 2, 20);
+		} else {
+			CHECK(k == 1);
+			CHECK_CONTAINS(r.err, "samples in the files that --selector (if given) matches");
+		}
+		wc_runs_free(t);
+		run_result_free(&r);
+	}
+	free(in);
+	free(out);
+}
+
 static void
 check_flags_and_server(void)
 {
@@ -491,6 +523,7 @@ main(void)
 	check_anomalies();
 	check_syntax();
 	check_selector();
+	check_selector_files();
 	check_flags_and_server();
 	free(dir);
 	return check_report("test_prom_inputs");

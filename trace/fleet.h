@@ -118,12 +118,12 @@ void wc_fleet_free(wc_fleet *f);
 /** Query the server at `url` page by page and build the table. */
 int wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_options *o,
                          wc_runs_table **out, wc_error *err);
-/** The same from saved query_range responses and text scrapes; a grid
- *  left NaN in `o` is taken from the power samples (step: their smallest
- *  spacing). */
+/** The same from saved query_range responses and text scrapes, of
+ *  which the series `selector` matches are read; a grid left NaN in `o`
+ *  is taken from the power samples (step: their smallest spacing). */
 int wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const *scrapes,
-                          size_t n_scrapes, const wc_fleet_options *o, wc_runs_table **out,
-                          wc_error *err);
+                          size_t n_scrapes, const char *selector, const wc_fleet_options *o,
+                          wc_runs_table **out, wc_error *err);
 
 #ifdef __cplusplus
 }

@@ -142,6 +142,10 @@ int wc__fleet_selector_parse(const char *selector, fleet_matcher *m, size_t *n, 
  * DCGM series of a Kubernetes fleet carry them (exported_*, present),
  * -1: as they are with exported_* absent, 0: as they are. */
 int wc__fleet_selector_text(const fleet_matcher *m, size_t n, int exported, char *out, size_t size);
+/* The series of `set` that the selector's matchers select, as a server's
+ * queries would (=~ and !~ as POSIX extended expressions on the whole
+ * value); the others removed (docs/fleet.md, "Queries"). */
+int wc__fleet_selector_apply(const char *selector, wc_prom_set *set, wc_error *err);
 /* Does a matcher name `namespace` or `pod`? */
 int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);
 

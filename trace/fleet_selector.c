@@ -9,11 +9,14 @@
  * `pod`/`namespace`), as the grouping reads them (docs/fleet.md,
  * "Grouping"): the power query matches `namespace`/`pod` there too.
  */
+#define _POSIX_C_SOURCE 200809L /* regcomp: files' =~ and !~ */
 #include "fleet_internal.h"
 #include "data/prom.h"
 
 #include <ctype.h>
+#include <regex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The matcher's value: "..." or '...' with backslash escapes, or `...`
@@ -152,4 +155,88 @@ wc_fleet_selector_check(const char *selector, wc_error *err)
 	fleet_matcher m[FLEET_MAX_MATCHERS];
 	size_t n;
 	return wc__fleet_selector_parse(selector, m, &n, err);
+}
+
+/* A matcher's quoted value as text: PromQL's escapes of "..." and '...'
+ * that label values use; -1 on another (\x, \u: not read here). */
+static int
+unquote(const char *q, char *out, size_t size)
+{
+	size_t len = strlen(q), w = 0;
+	if (len < 2 || w + len > size)
+		return -1;
+	for (size_t i = 1; i + 1 < len; i++) {
+		char c = q[i];
+		if (c == '\\' && q[0] != '`') {
+			const char *from = "\\\"'ntr", *to = "\\\"'\n\t\r", *at = strchr(from, q[++i]);
+			if (!at || !q[i])
+				return -1;
+			c = to[at - from];
+		}
+		out[w++] = c;
+	}
+	out[w] = '\0';
+	return 0;
+}
+
+/* A series' value of label `name` as the query matches it ("" when
+ * absent): `namespace`/`pod` of a power series from exported_* when set
+ * (wc__fleet_selector_text's two sides). */
+static const char *
+value_of(const wc_prom_series *s, const char *name)
+{
+	char exported[160];
+	const char *v = NULL;
+	if (k8s_label(name) && wc_fleet_metric_from_name(s->metric) == WC_FLEET_POWER) {
+		snprintf(exported, sizeof exported, "exported_%s", name);
+		v = wc_prom_label(s, exported);
+	}
+	if (!v || !v[0])
+		v = wc_prom_label(s, name);
+	return v ? v : "";
+}
+
+int
+wc__fleet_selector_apply(const char *selector, wc_prom_set *set, wc_error *err)
+{
+	fleet_matcher m[FLEET_MAX_MATCHERS];
+	regex_t re[FLEET_MAX_MATCHERS];
+	char value[FLEET_MAX_MATCHERS][1024];
+	size_t n = 0, n_re = 0;
+	int rc = wc__fleet_selector_parse(selector, m, &n, err);
+	if (rc != WC_OK || n == 0)
+		return rc;
+	for (size_t j = 0; rc == WC_OK && j < n; j++) {
+		char anchored[1100];
+		if (unquote(m[j].value, value[j], sizeof value[j]) != 0)
+			rc = wc_error_set(err, WC_EINVAL, "--selector: the value of '%s': an escape other than \\\\, "
+			                  "\\\", \\', \\n, \\t, \\r (files)", m[j].name);
+		else if (m[j].op[1] == '~') {
+			/* PromQL's regular expressions match the whole value. */
+			snprintf(anchored, sizeof anchored, "^(%s)$", value[j]);
+			if (regcomp(&re[j], anchored, REG_EXTENDED | REG_NOSUB) != 0)
+				rc = wc_error_set(err, WC_EINVAL, "--selector: %.100s: not a POSIX extended regular "
+				                  "expression (files)", m[j].value);
+			else
+				n_re = j + 1;
+		}
+	}
+	unsigned char *keep = rc == WC_OK ? malloc(set->n ? set->n : 1) : NULL;
+	if (rc == WC_OK && !keep)
+		rc = wc_error_set(err, WC_ENOMEM, "out of memory");
+	for (size_t i = 0; rc == WC_OK && i < set->n; i++) {
+		keep[i] = 1;
+		for (size_t j = 0; keep[i] && j < n; j++) {
+			const char *v = value_of(&set->s[i], m[j].name);
+			int hit = m[j].op[1] == '~' ? regexec(&re[j], v, 0, NULL, 0) == 0 : strcmp(v, value[j]) == 0;
+			keep[i] = m[j].op[0] == '!' ? !hit : hit;
+		}
+	}
+	if (rc == WC_OK)
+		rc = wc_prom_set_retain(set, keep, err);
+	for (size_t j = 0; j < n_re; j++)
+		if (m[j].op[1] == '~')
+			regfree(&re[j]);
+	free(keep);
+	return rc;
 }

@@ -171,7 +171,8 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 	}
 	free(tmp);
 	if (!isfinite(lo))
-		return wc_error_set(err, WC_EINVAL, "no DCGM_FI_DEV_POWER_USAGE (or _INSTANT) samples in the files");
+		return wc_error_set(err, WC_EINVAL, "no DCGM_FI_DEV_POWER_USAGE (or _INSTANT) samples in the files "
+		                    "that --selector (if given) matches");
 	/* A range outside the data said "end: before start" when --start was
 	 * after the last sample (the end defaults to it): name the data's span. */
 	char a[40], b[40], given[40];
@@ -211,8 +212,8 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 
 int
 wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const *scrapes,
-                      size_t n_scrapes, const wc_fleet_options *o, wc_runs_table **out,
-                      wc_error *err)
+                      size_t n_scrapes, const char *selector, const wc_fleet_options *o,
+                      wc_runs_table **out, wc_error *err)
 {
 	const char *keep[(WC_FLEET_MAX_ALIASES + 1) * WC_FLEET_N_METRICS + 1];
 	size_t n_keep = 0;
@@ -231,6 +232,10 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 		rc = wc_prom_json_read(json[i], &set, err);
 	for (size_t i = 0; rc == WC_OK && i < n_scrapes; i++)
 		rc = wc_prom_text_read(scrapes[i], keep, &set, err);
+	/* The selector a server's queries carry, so that a file's grid and
+	 * groups are those of the same series (a node's free GPUs left out). */
+	if (rc == WC_OK)
+		rc = wc__fleet_selector_apply(selector, &set, err);
 	if (rc == WC_OK)
 		rc = infer_grid(&set, &oo, err);
 	if (rc == WC_OK)
