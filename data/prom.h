@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "data/telemetry.h"
 #include "models/error.h"
 
 #ifdef __cplusplus
@@ -72,11 +73,14 @@ int wc_prom_json_read(const char *path, wc_prom_set *set, wc_error *err);
  *  becomes the `instance` label of samples without one). Only metrics
  *  named in `keep` (NULL-terminated; NULL = all) are stored; lines of
  *  other metrics are skipped unparsed. Errors name file:line:column and
- *  the reason. */
+ *  the reason; a last line without a newline that does not parse (a file
+ *  still being appended to) is dropped with a warning through `warn`
+ *  (NULL: silent; docs/formats/telemetry.md). */
 int wc_prom_text_parse(const char *buf, size_t len, const char *origin,
-                       const char *const *keep, wc_prom_set *set, wc_error *err);
+                       const char *const *keep, wc_prom_set *set, wc_warn_fn warn, void *payload,
+                       wc_error *err);
 int wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *set,
-                      wc_error *err);
+                      wc_warn_fn warn, void *payload, wc_error *err);
 
 /** GET `base`/api/v1/query_range for `query` over [start, end] every
  *  `step` seconds (libcurl), waiting at most `timeout_s` for the answer

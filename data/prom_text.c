@@ -296,7 +296,7 @@ sample_line(cursor *c, scrape_state *st)
 
 int
 wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *const *keep,
-                   wc_prom_set *set, wc_error *err)
+                   wc_prom_set *set, wc_warn_fn warn, void *payload, wc_error *err)
 {
 	scrape_state st = { .time = NAN, .keep = keep, .set = set };
 	cursor c = { .origin = origin, .err = err };
@@ -307,6 +307,7 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 	if (!line)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	while (rc == WC_OK && (start = wc__next_line(buf, len, &pos, &n)) != NULL) {
+		int unfinished = start + n == buf + len; /* no newline after it */
 		c.line++;
 		c.i = 0;
 		if (n > 0 && start[n - 1] == '\r')
@@ -329,20 +330,33 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 		} else {
 			rc = sample_line(&c, &st);
 		}
+		/* Scrapes appended in a loop (docs/fleet.md) read while the loop
+		 * writes end in half a line: dropped as the other telemetry logs'
+		 * (docs/formats/telemetry.md, "A log still being written"). A
+		 * line that fails adds no sample. */
+		if (rc != WC_OK && unfinished && rc != WC_ENOMEM) {
+			char msg[WC_ERROR_MSG_MAX + 120];
+			snprintf(msg, sizeof msg, "%.*s:%d: unfinished last line (no newline: the log was still being "
+			         "written); dropped", (int)WC_ERROR_MSG_MAX, origin, c.line);
+			if (warn)
+				warn(msg, payload);
+			rc = WC_OK;
+		}
 	}
 	free(line);
 	return rc;
 }
 
 int
-wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *set, wc_error *err)
+wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *set, wc_warn_fn warn,
+                  void *payload, wc_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	int rc = wc_read_file(path, WC_PROM_TEXT_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK)
 		return rc;
-	rc = wc_prom_text_parse(buf, len, path, keep, set, err);
+	rc = wc_prom_text_parse(buf, len, path, keep, set, warn, payload, err);
 	free(buf);
 	return rc;
 }

@@ -423,6 +423,37 @@ check_selector(void)
 	free(out);
 }
 
+/* Scrapes appended in a loop and read while it writes end in half a line:
+ * that last line, without its newline, is dropped with a warning (it
+ * refused the file, "label value not closed"); with its newline it is
+ * still an error. */
+static void
+check_unfinished(void)
+{
+	char *in = scrapes("cut.prom", 0);
+	static const char half[] = "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",Hostname=\"a";
+	for (int nl = 0; nl < 2; nl++) {
+		FILE *fp = fopen(in, "a");
+		CHECK(fp && fputs(nl ? "\n" : half, fp) >= 0 && fclose(fp) == 0);
+		run_result r;
+		wc_runs_table *t = ingest(in, &r);
+		CHECK_INT(r.status, nl);
+		if (nl) {
+			CHECK_CONTAINS(r.err, "cut.prom:1441:44: label value not closed");
+		} else {
+			CHECK(t && t->n_runs == 2);
+			check_row(t, 0, 0, 119, 2, 4);
+			check_row(t, 1, 120, 239, 2, 20);
+			CHECK_CONTAINS(r.err, "warning: ");
+			CHECK_CONTAINS(r.err, "cut.prom:1441: unfinished last line (no newline: the log was still "
+			               "being written); dropped");
+		}
+		wc_runs_free(t);
+		run_result_free(&r);
+	}
+	free(in);
+}
+
 /* --selector on files picks the series a server's queries would: it was
  * accepted and ignored, so a node's GPUs without an engine (free GPUs)
  * refused the file whatever it said, and a selector matching nothing
@@ -522,6 +553,7 @@ main(void)
 	check_power_names();
 	check_anomalies();
 	check_syntax();
+	check_unfinished();
 	check_selector();
 	check_selector_files();
 	check_flags_and_server();

@@ -231,7 +231,7 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 	for (size_t i = 0; rc == WC_OK && i < n_json; i++)
 		rc = wc_prom_json_read(json[i], &set, err);
 	for (size_t i = 0; rc == WC_OK && i < n_scrapes; i++)
-		rc = wc_prom_text_read(scrapes[i], keep, &set, err);
+		rc = wc_prom_text_read(scrapes[i], keep, &set, o->warn, o->warn_payload, err);
 	/* The selector a server's queries carry, so that a file's grid and
 	 * groups are those of the same series (a node's free GPUs left out). */
 	if (rc == WC_OK)
