@@ -12,6 +12,7 @@
  * files take the spacing of the sparser of power and running.
  */
 #include "data/data.h"
+#include "trace/fleet.h"
 #include "tests/support/support.h"
 
 #include <stdio.h>
@@ -87,11 +88,50 @@ ingest(const char *in, const char *flag, const char *value, run_result *r)
 	free(out);
 }
 
+/* Pages of 3 steps of 1 s over 10 s scrapes, as a server pages them: no
+ * page holds two samples of a series, so the interval was never measured
+ * and the step never refused (a server said "no window" or "GPU with no
+ * engine series"). Pages without power are fed as one empty step, as
+ * wc_fleet_ingest_http does. */
+static void
+check_pages_of_one_sample(void)
+{
+	wc_fleet_options o;
+	wc_fleet *f = NULL;
+	wc_runs_table *t = NULL;
+	wc_error err = { 0 };
+	wc_fleet_options_init(&o);
+	o.start = T0;
+	o.end = T0 + 299;
+	o.step = 1.0;
+	CHECK_INT(wc_fleet_new(&o, &f, &err), WC_OK);
+	const char *pn[] = { "gpu", "Hostname", "modelName" }, *pv[] = { "0", "h1", "NVIDIA H100 80GB HBM3" };
+	const char *en[] = { "instance", "model_name" }, *ev[] = { "h1:8000", "Qwen/Qwen3-8B" };
+	int rc = WC_OK;
+	for (size_t k0 = 0; rc == WC_OK && k0 < 300; k0 += 3) {
+		wc_prom_set set = { 0 };
+		size_t k = (k0 + 9) / 10 * 10; /* the page's scrape, every 10th step */
+		if (k < k0 + 3) {
+			CHECK_INT(wc_prom_set_add(&set, "DCGM_FI_DEV_POWER_USAGE", 3, pn, pv, T0 + (double)k, 300, &err), WC_OK);
+			CHECK_INT(wc_prom_set_add(&set, "vllm:num_requests_running", 2, en, ev, T0 + (double)k, 8, &err), WC_OK);
+		}
+		rc = wc_fleet_feed(f, &set, k0, k < k0 + 3 ? k0 + 3 : k0 + 1, &err);
+		wc_prom_set_clear(&set);
+	}
+	if (rc == WC_OK)
+		rc = wc_fleet_finish(f, &t, &err);
+	CHECK_INT(rc, WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "--step 1 s is shorter than the scrape interval: --step 10 or longer (group 'h1'");
+	wc_runs_free(t);
+	wc_fleet_free(f);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("prom_step");
 	run_result r;
+	check_pages_of_one_sample();
 
 	/* 1 s scrapes, --step 0.5: refused, the interval and a step named. */
 	char *in = scrapes("1s.prom", 360, 1.0, -1);

@@ -303,6 +303,9 @@ int
 wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
 	*out = NULL;
+	int rc0 = wc__fleet_check_interval_end(f, err);
+	if (rc0 != WC_OK)
+		return rc0;
 	for (size_t i = 0; i < f->n_groups; i++) {
 		fleet_group *g = &f->g[i];
 		if (g->ever_gpu && !g->ever_engine)

@@ -68,6 +68,11 @@ typedef struct {
 	int ever_gpu, ever_engine;
 	int interval_checked;          /* its scrape interval was measured (fleet_interval.c) */
 	int two_jobs_said;             /* a GPU in two power series was said (fleet_groups.c) */
+	/* Across pages (fleet_interval.c), per power [0] and running [1]: the
+	 * last sample time of the page before (0 none) and the shortest
+	 * spacing from it to a page's first (0 none), with its series. */
+	double prev_last[2], iv_seen[2];
+	char iv_series[2][256];
 	/* across pages */
 	char **members;                /* power series present at the last step */
 	size_t n_members;
@@ -185,6 +190,9 @@ int wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, 
  * measured on the page refused, naming the group, the interval and a
  * step; a group once measured passes on later pages. */
 int wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err);
+/* At the end: a group never measured on one page is checked on the
+ * spacings measured across pages. */
+int wc__fleet_check_interval_end(wc_fleet *f, wc_error *err);
 /* The step that series s's scrape interval suggests (the check's measure
  * and rounding; tmp holds s->n values); 0 below two samples. */
 double wc__fleet_series_step(const wc_prom_series *s, double *tmp);

@@ -59,6 +59,56 @@ wc__fleet_series_step(const wc_prom_series *s, double *tmp)
 	return v > 0.0 ? suggested(v) : 0.0;
 }
 
+/* The refusal, naming group g, the interval and a series of it. */
+static int
+refuse(const wc_fleet *f, const fleet_group *g, double worst, const char *series, wc_error *err)
+{
+	char head[300], name[WC_ERROR_MSG_MAX];
+	int n = snprintf(head, sizeof head, "--step %g s is shorter than the scrape interval: --step %g or "
+	                 "longer (group '%.40s': a step without a sample is a gap; %.4g s measured between "
+	                 "the samples of ", f->o.step, suggested(worst), g->name, worst);
+	/* The series last, shortened to what 255 bytes leave. */
+	wc__fleet_shorten(series, wc__fleet_room((size_t)n + 1, 1), name, sizeof name);
+	return wc_error_set(err, WC_EINVAL, "%s%s)", head, name);
+}
+
+/* One page's measure of a group, per power [0] and running [1]: the
+ * sparsest series' interval and which, the page's first and last sample
+ * times and a series holding one. */
+typedef struct {
+	double iv[2], lo[2], hi[2];
+	long which[2], any[2];
+} page_measure;
+
+/* A page that holds one sample of a series measures nothing on its own:
+ * with step x page steps under two scrape intervals no page ever held two,
+ * the check never ran and the user was sent to --group-by or told "no
+ * window" (docs/fleet.md, "Queries"). The spacing from the page before's
+ * last sample stands in, and the shortest such spacing is kept for the
+ * end (an outage only lengthens one; at a 1 ms step a sample shows at two
+ * steps, a spacing of 1 ms within the page). A page not fetched (no power
+ * in it) hid the engine's samples: its running spacing starts afresh. */
+static void
+across_pages(fleet_group *g, page_measure *pm, const wc_prom_set *set)
+{
+	for (int k = 0; k < 2; k++) {
+		double cross = pm->any[k] >= 0 && g->prev_last[k] > 0.0 && pm->lo[k] > g->prev_last[k]
+		               ? pm->lo[k] - g->prev_last[k] : 0.0;
+		if (pm->which[k] < 0 && cross > 0.0) {
+			pm->iv[k] = cross;
+			pm->which[k] = pm->any[k];
+		}
+		if (cross > 0.0 && (g->iv_seen[k] == 0.0 || cross < g->iv_seen[k])) {
+			g->iv_seen[k] = cross;
+			snprintf(g->iv_series[k], sizeof g->iv_series[k], "%s", set->s[pm->any[k]].key);
+		}
+		if (pm->any[k] >= 0)
+			g->prev_last[k] = pm->hi[k];
+		else if (set->n == 0 && k == 1)
+			g->prev_last[k] = 0.0;
+	}
+}
+
 int
 wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 {
@@ -66,18 +116,18 @@ wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	for (size_t i = 0; i < set->n; i++)
 		most = set->s[i].n > most ? set->s[i].n : most;
 	double *tmp = wc_alloc_array(most, sizeof *tmp);
-	double (*iv)[2] = wc_alloc_array(f->n_groups ? f->n_groups : 1, sizeof *iv);
-	long (*which)[2] = wc_alloc_array(f->n_groups ? f->n_groups : 1, sizeof *which);
-	if (!tmp || !iv || !which) {
+	page_measure *pm = wc_alloc_array(f->n_groups ? f->n_groups : 1, sizeof *pm);
+	if (!tmp || !pm) {
 		free(tmp);
-		free(iv);
-		free(which);
+		free(pm);
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	}
-	for (size_t g = 0; g < f->n_groups; g++) {
-		iv[g][0] = iv[g][1] = 0.0;
-		which[g][0] = which[g][1] = -1;
-	}
+	for (size_t g = 0; g < f->n_groups; g++)
+		for (int k = 0; k < 2; k++) {
+			pm[g].iv[k] = pm[g].hi[k] = 0.0;
+			pm[g].lo[k] = INFINITY;
+			pm[g].which[k] = pm[g].any[k] = -1;
+		}
 	/* Per group, the sparsest power and running series: a step shorter
 	 * than either leaves that group's steps gaps. Measured over the whole
 	 * fleet, an exporter scraped every 15 s beside hosts scraped every
@@ -85,12 +135,16 @@ wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	for (size_t i = 0; i < set->n; i++) {
 		int m = f->metric[i], k = m == WC_FLEET_POWER ? 0 : m == WC_FLEET_RUNNING ? 1 : -1;
 		long g = f->group[i];
-		if (k < 0 || g < 0 || f->g[g].interval_checked)
+		const wc_prom_series *s = &set->s[i];
+		if (k < 0 || g < 0 || f->g[g].interval_checked || s->n == 0)
 			continue;
-		double v = interval_of(&set->s[i], tmp);
-		if (v > iv[g][k]) {
-			iv[g][k] = v;
-			which[g][k] = (long)i;
+		pm[g].lo[k] = fmin(pm[g].lo[k], s->t[0]);
+		pm[g].hi[k] = fmax(pm[g].hi[k], s->t[s->n - 1]);
+		pm[g].any[k] = (long)i;
+		double v = interval_of(s, tmp);
+		if (v > pm[g].iv[k]) {
+			pm[g].iv[k] = v;
+			pm[g].which[k] = (long)i;
 		}
 	}
 	free(tmp);
@@ -100,26 +154,44 @@ wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	long wg = -1;
 	int wk = 0;
 	for (size_t g = 0; g < f->n_groups; g++) {
-		if (which[g][0] < 0 || which[g][1] < 0)
+		if (f->g[g].interval_checked)
+			continue;
+		across_pages(&f->g[g], &pm[g], set);
+		if (pm[g].which[0] < 0 || pm[g].which[1] < 0)
 			continue;
 		f->g[g].interval_checked = 1;
-		int k = iv[g][1] > iv[g][0];
-		if (iv[g][k] > worst) {
-			worst = iv[g][k];
+		int k = pm[g].iv[1] > pm[g].iv[0];
+		if (pm[g].iv[k] > worst) {
+			worst = pm[g].iv[k];
 			wg = (long)g;
 			wk = k;
 		}
 	}
-	long series = wg >= 0 ? which[wg][wk] : -1;
-	free(iv);
-	free(which);
+	long series = wg >= 0 ? pm[wg].which[wk] : -1;
+	free(pm);
 	if (wg < 0 || worst <= f->o.step * FLEET_INTERVAL_SLACK)
 		return WC_OK;
-	char head[300], name[WC_ERROR_MSG_MAX];
-	int n = snprintf(head, sizeof head, "--step %g s is shorter than the scrape interval: --step %g or "
-	                 "longer (group '%.40s': a step without a sample is a gap; %.4g s measured between "
-	                 "the samples of ", f->o.step, suggested(worst), f->g[wg].name, worst);
-	/* The series last, shortened to what 255 bytes leave. */
-	wc__fleet_shorten(set->s[series].key, wc__fleet_room((size_t)n + 1, 1), name, sizeof name);
-	return wc_error_set(err, WC_EINVAL, "%s%s)", head, name);
+	return refuse(f, &f->g[wg], worst, set->s[series].key, err);
+}
+
+/* A group of GPUs never measured on a page (an engine whose samples
+ * never share a page with the power's) is checked on the shortest
+ * spacing across pages, before "GPU with no engine series" or "no window"
+ * can send the user elsewhere. */
+int
+wc__fleet_check_interval_end(wc_fleet *f, wc_error *err)
+{
+	double worst = 0.0;
+	long wg = -1;
+	int wk = 0;
+	for (size_t g = 0; g < f->n_groups; g++)
+		for (int k = 0; k < 2 && f->g[g].ever_gpu && !f->g[g].interval_checked; k++)
+			if (f->g[g].iv_seen[k] > worst) {
+				worst = f->g[g].iv_seen[k];
+				wg = (long)g;
+				wk = k;
+			}
+	if (wg < 0 || worst <= f->o.step * FLEET_INTERVAL_SLACK)
+		return WC_OK;
+	return refuse(f, &f->g[wg], worst, f->g[wg].iv_series[wk], err);
 }
