@@ -86,6 +86,47 @@ check_error(const char *in, const char *head, const char *tail)
 	free(out);
 }
 
+/* ingest IN (with --end END when not NULL): exit 1 and `message`, or
+ * exit 0 when `message` is NULL. */
+static void
+check_two_engines(const char *in, const char *end, const char *message)
+{
+	char *out = path_join(dir, "two.csv");
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, end ? "--end" : NULL, end, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, message ? 1 : 0);
+	if (message)
+		CHECK_CONTAINS(r.err, message);
+	run_result_free(&r);
+	free(out);
+}
+
+/* A model redeployed on a host: two engine series one after the other,
+ * differing in model_name only. The message cut both keys at the same
+ * place, so they read the same; it now names the label, both values and
+ * their spans, and --end before the redeploy is read from files as from
+ * a server (the later series has no sample in the range). */
+static void
+check_redeploy(void)
+{
+	char text[65536];
+	size_t len = 0;
+	for (int t = 0; t < 240; t++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h1:9400\n"
+		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"} "
+		                        "300\n# wattcast-scrape %d h1:8000\nvllm:num_requests_running{model_name=\"%s\"} 4\n",
+		                        1767225600 + t, 1767225600 + t,
+		                        t < 120 ? "Qwen/Qwen3-8B" : "meta-llama/Llama-3.1-8B-Instruct");
+	char *in = path_join(dir, "redeploy.prom");
+	CHECK(write_text(in, text) == 0);
+	check_two_engines(in, NULL, "group 'h1': two engines one after the other (--start/--end take one) differ "
+	                  "in model_name: 'Qwen/Qwen3-8B' 2026-01-01T00:00:00Z..00:01:59Z, "
+	                  "'meta-llama/Llama-3.1-8B-Instruct' 2026-01-01T00:02:00Z..00:03:59Z");
+	check_two_engines(in, "2026-01-01T00:01:50Z", NULL);
+	free(in);
+}
+
 int
 main(void)
 {
@@ -101,10 +142,10 @@ main(void)
 	in = scrapes("two.prom", "h1", "h1:8000",
 	             "model_name=\"Qwen/Qwen3-8B\",rack=\"" LONG_UTF8 "\",zone=\"" LONG_UTF8 "\"",
 	             "instance=\"h1:8001\",model_name=\"Qwen/Qwen3-8B\",rack=\"" LONG_UTF8 "\",zone=\"b" LONG_UTF8 "\"");
-	check_error(in, "group 'h1' has two engine series of vllm:num_requests_running: "
-	            "vllm:num_requests_running{instance=\"h1:800",
-	            " (--group-by adds the label that tells them apart)");
+	check_two_engines(in, NULL, "group 'h1': two engines at once (--group-by adds the label) differ in instance: "
+	                  "'h1:8000' 2026-01-01T00:00:00Z..00:01:59Z, 'h1:8001' 2026-01-01T00:00:00Z..00:01:59Z");
 	free(in);
+	check_redeploy();
 
 	/* A model the catalog does not know. */
 	in = scrapes("model.prom", "h1", "h1:8000",

@@ -198,18 +198,69 @@ engine_slot(fleet_group *g, const char *label)
 	return g->n_engine_slots++;
 }
 
-/* Two engine series of one metric in group g that --group-by does not
- * tell apart: both named, shortened so that the hint stays whole. */
-static int
-two_engines(const fleet_group *g, const char *metric, const char *a, const char *b, wc_error *err)
+/* The first label whose values differ between a and b (absent: ""),
+ * NULL when none does. */
+static const char *
+differing_label(const wc_prom_series *a, const wc_prom_series *b, const char **va, const char **vb)
 {
+	for (int side = 0; side < 2; side++) {
+		const wc_prom_series *x = side ? b : a;
+		for (size_t k = 0; k < x->n_labels; k++) {
+			const char *p = wc_prom_label(a, x->names[k]), *q = wc_prom_label(b, x->names[k]);
+			*va = p ? p : "";
+			*vb = q ? q : "";
+			if (strcmp(*va, *vb) != 0)
+				return x->names[k];
+		}
+	}
+	return NULL;
+}
+
+/* The span of s's samples on this page, "A..B" in whole seconds, B
+ * without A's date when it shares it. */
+static void
+span_text(const wc_prom_series *s, char *out, size_t size)
+{
+	char a[40], b[40];
+	if (s->n == 0) {
+		snprintf(out, size, "no sample");
+		return;
+	}
+	wc_prom_format_time(s->t[0], a, sizeof a);
+	wc_prom_format_time(s->t[s->n - 1], b, sizeof b);
+	if (strncmp(a, b, 11) == 0)
+		snprintf(out, size, "%.19sZ..%.8sZ", a, b + 11);
+	else
+		snprintf(out, size, "%.19sZ..%.19sZ", a, b);
+}
+
+/* Two engine series of one metric in group g that --group-by does not
+ * tell apart. The label that differs is named with both values and their
+ * spans (docs/fleet.md, "Grouping"): the keys, cut to fit, read the same
+ * where they differed at the end (a model redeployed under another
+ * model_name), and one after the other --start/--end take one of them. */
+static int
+two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series *b, wc_error *err)
+{
+	const char *va, *vb, *label = differing_label(a, b, &va, &vb);
+	if (label) {
+		char sa[64], sb[64];
+		span_text(a, sa, sizeof sa);
+		span_text(b, sb, sizeof sb);
+		int apart = a->n && b->n && (a->t[a->n - 1] < b->t[0] || b->t[b->n - 1] < a->t[0]);
+		/* The hint before the values and spans, which a long message cuts. */
+		return wc_error_set(err, WC_EINVAL, "group '%.30s': two engines %s differ in %.30s: "
+		                    "'%.40s' %s, '%.40s' %s", g->name,
+		                    apart ? "one after the other (--start/--end take one)" : "at once (--group-by adds the label)",
+		                    label, va, sa, vb, sb);
+	}
 	static const char hint[] = " (--group-by adds the label that tells them apart)";
-	char head[WC_ERROR_MSG_MAX], sa[WC_ERROR_MSG_MAX], sb[WC_ERROR_MSG_MAX];
-	int n = snprintf(head, sizeof head, "group '%.40s' has two engine series of %.60s: ", g->name, metric);
+	char head[WC_ERROR_MSG_MAX], ka[WC_ERROR_MSG_MAX], kb[WC_ERROR_MSG_MAX];
+	int n = snprintf(head, sizeof head, "group '%.40s' has two engine series of %.60s: ", g->name, a->metric);
 	size_t room = wc__fleet_room((size_t)n + strlen(" and ") + strlen(hint), 2);
-	wc__fleet_shorten(a, room, sa, sizeof sa);
-	wc__fleet_shorten(b, room, sb, sizeof sb);
-	return wc_error_set(err, WC_EINVAL, "%s%s and %s%s", head, sa, sb, hint);
+	wc__fleet_shorten(a->key, room, ka, sizeof ka);
+	wc__fleet_shorten(b->key, room, kb, sizeof kb);
+	return wc_error_set(err, WC_EINVAL, "%s%s and %s%s", head, ka, kb, hint);
 }
 
 static int
@@ -228,7 +279,7 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 		long j = g->engine[m][o];
 		if (o == k || j < 0 || other_engine(&set->s[j], s))
 			continue;
-		return two_engines(g, s->metric, set->s[j].key, s->key, err);
+		return two_engines(g, &set->s[j], s, err);
 	}
 	long *slot = &g->engine[m][k];
 	if (*slot >= 0) {
@@ -240,7 +291,7 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 				*slot = (long)i;
 			return WC_OK;
 		}
-		return two_engines(g, s->metric, set->s[*slot].key, s->key, err);
+		return two_engines(g, &set->s[*slot], s, err);
 	}
 	*slot = (long)i;
 	const char *model = wc_prom_label(s, "model_name");

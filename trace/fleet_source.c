@@ -210,6 +210,27 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 	return WC_OK;
 }
 
+/* The series with a sample the grid reads, in (start - step, end]: a
+ * server's answer holds no other, and from files a model redeployed
+ * outside --start/--end still made its group two engines (docs/fleet.md,
+ * "Grouping"). */
+static int
+within_range(wc_prom_set *set, const wc_fleet_options *o, wc_error *err)
+{
+	unsigned char *keep = malloc(set->n ? set->n : 1);
+	if (!keep)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < set->n; i++) {
+		const wc_prom_series *s = &set->s[i];
+		keep[i] = 0;
+		for (size_t j = 0; !keep[i] && j < s->n; j++)
+			keep[i] = s->t[j] > o->start - o->step && s->t[j] <= o->end;
+	}
+	int rc = wc_prom_set_retain(set, keep, err);
+	free(keep);
+	return rc;
+}
+
 int
 wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const *scrapes,
                       size_t n_scrapes, const char *selector, const wc_fleet_options *o,
@@ -238,6 +259,8 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 		rc = wc__fleet_selector_apply(selector, &set, err);
 	if (rc == WC_OK)
 		rc = infer_grid(&set, &oo, err);
+	if (rc == WC_OK)
+		rc = within_range(&set, &oo, err);
 	if (rc == WC_OK)
 		rc = wc_fleet_new(&oo, &f, err);
 	if (rc == WC_OK)
