@@ -133,9 +133,12 @@ main(void)
 	dir = test_tmpdir("prom_messages");
 	/* The smoke test's case: the GPU's host and the engine's differ. */
 	char *in = scrapes("mismatch.prom", "gpu-node-01", "10.0.0.5:8000", "model_name=\"Qwen/Qwen3-8B\"", NULL);
+	/* The engine's group is named, and relabelling suggested: no
+	 * --group-by joins a host named by IP to DCGM's Hostname (the
+	 * message pointed to --group-by alone). */
 	check_error(in, "DCGM_FI_DEV_POWER_USAGE{Hostname=\"gpu-node-01\",UUID=\"GPU-1\"",
-	            ": GPU with no engine series: no vllm:num_requests_running (or sglang:num_running_reqs) of "
-	            "group 'gpu-node-01' (--group-by matches them differently)");
+	            ": GPU with no engine series in group 'gpu-node-01'; engines without GPUs in '10.0.0.5': "
+	            "relabel their host to DCGM's Hostname, or --group-by");
 	free(in);
 
 	/* Two servers in one group: both series named, the hint whole. */

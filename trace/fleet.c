@@ -308,11 +308,25 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		return rc0;
 	for (size_t i = 0; i < f->n_groups; i++) {
 		fleet_group *g = &f->g[i];
-		if (g->ever_gpu && !g->ever_engine)
+		if (g->ever_gpu && !g->ever_engine) {
+			/* Engines whose groups have no GPU are named: scraped by IP
+			 * (instance="10.0.0.5:8000") beside DCGM's Hostname, no
+			 * --group-by joins them; relabelling does (docs/fleet.md,
+			 * "Grouping"). */
+			char only[80] = "";
+			for (size_t j = 0; j < f->n_groups; j++)
+				if (f->g[j].ever_engine && !f->g[j].ever_gpu && strlen(only) + strlen(f->g[j].name) + 6 < sizeof only)
+					snprintf(only + strlen(only), sizeof only - strlen(only), "%s'%s'", only[0] ? ", " : "",
+					         f->g[j].name);
+			if (only[0])
+				return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group '%.40s'; "
+				                       "engines without GPUs in %s: relabel their host to DCGM's Hostname, "
+				                       "or --group-by", g->name, only);
 			return wc__fleet_error(err, WC_EINVAL, g->gpu_series,
 			                       "GPU with no engine series: no vllm:num_requests_running (or "
 			                       "sglang:num_running_reqs) of group '%s' (--group-by matches them "
 			                       "differently)", g->name);
+		}
 		if (!g->ever_gpu && g->ever_engine)
 			wc__fleet_warn(f, "%.160s: engine with no GPU series (DCGM_FI_DEV_POWER_USAGE) in "
 			               "group '%s': left out", g->engine_series, g->name);
