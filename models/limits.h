@@ -30,6 +30,13 @@
  *  calibration runs (chat prompts of a few hundred tokens) spend there. */
 #define WC_PREFILL_SHARE_WARN 0.25
 
+/** Share by which an open loop's mean power would fall were its counts
+ *  above the board's limit held under it, from which the answer warns
+ *  (predict/predictor.c, docs/capacity.md "What stays at m"): below a
+ *  half percent it is far inside the law's error, and light loads whose
+ *  Poisson tail just touches the limit would warn on every answer. */
+#define WC_OPEN_LOOP_LIMIT_WARN 0.005
+
 /** Worker threads of the computing commands (`--threads` of fit,
  *  calibrate, envelope, validate envelope): well above any machine's core
  *  count the work would use, low enough that a typo cannot exhaust the

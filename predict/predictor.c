@@ -159,11 +159,9 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	const span_check span = span_check_of(r, c, h);
 	const wc_level *sl = wc_params_scale_level(p, lvl);
 	int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
-	/* A level held at a bound still passes through its runs: S and theta
-	 * trade against each other there, and only an answer beyond the
-	 * runs' loads or sizes leans on the bound's split of the two
-	 * (docs/fitting.md, "Physical bounds"); level_source says "bound"
-	 * on every answer. */
+	/* A bound level still passes through its runs; only an answer beyond
+	 * them leans on the bound's split of S and theta (docs/fitting.md,
+	 * "Physical bounds"). */
 	if ((s_bound || t_bound) && span.beyond)
 		WC_WARN(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
 		        "could not identify it, and this answer lies beyond their loads or sizes, so it leans on the "
@@ -478,6 +476,16 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		wc_law_bound_point(&low, NULL, &lpl);
 		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power);
 	}
+	/* An open loop keeps its mean count's clock (docs/capacity.md); where
+	 * its counts draw past the board's limit, say how often and by how much. */
+	double over_share = 0.0;
+	wc_power held = out->power;
+	if (open_loop_count(q) && !(q->board_limit_w > 0) && !(q->power_cap_w > 0) &&
+	    isfinite(wc_level_power_limit_w(b.level)) && bind_lowest_clock(p, &c, &low)) {
+		wc_law_point lpl;
+		wc_law_bound_point(&low, NULL, &lpl);
+		over_share = series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level), &held);
+	}
 	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
 	out->open_loop = open_loop_count(q);
 	out->serving_per_gpu_w = open_loop_count(q) && q->serving_w > 0.0 ? q->serving_w / q->config.tp
@@ -568,14 +576,16 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        "answer at the clock a GPU settles at under that limit (docs/capacity.md)",
 		        q->power_cap_w > 0.0 && limit_w == q->power_cap_w ? "power_cap_w" : "platform", limit_w,
 		        100.0 * limited);
+	if (over_share > 0.0 && held.node_power_w < (1.0 - WC_OPEN_LOOP_LIMIT_WARN) * out->power.node_power_w)
+		WC_WARN(out, "platform: the law gives more than %.0f W per GPU for %.1f %% of this open loop's time (its "
+		        "count's spread); held under that limit then, a GPU would average %.1f W, not %.1f W (docs/capacity.md)",
+		        wc_level_power_limit_w(b.level), 100.0 * over_share, held.node_power_w, out->power.node_power_w);
 	out->node_ceiling_w = wc_level_power_ceiling_w(b.level, q->power_cap_w, out->serving_per_gpu_w,
 	                                               q->config.tp);
 	out->node_floor_w = wc__predict_idle_floor(&b, q->config.tp);
-	/* A series' idle share draws P0 exactly and the rest at most the
-	 * ceiling: its mean reaches no higher (docs/intervals.md, "Physical
-	 * ceiling"); an open loop's too, its idle share the count's at its
-	 * mean (the power's interval is the law's error at the load answered),
-	 * as the capacity answer holds it. */
+	/* A series' or open loop's idle share draws P0 exactly, the rest at
+	 * most the ceiling (docs/intervals.md, "Physical ceiling"), as the
+	 * capacity answer holds it. */
 	if (q->series_len || open_loop_count(q))
 		out->node_ceiling_w = wc_load_histogram_ceiling_w(&h, out->node_floor_w, out->node_ceiling_w);
 	if (q->want_interval)

@@ -388,6 +388,44 @@ poisson_mean(const wc_predictor *pr)
 	CHECK_NEAR(q.open_loop_max, 0, 0);
 }
 
+/* An open loop whose mean count's draw is under the board's limit while
+ * its spread's larger counts draw past it keeps the free clock, and says
+ * how often and what a GPU held under its limit would average (docs/
+ * capacity.md, "What stays at m"); a light load does not. */
+static void
+limit_spread(const wc_predictor *pr)
+{
+	wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-32B", 0) };
+	wc_capacity_prediction cap;
+	wc_inference_prediction head;
+	wc_error err;
+	q.config.input_tokens = 512;
+	q.config.output_tokens = 256;
+	const double rates[2] = { 0.1, 0.3 };
+	for (int i = 0; i < 2; i++) {
+		q.config.request_rate = rates[i];
+		q.config.running = q.open_loop_max = q.serving_w = 0.0; /* no engine limit */
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		wc_predict_take_running(&q, &cap);
+		CHECK_INT(wc_predict_inference(pr, &q, &head, &err), WC_OK);
+		const char *said = NULL;
+		for (int k = 0; k < head.n_warnings; k++)
+			if (strstr(head.warnings[k], "of this open loop's time"))
+				said = head.warnings[k];
+		CHECK((said != NULL) == (i == 1));
+		if (!said)
+			continue;
+		double share, held, answered;
+		const char *at = strstr(said, "for ");
+		CHECK(at && sscanf(at, "for %lf %%", &share) == 1 && share > 40 && share < 60);
+		at = strstr(said, "would average ");
+		CHECK(at && sscanf(at, "would average %lf W, not %lf W", &held, &answered) == 2);
+		CHECK(fabs(answered - head.power.node_power_w) < 0.051);
+		CHECK(held < answered && held > 0.95 * answered && held <= 400.0);
+		CHECK(head.power.node_power_w > 380.0); /* the answer itself is the law's */
+	}
+}
+
 /* The count in service itself: probabilities summing to 1 with mean m,
  * Poisson without a bound, M/M/c with one, one point where the spread is
  * too small to see or no steady queue exists. */
@@ -452,6 +490,7 @@ main(void)
 				capped_sustained(pr);
 				throughput_by_arrivals(pr);
 				poisson_mean(pr);
+				limit_spread(pr);
 			}
 		}
 		wc_predictor_free(pr);
