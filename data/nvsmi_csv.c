@@ -263,9 +263,8 @@ name_silent_gpu(const nv_reader *rd, wc_error *err)
 		others += rd->heard[g].read > 0;
 	}
 	if (silent >= 0 && others > 0)
-		wc_error_set(err, WC_EPARSE, "%s: GPU %s%s never reports power (%s missing on all %zu of its lines: "
-		             "no power sensor?), so no sample is complete, whatever --max-bad; log the other GPUs "
-		             "only (nvidia-smi -i) or remove its rows", rd->path, rd->col_index >= 0 ? "index " : "",
+		wc_error_set(err, WC_EPARSE, "%s: GPU %s%s never reports power (%s missing on its %zu lines: no "
+		             "sensor?); no --max-bad helps: log the others only (nvidia-smi -i) or drop its rows", rd->path, rd->col_index >= 0 ? "index " : "",
 		             rd->heard[silent].key, wc__nv_power_names[rd->power_rank], rd->heard[silent].missing);
 }
 
