@@ -370,6 +370,15 @@ cli_load_params(const char *cmd, const char *params_path, const char *profile, w
 }
 
 int
+cli_load_params_rewritable(const char *cmd, const char *params_path, const char *profile, wc_params *out)
+{
+	int rc = cli_load_params(cmd, params_path, profile, out);
+	if (rc == CLI_OK && params_path)
+		wc_input_may_be_replaced(params_path);
+	return rc;
+}
+
+int
 cli_terms_mode(const char *name)
 {
 	static const struct { const char *name; int mode; } modes[] = {

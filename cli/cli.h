@@ -203,6 +203,12 @@ int cli_parse_law_terms(const char *cmd, const char *text, unsigned *mask);
  *  `out` is cleared by the caller. */
 int cli_load_params(const char *cmd, const char *params_path, const char *profile,
                     wc_params *out);
+/** cli_load_params for a command that may write its result back over the
+ *  parameter file (`fit finetune|intervals|capacity|response --params P
+ *  -o P`, docs/cli.md "Conventions"): the file, read whole, may then be
+ *  replaced by the finished output; every other file read stays refused. */
+int cli_load_params_rewritable(const char *cmd, const char *params_path, const char *profile,
+                               wc_params *out);
 /** Add the truth's flag (--params FILE, quoted when the shell would split
  *  it, or --profile NAME; neither: nothing) to the end of a simulated
  *  table's "Made by: " line in `header` (room `cap`), so the line run

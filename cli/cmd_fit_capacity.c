@@ -270,7 +270,7 @@ cli_fit_capacity(int argc, char **argv)
 		return rc;
 	gsl_set_error_handler_off();
 	memset(&in, 0, sizeof in);
-	if ((rc = cli_load_params(cmd, a.params, a.profile, &base)) == CLI_OK &&
+	if ((rc = cli_load_params_rewritable(cmd, a.params, a.profile, &base)) == CLI_OK &&
 	    (rc = cli_capacity_inputs_load(cmd, argv + optind, argc - optind, &in)) == CLI_OK)
 		rc = fit_capacity_and_write(cmd, &a, &in, &base);
 	cli_capacity_inputs_free(&in);

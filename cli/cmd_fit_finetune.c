@@ -197,7 +197,7 @@ cli_fit_finetune(int argc, char **argv)
 	/* OpenBLAS must not start its own threads under the bootstrap's. */
 	wc_linalg_pin_single_thread();
 	gsl_set_error_handler_off();
-	if ((rc = cli_load_params(cmd, a.params, a.profile, &base)) != CLI_OK)
+	if ((rc = cli_load_params_rewritable(cmd, a.params, a.profile, &base)) != CLI_OK)
 		return rc;
 	if (wc_ft_table_read(a.input, &t, &err) != WC_OK)
 		rc = cli_fail(cmd, "%s", err.msg);

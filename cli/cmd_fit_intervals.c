@@ -298,7 +298,7 @@ cli_fit_intervals(int argc, char **argv)
 	gsl_set_error_handler_off();
 	if (a.form && wc_form_from_name(a.form, &asked) != WC_OK)
 		return cli_usage_error(cmd, "--form: unknown form '%s'", a.form);
-	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK ||
+	if ((rc = cli_load_params_rewritable(cmd, a.params, a.profile, &p)) != CLI_OK ||
 	    (rc = cli_load_params(cmd, a.prior, NULL, &prior)) != CLI_OK)
 		goto done;
 	/* The folds refit the set's own form (wc_fit_options_like); another

@@ -199,7 +199,7 @@ cli_fit_response(int argc, char **argv)
 	if ((rc = parse(argc, argv, &a, &help)) != CLI_OK || help)
 		return rc;
 	gsl_set_error_handler_off();
-	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK)
+	if ((rc = cli_load_params_rewritable(cmd, a.params, a.profile, &p)) != CLI_OK)
 		return rc;
 	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, cli_quiet(), &s)) != CLI_OK ||
 	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.service)) != CLI_OK)

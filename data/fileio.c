@@ -16,6 +16,78 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The regular files this process has opened for reading, by device and
+ * inode, with the path each was read as: the atomic writer refuses to
+ * replace one of them, whichever path names it -- an output named like a
+ * file the command reads indirectly (a table's n(t) series file, a run
+ * folder's power.csv) would destroy measured data (docs/cli.md,
+ * "Conventions"). The server reads from several threads: a lock. */
+struct read_file {
+	dev_t dev;
+	ino_t ino;
+	char *path;
+};
+static struct read_file *read_files;
+static size_t n_read_files, cap_read_files;
+static pthread_mutex_t read_files_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The entry of (dev, ino), or n_read_files; under the lock. */
+static size_t
+read_file_index(dev_t dev, ino_t ino)
+{
+	size_t i = 0;
+	while (i < n_read_files && !(read_files[i].dev == dev && read_files[i].ino == ino))
+		i++;
+	return i;
+}
+
+/* Best effort on memory: a file that cannot be recorded is read all the
+ * same (the command-line inputs are also refused before any work). */
+static void
+record_read(const struct stat *st, const char *path)
+{
+	pthread_mutex_lock(&read_files_lock);
+	if (read_file_index(st->st_dev, st->st_ino) == n_read_files) {
+		struct read_file *grown = n_read_files < cap_read_files
+		                              ? read_files
+		                              : wc_grow(read_files, &cap_read_files, n_read_files + 1, sizeof *read_files, 16);
+		char *copy = grown ? strdup(path) : NULL;
+		if (grown)
+			read_files = grown;
+		if (copy)
+			read_files[n_read_files++] = (struct read_file){ st->st_dev, st->st_ino, copy };
+	}
+	pthread_mutex_unlock(&read_files_lock);
+}
+
+void
+wc_input_may_be_replaced(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return;
+	pthread_mutex_lock(&read_files_lock);
+	size_t i = read_file_index(st.st_dev, st.st_ino);
+	if (i < n_read_files) {
+		free(read_files[i].path);
+		read_files[i] = read_files[--n_read_files];
+	}
+	pthread_mutex_unlock(&read_files_lock);
+}
+
+/* The path `st` was read as, into `buf`, or 0 when it was not read. */
+static int
+was_read(const struct stat *st, char *buf, size_t cap)
+{
+	pthread_mutex_lock(&read_files_lock);
+	size_t i = read_file_index(st->st_dev, st->st_ino);
+	int yes = i < n_read_files;
+	if (yes)
+		snprintf(buf, cap, "%s", read_files[i].path);
+	pthread_mutex_unlock(&read_files_lock);
+	return yes;
+}
+
 FILE *
 wc_open_input(const char *path, wc_error *err)
 {
@@ -30,6 +102,8 @@ wc_open_input(const char *path, wc_error *err)
 		wc_error_set(err, WC_EIO, "%s: is a folder, not a file", path);
 		return NULL;
 	}
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+		record_read(&st, path);
 	return f;
 }
 
@@ -192,6 +266,10 @@ wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *e
 			return wc_error_set(err, WC_EINVAL, "%s: is a folder, not a file", path);
 		if (!S_ISREG(st.st_mode))
 			return write_in_place(path, data, len, err);
+		char read_as[200];
+		if (was_read(&st, read_as, sizeof read_as))
+			return wc_error_set(err, WC_EINVAL, "%s: is the file '%s' this command read; writing it would "
+			                    "destroy that input (give another output file)", path, read_as);
 		/* A link to a regular file: replace the file it names, not the
 		 * link (the rename is atomic in the target's folder). */
 		char *real = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;

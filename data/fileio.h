@@ -29,7 +29,8 @@ int wc_sha256_file_hex(const char *path, char out[65], wc_error *err);
  *  longer alive. A link to a regular file replaces the file it names (the
  *  link stays); a path that exists and is not a regular file (/dev/null,
  *  /dev/stdout, a FIFO) is written in place, not replaced; a folder is
- *  refused. */
+ *  refused, and so is a file this process read (wc_open_input), nothing
+ *  written. */
 int wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err);
 
 /** fsync folder `dir`, making the renames and creations in it durable;
@@ -39,8 +40,17 @@ int wc_fsync_dir(const char *dir);
 
 /** Open an input file for reading (binary), or NULL with `err` naming
  *  why: the system's reason, or a folder, which fopen opens and whose
- *  first read then fails with a bare "read error". The caller fcloses. */
+ *  first read then fails with a bare "read error". The caller fcloses.
+ *  A regular file opened here is remembered (device and inode) for the
+ *  life of the process: wc_write_file_atomic then refuses to replace it,
+ *  by any path (docs/cli.md, "Conventions"). Every input file is read
+ *  through this function (wc_read_file, the line reader, SHA-256). */
 FILE *wc_open_input(const char *path, wc_error *err);
+
+/** Forget that the file at `path` was read, so that an output may replace
+ *  it: for a file read whole before any work and meant to be written back
+ *  (a parameter file given as `--params` and `-o`, docs/cli.md). */
+void wc_input_may_be_replaced(const char *path);
 
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).
  *  Files over `max_bytes` are refused. A leading UTF-8 byte order mark is

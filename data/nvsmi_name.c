@@ -4,6 +4,7 @@
  * platform (models/catalog.h matches nvidia-smi's spellings).
  */
 #include "data/nvsmi.h"
+#include "data/fileio.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@ wc_nvsmi_product_name(const char *path, char *buf, size_t cap)
 	char *head = NULL, *line = NULL;
 	size_t hcap = 0, lcap = 0;
 	int rc = WC_ENOTFOUND;
-	FILE *f = fopen(path, "r");
+	FILE *f = wc_open_input(path, NULL);
 	if (!f)
 		return WC_ENOTFOUND;
 	if (getline(&head, &hcap, f) > 0 && getline(&line, &lcap, f) > 0) {

@@ -17,7 +17,7 @@
 static int
 is_mlenergy(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = wc_open_input(path, NULL);
 	char line[4096];
 	int yes = 0;
 	while (f && fgets(line, sizeof line, f))
