@@ -1,6 +1,7 @@
 /* wattcast: dispatch to a command (cli/cmd_*.c). */
 #include "cli.h"
 
+#include "data/fileio.h"
 #include "models/progress.h"
 
 #include <string.h>
@@ -138,6 +139,10 @@ main(int argc, char **argv)
 	cli_progress_setup(quiet);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		if (strcmp(argv[1], commands[i].name) == 0) {
+			/* No output replaces a file the command reads (docs/cli.md,
+			 * "Conventions"); the server writes none and runs for ever. */
+			if (commands[i].run != cli_cmd_serve)
+				wc_input_guard_on();
 			if (commands[i].reads)
 				wc_progress_begin(commands[i].reads, 0);
 			int rc = commands[i].run(argc - 1, argv + 1);

@@ -41,11 +41,18 @@ int wc_fsync_dir(const char *dir);
 /** Open an input file for reading (binary), or NULL with `err` naming
  *  why: the system's reason, or a folder, which fopen opens and whose
  *  first read then fails with a bare "read error". The caller fcloses.
- *  A regular file opened here is remembered (device and inode) for the
- *  life of the process: wc_write_file_atomic then refuses to replace it,
- *  by any path (docs/cli.md, "Conventions"). Every input file is read
- *  through this function (wc_read_file, the line reader, SHA-256). */
+ *  Once wc_input_guard_on was called, a regular file opened here is
+ *  remembered (device and inode) for the life of the process, and
+ *  wc_write_file_atomic refuses to replace it, by any path (docs/cli.md,
+ *  "Conventions"). Every input file is read through this function
+ *  (wc_read_file, the line reader, SHA-256). */
 FILE *wc_open_input(const char *path, wc_error *err);
+
+/** Turn on the guard of wc_open_input: for a process that runs one
+ *  command and writes its outputs (the command line), not for one that
+ *  reads files for ever and writes none (the server, whose record would
+ *  only grow) nor a library user that may rewrite what it read. */
+void wc_input_guard_on(void);
 
 /** Forget that the file at `path` was read, so that an output may replace
  *  it: for a file read whole before any work and meant to be written back
