@@ -192,6 +192,9 @@ import_run(int argc, char **argv, const char *typed)
 	for (size_t i = 0; rc == WC_OK && i < t->n_runs; i++) {
 		char why[160];
 		const char *col = wc_run_out_of_bounds(&t->runs[i], why, sizeof why);
+		for (size_t k = 0; !col && k < t->extra.n; k++)
+			col = wc_run_timing_extra_bad(t->extra.names[k], wc_runs_get_extra(t, i, t->extra.names[k]), why,
+			                              sizeof why);
 		if (col)
 			rc = wc_error_set(&err, WC_EINVAL, "%.80s:%d: run %.40s: %s: %s", argv[optind], t->runs[i].line,
 			                  t->runs[i].run_id, col, why);

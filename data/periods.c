@@ -94,7 +94,15 @@ cell(reader *rd, const wc__csv_field *f, int c, wc_period_row *r)
 	case PC_RUNNING: return number(rd, f, c, 0, &r->running);
 	case PC_IN: return number(rd, f, c, -1e-300, &r->input_tokens);
 	case PC_OUT: return number(rd, f, c, 0, &r->output_tokens);
-	case PC_PERIOD: return number(rd, f, c, 0, &r->period_s);
+	case PC_PERIOD:
+		/* A period beyond a day is a typo or a unit slip, not a batch
+		 * turnover (WC_RUN_MAX_TIME_S, docs/formats/periods-table.md). */
+		if ((rc = number(rd, f, c, 0, &r->period_s)) == WC_OK && r->period_s > WC_RUN_MAX_TIME_S) {
+			char what[48];
+			snprintf(what, sizeof what, "must be at most %g s (a day)", WC_RUN_MAX_TIME_S);
+			return cell_error(rd, f, c, what);
+		}
+		return rc;
 	case PC_WEIGHTS:
 	case PC_KV: {
 		wc_precision *p = c == PC_KV ? &r->kv : &r->weights;

@@ -4,10 +4,12 @@
  * so a file and a request refuse the same values with the same words
  * (docs/formats/runs-table.md; the limits are models/limits.h).
  */
+#include "data/data.h"
 #include "data/runs_table.h"
 #include "models/limits.h"
 
 #include <stdio.h>
+#include <string.h>
 
 const char *
 wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap)
@@ -30,6 +32,11 @@ wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap)
 	if (r->idle_power_w > WC_GPU_MAX_POWER_W) {
 		snprintf(why, cap, "must be at most %g W per GPU (above any GPU board)", WC_GPU_MAX_POWER_W);
 		return "idle_power_w";
+	}
+	/* Blank (NaN) is not measured; 0 is a run that made no tokens. */
+	if (r->throughput_tok_s < 0 || r->throughput_tok_s > WC_RUN_MAX_THROUGHPUT_TOK_S) {
+		snprintf(why, cap, "must be >= 0 and at most %g tokens/s", WC_RUN_MAX_THROUGHPUT_TOK_S);
+		return "throughput_tok_s";
 	}
 	/* A locked clock the board cannot run at is a typo, not a
 	 * measurement: the fit would read it through the clock factor far
@@ -74,4 +81,31 @@ wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap)
 	else
 		return 0;
 	return 1;
+}
+
+/* The timing extras the capacity fit reads (docs/formats/runs-table.md,
+ * "Columns"), with their unit's scale to seconds. */
+static const struct {
+	const char *name;
+	double to_s;
+} timing_extras[] = { { "itl_s", 1.0 }, { "ttft_s", 1.0 }, { "median_itl_ms", 1e-3 } };
+
+const char *
+wc_run_timing_extra_bad(const char *column, const char *text, char *why, size_t cap)
+{
+	size_t k = 0, n = sizeof timing_extras / sizeof timing_extras[0];
+	while (k < n && strcmp(timing_extras[k].name, column) != 0)
+		k++;
+	if (k == n || !text || !text[strspn(text, " \t")])
+		return NULL;
+	double v, max = WC_RUN_MAX_TIME_S / timing_extras[k].to_s;
+	if (wc_parse_decimal(text, &v) != 0) {
+		snprintf(why, cap, "expected a number, got '%.40s'", text);
+		return timing_extras[k].name;
+	}
+	if (!(v >= 0 && v <= max)) {
+		snprintf(why, cap, "must be >= 0 and at most %g (a day), got '%.40s'", max, text);
+		return timing_extras[k].name;
+	}
+	return NULL;
 }

@@ -438,6 +438,16 @@ read_run(reader *rd, wc_runs_table *t, const wc__csv_field *fields, const int *c
 	memset(extras, 0, (size_t)n * sizeof *extras);
 	if ((rc = parse_row(rd, fields, col_of, n, &run, extras)) != WC_OK)
 		return rc;
+	/* The timing extras the capacity fit reads obey their bounds here, at
+	 * their cell, as the documented columns do (docs/formats/runs-table.md). */
+	for (int i = 0; i < n; i++) {
+		char why[128];
+		const char *bad = col_of[i] < 0 ? wc_run_timing_extra_bad(t->extra.names[-col_of[i] - 1],
+		                                                          fields[i].text, why, sizeof why)
+		                                : NULL;
+		if (bad)
+			return cell_error(rd, &fields[i], bad, "%s", why);
+	}
 	if (isnan(run.running) && run.n_series[0] == '\0')
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: one of 'running' and 'n_series' is required",
 		                    rd->path, rd->line);

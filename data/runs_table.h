@@ -87,7 +87,7 @@ int wc_runs_cell_at(const wc_runs_table *t, const wc_run *r, const char *column,
  *  with the reason written into `why` ("must be at most 1e+06 requests at
  *  once"; the caller adds where and the value), or NULL when every bound
  *  holds. Reads tp, running, active_params_b, mean_power_w, idle_power_w,
- *  platform and sm_clock_mhz (0 = not locked). */
+ *  throughput_tok_s, platform and sm_clock_mhz (0 = not locked). */
 const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
 /** 1 when the run's mean power per GPU of its tp is above the board
  *  limit of its platform (catalog; unknown boards are not checked), or
@@ -96,6 +96,12 @@ const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
  *  ("mean power 1500.0 W per GPU is above the L40S board limit 350 W: wrong
  *  platform or tp?"); 0 otherwise. A warning, not a refusal: ingest and
  *  import say it naming the run. */
+/** The capacity fit's timing extras of a runs table (`itl_s`, `ttft_s`,
+ *  ML.ENERGY's `median_itl_ms`): for a cell of one of them that is neither
+ *  blank nor a number from 0 to a day (WC_RUN_MAX_TIME_S), its column's
+ *  name, with the reason and the value in `why`; NULL for any other column
+ *  or a good value (docs/formats/runs-table.md). */
+const char *wc_run_timing_extra_bad(const char *column, const char *text, char *why, size_t cap);
 int wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap);
 
 /** A wc_run with every optional number NaN and defaults set. */

@@ -138,6 +138,18 @@
 #define WC_RUN_MAX_RUNNING WC_CAPACITY_MAX_CONCURRENCY
 #define WC_GPU_MAX_POWER_W 5000.0
 
+/** A measured run's group throughput (runs tables' `throughput_tok_s`) at
+ *  most 10^7 output tokens per second, a hundred times the fastest
+ *  serving group published; and its timings (the `itl_s`, `ttft_s` and
+ *  ML.ENERGY `median_itl_ms` extras, a periods table's `period_s`) at
+ *  most a day. Beyond, the number is a typo or a unit slip: `fit
+ *  capacity` fitted a throughput of 1e300 tok/s and a period of 1e300 s
+ *  as evidence ("converged in 1 iterations", rms 206 in log time).
+ *  Refused at the cell (docs/formats/runs-table.md,
+ *  docs/formats/periods-table.md). */
+#define WC_RUN_MAX_THROUGHPUT_TOK_S 1e7
+#define WC_RUN_MAX_TIME_S 86400.0
+
 /** Bootstrap draws of one POST /v1/calibrate: a request-path budget (the
  *  route answers within its deadline), far below WC_BOOTSTRAP_MAX. */
 #define WC_HTTP_CALIBRATE_MAX_DRAWS 2000

@@ -79,6 +79,37 @@ main(void)
 	run_result_free(&r);
 	free(huge);
 
+	/* A throughput or an ITL no run measures is refused at the source's
+	 * line, as the runs-table reader refuses it (it was written, and fit
+	 * capacity dropped -5 tok/s saying "0 skipped" and fitted 1e300). */
+	char tput_text[512];
+	snprintf(tput_text, sizeof tput_text, "%.*s,median_itl_ms\n"
+	         "chat,m0,Dense,8,8,bfloat16,H100,1,8,7.9,800,500,1.0,-5,20\n"
+	         "chat,m1,Dense,8,8,bfloat16,H100,1,16,7.9,800,500,1.0,300,abc\n",
+	         (int)strlen(me_header) - 1, me_header);
+	char *tput = test_fixture(dir, "m_tput.csv", tput_text);
+	const char *tv[] = { "wattcast", "import", "mlenergy", tput, "-o", out, NULL };
+	remove(out);
+	CHECK(run_wattcast(tv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "m_tput.csv:2: run ");
+	CHECK_CONTAINS(r.err, "throughput_tok_s: must be >= 0 and at most 1e+07 tokens/s");
+	CHECK(!test_exists(out));
+	run_result_free(&r);
+	snprintf(tput_text, sizeof tput_text, "%.*s,median_itl_ms\n"
+	         "chat,m1,Dense,8,8,bfloat16,H100,1,16,7.9,800,500,1.0,300,abc\n",
+	         (int)strlen(me_header) - 1, me_header);
+	free(tput);
+	tput = test_fixture(dir, "m_itl.csv", tput_text);
+	const char *iv[] = { "wattcast", "import", "mlenergy", tput, "-o", out, NULL };
+	CHECK(run_wattcast(iv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "m_itl.csv:2: run ");
+	CHECK_CONTAINS(r.err, "median_itl_ms: expected a number, got 'abc'");
+	CHECK(!test_exists(out));
+	run_result_free(&r);
+	free(tput);
+
 	/* Three rows copied in full, plus one second measurement. */
 	char *dup = table(dir, "m_dup.csv", NULL, 3);
 	const char *d[] = { "wattcast", "import", "mlenergy", dup, "-o", out, NULL };

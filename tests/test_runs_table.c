@@ -136,6 +136,34 @@ main(void)
 	          "r1,A100,1,Qwen3-8B,8,32,300,6000\n");
 	refused(s, "runs.csv:2:", "column 'idle_power_w': must be at most 5000 W per GPU (above any GPU board)");
 	free(s);
+	/* A throughput or a timing the capacity fit reads that no run measures:
+	 * -5 tok/s was dropped while the fit said "0 skipped", 1e300 fitted. */
+	{
+		const char *hc = "run_id,platform,tp,model,running,mean_power_w,output_tokens,throughput_tok_s,"
+		                 "median_itl_ms,ttft_s";
+		s = table(hc, "r1,H100,1,Qwen3-8B,8,400,300,-5,20,\n");
+		refused(s, "runs.csv:2:30:", "column 'throughput_tok_s': must be >= 0 and at most 1e+07 tokens/s");
+		free(s);
+		s = table(hc, "r1,H100,1,Qwen3-8B,8,400,300,1e300,20,\n");
+		refused(s, "runs.csv:2:30:", "column 'throughput_tok_s': must be >= 0 and at most 1e+07 tokens/s");
+		free(s);
+		s = table(hc, "r1,H100,1,Qwen3-8B,8,400,300,900,abc,\n");
+		refused(s, "runs.csv:2:34:", "column 'median_itl_ms': expected a number, got 'abc'");
+		free(s);
+		s = table(hc, "r1,H100,1,Qwen3-8B,8,400,300,900,-20,\n");
+		refused(s, "runs.csv:2:34:", "column 'median_itl_ms': must be >= 0 and at most 8.64e+07 (a day), got '-20'");
+		free(s);
+		s = table(hc, "r1,H100,1,Qwen3-8B,8,400,300,900,1e300,\n");
+		refused(s, "runs.csv:2:34:", "column 'median_itl_ms': must be >= 0 and at most 8.64e+07");
+		free(s);
+		s = table(hc, "r1,H100,1,Qwen3-8B,8,400,300,900,20,86401\n");
+		refused(s, "runs.csv:2:37:", "column 'ttft_s': must be >= 0 and at most 86400 (a day), got '86401'");
+		free(s);
+		s = table(hc, "r1,H100,1,Qwen3-8B,8,400,300,10000000,,86400\nr2,H100,1,Qwen3-8B,0,90,,0,0,\n");
+		CHECK_INT(wc_runs_read_buffer(s, strlen(s), "runs.csv", &t0, &err), WC_OK); /* at the bounds */
+		wc_runs_free(t0);
+		free(s);
+	}
 	s = table("run_id,platform,tp,model,active_params_b,running,mean_power_w",
 	          "r1,A100,8,Qwen3-8B,8,1000000,39000\n");
 	CHECK_INT(wc_runs_read_buffer(s, strlen(s), "runs.csv", &t0, &err), WC_OK); /* at the bounds */
