@@ -391,7 +391,15 @@ cli_validate_capacity(int argc, char **argv)
 		        WC_OK ||
 		    (per_run_path && wc_per_run_write(per_run_path, &pr, &err) != WC_OK))
 			rc = cli_fail(cmd, "%s", err.msg);
-		else
+		else if (!(r.throughput.overall.n || r.energy.overall.n || r.periods.overall.n)) {
+			/* Nothing scored is no validation: an empty report with exit 0
+			 * read as a pass, as the other analyses refuse (docs/cli.md,
+			 * "validate"). The unscored rows say why. */
+			if (!json)
+				print_unscored(&in.data, in.runs);
+			rc = cli_fail(cmd, "no row could be scored (%zu row(s) read, %d skipped): nothing to validate",
+			              in.data.n_rows + (size_t)in.data.n_skipped, in.data.n_skipped);
+		} else
 			rc = report(&r, &in.data, in.runs, folds, json);
 	}
 	wc_per_run_clear(&pr);

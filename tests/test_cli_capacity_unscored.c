@@ -73,6 +73,48 @@ main(void)
 	run_result_free(&r);
 	free(unknown);
 
+	/* A header alone, or rows none of which can be scored, is no
+	 * validation: it printed nothing (or every n 0) and exited 0. */
+	char *hdr = test_fixture(dir, "hdr.csv", "run_id,platform,tp,model,running,mean_power_w\n");
+	const char *hv[] = { "wattcast", "validate", "capacity", hdr, NULL };
+	CHECK_INT(run_wattcast(hv, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "validate capacity: no row could be scored (0 row(s) read, 0 skipped): nothing to "
+	                      "validate");
+	run_result_free(&r);
+	const char *hj[] = { "wattcast", "validate", "capacity", hdr, "--json", NULL };
+	CHECK_INT(run_wattcast(hj, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK(!r.out || !strstr(r.out, "\"n\""));
+	run_result_free(&r);
+	const char *pw[] = { "wattcast", "validate", "capacity", runs, NULL };
+	CHECK_INT(run_wattcast(pw, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "1 row(s) skipped: r_notok\n");
+	CHECK_CONTAINS(r.err, "no row could be scored (3 row(s) read, 3 skipped)");
+	run_result_free(&r);
+	free(hdr);
+
+	/* A batch-turnover period of 1e300 s is no measurement: it was fitted
+	 * ("converged in 1 iterations", rms 206 in log time) and exit 0. */
+	char *pp = test_fixture(dir, "pp.csv", "platform,model,tp,running,input_tokens,output_tokens,period_s\n"
+	                                       "A100,Qwen3-8B,1,32,,512,7.4\n"
+	                                       "A100,Qwen3-14B,1,32,,512,1e300\n");
+	char *cap = path_join(dir, "cap.json");
+	const char *pf[] = { "wattcast", "fit", "capacity", pp, "-o", cap, "--bootstrap", "0", NULL };
+	CHECK_INT(run_wattcast(pf, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "pp.csv:3:26: column 'period_s': must be at most 86400 s (a day), got '1e300'");
+	CHECK(!test_exists(cap));
+	run_result_free(&r);
+	const char *pv[] = { "wattcast", "validate", "capacity", pp, NULL };
+	CHECK_INT(run_wattcast(pv, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "pp.csv:3:26: column 'period_s': must be at most 86400 s");
+	run_result_free(&r);
+	free(cap);
+	free(pp);
+
 	free(runs);
 	free(periods);
 	free(dir);
