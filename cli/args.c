@@ -409,6 +409,16 @@ cli_parse_law_terms(const char *cmd, const char *text, unsigned *mask)
 }
 
 int
+cli_check_list(const char *cmd, const char *flag, const char *text)
+{
+	size_t n = strlen(text);
+	if (n == 0 || text[0] == ',' || text[n - 1] == ',' || strstr(text, ",,"))
+		return cli_usage_error(cmd, "%s: empty item in '%.64s' (comma-separated values, none blank)", flag,
+		                       text);
+	return CLI_OK;
+}
+
+int
 cli_load_answer_params(const char *cmd, const char *params_path, const char *profile, wc_params *out)
 {
 	return cli_load_params(cmd, params_path, profile ? profile : WC_DEFAULT_PROFILE, out);

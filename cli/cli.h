@@ -195,6 +195,11 @@ int cli_parse_terms(const char *cmd, const char *text, int *mode);
 /** --law-terms TEXT into *mask (wc_law_terms_parse), else the usage error
  *  naming the bad item; CLI_OK / CLI_USAGE. */
 int cli_parse_law_terms(const char *cmd, const char *text, unsigned *mask);
+/** CLI_OK when the comma-separated list `text` of flag `flag` ("--k")
+ *  has no empty item (",", "1,,3", ",1", "1,"), else the usage error
+ *  naming the flag (docs/cli.md, "Conventions": values are parsed
+ *  strictly; strtok skipped empty items, so "--k ," asked for no k). */
+int cli_check_list(const char *cmd, const char *flag, const char *text);
 
 /** Load --params FILE or the built-in profile (NULL = "paper": the prior
  *  of the fitting commands). Errors are printed; returns CLI_OK, CLI_USAGE

@@ -61,6 +61,8 @@ int
 cli_parse_per_level(const char *cmd, const char *list, int *per_level)
 {
 	char buf[128];
+	if (cli_check_list(cmd, "--per-level", list) != CLI_OK)
+		return CLI_USAGE;
 	snprintf(buf, sizeof buf, "%s", list);
 	for (int k = 0; k < WC_CAP_KINDS; k++)
 		per_level[k] = 0;

@@ -49,6 +49,8 @@ parse_k(const char *cmd, const char *text, wc_fewshot_options *o)
 	char buf[64], *save = NULL;
 	o->n_k = 1;
 	o->k[0] = 0;
+	if (cli_check_list(cmd, "--k", text) != CLI_OK)
+		return CLI_USAGE;
 	snprintf(buf, sizeof buf, "%s", text);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		long v;

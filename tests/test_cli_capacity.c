@@ -256,6 +256,9 @@ fit_and_validate(void)
 	CHECK_CONTAINS(text, ",period_s,");
 	free(text);
 	test_usage_error(ARGS("fit", "capacity", periods, "-o", out, "--per-level", "eta,zeta"), "--per-level: unknown");
+	/* an empty item was skipped, "eta,,t0" read as "eta,t0" */
+	test_usage_error(ARGS("validate", "capacity", periods, "--per-level", "eta,,t0"), "--per-level: empty item in");
+	test_usage_error(ARGS("fit", "capacity", periods, "-o", out, "--per-level", ","), "--per-level: empty item in");
 	robust_default(periods, out);
 	platform_folds(periods);
 	unscored_rows(periods, dir);

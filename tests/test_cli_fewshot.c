@@ -87,6 +87,14 @@ main(void)
 		run_result_free(&r);
 	}
 	free(hdr);
+	/* An empty list item is a usage error naming the flag: strtok skipped
+	 * it, so "--k ," asked for no k at all and exited 0. */
+	const char *bad_k[] = { "1,,3", ",1", ",", "1," };
+	for (size_t i = 0; i < sizeof bad_k / sizeof bad_k[0]; i++) {
+		const char *e[] = { "wattcast", "validate", "fewshot", runs, "--lomo", "--k", bad_k[i], NULL };
+		test_usage_error(e, "--k: empty item in '");
+	}
+
 	free(runs);
 	free(dir);
 	return check_report("test_cli_fewshot");
