@@ -182,6 +182,21 @@ check_row(reader *rd, wc_ft_run *run)
 	if (k->method == WC_FT_FULL && k->lora_rank != 0)
 		return cell_error(rd, rd->col_at[FT_COL_RANK], FT_COL_RANK, "%s",
 		                  "only for lora and qlora (leave it blank for full)");
+	/* A step's energy bounded as a run's power is (models/limits.h): at
+	 * most 5 kW per GPU over the step, and a step of at most a day; beyond,
+	 * a unit slip or a summed counter, not a measurement (1e300 J was
+	 * frozen as e0 = 9e299 J per GPU; docs/formats/finetune-runs.md). */
+	char why[160];
+	double e_max = k->gpus * WC_GPU_MAX_POWER_W * run->step_s;
+	if (run->step_s > WC_RUN_MAX_TIME_S) {
+		snprintf(why, sizeof why, "must be at most %g s (a day), got '%g'", WC_RUN_MAX_TIME_S, run->step_s);
+		return cell_error(rd, rd->col_at[FT_COL_STEP], FT_COL_STEP, "%s", why);
+	}
+	if (run->energy_per_step_j > e_max) {
+		snprintf(why, sizeof why, "must be at most %g J (%g W per GPU of its %d over its step_s %g s, above any "
+		         "GPU board), got '%g'", e_max, WC_GPU_MAX_POWER_W, k->gpus, run->step_s, run->energy_per_step_j);
+		return cell_error(rd, rd->col_at[FT_COL_ENERGY], FT_COL_ENERGY, "%s", why);
+	}
 	if ((rc = complete_model(rd, run)) != WC_OK)
 		return rc;
 	wc_error e;

@@ -98,6 +98,23 @@ refusals(void)
 	        "column 'checkpointing': expected true or false, got 'maybe'");
 	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,-70,10,\n",
 	        "column 'energy_per_step_j': must be > 0, got '-70'");
+	/* A step's energy past 5 kW per GPU over its time, or a step past a
+	 * day, is a unit slip: 1e300 J was frozen as e0 = 9e299 J per GPU. */
+	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,1e300,10,\n",
+	        "ft.csv:3:46: column 'energy_per_step_j': must be at most 50000 J (5000 W per GPU of its 1 over its "
+	        "step_s 10 s, above any GPU board), got '1e+300'");
+	refused("a,H200,2,Qwen3-8B,,,,qlora,16,8,1024,4,false,100001,10,\n",
+	        "ft.csv:3:46: column 'energy_per_step_j': must be at most 100000 J");
+	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,70,1e300,\n",
+	        "ft.csv:3:49: column 'step_s': must be at most 86400 s (a day), got '1e+300'");
+	{
+		char *s = table("a,H200,2,Qwen3-8B,,,,qlora,16,8,1024,4,false,100000,10,\n");
+		wc_ft_table *t = NULL;
+		wc_error err = { 0, "" };
+		CHECK_INT(wc_ft_table_read_buffer(s, strlen(s), "ft.csv", &t, &err), WC_OK); /* at the bound */
+		wc_ft_table_free(t);
+		free(s);
+	}
 	refused("a,H200,0,Qwen3-8B,,,,qlora,16,8,1024,4,false,70,10,\n",
 	        "ft.csv:3:8: column 'gpus': must be a whole number >= 1, got '0'");
 	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,70,10,\n"
