@@ -65,7 +65,8 @@ typedef int (*wc_nvsmi_sample_fn)(double t, const double *power_w, int n_gpus, v
  *  `.average`) are there. The power column read is the most preferred
  *  (power.draw, .instant, .average) with a value on the first line that
  *  has any: a log whose power.draw.instant is all `[N/A]` is read from
- *  power.draw.average (info.power_column, docs/formats/telemetry.md). GPUs are told apart by `index`, else `uuid`
+ *  power.draw.average (info.power_column, docs/formats/telemetry.md). GPUs are told apart by `index`
+ *  (another `uuid` under a seen one: another GPU, as in merged nodes), else `uuid`
  *  (a sample closes when a GPU repeats or the sweep order goes back),
  *  else by position (rows cycle through the GPUs): G = opt->n_gpus, or,
  *  without it, the commonest sweep size of the first sweeps, cut where the

@@ -43,7 +43,12 @@
 static void
 gpu_label(const nv_reader *rd, int g, char *buf, size_t cap)
 {
-	if (rd->info->index[g] >= 0)
+	int repeated = 0;
+	for (int h = 0; h < rd->n_gpus && rd->info->index[g] >= 0; h++)
+		repeated |= h != g && rd->info->index[h] == rd->info->index[g];
+	if (repeated && rd->info->uuid[g][0])
+		snprintf(buf, cap, "%d %s", rd->info->index[g], rd->info->uuid[g]);
+	else if (rd->info->index[g] >= 0)
 		snprintf(buf, cap, "%d", rd->info->index[g]);
 	else if (rd->info->uuid[g][0])
 		snprintf(buf, cap, "%s", rd->info->uuid[g]);
@@ -201,6 +206,12 @@ close_keyed(nv_reader *rd, size_t line)
 	return wc__nv_deliver(rd);
 }
 
+static int
+same_uuid(const nv_reader *rd, int g, const char *uuid, size_t uuid_len)
+{
+	return strlen(rd->info->uuid[g]) == uuid_len && memcmp(rd->info->uuid[g], uuid, uuid_len) == 0;
+}
+
 /* Slot of the GPU of a row, assigning one in the first sweep; -1 = bad
  * line, -2 = a GPU outside the selection (ignored), -3 = an unreadable
  * index; a bad line is reported when `report` (not for a row that is bad
@@ -223,10 +234,23 @@ find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
 				wc__bad_line(&rd->bad, line, "unreadable GPU index '%.*s'", (int)idx_len, idx);
 			return -3;
 		}
-		if (rd->slot_of_index[v] >= 0)
-			return rd->slot_of_index[v];
+		int s = rd->slot_of_index[v], other = 0;
+		if (s >= 0 && (!uuid || uuid_len == 0 || !rd->info->uuid[s][0] || same_uuid(rd, s, uuid, uuid_len)))
+			return s;
+		if (s >= 0) {
+			/* Another uuid under an index seen: another GPU, as in the
+			 * nodes of a multi-node job merged into one log, whose
+			 * indices repeat (docs/formats/telemetry.md). */
+			for (int g = 0; g < rd->n_gpus; g++)
+				if (same_uuid(rd, g, uuid, uuid_len))
+					return g;
+			other = 1;
+		}
 		if (rd->frozen) {
-			if (report)
+			if (report && other)
+				wc__bad_line(&rd->bad, line, "GPU %d %.*s was not in the first sample", v, (int)uuid_len,
+				             uuid);
+			else if (report)
 				wc__bad_line(&rd->bad, line, "GPU %d was not in the first sample", v);
 			return -1;
 		}
@@ -235,8 +259,14 @@ find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
 				wc__bad_line(&rd->bad, line, "more than %d GPUs", WC_TELEMETRY_MAX_GPUS);
 			return -1;
 		}
+		if (other && uuid_len >= sizeof rd->info->uuid[0]) {
+			if (report)
+				wc__bad_line(&rd->bad, line, "uuid too long");
+			return -1;
+		}
 		int g = rd->n_gpus++;
-		rd->slot_of_index[v] = (short)g;
+		if (!other)
+			rd->slot_of_index[v] = (short)g;
 		rd->info->index[g] = v;
 		rd->info->uuid[g][0] = '\0';
 		if (uuid && uuid_len < sizeof rd->info->uuid[g]) {
@@ -372,7 +402,7 @@ rephase_first(nv_reader *rd, const nv_row *row)
 		if (!rd->selecting) {
 			rd->info->index[j] = idx[j];
 			memcpy(rd->info->uuid[j], uuid[j], sizeof uuid[j]);
-			if (idx[j] >= 0)
+			if (idx[j] >= 0 && rd->slot_of_index[idx[j]] < 0)
 				rd->slot_of_index[idx[j]] = (short)j;
 			rd->n_gpus++;
 		}

@@ -1,0 +1,118 @@
+/*
+ * The nodes of a multi-node job merged into one nvidia-smi log
+ * (docs/formats/telemetry.md "nvidia-smi", docs/finetune.md "Limits"):
+ * each node numbers its GPUs from index 0, so the indices repeat and the
+ * uuids tell the GPUs apart.
+ *
+ * - Two nodes of 4 GPUs, merged by time, are 8 GPUs, every sweep one
+ *   sample, the group power the sum of both nodes, no bad line; also when
+ *   both nodes read the same power (no row is taken for a line written
+ *   twice).
+ * - A third node's GPU appearing after the first sample is not in the
+ *   first sample: a bad line naming its index and uuid.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	int n, gpus;
+	double sum;
+} seen;
+
+static int
+keep(double t, const double *w, int n_gpus, void *payload)
+{
+	seen *s = payload;
+	(void)t;
+	s->gpus = n_gpus;
+	for (int g = 0; g < n_gpus; g++)
+		s->sum += w[g];
+	s->n++;
+	return 0;
+}
+
+/* `sweeps` sweeps 0.25 s apart of `nodes` nodes of 4 GPUs each; node n's
+ * GPU g reads 100 (g + 1) + `step` n W. From sweep `late` on (-1 = never)
+ * a further node's GPU 0 is logged too. */
+static char *
+merged_log(int nodes, int sweeps, double step, int late)
+{
+	size_t cap = (size_t)(nodes + 1) * 4 * (size_t)sweeps * 96 + 64, used = 0;
+	char *s = malloc(cap);
+	used += (size_t)snprintf(s, cap, "timestamp, index, uuid, power.draw [W]\n");
+	for (int k = 0; k < sweeps; k++)
+		for (int n = 0; n < nodes + (late >= 0 && k >= late); n++)
+			for (int g = 0; g < (n < nodes ? 4 : 1); g++)
+				used += (size_t)snprintf(s + used, cap - used,
+				                         "2026/07/18 15:00:%02d.%03d, %d, GPU-%04d-node%d, %.2f\n",
+				                         k / 4, k % 4 * 250, g, g, n, 100.0 * (g + 1) + step * n);
+	return s;
+}
+
+static int
+read_log(const char *dir, const char *text, seen *s, wc_nvsmi_info *info, test_warnings *w,
+         wc_error *err)
+{
+	char *p = path_join(dir, "merged.csv");
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	opt.warn = test_collect_warning;
+	opt.warn_payload = w;
+	memset(s, 0, sizeof *s);
+	memset(w, 0, sizeof *w);
+	CHECK(write_text(p, text) == 0);
+	int rc = wc_nvsmi_read(p, &opt, keep, s, info, err);
+	free(p);
+	return rc;
+}
+
+static void
+two_nodes(const char *dir, double step)
+{
+	char *text = merged_log(2, 40, step, -1);
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err = { 0, "" };
+	fprintf(stderr, "two nodes of 4 GPUs, the second %.0f W above\n", step);
+	CHECK_INT(read_log(dir, text, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.n_gpus, 8);
+	CHECK_INT(s.gpus, 8);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK_INT(info.dropped_samples, 0);
+	CHECK_INT(s.n, 40);
+	CHECK_NEAR(s.sum / s.n, 2000.0 + 4 * step, 1e-9);
+	CHECK(strcmp(info.uuid[4], "GPU-0000-node1") == 0 && info.index[4] == 0);
+	free(text);
+}
+
+static void
+late_node(const char *dir)
+{
+	char *text = merged_log(2, 400, 100.0, 200);
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err = { 0, "" };
+	fprintf(stderr, "a third node's GPU 0 from sweep 200 on\n");
+	read_log(dir, text, &s, &info, &w, &err);
+	CHECK_INT(info.n_gpus, 8);
+	CHECK(strstr(w.text, "GPU 0 GPU-0000-node2 was not in the first sample") != NULL ||
+	      strstr(err.msg, "GPU 0 GPU-0000-node2 was not in the first sample") != NULL);
+	free(text);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("nvsmi_nodes");
+	two_nodes(dir, 100.0);
+	two_nodes(dir, 0.0);
+	late_node(dir);
+	free(dir);
+	return check_report("test_nvsmi_nodes");
+}
