@@ -158,8 +158,13 @@ check_args(int argc, char **argv, ft_args *a)
 	 * (models/finetune.c), checked here so that the flag is named and the
 	 * exit is a usage error (docs/cli.md). */
 	wc_error e;
-	if (wc_ft_config_check(c, &e) != WC_OK && strncmp(e.msg, "tokens_per_step:", 16) == 0)
+	int bad = wc_ft_config_check(c, &e) != WC_OK;
+	if (bad && strncmp(e.msg, "tokens_per_step:", 16) == 0)
 		return cli_usage_error(cmd, "--tokens-per-step:%s", e.msg + 16);
+	if (bad && strncmp(e.msg, "d_model:", 8) == 0) /* a shape that cannot hold the parameters */
+		return cli_usage_error(cmd, "--d-model:%s", e.msg + 8);
+	if (wc_finetune_model_check(c, &e) != WC_OK)
+		return cli_usage_error(cmd, "--%s", e.msg);
 	if (wc_ft_steps_check(a->q.steps, &e) != WC_OK)
 		return cli_usage_error(cmd, "--%s", e.msg);
 	if (a->params_path && a->profile)

@@ -88,6 +88,17 @@ check_int(const char *field, int v, int lo, int hi, const char *why, wc_error *e
 	return WC_OK;
 }
 
+/* Parameters of one layer's attention projections q, k, v, o; *q and
+ * *kv the widths of q and of k, v (d_model without heads). */
+static double
+attention_params(const wc_ft_config *c, double *q, double *kv)
+{
+	double d = c->d_model;
+	*q = c->attention_heads > 0 && c->head_dim > 0 ? (double)c->attention_heads * c->head_dim : d;
+	*kv = c->kv_heads > 0 && c->head_dim > 0 ? (double)c->kv_heads * c->head_dim : *q;
+	return d * (2.0 * *q + 2.0 * *kv);
+}
+
 /* The model's size and shape. */
 static int
 check_model(const wc_ft_config *c, wc_error *err)
@@ -102,6 +113,15 @@ check_model(const wc_ft_config *c, wc_error *err)
 	    (rc = check_int("kv_heads", c->kv_heads, 0, WC_FT_MAX_HEADS, ">= 0", err)) ||
 	    (rc = check_int("head_dim", c->head_dim, 0, WC_FT_MAX_HEADS, ">= 0", err)))
 		return rc;
+	/* Layers whose attention projections alone hold more than the model's
+	 * parameters leave the MLP a negative width (docs/finetune.md, "The
+	 * adapters"): a mistyped d_model or layers, answered as a normal step
+	 * before. */
+	double q, kv, attention = c->layers * attention_params(c, &q, &kv);
+	if (attention > c->params_b * 1e9)
+		return wc_error_set(err, WC_EINVAL, "d_model: %d layers of width %d hold %.4g B parameters in their "
+		                    "attention projections alone, more than the model's %g B: a mistyped width, layer "
+		                    "count or parameter count?", c->layers, c->d_model, attention * 1e-9, c->params_b);
 	return WC_OK;
 }
 
@@ -168,13 +188,9 @@ wc_ft_steps_check(double steps, wc_error *err)
 static double
 adapter_width(const wc_ft_config *c)
 {
-	double d = c->d_model;
-	double q = c->attention_heads > 0 && c->head_dim > 0 ? (double)c->attention_heads * c->head_dim : d;
-	double kv = c->kv_heads > 0 && c->head_dim > 0 ? (double)c->kv_heads * c->head_dim : q;
-	double attention_params = d * (2.0 * q + 2.0 * kv);
-	double d_ff = (c->params_b * 1e9 / c->layers - attention_params) / (3.0 * d);
-	if (d_ff < 0)
-		d_ff = 0;
+	double d = c->d_model, q, kv;
+	/* >= 0: check_model refuses a shape whose attention exceeds the parameters */
+	double d_ff = (c->params_b * 1e9 / c->layers - attention_params(c, &q, &kv)) / (3.0 * d);
 	return 7.0 * d + 2.0 * q + 2.0 * kv + 3.0 * d_ff;
 }
 

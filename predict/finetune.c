@@ -92,6 +92,34 @@ memory_warning(const wc_ft_config *c, wc_finetune_prediction *out)
 		        have_gb, c->gpus, out->platform);
 }
 
+/* A precision suffix on the model's name ("-FP8", "-AWQ"; the catalog's
+ * rule, docs/capacity.md "Model names") sets the weights of an inference
+ * answer; the fine-tuning law has no precision factor, so it is said to be
+ * ignored. Full fine-tuning of an int4 checkpoint is refused: its weights
+ * are packed integers without gradients, which no Trainer updates, so no
+ * such job exists to predict (docs/finetune.md, "Inputs of one job"). */
+int
+wc_finetune_model_check(const wc_ft_config *c, wc_error *err)
+{
+	wc_model_name mn;
+	wc_model_name_read(c->model_name, &mn);
+	if (mn.entry && mn.states_weights && mn.weights == WC_PREC_INT4 && c->method == WC_FT_FULL)
+		return wc_error_set(err, WC_EINVAL, "model: '%.64s' names int4 weights, which full fine-tuning cannot "
+		                    "train (packed integers have no gradients): name the bf16 model, or use qlora",
+		                    c->model_name);
+	return WC_OK;
+}
+
+static void
+precision_warning(const wc_ft_config *c, wc_finetune_prediction *out)
+{
+	wc_model_name mn;
+	wc_model_name_read(c->model_name, &mn);
+	if (mn.entry && mn.states_weights && mn.weights != WC_PREC_BF16)
+		WC_WARN(out, "model: '%.64s' names %s weights; the suffix is ignored: fine-tuning is predicted for the "
+		        "bf16 model (%s)", c->model_name, wc_precision_name(mn.weights), mn.entry->name);
+}
+
 static void
 calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc_finetune_prediction *out)
 {
@@ -131,6 +159,7 @@ calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc
 	wc_model_name_note(c->model_name, renamed, sizeof renamed); /* docs/capacity.md, "Model names" */
 	if (renamed[0])
 		WC_WARN(out, "%s", renamed);
+	precision_warning(c, out);
 }
 
 /* Each relation at the query's factor; a warning when the query lies on
@@ -272,7 +301,7 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 		return rc;
 	if (q->platform && (!q->platform[0] || strlen(q->platform) >= WC_NAME_MAX))
 		return wc_error_set(err, WC_EINVAL, "platform: expected a name of 1-%d characters", WC_NAME_MAX - 1);
-	if ((rc = wc_ft_bind(f, &q->config, &b, err)) != WC_OK)
+	if ((rc = wc_ft_bind(f, &q->config, &b, err)) != WC_OK || (rc = wc_finetune_model_check(&q->config, err)) != WC_OK)
 		return rc;
 	/* A board the catalog knows answers under the catalog's spelling
 	 * ("h100", "NVIDIA H100 80GB HBM3": the H100 the law was calibrated

@@ -68,6 +68,11 @@ typedef struct {
  *  error: it adds warnings. */
 int wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q,
                         wc_finetune_prediction *out, wc_error *err);
+/** The model's name as a fine-tuning job can take it: full fine-tuning of
+ *  an int4 checkpoint ("-AWQ", "-GPTQ") is refused (WC_EINVAL, "model:
+ *  ..."); wc_predict_finetune checks it too, the CLI first, for its usage
+ *  exit (docs/finetune.md, "Inputs of one job"). */
+int wc_finetune_model_check(const wc_ft_config *c, wc_error *err);
 
 #ifdef __cplusplus
 }

@@ -205,7 +205,7 @@ predictor_error(const wc_error *err, wc_api_error *e)
 		{ "lora_rank", "/lora_rank" }, { "micro_batch", "/micro_batch" }, { "seq_len", "/seq_len" },
 		{ "grad_accum", "/grad_accum" }, { "gpus", "/gpus" }, { "data_parallel", "/data_parallel" },
 		{ "tokens_per_step", "/tokens_per_step" }, { "steps", "/steps" }, { "platform", "/platform" },
-		{ "finetune", "" },
+		{ "model", "/model" }, { "finetune", "" },
 	};
 	const char *field = "", *rest = err->msg;
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {

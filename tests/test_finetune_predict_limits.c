@@ -279,6 +279,85 @@ few_draws(void)
 	free(dir);
 }
 
+/* The answer of the paper profile to `body` over HTTP; NULL with `e` set
+ * when refused. */
+static json_t *
+http_answer(const char *body, wc_api_error *e)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	const wc_params *sets[1] = { &paper };
+	const char *sources[1] = { "profile:paper" };
+	wc_profiles *pf = NULL;
+	wc_error err;
+	wc_params_default(&paper);
+	CHECK_INT(wc_profiles_new(1, sets, sources, &pf, &err), WC_OK);
+	json_t *item = json_loads(body, 0, NULL), *answer = NULL;
+	memset(e, 0, sizeof *e);
+	answer = pf && item ? wc_finetune_answer(item, pf, e) : NULL;
+	json_decref(item);
+	if (pf)
+		wc_profiles_release(pf);
+	wc_params_clear(&paper);
+	return answer;
+}
+
+/* A shape whose attention projections alone hold more than the model's
+ * parameters (d_model 40960 for 4096) left the MLP a negative width,
+ * clamped to 0 without a word; refused naming d_model (docs/finetune.md,
+ * "The adapters"). A precision suffix is said to be ignored; full
+ * fine-tuning of an int4 checkpoint is refused naming model ("Inputs of
+ * one job"). CLI and HTTP alike. */
+static void
+shape_and_precision(void)
+{
+	const char *typo[] = { "wattcast", "predict", "finetune", "--method", "lora", "--active-params", "8",
+	                       "--layers", "32", "--d-model", "40960", "--micro-batch", "8", "--seq-len", "1024",
+	                       "--lora-rank", "16", "--platform", "H100", NULL };
+	run_result r = run(typo, 2);
+	CHECK_CONTAINS(r.err, "--d-model: 32 layers of width 40960 hold 214.7 B parameters in their attention "
+	                      "projections alone, more than the model's 8 B");
+	run_result_free(&r);
+	typo[10] = "4096";
+	r = run(typo, 0);
+	run_result_free(&r);
+	wc_api_error e;
+	json_t *a = http_answer("{\"method\":\"qlora\",\"lora_rank\":64,\"active_params_b\":1e-300,\"layers\":100,"
+	                        "\"d_model\":1000,\"micro_batch\":8,\"seq_len\":1024}", &e);
+	CHECK(a == NULL);
+	CHECK_INT(e.status, 422);
+	CHECK(strcmp(e.field, "/d_model") == 0);
+	json_decref(a);
+
+	const char *fp8[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B-FP8",
+	                      "--micro-batch", "8", "--seq-len", "1024", "--platform", "H100", NULL };
+	r = run(fp8, 0);
+	CHECK_CONTAINS(r.out, "model: 'Qwen3-8B-FP8' names fp8 weights; the suffix is ignored: fine-tuning is "
+	                      "predicted for the bf16 model (Qwen3-8B)");
+	run_result_free(&r);
+	const char *awq[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen/Qwen3-8B-AWQ",
+	                      "--micro-batch", "8", "--seq-len", "1024", "--platform", "H100", NULL };
+	r = run(awq, 2);
+	CHECK_CONTAINS(r.err, "--model: 'Qwen/Qwen3-8B-AWQ' names int4 weights, which full fine-tuning cannot train");
+	run_result_free(&r);
+	const char *qlora[] = { "wattcast", "predict", "finetune", "--method", "qlora", "--lora-rank", "16", "--model",
+	                        "Qwen/Qwen3-8B-AWQ", "--micro-batch", "8", "--seq-len", "1024", "--platform", "H100",
+	                        NULL };
+	r = run(qlora, 0);
+	CHECK_CONTAINS(r.out, "names int4 weights; the suffix is ignored");
+	run_result_free(&r);
+	a = http_answer("{\"method\":\"full\",\"model\":\"Qwen3-8B-AWQ\",\"micro_batch\":8,\"seq_len\":1024}", &e);
+	CHECK(a == NULL);
+	CHECK_INT(e.status, 422);
+	CHECK(strcmp(e.field, "/model") == 0);
+	json_decref(a);
+	a = http_answer("{\"method\":\"full\",\"model\":\"Qwen3-8B-FP8\",\"micro_batch\":8,\"seq_len\":1024}", &e);
+	CHECK(a != NULL);
+	char *w = a ? json_dumps(json_object_get(a, "warnings"), 0) : NULL;
+	CHECK(w && strstr(w, "fp8 weights; the suffix is ignored"));
+	free(w);
+	json_decref(a);
+}
+
 int
 main(void)
 {
@@ -288,5 +367,6 @@ main(void)
 	tokens_http();
 	own_platform();
 	steps_limits();
+	shape_and_precision();
 	return check_report("test_finetune_predict_limits");
 }
