@@ -200,6 +200,15 @@ wc__ft_fit_design(const wc__ft_design *d, int p, wc_ft_linear_fit *out, wc_error
 	for (int i = 0; i < d->n; i++)
 		x[i] = d->X[2 * i + 1];
 	int rc = fit_rows(d->X, d->y, x, d->n, p, "compute law", out, err);
+	if (rc == WC_ENOCONV && p == 2)
+		/* The design's columns are G and F: runs that only scale the
+		 * GPUs of one per-GPU recipe have F a fixed multiple of G, and
+		 * no fit can split the two (docs/finetune.md, "Fitting"). */
+		rc = wc_error_set(err, WC_ENOCONV,
+		                  "compute law: the runs do not determine e0 and kappa: their G and F are "
+		                  "proportional (the same FLOPs per GPU in every run); add runs with another FLOPs "
+		                  "per GPU (micro-batch, sequence length or model), or use `wattcast calibrate "
+		                  "finetune`");
 	free(x);
 	return rc;
 }

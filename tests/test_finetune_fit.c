@@ -294,9 +294,37 @@ exact_runs_have_no_zero_width_interval(void)
 	wc_ft_table_free(t);
 }
 
+/* Runs of one per-GPU recipe on 1, 2, 4 and 8 GPUs: G and F proportional,
+ * so e0 and kappa cannot be split -- refused saying so and what to add
+ * (docs/finetune.md, "Fitting"), not only that the runs do not determine
+ * the coefficients. */
+static void
+proportional_runs(void)
+{
+	wc_ft_table *t = simulated(3, 0.0), *sub = wc_ft_table_new();
+	const int gpus[] = { 1, 2, 4, 8 };
+	for (size_t i = 0; i < 4; i++) {
+		wc_ft_run run = t->runs[0];
+		run.config.gpus = gpus[i];
+		run.energy_per_step_j = 3000.0 * gpus[i] * (1.0 + 0.01 * (double)i);
+		snprintf(run.run_id, sizeof run.run_id, "dp-%d", gpus[i]);
+		CHECK_INT(wc_ft_table_append(sub, &run, NULL), WC_OK);
+	}
+	wc_ft_fit_result r;
+	wc_error err = { 0, "" };
+	CHECK_INT(wc_fit_finetune(sub, NULL, &r, &err), WC_ENOCONV);
+	CHECK_CONTAINS(err.msg, "compute law: the runs do not determine e0 and kappa: their G and F are "
+	               "proportional (the same FLOPs per GPU in every run)");
+	CHECK_CONTAINS(err.msg, "use `wattcast calibrate finetune`");
+	CHECK(strlen(err.msg) < 256);
+	wc_ft_table_free(sub);
+	wc_ft_table_free(t);
+}
+
 int
 main(void)
 {
+	proportional_runs();
 	exact_runs_have_no_zero_width_interval();
 	repeated_configuration();
 	recovery(42);
