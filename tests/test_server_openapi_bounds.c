@@ -2,7 +2,7 @@
  * The bounds of server/openapi.json's request schemas are the ones the
  * server enforces (docs/http-api.md, "Limits"; the limits themselves live
  * in models/limits.h): for each bounded numeric field of the inference,
- * flexibility, envelope, budget and calibration requests (the architecture
+ * flexibility, envelope, budget, calibration and fine-tuning requests (the architecture
  * object's too), every probe value -- each bound the schema states,
  * a hair either side of it, zero, the smallest and largest doubles -- is
  * valid by the schema exactly when the server does not refuse it on that
@@ -45,6 +45,8 @@ static const struct {
 	  { NUMBERS, "concurrency", ARCH, NULL } },
 	{ "EnvelopeRequest", "/v1/forecast/envelope", "{" ENVELOPE "}", { "tp", "active_params_b", NULL } },
 	{ "BudgetRequest", "/v1/plan/budget", "{" ENVELOPE ",\"budget_w\":5000}", { "tp", "active_params_b", NULL } },
+	{ "FinetuneRequest", "/v1/predict/finetune", "{\"method\":\"qlora\",\"model\":\"Qwen3-0.6B\","
+	  "\"micro_batch\":2,\"seq_len\":512,\"lora_rank\":64}", { "steps", "tokens_per_step", NULL } },
 	/* parsed before the worker is looked for: 503 without one */
 	{ "CalibrateRequest", "/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\","
 	  "\"running\":32,\"mean_power_w\":575}]}", { "runs/0/tp", "runs/0/active_params_b", NULL } },
