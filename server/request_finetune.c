@@ -220,9 +220,14 @@ predictor_error(const wc_error *err, wc_api_error *e)
 	else if (field[0]) /* a message starts with the field's name as the request spells it
 	                    * (docs/http-api.md, "Errors"): the library's params_b is /active_params_b */
 		wc_api_error_set(e, 422, "invalid_value", field, "%s%s", field + 1, rest);
+	else if (strncmp(err->msg, "finetune:", 9) == 0)
+		/* The set has a law and it gives this configuration no energy
+		 * (e0 < 0 and a small step): the configuration's refusal, not a
+		 * missing law (docs/http-api.md, "Errors"). */
+		wc_api_error_set(e, 422, err->code == WC_ERANGE ? "law_gives_no_energy" : "no_finetune_law", field,
+		                 "%s", err->msg);
 	else
-		wc_api_error_set(e, 422, strncmp(err->msg, "finetune:", 9) == 0 ? "no_finetune_law" : "invalid_value",
-		                 field, "%s", err->msg);
+		wc_api_error_set(e, 422, "invalid_value", field, "%s", err->msg);
 }
 
 json_t *

@@ -248,6 +248,12 @@ fitted_law(wc_server *srv)
 	j = post_ok("/v1/predict/finetune", src_body);
 	CHECK(json_is_null(json_object_get(j, "level_source")));
 	json_decref(j);
+	/* A law with e0 < 0 gives a small step no energy: the configuration
+	 * is refused with its own code, not as a set without a law. */
+	p.finetune.e0.value = -1e6;
+	CHECK_INT(wc_server_reload(srv, &p, "negative-e0", NULL), WC_OK);
+	expect("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,\"micro_batch\":8}", 422,
+	       "law_gives_no_energy", "");
 	/* A set without a fine-tuning law. */
 	wc_finetune_params_clear(&p.finetune);
 	CHECK_INT(wc_server_reload(srv, &p, "no-finetune", NULL), WC_OK);
