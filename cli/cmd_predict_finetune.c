@@ -163,6 +163,8 @@ check_args(int argc, char **argv, ft_args *a)
 		return cli_usage_error(cmd, "--tokens-per-step:%s", e.msg + 16);
 	if (bad && strncmp(e.msg, "d_model:", 8) == 0) /* a shape that cannot hold the parameters */
 		return cli_usage_error(cmd, "--d-model:%s", e.msg + 8);
+	if (bad && strncmp(e.msg, "micro_batch:", 12) == 0)
+		return cli_usage_error(cmd, "--micro-batch:%s", e.msg + 12);
 	if (wc_finetune_model_check(c, &e) != WC_OK)
 		return cli_usage_error(cmd, "--%s", e.msg);
 	if (wc_ft_steps_check(a->q.steps, &e) != WC_OK)

@@ -161,6 +161,14 @@ wc_ft_config_check(const wc_ft_config *c, wc_error *err)
 	 * query, a runs-table row and ingest (docs/finetune.md, "Inputs of one
 	 * job"). */
 	double most = wc_ft_step_tokens(c);
+	/* Derived, T is held to the bound a given T has: 1e8 in each of
+	 * micro_batch, seq_len and grad_accum made 6.6e28 tokens, answered as
+	 * 1e41 kWh of float noise (docs/finetune.md, "Inputs of one job"). */
+	if (isnan(c->tokens_per_step) && !(most <= WC_FT_MAX_TOKENS))
+		return wc_error_set(err, WC_EINVAL, "micro_batch: micro_batch %d x seq_len %d x grad_accum %d x %d "
+		                    "data-parallel replica%s = %.4g tokens per step, over %g", c->micro_batch,
+		                    c->seq_len, c->grad_accum, wc_ft_replicas(c), wc_ft_replicas(c) == 1 ? "" : "s",
+		                    most, WC_FT_MAX_TOKENS);
 	if (!isnan(c->tokens_per_step) && c->tokens_per_step > most)
 		return wc_error_set(err, WC_EINVAL, "tokens_per_step: %g tokens are more than one step holds: "
 		                    "micro_batch %d x seq_len %d x grad_accum %d x %d data-parallel replica%s = %.0f",

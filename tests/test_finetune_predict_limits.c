@@ -52,6 +52,15 @@ tokens_cli(void)
 	CHECK_CONTAINS(r.err, "--tokens-per-step: 1e+09 tokens are more than one step holds: micro_batch 1 x "
 	                      "seq_len 2048 x grad_accum 1 x 1 data-parallel replica = 2048");
 	run_result_free(&r);
+	/* derived, the tokens per step are held to the bound a given count
+	 * has (6.6e28 was answered as 1e41 kWh) */
+	const char *derived[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
+		                  "--micro-batch", "100000000", "--seq-len", "100000000", "--grad-accum",
+		                  "100000000", NULL };
+	r = run(derived, 2);
+	CHECK_CONTAINS(r.err, "--micro-batch: micro_batch 100000000 x seq_len 100000000 x grad_accum 100000000 x 1 "
+	                      "data-parallel replica = 1e+24 tokens per step, over 1e+15");
+	run_result_free(&r);
 	const char *packed[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
 	                         "--micro-batch", "2", "--seq-len", "2048", "--grad-accum", "4", "--gpus", "8",
 	                         "--tokens-per-step", "131072", NULL };
@@ -94,6 +103,15 @@ tokens_http(void)
 	CHECK(strcmp(e.field, "/tokens_per_step") == 0);
 	CHECK_CONTAINS(e.message, "tokens_per_step: 1e+09 tokens are more than one step holds: micro_batch 1 x "
 	                          "seq_len 2048 x grad_accum 1 x 1 data-parallel replica = 2048");
+	json_decref(answer);
+	json_decref(item);
+	item = json_loads("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"micro_batch\":100000000,"
+	                  "\"seq_len\":100000000,\"grad_accum\":100000000,\"gpus\":65536}", 0, NULL);
+	answer = pf && item ? wc_finetune_answer(item, pf, &e) : NULL;
+	CHECK(answer == NULL);
+	CHECK_INT(e.status, 422);
+	CHECK(strcmp(e.field, "/micro_batch") == 0);
+	CHECK_CONTAINS(e.message, "x 65536 data-parallel replicas = 6.554e+28 tokens per step, over 1e+15");
 	json_decref(answer);
 	json_decref(item);
 	item = json_loads("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"micro_batch\":1,\"seq_len\":2048,"
