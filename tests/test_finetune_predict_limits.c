@@ -61,6 +61,12 @@ tokens_cli(void)
 	CHECK_CONTAINS(r.err, "--micro-batch: micro_batch 100000000 x seq_len 100000000 x grad_accum 100000000 x 1 "
 	                      "data-parallel replica = 1e+24 tokens per step, over 1e+15");
 	run_result_free(&r);
+	/* a sequence past the catalog model's context is warned */
+	const char *longseq[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Llama-3.1-8B",
+		                  "--micro-batch", "1", "--seq-len", "1000000", NULL };
+	r = run(longseq, 0);
+	CHECK_CONTAINS(r.out, "seq_len: 1000000 tokens exceed Llama-3.1-8B's context of 131072 tokens");
+	run_result_free(&r);
 	const char *packed[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
 	                         "--micro-batch", "2", "--seq-len", "2048", "--grad-accum", "4", "--gpus", "8",
 	                         "--tokens-per-step", "131072", NULL };
