@@ -289,6 +289,7 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 			json_object_set_new(sets, r->sets[i].set, accuracy_json(&r->sets[i]));
 		json_object_set_new(o, "sets", sets);
 		json_object_set_new(o, "skipped", json_integer(r->skipped));
+		json_object_set_new(o, "sets_not_shown", json_integer(r->sets_not_shown));
 		if (r->skip_reason[0])
 			json_object_set_new(o, "skip_reason", json_string(r->skip_reason));
 		if (frozen && frozen->pred_error.n_strata == 0 && r->overall.n_interval > 0)
@@ -307,6 +308,9 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	print_accuracy("(all runs)", &r->overall);
 	for (int i = 0; i < r->n_sets; i++)
 		print_accuracy(r->sets[i].set, &r->sets[i]);
+	if (r->sets_not_shown) /* docs/validation.md: at most WC_HELDOUT_SETS_MAX sets listed */
+		printf("%d more set(s), %d run(s), not listed (at most %d sets, in order of first appearance); they are in "
+		       "(all runs)\n", r->sets_not_shown, r->runs_not_shown, WC_HELDOUT_SETS_MAX);
 	if (r->skipped && strcmp(what, "lomo") == 0)
 		printf("%d run(s) skipped: %s\n", r->skipped, r->skip_reason);
 	else if (r->skipped)

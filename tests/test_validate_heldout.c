@@ -65,6 +65,23 @@ main(void)
 	CHECK_NEAR(rep.sets[1].median_abs_err_pct, 2.0, 1e-9);
 	CHECK_NEAR(rep.sets[1].bias_pct, 1.0, 1e-9);
 	CHECK_NEAR(rep.sets[1].share_within_5pct, 1.0, 0);
+	CHECK_INT(rep.sets_not_shown, 0);
+	{ /* beyond WC_HELDOUT_SETS_MAX sets the rest are counted, not dropped
+	   * silently: 40 sets of two runs each, 8 sets and 16 runs unlisted */
+		wc_runs_table *many = wc_runs_new();
+		wc_heldout_report big;
+		for (int k = 0; k < 80; k++) {
+			char set[16];
+			snprintf(set, sizeof set, "s%02d", k % 40);
+			add(many, &p, "A100", 8, 1, set);
+		}
+		CHECK_INT(wc_validate_heldout(&p, many, &big, NULL, &err), WC_OK);
+		CHECK_INT(big.n_sets, WC_HELDOUT_SETS_MAX);
+		CHECK_INT(big.sets_not_shown, 40 - WC_HELDOUT_SETS_MAX);
+		CHECK_INT(big.runs_not_shown, 2 * (40 - WC_HELDOUT_SETS_MAX));
+		CHECK_INT(big.overall.n, 80);
+		wc_runs_free(many);
+	}
 
 	/* --per-run: one row per predicted run, with what went into it. A run
 	 * with its own idle power uses it; a large model gets a warning (on

@@ -32,6 +32,8 @@ typedef struct {
 	int n_sets;
 	wc_accuracy sets[WC_HELDOUT_SETS_MAX];
 	int skipped;                   /* rows whose platform the law lacks */
+	int sets_not_shown, runs_not_shown; /* beyond WC_HELDOUT_SETS_MAX: in
+	                                * `overall` only (said by the caller) */
 	char skip_reason[WC_ERROR_MSG_MAX]; /* the first skipped row's, "" none */
 } wc_heldout_report;
 

@@ -34,14 +34,22 @@ summarise(const char *name, const double *err_pct, size_t n, double *scratch, wc
 	out->bias_pct = bias;
 }
 
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int
 wc__accuracy_summary(const double *e, const char (*sets)[48], size_t m, int skipped,
                      wc_heldout_report *out, wc_error *err)
 {
 	double *sub = wc_alloc_zeroed(m ? m : 1, sizeof *sub), *scratch = wc_alloc_zeroed(m ? m : 1, sizeof *scratch);
+	const char **unlisted = wc_alloc_zeroed(m ? m : 1, sizeof *unlisted);
 	memset(out, 0, sizeof *out);
 	out->skipped = skipped;
-	if (!sub || !scratch) {
+	if (!sub || !scratch || !unlisted) {
+		free(unlisted);
 		free(sub);
 		free(scratch);
 		return wc_error_set(err, WC_ENOMEM, "accuracy: out of memory");
@@ -51,14 +59,22 @@ wc__accuracy_summary(const double *e, const char (*sets)[48], size_t m, int skip
 		int seen = 0;
 		for (int s = 0; s < out->n_sets && !seen; s++)
 			seen = strcmp(out->sets[s].set, sets[i]) == 0;
-		if (seen || out->n_sets >= WC_HELDOUT_SETS_MAX)
+		if (seen)
 			continue;
+		if (out->n_sets >= WC_HELDOUT_SETS_MAX) { /* counted below, once each */
+			unlisted[out->runs_not_shown++] = sets[i];
+			continue;
+		}
 		size_t k = 0;
 		for (size_t j = i; j < m; j++)
 			if (strcmp(sets[j], sets[i]) == 0)
 				sub[k++] = e[j];
 		summarise(sets[i], sub, k, scratch, &out->sets[out->n_sets++]);
 	}
+	qsort(unlisted, (size_t)out->runs_not_shown, sizeof *unlisted, by_name);
+	for (int i = 0; i < out->runs_not_shown; i++)
+		out->sets_not_shown += i == 0 || strcmp(unlisted[i], unlisted[i - 1]) != 0;
+	free(unlisted);
 	free(sub);
 	free(scratch);
 	return WC_OK;
