@@ -63,7 +63,10 @@ main(void)
 	refused(s, "runs.csv:2:28:", "got 'infinity'");
 	free(s);
 	s = table(header, "# a comment\nr1,A100,0,Qwen3-8B,8.19,32,362\n");
-	refused(s, "runs.csv:3:9:", "column 'tp': tp must be a whole number >= 1, got '0'");
+	refused(s, "runs.csv:3:9:", "column 'tp': tp must be a whole number from 1 to 4096, got '0'");
+	free(s);
+	s = table(header, "r1,A100,99999,Qwen3-8B,8.19,32,362\n"); /* the message states the rule it broke */
+	refused(s, "runs.csv:2:9:", "from 1 to 4096, got '99999'");
 	free(s);
 	s = table(header, "r1,A100,1.5,Qwen3-8B,8.19,32,362\n");
 	refused(s, "runs.csv:2:9:", "tp must be a whole number");
