@@ -475,11 +475,28 @@ solve_within_bounds(fit_problem *pb, const double *mult, int max_iter, double *x
                     wc_error *err)
 {
 	int rc = wc__fit_solve(pb, pb->x0, mult, max_iter, 1, x, sol, err);
+	double *x_alt = wc_alloc_array((size_t)pb->n_params, sizeof *x_alt);
+	if (!x_alt)
+		return wc_error_set(err, WC_ENOMEM, "fit: out of memory");
 	for (int pass = 0; rc == WC_OK && pass < 4 * WC_MAX_LEVELS + 8; pass++) {
 		if (wc__fit_bounds_apply(pb, x) == 0 && wc__fit_bounds_hold_dependent(pb, sol->dependent, x) == 0)
 			break;
+		/* Held where the estimate left it, the rest may be stranded where
+		 * the law is flat (a logistic saturated at every run once S moved
+		 * to its bound): the refit also starts from the starting values,
+		 * and the lower residuals win -- by a clear margin, so a refit that
+		 * was right keeps its bits (docs/fitting.md, "Physical bounds"). */
+		for (int k = 0; k < pb->n_params; k++)
+			x_alt[k] = pb->held[k] ? x[k] : pb->x0[k];
+		fit_solution alt;
 		rc = wc__fit_solve(pb, x, mult, max_iter, 1, x, sol, err);
+		if (rc == WC_OK && wc__fit_solve(pb, x_alt, mult, max_iter, 1, x_alt, &alt, err) == WC_OK &&
+		    isfinite(alt.rms) && !(alt.rms >= sol->rms * (1.0 - 1e-6))) {
+			memcpy(x, x_alt, (size_t)pb->n_params * sizeof *x);
+			*sol = alt;
+		}
 	}
+	free(x_alt);
 	if (rc != WC_OK)
 		return rc;
 	return WC_OK;
