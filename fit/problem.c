@@ -580,9 +580,12 @@ wc__fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_pro
 		for (int k = 0; k < pb->n_params; k++)
 			pb->x0[k] = wc__fit_param_is_log(pb, k) ? log(opt->start[k]) : opt->start[k];
 	wc__fit_bounds_hold_size_slope(pb);
+	int why = pb->n_warnings - 1; /* the last "left out" warning: they die with the problem */
+	while (why >= 0 && !strstr(pb->warnings[why], "left out of the fit"))
+		why--;
 	if (pb->n_rows < (size_t)pb->n_params)
-		rc = wc_error_set(err, WC_EINVAL, "fit: %zu usable runs for %d parameters", pb->n_rows,
-		                  pb->n_params);
+		rc = wc_error_set(err, WC_EINVAL, "fit: %zu usable runs for %d parameters%s%s", pb->n_rows, pb->n_params,
+		                  why >= 0 ? "; " : "", why >= 0 ? pb->warnings[why] : "");
 done:
 	free(in_fit);
 	wc_params_clear(&paper);

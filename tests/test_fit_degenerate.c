@@ -64,5 +64,25 @@ main(void)
 	free(dir);
 	wc_fit_result_clear(&r);
 	wc_runs_free(t);
+
+	/* Too few usable runs: the refusal says which were left out and why,
+	 * since the fit's warnings are never printed when it refuses. */
+	wc_runs_table *few = wc_runs_new();
+	for (int i = 0; i < 4; i++) {
+		wc_run q;
+		wc_run_init(&q);
+		snprintf(q.run_id, sizeof q.run_id, i == 3 ? "below_idle" : "f%d", i);
+		snprintf(q.platform, sizeof q.platform, "A100");
+		q.active_params_b = 8.0;
+		q.running = 1 << i;
+		q.idle_power_w = 72.9;
+		q.mean_power_w = i == 3 ? 60.0 : 150.0 + 40.0 * i;
+		wc_runs_append(few, &q, NULL);
+	}
+	CHECK_INT(wc_fit_inference_law(few, &fo, &r, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "usable runs for");
+	CHECK_CONTAINS(err.msg, "left out of the fit");
+	CHECK_CONTAINS(err.msg, "below_idle");
+	wc_runs_free(few);
 	return check_report("test_fit_degenerate");
 }
