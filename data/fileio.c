@@ -106,12 +106,13 @@ wc_open_input(const char *path, wc_error *err)
 		wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+	const int known = fstat(fileno(f), &st) == 0;
+	if (known && S_ISDIR(st.st_mode)) {
 		fclose(f);
 		wc_error_set(err, WC_EIO, "%s: is a folder, not a file", path);
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+	if (known && S_ISREG(st.st_mode))
 		record_read(&st, path);
 	return f;
 }

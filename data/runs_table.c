@@ -164,11 +164,6 @@ typedef struct {
 	wc_error *err;
 } reader;
 
-/* WC_LAW_MAX_TP in words, for the one format cell_error takes */
-#define TEXT_OF(x) #x
-#define TEXT_OF_VALUE(x) TEXT_OF(x)
-#define TP_MAX_TEXT TEXT_OF_VALUE(WC_LAW_MAX_TP)
-
 static int
 cell_error(reader *rd, const wc__csv_field *f, const char *column, const char *fmt, const char *arg)
 {
@@ -288,9 +283,11 @@ parse_numeric(reader *rd, const wc__csv_field *f, column_id c, wc_run *run)
 	case COL_TP:
 		if ((rc = parse_number(rd, f, name, 1, &v)) != WC_OK)
 			return rc;
-		if (v < 1 || v != floor(v) || v > WC_LAW_MAX_TP)
-			return cell_error(rd, f, name, "tp must be a whole number from 1 to " TP_MAX_TEXT ", got '%s'",
-			                  f->text);
+		if (v < 1 || v != floor(v) || v > WC_LAW_MAX_TP) {
+			char why[192];
+			snprintf(why, sizeof why, "tp must be a whole number from 1 to %d, got '%s'", WC_LAW_MAX_TP, f->text);
+			return cell_error(rd, f, name, "%s", why);
+		}
 		run->tp = (int)v;
 		return WC_OK;
 	case COL_ACTIVE:
