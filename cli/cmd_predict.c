@@ -283,15 +283,12 @@ predict_and_print(const char *cmd, cli_predict_args *a, const wc_params *params)
 	/* A clock the board cannot run at is refused with or without token
 	 * lengths, as the server refuses it (docs/http-api.md, "Limits"). */
 	a->q.power_cap_w = a->power_cap;
-	if (wc_predict_clock_check(wc_predictor_params(pred), &a->q.config, &err) != WC_OK ||
-	    (a->power_cap > 0 && wc_predict_power_cap(pred, &a->q, a->power_cap, &a->q.config.sm_clock_mhz, &err)) ||
-	    wc_predict_board_limit(pred, &a->q, &err)) {
+	if (wc_predict_settle_clock(pred, &a->q, &err) != WC_OK) {
 		rc = config_error(cmd, &err);
 		goto done;
 	}
 	char no_cap[WC_ERROR_MSG_MAX] = "";
-	if (want_cap && (wc_predict_capacity(pred, &a->q, a->price, a->co2, &cap, &err) ||
-	                 wc_predict_capacity_sustained(pred, &a->q, &cap, &err))) {
+	if (want_cap && wc_predict_capacity_settled(pred, &a->q, a->price, a->co2, &cap, &err) != WC_OK) {
 		if (!wc_predict_capacity_absent(&err)) {
 			rc = config_error(cmd, &err);
 			goto done;

@@ -130,6 +130,18 @@ int wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_err
 int wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_capacity_prediction *out,
                                   wc_error *err);
 
+/** The clock every answer is given at, settled in one order: a locked
+ *  clock checked against the board's range (wc_predict_clock_check), a
+ *  power cap q->power_cap_w > 0 as the clock meeting it
+ *  (wc_predict_power_cap), then the board's limit (wc_predict_board_limit).
+ *  q->config.sm_clock_mhz, board_limit_w and board_free_w get the result. */
+int wc_predict_settle_clock(const wc_predictor *pr, wc_inference_query *q, wc_error *err);
+
+/** wc_predict_capacity at q's settled clock, then, for an open loop, its
+ *  capacity at full load's clock (wc_predict_capacity_sustained). */
+int wc_predict_capacity_settled(const wc_predictor *pr, wc_inference_query *q, double price_per_kwh,
+                                double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err);
+
 /** The headline's running count from q's capacity answer `cap`: the
  *  count that runs (an open loop's solved mean; fewer than asked when the
  *  KV cache is full), and for an open loop below capacity the bound its

@@ -195,11 +195,12 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
 	const wc_platform_info *info = wc_predict_board(wc_predictor_params(pr), c->platform);
 	double p0 = NAN;
 	int rc;
+	/* Checked before *clock_mhz is written: it may be q's own clock. */
+	if (c->sm_clock_mhz > 0.0)
+		return wc_error_set(err, WC_EINVAL, "power_cap_w: give either a power cap or sm_clock_mhz, not both");
 	*clock_mhz = 0.0;
 	if (!isfinite(cap_w) || cap_w <= 0.0)
 		return wc_error_set(err, WC_EINVAL, "power_cap_w: must be a finite number > 0");
-	if (c->sm_clock_mhz > 0.0)
-		return wc_error_set(err, WC_EINVAL, "power_cap_w: give either a power cap or sm_clock_mhz, not both");
 	if (!info || !(info->max_sm_clock_mhz > info->min_sm_clock_mhz))
 		return wc_error_set(err, WC_EINVAL, "power_cap_w: the catalog has no clock range for platform '%s'",
 		                    c->platform ? c->platform : "");
@@ -319,6 +320,23 @@ wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_
 	}
 	free(cap);
 	return rc;
+}
+
+int
+wc_predict_settle_clock(const wc_predictor *pr, wc_inference_query *q, wc_error *err)
+{
+	int rc = wc_predict_clock_check(wc_predictor_params(pr), &q->config, err);
+	if (rc == WC_OK && q->power_cap_w > 0.0)
+		rc = wc_predict_power_cap(pr, q, q->power_cap_w, &q->config.sm_clock_mhz, err);
+	return rc == WC_OK ? wc_predict_board_limit(pr, q, err) : rc;
+}
+
+int
+wc_predict_capacity_settled(const wc_predictor *pr, wc_inference_query *q, double price_per_kwh,
+                            double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err)
+{
+	int rc = wc_predict_capacity(pr, q, price_per_kwh, grams_co2_per_kwh, out, err);
+	return rc == WC_OK ? wc_predict_capacity_sustained(pr, q, out, err) : rc;
 }
 
 void

@@ -4,7 +4,7 @@
  * clock, which slows its service as well. Where the limit binds for the
  * workload's steady load, the envelope serves and draws at the clock
  * `predict inference` settles at for that load -- found by predict's own
- * calls (wc_predict_board_limit, wc_predict_capacity_sustained;
+ * calls (wc_predict_settle_clock, wc_predict_capacity_settled;
  * docs/capacity.md, "The board's power limit"), not a rule of its own --
  * and binds its service times and power map again at that clock.
  */
@@ -42,13 +42,9 @@ predict_clock(const wc_predictor *pr, wc_inference_query *q, wc_error *err)
 	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
-	int rc = wc_predict_clock_check(wc_predictor_params(pr), &q->config, err);
+	int rc = wc_predict_settle_clock(pr, q, err);
 	if (rc == WC_OK)
-		rc = wc_predict_board_limit(pr, q, err);
-	if (rc == WC_OK)
-		rc = wc_predict_capacity(pr, q, NAN, NAN, cap, err);
-	if (rc == WC_OK)
-		rc = wc_predict_capacity_sustained(pr, q, cap, err);
+		rc = wc_predict_capacity_settled(pr, q, NAN, NAN, cap, err);
 	free(cap);
 	return rc;
 }

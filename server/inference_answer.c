@@ -50,8 +50,7 @@ capacity_answer(wc_inference_request *r, const wc_state *st, wc_capacity_predict
 {
 	wc_error err;
 	if (r->want_capacity &&
-	    (wc_predict_capacity(st->pred, &r->q, r->price_per_kwh, r->grams_co2_per_kwh, cap, &err) != WC_OK ||
-	     wc_predict_capacity_sustained(st->pred, &r->q, cap, &err) != WC_OK)) {
+	    wc_predict_capacity_settled(st->pred, &r->q, r->price_per_kwh, r->grams_co2_per_kwh, cap, &err) != WC_OK) {
 		if (!wc_predict_capacity_absent(&err)) {
 			predictor_error(&r->q, &err, e);
 			return -1;
@@ -98,9 +97,7 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 		goto done;
 	}
 	r.q.power_cap_w = r.power_cap_w;
-	if ((r.power_cap_w > 0 &&
-	     wc_predict_power_cap(st->pred, &r.q, r.power_cap_w, &r.q.config.sm_clock_mhz, &err) != WC_OK) ||
-	    wc_predict_board_limit(st->pred, &r.q, &err) != WC_OK) {
+	if (wc_predict_settle_clock(st->pred, &r.q, &err) != WC_OK) {
 		predictor_error(&r.q, &err, e);
 		goto done;
 	}
