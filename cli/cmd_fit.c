@@ -81,6 +81,8 @@ print_summary(const wc_fit_result *r, const char *input)
 	if (wc_form_has_quadratic(p->form))
 		print_param("gamma2", &p->gamma2);
 	print_param("kappa", &p->kappa);
+	if (wc_form_has_prefill(p->form))
+		print_param("phi", &p->phi); /* written to the file; the prefill's share of the headroom */
 	/* the structure terms --law-terms asked for (written to the file) */
 	for (int k = 0; k < WC_LT_COUNT; k++)
 		if (p->law_terms & WC_LT_BIT(k))

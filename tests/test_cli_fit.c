@@ -67,6 +67,13 @@ main(void)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "  log_tp ");
 	run_result_free(&r);
+	/* so is the prefill-aware form's phi (the file has it; the table did not) */
+	const char *fitsp[] = { "wattcast", "fit", "inference", runs, "-o", p2, "--bootstrap", "0",
+	                        "--form", "saturating_prefill", NULL };
+	r = run(fitsp);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "\n  phi                                     1   assumed\n");
+	run_result_free(&r);
 	const char *fit2[] = { "wattcast", "fit", "inference", runs, "-o", p2, "--bootstrap", "60",
 	                       "--seed", "5", "--threads", "2", NULL };
 	r = run(fit2);
