@@ -85,6 +85,19 @@ int cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char
  *  asks for; on the command line the machine does (docs/envelopes.md). */
 int cli_envelope_memory_check(const char *cmd, const wc_envelope_options *o);
 
+/** Exit 2 when --poisson/--bursty RATE (`rate_text` as given, NULL for
+ *  another workload) and --rate-profile both give the rate: RATE must be
+ *  `profile` with a profile, and a number without one. */
+int cli_envelope_rate_source(const char *cmd, wc_envelope_kind kind, const char *rate_text,
+                             const char *rate_profile);
+
+/** Exit 2 naming the flags when the run would step through more grid bins
+ *  x servers, or draw more requests, than the library's bounds allow
+ *  (wc_envelope_work_check, the HTTP routes' check with their limits):
+ *  refused before any work, as the memory bound is. `bo`: a plan's. */
+int cli_envelope_work_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o,
+                            const wc_service_times *st, const wc_budget_options *bo, const wc_power_map *pm);
+
 /** What --measured replays: the run's window and its measured metrics. */
 typedef struct {
 	double horizon_s, warmup_s, sample_s;

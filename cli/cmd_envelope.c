@@ -42,6 +42,7 @@ typedef struct {
 	int horizon_given, replicas_given, tp_given;
 	int weights_given, active_given; /* --weights, --active-params */
 	int bin_given, budget_bin_given, sample_given; /* --bin, --budget-bin, --sample */
+	const char *rate_text;          /* --poisson/--bursty RATE as given ("profile": --rate-profile's) */
 	char given[OPT_UTC - OPT_PLATFORM + 1];          /* by option: given */
 } env_args;
 
@@ -100,13 +101,14 @@ parse_workload_flag(const char *cmd, int opt, env_args *a)
 			rc = cli_parse_double(cmd, "--closed", optarg, 1, 1, &a->w.concurrency);
 		break;
 	case OPT_POISSON:
-		if ((rc = set_kind(cmd, a, WC_ENVELOPE_POISSON, "--poisson")) == CLI_OK)
-			rc = cli_parse_double(cmd, "--poisson", optarg, 0, 0, &a->w.rate);
+	case OPT_BURSTY: {
+		const char *flag = opt == OPT_POISSON ? "--poisson" : "--bursty";
+		a->rate_text = optarg;
+		if ((rc = set_kind(cmd, a, opt == OPT_POISSON ? WC_ENVELOPE_POISSON : WC_ENVELOPE_BURSTY, flag)) ==
+		            CLI_OK && strcmp(optarg, "profile") != 0)
+			rc = cli_parse_double(cmd, flag, optarg, 0, 0, &a->w.rate);
 		break;
-	case OPT_BURSTY:
-		if ((rc = set_kind(cmd, a, WC_ENVELOPE_BURSTY, "--bursty")) == CLI_OK)
-			rc = cli_parse_double(cmd, "--bursty", optarg, 0, 0, &a->w.rate);
-		break;
+	}
 	case OPT_BURSTINESS: rc = cli_parse_double(cmd, "--burstiness", optarg, 0, 0, &a->w.burstiness); break;
 	case OPT_REPLAY:
 		if ((rc = set_kind(cmd, a, WC_ENVELOPE_REPLAY, "--replay")) == CLI_OK)
@@ -222,6 +224,8 @@ check_args(const char *cmd, env_args *a)
 		                       "or --measured RUN_DIR");
 	if (a->params && a->profile)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
+	if (cli_envelope_rate_source(cmd, a->w.kind, a->rate_text, a->rate_profile) != CLI_OK)
+		return CLI_USAGE;
 	if (a->budget && (a->csv || a->svg || a->measured))
 		return cli_usage_error(cmd, "--budget prints a plan: --csv, --svg and --measured do not apply");
 	/* A plan sizes the fleet on one simulated path per probe, as the plan
@@ -471,8 +475,9 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 	wc_error err;
 	double t0 = cli_now_s();
 	if (wc_envelope_budget(&a->w, &s->st, &s->pm, &a->o, &a->bo, &plan, &err) != WC_OK) {
-		static const char *const own[] = { "budget_w:", "stat:", "max_fleet: must", "budget_bin_s:",
-			                           "fleet_mode:" }; /* flags' */
+		/* flags': the plan's memory bound on max_fleet x bins is refused
+		 * before any work, as the envelope's is */
+		static const char *const own[] = { "budget_w:", "stat:", "max_fleet:", "budget_bin_s:", "fleet_mode:" };
 		for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
 			if (strncmp(err.msg, own[i], strlen(own[i])) == 0)
 				return cli_envelope_usage_from_field(cmd, a->w.kind, err.msg);
@@ -578,7 +583,9 @@ cli_cmd_envelope(int argc, char **argv)
 		rc = cli_envelope_usage_from_field(cmd, a.w.kind, err.msg);
 		goto done;
 	}
-	if ((rc = cli_envelope_memory_check(cmd, &a.o)) != CLI_OK)
+	if ((rc = cli_envelope_memory_check(cmd, &a.o)) != CLI_OK ||
+	    (rc = cli_envelope_work_check(cmd, &a.w, &a.o, a.w.kind == WC_ENVELOPE_SERIES ? NULL : &s.st,
+	                                  a.budget ? &a.bo : NULL, &s.pm)) != CLI_OK)
 		goto done;
 	wc_service_calibration_notes(&s.p, &a.c, &a.w, &s.service); /* the workload is final */
 	rc = a.budget ? run_budget(cmd, &a, &s) : run_forecast(cmd, &a, &s, &in);

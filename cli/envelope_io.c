@@ -486,24 +486,47 @@ cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, int 
 	}
 }
 
+/* A statistic to ten significant digits, or as many more as it takes to
+ * print it on its own side of the budget: 19852.217568 W rounds to a
+ * budget of 19852.21756 W at ten, and would read as fitting. */
+static const char *
+beside_budget(char buf[32], double v, double budget)
+{
+	const int side = (v > budget) - (v < budget);
+	for (int prec = 10; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		double shown = strtod(buf, NULL);
+		if ((shown > budget) - (shown < budget) == side)
+			break;
+	}
+	return buf;
+}
+
 void
 cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, wc_fleet_mode mode, double secs)
 {
-	/* %.10g: the budget as given and the statistics to the digit that
-	 * decides the comparison (4000 W is over 3999.999 W; docs/cli.md) */
+	/* the budget as given (the shortest text that reads back as it) and
+	 * the statistics to the digit that decides the comparison (4000 W is
+	 * over 3999.999 W; docs/cli.md) */
 	const char *stat = bo->stat == WC_BUDGET_MAX ? "max" : "p95";
+	char bt[32], st[32];
+	wc_num_text(bt, bo->budget_w);
 	if (plan->fleet_size == 0)
-		printf("budget plan: 0 servers: not even one keeps the aggregate %s of %g s means <= %.10g W", stat,
-		       bo->bin_s, bo->budget_w); /* no statistic at 0 servers to print */
+		printf("budget plan: 0 servers: not even one keeps the aggregate %s of %g s means <= %s W", stat,
+		       bo->bin_s, bt); /* no statistic at 0 servers to print */
 	else
-		printf("budget plan: %d server%s (%s) keep%s the aggregate %s of %g s means at %.10g W <= %.10g W",
+		printf("budget plan: %d server%s (%s) keep%s the aggregate %s of %g s means at %s W <= %s W",
 		       plan->fleet_size, plan->fleet_size == 1 ? "" : "s", wc_fleet_mode_name(mode),
-		       plan->fleet_size == 1 ? "s" : "", stat, bo->bin_s, plan->stat_w, bo->budget_w);
+		       plan->fleet_size == 1 ? "s" : "", stat, bo->bin_s, beside_budget(st, plan->stat_w, bo->budget_w),
+		       bt);
 	if (plan->fleet_size == 0 && isfinite(plan->next_stat_w))
-		printf(" (one server draws %.10g W)", plan->next_stat_w);
+		printf(" (one server draws %s W)", beside_budget(st, plan->next_stat_w, bo->budget_w));
 	else if (isfinite(plan->next_stat_w))
-		printf("; %d would draw %.10g W", plan->fleet_size + 1, plan->next_stat_w);
-	if (plan->at_bound)
+		printf("; %d would draw %s W", plan->fleet_size + 1, beside_budget(st, plan->next_stat_w, bo->budget_w));
+	if (plan->at_bound && plan->simulation_bound)
+		printf("; the search stopped at the simulation's limit, %d servers sharing one arrival process over "
+		       "this horizon (below --max-fleet %d)", plan->search_bound, bo->max_fleet);
+	else if (plan->at_bound)
 		printf("; the search bound --max-fleet %d was reached", bo->max_fleet);
 	if (isfinite(plan->stat_hi_w))
 		printf("\n95 %% predictive interval of that %s (the law's held-out error, not the Monte-Carlo spread): "

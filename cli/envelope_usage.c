@@ -40,6 +40,8 @@ const char cli_envelope_usage[] =
 	"interval). SPEC: N (fixed), lognormal:MEAN:SD, or\n"
 	"empirical:FILE (the lengths of a request log). Defaults: 600 s, 20 replicas,\n"
 	"1 s bins, metrics on 0.1 s samples, 512 input / 256 output tokens.\n"
+	"--rate-profile UNTIL:RATE,... steps the rate (the last step holds after it)\n"
+	"and replaces RATE: give it as --poisson profile or --bursty profile.\n"
 	"--fleet K sums K servers: independent (each its own arrivals) or one arrival\n"
 	"process K times the workload's, split round robin or to the least loaded.\n"
 	"--budget W plans the largest fleet (up to --max-fleet, default 1000) whose\n"
@@ -88,22 +90,59 @@ field_entry(const char *msg)
 	return -1;
 }
 
+/* The rest of a library message in the flags' words: each field it names
+ * further on (a word with an underscore, which no prose has: "lower
+ * max_fleet or budget_w") becomes its flag from the one map above. */
+static void
+fields_as_flags(const char *msg, char *out, size_t cap)
+{
+	size_t o = 0;
+	for (const char *p = msg; *p && o + 1 < cap;) {
+		size_t k = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		int i = -1;
+		for (size_t j = 0; k > 0 && memchr(p, '_', k) && j < sizeof flag_of / sizeof flag_of[0]; j++)
+			if (strlen(flag_of[j].field) == k && strncmp(p, flag_of[j].field, k) == 0)
+				i = (int)j;
+		int w = i >= 0 ? snprintf(out + o, cap - o, "%s", flag_of[i].flag)
+		               : snprintf(out + o, cap - o, "%.*s", k ? (int)k : 1, p);
+		o = w > 0 && (size_t)w < cap - o ? o + (size_t)w : cap - 1;
+		p += k ? k : 1;
+	}
+	out[o < cap ? o : cap - 1] = '\0';
+}
+
 int
 cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char *msg)
 {
+	char rest[2 * WC_ERROR_MSG_MAX];
 	size_t n = strcspn(msg, ":");
-	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0)
-		return cli_usage_error(cmd, "%s%s", kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson", msg + n);
+	if (n == strlen("rate") && strncmp(msg, "rate", n) == 0) {
+		fields_as_flags(msg + n, rest, sizeof rest);
+		return cli_usage_error(cmd, "%s%s", kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson", rest);
+	}
 	int i = field_entry(msg);
 	if (i >= 0) {
-		const char *rest = msg + strlen(flag_of[i].field);
-		size_t path = *rest == '/' ? strcspn(rest, ":") : 0; /* "/1/until_s": which entry */
-		if (path > 0 && rest[path] == ':')
-			return cli_usage_error(cmd, "%s (entry %.*s)%s", flag_of[i].flag, (int)path - 1, rest + 1,
-			                       rest + path);
+		const char *after = msg + strlen(flag_of[i].field);
+		size_t path = *after == '/' ? strcspn(after, ":") : 0; /* "/1/until_s": which entry */
+		if (path > 0 && after[path] == ':') {
+			fields_as_flags(after + path, rest, sizeof rest);
+			return cli_usage_error(cmd, "%s (entry %.*s)%s", flag_of[i].flag, (int)path - 1, after + 1, rest);
+		}
+		fields_as_flags(after, rest, sizeof rest);
 		return cli_usage_error(cmd, "%s%s", flag_of[i].flag, rest);
 	}
 	return cli_usage_error(cmd, "%s", msg);
+}
+
+int
+cli_envelope_work_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o,
+                        const wc_service_times *st, const wc_budget_options *bo, const wc_power_map *pm)
+{
+	wc_error err;
+	if (wc_envelope_work_check(w, o, st, bo, pm, WC_ENVELOPE_MAX_WORK, WC_ENVELOPE_MAX_REQUESTS, NULL, &err) !=
+	    WC_OK)
+		return cli_envelope_usage_from_field(cmd, w->kind, err.msg);
+	return CLI_OK;
 }
 
 int
@@ -135,7 +174,7 @@ cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *ms
  * workload type's field, rather than answering an envelope that looks like
  * the answer to the question asked. A flag with an `option` is refused by
  * the library's rule (wc_envelope_option_unused), the HTTP fields' too. */
-enum { NEEDS_CLOSED = 1, NEEDS_OPEN = 2, NEEDS_BURSTY = 4, NEEDS_BUDGET = 8 };
+enum { NEEDS_CLOSED = 1, NEEDS_OPEN = 2, NEEDS_BURSTY = 4, NEEDS_BUDGET = 8, NEEDS_NO_BUDGET = 16 };
 static const struct {
 	const char *flag;
 	int needs;
@@ -153,6 +192,10 @@ static const struct {
 	{ "max-fleet", NEEDS_BUDGET, NULL, "applies to --budget" },
 	{ "budget-bin", NEEDS_BUDGET, NULL, "applies to --budget" },
 	{ "fleet-mode", 0, "fleet_mode", "applies to --fleet K (K > 1) or --budget" },
+	/* a plan judges the aggregate on --budget-bin means and computes no
+	 * band or trace metrics: the plan route has no bin_s or sample_s */
+	{ "bin", NEEDS_NO_BUDGET, NULL, "does not apply to --budget (--budget-bin sets the plan's bins)" },
+	{ "sample", NEEDS_NO_BUDGET, NULL, "does not apply to --budget (a plan computes no trace metrics)" },
 };
 
 int
@@ -160,7 +203,7 @@ cli_envelope_flag_applies(const char *cmd, const char *flag, wc_envelope_kind ki
 {
 	const int has = (kind == WC_ENVELOPE_CLOSED ? NEEDS_CLOSED : 0) |
 	                (kind == WC_ENVELOPE_POISSON || kind == WC_ENVELOPE_BURSTY ? NEEDS_OPEN : 0) |
-	                (kind == WC_ENVELOPE_BURSTY ? NEEDS_BURSTY : 0) | (budget ? NEEDS_BUDGET : 0);
+	                (kind == WC_ENVELOPE_BURSTY ? NEEDS_BURSTY : 0) | (budget ? NEEDS_BUDGET : NEEDS_NO_BUDGET);
 	for (size_t i = 0; i < sizeof flag_needs / sizeof flag_needs[0]; i++) {
 		if (strcmp(flag, flag_needs[i].flag) != 0)
 			continue;
@@ -172,5 +215,21 @@ cli_envelope_flag_applies(const char *cmd, const char *flag, wc_envelope_kind ki
 		if (!flag_needs[i].option && !(has & flag_needs[i].needs))
 			return cli_usage_error(cmd, "--%s %s", flag, flag_needs[i].applies);
 	}
+	return CLI_OK;
+}
+
+int
+cli_envelope_rate_source(const char *cmd, wc_envelope_kind kind, const char *rate_text, const char *rate_profile)
+{
+	/* a profile sets the rate throughout (the last step holds after it): a
+	 * RATE beside it would be dropped unsaid, as the routes refuse a rate
+	 * beside rate_profile (docs/cli.md, "envelope") */
+	const char *flag = kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson";
+	const int by_profile = rate_text && strcmp(rate_text, "profile") == 0;
+	if (rate_profile && rate_text && !by_profile)
+		return cli_usage_error(cmd, "%s %s and --rate-profile: give one of the rate and the profile (%s profile "
+		                       "--rate-profile UNTIL:RATE,...)", flag, rate_text, flag);
+	if (by_profile && !rate_profile)
+		return cli_usage_error(cmd, "%s profile: needs --rate-profile UNTIL:RATE,...", flag);
 	return CLI_OK;
 }

@@ -177,10 +177,11 @@ closed_requests(const wc_envelope_workload *w, const wc_envelope_options *o, con
 	return n + rate * (o->warmup_s + o->horizon_s);
 }
 
-int
-wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o,
-                           const wc_service_times *st, double servers, double max_requests, int budget,
-                           wc_error *err)
+/* Requests drawn: the expected arrivals per server (a closed loop's at
+ * most) x server runs. */
+static int
+requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
+               double servers, double max_requests, int budget, const char *limit, wc_error *err)
 {
 	double per = w->kind == WC_ENVELOPE_CLOSED ? closed_requests(w, o, st)
 	                                           : wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s);
@@ -192,15 +193,48 @@ wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_opti
 	                  : w->n_profile ? "rate_profile" : "rate";
 	/* What sets the server runs differs: a plan has no replicas or fleet
 	 * of its own, its servers are what max_fleet and the budget allow
-	 * (docs/http-api.md, "Bounds"), so it names only what it takes. */
-	/* the count and the bound in full: rounded alike they read equal */
+	 * (docs/http-api.md, "Bounds"), so it names only what it takes. A
+	 * replayed log's rate is its own: the horizon and the servers remain. */
+	/* the count (whole requests) and the bound in full: rounded alike
+	 * they read equal */
 	char nt[32], bt[32];
 	return wc_error_set(err, WC_EINVAL, "%s: the simulation would draw %s requests (%.3g per server x %.3g "
-	                    "server runs over %g s), over the bound of %s; lower the %s, the horizon, %s", field,
-	                    wc_num_text(nt, n), n / servers, servers, o->warmup_s + o->horizon_s,
+	                    "server runs over %g s), over %s of %s; lower %s%s, %s", field,
+	                    wc_num_text(nt, ceil(n)), n / servers, servers, o->warmup_s + o->horizon_s, limit,
 	                    wc_num_text(bt, max_requests),
-	                    w->kind == WC_ENVELOPE_CLOSED ? "clients" : "rate",
-	                    budget ? "max_fleet or budget_w" : "the replicas or the fleet");
+	                    w->kind == WC_ENVELOPE_CLOSED ? "the clients, " : w->kind == WC_ENVELOPE_REPLAY ? ""
+	                                                                                                : "the rate, ",
+	                    "the horizon", budget ? "max_fleet or budget_w" : "the replicas or the fleet");
+}
+
+int
+wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
+                       const wc_budget_options *bo, const wc_power_map *pm, double max_work,
+                       double max_requests, const char *limit, wc_error *err)
+{
+	const int budget = bo != NULL;
+	const double servers = budget ? wc_envelope_budget_servers(bo, pm, o->fleet_mode)
+	                              : (double)o->replicas * o->fleet_size;
+	if (!limit)
+		limit = "the bound";
+	/* The grid's steps cost even where no request runs: a near-idle week
+	 * for a large fleet draws few requests but steps every server through
+	 * 12 million bins. */
+	const double bins = (o->horizon_s + o->warmup_s) / WC_ENVELOPE_GRID_S;
+	const int shared = o->fleet_mode != WC_FLEET_INDEPENDENT && (budget || o->fleet_size > 1);
+	const double work = bins * servers * (shared ? WC_ENVELOPE_SHARED_WORK_COST : 1.0);
+	if (work > max_work) {
+		char wt[32], lt[32], how[64] = ""; /* in full: rounded alike they read equal */
+		if (shared)
+			snprintf(how, sizeof how, ", x %g for a shared arrival process", WC_ENVELOPE_SHARED_WORK_COST);
+		return wc_error_set(err, WC_EINVAL, "%s: the simulation would take %s grid bins x servers (%g s on the "
+		                    "%g s grid, %.3g server runs%s), over %s of %s; shorten the horizon, or lower %s",
+		                    budget ? "max_fleet" : o->fleet_size > o->replicas ? "fleet_size" : "replicas",
+		                    wc_num_text(wt, work), o->horizon_s + o->warmup_s, WC_ENVELOPE_GRID_S, servers,
+		                    how, limit, wc_num_text(lt, max_work),
+		                    budget ? "max_fleet or budget_w" : "the replicas or the fleet");
+	}
+	return requests_check(w, o, st, servers, max_requests, budget, limit, err);
 }
 
 /* ------------------------------------------------------- power map */

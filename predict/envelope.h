@@ -57,6 +57,16 @@ extern "C" {
 /** Simulated requests one call may draw (expected arrivals x servers x
  *  replicas; the HTTP API has a tighter bound). */
 #define WC_ENVELOPE_MAX_REQUESTS 2e8
+/** Grid bins x server runs one call may step through (the HTTP API has a
+ *  tighter bound): a near-idle server costs about 0.056 s per simulated
+ *  week (12 million bins) on one core, so 1e11 is about 8 minutes of it. */
+#define WC_ENVELOPE_MAX_WORK 1e11
+/** A shared arrival process (least_loaded, round_robin) charges each grid
+ *  bin x server this many times: its servers cannot batch decode steps
+ *  past the fleet's next arrival, which may be anyone's (measured: 1 600
+ *  A100 servers at 0.4 req/s each over 600 s, 0.35 s independent, 10.5 s
+ *  round robin; 8 keeps a bound's cost near its independent one). */
+#define WC_ENVELOPE_SHARED_WORK_COST 8.0
 /** Sustained power is judged on means over this window: no mean over it
  *  exceeds the board's limit (docs/envelopes.md, "Board limit"). The
  *  trace metrics' own resolution (ramps between 1-s means), not fitted. */

@@ -196,9 +196,9 @@ budget_setup(budget_state *bs, double **table, wc_error *err)
 	bs->n_bins = (bs->out_len + bs->bin_stride - 1) / bs->bin_stride;
 	if (o->fleet_mode == WC_FLEET_INDEPENDENT &&
 	    (size_t)bs->bo->max_fleet > BUDGET_MAX_CACHE / bs->n_bins)
-		return wc_error_set(err, WC_EINVAL, "max_fleet: %d servers x %zu bins exceed the plan's memory "
-		                    "(%zu values); use wider bins or a shorter horizon",
-		                    bs->bo->max_fleet, bs->n_bins, BUDGET_MAX_CACHE);
+		return wc_error_set(err, WC_EINVAL, "max_fleet: %d servers x %zu bins of %g s exceed the plan's memory "
+		                    "(%zu values); lower max_fleet, or use a wider budget_bin_s or a shorter horizon_s",
+		                    bs->bo->max_fleet, bs->n_bins, bs->bo->bin_s, BUDGET_MAX_CACHE);
 	double *t = wc_alloc_array((size_t)o->max_running + 1, sizeof *t);
 	bs->agg = wc_alloc_array(bs->n_bins, sizeof *bs->agg);
 	bs->scratch = wc_alloc_array(bs->n_bins, sizeof *bs->scratch);
@@ -268,6 +268,8 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	out->stat_w = s_lo;
 	out->next_stat_w = hi == lo + 1 ? s_hi : NAN;
 	out->at_bound = lo == max_k;
+	out->search_bound = max_k;
+	out->simulation_bound = capped;
 	if (capped && out->at_bound)
 		WC_WARN(out, "max_fleet: servers sharing one arrival process are simulated together, at most %d over "
 		        "this horizon (%zu grid bins each): the plan stopped there, not at %d", max_k, bs->len,
@@ -319,8 +321,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		return wc_error_set(err, WC_EINVAL, "service times: needs decode_step_s and prefill_s");
 	if ((rc = wc_envelope_fleet_check(w, o, 1, err)))
 		return rc;
-	if ((rc = wc_envelope_requests_check(w, o, st, wc_envelope_budget_servers(bo, pm, o->fleet_mode),
-	                                     WC_ENVELOPE_MAX_REQUESTS, 1, err)))
+	if ((rc = wc_envelope_work_check(w, o, st, bo, pm, WC_ENVELOPE_MAX_WORK, WC_ENVELOPE_MAX_REQUESTS, NULL, err)))
 		return rc;
 	/* the KV cache's limit, as wc_envelope_run applies it */
 	char kv_note[WC_WARNING_LEN];

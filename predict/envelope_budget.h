@@ -30,7 +30,13 @@ typedef struct {
 	int fleet_size;          /* the largest K that fits (0: not even one) */
 	double stat_w;           /* the statistic at that K (NaN at 0) */
 	double next_stat_w;      /* at K + 1 (NaN when K = max_fleet) */
-	int at_bound;            /* 1: K = max_fleet still fits (the bound was the limit) */
+	int at_bound;            /* 1: K = search_bound still fits (a bound, not the budget, was the limit) */
+	/* The largest K the search could probe: max_fleet, or fewer when
+	 * servers sharing one arrival process cannot be simulated together
+	 * past that many (docs/envelopes.md, "Budget plans"); at_bound says
+	 * the search stopped there, `simulation_bound` which bound it was. */
+	int search_bound;
+	int simulation_bound;    /* 1: search_bound is the simulation's limit, below max_fleet */
 	int probes;              /* fleet sizes evaluated */
 	int servers_simulated;
 	/* stat_w's predictive 95 % interval: the law's held-out error of mean
@@ -52,16 +58,22 @@ typedef struct {
  *  most log2 K bisection probes). */
 double wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode);
 
-/** Refuse a simulation of `servers` server runs of `w` over the options'
- *  warm-up and horizon whose expected requests exceed `max_requests`
- *  (WC_EINVAL naming the workload field that sets the count). A closed
- *  loop counts the requests its clients can have served at most, from
- *  `st`'s shortest request (its clients alone when `st` is NULL). The
- *  message's remedy names what a budget plan (`budget` 1: max_fleet,
- *  budget_w) or an envelope (replicas, fleet) takes. */
-int wc_envelope_requests_check(const wc_envelope_workload *w, const wc_envelope_options *o,
-                               const wc_service_times *st, double servers, double max_requests, int budget,
-                               wc_error *err);
+/** Refuse work beyond the bounds before any of it (docs/envelopes.md,
+ *  "Limits and choices"): the server runs -- replicas x fleet size for an
+ *  envelope (`bo` NULL), wc_envelope_budget_servers for a plan -- x the
+ *  grid bins of the warm-up and horizon (x WC_ENVELOPE_SHARED_WORK_COST for
+ *  a shared arrival process) over `max_work`, or x the expected requests
+ *  per server over `max_requests` (a closed loop counts what its clients
+ *  can have served at most, from `st`'s shortest request; its clients
+ *  alone when `st` is NULL). WC_EINVAL names the field that sets the count
+ *  first, `limit` the bound ("the bound" when NULL), and the fields to
+ *  lower: a plan's max_fleet and budget_w, an envelope's replicas and
+ *  fleet. The library's own runs check against WC_ENVELOPE_MAX_WORK and
+ *  WC_ENVELOPE_MAX_REQUESTS; the HTTP API and the CLI call it first with
+ *  theirs to refuse the request. */
+int wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options *o,
+                           const wc_service_times *st, const wc_budget_options *bo, const wc_power_map *pm,
+                           double max_work, double max_requests, const char *limit, wc_error *err);
 
 /** The largest fleet size K <= max_fleet whose aggregate power statistic
  *  (p95 or max over the horizon's bins) stays at or below the budget,

@@ -333,10 +333,13 @@ workload(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 
 static const char *const common_keys[] = {
 	"platform", "tp", "model", "active_params_b", "weights", "kv_cache", "sm_clock_mhz", "idle_power_w",
-	"workload", "max_running", "horizon_s", "warmup_s", "seed", "sample_s", "response", "profile", "service",
-	"engine", NULL,
+	"workload", "max_running", "horizon_s", "warmup_s", "seed", "response", "profile", "service", "engine", NULL,
 };
-static const char *const envelope_keys[] = { "replicas", "bin_s", "fleet", "include_bins", NULL };
+/* A plan judges the aggregate on budget_bin_s means and computes no band
+ * or trace metrics: bin_s and sample_s are an envelope's alone, unknown to
+ * the plan rather than dropped unsaid (the CLI refuses --bin and --sample
+ * with --budget alike). */
+static const char *const envelope_keys[] = { "replicas", "bin_s", "sample_s", "fleet", "include_bins", NULL };
 static const char *const budget_keys[] = { "budget_w", "stat", "max_fleet", "fleet_mode", "budget_bin_s", NULL };
 
 /* A default bin (1 s) longer than a short horizon the client may ask for

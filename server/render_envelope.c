@@ -270,11 +270,15 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	                    "horizon_s", o->horizon_s, "warmup_s", o->warmup_s, "seed", (json_int_t)o->seed,
 	                    "budget_bin_s", bo->bin_s, "max_running", o->max_running));
 	sources_json(c, root);
-	json_object_set_new(root, "plan", json_pack("{s:f,s:s,s:s,s:i,s:i,s:o,s:o,s:b,s:i,s:i,s:f}",
+	/* which bound stopped the search, when one did: max_fleet, or the
+	 * simulation's limit for a shared arrival process below it */
+	const char *stopped = !plan->at_bound ? "budget" : plan->simulation_bound ? "simulation_limit" : "max_fleet";
+	json_object_set_new(root, "plan", json_pack("{s:f,s:s,s:s,s:i,s:i,s:o,s:o,s:b,s:s,s:i,s:i,s:i,s:f}",
 	                    "budget_w", bo->budget_w, "stat", bo->stat == WC_BUDGET_MAX ? "max" : "p95",
 	                    "fleet_mode", wc_fleet_mode_name(o->fleet_mode), "max_fleet", bo->max_fleet,
 	                    "fleet_size", plan->fleet_size, "stat_w", num(plan->stat_w),
 	                    "next_stat_w", num(plan->next_stat_w), "at_bound", plan->at_bound,
+	                    "stopped_by", stopped, "search_bound", plan->search_bound,
 	                    "probes", plan->probes, "servers_simulated", plan->servers_simulated,
 	                    "seconds", seconds));
 	json_t *iv = json_null();

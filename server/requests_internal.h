@@ -83,12 +83,6 @@ void wc_answer_batch_of(const wc_profiles *pf, const char *text, size_t len, wc_
 #define WC_HTTP_MAX_FLEET 10000
 #define WC_HTTP_MAX_PLAN_FLEET 100000
 #define WC_HTTP_MAX_WORK 2e7
-/** A shared arrival process (least_loaded, round_robin) charges each grid
- *  bin x server this many times: its servers cannot batch decode steps
- *  past the fleet's next arrival, which may be anyone's (measured: 1 600
- *  A100 servers at 0.4 req/s each over 600 s, 0.35 s independent, 10.5 s
- *  round robin; 8 keeps a bound's cost near 1.5 s). */
-#define WC_HTTP_SHARED_WORK_COST 8.0
 /** Requests one envelope or plan may simulate (expected arrivals per
  *  server x server runs); beyond, 413 naming the workload's rate. */
 #define WC_HTTP_MAX_REQUESTS 5e6

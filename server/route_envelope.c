@@ -19,43 +19,27 @@
 #include <string.h>
 #include <time.h>
 
-/* The simulated work, counted two ways: requests drawn (the expected
- * arrivals per server x server runs) and grid bins x server runs; beyond
- * either of the server's limits the request is 413, naming the field that
- * sets it. `servers` is replicas x fleet size for an envelope, and for a
- * plan what it can really simulate (wc_envelope_budget_servers). */
+/* The simulated work, counted two ways (wc_envelope_work_check, the
+ * CLI's bound too, with this server's tighter limits): grid bins x server
+ * runs and requests drawn; beyond either the request is 413, naming the
+ * field that sets it: the workload's rate, else what sets the servers. */
 static int
-work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget, double servers,
+work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget, const wc_power_map *pm,
            wc_api_error *e)
 {
 	wc_error err;
-	double bins = (r->o.horizon_s + r->o.warmup_s) / WC_ENVELOPE_GRID_S;
-	int shared = r->o.fleet_mode != WC_FLEET_INDEPENDENT && (budget || r->o.fleet_size > 1);
-	double cost = shared ? WC_HTTP_SHARED_WORK_COST : 1.0;
-	if (bins * servers * cost > WC_HTTP_MAX_WORK) {
-		const char *field = budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas ? "/fleet/size" : "/replicas";
-		char wt[32], lt[32]; /* in full: rounded alike they read equal */
-		wc_api_error_set(e, 413, "simulation_too_large", field,
-		                 "%s: the simulation would take %s grid bins x servers (horizon_s %g s, %.3g server "
-		                 "runs%s), over this server's limit of %s; shorten the horizon or lower %s", field + 1,
-		                 wc_num_text(wt, bins * servers * cost), r->o.horizon_s, servers,
-		                 shared ? ", x 8 for a shared arrival process" : "", wc_num_text(lt, WC_HTTP_MAX_WORK),
-		                 budget ? "max_fleet or budget_w" : field + 1);
-		return -1;
-	}
-	if (wc_envelope_requests_check(&r->w, &r->o, st, servers, WC_HTTP_MAX_REQUESTS, budget, &err) != WC_OK) {
-		char field[sizeof e->field];
-		size_t n = strcspn(err.msg, ":");
-		if (r->w.kind == WC_ENVELOPE_REPLAY || r->w.kind == WC_ENVELOPE_CLOSED)
-			snprintf(field, sizeof field, "%s", budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas
-			                                           ? "/fleet/size" : "/replicas");
-		else
-			snprintf(field, sizeof field, "/workload/%.*s", (int)n, err.msg);
-		wc_api_error_set(e, 413, "simulation_too_large", field, "%s: %s (this server's limit)", field + 1,
-		                 err.msg + (n < strlen(err.msg) ? n + 2 : n));
-		return -1;
-	}
-	return 0;
+	if (wc_envelope_work_check(&r->w, &r->o, st, budget ? &r->bo : NULL, pm, WC_HTTP_MAX_WORK,
+	                           WC_HTTP_MAX_REQUESTS, "this server's limit", &err) == WC_OK)
+		return 0;
+	char field[sizeof e->field];
+	size_t n = strcspn(err.msg, ":");
+	if ((n == 4 && strncmp(err.msg, "rate", 4) == 0) || (n == 12 && strncmp(err.msg, "rate_profile", 12) == 0))
+		snprintf(field, sizeof field, "/workload/%.*s", (int)n, err.msg);
+	else
+		snprintf(field, sizeof field, "%s", budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas ? "/fleet/size"
+		                                                                                      : "/replicas");
+	wc_api_error_set(e, 413, "simulation_too_large", field, "%s%s", field + 1, err.msg + n);
+	return -1;
 }
 
 /* The per-bin values the answer would carry (docs/http-api.md, "Limits"):
@@ -91,9 +75,7 @@ int
 wc_envelope_request_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
                           const wc_power_map *pm, wc_api_error *e)
 {
-	double servers = budget ? wc_envelope_budget_servers(&r->bo, pm, r->o.fleet_mode)
-	                        : (double)r->o.replicas * r->o.fleet_size;
-	return work_bound(r, st, budget, servers, e) < 0 || (!budget && bins_bound(r, e) < 0) ? -1 : 0;
+	return work_bound(r, st, budget, pm, e) < 0 || (!budget && bins_bound(r, e) < 0) ? -1 : 0;
 }
 
 typedef struct {

@@ -202,6 +202,125 @@ test_engine(void)
 	}
 }
 
+/* `wattcast envelope --platform A100 --model Qwen3-8B --quiet` with the
+ * arguments after it (NULL-terminated, at most 16). */
+static void
+run_a100(run_result *r, const char *const *args)
+{
+	const char *argv[24] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--quiet" };
+	int n = 7;
+	while (*args && n < 23)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	CHECK_INT(run_wattcast(argv, NULL, r), 0);
+}
+
+/* Work beyond the bounds is refused before any of it as bad input, exit 2
+ * naming the flags, not the library's fields (it exited 1 naming rate,
+ * max_fleet, budget_w); the grid's bins x servers are bounded as over HTTP
+ * (a near-idle week for a million servers was accepted: hours of CPU);
+ * the plan's memory bound names the flags too (docs/envelopes.md, "Limits
+ * and choices"). */
+static void
+test_work_bounds(void)
+{
+	static const struct {
+		const char *args[12], *want, *not_said;
+	} cases[] = {
+		{ { "--poisson", "4", "--horizon", "600", "--budget", "1e12", "--max-fleet", "1000000", NULL },
+		  "--poisson: the simulation would draw 2400000000 requests", "budget_w" },
+		{ { "--poisson", "4", "--horizon", "600", "--budget", "1e12", "--max-fleet", "1000000", NULL },
+		  "lower the rate, the horizon, --max-fleet or --budget", "max_fleet" },
+		{ { "--closed", "65536", "--max-running", "65536", "--horizon", "604800", "--input-tokens", "1",
+		    "--output-tokens", "1", NULL }, "--closed: the simulation would draw", ".19 requests" },
+		{ { "--poisson", "0.0003", "--horizon", "604800", "--replicas", "1", "--fleet", "1000000", NULL },
+		  "--fleet: the simulation would take 12096000000000 grid bins x servers", "fleet_size" },
+		{ { "--poisson", "0.1", "--horizon", "604800", "--budget", "1e6", NULL },
+		  "--max-fleet: 1000 servers x 604800 bins of 1 s exceed the plan's memory", "max_fleet" },
+		{ { "--poisson", "0.1", "--horizon", "604800", "--budget", "1e6", NULL },
+		  "lower --max-fleet, or use a wider --budget-bin or a shorter --horizon", "budget_bin_s" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		run_result r;
+		run_a100(&r, cases[i].args);
+		CHECK_INT(r.status, 2);
+		CHECK_CONTAINS(r.err, cases[i].want);
+		CHECK(r.err && !strstr(r.err, cases[i].not_said));
+		run_result_free(&r);
+	}
+}
+
+/* A rate and a profile both setting the rate: refused naming both (the
+ * rate was dropped unsaid, as the routes refuse rate beside rate_profile);
+ * `--poisson profile` takes the profile's. With --budget, --bin and
+ * --sample are refused (they were ignored; the plan route has neither). */
+static void
+test_rate_profile_and_plan_flags(void)
+{
+	static const struct {
+		const char *args[12], *want;
+		int status;
+	} cases[] = {
+		{ { "--poisson", "1", "--rate-profile", "30:8", "--horizon", "60", "--replicas", "1", NULL },
+		  "--poisson 1 and --rate-profile: give one of the rate and the profile", 2 },
+		{ { "--bursty", "1", "--rate-profile", "30:8", "--horizon", "60", "--replicas", "1", NULL },
+		  "--bursty 1 and --rate-profile", 2 },
+		{ { "--poisson", "profile", "--horizon", "60", "--replicas", "1", NULL },
+		  "--poisson profile: needs --rate-profile", 2 },
+		{ { "--poisson", "profile", "--rate-profile", "30:8", "--horizon", "60", "--replicas", "1", NULL },
+		  "mean_w", 0 },
+		{ { "--poisson", "4", "--horizon", "60", "--budget", "3000", "--bin", "5", NULL },
+		  "--bin does not apply to --budget (--budget-bin sets the plan's bins)", 2 },
+		{ { "--poisson", "4", "--horizon", "60", "--budget", "3000", "--sample", "5", NULL },
+		  "--sample does not apply to --budget", 2 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		run_result r;
+		run_a100(&r, cases[i].args);
+		CHECK_INT(r.status, cases[i].status);
+		CHECK_CONTAINS(cases[i].status ? r.err : r.out, cases[i].want);
+		run_result_free(&r);
+	}
+}
+
+/* The budget as given (it printed 19852.217561 as 19852.21756), and the
+ * refused next server with the digits that put it over the budget (it
+ * printed "59 would draw 19852.21756 W", the budget itself); a shared
+ * arrival process stopped by the simulation's limit says that limit, not
+ * --max-fleet (it said "the search bound --max-fleet 5 was reached"). */
+static void
+test_plan_text(void)
+{
+	run_result r;
+	const char *digits[] = { "--poisson", "3", "--horizon", "120", "--max-fleet", "200", "--budget", "19852.217561",
+		                 NULL };
+	run_a100(&r, digits);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "<= 19852.217561 W; 59 would draw 19852.21756");
+	CHECK(r.out && !strstr(r.out, "draw 19852.21756 W"));
+	run_result_free(&r);
+	/* 2 days of 50 ms steps: 2^24 bins hold 4 servers' grids */
+	const char *capped[] = { "--poisson", "0.001", "--horizon", "172800", "--max-fleet", "5", "--budget", "1e6",
+		                 "--fleet-mode", "round_robin", "--threads", "2", NULL };
+	run_a100(&r, capped);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "budget plan: 4 servers (round_robin)");
+	CHECK_CONTAINS(r.out, "the search stopped at the simulation's limit, 4 servers sharing one arrival process "
+	                      "over this horizon (below --max-fleet 5)");
+	CHECK(r.out && !strstr(r.out, "the search bound --max-fleet 5 was reached"));
+	run_result_free(&r);
+	run_a100(&r, (const char *const[]){ "--poisson", "0.001", "--horizon", "172800", "--max-fleet", "5", "--budget",
+		                           "1e6", "--fleet-mode", "round_robin", "--threads", "2", "--json", NULL });
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *plan = json_object_get(j, "plan");
+	CHECK(json_is_true(json_object_get(plan, "at_bound")));
+	CHECK(json_string_value(json_object_get(plan, "stopped_by")) &&
+	      strcmp(json_string_value(json_object_get(plan, "stopped_by")), "simulation_limit") == 0);
+	CHECK_INT((int)json_integer_value(json_object_get(plan, "search_bound")), 4);
+	json_decref(j);
+	run_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -209,6 +328,9 @@ main(void)
 	test_one_replica();
 	test_engine();
 	test_flags_apply_and_budget_digits(dir);
+	test_work_bounds();
+	test_rate_profile_and_plan_flags();
+	test_plan_text();
 	free(dir);
 	return check_report("test_cli_envelope_flags");
 }

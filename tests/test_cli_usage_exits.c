@@ -98,7 +98,7 @@ main(void)
 	test_usage_error(pe, "wattcast profile: unknown set 'nope' (available: default, measured, paper, paper-prefill)");
 	/* an entry of a list option is named as an entry of the flag, not
 	 * as the API's path ("--rate-profile/1/until_s") */
-	const char *rp[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+	const char *rp[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "profile",
 		             "--rate-profile", "100:2,50:3", "--horizon", "200", NULL };
 	test_usage_error(rp, "wattcast envelope: --rate-profile (entry 1/until_s): must be > 0 and increasing");
 

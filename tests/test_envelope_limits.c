@@ -171,6 +171,9 @@ test_fleet_limit_per_server(void)
 	CHECK_INT(wc_envelope_budget(&w, &st, &pm, &o, &bo, &plan, &err), WC_OK);
 	CHECK_INT(plan.fleet_size, most);
 	CHECK(plan.at_bound);
+	/* ... and which bound that was: the simulation's, below max_fleet */
+	CHECK_INT(plan.search_bound, most);
+	CHECK_INT(plan.simulation_bound, 1);
 	int said = 0;
 	for (int i = 0; i < plan.n_warnings; i++)
 		said |= strstr(plan.warnings[i], "max_fleet: servers sharing one arrival process") != NULL;

@@ -84,6 +84,10 @@ test_bad_inputs(void)
 	             413, "simulation_too_large", "/max_fleet");
 	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,\"replicas\":3}", 422,
 	             "unknown_field", "/replicas");
+	/* a plan computes no trace metrics: sample_s is unknown to it as bin_s
+	 * is (it was taken and dropped unsaid; the CLI refuses --sample alike) */
+	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":3000,\"sample_s\":5}", 422,
+	             "unknown_field", "/sample_s");
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"seed\":1.5}", 422,
 	             "invalid_value", "/seed");
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"seed\":\"9\"}", 422,
@@ -183,6 +187,10 @@ test_budget_defaults(void)
 	CHECK_INT(json_integer_value(json_object_get(p, "max_fleet")), 1000);
 	CHECK(json_integer_value(json_object_get(p, "fleet_size")) > 10);
 	CHECK(json_integer_value(json_object_get(p, "servers_simulated")) < 1000);
+	/* the budget, not a bound, stopped the search, and the plan says so */
+	CHECK(json_string_value(json_object_get(p, "stopped_by")) &&
+	      strcmp(json_string_value(json_object_get(p, "stopped_by")), "budget") == 0);
+	CHECK_INT(json_integer_value(json_object_get(p, "search_bound")), 1000);
 	/* the stack the laws were calibrated on, as every answer names it */
 	CHECK_CONTAINS(json_string_value(json_object_get(json_object_get(r.json, "config"), "engine")), "vllm");
 	http_reply_free(&r);

@@ -103,6 +103,8 @@ const PATH_LABELS = {
   'plan.stat': ['Plan: statistic budgeted', ''],
   'plan.fleet_size': ['Plan: fleet size', 'servers'],
   'plan.max_fleet': ['Plan: largest fleet considered', 'servers'],
+  'plan.search_bound': ['Plan: largest fleet the search could probe', 'servers'],
+  'plan.stopped_by': ['Plan: what stopped the search', ''],
   'plan.stat_w': ['Plan: the statistic at the fleet size', 'W'],
   'plan.next_stat_w': ['Plan: the statistic with one server more', 'W'],
   'plan.stat_interval_95.lo': ['Plan: the statistic’s 95 % predictive interval, low end', 'W'],
