@@ -45,6 +45,15 @@ const char *wc_api_num_text(char buf[32], double v);
  *  so that the CLI and every route say the same. Returns -1. */
 int wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/** The number obj[name] in [lo, hi] (lo exclusive when `open`; a whole
+ *  number when `whole`: 2.0 is 2), its field `at`/`name`: not a number,
+ *  or a fraction where a whole number is asked, is 422 `wrong_type`
+ *  naming what came (wc_api_wrong_type); out of range 422
+ *  `invalid_value` with the value as sent (wc_api_invalid). Every
+ *  bounded number of a request is checked so (docs/http-api.md,
+ *  "Errors"). 1 = absent, 0 = `*out` set, -1 = refused. */
+int wc_api_bounded(const json_t *obj, const char *at, const char *name, int whole, double lo, int open, double hi,
+                   double *out, wc_api_error *e);
 /** 404 `unknown_model` at /model: `name` is no catalog model. Every route
  *  that takes a model refuses it in these words, with the catalog entry it
  *  is likely a typo of (wc_model_suggest, as the CLI's refusal;

@@ -22,42 +22,18 @@ fail(wc_api_error *e, int status, const char *code, const char *field, const cha
 	return -1;
 }
 
-/* A number in [lo, hi] (lo exclusive when `open`; a whole number when
- * `whole`). 1 = absent. */
-static int
-bounded(const json_t *obj, const char *at, const char *name, int whole, double lo, int open, double hi,
-        double *out, wc_api_error *e)
-{
-	char field[sizeof e->field];
-	const json_t *v = json_object_get(obj, name);
-	if (!v)
-		return 1;
-	snprintf(field, sizeof field, "%s/%s", at, name);
-	if (!json_is_number(v) || (whole && json_number_value(v) != floor(json_number_value(v))))
-		return wc_api_wrong_type(e, field, whole ? "an integer" : "a number", v);
-	double x = json_number_value(v);
-	if (!(open ? x > lo : x >= lo) || !(x <= hi)) {
-		/* the value as sent, so that it never reads as the bound */
-		if (whole)
-			return wc_api_invalid(e, field, x, "must be between %g and %g", lo, hi);
-		return wc_api_invalid(e, field, x, "must be %s %g and <= %g", open ? ">" : ">=", lo, hi);
-	}
-	*out = x;
-	return 0;
-}
-
 static int
 number(const json_t *obj, const char *at, const char *name, double lo, int open, double hi, double *out,
        wc_api_error *e)
 {
-	return bounded(obj, at, name, 0, lo, open, hi, out, e);
+	return wc_api_bounded(obj, at, name, 0, lo, open, hi, out, e);
 }
 
 static int
 integer(const json_t *obj, const char *at, const char *name, double lo, double hi, double *out,
         wc_api_error *e)
 {
-	return bounded(obj, at, name, 1, lo, 0, hi, out, e);
+	return wc_api_bounded(obj, at, name, 1, lo, 0, hi, out, e);
 }
 
 /* An array of 1..max numbers in [lo, hi] (null entries: NaN when

@@ -269,6 +269,34 @@ wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ..
 }
 
 int
+wc_api_bounded(const json_t *obj, const char *at, const char *name, int whole, double lo, int open, double hi,
+               double *out, wc_api_error *e)
+{
+	char field[sizeof e->field];
+	const json_t *v = json_object_get(obj, name);
+	if (!v)
+		return 1;
+	snprintf(field, sizeof field, "%s/%s", at, name);
+	if (!json_is_number(v))
+		return wc_api_wrong_type(e, field, whole ? "an integer" : "a number", v);
+	double x = json_number_value(v);
+	if (whole && x != floor(x)) { /* the value, as tp's: "got number" would not say which */
+		char got[32];
+		wc_api_error_set(e, 422, "wrong_type", field, "%s: expected an integer, got %s", field + 1,
+		                 wc_api_num_text(got, x));
+		return -1;
+	}
+	if (!(open ? x > lo : x >= lo) || !(x <= hi)) {
+		/* the value as sent, so that it never reads as the bound */
+		if (whole)
+			return wc_api_invalid(e, field, x, "must be between %g and %g", lo, hi);
+		return wc_api_invalid(e, field, x, "must be %s %g and <= %g", open ? ">" : ">=", lo, hi);
+	}
+	*out = x;
+	return 0;
+}
+
+int
 wc_api_unknown_model(wc_api_error *e, const char *name, const char *instead)
 {
 	const wc_model_info *typo = wc_model_suggest(name);

@@ -18,24 +18,25 @@ static int
 sweep_fields(json_t *item, int *by_cap, int *steps, wc_api_error *e)
 {
 	const json_t *v = json_object_get(item, "sweep");
+	const char *want = "\"clock\" or \"power_cap\"";
+	double n = WC_FLEX_DEFAULT_STEPS;
 	*by_cap = 0;
-	*steps = WC_FLEX_DEFAULT_STEPS;
+	/* refused as every other field is: a wrong JSON type as `wrong_type`,
+	 * a value out of range with the value sent (docs/http-api.md, "Errors") */
+	if (v && !json_is_string(v))
+		return wc_api_wrong_type(e, "/sweep", want, v);
 	if (v) {
-		if (!json_is_string(v) || (strcmp(json_string_value(v), "clock") != 0 &&
-		                           strcmp(json_string_value(v), "power_cap") != 0)) {
-			wc_api_error_set(e, 422, "invalid_value", "/sweep", "sweep: expected \"clock\" or \"power_cap\"");
+		const char *got = json_string_value(v);
+		if (strcmp(got, "clock") != 0 && strcmp(got, "power_cap") != 0) {
+			wc_api_error_set(e, 422, "invalid_value", "/sweep", "sweep: expected %s, got \"%.*s\"", want,
+			                 (int)wc_utf8_prefix(got, 40), got);
 			return -1;
 		}
-		*by_cap = strcmp(json_string_value(v), "power_cap") == 0;
+		*by_cap = strcmp(got, "power_cap") == 0;
 	}
-	v = json_object_get(item, "steps");
-	if (v && (!json_is_integer(v) || json_integer_value(v) < 2 || json_integer_value(v) > WC_FLEX_MAX_STEPS)) {
-		wc_api_error_set(e, 422, "invalid_value", "/steps", "steps: must be a whole number between 2 and %d",
-		                 WC_FLEX_MAX_STEPS);
+	if (wc_api_bounded(item, "", "steps", 1, 2, 0, WC_FLEX_MAX_STEPS, &n, e) < 0)
 		return -1;
-	}
-	if (v)
-		*steps = (int)json_integer_value(v);
+	*steps = (int)n;
 	json_object_del(item, "sweep");
 	json_object_del(item, "steps");
 	return 0;

@@ -128,6 +128,28 @@ sweep(void)
 	json_decref(a);
 	expect_422("/v1/predict/flexibility", "{" BODY ",\"steps\":1}", "/steps", "between 2 and");
 	expect_422("/v1/predict/flexibility", "{" BODY ",\"sweep\":\"fan\"}", "/sweep", "clock");
+	/* a wrong JSON type is `wrong_type` naming what came, as for every
+	 * other field; a value out of range echoes the value (it was
+	 * `invalid_value` for both, without it) */
+	static const char *const typed[][4] = {
+		{ "\"steps\":\"4\"", "/steps", "wrong_type", "steps: expected an integer, got string" },
+		{ "\"steps\":true", "/steps", "wrong_type", "steps: expected an integer, got boolean" },
+		{ "\"steps\":2.5", "/steps", "wrong_type", "steps: expected an integer, got 2.5" },
+		{ "\"steps\":1e300", "/steps", "invalid_value", "steps: must be between 2 and 64, got 1e+300" },
+		{ "\"sweep\":5", "/sweep", "wrong_type", "sweep: expected \"clock\" or \"power_cap\", got integer" },
+		{ "\"sweep\":null", "/sweep", "wrong_type", "got null" },
+		{ "\"sweep\":\"fan\"", "/sweep", "invalid_value", "got \"fan\"" },
+	};
+	for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
+		char body[512];
+		snprintf(body, sizeof body, "{" BODY ",%s}", typed[i][0]);
+		json_t *o = post("/v1/predict/flexibility", body, 422);
+		const json_t *e = json_object_get(o, "error");
+		CHECK(strcmp(json_string_value(json_object_get(e, "code")) ? json_string_value(json_object_get(e, "code")) : "", typed[i][2]) == 0);
+		CHECK(strcmp(json_string_value(json_object_get(e, "field")) ? json_string_value(json_object_get(e, "field")) : "", typed[i][1]) == 0);
+		CHECK_CONTAINS(json_string_value(json_object_get(e, "message")), typed[i][3]);
+		json_decref(o);
+	}
 	expect_422("/v1/predict/flexibility", "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-14B\",\"concurrency\":8}",
 	           "/output_tokens", "required");
 	expect_422("/v1/predict/flexibility", "{" BODY ",\"sm_clock_mhz\":1500}", "/sm_clock_mhz", "the sweep sets");
