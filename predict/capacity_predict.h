@@ -91,6 +91,34 @@ const wc_platform_info *wc_predict_board(const wc_params *p, const char *platfor
  *  not know passes. */
 int wc_predict_clock_check(const wc_params *p, const wc_config *c, wc_error *err);
 
+/** Cells of the scan over a board's clock range (docs/capacity.md, "Clocks
+ *  and power caps"): P(f) need not fall with f (an open loop's running
+ *  count grows as the service slows), so the solver looks at every cell
+ *  rather than assuming one crossing; 48 puts a grid point every 25-35 MHz
+ *  on the catalog's boards. */
+#define WC_CLOCK_GRID 48
+/** The settle in the first cell that meets: bisected to this width, MHz,
+ *  then Brent's method to this share of the clock (clock.c). */
+#define WC_CLOCK_BISECT_MHZ 0.01
+#define WC_CLOCK_BRENT_REL 1e-13
+/** Answers those two take at most, each one the power at one clock: the
+ *  widest cell of the catalog (L40S, 2310 MHz / 48) halves to 0.01 MHz in
+ *  13 steps; Brent is counted as if it halved from there to 1e-13 of the
+ *  lowest clock, 29 steps (it took at most 14 over the catalog's boards;
+ *  tests/test_power_settle.c holds the catalog to both). */
+#define WC_CLOCK_BISECT_EVALS 13
+#define WC_CLOCK_BRENT_EVALS 29
+/** Answers (capacity answers with token lengths, headline power answers
+ *  without; each at one clock, no draws) one power cap's clock costs at
+ *  most (clock.c): the idle power, the free power, the top clock, the
+ *  grid and the settle in its cell; then, for a cap above the board's
+ *  limit, the limit's own solve from that clock down: the power there,
+ *  the top again, the grid point the two scans share and a settle. What
+ *  the server charges a cap (server/server.h, docs/http-api.md). */
+#define WC_CLOCK_CAP_EVALS                                                                    \
+	(3 + WC_CLOCK_GRID + WC_CLOCK_BISECT_EVALS + WC_CLOCK_BRENT_EVALS + 3 + WC_CLOCK_BISECT_EVALS + \
+	 WC_CLOCK_BRENT_EVALS)
+
 /** The clock a GPU of q->config settles at under a power cap of `cap_w`
  *  W per GPU (docs/capacity.md, "Clocks and power caps"): the highest
  *  clock in the platform's range at which P(f) <= cap, P the per-GPU power

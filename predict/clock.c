@@ -76,13 +76,6 @@ idle_per_gpu(const wc_predictor *pr, const wc_inference_query *q, double *p0, wc
 	return rc;
 }
 
-/* Cells of the scan over a board's clock range (docs/capacity.md, "Clocks
- * and power caps"): P(f) need not fall with f (an open loop's running
- * count grows as the service slows), so the solver looks at every cell
- * rather than assuming one crossing; 48 puts a grid point every 25-35 MHz
- * on the catalog's boards. */
-#define WC_CLOCK_GRID 48
-
 /* Grid point j of [lo, hi], j = 0 the top: both ends exact. */
 static double
 grid_clock(double lo, double hi, int j)
@@ -127,9 +120,10 @@ settle(const wc_predictor *pr, const wc_inference_query *q, double target_w, dou
 {
 	cap_gap g = { pr, q, cap, target_w, f_top, WC_OK, err };
 	double ga = *pa - target_w, gb = b <= f_top ? pb - target_w : 1.0;
-	wc__root_bracket(gsl_root_fsolver_bisection, power_gap, &g, a, &ga, &b, &gb, 0.01, 0.0, &g.rc);
+	wc__root_bracket(gsl_root_fsolver_bisection, power_gap, &g, a, &ga, &b, &gb, WC_CLOCK_BISECT_MHZ, 0.0, &g.rc);
 	if (g.rc == WC_OK)
-		wc__root_bracket(gsl_root_fsolver_brent, power_gap, &g, a, &ga, &b, &gb, 0.0, 1e-13, &g.rc);
+		wc__root_bracket(gsl_root_fsolver_brent, power_gap, &g, a, &ga, &b, &gb, 0.0, WC_CLOCK_BRENT_REL,
+		                 &g.rc);
 	*pa = ga + target_w;
 	return g.rc;
 }

@@ -64,6 +64,11 @@ void wc__batch_draws(const wc_profiles *pf, double *law, double *cap);
 /** The same for one served set: *law, *cap raised to its draws. */
 void wc__state_draws(const wc_state *st, double *law, double *cap);
 double wc__item_work(const json_t *item, int inference, double law, double cap, const char **kind);
+/** An inference request's charge from its shape (route_batch.c): `samples`
+ *  (1 for a concurrency), a `series`, `capacity` 0 none, 1 closed, 2 open
+ *  loop, `capped` a power_cap_w; `*kind` names it for a 413. */
+double wc__inference_work(double samples, int series, int capacity, int capped, double law, double cap,
+                          const char **kind);
 
 typedef json_t *(*wc_item_answer_fn)(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 /** Answer a batch body (a JSON array) item by item with `answer`;

@@ -33,26 +33,47 @@ wc__state_draws(const wc_state *st, double *law, double *cap)
 	*cap = c > *cap ? c : *cap;
 }
 
-/* One item's charge in law evaluations (server/server.h): what each kind
- * of item really costs, measured per draw (docs/http-api.md, "POST
- * /v1/predict/batch"); a fine-tuning item is its samples x draws. */
+/* An inference request's charge in law evaluations (server/server.h):
+ * what each kind really costs, measured per draw (docs/http-api.md, "POST
+ * /v1/predict/batch"). `capacity` 0 none, 1 closed loop, 2 open loop;
+ * `capped` a power_cap_w, charged by the answers its clock costs. */
+double
+wc__inference_work(double samples, int series, int capacity, int capped, double law, double cap, const char **kind)
+{
+	static const char *const kinds[2][3] = {
+		{ "concurrency", "closed-loop capacity", "open-loop capacity" },
+		{ "concurrency with power_cap_w", "closed-loop capacity with power_cap_w",
+		  "open-loop capacity with power_cap_w" },
+	};
+	double work = (samples + WC_SERVER_BATCH_CHARGE_ITEM) * law;
+	if (capacity)
+		work += cap * (capacity == 2 ? WC_SERVER_BATCH_CHARGE_OPEN : WC_SERVER_BATCH_CHARGE_CLOSED);
+	capped = capped && !series;
+	if (capped)
+		work += WC_SERVER_BATCH_CHARGE_CAP_EVAL *
+		        (capacity == 2 ? 2.0 * WC_CLOCK_CAP_EVALS + 2.0 : (double)WC_CLOCK_CAP_EVALS);
+	*kind = series && !capacity ? "running_series" : kinds[capped][capacity];
+	return work;
+}
+
+/* One item's charge: an inference item's by its fields as sent (capacity
+ * answers are asked by either token field: the parser refuses one without
+ * the other, after this count, so the ask is charged); a fine-tuning
+ * item is its samples x draws. */
 double
 wc__item_work(const json_t *item, int inference, double law, double cap, const char **kind)
 {
 	const json_t *series = json_object_get(item, "running_series");
 	double samples = json_is_array(series) ? (double)json_array_size(series) : 1.0;
-	*kind = json_is_array(series) ? "running_series" : "concurrency";
-	if (!inference)
+	if (!inference) {
+		*kind = json_is_array(series) ? "running_series" : "concurrency";
 		return samples * law;
-	double work = (samples + WC_SERVER_BATCH_CHARGE_ITEM) * law;
-	/* Capacity answers are asked by either token field (the parser refuses
-	 * one without the other, after this count: charge the ask). */
-	if (json_object_get(item, "input_tokens") || json_object_get(item, "output_tokens")) {
-		int open = json_object_get(item, "rate") != NULL;
-		*kind = open ? "open-loop capacity" : "closed-loop capacity";
-		work += cap * (open ? WC_SERVER_BATCH_CHARGE_OPEN : WC_SERVER_BATCH_CHARGE_CLOSED);
 	}
-	return work;
+	int capacity = json_object_get(item, "input_tokens") || json_object_get(item, "output_tokens")
+	                       ? (json_object_get(item, "rate") ? 2 : 1)
+	                       : 0;
+	return wc__inference_work(samples, json_is_array(series), capacity, json_object_get(item, "power_cap_w") != NULL,
+	                          law, cap, kind);
 }
 
 /* The batch's work, counted on the request as sent, before any item is

@@ -152,6 +152,15 @@ typedef struct {
 /** ... and this at a `rate`: the open-loop solve at its slowest (a rate
  *  just below the capacity takes 300 steps in every draw). */
 #define WC_SERVER_BATCH_CHARGE_OPEN 175.0
+/** A `power_cap_w` (not on a series, which settles each sample at the
+ *  cap in closed form) is charged its clock's answers, WC_CLOCK_CAP_EVALS
+ *  (predict/capacity_predict.h), twice for an open loop (it settles again
+ *  at full load) and 2 more, at this each: one answer at one clock, no
+ *  draws, measured at 36 us of one core at most (an open loop on a board
+ *  answered from its datasheet, which is resolved at every answer; 4-5 us
+ *  on a level of the set). Not per draw: the draws come once, at the
+ *  settled clock, charged above. */
+#define WC_SERVER_BATCH_CHARGE_CAP_EVAL 800.0
 #define WC_SERVER_DEFAULT_MAX_BODY ((size_t)1 << 20)
 /** Request line and headers together, in bytes: CivetWeb's
  *  max_request_size (set to it in server.c); past it CivetWeb says

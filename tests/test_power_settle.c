@@ -116,11 +116,51 @@ root_bracket(void)
 	CHECK(lo <= 379.25 && 379.25 - lo <= 1e-10 && dip(lo, NULL) <= 0.0);
 }
 
+/* The answers a power cap's clock costs, as the server charges them
+ * (WC_CLOCK_CAP_EVALS, docs/http-api.md "POST /v1/predict/batch"): every
+ * board of the catalog halves its widest cell to WC_CLOCK_BISECT_MHZ in
+ * at most WC_CLOCK_BISECT_EVALS steps, and halving from there to
+ * WC_CLOCK_BRENT_REL of its lowest clock takes at most
+ * WC_CLOCK_BRENT_EVALS, the count Brent's method is charged; the cell
+ * above, as wide as the widest, is settled within them. */
+static int evals;
+static double
+counted_dip(double f, void *arg)
+{
+	evals++;
+	return dip(f, arg);
+}
+
+static void
+cap_evals(void)
+{
+	double widest = 0.0;
+	for (size_t i = 0; i < wc_platform_count(); i++) {
+		const wc_platform_info *b = wc_platform_at(i);
+		if (!(b->max_sm_clock_mhz > b->min_sm_clock_mhz))
+			continue;
+		double cell = (b->max_sm_clock_mhz - b->min_sm_clock_mhz) / WC_CLOCK_GRID;
+		widest = fmax(widest, cell);
+		CHECK(ceil(log2(cell / WC_CLOCK_BISECT_MHZ)) <= WC_CLOCK_BISECT_EVALS);
+		CHECK(ceil(log2(WC_CLOCK_BISECT_MHZ / (WC_CLOCK_BRENT_REL * b->min_sm_clock_mhz))) <= WC_CLOCK_BRENT_EVALS);
+	}
+	double lo = 379.25 - widest / 3, flo = dip(lo, NULL), hi = lo + widest, fhi = dip(hi, NULL);
+	evals = 0;
+	wc__root_bracket(gsl_root_fsolver_bisection, counted_dip, NULL, &lo, &flo, &hi, &fhi, WC_CLOCK_BISECT_MHZ, 0.0, NULL);
+	CHECK(evals <= WC_CLOCK_BISECT_EVALS);
+	evals = 0;
+	wc__root_bracket(gsl_root_fsolver_brent, counted_dip, NULL, &lo, &flo, &hi, &fhi, 0.0, WC_CLOCK_BRENT_REL, NULL);
+	printf("  widest cell %.3f MHz; brent took %d answers\n", widest, evals);
+	CHECK(evals <= WC_CLOCK_BRENT_EVALS);
+	CHECK_INT(WC_CLOCK_CAP_EVALS, 138);
+}
+
 int
 main(void)
 {
 	open_loop_root();
 	root_bracket();
+	cap_evals();
 	series("measured", "A100", "Llama-3.1-70B", 2, 0.0, 400.0); /* the board's limit binds */
 	series("paper", "H200", "gpt-oss-20b", 2, 350.0, 350.0);    /* a cap binds */
 	return check_report("test_power_settle");

@@ -13,8 +13,9 @@
  *    /v1/health needs: more stalled connections than workers, and health
  *    is answered while the stalled ones are still waiting;
  *  - a batch over the work budget (each item charged by its kind: series
- *    samples, closed- and open-loop capacity answers, per draw) is refused
- *    with 413 naming the first item past it, before it is computed;
+ *    samples, closed- and open-loop capacity answers, per draw, and the
+ *    answers a power cap's clock costs) is refused with 413 naming the
+ *    first item past it, before it is computed;
  *  - a message quoting 63 ASCII letters and an "é", or a field of 100 "é",
  *    stays valid UTF-8 instead of losing its detail.
  *
@@ -244,18 +245,27 @@ batch_text(int items, int samples)
 }
 
 /* `items` copies of a capacity request: at a rate (open loop) or at a
- * concurrency (closed loop). */
+ * concurrency (closed loop), under a power cap of `cap_w` W when > 0. */
 static char *
-capacity_batch_text(int items, int open)
+capped_batch_text(int items, int open, int cap_w)
 {
 	wc_buf b = { 0 };
+	char cap[48] = "";
+	if (cap_w > 0)
+		snprintf(cap, sizeof cap, ",\"power_cap_w\":%d", cap_w);
 	wc_buf_append(&b, "[", 1);
 	for (int i = 0; i < items; i++)
 		wc_buf_printf(&b, "%s{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"%s\":%d,"
-		              "\"input_tokens\":%d,\"output_tokens\":200}", i ? "," : "", open ? "rate" : "concurrency",
-		              1 + i % 4, 100 + i % 50);
+		              "\"input_tokens\":%d,\"output_tokens\":200%s}", i ? "," : "", open ? "rate" : "concurrency",
+		              1 + i % 4, 100 + i % 50, cap);
 	wc_buf_append(&b, "]", 1);
 	return b.data;
+}
+
+static char *
+capacity_batch_text(int items, int open)
+{
+	return capped_batch_text(items, open, 0);
 }
 
 /* Expect 413 work_budget_exceeded naming item `index` of the batch. */
@@ -312,6 +322,23 @@ test_batch_work_budget(void)
 	free(body);
 	body = capacity_batch_text(945, 0);
 	expect_answered(body, 945);
+	free(body);
+	/* A power cap settles the clock by a scan and a solve of up to
+	 * WC_CLOCK_CAP_EVALS (138) point answers, twice for an open loop, at
+	 * 800 each: closed 37 000 + 110 400, 237 fit; open 182 000 + 222 400,
+	 * 86 fit. Uncharged, 10 000 capped open-loop items took 7 s of a core
+	 * on a set without draws; the 945 and 192 above passed with caps. */
+	body = capped_batch_text(945, 0, 300);
+	expect_over_budget(body, "/237", "(closed-loop capacity with power_cap_w, charged 147400)");
+	free(body);
+	body = capped_batch_text(237, 0, 300);
+	expect_answered(body, 237);
+	free(body);
+	body = capped_batch_text(192, 1, 300);
+	expect_over_budget(body, "/86", "(open-loop capacity with power_cap_w, charged 404400)");
+	free(body);
+	body = capped_batch_text(86, 1, 300);
+	expect_answered(body, 86);
 	free(body);
 	/* A single request is held to the same charge: one 1 MiB series
 	 * took 21 s of a core on a set of 2000 draws, outside the heavy cap. */
