@@ -9,6 +9,7 @@
 #include "requests_internal.h"
 #include "routes_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,34 @@ sweep_fields(json_t *item, int *by_cap, int *steps, wc_api_error *e)
 	return 0;
 }
 
+/* A sweep may not do more than a batch may (docs/http-api.md, "POST
+ * /v1/predict/flexibility"): it answers the unconstrained point and each
+ * step at the set's draws, and under `power_cap` settles each step's cap as
+ * an item with power_cap_w does; charged as steps + 2 such items (the
+ * board's limit, the top state and the power floor's scan within the 2).
+ * 1 with `e` set (413 on /steps) when over. */
+static int
+sweep_work_refused(const wc_state *st, const json_t *item, int by_cap, int steps, wc_api_error *e)
+{
+	double law = 1.0, cap = 1.0;
+	const char *kind;
+	wc__state_draws(st, &law, &cap);
+	double one = wc__inference_work(1.0, 0, json_object_get(item, "rate") ? 2 : 1, by_cap, law, cap, &kind);
+	double work = (steps + 2) * one;
+	if (work <= WC_SERVER_BATCH_WORK_MAX)
+		return 0;
+	char need[32], budget[32], fewer[48] = "a set of fewer draws sweeps";
+	int fit = (int)floor(WC_SERVER_BATCH_WORK_MAX / one) - 2;
+	if (fit >= 2)
+		snprintf(fewer, sizeof fewer, "ask at most %d steps", fit);
+	/* in full: a rounded need reads as the budget it exceeds */
+	wc_api_error_set(e, 413, "work_budget_exceeded", "/steps",
+	                 "steps: a sweep of %d steps (%s, each %s) needs %s law evaluations, more than the budget of %s a "
+	                 "request or batch may take; %s", steps, by_cap ? "power_cap" : "clock", kind,
+	                 wc_api_num_text(need, work), wc_api_num_text(budget, WC_SERVER_BATCH_WORK_MAX), fewer);
+	return 1;
+}
+
 static json_t *
 flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 {
@@ -52,6 +81,7 @@ flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 	int by_cap = 0, steps = WC_FLEX_DEFAULT_STEPS;
 	memset(&r, 0, sizeof r);
 	if (!(st = wc_profiles_select(pf, item, e)) || (json_is_object(item) && sweep_fields(item, &by_cap, &steps, e)) ||
+	    (json_is_object(item) && sweep_work_refused(st, item, by_cap, steps, e)) ||
 	    wc_inference_request_parse(item, st, &r, e) != 0)
 		goto done;
 	if (!r.want_capacity) {

@@ -16,7 +16,7 @@
 static const wc_route routes[] = {
 	{ "/v1/predict/inference", "POST", wc_route_predict_inference, 0, 0, 0 },
 	{ "/v1/predict/batch", "POST", wc_route_predict_batch, 0, 1, 0 },
-	{ "/v1/predict/flexibility", "POST", wc_route_predict_flexibility, 0, 0, 0 },
+	{ "/v1/predict/flexibility", "POST", wc_route_predict_flexibility, 0, 1, 0 },
 	{ "/v1/predict/finetune", "POST", wc_route_predict_finetune, 0, 0, 0 },
 	{ "/v1/predict/finetune/batch", "POST", wc_route_predict_finetune_batch, 0, 1, 0 },
 	{ "/v1/forecast/envelope", "POST", wc_route_forecast_envelope, 0, 1, 0 },

@@ -90,7 +90,7 @@ build_busy_body(wc_server *srv)
 	wc_api_error e;
 	wc_response res = { 0 };
 	wc_api_error_set(&e, 503, "server_busy", NULL,
-	                 "%d heavy requests (batches, calibrations, envelopes, budgets) are already "
+	                 "%d heavy requests (batches, sweeps, calibrations, envelopes, budgets) are already "
 	                 "running, the server's limit; retry after the Retry-After seconds",
 	                 srv->max_heavy);
 	wc_response_error(&res, &e);

@@ -112,7 +112,7 @@ typedef struct {
 	int request_timeout_ms;
 	/** 1 registers GET /v1/bench/trivial (the benchmark's baseline route). */
 	int bench_trivial_route;
-	/** Heavy requests (batches, calibrations, envelopes, budgets) served at
+	/** Heavy requests (batches, flexibility sweeps, calibrations, envelopes, budgets) served at
 	 *  once; more get 503 with Retry-After. 0 = the online CPUs, at least
 	 *  WC_SERVER_MIN_HEAVY (docs/http-api.md, "Limits"). */
 	int max_heavy;

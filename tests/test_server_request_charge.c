@@ -3,7 +3,8 @@
  * (docs/http-api.md, "Limits"): a 40 000-sample series on a set without
  * draws took 0.03 s, yet on a server also serving a set of 1000 draws it
  * was refused with 413, charged by that other set's draws. On the set of
- * 1000 draws it is 413, as a batch item would be.
+ * 1000 draws it is 413, as a batch item would be. A flexibility sweep is
+ * charged its steps the same way.
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -31,10 +32,42 @@ series_body(const char *profile, int samples)
 	return s;
 }
 
+/* A flexibility sweep is held to the same budget (docs/http-api.md, "POST
+ * /v1/predict/flexibility"): steps + 2 capacity answers at the set's
+ * draws, each (1 + 6 + 175) x 3000 for an open loop on the set of 3000
+ * draws: 64 steps need 36036000, 62 fit. Unbounded, a sweep took what
+ * its steps took, outside the heavy cap too. */
+static void
+sweep_charge(CURL *h)
+{
+	static const char *const bodies[] = {
+		"{\"profile\":\"swept\",\"steps\":64,\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"rate\":2,"
+		"\"input_tokens\":1000,\"output_tokens\":300}",
+		"{\"profile\":\"swept\",\"steps\":62,\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"rate\":2,"
+		"\"input_tokens\":1000,\"output_tokens\":300}",
+		"{\"steps\":64,\"sweep\":\"power_cap\",\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"rate\":2,"
+		"\"input_tokens\":1000,\"output_tokens\":300}",
+	};
+	for (int i = 0; i < 3; i++) {
+		http_reply r;
+		http_post_json(h, url("/v1/predict/flexibility"), bodies[i], &r);
+		CHECK_INT(r.status, i == 0 ? 413 : 200);
+		if (i == 0 && r.json) {
+			CHECK(strcmp(http_error_str(&r, "code"), "work_budget_exceeded") == 0);
+			CHECK(strcmp(http_error_str(&r, "field"), "/steps") == 0);
+			CHECK_CONTAINS(http_error_str(&r, "message"), "steps: a sweep of 64 steps (clock, each open-loop "
+			               "capacity) needs 36036000 law evaluations, more than the budget of 35000000");
+			CHECK_CONTAINS(http_error_str(&r, "message"), "ask at most 62 steps");
+			CHECK(strlen(http_error_str(&r, "message")) <= 255);
+		}
+		http_reply_free(&r);
+	}
+}
+
 int
 main(void)
 {
-	wc_params plain = WC_PARAMS_INIT, drawn = WC_PARAMS_INIT;
+	wc_params plain = WC_PARAMS_INIT, drawn = WC_PARAMS_INIT, swept = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 	char names[1][WC_NAME_MAX] = { "theta[H100]" };
@@ -49,11 +82,17 @@ main(void)
 	for (int i = 0; i < 1000; i++)
 		draws[i] = drawn.levels[1].theta.value + 1e-4 * (i - 500);
 	CHECK_INT(wc_params_set_draws(&drawn, 1000, 1, (const char (*)[WC_NAME_MAX])names, draws, &err), WC_OK);
-	const wc_params *sets[2] = { &plain, &drawn };
+	static double more[3000];
+	wc_params_default(&swept);
+	snprintf(swept.name, sizeof swept.name, "swept");
+	for (int i = 0; i < 3000; i++)
+		more[i] = swept.levels[1].theta.value + 1e-5 * (i - 1500);
+	CHECK_INT(wc_params_set_draws(&swept, 3000, 1, (const char (*)[WC_NAME_MAX])names, more, &err), WC_OK);
+	const wc_params *sets[3] = { &plain, &drawn, &swept };
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	so.listen = "127.0.0.1:0";
 	so.threads = 2;
-	CHECK_INT(wc_server_start_profiles(&so, 2, sets, NULL, &srv, &err), WC_OK);
+	CHECK_INT(wc_server_start_profiles(&so, 3, sets, NULL, &srv, &err), WC_OK);
 	if (srv) {
 		http_set_base(wc_server_port(srv));
 		const char *asked[3] = { NULL, "paper", "drawn" };
@@ -67,10 +106,12 @@ main(void)
 			http_reply_free(&r);
 			free(body);
 		}
+		sweep_charge(h);
 		wc_server_stop(srv);
 	}
 	wc_params_clear(&plain);
 	wc_params_clear(&drawn);
+	wc_params_clear(&swept);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
 	return check_report("test_server_request_charge");
