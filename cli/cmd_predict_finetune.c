@@ -252,6 +252,9 @@ print_human(const ft_args *a, const wc_finetune_prediction *p, const char *name,
 			printf(" (its sweep's other factors are not known: a reference, not a check)");
 	}
 	printf("\n  parameters        %s (%s)\n", name, version);
+	/* Named in the text as in the JSON (docs/finetune.md: each answer
+	 * names its level_source). */
+	printf("  level source      %s\n", p->level_source ? p->level_source : "-");
 	for (int i = 0; i < p->n_warnings; i++)
 		printf("  warning: %s\n", p->warnings[i]);
 }

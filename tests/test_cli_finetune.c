@@ -51,6 +51,7 @@ pipeline(void)
 	CHECK_CONTAINS(r.out, "95 % interval");
 	CHECK_CONTAINS(r.out, "energy, 500 steps");
 	CHECK_CONTAINS(r.out, "on its sweep");
+	CHECK_CONTAINS(r.out, "\n  level source      fitted\n"); /* as the JSON's level_source */
 	run_result_free(&r);
 	const char *val[] = { "wattcast", "validate", "finetune", runs, "--json", "--per-run", per_run, NULL };
 	r = run(val, 0);
