@@ -68,9 +68,14 @@ cli_cmd_models(int argc, char **argv)
 	       "context");
 	for (size_t i = 0; i < wc_model_count(); i++) {
 		const wc_model_info *m = wc_model_at(i);
-		printf("%-30s %-7s %9g %9g %6d %7s %9d\n", m->name, wc_architecture_name(m->architecture),
+		/* 0 is "not stated" (the JSON's null, docs/cli.md "models"),
+		 * not a context of no tokens. */
+		char context[16] = "-";
+		if (m->context_tokens > 0)
+			snprintf(context, sizeof context, "%d", m->context_tokens);
+		printf("%-30s %-7s %9g %9g %6d %7s %9s\n", m->name, wc_architecture_name(m->architecture),
 		       m->active_params_b, m->total_params_b, m->layers, wc_precision_name((wc_precision)m->weights),
-		       m->context_tokens);
+		       context);
 	}
 	return CLI_OK;
 }

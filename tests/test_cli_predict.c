@@ -515,6 +515,9 @@ main(void)
 		CHECK_INT(lr.status, 0);
 		CHECK_CONTAINS(lr.out, "\nLlama-3.1-8B ");
 		CHECK_CONTAINS(lr.out, "\nMixtral-8x7B ");
+		/* a context the catalog does not state is "-", as the JSON's null, not 0 */
+		CHECK_CONTAINS(lr.out, "bf16         -\n");
+		CHECK(strstr(lr.out, " 0\n") == NULL);
 		run_result_free(&lr);
 		/* every answer names the stack the laws were calibrated on */
 		CHECK(run_wattcast(ARGS("--platform", "H100", "--model", "Mistral-7B", "--concurrency", "8"), NULL, &lr) == 0);
