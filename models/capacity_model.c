@@ -86,6 +86,14 @@ wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision
 	if (m->window > 0 && (m->attention_layers == 0 || m->attention_layers == m->layers))
 		return wc_error_set(err, WC_EINVAL, "architecture/sliding_window: no layer attends within it; give "
 		                    "cache_layers, the layers with full attention, below layers (%d)", m->layers);
+	/* The converse: layers past cache_layers cache either a window's
+	 * tokens or a recurrent state (docs/capacity.md, "Bytes and FLOPs");
+	 * with neither they would hold nothing, and far more requests would
+	 * seem to fit. */
+	if (m->window == 0 && m->attention_layers > 0 && m->attention_layers < m->layers && !(m->state_bytes > 0))
+		return wc_error_set(err, WC_EINVAL, "architecture/sliding_window: required with cache_layers (%d) "
+		                    "below layers (%d): the other %d layers would cache nothing; give the tokens "
+		                    "they attend to", m->attention_layers, m->layers, m->layers - m->attention_layers);
 	if (!(m->state_bytes >= 0) || !isfinite(m->state_bytes))
 		return wc_error_set(err, WC_EINVAL, "architecture/state_bytes: must be a finite number >= 0");
 	double bpw = wc_capacity_bytes_per_value(weights);

@@ -245,6 +245,15 @@ sliding_window(void)
 	bad.attention_layers = 0;
 	CHECK_INT(wc_capacity_arch_make(&bad, WC_PREC_BF16, WC_PREC_BF16, &q, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "architecture/sliding_window: no layer attends within it");
+	/* and full attention on some layers without a window or a recurrent
+	 * state for the others is refused: they would cache nothing */
+	bad.window = 0;
+	bad.attention_layers = 10;
+	CHECK_INT(wc_capacity_arch_make(&bad, WC_PREC_BF16, WC_PREC_BF16, &q, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "architecture/sliding_window: required with cache_layers (10) below layers (62)");
+	/* a hybrid's other layers keep their state (Nemotron-Nano) */
+	CHECK_INT(wc_capacity_arch_make(wc_model_lookup("NVIDIA-Nemotron-Nano-12B-v2"), WC_PREC_BF16, WC_PREC_BF16,
+	                                &q, &err), WC_OK);
 }
 
 static void

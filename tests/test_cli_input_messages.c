@@ -130,6 +130,12 @@ architecture_flags(void)
 	                "--output-tokens", "10"),
 	        "wattcast predict inference: --sliding-window: no layer attends within it; give cache_layers, the layers "
 	        "with full attention, below layers (32)");
+	/* the converse: the layers past --cache-layers would cache nothing */
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--layers", "32", "--kv-heads", "8",
+	                "--head-dim", "128", "--cache-layers", "8", "--concurrency", "64", "--input-tokens", "4000",
+	                "--output-tokens", "200"),
+	        "wattcast predict inference: --sliding-window: required with cache_layers (8) below layers (32): the "
+	        "other 24 layers would cache nothing; give the tokens they attend to");
 	refused(PREDICT("--platform", "H100", "--model", "Qwen3-30B-A3B", "--concurrency", "8", "--total-params", "1"),
 	        "wattcast predict inference: --total-params: must be >= active_params_b");
 }
