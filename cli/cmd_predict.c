@@ -70,16 +70,17 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 		printf(", sm clock %.0f MHz", c->sm_clock_mhz);
 	/* Where no clock meets the limit or cap the clock is that of least
 	 * power and the answer above it (docs/capacity.md): the header says
-	 * so, as the warning does, not "settled under". */
+	 * so, as the warning does, not "settled under" nor "not reached"
+	 * (read as power below the limit). */
 	const int met = wc_power_cap_met(q->board_limit_w > 0 ? q->board_limit_w : q->power_cap_w,
 	                                 pr->serving_per_gpu_w);
 	if (q->board_limit_w > 0)
 		printf(met ? " (settled under the board's %g W limit per GPU)"
-		           : " (the clock of least power: the board's %g W limit per GPU is not reached)", q->board_limit_w);
+		           : " (the clock of least power, still above the board's %g W limit per GPU)", q->board_limit_w);
 	else if (q->power_cap_w > 0)
 		printf(c->sm_clock_mhz <= 0 ? ", power cap %g W per GPU (does not bind)"
 		       : met ? " (settled under the %g W cap per GPU)"
-		             : " (the clock of least power: the %g W cap per GPU is not reached)", q->power_cap_w);
+		             : " (the clock of least power, still above the %g W cap per GPU)", q->power_cap_w);
 	printf("\n  node power     %8.1f W", pr->power.node_power_w);
 	if (pr->has_interval) {
 		char draws[32] = ""; /* none without draws (the built-in profiles): "0 draws" read as a fault */

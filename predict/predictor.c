@@ -555,13 +555,15 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        wc_level_power_limit_w(b.level));
 	/* The board's limit settled the clock (wc_predict_board_limit): say
 	 * why the answer is not the law's at the clock asked. */
-	if (q->board_limit_w > 0)
-		WC_WARN(out, "platform: the law gives %.1f W per GPU here, above the board's power limit of %.0f W; a GPU "
-		        "holds its mean power under its limit by lowering its clock, so this answers at the clock it "
-		        "settles at, %.0f MHz%s (docs/capacity.md)", q->board_free_w, q->board_limit_w,
-		        q->config.sm_clock_mhz,
-		        !wc_power_cap_met(q->board_limit_w, out->serving_per_gpu_w)
-		                ? ", the clock of least power, still above the limit" : "");
+	if (q->board_limit_w > 0) { /* worded to fit a warning whole (WC_WARNING_LEN) */
+		int met = wc_power_cap_met(q->board_limit_w, out->serving_per_gpu_w);
+		WC_WARN(out, "platform: the law gives %.1f W per GPU here, above the board's power limit of %.0f W; %s "
+		        "%.0f MHz%s (docs/capacity.md)", q->board_free_w, q->board_limit_w,
+		        met ? "a GPU holds its mean power under its limit by lowering its clock, so this answers at the "
+		              "clock it settles at,"
+		            : "no clock meets it, so this answers at the clock of least power,",
+		        q->config.sm_clock_mhz, met ? "" : ", still above the limit");
+	}
 	/* A level of the user's own board: nothing bounds its power or checks
 	 * its memory unless the set says, and the user must know that. */
 	if (!wc_predict_board(p, b.level->name)) {

@@ -116,7 +116,7 @@ function clockRows(a, req) {
     const limit = board ? `the board’s ${fmt(c.board_power_limit_w)} W power limit` : `the ${fmt(cap)} W power cap per GPU`;
     const why = req.sm_clock_mhz !== undefined ? 'locked'
       : !board && typeof cap !== 'number' ? ''
-        : c.power_limit_met === false ? `the clock of least power: ${limit} is not reached`
+        : c.power_limit_met === false ? `the clock of least power, still above ${limit}`
           : `settled under ${limit}`;
     rows.push(['config.sm_clock_mhz', 'SM clock answered at', `${fmt(c.sm_clock_mhz)} MHz`, why]);
   }
