@@ -489,15 +489,19 @@ test_fit_and_validate(const char *dir)
 	json_decref(j);
 	run_result_free(&r);
 	/* --measured replays the run's own two arrivals and lengths over its
-	 * window (19.75 s of power, not the default 600 s horizon), and says
-	 * that the band is the replicas' Monte-Carlo spread. */
+	 * window (19.75 s of power, not the default 600 s horizon). Every
+	 * arrival and length is known, so it is simulated once, as `validate
+	 * envelope` simulates it: it said "2 replicas" and showed a
+	 * Monte-Carlo spread of zero width. */
 	const char *meas[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--measured", a,
 		               "--utc-offset", "0", "--replicas", "2", NULL };
 	CHECK_INT(run_wattcast(meas, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
-	CHECK_CONTAINS(r.out, "replay workload, 19.75 s x 2 replicas");
+	CHECK_CONTAINS(r.out, "replay workload, 19.75 s, simulated once: the replay draws nothing at random, so "
+	               "--seed and --replicas change nothing\n");
 	CHECK_CONTAINS(r.out, "its own 2 arrivals (from requests) over its window of 19.75 s");
-	CHECK_CONTAINS(r.out, "Monte-Carlo spread [5 %, 95 %] over replicas");
+	CHECK(strstr(r.out, "Monte-Carlo spread [5 %, 95 %]") == NULL);
+	CHECK(strstr(r.out, "replicas (seed") == NULL);
 	CHECK_CONTAINS(r.out, "output_tokens                         500");
 	CHECK_CONTAINS(r.out, "(P0 85.0 W/GPU"); /* the run's measured idle */
 	char *first = r.out ? strdup(r.out) : NULL;
@@ -515,6 +519,7 @@ test_fit_and_validate(const char *dir)
 	CHECK_NEAR(json_number_value(json_object_get(mj, "horizon_s")), 19.75, 1e-9);
 	CHECK(json_number_value(json_object_get(mj, "mean_w")) > 85.0);
 	CHECK(json_object_get(j, "server") != NULL);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(j, "simulation"), "replicas")), 1);
 	json_decref(j);
 	run_result_free(&r);
 	/* --csv carries the run's power per bin beside the band, as the SVG

@@ -68,28 +68,9 @@ response_for(const wc_params *p, const wc_params *law, const wc_envelope_check_r
 	return rc;
 }
 
-/* Did the replicas of `res` all come out the same (no spread in any
- * metric, to rounding: the percentiles interpolate between replicas)? */
-static int
-no_spread(const wc_envelope_result *res)
-{
-	const wc_envelope_stat *s[5] = { &res->server.mean_w, &res->server.p5_w, &res->server.p95_w,
-		                         &res->server.max_w, &res->server.ramp_w_per_s };
-	for (int q = 0; q < 5; q++) {
-		double lo = s[q]->lo, hi = s[q]->hi;
-		if (isnan(lo) && isnan(hi))
-			continue;
-		if (!(fabs(hi - lo) <= 1e-9 * fmax(1.0, fabs(hi))))
-			return 0;
-	}
-	return 1;
-}
-
 /* Replay `run` with o->replicas replicas; *replicas says how many the
- * result holds. Two replicas run first: a replay that draws nothing at
- * random (every arrival and length known) gives two identical ones, and
- * more would repeat them and show a seed and a Monte-Carlo spread that
- * cannot vary (docs/validation.md, "Envelopes"), so it keeps one. */
+ * result holds: one for a replay that draws nothing at random
+ * (wc_envelope_run_once_if_fixed; docs/validation.md, "Envelopes"). */
 static int
 predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_response_params *resp,
             const wc_envelope_check_options *o, wc_envelope_result *res, wc_envelope_check_service *used,
@@ -109,7 +90,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	wc_envelope_options_init(&eo);
 	eo.horizon_s = run->horizon_s;
 	eo.warmup_s = run->warmup_s;
-	eo.replicas = o->replicas > 2 ? 2 : o->replicas;
+	eo.replicas = o->replicas;
 	eo.seed = o->seed;
 	eo.threads = o->threads;
 	eo.bin_s = WC_ENVELOPE_GRID_S;
@@ -118,18 +99,10 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	eo.tau_s = wc_response_tau_for(resp, run->config.platform);
 	eo.hold_s = resp->hold_s.value;
 	eo.decay_s = resp->decay_s.value;
-	*replicas = eo.replicas;
-	if ((rc = wc_envelope_run(&run->workload, &st, &pm, &eo, res, err)) != WC_OK)
+	if ((rc = wc_envelope_run_once_if_fixed(&run->workload, &st, &pm, &eo, res, err)) != WC_OK)
 		return rc;
-	if (eo.replicas == 2 && no_spread(res)) {
-		*replicas = 1;
-		return WC_OK;
-	}
-	if (o->replicas <= eo.replicas)
-		return WC_OK;
-	wc_envelope_result_clear(res);
-	eo.replicas = *replicas = o->replicas;
-	return wc_envelope_run(&run->workload, &st, &pm, &eo, res, err);
+	*replicas = res->replicas;
+	return WC_OK;
 }
 
 static void
