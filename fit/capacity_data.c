@@ -43,11 +43,16 @@ append(wc_capacity_data *d, const wc_capacity_row *r, wc_error *err)
 	return WC_OK;
 }
 
-/* Fold a table's SHA-256 into the data's fingerprint. */
+/* Fold a table's SHA-256 into the data's fingerprint. A table read from
+ * no file (the empty periods table beside one runs table) has none and
+ * adds nothing: one input's fingerprint is its file's SHA-256
+ * (docs/formats/params-file.md, "capacity"), not the hash of that hash. */
 static void
 fold_sha(wc_capacity_data *d, const char *sha)
 {
 	char buf[130];
+	if (!sha[0])
+		return;
 	snprintf(buf, sizeof buf, "%s%s", d->sha256, sha);
 	if (!d->sha256[0])
 		snprintf(d->sha256, sizeof d->sha256, "%s", sha);

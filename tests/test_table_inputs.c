@@ -3,10 +3,11 @@
  * on them names them all, or the first and how many more, and their
  * fingerprint covers every one. It named only the first file, and two
  * fits whose 17th input differed carried the same input_sha256 (only the
- * first 16 were hashed).
+ * first 16 were hashed). One input's fingerprint is its file's SHA-256.
  */
 #include "data/data.h"
 #include "data/table_inputs.h"
+#include "fit/capacity_fit.h"
 #include "tests/support/support.h"
 
 #include <stdio.h>
@@ -69,6 +70,22 @@ main(void)
 	CHECK_CONTAINS(err.msg, "is in more than one input (a table given twice?)");
 	wc_runs_free(runs);
 	wc_periods_free(periods);
+	/* One input, as fit capacity reads it (a runs table and the empty
+	 * periods table beside it): its fingerprint is the file's SHA-256. It
+	 * was the SHA-256 of that hash's hex, so one file had two hashes in
+	 * one parameter file. */
+	for (int k = 0; k < 2; k++) {
+		char *one[1] = { k ? paths[0] : sim }, file_sha[65];
+		wc_capacity_data d = WC_CAPACITY_DATA_INIT;
+		CHECK_INT(wc_table_inputs_read(one, 1, &runs, &periods, &err), WC_OK);
+		CHECK_INT(wc_capacity_data_add_runs(&d, runs, &err), WC_OK);
+		CHECK_INT(wc_capacity_data_add_periods(&d, periods, &err), WC_OK);
+		CHECK_INT(wc_sha256_file_hex(one[0], file_sha, &err), WC_OK);
+		CHECK(strcmp(d.sha256, file_sha) == 0);
+		wc_capacity_data_clear(&d);
+		wc_runs_free(runs);
+		wc_periods_free(periods);
+	}
 	free(sim);
 	free(sim_text);
 	free(copy);
