@@ -16,6 +16,18 @@ typedef struct {
 int cli_capacity_inputs_load(const char *cmd, char **paths, int n, cli_capacity_inputs *in);
 void cli_capacity_inputs_free(cli_capacity_inputs *in);
 
+/** Rows the capacity data skipped without a note (no timing: no running
+ *  requests, no output_tokens, no observation): the line naming the runs
+ *  of reason `why` (WC_CAPACITY_UNTIMED_*) -- the reason, their count and
+ *  as many ids as fit 255 bytes -- into buf; *n the runs of that reason.
+ *  `fit capacity` and `validate capacity` name them so (docs/capacity.md). */
+void cli_capacity_untimed_line(const wc_runs_table *t, int why, char *buf, size_t cap, int *n);
+/** Most lines cli_capacity_noted_lines writes. */
+#define CLI_CAPACITY_REASONS_MAX (WC_WARNINGS_MAX + 1)
+/** The rows the data skipped with a note, one line per reason; returns the
+ *  lines, *named the rows they count. */
+int cli_capacity_noted_lines(const wc_capacity_data *d, const wc_runs_table *t, char lines[][256], int *named);
+
 /** --per-level LIST (eta, t0, t1, etac, tau) into per_level[]. */
 int cli_parse_per_level(const char *cmd, const char *list, int *per_level);
 

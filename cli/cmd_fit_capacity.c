@@ -169,8 +169,24 @@ kind_unit(int k)
 	return k == WC_CAP_ETA || k == WC_CAP_ETAC ? "" : "s";
 }
 
+/* The rows skipped without a note (no timing): named with their reason,
+ * as validate capacity names them, so the count in the head line is
+ * accounted for (docs/capacity.md, "Observations and fitting"); rows
+ * skipped with a note are among the fit's warnings already. */
 static void
-print_capacity_summary(const wc_capacity_fit_result *r, const wc_capacity_data *d)
+print_untimed(const wc_runs_table *t)
+{
+	char line[256];
+	int n;
+	for (int w = 0; w < WC_CAPACITY_UNTIMED_COUNT; w++) {
+		cli_capacity_untimed_line(t, w, line, sizeof line, &n);
+		if (n)
+			printf("  warning: %s\n", line);
+	}
+}
+
+static void
+print_capacity_summary(const wc_capacity_fit_result *r, const wc_capacity_data *d, const wc_runs_table *t)
 {
 	const wc_capacity_params *c = &r->params;
 	char label[WC_NAME_MAX];
@@ -198,6 +214,7 @@ print_capacity_summary(const wc_capacity_fit_result *r, const wc_capacity_data *
 	}
 	for (int i = 0; i < r->n_warnings; i++)
 		printf("  warning: %s\n", r->warnings[i]);
+	print_untimed(t);
 }
 
 /* --bootstrap against the file it would write: BASE with the fitted
@@ -241,7 +258,7 @@ fit_capacity_and_write(const char *cmd, const cap_args *a, const cli_capacity_in
 		r.params.price_per_kwh = base->capacity.price_per_kwh;
 		r.params.grams_co2_per_kwh = base->capacity.grams_co2_per_kwh;
 	}
-	print_capacity_summary(&r, &in->data);
+	print_capacity_summary(&r, &in->data, in->runs);
 	static const int stale[] = { WC_PEQ_LATENCY, WC_PEQ_ENERGY_TOKEN };
 	cli_drop_stale_errors(cmd, base, stale, 2, "capacity");
 	if (wc_capacity_params_copy(&base->capacity, &r.params, &err) != WC_OK ||

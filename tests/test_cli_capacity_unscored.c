@@ -4,7 +4,8 @@
  * no note of its own -- a run without output tokens, a power-only run --
  * were only counted, "(1 more without a note: power-only runs, or past
  * the first 0 notes)", a sentence that named no row and contradicted
- * itself. Periods keep the leave-one-out scoring something.
+ * itself. Periods keep the leave-one-out scoring something. `fit capacity`
+ * names the rows it skips the same way.
  */
 #include "tests/support/support.h"
 
@@ -45,6 +46,20 @@ main(void)
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(u, "reasons"), 0)), "r_notok");
 	json_decref(o);
 	run_result_free(&r);
+
+	/* fit capacity names them too: its head line counted "3 skipped" and
+	 * no line said which rows or why */
+	char *fitted = path_join(dir, "fitted.json");
+	const char *fc[] = { "wattcast", "fit", "capacity", periods, runs, "-o", fitted, "--bootstrap", "0", NULL };
+	CHECK_INT(run_wattcast(fc, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, ", 3 skipped)");
+	CHECK_CONTAINS(r.out, "  warning: output_tokens blank (no tokens per request to turn throughput into time); "
+	                      "1 row(s) skipped: r_notok\n");
+	CHECK_CONTAINS(r.out, "  warning: a power-only run (no positive throughput_tok_s, itl_s, median_itl_ms or "
+	                      "ttft_s); 2 row(s) skipped: r_p1, r_p2\n");
+	run_result_free(&r);
+	free(fitted);
 
 	/* rows of a model the catalog lacks: one line per reason, naming the
 	 * rows as a message holds them and counting all -- it gave one line per
