@@ -152,11 +152,13 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 }
 
 static void
-print_param(const char *name, const wc_param *p, const char *unit)
+print_param(const wc_capacity_fit_result *r, const char *name, const wc_param *p, const char *unit)
 {
 	printf("  %-28s %12.5g %-4s", name, p->value, unit);
 	if (isfinite(p->lo) && isfinite(p->hi))
 		printf(" [%.5g, %.5g]", p->lo, p->hi);
+	else if (p->source != WC_SRC_BOUND && wc_capacity_fit_named_unidentified(r, name))
+		printf(" not identified"); /* no interval: the fit's curvature along it is zero */
 	else if (p->source != WC_SRC_BOUND)
 		printf(" %s", wc_source_name(p->source));
 	/* at an edge of its domain: the rows did not identify it */
@@ -200,17 +202,17 @@ print_capacity_summary(const wc_capacity_fit_result *r, const wc_capacity_data *
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
 		if (c->shared[k]) {
 			wc_capacity_label((wc_capacity_kind)k, NULL, label, sizeof label);
-			print_param(label, &c->shared_p[k], kind_unit(k));
+			print_param(r, label, &c->shared_p[k], kind_unit(k));
 			continue;
 		}
 		for (int i = 0; i < c->n_levels; i++) {
 			wc_capacity_label((wc_capacity_kind)k, c->levels[i].name, label, sizeof label);
-			print_param(label, &c->levels[i].p[k], kind_unit(k));
+			print_param(r, label, &c->levels[i].p[k], kind_unit(k));
 		}
 	}
 	for (int w = 0; w < c->n_workloads; w++) {
 		wc_capacity_workload_label(c->workloads[w].set, label, sizeof label);
-		print_param(label, &c->workloads[w].input_tokens, "tok");
+		print_param(r, label, &c->workloads[w].input_tokens, "tok");
 	}
 	for (int i = 0; i < r->n_warnings; i++)
 		printf("  warning: %s\n", r->warnings[i]);

@@ -70,6 +70,8 @@ set_intervals(const cap_problem *pb, const double *natural, int n_ok, double *co
 			col[r] = natural[(size_t)r * p + k];
 		double lo, hi;
 		wc_param *prm = wc_capacity_param_named(&point->params, point->names[k]);
+		if (wc_capacity_fit_unidentified(point, (int)k))
+			continue; /* not identified: no interval, however narrow the resamples */
 		if (!wc_interval_from_draws(col, (size_t)n_ok, prm ? prm->value : NAN, &lo, &hi))
 			continue; /* every draw the same: no interval rather than a zero-width one */
 		if (prm) {

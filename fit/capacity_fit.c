@@ -297,6 +297,47 @@ fill_ranges(const cap_problem *pb, wc_capacity_params *c)
 	}
 }
 
+int
+wc_capacity_fit_unidentified(const wc_capacity_fit_result *r, int k)
+{
+	return k >= 0 && k < r->n_params && r->se_log &&
+	       !(r->se_log[k] <= WC_CAPACITY_UNIDENTIFIED_SE_LOG);
+}
+
+int
+wc_capacity_fit_named_unidentified(const wc_capacity_fit_result *r, const char *name)
+{
+	for (int k = 0; k < r->n_params; k++)
+		if (strcmp(r->names[k], name) == 0)
+			return wc_capacity_fit_unidentified(r, k);
+	return 0;
+}
+
+/* A level whose own parameters rest on one row: the bootstrap resamples
+ * that row alone, so their intervals describe it, not the level, as fit
+ * inference and fit response say of a level on one run
+ * (docs/capacity.md, "What the rows cannot identify"). */
+static void
+one_row_levels(const cap_problem *pb, wc_capacity_fit_result *out)
+{
+	for (int L = 0; L < pb->n_levels; L++) {
+		char own[WC_WARNING_LEN / 2] = "";
+		size_t used = 0;
+		int n = 0;
+		for (int k = 0; k < WC_CAP_KINDS; k++) {
+			int j = pb->p_kind[k][L];
+			if (j < 0 || !pb->per_level[k] || used >= sizeof own)
+				continue;
+			used += (size_t)snprintf(own + used, sizeof own - used, "%s%s", n++ ? ", " : "", out->names[j]);
+		}
+		if (n && out->params.levels[L].range.rows == 1)
+			WC_WARN(out, "level %s: 1 row for its own %s: a bootstrap resamples that row alone, so %s "
+			        "intervals, and the answers' on %s, describe that row, not the level; give rows at more "
+			        "loads (docs/capacity.md)", pb->levels[L].name, own, n > 1 ? "their" : "its",
+			        pb->levels[L].name);
+	}
+}
+
 static void
 fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_result *out)
 {
@@ -310,15 +351,20 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 		         gsl_strerror(out->gsl_status), out->niter);
 		WC_WARN(out, "%s", msg);
 	}
+	one_row_levels(pb, out);
 	for (int k = 0; k < pb->n_params; k++) {
 		if (wc__cap_at_edge(out->u[k]))
 			snprintf(msg, sizeof msg, "%s = %.4g sits at the edge of its domain: the rows do not pin it down "
 			         "(written with source \"bound\"; answers that use it say so)", out->names[k], out->x[k]);
-		else if (!isfinite(out->se_log[k]))
+		else if (wc_capacity_fit_unidentified(out, (int)k)) {
 			/* a singular curvature: the rows move the fit not at all along it */
+			char se[48] = "no standard error";
+			if (isfinite(out->se_log[k]))
+				snprintf(se, sizeof se, "standard error of its log %.3g", out->se_log[k]);
 			snprintf(msg, sizeof msg, "%s is not identified by these rows (the fit's curvature along it is "
-			         "zero: no standard error); a bootstrap interval of it describes resampling these rows, "
-			         "however narrow, not what it could be", out->names[k]);
+			         "zero: %s); it has no interval, since resampling these rows, however narrow, does not "
+			         "say what it could be", out->names[k], se);
+		}
 		else if (out->se_log[k] > WEAK_SE_LOG)
 			snprintf(msg, sizeof msg, "%s is weakly identified by these rows (standard error of its log %.3g); "
 			         "expect a wide interval", out->names[k], out->se_log[k]);

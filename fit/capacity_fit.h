@@ -153,6 +153,20 @@ int wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_o
                               const wc_bootstrap_options *bo, wc_capacity_fit_result *point,
                               wc_error *err);
 void wc_capacity_fit_result_clear(wc_capacity_fit_result *r);
+/** Standard error of a parameter's log above which the rows do not
+ *  identify it: the fit's curvature along it is zero but for rounding
+ *  (a level's one row gave 8.6e14; the weakly identified but real ones
+ *  of the same fit, 68 and 82). */
+#define WC_CAPACITY_UNIDENTIFIED_SE_LOG 1e6
+/** Whether parameter k of `r` (its names[k]) is not identified by the
+ *  rows: its standard error not finite or above the bound above. Such a
+ *  parameter gets no interval (a bootstrap of those rows, however narrow,
+ *  does not say what it could be) and is printed "not identified"
+ *  (docs/capacity.md, "What the rows cannot identify"). */
+int wc_capacity_fit_unidentified(const wc_capacity_fit_result *r, int k);
+/** The same for the parameter named `name` ("eta[H100]"); 0 when it is
+ *  not one of r's fitted parameters. */
+int wc_capacity_fit_named_unidentified(const wc_capacity_fit_result *r, const char *name);
 
 /* -------------------------------------------------- request energy */
 

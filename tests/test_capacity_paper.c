@@ -17,6 +17,7 @@
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void
 figure29(void)
@@ -101,10 +102,16 @@ held_hosts(void)
  * rounding (memory alignment): values agree to 1e-4, bootstrap
  * percentiles to 3 %. A changed model or data moves them far more. */
 static void
-close_param(const char *name, const wc_param *got, const wc_param *want)
+close_param(const wc_capacity_fit_result *r, const char *name, const wc_param *got, const wc_param *want)
 {
 	CHECK_NEAR(got->value / want->value, 1.0, 1e-4);
-	if (isfinite(want->lo)) {
+	/* eta[A100]: the fit's curvature along it is zero, so the refit gives
+	 * it no interval (docs/capacity.md, "What the rows cannot identify");
+	 * the embedded one was written before that rule */
+	if (isfinite(want->lo) && !isfinite(got->lo)) {
+		CHECK(wc_capacity_fit_named_unidentified(r, name));
+		CHECK(strcmp(name, "eta[A100]") == 0);
+	} else if (isfinite(want->lo)) {
 		CHECK_NEAR(got->lo / want->lo, 1.0, 0.03);
 		CHECK_NEAR(got->hi / want->hi, 1.0, 0.03);
 	}
@@ -136,7 +143,7 @@ refit_reproduces_profile(void)
 		wc_param *got = wc_capacity_param_named(&r.params, r.names[k]);
 		CHECK(want && got);
 		if (want && got)
-			close_param(r.names[k], got, want);
+			close_param(&r, r.names[k], got, want);
 	}
 	wc_params_clear(&p);
 	wc_capacity_fit_result_clear(&r);
