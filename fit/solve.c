@@ -138,7 +138,13 @@ diagnose(fit_problem *pb, gsl_multifit_nlinear_workspace *w, const double *mult,
 		n_eff += m;
 	}
 	sol->rms = n_eff > 0 ? sqrt(chi2 / n_eff) : NAN;
-	double s2 = n_eff > (double)p ? chi2 / (n_eff - (double)p) : NAN;
+	/* The scatter's degrees of freedom: the runs less the parameters the
+	 * fit moves; a held one takes none (docs/fitting.md, "Diagnosis:
+	 * weakly identified parameters"). */
+	size_t p_free = 0;
+	for (size_t k = 0; k < p; k++)
+		p_free += !pb->held[k];
+	double s2 = n_eff > (double)p_free ? chi2 / (n_eff - (double)p_free) : NAN;
 	for (size_t k = 0; k < p; k++)
 		se[k] = NAN;
 	if (cov && gsl_multifit_nlinear_covar(J, DEPENDENT_REL, cov) == GSL_SUCCESS)
@@ -155,26 +161,40 @@ diagnose(fit_problem *pb, gsl_multifit_nlinear_workspace *w, const double *mult,
 		}
 	gsl_matrix_free(cov);
 	/* The direction the data constrain least: SVD of the column-normalised
-	 * Jacobian (LAPACKE). Its largest component names the parameter. */
-	double *a = wc_alloc_array(n * p, sizeof *a), *sv = wc_alloc_array(p, sizeof *sv), *v = wc_alloc_array(p, sizeof *v);
+	 * Jacobian (LAPACKE) over the parameters the fit moves (a held one's
+	 * column is zero and would be that direction). Its largest component
+	 * names the parameter. */
+	size_t *col = wc_alloc_array(p, sizeof *col), q = 0;
+	for (size_t k = 0; col && k < p; k++)
+		if (!pb->held[k])
+			col[q++] = k;
+	double *a = wc_alloc_array(n * (q ? q : 1), sizeof *a), *sv = wc_alloc_array(q ? q : 1, sizeof *sv);
+	double *v = wc_alloc_array(q ? q : 1, sizeof *v);
 	sol->weakest = -1;
-	if (a && sv && v) {
-		for (size_t k = 0; k < p; k++) {
+	if (col && a && sv && v && q > 0) {
+		for (size_t j = 0; j < q; j++) {
 			double norm = 0;
 			for (size_t i = 0; i < n; i++)
-				norm += gsl_matrix_get(J, i, k) * gsl_matrix_get(J, i, k);
+				norm += gsl_matrix_get(J, i, col[j]) * gsl_matrix_get(J, i, col[j]);
 			norm = norm > 0 ? sqrt(norm) : 1.0;
 			for (size_t i = 0; i < n; i++)
-				a[i * p + k] = gsl_matrix_get(J, i, k) / norm;
+				a[i * q + j] = gsl_matrix_get(J, i, col[j]) / norm;
 		}
-		if (wc__fit_linalg_svd_weakest(a, (int)n, (int)p, sv, v) == 0) {
+		if (wc__fit_linalg_svd_weakest(a, (int)n, (int)q, sv, v) == 0) {
 			size_t best = 0;
-			for (size_t k = 1; k < p; k++)
-				if (fabs(v[k]) > fabs(v[best]))
-					best = k;
-			sol->weakest = (int)best;
+			for (size_t j = 1; j < q; j++)
+				if (fabs(v[j]) > fabs(v[best]))
+					best = j;
+			sol->weakest = (int)col[best];
+			/* GSL's condition number counts the held columns, which make
+			 * any Jacobian with one singular: with some held, the free
+			 * columns' own (column-normalised) condition says whether the
+			 * runs pin the fitted parameters. */
+			if (q < p)
+				sol->rcond = sv[0] > 0 ? sv[q - 1] / sv[0] : NAN;
 		}
 	}
+	free(col);
 	free(a);
 	free(sv);
 	free(v);
