@@ -112,14 +112,17 @@ parse(int argc, char **argv, fit_args *a, int *help)
 	return CLI_OK;
 }
 
+/* `bound`: hold_s's or decay_s's upper bound (0 for the others). */
 static void
-print_value(const char *name, const wc_response_value *v, const char *unit)
+print_value(const char *name, const wc_response_value *v, const char *unit, double bound)
 {
 	printf("  %-14s %10.4g %-2s", name, v->value, unit);
 	if (isfinite(v->lo))
 		printf("  [%.4g, %.4g]", v->lo, v->hi);
 	else if (v->value <= exp(WC_RESPONSE_LOG_MIN) * (1.0 + 1e-9))
 		printf("  (the fit's floor: 0 on the 50 ms grid)");
+	else if (wc_response_at_bound(v->value, bound))
+		printf("  (at the bound above: the bound, not an estimate; no interval)");
 	putchar('\n');
 }
 
@@ -138,15 +141,17 @@ print_fit(const cli_run_set *s, const wc_response_params *r, const wc_response_l
 	else /* the nested choice needs two runs left when one is out */
 		printf("  bound of hold_s and decay_s: not chosen (leaving one run out needs 3 runs or more); the "
 		       "section's own, %g s\n", WC_RESPONSE_MAX_HOLD_S);
-	print_value("tau_s", &r->tau_s, "s");
-	print_value("hold_s", &r->hold_s, "s");
-	print_value("decay_s", &r->decay_s, "s");
-	print_value("prefill_ratio", &r->prefill_ratio, "");
-	print_value("dynamic_scale", &r->dynamic_scale, "");
+	double bound = c->chosen_s > 0 ? c->chosen_s : WC_RESPONSE_MAX_HOLD_S;
+	print_value("tau_s", &r->tau_s, "s", 0.0);
+	print_value("hold_s", &r->hold_s, "s", fmin(bound, WC_RESPONSE_MAX_HOLD_S));
+	print_value("decay_s", &r->decay_s, "s", c->chosen_s > 0 ? fmin(bound, WC_RESPONSE_MAX_DECAY_S)
+	                                                         : WC_RESPONSE_MAX_DECAY_S);
+	print_value("prefill_ratio", &r->prefill_ratio, "", 0.0);
+	print_value("dynamic_scale", &r->dynamic_scale, "", 0.0);
 	for (int i = 0; i < r->n_levels; i++) {
 		char name[80];
 		snprintf(name, sizeof name, "tau_s[%s]", r->levels[i].level);
-		print_value(name, &r->levels[i].tau_s, "s");
+		print_value(name, &r->levels[i].tau_s, "s", 0.0);
 	}
 	/* Intervals come from resampling runs: with one or two behind a value
 	 * the resamples repeat them and the interval says little. */

@@ -238,6 +238,16 @@ typedef struct {
  *  own. `out` is filled with present = fitted = 1. */
 int wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_options *o,
                     wc_response_params *out, wc_error *err);
+/** Whether a fitted hold_s or decay_s `value` sits at its `bound` (to the
+ *  simplex's size tolerance): wc_fit_response writes such a value with no
+ *  interval when every resample ends there too, and `fit response` prints
+ *  it as the bound it is (docs/envelopes.md, "Fitting the response"). */
+int wc_response_at_bound(double value, double bound);
+/** Drop the interval of r's hold_s (decay_s) when both its value and its
+ *  lower end sit at max_hold (max_decay): every resample ended at the
+ *  bound, and the interval would be near zero width. wc_fit_response
+ *  applies it to its bootstrap's intervals. */
+void wc_response_bound_intervals(wc_response_params *r, double max_hold, double max_decay);
 /** The per-GPU power the response model gives at each sample of `run`
  *  with the response `r` (its level's time constant; n_samples values) at
  *  the run's own level factor -- the scale of the law that fits this run

@@ -35,6 +35,7 @@
 #define START_TAU (-2.302585)    /* 0.1 s */
 #define START_DECAY (-2.302585)  /* 0.1 s */
 #define START_STEP 0.5           /* the simplex's first step in each log parameter */
+#define SIZE_TOL 1e-3            /* the simplex stops at this size, in log units */
 
 typedef struct {
 	const wc_response_run *runs;
@@ -249,7 +250,7 @@ solve(problem *pb, const double *x0, int dim, int max_iter, double *x)
 	for (int it = 0; rc == WC_OK && status == GSL_CONTINUE && it < max_iter * dim; it++) {
 		if (gsl_multimin_fminimizer_iterate(m) != GSL_SUCCESS)
 			break;
-		status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-3);
+		status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), SIZE_TOL);
 	}
 	if (rc == WC_OK)
 		memcpy(x, m->x->data, (size_t)dim * sizeof *x);
@@ -497,6 +498,26 @@ interval(const double *draws, int B, int k, double max, double *col, wc_response
 	}
 }
 
+int
+wc_response_at_bound(double value, double bound)
+{
+	return bound > 0 && value >= bound * exp(-SIZE_TOL);
+}
+
+/* A value at its bound (hold_s, decay_s) in the point fit and in every
+ * resample, to the simplex's tolerance, is the bound the fit was given or
+ * chose, not an estimate: no interval, which would be a near-zero-width
+ * one ([0.05, 0.05]; docs/intervals.md, "The parameters' uncertainty"). */
+void
+wc_response_bound_intervals(wc_response_params *r, double max_hold, double max_decay)
+{
+	wc_response_value *v[2] = { &r->hold_s, &r->decay_s };
+	double bound[2] = { max_hold, max_decay };
+	for (int k = 0; k < 2; k++)
+		if (wc_response_at_bound(v[k]->value, bound[k]) && wc_response_at_bound(v[k]->lo, bound[k]))
+			v[k]->lo = v[k]->hi = NAN;
+}
+
 static int
 run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double *x, wc_response_params *out)
 {
@@ -521,6 +542,7 @@ run_bootstrap(const problem *pb, const wc_response_fit_options *o, const double 
 		interval(draws, B, 0, pb->max_hold, col, &out->hold_s);
 		interval(draws, B, 1, WC_RESPONSE_MAX_PREFILL_RATIO, col, &out->prefill_ratio);
 		interval(draws, B, 2, pb->max_decay, col, &out->decay_s);
+		wc_response_bound_intervals(out, pb->max_hold, pb->max_decay);
 		interval(draws, B, MAX_X + 1, WC_RESPONSE_MAX_DYNAMIC_SCALE, col, &out->dynamic_scale);
 		for (int i = 0, l = 0; l < pb->n_levels; l++)
 			if (pb->level_name[l][0] && i < out->n_levels)

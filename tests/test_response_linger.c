@@ -4,7 +4,8 @@
  * "Fitting the response"): each candidate's score is the mean held-out
  * error of fits that never saw the run scored, the choice is the lowest
  * score, it does not depend on the thread count, and on runs simulated
- * with a real decay it does not cut that decay off.
+ * with a real decay it does not cut that decay off. A hold at its bound
+ * in every resample is written without an interval.
  */
 #include "fit/fit.h"
 #include "models/pcg32.h"
@@ -143,9 +144,56 @@ test_given_bound(void)
 		synth_bursts_free(&s[i]);
 }
 
+/* A hold longer than the bound given: the fit and every resample end at
+ * the bound (here exactly, so no interval either way; test_bound_rule
+ * below has resamples a few parts per million under it, which were written
+ * "[0.05, 0.05]"), and the value is said to be the bound (docs/intervals.md). */
+static void
+test_hold_at_bound(void)
+{
+	synth_bursts s[RUNS];
+	wc_response_run runs[RUNS];
+	wc_response_fit_options o = WC_RESPONSE_FIT_OPTIONS_INIT;
+	wc_response_params r;
+	wc_error err;
+	make_runs(s, runs, 0.6, 0.8);
+	o.bootstrap = 40;
+	o.linger_nested = 0;
+	o.linger_max_s = 0.05;
+	CHECK_INT(wc_fit_response(runs, RUNS, &o, &r, &err), WC_OK);
+	printf("  hold_s %.17g [%g, %g] at a bound of 0.05 s\n", r.hold_s.value, r.hold_s.lo, r.hold_s.hi);
+	CHECK(wc_response_at_bound(r.hold_s.value, 0.05));
+	CHECK(!isfinite(r.hold_s.lo) && !isfinite(r.hold_s.hi));
+	CHECK(isfinite(r.tau_s.lo)); /* the estimates keep theirs */
+	for (int i = 0; i < RUNS; i++)
+		synth_bursts_free(&s[i]);
+}
+
+/* The rule on the interval PowerTrace-Sim's seven runs gave at the bound
+ * 0.05 s chosen: hold_s [0.04999784, 0.05], every resample at the bound to
+ * the simplex's tolerance, is no interval; one reaching 0.0378 is kept,
+ * as is decay_s's, whose value is not at the bound. */
+static void
+test_bound_rule(void)
+{
+	wc_response_params r;
+	memset(&r, 0, sizeof r);
+	r.hold_s = (wc_response_value){ 0.05000000000000001, 0.04999784041405909, 0.05000000000000001 };
+	r.decay_s = (wc_response_value){ 0.0038611773568021056, 0.00012340980408667956, 0.05000000000000001 };
+	wc_response_bound_intervals(&r, 0.05, 0.05);
+	CHECK(!isfinite(r.hold_s.lo) && !isfinite(r.hold_s.hi));
+	CHECK(r.decay_s.lo == 0.00012340980408667956 && r.decay_s.hi == 0.05000000000000001);
+	r.hold_s = (wc_response_value){ 0.05000000000000001, 0.0377514697334379, 0.05000000000000001 };
+	wc_response_bound_intervals(&r, 0.05, 0.05);
+	CHECK(r.hold_s.lo == 0.0377514697334379);
+	CHECK(wc_response_at_bound(0.0499999, 0.05) && !wc_response_at_bound(0.0499, 0.05));
+}
+
 int
 main(void)
 {
+	test_bound_rule();
+	test_hold_at_bound();
 	gsl_set_error_handler_off();
 	test_scores_are_held_out();
 	test_real_decay_kept();
