@@ -1,7 +1,8 @@
 /*
  * The inputs of `fit capacity` and `validate capacity`: any mix of runs
  * tables, periods tables and raw ML.ENERGY configuration tables, merged
- * by data/table_inputs.h, and the capacity evidence drawn from both.
+ * by data/table_inputs.h, and the capacity evidence drawn from both; and
+ * the lines naming the rows that evidence leaves out, which both print.
  */
 #include "cli.h"
 #include "cli_capacity.h"
@@ -37,8 +38,9 @@ cli_capacity_inputs_free(cli_capacity_inputs *in)
 
 /* Rows of the tables the capacity model cannot describe (a model without
  * architecture facts in the catalog, a platform without a datasheet, a run
- * without timing): no fold scores them, so a reader must be told why the
- * counts fall short of the tables' (docs/validation.md). */
+ * without timing): fit capacity fits none and no fold of validate capacity
+ * scores them, so a reader must be told why the counts fall short of the
+ * tables' (docs/capacity.md, docs/validation.md). */
 
 /* One line per reason: the reason, the count and the run ids, as many as
  * fit a message (255 bytes, with room kept for the reason, the counts and
