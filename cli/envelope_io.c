@@ -457,7 +457,8 @@ cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, int 
 	 * "none" here with the reason, never "nan" */
 	const char *ramp = "a ramp needs at least two whole seconds of horizon";
 	const char *entropy = "fewer than 8 samples of the metrics' cadence, or a constant trace";
-	const char *token = "no output tokens served: an n(t) has no requests, and a short horizon may serve none";
+	const char *token = "no output tokens served: an n(t) has no requests, and a short horizon may serve none "
+	                    "(a replayed request of 0 output tokens generates none)";
 	const struct { const char *n; const wc_envelope_stat *v; double m; const char *u, *why; } rows[] = {
 		{ "mean_w", &s->mean_w, meas ? meas->mean_w : NAN, "W", "" },
 		{ "p5_w", &s->p5_w, meas ? meas->p5_w : NAN, "W", "" },

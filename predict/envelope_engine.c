@@ -6,8 +6,10 @@
  * its length is the decode step at the decoding count and mean context
  * plus the admitted prefills. A request admitted at step s with L output
  * tokens gets its first token from the prefill and completes at the end
- * of step s + L - 1. Each step's activity goes to the server's power
- * grids as two segments: prefilling, then decoding.
+ * of step s + L - 1 (L = 0, a replayed request that ended at its
+ * prefill: at the end of step s, without a token). Each step's activity
+ * goes to the server's power grids as two segments: prefilling, then
+ * decoding.
  */
 #include "envelope_internal.h"
 #include "heap_internal.h"
@@ -180,7 +182,11 @@ start_step(wc__server *s, double t, double t_next)
 		wc__waiting_req q = s->queue[s->q_head];
 		s->q_head = s->q_head + 1 == s->q_cap ? 0 : s->q_head + 1;
 		s->q_len--;
-		heap_push(s, (wc__running_req){ s->step + (uint64_t)q.output - 1, s->step, q.input });
+		/* 0 output tokens: the prefill's step alone, as a 1-token
+		 * request's, but no token counted (docs/envelopes.md, "Engine") */
+		s->silent += q.output < 1;
+		uint64_t last = q.output < 1 ? 0 : (uint64_t)q.output - 1;
+		heap_push(s, (wc__running_req){ s->step + last, s->step, q.input });
 		s->sum_input += q.input;
 		s->sum_admitted += step;
 		pre += s->st->prefill_s(s->st->ctx, q.input);
@@ -216,9 +222,11 @@ int
 wc__server_step(wc__server *s, wc__arrivals *a)
 {
 	const double t = s->t_end;
-	/* Every running request got one token from each step of the chunk. */
+	/* Every running request got one token from each step of the chunk,
+	 * but one of 0 output tokens, whose only step (chunk 1: it was
+	 * admitted in it) ends it. */
 	if (t > s->window_start && t <= s->window_end)
-		s->tokens += (double)s->n * (double)s->chunk;
+		s->tokens += (double)s->n * (double)s->chunk - (double)s->silent;
 	s->step += s->chunk;
 	while (s->n > 0 && s->heap[0].finish < s->step) {
 		wc__running_req r = heap_pop(s);
@@ -227,6 +235,7 @@ wc__server_step(wc__server *s, wc__arrivals *a)
 		if (wc__arrivals_completed(a, t) != WC_OK)
 			return WC_ENOMEM;
 	}
+	s->silent = 0; /* each completed at the end of the step that admitted it */
 	return start_step(s, t, wc__arrivals_peek(a));
 }
 

@@ -137,6 +137,10 @@ typedef struct {
 	wc__waiting_req *queue;     /* FIFO ring */
 	size_t q_head, q_len, q_cap;
 	double tokens;              /* generated in the window */
+	/* Running requests of 0 output tokens (a replayed request that ended
+	 * at its prefill): they run their admission step alone and generate
+	 * no token (docs/envelopes.md, "Engine"). */
+	int silent;
 	int open, open_n;           /* the segment not yet added to the grids */
 	double open_t0, open_t1, open_prefill;
 	int n_grids;

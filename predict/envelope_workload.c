@@ -401,9 +401,9 @@ wc__arrivals_take(wc__arrivals *a, double *input, double *output)
 			a->overflow = 1;
 	}
 	*input = isnan(in) ? wc__envelope_draw_length(a->rng, &a->input) : round(in);
-	/* a replayed output of 0: the prefill alone, whose step gives a
-	 * request its first token (docs/envelopes.md, "Engine") */
-	*output = isnan(out) ? wc__envelope_draw_length(a->rng, &a->output) : fmax(round(out), 1.0);
+	/* a replayed output of 0 stays 0: the engine runs its prefill alone
+	 * and counts no token for it (docs/envelopes.md, "Engine") */
+	*output = isnan(out) ? wc__envelope_draw_length(a->rng, &a->output) : round(out);
 }
 
 int

@@ -255,39 +255,6 @@ test_replay_missing_lengths(const char *dir)
 	free(log);
 }
 
-/* A request that produced no output token (aborted, an empty completion)
- * is replayed as its prefill alone: as a one-token request is (the
- * prefill step gives its first token). The whole log was refused, naming
- * an index after sorting ("entry 2: must be tokens 1 to 1e+07"). */
-static void
-test_replay_zero_output(const char *dir)
-{
-	char *zero = path_join(dir, "zero_out.csv"), *one = path_join(dir, "one_out.csv");
-	write_text(zero, "arrival_s,completion_s,input_tokens,output_tokens\n"
-	                 "1000.0,1000.8,4129,31\n1001.0,1001.2,500,0\n1002.0,1005.6,4959,120\n");
-	write_text(one, "arrival_s,completion_s,input_tokens,output_tokens\n"
-	                "1000.0,1000.8,4129,31\n1001.0,1001.2,500,1\n1002.0,1005.6,4959,120\n");
-	run_result a, b;
-	const char *argv_a[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", zero,
-		                 "--horizon", "6", "--replicas", "2", "--json", NULL };
-	const char *argv_b[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", one,
-		                 "--horizon", "6", "--replicas", "2", "--json", NULL };
-	CHECK_INT(run_wattcast(argv_a, NULL, &a), 0);
-	CHECK_INT(run_wattcast(argv_b, NULL, &b), 0);
-	CHECK_INT(a.status, 0);
-	CHECK_INT(b.status, 0);
-	/* the same simulation; only the mean output of the workload echoed (the
-	 * lengths replayed) and of the warnings differs (0 vs 1) */
-	const char *wa = a.out ? strstr(a.out, "\"warnings\"") : NULL, *wb = b.out ? strstr(b.out, "\"warnings\"") : NULL;
-	const char *sa = a.out ? strstr(a.out, "\"simulation\"") : NULL, *sb = b.out ? strstr(b.out, "\"simulation\"") : NULL;
-	CHECK(wa && wb && sa && sb && wa - sa == wb - sb && strncmp(sa, sb, (size_t)(wa - sa)) == 0);
-	CHECK(!a.err || !strstr(a.err, "must be tokens"));
-	run_result_free(&a);
-	run_result_free(&b);
-	free(zero);
-	free(one);
-}
-
 /* A run folder with a request log: an A100 serving two bursts. */
 static char *
 synthetic_run(const char *dir, const char *name, double offset)
@@ -574,7 +541,6 @@ main(void)
 	test_forecast_files(dir);
 	test_unsorted_replay_and_budget_text(dir);
 	test_replay_missing_lengths(dir);
-	test_replay_zero_output(dir);
 	test_fit_and_validate(dir);
 	free(dir);
 	return check_report("test_cli_envelope");

@@ -49,7 +49,8 @@ test_flags_apply_and_budget_digits(const char *dir)
 	CHECK_INT(run_wattcast(none, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "energy_per_output_token_j            none  (no output tokens served: an n(t) has no "
-	                      "requests, and a short horizon may serve none)");
+	                      "requests, and a short horizon may serve none (a replayed request of 0 output tokens "
+	                      "generates none))");
 	CHECK(r.out && !strstr(r.out, "nan"));
 	run_result_free(&r);
 	const char *shortest[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon",
