@@ -27,23 +27,35 @@ typedef struct {
 	size_t n_profile;
 	double *measured_t, *measured_w;               /* --measured: group power, s from the window start */
 	size_t n_measured;
-	char (*measured_warnings)[WC_WARNING_LEN];     /* --measured: its reader's warnings (bad lines, gaps) */
-	size_t n_measured_warnings;
+	/* The readers' warnings, as printed (--replay's and empirical:'s
+	 * log: bad lines skipped, failed or repeated requests; --measured's
+	 * run: bad lines, gaps): --json lists them in "warnings" too. */
+	char (*warnings)[WC_WARNING_LEN];
+	size_t n_warnings, cap_warnings;
 } cli_envelope_inputs;
 
 void cli_envelope_inputs_free(cli_envelope_inputs *in);
+/** Keep a reader's warning in in->warnings (for --json's "warnings"). */
+void cli_envelope_keep_warning(cli_envelope_inputs *in, const char *msg);
+/** `text` (an envelope's or a plan's JSON answer, taken) with the
+ *  readers' warnings in `in` appended to its "warnings", as they were
+ *  printed (cli/envelope_measured.c); `text` itself when there are none,
+ *  NULL when out of memory. */
+char *cli_envelope_json_warnings(char *text, const cli_envelope_inputs *in);
 /** --replay FILE into in->arrival_*, warning how many requests lack a
  *  token count and the distribution (`w`'s, given by `*_spec` or the
- *  default) that fills them. */
+ *  default) that fills them (cli/envelope_logs.c, as every log read). */
 int cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w, const char *input_spec,
                     const char *output_spec, cli_envelope_inputs *in);
 int cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in);
-int cli_read_lengths(const char *cmd, const char *flag, const char *path, int output, double **values,
-                     size_t *n);
-/** --input-tokens / --output-tokens: N, lognormal:MEAN:SD or
- *  empirical:REQUEST_LOG (its known lengths, into *values). */
+/** The known lengths of one column of a request log (`output` 1: output
+ *  tokens), read as --replay reads it, into in->in_values or out_values. */
+int cli_read_lengths(const char *cmd, const char *flag, const char *path, int output, cli_envelope_inputs *in);
+/** --input-tokens / --output-tokens: N, lognormal:MEAN:SD (a usage error
+ *  when malformed) or empirical:REQUEST_LOG (its known lengths, into
+ *  `in`; a refused log is CLI_FAIL). */
 int cli_parse_length(const char *cmd, const char *flag, const char *spec, int output, wc_length_dist *d,
-                     double **values, size_t *n);
+                     cli_envelope_inputs *in);
 /** --rate-profile UNTIL:RATE,... into in->profile_*. */
 int cli_parse_rate_profile(const char *cmd, const char *spec, cli_envelope_inputs *in);
 /** The summary table of `wattcast envelope` (values with the replicas'
@@ -114,7 +126,7 @@ typedef struct {
  *  first window the envelope's workload: its arrivals and lengths into
  *  `in` (replacing any) and `w`, its window into `win`, its group trace
  *  into in->measured_*. Errors are printed; the reader's warnings are
- *  printed unless --quiet and kept in in->measured_warnings. */
+ *  printed unless --quiet and kept in in->warnings. */
 int cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defaults, const wc_params *p,
                       int max_running, wc_service_choice service, cli_envelope_inputs *in,
                       wc_envelope_workload *w, cli_measured_window *win);
@@ -135,11 +147,9 @@ int cli_measured_identity(const char *dir, wc_run_manifest *d, const char **plat
  *  the run does not say). */
 /** `text` (an envelope's JSON answer) with a "measured" object added: the
  *  run replayed, its arrivals and window, and its measured metrics, for
- *  --measured --json (what the text puts in its "measured" column); the
- *  run reader's warnings in `in` are appended to its "warnings", as they
- *  were printed. Returns a new string (free), NULL when out of memory. */
-char *cli_measured_json(const char *text, const cli_measured_window *win, const cli_envelope_inputs *in,
-                        size_t arrivals);
+ *  --measured --json (what the text puts in its "measured" column).
+ *  Returns a new string (free), NULL when out of memory. */
+char *cli_measured_json(const char *text, const cli_measured_window *win, size_t arrivals);
 int cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_given, const char *model,
                         wc_config *c);
 

@@ -285,12 +285,10 @@ static int
 build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 {
 	wc_envelope_workload *w = &a->w;
-	if (a->input_spec && cli_parse_length(cmd, "--input-tokens", a->input_spec, 0, &w->input, &in->in_values,
-	                                  &in->n_in_values) != CLI_OK)
-		return CLI_USAGE;
-	if (a->output_spec && cli_parse_length(cmd, "--output-tokens", a->output_spec, 1, &w->output,
-	                                   &in->out_values, &in->n_out_values) != CLI_OK)
-		return CLI_USAGE;
+	int rc;
+	if ((a->input_spec && (rc = cli_parse_length(cmd, "--input-tokens", a->input_spec, 0, &w->input, in))) ||
+	    (a->output_spec && (rc = cli_parse_length(cmd, "--output-tokens", a->output_spec, 1, &w->output, in))))
+		return rc;
 	if (a->rate_profile) {
 		if (cli_parse_rate_profile(cmd, a->rate_profile, in) != CLI_OK)
 			return CLI_USAGE;
@@ -470,7 +468,7 @@ render_ctx(const env_args *a, const env_setup *s)
 }
 
 static int
-run_budget(const char *cmd, env_args *a, env_setup *s)
+run_budget(const char *cmd, env_args *a, env_setup *s, const cli_envelope_inputs *in)
 {
 	wc_budget_plan plan;
 	wc_error err;
@@ -488,6 +486,8 @@ run_budget(const char *cmd, env_args *a, env_setup *s)
 	if (a->json) {
 		wc_envelope_render r = render_ctx(a, s);
 		char *t = wc_render_budget(&r, &a->bo, &plan, secs, 2, &err);
+		if (t && !(t = cli_envelope_json_warnings(t, in)))
+			wc_error_set(&err, WC_ENOMEM, "envelope: out of memory");
 		if (!t)
 			return cli_fail(cmd, "%s", err.msg);
 		puts(t);
@@ -515,11 +515,13 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 		wc_envelope_render r = render_ctx(a, s);
 		char *t = wc_render_envelope(&r, &res, 2, &err);
 		if (t && a->measured) {
-			char *m = cli_measured_json(t, &a->win, in, a->w.n_arrivals);
+			char *m = cli_measured_json(t, &a->win, a->w.n_arrivals);
 			free(t);
 			if (!(t = m))
 				wc_error_set(&err, WC_ENOMEM, "envelope: out of memory");
 		}
+		if (t && !(t = cli_envelope_json_warnings(t, in)))
+			wc_error_set(&err, WC_ENOMEM, "envelope: out of memory");
 		if (t)
 			puts(t);
 		else
@@ -593,7 +595,7 @@ cli_cmd_envelope(int argc, char **argv)
 	                                  a.budget ? &a.bo : NULL, &s.pm)) != CLI_OK)
 		goto done;
 	wc_service_calibration_notes(&s.p, &a.c, &a.w, &s.service); /* the workload is final */
-	rc = a.budget ? run_budget(cmd, &a, &s) : run_forecast(cmd, &a, &s, &in);
+	rc = a.budget ? run_budget(cmd, &a, &s, &in) : run_forecast(cmd, &a, &s, &in);
 done:
 	cli_envelope_inputs_free(&in);
 	wc_params_clear(&s.p);

@@ -1,7 +1,8 @@
 /*
- * `wattcast envelope`, files in and out: a replayed request log, an n(t)
- * series and empirical lengths read through data/; the band written as
- * CSV and as an SVG chart (band, mean and a measured trace), atomically.
+ * `wattcast envelope`, files out and text: the band written as CSV and as
+ * an SVG chart (band, mean and a measured trace), atomically; the length
+ * and rate-profile flags; the summary and plan lines. The files read in
+ * are cli/envelope_logs.c's.
  */
 #include "cli_envelope.h"
 
@@ -26,199 +27,8 @@ cli_envelope_inputs_free(cli_envelope_inputs *in)
 	free(in->profile_rate);
 	free(in->measured_t);
 	free(in->measured_w);
-	free(in->measured_warnings);
+	free(in->warnings);
 	memset(in, 0, sizeof *in);
-}
-
-/* One logged request, for sorting by arrival (ties keep the log's order). */
-typedef struct {
-	double t, in, out;
-	size_t at;
-} logged_request;
-
-static int
-by_arrival(const void *pa, const void *pb)
-{
-	const logged_request *a = pa, *b = pb;
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
-	return a->at < b->at ? -1 : a->at > b->at;
-}
-
-/* Requests of the log without a token count are drawn from the length
- * distribution (docs/envelopes.md, "replay"): said, with how many and
- * from what, since it can change the tokens served several times over; a
- * length flag that fills nothing is said too, as --measured says it. */
-static void
-warn_missing(const char *cmd, const char *path, size_t missing, size_t n, const char *field, const char *flag,
-             const char *spec, const wc_length_dist *d)
-{
-	char from[160];
-	if (missing == 0) {
-		if (spec && n > 0)
-			fprintf(stderr, "wattcast %s: note: --replay %s: every request has its %s; %s is not used\n", cmd,
-			        path, field, flag);
-		return;
-	}
-	if (spec)
-		snprintf(from, sizeof from, "%s %.100s", flag, spec);
-	else
-		snprintf(from, sizeof from, "the default %s %g", flag, d->mean);
-	fprintf(stderr, "wattcast %s: warning: --replay %s: %zu of %zu requests %s no %s; drawn from %s\n", cmd, path,
-	        missing, n, missing == 1 ? "has" : "have", field, from);
-}
-
-/* The request log reader's bad-line messages, kept until its answer tells
- * whether they are the reason of a refusal or warnings. */
-typedef struct {
-	int n;
-	char line[20][WC_WARNING_LEN];
-} bad_lines;
-
-static void
-keep_bad_line(const char *msg, void *payload)
-{
-	bad_lines *b = payload;
-	if (b->n < (int)(sizeof b->line / sizeof b->line[0]))
-		snprintf(b->line[b->n++], sizeof b->line[0], "%s", msg);
-}
-
-int
-cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w, const char *input_spec,
-                const char *output_spec, cli_envelope_inputs *in)
-{
-	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
-	wc_request_log *log = NULL;
-	wc_error err;
-	bad_lines bad = { 0 };
-	t.warn = keep_bad_line; /* the reader names each bad line and why (docs/formats/telemetry.md) */
-	t.warn_payload = &bad;
-	int rc = wc_request_log_read(path, &t, &log, &err);
-	/* a refusal says which lines and why, whatever --quiet; a log read
-	 * with a few bad lines says them as warnings */
-	for (int i = 0; i < bad.n && (rc != WC_OK || !cli_quiet()); i++)
-		fprintf(stderr, "wattcast %s: %s--replay: %s\n", cmd, rc != WC_OK ? "" : "warning: ", bad.line[i]);
-	if (rc != WC_OK)
-		return cli_fail(cmd, "--replay: %s", err.msg);
-	size_t n = log->n, unsorted = 0;
-	warn_missing(cmd, path, log->missing_input, n, "input_tokens", "--input-tokens", input_spec, &w->input);
-	warn_missing(cmd, path, log->missing_output, n, "output_tokens", "--output-tokens", output_spec, &w->output);
-	int finite = 1; /* a time that is not finite is refused by the workload's check */
-	logged_request *req = wc_alloc_array(n ? n : 1, sizeof *req);
-	in->arrival_s = wc_alloc_array(n ? n : 1, sizeof(double));
-	in->arrival_in = wc_alloc_array(n ? n : 1, sizeof(double));
-	in->arrival_out = wc_alloc_array(n ? n : 1, sizeof(double));
-	if (!req || !in->arrival_s || !in->arrival_in || !in->arrival_out) {
-		free(req);
-		wc_request_log_free(log);
-		return cli_fail(cmd, "out of memory");
-	}
-	/* Logs are written as requests complete, not as they arrive: replay
-	 * them in arrival order, as `validate envelope` reads a run folder. */
-	for (size_t i = 0; i < n; i++) {
-		req[i] = (logged_request){ log->arrival[i], log->input_tokens[i], log->output_tokens[i], i };
-		unsorted += i > 0 && log->arrival[i] < log->arrival[i - 1];
-		finite &= isfinite(log->arrival[i]);
-	}
-	wc_request_log_free(log);
-	if (unsorted && finite) {
-		qsort(req, n, sizeof *req, by_arrival);
-		fprintf(stderr, "wattcast %s: note: --replay %s: the log is not in arrival order (%zu request%s "
-		        "before an earlier one); replayed sorted by arrival\n", cmd, path, unsorted,
-		        unsorted == 1 ? "" : "s");
-	}
-	/* Times from the first arrival. */
-	for (size_t i = 0; i < n; i++) {
-		in->arrival_s[i] = req[i].t - (n ? req[0].t : 0.0);
-		in->arrival_in[i] = req[i].in;
-		in->arrival_out[i] = req[i].out;
-	}
-	in->n_arrivals = n;
-	free(req);
-	return CLI_OK;
-}
-
-int
-cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in)
-{
-	double *t = NULL, *v = NULL;
-	size_t n = 0;
-	wc_error err;
-	if (wc_series_read_samples(path, &t, &v, &n, &err) != WC_OK)
-		return cli_fail(cmd, "--n-series: %s", err.msg);
-	/* A value or a spacing the workload refuses is named at its sample
-	 * here, where the file's rows are still the samples (the library sees
-	 * them resampled on the grid). */
-	size_t bad_v = n, bad_dt = 0;
-	double dt = INFINITY;
-	for (size_t i = 0; i < n && bad_v == n; i++)
-		if (!isfinite(v[i]) || v[i] < 0 || v[i] > WC_ENVELOPE_MAX_RUNNING)
-			bad_v = i;
-	for (size_t i = 1; i < n; i++)
-		if (t[i] - t[i - 1] < dt) {
-			dt = t[i] - t[i - 1];
-			bad_dt = i;
-		}
-	if (bad_v < n || (isfinite(dt) && dt > 3600)) {
-		int rc = bad_v < n ? cli_fail(cmd, "--n-series: %s: data row %zu (t = %g s): running must be a "
-		                                     "finite number 0 to %d, got %g", path, bad_v + 1, t[bad_v],
-		                                     WC_ENVELOPE_MAX_RUNNING, v[bad_v])
-		                   : cli_fail(cmd, "--n-series: %s: data rows %zu and %zu are %g s apart, the "
-		                                     "file's closest; its samples must be at most 3600 s apart", path,
-		                                     bad_dt, bad_dt + 1, dt);
-		free(t);
-		free(v);
-		return rc;
-	}
-	if (!isfinite(dt))
-		dt = WC_ENVELOPE_GRID_S;
-	size_t m = n > 1 ? (size_t)floor((t[n - 1] - t[0]) / dt + 1e-9) + 1 : 1;
-	in->series = wc_alloc_array(m, sizeof(double));
-	if (!in->series || m > WC_SERIES_MAX) {
-		free(t);
-		free(v);
-		return cli_fail(cmd, "%s: too many samples on a %g s grid", path, dt);
-	}
-	for (size_t k = 0, i = 0; k < m; k++) {
-		double tk = t[0] + (double)k * dt;
-		while (i + 1 < n && t[i + 1] <= tk + 1e-9)
-			i++;
-		in->series[k] = v[i];
-	}
-	in->series_len = m;
-	in->series_dt = dt;
-	free(t);
-	free(v);
-	return CLI_OK;
-}
-
-/* Known values of one column of a request log, as an empirical distribution. */
-int
-cli_read_lengths(const char *cmd, const char *flag, const char *path, int output, double **values,
-                 size_t *n)
-{
-	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
-	wc_request_log *log = NULL;
-	wc_error err;
-	if (wc_request_log_read(path, &t, &log, &err) != WC_OK)
-		return cli_fail(cmd, "%s: %s", flag, err.msg);
-	double *v = wc_alloc_array(log->n ? log->n : 1, sizeof *v);
-	size_t m = 0;
-	for (size_t i = 0; v && i < log->n; i++) {
-		double x = output ? log->output_tokens[i] : log->input_tokens[i];
-		if (isfinite(x) && x >= 1)
-			v[m++] = x;
-	}
-	wc_request_log_free(log);
-	if (!v)
-		return cli_fail(cmd, "out of memory");
-	if (m == 0) {
-		free(v);
-		return cli_fail(cmd, "%s: %s has no %s token counts", flag, path, output ? "output" : "input");
-	}
-	*values = v;
-	*n = m;
-	return CLI_OK;
 }
 
 /* --------------------------------------------------------------- CSV */
@@ -382,7 +192,7 @@ cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *
 
 int
 cli_parse_length(const char *cmd, const char *flag, const char *spec, int output, wc_length_dist *d,
-             double **values, size_t *n)
+                 cli_envelope_inputs *in)
 {
 	char *end;
 	if (strncmp(spec, "lognormal:", 10) == 0) {
@@ -394,10 +204,10 @@ cli_parse_length(const char *cmd, const char *flag, const char *spec, int output
 	}
 	if (strncmp(spec, "empirical:", 10) == 0) {
 		d->kind = WC_LENGTH_EMPIRICAL;
-		if (cli_read_lengths(cmd, flag, spec + 10, output, values, n) != CLI_OK)
-			return CLI_FAIL;
-		d->values = *values;
-		d->n_values = *n;
+		if (cli_read_lengths(cmd, flag, spec + 10, output, in) != CLI_OK)
+			return CLI_FAIL; /* a refused file: exit 1 (docs/cli.md) */
+		d->values = output ? in->out_values : in->in_values;
+		d->n_values = output ? in->n_out_values : in->n_in_values;
 		return CLI_OK;
 	}
 	d->kind = WC_LENGTH_FIXED;

@@ -104,10 +104,8 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	snprintf(win->platform, sizeof win->platform, "%s", r->m.platform);
 	snprintf(win->model, sizeof win->model, "%s", r->m.model);
 	win->tp = r->tp;
-	free(in->measured_warnings);
-	in->measured_warnings = set.warnings; /* moved: the JSON answer carries them */
-	in->n_measured_warnings = set.n_warnings;
-	set.warnings = NULL;
+	for (size_t i = 0; i < set.n_warnings; i++) /* the JSON answer carries them */
+		cli_envelope_keep_warning(in, set.warnings[i]);
 	snprintf(win->arrival_source, sizeof win->arrival_source, "%s",
 	         c->run.arrival_source ? c->run.arrival_source : "");
 	cli_run_set_free(&set);
@@ -185,15 +183,26 @@ cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_give
 }
 
 char *
-cli_measured_json(const char *text, const cli_measured_window *win, const cli_envelope_inputs *in,
-                  size_t arrivals)
+cli_envelope_json_warnings(char *text, const cli_envelope_inputs *in)
+{
+	if (!text || in->n_warnings == 0)
+		return text;
+	json_t *o = json_loads(text, 0, NULL);
+	free(text);
+	json_t *warnings = json_object_get(o, "warnings");
+	for (size_t i = 0; json_is_array(warnings) && i < in->n_warnings; i++)
+		json_array_append_new(warnings, json_string(in->warnings[i]));
+	char *s = o ? json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
+	json_decref(o);
+	return s;
+}
+
+char *
+cli_measured_json(const char *text, const cli_measured_window *win, size_t arrivals)
 {
 	json_t *o = json_loads(text, 0, NULL);
 	if (!o)
 		return NULL;
-	json_t *warnings = json_object_get(o, "warnings");
-	for (size_t i = 0; json_is_array(warnings) && i < in->n_measured_warnings; i++)
-		json_array_append_new(warnings, json_string(in->measured_warnings[i]));
 	const wc_trace_metrics *m = &win->metrics;
 	const struct { const char *k; double v; } vals[] = {
 		{ "mean_w", m->mean_w }, { "p5_w", m->p5_w }, { "p50_w", m->p50_w }, { "p95_w", m->p95_w },

@@ -29,16 +29,26 @@
  * from the window without a word). */
 #define REQ_MAX_SPAN_S 1e7
 
-/* A token count: a whole number of tokens, 0 to WC_CAPACITY_MAX_TOKENS
- * (docs/formats/telemetry.md, requests): 12.5 is a cell of another column
- * (a latency mapped to it), not a count. */
-static int
-is_token_count(double v)
+/* The token counts a request of the log may have: whole numbers from 0 (a
+ * prompt: the consumer's minimum) to WC_CAPACITY_MAX_TOKENS or the
+ * consumer's bound (docs/formats/telemetry.md, requests). */
+static void
+token_range(const wc_telemetry_options *opt, int input, double *lo, double *hi)
 {
-	return v >= 0 && v <= WC_CAPACITY_MAX_TOKENS && v == floor(v);
+	*lo = input && opt->min_input_tokens > 0 ? opt->min_input_tokens : 0.0;
+	*hi = opt->max_tokens > 0 && opt->max_tokens < WC_CAPACITY_MAX_TOKENS ? opt->max_tokens
+	                                                                       : WC_CAPACITY_MAX_TOKENS;
 }
 
-static void warn_repeats(const wc_request_log *log, const char *path, const wc_telemetry_options *opt);
+/* A token count: a whole number in the range; 12.5 is a cell of another
+ * column (a latency mapped to it), not a count. */
+static int
+is_token_count(const wc_telemetry_options *opt, int input, double v)
+{
+	double lo, hi;
+	token_range(opt, input, &lo, &hi);
+	return v >= lo && v <= hi && v == floor(v);
+}
 
 /* A first arrival that is no epoch second but one of another unit
  * (milliseconds from Date.now(), nanoseconds from time.time_ns()) is
@@ -67,16 +77,6 @@ warn_failed(const char *path, const wc_telemetry_options *opt, size_t failed, si
 		wc__warn(opt, "%s: %zu of %zu requests failed (their 'errors' entry says why, or 'success' is "
 		         "false); left out",
 		         path, failed, n);
-}
-
-/* Count the requests without a token count, for the columns the log has. */
-static void
-count_missing(wc_request_log *log, int has_input, int has_output)
-{
-	for (size_t i = 0; i < log->n; i++) {
-		log->missing_input += has_input && !isfinite(log->input_tokens[i]);
-		log->missing_output += has_output && !isfinite(log->output_tokens[i]);
-	}
 }
 
 void
@@ -147,9 +147,10 @@ num_at(json_t *a, size_t i)
 /* The per-request arrays of the JSON (borrowed from its root); any but
  * `arr` may be absent (NULL). */
 typedef struct {
-	json_t *arr, *ttft, *itl, *olen, *ilen, *e2el, *errors;
+	json_t *root, *arr, *ttft, *itl, *olen, *ilen, *e2el, *errors;
 	size_t n;
 	int start_times; /* `arr` is vLLM's start_times */
+	const char *arr_key; /* the key `arr` was read from */
 } req_arrays;
 
 /* Find the arrays: arrival times and enough to place each completion. */
@@ -165,6 +166,8 @@ find_arrays(json_t *root, const char *path, req_arrays *a, wc_error *err)
 		return WC_EPARSE;
 	a->start_times = a->arr && !json_object_get(root, "request_timestamps") &&
 	                 !json_object_get(root, "arrival_s");
+	a->arr_key = a->start_times ? "start_times" : json_object_get(root, "request_timestamps") ? "request_timestamps"
+	                                                                                          : "arrival_s";
 	if (!a->arr)
 		return wc_error_set(err, WC_EPARSE, "%s: no 'request_timestamps' (arrival times, epoch s) "
 		                    "nor 'start_times' (vLLM's send times)", path);
@@ -180,6 +183,25 @@ find_arrays(json_t *root, const char *path, req_arrays *a, wc_error *err)
 		return wc_error_set(err, WC_EPARSE, "%s: needs 'e2els' or 'ttfts' (with 'itls') for completion times",
 		                    path);
 	return WC_OK;
+}
+
+/* Why request i has no usable timing, at the entry that fails it (its
+ * JSON path and value, as a CSV's bad line names its cell): the arrival,
+ * else the latency the completion was to come from. `a` and `c` are its
+ * arrival and completion (NaN: none). */
+static void
+warn_unusable(const req_arrays *ra, size_t i, double a, double c, const char *path,
+              const wc_telemetry_options *opt)
+{
+	const char *key = !isfinite(a) ? ra->arr_key : ra->e2el && (!ra->ttft || isfinite(num_at(ra->e2el, i)))
+	                                               ? "e2els" : !isfinite(num_at(ra->ttft, i)) ? "ttfts" : "itls";
+	json_t *arr = !isfinite(a) ? ra->arr : json_object_get(ra->root, key);
+	char *text = json_dumps(json_array_get(arr, i), JSON_ENCODE_ANY);
+	if (isfinite(a) && isfinite(c)) /* c < a */
+		wc__warn(opt, "%s: /%s/%zu: the completion comes %g s before the arrival", path, key, i, a - c);
+	else
+		wc__warn(opt, "%s: /%s/%zu: expected a number, got %.40s", path, key, i, text ? text : "nothing");
+	free(text);
 }
 
 /* Completion time of request i from its end-to-end latency, else from
@@ -225,6 +247,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		rc = wc_error_set(err, WC_EPARSE, "%s: expected an object of per-request arrays", path);
 		goto done;
 	}
+	ra.root = root;
 	if ((rc = find_arrays(root, path, &ra, err)) != WC_OK)
 		goto done;
 	size_t n = ra.n;
@@ -243,8 +266,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		if (!isfinite(num_at(ra.arr, i)))
 			continue;
 		char where[1200];
-		snprintf(where, sizeof where, "%s: /%s/%zu", path, ra.start_times ? "start_times" :
-		         json_object_get(root, "request_timestamps") ? "request_timestamps" : "arrival_s", i);
+		snprintf(where, sizeof where, "%s: /%s/%zu", path, ra.arr_key, i);
 		if ((rc = other_unit(num_at(ra.arr, i), where, err)) != WC_OK)
 			goto done;
 		break;
@@ -259,20 +281,23 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		double tt = num_at(ra.ttft, i), out_len = num_at(ra.olen, i), in_len = num_at(ra.ilen, i);
 		/* a count no request has is named at its entry, not later at an
 		 * index of the sorted arrivals */
-		if ((!isnan(in_len) && !is_token_count(in_len)) || (!isnan(out_len) && !is_token_count(out_len))) {
-			int bad_in = !isnan(in_len) && !is_token_count(in_len);
+		int bad_in = !isnan(in_len) && !is_token_count(opt, 1, in_len);
+		if (bad_in || (!isnan(out_len) && !is_token_count(opt, 0, out_len))) {
 			/* the value in full: %g rounds 44.0000001 to a whole 44 */
 			char num[32];
-			rc = wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: %s is no token count (a whole number, 0 to %g)", path,
+			double lo, hi;
+			token_range(opt, bad_in, &lo, &hi);
+			rc = wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: %s is no token count (a whole number, %g to %g)", path,
 			                  bad_in ? "input_lens" : "output_lens", i,
-			                  wc_num_text(num, bad_in ? in_len : out_len), WC_CAPACITY_MAX_TOKENS);
+			                  wc_num_text(num, bad_in ? in_len : out_len), lo, hi);
 			goto done;
 		}
 		if (isfinite(tt))
 			f = a + tt;
 		c = completion_at(&ra, i, a, f, out_len);
 		if (!isfinite(a) || !isfinite(c) || c < a) {
-			skipped++;
+			if ((int)skipped++ < opt->max_warnings)
+				warn_unusable(&ra, i, a, c, path, opt);
 			continue;
 		}
 		size_t k = log->n++;
@@ -295,61 +320,14 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		                  100.0 * opt->max_bad_fraction);
 		goto done;
 	}
-	warn_repeats(log, path, opt);
-	count_missing(log, ra.ilen != NULL, ra.olen != NULL);
+	wc__request_log_warn_repeats(log, path, opt);
+	wc__request_log_count_missing(log, ra.ilen != NULL, ra.olen != NULL);
 	*out = log;
 	log = NULL;
 done:
 	wc_request_log_free(log);
 	json_decref(root);
 	return rc;
-}
-
-/* ------------------------------------------------------------- repeats */
-
-typedef struct {
-	double v[5]; /* arrival, completion, first token, input, output */
-} req_key;
-
-/* Total order on the five values, NaN after every number. */
-static int
-by_values(const void *pa, const void *pb)
-{
-	const req_key *a = pa, *b = pb;
-	for (int k = 0; k < 5; k++) {
-		double x = a->v[k], y = b->v[k];
-		if (isnan(x) || isnan(y)) {
-			if (isnan(x) != isnan(y))
-				return isnan(x) ? 1 : -1;
-			continue;
-		}
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
-	return 0;
-}
-
-/* Say how many requests repeat another exactly (arrival, first token,
- * completion and both lengths): a log appended to itself, which would
- * count each request twice. They are kept -- two requests can share
- * times written at a coarse resolution -- and the warning says so. */
-static void
-warn_repeats(const wc_request_log *log, const char *path, const wc_telemetry_options *opt)
-{
-	req_key *k = log->n > 1 ? malloc(log->n * sizeof *k) : NULL;
-	size_t rep = 0;
-	if (!k)
-		return;
-	for (size_t i = 0; i < log->n; i++)
-		k[i] = (req_key){ { log->arrival[i], log->completion[i], log->first_token[i],
-			            log->input_tokens[i], log->output_tokens[i] } };
-	qsort(k, log->n, sizeof *k, by_values);
-	for (size_t i = 1; i < log->n; i++)
-		rep += by_values(&k[i - 1], &k[i]) == 0;
-	free(k);
-	if (rep)
-		wc__warn(opt, "%s: %zu of %zu requests repeat another exactly (arrival, first token, completion, "
-		         "lengths): a log appended to itself counts each twice; kept", path, rep, log->n);
 }
 
 /* ------------------------------------------------------------------- CSV */
@@ -419,10 +397,12 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 			             (int)(fl > 40 ? 40 : fl), s);
 			return 0;
 		}
-		if ((c == RC_INPUT || c == RC_OUTPUT) && !is_token_count(v[c])) {
+		if ((c == RC_INPUT || c == RC_OUTPUT) && !is_token_count(bad->opt, c == RC_INPUT, v[c])) {
 			/* the cell as written: %g rounds 44.0000001 to a whole 44 */
-			wc__bad_cell(bad, line_no, f[col[c]].column, "%s = %.*s is no token count (a whole number, 0 "
-			             "to %g)", csv_names[c], (int)(fl > 40 ? 40 : fl), s, WC_CAPACITY_MAX_TOKENS);
+			double lo, hi;
+			token_range(bad->opt, c == RC_INPUT, &lo, &hi);
+			wc__bad_cell(bad, line_no, f[col[c]].column, "%s = %.*s is no token count (a whole number, %g "
+			             "to %g)", csv_names[c], (int)(fl > 40 ? 40 : fl), s, lo, hi);
 			return 0;
 		}
 	}
@@ -540,8 +520,8 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 	if ((rc = wc__bad_lines_finish(&bad, data_lines, err)) != WC_OK)
 		goto done;
 	warn_failed(path, opt, failed, data_lines);
-	warn_repeats(log, path, opt);
-	count_missing(log, col[RC_INPUT] >= 0, col[RC_OUTPUT] >= 0);
+	wc__request_log_warn_repeats(log, path, opt);
+	wc__request_log_count_missing(log, col[RC_INPUT] >= 0, col[RC_OUTPUT] >= 0);
 	*out = log;
 	log = NULL;
 done:

@@ -28,13 +28,14 @@ parse_cell(const char *path, int line, const wc__csv_field *f, double *out, wc_e
 	return WC_OK;
 }
 
-/* Parse the samples; `*t` and `*v` grow together and are owned by the
- * caller, also on failure. */
+/* Parse the samples, each value at most `max_running`; `*t`, `*v` and
+ * (when `lines`) `*lines`, each sample's line, grow together and are
+ * owned by the caller, also on failure. */
 static int
-parse_samples(const char *path, const char *buf, size_t blen, double **t, double **v, size_t *n,
-              wc_error *err)
+parse_samples(const char *path, const char *buf, size_t blen, double max_running, double **t, double **v,
+              size_t **lines, size_t *n, wc_error *err)
 {
-	size_t cap_t = 0, cap_v = 0;
+	size_t cap_t = 0, cap_v = 0, cap_l = 0;
 	int header = 0, rc = WC_OK, nf;
 	wc__csv_lines it;
 	wc__csv_field f[3];
@@ -65,15 +66,25 @@ parse_samples(const char *path, const char *buf, size_t blen, double **t, double
 		double *nv = nt ? wc_grow(*v, &cap_v, *n + 1, sizeof **v, 1024) : NULL;
 		if (nv)
 			*v = nv;
-		if (!nt || !nv) {
+		size_t *nl = nv && lines ? wc_grow(*lines, &cap_l, *n + 1, sizeof **lines, 1024) : NULL;
+		if (nl)
+			*lines = nl;
+		if (!nt || !nv || (lines && !nl)) {
 			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 			break;
 		}
+		if (lines)
+			(*lines)[*n] = (size_t)line;
 		if ((rc = parse_cell(path, line, &f[0], &(*t)[*n], err)) != WC_OK ||
 		    (rc = parse_cell(path, line, &f[1], &(*v)[*n], err)) != WC_OK)
 			break;
-		if ((*v)[*n] < 0) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: running must be >= 0", path, line, f[1].column);
+		if (!((*v)[*n] >= 0) || (*v)[*n] > max_running) { /* the cell as written */
+			if (isfinite(max_running))
+				rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: running must be a number 0 to %g, got %.40s", path,
+				                  line, f[1].column, max_running, f[1].text);
+			else
+				rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: running must be >= 0, got %.40s", path, line,
+				                  f[1].column, f[1].text);
 			break;
 		}
 		if (*n > 0 && (*t)[*n] <= (*t)[*n - 1]) {
@@ -96,7 +107,7 @@ wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
 	memset(out, 0, sizeof *out);
 	if ((rc = wc_read_file(path, WC_SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
 		return rc;
-	if ((rc = parse_samples(path, buf, blen, &t, &v, &n, err)) != WC_OK)
+	if ((rc = parse_samples(path, buf, blen, INFINITY, &t, &v, NULL, &n, err)) != WC_OK)
 		goto done;
 	if (n < 2) {
 		rc = wc_error_set(err, WC_EPARSE, "%s: needs at least two samples", path);
@@ -124,22 +135,29 @@ done:
 }
 
 int
-wc_series_read_samples(const char *path, double **t_s, double **running, size_t *n, wc_error *err)
+wc_series_read_samples(const char *path, double max_running, double **t_s, double **running, size_t **lines,
+                       size_t *n, wc_error *err)
 {
 	char *buf = NULL;
 	size_t blen;
 	int rc;
 	*t_s = *running = NULL;
+	if (lines)
+		*lines = NULL;
 	*n = 0;
 	if ((rc = wc_read_file(path, WC_SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
 		return rc;
-	rc = parse_samples(path, buf, blen, t_s, running, n, err);
+	rc = parse_samples(path, buf, blen, max_running, t_s, running, lines, n, err);
 	if (rc == WC_OK && *n == 0)
 		rc = wc_error_set(err, WC_EPARSE, "%s: no samples", path);
 	if (rc != WC_OK) {
 		free(*t_s);
 		free(*running);
 		*t_s = *running = NULL;
+		if (lines) {
+			free(*lines);
+			*lines = NULL;
+		}
 		*n = 0;
 	}
 	free(buf);

@@ -75,6 +75,11 @@ typedef struct {
 	/* The command's option that raises max_bad_fraction ("--max-bad"),
 	 * named by the refusal; NULL when the command has none. */
 	const char *max_bad_option;
+	/* Request logs: the token counts the consumer takes, a count outside
+	 * them a bad cell named with its column and value (an envelope
+	 * simulates at most WC_ENVELOPE_MAX_TOKENS and a prompt of at least
+	 * one). 0 = WC_CAPACITY_MAX_TOKENS and 0. */
+	double max_tokens, min_input_tokens;
 } wc_telemetry_options;
 
 #define WC_TELEMETRY_OPTIONS_INIT                                                \
@@ -82,7 +87,7 @@ typedef struct {
 	  .gpu_uuids = NULL, .n_gpu_uuids = 0,                                    \
 	  .max_bad_fraction = WC_TELEMETRY_MAX_BAD, .max_warnings = 20,           \
 	  .warn = NULL, .warn_payload = NULL, .max_power_w = 0.0,                 \
-	  .max_bad_option = NULL }
+	  .max_bad_option = NULL, .max_tokens = 0.0, .min_input_tokens = 0.0 }
 
 #ifdef __cplusplus
 }

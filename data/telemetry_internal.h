@@ -121,4 +121,11 @@ int wc__parse_zoned_time(const char *s, size_t len, double *out, char *why, size
 /** "[N/A]", "[Not Supported]", "N/A" or blank: a value the tool did not have. */
 int wc__is_missing(const char *s, size_t len);
 
+/* Per-request logs (data/request_log_checks.c). */
+/** Say how many requests repeat another exactly (a log appended to
+ *  itself); they are kept. */
+void wc__request_log_warn_repeats(const wc_request_log *log, const char *path, const wc_telemetry_options *opt);
+/** Count the requests without a token count, for the columns the log has. */
+void wc__request_log_count_missing(wc_request_log *log, int has_input, int has_output);
+
 #endif

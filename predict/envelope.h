@@ -49,6 +49,11 @@ extern "C" {
 #define WC_ENVELOPE_MAX_RUNNING 65536
 #define WC_ENVELOPE_MAX_THREADS WC_THREADS_MAX /* models/limits.h */
 #define WC_ENVELOPE_MAX_TOKENS 10000000.0
+/** An n(t)'s samples: at most this far apart (s). */
+#define WC_ENVELOPE_MAX_SERIES_DT_S 3600.0
+/** A request's prompt: at least one token (a replayed output may be 0:
+ *  a request that ended at its prefill). */
+#define WC_ENVELOPE_MIN_INPUT_TOKENS 1.0
 /** Burstiness (gamma shape) range: below 0.01 GSL's gamma draws round
  *  almost every gap to 0 and simulated time stops (docs/envelopes.md,
  *  "Workloads"). */

@@ -179,9 +179,10 @@ check_replay(const wc_envelope_workload *w, wc_error *err)
 		 * prefill alone (docs/envelopes.md, "Workloads"). */
 		for (int j = 0; j < 2; j++)
 			if (len[j] && !isnan(len[j][i]) &&
-			    (!isfinite(len[j][i]) || len[j][i] < 1 - j || len[j][i] > WC_ENVELOPE_MAX_TOKENS))
-				return wc_error_set(err, WC_EINVAL, "%s/%zu: must be tokens %d to %g (or NaN = drawn)",
-				                    nm[j], i, 1 - j, WC_ENVELOPE_MAX_TOKENS);
+			    (!isfinite(len[j][i]) || len[j][i] < (j ? 0 : WC_ENVELOPE_MIN_INPUT_TOKENS) ||
+			     len[j][i] > WC_ENVELOPE_MAX_TOKENS))
+				return wc_error_set(err, WC_EINVAL, "%s/%zu: must be tokens %g to %g (or NaN = drawn)",
+				                    nm[j], i, j ? 0 : WC_ENVELOPE_MIN_INPUT_TOKENS, WC_ENVELOPE_MAX_TOKENS);
 	}
 	return WC_OK;
 }
@@ -191,8 +192,9 @@ check_series(const wc_envelope_workload *w, wc_error *err)
 {
 	if (w->series_len == 0 || !w->series_running)
 		return wc_error_set(err, WC_EINVAL, "series_running: empty n(t) series");
-	if (!isfinite(w->series_dt_s) || !(w->series_dt_s > 0) || w->series_dt_s > 3600)
-		return wc_error_set(err, WC_EINVAL, "series_dt_s: must be > 0 and <= 3600 s, got %g", w->series_dt_s);
+	if (!isfinite(w->series_dt_s) || !(w->series_dt_s > 0) || w->series_dt_s > WC_ENVELOPE_MAX_SERIES_DT_S)
+		return wc_error_set(err, WC_EINVAL, "series_dt_s: must be > 0 and <= %g s, got %g",
+		                    WC_ENVELOPE_MAX_SERIES_DT_S, w->series_dt_s);
 	for (size_t i = 0; i < w->series_len; i++)
 		if (!isfinite(w->series_running[i]) || w->series_running[i] < 0 ||
 		    w->series_running[i] > WC_ENVELOPE_MAX_RUNNING)

@@ -39,10 +39,11 @@ test_memory_bound(void)
 	CHECK_INT(write_text(gap, "t_s,running\n0,3\n100000,2\n"), 0);
 	const char *nsv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--n-series", ns,
 		              "--horizon", "60", NULL };
-	expect_usage(nsv, 1, "ns.csv: data row 2 (t = 30 s): running must be a finite number 0 to 65536, got 1e+09");
+	expect_usage(nsv, 1, "--n-series: /");
+	expect_usage(nsv, 1, "ns.csv:3:4: running must be a number 0 to 65536, got 1e9");
 	const char *gapv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--n-series", gap,
 		               "--horizon", "60", NULL };
-	expect_usage(gapv, 1, "gap.csv: data rows 1 and 2 are 100000 s apart, the file's closest");
+	expect_usage(gapv, 1, "gap.csv: lines 2 and 3 are 100000 s apart, the file's closest");
 	free(ns);
 	free(gap);
 	free(dir);

@@ -256,6 +256,48 @@ test_csv_flags(void)
 	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "requests_near.json: /output_lens/1: 44.0000001 is no token count");
 	free(p);
+	/* a consumer's bounds (an envelope's: 1 to 1e7 input tokens) make a
+	 * count outside them a bad cell too, named with its column and value;
+	 * without them 0 and 2e7 are counts */
+	w.text[0] = 0;
+	p = fixture("requests_bound.csv", "arrival_s,completion_s,input_tokens,output_tokens\n"
+	                                  "1784415085.5,1784415086.5,20000000,3\n1784415087.5,1784415088.5,0,5\n"
+	                                  "1784415089.5,1784415090.5,400,0\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log)
+		CHECK_INT(log->n, 3);
+	wc_request_log_free(log);
+	opt.max_tokens = 1e7;
+	opt.min_input_tokens = 1;
+	opt.max_bad_fraction = 0.9;
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log)
+		CHECK_INT(log->n, 1);
+	CHECK_CONTAINS(w.text, "requests_bound.csv:2:27: input_tokens = 20000000 is no token count (a whole number, 1 "
+	                       "to 1e+07)");
+	CHECK_CONTAINS(w.text, "requests_bound.csv:3:27: input_tokens = 0 is no token count (a whole number, 1 to 1e+07)");
+	wc_request_log_free(log);
+	free(p);
+	p = fixture("requests_bound.json", "{\"request_timestamps\": [1784415085.5, 1784415086.5],"
+	                                   " \"e2els\": [1.0, 1.0], \"output_lens\": [0, 20000000]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "requests_bound.json: /output_lens/1: 20000000 is no token count (a whole number, 0 to "
+	                        "1e+07)");
+	free(p);
+	opt.max_tokens = opt.min_input_tokens = 0;
+	/* a request of requests.json without usable timing is named at the
+	 * entry that fails it, with its value (only a count was said) */
+	w.text[0] = 0;
+	p = fixture("requests_str.json", "{\"request_timestamps\": [1784415085.5, \"x\", 1784415087.5],"
+	                                 " \"e2els\": [1.0, 1.0, null], \"ttfts\": [0.1, 0.1, null]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log)
+		CHECK_INT(log->n, 1);
+	CHECK_CONTAINS(w.text, "requests_str.json: /request_timestamps/1: expected a number, got \"x\"");
+	CHECK_CONTAINS(w.text, "requests_str.json: /ttfts/2: expected a number, got null");
+	CHECK_CONTAINS(w.text, "requests_str.json: 2 of 3 requests have no usable timing; left out");
+	wc_request_log_free(log);
+	free(p);
 }
 
 int
