@@ -181,8 +181,9 @@ check_replay(const wc_envelope_workload *w, wc_error *err)
 			if (len[j] && !isnan(len[j][i]) &&
 			    (!isfinite(len[j][i]) || len[j][i] < (j ? 0 : WC_ENVELOPE_MIN_INPUT_TOKENS) ||
 			     len[j][i] > WC_ENVELOPE_MAX_TOKENS))
-				return wc_error_set(err, WC_EINVAL, "%s/%zu: must be tokens %g to %g (or NaN = drawn)",
-				                    nm[j], i, j ? 0 : WC_ENVELOPE_MIN_INPUT_TOKENS, WC_ENVELOPE_MAX_TOKENS);
+				return wc_error_set(err, WC_EINVAL, "%s/%zu: must be tokens %g to %g (or unknown: drawn from "
+				                    "the lengths)", nm[j], i, j ? 0 : WC_ENVELOPE_MIN_INPUT_TOKENS,
+				                    WC_ENVELOPE_MAX_TOKENS);
 	}
 	return WC_OK;
 }

@@ -212,7 +212,8 @@ arrivals(const json_t *w, wc_envelope_request *r, wc_api_error *e)
 		snprintf(f, sizeof f, "/workload/arrivals/%s", keys[j + 1]);
 		/* 0 output tokens: a request that ended at its prefill, as the CLI
 		 * replays it (docs/envelopes.md, "Workloads") */
-		if (v && numbers(v, f, WC_SERIES_MAX, 1 - j, WC_ENVELOPE_MAX_TOKENS, 1, dst[j], &m, e) < 0)
+		if (v && numbers(v, f, WC_SERIES_MAX, j ? 0 : WC_ENVELOPE_MIN_INPUT_TOKENS, WC_ENVELOPE_MAX_TOKENS, 1,
+		                 dst[j], &m, e) < 0)
 			return -1;
 		if (v && m != n)
 			return fail(e, 422, "invalid_value", f, "needs one value (or null) per arrival");
