@@ -29,9 +29,10 @@
  * from the window without a word). */
 #define REQ_MAX_SPAN_S 1e7
 
-/* The token counts a request of the log may have: whole numbers from 0 (a
- * prompt: the consumer's minimum) to WC_CAPACITY_MAX_TOKENS or the
- * consumer's bound (docs/formats/telemetry.md, requests). */
+/* The token counts a request of the log may have: whole numbers from 0
+ * (a prompt's: the consumer's minimum, when it sets one) to
+ * WC_CAPACITY_MAX_TOKENS, or the consumer's own maximum when smaller
+ * (docs/formats/telemetry.md, "Request logs"). */
 static void
 token_range(const wc_telemetry_options *opt, int input, double *lo, double *hi)
 {
