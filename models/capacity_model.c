@@ -201,7 +201,14 @@ wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	 * its whole own prefill (docs/capacity.md, "Closed loop, open loop,
 	 * energy"). */
 	out->latency_s = out_tokens * out->t_dec + fmax(n, 1.0) * out->t_pre;
-	out->ttft_s = out->t_pre + out->t_dec;
+	/* Its first token ends the first of its L_out steps, and the others'
+	 * prefills fall among those steps evenly, 1 / L_out of them before it:
+	 * all of them at one output token, where the request is done at its
+	 * first token, so TTFT <= latency with equality at L_out = 1
+	 * (docs/capacity.md, "Closed loop, open loop, energy"). */
+	const double stalls = (fmax(n, 1.0) - 1.0) * out->t_pre;
+	out->ttft_s = out_tokens <= 1.0 ? out->latency_s
+	                                : fmin(out->latency_s, out->t_pre + out->t_dec + stalls / out_tokens);
 	out->throughput_tok_s = wc_capacity_little_throughput(n, out_tokens, out->latency_s);
 }
 

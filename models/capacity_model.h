@@ -241,7 +241,7 @@ typedef struct {
 	double t_dec;                /* t0 + t1 n + max(t_mem, t_cmp) + t_tp */
 	double t_pre;                /* prefill of one request, s */
 	double latency_s;            /* L_out t_dec + max(n, 1) t_pre */
-	double ttft_s;               /* t_pre + t_dec */
+	double ttft_s;               /* t_pre + t_dec + (max(n, 1) - 1) t_pre / L_out */
 	double throughput_tok_s;     /* n L_out / latency (wc_capacity_little_throughput) */
 } wc_capacity_times;
 
@@ -249,7 +249,8 @@ typedef struct {
  *  (n > 0) of `in_tokens` prompt and `out_tokens` generated tokens on a
  *  group of `tp` GPUs. The latency holds the request's whole own prefill
  *  at every n, fractional ones below 1 included, so it is never below
- *  ttft_s when out_tokens >= 1; an open loop solves n = rate x latency on
+ *  ttft_s, which holds the share 1 / L_out of the others' prefills and
+ *  equals it at one output token; an open loop solves n = rate x latency on
  *  it (docs/capacity.md, "Closed loop, open loop, energy"). */
 void wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
                             const wc_capacity_hw *hw, int tp, double n, double in_tokens,

@@ -239,7 +239,7 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	 * beyond the cache every request does, latency x (running / n_cap - 1)
 	 * (the same wait as above), so the first token comes that much later
 	 * (docs/capacity.md, "Memory as vLLM does it"). */
-	v[WC_CAPQ_TTFT] = t.ttft_s + t.latency_s * (wait - 1.0);
+	v[WC_CAPQ_TTFT] = fmin(v[WC_CAPQ_LATENCY], t.ttft_s + t.latency_s * (wait - 1.0));
 	v[WC_CAPQ_THROUGHPUT] = served ? c->request_rate * c->output_tokens : t.throughput_tok_s;
 	v[WC_CAPQ_E_REQUEST] = power * t.latency_s / n; /* the running time only: waiting draws nothing */
 	v[WC_CAPQ_E_TOKEN] = v[WC_CAPQ_E_REQUEST] / c->output_tokens;

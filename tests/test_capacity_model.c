@@ -134,8 +134,13 @@ step_terms(void)
 	double pre = (2 * 14.8e9 * in + 2.0 * 40 * 5120 * in * in) / (0.5 * 989e12);
 	CHECK_NEAR(t.t_pre, pre, 1e-12);
 	CHECK_NEAR(t.latency_s, out * t.t_dec + n * pre, 1e-9);
-	CHECK_NEAR(t.ttft_s, pre + t.t_dec, 1e-12);
+	/* the first token waits for the share 1 / L_out of the n - 1 others'
+	 * prefills that fall among its steps (it was pre + t_dec, as if none did) */
+	CHECK_NEAR(t.ttft_s, pre + t.t_dec + (n - 1) * pre / out, 1e-12);
 	CHECK_NEAR(t.throughput_tok_s, n * out / t.latency_s, 1e-6);
+	/* one output token: done at its first token, so TTFT is the latency */
+	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, 1, &t2);
+	CHECK(t2.ttft_s == t2.latency_s);
 	/* tensor parallel: bytes and FLOPs split over G, plus layers x tau x log2 G */
 	wc_capacity_times_eval(&pt, &a, &h100, 4, n, in, out, &t2);
 	CHECK_NEAR(t2.t_mem, mem / 4, 1e-12);

@@ -34,7 +34,8 @@ config(const char *platform, int tp, const char *model)
 }
 
 /* predict/capacity's closed loop at n running gives latency = L_out t_dec +
- * n t_pre and ttft = t_pre + t_dec; solve both for t_dec and t_pre and
+ * n t_pre and ttft = t_pre + t_dec + (n - 1) t_pre / L_out (n >= 1); solve
+ * both for t_dec and t_pre and
  * compare with the envelope's callbacks at the same state. */
 static void
 check_same_as_predict(const char *platform, int tp, const char *model, double n, double in, double out)
@@ -53,7 +54,7 @@ check_same_as_predict(const char *platform, int tp, const char *model, double n,
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 	CHECK_INT(wc_capacity_service(&paper, &q.config, &store, &st, &err), WC_OK);
 	double lat = cap.value[WC_CAPQ_LATENCY], ttft = cap.value[WC_CAPQ_TTFT];
-	double t_dec = (lat - n * ttft) / (out - n), t_pre = ttft - t_dec;
+	double t_pre = (out * ttft - lat) / (out - 1), t_dec = (lat - n * t_pre) / out;
 	double dec = st.decode_step_s(st.ctx, n, in + out / 2), pre = st.prefill_s(st.ctx, in);
 	fprintf(stderr, "%s x%d %s n %g: decode step %.9g s (capacity %.9g), prefill %.9g s (capacity %.9g)\n",
 	        platform, tp, model, n, dec, t_dec, pre, t_pre);

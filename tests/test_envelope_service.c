@@ -42,7 +42,8 @@ config(const char *platform, int tp, const wc_model_info *m, double clock_mhz)
 }
 
 /* predict inference's closed loop at n running gives latency = L_out t_dec
- * + n t_pre and ttft = t_pre + t_dec: solved for both and compared with
+ * + n t_pre and ttft = t_pre + t_dec + (n - 1) t_pre / L_out (n >= 1):
+ * solved for both and compared with
  * the envelope's callbacks at the same state (context L_in + L_out / 2). */
 static void
 check_equal(const wc_params *p, const wc_config *c, const wc_service_times *st, double n, double in, double out)
@@ -58,7 +59,7 @@ check_equal(const wc_params *p, const wc_config *c, const wc_service_times *st, 
 	CHECK_INT(wc_predictor_new(p, &pr, &err), WC_OK);
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 	double lat = cap.value[WC_CAPQ_LATENCY], ttft = cap.value[WC_CAPQ_TTFT];
-	double t_dec = (lat - n * ttft) / (out - n), t_pre = ttft - t_dec;
+	double t_pre = (out * ttft - lat) / (out - 1), t_dec = (lat - n * t_pre) / out;
 	double dec = st->decode_step_s(st->ctx, n, in + out / 2), pre = st->prefill_s(st->ctx, in);
 	fprintf(stderr, "%-9s %s x%d %s at %g MHz, n %g: decode %.9g s (predict %.9g), prefill %.9g s (predict %.9g)\n",
 	        st->source, c->platform, c->tp, c->arch->name, c->sm_clock_mhz, n, dec, t_dec, pre, t_pre);
