@@ -124,12 +124,14 @@ int wc_power_cap_met(double cap_w, double per_gpu_w);
  *  (`cap_w`; <= 0 or NaN: none), which the driver enforces the same way
  *  -- when the answer meets it (`per_gpu_w`, wc_power_cap_met). */
 double wc_level_power_ceiling_w(const wc_level *level, double cap_w, double per_gpu_w, int tp);
-/** The ceiling `ceiling_w` of an open loop's mean power, whose count is
- *  wc_load_histogram_open_loop(m, n_max): its idle share draws `floor_w`
- *  (the group's idle power) and the rest at most the ceiling
- *  (docs/intervals.md, "Physical ceiling"). `ceiling_w` itself when
- *  either is not finite or the count is never 0. */
-double wc_law_open_loop_ceiling_w(double ceiling_w, double floor_w, double m, double n_max);
+/** The ceiling `ceiling_w` of a loop's mean power at mean count `m`: an
+ *  open loop's (`arrivals`), whose count is wc_load_histogram_open_loop(m,
+ *  n_max), or a closed loop's, which runs m (below one, a duty cycle): its
+ *  idle share draws `floor_w` (the group's idle power) and the rest at
+ *  most the ceiling (wc_load_histogram_ceiling_w; docs/intervals.md,
+ *  "Physical ceiling"). `ceiling_w` itself when either is not finite or
+ *  the loop is never idle. */
+double wc_law_loop_ceiling_w(double ceiling_w, double floor_w, double m, double n_max, int arrivals);
 /** P_max - P0 of a level, W per GPU: the prefill power's headroom (NaN
  *  when the catalog does not know the platform's power limit). */
 double wc_law_prefill_headroom(const wc_params *p, const wc_level *level);

@@ -123,10 +123,12 @@ wc_level_power_ceiling_w(const wc_level *level, double cap_w, double per_gpu_w, 
 }
 
 double
-wc_law_open_loop_ceiling_w(double ceiling_w, double floor_w, double m, double n_max)
+wc_law_loop_ceiling_w(double ceiling_w, double floor_w, double m, double n_max, int arrivals)
 {
-	wc_load_histogram h;
-	double top = ceiling_w;
+	double one = 1.0, top = ceiling_w;
+	wc_load_histogram h = { &m, &one, 1, m }; /* a closed loop runs m all the time */
+	if (!arrivals)
+		return wc_load_histogram_ceiling_w(&h, floor_w, ceiling_w);
 	if (wc_load_histogram_open_loop(m, n_max, &h) == WC_OK)
 		top = wc_load_histogram_ceiling_w(&h, floor_w, ceiling_w);
 	wc_load_histogram_free(&h);
@@ -575,7 +577,11 @@ wc_load_histogram_open_loop(double m, double n_max, wc_load_histogram *out)
 double
 wc_load_histogram_ceiling_w(const wc_load_histogram *h, double floor_w, double ceiling_w)
 {
-	double idle = h->len && h->running[0] == 0.0 ? h->weight[0] : 0.0, all = 0.0;
+	/* n below one idles 1 - n of its time, 0 all of it (the law's duty
+	 * cycle, docs/inference-law.md "Below one running request") */
+	double idle = 0.0, all = 0.0;
+	for (size_t i = 0; i < h->len && h->running[i] < 1.0; i++)
+		idle += h->weight[i] * (1.0 - h->running[i]);
 	for (size_t i = 0; idle > 0.0 && i < h->len; i++)
 		all += h->weight[i];
 	return idle > 0.0 && isfinite(floor_w) && isfinite(ceiling_w) ? (idle * floor_w + (all - idle) * ceiling_w) / all

@@ -318,7 +318,8 @@ int wc_load_histogram_open_loop(double m, double n_max, wc_load_histogram *out);
 #define WC_POISSON_MAX_COUNTS 2048
 void wc_load_histogram_free(wc_load_histogram *h);
 /** The ceiling `ceiling_w` of a mean power over load histogram `h` whose
- *  idle share (its weight at n = 0) draws `floor_w`, the group's idle
+ *  idle share (its weight at n = 0, and 1 - n of its weight at each n
+ *  below one: the law's duty cycle) draws `floor_w`, the group's idle
  *  power, and the rest at most the ceiling (docs/intervals.md, "Physical
  *  ceiling"): the weighted mean of the two; `ceiling_w` itself when either
  *  is not finite or `h` is never idle. */

@@ -336,8 +336,9 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	 * ceiling"): the same factor holds each. */
 	const double node_w = out->value[WC_CAPQ_POWER];
 	double ceiling = wc_level_power_ceiling_w(lb->level, x->cap_w, out->steady_power_w / c->tp, c->tp);
-	if (out->open_loop && !out->over_capacity) /* its idle share draws the idle power */
-		ceiling = wc_law_open_loop_ceiling_w(ceiling, wc__predict_idle_floor(lb, c->tp), out->value[WC_CAPQ_RUNNING], x->n_cap);
+	/* its idle share draws the idle power: an open loop's, a fractional closed loop's */
+	ceiling = wc_law_loop_ceiling_w(ceiling, wc__predict_idle_floor(lb, c->tp), out->value[WC_CAPQ_RUNNING], x->n_cap,
+	                                out->open_loop && !out->over_capacity);
 	double f = wc_interval_hold_ceiling(node_w, ceiling, &out->hi[WC_CAPQ_POWER]);
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
 		if (k != WC_CAPQ_POWER && widened_by(k, out) == BY_POWER && isfinite(out->hi[k]))

@@ -585,11 +585,10 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	out->node_ceiling_w = wc_level_power_ceiling_w(b.level, q->power_cap_w, out->serving_per_gpu_w,
 	                                               q->config.tp);
 	out->node_floor_w = wc__predict_idle_floor(&b, q->config.tp);
-	/* A series' or open loop's idle share draws P0 exactly, the rest at
-	 * most the ceiling (docs/intervals.md, "Physical ceiling"), as the
-	 * capacity answer holds it. */
-	if (q->series_len || open_loop_count(q))
-		out->node_ceiling_w = wc_load_histogram_ceiling_w(&h, out->node_floor_w, out->node_ceiling_w);
+	/* A series', open loop's or fractional count's idle share draws P0
+	 * exactly, the rest at most the ceiling (docs/intervals.md, "Physical
+	 * ceiling"), as the capacity answer holds it. */
+	out->node_ceiling_w = wc_load_histogram_ceiling_w(&h, out->node_floor_w, out->node_ceiling_w);
 	if (q->want_interval)
 		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);
 done:

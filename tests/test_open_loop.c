@@ -479,6 +479,47 @@ poisson_histogram(void)
 	CHECK_INT(wc_load_histogram_open_loop(1.0, 0.0, &h), WC_EINVAL);
 }
 
+/* A fractional closed loop is the same duty cycle as an open loop at its
+ * mean count (docs/capacity.md): idle a share 1 - n of the time, so its
+ * power interval ends at that share x the idle draw + the rest x the
+ * ceiling, headline and capacity answer alike (docs/intervals.md,
+ * "Physical ceiling"). A100 Qwen3-32B at 0.0117 running ended at 111.2 W
+ * around 76.0 W, the open loop at the same load at 77.2 W. */
+static void
+duty_cycle_ceiling(const wc_predictor *pr)
+{
+	wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-32B", 0), .want_interval = 1 };
+	wc_capacity_prediction open, closed;
+	wc_inference_prediction head;
+	wc_error err;
+	q.config.request_rate = 0.001;
+	q.config.input_tokens = 512;
+	q.config.output_tokens = 256;
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &open, &err), WC_OK);
+	const double m = open.value[WC_CAPQ_RUNNING];
+	q.config.request_rate = 0.0;
+	q.config.running = m;
+	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &closed, &err), WC_OK);
+	CHECK_INT(wc_predict_inference(pr, &q, &head, &err), WC_OK);
+	const double top = (1.0 - m) * head.node_floor_w + m * 440.0;
+	fprintf(stderr, "A100 Qwen3-32B at %.4g running: open loop %.1f W to %.1f W, closed %.1f W to %.1f W (headline %.1f W)\n",
+	        m, open.value[WC_CAPQ_POWER], open.hi[WC_CAPQ_POWER], closed.value[WC_CAPQ_POWER],
+	        closed.hi[WC_CAPQ_POWER], head.node_hi_w);
+	CHECK(m > 0.01 && m < 0.02 && head.node_floor_w > 0.0);
+	CHECK(closed.hi[WC_CAPQ_POWER] <= top * (1 + 1e-12) && head.node_hi_w <= top * (1 + 1e-12));
+	CHECK(closed.hi[WC_CAPQ_POWER] > closed.value[WC_CAPQ_POWER]);
+	CHECK_NEAR(closed.hi[WC_CAPQ_E_HOUR], closed.hi[WC_CAPQ_POWER] / 1000.0, 1e-12);
+	CHECK_NEAR(closed.hi[WC_CAPQ_POWER], open.hi[WC_CAPQ_POWER], 0.01 * open.hi[WC_CAPQ_POWER]);
+	/* a series step below one running is the same duty cycle: 0.5 idles half its time */
+	double runs[2] = { 0.5, 2 }, weights[2] = { 1, 1 };
+	CHECK_NEAR(wc_load_histogram_ceiling_w(&(wc_load_histogram){ runs, weights, 2, 1.25 }, 100.0, 400.0),
+	           (0.5 * 100.0 + 1.5 * 400.0) / 2, 1e-12);
+	/* at one running or more a closed loop is never idle: the ceiling is the boards' */
+	q.config.running = 256;
+	CHECK_INT(wc_predict_inference(pr, &q, &head, &err), WC_OK);
+	CHECK_NEAR(head.node_ceiling_w, 440.0, 1e-9);
+}
+
 int
 main(void)
 {
@@ -500,6 +541,7 @@ main(void)
 				throughput_by_arrivals(pr);
 				poisson_mean(pr);
 				limit_spread(pr);
+				duty_cycle_ceiling(pr);
 			}
 		}
 		wc_predictor_free(pr);
