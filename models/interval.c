@@ -264,8 +264,10 @@ wc_interval_covers(int draws, int held_out, const char *what)
 const char *
 wc_interval_covers_at(size_t i)
 {
-	if (i == 0)
-		return "parameters";
-	i--;
+	static const char *const params[] = { "parameters", WC_COVERS_PARAMETERS_NOT_LATENCY,
+		                              WC_COVERS_PARAMETERS_NOT_POWER };
+	if (i < 3)
+		return params[i];
+	i -= 3;
 	return i < COVERS_WHATS ? alone[i] : i < 2 * COVERS_WHATS ? both[i - COVERS_WHATS] : NULL;
 }

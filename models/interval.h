@@ -163,8 +163,15 @@ const char *wc_interval_covers(int draws, int held_out, const char *what);
  *  count is itself predicted (rate x latency), and power's held-out error
  *  was measured at known loads (docs/intervals.md, "Where it applies"). */
 #define WC_COVERS_OPEN_LOOP_POWER "mean power at the load answered (not of an open loop's count)"
-/** The i-th of every string wc_interval_covers can return (i from 0),
- *  NULL past the last: what a document listing them is checked against. */
+/** An interval of draws alone of energy per output token (and what
+ *  follows it) whose draws vary only the power law's parameters, or only
+ *  the capacity section's: it leaves the other part out
+ *  (docs/intervals.md, "Where it applies"). */
+#define WC_COVERS_PARAMETERS_NOT_LATENCY "parameters (not of latency)"
+#define WC_COVERS_PARAMETERS_NOT_POWER "parameters (not of mean power)"
+/** The i-th of every string wc_interval_covers can return and of the two
+ *  above (i from 0), NULL past the last: what a document listing them is
+ *  checked against. */
 const char *wc_interval_covers_at(size_t i);
 
 /** Add a stratum (copied); WC_ERANGE when full. */

@@ -254,31 +254,6 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	}
 }
 
-/* Which held-out error widens each quantity (docs/intervals.md, "Where it
- * applies"): latency's its own, throughput's and an open loop's running
- * count latency's (each is a rate times or over latency: the same |log
- * residual|); energy per output token's its own, and per request, cost
- * and CO2 per request or token scale with it; node power, energy per hour
- * and the hourly cost and CO2 are power's. Without the energy section the
- * per-token quantities fall back to power's error alone, and say so. TTFT
- * has none: no table at hand measures it. An open loop below capacity
- * serves rate x output tokens exactly, so its per-token and per-request
- * figures are its power over the rate: power's error, and its ceiling. */
-enum { BY_NONE, BY_LATENCY, BY_ENERGY, BY_POWER };
-
-static int
-widened_by(int k, const wc_capacity_prediction *out)
-{
-	switch (k) {
-	case WC_CAPQ_LATENCY: case WC_CAPQ_THROUGHPUT: return BY_LATENCY;
-	case WC_CAPQ_RUNNING: return out->open_loop ? BY_LATENCY : BY_NONE;
-	case WC_CAPQ_E_TOKEN: case WC_CAPQ_E_REQUEST: case WC_CAPQ_COST_REQUEST: case WC_CAPQ_COST_MTOK:
-	case WC_CAPQ_CO2_REQUEST: case WC_CAPQ_CO2_MTOK: return out->open_loop && !out->over_capacity ? BY_POWER : BY_ENERGY;
-	case WC_CAPQ_POWER: case WC_CAPQ_E_HOUR: case WC_CAPQ_COST_HOUR: case WC_CAPQ_CO2_HOUR: return BY_POWER;
-	default: return BY_NONE;
-	}
-}
-
 static int
 pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out)
 {
@@ -310,9 +285,13 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		both.q_hi = lat->q_hi + power->q_hi;
 		ene = &both;
 	}
+	/* which laws' draws vary the answer, before held-out error widens it
+	 * (docs/intervals.md, "Where it applies") */
+	const int lat_drew = out->n_draws > 0 && isfinite(out->lo[WC_CAPQ_LATENCY]);
+	const int pow_drew = out->n_draws > 0 && isfinite(out->lo[WC_CAPQ_POWER]);
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
-		int by = widened_by(k, out);
-		const wc_pe_stratum *s = by == BY_LATENCY ? lat : by == BY_POWER ? power : by == BY_ENERGY
+		int by = wc__capacity_widened_by(k, out);
+		const wc_pe_stratum *s = by == WC__BY_LATENCY ? lat : by == WC__BY_POWER ? power : by == WC__BY_ENERGY
 		                         ? (ene ? ene : power) : NULL;
 		/* the draws count only where they gave this quantity an interval */
 		const int drew = out->n_draws > 0 && isfinite(out->lo[k]);
@@ -321,9 +300,11 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		                                    : s == lat ? (ds_lat ? "latency of datasheet transfers" : "latency")
 		                                    : s == ene ? (ds_ene ? "energy per output token of datasheet transfers"
 		                                                         : "energy per output token")
-		                                    : by == BY_ENERGY ? "mean power (not of latency)"
+		                                    : by == WC__BY_ENERGY ? "mean power (not of latency)"
 		                                    : ds_power ? "mean power of datasheet transfers"
 		                                    : out->open_loop && !out->over_capacity ? WC_COVERS_OPEN_LOOP_POWER : "mean power");
+		if (!s && drew)
+			out->covers[k] = wc__capacity_draws_covers(k, out, lat_drew, pow_drew);
 		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)
 			continue;
 		const wc_pred_error *pe = s == power ? &p->pred_error : s == lat ? &p->quantity_error[WC_PEQ_LATENCY]
@@ -341,13 +322,13 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	                                out->open_loop && !out->over_capacity);
 	double f = wc_interval_hold_ceiling(node_w, ceiling, &out->hi[WC_CAPQ_POWER]);
 	for (int k = 0; k < WC_CAPQ_COUNT; k++)
-		if (k != WC_CAPQ_POWER && widened_by(k, out) == BY_POWER && isfinite(out->hi[k]))
+		if (k != WC_CAPQ_POWER && wc__capacity_widened_by(k, out) == WC__BY_POWER && isfinite(out->hi[k]))
 			out->hi[k] = fmax(out->value[k], out->hi[k] * f);
 	/* ... and start no lower than a known idle draw, as the power answer's */
 	const double lo0 = out->lo[WC_CAPQ_POWER];
 	wc_interval_hold_floor(node_w, wc__predict_idle_floor(lb, c->tp), &out->lo[WC_CAPQ_POWER]);
 	for (int k = 0; k < WC_CAPQ_COUNT && lo0 > 0.0 && out->lo[WC_CAPQ_POWER] > lo0; k++)
-		if (k != WC_CAPQ_POWER && widened_by(k, out) == BY_POWER && isfinite(out->lo[k]))
+		if (k != WC_CAPQ_POWER && wc__capacity_widened_by(k, out) == WC__BY_POWER && isfinite(out->lo[k]))
 			out->lo[k] = fmin(out->value[k], out->lo[k] * out->lo[WC_CAPQ_POWER] / lo0);
 	/* An open loop's running count never exceeds what the engine and the
 	 * KV cache admit (solve_running holds it there in every draw): the
@@ -532,33 +513,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		out->hi[WC_CAPQ_THROUGHPUT] = fmin(out->hi[WC_CAPQ_THROUGHPUT], c->request_rate * c->output_tokens);
 	/* An answer without an interval says so where its interval would say
 	 * what it covers, not in a warning on every answer (docs/intervals.md). */
-	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
-		if (isfinite(out->lo[k]))
-			continue;
-		out->covers[k] = NULL; /* not asked */
-		if (!isfinite(out->value[k]))
-			continue;
-		/* A closed loop's n is no estimate: the concurrency asked, or the
-		 * requests the KV cache holds (memory facts, not fitted), so its
-		 * interval is null and says why, as every null interval does
-		 * (docs/http-api.md, the capacity answer's interval_95). */
-		if (k == WC_CAPQ_RUNNING && !out->open_loop)
-			out->covers[k] = "none: a closed loop's running count is the concurrency asked (or the requests "
-			                 "the KV cache holds, when fewer), not an estimate";
-		else if (k == WC_CAPQ_THROUGHPUT && by_arrivals)
-			out->covers[k] = "none: set by the arrival rate (an open loop below capacity serves rate x "
-			                 "output tokens)";
-		/* price (intensity) 0: the cost (CO2) is 0 whatever the energy */
-		else if (k >= WC_CAPQ_COST_REQUEST && k <= WC_CAPQ_COST_HOUR && out->price_per_kwh == 0.0)
-			out->covers[k] = "none: the price per kWh is 0, so the cost is 0 exactly";
-		else if (k >= WC_CAPQ_CO2_REQUEST && k <= WC_CAPQ_CO2_HOUR && out->grams_co2_per_kwh == 0.0)
-			out->covers[k] = "none: the carbon intensity is 0, so the CO2 is 0 exactly";
-		else
-			out->covers[k] = p->capacity.draws.n < 2
-			                         ? "none: the capacity section has no bootstrap draws and the parameter "
-			                           "set no held-out error of this quantity (docs/intervals.md)"
-			                         : "none: the draws do not vary it";
-	}
+	wc__capacity_null_covers(p, by_arrivals, out);
 	return WC_OK;
 }
 

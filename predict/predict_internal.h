@@ -91,4 +91,18 @@ void wc__predict_queue_note(double m, double n_max, double latency_s, char (*lis
 void wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c,
                                 const char *load, double n, wc_capacity_prediction *out);
 
+/** Which held-out error widens capacity quantity `k` (WC_CAPQ_*) of
+ *  `out` (docs/intervals.md, "Where it applies"; predict/capacity_covers.c). */
+enum { WC__BY_NONE, WC__BY_LATENCY, WC__BY_ENERGY, WC__BY_POWER };
+int wc__capacity_widened_by(int k, const wc_capacity_prediction *out);
+/** What an interval of quantity `k` from draws alone covers, given
+ *  whether the draws varied latency (the capacity section's) and power
+ *  (the power law's): energy per token's, varied by one of them only,
+ *  says which part it leaves out. */
+const char *wc__capacity_draws_covers(int k, const wc_capacity_prediction *out, int latency_drew, int power_drew);
+/** Each null interval's reason in `out->covers` (`by_arrivals`: an open
+ *  loop below capacity, whose throughput is the rate's), naming the law
+ *  whose draws or held-out error it lacks; NULL for an answer not given. */
+void wc__capacity_null_covers(const wc_params *p, int by_arrivals, wc_capacity_prediction *out);
+
 #endif

@@ -274,6 +274,32 @@ quantity_errors(void)
 	CHECK(strcmp(cp.covers[WC_CAPQ_POWER], "parameters and held-out error of mean power") == 0);
 	CHECK(strcmp(cp.covers[WC_CAPQ_E_TOKEN], "parameters and held-out error of energy per output token") == 0);
 	wc_predictor_free(pr);
+	/* ... and no held-out error: energy per token's interval is the power
+	 * law's spread alone, so it says latency is left out (it said
+	 * "parameters", beside a latency with no interval); a null interval
+	 * names the law it comes from (node power's named the capacity section) */
+	int had[WC_PEQ_COUNT + 1] = { p.pred_error.present };
+	p.pred_error.present = 0;
+	for (int k = 0; k < WC_PEQ_COUNT; k++)
+		had[k + 1] = p.quantity_error[k].present, p.quantity_error[k].present = 0;
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	CHECK_INT(wc_predict_capacity(pr, &iq, NAN, NAN, &cp, &err), WC_OK);
+	CHECK(isfinite(cp.lo[WC_CAPQ_E_TOKEN]) && isnan(cp.lo[WC_CAPQ_LATENCY]));
+	CHECK(strcmp(cp.covers[WC_CAPQ_E_TOKEN], "parameters (not of latency)") == 0);
+	CHECK(strcmp(cp.covers[WC_CAPQ_E_REQUEST], "parameters (not of latency)") == 0);
+	CHECK(strcmp(cp.covers[WC_CAPQ_POWER], "parameters") == 0);
+	CHECK_CONTAINS(cp.covers[WC_CAPQ_LATENCY], "none: the capacity section has no bootstrap draws");
+	iq.config.platform = "A100"; /* theta[H100]'s draws do not vary it */
+	CHECK_INT(wc_predict_capacity(pr, &iq, NAN, NAN, &cp, &err), WC_OK);
+	CHECK(isnan(cp.lo[WC_CAPQ_POWER]) && isnan(cp.lo[WC_CAPQ_E_TOKEN]));
+	CHECK_CONTAINS(cp.covers[WC_CAPQ_POWER], "none: the power law has no bootstrap draws that vary it here");
+	CHECK_CONTAINS(cp.covers[WC_CAPQ_E_HOUR], "none: the power law");
+	CHECK_CONTAINS(cp.covers[WC_CAPQ_E_TOKEN], "none: neither the capacity section's nor the power law's");
+	iq.config.platform = "H100";
+	p.pred_error.present = had[0];
+	for (int k = 0; k < WC_PEQ_COUNT; k++)
+		p.quantity_error[k].present = had[k + 1];
+	wc_predictor_free(pr);
 	/* Fine-tuning energy per step: none without draws or an error; with
 	 * an error, the interval contains the estimate and scales per job. */
 	wc_finetune_query fq = { .config = WC_FT_CONFIG_INIT, .platform = NULL, .steps = 100, .want_interval = 1 };

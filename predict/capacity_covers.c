@@ -1,0 +1,89 @@
+/*
+ * What each interval of a capacity answer covers, and why one has none
+ * (docs/intervals.md, "Where it applies"): the held-out error that widens
+ * each quantity, the words of an interval of draws alone that vary only
+ * one of the two laws behind it, and the reason of a null interval.
+ */
+#include "predict_internal.h"
+
+#include <math.h>
+
+/* Latency's error widens latency, throughput and an open loop's running
+ * count (each is a rate times or over latency: the same |log residual|);
+ * energy per output token's its own, and per request, cost and CO2 per
+ * request or token scale with it; node power, energy per hour and the
+ * hourly cost and CO2 are power's. Without the energy section the
+ * per-token quantities fall back to power's error alone, and say so. TTFT
+ * has none: no table at hand measures it. An open loop below capacity
+ * serves rate x output tokens exactly, so its per-token and per-request
+ * figures are its power over the rate: power's error, and its ceiling. */
+int
+wc__capacity_widened_by(int k, const wc_capacity_prediction *out)
+{
+	switch (k) {
+	case WC_CAPQ_LATENCY: case WC_CAPQ_THROUGHPUT: return WC__BY_LATENCY;
+	case WC_CAPQ_RUNNING: return out->open_loop ? WC__BY_LATENCY : WC__BY_NONE;
+	case WC_CAPQ_E_TOKEN: case WC_CAPQ_E_REQUEST: case WC_CAPQ_COST_REQUEST: case WC_CAPQ_COST_MTOK:
+	case WC_CAPQ_CO2_REQUEST: case WC_CAPQ_CO2_MTOK:
+		return out->open_loop && !out->over_capacity ? WC__BY_POWER : WC__BY_ENERGY;
+	case WC_CAPQ_POWER: case WC_CAPQ_E_HOUR: case WC_CAPQ_COST_HOUR: case WC_CAPQ_CO2_HOUR: return WC__BY_POWER;
+	default: return WC__BY_NONE;
+	}
+}
+
+const char *
+wc__capacity_draws_covers(int k, const wc_capacity_prediction *out, int latency_drew, int power_drew)
+{
+	/* Energy per output token is power x latency over the tokens: when the
+	 * draws vary only one of the two, the interval is that one's spread
+	 * alone, and says which part it leaves out. */
+	if (wc__capacity_widened_by(k, out) != WC__BY_ENERGY || latency_drew == power_drew)
+		return wc_interval_covers(1, 0, NULL);
+	return latency_drew ? WC_COVERS_PARAMETERS_NOT_POWER : WC_COVERS_PARAMETERS_NOT_LATENCY;
+}
+
+/* Why a quantity has no interval, by the law it comes from: the capacity
+ * section's (latency, throughput, TTFT), the power law's (power and what
+ * is proportional to it) or both (energy per token and per request). */
+static const char *
+none_reason(int by, const wc_params *p)
+{
+	if (by == WC__BY_POWER) /* as the power answer says it (wc_predict_inference) */
+		return "none: the power law has no bootstrap draws that vary it here and the parameter set no held-out "
+		       "error of mean power here (docs/intervals.md)";
+	if (by == WC__BY_ENERGY)
+		return "none: neither the capacity section's nor the power law's bootstrap draws vary it here, and the "
+		       "parameter set has no held-out error of it or of mean power (docs/intervals.md)";
+	return p->capacity.draws.n < 2 ? "none: the capacity section has no bootstrap draws and the parameter set no "
+	                                 "held-out error of this quantity (docs/intervals.md)"
+	                               : "none: the draws do not vary it";
+}
+
+void
+wc__capacity_null_covers(const wc_params *p, int by_arrivals, wc_capacity_prediction *out)
+{
+	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
+		if (isfinite(out->lo[k]))
+			continue;
+		out->covers[k] = NULL; /* not asked */
+		if (!isfinite(out->value[k]))
+			continue;
+		/* A closed loop's n is no estimate: the concurrency asked, or the
+		 * requests the KV cache holds (memory facts, not fitted), so its
+		 * interval is null and says why, as every null interval does
+		 * (docs/http-api.md, the capacity answer's interval_95). */
+		if (k == WC_CAPQ_RUNNING && !out->open_loop)
+			out->covers[k] = "none: a closed loop's running count is the concurrency asked (or the requests "
+			                 "the KV cache holds, when fewer), not an estimate";
+		else if (k == WC_CAPQ_THROUGHPUT && by_arrivals)
+			out->covers[k] = "none: set by the arrival rate (an open loop below capacity serves rate x "
+			                 "output tokens)";
+		/* price (intensity) 0: the cost (CO2) is 0 whatever the energy */
+		else if (k >= WC_CAPQ_COST_REQUEST && k <= WC_CAPQ_COST_HOUR && out->price_per_kwh == 0.0)
+			out->covers[k] = "none: the price per kWh is 0, so the cost is 0 exactly";
+		else if (k >= WC_CAPQ_CO2_REQUEST && k <= WC_CAPQ_CO2_HOUR && out->grams_co2_per_kwh == 0.0)
+			out->covers[k] = "none: the carbon intensity is 0, so the CO2 is 0 exactly";
+		else
+			out->covers[k] = none_reason(wc__capacity_widened_by(k, out), p);
+	}
+}
