@@ -187,11 +187,12 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		if (!(f[i].hi > 0))
 			continue;
 		if (f[i].hi > f[i].lo * (1 + 1e-9)) {
-			char lo[24], hi[24];
+			char lo[40], hi[40];
+			const int dg = wc__predict_span_digits(f[i].v, f[i].v, f[i].lo, f[i].hi);
 			if (outside(f[i].v, f[i].lo, f[i].hi))
-				WC_WARN(out, "%s: %s%g%s is outside the capacity calibration's span %s-%s %s%s", f[i].field,
-				        f[i].what, f[i].v, f[i].unit, wc__predict_sig3(lo, sizeof lo, f[i].lo),
-				        wc__predict_sig3(hi, sizeof hi, f[i].hi), f[i].where, f[i].level);
+				WC_WARN(out, "%s: %s%.*g%s is outside the capacity calibration's span %s-%s %s%s", f[i].field,
+				        f[i].what, dg > 6 ? dg : 6, f[i].v, f[i].unit, wc__predict_sig(lo, sizeof lo, f[i].lo, dg),
+				        wc__predict_sig(hi, sizeof hi, f[i].hi, dg), f[i].where, f[i].level);
 			continue;
 		}
 		size_t used = strlen(covered);

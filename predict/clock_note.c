@@ -19,9 +19,13 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const wc_config 
 	if (r->clock_max <= 0.0)
 		snprintf(buf, cap, "sm_clock_mhz: no clock-locked runs were calibrated on %s; kappa = %g is %s",
 		         lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
-	else if (c->sm_clock_mhz < r->clock_min || c->sm_clock_mhz > r->clock_max)
-		snprintf(buf, cap, "sm_clock_mhz: %g MHz is outside the calibrated span %g-%g MHz on %s",
-		         c->sm_clock_mhz, r->clock_min, r->clock_max, lvl->name);
+	else if (c->sm_clock_mhz < r->clock_min || c->sm_clock_mhz > r->clock_max) {
+		char lo[40], hi[40];
+		const int dg = wc__predict_span_digits(c->sm_clock_mhz, c->sm_clock_mhz, r->clock_min, r->clock_max);
+		snprintf(buf, cap, "sm_clock_mhz: %.*g MHz is outside the calibrated span %s-%s MHz on %s",
+		         dg > 6 ? dg : 6, c->sm_clock_mhz, wc__predict_sig(lo, sizeof lo, r->clock_min, dg > 6 ? dg : 6),
+		         wc__predict_sig(hi, sizeof hi, r->clock_max, dg > 6 ? dg : 6), lvl->name);
+	}
 	return buf[0] != '\0';
 }
 

@@ -38,10 +38,16 @@ int wc__predict_clock_low_note(const wc_params *p, const char *platform, const c
  *  own): the floor of a mean power's interval; NaN otherwise. */
 double wc__predict_idle_floor(const wc_law_binding *b, int tp);
 
-/** `v` with three significant digits and no exponent below a million,
- *  trailing zeros dropped ("7.9", "1915", "0.679"): how a warning states a
- *  calibrated span's bounds. Returns `buf`. */
-const char *wc__predict_sig3(char *buf, size_t cap, double v);
+/** `v` with `digits` significant digits and no exponent below a million,
+ *  trailing zeros dropped ("7.9", "1915", "0.679" at 3): how a warning
+ *  states a calibrated span and the value outside it. Returns `buf`. */
+const char *wc__predict_sig(char *buf, size_t cap, double v, int digits);
+/** The significant digits a span warning prints the span lo-hi and the
+ *  values v_lo..v_hi with: WC__SPAN_DIGITS, or more where a value beyond
+ *  a bound would print as that bound (7.9 beyond 7.90085: 4, "7.901").
+ *  One rule for every span warning (predict/span_text.c). */
+int wc__predict_span_digits(double v_lo, double v_hi, double lo, double hi);
+#define WC__SPAN_DIGITS 3
 
 /** The warning line of a power level `lvl` of `p` transferred from a
  *  datasheet; it says when the board is another vendor's than every

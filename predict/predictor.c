@@ -58,29 +58,6 @@ wc_predictor_params(const wc_predictor *pr)
 
 /* The query's load as a histogram: one level, or the series' distinct
  * values with the time spent at each. */
-/* A span's bound as a reader takes it in: three significant digits,
- * without an exponent below a million (7.90085 -> "7.9", 1915.46 ->
- * "1915", 0.679389 -> "0.679"); the fitted ranges carry every digit. */
-const char *
-wc__predict_sig3(char *buf, size_t cap, double v)
-{
-	double m = fabs(v);
-	int dec = m > 0.0 && m < 1e6 ? 2 - (int)floor(log10(m)) : 0;
-	if (!(m < 1e6))
-		snprintf(buf, cap, "%.3g", v);
-	else
-		snprintf(buf, cap, "%.*f", dec > 0 ? dec : 0, v);
-	/* "7.90" -> "7.9", "32.0" -> "32": trailing zeros say nothing */
-	if (strchr(buf, '.') && !strchr(buf, 'e')) {
-		char *e = buf + strlen(buf) - 1;
-		while (*e == '0')
-			*e-- = '\0';
-		if (*e == '.')
-			*e = '\0';
-	}
-	return buf;
-}
-
 /* An open loop below capacity: its running count is a queue's, as the
  * capacity answer averages it (wc_predict_take_running). */
 static int
@@ -197,18 +174,22 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	if (p->runs > 0 && r->runs == 0 && lvl->theta.source != WC_SRC_DATASHEET)
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));
-	char a[24], b[24], d[24];
+	char a[40], b[40], d[40];
+	int dg = wc__predict_span_digits(c->active_params_b, c->active_params_b, r->active_b_min, r->active_b_max);
 	if (span.active)
-		WC_WARN(out, "active_params_b: %g B is outside the calibrated span %s-%s B %s", c->active_params_b,
-		        wc__predict_sig3(a, sizeof a, r->active_b_min), wc__predict_sig3(b, sizeof b, r->active_b_max), on);
+		WC_WARN(out, "active_params_b: %s B is outside the calibrated span %s-%s B %s",
+		        wc__predict_sig(d, sizeof d, c->active_params_b, dg > 6 ? dg : 6),
+		        wc__predict_sig(a, sizeof a, r->active_b_min, dg), wc__predict_sig(b, sizeof b, r->active_b_max, dg), on);
 	if (span.running) {
-		char load[64];
+		char load[96];
+		dg = wc__predict_span_digits(span.lo, span.hi, r->running_min, r->running_max);
 		if (span.lo == span.hi)
-			snprintf(load, sizeof load, "%s", wc__predict_sig3(d, sizeof d, span.lo));
+			snprintf(load, sizeof load, "%s", wc__predict_sig(d, sizeof d, span.lo, dg));
 		else
-			snprintf(load, sizeof load, "%s-%s", wc__predict_sig3(a, sizeof a, span.lo), wc__predict_sig3(b, sizeof b, span.hi));
+			snprintf(load, sizeof load, "%s-%s", wc__predict_sig(a, sizeof a, span.lo, dg),
+			         wc__predict_sig(b, sizeof b, span.hi, dg));
 		WC_WARN(out, "%s: load %s is outside the calibrated span %s-%s %s", field, load,
-		        wc__predict_sig3(a, sizeof a, r->running_min), wc__predict_sig3(b, sizeof b, r->running_max), on);
+		        wc__predict_sig(a, sizeof a, r->running_min, dg), wc__predict_sig(b, sizeof b, r->running_max, dg), on);
 	}
 	if (span.tp)
 		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d %s", c->tp, r->tp_min, r->tp_max, on);

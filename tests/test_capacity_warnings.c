@@ -57,6 +57,18 @@ main(void)
 	ask(pr, "H100", 8000, 256, "input_tokens: 8000 is outside the capacity calibration's span");
 	ask(pr, "B200", 512, 32000, "output_tokens: the decode context, input + output / 2 = 16512 tokens");
 	ask(pr, "H200", 512, 256, "capacity: calibrated only at running 32");
+	/* A load outside the span never prints as its bound (predict/span_text.c):
+	 * H100's rows start at 5.13237 running, and 5.13 read "load 5.13 is
+	 * outside the capacity calibration's span 5.13-1915". */
+	{
+		wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 5.13) };
+		wc_capacity_prediction cap;
+		q.config.input_tokens = 512;
+		q.config.output_tokens = 256;
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		CHECK_INT(has(cap.warnings, cap.n_warnings, "load 5.13 is outside the capacity calibration's span 5.132-1915 "
+		                                            "on H100"), 1);
+	}
 	/* A model far smaller than the level's rows: the capacity answer
 	 * names the size field once, as the power law does for its span (it
 	 * said nothing). */

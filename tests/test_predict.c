@@ -3,6 +3,7 @@
  * and the 95 % interval comes from the bootstrap draws (percentiles of the
  * predicted node power).
  */
+#include "data/params_file.h"
 #include "predict/predict.h"
 #include "models/models.h"
 #include "tests/support/support.h"
@@ -146,5 +147,21 @@ main(void)
 	CHECK(o.power.node_power_w > published + 50.0);
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
+
+	/* A value outside the span never prints as the bound it lies beyond
+	 * (docs/inference-law.md, "Unseen configurations"): the measured
+	 * H100's span starts at 7.90085 running, which three digits gave as
+	 * "load 7.9 is outside the calibrated span 7.9-1915". */
+	wc_params m = WC_PARAMS_INIT;
+	CHECK_INT(wc_params_profile("measured", &m, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&m, &pr, &err), WC_OK);
+	wc_inference_query lq = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 7.9) };
+	CHECK_INT(wc_predict_inference(pr, &lq, &o, &err), WC_OK);
+	CHECK(has_warning(&o, "concurrency: load 7.9 is outside the calibrated span 7.901-1915 on H100"));
+	lq.config.running = 1915.5; /* three digits tell these apart: as they were */
+	CHECK_INT(wc_predict_inference(pr, &lq, &o, &err), WC_OK);
+	CHECK(has_warning(&o, "concurrency: load 1916 is outside the calibrated span 7.9-1915 on H100"));
+	wc_predictor_free(pr);
+	wc_params_clear(&m);
 	return check_report("test_predict");
 }
