@@ -156,6 +156,53 @@ few_draws_and_money(void)
 	run_result_free(&r);
 }
 
+/* Every step is, to the bit, the answer `predict inference` gives to its
+ * lock or its cap (docs/capacity.md, "Power flexibility": "exactly as the
+ * capacity answer at that clock"): the same clock, values and intervals,
+ * through the one sequence every answer uses (wc_predict_settle_clock,
+ * wc_predict_capacity_settled). They differed in the tenth digit. */
+static int
+exact_as_inference(const wc_predictor *pr, const wc_inference_query *q, int by_cap)
+{
+	wc_flexibility *f = malloc(sizeof *f);
+	wc_capacity_prediction *cap = malloc(sizeof *cap);
+	wc_error err;
+	int bad = 0;
+	CHECK(f && cap);
+	if (f && cap && wc_predict_flexibility(pr, q, by_cap, 8, f, &err) == WC_OK) {
+		for (int i = 0; i < f->n_steps; i++) {
+			const wc_flex_step *s = &f->steps[i];
+			wc_inference_query at = *q;
+			if (by_cap)
+				at.power_cap_w = s->power_cap_w;
+			else
+				at.config.sm_clock_mhz = s->sm_clock_mhz;
+			at.want_interval = 1;
+			CHECK_INT(wc_predict_settle_clock(pr, &at, &err), WC_OK);
+			CHECK_INT(wc_predict_capacity_settled(pr, &at, NAN, NAN, cap, &err), WC_OK);
+			int same = (at.config.sm_clock_mhz > 0 ? at.config.sm_clock_mhz : 0) ==
+			                   (by_cap && at.config.sm_clock_mhz == 0 ? 0 : s->sm_clock_mhz) &&
+			           s->node_power_w == cap->value[WC_CAPQ_POWER] &&
+			           s->throughput_tok_s == cap->value[WC_CAPQ_THROUGHPUT] &&
+			           s->energy_per_output_token_j == cap->value[WC_CAPQ_E_TOKEN];
+			static const int k2q[WC_FLEX_IQ] = { WC_CAPQ_POWER, WC_CAPQ_THROUGHPUT, WC_CAPQ_E_TOKEN };
+			for (int k = 0; k < WC_FLEX_IQ; k++)
+				same = same && (s->lo[k] == cap->lo[k2q[k]] || (isnan(s->lo[k]) && isnan(cap->lo[k2q[k]]))) &&
+				       (s->hi[k] == cap->hi[k2q[k]] || (isnan(s->hi[k]) && isnan(cap->hi[k2q[k]])));
+			if (!same) {
+				bad++;
+				fprintf(stderr, "%s %s step %d: %.17g MHz (answer %.17g), power %.17g vs %.17g, [%.17g, %.17g] vs "
+				        "[%.17g, %.17g]\n", q->config.platform, by_cap ? "cap" : "clock", i, s->sm_clock_mhz,
+				        at.config.sm_clock_mhz, s->node_power_w, cap->value[WC_CAPQ_POWER], s->lo[0], s->hi[0],
+				        cap->lo[WC_CAPQ_POWER], cap->hi[WC_CAPQ_POWER]);
+			}
+		}
+	}
+	free(f);
+	free(cap);
+	return bad;
+}
+
 int
 main(void)
 {
@@ -233,6 +280,25 @@ main(void)
 	}
 	free(f);
 	free(cap);
+	if (pr) {
+		wc_inference_query h = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 32), .want_interval = 1 };
+		h.config.input_tokens = 1000;
+		h.config.output_tokens = 300;
+		wc_inference_query l4 = { .config = test_catalog_config("L4", 4, "Qwen3-32B", 32), .want_interval = 1 };
+		l4.config.input_tokens = 4000;
+		l4.config.output_tokens = 64;
+		wc_inference_query a = { .config = test_catalog_config("A100", 4, "Llama-3.1-70B-Instruct", 64),
+			                 .want_interval = 1 };
+		a.config.input_tokens = 2000;
+		a.config.output_tokens = 500;
+		wc_inference_query ol = o;
+		ol.config.request_rate = 2;
+		ol.want_interval = 1;
+		const wc_inference_query *qs[] = { &h, &l4, &a, &ol };
+		for (int i = 0; i < 4; i++)
+			for (int by_cap = 0; by_cap < 2; by_cap++)
+				CHECK_INT(exact_as_inference(pr, qs[i], by_cap), 0);
+	}
 	same_warnings_as_inference();
 	text_intervals();
 	few_draws_and_money();
