@@ -1,30 +1,45 @@
 /*
- * The caveat of a clock asked (docs/inference-law.md, "Unseen
- * configurations"): no clock-locked runs calibrated, so the clock term's
- * kappa is assumed, or a clock outside the calibrated span; and a clock
- * below half the top clock. One rule for the power answer
- * (predict/predictor.c) and the envelope's power map (predict/envelope.c).
+ * The caveat of the clock an answer runs at (docs/inference-law.md,
+ * "Unseen configurations"): no clock-locked runs calibrated, so the clock
+ * term's kappa is assumed, or a clock outside the calibrated span; and a
+ * clock below half the top clock. One rule for the power answer
+ * (predict/predictor.c) and the envelope's power map (predict/envelope.c):
+ * said where the answer's clock is not the free one and the answer
+ * depends on it, naming what set the clock.
  */
 #include "predict_internal.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "models/evaluate.h"
 
 int
-wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const wc_config *c, char *buf, size_t cap)
+wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
+                       char *buf, size_t cap)
 {
 	const wc_range *r = &lvl->range;
 	buf[0] = '\0';
-	if (!(c->sm_clock_mhz > 0.0))
+	/* The free clock is the clock term's reference (phi = 1): a lock
+	 * there is the unlocked answer, and an idle answer, G x P0, has no
+	 * clock term at all. */
+	if (!(mhz > 0.0) || mhz == wc_law_clock_ref_mhz(lvl, p->clock_ref_mhz) || !(running > 0.0))
 		return 0;
+	const int asked = strcmp(field, "sm_clock_mhz") == 0;
+	char at[64] = "";
+	if (!asked)
+		snprintf(at, sizeof at, "the GPU settles at %.0f MHz; ", mhz);
 	if (r->clock_max <= 0.0)
-		snprintf(buf, cap, "sm_clock_mhz: no clock-locked runs were calibrated on %s; kappa = %g is %s",
+		snprintf(buf, cap, "%s: %sno clock-locked runs were calibrated on %s; kappa = %g is %s", field, at,
 		         lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
-	else if (c->sm_clock_mhz < r->clock_min || c->sm_clock_mhz > r->clock_max) {
-		char lo[40], hi[40];
-		const int dg = wc__predict_span_digits(c->sm_clock_mhz, c->sm_clock_mhz, r->clock_min, r->clock_max);
-		snprintf(buf, cap, "sm_clock_mhz: %.*g MHz is outside the calibrated span %s-%s MHz on %s",
-		         dg > 6 ? dg : 6, c->sm_clock_mhz, wc__predict_sig(lo, sizeof lo, r->clock_min, dg > 6 ? dg : 6),
-		         wc__predict_sig(hi, sizeof hi, r->clock_max, dg > 6 ? dg : 6), lvl->name);
+	else if (mhz < r->clock_min || mhz > r->clock_max) {
+		char v[40], lo[40], hi[40];
+		int dg = wc__predict_span_digits(mhz, mhz, r->clock_min, r->clock_max);
+		dg = dg > 6 ? dg : 6;
+		snprintf(buf, cap, "%s: %s%s MHz is outside the calibrated span %s-%s MHz on %s", field,
+		         asked ? "" : "the clock it settles at, ", wc__predict_sig(v, sizeof v, mhz, dg),
+		         wc__predict_sig(lo, sizeof lo, r->clock_min, dg), wc__predict_sig(hi, sizeof hi, r->clock_max, dg),
+		         lvl->name);
 	}
 	return buf[0] != '\0';
 }

@@ -12,11 +12,15 @@
 int wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_config *c,
                                 char notes[2][WC_WARNING_LEN]);
 
-/** The caveat of a clock asked (`c->sm_clock_mhz` > 0) on `lvl`: no
- *  clock-locked runs calibrated (kappa assumed), or a clock outside the
- *  calibrated span; 1 with `buf` set, else 0 and "". One rule for the
- *  power answer and the envelope's power map. */
-int wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const wc_config *c, char *buf, size_t cap);
+/** The caveat of the clock `mhz` an answer on `lvl` runs at, set by
+ *  `field` ("sm_clock_mhz" a lock, "power_cap_w" a cap, "platform" the
+ *  board's limit), at a mean `running` count: no clock-locked runs
+ *  calibrated (kappa assumed), or a clock outside the calibrated span;
+ *  none at the free clock (the clock term's reference) or at idle, where
+ *  the clock cannot matter. 1 with `buf` set, else 0 and "". One rule for
+ *  the power answer and the envelope's power map. */
+int wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
+                           char *buf, size_t cap);
 
 /** Is `mhz` (> 0) below half the top clock of the board `platform` runs
  *  on (wc_predict_board)? Real boards there lose achievable bandwidth,

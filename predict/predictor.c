@@ -124,11 +124,11 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 	return k;
 }
 
-/* `board_clock`: the clock in `c` is the one the board's limit settled
- * at, not one asked for (its own warning says so). */
+/* `clock_field`: what set the clock in `c` (a lock, a cap, the board's
+ * limit), which the clock's caveat names. */
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-               const wc_load_histogram *h, int board_clock, wc_inference_prediction *out)
+               const wc_load_histogram *h, const char *clock_field, wc_inference_prediction *out)
 {
 	wc_range ur;
 	char on[WC_WARNING_LEN / 2];
@@ -193,11 +193,10 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	}
 	if (span.tp)
 		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d %s", c->tp, r->tp_min, r->tp_max, on);
-	/* The clock's caveats are for a clock asked (locked, or a cap's); the
-	 * one the board's limit settles at has its own warning, and within a
-	 * few watts of the limit it is the free clock to within rounding. */
+	/* The clock's caveat wherever the answer runs off the free clock, by
+	 * whatever set it (docs/inference-law.md, "Unseen configurations"). */
 	char clock[WC_WARNING_LEN];
-	if (!board_clock && wc__predict_clock_note(p, lvl, c, clock, sizeof clock))
+	if (wc__predict_clock_note(p, lvl, clock_field, c->sm_clock_mhz, h->mean, clock, sizeof clock))
 		WC_WARN(out, "%s", clock);
 	char notes[2][WC_WARNING_LEN];
 	for (int i = 0, n = wc__predict_precision_notes(p, lvl, c, notes); i < n; i++)
@@ -452,10 +451,19 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	double limit_w = q->series_len ? series_limit_w(q, b.level) : NAN, limited = 0.0;
 	wc_law_binding low;
 	int have_low = isfinite(limit_w) && bind_lowest_clock(p, &c, &low);
+	wc_config clocked = q->config; /* the clock the answer runs at, for its caveat */
 	if (have_low) {
 		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
 		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power);
+		/* A step held at the limit draws the limit, whatever kappa; the
+		 * top one still over it at the lowest clock answers there. */
+		double top = h.running[h.len - 1], one_w = 1.0;
+		wc_load_histogram at_top = { &top, &one_w, 1, top };
+		wc_power pl;
+		if (limited > 0.0 && wc_law_point_power(&lpl, q->config.tp, &at_top, &pl, NULL) == WC_OK &&
+		    pl.per_gpu_power_w > limit_w * (1.0 + 1e-9))
+			clocked.sm_clock_mhz = wc_predict_board(p, c.platform)->min_sm_clock_mhz;
 	}
 	/* An open loop keeps its mean count's clock (docs/capacity.md); where
 	 * its counts draw past the board's limit, say how often and by how much. */
@@ -512,8 +520,11 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	/* An open loop's spread is no load asked: its span is its mean's. */
 	double m_at = q->config.running, one = 1.0;
 	wc_load_histogram at_mean = { &m_at, &one, 1, m_at };
-	range_warnings(p, b.level, &q->config, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
-	               q->board_limit_w > 0 && !(q->power_cap_w > 0), out);
+	/* The board's limit, when it settled the clock, set it (a cap above
+	 * the limit did not bind); else a cap, else a lock. */
+	const char *clock_field = q->board_limit_w > 0 || (have_low && limit_w != q->power_cap_w) ? "platform"
+	                          : q->power_cap_w > 0 ? "power_cap_w" : "sm_clock_mhz";
+	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean, clock_field, out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */
@@ -523,10 +534,9 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		                          out->serving_per_gpu_w, unmet, sizeof unmet);
 		WC_WARN(out, "%s", unmet);
 	}
-	char low_note[WC_WARNING_LEN];
-	if (wc__predict_clock_low_note(p, b.level->name,
-	                               q->power_cap_w > 0 ? "power_cap_w" : q->board_limit_w > 0 ? "platform" : "sm_clock_mhz",
-	                               q->config.sm_clock_mhz, low_note, sizeof low_note))
+	char low_note[WC_WARNING_LEN]; /* an idle answer, G x P0, has no clock or bandwidth in it */
+	if (out->mean_running > 0.0 &&
+	    wc__predict_clock_low_note(p, b.level->name, clock_field, q->config.sm_clock_mhz, low_note, sizeof low_note))
 		WC_WARN(out, "%s", low_note);
 	/* nvidia-smi -pl refuses a limit above the board's (docs/capacity.md,
 	 * "Clocks and power caps"): such a cap is no setting a GPU takes. */

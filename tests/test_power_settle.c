@@ -6,6 +6,7 @@
  * running, 799.998302 W at 256).
  */
 #include "data/data.h"
+#include "data/params_file.h"
 #include "predict/capacity_root_internal.h"
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
@@ -13,6 +14,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The node power answered as the CLI and the server answer it: a cap's
  * clock, else the board limit's, then the capacity answer's running count. */
@@ -155,12 +157,105 @@ cap_evals(void)
 	CHECK_INT(WC_CLOCK_CAP_EVALS, 138);
 }
 
+/* The warnings of `predict inference` (the CLI's and the server's
+ * sequence) with a lock, a cap or neither: how many carry the kappa
+ * caveat, the first such into `kappa` (may stay ""), and whether any is
+ * the low-clock caveat. A series (`series` non-NULL) has no capacity
+ * answer. */
+static int
+kappa_notes(const wc_predictor *pr, wc_inference_query q, const double *series, size_t n, char *kappa, int *low)
+{
+	wc_capacity_prediction *cap = malloc(sizeof *cap);
+	wc_inference_prediction *out = malloc(sizeof *out);
+	wc_error err;
+	int k = 0;
+	kappa[0] = '\0';
+	*low = 0;
+	q.running_series = series;
+	q.series_len = n;
+	q.dt_s = 1.0;
+	CHECK_INT(wc_predict_settle_clock(pr, &q, &err), WC_OK);
+	if (!series && q.config.output_tokens > 0) {
+		CHECK_INT(wc_predict_capacity_settled(pr, &q, NAN, NAN, cap, &err), WC_OK);
+		wc_predict_take_running(&q, cap);
+	}
+	CHECK_INT(wc_predict_inference(pr, &q, out, &err), WC_OK);
+	for (int i = 0; i < out->n_warnings; i++) {
+		if (strstr(out->warnings[i], "kappa = 1 is assumed") && !k++)
+			snprintf(kappa, WC_WARNING_LEN, "%s", out->warnings[i]);
+		*low += strstr(out->warnings[i], "the bandwidth real boards lose") != NULL;
+	}
+	free(cap);
+	free(out);
+	return k;
+}
+
+/* One rule for the kappa caveat (docs/inference-law.md, "Unseen
+ * configurations"): wherever the answer runs off the free clock and
+ * depends on it, naming what set the clock. A cap named sm_clock_mhz,
+ * which the request never sent; the same 1406 MHz the A100's limit
+ * settles at warned under a cap that could not bind and not without it;
+ * a lock at the top clock (the unlocked answer) and the idle answer
+ * warned. */
+static void
+kappa_caveat(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	char w[WC_WARNING_LEN];
+	int low;
+	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	if (!pr)
+		return;
+	wc_inference_query h = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 32) };
+	h.config.input_tokens = 1000;
+	h.config.output_tokens = 300;
+	h.power_cap_w = 300;
+	CHECK_INT(kappa_notes(pr, h, NULL, 0, w, &low), 1);
+	CHECK_CONTAINS(w, "power_cap_w: the GPU settles at ");
+	CHECK_CONTAINS(w, " MHz; no clock-locked runs were calibrated on H100; kappa = 1 is assumed");
+	wc_inference_query a = { .config = test_catalog_config("A100", 4, "Llama-3.1-70B-Instruct", 64) };
+	a.config.input_tokens = 2000;
+	a.config.output_tokens = 500;
+	const double caps[] = { 0, 500, 0, 0 }, locks[] = { 0, 0, 1410, 1405 };
+	for (int i = 0; i < 4; i++) {
+		wc_inference_query at = a;
+		at.power_cap_w = caps[i];
+		at.config.sm_clock_mhz = locks[i];
+		CHECK_INT(kappa_notes(pr, at, NULL, 0, w, &low), 1);
+		CHECK_CONTAINS(w, i < 3 ? "platform: the GPU settles at 1406 MHz; no clock-locked runs were calibrated on A100"
+		                        : "sm_clock_mhz: no clock-locked runs were calibrated on A100");
+	}
+	wc_inference_query top = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 32) };
+	top.config.sm_clock_mhz = 1980; /* H100's top clock: the unlocked answer */
+	CHECK_INT(kappa_notes(pr, top, NULL, 0, w, &low), 0);
+	top.config.running = 0;
+	top.config.sm_clock_mhz = 500; /* idle: G x P0, no clock in it */
+	CHECK_INT(kappa_notes(pr, top, NULL, 0, w, &low), 0);
+	CHECK_INT(low, 0);
+	/* A series' steps held at a cap draw the cap, whatever kappa; under a
+	 * cap its busiest step cannot meet even at the lowest clock, that
+	 * step answers there, and the caveat names the cap. */
+	const double series[] = { 0, 10, 50, 100, 5 };
+	wc_inference_query sq = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 0) };
+	sq.power_cap_w = 300;
+	CHECK_INT(kappa_notes(pr, sq, series, 5, w, &low), 0);
+	sq.power_cap_w = 130;
+	CHECK_INT(kappa_notes(pr, sq, series, 5, w, &low), 1);
+	CHECK_CONTAINS(w, "power_cap_w: the GPU settles at 345 MHz; no clock-locked runs were calibrated on H100");
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
 int
 main(void)
 {
 	open_loop_root();
 	root_bracket();
 	cap_evals();
+	kappa_caveat();
 	series("measured", "A100", "Llama-3.1-70B", 2, 0.0, 400.0); /* the board's limit binds */
 	series("paper", "H200", "gpt-oss-20b", 2, 350.0, 350.0);    /* a cap binds */
 	return check_report("test_power_settle");
