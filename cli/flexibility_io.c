@@ -53,8 +53,13 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 		else
 			printf("%7s\n", "-");
 	}
-	printf("  knee %.0f MHz (cap %.1f W per GPU); energy-optimal clock %.0f MHz\n", f->knee_clock_mhz,
-	       f->knee_power_cap_w, f->energy_optimal_clock_mhz);
+	/* a knee no cap holds is given as its clock alone (docs/capacity.md, "Power flexibility") */
+	if (isfinite(f->knee_power_cap_w))
+		printf("  knee %.0f MHz (cap %.1f W per GPU); energy-optimal clock %.0f MHz\n", f->knee_clock_mhz,
+		       f->knee_power_cap_w, f->energy_optimal_clock_mhz);
+	else
+		printf("  knee %.0f MHz (lock the clock: its cap column does not hold it); energy-optimal clock %.0f MHz\n",
+		       f->knee_clock_mhz, f->energy_optimal_clock_mhz);
 	printf("  PFI: fraction of power shed per fraction of throughput lost ('-': nothing lost)\n");
 	printf("  parameters     %s (%s)\n", name, version);
 	printf("  level source   power %s, capacity %s\n", f->level_source ? f->level_source : "-",

@@ -237,6 +237,63 @@ sources(const wc_predictor *pr, const wc_inference_query *q, const wc_inference_
 	return rc;
 }
 
+/* Is a clock step `s` the answer to its own cap column, as `predict
+ * inference --power-cap` gives it (docs/capacity.md, "Power
+ * flexibility")? The column is what the load asked draws while serving at
+ * the step's clock; an open loop's answer to it settles at full load's
+ * clock, where the rate can be over capacity. If not, the warning naming
+ * `field`, and *holds 0. */
+static int
+cap_holds(const wc_predictor *pr, const wc_inference_query *q, const wc_flex_step *s, const char *field,
+          wc_flexibility *f, int *holds, wc_error *err)
+{
+	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
+	wc_inference_query at = *q;
+	*holds = 1;
+	if (!cap)
+		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
+	at.power_cap_w = s->power_cap_w;
+	at.want_interval = 0;
+	int rc = wc_predict_settle_clock(pr, &at, err);
+	if (rc == WC_OK)
+		rc = wc_predict_capacity_settled(pr, &at, NAN, NAN, cap, err);
+	const double x = cap->value[WC_CAPQ_THROUGHPUT], w = cap->value[WC_CAPQ_POWER];
+	if (rc == WC_OK && (x < s->throughput_tok_s * (1.0 - WC_FLEX_REL_TOL) ||
+	                    w > s->node_power_w * (1.0 + WC_FLEX_REL_TOL))) {
+		*holds = 0;
+		WC_WARN(f, "%s: a %.1f W cap per GPU, the draw there, is answered at %.0f MHz, %.1f W per node and %.5g "
+		        "tokens/s (%.1f %% lost)%s, not at the step's %.0f MHz; lock the clock there instead "
+		        "(docs/capacity.md)", field, s->power_cap_w,
+		        at.config.sm_clock_mhz > 0 ? at.config.sm_clock_mhz : s->sm_clock_mhz, w, x,
+		        100.0 * lost_fraction(x, f->ref_throughput_tok_s), cap->over_capacity ? ", over capacity at full "
+		        "load's clock" : "", s->sm_clock_mhz);
+	}
+	free(cap);
+	return rc;
+}
+
+/* The sweep's recommendations in a clock sweep, the knee and the energy
+ * optimum, checked against the answer to their cap column: a knee whose
+ * cap would not deliver it has none (knee_power_cap_w NaN), said. A cap
+ * sweep's steps are the answers to their caps already. */
+static int
+check_pick_caps(const wc_predictor *pr, const wc_inference_query *q, wc_flexibility *f, wc_error *err)
+{
+	int knee = -1, best = -1, holds = 1, rc = WC_OK;
+	for (int i = 0; i < f->n_steps; i++) {
+		knee = f->steps[i].sm_clock_mhz == f->knee_clock_mhz && knee < 0 ? i : knee;
+		best = f->steps[i].sm_clock_mhz == f->energy_optimal_clock_mhz && best < 0 ? i : best;
+	}
+	if (f->by_cap || knee < 0)
+		return WC_OK;
+	if ((rc = cap_holds(pr, q, &f->steps[knee], "knee_power_cap_w: none", f, &holds, err)) == WC_OK && !holds)
+		f->knee_power_cap_w = NAN;
+	if (rc == WC_OK && best >= 0 && best != knee)
+		rc = cap_holds(pr, q, &f->steps[best], "energy_optimal_clock_mhz: its step's cap column does not hold it",
+		               f, &holds, err);
+	return rc;
+}
+
 int
 wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int by_cap, int n_steps,
                        wc_flexibility *out, wc_error *err)
@@ -297,6 +354,8 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	if (rc != WC_OK)
 		return rc;
 	wc_flexibility_analyse(out);
+	if ((rc = check_pick_caps(pr, q, out, err)) != WC_OK)
+		return rc;
 	/* An optimum at the lowest clock is an edge of the sweep, not an
 	 * interior minimum: the least energy may lie at or below it, and the
 	 * law keeps the memory-bound part of a step independent of the clock,

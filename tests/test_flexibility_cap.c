@@ -270,6 +270,30 @@ main(void)
 			said += strstr(f->warnings[i], "is not reached") != NULL && strstr(f->warnings[i], want) != NULL;
 		CHECK_INT(said, 1);
 	}
+	/* A clock sweep's knee is offered with its cap column only where the
+	 * answer to that cap is the knee (docs/capacity.md, "Power
+	 * flexibility"): the H200 loop's knee at 791 MHz said "cap 185.9 W per
+	 * GPU", whose answer is 345 MHz, over capacity, 33 % lost. A closed
+	 * loop's knee keeps its cap, and the answer to it is the knee. */
+	if (pr && f && cap) {
+		CHECK_INT(wc_predict_flexibility(pr, &o, 0, 12, f, &err), WC_OK);
+		CHECK_NEAR(f->knee_clock_mhz, 791, 0.5);
+		CHECK(isnan(f->knee_power_cap_w));
+		int said = 0;
+		for (int i = 0; i < f->n_warnings; i++)
+			said += strncmp(f->warnings[i], "knee_power_cap_w: none: a 185.9 W cap per GPU, the draw there, is "
+			                "answered at 345 MHz", 84) == 0 && strstr(f->warnings[i], "over capacity at full load's clock");
+		CHECK_INT(said, 1);
+		CHECK_INT(wc_predict_flexibility(pr, &q, 0, 12, f, &err), WC_OK);
+		CHECK(isfinite(f->knee_power_cap_w));
+		for (int i = 0; i < f->n_warnings; i++)
+			CHECK(strncmp(f->warnings[i], "knee_power_cap_w", 16) != 0);
+		wc_inference_query at = q;
+		at.power_cap_w = f->knee_power_cap_w;
+		CHECK_INT(wc_predict_settle_clock(pr, &at, &err), WC_OK);
+		CHECK_INT(wc_predict_capacity_settled(pr, &at, NAN, NAN, cap, &err), WC_OK);
+		CHECK_NEAR(at.config.sm_clock_mhz, f->knee_clock_mhz, 1e-6);
+	}
 	/* A cap beside a locked clock is refused even when the clock it
 	 * writes is the query's own (it was zeroed before the check). */
 	if (pr) {
