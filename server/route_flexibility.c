@@ -48,6 +48,8 @@ sweep_fields(json_t *item, int *by_cap, int *steps, wc_api_error *e)
  * step at the set's draws, and under `power_cap` settles each step's cap as
  * an item with power_cap_w does; charged as steps + 2 such items (the
  * board's limit, the top state and the power floor's scan within the 2).
+ * A clock sweep also answers the knee's and the energy optimum's caps
+ * (whether each holds its step): 2 items with power_cap_w more.
  * 1 with `e` set (413 on /steps) when over. */
 static int
 sweep_work_refused(const wc_state *st, const json_t *item, int by_cap, int steps, wc_api_error *e)
@@ -55,12 +57,15 @@ sweep_work_refused(const wc_state *st, const json_t *item, int by_cap, int steps
 	double law = 1.0, cap = 1.0;
 	const char *kind;
 	wc__state_draws(st, &law, &cap);
-	double one = wc__inference_work(1.0, 0, json_object_get(item, "rate") ? 2 : 1, by_cap, law, cap, &kind);
-	double work = (steps + 2) * one;
+	const int loops = json_object_get(item, "rate") ? 2 : 1;
+	const char *capped_kind;
+	double one = wc__inference_work(1.0, 0, loops, by_cap, law, cap, &kind);
+	double checks = by_cap ? 0.0 : 2.0 * wc__inference_work(1.0, 0, loops, 1, law, cap, &capped_kind);
+	double work = (steps + 2) * one + checks;
 	if (work <= WC_SERVER_BATCH_WORK_MAX)
 		return 0;
 	char need[32], budget[32], fewer[48] = "a set of fewer draws sweeps";
-	int fit = (int)floor(WC_SERVER_BATCH_WORK_MAX / one) - 2;
+	int fit = (int)floor((WC_SERVER_BATCH_WORK_MAX - checks) / one) - 2;
 	if (fit >= 2)
 		snprintf(fewer, sizeof fewer, "ask at most %d steps", fit);
 	/* in full: a rounded need reads as the budget it exceeds */
