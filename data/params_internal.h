@@ -54,6 +54,10 @@ json_t *wc__params_quantity_errors_json(const wc_pred_error *pe);
  *  docs/formats/params-file.md, "Ranges"): WC_OK, or WC_ERANGE with a
  *  message starting with the key's path ("shared/delta/value: ..."). */
 int wc__params_check_ranges(const wc_params *p, wc_error *err);
+/** Every {"value", "ci95"} object in the file's JSON `root` has
+ *  lo <= value <= hi; the loader and the writer both check it, naming the
+ *  first one that does not (its path without the leading '/'). */
+int wc__params_check_intervals(json_t *root, wc_error *err);
 /** YYYY-MM-DDTHH:MM:SSZ with months, days, hours, minutes and seconds in
  *  range (params_ranges.c). */
 int wc__params_utc_stamp_ok(const char *s);

@@ -185,6 +185,56 @@ check_draws(const wc_params *p, wc_error *err)
 	return WC_OK;
 }
 
+/* Every interval fit and calibrate write is widened to contain its point
+ * estimate (docs/intervals.md) and written with 17 digits, so one that
+ * does not is a hand-editing slip (docs/formats/params-file.md, "Ranges").
+ * Checked on the JSON so every section's scalars are covered, and the
+ * writer checks what it is about to write by the same walk. */
+static int
+walk_intervals(json_t *v, char *path, size_t used, wc_error *err)
+{
+	const char *key;
+	json_t *x;
+	int rc;
+	if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			x = json_array_get(v, i);
+			if (!json_is_object(x) && !json_is_array(x))
+				continue;
+			snprintf(path + used, WC__JSON_PATH_MAX - used, "/%zu", i);
+			if ((rc = walk_intervals(x, path, strlen(path), err)))
+				return rc;
+		}
+		return WC_OK;
+	}
+	if (!json_is_object(v))
+		return WC_OK;
+	json_t *val = json_object_get(v, "value"), *ci = json_object_get(v, "ci95");
+	if (json_is_number(val) && json_is_array(ci) && json_array_size(ci) == 2 &&
+	    json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1))) {
+		double x0 = json_number_value(val), lo = json_number_value(json_array_get(ci, 0)),
+		       hi = json_number_value(json_array_get(ci, 1));
+		if (!(x0 >= lo && x0 <= hi))
+			return wc_error_set(err, WC_ERANGE, "%s/ci95: [%g, %g] does not contain the value %g",
+			                    path[0] ? path + 1 : "", lo, hi, x0);
+	}
+	json_object_foreach(v, key, x) {
+		if (!json_is_object(x) && !json_is_array(x))
+			continue;
+		snprintf(path + used, WC__JSON_PATH_MAX - used, "/%s", key);
+		if ((rc = walk_intervals(x, path, strlen(path), err)))
+			return rc;
+	}
+	return WC_OK;
+}
+
+int
+wc__params_check_intervals(json_t *root, wc_error *err)
+{
+	char path[WC__JSON_PATH_MAX] = "";
+	return walk_intervals(root, path, 0, err);
+}
+
 int
 wc__params_check_ranges(const wc_params *p, wc_error *err)
 {

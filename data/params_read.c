@@ -563,13 +563,14 @@ wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: malformed JSON: %s", ld.source,
 		                    jerr.line, jerr.column, jerr.text);
 	int rc = load_root(&ld, root, out);
-	json_decref(root);
 	if (rc == WC_OK) {
 		wc_error verr;
 		if ((rc = wc_params_validate(out, &verr)) != WC_OK ||
-		    (rc = wc__params_check_ranges(out, &verr)) != WC_OK)
+		    (rc = wc__params_check_ranges(out, &verr)) != WC_OK ||
+		    (rc = wc__params_check_intervals(root, &verr)) != WC_OK)
 			rc = wc_error_set(err, rc, "%s: /%s", ld.source, verr.msg);
 	}
+	json_decref(root);
 	if (rc != WC_OK)
 		wc_params_clear(out);
 	return rc;

@@ -177,6 +177,11 @@ wc_params_dump(const wc_params *p, int with_draws, wc_error *err)
 		return NULL;
 	}
 	json_t *root = params_json(p, with_draws);
+	if (root && wc__params_check_intervals(root, &verr) != WC_OK) {
+		json_decref(root);
+		wc_error_set(err, WC_EINVAL, "params: /%s", verr.msg);
+		return NULL;
+	}
 	char *s = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 	                                  JSON_REAL_PRECISION(17)) : NULL;
 	json_decref(root);

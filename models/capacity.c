@@ -198,15 +198,47 @@ wc_capacity_held_names(const wc_capacity_params *c, const char *level, char *buf
 	return n;
 }
 
-/* eta and etac divide: > 0; overheads and communication: >= 0. */
+/* eta and etac divide: > 0; overheads, communication and a workload's
+ * input length (kind WC_CAP_KINDS here): >= 0. A draw is one value of its
+ * parameter and is held to the same bound (docs/formats/params-file.md,
+ * "capacity"): a negative eta made every capacity interval nonsense. */
+static int
+kind_positive(int k)
+{
+	return k == WC_CAP_ETA || k == WC_CAP_ETAC;
+}
+
+static int
+kind_value_ok(int k, double v)
+{
+	return isfinite(v) && (kind_positive(k) ? v > 0.0 : v >= 0.0);
+}
+
 static int
 check_value(wc_capacity_kind k, const wc_param *p, const char *where, wc_error *err)
 {
-	int positive = k == WC_CAP_ETA || k == WC_CAP_ETAC;
-	if (!isfinite(p->value) || (positive ? p->value <= 0.0 : p->value < 0.0))
+	if (!kind_value_ok(k, p->value))
 		return wc_error_set(err, WC_EINVAL, "capacity/%s/%s: must be finite and %s 0", where,
-		                    wc_capacity_kind_name(k), positive ? ">" : ">=");
+		                    wc_capacity_kind_name(k), kind_positive(k) ? ">" : ">=");
 	return WC_OK;
+}
+
+/* The kind of the parameter a draw column names; WC_CAP_KINDS for a
+ * workload's input length, -1 for no parameter. */
+static int
+draw_kind(const wc_capacity_params *c, const char *name)
+{
+	const wc_param *p = wc_capacity_param_named((wc_capacity_params *)c, name);
+	if (!p)
+		return -1;
+	for (int k = 0; k < WC_CAP_KINDS; k++) {
+		if (p == &c->shared_p[k])
+			return k;
+		for (int i = 0; i < c->n_levels; i++)
+			if (p == &c->levels[i].p[k])
+				return k;
+	}
+	return WC_CAP_KINDS;
 }
 
 static int
@@ -234,14 +266,19 @@ check_level(const wc_capacity_params *c, int i, wc_error *err)
 static int
 check_draws(const wc_capacity_params *c, wc_error *err)
 {
-	for (int j = 0; j < c->draws.k; j++)
-		if (!wc_capacity_param_named((wc_capacity_params *)c, c->draws.names[j]))
+	for (int j = 0; j < c->draws.k; j++) {
+		int k = draw_kind(c, c->draws.names[j]);
+		if (k < 0)
 			return wc_error_set(err, WC_EINVAL, "capacity/draws/names/%d: no parameter '%s'", j,
 			                    c->draws.names[j]);
-	for (long v = 0; v < (long)c->draws.n * c->draws.k; v++)
-		if (!isfinite(c->draws.values[v]))
-			return wc_error_set(err, WC_EINVAL, "capacity/draws/values/%ld/%ld: must be finite",
-			                    v / c->draws.k, v % c->draws.k);
+		for (int r = 0; r < c->draws.n; r++) {
+			double v = c->draws.values[(size_t)r * c->draws.k + j];
+			if (!kind_value_ok(k, v))
+				return wc_error_set(err, WC_EINVAL, "capacity/draws/values/%d/%d: %s = %g must be "
+				                    "finite and %s 0, as its value", r, j, c->draws.names[j], v,
+				                    kind_positive(k) ? ">" : ">=");
+		}
+	}
 	return WC_OK;
 }
 
@@ -261,7 +298,7 @@ wc_capacity_params_validate(const wc_capacity_params *c, wc_error *err)
 			return rc;
 	for (int i = 0; i < c->n_workloads; i++) {
 		const wc_param *p = &c->workloads[i].input_tokens;
-		if (!isfinite(p->value) || p->value < 0)
+		if (!kind_value_ok(WC_CAP_KINDS, p->value))
 			return wc_error_set(err, WC_EINVAL, "capacity/workloads/%d/input_tokens: must be finite and >= 0", i);
 	}
 	if (!(c->memory_reserve >= 0.0 && c->memory_reserve <= 0.9))

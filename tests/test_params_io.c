@@ -82,8 +82,13 @@ main(void)
 	/* Round trip with awkward doubles and draws. */
 	wc_params_default(&a);
 	a.levels[0].s.value = 0.1 + 0.2;
+	/* an interval contains its value (docs/formats/params-file.md): one
+	 * end on the value itself, the other awkward too */
+	a.levels[0].s.lo = 0.1 + 0.2;
+	a.levels[0].s.hi = 0.7;
 	a.levels[1].theta.lo = -1e-300;
 	a.delta.value = 1.0 / 3.0;
+	a.delta.lo = 1.0 / 7.0;
 	a.levels[2].range.runs = 12;
 	a.seed = 123456789012345ULL;
 	a.levels[0].s.source = WC_SRC_FITTED;

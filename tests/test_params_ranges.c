@@ -37,6 +37,10 @@ load_with(const char *key, json_t *(*locate)(json_t *root), double v, wc_error *
 	json_t *obj = locate(root);
 	CHECK(obj != NULL);
 	json_object_set_new(obj, key, json_real(v));
+	/* the edit is of the value alone: an interval that no longer
+	 * contains it is a slip of its own (checked below) */
+	if (strcmp(key, "value") == 0)
+		json_object_del(obj, "ci95");
 	char *s = json_dumps(root, 0);
 	wc_params p = WC_PARAMS_INIT;
 	int rc = wc_params_load_buffer(s, strlen(s), "edited.json", &p, err);
@@ -201,9 +205,89 @@ main(void)
 			}
 	}
 
-	/* Both built-in profiles are within range. */
-	const char *names[] = { "paper", "paper-prefill" };
-	for (int i = 0; i < 2; i++) {
+	/* An interval that does not contain its value (a hand-editing slip:
+	 * every written interval contains its estimate) is refused naming its
+	 * path, in every section; the writer refuses to write one. */
+	{
+		json_t *root = paper_json();
+		json_t *s_w = json_object_get(json_array_get(json_object_get(root, "levels"), 2), "s_w");
+		json_object_set_new(s_w, "ci95", json_pack("[ff]", 100.0, 150.0));
+		char *txt = json_dumps(root, 0);
+		wc_params q = WC_PARAMS_INIT;
+		CHECK(wc_params_load_buffer(txt, strlen(txt), "edited.json", &q, &err) != WC_OK);
+		CHECK_CONTAINS(err.msg, "edited.json: /levels/2/s_w/ci95: [100, 150] does not contain the value");
+		wc_params_clear(&q);
+		free(txt);
+		json_decref(root);
+
+		wc_params_default(&p);
+		p.response.present = 1;
+		p.response.fitted = 1;
+		p.response.tau_s = (wc_response_value){ 0.042, 0.03, 0.061 };
+		p.response.hold_s = (wc_response_value){ 0.05, 0.05, 0.05 };
+		p.response.prefill_ratio = (wc_response_value){ 0.71, 0.6, 0.8 };
+		s = wc_params_dump(&p, 1, &err);
+		root = s ? json_loads(s, 0, NULL) : NULL;
+		free(s);
+		json_object_set_new(json_object_get(json_object_get(root, "response"), "hold_s"), "ci95",
+		                    json_pack("[ff]", 0.2, 0.3));
+		txt = json_dumps(root, 0);
+		CHECK(wc_params_load_buffer(txt, strlen(txt), "edited.json", &q, &err) != WC_OK);
+		CHECK_CONTAINS(err.msg, "/response/hold_s/ci95: [0.2, 0.3] does not contain the value 0.05");
+		wc_params_clear(&q);
+		free(txt);
+		json_decref(root);
+
+		p.levels[0].s.lo = 100;
+		p.levels[0].s.hi = 150;
+		s = wc_params_dump(&p, 1, &err);
+		CHECK(s == NULL);
+		CHECK_CONTAINS(err.msg, "levels/0/s_w/ci95");
+		free(s);
+		wc_params_clear(&p);
+	}
+
+	/* A capacity draw is one value of its parameter, held to the same
+	 * bound: a draw of eta = -1 (it divides) used to load and give
+	 * nonsense intervals; t0 may be 0 but not below. */
+	{
+		const struct { const char *kind; double v; int ok; } cases[] = {
+			{ "eta", -1.0, 0 }, { "eta", 0.0, 0 }, { "eta", 0.5, 1 }, { "t0", 0.0, 1 }, { "t0", -1e-3, 0 },
+		};
+		for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+			CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+			s = wc_params_dump(&p, 1, &err);
+			wc_params_clear(&p);
+			json_t *root = s ? json_loads(s, 0, NULL) : NULL;
+			free(s);
+			json_t *cap = json_object_get(root, "capacity");
+			json_t *lv = json_array_get(json_object_get(cap, "levels"), 0);
+			char name[2 * WC_NAME_MAX];
+			CHECK(json_object_get(lv, cases[c].kind) != NULL);
+			snprintf(name, sizeof name, "%s[%s]", cases[c].kind,
+			         json_string_value(json_object_get(lv, "name")));
+			json_t *val = json_object_get(json_object_get(lv, cases[c].kind), "value");
+			json_object_set_new(cap, "draws", json_pack("{s:[s],s:[[O],[f]]}", "names", name, "values", val,
+			                                            cases[c].v));
+			char *txt = json_dumps(root, 0);
+			wc_params q = WC_PARAMS_INIT;
+			int rc = wc_params_load_buffer(txt, strlen(txt), "edited.json", &q, &err);
+			if (cases[c].ok)
+				CHECK_INT(rc, WC_OK);
+			else {
+				CHECK(rc != WC_OK);
+				CHECK_CONTAINS(err.msg, "edited.json: /capacity/draws/values/1/0: ");
+				CHECK_CONTAINS(err.msg, name);
+			}
+			wc_params_clear(&q);
+			free(txt);
+			json_decref(root);
+		}
+	}
+
+	/* Every built-in profile is within range, its intervals included. */
+	const char *names[] = { "paper", "paper-prefill", "measured" };
+	for (int i = 0; i < 3; i++) {
 		CHECK_INT(wc_params_profile(names[i], &p, &err), WC_OK);
 		s = wc_params_dump(&p, 1, &err);
 		CHECK(s != NULL);

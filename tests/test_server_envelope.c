@@ -489,6 +489,9 @@ main(void)
 	wc_params_default(&hot);
 	snprintf(hot.name, sizeof hot.name, "hot");
 	hot.levels[0].theta.value += 0.5;
+	/* its interval moves with it: a set's ci95 contains its value */
+	hot.levels[0].theta.lo += 0.5;
+	hot.levels[0].theta.hi += 0.5;
 	wc_params_default(&cal);
 	snprintf(cal.name, sizeof cal.name, "cal");
 	cal.model_terms[0] = (wc_model_term){ "Qwen3-8B", "A100", { 1.0, NAN, NAN, WC_SRC_CALIBRATED }, 1 };

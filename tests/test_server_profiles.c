@@ -313,6 +313,9 @@ main(void)
 	wc_params_default(&hot);
 	snprintf(hot.name, sizeof hot.name, "hot");
 	hot.levels[1].theta.value += 0.5;
+	/* its interval moves with it: a set's ci95 contains its value */
+	hot.levels[1].theta.lo += 0.5;
+	hot.levels[1].theta.hi += 0.5;
 	const wc_params *sets[2] = { &paper, &hot };
 	const char *sources[2] = { "profile:paper", "hot" };
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
