@@ -100,6 +100,55 @@ main(void)
 	free(text);
 	free(moved);
 
+	/* A set calibrated on the table scored: its calibration's input_sha256
+	 * is the table's, so the rows on what it estimated are in-sample (it
+	 * said nothing, and a calibrated level's own runs read as held out);
+	 * rows on other models are held out. */
+	{
+		char *cal = path_join(dir, "cal.json"), *qwen = path_join(dir, "qwen.csv");
+		const char *cm[] = { "wattcast", "calibrate", "--params", set, other, "--model", "Qwen3-8B", "-o", cal,
+		                     "--bootstrap", "0", NULL };
+		CHECK(run_wattcast(cm, NULL, &r) == 0 && r.status == 0);
+		run_result_free(&r);
+		const char *hc[] = { "wattcast", "validate", "heldout", "--params", cal, other, NULL };
+		CHECK(run_wattcast(hc, NULL, &r) == 0);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.err, "other.csv is the very table the set was calibrated on (its provenance calibration "
+		                      "input_sha256 ");
+		CHECK_CONTAINS(r.err, "in-sample for the 43 row(s) on the levels and models it calibrated; its 204 others "
+		                      "are held out");
+		run_result_free(&r);
+		/* the Qwen3-8B rows alone: every row is in-sample */
+		char *all = test_slurp(other), *only = calloc(1, strlen(all) + 1);
+		for (char *line = all, *next; line && *line; line = next) {
+			next = strchr(line, '\n');
+			next = next ? next + 1 : NULL;
+			size_t n = next ? (size_t)(next - line) : strlen(line);
+			char keep[1024] = "";
+			memcpy(keep, line, n < sizeof keep - 1 ? n : sizeof keep - 1);
+			if (keep[0] == '#' || !strncmp(keep, "run_id,", 7) || strstr(keep, ",Qwen3-8B,"))
+				strcat(only, keep);
+		}
+		CHECK(write_text(qwen, only) == 0);
+		const char *cq[] = { "wattcast", "calibrate", "--params", set, qwen, "-o", cal, "--bootstrap", "0", NULL };
+		CHECK(run_wattcast(cq, NULL, &r) == 0 && r.status == 0);
+		run_result_free(&r);
+		const char *hq[] = { "wattcast", "validate", "heldout", "--params", cal, qwen, NULL };
+		CHECK(run_wattcast(hq, NULL, &r) == 0);
+		CHECK_CONTAINS(r.err, "qwen.csv is the very table the set was calibrated on (");
+		CHECK_CONTAINS(r.err, "): these errors are in-sample, not held out");
+		run_result_free(&r);
+		/* another table: no warning */
+		const char *ho3[] = { "wattcast", "validate", "heldout", "--params", cal, other, NULL };
+		CHECK(run_wattcast(ho3, NULL, &r) == 0);
+		CHECK(!r.err || !strstr(r.err, "in-sample"));
+		run_result_free(&r);
+		free(all);
+		free(only);
+		free(qwen);
+		free(cal);
+	}
+
 	free(runs);
 	free(other);
 	free(set);

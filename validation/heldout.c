@@ -221,6 +221,19 @@ unused_rows(const wc_runs_table *t, const unsigned char *used, char *sets, size_
 	return n;
 }
 
+/* A row on what a calibration estimated: a level it calibrated (S or
+ * theta of source "calibrated"), or a model with a shift on its level. */
+static int
+calibrated_row(const wc_params *p, const wc_run *r)
+{
+	const wc_level *l = wc_params_level(p, r->platform);
+	if (!l || r->exclude[0])
+		return 0;
+	if (l->s.source == WC_SRC_CALIBRATED || l->theta.source == WC_SRC_CALIBRATED)
+		return 1;
+	return wc_params_find_model_term(p, r->model, l->name) != NULL;
+}
+
 /* A frozen score of the fitted table itself reads as held-out accuracy
  * and, stored by `fit intervals --folds frozen`, narrows every interval
  * (ML.ENERGY scored on its own fit: q 0.357 against 0.381 from model
@@ -232,6 +245,31 @@ unused_rows(const wc_runs_table *t, const unsigned char *used, char *sets, size_
 int
 wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *input, char *buf, size_t cap)
 {
+	/* The path's end names the file; its head would push the sets out of
+	 * a 255-byte message under a long folder. */
+	size_t lin = strlen(input);
+	const char *dots = lin > 40 ? "..." : "", *tail = lin > 40 ? input + lin - 40 : input;
+	/* A calibration (schema 10 `provenance.calibration`) re-estimates a
+	 * level or model shifts on its own runs: scored on that table, the rows
+	 * on what it estimated are in-sample as a fit's are; the others (a
+	 * --model or --platform it left out) are not (docs/validation.md,
+	 * "Frozen-law accuracy"). */
+	size_t n_cal = 0;
+	if (p->calibration.input_sha256[0] && strcmp(p->calibration.input_sha256, t->sha256) == 0)
+		for (size_t i = 0; i < t->n_runs; i++)
+			n_cal += calibrated_row(p, &t->runs[i]);
+	if (n_cal > 0) {
+		int len = snprintf(buf, cap, "%s%s is the very table the set was calibrated on (its provenance "
+		                   "calibration input_sha256 %.16s): ", dots, tail, t->sha256);
+		if (len < 0 || (size_t)len >= cap)
+			len = cap ? (int)cap - 1 : 0;
+		if (n_cal == t->n_runs)
+			snprintf(buf + len, cap - (size_t)len, "these errors are in-sample, not held out");
+		else
+			snprintf(buf + len, cap - (size_t)len, "in-sample for the %zu row(s) on the levels and models "
+			         "it calibrated; its %zu others are held out", n_cal, t->n_runs - n_cal);
+		return 1;
+	}
 	unsigned char *used = wc_alloc_zeroed(t->n_runs ? t->n_runs : 1, 1);
 	char why[96];
 	int same_bytes = p->input_sha256[0] && strcmp(p->input_sha256, t->sha256) == 0;
@@ -247,11 +285,7 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	int n = 0;
 	if (used && memchr(used, 1, t->n_runs))
 		n = unused_rows(t, used, NULL, 0);
-	/* The path's end names the file; its head would push the sets out of
-	 * a 255-byte message under a long folder. */
-	size_t lin = strlen(input);
-	int len = snprintf(buf, cap, "%s%s %s the set was fitted on (%s): ", lin > 40 ? "..." : "",
-	                   lin > 40 ? input + lin - 40 : input, same_bytes ? "is the very table" : "holds the rows", why);
+	int len = snprintf(buf, cap, "%s%s %s the set was fitted on (%s): ", dots, tail, same_bytes ? "is the very table" : "holds the rows", why);
 	if (len < 0 || (size_t)len >= cap)
 		len = cap ? (int)cap - 1 : 0;
 	if (!n) {
