@@ -56,7 +56,7 @@ num(double v)
 }
 
 static json_t *
-report_json(const wc_heldout_report *r)
+report_json(const wc_heldout_report *r, int n_named, const wc_capacity_skip *named)
 {
 	json_t *o = json_object(), *sets = json_object();
 	for (int i = 0; i <= r->n_sets; i++) {
@@ -72,12 +72,22 @@ report_json(const wc_heldout_report *r)
 	}
 	json_object_set_new(o, "platforms", sets);
 	json_object_set_new(o, "skipped", json_integer(r->skipped));
+	json_t *runs = json_array();
+	for (int i = 0; i < n_named; i++)
+		json_array_append_new(runs, json_pack("{s:s,s:s}", "run_id", named[i].run_id, "reason", named[i].reason));
+	json_object_set_new(o, "skipped_runs", runs);
 	return o;
 }
 
 static void
-print_report(const char *title, const wc_heldout_report *r)
+print_report(const char *title, const wc_heldout_report *r, int n_named, const wc_capacity_skip *named)
 {
+	/* a section no row was scored in is still shown, so the reader is
+	 * told it was tried and why nothing came of it (docs/validation.md) */
+	if (!r->overall.n) {
+		printf("%s\n  no row scored\n", title);
+		goto skipped;
+	}
 	printf("%s\n%-22s %5s %14s %11s %9s %9s %8s\n", title, "platform", "n", "median |err| %", "within 5 %",
 	       "bias %", "cover 95%", "width %");
 	for (int i = 0; i <= r->n_sets; i++) {
@@ -90,9 +100,14 @@ print_report(const char *title, const wc_heldout_report *r)
 			printf(" %9s %8s\n", "–", "–");
 	}
 	cli_note_no_interval(&r->overall, "other folds (models, or periods)");
-	if (r->skipped)
-		printf("%d row(s) skipped: their fold could not predict them (too few other rows to fit without "
-		       "them, or no finite prediction)\n", r->skipped);
+skipped:
+	if (!r->skipped)
+		return;
+	printf("%d row(s) skipped: their fold could not predict them:\n", r->skipped);
+	for (int i = 0; i < n_named; i++)
+		printf("  %s: %s\n", named[i].run_id, named[i].reason);
+	if (r->skipped > n_named)
+		printf("  (%d more not named)\n", r->skipped - n_named);
 }
 
 /* Rows of the tables the capacity model cannot describe: named by
@@ -143,29 +158,30 @@ report(const wc_capacity_report *r, const wc_capacity_data *d, const wc_runs_tab
 {
 	const int plat = folds == WC_CAPACITY_FOLDS_PLATFORM;
 	if (json) {
-		json_t *o = plat ? json_pack("{s:o,s:o,s:o}", "throughput_lopo", report_json(&r->throughput),
-		                             "energy_per_token_lopo", report_json(&r->energy), "periods_lopo",
-		                             report_json(&r->periods))
-		                 : json_pack("{s:o,s:o,s:o}", "throughput_lomo", report_json(&r->throughput),
-		                             "energy_per_token_lomo", report_json(&r->energy), "periods_loo",
-		                             report_json(&r->periods));
+		json_t *tp = report_json(&r->throughput, r->n_named[0], r->named[0]),
+		       *en = report_json(&r->energy, r->n_named[1], r->named[1]),
+		       *pe = report_json(&r->periods, r->n_named[2], r->named[2]);
+		json_t *o = plat ? json_pack("{s:o,s:o,s:o}", "throughput_lopo", tp, "energy_per_token_lopo", en,
+		                             "periods_lopo", pe)
+		                 : json_pack("{s:o,s:o,s:o}", "throughput_lomo", tp, "energy_per_token_lomo", en,
+		                             "periods_loo", pe);
 		json_object_set_new(o, "unscored", unscored_json(d, t));
 		cli_print_json_report(o);
 		return CLI_OK;
 	}
 	print_unscored(d, t);
-	if (r->throughput.overall.n)
+	if (r->throughput.overall.n || r->throughput.skipped)
 		print_report(plat ? "throughput, leave one platform out (datasheet transfer; error = predicted vs measured)"
 		                  : "throughput, leave one model out (error = predicted vs measured)",
-		             &r->throughput);
-	if (r->energy.overall.n)
+		             &r->throughput, r->n_named[0], r->named[0]);
+	if (r->energy.overall.n || r->energy.skipped)
 		print_report(plat ? "energy per output token, leave one platform out (power and capacity transferred)"
 		                  : "energy per output token, leave one model out",
-		             &r->energy);
-	if (r->periods.overall.n)
+		             &r->energy, r->n_named[1], r->named[1]);
+	if (r->periods.overall.n || r->periods.skipped)
 		print_report(plat ? "batch-turnover period, leave one platform out (datasheet transfer)"
 		                  : "batch-turnover period, leave one out",
-		             &r->periods);
+		             &r->periods, r->n_named[2], r->named[2]);
 	return CLI_OK;
 }
 

@@ -130,6 +130,45 @@ main(void)
 	free(cap);
 	free(pp);
 
+	/* A fold that cannot predict: four runs of one model and one of
+	 * another (the PowerTrace-Sim runs' shape). No energy row was scored,
+	 * and the text left the section out without a word; the skipped rows
+	 * were counted, not named, under an either/or reason. Now the section
+	 * says "no row scored" and each skipped run is named with its fold's
+	 * own reason, in the text and in --json. */
+	char *few = test_fixture(dir, "few.csv",
+	                         "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w,"
+	                         "input_tokens,output_tokens,throughput_tok_s,energy_per_token_j\n"
+	                         "q1,A100,1,Qwen3-8B,8.19,1,180,60,500,200,60,3.0\n"
+	                         "q2,A100,1,Qwen3-8B,8.19,2,220,60,500,200,115,1.9\n"
+	                         "q3,A100,1,Qwen3-8B,8.19,4,260,60,500,200,215,1.2\n"
+	                         "q4,A100,1,Qwen3-8B,8.19,8,300,60,500,200,390,0.77\n"
+	                         "g1,A100,1,Llama-3.1-8B,8.03,8,300,60,500,200,400,0.75\n");
+	const char *ft[] = { "wattcast", "validate", "capacity", few, NULL };
+	CHECK_INT(run_wattcast(ft, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "4 row(s) skipped: their fold could not predict them:\n"
+	                      "  q1: no capacity fit without its model: capacity fit: ");
+	CHECK_CONTAINS(r.out, "energy per output token, leave one model out\n  no row scored\n"
+	                      "5 row(s) skipped: their fold could not predict them:\n  q1: ");
+	CHECK_CONTAINS(r.out, "\n  g1: no power-law fit without its model: fit: ");
+	CHECK(r.out && !strstr(r.out, " or no finite prediction"));
+	run_result_free(&r);
+	const char *fj[] = { "wattcast", "validate", "capacity", few, "--json", NULL };
+	CHECK_INT(run_wattcast(fj, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *fo = r.out ? json_loads(r.out, 0, NULL) : NULL;
+	json_t *en = json_object_get(fo, "energy_per_token_lomo"), *sk = json_object_get(en, "skipped_runs");
+	CHECK_INT(json_integer_value(json_object_get(en, "skipped")), 5);
+	CHECK_INT((long long)json_array_size(sk), 5);
+	const char *g1 = json_string_value(json_object_get(json_array_get(sk, 4), "run_id"));
+	CHECK(g1 && strcmp(g1, "g1") == 0);
+	CHECK_CONTAINS(json_string_value(json_object_get(json_array_get(sk, 4), "reason")),
+	               "no power-law fit without its model");
+	json_decref(fo);
+	run_result_free(&r);
+	free(few);
+
 	free(runs);
 	free(periods);
 	free(dir);

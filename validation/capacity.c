@@ -14,7 +14,8 @@
 #include <string.h>
 
 /* Latency of row i from a fitted section; NaN when the fold cannot
- * predict it (its level or its workload's input length was not fitted). */
+ * predict it (its level or its workload's input length was not fitted),
+ * and then `note` says which. */
 static double
 predict_latency(const wc_capacity_params *c, const wc_capacity_row *r, int transfer, char *note, size_t note_cap)
 {
@@ -36,17 +37,25 @@ predict_latency(const wc_capacity_params *c, const wc_capacity_row *r, int trans
 		         n_held > 1 ? "them" : "it");
 	if (!isfinite(input)) {
 		const wc_capacity_workload *w = wc_capacity_workload_find(c, r->set[0] ? r->set : "unlabelled");
-		if (!w)
+		if (!w) {
+			snprintf(note, note_cap, "the fold's fit has no input length for its workload '%s'",
+			         r->set[0] ? r->set : "unlabelled");
 			return NAN;
+		}
 		input = w->input_tokens.value;
 	}
 	if ((transfer ? wc_capacity_bind_any(c, r->platform, &b, NULL) : wc_capacity_bind(c, r->platform, &b, NULL)) !=
-	    WC_OK)
+	    WC_OK) {
+		snprintf(note, note_cap, "the fold's fit has no level for platform %s%s", r->platform,
+		         transfer ? " and its datasheet gives none" : "");
 		return NAN;
+	}
 	if (transfer && !note[0])
 		wc_capacity_transfer_note(&b, note, note_cap);
 	wc_capacity_bound_point(&b, NULL, &pt);
 	wc_capacity_times_eval(&pt, &r->arch, &b.hw, r->tp, r->running, input, r->output_tokens, &t);
+	if (!isfinite(t.latency_s))
+		snprintf(note, note_cap, "the fold's fit predicts no finite latency for it");
 	return t.latency_s;
 }
 
@@ -87,11 +96,28 @@ typedef struct {
 	char (*set)[48];
 	size_t n;
 	int skip;
+	int *n_named;            /* the report's list of skipped rows */
+	wc_capacity_skip *named;
 } cap_series;
 
 typedef struct {
 	cap_series q[Q_COUNT];
 } cap_errors;
+
+/* A row of quantity k its fold could not predict: counted, and named
+ * with the reason while the report has room (docs/validation.md,
+ * "Capacity"). */
+static void
+skip(cap_errors *x, int k, const wc_capacity_row *r, const char *fmt, const char *why)
+{
+	cap_series *s = &x->q[k];
+	s->skip++;
+	if (*s->n_named >= WC_CAPACITY_SKIPS_NAMED)
+		return;
+	wc_capacity_skip *o = &s->named[(*s->n_named)++];
+	snprintf(o->run_id, sizeof o->run_id, "%s", r->id);
+	snprintf(o->reason, sizeof o->reason, fmt, why);
+}
 
 /* One predicted value of quantity k: its error and its per-run row. */
 static void
@@ -104,23 +130,39 @@ record(cap_errors *x, int k, wc_per_run *pr, const wc_capacity_row *r, const cha
 	per_run_row(pr, r, fold, quantity_names[k], pred, meas, note, err, rc);
 }
 
+/* A runs-table row none of whose quantities its fold predicts: its
+ * throughput, and its energy per output token when measured. */
+static void
+skip_run(cap_errors *x, const wc_capacity_row *r, const char *fmt, const char *why)
+{
+	skip(x, Q_TP, r, fmt, why);
+	if (r->energy_per_token_j > 0)
+		skip(x, Q_E, r, fmt, why);
+}
+
 /* Score one runs-table row from its predicted latency: throughput, then
- * energy per output token with `power` (NULL: none to pair with). */
+ * energy per output token with `power` (NULL: none to pair with, and
+ * `no_power` says why). */
 static void
 score_run(cap_errors *x, wc_per_run *pr, const wc_runs_table *runs, const wc_capacity_row *r, const char *fold,
-          double lat, const wc_params *power, const char *note, wc_error *err, int *rc)
+          double lat, const wc_params *power, const char *no_power, const char *note, wc_error *err, int *rc)
 {
 	double tput = wc_capacity_little_throughput(r->running, r->output_tokens, lat);
 	wc_power pw;
+	wc_error perr = { 0 };
 	if (!isfinite(tput)) {
-		x->q[Q_TP].skip++;
+		skip_run(x, r, "%s", isfinite(lat) ? "its predicted throughput is not finite" : note);
 		return;
 	}
 	record(x, Q_TP, pr, r, fold, tput, r->throughput_tok_s, note, err, rc);
 	if (!(r->energy_per_token_j > 0))
 		return;
-	if (!power || wc_fit_predict_run(power, &runs->runs[r->source_index], &pw, NULL) != WC_OK) {
-		x->q[Q_E].skip++;
+	if (!power) {
+		skip(x, Q_E, r, "%s", no_power);
+		return;
+	}
+	if (wc_fit_predict_run(power, &runs->runs[r->source_index], &pw, &perr) != WC_OK) {
+		skip(x, Q_E, r, "the fold's power law cannot predict it: %s", perr.msg);
 		return;
 	}
 	record(x, Q_E, pr, r, fold, pw.node_power_w / tput, r->energy_per_token_j, note, err, rc);
@@ -132,7 +174,7 @@ score_period(cap_errors *x, wc_per_run *pr, const wc_capacity_row *r, const char
              wc_error *err, int *rc)
 {
 	if (!isfinite(lat)) {
-		x->q[Q_P].skip++;
+		skip(x, Q_P, r, "%s", note);
 		return;
 	}
 	record(x, Q_P, pr, r, fold, lat, r->latency_s, note, err, rc);
@@ -155,21 +197,18 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 	wc_capacity_fit_options o = *co;
 	wc_capacity_fit_result cf;
 	wc_fit_result pf;
+	wc_error ferr = { 0 }, perr = { 0 };
 	int rc = WC_OK, have_power = 0;
 	for (size_t i = 0; i < d->n_rows; i++)
 		use[i] = !d->rows[i].exclude[0] && strcmp(d->rows[i].model_key, key) != 0;
 	o.use = use;
-	if (wc_fit_capacity(d, &o, &cf, NULL) != WC_OK) {
+	if (wc_fit_capacity(d, &o, &cf, &ferr) != WC_OK) {
 		/* nothing left to fit: the model's rows stay unpredicted, and the
-		 * report counts them (a table of 8 runs scored 1 without a word) */
-		for (size_t i = 0; i < d->n_rows; i++) {
-			const wc_capacity_row *r = &d->rows[i];
-			if (!held_out_run(r, key))
-				continue;
-			x->q[Q_TP].skip++;
-			if (r->energy_per_token_j > 0)
-				x->q[Q_E].skip++;
-		}
+		 * report counts and names them with the refit's own reason (a table
+		 * of 8 runs scored 1 without a word) */
+		for (size_t i = 0; i < d->n_rows; i++)
+			if (held_out_run(&d->rows[i], key))
+				skip_run(x, &d->rows[i], "no capacity fit without its model: %s", ferr.msg);
 		return WC_OK;
 	}
 	if (runs) {
@@ -179,15 +218,18 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 			use_runs[j] = !runs->runs[j].exclude[0] && strcmp(m ? m->name : runs->runs[j].model, key) != 0;
 		}
 		p.use = use_runs;
-		have_power = wc_fit_inference_law(runs, &p, &pf, NULL) == WC_OK;
+		have_power = wc_fit_inference_law(runs, &p, &pf, &perr) == WC_OK;
 	}
+	char no_power[WC_ERROR_MSG_MAX + 48];
+	snprintf(no_power, sizeof no_power, "no power-law fit without its model: %s",
+	         runs ? perr.msg : "no runs table");
 	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
 		const wc_capacity_row *r = &d->rows[i];
 		if (!held_out_run(r, key))
 			continue;
 		char note[256];
 		double lat = predict_latency(&cf.params, r, 0, note, sizeof note);
-		score_run(x, pr, runs, r, key, lat, have_power ? &pf.params : NULL, note, err, &rc);
+		score_run(x, pr, runs, r, key, lat, have_power ? &pf.params : NULL, no_power, note, err, &rc);
 	}
 	if (have_power)
 		wc_fit_result_clear(&pf);
@@ -212,9 +254,12 @@ periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsign
 		o.use = use;
 		double lat = NAN;
 		char note[256] = "";
-		if (wc_fit_capacity(d, &o, &cf, NULL) == WC_OK) {
+		wc_error ferr = { 0 };
+		if (wc_fit_capacity(d, &o, &cf, &ferr) == WC_OK) {
 			lat = predict_latency(&cf.params, r, 0, note, sizeof note);
 			wc_capacity_fit_result_clear(&cf);
+		} else {
+			snprintf(note, sizeof note, "no capacity fit without it: %s", ferr.msg);
 		}
 		score_period(x, pr, r, r->id, lat, note, err, &rc);
 	}
@@ -244,17 +289,26 @@ platform_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_cap
 	for (size_t i = 0; i < d->n_rows; i++)
 		use[i] = !d->rows[i].exclude[0] && strcmp(d->rows[i].platform, platform) != 0;
 	o.use = use;
-	int fitted = wc_fit_capacity(d, &o, &cf, NULL) == WC_OK;
+	wc_error ferr = { 0 };
+	int fitted = wc_fit_capacity(d, &o, &cf, &ferr) == WC_OK;
+	char no_fit[256], no_power[96];
+	snprintf(no_fit, sizeof no_fit, "no capacity fit without its platform: %s", fitted ? "" : ferr.msg);
+	snprintf(no_power, sizeof no_power, "no power law for %s: %s", platform,
+	         runs && po && po->prior ? "its datasheet is not in the catalog" : "no prior set to transfer");
 	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
 		const wc_capacity_row *r = &d->rows[i];
 		if (r->exclude[0] || strcmp(r->platform, platform) != 0 || (!r->from_periods && !(r->throughput_tok_s > 0)))
 			continue;
 		char note[256] = "";
-		double lat = fitted ? predict_latency(&cf.params, r, 1, note, sizeof note) : NAN;
+		double lat = NAN;
+		if (fitted)
+			lat = predict_latency(&cf.params, r, 1, note, sizeof note);
+		else
+			snprintf(note, sizeof note, "%s", no_fit);
 		if (r->from_periods)
 			score_period(x, pr, r, platform, lat, note, err, &rc);
 		else
-			score_run(x, pr, runs, r, platform, lat, power, note, err, &rc);
+			score_run(x, pr, runs, r, platform, lat, power, no_power, note, err, &rc);
 	}
 	if (fitted)
 		wc_capacity_fit_result_clear(&cf);
@@ -283,6 +337,8 @@ wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d,
 	memset(out, 0, sizeof *out);
 	int ok = use && use_runs && done;
 	for (int k = 0; k < Q_COUNT; k++) {
+		x.q[k].n_named = &out->n_named[k];
+		x.q[k].named = out->named[k];
 		x.q[k].err = wc_alloc_array(n, sizeof *x.q[k].err);
 		x.q[k].set = wc_alloc_array(n, sizeof *x.q[k].set);
 		ok = ok && x.q[k].err && x.q[k].set;

@@ -16,10 +16,23 @@
 extern "C" {
 #endif
 
+/** A row a fold could not predict, and why (the fold's own reason: the
+ *  refit that failed and its message, the level or input length the fold's
+ *  fit lacks, ...). */
+#define WC_CAPACITY_SKIPS_NAMED 32
+typedef struct {
+	char run_id[96];
+	char reason[224];
+} wc_capacity_skip;
+
 typedef struct {
 	wc_heldout_report throughput;  /* leave one model out, one set per platform */
 	wc_heldout_report energy;      /* energy per output token, same folds */
 	wc_heldout_report periods;     /* leave one period out, one set per platform */
+	/* the skipped rows of each (throughput, energy, periods), the first
+	 * WC_CAPACITY_SKIPS_NAMED named; the report's `skipped` counts all */
+	int n_named[3];
+	wc_capacity_skip named[3][WC_CAPACITY_SKIPS_NAMED];
 } wc_capacity_report;
 
 /** `runs` is the table the capacity rows of `d` came from (their
