@@ -393,6 +393,7 @@ test_fit_and_validate(const char *dir)
 	CHECK(json_integer_value(json_object_get(j, "runs_simulated_once")) == 3);
 	CHECK(json_integer_value(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "replicas")) == 1);
 	CHECK(json_is_number(json_object_get(j, "median_mean_err_pct")));
+	CHECK(json_is_false(json_object_get(j, "response_in_sample"))); /* each run left out of its fit */
 	CHECK(json_is_number(json_object_get(j, "median_p95_err_pct")));
 	CHECK(json_is_number(json_object_get(j, "median_ramp_ratio")));
 	/* The file keeps the paper profile's capacity section: its service times. */
@@ -415,6 +416,15 @@ test_fit_and_validate(const char *dir)
 	                      "known, so --seed and --replicas change nothing;");
 	CHECK(r.out && strstr(r.out, "4 replicas") == NULL);
 	CHECK(r.out && strstr(r.out, "0 s, chosen") == NULL);
+	run_result_free(&r);
+	/* --response params on the runs the response was fitted on: in-sample
+	 * scores, which it presented as validation without a word */
+	const char *val_in[] = { "wattcast", "validate", "envelope", "--params", out, runs, "--platform", "A100", "--model",
+		                 "Qwen3-8B", "--utc-offset", "0", "--json", "--quiet", NULL };
+	CHECK_INT(run_wattcast(val_in, NULL, &r), 0);
+	CHECK_CONTAINS(r.err, "warning: the response of the parameter set was fitted on these runs (its provenance "
+	                      "fitted_on ");
+	CHECK_CONTAINS(r.out, "\"response_in_sample\": true");
 	run_result_free(&r);
 	/* one run given twice (its folder beside its parent's) would weigh
 	 * twice in the medians and the coverage: refused as ingest refuses it */
