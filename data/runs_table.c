@@ -56,6 +56,21 @@ wc_run_config(const wc_run *r, wc_config *c)
 	c->set = r->set[0] ? r->set : NULL;
 }
 
+void
+wc_run_running_span(const wc_run *r, double *lo, double *hi)
+{
+	*lo = *hi = r->running;
+	if (!r->series.len)
+		return;
+	*lo = INFINITY;
+	*hi = 0;
+	for (size_t j = 0; j < r->series.len; j++)
+		if (r->series.running[j] > 0) {
+			*lo = fmin(*lo, r->series.running[j]);
+			*hi = fmax(*hi, r->series.running[j]);
+		}
+}
+
 wc_runs_table *
 wc_runs_new(void)
 {

@@ -74,6 +74,12 @@ void wc_runs_free(wc_runs_table *t);
  *  and catalog architecture, input/output tokens and workload set. Every
  *  pointer in `c` borrows from `r` or the catalog. */
 void wc_run_config(const wc_run *r, wc_config *c);
+/** The loaded running counts a run spans, for a level's calibrated span
+ *  (docs/formats/params-file.md, `range.running`: "[min, max] of the loaded
+ *  n values (series included)"): its n(t) series' smallest and largest
+ *  loaded (> 0) value when it has one, else its mean `running` both ends.
+ *  `fit` and `calibrate` both record a level's span from it. */
+void wc_run_running_span(const wc_run *r, double *lo, double *hi);
 
 /** Where run `r` of `t` holds `column` (a documented column's name), as
  *  the reader names a cell: "runs.csv:5:23: column 'running'" into `buf`,

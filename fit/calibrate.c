@@ -318,15 +318,18 @@ level_range(const cal_setup *s, wc_range *r)
 	memset(r, 0, sizeof *r);
 	for (int i = 0; i < s->n_runs; i++) {
 		const wc_run *q = s->runs[i].run;
-		double n = q->series.len ? q->series.mean : q->running;
+		double lo, hi;
+		/* the loaded span of its n(t) series when it has one, as `fit`
+		 * records it: the runs' means claimed 0.68-8.07 for runs loaded 1-20 */
+		wc_run_running_span(q, &lo, &hi);
 		if (i == 0 || q->active_params_b < r->active_b_min)
 			r->active_b_min = q->active_params_b;
 		if (i == 0 || q->active_params_b > r->active_b_max)
 			r->active_b_max = q->active_params_b;
-		if (i == 0 || n < r->running_min)
-			r->running_min = n;
-		if (i == 0 || n > r->running_max)
-			r->running_max = n;
+		if (i == 0 || lo < r->running_min)
+			r->running_min = lo;
+		if (i == 0 || hi > r->running_max)
+			r->running_max = hi;
 		if (i == 0 || q->tp < r->tp_min)
 			r->tp_min = q->tp;
 		if (i == 0 || q->tp > r->tp_max)

@@ -346,16 +346,8 @@ fill_ranges(const fit_problem *pb, const wc_runs_table *t, wc_params *p)
 	for (size_t i = 0; i < pb->n_rows; i++) {
 		const wc_run *r = &t->runs[pb->row[i]];
 		wc_range *g = &p->levels[pb->lvl[i]].range;
-		double lo = r->running, hi = r->running;
-		if (r->series.len) {
-			lo = INFINITY;
-			hi = 0;
-			for (size_t j = 0; j < r->series.len; j++)
-				if (r->series.running[j] > 0) {
-					lo = fmin(lo, r->series.running[j]);
-					hi = fmax(hi, r->series.running[j]);
-				}
-		}
+		double lo, hi;
+		wc_run_running_span(r, &lo, &hi);
 		if (g->runs == 0) {
 			g->active_b_min = g->active_b_max = r->active_params_b;
 			g->running_min = lo;

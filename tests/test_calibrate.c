@@ -118,6 +118,19 @@ platform_recovery(const wc_params *base)
 	CHECK(r2.params.n_draws == r.params.n_draws &&
 	      memcmp(r2.params.draws, r.params.draws,
 	             sizeof(double) * r.params.n_draws * r.params.n_draw_params) == 0);
+	if (got)
+		CHECK(got->range.running_min == 4 && got->range.running_max == 128);
+	/* A run with an n(t) series spans its loaded values, as `fit` records
+	 * a level's range.running: the runs' means claimed 0.68-8.07 for runs
+	 * loaded 1-20, and answers at 9-20 warned of extrapolation. */
+	const double n128[] = { 64, 192 };
+	CHECK_INT(wc_load_histogram_build(n128, NULL, 1.0, 2, &t->runs[2].series, NULL), WC_OK);
+	CHECK(t->runs[2].series.mean == 128);
+	o.threads = 1;
+	wc_calibrate_result_clear(&r2);
+	CHECK_INT(wc_calibrate(base, t, &o, &r2, &err), WC_OK);
+	const wc_level *sl = wc_params_level(&r2.params, "X9");
+	CHECK(sl && sl->range.running_min == 4 && sl->range.running_max == 192);
 	wc_calibrate_result_clear(&r);
 	wc_calibrate_result_clear(&r2);
 	wc_runs_free(t);
