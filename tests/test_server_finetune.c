@@ -251,6 +251,7 @@ fitted_law(wc_server *srv)
 	/* A law with e0 < 0 gives a small step no energy: the configuration
 	 * is refused with its own code, not as a set without a law. */
 	p.finetune.e0.value = -1e6;
+	p.finetune.e0.lo = p.finetune.e0.hi = NAN; /* an interval contains its value */
 	CHECK_INT(wc_server_reload(srv, &p, "negative-e0", NULL), WC_OK);
 	expect("{\"method\":\"full\",\"model\":\"Qwen3-8B\",\"seq_len\":10,\"micro_batch\":8}", 422,
 	       "law_gives_no_energy", "");
