@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 #define PAPER "LLM-PowerTrace appendix, platforms table"
@@ -224,13 +225,11 @@ key_matches(const char *key, const unsigned char *sep, size_t i, size_t k)
 	return 1;
 }
 
-const wc_platform_info *
-wc_platform_lookup(const char *name)
+static const wc_platform_info *
+lookup_by_key(const char *name)
 {
 	char key[KEY_MAX];
 	unsigned char sep[KEY_MAX];
-	if (!name || !*name || strlen(name) >= sizeof key)
-		return NULL;
 	platform_key(name, key, sep, sizeof key);
 	if (!key[0])
 		return NULL;
@@ -240,6 +239,38 @@ wc_platform_lookup(const char *name)
 			if (key_matches(key, sep, i, k))
 				return &platforms[i];
 	return NULL;
+}
+
+/* The names this thread looked up, by their bytes (a lookup depends on
+ * nothing else, so a remembered row is the one it would find again). An
+ * answer on a board without a level of the set looks the same few names
+ * up hundreds of times (the board's, each level's to find the one asked
+ * and the datasheet's sources) and a power cap's clock takes up to 278
+ * answers: each lookup normalised the name and compared it with every
+ * key, over half of such an answer's time (docs/http-api.md, "POST
+ * /v1/predict/batch"). Per thread: server workers look up at once. */
+#define MEMO_SLOTS 64
+typedef struct {
+	char name[KEY_MAX];
+	const wc_platform_info *info;
+} memo_slot;
+static _Thread_local memo_slot memo[MEMO_SLOTS];
+
+const wc_platform_info *
+wc_platform_lookup(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	if (n == 0 || n >= KEY_MAX)
+		return NULL;
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	memo_slot *m = &memo[h % MEMO_SLOTS];
+	if (memcmp(m->name, name, n + 1) != 0) {
+		m->info = lookup_by_key(name);
+		memcpy(m->name, name, n + 1);
+	}
+	return m->info;
 }
 
 const char *

@@ -23,6 +23,7 @@
 #include "models/error.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,32 +106,59 @@ wc_params_datasheet_copy(const wc_params *p, const char *name, wc_params **out, 
 	return WC_OK;
 }
 
-/* P0 of a platform the catalog gives no typical idle for: its board limit
- * times the mean idle-to-limit ratio of the paper profile's levels
- * (docs/calibration.md). The paper set (tens of KB) lives on the heap:
- * the server answers datasheet platforms on CivetWeb's small worker
- * stacks (server/server_internal.h), where a copy on the stack overflowed. */
-double
-wc_params_estimated_idle_w(const char *platform)
+/* The paper profile's idle-to-limit ratios, summed (0 on no memory). The
+ * paper set (tens of KB) lives on the heap: the server answers datasheet
+ * platforms on CivetWeb's small worker stacks (server/server_internal.h),
+ * where a copy on the stack overflowed. */
+static int
+paper_idle_ratios(double *sum, int *n)
 {
-	const wc_platform_info *target = wc_platform_lookup(platform);
-	double sum = 0.0;
-	int n = 0;
-	if (!target || !(target->max_power_w > 0))
-		return NAN;
 	wc_params *paper = calloc(1, sizeof *paper); /* zeroed: WC_PARAMS_INIT */
+	*sum = 0.0;
+	*n = 0;
 	if (!paper)
-		return NAN;
+		return 0;
 	wc_params_default(paper);
 	for (int i = 0; i < paper->n_levels; i++) {
 		const wc_platform_info *info = wc_platform_lookup(paper->levels[i].name);
 		if (info && info->max_power_w > 0 && isfinite(paper->levels[i].p0.value)) {
-			sum += paper->levels[i].p0.value / info->max_power_w;
-			n++;
+			*sum += paper->levels[i].p0.value / info->max_power_w;
+			(*n)++;
 		}
 	}
 	wc_params_clear(paper);
 	free(paper);
+	return 1;
+}
+
+/* Summed once: the built-in set never changes, and building it at every
+ * answer on a board without a catalog idle was a fifth of that answer's
+ * time (a power cap's clock takes hundreds of them; docs/http-api.md,
+ * "POST /v1/predict/batch"). */
+static pthread_once_t ratios_once = PTHREAD_ONCE_INIT;
+static double ratios_sum;
+static int ratios_n, ratios_made;
+
+static void
+ratios_make(void)
+{
+	ratios_made = paper_idle_ratios(&ratios_sum, &ratios_n);
+}
+
+/* P0 of a platform the catalog gives no typical idle for: its board limit
+ * times the mean idle-to-limit ratio of the paper profile's levels
+ * (docs/calibration.md). */
+double
+wc_params_estimated_idle_w(const char *platform)
+{
+	const wc_platform_info *target = wc_platform_lookup(platform);
+	if (!target || !(target->max_power_w > 0))
+		return NAN;
+	pthread_once(&ratios_once, ratios_make);
+	double sum = ratios_sum;
+	int n = ratios_n;
+	if (!ratios_made && !paper_idle_ratios(&sum, &n)) /* out of memory the first time: try again */
+		return NAN;
 	return n ? target->max_power_w * sum / n : NAN;
 }
 

@@ -4,13 +4,16 @@
  * without any number typed by hand -- P0 from the platform catalog (its
  * published typical idle, else the estimate from its power limit), said so
  * in a warning -- and the level predicts the runs' own power. A platform
- * the catalog does not know is still refused, naming the field.
+ * the catalog does not know is still refused, naming the field. The
+ * estimate, its paper ratios summed once, is bit for bit the one summed
+ * from the paper set on each call, as it was.
  */
 #include "fit/fit.h"
 #include "models/catalog.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
+#include <math.h>
 #include <string.h>
 
 static void
@@ -27,9 +30,45 @@ add(wc_runs_table *t, const char *platform, double size, double n, double power)
 	wc_runs_append(t, &r, NULL);
 }
 
+/* The estimate as it was made on every call before the ratios were
+ * summed once (models/transfer.c): the paper set's idle-to-limit ratios. */
+static double
+estimate_afresh(const wc_platform_info *target)
+{
+	wc_params paper = WC_PARAMS_INIT;
+	double sum = 0.0;
+	int n = 0;
+	wc_params_default(&paper);
+	for (int i = 0; i < paper.n_levels; i++) {
+		const wc_platform_info *info = wc_platform_lookup(paper.levels[i].name);
+		if (info && info->max_power_w > 0 && isfinite(paper.levels[i].p0.value)) {
+			sum += paper.levels[i].p0.value / info->max_power_w;
+			n++;
+		}
+	}
+	wc_params_clear(&paper);
+	return n ? target->max_power_w * sum / n : NAN;
+}
+
+static void
+check_estimate_once(void)
+{
+	int estimated = 0;
+	for (int twice = 0; twice < 2; twice++)
+		for (size_t i = 0; i < wc_platform_count(); i++) {
+			const wc_platform_info *p = wc_platform_at(i);
+			double e = wc_params_estimated_idle_w(p->name), ref = estimate_afresh(p);
+			CHECK(e == ref && isfinite(e));
+			estimated += p->idle_power_w == 0;
+		}
+	CHECK(estimated > 0); /* boards answered by the estimate */
+	CHECK(isnan(wc_params_estimated_idle_w("TPUv9")));
+}
+
 int
 main(void)
 {
+	check_estimate_once();
 	wc_params paper = WC_PARAMS_INIT;
 	wc_error err;
 	gsl_set_error_handler_off();

@@ -1,11 +1,85 @@
 /* The platform catalog: names and aliases resolve case-insensitively
  * (nvidia-smi's product names included), board variants stay apart, the
  * list used in error messages names every row, and each board says how
- * many GPUs its NVLink joins. */
+ * many GPUs its NVLink joins. A lookup remembered per thread finds what a
+ * fresh one does, whatever was looked up before. */
 #include "models/catalog.h"
 #include "tests/support/check.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+
+/* The names looked up below: every name and alias, as nvidia-smi and a
+ * user spell them, garbage, and many unknown names, more than the memo
+ * has slots, so they evict each other. */
+#define N_NAMES 400
+static char names_asked[N_NAMES][48];
+
+static int
+names_make(void)
+{
+	int n = 0;
+	for (size_t i = 0; i < wc_platform_count(); i++) {
+		const wc_platform_info *p = wc_platform_at(i);
+		snprintf(names_asked[n++], sizeof names_asked[0], "%s", p->name);
+		snprintf(names_asked[n++], sizeof names_asked[0], "NVIDIA %s", p->name);
+		snprintf(names_asked[n++], sizeof names_asked[0], " %s ", p->name);
+		for (size_t a = 0; p->aliases[a]; a++) {
+			snprintf(names_asked[n++], sizeof names_asked[0], "%s", p->aliases[a]);
+			snprintf(names_asked[n], sizeof names_asked[0], "%s", p->aliases[a]);
+			for (char *c = names_asked[n++]; *c; c++) /* another case: the same board */
+				*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+		}
+	}
+	while (n < N_NAMES) {
+		snprintf(names_asked[n], sizeof names_asked[0], n % 3 ? "GPU-%d" : "H%d", n);
+		n++;
+	}
+	return n;
+}
+
+typedef struct {
+	const char *name;
+	const wc_platform_info *found;
+} fresh_lookup;
+
+static void *
+lookup_fresh(void *arg)
+{
+	fresh_lookup *f = arg;
+	f->found = wc_platform_lookup(f->name);
+	return NULL;
+}
+
+/* Each name looked up on a thread of its own, which has looked nothing
+ * up before, and again here after all the others, in three orders, and
+ * from one buffer rewritten between lookups (the memo goes by the name's
+ * bytes, not its address). */
+static void
+check_memo(void)
+{
+	static const wc_platform_info *fresh[N_NAMES];
+	int n = names_make();
+	for (int i = 0; i < n; i++) {
+		fresh_lookup f = { names_asked[i], NULL };
+		pthread_t t;
+		CHECK_INT(pthread_create(&t, NULL, lookup_fresh, &f), 0);
+		pthread_join(t, NULL);
+		fresh[i] = f.found;
+	}
+	int known = 0, differ = 0;
+	for (int round = 0; round < 3; round++)
+		for (int j = 0; j < n; j++) {
+			int i = round == 0 ? j : round == 1 ? n - 1 - j : (j * 7) % n;
+			char buf[48];
+			snprintf(buf, sizeof buf, "%s", names_asked[i]);
+			differ += wc_platform_lookup(buf) != fresh[i] || wc_platform_lookup(names_asked[i]) != fresh[i];
+			known += fresh[i] != NULL;
+		}
+	CHECK_INT(differ, 0);
+	CHECK(known > 3 * 100); /* the catalog's names among them */
+}
 
 static void
 expect(const char *asked, const char *canonical)
@@ -133,5 +207,6 @@ main(void)
 	CHECK_NEAR(wc_platform_memory_bytes("A100", 40), 40e9, 0);            /* not this board's capacity */
 	CHECK_NEAR(wc_platform_memory_bytes("MI325X", 256), 256e9, 0);        /* no figure recorded */
 	CHECK_NEAR(wc_platform_memory_bytes("my-accelerator", 64), 64e9, 0);  /* not in the catalog */
+	check_memo();
 	return check_report("platform_catalog");
 }
