@@ -109,30 +109,79 @@ wc_capacity_point_any(const wc_capacity_params *c, const char *platform, wc_capa
 	return rc;
 }
 
-/* "A100, H100" for kind k's sources. */
+/* `s` after the first *used bytes of buf, as snprintf(buf + *used,
+ * cap - *used, "%s", s) writes it (cut to the room, always ended). */
+static void
+append(char *buf, size_t cap, size_t *used, const char *s)
+{
+	size_t n = strlen(s), room = cap - *used - 1;
+	n = n < room ? n : room;
+	memcpy(buf + *used, s, n);
+	*used += n;
+	buf[*used] = '\0';
+}
+
+/* "A100, H100" for kind k's sources (cap > 0). */
 static void
 source_names(const wc_capacity_binding *b, wc_capacity_kind k, char *buf, size_t cap)
 {
+	size_t used = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < b->n_src[k]; i++) {
-		size_t used = strlen(buf);
-		snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", b->c->levels[b->src[k][i]].name);
+		append(buf, cap, &used, i ? ", " : "");
+		append(buf, cap, &used, b->c->levels[b->src[k][i]].name);
 	}
+}
+
+/* The last note this thread made and what it was made of: a power cap's
+ * clock asks up to 278 answers of one board, each with this note, and
+ * formatting it was a sixth of such an answer's time (docs/http-api.md,
+ * "POST /v1/predict/batch"). Made of these alone, so a note remembered is
+ * the one it would make again. */
+typedef struct {
+	char name[WC_NAME_MAX], eta[120], t0[120], note[512];
+	double facts[4];
+	size_t len;
+} transfer_memo;
+static _Thread_local transfer_memo memo;
+
+static int
+format_note(const wc_capacity_binding *b, const transfer_memo *key, char *buf, size_t cap)
+{
+	return snprintf(buf, cap,
+	                "platform: no fitted capacity level for %s: its datasheet (%.3g TB/s, %.4g TFLOPS) with the median "
+	                "efficiency %.3g (of %s) and step overhead %.3g ms (of %s); a transfer, not a fit (docs/capacity.md)",
+	                b->own.name, b->own.bandwidth_tb_s, b->own.bf16_tflops, b->base[WC_CAP_ETA],
+	                key->eta[0] ? key->eta : "shared", 1e3 * b->base[WC_CAP_T0], key->t0[0] ? key->t0 : "shared");
 }
 
 void
 wc_capacity_transfer_note(const wc_capacity_binding *b, char *buf, size_t cap)
 {
-	char eta[120], t0[120];
+	transfer_memo key;
 	if (cap)
 		buf[0] = '\0';
 	if (!b->datasheet || !cap)
 		return;
-	source_names(b, WC_CAP_ETA, eta, sizeof eta);
-	source_names(b, WC_CAP_T0, t0, sizeof t0);
-	snprintf(buf, cap,
-	         "platform: no fitted capacity level for %s: its datasheet (%.3g TB/s, %.4g TFLOPS) with the median efficiency "
-	         "%.3g (of %s) and step overhead %.3g ms (of %s); a transfer, not a fit (docs/capacity.md)",
-	         b->own.name, b->own.bandwidth_tb_s, b->own.bf16_tflops, b->base[WC_CAP_ETA], eta[0] ? eta : "shared",
-	         1e3 * b->base[WC_CAP_T0], t0[0] ? t0 : "shared");
+	memset(&key, 0, sizeof key);
+	snprintf(key.name, sizeof key.name, "%s", b->own.name);
+	source_names(b, WC_CAP_ETA, key.eta, sizeof key.eta);
+	source_names(b, WC_CAP_T0, key.t0, sizeof key.t0);
+	key.facts[0] = b->own.bandwidth_tb_s;
+	key.facts[1] = b->own.bf16_tflops;
+	key.facts[2] = b->base[WC_CAP_ETA];
+	key.facts[3] = b->base[WC_CAP_T0];
+	if (memo.len == 0 || strcmp(memo.name, key.name) != 0 || strcmp(memo.eta, key.eta) != 0 ||
+	    strcmp(memo.t0, key.t0) != 0 || memcmp(memo.facts, key.facts, sizeof key.facts) != 0) {
+		int n = format_note(b, &key, key.note, sizeof key.note);
+		key.len = n > 0 && (size_t)n < sizeof key.note ? (size_t)n : 0;
+		if (key.len == 0) { /* longer than the memo holds: as it comes */
+			format_note(b, &key, buf, cap);
+			return;
+		}
+		memo = key;
+	}
+	size_t n = memo.len < cap - 1 ? memo.len : cap - 1;
+	memcpy(buf, memo.note, n);
+	buf[n] = '\0';
 }

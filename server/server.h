@@ -159,12 +159,14 @@ typedef struct {
  *  draws, charged as 18 us of one core. Measured with
  *  `build/bench/bench_cap_eval` (every catalog board x 3 models x 5
  *  loads, libquadmath loaded as in the server, Release build, thread CPU
- *  time on a shared 2-core machine): at most 15.8-16.8 us (an open loop
- *  of the MoE Qwen3-30B-A3B on 2 H100-PCIe, a board answered from its
- *  datasheet; 10.6 us on a level of the set). It was 800 while such an
- *  answer took up to 32-36 us: the catalog lookups of a datasheet board
- *  are now remembered (models/platform_catalog.c, models/transfer.c). Not
- *  per draw: the draws come once, at the settled clock, charged above. */
+ *  time on a shared 2-core machine; `sh bench/run_cap_eval.sh build 3`):
+ *  at most 14.7-16.8 us (an open loop of the MoE Qwen3-30B-A3B on 2
+ *  H100-PCIe, a board answered from its datasheet; 10.5-10.8 us on a
+ *  level of the set). It was 800 while such an answer took up to
+ *  32-36 us: a datasheet board's catalog lookups, estimated idle and
+ *  transfer note are now remembered (models/platform_catalog.c,
+ *  models/transfer.c, models/capacity_transfer.c). Not per draw: the
+ *  draws come once, at the settled clock, charged above. */
 #define WC_SERVER_BATCH_CHARGE_CAP_EVAL 360.0
 #define WC_SERVER_DEFAULT_MAX_BODY ((size_t)1 << 20)
 /** Request line and headers together, in bytes: CivetWeb's

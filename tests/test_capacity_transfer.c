@@ -5,6 +5,8 @@
  * rows identified it, the same median in every draw; fitted levels and
  * their aliases bind as before; the answer says it is a transfer, names
  * its level source and widens its intervals by the datasheet stratum.
+ * The transfer's note, remembered per thread, is the one formatted
+ * afresh, whatever was noted before and whatever buffer it is cut to.
  */
 #include "data/data.h"
 #include "predict/capacity_predict.h"
@@ -98,6 +100,55 @@ binding(void)
 	wc_capacity_params_clear(&c);
 }
 
+/* The note as it was formatted at every answer (models/capacity_transfer.c
+ * before it was remembered), from the sources named here. */
+static void
+note_afresh(const wc_capacity_binding *b, const char *eta, const char *t0, char *buf, size_t cap)
+{
+	snprintf(buf, cap,
+	         "platform: no fitted capacity level for %s: its datasheet (%.3g TB/s, %.4g TFLOPS) with the median efficiency "
+	         "%.3g (of %s) and step overhead %.3g ms (of %s); a transfer, not a fit (docs/capacity.md)",
+	         b->own.name, b->own.bandwidth_tb_s, b->own.bf16_tflops, b->base[WC_CAP_ETA], eta,
+	         1e3 * b->base[WC_CAP_T0], t0);
+}
+
+/* Each note against the one made afresh: boards in turn, buffers cut
+ * short, and a set changed in place (same address, other names and
+ * values), which must not be answered with the note remembered. */
+static void
+remembered_note(void)
+{
+	static const char *const boards[] = { "L40S", "MI300X", "L40S", "H200-NVL", "MI300X", "L40S" };
+	static const size_t caps[] = { 1, 2, 40, 80, WC_WARNING_LEN };
+	wc_capacity_params c;
+	wc_capacity_binding b;
+	wc_error err;
+	char got[WC_WARNING_LEN], want[WC_WARNING_LEN];
+	section(&c);
+	for (int round = 0; round < 3; round++) {
+		const char *eta = round == 0 ? "A100, H100, B200" : "A100, H100, H200";
+		if (round == 1) /* another level where B200's was, its eta 0.9: the median 0.8 */
+			snprintf(c.levels[2].name, sizeof c.levels[2].name, "H200");
+		if (round == 2) /* the t0 that was at its bound now identified: three sources */
+			c.levels[2].p[WC_CAP_T0].source = WC_SRC_FITTED;
+		c.levels[2].p[WC_CAP_ETA].value = round ? 0.9 : 0.7;
+		const char *t0 = round == 2 ? "A100, H100, H200" : "A100, H100";
+		for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++)
+			for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+				CHECK_INT(wc_capacity_bind_any(&c, boards[i], &b, &err), WC_OK);
+				memset(got, 'x', sizeof got);
+				wc_capacity_transfer_note(&b, got, caps[k]);
+				note_afresh(&b, eta, t0, want, caps[k]);
+				CHECK(strcmp(got, want) == 0);
+				if (strcmp(got, want) != 0)
+					fprintf(stderr, "round %d, %s, cap %zu:\n  got  %s\n  want %s\n", round, boards[i], caps[k],
+					        got, want);
+			}
+	}
+	CHECK_CONTAINS(got, "median efficiency 0.8 (of A100, H100, H200)"); /* round 2, L40S */
+	wc_capacity_params_clear(&c);
+}
+
 /* A draw row gives the median of the same levels' columns of that row. */
 static void
 draws(void)
@@ -185,6 +236,7 @@ int
 main(void)
 {
 	binding();
+	remembered_note();
 	draws();
 	answer();
 	return check_report("test_capacity_transfer");
