@@ -163,8 +163,8 @@ check_power_cap(void)
 	CHECK_CONTAINS(why, "settled under the 250 W power cap");
 	CHECK(json_is_true(json_object_get(json_object_get(a, "config"), "power_limit_met")));
 	free(why);
-	/* The clock's warning concerns the cap set, not the empty lock. */
-	CHECK(truth("/^sm_clock_mhz:/.test(document.querySelector('.field[data-field=power_cap_w] .warnings').textContent)"
+	/* The clock's warning names the cap set, not the empty lock. */
+	CHECK(truth("/^power_cap_w:/.test(document.querySelector('.field[data-field=power_cap_w] .warnings').textContent)"
 	            " && document.querySelector('.field[data-field=sm_clock_mhz] .warnings').textContent === ''"));
 	json_decref(a);
 	/* A cap no clock meets: the clock of least power, not "settled under"

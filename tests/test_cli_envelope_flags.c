@@ -293,12 +293,13 @@ static void
 test_plan_text(void)
 {
 	run_result r;
-	const char *digits[] = { "--poisson", "3", "--horizon", "120", "--max-fleet", "200", "--budget", "19852.217561",
+	/* (59 servers' p95 is 19852.217517 W since the time to first token
+	 * counts the prefills before it; the budget sits just under it) */
+	const char *digits[] = { "--poisson", "3", "--horizon", "120", "--max-fleet", "200", "--budget", "19852.217516",
 		                 NULL };
 	run_a100(&r, digits);
 	CHECK_INT(r.status, 0);
-	CHECK_CONTAINS(r.out, "<= 19852.217561 W; 59 would draw 19852.21756");
-	CHECK(r.out && !strstr(r.out, "draw 19852.21756 W"));
+	CHECK_CONTAINS(r.out, "<= 19852.217516 W; 59 would draw 19852.21752 W");
 	run_result_free(&r);
 	/* 2 days of 50 ms steps: 2^24 bins hold 4 servers' grids */
 	const char *capped[] = { "--poisson", "0.001", "--horizon", "172800", "--max-fleet", "5", "--budget", "1e6",
