@@ -19,7 +19,8 @@ main(void)
 	char *dir = test_tmpdir("cli_power_limit");
 	char *base = path_join(dir, "measured.json"), *big = path_join(dir, "big-s.json");
 	test_run_ok((const char *[]){ "wattcast", "profile", "export", "measured", "-o", base, NULL });
-	/* S of A100 hand-set to 5000 W, inside the loader's range */
+	/* S of A100 hand-set to 5000 W, inside the loader's range; its
+	 * interval dropped, as it no longer contains the value */
 	json_t *p = json_load_file(base, 0, NULL);
 	CHECK(p != NULL);
 	size_t i;
@@ -27,7 +28,8 @@ main(void)
 	int edited = 0;
 	json_array_foreach(json_object_get(p, "levels"), i, lvl)
 		if (strcmp(json_string_value(json_object_get(lvl, "name")), "A100") == 0)
-			edited += json_object_set_new(json_object_get(lvl, "s_w"), "value", json_real(5000.0)) == 0;
+			edited += json_object_set_new(json_object_get(lvl, "s_w"), "value", json_real(5000.0)) == 0 &&
+			          json_object_del(json_object_get(lvl, "s_w"), "ci95") == 0;
 	CHECK_INT(edited, 1);
 	CHECK_INT(json_dump_file(p, big, JSON_INDENT(1)), 0);
 	json_decref(p);
