@@ -13,6 +13,7 @@
  *
  * usage: bench_answer [N]      (default 200000 answers per pass)
  */
+#include "bench/bench_clock.h"
 #include "data/data.h"
 #include "server/server_internal.h"
 
@@ -20,15 +21,6 @@
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double
-cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Microseconds of CPU per answer over n bodies; the answers' total length
  * into *bytes (so the work cannot be optimised away). */

@@ -18,6 +18,7 @@
  *
  * usage: bench_cap_eval [N]      (default 400 answers per case)
  */
+#include "bench/bench_clock.h"
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
 #include "server/server.h"
@@ -27,15 +28,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double
-cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The worst microseconds of CPU per answer on `info` over the cases; its
  * case into `worst`. */

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "data/data.h"
-#include "models/grow.h"
 
 /* --------------------------------------------------- request logs */
 
@@ -30,23 +29,17 @@ static void
 keep_word(const char *msg, void *payload)
 {
 	log_words *b = payload;
-	char (*m)[WC_WARNING_LEN] = wc_grow(b->msg, &b->cap, b->n + 1, sizeof *m, 8);
-	if (!m)
-		return; /* the refusal or the answer still stands without it */
-	b->msg = m;
-	snprintf(m[b->n++], WC_WARNING_LEN, "%s: %s", b->flag, msg);
+	char named[WC_WARNING_LEN];
+	snprintf(named, sizeof named, "%s: %s", b->flag, msg);
+	/* out of memory: the refusal or the answer still stands without it */
+	(void)wc_warnings_keep(&b->msg, &b->n, &b->cap, named);
 }
 
 void
 cli_envelope_keep_warning(cli_envelope_inputs *in, const char *msg)
 {
-	size_t cap = in->cap_warnings;
-	char (*w)[WC_WARNING_LEN] = wc_grow(in->warnings, &cap, in->n_warnings + 1, sizeof *w, 8);
-	if (!w)
-		return; /* printed; an answer without it is still the answer */
-	in->warnings = w;
-	in->cap_warnings = cap;
-	snprintf(w[in->n_warnings++], WC_WARNING_LEN, "%s", msg);
+	/* out of memory: printed; an answer without it is still the answer */
+	(void)wc_warnings_keep(&in->warnings, &in->n_warnings, &in->cap_warnings, msg);
 }
 
 /* Read the request log `path` for `flag`, with the token counts an

@@ -57,13 +57,8 @@ keep_warning(const char *msg, void *payload)
 	cli_run_set *s = payload;
 	if (!s->quiet)
 		fprintf(stderr, "wattcast %s: warning: %s\n", s->cmd, msg);
-	size_t cap = s->cap_warnings;
-	char (*w)[WC_WARNING_LEN] = wc_grow(s->warnings, &cap, s->n_warnings + 1, sizeof *w, 8);
-	if (!w)
-		return; /* printed; an answer without it is still the answer */
-	s->warnings = w;
-	s->cap_warnings = cap;
-	snprintf(w[s->n_warnings++], WC_WARNING_LEN, "%s", msg);
+	/* out of memory: printed; an answer without it is still the answer */
+	(void)wc_warnings_keep(&s->warnings, &s->n_warnings, &s->cap_warnings, msg);
 }
 
 /* Append the replays of every run folder under `dir`. */

@@ -3,6 +3,8 @@
  */
 #include "models/warnings.h"
 
+#include "models/grow.h"
+
 #include <stdio.h>
 
 int
@@ -23,4 +25,17 @@ wc_warnings_add(char (*list)[WC_WARNING_LEN], int *n, const char *fmt, ...)
 	int added = wc_warnings_vadd(list, n, fmt, ap);
 	va_end(ap);
 	return added;
+}
+
+int
+wc_warnings_keep(char (**list)[WC_WARNING_LEN], size_t *n, size_t *cap, const char *msg)
+{
+	size_t c = *cap;
+	char (*w)[WC_WARNING_LEN] = wc_grow(*list, &c, *n + 1, sizeof *w, 8);
+	if (!w)
+		return 0;
+	*list = w;
+	*cap = c;
+	snprintf(w[(*n)++], WC_WARNING_LEN, "%s", msg);
+	return 1;
 }

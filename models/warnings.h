@@ -15,6 +15,7 @@
 #define WC_MODELS_WARNINGS_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +32,12 @@ int wc_warnings_add(char (*list)[WC_WARNING_LEN], int *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int wc_warnings_vadd(char (*list)[WC_WARNING_LEN], int *n, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+
+/** A growable list (warnings kept from a reader's callback, which has no
+ *  bound of its own): append `msg` to (*list)[0..*n), growing *list and
+ *  *cap as needed (owned by the caller, free()d). Returns 1 when added, 0
+ *  out of memory (the list as it was). */
+int wc_warnings_keep(char (**list)[WC_WARNING_LEN], size_t *n, size_t *cap, const char *msg);
 
 /** Add to the list of a struct with the fields above. */
 #define WC_WARN(obj, ...) wc_warnings_add((obj)->warnings, &(obj)->n_warnings, __VA_ARGS__)
