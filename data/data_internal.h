@@ -7,6 +7,7 @@
 
 #include "data/extra_columns.h"
 #include "models/models.h"
+#include "models/strmap.h"
 
 typedef struct {
 	char *text;  /* NUL-terminated, unquoted, inside the line buffer */
@@ -74,18 +75,5 @@ const char *wc__extra_get(const wc_extra_columns *x, size_t rows, size_t row, co
  *  ",value" for every column of row `row`. */
 void wc__extra_write_names(FILE *f, const wc_extra_columns *x);
 void wc__extra_write_row(FILE *f, const wc_extra_columns *x, size_t row);
-
-/** String -> int map (data/strmap.c): keys are copied. Zero-initialise;
- *  release with wc__strmap_free. get returns 1 and sets *val (may be NULL)
- *  when the key is present; put adds or replaces (WC_OK or WC_ENOMEM). */
-typedef struct {
-	char **keys;
-	int *vals;
-	size_t cap, n;
-} wc__strmap;
-
-int wc__strmap_get(const wc__strmap *m, const char *key, int *val);
-int wc__strmap_put(wc__strmap *m, const char *key, int val);
-void wc__strmap_free(wc__strmap *m);
 
 #endif

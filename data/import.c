@@ -142,7 +142,7 @@ utf8_cut(const char *s, size_t max)
  * any length gets a suffix that fits, and the map makes numbering n
  * repeats O(n) instead of a scan of the table per try. */
 static int
-me_run_id(wc__strmap *ids, char *const *header, const wc__csv_field *f, int n, wc_run *r)
+me_run_id(wc_strmap *ids, char *const *header, const wc__csv_field *f, int n, wc_run *r)
 {
 	/* One configuration = task x model x GPU x count x concurrency cap. */
 	const char *cap = "";
@@ -153,16 +153,16 @@ me_run_id(wc__strmap *ids, char *const *header, const wc__csv_field *f, int n, w
 			cap = f[i].text;
 	snprintf(base, sizeof base, "%s|%s|%s|%dgpu|seqs%s", r->set, r->model, r->platform, r->tp, cap);
 	snprintf(r->run_id, sizeof r->run_id, "%s", base);
-	if (wc__strmap_get(ids, base, &rep)) {
+	if (wc_strmap_get(ids, base, &rep)) {
 		do {
 			int k = snprintf(suffix, sizeof suffix, "#%d", rep++);
 			size_t keep = utf8_cut(base, sizeof r->run_id - 1 - (size_t)k);
 			snprintf(r->run_id, sizeof r->run_id, "%.*s%s", (int)keep, base, suffix);
-		} while (wc__strmap_get(ids, r->run_id, NULL));
-		if (wc__strmap_put(ids, base, rep) != WC_OK)
+		} while (wc_strmap_get(ids, r->run_id, NULL));
+		if (wc_strmap_put(ids, base, rep) != WC_OK)
 			return WC_ENOMEM;
 	}
-	return wc__strmap_put(ids, r->run_id, 2);
+	return wc_strmap_put(ids, r->run_id, 2);
 }
 
 /* Append the run with the columns it did not take as extras (the source
@@ -189,7 +189,7 @@ me_append(wc_runs_table *t, const wc_run *r, char *const *header, const wc__csv_
  * numbers is a second measurement (both are kept, numbered "#2"). The
  * key is the row's field texts; `rows` maps each to its first line. */
 typedef struct {
-	wc__strmap rows;
+	wc_strmap rows;
 	size_t n;          /* rows that repeat an earlier one */
 	char list[160];    /* "line 9 = line 4, ...", as many as fit */
 	int cut;           /* some were left out of `list` */
@@ -212,7 +212,7 @@ me_dup_row(me_dups *d, const wc__csv_field *f, int n, int line)
 		*p++ = '\x1f'; /* a unit separator: "a,b" + "c" differs from "a" + "b,c" */
 	}
 	*p = '\0';
-	if (wc__strmap_get(&d->rows, key, &first)) {
+	if (wc_strmap_get(&d->rows, key, &first)) {
 		size_t used = strlen(d->list);
 		char one[32];
 		snprintf(one, sizeof one, "%sline %d = line %d", d->n ? ", " : "", line, first);
@@ -222,7 +222,7 @@ me_dup_row(me_dups *d, const wc__csv_field *f, int n, int line)
 			d->cut = 1;
 		d->n++;
 	} else {
-		rc = wc__strmap_put(&d->rows, key, line);
+		rc = wc_strmap_put(&d->rows, key, line);
 	}
 	free(key);
 	return rc;
@@ -258,7 +258,7 @@ wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc
 	int idx[ME_COUNT], n_header = 0, lineno = 0, rc, n;
 	const char *reason = NULL;
 	wc__csv_lines it;
-	wc__strmap ids = { 0 };
+	wc_strmap ids = { 0 };
 	wc_runs_table *t = wc_runs_new();
 	*out = NULL;
 	wc__csv_lines_init(&it, NULL, 0);
@@ -308,8 +308,8 @@ wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc
 	if (rc == WC_OK)
 		me_dup_warn(&dups, path, warn, payload);
 done:
-	wc__strmap_free(&dups.rows);
-	wc__strmap_free(&ids);
+	wc_strmap_free(&dups.rows);
+	wc_strmap_free(&ids);
 	wc__csv_lines_free(&it);
 	free(f);
 	if (header)

@@ -96,12 +96,12 @@ wc_prom_set_find(wc_prom_set *set, const char *metric, size_t n, const char *con
 	char *key = make_key(metric, n, names, values, order);
 	if (!key)
 		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
-	if (!set->index && !(set->index = calloc(1, sizeof(wc__strmap)))) {
+	if (!set->index && !(set->index = calloc(1, sizeof(wc_strmap)))) {
 		free(key);
 		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
 	}
 	int pos;
-	if (wc__strmap_get(set->index, key, &pos)) {
+	if (wc_strmap_get(set->index, key, &pos)) {
 		free(key);
 		return pos;
 	}
@@ -112,7 +112,7 @@ wc_prom_set_find(wc_prom_set *set, const char *metric, size_t n, const char *con
 	}
 	wc_prom_series *s = &set->s[set->n];
 	if (new_series(s, metric, key, n, names, values, order) != WC_OK ||
-	    wc__strmap_put(set->index, key, (int)set->n) != WC_OK) {
+	    wc_strmap_put(set->index, key, (int)set->n) != WC_OK) {
 		free_series(s);
 		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
 	}
@@ -167,7 +167,7 @@ wc_prom_set_clear(wc_prom_set *set)
 		free_series(&set->s[i]);
 	free(set->s);
 	if (set->index) {
-		wc__strmap_free(set->index);
+		wc_strmap_free(set->index);
 		free(set->index);
 	}
 	memset(set, 0, sizeof *set);
@@ -178,8 +178,8 @@ wc_prom_set_retain(wc_prom_set *set, const unsigned char *keep, wc_error *err)
 {
 	size_t n = 0;
 	if (set->index) {
-		wc__strmap_free(set->index);
-		memset(set->index, 0, sizeof(wc__strmap));
+		wc_strmap_free(set->index);
+		memset(set->index, 0, sizeof(wc_strmap));
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		if (!keep[i]) {
@@ -187,7 +187,7 @@ wc_prom_set_retain(wc_prom_set *set, const unsigned char *keep, wc_error *err)
 			continue;
 		}
 		set->s[n] = set->s[i];
-		if (set->index && wc__strmap_put(set->index, set->s[n].key, (int)n) != WC_OK) {
+		if (set->index && wc_strmap_put(set->index, set->s[n].key, (int)n) != WC_OK) {
 			for (size_t j = i + 1; j < set->n; j++)
 				free_series(&set->s[j]);
 			set->n = n + 1;

@@ -3,6 +3,7 @@
  *   models/error.h    status codes and the wc_error detail
  *   models/pcg32.h    the PCG32 random generator (explicit seeds, streams)
  *   models/grow.h     overflow-checked growth of dynamic arrays
+ *   models/strmap.h   a string -> int hash map
  *   models/law.h      the inference law's forms, inputs and kernel
  *   models/scalar.h   one parameter value with its interval and source
  *   models/params.h   parameter sets (frozen laws) and their named view
@@ -34,6 +35,7 @@
 #include "models/params.h"
 #include "models/pcg32.h"
 #include "models/scalar.h"
+#include "models/strmap.h"
 #include "models/response.h"
 
 #endif

@@ -359,6 +359,7 @@ wc_fleet_free(wc_fleet *f)
 		free(g->gpus);
 	}
 	free(f->g);
+	wc_strmap_free(&f->group_index);
 	free(f->rows);
 	free_page(f);
 	free(f);

@@ -87,9 +87,9 @@ static long
 find_group(wc_fleet *f, const char *key, const char *name, const wc_prom_series *s, int metric,
            wc_error *err)
 {
-	for (size_t i = 0; i < f->n_groups; i++)
-		if (strcmp(f->g[i].key, key) == 0)
-			return (long)i;
+	int found;
+	if (wc_strmap_get(&f->group_index, key, &found))
+		return found;
 	fleet_group *ng = wc_grow(f->g, &f->cap_groups, f->n_groups + 1, sizeof *ng, 16);
 	if (!ng)
 		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
@@ -107,6 +107,8 @@ find_group(wc_fleet *f, const char *key, const char *name, const wc_prom_series 
 	for (int m = 0; m < WC_FLEET_N_METRICS; m++)
 		for (int k = 0; k < FLEET_MAX_ENGINES; k++)
 			g->engine[m][k] = -1;
+	if (f->n_groups >= (size_t)1 << 30 || wc_strmap_put(&f->group_index, key, (int)f->n_groups) != WC_OK)
+		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
 	return (long)f->n_groups++;
 }
 

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "models/strmap.h"
 #include "trace/fleet.h"
 
 #define FLEET_TEXT 128
@@ -119,6 +120,10 @@ struct wc_fleet {
 	size_t n_steps;
 	fleet_group *g;
 	size_t n_groups, cap_groups;
+	/* group key -> index: every series of every page looks its group up,
+	 * and a scan of the groups was quadratic in the hosts (docs/fleet.md,
+	 * "Paging") */
+	wc_strmap group_index;
 	fleet_row *rows;
 	size_t n_rows, cap_rows;
 	size_t n_idle_rows;            /* rows excluded as idle (docs/fleet.md, "Rows") */

@@ -1,10 +1,13 @@
 /*
  * A small string -> int hash map (open addressing, linear probing, FNV-1a)
- * for readers that must tell whether they have seen a name before without
+ * for code that must tell whether it has seen a name before without
  * comparing it against every earlier one (import mlenergy numbers its
- * repeated configurations through it).
+ * repeated configurations through it, a Prometheus set finds its series
+ * and a fleet ingest its groups).
  */
-#include "data_internal.h"
+#include "strmap.h"
+
+#include "error.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,7 +29,7 @@ hash_text(const char *s)
 /* Slot of `key`, or of the empty slot where it would go (cap is a power of
  * two and never full). */
 static size_t
-find_slot(const wc__strmap *m, const char *key)
+find_slot(const wc_strmap *m, const char *key)
 {
 	size_t mask = m->cap - 1, i = (size_t)hash_text(key) & mask;
 	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
@@ -35,7 +38,7 @@ find_slot(const wc__strmap *m, const char *key)
 }
 
 int
-wc__strmap_get(const wc__strmap *m, const char *key, int *val)
+wc_strmap_get(const wc_strmap *m, const char *key, int *val)
 {
 	if (m->n == 0)
 		return 0;
@@ -49,7 +52,7 @@ wc__strmap_get(const wc__strmap *m, const char *key, int *val)
 
 /* Double the table (or create it) and re-insert every key. */
 static int
-rehash(wc__strmap *m)
+rehash(wc_strmap *m)
 {
 	size_t ncap = m->cap ? m->cap * 2 : 64;
 	char **keys = ncap > m->cap ? wc_alloc_array(ncap, sizeof *keys) : NULL;
@@ -59,7 +62,7 @@ rehash(wc__strmap *m)
 		return WC_ENOMEM;
 	}
 	memset(keys, 0, ncap * sizeof *keys);
-	wc__strmap old = *m;
+	wc_strmap old = *m;
 	m->keys = keys;
 	m->vals = vals;
 	m->cap = ncap;
@@ -76,7 +79,7 @@ rehash(wc__strmap *m)
 }
 
 int
-wc__strmap_put(wc__strmap *m, const char *key, int val)
+wc_strmap_put(wc_strmap *m, const char *key, int val)
 {
 	/* At most half full, so probes stay short and a free slot exists. */
 	if (2 * (m->n + 1) > m->cap && rehash(m) != WC_OK)
@@ -92,7 +95,7 @@ wc__strmap_put(wc__strmap *m, const char *key, int val)
 }
 
 void
-wc__strmap_free(wc__strmap *m)
+wc_strmap_free(wc_strmap *m)
 {
 	for (size_t i = 0; i < m->cap; i++)
 		free(m->keys[i]);
