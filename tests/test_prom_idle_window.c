@@ -45,6 +45,69 @@ scrapes(int idle_w)
 	return buf;
 }
 
+/* 180 s at 0 running (110 W), then 180 s at 1 and 180 s at 2 (one
+ * second of it at 0: an excursion shorter than the hold), then 180 s at
+ * 8; power rising with the load. */
+static char *
+ramp(void)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	double tokens = 0;
+	static const int level[] = { 0, 1, 2, 8 };
+	for (int s = 0; buf && s < 720; s++) {
+		int n = s == 300 ? 0 : level[s / 180];
+		tokens += 12.0 * n;
+		len += (size_t)snprintf(buf + len, cap - len,
+		                        "# wattcast-scrape %d h2:9400\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\","
+		                        "modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h2\"} %d\n"
+		                        "# wattcast-scrape %d.2 h2:8000\n"
+		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} %d\n"
+		                        "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
+		                        T0 + s, 110 + 25 * n, T0 + s, n, tokens);
+	}
+	return buf;
+}
+
+/* An idle stretch is never merged into a loaded window (docs/fleet.md,
+ * "Windows"): within the count tolerance (2 requests), 180 s at 0
+ * running joined the 360 s at 1 and 2 as one row at running 1, no idle
+ * window was measured, and the table had no idle_power_w. Levels 1 and 2
+ * still make one window, and the second at 0 among them joins it. */
+static void
+idle_not_merged(const char *dir)
+{
+	char *buf = ramp();
+	char *in = path_join(dir, "ramp.prom"), *out = path_join(dir, "ramp.csv");
+	CHECK(buf && write_text(in, buf) == 0);
+	free(buf);
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "1 of 3 windows idle");
+	run_result_free(&r);
+	wc_runs_table *t = NULL;
+	wc_error err;
+	CHECK_INT(wc_runs_read(out, &t, &err), WC_OK);
+	CHECK(t && t->n_runs == 3);
+	if (t && t->n_runs == 3) {
+		CHECK_NEAR(t->runs[0].running, 0.0, 0.0);
+		CHECK(strncmp(t->runs[0].exclude, "idle: ", 6) == 0);
+		CHECK_NEAR(t->runs[1].running, (179 * 1.0 + 180 * 2.0) / 360.0, 1e-9);
+		CHECK(t->runs[1].exclude[0] == '\0');
+		CHECK_NEAR(t->runs[2].running, 8.0, 1e-9);
+		/* The first step after the load starts may join the idle window
+		 * (its power sample is newer than the engine's): 179 s at 110 W
+		 * and one at 135 W, or the 180 s at 110 W. */
+		for (size_t i = 0; i < 3; i++)
+			CHECK(t->runs[i].idle_power_w >= 110.0 && t->runs[i].idle_power_w <= 110.0 + 25.0 / 180.0 + 1e-9);
+	}
+	wc_runs_free(t);
+	free(in);
+	free(out);
+}
+
 int
 main(void)
 {
@@ -111,6 +174,7 @@ main(void)
 	wc_runs_free(t);
 	free(in);
 	free(out);
+	idle_not_merged(dir);
 	free(dir);
 	return check_report("test_prom_idle_window");
 }

@@ -53,6 +53,7 @@ typedef struct {
 	size_t last_span[WC_FLEET_N_COUNTERS];
 	double last_dt[WC_FLEET_N_COUNTERS];
 	int n_gpus;
+	int idle;                      /* opened by an idle step (fleet_steps.c) */
 } fleet_window;
 
 /* Engines summed per group: vLLM's data-parallel engines on one host

@@ -134,6 +134,14 @@ end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *prese
 	g->in_gap = 0;
 }
 
+/* A step at which the engine ran and queued nothing: the state whose
+ * power is the group's idle power (docs/fleet.md, "Idle power"). */
+static int
+step_idle(const fleet_step *st)
+{
+	return st->running == 0.0 && !(st->waiting > 0);
+}
+
 static void
 window_add(fleet_window *w, const fleet_step *st)
 {
@@ -143,6 +151,7 @@ window_add(fleet_window *w, const fleet_step *st)
 		w->open = 1;
 		w->t0 = st->t;
 		w->n_gpus = st->n_gpus;
+		w->idle = step_idle(st);
 	}
 	w->n++;
 	w->t1 = st->t;
@@ -211,7 +220,12 @@ wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err)
 }
 
 /* The step into the open window, or held back while the load differs
- * from the window's; a difference that lasts hold_s starts a new window. */
+ * from the window's; a difference that lasts hold_s starts a new window.
+ * Idle and loaded differ whatever the counts: a window opened idle takes
+ * no loaded step, nor a loaded one an idle step, but for excursions
+ * shorter than the hold. Within the count tolerance 180 s at 0 running
+ * joined 360 s at 1 and 2, and the group's idle power, which anchors P0,
+ * was never measured (docs/fleet.md, "Windows"). */
 static int
 add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err)
 {
@@ -221,7 +235,7 @@ add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err)
 		return WC_OK;
 	}
 	double mean = w->running / (double)w->n;
-	if (fabs(st->running - mean) <= fmax(f->o.abs_tol, f->o.rel_tol * mean)) {
+	if (step_idle(st) == w->idle && fabs(st->running - mean) <= fmax(f->o.abs_tol, f->o.rel_tol * mean)) {
 		for (size_t j = 0; j < g->n_pending; j++)
 			window_add(w, &g->pending[j]);
 		g->n_pending = 0;
