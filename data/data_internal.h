@@ -73,6 +73,13 @@ int wc__extra_set(wc_extra_columns *x, size_t rows, size_t row, const char *name
 const char *wc__extra_get(const wc_extra_columns *x, size_t rows, size_t row, const char *name);
 /** CSV: ",name" for every column (after a header's known columns), and
  *  ",value" for every column of row `row`. */
+/** A Prometheus sample value (data/prom_text.c): the whole text a decimal,
+ *  NaN, +Inf or -Inf, as the scrapes and query_range responses write it
+ *  (docs/formats/prometheus.md); WC_EINVAL else, hexadecimal included. */
+int wc__prom_number(const char *t, double *v);
+/** ... and what a refusal says is expected. */
+#define WC__PROM_NUMBER_EXPECTED "a number, NaN, +Inf or -Inf"
+
 void wc__extra_write_names(FILE *f, const wc_extra_columns *x);
 void wc__extra_write_row(FILE *f, const wc_extra_columns *x, size_t row);
 

@@ -14,21 +14,9 @@
 #include <string.h>
 
 #include "data/fileio.h"
+#include "data_internal.h"
 
 /* Responses larger than this are refused (paging keeps them far below). */
-
-/* A sample value: Prometheus writes it as a string ("1.5", "NaN", "+Inf"). */
-static int
-parse_value(json_t *v, double *out)
-{
-	const char *s = json_string_value(v);
-	char *end;
-	/* strtod reads hexadecimal (0x12C), which Prometheus never writes. */
-	if (!s || !*s || strpbrk(s, "xX"))
-		return WC_EINVAL;
-	*out = strtod(s, &end);
-	return *end ? WC_EINVAL : WC_OK;
-}
 
 static int
 error_status(json_t *root, const char *origin, wc_error *err)
@@ -100,11 +88,17 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 	json_array_foreach(vals, j, pair) {
 		double t, v;
 		json_t *jt = json_array_get(pair, 0);
-		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_number(jt) ||
-		    parse_value(json_array_get(pair, 1), &v) != WC_OK)
+		/* Prometheus writes a value as a string ("1.5", "NaN", "+Inf"). */
+		const char *text = json_string_value(json_array_get(pair, 1));
+		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_number(jt) || !text)
 			return wc_error_set(err, WC_EPARSE,
 			                    "%s: /data/result/%zu/values/%zu: not a [time, \"value\"] pair",
 			                    origin, i, j);
+		/* A pair whose value is no number says so: "not a pair" sent the
+		 * user looking at the pair's shape (docs/formats/prometheus.md). */
+		if (wc__prom_number(text, &v) != WC_OK)
+			return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/values/%zu/1: value '%.40s' is "
+			                    "not a number (expected " WC__PROM_NUMBER_EXPECTED ")", origin, i, j, text);
 		t = json_number_value(jt);
 		char why[200];
 		if (wc_prom_time_check(t, 0, why, sizeof why) != WC_OK)

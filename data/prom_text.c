@@ -143,8 +143,8 @@ token(cursor *c)
 	return t;
 }
 
-static int
-parse_number(const char *t, double *v)
+int
+wc__prom_number(const char *t, double *v)
 {
 	char *end;
 	/* strtod reads hexadecimal (0x12C), which Prometheus refuses. */
@@ -261,8 +261,8 @@ sample_line(cursor *c, scrape_state *st)
 	size_t at = c->i;
 	char *vt = token(c);
 	double v, ts = st->time;
-	if (parse_number(vt, &v) != WC_OK)
-		return c->i = at, fail(c, "expected a sample value (a number, NaN, +Inf or -Inf)");
+	if (wc__prom_number(vt, &v) != WC_OK)
+		return c->i = at, fail(c, "expected a sample value (" WC__PROM_NUMBER_EXPECTED ")");
 	skip_blanks(c);
 	at = c->i;
 	char *tt = token(c);

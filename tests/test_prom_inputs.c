@@ -341,6 +341,15 @@ check_syntax(void)
 	check_refused("--prometheus-json", "v.json", "{\"status\":\"success\",\"data\":{\"resultType\":"
 	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,1]]}]}}",
 	              "/data/result/0/values/0: not a [time, \"value\"] pair");
+	/* A value that is a string but no number is named as such, with its
+	 * path and text: it was "not a [time, \"value\"] pair". */
+	check_refused("--prometheus-json", "h.json", "{\"status\":\"success\",\"data\":{\"resultType\":"
+	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,\"1\"],"
+	              "[1767225601,\"0x12C\"]]}]}}", "h.json: /data/result/0/values/1/1: value '0x12C' is not a "
+	              "number (expected a number, NaN, +Inf or -Inf)");
+	check_refused("--prometheus-json", "a.json", "{\"status\":\"success\",\"data\":{\"resultType\":"
+	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,\"abc\"]]}]}}",
+	              "a.json: /data/result/0/values/0/1: value 'abc' is not a number");
 	/* Times in the wrong unit were taken as is: microseconds made a row
 	 * named h1#1.78442e+12 lasting 121000 s, seconds rows of 1970. */
 	check_refused("--scrapes", "us.prom", "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 300 1784422669000000\n",
