@@ -5,7 +5,8 @@
  * to 159. The rows of that span said TP 1 at half the power and were not
  * excluded, which biased a calibration by -9 % in a smoke test; an
  * engine's group cannot shrink while it runs, so they keep TP 2 and are
- * excluded as partial power, with the GPU and the span named.
+ * excluded as partial power, with the GPU and the span named; its return
+ * is said once, as "back" (it was also said to "appear", a new GPU).
  *
  * The same engine with GPU 1's series missing from the start until second
  * 100 (an exporter that came up after the engine): nor does a GPU join an
@@ -89,6 +90,8 @@ check(const char *dir, int scenario)
 		CHECK_CONTAINS(r.err, "vanishes at 2026-01-01T00:01:40.000Z; group 'h1' keeps TP 2 and its windows "
 		               "until the GPU returns are excluded (partial power: 1 of 2 GPUs)");
 		CHECK_CONTAINS(r.err, "back at 2026-01-01T00:02:40.000Z; 60 s of group 'h1' excluded as partial power");
+		/* Once, as back: it was also said to appear as a new GPU. */
+		CHECK(!strstr(r.err, "appears at"));
 	} else if (scenario == LATE) {
 		CHECK_CONTAINS(r.err, "group 'h1': 2 GPUs at 2026-01-01T00:01:40.000Z with no engine restart since "
 		               "2026-01-01T00:00:01.000Z: its GPUs' series were missing, and its 1 window before are "

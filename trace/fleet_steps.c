@@ -64,8 +64,12 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 		return WC_OK;
 	when(t, at);
 	when(gone, gone_at);
+	/* The missing GPU whose return ends the partial span is said "back"
+	 * (full_tp), not also "appears" as a new GPU (docs/fleet.md,
+	 * "Problems in the data"). */
 	for (size_t j = 0; j < np && g->had_step; j++)
-		if (!wc__fleet_is_member(g, set->s[present[j]].key))
+		if (!wc__fleet_is_member(g, set->s[present[j]].key) &&
+		    !(g->missing[0] && (int)np >= g->full_gpus && strcmp(set->s[present[j]].key, g->missing) == 0))
 			wc__fleet_warn(f, "%.300s: appears at %s; the window is cut (group '%s' now has %zu "
 			               "GPU%s)", set->s[present[j]].key, at, g->name, np, np == 1 ? "" : "s");
 	for (size_t j = 0; j < g->n_members && g->had_step; j++) {
