@@ -127,10 +127,42 @@ check_redeploy(void)
 	free(in);
 }
 
+/* --end past the data, where every series of the group stops at once:
+ * the engine alone was blamed ("until it resumes"), the GPUs' power not
+ * named, and the steps to the range's end never counted. */
+static void
+check_data_ends(void)
+{
+	char text[65536];
+	size_t len = 0;
+	for (int t = 0; t < 60; t++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h1:9400\n"
+		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\",modelName=\"NVIDIA H100 80GB HBM3\","
+		                        "Hostname=\"h1\"} 300\nDCGM_FI_DEV_POWER_USAGE{gpu=\"1\",UUID=\"GPU-1\",modelName=\"NVIDIA "
+		                        "H100 80GB HBM3\",Hostname=\"h1\"} 300\n# wattcast-scrape %d h1:8000\n"
+		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 4\n", 1767225600 + t,
+		                        1767225600 + t);
+	char *in = path_join(dir, "ends.prom"), *out = path_join(dir, "ends.csv");
+	CHECK(write_text(in, text) == 0);
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, "--end", "1767225690", NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "vllm:num_requests_running{instance=\"h1:8000\",model_name=\"Qwen/Qwen3-8B\"}: no sample, "
+	               "nor of the group's GPU power (2 series), at 2026-01-01T00:01:00.000Z");
+	CHECK_CONTAINS(r.err, "vllm:num_requests_running{instance=\"h1:8000\",model_name=\"Qwen/Qwen3-8B\"}: not resumed "
+	               "by the end of the range (2026-01-01T00:01:30.000Z), nor the group's GPU power; 31 s left out "
+	               "of group 'h1'");
+	run_result_free(&r);
+	free(in);
+	free(out);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("prom_messages");
+	check_data_ends();
 	/* The smoke test's case: the GPU's host and the engine's differ. */
 	char *in = scrapes("mismatch.prom", "gpu-node-01", "10.0.0.5:8000", "model_name=\"Qwen/Qwen3-8B\"", NULL);
 	/* The engine's group is named, and relabelling suggested: no

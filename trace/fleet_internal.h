@@ -87,6 +87,7 @@ typedef struct {
 	double missing_since;
 	int had_step, in_gap;
 	char gap_series[256];          /* what the current gap lacks */
+	int gap_all;                   /* ... with every GPU's power too (fleet_steps.c) */
 	double gap_start;
 	double last[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* per engine slot */
 	double last_t[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* ... and its sample's time */
@@ -212,8 +213,8 @@ int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);
 /* At the range's end: each counter's increase at the last step withdrawn
  * as before a step without a sample. */
 void wc__fleet_range_end(wc_fleet *f, fleet_group *g);
-/* At the range's end (t: its last step): a GPU still missing reported
- * with the span excluded. */
+/* At the range's end (t: its last step): a gap still open, and a GPU
+ * still missing, reported with the span left out. */
 void wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t);
 
 /* fleet_rows.c */

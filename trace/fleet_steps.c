@@ -389,6 +389,13 @@ gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const
 	if (dropped_gpu >= 0)
 		return set->s[dropped_gpu].key;
 	*what = "no sample";
+	/* The engine's load and every GPU's power at once (the data ends
+	 * before --end, a host down): the GPUs are named too, where only the
+	 * engine was blamed (docs/fleet.md, "Problems in the data"). */
+	if (state[WC_FLEET_RUNNING] == FLEET_ABSENT && np == 0 && g->n_members) {
+		snprintf(all, cap, "no sample, nor of the group's GPU power (%zu series),", g->n_members);
+		*what = all;
+	}
 	if (state[WC_FLEET_RUNNING] != FLEET_VALUE)
 		return bad[WC_FLEET_RUNNING] >= 0 ? set->s[bad[WC_FLEET_RUNNING]].key
 		       : g->engine_series[0] ? g->engine_series : "vllm:num_requests_running";
@@ -473,9 +480,17 @@ void
 wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t)
 {
 	char at[40];
+	when(t, at);
+	/* A gap open at the end never resumed: said with what it left out,
+	 * where the last word was "until it resumes" (docs/fleet.md,
+	 * "Problems in the data"). */
+	if (g->in_gap)
+		wc__fleet_warn(f, "%.300s: not resumed by the end of the range (%s)%s; %.10g s left out of group '%s'",
+		               g->gap_series, at, g->gap_all ? ", nor the group's GPU power" : "",
+		               round((t - g->gap_start + f->o.step) * 1000.0) / 1000.0, g->name);
+	g->in_gap = 0;
 	if (!g->missing[0])
 		return;
-	when(t, at);
 	wc__fleet_warn(f, "%.300s: missing to the end of the range (%s); %.10g s of group '%s' excluded as "
 	               "partial power", g->missing, at, round((t - g->missing_since + f->o.step) * 1000.0) / 1000.0,
 	               g->name);
@@ -525,6 +540,8 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	char all[96];
 	const char *what, *lack = gap_reason(g, set, state, bad, np, nan_gpu, dropped_gpu, &what, all, sizeof all);
 	if (lack) {
+		if (!g->in_gap)
+			g->gap_all = state[WC_FLEET_RUNNING] == FLEET_ABSENT && np == 0 && g->n_members;
 		begin_gap(f, g, lack, what, strncmp(what, "no sample", 9) == 0, t);
 		return wc__fleet_close(f, g, err);
 	}
