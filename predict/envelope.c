@@ -279,11 +279,15 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 	 * with the same caveat (docs/envelopes.md, "From the capacity model") */
 	out->clock_note[0] = out->clock_low_note[0] = '\0';
 	wc_predict_engine_note(c, out->engine_note, sizeof out->engine_note); /* docs/capacity.md, "Serving stacks" */
+	out->n_span_notes = 0;
 	if (lv) {
 		wc__predict_clock_note(tmp ? tmp : p, lv, "sm_clock_mhz", at.sm_clock_mhz, 1.0, out->clock_note,
 		                       sizeof out->clock_note);
 		wc__predict_clock_low_note(tmp ? tmp : p, lv->name, "sm_clock_mhz", at.sm_clock_mhz, out->clock_low_note,
 		                           sizeof out->clock_low_note);
+		for (int part = 0; part < 2; part++)
+			out->n_span_notes += wc__predict_span_notes(tmp ? tmp : p, lv, &at, "concurrency", NULL, part,
+			                                            out->span_notes + out->n_span_notes);
 	}
 	free(tmp);
 	if (rc == WC_OK) { /* to bind again at the clock the board's limit settles at (envelope_settle.c) */

@@ -119,6 +119,8 @@ wc_envelope_setup_warnings(const wc_power_map *pm, const wc_service_store *ss, c
 	for (size_t i = 0; i < sizeof one / sizeof one[0] && n < max; i++)
 		if (one[i][0])
 			out[n++] = one[i];
+	for (int i = 0; i < pm->n_span_notes && n < max; i++)
+		out[n++] = pm->span_notes[i];
 	/* an n(t) has no service times: their caveats do not apply */
 	if (!ss || w->kind == WC_ENVELOPE_SERIES)
 		return n;

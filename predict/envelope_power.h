@@ -47,6 +47,11 @@ typedef struct {
 	char clock_note[256];     /* a clock asked beyond the calibration ("" none): the power answer's words */
 	char clock_low_note[256]; /* a clock below half the top clock ("" none): the power answer's words */
 	char engine_note[256];    /* a stack other than the calibrated one ("" none): the power answer's words */
+	/* the law's calibrated span (tp, model size) left, and the bound or
+	 * saturation caveat beyond it: the power answer's words, the load not
+	 * judged (docs/envelopes.md) */
+	char span_notes[5][256];
+	int n_span_notes;
 	/* What wc_power_map_from_law bound it from (params NULL: a map made
 	 * otherwise): an envelope settles the clock under the board's limit
 	 * from them as `predict` does and binds the map again at that clock

@@ -12,6 +12,15 @@
 int wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_config *c,
                                 char notes[2][WC_WARNING_LEN]);
 
+/** The power law's span caveats of an answer on `lvl` for `c` at the loads
+ *  `h` (NULL: the load is not judged, as an envelope's moves over a trace):
+ *  part 0 the bound and saturation caveats, which hold only beyond the
+ *  level's runs; part 1 the model size, load (named `field`) and tp
+ *  outside their calibrated spans. 0 to 2 of them into `notes`; one rule
+ *  for the power answer and the envelope's power map. */
+int wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
+                           const wc_load_histogram *h, int part, char notes[3][WC_WARNING_LEN]);
+
 /** The caveat of the clock `mhz` an answer on `lvl` runs at, set by
  *  `field` ("sm_clock_mhz" a lock, "power_cap_w" a cap, "platform" the
  *  board's limit), at a mean `running` count: no clock-locked runs

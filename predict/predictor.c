@@ -92,67 +92,15 @@ histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err
 	return WC_OK;
 }
 
-/* Where the query leaves the level's calibrated spans, worked out once
- * for the per-field warnings and for the bound and ceiling caveats, which
- * hold only beyond the runs. */
-typedef struct {
-	int active, running, tp; /* outside that span */
-	int beyond;              /* outside any, or the level records no span of its runs */
-	double lo, hi;           /* the loaded steps' least and greatest running count */
-} span_check;
-
-static span_check
-span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
-{
-	span_check k = { 0, 0, 0, 0, 0.0, h->len ? h->running[h->len - 1] : 0.0 };
-	/* n = 0 is idle, which the law gives exactly; only loaded steps count. */
-	for (size_t i = 0; i < h->len && k.lo <= 0.0; i++)
-		k.lo = h->running[i];
-	/* Publishers round parameter counts (Llama-3.1-70B is 70 B in the
-	 * ML.ENERGY tables the span comes from, 70.6 B in the catalog an answer
-	 * uses): sizes within that rounding of the span's ends are inside it
-	 * (docs/inference-law.md, "Unseen configurations"). */
-	const double rounding = 0.05;
-	k.active = r->active_b_max > 0 && (c->active_params_b < r->active_b_min * (1 - rounding) ||
-	                                   c->active_params_b > r->active_b_max * (1 + rounding));
-	k.running = r->running_max > 0 && k.lo > 0.0 &&
-	            (k.lo < r->running_min * (1 - 1e-9) || k.hi > r->running_max * (1 + 1e-9));
-	k.tp = r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max);
-	/* an unknown span (a file without range) is no evidence of "beyond"
-	 * (docs/formats/params-file.md: unknown, no warning) */
-	k.beyond = k.active || k.running || k.tp;
-	return k;
-}
-
 /* `clock_field`: what set the clock in `c` (a lock, a cap, the board's
  * limit), which the clock's caveat names. */
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
                const wc_load_histogram *h, const char *clock_field, wc_inference_prediction *out)
 {
-	wc_range ur;
-	char on[WC_WARNING_LEN / 2];
-	const wc_range *r = wc__predict_power_span(p, lvl, &ur, on, sizeof on);
-	const span_check span = span_check_of(r, c, h);
-	const wc_level *sl = wc_params_scale_level(p, lvl);
-	int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
-	/* A bound level still passes through its runs; only an answer beyond
-	 * them leans on the bound's split of S and theta (docs/fitting.md,
-	 * "Physical bounds"). */
-	if ((s_bound || t_bound) && span.beyond)
-		WC_WARN(out, "platform: the fit of level '%s' ended at a physical bound (%s%s%s held there): its runs "
-		        "could not identify it, and this answer lies beyond their loads or sizes, so it leans on the "
-		        "bound (docs/fitting.md)", lvl->name, s_bound ? "S" : "", s_bound && t_bound ? " and " : "",
-		        t_bound ? "theta" : "");
-	/* A level calibrated without the bound (platform scope, or a file
-	 * from elsewhere) may saturate above what the board can draw; as for
-	 * a held level, only an answer beyond its runs leans on that. */
-	double ceiling = sl && !s_bound ? lvl->p0.value + sl->s.value : NAN,
-	       limit = isfinite(ceiling) ? wc_level_power_limit_w(lvl) : NAN;
-	if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && span.beyond && r == &lvl->range) /* a transfer's own note */
-		WC_WARN(out, "platform: level '%s' saturates at P0 + S = %.0f W per GPU, above %.1f x its board "
-		        "limit (%.0f W): its S is not bounded, so answers near saturation may overstate power "
-		        "(docs/fitting.md)", lvl->name, ceiling, WC_LEVEL_LIMIT_FACTOR, limit);
+	char notes[3][WC_WARNING_LEN];
+	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, 0, notes); i < n; i++)
+		WC_WARN(out, "%s", notes[i]);
 	if ((p->law_terms & (WC_LT_BIT(WC_LT_MOE) | WC_LT_BIT(WC_LT_HYBRID))) &&
 	    !(c->arch && c->arch->architecture != WC_ARCH_UNKNOWN))
 		WC_WARN(out, "model: architecture unknown (not a catalog model); the law's architecture terms "
@@ -171,36 +119,22 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 		WC_WARN(out, "input_tokens: not given; workload '%s' gives %s, a bound of the capacity fit's domain "
 		        "its rows did not identify (docs/capacity.md)", c->set, bound);
 	/* A level transferred from the datasheet has its own note already. */
+	wc_range ur;
+	char on[WC_WARNING_LEN / 2];
+	const wc_range *r = wc__predict_power_span(p, lvl, &ur, on, sizeof on);
 	if (p->runs > 0 && r->runs == 0 && lvl->theta.source != WC_SRC_DATASHEET)
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));
-	char a[40], b[40], d[40];
-	int dg = wc__predict_span_digits(c->active_params_b, c->active_params_b, r->active_b_min, r->active_b_max);
-	if (span.active)
-		WC_WARN(out, "active_params_b: %s B is outside the calibrated span %s-%s B %s",
-		        wc__predict_sig(d, sizeof d, c->active_params_b, dg > 6 ? dg : 6),
-		        wc__predict_sig(a, sizeof a, r->active_b_min, dg), wc__predict_sig(b, sizeof b, r->active_b_max, dg), on);
-	if (span.running) {
-		char load[96];
-		dg = wc__predict_span_digits(span.lo, span.hi, r->running_min, r->running_max);
-		if (span.lo == span.hi)
-			snprintf(load, sizeof load, "%s", wc__predict_sig(d, sizeof d, span.lo, dg));
-		else
-			snprintf(load, sizeof load, "%s-%s", wc__predict_sig(a, sizeof a, span.lo, dg),
-			         wc__predict_sig(b, sizeof b, span.hi, dg));
-		WC_WARN(out, "%s: load %s is outside the calibrated span %s-%s %s", field, load,
-		        wc__predict_sig(a, sizeof a, r->running_min, dg), wc__predict_sig(b, sizeof b, r->running_max, dg), on);
-	}
-	if (span.tp)
-		WC_WARN(out, "tp: %d is outside the calibrated span %d-%d %s", c->tp, r->tp_min, r->tp_max, on);
+	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, 1, notes); i < n; i++)
+		WC_WARN(out, "%s", notes[i]);
 	/* The clock's caveat wherever the answer runs off the free clock, by
 	 * whatever set it (docs/inference-law.md, "Unseen configurations"). */
 	char clock[WC_WARNING_LEN];
 	if (wc__predict_clock_note(p, lvl, clock_field, c->sm_clock_mhz, h->mean, clock, sizeof clock))
 		WC_WARN(out, "%s", clock);
-	char notes[2][WC_WARNING_LEN];
-	for (int i = 0, n = wc__predict_precision_notes(p, lvl, c, notes); i < n; i++)
-		WC_WARN(out, "%s", notes[i]);
+	char pnotes[2][WC_WARNING_LEN];
+	for (int i = 0, n = wc__predict_precision_notes(p, lvl, c, pnotes); i < n; i++)
+		WC_WARN(out, "%s", pnotes[i]);
 }
 
 int
