@@ -8,7 +8,8 @@
  * power and its interval, an invalid TP refused next to its field,
  * extrapolation warnings next to the inputs they concern, a shared URL
  * restoring the comparison, the calibration view, and a phone viewport
- * without horizontal scrolling. The capacity answers and the envelope
+ * without horizontal scrolling, a link's non-number kept and refused as
+ * typed, a busy server (503) retried and said so. The capacity answers and the envelope
  * panel are in test_browser_capacity.c, the calibration view with several
  * profiles in test_browser_page_profiles.c.
  *
@@ -328,6 +329,65 @@ check_calibration(void)
 	http_reply_free(&r);
 }
 
+/* A link's value that is not a number (`tp=abc`) reaches the API as
+ * typed: its message under TP, and the link keeps it; the page had
+ * answered for TP 1 and dropped tp from the link (docs/planner.md,
+ * "Shareable state"). */
+static void
+check_bad_link_value(int port)
+{
+	char page[160];
+	snprintf(page, sizeof page, "http://127.0.0.1:%d/?platform=H200&model=Qwen3-8B&tp=abc&concurrency=32", port);
+	CHECK_INT(cdp_navigate(B, page), 0);
+	CHECK(page_wait_runs(B, 1));
+	char *err = cdp_eval_str(B, "document.getElementById('f-tp').closest('.field').querySelector('.field-error').textContent");
+	CHECK_CONTAINS(err, "tp: ");
+	char *power = text_of("'#node-power'");
+	CHECK(strcmp(power, "—") == 0);
+	char *link = cdp_eval_str(B, "document.getElementById('share-link').value + ' ' + location.search");
+	CHECK_CONTAINS(link, "tp=abc");
+	free(err);
+	free(power);
+	free(link);
+}
+
+/* A 503 server_busy is asked again after its Retry-After (here 0 s): twice
+ * busy, the third answer is shown; busy every time (4 tries), the status
+ * says the plots were not computed and why, not "Computed" alone. */
+static void
+check_busy_retry(int port)
+{
+	char page[96], expr[640];
+	for (int busy = 2; busy <= 9; busy += 7) {
+		snprintf(page, sizeof page, "http://127.0.0.1:%d/?platform=H200&model=Qwen3-8B&tp=1&concurrency=32", port);
+		CHECK_INT(cdp_navigate(B, page), 0);
+		CHECK(page_wait_runs(B, 1));
+		snprintf(expr, sizeof expr, "(() => { window.tries = 0; const f = window.fetch; window.fetch = (u, i) => {"
+		         " if (u !== '/v1/predict/batch') return f(u, i); if (++window.tries > %d) return f(u, i);"
+		         " return Promise.resolve(new Response(JSON.stringify({ error: { status: 503, code: 'server_busy',"
+		         " message: 'busy; retry after the Retry-After seconds' } }), { status: 503,"
+		         " headers: { 'Retry-After': '0', 'Content-Type': 'application/json' } })); };"
+		         " document.getElementById('predict').click(); return true; })()", busy);
+		page_eval_ok(B, expr);
+		CHECK(page_wait_runs(B, 2));
+		char *status = text_of("'#status'");
+		json_t *tries = cdp_eval(B, "window.tries");
+		if (busy == 2) {
+			CHECK_INT((int)json_number_value(tries), 3);
+			CHECK(strstr(status, "busy") == NULL);
+			json_t *svg = cdp_eval(B, "document.querySelector('#plot-list svg') !== null");
+			CHECK(json_is_true(svg));
+			json_decref(svg);
+		} else {
+			CHECK_INT((int)json_number_value(tries), 4);
+			CHECK_CONTAINS(status, "busy");
+			CHECK_CONTAINS(status, "not the plots");
+		}
+		json_decref(tries);
+		free(status);
+	}
+}
+
 /* A 390 x 844 phone: nothing wider than the screen. */
 static void
 check_phone(void)
@@ -354,6 +414,8 @@ main(void)
 		check_shared_url(S.port);
 		check_calibration();
 		check_phone();
+		check_bad_link_value(S.port);
+		check_busy_retry(S.port);
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);

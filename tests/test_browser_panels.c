@@ -18,7 +18,9 @@
  * box its field pointer names (marked, focused; an empty box is not sent
  * as 0); a refused form clears the panels' answers; the configuration's
  * fields a route does not take are named under its panel, and the sweep
- * is not sent a price or carbon intensity.
+ * is not sent a price or carbon intensity. A fleet of 0 is refused under
+ * its box; the echoed inputs have units; the sources' legend explains
+ * `bound`.
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
@@ -259,6 +261,32 @@ check_panel_refusals(void)
 	CHECK(strstr(m, "got 0") == NULL);
 	free(m);
 	CHECK(truth("document.querySelector('" ENVELOPE " tr[data-key]') === null"));
+	/* a fleet of 0 is the API's to refuse, not one server answered */
+	page_eval_ok(B, "document.getElementById('p--v1-forecast-envelope-workload-rate').value = '4'");
+	m = refused(ENVELOPE, "p--v1-forecast-envelope-fleet-size", "0", "fleet/size");
+	CHECK_CONTAINS(m, "fleet/size: must be between 1");
+	free(m);
+	page_eval_ok(B, "document.getElementById('p--v1-forecast-envelope-fleet-size').value = '1'");
+}
+
+/* The echoed inputs carry their units (watts per GPU, requests/s), and
+ * the calibration view's legend explains a `bound` source (the measured
+ * profile's S of H100) in docs/formats/params-file.md's words. */
+static void
+check_units_and_legend(void)
+{
+	char *idle = text_of(ENVELOPE " details.echo tr[data-key=\"idle_w_per_gpu\"]");
+	CHECK_CONTAINS(idle, "W per GPU");
+	CHECK(strstr(idle, "Idle w") == NULL);
+	free(idle);
+	char *rate = text_of(ENVELOPE " details.echo tr[data-key=\"rate\"] td");
+	CHECK_CONTAINS(rate, "requests/s");
+	free(rate);
+	char *legend = text_of("#calibration dl.sources");
+	CHECK_CONTAINS(legend, "bound");
+	CHECK_CONTAINS(legend, "holds the parameter there");
+	free(legend);
+	CHECK(truth("[...document.querySelectorAll('#calibration dl.sources dd')].every((d) => d.textContent !== '')"));
 }
 
 /* A configuration the server refuses clears the panels that answered the
@@ -401,6 +429,7 @@ main(void)
 		CHECK(truth("[...document.querySelectorAll('#fields legend')].filter((l) => l.textContent === 'Load'"
 		            " && l.getBoundingClientRect().height > 2).length === 1"));
 		check_envelope();
+		check_units_and_legend();
 		check_budget();
 		check_flexibility();
 		check_panel_refusals();

@@ -29,7 +29,7 @@ async function predict(pushUrl) {
     $('plot-list').replaceChildren(el('p', { class: 'muted', text: 'No plots: the server refused the configuration.' }));
     followPanels();
     showError(r.body);
-    setStatus('error', `The server answered ${r.status || 'nothing'}; nothing was computed.`);
+    setStatus('error', `Nothing was computed: ${refusalText(r)}.`);
     S.runs++;
     $('status').dataset.runs = S.runs;
     return;
@@ -43,7 +43,11 @@ async function predict(pushUrl) {
   renderPlots(batch);
   S.runs++;
   $('status').dataset.runs = S.runs;
-  setStatus('done', `Computed from parameter set ${r.body.params_version || ''} at ${new Date().toLocaleTimeString()}.`);
+  const at = `from parameter set ${r.body.params_version || ''} at ${new Date().toLocaleTimeString()}`;
+  /* the answer stands; the curves and compared rows the batch was refused
+   * are said missing in the status too, not "Computed" (docs/planner.md) */
+  if (batch.refused) setStatus('error', `Computed the answer ${at}, but not the plots or the compared configurations: ${refusalText(batch.refused)}.`);
+  else setStatus('done', `Computed ${at}.`);
 }
 
 /* One batch for everything else: each configuration (the form's and the
@@ -62,7 +66,7 @@ async function runBatch(req) {
   });
   const r = await api('/v1/predict/batch', items);
   const results = r.ok && r.body && Array.isArray(r.body.results) ? r.body.results : null;
-  return { configs, index, results, error: results ? null : r.body };
+  return { configs, index, results, error: results ? null : r.body, refused: results ? null : r };
 }
 
 function clearAnswer() {
@@ -332,7 +336,8 @@ function renderPlots(batch) {
   const list = $('plot-list');
   list.replaceChildren();
   if (!batch.results) {
-    list.append(el('p', { class: 'error', text: (batch.error && batch.error.error && batch.error.error.message) || 'the curves could not be computed' }));
+    list.append(el('p', { class: 'error', text: batch.refused && batch.refused.status === 503 ? `No plots: ${refusalText(batch.refused)}.`
+      : (batch.error && batch.error.error && batch.error.error.message) || 'the curves could not be computed' }));
     return;
   }
   /* the form's n, when it is the load (in an open loop it is a limit) */

@@ -69,7 +69,7 @@ function buildControl(f, props) {
           if (![...sel.options].some((o) => o.value === req.model)) sel.append(el('option', { value: req.model, text: req.model }));
           sel.value = req.model;
         } else if (req.active_params_b !== undefined && props.active_params_b) {
-          sel.value = ''; ap.value = req.active_params_b;
+          sel.value = ''; setValue(ap, req.active_params_b);
         }
         if (arch) arch.set(req.model === undefined ? req.architecture || {} : {});
         syncAll();
@@ -93,7 +93,7 @@ function buildControl(f, props) {
   const dflt = p.default !== undefined ? String(p.default) : null;
   S.controls[f.name] = { f, box, get: () => (control.value === dflt ? {} : valueOf(control, kind, f.name)),
     set: (req) => { if (req[f.name] !== undefined) setValue(control, req[f.name]); },
-    reset: () => { if (control.tagName === 'SELECT') control.selectedIndex = Math.max(0, [...control.options].findIndex((o) => o.defaultSelected)); else control.value = f.value || ''; },
+    reset: () => { if (control.tagName === 'SELECT') control.selectedIndex = Math.max(0, [...control.options].findIndex((o) => o.defaultSelected)); else setValue(control, f.value || ''); },
     focus: () => control.focus(), inputs: [control] };
   if (f.kind === 'platform') {
     control.addEventListener('change', platformHelp);
@@ -134,7 +134,7 @@ function architectureControls(schema) {
       return Object.keys(a).length ? { architecture: a } : {};
     },
     set: (a) => {
-      for (const [k, i] of Object.entries(inputs)) i.value = a[k] !== undefined ? String(a[k]) : '';
+      for (const [k, i] of Object.entries(inputs)) setValue(i, a[k] !== undefined ? a[k] : '');
       more.open = [...more.querySelectorAll('input')].some((i) => i.value !== '');
     } };
 }
@@ -145,6 +145,15 @@ function setValue(control, v) {
     if (control.tagName === 'SELECT' && ![...control.options].some((o) => o.value === String(v)))
       control.append(el('option', { value: String(v), text: String(v) }));
     control.value = String(v);
+    /* A number box empties a value that is not a number (a link's
+     * "tp=8x"): kept as typed until edited, so the request sends it, the
+     * API names it under its field and the link keeps it (docs/planner.md,
+     * "Shareable state"). */
+    delete control.dataset.typed;
+    if (control.value === '' && String(v).trim() !== '') {
+      control.dataset.typed = String(v);
+      control.addEventListener('input', () => delete control.dataset.typed, { once: true });
+    }
   }
 }
 
@@ -155,6 +164,7 @@ function valueOf(control, kind, name) {
   if (kind === 'boolean') return control.checked ? { [name]: true } : {};
   if (control.validity && control.validity.badInput) return { [name]: '(not a number)' };
   const v = control.value.trim();
+  if (v === '' && control.dataset.typed !== undefined) return { [name]: control.dataset.typed };
   if (v === '') return {};
   if (kind === 'number' || kind === 'integer') {
     const x = Number(v);
@@ -330,7 +340,7 @@ function setForm(req) {
   const radio = document.querySelector(`input[name="load-mode"][value="${lm}"]`);
   if (radio) radio.checked = true;
   /* an open loop the request gives no limit has none */
-  if (radio && lm === 'rate' && req.concurrency === undefined && S.controls.concurrency) S.controls.concurrency.inputs[0].value = '';
+  if (radio && lm === 'rate' && req.concurrency === undefined && S.controls.concurrency) setValue(S.controls.concurrency.inputs[0], '');
   syncLoad();
   platformHelp();
   followProfile();

@@ -75,6 +75,7 @@ const ANSWER_FIELDS = {
   energy_per_request_j: ['Energy per request', 'J'],
   energy_per_hour_kwh: ['Energy per hour', 'kWh'],
   max_concurrency_fit: ['Most requests that fit in memory', ''],
+  rate: ['Arrival rate', 'requests/s'],
 };
 /* Answer fields whose leaf name alone is ambiguous ("per_request" under
  * cost and under CO₂, "stat" and "stat_w" of a budget's plan), by their
@@ -112,7 +113,8 @@ const PATH_LABELS = {
   'plan.servers_simulated': ['Servers simulated to plan', 'servers'],
   'plan.seconds': ['Time the server took to plan', 's'],
 };
-const UNIT_SUFFIXES = [['_tok_s', 'tokens/s'], ['_kwh', 'kWh'], ['_mhz', 'MHz'], ['_gb', 'GB'], ['_w', 'W'],
+const UNIT_SUFFIXES = [['_w_per_gpu', 'W per GPU'], ['_j_per_tflop', 'J/TFLOP'], ['_tflop', 'TFLOP'],
+  ['_tok_s', 'tokens/s'], ['_kwh', 'kWh'], ['_mhz', 'MHz'], ['_gb', 'GB'], ['_w', 'W'],
   ['_j', 'J'], ['_s', 's'], ['_g', 'g'], ['_b', 'B'], ['_pct', '%']];
 /* Answer keys that are not quantities. */
 const ANSWER_SKIP = ['interval_95', 'warnings', 'params_version', 'config', 'profile'];
@@ -157,6 +159,8 @@ const SOURCES = {
   estimated: 'derived from published aggregates',
   assumed: 'a stated default, neither published nor fitted',
   calibrated: 'estimated by wattcast calibrate from a few runs',
+  bound: 'a fit ended at a physical bound and holds the parameter there',
+  datasheet: 'transferred from the platform catalog for a platform without a fitted level',
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -249,18 +253,37 @@ function pick(a, field) {
 
 /* An API call: {ok, status, body} with the JSON body; a transport failure
  * is status 0 with a message in the API's error shape. */
+/* A 503 server_busy (the heavy requests' limit, docs/http-api.md) is
+ * asked again after its Retry-After seconds, BUSY_RETRIES times at most;
+ * still busy, the answer says how often it was tried (`tries`). */
+const BUSY_RETRIES = 3;
+
 async function api(path, body) {
   const init = body === undefined ? {} : {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
   };
-  try {
-    const r = await fetch(path, init);
-    let json = null;
-    try { json = await r.json(); } catch (e) { json = null; }
-    return { ok: r.ok, status: r.status, body: json };
-  } catch (e) {
-    return { ok: false, status: 0, body: { error: { message: `cannot reach the server (${e.message})` } } };
+  for (let tries = 1; ; tries++) {
+    try {
+      const r = await fetch(path, init);
+      let json = null;
+      try { json = await r.json(); } catch (e) { json = null; }
+      if (r.status === 503 && tries <= BUSY_RETRIES) {
+        const h = r.headers.get('Retry-After'), after = h === null ? 1 : Number(h);
+        await new Promise((ok) => setTimeout(ok, 1000 * (after >= 0 && after <= 60 ? after : 1)));
+        continue;
+      }
+      return { ok: r.ok, status: r.status, body: json, tries };
+    } catch (e) {
+      return { ok: false, status: 0, body: { error: { message: `cannot reach the server (${e.message})` } }, tries };
+    }
   }
+}
+
+/* A refusal in page terms: a busy server (503) after the retries says
+ * what the planner can do. */
+function refusalText(r) {
+  return r.status === 503 ? `the server was busy with other heavy requests (tried ${r.tries} times); `
+    + 'press the button again in a moment' : `the server answered ${r.status || 'nothing'}`;
 }
 
 /* ------------------------------------------------------- the document */

@@ -84,7 +84,7 @@ function buildPanel(p) {
       entry.config = null;
       const e = (r.body && r.body.error) || {};
       const box = panelField(form, e.field);
-      const msg = e.message || `the server answered ${r.status}`;
+      const msg = r.status === 503 ? `${refusalText(r)} (${e.message || 'busy'})` : e.message || `the server answered ${r.status}`;
       if (!box) { err.textContent = msg; return; }
       box.querySelector('.field-error').textContent = msg;
       const ins = [...box.querySelectorAll('input, select')];
@@ -193,16 +193,21 @@ function workloadControls(idp, ex, form, fromConfig) {
 }
 
 /* A fleet of servers behind one feed: its size and how requests are
- * spread; size 1 (or empty) asks for one server. */
+ * spread; size 1 or an empty box asks for one server (the API's default,
+ * fleet left out); any other size is sent as typed, so the API names a
+ * bad one under the box (docs/planner.md). */
 function fleetControls(idp, ps, ex, form) {
   const props = schemaProperties(ps);
   const size = el('input', { id: `${idp}-size`, type: 'number', step: '1', min: '1', inputmode: 'numeric',
-    value: ex && ex.size ? String(ex.size) : '1' });
+    value: ex && ex.size ? String(ex.size) : '1', placeholder: 'default 1 (one server)' });
   const modes = (props.mode && props.mode.enum) || ['independent'];
   const mode = selectOf(`${idp}-mode`, modes, ex && ex.mode ? ex.mode : modes[0]);
   form.append(fieldBox('fleet/size', 'Fleet size', 'servers', size, 'servers whose aggregate is simulated'),
     fieldBox('fleet/mode', 'Fleet mode', '', mode, 'independent: each its own arrivals; otherwise one balancer'));
-  return { read: () => (Number(size.value) > 1 ? { size: Number(size.value), mode: mode.value } : undefined) };
+  return { read: () => {
+    const v = valueOf(size, 'integer', 'size').size;
+    return v === undefined || v === 1 ? undefined : { size: v, mode: mode.value };
+  } };
 }
 
 /* Blocks of an envelope or budget answer that echo the request or say where
