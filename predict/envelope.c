@@ -213,8 +213,11 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
                        double max_requests, const char *limit, wc_error *err)
 {
 	const int budget = bo != NULL;
+	/* a replay that draws nothing is simulated once, whatever the replicas
+	 * (wc_envelope_run_once_if_fixed), and so charged once */
+	const int replicas = wc_envelope_draws_nothing(w) ? 1 : o->replicas;
 	const double servers = budget ? wc_envelope_budget_servers(bo, pm, o->fleet_mode)
-	                              : (double)o->replicas * o->fleet_size;
+	                              : (double)replicas * o->fleet_size;
 	if (!limit)
 		limit = "the bound";
 	/* The grid's steps cost even where no request runs: a near-idle week
@@ -229,7 +232,7 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 			snprintf(how, sizeof how, ", x %g for a shared arrival process", WC_ENVELOPE_SHARED_WORK_COST);
 		return wc_error_set(err, WC_EINVAL, "%s: the simulation would take %s grid bins x servers (%g s on the "
 		                    "%g s grid, %.3g server runs%s), over %s of %s; shorten the horizon, or lower %s",
-		                    budget ? "max_fleet" : o->fleet_size > o->replicas ? "fleet_size" : "replicas",
+		                    budget ? "max_fleet" : o->fleet_size > replicas ? "fleet_size" : "replicas",
 		                    wc_num_text(wt, work), o->horizon_s + o->warmup_s, WC_ENVELOPE_GRID_S, servers,
 		                    how, limit, wc_num_text(lt, max_work),
 		                    budget ? "max_fleet or budget_w" : "the replicas or the fleet");

@@ -250,10 +250,15 @@ int wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st,
                     const wc_power_map *pm, const wc_envelope_options *o,
                     wc_envelope_result *out, wc_error *err);
 void wc_envelope_result_clear(wc_envelope_result *r);
-/** wc_envelope_run, but a workload whose first two replicas come out the
- *  same (a replay that draws nothing at random) is simulated once:
- *  out->replicas is then 1 whatever o->replicas asks, and the summaries'
- *  lo/hi equal their values (predict/envelope_once.c). */
+/** 1 when `w` is a replay that draws nothing at random: every arrival
+ *  known, and every length known or filled by a fixed one (a fixed
+ *  distribution, or an empirical one of one value). Its replicas would
+ *  all be the same (predict/envelope_once.c). */
+int wc_envelope_draws_nothing(const wc_envelope_workload *w);
+/** wc_envelope_run, but a replay that draws nothing at random
+ *  (wc_envelope_draws_nothing) is simulated once: out->replicas is then 1
+ *  whatever o->replicas asks, and the summaries' lo/hi equal their
+ *  values (predict/envelope_once.c). */
 int wc_envelope_run_once_if_fixed(const wc_envelope_workload *w, const wc_service_times *st,
                                   const wc_power_map *pm, const wc_envelope_options *o,
                                   wc_envelope_result *out, wc_error *err);

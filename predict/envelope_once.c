@@ -1,45 +1,55 @@
 /*
- * A replay that draws nothing at random (every arrival and length known,
- * docs/validation.md "Envelopes") gives identical replicas: more of them
- * would repeat the first and show a seed and a Monte-Carlo spread that
- * cannot vary. `validate envelope` and `envelope --measured` both simulate
- * it once by this one rule.
+ * A replay that draws nothing at random (every arrival known, and every
+ * length known or filled by a fixed one; docs/validation.md "Envelopes")
+ * gives identical replicas: more of them would repeat the first and show
+ * a seed and a Monte-Carlo spread that cannot vary. `validate envelope`,
+ * `envelope --replay`/`--measured` and POST /v1/forecast/envelope simulate
+ * it once, and their work bounds charge it once, by this one rule.
  */
 #include "predict/envelope.h"
 
 #include <math.h>
 
-/* Did the replicas of `s` all come out the same (no spread in any
- * metric, to rounding: the percentiles interpolate between replicas)? */
+/* Does filling a length from `d` use the generator? A fixed length, or
+ * an empirical one of a single value, does not vary. */
 static int
-no_spread(const wc_envelope_summary *s)
+length_draws(const wc_length_dist *d)
 {
-	const wc_envelope_stat *q[5] = { &s->mean_w, &s->p5_w, &s->p95_w, &s->max_w, &s->ramp_w_per_s };
-	for (int i = 0; i < 5; i++) {
-		double lo = q[i]->lo, hi = q[i]->hi;
-		if (isnan(lo) && isnan(hi))
-			continue;
-		if (!(fabs(hi - lo) <= 1e-9 * fmax(1.0, fabs(hi))))
-			return 0;
-	}
-	return 1;
+	if (d->kind == WC_LENGTH_LOGNORMAL)
+		return d->sd > 0;
+	if (d->kind == WC_LENGTH_EMPIRICAL)
+		for (size_t i = 1; i < d->n_values; i++)
+			if (d->values[i] != d->values[0])
+				return 1;
+	return 0;
+}
+
+/* Does the replay leave a length of `len` (NULL: every one) to `d`? */
+static int
+fills_drawn(const double *len, size_t n, const wc_length_dist *d)
+{
+	if (!length_draws(d))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!len || isnan(len[i]))
+			return 1;
+	return 0;
+}
+
+int
+wc_envelope_draws_nothing(const wc_envelope_workload *w)
+{
+	return w->kind == WC_ENVELOPE_REPLAY && !fills_drawn(w->arrival_input, w->n_arrivals, &w->input) &&
+	       !fills_drawn(w->arrival_output, w->n_arrivals, &w->output);
 }
 
 int
 wc_envelope_run_once_if_fixed(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
                               const wc_envelope_options *o, wc_envelope_result *out, wc_error *err)
 {
-	wc_envelope_options two = *o;
-	two.replicas = o->replicas > 2 ? 2 : o->replicas;
-	int rc = wc_envelope_run(w, st, pm, &two, out, err);
-	if (rc != WC_OK)
-		return rc;
-	if (two.replicas == 2 && no_spread(&out->server) && (out->fleet_size <= 1 || no_spread(&out->fleet))) {
-		out->replicas = 1;
-		return WC_OK;
-	}
-	if (o->replicas <= two.replicas)
-		return WC_OK;
-	wc_envelope_result_clear(out);
-	return wc_envelope_run(w, st, pm, o, out, err);
+	if (!wc_envelope_draws_nothing(w))
+		return wc_envelope_run(w, st, pm, o, out, err);
+	wc_envelope_options one = *o;
+	one.replicas = 1;
+	return wc_envelope_run(w, st, pm, &one, out, err);
 }

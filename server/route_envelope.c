@@ -35,9 +35,10 @@ work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
 	size_t n = strcspn(err.msg, ":");
 	if ((n == 4 && strncmp(err.msg, "rate", 4) == 0) || (n == 12 && strncmp(err.msg, "rate_profile", 12) == 0))
 		snprintf(field, sizeof field, "/workload/%.*s", (int)n, err.msg);
-	else
-		snprintf(field, sizeof field, "%s", budget ? "/max_fleet" : r->o.fleet_size > r->o.replicas ? "/fleet/size"
-		                                                                                      : "/replicas");
+	else /* a replay that draws nothing is charged one replica, whatever it asks */
+		snprintf(field, sizeof field, "%s", budget ? "/max_fleet"
+		         : r->o.fleet_size > (wc_envelope_draws_nothing(&r->w) ? 1 : r->o.replicas) ? "/fleet/size"
+		                                                                                  : "/replicas");
 	wc_api_error_set(e, 413, "simulation_too_large", field, "%s%s", field + 1, err.msg + n);
 	return -1;
 }
@@ -135,9 +136,13 @@ answer(wc_request *req, wc_response *res, int budget)
 		                   j->rq.w.kind == WC_ENVELOPE_SERIES ? NULL : &j->ss };
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* a replay that draws nothing is simulated once, as the CLI's
+	 * (docs/http-api.md, "Bounds") */
 	int rc = budget ? wc_envelope_budget(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->rq.bo, &j->plan, &j->err)
-	                : wc_envelope_run(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->res, &j->err);
+	                : wc_envelope_run_once_if_fixed(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->res, &j->err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (rc == WC_OK && !budget)
+		j->rq.o.replicas = j->res.replicas; /* as the answer's simulation says it */
 	if (rc != WC_OK) {
 		wc_envelope_library_error(&j->err, budget, &j->e);
 		wc_response_error(res, &j->e);

@@ -512,6 +512,38 @@ test_point_caveats(void)
 	}
 }
 
+/* A replay that draws nothing at random is simulated once, as the CLI's
+ * --replay: the route ran every identical copy (replicas 2 in its
+ * answer) and refused 3600 s x 1000 of them 413 on /replicas while the
+ * CLI answered at once. One that draws its lengths still runs them all. */
+static void
+test_replay_once(void)
+{
+	const char *env = "/v1/forecast/envelope";
+#define KNOWN "\"arrivals\":{\"t_s\":[0,0.5,1.2],\"input_tokens\":[300,1000,50],\"output_tokens\":[100,20,0]}"
+	http_reply r;
+	http_post_json(h, url(env), "{" CFG ",\"workload\":{\"type\":\"replay\"," KNOWN "},\"horizon_s\":3600,"
+	               "\"replicas\":1000,\"include_bins\":false}", &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(r.json, "simulation"), "replicas")), 1);
+	http_reply_free(&r);
+	/* lengths filled by a fixed length draw nothing either */
+	http_post_json(h, url(env), "{" CFG ",\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1]},"
+	               "\"input_tokens\":200},\"horizon_s\":10,\"replicas\":2}", &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(r.json, "simulation"), "replicas")), 1);
+	http_reply_free(&r);
+	http_post_json(h, url(env), "{" CFG ",\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1]},"
+	               "\"input_tokens\":{\"mean\":200,\"sd\":100}},\"horizon_s\":10,\"replicas\":2}", &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(r.json, "simulation"), "replicas")), 2);
+	http_reply_free(&r);
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1]},"
+	             "\"input_tokens\":{\"mean\":200,\"sd\":100}},\"horizon_s\":3600,\"replicas\":1000}", 413,
+	             "simulation_too_large", "/replicas");
+#undef KNOWN
+}
+
 int
 main(void)
 {
@@ -551,6 +583,7 @@ main(void)
 	test_model_shift_same_as_cli(&cal);
 	test_service_clock();
 	test_point_caveats();
+	test_replay_once();
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
