@@ -121,12 +121,42 @@ test_replay_lengths(const char *dir)
 	free(log);
 }
 
+/* A log without a token column: every count is filled. The note said
+ * "every request has its input_tokens; --input-tokens is not used" while
+ * the flag set every length (294 against 378 W), and without a flag the
+ * defaults filled them unsaid, which a log missing half its counts says. */
+static void
+test_replay_no_token_columns(const char *dir)
+{
+	char *log = path_join(dir, "notok.csv");
+	CHECK_INT(write_text(log, "arrival_s,first_token_s,completion_s\n1000.0,1000.3,1000.8\n"
+	                          "1001.0,1001.2,1001.6\n1005.7,1005.8,1006.3\n"), 0);
+	for (int flag = 0; flag < 2; flag++) {
+		const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", log,
+			               "--horizon", "8", flag ? "--input-tokens" : "--json", flag ? "100" : NULL, NULL };
+		run_result r;
+		char want[512];
+		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+		CHECK_INT(r.status, 0);
+		CHECK(r.err && strstr(r.err, "is not used") == NULL);
+		snprintf(want, sizeof want, "wattcast envelope: warning: --replay %s: 3 of 3 requests have no input_tokens; "
+		         "drawn from %s\n", log, flag ? "--input-tokens 100" : "the default --input-tokens 512");
+		CHECK_CONTAINS(r.err, want);
+		snprintf(want, sizeof want, "wattcast envelope: warning: --replay %s: 3 of 3 requests have no output_tokens; "
+		         "drawn from the default --output-tokens 256\n", log);
+		CHECK_CONTAINS(r.err, want);
+		run_result_free(&r);
+	}
+	free(log);
+}
+
 int
 main(void)
 {
 	char *dir = test_tmpdir("cli_envelope_words");
 	test_measured_damaged(dir);
 	test_replay_lengths(dir);
+	test_replay_no_token_columns(dir);
 	free(dir);
 	return check_report("test_cli_envelope_words");
 }
