@@ -192,6 +192,60 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 	return WC_OK;
 }
 
+/* The caveats of the lowest clock swept that the point lacks, each over
+ * the clocks swept that say it in the same words (kappa assumed holds at
+ * every clock but the free one: it named the lowest alone) and naming
+ * what set those clocks: power_cap_w in a cap sweep, as `predict
+ * inference --power-cap` names it, sm_clock_mhz in a clock sweep
+ * (docs/capacity.md, "Power flexibility"). `ip` is scratch. */
+static int
+low_clock_caveats(const wc_predictor *pr, const wc_inference_query *q, double low, wc_inference_prediction *ip,
+                  wc_flexibility *out, wc_error *err)
+{
+	static const char asked[] = "sm_clock_mhz: ";
+	char (*said)[WC_WARNING_LEN] = malloc(WC_WARNINGS_MAX * sizeof *said);
+	double high[WC_WARNINGS_MAX];
+	int n = 0;
+	wc_inference_query at = *q; /* a clock asked, not the board's */
+	at.want_interval = 0;
+	at.config.sm_clock_mhz = low;
+	if (!said)
+		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
+	if (wc_predict_inference(pr, &at, ip, err) == WC_OK)
+		for (int i = 0; i < ip->n_warnings; i++)
+			if (!field_warned(out, ip->warnings[i])) {
+				snprintf(said[n], sizeof said[n], "%s", ip->warnings[i]);
+				high[n++] = low;
+			}
+	/* steps from the highest clock down: the first that says it is the top
+	 * of its range. The top step is the unconstrained point, whose own
+	 * caveats (the board's limit, say) were said as they are. */
+	for (int s = 1; n > 0 && s < out->n_steps - 1; s++) {
+		at.config.sm_clock_mhz = out->steps[s].sm_clock_mhz;
+		if (wc_predict_inference(pr, &at, ip, err) != WC_OK)
+			continue;
+		for (int k = 0; k < n; k++)
+			for (int i = 0; high[k] == low && i < ip->n_warnings; i++)
+				if (strcmp(ip->warnings[i], said[k]) == 0)
+					high[k] = out->steps[s].sm_clock_mhz;
+	}
+	for (int k = 0; k < n; k++) {
+		char msg[WC_WARNING_LEN], at_mhz[48];
+		if (high[k] > low)
+			snprintf(at_mhz, sizeof at_mhz, "%.0f-%.0f", low, high[k]);
+		else
+			snprintf(at_mhz, sizeof at_mhz, "%.0f", low);
+		if (strncmp(said[k], asked, sizeof asked - 1) == 0)
+			snprintf(msg, sizeof msg, "at %s MHz: %s: %s", at_mhz, out->by_cap ? "power_cap_w" : "sm_clock_mhz",
+			         said[k] + sizeof asked - 1);
+		else
+			snprintf(msg, sizeof msg, "at %s MHz: %s", at_mhz, said[k]);
+		warn_once(out, msg);
+	}
+	free(said);
+	return WC_OK;
+}
+
 /* The profile and power level source of the unconstrained point, from
  * the point answer itself, and the power side's caveats: the point's as
  * `predict inference` gives them (a board from its datasheet, a model or
@@ -221,18 +275,8 @@ sources(const wc_predictor *pr, const wc_inference_query *q, const wc_inference_
 			warn_once(out, ip->warnings[i]);
 	}
 	double low = out->n_steps ? out->steps[out->n_steps - 1].sm_clock_mhz : 0.0;
-	if (rc == WC_OK && low > 0) {
-		at = *q; /* a clock asked, not the board's */
-		at.want_interval = 0;
-		at.config.sm_clock_mhz = low;
-		if (wc_predict_inference(pr, &at, ip, err) == WC_OK)
-			for (int i = 0; i < ip->n_warnings; i++)
-				if (!field_warned(out, ip->warnings[i])) {
-					char msg[WC_WARNING_LEN];
-					snprintf(msg, sizeof msg, "at %.0f MHz: %s", low, ip->warnings[i]);
-					warn_once(out, msg);
-				}
-	}
+	if (rc == WC_OK && low > 0)
+		rc = low_clock_caveats(pr, q, low, ip, out, err);
 	free(ip);
 	return rc;
 }

@@ -203,6 +203,32 @@ exact_as_inference(const wc_predictor *pr, const wc_inference_query *q, int by_c
 	return bad;
 }
 
+/* The clock term's caveat over a sweep names what set the clocks and
+ * every clock it holds at: a cap sweep said "at 210 MHz: sm_clock_mhz:
+ * ..." though caps set each step's clock (predict inference --power-cap
+ * says power_cap_w), and named the lowest clock alone while kappa is
+ * assumed at every step below the top (docs/capacity.md, "Power
+ * flexibility"). */
+static void
+kappa_names_what_set_the_clock(void)
+{
+	for (int by_cap = 0; by_cap < 2; by_cap++) {
+		const char *argv[] = { "wattcast", "predict", "flexibility", "--platform", "A100", "--model", "Qwen3-32B",
+			               "--concurrency", "32", "--input-tokens", "500", "--output-tokens", "200", "--steps", "6",
+			               "--sweep", by_cap ? "power_cap" : "clock", NULL };
+		run_result r;
+		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.out, by_cap ? "warning: at 210-1020 MHz: power_cap_w: no clock-locked runs were calibrated "
+		                               "on A100; kappa = 1 is assumed\n"
+		                             : "warning: at 210-1020 MHz: sm_clock_mhz: no clock-locked runs were calibrated "
+		                               "on A100; kappa = 1 is assumed\n");
+		if (by_cap)
+			CHECK(r.out && !strstr(r.out, "MHz: sm_clock_mhz:"));
+		run_result_free(&r);
+	}
+}
+
 int
 main(void)
 {
@@ -324,6 +350,7 @@ main(void)
 				CHECK_INT(exact_as_inference(pr, qs[i], by_cap), 0);
 	}
 	same_warnings_as_inference();
+	kappa_names_what_set_the_clock();
 	text_intervals();
 	few_draws_and_money();
 	wc_predictor_free(pr);
