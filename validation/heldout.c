@@ -6,6 +6,7 @@
 #include "validation_internal.h"
 #include "models/grow.h"
 #include "models/stats.h"
+#include "fit/calibrate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -234,6 +235,46 @@ calibrated_row(const wc_params *p, const wc_run *r)
 	return wc_params_find_model_term(p, r->model, l->name) != NULL;
 }
 
+/* Recalibrate `t` as `p`'s model terms were calibrated (model scope, on
+ * the rows of the models and levels with a term, `p` itself the base: a
+ * term's runs are measured against the law without it; point estimates):
+ * 1 when it gives every term of `p` from as many runs as `p`'s
+ * calibration records -- then its rows are those the terms were
+ * calibrated on, whatever the file's bytes, as refit_matches tells a
+ * fit's. A new level (platform scope) is not recalibrated: the set no
+ * longer holds the base it was calibrated from. */
+static int
+recalibrate_matches(const wc_params *p, const wc_runs_table *t)
+{
+	int n = 0, same = 0;
+	if (p->calibration.runs <= 0 || p->n_model_terms == 0)
+		return 0;
+	unsigned char *use = wc_alloc_zeroed(t->n_runs ? t->n_runs : 1, 1);
+	wc_calibrate_result *r = wc_alloc_zeroed(1, sizeof *r); /* large: small handler stacks */
+	for (size_t i = 0; use && i < t->n_runs; i++) {
+		const wc_run *run = &t->runs[i];
+		const wc_level *l = wc_params_level(p, run->platform);
+		n += use[i] = l && !run->exclude[0] && wc_params_find_model_term(p, run->model, l->name);
+	}
+	if (use && r && n == p->calibration.runs) {
+		wc_calibrate_options o = WC_CALIBRATE_OPTIONS_INIT;
+		wc_error err;
+		o.scope = WC_CALIBRATE_MODEL;
+		o.use = use;
+		o.replicates = -1;
+		same = wc_calibrate(p, t, &o, r, &err) == WC_OK && r->n_runs == p->calibration.runs;
+		for (int k = 0; same && k < p->n_model_terms; k++) {
+			const wc_model_term *a = &p->model_terms[k];
+			const wc_model_term *b = wc_params_find_model_term(&r->params, a->model, a->level);
+			same = b && near(b->shift.value, a->shift.value);
+		}
+		wc_calibrate_result_clear(r);
+	}
+	free(r);
+	free(use);
+	return same;
+}
+
 /* A frozen score of the fitted table itself reads as held-out accuracy
  * and, stored by `fit intervals --folds frozen`, narrows every interval
  * (ML.ENERGY scored on its own fit: q 0.357 against 0.381 from model
@@ -255,12 +296,16 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	 * --model or --platform it left out) are not (docs/validation.md,
 	 * "Frozen-law accuracy"). */
 	size_t n_cal = 0;
-	if (p->calibration.input_sha256[0] && strcmp(p->calibration.input_sha256, t->sha256) == 0)
+	const int cal_bytes = p->calibration.input_sha256[0] && strcmp(p->calibration.input_sha256, t->sha256) == 0;
+	if (cal_bytes || recalibrate_matches(p, t))
 		for (size_t i = 0; i < t->n_runs; i++)
 			n_cal += calibrated_row(p, &t->runs[i]);
 	if (n_cal > 0) {
-		int len = snprintf(buf, cap, "%s%s is the very table the set was calibrated on (its provenance "
-		                   "calibration input_sha256 %.16s): ", dots, tail, t->sha256);
+		int len = cal_bytes ? snprintf(buf, cap, "%s%s is the very table the set was calibrated on (its provenance "
+		                               "calibration input_sha256 %.16s): ", dots, tail, t->sha256)
+		                    : snprintf(buf, cap, "%s%s holds the rows the set was calibrated on (recalibrated as the "
+		                               "set was, its %d runs give the set's model terms): ", dots, tail,
+		                               p->calibration.runs);
 		if (len < 0 || (size_t)len >= cap)
 			len = cap ? (int)cap - 1 : 0;
 		if (n_cal == t->n_runs)
