@@ -78,6 +78,10 @@ int cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_resu
  *  cli/envelope_usage.c). */
 int cli_envelope_flag_applies(const char *cmd, const char *flag, wc_envelope_kind kind, int budget, int fleet_size);
 
+/** With --budget: exit 2 naming what a plan does not take (--csv, --svg
+ *  or --measured when `outputs`, --replicas, --fleet above 1). */
+int cli_envelope_budget_excludes(const char *cmd, int outputs, int replicas_given, int fleet_size);
+
 /** A budget plan's text lines (cli/envelope_io.c). */
 void cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, wc_fleet_mode mode, double secs);
 

@@ -226,16 +226,9 @@ check_args(const char *cmd, env_args *a)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (cli_envelope_rate_source(cmd, a->w.kind, a->rate_text, a->rate_profile) != CLI_OK)
 		return CLI_USAGE;
-	if (a->budget && (a->csv || a->svg || a->measured))
-		return cli_usage_error(cmd, "--budget prints a plan: --csv, --svg and --measured do not apply");
-	/* A plan sizes the fleet on one simulated path per probe, as the plan
-	 * route does (no replicas field): replicas would be ignored unsaid. */
-	if (a->budget && a->replicas_given)
-		return cli_usage_error(cmd, "--budget sizes the fleet on one simulated path per probe: --replicas does "
-		                       "not apply (--seed picks the path)");
-	if (a->budget && a->o.fleet_size > 1)
-		return cli_usage_error(cmd, "--budget searches the fleet size itself: --fleet does not apply "
-		                       "(--max-fleet bounds the search)");
+	if (a->budget && cli_envelope_budget_excludes(cmd, a->csv || a->svg || a->measured, a->replicas_given,
+	                                              a->o.fleet_size) != CLI_OK)
+		return CLI_USAGE;
 	/* `--service auto` is the default and chooses nothing for an n(t): it
 	 * passes as the routes' "service": "auto" does (docs/cli.md). */
 	for (const struct option *op = env_opts; op->name; op++)

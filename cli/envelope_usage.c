@@ -233,3 +233,19 @@ cli_envelope_rate_source(const char *cmd, wc_envelope_kind kind, const char *rat
 		return cli_usage_error(cmd, "%s profile: needs --rate-profile UNTIL:RATE,...", flag);
 	return CLI_OK;
 }
+
+int
+cli_envelope_budget_excludes(const char *cmd, int outputs, int replicas_given, int fleet_size)
+{
+	if (outputs)
+		return cli_usage_error(cmd, "--budget prints a plan: --csv, --svg and --measured do not apply");
+	/* A plan sizes the fleet on one simulated path per probe, as the plan
+	 * route does (no replicas field): replicas would be ignored unsaid. */
+	if (replicas_given)
+		return cli_usage_error(cmd, "--budget sizes the fleet on one simulated path per probe: --replicas does "
+		                       "not apply (--seed picks the path)");
+	if (fleet_size > 1)
+		return cli_usage_error(cmd, "--budget searches the fleet size itself: --fleet does not apply "
+		                       "(--max-fleet bounds the search)");
+	return CLI_OK;
+}
