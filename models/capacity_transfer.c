@@ -18,6 +18,7 @@
 
 #include "models/catalog.h"
 #include "models/stats.h"
+#include "thread_scratch_internal.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -137,13 +138,13 @@ source_names(const wc_capacity_binding *b, wc_capacity_kind k, char *buf, size_t
  * clock asks up to 278 answers of one board, each with this note, and
  * formatting it was a sixth of such an answer's time (docs/http-api.md,
  * "POST /v1/predict/batch"). Made of these alone, so a note remembered is
- * the one it would make again. */
+ * the one it would make again. Per thread, on the heap
+ * (models/thread_scratch_internal.h). */
 typedef struct {
 	char name[WC_NAME_MAX], eta[120], t0[120], note[512];
 	double facts[4];
 	size_t len;
 } transfer_memo;
-static _Thread_local transfer_memo memo;
 
 static int
 format_note(const wc_capacity_binding *b, const transfer_memo *key, char *buf, size_t cap)
@@ -171,17 +172,18 @@ wc_capacity_transfer_note(const wc_capacity_binding *b, char *buf, size_t cap)
 	key.facts[1] = b->own.bf16_tflops;
 	key.facts[2] = b->base[WC_CAP_ETA];
 	key.facts[3] = b->base[WC_CAP_T0];
-	if (memo.len == 0 || strcmp(memo.name, key.name) != 0 || strcmp(memo.eta, key.eta) != 0 ||
-	    strcmp(memo.t0, key.t0) != 0 || memcmp(memo.facts, key.facts, sizeof key.facts) != 0) {
+	transfer_memo *memo = wc__thread_scratch(WC_SCRATCH_TRANSFER_NOTE, sizeof *memo);
+	if (!memo || memo->len == 0 || strcmp(memo->name, key.name) != 0 || strcmp(memo->eta, key.eta) != 0 ||
+	    strcmp(memo->t0, key.t0) != 0 || memcmp(memo->facts, key.facts, sizeof key.facts) != 0) {
 		int n = format_note(b, &key, key.note, sizeof key.note);
 		key.len = n > 0 && (size_t)n < sizeof key.note ? (size_t)n : 0;
-		if (key.len == 0) { /* longer than the memo holds: as it comes */
+		if (key.len == 0 || !memo) { /* longer than the memo holds, or none: as it comes */
 			format_note(b, &key, buf, cap);
 			return;
 		}
-		memo = key;
+		*memo = key;
 	}
-	size_t n = memo.len < cap - 1 ? memo.len : cap - 1;
-	memcpy(buf, memo.note, n);
+	size_t n = memo->len < cap - 1 ? memo->len : cap - 1;
+	memcpy(buf, memo->note, n);
 	buf[n] = '\0';
 }

@@ -10,6 +10,7 @@
  * half between SXM, PCIe and NVL boards of one GPU.
  */
 #include "models/catalog.h"
+#include "thread_scratch_internal.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -248,13 +249,13 @@ lookup_by_key(const char *name)
  * and the datasheet's sources) and a power cap's clock takes up to 278
  * answers: each lookup normalised the name and compared it with every
  * key, over half of such an answer's time (docs/http-api.md, "POST
- * /v1/predict/batch"). Per thread: server workers look up at once. */
+ * /v1/predict/batch"). Per thread, on the heap (models/thread_scratch_internal.h):
+ * server workers look up at once. */
 #define MEMO_SLOTS 64
 typedef struct {
 	char name[KEY_MAX];
 	const wc_platform_info *info;
 } memo_slot;
-static _Thread_local memo_slot memo[MEMO_SLOTS];
 
 const wc_platform_info *
 wc_platform_lookup(const char *name)
@@ -265,6 +266,9 @@ wc_platform_lookup(const char *name)
 	uint32_t h = 2166136261u; /* FNV-1a */
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	memo_slot *memo = wc__thread_scratch(WC_SCRATCH_PLATFORM_LOOKUP, MEMO_SLOTS * sizeof *memo);
+	if (!memo)
+		return lookup_by_key(name); /* out of memory: as it comes */
 	memo_slot *m = &memo[h % MEMO_SLOTS];
 	if (memcmp(m->name, name, n + 1) != 0) {
 		m->info = lookup_by_key(name);
