@@ -301,7 +301,9 @@ cap_holds(const wc_predictor *pr, const wc_inference_query *q, const wc_flex_ste
 	int rc = wc_predict_settle_clock(pr, &at, err);
 	if (rc == WC_OK)
 		rc = wc_predict_capacity_settled(pr, &at, NAN, NAN, cap, err);
-	const double x = cap->value[WC_CAPQ_THROUGHPUT], w = cap->value[WC_CAPQ_POWER];
+	/* read only once answered: on a refusal the answer was never written */
+	const double x = rc == WC_OK ? cap->value[WC_CAPQ_THROUGHPUT] : NAN;
+	const double w = rc == WC_OK ? cap->value[WC_CAPQ_POWER] : NAN;
 	if (rc == WC_OK && (x < s->throughput_tok_s * (1.0 - WC_FLEX_REL_TOL) ||
 	                    w > s->node_power_w * (1.0 + WC_FLEX_REL_TOL))) {
 		*holds = 0;

@@ -330,7 +330,8 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	int n = 0;
 	if (used && memchr(used, 1, t->n_runs))
 		n = unused_rows(t, used, NULL, 0);
-	int len = snprintf(buf, cap, "%s%s %s the set was fitted on (%s): ", dots, tail, same_bytes ? "is the very table" : "holds the rows", why);
+	int len = snprintf(buf, cap, "%s%s %s the set was fitted on (%s): ", dots, tail,
+	                   same_bytes ? "is the very table" : "holds the rows", why);
 	if (len < 0 || (size_t)len >= cap)
 		len = cap ? (int)cap - 1 : 0;
 	if (!n) {
