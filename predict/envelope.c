@@ -207,6 +207,13 @@ requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, cons
 	                    "the horizon", budget ? "max_fleet or budget_w" : "the replicas or the fleet");
 }
 
+const char *
+wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_options *o, int budget)
+{
+	const int replicas = wc_envelope_draws_nothing(w) ? 1 : o->replicas;
+	return budget ? "max_fleet" : o->fleet_size > replicas ? "fleet_size" : "replicas";
+}
+
 int
 wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
                        const wc_budget_options *bo, const wc_power_map *pm, double max_work,
@@ -232,8 +239,7 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 			snprintf(how, sizeof how, ", x %g for a shared arrival process", WC_ENVELOPE_SHARED_WORK_COST);
 		return wc_error_set(err, WC_EINVAL, "%s: the simulation would take %s grid bins x servers (%g s on the "
 		                    "%g s grid, %.3g server runs%s), over %s of %s; shorten the horizon, or lower %s",
-		                    budget ? "max_fleet" : o->fleet_size > replicas ? "fleet_size" : "replicas",
-		                    wc_num_text(wt, work), o->horizon_s + o->warmup_s, WC_ENVELOPE_GRID_S, servers,
+		                    wc_envelope_servers_field(w, o, budget), wc_num_text(wt, work), o->horizon_s + o->warmup_s, WC_ENVELOPE_GRID_S, servers,
 		                    how, limit, wc_num_text(lt, max_work),
 		                    budget ? "max_fleet or budget_w" : "the replicas or the fleet");
 	}

@@ -58,6 +58,12 @@ typedef struct {
  *  most log2 K bisection probes). */
 double wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode);
 
+/** The field that sets a simulation's server runs, as the work bound
+ *  names it: "max_fleet" for a plan (`budget`), else "fleet_size" when the
+ *  fleet exceeds the replicas simulated (1 for a replay that draws
+ *  nothing, wc_envelope_draws_nothing), else "replicas". */
+const char *wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_options *o, int budget);
+
 /** Refuse work beyond the bounds before any of it (docs/envelopes.md,
  *  "Limits and choices"): the server runs -- replicas x fleet size for an
  *  envelope (`bo` NULL), wc_envelope_budget_servers for a plan -- x the

@@ -35,10 +35,10 @@ work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
 	size_t n = strcspn(err.msg, ":");
 	if ((n == 4 && strncmp(err.msg, "rate", 4) == 0) || (n == 12 && strncmp(err.msg, "rate_profile", 12) == 0))
 		snprintf(field, sizeof field, "/workload/%.*s", (int)n, err.msg);
-	else /* a replay that draws nothing is charged one replica, whatever it asks */
-		snprintf(field, sizeof field, "%s", budget ? "/max_fleet"
-		         : r->o.fleet_size > (wc_envelope_draws_nothing(&r->w) ? 1 : r->o.replicas) ? "/fleet/size"
-		                                                                                  : "/replicas");
+	else { /* what sets the server runs, as the library names it; the fleet's size is an object's field here */
+		const char *sf = wc_envelope_servers_field(&r->w, &r->o, budget);
+		snprintf(field, sizeof field, "/%s", strcmp(sf, "fleet_size") == 0 ? "fleet/size" : sf);
+	}
 	wc_api_error_set(e, 413, "simulation_too_large", field, "%s%s", field + 1, err.msg + n);
 	return -1;
 }
