@@ -69,6 +69,7 @@ typedef struct {
 	int have_state;
 	wc_power_trace *pt;
 	char tokens_note[WC_WARNING_LEN]; /* num_input_tokens_seen left out: why */
+	char platform_note[WC_WARNING_LEN]; /* power.csv's product name contradicts the manifest */
 	char flags_note[WC_WARNING_LEN];  /* flags the manifest overrides */
 	char zoned_note[WC_WARNING_LEN];  /* the same, --utc-offset left out */
 	int offset_overruled;             /* --utc-offset differs from the run's */
@@ -149,14 +150,18 @@ configuration(ft_ctx *c, wc_ft_run *run, wc_error *err)
  * 4 gave the run's row without a word. The note goes in `out` ("" when
  * none). */
 static void
-flags_not_applied(const wc_run_manifest *m, const wc_run_manifest *d, int with_utc, char *out, size_t cap)
+flags_not_applied(const wc_run_manifest *m, const wc_run_manifest *d, int with_utc, int named_by_log, char *out,
+                  size_t cap)
 {
 	/* Whole flags, then the rule, within a warning's 255 bytes: a longer
-	 * suffix cut the rule mid-word. */
-	char list[200];
-	wc_run_manifest_overruled(m, d, with_utc, list, sizeof list);
+	 * suffix cut the rule mid-word. A platform only the power log names
+	 * wins over --platform too, as in the serving ingest. */
+	const char *rule = named_by_log && d->platform[0] ? "wattcast-run.json and power.csv's GPU name win over flags"
+	                                                  : "wattcast-run.json wins over flags";
+	char list[WC_WARNING_LEN];
+	wc_run_manifest_overruled(m, d, with_utc, list, sizeof list - 23 - strlen(rule));
 	if (list[0])
-		snprintf(out, cap, "%s: not applied (wattcast-run.json wins over flags)", list);
+		snprintf(out, cap, "%s: not applied (%s)", list, rule);
 	else
 		out[0] = '\0';
 }
@@ -171,8 +176,14 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	snprintf(path, sizeof path, "%s/wattcast-run.json", c->dir);
 	if (wc__file_exists(path) && (rc = wc_run_manifest_load(path, &c->m, err)) != WC_OK)
 		return rc;
-	flags_not_applied(&c->m, &opt->defaults, 1, c->flags_note, sizeof c->flags_note);
-	flags_not_applied(&c->m, &opt->defaults, 0, c->zoned_note, sizeof c->zoned_note);
+	/* The platform as the serving ingest takes it: the manifest's, else
+	 * power.csv's product name, then --platform (docs/cli.md, "ingest"). */
+	const int named_by_log = !c->m.platform[0];
+	snprintf(path, sizeof path, "%s/power.csv", c->dir);
+	wc__ingest_platform_from_log(&c->m, path, c->platform_note, sizeof c->platform_note);
+	const int by_log = named_by_log && c->m.platform[0];
+	flags_not_applied(&c->m, &opt->defaults, 1, by_log, c->flags_note, sizeof c->flags_note);
+	flags_not_applied(&c->m, &opt->defaults, 0, by_log, c->zoned_note, sizeof c->zoned_note);
 	c->offset_overruled = !isnan(opt->defaults.utc_offset_s) && !isnan(c->m.utc_offset_s) &&
 	                      opt->defaults.utc_offset_s != c->m.utc_offset_s;
 	c->steps_by = !isnan(c->m.finetune.steps) ? "finetune.steps in wattcast-run.json"
@@ -505,6 +516,8 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		        c.log.n == 1 ? "" : "s", res.step_source);
 	if (c.tokens_note[0])
 		WC_WARN(&res, "%s", c.tokens_note);
+	if (c.platform_note[0])
+		WC_WARN(&res, "%s", c.platform_note);
 	if (c.flags_note[0])
 		WC_WARN(&res, "%s", c.flags_note);
 	if (c.offset_note[0])

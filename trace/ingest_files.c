@@ -17,6 +17,7 @@
 #include "data/prom.h"
 #include "models/catalog.h"
 #include "models/grow.h"
+#include "models/warnings.h"
 #include "trace/load.h"
 #include "trace/request_align.h"
 
@@ -44,6 +45,26 @@ base_name(const char *path, char *buf, size_t cap)
 	return buf;
 }
 
+void
+wc__ingest_platform_from_log(wc_run_manifest *m, const char *power_path, char *note, size_t cap)
+{
+	char name[256];
+	note[0] = '\0';
+	/* Any name the catalog knows is written as its catalog entry
+	 * (models/catalog.h matches nvidia-smi's spellings). */
+	const wc_platform_info *named = wc_nvsmi_product_name(power_path, name, sizeof name) == WC_OK
+	                                ? wc_platform_lookup(name) : NULL;
+	if (!m->platform[0] && named)
+		snprintf(m->platform, sizeof m->platform, "%s", named->name);
+	else if (named && wc_platform_lookup(m->platform) && wc_platform_lookup(m->platform) != named)
+		/* The manifest wins, but the board the driver names is measured:
+		 * one of the two is wrong (a manifest copied from another run),
+		 * and board variants differ by more than half
+		 * (docs/formats/telemetry.md, "The platform"). */
+		snprintf(note, cap, "platform %s (manifest), but power.csv's name is '%.64s' (%s); %s kept, "
+		         "check which is right", m->platform, name, named->name, m->platform);
+}
+
 int
 wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
@@ -56,22 +77,14 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	snprintf(path, sizeof path, "%s/wattcast-run.json", rc->dir);
 	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
 		return r;
-	/* A platform no manifest states comes from nvidia-smi's product name
-	 * when the catalog knows it, before the --platform fallback; any name
-	 * the catalog knows is written as its catalog entry (models/catalog.h). */
-	const wc_platform_info *named = wc_nvsmi_product_name(rc->power_path, path, sizeof path) == WC_OK
-	                                ? wc_platform_lookup(path) : NULL;
-	if (!rc->m.platform[0] && named)
-		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", named->name);
-	else if (named && opt->warn && wc_platform_lookup(rc->m.platform) &&
-	         wc_platform_lookup(rc->m.platform) != named) {
-		/* The manifest wins, but the board the driver names is measured:
-		 * one of the two is wrong (a manifest copied from another run),
-		 * and board variants differ by more than half
-		 * (docs/formats/telemetry.md, "The platform"). */
+	/* The platform the run states, its manifest's or the power log's
+	 * (docs/formats/telemetry.md, "The platform"), before the --platform
+	 * fallback. */
+	char note[WC_WARNING_LEN];
+	wc__ingest_platform_from_log(&rc->m, rc->power_path, note, sizeof note);
+	if (note[0] && opt->warn) {
 		char msg[1400];
-		snprintf(msg, sizeof msg, "%s: platform %s (manifest), but power.csv's name is '%.64s' (%s); %s kept, "
-		         "check which is right", rc->dir, rc->m.platform, path, named->name, rc->m.platform);
+		snprintf(msg, sizeof msg, "%s: %s", rc->dir, note);
 		opt->warn(msg, opt->warn_payload);
 	}
 	/* Flags fill what the manifests leave unknown; a manifest's value

@@ -47,6 +47,14 @@ void wc__ingest_locate_files(run_ctx *rc, const char *run_dir);
 
 /* ingest_files.c: what the run is and what it measured. */
 int wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
+/** The platform a run states (docs/formats/telemetry.md, "The platform"):
+ *  the manifests' (`m->platform`), else nvidia-smi's product name in the
+ *  power log at `power_path` when the catalog knows it, as its catalog
+ *  entry. A manifest's platform that another catalog board's product name
+ *  contradicts is kept, and `note` (`cap` bytes, WC_WARNING_LEN) says so,
+ *  without the run's folder; "" otherwise. Shared by the serving and
+ *  fine-tuning ingests; flags fill what it leaves unknown. */
+void wc__ingest_platform_from_log(wc_run_manifest *m, const char *power_path, char *note, size_t cap);
 int wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
 int wc__ingest_check_alignment(run_ctx *rc, wc_error *err);
 /** ingest_clock.c: a warning when the engine's running count matches the
