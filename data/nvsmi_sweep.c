@@ -127,10 +127,28 @@ wc__nv_deliver(nv_reader *rd)
 	return WC_OK;
 }
 
-/* Close the open keyed sample; `line` is the line that caused it (0 at
- * the end). */
+/* A log keyed by index alone whose first sample closes on GPU `slot`
+ * again in `row`: the nodes of a multi-node job merged into one log
+ * number their GPUs alike, and without uuid a second node's rows are the
+ * first's again (docs/finetune.md, "Limits"). 2 when the row comes within
+ * WC_NVSMI_SWEEP_TOL_S of the GPU's own (a sweep's spread, not a sampling
+ * interval: another node's row), 1 later, 0 for another log; the fact in
+ * `buf`. */
 static int
-close_keyed(nv_reader *rd, size_t line)
+index_repeat(const nv_reader *rd, size_t line, const nv_row *row, int slot, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (!row || !row->ok || slot < 0 || rd->mode != NV_KEY_INDEX || rd->col_uuid >= 0 || rd->selecting)
+		return 0;
+	double dt = row->t - rd->times[slot];
+	snprintf(buf, cap, "GPU %d again at line %zu, %.3f s on", rd->info->index[slot], line, dt);
+	return dt < WC_NVSMI_SWEEP_TOL_S ? 2 : 1;
+}
+
+/* Close the open keyed sample; `line` is the line that caused it, `row`
+ * its row and `slot` its GPU (0, NULL and -1 at the end). */
+static int
+close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 {
 	int at_end = line == 0;
 	int bad_near = rd->last_bad_line > 0 &&
@@ -151,16 +169,28 @@ close_keyed(nv_reader *rd, size_t line)
 			return WC_OK;
 		}
 		int want = rd->opt->n_gpus;
+		char fact[96], hint[224] = "";
+		int merged = index_repeat(rd, line, row, slot, fact, sizeof fact);
+		if (want > 0 && rd->n_gpus > want)
+			/* gpu_uuids selects by the uuid column: without one it
+			 * cannot, and pointing to it sent users in circles */
+			snprintf(hint, sizeof hint, "%s", rd->col_uuid >= 0 ? " (name the run's GPUs with gpu_uuids)"
+			         : " (gpu_uuids would name the run's GPUs, but this log has no uuid column: "
+			           "add uuid to nvidia-smi --query-gpu)");
+		else if (merged)
+			/* "expected 16" alone left the cause to guess */
+			snprintf(hint, sizeof hint, merged == 2 ? ": %s: nodes merged without uuid repeat the indices; add "
+			         "uuid to --query-gpu on every node" : ": %s (nodes merged without uuid? add uuid to "
+			         "--query-gpu on every node)", fact);
 		if (want > 0 && rd->n_gpus != want)
-			return wc_error_set(rd->err, WC_EPARSE,
-			                    "%s:%zu: the first sample holds %d GPU%s, expected %d%s", rd->path,
-			                    rd->first_line, rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want,
-			                    rd->n_gpus <= want ? ""
-			                    /* gpu_uuids selects by the uuid column: without one it
-			                     * cannot, and pointing to it sent users in circles */
-			                    : rd->col_uuid >= 0 ? " (name the run's GPUs with gpu_uuids)"
-			                    : " (gpu_uuids would name the run's GPUs, but this log has no uuid column: "
-			                      "add uuid to nvidia-smi --query-gpu)");
+			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: the first sample holds %d GPU%s, expected %d%s",
+			                    rd->path, rd->first_line, rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want, hint);
+		if (merged == 2)
+			/* No count to hold the log to: read, but each node's rows
+			 * become samples of the same GPUs, its power one node's. */
+			wc__warn(rd->opt, "%s:%zu: %s, within one sweep: nodes merged without uuid? Each node's rows are "
+			         "then read as samples of the same %d GPUs; add uuid to --query-gpu on every node", rd->path,
+			         rd->first_line, fact, rd->n_gpus);
 		rd->frozen = 1;
 	}
 	if (rd->tainted) {
@@ -489,7 +519,9 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 			char label[64];
 			gpu_label(rd, slot, label, sizeof label);
 			wc__bad_line(&rd->bad, line_no, "GPU %s again at the time of its row at line %zu, with "
-			             "another reading; sample dropped", label, rd->first_line);
+			             "another reading; sample dropped%s", label, rd->first_line,
+			             rd->mode == NV_KEY_INDEX && rd->col_uuid < 0
+			             ? " (nodes merged without uuid? add uuid to --query-gpu)" : "");
 			rd->tainted++;
 		}
 		return WC_OK;
@@ -500,7 +532,7 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		bit = (uint64_t)1 << slot;
 	} else if (rd->open && ((rd->mask & bit) || (rd->ranked && rd->rank[slot] < rd->rank[rd->last_slot] &&
 	                                             !order_changed(rd, row, slot, line_no)))) {
-		int rc = close_keyed(rd, line_no);
+		int rc = close_keyed(rd, line_no, row, slot);
 		if (rc != WC_OK)
 			return rc;
 		/* The first sweep may just have been dropped, forgetting
@@ -544,7 +576,7 @@ wc__nv_finish(nv_reader *rd)
 {
 	if (rd->mode == NV_KEY_POSITION && !rd->selecting)
 		return wc__nv_finish_positional(rd);
-	int rc = rd->open ? close_keyed(rd, 0) : WC_OK;
+	int rc = rd->open ? close_keyed(rd, 0, NULL, -1) : WC_OK;
 	if (rc != WC_OK)
 		return rc;
 	for (int g = 0; rd->selecting && g < rd->n_gpus; g++)

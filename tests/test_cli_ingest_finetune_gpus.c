@@ -6,7 +6,8 @@
  * and a manifest the product name contradicts is kept with the serving
  * ingest's warning. Two nodes merged into one log without `uuid` repeat
  * the GPU indices: a job stated larger than one node is refused naming
- * the repeated index and the remedy (docs/finetune.md, "Limits").
+ * the repeated index and the remedy (docs/finetune.md, "Limits"; the
+ * reader's side in test_nvsmi_nodes).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -163,12 +164,29 @@ platform_from_log(void)
 	free(out);
 }
 
+/* Two nodes of 2 GPUs merged into one log without uuid, the job's 4
+ * GPUs stated: refused naming the repeated index and the remedy (it said
+ * only "expected 4"; docs/finetune.md said the second node was dropped). */
+static void
+merged_nodes(void)
+{
+	char *a = run_folder("two-nodes", "H100", "NVIDIA H100 80GB HBM3", 2, 2), *out = path_join(dir, "nodes.csv");
+	char *err = NULL;
+	CHECK_INT(ingest(a, out, NULL, NULL, &err), 1);
+	CHECK_CONTAINS(err, "power.csv:2: the first sample holds 2 GPUs, expected 4: GPU 0 again at line 4, 0.013 s "
+	                    "on: nodes merged without uuid repeat the indices; add uuid to --query-gpu on every node");
+	free(err);
+	free(out);
+	free(a);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("cli_ingest_finetune_gpus");
 	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
 	platform_from_log();
+	merged_nodes();
 	free(dir);
 	return check_report("test_cli_ingest_finetune_gpus");
 }

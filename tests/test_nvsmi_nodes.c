@@ -10,6 +10,10 @@
  *   twice).
  * - A third node's GPU appearing after the first sample is not in the
  *   first sample: a bad line naming its index and uuid.
+ * - Without uuid the nodes' GPUs cannot be told apart: with the GPU count
+ *   given, the log is refused naming the index that repeats and the
+ *   remedy (it said only "expected 8"); without it, a warning says so; rows
+ *   of both nodes at one time are bad lines that say it too.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -106,6 +110,63 @@ late_node(const char *dir)
 	free(text);
 }
 
+/* `nodes` nodes of 4 GPUs by index alone, sweeps 0.25 s apart, the
+ * second node's rows `lag_ms` after the first's. */
+static char *
+merged_by_index(int nodes, int sweeps, int lag_ms)
+{
+	size_t cap = 8 * (size_t)sweeps * 48 + 64, used = 0;
+	char *s = malloc(cap);
+	used += (size_t)snprintf(s, cap, "timestamp, index, power.draw [W]\n");
+	for (int k = 0; k < sweeps; k++)
+		for (int n = 0; n < nodes; n++)
+			for (int g = 0; g < 4; g++) {
+				int ms = k * 250 + n * lag_ms;
+				used += (size_t)snprintf(s + used, cap - used, "2026/07/18 15:00:%02d.%03d, %d, %.2f\n",
+				                         ms / 1000, ms % 1000, g, 100.0 * (g + 1) + 50.0 * n);
+			}
+	return s;
+}
+
+static void
+no_uuid(const char *dir)
+{
+	char *text = merged_by_index(2, 40, 13), *p = path_join(dir, "merged.csv");
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err = { 0, "" };
+	fprintf(stderr, "two nodes of 4 GPUs without uuid\n");
+	/* the job's 8 GPUs given: refused, saying why */
+	CHECK(write_text(p, text) == 0);
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	opt.n_gpus = 8;
+	memset(&s, 0, sizeof s);
+	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "merged.csv:2: the first sample holds 4 GPUs, expected 8: GPU 0 again at line 6, "
+	                        "0.013 s on: nodes merged without uuid repeat the indices; add uuid to --query-gpu "
+	                        "on every node");
+	CHECK(strlen(err.msg) < 256);
+	/* no count given: read as 4 GPUs, with a warning */
+	CHECK_INT(read_log(dir, text, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.n_gpus, 4);
+	CHECK_CONTAINS(w.text, "merged.csv:2: GPU 0 again at line 6, 0.013 s on, within one sweep: nodes merged "
+	                       "without uuid?");
+	free(text);
+	/* both nodes' rows at one time: each a bad line saying so */
+	text = merged_by_index(2, 40, 0);
+	read_log(dir, text, &s, &info, &w, &err);
+	CHECK_CONTAINS(w.text, "merged.csv:6: GPU 0 again at the time of its row at line 2, with another reading; "
+	                       "sample dropped (nodes merged without uuid? add uuid to --query-gpu)");
+	/* one node's log by index: no such word */
+	free(text);
+	text = merged_by_index(1, 40, 0);
+	CHECK_INT(read_log(dir, text, &s, &info, &w, &err), WC_OK);
+	CHECK(strstr(w.text, "nodes merged") == NULL);
+	free(text);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -113,6 +174,7 @@ main(void)
 	two_nodes(dir, 100.0);
 	two_nodes(dir, 0.0);
 	late_node(dir);
+	no_uuid(dir);
 	free(dir);
 	return check_report("test_nvsmi_nodes");
 }
