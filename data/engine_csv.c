@@ -276,7 +276,11 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 		size_t fl = strlen(f[i].text);
 		const char *v = wc__trim(f[i].text, &fl);
 		double x;
-		if (wc__is_missing(v, fl)) {
+		/* A NaN is an unknown sample, gauge or counter, as a blank cell
+		 * is and as the Prometheus readers take it: Python and Prometheus
+		 * write `nan` / `NaN` for a gauge they did not have
+		 * (docs/formats/telemetry.md, "engine.csv"). */
+		if (wc__is_missing(v, fl) || wc__is_nan_text(v, fl)) {
 			if (i == r->time_col) {
 				wc__bad_line(r->bad, line_no, "no timestamp");
 				ok = 0;

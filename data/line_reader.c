@@ -440,6 +440,16 @@ wc__is_missing(const char *s, size_t len)
 	return len == 3 && strncasecmp(s, "N/A", 3) == 0;
 }
 
+int
+wc__is_nan_text(const char *s, size_t len)
+{
+	if (len > 0 && (s[0] == '+' || s[0] == '-')) {
+		s++;
+		len--;
+	}
+	return len == 3 && strncasecmp(s, "nan", 3) == 0;
+}
+
 static const double pow10_tab[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
                                      1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
                                      1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };

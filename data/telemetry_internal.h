@@ -120,6 +120,9 @@ int wc__parse_zoned_time(const char *s, size_t len, double *out, char *why, size
                        "an offset, or epoch seconds"
 /** "[N/A]", "[Not Supported]", "N/A" or blank: a value the tool did not have. */
 int wc__is_missing(const char *s, size_t len);
+/** "nan", "NaN", "-nan" (any case, an optional sign): what Python,
+ *  Prometheus and printf write for a value that is not there. */
+int wc__is_nan_text(const char *s, size_t len);
 
 /* Per-request logs (data/request_log_checks.c). */
 /** Say how many requests repeat another exactly (a log appended to
