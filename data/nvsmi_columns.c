@@ -85,9 +85,35 @@ wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, siz
 		             "(docs/formats/telemetry.md); not averaged", wc__nv_power_names[rd->power_rank], *out,
 		             rd->max_power_w);
 		rd->info->implausible_lines++;
+		rd->beyond_board += *out <= WC_TELEMETRY_MAX_POWER_W;
 		return -1;
 	}
 	return 0;
+}
+
+/* A board that draws twice its limit is another board: when readings
+ * beyond the platform's bound are most of what refuses a log, the
+ * platform is what is wrong, not the lines. --max-bad would average only
+ * the readings left below the bound, and the gaps they leave refuse the
+ * log next ("split the log at its gaps", with no gap in it): both sent
+ * the user away from the label (docs/formats/telemetry.md, "Bad lines").
+ * Readings beyond any board (WC_TELEMETRY_MAX_POWER_W) are a unit's or a
+ * typo's, not a platform's. A refusal by gaps is theirs when the readings
+ * dropped span half of them at the log's cadence. */
+int
+wc__nv_name_wrong_platform(const nv_reader *rd, double gap_s)
+{
+	const char *origin = rd->opt ? rd->opt->platform_origin : NULL;
+	size_t beyond = rd->beyond_board;
+	if (!origin || !origin[0] || !rd->err || beyond == 0 || 2 * beyond <= rd->bad.bad)
+		return 0;
+	if (gap_s > 0 && (double)beyond / (rd->n_gpus > 1 ? rd->n_gpus : 1) * rd->gaps.cadence < 0.5 * gap_s)
+		return 0;
+	wc_error_set(rd->err, WC_EPARSE, "%s: %zu of %zu lines read above %.0f W per GPU, %g x the %.0f W board "
+	             "limit of %s: the platform is likely wrong; correct it there, not with --max-bad", rd->path,
+	             beyond, rd->info->data_lines, rd->max_power_w, WC_TELEMETRY_POWER_LIMIT_FACTOR,
+	             rd->max_power_w / WC_TELEMETRY_POWER_LIMIT_FACTOR, origin);
+	return 1;
 }
 
 /* Read power from column `rank` of power_names. */

@@ -343,7 +343,7 @@ static int
 drop_unfinished(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 {
 	wc__bad_lines kept = rd->bad;
-	size_t implausible = rd->info->implausible_lines;
+	size_t implausible = rd->info->implausible_lines, beyond = rd->beyond_board;
 	int code = rd->err ? rd->err->code : 0;
 	rd->bad.opt = NULL; /* counted, not shown: undone below */
 	int prc = parse_row(rd, line, len, line_no, row);
@@ -351,6 +351,7 @@ drop_unfinished(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *r
 	if (prc == 0)
 		return 1;
 	rd->info->implausible_lines = implausible;
+	rd->beyond_board = beyond;
 	if (rd->err)
 		rd->err->code = code; /* an unknown unit word may be a cut-off one */
 	wc__warn(rd->opt, "%s:%zu: unfinished last line (no newline: the log was still being written); dropped",
@@ -493,7 +494,8 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 		rd->bad.split_bad = rd->pause_bad;
 	}
 	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines, err)) != WC_OK) {
-		name_silent_gpu(rd, err);
+		if (!wc__nv_name_wrong_platform(rd, 0.0))
+			name_silent_gpu(rd, err);
 		goto done;
 	}
 	/* Allowed by --max-bad, the pause still drops every later sample: said
@@ -509,8 +511,11 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 		name_silent_gpu(rd, err);
 		goto done;
 	}
-	if ((rc = wc__nv_gaps_finish(rd)) != WC_OK)
+	if ((rc = wc__nv_gaps_finish(rd)) != WC_OK) {
+		if (rc == WC_EPARSE)
+			wc__nv_name_wrong_platform(rd, info->gap_s);
 		goto done;
+	}
 	info->n_gpus = rd->n_gpus;
 	rc = WC_OK;
 done:

@@ -123,6 +123,8 @@ typedef struct {
 	int power_col[NV_POWER_COLUMNS], power_rank, power_settled;
 	double power_col_scale[NV_POWER_COLUMNS];
 	double max_power_w;       /* plausibility bound per GPU */
+	size_t beyond_board;      /* readings beyond it that some board draws
+	                           * (up to WC_TELEMETRY_MAX_POWER_W) */
 	int mode, selecting, frozen, n_gpus;
 	short slot_of_index[NV_MAX_INDEX];
 	/* the sample being assembled */
@@ -206,6 +208,11 @@ void wc__nv_not_a_header(const char *line, size_t len, const char *missing, char
 /** A power reading of the column read, in W; -1 = bad line (reported), or
  *  a WC_* error for a unit that is not a power unit. */
 int wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out);
+/** A refused log (its bad lines' share; with gap_s > 0, that many seconds
+ *  of gaps) whose refusal is mostly readings beyond the platform's bound:
+ *  the refusal names the platform as likely wrong instead (rd->err). 1
+ *  when it did. */
+int wc__nv_name_wrong_platform(const nv_reader *rd, double gap_s);
 /** Before any line gave the power column a value: move to the next
  *  preferred one that has a value on this line (fields `start`, `flen`);
  *  1 when it moved. */

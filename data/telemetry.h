@@ -72,6 +72,11 @@ typedef struct {
 	 * (WC_TELEMETRY_POWER_LIMIT_FACTOR x the platform's board limit);
 	 * 0 = WC_TELEMETRY_MAX_POWER_W. */
 	double max_power_w;
+	/* nvidia-smi: the platform whose board limit set max_power_w and
+	 * where it came from ("L4 (from manifest.json)"), named when most of
+	 * a refused log's bad lines are readings beyond it; NULL = the bound
+	 * is no platform's. Borrowed. */
+	const char *platform_origin;
 	/* The command's option that raises max_bad_fraction ("--max-bad"),
 	 * named by the refusal; NULL when the command has none. */
 	const char *max_bad_option;
@@ -87,6 +92,7 @@ typedef struct {
 	  .gpu_uuids = NULL, .n_gpu_uuids = 0,                                    \
 	  .max_bad_fraction = WC_TELEMETRY_MAX_BAD, .max_warnings = 20,           \
 	  .warn = NULL, .warn_payload = NULL, .max_power_w = 0.0,                 \
+	  .platform_origin = NULL,                                                \
 	  .max_bad_option = NULL, .max_tokens = 0.0, .min_input_tokens = 0.0 }
 
 #ifdef __cplusplus

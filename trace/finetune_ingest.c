@@ -186,6 +186,7 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	flags_not_applied(&c->m, &opt->defaults, 0, by_log, c->zoned_note, sizeof c->zoned_note);
 	c->offset_overruled = !isnan(opt->defaults.utc_offset_s) && !isnan(c->m.utc_offset_s) &&
 	                      opt->defaults.utc_offset_s != c->m.utc_offset_s;
+	const char *plat_by = by_log ? "power.csv's name" : c->m.platform[0] ? "wattcast-run.json" : "--platform";
 	c->steps_by = !isnan(c->m.finetune.steps) ? "finetune.steps in wattcast-run.json"
 	            : !isnan(opt->defaults.finetune.steps) ? "--steps" : NULL;
 	wc_run_manifest_fill(&c->m, &opt->defaults);
@@ -208,8 +209,8 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	t.utc_offset_s = isnan(c->m.utc_offset_s) ? 0.0 : c->m.utc_offset_s;
 	t.epoch_offset_s = c->m.power_epoch_offset_s;
 	t.n_gpus = c->m.finetune.gpus;
-	const wc_platform_info *pi = wc_platform_lookup(c->m.platform);
-	t.max_power_w = pi && pi->max_power_w > 0 ? WC_TELEMETRY_POWER_LIMIT_FACTOR * pi->max_power_w : 0.0;
+	char origin[WC_NAME_MAX + 48];
+	wc__ingest_power_bound(&t, c->m.platform, plat_by, origin, sizeof origin);
 	/* A node-wide log: keep the job's GPUs (the manifest's gpu_uuids). */
 	const char *uuids[WC_TELEMETRY_MAX_GPUS];
 	for (int g = 0; g < c->m.n_gpu_uuids; g++)

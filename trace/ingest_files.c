@@ -71,17 +71,27 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	char path[1024];
 	int r;
 	wc_run_manifest_init(&rc->m);
+	rc->platform_source = NULL;
 	snprintf(path, sizeof path, "%s/manifest.json", rc->dir);
 	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
 		return r;
+	if (rc->m.platform[0])
+		rc->platform_source = "manifest.json";
+	char before[sizeof rc->m.platform];
+	memcpy(before, rc->m.platform, sizeof before);
 	snprintf(path, sizeof path, "%s/wattcast-run.json", rc->dir);
 	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
 		return r;
+	if (strcmp(before, rc->m.platform) != 0)
+		rc->platform_source = "wattcast-run.json";
 	/* The platform the run states, its manifest's or the power log's
 	 * (docs/formats/telemetry.md, "The platform"), before the --platform
 	 * fallback. */
 	char note[WC_WARNING_LEN];
+	const int stated = rc->m.platform[0] != '\0';
 	wc__ingest_platform_from_log(&rc->m, rc->power_path, note, sizeof note);
+	if (!stated && rc->m.platform[0])
+		rc->platform_source = "power.csv's name";
 	if (note[0] && opt->warn) {
 		char msg[1400];
 		snprintf(msg, sizeof msg, "%s: %s", rc->dir, note);
@@ -106,6 +116,8 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			opt->warn(msg, opt->warn_payload);
 		}
 	}
+	if (!rc->m.platform[0] && d->platform[0])
+		rc->platform_source = "--platform";
 	wc_run_manifest_fill(&rc->m, &opt->defaults);
 	if (rc->m.platform[0] && wc_platform_lookup(rc->m.platform))
 		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", wc_platform_lookup(rc->m.platform)->name);
@@ -168,6 +180,16 @@ wc__ingest_reader_options(const wc_ingest_options *opt)
 	return t;
 }
 
+void
+wc__ingest_power_bound(wc_telemetry_options *t, const char *platform, const char *source, char *buf,
+                       size_t cap)
+{
+	const wc_platform_info *pi = wc_platform_lookup(platform);
+	t->max_power_w = pi && pi->max_power_w > 0 ? WC_TELEMETRY_POWER_LIMIT_FACTOR * pi->max_power_w : 0.0;
+	snprintf(buf, cap, "%s (from %s)", pi ? pi->name : "", source ? source : "the run");
+	t->platform_origin = t->max_power_w > 0 ? buf : NULL;
+}
+
 double
 wc__ingest_suggest_offset(double used_offset_s, double power_t0, double other_t0)
 {
@@ -199,8 +221,8 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	t.utc_offset_s = isnan(rc->m.utc_offset_s) ? 0.0 : rc->m.utc_offset_s;
 	t.epoch_offset_s = rc->m.power_epoch_offset_s;
 	t.n_gpus = rc->m.tp;
-	const wc_platform_info *pi = wc_platform_lookup(rc->m.platform);
-	t.max_power_w = pi && pi->max_power_w > 0 ? WC_TELEMETRY_POWER_LIMIT_FACTOR * pi->max_power_w : 0.0;
+	char origin[WC_NAME_MAX + 48];
+	wc__ingest_power_bound(&t, rc->m.platform, rc->platform_source, origin, sizeof origin);
 	for (int g = 0; g < rc->m.n_gpu_uuids; g++)
 		uuids[g] = rc->m.gpu_uuids[g];
 	t.gpu_uuids = rc->m.n_gpu_uuids ? uuids : NULL;

@@ -13,6 +13,9 @@ typedef struct {
 	const char *dir;
 	char power_path[1024], engine_path[1024], req_path[1024];
 	wc_run_manifest m;
+	const char *platform_source; /* what named m.platform: "manifest.json",
+	                              * "wattcast-run.json", "power.csv's name",
+	                              * "--platform" */
 	wc_power_trace *pt;
 	wc_engine_log *eng;
 	wc_request_log *req;
@@ -39,6 +42,11 @@ typedef struct {
 /** The telemetry readers' options of an ingest: its bad-line share and
  *  warning cap, its warnings forwarded to opt->warn. */
 wc_telemetry_options wc__ingest_reader_options(const wc_ingest_options *opt);
+/** The power reader's plausibility bound from `platform`'s board limit
+ *  (0 when the catalog lacks it) into t->max_power_w, with the platform
+ *  and `source`, what named it, into `buf` for t->platform_origin. */
+void wc__ingest_power_bound(wc_telemetry_options *t, const char *platform, const char *source, char *buf,
+                            size_t cap);
 /** Is `path` a regular file? */
 int wc__file_exists(const char *path);
 /** The run's files: power.csv, engine.csv, requests.json or requests.csv
