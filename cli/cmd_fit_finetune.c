@@ -132,8 +132,12 @@ print_summary(const wc_ft_fit_result *r, const char *input)
 	const wc_finetune_params *s = &r->section;
 	printf("fit finetune on %s: %d runs used, %d left out; platform %s\n", input, r->n_used,
 	       r->n_excluded, s->platform);
-	printf("  compute law      E_step = G * e0 + kappa * F_step (e0 per GPU)   R^2 %.4f, F %g-%g TFLOP\n", s->r2,
+	printf("  compute law      E_step = G * e0 + kappa * F_step (e0 per GPU)   R^2 %.4f, F %g-%g TFLOP", s->r2,
 	       s->ranges.flops_tflop.lo, s->ranges.flops_tflop.hi);
+	/* what a prediction's e0 warning cites (docs/finetune.md, "Predicting") */
+	if (isfinite(s->ranges.fixed_share.hi))
+		printf(", G e0 %.1f-%.1f %% of E_step", 100.0 * s->ranges.fixed_share.lo, 100.0 * s->ranges.fixed_share.hi);
+	printf("\n");
 	print_param("e0", "J", &s->e0, s->e0_se);
 	print_param("kappa", "J/TFLOP", &s->kappa, s->kappa_se);
 	for (int k = 0; k < WC_FT_REL_COUNT; k++)

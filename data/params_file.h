@@ -28,8 +28,11 @@ extern "C" {
  *  response's dynamic_scale, version 9 how the fit took quantized runs
  *  ("provenance"/"precision_mode"), version 10 the records of a
  *  calibration and of a fitted response ("provenance"/"calibration",
- *  "response"/"provenance") and the fine-tuning section's own time. */
-#define WC_PARAMS_SCHEMA "wattcast.params/10"
+ *  "response"/"provenance") and the fine-tuning section's own time,
+ *  version 11 the fixed share of the fine-tuning runs fitted
+ *  ("finetune"/"ranges"/"fixed_share"). */
+#define WC_PARAMS_SCHEMA "wattcast.params/11"
+#define WC_PARAMS_SCHEMA_V10 "wattcast.params/10"
 #define WC_PARAMS_SCHEMA_V9 "wattcast.params/9"
 #define WC_PARAMS_SCHEMA_V8 "wattcast.params/8"
 #define WC_PARAMS_SCHEMA_V7 "wattcast.params/7"

@@ -30,7 +30,7 @@ static int
 read_ranges(wc__json_loader *ld, json_t *v, const char *path, wc_ft_ranges *r)
 {
 	static const char *const keys[] = { "micro_batch", "seq_len", "params_b", "gpus", "lora_rank",
-	                                    "flops_per_step_tflop", NULL };
+	                                    "flops_per_step_tflop", "fixed_share", NULL };
 	static const char *const none[] = { NULL };
 	int rc;
 	wc_ft_ranges_unknown(r);
@@ -41,9 +41,18 @@ read_ranges(wc__json_loader *ld, json_t *v, const char *path, wc_ft_ranges *r)
 	    (rc = read_span(ld, v, path, "seq_len", &r->seq_len)) ||
 	    (rc = read_span(ld, v, path, "params_b", &r->params_b)) ||
 	    (rc = read_span(ld, v, path, "gpus", &r->gpus)) ||
-	    (rc = read_span(ld, v, path, "lora_rank", &r->lora_rank)))
+	    (rc = read_span(ld, v, path, "lora_rank", &r->lora_rank)) ||
+	    (rc = read_span(ld, v, path, "flops_per_step_tflop", &r->flops_tflop)))
 		return rc;
-	return read_span(ld, v, path, "flops_per_step_tflop", &r->flops_tflop);
+	/* The runs' fixed share (schema 11); without it a prediction's e0
+	 * warning keeps the published design's bound (docs/finetune.md,
+	 * "Predicting"). */
+	if (json_object_get(v, "fixed_share") && ld->version && ld->version < 11) {
+		char p[WC__JSON_PATH_MAX];
+		wc__json_join(p, path, "fixed_share");
+		return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+	}
+	return read_span(ld, v, path, "fixed_share", &r->fixed_share);
 }
 
 /* An integer key into an int (absent keeps `*out`; null is 0 when allowed). */
@@ -234,7 +243,7 @@ read_calibration(wc__json_loader *ld, json_t *v, const char *path, wc_finetune_p
 	if (json_object_get(v, "created_utc")) {
 		wc__json_join(p, path, "created_utc");
 		if (ld->version && ld->version < 10)
-			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V10);
 		if ((rc = wc__json_optional_string(ld, v, path, "created_utc", f->created_utc, sizeof f->created_utc)))
 			return rc;
 		if (f->created_utc[0] && !wc__params_utc_stamp_ok(f->created_utc))
@@ -418,6 +427,10 @@ ranges_json(const wc_ft_ranges *r)
 	json_object_set_new(o, "gpus", span_json(&r->gpus));
 	json_object_set_new(o, "lora_rank", span_json(&r->lora_rank));
 	json_object_set_new(o, "flops_per_step_tflop", span_json(&r->flops_tflop));
+	/* Left out when unknown (schema 11; the published section and older
+	 * ones dump as before). */
+	if (isfinite(r->fixed_share.lo) && isfinite(r->fixed_share.hi))
+		json_object_set_new(o, "fixed_share", span_json(&r->fixed_share));
 	return o;
 }
 

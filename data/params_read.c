@@ -377,22 +377,25 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	 * model terms and no residual RMS, version 3 no phi, version 4 no
 	 * sources "bound" and "datasheet", version 6 no structure terms, version 7
 	 * no response dynamic_scale, version 8 no precision_mode, version 9 no
-	 * records of a calibration or a response (params_record.c). */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0      ? 10
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V9) == 0 ? 9
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V8) == 0 ? 8
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V7) == 0 ? 7
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V6) == 0 ? 6
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V5) == 0 ? 5
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V4) == 0 ? 4
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0 ? 3
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0 ? 2
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0 ? 1 : 0;
+	 * records of a calibration or a response (params_record.c), version
+	 * 10 no fixed share of fine-tuning runs (params_finetune.c). */
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 11
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V10) == 0 ? 10
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V9) == 0  ? 9
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V8) == 0  ? 8
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V7) == 0  ? 7
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V6) == 0  ? 6
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V5) == 0  ? 5
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V4) == 0  ? 4
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0  ? 3
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0  ? 2
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0  ? 1 : 0;
+	/* The versions read as a range: listed one by one they ran past the
+	 * reason's room, and the name given was cut off. */
 	if (!*version)
-		return wc__json_fail(ld, "/schema",
-		                     "expected \"%s\" (or \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"%s\"), got \"%s\"",
-		                     WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V9, WC_PARAMS_SCHEMA_V8, WC_PARAMS_SCHEMA_V7, WC_PARAMS_SCHEMA_V6, WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V3,
-		                     WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V1, buf);
+		return wc__json_fail(ld, "/schema", "expected \"%s\" (written) or an earlier one it reads, \"%s\" "
+		                     "to \"%s\", got \"%.64s\"", WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V1,
+		                     WC_PARAMS_SCHEMA_V10, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\" or later", WC_PARAMS_SCHEMA_V2);

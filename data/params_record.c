@@ -34,7 +34,7 @@ wc__params_read_record(wc__json_loader *ld, json_t *v, const char *path, const c
 	if (!json_is_object(v))
 		return wc__json_fail(ld, path, "expected an object, got %s", wc_json_type_name(v));
 	if (ld->version && ld->version < 10)
-		return wc__json_fail(ld, path, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+		return wc__json_fail(ld, path, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V10);
 	if ((rc = wc__json_check_keys(ld, v, path, keys, none)) ||
 	    (rc = wc__json_optional_string(ld, v, path, "fitted_on", out->fitted_on, sizeof out->fitted_on)) ||
 	    (rc = wc__json_optional_string(ld, v, path, "input_sha256", out->input_sha256, sizeof out->input_sha256)) ||

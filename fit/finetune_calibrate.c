@@ -396,6 +396,9 @@ wc_ft_calibrate(const wc_finetune_params *base, const wc_ft_table *t, const wc_f
 	                                    .run_scatter = out->run_scatter };
 	s->calibrated.factor = (wc_param){ o->mode == WC_FT_CAL_SCALE ? coef : coef / base->kappa.value,
 	                                   NAN, NAN, WC_SRC_CALIBRATED };
+	/* The runs' fixed share under the calibrated law, as fit finetune
+	 * records its own (docs/finetune.md, "Predicting"). */
+	wc__ft_fixed_share_span(c.m, c.F, 1, c.n, law[0], law[1], &s->ranges.fixed_share);
 	for (int i = 0; i < out->n_shown; i++)
 		out->shown[i].calibrated_j = wc_ft_step_energy(law[0], law[1], c.m[i], c.F[i]);
 	int B = o->replicates < 0 ? 0 : o->replicates > 0 ? o->replicates

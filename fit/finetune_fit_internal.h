@@ -35,6 +35,11 @@ int wc__ft_fit_design(const wc__ft_design *d, int p, wc_ft_linear_fit *out, wc_e
 /** The section's calibration facts from the design's runs: platforms
  *  ('+'-joined, each once), methods and ranges (finetune_result.c). */
 void wc__ft_section_facts(const wc_ft_table *t, const wc__ft_design *d, wc_finetune_params *s);
+/** The span of the fixed term's share of the step (wc_ft_fixed_share)
+ *  over n runs of e0 multipliers m[i * stride] and FLOPs F[i * stride],
+ *  under the law (e0, kappa) the section carries (finetune_result.c). */
+void wc__ft_fixed_share_span(const double *m, const double *F, size_t stride, int n, double e0,
+                             double kappa, wc_ft_span *out);
 
 /** Bootstrap (e0, kappa) into the section's draws and intervals
  *  (finetune_boot.c). */

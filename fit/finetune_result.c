@@ -34,6 +34,15 @@ widen(wc_ft_span *s, double v)
 }
 
 void
+wc__ft_fixed_share_span(const double *m, const double *F, size_t stride, int n, double e0, double kappa,
+                        wc_ft_span *out)
+{
+	out->lo = out->hi = NAN;
+	for (int i = 0; i < n; i++)
+		widen(out, wc_ft_fixed_share(e0, kappa, m[(size_t)i * stride], F[(size_t)i * stride]));
+}
+
+void
 wc__ft_section_facts(const wc_ft_table *t, const wc__ft_design *d, wc_finetune_params *s)
 {
 	s->platform[0] = '\0';
@@ -168,6 +177,10 @@ wc_fit_finetune(const wc_ft_table *t, const wc_bootstrap_options *bo, wc_ft_fit_
 	s->kappa_se = out->compute.se[1];
 	s->r2 = out->compute.r2;
 	calibration(t, &d, out);
+	/* What the e0 warning of a prediction compares with: how much of a
+	 * step the fixed term took in the runs fitted (docs/finetune.md,
+	 * "Predicting"). The design's first column is G, e0 being per GPU. */
+	wc__ft_fixed_share_span(d.X, d.X + 1, 2, d.n, s->e0.value, s->kappa.value, &s->ranges.fixed_share);
 	if (s->e0.value < 0)
 		WC_WARN(out, "compute law: e0 %.4g J is negative; a step's fixed energy cannot be, so the "
 		        "runs do not identify it (extrapolating to small F will mislead)", s->e0.value);

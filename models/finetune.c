@@ -355,6 +355,13 @@ wc_ft_step_energy(double e0, double kappa, double e0_multiplier, double flops_tf
 	return e0_multiplier * e0 + kappa * flops_tflop;
 }
 
+double
+wc_ft_fixed_share(double e0, double kappa, double e0_multiplier, double flops_tflop)
+{
+	const double step = wc_ft_step_energy(e0, kappa, e0_multiplier, flops_tflop);
+	return step > 0 && isfinite(step) ? e0_multiplier * e0 / step : NAN;
+}
+
 static const struct {
 	const char *name, *held;
 } cal_modes[] = {

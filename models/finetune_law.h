@@ -182,6 +182,9 @@ double wc_ft_e0_multiplier(wc_ft_e0_scope s, int gpus);
 /** The compute law, E_step = m e0 + kappa F (J; F in TFLOP, m from
  *  wc_ft_e0_multiplier). The one place it is written. */
 double wc_ft_step_energy(double e0, double kappa, double e0_multiplier, double flops_tflop);
+/** The fixed term's share of that step, m e0 / E_step (docs/finetune.md,
+ *  "Predicting"); NaN when the law gives the step no energy. */
+double wc_ft_fixed_share(double e0, double kappa, double e0_multiplier, double flops_tflop);
 
 /** How a section was calibrated from a few runs (`wattcast calibrate
  *  finetune`, docs/finetune.md, "Calibrating from one run"). */
@@ -203,9 +206,12 @@ typedef struct {
 } wc_ft_calibrated;
 
 /** The ranges a section was calibrated on; predictions outside carry a
- *  warning. NaN bounds = unknown (no warning). */
+ *  warning. NaN bounds = unknown (no warning). `fixed_share` is the
+ *  fixed term's share of the step (wc_ft_fixed_share) over those runs,
+ *  under the section's own e0 and kappa (schema 11). */
 typedef struct {
 	wc_ft_span micro_batch, seq_len, params_b, gpus, lora_rank, flops_tflop;
+	wc_ft_span fixed_share;
 } wc_ft_ranges;
 
 typedef struct {

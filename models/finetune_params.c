@@ -35,6 +35,7 @@ wc_ft_ranges_unknown(wc_ft_ranges *r)
 {
 	wc_ft_span none = { .lo = NAN, .hi = NAN };
 	r->micro_batch = r->seq_len = r->params_b = r->gpus = r->lora_rank = r->flops_tflop = none;
+	r->fixed_share = none;
 }
 
 static wc_param
@@ -140,10 +141,11 @@ wc_finetune_validate(const wc_finetune_params *f, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "finetune/calibration/methods: needs %s",
 		                    wc_ft_method_choices());
 	const wc_ft_span *spans[] = { &f->ranges.micro_batch, &f->ranges.seq_len, &f->ranges.params_b,
-	                              &f->ranges.gpus, &f->ranges.lora_rank, &f->ranges.flops_tflop };
+	                              &f->ranges.gpus, &f->ranges.lora_rank, &f->ranges.flops_tflop,
+	                              &f->ranges.fixed_share };
 	const char *names[] = { "micro_batch", "seq_len", "params_b", "gpus", "lora_rank",
-	                        "flops_per_step_tflop" };
-	for (int i = 0; i < 6; i++)
+	                        "flops_per_step_tflop", "fixed_share" };
+	for (int i = 0; i < 7; i++)
 		if ((rc = check_span(names[i], spans[i], err)))
 			return rc;
 	for (int k = 0; k < WC_FT_REL_COUNT; k++)
