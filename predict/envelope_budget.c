@@ -194,11 +194,21 @@ budget_setup(budget_state *bs, double **table, wc_error *err)
 	bs->len = bs->skip + bs->out_len;
 	bs->bin_stride = (size_t)llround(bs->bo->bin_s / dt);
 	bs->n_bins = (bs->out_len + bs->bin_stride - 1) / bs->bin_stride;
-	if (o->fleet_mode == WC_FLEET_INDEPENDENT &&
-	    (size_t)bs->bo->max_fleet > BUDGET_MAX_CACHE / bs->n_bins)
-		return wc_error_set(err, WC_EINVAL, "max_fleet: %d servers x %zu bins of %g s exceed the plan's memory "
-		                    "(%zu values); lower max_fleet, or use a wider budget_bin_s or a shorter horizon_s",
-		                    bs->bo->max_fleet, bs->n_bins, bs->bo->bin_s, BUDGET_MAX_CACHE);
+	/* The cache holds the servers the plan can simulate, as the work bound
+	 * charges them (docs/envelopes.md, "Budget plans"), not max_fleet: a
+	 * budget that fits 1372 servers never caches 10 000. The field named is
+	 * the one that sets that count. */
+	const double servers = wc_envelope_budget_servers(bs->bo, bs->pm, WC_FLEET_INDEPENDENT);
+	if (o->fleet_mode == WC_FLEET_INDEPENDENT && servers > (double)(BUDGET_MAX_CACHE / bs->n_bins)) {
+		if (servers >= bs->bo->max_fleet)
+			return wc_error_set(err, WC_EINVAL, "max_fleet: %d servers x %zu bins of %g s exceed the plan's "
+			                    "memory (%zu values); lower max_fleet, or use a wider budget_bin_s or a shorter "
+			                    "horizon_s", bs->bo->max_fleet, bs->n_bins, bs->bo->bin_s, BUDGET_MAX_CACHE);
+		return wc_error_set(err, WC_EINVAL, "budget_w: %g W may take %.0f servers (doubling's first power of two "
+		                    "past budget_w / (tp x P0)) x %zu bins of %g s, over the plan's memory (%zu values); "
+		                    "lower budget_w, or use a wider budget_bin_s or a shorter horizon_s", bs->bo->budget_w,
+		                    servers, bs->n_bins, bs->bo->bin_s, BUDGET_MAX_CACHE);
+	}
 	double *t = wc_alloc_array((size_t)o->max_running + 1, sizeof *t);
 	bs->agg = wc_alloc_array(bs->n_bins, sizeof *bs->agg);
 	bs->scratch = wc_alloc_array(bs->n_bins, sizeof *bs->scratch);

@@ -240,6 +240,9 @@ test_work_bounds(void)
 		  "--max-fleet: 1000 servers x 604800 bins of 1 s exceed the plan's memory", "max_fleet" },
 		{ { "--poisson", "0.1", "--horizon", "604800", "--budget", "1e6", NULL },
 		  "lower --max-fleet, or use a wider --budget-bin or a shorter --horizon", "budget_bin_s" },
+		/* under --max-fleet it is the budget that sets the servers cached */
+		{ { "--poisson", "0.1", "--horizon", "604800", "--budget", "20000", NULL },
+		  "--budget: 20000 W may take 512 servers", "max-fleet" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		run_result r;
@@ -249,6 +252,17 @@ test_work_bounds(void)
 		CHECK(r.err && !strstr(r.err, cases[i].not_said));
 		run_result_free(&r);
 	}
+	/* The memory bound charges the servers a plan can simulate, not
+	 * max_fleet: no 14 servers fit 1000 W (72.9 W idle each), so at most
+	 * 16 are simulated; 10 000 x 3600 bins was refused, never reached. */
+	const char *const reach[] = { "--poisson", "2", "--horizon", "3600", "--budget", "1000", "--max-fleet",
+		                      "10000", NULL };
+	run_result r;
+	run_a100(&r, reach);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "budget plan: 3 servers (independent)");
+	CHECK_CONTAINS(r.out, "4 servers simulated");
+	run_result_free(&r);
 }
 
 /* A rate and a profile both setting the rate: refused naming both (the
