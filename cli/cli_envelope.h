@@ -59,9 +59,10 @@ int cli_parse_length(const char *cmd, const char *flag, const char *spec, int ou
 /** --rate-profile UNTIL:RATE,... into in->profile_*. */
 int cli_parse_rate_profile(const char *cmd, const char *spec, cli_envelope_inputs *in);
 /** The summary table of `wattcast envelope` (values with the replicas'
- *  Monte-Carlo spread, and the measured run's beside them when given). */
+ *  Monte-Carlo spread, and the measured run's beside them when given);
+ *  `o`'s horizon and cadence say why a ramp is undefined. */
 void cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, int replicas,
-                                const wc_trace_metrics *meas);
+                                const wc_envelope_options *o, const wc_trace_metrics *meas);
 /** The predictive 95 % interval of the mean and p95 (the law's held-out
  *  error, docs/intervals.md), apart from the Monte-Carlo spread; or why
  *  there is none. */

@@ -526,12 +526,13 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 			printf("measured: %s, its own %zu arrivals (from %s) over its window of %g s (%g s warm-up "
 			       "first)%s\n", a->win.run_id, a->w.n_arrivals, a->win.arrival_source, a->o.horizon_s,
 			       a->o.warmup_s, a->win.runs > 1 ? "; the folder's first window" : "");
-		cli_print_envelope_summary("one server", &res.server, res.replicas, a->measured ? &a->win.metrics : NULL);
+		cli_print_envelope_summary("one server", &res.server, res.replicas, &a->o,
+		                           a->measured ? &a->win.metrics : NULL);
 		cli_print_envelope_interval(&res.server_interval, &s->pm);
 		if (res.fleet_size > 1) {
 			char title[64];
 			snprintf(title, sizeof title, "fleet of %d (%s)", res.fleet_size, wc_fleet_mode_name(res.fleet_mode));
-			cli_print_envelope_summary(title, &res.fleet, res.replicas, NULL);
+			cli_print_envelope_summary(title, &res.fleet, res.replicas, &a->o, NULL);
 			cli_print_envelope_interval(&res.fleet_interval, &s->pm);
 			printf("  %-28s %12.5g W\n", "peak_w (every replica)", res.fleet_peak_w);
 		}
@@ -577,7 +578,7 @@ cli_cmd_envelope(int argc, char **argv)
 	if (!a.budget_bin_given)
 		a.bo.bin_s = wc_envelope_bin_within(a.bo.bin_s, a.o.horizon_s);
 	if (!a.sample_given)
-		a.o.sample_s = wc_envelope_bin_within(a.o.sample_s, a.o.horizon_s);
+		a.o.sample_s = wc_envelope_sample_within(a.o.sample_s, a.o.horizon_s);
 	wc_error err;
 	if (wc_envelope_options_check(&a.o, &err) != WC_OK) {
 		rc = cli_envelope_usage_from_field(cmd, a.w.kind, err.msg);

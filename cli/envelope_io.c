@@ -255,7 +255,7 @@ cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_map *
 
 void
 cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, int replicas,
-                           const wc_trace_metrics *meas)
+                           const wc_envelope_options *o, const wc_trace_metrics *meas)
 {
 	/* The spread of the simulation's replicas, not an interval for the
 	 * prediction (docs/envelopes.md, "Outputs"); one replica has none,
@@ -265,7 +265,19 @@ cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, int 
 	       meas ? "   measured" : "");
 	/* why a metric can be undefined (docs/trace-metrics.md): JSON's null is
 	 * "none" here with the reason, never "nan" */
-	const char *ramp = "a ramp needs at least two whole seconds of horizon";
+	/* A ramp needs samples spanning two whole seconds (docs/trace-metrics.md):
+	 * the horizon's samples at the grid's cadence may span less, or the
+	 * cadence asked leaves too few (a 3-s horizon sampled every 1.5 s). */
+	char ramp[160];
+	const size_t ns = wc_envelope_samples(o->horizon_s, o->sample_s);
+	const double span = ns > 0 ? (double)(ns - 1) * o->sample_s : 0.0;
+	const size_t fine = wc_envelope_samples(o->horizon_s, WC_ENVELOPE_GRID_S);
+	if (fine > 0 && (double)(fine - 1) * WC_ENVELOPE_GRID_S >= 2.0)
+		snprintf(ramp, sizeof ramp, "a ramp needs samples spanning two whole seconds: %zu samples every %g s "
+		         "(--sample) span %g s", ns, o->sample_s, span);
+	else
+		snprintf(ramp, sizeof ramp, "a ramp needs samples spanning two whole seconds, more than a %g s "
+		         "horizon holds", o->horizon_s);
 	const char *entropy = "fewer than 8 samples of the metrics' cadence, or a constant trace";
 	const char *token = "no output tokens served: an n(t) has no requests, and a short horizon may serve none "
 	                    "(a replayed request of 0 output tokens generates none)";

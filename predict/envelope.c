@@ -64,6 +64,28 @@ wc_envelope_bin_within(double bin_s, double horizon_s)
 	return WC_ENVELOPE_GRID_S * fmax(1.0, floor(horizon_s / WC_ENVELOPE_GRID_S + 1e-9));
 }
 
+size_t
+wc_envelope_samples(double horizon_s, double sample_s)
+{
+	const double len = round(horizon_s / WC_ENVELOPE_GRID_S), stride = round(sample_s / WC_ENVELOPE_GRID_S);
+	if (!(len >= 1.0) || !(stride >= 1.0) || !isfinite(len) || !isfinite(stride))
+		return 0;
+	return wc__sample_count((size_t)len, (size_t)stride);
+}
+
+double
+wc_envelope_sample_max(double horizon_s)
+{
+	return WC_ENVELOPE_GRID_S * fmax(1.0, floor(horizon_s / WC_ENVELOPE_GRID_S + 1e-9) - 1.0);
+}
+
+double
+wc_envelope_sample_within(double sample_s, double horizon_s)
+{
+	const double most = wc_envelope_sample_max(horizon_s);
+	return sample_s > most ? most : sample_s;
+}
+
 /* A positive multiple of the grid (to 1e-6 of a step). */
 static int
 grid_multiple(double x)
@@ -105,11 +127,13 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 	if (!grid_multiple(o->sample_s) || o->sample_s > 60.0)
 		return wc_error_set(err, WC_EINVAL, "sample_s: must be a multiple of %g s up to 60 s, got %g",
 		                    WC_ENVELOPE_GRID_S, o->sample_s);
-	/* A cadence longer than the horizon samples t = 0 alone: every
-	 * percentile the start's idle, below the mean. */
-	if (o->sample_s > o->horizon_s + 1e-9)
-		return wc_error_set(err, WC_EINVAL, "sample_s: %g s is longer than the horizon of %g s, which it "
-		                    "would sample once", o->sample_s, o->horizon_s);
+	/* A cadence as long as the horizon, or longer, samples t = 0 alone:
+	 * every percentile and the max the start's idle, below the mean
+	 * (docs/envelopes.md, "Outputs"). */
+	if (o->sample_s > wc_envelope_sample_max(o->horizon_s) + 1e-9)
+		return wc_error_set(err, WC_EINVAL, "sample_s: %g s would sample the horizon of %g s at t = 0 alone; "
+		                    "at most %g s samples it twice", o->sample_s, o->horizon_s,
+		                    wc_envelope_sample_max(o->horizon_s));
 	if (o->max_running < 1 || o->max_running > WC_ENVELOPE_MAX_RUNNING)
 		return wc_error_set(err, WC_EINVAL, "max_running: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_RUNNING, o->max_running);

@@ -190,6 +190,19 @@ const char *wc_envelope_option_unused(const char *field, wc_envelope_kind kind, 
  *  horizon's whole grid steps (at least one) when it is longer. For a
  *  default the user did not ask for; a bin given is checked as given. */
 double wc_envelope_bin_within(double bin_s, double horizon_s);
+/** The samples a cadence of `sample_s` takes of a horizon on the grid:
+ *  t = 0, sample_s, 2 sample_s, ... before horizon_s (the trace metrics'
+ *  distribution, ramps and spectrum are of these; docs/envelopes.md). */
+size_t wc_envelope_samples(double horizon_s, double sample_s);
+/** The longest cadence that samples the horizon twice, t = 0 and once
+ *  more: the horizon less one grid step, or one step for a horizon of one
+ *  step (whose one value is the whole trace). Longer ones are refused
+ *  (wc_envelope_options_check): t = 0 alone is the start's idle, every
+ *  percentile and the max below the mean. */
+double wc_envelope_sample_max(double horizon_s);
+/** A default cadence that fits: `sample_s`, or wc_envelope_sample_max
+ *  when longer. A cadence given is checked as given. */
+double wc_envelope_sample_within(double sample_s, double horizon_s);
 
 /* -------------------------------------------------------------- results */
 

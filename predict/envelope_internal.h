@@ -170,6 +170,14 @@ void wc__server_finish(wc__server *s, double t_end);
 
 /* ------------------------------------------------------------ metrics */
 
+/** Samples every `stride` grid values of `len`, from the first: the one
+ *  count wc_envelope_samples reports and the metrics take. */
+static inline size_t
+wc__sample_count(size_t len, size_t stride)
+{
+	return len ? (len - 1) / stride + 1 : 0;
+}
+
 /** Trace metrics of one simulated trace, before the over-replica summary. */
 typedef struct {
 	double mean_w, p5_w, p50_w, p95_w, max_w, ramp_w_per_s, ramp_p95_w_per_s;

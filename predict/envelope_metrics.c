@@ -71,7 +71,7 @@ wc__trace_stats_compute(const double *y, size_t len, double dt, size_t stride, w
 		energy += y[k];
 	out->energy_j = energy * dt;
 	out->mean_w = len ? energy / (double)len : NAN;
-	size_t ns = len ? (len - 1) / stride + 1 : 0;
+	size_t ns = wc__sample_count(len, stride);
 	double mx = -INFINITY;
 	for (size_t j = 0; j < ns; j++) {
 		work[j] = samples[j] = y[j * stride];

@@ -320,13 +320,15 @@ static const char *const envelope_keys[] = { "replicas", "bin_s", "sample_s", "f
 static const char *const budget_keys[] = { "budget_w", "stat", "max_fleet", "fleet_mode", "budget_bin_s", NULL };
 
 /* A default bin (1 s) longer than a short horizon the client may ask for
- * (down to one 50 ms grid step) fits it; a bin the client gave is checked
- * as given. */
+ * (down to one 50 ms grid step) fits it, and a default cadence samples it
+ * twice where it can (`within`); a value the client gave is checked as
+ * given. */
 static void
-default_within(const json_t *body, const char *key, double horizon_s, double *bin_s)
+default_within(const json_t *body, const char *key, double horizon_s, double (*within)(double, double),
+               double *bin_s)
 {
 	if (!json_object_get(body, key))
-		*bin_s = wc_envelope_bin_within(*bin_s, horizon_s);
+		*bin_s = within(*bin_s, horizon_s);
 }
 
 static int
@@ -388,8 +390,9 @@ options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	    number(body, "", "warmup_s", 0, 0, WC_HTTP_MAX_HORIZON_S, &o->warmup_s, e) < 0 ||
 	    number(body, "", "sample_s", WC_ENVELOPE_GRID_S, 0, 60, &o->sample_s, e) < 0)
 		return -1;
-	default_within(body, "bin_s", o->horizon_s, &o->bin_s); /* the envelope's own bin_s is read later */
-	default_within(body, "sample_s", o->horizon_s, &o->sample_s);
+	/* the envelope's own bin_s is read later */
+	default_within(body, "bin_s", o->horizon_s, wc_envelope_bin_within, &o->bin_s);
+	default_within(body, "sample_s", o->horizon_s, wc_envelope_sample_within, &o->sample_s);
 	if (wc_api_seed(body, "seed", &o->seed, e) < 0)
 		return -1;
 	o->tau_s = r->resp.tau_s.value;
@@ -459,7 +462,7 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 		r->bo.max_fleet = (int)x;
 	if (number(body, "", "budget_bin_s", WC_ENVELOPE_GRID_S, 0, WC_HTTP_MAX_HORIZON_S, &r->bo.bin_s, e) < 0)
 		return -1;
-	default_within(body, "budget_bin_s", r->o.horizon_s, &r->bo.bin_s);
+	default_within(body, "budget_bin_s", r->o.horizon_s, wc_envelope_bin_within, &r->bo.bin_s);
 	return fleet_mode(body, "fleet_mode", "/fleet_mode", r, e);
 }
 

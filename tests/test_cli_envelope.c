@@ -101,7 +101,13 @@ test_bad_inputs(const char *dir)
 	expect_usage(prep, 2, "--budget sizes the fleet on one simulated path per probe: --replicas does not apply");
 	const char *samp[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--closed", "4",
 		               "--horizon", "30", "--sample", "60", NULL };
-	expect_usage(samp, 2, "--sample: 60 s is longer than the horizon of 30 s");
+	expect_usage(samp, 2, "--sample: 60 s would sample the horizon of 30 s at t = 0 alone; at most 29.95 s samples "
+	                      "it twice");
+	/* a cadence of the horizon samples t = 0 alone too: its idle was every
+	 * percentile and the max, below the mean (Poisson 4 over 10 s: mean
+	 * 330.92 W, max 94.73 W) */
+	samp[11] = "30";
+	expect_usage(samp, 2, "--sample: 30 s would sample the horizon of 30 s at t = 0 alone");
 	const char *huge[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-405B", "--poisson",
 		               "1", "--horizon", "60", NULL };
 	expect_usage(huge, 2, "--tp: the weights need 810.0 GB but 1 x A100");

@@ -57,8 +57,18 @@ test_flags_apply_and_budget_digits(const char *dir)
 		                   "0.5", "--replicas", "2", "--quiet", "--poisson", "4", NULL };
 	CHECK_INT(run_wattcast(shortest, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
-	CHECK_CONTAINS(r.out, "ramp_w_per_s                         none  (a ramp needs at least two whole seconds");
+	CHECK_CONTAINS(r.out, "ramp_w_per_s                         none  (a ramp needs samples spanning two whole "
+	                      "seconds, more than a 0.5 s horizon holds)");
 	CHECK(r.out && !strstr(r.out, "nan"));
+	run_result_free(&r);
+	/* a horizon long enough for a ramp, sampled too sparsely for one: the
+	 * cadence is the reason (it said "two whole seconds of horizon") */
+	const char *sparse[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Llama-3.1-8B", "--horizon",
+		                 "3", "--sample", "1.5", "--replicas", "2", "--quiet", "--poisson", "4", NULL };
+	CHECK_INT(run_wattcast(sparse, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "ramp_w_per_s                         none  (a ramp needs samples spanning two whole "
+	                      "seconds: 2 samples every 1.5 s (--sample) span 1.5 s)");
 	run_result_free(&r);
 	/* an unknown board lists the boards that answer, as predict does (it
 	 * said "unknown level 'RTX4090' in parameter set 'measured'") */

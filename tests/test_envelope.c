@@ -397,7 +397,14 @@ test_bad_inputs(void)
 	expect_refusal(&w, &o, &s, "bin_s: must be");
 	o.bin_s = 1;
 	o.sample_s = 20; /* longer than the horizon: one sample at t = 0 */
-	expect_refusal(&w, &o, &s, "sample_s: 20 s is longer than the horizon of 10 s");
+	expect_refusal(&w, &o, &s, "sample_s: 20 s would sample the horizon of 10 s at t = 0 alone; at most 9.95 s");
+	o.sample_s = 10; /* the horizon itself: t = 0 alone too */
+	expect_refusal(&w, &o, &s, "sample_s: 10 s would sample the horizon of 10 s at t = 0 alone");
+	/* the default cadence samples a short horizon twice (0.1 s was one
+	 * sample of 0.1 s); one grid step has one value, sampled once */
+	CHECK(wc_envelope_samples(10, 9.95) == 2 && wc_envelope_samples(10, 10) == 1);
+	CHECK(wc_envelope_sample_within(0.1, 0.1) == 0.05 && wc_envelope_sample_within(0.1, 0.15) == 0.1);
+	CHECK(wc_envelope_sample_within(0.1, 0.05) == 0.05 && wc_envelope_samples(0.05, 0.05) == 1);
 	o.sample_s = 0.25;
 	w.kind = WC_ENVELOPE_REPLAY;
 	expect_refusal(&w, &o, &s, "arrival_s: empty replay log");

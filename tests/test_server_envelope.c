@@ -104,6 +104,8 @@ test_bad_inputs(void)
 	             422, "invalid_value", "/budget_bin_s");
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":30,\"sample_s\":60}",
 	             422, "invalid_value", "/sample_s");
+	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":30,\"sample_s\":30}",
+	             422, "invalid_value", "/sample_s");
 	expect_error(env, "{\"platform\":\"A100\",\"tp\":1,\"model\":\"Llama-3.1-405B\",\"workload\":{\"type\":\"poisson\","
 	             "\"rate\":1}}", 422, "invalid_value", "/tp");
 	/* A shared arrival process costs 8 x per bin and server (10 000
