@@ -211,17 +211,32 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		return WC_OK;
 	if (!json_is_array(hist))
 		return wc__json_fail(ld, "/log_history", "expected an array, got %s", wc_json_type_name(hist));
+	size_t n = json_array_size(hist);
+	double prev = NAN;
+	out->eval_at = wc_alloc_array(n ? n : 1, sizeof *out->eval_at);
+	out->eval_s = wc_alloc_array(n ? n : 1, sizeof *out->eval_s);
+	if (!out->eval_at || !out->eval_s)
+		return wc_error_set(ld->err, WC_ENOMEM, "%s: out of memory", ld->source);
 	json_array_foreach(hist, i, e) {
-		double runtime = NAN, train = NAN, tokens = NAN;
+		double runtime = NAN, train = NAN, tokens = NAN, step = NAN;
 		wc__json_join_index(p, "/log_history", i);
 		if (!json_is_object(e))
 			return wc__json_fail(ld, p, "expected an object, got %s", wc_json_type_name(e));
 		if ((rc = state_number(ld, e, p, "eval_runtime", &runtime)) ||
 		    (rc = state_number(ld, e, p, "train_runtime", &train)) ||
-		    (rc = state_number(ld, e, p, "num_input_tokens_seen", &tokens)))
+		    (rc = state_number(ld, e, p, "num_input_tokens_seen", &tokens)) ||
+		    (rc = state_number(ld, e, p, "step", &step)))
 			return rc;
+		/* A resumed Trainer reloads the checkpoint's log, so its log
+		 * goes on from the save; a step going back is a log that kept
+		 * the first session's entries past it (docs/finetune.md,
+		 * "Evaluations a trainer state lists"). */
+		if (isfinite(step) && isfinite(prev) && step < prev)
+			out->n_restarts++;
+		prev = isfinite(step) ? step : prev;
 		if (isfinite(runtime)) {
-			out->n_evals++;
+			out->eval_at[out->n_evals] = step;
+			out->eval_s[out->n_evals++] = runtime;
 			out->eval_runtime_s += runtime;
 		}
 		if (isfinite(train))
@@ -261,6 +276,8 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 		rc = state_history(&ld, json_object_get(root, "log_history"), out);
 	if (rc == WC_OK && !(gs >= 1 && gs <= 1e9 && gs == floor(gs)))
 		rc = wc__json_fail(&ld, "/global_step", "expected the number of optimizer steps done (>= 1)");
+	if (rc != WC_OK)
+		wc_trainer_state_free(out);
 	if (rc == WC_OK) {
 		out->global_step = (int)gs;
 		out->max_steps = ms >= 1 && ms <= 1e9 ? (int)ms : 0;
@@ -270,4 +287,14 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 	}
 	json_decref(root);
 	return rc;
+}
+
+void
+wc_trainer_state_free(wc_trainer_state *s)
+{
+	free(s->eval_at);
+	free(s->eval_s);
+	s->eval_at = s->eval_s = NULL;
+	s->n_evals = 0;
+	s->eval_runtime_s = 0;
 }

@@ -5,8 +5,8 @@
  * `trainer_state.json` holds (steps done, save/eval/logging intervals,
  * runtimes, tokens seen; it has no timestamps).
  *
- * Ownership: wc_step_log owns its arrays (wc_step_log_free); a
- * wc_trainer_state is a plain value.
+ * Ownership: wc_step_log owns its arrays (wc_step_log_free), and so does
+ * a wc_trainer_state (its evaluations; wc_trainer_state_free).
  */
 #ifndef WC_DATA_STEP_LOG_H
 #define WC_DATA_STEP_LOG_H
@@ -65,12 +65,18 @@ typedef struct {
 	double tokens_seen;        /* num_input_tokens_seen, when logged */
 	int n_evals;               /* log entries with eval_runtime */
 	double eval_runtime_s;     /* their sum */
+	double *eval_at;           /* each one's step (the step it follows; NaN unknown) */
+	double *eval_s;            /* and its eval_runtime, s; both n_evals long, owned */
 	int n_log_entries;
+	int n_restarts;            /* entries whose step goes back from the entry before:
+	                            * a resumed run's log kept with the first session's */
 } wc_trainer_state;
 
 /** Read a trainer_state.json (leniently: only the keys above are read;
- *  a key of the wrong type is refused with its JSON path). */
+ *  a key of the wrong type is refused with its JSON path). Free with
+ *  wc_trainer_state_free, also after a refusal. */
 int wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err);
+void wc_trainer_state_free(wc_trainer_state *s);
 
 #ifdef __cplusplus
 }

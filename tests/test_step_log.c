@@ -83,6 +83,18 @@ trainer_state(void)
 	CHECK_NEAR(st.eval_runtime_s, 62.0, 1e-12);
 	CHECK_NEAR(st.train_runtime_s, 1234.5, 0);
 	CHECK_NEAR(st.tokens_seen, 1638400, 0);
+	/* each evaluation at its step, for placing it in the trace */
+	CHECK_NEAR(st.eval_at[0], 100, 0);
+	CHECK_NEAR(st.eval_s[1], 30.5, 0);
+	CHECK_INT(st.n_restarts, 0);
+	wc_trainer_state_free(&st);
+	/* a log whose steps go back: a resumed run that kept both sessions' entries */
+	CHECK_INT(write_text(path, "{\"global_step\": 200, \"log_history\": [{\"loss\": 2.0, \"step\": 130},\n"
+	                           " {\"loss\": 1.9, \"step\": 110}, {\"eval_runtime\": 30, \"step\": 150}]}\n"), 0);
+	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
+	CHECK_INT(st.n_restarts, 1);
+	CHECK_NEAR(st.eval_at[0], 150, 0);
+	wc_trainer_state_free(&st);
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": \"fast\"}]}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_runtime: expected a number, got string");
@@ -95,6 +107,7 @@ trainer_state(void)
 	CHECK_INT(st.global_step, 20);
 	CHECK_INT(st.n_evals, 0);
 	CHECK_NEAR(st.train_runtime_s, 99.5, 0);
+	wc_trainer_state_free(&st);
 	/* A syntax error after such tokens is placed at the file's column:
 	 * the same as with numbers of the same width in their place. */
 	wc_error e1 = { 0, "" }, e2 = { 0, "" };
