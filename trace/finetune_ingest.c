@@ -362,6 +362,13 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 		in->steps_file = c->state_path + strlen(c->dir) + 1;
 		in->steps_at_save = strchr(in->steps_file, '/') != NULL;
 		in->train_runtime_s = c->state.train_runtime_s;
+		/* its evaluations, by step, to take out of the trace (also under
+		 * a stated count: the Trainer ran them all the same) */
+		in->eval_at = c->state.eval_at;
+		in->eval_s = c->state.eval_s;
+		in->n_evals = (size_t)c->state.n_evals;
+		in->state_steps = c->state.global_step;
+		in->state_restarts = c->state.n_restarts;
 		if (c->state.save_steps > 0)
 			in->expected_saves = floor(c->state.global_step / c->state.save_steps);
 		in->expected_eval_s = c->state.n_evals ? c->state.eval_runtime_s : NAN;
@@ -543,6 +550,7 @@ done:
 	free(lines);
 	free(resumed);
 	wc_step_log_free(&c.log);
+	wc_trainer_state_free(&c.state);
 	wc_power_trace_free(c.pt);
 	return rc;
 }

@@ -31,7 +31,7 @@ void
 wc_ft_steps_info_init(wc_ft_steps_info *i)
 {
 	memset(i, 0, sizeof *i);
-	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = NAN;
+	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = i->state_steps = NAN;
 }
 
 /* Optimizer steps the row of step i ends: more than one when the log is
@@ -290,11 +290,20 @@ stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_resul
 		                    "of %s only those to that save: the run went on after it; give finetune.steps "
 		                    "in wattcast-run.json or a steps.csv", out->period_s, out->active_s, traced,
 		                    in->steps, file);
-	if (ratio > 1.0)
+	/* A resume is named only when the trainer state shows one, or when
+	 * no evaluation it lists can explain the surplus: 30-s evaluations at
+	 * training power were blamed on a resume that never happened. */
+	if (ratio > 1.0 && (out->resumed || in->n_evals == 0))
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
-		        "%.0f (%+.1f %%, known to %.1f %%): a resumed run? its steps after the checkpoint ran twice; "
-		        "used as stated: give finetune.steps or steps.csv",
-		        file, in->steps, out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
+		        "%.0f (%+.1f %%, known to %.1f %%): a resumed run%s its steps after the checkpoint ran twice; "
+		        "used as stated: give finetune.steps or steps.csv", file, in->steps, out->period_s,
+		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known, out->resumed ? ":" : "?");
+	else if (ratio > 1.0)
+		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
+		        "%.0f (%+.1f %%, known to %.1f %%), beyond its %zu evaluations (%d taken out): pauses at "
+		        "training power? used as stated: give steps.csv", file, in->steps, out->period_s, out->active_s,
+		        traced, 100.0 * (ratio - 1.0), 100.0 * known, in->n_evals,
+		        out->n_evals_placed + out->n_evals_in_saves);
 	else
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
 		        "%.0f (%+.1f %%, known to %.1f %%); used as stated: check it, or give a steps.csv", file,
@@ -401,49 +410,6 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 	return WC_OK;
 }
 
-/* Median length of the near-idle pauses found in the window, s; 0 none. */
-static double
-median_save_s(const ft_grid *g)
-{
-	double *len = wc_alloc_array(g->k1 > g->k0 ? g->k1 - g->k0 : 1, sizeof *len), m = 0.0;
-	size_t n = 0;
-	for (size_t k = g->k0; len && k < g->k1;) {
-		size_t a = k;
-		while (k < g->k1 && g->mark[k] == FT_SAVE)
-			k++;
-		if (k > a)
-			len[n++] = (double)(k - a) * g->dt;
-		else
-			k++;
-	}
-	if (n > 0)
-		m = wc_stats_median(len, n);
-	free(len);
-	return m;
-}
-
-static void
-cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
-{
-	double saves = out->n_saves + out->n_logged;
-	if (isfinite(in->expected_saves) && fabs(saves - in->expected_saves) > fmax(1.0, 0.1 * in->expected_saves))
-		WC_WARN(out, "saves: the step log implies %.0f checkpoint saves, %.0f were found", in->expected_saves, saves);
-	/* train_runtime holds the save and evaluation after the last step;
-	 * the trace's window ends at the last step. Without them, every
-	 * Hugging Face run saving and evaluating at its end (300-s runs, a
-	 * 30-s eval and a 16-s save) was told to check its clocks. The save
-	 * is as long as the saves found in the trace. */
-	double trailing = in->trailing_eval_s + (in->trailing_save ? median_save_s(g) : 0.0);
-	if (isfinite(in->train_runtime_s) &&
-	    fabs(out->window_s + trailing - in->train_runtime_s) > 0.1 * in->train_runtime_s)
-		WC_WARN(out, "window: training lasted %.0f s by the trace (with %.0f s of save and evaluation after the "
-		        "last step), %.0f s by the step log (check the clocks and that the power log covers the run)",
-		        out->window_s + trailing, trailing, in->train_runtime_s);
-	if (out->pause_s > 0.5 * out->window_s)
-		WC_WARN(out, "pauses: %.0f of %.0f s of the window were left out as not training", out->pause_s,
-		        out->window_s);
-}
-
 /* A clear period: a strong autocorrelation peak at least three samples
  * long (docs/finetune.md, "Counting steps"); the only one that counts
  * steps or goes in the row. */
@@ -494,7 +460,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	double median = NAN, logged_steps = 0, span[2] = { 0, 0 };
 	int rc;
 	memset(out, 0, sizeof *out);
-	out->period_s = out->steps = NAN;
+	out->period_s = out->steps = out->runtime_steps = NAN;
 	if ((rc = wc__ft_grid_build(&g, t, p, n, err)) != WC_OK)
 		goto done;
 	out->idle_w = g.idle_w;
@@ -519,6 +485,8 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK || (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, err)) != WC_OK)
 		goto done;
 	out->period_clear = period_clear(&g, out->period_s, out->period_acf);
+	if (logged_steps <= 0 && (rc = wc__ft_trainer_evals(&g, in, out, err)) != WC_OK)
+		goto done;
 	/* Without step times: with a save after every step the bursts are the
 	 * steps, and their leading long ones the warm-up -- left out when the
 	 * bursts are the count (a stated count must match them). */
@@ -559,7 +527,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		WC_WARN(out, "power: samples every %.3f s and %.2f s of burst per step (under %.1f samples): edge samples "
 		        "are partly save, so energy per step (+2 to +9 %% on synthetic 3-4-s steps) and step_s run "
 		        "high; log every 100 ms or give steps.csv", g.dt, out->step_s, WC_FT_EDGE_SAMPLES_PER_STEP);
-	cross_checks(&g, in, out);
+	wc__ft_cross_checks(&g, in, out);
 done:
 	wc__ft_grid_free(&g);
 	return rc;

@@ -97,6 +97,11 @@ typedef struct {
 	int trailing_save;             /* a save follows the last step (global_step a
 	                                * multiple of save_steps) */
 	double trailing_eval_s;        /* an evaluation follows it: its length; 0 none */
+	const double *eval_at;         /* evaluations a trainer state lists, without times: */
+	const double *eval_s;          /* the step each follows and its eval_runtime, s; */
+	size_t n_evals;                /* placed in the trace (finetune_state.c) */
+	double state_steps;            /* the trainer state's global_step; NaN = none */
+	int state_restarts;            /* its log_history's steps going back (a resumed run) */
 	double averaged_s;             /* readings are means over this many s
 	                                * (power.draw.average); 0 = instantaneous */
 	const double *gaps;            /* the power log's gaps, (start, end) pairs
@@ -113,7 +118,14 @@ typedef struct {
 	double idle_w, train_w;        /* low and training levels of the trace */
 	int n_saves;                   /* near-idle pauses detected */
 	int n_midlevel;                /* intermediate-power stretches detected */
-	int n_logged;                  /* logged pauses inside the window */
+	int n_logged;                  /* logged pauses inside the window (and the evaluations
+	                                * of a trainer state placed at training power) */
+	int n_evals_placed;            /* a trainer state's evaluations taken out at training power */
+	int n_evals_in_saves;          /* ... found as near-idle pauses (not saves) */
+	int n_evals_unplaced;          /* ... its step numbers could not place */
+	int last_eval_in;              /* the evaluation after the last step is in the window */
+	int resumed;                   /* the trainer state shows a resumed run */
+	double runtime_steps;          /* steps train_runtime holds at the trace's period; NaN */
 	double pause_s, pause_energy_j;
 	double active_s, active_energy_j;
 	double period_s;               /* the trace's step period over the active time; NaN */

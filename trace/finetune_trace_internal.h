@@ -72,6 +72,16 @@ int wc__ft_bursts(ft_grid *g, double period, ft_bursts *b, wc_error *err);
 /** Mark the leading `b->warm` bursts as warm-up. */
 void wc__ft_bursts_mark_warmup(ft_grid *g, const ft_bursts *b);
 
+/** A trainer state's resume (log_history going back, or train_runtime
+ *  too short for global_step steps at the trace's period) and its
+ *  evaluations, taken out of the window where the trace shows them
+ *  (finetune_state.c, docs/finetune.md "Evaluations a trainer state
+ *  lists"). */
+int wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err);
+/** The warnings of the saves found against the trainer state's, of the
+ *  window against train_runtime, and of a window mostly left out. */
+void wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out);
+
 /** Append the row of one fine-tuning run with its extra columns
  *  (finetune_row.c); warnings also go to opt->warn. */
 int wc__ft_make_row(const char *dir, const wc_ft_run *run, const wc_ft_steps_result *r,

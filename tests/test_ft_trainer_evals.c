@@ -1,0 +1,234 @@
+/*
+ * `wattcast ingest` of a fine-tuning run whose only step log is a Hugging
+ * Face trainer_state.json (docs/finetune.md, "Evaluations a trainer state
+ * lists"): synthetic 8-GPU nvidia-smi logs at 100 ms of 2-s steps after
+ * three 5-s warm-up steps, with the evaluations and saves a Trainer runs.
+ *
+ * - Evaluations of 30 s at 91 % of the training power after every 50 of
+ *   200 steps, which the trace alone cannot tell from training, were
+ *   charged to the steps (+27 % energy per step) with a warning that
+ *   blamed a resumed run; the log_history's eval entries now place them
+ *   and they are taken out, with or without --steps.
+ * - Near-idle evaluations (330 W), which the trace already shows as
+ *   pauses, are not taken out a second time.
+ * - A run that crashed at step 137 and resumed from checkpoint-100: its
+ *   train_runtime covers the last session only, which was read as a clock
+ *   error ("check the clocks"), and the saves it implies were called the
+ *   step log's.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define GPUS 8
+
+/* Per-GPU power over [a, b). */
+typedef struct {
+	double a, b, w;
+} seg;
+
+typedef struct {
+	seg s[2048];
+	size_t n;
+	double t;        /* the end of the last segment */
+	double energy;   /* group energy of all steps executed, J */
+	int steps;       /* steps executed */
+	double t_train;  /* the (last) session's start */
+} wave;
+
+static void
+add(wave *v, double len, double w)
+{
+	v->s[v->n++] = (seg){ v->t, v->t + len, w };
+	v->t += len;
+}
+
+static void
+step(wave *v, double len)
+{
+	add(v, 0.85 * len, 650.0);
+	add(v, 0.15 * len, 400.0);
+	v->energy += GPUS * len * (0.85 * 650.0 + 0.15 * 400.0);
+	v->steps++;
+}
+
+/* Steps first..last of a session (3 warm-up steps of 5 s, then 2 s with
+ * +-5 % spread), a 30-s evaluation at eval_w after every 50th, a 16-s
+ * save at 150 W after every 100th; stops after step `crash` (0 none). */
+static void
+session(wave *v, int first, int last, int crash, double eval_w, uint64_t seed)
+{
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, seed, 0);
+	add(v, 50.0, 130.0); /* loading the model */
+	v->t_train = v->t;
+	for (int k = first; k <= last; k++) {
+		step(v, k < first + 3 ? 5.0 : 2.0 * (1 + 0.05 * (2 * wc_pcg32_uniform(&rng) - 1)));
+		if (k == crash)
+			return;
+		if (k % 50 == 0)
+			add(v, 30.0, eval_w);
+		if (k % 100 == 0)
+			add(v, 16.0, 150.0);
+	}
+}
+
+static double
+power_at(const wave *v, double t)
+{
+	size_t lo = 0, hi = v->n;
+	while (lo < hi) {
+		size_t m = (lo + hi) / 2;
+		if (v->s[m].b <= t)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < v->n && v->s[lo].a <= t ? v->s[lo].w : 70.0;
+}
+
+static void
+write_power(const char *run, const wave *v)
+{
+	char *path = path_join(run, "power.csv");
+	FILE *f = fopen(path, "w");
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 7, 0);
+	fputs("timestamp, index, uuid, name, power.draw [W]\n", f);
+	for (long i = 0; i < (long)((v->t + 30.0) / 0.1); i++) {
+		double s = 0.1 * (double)i, w = power_at(v, s);
+		long long ms = (long long)llround(1000 * s);
+		for (int g = 0; g < GPUS; g++)
+			fprintf(f, "2026/12/01 %02lld:%02lld:%02lld.%03lld, %d, GPU-%08d-1111-2222-3333-444455556666, "
+			        "NVIDIA H100 80GB HBM3, %.2f W\n", 10 + ms / 3600000, ms / 60000 % 60, ms / 1000 % 60,
+			        ms % 1000, g, g, w * (1 + 0.02 * wc_pcg32_normal(&rng)));
+	}
+	fclose(f);
+	free(path);
+}
+
+/* A final trainer_state.json as the Trainer writes it: loss every 10
+ * steps, an eval entry after every 50th, train_runtime at the end. */
+static void
+write_state(const char *run, double runtime)
+{
+	char *path = path_join(run, "trainer_state.json");
+	FILE *f = fopen(path, "w");
+	fputs("{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 100,\n"
+	      " \"eval_steps\": 50, \"log_history\": [\n", f);
+	for (int s = 10; s <= 200; s += 10) {
+		fprintf(f, "  {\"loss\": %.3f, \"grad_norm\": 0.81, \"learning_rate\": 1e-05, \"epoch\": %.2f, \"step\": %d},\n",
+		        2.0 - 0.004 * s, s / 200.0, s);
+		if (s % 50 == 0)
+			fprintf(f, "  {\"eval_loss\": 1.5, \"eval_runtime\": 30.0, \"eval_samples_per_second\": 33.1, "
+			        "\"epoch\": %.2f, \"step\": %d},\n", s / 200.0, s);
+	}
+	fprintf(f, "  {\"train_runtime\": %.3f, \"train_loss\": 1.7, \"epoch\": 1.0, \"step\": 200}]}\n", runtime);
+	fclose(f);
+	free(path);
+}
+
+static char *
+run_folder(const char *dir, const char *name, const wave *v, double runtime)
+{
+	char *run = path_join(dir, name);
+	mkdir(run, 0755);
+	write_power(run, v);
+	write_state(run, runtime);
+	char *m = path_join(run, "wattcast-run.json");
+	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
+	                        " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
+	                        " \"seq_len\": 2048, \"grad_accum\": 4, \"gpus\": 8, \"lora_rank\": 16,\n"
+	                        " \"checkpointing\": false}}\n"), 0);
+	free(m);
+	return run;
+}
+
+/* Ingest `run` (with `steps` when > 0): its energy per step, its stderr in `err`. */
+static double
+ingest(const char *dir, const char *run, int steps, char **err)
+{
+	char *out = path_join(dir, "out.csv"), n[16];
+	snprintf(n, sizeof n, "%d", steps);
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, steps > 0 ? "--steps" : NULL, n, NULL };
+	run_result r;
+	double e = NAN;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	wc_ft_table *t = NULL;
+	wc_error error;
+	if (r.status == 0 && wc_ft_table_read(out, &t, &error) == WC_OK && t->n_runs == 1)
+		e = t->runs[0].energy_per_step_j;
+	wc_ft_table_free(t);
+	*err = r.err;
+	r.err = NULL;
+	run_result_free(&r);
+	free(out);
+	return e;
+}
+
+static void
+evaluations(const char *dir, double eval_w, const char *name)
+{
+	static wave v;
+	memset(&v, 0, sizeof v);
+	add(&v, 40.0, 70.0);
+	session(&v, 1, 200, 0, eval_w, 1);
+	double truth = v.energy / v.steps, runtime = v.t - v.t_train;
+	char *run = run_folder(dir, name, &v, runtime), *err = NULL;
+	for (int stated = 0; stated < 2; stated++) {
+		double e = ingest(dir, run, stated ? 200 : 0, &err);
+		fprintf(stderr, "%s%s: %.1f J/step, truth %.1f (%+.2f %%)\n", name, stated ? " --steps 200" : "", e,
+		        truth, 100 * (e / truth - 1));
+		CHECK(fabs(e / truth - 1) < 0.01);
+		CHECK(strstr(err, "resumed") == NULL);
+		CHECK(strstr(err, "window:") == NULL);
+		CHECK(strstr(err, "saves:") == NULL);
+		free(err);
+	}
+	free(run);
+}
+
+static void
+resumed(const char *dir)
+{
+	static wave v;
+	memset(&v, 0, sizeof v);
+	add(&v, 40.0, 70.0);
+	session(&v, 1, 200, 137, 330.0, 2);
+	add(&v, 60.0, 70.0); /* the crash and the restart */
+	session(&v, 101, 200, 0, 330.0, 3);
+	double truth = v.energy / v.steps, runtime = v.t - v.t_train;
+	char *run = run_folder(dir, "resumed", &v, runtime), *err = NULL;
+	CHECK_INT(v.steps, 237);
+	double e = ingest(dir, run, 237, &err);
+	fprintf(stderr, "resumed --steps 237: %.1f J/step, truth %.1f (%+.2f %%)\n%s", e, truth,
+	        100 * (e / truth - 1), err);
+	CHECK(fabs(e / truth - 1) < 0.02);
+	CHECK(strstr(err, "check the clocks") == NULL);
+	CHECK_CONTAINS(err, "s by the trainer state: a resumed run");
+	CHECK(strstr(err, "step log implies") == NULL);
+	free(err);
+	e = ingest(dir, run, 0, &err);
+	CHECK_CONTAINS(err, "%): a resumed run: its steps after the checkpoint ran twice");
+	CHECK(strstr(err, "check the clocks") == NULL);
+	CHECK(strstr(err, "step log implies") == NULL);
+	free(err);
+	free(run);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("ft_trainer_evals");
+	evaluations(dir, 560.0, "evals-at-training-power");
+	evaluations(dir, 330.0, "evals-near-idle");
+	resumed(dir);
+	free(dir);
+	return check_report("test_ft_trainer_evals");
+}

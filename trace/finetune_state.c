@@ -1,0 +1,321 @@
+/*
+ * What a Hugging Face trainer_state.json says beyond its step count
+ * (docs/finetune.md): a resumed run, its evaluations, and the cross-checks
+ * of saves and train_runtime against the trace.
+ *
+ * The evaluations a Hugging Face trainer_state.json lists (docs/finetune.md,
+ * "Evaluations a trainer state lists"): its log_history holds, for each,
+ * the step it follows and its eval_runtime, but no time. An evaluation
+ * far below the training power is a pause the trace shows (near-idle, or
+ * an intermediate stretch); one near it is not, and was charged to the
+ * steps: 30-s evaluations at 91 % of the training power every 50 of 200
+ * 2-s steps put +27 % on energy per step, with a warning that blamed a
+ * resumed run. Here each evaluation is placed where its step number puts
+ * it -- the steps spread evenly over the window's training time -- and,
+ * unless the trace already shows a pause there, the stretch of its
+ * length near that place with the lowest mean power is taken out, as a
+ * logged evaluation is. The step numbers place it only when they are the
+ * run's executed steps: not for a resumed run, which re-ran the steps
+ * after its checkpoint, nor when another count is used.
+ */
+#include "finetune_trace_internal.h"
+#include "models/grow.h"
+
+#include "models/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* train_runtime shorter than global_step steps at the trace's period by
+ * more than this share: it holds only the last session (a choice of
+ * wattcast, the window check's 10 %). */
+#define FT_RUNTIME_TOL 0.1
+
+/* The window's active bins, in order, and prefix sums over the grid for
+ * the mean power and the active count of a span. */
+typedef struct {
+	size_t *act, na;
+	double *sum_x;   /* sum of x over bins [k0, k) at k - k0 */
+	size_t *sum_a;   /* active bins among them */
+} ft_clock;
+
+static void
+clock_free(ft_clock *c)
+{
+	free(c->act);
+	free(c->sum_x);
+	free(c->sum_a);
+}
+
+static int
+clock_build(const ft_grid *g, ft_clock *c)
+{
+	size_t nw = g->k1 - g->k0;
+	memset(c, 0, sizeof *c);
+	c->act = wc_alloc_array(nw + 1, sizeof *c->act);
+	c->sum_x = wc_alloc_array(nw + 1, sizeof *c->sum_x);
+	c->sum_a = wc_alloc_array(nw + 1, sizeof *c->sum_a);
+	if (!c->act || !c->sum_x || !c->sum_a)
+		return 0;
+	c->sum_x[0] = 0;
+	c->sum_a[0] = 0;
+	for (size_t k = g->k0; k < g->k1; k++) {
+		int a = g->mark[k] == FT_ACTIVE;
+		if (a)
+			c->act[c->na++] = k;
+		c->sum_x[k - g->k0 + 1] = c->sum_x[k - g->k0] + g->x[k];
+		c->sum_a[k - g->k0 + 1] = c->sum_a[k - g->k0] + (size_t)a;
+	}
+	return 1;
+}
+
+/* The grid bin where `tau` s of active time have passed: the bin after
+ * the last active one before it, so that a pause the trace found there
+ * starts at it. */
+static size_t
+clock_bin(const ft_grid *g, const ft_clock *c, double tau)
+{
+	double j = floor(tau / g->dt);
+	if (c->na == 0)
+		return g->k0;
+	return j <= 0 ? c->act[0] : j >= (double)c->na ? c->act[c->na - 1] + 1 : c->act[(size_t)j - 1] + 1;
+}
+
+/* A pause the trace found (near-idle, intermediate) of at least half of
+ * `len` s starting within `tol` s of bin kb, not `taken`: its first bin,
+ * else (size_t)-1. */
+static size_t
+found_pause(const ft_grid *g, size_t kb, double len, double tol, size_t taken)
+{
+	size_t w = (size_t)ceil(tol / g->dt), a = kb > g->k0 + w ? kb - w : g->k0, b = kb + w < g->k1 ? kb + w : g->k1;
+	for (size_t k = a; k < b; k++) {
+		unsigned char m = g->mark[k];
+		if ((m != FT_SAVE && m != FT_MIDLEVEL) || (k > g->k0 && g->mark[k - 1] == m) || k == taken)
+			continue;
+		size_t e = k;
+		while (e < g->k1 && (g->mark[e] == FT_SAVE || g->mark[e] == FT_MIDLEVEL))
+			e++;
+		if ((double)(e - k) * g->dt >= 0.5 * len)
+			return k;
+	}
+	return (size_t)-1;
+}
+
+/* The stretch of `nr` active bins starting within `tol` s of bin kb with
+ * the lowest mean power: an evaluation runs forward passes only, and
+ * where it draws as much as training, which stretch is taken out changes
+ * little. Its first bin, else (size_t)-1. */
+static size_t
+lowest_stretch(const ft_grid *g, const ft_clock *c, size_t kb, size_t nr, double tol, const size_t prev[2])
+{
+	size_t w = (size_t)ceil(tol / g->dt), a = kb > g->k0 + w ? kb - w : g->k0, best = (size_t)-1;
+	double low = INFINITY;
+	for (size_t k = a; k <= kb + w && k + nr <= g->k1; k++) {
+		size_t i = k - g->k0;
+		/* active before any was placed, and clear of the one placed
+		 * last (the evaluations are placed in step order) */
+		if (c->sum_a[i + nr] - c->sum_a[i] != nr || (k < prev[1] && k + nr > prev[0]))
+			continue;
+		double mean = (c->sum_x[i + nr] - c->sum_x[i]) / (double)nr;
+		if (mean < low) {
+			low = mean;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/* Place the evaluations: which the trace already shows as a pause (fixed
+ * point over the step clock: each one shown is not in the active time),
+ * then the others at their lowest stretch. */
+static int
+place(ft_grid *g, const wc_ft_steps_info *in, double after_s, wc_ft_steps_result *out)
+{
+	ft_clock c;
+	size_t n = in->n_evals, last = n;
+	unsigned char *state = wc_alloc_zeroed(n ? n : 1, 1); /* 0 active, 1 shown, 2 outside */
+	size_t *at = wc_alloc_array(n ? n : 1, sizeof *at);
+	double steps = in->steps, window = (double)(g->k1 - g->k0) * g->dt, ts = NAN;
+	if (!state || !at || !clock_build(g, &c)) {
+		free(state);
+		free(at);
+		clock_free(&c);
+		return 0;
+	}
+	/* Each starts as shown: from none shown, the steps' time is short by
+	 * the evaluations' and every place comes early, too early to find
+	 * the pauses that are there (near-idle evaluations at 330 W were
+	 * taken out a second time, from the steps). */
+	for (size_t i = 0; i < n; i++) {
+		double s = in->eval_at[i];
+		state[i] = 1;
+		if (!(s > 0 && s <= steps + 0.5 && in->eval_s[i] > 0))
+			state[i] = 2;
+		else if (s > steps - 0.5)
+			last = i;
+	}
+	for (int iter = 0; iter < 4; iter++) {
+		double undetected = 0, before = 0;
+		size_t shown = 0, others = 0, taken = (size_t)-1;
+		for (size_t i = 0; i < n; i++)
+			undetected += state[i] == 0 ? in->eval_s[i] : 0.0;
+		ts = ((double)c.na * g->dt - undetected) / steps;
+		if (!(ts > 0))
+			break;
+		for (size_t i = 0; i < n; i++) {
+			if (state[i] == 2 && i != last)
+				continue;
+			size_t kb = clock_bin(g, &c, in->eval_at[i] * ts + before);
+			size_t k = found_pause(g, kb, in->eval_s[i], 0.5 * in->eval_s[i], taken);
+			state[i] = k != (size_t)-1 ? 1 : 0;
+			taken = k != (size_t)-1 ? k : taken;
+			at[i] = k != (size_t)-1 ? k : kb;
+			before += state[i] == 0 ? in->eval_s[i] : 0.0;
+			if (i != last) {
+				shown += state[i] == 1;
+				others++;
+			}
+		}
+		/* The evaluation after the last step ends the window when it is
+		 * at training power, and lies past it when near-idle: train_runtime,
+		 * which holds it, tells which; else the other evaluations do. */
+		if (last < n && state[last] == 0) {
+			double rt = in->train_runtime_s, r = in->eval_s[last];
+			int outside = isfinite(rt) && !out->resumed
+			                ? fabs(window + r + after_s - rt) < fabs(window + after_s - rt)
+			                : others > 0 && 2 * shown > others;
+			state[last] = outside ? 2 : 0;
+		}
+	}
+	int placed = 0, unplaced = 0;
+	size_t prev[2] = { 0, 0 };
+	for (size_t i = 0; i < n && ts > 0; i++) {
+		if (state[i] == 1) {
+			/* a near-idle pause far longer than the evaluation holds the
+			 * save after it too (the Trainer evaluates, then saves) */
+			size_t e = at[i];
+			while (e < g->k1 && g->mark[e] == g->mark[at[i]])
+				e++;
+			out->n_evals_in_saves +=
+			        g->mark[at[i]] == FT_SAVE && (double)(e - at[i]) * g->dt < 1.25 * in->eval_s[i];
+			out->last_eval_in |= i == last;
+			continue;
+		}
+		if (state[i] != 0)
+			continue;
+		size_t nr = (size_t)fmax(1.0, floor(in->eval_s[i] / g->dt + 0.5));
+		size_t k = lowest_stretch(g, &c, at[i], nr, 0.5 * in->eval_s[i], prev);
+		if (k == (size_t)-1) {
+			unplaced++;
+			continue;
+		}
+		memset(g->mark + k, FT_LOGGED, nr);
+		prev[0] = k;
+		prev[1] = k + nr;
+		out->last_eval_in |= i == last;
+		placed++;
+	}
+	out->n_evals_placed = placed;
+	out->n_logged += placed;
+	out->n_evals_unplaced += unplaced;
+	free(state);
+	free(at);
+	clock_free(&c);
+	return 1;
+}
+
+/* Median length of the near-idle pauses found in the window, s; 0 none. */
+static double
+median_save_s(const ft_grid *g)
+{
+	double *len = wc_alloc_array(g->k1 > g->k0 ? g->k1 - g->k0 : 1, sizeof *len), m = 0.0;
+	size_t n = 0;
+	for (size_t k = g->k0; len && k < g->k1;) {
+		size_t a = k;
+		while (k < g->k1 && g->mark[k] == FT_SAVE)
+			k++;
+		if (k > a)
+			len[n++] = (double)(k - a) * g->dt;
+		else
+			k++;
+	}
+	if (n > 0)
+		m = wc_stats_median(len, n);
+	free(len);
+	return m;
+}
+
+void
+wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
+{
+	/* Only the trainer state gives these (docs/finetune.md, "Measuring energy per step"):
+	 * its evaluations found as near-idle pauses are no saves, those its step
+	 * numbers could not place may be, and so may a resumed run's restart. */
+	double saves = out->n_saves + out->n_logged - out->n_evals_placed - out->n_evals_in_saves;
+	double extra = out->n_evals_unplaced + (out->resumed ? 1 : 0), tol = fmax(1.0, 0.1 * in->expected_saves);
+	if (isfinite(in->expected_saves) && (saves < in->expected_saves - tol || saves > in->expected_saves + extra + tol))
+		WC_WARN(out, "saves: the trainer state implies %.0f checkpoint saves (global_step / save_steps), %.0f "
+		        "near-idle pauses%s were found", in->expected_saves, saves,
+		        extra > 0 ? " (some may be evaluations or a restart)" : "");
+	/* train_runtime holds the save and evaluation after the last step;
+	 * the trace's window ends at the last step -- or at that evaluation,
+	 * when it draws training power and was placed in the window. Without
+	 * them, every Hugging Face run saving and evaluating at its end (300-s
+	 * runs, a 30-s eval and a 16-s save) was told to check its clocks.
+	 * The save is as long as the saves found in the trace. */
+	double trailing = (out->last_eval_in ? 0.0 : in->trailing_eval_s) + (in->trailing_save ? median_save_s(g) : 0.0);
+	int off = isfinite(in->train_runtime_s) &&
+	          fabs(out->window_s + trailing - in->train_runtime_s) > FT_RUNTIME_TOL * in->train_runtime_s;
+	char why[96];
+	if (isfinite(out->runtime_steps) && in->state_steps > (1 + FT_RUNTIME_TOL) * out->runtime_steps)
+		snprintf(why, sizeof why, "train_runtime holds %.0f steps at the trace's %.3f-s period", out->runtime_steps,
+		         out->period_s);
+	else
+		snprintf(why, sizeof why, "log_history's steps go back");
+	if (off && out->resumed)
+		/* HF's train_runtime is the last train() call's: a resumed run's
+		 * last session. */
+		WC_WARN(out, "window: training lasted %.0f s by the trace, train_runtime %.0f s by the trainer state: a "
+		        "resumed run (%s), whose train_runtime covers its last session only", out->window_s + trailing,
+		        in->train_runtime_s, why);
+	else if (off)
+		WC_WARN(out, "window: training lasted %.0f s by the trace (with %.0f s of save and evaluation after the "
+		        "last step), train_runtime %.0f s by the trainer state (check the clocks and that the power log "
+		        "covers the run)", out->window_s + trailing, trailing, in->train_runtime_s);
+	if (out->n_evals_unplaced > 0)
+		WC_WARN(out, "evaluations: %d of the trainer state's were not placed in the trace (%s); any near "
+		        "training power are counted as training: give steps.csv", out->n_evals_unplaced,
+		        out->resumed ? "a resumed run re-ran steps" : "its steps are not the count used");
+	if (out->pause_s > 0.5 * out->window_s)
+		WC_WARN(out, "pauses: %.0f of %.0f s of the window were left out as not training", out->pause_s,
+		        out->window_s);
+}
+
+int
+wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
+{
+	double after_s = in->trailing_save ? median_save_s(g) : 0.0;
+	out->runtime_steps = NAN;
+	if (!isfinite(in->state_steps))
+		return WC_OK;
+	/* HF's train_runtime covers the last train() call only: a run resumed
+	 * from a checkpoint reports the second session's time, which holds
+	 * fewer steps than global_step (a crash at 137 resumed from
+	 * checkpoint-100: 284 s for 200 steps of 2 s), and every resumed run
+	 * was told to check its clocks. */
+	if (out->period_clear && isfinite(in->train_runtime_s))
+		out->runtime_steps = in->train_runtime_s / out->period_s;
+	out->resumed = in->state_restarts > 0 ||
+	               (isfinite(out->runtime_steps) && in->state_steps > (1 + FT_RUNTIME_TOL) * out->runtime_steps);
+	if (in->n_evals == 0)
+		return WC_OK;
+	if (out->resumed || !(fabs(in->steps - in->state_steps) < 0.5) || g->k1 <= g->k0) {
+		out->n_evals_unplaced = (int)in->n_evals;
+		return WC_OK;
+	}
+	if (!place(g, in, after_s, out))
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+	return WC_OK;
+}
