@@ -112,34 +112,43 @@ write_power(const char *run, const wave *v)
 	free(path);
 }
 
-/* A final trainer_state.json as the Trainer writes it: loss every 10
- * steps, an eval entry after every 50th, train_runtime at the end. */
+/* A trainer_state.json as the Trainer writes it: loss every 10 steps, an
+ * eval entry after every 50th, train_runtime at the end; `at` < 200: the
+ * state of checkpoint-`at`/, written at that save (no train_runtime). */
 static void
-write_state(const char *run, double runtime)
+write_state(const char *run, double runtime, int at)
 {
-	char *path = path_join(run, "trainer_state.json");
+	char name[64];
+	snprintf(name, sizeof name, "checkpoint-%d", at);
+	char *ck = at < 200 ? path_join(run, name) : NULL;
+	if (ck)
+		mkdir(ck, 0755);
+	char *path = path_join(ck ? ck : run, "trainer_state.json");
 	FILE *f = fopen(path, "w");
-	fputs("{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 100,\n"
-	      " \"eval_steps\": 50, \"log_history\": [\n", f);
-	for (int s = 10; s <= 200; s += 10) {
-		fprintf(f, "  {\"loss\": %.3f, \"grad_norm\": 0.81, \"learning_rate\": 1e-05, \"epoch\": %.2f, \"step\": %d},\n",
-		        2.0 - 0.004 * s, s / 200.0, s);
+	fprintf(f, "{\"global_step\": %d, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 100,\n"
+	        " \"eval_steps\": 50, \"log_history\": [\n", at);
+	for (int s = 10; s <= at; s += 10) {
+		fprintf(f, "  {\"loss\": %.3f, \"grad_norm\": 0.81, \"learning_rate\": 1e-05, \"epoch\": %.2f, \"step\": %d}%s\n",
+		        2.0 - 0.004 * s, s / 200.0, s, s < at || s % 50 == 0 || at == 200 ? "," : "");
 		if (s % 50 == 0)
 			fprintf(f, "  {\"eval_loss\": 1.5, \"eval_runtime\": 30.0, \"eval_samples_per_second\": 33.1, "
-			        "\"epoch\": %.2f, \"step\": %d},\n", s / 200.0, s);
+			        "\"epoch\": %.2f, \"step\": %d}%s\n", s / 200.0, s, s < at || at == 200 ? "," : "");
 	}
-	fprintf(f, "  {\"train_runtime\": %.3f, \"train_loss\": 1.7, \"epoch\": 1.0, \"step\": 200}]}\n", runtime);
+	if (at == 200)
+		fprintf(f, "  {\"train_runtime\": %.3f, \"train_loss\": 1.7, \"epoch\": 1.0, \"step\": 200}", runtime);
+	fputs("]}\n", f);
 	fclose(f);
 	free(path);
+	free(ck);
 }
 
 static char *
-run_folder(const char *dir, const char *name, const wave *v, double runtime)
+run_folder(const char *dir, const char *name, const wave *v, double runtime, int at)
 {
 	char *run = path_join(dir, name);
 	mkdir(run, 0755);
 	write_power(run, v);
-	write_state(run, runtime);
+	write_state(run, runtime, at);
 	char *m = path_join(run, "wattcast-run.json");
 	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
 	                        " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
@@ -180,7 +189,7 @@ evaluations(const char *dir, double eval_w, const char *name)
 	add(&v, 40.0, 70.0);
 	session(&v, 1, 200, 0, eval_w, 1);
 	double truth = v.energy / v.steps, runtime = v.t - v.t_train;
-	char *run = run_folder(dir, name, &v, runtime), *err = NULL;
+	char *run = run_folder(dir, name, &v, runtime, 200), *err = NULL;
 	for (int stated = 0; stated < 2; stated++) {
 		double e = ingest(dir, run, stated ? 200 : 0, &err);
 		fprintf(stderr, "%s%s: %.1f J/step, truth %.1f (%+.2f %%)\n", name, stated ? " --steps 200" : "", e,
@@ -204,7 +213,7 @@ resumed(const char *dir)
 	add(&v, 60.0, 70.0); /* the crash and the restart */
 	session(&v, 101, 200, 0, 330.0, 3);
 	double truth = v.energy / v.steps, runtime = v.t - v.t_train;
-	char *run = run_folder(dir, "resumed", &v, runtime), *err = NULL;
+	char *run = run_folder(dir, "resumed", &v, runtime, 200), *err = NULL;
 	CHECK_INT(v.steps, 237);
 	double e = ingest(dir, run, 237, &err);
 	fprintf(stderr, "resumed --steps 237: %.1f J/step, truth %.1f (%+.2f %%)\n%s", e, truth,
@@ -222,6 +231,29 @@ resumed(const char *dir)
 	free(run);
 }
 
+/* A crash 37 steps after checkpoint-100, whose state is the folder's
+ * only one: refused, as without evaluations (docs/finetune.md, "A stated
+ * count against the trace"). Its two evaluations placed by their step
+ * numbers fell on the steps the run went on with, and the 60 s taken
+ * out brought the count under the refusal. */
+static void
+crashed(const char *dir)
+{
+	static wave v;
+	memset(&v, 0, sizeof v);
+	add(&v, 40.0, 70.0);
+	session(&v, 1, 200, 137, 330.0, 4);
+	char *run = run_folder(dir, "crashed", &v, 0, 100), *out = path_join(dir, "crashed.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "global_step 100 of checkpoint-100/trainer_state.json only those to that save");
+	run_result_free(&r);
+	free(out);
+	free(run);
+}
+
 int
 main(void)
 {
@@ -229,6 +261,7 @@ main(void)
 	evaluations(dir, 560.0, "evals-at-training-power");
 	evaluations(dir, 330.0, "evals-near-idle");
 	resumed(dir);
+	crashed(dir);
 	free(dir);
 	return check_report("test_ft_trainer_evals");
 }
