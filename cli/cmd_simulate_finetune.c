@@ -53,7 +53,7 @@ design_warnings(const char *cmd, const wc_params *truth, const wc_ft_table *t)
 	}
 	for (size_t f = 0; f < nf; f++) {
 		char msg[WC_WARNING_LEN]; /* a warning's bytes, as everywhere */
-		snprintf(msg, sizeof msg, "%zu of %zu design rows: %s", count[f], t->n_runs, first[f]);
+		wc_error_format(msg, sizeof msg, "%zu of %zu design rows: %s", count[f], t->n_runs, first[f]);
 		fprintf(stderr, "wattcast %s: warning: %s\n", cmd, msg);
 	}
 	wc_predictor_free(pred);

@@ -30,7 +30,7 @@ keep_word(const char *msg, void *payload)
 {
 	log_words *b = payload;
 	char named[WC_WARNING_LEN];
-	snprintf(named, sizeof named, "%s: %s", b->flag, msg);
+	wc_error_format(named, sizeof named, "%s: %s", b->flag, msg);
 	/* out of memory: the refusal or the answer still stands without it */
 	(void)wc_warnings_keep(&b->msg, &b->n, &b->cap, named);
 }

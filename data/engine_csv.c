@@ -250,7 +250,7 @@ read_time(eng_reader *r, const wc__csv_field *fd, const char *v, size_t fl, size
 		return 1;
 	}
 	if (!r->timed) {
-		snprintf(r->time_err, sizeof r->time_err, "%s:%zu:%d: timestamp '%.*s': expected epoch "
+		wc_error_format(r->time_err, sizeof r->time_err, "%s:%zu:%d: timestamp '%.*s': expected epoch "
 		         "seconds or RFC 3339 with Z or an offset", r->path, line_no,
 		         fd->column + (int)(v - fd->text), (int)(fl > 40 ? 40 : fl), v);
 		return -1;

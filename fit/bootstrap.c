@@ -135,14 +135,14 @@ interval_honest(wc_fit_result *point, size_t k, double *lo, double *hi)
 	double est = point->x[k];
 	if (!(*hi > *lo)) {
 		wc_params_set_interval_named(&point->params, point->names[k], NAN, NAN);
-		snprintf(msg, sizeof msg, "%s: every resample gave %.6g; the runs do not vary enough to give it "
+		wc_error_format(msg, sizeof msg, "%s: every resample gave %.6g; the runs do not vary enough to give it "
 		         "an interval (none written)", point->names[k], est);
 		WC_WARN(point, "%s", msg);
 		point->weak[k] = 1;
 		return 0;
 	}
 	if (est < *lo || est > *hi) {
-		snprintf(msg, sizeof msg, "%s: the resamples' 95 %% interval [%.4g, %.4g] missed the estimate "
+		wc_error_format(msg, sizeof msg, "%s: the resamples' 95 %% interval [%.4g, %.4g] missed the estimate "
 		         "%.4g; widened to contain it (weakly identified)", point->names[k], *lo, *hi, est);
 		WC_WARN(point, "%s", msg);
 		point->weak[k] = 1;
@@ -177,7 +177,7 @@ set_intervals(const fit_problem *pb, const double *natural, int n_ok, double *co
 		double width = wc__fit_param_is_log(pb, (int)k) ? log(hi / lo) : hi - lo;
 		if (!(width <= WIDE_INTERVAL)) {
 			char msg[WC_ERROR_MSG_MAX];
-			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; "
+			wc_error_format(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; "
 			         "the runs do not identify it well", point->names[k], lo, hi);
 			WC_WARN(point, "%s", msg);
 			point->weak[k] = 1;

@@ -100,7 +100,7 @@ refuse_run(const wc_runs_table *t, const wc_run *r, const char *column, wc_error
 	char at[WC_ERROR_MSG_MAX], why[WC_ERROR_MSG_MAX];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
+	wc_error_vformat(why, sizeof why, fmt, ap);
 	va_end(ap);
 	if (!wc_runs_cell_at(t, r, column, at, sizeof at))
 		snprintf(at, sizeof at, "%s", column);

@@ -80,7 +80,7 @@ set_intervals(const cap_problem *pb, const double *natural, int n_ok, double *co
 		}
 		/* Wider than a factor e^4 ~ 55: the rows do not pin it down. */
 		if (!(log(hi / lo) <= 4.0)) {
-			snprintf(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; the rows do not "
+			wc_error_format(msg, sizeof msg, "%s: 95 %% interval [%.4g, %.4g] is very wide; the rows do not "
 			         "identify it well", point->names[k], lo, hi);
 			WC_WARN(point, "%s", msg);
 		}

@@ -28,7 +28,7 @@ note(wc_capacity_data *d, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(d->notes[d->n_notes++], WC_ERROR_MSG_MAX, fmt, ap);
+	wc_error_vformat(d->notes[d->n_notes++], WC_ERROR_MSG_MAX, fmt, ap);
 	va_end(ap);
 }
 

@@ -347,32 +347,32 @@ fill_warnings(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit_
 	for (int i = 0; i < pb->n_warnings; i++)
 		WC_WARN(out, "%s", pb->warnings[i]);
 	if (!out->converged) {
-		snprintf(msg, sizeof msg, "capacity fit did not converge: %s after %d iterations (estimate reported as is)",
+		wc_error_format(msg, sizeof msg, "capacity fit did not converge: %s after %d iterations (estimate reported as is)",
 		         gsl_strerror(out->gsl_status), out->niter);
 		WC_WARN(out, "%s", msg);
 	}
 	one_row_levels(pb, out);
 	for (int k = 0; k < pb->n_params; k++) {
 		if (wc__cap_at_edge(out->u[k]))
-			snprintf(msg, sizeof msg, "%s = %.4g sits at the edge of its domain: the rows do not pin it down "
+			wc_error_format(msg, sizeof msg, "%s = %.4g sits at the edge of its domain: the rows do not pin it down "
 			         "(written with source \"bound\"; answers that use it say so)", out->names[k], out->x[k]);
 		else if (wc_capacity_fit_unidentified(out, (int)k)) {
 			/* a singular curvature: the rows move the fit not at all along it */
 			char se[48] = "no standard error";
 			if (isfinite(out->se_log[k]))
 				snprintf(se, sizeof se, "standard error of its log %.3g", out->se_log[k]);
-			snprintf(msg, sizeof msg, "%s is not identified by these rows (the fit's curvature along it is "
+			wc_error_format(msg, sizeof msg, "%s is not identified by these rows (the fit's curvature along it is "
 			         "zero: %s); it has no interval, since resampling these rows, however narrow, does not "
 			         "say what it could be", out->names[k], se);
 		}
 		else if (out->se_log[k] > WEAK_SE_LOG)
-			snprintf(msg, sizeof msg, "%s is weakly identified by these rows (standard error of its log %.3g); "
+			wc_error_format(msg, sizeof msg, "%s is weakly identified by these rows (standard error of its log %.3g); "
 			         "expect a wide interval", out->names[k], out->se_log[k]);
 		/* An efficiency is a share of the datasheet: above 1 the rows are
 		 * faster than the board can be, i.e. their engine is faster than
 		 * the one the other levels were fitted on (docs/capacity.md). */
 		else if (strncmp(out->names[k], "eta", 3) == 0 && out->x[k] > 1.0)
-			snprintf(msg, sizeof msg, "%s = %.3g is above 1: these rows run faster than the board's datasheet "
+			wc_error_format(msg, sizeof msg, "%s = %.3g is above 1: these rows run faster than the board's datasheet "
 			         "allows, so its answers carry their engine's speed, not the board's (docs/capacity.md)",
 			         out->names[k], out->x[k]);
 		else

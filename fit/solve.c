@@ -443,7 +443,7 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 		WC_WARN(out, "%s", pb->warnings[i]);
 	if (!out->converged) {
 		char msg[WC_ERROR_MSG_MAX];
-		snprintf(msg, sizeof msg, "fit did not converge: %s after %d iterations (estimate reported as is)",
+		wc_error_format(msg, sizeof msg, "fit did not converge: %s after %d iterations (estimate reported as is)",
 		         gsl_strerror(sol->gsl_status), sol->niter);
 		WC_WARN(out, "%s", msg);
 	}
@@ -472,7 +472,7 @@ fill_warnings(const fit_problem *pb, const fit_solution *sol, wc_fit_result *out
 			snprintf(rc, sizeof rc, "Jacobian rcond %.2g", sol->rcond);
 		else
 			snprintf(rc, sizeof rc, "the Jacobian is singular");
-		snprintf(msg, sizeof msg, "%s is weakly identified by these runs (standard error %.3g in fit "
+		wc_error_format(msg, sizeof msg, "%s is weakly identified by these runs (standard error %.3g in fit "
 		         "units, %s); expect a wide interval", out->names[k], sol->se[k], rc);
 		WC_WARN(out, "%s", msg);
 		out->weak[k] = 1;

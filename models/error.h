@@ -5,6 +5,9 @@
 #ifndef WC_MODELS_ERROR_H
 #define WC_MODELS_ERROR_H
 
+#include <stdarg.h>
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,6 +37,16 @@ typedef struct {
  *  `return wc_error_set(err, WC_EINVAL, "tp: must be >= 1");`. */
 int wc_error_set(wc_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/** printf into buf[0..size) (size >= 4): text that does not fit ends with
+ *  "..." after the last whole UTF-8 character that leaves room for it, so
+ *  a cut is never silent nor half a character (docs/architecture.md,
+ *  "Errors"). Returns 1 when the text was cut, else 0. What wc_error_set
+ *  and the warnings list (models/warnings.h) do to each message. */
+int wc_error_format(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int wc_error_vformat(char *buf, size_t size, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /** Replace every control byte of `msg` (below 0x20, and 0x7f) with '?',
  *  in place: what wc_error_set does to each message. */

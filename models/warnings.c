@@ -3,6 +3,7 @@
  */
 #include "models/warnings.h"
 
+#include "models/error.h"
 #include "models/grow.h"
 
 #include <stdio.h>
@@ -12,7 +13,7 @@ wc_warnings_vadd(char (*list)[WC_WARNING_LEN], int *n, const char *fmt, va_list 
 {
 	if (*n < 0 || *n >= WC_WARNINGS_MAX)
 		return 0;
-	vsnprintf(list[*n], WC_WARNING_LEN, fmt, ap);
+	wc_error_vformat(list[*n], WC_WARNING_LEN, fmt, ap);
 	(*n)++;
 	return 1;
 }
@@ -36,6 +37,6 @@ wc_warnings_keep(char (**list)[WC_WARNING_LEN], size_t *n, size_t *cap, const ch
 		return 0;
 	*list = w;
 	*cap = c;
-	snprintf(w[(*n)++], WC_WARNING_LEN, "%s", msg);
+	wc_error_format(w[(*n)++], WC_WARNING_LEN, "%s", msg);
 	return 1;
 }

@@ -4,8 +4,9 @@
  * fine-tuning traces) holds them as
  *     char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN]; int n_warnings;
  * and adds to them with wc_warnings_add (or WC_WARN), printf-style:
- * a warning longer than WC_WARNING_LEN - 1 bytes is cut there (never
- * overrun), and once the list is full further warnings are dropped.
+ * a warning longer than WC_WARNING_LEN - 1 bytes ends in "..." there
+ * (wc_error_format: never overrun, never cut silently), and once the list
+ * is full further warnings are dropped.
  * Warnings streamed to a callback while reading (ingest, fleet telemetry)
  * are not lists and do not use this.
  *

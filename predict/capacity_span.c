@@ -121,7 +121,7 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	 * identify"), is named as what it is, in the same one line */
 	int n_held = wc_capacity_held_names(cp, l->name, held, sizeof held);
 	/* both kinds in one line of at most WC_WARNING_LEN: "them" names both */
-	snprintf(lean, sizeof lean, "%s%s%s held at the other levels' median: its rows do not identify %s",
+	wc_error_format(lean, sizeof lean, "%s%s%s held at the other levels' median: its rows do not identify %s",
 	         n_bound ? bound : "", n_bound ? " at a bound and " : "", held, n_held + n_bound > 1 ? "them" : "it");
 	const wc_capacity_range *r = &l->range;
 	char eta[WC_WARNING_LEN], from[WC_WARNING_LEN / 4], where[WC_WARNING_LEN / 2];
@@ -130,7 +130,7 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	const int ds = transfer_span(cp, l, &u, from, sizeof from);
 	if (ds) {
 		r = &u;
-		snprintf(where, sizeof where, "of the levels it is transferred from (%s)", from);
+		wc_error_format(where, sizeof where, "of the levels it is transferred from (%s)", from);
 		tp_transfer_note(l, c, from, out);
 	}
 	if (r->rows == 0) {
@@ -215,19 +215,19 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	char line[WC_WARNING_LEN] = "", rows[WC_WARNING_LEN / 2];
 	snprintf(rows, sizeof rows, "%s%s (%s %d rows)", on, lname, ds ? "their" : "its", r->rows);
 	if (off && n_held > 0)
-		snprintf(line, sizeof line, "calibrated only at %s %s, with %s; other loads and lengths are extrapolated",
+		wc_error_format(line, sizeof line, "calibrated only at %s %s, with %s; other loads and lengths are extrapolated",
 		         covered, rows, lean);
 	else if (n_held > 0)
-		snprintf(line, sizeof line, "%s; this answer leans on %s (docs/capacity.md)", lean,
+		wc_error_format(line, sizeof line, "%s; this answer leans on %s (docs/capacity.md)", lean,
 		         n_held + n_bound > 1 ? "them" : "it");
 	else if (off && n_bound > 0)
-		snprintf(line, sizeof line, "calibrated only at %s %s, with %s at a bound (not identified); other loads and "
+		wc_error_format(line, sizeof line, "calibrated only at %s %s, with %s at a bound (not identified); other loads and "
 		         "lengths are extrapolated by the roofline", covered, rows, bound);
 	else if (off)
-		snprintf(line, sizeof line, "calibrated only at %s %s; other loads and lengths are extrapolated by the "
+		wc_error_format(line, sizeof line, "calibrated only at %s %s; other loads and lengths are extrapolated by the "
 		         "roofline", covered, rows);
 	else if (n_bound > 0)
-		snprintf(line, sizeof line, "%s at a bound of the fit's domain, not identified by its rows; this answer "
+		wc_error_format(line, sizeof line, "%s at a bound of the fit's domain, not identified by its rows; this answer "
 		         "leans on the bound (docs/capacity.md)", bound);
 	if (eta[0])
 		WC_WARN(out, "capacity: %s", eta);

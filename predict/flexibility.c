@@ -112,7 +112,7 @@ state_at(const wc_predictor *pr, const wc_inference_query *q, double *mhz, int i
 			warn_once(f, cap->warnings[i]);
 		} else if (!field_warned(f, cap->warnings[i])) {
 			char msg[WC_WARNING_LEN];
-			snprintf(msg, sizeof msg, "at %.0f MHz: %s", *mhz, cap->warnings[i]);
+			wc_error_format(msg, sizeof msg, "at %.0f MHz: %s", *mhz, cap->warnings[i]);
 			warn_once(f, msg);
 		}
 	}
@@ -183,7 +183,7 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 		if (by_cap && !unmet && !wc_power_cap_met(cap_w, cap->steady_power_w / tp)) {
 			char note[WC_WARNING_LEN], msg[WC_WARNING_LEN];
 			wc_predict_cap_unmet_note(cap_w, info->name, mhz, cap->steady_power_w / tp, note, sizeof note);
-			snprintf(msg, sizeof msg, "at %.0f MHz: %s", mhz, note);
+			wc_error_format(msg, sizeof msg, "at %.0f MHz: %s", mhz, note);
 			warn_once(out, msg);
 			unmet = 1;
 		}
@@ -236,10 +236,10 @@ low_clock_caveats(const wc_predictor *pr, const wc_inference_query *q, double lo
 		else
 			snprintf(at_mhz, sizeof at_mhz, "%.0f", low);
 		if (strncmp(said[k], asked, sizeof asked - 1) == 0)
-			snprintf(msg, sizeof msg, "at %s MHz: %s: %s", at_mhz, out->by_cap ? "power_cap_w" : "sm_clock_mhz",
+			wc_error_format(msg, sizeof msg, "at %s MHz: %s: %s", at_mhz, out->by_cap ? "power_cap_w" : "sm_clock_mhz",
 			         said[k] + sizeof asked - 1);
 		else
-			snprintf(msg, sizeof msg, "at %s MHz: %s", at_mhz, said[k]);
+			wc_error_format(msg, sizeof msg, "at %s MHz: %s", at_mhz, said[k]);
 		warn_once(out, msg);
 	}
 	free(said);
@@ -410,7 +410,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	const double low = out->steps[out->n_steps - 1].sm_clock_mhz;
 	if (out->energy_optimal_clock_mhz == low || out->knee_clock_mhz == low) {
 		char msg[WC_WARNING_LEN];
-		snprintf(msg, sizeof msg, "%s: %.0f MHz is the lowest clock swept, the edge of the board's range, "
+		wc_error_format(msg, sizeof msg, "%s: %.0f MHz is the lowest clock swept, the edge of the board's range, "
 		         "not an interior optimum%s",
 		         out->energy_optimal_clock_mhz == low && out->knee_clock_mhz == low
 		                 ? "knee_clock_mhz and energy_optimal_clock_mhz"

@@ -107,7 +107,7 @@ wc_api_error_set(wc_api_error *e, int status, const char *code, const char *fiel
 		wc_utf8_repair(e->field);
 	}
 	va_start(ap, fmt);
-	vsnprintf(e->message, sizeof e->message, fmt, ap);
+	wc_error_vformat(e->message, sizeof e->message, fmt, ap);
 	va_end(ap);
 	/* Messages quote client input and are cut to a bounded buffer: never
 	 * leave half a character (or a byte that is not UTF-8) behind, nor a

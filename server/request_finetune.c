@@ -30,7 +30,7 @@ static int
 fail(wc_api_error *e, const char *code, const char *field, const char *fmt, const char *a, double v)
 {
 	char msg[WC_ERROR_MSG_MAX];
-	snprintf(msg, sizeof msg, fmt, a, v);
+	wc_error_format(msg, sizeof msg, fmt, a, v);
 	wc_api_error_set(e, 422, code, field, "%s: %s", field + 1, msg);
 	return -1;
 }

@@ -129,7 +129,7 @@ configuration(ft_ctx *c, wc_ft_run *run, wc_error *err)
 		wc_error e;
 		k->tokens_per_step = c->state.tokens_seen / c->state.global_step;
 		if (wc_ft_config_check(k, &e) != WC_OK && strncmp(e.msg, "tokens_per_step:", 16) == 0) {
-			snprintf(c->tokens_note, sizeof c->tokens_note, "%s: num_input_tokens_seen / global_step is "
+			wc_error_format(c->tokens_note, sizeof c->tokens_note, "%s: num_input_tokens_seen / global_step is "
 			         "left out:%s", c->state_path + strlen(c->dir) + 1, e.msg + 16);
 			k->tokens_per_step = NAN;
 		}
@@ -483,7 +483,7 @@ prefix_run(const char *run_dir, const char *msg)
 		if (len + used > room)
 			len = used < room ? room - used : 0;
 	}
-	snprintf(m.text, sizeof m.text, "%.*s: %s", (int)len, name, msg);
+	wc_error_format(m.text, sizeof m.text, "%.*s: %s", (int)len, name, msg);
 	return m;
 }
 

@@ -203,18 +203,8 @@ wc__fleet_room(size_t fixed, size_t n)
 void
 wc__fleet_shorten(const char *series, size_t room, char *out, size_t size)
 {
-	size_t len = strlen(series);
-	if (room > size - 1)
-		room = size - 1;
-	if (len <= room) {
-		memcpy(out, series, len + 1);
-		return;
-	}
-	size_t n = room > 3 ? room - 3 : 0;
-	while (n > 0 && ((unsigned char)series[n] & 0xC0) == 0x80)
-		n--; /* not inside a UTF-8 character */
-	memcpy(out, series, n);
-	snprintf(out + n, size - n, "%.*s", (int)(room - n), "...");
+	/* the one cut of a message (wc_error_format), at room + 1 bytes */
+	wc_error_format(out, room < size ? room + 1 : size, "%s", series);
 }
 
 int
@@ -223,7 +213,7 @@ wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt, ..
 	char rest[WC_ERROR_MSG_MAX], head[WC_ERROR_MSG_MAX];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(rest, sizeof rest, fmt, ap);
+	wc_error_vformat(rest, sizeof rest, fmt, ap);
 	va_end(ap);
 	wc__fleet_shorten(series, wc__fleet_room(strlen(rest) + 2, 1), head, sizeof head);
 	return wc_error_set(err, code, "%s: %s", head, rest);

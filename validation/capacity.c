@@ -221,7 +221,7 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 		have_power = wc_fit_inference_law(runs, &p, &pf, &perr) == WC_OK;
 	}
 	char no_power[WC_ERROR_MSG_MAX + 48];
-	snprintf(no_power, sizeof no_power, "no power-law fit without its model: %s",
+	wc_error_format(no_power, sizeof no_power, "no power-law fit without its model: %s",
 	         runs ? perr.msg : "no runs table");
 	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
 		const wc_capacity_row *r = &d->rows[i];
@@ -293,7 +293,7 @@ platform_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_cap
 	int fitted = wc_fit_capacity(d, &o, &cf, &ferr) == WC_OK;
 	char no_fit[256], no_power[96];
 	snprintf(no_fit, sizeof no_fit, "no capacity fit without its platform: %s", fitted ? "" : ferr.msg);
-	snprintf(no_power, sizeof no_power, "no power law for %s: %s", platform,
+	wc_error_format(no_power, sizeof no_power, "no power law for %s: %s", platform,
 	         runs && po && po->prior ? "its datasheet is not in the catalog" : "no prior set to transfer");
 	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
 		const wc_capacity_row *r = &d->rows[i];

@@ -105,7 +105,7 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 			/* the group's runs stay unpredicted (skipped); the first
 			 * reason is kept, for a report that must say why */
 			if (!failed++)
-				snprintf(why, sizeof why, "without '%.32s': %.64s", key, ferr.msg);
+				wc_error_format(why, sizeof why, "without '%.32s': %.64s", key, ferr.msg);
 			unfit += members;
 			continue;
 		}
