@@ -1,9 +1,11 @@
 /*
  * wattcast models: the model catalog (models/model_catalog.c) on the
  * command line, as GET /v1/models gives it over HTTP, so that a planner
- * can find the name to give --model (docs/cli.md, "models"); and the one
- * refusal of a name the catalog does not know, with the entry it is most
- * likely a typo of.
+ * can find the name to give --model (docs/cli.md, "models"); with
+ * --platforms the platform catalog, the names --platform takes, which a
+ * message then names by this command instead of listing them all in its
+ * 255 bytes; and the one refusal of a name the catalog does not know,
+ * with the entry it is most likely a typo of.
  */
 #include "cli.h"
 #include "models/catalog.h"
@@ -14,14 +16,34 @@
 #include <string.h>
 
 static const char models_usage[] =
-	"usage: wattcast models [--json]\n\n"
+	"usage: wattcast models [--json]\n"
+	"       wattcast models --platforms\n\n"
 	"Lists the model catalog: the names --model takes (an org/ prefix and\n"
 	"suffixes such as -Instruct or -FP8 are read as docs/capacity.md says),\n"
 	"with each model's architecture, active and total parameters, layers,\n"
 	"published weights' precision and default context.\n\n"
 	"  --json   one JSON array, as GET /v1/models's models: also each model's\n"
 	"           d_model, attention and KV heads, head size, experts (and per\n"
-	"           token), cache layers and sliding window\n";
+	"           token), cache layers and sliding window\n"
+	"  --platforms  the platform catalog instead: the names --platform takes,\n"
+	"           with each board's architecture, memory, power limit and the\n"
+	"           other spellings read as it (GET /v1/platforms gives its facts)\n";
+
+/* The platform catalog (models/platform_catalog.c), one board a line. */
+static int
+list_platforms(void)
+{
+	printf("%-15s %-12s %7s %8s  %s\n", "platform", "arch", "mem GB", "limit W", "also read as");
+	for (size_t i = 0; i < wc_platform_count(); i++) {
+		const wc_platform_info *pi = wc_platform_at(i);
+		printf("%-15s %-12s %7g %8g  ", pi->name, pi->architecture ? pi->architecture : "-", pi->memory_gb,
+		       pi->max_power_w);
+		for (size_t k = 0; k < sizeof pi->aliases / sizeof pi->aliases[0] && pi->aliases[k]; k++)
+			printf("%s%s", k ? ", " : "", pi->aliases[k]);
+		putchar('\n');
+	}
+	return CLI_OK;
+}
 
 int
 cli_model_unknown(const char *cmd, const char *model, const char *instead)
@@ -39,21 +61,28 @@ cli_cmd_models(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "platforms", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "models";
-	int json = 0;
+	int json = 0, platforms = 0;
 	cli_reset_getopt();
 	for (int opt; (opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1;) {
 		switch (opt) {
 		case 'j': json = 1; break;
+		case 'p': platforms = 1; break;
 		case 'h': fputs(models_usage, stdout); return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);
 		}
 	}
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (platforms && json)
+		return cli_usage_error(cmd, "--json and --platforms: give one (GET /v1/platforms gives the platforms "
+		                       "as JSON)");
+	if (platforms)
+		return list_platforms();
 	if (json) {
 		/* the builder of GET /v1/models, so both list the same facts */
 		wc_error err;

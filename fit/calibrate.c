@@ -130,8 +130,7 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
 		if (!(load >= WC_CAPACITY_MIN_CONCURRENCY))
 			return refuse_run(t, r, r->series.len ? "n_series" : "running", err,
 			                  "is at %g running requests: an idle run has no dynamic power to calibrate on "
-			                  "(its mean power over tp is the idle power per GPU: give it as idle_power_w "
-			                  "of the loaded runs)", load);
+			                  "(give its mean power / tp as the loaded runs' idle_power_w)", load);
 		if (o->scope == WC_CALIBRATE_MODEL && !wc_params_level(base, r->platform))
 			return refuse_run(t, r, "platform", err,
 			                  "is on '%s', a level the base '%s' does not have; model scope calibrates "

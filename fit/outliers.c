@@ -64,17 +64,28 @@ wc__fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out)
 	}
 	if (over == 0)
 		return;
-	char list[WC_WARNING_LEN / 2] = "";
-	size_t used = 0;
-	for (size_t j = 0; j < k && used < sizeof list; j++) {
-		double r = out->residuals[worst[j]];
-		int w = snprintf(list + used, sizeof list - used, "%s%.100s (a factor %.2f)", j ? ", " : "",
-		                 t->runs[worst[j]].run_id, exp(fabs(r - med)));
-		if (w < 0)
+	/* Each run named whole, or not at all: the list was cut to half a
+	 * warning, mid-name ("... (a factor"), and the warning cut at 255
+	 * bytes again (docs/fitting.md, "Runs far off the law"). The runs
+	 * that do not fit are counted ("and 2 more"). */
+	char head[WC_WARNING_LEN], list[WC_WARNING_LEN] = "", more[32] = "";
+	int n_head = snprintf(head, sizeof head, "%zu run%s far off the fitted law (beyond %.0f robust SDs, s = %.3g "
+	                      "in log power; check running, idle and power, or mark exclude; docs/fitting.md): ",
+	                      over, over == 1 ? "" : "s", WC_FIT_OUTLIER_SDS, s);
+	size_t used = 0, named = 0, room = WC_WARNING_LEN - 1 - (size_t)(n_head > 0 ? n_head : 0);
+	for (size_t j = 0; j < k; j++) {
+		char one[160];
+		int w = snprintf(one, sizeof one, "%s%.100s (a factor %.2f)", j ? ", " : "", t->runs[worst[j]].run_id,
+		                 exp(fabs(out->residuals[worst[j]] - med)));
+		/* room kept for ", and N more" unless this is the last one */
+		size_t tail = j + 1 < over ? sizeof ", and 99999 more" - 1 : 0;
+		if (w < 0 || used + (size_t)w + tail > room)
 			break;
+		memcpy(list + used, one, (size_t)w + 1);
 		used += (size_t)w;
+		named++;
 	}
-	WC_WARN(out, "%zu run%s far off the fitted law (beyond %.0f robust SDs, s = %.3g in log power; check "
-	        "the running count, idle and power, or mark exclude; docs/fitting.md): %s%s", over,
-	        over == 1 ? "" : "s", WC_FIT_OUTLIER_SDS, s, list, over > k ? ", ..." : "");
+	if (named < over)
+		snprintf(more, sizeof more, "%sand %zu more", named ? ", " : "", over - named);
+	WC_WARN(out, "%s%s%s", head, list, more);
 }

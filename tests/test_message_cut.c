@@ -1,15 +1,21 @@
 /*
  * A message holds 255 bytes (docs/architecture.md, "Errors"): text that
  * does not fit ends with "..." (wc_error_format, the one place the bound
- * is met), never cut silently mid-word nor inside a UTF-8 character.
+ * is met), never cut silently mid-word nor inside a UTF-8 character; and
+ * messages that name runs say them whole. Cut silently, the fit's
+ * outlier warning ended "#seg1 (a factor" and calibrate's idle refusal
+ * "idle_power_w of the loa".
  */
-#include "models/error.h"
+#include "fit/fit.h"
+#include "models/pcg32.h"
 #include "models/warnings.h"
 #include "tests/support/support.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int
 ends_with(const char *s, const char *tail)
@@ -83,9 +89,125 @@ helpers(void)
 	free(kept);
 }
 
+static void
+add(wc_runs_table *t, const char *id, double size, double n, double power)
+{
+	wc_run r;
+	wc_run_init(&r);
+	snprintf(r.run_id, sizeof r.run_id, "%s", id);
+	snprintf(r.platform, sizeof r.platform, "A100");
+	snprintf(r.model, sizeof r.model, "m%g", size);
+	r.active_params_b = size;
+	r.running = n;
+	r.idle_power_w = 72.9;
+	r.mean_power_w = power;
+	wc_runs_append(t, &r, NULL);
+}
+
+/* The fit's outlier warning (docs/fitting.md, "Runs far off the law"):
+ * runs with long ids (a campaign's folder names, "#segN" of --segment),
+ * three of them off by a unit slip. Each named run is whole, with its
+ * factor; those that do not fit are counted. */
+static void
+outliers(void)
+{
+	wc_runs_table *t = wc_runs_new();
+	wc_pcg32 rng;
+	const double sizes[6] = { 0.6, 1.7, 4, 8.19, 14.8, 32.8 };
+	wc_pcg32_seed(&rng, 7, 0);
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 5; j++) {
+			double n = (double)(1 << (2 * j));
+			double z = 1.99 + 0.598 * log(sizes[i] / 8.0) + 0.749 * log(n / 32.0);
+			double dyn = 329.0 / (1.0 + exp(-z)) * exp(0.03 * wc_pcg32_normal(&rng));
+			char id[96];
+			snprintf(id, sizeof id, "a100_validate_tp1_r4p0_b1p0_s20260712_17844154%d%d#seg%d", i, j, j + 1);
+			add(t, id, sizes[i], n, 72.9 + dyn);
+		}
+	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
+	wc_fit_result r;
+	wc_error err;
+	for (int slips = 1; slips <= 3; slips++) {
+		t->runs[5 * slips + 2].running = 0.01;
+		CHECK_INT(wc_fit_inference_law(t, &fo, &r, &err), WC_OK);
+		const char *w = NULL;
+		for (int i = 0; i < r.n_warnings; i++)
+			if (strstr(r.warnings[i], "far off the fitted law"))
+				w = r.warnings[i];
+		CHECK(w != NULL);
+		if (w) {
+			fprintf(stderr, "%s\n", w);
+			CHECK(!ends_with(w, "..."));
+			/* every run named is whole, its factor closed */
+			int named = 0, more = 0, seg = 0;
+			for (const char *p = w; (p = strstr(p, "#seg")) != NULL; p++)
+				seg++;
+			for (const char *p = w; (p = strstr(p, " (a factor ")) != NULL; p++) {
+				named++;
+				CHECK(strchr(p, ')') != NULL);
+			}
+			const char *m = strstr(w, ", and ");
+			if (m && ends_with(w, " more"))
+				more = atoi(m + 6);
+			CHECK(named >= 1 && seg == named);
+			CHECK_INT(named + more, atoi(w)); /* "N runs far off" */
+			CHECK(atoi(w) >= slips);
+			CHECK(ends_with(w, ")") || more > 0);
+		}
+		wc_fit_result_clear(&r);
+	}
+	wc_runs_free(t);
+}
+
+/* calibrate's idle refusal, with a run id of --segment's length: the
+ * remedy (idle_power_w) arrives whole. */
+static void
+calibrate_idle(void)
+{
+	char *dir = test_tmpdir("message_cut");
+	CHECK_INT(chdir(dir), 0);
+	CHECK_INT(write_text("segA.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w\n"
+	                                 "a100_validate_tp1_r4p0_b1p0_s20260712_1784415439#seg1,A100,1,Qwen3-8B,"
+	                                 "8.19,0,82.3,82.0\n"
+	                                 "a100_validate_tp1_r4p0_b1p0_s20260712_1784415439#seg2,A100,1,Qwen3-8B,"
+	                                 "8.19,5.98,238.9,82.0\n"),
+	          0);
+	const char *argv[] = { "wattcast", "calibrate", "--profile", "measured", "segA.csv", "-o", "segA.json", NULL };
+	run_result rr;
+	CHECK(run_wattcast(argv, NULL, &rr) == 0);
+	CHECK_INT(rr.status, 1);
+	const char *e = rr.err ? rr.err : "";
+	fprintf(stderr, "%s", e);
+	CHECK_CONTAINS(e, "is at 0 running requests: an idle run has no dynamic power to calibrate on");
+	CHECK(ends_with(e, "idle_power_w)\n"));
+	/* room left for a folder such as /tmp/x/ before the file's name */
+	CHECK(strlen(e) - strlen("wattcast calibrate: \n") + strlen("/tmp/x/") <= 255);
+	run_result_free(&rr);
+	free(dir);
+}
+
+/* The command a message names for the platform catalog lists it. */
+static void
+platforms(void)
+{
+	const char *argv[] = { "wattcast", "models", "--platforms", NULL };
+	run_result rr;
+	CHECK(run_wattcast(argv, NULL, &rr) == 0);
+	CHECK_INT(rr.status, 0);
+	CHECK_CONTAINS(rr.out, "\nMI325X ");
+	CHECK_CONTAINS(rr.out, "\nA100-PCIe-40GB ");
+	CHECK_CONTAINS(rr.out, "H100-SXM5");
+	run_result_free(&rr);
+	test_usage_error((const char *[]){ "wattcast", "models", "--platforms", "--json", NULL },
+	                 "--json and --platforms: give one");
+}
+
 int
 main(void)
 {
 	helpers();
+	outliers();
+	calibrate_idle();
+	platforms();
 	return check_report("test_message_cut");
 }

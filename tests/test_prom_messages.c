@@ -202,9 +202,38 @@ main(void)
 		                        1767225600 + t, LONG_UTF8);
 	in = path_join(dir, "unk.prom");
 	CHECK(write_text(in, text) == 0);
-	check_error(in, "DCGM_FI_DEV_POWER", ": modelName 'NVIDIA Z999 Experimental' is not in the platform catalog; "
-	            "--platform NAME names it (known: A10G, L4, L40S, A100, A100-40GB, A100-PCIe, A100-PCIe-40GB, "
-	            "H100, H100-PCIe, H100-NVL, H200, H200-NVL, GH200, B200, MI300X, MI325X)");
+	check_error(in, "DCGM_FI_DEV_POWER", ": modelName 'NVIDIA Z999 Experimental' not in the platform catalog: "
+	            "give --platform NAME (wattcast models --platforms)");
+	free(in);
+
+	/* DCGM's labels of an RTX 6000 Ada: the catalog's names left the
+	 * series 16 bytes ("DCGM_FI_DEV_P...:") and were cut themselves
+	 * ("MI300X, MI325"). The series now arrives whole, with all its
+	 * labels, and the command that lists the catalog. */
+	len = 0;
+	for (int t = 0; t < 3; t++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d dcgm-h1:9400\n"
+		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-03a84180-d660-dbdc-17f4-0e0655717066\","
+		                        "modelName=\"NVIDIA RTX 6000 Ada Generation\",Hostname=\"h1\"} 82.37\n"
+		                        "# wattcast-scrape %d h1:8000\nvllm:num_requests_running{engine=\"0\","
+		                        "model_name=\"Qwen/Qwen3-8B\"} 0.0\n", 1784415446 + t, 1784415446 + t);
+	in = path_join(dir, "rtx.prom");
+	CHECK(write_text(in, text) == 0);
+	{
+		char *out = path_join(dir, "rtx.csv");
+		const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, NULL };
+		run_result r;
+		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		CHECK_INT(r.status, 1);
+		fprintf(stderr, "%s", r.err ? r.err : "");
+		CHECK_CONTAINS(r.err, "wattcast ingest: DCGM_FI_DEV_POWER_USAGE{Hostname=\"h1\",UUID=\"GPU-03a84180-d660-"
+		               "dbdc-17f4-0e0655717066\",gpu=\"0\",instance=\"dcgm-h1:9400\",modelName=\"NVIDIA RTX 6000 Ada "
+		               "Generation\"}: modelName not in the platform catalog: give --platform NAME (wattcast models "
+		               "--platforms)\n");
+		CHECK(r.err && strlen(r.err) - strlen("wattcast ingest: \n") <= 255);
+		run_result_free(&r);
+		free(out);
+	}
 	free(in);
 
 	/* The summary prints the platform whole: cut to 9 characters,

@@ -119,14 +119,18 @@ group_platform(const wc_fleet *f, fleet_group *g, const wc_prom_series *s, wc_er
 	const char *model = wc_prom_label(s, "modelName");
 	const wc_platform_info *info = model ? wc_platform_lookup(model) : NULL;
 	const char *p = info ? info->name : f->o.platform;
-	/* The flag before the catalog's names, and the series shortened with
-	 * '...' (wc__fleet_error): cut at 255 bytes, the message ended in the
-	 * middle of the list and never reached --platform (docs/fleet.md,
-	 * "Problems in the data"). */
-	if (!p)
-		return wc__fleet_error(err, WC_EINVAL, s->key, "modelName '%.40s' is not in the platform "
-		                       "catalog; --platform NAME names it (known: %s)", model ? model : "",
-		                       wc_platform_names());
+	/* The series whole, and the command that lists the catalog in place
+	 * of its names: the names left the series 16 bytes ("DCGM_FI_DEV_P...")
+	 * and were cut themselves ("MI325"), in 255 bytes (docs/fleet.md,
+	 * "Problems in the data"). The modelName is quoted only when the
+	 * series, whose label it is, must be shortened. */
+	if (!p) {
+		static const char hint[] = "not in the platform catalog: give --platform NAME "
+		                           "(wattcast models --platforms)";
+		if (strlen(s->key) + sizeof ": modelName " + sizeof hint <= WC_ERROR_MSG_MAX)
+			return wc__fleet_error(err, WC_EINVAL, s->key, "modelName %s", hint);
+		return wc__fleet_error(err, WC_EINVAL, s->key, "modelName '%.40s' %s", model ? model : "", hint);
+	}
 	if (g->platform[0] && strcmp(g->platform, p) != 0)
 		return wc__fleet_error(err, WC_EINVAL, s->key, "modelName '%.40s' (%s) in group '%.40s' of %s "
 		                       "GPUs", model ? model : "", p, g->name, g->platform);
