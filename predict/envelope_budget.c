@@ -32,10 +32,12 @@ typedef struct {
 	size_t len, skip, out_len, bin_stride, n_bins;
 	double *cache;       /* server k's binned trace at cache + k*n_bins */
 	double *wait_cache;  /* server k's requests still waiting at the end */
+	double *run_cache;   /* server k's mean running count over the horizon */
 	int cached;          /* servers in the cache */
 	size_t cache_cap;    /* servers it has room for */
 	double *agg, *scratch;
 	double waiting;      /* of the last probe: requests waiting at the end, per server */
+	double running;      /* of the last probe: mean running count, per server */
 } budget_state;
 
 typedef struct {
@@ -65,6 +67,16 @@ ctx_free(wc__replica_ctx *c)
 	}
 }
 
+/* The mean running count per server of a trace of `servers` servers. */
+static double
+mean_running(const budget_state *bs, const double *running, int servers)
+{
+	double sum = 0.0;
+	for (size_t b = 0; b < bs->out_len; b++)
+		sum += running[b];
+	return sum / (double)bs->out_len / servers;
+}
+
 static void *
 simulate_new(void *arg)
 {
@@ -81,6 +93,7 @@ simulate_new(void *arg)
 			wc_stats_block_means(c.power[0], bs->out_len, bs->bin_stride, bs->n_bins,
 			          bs->cache + (size_t)k * bs->n_bins);
 			bs->wait_cache[k] = c.waiting_end;
+			bs->run_cache[k] = mean_running(bs, c.running[0], 1);
 		}
 	}
 	ctx_free(&c);
@@ -103,6 +116,10 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 		if (!nw)
 			return wc_error_set(err, WC_ENOMEM, "budget: out of memory (%d server traces)", k);
 		bs->wait_cache = nw;
+		double *nr = wc_resize_array(bs->run_cache, cap, sizeof *nr);
+		if (!nr)
+			return wc_error_set(err, WC_ENOMEM, "budget: out of memory (%d server traces)", k);
+		bs->run_cache = nr;
 		bs->cache_cap = cap;
 	}
 	int threads = bs->o->threads < k - bs->cached ? bs->o->threads : k - bs->cached, rc = WC_OK;
@@ -144,19 +161,22 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 		if ((rc = extend_cache(bs, k, err)) != WC_OK)
 			return rc;
 		/* Summed in server order: the same numbers for any thread count. */
-		bs->waiting = 0.0;
+		bs->waiting = bs->running = 0.0;
 		for (int s = 0; s < k; s++) {
 			for (size_t b = 0; b < bs->n_bins; b++)
 				bs->agg[b] += bs->cache[(size_t)s * bs->n_bins + b];
 			bs->waiting += bs->wait_cache[s] / k;
+			bs->running += bs->run_cache[s] / k;
 		}
 	} else {
 		wc__replica_ctx c;
 		double tokens[2];
 		rc = ctx_alloc(bs, &c) != WC_OK ? wc_error_set(err, WC_ENOMEM, "budget: out of memory")
 		                                : wc__replica_simulate(&c, k, bs->o->fleet_mode, 0, tokens, err);
-		if (rc == WC_OK)
+		if (rc == WC_OK) {
 			wc_stats_block_means(c.power[k > 1 ? 1 : 0], bs->out_len, bs->bin_stride, bs->n_bins, bs->agg);
+			bs->running = mean_running(bs, c.running[k > 1 ? 1 : 0], k);
+		}
 		bs->waiting = c.waiting_end / k;
 		ctx_free(&c);
 		if (rc != WC_OK)
@@ -239,14 +259,16 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	if (capped)
 		max_k = (int)shared_max;
 	int lo = 0, hi = 0, k = 1, rc = WC_OK;
-	double s, s_lo = NAN, s_hi = NAN, w_lo = NAN, w_one = NAN;
+	double s, s_lo = NAN, s_hi = NAN, w_lo = NAN, w_one = NAN, r_lo = NAN, r_one = NAN;
 	while (rc == WC_OK && k <= max_k) {
 		if ((rc = probe(bs, k, &s, err)) != WC_OK)
 			break;
 		out->probes++;
 		out->servers_simulated += bs->o->fleet_mode == WC_FLEET_INDEPENDENT ? 0 : k;
-		if (k == 1)
+		if (k == 1) {
 			w_one = bs->waiting;
+			r_one = bs->running;
+		}
 		if (!(s <= budget)) {
 			hi = k;
 			s_hi = s;
@@ -255,6 +277,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 		lo = k;
 		s_lo = s;
 		w_lo = bs->waiting;
+		r_lo = bs->running;
 		if (k == max_k)
 			break;
 		k = k > max_k / 2 ? max_k : 2 * k;
@@ -269,6 +292,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 			lo = mid;
 			s_lo = s;
 			w_lo = bs->waiting;
+			r_lo = bs->running;
 		} else {
 			hi = mid;
 			s_hi = s;
@@ -287,6 +311,12 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	/* the plan's servers' queue, or one server's when none fits */
 	char note[WC_WARNING_LEN];
 	if (rc == WC_OK && wc__envelope_queue_note(bs->w, bs->o->max_running, lo > 0 ? w_lo : w_one, note, sizeof note))
+		WC_WARN(out, "%s", note);
+	/* the board's limit as an envelope says it (docs/envelopes.md, "Board
+	 * limit"): a plan keeps the clock asked, so where the law at its
+	 * servers' mean load is over the limit the servers are held there
+	 * while serving at the clock asked -- said, not left to the numbers */
+	if (rc == WC_OK && wc__envelope_limit_note(bs->w, bs->pm, NULL, lo > 0 ? r_lo : r_one, note, sizeof note))
 		WC_WARN(out, "%s", note);
 	if (bs->o->fleet_mode == WC_FLEET_INDEPENDENT)
 		out->servers_simulated = bs->cached;
@@ -363,6 +393,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	free(table);
 	free(bs.cache);
 	free(bs.wait_cache);
+	free(bs.run_cache);
 	free(bs.agg);
 	free(bs.scratch);
 	return rc;

@@ -55,6 +55,14 @@ typedef struct {
  *  when out of memory. */
 int wc__envelope_settle(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
                         const wc_envelope_options *o, wc__envelope_settled *s, wc_error *err);
+/** 1 with `note` set when the board's limit holds the law (docs/envelopes.md,
+ *  "Board limit"): settled (`set`), the clock the run served and drew at;
+ *  not (`set` NULL or unsettled: a budget plan, which keeps the clock asked,
+ *  or a run predict could not settle), the law at the servers' mean
+ *  running count `n_mean` above the limit, the service at the clock asked.
+ *  Else 0 and "". One rule for envelopes and budget plans. */
+int wc__envelope_limit_note(const wc_envelope_workload *w, const wc_power_map *pm, const wc__envelope_settled *set,
+                            double n_mean, char *note, size_t cap);
 
 /* ------------------------------------------------------------ random */
 

@@ -339,20 +339,8 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	 * answer the load, a think time, an n(t)), the law at the mean load
 	 * above it says the service kept the clock asked. */
 	const wc__envelope_settled *set = rs->settled;
-	const double n_mean = out->server.mean_running.value, law_w = rs->pm->idle_w +
-	                      (n_mean > 0.0 ? rs->pm->dynamic_w(rs->pm->ctx, n_mean) : 0.0);
-	if (set->settled && set->rate > 0.0)
-		WC_WARN(out, "platform: the law gives %.1f W per GPU at the steady %.3g requests/s, above the board's %.0f W "
-		        "limit: the run served and drew at %.0f MHz, the clock predict settles at (docs/envelopes.md)",
-		        set->law_w, set->rate, set->limit_w, set->clock_mhz);
-	else if (set->settled)
-		WC_WARN(out, "platform: the law gives %.1f W per GPU for %.3g clients, above the board's %.0f W limit: the "
-		        "run served and drew at %.0f MHz, the clock predict settles at (docs/envelopes.md)", set->law_w,
-		        set->clients, set->limit_w, set->clock_mhz);
-	else if (rs->w->kind != WC_ENVELOPE_SERIES && rs->pm->max_w > 0.0 && law_w > rs->pm->max_w * (1.0 + 1e-9))
-		WC_WARN(out, "platform: the law draws %.1f W per GPU at the mean %.3g running, above the %.0f W board limit: "
-		        "power is held there, but service keeps the clock asked, so tokens/s run high and J/token low "
-		        "beside predict (docs/envelopes.md)", law_w, n_mean, rs->pm->max_w);
+	if (wc__envelope_limit_note(rs->w, rs->pm, set, out->server.mean_running.value, note, sizeof note))
+		WC_WARN(out, "%s", note);
 	out->service_clock_mhz = set->settled ? set->clock_mhz : 0.0;
 	/* An n(t) runs from the warm-up's start, a step each dt_s: say where
 	 * it and the simulated window part, which nothing else shows. */

@@ -11,6 +11,7 @@
 #include "envelope_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,4 +102,29 @@ wc__envelope_settle(const wc_envelope_workload *w, const wc_service_times *st, c
 	s->rate = q.config.request_rate;
 	s->clients = w->kind == WC_ENVELOPE_CLOSED ? w->concurrency : 0.0;
 	return WC_OK;
+}
+
+int
+wc__envelope_limit_note(const wc_envelope_workload *w, const wc_power_map *pm, const wc__envelope_settled *set,
+                        double n_mean, char *note, size_t cap)
+{
+	note[0] = '\0';
+	if (set && set->settled && set->rate > 0.0)
+		snprintf(note, cap, "platform: the law gives %.1f W per GPU at the steady %.3g requests/s, above the "
+		         "board's %.0f W limit: the run served and drew at %.0f MHz, the clock predict settles at "
+		         "(docs/envelopes.md)", set->law_w, set->rate, set->limit_w, set->clock_mhz);
+	else if (set && set->settled)
+		snprintf(note, cap, "platform: the law gives %.1f W per GPU for %.3g clients, above the board's %.0f W "
+		         "limit: the run served and drew at %.0f MHz, the clock predict settles at (docs/envelopes.md)",
+		         set->law_w, set->clients, set->limit_w, set->clock_mhz);
+	else if (w->kind != WC_ENVELOPE_SERIES && pm->max_w > 0.0) {
+		/* the law at the mean load: above the limit, the limiter held the
+		 * power, but the service kept the clock asked */
+		const double law_w = pm->idle_w + (n_mean > 0.0 ? pm->dynamic_w(pm->ctx, n_mean) : 0.0);
+		if (law_w > pm->max_w * (1.0 + 1e-9))
+			snprintf(note, cap, "platform: the law draws %.1f W per GPU at the mean %.3g running, above the %.0f "
+			         "W board limit: power is held there, but service keeps the clock asked, so tokens/s run "
+			         "high and J/token low beside predict (docs/envelopes.md)", law_w, n_mean, pm->max_w);
+	}
+	return note[0] != '\0';
 }

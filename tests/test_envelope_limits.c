@@ -231,7 +231,8 @@ wrapped_decode(void *ctx, double running, double context_tokens)
  * 2/s. The envelope served at the top clock: 736 tokens/s and 0.543 J per
  * token at 400 W against predict's 658 and 0.608 J at 1201 MHz. It now
  * serves and draws at predict's clock: J/token within 2 % of predict's,
- * the mean power at or under the limit, the clock reported. */
+ * the mean power at or under the limit, the clock reported. A budget plan
+ * keeps the clock asked and says the law is over the limit. */
 static void
 test_limit_settles(void)
 {
@@ -282,6 +283,18 @@ test_limit_settles(void)
 			        strstr(r.warnings[i], "MHz, the clock predict settles at") != NULL;
 		CHECK_INT(said, 1);
 		wc_envelope_result_clear(&r);
+		/* A plan keeps the clock asked, and says the limit holds its
+		 * servers' law as an envelope not settled does (it said only the
+		 * KV cache and the queue: 10 servers pinned at 400 W each). */
+		wc_budget_options bo = { 4000.0, WC_BUDGET_P95, 16, 1.0 };
+		wc_budget_plan plan;
+		CHECK_INT(wc_envelope_budget(&w, &st, &pm, &o, &bo, &plan, &err), WC_OK);
+		for (int i = said = 0; i < plan.n_warnings; i++)
+			said += strncmp(plan.warnings[i], "platform: the law draws 45", 26) == 0 &&
+			        strstr(plan.warnings[i], "W per GPU at the mean") != NULL &&
+			        strstr(plan.warnings[i], "above the 400 W board limit: power is held there, but "
+			                                 "service keeps the clock asked") != NULL;
+		CHECK_INT(said, 1);
 	}
 	/* Service times made otherwise have no clock to settle: the clock
 	 * asked, and the word that the speed is not held. */
