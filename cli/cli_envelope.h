@@ -83,8 +83,9 @@ int cli_envelope_flag_applies(const char *cmd, const char *flag, wc_envelope_kin
  *  or --measured when `outputs`, --replicas, --fleet above 1). */
 int cli_envelope_budget_excludes(const char *cmd, int outputs, int replicas_given, int fleet_size);
 
-/** A budget plan's text lines (cli/envelope_io.c). */
-void cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, wc_fleet_mode mode, double secs);
+/** A budget plan's text lines (cli/envelope_io.c); `mode` as the answer labels it
+ *  (wc_envelope_fleet_label). */
+void cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, const char *mode, double secs);
 
 /** `wattcast envelope --help` (cli/envelope_usage.c). */
 extern const char cli_envelope_usage[];

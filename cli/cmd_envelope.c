@@ -488,7 +488,7 @@ run_budget(const char *cmd, env_args *a, env_setup *s, const cli_envelope_inputs
 		return CLI_OK;
 	}
 	print_header(a, s);
-	cli_print_budget_plan(&a->bo, &plan, a->o.fleet_mode, secs);
+	cli_print_budget_plan(&a->bo, &plan, wc_envelope_fleet_label(&a->w, a->o.fleet_mode), secs);
 	return CLI_OK;
 }
 
@@ -531,7 +531,8 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 		cli_print_envelope_interval(&res.server_interval, &s->pm);
 		if (res.fleet_size > 1) {
 			char title[64];
-			snprintf(title, sizeof title, "fleet of %d (%s)", res.fleet_size, wc_fleet_mode_name(res.fleet_mode));
+			snprintf(title, sizeof title, "fleet of %d (%s)", res.fleet_size,
+			         wc_envelope_fleet_label(&a->w, res.fleet_mode));
 			cli_print_envelope_summary(title, &res.fleet, res.replicas, &a->o, NULL);
 			cli_print_envelope_interval(&res.fleet_interval, &s->pm);
 			printf("  %-28s %12.5g W\n", "peak_w (every replica)", res.fleet_peak_w);

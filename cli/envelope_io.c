@@ -326,7 +326,7 @@ beside_budget(char buf[32], double v, double budget)
 }
 
 void
-cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, wc_fleet_mode mode, double secs)
+cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, const char *mode, double secs)
 {
 	/* the budget as given (the shortest text that reads back as it) and
 	 * the statistics to the digit that decides the comparison (4000 W is
@@ -339,7 +339,7 @@ cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, w
 		       bo->bin_s, bt); /* no statistic at 0 servers to print */
 	else
 		printf("budget plan: %d server%s (%s) keep%s the aggregate %s of %g s means at %s W <= %s W",
-		       plan->fleet_size, plan->fleet_size == 1 ? "" : "s", wc_fleet_mode_name(mode),
+		       plan->fleet_size, plan->fleet_size == 1 ? "" : "s", mode,
 		       plan->fleet_size == 1 ? "s" : "", stat, bo->bin_s, beside_budget(st, plan->stat_w, bo->budget_w),
 		       bt);
 	if (plan->fleet_size == 0 && isfinite(plan->next_stat_w))

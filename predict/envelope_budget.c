@@ -373,6 +373,8 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		WC_WARN(out, "%s", kv_note);
 	if (wc__envelope_context_note(w, st, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
+	if (wc__envelope_lockstep_note(w, o->fleet_mode, 1, kv_note, sizeof kv_note))
+		WC_WARN(out, "%s", kv_note);
 	bs.o = &one;
 	one.fleet_mode = o->fleet_mode;
 	if ((rc = budget_setup(&bs, &table, err)) == WC_OK)

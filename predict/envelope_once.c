@@ -5,10 +5,16 @@
  * a seed and a Monte-Carlo spread that cannot vary. `validate envelope`,
  * `envelope --replay`/`--measured` and POST /v1/forecast/envelope simulate
  * it once, and their work bounds charge it once, by this one rule.
+ *
+ * For the same reason the servers of an "independent" fleet of such a
+ * workload are not independent: each replays the same arrivals, so they
+ * run in lockstep (docs/envelopes.md, "Lockstep fleets"). Answers label and warn
+ * of such a fleet by the rule here.
  */
-#include "predict/envelope.h"
+#include "envelope_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* Does filling a length from `d` use the generator? A fixed length, or
  * an empirical one of a single value, does not vary. */
@@ -52,4 +58,39 @@ wc_envelope_run_once_if_fixed(const wc_envelope_workload *w, const wc_service_ti
 	wc_envelope_options one = *o;
 	one.replicas = 1;
 	return wc_envelope_run(w, st, pm, &one, out, err);
+}
+
+int
+wc_envelope_fleet_lockstep(const wc_envelope_workload *w, wc_fleet_mode mode)
+{
+	/* a balancer splits one arrival process: its servers differ */
+	if (mode != WC_FLEET_INDEPENDENT)
+		return 0;
+	/* a replay's arrivals and an n(t) are the workload's own, the same for
+	 * every server; a closed loop's clients all send at t = 0 and, with
+	 * lengths that draw nothing, come back at the same times everywhere */
+	return w->kind == WC_ENVELOPE_REPLAY || w->kind == WC_ENVELOPE_SERIES ||
+	       (w->kind == WC_ENVELOPE_CLOSED && !length_draws(&w->input) && !length_draws(&w->output));
+}
+
+const char *
+wc_envelope_fleet_label(const wc_envelope_workload *w, wc_fleet_mode mode)
+{
+	return wc_envelope_fleet_lockstep(w, mode) ? "lockstep" : wc_fleet_mode_name(mode);
+}
+
+int
+wc__envelope_lockstep_note(const wc_envelope_workload *w, wc_fleet_mode mode, int plan, char *note, size_t cap)
+{
+	note[0] = '\0';
+	if (!wc_envelope_fleet_lockstep(w, mode))
+		return 0;
+	const char *same = w->kind == WC_ENVELOPE_REPLAY ? "replay the same arrivals in step (a replay draws none at "
+	                                                   "random)"
+	                 : w->kind == WC_ENVELOPE_SERIES ? "run the same n(t) in step (an n(t) draws nothing at random)"
+	                                                 : "run the same closed loop in step (fixed lengths draw nothing)";
+	snprintf(note, cap, "fleet: its servers %s, not independently: p95 and ramps are the synchronised worst case, an "
+	         "upper bound for desynchronised servers%s (docs/envelopes.md)", same,
+	         plan ? "; the plan's size is a lower bound" : "");
+	return 1;
 }

@@ -241,7 +241,7 @@ wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 	json_object_set_new(root, "server", server);
 	if (res->fleet_size > 1) {
 		json_t *fleet = json_pack("{s:i,s:s,s:f,s:o,s:o}", "size", res->fleet_size, "mode",
-		                          wc_fleet_mode_name(res->fleet_mode), "peak_w", res->fleet_peak_w,
+		                          wc_envelope_fleet_label(c->workload, res->fleet_mode), "peak_w", res->fleet_peak_w,
 		                          "summary", summary_json(&res->fleet), "interval_95",
 		                          interval_json(&res->fleet_interval, c->power));
 		if (c->include_bins)
@@ -275,7 +275,7 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	const char *stopped = !plan->at_bound ? "budget" : plan->simulation_bound ? "simulation_limit" : "max_fleet";
 	json_object_set_new(root, "plan", json_pack("{s:f,s:s,s:s,s:i,s:i,s:o,s:o,s:b,s:s,s:i,s:i,s:i,s:f}",
 	                    "budget_w", bo->budget_w, "stat", bo->stat == WC_BUDGET_MAX ? "max" : "p95",
-	                    "fleet_mode", wc_fleet_mode_name(o->fleet_mode), "max_fleet", bo->max_fleet,
+	                    "fleet_mode", wc_envelope_fleet_label(c->workload, o->fleet_mode), "max_fleet", bo->max_fleet,
 	                    "fleet_size", plan->fleet_size, "stat_w", num(plan->stat_w),
 	                    "next_stat_w", num(plan->next_stat_w), "at_bound", plan->at_bound,
 	                    "stopped_by", stopped, "search_bound", plan->search_bound,

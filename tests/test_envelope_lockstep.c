@@ -1,0 +1,205 @@
+/*
+ * Fleets whose servers run in lockstep (docs/envelopes.md, "Lockstep fleets"): an
+ * "independent" fleet of a replay, an n(t) or a closed loop of fixed
+ * lengths draws no arrival at random, so its K servers replay the same
+ * arrivals in step and its p95 and ramps are K times one server's, the
+ * synchronised worst case. Such a fleet, and a plan of such servers, is
+ * labelled "lockstep" (library, JSON as the API and --json give it, CLI
+ * text) and warned of once, whole (not cut at the warning's length); a
+ * Poisson fleet, a closed loop of drawn lengths and a balancer are not.
+ * They were labelled "independent" with no word: a replay's fleet of 8 at
+ * a p95 of exactly 8 x 334.40 W, its plan exactly linear in K.
+ */
+#include "predict/envelope.h"
+#include "predict/envelope_budget.h"
+#include "server/server.h"
+#include "tests/support/support.h"
+
+#include <gsl/gsl_errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static wc_params paper;
+
+typedef struct {
+	wc_config c;
+	wc_capacity_service_store rs;
+	wc_service_times st;
+	wc_power_map_law store;
+	wc_power_map pm;
+} setup;
+
+static void
+setup_init(setup *s)
+{
+	wc_error err;
+	s->c = (wc_config)WC_CONFIG_INIT;
+	s->c.platform = "A100";
+	s->c.tp = 1;
+	s->c.arch = wc_model_lookup("Qwen3-8B");
+	s->c.active_params_b = s->c.arch->active_params_b;
+	CHECK_INT(wc_roofline_standin_init(&s->rs, &s->c, &err), WC_OK);
+	wc_roofline_standin_service(&s->rs, &s->st);
+	CHECK_INT(wc_power_map_from_law(&paper, &s->c, NULL, &s->store, &s->pm, &err), WC_OK);
+}
+
+/* The lockstep warnings among `n` (whole: ending with the docs' name). */
+static int
+lockstep_said(char (*warnings)[WC_WARNING_LEN], int n, const char *same, int plan)
+{
+	int said = 0;
+	for (int i = 0; i < n; i++) {
+		const char *m = warnings[i];
+		if (strncmp(m, "fleet: its servers ", 19) != 0)
+			continue;
+		said++;
+		CHECK_CONTAINS(m, same);
+		CHECK_CONTAINS(m, "not independently: p95 and ramps are the synchronised worst case, an upper bound "
+		                  "for desynchronised servers");
+		CHECK(plan == (strstr(m, "the plan's size is a lower bound") != NULL));
+		const char *end = "(docs/envelopes.md)";
+		CHECK(strlen(m) > strlen(end) && strcmp(m + strlen(m) - strlen(end), end) == 0);
+	}
+	return said;
+}
+
+/* `mode` of the answer's JSON: the envelope's fleet.mode, or the plan's
+ * plan.fleet_mode. */
+static int
+json_mode_is(const char *text, const char *obj, const char *key, const char *want)
+{
+	json_error_t je;
+	json_t *root = json_loads(text, 0, &je);
+	const char *got = json_string_value(json_object_get(json_object_get(root, obj), key));
+	int ok = got && strcmp(got, want) == 0;
+	if (!ok)
+		fprintf(stderr, "%s.%s: expected %s, got %s\n", obj, key, want, got ? got : "(none)");
+	json_decref(root);
+	return ok;
+}
+
+/* One run of `w` by `mode` (fleet of 4 in the envelope, a plan beside
+ * it): lockstep or not, in the library, the JSON and the warnings. */
+static void
+check_fleet(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const char *same)
+{
+	wc_envelope_options o;
+	wc_envelope_result r;
+	wc_budget_plan plan;
+	wc_error err;
+	const int lockstep = same != NULL;
+	wc_envelope_options_init(&o);
+	o.horizon_s = 20;
+	o.replicas = 2;
+	o.fleet_size = 4;
+	o.fleet_mode = mode;
+	CHECK_INT(wc_envelope_fleet_lockstep(w, mode), lockstep);
+	CHECK(strcmp(wc_envelope_fleet_label(w, mode), lockstep ? "lockstep" : wc_fleet_mode_name(mode)) == 0);
+	CHECK_INT(wc_envelope_run(w, &s->st, &s->pm, &o, &r, &err), WC_OK);
+	CHECK_INT(lockstep_said(r.warnings, r.n_warnings, same ? same : "", 0), lockstep);
+	if (lockstep) /* K copies of one server, limited each alone */
+		CHECK_NEAR(r.fleet.p95_w.value / r.server.p95_w.value, 4.0, 1e-9);
+	wc_response_params resp;
+	wc_response_effective(NULL, &resp);
+	wc_envelope_render ctx = { &s->c, w, &o, &resp, "assumed", &s->pm, &s->st, "v", 0, NULL };
+	char *t = wc_render_envelope(&ctx, &r, 0, &err);
+	CHECK(t && json_mode_is(t, "fleet", "mode", lockstep ? "lockstep" : wc_fleet_mode_name(mode)));
+	free(t);
+	wc_envelope_result_clear(&r);
+	/* one server has no fleet to warn of */
+	o.fleet_size = 1;
+	o.fleet_mode = WC_FLEET_INDEPENDENT;
+	CHECK_INT(wc_envelope_run(w, &s->st, &s->pm, &o, &r, &err), WC_OK);
+	CHECK_INT(lockstep_said(r.warnings, r.n_warnings, "", 0), 0);
+	wc_envelope_result_clear(&r);
+	o.fleet_mode = mode;
+	wc_budget_options bo = { 3000.0, WC_BUDGET_P95, 64, 1.0 };
+	CHECK_INT(wc_envelope_budget(w, &s->st, &s->pm, &o, &bo, &plan, &err), WC_OK);
+	CHECK_INT(lockstep_said(plan.warnings, plan.n_warnings, same ? same : "", 1), lockstep);
+	t = wc_render_budget(&ctx, &bo, &plan, 0.0, 0, &err);
+	CHECK(t && json_mode_is(t, "plan", "fleet_mode", lockstep ? "lockstep" : wc_fleet_mode_name(mode)));
+	free(t);
+}
+
+static void
+test_library_and_json(void)
+{
+	setup s;
+	wc_envelope_workload w;
+	setup_init(&s);
+	/* a replay, lengths known */
+	static const double at[] = { 0.0, 0.7, 1.1, 4.0, 4.2, 9.5, 12.0, 15.5 };
+	static const double in[] = { 900, 300, 2000, 512, 64, 4000, 700, 128 };
+	static const double out[] = { 100, 250, 50, 400, 30, 10, 200, 90 };
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_REPLAY;
+	w.n_arrivals = sizeof at / sizeof at[0];
+	w.arrival_s = at;
+	w.arrival_input = in;
+	w.arrival_output = out;
+	check_fleet(&s, &w, WC_FLEET_INDEPENDENT, "replay the same arrivals in step (a replay draws none at random)");
+	/* a balancer splits the log: its servers differ */
+	check_fleet(&s, &w, WC_FLEET_ROUND_ROBIN, NULL);
+	check_fleet(&s, &w, WC_FLEET_LEAST_LOADED, NULL);
+	/* an n(t) */
+	static const double n_t[] = { 1, 4, 9, 16, 9, 4, 1, 0, 2, 8 };
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_SERIES;
+	w.series_len = sizeof n_t / sizeof n_t[0];
+	w.series_running = n_t;
+	w.series_dt_s = 2.0;
+	check_fleet(&s, &w, WC_FLEET_INDEPENDENT, "run the same n(t) in step (an n(t) draws nothing at random)");
+	/* a closed loop of fixed lengths (the defaults), and of drawn ones */
+	wc_envelope_workload_init(&w);
+	w.concurrency = 8;
+	check_fleet(&s, &w, WC_FLEET_INDEPENDENT, "run the same closed loop in step (fixed lengths draw nothing)");
+	w.output = (wc_length_dist){ WC_LENGTH_LOGNORMAL, 210, 200, NULL, 0 };
+	check_fleet(&s, &w, WC_FLEET_INDEPENDENT, NULL);
+	/* Poisson arrivals are each server's own */
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_POISSON;
+	w.rate = 1.0;
+	check_fleet(&s, &w, WC_FLEET_INDEPENDENT, NULL);
+}
+
+/* The CLI's text says it as the JSON does. */
+static void
+test_cli_text(void)
+{
+	run_result r;
+	const char *fleet[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--closed", "8",
+		                "--horizon", "20", "--replicas", "2", "--fleet", "3", "--profile", "paper", NULL };
+	CHECK_INT(run_wattcast(fleet, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "fleet of 3 (lockstep)");
+	CHECK_CONTAINS(r.out, "warning: fleet: its servers run the same closed loop in step");
+	run_result_free(&r);
+	const char *plan[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--closed", "8",
+		               "--horizon", "20", "--budget", "3000", "--profile", "paper", NULL };
+	CHECK_INT(run_wattcast(plan, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "servers (lockstep) keep the aggregate p95");
+	CHECK_CONTAINS(r.out, "the plan's size is a lower bound");
+	run_result_free(&r);
+	const char *drawn[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--closed", "8",
+		                "--output-tokens", "lognormal:200:150", "--horizon", "20", "--replicas", "2",
+		                "--fleet", "3", "--profile", "paper", NULL };
+	CHECK_INT(run_wattcast(drawn, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "fleet of 3 (independent)");
+	CHECK(strstr(r.out, "fleet: its servers") == NULL);
+	run_result_free(&r);
+}
+
+int
+main(void)
+{
+	gsl_set_error_handler_off();
+	wc_params_default(&paper);
+	test_library_and_json();
+	test_cli_text();
+	wc_params_clear(&paper);
+	return check_report("test_envelope_lockstep");
+}
