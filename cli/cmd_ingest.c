@@ -97,10 +97,13 @@ print_summary(const wc_ingest_result *res, const char *path)
 		char idle[32]; /* "-" unknown: the fit uses the platform's P0 (a warning says why) */
 		char n_mean[32]; /* "-" unknown: no n(t) with --power-only */
 		char id[SUMMARY_ID_MAX + 8];
-		printf("%-*s %-*s %3d %9.1f %9s %-13s %7s %8.1f\n", width,
+		/* "(excluded)" as fleet ingest marks a row with an exclude reason
+		 * (an idle --segment segment, docs/cli.md) */
+		printf("%-*s %-*s %3d %9.1f %9s %-13s %7s %8.1f%s\n", width,
 		       fit_id(r->run.run_id, (size_t)width, id, sizeof id), pw, r->run.platform,
 		       r->run.tp, r->run.mean_power_w, cli_cell(idle, sizeof idle, r->run.idle_power_w, 1),
-		       r->idle_source, cli_cell(n_mean, sizeof n_mean, r->run.running, 2), r->metrics.duration_s);
+		       r->idle_source, cli_cell(n_mean, sizeof n_mean, r->run.running, 2), r->metrics.duration_s,
+		       r->run.exclude[0] ? " (excluded)" : "");
 	}
 	printf("wrote %zu row%s to %s\n", res->n_rows, res->n_rows == 1 ? "" : "s", path);
 }

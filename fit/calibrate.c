@@ -107,6 +107,18 @@ refuse_run(const wc_runs_table *t, const wc_run *r, const char *column, wc_error
 	return wc_error_set(err, WC_EINVAL, "%s: run '%s' %s", at, r->run_id, why);
 }
 
+/* The cell an idle run's refusal points at: `running`, which states the
+ * load (docs/calibration.md, "Refusals"), also for a run with an n(t)
+ * series when its `running` says idle too -- ingest writes the series'
+ * mean there, and pointing at the series' file name (column 101) told
+ * nothing; `n_series` only when the series alone is idle. */
+static const char *
+idle_column(const wc_run *r)
+{
+	int running_idle = isfinite(r->running) && !(r->running >= WC_CAPACITY_MIN_CONCURRENCY);
+	return r->series.len && !running_idle ? "n_series" : "running";
+}
+
 /* The calibration runs, each checked: measured power, a load (a run at 0
  * running is idle: the law's dynamic power is 0 there, so there is nothing
  * to calibrate on, and the solver met log 0 -- docs/calibration.md), a
@@ -128,7 +140,7 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
 		 * run is idle in all but name: 1e-320 running requests left the
 		 * solver without a direction ("did not converge", no field). */
 		if (!(load >= WC_CAPACITY_MIN_CONCURRENCY))
-			return refuse_run(t, r, r->series.len ? "n_series" : "running", err,
+			return refuse_run(t, r, idle_column(r), err,
 			                  "is at %g running requests: an idle run has no dynamic power to calibrate on "
 			                  "(give its mean power / tp as the loaded runs' idle_power_w)", load);
 		if (o->scope == WC_CALIBRATE_MODEL && !wc_params_level(base, r->platform))

@@ -13,12 +13,9 @@
 #include "trace/fleet.h"
 
 #define FLEET_TEXT 128
-/* A window whose mean running count is below this is idle: no energy per
- * token, and excluded (docs/fleet.md, "Rows"). Half a request: the engine ran nothing
- * most of the window. */
-#define FLEET_IDLE_RUNNING 0.5
-/* ... and its exclude reason starts with this. */
-#define FLEET_IDLE_REASON "idle: "
+/* A window whose mean running count is below WC_IDLE_RUNNING is idle: no
+ * energy per token, and excluded with a reason starting WC_IDLE_REASON
+ * (trace/idle.h, docs/fleet.md "Rows"), the rule `ingest --segment` applies. */
 
 /* Tolerance on the scrape interval, one rule for the step check and the
  * gaps (docs/fleet.md, "Choose the step"): scrape times jitter and a

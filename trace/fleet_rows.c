@@ -86,7 +86,7 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	/* An idle window's power over a few stray tokens is idle power, not
 	 * the cost of a token (58 J where the engine ran 0 requests): its
 	 * energy per token stays blank (docs/fleet.md, "Rows"). */
-	if (r.generation_tok_s > 0 && !(r.run.running < FLEET_IDLE_RUNNING))
+	if (r.generation_tok_s > 0 && !(r.run.running < WC_IDLE_RUNNING))
 		r.run.energy_per_token_j = r.run.mean_power_w / r.generation_tok_s;
 	if (w->n_gpus < g->full_gpus)
 		snprintf(r.run.exclude, sizeof r.run.exclude, "partial power: %d of %d GPUs reported",
@@ -96,11 +96,9 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	 * way: at running 0.06 it weighed as much as a loaded window in the
 	 * log-dynamic-power calibration and pulled it 19 % low (docs/fleet.md,
 	 * "Rows"). */
-	else if (r.run.running < FLEET_IDLE_RUNNING) {
+	else if (wc_trace_idle_exclude(r.run.running, r.run.exclude, sizeof r.run.exclude))
 		f->n_idle_rows++;
-		snprintf(r.run.exclude, sizeof r.run.exclude, FLEET_IDLE_REASON "%.2f running requests on average "
-		         "(< %.1f), no load to fit", r.run.running, FLEET_IDLE_RUNNING);
-	} else if (r.duration < f->o.min_window_s)
+	else if (r.duration < f->o.min_window_s)
 		snprintf(r.run.exclude, sizeof r.run.exclude, "short window: %.0f s of steady load "
 		         "(< %.0f s)", r.duration, f->o.min_window_s);
 	fleet_row *nr = wc_grow(f->rows, &f->cap_rows, f->n_rows + 1, sizeof *nr, 64);
@@ -258,7 +256,7 @@ wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		char msg[200];
 		snprintf(msg, sizeof msg, "%zu of %zu windows idle (mean running below %.1f): excluded "
 		         "as 'idle', their power is the engines' idle power, not a load to fit",
-		         f->n_idle_rows, f->n_rows, FLEET_IDLE_RUNNING);
+		         f->n_idle_rows, f->n_rows, WC_IDLE_RUNNING);
 		f->o.warn(msg, f->o.warn_payload);
 	}
 	*out = t;

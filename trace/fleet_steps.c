@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "trace/idle.h"
 
 static void
 when(double t, char *buf)
@@ -447,7 +448,7 @@ partial_before(wc_fleet *f, fleet_group *g, int np, double t)
 		if (r->start < g->engine_since || r->start >= t || strcmp(r->group, g->key) != 0 ||
 		    r->run.tp >= np)
 			continue;
-		if (strncmp(r->run.exclude, FLEET_IDLE_REASON, strlen(FLEET_IDLE_REASON)) == 0)
+		if (strncmp(r->run.exclude, WC_IDLE_REASON, strlen(WC_IDLE_REASON)) == 0)
 			f->n_idle_rows--; /* partial power comes first, as in wc__fleet_emit */
 		snprintf(r->run.exclude, sizeof r->run.exclude, "partial power: %d of %d GPUs reported",
 		         r->run.tp, np);

@@ -34,6 +34,21 @@ const char *wc_trace_idle_power(const double *t, const double *p, size_t n,
 double wc_trace_idle_quiet_time(const double *t, const double *p, size_t n,
                                 const unsigned char *quiet, double level);
 
+/** A row whose mean running count is below this is idle: the engine ran
+ *  nothing most of its time (half a request), so it is no load to fit.
+ *  One rule for Prometheus windows and `ingest --segment` segments, which
+ *  are both cuts of time that can fall where nothing ran: such a row is
+ *  written with an `exclude` reason starting WC_IDLE_REASON, so that `fit`
+ *  and `calibrate` leave it out (docs/fleet.md, "Rows";
+ *  docs/formats/telemetry.md, "Load levels and idle windows"). */
+#define WC_IDLE_RUNNING 0.5
+#define WC_IDLE_REASON "idle: "
+/** Is a row at a mean of `running` requests idle (below WC_IDLE_RUNNING)?
+ *  Then 1, with its exclude reason ("idle: 0.06 running requests on
+ *  average (< 0.5), no load to fit") in `exclude`; else 0 and `exclude`
+ *  untouched (NaN, an unknown load, is not idle). */
+int wc_trace_idle_exclude(double running, char *exclude, size_t cap);
+
 /** Plausibility band of a measured idle power against the platform's
  *  published one (choice, docs/trace-metrics.md): [0.5, 2.5] times it. */
 #define WC_IDLE_PUBLISHED_MIN 0.5

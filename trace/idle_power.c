@@ -161,3 +161,13 @@ wc_trace_idle_reference(const char *platform, double *published, double *limit)
 	*limit = info ? info->max_power_w : 0.0;
 	wc_params_clear(&paper);
 }
+
+int
+wc_trace_idle_exclude(double running, char *exclude, size_t cap)
+{
+	if (!(running < WC_IDLE_RUNNING))
+		return 0;
+	snprintf(exclude, cap, WC_IDLE_REASON "%.2f running requests on average (< %.1f), no load to fit", running,
+	         WC_IDLE_RUNNING);
+	return 1;
+}

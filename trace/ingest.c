@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "trace/idle.h"
 
 void
 wc__ingest_row_free(wc_ingest_row *r)
@@ -115,13 +116,28 @@ row_in_gaps(const run_ctx *rc, const wc_ingest_options *opt, double a, double b,
 	return 1;
 }
 
+/* A segment is a cut of time, as a Prometheus window is, and one can fall
+ * where nothing ran (the seconds before a level's first request): below
+ * the one idle rule (trace/idle.h) it is written excluded, as fleet
+ * ingest writes an idle window, so that `fit` and `calibrate` leave it
+ * out (docs/formats/telemetry.md, "What ingest derives"); unmarked,
+ * `calibrate` refused the table ingest had just written. A level's or
+ * run's own row is the load its manifest states and stays as it is.
+ * 1 when marked. */
+static int
+mark_idle(const wc_ingest_options *opt, wc_ingest_row *row)
+{
+	return opt->segment_s > 0 && wc_trace_idle_exclude(row->run.running, row->run.exclude,
+	                                                     sizeof row->run.exclude);
+}
+
 /* Every row of the run, into `rows` (at most the caller's count; *made
  * of them). */
 static int
 make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, size_t *made,
           wc_error *err)
 {
-	size_t left_out = 0;
+	size_t left_out = 0, idle = 0;
 	for (int w = 0; w < rc->n_windows; w++) {
 		double a0 = rc->windows[w].a, span = rc->windows[w].b - a0, seg = opt->segment_s;
 		size_t nseg = segments(span, seg);
@@ -136,8 +152,14 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 			if (row_in_gaps(rc, opt, a, b, &rows[*made]))
 				left_out++;
 			else
-				(*made)++;
+				idle += mark_idle(opt, &rows[(*made)++]);
 		}
+	}
+	if (idle && opt->warn) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "%s: %zu of %zu segments idle (mean running below %.1f): excluded as "
+		         "'idle'", rc->dir, idle, *made, WC_IDLE_RUNNING);
+		opt->warn(msg, opt->warn_payload);
 	}
 	if (*made == 0)
 		return wc_error_set(err, WC_EPARSE, "%s: each of the run's %zu row%s lies more than half in gaps "
