@@ -82,6 +82,12 @@ int wc_platform_tp_crosses_pcie(const wc_platform_info *pi, int tp);
 double wc_platform_memory_bytes(const char *level, double memory_gb);
 /** "A10G, L4, ..." — every canonical name, for error messages. */
 const char *wc_platform_names(void);
+/** The one wording of a board the catalog lacks, which `predict` and
+ *  `ingest` both warn (docs/capacity.md, "A board the catalog lacks"):
+ *  "NAME is not in the platform catalog: its board power limit and clock
+ *  range are unknown" into `buf` (NAME cut to 64 bytes); each caller adds
+ *  what that means for it. Returns `buf`. */
+const char *wc_platform_unknown_note(const char *name, char *buf, size_t cap);
 size_t wc_platform_count(void);
 const wc_platform_info *wc_platform_at(size_t i);
 

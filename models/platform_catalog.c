@@ -16,6 +16,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define PAPER "LLM-PowerTrace appendix, platforms table"
@@ -331,4 +332,12 @@ wc_platform_names(void)
 	 * that it lists the table. */
 	return "A10G, L4, L40S, A100, A100-40GB, A100-PCIe, A100-PCIe-40GB, H100, H100-PCIe, "
 	       "H100-NVL, H200, H200-NVL, GH200, B200, MI300X, MI325X";
+}
+
+const char *
+wc_platform_unknown_note(const char *name, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%.64s is not in the platform catalog: its board power limit and clock range are unknown",
+	         name ? name : "");
+	return buf;
 }

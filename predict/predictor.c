@@ -494,8 +494,9 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	if (!wc_predict_board(p, b.level->name)) {
 		const wc_capacity_level *cl =
 		        p->capacity.present ? wc_capacity_level_find(&p->capacity, b.level->name) : NULL;
-		WC_WARN(out, "platform: %.64s is not in the platform catalog: its board power limit and clock range are "
-		        "unknown, so nothing holds the answer under a limit%s (docs/capacity.md)", b.level->name,
+		char note[160];
+		WC_WARN(out, "platform: %s, so nothing holds the answer under a limit%s (docs/capacity.md)",
+		        wc_platform_unknown_note(b.level->name, note, sizeof note),
 		        cl && cl->memory_gb > 0 ? "" : " and the model's fit in memory is not checked");
 	}
 	if (limited > 0.0)

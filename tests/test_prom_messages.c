@@ -267,6 +267,25 @@ main(void)
 		CHECK_CONTAINS(r.err, gb[k][2]);
 		run_result_free(&r);
 	}
+	free(in);
+
+	/* --platform naming a board the catalog lacks: its rows are written
+	 * with the note `predict` and run-folder ingest give (they were
+	 * written in silence); a catalog board says nothing of the kind. */
+	len = 0;
+	for (int t = 0; t < 3; t++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h1:9400\n"
+		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",modelName=\"NVIDIA GB200\",Hostname=\"h1\"} "
+		                        "200\n# wattcast-scrape %d h1:8000\nvllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 4\n",
+		                        1767225600 + t, 1767225600 + t);
+	in = path_join(dir, "gb200.prom");
+	CHECK(write_text(in, text) == 0);
+	const char *pargv[] = { "wattcast", "ingest", "--scrapes", in, "--platform", "GB200", "-o", out, NULL };
+	CHECK(run_wattcast(pargv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "warning: 1 group on GB200: GB200 is not in the platform catalog: its board power limit "
+	               "and clock range are unknown, so no power reading is checked against the board's limit");
+	run_result_free(&r);
 	free(out);
 	free(in);
 	free(dir);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/catalog.h"
 #include "models/grow.h"
 
 static const char *const names[WC_FLEET_N_METRICS] = {
@@ -289,6 +290,28 @@ wc_fleet_feed(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_erro
 	return rc;
 }
 
+/* Groups on a board the platform catalog lacks (--platform named it for
+ * GPUs whose modelName the catalog does not know): said once, with the
+ * note `predict` and run-folder ingest give (models/catalog.h,
+ * wc_platform_unknown_note; docs/capacity.md, "A board the catalog
+ * lacks"), as their rows are not held to a board limit. */
+static void
+warn_unknown_board(wc_fleet *f)
+{
+	size_t n = 0;
+	const char *name = NULL;
+	for (size_t i = 0; i < f->n_groups; i++)
+		if (f->g[i].ever_gpu && f->g[i].platform[0] && !wc_platform_lookup(f->g[i].platform)) {
+			name = name ? name : f->g[i].platform;
+			n++;
+		}
+	if (name) {
+		char note[160];
+		wc__fleet_warn(f, "%zu group%s on %s: %s, so no power reading is checked against the board's limit", n,
+		               n == 1 ? "" : "s", name, wc_platform_unknown_note(name, note, sizeof note));
+	}
+}
+
 int
 wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
@@ -332,6 +355,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			               "to %.0f W per GPU; the first is named above)", g->name, g->n_power_dropped,
 			               WC_TELEMETRY_MAX_POWER_W);
 	}
+	warn_unknown_board(f);
 	return wc__fleet_table(f, out, err);
 }
 

@@ -195,8 +195,10 @@ wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_resul
 	}
 	if (!wc__file_exists(rc.power_path))
 		return wc_error_set(err, WC_ENOTFOUND, "%s: no power.csv", run_dir);
-	if ((r = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK ||
-	    (r = wc__ingest_read_files(&rc, opt, err)) != WC_OK ||
+	if ((r = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK)
+		goto done;
+	wc__ingest_warn_platform(&rc, opt);
+	if ((r = wc__ingest_read_files(&rc, opt, err)) != WC_OK ||
 	    (r = wc__ingest_check_alignment(&rc, err)) != WC_OK ||
 	    (r = wc__ingest_build_load(&rc, err)) != WC_OK || (r = wc__ingest_windows(&rc, opt, err)) != WC_OK ||
 	    (r = wc__ingest_check_idle_window(&rc, err)) != WC_OK)

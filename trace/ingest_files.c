@@ -143,14 +143,14 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			what[n] = "active parameters (model not in the catalog)", flag[n++] = "--active-params";
 		if (offset)
 			what[n] = "UTC offset", flag[n++] = "--utc-offset";
-		char a[160] = "", b[96] = "";
+		char a[160] = "", b[96] = "", log[96] = "";
 		for (int k = 0; k < n; k++) {
 			const char *sep = k == 0 ? "" : k == n - 1 ? " and " : ", ";
 			snprintf(a + strlen(a), sizeof a - strlen(a), "%s%s", sep, what[k]);
 			snprintf(b + strlen(b), sizeof b - strlen(b), "%s%s", sep, flag[k]);
 		}
-		return wc_error_set(err, WC_EINVAL, "%s: %s unknown (no manifest states %s); give %s%s", rc->dir, a,
-		                    n == 1 ? "it" : "them", b,
+		return wc_error_set(err, WC_EINVAL, "%s: %s unknown (no manifest states %s%s); give %s%s", rc->dir, a,
+		                    n == 1 ? "it" : "them", plat ? wc__ingest_platform_unnamed(rc, log, sizeof log) : "", b,
 		                    model ? " (and --active-params for a model the catalog lacks)" : "");
 	}
 	if (mi && isnan(rc->m.total_params_b))

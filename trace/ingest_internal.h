@@ -65,6 +65,14 @@ int wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_erro
 void wc__ingest_platform_from_log(wc_run_manifest *m, const char *power_path, char *note, size_t cap);
 int wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
 int wc__ingest_check_alignment(run_ctx *rc, wc_error *err);
+/* ingest_platform.c: a board the platform catalog lacks. */
+/** "; power.csv's 'NAME' is not in the platform catalog" into `buf` when
+ *  the power log's product name is one the catalog lacks, else "": the
+ *  refusal of a run whose platform is unknown says what the log names. */
+const char *wc__ingest_platform_unnamed(const run_ctx *rc, char *buf, size_t cap);
+/** A warning when the run's platform (manifest or --platform) is not in
+ *  the catalog, with the note `predict` gives (wc_platform_unknown_note). */
+void wc__ingest_warn_platform(const run_ctx *rc, const wc_ingest_options *opt);
 /** ingest_clock.c: a warning when the engine's running count matches the
  *  power trace best at an offset a few sampling intervals or more from
  *  the one used (docs/formats/telemetry.md, "Clocks and UTC offsets"). */
