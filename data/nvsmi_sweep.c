@@ -174,7 +174,8 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 		if (want > 0 && rd->n_gpus > want)
 			/* gpu_uuids selects by the uuid column: without one it
 			 * cannot, and pointing to it sent users in circles */
-			snprintf(hint, sizeof hint, "%s", rd->col_uuid >= 0 ? " (name the run's GPUs with gpu_uuids)"
+			snprintf(hint, sizeof hint, "%s", rd->col_uuid >= 0 ? " (name the run's GPUs: gpu_uuids in wattcast-run.json, "
+			                                        "server.active_gpu_uuids in manifest.json)"
 			         : " (gpu_uuids would name the run's GPUs, but this log has no uuid column: "
 			           "add uuid to nvidia-smi --query-gpu)");
 		else if (merged)

@@ -265,6 +265,12 @@ test_nvsmi_bad_lines(void)
 	opt.n_gpus = 4;
 	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "the first sample holds 2 GPUs, expected 4");
+	/* More GPUs than the run's (a node-wide log): no flag takes uuids,
+	 * so the hint names where they go (docs/formats/telemetry.md). */
+	opt.n_gpus = 1;
+	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "the first sample holds 2 GPUs, expected 1 (name the run's GPUs: gpu_uuids in "
+	               "wattcast-run.json, server.active_gpu_uuids in manifest.json)");
 	opt.n_gpus = 0;
 	free(p);
 
