@@ -108,7 +108,7 @@ heldout(const wc_params *p, const wc_runs_table *t, int flags, wc_heldout_report
 		wc_error why;
 		if (wc__predict_run(pr, r, &pred, &row, flags, &why) != WC_OK) {
 			if (!skipped++)
-				snprintf(reason, sizeof reason, "run '%.64s': %s", r->run_id, why.msg);
+				wc_error_format(reason, sizeof reason, "run '%.64s': %s", r->run_id, why.msg);
 			continue;
 		}
 		e[m] = 100.0 * (pred - r->mean_power_w) / r->mean_power_w;
