@@ -30,8 +30,10 @@ extern "C" {
  *  calibration and of a fitted response ("provenance"/"calibration",
  *  "response"/"provenance") and the fine-tuning section's own time,
  *  version 11 the fixed share of the fine-tuning runs fitted
- *  ("finetune"/"ranges"/"fixed_share"). */
-#define WC_PARAMS_SCHEMA "wattcast.params/11"
+ *  ("finetune"/"ranges"/"fixed_share"), version 12 what identifies the
+ *  rows a calibration used ("provenance"/"calibration"/"row_hashes"). */
+#define WC_PARAMS_SCHEMA "wattcast.params/12"
+#define WC_PARAMS_SCHEMA_V11 "wattcast.params/11"
 #define WC_PARAMS_SCHEMA_V10 "wattcast.params/10"
 #define WC_PARAMS_SCHEMA_V9 "wattcast.params/9"
 #define WC_PARAMS_SCHEMA_V8 "wattcast.params/8"

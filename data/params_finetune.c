@@ -50,7 +50,7 @@ read_ranges(wc__json_loader *ld, json_t *v, const char *path, wc_ft_ranges *r)
 	if (json_object_get(v, "fixed_share") && ld->version && ld->version < 11) {
 		char p[WC__JSON_PATH_MAX];
 		wc__json_join(p, path, "fixed_share");
-		return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+		return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V11);
 	}
 	return read_span(ld, v, path, "fixed_share", &r->fixed_share);
 }

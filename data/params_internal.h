@@ -66,6 +66,10 @@ int wc__params_utc_stamp_ok(const char *s);
 int wc__params_read_record(wc__json_loader *ld, json_t *v, const char *path, const char *const *keys,
                            wc_record *out);
 json_t *wc__params_record_json(const wc_record *r, int with_runs);
+/** The calibration record's `row_hashes` (schema 12) into the set, and
+ *  the set's as JSON. */
+int wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out);
+json_t *wc__params_row_hashes_json(const wc_params *p);
 /** obj's optional "seed" (0 to 2^63 - 1; absent, or null when
  *  `nullable`, leaves `*out`). */
 int wc__params_read_seed(wc__json_loader *ld, json_t *obj, const char *path, int nullable, uint64_t *out);

@@ -247,7 +247,7 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 	                                       "tool_version", "created_utc", "residual_rms",
 	                                       "precision_mode", "calibration", NULL };
 	static const char *const record[] = { "fitted_on", "input_sha256", "runs", "seed", "bootstrap",
-	                                      "tool_version", "created_utc", NULL };
+	                                      "tool_version", "created_utc", "row_hashes", NULL };
 	static const char *const none[] = { NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -286,7 +286,9 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 	}
 	if ((x = json_object_get(v, "calibration")) && !json_is_null(x)) {
 		wc__json_join(p, path, "calibration");
-		return wc__params_read_record(ld, x, p, record, &out->calibration);
+		if ((rc = wc__params_read_record(ld, x, p, record, &out->calibration)))
+			return rc;
+		return wc__params_read_row_hashes(ld, x, p, out);
 	}
 	return WC_OK;
 }
@@ -378,8 +380,10 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	 * sources "bound" and "datasheet", version 6 no structure terms, version 7
 	 * no response dynamic_scale, version 8 no precision_mode, version 9 no
 	 * records of a calibration or a response (params_record.c), version
-	 * 10 no fixed share of fine-tuning runs (params_finetune.c). */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 11
+	 * 10 no fixed share of fine-tuning runs (params_finetune.c), version
+	 * 11 no calibration row hashes (params_record.c). */
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 12
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V11) == 0 ? 11
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V10) == 0 ? 10
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V9) == 0  ? 9
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V8) == 0  ? 8
@@ -395,7 +399,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	if (!*version)
 		return wc__json_fail(ld, "/schema", "expected \"%s\" (written) or an earlier one it reads, \"%s\" "
 		                     "to \"%s\", got \"%.64s\"", WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V1,
-		                     WC_PARAMS_SCHEMA_V10, buf);
+		                     WC_PARAMS_SCHEMA_V11, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\" or later", WC_PARAMS_SCHEMA_V2);

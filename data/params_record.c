@@ -4,12 +4,17 @@
  * calibration (`provenance.calibration`) and the fitted response
  * (`response.provenance`), schema 10 (docs/formats/params-file.md,
  * "Provenance"). The shapes of the hash and the time are checked here, as
- * the top-level record's are at load.
+ * the top-level record's are at load. A calibration's record also names
+ * the rows it used by their content hashes (schema 12).
  */
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "data/fileio.h"
+#include "models/grow.h"
 #include "params_internal.h"
 
 /* The keys a record may carry; a part that keeps a count elsewhere (the
@@ -86,4 +91,52 @@ wc__params_record_json(const wc_record *r, int with_runs)
 	json_object_set_new(o, "tool_version", r->tool_version[0] ? json_string(r->tool_version) : json_null());
 	json_object_set_new(o, "created_utc", r->created_utc[0] ? json_string(r->created_utc) : json_null());
 	return o;
+}
+
+/* `provenance.calibration.row_hashes` (schema 12): one 16-digit hash per
+ * run the calibration used, as many as its `runs`, into the set. */
+int
+wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out)
+{
+	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
+	json_t *v = json_object_get(record, "row_hashes");
+	wc_error err;
+	if (!v || json_is_null(v))
+		return WC_OK;
+	wc__json_join(p, path, "row_hashes");
+	if (ld->version && ld->version < 12)
+		return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+	if (!json_is_array(v))
+		return wc__json_fail(ld, p, "expected an array, got %s", wc_json_type_name(v));
+	size_t n = json_array_size(v);
+	if (n != (size_t)out->calibration.runs)
+		return wc__json_fail(ld, p, "holds %zu row hash(es) for the record's %d runs: one per run used", n,
+		                     out->calibration.runs);
+	uint64_t *rows = wc_alloc_zeroed(n ? n : 1, sizeof *rows);
+	if (!rows)
+		return wc__json_fail(ld, p, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const char *h = json_string_value(json_array_get(v, i));
+		if (!h || strlen(h) != 16 || strspn(h, "0123456789abcdef") != 16) {
+			free(rows);
+			wc__json_join_index(q, p, i);
+			return wc__json_fail(ld, q, "expected 16 lowercase hex digits (a row's content hash)");
+		}
+		rows[i] = strtoull(h, NULL, 16);
+	}
+	int rc = wc_params_set_calibration_rows(out, rows, (int)n, &err);
+	free(rows);
+	return rc == WC_OK ? WC_OK : wc__json_fail(ld, p, "%s", err.msg);
+}
+
+json_t *
+wc__params_row_hashes_json(const wc_params *p)
+{
+	json_t *a = json_array();
+	for (int i = 0; a && i < p->n_calibration_rows; i++) {
+		char h[17];
+		snprintf(h, sizeof h, "%016" PRIx64, p->calibration_rows[i]);
+		json_array_append_new(a, json_string(h));
+	}
+	return a;
 }

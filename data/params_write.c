@@ -139,9 +139,13 @@ params_json(const wc_params *p, int with_draws)
 		json_object_set_new(json_object_get(root, "provenance"), "precision_mode",
 		                    json_string(wc_precision_mode_name(p->precision_mode)));
 	/* A calibration's own record (schema 10), beside the base fit's. */
-	if (wc_record_present(&p->calibration))
-		json_object_set_new(json_object_get(root, "provenance"), "calibration",
-		                    wc__params_record_json(&p->calibration, 1));
+	if (wc_record_present(&p->calibration)) {
+		json_t *rec = wc__params_record_json(&p->calibration, 1);
+		/* schema 12: the rows it used, by content (written when known) */
+		if (p->n_calibration_rows > 0)
+			json_object_set_new(rec, "row_hashes", wc__params_row_hashes_json(p));
+		json_object_set_new(json_object_get(root, "provenance"), "calibration", rec);
+	}
 	if (with_draws && p->n_draws > 0) {
 		wc_draws d = { p->n_draws, p->n_draw_params, p->draw_names, p->draws };
 		json_object_set_new(root, "draws", wc__params_draws_json(&d));

@@ -7,6 +7,7 @@
 #define WC_DATA_RUNS_TABLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "data/extra_columns.h"
 #include "models/catalog.h"
@@ -109,6 +110,16 @@ const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
  *  or a good value (docs/formats/runs-table.md). */
 const char *wc_run_timing_extra_bad(const char *column, const char *text, char *why, size_t cap);
 int wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap);
+
+/** What identifies a run's measurement, whatever file holds it: the
+ *  first 64 bits of the SHA-256 of its platform, tp, model, size,
+ *  architecture, load (its n(t) series' values and times when it has
+ *  one), powers, precisions, clock, workload, tokens, throughput and
+ *  energy per token, numbers to 17 digits. Its id, set, exclude mark and
+ *  place in the file are not part of it: a comment line, a re-sort, a
+ *  re-import or another set label leave it unchanged. A calibration
+ *  records its rows by it (docs/formats/params-file.md, "Provenance"). */
+uint64_t wc_run_content_hash(const wc_run *r);
 
 /** A wc_run with every optional number NaN and defaults set. */
 void wc_run_init(wc_run *run);

@@ -571,7 +571,16 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	rec->runs = s.n_runs;
 	rec->seed = o->seed;
 	rec->bootstrap = out->params.n_draws;
-	rc = wc_params_validate(&out->params, err);
+	/* and its rows by content, which the hash of a table that holds
+	 * them among others cannot tell (docs/validation.md) */
+	uint64_t *rows = wc_alloc_zeroed((size_t)s.n_runs + 1, sizeof *rows);
+	for (int i = 0; rows && i < s.n_runs; i++)
+		rows[i] = wc_run_content_hash(s.runs[i].run);
+	rc = rows ? wc_params_set_calibration_rows(&out->params, rows, s.n_runs, err)
+	          : wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
+	free(rows);
+	if (rc == WC_OK)
+		rc = wc_params_validate(&out->params, err);
 done:
 	if (rc != WC_OK)
 		wc_calibrate_result_clear(out);

@@ -20,6 +20,7 @@
  * level R' is not kept.
  */
 #include "calibrate_internal.h"
+#include "models/grow.h"
 #include "models/interval.h"
 #include "models/warnings.h"
 
@@ -52,6 +53,34 @@ reference_runs(const wc_runs_table *t, const wc_calibrate_options *o, const char
 	}
 	*out = r;
 	return WC_OK;
+}
+
+/* The rows of both calibrations, by content (wc_run_content_hash), R's
+ * under their own platform as `t` holds them, not the label they were
+ * calibrated under: the record names rows of the table given. */
+static int
+own_rows(wc_calibrate_result *out, const wc_calibrate_result *ref_cal, const wc_runs_table *rt,
+         const char *ref, wc_error *err)
+{
+	int nt = out->params.n_calibration_rows, nr = ref_cal->params.n_calibration_rows;
+	uint64_t *rows = wc_alloc_zeroed((size_t)(nt + nr) + 1, sizeof *rows);
+	if (!rows)
+		return wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
+	memcpy(rows, out->params.calibration_rows, (size_t)nt * sizeof *rows);
+	for (int k = 0; k < nr; k++) {
+		rows[nt + k] = ref_cal->params.calibration_rows[k];
+		for (size_t j = 0; j < rt->n_runs; j++) {
+			if (wc_run_content_hash(&rt->runs[j]) != rows[nt + k])
+				continue;
+			wc_run run = rt->runs[j]; /* shallow: only read */
+			snprintf(run.platform, sizeof run.platform, "%s", ref);
+			rows[nt + k] = wc_run_content_hash(&run);
+			break;
+		}
+	}
+	int rc = wc_params_set_calibration_rows(&out->params, rows, nt + nr, err);
+	free(rows);
+	return rc;
 }
 
 /* One parameter of the new level (kind WC_LEVEL_S in log, else as is):
@@ -167,6 +196,8 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	if (wc_form_has_scale(base->form))
 		note_composed_s(out, o->platform);
 	out->params.calibration.runs += rc_ref->n_runs; /* T's runs and R's, of one table */
+	if ((rc = own_rows(out, rc_ref, rt, ref, err)) != WC_OK)
+		goto done;
 	out->params.calibration.bootstrap = out->params.n_draws;
 	if (out->params.n_draws != rc_ref->params.n_draws)
 		WC_WARN(out, "relative to %s: %d and %d replicates converged; the first %d are paired", ref,

@@ -22,6 +22,7 @@ wc_params_clear(wc_params *p)
 		return;
 	free(p->draw_names);
 	free(p->draws);
+	free(p->calibration_rows);
 	wc_capacity_params_clear(&p->capacity);
 	wc_finetune_params_clear(&p->finetune);
 	memset(p, 0, sizeof *p);
@@ -57,6 +58,20 @@ wc_params_set_draws(wc_params *p, int n_draws, int n_params,
 }
 
 int
+wc_params_set_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc_error *err)
+{
+	uint64_t *own = n > 0 ? wc_alloc_array((size_t)n, sizeof *own) : NULL;
+	if (n > 0 && !own)
+		return wc_error_set(err, WC_ENOMEM, "calibration rows: out of memory");
+	if (own)
+		memcpy(own, rows, (size_t)n * sizeof *own);
+	free(p->calibration_rows);
+	p->calibration_rows = own;
+	p->n_calibration_rows = n > 0 ? n : 0;
+	return WC_OK;
+}
+
+int
 wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 {
 	if (dst == src)
@@ -68,10 +83,14 @@ wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 	dst->draw_names = NULL;
 	dst->draws = NULL;
 	dst->n_draws = dst->n_draw_params = 0;
+	dst->calibration_rows = NULL;
+	dst->n_calibration_rows = 0;
 	dst->capacity = (wc_capacity_params){ 0 };
 	dst->finetune = (wc_finetune_params){ 0 };
 	int rc = wc_params_set_draws(dst, src->n_draws, src->n_draw_params,
 	                             (const char (*)[WC_NAME_MAX])src->draw_names, src->draws, err);
+	if (rc == WC_OK)
+		rc = wc_params_set_calibration_rows(dst, src->calibration_rows, src->n_calibration_rows, err);
 	if (rc == WC_OK)
 		rc = wc_capacity_params_copy(&dst->capacity, &src->capacity, err);
 	if (rc == WC_OK)

@@ -3,8 +3,8 @@
  * (docs/inference-law.md, docs/formats/params-file.md); evaluating one is
  * models/evaluate.h.
  *
- * Ownership: a wc_params is a plain value except its bootstrap draws,
- * which it owns. Start every variable at WC_PARAMS_INIT (or fill it with a
+ * Ownership: a wc_params is a plain value except its bootstrap draws and
+ * its calibration's row hashes, which it owns. Start every variable at WC_PARAMS_INIT (or fill it with a
  * function below, which releases whatever it held), copy with
  * wc_params_copy (never with `=`) and release with wc_params_clear.
  * Lookups return pointers borrowed from the set.
@@ -143,6 +143,13 @@ typedef struct wc_params {
 	/* a calibration of the law (`wattcast calibrate`): its own runs,
 	 * seed and time, beside the base fit's record above (schema 10) */
 	wc_record calibration;
+	/* What identifies each row that calibration used (schema 12,
+	 * wc_run_content_hash): the first 64 bits of the SHA-256 of its
+	 * content, so that a table holding them among others of the same
+	 * model and level is still known to hold them (docs/validation.md,
+	 * "Frozen-law accuracy"). Owned; NULL / 0 when not recorded. */
+	int n_calibration_rows;
+	uint64_t *calibration_rows;
 
 	/* bootstrap draws: n_draws rows of n_draw_params values, named by
 	 * draw_names (wc_params_vector_names order). Owned; NULL when absent. */
@@ -207,7 +214,7 @@ int wc_params_transfer_source(const wc_params *p, const wc_level *l, const char 
  *  unfitted boards and leave-one-platform-out validation. */
 int wc_params_datasheet_copy(const wc_params *p, const char *name, wc_params **out, wc_error *err);
 
-/** Free the draws and reset to WC_PARAMS_INIT. Safe on an empty set. */
+/** Free the draws (and row hashes) and reset to WC_PARAMS_INIT. Safe on an empty set. */
 void wc_params_clear(wc_params *p);
 /** Deep copy into `dst` (WC_PARAMS_INIT or filled: released first). */
 int wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err);
@@ -216,6 +223,9 @@ int wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err);
 int wc_params_set_draws(wc_params *p, int n_draws, int n_params,
                         const char (*names)[WC_NAME_MAX],
                         const double *values, wc_error *err);
+/** Store `n` row hashes of the set's calibration (copied), replacing
+ *  its own; n = 0 leaves none. */
+int wc_params_set_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc_error *err);
 /** Level by name, case-insensitive as --platform is, or NULL (borrowed
  *  pointer into `p`; its `name` is the set's spelling). */
 const wc_level *wc_params_level(const wc_params *p, const char *name);

@@ -115,8 +115,7 @@ main(void)
 		CHECK_INT(r.status, 0);
 		CHECK_CONTAINS(r.err, "other.csv is the very table the set was calibrated on (its provenance calibration "
 		                      "input_sha256 ");
-		CHECK_CONTAINS(r.err, "in-sample for the 43 row(s) on the levels and models it calibrated; its 204 others "
-		                      "are held out");
+		CHECK_CONTAINS(r.err, "in-sample for the 43 row(s) it used on the levels and models it calibrated; its 204 others are held out");
 		run_result_free(&r);
 		/* the Qwen3-8B rows alone: every row is in-sample */
 		char *all = test_slurp(other), *only = calloc(1, strlen(all) + 1);
@@ -149,18 +148,40 @@ main(void)
 		const char *hn[] = { "wattcast", "validate", "heldout", "--params", cal, noted, NULL };
 		CHECK(run_wattcast(hn, NULL, &r) == 0);
 		CHECK_INT(r.status, 0);
-		CHECK_CONTAINS(r.err, "noted.csv holds the rows the set was calibrated on (recalibrated as the set was, "
-		                      "its 43 runs give the set's model terms): these errors are in-sample, not held out");
+		CHECK_CONTAINS(r.err, "noted.csv holds 43 of the 43 rows the set was calibrated on (its provenance "
+		                      "calibration row_hashes): these errors are in-sample, not held out");
 		run_result_free(&r);
 		/* The table they were cut from holds them too: its Qwen3-8B rows
 		 * are in-sample, the others held out (this said nothing, as of
 		 * any other table: the same hash was all it looked for). */
 		const char *ho3[] = { "wattcast", "validate", "heldout", "--params", cal, other, NULL };
 		CHECK(run_wattcast(ho3, NULL, &r) == 0);
+		CHECK_CONTAINS(r.err, "other.csv holds 43 of the 43 rows the set was calibrated on (");
+		CHECK_CONTAINS(r.err, "in-sample for the 43 row(s) it used on the levels and models it calibrated; its 204 others are held out");
+		run_result_free(&r);
+		/* A /11 set records no rows: recalibrated as the set was, the
+		 * same rows give its own terms, so they are found all the same. */
+		char *js = test_slurp(cal), *v11 = path_join(dir, "v11.json");
+		js = test_replaced(js, "\"wattcast.params/12\"", "\"wattcast.params/11\"");
+		char *at = strstr(js, ",\n      \"row_hashes\": [");
+		CHECK(at != NULL);
+		if (at)
+			memmove(at, strchr(at, ']') + 1, strlen(strchr(at, ']') + 1) + 1);
+		CHECK(write_text(v11, js) == 0);
+		const char *hn11[] = { "wattcast", "validate", "heldout", "--params", v11, noted, NULL };
+		CHECK(run_wattcast(hn11, NULL, &r) == 0);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.err, "noted.csv holds the rows the set was calibrated on (recalibrated as the set was, "
+		                      "its 43 runs give the set's model terms): these errors are in-sample, not held out");
+		run_result_free(&r);
+		const char *ho11[] = { "wattcast", "validate", "heldout", "--params", v11, other, NULL };
+		CHECK(run_wattcast(ho11, NULL, &r) == 0);
 		CHECK_CONTAINS(r.err, "other.csv holds the rows the set was calibrated on (");
 		CHECK_CONTAINS(r.err, "in-sample for the 43 row(s) on the levels and models it calibrated; its 204 others "
 		                      "are held out");
 		run_result_free(&r);
+		free(js);
+		free(v11);
 		/* other measurements of the same boards and models: no warning */
 		const char *ho4[] = { "wattcast", "validate", "heldout", "--params", cal, runs, NULL };
 		CHECK(run_wattcast(ho4, NULL, &r) == 0);

@@ -223,16 +223,23 @@ unused_rows(const wc_runs_table *t, const unsigned char *used, char *sets, size_
 }
 
 /* A row on what a calibration estimated: a level it calibrated (S or
- * theta of source "calibrated"), or a model with a shift on its level. */
+ * theta of source "calibrated"), or a model with a shift on its level;
+ * `any_mark` takes an excluded row too. */
 static int
-calibrated_row(const wc_params *p, const wc_run *r)
+calibrated_scope(const wc_params *p, const wc_run *r, int any_mark)
 {
 	const wc_level *l = wc_params_level(p, r->platform);
-	if (!l || r->exclude[0])
+	if (!l || (r->exclude[0] && !any_mark))
 		return 0;
 	if (l->s.source == WC_SRC_CALIBRATED || l->theta.source == WC_SRC_CALIBRATED)
 		return 1;
 	return wc_params_find_model_term(p, r->model, l->name) != NULL;
+}
+
+static int
+calibrated_row(const wc_params *p, const wc_run *r)
+{
+	return calibrated_scope(p, r, 0);
 }
 
 /* Recalibrate `t` as `p`'s model terms were calibrated (model scope, on
@@ -275,6 +282,40 @@ recalibrate_matches(const wc_params *p, const wc_runs_table *t)
 	return same;
 }
 
+static int
+by_hash(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The rows of `t` whose content (wc_run_content_hash) is one the set's
+ * calibration recorded using: their count, an exclude mark or not (they
+ * were used where the set was calibrated), and into `*in_scope` how many
+ * of them are on what it estimated -- the reference level's runs of a
+ * calibration relative to a level are predicted by the base's level,
+ * which they did not move (docs/validation.md). */
+static size_t
+calibration_rows_in(const wc_params *p, const wc_runs_table *t, size_t *in_scope)
+{
+	size_t n = 0, k = (size_t)p->n_calibration_rows;
+	uint64_t *sorted = wc_alloc_zeroed(k + 1, sizeof *sorted);
+	*in_scope = 0;
+	if (!sorted)
+		return 0;
+	memcpy(sorted, p->calibration_rows, k * sizeof *sorted);
+	qsort(sorted, k, sizeof *sorted, by_hash);
+	for (size_t i = 0; i < t->n_runs; i++) {
+		uint64_t h = wc_run_content_hash(&t->runs[i]);
+		if (!bsearch(&h, sorted, k, sizeof *sorted, by_hash))
+			continue;
+		n++;
+		*in_scope += (size_t)calibrated_scope(p, &t->runs[i], 1);
+	}
+	free(sorted);
+	return n;
+}
+
 /* A frozen score of the fitted table itself reads as held-out accuracy
  * and, stored by `fit intervals --folds frozen`, narrows every interval
  * (ML.ENERGY scored on its own fit: q 0.357 against 0.381 from model
@@ -295,14 +336,25 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	 * on what it estimated are in-sample as a fit's are; the others (a
 	 * --model or --platform it left out) are not (docs/validation.md,
 	 * "Frozen-law accuracy"). */
-	size_t n_cal = 0;
+	size_t n_cal = 0, n_held = 0;
 	const int cal_bytes = p->calibration.input_sha256[0] && strcmp(p->calibration.input_sha256, t->sha256) == 0;
-	if (cal_bytes || recalibrate_matches(p, t))
+	/* A set that names its calibration's rows (schema 12) is in-sample
+	 * for exactly those, found by content among any others -- other
+	 * workloads of the same model and level included, which moved the
+	 * recalibration below off the set's terms. Older sets fall back on
+	 * the hash and the recalibration. */
+	const int by_rows = p->n_calibration_rows > 0;
+	if (by_rows)
+		n_held = calibration_rows_in(p, t, &n_cal);
+	else if (cal_bytes || recalibrate_matches(p, t))
 		for (size_t i = 0; i < t->n_runs; i++)
 			n_cal += calibrated_row(p, &t->runs[i]);
 	if (n_cal > 0) {
 		int len = cal_bytes ? snprintf(buf, cap, "%s%s is the very table the set was calibrated on (its provenance "
 		                               "calibration input_sha256 %.16s): ", dots, tail, t->sha256)
+		          : by_rows ? snprintf(buf, cap, "%s%s holds %zu of the %d rows the set was calibrated on (its "
+		                               "provenance calibration row_hashes): ", dots, tail, n_held,
+		                               p->n_calibration_rows)
 		                    : snprintf(buf, cap, "%s%s holds the rows the set was calibrated on (recalibrated as the "
 		                               "set was, its %d runs give the set's model terms): ", dots, tail,
 		                               p->calibration.runs);
@@ -311,8 +363,9 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 		if (n_cal == t->n_runs)
 			snprintf(buf + len, cap - (size_t)len, "these errors are in-sample, not held out");
 		else
-			snprintf(buf + len, cap - (size_t)len, "in-sample for the %zu row(s) on the levels and models "
-			         "it calibrated; its %zu others are held out", n_cal, t->n_runs - n_cal);
+			snprintf(buf + len, cap - (size_t)len, "in-sample for the %zu row(s) %son the levels and models "
+			         "it calibrated; its %zu others are held out", n_cal, by_rows ? "it used " : "",
+			         t->n_runs - n_cal);
 		return 1;
 	}
 	unsigned char *used = wc_alloc_zeroed(t->n_runs ? t->n_runs : 1, 1);

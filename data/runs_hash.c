@@ -1,0 +1,84 @@
+/*
+ * A run's content hash (data/runs_table.h, wc_run_content_hash): what a
+ * calibration records of each row it used, so that the rows are known
+ * again in any table holding them (docs/validation.md, "Frozen-law
+ * accuracy").
+ */
+#include "data/fileio.h"
+#include "data/runs_table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One field after another, each ended by a unit separator, so that no
+ * two runs' fields run together into the same text. Numbers are written
+ * with 17 digits: a run read twice from the same decimal text gives the
+ * same double, and so the same hash. */
+typedef struct {
+	char *buf;
+	size_t len, cap;
+	int ok;
+} text;
+
+static void
+put(text *t, const char *fmt, double x, const char *s)
+{
+	char cell[128];
+	int n = s ? snprintf(cell, sizeof cell, "%s\x1f", s) : snprintf(cell, sizeof cell, fmt, x);
+	if (!t->ok || n < 0)
+		return;
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = 2 * t->cap + (size_t)n + 1;
+		char *b = realloc(t->buf, cap);
+		if (!b) {
+			t->ok = 0;
+			return;
+		}
+		t->buf = b;
+		t->cap = cap;
+	}
+	memcpy(t->buf + t->len, cell, (size_t)n);
+	t->len += (size_t)n;
+}
+
+static void
+num(text *t, double x)
+{
+	put(t, "%.17g\x1f", x, NULL);
+}
+
+uint64_t
+wc_run_content_hash(const wc_run *r)
+{
+	text t = { NULL, 0, 0, 1 };
+	put(&t, NULL, 0, r->platform);
+	num(&t, r->tp);
+	put(&t, NULL, 0, r->model);
+	num(&t, r->active_params_b);
+	num(&t, r->total_params_b);
+	num(&t, (double)r->architecture);
+	num(&t, r->running);
+	num(&t, (double)r->series.len);
+	for (size_t i = 0; i < r->series.len; i++) {
+		num(&t, r->series.running[i]);
+		num(&t, r->series.weight[i]);
+	}
+	num(&t, r->mean_power_w);
+	num(&t, r->idle_power_w);
+	num(&t, (double)r->weights);
+	num(&t, (double)r->kv);
+	num(&t, r->sm_clock_mhz);
+	num(&t, (double)r->workload);
+	num(&t, r->input_tokens);
+	num(&t, r->output_tokens);
+	num(&t, r->throughput_tok_s);
+	num(&t, r->energy_per_token_j);
+	char hex[65] = "";
+	if (t.ok)
+		wc_sha256_hex(t.buf, t.len, hex);
+	free(t.buf);
+	hex[16] = '\0';
+	/* out of memory: 0, which no recorded row is but by a 2^-64 chance */
+	return t.ok ? strtoull(hex, NULL, 16) : 0;
+}
