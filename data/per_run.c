@@ -35,13 +35,23 @@ wc_per_run_row_input_number(wc_per_run_row *row, const char *name, double value)
 	wc_per_run_row_input(row, name, buf);
 }
 
+/* Whole warnings or none: a cell cut at its bound ended mid-word ("weights:
+ * fp8 o") and read as the whole text (docs/validation.md, "Per-run
+ * output"). Each append leaves room for the closing "; ...". */
 void
 wc_per_run_row_warn(wc_per_run_row *row, const char *warning)
 {
-	size_t used = strlen(row->warnings);
-	if (used + 3 >= sizeof row->warnings)
+	static const char closing[] = "; ...";
+	if (row->warnings_closed)
 		return;
-	snprintf(row->warnings + used, sizeof row->warnings - used, "%s%s", used ? "; " : "", warning);
+	size_t used = strlen(row->warnings), room = sizeof row->warnings - used;
+	size_t need = (used ? 2 : 0) + strlen(warning) + 1;
+	if (need + (sizeof closing - 1) <= room) {
+		snprintf(row->warnings + used, room, "%s%s", used ? "; " : "", warning);
+		return;
+	}
+	snprintf(row->warnings + used, room, "%s", used ? closing : closing + 2);
+	row->warnings_closed = 1;
 }
 
 int

@@ -14,12 +14,22 @@
 #include <stddef.h>
 
 #include "models/error.h"
+#include "models/warnings.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define WC_PER_RUN_INPUTS_MAX 24
+/** Warnings one row holds whole: a prediction's full list (WC_WARNINGS_MAX)
+ *  and the few a writer adds of its own (envelope: the replay note, the
+ *  service fallback and the response bound note, up to 511 bytes = two).
+ *  Sized so no writer's warnings are cut (docs/validation.md, "Per-run
+ *  output"); a list longer still ends in "...". */
+#define WC_PER_RUN_WARNINGS_MAX (WC_WARNINGS_MAX + 4)
+/** Bytes of a row's `warnings`: that many of WC_WARNING_LEN - 1 bytes,
+ *  "; " between them, room for a closing "; ..." and the NUL. */
+#define WC_PER_RUN_WARNINGS_LEN (WC_PER_RUN_WARNINGS_MAX * (WC_WARNING_LEN + 1) + 8)
 
 /** One prediction checked against one measurement. Inputs are named
  *  columns (the union over rows, in order of first appearance, becomes
@@ -38,7 +48,8 @@ typedef struct {
 	double ceiling, floor; /* what holds an interval built later (the
 	                        * answer's physical bounds), NaN = none */
 	char p0_source[24];    /* "run", or the parameter set's source of P0 */
-	char warnings[600];    /* "; "-separated */
+	char warnings[WC_PER_RUN_WARNINGS_LEN]; /* "; "-separated, each whole */
+	int warnings_closed;   /* ended in "; ...": later warnings dropped */
 } wc_per_run_row;
 
 typedef struct {
@@ -55,7 +66,9 @@ void wc_per_run_row_init(wc_per_run_row *row);
 void wc_per_run_row_input(wc_per_run_row *row, const char *name, const char *value);
 /** Same for a number (%.10g; blank when not finite). */
 void wc_per_run_row_input_number(wc_per_run_row *row, const char *name, double value);
-/** Append a warning to the row's "; "-separated list. */
+/** Append a warning to the row's "; "-separated list, whole. One that
+ *  does not fit (more than WC_PER_RUN_WARNINGS_MAX long ones) ends the
+ *  list in "; ..." and it and later ones are dropped: never cut mid-word. */
 void wc_per_run_row_warn(wc_per_run_row *row, const char *warning);
 /** Append a copy of `row`. */
 int wc_per_run_add(wc_per_run *pr, const wc_per_run_row *row, wc_error *err);
