@@ -297,9 +297,16 @@ wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 	if (rc == WC_OK) {
 		/* provenance stays the base's: seed and bootstrap describe its
 		 * fit, with its input and rows (docs/calibration.md, "Provenance") */
-		if (s->base->n_draws == 0)
-			WC_WARN(out, "the base has no draws: intervals cover the calibration runs' scatter only, "
-			        "not the base law's own uncertainty");
+		/* An answer's interval is the draws widened by the base's held-out
+		 * error, which a calibrated set keeps (docs/intervals.md): only a
+		 * base without one leaves the answers the runs' scatter alone. */
+		if (s->base->n_draws == 0 && s->base->pred_error.present)
+			WC_WARN(out, "the base has no draws: the new parameters' intervals cover the calibration runs' "
+			        "scatter only; an answer's interval also covers the base's held-out error of mean power, "
+			        "which the set keeps");
+		else if (s->base->n_draws == 0)
+			WC_WARN(out, "the base has no draws and no held-out error: intervals, the answers' too, cover the "
+			        "calibration runs' scatter only, not the base law's own uncertainty");
 		list_estimates(s, nn, n_new, out);
 	}
 	free(job.values);
