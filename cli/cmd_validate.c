@@ -405,7 +405,7 @@ validate(const char *what, int argc, char **argv)
 		cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	if (cli_validate_some_runs(cmd, a.input, t) != CLI_OK)
+	if (cli_validate_some_runs(cmd, a.input, t, heldout) != CLI_OK)
 		goto done;
 	fo.prior = &prior;
 	fo.law_terms = a.law_mask;
@@ -457,13 +457,18 @@ done:
 }
 
 int
-cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *t)
+cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *t, int scores_excluded)
 {
+	char why[160];
 	/* A header alone scored nothing and printed nan (or an empty
 	 * report) with exit 0. */
-	if (t->n_runs > 0)
-		return CLI_OK;
-	return cli_fail(cmd, "%s: no runs (a header and no rows): nothing to validate", input);
+	if (t->n_runs == 0)
+		return cli_fail(cmd, "%.100s: no runs (a header and no rows): nothing to validate", input);
+	/* Every row excluded left nothing to fit or predict, and the report
+	 * said "0 of 325 skipped; no reason recorded" (docs/cli.md, "validate"). */
+	if (!scores_excluded && wc_runs_excluded_note(t->n_runs, wc_runs_excluded(t), why, sizeof why))
+		return cli_fail(cmd, "%.80s: nothing to validate: %s", input, why);
+	return CLI_OK;
 }
 
 void

@@ -185,6 +185,31 @@ report(const wc_capacity_report *r, const wc_capacity_data *d, const wc_runs_tab
 	return CLI_OK;
 }
 
+/* Nothing scored: every row read is counted as skipped with its reason --
+ * the rows nothing could be scored in (named on stderr), the rows their
+ * fold could not predict (its own reason, as lomo says it: a table of one
+ * model leaves nothing to fit), the rows excluded (docs/validation.md,
+ * "Capacity"). */
+static int
+fail_unscored(const char *cmd, const wc_capacity_data *d, const wc_capacity_report *r)
+{
+	size_t excluded = 0;
+	char why[WC_ERROR_MSG_MAX] = "", all[160];
+	for (size_t i = 0; i < d->n_rows; i++)
+		excluded += d->rows[i].exclude[0] != '\0';
+	const wc_heldout_report *fold = r->throughput.skipped ? &r->throughput : &r->periods;
+	int unpredicted = r->throughput.skipped + r->periods.skipped;
+	if (unpredicted)
+		snprintf(why, sizeof why, "; %d not predicted: %.150s", unpredicted,
+		         fold->skip_reason[0] ? fold->skip_reason : "no reason recorded");
+	if (wc_runs_excluded_note(d->n_rows, excluded, all, sizeof all))
+		snprintf(why + strlen(why), sizeof why - strlen(why), "; %s", all);
+	else if (excluded)
+		snprintf(why + strlen(why), sizeof why - strlen(why), "; %zu excluded", excluded);
+	return cli_fail(cmd, "no row could be scored (%zu row(s) read, %zu skipped%.200s): nothing to validate",
+	                d->n_rows + (size_t)d->n_skipped, (size_t)d->n_skipped + (size_t)unpredicted + excluded, why);
+}
+
 int
 cli_validate_capacity(int argc, char **argv)
 {
@@ -272,11 +297,11 @@ cli_validate_capacity(int argc, char **argv)
 		else if (!(r.throughput.overall.n || r.energy.overall.n || r.periods.overall.n)) {
 			/* Nothing scored is no validation: an empty report with exit 0
 			 * read as a pass, as the other analyses refuse (docs/cli.md,
-			 * "validate"). The unscored rows say why. */
+			 * "validate"). The unscored rows say why, and the sections
+			 * name the rows their folds could not predict. */
 			if (!json)
-				print_unscored(&in.data, in.runs);
-			rc = cli_fail(cmd, "no row could be scored (%zu row(s) read, %d skipped): nothing to validate",
-			              in.data.n_rows + (size_t)in.data.n_skipped, in.data.n_skipped);
+				report(&r, &in.data, in.runs, folds, 0);
+			rc = fail_unscored(cmd, &in.data, &r);
 		} else
 			rc = report(&r, &in.data, in.runs, folds, json);
 	}

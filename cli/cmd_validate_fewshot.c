@@ -333,7 +333,7 @@ cli_validate_fewshot(int argc, char **argv)
 	rc = CLI_FAIL;
 	if (wc_runs_read(a.input, &t, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
-	} else if (cli_validate_some_runs(cmd, a.input, t) != CLI_OK) {
+	} else if (cli_validate_some_runs(cmd, a.input, t, 0) != CLI_OK) {
 		/* said why */
 	} else if (wc_validate_fewshot(t, &a.fo, &r, a.per_run ? &per_run : NULL, &err) != WC_OK ||
 	           (a.per_run && wc_per_run_write(a.per_run, &per_run, &err) != WC_OK)) {

@@ -17,6 +17,7 @@
 
 #include <libgen.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -560,4 +561,27 @@ wc_runs_read(const char *path, wc_runs_table **out, wc_error *err)
 	rc = wc_runs_read_buffer(buf, len, path, out, err);
 	free(buf);
 	return rc;
+}
+
+size_t
+wc_runs_excluded(const wc_runs_table *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; t && i < t->n_runs; i++)
+		n += t->runs[i].exclude[0] != '\0';
+	return n;
+}
+
+int
+wc_runs_excluded_note(size_t n_rows, size_t n_excluded, char *buf, size_t cap)
+{
+	if (cap)
+		buf[0] = '\0';
+	if (n_rows == 0 || n_excluded < n_rows)
+		return 0;
+	/* `0`, `false` or `no` in an exclude column reads as "keep" to many
+	 * and excludes here: the message says so (docs/formats/runs-table.md) */
+	snprintf(buf, cap, "all %zu row(s) carry a non-empty `exclude`, and any non-empty value excludes a row "
+	         "(`0`, `false` and `no` too)", n_rows);
+	return 1;
 }

@@ -121,6 +121,15 @@ int wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap
  *  records its rows by it (docs/formats/params-file.md, "Provenance"). */
 uint64_t wc_run_content_hash(const wc_run *r);
 
+/** Rows carrying a non-empty `exclude` among `n_rows` (docs/formats/runs-table.md:
+ *  any non-empty value excludes, `0`, `false` and `no` too). When every row
+ *  is excluded (n_rows > 0), writes why nothing is left into `buf` ("all 325
+ *  row(s) carry a non-empty `exclude` ...") and returns 1: every command
+ *  that finds no usable row says it so; else writes "" and returns 0.
+ *  wc_runs_excluded counts a runs table's excluded rows. */
+int wc_runs_excluded_note(size_t n_rows, size_t n_excluded, char *buf, size_t cap);
+size_t wc_runs_excluded(const wc_runs_table *t);
+
 /** A wc_run with every optional number NaN and defaults set. */
 void wc_run_init(wc_run *run);
 /** Set the extra (not a documented) column `column` of row `row` to `value`

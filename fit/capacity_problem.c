@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "models/warnings.h"
+#include "data/runs_table.h"
 
 static const double start_value[WC_CAP_KINDS] = { 0.6, 3e-3, 2e-5, 0.4, 2e-5 };
 #define START_INPUT 500.0
@@ -206,6 +207,17 @@ select_rows(cap_problem *pb, const wc_capacity_data *d, const wc_capacity_fit_op
 	for (size_t i = 0; i < d->n_rows; i++)
 		if (o->use ? o->use[i] != 0 : d->rows[i].exclude[0] == '\0')
 			pb->row[pb->n_rows++] = i;
+	size_t excluded = 0;
+	char why[160];
+	for (size_t i = 0; i < d->n_rows; i++)
+		excluded += d->rows[i].exclude[0] != '\0';
+	if (pb->n_rows == 0 && wc_runs_excluded_note(d->n_rows, excluded, why, sizeof why))
+		return wc_error_set(err, WC_EINVAL, "capacity fit: no usable rows: %s", why);
+	/* A caller's selection (a validation fold) that keeps none: said
+	 * short, for the fold's reason to fit in its report's line. */
+	if (pb->n_rows == 0 && o->use)
+		return wc_error_set(err, WC_EINVAL, "capacity fit: no usable rows: all %zu left out of this fit",
+		                    d->n_rows);
 	if (pb->n_rows == 0)
 		return wc_error_set(err, WC_EINVAL, "capacity fit: no usable rows (need running, output tokens and a "
 		                    "throughput, ITL, TTFT or period, on a catalog model and platform)");

@@ -505,9 +505,10 @@ check_levels_used(const fit_problem *pb, const wc_runs_table *t, wc_error *err)
 		if (!used)
 			return wc_error_set(err, WC_EINVAL, "fit: level %s has no usable runs", pb->levels[L].name);
 	}
+	char why[160];
 	if (pb->n_rows == 0)
-		return wc_error_set(err, WC_EINVAL, "fit: no usable runs in %s",
-		                    t->path[0] ? t->path : "the table");
+		return wc_error_set(err, WC_EINVAL, "fit: no usable runs in %.80s%s%s", t->path[0] ? t->path : "the table",
+		                    wc_runs_excluded_note(t->n_runs, wc_runs_excluded(t), why, sizeof why) ? ": " : "", why);
 	return WC_OK;
 }
 

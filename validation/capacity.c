@@ -98,10 +98,16 @@ typedef struct {
 	int skip;
 	int *n_named;            /* the report's list of skipped rows */
 	wc_capacity_skip *named;
+	/* for the report's one-line reason (wc__skip_reason): folds whose
+	 * capacity refit failed, their rows, the first's reason; and the first
+	 * reason of a row skipped otherwise */
+	int failed, unfit;
+	char why[128], other[160];
 } cap_series;
 
 typedef struct {
 	cap_series q[Q_COUNT];
+	int refit_failed; /* the rows being skipped are a failed refit's */
 } cap_errors;
 
 /* A row of quantity k its fold could not predict: counted, and named
@@ -112,6 +118,8 @@ skip(cap_errors *x, int k, const wc_capacity_row *r, const char *fmt, const char
 {
 	cap_series *s = &x->q[k];
 	s->skip++;
+	if (!x->refit_failed && !s->other[0])
+		snprintf(s->other, sizeof s->other, fmt, why);
 	if (*s->n_named >= WC_CAPACITY_SKIPS_NAMED)
 		return;
 	wc_capacity_skip *o = &s->named[(*s->n_named)++];
@@ -205,10 +213,24 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 	if (wc_fit_capacity(d, &o, &cf, &ferr) != WC_OK) {
 		/* nothing left to fit: the model's rows stay unpredicted, and the
 		 * report counts and names them with the refit's own reason (a table
-		 * of 8 runs scored 1 without a word) */
+		 * of 8 runs scored 1 without a word), and the summary says it
+		 * as lomo's does (one table of one model: 31 of 31 skipped) */
+		int before[Q_COUNT];
+		for (int k = 0; k < Q_COUNT; k++)
+			before[k] = x->q[k].skip;
+		x->refit_failed = 1;
 		for (size_t i = 0; i < d->n_rows; i++)
 			if (held_out_run(&d->rows[i], key))
 				skip_run(x, &d->rows[i], "no capacity fit without its model: %s", ferr.msg);
+		x->refit_failed = 0;
+		for (int k = 0; k < Q_COUNT; k++) {
+			cap_series *s = &x->q[k];
+			if (s->skip == before[k])
+				continue;
+			if (!s->failed++)
+				snprintf(s->why, sizeof s->why, "without '%.32s': %.80s", key, ferr.msg);
+			s->unfit += s->skip - before[k];
+		}
 		return WC_OK;
 	}
 	if (runs) {
@@ -364,9 +386,13 @@ wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d,
 	 * period's) from the other folds' errors (docs/intervals.md). */
 	if (rc == WC_OK)
 		rc = wc__pe_cross_intervals(&rows, 1, err);
-	for (int k = 0; k < Q_COUNT && rc == WC_OK; k++)
-		rc = wc__accuracy_summary(x.q[k].err, (const char (*)[48])x.q[k].set, x.q[k].n, x.q[k].skip, summary[k],
-		                          err);
+	for (int k = 0; k < Q_COUNT && rc == WC_OK; k++) {
+		const cap_series *s = &x.q[k];
+		rc = wc__accuracy_summary(s->err, (const char (*)[48])s->set, s->n, s->skip, summary[k], err);
+		if (s->skip)
+			wc__skip_reason(summary[k]->skip_reason, sizeof summary[k]->skip_reason, s->failed, s->unfit,
+			                s->why, s->skip > s->unfit ? s->other : "");
+	}
 	for (int k = 0; k < Q_COUNT && rc == WC_OK; k++)
 		rc = wc__coverage_summary(&rows, quantity_names[k], summary[k], err);
 	for (size_t i = 0; rc == WC_OK && per_run && i < rows.n; i++)

@@ -289,7 +289,7 @@ wc_validate_finetune_pred_error(const wc_ft_table *t, const char *data, wc_pred_
 	if (rc == WC_OK)
 		rc = select_predictor(&all, "compute_law", &law, index, err);
 	if (rc == WC_OK)
-		rc = wc__pe_from_rows(&law, 1, NULL, "level", data, &out[WC_PEQ_FT_STEP], err);
+		rc = wc__pe_from_rows(&law, 1, NULL, "level", data, NULL, &out[WC_PEQ_FT_STEP], err);
 	if (rc == WC_OK)
 		snprintf(out[WC_PEQ_FT_STEP].quantity, sizeof out[WC_PEQ_FT_STEP].quantity, "%s",
 		         wc_pe_quantity_name(WC_PEQ_FT_STEP));

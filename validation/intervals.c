@@ -321,7 +321,7 @@ wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const
 
 int
 wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, const char *folds, const char *data,
-                 wc_pred_error *out, wc_error *err)
+                 const wc_heldout_report *rep, wc_pred_error *out, wc_error *err)
 {
 	double *scratch = wc_alloc_array(rows->n ? rows->n : 1, sizeof *scratch);
 	memset(out, 0, sizeof *out);
@@ -331,9 +331,20 @@ wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, cons
 	free(scratch);
 	snprintf(out->folds, sizeof out->folds, "%s", folds);
 	snprintf(out->data, sizeof out->data, "%s", data ? data : "");
-	if (!out->present)
-		return wc_error_set(err, WC_EINVAL, "runs: too few held-out predictions%s%s for a 95 %% quantile (at "
-		                    "least %d)", quantity ? " of " : "", quantity ? quantity : "", WC_PE_MIN_RESIDUALS);
+	if (!out->present) {
+		/* how many, and what left the rest out, as the power quantile's
+		 * failure says (wc_validate_pred_error) */
+		size_t n = 0;
+		char why[WC_ERROR_MSG_MAX] = "";
+		for (size_t i = 0; i < rows->n; i++)
+			n += !quantity || strcmp(rows->rows[i].quantity, quantity) == 0;
+		if (rep && rep->skipped)
+			snprintf(why, sizeof why, "; %d run(s) not predicted: %.140s", rep->skipped,
+			         rep->skip_reason[0] ? rep->skip_reason : "no reason recorded");
+		return wc_error_set(err, WC_EINVAL, "runs: %zu held-out prediction(s)%s%.20s are too few for a 95 %% "
+		                    "quantile (at least %d)%s", n, quantity ? " of " : "", quantity ? quantity : "",
+		                    WC_PE_MIN_RESIDUALS, why);
+	}
 	return WC_OK;
 }
 
@@ -378,11 +389,13 @@ wc_validate_capacity_pred_error(const wc_runs_table *runs, const wc_capacity_dat
 	int rc = wc_validate_capacity(runs, d, co, power, &rep, &rows, err);
 	/* Throughput's |log residual| is latency's (docs/intervals.md). */
 	if (rc == WC_OK)
-		rc = wc__pe_from_rows(&rows, 1, "throughput_tok_s", "model", data, &out[WC_PEQ_LATENCY], err);
+		rc = wc__pe_from_rows(&rows, 1, "throughput_tok_s", "model", data, &rep.throughput, &out[WC_PEQ_LATENCY],
+		                      err);
 	if (rc == WC_OK && !runs)
 		out[WC_PEQ_ENERGY_TOKEN].present = 0; /* no power law to pair with: none */
 	else if (rc == WC_OK)
-		rc = wc__pe_from_rows(&rows, 1, "energy_per_token_j", "model", data, &out[WC_PEQ_ENERGY_TOKEN], err);
+		rc = wc__pe_from_rows(&rows, 1, "energy_per_token_j", "model", data, &rep.energy,
+		                      &out[WC_PEQ_ENERGY_TOKEN], err);
 	if (rc == WC_OK)
 		rc = capacity_datasheet_strata(runs, d, co, power, out, err);
 	for (int q = 0; q < WC_PEQ_COUNT; q++)

@@ -131,11 +131,10 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 	 * training run in their fold. */
 	if (rc == WC_OK && skipped) {
 		int nolevel = skipped - unfit;
-		if (failed)
-			snprintf(out->skip_reason, sizeof out->skip_reason, "%d refit(s) failed (%d runs; %s)%s", failed, unfit,
-			         why, nolevel > 0 ? ", the rest's level had no training run" : "");
-		else
-			snprintf(out->skip_reason, sizeof out->skip_reason, "their level had no training run in their fold");
+		wc__skip_reason(out->skip_reason, sizeof out->skip_reason, failed, unfit, why,
+		                !failed       ? "their level had no training run in their fold"
+		                : nolevel > 0 ? "the rest's level had no training run"
+		                              : "");
 	}
 	if (rc == WC_OK)
 		rc = wc__pe_cross_intervals(&rows, 1, err);
@@ -151,6 +150,16 @@ cleanup:
 	free(e);
 	free(sets);
 	return rc;
+}
+
+void
+wc__skip_reason(char *buf, size_t cap, int failed, int unfit, const char *why, const char *rest)
+{
+	if (!failed)
+		snprintf(buf, cap, "%s", rest);
+	else
+		snprintf(buf, cap, "%d refit(s) failed (%d runs; %.160s)%s%.60s", failed, unfit, why,
+		         rest[0] ? ", " : "", rest);
 }
 
 int

@@ -17,6 +17,14 @@ double wc__log_residual(const wc_params *p, const wc_run *run);
 int wc__accuracy_summary(const double *err_pct, const char (*sets)[48], size_t m, int skipped,
                          wc_heldout_report *out, wc_error *err);
 
+/** Why a held-out analysis left runs unpredicted, one sentence for every
+ *  report that must say it (docs/cli.md, "fit intervals"; lomo.c): `failed`
+ *  refits that failed for `unfit` runs with the first one's `why` ("without
+ *  'M': fit: ..."), then `rest` ("" = none), what left the others out:
+ *  "1 refit(s) failed (31 runs; without 'Qwen3-32B': ...), the rest's level
+ *  had no training run". `failed` 0: `rest` alone. */
+void wc__skip_reason(char *buf, size_t cap, int failed, int unfit, const char *why, const char *rest);
+
 /* wc__predict_run's flags */
 enum { WC__RUN_INTERVAL = 1,  /* the row gets the 95 % interval */
        WC__RUN_DATASHEET = 2  /* a catalog board without a level is answered
@@ -44,9 +52,10 @@ int wc__coverage_summary(const wc_per_run *rows, const char *quantity, wc_heldou
 
 /** The section of held-out errors from `rows` (of `quantity`; NULL =
  *  any): pooled, and each platform with enough groups; WC_EINVAL when too
- *  few residuals. */
+ *  few residuals, saying how many and, from `rep` (NULL = none), how many
+ *  runs were not predicted and why. */
 int wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, const char *folds,
-                     const char *data, wc_pred_error *out, wc_error *err);
+                     const char *data, const wc_heldout_report *rep, wc_pred_error *out, wc_error *err);
 
 /** Leave one model (lomo.c) or one workload `set` out, as
  *  wc_validate_lomo; per-run folds are "<fold_prefix><held-out key>" and
