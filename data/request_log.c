@@ -145,6 +145,22 @@ num_at(json_t *a, size_t i)
 	return v && json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* Entry i of a token-count array is a number or null (unknown; Python's
+ * NaN reads as null): anything else is no count, refused at its entry, not
+ * read as missing (docs/formats/telemetry.md, "Missing token counts"). */
+static int
+token_entry_ok(json_t *a, const char *key, size_t i, const char *path, wc_error *err)
+{
+	json_t *v = a ? json_array_get(a, i) : NULL;
+	if (!v || json_is_null(v) || json_is_number(v))
+		return 1;
+	char *text = json_dumps(v, JSON_ENCODE_ANY);
+	wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: expected a number (tokens; null when unknown), got %.40s", path,
+	             key, i, text ? text : "?");
+	free(text);
+	return 0;
+}
+
 /* The per-request arrays of the JSON (borrowed from its root); any but
  * `arr` may be absent (NULL). */
 typedef struct {
@@ -280,6 +296,11 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		}
 		double a = num_at(ra.arr, i) + shift, f = NAN, c;
 		double tt = num_at(ra.ttft, i), out_len = num_at(ra.olen, i), in_len = num_at(ra.ilen, i);
+		if (!token_entry_ok(ra.ilen, "input_lens", i, path, err) ||
+		    !token_entry_ok(ra.olen, "output_lens", i, path, err)) {
+			rc = WC_EPARSE;
+			goto done;
+		}
 		/* a count no request has is named at its entry, not later at an
 		 * index of the sorted arrivals */
 		int bad_in = !isnan(in_len) && !is_token_count(opt, 1, in_len);

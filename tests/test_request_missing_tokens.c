@@ -5,7 +5,9 @@
  * input mean took every request, with no word of it. The reader now
  * counts the requests without a count (for the columns the log has), and
  * ingest says, per run, how many lack it and over which requests the mean
- * is taken.
+ * is taken. Only a null or NaN entry is missing: a string, array, object
+ * or boolean where a count stands was read as missing too (a warning that
+ * a default length was drawn, exit 0); it is refused at its entry.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -43,6 +45,37 @@ main(void)
 		CHECK_INT(log->missing_output, 2);
 	}
 	wc_request_log_free(log);
+	free(p);
+	/* Anything but a number or null is no count: refused, named at its
+	 * entry with what stands there. */
+	static const char *const not_counts[] = { "\"x\"", "[1]", "{\"n\": 1}", "true" };
+	for (size_t k = 0; k < sizeof not_counts / sizeof not_counts[0]; k++) {
+		char body[256], want[128];
+		snprintf(body, sizeof body, "{\"request_timestamps\": [10, 11], \"e2els\": [1, 1], "
+		         "\"input_lens\": [400, %s], \"output_lens\": [31, 40]}\n", not_counts[k]);
+		p = test_fixture(dir, "bad.json", body);
+		log = NULL;
+		CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_EPARSE);
+		CHECK(log == NULL);
+		snprintf(want, sizeof want, "bad.json: /input_lens/1: expected a number (tokens; null when unknown), "
+		         "got %s", k == 2 ? "{\"n\": 1}" : not_counts[k]);
+		CHECK_CONTAINS(err.msg, want);
+		wc_request_log_free(log);
+		free(p);
+	}
+	p = test_fixture(dir, "bad_out.json", "{\"request_timestamps\": [10, 11], \"e2els\": [1, 1], "
+	                 "\"output_lens\": [31, \"40\"]}\n");
+	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "bad_out.json: /output_lens/1: expected a number (tokens; null when unknown), got \"40\"");
+	/* as envelope --replay reads it: exit 1 with the entry, no default drawn */
+	run_result rr;
+	const char *replay[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", p,
+		                 "--horizon", "10", NULL };
+	CHECK_INT(run_wattcast(replay, NULL, &rr), 0);
+	CHECK_INT(rr.status, 1);
+	CHECK_CONTAINS(rr.err, "bad_out.json: /output_lens/1: expected a number");
+	CHECK(!rr.err || strstr(rr.err, "drawn from the default") == NULL);
+	run_result_free(&rr);
 	free(p);
 	/* A log without the column lacks nothing: it is not counted. */
 	p = test_fixture(dir, "times.csv", "arrival_s,completion_s\n10,11\n11,12\n");
