@@ -37,8 +37,9 @@ static const char usage[] =
 	"measured mean and p95 the 95 % predictive intervals contain (coverage_mean_pct,\n"
 	"coverage_p95_pct) with their median width. --per-run FILE writes one\n"
 	"CSV row per run and metric (lo/hi: 5th/95th percentile over replicas; blank\n"
-	"for a run that draws nothing at random, every arrival and length known,\n"
-	"which is simulated once).\n"
+	"for a run that draws nothing at random -- arrivals and lengths from its\n"
+	"request log, or arrivals rebuilt from its counters and output lengths at\n"
+	"their mean -- which is simulated once).\n"
 	"--level zero-shot (default) predicts with the set's law as it is; loro first\n"
 	"calibrates the run's platform level afresh (P0, S, theta, as `wattcast calibrate\n"
 	"--scope platform` does) on the other runs on its platform, leaving the run out\n"
@@ -325,13 +326,13 @@ print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_re
 {
 	/* A replay that draws nothing at random is simulated once: a replica
 	 * count and a seed would claim a spread it cannot have. */
-	char reps[160];
+	char reps[512];
 	if (r->n_no_spread == r->n)
-		snprintf(reps, sizeof reps, "each simulated once: the replays draw nothing at random, every arrival and "
-		         "length known, so --seed and --replicas change nothing");
+		snprintf(reps, sizeof reps, "each simulated once: the replays draw nothing at random (%s), so --seed "
+		         "and --replicas change nothing", r->once_known);
 	else if (r->n_no_spread)
-		snprintf(reps, sizeof reps, "%d replicas, seed %llu; %zu run(s) drawing nothing at random simulated once",
-		         a->o.replicas, (unsigned long long)a->o.seed, r->n_no_spread);
+		snprintf(reps, sizeof reps, "%d replicas, seed %llu; %zu run(s) drawing nothing at random (%s) "
+		         "simulated once", a->o.replicas, (unsigned long long)a->o.seed, r->n_no_spread, r->once_known);
 	else
 		snprintf(reps, sizeof reps, "%d replicas, seed %llu", a->o.replicas, (unsigned long long)a->o.seed);
 	printf("envelopes replayed on %zu run%s (response: %s; service times: %s; %s; law "

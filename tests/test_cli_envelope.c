@@ -317,8 +317,8 @@ test_validate_service(const char *dir, const char *runs, const char *params)
 	CHECK_CONTAINS(text, ",,p5_w,");
 	/* no Monte-Carlo spread where nothing is drawn: lo/hi blank (they
 	 * were lo = hi = predicted, a band that could not vary), and said */
-	CHECK_CONTAINS(text, ",,,run,\"the replay draws nothing at random (every arrival and length known): "
-	                     "simulated once, no Monte-Carlo spread (lo/hi blank)");
+	CHECK_CONTAINS(text, ",,,run,\"the replay draws nothing at random (arrivals and lengths from the request "
+	                     "log): simulated once, no Monte-Carlo spread (lo/hi blank)");
 	free(text);
 	/* --level takes zero-shot or loro; anything else is a usage error naming it. */
 	const char *badlevel[] = { "wattcast", "validate", "envelope", "--params", params, runs, "--platform", "A100",
@@ -394,7 +394,7 @@ test_fit_and_validate(const char *dir)
 	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
 	CHECK(json_array_size(json_object_get(j, "runs")) == 3);
 	CHECK(json_integer_value(json_object_get(j, "seed")) == 1); /* the report reproduces with it */
-	/* every arrival and length of these runs is known: the replay draws
+	/* every arrival and length of these runs is in its request log: the replay draws
 	 * nothing at random, so each is simulated once, not 4 times over */
 	CHECK(json_integer_value(json_object_get(j, "runs_simulated_once")) == 3);
 	CHECK(json_integer_value(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "replicas")) == 1);
@@ -418,8 +418,8 @@ test_fit_and_validate(const char *dir)
 	CHECK_CONTAINS(r.out, "linger bound: r1: none chosen (fewer than two of the fold's runs could be left out)");
 	/* no replica count or seed that could change nothing (it said "4
 	 * replicas, seed 1" over identical replicas) */
-	CHECK_CONTAINS(r.out, "each simulated once: the replays draw nothing at random, every arrival and length "
-	                      "known, so --seed and --replicas change nothing;");
+	CHECK_CONTAINS(r.out, "each simulated once: the replays draw nothing at random (arrivals and lengths from "
+	                      "the request log), so --seed and --replicas change nothing;");
 	CHECK(r.out && strstr(r.out, "4 replicas") == NULL);
 	CHECK(r.out && strstr(r.out, "0 s, chosen") == NULL);
 	run_result_free(&r);

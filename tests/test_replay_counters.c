@@ -5,9 +5,14 @@
  * do not turn one request into several at once; the arrivals the gauge
  * cannot show (a completion in the same interval) are added where the
  * prompt tokens leave some unexplained, and the total stays the prompt
- * tokens over the mean prompt.
+ * tokens over the mean prompt. A whole load level whose manifest states
+ * its completed requests has exactly that many arrivals (the engine's
+ * prompt tokens are not the client's count), their output lengths add up
+ * to the level's stated total, and `validate envelope` says the arrivals
+ * were rebuilt from counters, not known.
  */
 #include "trace/replay.h"
+#include "data/fileio.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -58,6 +63,66 @@ power_csv(void)
 		len += (size_t)snprintf(s + len, cap - len, "0,%s.%03d,%.2f\n", ts, (i % 10) * 100, 100.0 + 2 * i);
 	}
 	return s;
+}
+
+/* A powertrace-sim manifest: one level over the engine log that states 13
+ * completed requests with 1 300 prompt tokens (the client's count: 100 a
+ * request, as the single intervals show, while the engine counted 1 400)
+ * and 1 000 output tokens. */
+static const char manifest[] =
+	"{\"run_id\": \"counters\", \"hardware\": \"A100\", \"model\": \"Qwen/Qwen3-8B\", \"tp\": 1,"
+	" \"clock\": {\"power_timestamp_basis\": \"unix_epoch\", \"engine_timestamp_basis\": \"unix_epoch\"},"
+	" \"probe\": {\"levels\": [{\"label\": \"rate\", \"t_start_epoch\": 1700000000.0,"
+	" \"t_end_epoch\": 1700000005.0, \"params\": {\"request_rate\": 2.0, \"burstiness\": 1.0},"
+	" \"summary\": {\"completed\": 13, \"total_input_tokens\": 1300, \"total_output_tokens\": 1000}}]}}";
+
+static void
+check_level_count(const char *root, const char *d, const wc_ingest_options *opt)
+{
+	char *p = path_join(d, "manifest.json");
+	CHECK(write_text(p, manifest) == 0);
+	free(p);
+	wc_trace_replay *r = NULL;
+	size_t n = 0;
+	wc_error err;
+	int rc = wc_trace_replay_load(d, opt, &r, &n, &err);
+	CHECK_INT(rc, WC_OK);
+	if (rc != WC_OK)
+		fprintf(stderr, "%s\n", err.msg);
+	if (rc == WC_OK && n == 1) {
+		/* 13, not the engine's 1 400 tokens over the client's 100 (14) */
+		CHECK_INT((int)r[0].n_arrivals, 13);
+		CHECK(fabs(r[0].mean_input - 1400.0 / 13) < 1e-9);
+		double out = 0;
+		for (size_t i = 0; i < r[0].n_arrivals; i++) {
+			CHECK(r[0].output[i] == 76 || r[0].output[i] == 77);
+			out += r[0].output[i];
+		}
+		CHECK(out == 1000); /* not 13 x 77 */
+	}
+	wc_trace_replay_free(r, n);
+	/* The replay is set, not random, but its arrivals are rebuilt: the
+	 * header and each row say so (they said "every arrival and length
+	 * known"). */
+	char *csv = path_join(root, "per_run.csv"), *text = NULL;
+	size_t len = 0;
+	const char *argv[] = { "wattcast", "validate", "envelope", "--profile", "measured", d, "--platform", "A100",
+		               "--model", "Qwen3-8B", "--quiet", "--per-run", csv, NULL };
+	run_result res;
+	CHECK_INT(run_wattcast(argv, NULL, &res), 0);
+	CHECK_INT(res.status, 0);
+	if (res.status)
+		fprintf(stderr, "%s", res.err);
+	CHECK_CONTAINS(res.out, "each simulated once: the replays draw nothing at random (arrivals rebuilt from the "
+	                        "engine's counters and spread evenly, output lengths at their mean), so --seed");
+	CHECK(res.out && strstr(res.out, "known") == NULL);
+	run_result_free(&res);
+	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, &err), WC_OK);
+	CHECK_CONTAINS(text, ",engine_prompt_tokens,13,");
+	CHECK_CONTAINS(text, "\"the replay draws nothing at random (arrivals rebuilt from the engine's counters and "
+	                     "spread evenly, output lengths at their mean): simulated once");
+	free(text);
+	free(csv);
 }
 
 int
@@ -121,6 +186,7 @@ main(void)
 			CHECK(w->input[i] >= 1);
 	}
 	wc_trace_replay_free(r, n);
+	check_level_count(root, d, &opt);
 	free(d);
 	free(eng);
 	free(pw);

@@ -258,13 +258,36 @@ window_counts(const wc_engine_log *e, const wc_trace_replay *r, double lbar, lon
 	}
 }
 
+/* The engine's prompt tokens over the window's counter intervals (as
+ * window_counts sums them). */
+static double
+window_prompt_tokens(const wc_engine_log *e, const wc_trace_replay *r)
+{
+	double tokens = 0.0;
+	for (size_t k = 1; k < e->n; k++)
+		if (in_window(e, k, r))
+			tokens += prompt_increment(e, k);
+	return tokens;
+}
+
 static int
-arrivals_from_engine(const run_ctx *rc, int level, wc_trace_replay *r)
+arrivals_from_engine(const run_ctx *rc, int w, wc_trace_replay *r)
 {
 	const wc_engine_log *e = rc->eng;
+	const int level = rc->windows[w].level;
 	const wc_run_level *lv = level >= 0 ? &rc->m.levels[level] : NULL;
 	double lbar = NAN, out_mean = NAN, carried = 0.0;
-	if (lv && lv->requests > 0 && lv->input_tokens > 0)
+	double tokens = e->col[WC_ENG_PROMPT_TOKENS] ? window_prompt_tokens(e, r) : 0.0;
+	/* A whole level whose manifest states its completed requests has that
+	 * many arrivals: the mean prompt is the engine's own prompt tokens over
+	 * them. The load generator's token totals are the client's count (the
+	 * server adds template tokens to each prompt: 67 115 engine tokens for
+	 * 66 356 client ones over 200 requests), so the engine's tokens over
+	 * the client's mean would make 202 (docs/envelopes.md, "Replaying a
+	 * measured run"). A cut level is no whole one: its stated mean prompt. */
+	if (lv && !rc->windows[w].cut && lv->requests > 0 && tokens > 0)
+		lbar = tokens / lv->requests;
+	else if (lv && lv->requests > 0 && lv->input_tokens > 0)
 		lbar = lv->input_tokens / lv->requests;
 	else if (e->col[WC_ENG_PROMPT_TOKENS])
 		lbar = single_prompts(e, r->start_epoch, r->end_epoch);
@@ -316,8 +339,11 @@ arrivals_from_engine(const run_ctx *rc, int level, wc_trace_replay *r)
 		out_mean = (wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, r->end_epoch) -
 		            wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, r->start_epoch)) /
 		           (double)r->n_arrivals;
+	/* Whole tokens that add up to the mean times the arrivals (the level's
+	 * stated total when they are its completed requests): each rounded
+	 * cumulatively, so 200 at 213.36 make 42 672, not 200 x 213. */
 	for (m = 0; m < r->n_arrivals; m++)
-		r->output[m] = out_mean >= 1 ? round(out_mean) : NAN;
+		r->output[m] = out_mean >= 1 ? round(out_mean * (double)(m + 1)) - round(out_mean * (double)m) : NAN;
 	return WC_OK;
 }
 
@@ -349,7 +375,7 @@ build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *
 	wc__ingest_row_free(&row);
 	if (window_power(rc, r) != WC_OK || window_load(rc, r) != WC_OK)
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
-	rc_ = rc->req ? arrivals_from_requests(rc, r) : arrivals_from_engine(rc, rc->windows[w].level, r);
+	rc_ = rc->req ? arrivals_from_requests(rc, r) : arrivals_from_engine(rc, w, r);
 	if (rc_ != WC_OK)
 		return wc_error_set(err, rc_, "%s: out of memory", rc->dir);
 	return WC_OK;

@@ -49,15 +49,18 @@ typedef struct {
 
 /** Load a run folder as `ingest` reads it (same options, same refusals)
  *  and build one replay per load window. Arrivals from engine counters:
- *  the cumulative prompt tokens divided by the mean prompt length (the
- *  level's stated input tokens per request, else the median prompt of
+ *  the cumulative prompt tokens divided by the mean prompt length (on a
+ *  whole load level that states its completed requests, the engine's
+ *  prompt tokens over them, so that count is the arrivals'; on a cut one
+ *  the level's stated input tokens per request; else the median prompt of
  *  counter intervals where the engine went from empty to one request)
  *  give the number of arrivals; each counter interval gets the increase
  *  of running + waiting (at least one when it has new prompt tokens), and
  *  the arrivals that leaves out go to the intervals in proportion to the
  *  prompt tokens their own count leaves unexplained. Arrivals are spread
  *  evenly over their interval, each with its interval's share of the
- *  prompt tokens and the window's mean output length; without a mean
+ *  prompt tokens and the window's mean output length (whole tokens rounded
+ *  cumulatively, so they add up to the mean times the arrivals); without a mean
  *  prompt length, the increases of running + waiting alone. */
 int wc_trace_replay_load(const char *run_dir, const wc_ingest_options *opt, wc_trace_replay **out,
                          size_t *n_out, wc_error *err);

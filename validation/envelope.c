@@ -127,6 +127,53 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, double
 	wc_per_run_row_input_number(row, "idle_power_w", run->config.idle_power_w > 0 ? run->config.idle_power_w : NAN);
 }
 
+/* What a replay that draws nothing at random knows, said where it is
+ * simulated once (docs/envelopes.md, "Replaying a measured run"): a
+ * request log gives each arrival and length; counters give arrivals
+ * rebuilt and spread evenly over their intervals, and output lengths at
+ * their mean (or, uncounted, the fixed default). */
+enum { KNOWN_LOG, KNOWN_LOG_FILLED, KNOWN_COUNTERS, KNOWN_COUNTERS_FIXED, KNOWN_KINDS };
+static const char *const known_text[KNOWN_KINDS] = {
+	"arrivals and lengths from the request log",
+	"arrivals and lengths from the request log, those it lacks at the known ones' mean",
+	"arrivals rebuilt from the engine's counters and spread evenly, output lengths at their mean",
+	"arrivals rebuilt from the engine's counters and spread evenly, output lengths uncounted, a fixed default",
+};
+
+static int
+known_kind(const wc_envelope_check_run *run)
+{
+	const wc_envelope_workload *w = &run->workload;
+	int log = run->arrival_source && strcmp(run->arrival_source, "requests") == 0, missing = 0;
+	for (size_t i = 0; i < w->n_arrivals && !missing; i++)
+		missing = (w->arrival_input && isnan(w->arrival_input[i])) ||
+		          (w->arrival_output && isnan(w->arrival_output[i]));
+	if (log)
+		return missing ? KNOWN_LOG_FILLED : KNOWN_LOG;
+	return missing ? KNOWN_COUNTERS_FIXED : KNOWN_COUNTERS;
+}
+
+/* The report's note over the runs simulated once: one kind said as it
+ * is, several with their run counts. */
+static void
+known_note(const wc_envelope_check_run *runs, size_t n, const int *once, char *buf, size_t cap)
+{
+	size_t count[KNOWN_KINDS] = { 0 }, kinds = 0, len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (once[i])
+			count[known_kind(&runs[i])]++;
+	for (int k = 0; k < KNOWN_KINDS; k++)
+		kinds += count[k] > 0;
+	for (int k = 0; k < KNOWN_KINDS && len < cap; k++) {
+		if (!count[k])
+			continue;
+		int w = kinds > 1 ? snprintf(buf + len, cap - len, "%s%zu: %s", len ? "; " : "", count[k], known_text[k])
+		                  : snprintf(buf + len, cap - len, "%s", known_text[k]);
+		len += w > 0 ? (size_t)w : 0;
+	}
+}
+
 static int
 add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double linger_s, int loro,
          const wc_envelope_check_service *service, const wc_envelope_level *lv, const wc_envelope_result *res, const wc_params *p,
@@ -151,9 +198,12 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double l
 		row.error_pct = 100.0 * (pred[q]->value - meas[q]) / meas[q];
 		row.lo = once ? NAN : pred[q]->lo;
 		row.hi = once ? NAN : pred[q]->hi;
-		if (once)
-			wc_per_run_row_warn(&row, "the replay draws nothing at random (every arrival and length known): "
-			                          "simulated once, no Monte-Carlo spread (lo/hi blank)");
+		if (once) {
+			char note[WC_WARNING_LEN];
+			snprintf(note, sizeof note, "the replay draws nothing at random (%s): simulated once, no "
+			         "Monte-Carlo spread (lo/hi blank)", known_text[known_kind(run)]);
+			wc_per_run_row_warn(&row, note);
+		}
 		/* lo/hi are the replicas' Monte-Carlo spread; the predictive 95 %
 		 * interval (the law's held-out error) of the mean and p95 is what
 		 * the coverage counts, so each row can be checked against it. */
@@ -391,6 +441,14 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		wc_envelope_result_clear(&res);
 	}
 	wc_runs_free(table);
+	if (rc == WC_OK) {
+		int *once = wc_alloc_zeroed(n, sizeof *once);
+		for (size_t i = 0; once && i < n; i++)
+			once[i] = out->replicas[i] < o->replicas;
+		if (once)
+			known_note(runs, n, once, out->once_known, sizeof out->once_known);
+		free(once);
+	}
 	if (rc == WC_OK && summarise(runs, n, out) != WC_OK)
 		rc = wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	if (rc != WC_OK)

@@ -113,10 +113,16 @@ typedef struct {
 	wc_envelope_interval *interval;
 	/* n: the replicas each run was simulated with -- 1 when two replicas
 	 * came out identical, so that the replay draws nothing at random
-	 * (every arrival and length known) and more would only repeat it;
+	 * (every arrival and length set: from a request log, or rebuilt from
+	 * counters with output lengths at their mean) and more would only
+	 * repeat it;
 	 * its lo/hi are then blank (no spread; docs/validation.md) */
 	int *replicas;
 	size_t n_no_spread;             /* runs simulated once so */
+	char once_known[WC_WARNING_LEN]; /* what those runs' replays know: "arrivals and lengths
+	                                 * from the request log", "arrivals rebuilt from the
+	                                 * engine's counters ..." or each kind with its count
+	                                 * ("2: ...; 6: ..."); "" when none */
 	int n_with_interval;
 	double coverage_mean_pct, coverage_p95_pct, median_width_mean_pct, median_width_p95_pct;
 } wc_envelope_check_report;
