@@ -24,23 +24,6 @@ ends_with(const char *s, const char *tail)
 	return n >= k && strcmp(s + n - k, tail) == 0;
 }
 
-/* Valid UTF-8: no character cut in two. */
-static int
-utf8_ok(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
-		int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
-		if (n < 0)
-			return 0;
-		p++;
-		for (int k = 0; k < n; k++, p++)
-			if ((*p & 0xC0) != 0x80)
-				return 0;
-	}
-	return 1;
-}
-
 static void
 helpers(void)
 {
@@ -65,7 +48,7 @@ helpers(void)
 		CHECK_INT(wc_error_set(&err, WC_EINVAL, "%s", u), WC_EINVAL);
 		CHECK(ends_with(err.msg, "..."));
 		CHECK(strlen(err.msg) <= 255 && strlen(err.msg) >= 252);
-		CHECK(utf8_ok(err.msg));
+		CHECK(test_utf8_ok(err.msg));
 	}
 	char buf[16];
 	CHECK_INT(wc_error_format(buf, sizeof buf, "%s", "short"), 0);

@@ -43,23 +43,6 @@ scrapes(const char *name, const char *dcgm_host, const char *vllm_instance, cons
 	return path;
 }
 
-/* Valid UTF-8 (no character cut). */
-static int
-utf8_ok(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
-		int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
-		if (n < 0)
-			return 0;
-		p++;
-		for (int k = 0; k < n; k++, p++)
-			if ((*p & 0xC0) != 0x80)
-				return 0;
-	}
-	return 1;
-}
-
 /* ingest FILE fails with one line that begins with `head`, ends with
  * `tail` and holds at most 255 bytes of message. */
 static void
@@ -81,7 +64,7 @@ check_error(const char *in, const char *head, const char *tail)
 	CHECK(n > strlen(tail) && strncmp(e + n - 1 - strlen(tail), tail, strlen(tail)) == 0);
 	CHECK_CONTAINS(e, "...");
 	CHECK(n - 1 - strlen(prefix) <= 255);
-	CHECK(utf8_ok(e));
+	CHECK(test_utf8_ok(e));
 	run_result_free(&r);
 	free(out);
 }

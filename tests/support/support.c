@@ -361,3 +361,19 @@ test_slurp(const char *path)
 	CHECK_INT(wc_read_file(path, 1u << 26, &buf, &len, NULL), WC_OK);
 	return buf ? buf : strdup("");
 }
+
+int
+test_utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
+		if (n < 0)
+			return 0;
+		p++;
+		for (int k = 0; k < n; k++, p++)
+			if ((*p & 0xC0) != 0x80)
+				return 0;
+	}
+	return 1;
+}

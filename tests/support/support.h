@@ -62,6 +62,9 @@ char *path_join(const char *a, const char *b);
 char *test_replaced(char *s, const char *from, const char *to);
 /** Write a text file (test fixtures). 0 on success. */
 int write_text(const char *path, const char *text);
+/** 1 when s is valid UTF-8: no character cut in two (a message shortened
+ *  to its byte limit must end on a whole character). */
+int test_utf8_ok(const char *s);
 /** Environment value or a fallback. */
 const char *test_env(const char *name, const char *fallback);
 /** ../shared (WC_SHARED_DIR) when it exists, else NULL after printing why. */
