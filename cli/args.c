@@ -29,7 +29,7 @@ vreport(const char *cmd, const char *fmt, va_list ap)
 	va_copy(aq, ap);
 	int n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);
-	char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	char *msg = n >= 0 ? malloc((size_t)n + 4) : NULL; /* + room for a mended cut's "..." */
 	if (!msg) {
 		fprintf(stderr, "wattcast %s: ", cmd);
 		vfprintf(stderr, fmt, ap);
@@ -37,6 +37,7 @@ vreport(const char *cmd, const char *fmt, va_list ap)
 		return;
 	}
 	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	wc_text_mend_cut(msg, (size_t)n + 4); /* a "%.64s" of a UTF-8 name (models/error.h) */
 	size_t k = strlen(cmd);
 	const char *text = strncmp(msg, cmd, k) == 0 && msg[k] == ':' && msg[k + 1] == ' ' ? msg + k + 2 : msg;
 	fprintf(stderr, "wattcast %s: %s\n", cmd, text);

@@ -20,6 +20,40 @@ wc_error_set(wc_error *err, int code, const char *fmt, ...)
 	return code;
 }
 
+/* A "%.64s" of a UTF-8 name cuts it after a byte count, which can fall
+ * inside a character: the message then holds half a character before its
+ * next text ("'模模\xe6' ("). Such a partial character, a lead byte with
+ * fewer continuation bytes than it announces, becomes "...", which also
+ * says the name was cut; bytes that are no UTF-8 at all (text read from a
+ * file) are left for the reader to see (docs/architecture.md, "Errors"). */
+void
+wc_text_mend_cut(char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)buf[i];
+		int need = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
+		size_t k = 1;
+		while (need > 0 && k <= (size_t)need && i + k < len && ((unsigned char)buf[i + k] & 0xC0) == 0x80)
+			k++;
+		if (need <= 0 || k == (size_t)need + 1) {
+			i += need > 0 ? k : 1;
+			continue;
+		}
+		/* k bytes of a character that needs need + 1 */
+		size_t rest = len - i - k;
+		if (len - k + 3 < size) {
+			memmove(buf + i + 3, buf + i + k, rest + 1);
+			memcpy(buf + i, "...", 3);
+			len = len - k + 3;
+			i += 3;
+		} else {
+			memmove(buf + i, buf + i + k, rest + 1);
+			len -= k;
+		}
+	}
+}
+
 /* The one place a message meets its bound (WC_ERROR_MSG_MAX,
  * WC_WARNING_LEN): cut silently, a message ended mid-word ("of the loa",
  * "MI325" for MI325X) and read as whole text (docs/architecture.md,
@@ -34,6 +68,7 @@ wc_error_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 		buf[0] = '\0';
 		return 0;
 	}
+	wc_text_mend_cut(buf, size);
 	if ((size_t)n < size || size < 4)
 		return 0;
 	size_t k = size - 4;

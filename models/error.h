@@ -48,6 +48,13 @@ int wc_error_format(char *buf, size_t size, const char *fmt, ...)
 int wc_error_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
+/** In place, in buf[0..size): a UTF-8 character cut short inside the text
+ *  (a lead byte with fewer continuation bytes than it announces, as a
+ *  "%.64s" of a name leaves it) becomes "..." (or is dropped when there is
+ *  no room); other bytes are kept. wc_error_vformat does it to each
+ *  message; the CLI's own messages too. */
+void wc_text_mend_cut(char *buf, size_t size);
+
 /** Replace every control byte of `msg` (below 0x20, and 0x7f) with '?',
  *  in place: what wc_error_set does to each message. */
 void wc_error_printable(char *msg);

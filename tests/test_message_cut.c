@@ -185,10 +185,43 @@ platforms(void)
 	                 "--json and --platforms: give one");
 }
 
+/* A "%.Ns" that cuts a UTF-8 name inside a character: the half character
+ * becomes "...", in library messages and in the CLI's own. */
+static void
+mid_character(void)
+{
+	wc_error err;
+	/* 模 is 3 bytes: "%.4s" of two keeps one and a third */
+	wc_error_set(&err, WC_EINVAL, "model: unknown model '%.4s' (x)", "\xe6\xa8\xa1\xe6\xa8\xa1");
+	CHECK(strcmp(err.msg, "model: unknown model '\xe6\xa8\xa1...' (x)") == 0);
+	CHECK(test_utf8_ok(err.msg));
+	char buf[16] = "ab\xe6\xa8 cd";
+	wc_text_mend_cut(buf, sizeof buf);
+	CHECK(strcmp(buf, "ab... cd") == 0);
+	char tight[8] = "ab\xe6 cd"; /* no room for "...": the partial byte goes */
+	wc_text_mend_cut(tight, 7);
+	CHECK(strcmp(tight, "ab cd") == 0);
+	char latin[8] = "a\xff b"; /* no UTF-8 at all: kept for the reader to see */
+	wc_text_mend_cut(latin, sizeof latin);
+	CHECK(strcmp(latin, "a\xff b") == 0);
+	char name[100]; /* 30 characters, 90 bytes: "%.64s" ends inside the 22nd */
+	memset(name, 0, sizeof name);
+	for (int i = 0; i < 30; i++)
+		memcpy(name + 3 * i, "\xe6\xa8\xa1", 3);
+	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "A100", "--model", name, "--concurrency", "8", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK(r.status != 0);
+	CHECK(r.err && test_utf8_ok(r.err));
+	CHECK_CONTAINS(r.err, "...' (");
+	run_result_free(&r);
+}
+
 int
 main(void)
 {
 	helpers();
+	mid_character();
 	outliers();
 	calibrate_idle();
 	platforms();
