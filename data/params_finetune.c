@@ -308,7 +308,7 @@ read_calibrated(wc__json_loader *ld, json_t *v, const char *path, wc_ft_calibrat
 	if ((rc = wc__params_read_param(ld, json_object_get(v, "factor"), p, 0, &c->factor)))
 		return rc;
 	if (!(c->factor.value > 0))
-		return wc__json_fail(ld, p, "must be > 0, got %g", c->factor.value);
+		return wc__json_fail(ld, p, "must be > 0, got %s", WC_NUM_TEXT(c->factor.value));
 	if ((rc = read_int(ld, v, path, "runs", 1, WC_FT_MAX_INT, &c->runs)) ||
 	    (rc = wc__json_optional_number(ld, v, path, "run_scatter", 0, 10.0, &c->run_scatter)) ||
 	    (rc = wc__json_optional_string(ld, v, path, "held", held, sizeof held)) ||

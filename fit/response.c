@@ -565,7 +565,7 @@ wc_fit_response(const wc_response_run *runs, size_t n, const wc_response_fit_opt
 		return rc;
 	if (!(o->linger_max_s >= 0 && o->linger_max_s <= WC_RESPONSE_MAX_DECAY_S))
 		return wc_error_set(err, WC_EINVAL, "linger_max_s: must be between 0 (the bounds of hold_s and "
-		                    "decay_s) and %g s, got %g", WC_RESPONSE_MAX_DECAY_S, o->linger_max_s);
+		                    "decay_s) and %g s, got %s", WC_RESPONSE_MAX_DECAY_S, WC_NUM_TEXT(o->linger_max_s));
 	if (o->bootstrap < 0 || o->bootstrap > WC_BOOTSTRAP_MAX)
 		return wc_error_set(err, WC_EINVAL, "bootstrap: must be between 0 and %d, got %d", WC_BOOTSTRAP_MAX,
 		                    o->bootstrap);

@@ -36,8 +36,8 @@ param_counts(const wc_model_info *m, double *total, double *active, wc_error *er
 		return wc_error_set(err, WC_EINVAL, "architecture/active_params_b: must be a finite number > 0");
 	if (!isfinite(*total) || *total < *active)
 		return wc_error_set(err, WC_EINVAL,
-		                    "architecture/total_params_b: must be >= active_params_b (%g), got %g",
-		                    *active, *total);
+		                    "architecture/total_params_b: must be >= active_params_b (%g), got %s",
+		                    *active, WC_NUM_TEXT(*total));
 	return WC_OK;
 }
 

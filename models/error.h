@@ -63,6 +63,11 @@ void wc_error_printable(char *msg);
  *  %g's six digits print 1000001 as "1e+06", the very limit a message
  *  refuses it for (docs/architecture.md, "Errors"). Returns `buf`. */
 const char *wc_num_text(char buf[32], double v);
+/** The same into a buffer that lives until the end of the enclosing block
+ *  (a compound literal): for a message's argument, "got %s" with
+ *  WC_NUM_TEXT(x) quotes the value as given where "%g" rounded 604800.05
+ *  to the bound it broke. */
+#define WC_NUM_TEXT(v) wc_num_text((char[32]){ 0 }, (v))
 
 #ifdef __cplusplus
 }

@@ -106,7 +106,7 @@ check_model(const wc_ft_config *c, wc_error *err)
 	int rc;
 	if (!(c->params_b > 0) || !(c->params_b <= WC_MODEL_MAX_PARAMS_B))
 		return wc_error_set(err, WC_EINVAL, "params_b: must be a number of billions > 0 and at most %g, "
-		                    "got %g", WC_MODEL_MAX_PARAMS_B, c->params_b);
+		                    "got %s", WC_MODEL_MAX_PARAMS_B, WC_NUM_TEXT(c->params_b));
 	if ((rc = check_int("layers", c->layers, 1, WC_FT_MAX_LAYERS, ">= 1", err)) ||
 	    (rc = check_int("d_model", c->d_model, 1, WC_FT_MAX_D_MODEL, ">= 1", err)) ||
 	    (rc = check_int("attention_heads", c->attention_heads, 0, WC_FT_MAX_HEADS, ">= 0", err)) ||
@@ -152,8 +152,8 @@ wc_ft_config_check(const wc_ft_config *c, wc_error *err)
 		                    "data_parallel: must divide gpus (%d), got %d", c->gpus, c->data_parallel);
 	if (!isnan(c->tokens_per_step) &&
 	    !(c->tokens_per_step >= 1 && c->tokens_per_step <= WC_FT_MAX_TOKENS))
-		return wc_error_set(err, WC_EINVAL, "tokens_per_step: must be between 1 and %g tokens, got %g",
-		                    WC_FT_MAX_TOKENS, c->tokens_per_step);
+		return wc_error_set(err, WC_EINVAL, "tokens_per_step: must be between 1 and %g tokens, got %s",
+		                    WC_FT_MAX_TOKENS, WC_NUM_TEXT(c->tokens_per_step));
 	/* A step trains on at most every sequence of every micro-step of every
 	 * replica; more tokens than that is a mistyped count (1e9 for a 2048-
 	 * token micro-batch), which the law would answer as 500 000 times the
@@ -183,8 +183,8 @@ wc_ft_steps_check(double steps, wc_error *err)
 	/* Optimizer steps are whole: 2.5 steps was answered as "0.000 kWh"
 	 * rather than refused; one rule for the CLI and HTTP. */
 	if (!isnan(steps) && !(steps >= 0 && steps <= WC_FT_MAX_STEPS && steps == floor(steps)))
-		return wc_error_set(err, WC_EINVAL, "steps: must be a whole number of optimizer steps from 0 to %g, got %g",
-		                    WC_FT_MAX_STEPS, steps);
+		return wc_error_set(err, WC_EINVAL, "steps: must be a whole number of optimizer steps from 0 to %g, got %s",
+		                    WC_FT_MAX_STEPS, WC_NUM_TEXT(steps));
 	return WC_OK;
 }
 

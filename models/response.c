@@ -48,8 +48,8 @@ static int
 check_value(const wc_response_value *v, const char *key, double max, wc_error *err)
 {
 	if (!isfinite(v->value) || v->value < 0.0 || v->value > max)
-		return wc_error_set(err, WC_EINVAL, "response/%s: must be a number between 0 and %g, got %g",
-		                    key, max, v->value);
+		return wc_error_set(err, WC_EINVAL, "response/%s: must be a number between 0 and %g, got %s",
+		                    key, max, WC_NUM_TEXT(v->value));
 	if (isfinite(v->lo) != isfinite(v->hi) || (isfinite(v->lo) && v->lo > v->hi))
 		return wc_error_set(err, WC_EINVAL, "response/%s: interval must be [lo, hi] with lo <= hi", key);
 	return WC_OK;

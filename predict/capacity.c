@@ -102,7 +102,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	if (c->gpu_memory_utilization != 0.0 &&
 	    !(c->gpu_memory_utilization >= 0.1 && c->gpu_memory_utilization <= 1.0))
 		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: must be between 0.1 and 1, got %s",
-		                    wc_num_text((char[32]){ 0 }, c->gpu_memory_utilization));
+		                    WC_NUM_TEXT(c->gpu_memory_utilization));
 	/* vLLM shards the attention heads over a tensor-parallel group and
 	 * refuses a size that does not divide them: such a deployment cannot
 	 * start, so it is refused as weights that do not fit are (an expert
@@ -384,19 +384,19 @@ check_workload(const wc_inference_query *q, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "model: the capacity model needs the architecture (a catalog "
 		                    "model name, or layers, kv_heads, head_dim and the parameter counts)");
 	if (!isfinite(c->input_tokens) || c->input_tokens < 0 || c->input_tokens > WC_CAPACITY_MAX_TOKENS)
-		return wc_error_set(err, WC_EINVAL, "input_tokens: must be a number from 0 to %g, got %g",
-		                    WC_CAPACITY_MAX_TOKENS, c->input_tokens);
+		return wc_error_set(err, WC_EINVAL, "input_tokens: must be a number from 0 to %g, got %s",
+		                    WC_CAPACITY_MAX_TOKENS, WC_NUM_TEXT(c->input_tokens));
 	if (!isfinite(c->output_tokens) || c->output_tokens < 1 || c->output_tokens > WC_CAPACITY_MAX_TOKENS)
-		return wc_error_set(err, WC_EINVAL, "output_tokens: must be a number from 1 to %g, got %g",
-		                    WC_CAPACITY_MAX_TOKENS, c->output_tokens);
+		return wc_error_set(err, WC_EINVAL, "output_tokens: must be a number from 1 to %g, got %s",
+		                    WC_CAPACITY_MAX_TOKENS, WC_NUM_TEXT(c->output_tokens));
 	/* A rate of 0 is the closed loop, a concurrency of 0 no engine limit; a
 	 * positive one below its bound gives null energies (models/limits.h). */
 	if (!(c->request_rate == 0 || (c->request_rate >= WC_CAPACITY_MIN_RATE && c->request_rate <= WC_CAPACITY_MAX_RATE)))
-		return wc_error_set(err, WC_EINVAL, "rate: must be at least %g and at most %g requests/s, got %g",
-		                    WC_CAPACITY_MIN_RATE, WC_CAPACITY_MAX_RATE, c->request_rate);
+		return wc_error_set(err, WC_EINVAL, "rate: must be at least %g and at most %g requests/s, got %s",
+		                    WC_CAPACITY_MIN_RATE, WC_CAPACITY_MAX_RATE, WC_NUM_TEXT(c->request_rate));
 	if (c->running > WC_CAPACITY_MAX_CONCURRENCY || (c->running > 0 && c->running < WC_CAPACITY_MIN_CONCURRENCY))
 		return wc_error_set(err, WC_EINVAL, "concurrency: 0 or %g to %g requests at once for the capacity "
-		                    "answers, got %g", WC_CAPACITY_MIN_CONCURRENCY, WC_CAPACITY_MAX_CONCURRENCY, c->running);
+		                    "answers, got %s", WC_CAPACITY_MIN_CONCURRENCY, WC_CAPACITY_MAX_CONCURRENCY, WC_NUM_TEXT(c->running));
 	if (q->series_len > 0)
 		return wc_error_set(err, WC_EINVAL, "running_series: the capacity answers need concurrency or rate");
 	if (c->request_rate <= 0 && !(c->running > 0))

@@ -104,14 +104,14 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 	/* the range and the grid said apart: the HTTP route's own bound is
 	 * shorter than this one, and a value in range needs only the grid */
 	if (!isfinite(o->horizon_s) || !(o->horizon_s >= WC_ENVELOPE_GRID_S) || o->horizon_s > WC_ENVELOPE_MAX_HORIZON_S)
-		return wc_error_set(err, WC_EINVAL, "horizon_s: must be between %g and %g s, got %g",
-		                    WC_ENVELOPE_GRID_S, WC_ENVELOPE_MAX_HORIZON_S, o->horizon_s);
+		return wc_error_set(err, WC_EINVAL, "horizon_s: must be between %g and %g s, got %s",
+		                    WC_ENVELOPE_GRID_S, WC_ENVELOPE_MAX_HORIZON_S, WC_NUM_TEXT(o->horizon_s));
 	if (!grid_multiple(o->horizon_s))
 		return wc_error_set(err, WC_EINVAL, "horizon_s: must be a multiple of %g s, got %.10g", WC_ENVELOPE_GRID_S,
 		                    o->horizon_s);
 	if (!isfinite(o->warmup_s) || o->warmup_s < 0 || o->warmup_s > WC_ENVELOPE_MAX_HORIZON_S)
-		return wc_error_set(err, WC_EINVAL, "warmup_s: must be between 0 and %g s, got %g",
-		                    WC_ENVELOPE_MAX_HORIZON_S, o->warmup_s);
+		return wc_error_set(err, WC_EINVAL, "warmup_s: must be between 0 and %g s, got %s",
+		                    WC_ENVELOPE_MAX_HORIZON_S, WC_NUM_TEXT(o->warmup_s));
 	if (o->warmup_s > 0 && !grid_multiple(o->warmup_s))
 		return wc_error_set(err, WC_EINVAL, "warmup_s: must be 0 or a multiple of %g s, got %.10g",
 		                    WC_ENVELOPE_GRID_S, o->warmup_s);
@@ -122,11 +122,11 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "threads: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_THREADS, o->threads);
 	if (!grid_multiple(o->bin_s) || o->bin_s > o->horizon_s + 1e-9)
-		return wc_error_set(err, WC_EINVAL, "bin_s: must be a multiple of %g s up to the horizon, got %g",
-		                    WC_ENVELOPE_GRID_S, o->bin_s);
+		return wc_error_set(err, WC_EINVAL, "bin_s: must be a multiple of %g s up to the horizon, got %s",
+		                    WC_ENVELOPE_GRID_S, WC_NUM_TEXT(o->bin_s));
 	if (!grid_multiple(o->sample_s) || o->sample_s > 60.0)
-		return wc_error_set(err, WC_EINVAL, "sample_s: must be a multiple of %g s up to 60 s, got %g",
-		                    WC_ENVELOPE_GRID_S, o->sample_s);
+		return wc_error_set(err, WC_EINVAL, "sample_s: must be a multiple of %g s up to 60 s, got %s",
+		                    WC_ENVELOPE_GRID_S, WC_NUM_TEXT(o->sample_s));
 	/* A cadence as long as the horizon, or longer, samples t = 0 alone:
 	 * every percentile and the max the start's idle, below the mean
 	 * (docs/envelopes.md, "Outputs"). */
@@ -138,14 +138,14 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "max_running: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_RUNNING, o->max_running);
 	if (!isfinite(o->tau_s) || o->tau_s < 0 || o->tau_s > WC_RESPONSE_MAX_TAU_S)
-		return wc_error_set(err, WC_EINVAL, "tau_s: must be between 0 and %g s, got %g",
-		                    WC_RESPONSE_MAX_TAU_S, o->tau_s);
+		return wc_error_set(err, WC_EINVAL, "tau_s: must be between 0 and %g s, got %s",
+		                    WC_RESPONSE_MAX_TAU_S, WC_NUM_TEXT(o->tau_s));
 	if (!isfinite(o->hold_s) || o->hold_s < 0 || o->hold_s > WC_RESPONSE_MAX_HOLD_S)
-		return wc_error_set(err, WC_EINVAL, "hold_s: must be between 0 and %g s, got %g",
-		                    WC_RESPONSE_MAX_HOLD_S, o->hold_s);
+		return wc_error_set(err, WC_EINVAL, "hold_s: must be between 0 and %g s, got %s",
+		                    WC_RESPONSE_MAX_HOLD_S, WC_NUM_TEXT(o->hold_s));
 	if (!isfinite(o->decay_s) || o->decay_s < 0 || o->decay_s > WC_RESPONSE_MAX_DECAY_S)
-		return wc_error_set(err, WC_EINVAL, "decay_s: must be between 0 and %g s, got %g",
-		                    WC_RESPONSE_MAX_DECAY_S, o->decay_s);
+		return wc_error_set(err, WC_EINVAL, "decay_s: must be between 0 and %g s, got %s",
+		                    WC_RESPONSE_MAX_DECAY_S, WC_NUM_TEXT(o->decay_s));
 	if (o->fleet_size < 1 || o->fleet_size > WC_ENVELOPE_MAX_FLEET)
 		return wc_error_set(err, WC_EINVAL, "fleet_size: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_FLEET, o->fleet_size);

@@ -190,7 +190,7 @@ static int
 check_budget(const wc_budget_options *bo, const wc_envelope_options *o, wc_error *err)
 {
 	if (!isfinite(bo->budget_w) || !(bo->budget_w > 0))
-		return wc_error_set(err, WC_EINVAL, "budget_w: must be a finite number of W > 0, got %g", bo->budget_w);
+		return wc_error_set(err, WC_EINVAL, "budget_w: must be a finite number of W > 0, got %s", WC_NUM_TEXT(bo->budget_w));
 	if ((unsigned)bo->stat > WC_BUDGET_MAX)
 		return wc_error_set(err, WC_EINVAL, "stat: must be p95 or max");
 	if (bo->max_fleet < 1 || bo->max_fleet > WC_ENVELOPE_MAX_FLEET)
@@ -200,7 +200,7 @@ check_budget(const wc_budget_options *bo, const wc_envelope_options *o, wc_error
 	if (!isfinite(k) || k < 1 - 1e-6 || fabs(k - round(k)) > 1e-6 * fmax(1, k) ||
 	    bo->bin_s > o->horizon_s + 1e-9)
 		return wc_error_set(err, WC_EINVAL, "budget_bin_s: must be a multiple of %g s up to the horizon, "
-		                    "got %g", WC_ENVELOPE_GRID_S, bo->bin_s);
+		                    "got %s", WC_ENVELOPE_GRID_S, WC_NUM_TEXT(bo->bin_s));
 	return WC_OK;
 }
 

@@ -129,11 +129,11 @@ check_length(const wc_length_dist *d, const char *name, wc_error *err)
 		return WC_OK;
 	}
 	if (!isfinite(d->mean) || d->mean < 1 || d->mean > WC_ENVELOPE_MAX_TOKENS)
-		return wc_error_set(err, WC_EINVAL, "%s: mean must be a number of tokens 1 to %g, got %g",
-		                    name, WC_ENVELOPE_MAX_TOKENS, d->mean);
+		return wc_error_set(err, WC_EINVAL, "%s: mean must be a number of tokens 1 to %g, got %s",
+		                    name, WC_ENVELOPE_MAX_TOKENS, WC_NUM_TEXT(d->mean));
 	if (d->kind == WC_LENGTH_LOGNORMAL && (!isfinite(d->sd) || d->sd < 0 || d->sd > 100 * d->mean))
-		return wc_error_set(err, WC_EINVAL, "%s: sd must be >= 0 and at most 100 times the mean, got %g",
-		                    name, d->sd);
+		return wc_error_set(err, WC_EINVAL, "%s: sd must be >= 0 and at most 100 times the mean, got %s",
+		                    name, WC_NUM_TEXT(d->sd));
 	return WC_OK;
 }
 
@@ -142,14 +142,14 @@ check_rate(const wc_envelope_workload *w, wc_error *err)
 {
 	if (w->n_profile == 0) {
 		if (!isfinite(w->rate) || !(w->rate > 0) || w->rate > WC_CAPACITY_MAX_RATE)
-			return wc_error_set(err, WC_EINVAL, "rate: must be a number of requests/s > 0 and <= %g, got %g",
-			                    WC_CAPACITY_MAX_RATE, w->rate);
+			return wc_error_set(err, WC_EINVAL, "rate: must be a number of requests/s > 0 and <= %g, got %s",
+			                    WC_CAPACITY_MAX_RATE, WC_NUM_TEXT(w->rate));
 	} else {
 		for (size_t i = 0; i < w->n_profile; i++) {
 			if (!isfinite(w->profile_rate[i]) || w->profile_rate[i] < 0 ||
 			    w->profile_rate[i] > WC_CAPACITY_MAX_RATE)
-				return wc_error_set(err, WC_EINVAL, "rate_profile/%zu/rate: must be >= 0 and <= %g, got %g",
-				                    i, WC_CAPACITY_MAX_RATE, w->profile_rate[i]);
+				return wc_error_set(err, WC_EINVAL, "rate_profile/%zu/rate: must be >= 0 and <= %g, got %s",
+				                    i, WC_CAPACITY_MAX_RATE, WC_NUM_TEXT(w->profile_rate[i]));
 			if (!isfinite(w->profile_until_s[i]) || w->profile_until_s[i] <= 0 ||
 			    (i > 0 && !(w->profile_until_s[i] > w->profile_until_s[i - 1])))
 				return wc_error_set(err, WC_EINVAL, "rate_profile/%zu/until_s: must be > 0 and increasing", i);
@@ -158,8 +158,8 @@ check_rate(const wc_envelope_workload *w, wc_error *err)
 	if (w->kind == WC_ENVELOPE_BURSTY &&
 	    (!isfinite(w->burstiness) || !(w->burstiness >= WC_ENVELOPE_MIN_BURSTINESS) ||
 	     w->burstiness > WC_ENVELOPE_MAX_BURSTINESS))
-		return wc_error_set(err, WC_EINVAL, "burstiness: must be between %g and %g, got %g",
-		                    WC_ENVELOPE_MIN_BURSTINESS, WC_ENVELOPE_MAX_BURSTINESS, w->burstiness);
+		return wc_error_set(err, WC_EINVAL, "burstiness: must be between %g and %g, got %s",
+		                    WC_ENVELOPE_MIN_BURSTINESS, WC_ENVELOPE_MAX_BURSTINESS, WC_NUM_TEXT(w->burstiness));
 	return WC_OK;
 }
 
@@ -194,13 +194,13 @@ check_series(const wc_envelope_workload *w, wc_error *err)
 	if (w->series_len == 0 || !w->series_running)
 		return wc_error_set(err, WC_EINVAL, "series_running: empty n(t) series");
 	if (!isfinite(w->series_dt_s) || !(w->series_dt_s > 0) || w->series_dt_s > WC_ENVELOPE_MAX_SERIES_DT_S)
-		return wc_error_set(err, WC_EINVAL, "series_dt_s: must be > 0 and <= %g s, got %g",
-		                    WC_ENVELOPE_MAX_SERIES_DT_S, w->series_dt_s);
+		return wc_error_set(err, WC_EINVAL, "series_dt_s: must be > 0 and <= %g s, got %s",
+		                    WC_ENVELOPE_MAX_SERIES_DT_S, WC_NUM_TEXT(w->series_dt_s));
 	for (size_t i = 0; i < w->series_len; i++)
 		if (!isfinite(w->series_running[i]) || w->series_running[i] < 0 ||
 		    w->series_running[i] > WC_ENVELOPE_MAX_RUNNING)
-			return wc_error_set(err, WC_EINVAL, "series_running/%zu: must be a finite number 0 to %d, got %g",
-			                    i, WC_ENVELOPE_MAX_RUNNING, w->series_running[i]);
+			return wc_error_set(err, WC_EINVAL, "series_running/%zu: must be a finite number 0 to %d, got %s",
+			                    i, WC_ENVELOPE_MAX_RUNNING, WC_NUM_TEXT(w->series_running[i]));
 	return WC_OK;
 }
 
@@ -212,10 +212,10 @@ wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err)
 	case WC_ENVELOPE_CLOSED:
 		if (!isfinite(w->concurrency) || !(w->concurrency >= 1) || w->concurrency > WC_ENVELOPE_MAX_RUNNING ||
 		    w->concurrency != floor(w->concurrency))
-			return wc_error_set(err, WC_EINVAL, "concurrency: must be a whole number 1 to %d, got %g",
-			                    WC_ENVELOPE_MAX_RUNNING, w->concurrency);
+			return wc_error_set(err, WC_EINVAL, "concurrency: must be a whole number 1 to %d, got %s",
+			                    WC_ENVELOPE_MAX_RUNNING, WC_NUM_TEXT(w->concurrency));
 		if (!isfinite(w->think_s) || w->think_s < 0 || w->think_s > 86400)
-			return wc_error_set(err, WC_EINVAL, "think_s: must be >= 0 and <= 86400 s, got %g", w->think_s);
+			return wc_error_set(err, WC_EINVAL, "think_s: must be >= 0 and <= 86400 s, got %s", WC_NUM_TEXT(w->think_s));
 		break;
 	case WC_ENVELOPE_POISSON:
 	case WC_ENVELOPE_BURSTY:

@@ -60,8 +60,8 @@ row_number(const json_t *row, size_t i, const char *name, double min, int requir
 	 * message states the rule that was applied. */
 	int exclusive = min == 0 && strcmp(name, "running") != 0;
 	if (!(*out >= min) || (exclusive && *out == min)) {
-		wc_api_error_set(e, 422, "invalid_value", field, "runs/%zu/%s: must be %s %g, got %g", i, name,
-		                 exclusive ? ">" : ">=", min, *out);
+		wc_api_error_set(e, 422, "invalid_value", field, "runs/%zu/%s: must be %s %g, got %s", i, name,
+		                 exclusive ? ">" : ">=", min, WC_NUM_TEXT(*out));
 		return -1;
 	}
 	return 0;
@@ -267,8 +267,8 @@ option_number(const json_t *body, const char *name, double min, double max, int 
 	}
 	*out = json_number_value(v);
 	if (!(*out >= min && *out <= max) || (min == 0 && *out == 0 && !integer)) {
-		wc_api_error_set(e, 422, "invalid_value", field, "%s: must be %s %g and at most %g, got %g", name,
-		                 integer ? ">=" : ">", min, max, *out);
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: must be %s %g and at most %g, got %s", name,
+		                 integer ? ">=" : ">", min, max, WC_NUM_TEXT(*out));
 		return -1;
 	}
 	return 0;

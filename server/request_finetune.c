@@ -27,10 +27,10 @@ static const char *const known_fields[] = {
 };
 
 static int
-fail(wc_api_error *e, const char *code, const char *field, const char *fmt, const char *a, double v)
+fail(wc_api_error *e, const char *code, const char *field, const char *fmt, const char *a, const char *b)
 {
 	char msg[WC_ERROR_MSG_MAX];
-	wc_error_format(msg, sizeof msg, fmt, a, v);
+	wc_error_format(msg, sizeof msg, fmt, a, b); /* b: a number as WC_NUM_TEXT quotes it */
 	wc_api_error_set(e, 422, code, field, "%s: %s", field + 1, msg);
 	return -1;
 }
@@ -49,14 +49,14 @@ get_int(const json_t *obj, const char *name, long min, long max, int required, i
 		return required ? fail(e, "missing_field", field, "%srequired", "", 0) : 0;
 	}
 	if (!json_is_number(v))
-		return fail(e, "wrong_type", field, "expected an integer, got %s", wc_json_type_name(v), 0);
+		return fail(e, "wrong_type", field, "expected an integer, got %s", wc_json_type_name(v), "");
 	double x = json_number_value(v);
 	if (x != floor(x))
-		return fail(e, "wrong_type", field, "%sexpected an integer, got %g", "", x);
+		return fail(e, "wrong_type", field, "%sexpected an integer, got %s", "", WC_NUM_TEXT(x));
 	if (x < min || x > max) {
 		char why[96];
-		snprintf(why, sizeof why, "%%smust be an integer between %ld and %ld, got %%g", min, max);
-		return fail(e, "invalid_value", field, why, "", x);
+		snprintf(why, sizeof why, "%%smust be an integer between %ld and %ld, got %%s", min, max);
+		return fail(e, "invalid_value", field, why, "", WC_NUM_TEXT(x));
 	}
 	*out = (int)x;
 	return 0;
@@ -72,11 +72,11 @@ get_number(const json_t *obj, const char *name, int zero_ok, double *out, wc_api
 		return 0;
 	wc_json_pointer_append(field, sizeof field, name);
 	if (!json_is_number(v))
-		return fail(e, "wrong_type", field, "expected a number, got %s", wc_json_type_name(v), 0);
+		return fail(e, "wrong_type", field, "expected a number, got %s", wc_json_type_name(v), "");
 	double x = json_number_value(v);
 	if (zero_ok ? !(x >= 0) : !(x > 0))
-		return fail(e, "invalid_value", field, zero_ok ? "%smust be >= 0, got %g" : "%smust be > 0, got %g",
-		            "", x);
+		return fail(e, "invalid_value", field, zero_ok ? "%smust be >= 0, got %s" : "%smust be > 0, got %s",
+		            "", WC_NUM_TEXT(x));
 	*out = x;
 	return 0;
 }
@@ -96,13 +96,13 @@ parse_method(const json_t *item, wc_ft_config *c, wc_api_error *e)
 {
 	const json_t *v = json_object_get(item, "method");
 	if (!v)
-		return fail(e, "missing_field", "/method", "%srequired (full, lora or qlora)", "", 0);
+		return fail(e, "missing_field", "/method", "%srequired (full, lora or qlora)", "", "");
 	if (!json_is_string(v))
-		return fail(e, "wrong_type", "/method", "expected a string, got %s", wc_json_type_name(v), 0);
+		return fail(e, "wrong_type", "/method", "expected a string, got %s", wc_json_type_name(v), "");
 	if (wc_ft_method_from_name(json_string_value(v), &c->method) != WC_OK) {
 		char got[48]; /* cut on a character boundary: the message stays UTF-8 */
 		snprintf(got, sizeof got, "%.*s", (int)wc_utf8_prefix(json_string_value(v), 40), json_string_value(v));
-		return fail(e, "invalid_value", "/method", "expected \"full\", \"lora\" or \"qlora\", got \"%s\"", got, 0);
+		return fail(e, "invalid_value", "/method", "expected \"full\", \"lora\" or \"qlora\", got \"%s\"", got, "");
 	}
 	return 0;
 }
@@ -114,14 +114,14 @@ parse_model(const json_t *item, wc_ft_config *c, wc_api_error *e)
 	const json_t *model = json_object_get(item, "model");
 	int have_active = json_object_get(item, "active_params_b") != NULL;
 	if (model && have_active)
-		return fail(e, "conflicting_fields", "/model", "%sgive exactly one of active_params_b and model", "", 0);
+		return fail(e, "conflicting_fields", "/model", "%sgive exactly one of active_params_b and model", "", "");
 	if (model) {
 		const char *shape = json_object_get(item, "layers") ? "/layers"
 		                    : json_object_get(item, "d_model") ? "/d_model" : NULL;
 		if (shape)
-			return fail(e, "conflicting_fields", shape, "%sonly with active_params_b (model gives its own)", "", 0);
+			return fail(e, "conflicting_fields", shape, "%sonly with active_params_b (model gives its own)", "", "");
 		if (!json_is_string(model))
-			return fail(e, "wrong_type", "/model", "expected a string, got %s", wc_json_type_name(model), 0);
+			return fail(e, "wrong_type", "/model", "expected a string, got %s", wc_json_type_name(model), "");
 		const wc_model_info *m = wc_model_lookup(json_string_value(model));
 		if (!m)
 			return wc_api_unknown_model(e, json_string_value(model), "give active_params_b, layers and d_model");
@@ -130,7 +130,7 @@ parse_model(const json_t *item, wc_ft_config *c, wc_api_error *e)
 		return 0;
 	}
 	if (!have_active)
-		return fail(e, "missing_field", "/active_params_b", "%srequired (or give a catalog model name in model)", "", 0);
+		return fail(e, "missing_field", "/active_params_b", "%srequired (or give a catalog model name in model)", "", "");
 	if (get_number(item, "active_params_b", 0, &c->params_b, e) < 0 ||
 	    get_int(item, "layers", 1, WC_FT_MAX_LAYERS, 1, 0, &c->layers, e) < 0 ||
 	    get_int(item, "d_model", 1, WC_FT_MAX_D_MODEL, 1, 0, &c->d_model, e) < 0)
@@ -150,13 +150,13 @@ parse_shape(const json_t *item, wc_ft_config *c, wc_api_error *e)
 	    get_number(item, "tokens_per_step", 0, &c->tokens_per_step, e) < 0)
 		return -1;
 	if (ck && !json_is_boolean(ck))
-		return fail(e, "wrong_type", "/checkpointing", "expected true or false, got %s", wc_json_type_name(ck), 0);
+		return fail(e, "wrong_type", "/checkpointing", "expected true or false, got %s", wc_json_type_name(ck), "");
 	c->checkpointing = ck && json_is_true(ck);
 	if (c->data_parallel > 0 && c->gpus % c->data_parallel != 0)
-		return fail(e, "invalid_value", "/data_parallel", "%smust divide gpus, got %g", "", c->data_parallel);
+		return fail(e, "invalid_value", "/data_parallel", "%smust divide gpus, got %s", "", WC_NUM_TEXT(c->data_parallel));
 	const json_t *rank = json_object_get(item, "lora_rank");
 	if (c->method == WC_FT_FULL && rank)
-		return fail(e, "conflicting_fields", "/lora_rank", "%sonly for lora and qlora", "", 0);
+		return fail(e, "conflicting_fields", "/lora_rank", "%sonly for lora and qlora", "", "");
 	if (c->method != WC_FT_FULL)
 		return get_int(item, "lora_rank", 1, WC_FT_MAX_LORA_RANK, 1, 0, &c->lora_rank, e);
 	return 0;
@@ -175,7 +175,7 @@ parse_query(const json_t *item, const wc_state *st, wc_finetune_query *q, wc_api
 	    get_number(item, "steps", 1, &q->steps, e) < 0)
 		return -1;
 	if (platform && !json_is_string(platform))
-		return fail(e, "wrong_type", "/platform", "expected a string, got %s", wc_json_type_name(platform), 0);
+		return fail(e, "wrong_type", "/platform", "expected a string, got %s", wc_json_type_name(platform), "");
 	if (!platform)
 		return 0;
 	/* A platform is the fine-tuning law's own calibration platform (any

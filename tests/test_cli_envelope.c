@@ -69,7 +69,11 @@ test_bad_inputs(const char *dir)
 	expect_usage(neg, 2, "wattcast envelope: --poisson: must be > 0, got '-1'");
 	const char *hor[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
 		              "--horizon", "1e9", NULL };
-	expect_usage(hor, 2, "wattcast envelope: --horizon: must be between 0.05 and 604800 s, got 1e+09");
+	expect_usage(hor, 2, "wattcast envelope: --horizon: must be between 0.05 and 604800 s, got 1000000000");
+	/* just past the bound: "%g" rounded it to the bound itself */
+	const char *hor1[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
+		               "--horizon", "604800.05", NULL };
+	expect_usage(hor1, 2, "wattcast envelope: --horizon: must be between 0.05 and 604800 s, got 604800.05");
 	/* off the grid: simulated at another length than echoed (10.05 s) */
 	const char *offgrid[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "2",
 		                  "--horizon", "10.03", NULL };

@@ -215,7 +215,7 @@ bad_configurations(void)
 	c.params_b = 0;
 	refused(&c, "params_b: must be");
 	c.params_b = 1e6;
-	refused(&c, "params_b: must be a number of billions > 0 and at most 100000, got 1e+06");
+	refused(&c, "params_b: must be a number of billions > 0 and at most 100000, got 1000000");
 	c = llama8b_qlora();
 	c.grad_accum = 0;
 	refused(&c, "grad_accum:");
