@@ -7,6 +7,7 @@
 #include "data/fileio.h"
 #include "data/runs_table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,35 +46,35 @@ put(text *t, const char *fmt, double x, const char *s)
 static void
 num(text *t, double x)
 {
-	put(t, "%.17g\x1f", x, NULL);
+	/* an unknown is one text, whatever the sign bit of its NaN */
+	if (isnan(x))
+		put(t, NULL, 0, "nan");
+	else
+		put(t, "%.17g\x1f", x, NULL);
 }
 
 uint64_t
 wc_run_content_hash(const wc_run *r)
 {
 	text t = { NULL, 0, 0, 1 };
+	/* What the power calibration reads of a run (fit/calibrate.c) and
+	 * both a runs table's row and a POST /v1/calibrate item carry, so a
+	 * calibration over HTTP records the hashes the CLI records of the same
+	 * runs (docs/formats/params-file.md, "Provenance"). Its load is the
+	 * stated mean `running` (the n(t) series' mean when only a series
+	 * states it): an item has no series, and the mean is what it gives. */
+	double load = isfinite(r->running) || !r->series.len ? r->running : r->series.mean;
 	put(&t, NULL, 0, r->platform);
 	num(&t, r->tp);
 	put(&t, NULL, 0, r->model);
 	num(&t, r->active_params_b);
-	num(&t, r->total_params_b);
-	num(&t, (double)r->architecture);
-	num(&t, r->running);
-	num(&t, (double)r->series.len);
-	for (size_t i = 0; i < r->series.len; i++) {
-		num(&t, r->series.running[i]);
-		num(&t, r->series.weight[i]);
-	}
+	num(&t, load);
 	num(&t, r->mean_power_w);
 	num(&t, r->idle_power_w);
 	num(&t, (double)r->weights);
 	num(&t, (double)r->kv);
-	num(&t, r->sm_clock_mhz);
-	num(&t, (double)r->workload);
-	num(&t, r->input_tokens);
-	num(&t, r->output_tokens);
-	num(&t, r->throughput_tok_s);
-	num(&t, r->energy_per_token_j);
+	/* not locked: blank in a table, absent or 0 in an item */
+	num(&t, isfinite(r->sm_clock_mhz) && r->sm_clock_mhz > 0 ? r->sm_clock_mhz : 0.0);
 	char hex[65] = "";
 	if (t.ok)
 		wc_sha256_hex(t.buf, t.len, hex);

@@ -111,14 +111,17 @@ const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
 const char *wc_run_timing_extra_bad(const char *column, const char *text, char *why, size_t cap);
 int wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap);
 
-/** What identifies a run's measurement, whatever file holds it: the
- *  first 64 bits of the SHA-256 of its platform, tp, model, size,
- *  architecture, load (its n(t) series' values and times when it has
- *  one), powers, precisions, clock, workload, tokens, throughput and
- *  energy per token, numbers to 17 digits. Its id, set, exclude mark and
- *  place in the file are not part of it: a comment line, a re-sort, a
- *  re-import or another set label leave it unchanged. A calibration
- *  records its rows by it (docs/formats/params-file.md, "Provenance"). */
+/** What identifies a run for a calibration that used it, whatever holds
+ *  it: the first 64 bits of the SHA-256 of what the power calibration
+ *  reads of it and both a runs table's row and a POST /v1/calibrate item
+ *  carry -- platform, tp, model, active size, load (its stated mean
+ *  `running`, its n(t) series' mean when only a series states it), mean
+ *  and idle power, precisions and clock -- numbers to 17 digits. Its id,
+ *  set, exclude mark, place in the file and the columns a calibration
+ *  does not read (tokens, throughput, ...) are not part of it: a comment
+ *  line, a re-sort, a re-import, another set label or the same runs sent
+ *  over HTTP leave it unchanged. A calibration records its rows by it
+ *  (docs/formats/params-file.md, "Provenance"). */
 uint64_t wc_run_content_hash(const wc_run *r);
 
 /** Rows carrying a non-empty `exclude` among `n_rows` (docs/formats/runs-table.md:
