@@ -131,9 +131,13 @@ wc_capacity_arch_place(wc_capacity_arch *a, int tp, int expert_parallel)
 		a->kv_bytes_per_token *= copies;
 		a->kv_window_bytes_per_token *= copies;
 	}
+	/* Expert parallel moves no weight bytes: vLLM with data_parallel 1
+	 * (the only one an inference configuration says) keeps the shared
+	 * layers tensor parallel, 1/G per GPU, and spreads the experts, so
+	 * memory holds one copy of every weight as tensor parallel does
+	 * (docs/capacity.md, "Memory as vLLM does it"); only the step time
+	 * charges EP's shared reads (wc_capacity_decode_terms). */
 	a->expert_parallel = expert_parallel && a->expert_weight_bytes > 0.0;
-	if (a->expert_parallel && tp > 1)
-		a->weight_bytes += (tp - 1.0) * a->shared_weight_bytes;
 }
 
 double

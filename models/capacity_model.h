@@ -158,9 +158,10 @@ typedef struct {
 	double active_params;        /* N_act, parameters (not billions) */
 	int layers, d_model;
 	/* 1: expert parallel -- the experts are spread over the group and
-	 * every GPU holds and reads all the shared (non-expert) weights;
-	 * 0 (wc_capacity_arch_make's default): tensor parallel, every weight
-	 * split over the group (docs/capacity.md, "Step time"). */
+	 * the decode step charges every GPU a read of all the shared
+	 * (non-expert) weights, which memory holds once (vLLM's data_parallel
+	 * 1); 0 (wc_capacity_arch_make's default): tensor parallel, every
+	 * weight split over the group (docs/capacity.md, "Step time"). */
 	int expert_parallel;
 	/* KV heads a tensor-parallel group splits; 0: a compressed latent
 	 * (kv_dim, multi-head latent attention) that every GPU holds whole */
@@ -178,10 +179,11 @@ int wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_preci
  *  and "Memory as vLLM does it"): every GPU keeps at least one KV head, so
  *  a group larger than the model's KV heads keeps copies of them (tp /
  *  kv_heads, rounded up per GPU), and a latent cache is kept whole on
- *  every GPU; expert parallel (`expert_parallel` != 0, MoE only) keeps the
- *  shared weights whole on every GPU too. Call once, after
- *  wc_capacity_arch_make; both the memory check and the decode step's
- *  reads then count the copies. */
+ *  every GPU; both the memory check and the decode step's reads then
+ *  count these copies. Expert parallel (`expert_parallel` != 0, MoE only)
+ *  adds no weight copies to memory (vLLM keeps the shared layers tensor
+ *  parallel with data_parallel 1); only the decode step charges each GPU
+ *  the whole shared part. Call once, after wc_capacity_arch_make. */
 void wc_capacity_arch_place(wc_capacity_arch *a, int tp, int expert_parallel);
 /** Weight bytes one decode step with `tokens` tokens reads: all of them
  *  for a dense model; the shared weights plus the expected touched share

@@ -17,6 +17,52 @@
 
 #define ARGS(...) ((const char *const[]){ "wattcast", __VA_ARGS__, NULL })
 
+/* Expert parallel holds the weights once, as tensor parallel: vLLM with
+ * data_parallel 1 keeps the shared layers sharded (docs/capacity.md,
+ * "Memory as vLLM does it"). ML.ENERGY ran these on 8 GPUs with
+ * expert_parallel 8, data_parallel 1: Qwen3-235B-A22B-Instruct-2507 on
+ * H100 228.5 running at max_num_seqs 256 (~874 output tokens), its
+ * Thinking variant 32.0 at ~8955, DeepSeek-V3.1 on B200 256.0 at ~8969.
+ * Charging G copies of the shared part said 111, 13 and 231 fit. */
+static void
+expert_parallel_memory(void)
+{
+	static const struct {
+		const char *platform, *model, *concurrency, *in, *out;
+		double ran;
+	} runs[] = {
+		{ "H100", "Qwen/Qwen3-235B-A22B-Instruct-2507", "256", "100", "874", 228.5 },
+		{ "H100", "Qwen/Qwen3-235B-A22B-Thinking-2507", "32", "1", "8955", 32.0 },
+		{ "B200", "deepseek-ai/DeepSeek-V3.1", "256", "1", "8968", 256.0 },
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		double fit[2], need[2];
+		for (int ep = 0; ep < 2; ep++) {
+			run_result r;
+			const char *const *args =
+			        ep ? ARGS("predict", "inference", "--platform", runs[i].platform, "--model", runs[i].model,
+			                  "--tp", "8", "--concurrency", runs[i].concurrency, "--input-tokens", runs[i].in,
+			                  "--output-tokens", runs[i].out, "--json", "--expert-parallel")
+			           : ARGS("predict", "inference", "--platform", runs[i].platform, "--model", runs[i].model,
+			                  "--tp", "8", "--concurrency", runs[i].concurrency, "--input-tokens", runs[i].in,
+			                  "--output-tokens", runs[i].out, "--json");
+			CHECK(run_wattcast(args, NULL, &r) == 0);
+			CHECK_INT(r.status, 0);
+			json_t *o = json_loads(r.out, 0, NULL);
+			fit[ep] = json_number_value(json_object_get(o, "max_concurrency_fit"));
+			need[ep] = json_number_value(json_object_get(
+			        json_object_get(json_object_get(o, "capacity"), "memory"), "need_gb"));
+			json_decref(o);
+			run_result_free(&r);
+		}
+		printf("  %s on 8 x %s, expert parallel: %g fit (tensor parallel %g), ML.ENERGY ran %g\n", runs[i].model,
+		       runs[i].platform, fit[1], fit[0], runs[i].ran);
+		CHECK(fit[1] >= runs[i].ran);
+		CHECK_NEAR(fit[1], fit[0], 0);
+		CHECK_NEAR(need[1], need[0], 1e-9 * need[0]);
+	}
+}
+
 static void
 predict(void)
 {
@@ -55,6 +101,7 @@ predict(void)
 		run_result_free(&r);
 	}
 	CHECK(lat[0] > 0 && lat[1] > 1.01 * lat[0]);
+	expert_parallel_memory();
 
 	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Llama-3.1-405B", "--concurrency", "8"),
 	            "--tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 75.3 GB (10 % kept free, 1.64 GB/GPU workspace)");
