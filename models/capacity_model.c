@@ -169,7 +169,10 @@ wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	 * request at least, so it touches one token's experts at least, even
 	 * when n, a time average, is below one (docs/capacity.md, "Step time"). */
 	double bytes = wc_capacity_weight_read(a, fmax(n, 1.0)) + n * (wc_capacity_kv_bytes(a, context) + 2.0 * a->state_bytes);
-	/* Expert parallel: each of the G GPUs reads the whole shared part. */
+	/* Expert parallel: each of the G GPUs is charged a read of the whole
+	 * shared part, though memory holds it once (wc_capacity_arch_place):
+	 * the validated time proxy; reading 1/G was worse held out
+	 * (docs/capacity.md, "Step time"). */
 	if (a->expert_parallel && a->expert_weight_bytes > 0.0)
 		bytes += (G - 1.0) * a->shared_weight_bytes;
 	*t_mem = bytes / (G * pt->eta * hw->bandwidth_b_s);
