@@ -161,7 +161,7 @@ flags_not_applied(const wc_run_manifest *m, const wc_run_manifest *d, int with_u
 	char list[WC_WARNING_LEN];
 	wc_run_manifest_overruled(m, d, with_utc, list, sizeof list - 23 - strlen(rule));
 	if (list[0])
-		snprintf(out, cap, "%s: not applied (%s)", list, rule);
+		wc_error_format(out, cap, "%s: not applied (%s)", list, rule);
 	else
 		out[0] = '\0';
 }
