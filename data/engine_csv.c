@@ -278,9 +278,9 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 		double x;
 		/* A NaN is an unknown sample, gauge or counter, as a blank cell
 		 * is and as the Prometheus readers take it: Python and Prometheus
-		 * write `nan` / `NaN` for a gauge they did not have
-		 * (docs/formats/telemetry.md, "engine.csv"). */
-		if (wc__is_missing(v, fl) || wc__is_nan_text(v, fl)) {
+		 * write `nan` / `NaN` for a gauge they did not have; wc__is_missing
+		 * is the one rule (docs/formats/telemetry.md, "Missing cells"). */
+		if (wc__is_missing(v, fl)) {
 			if (i == r->time_col) {
 				wc__bad_line(r->bad, line_no, "no timestamp");
 				ok = 0;

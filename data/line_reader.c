@@ -432,12 +432,17 @@ wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, siz
 	return 0;
 }
 
+/* The one rule for a cell that holds no value, in every telemetry CSV
+ * whose blank means unknown (engine.csv, requests.csv, power.csv): a NaN
+ * is what Python's csv writer, pandas and Prometheus write there, so it
+ * reads as a blank cell does; what a missing cell then means is each
+ * file's rule (docs/formats/telemetry.md, "Missing cells"). */
 int
 wc__is_missing(const char *s, size_t len)
 {
 	if (len == 0 || s[0] == '[')
 		return 1; /* [N/A], [Not Supported], [Unknown Error], ... */
-	return len == 3 && strncasecmp(s, "N/A", 3) == 0;
+	return (len == 3 && strncasecmp(s, "N/A", 3) == 0) || wc__is_nan_text(s, len);
 }
 
 int

@@ -412,6 +412,8 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 			v[RC_ERRORS] = v[RC_ERRORS] == 1 || no;
 			continue;
 		}
+		/* blank, N/A or NaN (Python's csv writer): unknown, as a JSON
+		 * null (docs/formats/telemetry.md, "Missing cells") */
 		if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)
 			continue;
 		if (wc__parse_number(s, fl, &v[c]) != 0) {

@@ -118,7 +118,9 @@ int wc__parse_zoned_time(const char *s, size_t len, double *out, char *why, size
 /** The timestamp forms the logs accept, for messages. */
 #define WC__TIME_FORMS "YYYY/MM/DD HH:MM:SS[.fff] (local, as nvidia-smi writes), RFC 3339 with Z or " \
                        "an offset, or epoch seconds"
-/** "[N/A]", "[Not Supported]", "N/A" or blank: a value the tool did not have. */
+/** "[N/A]", "[Not Supported]", "N/A", blank or a NaN (wc__is_nan_text): a
+ *  value the tool did not have -- the one missing-cell rule of the
+ *  telemetry CSVs (docs/formats/telemetry.md, "Missing cells"). */
 int wc__is_missing(const char *s, size_t len);
 /** "nan", "NaN", "-nan" (any case, an optional sign): what Python,
  *  Prometheus and printf write for a value that is not there. */
