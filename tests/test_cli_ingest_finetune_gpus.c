@@ -4,7 +4,8 @@
  * product name in power.csv, else --platform, as for a serving run
  * (docs/cli.md, "ingest"; docs/formats/telemetry.md, "The platform"),
  * and a manifest the product name contradicts is kept with the serving
- * ingest's warning. Two nodes merged into one log without `uuid` repeat
+ * ingest's warning; a board the catalog lacks is said as for a serving
+ * run. Two nodes merged into one log without `uuid` repeat
  * the GPU indices: a job stated larger than one node is refused naming
  * the repeated index and the remedy (docs/finetune.md, "Limits"; the
  * reader's side in test_nvsmi_nodes).
@@ -164,6 +165,44 @@ platform_from_log(void)
 	free(out);
 }
 
+/* A board the platform catalog lacks, as for a serving run
+ * (docs/formats/telemetry.md, "Manifests"): named by power.csv alone, the
+ * refusal says so (it said only "platform unknown"); named by the
+ * manifest or --platform, the row is written with predict's note, on
+ * stderr and in the row's warnings (it was written without a word). */
+static void
+unknown_board(void)
+{
+	const char *note = "platform GB200 is not in the platform catalog: its board power limit and clock range are "
+	                   "unknown, so no power reading is checked against the board's limit";
+	char *out = path_join(dir, "gb.csv"), *err = NULL;
+	char *a = run_folder("gb-log", "", "NVIDIA GB200", 1, 2);
+	CHECK_INT(ingest(a, out, NULL, NULL, &err), 1);
+	CHECK_CONTAINS(err, "platform unknown (give it in wattcast-run.json or --platform; power.csv's 'NVIDIA GB200' "
+	                    "is not in the platform catalog)");
+	free(err);
+	char *b = run_folder("gb-manifest", "GB200", "NVIDIA GB200", 1, 2);
+	CHECK_INT(ingest(b, out, NULL, NULL, &err), 0);
+	CHECK_CONTAINS(err, note);
+	check_row(out, "GB200", note);
+	free(err);
+	char *c = run_folder("gb-flag", "", NULL, 1, 2);
+	CHECK_INT(ingest(c, out, "--platform", "GB200", &err), 0);
+	CHECK_CONTAINS(err, note);
+	check_row(out, "GB200", note);
+	free(err);
+	/* a board the catalog knows: no such word */
+	char *d = run_folder("h100-manifest", "H100", NULL, 1, 2);
+	CHECK_INT(ingest(d, out, NULL, NULL, &err), 0);
+	CHECK(strstr(err, "not in the platform catalog") == NULL);
+	free(err);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	free(out);
+}
+
 /* Two nodes of 2 GPUs merged into one log without uuid, the job's 4
  * GPUs stated: refused naming the repeated index and the remedy (it said
  * only "expected 4"; docs/finetune.md said the second node was dropped). */
@@ -186,6 +225,7 @@ main(void)
 	dir = test_tmpdir("cli_ingest_finetune_gpus");
 	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
 	platform_from_log();
+	unknown_board();
 	merged_nodes();
 	free(dir);
 	return check_report("test_cli_ingest_finetune_gpus");

@@ -90,8 +90,14 @@ configuration(ft_ctx *c, wc_ft_run *run, wc_error *err)
 	const wc_run_finetune *f = &c->m.finetune;
 	wc_ft_config *k = &run->config;
 	const wc_model_info *mi = wc_model_lookup(c->m.model);
-	if (!c->m.platform[0])
-		return missing(c, "platform", "or --platform", err);
+	if (!c->m.platform[0]) {
+		/* a product name the catalog lacks is said, as the serving
+		 * ingest says it (docs/formats/telemetry.md, "Manifests") */
+		char path[1024], log[96], where[128];
+		snprintf(path, sizeof path, "%s/power.csv", c->dir);
+		snprintf(where, sizeof where, "or --platform%s", wc__ingest_platform_unnamed(path, log, sizeof log));
+		return missing(c, "platform", where, err);
+	}
 	if (!c->m.model[0])
 		return missing(c, "model", "or --model", err);
 	if (f->method < 0)
@@ -532,6 +538,10 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		WC_WARN(&res, "%s", c.tokens_note);
 	if (c.platform_note[0])
 		WC_WARN(&res, "%s", c.platform_note);
+	/* a board the catalog lacks: predict's note, as for a serving run */
+	char board[WC_WARNING_LEN];
+	if (wc__ingest_platform_note(c.m.platform, board, sizeof board)[0])
+		WC_WARN(&res, "%s", board);
 	if (c.flags_note[0])
 		WC_WARN(&res, "%s", c.flags_note);
 	if (c.offset_note[0])

@@ -150,7 +150,7 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			snprintf(b + strlen(b), sizeof b - strlen(b), "%s%s", sep, flag[k]);
 		}
 		return wc_error_set(err, WC_EINVAL, "%s: %s unknown (no manifest states %s%s); give %s%s", rc->dir, a,
-		                    n == 1 ? "it" : "them", plat ? wc__ingest_platform_unnamed(rc, log, sizeof log) : "", b,
+		                    n == 1 ? "it" : "them", plat ? wc__ingest_platform_unnamed(rc->power_path, log, sizeof log) : "", b,
 		                    model ? " (and --active-params for a model the catalog lacks)" : "");
 	}
 	if (mi && isnan(rc->m.total_params_b))

@@ -67,11 +67,17 @@ int wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 int wc__ingest_check_alignment(run_ctx *rc, wc_error *err);
 /* ingest_platform.c: a board the platform catalog lacks. */
 /** "; power.csv's 'NAME' is not in the platform catalog" into `buf` when
- *  the power log's product name is one the catalog lacks, else "": the
- *  refusal of a run whose platform is unknown says what the log names. */
-const char *wc__ingest_platform_unnamed(const run_ctx *rc, char *buf, size_t cap);
-/** A warning when the run's platform (manifest or --platform) is not in
- *  the catalog, with the note `predict` gives (wc_platform_unknown_note). */
+ *  the power log at `power_path` names a product the catalog lacks, else
+ *  "": the refusal of a run whose platform is unknown says what the log
+ *  names. Serving and fine-tuning ingests alike. */
+const char *wc__ingest_platform_unnamed(const char *power_path, char *buf, size_t cap);
+/** "platform NAME is not in the platform catalog: ..., so no power
+ *  reading is checked against the board's limit" into `buf` (cap
+ *  WC_WARNING_LEN) when `platform` (manifest or --platform) is one the
+ *  catalog lacks, with the note `predict` gives (wc_platform_unknown_note);
+ *  "" otherwise. Serving and fine-tuning ingests alike. */
+const char *wc__ingest_platform_note(const char *platform, char *buf, size_t cap);
+/** The note above as a warning, "DIR: ...". */
 void wc__ingest_warn_platform(const run_ctx *rc, const wc_ingest_options *opt);
 /** ingest_clock.c: a warning when the engine's running count matches the
  *  power trace best at an offset a few sampling intervals or more from
