@@ -200,6 +200,31 @@ as_steps(double v, int max_steps)
 	return v < 1 && max_steps > 0 ? ceil(v * max_steps) : v;
 }
 
+/* The evaluation time of one log_history entry: `eval_runtime`, and
+ * `eval_<name>_runtime` -- the Trainer given a dict of eval datasets
+ * evaluates each with the prefix eval_<name> (docs/finetune.md,
+ * "Evaluations a trainer state lists"); NaN when it holds none. */
+static int
+entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double *out)
+{
+	const char *key;
+	json_t *v;
+	int rc;
+	*out = NAN;
+	json_object_foreach(e, key, v) {
+		size_t n = strlen(key);
+		double r = NAN;
+		if (strcmp(key, "eval_runtime") != 0 &&
+		    !(n > strlen("eval__runtime") && strncmp(key, "eval_", 5) == 0 && strcmp(key + n - 8, "_runtime") == 0))
+			continue;
+		if ((rc = state_number(ld, e, path, key, &r)))
+			return rc;
+		if (isfinite(r))
+			*out = isfinite(*out) ? *out + r : r;
+	}
+	return WC_OK;
+}
+
 static int
 state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 {
@@ -213,6 +238,7 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		return wc__json_fail(ld, "/log_history", "expected an array, got %s", wc_json_type_name(hist));
 	size_t n = json_array_size(hist);
 	double prev = NAN;
+	int prev_eval = 0;
 	out->eval_at = wc_alloc_array(n ? n : 1, sizeof *out->eval_at);
 	out->eval_s = wc_alloc_array(n ? n : 1, sizeof *out->eval_s);
 	if (!out->eval_at || !out->eval_s)
@@ -222,7 +248,7 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		wc__json_join_index(p, "/log_history", i);
 		if (!json_is_object(e))
 			return wc__json_fail(ld, p, "expected an object, got %s", wc_json_type_name(e));
-		if ((rc = state_number(ld, e, p, "eval_runtime", &runtime)) ||
+		if ((rc = entry_eval_runtime(ld, e, p, &runtime)) ||
 		    (rc = state_number(ld, e, p, "train_runtime", &train)) ||
 		    (rc = state_number(ld, e, p, "num_input_tokens_seen", &tokens)) ||
 		    (rc = state_number(ld, e, p, "step", &step)))
@@ -234,11 +260,16 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		if (isfinite(step) && isfinite(prev) && step < prev)
 			out->n_restarts++;
 		prev = isfinite(step) ? step : prev;
-		if (isfinite(runtime)) {
+		/* One evaluation of several datasets logs one entry per dataset,
+		 * one after the other at the same step: one pause, their sum. */
+		if (isfinite(runtime) && prev_eval && isfinite(step) && out->eval_at[out->n_evals - 1] == step)
+			out->eval_s[out->n_evals - 1] += runtime;
+		else if (isfinite(runtime)) {
 			out->eval_at[out->n_evals] = step;
 			out->eval_s[out->n_evals++] = runtime;
-			out->eval_runtime_s += runtime;
 		}
+		out->eval_runtime_s += isfinite(runtime) ? runtime : 0.0;
+		prev_eval = isfinite(runtime);
 		if (isfinite(train))
 			out->train_runtime_s = train;
 		if (isfinite(tokens) && !(tokens <= out->tokens_seen))

@@ -63,7 +63,8 @@ typedef struct {
 	double logging_steps, save_steps, eval_steps; /* as steps (ratios resolved); 0 = none */
 	double train_runtime_s;    /* of train(), from the final log entry */
 	double tokens_seen;        /* num_input_tokens_seen, when logged */
-	int n_evals;               /* log entries with eval_runtime */
+	int n_evals;               /* evaluations: log entries with eval_runtime or eval_<name>_runtime,
+	                            * those of one step in a row (one per eval dataset) as one */
 	double eval_runtime_s;     /* their sum */
 	double *eval_at;           /* each one's step (the step it follows; NaN unknown) */
 	double *eval_s;            /* and its eval_runtime, s; both n_evals long, owned */

@@ -95,6 +95,28 @@ trainer_state(void)
 	CHECK_INT(st.n_restarts, 1);
 	CHECK_NEAR(st.eval_at[0], 150, 0);
 	wc_trainer_state_free(&st);
+	/* a dict of eval datasets: one entry per dataset, eval_<name>_runtime,
+	 * at the same step -- one evaluation, their sum; at step 0 with
+	 * eval_on_start; entries of one step apart are two */
+	CHECK_INT(write_text(path, "{\"global_step\": 200, \"log_history\": [\n"
+	                           " {\"eval_a_loss\": 1, \"eval_a_runtime\": 10, \"step\": 0},\n"
+	                           " {\"eval_dolly_15k_loss\": 1, \"eval_dolly_15k_runtime\": 5, \"step\": 0},\n"
+	                           " {\"loss\": 1.9, \"step\": 100}, {\"eval_a_runtime\": 11, \"step\": 100},\n"
+	                           " {\"loss\": 1.9, \"step\": 100}, {\"eval_a_runtime\": 12, \"step\": 100},\n"
+	                           " {\"eval_dolly_15k_runtime\": 6, \"eval_x_runtime\": 1, \"step\": 100}]}\n"), 0);
+	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
+	CHECK_INT(st.n_evals, 3);
+	CHECK_NEAR(st.eval_runtime_s, 45.0, 1e-12);
+	if (st.n_evals == 3) {
+		CHECK_NEAR(st.eval_at[0], 0, 0);
+		CHECK_NEAR(st.eval_s[0], 15.0, 1e-12);
+		CHECK_NEAR(st.eval_s[1], 11.0, 1e-12);
+		CHECK_NEAR(st.eval_s[2], 19.0, 1e-12);
+	}
+	wc_trainer_state_free(&st);
+	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_b_runtime\": [1]}]}"), 0);
+	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_b_runtime: expected a number, got array");
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": \"fast\"}]}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_runtime: expected a number, got string");
