@@ -14,7 +14,8 @@
  * it -- the steps spread evenly over the window's training time -- and,
  * unless the trace already shows a pause there, the stretch of its
  * length near that place with the lowest mean power is taken out, as a
- * logged evaluation is. The step numbers place it only when they are the
+ * logged evaluation is; one at step 0 (eval_on_start) is placed before
+ * the first step. The step numbers place it only when they are the
  * run's executed steps: not for a resumed run, which re-ran the steps
  * after its checkpoint, nor when another count is used.
  */
@@ -134,7 +135,7 @@ static int
 place(ft_grid *g, const wc_ft_steps_info *in, double after_s, wc_ft_steps_result *out)
 {
 	ft_clock c;
-	size_t n = in->n_evals, last = n;
+	size_t n = in->n_evals, last = n, first = n;
 	unsigned char *state = wc_alloc_zeroed(n ? n : 1, 1); /* 0 active, 1 shown, 2 outside */
 	size_t *at = wc_alloc_array(n ? n : 1, sizeof *at);
 	double steps = in->steps, window = (double)(g->k1 - g->k0) * g->dt, ts = NAN;
@@ -147,14 +148,18 @@ place(ft_grid *g, const wc_ft_steps_info *in, double after_s, wc_ft_steps_result
 	/* Each starts as shown: from none shown, the steps' time is short by
 	 * the evaluations' and every place comes early, too early to find
 	 * the pauses that are there (near-idle evaluations at 330 W were
-	 * taken out a second time, from the steps). */
+	 * taken out a second time, from the steps). One at step 0
+	 * (eval_on_start) runs before the first step, where the steps' clock
+	 * puts it; it starts as outside the window, judged below. */
 	for (size_t i = 0; i < n; i++) {
 		double s = in->eval_at[i];
 		state[i] = 1;
-		if (!(s > 0 && s <= steps + 0.5 && in->eval_s[i] > 0))
+		if (!(s >= 0 && s <= steps + 0.5 && in->eval_s[i] > 0))
 			state[i] = 2;
 		else if (s > steps - 0.5)
 			last = i;
+		else if (s < 0.5 && first == n)
+			state[(first = i)] = 2;
 	}
 	for (int iter = 0; iter < 4; iter++) {
 		double undetected = 0, before = 0;
@@ -165,29 +170,50 @@ place(ft_grid *g, const wc_ft_steps_info *in, double after_s, wc_ft_steps_result
 		if (!(ts > 0))
 			break;
 		for (size_t i = 0; i < n; i++) {
-			if (state[i] == 2 && i != last)
+			if (state[i] == 2 && i != last && i != first)
 				continue;
 			size_t kb = clock_bin(g, &c, in->eval_at[i] * ts + before);
 			size_t k = found_pause(g, kb, in->eval_s[i], 0.5 * in->eval_s[i], taken);
-			state[i] = k != (size_t)-1 ? 1 : 0;
+			/* the one before the first step keeps where it was put
+			 * until it is judged below: taken as training power from the
+			 * start, it moved every other place early by its length, too
+			 * early to find the near-idle pauses there */
+			state[i] = k != (size_t)-1 ? 1 : i == first && state[i] != 1 ? state[i] : 0;
 			taken = k != (size_t)-1 ? k : taken;
 			at[i] = k != (size_t)-1 ? k : kb;
 			before += state[i] == 0 ? in->eval_s[i] : 0.0;
-			if (i != last) {
+			if (i != last && i != first) {
 				shown += state[i] == 1;
 				others++;
 			}
 		}
-		/* The evaluation after the last step ends the window when it is
-		 * at training power, and lies past it when near-idle: train_runtime,
-		 * which holds it, tells which; else the other evaluations do. */
-		if (last < n && state[last] == 0) {
-			double rt = in->train_runtime_s, r = in->eval_s[last];
-			int outside = isfinite(rt) && !out->resumed
-			                ? fabs(window + r + after_s - rt) < fabs(window + after_s - rt)
-			                : others > 0 && 2 * shown > others;
+		/* The evaluations at the ends: one the trace does not show as
+		 * a pause is in the window when it draws training power, and
+		 * outside it when near-idle (the window is where the power is
+		 * high). Before the first step the other evaluations tell which
+		 * -- the same evaluation at the same power; after the last step
+		 * train_runtime, which holds it (and the one before the first
+		 * step, when that is outside), does, else the others. With no
+		 * others both ends go together by train_runtime. */
+		double rt = in->train_runtime_s, lead = 0.0;
+		int by_rt = isfinite(rt) && !out->resumed, pair = first < n && state[first] != 1 && others == 0;
+		if (first < n && state[first] != 1 && !pair)
+			state[first] = 2 * shown > others ? 2 : 0;
+		if (pair) {
+			double r = in->eval_s[first] + (last < n && state[last] == 0 ? in->eval_s[last] : 0.0);
+			int outside = by_rt && fabs(window + r + after_s - rt) < fabs(window + after_s - rt);
+			state[first] = outside ? 2 : 0;
+			if (last < n && state[last] == 0)
+				state[last] = outside ? 2 : 0;
+		}
+		lead = first < n && state[first] == 2 ? in->eval_s[first] : 0.0;
+		if (last < n && state[last] == 0 && !pair) {
+			double r = in->eval_s[last];
+			int outside = by_rt ? fabs(window + lead + r + after_s - rt) < fabs(window + lead + after_s - rt)
+			                    : others > 0 && 2 * shown > others;
 			state[last] = outside ? 2 : 0;
 		}
+		out->lead_eval_out_s = lead;
 	}
 	int placed = 0, unplaced = 0;
 	size_t prev[2] = { 0, 0 };
@@ -265,7 +291,8 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 	 * them, every Hugging Face run saving and evaluating at its end (300-s
 	 * runs, a 30-s eval and a 16-s save) was told to check its clocks.
 	 * The save is as long as the saves found in the trace. */
-	double trailing = (out->last_eval_in ? 0.0 : in->trailing_eval_s) + (in->trailing_save ? median_save_s(g) : 0.0);
+	double trailing = (out->last_eval_in ? 0.0 : in->trailing_eval_s) + (in->trailing_save ? median_save_s(g) : 0.0) +
+	                  out->lead_eval_out_s;
 	int off = isfinite(in->train_runtime_s) &&
 	          fabs(out->window_s + trailing - in->train_runtime_s) > FT_RUNTIME_TOL * in->train_runtime_s;
 	char why[96];
@@ -282,8 +309,9 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 		        in->train_runtime_s, why);
 	else if (off)
 		WC_WARN(out, "window: training lasted %.0f s by the trace (with %.0f s of save and evaluation after the "
-		        "last step), train_runtime %.0f s by the trainer state (check the clocks and that the power log "
-		        "covers the run)", out->window_s + trailing, trailing, in->train_runtime_s);
+		        "last step%s), train_runtime %.0f s by the trainer state (check the clocks and that the power log "
+		        "covers the run)", out->window_s + trailing, trailing,
+		        out->lead_eval_out_s > 0 ? " and before the first" : "", in->train_runtime_s);
 	if (out->n_evals_unplaced > 0)
 		WC_WARN(out, "evaluations: %d of the trainer state's were not placed in the trace (%s); any near "
 		        "training power are counted as training: give steps.csv", out->n_evals_unplaced,

@@ -124,6 +124,8 @@ typedef struct {
 	int n_evals_in_saves;          /* ... found as near-idle pauses (not saves) */
 	int n_evals_unplaced;          /* ... its step numbers could not place */
 	int last_eval_in;              /* the evaluation after the last step is in the window */
+	double lead_eval_out_s;        /* the evaluation before the first step (step 0) lies
+	                                * before the window: its length, s (train_runtime holds it) */
 	int resumed;                   /* the trainer state shows a resumed run */
 	double runtime_steps;          /* steps train_runtime holds at the trace's period; NaN */
 	double pause_s, pause_energy_j;
