@@ -154,10 +154,13 @@ typedef enum {
 const char *wc_fleet_mode_name(wc_fleet_mode m);
 int wc_fleet_mode_from_name(const char *name, wc_fleet_mode *out);
 /** 1 when the servers of an independent fleet of `w` (`mode`
- *  WC_FLEET_INDEPENDENT) run in lockstep: a replay (every server replays
- *  the log's arrivals), an n(t), or a closed loop whose lengths draw
- *  nothing. Its aggregate is the synchronised worst case, not that of
- *  independent servers (docs/envelopes.md, "Lockstep fleets"). 0 for a balancer. */
+ *  WC_FLEET_INDEPENDENT) run in lockstep: `w` draws nothing at random
+ *  (a replay whose lengths are all known or filled by a fixed one, the
+ *  rule of wc_envelope_draws_nothing; an n(t); a closed loop whose
+ *  lengths draw nothing). Its aggregate is the synchronised worst case,
+ *  not that of independent servers (docs/envelopes.md, "Lockstep
+ *  fleets"). 0 for a balancer, and for a replay whose missing lengths
+ *  are drawn (its arrivals in step, its lengths each server's own). */
 int wc_envelope_fleet_lockstep(const wc_envelope_workload *w, wc_fleet_mode mode);
 /** How answers name a fleet's mode: "lockstep" for such a fleet, else
  *  wc_fleet_mode_name(mode). */

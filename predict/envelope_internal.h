@@ -250,17 +250,19 @@ int wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *s
  * (predict/capacity.c); else 0 and "". */
 int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_times *st, char *note, size_t cap);
 
-/* 1 with `note` set when `waiting` requests per server still wait at the
- * end, more than the engine's `max_running` runs at once: a closed loop's
- * bounded queue, or an open loop's growing one (docs/envelopes.md,
- * "Engine"); else 0 and "". One rule for envelopes and budget plans. */
 /* 1 with `note` set when the servers of an independent fleet (a plan's,
  * `plan` 1) of `w` run in lockstep (wc_envelope_fleet_lockstep): the
- * warning that its p95 and ramps are the synchronised worst case
+ * warning that its p95 and ramps are the synchronised worst case; or when
+ * `w` is a replay whose missing lengths are drawn: the warning that its
+ * arrivals are synchronised across servers though its lengths are not
  * (docs/envelopes.md, "Lockstep fleets"); else 0 and "". One rule for
  * envelopes and plans. */
 int wc__envelope_lockstep_note(const wc_envelope_workload *w, wc_fleet_mode mode, int plan, char *note, size_t cap);
 
+/* 1 with `note` set when `waiting` requests per server still wait at the
+ * end, more than the engine's `max_running` runs at once: a closed loop's
+ * bounded queue, or an open loop's growing one (docs/envelopes.md,
+ * "Engine"); else 0 and "". One rule for envelopes and budget plans. */
 int wc__envelope_queue_note(const wc_envelope_workload *w, int max_running, double waiting, char *note, size_t cap);
 
 #endif

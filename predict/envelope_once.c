@@ -6,10 +6,13 @@
  * `envelope --replay`/`--measured` and POST /v1/forecast/envelope simulate
  * it once, and their work bounds charge it once, by this one rule.
  *
- * For the same reason the servers of an "independent" fleet of such a
- * workload are not independent: each replays the same arrivals, so they
- * run in lockstep (docs/envelopes.md, "Lockstep fleets"). Answers label and warn
- * of such a fleet by the rule here.
+ * For the same reason the servers of an "independent" fleet of a workload
+ * that draws nothing at random (that replay, an n(t), a closed loop of
+ * fixed lengths) are not independent: each runs the same requests at the
+ * same times, in lockstep (docs/envelopes.md, "Lockstep fleets"). A replay
+ * whose missing lengths are drawn keeps its arrivals in step but draws
+ * those lengths per server: not lockstep, and said so. Answers label and
+ * warn of such fleets by the rule here.
  */
 #include "envelope_internal.h"
 
@@ -42,11 +45,30 @@ fills_drawn(const double *len, size_t n, const wc_length_dist *d)
 	return 0;
 }
 
+/* Does `w` draw anything at random: arrivals (Poisson, bursty), or
+ * lengths (a closed loop's, a replay's missing ones)? An n(t) draws
+ * nothing. The one rule behind both a replay run once and a lockstep
+ * fleet. */
+static int
+draws_at_random(const wc_envelope_workload *w)
+{
+	switch (w->kind) {
+	case WC_ENVELOPE_SERIES:
+		return 0;
+	case WC_ENVELOPE_REPLAY:
+		return fills_drawn(w->arrival_input, w->n_arrivals, &w->input) ||
+		       fills_drawn(w->arrival_output, w->n_arrivals, &w->output);
+	case WC_ENVELOPE_CLOSED:
+		return length_draws(&w->input) || length_draws(&w->output);
+	default:
+		return 1;
+	}
+}
+
 int
 wc_envelope_draws_nothing(const wc_envelope_workload *w)
 {
-	return w->kind == WC_ENVELOPE_REPLAY && !fills_drawn(w->arrival_input, w->n_arrivals, &w->input) &&
-	       !fills_drawn(w->arrival_output, w->n_arrivals, &w->output);
+	return w->kind == WC_ENVELOPE_REPLAY && !draws_at_random(w);
 }
 
 int
@@ -63,14 +85,13 @@ wc_envelope_run_once_if_fixed(const wc_envelope_workload *w, const wc_service_ti
 int
 wc_envelope_fleet_lockstep(const wc_envelope_workload *w, wc_fleet_mode mode)
 {
-	/* a balancer splits one arrival process: its servers differ */
-	if (mode != WC_FLEET_INDEPENDENT)
-		return 0;
-	/* a replay's arrivals and an n(t) are the workload's own, the same for
-	 * every server; a closed loop's clients all send at t = 0 and, with
-	 * lengths that draw nothing, come back at the same times everywhere */
-	return w->kind == WC_ENVELOPE_REPLAY || w->kind == WC_ENVELOPE_SERIES ||
-	       (w->kind == WC_ENVELOPE_CLOSED && !length_draws(&w->input) && !length_draws(&w->output));
+	/* a balancer splits one arrival process: its servers differ; an
+	 * independent fleet's servers each draw their own, so only a workload
+	 * that draws nothing runs the same on every server: a replay's
+	 * arrivals and an n(t) are the workload's own, and a closed loop's
+	 * clients all send at t = 0 and, with lengths that draw nothing, come
+	 * back at the same times everywhere */
+	return mode == WC_FLEET_INDEPENDENT && !draws_at_random(w);
 }
 
 const char *
@@ -83,6 +104,16 @@ int
 wc__envelope_lockstep_note(const wc_envelope_workload *w, wc_fleet_mode mode, int plan, char *note, size_t cap)
 {
 	note[0] = '\0';
+	const char *lower = plan ? "; the plan's size is a lower bound" : "";
+	if (mode == WC_FLEET_INDEPENDENT && w->kind == WC_ENVELOPE_REPLAY && draws_at_random(w)) {
+		/* the same arrivals on every server, lengths drawn per server:
+		 * less narrowing than independent servers', less than K times
+		 * one server's too (docs/envelopes.md, "Lockstep fleets") */
+		snprintf(note, cap, "fleet: arrivals synchronised across servers (each replays the log's in step), "
+		         "only the missing lengths drawn each its own: p95 and ramps narrow less than for "
+		         "desynchronised servers%s (docs/envelopes.md)", lower);
+		return 1;
+	}
 	if (!wc_envelope_fleet_lockstep(w, mode))
 		return 0;
 	const char *same = w->kind == WC_ENVELOPE_REPLAY ? "replay the same arrivals in step (a replay draws none at "
@@ -90,7 +121,6 @@ wc__envelope_lockstep_note(const wc_envelope_workload *w, wc_fleet_mode mode, in
 	                 : w->kind == WC_ENVELOPE_SERIES ? "run the same n(t) in step (an n(t) draws nothing at random)"
 	                                                 : "run the same closed loop in step (fixed lengths draw nothing)";
 	snprintf(note, cap, "fleet: its servers %s, not independently: p95 and ramps are the synchronised worst case, an "
-	         "upper bound for desynchronised servers%s (docs/envelopes.md)", same,
-	         plan ? "; the plan's size is a lower bound" : "");
+	         "upper bound for desynchronised servers%s (docs/envelopes.md)", same, lower);
 	return 1;
 }

@@ -9,6 +9,11 @@
  * Poisson fleet, a closed loop of drawn lengths and a balancer are not.
  * They were labelled "independent" with no word: a replay's fleet of 8 at
  * a p95 of exactly 8 x 334.40 W, its plan exactly linear in K.
+ * A replay whose missing lengths are drawn replays its arrivals in step
+ * but draws those lengths per server: it is labelled "independent" with a
+ * warning that its arrivals are synchronised. It was labelled "lockstep",
+ * warned of as drawing nothing at random, its fleet p95 (1074.16 W) not 4
+ * times one server's (270.53 W).
  */
 #include "predict/envelope.h"
 #include "predict/envelope_budget.h"
@@ -65,6 +70,24 @@ lockstep_said(char (*warnings)[WC_WARNING_LEN], int n, const char *same, int pla
 	return said;
 }
 
+/* The warnings among `n` that a replay's arrivals are synchronised
+ * across servers while its missing lengths are drawn. */
+static int
+synchronised_said(char (*warnings)[WC_WARNING_LEN], int n, int plan)
+{
+	int said = 0;
+	for (int i = 0; i < n; i++) {
+		const char *m = warnings[i];
+		if (strncmp(m, "fleet: arrivals synchronised across servers", 43) != 0)
+			continue;
+		said++;
+		CHECK_CONTAINS(m, "only the missing lengths drawn each its own");
+		CHECK(plan == (strstr(m, "the plan's size is a lower bound") != NULL));
+		CHECK_CONTAINS(m, "(docs/envelopes.md)");
+	}
+	return said;
+}
+
 /* `mode` of the answer's JSON: the envelope's fleet.mode, or the plan's
  * plan.fleet_mode. */
 static int
@@ -81,9 +104,11 @@ json_mode_is(const char *text, const char *obj, const char *key, const char *wan
 }
 
 /* One run of `w` by `mode` (fleet of 4 in the envelope, a plan beside
- * it): lockstep or not, in the library, the JSON and the warnings. */
+ * it): lockstep or not, in the library, the JSON and the warnings;
+ * `synced` 1 where only the arrivals are in step (a replay whose missing
+ * lengths are drawn). */
 static void
-check_fleet(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const char *same)
+check_fleet_as(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const char *same, int synced)
 {
 	wc_envelope_options o;
 	wc_envelope_result r;
@@ -99,8 +124,13 @@ check_fleet(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const c
 	CHECK(strcmp(wc_envelope_fleet_label(w, mode), lockstep ? "lockstep" : wc_fleet_mode_name(mode)) == 0);
 	CHECK_INT(wc_envelope_run(w, &s->st, &s->pm, &o, &r, &err), WC_OK);
 	CHECK_INT(lockstep_said(r.warnings, r.n_warnings, same ? same : "", 0), lockstep);
+	CHECK_INT(synchronised_said(r.warnings, r.n_warnings, 0), synced);
 	if (lockstep) /* K copies of one server, limited each alone */
 		CHECK_NEAR(r.fleet.p95_w.value / r.server.p95_w.value, 4.0, 1e-9);
+	if (synced) { /* drawn lengths differ per server and per replica */
+		CHECK(fabs(r.fleet.p95_w.value / r.server.p95_w.value - 4.0) > 1e-3);
+		CHECK(r.server.p95_w.hi > r.server.p95_w.lo);
+	}
 	wc_response_params resp;
 	wc_response_effective(NULL, &resp);
 	wc_envelope_render ctx = { &s->c, w, &o, &resp, "assumed", &s->pm, &s->st, "v", 0, NULL };
@@ -113,14 +143,22 @@ check_fleet(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const c
 	o.fleet_mode = WC_FLEET_INDEPENDENT;
 	CHECK_INT(wc_envelope_run(w, &s->st, &s->pm, &o, &r, &err), WC_OK);
 	CHECK_INT(lockstep_said(r.warnings, r.n_warnings, "", 0), 0);
+	CHECK_INT(synchronised_said(r.warnings, r.n_warnings, 0), 0);
 	wc_envelope_result_clear(&r);
 	o.fleet_mode = mode;
 	wc_budget_options bo = { 3000.0, WC_BUDGET_P95, 64, 1.0 };
 	CHECK_INT(wc_envelope_budget(w, &s->st, &s->pm, &o, &bo, &plan, &err), WC_OK);
 	CHECK_INT(lockstep_said(plan.warnings, plan.n_warnings, same ? same : "", 1), lockstep);
+	CHECK_INT(synchronised_said(plan.warnings, plan.n_warnings, 1), synced);
 	t = wc_render_budget(&ctx, &bo, &plan, 0.0, 0, &err);
 	CHECK(t && json_mode_is(t, "plan", "fleet_mode", lockstep ? "lockstep" : wc_fleet_mode_name(mode)));
 	free(t);
+}
+
+static void
+check_fleet(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const char *same)
+{
+	check_fleet_as(s, w, mode, same, 0);
 }
 
 static void
@@ -143,6 +181,19 @@ test_library_and_json(void)
 	/* a balancer splits the log: its servers differ */
 	check_fleet(&s, &w, WC_FLEET_ROUND_ROBIN, NULL);
 	check_fleet(&s, &w, WC_FLEET_LEAST_LOADED, NULL);
+	/* a replay whose missing lengths are drawn: arrivals in step, lengths
+	 * each server's own, so neither lockstep nor run once (the tester's
+	 * log: every other output unknown, drawn lognormal 300 +- 200) */
+	static const double out_gaps[] = { 100, NAN, 200, NAN, 50, 300, NAN, 20 };
+	w.arrival_output = out_gaps;
+	w.output = (wc_length_dist){ WC_LENGTH_LOGNORMAL, 300, 200, NULL, 0 };
+	CHECK_INT(wc_envelope_draws_nothing(&w), 0);
+	check_fleet_as(&s, &w, WC_FLEET_INDEPENDENT, NULL, 1);
+	check_fleet(&s, &w, WC_FLEET_ROUND_ROBIN, NULL);
+	/* filled by a fixed length instead, it draws nothing: lockstep again */
+	w.output = (wc_length_dist){ WC_LENGTH_FIXED, 300, 0, NULL, 0 };
+	CHECK_INT(wc_envelope_draws_nothing(&w), 1);
+	check_fleet(&s, &w, WC_FLEET_INDEPENDENT, "replay the same arrivals in step (a replay draws none at random)");
 	/* an n(t) */
 	static const double n_t[] = { 1, 4, 9, 16, 9, 4, 1, 0, 2, 8 };
 	wc_envelope_workload_init(&w);
