@@ -206,6 +206,11 @@ double wc_envelope_bin_within(double bin_s, double horizon_s);
  *  t = 0, sample_s, 2 sample_s, ... before horizon_s (the trace metrics'
  *  distribution, ramps and spectrum are of these; docs/envelopes.md). */
 size_t wc_envelope_samples(double horizon_s, double sample_s);
+/** The fewest samples whose p5 and p95 each have a 5 % tail of at least
+ *  one sample. Fewer, and an answer's warning says its quantiles and max
+ *  are of so few meter samples and may sit below its mean, which is exact
+ *  over the horizon (docs/envelopes.md, "Outputs"). */
+#define WC_ENVELOPE_QUANTILE_SAMPLES 20
 /** The longest cadence that samples the horizon twice, t = 0 and once
  *  more: the horizon less one grid step, or one step for a horizon of one
  *  step (whose one value is the whole trace). Longer ones are refused

@@ -259,6 +259,13 @@ int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_ti
  * envelopes and plans. */
 int wc__envelope_lockstep_note(const wc_envelope_workload *w, wc_fleet_mode mode, int plan, char *note, size_t cap);
 
+/* 1 with `note` set when the cadence of `o` takes fewer than
+ * WC_ENVELOPE_QUANTILE_SAMPLES samples of its horizon: p5, p50, p95 and
+ * max are of those samples, mean_w of every grid value, so with few the
+ * quantiles and the max may sit below the mean (docs/envelopes.md,
+ * "Outputs"); else 0 and "". */
+int wc__envelope_samples_note(const wc_envelope_options *o, char *note, size_t cap);
+
 /* 1 with `note` set when `waiting` requests per server still wait at the
  * end, more than the engine's `max_running` runs at once: a closed loop's
  * bounded queue, or an open loop's growing one (docs/envelopes.md,

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,25 @@ wc__trace_stats_compute(const double *y, size_t len, double dt, size_t stride, w
 	out->p95_w = wc_stats_quantile_select(work, ns, 0.95);
 	ramp_into(samples, ns, dt * (double)stride, work, &out->ramp_w_per_s, &out->ramp_p95_w_per_s);
 	return entropy_into(samples, ns, work, ws, &out->spectral_entropy, err);
+}
+
+/* The mean is exact over the horizon (energy over time, every grid
+ * value), while a meter sees only its samples: the quantiles and the max
+ * are of those (docs/trace-metrics.md defines them so). Many samples make
+ * the two agree; few can leave the max under the mean (2 samples of a
+ * closed loop: max 306.04 W under a mean of 314.33 W). */
+int
+wc__envelope_samples_note(const wc_envelope_options *o, char *note, size_t cap)
+{
+	note[0] = '\0';
+	const size_t ns = wc_envelope_samples(o->horizon_s, o->sample_s);
+	if (ns >= WC_ENVELOPE_QUANTILE_SAMPLES)
+		return 0;
+	snprintf(note, cap, "sample_s: p5, p50, p95 and max are of %zu meter sample%s every %g s, fewer than the %d a "
+	         "5 %% tail needs to hold one; so few may sit below mean_w, the exact mean over the horizon "
+	         "(docs/envelopes.md, \"Outputs\")", ns, ns == 1 ? "" : "s", o->sample_s,
+	         WC_ENVELOPE_QUANTILE_SAMPLES);
+	return 1;
 }
 
 /* ------------------------------------------------- the stat columns */
