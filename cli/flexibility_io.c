@@ -49,12 +49,16 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 		printf("  %9.0f %11.1f %10.1f %9.1f %12.5g %9.2f %10.4g ", s->sm_clock_mhz, s->power_cap_w, s->node_power_w,
 		       s->power_shed_w, s->throughput_tok_s, s->throughput_lost_pct, s->energy_per_output_token_j);
 		if (isfinite(s->pfi))
-			printf("%7.3g\n", s->pfi);
+			printf("%7.3g", s->pfi);
 		else
-			printf("%7s\n", "-");
+			printf("%7s", "-");
+		/* numbers at capacity: the rate is not served there (docs/capacity.md, "Power flexibility") */
+		printf("%s\n", s->over_capacity ? "  over capacity" : "");
 	}
 	/* a knee no cap holds is given as its clock alone (docs/capacity.md, "Power flexibility") */
-	if (isfinite(f->knee_power_cap_w))
+	if (isnan(f->energy_optimal_clock_mhz))
+		printf("  knee none, energy-optimal clock none: no step serves the rate\n");
+	else if (isfinite(f->knee_power_cap_w))
 		printf("  knee %.0f MHz (cap %.1f W per GPU); energy-optimal clock %.0f MHz\n", f->knee_clock_mhz,
 		       f->knee_power_cap_w, f->energy_optimal_clock_mhz);
 	else
@@ -78,7 +82,8 @@ write_csv(const char *cmd, const char *path, const wc_flexibility *fl)
 		return cli_fail(cmd, "out of memory");
 	fprintf(f, "sm_clock_mhz,power_cap_w,node_power_w,throughput_tok_s,energy_per_output_token_j,latency_s,"
 	           "power_shed_w,throughput_lost_pct,pfi,knee,energy_optimal,node_power_lo_w,node_power_hi_w,"
-	           "throughput_lo_tok_s,throughput_hi_tok_s,energy_per_output_token_lo_j,energy_per_output_token_hi_j\n");
+	           "throughput_lo_tok_s,throughput_hi_tok_s,energy_per_output_token_lo_j,energy_per_output_token_hi_j,"
+	           "over_capacity\n");
 	for (int i = 0; i < fl->n_steps; i++) {
 		const wc_flex_step *s = &fl->steps[i];
 		fprintf(f, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,", s->sm_clock_mhz, s->power_cap_w,
@@ -93,7 +98,7 @@ write_csv(const char *cmd, const char *path, const wc_flexibility *fl)
 				fprintf(f, ",%.10g,%.10g", s->lo[k], s->hi[k]);
 			else
 				fprintf(f, ",,");
-		fprintf(f, "\n");
+		fprintf(f, ",%d\n", s->over_capacity);
 	}
 	return cli_write_memstream(cmd, path, f, &buf, &len);
 }

@@ -4,6 +4,7 @@
  * capacity answers, and the index, knee and energy optimum over it.
  */
 #include "predict/flexibility.h"
+#include "flexibility_internal.h"
 #include "predict_internal.h"
 
 #include <math.h>
@@ -33,7 +34,7 @@ void
 wc_flexibility_analyse(wc_flexibility *f)
 {
 	const double P = f->ref_node_power_w, T = f->ref_throughput_tok_s;
-	int best = -1, knee = -1;
+	int best = -1, knee = -1, top = -1;
 	for (int i = 0; i < f->n_steps; i++) {
 		wc_flex_step *s = &f->steps[i];
 		double lost = lost_fraction(s->throughput_tok_s, T);
@@ -41,26 +42,33 @@ wc_flexibility_analyse(wc_flexibility *f)
 		s->throughput_lost_pct = 100.0 * lost;
 		/* No throughput lost: the index is unbounded, reported as none. */
 		s->pfi = lost > 0.0 ? (s->power_shed_w / P) / lost : NAN;
+		/* A step over capacity cannot be deployed for the load asked: its
+		 * queue grows without bound, and its energy is the at-capacity
+		 * number, not the rate's (docs/capacity.md, "Power flexibility"). */
+		if (s->over_capacity)
+			continue;
+		top = top < 0 ? i : top;
 		if (best < 0 || s->energy_per_output_token_j < f->steps[best].energy_per_output_token_j)
 			best = i;
 	}
-	/* Going down, the knee is the last step before a segment whose share
-	 * of throughput lost exceeds its share of power shed. Power need not
-	 * fall with the clock (an open loop runs more requests when the
-	 * service slows): a segment where it rises sheds a negative share, so
-	 * it ends the descent too, and the knee never draws more than the
+	/* Going down from the first step that serves the rate, the knee is
+	 * the last step before a segment whose share of throughput lost
+	 * exceeds its share of power shed, or that ends over capacity. Power
+	 * need not fall with the clock (an open loop runs more requests when
+	 * the service slows): a segment where it rises sheds a negative share,
+	 * so it ends the descent too, and the knee never draws more than the
 	 * step above it nor, from the top, than the unconstrained point. */
-	for (int i = 0; i + 1 < f->n_steps && knee < 0; i++) {
+	for (int i = top; i >= 0 && i + 1 < f->n_steps && knee < 0; i++) {
 		const wc_flex_step *a = &f->steps[i], *b = &f->steps[i + 1];
 		double dp = (a->node_power_w - b->node_power_w) / P;
 		double dt = (b->throughput_lost_pct - a->throughput_lost_pct) / 100.0;
-		if (dt > dp + WC_FLEX_REL_TOL || dp < -WC_FLEX_REL_TOL)
+		if (b->over_capacity || dt > dp + WC_FLEX_REL_TOL || dp < -WC_FLEX_REL_TOL)
 			knee = i;
 	}
-	if (knee < 0)
+	if (knee < 0 && top >= 0)
 		knee = f->n_steps - 1;
-	f->knee_clock_mhz = f->n_steps ? f->steps[knee].sm_clock_mhz : NAN;
-	f->knee_power_cap_w = f->n_steps ? f->steps[knee].power_cap_w : NAN;
+	f->knee_clock_mhz = knee >= 0 ? f->steps[knee].sm_clock_mhz : NAN;
+	f->knee_power_cap_w = knee >= 0 ? f->steps[knee].power_cap_w : NAN;
 	f->energy_optimal_clock_mhz = best >= 0 ? f->steps[best].sm_clock_mhz : NAN;
 }
 
@@ -73,49 +81,61 @@ warn_once(wc_flexibility *f, const char *msg)
 	WC_WARN(f, "%s", msg);
 }
 
-/* Does some warning already speak of the field `msg` names (its text up
- * to the first ':'), directly or after a step's "at F MHz: "? */
-static int
-field_warned(const wc_flexibility *f, const char *msg)
-{
-	const char *colon = strchr(msg, ':');
-	size_t len = colon ? (size_t)(colon - msg) + 1 : strlen(msg);
-	for (int i = 0; i < f->n_warnings; i++) {
-		const char *w = f->warnings[i];
-		if (strncmp(w, "at ", 3) == 0 && strstr(w, " MHz: "))
-			w = strstr(w, " MHz: ") + 6;
-		if (strncmp(w, msg, len) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 /* One state of the sweep: the capacity answer at clock `*mhz` (0 = free).
  * A cap's step is answered as `predict inference --power-cap` answers it:
  * an open loop over the rate the cap sustains at full load is over
  * capacity, at full load's clock (wc_predict_capacity_sustained), which
- * `*mhz` then becomes. The unconstrained point's caveats are said as they
- * are; a step's, once per field and naming the first (highest) clock it
- * holds at, since the numbers in it differ from step to step (a rate over
- * capacity, say). */
+ * `*mhz` then becomes. The unconstrained point's caveats (`step` < 0) are
+ * said as they are; a step's are kept in `cv`, said with every step of
+ * their kind (wc__flex_caveats_say). */
 static int
-state_at(const wc_predictor *pr, const wc_inference_query *q, double *mhz, int is_step, wc_capacity_prediction *cap,
-         wc_flexibility *f, wc_error *err)
+state_at(const wc_predictor *pr, const wc_inference_query *q, double *mhz, int step, wc_capacity_prediction *cap,
+         wc_flexibility *f, wc__flex_caveats *cv, wc_error *err)
 {
 	wc_inference_query at = *q;
 	at.config.sm_clock_mhz = *mhz;
 	int rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err);
 	if (rc == WC_OK && at.power_cap_w > 0.0 && (rc = wc_predict_capacity_sustained(pr, &at, cap, err)) == WC_OK)
 		*mhz = at.config.sm_clock_mhz;
-	for (int i = 0; rc == WC_OK && i < cap->n_warnings; i++) {
-		if (!is_step) {
+	for (int i = 0; rc == WC_OK && i < cap->n_warnings; i++)
+		if (step < 0)
 			warn_once(f, cap->warnings[i]);
-		} else if (!field_warned(f, cap->warnings[i])) {
+		else
+			rc = wc__flex_caveat_add(cv, step, cap->warnings[i], err);
+	return rc;
+}
+
+/* The power answer's caveats at step `step` (clock `mhz`, capacity answer
+ * `cap`), as `predict inference` asked with that clock gives them: at the
+ * running count the capacity answer gives. The clock is named by what set
+ * it: power_cap_w in a cap sweep, as `predict inference --power-cap` names
+ * it, sm_clock_mhz in a clock sweep (docs/capacity.md, "Power
+ * flexibility"). A refusal leaves the step without them, as the capacity
+ * answer was given. */
+static int
+power_caveats(const wc_predictor *pr, const wc_inference_query *q, int step, double mhz,
+              const wc_capacity_prediction *cap, wc_flexibility *f, wc__flex_caveats *cv, wc_error *err)
+{
+	static const char asked[] = "sm_clock_mhz: ";
+	wc_inference_prediction *ip = malloc(sizeof *ip); /* on the heap: small handler stacks */
+	wc_inference_query at = *q;
+	wc_error ignored;
+	int rc = WC_OK;
+	if (!ip)
+		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
+	at.want_interval = 0;
+	at.config.sm_clock_mhz = mhz;
+	wc_predict_take_running(&at, cap);
+	if (wc_predict_inference(pr, &at, ip, &ignored) == WC_OK)
+		for (int i = 0; rc == WC_OK && i < ip->n_warnings; i++) {
 			char msg[WC_WARNING_LEN];
-			wc_error_format(msg, sizeof msg, "at %.0f MHz: %s", *mhz, cap->warnings[i]);
-			warn_once(f, msg);
+			if (f->by_cap && strncmp(ip->warnings[i], asked, sizeof asked - 1) == 0)
+				wc_error_format(msg, sizeof msg, "power_cap_w: %s", ip->warnings[i] + sizeof asked - 1);
+			else
+				snprintf(msg, sizeof msg, "%s", ip->warnings[i]);
+			rc = wc__flex_caveat_add(cv, step, msg, err);
 		}
-	}
+	free(ip);
 	return rc;
 }
 
@@ -138,11 +158,15 @@ fill_step(wc_flex_step *s, double mhz, double cap_w, const wc_capacity_predictio
 	s->throughput_tok_s = c->value[WC_CAPQ_THROUGHPUT];
 	s->energy_per_output_token_j = c->value[WC_CAPQ_E_TOKEN];
 	s->latency_s = c->value[WC_CAPQ_LATENCY];
+	s->over_capacity = c->over_capacity;
 }
 
+/* The steps, each with its caveats kept in `cv`: its capacity answer's
+ * and, below the top step (the unconstrained point, whose caveats -- the
+ * board's limit, say -- are said as they are), its power answer's. */
 static int
 sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_info *info, double top, int by_cap,
-      int n, wc_capacity_prediction *cap, wc_flexibility *out, wc_error *err)
+      int n, wc_capacity_prediction *cap, wc_flexibility *out, wc__flex_caveats *cv, wc_error *err)
 {
 	const double fhi = top > 0.0 ? top : info->max_sm_clock_mhz, flo = info->min_sm_clock_mhz;
 	double p_hi = 0, p_lo = 0;
@@ -153,7 +177,7 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 		 * requests (an open loop): below it no cap is met. */
 		double f_floor;
 		double f_top = fhi;
-		if ((rc = state_at(pr, q, &f_top, 1, cap, out, err)) != WC_OK ||
+		if ((rc = state_at(pr, q, &f_top, 0, cap, out, cv, err)) != WC_OK ||
 		    (rc = wc_predict_power_floor(pr, q, fhi, &f_floor, &p_lo, err)) != WC_OK)
 			return rc;
 		p_hi = cap->steady_power_w / tp;
@@ -174,7 +198,8 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 			 * (docs/intervals.md, "Physical ceiling"). */
 			at.power_cap_w = cap_w;
 		}
-		if ((rc = state_at(pr, &at, &mhz, 1, cap, out, err)) != WC_OK)
+		if ((rc = state_at(pr, &at, &mhz, i, cap, out, cv, err)) != WC_OK ||
+		    (i > 0 && (rc = power_caveats(pr, q, i, mhz, cap, out, cv, err)) != WC_OK))
 			return rc;
 		fill_step(&out->steps[i], mhz, cap_w, cap, tp);
 		/* A cap no clock meets is said as `predict inference --power-cap`
@@ -192,71 +217,13 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 	return WC_OK;
 }
 
-/* The caveats of the lowest clock swept that the point lacks, each over
- * the clocks swept that say it in the same words (kappa assumed holds at
- * every clock but the free one: it named the lowest alone) and naming
- * what set those clocks: power_cap_w in a cap sweep, as `predict
- * inference --power-cap` names it, sm_clock_mhz in a clock sweep
- * (docs/capacity.md, "Power flexibility"). `ip` is scratch. */
-static int
-low_clock_caveats(const wc_predictor *pr, const wc_inference_query *q, double low, wc_inference_prediction *ip,
-                  wc_flexibility *out, wc_error *err)
-{
-	static const char asked[] = "sm_clock_mhz: ";
-	char (*said)[WC_WARNING_LEN] = malloc(WC_WARNINGS_MAX * sizeof *said);
-	double high[WC_WARNINGS_MAX];
-	int n = 0;
-	wc_inference_query at = *q; /* a clock asked, not the board's */
-	at.want_interval = 0;
-	at.config.sm_clock_mhz = low;
-	if (!said)
-		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
-	if (wc_predict_inference(pr, &at, ip, err) == WC_OK)
-		for (int i = 0; i < ip->n_warnings; i++)
-			if (!field_warned(out, ip->warnings[i])) {
-				snprintf(said[n], sizeof said[n], "%s", ip->warnings[i]);
-				high[n++] = low;
-			}
-	/* steps from the highest clock down: the first that says it is the top
-	 * of its range. The top step is the unconstrained point, whose own
-	 * caveats (the board's limit, say) were said as they are. */
-	for (int s = 1; n > 0 && s < out->n_steps - 1; s++) {
-		at.config.sm_clock_mhz = out->steps[s].sm_clock_mhz;
-		if (wc_predict_inference(pr, &at, ip, err) != WC_OK)
-			continue;
-		for (int k = 0; k < n; k++)
-			for (int i = 0; high[k] == low && i < ip->n_warnings; i++)
-				if (strcmp(ip->warnings[i], said[k]) == 0)
-					high[k] = out->steps[s].sm_clock_mhz;
-	}
-	for (int k = 0; k < n; k++) {
-		char msg[WC_WARNING_LEN], at_mhz[48];
-		if (high[k] > low)
-			snprintf(at_mhz, sizeof at_mhz, "%.0f-%.0f", low, high[k]);
-		else
-			snprintf(at_mhz, sizeof at_mhz, "%.0f", low);
-		if (strncmp(said[k], asked, sizeof asked - 1) == 0)
-			wc_error_format(msg, sizeof msg, "at %s MHz: %s: %s", at_mhz, out->by_cap ? "power_cap_w" : "sm_clock_mhz",
-			         said[k] + sizeof asked - 1);
-		else
-			wc_error_format(msg, sizeof msg, "at %s MHz: %s", at_mhz, said[k]);
-		warn_once(out, msg);
-	}
-	free(said);
-	return WC_OK;
-}
-
 /* The profile and power level source of the unconstrained point, from
- * the point answer itself, and the power side's caveats: the point's as
- * `predict inference` gives them (a board from its datasheet, a model or
- * group outside the calibrated span), then those of the lowest clock
- * swept that the point lacks -- the clock term's (kappa assumed, a clock
- * outside the calibrated span) -- named by that clock. The capacity
- * answers (state_at) say only the capacity side's. On the heap: server
- * handler stacks are small. */
+ * the point answer itself, and its power side's caveats as `predict
+ * inference` gives them (a board from its datasheet, a model or group
+ * outside the calibrated span). On the heap: server handler stacks are
+ * small. */
 static int
-sources(const wc_predictor *pr, const wc_inference_query *q, const wc_inference_query *lim, double running,
-        wc_flexibility *out, wc_error *err)
+sources(const wc_predictor *pr, const wc_inference_query *lim, double running, wc_flexibility *out, wc_error *err)
 {
 	wc_inference_prediction *ip = malloc(sizeof *ip);
 	/* the point as `predict inference` answers it: at the clock the
@@ -274,9 +241,6 @@ sources(const wc_predictor *pr, const wc_inference_query *q, const wc_inference_
 		for (int i = 0; i < ip->n_warnings; i++)
 			warn_once(out, ip->warnings[i]);
 	}
-	double low = out->n_steps ? out->steps[out->n_steps - 1].sm_clock_mhz : 0.0;
-	if (rc == WC_OK && low > 0)
-		rc = low_clock_caveats(pr, q, low, ip, out, err);
 	free(ip);
 	return rc;
 }
@@ -373,7 +337,8 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	double ref_running = NAN;
 	/* the board's limit is said by the point's power answer (sources), in
 	 * `predict inference`'s words */
-	if (rc == WC_OK && (rc = state_at(pr, q, &top, 0, cap, out, err)) == WC_OK) {
+	wc__flex_caveats cv = { 0 };
+	if (rc == WC_OK && (rc = state_at(pr, q, &top, -1, cap, out, &cv, err)) == WC_OK) {
 		ref_running = cap->value[WC_CAPQ_RUNNING];
 		out->capacity_level_source = cap->level_source ? cap->level_source : "fitted";
 		out->ref_node_power_w = cap->value[WC_CAPQ_POWER];
@@ -392,16 +357,33 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		 * power answer, asked without an interval, does not say it) */
 		if (out->n_draws > 0 && !wc_predictor_params(pr)->pred_error.present)
 			wc_predict_note_params_only(out->warnings, &out->n_warnings);
-		rc = sweep(pr, q, info, top, by_cap, n_steps, cap, out, err);
+		rc = sweep(pr, q, info, top, by_cap, n_steps, cap, out, &cv, err);
 	}
 	free(cap);
 	if (rc == WC_OK)
-		rc = sources(pr, q, &lim, ref_running, out, err);
-	if (rc != WC_OK)
+		rc = sources(pr, &lim, ref_running, out, err);
+	if (rc != WC_OK) {
+		free(cv.at);
 		return rc;
+	}
 	wc_flexibility_analyse(out);
+	/* the steps' caveats after the point's, which they do not repeat, the
+	 * knee's and the optimum's in their own numbers */
+	wc__flex_caveats_say(&cv, out);
 	if ((rc = check_pick_caps(pr, q, out, err)) != WC_OK)
 		return rc;
+	/* No step serves an open loop's rate: no clock can be deployed for it,
+	 * so there is no knee nor optimum (docs/capacity.md, "Power
+	 * flexibility"); the most any step serves, said. */
+	if (isnan(out->energy_optimal_clock_mhz)) {
+		int most = 0;
+		for (int i = 1; i < out->n_steps; i++)
+			most = out->steps[i].throughput_tok_s > out->steps[most].throughput_tok_s ? i : most;
+		WC_WARN(out, "knee_clock_mhz, energy_optimal_clock_mhz: none: every step is over capacity for the rate "
+		        "of %g requests/s (%.5g output tokens/s); the most any step serves is %.5g tokens/s, at %.0f MHz",
+		        c->request_rate, c->request_rate * c->output_tokens, out->steps[most].throughput_tok_s,
+		        out->steps[most].sm_clock_mhz);
+	}
 	/* An optimum at the lowest clock is an edge of the sweep, not an
 	 * interior minimum: the least energy may lie at or below it, and the
 	 * law keeps the memory-bound part of a step independent of the clock,

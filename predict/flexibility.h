@@ -37,6 +37,9 @@ typedef struct {
 	                               * below the analysis' rounding tolerance,
 	                               * never negative */
 	double pfi;                   /* shed fraction / lost fraction; NaN when nothing is lost */
+	int over_capacity;            /* an open loop's rate exceeds what the step serves: its
+	                               * numbers are those at capacity, the queue grows without
+	                               * bound, and it is no knee nor optimum */
 	/* 95 % intervals of node power, throughput and energy per output
 	 * token at this step, as its capacity answer gives them (NaN: none) */
 	double lo[3], hi[3];
@@ -60,8 +63,8 @@ typedef struct {
 	                               * sweep starts (wc_predict_board_limit) */
 	int n_steps;                  /* steps, from the highest clock down */
 	wc_flex_step steps[WC_FLEX_MAX_STEPS];
-	double knee_clock_mhz, knee_power_cap_w;
-	double energy_optimal_clock_mhz;
+	double knee_clock_mhz, knee_power_cap_w; /* NaN: no step serves the rate */
+	double energy_optimal_clock_mhz;         /* NaN: no step serves the rate */
 	/* Where the answer comes from, as an inference answer says it: the
 	 * set's name, its power level's source (wc_inference_prediction) and
 	 * the capacity level's ("fitted" or "datasheet"). Static or copied. */
@@ -72,14 +75,16 @@ typedef struct {
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_flexibility;
 
-/** From steps whose clock, cap, node power, throughput and energy are
- *  filled (highest clock first) and the unconstrained point: each step's
- *  power shed, throughput lost (none below a relative 1e-9, the
- *  arithmetic's rounding, and never negative) and index (NaN when nothing
- *  is lost); the knee (the last step, going down, before a segment where
- *  the fraction of throughput lost grows faster than the fraction of power
- *  shed or the power rises; the lowest step when none does); the clock of
- *  least energy per output token. */
+/** From steps whose clock, cap, node power, throughput, energy and
+ *  over_capacity are filled (highest clock first) and the unconstrained
+ *  point: each step's power shed, throughput lost (none below a relative
+ *  1e-9, the arithmetic's rounding, and never negative) and index (NaN when
+ *  nothing is lost); the knee (from the first step that serves the rate,
+ *  the last step, going down, before a segment where the fraction of
+ *  throughput lost grows faster than the fraction of power shed, the power
+ *  rises or the next step is over capacity; the lowest step when none
+ *  does); the clock of least energy per output token among the steps that
+ *  serve the rate. Both NaN when every step is over capacity. */
 void wc_flexibility_analyse(wc_flexibility *f);
 
 /** Sweep `n_steps` (2..WC_FLEX_MAX_STEPS) clock locks evenly over the

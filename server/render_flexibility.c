@@ -47,6 +47,8 @@ step_json(const wc_flex_step *s)
 	                 "power_shed_w", real_or_null(s->power_shed_w), "throughput_lost_pct",
 	                 real_or_null(s->throughput_lost_pct), "pfi", real_or_null(s->pfi));
 	json_object_set_new(o, "interval_95", intervals_json(s->lo, s->hi));
+	/* an open loop's rate not served: the numbers are those at capacity */
+	json_object_set_new(o, "over_capacity", json_boolean(s->over_capacity));
 	return o;
 }
 

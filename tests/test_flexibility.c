@@ -541,7 +541,7 @@ series_limit(void)
 
 /* A caveat that holds only at the lower clocks of the sweep (the rate
  * over capacity, whose numbers change from step to step) is said once,
- * naming the first clock it holds at. */
+ * naming every clock it holds at with its numbers. */
 static void
 step_warnings_once(void)
 {

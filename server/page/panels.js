@@ -357,7 +357,8 @@ function flexView(p, a) {
   const knee = a.knee_clock_mhz, best = a.energy_optimal_clock_mhz;
   const facts = el('p', { class: 'flex-facts', text: [
     `${steps.length} ${cap ? 'power caps' : 'clock locks'}, from the highest clock down.`,
-    typeof knee === 'number' ? `Knee: ${fmt(knee)} MHz${cap && typeof a.knee_power_cap_w === 'number' ? ` (cap ${fmt(a.knee_power_cap_w)} W per GPU)` : ''}, the last step before throughput falls faster than power.` : 'No knee: throughput never falls faster than power.',
+    typeof knee === 'number' ? `Knee: ${fmt(knee)} MHz${cap && typeof a.knee_power_cap_w === 'number' ? ` (cap ${fmt(a.knee_power_cap_w)} W per GPU)` : ''}, the last step before throughput falls faster than power.`
+      : steps.length && steps.every((s) => s.over_capacity) ? 'No knee and no optimum: no step serves the rate (see the warnings).' : 'No knee: throughput never falls faster than power.',
     typeof best === 'number' ? `Least energy per output token at ${fmt(best)} MHz.` : ''].join(' ') });
   return [facts, steps.length ? flexFigure(p, a) : null, flexTable(a), unconstrainedTable(a),
     el('ul', { class: 'warnings' }, (a.warnings || []).map((w) => el('li', { text: w }))),
@@ -389,7 +390,8 @@ function flexTable(a) {
     el('tbody', {}, (a.steps || []).map((s) => el('tr', { 'data-clock': s.sm_clock_mhz },
       FLEX_COLUMNS.map((c) => cell(s, c)),
       el('td', { text: [sameClock(s.sm_clock_mhz, a.knee_clock_mhz) ? 'knee' : '',
-        sameClock(s.sm_clock_mhz, a.energy_optimal_clock_mhz) ? 'least energy per token' : ''].filter(Boolean).join(', ') }))))));
+        sameClock(s.sm_clock_mhz, a.energy_optimal_clock_mhz) ? 'least energy per token' : '',
+        s.over_capacity ? 'over capacity: the rate is not served' : ''].filter(Boolean).join(', ') }))))));
 }
 
 /* No lock and no cap, with the intervals and what each covers. */
