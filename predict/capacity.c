@@ -81,6 +81,12 @@ config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err)
 }
 
 int
+wc_predict_spreads_experts(const wc_config *c)
+{
+	return c->expert_parallel && c->arch && c->arch->experts > 0;
+}
+
+int
 wc_predict_clock_check(const wc_params *p, const wc_config *c, wc_error *err)
 {
 	const wc_platform_info *info = wc_predict_board(p, c->platform);
@@ -105,9 +111,11 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		                    WC_NUM_TEXT(c->gpu_memory_utilization));
 	/* vLLM shards the attention heads over a tensor-parallel group and
 	 * refuses a size that does not divide them: such a deployment cannot
-	 * start, so it is refused as weights that do not fit are (an expert
-	 * parallel group may run attention otherwise: not checked). */
-	if (c->arch && c->arch->attention_heads > 0 && c->tp > 1 && !c->expert_parallel &&
+	 * start, so it is refused as weights that do not fit are. An expert
+	 * parallel group with data_parallel 1 (the only one a configuration
+	 * states) splits its attention as tensor parallel does
+	 * (docs/capacity.md, "Step time"): checked alike. */
+	if (c->arch && c->arch->attention_heads > 0 && c->tp > 1 &&
 	    c->arch->attention_heads % c->tp != 0)
 		return wc_error_set(err, WC_EINVAL, "tp: %d does not divide %s's %d attention heads; vLLM's tensor "
 		                    "parallelism cannot start such a group (docs/capacity.md)", c->tp, c->arch->name,
@@ -540,7 +548,7 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 	out->pe_stratum = wc__predict_rebase(p, tmp, out->pe_stratum);
 	/* Expert parallelism spreads experts: a dense model has none, and is
 	 * answered tensor parallel -- said, not dropped without a word. */
-	if (rc == WC_OK && q->config.expert_parallel && q->config.arch && !(q->config.arch->experts > 0))
+	if (rc == WC_OK && q->config.expert_parallel && q->config.arch && !wc_predict_spreads_experts(&q->config))
 		WC_WARN(out, "expert_parallel: %s is a dense model (no experts to spread); answered tensor parallel",
 		        q->config.arch->name);
 	else if (rc == WC_OK && q->config.expert_parallel && q->config.tp < 2) /* docs/capacity.md: MoE on G > 1 */

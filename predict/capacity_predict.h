@@ -75,6 +75,11 @@ typedef struct {
  *  `*max_fit` (may be NULL) gets how many requests run at once
  *  (wc_capacity_running_fit), NaN when the token lengths are unknown. */
 int wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err);
+/** 1 when `c` asks expert parallel of a model with experts (its
+ *  architecture names them): the group then holds the shared part whole
+ *  on every GPU; a dense model's expert_parallel is answered tensor
+ *  parallel, heads check included (docs/capacity.md, "Step time"). */
+int wc_predict_spreads_experts(const wc_config *c);
 /** The share of memory vLLM keeps free: 1 - the configuration's
  *  gpu_memory_utilization, else the capacity section's reserve, else
  *  WC_CAPACITY_DEFAULT_RESERVE. */
