@@ -287,7 +287,6 @@ test_validator_refuses(void)
 		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":1,\"colour\":1}",
 		"{\"platform\":\"A100\",\"tp\":1.5,\"active_params_b\":8,\"concurrency\":1}",
 		"{\"platform\":\"A100\",\"tp\":0,\"active_params_b\":8,\"concurrency\":1}",
-		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"model\":\"Qwen3-8B\",\"concurrency\":1}",
 		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8}",
 		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"running_series\":[1]}",
 		"{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":1,\"dt_s\":1}",
@@ -311,6 +310,41 @@ test_validator_refuses(void)
 	}
 }
 
+/* A model of one's own, a name beside active_params_b, is documented
+ * (docs/http-api.md, "model, active_params_b, or both") and answered 200
+ * by the routes that take it; their schemas accept it (a oneOf refused
+ * it). Fine-tuning takes exactly one of the two: its schema refuses both. */
+static void
+test_model_with_active_params(void)
+{
+	const json_t *schemas = json_object_get(json_object_get(doc, "components"), "schemas");
+#define OWN "\"platform\":\"H100\",\"model\":\"my-own-8b\",\"active_params_b\":8"
+#define CLOSED ",\"workload\":{\"type\":\"closed\",\"concurrency\":16},\"horizon_s\":30"
+	static const struct {
+		const char *schema, *route, *body;
+	} cases[] = {
+		{ "InferenceRequest", "/v1/predict/inference", "{" OWN ",\"concurrency\":8}" },
+		{ "EnvelopeRequest", "/v1/forecast/envelope", "{" OWN CLOSED "}" },
+		{ "BudgetRequest", "/v1/plan/budget", "{" OWN CLOSED ",\"budget_w\":5000}" },
+	};
+#undef OWN
+#undef CLOSED
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *v = json_loads(cases[i].body, 0, NULL);
+		CHECK(wc_schema_valid(json_object_get(schemas, cases[i].schema), v, cases[i].body));
+		http_reply r;
+		http_post_json(h, url(cases[i].route), cases[i].body, &r);
+		CHECK_INT(r.status, 200);
+		http_reply_free(&r);
+		json_decref(v);
+	}
+	json_t *ft = json_loads("{\"platform\":\"H100\",\"method\":\"full\",\"model\":\"Qwen3-8B\",\"active_params_b\":8,"
+	                        "\"layers\":36,\"d_model\":4096,\"micro_batch\":1,\"seq_len\":512}", 0, NULL);
+	char why[256];
+	CHECK(!wc_schema_validate(json_object_get(schemas, "FinetuneRequest"), ft, "", why, sizeof why));
+	json_decref(ft);
+}
+
 int
 main(void)
 {
@@ -332,6 +366,7 @@ main(void)
 		test_error_answers();
 		test_error_codes_documented();
 		test_validator_refuses();
+		test_model_with_active_params();
 	}
 
 	json_decref(doc);
