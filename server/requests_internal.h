@@ -70,6 +70,11 @@ double wc__item_work(const json_t *item, int inference, double law, double cap, 
 double wc__inference_work(double samples, int series, int capacity, int capped, double law, double cap,
                           const char **kind);
 
+/** `e` := the 413 of one request or item whose `work` is over the budget
+ *  by itself (no split passes): field `at` (+ "/running_series" for a
+ *  series), the message led by `who`, advising fewer samples. */
+void wc__item_over_budget(wc_api_error *e, const char *at, const char *kind, const char *who, double work);
+
 typedef json_t *(*wc_item_answer_fn)(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 /** Answer a batch body (a JSON array) item by item with `answer`;
  *  `what` names the items in the error for a body that is no array. The

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The draws the most expensive served set makes each item pay for: its
  * power law's, and for capacity answers the larger of the law's and the
@@ -76,16 +77,28 @@ wc__item_work(const json_t *item, int inference, double law, double cap, const c
 	                          law, cap, kind);
 }
 
+void
+wc__item_over_budget(wc_api_error *e, const char *at, const char *kind, const char *who, double work)
+{
+	char field[48], need[32], budget[32];
+	snprintf(field, sizeof field, "%s%s", at, strcmp(kind, "running_series") == 0 ? "/running_series" : "");
+	/* in full: a rounded need reads as the budget it exceeds */
+	wc_api_error_set(e, 413, "work_budget_exceeded", field,
+	                 "%s: needs %s law evaluations, more than the budget of %s a request or batch may "
+	                 "take; send fewer samples", who, wc_api_num_text(need, work),
+	                 wc_api_num_text(budget, WC_SERVER_BATCH_WORK_MAX));
+}
+
 /* The batch's work, counted on the request as sent, before any item is
  * computed, so a refused batch costs nothing but its parse. 1 with `res`
  * holding the 413, naming the first item past the budget. */
 static int
 batch_work_refused(const wc_profiles *pf, const json_t *body, int inference, wc_response *res)
 {
-	double law, cap, work = 0.0, first = 0.0;
-	size_t i, over = 0;
+	double law, cap, work = 0.0, first = 0.0, alone = 0.0;
+	size_t i, over = 0, whole = 0;
 	const json_t *item;
-	const char *kind = "", *over_kind = "";
+	const char *kind = "", *over_kind = "", *alone_kind = "";
 	int refused = 0;
 	wc__batch_draws(pf, &law, &cap);
 	json_array_foreach(body, i, item) {
@@ -97,12 +110,28 @@ batch_work_refused(const wc_profiles *pf, const json_t *body, int inference, wc_
 			first = w;
 			over_kind = kind;
 		}
+		if (!(alone > 0.0) && w > WC_SERVER_BATCH_WORK_MAX) {
+			alone = w;
+			whole = i;
+			alone_kind = kind;
+		}
 	}
 	if (!refused)
 		return 0;
 	char field[32];
-	snprintf(field, sizeof field, "/%zu", over);
 	wc_api_error e;
+	/* An item over the budget by itself passes in no split: it is told
+	 * what a single request of it is told (docs/http-api.md, "POST
+	 * /v1/predict/batch"). */
+	if (alone > 0.0) {
+		char who[64];
+		snprintf(field, sizeof field, "/%zu", whole);
+		snprintf(who, sizeof who, "item %zu (%s) alone", whole, alone_kind);
+		wc__item_over_budget(&e, field, alone_kind, who, alone);
+		wc_response_error(res, &e);
+		return 1;
+	}
+	snprintf(field, sizeof field, "/%zu", over);
 	char need[32], budget[32], charged[32];
 	/* in full: a rounded need reads as the budget it exceeds */
 	wc_api_error_set(&e, 413, "work_budget_exceeded", field,

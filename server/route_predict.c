@@ -7,7 +7,6 @@
 #include "routes_internal.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 void
 wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len, wc_response *res)
@@ -29,12 +28,7 @@ wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len,
 	else
 		wc__batch_draws(pf, &law, &cap); /* its own refusal comes below */
 	if ((work = wc__item_work(item, 1, law, cap, &kind)) > WC_SERVER_BATCH_WORK_MAX) {
-		char need[32], budget[32];
-		/* in full: a rounded need reads as the budget it exceeds */
-		wc_api_error_set(&e, 413, "work_budget_exceeded", strcmp(kind, "running_series") == 0 ? "/running_series" : "",
-		                 "%s: needs %s law evaluations, more than the budget of %s a request or batch may "
-		                 "take; send fewer samples", kind, wc_api_num_text(need, work),
-		                 wc_api_num_text(budget, WC_SERVER_BATCH_WORK_MAX));
+		wc__item_over_budget(&e, "", kind, kind, work);
 		wc_response_error(res, &e);
 		json_decref(item);
 		return;

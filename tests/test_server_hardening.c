@@ -305,6 +305,22 @@ test_batch_work_budget(void)
 	body = batch_text(3, 10000);
 	expect_answered(body, 3);
 	free(body);
+	/* An item over the budget by itself passes in no split: it is named,
+	 * and told what the single route tells it (the batch was told to
+	 * split at it), even where the sum passes the budget earlier. */
+	for (int k = 0; k < 2; k++) {
+		char *head = batch_text(k ? 4 : 1, k ? 10000 : 1), *big = batch_text(1, 40000);
+		head[strlen(head) - 1] = ',';
+		body = malloc(strlen(head) + strlen(big));
+		sprintf(body, "%s%s", head, big + 1);
+		expect_over_budget(body, k ? "/4/running_series" : "/1/running_series",
+		                   k ? "item 4 (running_series) alone: needs 40006000 law evaluations, more than the "
+		                       "budget of 35000000 a request or batch may take; send fewer samples"
+		                     : "item 1 (running_series) alone: needs 40006000");
+		free(head);
+		free(big);
+		free(body);
+	}
 	/* Open loop: (1 + 6 + 175) x 1000 each, 192 fit. Counted as samples x
 	 * draws, 10 000 of them were 10^7 and were computed, for many seconds. */
 	body = capacity_batch_text(10000, 1);
