@@ -230,13 +230,35 @@ main(void)
 	char *top = help_of("--help", NULL, &status);
 	const char *list = top ? strstr(top, "\ncommands:\n") : NULL;
 	CHECK(list != NULL);
+	/* The page's opening names every command --help lists, and counts
+	 * them (it said eleven and left out `models`). */
+	const char *start = doc ? strstr(doc, "\n\n") : NULL; /* after the title */
+	const char *cut = start ? strstr(start + 2, "\n\n") : NULL;
+	char *opening = start ? strndup(start + 2, cut ? (size_t)(cut - start - 2) : strlen(start + 2)) : NULL;
+	int n_commands = 0;
 	for (const char *l = list ? list + 11 : NULL; l && l[0] == ' ' && l[1] == ' ';) {
-		char cmd[32];
-		if (sscanf(l, " %31s", cmd) == 1)
+		char cmd[32], quoted[40];
+		if (sscanf(l, " %31s", cmd) == 1) {
 			command_helps(&help, cmd);
+			n_commands++;
+			snprintf(quoted, sizeof quoted, "`%s`", cmd);
+			if (!opening || !strstr(opening, quoted)) {
+				CHECK(0);
+				fprintf(stderr, "  --help lists %s, docs/cli.md's opening does not\n", cmd);
+			}
+		}
 		l = strchr(l, '\n');
 		l = l ? l + 1 : NULL;
 	}
+	static const char *const counts[] = { "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen" };
+	char said[48] = "";
+	if (n_commands >= 10 && n_commands < 16)
+		snprintf(said, sizeof said, "with %s commands", counts[n_commands - 10]);
+	if (!said[0] || !opening || !strstr(opening, said)) {
+		CHECK(0);
+		fprintf(stderr, "  docs/cli.md's opening does not say '%s' (--help lists %d commands)\n", said, n_commands);
+	}
+	free(opening);
 	free(top);
 	int compared = 0;
 	for (int i = 0; i < help.n; i++) {
