@@ -138,6 +138,42 @@ check_numbers(const char *shown, const json_t *answer, const char *path)
 	return n;
 }
 
+/* An example shown whole (it parses as JSON: nothing elided but a value
+ * "…") has every key of the answer and no other, at every depth: the
+ * first example's config lacked power_limit_met. */
+static int
+same_keys(const json_t *shown, const json_t *answer, const char *at, const char *path)
+{
+	const char *k;
+	const json_t *v;
+	int ok = 1;
+	if (json_is_array(shown) && json_is_array(answer) && json_array_size(shown) == json_array_size(answer)) {
+		size_t i;
+		json_array_foreach(shown, i, v)
+			ok &= same_keys(v, json_array_get(answer, i), at, path);
+		return ok;
+	}
+	if (!json_is_object(shown) || !json_is_object(answer))
+		return 1;
+	json_object_foreach((json_t *)answer, k, v) {
+		const json_t *w = json_object_get(shown, k);
+		if (!w) {
+			fprintf(stderr, "  %s: the answer has %s/%s, the example does not show it\n", path, at, k);
+			ok = 0;
+			continue;
+		}
+		char sub[256];
+		snprintf(sub, sizeof sub, "%s/%s", at, k);
+		ok &= same_keys(w, v, sub, path);
+	}
+	json_object_foreach((json_t *)shown, k, v)
+		if (!json_object_get(answer, k)) {
+			fprintf(stderr, "  %s: the example shows %s/%s, the answer has no such key\n", path, at, k);
+			ok = 0;
+		}
+	return ok;
+}
+
 int
 main(void)
 {
@@ -153,7 +189,7 @@ main(void)
 	CHECK_INT(wc_params_profile(WC_DEFAULT_PROFILE, &params, &err), WC_OK);
 	if (!doc || !(srv = http_server_start(&params, "profile:" WC_DEFAULT_PROFILE, 4)))
 		return check_report("test_server_docs_examples");
-	int examples = 0, numbers = 0;
+	int examples = 0, numbers = 0, wholes = 0;
 	static const char lead[] = "$ curl -s localhost:8080";
 	for (char *p = doc; (p = strstr(p, lead)) != NULL; p += sizeof lead - 1) {
 		char path[128];
@@ -174,6 +210,12 @@ main(void)
 			fprintf(stderr, "  %s %s -> %ld %.300s\n", path, text, r.status, r.body ? r.body : "");
 		if (r.json)
 			numbers += check_numbers(shown, r.json, path);
+		json_t *whole = json_loads(shown, 0, NULL);
+		if (whole && r.json) {
+			CHECK(same_keys(whole, r.json, "", path));
+			wholes++;
+		}
+		json_decref(whole);
 		http_reply_free(&r);
 		free(text);
 		free(shown);
@@ -181,7 +223,8 @@ main(void)
 	}
 	CHECK(examples >= 7);
 	CHECK(numbers >= 40);
-	fprintf(stderr, "%d examples, %d numbers compared\n", examples, numbers);
+	CHECK(wholes >= 1);
+	fprintf(stderr, "%d examples (%d shown whole), %d numbers compared\n", examples, wholes, numbers);
 	free(doc);
 	free(doc_path);
 	wc_server_stop(srv);

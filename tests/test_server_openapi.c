@@ -311,9 +311,10 @@ test_validator_refuses(void)
 }
 
 /* A model of one's own, a name beside active_params_b, is documented
- * (docs/http-api.md, "model, active_params_b, or both") and answered 200
- * by the routes that take it; their schemas accept it (a oneOf refused
- * it). Fine-tuning takes exactly one of the two: its schema refuses both. */
+ * ("model, active_params_b, or both":
+ * docs/http-api.md, "POST /v1/predict/inference") and answered 200 by the
+ * routes that take it; their schemas accept it (a oneOf refused it).
+ * Fine-tuning takes exactly one of the two: its schema refuses both. */
 static void
 test_model_with_active_params(void)
 {
