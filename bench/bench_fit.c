@@ -90,7 +90,7 @@ write_rows(const char *prefix, const wc_runs_table *t, const wc_fit_result *r, c
 			? wc_params_find_term(&r->params, WC_SETTING_WEIGHTS, q->weights, q->platform) : NULL;
 		const wc_precision_term *tk = q->kv != WC_PREC_BF16
 			? wc_params_find_term(&r->params, WC_SETTING_KV, q->kv, q->platform) : NULL;
-		char lw[WC_NAME_MAX] = "", lk[WC_NAME_MAX] = "";
+		char lw[WC_LABEL_MAX] = "", lk[WC_LABEL_MAX] = "";
 		if (tw)
 			wc_precision_term_label(tw, lw, sizeof lw);
 		if (tk)

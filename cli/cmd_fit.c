@@ -60,7 +60,7 @@ print_summary(const wc_fit_result *r, const char *input)
 	printf("  %-28s %12s   %s\n", "parameter", "value", "95 % interval / source");
 	for (int i = 0; i < p->n_levels; i++) {
 		const wc_level *l = &p->levels[i];
-		char name[WC_NAME_MAX], shown[WC_NAME_MAX + 16];
+		char name[WC_LABEL_MAX], shown[WC_LABEL_MAX + 16];
 		wc_level_param_label(WC_LEVEL_P0, l->name, name, sizeof name);
 		snprintf(shown, sizeof shown, "%s (W/GPU)", name);
 		print_param(shown, &l->p0);
@@ -88,7 +88,7 @@ print_summary(const wc_fit_result *r, const char *input)
 		if (p->law_terms & WC_LT_BIT(k))
 			print_param(wc_law_term_name((wc_law_term)k), &p->law_term[k]);
 	for (int k = 0; k < p->n_terms; k++) {
-		char label[WC_NAME_MAX];
+		char label[WC_LABEL_MAX];
 		const wc_precision_term *t = &p->terms[k];
 		wc_precision_term_label(t, label, sizeof label);
 		if (t->kept)

@@ -191,7 +191,7 @@ static void
 print_capacity_summary(const wc_capacity_fit_result *r, const wc_capacity_data *d, const wc_runs_table *t)
 {
 	const wc_capacity_params *c = &r->params;
-	char label[WC_NAME_MAX];
+	char label[WC_LABEL_MAX];
 	char eff[48] = "";
 	if (fabs(r->n_eff - r->n_obs) > 1e-6 * r->n_obs) /* weighted rows: Kish's effective count */
 		snprintf(eff, sizeof eff, ", %.1f effective", r->n_eff);

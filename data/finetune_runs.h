@@ -22,7 +22,7 @@ extern "C" {
 typedef struct {
 	char run_id[96];
 	char platform[WC_NAME_MAX];
-	char model[96];
+	char model[WC_MODEL_NAME_MAX];
 	wc_ft_config config;        /* size and shape completed from the catalog */
 	double energy_per_step_j;   /* all GPUs of the job, checkpoint saves excluded */
 	double step_s;              /* seconds per optimizer step */

@@ -299,7 +299,7 @@ wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws
 {
 	static const char *const keys[] = { "names", "values", NULL };
 	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
-	char (*names)[WC_NAME_MAX] = NULL;
+	char (*names)[WC_LABEL_MAX] = NULL;
 	double *values = NULL;
 	int rc;
 	if ((rc = wc__json_check_keys(ld, v, path, keys, keys)))
@@ -324,7 +324,7 @@ wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws
 	for (size_t j = 0; j < k; j++) {
 		char pj[WC__JSON_PATH_MAX];
 		wc__json_join_index(pj, p, j);
-		if ((rc = wc__json_string(ld, json_array_get(jn, j), pj, 0, names[j], WC_NAME_MAX)))
+		if ((rc = wc__json_string(ld, json_array_get(jn, j), pj, 0, names[j], WC_LABEL_MAX)))
 			goto done;
 		/* A name twice is two columns for one parameter: which one a
 		 * prediction used would be the loader's choice, not the file's. */
@@ -348,7 +348,7 @@ wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws
 				goto done;
 		}
 	}
-	rc = wc_draws_set(out, (int)b, (int)k, (const char (*)[WC_NAME_MAX])names, values, ld->err);
+	rc = wc_draws_set(out, (int)b, (int)k, (const char (*)[WC_LABEL_MAX])names, values, ld->err);
 done:
 	free(names);
 	free(values);
@@ -361,7 +361,7 @@ read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_params *out)
 	wc_draws d = WC_DRAWS_INIT;
 	int rc = wc__params_read_draws(ld, v, path, &d);
 	if (rc == WC_OK)
-		rc = wc_params_set_draws(out, d.n, d.k, (const char (*)[WC_NAME_MAX])d.names, d.values,
+		rc = wc_params_set_draws(out, d.n, d.k, (const char (*)[WC_LABEL_MAX])d.names, d.values,
 		                         ld->err);
 	wc_draws_clear(&d);
 	return rc;

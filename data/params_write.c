@@ -217,7 +217,7 @@ wc_params_draws_room(const wc_params *p, int k, wc_error *err)
 	if (!s)
 		return -1;
 	/* the names and the section around them, generously */
-	size_t fixed = strlen(s) + 1 + SECTION_SLACK + (size_t)(k > 0 ? k : 0) * (WC_NAME_MAX + 16);
+	size_t fixed = strlen(s) + 1 + SECTION_SLACK + (size_t)(k > 0 ? k : 0) * (WC_LABEL_MAX + 16);
 	free(s);
 	if (fixed >= WC_PARAMS_MAX_BYTES)
 		return 0;

@@ -20,7 +20,7 @@ extern "C" {
 typedef struct {
 	char run_id[96];
 	char platform[WC_NAME_MAX];
-	char model[96];
+	char model[WC_MODEL_NAME_MAX];
 	int tp;
 	double running;        /* requests in flight */
 	double input_tokens;   /* NaN = not stated (the fit estimates it per set) */

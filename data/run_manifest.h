@@ -45,7 +45,7 @@ typedef struct {
 	char run_id[96];
 	char platform[WC_NAME_MAX];
 	int tp;
-	char model[96];
+	char model[WC_MODEL_NAME_MAX];
 	double active_params_b, total_params_b;
 	wc_architecture architecture;
 	int weights, kv;                 /* wc_precision, -1 unknown */

@@ -224,8 +224,12 @@ parse_positive(reader *rd, const wc__csv_field *f, const char *column, int requi
 static int
 copy_text(reader *rd, const wc__csv_field *f, const char *column, char *out, size_t cap)
 {
-	if (strlen(f->text) >= cap)
-		return cell_error(rd, f, column, "%s", "value too long");
+	size_t n = strlen(f->text);
+	if (n >= cap) { /* bytes, not characters: a CJK character is 3 */
+		char why[64];
+		snprintf(why, sizeof why, "%zu bytes, at most %zu", n, cap - 1);
+		return cell_error(rd, f, column, "value too long: %s", why);
+	}
 	strcpy(out, f->text);
 	return WC_OK;
 }

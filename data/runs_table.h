@@ -26,7 +26,7 @@ typedef struct {
 	char run_id[96];
 	char platform[WC_NAME_MAX];
 	int tp;
-	char model[96];
+	char model[WC_MODEL_NAME_MAX];
 	double active_params_b;
 	double total_params_b;     /* optional; NaN = unknown (dense: = active) */
 	wc_architecture architecture; /* optional; WC_ARCH_UNKNOWN when blank */

@@ -233,7 +233,7 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		WC_WARN(point, "%s", msg);
 	set_intervals(pb, natural, n_ok, col, point);
 	rc = wc_params_set_draws(&point->params, n_ok, (int)p,
-	                         (const char (*)[WC_NAME_MAX])point->names, natural, err);
+	                         (const char (*)[WC_LABEL_MAX])point->names, natural, err);
 	point->params.seed = bo->seed;
 	point->params.bootstrap = B;
 done:

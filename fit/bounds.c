@@ -128,7 +128,7 @@ void
 wc__fit_bounds_hold_from(fit_problem *pb, const wc_params *p)
 {
 	for (int k = 0; k < pb->n_params; k++) {
-		char name[WC_NAME_MAX];
+		char name[WC_LABEL_MAX];
 		wc__fit_param_name(pb, k, name, sizeof name);
 		const wc_param *q = wc_params_param_named(p, name);
 		if (q && q->source == WC_SRC_ASSUMED && !pb->held[k]) {

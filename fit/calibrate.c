@@ -76,7 +76,7 @@ static int
 selected(const wc_runs_table *t, size_t i, const wc_calibrate_options *o)
 {
 	const wc_run *r = &t->runs[i];
-	char key[WC_NAME_MAX], want[WC_NAME_MAX];
+	char key[WC_MODEL_NAME_MAX], want[WC_MODEL_NAME_MAX];
 	if (r->exclude[0] || (o->use && !o->use[i]))
 		return 0;
 	if (o->platform && strcmp(r->platform, o->platform) != 0)
@@ -194,7 +194,7 @@ static int
 group_models(cal_setup *s, wc_error *err)
 {
 	for (int i = 0; i < s->n_runs; i++) {
-		char key[WC_NAME_MAX];
+		char key[WC_MODEL_NAME_MAX];
 		cal_group *g = NULL;
 		wc_model_key(s->runs[i].run->model, key, sizeof key);
 		for (int j = 0; j < s->n_groups && !g; j++)
@@ -246,7 +246,7 @@ fill_group_runs(cal_setup *s, cal_run ***store, wc_error *err)
 		g->runs = *store + at;
 		int n = 0;
 		for (int i = 0; i < s->n_runs; i++) {
-			char key[WC_NAME_MAX];
+			char key[WC_MODEL_NAME_MAX];
 			const wc_run *r = s->runs[i].run;
 			wc_model_key(r->model, key, sizeof key);
 			if (strcasecmp(r->platform, g->level) == 0 &&

@@ -92,7 +92,7 @@ typedef struct {
 
 /** One calibrated parameter, for reports. */
 typedef struct {
-	char label[WC_NAME_MAX];   /* "shift[Qwen3-8B@H100]", "S[H200]", ... */
+	char label[WC_LABEL_MAX];  /* "shift[Qwen3-8B@H100]", "S[H200]", ... */
 	wc_param value;            /* with its 95 % interval from the draws */
 	int runs;
 } wc_calibrate_estimate;

@@ -102,7 +102,7 @@ run_replicates(cal_job *proto, wc_error *err)
 /* --------------------------------------------------------------- result */
 
 static int
-new_names(const cal_setup *s, char (*names)[WC_NAME_MAX])
+new_names(const cal_setup *s, char (*names)[WC_LABEL_MAX])
 {
 	int k = 0;
 	for (int j = 0; j < s->n_groups; j++) {
@@ -111,11 +111,11 @@ new_names(const cal_setup *s, char (*names)[WC_NAME_MAX])
 			wc_model_term t = { .runs = 0 };
 			snprintf(t.model, sizeof t.model, "%s", g->model);
 			snprintf(t.level, sizeof t.level, "%s", g->level);
-			wc_model_term_label(&t, names[k++], WC_NAME_MAX);
+			wc_model_term_label(&t, names[k++], WC_LABEL_MAX);
 		} else {
 			if (g->p == 2)
-				wc_level_param_label(WC_LEVEL_S, g->level, names[k++], WC_NAME_MAX);
-			wc_level_param_label(WC_LEVEL_THETA, g->level, names[k++], WC_NAME_MAX);
+				wc_level_param_label(WC_LEVEL_S, g->level, names[k++], WC_LABEL_MAX);
+			wc_level_param_label(WC_LEVEL_THETA, g->level, names[k++], WC_LABEL_MAX);
 		}
 	}
 	return k;
@@ -154,7 +154,7 @@ wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err)
 /* Base draw columns kept: all but those a new parameter replaces (a
  * model term calibrated again). Their indices into `keep`. */
 static int
-kept_columns(const wc_params *b, char (*nn)[WC_NAME_MAX], int n_new, int *keep)
+kept_columns(const wc_params *b, char (*nn)[WC_LABEL_MAX], int n_new, int *keep)
 {
 	int kb = 0;
 	for (int j = 0; b->n_draws > 0 && j < b->n_draw_params; j++) {
@@ -171,13 +171,13 @@ kept_columns(const wc_params *b, char (*nn)[WC_NAME_MAX], int n_new, int *keep)
  * replicate r, for the replicates that converged; 95 % intervals of the
  * new parameters from the same rows. */
 static int
-store_draws(const cal_setup *s, const cal_job *job, char (*nn)[WC_NAME_MAX], wc_params *p,
+store_draws(const cal_setup *s, const cal_job *job, char (*nn)[WC_LABEL_MAX], wc_params *p,
             wc_error *err)
 {
 	const wc_params *b = s->base;
 	int *keep = wc_alloc_zeroed((size_t)(b->n_draw_params + 1), sizeof *keep);
 	int kb = keep ? kept_columns(b, nn, job->n_new, keep) : 0, k = kb + job->n_new, rows = 0, rc;
-	char (*names)[WC_NAME_MAX] = wc_alloc_zeroed((size_t)k, sizeof *names);
+	char (*names)[WC_LABEL_MAX] = wc_alloc_zeroed((size_t)k, sizeof *names);
 	double *v = wc_alloc_zeroed((size_t)job->replicates * (size_t)k, sizeof *v);
 	double *col = wc_alloc_zeroed((size_t)job->replicates, sizeof *col);
 	if (!keep || !names || !v || !col) {
@@ -185,7 +185,7 @@ store_draws(const cal_setup *s, const cal_job *job, char (*nn)[WC_NAME_MAX], wc_
 		goto done;
 	}
 	for (int j = 0; j < kb; j++)
-		memcpy(names[j], b->draw_names[keep[j]], WC_NAME_MAX);
+		memcpy(names[j], b->draw_names[keep[j]], WC_LABEL_MAX);
 	memcpy(names + kb, nn, (size_t)job->n_new * sizeof *names);
 	for (int r = 0; r < job->replicates; r++) {
 		if (!job->ok[r])
@@ -201,7 +201,7 @@ store_draws(const cal_setup *s, const cal_job *job, char (*nn)[WC_NAME_MAX], wc_
 		rc = wc_error_set(err, WC_ENOCONV, "calibrate: fewer than 2 replicates converged");
 		goto done;
 	}
-	if ((rc = wc_params_set_draws(p, rows, k, (const char (*)[WC_NAME_MAX])names, v, err)) != WC_OK)
+	if ((rc = wc_params_set_draws(p, rows, k, (const char (*)[WC_LABEL_MAX])names, v, err)) != WC_OK)
 		goto done;
 	for (int j = 0; j < job->n_new; j++) {
 		for (int r = 0; r < rows; r++)
@@ -223,7 +223,7 @@ done:
 }
 
 static void
-list_estimates(const cal_setup *s, char (*nn)[WC_NAME_MAX], int n_new, wc_calibrate_result *out)
+list_estimates(const cal_setup *s, char (*nn)[WC_LABEL_MAX], int n_new, wc_calibrate_result *out)
 {
 	int k = 0;
 	for (int j = 0; j < s->n_groups; j++)
@@ -265,7 +265,7 @@ check_room(long room, const wc_calibrate_options *o, int R, int k, wc_error *err
 int
 wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 {
-	char nn[WC_CALIBRATE_ESTIMATES_MAX + 1][WC_NAME_MAX];
+	char nn[WC_CALIBRATE_ESTIMATES_MAX + 1][WC_LABEL_MAX];
 	int n_new = new_names(s, nn), rc = WC_OK;
 	wc_calibrate_result *out = s->out;
 	int R = o->replicates > 0 ? o->replicates : s->base->n_draws > 0 ? s->base->n_draws : 1000;

@@ -24,7 +24,7 @@ typedef struct {
 
 typedef struct {
 	wc_calibrate_scope scope;
-	char model[WC_NAME_MAX];   /* model scope: the model key */
+	char model[WC_MODEL_NAME_MAX]; /* model scope: the model key */
 	char level[WC_NAME_MAX];
 	int n_runs;
 	cal_run **runs;            /* borrowed from the run array */

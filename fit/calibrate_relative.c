@@ -89,7 +89,7 @@ static void
 compose(wc_calibrate_result *out, const wc_calibrate_result *ref_cal, const wc_params *base,
         wc_level_param kind, const char *target, const char *ref, const char *ref_as)
 {
-	char lt[WC_NAME_MAX], lr[WC_NAME_MAX], la[WC_NAME_MAX];
+	char lt[WC_LABEL_MAX], lr[WC_LABEL_MAX], la[WC_LABEL_MAX];
 	double vt, vr, va;
 	int logged = kind == WC_LEVEL_S;
 	wc_level_param_label(kind, target, lt, sizeof lt);

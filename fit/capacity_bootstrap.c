@@ -137,7 +137,7 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 	if (msg[0])
 		WC_WARN(point, "%s", msg);
 	set_intervals(pb, natural, n_ok, col, point);
-	rc = wc_draws_set(&point->params.draws, n_ok, (int)p, (const char (*)[WC_NAME_MAX])point->names, natural, err);
+	rc = wc_draws_set(&point->params.draws, n_ok, (int)p, (const char (*)[WC_LABEL_MAX])point->names, natural, err);
 	point->params.seed = bo->seed;
 	point->params.bootstrap = B;
 done:

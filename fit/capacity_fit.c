@@ -449,7 +449,7 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	for (size_t k = 0; k < p; k++) {
 		const cap_slot *s = &pb->slots[k];
 		double t = wc__cap_share(1.0, out->u[k]);
-		wc__cap_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
+		wc__cap_param_name(pb, (int)k, out->names[k], WC_LABEL_MAX);
 		out->x[k] = wc__cap_value(pb, (int)k, out->u[k]);
 		out->se_log[k] = se_u[k] * (s->log_hi - s->log_lo) * t * (1.0 - t);
 	}

@@ -35,8 +35,8 @@ extern "C" {
 typedef struct {
 	char id[96];
 	char platform[WC_NAME_MAX];
-	char model[96];            /* as written in the source */
-	char model_key[96];        /* catalog base model (leave-one-model-out) */
+	char model[WC_MODEL_NAME_MAX]; /* as written in the source */
+	char model_key[WC_MODEL_NAME_MAX]; /* catalog base model (leave-one-model-out) */
 	char set[48];              /* workload label; "" = unlabelled */
 	int tp;
 	double expert_parallel;    /* the source's expert-parallel degree; NaN = not given */
@@ -126,7 +126,7 @@ typedef struct {
 	double n_eff;               /* Kish's effective count of the observations
 	                             * (n_obs when every row weighs the same) */
 	double rms;                 /* of the log residuals */
-	char (*names)[WC_NAME_MAX]; /* n_params labels */
+	char (*names)[WC_LABEL_MAX]; /* n_params labels */
 	double *x;                  /* natural values */
 	double *u;                  /* fit coordinates */
 	double *se_log;             /* standard error of log(value) */
@@ -175,7 +175,7 @@ int wc_capacity_fit_named_unidentified(const wc_capacity_fit_result *r, const ch
 /** One (model, platform, tp, batch, context) group that sweeps the output
  *  length N. */
 typedef struct {
-	char model[96];
+	char model[WC_MODEL_NAME_MAX];
 	char platform[48];
 	int tp;
 	double batch, context;

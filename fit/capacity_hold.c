@@ -110,7 +110,7 @@ wc__cap_hold_edges(cap_problem *pb, const double *u)
 			int j = pb->p_kind[k][L];
 			if (j < 0 || !wc__cap_at_edge(u[j]))
 				continue;
-			char label[WC_NAME_MAX], edge[32], hold[32];
+			char label[WC_LABEL_MAX], edge[32], hold[32];
 			wc__cap_param_name(pb, j, label, sizeof label);
 			format_value(k, wc__cap_value(pb, j, u[j]), edge, sizeof edge);
 			format_value(k, med, hold, sizeof hold);

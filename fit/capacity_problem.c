@@ -150,7 +150,7 @@ layout(cap_problem *pb, const wc_capacity_fit_options *o)
 			if (!identified(pb, k, own ? L : -1)) {
 				if (!own && L > 0)
 					continue;
-				char label[WC_NAME_MAX];
+				char label[WC_LABEL_MAX];
 				wc_capacity_label((wc_capacity_kind)k, own ? pb->levels[L].name : NULL, label, sizeof label);
 				WC_WARN(pb, "%s: %s; fixed at 0", label, k == WC_CAP_T1 ? "every row has the same running count"
 				                                                       : "no row has a group of more than one GPU");

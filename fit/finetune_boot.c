@@ -63,7 +63,7 @@ wc__ft_bootstrap(const wc__ft_design *d, const wc_ft_linear_fit *point,
                  wc_error *err)
 {
 	int B = bo->replicates, T = bo->threads > 0 ? bo->threads : 1, rc;
-	static const char names[WC_FT_DRAW_COUNT][WC_NAME_MAX] = { WC_FT_DRAW_E0, WC_FT_DRAW_KAPPA };
+	static const char names[WC_FT_DRAW_COUNT][WC_LABEL_MAX] = { WC_FT_DRAW_E0, WC_FT_DRAW_KAPPA };
 	if (B < 2)
 		return wc_error_set(err, WC_EINVAL, "bootstrap: need at least 2 replicates");
 	if (T > B)

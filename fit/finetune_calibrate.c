@@ -248,7 +248,7 @@ static int
 replicate(const wc_finetune_params *base, const wc_ft_calibrate_options *o, cal_runs *c, int B,
           wc_ft_calibrate_result *out, wc_error *err)
 {
-	static const char names[2][WC_NAME_MAX] = { WC_FT_DRAW_E0, WC_FT_DRAW_KAPPA };
+	static const char names[2][WC_LABEL_MAX] = { WC_FT_DRAW_E0, WC_FT_DRAW_KAPPA };
 	double *rows = wc_alloc_array((size_t)B, 3 * sizeof *rows);
 	double *col = wc_alloc_array((size_t)B, sizeof *col);
 	int col_e0 = wc_draws_column(&base->draws, WC_FT_DRAW_E0);

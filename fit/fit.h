@@ -105,7 +105,7 @@ typedef struct {
 	int n_excluded;       /* left out: `exclude` column or P̄ <= G·P0 */
 	/* the free parameter vector, named as in wc_params_vector_names */
 	int n_free;
-	char (*names)[WC_NAME_MAX];
+	char (*names)[WC_LABEL_MAX];
 	double *x;
 	double *se;           /* standard error of each, in fit units */
 	unsigned char *weak;  /* 1 = weakly identified (named in a warning) */

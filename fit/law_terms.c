@@ -28,7 +28,7 @@ static int
 models_carrying(const fit_problem *pb, const wc_runs_table *t, int j, char *first, size_t cap,
                 int *varies)
 {
-	char key[WC_NAME_MAX];
+	char key[WC_MODEL_NAME_MAX];
 	int n = 0;
 	*varies = 0;
 	first[0] = '\0';
@@ -57,7 +57,7 @@ wc__fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_o
 		if (!(opt->law_terms & WC_LT_BIT(j)))
 			continue;
 		const char *name = wc_law_term_name((wc_law_term)j);
-		char first[WC_NAME_MAX];
+		char first[WC_MODEL_NAME_MAX];
 		int varies, models = models_carrying(pb, t, j, first, sizeof first, &varies);
 		if (!varies || models == 0) {
 			wc__fit_problem_warn(pb, "structure term %s: its covariate does not vary over the runs; not fitted",

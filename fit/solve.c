@@ -111,7 +111,7 @@ wc__fit_problem_to_params(const fit_problem *pb, const double *x, wc_params *out
 	snprintf(out->tool_version, sizeof out->tool_version, "%s", WC_VERSION);
 	/* Held parameters say why (bounds.c): at a bound, or not identified. */
 	for (int k = 0; k < pb->n_params; k++) {
-		char name[WC_NAME_MAX];
+		char name[WC_LABEL_MAX];
 		if (!pb->held[k])
 			continue;
 		wc__fit_param_name(pb, k, name, sizeof name);
@@ -412,7 +412,7 @@ fill_estimate(const fit_problem *pb, const wc_runs_table *t, const double *x, co
 		out->n_used += (int)mult[i];
 	out->params.runs = out->n_used;
 	for (size_t k = 0; k < p; k++) {
-		wc__fit_param_name(pb, (int)k, out->names[k], WC_NAME_MAX);
+		wc__fit_param_name(pb, (int)k, out->names[k], WC_LABEL_MAX);
 		out->x[k] = wc__fit_param_is_log(pb, (int)k) ? exp(x[k]) : x[k];
 	}
 }

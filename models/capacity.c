@@ -103,7 +103,7 @@ wc_capacity_workload_find(const wc_capacity_params *c, const char *set)
 wc_param *
 wc_capacity_param_named(wc_capacity_params *c, const char *name)
 {
-	char label[WC_NAME_MAX];
+	char label[WC_LABEL_MAX];
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
 		if (c->shared[k]) {
 			wc_capacity_label((wc_capacity_kind)k, NULL, label, sizeof label);
@@ -140,7 +140,7 @@ wc_capacity_bound_names(const wc_capacity_params *c, const char *level, const ch
 {
 	const wc_capacity_level *l = wc_capacity_level_find(c, level);
 	const wc_capacity_workload *w = set ? wc_capacity_workload_find(c, set) : NULL;
-	char label[WC_NAME_MAX];
+	char label[WC_LABEL_MAX];
 	int n = 0;
 	if (cap)
 		buf[0] = '\0';
@@ -175,7 +175,7 @@ int
 wc_capacity_held_names(const wc_capacity_params *c, const char *level, char *buf, size_t cap)
 {
 	const wc_capacity_level *l = wc_capacity_level_find(c, level);
-	char label[WC_NAME_MAX];
+	char label[WC_LABEL_MAX];
 	int n = 0;
 	if (cap)
 		buf[0] = '\0';
@@ -313,7 +313,7 @@ wc_capacity_bind(const wc_capacity_params *c, const char *platform, wc_capacity_
                  wc_error *err)
 {
 	const wc_capacity_level *l = wc_capacity_level_find(c, platform);
-	char label[WC_NAME_MAX];
+	char label[WC_LABEL_MAX];
 	if (!c->present)
 		return wc_error_set(err, WC_ENOTFOUND, "capacity: the parameter set has no capacity model");
 	if (!l)

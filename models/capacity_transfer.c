@@ -60,7 +60,7 @@ wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capac
                      wc_error *err)
 {
 	const wc_platform_info *info = platform ? wc_platform_board(platform, NULL) : NULL;
-	char label[WC_NAME_MAX];
+	char label[WC_LABEL_MAX];
 	if (!c->present || wc_capacity_level_find(c, platform) || !info || c->n_levels < 1)
 		return wc_capacity_bind(c, platform, b, err);
 	if (wc_capacity_level_find(c, info->name)) /* an alias of a fitted level */

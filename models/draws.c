@@ -19,7 +19,7 @@ wc_draws_clear(wc_draws *d)
 }
 
 int
-wc_draws_set(wc_draws *d, int n, int k, const char (*names)[WC_NAME_MAX], const double *values,
+wc_draws_set(wc_draws *d, int n, int k, const char (*names)[WC_LABEL_MAX], const double *values,
              wc_error *err)
 {
 	wc_draws_clear(d);
@@ -45,7 +45,7 @@ wc_draws_copy(wc_draws *dst, const wc_draws *src, wc_error *err)
 {
 	if (dst == src)
 		return WC_OK;
-	return wc_draws_set(dst, src->n, src->k, (const char (*)[WC_NAME_MAX])src->names, src->values,
+	return wc_draws_set(dst, src->n, src->k, (const char (*)[WC_LABEL_MAX])src->names, src->values,
 	                    err);
 }
 

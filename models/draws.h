@@ -22,7 +22,7 @@ extern "C" {
 
 typedef struct {
 	int n, k;                   /* rows, parameters per row */
-	char (*names)[WC_NAME_MAX]; /* k names; NULL when empty */
+	char (*names)[WC_LABEL_MAX]; /* k names; NULL when empty */
 	double *values;             /* n*k, row-major; NULL when empty */
 } wc_draws;
 
@@ -30,7 +30,7 @@ typedef struct {
 
 /** Store `n` x `k` values with their names (both copied). n or k = 0
  *  leaves the matrix empty. */
-int wc_draws_set(wc_draws *d, int n, int k, const char (*names)[WC_NAME_MAX],
+int wc_draws_set(wc_draws *d, int n, int k, const char (*names)[WC_LABEL_MAX],
                  const double *values, wc_error *err);
 int wc_draws_copy(wc_draws *dst, const wc_draws *src, wc_error *err);
 void wc_draws_clear(wc_draws *d);

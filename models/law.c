@@ -277,7 +277,7 @@ int
 wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error *err)
 {
 	const wc_level *lvl = NULL;
-	char name[WC_NAME_MAX];
+	char name[WC_LABEL_MAX];
 	int rc = check_config(p, c, &lvl, err);
 	if (rc)
 		return rc;

@@ -76,9 +76,8 @@ double wc_form_link_log(wc_form form, double z, double floor_logit,
 
 /* ------------------------------------------------ names of the inputs */
 
-/** Longest name (platform level, parameter label) wattcast stores, with
- *  its NUL. */
-#define WC_NAME_MAX 48
+/* The lengths of names (WC_NAME_MAX, WC_MODEL_NAME_MAX, WC_LABEL_MAX)
+ * are in models/limits.h. */
 
 typedef enum { WC_PREC_BF16 = 0, WC_PREC_FP8, WC_PREC_INT4, WC_PREC_COUNT } wc_precision;
 const char *wc_precision_name(wc_precision p);
@@ -186,7 +185,8 @@ int wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_er
  *  `c` takes the name, by which the set's model terms are found as written
  *  (docs/calibration.md), and the active parameters; no architecture.
  *  Refused (WC_EINVAL, "model: ..."): a name the catalog knows, whose size
- *  it states already. `name` is borrowed. */
+ *  it states already; (WC_ERANGE) a name of WC_MODEL_NAME_MAX bytes or more,
+ *  which no model term can hold. `name` is borrowed. */
 int wc_model_name_custom(const char *name, double active_params_b, wc_config *c, wc_error *err);
 /** The one warning of an answer to `name` when the catalog entry answers
  *  for another name; "" otherwise. */

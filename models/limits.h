@@ -8,6 +8,24 @@
 #ifndef WC_MODELS_LIMITS_H
 #define WC_MODELS_LIMITS_H
 
+/** Longest name of a platform level (runs tables' `platform`, a set's
+ *  levels) or of a parameter set, with its NUL: 47 bytes
+ *  (docs/formats/runs-table.md). */
+#define WC_NAME_MAX 48
+/** Longest model name, with its NUL: 95 bytes, whatever the characters
+ *  (32 CJK characters are 96 bytes). The runs tables' `model` column
+ *  takes it (docs/formats/runs-table.md), and a model term keeps it whole
+ *  (docs/calibration.md), so a calibration neither cuts a long name nor
+ *  merges two names that differ late. */
+#define WC_MODEL_NAME_MAX 96
+/** Longest parameter label, with its NUL: the longest label is a model
+ *  term's "shift[<model>@<level>]" (docs/formats/params-file.md, "Draws"),
+ *  6 + 95 + 1 + 47 + 1 bytes; every other label ("theta[<level>]",
+ *  "term[<setting>:<precision>@<level>]", "eta[<level>]", ...) is shorter.
+ *  A label names its parameter in `draws.names`, in fits' and
+ *  calibrations' reports, so it is never cut. */
+#define WC_LABEL_MAX (WC_MODEL_NAME_MAX + WC_NAME_MAX + 8)
+
 /** Bootstrap draws one command may ask for (`--bootstrap` of fit,
  *  calibrate and fit response): a million draws is already far past the
  *  point where a 95 % interval stops moving, and bounds the time and the

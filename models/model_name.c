@@ -104,6 +104,13 @@ int
 wc_model_name_custom(const char *name, double active_params_b, wc_config *c, wc_error *err)
 {
 	wc_model_name mn;
+	/* Model terms keep a name of up to WC_MODEL_NAME_MAX - 1 bytes whole,
+	 * as runs tables take it (docs/formats/runs-table.md): a longer one
+	 * could only be matched by a cut, which merges names that differ late. */
+	size_t len = name ? strlen(name) : 0;
+	if (len >= WC_MODEL_NAME_MAX)
+		return wc_error_set(err, WC_ERANGE, "model: %zu bytes, more than the %d a model name may have", len,
+		                    WC_MODEL_NAME_MAX - 1);
 	wc_model_name_read(name, &mn);
 	if (mn.entry)
 		return wc_error_set(err, WC_EINVAL, "model: '%.64s' is the catalog's %s (%g B active): give the model "

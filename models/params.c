@@ -30,7 +30,7 @@ wc_params_clear(wc_params *p)
 
 int
 wc_params_set_draws(wc_params *p, int n_draws, int n_params,
-                    const char (*names)[WC_NAME_MAX], const double *values, wc_error *err)
+                    const char (*names)[WC_LABEL_MAX], const double *values, wc_error *err)
 {
 	free(p->draw_names);
 	free(p->draws);
@@ -88,7 +88,7 @@ wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 	dst->capacity = (wc_capacity_params){ 0 };
 	dst->finetune = (wc_finetune_params){ 0 };
 	int rc = wc_params_set_draws(dst, src->n_draws, src->n_draw_params,
-	                             (const char (*)[WC_NAME_MAX])src->draw_names, src->draws, err);
+	                             (const char (*)[WC_LABEL_MAX])src->draw_names, src->draws, err);
 	if (rc == WC_OK)
 		rc = wc_params_set_calibration_rows(dst, src->calibration_rows, src->n_calibration_rows, err);
 	if (rc == WC_OK)
@@ -136,7 +136,7 @@ validate_model_terms(const wc_params *p, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "model_terms: at most %d terms", WC_MAX_MODEL_TERMS);
 	for (int i = 0; i < p->n_model_terms; i++) {
 		const wc_model_term *t = &p->model_terms[i];
-		char key[WC_NAME_MAX];
+		char key[WC_MODEL_NAME_MAX];
 		if (!t->model[0])
 			return wc_error_set(err, WC_EINVAL, "model_terms/%d/model: empty", i);
 		wc_model_key(t->model, key, sizeof key);
@@ -184,7 +184,7 @@ wc_params_drop_model_terms(wc_params *p, const char *level)
 const wc_model_term *
 wc_params_find_model_term(const wc_params *p, const char *model, const char *level)
 {
-	char key[WC_NAME_MAX];
+	char key[WC_MODEL_NAME_MAX];
 	if (!model || !model[0] || p->n_model_terms == 0)
 		return NULL;
 	wc_model_key(model, key, sizeof key);
@@ -305,7 +305,7 @@ typedef int (*param_visitor)(const char *name, wc_param *param, void *payload);
 static int
 walk(wc_params *p, int free_only, param_visitor visit, void *payload)
 {
-	char name[WC_NAME_MAX];
+	char name[WC_LABEL_MAX];
 	int rc;
 #define VISIT(label, prm)                                                        \
 	do {                                                                     \
@@ -354,7 +354,7 @@ walk(wc_params *p, int free_only, param_visitor visit, void *payload)
 }
 
 typedef struct {
-	char (*names)[WC_NAME_MAX];
+	char (*names)[WC_LABEL_MAX];
 	int cap, count;
 } name_collector;
 
@@ -364,13 +364,13 @@ collect_name(const char *name, wc_param *param, void *payload)
 	name_collector *c = payload;
 	(void)param;
 	if (c->count < c->cap)
-		snprintf(c->names[c->count], WC_NAME_MAX, "%s", name);
+		snprintf(c->names[c->count], WC_LABEL_MAX, "%s", name);
 	c->count++;
 	return 0;
 }
 
 int
-wc_params_vector_names(const wc_params *p, char (*names)[WC_NAME_MAX], int cap)
+wc_params_vector_names(const wc_params *p, char (*names)[WC_LABEL_MAX], int cap)
 {
 	name_collector c = { names, cap, 0 };
 	/* walk() only reads through the pointer here; the cast keeps one walker. */

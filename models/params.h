@@ -100,7 +100,7 @@ int wc_precision_mode_from_name(const char *name, wc_precision_mode *out);
  *  configuration names this model (or a variant of it) on this level,
  *  calibrated from a few runs of the model by `wattcast calibrate`. */
 typedef struct {
-	char model[WC_NAME_MAX];     /* the model key: catalog base name, else the name */
+	char model[WC_MODEL_NAME_MAX]; /* the model key: catalog base name, else the name */
 	char level[WC_NAME_MAX];     /* level name (must exist) */
 	wc_param shift;              /* in z units */
 	int runs;                    /* calibration runs behind it */
@@ -154,7 +154,7 @@ typedef struct wc_params {
 	/* bootstrap draws: n_draws rows of n_draw_params values, named by
 	 * draw_names (wc_params_vector_names order). Owned; NULL when absent. */
 	int n_draws, n_draw_params;
-	char (*draw_names)[WC_NAME_MAX];
+	char (*draw_names)[WC_LABEL_MAX];
 	double *draws;
 
 	/* Sections fitted separately, each with its own draws (schema 2;
@@ -221,7 +221,7 @@ int wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err);
 /** Store `n_draws` x `n_params` values with their names (copied),
  *  replacing the set's draws. */
 int wc_params_set_draws(wc_params *p, int n_draws, int n_params,
-                        const char (*names)[WC_NAME_MAX],
+                        const char (*names)[WC_LABEL_MAX],
                         const double *values, wc_error *err);
 /** Store `n` row hashes of the set's calibration (copied), replacing
  *  its own; n = 0 leaves none. */
@@ -267,7 +267,7 @@ void wc_params_drop_model_terms(wc_params *p, const char *level);
 
 /** Flat view of the free (fitted) parameters, in draw order. Writes up to
  *  `cap` names and returns how many the set has (cap 0 counts). */
-int wc_params_vector_names(const wc_params *p, char (*names)[WC_NAME_MAX], int cap);
+int wc_params_vector_names(const wc_params *p, char (*names)[WC_LABEL_MAX], int cap);
 /** Read / write the value of each named parameter; unknown names are
  *  WC_ENOTFOUND. */
 int wc_params_get_named(const wc_params *p, const char *name, double *out);

@@ -81,7 +81,7 @@ text_value(const json_t *v, const char *field, size_t cap, wc_api_error *e)
 	if (n == 0)
 		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected a non-empty string, got \"\"", field + 1);
 	else
-		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected at most %zu characters, got %zu",
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected at most %zu bytes, got %zu",
 		                 field + 1, cap - 1, n);
 	return -1;
 }
@@ -237,18 +237,18 @@ parse_runs(const json_t *body, wc_runs_table **out, wc_api_error *e)
 	return 0;
 }
 
-/* A string option into `out` (WC_NAME_MAX bytes; "" when absent). */
+/* A string option into `out` (`cap` bytes; "" when absent). */
 static int
-option_string(const json_t *body, const char *name, char *out, wc_api_error *e)
+option_string(const json_t *body, const char *name, char *out, size_t cap, wc_api_error *e)
 {
 	const json_t *v = json_object_get(body, name);
 	char field[32];
 	if (!v)
 		return 0;
 	snprintf(field, sizeof field, "/%s", name);
-	if (text_value(v, field, WC_NAME_MAX, e) < 0)
+	if (text_value(v, field, cap, e) < 0)
 		return -1;
-	snprintf(out, WC_NAME_MAX, "%s", json_string_value(v));
+	snprintf(out, cap, "%s", json_string_value(v));
 	return 0;
 }
 
@@ -281,9 +281,11 @@ parse_options(const json_t *body, const wc_params *base, wc_calibrate_request *r
 {
 	char scope[WC_NAME_MAX] = "";
 	double boot = -2;
-	if (option_string(body, "scope", scope, e) < 0 || option_string(body, "model", r->model, e) < 0 ||
-	    option_string(body, "platform", r->platform, e) < 0 || option_string(body, "name", r->name, e) < 0 ||
-	    option_string(body, "relative_to", r->relative_to, e) < 0 ||
+	if (option_string(body, "scope", scope, sizeof scope, e) < 0 ||
+	    option_string(body, "model", r->model, sizeof r->model, e) < 0 ||
+	    option_string(body, "platform", r->platform, sizeof r->platform, e) < 0 ||
+	    option_string(body, "name", r->name, sizeof r->name, e) < 0 ||
+	    option_string(body, "relative_to", r->relative_to, sizeof r->relative_to, e) < 0 ||
 	    option_number(body, "idle_power_w", 0, WC_GPU_MAX_POWER_W, 0, &r->idle_power_w, e) < 0 ||
 	    option_number(body, "run_scatter", 0, 10, 0, &r->run_scatter, e) < 0 ||
 	    option_number(body, "bootstrap", 0, WC_HTTP_CALIBRATE_MAX_DRAWS, 1, &boot, e) < 0 ||

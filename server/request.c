@@ -123,8 +123,11 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		/* A model of the user's own beside its size: the name finds the
 		 * set's model terms as written (docs/calibration.md). */
 		wc_error me;
-		if (model && wc_model_name_custom(json_string_value(model), q->config.active_params_b, &q->config, &me)) {
-			wc_api_error_set(e, 422, "conflicting_fields", "/model", "%s", me.msg);
+		int rc = model ? wc_model_name_custom(json_string_value(model), q->config.active_params_b, &q->config, &me)
+		               : WC_OK;
+		if (rc != WC_OK) {
+			wc_api_error_set(e, 422, rc == WC_ERANGE ? "invalid_value" : "conflicting_fields", "/model", "%s",
+			                 me.msg);
 			return -1;
 		}
 		return 0;

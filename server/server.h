@@ -254,7 +254,7 @@ typedef struct {
 	wc_runs_table *runs;           /* owned: wc_calibrate_request_clear */
 	int platform_scope;            /* "scope": "platform" (else the model scope) */
 	/* "" = absent */
-	char model[WC_NAME_MAX], platform[WC_NAME_MAX], relative_to[WC_NAME_MAX], name[WC_NAME_MAX];
+	char model[WC_MODEL_NAME_MAX], platform[WC_NAME_MAX], relative_to[WC_NAME_MAX], name[WC_NAME_MAX];
 	double idle_power_w, run_scatter; /* 0 = absent */
 	int replicates;                /* the draws; -1 = none */
 	uint64_t seed;

@@ -38,7 +38,7 @@ one_run(void)
 static void
 ft_draws(wc_params *p, int n)
 {
-	static const char names[2][WC_NAME_MAX] = { WC_FT_DRAW_E0, WC_FT_DRAW_KAPPA };
+	static const char names[2][WC_LABEL_MAX] = { WC_FT_DRAW_E0, WC_FT_DRAW_KAPPA };
 	double *v = malloc((size_t)n * 2 * sizeof *v);
 	for (int r = 0; r < n; r++) {
 		v[2 * r] = 2176.3123456789012;
@@ -71,7 +71,7 @@ main(void)
 	ft_draws(&base, 2000);
 	size_t b = dump_len(&base);
 	double per_row = (double)(b - a) / 1000.0;
-	double target = (double)WC_PARAMS_MAX_BYTES - (64 << 10) - 2 * (WC_NAME_MAX + 16) - 4000.0 - 4096.0;
+	double target = (double)WC_PARAMS_MAX_BYTES - (64 << 10) - 2 * (WC_LABEL_MAX + 16) - 4000.0 - 4096.0;
 	int n = 1000 + (int)((target - (double)a) / per_row);
 	ft_draws(&base, n);
 	long room = wc_params_draws_room(&base, 2, &err);
@@ -80,7 +80,7 @@ main(void)
 
 	/* Inference draws of delta, more than fit. */
 	int nd = (int)room + 40;
-	static const char dn[1][WC_NAME_MAX] = { "delta" };
+	static const char dn[1][WC_LABEL_MAX] = { "delta" };
 	double *dv = malloc((size_t)nd * sizeof *dv);
 	for (int r = 0; r < nd; r++)
 		dv[r] = base.delta.value;

@@ -80,7 +80,7 @@ true_value(const char *name)
 	for (int h = 0; h < 2; h++) {
 		const double *v = &truth[h].eta;
 		for (int k = 0; k < WC_CAP_KINDS; k++) {
-			char label[WC_NAME_MAX];
+			char label[WC_LABEL_MAX];
 			wc_capacity_label((wc_capacity_kind)k, levels[h], label, sizeof label);
 			if (strcmp(label, name) == 0)
 				return v[k];

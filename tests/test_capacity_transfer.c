@@ -158,13 +158,13 @@ draws(void)
 	wc_capacity_point pt;
 	wc_error err;
 	section(&c);
-	char names[4][WC_NAME_MAX];
+	char names[4][WC_LABEL_MAX];
 	wc_capacity_label(WC_CAP_ETA, "A100", names[0], sizeof names[0]);
 	wc_capacity_label(WC_CAP_ETA, "H100", names[1], sizeof names[1]);
 	wc_capacity_label(WC_CAP_ETA, "B200", names[2], sizeof names[2]);
 	wc_capacity_label(WC_CAP_ETAC, NULL, names[3], sizeof names[3]);
 	const double rows[2][4] = { { 0.5, 0.9, 0.6, 0.7 }, { 0.95, 0.55, 0.65, 0.9 } };
-	CHECK_INT(wc_draws_set(&c.draws, 2, 4, (const char (*)[WC_NAME_MAX])names, &rows[0][0], &err), WC_OK);
+	CHECK_INT(wc_draws_set(&c.draws, 2, 4, (const char (*)[WC_LABEL_MAX])names, &rows[0][0], &err), WC_OK);
 	CHECK_INT(wc_capacity_bind_any(&c, "L40S", &b, &err), WC_OK);
 	wc_capacity_bound_point(&b, wc_draws_row(&c.draws, 0), &pt);
 	CHECK_NEAR(pt.eta, 0.6, 0);

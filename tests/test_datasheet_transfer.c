@@ -86,7 +86,7 @@ main(void)
 	 * (which has draws) copied without them, B200 replaced in place by
 	 * its transfer from the other levels, H100 NVL added, a model term of
 	 * the replaced level dropped and the source's left as it was. */
-	static const char draw_names[1][WC_NAME_MAX] = { "delta" };
+	static const char draw_names[1][WC_LABEL_MAX] = { "delta" };
 	const double draw_values[2] = { 0.9, 1.0 };
 	CHECK_INT(wc_params_set_draws(&measured, 2, 1, draw_names, draw_values, &err), WC_OK);
 	CHECK(measured.n_draws == 2 && measured.n_model_terms < WC_MAX_MODEL_TERMS);

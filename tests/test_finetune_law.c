@@ -118,9 +118,9 @@ compute_law(void)
 	CHECK_NEAR(pt.energy_per_step_j, 4 * 2176.3 + 4.5241 * b.flops.flops_per_step_tflop, 1e-9);
 	CHECK_NEAR(pt.energy_per_token_j, pt.energy_per_step_j / b.flops.tokens_per_step, 1e-15);
 	/* A draws row goes through the same code. */
-	char names[2][WC_NAME_MAX] = { "kappa", "e0" };
+	char names[2][WC_LABEL_MAX] = { "kappa", "e0" };
 	double row[2] = { 5.0, 1000.0 };
-	CHECK_INT(wc_draws_set(&p.finetune.draws, 1, 2, (const char (*)[WC_NAME_MAX])names, row, NULL), WC_OK);
+	CHECK_INT(wc_draws_set(&p.finetune.draws, 1, 2, (const char (*)[WC_LABEL_MAX])names, row, NULL), WC_OK);
 	CHECK_INT(wc_ft_bind(&p.finetune, &c, &b, NULL), WC_OK);
 	wc_ft_bound_point(&b, wc_draws_row(&p.finetune.draws, 0), &pt);
 	CHECK_NEAR(pt.energy_per_step_j, 4 * 1000.0 + 5.0 * b.flops.flops_per_step_tflop, 1e-9);
@@ -241,9 +241,9 @@ section_round_trip(void)
 	r->levels = 6;
 	p.finetune.ranges.seq_len.lo = 128;
 	p.finetune.ranges.seq_len.hi = 4096;
-	char names[2][WC_NAME_MAX] = { "e0", "kappa" };
+	char names[2][WC_LABEL_MAX] = { "e0", "kappa" };
 	double v[4] = { 2100.0, 4.5, 2250.5, 4.6 };
-	CHECK_INT(wc_draws_set(&p.finetune.draws, 2, 2, (const char (*)[WC_NAME_MAX])names, v, &err), WC_OK);
+	CHECK_INT(wc_draws_set(&p.finetune.draws, 2, 2, (const char (*)[WC_LABEL_MAX])names, v, &err), WC_OK);
 	char *s = wc_params_dump(&p, 1, &err);
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "t", &q, &err), WC_OK);
 	CHECK(q.finetune.present && q.finetune.draws.n == 2 && q.finetune.draws.values[2] == 2250.5);

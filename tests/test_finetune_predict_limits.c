@@ -286,9 +286,9 @@ few_draws(void)
 	wc_params law = WC_PARAMS_INIT;
 	wc_error err;
 	wc_params_default(&law);
-	char names[2][WC_NAME_MAX] = { "e0", "kappa" };
+	char names[2][WC_LABEL_MAX] = { "e0", "kappa" };
 	double v[8] = { 2100.0, 4.5, 2250.0, 4.6, 2180.0, 4.4, 2200.0, 4.55 };
-	CHECK_INT(wc_draws_set(&law.finetune.draws, 4, 2, (const char (*)[WC_NAME_MAX])names, v, &err), WC_OK);
+	CHECK_INT(wc_draws_set(&law.finetune.draws, 4, 2, (const char (*)[WC_LABEL_MAX])names, v, &err), WC_OK);
 	char *dir = test_tmpdir("finetune_few_draws"), *path = path_join(dir, "four.json");
 	CHECK_INT(wc_params_save_file(path, &law, &err), WC_OK);
 	const char *argv[] = { "wattcast", "predict", "finetune", "--params", path, "--method", "full", "--model",

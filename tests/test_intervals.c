@@ -115,11 +115,11 @@ section_and_old_files(void)
 
 	/* A file from before (schema 4, draws, no section) loads and answers,
 	 * and says its interval covers the parameters only. */
-	char names[1][WC_NAME_MAX] = { "theta[A100]" };
+	char names[1][WC_LABEL_MAX] = { "theta[A100]" };
 	double thetas[41];
 	for (int i = 0; i <= 40; i++)
 		thetas[i] = 1.8 + i * 0.01;
-	CHECK_INT(wc_params_set_draws(&p, 41, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&p, 41, 1, (const char (*)[WC_LABEL_MAX])names, thetas, &err), WC_OK);
 	p.pred_error.present = 0;
 	for (int k = 0; k < WC_PEQ_COUNT; k++) /* and what /6 added */
 		p.quantity_error[k].present = 0;
@@ -261,12 +261,12 @@ quantity_errors(void)
 	pr = NULL;
 	/* Draws of the power law alone: power and energy per token vary with
 	 * them, latency does not, and each says so. */
-	char names[1][WC_NAME_MAX] = { "theta[H100]" };
+	char names[1][WC_LABEL_MAX] = { "theta[H100]" };
 	double thetas[41];
 	for (int i = 0; i <= 40; i++)
 		thetas[i] = p.levels[1].theta.value - 0.2 + i * 0.01;
 	CHECK(strcmp(p.levels[1].name, "H100") == 0);
-	CHECK_INT(wc_params_set_draws(&p, 41, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&p, 41, 1, (const char (*)[WC_LABEL_MAX])names, thetas, &err), WC_OK);
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	CHECK_INT(wc_predict_capacity(pr, &iq, NAN, NAN, &cp, &err), WC_OK);
 	CHECK_INT(cp.n_draws, 41);
@@ -327,9 +327,9 @@ quantity_errors(void)
 	wc_predictor_free(pr);
 	/* draws of kappa <= 0 (the fit writes them when kappa's interval
 	 * reaches 0) never take the lower end below 0 J */
-	char ft_names[2][WC_NAME_MAX] = { "e0", "kappa" };
+	char ft_names[2][WC_LABEL_MAX] = { "e0", "kappa" };
 	double ft_rows[8] = { 2170, 4.5, 2170, 4.6, 2170, -30, 2170, -30 };
-	CHECK_INT(wc_draws_set(&p.finetune.draws, 4, 2, (const char (*)[WC_NAME_MAX])ft_names, ft_rows, &err), WC_OK);
+	CHECK_INT(wc_draws_set(&p.finetune.draws, 4, 2, (const char (*)[WC_LABEL_MAX])ft_names, ft_rows, &err), WC_OK);
 	/* (as if fitted on 3 runs: its draws make too narrow an interval) */
 	const wc_source kappa_source = p.finetune.kappa.source;
 	const int kept_runs = p.finetune.runs;

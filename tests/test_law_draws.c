@@ -85,7 +85,7 @@ main(void)
 	queries(q);
 	int k = wc_params_vector_names(&p, NULL, 0);
 	CHECK(k >= 16); /* 3 S, 4 theta, 4 P0, delta, gamma1, gamma2, kappa, 3 terms */
-	char (*names)[WC_NAME_MAX] = calloc((size_t)k, sizeof *names);
+	char (*names)[WC_LABEL_MAX] = calloc((size_t)k, sizeof *names);
 	double *rows = calloc((size_t)k * 3, sizeof *rows);
 	wc_params_vector_names(&p, names, k);
 
@@ -96,7 +96,7 @@ main(void)
 	for (int r = 0; r < 3; r++)
 		for (int j = 0; j < k; j++)
 			CHECK_INT(wc_params_get_named(&p, names[j], &rows[r * k + j]), WC_OK);
-	CHECK_INT(wc_params_set_draws(&p, 3, k, (const char (*)[WC_NAME_MAX])names, rows, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&p, 3, k, (const char (*)[WC_LABEL_MAX])names, rows, &err), WC_OK);
 	wc_predictor *pr;
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	for (int i = 0; i < 4; i++) {
@@ -121,7 +121,7 @@ main(void)
 		CHECK_INT(wc_params_set_named(&a, names[j], sa), WC_OK);
 		CHECK_INT(wc_params_set_named(&b, names[j], sb), WC_OK);
 	}
-	CHECK_INT(wc_params_set_draws(&p, 2, k, (const char (*)[WC_NAME_MAX])names, rows, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&p, 2, k, (const char (*)[WC_LABEL_MAX])names, rows, &err), WC_OK);
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	for (int i = 0; i < 4; i++) {
 		wc_inference_prediction o;

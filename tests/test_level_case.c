@@ -111,9 +111,9 @@ main(void)
 	CHECK_NEAR(wc_response_tau_for(&r, "A100"), 0.1, 0);
 	wc_params_clear(&meas);
 	/* a draw column names its level as a term does: in any case */
-	char dn[1][WC_NAME_MAX] = { "theta[H100]" };
+	char dn[1][WC_LABEL_MAX] = { "theta[H100]" };
 	double dv[2] = { 1.0, 2.0 };
-	CHECK_INT(wc_params_set_draws(&paper, 2, 1, (const char (*)[WC_NAME_MAX])dn, dv, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&paper, 2, 1, (const char (*)[WC_LABEL_MAX])dn, dv, &err), WC_OK);
 	CHECK_INT(wc_params_draw_column(&paper, "theta[h100]"), 0);
 
 	wc_params_clear(&paper);

@@ -93,9 +93,9 @@ main(void)
 	a.seed = 123456789012345ULL;
 	a.levels[0].s.source = WC_SRC_FITTED;
 	a.delta.source = WC_SRC_FITTED;
-	char names[2][WC_NAME_MAX] = { "S[A100]", "delta" };
+	char names[2][WC_LABEL_MAX] = { "S[A100]", "delta" };
 	double draws[6] = { 329.1, 0.6, 330.0 / 7.0, 0.59999999999999998, 1e-17, 0.5 };
-	CHECK_INT(wc_params_set_draws(&a, 3, 2, (const char (*)[WC_NAME_MAX])names, draws, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&a, 3, 2, (const char (*)[WC_LABEL_MAX])names, draws, &err), WC_OK);
 	CHECK_INT(wc_params_save_file(path, &a, &err), WC_OK);
 	CHECK_INT(wc_params_load_file(path, &b, &err), WC_OK);
 	CHECK(strcmp(a.name, b.name) == 0);

@@ -54,7 +54,7 @@ sections_round_trip(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT, r = WC_PARAMS_INIT;
 	wc_error err;
-	char names[2][WC_NAME_MAX] = { "eta[H100]", "t0[H100]" };
+	char names[2][WC_LABEL_MAX] = { "eta[H100]", "t0[H100]" };
 	double v[4] = { 0.7, 1e-3, 0.65, 1.1e-3 };
 	wc_params_default(&p);
 	wc_capacity_params_clear(&p.capacity);
@@ -70,7 +70,7 @@ sections_round_trip(void)
 		p.capacity.levels[0].p[k] = (wc_param){ 0.5, NAN, NAN, WC_SRC_FITTED };
 		p.capacity.shared_p[k] = (wc_param){ 1e-5, 1e-6, 2e-5, WC_SRC_FITTED };
 	}
-	CHECK_INT(wc_draws_set(&p.capacity.draws, 2, 2, (const char (*)[WC_NAME_MAX])names, v, &err), WC_OK);
+	CHECK_INT(wc_draws_set(&p.capacity.draws, 2, 2, (const char (*)[WC_LABEL_MAX])names, v, &err), WC_OK);
 	p.finetune.present = 1;
 	char *s = wc_params_dump(&p, 1, &err);
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "t", &q, &err), WC_OK);
@@ -238,7 +238,7 @@ v2_file_and_model_terms(void)
 	c.model = "Qwen3-8B";
 	CHECK_INT(wc_law_power(&q, &c, &after, &err), WC_OK);
 	CHECK_NEAR(after.node_power_w, 613.0, 1.0);
-	char label[WC_NAME_MAX];
+	char label[WC_LABEL_MAX];
 	wc_model_term_label(&q.model_terms[0], label, sizeof label);
 	CHECK(strcmp(label, "shift[Qwen3-8B@H100]") == 0);
 	double v;

@@ -104,11 +104,11 @@ main(void)
 	/* Interval from draws: theta[A100] drawn from a known set; the bounds
 	 * are the type-7 percentiles of the node power over the draws. */
 	p.levels[0].theta.source = WC_SRC_FITTED;
-	char names[1][WC_NAME_MAX] = { "theta[A100]" };
+	char names[1][WC_LABEL_MAX] = { "theta[A100]" };
 	double thetas[101];
 	for (int i = 0; i <= 100; i++)
 		thetas[i] = 1.5 + i * 0.01; /* 1.50 .. 2.50 */
-	CHECK_INT(wc_params_set_draws(&p, 101, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&p, 101, 1, (const char (*)[WC_LABEL_MAX])names, thetas, &err), WC_OK);
 	p.pred_error.present = 0; /* the draws' own interval */
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	q.running_series = NULL;

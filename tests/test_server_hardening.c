@@ -415,7 +415,7 @@ main(void)
 	wc_params p = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
-	char names[1][WC_NAME_MAX] = { "theta[H100]" };
+	char names[1][WC_LABEL_MAX] = { "theta[H100]" };
 	static double draws[1000];
 
 	signal(SIGPIPE, SIG_IGN);
@@ -424,7 +424,7 @@ main(void)
 	wc_params_default(&p);
 	for (int i = 0; i < 1000; i++)
 		draws[i] = p.levels[1].theta.value + 1e-4 * (i - 500);
-	CHECK_INT(wc_params_set_draws(&p, 1000, 1, (const char (*)[WC_NAME_MAX])names, draws, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&p, 1000, 1, (const char (*)[WC_LABEL_MAX])names, draws, &err), WC_OK);
 
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	so.listen = "127.0.0.1:0";

@@ -207,7 +207,7 @@ static void
 params_with_draws(wc_params *p, const char *name, double centre)
 {
 	wc_error err;
-	char names[1][WC_NAME_MAX] = { "theta[A100]" };
+	char names[1][WC_LABEL_MAX] = { "theta[A100]" };
 	double t[51];
 	wc_params_default(p);
 	snprintf(p->name, sizeof p->name, "%s", name);
@@ -215,7 +215,7 @@ params_with_draws(wc_params *p, const char *name, double centre)
 	p->levels[0].theta.value = centre;
 	for (int i = 0; i <= 50; i++)
 		t[i] = centre - 0.25 + i * 0.01;
-	CHECK_INT(wc_params_set_draws(p, 51, 1, (const char (*)[WC_NAME_MAX])names, t, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(p, 51, 1, (const char (*)[WC_LABEL_MAX])names, t, &err), WC_OK);
 }
 
 static pid_t

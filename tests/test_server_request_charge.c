@@ -72,7 +72,7 @@ main(void)
 	wc_params plain = WC_PARAMS_INIT, drawn = WC_PARAMS_INIT, swept = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
-	char names[1][WC_NAME_MAX] = { "theta[H100]" };
+	char names[1][WC_LABEL_MAX] = { "theta[H100]" };
 	static double draws[1000];
 	CURL *h;
 
@@ -83,13 +83,13 @@ main(void)
 	snprintf(drawn.name, sizeof drawn.name, "drawn");
 	for (int i = 0; i < 1000; i++)
 		draws[i] = drawn.levels[1].theta.value + 1e-4 * (i - 500);
-	CHECK_INT(wc_params_set_draws(&drawn, 1000, 1, (const char (*)[WC_NAME_MAX])names, draws, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&drawn, 1000, 1, (const char (*)[WC_LABEL_MAX])names, draws, &err), WC_OK);
 	static double more[3000];
 	wc_params_default(&swept);
 	snprintf(swept.name, sizeof swept.name, "swept");
 	for (int i = 0; i < 3000; i++)
 		more[i] = swept.levels[1].theta.value + 1e-5 * (i - 1500);
-	CHECK_INT(wc_params_set_draws(&swept, 3000, 1, (const char (*)[WC_NAME_MAX])names, more, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(&swept, 3000, 1, (const char (*)[WC_LABEL_MAX])names, more, &err), WC_OK);
 	const wc_params *sets[3] = { &plain, &drawn, &swept };
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	so.listen = "127.0.0.1:0";

@@ -24,7 +24,7 @@ main(void)
 {
 	wc_params truth = WC_PARAMS_INIT;
 	wc_error err;
-	char names[MAX_P][WC_NAME_MAX];
+	char names[MAX_P][WC_LABEL_MAX];
 	int covered[MAX_P] = { 0 }, seen[MAX_P] = { 0 }, weak[MAX_P] = { 0 }, weak_hits[MAX_P] = { 0 };
 	int n_names = 0;
 	gsl_set_error_handler_off();
@@ -52,7 +52,7 @@ main(void)
 				for (j = 0; j < n_names && strcmp(names[j], r.names[k]); j++)
 					;
 				if (j == n_names)
-					snprintf(names[n_names++], WC_NAME_MAX, "%s", r.names[k]);
+					snprintf(names[n_names++], WC_LABEL_MAX, "%s", r.names[k]);
 				const wc_param *fp = wc_params_param_named(&r.params, r.names[k]);
 				double v;
 				wc_params_get_named(&truth, r.names[k], &v);

@@ -242,7 +242,7 @@ wc_validate_fewshot(const wc_runs_table *t, const wc_fewshot_options *o, wc_fews
 		goto cleanup;
 	}
 	for (size_t i = 0; rc == WC_OK && i < t->n_runs; i++) {
-		char key[WC_NAME_MAX], other[WC_NAME_MAX];
+		char key[WC_MODEL_NAME_MAX], other[WC_MODEL_NAME_MAX];
 		if (done[i] || t->runs[i].exclude[0])
 			continue;
 		group_key(&s, i, key, sizeof key);

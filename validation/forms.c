@@ -85,16 +85,16 @@ run_identified(const wc_fit_result *r, const wc_run *run)
 	const wc_level *lvl = wc_params_level(p, run->platform);
 	if (!lvl)
 		return 0;
-	char used[8][WC_NAME_MAX];
+	char used[8][WC_LABEL_MAX];
 	int n = 0;
-	wc_level_param_label(WC_LEVEL_S, wc_params_scale_level(p, lvl)->name, used[n++], WC_NAME_MAX);
-	wc_level_param_label(WC_LEVEL_THETA, lvl->name, used[n++], WC_NAME_MAX);
-	wc_level_param_label(WC_LEVEL_FLOOR, lvl->name, used[n++], WC_NAME_MAX);
-	wc_level_param_label(WC_LEVEL_P0, lvl->name, used[n++], WC_NAME_MAX);
-	snprintf(used[n++], WC_NAME_MAX, "delta");
-	snprintf(used[n++], WC_NAME_MAX, "gamma1");
-	snprintf(used[n++], WC_NAME_MAX, "gamma2");
-	snprintf(used[n++], WC_NAME_MAX, "%s", run->sm_clock_mhz > 0 ? "kappa" : "");
+	wc_level_param_label(WC_LEVEL_S, wc_params_scale_level(p, lvl)->name, used[n++], WC_LABEL_MAX);
+	wc_level_param_label(WC_LEVEL_THETA, lvl->name, used[n++], WC_LABEL_MAX);
+	wc_level_param_label(WC_LEVEL_FLOOR, lvl->name, used[n++], WC_LABEL_MAX);
+	wc_level_param_label(WC_LEVEL_P0, lvl->name, used[n++], WC_LABEL_MAX);
+	snprintf(used[n++], WC_LABEL_MAX, "delta");
+	snprintf(used[n++], WC_LABEL_MAX, "gamma1");
+	snprintf(used[n++], WC_LABEL_MAX, "gamma2");
+	snprintf(used[n++], WC_LABEL_MAX, "%s", run->sm_clock_mhz > 0 ? "kappa" : "");
 	for (int k = 0; k < r->n_free; k++)
 		for (int u = 0; u < n; u++)
 			if (strcmp(r->names[k], used[u]) == 0 && !(r->se[k] <= UNIDENTIFIED_SE))

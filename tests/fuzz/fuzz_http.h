@@ -28,7 +28,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	wc_params p = WC_PARAMS_INIT;
 	wc_error err;
-	char names[1][WC_NAME_MAX] = { "theta[H100]" };
+	char names[1][WC_LABEL_MAX] = { "theta[H100]" };
 	double draws[50];
 	(void)argc;
 	(void)argv;
@@ -39,7 +39,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		draws[i] = p.levels[1].theta.value * (0.95 + 0.002 * i);
 	const wc_params *sets[1] = { &p };
 	const char *sources[1] = { "fuzz" };
-	if (wc_params_set_draws(&p, 50, 1, (const char (*)[WC_NAME_MAX])names, draws, &err) != WC_OK ||
+	if (wc_params_set_draws(&p, 50, 1, (const char (*)[WC_LABEL_MAX])names, draws, &err) != WC_OK ||
 	    wc_profiles_new(1, sets, sources, &fuzz_profiles, &err) != WC_OK) {
 		fprintf(stderr, "fuzz: %s\n", err.msg);
 		abort();

@@ -338,11 +338,11 @@ test_drawn_params(wc_params *p)
 	wc_params_default(p);
 	snprintf(p->name, sizeof p->name, "drawn");
 	p->levels[0].theta.source = WC_SRC_FITTED;
-	char names[1][WC_NAME_MAX] = { "theta[A100]" };
+	char names[1][WC_LABEL_MAX] = { "theta[A100]" };
 	double thetas[101];
 	for (int i = 0; i <= 100; i++)
 		thetas[i] = 1.5 + i * 0.01;
-	CHECK_INT(wc_params_set_draws(p, 101, 1, (const char (*)[WC_NAME_MAX])names, thetas, &err), WC_OK);
+	CHECK_INT(wc_params_set_draws(p, 101, 1, (const char (*)[WC_LABEL_MAX])names, thetas, &err), WC_OK);
 	p->pred_error.present = 0; /* the draws' own interval */
 }
 
