@@ -103,9 +103,9 @@ main(void)
 		if (tp == 3)
 			CHECK_CONTAINS(err.msg, "tp: 3 does not divide Qwen3-8B's 32 attention heads");
 	}
-	/* expert_parallel on a dense model is answered tensor parallel, so its
-	 * group is checked as one (it skipped the check, 200 at tp 3); an MoE
-	 * model's expert-parallel group holds attention whole on every GPU. */
+	/* expert_parallel skipped the check (200 at tp 3): a dense model is
+	 * answered tensor parallel, and an MoE model's expert-parallel group
+	 * with data_parallel 1 splits its attention as tensor parallel does. */
 	{
 		wc_inference_query q = { .config = test_catalog_config("H100", 3, "Qwen3-8B", 8) };
 		wc_inference_prediction pw;
@@ -114,7 +114,8 @@ main(void)
 		CHECK_CONTAINS(err.msg, "tp: 3 does not divide Qwen3-8B's 32 attention heads");
 		q.config = test_catalog_config("H100", 3, "Qwen3-30B-A3B", 8);
 		q.config.expert_parallel = 1;
-		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
+		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_EINVAL);
+		CHECK_CONTAINS(err.msg, "tp: 3 does not divide Qwen3-30B-A3B's 32 attention heads");
 		q.config.expert_parallel = 0;
 		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_EINVAL);
 	}
