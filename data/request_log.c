@@ -222,11 +222,16 @@ warn_unusable(const req_arrays *ra, size_t i, double a, double c, const char *pa
 }
 
 /* Completion time of request i from its end-to-end latency, else from
- * its first token `f` and inter-token latencies; NAN when unknown. */
+ * its first token `f` and inter-token latencies; NAN when unknown.
+ * `*count_unknown` is set when only the output count is missing (a mean
+ * inter-token latency needs it): such a request is kept with its
+ * completion unknown, as a null count is (docs/formats/telemetry.md,
+ * "Missing token counts"). */
 static double
-completion_at(const req_arrays *ra, size_t i, double a, double f, double out_len)
+completion_at(const req_arrays *ra, size_t i, double a, double f, double out_len, int *count_unknown)
 {
 	double c = NAN;
+	*count_unknown = 0;
 	if (ra->e2el && isfinite(num_at(ra->e2el, i))) {
 		c = a + num_at(ra->e2el, i);
 	} else if (isfinite(f)) {
@@ -240,6 +245,8 @@ completion_at(const req_arrays *ra, size_t i, double a, double f, double out_len
 		} else if (g && json_is_number(g) && isfinite(out_len)) {
 			/* One mean inter-token latency per request. */
 			c = f + json_number_value(g) * fmax(out_len - 1.0, 0.0);
+		} else if (g && json_is_number(g)) {
+			*count_unknown = 1;
 		} else if (!ra->itl) {
 			c = f; /* no decode information: the request ends at its first token */
 		}
@@ -316,8 +323,9 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		}
 		if (isfinite(tt))
 			f = a + tt;
-		c = completion_at(&ra, i, a, f, out_len);
-		if (!isfinite(a) || !isfinite(c) || c < a) {
+		int count_unknown;
+		c = completion_at(&ra, i, a, f, out_len, &count_unknown);
+		if (!isfinite(a) || (!isfinite(c) && !count_unknown) || (count_unknown ? f : c) < a) {
 			if ((int)skipped++ < opt->max_warnings)
 				warn_unusable(&ra, i, a, c, path, opt);
 			continue;

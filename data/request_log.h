@@ -23,7 +23,7 @@ typedef struct {
 	size_t n;
 	double *arrival;         /* epoch s */
 	double *first_token;     /* epoch s; NaN when unknown */
-	double *completion;      /* epoch s */
+	double *completion;      /* epoch s; NaN when unknown (JSON: a mean itl with no output count) */
 	double *input_tokens;    /* NaN when unknown */
 	double *output_tokens;   /* NaN when unknown */
 	/* 1 when the times run on a clock of unknown origin: vLLM's own

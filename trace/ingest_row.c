@@ -7,6 +7,7 @@
 #include "ingest_internal.h"
 #include "models/stats.h"
 #include "models/grow.h"
+#include "trace/load.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -212,7 +213,7 @@ request_latencies(const run_ctx *rc, double a, double b, int last, wc_ingest_row
 	size_t n = rc->req->n, nt = 0, ni = 0;
 	double *ttft = wc_alloc_array(n ? n : 1, sizeof *ttft), *itl = wc_alloc_array(n ? n : 1, sizeof *itl);
 	for (size_t i = 0; ttft && itl && i < n; i++) {
-		double c = rc->req->completion[i], f = rc->req->first_token[i], s = rc->req->arrival[i];
+		double c = wc_trace_request_end(rc->req, i), f = rc->req->first_token[i], s = rc->req->arrival[i];
 		double out = rc->req->output_tokens[i];
 		if (c < a || c > b || (c == b && !last) || !isfinite(f) || !(f >= s))
 			continue;
@@ -257,7 +258,7 @@ count_requests(const run_ctx *rc, const wc_ingest_options *opt, double a, double
 	wc_run *run = &row->run;
 	double cnt = 0, in_sum = 0, out_sum = 0, in_n = 0, out_n = 0;
 	for (size_t i = 0; i < rc->req->n; i++) {
-		double c = rc->req->completion[i];
+		double c = wc_trace_request_end(rc->req, i);
 		if (c < a || c > b || (c == b && !last))
 			continue;
 		cnt++;

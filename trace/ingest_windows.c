@@ -9,6 +9,7 @@
 #include "ingest_internal.h"
 #include "models/grow.h"
 #include "models/stats.h"
+#include "trace/load.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -152,7 +153,7 @@ load_at(const run_ctx *rc, double t)
 	}
 	if (rc->req)
 		for (size_t i = 0; i < rc->req->n; i++)
-			n += rc->req->arrival[i] <= t && t < rc->req->completion[i];
+			n += rc->req->arrival[i] <= t && t < wc_trace_request_end(rc->req, i);
 	return n;
 }
 

@@ -7,29 +7,28 @@
 #include <math.h>
 #include <string.h>
 
-void
-wc_trace_interval_counts(const double *start, const double *end, size_t count, double g0,
-                         double dt, size_t n, double *out)
+/* Add [s, e) to the difference array: +1 at the first grid point at or
+ * after the start, -1 at the first one at or after the end. */
+static void
+add_interval(double s, double e, double g0, double dt, size_t n, double *out)
 {
-	memset(out, 0, n * sizeof *out);
-	if (n == 0 || !(dt > 0))
+	if (isnan(s) || isnan(e))
 		return;
-	/* Difference array: +1 at the first grid point at or after the start,
-	 * -1 at the first one at or after the end; then a running sum. */
-	for (size_t i = 0; i < count; i++) {
-		if (isnan(start[i]) || isnan(end[i]))
-			continue;
-		double lo = ceil((start[i] - g0) / dt), hi = ceil((end[i] - g0) / dt);
-		if (lo < 0)
-			lo = 0;
-		if (hi > (double)n)
-			hi = (double)n;
-		if (!(hi > lo))
-			continue;
-		out[(size_t)lo] += 1.0;
-		if ((size_t)hi < n)
-			out[(size_t)hi] -= 1.0;
-	}
+	double lo = ceil((s - g0) / dt), hi = ceil((e - g0) / dt);
+	if (lo < 0)
+		lo = 0;
+	if (hi > (double)n)
+		hi = (double)n;
+	if (!(hi > lo))
+		return;
+	out[(size_t)lo] += 1.0;
+	if ((size_t)hi < n)
+		out[(size_t)hi] -= 1.0;
+}
+
+static void
+running_sum(size_t n, double *out)
+{
 	double run = 0.0;
 	for (size_t k = 0; k < n; k++) {
 		run += out[k];
@@ -38,12 +37,31 @@ wc_trace_interval_counts(const double *start, const double *end, size_t count, d
 }
 
 void
+wc_trace_interval_counts(const double *start, const double *end, size_t count, double g0,
+                         double dt, size_t n, double *out)
+{
+	memset(out, 0, n * sizeof *out);
+	if (n == 0 || !(dt > 0))
+		return;
+	for (size_t i = 0; i < count; i++)
+		add_interval(start[i], end[i], g0, dt, n, out);
+	running_sum(n, out);
+}
+
+double
+wc_trace_request_end(const wc_request_log *log, size_t i)
+{
+	return isfinite(log->completion[i]) ? log->completion[i] : log->first_token[i];
+}
+
+void
 wc_trace_running_from_requests(const wc_request_log *log, double t0, double dt, size_t n,
                                double *out)
 {
-	if (!log) {
-		memset(out, 0, n * sizeof *out);
+	memset(out, 0, n * sizeof *out);
+	if (!log || n == 0 || !(dt > 0))
 		return;
-	}
-	wc_trace_interval_counts(log->arrival, log->completion, log->n, t0, dt, n, out);
+	for (size_t i = 0; i < log->n; i++)
+		add_interval(log->arrival[i], wc_trace_request_end(log, i), t0, dt, n, out);
+	running_sum(n, out);
 }
