@@ -75,13 +75,13 @@ wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, siz
 			                    rd->path, line_no, col + u, (int)(pl - u > 16 ? 16 : pl - u), pw + u);
 	}
 	if (wc__parse_number(pw, k, &v) != 0 || v < 0 || (u < pl && k == u)) {
-		wc__bad_line(&rd->bad, line_no, "%s %s '%.*s'", v < 0 ? "negative" : "unreadable",
+		wc__bad_cell(&rd->bad, line_no, (int)col, "%s %s '%.*s'", v < 0 ? "negative" : "unreadable",
 		             wc__nv_power_names[rd->power_rank], (int)(pl > 40 ? 40 : pl), pw);
 		return -1;
 	}
 	*out = v * scale;
 	if (*out > rd->max_power_w) {
-		wc__bad_line(&rd->bad, line_no, "%s %.6g W is beyond the plausible %.0f W per GPU "
+		wc__bad_cell(&rd->bad, line_no, (int)col, "%s %.6g W is beyond the plausible %.0f W per GPU "
 		             "(docs/formats/telemetry.md); not averaged", wc__nv_power_names[rd->power_rank], *out,
 		             rd->max_power_w);
 		rd->info->implausible_lines++;

@@ -209,7 +209,7 @@ row_time(nv_reader *rd, char *text, size_t tl, size_t line_no, int col, double *
 		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: timestamp '%.*s': expected " WC__TIME_FORMS,
 		                    rd->path, line_no, col, (int)(tl > 40 ? 40 : tl), ts);
 	if (kind == 0 || (rd->stamp_kind && kind != rd->stamp_kind)) {
-		wc__bad_line(&rd->bad, line_no, "unreadable timestamp '%.*s'%s", (int)(tl > 40 ? 40 : tl), ts,
+		wc__bad_cell(&rd->bad, line_no, col, "unreadable timestamp '%.*s'%s", (int)(tl > 40 ? 40 : tl), ts,
 		             kind ? ": not in the form of the log's first" : "");
 		return -1;
 	}
@@ -301,7 +301,7 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		row->uuid = wc__trim(start[rd->col_uuid], &row->ul);
 		if ((rd->mode == NV_KEY_UUID || rd->selecting) && wc__is_missing(row->uuid, row->ul)) {
 			row->uuid = NULL;
-			wc__bad_line(&rd->bad, line_no, "no GPU uuid");
+			wc__bad_cell(&rd->bad, line_no, (int)(start[rd->col_uuid] - line) + 1, "no GPU uuid");
 			return -1;
 		}
 	}
@@ -312,8 +312,8 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		pw = wc__trim(start[rd->col_power], &pl);
 	}
 	if (wc__is_missing(pw, pl)) {
-		wc__bad_line(&rd->bad, line_no, "no power reading (%s is '%.*s')", wc__nv_power_names[rd->power_rank],
-		             (int)(pl > 40 ? 40 : pl), pw);
+		wc__bad_cell(&rd->bad, line_no, (int)(pw - line) + 1, "no power reading (%s is '%.*s')",
+		             wc__nv_power_names[rd->power_rank], (int)(pl > 40 ? 40 : pl), pw);
 		hear_gpu(rd, row, 0);
 		return -1;
 	}

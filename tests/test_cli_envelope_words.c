@@ -54,14 +54,14 @@ test_measured_damaged(const char *dir)
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.err, "wattcast envelope: warning: ");
-	CHECK_CONTAINS(r.err, "power.csv:122: no power reading (power.draw is '[N/A]')");
+	CHECK_CONTAINS(r.err, "power.csv:122:27: no power reading (power.draw is '[N/A]')");
 	CHECK_CONTAINS(r.err, "power.csv:162: no sample for 20.2 s before this line");
 	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
 	const json_t *w = json_object_get(j, "warnings");
 	int bad = 0, gap = 0;
 	for (size_t i = 0; i < json_array_size(w); i++) {
 		const char *s = json_string_value(json_array_get(w, i));
-		bad += s && strstr(s, "power.csv:122: no power reading") != NULL;
+		bad += s && strstr(s, "power.csv:122:27: no power reading") != NULL;
 		gap += s && strstr(s, "power.csv:162: no sample for 20.2 s") != NULL;
 	}
 	CHECK_INT(bad, 1);

@@ -318,7 +318,7 @@ test_refusals(const char *run_a, const char *run_b)
 	text t = { edit_lines(pw, every_50th, "2023/11/14 23:13:2x.000, 0, GPU-0000, 1.0 W, 1 %\n"), 0, 0 };
 	char *d = make_run("run_d", t.buf, eng, manifest_a, NULL);
 	char want[1200];
-	snprintf(want, sizeof want, "%s/power.csv:7: unreadable timestamp '2023/11/14 23:13:2x.000'", d);
+	snprintf(want, sizeof want, "%s/power.csv:7:1: unreadable timestamp '2023/11/14 23:13:2x.000'", d);
 	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", d, "-o", out, NULL }, want);
 	refused("refused.csv", (const char *const[]){ "wattcast", "ingest", d, "-o", out, NULL },
 	        "power.csv: fix the bad lines or allow more with --max-bad FRACTION: ");

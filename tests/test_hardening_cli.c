@@ -362,7 +362,7 @@ test_metrics_inputs(void)
 	run_result r;
 	CHECK_INT(run_wattcast(neg, NULL, &r), 0);
 	CHECK_INT(r.status, 0); /* 1 of 200 lines: within the 1 % allowed */
-	CHECK_CONTAINS(r.err, "neg.csv:9: negative power.draw '-5'");
+	CHECK_CONTAINS(r.err, "neg.csv:9:26: negative power.draw '-5'");
 	run_result_free(&r);
 	const char *frac[] = { "wattcast", "metrics", p, "--iterations", "3.5", NULL };
 	CHECK_INT(run_wattcast(frac, NULL, &r), 0);

@@ -130,7 +130,7 @@ power_nan(void)
 	test_warnings wa = { "", 0 }, wb = { "", 0 };
 	char *pa = power_log("p_blank.csv", 0, 7, "[N/A]"), *pb = power_log("p_nan.csv", 0, 7, "nan");
 	wc_power_trace *ta = read_power(pa, &wa), *tb = read_power(pb, &wb);
-	CHECK_CONTAINS(wb.text, "p_nan.csv:7: no power reading (power.draw is 'nan')");
+	CHECK_CONTAINS(wb.text, "p_nan.csv:7:29: no power reading (power.draw is 'nan')");
 	if (ta && tb) {
 		CHECK_INT(tb->info.bad_lines, 1);
 		CHECK_INT(tb->info.bad_lines, ta->info.bad_lines);

@@ -215,9 +215,9 @@ test_nvsmi_bad_lines(void)
 	CHECK_INT(info.dropped_samples, 3);
 	CHECK_INT(w.count, 3);
 	char want[1200];
-	snprintf(want, sizeof want, "%s:11: no power reading (power.draw is '[N/A]')", p);
+	snprintf(want, sizeof want, "%s:11:41: no power reading (power.draw is '[N/A]')", p);
 	CHECK_CONTAINS(w.text, want);
-	snprintf(want, sizeof want, "%s:51: unreadable power.draw 'abc'", p);
+	snprintf(want, sizeof want, "%s:51:41: unreadable power.draw 'abc'", p);
 	CHECK_CONTAINS(w.text, want);
 	snprintf(want, sizeof want, "%s:101: expected 6 fields, found 1", p);
 	CHECK_CONTAINS(w.text, want);
@@ -231,7 +231,7 @@ test_nvsmi_bad_lines(void)
 	w.count = 0;
 	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "5 of 400 data lines are malformed (more than 1 %)");
-	snprintf(want, sizeof want, "%s:201: no power reading", p);
+	snprintf(want, sizeof want, "%s:201:41: no power reading", p);
 	CHECK_CONTAINS(w.text, want);
 	free(p);
 

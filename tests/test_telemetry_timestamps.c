@@ -127,7 +127,7 @@ main(void)
 	                 "2026/07/18 15:00:01.000, 0, 82 W\n2026/07/18 15:00:01.250, 0, 82 W\n");
 	opt.max_bad_fraction = 0.5;
 	CHECK_INT(wc_power_trace_read(p, &opt, 0, &pt, &err), WC_OK);
-	CHECK_CONTAINS(w.text, "mixed.csv:3: unreadable timestamp '2026-07-18T22:00:00.250Z': not in the "
+	CHECK_CONTAINS(w.text, "mixed.csv:3:1: unreadable timestamp '2026-07-18T22:00:00.250Z': not in the "
 	               "form of the log's first");
 	wc_power_trace_free(pt);
 	free(p);
