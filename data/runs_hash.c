@@ -60,15 +60,31 @@ wc_run_content_hash(const wc_run *r)
 	/* What the power calibration reads of a run (fit/calibrate.c) and
 	 * both a runs table's row and a POST /v1/calibrate item carry, so a
 	 * calibration over HTTP records the hashes the CLI records of the same
-	 * runs (docs/formats/params-file.md, "Provenance"). Its load is the
-	 * stated mean `running` (the n(t) series' mean when only a series
-	 * states it): an item has no series, and the mean is what it gives. */
-	double load = isfinite(r->running) || !r->series.len ? r->running : r->series.mean;
+	 * runs (docs/formats/params-file.md, "Provenance"). The active size is
+	 * the one the run is calibrated at: the stated one, else the catalog's
+	 * for its model name (both readers resolve it so before this). The load
+	 * is what the calibration reads: the n(t) series' load levels and the
+	 * share of time at each when the run has a series (its `running` is
+	 * then not read), else the stated mean `running`. The shares are
+	 * written to 9 digits: a series held dt_s per sample (an HTTP item) and
+	 * the same samples at times dt_s apart (a series file) differ in the
+	 * last bits of their steps, not in the run. */
 	put(&t, NULL, 0, r->platform);
 	num(&t, r->tp);
 	put(&t, NULL, 0, r->model);
 	num(&t, r->active_params_b);
-	num(&t, load);
+	if (r->series.len) {
+		double total = 0.0;
+		for (size_t i = 0; i < r->series.len; i++)
+			total += r->series.weight[i];
+		put(&t, NULL, 0, "series");
+		for (size_t i = 0; i < r->series.len; i++) {
+			num(&t, r->series.running[i]);
+			put(&t, "%.9g\x1f", total > 0 ? r->series.weight[i] / total : 0.0, NULL);
+		}
+	} else {
+		num(&t, r->running);
+	}
 	num(&t, r->mean_power_w);
 	num(&t, r->idle_power_w);
 	num(&t, (double)r->weights);

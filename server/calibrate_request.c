@@ -10,7 +10,8 @@
  * "profile" (the base; default the first), "model", "platform",
  * "idle_power_w", "run_scatter", "bootstrap", "seed", "name"}; a row has
  * the runs-table columns platform, tp, model, active_params_b (or a
- * catalog model), running, mean_power_w, idle_power_w, weights, kv_cache,
+ * catalog model), running and/or running_series + dt_s (the n(t) series a
+ * table's n_series names), mean_power_w, idle_power_w, weights, kv_cache,
  * sm_clock_mhz, run_id.
  */
 #include "requests_internal.h"
@@ -26,7 +27,8 @@
 static const char *const body_fields[] = { "runs", "scope", "profile", "model", "platform",
 	"idle_power_w", "run_scatter", "bootstrap", "seed", "name", "relative_to", NULL };
 static const char *const row_fields[] = { "run_id", "platform", "tp", "model", "active_params_b",
-	"running", "mean_power_w", "idle_power_w", "weights", "kv_cache", "sm_clock_mhz", NULL };
+	"running", "running_series", "dt_s", "mean_power_w", "idle_power_w", "weights", "kv_cache",
+	"sm_clock_mhz", NULL };
 
 static int
 unknown_key(const json_t *obj, const char *const *known, const char *prefix, wc_api_error *e)
@@ -120,6 +122,35 @@ row_precision(const json_t *row, size_t i, const char *name, wc_precision *out, 
 	return 0;
 }
 
+/* The run's n(t) series, read as /v1/predict/inference reads one
+ * (wc__api_series_parse) and held as a runs table holds the series its
+ * n_series names (wc_series_read): the calibration reads the series'
+ * time-weighted load levels, not the mean `running` (docs/calibration.md),
+ * so an item without one could not be calibrated as the CLI calibrates
+ * the same run. With a series, `running` may be left out. */
+static int
+row_series(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
+{
+	char at[32];
+	double *s = NULL, dt_s = 0;
+	size_t n = 0;
+	if (!json_object_get(row, "running_series")) {
+		if (!json_object_get(row, "dt_s"))
+			return 0;
+		snprintf(at, sizeof at, "/runs/%zu/dt_s", i);
+		wc_api_error_set(e, 422, "conflicting_fields", at, "%s: only meaningful with running_series", at + 1);
+		return -1;
+	}
+	snprintf(at, sizeof at, "/runs/%zu", i);
+	int rc = wc__api_series_parse(row, at, &s, &n, &dt_s, e);
+	if (rc == 0 && wc_load_histogram_build(s, NULL, dt_s, n, &r->series, NULL) != WC_OK) {
+		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
+		rc = -1;
+	}
+	free(s);
+	return rc;
+}
+
 /* Row i of "runs" into `r`; NULL-free checks in runs-table order. */
 static int
 parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
@@ -139,7 +170,8 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 	    row_string(row, i, "platform", 1, r->platform, sizeof r->platform, e) < 0 ||
 	    row_number(row, i, "tp", 1, 1, &tp, e) < 0 ||
 	    row_string(row, i, "model", 1, r->model, sizeof r->model, e) < 0 ||
-	    row_number(row, i, "running", 0, 1, &r->running, e) < 0 ||
+	    row_series(row, i, r, e) < 0 ||
+	    row_number(row, i, "running", 0, !r->series.len, &r->running, e) < 0 ||
 	    row_number(row, i, "mean_power_w", 0, 1, &r->mean_power_w, e) < 0 ||
 	    row_number(row, i, "idle_power_w", 0, 0, &r->idle_power_w, e) < 0 ||
 	    row_number(row, i, "sm_clock_mhz", 0, 0, &r->sm_clock_mhz, e) < 0 ||
@@ -227,12 +259,15 @@ parse_runs(const json_t *body, wc_runs_table **out, wc_api_error *e)
 		return -1;
 	}
 	for (size_t i = 0; i < json_array_size(runs); i++) {
-		if (parse_row(json_array_get(runs, i), i, &r, e) < 0 || unique_id(runs, *out, i, &r, e) < 0)
-			return -1;
-		if (wc_runs_append(*out, &r, NULL) != WC_OK) {
+		/* the row's series is copied into the table, and freed here */
+		int rc = parse_row(json_array_get(runs, i), i, &r, e) < 0 || unique_id(runs, *out, i, &r, e) < 0 ? -1 : 0;
+		if (rc == 0 && wc_runs_append(*out, &r, NULL) != WC_OK) {
 			wc_api_error_set(e, 500, "internal", NULL, "out of memory");
-			return -1;
+			rc = -1;
 		}
+		wc_load_histogram_free(&r.series);
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }

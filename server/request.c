@@ -280,8 +280,9 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
  * overflow it, and the predictor would then blame "running", a field
  * the request does not contain. */
 static int
-series_mean_finite(const double *s, size_t n, double dt_s, wc_api_error *e)
+series_mean_finite(const char *at, const double *s, size_t n, double dt_s, wc_api_error *e)
 {
+	char field[96];
 	double sum = 0.0, sum_dt = 0.0, sum_w = 0.0;
 	for (size_t i = 0; i < n; i++) {
 		sum += s[i];
@@ -289,40 +290,49 @@ series_mean_finite(const double *s, size_t n, double dt_s, wc_api_error *e)
 		sum_w += dt_s;
 	}
 	if (!isfinite(sum)) {
-		wc_api_error_set(e, 422, "invalid_value", "/running_series",
-		                 "running_series: the samples' sum overflows a double (mean load not finite)");
+		snprintf(field, sizeof field, "%s/running_series", at);
+		wc_api_error_set(e, 422, "invalid_value", field,
+		                 "%s: the samples' sum overflows a double (mean load not finite)", field + 1);
 		return -1;
 	}
 	if (!isfinite(sum_dt) || !isfinite(sum_w)) {
 		char got[32];
-		wc_api_error_set(e, 422, "invalid_value", "/dt_s",
-		                 "dt_s: %s s over %zu samples overflows a double (mean load not finite)",
-		                 wc_api_num_text(got, dt_s), n);
+		snprintf(field, sizeof field, "%s/dt_s", at);
+		wc_api_error_set(e, 422, "invalid_value", field,
+		                 "%s: %s s over %zu samples overflows a double (mean load not finite)",
+		                 field + 1, wc_api_num_text(got, dt_s), n);
 		return -1;
 	}
 	return 0;
 }
 
-/* running_series (with dt_s) into a malloc'd array the caller frees. */
-static int
-parse_series(const json_t *obj, const json_t *ser, const json_t *dt, wc_inference_query *q,
-             double **series, wc_api_error *e)
+int
+wc__api_series_parse(const json_t *obj, const char *at, double **series, size_t *len, double *dt_s,
+                     wc_api_error *e)
 {
+	char field[96];
+	const json_t *ser = json_object_get(obj, "running_series");
+	const json_t *dt = json_object_get(obj, "dt_s");
+	snprintf(field, sizeof field, "%s/running_series", at);
 	if (!json_is_array(ser))
-		return wc_api_wrong_type(e, "/running_series", "an array of numbers", ser);
+		return wc_api_wrong_type(e, field, "an array of numbers", ser);
 	size_t n = json_array_size(ser);
 	if (n == 0 || n > WC_SERIES_MAX) {
-		wc_api_error_set(e, 422, "invalid_value", "/running_series",
-		                 "running_series: needs 1 to %d samples, got %zu", WC_SERIES_MAX, n);
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: needs 1 to %d samples, got %zu", field + 1,
+		                 WC_SERIES_MAX, n);
 		return -1;
 	}
+	snprintf(field, sizeof field, "%s/dt_s", at);
 	if (!dt) {
-		wc_api_error_set(e, 422, "missing_field", "/dt_s",
-		                 "dt_s: required with running_series (seconds per sample)");
+		wc_api_error_set(e, 422, "missing_field", field, "%s: required with running_series (seconds per "
+		                 "sample)", field + 1);
 		return -1;
 	}
-	if (get_number(obj, "dt_s", 0, 0, &q->dt_s, e) < 0)
-		return -1;
+	if (!json_is_number(dt))
+		return wc_api_wrong_type(e, field, "a number", dt);
+	*dt_s = json_number_value(dt);
+	if (!(*dt_s > 0))
+		return wc_api_invalid(e, field, *dt_s, "must be > 0");
 	double *s = wc_alloc_array(n, sizeof *s);
 	if (!s) {
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
@@ -331,17 +341,27 @@ parse_series(const json_t *obj, const json_t *ser, const json_t *dt, wc_inferenc
 	*series = s;
 	for (size_t i = 0; i < n; i++) {
 		const json_t *v = json_array_get(ser, i);
-		char field[64];
-		snprintf(field, sizeof field, "/running_series/%zu", i);
+		snprintf(field, sizeof field, "%s/running_series/%zu", at, i);
 		if (!json_is_number(v))
 			return wc_api_wrong_type(e, field, "a number", v);
 		s[i] = json_number_value(v);
 		if (!(s[i] >= 0))
 			return wc_api_invalid(e, field, s[i], "must be >= 0");
 	}
-	if (series_mean_finite(s, n, q->dt_s, e) < 0)
+	if (series_mean_finite(at, s, n, *dt_s, e) < 0)
 		return -1;
-	q->running_series = s;
+	*len = n;
+	return 0;
+}
+
+/* running_series (with dt_s) into a malloc'd array the caller frees. */
+static int
+parse_series(const json_t *obj, wc_inference_query *q, double **series, wc_api_error *e)
+{
+	size_t n = 0;
+	if (wc__api_series_parse(obj, "", series, &n, &q->dt_s, e) < 0)
+		return -1;
+	q->running_series = *series;
 	q->series_len = n;
 	return 0;
 }
@@ -396,7 +416,7 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 			                      "requests: a whole number >= 1, or leave it out for none");
 		return 0;
 	}
-	return parse_series(obj, ser, dt, q, series, e);
+	return parse_series(obj, q, series, e);
 }
 
 /* A locked clock the board cannot run at is refused: the law would

@@ -40,6 +40,13 @@ typedef struct {
  *  Free r->series afterwards (also on failure). */
 int wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_request *r,
                                wc_api_error *e);
+/** `running_series` with `dt_s` of `obj` (the fields under JSON pointer
+ *  `at`, "" at the top) into a malloc'd array `*series` of `*len` samples,
+ *  which the caller frees (also on failure): 1 to WC_SERIES_MAX samples
+ *  >= 0, dt_s > 0, a finite time-weighted mean. One reader for every
+ *  route that takes an n(t) series. */
+int wc__api_series_parse(const json_t *obj, const char *at, double **series, size_t *len, double *dt_s,
+                         wc_api_error *e);
 /** The configuration fields every route shares -- platform, tp,
  *  active_params_b | model (the catalog entry goes to c->arch), weights,
  *  kv_cache, sm_clock_mhz -- into `c` (other fields are the caller's

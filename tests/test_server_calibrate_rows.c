@@ -37,11 +37,14 @@
 /* The same three runs as POST /v1/calibrate items: what an item carries. */
 #define ITEM(id, n, w)                                                                                     \
 	"{\"run_id\":\"" id "\",\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\","                   \
-	"\"active_params_b\":8.19,\"running\":" n ",\"mean_power_w\":" w ",\"idle_power_w\":70,"           \
+	"\"active_params_b\":8.19," n ",\"mean_power_w\":" w ",\"idle_power_w\":70,"                        \
 	"\"weights\":\"bf16\",\"kv_cache\":\"bf16\"}"
+/* c's series as the item's running_series, each sample held dt_s = 1 s
+ * as the file holds them: the calibration reads the series */
 #define BODY                                                                                               \
-	"{\"bootstrap\":0,\"seed\":7,\"runs\":[" ITEM("a", "8", "410") "," ITEM("b", "32", "520.5") ","     \
-	ITEM("c", "48", "583.12345678901234") "]}"
+	"{\"bootstrap\":0,\"seed\":7,\"runs\":[" ITEM("a", "\"running\":8", "410") ","                     \
+	ITEM("b", "\"running\":32", "520.5") ","                                                             \
+	ITEM("c", "\"running\":48,\"running_series\":[32,64,32,64],\"dt_s\":1", "583.12345678901234") "]}"
 
 static wc_params base;
 
