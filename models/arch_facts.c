@@ -55,3 +55,17 @@ wc_model_info_sizes_kv(const wc_model_info *m)
 {
 	return m->layers > 0 && (m->kv_dim > 0 || (m->kv_heads > 0 && m->head_dim > 0));
 }
+
+int
+wc_arch_facts_missing(const wc_model_info *m, const wc_arch_facts *f)
+{
+	if (wc_model_info_sizes_kv(m))
+		return -1;
+	/* kv_dim (a catalog entry's) stands for kv_heads and head_dim */
+	const int need[] = { WC_ARCH_FACT_LAYERS, WC_ARCH_FACT_KV_HEADS, WC_ARCH_FACT_HEAD_DIM };
+	const int have[] = { m->layers, m->kv_dim > 0 ? 1 : m->kv_heads, m->kv_dim > 0 ? 1 : m->head_dim };
+	for (int i = 0; i < 3; i++)
+		if (have[i] <= 0)
+			return f->ints[need[i]] < 0 ? need[i] : -1;
+	return -1;
+}

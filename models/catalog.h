@@ -223,6 +223,12 @@ void wc_model_info_with_facts(const wc_model_info *base, double active_params_b,
 /** Whether `m` sizes its KV cache: layers, and kv_dim or kv_heads and
  *  head_dim (docs/capacity.md, "Bytes"). */
 int wc_model_info_sizes_kv(const wc_model_info *m);
+/** The first of layers, kv_heads and head_dim (WC_ARCH_FACT_*) that `m`
+ *  (wc_model_info_with_facts' answer) needs to size its KV cache and that
+ *  neither its base nor `f` gives; -1 when it sizes it, or when the first
+ *  lacking fact was given (as 0: the value's own refusal, not a missing
+ *  one). The three are needed together (docs/capacity.md, "Bytes and FLOPs"). */
+int wc_arch_facts_missing(const wc_model_info *m, const wc_arch_facts *f);
 
 #ifdef __cplusplus
 }

@@ -197,6 +197,17 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 	}
 	wc_model_info_with_facts(r->have_arch ? &r->arch : NULL, r->q.config.active_params_b, &f, &r->arch);
 	r->have_arch = 1;
+	/* a fact never sent is missing, not 0 (docs/http-api.md, "Errors"):
+	 * the three together, as the CLI's --layers --kv-heads --head-dim */
+	int miss = wc_arch_facts_missing(&r->arch, &f);
+	if (miss >= 0) {
+		char field[64] = "/architecture";
+		wc_json_pointer_append(field, sizeof field, ints[miss]);
+		wc_api_error_set(e, 422, "missing_field", field,
+		                 "architecture/%s: required: layers, kv_heads and head_dim are all needed for a model "
+		                 "the catalog does not have", ints[miss]);
+		return -1;
+	}
 	wc_error err;
 	if (wc_predict_moe_facts_check(&r->arch, &err) != WC_OK) {
 		/* the message starts "architecture/<the missing fact>:" */

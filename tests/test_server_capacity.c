@@ -101,6 +101,55 @@ expert_parallel(void)
 	           "\"output_tokens\":128}", "/architecture/experts_per_token", "required with experts (128)");
 }
 
+/* An architecture fact never sent is missing, not 0: 422 missing_field on
+ * the first of layers, kv_heads, head_dim absent, saying the three go
+ * together, on every route that takes "architecture" (it said "got 0"
+ * with invalid_value); a 0 sent is still invalid_value. */
+static void
+missing_facts(void)
+{
+	static const struct {
+		const char *path, *arch, *tail, *code, *field, *needle;
+	} cases[] = {
+		{ "/v1/predict/inference", "{\"layers\":36}", "", "missing_field", "/architecture/kv_heads",
+		  "architecture/kv_heads: required: layers, kv_heads and head_dim are all needed" },
+		{ "/v1/predict/inference", "{\"layers\":36,\"kv_heads\":8}", "", "missing_field",
+		  "/architecture/head_dim", "architecture/head_dim: required: layers, kv_heads and head_dim" },
+		{ "/v1/predict/inference", "{\"kv_heads\":8,\"head_dim\":128}", ",\"input_tokens\":9,\"output_tokens\":9",
+		  "missing_field", "/architecture/layers", "architecture/layers: required:" },
+		{ "/v1/predict/inference", "{\"experts\":8,\"experts_per_token\":2,\"total_params_b\":40}", "",
+		  "missing_field", "/architecture/layers", "are all needed for a model the catalog does not have" },
+		{ "/v1/predict/inference", "{\"layers\":36,\"kv_heads\":0}", "", "invalid_value",
+		  "/architecture/kv_heads", "got 0" },
+		{ "/v1/predict/flexibility", "{\"layers\":36}", ",\"input_tokens\":9,\"output_tokens\":9",
+		  "missing_field", "/architecture/kv_heads", "architecture/kv_heads: required:" },
+		{ "/v1/predict/batch", "{\"layers\":36,\"kv_heads\":8}", "", "missing_field",
+		  "/0/architecture/head_dim", "architecture/head_dim: required:" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char body[512];
+		const int batch = strcmp(cases[i].path, "/v1/predict/batch") == 0;
+		snprintf(body, sizeof body, "%s{\"platform\":\"H100\",\"active_params_b\":8,\"architecture\":%s,"
+		         "\"concurrency\":32%s}%s", batch ? "[" : "", cases[i].arch, cases[i].tail, batch ? "]" : "");
+		http_reply r;
+		http_post_json(h, url(cases[i].path), body, &r);
+		const json_t *err = batch ? json_object_get(json_array_get(json_object_get(r.json, "results"), 0), "error")
+		                          : json_object_get(r.json, "error");
+		const char *code = json_string_value(json_object_get(err, "code"));
+		const char *field = json_string_value(json_object_get(err, "field"));
+		const char *msg = json_string_value(json_object_get(err, "message"));
+		int before = check_failures;
+		CHECK_INT(r.status, batch ? 200 : 422);
+		CHECK_INT(json_integer_value(json_object_get(err, "status")), 422);
+		CHECK(code && strcmp(code, cases[i].code) == 0);
+		CHECK(field && strcmp(field, cases[i].field) == 0);
+		CHECK(msg && strstr(msg, cases[i].needle) && strlen(msg) <= 255);
+		if (check_failures != before)
+			fprintf(stderr, "  POST %s %s -> %ld %s\n", cases[i].path, body, r.status, r.body ? r.body : "");
+		http_reply_free(&r);
+	}
+}
+
 static void
 closed_and_open(void)
 {
@@ -332,6 +381,7 @@ main(void)
 		return check_report("test_server_capacity");
 	closed_and_open();
 	expert_parallel();
+	missing_facts();
 	refusals();
 	ignored_without_tokens();
 	null_intervals_say_why(srv);
