@@ -39,7 +39,7 @@ typedef struct {
 	const char *csv, *svg, *measured;
 	wc_run_manifest defaults;
 	cli_measured_window win;        /* --measured: the run replayed */
-	int horizon_given, replicas_given, tp_given, once; /* once: a replay drawing nothing */
+	int horizon_given, replicas_given, tp_given, once; /* once: a workload drawing nothing */
 	int weights_given, active_given; /* --weights, --active-params */
 	int bin_given, budget_bin_given, sample_given; /* --bin, --budget-bin, --sample */
 	const char *rate_text;          /* --poisson/--bursty RATE as given ("profile": --rate-profile's) */
@@ -419,7 +419,10 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 static void
 print_header(const env_args *a, const env_setup *s)
 {
-	char reps[128] = ", simulated once: the replay draws nothing at random, so --seed and --replicas change nothing";
+	char reps[160]; /* the kinds run once (predict/envelope_once.c) */
+	snprintf(reps, sizeof reps, ", simulated once: %s draws nothing at random, so --seed and --replicas change "
+	         "nothing", a->w.kind == WC_ENVELOPE_SERIES ? "an n(t)" : a->w.kind == WC_ENVELOPE_CLOSED
+	         ? "a closed loop of fixed lengths" : "the replay");
 	if (!a->once) /* a budget plan simulates one path per probe, not replicas */
 		snprintf(reps, sizeof reps, " x %s%.0d%s (seed %llu)", a->budget ? "one path per fleet size probed" : "",
 		         a->budget ? 0 : a->o.replicas, a->budget ? "" : " replicas", (unsigned long long)a->o.seed);
@@ -499,8 +502,7 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	wc_error err;
 	int rc = CLI_OK;
 	/* validate envelope's rule (docs/validation.md, "Envelopes") */
-	if ((a->w.kind == WC_ENVELOPE_REPLAY ? wc_envelope_run_once_if_fixed : wc_envelope_run)(&a->w, &s->st, &s->pm,
-	                                                                                    &a->o, &res, &err) != WC_OK)
+	if (wc_envelope_run_once_if_fixed(&a->w, &s->st, &s->pm, &a->o, &res, &err) != WC_OK)
 		return cli_envelope_config_error(cmd, a->w.kind, err.msg);
 	if ((a->once = res.replicas < a->o.replicas))
 		a->o.replicas = 1; /* as the JSON's config says it */

@@ -244,10 +244,10 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
                        double max_requests, const char *limit, wc_error *err)
 {
 	const int budget = bo != NULL;
-	/* a replay that draws nothing is simulated once, whatever the replicas
-	 * (wc_envelope_run_once_if_fixed), and so charged once */
+	/* a workload that draws nothing is simulated once, whatever the
+	 * replicas (wc_envelope_run_once_if_fixed), and so charged once */
 	const int replicas = wc_envelope_draws_nothing(w) ? 1 : o->replicas;
-	const double servers = budget ? wc_envelope_budget_servers(bo, pm, o->fleet_mode)
+	const double servers = budget ? wc__envelope_plan_servers(w, bo, pm, o->fleet_mode)
 	                              : (double)replicas * o->fleet_size;
 	if (!limit)
 		limit = "the bound";

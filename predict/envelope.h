@@ -155,9 +155,9 @@ const char *wc_fleet_mode_name(wc_fleet_mode m);
 int wc_fleet_mode_from_name(const char *name, wc_fleet_mode *out);
 /** 1 when the servers of an independent fleet of `w` (`mode`
  *  WC_FLEET_INDEPENDENT) run in lockstep: `w` draws nothing at random
- *  (a replay whose lengths are all known or filled by a fixed one, the
- *  rule of wc_envelope_draws_nothing; an n(t); a closed loop whose
- *  lengths draw nothing). Its aggregate is the synchronised worst case,
+ *  (wc_envelope_draws_nothing: a replay whose lengths are all known or
+ *  filled by a fixed one, an n(t), a closed loop whose lengths draw
+ *  nothing). Its aggregate is the synchronised worst case,
  *  not that of independent servers (docs/envelopes.md, "Lockstep
  *  fleets"). 0 for a balancer, and for a replay whose missing lengths
  *  are drawn (its arrivals in step, its lengths each server's own). */
@@ -280,12 +280,12 @@ int wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st,
                     const wc_power_map *pm, const wc_envelope_options *o,
                     wc_envelope_result *out, wc_error *err);
 void wc_envelope_result_clear(wc_envelope_result *r);
-/** 1 when `w` is a replay that draws nothing at random: every arrival
- *  known, and every length known or filled by a fixed one (a fixed
- *  distribution, or an empirical one of one value). Its replicas would
- *  all be the same (predict/envelope_once.c). */
+/** 1 when `w` draws nothing at random: a replay whose every length is
+ *  known or filled by a fixed one (a fixed distribution, or an empirical
+ *  one of one value), an n(t), a closed loop whose lengths draw nothing.
+ *  Its replicas would all be the same (predict/envelope_once.c). */
 int wc_envelope_draws_nothing(const wc_envelope_workload *w);
-/** wc_envelope_run, but a replay that draws nothing at random
+/** wc_envelope_run, but a workload that draws nothing at random
  *  (wc_envelope_draws_nothing) is simulated once: out->replicas is then 1
  *  whatever o->replicas asks, and the summaries' lo/hi equal their
  *  values (predict/envelope_once.c). */

@@ -5,8 +5,10 @@
  * form nested fleets -- server k draws from stream (seed, k) whatever the
  * fleet size, and the fleet of K is the first K servers -- so each server
  * is simulated once (the new ones of a probe in parallel) and the
- * statistic cannot decrease with K. A shared arrival process is simulated
- * afresh for every probed K with the same seed.
+ * statistic cannot decrease with K. Lockstep servers (a workload that
+ * draws nothing at random) are all server 0: it alone is simulated and the
+ * fleet of K is K times it. A shared arrival process is simulated afresh
+ * for every probed K with the same seed.
  */
 #include "envelope_internal.h"
 
@@ -38,6 +40,7 @@ typedef struct {
 	double *agg, *scratch;
 	double waiting;      /* of the last probe: requests waiting at the end, per server */
 	double running;      /* of the last probe: mean running count, per server */
+	int lockstep;        /* every server is server 0 (wc_envelope_fleet_lockstep) */
 } budget_state;
 
 typedef struct {
@@ -158,11 +161,17 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 	int rc;
 	memset(bs->agg, 0, bs->n_bins * sizeof *bs->agg);
 	if (bs->o->fleet_mode == WC_FLEET_INDEPENDENT) {
-		if ((rc = extend_cache(bs, k, err)) != WC_OK)
+		if ((rc = extend_cache(bs, bs->lockstep ? 1 : k, err)) != WC_OK)
 			return rc;
 		/* Summed in server order: the same numbers for any thread count. */
 		bs->waiting = bs->running = 0.0;
-		for (int s = 0; s < k; s++) {
+		if (bs->lockstep) { /* K copies of server 0, each limited alone */
+			for (size_t b = 0; b < bs->n_bins; b++)
+				bs->agg[b] = k * bs->cache[b];
+			bs->waiting = bs->wait_cache[0];
+			bs->running = bs->run_cache[0];
+		}
+		for (int s = 0; !bs->lockstep && s < k; s++) {
 			for (size_t b = 0; b < bs->n_bins; b++)
 				bs->agg[b] += bs->cache[(size_t)s * bs->n_bins + b];
 			bs->waiting += bs->wait_cache[s] / k;
@@ -218,7 +227,7 @@ budget_setup(budget_state *bs, double **table, wc_error *err)
 	 * charges them (docs/envelopes.md, "Budget plans"), not max_fleet: a
 	 * budget that fits 1372 servers never caches 10 000. The field named is
 	 * the one that sets that count. */
-	const double servers = wc_envelope_budget_servers(bs->bo, bs->pm, WC_FLEET_INDEPENDENT);
+	const double servers = wc__envelope_plan_servers(bs->w, bs->bo, bs->pm, WC_FLEET_INDEPENDENT);
 	if (o->fleet_mode == WC_FLEET_INDEPENDENT && servers > (double)(BUDGET_MAX_CACHE / bs->n_bins)) {
 		if (servers >= bs->bo->max_fleet)
 			return wc_error_set(err, WC_EINVAL, "max_fleet: %d servers x %zu bins of %g s exceed the plan's "
@@ -339,6 +348,13 @@ wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, 
 	return kp * (2.0 + ceil(log2(fmax(kp, 1.0))));
 }
 
+double
+wc__envelope_plan_servers(const wc_envelope_workload *w, const wc_budget_options *bo, const wc_power_map *pm,
+                          wc_fleet_mode mode)
+{
+	return wc_envelope_fleet_lockstep(w, mode) ? 1.0 : wc_envelope_budget_servers(bo, pm, mode);
+}
+
 int
 wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
                    const wc_envelope_options *o, const wc_budget_options *bo, wc_budget_plan *out,
@@ -377,6 +393,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		WC_WARN(out, "%s", kv_note);
 	bs.o = &one;
 	one.fleet_mode = o->fleet_mode;
+	bs.lockstep = wc_envelope_fleet_lockstep(w, o->fleet_mode);
 	if ((rc = budget_setup(&bs, &table, err)) == WC_OK)
 		rc = search(&bs, out, err);
 	/* the law's error moves every server of the fleet alike (one frozen

@@ -60,13 +60,14 @@ double wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_ma
 
 /** The field that sets a simulation's server runs, as the work bound
  *  names it: "max_fleet" for a plan (`budget`), else "fleet_size" when the
- *  fleet exceeds the replicas simulated (1 for a replay that draws
+ *  fleet exceeds the replicas simulated (1 for a workload that draws
  *  nothing, wc_envelope_draws_nothing), else "replicas". */
 const char *wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_options *o, int budget);
 
 /** Refuse work beyond the bounds before any of it (docs/envelopes.md,
  *  "Limits and choices"): the server runs -- replicas x fleet size for an
- *  envelope (`bo` NULL), wc_envelope_budget_servers for a plan -- x the
+ *  envelope (`bo` NULL; one replica for a workload that draws nothing),
+ *  wc_envelope_budget_servers for a plan (one for lockstep servers) -- x the
  *  grid bins of the warm-up and horizon (x WC_ENVELOPE_SHARED_WORK_COST for
  *  a shared arrival process) over `max_work`, or x the expected requests
  *  per server over `max_requests` (a closed loop counts what its clients

@@ -259,6 +259,13 @@ int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_ti
  * envelopes and plans. */
 int wc__envelope_lockstep_note(const wc_envelope_workload *w, wc_fleet_mode mode, int plan, char *note, size_t cap);
 
+/* The servers a plan of `w` simulates at most, as its work bound charges
+ * them: one for lockstep servers (wc_envelope_fleet_lockstep: every server
+ * of the fleet is that one, docs/envelopes.md "Budget plans"), else
+ * wc_envelope_budget_servers. */
+double wc__envelope_plan_servers(const wc_envelope_workload *w, const wc_budget_options *bo, const wc_power_map *pm,
+                                 wc_fleet_mode mode);
+
 /* 1 with `note` set when the cadence of `o` takes fewer than
  * WC_ENVELOPE_QUANTILE_SAMPLES samples of its horizon: p5, p50, p95 and
  * max are of those samples, mean_w of every grid value, so with few the

@@ -1,10 +1,12 @@
 /*
- * A replay that draws nothing at random (every arrival known, and every
- * length known or filled by a fixed one; docs/validation.md "Envelopes")
- * gives identical replicas: more of them would repeat the first and show
- * a seed and a Monte-Carlo spread that cannot vary. `validate envelope`,
- * `envelope --replay`/`--measured` and POST /v1/forecast/envelope simulate
- * it once, and their work bounds charge it once, by this one rule.
+ * A workload that draws nothing at random -- a replay whose every length
+ * is known or filled by a fixed one (docs/validation.md "Envelopes"), an
+ * n(t), a closed loop of fixed lengths -- gives identical replicas: more
+ * of them would repeat the first and show a seed and a Monte-Carlo spread
+ * that cannot vary. `validate envelope`, `envelope` and
+ * POST /v1/forecast/envelope simulate it once, their work bounds charge it
+ * once, and a budget plan of its lockstep servers simulates one of them
+ * (docs/envelopes.md, "Budget plans"), by this one rule.
  *
  * For the same reason the servers of an "independent" fleet of a workload
  * that draws nothing at random (that replay, an n(t), a closed loop of
@@ -47,7 +49,7 @@ fills_drawn(const double *len, size_t n, const wc_length_dist *d)
 
 /* Does `w` draw anything at random: arrivals (Poisson, bursty), or
  * lengths (a closed loop's, a replay's missing ones)? An n(t) draws
- * nothing. The one rule behind both a replay run once and a lockstep
+ * nothing. The one rule behind both a workload run once and a lockstep
  * fleet. */
 static int
 draws_at_random(const wc_envelope_workload *w)
@@ -68,7 +70,7 @@ draws_at_random(const wc_envelope_workload *w)
 int
 wc_envelope_draws_nothing(const wc_envelope_workload *w)
 {
-	return w->kind == WC_ENVELOPE_REPLAY && !draws_at_random(w);
+	return !draws_at_random(w);
 }
 
 int

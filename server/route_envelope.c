@@ -136,7 +136,7 @@ answer(wc_request *req, wc_response *res, int budget)
 		                   j->rq.w.kind == WC_ENVELOPE_SERIES ? NULL : &j->ss };
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* a replay that draws nothing is simulated once, as the CLI's
+	/* a workload that draws nothing is simulated once, as the CLI's
 	 * (docs/http-api.md, "Bounds") */
 	int rc = budget ? wc_envelope_budget(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->rq.bo, &j->plan, &j->err)
 	                : wc_envelope_run_once_if_fixed(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->res, &j->err);

@@ -155,8 +155,9 @@ test_refusals_name_route_fields(void)
 	static const struct {
 		const char *path, *body, *field, *names, *not_named;
 	} cases[] = {
-		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"closed\",\"concurrency\":256},\"budget_w\":5e4}",
-		  "/max_fleet", "lower the clients, the horizon, max_fleet or budget_w", "replicas" },
+		/* drawn lengths: fixed ones are lockstep servers, one simulated */
+		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"closed\",\"concurrency\":256,\"output_tokens\":"
+		  "{\"mean\":256,\"sd\":100}},\"budget_w\":5e4}", "/max_fleet", "lower the clients, the horizon, max_fleet or budget_w", "replicas" },
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e4},\"budget_w\":1e4}",
 		  "/workload/rate", "lower the rate, the horizon, max_fleet or budget_w", "fleet size" },
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,"
