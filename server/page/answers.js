@@ -29,6 +29,9 @@ async function predict(pushUrl) {
     $('plot-list').replaceChildren(el('p', { class: 'muted', text: 'No plots: the server refused the configuration.' }));
     followPanels();
     showError(r.body);
+    /* the link is the configuration shown, refused values and all
+     * (docs/planner.md, "Shareable state") */
+    updateLink(req, pushUrl);
     setStatus('error', `Nothing was computed: ${refusalText(r)}.`);
     S.runs++;
     $('status').dataset.runs = S.runs;
