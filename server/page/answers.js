@@ -101,7 +101,11 @@ function quantities(answer) {
       /* what the interval covers: per quantity when the block says, else
        * the block's (docs/intervals.md) */
       const by = src && src.covers_by_quantity;
-      const cov = ivv ? (by && by[name]) || (src && src.covers) || top.covers || '' : '';
+      /* no interval: the API's reason ("none: ...") from the block that
+       * would hold it, as the flexibility panel shows it */
+      const why = (b) => b && b.covers_by_quantity && b.covers_by_quantity[name];
+      const cov = ivv ? (by && by[name]) || (src && src.covers) || top.covers || ''
+        : [ivs, block].concat(prefix ? [] : blocks).map(why).find(Boolean) || '';
       if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') out.push([key, k, v, ivv, cov]);
       else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key, v.interval_95 || (ivs && ivs[k]), v.interval_95 || block);
     }
@@ -144,7 +148,7 @@ function renderAnswer(a, req) {
     const [label, unit] = rowLabel(key, leaf, key.includes('.') ? key.split('.')[0] : '');
     body.append(el('tr', { 'data-key': key }, el('th', { scope: 'row', text: label }),
       el('td', { class: 'num', text: shownValue(v, unit) }),
-      el('td', { class: 'num', text: fmtInterval(ivv) }),
+      el('td', { class: 'num', text: fmtInterval(ivv) || (cov ? 'none' : '') }),
       el('td', { class: 'covers', text: cov })));
   }
   for (const [key, label, shown, why] of clockRows(a, req || {}))
