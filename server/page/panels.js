@@ -497,7 +497,11 @@ function rangeText(r) {
 function scalarsUnder(obj, prefix, out) {
   if (!obj || typeof obj !== 'object') return out;
   if (typeof obj.value === 'number' && typeof obj.source === 'string') { out.push([prefix, obj]); return out; }
-  for (const [k, v] of Object.entries(obj)) scalarsUnder(v, prefix ? `${prefix}.${k}` : k, out);
+  /* a list's element by its name, or a workload by its set (levels[H200].eta, workloads[gpqa]), as the API's labels */
+  for (const [k, v] of Object.entries(obj)) {
+    const id = Array.isArray(obj) && v && [v.name, v.set].find((x) => typeof x === 'string');
+    scalarsUnder(v, id ? `${prefix}[${id}]` : prefix ? `${prefix}.${k}` : k, out);
+  }
   return out;
 }
 
