@@ -19,6 +19,8 @@ async function predict(pushUrl) {
   const gen = ++S.generation;
   clearMessages();
   const req = formRequest();
+  S.asked = inputState();
+  markStale();
   setStatus('busy', 'Computing…');
   const r = await api('/v1/predict/inference', req);
   if (gen !== S.generation) return;
@@ -70,6 +72,25 @@ async function runBatch(req) {
   const r = await api('/v1/predict/batch', items);
   const results = r.ok && r.body && Array.isArray(r.body.results) ? r.body.results : null;
   return { configs, index, results, error: results ? null : r.body, refused: results ? null : r };
+}
+
+/* The inputs as the planner set them: the request and the kind of load
+ * (a switch of loop with the same numbers is a change too). */
+function inputState() {
+  return JSON.stringify([loadMode(), formRequest()]);
+}
+
+/* An answer on screen is of the inputs last sent; once they differ it is
+ * marked stale until Enter or Predict computes (docs/planner.md, "Answer"). */
+function markStale() {
+  const stale = S.asked !== null && S.asked !== inputState();
+  const was = document.body.dataset.stale === 'true';
+  document.body.dataset.stale = String(stale);
+  $('stale-note').hidden = !stale;
+  if (stale && !was) S.shownStatus = [$('status').dataset.state, $('status').textContent];
+  if (stale) setStatus('stale', 'Inputs changed: press Predict (or Enter) to compute them; '
+    + 'the answer, comparison and plots shown are of the earlier inputs.');
+  else if (was && S.shownStatus) setStatus(...S.shownStatus);
 }
 
 function clearAnswer() {

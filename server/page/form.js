@@ -345,6 +345,7 @@ function setForm(req) {
   platformHelp();
   followProfile();
   followPlatforms();
+  markStale();
 }
 
 /* ------------------------------------------------- the URL (shareable) */

@@ -291,6 +291,9 @@ function refusalText(r) {
 const S = {
   doc: null, params: null, models: [], profiles: null, defaultProfile: null, request: null, controls: {},
   compare: [], runs: 0, generation: 0,
+  /* inputState() of the inputs last sent, and the status the stale mark
+   * covered (answers.js markStale) */
+  asked: null, shownStatus: null,
   /* the panels (panels.js): {p, out, config: the form's request they answered} */
   panels: [], panelFollow: [],
   /* the profile the calibration view shows ('' = the default) and its
@@ -353,6 +356,7 @@ async function start() {
   setForm(req);
   $('form').addEventListener('submit', (ev) => { ev.preventDefault(); predict(true); });
   $('add-compare').addEventListener('click', addCompare);
+  for (const t of ['input', 'change']) $('form').addEventListener(t, markStale);
   $('copy-link').addEventListener('click', async () => {
     $('share-link').select();
     try { await navigator.clipboard.writeText($('share-link').value); $('copy-link').textContent = 'Copied'; } catch (e) { /* selected: copy by hand */ }
