@@ -1,6 +1,6 @@
 /*
  * What the planner page shows is of one configuration, said so
- * (docs/planner.md, "Answer", "Shareable state", "Calibration view"), in
+ * (docs/planner.md, "What the page asks and shows", "Shareable state"), in
  * headless Chromium against a real `wattcast serve` serving the fitted set
  * of tests/browser/page_session.h and the built-in profile `measured`:
  *   - a refused request's link is the configuration shown: a value a

@@ -81,7 +81,7 @@ function inputState() {
 }
 
 /* An answer on screen is of the inputs last sent; once they differ it is
- * marked stale until Enter or Predict computes (docs/planner.md, "Answer"). */
+ * marked stale until Enter or Predict computes (docs/planner.md, "What the page asks and shows"). */
 function markStale() {
   const stale = S.asked !== null && S.asked !== inputState();
   const was = document.body.dataset.stale === 'true';
