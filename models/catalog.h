@@ -116,7 +116,7 @@ typedef struct wc_model_info {
 	int layers, d_model, attention_heads, kv_heads, head_dim;
 	int experts, experts_per_token;
 	/* What the KV cache and recurrent state hold (docs/capacity.md,
-	 * "Bytes"): layers with a growing KV cache (0 = every layer), values
+	 * "Bytes and FLOPs"): layers with a growing KV cache (0 = every layer), values
 	 * cached per token and such layer (0 = 2 * kv_heads * head_dim; the
 	 * compressed latent for multi-head latent attention), and the
 	 * recurrent (SSM) state one request keeps, bytes (0 = none). */
@@ -221,7 +221,7 @@ int wc_arch_facts_any(const wc_arch_facts *f);
 void wc_model_info_with_facts(const wc_model_info *base, double active_params_b,
                               const wc_arch_facts *f, wc_model_info *out);
 /** Whether `m` sizes its KV cache: layers, and kv_dim or kv_heads and
- *  head_dim (docs/capacity.md, "Bytes"). */
+ *  head_dim (docs/capacity.md, "Bytes and FLOPs"). */
 int wc_model_info_sizes_kv(const wc_model_info *m);
 /** The first of layers, kv_heads and head_dim (WC_ARCH_FACT_*) that `m`
  *  (wc_model_info_with_facts' answer) needs to size its KV cache and that

@@ -48,7 +48,8 @@ row_number(const json_t *row, size_t i, const char *name, double min, int requir
 		if (required)
 			wc_api_error_set(e, 422, "missing_field", field, "runs/%zu/%s: required%s", i, name,
 			                 strcmp(name, "mean_power_w") == 0
-			                         ? " (the measured mean power of the group, W): calibration needs measured runs" : "");
+			                         ? " (the measured mean power of the group, W): calibration needs measured runs"
+			                 : strcmp(name, "running") == 0 ? " (or running_series with dt_s: the run's n(t))" : "");
 		return required ? -1 : 1;
 	}
 	if (!json_is_number(v)) {

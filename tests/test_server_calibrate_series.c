@@ -148,6 +148,15 @@ main(void)
 		expect_refused(h, "{\"runs\":[" ITEM("a", "\"running_series\":[],\"dt_s\":0.1", "430") "]}",
 		               "/runs/0/running_series");
 		expect_refused(h, "{\"runs\":[" ITEM("a", "\"weights\":\"bf16\"", "430") "]}", "/runs/0/running");
+		{ /* the message names the series too, the other way to give the load */
+			http_reply no_load;
+			memset(&no_load, 0, sizeof no_load);
+			http_post_json(h, url("/v1/calibrate"), "{\"runs\":[" ITEM("a", "\"weights\":\"bf16\"", "430") "]}",
+			               &no_load);
+			const char *m = json_string_value(json_object_get(json_object_get(no_load.json, "error"), "message"));
+			CHECK(m && strstr(m, "runs/0/running: required (or running_series with dt_s") != NULL);
+			http_reply_free(&no_load);
+		}
 	}
 
 	json_decref(c);
