@@ -45,6 +45,13 @@ const char *wc_api_num_text(char buf[32], double v);
  *  so that the CLI and every route say the same. Returns -1. */
 int wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/** The number `x` read from `v` as sent: a JSON integer's own digits
+ *  (exact to 2^63 - 1) where the double rounds them, else
+ *  wc_api_num_text. Returns `buf`. */
+const char *wc_api_value_text(char buf[32], const json_t *v, double x);
+/** wc_api_invalid quoting `v` as sent (wc_api_value_text). Returns -1. */
+int wc_api_invalid_json(wc_api_error *e, const char *field, const json_t *v, double x, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /** The number obj[name] in [lo, hi] (lo exclusive when `open`; a whole
  *  number when `whole`: 2.0 is 2), its field `at`/`name`: not a number,
  *  or a fraction where a whole number is asked, is 422 `wrong_type`
@@ -64,8 +71,9 @@ int wc_api_unknown_model(wc_api_error *e, const char *name, const char *instead)
  *  CLI's --seed), or a whole number up to 2^53 written otherwise; 422
  *  naming /key else. Returns 0 or -1. */
 int wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e);
-/** Bytes of `s` to keep so that at most `max` remain without cutting a
- *  UTF-8 character (for "%.*s" quotes of client text in messages). */
+/** Bytes of `s` to keep so that at most `max` remain (for "%.*s" quotes
+ *  of client text in messages): a cut inside a UTF-8 character is left for
+ *  wc_api_error_set, whose formatting makes it "..." as on the CLI. */
 size_t wc_utf8_prefix(const char *s, size_t max);
 /** Make `s` valid UTF-8 in place: a character cut at the end is dropped,
  *  any other invalid byte becomes '?'. */

@@ -48,22 +48,14 @@ utf8_seq_len(const unsigned char *s, size_t avail)
 	return n;
 }
 
+/* The cut is a byte count, as the CLI's "%.64s": when it ends inside a
+ * UTF-8 character, wc_error_vformat (wc_text_mend_cut) puts "..." in place
+ * of the half character before wc_utf8_repair could drop it silently
+ * (docs/architecture.md, "Errors"). */
 size_t
 wc_utf8_prefix(const char *s, size_t max)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len = strnlen(s, max + 4), n = 0;
-	if (len <= max)
-		return len;
-	while (n < max) {
-		size_t k = utf8_seq_len(u + n, len - n);
-		if (k == 0)
-			k = 1; /* an invalid byte is cut like any other */
-		if (n + k > max)
-			break;
-		n += k;
-	}
-	return n;
+	return strnlen(s, max);
 }
 
 void
@@ -256,15 +248,50 @@ wc_api_num_text(char buf[32], double v)
 	return wc_num_text(buf, v);
 }
 
+static int invalid_got(wc_api_error *e, const char *field, const char *got, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static int
+invalid_got(wc_api_error *e, const char *field, const char *got, const char *fmt, va_list ap)
+{
+	char what[128];
+	vsnprintf(what, sizeof what, fmt, ap);
+	wc_api_error_set(e, 422, "invalid_value", field, "%s: %s, got %s", field + 1, what, got);
+	return -1;
+}
+
 int
 wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ...)
 {
-	char what[128], got[32];
+	char got[32];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	invalid_got(e, field, wc_api_num_text(got, v), fmt, ap);
 	va_end(ap);
-	wc_api_error_set(e, 422, "invalid_value", field, "%s: %s, got %s", field + 1, what, wc_api_num_text(got, v));
+	return -1;
+}
+
+const char *
+wc_api_value_text(char buf[32], const json_t *v, double x)
+{
+	/* jansson keeps an integer as sent (json_int_t, to 2^63 - 1), where
+	 * its double rounds above 2^53: 100000000000000001 read "1e+17"
+	 * (docs/http-api.md, "Errors") */
+	if (v && json_is_integer(v) && (double)json_integer_value(v) == x) {
+		snprintf(buf, 32, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return buf;
+	}
+	return wc_api_num_text(buf, x);
+}
+
+int
+wc_api_invalid_json(wc_api_error *e, const char *field, const json_t *v, double x, const char *fmt, ...)
+{
+	char got[32];
+	va_list ap;
+	va_start(ap, fmt);
+	invalid_got(e, field, wc_api_value_text(got, v, x), fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -289,8 +316,8 @@ wc_api_bounded(const json_t *obj, const char *at, const char *name, int whole, d
 	if (!(open ? x > lo : x >= lo) || !(x <= hi)) {
 		/* the value as sent, so that it never reads as the bound */
 		if (whole)
-			return wc_api_invalid(e, field, x, "must be between %g and %g", lo, hi);
-		return wc_api_invalid(e, field, x, "must be %s %g and <= %g", open ? ">" : ">=", lo, hi);
+			return wc_api_invalid_json(e, field, v, x, "must be between %g and %g", lo, hi);
+		return wc_api_invalid_json(e, field, v, x, "must be %s %g and <= %g", open ? ">" : ">=", lo, hi);
 	}
 	*out = x;
 	return 0;

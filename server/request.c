@@ -254,19 +254,20 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	 * where the value is still the one sent: the predictor's own check
 	 * printed it with %g, and 1000001 read "1e+06", the limit itself. */
 	if (c->input_tokens > WC_CAPACITY_MAX_TOKENS)
-		return wc_api_invalid(e, "/input_tokens", c->input_tokens, "must be a number from 0 to %g",
-		                      WC_CAPACITY_MAX_TOKENS);
+		return wc_api_invalid_json(e, "/input_tokens", json_object_get(obj, "input_tokens"), c->input_tokens,
+		                           "must be a number from 0 to %g", WC_CAPACITY_MAX_TOKENS);
 	if (c->output_tokens > WC_CAPACITY_MAX_TOKENS)
-		return wc_api_invalid(e, "/output_tokens", c->output_tokens, "must be a number from 1 to %g",
-		                      WC_CAPACITY_MAX_TOKENS);
+		return wc_api_invalid_json(e, "/output_tokens", json_object_get(obj, "output_tokens"), c->output_tokens,
+		                           "must be a number from 1 to %g", WC_CAPACITY_MAX_TOKENS);
 	/* 0 is the absent rate; a positive one below the bound answered
 	 * null energies. */
 	if (c->request_rate > WC_CAPACITY_MAX_RATE || (c->request_rate > 0 && c->request_rate < WC_CAPACITY_MIN_RATE))
 		return wc_api_invalid(e, "/rate", c->request_rate, "must be at least %g and at most %g requests/s",
 		                      WC_CAPACITY_MIN_RATE, WC_CAPACITY_MAX_RATE);
 	if (have_out && c->running > WC_CAPACITY_MAX_CONCURRENCY)
-		return wc_api_invalid(e, "/concurrency", c->running, "at most %g requests at once for the capacity "
-		                      "answers", WC_CAPACITY_MAX_CONCURRENCY);
+		return wc_api_invalid_json(e, "/concurrency", json_object_get(obj, "concurrency"), c->running,
+		                           "at most %g requests at once for the capacity answers",
+		                           WC_CAPACITY_MAX_CONCURRENCY);
 	const json_t *ep = json_object_get(obj, "expert_parallel");
 	if (ep && !json_is_boolean(ep))
 		return wc_api_wrong_type(e, "/expert_parallel", "true or false", ep);

@@ -100,7 +100,7 @@ parse_method(const json_t *item, wc_ft_config *c, wc_api_error *e)
 	if (!json_is_string(v))
 		return fail(e, "wrong_type", "/method", "expected a string, got %s", wc_json_type_name(v), "");
 	if (wc_ft_method_from_name(json_string_value(v), &c->method) != WC_OK) {
-		char got[48]; /* cut on a character boundary: the message stays UTF-8 */
+		char got[48]; /* a cut inside a character reads "..." (wc_api_error_set) */
 		snprintf(got, sizeof got, "%.*s", (int)wc_utf8_prefix(json_string_value(v), 40), json_string_value(v));
 		return fail(e, "invalid_value", "/method", "expected \"full\", \"lora\" or \"qlora\", got \"%s\"", got, "");
 	}

@@ -381,8 +381,9 @@ static void
 test_utf8_messages(void)
 {
 	http_reply r;
-	/* 63 ASCII letters and a 2-byte "é": the 64-byte quote used to cut
-	 * the "é" in two. */
+	/* 63 ASCII letters and a 2-byte "é": the 64-byte quote cuts the "é"
+	 * in two, and the half character reads "..." (as on the CLI), never
+	 * half a character nor a silent cut. */
 	char body[1024], name[80];
 	memset(name, 'a', 63);
 	strcpy(name + 63, "\xc3\xa9");
@@ -390,7 +391,7 @@ test_utf8_messages(void)
 	http_post_json(h, url("/v1/predict/inference"), body, &r);
 	CHECK_INT(r.status, 404);
 	const char *msg = http_error_str(&r, "message");
-	CHECK(msg && strstr(msg, "model: unknown model \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\""));
+	CHECK(msg && strstr(msg, "model: unknown model \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\""));
 	http_reply_free(&r);
 
 	/* An unknown key of 100 "é": its pointer is cut between characters,
