@@ -87,8 +87,12 @@ text(reader *rd, const wc__csv_field *f, wc__ft_column c, int required, char *ou
 {
 	if (required && is_blank(f->text))
 		return cell_error(rd, f->column, c, "%s", "value is required");
-	if (strlen(f->text) >= cap)
-		return cell_error(rd, f->column, c, "%s", "value too long");
+	size_t n = strlen(f->text);
+	if (n >= cap) { /* bytes, as a runs table's (docs/formats/finetune-runs.md) */
+		char why[64];
+		snprintf(why, sizeof why, "value too long: %zu bytes, at most %zu", n, cap - 1);
+		return cell_error(rd, f->column, c, "%s", why);
+	}
 	strcpy(out, f->text);
 	return WC_OK;
 }

@@ -122,6 +122,10 @@ refusals(void)
 	        "ft.csv:4:1: duplicate run_id 'a' (first on line 3)");
 	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,70\n",
 	        "ft.csv:3:1: expected 16 fields as in the header, got 14");
+	/* a length limit in bytes, named with the length: 32 CJK characters
+	 * are 96 bytes ("value too long" gave neither) */
+	refused("模模模模模模模模模模模模模模模模模模模模模模模模模模模模模模模模,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,70,10,\n",
+	        "ft.csv:3:1: column 'run_id': value too long: 96 bytes, at most 95");
 	/* a missing required column and a cross-field rule */
 	const char *no_accum = "run_id,platform,gpus,model,method,lora_rank,micro_batch,seq_len,"
 	                       "checkpointing,energy_per_step_j,step_s\n";
