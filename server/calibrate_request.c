@@ -64,7 +64,7 @@ row_number(const json_t *row, size_t i, const char *name, double min, int requir
 	int exclusive = min == 0 && strcmp(name, "running") != 0;
 	if (!(*out >= min) || (exclusive && *out == min)) {
 		wc_api_error_set(e, 422, "invalid_value", field, "runs/%zu/%s: must be %s %g, got %s", i, name,
-		                 exclusive ? ">" : ">=", min, WC_NUM_TEXT(*out));
+		                 exclusive ? ">" : ">=", min, wc_api_value_text((char[32]){ 0 }, v, *out));
 		return -1;
 	}
 	return 0;
@@ -181,8 +181,9 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 		return -1;
 	if (tp != floor(tp) || tp > WC_LAW_MAX_TP) {
 		snprintf(prefix + strlen(prefix), sizeof prefix - strlen(prefix), "/tp");
-		wc_api_error_set(e, 422, "invalid_value", prefix, "runs/%zu/tp: expected an integer 1 to %d", i,
-		                 WC_LAW_MAX_TP);
+		/* the value as sent, as every bound's (docs/http-api.md, "Errors") */
+		wc_api_error_set(e, 422, "invalid_value", prefix, "runs/%zu/tp: expected an integer 1 to %d, got %s", i,
+		                 WC_LAW_MAX_TP, wc_api_value_text((char[32]){ 0 }, json_object_get(row, "tp"), tp));
 		return -1;
 	}
 	r->tp = (int)tp;
@@ -199,14 +200,14 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 	char why[160];
 	const char *bad = wc_run_out_of_bounds(r, why, sizeof why);
 	if (bad) {
-		double v = strcmp(bad, "running") == 0 ? r->running
+		double x = strcmp(bad, "running") == 0 ? r->running
 		           : strcmp(bad, "active_params_b") == 0 ? r->active_params_b
 		           : strcmp(bad, "mean_power_w") == 0 ? r->mean_power_w
 		           : strcmp(bad, "idle_power_w") == 0 ? r->idle_power_w
 		           : strcmp(bad, "throughput_tok_s") == 0 ? r->throughput_tok_s : r->sm_clock_mhz;
 		char field[64];
 		snprintf(field, sizeof field, "/runs/%zu/%s", i, bad);
-		return wc_api_invalid(e, field, v, "%s", why);
+		return wc_api_invalid_json(e, field, json_object_get(row, bad), x, "%s", why);
 	}
 	return 0;
 }
@@ -304,7 +305,7 @@ option_number(const json_t *body, const char *name, double min, double max, int 
 	*out = json_number_value(v);
 	if (!(*out >= min && *out <= max) || (min == 0 && *out == 0 && !integer)) {
 		wc_api_error_set(e, 422, "invalid_value", field, "%s: must be %s %g and at most %g, got %s", name,
-		                 integer ? ">=" : ">", min, max, WC_NUM_TEXT(*out));
+		                 integer ? ">=" : ">", min, max, wc_api_value_text((char[32]){ 0 }, v, *out));
 		return -1;
 	}
 	return 0;

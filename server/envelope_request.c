@@ -67,7 +67,7 @@ numbers(const json_t *v, const char *field, size_t max, double lo, double hi, in
 			return wc_api_wrong_type(e, f, nullable ? "a number or null" : "a number", x);
 		a[i] = json_number_value(x);
 		if (!(a[i] >= lo && a[i] <= hi))
-			return wc_api_invalid(e, f, a[i], "must be between %g and %g", lo, hi);
+			return wc_api_invalid_json(e, f, x, a[i], "must be between %g and %g", lo, hi);
 	}
 	*n = m;
 	return 0;
@@ -104,8 +104,8 @@ length(const json_t *w, const char *name, wc_length_dist *d, double **values, wc
 		 * (docs/http-api.md, "Envelopes"): a length past the maximum is
 		 * not one "below 1". */
 		if (!(d->mean >= 1 && d->mean <= WC_ENVELOPE_MAX_TOKENS))
-			return wc_api_invalid(e, field, d->mean, "must be a number of tokens between 1 and %g",
-			                      WC_ENVELOPE_MAX_TOKENS);
+			return wc_api_invalid_json(e, field, v, d->mean, "must be a number of tokens between 1 and %g",
+			                           WC_ENVELOPE_MAX_TOKENS);
 		return 0;
 	}
 	if (json_is_array(v)) {

@@ -48,7 +48,7 @@ get_number(const json_t *obj, const char *name, double min, int inclusive, doubl
 	if (!isfinite(x)) /* not reachable from JSON text; kept for safety */
 		return wc_api_invalid(e, field, x, "must be finite");
 	if (inclusive ? x < min : x <= min)
-		return wc_api_invalid(e, field, x, "must be %s %g", inclusive ? ">=" : ">", min);
+		return wc_api_invalid_json(e, field, v, x, "must be %s %g", inclusive ? ">=" : ">", min);
 	*out = x;
 	return 0;
 }
@@ -94,7 +94,7 @@ parse_tp(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 		return -1;
 	}
 	if (x < 1 || x > WC_LAW_MAX_TP)
-		return wc_api_invalid(e, "/tp", x, "must be between 1 and %d", WC_LAW_MAX_TP);
+		return wc_api_invalid_json(e, "/tp", v, x, "must be between 1 and %d", WC_LAW_MAX_TP);
 	q->config.tp = (int)x;
 	return 0;
 }
@@ -118,8 +118,9 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		/* Past the largest sane model the weights' bytes overflow and
 		 * the memory check blamed /tp with "inf GB" (models/limits.h). */
 		if (q->config.active_params_b < WC_MODEL_MIN_PARAMS_B || q->config.active_params_b > WC_MODEL_MAX_PARAMS_B)
-			return wc_api_invalid(e, "/active_params_b", q->config.active_params_b, "must be between %g and %g B",
-			                      WC_MODEL_MIN_PARAMS_B, WC_MODEL_MAX_PARAMS_B);
+			return wc_api_invalid_json(e, "/active_params_b", json_object_get(obj, "active_params_b"),
+			                           q->config.active_params_b, "must be between %g and %g B",
+			                           WC_MODEL_MIN_PARAMS_B, WC_MODEL_MAX_PARAMS_B);
 		/* A model of the user's own beside its size: the name finds the
 		 * set's model terms as written (docs/calibration.md). */
 		wc_error me;
@@ -175,17 +176,17 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 			if (!json_is_integer(v))
 				return wc_api_wrong_type(e, field, "an integer", v);
 			if (json_integer_value(v) < 0 || json_integer_value(v) > WC_MODEL_MAX_ARCH_INT)
-				return wc_api_invalid(e, field, (double)json_integer_value(v), "must be between 0 and %d",
+				return wc_api_invalid_json(e, field, v, json_number_value(v), "must be between 0 and %d",
 				                      WC_MODEL_MAX_ARCH_INT);
 			f.ints[i] = (long)json_integer_value(v);
 		} else if (strcmp(key, "total_params_b") == 0) {
 			if (!json_is_number(v))
 				return wc_api_wrong_type(e, field, "a number", v);
 			if (!(json_number_value(v) > 0))
-				return wc_api_invalid(e, field, json_number_value(v), "must be > 0");
+				return wc_api_invalid_json(e, field, v, json_number_value(v), "must be > 0");
 			if (json_number_value(v) < WC_MODEL_MIN_PARAMS_B || json_number_value(v) > WC_MODEL_MAX_PARAMS_B)
-				return wc_api_invalid(e, field, json_number_value(v), "must be between %g and %g B",
-				                      WC_MODEL_MIN_PARAMS_B, WC_MODEL_MAX_PARAMS_B);
+				return wc_api_invalid_json(e, field, v, json_number_value(v), "must be between %g and %g B",
+				                           WC_MODEL_MIN_PARAMS_B, WC_MODEL_MAX_PARAMS_B);
 			f.total_params_b = json_number_value(v);
 		} else {
 			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.*s\" (layers, "
@@ -262,8 +263,9 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	/* 0 is the absent rate; a positive one below the bound answered
 	 * null energies. */
 	if (c->request_rate > WC_CAPACITY_MAX_RATE || (c->request_rate > 0 && c->request_rate < WC_CAPACITY_MIN_RATE))
-		return wc_api_invalid(e, "/rate", c->request_rate, "must be at least %g and at most %g requests/s",
-		                      WC_CAPACITY_MIN_RATE, WC_CAPACITY_MAX_RATE);
+		return wc_api_invalid_json(e, "/rate", json_object_get(obj, "rate"), c->request_rate,
+		                           "must be at least %g and at most %g requests/s", WC_CAPACITY_MIN_RATE,
+		                           WC_CAPACITY_MAX_RATE);
 	if (have_out && c->running > WC_CAPACITY_MAX_CONCURRENCY)
 		return wc_api_invalid_json(e, "/concurrency", json_object_get(obj, "concurrency"), c->running,
 		                           "at most %g requests at once for the capacity answers",
@@ -344,7 +346,7 @@ wc__api_series_parse(const json_t *obj, const char *at, double **series, size_t 
 		return wc_api_wrong_type(e, field, "a number", dt);
 	*dt_s = json_number_value(dt);
 	if (!(*dt_s > 0))
-		return wc_api_invalid(e, field, *dt_s, "must be > 0");
+		return wc_api_invalid_json(e, field, dt, *dt_s, "must be > 0");
 	double *s = wc_alloc_array(n, sizeof *s);
 	if (!s) {
 		wc_api_error_set(e, 500, "internal", NULL, "out of memory");
@@ -358,7 +360,7 @@ wc__api_series_parse(const json_t *obj, const char *at, double **series, size_t 
 			return wc_api_wrong_type(e, field, "a number", v);
 		s[i] = json_number_value(v);
 		if (!(s[i] >= 0))
-			return wc_api_invalid(e, field, s[i], "must be >= 0");
+			return wc_api_invalid_json(e, field, v, s[i], "must be >= 0");
 	}
 	if (series_mean_finite(at, s, n, *dt_s, e) < 0)
 		return -1;
@@ -416,16 +418,18 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 		/* 0 is idle; a positive concurrency below the bound answered
 		 * null energies (models/limits.h) */
 		if (q->config.running > 0 && q->config.running < WC_CAPACITY_MIN_CONCURRENCY)
-			return wc_api_invalid(e, "/concurrency", q->config.running, "must be 0 (idle) or at least %g "
-			                      "requests at once", WC_CAPACITY_MIN_CONCURRENCY);
+			return wc_api_invalid_json(e, "/concurrency", json_object_get(obj, "concurrency"), q->config.running,
+			                           "must be 0 (idle) or at least %g requests at once",
+			                           WC_CAPACITY_MIN_CONCURRENCY);
 		/* with rate it is the engine's limit on running requests (vLLM's
 		 * max_num_seqs), a whole number: a limit of 0 runs nothing (not
 		 * the absent limit it was taken for) and one of 0.5 was answered
 		 * as half a request running (docs/http-api.md, "Limits") */
 		double lim = q->config.running;
 		if (json_number_value(json_object_get(obj, "rate")) > 0 && !(lim >= 1 && lim == floor(lim)))
-			return wc_api_invalid(e, "/concurrency", lim, "with rate it is the engine's limit on running "
-			                      "requests: a whole number >= 1, or leave it out for none");
+			return wc_api_invalid_json(e, "/concurrency", json_object_get(obj, "concurrency"), lim,
+			                           "with rate it is the engine's limit on running requests: a whole number "
+			                           ">= 1, or leave it out for none");
 		return 0;
 	}
 	return parse_series(obj, q, series, e);
@@ -437,7 +441,7 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
  * catalog's for a platform answered from its datasheet (no level);
  * levels the catalog does not know keep only the > 0 check. */
 static int
-check_clock(const wc_params *p, const char *platform, double mhz, wc_api_error *e)
+check_clock(const wc_params *p, const char *platform, const json_t *v, double mhz, wc_api_error *e)
 {
 	const wc_level *lvl = wc_params_level(p, platform);
 	const wc_platform_info *pi = wc_platform_board(platform, lvl ? lvl->s_shared_with : NULL);
@@ -447,7 +451,7 @@ check_clock(const wc_params *p, const char *platform, double mhz, wc_api_error *
 	char got[32];
 	wc_api_error_set(e, 422, "invalid_value", "/sm_clock_mhz",
 	                 "sm_clock_mhz: %s MHz is outside the %s's clock range %g-%g MHz "
-	                 "(platform catalog)", wc_api_num_text(got, mhz), pi->name, lo, pi->max_sm_clock_mhz);
+	                 "(platform catalog)", wc_api_value_text(got, v, mhz), pi->name, lo, pi->max_sm_clock_mhz);
 	return -1;
 }
 
@@ -491,7 +495,7 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 	v = json_object_get(item, "sm_clock_mhz");
 	if (v && !json_is_null(v) &&
 	    (get_number(item, "sm_clock_mhz", 0, 0, &q->config.sm_clock_mhz, e) < 0 ||
-	     check_clock(p, q->config.platform, q->config.sm_clock_mhz, e) < 0))
+	     check_clock(p, q->config.platform, v, q->config.sm_clock_mhz, e) < 0))
 		return -1;
 	return 0;
 }

@@ -56,7 +56,7 @@ get_int(const json_t *obj, const char *name, long min, long max, int required, i
 	if (x < min || x > max) {
 		char why[96];
 		snprintf(why, sizeof why, "%%smust be an integer between %ld and %ld, got %%s", min, max);
-		return fail(e, "invalid_value", field, why, "", WC_NUM_TEXT(x));
+		return fail(e, "invalid_value", field, why, "", wc_api_value_text((char[32]){ 0 }, v, x));
 	}
 	*out = (int)x;
 	return 0;
@@ -76,7 +76,7 @@ get_number(const json_t *obj, const char *name, int zero_ok, double *out, wc_api
 	double x = json_number_value(v);
 	if (zero_ok ? !(x >= 0) : !(x > 0))
 		return fail(e, "invalid_value", field, zero_ok ? "%smust be >= 0, got %s" : "%smust be > 0, got %s",
-		            "", WC_NUM_TEXT(x));
+		            "", wc_api_value_text((char[32]){ 0 }, v, x));
 	*out = x;
 	return 0;
 }
