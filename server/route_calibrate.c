@@ -22,11 +22,18 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* A refusal's field: the run it names ("run 'ID'"), else the option. */
+/* A refusal's field: the run it names ("run 'ID'"), else the option.
+ * The library names a run's n(t) by the runs table's column n_series;
+ * the body's field is running_series, and a refusal names the body's
+ * fields, never the CLI's (docs/http-api.md, "Errors"). */
 static void
 refusal(const wc_runs_table *t, const char *msg, int out_of_memory, wc_api_error *e)
 {
-	char field[64] = "";
+	char field[64] = "", renamed[WC_ERROR_MSG_MAX];
+	if (strncmp(msg, "n_series:", 9) == 0) {
+		snprintf(renamed, sizeof renamed, "running_series:%s", msg + 9);
+		msg = renamed;
+	}
 	const char *q = strstr(msg, "run '");
 	size_t n = strcspn(msg, ":");
 	for (size_t i = 0; q && i < t->n_runs; i++) {

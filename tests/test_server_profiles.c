@@ -224,6 +224,11 @@ test_calibrate(void)
 	               "\"mean_power_w\":400},{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":0,"
 	               "\"mean_power_w\":300}]}", "/runs/1/running", "running: run 'runs/1' is at 0 running requests: "
 	               "an idle run has no dynamic power to calibrate on");
+	/* an idle running_series is refused on the body's field, not the
+	 * runs table's column n_series (docs/http-api.md, "Errors") */
+	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"mean_power_w\":349.3,"
+	               "\"idle_power_w\":122.7,\"running_series\":[0,0,0],\"dt_s\":0.05}]}", "/runs/0/running_series",
+	               "running_series: run 'runs/0' is at 0 running requests");
 	/* a locked clock the board cannot run at: a typo, not a measurement
 	 * (it calibrated a shift of -4.5 in z without a word) */
 	expect_refused("{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":8,"
