@@ -48,9 +48,14 @@ wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *c
 {
 	const double dt = WC_INGEST_GRID_S;
 	double *cell = NULL, *pre = NULL, *dec = NULL;
+	/* The request log splits only when it has every request's prefill
+	 * and decode spans: an unknown completion (a mean itl with no output
+	 * count) would leave that request's decode cells idle, so such a log
+	 * leaves the split to the engine counters, as an unknown first token
+	 * does (docs/trace-metrics.md, "Phases"). */
 	int by_requests = rc->req != NULL;
 	for (size_t i = 0; by_requests && i < rc->req->n; i++)
-		if (isnan(rc->req->first_token[i]))
+		if (isnan(rc->req->first_token[i]) || isnan(rc->req->completion[i]))
 			by_requests = 0;
 	int by_engine = !by_requests && rc->eng && rc->eng->col[WC_ENG_RUNNING] &&
 	                rc->eng->col[WC_ENG_PREFILL_S] && rc->eng->col[WC_ENG_DECODE_S];
