@@ -201,6 +201,8 @@ closed_requests(const wc_envelope_workload *w, const wc_envelope_options *o, con
 	return n + rate * (o->warmup_s + o->horizon_s);
 }
 
+static const char *servers_advice(const wc_envelope_workload *w, const wc_envelope_options *o, int budget);
+
 /* Requests drawn: the expected arrivals per server (a closed loop's at
  * most) x server runs. */
 static int
@@ -222,18 +224,49 @@ requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, cons
 	/* the count (whole requests) and the bound in full: rounded alike
 	 * they read equal */
 	char nt[32], bt[32];
+	const char *lower = servers_advice(w, o, budget);
+	const char *what = w->kind == WC_ENVELOPE_CLOSED ? "the clients" : w->kind == WC_ENVELOPE_REPLAY ? NULL
+	                                                                                                 : "the rate";
+	char tail[96];
+	if (lower)
+		snprintf(tail, sizeof tail, "%s%sthe horizon, %s", what ? what : "", what ? ", " : "", lower);
+	else
+		snprintf(tail, sizeof tail, "%s%sthe horizon", what ? what : "", what ? " or " : "");
 	return wc_error_set(err, WC_EINVAL, "%s: the simulation would draw %s requests (%.3g per server x %.3g "
-	                    "server runs over %g s), over %s of %s; lower %s%s, %s", field,
+	                    "server runs over %g s), over %s of %s; lower %s", field,
 	                    wc_num_text(nt, ceil(n)), n / servers, servers, o->warmup_s + o->horizon_s, limit,
-	                    wc_num_text(bt, max_requests),
-	                    w->kind == WC_ENVELOPE_CLOSED ? "the clients, " : w->kind == WC_ENVELOPE_REPLAY ? ""
-	                                                                                                : "the rate, ",
-	                    "the horizon", budget ? "max_fleet or budget_w" : "the replicas or the fleet");
+	                    wc_num_text(bt, max_requests), tail);
+}
+
+/* What lowers the server runs a bound charges; NULL where one run stands
+ * for them all: a workload that draws nothing is simulated once whatever
+ * the replicas, and a lockstep fleet or plan simulates one server
+ * (docs/envelopes.md, "Lockstep fleets"). */
+static const char *
+servers_advice(const wc_envelope_workload *w, const wc_envelope_options *o, int budget)
+{
+	const int lockstep = wc_envelope_fleet_lockstep(w, o->fleet_mode);
+	if (budget)
+		return lockstep ? NULL : "max_fleet or budget_w";
+	if (!wc_envelope_draws_nothing(w))
+		return "the replicas or the fleet";
+	return o->fleet_size > 1 && !lockstep ? "the fleet" : NULL;
+}
+
+/* The server runs a bound charges: replicas x the servers simulated. */
+static double
+servers_charged(const wc_envelope_workload *w, const wc_envelope_options *o)
+{
+	const int replicas = wc_envelope_draws_nothing(w) ? 1 : o->replicas;
+	const int fleet = wc_envelope_fleet_lockstep(w, o->fleet_mode) ? 1 : o->fleet_size;
+	return (double)replicas * fleet;
 }
 
 const char *
 wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_options *o, int budget)
 {
+	if (!servers_advice(w, o, budget))
+		return "horizon_s"; /* only the horizon changes the work */
 	const int replicas = wc_envelope_draws_nothing(w) ? 1 : o->replicas;
 	return budget ? "max_fleet" : o->fleet_size > replicas ? "fleet_size" : "replicas";
 }
@@ -245,10 +278,9 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 {
 	const int budget = bo != NULL;
 	/* a workload that draws nothing is simulated once, whatever the
-	 * replicas (wc_envelope_run_once_if_fixed), and so charged once */
-	const int replicas = wc_envelope_draws_nothing(w) ? 1 : o->replicas;
-	const double servers = budget ? wc__envelope_plan_servers(w, bo, pm, o->fleet_mode)
-	                              : (double)replicas * o->fleet_size;
+	 * replicas (wc_envelope_run_once_if_fixed), a lockstep fleet as one
+	 * server, and so charged once */
+	const double servers = budget ? wc__envelope_plan_servers(w, bo, pm, o->fleet_mode) : servers_charged(w, o);
 	if (!limit)
 		limit = "the bound";
 	/* The grid's steps cost even where no request runs: a near-idle week
@@ -261,11 +293,11 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 		char wt[32], lt[32], how[64] = ""; /* in full: rounded alike they read equal */
 		if (shared)
 			snprintf(how, sizeof how, ", x %g for a shared arrival process", WC_ENVELOPE_SHARED_WORK_COST);
+		const char *lower = servers_advice(w, o, budget);
 		return wc_error_set(err, WC_EINVAL, "%s: the simulation would take %s grid bins x servers (%g s on the "
-		                    "%g s grid, %.3g server runs%s), over %s of %s; shorten the horizon, or lower %s",
+		                    "%g s grid, %.3g server runs%s), over %s of %s; shorten the horizon%s%s",
 		                    wc_envelope_servers_field(w, o, budget), wc_num_text(wt, work), o->horizon_s + o->warmup_s, WC_ENVELOPE_GRID_S, servers,
-		                    how, limit, wc_num_text(lt, max_work),
-		                    budget ? "max_fleet or budget_w" : "the replicas or the fleet");
+		                    how, limit, wc_num_text(lt, max_work), lower ? ", or lower " : "", lower ? lower : "");
 	}
 	return requests_check(w, o, st, servers, max_requests, budget, limit, err);
 }

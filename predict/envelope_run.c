@@ -47,7 +47,20 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 	int servers = o->fleet_size;
 	uint64_t stream = o->fleet_mode == WC_FLEET_INDEPENDENT ? (uint64_t)r * (uint64_t)servers : (uint64_t)r;
 	double tokens[2];
-	int rc = wc__replica_simulate(c, servers, o->fleet_mode, stream, tokens, err);
+	/* a lockstep fleet's servers all run server 0's trace (docs/envelopes.md,
+	 * "Lockstep fleets"): server 0 is simulated alone and the fleet is K
+	 * times it, as a budget plan sums it; each was limited alone, so the
+	 * sum is too */
+	const int lockstep = servers > 1 && wc_envelope_fleet_lockstep(rs->w, o->fleet_mode);
+	int rc = wc__replica_simulate(c, lockstep ? 1 : servers, o->fleet_mode, stream, tokens, err);
+	if (rc == WC_OK && lockstep) {
+		for (size_t k = 0; k < rs->out_len; k++) {
+			c->power[1][k] = servers * c->power[0][k];
+			c->running[1][k] = servers * c->running[0][k];
+		}
+		tokens[1] = servers * tokens[0];
+		c->waiting_end *= servers;
+	}
 	rs->waiting[r] = c->waiting_end / servers;
 	for (int i = 0; rc == WC_OK && i < rs->traces; i++) {
 		wc__trace_stats *st = &rs->stats[i][r];
