@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,4 +204,14 @@ wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, w
 	free(*buf);
 	*buf = NULL;
 	return rc;
+}
+
+int
+wc__text_too_long(const char *text, size_t cap, char *why, size_t why_cap)
+{
+	size_t n = strlen(text);
+	if (n < cap)
+		return 0;
+	snprintf(why, why_cap, "value too long: %zu bytes, at most %zu", n, cap - 1);
+	return 1;
 }

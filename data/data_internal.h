@@ -21,6 +21,13 @@ typedef struct {
  *  too many fields). */
 int wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason);
 
+/** 1 when `text` does not fit a buffer of `cap` bytes (its NUL included),
+ *  with "value too long: N bytes, at most M" in why[0..why_cap); else 0.
+ *  Limits are in bytes, whatever the characters (a CJK character is 3),
+ *  and a longer value is refused, never cut (docs/formats/runs-table.md):
+ *  the one check of every table reader and importer. */
+int wc__text_too_long(const char *text, size_t cap, char *why, size_t why_cap);
+
 /** Trim the blanks (spaces, tabs) around each of the `n` fields in place:
  *  a header's names, so "mean_power_w " names the column as values with
  *  blanks around them already read as their number. */

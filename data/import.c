@@ -10,6 +10,8 @@
 #include "data_internal.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,9 +94,21 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 	const char *arch = f[idx[ME_ARCH]].text;
 	r->architecture = strstr(arch, "MoE") ? WC_ARCH_MOE : strstr(arch, "Mamba") ? WC_ARCH_HYBRID
 	                                                                        : WC_ARCH_DENSE;
-	snprintf(r->platform, sizeof r->platform, "%s", f[idx[ME_GPU]].text);
-	snprintf(r->model, sizeof r->model, "%s", f[idx[ME_MODEL]].text);
-	snprintf(r->set, sizeof r->set, "%s", f[idx[ME_TASK]].text);
+	/* A name too long is refused, as the runs table's reader refuses it
+	 * (docs/formats/runs-table.md): a cut would make two models one. */
+	static const struct { int col; size_t off, cap; } names[] = {
+		{ ME_GPU, offsetof(wc_run, platform), sizeof r->platform },
+		{ ME_MODEL, offsetof(wc_run, model), sizeof r->model },
+		{ ME_TASK, offsetof(wc_run, set), sizeof r->set },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const wc__csv_field *x = &f[idx[names[i].col]];
+		char why[64];
+		if (wc__text_too_long(x->text, names[i].cap, why, sizeof why))
+			return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column '%s': %s", path, line, x->column,
+			                    me_columns[names[i].col], why);
+		strcpy((char *)r + names[i].off, x->text);
+	}
 	r->workload = WC_WORKLOAD_CLOSED;
 	return WC_OK;
 }
@@ -142,7 +156,8 @@ utf8_cut(const char *s, size_t max)
  * any length gets a suffix that fits, and the map makes numbering n
  * repeats O(n) instead of a scan of the table per try. */
 static int
-me_run_id(wc_strmap *ids, char *const *header, const wc__csv_field *f, int n, wc_run *r)
+me_run_id(wc_strmap *ids, char *const *header, const wc__csv_field *f, int n, const int *idx,
+          const char *path, int line, wc_run *r, wc_error *err)
 {
 	/* One configuration = task x model x GPU x count x concurrency cap. */
 	const char *cap = "";
@@ -151,7 +166,14 @@ me_run_id(wc_strmap *ids, char *const *header, const wc__csv_field *f, int n, wc
 	for (int i = 0; i < n; i++)
 		if (strcmp(header[i], "max_num_seqs") == 0)
 			cap = f[i].text;
-	snprintf(base, sizeof base, "%s|%s|%s|%dgpu|seqs%s", r->set, r->model, r->platform, r->tp, cap);
+	int len = snprintf(base, sizeof base, "%s|%s|%s|%dgpu|seqs%s", r->set, r->model, r->platform, r->tp, cap);
+	/* An id too long is refused, never cut: a cut would make two
+	 * configurations that differ late one (docs/formats/runs-table.md). */
+	if (len < 0 || (size_t)len >= sizeof base)
+		return wc_error_set(err, WC_EPARSE,
+		                    "%s:%d:%d: column 'model_id': the run_id it makes (task|model|GPU|count|cap) is "
+		                    "%d bytes, at most %zu",
+		                    path, line, f[idx[ME_MODEL]].column, len, sizeof base - 1);
 	snprintf(r->run_id, sizeof r->run_id, "%s", base);
 	if (wc_strmap_get(ids, base, &rep)) {
 		do {
@@ -160,9 +182,11 @@ me_run_id(wc_strmap *ids, char *const *header, const wc__csv_field *f, int n, wc
 			snprintf(r->run_id, sizeof r->run_id, "%.*s%s", (int)keep, base, suffix);
 		} while (wc_strmap_get(ids, r->run_id, NULL));
 		if (wc_strmap_put(ids, base, rep) != WC_OK)
-			return WC_ENOMEM;
+			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 	}
-	return wc_strmap_put(ids, r->run_id, 2);
+	if (wc_strmap_put(ids, r->run_id, 2) != WC_OK)
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+	return WC_OK;
 }
 
 /* Append the run with the columns it did not take as extras (the source
@@ -296,10 +320,8 @@ wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc
 			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
 			goto done;
 		}
-		if (me_run_id(&ids, header, f, n, &r) != WC_OK) {
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		if ((rc = me_run_id(&ids, header, f, n, idx, path, lineno, &r, err)) != WC_OK)
 			goto done;
-		}
 		if ((rc = me_append(t, &r, header, f, n, idx, err)) != WC_OK)
 			goto done;
 	}

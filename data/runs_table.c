@@ -224,12 +224,9 @@ parse_positive(reader *rd, const wc__csv_field *f, const char *column, int requi
 static int
 copy_text(reader *rd, const wc__csv_field *f, const char *column, char *out, size_t cap)
 {
-	size_t n = strlen(f->text);
-	if (n >= cap) { /* bytes, not characters: a CJK character is 3 */
-		char why[64];
-		snprintf(why, sizeof why, "%zu bytes, at most %zu", n, cap - 1);
-		return cell_error(rd, f, column, "value too long: %s", why);
-	}
+	char why[64];
+	if (wc__text_too_long(f->text, cap, why, sizeof why))
+		return cell_error(rd, f, column, "%s", why);
 	strcpy(out, f->text);
 	return WC_OK;
 }

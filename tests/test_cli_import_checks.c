@@ -7,6 +7,10 @@
  *    (they were numbered "#2" silently);
  *  - the provenance comment is the whole command, --map included, so it
  *    replays (`import csv` dropped the map);
+ *  - a model_id longer than a model name may be (95 bytes) is refused at
+ *    its cell naming the limit, as `import csv` refuses it, and so is a
+ *    run_id the row makes longer than 95 bytes (both were cut at 95
+ *    bytes, two models that differ late became one, "#2");
  *  - --help says what `fit` does with the table's missing idle power: a
  *    board the prior lacks gets P0 estimated from its power limit (the
  *    help said B200's was fitted).
@@ -124,6 +128,37 @@ main(void)
 	char *text = test_slurp(out);
 	CHECK_CONTAINS(text, "chat|m0|H100|1gpu|seqs8#2");
 	free(text);
+
+	/* Names limited in bytes are refused, never cut
+	 * (docs/formats/runs-table.md): two 110-byte models that differ
+	 * only at the end were written as one model, the second "#2". */
+	char long_text[1024], name[128];
+	memset(name, 'x', 100);
+	name[100] = '\0';
+	snprintf(long_text, sizeof long_text, "%schat,org/%s-alpha,Dense,8,8,bfloat16,H100,1,8,7.9,800,500,1.0,300\n"
+	         "chat,org/%s-beta,Dense,8,8,bfloat16,H100,1,8,7.9,800,500,1.0,300\n", me_header, name, name);
+	char *lng = test_fixture(dir, "m_long.csv", long_text);
+	const char *lv[] = { "wattcast", "import", "mlenergy", lng, "-o", out, NULL };
+	remove(out);
+	CHECK(run_wattcast(lv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "m_long.csv:2:6: column 'model_id': value too long: 110 bytes, at most 95");
+	CHECK(!test_exists(out));
+	run_result_free(&r);
+	free(lng);
+	/* An 84-byte name fits, but "chat|<name>|H100|1gpu|seqs8" does not. */
+	name[80] = '\0';
+	snprintf(long_text, sizeof long_text, "%schat,org/%s,Dense,8,8,bfloat16,H100,1,8,7.9,800,500,1.0,300\n",
+	         me_header, name);
+	lng = test_fixture(dir, "m_long_id.csv", long_text);
+	lv[3] = lng;
+	CHECK(run_wattcast(lv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "m_long_id.csv:2:6: column 'model_id': the run_id it makes");
+	CHECK_CONTAINS(r.err, "is 105 bytes, at most 95");
+	CHECK(!test_exists(out));
+	run_result_free(&r);
+	free(lng);
 
 	/* No copies, no warning. */
 	char *clean = table(dir, "m_clean.csv", NULL, 0);
