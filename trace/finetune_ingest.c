@@ -196,10 +196,8 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	c->steps_by = !isnan(c->m.finetune.steps) ? "finetune.steps in wattcast-run.json"
 	            : !isnan(opt->defaults.finetune.steps) ? "--steps" : NULL;
 	wc_run_manifest_fill(&c->m, &opt->defaults);
-	if (!c->m.run_id[0]) {
-		const char *slash = strrchr(c->dir, '/');
-		snprintf(c->m.run_id, sizeof c->m.run_id, "%s", slash && slash[1] ? slash + 1 : c->dir);
-	}
+	if (!c->m.run_id[0] && (rc = wc__ingest_dir_run_id(c->dir, c->m.run_id, sizeof c->m.run_id, err)) != WC_OK)
+		return rc;
 	snprintf(c->steps_path, sizeof c->steps_path, "%s/steps.csv", c->dir);
 	if (!wc__file_exists(c->steps_path))
 		c->steps_path[0] = '\0';

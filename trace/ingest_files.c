@@ -28,21 +28,35 @@ wc__file_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static const char *
-base_name(const char *path, char *buf, size_t cap)
+int
+wc__ingest_dir_run_id(const char *dir, char *out, size_t cap, wc_error *err)
 {
 	/* "." or "../x/.." name no folder of their own: take the real one. */
 	char real[4096];
-	if (realpath(path, real))
-		path = real;
+	const char *path = realpath(dir, real) ? real : dir;
 	size_t n = strlen(path);
 	while (n > 1 && path[n - 1] == '/')
 		n--;
 	size_t s = n;
 	while (s > 0 && path[s - 1] != '/')
 		s--;
-	snprintf(buf, cap, "%.*s", (int)(n - s), path + s);
-	return buf;
+	/* Refused, never cut: two long folders cut to one id were "the same
+	 * id", and a cut could split a character (docs/cli.md, "ingest"). */
+	if (n - s >= cap) {
+		/* The folder's end (where two copies differ) and the remedy,
+		 * within a message's 255 bytes: a long path gives way at its
+		 * start, at a character's boundary. */
+		const char *shown = dir;
+		size_t len = strlen(dir);
+		if (len > 120)
+			for (shown = dir + len - 117; ((unsigned char)*shown & 0xC0) == 0x80; shown++)
+				;
+		return wc_error_set(err, WC_EINVAL, "%s%s: folder name too long for a run_id: %zu bytes, at most %zu; "
+		                    "set \"run_id\" in wattcast-run.json",
+		                    shown == dir ? "" : "...", shown, n - s, cap - 1);
+	}
+	snprintf(out, cap, "%.*s", (int)(n - s), path + s);
+	return WC_OK;
 }
 
 void
@@ -121,8 +135,8 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	wc_run_manifest_fill(&rc->m, &opt->defaults);
 	if (rc->m.platform[0] && wc_platform_lookup(rc->m.platform))
 		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", wc_platform_lookup(rc->m.platform)->name);
-	if (!rc->m.run_id[0])
-		base_name(rc->dir, rc->m.run_id, sizeof rc->m.run_id);
+	if (!rc->m.run_id[0] && (r = wc__ingest_dir_run_id(rc->dir, rc->m.run_id, sizeof rc->m.run_id, err)) != WC_OK)
+		return r;
 	const wc_model_info *mi = rc->m.model[0] ? wc_model_lookup(rc->m.model) : NULL;
 	if (isnan(rc->m.active_params_b) && mi)
 		rc->m.active_params_b = mi->active_params_b;

@@ -63,6 +63,12 @@ int wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_erro
  *  without the run's folder; "" otherwise. Shared by the serving and
  *  fine-tuning ingests; flags fill what it leaves unknown. */
 void wc__ingest_platform_from_log(wc_run_manifest *m, const char *power_path, char *note, size_t cap);
+/** The run's id when no manifest gives one: the name of the folder `dir`
+ *  (its real one for "." and ".."), into out[0..cap). A name longer than
+ *  cap - 1 bytes is refused naming the limit and the remedy (a run_id in
+ *  wattcast-run.json), never cut. Shared by the serving and fine-tuning
+ *  ingests. */
+int wc__ingest_dir_run_id(const char *dir, char *out, size_t cap, wc_error *err);
 int wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
 int wc__ingest_check_alignment(run_ctx *rc, wc_error *err);
 /* ingest_platform.c: a board the platform catalog lacks. */
