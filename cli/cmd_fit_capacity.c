@@ -122,8 +122,9 @@ parse_cap_flags(int argc, char **argv, cap_args *a)
 			/* what capacity.provenance.calibrated_on holds; cut, the
 			 * record would name something else (docs/cli.md, "fit capacity") */
 			if (strlen(optarg) >= WC_INPUTS_LABEL_MAX)
-				return cli_usage_error(cmd, "--calibrated-on: longer than %zu characters (what "
-				                       "capacity.provenance.calibrated_on holds)", WC_INPUTS_LABEL_MAX - 1);
+				return cli_usage_error(cmd, "--calibrated-on: %zu bytes, more than the %zu "
+				                       "capacity.provenance.calibrated_on holds", strlen(optarg),
+				                       WC_INPUTS_LABEL_MAX - 1);
 			a->on = optarg;
 			break;
 		case OPT_ROBUST: a->fo.robust = 1; break;

@@ -60,7 +60,7 @@ parse_flags(int argc, char **argv, fit_ft_args *a)
 		case OPT_NAME:
 			a->label = optarg;
 			if (!optarg[0] || strlen(optarg) >= WC_NAME_MAX)
-				rc = cli_usage_error(cmd, "--name: expected 1-%d characters", WC_NAME_MAX - 1);
+				rc = cli_usage_error(cmd, "--name: %zu bytes, expected 1-%d", strlen(optarg), WC_NAME_MAX - 1);
 			break;
 		case 'o': a->output = optarg; break;
 		case 'h': fputs(usage, stdout); a->help = 1; return CLI_OK;

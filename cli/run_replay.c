@@ -23,16 +23,24 @@ cli_run_default_flag(const char *cmd, const char *flag, const char *value, wc_ru
 	long tp;
 	int rc = CLI_OK;
 	if (strcmp(flag, "platform") == 0) {
-		if (!value[0] || strlen(value) >= sizeof d->platform || strchr(value, ','))
-			return cli_usage_error(cmd, "--platform: expected a name of 1-%zu characters without commas",
+		/* Limits are in bytes, as the tables' (docs/formats/runs-table.md):
+		 * 16 CJK characters are 48. */
+		if (strlen(value) >= sizeof d->platform)
+			return cli_usage_error(cmd, "--platform: %zu bytes, more than the %zu a platform name may have",
+			                       strlen(value), sizeof d->platform - 1);
+		if (!value[0] || strchr(value, ','))
+			return cli_usage_error(cmd, "--platform: expected a name of 1-%zu bytes without commas",
 			                       sizeof d->platform - 1);
 		snprintf(d->platform, sizeof d->platform, "%s", value);
 	} else if (strcmp(flag, "tp") == 0) {
 		rc = cli_parse_int(cmd, "--tp", value, 1, WC_TELEMETRY_MAX_GPUS, &tp);
 		d->tp = (int)tp;
 	} else if (strcmp(flag, "model") == 0) {
-		if (!value[0] || strlen(value) >= sizeof d->model)
-			return cli_usage_error(cmd, "--model: expected a name of 1-%zu characters", sizeof d->model - 1);
+		if (strlen(value) >= sizeof d->model)
+			return cli_usage_error(cmd, "--model: %zu bytes, more than the %zu a model name may have",
+			                       strlen(value), sizeof d->model - 1);
+		if (!value[0])
+			return cli_usage_error(cmd, "--model: expected a name of 1-%zu bytes", sizeof d->model - 1);
 		snprintf(d->model, sizeof d->model, "%s", value);
 	} else if (strcmp(flag, "active-params") == 0) {
 		rc = cli_parse_double(cmd, "--active-params", value, 0, 0, &d->active_params_b);

@@ -117,7 +117,7 @@ wc__json_string(wc__json_loader *ld, json_t *v, const char *path, int nullable, 
 	if (!json_is_string(v))
 		return wc__json_fail(ld, path, "expected a string%s, got %s", nullable ? " or null" : "", wc_json_type_name(v));
 	if (json_string_length(v) >= cap)
-		return wc__json_fail(ld, path, "string longer than %zu characters", cap - 1);
+		return wc__json_fail(ld, path, "string too long: %zu bytes, at most %zu", json_string_length(v), cap - 1);
 	memcpy(out, json_string_value(v), json_string_length(v) + 1);
 	return WC_OK;
 }

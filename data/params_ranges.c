@@ -118,7 +118,8 @@ wc_params_check_name(const char *name, wc_error *err)
 	if (n == 0)
 		return wc_error_set(err, WC_EINVAL, "name: empty (a set needs a label)");
 	if (n > WC_NAME_MAX - 1)
-		return wc_error_set(err, WC_EINVAL, "name: longer than %d characters", WC_NAME_MAX - 1);
+		return wc_error_set(err, WC_EINVAL, "name: %zu bytes, more than the %d a set's name may have", n,
+		                    WC_NAME_MAX - 1);
 	/* The label is printed on one line and used as ?profile=NAME. */
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)

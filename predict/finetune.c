@@ -337,7 +337,8 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	if ((rc = wc_ft_steps_check(q->steps, err)) != WC_OK)
 		return rc;
 	if (q->platform && (!q->platform[0] || strlen(q->platform) >= WC_NAME_MAX))
-		return wc_error_set(err, WC_EINVAL, "platform: expected a name of 1-%d characters", WC_NAME_MAX - 1);
+		return wc_error_set(err, WC_EINVAL, "platform: expected a name of 1-%d bytes, got %zu", WC_NAME_MAX - 1,
+		                    strlen(q->platform));
 	if ((rc = wc_ft_bind(f, &q->config, &b, err)) != WC_OK || (rc = wc_finetune_model_check(&q->config, err)) != WC_OK)
 		return rc;
 	/* A board the catalog knows answers under the catalog's spelling

@@ -214,7 +214,7 @@ robust_default(const char *periods, const char *out)
 	memset(on, 'x', 160);
 	on[160] = '\0';
 	test_usage_error(ARGS("fit", "capacity", periods, "-o", out, "--bootstrap", "0", "--calibrated-on", on),
-	                 "--calibrated-on: longer than 159 characters");
+	                 "--calibrated-on: 160 bytes, more than the 159 capacity.provenance.calibrated_on holds");
 	on[159] = '\0';
 	CHECK(run_wattcast(ARGS("fit", "capacity", periods, "-o", out, "--bootstrap", "0", "--calibrated-on", on),
 	                   NULL, &r) == 0);

@@ -109,7 +109,7 @@ main(void)
 	/* --name the loader would refuse: too long, or a control character. */
 	const char *c3[] = { "wattcast", "calibrate", "--profile", "paper", cal, "-o", out, "--name",
 		             "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", NULL };
-	expect(c3, 2, "--name: longer than 47 characters");
+	expect(c3, 2, "--name: 48 bytes, more than the 47 a set's name may have");
 	const char *f1[] = { "wattcast", "fit", "inference", runs, "-o", out, "--bootstrap", "0", "--name", "two\nlines",
 		             NULL };
 	expect(f1, 2, "--name: control character at byte 4");

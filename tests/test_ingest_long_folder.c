@@ -4,7 +4,9 @@
  * refused naming the limit and the remedy, for serving and fine-tuning
  * runs alike: it was cut to 95 bytes without a word, so two long folders
  * that differ at the end were refused as "the same id", and a CJK name
- * was cut inside a character.
+ * was cut inside a character. The messages about a name's length say
+ * bytes, with the length: "--model: expected a name of 1-95 characters"
+ * refused 32 CJK characters (96 bytes) as if they were fewer than 95.
  */
 #include "tests/support/support.h"
 #include "tests/support/synth_folder.h"
@@ -74,6 +76,31 @@ main(void)
 	                      "set \"run_id\" in wattcast-run.json");
 	CHECK(!test_exists(out));
 	run_result_free(&r);
+
+	/* Flags and a manifest's run_id: bytes, with the length. */
+	char *model = long_name("模", 32, ""), *plat = long_name("平", 16, ""), *id = long_name("運行", 16, "");
+	const char *mv[] = { "wattcast", "ingest", root, "-o", out, "--model", model, NULL };
+	CHECK_INT(run_wattcast(mv, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--model: 96 bytes, more than the 95 a model name may have");
+	run_result_free(&r);
+	const char *pv[] = { "wattcast", "ingest", root, "-o", out, "--platform", plat, NULL };
+	CHECK_INT(run_wattcast(pv, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--platform: 48 bytes, more than the 47 a platform name may have");
+	run_result_free(&r);
+	char text[1024];
+	snprintf(text, sizeof text, "{\"schema\": \"wattcast.run/3\", \"run_id\": \"%s\", \"platform\": \"H100\", "
+	         "\"model\": \"Llama-3.1-8B\", \"utc_offset_s\": 0, \"finetune\": {\"method\": \"qlora\", "
+	         "\"micro_batch\": 8, \"seq_len\": 1024, \"grad_accum\": 4, \"lora_rank\": 64}}\n", id);
+	CHECK(write_text(man, text) == 0);
+	CHECK_INT(run_wattcast(fv, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "/run_id: string too long: 96 bytes, at most 95");
+	run_result_free(&r);
+	free(model);
+	free(plat);
+	free(id);
 
 	free(man);
 	free(power);
