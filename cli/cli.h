@@ -166,6 +166,12 @@ const char *cli_cell(char *buf, size_t cap, double v, int decimals);
 /** `width` widened to hold `cell` whole: a text table's platform column is
  *  as wide as its longest name (H100-NVL, RTX-PRO-6000 were cut to 6). */
 int cli_column_width(int width, const char *cell);
+/** `id` in at most `width` bytes for a summary's run_id column: a longer
+ *  one loses its middle ("..."), never its end (where the "#seg3" of a
+ *  segment and a run's timestamp are), and is cut only between UTF-8
+ *  characters (docs/cli.md, "ingest"). Returns `id` or `buf` (cap >
+ *  width). The serving and fine-tuning summaries both. */
+const char *cli_fit_id(const char *id, size_t width, char *buf, size_t cap);
 /** The shared flags, one parse and one limit each (models/limits.h):
  *  --bootstrap B (0 to WC_BOOTSTRAP_MAX draws) and --threads T (1 to
  *  WC_THREADS_MAX). */

@@ -58,27 +58,8 @@ print_warning(const char *msg, void *payload)
 	fprintf(stderr, "wattcast ingest: warning: %s\n", msg);
 }
 
-/* `id` in at most `width` bytes: a longer one loses its middle ("..."),
- * not its end, where the "#seg3" of a segment and the run's timestamp
- * are -- cut at the end, every segment of a long id printed the same. */
-static const char *
-fit_id(const char *id, size_t width, char *buf, size_t cap)
-{
-	size_t n = strlen(id);
-	if (n <= width || width < 8 || cap <= width)
-		return id;
-	size_t tail = (width - 3) * 3 / 5, head = width - 3 - tail, from = n - tail;
-	/* whole UTF-8 sequences on both sides of the dots */
-	while (head > 0 && ((unsigned char)id[head] & 0xC0) == 0x80)
-		head--;
-	while (from < n && ((unsigned char)id[from] & 0xC0) == 0x80)
-		from++;
-	snprintf(buf, cap, "%.*s...%s", (int)head, id, id + from);
-	return buf;
-}
-
 /* The run_id column is as wide as the longest id up to this many bytes;
- * a longer id loses its middle (fit_id). */
+ * a longer id loses its middle (cli_fit_id). */
 #define SUMMARY_ID_MAX 64
 
 static void
@@ -100,7 +81,7 @@ print_summary(const wc_ingest_result *res, const char *path)
 		/* "(excluded)" as fleet ingest marks a row with an exclude reason
 		 * (an idle --segment segment, docs/cli.md) */
 		printf("%-*s %-*s %3d %9.1f %9s %-13s %7s %8.1f%s\n", width,
-		       fit_id(r->run.run_id, (size_t)width, id, sizeof id), pw, r->run.platform,
+		       cli_fit_id(r->run.run_id, (size_t)width, id, sizeof id), pw, r->run.platform,
 		       r->run.tp, r->run.mean_power_w, cli_cell(idle, sizeof idle, r->run.idle_power_w, 1),
 		       r->idle_source, cli_cell(n_mean, sizeof n_mean, r->run.running, 2), r->metrics.duration_s,
 		       r->run.exclude[0] ? " (excluded)" : "");

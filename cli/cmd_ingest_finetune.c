@@ -61,7 +61,9 @@ print_summary(const wc_ft_table *t, const char *path)
 		const char *steps = wc_ft_table_get_extra(t, i, "steps"), *src = wc_ft_table_get_extra(t, i, "step_source");
 		const char *ept = wc_ft_table_get_extra(t, i, "energy_per_token_j");
 		const char *ex = wc_ft_table_get_extra(t, i, "excluded_s");
-		printf("%-40.40s %-*s %4d %-5s %7s %-13s %11.1f %9s %10s\n", r->run_id, pw, r->platform, r->config.gpus,
+		char id[48]; /* 40 bytes: a longer id loses its middle, never half a character */
+		printf("%-40s %-*s %4d %-5s %7s %-13s %11.1f %9s %10s\n", cli_fit_id(r->run_id, 40, id, sizeof id), pw,
+		       r->platform, r->config.gpus,
 		       wc_ft_method_name(r->config.method), steps ? steps : "", src ? src : "", r->energy_per_step_j,
 		       ept ? ept : "", ex ? ex : "");
 	}

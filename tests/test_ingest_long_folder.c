@@ -7,10 +7,14 @@
  * was cut inside a character. The messages about a name's length say
  * bytes, with the length: "--model: expected a name of 1-95 characters"
  * refused 32 CJK characters (96 bytes) as if they were fewer than 95.
+ * The fine-tuning summary's run_id column cut a 91-byte CJK id at 40
+ * bytes, inside a character: it loses its middle now, as the serving
+ * summary's, between characters.
  */
 #include "tests/support/support.h"
 #include "tests/support/synth_folder.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -101,6 +105,52 @@ main(void)
 	free(model);
 	free(plat);
 	free(id);
+
+	/* A fine-tuning run that ingests: 205 s of training between idles. */
+	char *ok = path_join(dir, "ok"), *okman = path_join(ok, "wattcast-run.json");
+	char *okpow = path_join(ok, "power.csv"), *ckpt = path_join(ok, "checkpoint-100");
+	char *state = path_join(ckpt, "trainer_state.json");
+	mkdir(ok, 0755);
+	mkdir(ckpt, 0755);
+	id = long_name("運行", 15, "x"); /* 91 bytes */
+	snprintf(text, sizeof text, "{\"schema\": \"wattcast.run/3\", \"run_id\": \"%s\", \"platform\": \"H100\", "
+	         "\"model\": \"Llama-3.1-8B\", \"utc_offset_s\": 0, \"finetune\": {\"method\": \"qlora\", "
+	         "\"micro_batch\": 8, \"seq_len\": 1024, \"grad_accum\": 4, \"gpus\": 1, \"lora_rank\": 64, "
+	         "\"checkpointing\": false}}\n", id);
+	CHECK(write_text(okman, text) == 0);
+	CHECK(write_text(state, "{\"global_step\": 100, \"max_steps\": 100, \"log_history\": [{\"step\": 10, "
+	                        "\"loss\": 1.3}, {\"step\": 100, \"train_runtime\": 205.0, \"train_loss\": 1.1}]}\n") == 0);
+	FILE *f = fopen(okpow, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs("timestamp,index,uuid,power.draw [W]\n", f);
+		for (int i = 0; i < 2300; i++)
+			fprintf(f, "2026/07/18 15:%02d:%02d.%d00,0,GPU-a,%.1f\n", i / 600, i / 10 % 60, i % 10,
+			        i >= 100 && i < 2150 ? 550.0 + (i % 7) : 80.0 + (i % 3));
+		fclose(f);
+	}
+	char *okout = path_join(dir, "ok.csv");
+	const char *ov[] = { "wattcast", "ingest", ok, "-o", okout, NULL };
+	CHECK_INT(run_wattcast(ov, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	const char *line = r.out ? strchr(r.out, '\n') : NULL;
+	CHECK(line != NULL);
+	if (line) {
+		/* the start and the end, whole characters on both sides */
+		CHECK(strncmp(line + 1, "運行運行運", 15) == 0);
+		const char *dots = strstr(line, "...");
+		CHECK(dots && dots - line - 1 <= 40 && ((unsigned char)dots[3] & 0xC0) != 0x80);
+		CHECK(dots && ((unsigned char)dots[-1] & 0xC0) == 0x80 && ((unsigned char)dots[-3] & 0xF0) == 0xE0);
+		CHECK_CONTAINS(line, "運行x H100");
+	}
+	run_result_free(&r);
+	free(okout);
+	free(id);
+	free(state);
+	free(ckpt);
+	free(okpow);
+	free(okman);
+	free(ok);
 
 	free(man);
 	free(power);
