@@ -64,8 +64,9 @@ text(reader *rd, const wc__csv_field *f, int c, char *out, size_t cap)
 {
 	if (pc_required[c] && blank(f->text))
 		return cell_error(rd, f, c, "value is required");
-	if (strlen(f->text) >= cap)
-		return cell_error(rd, f, c, "value too long");
+	char why[64]; /* in bytes, the one check of every table (docs/formats/runs-table.md) */
+	if (wc__text_too_long(f->text, cap, why, sizeof why))
+		return cell_error(rd, f, c, why);
 	snprintf(out, cap, "%s", f->text);
 	return WC_OK;
 }
@@ -142,8 +143,18 @@ row(reader *rd, const wc__csv_field *f, const int *idx, wc_periods_table *t)
 	for (int c = 0; c < PC_COUNT; c++)
 		if (idx[c] >= 0 && (rc = cell(rd, &f[idx[c]], c, &r)))
 			return rc;
-	if (!r.run_id[0])
-		snprintf(r.run_id, sizeof r.run_id, "%s|%s|tp%d|line%d", r.platform, r.model, r.tp, r.line);
+	if (!r.run_id[0]) {
+		/* The default id keeps its end, "|tpG|lineL", which makes it
+		 * unique: a long model gives way in the middle, between UTF-8
+		 * characters (docs/formats/periods-table.md). */
+		char head[sizeof r.platform + sizeof r.model + 1], tail[40];
+		size_t room = sizeof r.run_id - 1 - (size_t)snprintf(tail, sizeof tail, "|tp%d|line%d", r.tp, r.line);
+		size_t n = (size_t)snprintf(head, sizeof head, "%s|%s", r.platform, r.model);
+		if (n > room)
+			for (n = room - 3; n > 0 && ((unsigned char)head[n] & 0xC0) == 0x80; n--)
+				;
+		snprintf(r.run_id, sizeof r.run_id, "%.*s%s%s", (int)n, head, n < strlen(head) ? "..." : "", tail);
+	}
 	wc_period_row *nr = wc_grow(t->rows, &t->cap_rows, t->n_rows + 1, sizeof *t->rows, 16);
 	if (!nr)
 		return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
