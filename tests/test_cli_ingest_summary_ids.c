@@ -6,7 +6,9 @@
  * and a longer id loses its middle, never its end. The platform column
  * is as wide as the longest platform (it cut H100-NVL to H100-N). Two
  * folders with one run id are refused naming both folders (a run and its
- * copy in a tree of hundreds were left to be hunted for).
+ * copy in a tree of hundreds were left to be hunted for). A segment's id
+ * whose run id leaves no room for "#segK" gives way between characters
+ * (a CJK id was cut inside one, invalid UTF-8 in the table).
  */
 #include "tests/support/support.h"
 #include "tests/support/synth_folder.h"
@@ -119,6 +121,27 @@ main(void)
 	CHECK(msg && strcspn(msg, "\n") <= 255);
 	run_result_free(&r);
 	free(out);
+	free(root);
+	/* "a" and 31 CJK characters (94 bytes) segmented: the id gives way
+	 * before "#segK" at a character's boundary (90 bytes was inside one). */
+	char cjk[128] = "a";
+	for (int i = 0; i < 31; i++)
+		strcat(cjk, "模");
+	root = path_join(dir, "cjk");
+	mkdir(root, 0755);
+	char *cf = synth_run_folder(root, "run", cjk, 1784415439.0, 80, 8);
+	out = path_join(dir, "cjk.csv");
+	const char *cjk_argv[] = { "wattcast", "ingest", cf, "-o", out, "--segment", "20", "--quiet", NULL };
+	CHECK_INT(run_wattcast(cjk_argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	char *table = test_slurp(out);
+	char want[160];
+	snprintf(want, sizeof want, "\n%.88s#seg1,", cjk); /* "a", 29 whole characters, the suffix */
+	CHECK_CONTAINS(table, want);
+	free(table);
+	free(out);
+	free(cf);
 	free(root);
 	free(dir);
 	return check_report("test_cli_ingest_summary_ids");

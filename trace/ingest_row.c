@@ -91,8 +91,14 @@ row_id(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, char *ou
 	}
 	if (opt->segment_s > 0)
 		snprintf(tail, sizeof tail, "#seg%d", seg);
-	snprintf(out, cap, "%.*s%s%s", (int)(cap - 1 - strlen(level) - strlen(tail)), rc->m.run_id, level,
-	         tail);
+	/* The suffix stays whole (it tells the rows apart); the run's id
+	 * gives way before it, between UTF-8 characters (docs/cli.md,
+	 * "ingest"): a CJK id was cut inside a character. */
+	size_t keep = cap - 1 - strlen(level) - strlen(tail);
+	if (strlen(rc->m.run_id) > keep)
+		while (keep > 0 && ((unsigned char)rc->m.run_id[keep] & 0xC0) == 0x80)
+			keep--;
+	snprintf(out, cap, "%.*s%s%s", (int)keep, rc->m.run_id, level, tail);
 }
 
 /* The workload of window w: its level's when it has one, else the run's. */
