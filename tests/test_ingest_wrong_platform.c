@@ -68,8 +68,15 @@ refused(const char *run, const char *flag, const char *value, const char *want, 
 		CHECK(!"a refusal with the advice it should not give");
 		fprintf(stderr, "%s\n", r.err);
 	}
-	for (const char *l = r.err; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
-		CHECK(strcspn(l, "\n") <= 255);
+	/* the refusal within its 255 bytes after the CLI's "wattcast ingest: "
+	 * (a long temporary path fills it to its bound, which then ends in
+	 * "..."); the reader's streamed warnings, which quote the path before
+	 * their text, are not bounded so (docs/architecture.md, "Errors") */
+	for (const char *l = r.err; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+		if (strncmp(l, "wattcast ingest: ", 17) != 0 || strncmp(l + 17, "warning: ", 9) == 0)
+			continue;
+		CHECK(strcspn(l + 17, "\n") <= 255);
+	}
 	run_result_free(&r);
 	free(out);
 }
