@@ -510,8 +510,7 @@ cli_fit_id(const char *id, size_t width, char *buf, size_t cap)
 		return id;
 	size_t tail = (width - 3) * 3 / 5, head = width - 3 - tail, from = n - tail;
 	/* whole UTF-8 sequences on both sides of the dots */
-	while (head > 0 && ((unsigned char)id[head] & 0xC0) == 0x80)
-		head--;
+	head = wc_utf8_keep(id, head);
 	while (from < n && ((unsigned char)id[from] & 0xC0) == 0x80)
 		from++;
 	snprintf(buf, cap, "%.*s...%s", (int)head, id, id + from);

@@ -136,19 +136,6 @@ me_header(const char *path, int lineno, const wc__csv_field *f, int n, char **he
 	return WC_OK;
 }
 
-/* Bytes of `s` to keep so that at most `max` remain without cutting a
- * UTF-8 sequence in two. */
-static size_t
-utf8_cut(const char *s, size_t max)
-{
-	size_t n = strlen(s);
-	if (n <= max)
-		return n;
-	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
-		max--;
-	return max;
-}
-
 /* A run_id unique among those in `ids` (every id given so far, mapped to
  * the next number to try when it recurs as a base) for the configuration
  * of `r`. Repeated measurements of one configuration are kept, numbered
@@ -178,7 +165,7 @@ me_run_id(wc_strmap *ids, char *const *header, const wc__csv_field *f, int n, co
 	if (wc_strmap_get(ids, base, &rep)) {
 		do {
 			int k = snprintf(suffix, sizeof suffix, "#%d", rep++);
-			size_t keep = utf8_cut(base, sizeof r->run_id - 1 - (size_t)k);
+			size_t keep = wc_utf8_keep(base, sizeof r->run_id - 1 - (size_t)k);
 			snprintf(r->run_id, sizeof r->run_id, "%.*s%s", (int)keep, base, suffix);
 		} while (wc_strmap_get(ids, r->run_id, NULL));
 		if (wc_strmap_put(ids, base, rep) != WC_OK)

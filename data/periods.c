@@ -151,8 +151,7 @@ row(reader *rd, const wc__csv_field *f, const int *idx, wc_periods_table *t)
 		size_t room = sizeof r.run_id - 1 - (size_t)snprintf(tail, sizeof tail, "|tp%d|line%d", r.tp, r.line);
 		size_t n = (size_t)snprintf(head, sizeof head, "%s|%s", r.platform, r.model);
 		if (n > room)
-			for (n = room - 3; n > 0 && ((unsigned char)head[n] & 0xC0) == 0x80; n--)
-				;
+			n = wc_utf8_keep(head, room - 3);
 		snprintf(r.run_id, sizeof r.run_id, "%.*s%s%s", (int)n, head, n < strlen(head) ? "..." : "", tail);
 	}
 	wc_period_row *nr = wc_grow(t->rows, &t->cap_rows, t->n_rows + 1, sizeof *t->rows, 16);

@@ -54,6 +54,17 @@ wc_text_mend_cut(char *buf, size_t size)
 	}
 }
 
+size_t
+wc_utf8_keep(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n <= max)
+		return n;
+	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+		max--;
+	return max;
+}
+
 /* The one place a message meets its bound (WC_ERROR_MSG_MAX,
  * WC_WARNING_LEN): cut silently, a message ended mid-word ("of the loa",
  * "MI325" for MI325X) and read as whole text (docs/architecture.md,
@@ -71,10 +82,7 @@ wc_error_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 	wc_text_mend_cut(buf, size);
 	if ((size_t)n < size || size < 4)
 		return 0;
-	size_t k = size - 4;
-	while (k > 0 && ((unsigned char)buf[k] & 0xC0) == 0x80)
-		k--; /* not inside a UTF-8 character */
-	memcpy(buf + k, "...", 4);
+	memcpy(buf + wc_utf8_keep(buf, size - 4), "...", 4); /* not inside a UTF-8 character */
 	return 1;
 }
 

@@ -55,6 +55,12 @@ int wc_error_vformat(char *buf, size_t size, const char *fmt, va_list ap)
  *  message; the CLI's own messages too. */
 void wc_text_mend_cut(char *buf, size_t size);
 
+/** Bytes of `s` to keep so that at most `max` remain without cutting a
+ *  UTF-8 character in two: strlen(s) when it fits, else `max` moved back
+ *  to a character's first byte. Every cut of a name or id at a byte count
+ *  goes through it. */
+size_t wc_utf8_keep(const char *s, size_t max);
+
 /** Replace every control byte of `msg` (below 0x20, and 0x7f) with '?',
  *  in place: what wc_error_set does to each message. */
 void wc_error_printable(char *msg);

@@ -94,10 +94,7 @@ row_id(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, char *ou
 	/* The suffix stays whole (it tells the rows apart); the run's id
 	 * gives way before it, between UTF-8 characters (docs/cli.md,
 	 * "ingest"): a CJK id was cut inside a character. */
-	size_t keep = cap - 1 - strlen(level) - strlen(tail);
-	if (strlen(rc->m.run_id) > keep)
-		while (keep > 0 && ((unsigned char)rc->m.run_id[keep] & 0xC0) == 0x80)
-			keep--;
+	size_t keep = wc_utf8_keep(rc->m.run_id, cap - 1 - strlen(level) - strlen(tail));
 	snprintf(out, cap, "%.*s%s%s", (int)keep, rc->m.run_id, level, tail);
 }
 
