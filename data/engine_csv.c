@@ -94,22 +94,22 @@ grow(wc_engine_log *e, size_t **line, size_t *cap, size_t max_rows, const char *
 	if (e->n < *cap)
 		return WC_OK;
 	if (e->n >= max_rows)
-		return wc_error_set(err, WC_ERANGE, "%s: more than %zu rows", path, max_rows);
+		return wc_error_set_path(err, WC_ERANGE, path, ": more than %zu rows", max_rows);
 	size_t nc = wc_next_capacity(*cap, e->n + 1, 1024, max_rows);
 	double *nt = nc ? wc_resize_array(e->t, nc, sizeof *nt) : NULL;
 	if (!nt)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	e->t = nt;
 	size_t *nl = wc_resize_array(*line, nc, sizeof *nl);
 	if (!nl)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	*line = nl;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++) {
 		if (!e->col[c])
 			continue;
 		double *nv = wc_resize_array(e->col[c], nc, sizeof *nv);
 		if (!nv)
-			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		e->col[c] = nv;
 	}
 	*cap = nc;
@@ -170,8 +170,8 @@ header_name(eng_reader *r, wc__csv_field *f, int nf, int *j, size_t line_no, cha
 	if (strchr(name, '{') && !strchr(name, '}')) {
 		do {
 			if (++*j >= nf)
-				return wc_error_set(err, WC_EPARSE, "%s:%zu:%d: header: the label block of '%.60s' "
-				                    "is not closed", r->path, line_no, f[col].column, name);
+				return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu:%d: header: the label block of '%.60s' "
+				                    "is not closed", line_no, f[col].column, name);
 			len = strlen(buf);
 			snprintf(buf + len, WC_TELEMETRY_LINE_MAX - len, ",%s", f[*j].text);
 		} while (!strchr(f[*j].text, '}'));
@@ -212,7 +212,7 @@ map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *er
 		if (r->n_series[c]++ == 0) {
 			snprintf(r->labels[c], sizeof r->labels[c], "%s", lab ? lab : "");
 			if (!add_column(r, c))
-				return wc_error_set(err, WC_ENOMEM, "%s: out of memory", r->path);
+				return wc_error_set_path(err, WC_ENOMEM, r->path, ": out of memory");
 			continue;
 		}
 		switch (wc__engine_labels_compare(r->labels[c], lab ? lab : "", key, sizeof key)) {
@@ -220,8 +220,8 @@ map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *er
 			r->sum[k] = 1;
 			break;
 		case WC__LABELS_OTHER:
-			return wc_error_set(err, WC_EPARSE, "%s:%zu:%d: header: %s twice, its labels differing in "
-			                    "'%s' (two servers?): keep one server's columns; nothing read", r->path,
+			return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu:%d: header: %s twice, its labels differing in "
+			                    "'%s' (two servers?): keep one server's columns; nothing read",
 			                    line_no, f[col].column, wc_engine_column_name((wc_engine_column)c), key);
 		default: /* a repeated column: the first one wins */
 			r->map[k] = -2;
@@ -229,8 +229,7 @@ map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *er
 		}
 	}
 	if (r->time_col < 0)
-		return wc_error_set(err, WC_EPARSE, "%s:%zu: no 'timestamp' column in the header",
-		                    r->path, line_no);
+		return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu: no 'timestamp' column in the header", line_no);
 	r->n_cols = k;
 	r->header_line = line_no;
 	return WC_OK;
@@ -354,8 +353,8 @@ drop_unfinished(eng_reader *r, wc__csv_field *f, int nf, size_t line_no)
 	}
 	if (whole)
 		return 0;
-	wc__warn(r->opt, "%s:%zu: unfinished last line (no newline: the log was still being written); "
-	         "dropped", r->path, line_no);
+	wc__warn(r->opt, r->path, ":%zu: unfinished last line (no newline: the log was still being written); "
+	         "dropped", line_no);
 	return 1;
 }
 
@@ -369,7 +368,7 @@ held_lines(eng_reader *r)
 	if (n == 0 || !r->opt->warn || (int)r->bad->shown >= r->opt->max_warnings)
 		return;
 	r->bad->shown += n; /* all said in this one */
-	wc__warn(r->opt, "%s:%zu: expected %d fields, found %d (to line %zu)", r->path, r->held_first,
+	wc__warn(r->opt, r->path, ":%zu: expected %d fields, found %d (to line %zu)", r->held_first,
 	         r->n_cols, r->held_nf, r->held_last);
 }
 
@@ -383,12 +382,12 @@ wrong_header(const eng_reader *r, wc_error *err)
 	/* one field holding another separator: the data lines are what is
 	 * wrong (a locale's ';'), not the comma-separated header */
 	if (r->held_nf == 1 && r->held_sep)
-		return wc_error_set(err, WC_EPARSE, "%s:%zu: the data lines are separated by '%s', the header by ',' "
-		                    "(%zu lines); write every line with commas; nothing read", r->path, r->held_first,
+		return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu: the data lines are separated by '%s', the header by ',' "
+		                    "(%zu lines); write every line with commas; nothing read", r->held_first,
 		                    r->held_sep == ';' ? ";" : "\\t", r->held);
-	return wc_error_set(err, WC_EPARSE, "%s:%zu: the header has %d fields, every data line %d (%zu "
-	                    "lines): the header is wrong (a name with an unquoted comma?); nothing read",
-	                    r->path, r->header_line, r->n_cols, r->held_nf, r->held);
+	return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu: the header has %d fields, every data line %d (%zu "
+	                    "lines): the header is wrong (a name with an unquoted comma?); nothing read", r->header_line,
+	                         r->n_cols, r->held_nf, r->held);
 }
 
 /* A line with a field `timestamp` is a header again (a logger restarted
@@ -410,8 +409,8 @@ repeated_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_erro
 	for (int i = 0; i < n_cols; i++)
 		same = same && n_cols == r->n_cols && map[i] == r->map[i] && sum[i] == r->sum[i];
 	if (!same)
-		wc__warn(r->opt, "%s:%zu: a header again, naming other columns or another order than line %zu's: "
-		         "the lines after it are read by it", r->path, line_no, first);
+		wc__warn(r->opt, r->path, ":%zu: a header again, naming other columns or another order than line %zu's: "
+		         "the lines after it are read by it", line_no, first);
 	return WC_OK;
 }
 
@@ -513,7 +512,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 	f = wc_alloc_array(ENG_MAX_FIELDS, sizeof *f);
 	e = calloc(1, sizeof *e);
 	if (!f || !e) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	r.e = e;

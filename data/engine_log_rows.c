@@ -125,8 +125,8 @@ wc__engine_settle(wc_engine_log *e, size_t *line, const char *path, const wc_tel
 			char also[40] = "";
 			if (more > 0)
 				snprintf(also, sizeof also, " (and %d more counter%s)", more, more == 1 ? "" : "s");
-			wc__warn(opt, "%s:%zu: %s fell from %.10g to %.10g%s and stayed down: read as a "
-			         "server restart, counted on", path, line[i],
+			wc__warn(opt, path, ":%zu: %s fell from %.10g to %.10g%s and stayed down: read as a "
+			         "server restart, counted on", line[i],
 			         wc_engine_column_name((wc_engine_column)first), from, to, also);
 		}
 	}
@@ -157,11 +157,11 @@ wc__engine_warn_gaps(const wc_engine_log *e, const size_t *line, const char *pat
 		n++;
 		longest = fmax(longest, g);
 		if ((int)shown++ < opt->max_warnings)
-			wc__warn(opt, "%s:%zu: no row for %.3f s before this line (%.0f times the median spacing "
-			         "%.3f s): gauges such as num_requests_running are held across it", path, line[i], g,
+			wc__warn(opt, path, ":%zu: no row for %.3f s before this line (%.0f times the median spacing "
+			         "%.3f s): gauges such as num_requests_running are held across it", line[i], g,
 			         g / med, med);
 	}
 	if ((int)n > opt->max_warnings)
-		wc__warn(opt, "%s: %zu holes of more than %.0f times the median spacing (longest %.3f s), %zu "
-		         "not shown", path, n, WC_TELEMETRY_GAP_CADENCES, longest, n - (size_t)opt->max_warnings);
+		wc__warn(opt, path, ": %zu holes of more than %.0f times the median spacing (longest %.3f s), %zu "
+		         "not shown", n, WC_TELEMETRY_GAP_CADENCES, longest, n - (size_t)opt->max_warnings);
 }

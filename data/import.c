@@ -245,10 +245,9 @@ me_dup_warn(const me_dups *d, const char *path, wc_warn_fn warn, void *payload)
 	char msg[256];
 	if (!d->n || !warn)
 		return;
-	snprintf(msg, sizeof msg,
-	         "%s: %zu row(s) repeat an earlier row in full (%s%s): a copy-paste slip? They are kept, "
-	         "numbered as '#2' repeats",
-	         path, d->n, d->list, d->cut ? ", ..." : "");
+	wc_error_format_path(msg, sizeof msg, path,
+	                     ": %zu row(s) repeat an earlier row in full (%s%s): a copy-paste slip? They are "
+	                     "kept, numbered as '#2' repeats", d->n, d->list, d->cut ? ", ..." : "");
 	warn(msg, payload);
 }
 

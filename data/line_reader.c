@@ -194,7 +194,7 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 	r->buf = wc_alloc_array(LR_CAP(r), 1);
 	if (!r->buf) {
 		wc__lr_close(r);
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	}
 	return WC_OK;
 }
@@ -319,14 +319,14 @@ wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long)
 }
 
 void
-wc__warn(const wc_telemetry_options *opt, const char *fmt, ...)
+wc__warn(const wc_telemetry_options *opt, const char *path, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[WC_ERROR_MSG_MAX];
 	va_list ap;
 	if (!opt || !opt->warn)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	wc_error_vformat_path(msg, sizeof msg, path, fmt, ap);
 	va_end(ap);
 	opt->warn(msg, opt->warn_payload);
 }
@@ -337,13 +337,12 @@ bad_report(wc__bad_lines *b, size_t line, int column, const char *fmt, va_list a
 	b->bad++;
 	if (!b->opt || !b->opt->warn || (int)b->shown >= b->opt->max_warnings)
 		return;
-	char reason[400], msg[512];
-	vsnprintf(reason, sizeof reason, fmt, ap);
+	char reason[WC_ERROR_MSG_MAX];
+	wc_error_vformat(reason, sizeof reason, fmt, ap);
 	if (column > 0)
-		snprintf(msg, sizeof msg, "%s:%zu:%d: %s", b->path, line, column, reason);
+		wc__warn(b->opt, b->path, ":%zu:%d: %s", line, column, reason);
 	else
-		snprintf(msg, sizeof msg, "%s:%zu: %s", b->path, line, reason);
-	b->opt->warn(msg, b->opt->warn_payload);
+		wc__warn(b->opt, b->path, ":%zu: %s", line, reason);
 	b->shown++;
 }
 
@@ -369,7 +368,7 @@ int
 wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 {
 	if (b->bad > b->shown)
-		wc__warn(b->opt, "%s: %zu more malformed lines not shown", b->path, b->bad - b->shown);
+		wc__warn(b->opt, b->path, ": %zu more malformed lines not shown", b->bad - b->shown);
 	double limit = b->opt ? b->opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
 	/* When every line is bad, allowing more would read nothing: the hint
 	 * to raise the share is left out. */
@@ -379,22 +378,22 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	 * push the share over; else the other bad lines need fixing too. */
 	int own_over = b->bad > b->split_bad && (double)(b->bad - b->split_bad) > limit * (double)data_lines;
 	if (over && b->split_line > 0 && !own_over)
-		return wc_error_set(err, WC_EPARSE,
-		                    "%s: split the log at line %zu, where it pauses for over %.0f s (the later "
+		return wc_error_set_path(err, WC_EPARSE,
+		                    b->path, ": split the log at line %zu, where it pauses for over %.0f s (the later "
 		                    "lines are bad against the sample before it): %zu of %zu data lines are "
-		                    "malformed (more than %g %%)", b->path, b->split_line, WC_TELEMETRY_MAX_GAP_S,
+		                    "malformed (more than %g %%)", b->split_line, WC_TELEMETRY_MAX_GAP_S,
 		                    b->bad, data_lines, 100.0 * limit);
 	if (over && b->split_line > 0)
-		return wc_error_set(err, WC_EPARSE,
-		                    "%s: fix the bad lines%s%s%s and split the log at line %zu (a pause over %.0f "
+		return wc_error_set_path(err, WC_EPARSE,
+		                    b->path, ": fix the bad lines%s%s%s and split the log at line %zu (a pause over %.0f "
 		                    "s): %zu of %zu data lines are malformed (more than %g %%), %zu after the "
-		                    "pause", b->path, option ? " or allow more with " : "",
+		                    "pause", option ? " or allow more with " : "",
 		                    option ? option : "", option ? " FRACTION" : "", b->split_line,
 		                    WC_TELEMETRY_MAX_GAP_S, b->bad, data_lines, 100.0 * limit, b->split_bad);
 	if (over)
-		return wc_error_set(err, WC_EPARSE,
-		                    "%s: fix the bad lines%s%s%s: %zu of %zu data lines are malformed (more "
-		                    "than %g %%)", b->path, option ? " or allow more with " : "",
+		return wc_error_set_path(err, WC_EPARSE,
+		                    b->path, ": fix the bad lines%s%s%s: %zu of %zu data lines are malformed (more "
+		                    "than %g %%)", option ? " or allow more with " : "",
 		                    option ? option : "", option ? " FRACTION" : "", b->bad, data_lines,
 		                    100.0 * limit);
 	return WC_OK;
@@ -410,7 +409,7 @@ wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, siz
 	while ((got = wc__lr_next(lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {
 			if (!header_seen)
-				return wc_error_set(err, WC_EPARSE, "%s:%zu: header line too long", bad->path,
+				return wc_error_set_path(err, WC_EPARSE, bad->path, ":%zu: header line too long",
 				                    lr->line_no);
 			(*data_lines)++;
 			wc__bad_line(bad, lr->line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
@@ -422,13 +421,13 @@ wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, siz
 			continue;
 		int nf = wc__csv_split(line, fields, cap, reason);
 		if (nf < 0 && !header_seen)
-			return wc_error_set(err, WC_EPARSE, "%s:%zu: header: %s", bad->path, lr->line_no, *reason);
+			return wc_error_set_path(err, WC_EPARSE, bad->path, ":%zu: header: %s", lr->line_no, *reason);
 		return nf < 0 ? WC__CSV_BAD : nf;
 	}
 	if (got < 0)
-		return wc_error_set(err, WC_EIO, "%s: read error", bad->path);
+		return wc_error_set_path(err, WC_EIO, bad->path, ": read error");
 	if (!header_seen)
-		return wc_error_set(err, WC_EPARSE, "%s: empty file (no header)", bad->path);
+		return wc_error_set_path(err, WC_EPARSE, bad->path, ": empty file (no header)");
 	return 0;
 }
 

@@ -71,8 +71,8 @@ wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, siz
 		for (size_t j = u; j < pl; j++)
 			alpha = alpha && ((pw[j] >= 'a' && pw[j] <= 'z') || (pw[j] >= 'A' && pw[j] <= 'Z'));
 		if (alpha)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%zu: unknown power unit '%.*s' (W, mW or kW)",
-			                    rd->path, line_no, col + u, (int)(pl - u > 16 ? 16 : pl - u), pw + u);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%zu: unknown power unit '%.*s' (W, mW or kW)",
+			                         line_no, col + u, (int)(pl - u > 16 ? 16 : pl - u), pw + u);
 	}
 	if (wc__parse_number(pw, k, &v) != 0 || v < 0 || (u < pl && k == u)) {
 		wc__bad_cell(&rd->bad, line_no, (int)col, "%s %s '%.*s'", v < 0 ? "negative" : "unreadable",
@@ -109,8 +109,8 @@ wc__nv_name_wrong_platform(const nv_reader *rd, double gap_s)
 		return 0;
 	if (gap_s > 0 && (double)beyond / (rd->n_gpus > 1 ? rd->n_gpus : 1) * rd->gaps.cadence < 0.5 * gap_s)
 		return 0;
-	wc_error_set(rd->err, WC_EPARSE, "%s: %zu of %zu lines read above %.0f W per GPU, %g x the %.0f W board "
-	             "limit of %s: the platform is likely wrong; correct it there, not with --max-bad", rd->path,
+	wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": %zu of %zu lines read above %.0f W per GPU, %g x the %.0f W board "
+	             "limit of %s: the platform is likely wrong; correct it there, not with --max-bad",
 	             beyond, rd->info->data_lines, rd->max_power_w, WC_TELEMETRY_POWER_LIMIT_FACTOR,
 	             rd->max_power_w / WC_TELEMETRY_POWER_LIMIT_FACTOR, origin);
 	return 1;
@@ -145,8 +145,8 @@ wc__nv_choose_power(nv_reader *rd, char **start, size_t *flen, size_t line_no)
 		char *v = wc__trim(start[rd->power_col[r]], &l);
 		if (wc__is_missing(v, l))
 			continue;
-		wc__warn(rd->opt, "%s:%zu: %s has no value, %s has: power is read from %s (docs/formats/telemetry.md)",
-		         rd->path, line_no, wc__nv_power_names[rd->power_rank], wc__nv_power_names[r], wc__nv_power_names[r]);
+		wc__warn(rd->opt, rd->path, ":%zu: %s has no value, %s has: power is read from %s (docs/formats/telemetry.md)",
+		         line_no, wc__nv_power_names[rd->power_rank], wc__nv_power_names[r], wc__nv_power_names[r]);
 		use_power(rd, r);
 		return 1;
 	}
@@ -207,7 +207,7 @@ read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, int second, 
 		size_t flen = comma ? (size_t)(comma - start) : len - pos;
 		char name[64], unit[16];
 		if (c->n_cols >= NV_MAX_FIELDS)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: more than %d columns", rd->path,
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: more than %d columns",
 			                    line_no, NV_MAX_FIELDS);
 		column_name(start, flen, name, sizeof name, &c->has_units, unit, sizeof unit);
 		int k = c->n_cols++;
@@ -220,8 +220,8 @@ read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, int second, 
 		for (int r = 0; r < NV_POWER_COLUMNS; r++)
 			if (strcasecmp(name, wc__nv_power_names[r]) == 0 && c->power_col[r] < 0) {
 				if (power_unit(unit, strlen(unit), &c->power_col_scale[r]) != 0)
-					return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%zu: unknown power unit '[%s]' "
-					                    "(W, mW or kW)", rd->path, line_no, pos + 1, unit);
+					return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%zu: unknown power unit '[%s]' "
+					                    "(W, mW or kW)", line_no, pos + 1, unit);
 				c->power_col[r] = k;
 			}
 		if (!comma)
@@ -234,7 +234,7 @@ read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, int second, 
 	if ((!any_power && !second) || c->col_time < 0) {
 		char why[160];
 		wc__nv_not_a_header(line, len, !any_power ? "power.draw" : "timestamp", why, sizeof why);
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: %s", rd->path, line_no, why);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: %s", line_no, why);
 	}
 	return WC_OK;
 }
@@ -302,13 +302,13 @@ wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no)
 	if (rc != WC_OK)
 		return rc;
 	if ((c.col_index >= 0) != (rd->col_index >= 0) || (c.col_uuid >= 0) != (rd->col_uuid >= 0))
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: a second header tells GPUs apart otherwise than "
-		                    "line %zu's (it has %s; line %zu has %s): split the log at line %zu", rd->path,
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header tells GPUs apart otherwise than "
+		                    "line %zu's (it has %s; line %zu has %s): split the log at line %zu",
 		                    line_no, rd->header_line, gpu_keys(c.col_index, c.col_uuid), rd->header_line,
 		                    gpu_keys(rd->col_index, rd->col_uuid), line_no);
 	if (c.power_col[rd->power_rank] < 0)
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: a second header has no '%s' column, which the "
-		                    "lines after line %zu were read from: split the log at line %zu", rd->path,
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header has no '%s' column, which the "
+		                    "lines after line %zu were read from: split the log at line %zu",
 		                    line_no, wc__nv_power_names[rd->power_rank], rd->header_line, line_no);
 	int same = c.n_cols == rd->n_cols && c.col_time == rd->col_time && c.col_index == rd->col_index &&
 	           c.col_uuid == rd->col_uuid;
@@ -319,8 +319,8 @@ wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no)
 	apply_columns(rd, &c);
 	rd->col_power = rd->power_col[rd->power_rank];
 	rd->power_scale = rd->power_col_scale[rd->power_rank];
-	wc__warn(rd->opt, "%s:%zu: a second header with other columns than line %zu's (nvidia-smi restarted "
-	         "with another query, appending): the lines after it are read by its columns", rd->path,
+	wc__warn(rd->opt, rd->path, ":%zu: a second header with other columns than line %zu's (nvidia-smi restarted "
+	         "with another query, appending): the lines after it are read by its columns",
 	         line_no, rd->header_line);
 	return WC_OK;
 }
@@ -343,7 +343,7 @@ wc__nv_parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
 	rd->selecting = rd->opt->gpu_uuids && rd->opt->n_gpu_uuids > 0 && rd->col_uuid >= 0;
 	if (rd->selecting) {
 		if (rd->opt->n_gpu_uuids > WC_TELEMETRY_MAX_GPUS)
-			return wc_error_set(rd->err, WC_EINVAL, "%s: more than %d GPUs selected", rd->path,
+			return wc_error_set_path(rd->err, WC_EINVAL, rd->path, ": more than %d GPUs selected",
 			                    WC_TELEMETRY_MAX_GPUS);
 		/* The selection fixes the GPUs and their order from the start. */
 		rd->n_gpus = (int)rd->opt->n_gpu_uuids;
@@ -354,7 +354,7 @@ wc__nv_parse_header(nv_reader *rd, char *line, size_t len, size_t line_no)
 		}
 	} else if (rd->mode == NV_KEY_POSITION && rd->opt->n_gpus > 0) {
 		if (rd->opt->n_gpus > WC_TELEMETRY_MAX_GPUS)
-			return wc_error_set(rd->err, WC_EINVAL, "%s: more than %d GPUs per sample", rd->path,
+			return wc_error_set_path(rd->err, WC_EINVAL, rd->path, ": more than %d GPUs per sample",
 			                    WC_TELEMETRY_MAX_GPUS);
 		rd->n_gpus = rd->opt->n_gpus;
 		rd->frozen = 1;

@@ -200,14 +200,14 @@ row_time(nv_reader *rd, char *text, size_t tl, size_t line_no, int col, double *
 		kind = (z = wc__parse_zoned_time(ts, tl, &v, why, sizeof why)) == 0 ? NV_STAMP_ZONED : 0;
 	col += (int)(ts - text);
 	if (kind == 0 && !rd->stamp_kind && tl > 0 && ts[0] == '"')
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: quoted field '%.*s': power logs are read unquoted, "
-		                    "as nvidia-smi writes them (remove the quotes)", rd->path, line_no, col,
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: quoted field '%.*s': power logs are read unquoted, "
+		                    "as nvidia-smi writes them (remove the quotes)", line_no, col,
 		                    (int)(tl > 40 ? 40 : tl), ts);
 	if (kind == 0 && !rd->stamp_kind && why[0]) /* a number in another unit: the unit named */
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: timestamp: %s", rd->path, line_no, col, why);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: timestamp: %s", line_no, col, why);
 	if (kind == 0 && !rd->stamp_kind)
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%zu:%d: timestamp '%.*s': expected " WC__TIME_FORMS,
-		                    rd->path, line_no, col, (int)(tl > 40 ? 40 : tl), ts);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: timestamp '%.*s': expected " WC__TIME_FORMS,
+		                         line_no, col, (int)(tl > 40 ? 40 : tl), ts);
 	if (kind == 0 || (rd->stamp_kind && kind != rd->stamp_kind)) {
 		wc__bad_cell(&rd->bad, line_no, col, "unreadable timestamp '%.*s'%s", (int)(tl > 40 ? 40 : tl), ts,
 		             kind ? ": not in the form of the log's first" : "");
@@ -263,9 +263,9 @@ name_silent_gpu(const nv_reader *rd, wc_error *err)
 		others += rd->heard[g].read > 0;
 	}
 	if (silent >= 0 && others > 0)
-		wc_error_set(err, WC_EPARSE, "%s: GPU %s%s never reports power (%s missing on its %zu lines: no "
-		             "sensor?); no --max-bad helps: log the others only (nvidia-smi -i) or drop its rows", rd->path, rd->col_index >= 0 ? "index " : "",
-		             rd->heard[silent].key, wc__nv_power_names[rd->power_rank], rd->heard[silent].missing);
+		wc_error_set_path(err, WC_EPARSE, rd->path, ": GPU %s%s never reports power (%s missing on its %zu lines: no "
+		             "sensor?); no --max-bad helps: log the others only (nvidia-smi -i) or drop its rows",
+		             rd->col_index >= 0 ? "index " : "", rd->heard[silent].key, wc__nv_power_names[rd->power_rank], rd->heard[silent].missing);
 }
 
 /* Fields of a data line into `row`; -1 = bad line (reported). The GPU is
@@ -354,8 +354,7 @@ drop_unfinished(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *r
 	rd->beyond_board = beyond;
 	if (rd->err)
 		rd->err->code = code; /* an unknown unit word may be a cut-off one */
-	wc__warn(rd->opt, "%s:%zu: unfinished last line (no newline: the log was still being written); dropped",
-	         rd->path, line_no);
+	wc__warn(rd->opt, rd->path, ":%zu: unfinished last line (no newline: the log was still being written); dropped", line_no);
 	return WC_OK;
 }
 
@@ -432,15 +431,15 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 		return rc;
 	if (!(rd = reader_new(path, opt, on_sample, payload, info, err))) {
 		wc__lr_close(&lr);
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	}
 	rd->gaps.on_gap = on_gap;
 	rd->gaps.gap_payload = gap_payload;
 	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {
 			if (!header) {
-				rc = wc_error_set(err, WC_EPARSE, "%s:%zu: header line longer than %d bytes",
-				                  path, lr.line_no, WC_TELEMETRY_LINE_MAX);
+				rc = wc_error_set_path(err, WC_EPARSE, path, ":%zu: header line longer than %d bytes", lr.line_no,
+				                       WC_TELEMETRY_LINE_MAX);
 				goto done;
 			}
 			info->data_lines++;
@@ -479,11 +478,11 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 			goto done;
 	}
 	if (got < 0) {
-		rc = wc_error_set(err, WC_EIO, "%s: read error", path);
+		rc = wc_error_set_path(err, WC_EIO, path, ": read error");
 		goto done;
 	}
 	if (!header) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: empty file (no header)", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": empty file (no header)");
 		goto done;
 	}
 	if ((rc = wc__nv_finish(rd)) != WC_OK)
@@ -502,12 +501,11 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 	 * with what was lost, beyond the first bad lines' own warnings
 	 * (docs/formats/telemetry.md, "Time gaps"). */
 	if (rd->pause_bad > 1)
-		wc__warn(opt, "%s:%zu: the log pauses for %.0f s here (over %.0f s): %zu samples to line %zu, "
+		wc__warn(opt, path, ":%zu: the log pauses for %.0f s here (over %.0f s): %zu samples to line %zu, "
 		         "%.1f s of the log, were skipped as bad lines; split the log at line %zu to keep them",
-		         path, rd->pause_line, rd->pause_s, WC_TELEMETRY_MAX_GAP_S, rd->pause_bad,
-		         rd->pause_last_line, rd->pause_t1 - rd->pause_t0, rd->pause_line);
+		         rd->pause_line, rd->pause_s, WC_TELEMETRY_MAX_GAP_S, rd->pause_bad, rd->pause_last_line, rd->pause_t1 - rd->pause_t0, rd->pause_line);
 	if (info->samples == 0) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: no complete sample", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": no complete sample");
 		name_silent_gpu(rd, err);
 		goto done;
 	}

@@ -44,8 +44,8 @@ judge(nv_reader *rd, double interval, size_t line, double t_end)
 	if (gp->on_gap && gp->on_gap(t_end - interval, t_end, gp->gap_payload) != 0)
 		gp->gap_failed = 1;
 	if (info->gaps <= NV_GAP_SHOWN)
-		wc__warn(rd->opt, "%s:%zu: no sample for %.1f s before this line (%.0f sampling intervals of "
-		         "%.3g s): the trace is a straight line across the gap", rd->path, line, interval,
+		wc__warn(rd->opt, rd->path, ":%zu: no sample for %.1f s before this line (%.0f sampling intervals of "
+		         "%.3g s): the trace is a straight line across the gap", line, interval,
 		         interval / gp->cadence, gp->cadence);
 }
 
@@ -115,16 +115,16 @@ wc__nv_gaps_finish(nv_reader *rd)
 			judge(rd, gp->ring[j], gp->ring_line[j], gp->ring_t[j]);
 	}
 	if (gp->gap_failed)
-		return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory (gaps in the sampling)", rd->path);
+		return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory (gaps in the sampling)");
 	if (info->gaps > NV_GAP_SHOWN)
-		wc__warn(rd->opt, "%s: %zu gaps over %.0f sampling intervals in all, %.1f s (the longest %.1f s "
-		         "before line %zu)", rd->path, info->gaps, NV_GAP_FACTOR, info->gap_s, info->longest_gap_s,
+		wc__warn(rd->opt, rd->path, ": %zu gaps over %.0f sampling intervals in all, %.1f s (the longest %.1f s "
+		         "before line %zu)", info->gaps, NV_GAP_FACTOR, info->gap_s, info->longest_gap_s,
 		         gp->longest_line);
 	double span = info->t_last - info->t_first;
 	if (NV_MOSTLY_GAPS(info->gap_s, span))
-		return wc_error_set(rd->err, WC_EPARSE, "%s: %.0f s of the log's %.0f s lie in %zu gap%s without "
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": %.0f s of the log's %.0f s lie in %zu gap%s without "
 		                    "samples (the longest %.1f s before line %zu): more than half the trace would be "
-		                    "interpolated; split the log at its gaps", rd->path, info->gap_s, span,
+		                    "interpolated; split the log at its gaps", info->gap_s, span,
 		                    info->gaps, info->gaps == 1 ? "" : "s", info->longest_gap_s, gp->longest_line);
 	return WC_OK;
 }

@@ -85,9 +85,9 @@ wc__nv_deliver(nv_reader *rd)
 	double gap = rd->t - rd->last_t, jump = gap > 0 ? 3600.0 : -3600.0;
 	if (rd->have_last && rd->last_gap > 0 && rd->stamp_kind == NV_STAMP_LOCAL && fabs(fabs(gap) - 3600.0) <= 60.0 && gap - jump > 0 &&
 	    gap - jump <= fmax(5.0 * rd->last_gap, 2.0)) {
-		wc__warn(rd->opt, "%s:%zu: the clock jumps %+.0f s between two samples %.3g s apart by the sampling "
+		wc__warn(rd->opt, rd->path, ":%zu: the clock jumps %+.0f s between two samples %.3g s apart by the sampling "
 		         "cadence: a daylight-saving change of the local time nvidia-smi writes; later samples are "
-		         "taken %+.0f s (log in UTC to avoid it)", rd->path, rd->first_line, gap, gap - jump, -jump);
+		         "taken %+.0f s (log in UTC to avoid it)", rd->first_line, gap, gap - jump, -jump);
 		rd->clock_shift -= jump;
 		rd->t -= jump;
 	}
@@ -121,7 +121,7 @@ wc__nv_deliver(nv_reader *rd)
 	rd->info->n_gpus = rd->n_gpus;
 	if (rd->on_sample && rd->on_sample(rd->t, rd->vals, rd->n_gpus, rd->payload) != 0) {
 		if (rd->err && rd->err->code == 0)
-			wc_error_set(rd->err, WC_EINVAL, "%s: stopped by the caller", rd->path);
+			wc_error_set_path(rd->err, WC_EINVAL, rd->path, ": stopped by the caller");
 		return rd->err && rd->err->code ? rd->err->code : WC_EINVAL;
 	}
 	return WC_OK;
@@ -184,13 +184,13 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 			         "uuid to --query-gpu on every node" : ": %s (nodes merged without uuid? add uuid to "
 			         "--query-gpu on every node)", fact);
 		if (want > 0 && rd->n_gpus != want)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%zu: the first sample holds %d GPU%s, expected %d%s",
-			                    rd->path, rd->first_line, rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want, hint);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: the first sample holds %d GPU%s, expected %d%s",
+			                         rd->first_line, rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want, hint);
 		if (merged == 2)
 			/* No count to hold the log to: read, but each node's rows
 			 * become samples of the same GPUs, its power one node's. */
-			wc__warn(rd->opt, "%s:%zu: %s, within one sweep: nodes merged without uuid? Each node's rows are "
-			         "then read as samples of the same %d GPUs; add uuid to --query-gpu on every node", rd->path,
+			wc__warn(rd->opt, rd->path, ":%zu: %s, within one sweep: nodes merged without uuid? Each node's rows are "
+			         "then read as samples of the same %d GPUs; add uuid to --query-gpu on every node",
 			         rd->first_line, fact, rd->n_gpus);
 		rd->frozen = 1;
 	}
@@ -217,8 +217,7 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 			return WC_OK;
 		}
 		if (at_end) {
-			wc__warn(rd->opt, "%s:%zu: last sample is incomplete (GPU %s missing); dropped",
-			         rd->path, rd->first_line, label);
+			wc__warn(rd->opt, rd->path, ":%zu: last sample is incomplete (GPU %s missing); dropped", rd->first_line, label);
 			rd->info->dropped_samples++;
 			return WC_OK;
 		}
@@ -420,8 +419,8 @@ rephase_first(nv_reader *rd, const nv_row *row)
 				memcpy(uuid[keep], rd->info->uuid[g], sizeof uuid[keep]);
 				val[keep++] = rd->vals[g];
 			}
-	wc__warn(rd->opt, "%s:%zu: the log begins within a sweep: its first %d row%s, at an earlier time than "
-	         "the rows after, lack the sweep's other GPUs; dropped", rd->path, rd->first_line, older,
+	wc__warn(rd->opt, rd->path, ":%zu: the log begins within a sweep: its first %d row%s, at an earlier time than "
+	         "the rows after, lack the sweep's other GPUs; dropped", rd->first_line, older,
 	         older == 1 ? "" : "s");
 	size_t first = rd->first_line + (size_t)older;
 	if (!rd->selecting)
@@ -584,16 +583,16 @@ wc__nv_finish(nv_reader *rd)
 		if (!(rd->seen >> g & 1))
 			/* one fact, not a bad line a sample (and allowing more
 			 * bad lines cannot help) */
-			return wc_error_set(rd->err, WC_EPARSE, "%s: GPU %s of the run's %d (gpu_uuids) is in no "
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": GPU %s of the run's %d (gpu_uuids) is in no "
 			                    "row of the log: it holds other GPUs only (one GPU's log of a "
-			                    "multi-GPU run?)", rd->path, rd->info->uuid[g], rd->n_gpus);
+			                    "multi-GPU run?)", rd->info->uuid[g], rd->n_gpus);
 	if (rd->order_flips > 0) {
 		char label[64], before[64];
 		gpu_label(rd, rd->flip_gpu, label, sizeof label);
 		gpu_label(rd, rd->flip_before, before, sizeof before);
-		wc__warn(rd->opt, "%s:%zu: the GPU order changed within %zu sweep%s (GPU %s %.3f s after GPU %s "
+		wc__warn(rd->opt, rd->path, ":%zu: the GPU order changed within %zu sweep%s (GPU %s %.3f s after GPU %s "
 		         "here, against the first sample's order: per-GPU loggers merged?); each read as one "
-		         "sample", rd->path, rd->flip_line, rd->order_flips, rd->order_flips == 1 ? "" : "s",
+		         "sample", rd->flip_line, rd->order_flips, rd->order_flips == 1 ? "" : "s",
 		         label, rd->flip_after, before);
 	}
 	return WC_OK;

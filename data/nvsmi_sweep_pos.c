@@ -212,7 +212,7 @@ settle(nv_reader *rd, size_t from, size_t to, int last)
 		bad |= !rd->held[i].ok;
 	rd->info->dropped_samples += dropped;
 	if (last && n < g)
-		wc__warn(rd->opt, "%s:%zu: last sample is incomplete (%zu of %d GPUs); dropped", rd->path,
+		wc__warn(rd->opt, rd->path, ":%zu: last sample is incomplete (%zu of %d GPUs); dropped",
 		         rd->held[from].line, n, rd->n_gpus);
 	else if (!bad)
 		wc__bad_line(&rd->bad, rd->held[from].line,
@@ -258,10 +258,9 @@ release_held(nv_reader *rd, int at_end)
 	nv_count c = read_count(rd, at_end);
 	if (!rd->frozen) {
 		if (c.gpus == 0)
-			return wc_error_set(rd->err, WC_EPARSE,
-			                    "%s: cannot tell the GPUs of a sweep apart (no index or uuid column and no "
-			                    "common sweep size in the timestamps); give the GPU count (--gpus or tp)",
-			                    rd->path);
+			return wc_error_set_path(rd->err, WC_EPARSE,
+			                    rd->path, ": cannot tell the GPUs of a sweep apart (no index or uuid column and no "
+			                    "common sweep size in the timestamps); give the GPU count (--gpus or tp)");
 		rd->n_gpus = c.gpus;
 		rd->frozen = 1;
 		for (int k = 0; k < c.gpus; k++)
@@ -271,8 +270,8 @@ release_held(nv_reader *rd, int at_end)
 		/* The count given wins, but timestamps that plainly say another
 		 * are worth a line: `--gpus 3` on a 2-GPU log averaged a third of
 		 * the next sweep into each sample (docs/formats/telemetry.md). */
-		wc__warn(rd->opt, "%s: the count given is %d GPUs, but the timestamps make %zu sweeps of %d rows "
-		         "(%.0f %% of the rows); check --gpus or tp", rd->path, rd->n_gpus, c.sweeps, c.gpus,
+		wc__warn(rd->opt, rd->path, ": the count given is %d GPUs, but the timestamps make %zu sweeps of %d rows "
+		         "(%.0f %% of the rows); check --gpus or tp", rd->n_gpus, c.sweeps, c.gpus,
 		         100.0 * c.share);
 	}
 	/* A cut that makes sweeps of another size than the count given says
@@ -335,7 +334,7 @@ wc__nv_finish_positional(nv_reader *rd)
 		rd->n_held = rd->run_len = 0;
 	}
 	if (rc == WC_OK && rd->open) {
-		wc__warn(rd->opt, "%s:%zu: last sample is incomplete (%d of %d GPUs); dropped", rd->path,
+		wc__warn(rd->opt, rd->path, ":%zu: last sample is incomplete (%d of %d GPUs); dropped",
 		         rd->first_line, rd->rows, rd->n_gpus);
 		rd->info->dropped_samples++;
 		rd->open = 0;

@@ -24,8 +24,7 @@ trace_push(double t, const double *w, int n_gpus, void *payload)
 	wc_power_trace *pt = s->pt;
 	if (pt->n == s->cap) {
 		if (pt->n >= s->max) {
-			wc_error_set(s->err, WC_ERANGE, "%s: more than %zu samples (use `wattcast metrics`, which streams)",
-			             s->path, s->max);
+			wc_error_set_path(s->err, WC_ERANGE, s->path, ": more than %zu samples (use `wattcast metrics`, which streams)", s->max);
 			return -1;
 		}
 		size_t cap = wc_next_capacity(s->cap, pt->n + 1, 4096, s->max);
@@ -44,7 +43,7 @@ trace_push(double t, const double *w, int n_gpus, void *payload)
 				ok = 0;
 		}
 		if (!ok) {
-			wc_error_set(s->err, WC_ENOMEM, "%s: out of memory (%zu samples)", s->path, cap);
+			wc_error_set_path(s->err, WC_ENOMEM, s->path, ": out of memory (%zu samples)", cap);
 			return -1;
 		}
 		s->cap = cap;
@@ -83,7 +82,7 @@ wc_power_trace_read(const char *path, const wc_telemetry_options *opt, size_t ma
 	wc_power_trace *pt = calloc(1, sizeof *pt);
 	*out = NULL;
 	if (!pt)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	trace_sink sink = { pt, 0, max_samples ? max_samples : (size_t)1 << 26, err, path };
 	int rc = wc__nvsmi_read_gaps(path, opt, trace_push, &sink, trace_gap, &sink, &pt->info, err);
 	if (rc != WC_OK) {

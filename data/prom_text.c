@@ -335,9 +335,9 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 		 * (docs/formats/telemetry.md, "A log still being written"). A
 		 * line that fails adds no sample. */
 		if (rc != WC_OK && unfinished && rc != WC_ENOMEM) {
-			char msg[WC_ERROR_MSG_MAX + 120];
-			snprintf(msg, sizeof msg, "%.*s:%d: unfinished last line (no newline: the log was still being "
-			         "written); dropped", (int)WC_ERROR_MSG_MAX, origin, c.line);
+			char msg[WC_ERROR_MSG_MAX];
+			wc_error_format_path(msg, sizeof msg, origin, ":%d: unfinished last line (no newline: the log "
+			                     "was still being written); dropped", c.line);
 			if (warn)
 				warn(msg, payload);
 			rc = WC_OK;

@@ -75,9 +75,8 @@ static void
 warn_failed(const char *path, const wc_telemetry_options *opt, size_t failed, size_t n)
 {
 	if (failed)
-		wc__warn(opt, "%s: %zu of %zu requests failed (their 'errors' entry says why, or 'success' is "
-		         "false); left out",
-		         path, failed, n);
+		wc__warn(opt, path, ": %zu of %zu requests failed (their 'errors' entry says why, or 'success' is "
+		         "false); left out", failed, n);
 }
 
 void
@@ -126,11 +125,11 @@ get_array(json_t *root, const char *key, size_t n, json_t **out, const char *pat
 	if (!a || json_is_null(a))
 		return 0;
 	if (!json_is_array(a)) {
-		wc_error_set(err, WC_EPARSE, "%s: /%s: expected an array", path, key);
+		wc_error_set_path(err, WC_EPARSE, path, ": /%s: expected an array", key);
 		return -1;
 	}
 	if (n != (size_t)-1 && json_array_size(a) != n) {
-		wc_error_set(err, WC_EPARSE, "%s: /%s: %zu entries, but %zu arrivals", path, key,
+		wc_error_set_path(err, WC_EPARSE, path, ": /%s: %zu entries, but %zu arrivals", key,
 		             json_array_size(a), n);
 		return -1;
 	}
@@ -155,7 +154,7 @@ token_entry_ok(json_t *a, const char *key, size_t i, const char *path, wc_error 
 	if (!v || json_is_null(v) || json_is_number(v))
 		return 1;
 	char *text = json_dumps(v, JSON_ENCODE_ANY);
-	wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: expected a number (tokens; null when unknown), got %.40s", path,
+	wc_error_set_path(err, WC_EPARSE, path, ": /%s/%zu: expected a number (tokens; null when unknown), got %.40s",
 	             key, i, text ? text : "?");
 	free(text);
 	return 0;
@@ -186,8 +185,8 @@ find_arrays(json_t *root, const char *path, req_arrays *a, wc_error *err)
 	a->arr_key = a->start_times ? "start_times" : json_object_get(root, "request_timestamps") ? "request_timestamps"
 	                                                                                          : "arrival_s";
 	if (!a->arr)
-		return wc_error_set(err, WC_EPARSE, "%s: no 'request_timestamps' (arrival times, epoch s) "
-		                    "nor 'start_times' (vLLM's send times)", path);
+		return wc_error_set_path(err, WC_EPARSE, path, ": no 'request_timestamps' (arrival times, epoch s) "
+		                    "nor 'start_times' (vLLM's send times)");
 	size_t n = a->n = json_array_size(a->arr);
 	if (get_array(root, "ttfts", n, &a->ttft, path, err) || get_array(root, "itls", n, &a->itl, path, err) ||
 	    get_array(root, "output_lens", n, &a->olen, path, err) ||
@@ -197,8 +196,7 @@ find_arrays(json_t *root, const char *path, req_arrays *a, wc_error *err)
 	json_t *e = json_object_get(root, "errors");
 	a->errors = e && json_is_array(e) && json_array_size(e) == n ? e : NULL;
 	if (!a->e2el && !a->ttft)
-		return wc_error_set(err, WC_EPARSE, "%s: needs 'e2els' or 'ttfts' (with 'itls') for completion times",
-		                    path);
+		return wc_error_set_path(err, WC_EPARSE, path, ": needs 'e2els' or 'ttfts' (with 'itls') for completion times");
 	return WC_OK;
 }
 
@@ -215,9 +213,9 @@ warn_unusable(const req_arrays *ra, size_t i, double a, double c, const char *pa
 	json_t *arr = !isfinite(a) ? ra->arr : json_object_get(ra->root, key);
 	char *text = json_dumps(json_array_get(arr, i), JSON_ENCODE_ANY);
 	if (isfinite(a) && isfinite(c)) /* c < a */
-		wc__warn(opt, "%s: /%s/%zu: the completion comes %g s before the arrival", path, key, i, a - c);
+		wc__warn(opt, path, ": /%s/%zu: the completion comes %g s before the arrival", key, i, a - c);
 	else
-		wc__warn(opt, "%s: /%s/%zu: expected a number, got %.40s", path, key, i, text ? text : "nothing");
+		wc__warn(opt, path, ": /%s/%zu: expected a number, got %.40s", key, i, text ? text : "nothing");
 	free(text);
 }
 
@@ -266,9 +264,9 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 	size_t skipped = 0, failed = 0;
 	int rc = WC_OK;
 	if (!root)
-		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: %s", jerr.line, jerr.column, jerr.text);
 	if (!json_is_object(root)) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: expected an object of per-request arrays", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": expected an object of per-request arrays");
 		goto done;
 	}
 	ra.root = root;
@@ -276,7 +274,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		goto done;
 	size_t n = ra.n;
 	if (!(log = log_alloc(n))) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	/* Start times below 1e9 s (September 2001) are not epoch seconds but
@@ -316,7 +314,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 			char num[32];
 			double lo, hi;
 			token_range(opt, bad_in, &lo, &hi);
-			rc = wc_error_set(err, WC_EPARSE, "%s: /%s/%zu: %s is no token count (a whole number, %g to %g)", path,
+			rc = wc_error_set_path(err, WC_EPARSE, path, ": /%s/%zu: %s is no token count (a whole number, %g to %g)",
 			                  bad_in ? "input_lens" : "output_lens", i,
 			                  wc_num_text(num, bad_in ? in_len : out_len), lo, hi);
 			goto done;
@@ -338,13 +336,13 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		log->output_tokens[k] = out_len;
 	}
 	if (nonfinite)
-		wc__warn(opt, "%s: %zu NaN or Infinity values (Python's JSON) read as unknown", path, nonfinite);
+		wc__warn(opt, path, ": %zu NaN or Infinity values (Python's JSON) read as unknown", nonfinite);
 	warn_failed(path, opt, failed, n);
 	if (skipped)
-		wc__warn(opt, "%s: %zu of %zu requests have no usable timing; left out", path, skipped, n);
+		wc__warn(opt, path, ": %zu of %zu requests have no usable timing; left out", skipped, n);
 	if (skipped > 0 && (double)skipped > opt->max_bad_fraction * (double)n) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: fix the requests%s%s%s: %zu of %zu requests unusable "
-		                  "(more than %g %%)", path, opt->max_bad_option ? " or allow more with " : "",
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": fix the requests%s%s%s: %zu of %zu requests unusable "
+		                  "(more than %g %%)", opt->max_bad_option ? " or allow more with " : "",
 		                  opt->max_bad_option ? opt->max_bad_option : "",
 		                  opt->max_bad_option ? " FRACTION" : "", skipped, n,
 		                  100.0 * opt->max_bad_fraction);
@@ -389,8 +387,7 @@ csv_header(const char *path, size_t line_no, const wc__csv_field *f, int nf, int
 				col[c] = i;
 	}
 	if (col[RC_ARRIVAL] < 0 || col[RC_COMPLETION] < 0)
-		return wc_error_set(err, WC_EPARSE, "%s:%zu: header needs 'arrival_s' and 'completion_s'",
-		                    path, line_no);
+		return wc_error_set_path(err, WC_EPARSE, path, ":%zu: header needs 'arrival_s' and 'completion_s'", line_no);
 	return WC_OK;
 }
 
@@ -453,7 +450,7 @@ log_reserve(wc_request_log *log, size_t *cap, const char *path, wc_error *err)
 	for (int k = 0; k < 5; k++) {
 		double *nb = nc ? wc_resize_array(*arrs[k], nc, sizeof(double)) : NULL;
 		if (!nb)
-			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		*arrs[k] = nb;
 	}
 	*cap = nc;
@@ -472,7 +469,7 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
 		return rc;
 	if (!(log = log_alloc(1024))) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	cap = 1024;
@@ -503,8 +500,8 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 			n_cols = nf;
 			same = n_was == n_cols && memcmp(was, col, sizeof was) == 0;
 			if (!same)
-				wc__warn(opt, "%s:%zu: a header again, naming other columns or another order than the "
-				         "first: the lines after it are read by it", path, lr.line_no);
+				wc__warn(opt, path, ":%zu: a header again, naming other columns or another order than the "
+				         "first: the lines after it are read by it", lr.line_no);
 			continue;
 		}
 		if (nf != n_cols) {
@@ -593,7 +590,7 @@ wc_request_log_read_json_buffer(const char *buf, size_t len, const char *path,
 	if (rc == WC_OK && (*out)->n == 0) {
 		wc_request_log_free(*out);
 		*out = NULL;
-		rc = wc_error_set(err, WC_EPARSE, "%s: no requests", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": no requests");
 	}
 	return rc;
 }

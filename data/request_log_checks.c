@@ -61,7 +61,7 @@ wc__request_log_warn_repeats(const wc_request_log *log, const char *path, const 
 		rep += by_values(&k[i - 1], &k[i]) == 0;
 	free(k);
 	if (rep)
-		wc__warn(opt, "%s: %zu of %zu requests repeat another exactly (arrival, first token, completion, "
-		         "lengths): a log appended to itself counts each twice; kept", path, rep, log->n);
+		wc__warn(opt, path, ": %zu of %zu requests repeat another exactly (arrival, first token, completion, "
+		         "lengths): a log appended to itself counts each twice; kept", rep, log->n);
 }
 

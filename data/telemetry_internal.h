@@ -73,9 +73,11 @@ void wc__bad_cell(wc__bad_lines *b, size_t line, int column, const char *fmt, ..
 /** Report how many warnings were not shown; refuse (WC_EPARSE) when more
  *  than opt->max_bad_fraction of `data_lines` were bad. */
 int wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err);
-/** Send one formatted warning through opt->warn (no counting). */
-void wc__warn(const wc_telemetry_options *opt, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/** Send one warning, `path` then the formatted text, through opt->warn
+ *  (no counting), held to 255 bytes by wc_error_vformat_path's rule: the
+ *  path gives way in its middle before the text does. */
+void wc__warn(const wc_telemetry_options *opt, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /** Next record of a streaming CSV log (engine counters, request logs):
  *  blank and '#' lines are skipped. While `header_seen` is 0 a line that

@@ -96,6 +96,69 @@ wc_error_format(char *buf, size_t size, const char *fmt, ...)
 	return cut;
 }
 
+/* A reader quotes the file's path before its text; under a deep folder
+ * the path alone filled the 255 bytes and the reason, the part that says
+ * what is wrong, was what got cut (docs/architecture.md, "Errors"). The
+ * path gives way first, in its middle: its head says where the tree is,
+ * its file name which file, and "..." that some was left out. */
+int
+wc_error_vformat_path(char *buf, size_t size, const char *path, const char *fmt, va_list ap)
+{
+	if (!buf || size == 0)
+		return 0;
+	if (!path || size < 16)
+		return wc_error_vformat(buf, size, fmt, ap);
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	size_t len = strlen(path), cap = size - 1, text = n < 0 ? 0 : (size_t)n;
+	if (len + text <= cap) {
+		memcpy(buf, path, len);
+		return wc_error_vformat(buf + len, size - len, fmt, ap);
+	}
+	/* The file name, from its '/'; one longer than half the room keeps its
+	 * end, from a character's first byte. */
+	const char *slash = strrchr(path, '/');
+	size_t tail = slash ? (size_t)(slash - path) : 0;
+	if (len - tail > cap / 2)
+		tail = len - cap / 2;
+	while (tail < len && ((unsigned char)path[tail] & 0xC0) == 0x80)
+		tail++;
+	size_t room = cap > text ? cap - text : 0, keep = len - tail;
+	size_t head = room > keep + 3 ? wc_utf8_keep(path, room - keep - 3) : 0;
+	memcpy(buf, path, head);
+	memcpy(buf + head, "...", 3);
+	memcpy(buf + head + 3, path + tail, keep);
+	size_t used = head + 3 + keep;
+	wc_error_vformat(buf + used, size - used, fmt, ap);
+	return 1;
+}
+
+int
+wc_error_format_path(char *buf, size_t size, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int cut = wc_error_vformat_path(buf, size, path, fmt, ap);
+	va_end(ap);
+	return cut;
+}
+
+int
+wc_error_set_path(wc_error *err, int code, const char *path, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		err->code = code;
+		va_start(ap, fmt);
+		wc_error_vformat_path(err->msg, sizeof err->msg, path, fmt, ap);
+		va_end(ap);
+		wc_error_printable(err->msg);
+	}
+	return code;
+}
+
 /* One line, always (docs/architecture.md, "Errors"): a message may quote
  * the input (jansson's error text shows the bytes near the fault), and a
  * newline or other control byte from a hostile file or request would

@@ -48,6 +48,21 @@ int wc_error_format(char *buf, size_t size, const char *fmt, ...)
 int wc_error_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
+/** `path` then printf's text into buf[0..size) (16 <= size <= WC_ERROR_MSG_MAX),
+ *  the one rule for a message that quotes a file's path before its text
+ *  (docs/architecture.md, "Errors"): when the two do not fit, the path
+ *  loses its middle -- its head and its file name kept, joined by "...",
+ *  never inside a UTF-8 character -- so the text, the reason, stays whole;
+ *  a text too long even then keeps "...<file name>" and is cut at its end
+ *  as wc_error_vformat cuts. Returns 1 when anything was cut, else 0. */
+int wc_error_format_path(char *buf, size_t size, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int wc_error_vformat_path(char *buf, size_t size, const char *path, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+/** wc_error_set of `path` then the text, by wc_error_vformat_path's rule. */
+int wc_error_set_path(wc_error *err, int code, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /** In place, in buf[0..size): a UTF-8 character cut short inside the text
  *  (a lead byte with fewer continuation bytes than it announces, as a
  *  "%.64s" of a name leaves it) becomes "..." (or is dropped when there is

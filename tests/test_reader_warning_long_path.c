@@ -1,0 +1,116 @@
+/*
+ * A reader's message quotes the file's path before its text. Under a deep
+ * folder (a clean clone's temporary path is longer than a developer's) the
+ * streamed warnings passed the 255 bytes every message keeps to, and a
+ * refusal's reason was what its cut left out. Now the path gives way in
+ * its middle -- its head and its file name kept, joined by "..." -- and
+ * the text stays whole (docs/architecture.md, "Errors").
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Each line of `text` within 255 bytes, naming `file` and holding `want`
+ * somewhere in `text`. */
+static void
+bounded(const char *text, const char *file, const char *want)
+{
+	int lines = 0;
+	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
+		size_t n = strcspn(l, "\n");
+		CHECK(n <= 255);
+		char one[1200];
+		snprintf(one, sizeof one, "%.*s", (int)n, l);
+		CHECK_CONTAINS(one, file);
+		if (n > 255)
+			fprintf(stderr, "%zu bytes: %s\n", n, one);
+		lines++;
+	}
+	CHECK(lines > 0);
+	CHECK_CONTAINS(text, want);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("reader_warning_long_path"), deep[1024];
+	/* nested folders to a path of about 230 bytes, one of them CJK, so a
+	 * cut would fall inside a character were it a byte count */
+	snprintf(deep, sizeof deep, "%s", dir);
+	for (int k = 0; strlen(deep) < 200; k++) {
+		size_t len = strlen(deep);
+		snprintf(deep + len, sizeof deep - len, k == 3 ? "/模型目录_%d" : "/campaign_2026_07_18_node_%02d", k);
+		CHECK(mkdir(deep, 0755) == 0);
+	}
+	char *p = path_join(deep, "engine.csv");
+	CHECK(strlen(p) >= 210);
+
+	/* 26 rows a second apart: line 14 malformed, the last unfinished */
+	char body[4096] = "timestamp,num_requests_running,prompt_tokens_total,generation_tokens_total\n";
+	for (int k = 0; k < 25; k++) {
+		size_t len = strlen(body);
+		snprintf(body + len, sizeof body - len, k == 12 ? "1012,4,6\n" : "%d,4,%d,%d\n", 1000 + k, 50 * k,
+		         100 * k);
+	}
+	strcat(body, "1025,4,12");
+	CHECK(write_text(p, body) == 0);
+
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	test_warnings w = { "", 0 };
+	opt.warn = test_collect_warning;
+	opt.warn_payload = &w;
+	opt.max_bad_option = "--max-bad";
+	opt.max_bad_fraction = 0.5;
+	wc_engine_log *e = NULL;
+	wc_error err;
+	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_OK);
+	CHECK_INT(w.count, 2);
+	bounded(w.text, "engine.csv", "engine.csv:27: unfinished last line (no newline: the log was still "
+	        "being written); dropped\n");
+	CHECK_CONTAINS(w.text, "engine.csv:14: expected 4 fields, found 3");
+	/* the path's head is kept too, and no character is cut in two */
+	CHECK(strncmp(w.text, dir, 20) == 0);
+	CHECK(strstr(w.text, "...") != NULL);
+	wc_engine_free(e);
+
+	/* Refused: the reason whole, to its end */
+	e = NULL;
+	memset(&w, 0, sizeof w);
+	opt.max_bad_fraction = 0.01;
+	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_EPARSE);
+	CHECK(strlen(err.msg) <= 255);
+	strcat(err.msg, "\n");
+	bounded(err.msg, "engine.csv", "engine.csv: fix the bad lines or allow more with --max-bad FRACTION: 1 "
+	        "of 26 data lines are malformed (more than 1 %)\n");
+	wc_engine_free(e);
+
+	/* A path that fits is quoted whole, as before */
+	char *near = path_join(dir, "engine.csv");
+	CHECK(write_text(near, body) == 0);
+	memset(&w, 0, sizeof w);
+	opt.max_bad_fraction = 0.5;
+	CHECK_INT(wc_engine_read(near, &opt, 0, &e, &err), WC_OK);
+	char want[1200];
+	snprintf(want, sizeof want, "%s:14: expected 4 fields, found 3", near);
+	CHECK_CONTAINS(w.text, want);
+	wc_engine_free(e);
+
+	/* The rule itself: a text too long even for "...<file name>" ends in "..." */
+	char msg[WC_ERROR_MSG_MAX], big[400];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	CHECK_INT(wc_error_format_path(msg, sizeof msg, p, ": %s", big), 1);
+	CHECK(strlen(msg) == 255);
+	CHECK(strncmp(msg, ".../engine.csv: xxx", 19) == 0);
+	CHECK(strcmp(msg + 252, "...") == 0);
+	CHECK_INT(wc_error_format_path(msg, sizeof msg, "runs/a/engine.csv", ":%d: short", 3), 0);
+	CHECK(strcmp(msg, "runs/a/engine.csv:3: short") == 0);
+	free(near);
+	free(p);
+	free(dir);
+	return check_report("test_reader_warning_long_path");
+}
