@@ -88,6 +88,43 @@ main(void)
 	        "of 26 data lines are malformed (more than 1 %)\n");
 	wc_engine_free(e);
 
+	/* ingest's own warnings quote the run's folder the same way: every
+	 * stderr line within 255 bytes after the CLI's prefix */
+	char *run = path_join(deep, "run_folder_named_at_length_for_the_campaign"), csv[16384] = "timestamp, "
+	                                                                                        "index, power.draw [W]\n";
+	CHECK(mkdir(run, 0755) == 0);
+	for (int i = 0; i < 300; i++) {
+		size_t len = strlen(csv);
+		snprintf(csv + len, sizeof csv - len, "2026/07/18 15:%02d:%02d.%03d, 0, 80.12\n", 57 + (25 + i / 4) / 60,
+		         (25 + i / 4) % 60, 250 * (i % 4));
+	}
+	free(test_fixture(run, "power.csv", csv));
+	free(test_fixture(run, "wattcast-run.json", "{\"schema\": \"wattcast.run/2\", \"run_id\": \"deep\", "
+	                  "\"platform\": \"H100\", \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0}\n"));
+	char *out = path_join(dir, "runs.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--power-only", "--utc-offset", "3600", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	/* the folder's name and the whole reason, at the line's end */
+	const char *tail = "run_folder_named_at_length_for_the_campaign: --utc-offset 3600 (the run says 0): not "
+	                   "applied; what a run states (its manifest) wins over a flag";
+	int seen = 0;
+	for (const char *l = r.err; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+		const char *m = l;
+		if (strncmp(m, "wattcast ingest: ", 17) == 0)
+			m += 17;
+		if (strncmp(m, "warning: ", 9) == 0)
+			m += 9;
+		size_t n = strcspn(m, "\n");
+		CHECK(n <= 255);
+		seen += n >= strlen(tail) && strncmp(m + n - strlen(tail), tail, strlen(tail)) == 0;
+	}
+	CHECK_INT(seen, 1);
+	run_result_free(&r);
+	free(out);
+	free(run);
+
 	/* A path that fits is quoted whole, as before */
 	char *near = path_join(dir, "engine.csv");
 	CHECK(write_text(near, body) == 0);

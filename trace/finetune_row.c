@@ -33,8 +33,8 @@ wc__ft_make_row(const char *dir, const wc_ft_run *run, const wc_ft_steps_result 
 	if ((rc = wc_ft_flops_compute(&row.config, &f, err)) != WC_OK)
 		return rc;
 	for (int i = 0; i < r->n_warnings; i++) {
-		char msg[WC_ERROR_MSG_MAX + 128];
-		snprintf(msg, sizeof msg, "%s: %s", dir, r->warnings[i]);
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, dir, ": %s", r->warnings[i]);
 		if (opt->warn)
 			opt->warn(msg, opt->warn_payload);
 		snprintf(warnings + strlen(warnings), sizeof warnings - strlen(warnings), "%s%s",

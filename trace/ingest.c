@@ -106,9 +106,9 @@ row_in_gaps(const run_ctx *rc, const wc_ingest_options *opt, double a, double b,
 	if (!wc_power_trace_gaps_refuse(rc->pt, a, b))
 		return 0;
 	if (opt->warn) {
-		char msg[256];
-		snprintf(msg, sizeof msg, "%s: row %s: %.1f of its %.1f s lie in gaps without samples (over half "
-		         "interpolated); not written", rc->power_path, row->run.run_id,
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->power_path, ": row %s: %.1f of its %.1f s lie in gaps without "
+		         "samples (over half interpolated); not written", row->run.run_id,
 		         wc_power_trace_gap_s(rc->pt, a, b), b - a);
 		opt->warn(msg, opt->warn_payload);
 	}
@@ -156,9 +156,9 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 		}
 	}
 	if (idle && opt->warn) {
-		char msg[256];
-		snprintf(msg, sizeof msg, "%s: %zu of %zu segments idle (mean running below %.1f): excluded as "
-		         "'idle'", rc->dir, idle, *made, WC_IDLE_RUNNING);
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->dir, ": %zu of %zu segments idle (mean running below %.1f): excluded as "
+		         "'idle'", idle, *made, WC_IDLE_RUNNING);
 		opt->warn(msg, opt->warn_payload);
 	}
 	if (*made == 0)

@@ -107,8 +107,8 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	if (!stated && rc->m.platform[0])
 		rc->platform_source = "power.csv's name";
 	if (note[0] && opt->warn) {
-		char msg[1400];
-		snprintf(msg, sizeof msg, "%s: %s", rc->dir, note);
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->dir, ": %s", note);
 		opt->warn(msg, opt->warn_payload);
 	}
 	/* Flags fill what the manifests leave unknown; a manifest's value
@@ -117,7 +117,7 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	 * folder holding an H100 run gave H100 rows without a word). */
 	const wc_run_manifest *d = &opt->defaults;
 	if (opt->warn) {
-		char msg[1400], over[600];
+		char msg[WC_ERROR_MSG_MAX], over[600];
 		wc_run_manifest_overruled(&rc->m, d, 0, over, sizeof over);
 		/* one of the two is hours off, and the clock check aligns the
 		 * logs by the manifest's; said once the power log is read, as
@@ -125,8 +125,8 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 		rc->offset_overruled = !isnan(d->utc_offset_s) && !isnan(rc->m.utc_offset_s) &&
 		                       d->utc_offset_s != rc->m.utc_offset_s;
 		if (over[0]) {
-			snprintf(msg, sizeof msg, "%s: %s: not applied; what a run states (its manifest, or nvidia-smi's "
-			         "product name) wins over a flag", rc->dir, over);
+			wc_error_format_path(msg, sizeof msg, rc->dir, ": %s: not applied; what a run states (its manifest, or nvidia-smi's "
+			         "product name) wins over a flag", over);
 			opt->warn(msg, opt->warn_payload);
 		}
 	}
@@ -245,16 +245,17 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		return r;
 	rc->bad_lines += rc->pt->info.bad_lines;
 	if (rc->pt->info.implausible_lines > 0 && opt->warn) {
-		char msg[1400];
-		snprintf(msg, sizeof msg, "%s: %zu power reading%s beyond %.0f W per GPU skipped as bad lines",
-		         rc->power_path, rc->pt->info.implausible_lines, rc->pt->info.implausible_lines == 1 ? "" : "s",
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->power_path, ": %zu power reading%s beyond %.0f W per GPU skipped "
+		                     "as bad lines", rc->pt->info.implausible_lines,
+		                     rc->pt->info.implausible_lines == 1 ? "" : "s",
 		         t.max_power_w > 0 ? t.max_power_w : WC_TELEMETRY_MAX_POWER_W);
 		opt->warn(msg, opt->warn_payload);
 	}
 	if (rc->pt->info.wide_sweeps > 0 && opt->warn) {
-		char msg[1400];
-		snprintf(msg, sizeof msg, "%s: %zu sweep%s spread over more than %.0f ms (widest %.3f s); each "
-		         "read as one sample of %d GPUs (told apart by %s)", rc->power_path,
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->power_path, ": %zu sweep%s spread over more than %.0f ms (widest %.3f s); each "
+		         "read as one sample of %d GPUs (told apart by %s)",
 		         rc->pt->info.wide_sweeps, rc->pt->info.wide_sweeps == 1 ? "" : "s",
 		         1000.0 * WC_NVSMI_SWEEP_TOL_S, rc->pt->info.max_sweep_span_s, rc->pt->info.n_gpus,
 		         rc->pt->info.gpu_count_source);
@@ -263,16 +264,16 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	/* Times that carry their zone need no UTC offset
 	 * (docs/formats/telemetry.md, "Timestamps"); one given is not applied. */
 	if (rc->pt->info.utc_stamps) {
-		char msg[1400];
+		char msg[WC_ERROR_MSG_MAX];
 		wc__ingest_zoned_offset_note(rc->power_path, rc->offset_overruled, rc->m.utc_offset_s,
 		                             opt->defaults.utc_offset_s, msg, sizeof msg);
 		if (msg[0] && opt->warn)
 			opt->warn(msg, opt->warn_payload);
 		rc->m.utc_offset_s = 0.0;
 	} else if (rc->offset_overruled && opt->warn) {
-		char msg[1400];
-		snprintf(msg, sizeof msg, "%s: --utc-offset %g (the run says %g): not applied; what a run states "
-		         "(its manifest) wins over a flag", rc->dir, opt->defaults.utc_offset_s, rc->m.utc_offset_s);
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->dir, ": --utc-offset %g (the run says %g): not applied; what a run states "
+		         "(its manifest) wins over a flag", opt->defaults.utc_offset_s, rc->m.utc_offset_s);
 		opt->warn(msg, opt->warn_payload);
 	}
 	if (rc->pt->n < 2)
@@ -303,9 +304,9 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		if ((r = wc_request_log_align(rc->req, rc->eng, rc->req_path, &al, err)) != WC_OK)
 			return r;
 		if (opt->warn) {
-			char msg[1400];
-			snprintf(msg, sizeof msg, "%s: start_times on the load generator's own clock, placed on "
-			         "the engine's at %+.3f s (%s: rms %.2f over %zu samples)", rc->req_path,
+			char msg[WC_ERROR_MSG_MAX];
+			wc_error_format_path(msg, sizeof msg, rc->req_path, ": start_times on the load generator's own clock, placed on "
+			         "the engine's at %+.3f s (%s: rms %.2f over %zu samples)",
 			         al.offset_s, al.tokens ? "generated tokens against generation_tokens_total"
 			                                : "requests in flight against running + waiting",
 			         al.rms, al.samples);
@@ -585,10 +586,10 @@ wc__ingest_zoned_offset_note(const char *power_path, int overruled, double offse
                              size_t cap)
 {
 	if (overruled)
-		snprintf(msg, cap, "%s: timestamps carry their zone; neither the run's UTC offset %.0f s nor "
-		         "--utc-offset %g is applied", power_path, offset, flag);
+		wc_error_format_path(msg, cap, power_path, ": timestamps carry their zone; neither the run's UTC offset %.0f s nor "
+		         "--utc-offset %g is applied", offset, flag);
 	else if (offset != 0 && !isnan(offset))
-		snprintf(msg, cap, "%s: timestamps carry their zone; the UTC offset %.0f s is not applied", power_path,
+		wc_error_format_path(msg, cap, power_path, ": timestamps carry their zone; the UTC offset %.0f s is not applied",
 		         offset);
 	else
 		msg[0] = '\0';

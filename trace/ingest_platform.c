@@ -40,9 +40,9 @@ wc__ingest_platform_note(const char *platform, char *buf, size_t cap)
 void
 wc__ingest_warn_platform(const run_ctx *rc, const wc_ingest_options *opt)
 {
-	char note[WC_WARNING_LEN], msg[WC_WARNING_LEN + 1024];
+	char note[WC_WARNING_LEN], msg[WC_ERROR_MSG_MAX];
 	if (!opt->warn || !wc__ingest_platform_note(rc->m.platform, note, sizeof note)[0])
 		return;
-	snprintf(msg, sizeof msg, "%s: %s", rc->dir, note);
+	wc_error_format_path(msg, sizeof msg, rc->dir, ": %s", note);
 	opt->warn(msg, opt->warn_payload);
 }

@@ -242,10 +242,10 @@ warn_subset(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row
 {
 	if (!opt->warn || missing_in_log == 0 || have >= cnt)
 		return;
-	char msg[400], mean[64] = "left blank";
+	char msg[WC_ERROR_MSG_MAX], mean[64] = "left blank";
 	if (have > 0)
 		snprintf(mean, sizeof mean, "its mean is over the other %.0f", have);
-	snprintf(msg, sizeof msg, "%s: run %s: %.0f of %.0f requests have no %s: %s%s", rc->req_path,
+	wc_error_format_path(msg, sizeof msg, rc->req_path, ": run %s: %.0f of %.0f requests have no %s: %s%s",
 	         row->run.run_id, cnt - have, cnt, what, mean,
 	         total_known ? "" : "; no output-token total, so energy per token is blank");
 	opt->warn(msg, opt->warn_payload);
@@ -346,8 +346,8 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int 
 		goto done;
 	char why[200];
 	if (opt->warn && wc_run_power_over_board(&row->run, row->metrics.p95_w, why, sizeof why)) {
-		char msg[400];
-		snprintf(msg, sizeof msg, "%s: run %s: %s", rc->dir, row->run.run_id, why);
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->dir, ": run %s: %s", row->run.run_id, why);
 		opt->warn(msg, opt->warn_payload);
 	}
 	if ((r = row_series(rc, a, b, last, row, err)) != WC_OK)

@@ -26,17 +26,19 @@
 #define CLIP_TOLERANCE_S 1.0
 
 static void
-warn(const wc_ingest_options *opt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+warn(const wc_ingest_options *opt, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void
-warn(const wc_ingest_options *opt, const char *fmt, ...)
+warn(const wc_ingest_options *opt, const char *where, const char *fmt, ...)
 {
-	char msg[512];
+	/* `where` (the run's folder or id) then the text, within a warning's
+	 * 255 bytes by the one rule for it (docs/architecture.md, "Errors") */
+	char msg[WC_ERROR_MSG_MAX];
 	va_list ap;
 	if (!opt->warn)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	wc_error_vformat_path(msg, sizeof msg, where, fmt, ap);
 	va_end(ap);
 	opt->warn(msg, opt->warn_payload);
 }
@@ -76,8 +78,8 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		return wc_error_set(err, WC_EINVAL,
 		                    "%s: check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
 		                    rc->dir, ea, eb, what, a0, b0);
-	warn(opt, "%s: %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log "
-	     "(%.3f-%.3f) cover", rc->dir, what, *a, *b, rc->t0, rc->t1, ea, eb);
+	warn(opt, rc->dir, ": %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log "
+	     "(%.3f-%.3f) cover", what, *a, *b, rc->t0, rc->t1, ea, eb);
 	return WC_OK;
 }
 
@@ -125,8 +127,8 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		 * not its (docs/formats/telemetry.md, "What ingest derives"). */
 		cut = a - l->start_epoch > CLIP_TOLERANCE_S || l->end_epoch - b > CLIP_TOLERANCE_S;
 		if (cut)
-			warn(opt, "%s: load level %d ('%s') cut to the power log: %.3f-%.3f of %.3f-%.3f",
-			     rc->dir, i, l->label, a, b, l->start_epoch, l->end_epoch);
+			warn(opt, rc->dir, ": load level %d ('%s') cut to the power log: %.3f-%.3f of %.3f-%.3f", i,
+			     l->label, a, b, l->start_epoch, l->end_epoch);
 		snprintf(what, sizeof what, "load level %d ('%.40s')", i, l->label);
 		if ((r = cut_to_engine(rc, opt, what, &a, &b, &cut, err)) != WC_OK)
 			return r;
@@ -228,24 +230,24 @@ wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
 		const char *src = wc_trace_idle_power(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
 		                                      rc->m.idle_start, rc->m.idle_end, &rc->idle_gpu[g]);
 		if (isnan(rc->idle_gpu[g]) && g == 0)
-			warn(opt, "%s: no idle power: no idle window and %s; the fit uses the platform's P0",
-			     rc->m.run_id, rc->power_only ? "no load log to tell quiet moments (power only)"
-			                                  : "no moment without a request running or waiting");
+			warn(opt, rc->m.run_id, ": no idle power: no idle window and %s; the fit uses the platform's P0",
+			     rc->power_only ? "no load log to tell quiet moments (power only)"
+			                    : "no moment without a request running or waiting");
 		double quiet_s = strcmp(src, "quiet_short") == 0
 		                 ? wc_trace_idle_quiet_time(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
 		                                            rc->idle_gpu[g])
 		                 : INFINITY;
 		if (quiet_s < WC_IDLE_QUIET_S) {
 			/* A dip inside a busy period, not a level the GPU idles at. */
-			warn(opt, "%s: idle power unknown: GPU %d is quiet near %.1f W for only %.2f s in all "
-			     "(at least %.0f s needed); the fit uses the platform's P0", rc->m.run_id, g,
+			warn(opt, rc->m.run_id, ": idle power unknown: GPU %d is quiet near %.1f W for only %.2f s in all "
+			     "(at least %.0f s needed); the fit uses the platform's P0", g,
 			     rc->idle_gpu[g], quiet_s, WC_IDLE_QUIET_S);
 			rc->idle_gpu[g] = NAN;
 			src = "none";
 		} else if (wc_trace_idle_implausible(rc->idle_gpu[g], percentile5(rc->pt->power[g], rc->pt->n),
 		                              load_mean(rc, g), published, limit, reason, sizeof reason)) {
-			warn(opt, "%s: idle power %.1f W of GPU %d (%s) rejected: %s; the fit uses the "
-			     "platform's P0", rc->m.run_id, rc->idle_gpu[g], g, src, reason);
+			warn(opt, rc->m.run_id, ": idle power %.1f W of GPU %d (%s) rejected: %s; the fit uses the "
+			     "platform's P0", rc->idle_gpu[g], g, src, reason);
 			rc->idle_gpu[g] = NAN;
 			src = "none";
 		}
