@@ -110,7 +110,10 @@ int cli_bad_option(const char *cmd, int opt, char **argv);
 /** getopt_long, but a flag given an empty value ("-o ''", "--output=")
  *  comes back as CLI_OPT_EMPTY, which cli_bad_option reports naming the
  *  flag (docs/cli.md, "Conventions"). Every command parses with it. */
-enum { CLI_OPT_EMPTY = -2 };
+/** A name flag's value (--model, --platform, --name, --relative-to,
+ *  --share) that is not valid UTF-8 comes back as CLI_OPT_NOT_UTF8, which
+ *  cli_bad_option reports ("--model: not valid UTF-8 at byte 4"). */
+enum { CLI_OPT_EMPTY = -2, CLI_OPT_NOT_UTF8 = -3 };
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
                int *longindex);
 

@@ -74,7 +74,7 @@ parse_flags(const char *cmd, int argc, char **argv, cal_ft_args *a)
 			a->help = 1;
 			return CLI_OK;
 		}
-		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY)
+		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY || opt == CLI_OPT_NOT_UTF8)
 			return cli_bad_option(cmd, opt, argv);
 		if ((rc = parse_one(cmd, opt, a)) != CLI_OK)
 			return rc;

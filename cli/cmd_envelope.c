@@ -256,7 +256,7 @@ parse(int argc, char **argv, env_args *a, int *help)
 			*help = 1;
 			return CLI_OK;
 		}
-		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY)
+		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY || opt == CLI_OPT_NOT_UTF8)
 			return cli_bad_option(cmd, opt, argv);
 		a->given[opt - OPT_PLATFORM] = 1;
 		if (opt < OPT_CLOSED)

@@ -115,7 +115,7 @@ parse_flags(int argc, char **argv, ft_args *a)
 			a->help = 1;
 			return CLI_OK;
 		}
-		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY)
+		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY || opt == CLI_OPT_NOT_UTF8)
 			return cli_bad_option("predict finetune", opt, argv);
 		if ((rc = parse_one(opt, a)) != CLI_OK)
 			return rc;

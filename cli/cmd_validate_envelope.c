@@ -123,7 +123,7 @@ parse(int argc, char **argv, venv_args *a, int *help)
 			*help = 1;
 			return CLI_OK;
 		}
-		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY)
+		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY || opt == CLI_OPT_NOT_UTF8)
 			return cli_bad_option(cmd, opt, argv);
 		if ((rc = parse_flag(cmd, opt, a)) != CLI_OK)
 			return rc;

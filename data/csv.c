@@ -206,12 +206,14 @@ wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, w
 	return rc;
 }
 
+/* Also UTF-8: a name jansson refuses would have left a parameter file
+ * without it (docs/formats/runs-table.md, "Error messages"). */
 int
-wc__text_too_long(const char *text, size_t cap, char *why, size_t why_cap)
+wc__text_refused(const char *text, size_t cap, char *why, size_t why_cap)
 {
 	size_t n = strlen(text);
 	if (n < cap)
-		return 0;
+		return wc_utf8_refuse(text, why, why_cap);
 	snprintf(why, why_cap, "value too long: %zu bytes, at most %zu", n, cap - 1);
 	return 1;
 }

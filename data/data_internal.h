@@ -22,11 +22,12 @@ typedef struct {
 int wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason);
 
 /** 1 when `text` does not fit a buffer of `cap` bytes (its NUL included),
- *  with "value too long: N bytes, at most M" in why[0..why_cap); else 0.
+ *  with "value too long: N bytes, at most M" in why[0..why_cap), or is not
+ *  valid UTF-8 ("not valid UTF-8 at byte K", wc_utf8_refuse); else 0.
  *  Limits are in bytes, whatever the characters (a CJK character is 3),
  *  and a longer value is refused, never cut (docs/formats/runs-table.md):
- *  the one check of every table reader and importer. */
-int wc__text_too_long(const char *text, size_t cap, char *why, size_t why_cap);
+ *  the one check of every table reader's and importer's text cells. */
+int wc__text_refused(const char *text, size_t cap, char *why, size_t why_cap);
 
 /** Trim the blanks (spaces, tabs) around each of the `n` fields in place:
  *  a header's names, so "mean_power_w " names the column as values with

@@ -88,7 +88,7 @@ text(reader *rd, const wc__csv_field *f, wc__ft_column c, int required, char *ou
 	if (required && is_blank(f->text))
 		return cell_error(rd, f->column, c, "%s", "value is required");
 	char why[64]; /* bytes, as a runs table's (docs/formats/finetune-runs.md) */
-	if (wc__text_too_long(f->text, cap, why, sizeof why))
+	if (wc__text_refused(f->text, cap, why, sizeof why))
 		return cell_error(rd, f->column, c, "%s", why);
 	strcpy(out, f->text);
 	return WC_OK;

@@ -104,7 +104,7 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const wc__csv_field *x = &f[idx[names[i].col]];
 		char why[64];
-		if (wc__text_too_long(x->text, names[i].cap, why, sizeof why))
+		if (wc__text_refused(x->text, names[i].cap, why, sizeof why))
 			return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column '%s': %s", path, line, x->column,
 			                    me_columns[names[i].col], why);
 		strcpy((char *)r + names[i].off, x->text);

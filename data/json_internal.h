@@ -33,6 +33,15 @@ int wc__json_check_keys(wc__json_loader *ld, json_t *obj, const char *path,
 /** New reference: a JSON number, or null for NaN and infinities (which
  *  JSON cannot hold). */
 json_t *wc__json_number_or_null(double v);
+/** New reference: a JSON string of `s`, kept (unchecked) when it is not
+ *  valid UTF-8, where json_string gives NULL and the setters drop the key;
+ *  every string a writer takes from its input goes through it, and
+ *  wc__json_check_text refuses what it kept. */
+json_t *wc__json_text(const char *s);
+/** WC_OK when every string under `root` is valid UTF-8 (wc_utf8_check),
+ *  else WC_EINVAL naming the first one's path without the leading '/'
+ *  ("model_terms/0/model: not valid UTF-8 at byte 4"). */
+int wc__json_check_text(json_t *root, wc_error *err);
 void wc__json_join(char *out, const char *path, const char *key);
 void wc__json_join_index(char *out, const char *path, size_t i);
 /** A finite number. */

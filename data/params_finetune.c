@@ -443,8 +443,8 @@ calibrated_json(const wc_ft_calibrated *c)
 	json_object_set_new(o, "factor", wc__params_param_json(&c->factor));
 	json_object_set_new(o, "runs", json_integer(c->runs));
 	json_object_set_new(o, "run_scatter", wc__json_number_or_null(c->run_scatter));
-	json_object_set_new(o, "base_params_version", c->base_version[0] ? json_string(c->base_version) : json_null());
-	json_object_set_new(o, "base_name", c->base_name[0] ? json_string(c->base_name) : json_null());
+	json_object_set_new(o, "base_params_version", c->base_version[0] ? wc__json_text(c->base_version) : json_null());
+	json_object_set_new(o, "base_name", c->base_name[0] ? wc__json_text(c->base_name) : json_null());
 	return o;
 }
 
@@ -455,14 +455,14 @@ wc__params_finetune_json(const wc_finetune_params *f, int with_draws)
 	for (int m = 0; m < WC_FT_METHOD_COUNT; m++)
 		if (f->methods & (1u << m))
 			json_array_append_new(methods, json_string(wc_ft_method_name((wc_ft_method)m)));
-	json_object_set_new(o, "calibration", json_pack("{s:s,s:o,s:o,s:i,s:o,s:I,s:i}",
-	                    "platform", f->platform,
-	                    "stack", f->stack[0] ? json_string(f->stack) : json_null(),
+	json_object_set_new(o, "calibration", json_pack("{s:o,s:o,s:o,s:i,s:o,s:I,s:i}",
+	                    "platform", wc__json_text(f->platform),
+	                    "stack", f->stack[0] ? wc__json_text(f->stack) : json_null(),
 	                    "methods", methods, "runs", f->runs,
-	                    "input_sha256", f->input_sha256[0] ? json_string(f->input_sha256) : json_null(),
+	                    "input_sha256", f->input_sha256[0] ? wc__json_text(f->input_sha256) : json_null(),
 	                    "seed", (json_int_t)f->seed, "bootstrap", f->bootstrap));
 	if (f->created_utc[0]) /* schema 10; older sections dump as before */
-		json_object_set_new(json_object_get(o, "calibration"), "created_utc", json_string(f->created_utc));
+		json_object_set_new(json_object_get(o, "calibration"), "created_utc", wc__json_text(f->created_utc));
 	json_t *compute = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}",
 	                            "e0_j", wc__params_param_json(&f->e0),
 	                            "kappa_j_per_tflop", wc__params_param_json(&f->kappa),

@@ -126,7 +126,7 @@ wc__params_read_quantity_errors(wc__json_loader *ld, json_t *v, const char *path
 static json_t *
 string_or_null(const char *s)
 {
-	return s[0] ? json_string(s) : json_null();
+	return s[0] ? wc__json_text(s) : json_null();
 }
 
 json_t *
@@ -139,8 +139,8 @@ wc__params_pred_error_json(const wc_pred_error *pe)
 		                                        "source", string_or_null(s->source), "n", s->n,
 		                                        "log_quantiles", s->q_lo, s->q_hi));
 	}
-	return json_pack("{s:s,s:s,s:s,s:f,s:o,s:o}", "quantity", pe->quantity[0] ? pe->quantity : "mean_power_w",
-	                 "folds", pe->folds, "method",
+	return json_pack("{s:o,s:o,s:s,s:f,s:o,s:o}", "quantity",
+	                 wc__json_text(pe->quantity[0] ? pe->quantity : "mean_power_w"), "folds", wc__json_text(pe->folds), "method",
 	                 WC_PE_METHOD, "level", pe->level, "data", string_or_null(pe->data), "strata", strata);
 }
 

@@ -82,14 +82,14 @@ json_t *
 wc__params_record_json(const wc_record *r, int with_runs)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "fitted_on", r->fitted_on[0] ? json_string(r->fitted_on) : json_null());
-	json_object_set_new(o, "input_sha256", r->input_sha256[0] ? json_string(r->input_sha256) : json_null());
+	json_object_set_new(o, "fitted_on", r->fitted_on[0] ? wc__json_text(r->fitted_on) : json_null());
+	json_object_set_new(o, "input_sha256", r->input_sha256[0] ? wc__json_text(r->input_sha256) : json_null());
 	if (with_runs)
 		json_object_set_new(o, "runs", json_integer(r->runs));
 	json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
 	json_object_set_new(o, "bootstrap", json_integer(r->bootstrap));
-	json_object_set_new(o, "tool_version", r->tool_version[0] ? json_string(r->tool_version) : json_null());
-	json_object_set_new(o, "created_utc", r->created_utc[0] ? json_string(r->created_utc) : json_null());
+	json_object_set_new(o, "tool_version", r->tool_version[0] ? wc__json_text(r->tool_version) : json_null());
+	json_object_set_new(o, "created_utc", r->created_utc[0] ? wc__json_text(r->created_utc) : json_null());
 	return o;
 }
 

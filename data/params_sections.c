@@ -66,8 +66,8 @@ wc__params_model_terms_json(const wc_params *p)
 	json_t *a = json_array();
 	for (int i = 0; i < p->n_model_terms; i++) {
 		const wc_model_term *t = &p->model_terms[i];
-		json_array_append_new(a, json_pack("{s:s,s:s,s:o,s:i}", "model", t->model, "level",
-		                                   t->level, "shift", wc__params_param_json(&t->shift),
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:i}", "model", wc__json_text(t->model), "level",
+		                                   wc__json_text(t->level), "shift", wc__params_param_json(&t->shift),
 		                                   "runs", t->runs));
 	}
 	return a;
@@ -302,7 +302,7 @@ static json_t *
 cap_level_json(const wc_capacity_params *c, const wc_capacity_level *l)
 {
 	const wc_capacity_range *r = &l->range;
-	json_t *o = json_pack("{s:s,s:f,s:f,s:f}", "name", l->name, "bandwidth_tb_s", l->bandwidth_tb_s,
+	json_t *o = json_pack("{s:o,s:f,s:f,s:f}", "name", wc__json_text(l->name), "bandwidth_tb_s", l->bandwidth_tb_s,
 	                      "bf16_tflops", l->bf16_tflops, "memory_gb", l->memory_gb);
 	for (int k = 0; k < WC_CAP_KINDS; k++)
 		if (!c->shared[k])
@@ -321,7 +321,7 @@ cap_level_json(const wc_capacity_params *c, const wc_capacity_level *l)
 static json_t *
 string_or_null(const char *s)
 {
-	return s[0] ? json_string(s) : json_null();
+	return s[0] ? wc__json_text(s) : json_null();
 }
 
 json_t *
@@ -335,7 +335,7 @@ wc__params_capacity_json(const wc_capacity_params *c, int with_draws)
 			json_object_set_new(shared, wc_capacity_kind_name((wc_capacity_kind)k),
 			                    wc__params_param_json(&c->shared_p[k]));
 	for (int i = 0; i < c->n_workloads; i++)
-		json_array_append_new(work, json_pack("{s:s,s:o}", "set", c->workloads[i].set, "input_tokens",
+		json_array_append_new(work, json_pack("{s:o,s:o}", "set", wc__json_text(c->workloads[i].set), "input_tokens",
 		                                      wc__params_param_json(&c->workloads[i].input_tokens)));
 	json_object_set_new(o, "levels", levels);
 	json_object_set_new(o, "shared", shared);
@@ -499,7 +499,7 @@ wc__params_response_json(const wc_response_params *r)
 	json_object_set_new(o, "rms_w", isfinite(r->rms_w) ? json_real(r->rms_w) : json_null());
 	json_t *levels = json_array();
 	for (int i = 0; i < r->n_levels; i++)
-		json_array_append_new(levels, json_pack("{s:s,s:o,s:i}", "level", r->levels[i].level, "tau_s",
+		json_array_append_new(levels, json_pack("{s:o,s:o,s:i}", "level", wc__json_text(r->levels[i].level), "tau_s",
 		                      response_value_json(&r->levels[i].tau_s, r->fitted), "runs", r->levels[i].runs));
 	json_object_set_new(o, "levels", levels);
 	/* Written when a fit recorded it (schema 10), so older sets dump as

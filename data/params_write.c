@@ -29,7 +29,7 @@ wc__params_draws_json(const wc_draws *d)
 {
 	json_t *names = json_array(), *values = json_array();
 	for (int j = 0; j < d->k; j++)
-		json_array_append_new(names, json_string(d->names[j]));
+		json_array_append_new(names, wc__json_text(d->names[j]));
 	for (int r = 0; r < d->n; r++) {
 		json_t *row = json_array();
 		for (int j = 0; j < d->k; j++)
@@ -61,7 +61,7 @@ param_json(const wc_param *p)
 static json_t *
 string_or_null(const char *s)
 {
-	return s[0] ? json_string(s) : json_null();
+	return s[0] ? wc__json_text(s) : json_null();
 }
 
 static json_t *
@@ -85,13 +85,13 @@ params_json(const wc_params *p, int with_draws)
 {
 	json_t *root = json_object(), *levels = json_array(), *terms = json_array();
 	json_object_set_new(root, "schema", json_string(WC_PARAMS_SCHEMA));
-	json_object_set_new(root, "name", json_string(p->name));
+	json_object_set_new(root, "name", wc__json_text(p->name));
 	json_object_set_new(root, "form", json_string(wc_form_name(p->form)));
 	json_object_set_new(root, "clock_ref_mhz", json_real(p->clock_ref_mhz));
 	for (int i = 0; i < p->n_levels; i++) {
 		const wc_level *l = &p->levels[i];
 		json_t *o = json_object();
-		json_object_set_new(o, "name", json_string(l->name));
+		json_object_set_new(o, "name", wc__json_text(l->name));
 		json_object_set_new(o, "s_shared_with", string_or_null(l->s_shared_with));
 		json_object_set_new(o, "p0_w", param_json(&l->p0));
 		json_object_set_new(o, "s_w", l->s_shared_with[0] ? json_null() : param_json(&l->s));
@@ -181,7 +181,9 @@ wc_params_dump(const wc_params *p, int with_draws, wc_error *err)
 		return NULL;
 	}
 	json_t *root = params_json(p, with_draws);
-	if (root && wc__params_check_intervals(root, &verr) != WC_OK) {
+	/* Every string whole (wc__json_text): a name jansson cannot write
+	 * refuses the file rather than leaving it out of it. */
+	if (root && (wc__json_check_text(root, &verr) != WC_OK || wc__params_check_intervals(root, &verr) != WC_OK)) {
 		json_decref(root);
 		wc_error_set(err, WC_EINVAL, "params: /%s", verr.msg);
 		return NULL;

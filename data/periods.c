@@ -65,7 +65,7 @@ text(reader *rd, const wc__csv_field *f, int c, char *out, size_t cap)
 	if (pc_required[c] && blank(f->text))
 		return cell_error(rd, f, c, "value is required");
 	char why[64]; /* in bytes, the one check of every table (docs/formats/runs-table.md) */
-	if (wc__text_too_long(f->text, cap, why, sizeof why))
+	if (wc__text_refused(f->text, cap, why, sizeof why))
 		return cell_error(rd, f, c, why);
 	snprintf(out, cap, "%s", f->text);
 	return WC_OK;

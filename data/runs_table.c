@@ -225,7 +225,7 @@ static int
 copy_text(reader *rd, const wc__csv_field *f, const char *column, char *out, size_t cap)
 {
 	char why[64];
-	if (wc__text_too_long(f->text, cap, why, sizeof why))
+	if (wc__text_refused(f->text, cap, why, sizeof why))
 		return cell_error(rd, f, column, "%s", why);
 	strcpy(out, f->text);
 	return WC_OK;

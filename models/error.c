@@ -65,6 +65,54 @@ wc_utf8_keep(const char *s, size_t max)
 	return max;
 }
 
+size_t
+wc_utf8_check(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < len) {
+		unsigned c = u[i], cp;
+		size_t n;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			n = 2, cp = c & 0x1F;
+		else if (c >= 0xE0 && c <= 0xEF)
+			n = 3, cp = c & 0x0F;
+		else if (c >= 0xF0 && c <= 0xF4)
+			n = 4, cp = c & 0x07;
+		else
+			return i;
+		if (n > len - i)
+			return i;
+		for (size_t k = 1; k < n; k++) {
+			if ((u[i + k] & 0xC0) != 0x80)
+				return i;
+			cp = (cp << 6) | (u[i + k] & 0x3F);
+		}
+		if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+/* A name that is not UTF-8 (a Latin-1 "caf\xe9") cannot be written to a
+ * parameter file, whose strings jansson checks: refused where it enters,
+ * with the byte, so a fit never freezes a file predict refuses. */
+int
+wc_utf8_refuse(const char *s, char *why, size_t cap)
+{
+	size_t len = strlen(s), at = wc_utf8_check(s, len);
+	if (at == len)
+		return 0;
+	snprintf(why, cap, "not valid UTF-8 at byte %zu", at + 1);
+	return 1;
+}
+
 /* The one place a message meets its bound (WC_ERROR_MSG_MAX,
  * WC_WARNING_LEN): cut silently, a message ended mid-word ("of the loa",
  * "MI325" for MI325X) and read as whole text (docs/architecture.md,

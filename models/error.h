@@ -76,6 +76,16 @@ void wc_text_mend_cut(char *buf, size_t size);
  *  goes through it. */
 size_t wc_utf8_keep(const char *s, size_t max);
 
+/** The one UTF-8 validity rule (no overlong forms, surrogates or code
+ *  points above U+10FFFF: what jansson requires of every string): the
+ *  offset of the first byte of s[0..len) that does not start a valid
+ *  sequence, or `len` when all are valid. */
+size_t wc_utf8_check(const char *s, size_t len);
+/** When `s` is not valid UTF-8, "not valid UTF-8 at byte K" (K 1-based in
+ *  `s`) into why[0..cap) and 1; else 0. How every reader and flag refuses
+ *  a name jansson could not write (docs/architecture.md, "Errors"). */
+int wc_utf8_refuse(const char *s, char *why, size_t cap);
+
 /** Replace every control byte of `msg` (below 0x20, and 0x7f) with '?',
  *  in place: what wc_error_set does to each message. */
 void wc_error_printable(char *msg);

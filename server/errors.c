@@ -8,6 +8,7 @@
 
 #include "data/fileio.h"
 #include "models/catalog.h"
+#include "models/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,36 +17,15 @@
 #include <string.h>
 
 /* Length of the UTF-8 sequence starting at s (1-4), or 0 when it is not
- * a valid one: no overlong forms, surrogates or code points above
- * U+10FFFF, as jansson requires of every string. `avail` bytes may be
- * read; a sequence running past them is invalid too. */
+ * a valid one, by the one rule (wc_utf8_check, models/error.h). `avail`
+ * bytes may be read; a sequence running past them is invalid too. */
 static size_t
 utf8_seq_len(const unsigned char *s, size_t avail)
 {
-	unsigned c = s[0];
-	size_t n;
-	unsigned cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2, cp = c & 0x1F;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 3, cp = c & 0x0F;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
+	size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
 	if (n > avail)
 		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
+	return wc_utf8_check((const char *)s, n) == n ? n : 0;
 }
 
 /* The cut is a byte count, as the CLI's "%.64s": when it ends inside a

@@ -56,7 +56,9 @@ wc__ingest_dir_run_id(const char *dir, char *out, size_t cap, wc_error *err)
 		                    shown == dir ? "" : "...", shown, n - s, cap - 1);
 	}
 	snprintf(out, cap, "%.*s", (int)(n - s), path + s);
-	return WC_OK;
+	char why[48]; /* a Latin-1 folder: the table's run_id would be refused by fit */
+	return wc_utf8_refuse(out, why, sizeof why) ? wc_error_set(err, WC_EINVAL, "%s: folder name is no run_id: %s; "
+	                                                           "set \"run_id\" in wattcast-run.json", dir, why) : WC_OK;
 }
 
 void
