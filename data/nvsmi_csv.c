@@ -300,8 +300,11 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		row->ul = flen[rd->col_uuid];
 		row->uuid = wc__trim(start[rd->col_uuid], &row->ul);
 		if ((rd->mode == NV_KEY_UUID || rd->selecting) && wc__is_missing(row->uuid, row->ul)) {
+			/* Where the value starts, past the blank after the comma, as
+			 * the power and timestamp cells are named (columns count
+			 * bytes, docs/formats/telemetry.md, "Bad lines"). */
+			wc__bad_cell(&rd->bad, line_no, (int)(row->uuid - line) + 1, "no GPU uuid");
 			row->uuid = NULL;
-			wc__bad_cell(&rd->bad, line_no, (int)(start[rd->col_uuid] - line) + 1, "no GPU uuid");
 			return -1;
 		}
 	}
