@@ -42,6 +42,10 @@ json_t *wc__json_text(const char *s);
  *  else WC_EINVAL naming the first one's path without the leading '/'
  *  ("model_terms/0/model: not valid UTF-8 at byte 4"). */
 int wc__json_check_text(json_t *root, wc_error *err);
+/** WC_OK when buf[0..len) is valid UTF-8, else WC_EPARSE with
+ *  "path:L:C: not valid UTF-8 at byte K": the line and column (1-based
+ *  bytes) where the string holding it starts, and the byte within it. */
+int wc__json_refuse_utf8(const char *path, const char *buf, size_t len, wc_error *err);
 void wc__json_join(char *out, const char *path, const char *key);
 void wc__json_join_index(char *out, const char *path, size_t i);
 /** A finite number. */

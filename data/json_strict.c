@@ -224,3 +224,39 @@ wc__json_check_text(json_t *root, wc_error *err)
 	char path[WC__JSON_PATH_MAX] = "";
 	return check_text(root, path, 0, err);
 }
+
+int
+wc__json_refuse_utf8(const char *path, const char *buf, size_t len, wc_error *err)
+{
+	size_t at = wc_utf8_check(buf, len);
+	if (at == len)
+		return WC_OK;
+	/* Named as a table's cell is: the string's line and the column where
+	 * its text starts, and the byte within it (jansson's own message
+	 * counted characters, one short of the byte). */
+	size_t line = 1, line_start = 0, text = at, line_of_text = 1, start_of_line = 0;
+	int in_str = 0, esc = 0;
+	for (size_t i = 0; i < at; i++) {
+		char c = buf[i];
+		if (c == '\n') {
+			line++;
+			line_start = i + 1;
+		}
+		if (in_str && esc)
+			esc = 0;
+		else if (in_str && c == '\\')
+			esc = 1;
+		else if (c == '"' && (in_str = !in_str)) {
+			text = i + 1;
+			line_of_text = line;
+			start_of_line = line_start;
+		}
+	}
+	if (!in_str) {
+		text = at;
+		line_of_text = line;
+		start_of_line = line_start;
+	}
+	return wc_error_set(err, WC_EPARSE, "%s:%zu:%zu: not valid UTF-8 at byte %zu", path, line_of_text,
+	                    text - start_of_line + 1, at - text + 1);
+}

@@ -439,6 +439,8 @@ wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, wc_ru
 {
 	json_error_t jerr;
 	int rc;
+	if (wc__json_refuse_utf8(path, buf, len, err) != WC_OK) /* a Latin-1 "caf\xe9", named at its byte */
+		return WC_EPARSE;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
