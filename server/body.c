@@ -134,7 +134,15 @@ read_loop(wc_request *req, size_t limit, char **bufp, size_t *cap, size_t *len, 
 			return -1;
 		}
 		if (n < 0) {
-			wc_api_error_set(&e, 400, "bad_request", NULL, "could not read the request body");
+			/* Only a chunked body gets here. CivetWeb 1.15 decodes it
+			 * and refuses a size line that is not hex digits and CRLF,
+			 * a chunk extension included, with the same -1 as a client
+			 * that closed early, so the message names both
+			 * (docs/http-api.md, "Limits"). */
+			wc_api_error_set(&e, 400, "bad_request", NULL,
+			                 "could not read the chunked request body: it ended early or a chunk "
+			                 "size line was not hex digits and CRLF (chunk extensions, \";name=value\", "
+			                 "are not accepted)");
 			read_failed(res, &e);
 			return -1;
 		}

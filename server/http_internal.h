@@ -161,9 +161,11 @@ int wc_protocol_init_connection(const struct mg_connection *conn, void **conn_da
 /** This worker's connection waits for a new head from now on (after each
  *  answer; a head not complete within the I/O timeout is a 408). */
 void wc_protocol_head_wait_begins(void);
-/** Header checks CivetWeb does not make (two different Content-Length
- *  values; Transfer-Encoding beside Content-Length): 0, or -1 with `res`
- *  holding the 400. */
+/** Framing checks CivetWeb does not make (docs/http-api.md, "Errors"):
+ *  MG_MAX_HEADERS header fields or more, a Transfer-Encoding other than
+ *  one "chunked", whitespace before a header's colon, a Content-Length
+ *  not all digits (411) or two different ones, Transfer-Encoding beside
+ *  Content-Length: 0, or -1 with `res` holding the refusal (closing). */
 int wc_protocol_check_headers(struct mg_connection *conn, wc_response *res);
 
 /* The body deadline (deadline.c): a request's body must be complete

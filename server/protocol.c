@@ -107,6 +107,68 @@ trace_of_route(struct mg_connection *conn, wc_api_error *e)
 	return 1;
 }
 
+/* 411 for a Content-Length that is not a whole number of bytes. */
+static void
+length_refused(wc_api_error *e, const char *value)
+{
+	wc_api_error_set(e, 411, "length_required", NULL,
+	                 "Content-Length must be a whole number of bytes, digits only (RFC 9110, 8.6), "
+	                 "got \"%.*s\"", (int)wc_utf8_prefix(value, 40), value);
+}
+
+/* A Content-Length CivetWeb reads with strtoll, which stops at the first
+ * non-digit: "2abc", "2 3" and "2.5" were read as 2 and the rest of the
+ * body taken for the next request. RFC 9110, 8.6: 1*DIGIT; trailing
+ * blanks (optional whitespace) are allowed. */
+static int
+is_length(const char *v)
+{
+	size_t d = strspn(v, "0123456789");
+	return d > 0 && v[d + strspn(v + d, " \t")] == '\0';
+}
+
+/* Is `name` a header that CivetWeb found with spaces before its colon
+ * ("Content-Length : 54")? RFC 9112, 5.1, has a server refuse such a
+ * request with 400. CivetWeb 1.15 parses the head in place and writes a
+ * NUL over each of those spaces and over the colon, so right after the
+ * name's end comes a second NUL before the value; after "Name:" comes the
+ * value or its blanks, or, for an empty value, the value itself (its CR
+ * made NUL). */
+static int
+space_before_colon(const char *name, const char *value)
+{
+	size_t len = strlen(name);
+	return name[len + 1] == '\0' && value != name + len + 1;
+}
+
+/* 400 when a Transfer-Encoding is given that is not one "chunked": the
+ * only coding the server reads (RFC 9112, 6.1). CivetWeb refuses most
+ * others itself ("gzip, chunked"), but took "identity" for no body and
+ * read the body as the next request; two headers (a proxy joins them as
+ * "chunked, chunked") it read as one. Returns 1 with `e` set, else 0. */
+static int
+transfer_coding_refused(const struct mg_connection *conn, wc_api_error *e)
+{
+	const struct mg_request_info *ri = mg_get_request_info(conn);
+	const char *te = NULL;
+	int count = 0;
+	for (int i = 0; ri && i < ri->num_headers; i++) {
+		const char *name = ri->http_headers[i].name, *value = ri->http_headers[i].value;
+		if (!name || !value || strcasecmp(name, "Transfer-Encoding") != 0)
+			continue;
+		count++;
+		if (!te || strcasecmp(te, "chunked") == 0)
+			te = value; /* the first that is not "chunked" is quoted */
+	}
+	if (count == 0 || (count == 1 && strcasecmp(te, "chunked") == 0))
+		return 0;
+	wc_api_error_set(e, 400, "bad_request", NULL,
+	                 "Transfer-Encoding must be given once and be \"chunked\" (RFC 9112, 6.1), got "
+	                 "\"%.*s\"%s; or send Content-Length",
+	                 (int)wc_utf8_prefix(te, 40), te, count > 1 ? " in more than one header" : "");
+	return 1;
+}
+
 int
 wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
 {
@@ -114,10 +176,13 @@ wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
 	const char *why = msg ? msg : "";
 	int n = (int)wc_utf8_prefix(why, 120);
 	switch (status) {
-	case 411:
-		wc_api_error_set(&e, 411, "length_required", NULL,
-		                 "Content-Length must be a whole number of bytes (%.*s)", n, why);
+	case 411: {
+		/* The headers are parsed by now: quote the value, as the
+		 * handler's own check does (length_refused). */
+		const char *cl = mg_get_header(conn, "Content-Length");
+		length_refused(&e, cl ? cl : why);
 		break;
+	}
 	case 413:
 	case 431:
 		wc_api_error_set(&e, status, "headers_too_large", NULL,
@@ -142,6 +207,8 @@ wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
 			                 server_of(conn)->io_timeout_ms, WC_SERVER_KEEP_ALIVE_MS, WC_SERVER_MAX_HEAD);
 		else if (status == 400 && trace_of_route(conn, &e))
 			; /* 405, and the Allow header, as for any other method */
+		else if (status == 400 && transfer_coding_refused(conn, &e))
+			; /* CivetWeb's "Bad request" for a coding it does not know */
 		else if (strcmp(why, "Malformed message") == 0)
 			/* CivetWeb says this also of a request line and headers past
 			 * its 16 KiB buffer, and cannot tell which: both are named, so
@@ -184,6 +251,16 @@ wc_protocol_connection_close(const struct mg_connection *conn)
 		atomic_fetch_sub(&srv->connections, 1);
 }
 
+/* Answer `e` and close: the body's end is not known for sure, so what
+ * follows on the connection cannot be read as a next request. */
+static int
+framing_refused(wc_response *res, const wc_api_error *e)
+{
+	wc_response_error(res, e);
+	res->close = 1;
+	return -1;
+}
+
 int
 wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 {
@@ -191,12 +268,37 @@ wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 	const char *first = NULL;
 	int chunked = 0;
 	wc_api_error e;
+	/* CivetWeb keeps MG_MAX_HEADERS fields and drops the rest without a
+	 * word (a Content-Length past them was lost, and the body read as the
+	 * next request); it cannot tell that many from more, so that many is
+	 * refused (docs/http-api.md, "Limits"). */
+	if (ri->num_headers >= MG_MAX_HEADERS) {
+		wc_api_error_set(&e, 400, "bad_request", NULL,
+		                 "%d or more header fields: the HTTP layer reads only the first %d and "
+		                 "would drop the rest unread; send at most %d",
+		                 MG_MAX_HEADERS, MG_MAX_HEADERS, MG_MAX_HEADERS - 1);
+		return framing_refused(res, &e);
+	}
+	if (transfer_coding_refused(conn, &e))
+		return framing_refused(res, &e);
 	for (int i = 0; i < ri->num_headers; i++) {
 		const char *name = ri->http_headers[i].name, *value = ri->http_headers[i].value;
-		if (name && strcasecmp(name, "Transfer-Encoding") == 0)
-			chunked = 1;
-		if (!name || !value || strcasecmp(name, "Content-Length") != 0)
+		if (!name || !value)
 			continue;
+		if (space_before_colon(name, value)) {
+			wc_api_error_set(&e, 400, "bad_request", NULL,
+			                 "whitespace between the header name \"%.*s\" and its colon "
+			                 "(RFC 9112, 5.1)", (int)wc_utf8_prefix(name, 60), name);
+			return framing_refused(res, &e);
+		}
+		if (strcasecmp(name, "Transfer-Encoding") == 0)
+			chunked = 1;
+		if (strcasecmp(name, "Content-Length") != 0)
+			continue;
+		if (!is_length(value)) {
+			length_refused(&e, value);
+			return framing_refused(res, &e);
+		}
 		/* Repeating the same length is allowed (RFC 9110, 8.6); two
 		 * different ones leave the body's end ambiguous (smuggling). */
 		if (first && strcmp(first, value) != 0) {
@@ -204,9 +306,7 @@ wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 			                 "conflicting Content-Length headers (\"%.*s\" and \"%.*s\")",
 			                 (int)wc_utf8_prefix(first, 24), first,
 			                 (int)wc_utf8_prefix(value, 24), value);
-			wc_response_error(res, &e);
-			res->close = 1;
-			return -1;
+			return framing_refused(res, &e);
 		}
 		first = value;
 	}
@@ -217,9 +317,7 @@ wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 		wc_api_error_set(&e, 400, "bad_request", NULL,
 		                 "both Transfer-Encoding and Content-Length given: send one of them "
 		                 "(RFC 9112, 6.3)");
-		wc_response_error(res, &e);
-		res->close = 1;
-		return -1;
+		return framing_refused(res, &e);
 	}
 	return 0;
 }

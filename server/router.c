@@ -179,7 +179,7 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 		wc_response_error(&res, &e);
 		res.close = 1;
 	} else if (wc_protocol_check_headers(conn, &res) != 0) {
-		/* answered: conflicting Content-Length */
+		/* answered: the body's framing is not sure (protocol.c) */
 	} else if (route < 0) {
 		wc_api_error_set(&e, 404, "not_found", NULL, "no route %s %s (see GET /openapi.json)",
 		                 req.method, ri->local_uri_raw ? ri->local_uri_raw : "");

@@ -1,0 +1,183 @@
+/*
+ * The body's framing (docs/http-api.md, "Errors" and "Limits"): a request
+ * whose body's end the server cannot be sure of is refused and its
+ * connection closed, so no body is ever read as the next request. Each
+ * case sends a POST whose body is itself a request (GET /v1/health) on
+ * one kept-alive connection: a desync shows as a second answer.
+ *
+ *  - 64 header fields or more: CivetWeb keeps 64 and dropped the rest, a
+ *    Content-Length among them (the body was answered as a GET);
+ *  - a Content-Length not all digits ("2abc", "2 3", "2.5", "+2") was
+ *    read as its leading number; now 411 length_required;
+ *  - Transfer-Encoding "identity" was taken for no body; two
+ *    "Transfer-Encoding: chunked" headers were read as one;
+ *  - whitespace before a header's colon was accepted (RFC 9112, 5.1);
+ *  - a chunk extension (";foo=bar"), which CivetWeb 1.15 cannot read, is
+ *    refused with a message that says so (it said only "could not read
+ *    the request body").
+ */
+#include "data/data.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <signal.h>
+
+static int port;
+
+static const char inner[] = "GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+static const char body[] = "{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":4}";
+
+/* Send `raw` on a fresh connection, read until the server closes (or the
+ * client's read timeout), and return how many answers came. */
+static int
+exchange(const char *raw, size_t len, char *answer, size_t cap)
+{
+	answer[0] = '\0';
+	int fd = raw_connect(port);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return 0;
+	raw_send(fd, raw, len);
+	raw_read_all(fd, answer, cap);
+	close(fd);
+	int n = 0;
+	for (const char *p = answer; (p = strstr(p, "HTTP/1.1 ")) != NULL; p += 9)
+		n++;
+	return n;
+}
+
+/* One answer, `status` and `code`, the connection closed, the message
+ * holding `part` and within 255 bytes. */
+static void
+expect_refusal(const char *what, const char *raw, size_t len, int status, const char *code,
+               const char *part)
+{
+	static char answer[65536];
+	char line[32], c[64];
+	int answers = exchange(raw, len, answer, sizeof answer);
+	snprintf(line, sizeof line, "HTTP/1.1 %d ", status);
+	snprintf(c, sizeof c, "\"code\":\"%s\"", code);
+	const char *m = strstr(answer, "\"message\":\"");
+	const char *end = m ? strstr(m + 11, "\"}") : NULL;
+	int ok = answers == 1 && strncmp(answer, line, strlen(line)) == 0 && strstr(answer, c) &&
+	         strstr(answer, "Connection: close\r\n") && strstr(answer, part) && end &&
+	         end - (m + 11) <= 255;
+	if (!ok)
+		fprintf(stderr, "%s: expected one %d %s with \"%s\", got %d answers:\n%.1200s\n", what,
+		        status, code, part, answers, answer);
+	CHECK(ok);
+}
+
+/* A POST of `payload` with `extra` headers, then `inner` on the same
+ * connection. */
+static size_t
+post(char *raw, size_t cap, const char *extra, const char *payload)
+{
+	int n = snprintf(raw, cap,
+	                 "POST /v1/predict/inference HTTP/1.1\r\nHost: x\r\n"
+	                 "Content-Type: application/json\r\n%s\r\n%s%s",
+	                 extra, payload, inner);
+	return (size_t)n;
+}
+
+static void
+test_header_count(void)
+{
+	static char raw[16384], extra[8192], answer[65536];
+	/* 62 pads + Host + Content-Type + Content-Length: the length is the
+	 * 65th field, the one CivetWeb drops. */
+	for (int pads = 62; pads >= 60; pads--) {
+		size_t n = 0;
+		for (int i = 0; i < pads; i++)
+			n += (size_t)snprintf(extra + n, sizeof extra - n, "X-Pad-%d: a\r\n", i);
+		snprintf(extra + n, sizeof extra - n, "Content-Length: %zu\r\n", sizeof body - 1);
+		size_t len = post(raw, sizeof raw, extra, body);
+		if (pads + 3 >= 64) {
+			expect_refusal("64 or more headers", raw, len, 400, "bad_request",
+			               "64 or more header fields");
+		} else {
+			/* 63 fields: answered, and the next request too. */
+			int answers = exchange(raw, len, answer, sizeof answer);
+			CHECK_INT(answers, 2);
+			CHECK(strncmp(answer, "HTTP/1.1 200 ", 13) == 0);
+		}
+	}
+}
+
+static void
+test_content_length_digits(void)
+{
+	static const char *const bad[] = { "2abc", "2 3", "2.5", "+2", "0x2" };
+	char raw[1024], extra[128], answer[4096];
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(extra, sizeof extra, "Content-Length: %s\r\n", bad[i]);
+		size_t len = post(raw, sizeof raw, extra, "42");
+		expect_refusal(bad[i], raw, len, 411, "length_required", "digits only (RFC 9110, 8.6)");
+	}
+	/* Leading zeros and blanks around the digits are a length. */
+	size_t len = post(raw, sizeof raw, "Content-Length: 02 \r\n", "42");
+	CHECK_INT(exchange(raw, len, answer, sizeof answer), 2);
+	CHECK(strncmp(answer, "HTTP/1.1 422 ", 13) == 0);
+	/* Whitespace before the colon (RFC 9112, 5.1). */
+	len = post(raw, sizeof raw, "Content-Length : 2\r\n", "42");
+	expect_refusal("space before colon", raw, len, 400, "bad_request",
+	               "whitespace between the header name \\\"Content-Length\\\" and its colon");
+}
+
+static void
+test_transfer_coding(void)
+{
+	char raw[1024], chunked[256], answer[4096];
+	snprintf(chunked, sizeof chunked, "%zx\r\n%s\r\n0\r\n\r\n", sizeof body - 1, body);
+	size_t len = post(raw, sizeof raw, "Transfer-Encoding: identity\r\n", body);
+	expect_refusal("identity", raw, len, 400, "bad_request", "got \\\"identity\\\"");
+	len = post(raw, sizeof raw, "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", chunked);
+	expect_refusal("two codings", raw, len, 400, "bad_request", "in more than one header");
+	/* CivetWeb's own refusal names the coding too. */
+	len = post(raw, sizeof raw, "Transfer-Encoding: gzip, chunked\r\n", chunked);
+	expect_refusal("gzip, chunked", raw, len, 400, "bad_request", "got \\\"gzip, chunked\\\"");
+	/* "chunked" in any case is read, and the next request after it. */
+	len = post(raw, sizeof raw, "Transfer-Encoding: Chunked\r\n", chunked);
+	CHECK_INT(exchange(raw, len, answer, sizeof answer), 2);
+	CHECK(strncmp(answer, "HTTP/1.1 200 ", 13) == 0);
+}
+
+static void
+test_chunk_extension(void)
+{
+	char raw[1024], chunked[256];
+	snprintf(chunked, sizeof chunked, "%zx;foo=bar\r\n%s\r\n0\r\n\r\n", sizeof body - 1, body);
+	size_t len = post(raw, sizeof raw, "Transfer-Encoding: chunked\r\n", chunked);
+	expect_refusal("chunk extension", raw, len, 400, "bad_request",
+	               "chunk extensions, \\\";name=value\\\", are not accepted");
+}
+
+int
+main(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_server *srv = NULL;
+	wc_error err;
+
+	signal(SIGPIPE, SIG_IGN);
+	wc_params_default(&p);
+	wc_server_options so = WC_SERVER_OPTIONS_INIT;
+	so.listen = "127.0.0.1:0";
+	so.threads = 4;
+	CHECK_INT(wc_server_start(&so, &p, "framing", &srv, &err), WC_OK);
+	if (!srv) {
+		fprintf(stderr, "%s\n", err.msg);
+		return check_report("test_server_framing");
+	}
+	port = wc_server_port(srv);
+
+	test_header_count();
+	test_content_length_digits();
+	test_transfer_coding();
+	test_chunk_extension();
+
+	wc_server_stop(srv);
+	wc_params_clear(&p);
+	return check_report("test_server_framing");
+}
