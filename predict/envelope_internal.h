@@ -273,6 +273,14 @@ double wc__envelope_plan_servers(const wc_envelope_workload *w, const wc_budget_
  * "Outputs"); else 0 and "". */
 int wc__envelope_samples_note(const wc_envelope_options *o, char *note, size_t cap);
 
+/* 1 with `note` set when the workload's input and the simulated window
+ * differ (docs/envelopes.md, "Engine"): an n(t) shorter than the warm-up
+ * and horizon (idle after it) or longer (its end left out), a replayed
+ * log whose requests arrive beyond the horizon (left out, counted) or
+ * whose last arrival comes before half of it (the rest idle); else 0 and
+ * "". One rule for envelopes and budget plans. */
+int wc__envelope_window_note(const wc_envelope_workload *w, const wc_envelope_options *o, char *note, size_t cap);
+
 /* 1 with `note` set when `waiting` requests per server still wait at the
  * end, more than the engine's `max_running` runs at once: a closed loop's
  * bounded queue, or an open loop's growing one (docs/envelopes.md,

@@ -355,23 +355,8 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	if (wc__envelope_limit_note(rs->w, rs->pm, set, out->server.mean_running.value, note, sizeof note))
 		WC_WARN(out, "%s", note);
 	out->service_clock_mhz = set->settled ? set->clock_mhz : 0.0;
-	/* An n(t) runs from the warm-up's start, a step each dt_s: say where
-	 * it and the simulated window part, which nothing else shows. */
-	const wc_envelope_workload *w = rs->w;
-	double covered = w->kind == WC_ENVELOPE_SERIES ? (double)w->series_len * w->series_dt_s : NAN;
-	double window = rs->o->warmup_s + rs->o->horizon_s;
-	if (covered < window - 1e-9)
-		WC_WARN(out, "running_series: covers %g s of the %g s simulated (warm-up and horizon); nothing runs "
-		        "after it (n = 0, the idle power)", covered, window);
-	else if (covered > window + 1e-9)
-		WC_WARN(out, "running_series: its last %g s lie beyond the %g s simulated and are left out",
-		        covered - window, window);
-	/* A short log replayed over a long horizon is mostly idle: its mean
-	 * says more of the horizon than of the log (a 6 s log over 600 s). */
-	const double last = w->kind == WC_ENVELOPE_REPLAY && w->n_arrivals ? w->arrival_s[w->n_arrivals - 1] : NAN;
-	if (last < 0.5 * rs->o->horizon_s)
-		WC_WARN(out, "arrival_s: the replayed log's last arrival is at %g s of the %g s horizon; the rest is idle "
-		        "and weighs in every statistic (give a horizon near the log's span)", last, rs->o->horizon_s);
+	if (wc__envelope_window_note(rs->w, rs->o, note, sizeof note))
+		WC_WARN(out, "%s", note);
 	free(scratch);
 	return rc == WC_OK ? WC_OK : wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
 }
@@ -428,6 +413,41 @@ wc_envelope_mean_length(const wc_envelope_workload *w, int input)
 	for (size_t i = 0; i < w->n_arrivals; i++)
 		s += isfinite(own[i]) ? own[i] : drawn;
 	return s / (double)w->n_arrivals;
+}
+
+int
+wc__envelope_window_note(const wc_envelope_workload *w, const wc_envelope_options *o, char *note, size_t cap)
+{
+	note[0] = '\0';
+	/* An n(t) runs from the warm-up's start, a step each dt_s: say where
+	 * it and the simulated window part, which nothing else shows. */
+	if (w->kind == WC_ENVELOPE_SERIES) {
+		const double covered = (double)w->series_len * w->series_dt_s, window = o->warmup_s + o->horizon_s;
+		if (covered < window - 1e-9)
+			snprintf(note, cap, "running_series: covers %g s of the %g s simulated (warm-up and horizon); "
+			         "nothing runs after it (n = 0, the idle power)", covered, window);
+		else if (covered > window + 1e-9)
+			snprintf(note, cap, "running_series: its last %g s lie beyond the %g s simulated and are left out",
+			         covered - window, window);
+		return note[0] != '\0';
+	}
+	if (w->kind != WC_ENVELOPE_REPLAY || !w->n_arrivals)
+		return 0;
+	/* A replayed log's clock starts after the warm-up; the requests
+	 * arriving at or after the horizon are not replayed (the count
+	 * wc_envelope_workload_requests gives). A short log replayed over a
+	 * long horizon is mostly idle: its mean says more of the horizon than
+	 * of the log (a 6 s log over 600 s). */
+	const double last = w->arrival_s[w->n_arrivals - 1];
+	const size_t beyond = w->n_arrivals - (size_t)wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s);
+	if (beyond)
+		snprintf(note, cap, "arrival_s: the replayed log's last %zu of %zu requests arrive beyond the %g s horizon "
+		         "(its last at %g s) and are left out (give a horizon near the log's span)", beyond,
+		         w->n_arrivals, o->horizon_s, last);
+	else if (last < 0.5 * o->horizon_s)
+		snprintf(note, cap, "arrival_s: the replayed log's last arrival is at %g s of the %g s horizon; the rest "
+		         "is idle and weighs in every statistic (give a horizon near the log's span)", last, o->horizon_s);
+	return note[0] != '\0';
 }
 
 int
