@@ -163,6 +163,16 @@ int wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_err
 int wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_capacity_prediction *out,
                                   wc_error *err);
 
+/** The least power cap per GPU that does not bind on q (docs/capacity.md,
+ *  "Power flexibility"), from `top`, q's capacity answer at its free
+ *  clock: what the cap's rule compares a cap against there -- q's draw
+ *  while it serves and, for an open loop, full load's, which
+ *  wc_predict_capacity_sustained settles under the cap -- the larger, and
+ *  no more than the board's limit, above which a cap is answered as none.
+ *  The cap a power-cap sweep starts from. */
+int wc_predict_cap_unbound(const wc_predictor *pr, const wc_inference_query *q, const wc_capacity_prediction *top,
+                           double *cap_w, wc_error *err);
+
 /** The clock every answer is given at, settled in one order: a locked
  *  clock checked against the board's range (wc_predict_clock_check), a
  *  power cap q->power_cap_w > 0 as the clock meeting it

@@ -272,6 +272,47 @@ wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *
 	return rc;
 }
 
+/* Full load for q's open-loop answer `out`: q over what any clock serves,
+ * so the engine's or the KV cache's limit runs (docs/capacity.md, "The
+ * board's power limit"), its clock left to the caller. */
+static wc_inference_query
+full_load(const wc_inference_query *q, const wc_capacity_prediction *out)
+{
+	wc_inference_query full = *q;
+	full.config.request_rate = fmin(2.0 * out->capacity_rate, WC_CAPACITY_MAX_RATE);
+	full.want_interval = 0;
+	full.board_limit_w = 0.0;
+	return full;
+}
+
+int
+wc_predict_cap_unbound(const wc_predictor *pr, const wc_inference_query *q, const wc_capacity_prediction *top,
+                       double *cap_w, wc_error *err)
+{
+	const wc_platform_info *info = wc_predict_board(wc_predictor_params(pr), q->config.platform);
+	int rc = WC_OK;
+	*cap_w = top->steady_power_w / q->config.tp;
+	/* An open loop's cap is held at full load too
+	 * (wc_predict_capacity_sustained), against full load's draw at the
+	 * free clock: a cap under it settles full load lower and can leave
+	 * the rate over capacity. */
+	if (top->open_loop && isfinite(top->capacity_rate) && top->capacity_rate > 0.0) {
+		wc_inference_query full = full_load(q, top);
+		wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
+		double p_full = NAN;
+		if (!cap)
+			return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
+		if ((rc = power_at(pr, &full, 0.0, cap, &p_full, err)) == WC_OK)
+			*cap_w = fmax(*cap_w, p_full);
+		free(cap);
+	}
+	/* Above the board's limit a cap is answered as none: the limit holds
+	 * first, and binds as a cap at it does. */
+	if (rc == WC_OK && info && info->max_power_w > 0.0)
+		*cap_w = fmin(*cap_w, info->max_power_w);
+	return rc;
+}
+
 int
 wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_capacity_prediction *out,
                               wc_error *err)
@@ -283,16 +324,12 @@ wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_
 	const int locked = q->config.sm_clock_mhz > 0.0 && !(q->power_cap_w > 0.0) && !(q->board_limit_w > 0.0);
 	if (!out->open_loop || !isfinite(out->capacity_rate) || !(out->capacity_rate > 0.0))
 		return WC_OK;
-	wc_inference_query full = *q;
+	wc_inference_query full = full_load(q, out);
 	wc_capacity_prediction *cap = malloc(sizeof *cap); /* on the heap: small handler stacks */
 	int rc;
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "rate: out of memory");
-	/* Over what any clock serves: the engine's or the cache's limit runs */
-	full.config.request_rate = fmin(2.0 * out->capacity_rate, WC_CAPACITY_MAX_RATE);
 	full.config.sm_clock_mhz = locked ? q->config.sm_clock_mhz : 0.0;
-	full.want_interval = 0;
-	full.board_limit_w = 0.0;
 	rc = q->power_cap_w > 0.0 ? wc_predict_power_cap(pr, &full, q->power_cap_w, &full.config.sm_clock_mhz, err)
 	                          : WC_OK;
 	if (rc == WC_OK)

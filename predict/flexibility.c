@@ -177,10 +177,13 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 		 * requests (an open loop): below it no cap is met. */
 		double f_floor;
 		double f_top = fhi;
+		/* They start at the least cap that does not bind, by the rule
+		 * that answers a cap (an open loop's at full load too), so the top
+		 * step is the unconstrained point, shedding nothing. */
 		if ((rc = state_at(pr, q, &f_top, 0, cap, out, cv, err)) != WC_OK ||
+		    (rc = wc_predict_cap_unbound(pr, q, cap, &p_hi, err)) != WC_OK ||
 		    (rc = wc_predict_power_floor(pr, q, fhi, &f_floor, &p_lo, err)) != WC_OK)
 			return rc;
-		p_hi = cap->steady_power_w / tp;
 		p_lo = fmin(p_lo, p_hi);
 	}
 	for (int i = 0; i < n; i++) {

@@ -89,9 +89,10 @@ void wc_flexibility_analyse(wc_flexibility *f);
 
 /** Sweep `n_steps` (2..WC_FLEX_MAX_STEPS) clock locks evenly over the
  *  platform's clock range (`by_cap` 0), or as many power caps per GPU
- *  evenly from the power at the highest clock down to the least power any
- *  clock gives (wc_predict_power_floor), each settled by
- *  wc_predict_power_cap (`by_cap` 1), for q->config's workload (token
+ *  evenly from the least cap that does not bind at the top clock
+ *  (wc_predict_cap_unbound: the first step is the unconstrained point)
+ *  down to the least power any clock gives (wc_predict_power_floor), each
+ *  settled by wc_predict_power_cap (`by_cap` 1), for q->config's workload (token
  *  lengths and concurrency or rate, as wc_predict_capacity needs; a locked
  *  clock in q is refused). Errors name the field. */
 int wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int by_cap, int n_steps,

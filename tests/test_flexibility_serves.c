@@ -6,7 +6,8 @@
  *   128), 5 steps: the sweep named 345 MHz "energy-optimal" (0.363 J per
  *   token, the at-capacity number: 569.6 of the 800 tokens/s asked, the
  *   queue growing without bound); the least energy among the steps that
- *   serve 2 requests/s is 705 MHz (703 in the cap sweep), 0.378 J. Steps
+ *   serve 2 requests/s is 705 MHz, 0.378 J (714 MHz, 0.381 J in the cap
+ *   sweep, whose caps start at the board's 600 W). Steps
  *   over capacity are marked (JSON over_capacity, CSV column, text) and
  *   are neither knee nor optimum; where none serves, both are none, said.
  * - H100 Llama-3.1-8B-Instruct at 64 running, 1000 + 600 tokens, 6 steps:
@@ -93,8 +94,10 @@ optimum_serves_the_rate(const wc_predictor *pr)
 		fprintf(stderr, "%s sweep: optimum %.0f MHz, %.4f J/token; knee %.0f MHz\n", by_cap ? "cap" : "clock",
 		        f->energy_optimal_clock_mhz, f->steps[best].energy_per_output_token_j, f->knee_clock_mhz);
 		CHECK(!f->steps[best].over_capacity && !f->steps[knee].over_capacity);
-		CHECK_NEAR(f->energy_optimal_clock_mhz, by_cap ? 703.4 : 705, 0.5);
-		CHECK_NEAR(f->steps[best].energy_per_output_token_j, 0.378, 0.001);
+		/* the caps run from the board's 600 W, where full load settles
+		 * (docs/capacity.md, "Power flexibility"), so theirs is another grid */
+		CHECK_NEAR(f->energy_optimal_clock_mhz, by_cap ? 714.1 : 705, 0.5);
+		CHECK_NEAR(f->steps[best].energy_per_output_token_j, by_cap ? 0.381 : 0.378, 0.001);
 	}
 	/* no step serves 50 requests/s: no knee, no optimum, and why */
 	q = h200_open_loop(50);
