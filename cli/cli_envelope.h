@@ -126,6 +126,7 @@ typedef struct {
 	char arrival_source[32];
 	char platform[64], model[96]; /* the run's, as its manifest or the flags give them ("" unknown) */
 	int tp;                       /* the run's GPUs (0 unknown) */
+	double active_params_b;       /* as the run states them (NaN unknown) */
 } cli_measured_window;
 
 /** Read the run folder `dir` as `validate envelope` does and make its
@@ -137,26 +138,35 @@ int cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *d
                       int max_running, wc_service_choice service, cli_envelope_inputs *in,
                       wc_envelope_workload *w, cli_measured_window *win);
 /** What the flags leave unnamed, from the run folder's own manifests:
- *  the platform (`*platform`, stored in `d`) and the model (`*model` when
- *  the catalog has it, else its active parameters), so `--measured
- *  RUN_DIR` needs no flag the run already states. Nothing is changed
+ *  the platform (`*platform`) and the model (`*model` when the catalog
+ *  has it, else its active parameters), so `--measured RUN_DIR` needs no
+ *  flag the run already states. What the run states is stored in `d`, its
+ *  reader's defaults, whatever the flags (they name the prediction's
+ *  board and model, not the run's). Nothing is changed
  *  where the folder has no manifest (a folder of run folders). A manifest
  *  that does not parse is WC_EPARSE with its file:line:column in `err`. */
 int cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform, const char **model,
                           double *active_params_b, wc_error *err);
+/** `text` (an envelope's JSON answer) with a "measured" object added: the
+ *  run replayed, its arrivals and window, and its measured metrics, for
+ *  --measured --json (what the text puts in its "measured" column).
+ *  Returns a new string (free), NULL when out of memory. */
+char *cli_measured_json(const char *text, const cli_measured_window *win, size_t arrivals);
 /** --measured compares a prediction with the run's measurement, so both
  *  must be of one configuration: the run's GPU count unless --tp named
  *  another (`tp_given`), and a warning wherever a flag names another
  *  board, model or group than the run's manifest (a what-if replay is
  *  allowed, but its "measured" columns are then another
  *  configuration's). Returns 1 when the board predicted is the run's (or
- *  the run does not say). */
-/** `text` (an envelope's JSON answer) with a "measured" object added: the
- *  run replayed, its arrivals and window, and its measured metrics, for
- *  --measured --json (what the text puts in its "measured" column).
- *  Returns a new string (free), NULL when out of memory. */
-char *cli_measured_json(const char *text, const cli_measured_window *win, size_t arrivals);
+ *  the run does not say). The
+ *  warnings are printed and kept in `in` (--json's "warnings"). With
+ *  `own_model` (neither --model nor --active-params given), the model is
+ *  the run's and its active parameters the ones the run states, as
+ *  `validate envelope` predicts it. */
 int cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_given, const char *model,
-                        wc_config *c);
+                        int own_model, wc_config *c, cli_envelope_inputs *in);
+/** The note on stderr when --measured replaces flags given: a workload
+ *  flag, --horizon, --warmup, --sample (the run's window and cadence). */
+void cli_measured_unused_note(const char *cmd, int workload, int horizon, int warmup, int sample);
 
 #endif

@@ -391,13 +391,12 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 		snprintf(a->defaults.platform, sizeof a->defaults.platform, "%s", a->c.platform);
 	if (!a->defaults.model[0] && a->model)
 		snprintf(a->defaults.model, sizeof a->defaults.model, "%s", a->model);
-	if (a->kinds || a->horizon_given)
-		fprintf(stderr, "wattcast %s: note: --measured replays the run's own arrivals, lengths and window; "
-		        "the workload and --horizon given are not used\n", cmd);
+	cli_measured_unused_note(cmd, a->kinds, a->horizon_given, a->given[OPT_WARMUP - OPT_PLATFORM], a->sample_given);
 	if ((rc = cli_load_measured(cmd, a->measured, &a->defaults, &s->p, a->o.max_running, a->service, in, &a->w,
 	                            &a->win)) != CLI_OK)
 		return rc;
-	int same_board = cli_measured_config(cmd, &a->win, a->tp_given, a->model, &a->c);
+	int same_board = cli_measured_config(cmd, &a->win, a->tp_given, a->model,
+	                                     !a->given[OPT_MODEL - OPT_PLATFORM] && !a->active_given, &a->c, in);
 	/* The run's own idle, as `validate envelope` takes it, unless given or
 	 * measured on another board than the one predicted. */
 	if (same_board && !(a->c.idle_power_w > 0) && isfinite(a->win.idle_w) && a->win.idle_w > 0)
@@ -547,7 +546,8 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	if (rc == CLI_OK && a->svg) {
 		char title[160];
 		snprintf(title, sizeof title, "%s on %d x %s, %s: %s band", a->model ? a->model : "model", a->c.tp,
-		         a->c.platform, wc_envelope_kind_name(a->w.kind), res.fleet_size > 1 ? "fleet" : "server");
+		         a->c.platform, wc_envelope_kind_name(a->w.kind),
+		         res.fleet_size > 1 && !a->measured ? "fleet" : "server"); /* cli_write_band_svg */
 		rc = cli_write_band_svg(cmd, a->svg, &res, in, title);
 	}
 	wc_envelope_result_clear(&res);

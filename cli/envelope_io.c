@@ -163,7 +163,11 @@ int
 cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *r,
                    const cli_envelope_inputs *in, const char *title)
 {
-	const wc_envelope_band *b = r->fleet_size > 1 ? &r->fleet_band : &r->server_band;
+	/* The run measured one server: beside its trace, the one server's band,
+	 * not a fleet's K times higher (docs/envelopes.md, "Replaying a
+	 * measured run"); the CSV and JSON keep the fleet's beside it. */
+	const int one = r->fleet_size > 1 && in->n_measured > 0;
+	const wc_envelope_band *b = r->fleet_size > 1 && !one ? &r->fleet_band : &r->server_band;
 	frame fr = { 0, 1, 0, 1, 820, 360, 70, 40 };
 	char *buf = NULL;
 	size_t len = 0;
@@ -181,8 +185,9 @@ cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *
 			fprintf(f, "%.1f,%.1f ", px(&fr, in->measured_t[i]), py(&fr, in->measured_w[i]));
 		fprintf(f, "\"/>\n");
 	}
-	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#08519c\">mean over replicas; band: "
-	        "5th-95th percentile per %g s bin%s</text>\n", fr.left, fr.top + fr.h + 50, b->bin_s,
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#08519c\">mean over replicas; band: %s"
+	        "5th-95th percentile per %g s bin%s</text>\n", fr.left, fr.top + fr.h + 50,
+	        one ? "one server's (the run measured one; the fleet's is in --csv, --json) " : "", b->bin_s,
 	        in->n_measured ? "; red: measured" : "");
 	fprintf(f, "</svg>\n");
 	return cli_write_memstream(cmd, path, f, &buf, &len);

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,7 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	snprintf(win->platform, sizeof win->platform, "%s", r->m.platform);
 	snprintf(win->model, sizeof win->model, "%s", r->m.model);
 	win->tp = r->tp;
+	win->active_params_b = r->m.active_params_b;
 	for (size_t i = 0; i < set.n_warnings; i++) /* the JSON answer carries them */
 		cli_envelope_keep_warning(in, set.warnings[i]);
 	snprintf(win->arrival_source, sizeof win->arrival_source, "%s",
@@ -139,47 +141,101 @@ cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform
 	free(found);
 	if (rc != WC_OK)
 		return rc;
-	if (!*platform && m.platform[0]) {
+	/* What the run states goes to its reader as its own (`d`), the flags
+	 * given not: a flag naming another board or model asks for a what-if
+	 * prediction of the run's workload (cli_measured_config says so), while
+	 * the run read -- its measured power -- stays the run's. Given to the
+	 * reader, such a flag was said "not applied; what a run states wins",
+	 * which is true of `validate envelope` (the run's configuration is
+	 * predicted there) but not here, where the prediction took it. */
+	if (m.platform[0])
 		snprintf(d->platform, sizeof d->platform, "%s", m.platform);
+	if (m.model[0])
+		snprintf(d->model, sizeof d->model, "%s", m.model);
+	if (!*platform && m.platform[0])
 		*platform = d->platform;
-	}
 	if (!*model && !(*active_params_b > 0) && m.model[0]) {
-		if (wc_model_lookup(m.model)) {
-			snprintf(d->model, sizeof d->model, "%s", m.model);
+		if (wc_model_lookup(m.model))
 			*model = d->model;
-		} else if (m.active_params_b > 0) {
+		else if (m.active_params_b > 0)
 			*active_params_b = m.active_params_b;
-		}
 	}
 	return WC_OK;
 }
 
+/* Said on stderr and kept for --json's "warnings", in the same words
+ * (one message of at most 255 bytes: no run id, which `measured` names). */
+static void
+say(const char *cmd, cli_envelope_inputs *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+say(const char *cmd, cli_envelope_inputs *in, const char *fmt, ...)
+{
+	char msg[WC_WARNING_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	wc_error_vformat(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "wattcast %s: warning: %s\n", cmd, msg);
+	cli_envelope_keep_warning(in, msg);
+}
+
 int
 cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_given, const char *model,
-                    wc_config *c)
+                    int own_model, wc_config *c, cli_envelope_inputs *in)
 {
 	int same_board = 1;
 	if (!tp_given && win->tp > 0)
 		c->tp = win->tp;
 	else if (win->tp > 0 && win->tp != c->tp)
-		fprintf(stderr, "wattcast %s: warning: --tp %d, but the run %s used %d GPUs; its measured power is "
-		        "of %d GPUs\n", cmd, c->tp, win->run_id, win->tp, win->tp);
+		say(cmd, in, "--tp %d, but the run used %d GPUs: the prediction is for %d, the measured power is of %d "
+		    "(a what-if replay, docs/envelopes.md)", c->tp, win->tp, c->tp, win->tp);
 	if (win->platform[0]) {
 		const wc_platform_info *want = wc_platform_lookup(c->platform), *ran = wc_platform_lookup(win->platform);
 		if (want && ran ? want != ran : strcasecmp(c->platform, win->platform) != 0) {
 			same_board = 0;
-			fprintf(stderr, "wattcast %s: warning: --platform %s, but the run %s ran on %s; the prediction is "
-			        "for %s with its level's idle power, the measured values are %s's\n", cmd, c->platform,
-			        win->run_id, win->platform, c->platform, win->platform);
+			say(cmd, in, "--platform %s, but the run ran on %s: the prediction is for %s with its level's idle "
+			    "power, the measured values are %s's (a what-if replay, docs/envelopes.md)", c->platform,
+			    win->platform, c->platform, win->platform);
 		}
 	}
 	if (model && win->model[0]) {
 		const wc_model_info *want = wc_model_lookup(model), *ran = wc_model_lookup(win->model);
 		if (want && ran ? want != ran : strcasecmp(model, win->model) != 0)
-			fprintf(stderr, "wattcast %s: warning: --model %s, but the run %s served %s; the measured values "
-			        "are %s's\n", cmd, model, win->run_id, win->model, win->model);
+			say(cmd, in, "--model %s, but the run served %s: the prediction is for %s, the measured values "
+			    "are %s's (a what-if replay, docs/envelopes.md)", model, win->model, model, win->model);
 	}
+	/* The run's own model is predicted with the parameter count its
+	 * manifest states, as `validate envelope` binds it (config_of in
+	 * cli/run_replay.c), not the catalog's rounded one: 8.190427 B, not
+	 * 8.19 B, put the two 0.006 W apart on one run. */
+	if (own_model && isfinite(win->active_params_b) && win->active_params_b > 0)
+		c->active_params_b = win->active_params_b;
 	return same_board;
+}
+
+/* The flags --measured replaces with the run's own (docs/envelopes.md,
+ * "Replaying a measured run"): said, not dropped without a word. */
+void
+cli_measured_unused_note(const char *cmd, int workload, int horizon, int warmup, int sample)
+{
+	const char *names[4];
+	int n = 0;
+	if (workload)
+		names[n++] = "the workload flags";
+	if (horizon)
+		names[n++] = "--horizon";
+	if (warmup)
+		names[n++] = "--warmup";
+	if (sample)
+		names[n++] = "--sample";
+	if (n == 0)
+		return;
+	fprintf(stderr, "wattcast %s: note: --measured replays the run's own arrivals, lengths, window and cadence; ",
+	        cmd);
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? (i == n - 1 ? " and " : ", ") : "", names[i]);
+	fprintf(stderr, " given %s not used\n", n > 1 || workload ? "are" : "is");
 }
 
 char *

@@ -47,10 +47,11 @@ const char cli_envelope_usage[] =
 	"--budget W plans the largest fleet (up to --max-fleet, default 1000) whose\n"
 	"aggregate p95 (or max) over --budget-bin means (default 1 s) stays <= W.\n"
 	"--measured RUN_DIR (a run folder as `wattcast ingest` reads it) replays the\n"
-	"run's own arrivals and lengths over its own window and prints its measured\n"
-	"metrics beside the prediction; --csv writes the per-bin band, --svg a chart of\n"
-	"it with the measured trace. --platform and --model default to the run's\n"
-	"manifest.\n"
+	"run's own arrivals and lengths over its own window, at its cadence, and prints\n"
+	"its measured metrics beside the prediction; --csv writes the per-bin band,\n"
+	"--svg a chart of one server's band with the measured trace. --platform and\n"
+	"--model default to the run's manifest; naming others predicts a what-if,\n"
+	"with a warning.\n"
 	"--engine NAME names the serving stack (default vllm): the laws are vLLM's, and\n"
 	"another stack's envelope or plan is vLLM's with a warning saying so.\n";
 

@@ -1,0 +1,231 @@
+/*
+ * `wattcast envelope --measured RUN_DIR` against the run it replays
+ * (docs/envelopes.md, "Replaying a measured run"): a flag naming another
+ * board or model is a what-if prediction, said so on stderr and in the
+ * JSON's "warnings" alike (it was said "not applied" while the answer
+ * took it); --warmup and --sample, which the run's window and cadence
+ * replace, are said not used; a fleet's chart draws the one server's band
+ * beside the one server measured; and the replay predicts what `validate
+ * envelope` predicts for the run, to the last digit.
+ */
+#include "tests/support/support.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A run folder whose manifest states an H100 serving Qwen3-8B with the
+ * parameter count a checkpoint has (8.190427136 B, the catalog's 8.19 B
+ * rounded): 120 W idle and 400 W busy for 60 s (UTC, 0.25 s), with two
+ * requests. */
+static char *
+h100_run(const char *dir)
+{
+	char *run = path_join(dir, "h100_run"), *p;
+	static char buf[16384];
+	size_t n = 0;
+	mkdir(run, 0755);
+	p = path_join(run, "power.csv");
+	n = (size_t)snprintf(buf, sizeof buf, "timestamp,index,power.draw [W]\n");
+	for (int i = 0; i < 240; i++) {
+		double t = i * 0.25;
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "2026/07/18 10:%02d:%02d.%03d,0,%.1f\n", (int)t / 60,
+		                      (int)t % 60, (int)((t - (int)t) * 1000),
+		                      (t > 2 && t < 9) || (t > 30 && t < 36) ? 400.0 : 120.0);
+	}
+	CHECK_INT(write_text(p, buf), 0);
+	free(p);
+	p = path_join(run, "requests.json");
+	CHECK_INT(write_text(p, "{\"request_timestamps\":[1784368802.0,1784368830.0],\"input_lens\":[3000,1000],"
+	                        "\"output_lens\":[400,300],\"ttfts\":[0.3,0.3],\"itls\":[0.012,0.012]}"), 0);
+	free(p);
+	p = path_join(run, "wattcast-run.json");
+	CHECK_INT(write_text(p, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Qwen3-8B\", "
+	                        "\"active_params_b\": 8.190427136, \"utc_offset_s\": 0}"), 0);
+	free(p);
+	return run;
+}
+
+/* Every "wattcast envelope: warning: " line of stderr is in the JSON's
+ * "warnings", whole; returns how many there were. */
+static int
+warnings_match(const char *err, const json_t *warnings)
+{
+	static const char tag[] = "wattcast envelope: warning: ";
+	int n = 0;
+	for (const char *s = err ? strstr(err, tag) : NULL; s; s = strstr(s, tag)) {
+		s += strlen(tag);
+		const char *eol = strchr(s, '\n');
+		size_t len = eol ? (size_t)(eol - s) : strlen(s);
+		int found = 0;
+		for (size_t i = 0; i < json_array_size(warnings); i++) {
+			const char *w = json_string_value(json_array_get(warnings, i));
+			found |= w && strlen(w) == len && strncmp(w, s, len) == 0;
+		}
+		if (!found)
+			fprintf(stderr, "not in the JSON's warnings: %.*s\n", (int)len, s);
+		CHECK(found);
+		n++;
+	}
+	return n;
+}
+
+/* --platform A100 --model Qwen3-14B on an H100 run of Qwen3-8B: the
+ * answer is A100's and Qwen3-14B's, and every word says so. */
+static void
+test_what_if(const char *run)
+{
+	const char *argv[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--platform", "A100",
+		               "--model", "Qwen3-14B", "--json", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(r.err && strstr(r.err, "not applied") == NULL);
+	CHECK_CONTAINS(r.err, "warning: --platform A100, but the run ran on H100: the prediction is for A100");
+	CHECK_CONTAINS(r.err, "warning: --model Qwen3-14B, but the run served Qwen3-8B: the prediction is for "
+	               "Qwen3-14B");
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	const json_t *cfg = json_object_get(j, "config");
+	CHECK(cfg && strcmp(json_string_value(json_object_get(cfg, "platform")), "A100") == 0);
+	CHECK_NEAR(json_number_value(json_object_get(cfg, "active_params_b")), 14.8, 1e-9);
+	const json_t *w = json_object_get(j, "warnings");
+	CHECK_INT(warnings_match(r.err, w), 2);
+	for (size_t i = 0; i < json_array_size(w); i++)
+		CHECK(strstr(json_string_value(json_array_get(w, i)), "not applied") == NULL);
+	json_decref(j);
+	run_result_free(&r);
+	/* --platform alone: one warning, the same in both */
+	const char *plat[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--platform", "A100",
+		               "--json", NULL };
+	CHECK_INT(run_wattcast(plat, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(r.err && strstr(r.err, "not applied") == NULL);
+	j = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK_INT(warnings_match(r.err, json_object_get(j, "warnings")), 1);
+	json_decref(j);
+	run_result_free(&r);
+}
+
+/* --warmup and --sample were dropped without a word. */
+static void
+test_unused_flags(const char *run)
+{
+	const char *argv[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--sample", "1",
+		               "--warmup", "10", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "wattcast envelope: note: --measured replays the run's own arrivals, lengths, window and "
+	               "cadence; --warmup and --sample given are not used\n");
+	run_result_free(&r);
+	const char *none[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, NULL };
+	CHECK_INT(run_wattcast(none, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(r.err && strstr(r.err, "not used") == NULL);
+	run_result_free(&r);
+}
+
+/* The highest y of the chart's band polygon's points is its lowest
+ * pixel; the smallest y its top: the band's top in pixels (0 at the top). */
+static double
+band_top_px(const char *svg)
+{
+	const char *p = svg ? strstr(svg, "<polygon") : NULL;
+	const char *pts = p ? strstr(p, "points=\"") : NULL;
+	double top = INFINITY;
+	for (const char *s = pts ? pts + 8 : NULL; s && *s && *s != '"';) {
+		char *end;
+		(void)strtod(s, &end);
+		if (*end != ',')
+			break;
+		double y = strtod(end + 1, &end);
+		top = fmin(top, y);
+		s = end + (*end == ' ');
+	}
+	return top;
+}
+
+/* --fleet 4 drew the fleet's band (four servers) beside the one server
+ * measured, the measurement a quarter of the prediction: the chart now
+ * draws the one server's band and says so. */
+static void
+test_fleet_chart(const char *dir, const char *run)
+{
+	char *one = path_join(dir, "one.svg"), *four = path_join(dir, "four.svg");
+	const char *a1[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--svg", one, NULL };
+	const char *a4[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--fleet", "4",
+		             "--svg", four, NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(a1, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	CHECK_INT(run_wattcast(a4, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	char *s1 = test_slurp(one), *s4 = test_slurp(four);
+	CHECK_CONTAINS(s4, "replay: server band</text>");
+	CHECK_CONTAINS(s4, "band: one server's (the run measured one; the fleet's is in --csv, --json)");
+	CHECK_CONTAINS(s4, "red: measured");
+	/* the same band, drawn at the same height, as without --fleet */
+	CHECK(isfinite(band_top_px(s1)));
+	CHECK_NEAR(band_top_px(s4), band_top_px(s1), 0.05);
+	free(s1);
+	free(s4);
+	free(one);
+	free(four);
+}
+
+/* The "mean_w" row's predicted value of `validate envelope --per-run`. */
+static double
+validate_mean(const char *csv)
+{
+	const char *row = csv ? strstr(csv, ",mean_w,") : NULL;
+	return row ? strtod(row + 8, NULL) : NAN;
+}
+
+/* envelope --measured is "exactly as validate envelope does": it predicted
+ * the catalog's 8.19 B where validate takes the run's 8.190427136 B, and
+ * the two means differed by 0.003-0.006 W on real runs. */
+static void
+test_same_as_validate(const char *dir, const char *run)
+{
+	char *per_run = path_join(dir, "per_run.csv");
+	const char *env[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--json", NULL };
+	const char *val[] = { "wattcast", "validate", "envelope", "--profile", "measured", run, "--per-run", per_run,
+		              NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(env, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	double ap = json_number_value(json_object_get(json_object_get(j, "config"), "active_params_b"));
+	double mean = json_number_value(json_object_get(
+		json_object_get(json_object_get(json_object_get(j, "server"), "summary"), "mean_w"), "value"));
+	json_decref(j);
+	run_result_free(&r);
+	CHECK_INT(run_wattcast(val, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	char *csv = test_slurp(per_run);
+	CHECK_CONTAINS(csv, ",H100,1,8.190427136,");
+	CHECK_NEAR(ap, 8.190427136, 1e-12);
+	CHECK(isfinite(mean) && mean > 120.0);
+	CHECK_NEAR(mean, validate_mean(csv), 1e-6 * mean);
+	free(csv);
+	free(per_run);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_envelope_measured");
+	char *run = h100_run(dir);
+	test_what_if(run);
+	test_unused_flags(run);
+	test_fleet_chart(dir, run);
+	test_same_as_validate(dir, run);
+	free(run);
+	free(dir);
+	return check_report("test_cli_envelope_measured");
+}
