@@ -8,7 +8,9 @@
  * exactly only at every optimizer step: a multiple of the period whose
  * autocorrelation peak is clearly higher (by PERIOD_MULTIPLE_GAIN) is
  * taken instead -- a plain periodic trace never has one, its peaks only
- * decay with the lag.
+ * decay with the lag. The peaks are compared at the same distance from
+ * their tops, so that where the integer lags happen to fall does not
+ * decide.
  */
 #include "finetune_trace_internal.h"
 #include "models/grow.h"
@@ -23,15 +25,15 @@
 #define PERIOD_MULTIPLE_GAIN 0.05
 #define PERIOD_MULTIPLE_MAX 8
 
-/* Highest autocorrelation within 10 % of lag `k`. */
-static double
-peak_near(const double *acf, size_t max_lag, double k)
+/* The lag of the highest autocorrelation within 10 % of lag `k` (0 when
+ * none is finite). */
+static size_t
+peak_lag_near(const double *acf, size_t max_lag, double k)
 {
-	size_t a = (size_t)floor(0.9 * k), b = (size_t)ceil(1.1 * k);
-	double best = -INFINITY;
+	size_t a = (size_t)floor(0.9 * k), b = (size_t)ceil(1.1 * k), best = 0;
 	for (size_t j = a < 1 ? 1 : a; j <= b && j <= max_lag; j++)
-		if (isfinite(acf[j]) && acf[j] > best)
-			best = acf[j];
+		if (isfinite(acf[j]) && (best == 0 || acf[j] > acf[best]))
+			best = j;
 	return best;
 }
 
@@ -86,18 +88,27 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, 
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 	}
 	if ((rc = wc_trace_autocorrelation(v, len, max_lag, acf, err)) == WC_OK) {
-		double base = peak_near(acf, max_lag, k), best = base + PERIOD_MULTIPLE_GAIN;
+		/* A multiple is read at the same distance from its top as the
+		 * period's own reading is from the period's top: a period of
+		 * 15.5 samples is read half a lag off its top, its double of 31
+		 * on it, and that alone made the double higher (by 0.09, 80
+		 * steps counted for 160). docs/finetune.md, "Counting steps". */
+		size_t m = peak_lag_near(acf, max_lag, k);
+		double base = m ? acf[m] : NAN, off = -wc_trace_peak_shift(acf, max_lag, m);
+		double best = base + PERIOD_MULTIPLE_GAIN, top = base;
 		int pick = 1;
-		for (int j = 2; j <= PERIOD_MULTIPLE_MAX && 1.1 * j * k <= (double)max_lag; j++) {
-			double r = peak_near(acf, max_lag, j * k);
+		for (int j = 2; m && j <= PERIOD_MULTIPLE_MAX && 1.1 * j * k <= (double)max_lag; j++) {
+			size_t mj = peak_lag_near(acf, max_lag, j * k);
+			double r = mj ? wc_trace_peak_read(acf, max_lag, mj, off) : NAN;
 			if (r > best) {
 				best = r;
+				top = acf[mj];
 				pick = j;
 			}
 		}
 		*out *= pick;
 		if (strength)
-			*strength = pick > 1 ? best : base;
+			*strength = top;
 	}
 	free(acf);
 	free(v);

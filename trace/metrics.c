@@ -41,34 +41,13 @@ wc_trace_energy(const double *t, const double *p, size_t n)
 
 /* ------------------------------------------------------- dominant period */
 
-/* The period from the autocovariance `buf` (buf[0] > 0) at lags
- * [kmin, kmax]; NAN when no peak is strong enough. */
-static double
-period_from_acov(const double *buf, size_t kmin, size_t kmax, double dt)
+double
+wc_trace_peak_shift(const double *r, size_t max_lag, size_t k)
 {
-	double r0 = buf[0], best = -INFINITY;
-	size_t kbest = 0;
-	for (size_t k = kmin; k <= kmax; k++) {
-		double r = buf[k] / r0;
-		if (r > buf[k - 1] / r0 && r >= buf[k + 1] / r0 && r > best)
-			best = r;
-	}
-	if (best < WC_TRACE_PERIOD_MIN_ACF)
-		return NAN;
-	/* A periodic trace peaks at every multiple of its period, and when the
-	 * period is not a whole number of samples a multiple can come out a
-	 * little higher than the period itself: take the first peak that is
-	 * nearly as high as the strongest. */
-	for (size_t k = kmin; k <= kmax; k++) {
-		double r = buf[k] / r0;
-		if (r > buf[k - 1] / r0 && r >= buf[k + 1] / r0 &&
-		    r >= WC_TRACE_PERIOD_NEAR_BEST * best) {
-			kbest = k;
-			break;
-		}
-	}
+	if (k < 1 || k >= max_lag || !isfinite(r[k - 1]) || !isfinite(r[k]) || !isfinite(r[k + 1]))
+		return 0.0;
 	/* Parabola through the peak and its neighbours: sub-sample lag. */
-	double a = buf[kbest - 1], b = buf[kbest], c = buf[kbest + 1];
+	double a = r[k - 1], b = r[k], c = r[k + 1];
 	double denom = a - 2.0 * b + c, shift = 0.0;
 	if (denom < 0) {
 		shift = 0.5 * (a - c) / denom;
@@ -77,7 +56,53 @@ period_from_acov(const double *buf, size_t kmin, size_t kmax, double dt)
 		if (shift < -0.5)
 			shift = -0.5;
 	}
-	return ((double)kbest + shift) * dt;
+	return shift;
+}
+
+double
+wc_trace_peak_read(const double *r, size_t max_lag, size_t k, double off)
+{
+	/* Linear between the lags beside it: the correlation of the trace
+	 * with its shift by a fractional lag, the trace read as the
+	 * piecewise-linear curve through its samples. */
+	double x = fmin(fmax((double)k + wc_trace_peak_shift(r, max_lag, k) + off, 1.0), (double)max_lag);
+	size_t i = (size_t)floor(x);
+	double f = x - (double)i;
+	return i < max_lag ? (1.0 - f) * r[i] + f * r[i + 1] : r[i];
+}
+
+/* The period from the autocovariance `buf` (buf[0] > 0) at lags
+ * [kmin, kmax]; NAN when no peak is strong enough. */
+static double
+period_from_acov(const double *buf, size_t kmin, size_t kmax, double dt)
+{
+	double r0 = buf[0], best = -INFINITY;
+	size_t kbest = 0, kstrong = 0;
+	for (size_t k = kmin; k <= kmax; k++) {
+		double r = buf[k] / r0;
+		if (r > buf[k - 1] / r0 && r >= buf[k + 1] / r0 && r > best) {
+			best = r;
+			kstrong = k;
+		}
+	}
+	if (best < WC_TRACE_PERIOD_MIN_ACF)
+		return NAN;
+	/* A periodic trace peaks at every multiple of its period, and when the
+	 * period is not a whole number of samples a multiple can come out
+	 * higher than the period itself: a period of 15.5 samples is read
+	 * half a lag off its top, its double on it. Take the first peak that
+	 * is nearly as high as the strongest read at the same distance from
+	 * its top (docs/trace-metrics.md). */
+	for (size_t k = kmin; k <= kmax; k++) {
+		double r = buf[k] / r0;
+		if (r > buf[k - 1] / r0 && r >= buf[k + 1] / r0 &&
+		    r >= WC_TRACE_PERIOD_NEAR_BEST *
+		         wc_trace_peak_read(buf, kmax + 1, kstrong, -wc_trace_peak_shift(buf, kmax + 1, k)) / r0) {
+			kbest = k;
+			break;
+		}
+	}
+	return ((double)kbest + wc_trace_peak_shift(buf, kmax + 1, kbest)) * dt;
 }
 
 int

@@ -77,6 +77,20 @@ double wc_trace_energy(const double *t, const double *p, size_t n);
 int wc_trace_dominant_period(const double *x, size_t len, double dt, double min_s,
                              double max_s, double *out, wc_error *err);
 
+/** Where the top of the autocorrelation (or autocovariance) peak at
+ *  integer lag `k` lies, in lags from `k` (within +-0.5): the vertex of
+ *  the parabola through r[k-1], r[k], r[k+1]; 0 when they do not curve
+ *  down, or k is 0 or not below `max_lag` (r holds lags 0..max_lag).
+ *  wc_trace_dominant_period's sub-sample refinement. */
+double wc_trace_peak_shift(const double *r, size_t max_lag, size_t k);
+
+/** The peak at integer lag `k` of r (lags 0..max_lag) read `off` lags
+ *  from its top (wc_trace_peak_shift), linearly between the lags beside
+ *  that point (clamped to [1, max_lag]). Peaks whose integer lags fall
+ *  at different distances from their tops are compared this way
+ *  (docs/trace-metrics.md). */
+double wc_trace_peak_read(const double *r, size_t max_lag, size_t k, double off);
+
 /** The biased, mean-removed autocorrelation of a uniformly sampled
  *  series normalised to 1 at lag 0, for lags 0..max_lag (acf holds
  *  max_lag + 1 values; lags >= len and a constant series give NaN). By
