@@ -15,6 +15,8 @@ typedef struct {
 	const char *params_path, *profile, *model;
 	wc_inference_query q;
 	const char *conc_text;        /* --concurrency as given (NULL: not given) */
+	const char *series_path;      /* --running-series FILE (NULL: not given) */
+	wc_load_histogram series;     /* its samples: distinct counts, seconds at each */
 	const char *money_text[2];    /* --price-per-kwh, --grams-co2-per-kwh as given */
 	int json, have_active, help, have_in, have_out, have_rate, have_weights;
 	long tp;

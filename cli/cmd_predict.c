@@ -28,7 +28,10 @@ static const char predict_about[] =
 	"hour and, with a price or a carbon intensity (flags or the parameter file's\n"
 	"defaults), cost and CO2 per request, per million output tokens and per hour.\n"
 	"--rate R answers an open loop of R requests/s instead (--concurrency is then the\n"
-	"engine's limit). --sm-clock locks the SM clock (within the platform's range);\n"
+	"engine's limit). --running-series FILE (CSV t_s,running) averages the law over\n"
+	"that n(t) instead; the token lengths then enter its power where the law uses\n"
+	"them, with no capacity answers (a series has no one concurrency; a warning says\n"
+	"so). --sm-clock locks the SM clock (within the platform's range);\n"
 	"--power-cap W (per GPU) gives the clock the GPU settles at under that cap, from\n"
 	"the law itself; both change power, latency, throughput and energy together.\n"
 	"Where the law gives more than the board's power limit (catalog), the answer is\n"
@@ -63,9 +66,10 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
             const char *version, const char *cap_source)
 {
 	const wc_config *c = &q->config;
-	printf("platform %s, tp %d, active params %g B, running %g, weights %s, kv %s, engine %s", c->platform, c->tp,
-	       c->active_params_b, c->running, wc_precision_name(c->weights), wc_precision_name(c->kv),
-	       wc_config_engine(c));
+	/* a series' running is its time-weighted mean (config.running unset) */
+	printf("platform %s, tp %d, active params %g B, running %g%s, weights %s, kv %s, engine %s", c->platform, c->tp,
+	       c->active_params_b, q->series_len ? pr->mean_running : c->running, q->series_len ? " (series mean)" : "",
+	       wc_precision_name(c->weights), wc_precision_name(c->kv), wc_config_engine(c));
 	if (c->sm_clock_mhz > 0)
 		printf(", sm clock %.0f MHz", c->sm_clock_mhz);
 	/* Where no clock meets the limit or cap the clock is that of least
@@ -189,8 +193,14 @@ check_predict_args(int argc, char **argv, cli_predict_args *a)
 	if (a->have_out && !c->arch)
 		return cli_usage_error(cmd, "--model: the capacity answers need the architecture: a catalog model, or "
 		                       "--layers, --kv-heads and --head-dim with --active-params");
-	if (!a->conc_text && !a->have_rate)
-		return cli_usage_error(cmd, "--concurrency is required (0 = idle), or --rate");
+	/* One load, as the route takes one (docs/http-api.md, "Errors"). */
+	if (a->series_path && a->conc_text)
+		return cli_usage_error(cmd, "--running-series: give exactly one of --concurrency and --running-series");
+	if (a->series_path && a->have_rate)
+		return cli_usage_error(cmd, "--running-series: give at most one of --rate and --running-series (each is "
+		                       "the load)");
+	if (!a->conc_text && !a->have_rate && !a->series_path)
+		return cli_usage_error(cmd, "--concurrency is required (0 = idle), or --rate, or --running-series FILE");
 	/* the engine's limit, a whole number (vLLM's max_num_seqs), as the
 	 * envelope's --max-running (docs/cli.md, "predict inference") */
 	if (a->have_rate && a->conc_text && !(c->running >= 1 && c->running == floor(c->running)))
@@ -231,7 +241,8 @@ static int
 config_error(const char *cmd, const wc_error *err)
 {
 	static const char *const fields[][2] = {
-		{ "tp", "--tp" }, { "concurrency", "--concurrency" }, { "running", "--concurrency" },
+		{ "tp", "--tp" }, { "concurrency", "--concurrency" }, { "running_series", "--running-series" },
+		{ "running", "--concurrency" },
 		{ "input_tokens", "--input-tokens" }, { "output_tokens", "--output-tokens" }, { "rate", "--rate" },
 		{ "model", "--model" }, { "architecture", "--layers/--kv-heads/--head-dim" },
 		{ "active_params_b", "--active-params" }, { "sm_clock_mhz", "--sm-clock" },
@@ -313,7 +324,8 @@ predict_and_print(const char *cmd, cli_predict_args *a, const wc_params *params)
 		wc_predict_note_no_capacity(&out, no_cap);
 	if (!want_cap) /* as the server says it (docs/http-api.md) */
 		wc_predict_note_ignored(out.warnings, &out.n_warnings, a->price, a->co2, a->q.config.expert_parallel,
-		                        no_cap[0] ? WC_IGNORED_NO_LEVEL : WC_IGNORED_NO_LENGTHS);
+		                        !no_cap[0] ? WC_IGNORED_NO_LENGTHS
+		                        : a->q.series_len ? WC_IGNORED_SERIES : WC_IGNORED_NO_LEVEL);
 	if (a->json) {
 		char *s = wc_render_inference(&a->q, &out, want_cap ? &cap : NULL, max_fit, version, 2, &err);
 		if (!s) {
@@ -352,11 +364,24 @@ predict_inference(int argc, char **argv, int flex)
 	}
 	if ((rc = check_predict_args(argc, argv, &a)) != CLI_OK)
 		return rc;
+	/* The runs table's n(t) file: each sample held until the next, the
+	 * last for the median step (docs/inference-law.md, "Averaging over a
+	 * load series"), as the server's samples each hold dt_s. */
+	wc_error err;
+	if (a.series_path) {
+		if (wc_series_read(a.series_path, &a.series, &err) != WC_OK)
+			return cli_fail(cmd, "--running-series: %s", err.msg);
+		a.q.running_series = a.series.running;
+		a.q.series_hold = a.series.weight;
+		a.q.series_len = a.series.len;
+	}
 
 	wc_params params = WC_PARAMS_INIT;
 	const char *asked = a.q.config.platform;
-	if ((rc = cli_load_answer_params(cmd, a.params_path, a.profile, &params)) != CLI_OK)
+	if ((rc = cli_load_answer_params(cmd, a.params_path, a.profile, &params)) != CLI_OK) {
+		wc_load_histogram_free(&a.series);
 		return rc;
+	}
 	/* Without a level, a catalog platform is answered from its datasheet, under its name (docs/fitting.md). */
 	if (!(a.q.config.platform = wc_params_platform(&params, asked)))
 		rc = cli_unknown_platform(cmd, &params, asked);
@@ -368,6 +393,7 @@ predict_inference(int argc, char **argv, int flex)
 	} else
 		rc = predict_and_print(cmd, &a, &params);
 	wc_params_clear(&params);
+	wc_load_histogram_free(&a.series);
 	return rc;
 }
 
@@ -386,7 +412,8 @@ predict_flexibility(int argc, char **argv)
 static const cli_subcommand predict_targets[] = {
 	{ "inference", predict_plain,
 	  "wattcast predict inference --platform NAME (--model NAME | --active-params B [--model NAME])\n"
-	  "                                  --concurrency N [--tp G] [--weights bf16|fp8|int4]\n"
+	  "                                  (--concurrency N | --running-series FILE) [--tp G]\n"
+	  "                                  [--weights bf16|fp8|int4]\n"
 	  "                                  [--kv bf16|fp8] [--sm-clock MHZ | --power-cap W]\n"
 	  "                                  [--input-tokens N --output-tokens N [--rate R]\n"
 	  "                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"

@@ -11,7 +11,7 @@ enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
        OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_EXPERTS, OPT_TOPK, OPT_CACHE_LAYERS,
        OPT_WINDOW, OPT_TOTAL, OPT_CAP,
-       OPT_GMU, OPT_SWEEP, OPT_STEPS, OPT_CSV, OPT_SVG, OPT_EP, OPT_ENGINE };
+       OPT_GMU, OPT_SWEEP, OPT_STEPS, OPT_CSV, OPT_SVG, OPT_EP, OPT_SERIES, OPT_ENGINE };
 /* The architecture flags index wc_arch_facts.ints by their offset from
  * OPT_LAYERS, so their order must be the facts' order. */
 _Static_assert(OPT_D_MODEL - OPT_LAYERS == WC_ARCH_FACT_D_MODEL &&
@@ -104,6 +104,7 @@ cli_predict_flags(int argc, char **argv, cli_predict_args *a)
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "tp", required_argument, NULL, OPT_TP },
 		{ "concurrency", required_argument, NULL, OPT_CONC },
+		{ "running-series", required_argument, NULL, OPT_SERIES },
 		{ "weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "kv", required_argument, NULL, OPT_KV },
 		{ "sm-clock", required_argument, NULL, OPT_CLOCK },
@@ -162,6 +163,7 @@ cli_predict_flags(int argc, char **argv, cli_predict_args *a)
 			                    "requests at once", &c->running);
 			a->conc_text = optarg;
 			break;
+		case OPT_SERIES: a->series_path = optarg; break; /* read once the flags are checked */
 		case OPT_WEIGHTS:
 			if (wc_precision_from_name(optarg, &c->weights) != WC_OK)
 				rc = cli_usage_error(cmd, "--weights: expected bf16, fp8 or int4, got '%s'", optarg);

@@ -397,6 +397,12 @@ check_workload(const wc_inference_query *q, wc_error *err)
 	if (!isfinite(c->output_tokens) || c->output_tokens < 1 || c->output_tokens > WC_CAPACITY_MAX_TOKENS)
 		return wc_error_set(err, WC_EINVAL, "output_tokens: must be a number from 1 to %g, got %s",
 		                    WC_CAPACITY_MAX_TOKENS, WC_NUM_TEXT(c->output_tokens));
+	/* A series has no one running count nor rate for the capacity answers
+	 * to be at: after the lengths' checks, it is answered with the power
+	 * alone (wc_predict_capacity_absent; docs/http-api.md, "POST
+	 * /v1/predict/inference"). */
+	if (q->series_len > 0)
+		return wc_error_set(err, WC_EINVAL, "%s", WC_CAPACITY_SERIES_NONE);
 	/* A rate of 0 is the closed loop, a concurrency of 0 no engine limit; a
 	 * positive one below its bound gives null energies (models/limits.h). */
 	if (!(c->request_rate == 0 || (c->request_rate >= WC_CAPACITY_MIN_RATE && c->request_rate <= WC_CAPACITY_MAX_RATE)))
@@ -405,8 +411,6 @@ check_workload(const wc_inference_query *q, wc_error *err)
 	if (c->running > WC_CAPACITY_MAX_CONCURRENCY || (c->running > 0 && c->running < WC_CAPACITY_MIN_CONCURRENCY))
 		return wc_error_set(err, WC_EINVAL, "concurrency: 0 or %g to %g requests at once for the capacity "
 		                    "answers, got %s", WC_CAPACITY_MIN_CONCURRENCY, WC_CAPACITY_MAX_CONCURRENCY, WC_NUM_TEXT(c->running));
-	if (q->series_len > 0)
-		return wc_error_set(err, WC_EINVAL, "running_series: the capacity answers need concurrency or rate");
 	if (c->request_rate <= 0 && !(c->running > 0))
 		return wc_error_set(err, WC_EINVAL, "concurrency: must be > 0 for latency and energy per token "
 		                    "(or give rate)");

@@ -241,7 +241,8 @@ void wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, doub
 typedef enum {
 	WC_IGNORED_NO_LENGTHS, /* no input and output tokens: no capacity answers */
 	WC_IGNORED_NO_LEVEL,   /* the platform has no capacity level */
-	WC_IGNORED_SWEEP       /* the flexibility sweep answers no cost or CO2 */
+	WC_IGNORED_SWEEP,      /* the flexibility sweep answers no cost or CO2 */
+	WC_IGNORED_SERIES      /* a running_series: no capacity answers */
 } wc_ignored_why;
 /** The warning `FIELD: ignored: ...` for each of a price and a carbon
  *  intensity given (not NaN) and expert parallel asked (non-zero) that
@@ -250,12 +251,18 @@ typedef enum {
 void wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_per_kwh, double grams_co2_per_kwh,
                              int expert_parallel, wc_ignored_why why);
 
+/** wc_predict_capacity's refusal of a query loaded by a series: the
+ *  capacity answers are at one running count or one rate, a series has
+ *  neither (docs/http-api.md, "POST /v1/predict/inference"). */
+#define WC_CAPACITY_SERIES_NONE \
+	"running_series: the capacity answers need one concurrency or rate; a series has neither"
 /** Did wc_predict_capacity fail only because nothing answers the time
  *  side here -- the set has no capacity section, or no level for the
  *  platform and the catalog no datasheet for it (a platform calibrated
- *  from its own runs)? Then the power answer stands alone:
- *  wc_predict_note_no_capacity says so on it (docs/capacity.md,
- *  "Platforms without a capacity level"). */
+ *  from its own runs), or the load is a series (WC_CAPACITY_SERIES_NONE,
+ *  given once the token lengths passed their checks)? Then the power
+ *  answer stands alone: wc_predict_note_no_capacity says so on it
+ *  (docs/capacity.md, "Platforms without a capacity level"). */
 int wc_predict_capacity_absent(const wc_error *err);
 /** The warning of a power answer given without its capacity answers,
  *  `why` being wc_predict_capacity's message. */

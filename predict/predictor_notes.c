@@ -23,6 +23,8 @@
 int
 wc_predict_capacity_absent(const wc_error *err)
 {
+	if (err->code == WC_EINVAL && strcmp(err->msg, WC_CAPACITY_SERIES_NONE) == 0)
+		return 1;
 	return err->code == WC_ENOTFOUND && (strncmp(err->msg, "platform: the capacity model has no level", 41) == 0 ||
 	                                    strncmp(err->msg, "capacity: the parameter set has no capacity", 43) == 0);
 }
@@ -30,8 +32,15 @@ wc_predict_capacity_absent(const wc_error *err)
 void
 wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why)
 {
-	WC_WARN(out, "capacity: none: %s; the mean power is answered, latency, throughput and energy are not (fit "
-	        "capacity on the platform's runs, docs/capacity.md)", why);
+	/* A series: the lengths still enter its power where the law uses
+	 * them (docs/inference-law.md, "Averaging over a load series"); its
+	 * mean is a concurrency to ask the capacity answers at. */
+	if (strcmp(why, WC_CAPACITY_SERIES_NONE) == 0)
+		WC_WARN(out, "capacity: none: %s; its power averages the law over it, token lengths where the law uses "
+		        "them; ask latency, throughput, energy at a concurrency (its mean %.4g)", why, out->mean_running);
+	else
+		WC_WARN(out, "capacity: none: %s; the mean power is answered, latency, throughput and energy are not (fit "
+		        "capacity on the platform's runs, docs/capacity.md)", why);
 }
 
 const char *
@@ -118,6 +127,8 @@ wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_per_k
 		[WC_IGNORED_NO_LEVEL] = "it enters only the capacity answers, which this platform has none of (the "
 		                        "capacity warning says why)",
 		[WC_IGNORED_SWEEP] = "the sweep answers no cost or CO2 (docs/capacity.md, \"Power flexibility\")",
+		[WC_IGNORED_SERIES] = "it enters only the capacity answers, which a running_series has none of (the "
+		                      "capacity warning says why)",
 	};
 	const struct {
 		const char *field;

@@ -115,7 +115,8 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 	 * "POST /v1/predict/inference"). */
 	if (!r.want_capacity)
 		wc_predict_note_ignored(pred->warnings, &pred->n_warnings, r.price_per_kwh, r.grams_co2_per_kwh,
-		                        r.q.config.expert_parallel, no_cap[0] ? WC_IGNORED_NO_LEVEL : WC_IGNORED_NO_LENGTHS);
+		                        r.q.config.expert_parallel, !no_cap[0] ? WC_IGNORED_NO_LENGTHS
+		                        : r.q.series_len ? WC_IGNORED_SERIES : WC_IGNORED_NO_LEVEL);
 	/* Finite inputs can still overflow (tp x a huge clock factor); JSON
 	 * has no infinity, so say so instead of answering without a number. */
 	if (!isfinite(pred->power.node_power_w) || !isfinite(pred->power.per_gpu_power_w) ||

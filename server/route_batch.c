@@ -70,7 +70,9 @@ wc__item_work(const json_t *item, int inference, double law, double cap, const c
 		*kind = json_is_array(series) ? "running_series" : "concurrency";
 		return samples * law;
 	}
-	int capacity = json_object_get(item, "input_tokens") || json_object_get(item, "output_tokens")
+	/* a series has no capacity answers (docs/http-api.md, "POST
+	 * /v1/predict/inference"): its lengths are charged nothing more */
+	int capacity = !json_is_array(series) && (json_object_get(item, "input_tokens") || json_object_get(item, "output_tokens"))
 	                       ? (json_object_get(item, "rate") ? 2 : 1)
 	                       : 0;
 	return wc__inference_work(samples, json_is_array(series), capacity, json_object_get(item, "power_cap_w") != NULL,
