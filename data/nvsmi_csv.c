@@ -496,7 +496,7 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 		rd->bad.split_bad = rd->pause_bad;
 	}
 	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines, err)) != WC_OK) {
-		if (!wc__nv_name_wrong_platform(rd, 0.0))
+		if (!wc__nv_name_wrong_platform(rd, 0.0) && !wc__nv_name_late_gpus(rd))
 			name_silent_gpu(rd, err);
 		goto done;
 	}

@@ -172,6 +172,14 @@ typedef struct {
 		size_t missing, read;
 	} heard[WC_TELEMETRY_MAX_GPUS];
 	int n_heard;
+	/* keyed rows with uuids and a count given: the samples skipped while
+	 * they held fewer GPUs than the count, their rows, and the first one's
+	 * line, GPUs and time; without a count: rows of GPUs the first sample
+	 * lacks, the first at late_line of GPU late_gpu (nvsmi_first.c) */
+	size_t lead_samples, lead_rows, lead_line, late_rows, late_line;
+	int lead_gpus;
+	double lead_t;
+	char late_gpu[64];
 	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
 	int stamp_kind;
 	/* timestamp cache: rows of one sweep repeat the same text */
@@ -237,6 +245,19 @@ int wc__nv_finish_positional(nv_reader *rd);
 int wc__nv_take_row(nv_reader *rd, const nv_row *row, size_t line_no);
 /** At the end of the file: rows still held, and the open sample. */
 int wc__nv_finish(nv_reader *rd);
+/** The open keyed sample closing before the set of GPUs is fixed (the
+ *  line that closed it, its row and GPU; 0, NULL, -1 at the end): fix the
+ *  set (WC_OK), skip the sample while uuids are still coming
+ *  (NV_SET_PENDING), or refuse the log (an error; nvsmi_first.c). */
+#define NV_SET_PENDING 1
+int wc__nv_fix_set(nv_reader *rd, size_t line, const nv_row *row, int slot);
+/** A row of a GPU the fixed set lacks (index -1 when none), noted for
+ *  wc__nv_name_late_gpus. */
+void wc__nv_note_late(nv_reader *rd, size_t line, int index, const char *uuid, size_t uuid_len);
+/** A log refused for bad lines that are mostly rows of GPUs the first
+ *  sample lacks: the refusal says so and names the remedy (rd->err). 1
+ *  when it did. */
+int wc__nv_name_late_gpus(const nv_reader *rd);
 /** Forget the GPUs seen (before the set is fixed). */
 void wc__nv_forget_gpus(nv_reader *rd);
 /** Whole-field decimal digits into *out; -1 if any is not a digit. */

@@ -11,7 +11,8 @@
  *   and the rest of this one was lost. Without that, a lost row of GPU 0
  *   would let the next sweep's GPU 0 complete the sample, and every later
  *   sample would pair GPU 1 of one sweep with GPU 0 of the next;
- * - the first sample fixes the set of GPUs; a later one that lacks a GPU
+ * - the first sample fixes the set of GPUs (with uuids and a count given,
+ *   the first that holds them all: nvsmi_first.c); a later one that lacks a GPU
  *   is dropped, reported as a bad line (so that a log losing many rows is
  *   still refused) unless a bad line next to it explains it;
  * - a bad line keeps its GPU's place: the GPU it names, or, when its index
@@ -127,24 +128,6 @@ wc__nv_deliver(nv_reader *rd)
 	return WC_OK;
 }
 
-/* A log keyed by index alone whose first sample closes on GPU `slot`
- * again in `row`: the nodes of a multi-node job merged into one log
- * number their GPUs alike, and without uuid a second node's rows are the
- * first's again (docs/finetune.md, "Limits"). 2 when the row comes within
- * WC_NVSMI_SWEEP_TOL_S of the GPU's own (a sweep's spread, not a sampling
- * interval: another node's row), 1 later, 0 for another log; the fact in
- * `buf`. */
-static int
-index_repeat(const nv_reader *rd, size_t line, const nv_row *row, int slot, char *buf, size_t cap)
-{
-	buf[0] = '\0';
-	if (!row || !row->ok || slot < 0 || rd->mode != NV_KEY_INDEX || rd->col_uuid >= 0 || rd->selecting)
-		return 0;
-	double dt = row->t - rd->times[slot];
-	snprintf(buf, cap, "GPU %d again at line %zu, %.3f s on", rd->info->index[slot], line, dt);
-	return dt < WC_NVSMI_SWEEP_TOL_S ? 2 : 1;
-}
-
 /* Close the open keyed sample; `line` is the line that caused it, `row`
  * its row and `slot` its GPU (0, NULL and -1 at the end). */
 static int
@@ -168,31 +151,9 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 			wc__nv_forget_gpus(rd);
 			return WC_OK;
 		}
-		int want = rd->opt->n_gpus;
-		char fact[96], hint[224] = "";
-		int merged = index_repeat(rd, line, row, slot, fact, sizeof fact);
-		if (want > 0 && rd->n_gpus > want)
-			/* gpu_uuids selects by the uuid column: without one it
-			 * cannot, and pointing to it sent users in circles */
-			snprintf(hint, sizeof hint, "%s", rd->col_uuid >= 0 ? " (name the run's GPUs: gpu_uuids in wattcast-run.json, "
-			                                        "server.active_gpu_uuids in manifest.json)"
-			         : " (gpu_uuids would name the run's GPUs, but this log has no uuid column: "
-			           "add uuid to nvidia-smi --query-gpu)");
-		else if (merged)
-			/* "expected 16" alone left the cause to guess */
-			snprintf(hint, sizeof hint, merged == 2 ? ": %s: nodes merged without uuid repeat the indices; add "
-			         "uuid to --query-gpu on every node" : ": %s (nodes merged without uuid? add uuid to "
-			         "--query-gpu on every node)", fact);
-		if (want > 0 && rd->n_gpus != want)
-			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: the first sample holds %d GPU%s, expected %d%s",
-			                         rd->first_line, rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want, hint);
-		if (merged == 2)
-			/* No count to hold the log to: read, but each node's rows
-			 * become samples of the same GPUs, its power one node's. */
-			wc__warn(rd->opt, rd->path, ":%zu: %s, within one sweep: nodes merged without uuid? Each node's rows are "
-			         "then read as samples of the same %d GPUs; add uuid to --query-gpu on every node",
-			         rd->first_line, fact, rd->n_gpus);
-		rd->frozen = 1;
+		int rc = wc__nv_fix_set(rd, line, row, slot);
+		if (rc != WC_OK)
+			return rc == NV_SET_PENDING ? WC_OK : rc;
 	}
 	if (rd->tainted) {
 		rd->info->dropped_samples++; /* its bad line was reported */
@@ -277,6 +238,8 @@ find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
 			other = 1;
 		}
 		if (rd->frozen) {
+			if (report && uuid)
+				wc__nv_note_late(rd, line, v, uuid, uuid_len);
 			if (report && other)
 				wc__bad_line(&rd->bad, line, "GPU %d %.*s was not in the first sample", v, (int)uuid_len,
 				             uuid);
@@ -310,6 +273,8 @@ find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
 		if (strlen(rd->info->uuid[g]) == uuid_len && memcmp(rd->info->uuid[g], uuid, uuid_len) == 0)
 			return g;
 	if (rd->frozen) {
+		if (report)
+			wc__nv_note_late(rd, line, -1, uuid, uuid_len);
 		if (report)
 			wc__bad_line(&rd->bad, line, "GPU %.*s was not in the first sample", (int)uuid_len, uuid);
 		return -1;
@@ -419,9 +384,12 @@ rephase_first(nv_reader *rd, const nv_row *row)
 				memcpy(uuid[keep], rd->info->uuid[g], sizeof uuid[keep]);
 				val[keep++] = rd->vals[g];
 			}
-	wc__warn(rd->opt, rd->path, ":%zu: the log begins within a sweep: its first %d row%s, at an earlier time than "
-	         "the rows after, lack the sweep's other GPUs; dropped", rd->first_line, older,
-	         older == 1 ? "" : "s");
+	if (rd->lead_samples > 0)
+		rd->lead_rows += (size_t)older; /* said with the rows skipped for GPUs starting later */
+	else
+		wc__warn(rd->opt, rd->path, ":%zu: the log begins within a sweep: its first %d row%s, at an earlier time "
+		         "than the rows after, lack the sweep's other GPUs; dropped", rd->first_line, older,
+		         older == 1 ? "" : "s");
 	size_t first = rd->first_line + (size_t)older;
 	if (!rd->selecting)
 		wc__nv_forget_gpus(rd);

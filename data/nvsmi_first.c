@@ -1,0 +1,130 @@
+/*
+ * The set of GPUs of a keyed nvidia-smi log (docs/formats/telemetry.md,
+ * "`power.csv`: nvidia-smi"), fixed when the first sample closes
+ * (nvsmi_sweep.c calls wc__nv_fix_set), and what is said when it cannot
+ * be:
+ *
+ * - with a uuid column and the GPU count given (finetune.gpus, tp,
+ *   --gpus), the set is learned from the uuids seen: samples holding
+ *   fewer GPUs than the count are skipped until one holds them all, and
+ *   the rows skipped are said in one warning. The nodes of a multi-node
+ *   job merged into one log (docs/finetune.md, "Limits") never start
+ *   logging at the same instant; fixing the set from the first sample
+ *   refused every merge whose second logger started a sampling interval
+ *   or more after the first ("the first sample holds 8 GPUs, expected
+ *   16"). A log in which no sample ever holds them all is refused at its
+ *   end, naming the remedy;
+ * - without a uuid column the first sample fixes the set, and a count it
+ *   misses refuses the log at once, naming an index that repeats (nodes
+ *   merged without uuid) where one does;
+ * - without a count, the first sample fixes the set; rows of other GPUs
+ *   are bad lines, and when they are what refuses the log the refusal says
+ *   so and names the remedy (wc__nv_name_late_gpus).
+ */
+#include "nvsmi_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A log keyed by index alone whose first sample closes on GPU `slot`
+ * again in `row`: the nodes of a multi-node job merged into one log
+ * number their GPUs alike, and without uuid a second node's rows are the
+ * first's again (docs/finetune.md, "Limits"). 2 when the row comes within
+ * WC_NVSMI_SWEEP_TOL_S of the GPU's own (a sweep's spread, not a sampling
+ * interval: another node's row), 1 later, 0 for another log; the fact in
+ * `buf`. */
+static int
+index_repeat(const nv_reader *rd, size_t line, const nv_row *row, int slot, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (!row || !row->ok || slot < 0 || rd->mode != NV_KEY_INDEX || rd->col_uuid >= 0 || rd->selecting)
+		return 0;
+	double dt = row->t - rd->times[slot];
+	snprintf(buf, cap, "GPU %d again at line %zu, %.3f s on", rd->info->index[slot], line, dt);
+	return dt < WC_NVSMI_SWEEP_TOL_S ? 2 : 1;
+}
+
+/* The remedy where a log's uuids cannot give the run's GPUs by themselves. */
+#define NV_NAME_GPUS "name the run's GPUs: gpu_uuids in wattcast-run.json, server.active_gpu_uuids in manifest.json"
+
+/* A sample of fewer GPUs than the count given, in a log with uuids:
+ * skipped while the set is learned; at the end of the log (line 0), the
+ * refusal. */
+static int
+skip_leading(nv_reader *rd, size_t line, int want)
+{
+	if (rd->lead_samples++ == 0) {
+		rd->lead_line = rd->first_line;
+		rd->lead_gpus = rd->rows;
+		rd->lead_t = rd->t;
+	}
+	rd->lead_rows += (size_t)rd->rows;
+	rd->info->dropped_samples++;
+	if (line > 0)
+		return NV_SET_PENDING;
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: the first sample holds %d GPU%s, expected %d, and "
+	                         "no later one holds %d (the log's uuids name %d: a node's rows missing? %s)",
+	                         rd->lead_line, rd->lead_gpus, rd->lead_gpus == 1 ? "" : "s", want, want, rd->n_gpus,
+	                         NV_NAME_GPUS);
+}
+
+int
+wc__nv_fix_set(nv_reader *rd, size_t line, const nv_row *row, int slot)
+{
+	int want = rd->opt->n_gpus;
+	char fact[96], hint[224] = "";
+	int merged = index_repeat(rd, line, row, slot, fact, sizeof fact);
+	if (want > 0 && rd->col_uuid >= 0 && !rd->selecting && rd->n_gpus <= want && rd->rows < want)
+		return skip_leading(rd, line, want);
+	if (want > 0 && rd->n_gpus > want)
+		/* gpu_uuids selects by the uuid column: without one it
+		 * cannot, and pointing to it sent users in circles */
+		snprintf(hint, sizeof hint, "%s", rd->col_uuid >= 0 ? " (" NV_NAME_GPUS ")"
+		         : " (gpu_uuids would name the run's GPUs, but this log has no uuid column: "
+		           "add uuid to nvidia-smi --query-gpu)");
+	else if (merged)
+		/* "expected 16" alone left the cause to guess */
+		snprintf(hint, sizeof hint, merged == 2 ? ": %s: nodes merged without uuid repeat the indices; add "
+		         "uuid to --query-gpu on every node" : ": %s (nodes merged without uuid? add uuid to "
+		         "--query-gpu on every node)", fact);
+	if (want > 0 && rd->n_gpus != want)
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: the first sample holds %d GPU%s, expected %d%s",
+		                         rd->first_line, rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want, hint);
+	if (merged == 2)
+		/* No count to hold the log to: read, but each node's rows
+		 * become samples of the same GPUs, its power one node's. */
+		wc__warn(rd->opt, rd->path, ":%zu: %s, within one sweep: nodes merged without uuid? Each node's rows are "
+		         "then read as samples of the same %d GPUs; add uuid to --query-gpu on every node",
+		         rd->first_line, fact, rd->n_gpus);
+	if (rd->lead_samples > 0)
+		wc__warn(rd->opt, rd->path, ":%zu: the first %zu rows (%zu sweeps from line %zu, %.3f s; the first holds %d "
+		         "of the %d GPUs: a node's logger started later?) lack some GPUs; skipped, samples read from here",
+		         rd->first_line, rd->lead_rows, rd->lead_samples, rd->lead_line, rd->t - rd->lead_t,
+		         rd->lead_gpus, want);
+	rd->frozen = 1;
+	return WC_OK;
+}
+
+void
+wc__nv_note_late(nv_reader *rd, size_t line, int index, const char *uuid, size_t uuid_len)
+{
+	if (rd->col_uuid < 0 || rd->late_rows++ > 0)
+		return;
+	rd->late_line = line;
+	if (index >= 0)
+		snprintf(rd->late_gpu, sizeof rd->late_gpu, "%d %.*s", index, (int)(uuid_len < 48 ? uuid_len : 48), uuid);
+	else
+		snprintf(rd->late_gpu, sizeof rd->late_gpu, "%.*s", (int)(uuid_len < 48 ? uuid_len : 48), uuid);
+}
+
+int
+wc__nv_name_late_gpus(const nv_reader *rd)
+{
+	if (!rd->err || rd->late_rows == 0 || 2 * rd->late_rows <= rd->bad.bad)
+		return 0;
+	wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: %zu of %zu data lines are of GPUs the first sample lacks "
+	                  "(GPU %s here: a node's logger started later?); give the job's GPU count (finetune.gpus, tp, "
+	                  "--gpus) or name its GPUs (gpu_uuids)", rd->late_line, rd->late_rows, rd->info->data_lines,
+	                  rd->late_gpu);
+	return 1;
+}
