@@ -19,7 +19,12 @@
  *   merged without uuid) where one does;
  * - without a count, the first sample fixes the set; rows of other GPUs
  *   are bad lines, and when they are what refuses the log the refusal says
- *   so and names the remedy (wc__nv_name_late_gpus).
+ *   so and names the remedy (wc__nv_name_late_gpus);
+ * - with a uuid column, samples lacking the same GPU are held until a
+ *   whole one comes (then each is a bad line, a row lost); at the end of
+ *   the log they are its tail, the GPUs of a node whose logger stopped
+ *   first, dropped in one warning (docs/formats/telemetry.md, "Incomplete
+ *   samples" in "`power.csv`: nvidia-smi").
  */
 #include "nvsmi_internal.h"
 
@@ -127,4 +132,55 @@ wc__nv_name_late_gpus(const nv_reader *rd)
 	                  "--gpus) or name its GPUs (gpu_uuids)", rd->late_line, rd->late_rows, rd->info->data_lines,
 	                  rd->late_gpu);
 	return 1;
+}
+
+void
+wc__nv_flush_missing(nv_reader *rd)
+{
+	char label[64];
+	size_t held = rd->n_tail < NV_TAIL_HELD ? rd->n_tail : NV_TAIL_HELD;
+	wc__nv_gpu_label(rd, rd->tail_slot, label, sizeof label);
+	/* A row lost (docs/formats/telemetry.md, "Incomplete samples"): a bad
+	 * line, so that a log losing many is still refused. */
+	for (size_t i = 0; i < held; i++)
+		wc__bad_line(&rd->bad, rd->tail[i].line, "GPU %s is missing from the sample at line %zu; sample dropped",
+		             label, rd->tail[i].first);
+	if (rd->n_tail > held) {
+		size_t more = rd->n_tail - held;
+		wc__bad_line(&rd->bad, rd->tail_last, "GPU %s is missing from %zu more samples to here; dropped", label,
+		             more);
+		rd->bad.bad += more - 1; /* one bad line a sample, as when said one by one */
+	}
+	rd->n_tail = 0;
+}
+
+void
+wc__nv_hold_missing(nv_reader *rd, size_t line, int slot)
+{
+	if (rd->n_tail > 0 && rd->tail_slot != slot)
+		wc__nv_flush_missing(rd);
+	rd->tail_slot = slot;
+	if (rd->n_tail < NV_TAIL_HELD) {
+		rd->tail[rd->n_tail].line = line;
+		rd->tail[rd->n_tail].first = rd->first_line;
+	}
+	rd->n_tail++;
+	rd->tail_last = line;
+	rd->info->dropped_samples++;
+}
+
+/* The nodes of a merged log stop logging at different instants, as they
+ * start: the last sweeps lack the GPUs of the node that stopped first.
+ * Each was a bad line (20 of them for a logger stopped 2 s earlier at
+ * 0.1 s), which a short log's 1 % did not allow. */
+void
+wc__nv_tail_missing(nv_reader *rd)
+{
+	if (rd->n_tail == 0)
+		return;
+	char label[64];
+	wc__nv_gpu_label(rd, rd->tail_slot, label, sizeof label);
+	wc__warn(rd->opt, rd->path, ":%zu: the log's last %zu sample%s lack GPU %s (its logger stopped before the "
+	         "others'?); dropped", rd->tail[0].first, rd->n_tail, rd->n_tail == 1 ? "" : "s", label);
+	rd->n_tail = 0;
 }

@@ -18,6 +18,8 @@
 /* Rows held back while the GPU count of a log without index or uuid is
  * read off its timestamps (nvsmi_sweep.c), and the sweeps looked at. */
 #define NV_GUESS_ROWS 2048
+/* Samples lacking a GPU held until a whole one comes (nvsmi_first.c). */
+#define NV_TAIL_HELD 256
 #define NV_GUESS_SWEEPS 32
 /* Reading the count: gaps are taken as at least half a millisecond (the
  * timestamps print milliseconds, so a sweep's rows often share one); a
@@ -180,6 +182,15 @@ typedef struct {
 	int lead_gpus;
 	double lead_t;
 	char late_gpu[64];
+	/* keyed rows with uuids: samples dropped for a missing GPU (the same
+	 * one) since the last whole sample, held to be said as bad lines when
+	 * a whole one comes, or as the log's tail at its end (nvsmi_first.c):
+	 * n_tail of them, the first NV_TAIL_HELD kept, the last at tail_last */
+	struct {
+		size_t line, first;
+	} tail[NV_TAIL_HELD];
+	size_t n_tail, tail_last;
+	int tail_slot;
 	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
 	int stamp_kind;
 	/* timestamp cache: rows of one sweep repeat the same text */
@@ -258,6 +269,16 @@ void wc__nv_note_late(nv_reader *rd, size_t line, int index, const char *uuid, s
  *  sample lacks: the refusal says so and names the remedy (rd->err). 1
  *  when it did. */
 int wc__nv_name_late_gpus(const nv_reader *rd);
+/** A keyed sample closed at `line` lacking GPU `slot` (a log with uuids):
+ *  dropped, held (after those lacking another GPU are said). */
+void wc__nv_hold_missing(nv_reader *rd, size_t line, int slot);
+/** A whole sample after such samples: each is a bad line (a row lost). */
+void wc__nv_flush_missing(nv_reader *rd);
+/** At the end of the log: such samples are its tail, one warning. */
+void wc__nv_tail_missing(nv_reader *rd);
+/** GPU `g`'s name in messages: its index, uuid (both where an index
+ *  repeats) or #g. */
+void wc__nv_gpu_label(const nv_reader *rd, int g, char *buf, size_t cap);
 /** Forget the GPUs seen (before the set is fixed). */
 void wc__nv_forget_gpus(nv_reader *rd);
 /** Whole-field decimal digits into *out; -1 if any is not a digit. */

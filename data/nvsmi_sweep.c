@@ -41,8 +41,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-gpu_label(const nv_reader *rd, int g, char *buf, size_t cap)
+void
+wc__nv_gpu_label(const nv_reader *rd, int g, char *buf, size_t cap)
 {
 	int repeated = 0;
 	for (int h = 0; h < rd->n_gpus && rd->info->index[g] >= 0; h++)
@@ -168,7 +168,7 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 		while (g < rd->n_gpus && (rd->mask >> g & 1))
 			g++;
 		char label[64];
-		gpu_label(rd, g, label, sizeof label);
+		wc__nv_gpu_label(rd, g, label, sizeof label);
 		if (rd->selecting && !(rd->seen >> g & 1)) {
 			/* no row of that GPU yet: reported when it comes, or the
 			 * log refused at its end (wc__nv_finish) */
@@ -177,18 +177,21 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 			rd->info->dropped_samples++;
 			return WC_OK;
 		}
-		if (at_end) {
+		if (at_end && rd->n_tail == 0) {
 			wc__warn(rd->opt, rd->path, ":%zu: last sample is incomplete (GPU %s missing); dropped", rd->first_line, label);
 			rd->info->dropped_samples++;
 			return WC_OK;
 		}
-		/* A row lost (docs/formats/telemetry.md, "Incomplete samples"):
-		 * a bad line, so that a log losing many is still refused. */
-		wc__bad_line(&rd->bad, line, "GPU %s is missing from the sample at line %zu; sample dropped",
-		             label, rd->first_line);
-		rd->info->dropped_samples++;
+		/* A row lost: a bad line (wc__nv_flush_missing). With uuids,
+		 * said when the next sample is whole, or else as the log's tail
+		 * (the GPUs of a node whose logger stopped first). */
+		wc__nv_hold_missing(rd, at_end ? rd->first_line : line, g);
+		if (rd->col_uuid < 0)
+			wc__nv_flush_missing(rd);
 		return WC_OK;
 	}
+	if (rd->n_tail > 0)
+		wc__nv_flush_missing(rd);
 	if (!rd->ranked) {
 		/* the first sample delivered gives the sweep order */
 		memcpy(rd->rank, rd->place, sizeof rd->rank);
@@ -457,7 +460,7 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		rd->seen |= bit;
 		if (rd->unseen_drops > 0) {
 			char label[64];
-			gpu_label(rd, slot, label, sizeof label);
+			wc__nv_gpu_label(rd, slot, label, sizeof label);
 			size_t shown = rd->bad.shown;
 			wc__bad_line(&rd->bad, rd->unseen_line, "GPU %s has no row before line %zu: %zu sample%s "
 			             "from here on lacked it; dropped", label, line_no, rd->unseen_drops,
@@ -485,7 +488,7 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		 * leaves the GPU's reading unknown. */
 		if (rd->vals[slot] != row->watts) {
 			char label[64];
-			gpu_label(rd, slot, label, sizeof label);
+			wc__nv_gpu_label(rd, slot, label, sizeof label);
 			wc__bad_line(&rd->bad, line_no, "GPU %s again at the time of its row at line %zu, with "
 			             "another reading; sample dropped%s", label, rd->first_line,
 			             rd->mode == NV_KEY_INDEX && rd->col_uuid < 0
@@ -547,6 +550,7 @@ wc__nv_finish(nv_reader *rd)
 	int rc = rd->open ? close_keyed(rd, 0, NULL, -1) : WC_OK;
 	if (rc != WC_OK)
 		return rc;
+	wc__nv_tail_missing(rd);
 	for (int g = 0; rd->selecting && g < rd->n_gpus; g++)
 		if (!(rd->seen >> g & 1))
 			/* one fact, not a bad line a sample (and allowing more
@@ -556,8 +560,8 @@ wc__nv_finish(nv_reader *rd)
 			                    "multi-GPU run?)", rd->info->uuid[g], rd->n_gpus);
 	if (rd->order_flips > 0) {
 		char label[64], before[64];
-		gpu_label(rd, rd->flip_gpu, label, sizeof label);
-		gpu_label(rd, rd->flip_before, before, sizeof before);
+		wc__nv_gpu_label(rd, rd->flip_gpu, label, sizeof label);
+		wc__nv_gpu_label(rd, rd->flip_before, before, sizeof before);
 		wc__warn(rd->opt, rd->path, ":%zu: the GPU order changed within %zu sweep%s (GPU %s %.3f s after GPU %s "
 		         "here, against the first sample's order: per-GPU loggers merged?); each read as one "
 		         "sample", rd->flip_line, rd->order_flips, rd->order_flips == 1 ? "" : "s",

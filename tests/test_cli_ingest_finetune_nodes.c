@@ -7,7 +7,9 @@
  * sweeps read from the first that holds all 16, the rows skipped said in
  * one warning, and the energy per step is the truth's within 0.1 %. It
  * was refused from a lag of one sampling interval on ("the first sample
- * holds 8 GPUs, expected 16", no remedy). Where a log must still be
+ * holds 8 GPUs, expected 16", no remedy). The last sweeps, after node 0's
+ * logger stopped, lack its GPUs: one warning, no longer a bad line each.
+ * Where a log must still be
  * refused (no count, or no sweep ever holds the count) the refusal names
  * the remedy (docs/formats/telemetry.md, "`power.csv`: nvidia-smi").
  */
@@ -124,12 +126,16 @@ ingest(const char *run, const char *out, char **err)
 }
 
 static void
-lagging_node(const char *id, long long lag_ms, const char *skipped)
+lagging_node(const char *id, long long lag_ms, const char *skipped, const char *tail)
 {
 	char *run = run_folder(id, NODES, lag_ms, 1), *out = path_join(dir, "nodes.csv"), *err = NULL;
 	fprintf(stderr, "node 1 %lld ms after node 0\n", lag_ms);
 	CHECK_INT(ingest(run, out, &err), 0);
 	CHECK_CONTAINS(err, skipped);
+	/* node 0 stops first: its GPUs lack from the last sweeps, one warning
+	 * (each was a bad line) */
+	CHECK_CONTAINS(err, tail);
+	CHECK(strstr(err, "is missing from the sample") == NULL);
 	wc_ft_table *t = NULL;
 	wc_error e;
 	CHECK_INT(wc_ft_table_read(out, &t, &e), WC_OK);
@@ -173,8 +179,11 @@ main(void)
 {
 	dir = test_tmpdir("cli_ingest_finetune_nodes");
 	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
-	lagging_node("lag-370ms", 370, "power.csv:26: the first 24 rows (3 sweeps from line 2");
-	lagging_node("lag-2s", 2000, "power.csv:162: the first 160 rows (20 sweeps from line 2");
+	lagging_node("lag-370ms", 370, "power.csv:26: the first 24 rows (3 sweeps from line 2",
+	             "power.csv:19178: the log's last 3 samples lack GPU 0 GPU-00000000-aaaa-bbbb-cccc-000000000000 "
+	             "(its logger stopped before the others'?); dropped");
+	lagging_node("lag-2s", 2000, "power.csv:162: the first 160 rows (20 sweeps from line 2",
+	             "power.csv:19042: the log's last 20 samples lack GPU 0");
 	refusals();
 	free(dir);
 	return check_report("test_cli_ingest_finetune_nodes");
