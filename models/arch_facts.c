@@ -45,6 +45,19 @@ wc_model_info_with_facts(const wc_model_info *base, double active_params_b, cons
 			*slots[i] = (int)f->ints[i];
 	if (f->total_params_b > 0)
 		m.total_params_b = f->total_params_b;
+	/* cache_layers and sliding_window split the layers between them
+	 * (docs/capacity.md, "Bytes and FLOPs"): one given alone over a model
+	 * with a window says every layer caches the whole context when it is
+	 * cache_layers 0 or all of them, or sliding_window 0. The inherited
+	 * other half would contradict it (a window no layer uses, layers
+	 * caching nothing), so it goes with it: vLLM with its hybrid KV cache
+	 * manager disabled, which wc_model_window_dropped lets the answer say. */
+	const int window = base ? base->window : 0;
+	const long full = f->ints[WC_ARCH_FACT_CACHE_LAYERS], win = f->ints[WC_ARCH_FACT_SLIDING_WINDOW];
+	if (window > 0 && win < 0 && full >= 0 && (full == 0 || full == m.layers))
+		m.window = 0;
+	if (window > 0 && full < 0 && win == 0 && !(m.state_bytes > 0))
+		m.attention_layers = 0;
 	if (m.experts > 0)
 		m.architecture = WC_ARCH_MOE;
 	*out = m;
@@ -68,4 +81,11 @@ wc_arch_facts_missing(const wc_model_info *m, const wc_arch_facts *f)
 		if (have[i] <= 0)
 			return f->ints[need[i]] < 0 ? need[i] : -1;
 	return -1;
+}
+
+int
+wc_model_window_dropped(const wc_model_info *m)
+{
+	const wc_model_info *cat = m && m->name ? wc_model_lookup(m->name) : NULL;
+	return cat && cat->window > 0 && m->window == 0 ? cat->window : 0;
 }

@@ -220,6 +220,11 @@ int wc_arch_facts_any(const wc_arch_facts *f);
  *  `out` may be `base`. */
 void wc_model_info_with_facts(const wc_model_info *base, double active_params_b,
                               const wc_arch_facts *f, wc_model_info *out);
+/** The sliding window (tokens) of the catalog model `m` is named after
+ *  that `m` no longer applies, every layer caching the whole context
+ *  (cache_layers over it, wc_model_info_with_facts); 0 when it applies or
+ *  the catalog gives none. */
+int wc_model_window_dropped(const wc_model_info *m);
 /** Whether `m` sizes its KV cache: layers, and kv_dim or kv_heads and
  *  head_dim (docs/capacity.md, "Bytes and FLOPs"). */
 int wc_model_info_sizes_kv(const wc_model_info *m);

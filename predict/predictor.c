@@ -444,6 +444,13 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		WC_WARN(out, "%s", renamed);
 	if (wc_predict_engine_note(&q->config, renamed, sizeof renamed)) /* docs/capacity.md, "Serving stacks" */
 		WC_WARN(out, "%s", renamed);
+	/* A catalog window the architecture given turned off changes the
+	 * memory and the step times: said (docs/capacity.md, "Bytes and FLOPs"). */
+	const int dropped = q->config.arch ? wc_model_window_dropped(q->config.arch) : 0;
+	if (dropped)
+		WC_WARN(out, "sliding_window: %.64s's %d-token window no longer applies: every layer is charged the whole "
+		        "context (KV cache, decode reads, prefill attention), as vLLM holds it with its hybrid KV cache "
+		        "manager disabled (docs/capacity.md)", q->config.arch->name, dropped);
 	/* A name of the user's own finds the set's model term by its spelling:
 	 * a typo, or a set calibrated elsewhere, answers by the size alone. */
 	if (q->config.model && !wc_model_lookup(q->config.model) && !b.model_term) {
