@@ -18,6 +18,11 @@
  * - An evaluation before the first step (eval_on_start, logged at step 0)
  *   was left in the steps: +6.3 %; near-idle, it lies before the window
  *   and nothing is taken out for it.
+ * - A save right after every evaluation (save_steps = eval_steps, the
+ *   usual setup with load_best_model_at_end): evaluations at training
+ *   power were taken for the save after them, two of three stayed in the
+ *   steps (+15 % energy per step) and the saves were counted as them
+ *   (saves 1 of 3, with a warning saying 3 evaluations were taken out).
  * - A run that crashed at step 137 and resumed from checkpoint-100: its
  *   train_runtime covers the last session only, which was read as a clock
  *   error ("check the clocks"), and the saves it implies were called the
@@ -35,8 +40,9 @@
 #define GPUS 8
 
 /* How a run evaluates: on two eval datasets (one log entry each), and
- * before its first step (eval_on_start). */
-enum { TWO_SETS = 1, ON_START = 2 };
+ * before its first step (eval_on_start); SAVE_EACH: it saves right after
+ * every evaluation (a 25-s save at 100 W, save_steps 50). */
+enum { TWO_SETS = 1, ON_START = 2, SAVE_EACH = 4 };
 
 /* Per-GPU power over [a, b). */
 typedef struct {
@@ -70,8 +76,9 @@ step(wave *v, double len)
 
 /* Steps first..last of a session (3 warm-up steps of 5 s, then 2 s with
  * +-5 % spread), a 30-s evaluation at eval_w after every 50th (and before
- * the first with ON_START), a 16-s save at 150 W after every 100th; stops
- * after step `crash` (0 none). */
+ * the first with ON_START), a 16-s save at 150 W after every 100th (with
+ * SAVE_EACH a 25-s save at 100 W after every evaluation); stops after
+ * step `crash` (0 none). */
 static void
 session(wave *v, int first, int last, int crash, double eval_w, uint64_t seed, int how)
 {
@@ -87,7 +94,9 @@ session(wave *v, int first, int last, int crash, double eval_w, uint64_t seed, i
 			return;
 		if (k % 50 == 0)
 			add(v, 30.0, eval_w);
-		if (k % 100 == 0)
+		if (k % 50 == 0 && (how & SAVE_EACH))
+			add(v, 25.0, 100.0);
+		else if (k % 100 == 0)
 			add(v, 16.0, 150.0);
 	}
 }
@@ -155,8 +164,8 @@ write_state(const char *run, double runtime, int at, int how)
 		mkdir(ck, 0755);
 	char *path = path_join(ck ? ck : run, "trainer_state.json");
 	FILE *f = fopen(path, "w");
-	fprintf(f, "{\"global_step\": %d, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 100,\n"
-	        " \"eval_steps\": 50, \"log_history\": [\n", at);
+	fprintf(f, "{\"global_step\": %d, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": %d,\n"
+	        " \"eval_steps\": 50, \"log_history\": [\n", at, how & SAVE_EACH ? 50 : 100);
 	if (how & ON_START)
 		write_eval(f, 0, how, ",");
 	for (int s = 10; s <= at; s += 10) {
@@ -189,9 +198,10 @@ run_folder(const char *dir, const char *name, const wave *v, double runtime, int
 	return run;
 }
 
-/* Ingest `run` (with `steps` when > 0): its energy per step, its stderr in `err`. */
+/* Ingest `run` (with `steps` when > 0): its energy per step, its stderr
+ * in `err`, its saves and logged_pauses columns in `counts`. */
 static double
-ingest(const char *dir, const char *run, int steps, char **err)
+ingest(const char *dir, const char *run, int steps, char **err, char counts[32])
 {
 	char *out = path_join(dir, "out.csv"), n[16];
 	snprintf(n, sizeof n, "%d", steps);
@@ -204,6 +214,9 @@ ingest(const char *dir, const char *run, int steps, char **err)
 	wc_error error;
 	if (r.status == 0 && wc_ft_table_read(out, &t, &error) == WC_OK && t->n_runs == 1)
 		e = t->runs[0].energy_per_step_j;
+	if (!isnan(e))
+		snprintf(counts, 32, "%s/%s", wc_ft_table_get_extra(t, 0, "saves"),
+		         wc_ft_table_get_extra(t, 0, "logged_pauses"));
 	wc_ft_table_free(t);
 	*err = r.err;
 	r.err = NULL;
@@ -212,20 +225,23 @@ ingest(const char *dir, const char *run, int steps, char **err)
 	return e;
 }
 
+/* `counts`: the saves and logged_pauses the row must say; NULL any. */
 static void
-evaluations(const char *dir, double eval_w, const char *name, int how)
+evaluations(const char *dir, double eval_w, const char *name, int how, const char *counts)
 {
 	static wave v;
 	memset(&v, 0, sizeof v);
 	add(&v, 40.0, 70.0);
 	session(&v, 1, 200, 0, eval_w, 1, how);
 	double truth = v.energy / v.steps, runtime = v.t - v.t_train;
-	char *run = run_folder(dir, name, &v, runtime, 200, how), *err = NULL;
+	char *run = run_folder(dir, name, &v, runtime, 200, how), *err = NULL, got[32] = "";
 	for (int stated = 0; stated < 2; stated++) {
-		double e = ingest(dir, run, stated ? 200 : 0, &err);
-		fprintf(stderr, "%s%s: %.1f J/step, truth %.1f (%+.2f %%)\n", name, stated ? " --steps 200" : "", e,
-		        truth, 100 * (e / truth - 1));
+		double e = ingest(dir, run, stated ? 200 : 0, &err, got);
+		fprintf(stderr, "%s%s: %.1f J/step, truth %.1f (%+.2f %%), saves/logged_pauses %s\n", name,
+		        stated ? " --steps 200" : "", e, truth, 100 * (e / truth - 1), got);
 		CHECK(fabs(e / truth - 1) < 0.01);
+		if (counts)
+			CHECK(strcmp(got, counts) == 0);
 		CHECK(strstr(err, "resumed") == NULL);
 		CHECK(strstr(err, "window:") == NULL);
 		CHECK(strstr(err, "saves:") == NULL);
@@ -245,9 +261,9 @@ resumed(const char *dir)
 	add(&v, 60.0, 70.0); /* the crash and the restart */
 	session(&v, 101, 200, 0, 330.0, 3, 0);
 	double truth = v.energy / v.steps, runtime = v.t - v.t_train;
-	char *run = run_folder(dir, "resumed", &v, runtime, 200, 0), *err = NULL;
+	char *run = run_folder(dir, "resumed", &v, runtime, 200, 0), *err = NULL, got[32];
 	CHECK_INT(v.steps, 237);
-	double e = ingest(dir, run, 237, &err);
+	double e = ingest(dir, run, 237, &err, got);
 	fprintf(stderr, "resumed --steps 237: %.1f J/step, truth %.1f (%+.2f %%)\n%s", e, truth,
 	        100 * (e / truth - 1), err);
 	CHECK(fabs(e / truth - 1) < 0.02);
@@ -255,7 +271,7 @@ resumed(const char *dir)
 	CHECK_CONTAINS(err, "s by the trainer state: a resumed run");
 	CHECK(strstr(err, "step log implies") == NULL);
 	free(err);
-	e = ingest(dir, run, 0, &err);
+	e = ingest(dir, run, 0, &err, got);
 	CHECK_CONTAINS(err, "%): a resumed run: its steps after the checkpoint ran twice");
 	CHECK(strstr(err, "check the clocks") == NULL);
 	CHECK(strstr(err, "step log implies") == NULL);
@@ -290,11 +306,15 @@ int
 main(void)
 {
 	char *dir = test_tmpdir("ft_trainer_evals");
-	evaluations(dir, 560.0, "evals-at-training-power", 0);
-	evaluations(dir, 330.0, "evals-near-idle", 0);
-	evaluations(dir, 560.0, "evals-two-datasets", TWO_SETS);
-	evaluations(dir, 560.0, "eval-on-start", ON_START);
-	evaluations(dir, 330.0, "eval-on-start-near-idle", ON_START | TWO_SETS);
+	evaluations(dir, 560.0, "evals-at-training-power", 0, NULL);
+	evaluations(dir, 330.0, "evals-near-idle", 0, NULL);
+	evaluations(dir, 560.0, "evals-two-datasets", TWO_SETS, NULL);
+	evaluations(dir, 560.0, "eval-on-start", ON_START, NULL);
+	evaluations(dir, 330.0, "eval-on-start-near-idle", ON_START | TWO_SETS, NULL);
+	/* the saves after the steps 50, 100 and 150 (200's is after the
+	 * window), the four evaluations taken out at training power */
+	evaluations(dir, 560.0, "eval-then-save", SAVE_EACH, "3/4");
+	evaluations(dir, 560.0, "eval-then-save-two-datasets", SAVE_EACH | TWO_SETS, "3/4");
 	resumed(dir);
 	crashed(dir);
 	free(dir);

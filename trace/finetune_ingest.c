@@ -379,6 +379,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 		}
 		in->state_steps = c->state.global_step;
 		in->state_restarts = c->state.n_restarts;
+		in->save_steps = c->state.save_steps;
 		if (c->state.save_steps > 0)
 			in->expected_saves = floor(c->state.global_step / c->state.save_steps);
 		in->expected_eval_s = c->state.n_evals ? c->state.eval_runtime_s : NAN;

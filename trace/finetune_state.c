@@ -128,6 +128,84 @@ lowest_stretch(const ft_grid *g, const ft_clock *c, size_t kb, size_t nr, double
 	return best;
 }
 
+/* Is a save due after evaluation i: its step is a multiple of
+ * save_steps, and the Trainer evaluates, then saves. */
+static int
+save_follows(const wc_ft_steps_info *in, size_t i)
+{
+	return in->save_steps > 0 && fabs(remainder(in->eval_at[i], in->save_steps)) < 0.5;
+}
+
+/* What an evaluation is when the readings below are weighed. */
+enum { FT_KEEP, FT_ADJ, FT_END };
+
+/* How far (s of active time, summed) the pauses the trace found start
+ * from where the evaluations with a save after them (FT_ADJ) put a pause,
+ * with those evaluations `shown` (the pause starts with the evaluation)
+ * or not (at training power: the save's pause starts an eval_runtime
+ * later, and the steps' clock is short of it) -- and, with a clear step
+ * period, how far the steps' clock runs from it over the steps. The one
+ * after the last step (FT_END) goes with them: at training power it is in
+ * the window, else a pause or past the window's end. The others keep
+ * `state`. */
+static double
+clock_misfit(const ft_grid *g, const ft_clock *c, const wc_ft_steps_info *in, const wc_ft_steps_result *out,
+             const unsigned char *state, const unsigned char *role, int shown)
+{
+	double undetected = 0, before = 0, sum = 0;
+	size_t n = in->n_evals;
+	for (size_t i = 0; i < n; i++)
+		undetected += (role[i] == FT_KEEP ? state[i] == 0 : !shown) ? in->eval_s[i] : 0.0;
+	double ts = ((double)c->na * g->dt - undetected) / in->steps;
+	if (!(ts > 0))
+		return INFINITY;
+	if (out->period_clear)
+		sum = fabs(ts - out->period_s) * in->steps;
+	for (size_t i = 0; i < n; i++) {
+		int active = role[i] == FT_KEEP ? state[i] == 0 : !shown;
+		double at = in->eval_at[i] * ts + before + (active ? in->eval_s[i] : 0.0), near = INFINITY;
+		before += active ? in->eval_s[i] : 0.0;
+		if (role[i] != FT_ADJ)
+			continue;
+		for (size_t k = g->k0; k < g->k1; k++)
+			if ((g->mark[k] == FT_SAVE || g->mark[k] == FT_MIDLEVEL) && (k == g->k0 || g->mark[k - 1] != g->mark[k]))
+				near = fmin(near, fabs((double)c->sum_a[k - g->k0] * g->dt - at));
+		sum += near;
+	}
+	return sum;
+}
+
+/* The evaluations with a save after them (eval_steps a multiple of
+ * save_steps, the usual setup with load_best_model_at_end): the save's
+ * near-idle pause lies where such an evaluation starts when the steps'
+ * clock counts the evaluations as pauses -- their time then stretches
+ * each step -- and both readings are stable below. Starting from that
+ * one, 30-s evaluations at 91 % of the training power every 50 of 190 2-s
+ * steps were each taken for the save after it: two of three stayed in the
+ * steps (+15 % energy per step) and the saves were counted as them. So
+ * they start at training power, and are not taken for the pause after
+ * them, when that reading fits the pauses and the step period better;
+ * the same evaluation draws the same power, so the one after the last
+ * step goes with them. Returns whether they do. */
+static int
+start_adjacent(const ft_grid *g, const ft_clock *c, const wc_ft_steps_info *in, const wc_ft_steps_result *out,
+               unsigned char *state, size_t first, size_t last)
+{
+	size_t n = in->n_evals, m = 0;
+	unsigned char *role = wc_alloc_zeroed(n ? n : 1, 1);
+	if (!role)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		m += (role[i] = state[i] == 1 && i != first && i != last && save_follows(in, i) ? FT_ADJ : FT_KEEP);
+	if (last < n && state[last] == 1)
+		role[last] = FT_END;
+	int active = m > 0 && clock_misfit(g, c, in, out, state, role, 0) < clock_misfit(g, c, in, out, state, role, 1);
+	for (size_t i = 0; active && i < n; i++)
+		state[i] = role[i] != FT_KEEP ? 0 : state[i];
+	free(role);
+	return active;
+}
+
 /* Place the evaluations: which the trace already shows as a pause (fixed
  * point over the step clock: each one shown is not in the active time),
  * then the others at their lowest stretch. */
@@ -161,6 +239,7 @@ place(ft_grid *g, const wc_ft_steps_info *in, double after_s, wc_ft_steps_result
 		else if (s < 0.5 && first == n)
 			state[(first = i)] = 2;
 	}
+	int adj_active = start_adjacent(g, &c, in, out, state, first, last);
 	for (int iter = 0; iter < 4; iter++) {
 		double undetected = 0, before = 0;
 		size_t shown = 0, others = 0, taken = (size_t)-1;
@@ -173,7 +252,10 @@ place(ft_grid *g, const wc_ft_steps_info *in, double after_s, wc_ft_steps_result
 			if (state[i] == 2 && i != last && i != first)
 				continue;
 			size_t kb = clock_bin(g, &c, in->eval_at[i] * ts + before);
-			size_t k = found_pause(g, kb, in->eval_s[i], 0.5 * in->eval_s[i], taken);
+			/* at training power, the pause after it is its save */
+			size_t k = adj_active && i != first && i != last && save_follows(in, i)
+			                   ? (size_t)-1
+			                   : found_pause(g, kb, in->eval_s[i], 0.5 * in->eval_s[i], taken);
 			/* the one before the first step keeps where it was put
 			 * until it is judged below: taken as training power from the
 			 * start, it moved every other place early by its length, too
