@@ -23,6 +23,11 @@
  *   power were taken for the save after them, two of three stayed in the
  *   steps (+15 % energy per step) and the saves were counted as them
  *   (saves 1 of 3, with a warning saying 3 evaluations were taken out).
+ *   Near-idle, each evaluation and its save are one pause, which made the
+ *   save after the last step as long as both and put that evaluation in
+ *   the window, where steps were taken out for it; with 5-s saves the
+ *   pauses were counted as evaluations only ("0 near-idle pauses" for 4
+ *   saves).
  * - A run that crashed at step 137 and resumed from checkpoint-100: its
  *   train_runtime covers the last session only, which was read as a clock
  *   error ("check the clocks"), and the saves it implies were called the
@@ -41,8 +46,9 @@
 
 /* How a run evaluates: on two eval datasets (one log entry each), and
  * before its first step (eval_on_start); SAVE_EACH: it saves right after
- * every evaluation (a 25-s save at 100 W, save_steps 50). */
-enum { TWO_SETS = 1, ON_START = 2, SAVE_EACH = 4 };
+ * every evaluation (a 25-s save at 100 W, save_steps 50; 5 s with
+ * SHORT_SAVE). */
+enum { TWO_SETS = 1, ON_START = 2, SAVE_EACH = 4, SHORT_SAVE = 8 };
 
 /* Per-GPU power over [a, b). */
 typedef struct {
@@ -95,7 +101,7 @@ session(wave *v, int first, int last, int crash, double eval_w, uint64_t seed, i
 		if (k % 50 == 0)
 			add(v, 30.0, eval_w);
 		if (k % 50 == 0 && (how & SAVE_EACH))
-			add(v, 25.0, 100.0);
+			add(v, how & SHORT_SAVE ? 5.0 : 25.0, 100.0);
 		else if (k % 100 == 0)
 			add(v, 16.0, 150.0);
 	}
@@ -315,6 +321,11 @@ main(void)
 	 * window), the four evaluations taken out at training power */
 	evaluations(dir, 560.0, "eval-then-save", SAVE_EACH, "3/4");
 	evaluations(dir, 560.0, "eval-then-save-two-datasets", SAVE_EACH | TWO_SETS, "3/4");
+	/* near-idle, each evaluation and its save are one pause: none taken
+	 * out, and the last with its save past the window */
+	evaluations(dir, 100.0, "near-idle-eval-then-save", SAVE_EACH, "3/0");
+	/* ... a pause under 1.25 evaluations long: still the save too */
+	evaluations(dir, 100.0, "near-idle-eval-then-short-save", SAVE_EACH | SHORT_SAVE, "3/0");
 	resumed(dir);
 	crashed(dir);
 	free(dir);
