@@ -27,7 +27,8 @@
  *   save after the last step as long as both and put that evaluation in
  *   the window, where steps were taken out for it; with 5-s saves the
  *   pauses were counted as evaluations only ("0 near-idle pauses" for 4
- *   saves).
+ *   saves); with 90-s evaluations too, the run was told to check its
+ *   clocks (the save after the last step taken as 95 s).
  * - A run that crashed at step 137 and resumed from checkpoint-100: its
  *   train_runtime covers the last session only, which was read as a clock
  *   error ("check the clocks"), and the saves it implies were called the
@@ -47,8 +48,15 @@
 /* How a run evaluates: on two eval datasets (one log entry each), and
  * before its first step (eval_on_start); SAVE_EACH: it saves right after
  * every evaluation (a 25-s save at 100 W, save_steps 50; 5 s with
- * SHORT_SAVE). */
-enum { TWO_SETS = 1, ON_START = 2, SAVE_EACH = 4, SHORT_SAVE = 8 };
+ * SHORT_SAVE); LONG_EVAL: for 90 s, not 30. */
+enum { TWO_SETS = 1, ON_START = 2, SAVE_EACH = 4, SHORT_SAVE = 8, LONG_EVAL = 16 };
+
+/* An evaluation's length, s. */
+static double
+eval_len(int how)
+{
+	return how & LONG_EVAL ? 90.0 : 30.0;
+}
 
 /* Per-GPU power over [a, b). */
 typedef struct {
@@ -93,13 +101,13 @@ session(wave *v, int first, int last, int crash, double eval_w, uint64_t seed, i
 	add(v, 50.0, 130.0); /* loading the model */
 	v->t_train = v->t;
 	if (how & ON_START)
-		add(v, 30.0, eval_w);
+		add(v, eval_len(how), eval_w);
 	for (int k = first; k <= last; k++) {
 		step(v, k < first + 3 ? 5.0 : 2.0 * (1 + 0.05 * (2 * wc_pcg32_uniform(&rng) - 1)));
 		if (k == crash)
 			return;
 		if (k % 50 == 0)
-			add(v, 30.0, eval_w);
+			add(v, eval_len(how), eval_w);
 		if (k % 50 == 0 && (how & SAVE_EACH))
 			add(v, how & SHORT_SAVE ? 5.0 : 25.0, 100.0);
 		else if (k % 100 == 0)
@@ -147,13 +155,13 @@ static void
 write_eval(FILE *f, int s, int how, const char *end)
 {
 	if (how & TWO_SETS)
-		fprintf(f, "  {\"eval_alpaca_loss\": 1.5, \"eval_alpaca_runtime\": 15.0, \"eval_alpaca_samples_per_second\": "
-		        "33.1, \"epoch\": %.2f, \"step\": %d},\n  {\"eval_dolly_loss\": 1.6, \"eval_dolly_runtime\": 15.0, "
-		        "\"eval_dolly_samples_per_second\": 33.1, \"epoch\": %.2f, \"step\": %d}%s\n", s / 200.0, s,
-		        s / 200.0, s, end);
+		fprintf(f, "  {\"eval_alpaca_loss\": 1.5, \"eval_alpaca_runtime\": %.1f, \"eval_alpaca_samples_per_second\": "
+		        "33.1, \"epoch\": %.2f, \"step\": %d},\n  {\"eval_dolly_loss\": 1.6, \"eval_dolly_runtime\": %.1f, "
+		        "\"eval_dolly_samples_per_second\": 33.1, \"epoch\": %.2f, \"step\": %d}%s\n", eval_len(how) / 2,
+		        s / 200.0, s, eval_len(how) / 2, s / 200.0, s, end);
 	else
-		fprintf(f, "  {\"eval_loss\": 1.5, \"eval_runtime\": 30.0, \"eval_samples_per_second\": 33.1, "
-		        "\"epoch\": %.2f, \"step\": %d}%s\n", s / 200.0, s, end);
+		fprintf(f, "  {\"eval_loss\": 1.5, \"eval_runtime\": %.1f, \"eval_samples_per_second\": 33.1, "
+		        "\"epoch\": %.2f, \"step\": %d}%s\n", eval_len(how), s / 200.0, s, end);
 }
 
 /* A trainer_state.json as the Trainer writes it: loss every 10 steps, an
@@ -326,6 +334,9 @@ main(void)
 	evaluations(dir, 100.0, "near-idle-eval-then-save", SAVE_EACH, "3/0");
 	/* ... a pause under 1.25 evaluations long: still the save too */
 	evaluations(dir, 100.0, "near-idle-eval-then-short-save", SAVE_EACH | SHORT_SAVE, "3/0");
+	/* ... the save after the last step is 5 s, not the 95-s pause: no
+	 * 'window:' warning */
+	evaluations(dir, 100.0, "near-idle-long-eval-then-short-save", SAVE_EACH | SHORT_SAVE | LONG_EVAL, "3/0");
 	resumed(dir);
 	crashed(dir);
 	free(dir);

@@ -344,6 +344,7 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 			state[last] = outside ? 2 : 0;
 		}
 		out->lead_eval_out_s = lead;
+		out->save_s = after_s;
 	}
 	int placed = 0, unplaced = 0;
 	size_t prev[2] = { 0, 0 };
@@ -402,9 +403,12 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 	 * when it draws training power and was placed in the window. Without
 	 * them, every Hugging Face run saving and evaluating at its end (300-s
 	 * runs, a 30-s eval and a 16-s save) was told to check its clocks.
-	 * The save is as long as the saves found in the trace. */
-	double trailing = (out->last_eval_in ? 0.0 : in->trailing_eval_s) + (in->trailing_save ? median_save_s(g, in, NULL, NULL) : 0.0) +
-	                  out->lead_eval_out_s;
+	 * The save is as long as the saves found in the trace -- less the
+	 * near-idle evaluations merged with them (60-s evaluations with 10-s
+	 * saves put 130 s after the last step, not 70, and the run was told
+	 * to check its clocks). */
+	double save = !in->trailing_save ? 0.0 : out->save_s > 0 ? out->save_s : median_save_s(g, in, NULL, NULL);
+	double trailing = (out->last_eval_in ? 0.0 : in->trailing_eval_s) + save + out->lead_eval_out_s;
 	int off = isfinite(in->train_runtime_s) &&
 	          fabs(out->window_s + trailing - in->train_runtime_s) > FT_RUNTIME_TOL * in->train_runtime_s;
 	char why[96];

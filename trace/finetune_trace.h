@@ -127,6 +127,9 @@ typedef struct {
 	int last_eval_in;              /* the evaluation after the last step is in the window */
 	double lead_eval_out_s;        /* the evaluation before the first step (step 0) lies
 	                                * before the window: its length, s (train_runtime holds it) */
+	double save_s;                 /* the saves' length with the evaluations placed, s
+	                                * (near-idle ones merged with their saves taken out);
+	                                * 0 = not placed */
 	int resumed;                   /* the trainer state shows a resumed run */
 	double runtime_steps;          /* steps train_runtime holds at the trace's period; NaN */
 	double pause_s, pause_energy_j;
