@@ -142,6 +142,31 @@ save_follows(const wc_ft_steps_info *in, size_t i)
 	return in->save_steps > 0 && fabs(remainder(in->eval_at[i], in->save_steps)) < 0.5;
 }
 
+/* Where an evaluation at training power starts when its save came first
+ * (docs/finetune.md, "Evaluations a trainer state lists"): the end of the
+ * pause starting nearer `tau` on the steps' clock than `len` s after it,
+ * within half of `len`; else (size_t)-1 (the Trainer's order: it
+ * evaluates, then saves). */
+static size_t
+save_before(const ft_grid *g, const ft_clock *c, double tau, double len)
+{
+	size_t a = clock_bin(g, c, tau - 0.5 * len), b = clock_bin(g, c, tau + 1.5 * len) + 1, best = (size_t)-1;
+	double low = INFINITY;
+	for (size_t k = a > g->k0 ? a - 1 : g->k0; k < b && k < g->k1; k++) {
+		int pause = g->mark[k] == FT_SAVE || g->mark[k] == FT_MIDLEVEL;
+		if (!pause || (k > g->k0 && (g->mark[k - 1] == FT_SAVE || g->mark[k - 1] == FT_MIDLEVEL)))
+			continue;
+		double p = (double)c->sum_a[k - g->k0] * g->dt, d = fabs(p - tau);
+		if (d < fabs(p - tau - len) && d <= 0.5 * len && d < low) {
+			low = d;
+			best = k;
+		}
+	}
+	while (best != (size_t)-1 && best < g->k1 && (g->mark[best] == FT_SAVE || g->mark[best] == FT_MIDLEVEL))
+		best++;
+	return best;
+}
+
 /* What an evaluation is when the readings below are weighed. */
 enum { FT_KEEP, FT_ADJ, FT_END };
 
@@ -169,13 +194,17 @@ clock_misfit(const ft_grid *g, const ft_clock *c, const wc_ft_steps_info *in, co
 		sum = fabs(ts - out->period_s) * in->steps;
 	for (size_t i = 0; i < n; i++) {
 		int active = role[i] == FT_KEEP ? state[i] == 0 : !shown;
-		double at = in->eval_at[i] * ts + before + (active ? in->eval_s[i] : 0.0), near = INFINITY;
+		/* at training power the save's pause starts after it, or, saved
+		 * first, where it would */
+		double at = in->eval_at[i] * ts + before, after = at + (active ? in->eval_s[i] : 0.0), near = INFINITY;
 		before += active ? in->eval_s[i] : 0.0;
 		if (role[i] != FT_ADJ)
 			continue;
 		for (size_t k = g->k0; k < g->k1; k++)
-			if ((g->mark[k] == FT_SAVE || g->mark[k] == FT_MIDLEVEL) && (k == g->k0 || g->mark[k - 1] != g->mark[k]))
-				near = fmin(near, fabs((double)c->sum_a[k - g->k0] * g->dt - at));
+			if ((g->mark[k] == FT_SAVE || g->mark[k] == FT_MIDLEVEL) && (k == g->k0 || g->mark[k - 1] != g->mark[k])) {
+				double p = (double)c->sum_a[k - g->k0] * g->dt;
+				near = fmin(near, fmin(fabs(p - after), fabs(p - at)));
+			}
 		sum += near;
 	}
 	return sum;
@@ -300,10 +329,11 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 				continue;
 			double tau = in->eval_at[i] * ts + before;
 			size_t kb = clock_bin(g, &c, tau);
-			/* at training power, the pause after it is its save */
-			size_t k = adj_active && i != first && i != last && save_follows(in, i)
-			                   ? (size_t)-1
-			                   : found_pause(g, &c, tau, in->eval_s[i], 0.5 * in->eval_s[i], taken);
+			/* at training power, the pause next to it is its save */
+			int forced = adj_active && i != first && save_follows(in, i);
+			size_t k = forced ? (size_t)-1 : found_pause(g, &c, tau, in->eval_s[i], 0.5 * in->eval_s[i], taken),
+			       sb = forced ? save_before(g, &c, tau, in->eval_s[i]) : (size_t)-1;
+			kb = sb != (size_t)-1 ? sb : kb;
 			/* the one before the first step keeps where it was put
 			 * until it is judged below: taken as training power from the
 			 * start, it moved every other place early by its length, too
@@ -366,6 +396,11 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 		if (state[i] != 0)
 			continue;
 		size_t nr = (size_t)fmax(1.0, floor(in->eval_s[i] / g->dt + 0.5));
+		/* the one after the last step ends the window, where the power
+		 * falls: its last bin can be cut off (after a save it has no
+		 * room before it) */
+		if (i == last && at[i] < g->k1 && at[i] + nr > g->k1 && 2 * (g->k1 - at[i]) >= nr)
+			nr = g->k1 - at[i];
 		size_t k = lowest_stretch(g, &c, at[i], nr, 0.5 * in->eval_s[i], prev);
 		if (k == (size_t)-1) {
 			unplaced++;
