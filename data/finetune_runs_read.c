@@ -31,6 +31,11 @@ typedef struct {
 	int line;
 	wc_error *err;
 	int col_at[FT_COL_COUNT]; /* character column of each field in this row */
+	/* Each cell's text as written, for the rules across cells: a refusal
+	 * quotes the value as given, not as "%g" reprints it ("1e9", not
+	 * "1e+09"; docs/architecture.md, "Errors"). Points into the row's
+	 * fields, alive while the row is read. */
+	const char *text_at[FT_COL_COUNT];
 } reader;
 
 static int
@@ -113,6 +118,7 @@ parse_cell(reader *rd, const wc__csv_field *f, wc__ft_column c, wc_ft_run *run)
 {
 	wc_ft_config *k = &run->config;
 	rd->col_at[c] = f->column;
+	rd->text_at[c] = f->text;
 	switch (c) {
 	case FT_COL_RUN_ID: return text(rd, f, c, 1, run->run_id, sizeof run->run_id);
 	case FT_COL_PLATFORM: return text(rd, f, c, 1, run->platform, sizeof run->platform);
@@ -186,16 +192,24 @@ check_row(reader *rd, wc_ft_run *run)
 	/* A step's energy bounded as a run's power is (models/limits.h): at
 	 * most 5 kW per GPU over the step, and a step of at most a day; beyond,
 	 * a unit slip or a summed counter, not a measurement (1e300 J was
-	 * frozen as e0 = 9e299 J per GPU; docs/formats/finetune-runs.md). */
-	char why[160];
+	 * frozen as e0 = 9e299 J per GPU). At least 1 W per GPU over the step,
+	 * below any GPU at work: 0.00001 J for 947 J made the fit refuse the
+	 * table as degenerate, 0.01 J fitted e0 -537 J
+	 * (docs/formats/finetune-runs.md). The cells quoted as written. */
+	char why[192];
 	double e_max = k->gpus * WC_GPU_MAX_POWER_W * run->step_s;
+	double e_min = k->gpus * WC_GPU_MIN_POWER_W * run->step_s;
 	if (run->step_s > WC_RUN_MAX_TIME_S) {
-		snprintf(why, sizeof why, "must be at most %g s (a day), got '%g'", WC_RUN_MAX_TIME_S, run->step_s);
+		snprintf(why, sizeof why, "must be at most %g s (a day), got '%s'", WC_RUN_MAX_TIME_S,
+		         rd->text_at[FT_COL_STEP]);
 		return cell_error(rd, rd->col_at[FT_COL_STEP], FT_COL_STEP, "%s", why);
 	}
-	if (run->energy_per_step_j > e_max) {
-		snprintf(why, sizeof why, "must be at most %g J (%g W per GPU of its %d over its step_s %g s, above any "
-		         "GPU board), got '%g'", e_max, WC_GPU_MAX_POWER_W, k->gpus, run->step_s, run->energy_per_step_j);
+	if (run->energy_per_step_j > e_max || run->energy_per_step_j < e_min) {
+		int high = run->energy_per_step_j > e_max;
+		snprintf(why, sizeof why, "must be at %s %g J (%g W per GPU of its %d over its step_s %g s, %s), "
+		         "got '%s'", high ? "most" : "least", high ? e_max : e_min,
+		         high ? WC_GPU_MAX_POWER_W : WC_GPU_MIN_POWER_W, k->gpus, run->step_s,
+		         high ? "above any GPU board" : "below any GPU at work", rd->text_at[FT_COL_ENERGY]);
 		return cell_error(rd, rd->col_at[FT_COL_ENERGY], FT_COL_ENERGY, "%s", why);
 	}
 	if ((rc = complete_model(rd, run)) != WC_OK)
@@ -259,6 +273,7 @@ read_row(reader *rd, wc_ft_table *t, const wc__csv_field *fields, const int *col
 	run.config.params_b = NAN;
 	run.line = rd->line;
 	memset(rd->col_at, 0, sizeof rd->col_at);
+	memset(rd->text_at, 0, sizeof rd->text_at);
 	for (int i = 0; i < n; i++)
 		if (col_of[i] >= 0 && (rc = parse_cell(rd, &fields[i], (wc__ft_column)col_of[i], &run)))
 			return rc;
@@ -312,7 +327,7 @@ int
 wc_ft_table_read_buffer(const char *buf, size_t len, const char *path, wc_ft_table **out,
                         wc_error *err)
 {
-	reader rd = { path, 0, err, { 0 } };
+	reader rd = { path, 0, err, { 0 }, { NULL } };
 	wc_ft_table *t = wc_ft_table_new();
 	wc__csv_field *fields = wc_alloc_array(FT_MAX_FIELDS, sizeof *fields);
 	int *col_of = wc_alloc_array(FT_MAX_FIELDS, sizeof *col_of);

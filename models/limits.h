@@ -155,6 +155,16 @@
  *  (docs/http-api.md, "Limits"; docs/formats/runs-table.md). */
 #define WC_RUN_MAX_RUNNING WC_CAPACITY_MAX_CONCURRENCY
 #define WC_GPU_MAX_POWER_W 5000.0
+/** ... and, for a fine-tuning run's step (runs tables' energy_per_step_j
+ *  over gpus x step_s), at least 1 W per GPU: a GPU at work draws hundreds
+ *  of watts and an idle one tens (the catalog's measured idles are 72.9 W
+ *  on A100 to 126.3 W on H100, models/platform_catalog.c), so a step's
+ *  energy below 1 W per GPU is a unit slip, not a measurement: 0.00001 J
+ *  per step for 947 J made `fit finetune` refuse a table of five FLOPs per
+ *  GPU as proportional, and 0.01 J fitted e0 = -537 J. A bound of
+ *  physics, far under any board's idle, not a number tuned to data
+ *  (docs/formats/finetune-runs.md). */
+#define WC_GPU_MIN_POWER_W 1.0
 
 /** A measured run's group throughput (runs tables' `throughput_tok_s`) at
  *  most 10^7 output tokens per second, a hundred times the fastest

@@ -102,11 +102,31 @@ refusals(void)
 	 * day, is a unit slip: 1e300 J was frozen as e0 = 9e299 J per GPU. */
 	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,1e300,10,\n",
 	        "ft.csv:3:46: column 'energy_per_step_j': must be at most 50000 J (5000 W per GPU of its 1 over its "
-	        "step_s 10 s, above any GPU board), got '1e+300'");
+	        "step_s 10 s, above any GPU board), got '1e300'");
+	/* The cell quoted as written, not as %g reprints it ('1e+09'). */
+	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,1e9,1.55,\n",
+	        "ft.csv:3:46: column 'energy_per_step_j': must be at most 7750 J (5000 W per GPU of its 1 over its "
+	        "step_s 1.55 s, above any GPU board), got '1e9'");
+	/* ... and under 1 W per GPU over the step, no GPU at work: 0.00001 J
+	 * for 947 J made the fit refuse the table as "proportional", 0.01 J
+	 * fitted e0 -537 J (models/limits.h, WC_GPU_MIN_POWER_W). */
+	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,0.00001,1.55,\n",
+	        "ft.csv:3:46: column 'energy_per_step_j': must be at least 1.55 J (1 W per GPU of its 1 over its "
+	        "step_s 1.55 s, below any GPU at work), got '0.00001'");
+	refused("a,H200,8,Qwen3-8B,,,,qlora,16,8,1024,4,false,12.39,1.55,\n",
+	        "ft.csv:3:46: column 'energy_per_step_j': must be at least 12.4 J (1 W per GPU of its 8");
+	{
+		char *s = table("a,H200,8,Qwen3-8B,,,,qlora,16,8,1024,4,false,12.4,1.55,\n");
+		wc_ft_table *t = NULL;
+		wc_error err = { 0, "" };
+		CHECK_INT(wc_ft_table_read_buffer(s, strlen(s), "ft.csv", &t, &err), WC_OK); /* at the bound */
+		wc_ft_table_free(t);
+		free(s);
+	}
 	refused("a,H200,2,Qwen3-8B,,,,qlora,16,8,1024,4,false,100001,10,\n",
 	        "ft.csv:3:46: column 'energy_per_step_j': must be at most 100000 J");
 	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,70,1e300,\n",
-	        "ft.csv:3:49: column 'step_s': must be at most 86400 s (a day), got '1e+300'");
+	        "ft.csv:3:49: column 'step_s': must be at most 86400 s (a day), got '1e300'");
 	{
 		char *s = table("a,H200,2,Qwen3-8B,,,,qlora,16,8,1024,4,false,100000,10,\n");
 		wc_ft_table *t = NULL;
