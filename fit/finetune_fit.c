@@ -168,6 +168,7 @@ wc__ft_compute_design(const wc_ft_table *t, const unsigned char *use, wc__ft_des
 {
 	size_t n = t->n_runs;
 	memset(d, 0, sizeof *d);
+	d->table = t;
 	d->X = wc_alloc_array((n ? n : 1) * 2, sizeof *d->X);
 	d->y = wc_alloc_array(n ? n : 1, sizeof *d->y);
 	d->row = wc_alloc_array(n ? n : 1, sizeof *d->row);
@@ -191,6 +192,44 @@ wc__ft_compute_design(const wc_ft_table *t, const unsigned char *use, wc__ft_des
 	return WC_OK;
 }
 
+/* Why the compute law's design is rank deficient, into `err`: G and F
+ * themselves proportional, or one run outweighing the rest. Each row is
+ * divided by its run's energy (relative residuals), so a run whose energy
+ * is far below what its G and F would draw fills both scaled columns
+ * alone and they point the same way, though the runs' FLOPs per GPU
+ * differ: 0.001 J for 947 J on a table of five FLOPs per GPU was refused
+ * as "proportional" (docs/finetune.md, "Fitting"). */
+static int
+degenerate_why(const wc__ft_design *d, wc_error *err)
+{
+	if (rank_deficient(d->X, d->n, 2))
+		return wc_error_set(err, WC_ENOCONV,
+		                    "compute law: the runs do not determine e0 and kappa: their G and F are "
+		                    "proportional (the same FLOPs per GPU in every run); add runs with another FLOPs "
+		                    "per GPU (micro-batch, sequence length or model), or use `wattcast calibrate "
+		                    "finetune`");
+	double norm[2] = { 0.0, 0.0 }, best = -1.0;
+	int k = 0;
+	for (int i = 0; i < d->n; i++)
+		for (int j = 0; j < 2; j++)
+			norm[j] += (d->X[2 * i + j] / d->y[i]) * (d->X[2 * i + j] / d->y[i]);
+	for (int i = 0; i < d->n; i++) {
+		double s = 0.0;
+		for (int j = 0; j < 2; j++)
+			s += (d->X[2 * i + j] / d->y[i]) * (d->X[2 * i + j] / d->y[i]) / norm[j] / 2.0;
+		if (s > best)
+			best = s, k = i;
+	}
+	double share = 100.0 * best;
+	const wc_ft_run *r = &d->table->runs[d->row[k]];
+	return wc_error_set(err, WC_ENOCONV,
+	                    "compute law: the runs do not determine e0 and kappa: residuals are relative, and "
+	                    "run '%s' at %s J per step on %d GPU%s holds %.4g %% of the fit's weight, so G and F "
+	                    "act as one column; check its energy_per_step_j",
+	                    r->run_id, WC_NUM_TEXT(r->energy_per_step_j), r->config.gpus,
+	                    r->config.gpus == 1 ? "" : "s", share);
+}
+
 int
 wc__ft_fit_design(const wc__ft_design *d, int p, wc_ft_linear_fit *out, wc_error *err)
 {
@@ -201,14 +240,7 @@ wc__ft_fit_design(const wc__ft_design *d, int p, wc_ft_linear_fit *out, wc_error
 		x[i] = d->X[2 * i + 1];
 	int rc = fit_rows(d->X, d->y, x, d->n, p, "compute law", out, err);
 	if (rc == WC_ENOCONV && p == 2)
-		/* The design's columns are G and F: runs that only scale the
-		 * GPUs of one per-GPU recipe have F a fixed multiple of G, and
-		 * no fit can split the two (docs/finetune.md, "Fitting"). */
-		rc = wc_error_set(err, WC_ENOCONV,
-		                  "compute law: the runs do not determine e0 and kappa: their G and F are "
-		                  "proportional (the same FLOPs per GPU in every run); add runs with another FLOPs "
-		                  "per GPU (micro-batch, sequence length or model), or use `wattcast calibrate "
-		                  "finetune`");
+		rc = degenerate_why(d, err);
 	free(x);
 	return rc;
 }

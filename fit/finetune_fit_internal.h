@@ -20,6 +20,7 @@ int wc__ft_lstsq(const double *X, const double *y, const double *mult, int n, in
 /** The compute law's rows: x = {G, F} (e0 per GPU) and y = E_step of
  *  each run used. */
 typedef struct {
+	const wc_ft_table *table; /* the runs, for names in messages */
 	int n;
 	double *X;     /* n x 2 */
 	double *y;     /* n */

@@ -321,10 +321,45 @@ proportional_runs(void)
 	wc_ft_table_free(t);
 }
 
+/* One run's energy far below what its G and F draw (0.00001 J for 947 J;
+ * the runs table's reader refuses it, a built table need not): relative
+ * residuals let that run fill both scaled columns, so the design is
+ * degenerate though the seven runs hold five FLOPs per GPU. Refused
+ * naming that run, not as "proportional" (docs/finetune.md, "Fitting"). */
+static void
+outweighing_run(void)
+{
+	static const char csv[] =
+		"run_id,platform,gpus,model,params_b,layers,d_model,method,lora_rank,micro_batch,seq_len,"
+		"grad_accum,checkpointing,energy_per_step_j,step_s\n"
+		"h16_70b,H100,16,Llama-3.1-70B,70.6,80,8192,lora,16,1,2048,8,false,95746.2,9.79\n"
+		"h1_3b,H100,1,Llama-3.2-3B,3.21,28,3072,lora,16,8,512,4,false,558.9,0.914\n"
+		"h1_8b_b4,H100,1,Llama-3.1-8B,8.03,32,4096,lora,16,4,1024,4,false,947.6,1.55\n"
+		"h1_8b_b8,H100,1,Llama-3.1-8B,8.03,32,4096,lora,16,8,1024,4,false,1594.4,2.61\n"
+		"h2_8b_s2048,H100,2,Llama-3.1-8B,8.03,32,4096,lora,16,4,2048,4,false,3232.2,2.64\n"
+		"h8_14b,H100,8,Qwen3-14B,14.8,40,5120,lora,16,4,2048,4,false,21673.0,4.43\n"
+		"h8_8b_b2,H100,8,Llama-3.1-8B,8.03,32,4096,lora,16,2,1024,8,false,7579.5,1.55\n";
+	wc_ft_table *t = NULL;
+	wc_ft_fit_result r;
+	wc_error err = { 0, "" };
+	CHECK_INT(wc_ft_table_read_buffer(csv, strlen(csv), "fit.csv", &t, &err), WC_OK);
+	if (!t)
+		return;
+	t->runs[2].energy_per_step_j = 0.00001;
+	CHECK_INT(wc_fit_finetune(t, NULL, &r, &err), WC_ENOCONV);
+	CHECK_CONTAINS(err.msg, "compute law: the runs do not determine e0 and kappa: residuals are relative, and "
+	               "run 'h1_8b_b4' at 1e-05 J per step on 1 GPU holds 100 % of the fit's "
+	               "weight, so G and F act as one column; check its energy_per_step_j");
+	CHECK(strstr(err.msg, "proportional") == NULL);
+	CHECK(strlen(err.msg) < 256);
+	wc_ft_table_free(t);
+}
+
 int
 main(void)
 {
 	proportional_runs();
+	outweighing_run();
 	exact_runs_have_no_zero_width_interval();
 	repeated_configuration();
 	recovery(42);
