@@ -404,8 +404,9 @@ crash_after_checkpoint(void)
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "gives 100 steps, global_step 60 of checkpoint-60/trainer_state.json only those to "
-	                      "that save");
+	/* one sentence, naming the file and both counts */
+	CHECK_CONTAINS(r.err, "checkpoint-60/trainer_state.json was saved at global_step 60, but the trace's step "
+	                      "period 1.999 s over 200 s gives 100 steps: the run went on after that save; give");
 	CHECK_CONTAINS(r.err, "give finetune.steps in wattcast-run.json or a steps.csv\n");
 	CHECK(access(out, F_OK) != 0);
 	run_result_free(&r);
@@ -427,8 +428,8 @@ crash_after_checkpoint(void)
 		const char *argvl[] = { "wattcast", "ingest", rl, "-o", out, NULL };
 		CHECK(run_wattcast(argvl, NULL, &r) == 0);
 		CHECK_INT(r.status, 1);
-		CHECK_CONTAINS(r.err, "after-60: the trace's step period");
-		CHECK_CONTAINS(r.err, "global_step 60 of checkpoint-60/trainer_state.json");
+		CHECK_CONTAINS(r.err, "after-60: checkpoint-60/trainer_state.json was saved at global_step 60, but");
+		CHECK_CONTAINS(r.err, "gives 100 steps: the run went on after that save");
 		CHECK_CONTAINS(r.err, "give finetune.steps in wattcast-run.json or a steps.csv\n");
 		run_result_free(&r);
 		free(rl);

@@ -307,8 +307,11 @@ stated_counts(void)
 	in.steps_file = "checkpoint-120/trainer_state.json";
 	in.steps_at_save = 1;
 	CHECK(wc_ft_steps_analyse(t, p, n, &in, &r, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "global_step 120 of checkpoint-120/trainer_state.json only those to that save");
-	CHECK_CONTAINS(err.msg, "gives 200 steps");
+	/* one sentence naming the file and both counts */
+	CHECK_CONTAINS(err.msg, "checkpoint-120/trainer_state.json was saved at global_step 120, but the trace's "
+	               "step period ");
+	CHECK_CONTAINS(err.msg, " gives 200 steps: the run went on after that save; give finetune.steps in "
+	               "wattcast-run.json or a steps.csv");
 	CHECK(strlen(err.msg) < WC_ERROR_MSG_MAX - 1);
 	in.steps_at_save = 0;
 	in.steps_file = "trainer_state.json";

@@ -316,7 +316,9 @@ crashed(const char *dir)
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "global_step 100 of checkpoint-100/trainer_state.json only those to that save");
+	CHECK_CONTAINS(r.err, "checkpoint-100/trainer_state.json was saved at global_step 100, but the trace's "
+	               "step period");
+	CHECK_CONTAINS(r.err, "steps: the run went on after that save; give finetune.steps in wattcast-run.json");
 	run_result_free(&r);
 	free(out);
 	free(run);

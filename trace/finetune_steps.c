@@ -286,10 +286,10 @@ stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_resul
 		return WC_OK;
 	if (in->steps_at_save && ratio > 1.0 + WC_FT_COUNT_MAX_DISAGREE)
 		return wc_error_set(err, WC_EINVAL,
-		                    "the trace's step period %.3f s over %.0f s gives %.0f steps, global_step %.0f "
-		                    "of %s only those to that save: the run went on after it; give finetune.steps "
-		                    "in wattcast-run.json or a steps.csv", out->period_s, out->active_s, traced,
-		                    in->steps, file);
+		                    "%s was saved at global_step %.0f, but the trace's step period %.3f s over "
+		                    "%.0f s gives %.0f steps: the run went on after that save; give finetune.steps "
+		                    "in wattcast-run.json or a steps.csv", file, in->steps,
+		                    out->period_s, out->active_s, traced);
 	/* A resume is named only when the trainer state shows one, or when
 	 * no evaluation it lists can explain the surplus: 30-s evaluations at
 	 * training power were blamed on a resume that never happened. */
