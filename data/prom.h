@@ -31,6 +31,8 @@ typedef struct {
 	char *names[WC_PROM_MAX_LABELS], *values[WC_PROM_MAX_LABELS];
 	double *t, *v;
 	size_t n, cap;
+	int query_range;           /* read from an API answer (wc_prom_json_parse): a
+	                            * query_range's times lie on start + k * step */
 } wc_prom_series;
 
 typedef struct {

@@ -85,6 +85,7 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 	long pos = wc_prom_set_find(set, name, n, names, values, err);
 	if (pos < 0)
 		return err ? err->code : WC_EINVAL;
+	set->s[pos].query_range = 1;
 	json_array_foreach(vals, j, pair) {
 		double t, v;
 		json_t *jt = json_array_get(pair, 0);

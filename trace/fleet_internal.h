@@ -198,7 +198,9 @@ int wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
  * spacings measured across pages. */
 int wc__fleet_check_interval_end(wc_fleet *f, wc_error *err);
 /* The step that series s's scrape interval suggests (the check's measure
- * and rounding; tmp holds s->n values); 0 below two samples. */
+ * and rounding; a query_range answer's: its grid's step, or the least
+ * multiple of it the check accepts; tmp holds s->n values); 0 below two
+ * samples. */
 double wc__fleet_series_step(const wc_prom_series *s, double *tmp);
 
 /* fleet_steps.c: steps k0 <= k < k1 of every group. */

@@ -52,11 +52,45 @@ suggested(double interval)
 	return interval >= 0.98 ? ceil(interval * 0.98) : fmax(0.001, round(interval * 1000.0) / 1000.0);
 }
 
+/* The step of a query_range answer's grid, in ms: the greatest common
+ * divisor of its spacings, as its times are start + k * step and a
+ * missed scrape only drops one. The mean spacing was not: one scrape
+ * missed among 40 at 15 s made it 15.4 s, rounded to a 16 s step off
+ * the grid (docs/fleet.md, "Queries"). 0 when the series holds no grid:
+ * a query's raw samples (their times jitter by milliseconds), or a grid
+ * under half the median spacing (most steps without a value, whose
+ * spacings name no step). */
+static long long
+grid_ms(const wc_prom_series *s, double *tmp)
+{
+	size_t n = s->n - 1;
+	long long g = 0;
+	for (size_t j = 0; j < n; j++) {
+		tmp[j] = s->t[j + 1] - s->t[j];
+		long long a = llround(tmp[j] * 1000.0), b = g;
+		while (b) {
+			long long r = a % b;
+			a = b;
+			b = r;
+		}
+		g = a;
+	}
+	return g >= 1 && (double)g >= 500.0 * wc_stats_median(tmp, n) ? g : 0;
+}
+
 double
 wc__fleet_series_step(const wc_prom_series *s, double *tmp)
 {
 	double v = interval_of(s, tmp);
-	return v > 0.0 ? suggested(v) : 0.0;
+	if (!(v > 0.0))
+		return 0.0;
+	long long g = s->query_range ? grid_ms(s, tmp) : 0;
+	if (!g)
+		return suggested(v);
+	/* The least multiple of the grid's step that the check accepts:
+	 * with a 10 s step over 15 s scrapes, 20 s. */
+	double k = ceil(v / ((double)g / 1000.0 * FLEET_INTERVAL_SLACK) - 1e-9);
+	return (k > 1.0 ? k : 1.0) * (double)g / 1000.0;
 }
 
 /* The refusal, naming group g, the interval and a series of it. */

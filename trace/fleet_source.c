@@ -144,7 +144,8 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
  * and rounded as the interval check does (fleet_interval.c), so that the
  * default is never refused: the smallest spacing was, for a host scraped
  * every 15 s beside hosts scraped every second, and for one early or
- * repeated scrape among 15 s ones. */
+ * repeated scrape among 15 s ones. A query_range answer's step is its
+ * grid's (wc__fleet_series_step), not its rounded mean spacing. */
 static int
 infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 {

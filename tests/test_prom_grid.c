@@ -1,0 +1,141 @@
+/*
+ * The default step of saved query_range answers (`ingest --prometheus-json`
+ * without --step; docs/fleet.md, "Queries"). Their times lie on the
+ * query's grid, start + k * step. The step was their mean spacing, rounded
+ * as the interval check rounds it: one scrape missed by one GPU among 40
+ * at 15 s made it 15.4 s, the step 16 s, and the windows 304, 160, 16 and
+ * 112 s from 00:05:04, where --step 15 gives 300, 150, 15 and 135 s from
+ * 00:05:00. The step is now the grid's, or the least multiple of it the
+ * check accepts (a 10 s grid over 15 s scrapes: 20 s).
+ */
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define T0 1767225600L
+
+static char *dir;
+
+/* The head of a query_range answer, up to its result array. */
+static void
+answer_begin(char *buf, size_t cap, size_t *len)
+{
+	*len = (size_t)snprintf(buf, cap, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[");
+}
+
+/* Two H100 GPUs on host h1 and one vLLM engine, values at T0 + times[i]
+ * (n of them): power 300 W (400 from the middle on), running 4 then 12.
+ * GPU 1 lacks the value at index `missed` (-1: none). Writes p.json and
+ * r.json under `tag`; the paths into power and running. */
+static void
+write_answers(const char *tag, const long *times, int n, int missed, char **power, char **running)
+{
+	size_t cap = 1 << 16, len;
+	char *buf = malloc(cap), name[64];
+	answer_begin(buf, cap, &len);
+	for (int g = 0; g < 2; g++) {
+		len += (size_t)snprintf(buf + len, cap - len, "%s{\"metric\":{\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\","
+		                        "\"Hostname\":\"h1\",\"gpu\":\"%d\",\"UUID\":\"GPU-%d\",\"modelName\":"
+		                        "\"NVIDIA H100 80GB HBM3\"},\"values\":[", g ? "," : "", g, g);
+		int first = 1;
+		for (int i = 0; i < n; i++) {
+			if (g == 1 && i == missed)
+				continue;
+			len += (size_t)snprintf(buf + len, cap - len, "%s[%ld,\"%d\"]", first ? "" : ",", T0 + times[i],
+			                        i < n / 2 ? 300 : 400);
+			first = 0;
+		}
+		len += (size_t)snprintf(buf + len, cap - len, "]}");
+	}
+	snprintf(buf + len, cap - len, "]}}");
+	snprintf(name, sizeof name, "%s_power.json", tag);
+	*power = path_join(dir, name);
+	CHECK(write_text(*power, buf) == 0);
+	answer_begin(buf, cap, &len);
+	len += (size_t)snprintf(buf + len, cap - len, "{\"metric\":{\"__name__\":\"vllm:num_requests_running\","
+	                        "\"instance\":\"h1:8000\",\"model_name\":\"Qwen/Qwen3-8B\"},\"values\":[");
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%s[%ld,\"%d\"]", i ? "," : "", T0 + times[i],
+		                        i < n / 2 ? 4 : 12);
+	snprintf(buf + len, cap - len, "]}]}}");
+	snprintf(name, sizeof name, "%s_running.json", tag);
+	*running = path_join(dir, name);
+	CHECK(write_text(*running, buf) == 0);
+	free(buf);
+}
+
+static void
+ingest(const char *power, const char *running, const char *step, run_result *r)
+{
+	char *out = path_join(dir, "out.csv");
+	const char *argv[] = { "wattcast", "ingest", "--prometheus-json", power, "--prometheus-json", running,
+		               "-o", out, step ? "--step" : NULL, step, NULL };
+	CHECK(run_wattcast(argv, NULL, r) == 0);
+	fprintf(stderr, "%s%s", r->out ? r->out : "", r->err ? r->err : "");
+	free(out);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("prom_grid");
+	run_result r, given;
+	long times[64];
+	char *power, *running;
+
+	/* 40 values 15 s apart, GPU 1 missing the 31st: the grid's 15 s, as
+	 * --step 15 gives. */
+	for (int i = 0; i < 40; i++)
+		times[i] = 15L * i;
+	write_answers("missed", times, 40, 30, &power, &running);
+	ingest(power, running, NULL, &r);
+	ingest(power, running, "15", &given);
+	CHECK_INT(r.status, 0);
+	CHECK_INT(given.status, 0);
+	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:00:00.000Z");
+	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:05:00.000Z");
+	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:07:30.000Z");
+	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:07:45.000Z");
+	CHECK_CONTAINS(r.out, "  300.000\n");
+	CHECK_CONTAINS(r.out, "  150.000\n");
+	CHECK_CONTAINS(r.out, "   15.000 (excluded)\n");
+	CHECK_CONTAINS(r.out, "  135.000\n");
+	CHECK(!strstr(r.out, "304.000"));
+	CHECK(r.out && given.out && strcmp(r.out, given.out) == 0); /* "they give the same table" */
+	run_result_free(&r);
+	run_result_free(&given);
+	free(power);
+	free(running);
+
+	/* A 10 s step over 15 s scrapes (avg_over_time over 9.999 s): values
+	 * 10 and 20 s apart on the 10 s grid. 10 s would be refused (the
+	 * interval is 15 s); the default is 20 s, on the grid, accepted, and
+	 * gives what --step 20 gives. */
+	int n = 0;
+	for (long t = 0; t < 900; t += 10)
+		if (t / 15 * 15 > t - 10) /* a scrape in (t - 10, t] */
+			times[n++] = t;
+	CHECK(n > 40 && n < 64);
+	write_answers("tenover15", times, n, -1, &power, &running);
+	ingest(power, running, NULL, &r);
+	CHECK_INT(r.status, 0);
+	CHECK(!r.err || !strstr(r.err, "shorter than the scrape interval"));
+	CHECK_CONTAINS(r.out, "wrote 2 rows");
+	ingest(power, running, "20", &given);
+	CHECK_INT(given.status, 0);
+	CHECK(r.out && given.out && strcmp(r.out, given.out) == 0);
+	run_result_free(&r);
+	run_result_free(&given);
+	ingest(power, running, "10", &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--step 10 s is shorter than the scrape interval");
+	run_result_free(&r);
+	free(power);
+	free(running);
+
+	free(dir);
+	return check_report("test_prom_grid");
+}
