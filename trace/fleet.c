@@ -319,6 +319,19 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 	int rc0 = wc__fleet_check_interval_end(f, err);
 	if (rc0 != WC_OK)
 		return rc0;
+	/* No engine series in the whole range is no matter of grouping: the
+	 * metric is named otherwise (vllm_num_requests_running) or --selector
+	 * left it out, as "only engines'" says of power (docs/fleet.md,
+	 * "Problems in the data"). --group-by was blamed. */
+	int any_gpu = 0, any_engine = 0;
+	for (size_t i = 0; i < f->n_groups; i++) {
+		any_gpu |= f->g[i].ever_gpu;
+		any_engine |= f->g[i].ever_engine;
+	}
+	if (any_gpu && !any_engine)
+		return wc_error_set(err, WC_EINVAL, "no engine load series (vllm:num_requests_running or "
+		                    "sglang:num_running_reqs) in the range, only GPU power: is the engine's metric "
+		                    "named so, and does --selector match its series?");
 	for (size_t i = 0; i < f->n_groups; i++) {
 		fleet_group *g = &f->g[i];
 		if (g->ever_gpu && !g->ever_engine) {
