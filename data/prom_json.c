@@ -114,13 +114,44 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 	return WC_OK;
 }
 
+/* An answer that is no JSON at all: an exporter's /metrics text, or an
+ * HTML login or proxy page (--prometheus given another URL than the
+ * server's, a scrape saved as --prometheus-json). Jansson's "'[' or '{'
+ * expected near '<'" at 1:1 said neither (docs/formats/prometheus.md).
+ * Named with its first bytes, controls as blanks; WC_OK when the text
+ * starts as JSON does. */
+static int
+not_json(const char *buf, size_t len, const char *origin, wc_error *err)
+{
+	size_t i = 0;
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+		i++;
+	if (i < len && (buf[i] == '{' || buf[i] == '['))
+		return WC_OK;
+	if (i == len)
+		return wc_error_set_path(err, WC_EPARSE, origin, ": an empty answer, not a Prometheus "
+		                         "query_range answer (JSON)");
+	char head[48];
+	size_t n = 0;
+	for (; i < len && n < 40; i++)
+		head[n++] = (unsigned char)buf[i] < 0x20 || buf[i] == 0x7f ? ' ' : buf[i];
+	while (n > 0 && head[n - 1] == ' ')
+		n--;
+	head[n] = '\0';
+	return wc_error_set_path(err, WC_EPARSE, origin, ": not JSON, so not a Prometheus query_range "
+	                         "answer (an exporter's metrics, which --scrapes reads, or a login or proxy "
+	                         "page?); it begins '%s'", head);
+}
+
 int
 wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *metric,
                    wc_prom_set *set, wc_error *err)
 {
 	json_error_t je;
+	int rc = not_json(buf, len, origin, err);
+	if (rc != WC_OK)
+		return rc;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	int rc = WC_OK;
 	if (!root)
 		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", origin, je.line, je.column, je.text);
 	const char *status = json_string_value(json_object_get(root, "status"));

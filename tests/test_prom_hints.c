@@ -3,7 +3,9 @@
  * it reads (docs/fleet.md, "Problems in the data"; docs/formats/
  * prometheus.md). No engine series at all (vLLM's metric misnamed
  * `vllm_num_requests_running`) blamed --group-by as "GPU with no engine
- * series ... (--group-by matches them differently)".
+ * series ... (--group-by matches them differently)"; a URL answering an
+ * HTML page said jansson's "URL:1:1: '[' or '{' expected near '<'", and so
+ * did scrapes saved as --prometheus-json.
  */
 #include "tests/support/support.h"
 
@@ -59,11 +61,99 @@ check_no_engine(void)
 	free(out);
 }
 
+/* A listening socket on 127.0.0.1 (any port) and a child answering each
+ * request with `reply`; the port into *port, the child's pid returned. */
+static pid_t
+serve(const char *reply, int *port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = 0 };
+	socklen_t sl = sizeof sa;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 8) == 0 &&
+	      getsockname(fd, (struct sockaddr *)&sa, &sl) == 0);
+	*port = ntohs(sa.sin_port);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		for (;;) {
+			int c = accept(fd, NULL, NULL);
+			if (c < 0)
+				_exit(0);
+			char req[4096];
+			ssize_t got = read(c, req, sizeof req); /* the GET, in one segment on loopback */
+			(void)got;
+			char head[256];
+			int n = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+			                 "Content-Length: %zu\r\nConnection: close\r\n\r\n", strlen(reply));
+			if (write(c, head, (size_t)n) < 0 || write(c, reply, strlen(reply)) < 0)
+				_exit(1);
+			close(c);
+		}
+	}
+	close(fd);
+	return pid;
+}
+
+/* An HTML page from the URL, and a scrape saved as a query_range answer:
+ * each named as not the API's answer, with its first bytes. */
+static void
+check_not_json(void)
+{
+	int port = 0;
+	pid_t pid = serve("<html><body>Login required</body></html>\n", &port);
+	char url[64];
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
+	char *out = path_join(dir, "y.csv");
+	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", "2026-01-01T00:00:00Z",
+		               "--end", "2026-01-01T01:00:00Z", "-o", out, NULL };
+	run_result r;
+	ingest(argv, &r);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	char want[300];
+	snprintf(want, sizeof want, "wattcast ingest: %s: not JSON, so not a Prometheus query_range answer (an "
+	         "exporter's metrics, which --scrapes reads, or a login or proxy page?); it begins "
+	         "'<html><body>Login required</body></html>'\n", url);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, want);
+	CHECK(!strstr(r.err, "expected near"));
+	run_result_free(&r);
+
+	char *saved = test_fixture(dir, "scrape.json", "# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).\n"
+	                           "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 300\n");
+	const char *files[] = { "wattcast", "ingest", "--prometheus-json", saved, "-o", out, NULL };
+	ingest(files, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "scrape.json: not JSON, so not a Prometheus query_range answer");
+	CHECK_CONTAINS(r.err, "it begins '# HELP DCGM_FI_DEV_POWER_USAGE Power dra'\n");
+	run_result_free(&r);
+	free(saved);
+	saved = test_fixture(dir, "empty.json", "\n");
+	files[3] = saved;
+	ingest(files, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "empty.json: an empty answer, not a Prometheus query_range answer (JSON)");
+	run_result_free(&r);
+	free(saved);
+	/* JSON cut short keeps jansson's line and column. */
+	saved = test_fixture(dir, "cut.json", "{\"status\":\"success\",\"data\":");
+	files[3] = saved;
+	ingest(files, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "cut.json:1:");
+	CHECK(!strstr(r.err, "not JSON"));
+	run_result_free(&r);
+	free(saved);
+	free(out);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("prom_hints");
 	check_no_engine();
+	check_not_json();
 	free(dir);
 	return check_report("test_prom_hints");
 }
