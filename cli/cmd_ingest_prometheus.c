@@ -98,10 +98,17 @@ cli_ingest_is_prometheus(int argc, char **argv)
 	return 0;
 }
 
+/* A number in another unit is named as a sample time's is
+ * (docs/formats/prometheus.md, "Times"): --start 1796515781000 was
+ * "neither RFC 3339 nor epoch seconds", with no word of milliseconds. */
 static int
 parse_time(const char *flag, const char *text, double *out)
 {
-	if (wc_prom_parse_time(text, out) != WC_OK)
+	char why[200];
+	int rc = wc_prom_parse_time_checked(text, out, why, sizeof why);
+	if (rc == WC_ERANGE)
+		return cli_usage_error("ingest", "%s: %s", flag, why);
+	if (rc != WC_OK)
 		return cli_usage_error("ingest", "%s: '%s' is neither RFC 3339 (2026-01-01T00:00:00Z) nor "
 		                       "epoch seconds", flag, text);
 	return CLI_OK;

@@ -100,6 +100,11 @@ int wc_prom_http_query_range(const char *base, const char *query, double start, 
  *  fractions allowed) or a plain number of seconds, as promtool takes
  *  them. WC_EINVAL when neither. */
 int wc_prom_parse_time(const char *text, double *out);
+/** wc_prom_parse_time, except that a plain number outside the plausible
+ *  years below is WC_ERANGE with wc_prom_time_check's reason in `buf` (the
+ *  unit it looks like: `date +%s%3N` milliseconds): the one reading of a
+ *  scrape's time and of `--start`/`--end`. WC_EINVAL when neither form. */
+int wc_prom_parse_time_checked(const char *text, double *out, char *buf, size_t size);
 /** Sample times before 2000-01-01 or from 2100-01-01 on are refused
  *  (docs/formats/prometheus.md, "Times"): a timestamp in the wrong unit
  *  lands decades away, and was taken as is. */

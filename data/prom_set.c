@@ -269,6 +269,15 @@ wc_prom_parse_time(const char *text, double *out)
 }
 
 int
+wc_prom_parse_time_checked(const char *text, double *out, char *buf, size_t size)
+{
+	double v;
+	if (wc_parse_decimal(text, &v) == WC_OK && isfinite(v) && wc_prom_time_check(v, 0, buf, size) != WC_OK)
+		return WC_ERANGE;
+	return wc_prom_parse_time(text, out);
+}
+
+int
 wc_prom_time_other_unit(double t, char *buf, size_t size)
 {
 	if (!isfinite(t) || (t >= WC_PROM_TIME_MIN && t < WC_PROM_TIME_MAX))

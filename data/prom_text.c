@@ -219,10 +219,10 @@ comment_line(cursor *c, scrape_state *st)
 	char why[200];
 	/* Epoch seconds out of range (milliseconds from `date +%s%3N`) are
 	 * named with the unit they look like, not "expected a time". */
-	if (wc_parse_decimal(t, &v) == WC_OK && isfinite(v) &&
-	    wc_prom_time_check(v, 0, why, sizeof why) != WC_OK)
+	int rc = wc_prom_parse_time_checked(t, &v, why, sizeof why);
+	if (rc == WC_ERANGE)
 		return c->i = at, fail(c, why);
-	if (wc_prom_parse_time(t, &v) != WC_OK)
+	if (rc != WC_OK)
 		return c->i = at, fail(c, "expected the scrape's time (epoch seconds or RFC 3339)");
 	if (wc_prom_time_check(v, 0, why, sizeof why) != WC_OK)
 		return c->i = at, fail(c, why);

@@ -5,7 +5,9 @@
  * `vllm_num_requests_running`) blamed --group-by as "GPU with no engine
  * series ... (--group-by matches them differently)"; a URL answering an
  * HTML page said jansson's "URL:1:1: '[' or '{' expected near '<'", and so
- * did scrapes saved as --prometheus-json.
+ * did scrapes saved as --prometheus-json; --start in epoch milliseconds
+ * was "neither RFC 3339 nor epoch seconds", where a sample time in
+ * milliseconds is named as such.
  */
 #include "tests/support/support.h"
 
@@ -148,12 +150,32 @@ check_not_json(void)
 	free(out);
 }
 
+/* --start and --end in another unit are named as a sample time is. */
+static void
+check_flag_units(void)
+{
+	char *out = path_join(dir, "z.csv");
+	const char *ms[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start", "1796515781000",
+		             "--end", "1796515881000", "-o", out, NULL };
+	test_usage_error(ms, "--start: time 1796515781000 (seconds since the epoch) is after 2100-01-01; it "
+	                 "looks like milliseconds");
+	const char *us[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start", "1796515781",
+		             "--end", "1796515881000000", "-o", out, NULL };
+	test_usage_error(us, "--end: time 1796515881000000 (seconds since the epoch) is after 2100-01-01; it "
+	                 "looks like microseconds");
+	const char *neither[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start", "yesterday",
+		                  "--end", "1796515881", "-o", out, NULL };
+	test_usage_error(neither, "--start: 'yesterday' is neither RFC 3339 (2026-01-01T00:00:00Z) nor epoch seconds");
+	free(out);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("prom_hints");
 	check_no_engine();
 	check_not_json();
+	check_flag_units();
 	free(dir);
 	return check_report("test_prom_hints");
 }
