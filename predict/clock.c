@@ -32,7 +32,8 @@ headline_power(const wc_predictor *pr, const wc_inference_query *q, wc_power *pw
 }
 
 /* Per-GPU power of `q` at clock `f` (0 = unlocked): the capacity answer's
- * when token lengths are given (it is the headline's), else the headline's own.
+ * when token lengths are given (it is the headline's), else the headline's own;
+ * a replayed run's load is its own (q->measured_load), so the headline's too.
  * An open loop's is its draw while it serves (steady_power_w), not the
  * average over its running count: a GPU's power management acts on what
  * it draws while it is busy (docs/capacity.md, "Clocks and power caps"). */
@@ -46,7 +47,7 @@ power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capac
 	at.want_interval = 0;
 	at.power_cap_w = 0.0;
 	at.open_loop_max = at.serving_w = 0.0;
-	if (at.config.arch && at.config.output_tokens > 0) {
+	if (!q->measured_load && at.config.arch && at.config.output_tokens > 0) {
 		if ((rc = wc_predict_capacity(pr, &at, NAN, NAN, cap, err)) != WC_OK)
 			return rc;
 		*out = cap->steady_power_w / at.config.tp;

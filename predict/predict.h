@@ -57,6 +57,10 @@ typedef struct {
 	const double *series_hold; /* optional: seconds each sample holds */
 	int skip_memory_check;     /* 1: do not refuse a model that does not fit
 	                            * (a measured run that did) */
+	int measured_load;         /* 1: config.running (or the series) is a run's
+	                            * own, not the capacity answer's: a cap or the
+	                            * board's limit settles on the law's power at
+	                            * it, token lengths or not (a replayed run) */
 	double power_cap_w;        /* > 0: the per-GPU cap config.sm_clock_mhz was
 	                            * settled under (wc_predict_power_cap); the
 	                            * answer reports it */

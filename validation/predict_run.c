@@ -3,9 +3,11 @@
  * the law at the run's configuration (over its n(t) histogram when it has
  * one), with the run's measured idle power in place of the level's P0
  * when the run has one, the 95 % interval from the set's draws, and the
- * extrapolation warnings -- the same path `wattcast predict` takes.
+ * extrapolation warnings -- the same path `wattcast predict` takes, the
+ * clock settled under the board's power limit as it settles it.
  */
 #include "validation_internal.h"
+#include "predict/capacity_predict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,7 +48,13 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 		q.series_hold = r->series.weight;
 		q.series_len = r->series.len;
 	}
-	int rc = wc_predict_inference(pr, &q, &o, err);
+	/* The clock `predict` answers at: above the board's power limit the
+	 * GPU lowers its clock until it meets it (docs/capacity.md, "The
+	 * board's power limit"), at the run's own load (measured_load). */
+	q.measured_load = 1;
+	int rc = wc_predict_settle_clock(pr, &q, err);
+	if (rc == WC_OK)
+		rc = wc_predict_inference(pr, &q, &o, err);
 	if (rc != WC_OK)
 		return rc;
 	*pred = o.power.node_power_w;
