@@ -1,7 +1,10 @@
 /*
  * The embedded default table (data/default/paper-design-seed42.csv) is
- * what `wattcast simulate inference --design paper --seed 42` writes,
- * byte for byte, and says in its header that it is synthetic.
+ * what `wattcast simulate inference --design paper --seed 42 --uncapped`
+ * writes, byte for byte, and says in its header that it is synthetic. It
+ * is the law's uncapped draw: the measured profile's A100 and H200 levels
+ * are calibrated on it (validation/refit-measured.sh; docs/validation.md,
+ * "The truth of every row").
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -15,7 +18,7 @@ main(void)
 	char *fresh = path_join(dir, "regenerated.csv");
 	char *shipped = path_join(test_env("WC_SOURCE_DIR", "."), "data/default/paper-design-seed42.csv");
 	const char *argv[] = { "wattcast", "simulate", "inference", "--design", "paper", "--seed", "42",
-	                       "-o", fresh, NULL };
+	                       "--uncapped", "-o", fresh, NULL };
 	run_result r;
 	char *a = NULL, *b = NULL;
 	size_t la = 0, lb = 0;

@@ -8,7 +8,7 @@
 #      "Candidate terms"; P0 of H100 from the paper's Table 13 (the prior),
 #      of B200 estimated from its board limit;
 #   2. A100 and H200 levels from the paper's published law as observations:
-#      its runs at the published design (data/default/paper-design-seed42.csv,
+#      its runs at the published design (data/default/paper-design-seed42.csv, drawn --uncapped,
 #      simulated from Table 13), calibrated at platform scope relative to
 #      H100 (the design's offsets of A100 and H200 from its H100, added to
 #      step 1's H100; docs/calibration.md "Relative to a level") with the

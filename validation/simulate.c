@@ -5,14 +5,20 @@
  * running requests (162 runs, as the paper's step 1), a TP 2/4 sweep, an
  * MoE and a Llama model, precision pairs (fp8 KV everywhere; fp8/int4
  * weights on H200 and A100), a clock sweep on the locked-clock H100 host,
- * and Llama-3.1-70B as a held-out set. Mean power is the law's value times
+ * and Llama-3.1-70B as a held-out set. Mean power is what `predict
+ * inference` answers for the row (the law, at the clock the board's power
+ * limit settles it at when the law passes the limit: docs/capacity.md, "The
+ * board's power limit") times
  * exp(noise·ε) — multiplicative noise — and the idle column is P0 times
  * exp(idle_noise·ε), with ε standard normal from PCG32 stream (seed, 0).
  */
 #include "validation/validation.h"
+#include "predict/capacity_predict.h"
+#include "predict/predict.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The design's models, by catalog name (their sizes come from the catalog). */
@@ -26,6 +32,7 @@ static const char *const gpus[3] = { "A100", "H100", "H200" };
 
 typedef struct {
 	const wc_params *truth;
+	const wc_predictor *pr;  /* the truth's: every row answered as `predict` answers it */
 	const wc_simulate_options *opt;
 	wc_pcg32 rng;
 	wc_runs_table *t;
@@ -66,7 +73,8 @@ add_run(sim *s, const char *gpu, const char *model, int tp, double n, wc_precisi
 		s->rc = wc_error_set(s->err, WC_ENOTFOUND, "simulate: model '%s' not in the catalog", model);
 		return;
 	}
-	wc_power pw;
+	wc_inference_query q = { .config = WC_CONFIG_INIT };
+	wc_inference_prediction *o;
 	wc_run r;
 	c.platform = gpu;
 	c.tp = tp;
@@ -78,7 +86,25 @@ add_run(sim *s, const char *gpu, const char *model, int tp, double n, wc_precisi
 		leave_out(s, gpu);
 		return;
 	}
-	if ((s->rc = wc_law_power(s->truth, &c, &pw, s->err)) != WC_OK)
+	/* The answer `predict inference` gives for the row: its clock settled
+	 * as every answer's is (a locked one kept, the board's limit met;
+	 * uncapped: the law's own value, the limit not applied), a
+	 * run that ran not questioned on memory (docs/validation.md, "The truth
+	 * of every row"). On the heap: the answer is large. */
+	q.config = c;
+	q.skip_memory_check = 1;
+	q.measured_load = 1;
+	if (!(o = malloc(sizeof *o))) {
+		s->rc = wc_error_set(s->err, WC_ENOMEM, "simulate: out of memory");
+		return;
+	}
+	s->rc = s->opt->uncapped ? wc_predict_clock_check(s->truth, &q.config, s->err)
+	                         : wc_predict_settle_clock(s->pr, &q, s->err);
+	if (s->rc == WC_OK)
+		s->rc = wc_predict_inference(s->pr, &q, o, s->err);
+	double node_w = o->power.node_power_w;
+	free(o);
+	if (s->rc != WC_OK)
 		return;
 	double e_power = wc_pcg32_normal(&s->rng), e_idle = wc_pcg32_normal(&s->rng);
 	wc_run_init(&r);
@@ -98,7 +124,7 @@ add_run(sim *s, const char *gpu, const char *model, int tp, double n, wc_precisi
 	r.sm_clock_mhz = clock;
 	r.output_tokens = 512;
 	/* Rounded as a measurement would be: 0.1 W. */
-	r.mean_power_w = round(10.0 * pw.node_power_w * exp(s->opt->noise * e_power)) / 10.0;
+	r.mean_power_w = round(10.0 * node_w * exp(s->opt->noise * e_power)) / 10.0;
 	r.idle_power_w = round(10.0 * lvl->p0.value * exp(s->opt->idle_noise * e_idle)) / 10.0;
 	s->rc = wc_runs_append(s->t, &r, s->err);
 }
@@ -161,20 +187,22 @@ wc_simulate_header(const wc_simulate_options *opt, const wc_params *truth, char 
 {
 	snprintf(buf, cap,
 	         "SYNTHETIC runs table - not measured data.\n"
-	         "Made by: wattcast simulate inference --design %s --seed %llu --noise %g\n"
-	         "Truth: parameter set '%s' (form %s); mean power = law x exp(%g*e), idle = P0 x exp(%g*e),\n"
+	         "Made by: wattcast simulate inference --design %s --seed %llu --noise %g%s\n"
+	         "Truth: parameter set '%s' (form %s); mean power = law%s x exp(%g*e), idle = P0 x exp(%g*e),\n"
 	         "e standard normal from PCG32 stream (seed, 0), rounded to 0.1 W.\n"
 	         "Design: published LLM-PowerTrace design (saturation sweep, TP sweep, MoE/Llama,\n"
 	         "precision pairs, locked-clock sweep, Llama-3.1-70B held out).",
-	         opt->design, (unsigned long long)opt->seed, opt->noise, truth->name,
-	         wc_form_name(truth->form), opt->noise, opt->idle_noise);
+	         opt->design, (unsigned long long)opt->seed, opt->noise, opt->uncapped ? " --uncapped" : "",
+	         truth->name, wc_form_name(truth->form), opt->uncapped ? "" : " under the board's power limit",
+	         opt->noise, opt->idle_noise);
 }
 
 int
 wc_simulate_inference(const wc_params *truth, const wc_simulate_options *opt, wc_runs_table **out,
                       wc_error *err)
 {
-	sim s = { truth, opt, { 0, 0 }, NULL, 0, err, WC_OK, 0, 0, "" };
+	sim s = { truth, NULL, opt, { 0, 0 }, NULL, 0, err, WC_OK, 0, 0, "" };
+	wc_predictor *pr = NULL;
 	*out = NULL;
 	if (!opt->design || strcmp(opt->design, "paper") != 0)
 		return wc_error_set(err, WC_ENOTFOUND, "design: unknown design '%s' (available: paper)",
@@ -183,8 +211,14 @@ wc_simulate_inference(const wc_params *truth, const wc_simulate_options *opt, wc
 		return wc_error_set(err, WC_EINVAL, "noise: must be >= 0");
 	if (!(s.t = wc_runs_new()))
 		return wc_error_set(err, WC_ENOMEM, "simulate: out of memory");
+	if ((s.rc = wc_predictor_new(truth, &pr, err)) != WC_OK) {
+		wc_runs_free(s.t);
+		return s.rc;
+	}
+	s.pr = pr;
 	wc_pcg32_seed(&s.rng, opt->seed, 0);
 	design_paper(&s);
+	wc_predictor_free(pr);
 	if (s.rc == WC_OK && s.n_left_out == s.n_rows)
 		s.rc = wc_error_set(err, WC_EINVAL, "simulate: the parameters '%s' have none of the design's levels "
 		                    "(A100, H100, H200, H100-locked)", truth->name);

@@ -21,6 +21,10 @@ typedef struct {
 	uint64_t seed;
 	double noise;        /* multiplicative noise on mean power (sd, 0.03) */
 	double idle_noise;   /* on the measured idle power (sd, 0.01) */
+	int uncapped;        /* 1: every row the law's own value, the board's
+	                      * power limit not applied: the uncapped draw a
+	                      * law is fitted as (docs/validation.md, "The truth
+	                      * of every row"); 0: what `predict` answers */
 	/* Told (when set) how many design rows were left out because the
 	 * parameter set has no level for their GPU. */
 	void (*warn)(const char *msg, void *payload);
