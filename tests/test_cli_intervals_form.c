@@ -2,8 +2,10 @@
  * `fit intervals` refits the set's own form (docs/intervals.md, "Folds:
  * match the use"): a set fitted with --form power_law was refitted as
  * saturating_quadratic_load under the default --folds model, and that
- * other law's held-out error (q 0.0618 on the seed-7 paper design) was
- * stored where the set's own (0.2845) belonged. A --form other than the
+ * other law's held-out error (q 0.0618 on the seed-7 paper design, drawn
+ * --uncapped as it was then: docs/intervals.md) was
+ * stored where the set's own (0.2845; 0.1914 with its predictions above a
+ * board's limit settled as predict settles them) belonged. A --form other than the
  * set's is refused before any fold; the set's own is accepted.
  */
 #include "tests/support/support.h"
@@ -32,7 +34,7 @@ main(void)
 	char *dir = test_tmpdir("cli_intervals_form");
 	char *sim = path_join(dir, "sim.csv"), *pl = path_join(dir, "pl.json");
 	char *out1 = path_join(dir, "i1.json"), *out2 = path_join(dir, "i2.json"), *out3 = path_join(dir, "i3.json");
-	const char *s[] = { "wattcast", "simulate", "inference", "--seed", "7", "-o", sim, NULL };
+	const char *s[] = { "wattcast", "simulate", "inference", "--seed", "7", "--uncapped", "-o", sim, NULL };
 	test_run_ok(s);
 	const char *f[] = { "wattcast", "fit", "inference", sim, "--form", "power_law", "--bootstrap", "0", "-o", pl, NULL };
 	test_run_ok(f);
@@ -44,7 +46,7 @@ main(void)
 	CHECK(a && b && strcmp(a, b) == 0);
 	if (a && b && strcmp(a, b) != 0)
 		fprintf(stderr, "the set's own form: '%s'; --form power_law: '%s'\n", a, b);
-	CHECK(a && strstr(a, "0.2845"));
+	CHECK(a && strstr(a, "0.1914"));
 	free(a);
 	free(b);
 
