@@ -31,8 +31,11 @@ extern "C" {
  *  "response"/"provenance") and the fine-tuning section's own time,
  *  version 11 the fixed share of the fine-tuning runs fitted
  *  ("finetune"/"ranges"/"fixed_share"), version 12 what identifies the
- *  rows a calibration used ("provenance"/"calibration"/"row_hashes"). */
-#define WC_PARAMS_SCHEMA "wattcast.params/12"
+ *  rows a calibration used ("provenance"/"calibration"/"row_hashes"),
+ *  version 13 the idle a model term was calibrated above
+ *  ("model_terms"/"p0_w"). */
+#define WC_PARAMS_SCHEMA "wattcast.params/13"
+#define WC_PARAMS_SCHEMA_V12 "wattcast.params/12"
 #define WC_PARAMS_SCHEMA_V11 "wattcast.params/11"
 #define WC_PARAMS_SCHEMA_V10 "wattcast.params/10"
 #define WC_PARAMS_SCHEMA_V9 "wattcast.params/9"

@@ -82,6 +82,8 @@ check_terms(const wc_params *p, wc_error *err)
 	for (int i = 0; i < p->n_model_terms && rc == WC_OK; i++) {
 		snprintf(path, sizeof path, "model_terms/%d/", i);
 		rc = check(path, "shift/value", p->model_terms[i].shift.value, &LOGIT, err);
+		if (rc == WC_OK && p->model_terms[i].p0.value > 0.0)
+			rc = check(path, "p0_w/value", p->model_terms[i].p0.value, &POWER, err);
 	}
 	return rc;
 }

@@ -105,7 +105,7 @@ wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path
 		return WC_OK;
 	wc__json_join(p, path, "row_hashes");
 	if (ld->version && ld->version < 12)
-		return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+		return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V12);
 	if (!json_is_array(v))
 		return wc__json_fail(ld, p, "expected an array, got %s", wc_json_type_name(v));
 	size_t n = json_array_size(v);

@@ -16,7 +16,7 @@
 static int
 read_model_term(wc__json_loader *ld, json_t *v, const char *path, wc_model_term *t)
 {
-	static const char *const allowed[] = { "model", "level", "shift", "runs", NULL };
+	static const char *const allowed[] = { "model", "level", "shift", "runs", "p0_w", NULL };
 	static const char *const required[] = { "model", "level", "shift", NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -39,6 +39,15 @@ read_model_term(wc__json_loader *ld, json_t *v, const char *path, wc_model_term 
 		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
 			return rc;
 		t->runs = (int)n;
+	}
+	if ((x = json_object_get(v, "p0_w"))) {
+		wc__json_join(p, path, "p0_w");
+		if (ld->version && ld->version < 13)
+			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+		if ((rc = wc__params_read_param(ld, x, p, 0, &t->p0)))
+			return rc;
+		if (!(t->p0.value > 0.0))
+			return wc__json_fail(ld, p, "must be an idle power above 0 W, got %g", t->p0.value);
 	}
 	return WC_OK;
 }
@@ -66,9 +75,11 @@ wc__params_model_terms_json(const wc_params *p)
 	json_t *a = json_array();
 	for (int i = 0; i < p->n_model_terms; i++) {
 		const wc_model_term *t = &p->model_terms[i];
-		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:i}", "model", wc__json_text(t->model), "level",
-		                                   wc__json_text(t->level), "shift", wc__params_param_json(&t->shift),
-		                                   "runs", t->runs));
+		json_t *o = json_pack("{s:o,s:o,s:o,s:i}", "model", wc__json_text(t->model), "level",
+		                      wc__json_text(t->level), "shift", wc__params_param_json(&t->shift), "runs", t->runs);
+		if (t->p0.value > 0.0) /* written only when the term has its own idle */
+			json_object_set_new(o, "p0_w", wc__params_param_json(&t->p0));
+		json_array_append_new(a, o);
 	}
 	return a;
 }

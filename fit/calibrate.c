@@ -175,6 +175,8 @@ bind_run(const wc_params *p, cal_run *cr, wc_error *err)
 	/* c.model cleared: the term being calibrated is measured against
 	 * the law without any term the base may already have for it. */
 	c.model = NULL;
+	if (!(c.idle_power_w > 0.0))
+		c.idle_power_w = cr->idle_w; /* its model term's, else 0: the level's */
 	if (r->series.len) {
 		cr->h = r->series;
 	} else {
@@ -279,50 +281,6 @@ level_prior(const wc_params *base, double *log_s, double *theta)
 	*theta = nt ? th / nt : 0.0;
 }
 
-/* P0 of the new level: the runs' measured idle, else the option, else the
- * platform catalog's typical idle, else the estimate from the platform's
- * power limit (docs/fitting.md); the last two say so. */
-static int
-new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name, wc_param *p0,
-             wc_calibrate_result *out, wc_error *err)
-{
-	double sum = 0;
-	int n = 0;
-	const char *give = wc__cal_words(o)->idle_power;
-	for (int i = 0; i < s->n_runs; i++)
-		if (isfinite(s->runs[i].run->idle_power_w)) {
-			sum += s->runs[i].run->idle_power_w;
-			n++;
-		}
-	if (n > 0) {
-		*p0 = (wc_param){ sum / n, NAN, NAN, WC_SRC_MEASURED };
-		return WC_OK;
-	}
-	if (o->idle_power_w > 0) {
-		*p0 = (wc_param){ o->idle_power_w, NAN, NAN, WC_SRC_ASSUMED };
-		return WC_OK;
-	}
-	const wc_platform_info *hw = wc_platform_lookup(name);
-	if (hw && hw->idle_power_w > 0) {
-		*p0 = (wc_param){ hw->idle_power_w, NAN, NAN, WC_SRC_PUBLISHED };
-		WC_WARN(out, "P0[%s]: the runs carry no measured idle power (idle_power_w of the runs); %.1f W, the "
-		        "platform catalog's typical idle (%s; give %s to set it)", name, hw->idle_power_w, hw->idle_source,
-		        give);
-		return WC_OK;
-	}
-	double est = wc_params_estimated_idle_w(name);
-	if (isfinite(est)) {
-		*p0 = (wc_param){ est, NAN, NAN, WC_SRC_ESTIMATED };
-		WC_WARN(out, "P0[%s]: the runs carry no measured idle power (idle_power_w of the runs); %.1f W "
-		        "estimated from the platform's power limit (give %s to set it)", name, est, give);
-		return WC_OK;
-	}
-	return wc_error_set(err, WC_EINVAL,
-	                    "idle_power_w: the runs carry no measured idle power (idle_power_w of the runs), "
-	                    "none was given (%s) and the catalog does not know '%s'; a new level's P0 "
-	                    "cannot be fitted from a few runs", give, name);
-}
-
 static void
 level_range(const cal_setup *s, wc_range *r)
 {
@@ -381,7 +339,7 @@ setup_platform(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 		                    wc_form_name(s->base->form));
 	if (s->base->n_levels >= WC_MAX_LEVELS)
 		return wc_error_set(err, WC_EINVAL, "levels: the base already has %d levels", WC_MAX_LEVELS);
-	if ((rc = new_level_p0(s, o, name, &p0, s->out, err)) != WC_OK ||
+	if ((rc = wc__cal_new_level_p0(s, o, name, &p0, s->out, err)) != WC_OK ||
 	    (rc = wc_params_copy(&s->work, s->base, err)) != WC_OK)
 		return rc;
 	wc_level *l = &s->work.levels[s->work.n_levels++];
@@ -533,16 +491,17 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	}
 	if ((rc = wc_params_validate(base, err)) != WC_OK || (rc = check_runs(base, t, o, &s, err)) != WC_OK)
 		goto done;
-	if (o->scope == WC_CALIBRATE_PLATFORM)
-		rc = setup_platform(&s, o, err);
+	/* Model scope: groups first, so that the runs of a term without
+	 * idle_power_w are bound at the idle it will answer with. */
+	rc = o->scope == WC_CALIBRATE_PLATFORM ? setup_platform(&s, o, err) : group_models(&s, err);
+	if (rc == WC_OK)
+		rc = fill_group_runs(&s, &store, err);
+	if (rc == WC_OK && o->scope == WC_CALIBRATE_MODEL)
+		wc__cal_term_idle(s.groups, s.n_groups);
 	if (rc == WC_OK)
 		rc = bind_runs(&s, err);
 	if (rc == WC_OK && o->scope == WC_CALIBRATE_PLATFORM)
 		rc = check_spread(&s, err);
-	if (rc == WC_OK && o->scope == WC_CALIBRATE_MODEL)
-		rc = group_models(&s, err);
-	if (rc == WC_OK)
-		rc = fill_group_runs(&s, &store, err);
 	if (rc != WC_OK)
 		goto done;
 	s.sigma0 = out->run_scatter = base_scatter(base, o, out);

@@ -20,6 +20,9 @@ typedef struct {
 	wc_law_binding bind;       /* on the base (model scope) or the work set */
 	wc_load_histogram h;       /* the run's series, or its single load */
 	double one_n, one_w;       /* storage of a single-load histogram */
+	/* model scope: P0 per GPU of a run without idle_power_w, its term's
+	 * (wc__cal_term_idle); 0 = the level's */
+	double idle_w;
 } cal_run;
 
 typedef struct {
@@ -40,6 +43,9 @@ typedef struct {
 	 * here (wc__cal_solve_at_bound); 0 on every group */
 	int s_fixed;
 	double log_s_fixed;
+	/* model scope: the mean measured idle of its runs (W per GPU), which
+	 * the term records as its P0; 0 = none, the level's P0 */
+	double p0_w;
 } cal_group;
 
 /** Solve `g` with the base parameters of `draw` (NULL = the point) and
@@ -97,6 +103,15 @@ typedef struct {
 	double sigma0;
 	wc_calibrate_result *out;
 } cal_setup;
+
+/** Platform scope: P0 of the new level `name`: the runs' measured idle,
+ *  else the option, else the catalog's typical idle, else the estimate
+ *  from the power limit (the last two with a warning); refused without
+ *  any (calibrate_idle.c). */
+int wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name,
+                         wc_param *p0, wc_calibrate_result *out, wc_error *err);
+/** Model scope: each group's p0_w, and its runs' idle_w (calibrate_idle.c). */
+void wc__cal_term_idle(cal_group *groups, int n_groups);
 
 /** The point estimates of the groups into `p`: model terms added (or
  *  replacing the base's term for the same model and level), or the new

@@ -54,7 +54,9 @@ typedef struct {
 	/* prefill-aware form: the share of time prefilling at the
 	 * configuration's load, and the level's headroom P_max - P0 (W/GPU) */
 	double rho, headroom;
-	int p0_measured;          /* P0 is the configuration's own idle_power_w */
+	/* P0 is measured: the configuration's own idle_power_w (1), else the
+	 * idle its model term was calibrated above (2, docs/calibration.md) */
+	int p0_measured;
 } wc_law_binding;
 
 /** The clock a level's unlocked power stands for, MHz: the highest SM

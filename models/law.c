@@ -289,11 +289,12 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 
 	const wc_level *s_lvl = wc_params_scale_level(p, lvl);
 	wc_level_param_label(WC_LEVEL_P0, lvl->name, name, sizeof name);
-	b->p0_measured = c->idle_power_w > 0.0;
-	if (b->p0_measured)
-		bind_slot(b, B_P0, NULL, c->idle_power_w); /* measured: the same for every draw */
-	else
-		bind_slot(b, B_P0, name, lvl->p0.value);
+	/* first the model term: its shift was fitted above the idle it records */
+	b->model_term = wc_params_find_model_term(p, c->model, lvl->name);
+	const double term_p0 = b->model_term ? b->model_term->p0.value : 0.0;
+	b->p0_measured = c->idle_power_w > 0.0 ? 1 : term_p0 > 0.0 ? 2 : 0;
+	const double p0 = b->p0_measured == 1 ? c->idle_power_w : b->p0_measured ? term_p0 : lvl->p0.value;
+	bind_slot(b, B_P0, b->p0_measured ? NULL : name, p0); /* measured: the same for every draw */
 	wc_level_param_label(WC_LEVEL_S, s_lvl->name, name, sizeof name);
 	if (wc_form_has_scale(p->form))
 		bind_slot(b, B_S, name, s_lvl->s.value);
@@ -342,7 +343,6 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 		          on ? p->law_term[k].value : 0.0);
 	}
 	/* The model term enters here, so the point and every draw carry it. */
-	b->model_term = wc_params_find_model_term(p, c->model, lvl->name);
 	if (b->model_term) {
 		wc_model_term_label(b->model_term, name, sizeof name);
 		bind_slot(b, B_MODEL, name, b->model_term->shift.value);

@@ -148,6 +148,8 @@ validate_model_terms(const wc_params *p, wc_error *err)
 			return wc_error_set(err, WC_EINVAL, "model_terms/%d/level: no level '%s'", i, t->level);
 		if (!isfinite(t->shift.value))
 			return wc_error_set(err, WC_EINVAL, "model_terms/%d/shift: must be finite", i);
+		if (!(isfinite(t->p0.value) && t->p0.value >= 0.0))
+			return wc_error_set(err, WC_EINVAL, "model_terms/%d/p0_w: must be a finite idle power, not negative", i);
 		for (int j = 0; j < i; j++)
 			if (strcasecmp(p->model_terms[j].model, t->model) == 0 &&
 			    strcasecmp(p->model_terms[j].level, t->level) == 0)

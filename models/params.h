@@ -104,6 +104,11 @@ typedef struct {
 	char level[WC_NAME_MAX];     /* level name (must exist) */
 	wc_param shift;              /* in z units */
 	int runs;                    /* calibration runs behind it */
+	/* Idle power per GPU (W) the shift was fitted above: the runs'
+	 * measured idle_power_w, which answers naming the model on the level
+	 * take as P0 (docs/calibration.md, "The estimate"); value 0 = none,
+	 * the level's P0 (schema 13). */
+	wc_param p0;
 } wc_model_term;
 
 /** The key a model name is matched by: the catalog's base model name

@@ -35,7 +35,8 @@ main(void)
 	wc_error err;
 	wc_params_default(&cal);
 	snprintf(cal.name, sizeof cal.name, "cal");
-	cal.model_terms[0] = (wc_model_term){ "MyModel", "H100", { -1.0, NAN, NAN, WC_SRC_CALIBRATED }, 3 };
+	cal.model_terms[0] = (wc_model_term){ .model = "MyModel", .level = "H100",
+	                                      .shift = { -1.0, NAN, NAN, WC_SRC_CALIBRATED }, .runs = 3 };
 	cal.n_model_terms = 1;
 	char *dir = test_tmpdir("server_custom_model"), *file = path_join(dir, "cal.json");
 	CHECK_INT(wc_params_save_file(file, &cal, &err), WC_OK);

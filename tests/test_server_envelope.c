@@ -566,8 +566,8 @@ main(void)
 	hot.levels[0].theta.hi += 0.5;
 	wc_params_default(&cal);
 	snprintf(cal.name, sizeof cal.name, "cal");
-	cal.model_terms[0] = (wc_model_term){ "Qwen3-8B", "A100", { 1.0, NAN, NAN, WC_SRC_CALIBRATED }, 1 };
-	cal.n_model_terms = 1;
+	cal.model_terms[cal.n_model_terms++] = (wc_model_term){ .model = "Qwen3-8B", .level = "A100", .runs = 1,
+	                                                        .shift = { 1.0, NAN, NAN, WC_SRC_CALIBRATED } };
 	CHECK_INT(wc_params_profile("measured", &meas, &err), WC_OK);
 	const wc_params *sets[4] = { &paper, &hot, &cal, &meas };
 	const char *sources[4] = { "profile:paper", "hot", "cal", "profile:measured" };

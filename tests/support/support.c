@@ -331,6 +331,21 @@ test_replaced(char *s, const char *from, const char *to)
 	return o;
 }
 
+char *
+test_without_object(char *s, const char *section, const char *key)
+{
+	char needle[64];
+	snprintf(needle, sizeof needle, ",\n      \"%s\": {", key);
+	char *from = s ? strstr(s, section) : NULL;
+	for (char *at = from ? strstr(from, needle) : NULL; at; at = strstr(at, needle)) {
+		char *end = strchr(at + strlen(needle), '}'), *close = strstr(from, "\n  ]");
+		if (!end || (close && close < at))
+			break;
+		memmove(at, end + 1, strlen(end + 1) + 1);
+	}
+	return s;
+}
+
 void
 test_drawn_params(wc_params *p)
 {

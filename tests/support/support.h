@@ -60,6 +60,11 @@ char *path_join(const char *a, const char *b);
  *  malloc'd string; a CHECK fails and `s` comes back unchanged when `from`
  *  is absent. For editing a dumped file into an older or broken one. */
 char *test_replaced(char *s, const char *from, const char *to);
+/** `s` (edited in place, returned) without any `"key": {...}` member of
+ *  the items of a dumped parameter file's top-level array `section`
+ *  ("\"model_terms\": [", 6 spaces deep; an object without nested
+ *  objects): for editing a file into a version that may not carry it. */
+char *test_without_object(char *s, const char *section, const char *key);
 /** Write a text file (test fixtures). 0 on success. */
 int write_text(const char *path, const char *text);
 /** 1 when s is valid UTF-8: no character cut in two (a message shortened

@@ -1,0 +1,78 @@
+/*
+ * Where a calibration's idle power P0 comes from (docs/calibration.md): a
+ * new level's (platform scope), and a model term's (model scope), which
+ * answers naming the model on the level take as P0, since its shift was
+ * fitted above it.
+ */
+#include "calibrate_internal.h"
+#include "models/catalog.h"
+#include "models/warnings.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* P0 of the new level: the runs' measured idle, else the option, else the
+ * platform catalog's typical idle, else the estimate from the platform's
+ * power limit (docs/fitting.md); the last two say so. */
+int
+wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name, wc_param *p0,
+                     wc_calibrate_result *out, wc_error *err)
+{
+	double sum = 0;
+	int n = 0;
+	const char *give = wc__cal_words(o)->idle_power;
+	for (int i = 0; i < s->n_runs; i++)
+		if (isfinite(s->runs[i].run->idle_power_w)) {
+			sum += s->runs[i].run->idle_power_w;
+			n++;
+		}
+	if (n > 0) {
+		*p0 = (wc_param){ sum / n, NAN, NAN, WC_SRC_MEASURED };
+		return WC_OK;
+	}
+	if (o->idle_power_w > 0) {
+		*p0 = (wc_param){ o->idle_power_w, NAN, NAN, WC_SRC_ASSUMED };
+		return WC_OK;
+	}
+	const wc_platform_info *hw = wc_platform_lookup(name);
+	if (hw && hw->idle_power_w > 0) {
+		*p0 = (wc_param){ hw->idle_power_w, NAN, NAN, WC_SRC_PUBLISHED };
+		WC_WARN(out, "P0[%s]: the runs carry no measured idle power (idle_power_w of the runs); %.1f W, the "
+		        "platform catalog's typical idle (%s; give %s to set it)", name, hw->idle_power_w, hw->idle_source,
+		        give);
+		return WC_OK;
+	}
+	double est = wc_params_estimated_idle_w(name);
+	if (isfinite(est)) {
+		*p0 = (wc_param){ est, NAN, NAN, WC_SRC_ESTIMATED };
+		WC_WARN(out, "P0[%s]: the runs carry no measured idle power (idle_power_w of the runs); %.1f W "
+		        "estimated from the platform's power limit (give %s to set it)", name, est, give);
+		return WC_OK;
+	}
+	return wc_error_set(err, WC_EINVAL,
+	                    "idle_power_w: the runs carry no measured idle power (idle_power_w of the runs), "
+	                    "none was given (%s) and the catalog does not know '%s'; a new level's P0 "
+	                    "cannot be fitted from a few runs", give, name);
+}
+
+/* A model term's idle: the mean idle_power_w of its runs that carry one
+ * (per GPU); its runs without one are fitted above it too, so that every
+ * run is fitted above the P0 the term answers with. 0 when none carries
+ * one: the base level's P0, as before. */
+void
+wc__cal_term_idle(cal_group *groups, int n_groups)
+{
+	for (int j = 0; j < n_groups; j++) {
+		cal_group *g = &groups[j];
+		double sum = 0.0;
+		int n = 0;
+		for (int i = 0; i < g->n_runs; i++)
+			if (isfinite(g->runs[i]->run->idle_power_w) && g->runs[i]->run->idle_power_w > 0.0) {
+				sum += g->runs[i]->run->idle_power_w;
+				n++;
+			}
+		g->p0_w = n ? sum / n : 0.0;
+		for (int i = 0; i < g->n_runs; i++)
+			g->runs[i]->idle_w = g->p0_w;
+	}
+}
