@@ -387,8 +387,8 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 		 * the Trainer saves and evaluates there when global_step is a
 		 * multiple of save_steps / eval_steps. */
 		double gs = c->state.global_step;
-		in->trailing_save = c->state.save_steps > 0 && fmod(gs, c->state.save_steps) < 0.5;
-		if (c->state.eval_steps > 0 && c->state.n_evals > 0 && fmod(gs, c->state.eval_steps) < 0.5)
+		in->trailing_save = wc_ft_step_due(gs, c->state.save_steps);
+		if (c->state.n_evals > 0 && wc_ft_step_due(gs, c->state.eval_steps))
 			in->trailing_eval_s = c->state.eval_runtime_s / c->state.n_evals;
 	}
 	/* A count the user states wins over a trainer state's: the remedy

@@ -136,10 +136,16 @@ lowest_stretch(const ft_grid *g, const ft_clock *c, size_t kb, size_t nr, double
 
 /* Is a save due after evaluation i: its step is a multiple of
  * save_steps, and the Trainer evaluates, then saves. */
+int
+wc_ft_step_due(double step, double every)
+{
+	return every > 0 && fabs(remainder(step, every)) < 0.5;
+}
+
 static int
 save_follows(const wc_ft_steps_info *in, size_t i)
 {
-	return in->save_steps > 0 && fabs(remainder(in->eval_at[i], in->save_steps)) < 0.5;
+	return wc_ft_step_due(in->eval_at[i], in->save_steps);
 }
 
 /* Where an evaluation at training power starts when its save came first

@@ -112,6 +112,11 @@ typedef struct {
 
 void wc_ft_steps_info_init(wc_ft_steps_info *i);
 
+/** Does the Trainer act (save or evaluate) after step `step` when it does so
+ *  every `every` steps: a positive interval and a step that is a multiple of
+ *  it (steps are whole numbers; the 0.5 absorbs their float reading). */
+int wc_ft_step_due(double step, double every);
+
 /** What the analysis found (group power, all GPUs). */
 typedef struct {
 	double start, end;             /* the training window, epoch s */
