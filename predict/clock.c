@@ -314,6 +314,39 @@ wc_predict_cap_unbound(const wc_predictor *pr, const wc_inference_query *q, cons
 	return rc;
 }
 
+/* A cap that leaves an open loop over capacity answers it at capacity,
+ * busy all the time, which can draw more than the loop does with no cap
+ * (docs/capacity.md, "Clocks and power caps": the cap is held at the
+ * clock full load's draw meets it, where the rate asked is not served).
+ * Said in `out`, naming power_cap_w, against the answer with no cap (the
+ * board's limit alone settling the clock), when that serves the rate. */
+static int
+note_cap_saturates(const wc_predictor *pr, const wc_inference_query *q, wc_capacity_prediction *out, wc_error *err)
+{
+	if (!(q->power_cap_w > 0.0) || !out->open_loop || !out->over_capacity || !(q->config.sm_clock_mhz > 0.0))
+		return WC_OK;
+	wc_inference_query free_q = *q;
+	free_q.power_cap_w = 0.0;
+	free_q.config.sm_clock_mhz = 0.0; /* a cap excludes a lock: the clock asked was free */
+	free_q.want_interval = 0;
+	wc_capacity_prediction *free_cap = malloc(sizeof *free_cap); /* on the heap: small handler stacks */
+	if (!free_cap)
+		return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
+	int rc = wc_predict_settle_clock(pr, &free_q, err);
+	if (rc == WC_OK)
+		rc = wc_predict_capacity_settled(pr, &free_q, NAN, NAN, free_cap, err);
+	const double p_cap = out->value[WC_CAPQ_POWER], p_free = rc == WC_OK ? free_cap->value[WC_CAPQ_POWER] : NAN;
+	if (rc == WC_OK && !free_cap->over_capacity && p_cap > p_free * (1.0 + 1e-9))
+		/* kept short: a flexibility step prefixes its clock, and a run of
+		 * steps gives each number as a range */
+		WC_WARN(out, "power_cap_w: under the cap the loop draws %.1f W per node, %.1f W more than with none "
+		        "(%.1f W): at %.0f MHz, its clock at full load, %.4g of the %g requests/s are served; it "
+		        "saturates (docs/capacity.md)", p_cap, p_cap - p_free, p_free, q->config.sm_clock_mhz,
+		        out->capacity_rate, q->config.request_rate);
+	free(free_cap);
+	return rc;
+}
+
 int
 wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_capacity_prediction *out,
                               wc_error *err)
@@ -351,7 +384,7 @@ wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_
 		}
 	}
 	free(cap);
-	return rc;
+	return rc == WC_OK ? note_cap_saturates(pr, q, out, err) : rc;
 }
 
 int
