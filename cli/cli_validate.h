@@ -4,6 +4,8 @@
 
 #include "validation/validation.h"
 
+#include <getopt.h>
+
 /** Print the report of `validate forms --real` (report_forms_real.c), as
  *  text or JSON. Returns CLI_OK. */
 int cli_report_forms_real(const char *input, int json, const wc_forms_real_report *r);
@@ -21,5 +23,27 @@ int cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_tab
  *  why -- the other `groups` hold fewer residuals than a 95 % quantile
  *  needs (docs/intervals.md, "The quantile") -- rather than a bare "–". */
 void cli_note_no_interval(const wc_accuracy *overall, const char *groups);
+
+/** The analyses of `wattcast validate`, one bit each; forms and fewshot
+ *  count as two, without and with the switch that changes what they take
+ *  (--real, --lomo). */
+enum {
+	CLI_VA_FORMS = 1u << 0, CLI_VA_FORMS_REAL = 1u << 1, CLI_VA_PRECISION = 1u << 2, CLI_VA_HELDOUT = 1u << 3,
+	CLI_VA_LOMO = 1u << 4, CLI_VA_FEWSHOT = 1u << 5, CLI_VA_FEWSHOT_LOMO = 1u << 6, CLI_VA_CAPACITY = 1u << 7,
+	CLI_VA_FINETUNE = 1u << 8, CLI_VA_ENVELOPE = 1u << 9,
+};
+
+/** CLI_OK when `flag` (without its dashes) applies to `analysis` (a
+ *  CLI_VA_* bit) by the one table of validate_flags.c, or is not in it;
+ *  else the usage error "--FLAG applies to A, B and C only (see --help)",
+ *  CLI_USAGE. */
+int cli_validate_flag_check(const char *cmd, unsigned analysis, const char *flag);
+/** cli_validate_flag_check for each of `opts` whose `given[i]` is set. */
+int cli_validate_flags_given(const char *cmd, unsigned analysis, const struct option *opts,
+                             const unsigned char *given);
+/** cli_bad_option for a validate analysis: an unknown flag that another
+ *  analysis takes is refused naming the analyses it applies to, as
+ *  cli_validate_flag_check does. Call from the `default:` branch. */
+int cli_validate_bad_option(const char *cmd, unsigned analysis, int opt, char **argv);
 
 #endif

@@ -54,8 +54,19 @@ typedef struct {
 	unsigned law_mask;
 } validate_args;
 
+/* The analysis `what` as the flag table names it (validate_flags.c). */
+static unsigned
+analysis_of(const char *what, int real)
+{
+	if (strcmp(what, "forms") == 0)
+		return real ? CLI_VA_FORMS_REAL : CLI_VA_FORMS;
+	if (strcmp(what, "precision") == 0)
+		return CLI_VA_PRECISION;
+	return strcmp(what, "heldout") == 0 ? CLI_VA_HELDOUT : CLI_VA_LOMO;
+}
+
 static int
-parse_args(const char *cmd, int argc, char **argv, validate_args *a)
+parse_args(const char *what, const char *cmd, int argc, char **argv, validate_args *a)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -71,11 +82,16 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	unsigned char given[sizeof opts / sizeof opts[0]] = { 0 };
+	int opt, idx;
 	memset(a, 0, sizeof *a);
 	a->cmd = cmd;
 	cli_reset_getopt();
-	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
+	/* --real changes what forms takes and may come last: the flags known
+	 * here are weighed after the loop, against the analysis in full */
+	while ((opt = cli_getopt(argc, argv, ":h", opts, &idx)) != -1) {
+		if (idx >= 0 && opt >= OPT_JSON)
+			given[idx] = 1;
 		switch (opt) {
 		case OPT_JSON: a->json = 1; break;
 		case OPT_PRIOR: a->prior = optarg; break;
@@ -98,9 +114,13 @@ parse_args(const char *cmd, int argc, char **argv, validate_args *a)
 			break;
 		}
 		case 'h': cli_subcommands_usage(&validate_commands, stdout); return -1;
-		default: return cli_bad_option(cmd, opt, argv);
+		default: return cli_validate_bad_option(cmd, analysis_of(what, a->real), opt, argv);
 		}
 	}
+	/* Every flag where it applies (one table for every analysis, docs/cli.md
+	 * "validate"), before the flags are weighed against each other. */
+	if (cli_validate_flags_given(cmd, analysis_of(what, a->real), opts, given) != CLI_OK)
+		return CLI_USAGE;
 	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
 		return CLI_USAGE;
 	if (a->prior && a->profile)
@@ -362,34 +382,14 @@ validate(const char *what, int argc, char **argv)
 	wc_error err;
 	int rc;
 	snprintf(cmd, sizeof cmd, "validate %s", what);
-	if ((rc = parse_args(cmd, argc, argv, &a)) != CLI_OK)
+	if ((rc = parse_args(what, cmd, argc, argv, &a)) != CLI_OK)
 		return rc < 0 ? CLI_OK : rc;
 	int heldout = strcmp(what, "heldout") == 0;
 	if (heldout && !a.params && !a.profile)
 		return cli_usage_error(cmd, "--params FILE (or --profile paper) is required");
 	if (heldout && a.params && a.profile)
 		return cli_usage_error(cmd, "give one of --params and --profile");
-	int real = a.real && strcmp(what, "forms") == 0;
-	if (a.real && !real)
-		return cli_usage_error(cmd, "--real applies to forms only (see --help)");
-	if (real && a.form)
-		return cli_usage_error(cmd, "--form: --real scores every form");
-	if (a.terms && strcmp(what, "lomo") != 0 && !real)
-		return cli_usage_error(cmd, "--terms applies to lomo, forms --real and fewshot --lomo only (see --help)");
-	if (a.law_terms && strcmp(what, "lomo") != 0 && !real)
-		return cli_usage_error(cmd, "--law-terms applies to lomo and forms --real only (see --help)");
-	if (!heldout && a.params)
-		return cli_usage_error(cmd, "--params applies to heldout only (see --help)");
-	/* heldout refits nothing and forms scores every form: a flag that
-	 * changed nothing was taken in silence (docs/cli.md, "validate"). */
-	if (a.form && strcmp(what, "precision") != 0 && strcmp(what, "lomo") != 0)
-		return cli_usage_error(cmd, "--form applies to precision, lomo and fewshot --lomo only (see --help)");
-	if (a.datasheet && !heldout)
-		return cli_usage_error(cmd, "--datasheet applies to heldout only (see --help)");
-	if (a.prior && heldout)
-		return cli_usage_error(cmd, "--prior applies to forms, precision, lomo and fewshot --lomo only (see --help)");
-	if (a.per_run && !heldout && strcmp(what, "lomo") != 0 && !real)
-		return cli_usage_error(cmd, "--per-run applies to heldout, lomo and forms --real (see --help)");
+	int real = a.real; /* forms only: the flag table refuses it elsewhere */
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
 	if (a.form && wc_form_from_name(a.form, &fo.form) != WC_OK)
 		return cli_usage_error(cmd, "--form: unknown form '%s'", a.form);

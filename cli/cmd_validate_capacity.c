@@ -265,7 +265,7 @@ cli_validate_capacity(int argc, char **argv)
 			folds = strcmp(optarg, "platform") == 0 ? WC_CAPACITY_FOLDS_PLATFORM : WC_CAPACITY_FOLDS_MODEL;
 			break;
 		case 'h': fputs(usage, stdout); return CLI_OK;
-		default: return cli_bad_option(cmd, opt, argv);
+		default: return cli_validate_bad_option(cmd, CLI_VA_CAPACITY, opt, argv);
 		}
 	}
 	if (optind >= argc)

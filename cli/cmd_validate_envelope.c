@@ -4,6 +4,7 @@
  * measured ones (docs/envelopes.md, "Validation").
  */
 #include "cli_replay.h"
+#include "cli_validate.h"
 #include "models/grow.h"
 #include "data/data.h"
 #include "data/table_inputs.h"
@@ -124,7 +125,7 @@ parse(int argc, char **argv, venv_args *a, int *help)
 			return CLI_OK;
 		}
 		if (opt == ':' || opt == '?' || opt == CLI_OPT_EMPTY || opt == CLI_OPT_NOT_UTF8)
-			return cli_bad_option(cmd, opt, argv);
+			return cli_validate_bad_option(cmd, CLI_VA_ENVELOPE, opt, argv);
 		if ((rc = parse_flag(cmd, opt, a)) != CLI_OK)
 			return rc;
 	}

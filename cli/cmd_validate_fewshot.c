@@ -78,10 +78,13 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 		{ "per-set", no_argument, NULL, OPT_PER_SET },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	int opt, rc;
+	unsigned char given[sizeof opts / sizeof opts[0]] = { 0 };
+	int opt, rc, idx;
 	cli_reset_getopt();
-	while ((opt = cli_getopt(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts, &idx)) != -1) {
 		rc = CLI_OK;
+		if (idx >= 0 && opt >= OPT_PARAMS)
+			given[idx] = 1;
 		switch (opt) {
 		case OPT_PARAMS: a->params = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
@@ -111,11 +114,15 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 		case OPT_JSON: a->json = 1; break;
 		case OPT_PER_SET: a->fo.per_set = 1; break;
 		case 'h': fputs(fewshot_usage, stdout); a->help = 1; return CLI_OK;
-		default: return cli_bad_option(cmd, opt, argv);
+		default: return cli_validate_bad_option(cmd, a->lomo ? CLI_VA_FEWSHOT_LOMO : CLI_VA_FEWSHOT, opt, argv);
 		}
 		if (rc != CLI_OK)
 			return rc;
 	}
+	/* --form, --terms and --prior shape the bases --lomo fits: without it
+	 * they apply to nothing (the flag table, docs/cli.md "validate") */
+	if (cli_validate_flags_given(cmd, a->lomo ? CLI_VA_FEWSHOT_LOMO : CLI_VA_FEWSHOT, opts, given) != CLI_OK)
+		return CLI_USAGE;
 	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
 		return CLI_USAGE;
 	a->input = argv[optind];
@@ -124,8 +131,6 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 		return CLI_USAGE;
 	if (a->lomo + (a->params != NULL) + (a->profile != NULL) != 1)
 		return cli_usage_error(cmd, "give exactly one of --params, --profile and --lomo");
-	if (!a->lomo && (a->form || a->terms || a->prior))
-		return cli_usage_error(cmd, "--form, --terms and --prior apply to --lomo only");
 	return CLI_OK;
 }
 

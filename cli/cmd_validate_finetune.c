@@ -1,5 +1,6 @@
 /* wattcast validate finetune: level-held-out accuracy of the fine-tuning law. */
 #include "cli.h"
+#include "cli_validate.h"
 #include "data/data.h"
 #include "validation/validation.h"
 
@@ -155,7 +156,7 @@ cli_validate_finetune(int argc, char **argv)
 		case OPT_JSON: json = 1; break;
 		case OPT_PER_RUN: per_run_path = optarg; break;
 		case 'h': fputs(usage, stdout); return CLI_OK;
-		default: return cli_bad_option(cmd, opt, argv);
+		default: return cli_validate_bad_option(cmd, CLI_VA_FINETUNE, opt, argv);
 		}
 	}
 	if (cli_expect_one_operand(cmd, argc, "RUNS.csv") != CLI_OK)
