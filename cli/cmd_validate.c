@@ -165,7 +165,10 @@ report_forms(const validate_args *a, const wc_forms_report *r)
 			                      "description", wc_test_description(t), "in_primary", r->in_primary[t]));
 		for (int f = 0; f < WC_FORM_COUNT; f++) {
 			const wc_form_score *s = &r->forms[f];
-			json_t *e = json_pack("{s:s,s:i}", "form", wc_form_name(s->form), "k", s->k);
+			json_t *e = json_pack("{s:s,s:o}", "form", wc_form_name(s->form), "k",
+			                      s->k >= 0 ? json_integer(s->k) : json_null());
+			if (s->k < 0)
+				json_object_set_new(e, "k_reason", json_string(s->k_reason));
 			for (int t = 0; t < WC_TEST_COUNT; t++)
 				json_object_set_new(e, wc_test_name(t), s->scored[t] ? num(s->score[t]) : json_null());
 			json_object_set_new(e, "primary", num(s->primary));
@@ -183,7 +186,10 @@ report_forms(const validate_args *a, const wc_forms_report *r)
 	printf("%-28s %3s %8s %8s %8s %8s %8s\n", "form", "k", "T1", "T2", "T3", "T4", "primary");
 	for (int f = 0; f < WC_FORM_COUNT; f++) {
 		const wc_form_score *s = &r->forms[f];
-		printf("%-28s %3d", wc_form_name(s->form), s->k);
+		if (s->k >= 0)
+			printf("%-28s %3d", wc_form_name(s->form), s->k);
+		else
+			printf("%-28s %5s", wc_form_name(s->form), "–"); /* 3 bytes, one column */
 		for (int t = 0; t < WC_TEST_COUNT; t++)
 			print_cell(s->score[t], s->scored[t]);
 		print_cell(s->primary, 1);
@@ -192,6 +198,10 @@ report_forms(const validate_args *a, const wc_forms_report *r)
 	for (int t = 0; t < WC_TEST_COUNT; t++)
 		printf("%s: %s%s\n", wc_test_name(t), wc_test_description(t),
 		       r->in_primary[t] ? "" : " (not in the primary score: not scored for every form compared)");
+	for (int f = 0; f < WC_FORM_COUNT; f++)
+		if (r->forms[f].k < 0)
+			printf("k of %s: – (its fit on all %d runs failed: %.200s)\n", wc_form_name(r->forms[f].form), r->runs,
+			       r->forms[f].k_reason);
 	int left = 0;
 	for (int f = 0; f < WC_FORM_COUNT; f++) {
 		const wc_form_score *s = &r->forms[f];

@@ -4,7 +4,8 @@
  * medians it prints (lomo leaves excluded runs out, as its --help now
  * says); a bad flag combination is a usage error; a table
  * with a header and no rows, or with no run the law can score, is a
- * failure naming the file (it printed nan with exit 0).
+ * failure naming the file (it printed nan with exit 0); a form that
+ * cannot be fitted shows no k, and why.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -199,6 +200,32 @@ main(void)
 		CHECK_CONTAINS(r.err, "empty.csv: no runs (a header and no rows)");
 		run_result_free(&r);
 	}
+	/* a form that cannot be fitted on every run has no k: "–" / null and
+	 * why (floor_plus_rise's 6 parameters on 5 runs; it said k = 0) */
+	char *five = path_join(dir, "five.csv"), five_text[600];
+	int at = snprintf(five_text, sizeof five_text, "%s", head);
+	static const int n_five[] = { 1, 2, 4, 8, 16 };
+	static const double p_five[] = { 92.2, 103.8, 125.3, 162.6, 217.7 };
+	for (int i = 0; i < 5; i++)
+		at += snprintf(five_text + at, sizeof five_text - (size_t)at, "r%d,A100,1,Qwen3-8B,8.19,%d,%.1f,80\n", i,
+		               n_five[i], p_five[i]);
+	CHECK_INT(write_text(five, five_text), 0);
+	const char *forms5[] = { "wattcast", "validate", "forms", five, NULL };
+	r = run(forms5);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "\nsaturating_quadratic_load      5 ");
+	CHECK_CONTAINS(r.out, "\nfloor_plus_rise                – ");
+	CHECK_CONTAINS(r.out, "\nk of floor_plus_rise: – (its fit on all 5 runs failed: fit: 5 usable runs for 6 "
+	                      "parameters)\n");
+	run_result_free(&r);
+	const char *forms5j[] = { "wattcast", "validate", "forms", five, "--json", NULL };
+	r = run(forms5j);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "\"form\": \"floor_plus_rise\",\n      \"k\": null,\n      \"k_reason\": \"fit: 5 usable "
+	                      "runs for 6 parameters\",");
+	CHECK_CONTAINS(r.out, "\"form\": \"saturating_quadratic_load\",\n      \"k\": 5,\n      \"T1\"");
+	run_result_free(&r);
+	free(five);
 	const char *none[] = { "wattcast", "validate", "heldout", "--profile", "paper", alien, NULL };
 	r = run(none);
 	CHECK_INT(r.status, 1);

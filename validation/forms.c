@@ -209,9 +209,15 @@ wc_validate_forms(const wc_runs_table *t, const wc_fit_options *base, wc_forms_r
 		o.use = eligible;
 		s->form = (wc_form)f;
 		s->primary = NAN;
+		/* k counts the free parameters of a fit: a form that cannot be
+		 * fitted on these runs has none to count, and says why
+		 * (docs/validation.md, "Candidate forms") */
+		s->k = -1;
 		if (wc_fit_inference_law(t, &o, &full, &ferr) == WC_OK) {
 			s->k = full.n_free;
 			wc_fit_result_clear(&full);
+		} else {
+			snprintf(s->k_reason, sizeof s->k_reason, "%s", ferr.msg);
 		}
 		for (int test = 0; test < WC_TEST_COUNT && rc == WC_OK; test++) {
 			test_acc acc;

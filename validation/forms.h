@@ -19,7 +19,9 @@ const char *wc_test_description(int test);
 
 typedef struct {
 	wc_form form;
-	int k;                        /* free parameters on this table */
+	int k;                        /* free parameters of its fit on every run of
+	                               * the analysis; -1: that fit failed */
+	char k_reason[WC_ERROR_MSG_MAX]; /* why, when k is -1 */
 	double score[WC_TEST_COUNT];  /* held-out RMS in log(P̄ − G·P0) */
 	int scored[WC_TEST_COUNT];    /* 0 = not scored ("–") */
 	int held_out[WC_TEST_COUNT];  /* runs predicted */
