@@ -17,6 +17,10 @@ int cli_report_forms_real(const char *input, int json, const wc_forms_real_repor
  *  held-out analysis of a runs table refuses them so, rather than print an
  *  empty report with exit 0. */
 int cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *t, int scores_excluded);
+/** The refusal of inputs (`input`: the file, or the label of several)
+ *  that hold a header and no rows: "INPUT: no runs (a header and no rows):
+ *  nothing to validate", CLI_FAIL. Every analysis says it so. */
+int cli_validate_no_rows(const char *cmd, const char *input);
 
 /** Cross-conformal reports (validate lomo, validate capacity): when
  *  `overall` has runs without an interval, one line saying how many and

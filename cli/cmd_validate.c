@@ -467,13 +467,19 @@ done:
 }
 
 int
+cli_validate_no_rows(const char *cmd, const char *input)
+{
+	return cli_fail(cmd, "%.100s: no runs (a header and no rows): nothing to validate", input);
+}
+
+int
 cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *t, int scores_excluded)
 {
 	char why[160];
 	/* A header alone scored nothing and printed nan (or an empty
 	 * report) with exit 0. */
 	if (t->n_runs == 0)
-		return cli_fail(cmd, "%.100s: no runs (a header and no rows): nothing to validate", input);
+		return cli_validate_no_rows(cmd, input);
 	/* Every row excluded left nothing to fit or predict, and the report
 	 * said "0 of 325 skipped; no reason recorded" (docs/cli.md, "validate"). */
 	if (!scores_excluded && wc_runs_excluded_note(t->n_runs, wc_runs_excluded(t), why, sizeof why))

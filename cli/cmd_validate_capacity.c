@@ -210,6 +210,15 @@ fail_unscored(const char *cmd, const wc_capacity_data *d, const wc_capacity_repo
 	                d->n_rows + (size_t)d->n_skipped, (size_t)d->n_skipped + (size_t)unpredicted + excluded, why);
 }
 
+/* Inputs with a header and no rows: refused naming them, as every
+ * analysis refuses them (it said "no row could be scored (0 row(s) read,
+ * 0 skipped)" and no file). */
+static int
+some_rows(const char *cmd, const cli_capacity_inputs *in)
+{
+	return in->runs->n_runs || in->periods->n_rows ? CLI_OK : cli_validate_no_rows(cmd, in->runs->path);
+}
+
 int
 cli_validate_capacity(int argc, char **argv)
 {
@@ -284,7 +293,8 @@ cli_validate_capacity(int argc, char **argv)
 	wc_error err;
 	memset(&in, 0, sizeof in);
 	if ((rc = cli_load_params(cmd, params, profile, &prior)) == CLI_OK &&
-	    (rc = cli_capacity_inputs_load(cmd, argv + optind, argc - optind, &in)) == CLI_OK) {
+	    (rc = cli_capacity_inputs_load(cmd, argv + optind, argc - optind, &in)) == CLI_OK &&
+	    (rc = some_rows(cmd, &in)) == CLI_OK) {
 		wc_fit_options po = WC_FIT_OPTIONS_INIT;
 		po.prior = &prior;
 		wc_fit_options_like(&po, &prior, terms);

@@ -4,8 +4,8 @@
  * medians it prints (lomo leaves excluded runs out, as its --help now
  * says); a bad flag combination is a usage error; a table
  * with a header and no rows, or with no run the law can score, is a
- * failure naming the file (it printed nan with exit 0); a form that
- * cannot be fitted shows no k, and why.
+ * failure naming the file (it printed nan with exit 0), in every analysis
+ * the same words; a form that cannot be fitted shows no k, and why.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -200,6 +200,14 @@ main(void)
 		CHECK_CONTAINS(r.err, "empty.csv: no runs (a header and no rows)");
 		run_result_free(&r);
 	}
+	/* capacity says it in the same words, naming the file (it said "no
+	 * row could be scored (0 row(s) read, 0 skipped)" and no file) */
+	const char *cap_empty[] = { "wattcast", "validate", "capacity", empty, NULL };
+	r = run(cap_empty);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast validate capacity: ");
+	CHECK_CONTAINS(r.err, "empty.csv: no runs (a header and no rows): nothing to validate\n");
+	run_result_free(&r);
 	/* a form that cannot be fitted on every run has no k: "–" / null and
 	 * why (floor_plus_rise's 6 parameters on 5 runs; it said k = 0) */
 	char *five = path_join(dir, "five.csv"), five_text[600];
