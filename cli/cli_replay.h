@@ -38,6 +38,11 @@ typedef struct {
  *  --active-params, --utc-offset, --workload (`flag` without dashes);
  *  usage errors name the flag. */
 int cli_run_default_flag(const char *cmd, const char *flag, const char *value, wc_run_manifest *d);
+/** CLI_OK when no two of the `n` RUN_DIRs `dirs` are one folder; else
+ *  "DIR: given twice (RUN_DIRs 1 and 2): each run counts once" (both named
+ *  when written differently), CLI_FAIL: its runs would be read twice.
+ *  `ingest`, `fit response` and `validate envelope` check their RUN_DIRs so. */
+int cli_run_dirs_distinct(const char *cmd, char *const *dirs, int n);
 /** Read every run folder at or under `dirs` (as `ingest` does; `defaults`
  *  fill what manifests leave unknown). Errors are printed; the readers'
  *  warnings are kept in s->warnings and printed unless `quiet`. */

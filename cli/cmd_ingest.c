@@ -283,6 +283,8 @@ cli_cmd_ingest(int argc, char **argv)
 	if (cli_check_output(cmd, "-o", a.out, (const char *const *)argv + a.first_dir,
 	                     (size_t)(argc - a.first_dir)) != CLI_OK)
 		return CLI_USAGE;
+	if (cli_run_dirs_distinct(cmd, argv + a.first_dir, argc - a.first_dir) != CLI_OK)
+		return CLI_FAIL;
 	wc_error out_err;
 	if (wc_ingest_check_output(a.out, &out_err) != WC_OK)
 		return cli_fail(cmd, "%s", out_err.msg);

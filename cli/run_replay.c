@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "models/grow.h"
 #include "predict/prefill_grid.h"
@@ -56,6 +57,42 @@ cli_run_default_flag(const char *cmd, const char *flag, const char *value, wc_ru
 }
 
 /* ------------------------------------------------------------ runs */
+
+/* Whether two folder arguments are one folder: the same file (links,
+ * "dir/" and "dir"), or, where one cannot be looked at, the same text
+ * but for trailing slashes. */
+static int
+same_folder(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	size_t la = strlen(a), lb = strlen(b);
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	while (lb > 1 && b[lb - 1] == '/')
+		lb--;
+	return la == lb && strncmp(a, b, la) == 0;
+}
+
+int
+cli_run_dirs_distinct(const char *cmd, char *const *dirs, int n)
+{
+	/* Each of its runs would be read twice, and refused as a run id
+	 * repeated, naming one folder as its two places (docs/cli.md,
+	 * "validate"): said here, naming the arguments. */
+	for (int i = 1; i < n; i++)
+		for (int j = 0; j < i; j++) {
+			if (!same_folder(dirs[j], dirs[i]))
+				continue;
+			if (strcmp(dirs[j], dirs[i]) == 0)
+				return cli_fail(cmd, "%.180s: given twice (RUN_DIRs %d and %d): each run counts once", dirs[i],
+				                j + 1, i + 1);
+			return cli_fail(cmd, "%.80s and %.80s: one folder given twice (RUN_DIRs %d and %d): each run "
+			                "counts once", dirs[j], dirs[i], j + 1, i + 1);
+		}
+	return CLI_OK;
+}
 
 /* Printed and kept: one reader's words for stderr and an answer's
  * "warnings" alike (docs/formats/telemetry.md, "Bad lines", "Time gaps"). */
@@ -129,6 +166,8 @@ cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest
 	s->quiet = quiet;
 	opt.warn = keep_warning;
 	opt.warn_payload = s;
+	if (cli_run_dirs_distinct(cmd, dirs, n_dirs) != CLI_OK)
+		return CLI_FAIL;
 	for (int i = 0; i < n_dirs; i++)
 		if (load_dir(cmd, dirs[i], &opt, s) != CLI_OK)
 			return CLI_FAIL;

@@ -442,11 +442,23 @@ test_fit_and_validate(const char *dir)
 		                "--model", "Qwen3-8B", "--utc-offset", "0", "--replicas", "2", "--quiet", NULL };
 	CHECK_INT(run_wattcast(twice, NULL, &r), 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "wattcast validate envelope: run_id 'r1' appears twice (two runs with the same id)");
-	/* ... naming where it was read, both times (the folders were left to
-	 * be hunted for in a tree of hundreds) */
-	CHECK(r.err && strstr(r.err, "same id): in ") && strstr(r.err, "/r1 and ") &&
-	      strstr(strstr(r.err, " and "), a + strlen(a) - 10));
+	/* ... naming the one folder read twice: it said "two runs with the
+	 * same id: in .../r1 and .../r1", one path printed twice */
+	CHECK_CONTAINS(r.err, "wattcast validate envelope: run_id 'r1' appears twice: its folder ");
+	CHECK_CONTAINS(r.err, "/runs/r1 was read twice (inside two folders given)\n");
+	CHECK(r.err && !strstr(r.err, "two runs with the same id"));
+	run_result_free(&r);
+	/* one RUN_DIR given twice: said so, naming the arguments */
+	const char *given_twice[] = { "wattcast", "validate", "envelope", "--params", out, runs, runs, "--platform", "A100",
+		                      "--model", "Qwen3-8B", "--utc-offset", "0", "--quiet", NULL };
+	CHECK_INT(run_wattcast(given_twice, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	{
+		char said[600];
+		snprintf(said, sizeof said, "wattcast validate envelope: %s: given twice (RUN_DIRs 1 and 2): each run counts "
+		         "once\n", runs);
+		CHECK(r.err && strcmp(r.err, said) == 0);
+	}
 	run_result_free(&r);
 	/* ... and from a response's fit (it counted the run twice) */
 	char *twice_out = path_join(dir, "twice.json");

@@ -91,6 +91,25 @@ main(void)
 	CHECK_CONTAINS(r.err, "run_id 'dup_run' appears twice (two runs with the same id): in ");
 	CHECK(r.err && strstr(r.err, "dup/copy and ") && strstr(r.err, "dup/one"));
 	run_result_free(&r);
+	/* one folder given twice: said so, naming the arguments (its runs
+	 * were "two runs with the same id", one path printed twice) */
+	const char *twice_argv[] = { "wattcast", "ingest", one, one, "-o", out, "--quiet", NULL };
+	CHECK_INT(run_wattcast(twice_argv, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "/dup/one: given twice (RUN_DIRs 1 and 2): each run counts once");
+	run_result_free(&r);
+	/* ... and a folder inside another given: the one folder named */
+	char *lone_root = path_join(dir, "lone");
+	mkdir(lone_root, 0755);
+	char *lone = synth_run_folder(lone_root, "run", "lone_run", 1784415439.0, 20, 8);
+	const char *inside_argv[] = { "wattcast", "ingest", lone_root, lone, "-o", out, "--quiet", NULL };
+	CHECK_INT(run_wattcast(inside_argv, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "run_id 'lone_run' appears twice: its folder ");
+	CHECK_CONTAINS(r.err, "/lone/run was read twice (inside two folders given)");
+	run_result_free(&r);
+	free(lone);
+	free(lone_root);
 	free(one);
 	free(copy);
 	free(out);

@@ -317,7 +317,19 @@ wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload),
 	const char *dup;
 	size_t at[2];
 	int rc = wc_runs_repeated_id(n, id, payload, &dup, at, err);
-	if (rc == WC_OK && dup) {
+	if (rc == WC_OK && dup && strcmp(dir(at[0], payload), dir(at[1], payload)) == 0) {
+		/* one folder read twice, not two runs: its two places printed
+		 * alike. The folder keeps its end, where the run is named. */
+#define SAME_DIR_FMT "run_id '%.48s' appears twice: its folder %s%s was read twice (inside two folders given)"
+		const char *d = dir(at[0], payload);
+		int used = snprintf(NULL, 0, SAME_DIR_FMT, dup, "...", "");
+		size_t room = used < 255 ? 255 - (size_t)used : 0, len = strlen(d);
+		int cut = len > room + 3;
+		while (cut && room > 0 && (d[len - room] & 0xC0) == 0x80)
+			room--; /* cut between characters */
+		rc = wc_error_set(err, WC_EINVAL, SAME_DIR_FMT, dup, cut ? "..." : "", cut ? d + len - room : d);
+#undef SAME_DIR_FMT
+	} else if (rc == WC_OK && dup) {
 		/* a message holds 255 bytes: the folders get what the rest leaves */
 		char id_text[49], where[256];
 		snprintf(id_text, sizeof id_text, "%s", dup);
