@@ -116,15 +116,40 @@ length_refused(wc_api_error *e, const char *value)
 	                 "got \"%.*s\"", (int)wc_utf8_prefix(value, 40), value);
 }
 
+/* A field value without the blanks (SP, HTAB) around it: RFC 9110, 5.5,
+ * excludes them from the value. CivetWeb drops those before it, not those
+ * after it. The one rule the framing checks read Content-Length and
+ * Transfer-Encoding by (docs/http-api.md, "Limits"). The value starts at
+ * the result, `*len` bytes long. */
+static const char *
+field_value(const char *v, size_t *len)
+{
+	v += strspn(v, " \t");
+	size_t n = strlen(v);
+	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	*len = n;
+	return v;
+}
+
 /* A Content-Length CivetWeb reads with strtoll, which stops at the first
  * non-digit: "2abc", "2 3" and "2.5" were read as 2 and the rest of the
- * body taken for the next request. RFC 9110, 8.6: 1*DIGIT; trailing
- * blanks (optional whitespace) are allowed. */
+ * body taken for the next request. RFC 9110, 8.6: 1*DIGIT. */
 static int
 is_length(const char *v)
 {
-	size_t d = strspn(v, "0123456789");
-	return d > 0 && v[d + strspn(v + d, " \t")] == '\0';
+	size_t n;
+	const char *d = field_value(v, &n);
+	return n > 0 && strspn(d, "0123456789") >= n;
+}
+
+/* Is a Transfer-Encoding value the coding "chunked", in any case? */
+static int
+is_chunked(const char *v)
+{
+	size_t n;
+	const char *c = field_value(v, &n);
+	return n == 7 && strncasecmp(c, "chunked", 7) == 0;
 }
 
 /* Is `name` a header that CivetWeb found with spaces before its colon
@@ -145,7 +170,10 @@ space_before_colon(const char *name, const char *value)
  * only coding the server reads (RFC 9112, 6.1). CivetWeb refuses most
  * others itself ("gzip, chunked"), but took "identity" for no body and
  * read the body as the next request; two headers (a proxy joins them as
- * "chunked, chunked") it read as one. Returns 1 with `e` set, else 0. */
+ * "chunked, chunked") it read as one. A lone "chunked " (blanks after it)
+ * CivetWeb 1.15 refuses too, before any handler: it compares the value
+ * with "chunked" as sent, so the message says that the blanks are the
+ * reason. Returns 1 with `e` set, else 0. */
 static int
 transfer_coding_refused(const struct mg_connection *conn, wc_api_error *e)
 {
@@ -157,15 +185,22 @@ transfer_coding_refused(const struct mg_connection *conn, wc_api_error *e)
 		if (!name || !value || strcasecmp(name, "Transfer-Encoding") != 0)
 			continue;
 		count++;
-		if (!te || strcasecmp(te, "chunked") == 0)
+		if (!te || is_chunked(te))
 			te = value; /* the first that is not "chunked" is quoted */
 	}
 	if (count == 0 || (count == 1 && strcasecmp(te, "chunked") == 0))
 		return 0;
-	wc_api_error_set(e, 400, "bad_request", NULL,
-	                 "Transfer-Encoding must be given once and be \"chunked\" (RFC 9112, 6.1), got "
-	                 "\"%.*s\"%s; or send Content-Length",
-	                 (int)wc_utf8_prefix(te, 40), te, count > 1 ? " in more than one header" : "");
+	if (count == 1 && is_chunked(te))
+		wc_api_error_set(e, 400, "bad_request", NULL,
+		                 "Transfer-Encoding \"%.*s\": blanks after \"chunked\" are not accepted "
+		                 "(the HTTP layer, CivetWeb 1.15, compares the value as sent, though RFC "
+		                 "9110, 5.5, allows them); send \"chunked\" without them",
+		                 (int)wc_utf8_prefix(te, 40), te);
+	else
+		wc_api_error_set(e, 400, "bad_request", NULL,
+		                 "Transfer-Encoding must be given once and be \"chunked\" (RFC 9112, 6.1), got "
+		                 "\"%.*s\"%s; or send Content-Length",
+		                 (int)wc_utf8_prefix(te, 40), te, count > 1 ? " in more than one header" : "");
 	return 1;
 }
 
@@ -265,7 +300,8 @@ int
 wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 {
 	const struct mg_request_info *ri = mg_get_request_info(conn);
-	const char *first = NULL;
+	const char *first = NULL; /* the Content-Length's digits, first_n of them */
+	size_t first_n = 0;
 	int chunked = 0;
 	wc_api_error e;
 	/* CivetWeb keeps MG_MAX_HEADERS fields and drops the rest without a
@@ -301,14 +337,18 @@ wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 		}
 		/* Repeating the same length is allowed (RFC 9110, 8.6); two
 		 * different ones leave the body's end ambiguous (smuggling). */
-		if (first && strcmp(first, value) != 0) {
+		size_t n;
+		const char *length = field_value(value, &n);
+		if (first && (n != first_n || strncmp(first, length, n) != 0)) {
+			/* Both are digits only (is_length): no UTF-8 to cut. */
 			wc_api_error_set(&e, 400, "bad_request", NULL,
 			                 "conflicting Content-Length headers (\"%.*s\" and \"%.*s\")",
-			                 (int)wc_utf8_prefix(first, 24), first,
-			                 (int)wc_utf8_prefix(value, 24), value);
+			                 (int)(first_n < 24 ? first_n : 24), first, (int)(n < 24 ? n : 24),
+			                 length);
 			return framing_refused(res, &e);
 		}
-		first = value;
+		first = length;
+		first_n = n;
 	}
 	/* Both framings at once: a proxy in front may pick the other one, so
 	 * the body's end is ambiguous (request smuggling); RFC 9112, 6.3,

@@ -14,7 +14,12 @@
  *  - whitespace before a header's colon was accepted (RFC 9112, 5.1);
  *  - a chunk extension (";foo=bar"), which CivetWeb 1.15 cannot read, is
  *    refused with a message that says so (it said only "could not read
- *    the request body").
+ *    the request body");
+ *  - blanks after a value (RFC 9110, 5.5) are read by one rule: "2 " and
+ *    "2" are one Content-Length (they were refused as conflicting); a
+ *    lone "chunked ", which CivetWeb 1.15 refuses before any handler, is
+ *    refused with a message naming the blanks (it said the coding had to
+ *    be "chunked").
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -119,6 +124,14 @@ test_content_length_digits(void)
 	size_t len = post(raw, sizeof raw, "Content-Length: 02 \r\n", "42");
 	CHECK_INT(exchange(raw, len, answer, sizeof answer), 2);
 	CHECK(strncmp(answer, "HTTP/1.1 422 ", 13) == 0);
+	/* Blanks after the value are not part of it (RFC 9110, 5.5): the
+	 * same length twice. */
+	len = post(raw, sizeof raw, "Content-Length: 2 \r\nContent-Length: 2\r\n", "42");
+	CHECK_INT(exchange(raw, len, answer, sizeof answer), 2);
+	CHECK(strncmp(answer, "HTTP/1.1 422 ", 13) == 0);
+	len = post(raw, sizeof raw, "Content-Length: 2 \r\nContent-Length: 3\r\n", "42");
+	expect_refusal("two lengths", raw, len, 400, "bad_request",
+	               "conflicting Content-Length headers (\\\"2\\\" and \\\"3\\\")");
 	/* Whitespace before the colon (RFC 9112, 5.1). */
 	len = post(raw, sizeof raw, "Content-Length : 2\r\n", "42");
 	expect_refusal("space before colon", raw, len, 400, "bad_request",
@@ -137,6 +150,11 @@ test_transfer_coding(void)
 	/* CivetWeb's own refusal names the coding too. */
 	len = post(raw, sizeof raw, "Transfer-Encoding: gzip, chunked\r\n", chunked);
 	expect_refusal("gzip, chunked", raw, len, 400, "bad_request", "got \\\"gzip, chunked\\\"");
+	/* CivetWeb 1.15 refuses "chunked " itself (it compares the value as
+	 * sent): the message names the blanks, not the coding. */
+	len = post(raw, sizeof raw, "Transfer-Encoding: chunked \r\n", chunked);
+	expect_refusal("chunked and a blank", raw, len, 400, "bad_request",
+	               "blanks after \\\"chunked\\\" are not accepted");
 	/* "chunked" in any case is read, and the next request after it. */
 	len = post(raw, sizeof raw, "Transfer-Encoding: Chunked\r\n", chunked);
 	CHECK_INT(exchange(raw, len, answer, sizeof answer), 2);
