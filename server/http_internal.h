@@ -165,7 +165,8 @@ void wc_protocol_head_wait_begins(void);
  *  MG_MAX_HEADERS header fields or more, a Transfer-Encoding other than
  *  one "chunked", whitespace before a header's colon, a Content-Length
  *  not all digits (411) or two different ones, Transfer-Encoding beside
- *  Content-Length: 0, or -1 with `res` holding the refusal (closing). */
+ *  Content-Length, a POST with neither (411): 0, or -1 with `res` holding
+ *  the refusal (closing). */
 int wc_protocol_check_headers(struct mg_connection *conn, wc_response *res);
 
 /* The body deadline (deadline.c): a request's body must be complete

@@ -359,5 +359,15 @@ wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 		                 "(RFC 9112, 6.3)");
 		return framing_refused(res, &e);
 	}
+	/* A POST with neither: RFC 9112, 6.3, reads its body as empty, and
+	 * what the client sent as the body came in as the next request (a
+	 * 400 malformed_json, then a 408 for the body's bytes). RFC 9110,
+	 * 8.6, lets a server ask for the length instead: 411, closing, as
+	 * the body's bytes may follow (docs/http-api.md, "Errors"). */
+	if (!chunked && !first && ri->request_method && strcmp(ri->request_method, "POST") == 0) {
+		wc_api_error_set(&e, 411, "length_required", NULL,
+		                 "a POST body needs Content-Length or Transfer-Encoding: chunked");
+		return framing_refused(res, &e);
+	}
 	return 0;
 }

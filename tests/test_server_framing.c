@@ -15,6 +15,9 @@
  *  - a chunk extension (";foo=bar"), which CivetWeb 1.15 cannot read, is
  *    refused with a message that says so (it said only "could not read
  *    the request body");
+ *  - a POST with neither Content-Length nor Transfer-Encoding had its
+ *    body read as empty (400 malformed_json) and the body's bytes as the
+ *    next request; now 411 length_required, closed;
  *  - blanks after a value (RFC 9110, 5.5) are read by one rule: "2 " and
  *    "2" are one Content-Length (they were refused as conflicting); a
  *    lone "chunked ", which CivetWeb 1.15 refuses before any handler, is
@@ -171,6 +174,26 @@ test_chunk_extension(void)
 	               "chunk extensions, \\\";name=value\\\", are not accepted");
 }
 
+/* A POST with neither Content-Length nor Transfer-Encoding: 411 before
+ * its body is read, and closed, so the body is never a next request. */
+static void
+test_no_length(void)
+{
+	char raw[1024], answer[4096];
+	size_t len = post(raw, sizeof raw, "", body);
+	expect_refusal("no length", raw, len, 411, "length_required",
+	               "a POST body needs Content-Length or Transfer-Encoding: chunked");
+	len = (size_t)snprintf(raw, sizeof raw,
+	                       "POST /v1/predict/inference HTTP/1.0\r\nHost: x\r\n"
+	                       "Content-Type: application/json\r\n\r\n%s", body);
+	expect_refusal("no length, HTTP/1.0", raw, len, 411, "length_required",
+	               "a POST body needs Content-Length");
+	/* An empty body said so is read as empty, and the next request after it. */
+	len = post(raw, sizeof raw, "Content-Length: 0\r\n", "");
+	CHECK_INT(exchange(raw, len, answer, sizeof answer), 2);
+	CHECK(strncmp(answer, "HTTP/1.1 400 ", 13) == 0 && strstr(answer, "\"code\":\"malformed_json\""));
+}
+
 int
 main(void)
 {
@@ -194,6 +217,7 @@ main(void)
 	test_content_length_digits();
 	test_transfer_coding();
 	test_chunk_extension();
+	test_no_length();
 
 	wc_server_stop(srv);
 	wc_params_clear(&p);
