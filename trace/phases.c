@@ -2,8 +2,8 @@
  * Energy by phase (docs/trace-metrics.md, "Phases"): each 50 ms cell of a
  * row's window is prefill while a request awaits its first token, else
  * decode while one generates, else idle (from the request log); with
- * engine counters only, idle while nothing runs and the rest split in the
- * ratio of the engine's prefill and decode time sums.
+ * engine counters only, idle while nothing runs and no counter moves, and
+ * the rest split in the ratio of the engine's prefill and decode time sums.
  */
 #include "ingest_internal.h"
 #include "models/grow.h"
@@ -40,6 +40,26 @@ cell_energies(const double *ct, const double *cp, size_t cn, double total, doubl
 		return full;
 	}
 	return full + 1;
+}
+
+/* The engine's work counters that advance only while it runs requests:
+ * tokens prefilled and generated, and the prefill and decode time sums. */
+static const wc_engine_column work_counters[] = {WC_ENG_PROMPT_TOKENS, WC_ENG_GENERATION_TOKENS,
+                                                 WC_ENG_PREFILL_S, WC_ENG_DECODE_S};
+
+/* Some work counter advanced over [c0, c1] (counters interpolate between
+ * samples, so over the sample interval the cell lies in). The running
+ * gauge alone is not enough: it is read between engine steps, and reads 0
+ * at both ends of a sample interval that held a whole short request or
+ * the end of one and the start of the next, while the GPU drew busy power
+ * (docs/trace-metrics.md, "Phases"). An absent counter never advances. */
+static int
+counters_advanced(const run_ctx *rc, double c0, double c1)
+{
+	for (size_t i = 0; i < sizeof work_counters / sizeof work_counters[0]; i++)
+		if (wc__ingest_counter_delta(rc, work_counters[i], c0, c1) > 0)
+			return 1;
+	return 0;
 }
 
 void
@@ -90,8 +110,9 @@ wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *c
 		double busy = 0.0;
 		int any_busy = 0;
 		for (size_t k = 0; k < nc; k++) {
+			double c0 = a + (double)k * dt, c1 = k + 1 == nc ? row->end_epoch : c0 + dt;
 			double n = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, a + ((double)k + 0.5) * dt);
-			if (n > 0) {
+			if (n > 0 || counters_advanced(rc, c0, c1)) {
 				busy += cell[k];
 				any_busy = 1;
 			} else {
