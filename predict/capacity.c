@@ -31,147 +31,6 @@ wc_capacity_output_name(int k)
 	return k >= 0 && k < WC_CAPQ_COUNT ? output_names[k] : "?";
 }
 
-/* The share of memory kept free: the request's 1 - gpu_memory_utilization,
- * else the capacity section's, else the default. */
-double
-wc_predict_memory_reserve(const wc_params *p, const wc_config *c)
-{
-	if (c->gpu_memory_utilization > 0.0)
-		return 1.0 - c->gpu_memory_utilization;
-	return p->capacity.present ? p->capacity.memory_reserve : WC_CAPACITY_DEFAULT_RESERVE;
-}
-
-/* Platform facts and reserve: the capacity section's level, else the
- * board the level runs on (wc_platform_board: a level such as H100-locked
- * runs on H100, a shared level on its partner's board; docs/capacity.md,
- * "Memory as vLLM does it"), its capacity level if fitted, else its
- * catalog row. 0 when neither knows the platform. */
-static int
-memory_facts(const wc_params *p, const wc_config *c, wc_capacity_hw *hw, double *reserve)
-{
-	const wc_capacity_level *l = p->capacity.present ? wc_capacity_level_find(&p->capacity, c->platform) : NULL;
-	const wc_platform_info *info = wc_predict_board(p, c->platform);
-	if (!l && info && p->capacity.present)
-		l = wc_capacity_level_find(&p->capacity, info->name);
-	*reserve = wc_predict_memory_reserve(p, c);
-	if (l && l->memory_gb > 0.0)
-		*hw = wc_capacity_hw_datasheet(l->name, l->bandwidth_tb_s, l->bf16_tflops, l->memory_gb);
-	else if (info)
-		*hw = wc_capacity_hw_datasheet(info->name, info->bandwidth_tb_s, info->bf16_tflops, info->memory_gb);
-	else
-		return 0;
-	return 1;
-}
-
-/* Bytes of the configuration's model: from its architecture, else a
- * dense model of N_act at the weights' precision (no KV known). */
-static int
-config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err)
-{
-	if (c->arch) {
-		int rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, a, err);
-		if (rc == WC_OK)
-			wc_capacity_arch_place(a, c->tp, c->expert_parallel);
-		return rc;
-	}
-	*a = (wc_capacity_arch){ 0 };
-	a->weight_bytes = a->shared_weight_bytes = c->active_params_b * 1e9 * wc_capacity_bytes_per_value(c->weights);
-	a->active_params = c->active_params_b * 1e9;
-	return WC_OK;
-}
-
-int
-wc_predict_spreads_experts(const wc_config *c)
-{
-	return c->expert_parallel && c->arch && c->arch->experts > 0;
-}
-
-int
-wc_predict_clock_check(const wc_params *p, const wc_config *c, wc_error *err)
-{
-	const wc_platform_info *info = wc_predict_board(p, c->platform);
-	if (!(c->sm_clock_mhz > 0.0) || wc_platform_clock_in_range(info, c->sm_clock_mhz))
-		return WC_OK;
-	return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: %g MHz is outside the clock range of %s, %g-%g MHz",
-	                    c->sm_clock_mhz, info->name, info->min_sm_clock_mhz, info->max_sm_clock_mhz);
-}
-
-int
-wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
-{
-	wc_capacity_hw hw;
-	wc_capacity_arch a;
-	double reserve;
-	int rc;
-	if (max_fit)
-		*max_fit = NAN;
-	if (c->gpu_memory_utilization != 0.0 &&
-	    !(c->gpu_memory_utilization >= 0.1 && c->gpu_memory_utilization <= 1.0))
-		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: must be between 0.1 and 1, got %s",
-		                    WC_NUM_TEXT(c->gpu_memory_utilization));
-	/* vLLM shards the attention heads over a tensor-parallel group and
-	 * refuses a size that does not divide them: such a deployment cannot
-	 * start, so it is refused as weights that do not fit are. An expert
-	 * parallel group with data_parallel 1 (the only one a configuration
-	 * states) splits its attention as tensor parallel does
-	 * (docs/capacity.md, "Step time"): checked alike. */
-	if (c->arch && c->arch->attention_heads > 0 && c->tp > 1 &&
-	    c->arch->attention_heads % c->tp != 0)
-		return wc_error_set(err, WC_EINVAL, "tp: %d does not divide %s's %d attention heads; vLLM's tensor "
-		                    "parallelism cannot start such a group (docs/capacity.md)", c->tp, c->arch->name,
-		                    c->arch->attention_heads);
-	if (!c->platform || !memory_facts(p, c, &hw, &reserve) || c->tp < 1)
-		return WC_OK; /* nothing to check against: a user-defined level */
-	if ((rc = config_arch(c, &a, err)) != WC_OK)
-		return rc;
-	double avail = wc_capacity_memory_for_model(&hw, c->tp, reserve);
-	if (a.weight_bytes > avail) {
-		double per_gpu = wc_capacity_memory_for_model(&hw, 1, reserve);
-		if (per_gpu <= 0.0)
-			return wc_error_set(err, WC_EINVAL,
-			                    "gpu_memory_utilization: %.2g of %s's %.1f GB leaves nothing beside the engine's "
-			                    "%.2f GB workspace per GPU", 1.0 - reserve, c->platform, hw.memory_bytes / 1e9,
-			                    WC_CAPACITY_WORKSPACE_GB);
-		/* The fewest GPUs that hold the weights, and the group vLLM can
-		 * start: its tensor parallelism shards the attention heads, so
-		 * the group size must divide them (known for catalog models). */
-		double need = ceil(a.weight_bytes / per_gpu);
-		int heads = c->arch ? c->arch->attention_heads : 0, group = 0;
-		for (int g = (int)fmin(need, WC_LAW_MAX_TP + 1.0); heads > 0 && g <= heads && g <= WC_LAW_MAX_TP; g++)
-			if (heads % g == 0) {
-				group = g;
-				break;
-			}
-		char usable[160] = "";
-		if (group > (int)need)
-			snprintf(usable, sizeof usable, ": tp %d, the smallest dividing %.28s's %d attention heads", group,
-			         c->arch->name, heads);
-		/* names cut so that any board and model fit in 255 bytes */
-		return wc_error_set(err, WC_EINVAL,
-		                    "tp: the weights need %.1f GB but %d x %.24s (%.1f GB each) hold %.1f GB (%.0f %% kept "
-		                    "free, %.2f GB/GPU workspace); at least %.0f GPUs needed%s",
-		                    a.weight_bytes / 1e9, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
-		                    100 * reserve, WC_CAPACITY_WORKSPACE_GB, need, usable);
-	}
-	if (!c->arch || !(c->output_tokens > 0))
-		return WC_OK;
-	/* More requests than the KV cache holds are not refused: vLLM
-	 * preempts, and fewer run (wc_predict_capacity says how many). One
-	 * request that cannot hold its own context cannot run at all. */
-	double ctx = c->input_tokens + c->output_tokens;
-	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0)
-		return wc_error_set(err, WC_EINVAL,
-		                    "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %s (%.1f GB each) leave "
-		                    "%.2f GB after the weights and the engine's workspace (gpu_memory_utilization %.2g)",
-		                    /* the field that makes most of the context */
-		                    c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", ctx,
-		                    (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
-		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, 1.0 - reserve);
-	if (max_fit)
-		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);
-	return WC_OK;
-}
-
 /* ------------------------------------------------------- one state */
 typedef struct {
 	const wc_params *p;
@@ -229,7 +88,7 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	/* A closed loop of more requests than the KV cache holds runs n_cap
 	 * of them; the others wait, so a request's latency is stretched by
 	 * running / n_cap (Little's law at the same throughput). */
-	double n = c->request_rate > 0 ? solve_running(x, pt, over) : fmin(c->running, x->n_cap);
+	double n = c->request_rate > 0 ? solve_running(x, pt, over) : wc_predict_running_held(c->running, x->n_cap);
 	const int served = c->request_rate > 0 && !*over; /* an open loop below capacity */
 	double wait = c->request_rate > 0 ? 1.0 : c->running / n;
 	wc_capacity_times t;
@@ -398,11 +257,11 @@ check_workload(const wc_inference_query *q, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "output_tokens: must be a number from 1 to %g, got %s",
 		                    WC_CAPACITY_MAX_TOKENS, WC_NUM_TEXT(c->output_tokens));
 	/* A series has no one running count nor rate for the capacity answers
-	 * to be at: after the lengths' checks, it is answered with the power
-	 * alone (wc_predict_capacity_absent; docs/http-api.md, "POST
+	 * to be at: capacity_bound refuses it once the lengths' warnings that
+	 * apply to its power are said (docs/http-api.md, "POST
 	 * /v1/predict/inference"). */
 	if (q->series_len > 0)
-		return wc_error_set(err, WC_EINVAL, "%s", WC_CAPACITY_SERIES_NONE);
+		return WC_OK;
 	/* A rate of 0 is the closed loop, a concurrency of 0 no engine limit; a
 	 * positive one below its bound gives null energies (models/limits.h). */
 	if (!(c->request_rate == 0 || (c->request_rate >= WC_CAPACITY_MIN_RATE && c->request_rate <= WC_CAPACITY_MAX_RATE)))
@@ -426,6 +285,34 @@ prediction_init(wc_capacity_prediction *out)
 	out->capacity_rate = NAN;
 }
 
+/* A running_series with token lengths: no capacity answers (one running
+ * count or rate would be needed), but the warnings on its lengths that
+ * apply to its power -- the context's (said before), the capacity
+ * level's and its calibrated span where the law uses the step times (the
+ * prefill-aware form's share, the prompt-share term), at the series'
+ * mean of what runs -- go with the refusal: the answer carries them
+ * (wc_predict_note_no_capacity; docs/inference-law.md, "Averaging over a
+ * load series"). */
+static int
+series_refused(const wc_params *p, const wc_capacity_binding *cb, const wc_inference_query *q,
+               wc_capacity_prediction *out, wc_error *err)
+{
+	wc_load_histogram h;
+	int rc;
+	if ((p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) || wc_form_has_prefill(p->form)) {
+		char note[WC_WARNING_LEN];
+		if (cb->datasheet) {
+			wc_capacity_transfer_note(cb, note, sizeof note);
+			WC_WARN(out, "%s", note);
+		}
+		if ((rc = wc__predict_load_histogram(q, out->max_concurrency_fit, &h, err)) != WC_OK)
+			return rc;
+		wc__capacity_span_warnings(&p->capacity, cb->level, &q->config, wc__predict_load_field(q), h.mean, out);
+		wc_load_histogram_free(&h);
+	}
+	return wc_error_set(err, WC_EINVAL, "%s", WC_CAPACITY_SERIES_NONE);
+}
+
 /* The answer of `p` (the platform's power level resolved) into `out`,
  * already initialised, with `cb` the caller's storage for the binding. */
 static int
@@ -437,7 +324,8 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	wc_capacity_arch a;
 	int rc;
 	if ((rc = check_workload(q, err)) || (rc = wc_capacity_bind_any(&p->capacity, c->platform, cb, err)) ||
-	    (rc = wc_law_bind(p, c, &lb, err)) || (rc = config_arch(c, &a, err)) ||
+	    (!q->series_len && (rc = wc_law_bind(p, c, &lb, err))) ||
+	    (rc = wc__predict_config_arch(c, &a, err)) ||
 	    (rc = wc_predict_memory_check(p, c, &out->max_concurrency_fit, err)) ||
 	    (rc = wc_predict_clock_check(p, c, err)))
 		return rc;
@@ -449,6 +337,8 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		        "request unless served longer with RoPE scaling (answered as if it ran)",
 		        c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", c->input_tokens,
 		        c->output_tokens, c->arch->name, c->arch->context_tokens);
+	if (q->series_len > 0)
+		return series_refused(p, cb, q, out, err);
 	cb->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);
 	out->level_source = cb->datasheet ? "datasheet" : "fitted";
 	if (cb->datasheet) {
@@ -485,11 +375,11 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	                              ? group_power(&x, &lp, fmax(out->value[WC_CAPQ_RUNNING], 1.0), 0)
 	                              : out->value[WC_CAPQ_POWER];
 	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
-	if (!out->open_loop && c->running > x.n_cap)
-		WC_WARN(out, "concurrency: %g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
-		        "of %g + %g tokens: vLLM preempts the rest, so %.0f run and the others wait (latency and time to first token include it)",
-		        c->running, out->memory_available_gb - out->memory_workspace_gb - a.weight_bytes / 1e9, x.n_cap, c->input_tokens,
-		        c->output_tokens, x.n_cap);
+	if (!out->open_loop && c->running > x.n_cap) {
+		char note[WC_WARNING_LEN];
+		wc__predict_kv_wait_note(p, c, "concurrency", c->running, x.n_cap, -1.0, note, sizeof note);
+		WC_WARN(out, "%s", note);
+	}
 	if (out->open_loop) {
 		wc_capacity_times t;
 		wc_capacity_times_eval(&pt, &a, &cb->hw, c->tp, x.n_cap, c->input_tokens, c->output_tokens, &t);
@@ -551,11 +441,13 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 		rc = capacity_bound(tmp ? tmp : p, &w->q, price_per_kwh, grams_co2_per_kwh, &w->cb, out, err);
 	out->pe_stratum = wc__predict_rebase(p, tmp, out->pe_stratum);
 	/* Expert parallelism spreads experts: a dense model has none, and is
-	 * answered tensor parallel -- said, not dropped without a word. */
-	if (rc == WC_OK && q->config.expert_parallel && q->config.arch && !wc_predict_spreads_experts(&q->config))
+	 * answered tensor parallel -- said, not dropped without a word; a
+	 * series' power uses it too (its memory and prefill share). */
+	const int said = rc == WC_OK || (q->series_len > 0 && wc_predict_capacity_absent(err));
+	if (said && q->config.expert_parallel && q->config.arch && !wc_predict_spreads_experts(&q->config))
 		WC_WARN(out, "expert_parallel: %s is a dense model (no experts to spread); answered tensor parallel",
 		        q->config.arch->name);
-	else if (rc == WC_OK && q->config.expert_parallel && q->config.tp < 2) /* docs/capacity.md: MoE on G > 1 */
+	else if (said && q->config.expert_parallel && q->config.tp < 2) /* docs/capacity.md: MoE on G > 1 */
 		WC_WARN(out, "expert_parallel: ignored: one GPU (tp 1) holds every expert; it changes nothing");
 	free(tmp);
 	free(w);

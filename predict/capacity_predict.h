@@ -75,6 +75,11 @@ typedef struct {
  *  `*max_fit` (may be NULL) gets how many requests run at once
  *  (wc_capacity_running_fit), NaN when the token lengths are unknown. */
 int wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err);
+/** The one rule of a load beyond the KV cache (docs/capacity.md, "Memory
+ *  as vLLM does it"): of `n` requests asked, min(n, n_fit) run and the
+ *  others wait; `n` when `n_fit` is NaN (the lengths unknown). A closed
+ *  loop's concurrency and each sample of a running_series are held by it. */
+double wc_predict_running_held(double n, double n_fit);
 /** 1 when `c` asks expert parallel of a model with experts (its
  *  architecture names them): the group then holds the shared part whole
  *  on every GPU; a dense model's expert_parallel is answered tensor
@@ -242,7 +247,8 @@ typedef enum {
 	WC_IGNORED_NO_LENGTHS, /* no input and output tokens: no capacity answers */
 	WC_IGNORED_NO_LEVEL,   /* the platform has no capacity level */
 	WC_IGNORED_SWEEP,      /* the flexibility sweep answers no cost or CO2 */
-	WC_IGNORED_SERIES      /* a running_series: no capacity answers */
+	WC_IGNORED_SERIES      /* a running_series: no capacity answers (its
+	                        * lengths' expert_parallel enters its power) */
 } wc_ignored_why;
 /** The warning `FIELD: ignored: ...` for each of a price and a carbon
  *  intensity given (not NaN) and expert parallel asked (non-zero) that
@@ -265,8 +271,10 @@ void wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_
  *  (docs/capacity.md, "Platforms without a capacity level"). */
 int wc_predict_capacity_absent(const wc_error *err);
 /** The warning of a power answer given without its capacity answers,
- *  `why` being wc_predict_capacity's message. */
-void wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why);
+ *  `why` being wc_predict_capacity's message; on a series' refusal, also
+ *  the warnings `cap` (that call's answer, may be NULL) holds, those on
+ *  the lengths that apply to the series' power. */
+void wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why, const wc_capacity_prediction *cap);
 
 #ifdef __cplusplus
 }

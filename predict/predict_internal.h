@@ -93,6 +93,20 @@ const void *wc__predict_rebase(const wc_params *p, const wc_params *tmp, const v
  *  power and the capacity warnings, so the CLI and the server answer the
  *  same words (predict/capacity_span.c). */
 const char *wc__predict_load_field(const wc_inference_query *q);
+/** The bytes of the configuration's model: from its architecture
+ *  (experts placed by tp and expert_parallel), else a dense model of N_act
+ *  at the weights' precision (no KV known). */
+int wc__predict_config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err);
+/** The warning of `asked` requests beyond the `n_fit` the KV cache holds
+ *  (wc_predict_running_held) into `buf`: a concurrency's (`share` < 0) or
+ *  a running_series' whose samples above n_fit take `share` of its time. */
+void wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *field, double asked, double n_fit,
+                              double share, char *buf, size_t len);
+/** The query's load as a histogram (one level, an open loop's counts, or
+ *  the series' distinct values with the time at each), a series' samples
+ *  each held to `n_fit` (wc_predict_running_held; NaN: as given). Freed
+ *  with wc_load_histogram_free, also on failure. */
+int wc__predict_load_histogram(const wc_inference_query *q, double n_fit, wc_load_histogram *h, wc_error *err);
 /** The caveat of an open loop below capacity whose arrivals often find
  *  every one of its floor(n_max) slots busy (the engine's or the KV
  *  cache's limit): the share that waits and the mean wait of those that

@@ -56,8 +56,6 @@ wc_predictor_params(const wc_predictor *pr)
 	return &pr->params;
 }
 
-/* The query's load as a histogram: one level, or the series' distinct
- * values with the time spent at each. */
 /* An open loop below capacity: its running count is a queue's, as the
  * capacity answer averages it (wc_predict_take_running). */
 static int
@@ -66,8 +64,25 @@ open_loop_count(const wc_inference_query *q)
 	return !q->series_len && q->open_loop_max > 0.0 && q->config.request_rate > 0.0;
 }
 
+/* A series' samples above what the KV cache holds each run n_fit
+ * (wc_predict_running_held): the histogram of what runs, its mean
+ * recomputed by the one builder. */
 static int
-histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err)
+histogram_hold(wc_load_histogram *h, double n_fit, wc_error *err)
+{
+	if (!(h->len > 0 && h->running[h->len - 1] > wc_predict_running_held(h->running[h->len - 1], n_fit)))
+		return WC_OK;
+	wc_load_histogram held;
+	for (size_t i = 0; i < h->len; i++)
+		h->running[i] = wc_predict_running_held(h->running[i], n_fit);
+	int rc = wc_load_histogram_build(h->running, h->weight, 0.0, h->len, &held, NULL);
+	wc_load_histogram_free(h);
+	*h = held;
+	return rc == WC_OK ? WC_OK : wc_error_set(err, rc, "running_series: out of memory");
+}
+
+int
+wc__predict_load_histogram(const wc_inference_query *q, double n_fit, wc_load_histogram *h, wc_error *err)
 {
 	size_t bad = 0;
 	int rc;
@@ -89,7 +104,7 @@ histogram_build(const wc_inference_query *q, wc_load_histogram *h, wc_error *err
 		return wc_error_set(err, rc, "running_series/%zu: must be a finite number >= 0", bad);
 	if (rc != WC_OK)
 		return wc_error_set(err, rc, "running_series: out of memory");
-	return WC_OK;
+	return q->series_len ? histogram_hold(h, n_fit, err) : WC_OK;
 }
 
 /* `clock_field`: what set the clock in `c` (a lock, a cap, the board's
@@ -370,14 +385,28 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		return rc;
 	if (tmp)
 		p = tmp;
-	if ((rc = histogram_build(q, &h, err)) != WC_OK)
+	/* With token lengths each sample of a series runs at most what the KV
+	 * cache holds, as a concurrency does (docs/capacity.md, "Memory as
+	 * vLLM does it"); a measured run's series (skip_memory_check) ran as
+	 * it was. */
+	double n_fit = NAN, asked = NAN, waited = 0.0, total = 0.0;
+	if ((rc = wc__predict_load_histogram(q, NAN, &h, err)) != WC_OK ||
+	    (!q->skip_memory_check && (rc = wc_predict_memory_check(p, &c, &n_fit, err)) != WC_OK))
 		goto done;
+	if (q->series_len && h.running[h.len - 1] > wc_predict_running_held(h.running[h.len - 1], n_fit)) {
+		asked = h.running[h.len - 1];
+		for (size_t i = 0; i < h.len; i++) {
+			total += h.weight[i];
+			waited += h.running[i] > n_fit ? h.weight[i] : 0.0;
+		}
+		if ((rc = histogram_hold(&h, n_fit, err)) != WC_OK)
+			goto done;
+	}
 	/* A series' law is bound at its mean running count (the prefill share
 	 * of the prefill-aware form depends on it). */
 	if (q->series_len)
 		c.running = h.mean;
-	if ((rc = wc_law_bind(p, &c, &b, err)) != WC_OK ||
-	    (!q->skip_memory_check && (rc = wc_predict_memory_check(p, &c, NULL, err)) != WC_OK))
+	if ((rc = wc_law_bind(p, &c, &b, err)) != WC_OK)
 		goto done;
 	wc_law_bound_point(&b, NULL, &lp);
 	if ((rc = wc_law_point_power(&lp, q->config.tp, &h, &out->power, err)) != WC_OK)
@@ -410,6 +439,12 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		over_share = series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level), &held);
 	}
 	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
+	if (isfinite(asked)) { /* the samples held to the KV cache, said once */
+		char note[WC_WARNING_LEN];
+		wc__predict_kv_wait_note(p, &c, "running_series", asked, n_fit, total > 0.0 ? waited / total : 0.0, note,
+		                         sizeof note);
+		WC_WARN(out, "%s", note);
+	}
 	out->open_loop = open_loop_count(q);
 	out->serving_per_gpu_w = open_loop_count(q) && q->serving_w > 0.0 ? q->serving_w / q->config.tp
 	                                                                     : out->power.per_gpu_power_w;

@@ -30,17 +30,25 @@ wc_predict_capacity_absent(const wc_error *err)
 }
 
 void
-wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why)
+wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why, const wc_capacity_prediction *cap)
 {
 	/* A series: the lengths still enter its power where the law uses
 	 * them (docs/inference-law.md, "Averaging over a load series"); its
 	 * mean is a concurrency to ask the capacity answers at. */
-	if (strcmp(why, WC_CAPACITY_SERIES_NONE) == 0)
-		WC_WARN(out, "capacity: none: %s; its power averages the law over it, token lengths where the law uses "
-		        "them; ask latency, throughput, energy at a concurrency (its mean %.4g)", why, out->mean_running);
-	else
+	if (strcmp(why, WC_CAPACITY_SERIES_NONE) != 0) {
 		WC_WARN(out, "capacity: none: %s; the mean power is answered, latency, throughput and energy are not (fit "
 		        "capacity on the platform's runs, docs/capacity.md)", why);
+		return;
+	}
+	WC_WARN(out, "capacity: none: %s; its power averages the law over it, token lengths where the law uses them; "
+	        "ask latency, throughput, energy at a concurrency (its mean %.4g)", WC_CAPACITY_SERIES_NONE,
+	        out->mean_running);
+	/* ... and the warnings on its lengths that apply to that power (the
+	 * context's, the capacity level's span, expert_parallel's), which
+	 * wc_predict_capacity gave with its refusal: the one place they are
+	 * carried over. */
+	for (int i = 0; cap && i < cap->n_warnings; i++)
+		WC_WARN(out, "%s", cap->warnings[i]);
 }
 
 const char *
@@ -134,7 +142,9 @@ wc_predict_note_ignored(char (*list)[WC_WARNING_LEN], int *n, double price_per_k
 		const char *field;
 		int given;
 	} in[] = { { "price_per_kwh", !isnan(price_per_kwh) }, { "grams_co2_per_kwh", !isnan(grams_co2_per_kwh) },
-	           { "expert_parallel", expert_parallel != 0 } };
+	           /* a series' lengths place the experts for its memory and
+	            * prefill share: used by its power, not ignored */
+	           { "expert_parallel", expert_parallel != 0 && why != WC_IGNORED_SERIES } };
 	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
 		if (in[i].given)
 			wc_warnings_add(list, n, "%s: ignored: %s", in[i].field, whys[why]);

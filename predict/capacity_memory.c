@@ -1,0 +1,180 @@
+/*
+ * Memory as vLLM does it (docs/capacity.md, "Memory as vLLM does it"): the
+ * reserve, the platform's memory facts, the model's bytes, the refusal of
+ * a configuration that cannot load, and the one rule of a load beyond the
+ * KV cache -- min(n, n_fit) run, the others wait -- with its warning, for
+ * a concurrency and for each sample of a running_series alike.
+ */
+#include "predict/capacity_predict.h"
+#include "predict_internal.h"
+#include "models/catalog.h"
+#include "models/limits.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* The share of memory kept free: the request's 1 - gpu_memory_utilization,
+ * else the capacity section's, else the default. */
+double
+wc_predict_memory_reserve(const wc_params *p, const wc_config *c)
+{
+	if (c->gpu_memory_utilization > 0.0)
+		return 1.0 - c->gpu_memory_utilization;
+	return p->capacity.present ? p->capacity.memory_reserve : WC_CAPACITY_DEFAULT_RESERVE;
+}
+
+/* Platform facts and reserve: the capacity section's level, else the
+ * board the level runs on (wc_platform_board: a level such as H100-locked
+ * runs on H100, a shared level on its partner's board; docs/capacity.md,
+ * "Memory as vLLM does it"), its capacity level if fitted, else its
+ * catalog row. 0 when neither knows the platform. */
+static int
+memory_facts(const wc_params *p, const wc_config *c, wc_capacity_hw *hw, double *reserve)
+{
+	const wc_capacity_level *l = p->capacity.present ? wc_capacity_level_find(&p->capacity, c->platform) : NULL;
+	const wc_platform_info *info = wc_predict_board(p, c->platform);
+	if (!l && info && p->capacity.present)
+		l = wc_capacity_level_find(&p->capacity, info->name);
+	*reserve = wc_predict_memory_reserve(p, c);
+	if (l && l->memory_gb > 0.0)
+		*hw = wc_capacity_hw_datasheet(l->name, l->bandwidth_tb_s, l->bf16_tflops, l->memory_gb);
+	else if (info)
+		*hw = wc_capacity_hw_datasheet(info->name, info->bandwidth_tb_s, info->bf16_tflops, info->memory_gb);
+	else
+		return 0;
+	return 1;
+}
+
+/* Bytes of the configuration's model: from its architecture, else a
+ * dense model of N_act at the weights' precision (no KV known). */
+int
+wc__predict_config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err)
+{
+	if (c->arch) {
+		int rc = wc_capacity_arch_make(c->arch, c->weights, c->kv, a, err);
+		if (rc == WC_OK)
+			wc_capacity_arch_place(a, c->tp, c->expert_parallel);
+		return rc;
+	}
+	*a = (wc_capacity_arch){ 0 };
+	a->weight_bytes = a->shared_weight_bytes = c->active_params_b * 1e9 * wc_capacity_bytes_per_value(c->weights);
+	a->active_params = c->active_params_b * 1e9;
+	return WC_OK;
+}
+
+int
+wc_predict_spreads_experts(const wc_config *c)
+{
+	return c->expert_parallel && c->arch && c->arch->experts > 0;
+}
+
+int
+wc_predict_clock_check(const wc_params *p, const wc_config *c, wc_error *err)
+{
+	const wc_platform_info *info = wc_predict_board(p, c->platform);
+	if (!(c->sm_clock_mhz > 0.0) || wc_platform_clock_in_range(info, c->sm_clock_mhz))
+		return WC_OK;
+	return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: %g MHz is outside the clock range of %s, %g-%g MHz",
+	                    c->sm_clock_mhz, info->name, info->min_sm_clock_mhz, info->max_sm_clock_mhz);
+}
+
+int
+wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
+{
+	wc_capacity_hw hw;
+	wc_capacity_arch a;
+	double reserve;
+	int rc;
+	if (max_fit)
+		*max_fit = NAN;
+	if (c->gpu_memory_utilization != 0.0 &&
+	    !(c->gpu_memory_utilization >= 0.1 && c->gpu_memory_utilization <= 1.0))
+		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: must be between 0.1 and 1, got %s",
+		                    WC_NUM_TEXT(c->gpu_memory_utilization));
+	/* vLLM shards the attention heads over a tensor-parallel group and
+	 * refuses a size that does not divide them: such a deployment cannot
+	 * start, so it is refused as weights that do not fit are. An expert
+	 * parallel group with data_parallel 1 (the only one a configuration
+	 * states) splits its attention as tensor parallel does
+	 * (docs/capacity.md, "Step time"): checked alike. */
+	if (c->arch && c->arch->attention_heads > 0 && c->tp > 1 &&
+	    c->arch->attention_heads % c->tp != 0)
+		return wc_error_set(err, WC_EINVAL, "tp: %d does not divide %s's %d attention heads; vLLM's tensor "
+		                    "parallelism cannot start such a group (docs/capacity.md)", c->tp, c->arch->name,
+		                    c->arch->attention_heads);
+	if (!c->platform || !memory_facts(p, c, &hw, &reserve) || c->tp < 1)
+		return WC_OK; /* nothing to check against: a user-defined level */
+	if ((rc = wc__predict_config_arch(c, &a, err)) != WC_OK)
+		return rc;
+	double avail = wc_capacity_memory_for_model(&hw, c->tp, reserve);
+	if (a.weight_bytes > avail) {
+		double per_gpu = wc_capacity_memory_for_model(&hw, 1, reserve);
+		if (per_gpu <= 0.0)
+			return wc_error_set(err, WC_EINVAL,
+			                    "gpu_memory_utilization: %.2g of %s's %.1f GB leaves nothing beside the engine's "
+			                    "%.2f GB workspace per GPU", 1.0 - reserve, c->platform, hw.memory_bytes / 1e9,
+			                    WC_CAPACITY_WORKSPACE_GB);
+		/* The fewest GPUs that hold the weights, and the group vLLM can
+		 * start: its tensor parallelism shards the attention heads, so
+		 * the group size must divide them (known for catalog models). */
+		double need = ceil(a.weight_bytes / per_gpu);
+		int heads = c->arch ? c->arch->attention_heads : 0, group = 0;
+		for (int g = (int)fmin(need, WC_LAW_MAX_TP + 1.0); heads > 0 && g <= heads && g <= WC_LAW_MAX_TP; g++)
+			if (heads % g == 0) {
+				group = g;
+				break;
+			}
+		char usable[160] = "";
+		if (group > (int)need)
+			snprintf(usable, sizeof usable, ": tp %d, the smallest dividing %.28s's %d attention heads", group,
+			         c->arch->name, heads);
+		/* names cut so that any board and model fit in 255 bytes */
+		return wc_error_set(err, WC_EINVAL,
+		                    "tp: the weights need %.1f GB but %d x %.24s (%.1f GB each) hold %.1f GB (%.0f %% kept "
+		                    "free, %.2f GB/GPU workspace); at least %.0f GPUs needed%s",
+		                    a.weight_bytes / 1e9, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
+		                    100 * reserve, WC_CAPACITY_WORKSPACE_GB, need, usable);
+	}
+	if (!c->arch || !(c->output_tokens > 0))
+		return WC_OK;
+	/* More requests than the KV cache holds are not refused: vLLM
+	 * preempts, and fewer run (wc_predict_capacity says how many). One
+	 * request that cannot hold its own context cannot run at all. */
+	double ctx = c->input_tokens + c->output_tokens;
+	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0)
+		return wc_error_set(err, WC_EINVAL,
+		                    "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %s (%.1f GB each) leave "
+		                    "%.2f GB after the weights and the engine's workspace (gpu_memory_utilization %.2g)",
+		                    /* the field that makes most of the context */
+		                    c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", ctx,
+		                    (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
+		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, 1.0 - reserve);
+	if (max_fit)
+		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);
+	return WC_OK;
+}
+
+double
+wc_predict_running_held(double n, double n_fit)
+{
+	return fmin(n, n_fit); /* fmin takes n when n_fit is NaN */
+}
+
+void
+wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *field, double asked, double n_fit,
+                         double share, char *buf, size_t len)
+{
+	wc_capacity_hw hw;
+	wc_capacity_arch a;
+	wc_error e;
+	double reserve, kv_gb = NAN; /* the KV cache's room: the memory for the model less the weights */
+	if (memory_facts(p, c, &hw, &reserve) && wc__predict_config_arch(c, &a, &e) == WC_OK)
+		kv_gb = (wc_capacity_memory_for_model(&hw, c->tp, reserve) - a.weight_bytes) / 1e9;
+	char tail[96] = "(latency and time to first token include it)";
+	if (share >= 0.0)
+		snprintf(tail, sizeof tail, "(%.3g %% of its time; its power is that of those that run)", 100.0 * share);
+	wc_error_format(buf, len, "%s: %s%g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
+	                "of %g + %g tokens: vLLM preempts the rest, so %s%.0f run and the others wait %s", field,
+	                share >= 0.0 ? "up to " : "", asked, kv_gb, n_fit, c->input_tokens, c->output_tokens,
+	                share >= 0.0 ? "at most " : "", n_fit, tail);
+}
