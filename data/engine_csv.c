@@ -235,6 +235,15 @@ map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *er
 	return WC_OK;
 }
 
+/* The 1-based byte column where a cell's value starts, past the blanks
+ * wc__trim skipped: a one-cell reason names it as power.csv's and
+ * requests.csv's do (docs/formats/telemetry.md, "Bad lines"). */
+static int
+cell_column(const wc__csv_field *fd, const char *v)
+{
+	return fd->column + (int)(v - fd->text);
+}
+
 /* The first time read decides whether the column holds times at all:
  * unreadable there, the file is refused in one error naming the forms
  * taken (epoch seconds, or RFC 3339 with a zone through the Prometheus
@@ -250,11 +259,12 @@ read_time(eng_reader *r, const wc__csv_field *fd, const char *v, size_t fl, size
 	}
 	if (!r->timed) {
 		wc_error_format(r->time_err, sizeof r->time_err, "%s:%zu:%d: timestamp '%.*s': expected epoch "
-		         "seconds or RFC 3339 with Z or an offset", r->path, line_no,
-		         fd->column + (int)(v - fd->text), (int)(fl > 40 ? 40 : fl), v);
+		         "seconds or RFC 3339 with Z or an offset", r->path, line_no, cell_column(fd, v),
+		         (int)(fl > 40 ? 40 : fl), v);
 		return -1;
 	}
-	wc__bad_line(r->bad, line_no, "timestamp: expected a number, got '%.*s'", (int)(fl > 40 ? 40 : fl), v);
+	wc__bad_cell(r->bad, line_no, cell_column(fd, v), "timestamp: expected a number, got '%.*s'",
+	             (int)(fl > 40 ? 40 : fl), v);
 	return 0;
 }
 
@@ -281,7 +291,7 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 		 * is the one rule (docs/formats/telemetry.md, "Missing cells"). */
 		if (wc__is_missing(v, fl)) {
 			if (i == r->time_col) {
-				wc__bad_line(r->bad, line_no, "no timestamp");
+				wc__bad_cell(r->bad, line_no, cell_column(&f[i], v), "no timestamp");
 				ok = 0;
 			}
 			continue;
@@ -290,14 +300,14 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 			if ((ok = read_time(r, &f[i], v, fl, line_no, &x)) == 1)
 				*t = x + r->opt->epoch_offset_s;
 		} else if (wc__parse_number(v, fl, &x) != 0) {
-			wc__bad_line(r->bad, line_no, "%s: expected a number, got '%.*s'",
+			wc__bad_cell(r->bad, line_no, cell_column(&f[i], v), "%s: expected a number, got '%.*s'",
 			             wc_engine_column_name((wc_engine_column)r->map[i]), (int)(fl > 40 ? 40 : fl), v);
 			ok = 0;
 		} else if (r->map[i] >= 0) {
 			wc_engine_column c = (wc_engine_column)r->map[i];
 			if (wc_engine_column_is_counter(c) && !(x >= 0.0 && x <= WC_ENGINE_MAX_COUNTER)) {
-				wc__bad_line(r->bad, line_no, "%s = %.10g is no counter value (0 to %.0e)",
-				             wc_engine_column_name(c), x, WC_ENGINE_MAX_COUNTER);
+				wc__bad_cell(r->bad, line_no, cell_column(&f[i], v), "%s = %.10g is no counter value "
+				             "(0 to %.0e)", wc_engine_column_name(c), x, WC_ENGINE_MAX_COUNTER);
 				ok = 0;
 			}
 			row[c] = r->sum[i] && !isnan(row[c]) ? row[c] + x : x;

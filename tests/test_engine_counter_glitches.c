@@ -63,7 +63,7 @@ generated(const wc_engine_log *e)
 }
 
 static void
-glitch(const char *dir, const char *name, const char *line, const char *warned)
+glitch(const char *dir, const char *name, const char *line, const char *at, const char *warned)
 {
 	test_warnings w;
 	char *p = write_log(dir, name, 10, line, -1), want[1200];
@@ -74,7 +74,7 @@ glitch(const char *dir, const char *name, const char *line, const char *warned)
 		CHECK_NEAR(generated(e), 1900.0, 1e-9);
 		CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1010.0), 1000.0, 1e-9);
 	}
-	snprintf(want, sizeof want, "%s:12: %s", p, warned);
+	snprintf(want, sizeof want, "%s:%s: %s", p, at, warned);
 	CHECK_CONTAINS(w.text, want);
 	CHECK(strstr(w.text, "restart") == NULL || strstr(w.text, "not a restart") != NULL);
 	CHECK_INT(w.count, 1);
@@ -101,14 +101,16 @@ main(void)
 
 	/* A row of zeros the next row is back above: a glitch (read as a
 	 * restart, it added 1000 tokens). */
-	glitch(dir, "zeros.csv", "0,0,0", "prompt_tokens_total = 0 against 450 on the lines around it: a "
-	                                  "glitch, not a restart; row skipped");
+	glitch(dir, "zeros.csv", "0,0,0", "12", "prompt_tokens_total = 0 against 450 on the lines around it: a "
+	                                        "glitch, not a restart; row skipped");
 	/* A one-row spike the next row falls back from. */
-	glitch(dir, "spike.csv", "4,500,1e12", "generation_tokens_total = 1e+12 against 900 on the lines "
-	                                       "around it");
-	/* Values no counter holds are bad lines of their own. */
-	glitch(dir, "absurd.csv", "4,500,1e300", "generation_tokens_total = 1e+300 is no counter value");
-	glitch(dir, "negative.csv", "4,-5,1000", "prompt_tokens_total = -5 is no counter value");
+	glitch(dir, "spike.csv", "4,500,1e12", "12", "generation_tokens_total = 1e+12 against 900 on the lines "
+	                                             "around it");
+	/* Values no counter holds are bad lines of their own, named at their
+	 * cell (docs/formats/telemetry.md, "Bad lines"); a row out of line
+	 * with its neighbours is no one cell's fault: its line. */
+	glitch(dir, "absurd.csv", "4,500,1e300", "12:12", "generation_tokens_total = 1e+300 is no counter value");
+	glitch(dir, "negative.csv", "4,-5,1000", "12:8", "prompt_tokens_total = -5 is no counter value");
 
 	/* Two rows of zeros in a row: both glitches (the first used to be
 	 * read as a restart, the count then added again). */

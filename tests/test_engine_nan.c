@@ -82,7 +82,7 @@ test_nan_time(void)
 	wc_engine_log *e = NULL;
 	wc_error err;
 	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_OK);
-	CHECK_CONTAINS(w.text, "nan_time.csv:3: no timestamp");
+	CHECK_CONTAINS(w.text, "nan_time.csv:3:1: no timestamp");
 	CHECK(e && e->n == 2 && e->bad_lines == 1);
 	wc_engine_free(e);
 	free(p);

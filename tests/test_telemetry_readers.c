@@ -332,7 +332,7 @@ test_engine(void)
 	CHECK_INT(e->n, 5);
 	CHECK_INT(e->bad_lines, 1);
 	char want[1200];
-	snprintf(want, sizeof want, "%s:5: num_requests_running: expected a number, got 'oops'", p);
+	snprintf(want, sizeof want, "%s:5:8: num_requests_running: expected a number, got 'oops'", p);
 	CHECK_CONTAINS(w.text, want);
 	CHECK(e->col[WC_ENG_RUNNING] && e->col[WC_ENG_WAITING] && e->col[WC_ENG_GENERATION_TOKENS]);
 	CHECK(e->col[WC_ENG_PROMPT_TOKENS] == NULL);
