@@ -254,6 +254,18 @@ cli_parse_double(const char *cmd, const char *flag, const char *text, double min
 }
 
 int
+cli_parse_max_bad(const char *cmd, const char *text, double *out)
+{
+	double v = 0;
+	int rc = cli_parse_double(cmd, "--max-bad", text, 0, 1, &v);
+	if (rc == CLI_OK && v > 1)
+		rc = cli_usage_error(cmd, "--max-bad: must be a fraction in [0, 1], got '%s'", text);
+	if (rc == CLI_OK)
+		*out = v;
+	return rc;
+}
+
+int
 cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max, long *out)
 {
 	char *end = NULL;

@@ -158,6 +158,10 @@ int cli_parse_load(const char *cmd, const char *flag, const char *text, int zero
                    double max, const char *unit, double *out);
 int cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max,
                   long *out);
+/** `--max-bad FRACTION` of ingest and metrics, one rule for both: the share
+ *  of malformed lines above which a file is refused, 0 to 1, where 0 allows
+ *  no bad line (docs/cli.md, `ingest`). */
+int cli_parse_max_bad(const char *cmd, const char *text, double *out);
 int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);
 /** `--engine NAME`: the serving stack (wc_engine_parse's name into
  *  `*out`), or a usage error naming --engine, a likely typo's stack and

@@ -153,9 +153,7 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 		case OPT_UTC:
 		case OPT_WORKLOAD: rc = parse_default_flag(cmd, opt, d); break;
 		case OPT_MAXBAD:
-			rc = cli_parse_double(cmd, "--max-bad", optarg, 0, 1, &o->max_bad_fraction);
-			if (rc == CLI_OK && o->max_bad_fraction > 1)
-				rc = cli_usage_error(cmd, "--max-bad: must be a fraction in [0, 1], got '%s'", optarg);
+			rc = cli_parse_max_bad(cmd, optarg, &o->max_bad_fraction);
 			break;
 		case OPT_POWER_ONLY: o->power_only = 1; break;
 		case 'h': fputs(ingest_usage, stdout); a->help = 1; return CLI_OK;

@@ -126,9 +126,7 @@ parse_metrics_args(int argc, char **argv, metrics_args *a)
 			break;
 		case OPT_GPUS: rc = cli_parse_int(cmd, "--gpus", optarg, 1, WC_TELEMETRY_MAX_GPUS, &gpus); break;
 		case OPT_MAXBAD:
-			rc = cli_parse_double(cmd, "--max-bad", optarg, 0, 1, &topt->max_bad_fraction);
-			if (rc == CLI_OK && topt->max_bad_fraction > 1)
-				rc = cli_usage_error(cmd, "--max-bad: must be a fraction in [0, 1], got '%s'", optarg);
+			rc = cli_parse_max_bad(cmd, optarg, &topt->max_bad_fraction);
 			break;
 		case OPT_REQUESTS:
 		case OPT_TOKENS:

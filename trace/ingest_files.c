@@ -188,7 +188,8 @@ wc_telemetry_options
 wc__ingest_reader_options(const wc_ingest_options *opt)
 {
 	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
-	t.max_bad_fraction = opt->max_bad_fraction > 0 ? opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
+	/* 0 allows no bad line, as in metrics: no 0 read as unset (docs/cli.md) */
+	t.max_bad_fraction = opt->max_bad_fraction;
 	t.max_bad_option = opt->max_bad_option;
 	t.max_warnings = opt->max_warnings;
 	t.warn = fwd_warn;
