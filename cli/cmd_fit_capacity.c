@@ -43,9 +43,10 @@ static const char energy_usage[] =
 	"usage: wattcast fit request-energy RUNS.csv [--json]\n\n"
 	"For every (model, platform, tp, running = batch, input_tokens = context) group\n"
 	"of runs that sweeps output_tokens (longest >= 1.2 x shortest; rows without\n"
-	"input_tokens are left out), fits E(N) = E_fixed + N x E_step to the window energy\n"
-	"(the energy_j column, else energy_per_token_j x running x output_tokens) and\n"
-	"prints E_fixed, E_step, E_step per request and the residual at each N.\n";
+	"input_tokens are left out), fits E(N) = E_fixed + N x E_step to one batch's energy,\n"
+	"energy_per_token_j x running x output_tokens (energy_j, a whole window's energy\n"
+	"over many batches, is not read), and prints E_fixed, E_step, E_step per request\n"
+	"and the residual at each N.\n";
 
 enum { OPT_BOOT = 1000, OPT_SEED, OPT_THREADS, OPT_PARAMS, OPT_PROFILE, OPT_PER_LEVEL, OPT_ON, OPT_JSON, OPT_ROBUST, OPT_PLAIN, OPT_WEIGHTS };
 

@@ -181,7 +181,7 @@ typedef struct {
 	double batch, context;
 	int n;                                /* points */
 	double N[WC_REQUEST_ENERGY_POINTS];   /* output lengths */
-	double E[WC_REQUEST_ENERGY_POINTS];   /* measured window energy, J */
+	double E[WC_REQUEST_ENERGY_POINTS];   /* measured batch energy E(N), J */
 	double residual_pct[WC_REQUEST_ENERGY_POINTS]; /* (fit - measured) / measured */
 	double e_fixed_j, e_step_j;           /* E(N) = e_fixed + N e_step */
 	double e_step_per_request_mj;         /* e_step / batch, mJ */
@@ -196,8 +196,10 @@ int wc_fit_request_energy(wc_request_energy_group *g, wc_error *err);
 /** Group a runs table's rows by (model, platform, tp, running = batch,
  *  input_tokens = context; rows without input_tokens are left out: their
  *  context is unknown) and fit every group that sweeps the output length.
- *  A row's window energy is its `energy_j` extra column when present, else
- *  energy_per_token_j x running x output_tokens. `*out` is malloc'd. */
+ *  A row's E(N) is one batch's, energy_per_token_j x running x
+ *  output_tokens; the `energy_j` extra, the whole window's energy over many
+ *  batches, is not read (docs/capacity.md, "Request energy"). `*out` is
+ *  malloc'd. */
 int wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out, size_t *n_out,
                                wc_error *err);
 

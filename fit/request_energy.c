@@ -38,15 +38,15 @@ wc_fit_request_energy(wc_request_energy_group *g, wc_error *err)
 	return WC_OK;
 }
 
-/* The window energy of a row: energy_j, else energy per token x tokens. */
+/* E(N) of a row: one batch of `running` requests of `output_tokens` each,
+ * at the row's measured energy per token, the token energy E(N) / (B N)
+ * of docs/capacity.md ("Request energy"). Not the energy_j extra: that is
+ * the whole measured window's energy, over as many batches as it ran
+ * (docs/formats/runs-table.md), and read as one batch's it gave 1250 x the
+ * energy per token of a 1250-s row. */
 static double
-window_energy(const wc_runs_table *t, size_t i)
+batch_energy(const wc_run *r)
 {
-	const wc_run *r = &t->runs[i];
-	const char *v = wc_runs_get_extra(t, i, "energy_j");
-	double e;
-	if (v && *v && wc_parse_decimal(v, &e) == 0 && e > 0)
-		return e;
 	return r->energy_per_token_j * r->running * r->output_tokens;
 }
 
@@ -80,7 +80,7 @@ int
 wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out, size_t *n_out,
                            wc_error *err)
 {
-	size_t cap = t->n_runs ? t->n_runs : 1, n = 0, kept = 0, no_context = 0;
+	size_t cap = t->n_runs ? t->n_runs : 1, n = 0, kept = 0, no_context = 0, window_only = 0;
 	wc_request_energy_group *groups = wc_alloc_zeroed(cap, sizeof *groups);
 	*out = NULL;
 	*n_out = 0;
@@ -88,9 +88,12 @@ wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out
 		return wc_error_set(err, WC_ENOMEM, "request energy: out of memory");
 	for (size_t i = 0; i < t->n_runs; i++) {
 		const wc_run *r = &t->runs[i];
-		double e = window_energy(t, i);
-		if (r->exclude[0] || !(r->output_tokens > 0) || !(e > 0) || !isfinite(e))
+		double e = batch_energy(r);
+		const char *w = wc_runs_get_extra(t, i, "energy_j");
+		if (r->exclude[0] || !(r->output_tokens > 0) || !(e > 0) || !isfinite(e)) {
+			window_only += !r->exclude[0] && isnan(r->energy_per_token_j) && w && *w;
 			continue;
+		}
 		if (!isfinite(r->input_tokens)) {
 			no_context++;
 			continue;
@@ -109,8 +112,9 @@ wc_fit_request_energy_runs(const wc_runs_table *t, wc_request_energy_group **out
 	if (kept == 0) {
 		free(groups);
 		return wc_error_set(err, WC_EINVAL, "request energy: no (model, platform, tp, running, input_tokens) "
-		                    "group sweeps output_tokens with a measured energy (energy_j or energy_per_token_j)%s",
-		                    no_context ? "; rows without input_tokens have no context and are left out" : "");
+		                    "group sweeps output_tokens with a measured energy_per_token_j%s%s",
+		                    no_context ? "; rows without input_tokens have no context and are left out" : "",
+		                    window_only ? "; energy_j, a whole window's, is not one batch's" : "");
 	}
 	*out = groups;
 	*n_out = kept;

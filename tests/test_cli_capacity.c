@@ -354,6 +354,36 @@ request_energy(void)
 	CHECK_CONTAINS(r.err, "no (model, platform, tp, running, input_tokens) group sweeps output_tokens");
 	CHECK_CONTAINS(r.err, "rows without input_tokens have no context and are left out");
 	run_result_free(&r);
+	/* energy_j, which ingest writes on every row, is the whole window's
+	 * energy (400 W x 1250 s), not one batch's: the fit is the same with it
+	 * as without, E(N) = energy_per_token_j x running x N (it gave E_step
+	 * 5000 J, 1250 x the 4 J of 8 requests at 0.5 J per token). */
+	static const char window_rows[] =
+		"run_id,platform,tp,model,running,mean_power_w,input_tokens,output_tokens,throughput_tok_s,"
+		"energy_per_token_j,duration_s,energy_j\n"
+		"a,H100,1,Qwen/Qwen3-8B,8,400,512,100,800,0.5,1250,500000\n"
+		"b,H100,1,Qwen/Qwen3-8B,8,400,512,200,800,0.5,2500,1000000\n"
+		"c,H100,1,Qwen/Qwen3-8B,8,400,512,400,800,0.5,5000,2000000\n";
+	CHECK_INT(write_text(runs, window_rows), 0);
+	CHECK(run_wattcast(ARGS("fit", "request-energy", runs, "--json"), NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	o = json_loads(r.out, 0, NULL);
+	g = json_array_get(o, 0);
+	CHECK_NEAR(json_number_value(json_object_get(g, "e_step_j")), 4.0, 1e-9);
+	CHECK_NEAR(json_number_value(json_object_get(g, "e_fixed_j")), 0.0, 1e-6);
+	CHECK_NEAR(json_number_value(json_object_get(g, "e_step_per_request_mj")), 500.0, 1e-6);
+	CHECK_NEAR(json_number_value(json_object_get(json_array_get(json_object_get(g, "points"), 0), "energy_j")),
+	           400.0, 1e-9);
+	json_decref(o);
+	run_result_free(&r);
+	/* energy_j alone is no batch's energy: nothing to fit, said */
+	CHECK_INT(write_text(runs, "run_id,platform,tp,model,running,mean_power_w,input_tokens,output_tokens,energy_j\n"
+	                           "a,H100,1,Qwen/Qwen3-8B,8,400,512,100,500000\n"
+	                           "b,H100,1,Qwen/Qwen3-8B,8,400,512,200,1000000\n"), 0);
+	CHECK(run_wattcast(ARGS("fit", "request-energy", runs), NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "with a measured energy_per_token_j; energy_j, a whole window's, is not one batch's");
+	run_result_free(&r);
 	/* E = -100 + 2 N: a negative fixed energy is said in JSON as in text */
 	CHECK_INT(write_text(runs, "run_id,platform,tp,model,active_params_b,running,mean_power_w,input_tokens,"
 	                           "output_tokens,energy_per_token_j\n"
