@@ -198,7 +198,7 @@ wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, w
 {
 	int rc;
 	if (fclose(f) != 0)
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	else
 		rc = wc_write_file_atomic(path, *buf, *len, err);
 	free(*buf);

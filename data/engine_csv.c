@@ -258,8 +258,8 @@ read_time(eng_reader *r, const wc__csv_field *fd, const char *v, size_t fl, size
 		return 1;
 	}
 	if (!r->timed) {
-		wc_error_format(r->time_err, sizeof r->time_err, "%s:%zu:%d: timestamp '%.*s': expected epoch "
-		         "seconds or RFC 3339 with Z or an offset", r->path, line_no, cell_column(fd, v),
+		wc_error_format_path(r->time_err, sizeof r->time_err, r->path, ":%zu:%d: timestamp '%.*s': expected epoch "
+		         "seconds or RFC 3339 with Z or an offset", line_no, cell_column(fd, v),
 		         (int)(fl > 40 ? 40 : fl), v);
 		return -1;
 	}

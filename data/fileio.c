@@ -103,13 +103,13 @@ wc_open_input(const char *path, wc_error *err)
 	FILE *f = fopen(path, "rb");
 	struct stat st;
 	if (!f) {
-		wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
+		wc_error_set_path(err, WC_EIO, path, ": cannot open (%s)", strerror(errno));
 		return NULL;
 	}
 	const int known = fstat(fileno(f), &st) == 0;
 	if (known && S_ISDIR(st.st_mode)) {
 		fclose(f);
-		wc_error_set(err, WC_EIO, "%s: is a folder, not a file", path);
+		wc_error_set_path(err, WC_EIO, path, ": is a folder, not a file");
 		return NULL;
 	}
 	if (known && S_ISREG(st.st_mode))
@@ -140,18 +140,18 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 		size_t got = fread(buf + len, 1, cap - len - 1, f);
 		len += got;
 		if (len > max_bytes) {
-			rc = wc_error_set(err, WC_EINVAL, "%s: larger than the limit of %zu bytes", path, max_bytes);
+			rc = wc_error_set_path(err, WC_EINVAL, path, ": larger than the limit of %zu bytes", max_bytes);
 			break;
 		}
 		if (got == 0) {
 			if (ferror(f))
-				rc = wc_error_set(err, WC_EIO, "%s: read error", path);
+				rc = wc_error_set_path(err, WC_EIO, path, ": read error");
 			break;
 		}
 	}
 	fclose(f);
 	if (!buf)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	if (rc) {
 		free(buf);
 		return rc;
@@ -243,7 +243,7 @@ write_all(int fd, const char *path, const void *data, size_t len, wc_error *err)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return wc_error_set(err, WC_EIO, "%s: write failed (%s)", path, strerror(errno));
+			return wc_error_set_path(err, WC_EIO, path, ": write failed (%s)", strerror(errno));
 		p += w;
 		left -= (size_t)w;
 	}
@@ -258,10 +258,10 @@ write_in_place(const char *path, const void *data, size_t len, wc_error *err)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY);
 	if (fd < 0)
-		return wc_error_set(err, WC_EIO, "%s: cannot open (%s)", path, strerror(errno));
+		return wc_error_set_path(err, WC_EIO, path, ": cannot open (%s)", strerror(errno));
 	int rc = write_all(fd, path, data, len, err);
 	if (close(fd) != 0 && rc == WC_OK)
-		rc = wc_error_set(err, WC_EIO, "%s: close failed (%s)", path, strerror(errno));
+		rc = wc_error_set_path(err, WC_EIO, path, ": close failed (%s)", strerror(errno));
 	return rc;
 }
 
@@ -273,13 +273,13 @@ wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *e
 	struct stat st, lst;
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
-			return wc_error_set(err, WC_EINVAL, "%s: is a folder, not a file", path);
+			return wc_error_set_path(err, WC_EINVAL, path, ": is a folder, not a file");
 		if (!S_ISREG(st.st_mode))
 			return write_in_place(path, data, len, err);
 		char read_as[200];
 		if (was_read(&st, read_as, sizeof read_as))
-			return wc_error_set(err, WC_EINVAL, "%s: is the file '%s' this command read; writing it would "
-			                    "destroy that input (give another output file)", path, read_as);
+			return wc_error_set_path(err, WC_EINVAL, path, ": is the file '%s' this command read; writing it would "
+			                         "destroy that input (give another output file)", read_as);
 		/* A link to a regular file: replace the file it names, not the
 		 * link (the rename is atomic in the target's folder). */
 		char *real = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
@@ -298,7 +298,7 @@ write_regular(const char *path, const void *data, size_t len, wc_error *err)
 	size_t plen = strlen(path);
 	char *tmp = wc_alloc_array(plen + 40, 1);
 	if (!tmp)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	remove_stale_temporaries(path);
 	/* The pid in the name lets the next writer tell a dead writer's
 	 * leftover from a live one's file in progress. */
@@ -316,19 +316,19 @@ write_regular(const char *path, const void *data, size_t len, wc_error *err)
 		int e = errno;
 		free(tmp);
 		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-		return wc_error_set(err, WC_EIO, "%s: cannot create temporary file (%s)", path, strerror(e));
+		return wc_error_set_path(err, WC_EIO, path, ": cannot create temporary file (%s)", strerror(e));
 	}
 	int rc = write_all(fd, path, data, len, err);
 	/* Files are meant to be read by others (the server, a user): 0644
 	 * instead of mkstemp's 0600. */
 	if (rc == WC_OK && fchmod(fd, 0644) != 0)
-		rc = wc_error_set(err, WC_EIO, "%s: chmod failed (%s)", path, strerror(errno));
+		rc = wc_error_set_path(err, WC_EIO, path, ": chmod failed (%s)", strerror(errno));
 	if (rc == WC_OK && fsync(fd) != 0)
-		rc = wc_error_set(err, WC_EIO, "%s: fsync failed (%s)", path, strerror(errno));
+		rc = wc_error_set_path(err, WC_EIO, path, ": fsync failed (%s)", strerror(errno));
 	if (close(fd) != 0 && rc == WC_OK)
-		rc = wc_error_set(err, WC_EIO, "%s: close failed (%s)", path, strerror(errno));
+		rc = wc_error_set_path(err, WC_EIO, path, ": close failed (%s)", strerror(errno));
 	if (rc == WC_OK && rename(tmp, path) != 0)
-		rc = wc_error_set(err, WC_EIO, "%s: rename failed (%s)", path, strerror(errno));
+		rc = wc_error_set_path(err, WC_EIO, path, ": rename failed (%s)", strerror(errno));
 	if (rc != WC_OK)
 		unlink(tmp);
 	else

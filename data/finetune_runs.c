@@ -157,7 +157,7 @@ wc_ft_table_write(const char *path, const wc_ft_table *t, const char *comment, w
 	FILE *f = open_memstream(&buf, &len);
 	int used[FT_COL_COUNT], first = 1;
 	if (!f)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	put_comment(f, comment);
 	for (int c = 0; c < FT_COL_COUNT; c++)
 		if ((used[c] = column_used(t, (wc__ft_column)c))) {

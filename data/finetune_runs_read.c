@@ -43,8 +43,8 @@ cell_error(reader *rd, int column_pos, wc__ft_column c, const char *fmt, const c
 {
 	char reason[192];
 	snprintf(reason, sizeof reason, fmt, arg);
-	return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column '%s': %s", rd->path, rd->line,
-	                    column_pos, wc__ft_column_names[c], reason);
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: column '%s': %s", rd->line,
+	                         column_pos, wc__ft_column_names[c], reason);
 }
 
 static int
@@ -170,10 +170,10 @@ complete_model(reader *rd, wc_ft_run *run)
 	const int missing[] = { isnan(k->params_b), k->layers == 0, k->d_model == 0 };
 	for (int i = 0; i < 3; i++)
 		if (missing[i])
-			return wc_error_set(rd->err, WC_EPARSE,
-			                    "%s:%d:%d: column '%s': value is required (model '%s' is not in the catalog)",
-			                    rd->path, rd->line, rd->col_at[need[i]] ? rd->col_at[need[i]] : 1,
-			                    wc__ft_column_names[need[i]], run->model);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path,
+			                         ":%d:%d: column '%s': value is required (model '%s' is not in the catalog)",
+			                         rd->line, rd->col_at[need[i]] ? rd->col_at[need[i]] : 1,
+			                         wc__ft_column_names[need[i]], run->model);
 	return WC_OK;
 }
 
@@ -220,11 +220,11 @@ check_row(reader *rd, wc_ft_run *run)
 		for (int c = 0; c < FT_COL_COUNT; c++) {
 			size_t n = strlen(wc__ft_column_names[c]);
 			if (strncmp(e.msg, wc__ft_column_names[c], n) == 0 && e.msg[n] == ':')
-				return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column '%s': %s", rd->path,
-				                    rd->line, rd->col_at[c] ? rd->col_at[c] : 1,
-				                    wc__ft_column_names[c], e.msg + n + 2);
+				return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: column '%s': %s",
+				                         rd->line, rd->col_at[c] ? rd->col_at[c] : 1,
+				                         wc__ft_column_names[c], e.msg + n + 2);
 		}
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: %s", rd->path, rd->line, e.msg);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: %s", rd->line, e.msg);
 	}
 	return WC_OK;
 }
@@ -241,24 +241,24 @@ map_header(reader *rd, wc_ft_table *t, wc__csv_field *fields, int n, int *col_of
 		while (c < FT_COL_COUNT && strcmp(name, wc__ft_column_names[c]) != 0)
 			c++;
 		if (c < FT_COL_COUNT && have[c])
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: duplicate column '%s'", rd->path,
-			                    rd->line, fields[i].column, name);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: duplicate column '%s'",
+			                         rd->line, fields[i].column, name);
 		if (c < FT_COL_COUNT) {
 			have[c] = 1;
 			col_of[i] = c;
 			continue;
 		}
 		if (!name[0] || wc__extra_index(&t->extra, name) >= 0)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: %s column '%s'", rd->path, rd->line,
-			                    fields[i].column, name[0] ? "duplicate" : "empty name for", name);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: %s column '%s'", rd->line,
+			                         fields[i].column, name[0] ? "duplicate" : "empty name for", name);
 		if ((rc = wc__extra_add(&t->extra, t->n_runs, name)) != WC_OK)
 			return wc_error_set(rd->err, rc, "fine-tuning runs table: out of memory");
 		col_of[i] = -(int)t->extra.n;
 	}
 	for (size_t k = 0; k < sizeof required_columns / sizeof required_columns[0]; k++)
 		if (!have[required_columns[k]])
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: missing required column '%s'",
-			                    rd->path, rd->line, wc__ft_column_names[required_columns[k]]);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: missing required column '%s'",
+			                         rd->line, wc__ft_column_names[required_columns[k]]);
 	return WC_OK;
 }
 
@@ -281,16 +281,16 @@ read_row(reader *rd, wc_ft_table *t, const wc__csv_field *fields, const int *col
 		return rc;
 	for (size_t i = 0; i < t->n_runs; i++)
 		if (strcmp(t->runs[i].run_id, run.run_id) == 0)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: duplicate run_id '%s' (first on line %d)",
-			                    rd->path, rd->line, rd->col_at[FT_COL_RUN_ID], run.run_id,
-			                    t->runs[i].line);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: duplicate run_id '%s' (first on line %d)",
+			                         rd->line, rd->col_at[FT_COL_RUN_ID], run.run_id,
+			                         t->runs[i].line);
 	if ((rc = wc__ft_table_push(t, &run, rd->err)) != WC_OK)
 		return rc;
 	for (int i = 0; i < n; i++) {
 		if (col_of[i] >= 0 || is_blank(fields[i].text))
 			continue;
 		if (wc__extra_put(&t->extra, t->n_runs - 1, (size_t)(-col_of[i] - 1), fields[i].text) != WC_OK)
-			return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
+			return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
 	}
 	return WC_OK;
 }
@@ -304,22 +304,22 @@ read_lines(reader *rd, wc_ft_table *t, wc__csv_lines *it, wc__csv_field *fields,
 	while ((n = wc__csv_lines_next(it, fields, FT_MAX_FIELDS, &reason)) != 0) {
 		rd->line = it->line;
 		if (n == WC_ENOMEM)
-			return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
+			return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
 		if (n == WC__CSV_BAD)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: %s", rd->path, rd->line, reason);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: %s", rd->line, reason);
 		if (n_header == 0) {
 			if ((rc = map_header(rd, t, fields, n, col_of)) != WC_OK)
 				return rc;
 			n_header = n;
 		} else if (n != n_header) {
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: expected %d fields as in the header, got %d",
-			                    rd->path, rd->line, n_header, n);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: expected %d fields as in the header, got %d",
+			                         rd->line, n_header, n);
 		} else if ((rc = read_row(rd, t, fields, col_of, n)) != WC_OK) {
 			return rc;
 		}
 	}
 	if (n_header == 0)
-		return wc_error_set(rd->err, WC_EPARSE, "%s:1:1: no header row (empty table)", rd->path);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":1:1: no header row (empty table)");
 	return WC_OK;
 }
 
@@ -336,7 +336,7 @@ wc_ft_table_read_buffer(const char *buf, size_t len, const char *path, wc_ft_tab
 	*out = NULL;
 	wc__csv_lines_init(&it, buf, len);
 	if (!t || !fields || !col_of) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	} else {
 		snprintf(t->path, sizeof t->path, "%s", path);
 		wc_sha256_hex(buf, len, t->sha256);

@@ -32,8 +32,8 @@ me_number(const char *path, int line, const wc__csv_field *f, const char *col, d
           wc_error *err)
 {
 	if (wc_parse_decimal(f->text, out) != 0)
-		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column '%s': expected a number, got '%s'",
-		                    path, line, f->column, col, f->text);
+		return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: column '%s': expected a number, got '%s'",
+		                         line, f->column, col, f->text);
 	return WC_OK;
 }
 
@@ -56,9 +56,9 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 		case ME_NGPU:
 				/* Compared as a double: a huge count must not reach the cast. */
 			if (!(v >= 1 && v <= WC_LAW_MAX_TP && v == floor(v)))
-				return wc_error_set(err, WC_EPARSE,
-				                    "%s:%d:%d: column 'num_gpus': expected a whole number between 1 and %d, got '%s'",
-				                    path, line, x->column, WC_LAW_MAX_TP, x->text);
+				return wc_error_set_path(err, WC_EPARSE, path,
+				                         ":%d:%d: column 'num_gpus': expected a whole number between 1 and %d, got '%s'",
+				                         line, x->column, WC_LAW_MAX_TP, x->text);
 			r->tp = (int)v;
 			break;
 		case ME_BATCH: r->running = v; break;
@@ -78,8 +78,8 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 		int c = sign[i].col;
 		double x = c == ME_ACTIVE ? r->active_params_b : c == ME_POWER ? r->mean_power_w : r->running;
 		if (!(c == ME_BATCH ? x >= 0 : x > 0))
-			return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column '%s': %s, got '%s'", path, line,
-			                    f[idx[c]].column, me_columns[c], sign[i].why, f[idx[c]].text);
+			return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: column '%s': %s, got '%s'", line,
+			                         f[idx[c]].column, me_columns[c], sign[i].why, f[idx[c]].text);
 	}
 	const char *prec = f[idx[ME_PREC]].text;
 	if (strcmp(prec, "bfloat16") == 0 || strcmp(prec, "bf16") == 0)
@@ -89,8 +89,8 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 	else if (strcmp(prec, "mxfp4") == 0 || strcmp(prec, "int4") == 0)
 		r->weights = WC_PREC_INT4; /* 4-bit weights; the source value stays as an extra */
 	else
-		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column 'weight_precision': unknown '%s'",
-		                    path, line, f[idx[ME_PREC]].column, prec);
+		return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: column 'weight_precision': unknown '%s'",
+		                         line, f[idx[ME_PREC]].column, prec);
 	const char *arch = f[idx[ME_ARCH]].text;
 	r->architecture = strstr(arch, "MoE") ? WC_ARCH_MOE : strstr(arch, "Mamba") ? WC_ARCH_HYBRID
 	                                                                        : WC_ARCH_DENSE;
@@ -105,8 +105,8 @@ me_row(const char *path, int line, const wc__csv_field *f, const int *idx, wc_ru
 		const wc__csv_field *x = &f[idx[names[i].col]];
 		char why[64];
 		if (wc__text_refused(x->text, names[i].cap, why, sizeof why))
-			return wc_error_set(err, WC_EPARSE, "%s:%d:%d: column '%s': %s", path, line, x->column,
-			                    me_columns[names[i].col], why);
+			return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: column '%s': %s", line, x->column,
+			                         me_columns[names[i].col], why);
 		strcpy((char *)r + names[i].off, x->text);
 	}
 	r->workload = WC_WORKLOAD_CLOSED;
@@ -121,7 +121,7 @@ me_header(const char *path, int lineno, const wc__csv_field *f, int n, char **he
 {
 	for (int i = 0; i < n; i++)
 		if (!(header[i] = strdup(f[i].text)))
-			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	*n_header = n;
 	for (int c = 0; c < ME_COUNT; c++) {
 		idx[c] = -1;
@@ -129,9 +129,9 @@ me_header(const char *path, int lineno, const wc__csv_field *f, int n, char **he
 			if (strcmp(header[i], me_columns[c]) == 0)
 				idx[c] = i;
 		if (idx[c] < 0)
-			return wc_error_set(err, WC_EPARSE,
-			                    "%s:%d:1: missing column '%s' (is this an ML.ENERGY v3 configuration table?)",
-			                    path, lineno, me_columns[c]);
+			return wc_error_set_path(err, WC_EPARSE, path,
+			                         ":%d:1: missing column '%s' (is this an ML.ENERGY v3 configuration table?)",
+			                         lineno, me_columns[c]);
 	}
 	return WC_OK;
 }
@@ -157,10 +157,10 @@ me_run_id(wc_strmap *ids, char *const *header, const wc__csv_field *f, int n, co
 	/* An id too long is refused, never cut: a cut would make two
 	 * configurations that differ late one (docs/formats/runs-table.md). */
 	if (len < 0 || (size_t)len >= sizeof base)
-		return wc_error_set(err, WC_EPARSE,
-		                    "%s:%d:%d: column 'model_id': the run_id it makes (task|model|GPU|count|cap) is "
-		                    "%d bytes, at most %zu",
-		                    path, line, f[idx[ME_MODEL]].column, len, sizeof base - 1);
+		return wc_error_set_path(err, WC_EPARSE, path,
+		                         ":%d:%d: column 'model_id': the run_id it makes (task|model|GPU|count|cap) is "
+		                         "%d bytes, at most %zu",
+		                         line, f[idx[ME_MODEL]].column, len, sizeof base - 1);
 	snprintf(r->run_id, sizeof r->run_id, "%s", base);
 	if (wc_strmap_get(ids, base, &rep)) {
 		do {
@@ -169,10 +169,10 @@ me_run_id(wc_strmap *ids, char *const *header, const wc__csv_field *f, int n, co
 			snprintf(r->run_id, sizeof r->run_id, "%.*s%s", (int)keep, base, suffix);
 		} while (wc_strmap_get(ids, r->run_id, NULL));
 		if (wc_strmap_put(ids, base, rep) != WC_OK)
-			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	}
 	if (wc_strmap_put(ids, r->run_id, 2) != WC_OK)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	return WC_OK;
 }
 
@@ -273,7 +273,7 @@ wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc
 	*out = NULL;
 	wc__csv_lines_init(&it, NULL, 0);
 	if (!f || !header || !t) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	snprintf(t->path, sizeof t->path, "%s", path);
@@ -282,11 +282,11 @@ wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc
 	while ((n = wc__csv_lines_next(&it, f, IMPORT_MAX_FIELDS, &reason)) != 0) {
 		lineno = it.line;
 		if (n == WC_ENOMEM) {
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 			goto done;
 		}
 		if (n == WC__CSV_BAD) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, lineno, reason);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s", lineno, reason);
 			goto done;
 		}
 		if (!n_header) {
@@ -295,15 +295,15 @@ wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc
 			continue;
 		}
 		if (n != n_header) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: expected %d fields as in the header, got %d", path,
-			                  lineno, n_header, n);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: expected %d fields as in the header, got %d",
+			                       lineno, n_header, n);
 			goto done;
 		}
 		wc_run r;
 		if ((rc = me_row(path, lineno, f, idx, &r, err)) != WC_OK)
 			goto done;
 		if (me_dup_row(&dups, f, n, lineno) != WC_OK) {
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 			goto done;
 		}
 		if ((rc = me_run_id(&ids, header, f, n, idx, path, lineno, &r, err)) != WC_OK)
@@ -312,7 +312,7 @@ wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc
 			goto done;
 	}
 	if (!n_header)
-		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ":1:1: no header row");
 	if (rc == WC_OK)
 		me_dup_warn(&dups, path, warn, payload);
 done:
@@ -366,7 +366,7 @@ wc_import_csv(const char *path, const char *const *src, const char *const *dst, 
 	const char *start = NULL;
 	*out = NULL;
 	if (!f)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	if ((rc = wc_read_file(path, WC_IMPORT_MAX_BYTES, &buf, &len, err)) != WC_OK)
 		goto done;
 	/* The header is the first line that is neither blank nor a comment. */
@@ -377,17 +377,17 @@ wc_import_csv(const char *path, const char *const *src, const char *const *dst, 
 		hdr_at = pos;
 	}
 	if (!start) {
-		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ":1:1: no header row");
 		goto done;
 	}
 	if (!(hdr = strndup(start, line_len))) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	const char *reason = NULL;
 	int n = wc__csv_split(hdr, f, IMPORT_MAX_FIELDS, &reason);
 	if (n < 0) {
-		rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, lineno, reason);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s", lineno, reason);
 		goto done;
 	}
 	for (int m = 0; m < n_map; m++) {
@@ -395,8 +395,8 @@ wc_import_csv(const char *path, const char *const *src, const char *const *dst, 
 		for (int i = 0; i < n; i++)
 			found |= strcmp(f[i].text, src[m]) == 0;
 		if (!found) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: --map: no column '%s' in the header", path, lineno,
-			                  src[m]);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: --map: no column '%s' in the header", lineno,
+			                       src[m]);
 			goto done;
 		}
 	}
@@ -405,7 +405,7 @@ wc_import_csv(const char *path, const char *const *src, const char *const *dst, 
 	FILE *mf;
 	size_t tlen;
 	if (!(mf = open_memstream(&text, &tlen))) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	fwrite(buf, 1, hdr_at, mf);
@@ -421,7 +421,7 @@ wc_import_csv(const char *path, const char *const *src, const char *const *dst, 
 	fputc('\n', mf);
 	fwrite(buf + pos, 1, len - pos, mf);
 	if (fclose(mf) != 0) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	/* Provenance is the source file's, not the renamed copy's. */

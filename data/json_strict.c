@@ -20,7 +20,7 @@ wc__json_fail(wc__json_loader *ld, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof reason, fmt, ap);
 	va_end(ap);
-	return wc_error_set(ld->err, WC_EINVAL, "%s: %s: %s", ld->source, path[0] ? path : "/", reason);
+	return wc_error_set_path(ld->err, WC_EINVAL, ld->source, ": %s: %s", path[0] ? path : "/", reason);
 }
 
 const char *
@@ -257,6 +257,6 @@ wc__json_refuse_utf8(const char *path, const char *buf, size_t len, wc_error *er
 		line_of_text = line;
 		start_of_line = line_start;
 	}
-	return wc_error_set(err, WC_EPARSE, "%s:%zu:%zu: not valid UTF-8 at byte %zu", path, line_of_text,
-	                    text - start_of_line + 1, at - text + 1);
+	return wc_error_set_path(err, WC_EPARSE, path, ":%zu:%zu: not valid UTF-8 at byte %zu", line_of_text,
+	                         text - start_of_line + 1, at - text + 1);
 }

@@ -318,7 +318,7 @@ wc__params_read_draws(wc__json_loader *ld, json_t *v, const char *path, wc_draws
 	names = wc_alloc_zeroed(k, sizeof *names);
 	values = ok ? wc_alloc_array(cells, sizeof *values) : NULL;
 	if (!names || !values) {
-		rc = wc_error_set(ld->err, WC_ENOMEM, "%s: out of memory for draws", ld->source);
+		rc = wc_error_set_path(ld->err, WC_ENOMEM, ld->source, ": out of memory for draws");
 		goto done;
 	}
 	for (size_t j = 0; j < k; j++) {
@@ -568,15 +568,15 @@ wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params
 	wc_params_clear(out);
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: malformed JSON: %s", ld.source,
-		                    jerr.line, jerr.column, jerr.text);
+		return wc_error_set_path(err, WC_EPARSE, ld.source, ":%d:%d: malformed JSON: %s",
+		                         jerr.line, jerr.column, jerr.text);
 	int rc = load_root(&ld, root, out);
 	if (rc == WC_OK) {
 		wc_error verr;
 		if ((rc = wc_params_validate(out, &verr)) != WC_OK ||
 		    (rc = wc__params_check_ranges(out, &verr)) != WC_OK ||
 		    (rc = wc__params_check_intervals(root, &verr)) != WC_OK)
-			rc = wc_error_set(err, rc, "%s: /%s", ld.source, verr.msg);
+			rc = wc_error_set_path(err, rc, ld.source, ": /%s", verr.msg);
 	}
 	json_decref(root);
 	if (rc != WC_OK)

@@ -116,7 +116,7 @@ wc_per_run_write(const char *path, const wc_per_run *pr, wc_error *err)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	fputs("run_id,set,fold", f);
 	for (size_t k = 0; k < n_names; k++) {
 		fputc(',', f);

@@ -35,8 +35,8 @@ typedef struct {
 static int
 cell_error(reader *rd, const wc__csv_field *f, int c, const char *what)
 {
-	return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column '%s': %s, got '%s'", rd->path, rd->line,
-	                    f->column, pc_names[c], what, f->text);
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: column '%s': %s, got '%s'", rd->line,
+	                         f->column, pc_names[c], what, f->text);
 }
 
 static int
@@ -126,8 +126,8 @@ header(reader *rd, const wc__csv_field *f, int n, int *idx)
 			if (strcmp(f[i].text, pc_names[c]) == 0)
 				idx[c] = i;
 		if (idx[c] < 0 && pc_required[c])
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: missing required column '%s'", rd->path,
-			                    rd->line, pc_names[c]);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: missing required column '%s'",
+			                         rd->line, pc_names[c]);
 	}
 	return WC_OK;
 }
@@ -156,7 +156,7 @@ row(reader *rd, const wc__csv_field *f, const int *idx, wc_periods_table *t)
 	}
 	wc_period_row *nr = wc_grow(t->rows, &t->cap_rows, t->n_rows + 1, sizeof *t->rows, 16);
 	if (!nr)
-		return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
+		return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
 	t->rows = nr;
 	t->rows[t->n_rows++] = r;
 	return WC_OK;
@@ -170,27 +170,27 @@ parse(reader *rd, const char *buf, size_t len, wc_periods_table *t)
 	int idx[PC_COUNT], n, have_header = 0, n_header = 0, rc = WC_OK;
 	const char *reason = NULL;
 	if (!f)
-		return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
+		return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
 	wc__csv_lines_init(&it, buf, len);
 	while (rc == WC_OK && (n = wc__csv_lines_next(&it, f, PERIODS_MAX_FIELDS, &reason)) != 0) {
 		rd->line = it.line;
 		if (n == WC_ENOMEM)
-			rc = wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
+			rc = wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
 		else if (n == WC__CSV_BAD)
-			rc = wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: %s", rd->path, rd->line, reason);
+			rc = wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: %s", rd->line, reason);
 		else if (!have_header) {
 			rc = header(rd, f, n, idx);
 			have_header = 1;
 			n_header = n;
 		} else if (n != n_header) {
-			rc = wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: expected %d fields as in the header, got %d",
-			                  rd->path, rd->line, n_header, n);
+			rc = wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: expected %d fields as in the header, got %d",
+			                       rd->line, n_header, n);
 		} else {
 			rc = row(rd, f, idx, t);
 		}
 	}
 	if (rc == WC_OK && !have_header)
-		rc = wc_error_set(rd->err, WC_EPARSE, "%s:1:1: no header row", rd->path);
+		rc = wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":1:1: no header row");
 	wc__csv_lines_free(&it);
 	free(f);
 	return rc;
@@ -206,7 +206,7 @@ wc_periods_read(const char *path, wc_periods_table **out, wc_error *err)
 	*out = NULL;
 	wc_periods_table *t = calloc(1, sizeof *t);
 	if (!t)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	if ((rc = wc_read_file(path, WC_PERIODS_MAX_BYTES, &buf, &len, err)) == WC_OK) {
 		snprintf(t->path, sizeof t->path, "%s", path);
 		wc_sha256_hex(buf, len, t->sha256);

@@ -23,8 +23,8 @@ error_status(json_t *root, const char *origin, wc_error *err)
 {
 	const char *type = json_string_value(json_object_get(root, "errorType"));
 	const char *msg = json_string_value(json_object_get(root, "error"));
-	return wc_error_set(err, WC_EINVAL, "%s: Prometheus answered %s: %s", origin,
-	                    type ? type : "an error", msg ? msg : "(no message)");
+	return wc_error_set_path(err, WC_EINVAL, origin, ": Prometheus answered %s: %s",
+	                         type ? type : "an error", msg ? msg : "(no message)");
 }
 
 /* The labels of result[i] into names/values (borrowed from the JSON). */
@@ -37,34 +37,34 @@ series_labels(json_t *labels, const char *origin, size_t i, const char *metric,
 	*n = 0;
 	*name = metric;
 	if (!json_is_object(labels))
-		return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/metric: not an object", origin, i);
+		return wc_error_set_path(err, WC_EPARSE, origin, ": /data/result/%zu/metric: not an object", i);
 	json_object_foreach(labels, k, v) {
 		const char *s = json_string_value(v);
 		if (!s)
-			return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/metric/%s: not a string",
-			                    origin, i, k);
+			return wc_error_set_path(err, WC_EPARSE, origin, ": /data/result/%zu/metric/%s: not a string",
+			                         i, k);
 		if (strcmp(k, "__name__") == 0) {
 			/* No metric is named "": a series under it would match none. */
 			if (!metric && !s[0])
-				return wc_error_set(err, WC_EPARSE,
-				                    "%s: /data/result/%zu/metric/__name__: empty metric name",
-				                    origin, i);
+				return wc_error_set_path(err, WC_EPARSE, origin,
+				                         ": /data/result/%zu/metric/__name__: empty metric name",
+				                         i);
 			if (!metric)
 				*name = s;
 			continue;
 		}
 		if (*n >= WC_PROM_MAX_LABELS)
-			return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/metric: more than %d labels",
-			                    origin, i, WC_PROM_MAX_LABELS);
+			return wc_error_set_path(err, WC_EPARSE, origin, ": /data/result/%zu/metric: more than %d labels",
+			                         i, WC_PROM_MAX_LABELS);
 		names[*n] = k;
 		values[*n] = s;
 		(*n)++;
 	}
 	if (!*name)
-		return wc_error_set(err, WC_EPARSE,
-		                    "%s: /data/result/%zu/metric: no __name__ label (save the responses of "
-		                    "the queries `wattcast ingest --prometheus URL --verbose` prints)",
-		                    origin, i);
+		return wc_error_set_path(err, WC_EPARSE, origin,
+		                         ": /data/result/%zu/metric: no __name__ label (save the responses of "
+		                         "the queries `wattcast ingest --prometheus URL --verbose` prints)",
+		                         i);
 	return WC_OK;
 }
 
@@ -80,7 +80,7 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 		return rc;
 	json_t *vals = json_object_get(r, "values"), *pair;
 	if (!json_is_array(vals))
-		return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/values: not an array", origin, i);
+		return wc_error_set_path(err, WC_EPARSE, origin, ": /data/result/%zu/values: not an array", i);
 	/* One look-up per series, not per sample: a page holds 10 000 of them. */
 	long pos = wc_prom_set_find(set, name, n, names, values, err);
 	if (pos < 0)
@@ -92,24 +92,24 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 		/* Prometheus writes a value as a string ("1.5", "NaN", "+Inf"). */
 		const char *text = json_string_value(json_array_get(pair, 1));
 		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_number(jt) || !text)
-			return wc_error_set(err, WC_EPARSE,
-			                    "%s: /data/result/%zu/values/%zu: not a [time, \"value\"] pair",
-			                    origin, i, j);
+			return wc_error_set_path(err, WC_EPARSE, origin,
+			                         ": /data/result/%zu/values/%zu: not a [time, \"value\"] pair",
+			                         i, j);
 		/* A pair whose value is no number says so: "not a pair" sent the
 		 * user looking at the pair's shape (docs/formats/prometheus.md). */
 		if (wc__prom_number(text, &v) != WC_OK)
-			return wc_error_set(err, WC_EPARSE, "%s: /data/result/%zu/values/%zu/1: value '%.40s' is "
-			                    "not a number (expected " WC__PROM_NUMBER_EXPECTED ")", origin, i, j, text);
+			return wc_error_set_path(err, WC_EPARSE, origin, ": /data/result/%zu/values/%zu/1: value '%.40s' is "
+			                         "not a number (expected " WC__PROM_NUMBER_EXPECTED ")", i, j, text);
 		t = json_number_value(jt);
 		char why[200];
 		if (wc_prom_time_check(t, 0, why, sizeof why) != WC_OK)
-			return wc_error_set(err, WC_ERANGE, "%s: /data/result/%zu/values/%zu: %s", origin, i, j,
-			                    why);
+			return wc_error_set_path(err, WC_ERANGE, origin, ": /data/result/%zu/values/%zu: %s", i, j,
+			                         why);
 		/* The file too: pages out of order and a series twice in one
 		 * response said only the series. */
 		wc_error e;
 		if ((rc = wc_prom_set_append(set, pos, t, v, &e)) != WC_OK)
-			return wc_error_set(err, e.code, "%s: /data/result/%zu/values/%zu: %s", origin, i, j, e.msg);
+			return wc_error_set_path(err, e.code, origin, ": /data/result/%zu/values/%zu: %s", i, j, e.msg);
 	}
 	return WC_OK;
 }
@@ -153,17 +153,17 @@ wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *
 		return rc;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
-		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", origin, je.line, je.column, je.text);
+		return wc_error_set_path(err, WC_EPARSE, origin, ":%d:%d: %s", je.line, je.column, je.text);
 	const char *status = json_string_value(json_object_get(root, "status"));
 	json_t *data = json_object_get(root, "data"), *result = json_object_get(data, "result");
 	const char *type = json_string_value(json_object_get(data, "resultType"));
 	if (!status || strcmp(status, "success") != 0)
 		rc = status ? error_status(root, origin, err)
-		            : wc_error_set(err, WC_EPARSE, "%s: /status: missing (not a Prometheus API "
-		                           "response)", origin);
+		            : wc_error_set_path(err, WC_EPARSE, origin, ": /status: missing (not a Prometheus API "
+		                                "response)");
 	else if (!type || strcmp(type, "matrix") != 0 || !json_is_array(result))
-		rc = wc_error_set(err, WC_EPARSE, "%s: /data/resultType: '%s', expected 'matrix' with a "
-		                  "result array (a query_range response)", origin, type ? type : "");
+		rc = wc_error_set_path(err, WC_EPARSE, origin, ": /data/resultType: '%s', expected 'matrix' with a "
+		                       "result array (a query_range response)", type ? type : "");
 	for (size_t i = 0; rc == WC_OK && i < json_array_size(result); i++)
 		rc = parse_series(json_array_get(result, i), origin, i, metric, set, err);
 	json_decref(root);

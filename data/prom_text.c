@@ -33,7 +33,7 @@ typedef struct {
 static int
 fail(const cursor *c, const char *reason)
 {
-	return wc_error_set(c->err, WC_EPARSE, "%s:%d:%zu: %s", c->origin, c->line, c->i + 1, reason);
+	return wc_error_set_path(c->err, WC_EPARSE, c->origin, ":%d:%zu: %s", c->line, c->i + 1, reason);
 }
 
 static void
@@ -290,7 +290,7 @@ sample_line(cursor *c, scrape_state *st)
 	}
 	wc_error e;
 	if (wc_prom_set_add(st->set, name, l.n, l.names, l.values, ts, v, &e) != WC_OK)
-		return wc_error_set(c->err, e.code, "%s:%d: %s", c->origin, c->line, e.msg);
+		return wc_error_set_path(c->err, e.code, c->origin, ":%d: %s", c->line, e.msg);
 	return WC_OK;
 }
 

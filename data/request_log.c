@@ -55,15 +55,16 @@ is_token_count(const wc_telemetry_options *opt, int input, double v)
  * (milliseconds from Date.now(), nanoseconds from time.time_ns()) is
  * refused naming the unit, as engine.csv's first time is, instead of
  * failing the clock check, which blames the UTC offset
- * (docs/formats/telemetry.md, "Clocks and UTC offsets"). `where` names
- * the cell: file:line:column or the JSON path. */
+ * (docs/formats/telemetry.md, "Clocks and UTC offsets"). `path` then
+ * `where` name the cell (":line:column" or ": /JSON/path"), the path
+ * by the one rule for quoting it (docs/architecture.md, "Errors"). */
 static int
-other_unit(double t, const char *where, wc_error *err)
+other_unit(double t, const char *path, const char *where, wc_error *err)
 {
 	char why[160];
 	if (wc_prom_time_other_unit(t, why, sizeof why))
-		return wc_error_set(err, WC_EINVAL, "%s: the first arrival is not epoch seconds: %s; "
-		                    "convert them to seconds", where, why);
+		return wc_error_set_path(err, WC_EINVAL, path, "%s: the first arrival is not epoch seconds: %s; "
+		                         "convert them to seconds", where, why);
 	return WC_OK;
 }
 
@@ -287,9 +288,9 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 	for (size_t i = 0; !log->relative_clock && i < n; i++) {
 		if (!isfinite(num_at(ra.arr, i)))
 			continue;
-		char where[1200];
-		snprintf(where, sizeof where, "%s: /%s/%zu", path, ra.arr_key, i);
-		if ((rc = other_unit(num_at(ra.arr, i), where, err)) != WC_OK)
+		char where[128];
+		snprintf(where, sizeof where, ": /%s/%zu", ra.arr_key, i);
+		if ((rc = other_unit(num_at(ra.arr, i), path, where, err)) != WC_OK)
 			goto done;
 		break;
 	}
@@ -523,9 +524,9 @@ read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out
 			continue;
 		}
 		if (log->n == 0) {
-			char where[1200];
-			snprintf(where, sizeof where, "%s:%zu:%d", path, lr.line_no, f[col[RC_ARRIVAL]].column);
-			if ((rc = other_unit(v[RC_ARRIVAL], where, err)) != WC_OK)
+			char where[64];
+			snprintf(where, sizeof where, ":%zu:%d", lr.line_no, f[col[RC_ARRIVAL]].column);
+			if ((rc = other_unit(v[RC_ARRIVAL], path, where, err)) != WC_OK)
 				goto done;
 		} else {
 			double first = log->arrival[0] - opt->epoch_offset_s;

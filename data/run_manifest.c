@@ -443,13 +443,13 @@ wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, wc_ru
 		return WC_EPARSE;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: %s", jerr.line, jerr.column, jerr.text);
 	/* Parse into a copy so that a refused file leaves `m` as it was. */
 	wc_run_manifest tmp = *m;
 	/* NULL when absent or not a string */
 	const char *schema = json_is_object(root) ? json_string_value(json_object_get(root, "schema")) : NULL;
 	if (!json_is_object(root))
-		rc = wc_error_set(err, WC_EPARSE, "%s: expected a JSON object", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": expected a JSON object");
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA) == 0)
 		rc = load_own(path, root, &tmp, 3, err);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V2) == 0)
@@ -457,15 +457,15 @@ wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, wc_ru
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V1) == 0)
 		rc = load_own(path, root, &tmp, 1, err);
 	else if (schema)
-		rc = wc_error_set(err, WC_EPARSE, "%s: /schema: expected \"%s\" (or \"%s\", \"%s\"), got \"%s\"",
-		                  path, WC_RUN_MANIFEST_SCHEMA, WC_RUN_MANIFEST_SCHEMA_V2, WC_RUN_MANIFEST_SCHEMA_V1,
-		                  schema);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": /schema: expected \"%s\" (or \"%s\", \"%s\"), got \"%s\"",
+		                       WC_RUN_MANIFEST_SCHEMA, WC_RUN_MANIFEST_SCHEMA_V2, WC_RUN_MANIFEST_SCHEMA_V1,
+		                       schema);
 	else if (json_object_get(root, "manifest_version") || json_object_get(root, "clock") ||
 	         json_object_get(root, "probe"))
 		rc = wc__run_manifest_load_powertrace(path, root, &tmp, err);
 	else
-		rc = wc_error_set(err, WC_EPARSE, "%s: neither a powertrace-sim manifest nor \"schema\": \"%s\"",
-		                  path, WC_RUN_MANIFEST_SCHEMA);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": neither a powertrace-sim manifest nor \"schema\": \"%s\"",
+		                       WC_RUN_MANIFEST_SCHEMA);
 	json_decref(root);
 	if (rc == WC_OK)
 		*m = tmp;

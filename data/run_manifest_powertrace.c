@@ -73,12 +73,12 @@ powertrace_clock(const char *path, json_t *clock, wc_run_manifest *m, wc_error *
 	} else if (pb && (strcmp(pb, "unix_epoch") == 0 || strcmp(pb, "utc") == 0)) {
 		m->utc_offset_s = 0.0;
 	} else if (pb) {
-		return wc_error_set(err, WC_EPARSE, "%s: /clock/power_timestamp_basis: unknown basis '%s'",
-		                    path, pb);
+		return wc_error_set_path(err, WC_EPARSE, path, ": /clock/power_timestamp_basis: unknown basis '%s'",
+		                         pb);
 	}
 	if ((eb && strcmp(eb, "unix_epoch") != 0) || (rb && strcmp(rb, "unix_epoch") != 0))
-		return wc_error_set(err, WC_EPARSE, "%s: /clock: engine and request timestamps must be "
-		                    "unix_epoch, got '%s' / '%s'", path, eb ? eb : "-", rb ? rb : "-");
+		return wc_error_set_path(err, WC_EPARSE, path, ": /clock: engine and request timestamps must be "
+		                         "unix_epoch, got '%s' / '%s'", eb ? eb : "-", rb ? rb : "-");
 	double po = num(clock, "power_epoch_offset_s"), eo = num(clock, "engine_epoch_offset_s");
 	if (isfinite(po))
 		m->power_epoch_offset_s = po;
@@ -195,8 +195,8 @@ wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest
 	if (isfinite(tp) && tp >= 1 && tp <= WC_LAW_MAX_TP && tp == floor(tp))
 		m->tp = (int)tp;
 	else if (!isnan(tp))
-		return wc_error_set(err, WC_EPARSE, "%s: /tp: expected a whole number between 1 and %d",
-		                    path, WC_LAW_MAX_TP);
+		return wc_error_set_path(err, WC_EPARSE, path, ": /tp: expected a whole number between 1 and %d",
+		                         WC_LAW_MAX_TP);
 	if (json_is_object(arch))
 		powertrace_arch(arch, m);
 	if (json_is_object(clock) && (rc = powertrace_clock(path, clock, m, err)) != WC_OK)

@@ -185,8 +185,8 @@ cell_error(reader *rd, const wc__csv_field *f, const char *column, const char *f
 {
 	char reason[192];
 	snprintf(reason, sizeof reason, fmt, arg);
-	return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column '%s': %s", rd->path, rd->line,
-	                    f->column, column, reason);
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: column '%s': %s", rd->line,
+	                         f->column, column, reason);
 }
 
 static int
@@ -363,9 +363,9 @@ parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_
 	if (m && m->active_params_b > 0)
 		run->active_params_b = m->active_params_b;
 	else if (rc == WC_OK && !(run->active_params_b > 0))
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column 'active_params_b': value is required (model "
-		                    "'%s' is not in the catalog)", rd->path, rd->line,
-		                    run->column[COL_ACTIVE] > 0 ? run->column[COL_ACTIVE] : 1, run->model);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: column 'active_params_b': value is required (model "
+		                         "'%s' is not in the catalog)", rd->line,
+		                         run->column[COL_ACTIVE] > 0 ? run->column[COL_ACTIVE] : 1, run->model);
 	/* The bounds any run obeys (wc_run_out_of_bounds), checked once the
 	 * row's tp and platform are known; named at the offending cell. */
 	char why[160];
@@ -397,8 +397,8 @@ load_series(reader *rd, wc_run *run, int series_col)
 	wc_error serr;
 	int rc = wc_series_read(full, &run->series, &serr);
 	if (rc != WC_OK)
-		return wc_error_set(rd->err, rc, "%s:%d:%d: column 'n_series': %s", rd->path, rd->line,
-		                    series_col, serr.msg);
+		return wc_error_set_path(rd->err, rc, rd->path, ":%d:%d: column 'n_series': %s", rd->line,
+		                         series_col, serr.msg);
 	return WC_OK;
 }
 
@@ -416,15 +416,15 @@ map_header(reader *rd, wc_runs_table *t, wc__csv_field *fields, int n, int *col_
 			;
 		if (c < COL_COUNT) {
 			if (have[c])
-				return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: duplicate column '%s'",
-				                    rd->path, rd->line, fields[i].column, name);
+				return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: duplicate column '%s'",
+				                         rd->line, fields[i].column, name);
 			have[c] = 1;
 			col_of[i] = c;
 		} else {
 			if (wc__extra_index(&t->extra, name) >= 0 || name[0] == '\0')
-				return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: %s column '%s'", rd->path,
-				                    rd->line, fields[i].column,
-				                    name[0] ? "duplicate" : "empty name for", name);
+				return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: %s column '%s'",
+				                         rd->line, fields[i].column,
+				                         name[0] ? "duplicate" : "empty name for", name);
 			if ((rc = wc__extra_add(&t->extra, t->n_runs, name)) != WC_OK)
 				return wc_error_set(rd->err, rc, "runs table: out of memory");
 			col_of[i] = -(int)t->extra.n;
@@ -432,12 +432,12 @@ map_header(reader *rd, wc_runs_table *t, wc__csv_field *fields, int n, int *col_
 	}
 	for (size_t k = 0; k < sizeof required_columns / sizeof required_columns[0]; k++)
 		if (!have[required_columns[k]])
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: missing required column '%s'",
-			                    rd->path, rd->line, wc__runs_column_names[required_columns[k]]);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: missing required column '%s'",
+			                         rd->line, wc__runs_column_names[required_columns[k]]);
 	if (!have[COL_RUNNING] && !have[COL_SERIES])
-		return wc_error_set(rd->err, WC_EPARSE,
-		                    "%s:%d:1: missing required column 'running' (or 'n_series')",
-		                    rd->path, rd->line);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path,
+		                         ":%d:1: missing required column 'running' (or 'n_series')",
+		                         rd->line);
 	return WC_OK;
 }
 
@@ -469,12 +469,12 @@ read_run(reader *rd, wc_runs_table *t, const wc__csv_field *fields, const int *c
 			return cell_error(rd, &fields[i], bad, "%s", why);
 	}
 	if (isnan(run.running) && run.n_series[0] == '\0')
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: one of 'running' and 'n_series' is required",
-		                    rd->path, rd->line);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: one of 'running' and 'n_series' is required",
+		                         rd->line);
 	for (size_t i = 0; i < t->n_runs; i++)
 		if (strcmp(t->runs[i].run_id, run.run_id) == 0)
-			return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: duplicate run_id '%s' (first on line %d)",
-			                    rd->path, rd->line, run.run_id, t->runs[i].line);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: duplicate run_id '%s' (first on line %d)",
+			                         rd->line, run.run_id, t->runs[i].line);
 	if (run.n_series[0]) {
 		int series_col = 1;
 		for (int i = 0; i < n; i++)
@@ -489,7 +489,7 @@ read_run(reader *rd, wc_runs_table *t, const wc__csv_field *fields, const int *c
 	}
 	for (size_t j = 0; j < t->extra.n; j++)
 		if (extras[j] && wc__extra_put(&t->extra, t->n_runs - 1, j, extras[j]) != WC_OK)
-			return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
+			return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
 	return WC_OK;
 }
 
@@ -508,7 +508,7 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 	*out = NULL;
 	wc__csv_lines_init(&it, buf, len);
 	if (!t || !fields || !col_of || !extras) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	snprintf(t->path, sizeof t->path, "%s", path);
@@ -516,8 +516,8 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 	while ((n = wc__csv_lines_next(&it, fields, RUNS_MAX_FIELDS, &reason)) != 0) {
 		rd.line = it.line;
 		if (n == WC_ENOMEM || n == WC__CSV_BAD) {
-			rc = n == WC_ENOMEM ? wc_error_set(err, WC_ENOMEM, "%s: out of memory", path)
-			                    : wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, rd.line, reason);
+			rc = n == WC_ENOMEM ? wc_error_set_path(err, WC_ENOMEM, path, ": out of memory")
+			                    : wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s", rd.line, reason);
 			goto done;
 		}
 		if (n_header == 0) {
@@ -527,15 +527,15 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 			continue;
 		}
 		if (n != n_header) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: expected %d fields as in the header, got %d",
-			                  path, rd.line, n_header, n);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: expected %d fields as in the header, got %d",
+			                       rd.line, n_header, n);
 			goto done;
 		}
 		if ((rc = read_run(&rd, t, fields, col_of, n, extras)) != WC_OK)
 			goto done;
 	}
 	if (n_header == 0)
-		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row (empty table)", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ":1:1: no header row (empty table)");
 done:
 	wc__csv_lines_free(&it);
 	free(fields);

@@ -91,7 +91,7 @@ wc_runs_write(const char *path, const wc_runs_table *t, const char *comment, wc_
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	if (comment) {
 		const char *p = comment;
 		while (*p) {

@@ -23,8 +23,8 @@ static int
 parse_cell(const char *path, int line, const wc__csv_field *f, double *out, wc_error *err)
 {
 	if (wc_parse_decimal(f->text, out) != 0)
-		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: expected a number, got '%s'", path, line,
-		                    f->column, f->text);
+		return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: expected a number, got '%s'", line,
+		                         f->column, f->text);
 	return WC_OK;
 }
 
@@ -44,17 +44,17 @@ parse_samples(const char *path, const char *buf, size_t blen, double max_running
 	while ((nf = wc__csv_lines_next(&it, f, 3, &reason)) != 0) {
 		int line = it.line;
 		if (nf == WC_ENOMEM) {
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 			break;
 		}
 		if (nf != 2) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s (t_s,running)", path, line,
-			                  nf == WC__CSV_BAD ? reason : "expected two fields");
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s (t_s,running)", line,
+			                       nf == WC__CSV_BAD ? reason : "expected two fields");
 			break;
 		}
 		if (!header) {
 			if (strcmp(f[0].text, "t_s") != 0 || strcmp(f[1].text, "running") != 0) {
-				rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: header must be 't_s,running'", path, line);
+				rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: header must be 't_s,running'", line);
 				break;
 			}
 			header = 1;
@@ -70,7 +70,7 @@ parse_samples(const char *path, const char *buf, size_t blen, double max_running
 		if (nl)
 			*lines = nl;
 		if (!nt || !nv || (lines && !nl)) {
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 			break;
 		}
 		if (lines)
@@ -80,15 +80,15 @@ parse_samples(const char *path, const char *buf, size_t blen, double max_running
 			break;
 		if (!((*v)[*n] >= 0) || (*v)[*n] > max_running) { /* the cell as written */
 			if (isfinite(max_running))
-				rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: running must be a number 0 to %g, got %.40s", path,
-				                  line, f[1].column, max_running, f[1].text);
+				rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: running must be a number 0 to %g, got %.40s",
+				                       line, f[1].column, max_running, f[1].text);
 			else
-				rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: running must be >= 0, got %.40s", path, line,
-				                  f[1].column, f[1].text);
+				rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: running must be >= 0, got %.40s", line,
+				                       f[1].column, f[1].text);
 			break;
 		}
 		if (*n > 0 && (*t)[*n] <= (*t)[*n - 1]) {
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:%d: t_s must increase", path, line, f[0].column);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: t_s must increase", line, f[0].column);
 			break;
 		}
 		(*n)++;
@@ -110,13 +110,13 @@ wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
 	if ((rc = parse_samples(path, buf, blen, INFINITY, &t, &v, NULL, &n, err)) != WC_OK)
 		goto done;
 	if (n < 2) {
-		rc = wc_error_set(err, WC_EPARSE, "%s: needs at least two samples", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": needs at least two samples");
 		goto done;
 	}
 	dt = wc_alloc_array(n, sizeof *dt);
 	sorted = wc_alloc_array(n - 1, sizeof *sorted);
 	if (!dt || !sorted) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	for (size_t i = 0; i + 1 < n; i++)
@@ -124,7 +124,7 @@ wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
 	/* The last sample holds for the typical (median) step. */
 	dt[n - 1] = wc_stats_median(sorted, n - 1);
 	if ((rc = wc_load_histogram_build(v, dt, 0.0, n, out, NULL)) != WC_OK)
-		rc = wc_error_set(err, rc, "%s: out of memory", path);
+		rc = wc_error_set_path(err, rc, path, ": out of memory");
 done:
 	free(buf);
 	free(t);
@@ -149,7 +149,7 @@ wc_series_read_samples(const char *path, double max_running, double **t_s, doubl
 		return rc;
 	rc = parse_samples(path, buf, blen, max_running, t_s, running, lines, n, err);
 	if (rc == WC_OK && *n == 0)
-		rc = wc_error_set(err, WC_EPARSE, "%s: no samples", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": no samples");
 	if (rc != WC_OK) {
 		free(*t_s);
 		free(*running);
@@ -172,7 +172,7 @@ wc_series_write(const char *path, const double *t_s, const double *running, size
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	fputs("t_s,running\n", f);
 	for (size_t k = 0; k < n; k++)
 		fprintf(f, "%.3f,%.10g\n", t_s[k], running[k]);

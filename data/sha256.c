@@ -136,7 +136,7 @@ wc_sha256_file_hex(const char *path, char out[65], wc_error *err)
 	int bad = ferror(f);
 	fclose(f);
 	if (bad)
-		return wc_error_set(err, WC_EIO, "%s: read error", path);
+		return wc_error_set_path(err, WC_EIO, path, ": read error");
 	sha256_final_hex(&c, out);
 	return WC_OK;
 }

@@ -49,8 +49,8 @@ typedef struct {
 static int
 bad(step_reader *rd, const wc__csv_field *f, const char *what, const char *detail)
 {
-	return wc_error_set(rd->err, WC_EPARSE, "%s:%d:%d: column '%s': %s", rd->path, rd->line,
-	                    f ? f->column : 1, what, detail);
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: column '%s': %s", rd->line,
+	                         f ? f->column : 1, what, detail);
 }
 
 static int
@@ -66,8 +66,8 @@ map_header(step_reader *rd, const wc__csv_field *fields, int n)
 			rd->col_event = i;
 	}
 	if (rd->col_step < 0 || rd->col_t < 0)
-		return wc_error_set(rd->err, WC_EPARSE, "%s:%d:1: missing required column '%s'", rd->path,
-		                    rd->line, rd->col_step < 0 ? "step" : "epoch_s");
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: missing required column '%s'",
+		                         rd->line, rd->col_step < 0 ? "step" : "epoch_s");
 	return WC_OK;
 }
 
@@ -119,7 +119,7 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 		l->event = ne;
 	int *nl = ne ? wc_resize_array(l->line, cap, sizeof *nl) : NULL;
 	if (!nl)
-		return wc_error_set(rd->err, WC_ENOMEM, "%s: out of memory", rd->path);
+		return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
 	l->line = nl;
 	rd->cap = cap;
 	l->line[l->n] = rd->line;
@@ -142,14 +142,14 @@ wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_l
 	while (rc == WC_OK && (n = wc__csv_lines_next(&it, fields, 64, &reason)) != 0) {
 		rd.line = it.line;
 		if (n == WC_ENOMEM)
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		else if (n == WC__CSV_BAD)
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: %s", path, rd.line, reason);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s", rd.line, reason);
 		else if (n_header == 0)
 			rc = map_header(&rd, fields, n), n_header = n;
 		else if (n != n_header)
-			rc = wc_error_set(err, WC_EPARSE, "%s:%d:1: expected %d fields as in the header, got %d", path,
-			                  rd.line, n_header, n);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: expected %d fields as in the header, got %d",
+			                       rd.line, n_header, n);
 		else if (strcmp(fields[rd.col_step].text, "step") == 0 && strcmp(fields[rd.col_t].text, "epoch_s") == 0)
 			continue; /* the header again: a resumed run appended its own log (as power.csv may) */
 		else
@@ -157,7 +157,7 @@ wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_l
 	}
 	wc__csv_lines_free(&it);
 	if (rc == WC_OK && n_header == 0)
-		rc = wc_error_set(err, WC_EPARSE, "%s:1:1: no header row (empty step log)", path);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ":1:1: no header row (empty step log)");
 	if (rc != WC_OK)
 		wc_step_log_free(out);
 	return rc;
@@ -242,7 +242,7 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 	out->eval_at = wc_alloc_array(n ? n : 1, sizeof *out->eval_at);
 	out->eval_s = wc_alloc_array(n ? n : 1, sizeof *out->eval_s);
 	if (!out->eval_at || !out->eval_s)
-		return wc_error_set(ld->err, WC_ENOMEM, "%s: out of memory", ld->source);
+		return wc_error_set_path(ld->err, WC_ENOMEM, ld->source, ": out of memory");
 	json_array_foreach(hist, i, e) {
 		double runtime = NAN, train = NAN, tokens = NAN, step = NAN;
 		wc__json_join_index(p, "/log_history", i);
@@ -296,7 +296,7 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 	json_t *root = wc__json_load_python(buf, len, 0, &jerr, &nonfinite);
 	free(buf);
 	if (!root)
-		return wc_error_set(err, WC_EPARSE, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: %s", jerr.line, jerr.column, jerr.text);
 	if (!json_is_object(root))
 		rc = wc__json_fail(&ld, "", "expected an object, got %s", wc_json_type_name(root));
 	else if (!(rc = state_number(&ld, root, "", "global_step", &gs)) &&

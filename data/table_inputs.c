@@ -74,7 +74,7 @@ read_one(const char *path, wc_runs_table *runs, wc_periods_table *periods, wc_er
 			return rc;
 		rc = merge_periods(periods, p);
 		wc_periods_free(p);
-		return rc == WC_OK ? WC_OK : wc_error_set(err, rc, "%s: out of memory", path);
+		return rc == WC_OK ? WC_OK : wc_error_set_path(err, rc, path, ": out of memory");
 	}
 	wc_runs_table *t = NULL;
 	rc = is_mlenergy(path) ? wc_import_mlenergy(path, &t, err) : wc_runs_read(path, &t, err);
@@ -178,7 +178,7 @@ wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs, wc_peri
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(paths[i], paths[j]) == 0)
-				return wc_error_set(err, WC_EINVAL, "%s: given twice: each input counts once", paths[i]);
+				return wc_error_set_path(err, WC_EINVAL, paths[i], ": given twice: each input counts once");
 		if ((rc = read_one(paths[i], *runs, *periods, err)) != WC_OK)
 			return rc;
 	}
