@@ -65,6 +65,29 @@ cli_fail(const char *cmd, const char *fmt, ...)
 }
 
 int
+cli_fail_path(const char *cmd, const char *path, const char *fmt, ...)
+{
+	char msg[WC_ERROR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	wc_error_vformat_path(msg, sizeof msg, path, fmt, ap);
+	va_end(ap);
+	return cli_fail(cmd, "%s", msg);
+}
+
+void
+cli_flag_message(char *buf, size_t size, const char *flag, const char *path, const char *msg)
+{
+	int n = snprintf(buf, size, "%.64s: ", flag);
+	size_t k = n < 0 ? 0 : (size_t)n;
+	const char *text = path ? wc_error_path_text(msg, path) : NULL;
+	if (text)
+		wc_error_format_path(buf + k, size - k, path, "%s", text);
+	else
+		wc_error_format(buf + k, size - k, "%s", msg);
+}
+
+int
 cli_bad_option(const char *cmd, int opt, char **argv)
 {
 	const char *text = argv[optind - 1];

@@ -93,6 +93,14 @@ int cli_validate_envelope(int argc, char **argv); /* validate envelope */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Print "wattcast CMD: message" on stderr; returns CLI_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** cli_fail of `path` then the text, the path quoted by the one rule
+ *  (wc_error_format_path, docs/architecture.md "Errors"): the message
+ *  after "wattcast CMD: " within 255 bytes, the reason whole. */
+int cli_fail_path(const char *cmd, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/** "FLAG: " then `msg`, a reader's message of `path`, into buf[0..size)
+ *  (80 <= size <= WC_ERROR_MSG_MAX): the path quoted again in the room the flag
+ *  leaves, so the reason stays whole (wc_error_path_text). */
+void cli_flag_message(char *buf, size_t size, const char *flag, const char *path, const char *msg);
 /** Close the memory stream `f` (open_memstream(buf, len)) and write its
  *  bytes to `path` atomically; frees *buf. CLI_OK, or CLI_FAIL after
  *  saying why. */

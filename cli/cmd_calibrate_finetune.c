@@ -137,7 +137,7 @@ calibrate_and_write(const char *cmd, const cal_ft_args *a, const wc_ft_table *t,
 	rc = CLI_FAIL;
 	if (wc_params_fingerprint(base, base_version, &err) != WC_OK ||
 	    wc_ft_calibrate(&base->finetune, t, &a->co, &r, &err) != WC_OK) {
-		cli_fail(cmd, "%s: %s", a->input, err.msg);
+		cli_fail_path(cmd, a->input, ": %s", err.msg);
 		goto done;
 	}
 	snprintf(r.section.calibrated.base_version, sizeof r.section.calibrated.base_version, "%s", base_version);

@@ -158,7 +158,7 @@ fit_and_write(const char *cmd, const fit_ft_args *a, const wc_ft_table *t, wc_pa
 		return rc;
 	rc = CLI_FAIL;
 	if (wc_fit_finetune(t, a->boot > 0 ? &a->bo : NULL, &r, &err) != WC_OK)
-		return cli_fail(cmd, "%s: %s", a->input, err.msg);
+		return cli_fail_path(cmd, a->input, ": %s", err.msg);
 	snprintf(r.section.input_sha256, sizeof r.section.input_sha256, "%s", t->sha256);
 	r.section.seed = a->bo.seed;
 	r.section.bootstrap = (int)a->boot;

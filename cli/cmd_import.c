@@ -33,7 +33,7 @@ rebase_series(wc_runs_table *t, const char *src, const char *out, wc_error *err)
 {
 	char sd[PATH_MAX], od[PATH_MAX], from[PATH_MAX], to[PATH_MAX], full[2 * PATH_MAX];
 	if (!realpath(cli_folder_of(src, sd, sizeof sd), from) || !realpath(cli_folder_of(out, od, sizeof od), to))
-		return wc_error_set(err, WC_EIO, "%.120s: cannot resolve the folders of the source and -o", src);
+		return wc_error_set_path(err, WC_EIO, src, ": cannot resolve the folders of the source and -o");
 	if (strcmp(from, to) == 0)
 		return WC_OK;
 	for (size_t i = 0; i < t->n_runs; i++) {
@@ -43,8 +43,8 @@ rebase_series(wc_runs_table *t, const char *src, const char *out, wc_error *err)
 			continue;
 		snprintf(full, sizeof full, "%s/%s", from, r->n_series);
 		if (!realpath(full, target))
-			return wc_error_set(err, WC_EIO, "%.80s:%d: column 'n_series': %.80s: cannot resolve", src,
-			                    r->line, r->n_series);
+			return wc_error_set_path(err, WC_EIO, src, ":%d: column 'n_series': %.80s: cannot resolve",
+			                         r->line, r->n_series);
 		/* the common leading folders of `to` and `target`, then ".." for
 		 * each folder of `to` below them */
 		size_t common = 0;
@@ -60,9 +60,9 @@ rebase_series(wc_runs_table *t, const char *src, const char *out, wc_error *err)
 		snprintf(rel + strlen(rel), sizeof rel - strlen(rel), "%s", target + common + 1);
 		const char *use = strlen(rel) < sizeof r->n_series ? rel : target;
 		if (strlen(use) >= sizeof r->n_series)
-			return wc_error_set(err, WC_ERANGE, "%.80s:%d: column 'n_series': the path from -o's folder "
-			                    "is longer than %zu bytes", src, r->line, sizeof r->n_series - 1);
-		snprintf(r->n_series, sizeof r->n_series, "%s", use);
+			return wc_error_set_path(err, WC_ERANGE, src, ":%d: column 'n_series': the path from -o's folder "
+			                         "is longer than %zu bytes", r->line, sizeof r->n_series - 1);
+		memcpy(r->n_series, use, strlen(use) + 1); /* its length checked just above */
 	}
 	return WC_OK;
 }
@@ -196,14 +196,14 @@ import_run(int argc, char **argv, const char *typed)
 			col = wc_run_timing_extra_bad(t->extra.names[k], wc_runs_get_extra(t, i, t->extra.names[k]), why,
 			                              sizeof why);
 		if (col)
-			rc = wc_error_set(&err, WC_EINVAL, "%.80s:%d: run %.40s: %s: %s", argv[optind], t->runs[i].line,
-			                  t->runs[i].run_id, col, why);
+			rc = wc_error_set_path(&err, WC_EINVAL, argv[optind], ":%d: run %.40s: %s: %s", t->runs[i].line,
+			                       t->runs[i].run_id, col, why);
 	}
 	for (size_t i = 0; rc == WC_OK && !cli_quiet() && i < t->n_runs; i++) {
-		char why[200], msg[400];
+		char why[200], msg[WC_ERROR_MSG_MAX];
 		if (wc_run_power_over_board(&t->runs[i], NAN, why, sizeof why)) {
-			snprintf(msg, sizeof msg, "%s:%d: run %s: %s", argv[optind], t->runs[i].line, t->runs[i].run_id,
-			         why);
+			wc_error_format_path(msg, sizeof msg, argv[optind], ":%d: run %s: %s", t->runs[i].line,
+			                     t->runs[i].run_id, why);
 			import_warn(msg, cmd);
 		}
 	}

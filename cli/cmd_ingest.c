@@ -193,8 +193,8 @@ ingest_dirs(const char *cmd, int argc, char **argv, const ingest_args *a, wc_ing
 		char first[512], msg[WC_ERROR_MSG_MAX];
 		size_t deep = a->o.warn ? wc_ingest_runs_too_deep(argv[i_arg], first, sizeof first) : 0;
 		if (deep > 0) {
-			wc_error_format(msg, sizeof msg, "%s: %zu run folder%s below the %d levels searched, not ingested "
-			         "(first: %.120s); name a folder nearer to %s", argv[i_arg], deep, deep == 1 ? "" : "s",
+			wc_error_format_path(msg, sizeof msg, argv[i_arg], ": %zu run folder%s below the %d levels searched, not ingested "
+			         "(first: %.120s); name a folder nearer to %s", deep, deep == 1 ? "" : "s",
 			         WC_INGEST_SEARCH_DEPTH, first, deep == 1 ? "it" : "them");
 			a->o.warn(msg, a->o.warn_payload);
 		}

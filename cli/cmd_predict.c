@@ -369,8 +369,11 @@ predict_inference(int argc, char **argv, int flex)
 	 * load series"), as the server's samples each hold dt_s. */
 	wc_error err;
 	if (a.series_path) {
-		if (wc_series_read(a.series_path, &a.series, &err) != WC_OK)
-			return cli_fail(cmd, "--running-series: %s", err.msg);
+		if (wc_series_read(a.series_path, &a.series, &err) != WC_OK) {
+			char msg[WC_ERROR_MSG_MAX];
+			cli_flag_message(msg, sizeof msg, "--running-series", a.series_path, err.msg);
+			return cli_fail(cmd, "%s", msg);
+		}
 		a.q.running_series = a.series.running;
 		a.q.series_hold = a.series.weight;
 		a.q.series_len = a.series.len;

@@ -451,10 +451,10 @@ validate(const char *what, int argc, char **argv)
 		if (vrc != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
 		else if (r.overall.n == 0) /* every run skipped: no accuracy to report */
-			cli_fail(cmd, "%s: no run could be scored (%d of %zu skipped; %.140s)%s", a.input, r.skipped,
-			         t->n_runs, r.skip_reason[0] ? r.skip_reason : "no reason recorded",
-			         heldout && !a.datasheet && transferable(&frozen, t)
-			                 ? "; --datasheet scores a catalog board by its transfer" : "");
+			cli_fail_path(cmd, a.input, ": no run could be scored (%d of %zu skipped; %.140s)%s", r.skipped,
+			              t->n_runs, r.skip_reason[0] ? r.skip_reason : "no reason recorded",
+			              heldout && !a.datasheet && transferable(&frozen, t)
+			                      ? "; --datasheet scores a catalog board by its transfer" : "");
 		else
 			rc = report_heldout(&a, &r, what, heldout ? &frozen : NULL, t);
 	}
@@ -469,7 +469,7 @@ done:
 int
 cli_validate_no_rows(const char *cmd, const char *input)
 {
-	return cli_fail(cmd, "%.100s: no runs (a header and no rows): nothing to validate", input);
+	return cli_fail_path(cmd, input, ": no runs (a header and no rows): nothing to validate");
 }
 
 int
@@ -483,7 +483,7 @@ cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *
 	/* Every row excluded left nothing to fit or predict, and the report
 	 * said "0 of 325 skipped; no reason recorded" (docs/cli.md, "validate"). */
 	if (!scores_excluded && wc_runs_excluded_note(t->n_runs, wc_runs_excluded(t), why, sizeof why))
-		return cli_fail(cmd, "%.80s: nothing to validate: %s", input, why);
+		return cli_fail_path(cmd, input, ": nothing to validate: %s", why);
 	return CLI_OK;
 }
 

@@ -20,7 +20,7 @@
  * until its answer tells whether they are the reason of a refusal or
  * warnings. */
 typedef struct {
-	const char *flag;
+	const char *flag, *path;
 	char (*msg)[WC_WARNING_LEN];
 	size_t n, cap;
 } log_words;
@@ -30,7 +30,7 @@ keep_word(const char *msg, void *payload)
 {
 	log_words *b = payload;
 	char named[WC_WARNING_LEN];
-	wc_error_format(named, sizeof named, "%s: %s", b->flag, msg);
+	cli_flag_message(named, sizeof named, b->flag, b->path, msg);
 	/* out of memory: the refusal or the answer still stands without it */
 	(void)wc_warnings_keep(&b->msg, &b->n, &b->cap, named);
 }
@@ -53,7 +53,7 @@ static int
 read_log(const char *cmd, const char *flag, const char *path, cli_envelope_inputs *in, wc_request_log **out)
 {
 	wc_telemetry_options t = WC_TELEMETRY_OPTIONS_INIT;
-	log_words words = { flag, NULL, 0, 0 };
+	log_words words = { flag, path, NULL, 0, 0 };
 	wc_error err;
 	t.warn = keep_word;
 	t.warn_payload = &words;
@@ -67,8 +67,11 @@ read_log(const char *cmd, const char *flag, const char *path, cli_envelope_input
 			cli_envelope_keep_warning(in, words.msg[i]);
 	}
 	free(words.msg);
-	if (rc != WC_OK)
-		return cli_fail(cmd, "%s: %s", flag, err.msg);
+	if (rc != WC_OK) {
+		char msg[WC_ERROR_MSG_MAX];
+		cli_flag_message(msg, sizeof msg, flag, path, err.msg);
+		return cli_fail(cmd, "%s", msg);
+	}
 	if ((*out)->n == 0) {
 		wc_request_log_free(*out);
 		*out = NULL;

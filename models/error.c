@@ -144,6 +144,21 @@ wc_error_format(char *buf, size_t size, const char *fmt, ...)
 	return cut;
 }
 
+/* Where the kept end of a path that gives way starts: the file name, from
+ * its '/'; one longer than half the room keeps its end, from a
+ * character's first byte. */
+static size_t
+path_tail(const char *path, size_t len, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	size_t tail = slash ? (size_t)(slash - path) : 0;
+	if (len - tail > cap / 2)
+		tail = len - cap / 2;
+	while (tail < len && ((unsigned char)path[tail] & 0xC0) == 0x80)
+		tail++;
+	return tail;
+}
+
 /* A reader quotes the file's path before its text; under a deep folder
  * the path alone filled the 255 bytes and the reason, the part that says
  * what is wrong, was what got cut (docs/architecture.md, "Errors"). The
@@ -165,14 +180,7 @@ wc_error_vformat_path(char *buf, size_t size, const char *path, const char *fmt,
 		memcpy(buf, path, len);
 		return wc_error_vformat(buf + len, size - len, fmt, ap);
 	}
-	/* The file name, from its '/'; one longer than half the room keeps its
-	 * end, from a character's first byte. */
-	const char *slash = strrchr(path, '/');
-	size_t tail = slash ? (size_t)(slash - path) : 0;
-	if (len - tail > cap / 2)
-		tail = len - cap / 2;
-	while (tail < len && ((unsigned char)path[tail] & 0xC0) == 0x80)
-		tail++;
+	size_t tail = path_tail(path, len, cap);
 	size_t room = cap > text ? cap - text : 0, keep = len - tail;
 	size_t head = room > keep + 3 ? wc_utf8_keep(path, room - keep - 3) : 0;
 	memcpy(buf, path, head);
@@ -205,6 +213,22 @@ wc_error_set_path(wc_error *err, int code, const char *path, const char *fmt, ..
 		wc_error_printable(err->msg);
 	}
 	return code;
+}
+
+/* A caller that puts its own words (a flag) before a reader's message
+ * gives the path less room: it takes the text back and quotes the path
+ * again by the same rule, rather than cutting the reason at the end. */
+const char *
+wc_error_path_text(const char *msg, const char *path)
+{
+	size_t len = strlen(path);
+	if (strncmp(msg, path, len) == 0)
+		return msg + len;
+	size_t tail = path_tail(path, len, WC_ERROR_MSG_MAX - 1), keep = len - tail;
+	for (const char *q = strstr(msg, "..."); q; q = strstr(q + 1, "..."))
+		if (strncmp(q + 3, path + tail, keep) == 0)
+			return q + 3 + keep;
+	return NULL;
 }
 
 /* One line, always (docs/architecture.md, "Errors"): a message may quote

@@ -63,6 +63,12 @@ int wc_error_vformat_path(char *buf, size_t size, const char *path, const char *
 int wc_error_set_path(wc_error *err, int code, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/** The text of `msg`, a message wc_error_set_path wrote of `path`: what
+ *  follows the path or its shortened form ("head...<file name>"); NULL
+ *  when it quotes neither. For a caller that puts words of its own
+ *  (a flag) in front and quotes the path again in the room left. */
+const char *wc_error_path_text(const char *msg, const char *path);
+
 /** In place, in buf[0..size): a UTF-8 character cut short inside the text
  *  (a lead byte with fewer continuation bytes than it announces, as a
  *  "%.64s" of a name leaves it) becomes "..." (or is dropped when there is
