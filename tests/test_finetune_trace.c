@@ -25,6 +25,7 @@ typedef struct {
 	double dt;                   /* sampling interval, s (0 = 0.1) */
 	double smooth;               /* > 0: each sample averages the power over this many s */
 	double optimizer;            /* with micro-steps: the optimizer phase's share (0 = 0.1) */
+	double low;                  /* without: the low phase's share of a step (0 = 0.2) */
 } design;
 
 /* One segment of the waveform: constant power per GPU over [a, b). */
@@ -85,8 +86,9 @@ build(const design *d)
 			}
 			add(&w, t + (1 - share) * len, t + len, 400, 1);
 		} else {
-			add(&w, t, t + 0.8 * len, 550, 1);
-			add(&w, t + 0.8 * len, t + len, 350, 1);
+			double low = d->low > 0 ? d->low : 0.2;
+			add(&w, t, t + (1 - low) * len, 550, 1);
+			add(&w, t + (1 - low) * len, t + len, 350, 1);
 		}
 		t += len;
 		w.step_end[w.n_steps++] = t;
@@ -235,7 +237,7 @@ check(const char *name, const design *d, double tol_trace, double tol_log)
 static void
 unresolved(void)
 {
-	design d = { 2.0, 0.05, 200, 20, 0, 15, 0, 0, 0.03, 8, 0, 1.0, 1.0, 0 };
+	design d = { 2.0, 0.05, 200, 20, 0, 15, 0, 0, 0.03, 8, 0, 1.0, 1.0, 0, 0 };
 	wave w = build(&d);
 	double *t, *p, truth = w.step_energy / d.steps;
 	size_t n = sample(&w, &d, &t, &p);
@@ -294,7 +296,7 @@ warned(const wc_ft_steps_result *r, const char *what)
 static void
 stated_counts(void)
 {
-	design d = { 2.0, 0.0, 200, 20, 0, 15, 0, 0, 0.03, 1, 0, 0, 0, 0 };
+	design d = { 2.0, 0.0, 200, 20, 0, 15, 0, 0, 0.03, 1, 0, 0, 0, 0, 0 };
 	wave w = build(&d);
 	double *t, *p;
 	size_t n = sample(&w, &d, &t, &p);
@@ -368,51 +370,67 @@ int
 main(void)
 {
 	/* Known period, checkpoint pauses, noise: within 1 %. */
-	design basic = { 2.0, 0.0, 200, 20, 0, 15, 0, 0, 0.03, 1, 0, 0, 0, 0 };
+	design basic = { 2.0, 0.0, 200, 20, 0, 15, 0, 0, 0.03, 1, 0, 0, 0, 0, 0 };
 	check("basic", &basic, 0.01, 0.01);
 	/* A save after every step (about 1 s of compute, 16 s of saving). */
-	design every = { 1.0, 0.0, 60, 1, 0, 16, 0, 0, 0.03, 2, 0, 0, 0, 0 };
+	design every = { 1.0, 0.0, 60, 1, 0, 16, 0, 0, 0.03, 2, 0, 0, 0, 0, 0 };
 	check("save after every step", &every, 0.01, 0.01);
 	/* Warm-up, evaluations, irregular steps, more noise. */
-	design rough = { 3.0, 0.15, 240, 40, 80, 18, 30, 12, 0.05, 3, 0, 0, 0, 0 };
+	design rough = { 3.0, 0.15, 240, 40, 80, 18, 30, 12, 0.05, 3, 0, 0, 0, 0, 0 };
 	check("rough", &rough, 0.03, 0.01);
 	/* Long steps, rare saves. */
-	design slow = { 11.0, 0.05, 60, 25, 0, 20, 0, 0, 0.04, 4, 0, 0, 0, 0 };
+	design slow = { 11.0, 0.05, 60, 25, 0, 20, 0, 0, 0.04, 4, 0, 0, 0, 0, 0 };
 	check("slow steps", &slow, 0.02, 0.01);
 	/* Gradient accumulation: the trace repeats at every micro-step, and
 	 * exactly only at every optimizer step. */
-	design accum = { 2.4, 0.03, 150, 30, 0, 15, 0, 0, 0.03, 5, 4, 0, 0, 0 };
+	design accum = { 2.4, 0.03, 150, 30, 0, 15, 0, 0, 0.03, 5, 4, 0, 0, 0, 0 };
 	check("micro-steps", &accum, 0.02, 0.01);
 	/* Coarser logs: every 0.5 s; 1-s averaged power (power.draw.average). */
-	design half = { 2.0, 0.05, 200, 20, 0, 15, 0, 0, 0.03, 6, 0, 0.5, 0.5, 0 };
+	design half = { 2.0, 0.05, 200, 20, 0, 15, 0, 0, 0.03, 6, 0, 0.5, 0.5, 0, 0 };
 	check("samples every 0.5 s", &half, 0.01, 0.01);
-	design avg = { 3.0, 0.15, 240, 40, 80, 18, 30, 12, 0.05, 7, 0, 0.1, 1.0, 0 };
+	design avg = { 3.0, 0.15, 240, 40, 80, 18, 30, 12, 0.05, 7, 0, 0.1, 1.0, 0, 0 };
 	check("1-s averaged power", &avg, 0.01, 0.01);
 	unresolved();
 	too_few_samples();
 	stated_counts();
 	/* A period seen 8 times only: counted, with its warning. */
-	design few = { 2.0, 0.0, 8, 0, 0, 15, 0, 0, 0.03, 9, 0, 0, 0, 0 };
+	design few = { 2.0, 0.0, 8, 0, 0, 15, 0, 0, 0.03, 9, 0, 0, 0, 0, 0 };
 	check("8 steps", &few, 0.01, 0.01);
 	/* Steps of a half-integer number of samples: 1.55, 1.65 and 1.75 s
 	 * sampled every 0.1 s. The period's integer lags sit half a lag off
 	 * its top, its double's on it, and the double was taken (80 steps
 	 * for 160, +100 % energy per step; with a step count, a warning
 	 * that the trace gave 80). docs/finetune.md, "Counting steps". */
-	design half15 = { 1.55, 0.0, 160, 40, 0, 25, 0, 0, 0.01, 10, 0, 0, 0, 0 };
+	design half15 = { 1.55, 0.0, 160, 40, 0, 25, 0, 0, 0.01, 10, 0, 0, 0, 0, 0 };
 	check("1.55-s steps", &half15, 0.01, 0.01);
-	design half16 = { 1.65, 0.0, 160, 40, 0, 25, 0, 0, 0.01, 11, 0, 0, 0, 0 };
+	design half16 = { 1.65, 0.0, 160, 40, 0, 25, 0, 0, 0.01, 11, 0, 0, 0, 0, 0 };
 	check("1.65-s steps", &half16, 0.01, 0.01);
-	design half17 = { 1.75, 0.0, 160, 40, 0, 25, 0, 0, 0.03, 12, 0, 0, 0, 0 };
+	design half17 = { 1.75, 0.0, 160, 40, 0, 25, 0, 0, 0.03, 12, 0, 0, 0, 0, 0 };
 	check("1.75-s steps", &half17, 0.01, 0.01);
 	/* The same with gradient accumulation: three micro-steps in 1.55 s
 	 * (+100 % before). */
-	design micro15 = { 1.55, 0.0, 150, 30, 0, 15, 0, 0, 0.02, 23, 3, 0, 0, 0 };
+	design micro15 = { 1.55, 0.0, 150, 30, 0, 15, 0, 0, 0.02, 23, 3, 0, 0, 0, 0 };
 	check("micro-steps, 1.55 s", &micro15, 0.02, 0.01);
 	/* Four micro-steps and an optimizer phase of 5 %: the micro-step
 	 * peak comes first, and its 4x multiple, clearly higher at the same
 	 * distance from its top, replaces it. */
-	design faint = { 2.3, 0.0, 150, 30, 0, 15, 0, 0, 0.02, 22, 4, 0, 0, 0.05 };
+	design faint = { 2.3, 0.0, 150, 30, 0, 15, 0, 0, 0.02, 22, 4, 0, 0, 0.05, 0 };
 	check("faint optimizer phase", &faint, 0.02, 0.01);
+	/* 1.55-s steps sampled every 0.25, 0.3 and 0.5 s (6.2, 5.17 and 3.1
+	 * samples, a 15 % low phase under one sample): the samples repeat
+	 * exactly only every 31 (5, 6 and 10 steps), and that multiple was
+	 * the period (+400 % to +900 % energy per step, a stated count warned
+	 * against). Folded at the step the samples trace one step. And four
+	 * micro-steps with a 5 % optimizer phase in 1.55 s at 0.1 s (its
+	 * double, +100 %). docs/finetune.md, "Counting steps". The 0.3-s
+	 * energies are +0.9 % off with the step log too (point samples). */
+	design q25 = { 1.55, 0.0, 160, 40, 0, 25, 0, 0, 0.01, 30, 0, 0.25, 0, 0, 0.15 };
+	check("1.55 s, 0.25-s samples", &q25, 0.01, 0.01);
+	design q30 = { 1.55, 0.0, 160, 40, 0, 25, 0, 0, 0.01, 31, 0, 0.3, 0, 0, 0.15 };
+	check("1.55 s, 0.3-s samples", &q30, 0.015, 0.01);
+	design q50 = { 1.55, 0.0, 160, 40, 0, 25, 0, 0, 0.01, 32, 0, 0.5, 0, 0, 0.15 };
+	check("1.55 s, 0.5-s samples", &q50, 0.01, 0.01);
+	design m4 = { 1.55, 0.0, 160, 40, 0, 25, 0, 0, 0.01, 33, 4, 0, 0, 0.05, 0 };
+	check("4 micro-steps, 1.55 s", &m4, 0.02, 0.01);
 	return check_report("test_finetune_trace");
 }
