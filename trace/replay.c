@@ -85,11 +85,32 @@ window_power(const run_ctx *rc, wc_trace_replay *r)
 	return WC_OK;
 }
 
+/* The replayed window ends on a whole 50 ms step from its start: the
+ * simulation's horizon is its n(t) grid (window_load), so the measured
+ * metrics, energy, power and arrivals are cut to that same span -- a
+ * 6.514 s window is replayed and measured over 6.5 s (docs/envelopes.md,
+ * "Replaying a measured run"). A window shorter than one step is kept. */
+static size_t
+window_steps(double a, double b)
+{
+	/* epochs near 1.8e9 s carry 2.4e-7 s: a window cut to k steps must
+	 * still count k, so the tolerance is 1e-4 of a step (5 us) */
+	double k = floor((b - a) / WC_INGEST_GRID_S + 1e-4);
+	return k >= 1 ? (size_t)k : 0;
+}
+
+static double
+window_end(double a, double b)
+{
+	size_t k = window_steps(a, b);
+	return k ? a + (double)k * WC_INGEST_GRID_S : b;
+}
+
 static int
 window_load(const run_ctx *rc, wc_trace_replay *r)
 {
 	const double dt = WC_INGEST_GRID_S;
-	r->n_grid = (size_t)floor((r->end_epoch - r->start_epoch) / dt + 1e-9);
+	r->n_grid = window_steps(r->start_epoch, r->end_epoch);
 	if (r->n_grid == 0)
 		r->n_grid = 1;
 	if (!(r->running = wc_alloc_array(r->n_grid, sizeof(double))))
@@ -358,7 +379,7 @@ build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *
 	r->m = rc->m;
 	r->tp = rc->m.tp;
 	r->start_epoch = rc->windows[w].a;
-	r->end_epoch = rc->windows[w].b;
+	r->end_epoch = window_end(rc->windows[w].a, rc->windows[w].b);
 	if ((rc_ = wc__ingest_make_row(rc, opt, w, 1, r->start_epoch, r->end_epoch, 1, 1, &row, err)) != WC_OK)
 		return rc_;
 	snprintf(r->run_id, sizeof r->run_id, "%s", row.run.run_id);
