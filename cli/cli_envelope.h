@@ -19,8 +19,6 @@ typedef struct {
 	double *arrival_s, *arrival_in, *arrival_out;  /* --replay */
 	size_t n_arrivals;
 	double *series;                                /* --n-series, held on a uniform grid */
-	size_t series_len;
-	double series_dt;
 	double *in_values, *out_values;                /* empirical lengths */
 	size_t n_in_values, n_out_values;
 	double *profile_until, *profile_rate;          /* --rate-profile */
@@ -47,7 +45,9 @@ char *cli_envelope_json_warnings(char *text, const cli_envelope_inputs *in);
  *  default) that fills them (cli/envelope_logs.c, as every log read). */
 int cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w, const char *input_spec,
                     const char *output_spec, cli_envelope_inputs *in);
-int cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in);
+/** --n-series FILE into in->series, on a grid of the file's closest
+ *  spacing, and `w`'s series fields (its length, step and last step). */
+int cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in, wc_envelope_workload *w);
 /** The known lengths of one column of a request log (`output` 1: output
  *  tokens), read as --replay reads it, into in->in_values or out_values. */
 int cli_read_lengths(const char *cmd, const char *flag, const char *path, int output, cli_envelope_inputs *in);

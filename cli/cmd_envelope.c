@@ -297,13 +297,8 @@ build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 		w->arrival_input = in->arrival_in;
 		w->arrival_output = in->arrival_out;
 	}
-	if (a->series) {
-		if (cli_read_series(cmd, a->series, in) != CLI_OK)
-			return CLI_FAIL;
-		w->series_running = in->series;
-		w->series_len = in->series_len;
-		w->series_dt_s = in->series_dt;
-	}
+	if (a->series && cli_read_series(cmd, a->series, in, w) != CLI_OK)
+		return CLI_FAIL;
 	wc_error err;
 	if (a->measured && !a->kinds) {
 		w->kind = WC_ENVELOPE_REPLAY; /* the run's own, once the parameters are loaded */

@@ -201,7 +201,7 @@ cli_read_lengths(const char *cmd, const char *flag, const char *path, int output
 /* ---------------------------------------------------------- n(t) */
 
 int
-cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in)
+cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in, wc_envelope_workload *w)
 {
 	double *t = NULL, *v = NULL;
 	size_t n = 0, *line = NULL;
@@ -210,20 +210,23 @@ cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in)
 		return cli_fail(cmd, "--n-series: %s", err.msg);
 	/* The grid is the file's closest spacing: a spacing the workload
 	 * refuses, or a grid too long, is named at the samples that set it
-	 * (their lines), here where the file's rows are still the samples. */
-	size_t at = 0;
-	double dt = INFINITY;
+	 * (their lines), here where the file's rows are still the samples.
+	 * The last sample holds for the file's median step, as in predict's
+	 * average (wc_series_last_hold, docs/formats/runs-table.md): the grid
+	 * covers the samples' span and that hold, its last step cut short. */
+	size_t at = 1;
+	double dt = INFINITY, hold = 0.0;
 	for (size_t i = 1; i < n; i++)
 		if (t[i] - t[i - 1] < dt) {
 			dt = t[i] - t[i - 1];
 			at = i;
 		}
-	double span = n > 1 ? t[n - 1] - t[0] : 0.0, m = isfinite(dt) ? floor(span / dt + 1e-9) + 1 : 1;
-	int rc = CLI_OK;
-	if (isfinite(dt) && dt > WC_ENVELOPE_MAX_SERIES_DT_S)
+	int rc = wc_series_last_hold(t, n, &hold) == WC_OK ? CLI_OK : cli_fail(cmd, "out of memory");
+	double span = t[n - 1] - t[0] + hold, m = fmax(1.0, ceil(span / dt - 1e-9));
+	if (rc == CLI_OK && dt > WC_ENVELOPE_MAX_SERIES_DT_S)
 		rc = cli_fail(cmd, "--n-series: %s: lines %zu and %zu are %g s apart, the file's closest; its samples "
 		              "must be at most %g s apart", path, line[at - 1], line[at], dt, WC_ENVELOPE_MAX_SERIES_DT_S);
-	else if (m > WC_SERIES_MAX)
+	else if (rc == CLI_OK && m > WC_SERIES_MAX)
 		rc = cli_fail(cmd, "--n-series: %s: lines %zu and %zu, %g s apart, set its grid: %.0f samples over its "
 		              "%g s, more than %d; space the samples at least %.3g s apart", path, line[at - 1], line[at],
 		              dt, m, span, WC_SERIES_MAX, span / (WC_SERIES_MAX - 1));
@@ -235,16 +238,16 @@ cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in)
 		free(v);
 		return rc;
 	}
-	if (!isfinite(dt))
-		dt = WC_ENVELOPE_GRID_S;
 	for (size_t k = 0, i = 0; k < (size_t)m; k++) {
 		double tk = t[0] + (double)k * dt;
 		while (i + 1 < n && t[i + 1] <= tk + 1e-9)
 			i++;
 		in->series[k] = v[i];
 	}
-	in->series_len = (size_t)m;
-	in->series_dt = dt;
+	w->series_running = in->series;
+	w->series_len = (size_t)m;
+	w->series_dt_s = dt;
+	w->series_last_s = fmin(dt, span - (m - 1.0) * dt);
 	free(t);
 	free(v);
 	return CLI_OK;

@@ -151,13 +151,18 @@ int wc_runs_write(const char *path, const wc_runs_table *t, const char *comment,
  *  seconds spent at each (wc_load_histogram_build). The caller frees
  *  `out` with wc_load_histogram_free. */
 int wc_series_read(const char *path, wc_load_histogram *out, wc_error *err);
-/** The same file as its samples in order (`t_s` increasing, `running`
- *  0 to `max_running`, a value outside refused at its cell), for
+/** The same file as its samples in order (at least two, `t_s`
+ *  increasing, `running` 0 to `max_running`, a value outside refused at
+ *  its cell), for
  *  simulations that need the series in time (envelopes); with `lines`,
  *  each sample's line of the file, for messages. The caller frees the
  *  arrays. */
 int wc_series_read_samples(const char *path, double max_running, double **t_s, double **running,
                            size_t **lines, size_t *n, wc_error *err);
+/** How long the last of `n` >= 2 samples at increasing `t_s` holds: the
+ *  median step (docs/formats/runs-table.md). WC_EINVAL for fewer than two
+ *  samples, WC_ENOMEM out of memory. */
+int wc_series_last_hold(const double *t_s, size_t n, double *hold_s);
 /** Write an n(t) series file: `n` samples `t_s[k]` (seconds, written to
  *  the millisecond) and `running[k]`, atomically. */
 int wc_series_write(const char *path, const double *t_s, const double *running, size_t n,

@@ -1,8 +1,9 @@
 /*
  * n(t) series files (docs/formats/runs-table.md): CSV `t_s,running`, one
- * sample per row, each held until the next sample (the last one for the
- * median step). Read as distinct load levels and the seconds spent at
- * each, which is all the law's time average needs.
+ * sample per row, at least two, each held until the next sample (the
+ * last one for the median step, wc_series_last_hold: the one rule the law's
+ * average and the envelope's n(t) share). Read as distinct load levels and
+ * the seconds spent at each, which is all the law's time average needs.
  */
 #include "data/data.h"
 #include "data/runs_table.h"
@@ -98,39 +99,39 @@ parse_samples(const char *path, const char *buf, size_t blen, double max_running
 }
 
 int
+wc_series_last_hold(const double *t_s, size_t n, double *hold_s)
+{
+	double *steps = n >= 2 ? wc_alloc_array(n - 1, sizeof *steps) : NULL;
+	if (!steps)
+		return n >= 2 ? WC_ENOMEM : WC_EINVAL;
+	for (size_t i = 0; i + 1 < n; i++)
+		steps[i] = t_s[i + 1] - t_s[i];
+	*hold_s = wc_stats_median(steps, n - 1);
+	free(steps);
+	return WC_OK;
+}
+
+int
 wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
 {
-	char *buf = NULL;
-	size_t blen, n = 0;
-	double *t = NULL, *v = NULL, *dt = NULL, *sorted = NULL;
+	double *t = NULL, *v = NULL, *dt = NULL;
+	size_t n = 0;
 	int rc;
 	memset(out, 0, sizeof *out);
-	if ((rc = wc_read_file(path, WC_SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
+	if ((rc = wc_series_read_samples(path, INFINITY, &t, &v, NULL, &n, err)) != WC_OK)
 		return rc;
-	if ((rc = parse_samples(path, buf, blen, INFINITY, &t, &v, NULL, &n, err)) != WC_OK)
-		goto done;
-	if (n < 2) {
-		rc = wc_error_set_path(err, WC_EPARSE, path, ": needs at least two samples");
-		goto done;
-	}
-	dt = wc_alloc_array(n, sizeof *dt);
-	sorted = wc_alloc_array(n - 1, sizeof *sorted);
-	if (!dt || !sorted) {
+	if (!(dt = wc_alloc_array(n, sizeof *dt)) || wc_series_last_hold(t, n, &dt[n - 1]) != WC_OK) {
 		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
 	for (size_t i = 0; i + 1 < n; i++)
-		sorted[i] = dt[i] = t[i + 1] - t[i];
-	/* The last sample holds for the typical (median) step. */
-	dt[n - 1] = wc_stats_median(sorted, n - 1);
+		dt[i] = t[i + 1] - t[i];
 	if ((rc = wc_load_histogram_build(v, dt, 0.0, n, out, NULL)) != WC_OK)
 		rc = wc_error_set_path(err, rc, path, ": out of memory");
 done:
-	free(buf);
 	free(t);
 	free(v);
 	free(dt);
-	free(sorted);
 	return rc;
 }
 
@@ -148,8 +149,10 @@ wc_series_read_samples(const char *path, double max_running, double **t_s, doubl
 	if ((rc = wc_read_file(path, WC_SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
 		return rc;
 	rc = parse_samples(path, buf, blen, max_running, t_s, running, lines, n, err);
-	if (rc == WC_OK && *n == 0)
-		rc = wc_error_set_path(err, WC_EPARSE, path, ": no samples");
+	/* a sample holds until the next: one alone has no step to hold for
+	 * (docs/formats/runs-table.md) */
+	if (rc == WC_OK && *n < 2)
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": needs at least two samples");
 	if (rc != WC_OK) {
 		free(*t_s);
 		free(*running);

@@ -120,12 +120,16 @@ typedef struct {
 	 * requests' lengths (NaN = drawn from input/output) */
 	size_t n_arrivals;
 	const double *arrival_s, *arrival_input, *arrival_output;
-	/* n_series: running requests, each sample held series_dt_s */
+	/* n_series: running requests, each sample held series_dt_s, the last
+	 * one series_last_s when > 0 (at most series_dt_s: a file's last
+	 * sample held for its median step ends within a grid step) */
 	size_t series_len;
 	const double *series_running;
-	double series_dt_s;
+	double series_dt_s, series_last_s;
 } wc_envelope_workload;
 
+/** Seconds an n(t) workload's series covers (wc_envelope_workload.series_last_s). */
+double wc_envelope_series_span(const wc_envelope_workload *w);
 /** A workload with nothing set (closed loop of 0 would be refused). */
 void wc_envelope_workload_init(wc_envelope_workload *w);
 /** Check a workload; messages name the field ("rate: must be ...",

@@ -422,7 +422,7 @@ wc__envelope_window_note(const wc_envelope_workload *w, const wc_envelope_option
 	/* An n(t) runs from the warm-up's start, a step each dt_s: say where
 	 * it and the simulated window part, which nothing else shows. */
 	if (w->kind == WC_ENVELOPE_SERIES) {
-		const double covered = (double)w->series_len * w->series_dt_s, window = o->warmup_s + o->horizon_s;
+		const double covered = wc_envelope_series_span(w), window = o->warmup_s + o->horizon_s;
 		if (covered < window - 1e-9)
 			snprintf(note, cap, "running_series: covers %g s of the %g s simulated (warm-up and horizon); "
 			         "nothing runs after it (n = 0, the idle power)", covered, window);

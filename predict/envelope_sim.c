@@ -93,9 +93,10 @@ run_series(const wc__replica_ctx *c, wc__server *s, double offset)
 		double n = w->series_running[i];
 		if (n > 0) {
 			double t0 = offset + (double)i * w->series_dt_s;
+			double t1 = i + 1 < w->series_len ? t0 + w->series_dt_s : offset + wc_envelope_series_span(w);
 			double dyn = pm->dynamic_w(pm->ctx, n);
 			for (int g = 0; g < s->n_grids; g++)
-				wc_response_add(s->grid[g], &s->state[g], t0, t0 + w->series_dt_s, n, dyn, 0.0);
+				wc_response_add(s->grid[g], &s->state[g], t0, t1, n, dyn, 0.0);
 		}
 	}
 }

@@ -114,6 +114,14 @@ wc_envelope_workload_init(wc_envelope_workload *w)
 	w->series_dt_s = WC_ENVELOPE_GRID_S;
 }
 
+double
+wc_envelope_series_span(const wc_envelope_workload *w)
+{
+	if (w->series_len == 0)
+		return 0.0;
+	return (double)(w->series_len - 1) * w->series_dt_s + (w->series_last_s > 0 ? w->series_last_s : w->series_dt_s);
+}
+
 /* ------------------------------------------------------------- checks */
 
 static int
@@ -196,6 +204,9 @@ check_series(const wc_envelope_workload *w, wc_error *err)
 	if (!isfinite(w->series_dt_s) || !(w->series_dt_s > 0) || w->series_dt_s > WC_ENVELOPE_MAX_SERIES_DT_S)
 		return wc_error_set(err, WC_EINVAL, "series_dt_s: must be > 0 and <= %g s, got %s",
 		                    WC_ENVELOPE_MAX_SERIES_DT_S, WC_NUM_TEXT(w->series_dt_s));
+	if (!isfinite(w->series_last_s) || w->series_last_s < 0 || w->series_last_s > w->series_dt_s)
+		return wc_error_set(err, WC_EINVAL, "series_last_s: must be 0 to series_dt_s (%g s), got %s",
+		                    w->series_dt_s, WC_NUM_TEXT(w->series_last_s));
 	for (size_t i = 0; i < w->series_len; i++)
 		if (!isfinite(w->series_running[i]) || w->series_running[i] < 0 ||
 		    w->series_running[i] > WC_ENVELOPE_MAX_RUNNING)

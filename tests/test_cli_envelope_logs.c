@@ -227,8 +227,9 @@ test_series_positions(const char *dir)
 	write_text(huge, "t_s,running\n0,16\n0.001,16\n600000,0\n");
 	const char *b[] = { "--n-series", big, NULL }, *h[] = { "--n-series", huge, NULL };
 	expect_refusal(b, 1, "--n-series", big, ":2:3: running must be a number 0 to 65536, got 1e9");
-	expect_refusal(h, 1, "--n-series", huge, ": lines 2 and 3, 0.001 s apart, set its grid: 600000001 samples over "
-	                                         "its 600000 s, more than 1000000; space the samples at least 0.6 s apart");
+	/* its 600 000 s of samples and the last one held for the median step (300 000 s) */
+	expect_refusal(h, 1, "--n-series", huge, ": lines 2 and 3, 0.001 s apart, set its grid: 900000000 samples over "
+	                                         "its 900000 s, more than 1000000; space the samples at least 0.9 s apart");
 	free(big);
 	free(huge);
 }
