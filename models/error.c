@@ -113,6 +113,41 @@ wc_utf8_refuse(const char *s, char *why, size_t cap)
 	return 1;
 }
 
+/* A path is bytes, not a name: refusing it (as a name is refused) would
+ * refuse a file every other reader opens. Shown in JSON, each byte that is
+ * not UTF-8 becomes U+FFFD, the Unicode replacement character. */
+size_t
+wc_utf8_mend(const char *s, char *out, size_t cap)
+{
+	size_t len = strlen(s), i = 0, o = 0, bad = 0;
+	if (cap == 0)
+		return 0;
+	while (i < len) {
+		size_t ok = i + wc_utf8_check(s + i, len - i), n = ok - i;
+		/* the valid run s[i..ok): copy what fits whole */
+		if (n > 0) {
+			size_t room = cap - 1 - o;
+			size_t keep = n <= room ? n : room;
+			while (keep > 0 && keep < n && ((unsigned char)s[i + keep] & 0xC0) == 0x80)
+				keep--;
+			memcpy(out + o, s + i, keep);
+			o += keep;
+			if (keep < n)
+				break;
+			i = ok;
+			continue;
+		}
+		if (cap - 1 - o < 3)
+			break;
+		memcpy(out + o, "\xEF\xBF\xBD", 3);
+		o += 3;
+		bad++;
+		i++;
+	}
+	out[o] = '\0';
+	return bad;
+}
+
 /* The one place a message meets its bound (WC_ERROR_MSG_MAX,
  * WC_WARNING_LEN): cut silently, a message ended mid-word ("of the loa",
  * "MI325" for MI325X) and read as whole text (docs/architecture.md,

@@ -91,6 +91,13 @@ size_t wc_utf8_check(const char *s, size_t len);
  *  `s`) into why[0..cap) and 1; else 0. How every reader and flag refuses
  *  a name jansson could not write (docs/architecture.md, "Errors"). */
 int wc_utf8_refuse(const char *s, char *why, size_t cap);
+/** `s` as UTF-8 text in out[0..cap): each byte that does not start a
+ *  valid sequence (by wc_utf8_check) becomes U+FFFD, valid characters are
+ *  copied, and a character that would not fit whole is left out with all
+ *  after it. For bytes that are not a name but must be shown in JSON: a
+ *  file's path (docs/architecture.md, "Errors"). Returns the number of
+ *  bytes replaced. */
+size_t wc_utf8_mend(const char *s, char *out, size_t cap);
 
 /** Replace every control byte of `msg` (below 0x20, and 0x7f) with '?',
  *  in place: what wc_error_set does to each message. */

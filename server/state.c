@@ -35,7 +35,8 @@ params_body(wc_state *st, const wc_params *p, wc_error *err)
 	                                          JSON_REAL_PRECISION(17)) : NULL;
 	json_decref(root);
 	if (!st->params_body)
-		return wc_error_set(err, WC_ENOMEM, "params: cannot render GET /v1/params");
+		return wc_error_set(err, WC_ENOMEM, "%s: params: cannot render GET /v1/params (out of memory)",
+		                    st->source);
 	st->params_len = strlen(st->params_body);
 	return WC_OK;
 }
@@ -51,7 +52,8 @@ wc_state_new(const wc_params *p, const char *source, wc_state **out, wc_error *e
 	if (!st)
 		return wc_error_set(err, WC_ENOMEM, "params: out of memory");
 	atomic_init(&st->refs, 1);
-	snprintf(st->source, sizeof st->source, "%s", source ? source : "");
+	/* shown in GET /v1/params and /v1/profiles: a path's bytes as UTF-8 */
+	wc_utf8_mend(source ? source : "", st->source, sizeof st->source);
 	clock_gettime(CLOCK_REALTIME, &now);
 	st->loaded_unix = (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 	wc_utc_now(st->loaded_utc);

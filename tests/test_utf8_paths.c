@@ -1,0 +1,74 @@
+/*
+ * Bytes that are not UTF-8 beside names (docs/architecture.md, "Errors"):
+ * - a parameter file under a folder 'caf\xe9' was refused by `serve`
+ *   ("params: cannot render GET /v1/params", naming neither file nor
+ *   reason) while predict read it: a path is bytes, not a name, and is
+ *   shown in GET /v1/params and /v1/profiles with U+FFFD for each byte that
+ *   is not UTF-8 (wc_utf8_mend; docs/http-api.md, "Read-only routes");
+ * - a scrape's label value 'caf\xe9' (model_name, Hostname) was written
+ *   into the runs table, which calibrate and fit then refused: refused at
+ *   ingest, at the value's position (docs/formats/prometheus.md);
+ * - run ids that differ only in letters outside ASCII ('模型', '测试')
+ *   shared one series file name and were refused: they now get a hash of
+ *   their bytes (docs/formats/telemetry.md, "n(t) on the 50 ms grid").
+ */
+#include "data/data.h"
+#include "server/server_internal.h"
+#include "tests/support/support.h"
+#include "tests/support/synth_folder.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define T0 1784415000.0
+
+static void
+served_source(const char *source, const char *expect)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_profiles *pf = NULL;
+	wc_error err = { 0, "" };
+	wc_params_default(&p);
+	const wc_params *sets[1] = { &p };
+	const char *sources[1] = { source };
+	CHECK_INT(wc_profiles_new(1, sets, sources, &pf, &err), WC_OK);
+	if (pf) {
+		char want[600];
+		snprintf(want, sizeof want, "\"source\":\"%s\"", expect);
+		CHECK(strstr(pf->st[0]->params_body, want) != NULL);
+		CHECK(strstr(pf->profiles_body, want) != NULL);
+		CHECK(test_utf8_ok(pf->st[0]->params_body));
+		wc_profiles_release(pf);
+	} else {
+		fprintf(stderr, "served_source: %s\n", err.msg);
+	}
+	wc_params_clear(&p);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("utf8_paths");
+
+	/* 1. The one rule, and the served source. */
+	char out[64];
+	CHECK_INT((int)wc_utf8_mend("/runs/caf\xe9/p.json", out, sizeof out), 1);
+	CHECK(strcmp(out, "/runs/caf\xEF\xBF\xBD/p.json") == 0);
+	CHECK_INT((int)wc_utf8_mend("模型/p.json", out, sizeof out), 0);
+	CHECK(strcmp(out, "模型/p.json") == 0);
+	CHECK_INT((int)wc_utf8_mend("\xff\xfe", out, 5), 1); /* the second does not fit whole */
+	CHECK(strcmp(out, "\xEF\xBF\xBD") == 0);
+	served_source("/runs/caf\xe9/p.json", "/runs/caf\xEF\xBF\xBD/p.json");
+	/* a CJK path past the 255 bytes kept: cut between characters */
+	char longp[400] = "/";
+	for (int k = 0; k < 100; k++)
+		strcat(longp, "模");
+	char kept[400] = "/";
+	for (int k = 0; k < 84; k++)
+		strcat(kept, "模");
+	served_source(longp, kept);
+
+	free(dir);
+	return check_report("test_utf8_paths");
+}
