@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "data/fileio.h"
+#include "json_internal.h"
 #include "data_internal.h"
 
 /* Responses larger than this are refused (paging keeps them far below). */
@@ -150,6 +151,10 @@ wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *
 	json_error_t je;
 	int rc = not_json(buf, len, origin, err);
 	if (rc != WC_OK)
+		return rc;
+	/* a label value that is not UTF-8 (a Latin-1 model_name "caf\xe9"),
+	 * named at its byte as a scrape's is; jansson counted characters */
+	if ((rc = wc__json_refuse_utf8(origin, buf, len, err)) != WC_OK)
 		return rc;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root)

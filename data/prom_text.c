@@ -21,6 +21,7 @@
 #include "data_internal.h"
 
 #define MAX_LINE 65536
+#define WC_PROM_MAX_LABEL_WHY 64
 
 typedef struct {
 	const char *origin;
@@ -114,9 +115,21 @@ parse_labels(cursor *c, labels *l, const char *metric, size_t metric_len)
 		name[n] = '\0';
 		c->i++;
 		skip_blanks(c);
+		size_t at = c->i + 1; /* the value's first byte */
 		char *v = label_value(c);
 		if (!v)
 			return WC_EPARSE;
+		/* A label value becomes a model name, a run id (Hostname) or a
+		 * series name, which a runs table or parameter file cannot hold
+		 * unless it is UTF-8: refused here, where it enters, at the
+		 * value's first byte as a runs table's cell is
+		 * (docs/formats/prometheus.md, "Text-exposition scrapes"). */
+		char why[WC_PROM_MAX_LABEL_WHY];
+		if (wc_utf8_refuse(v, why, sizeof why)) {
+			char text[WC_PROM_MAX_LABEL_WHY + 80];
+			snprintf(text, sizeof text, "label '%.40s': %s", name, why);
+			return c->i = at, fail(c, text);
+		}
 		for (size_t k = 0; k < l->n; k++)
 			if (strcmp(l->names[k], name) == 0)
 				return fail(c, "label repeated");
@@ -232,6 +245,11 @@ comment_line(cursor *c, scrape_state *st)
 	inst = token(c);
 	if (strlen(inst) >= sizeof st->instance)
 		return c->i = at, fail(c, "instance longer than 255 characters");
+	if (wc_utf8_refuse(inst, why, sizeof why)) {
+		char text[sizeof why + 16];
+		snprintf(text, sizeof text, "instance: %s", why);
+		return c->i = at, fail(c, text);
+	}
 	strcpy(st->instance, inst);
 	skip_blanks(c);
 	return c->s[c->i] ? fail(c, "unexpected text after the instance") : WC_OK;

@@ -24,6 +24,18 @@
 #define T0 1784415000.0
 
 static void
+expect_refused(const char *const *argv, const char *needle, const char *out)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, needle);
+	CHECK(strlen(r.err) <= 255 + 64);
+	CHECK(!test_exists(out));
+	run_result_free(&r);
+}
+
+static void
 served_source(const char *source, const char *expect)
 {
 	wc_params p = WC_PARAMS_INIT;
@@ -69,6 +81,34 @@ main(void)
 		strcat(kept, "模");
 	served_source(longp, kept);
 
+	/* 2. Scrapes and query_range answers with a Latin-1 label value. */
+	char *table = path_join(dir, "t.csv");
+	char *prom = test_fixture(dir, "s.prom",
+	                          "# wattcast-scrape 1767225600 h1:8000\n"
+	                          "vllm:num_requests_running{model_name=\"Qwen3-8B\"} 1\n"
+	                          "vllm:num_requests_running{model_name=\"caf\xe9\"} 4\n");
+	const char *scr[] = { "wattcast", "ingest", "--scrapes", prom, "-o", table, "--quiet", NULL };
+	expect_refused(scr, "s.prom:3:39: label 'model_name': not valid UTF-8 at byte 4", table);
+	char *host = test_fixture(dir, "h.prom",
+	                          "# wattcast-scrape 1767225600 h1:9400\n"
+	                          "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",Hostname=\"n\xf6" "de1\"} 120\n");
+	const char *hst[] = { "wattcast", "ingest", "--scrapes", host, "-o", table, "--quiet", NULL };
+	expect_refused(hst, "h.prom:2:43: label 'Hostname': not valid UTF-8 at byte 2", table);
+	char *inst = test_fixture(dir, "i.prom", "# wattcast-scrape 1767225600 h\xe9:8000\n");
+	const char *ins[] = { "wattcast", "ingest", "--scrapes", inst, "-o", table, "--quiet", NULL };
+	expect_refused(ins, "i.prom:1:30: instance: not valid UTF-8 at byte 2", table);
+	char *json = test_fixture(dir, "q.json",
+	                          "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[\n"
+	                          " {\"metric\":{\"__name__\":\"vllm:num_requests_running\",\"model_name\":\"caf\xe9\"},"
+	                          "\"values\":[[1767225600,\"1\"]]}]}}\n");
+	const char *qj[] = { "wattcast", "ingest", "--prometheus-json", json, "-o", table, "--quiet", NULL };
+	expect_refused(qj, "q.json:2:66: not valid UTF-8 at byte 4", table);
+
+	free(json);
+	free(inst);
+	free(host);
+	free(prom);
+	free(table);
 	free(dir);
 	return check_report("test_utf8_paths");
 }
