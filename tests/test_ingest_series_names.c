@@ -35,7 +35,7 @@ main(void)
 	const char *clash[] = { "wattcast", "ingest", a, b, "-o", table, "--quiet", NULL };
 	CHECK(run_wattcast(clash, NULL, &r) == 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "give the runs ids that differ in [A-Za-z0-9._-]: run_id 'exp/run 1' and "
+	CHECK_CONTAINS(r.err, "give the run ids that differ in [A-Za-z0-9._-]: run_id 'exp/run 1' and "
 	                      "'exp_run_1' would share the series file 'exp_run_1.csv'");
 	CHECK(!test_exists(table));
 	CHECK(!test_exists(series));

@@ -104,6 +104,43 @@ main(void)
 	const char *qj[] = { "wattcast", "ingest", "--prometheus-json", json, "-o", table, "--quiet", NULL };
 	expect_refused(qj, "q.json:2:66: not valid UTF-8 at byte 4", table);
 
+	/* 3. Run ids that differ only outside ASCII: two series files. */
+	char *a = synth_run_folder(dir, "ra", "模型", T0, 30, 2);
+	char *b = synth_run_folder(dir, "rb", "测试", T0, 30, 2);
+	char *c = synth_run_folder(dir, "rc", "café", T0, 30, 2);
+	char *d = synth_run_folder(dir, "rd", "cafè", T0, 30, 2);
+	const char *cjk[] = { "wattcast", "ingest", a, b, c, d, "-o", table, "--quiet", NULL };
+	run_result r;
+	CHECK(run_wattcast(cjk, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	if (r.status != 0)
+		fprintf(stderr, "%s", r.err);
+	run_result_free(&r);
+	const char *names[] = { "______-c98e118e.csv", "______-6aa8f49c.csv", "caf__-08dcdafd.csv",
+	                        "caf__-850f7dc4.csv" };
+	char *text = test_exists(table) ? test_slurp(table) : NULL;
+	for (int k = 0; k < 4; k++) {
+		char rel[64], *full;
+		snprintf(rel, sizeof rel, "t.series/%s", names[k]);
+		full = path_join(dir, rel);
+		CHECK(test_exists(full));
+		CHECK(text && strstr(text, rel));
+		free(full);
+	}
+	free(text);
+	/* the table reads back, each row with its own series */
+	char *pj = path_join(dir, "p.json");
+	const char *fit[] = { "wattcast", "calibrate", "--profile", "measured", table, "-o", pj, NULL };
+	run_result f;
+	CHECK(run_wattcast(fit, NULL, &f) == 0);
+	CHECK(!strstr(f.err ? f.err : "", "series"));
+	run_result_free(&f);
+
+	free(pj);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
 	free(json);
 	free(inst);
 	free(host);

@@ -87,16 +87,31 @@ ingest_value(const wc_ingest_row *r, size_t col, char *buf, size_t cap)
 	}
 }
 
-/* A run id as a file name: keep [A-Za-z0-9._-], the rest becomes '_'. */
+/* A run id as a file name: keep [A-Za-z0-9._-], the rest becomes '_'.
+ * An id with a byte outside ASCII (a CJK or accented name) also gets '-'
+ * and the first 8 hex digits of the SHA-256 of its bytes: '_' alone made
+ * every all-CJK id of one length one name ("模型", "测试": "______"), so
+ * such a campaign could not be ingested. ASCII ids keep the names they had
+ * (docs/formats/telemetry.md, "n(t) on the 50 ms grid"). */
 static void
 file_name(const char *run_id, char *out, size_t cap)
 {
-	size_t k = 0;
-	for (const char *p = run_id; *p && k + 5 < cap; p++) {
+	size_t k = 0, tag = 0;
+	for (const char *p = run_id; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			tag = 9; /* "-" and 8 hex digits */
+	for (const char *p = run_id; *p && k + 5 + tag < cap; p++) {
 		char c = *p;
 		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 		         c == '.' || c == '-' || c == '_';
 		out[k++] = ok ? c : '_';
+	}
+	if (tag) {
+		char hex[65];
+		wc_sha256_hex(run_id, strlen(run_id), hex);
+		out[k++] = '-';
+		memcpy(out + k, hex, 8);
+		k += 8;
 	}
 	memcpy(out + k, ".csv", 5);
 }
@@ -139,7 +154,7 @@ check_series_names(const char *path, const wc_ingest_result *res, wc_error *err)
 			file_name(res->rows[j].run.run_id, b, sizeof b);
 			if (strcmp(a, b) == 0)
 				return wc_error_set(err, WC_EINVAL,
-				                    "%s: give the runs ids that differ in [A-Za-z0-9._-]: run_id '%.60s' "
+				                    "%s: give the run ids that differ in [A-Za-z0-9._-]: run_id '%.60s' "
 				                    "and '%.60s' would share the series file '%.60s'", path,
 				                    res->rows[j].run.run_id, res->rows[i].run.run_id, a);
 		}
