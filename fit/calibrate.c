@@ -119,6 +119,23 @@ idle_column(const wc_run *r)
 	return r->series.len && !running_idle ? "n_series" : "running";
 }
 
+/* A run's idle_power_w under its board's limit, the bound every idle
+ * power is held to (wc_params_check_idle), refused at its cell as its
+ * mean_power_w is; a new level (platform scope) by its board's name. */
+static int
+check_idle(const wc_params *base, const wc_runs_table *t, const wc_run *r, wc_error *err)
+{
+	const wc_level *l = wc_params_level(base, r->platform);
+	char at[WC_ERROR_MSG_MAX];
+	if (!isfinite(r->idle_power_w))
+		return WC_OK;
+	if (!wc_runs_cell_at(t, r, "idle_power_w", at, sizeof at))
+		snprintf(at, sizeof at, "idle_power_w");
+	size_t n = strlen(at);
+	snprintf(at + n, sizeof at - n, ": run '%s'", r->run_id);
+	return wc_params_check_idle(l ? l->name : r->platform, l ? l->s_shared_with : NULL, r->idle_power_w, at, err);
+}
+
 /* The calibration runs, each checked: measured power, a load (a run at 0
  * running is idle: the law's dynamic power is 0 there, so there is nothing
  * to calibrate on, and the solver met log 0 -- docs/calibration.md), a
@@ -148,6 +165,9 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
 			                  "is on '%s', a level the base '%s' does not have; model scope calibrates "
 			                  "models on known levels (%s adds a level)", r->platform, base->name,
 			                  w->scope_platform);
+		int rc = check_idle(base, t, r, err);
+		if (rc != WC_OK)
+			return rc;
 		if (o->scope == WC_CALIBRATE_PLATFORM && platform && strcmp(platform, r->platform) != 0)
 			return wc_error_set(err, WC_EINVAL,
 			                    "platform: the runs are on '%s' and '%s'; platform scope calibrates one "

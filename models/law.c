@@ -243,10 +243,8 @@ check_config(const wc_params *p, const wc_config *c, const wc_level **lvl, wc_er
 	/* An idle GPU draws far below what its board allows: a figure at or
 	 * above the limit is a node's or a busy GPU's, and answers from it
 	 * would hold power above the board's limit whatever the load. */
-	const wc_platform_info *board = wc_platform_board((*lvl)->name, (*lvl)->s_shared_with);
-	if (c->idle_power_w > 0.0 && board && board->max_power_w > 0.0 && c->idle_power_w >= board->max_power_w)
-		return wc_error_set(err, WC_EINVAL, "idle_power_w: %g W per GPU is not below %s's board limit of %g W; "
-		                    "give one idle GPU's power", c->idle_power_w, board->name, board->max_power_w);
+	if (wc_params_check_idle((*lvl)->name, (*lvl)->s_shared_with, c->idle_power_w, "idle_power_w", err))
+		return WC_EINVAL;
 	if ((unsigned)c->weights >= WC_PREC_COUNT || (unsigned)c->kv >= WC_PREC_COUNT ||
 	    c->kv == WC_PREC_INT4)
 		return wc_error_set(err, WC_EINVAL, "precision: unsupported weights/kv_cache value");
@@ -291,10 +289,10 @@ wc_law_bind(const wc_params *p, const wc_config *c, wc_law_binding *b, wc_error 
 	wc_level_param_label(WC_LEVEL_P0, lvl->name, name, sizeof name);
 	/* first the model term: its shift was fitted above the idle it records */
 	b->model_term = wc_params_find_model_term(p, c->model, lvl->name);
-	const double term_p0 = b->model_term ? b->model_term->p0.value : 0.0;
-	b->p0_measured = c->idle_power_w > 0.0 ? 1 : term_p0 > 0.0 ? 2 : 0;
-	const double p0 = b->p0_measured == 1 ? c->idle_power_w : b->p0_measured ? term_p0 : lvl->p0.value;
-	bind_slot(b, B_P0, b->p0_measured ? NULL : name, p0); /* measured: the same for every draw */
+	const wc_param *p0 = wc_params_find_p0(p, c->model, lvl, NULL);
+	b->p0_measured = c->idle_power_w > 0.0 ? 1 : p0 != &lvl->p0 ? 2 : 0;
+	/* measured: the same for every draw */
+	bind_slot(b, B_P0, b->p0_measured ? NULL : name, b->p0_measured == 1 ? c->idle_power_w : p0->value);
 	wc_level_param_label(WC_LEVEL_S, s_lvl->name, name, sizeof name);
 	if (wc_form_has_scale(p->form))
 		bind_slot(b, B_S, name, s_lvl->s.value);

@@ -150,6 +150,12 @@ validate_model_terms(const wc_params *p, wc_error *err)
 			return wc_error_set(err, WC_EINVAL, "model_terms/%d/shift: must be finite", i);
 		if (!(isfinite(t->p0.value) && t->p0.value >= 0.0))
 			return wc_error_set(err, WC_EINVAL, "model_terms/%d/p0_w: must be a finite idle power, not negative", i);
+		/* the bound calibrate puts on a run's idle_power_w, which p0_w is the mean of */
+		const wc_level *l = wc_params_level(p, t->level);
+		char field[48];
+		snprintf(field, sizeof field, "model_terms/%d/p0_w", i);
+		if (wc_params_check_idle(l->name, l->s_shared_with, t->p0.value, field, err) != WC_OK)
+			return WC_EINVAL;
 		for (int j = 0; j < i; j++)
 			if (strcasecmp(p->model_terms[j].model, t->model) == 0 &&
 			    strcasecmp(p->model_terms[j].level, t->level) == 0)
@@ -196,6 +202,28 @@ wc_params_find_model_term(const wc_params *p, const char *model, const char *lev
 			return t;
 	}
 	return NULL;
+}
+
+const wc_param *
+wc_params_find_p0(const wc_params *p, const char *model, const wc_level *lvl, const wc_model_term **term)
+{
+	const wc_model_term *t = wc_params_find_model_term(p, model, lvl->name);
+	if (t && !(t->p0.value > 0.0))
+		t = NULL; /* a term without an idle of its own: the level's */
+	if (term)
+		*term = t;
+	return t ? &t->p0 : &lvl->p0;
+}
+
+int
+wc_params_check_idle(const char *level, const char *shared_with, double idle_w, const char *field,
+                     wc_error *err)
+{
+	const wc_platform_info *board = wc_platform_board(level, shared_with);
+	if (idle_w > 0.0 && board && board->max_power_w > 0.0 && idle_w >= board->max_power_w)
+		return wc_error_set(err, WC_EINVAL, "%s: %g W per GPU is not below %s's board limit of %g W; "
+		                    "give one idle GPU's power", field, idle_w, board->name, board->max_power_w);
+	return WC_OK;
 }
 
 int

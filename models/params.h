@@ -265,6 +265,22 @@ void wc_model_term_label(const wc_model_term *t, char *buf, size_t cap);
  *  `level`, or NULL. Borrowed. */
 const wc_model_term *wc_params_find_model_term(const wc_params *p, const char *model,
                                                const char *level);
+/** The idle power per GPU an answer for `model` on level `lvl` takes when
+ *  the configuration gives none of its own: the model term's p0_w when it
+ *  records one (its shift was fitted above that idle, docs/calibration.md,
+ *  "The estimate"), else the level's P0. `term` (may be NULL) receives the
+ *  term whose idle it is, else NULL. Borrowed. Predict, simulate and the
+ *  validators all take P0 from here. */
+const wc_param *wc_params_find_p0(const wc_params *p, const char *model, const wc_level *lvl,
+                                  const wc_model_term **term);
+/** The one bound on an idle power per GPU: below the board's power limit
+ *  of the level named `level` (its board as wc_platform_board finds it,
+ *  `shared_with` the level's s_shared_with or NULL; a board the catalog
+ *  does not know is not checked). A figure at or above it is a node's or a
+ *  busy GPU's. Refused as "FIELD: X W per GPU is not below B's board limit
+ *  of L W; give one idle GPU's power". */
+int wc_params_check_idle(const char *level, const char *shared_with, double idle_w, const char *field,
+                         wc_error *err);
 /** Remove every model term on `level` (the others keep their order):
  *  terms calibrated on runs that a held-out fold of that level predicts,
  *  or of a level about to be calibrated afresh. */

@@ -7,6 +7,7 @@
  * the measured ones.
  */
 #include "validation/envelope_validate.h"
+#include "validation_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -210,10 +211,7 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double l
 		const wc_envelope_interval *iv = &res->server_interval;
 		wc_per_run_row_input_number(&row, "interval_95_lo", q == 0 ? iv->mean_lo : q == 2 ? iv->p95_lo : NAN);
 		wc_per_run_row_input_number(&row, "interval_95_hi", q == 0 ? iv->mean_hi : q == 2 ? iv->p95_hi : NAN);
-		snprintf(row.p0_source, sizeof row.p0_source, "%s",
-		         run->config.idle_power_w > 0 ? "run" : wc_source_name(wc_params_level(p, run->config.platform)
-		                                                               ? wc_params_level(p, run->config.platform)->p0.source
-		                                                               : WC_SRC_ASSUMED));
+		wc__p0_source(p, &run->config, "", wc_source_name(WC_SRC_ASSUMED), row.p0_source, sizeof row.p0_source);
 		if (service->fallback[0])
 			wc_per_run_row_warn(&row, service->fallback);
 		char bound[512];

@@ -60,7 +60,6 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 	*pred = o.power.node_power_w;
 	if (!row)
 		return WC_OK;
-	const wc_level *lvl = wc_params_level(p, r->platform);
 	snprintf(row->run_id, sizeof row->run_id, "%s", r->run_id);
 	snprintf(row->quantity, sizeof row->quantity, "mean_power_w");
 	describe_inputs(r, row);
@@ -71,12 +70,23 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 	row->hi = o.has_interval ? o.node_hi_w : NAN;
 	row->ceiling = o.node_ceiling_w;
 	row->floor = o.node_floor_w;
-	if (isfinite(r->idle_power_w))
-		snprintf(row->p0_source, sizeof row->p0_source, "run");
-	else
-		snprintf(row->p0_source, sizeof row->p0_source, "params:%s",
-		         lvl ? wc_source_name(lvl->p0.source) : "datasheet");
+	wc__p0_source(p, &q.config, "params:", "datasheet", row->p0_source, sizeof row->p0_source);
 	for (int w = 0; w < o.n_warnings; w++)
 		wc_per_run_row_warn(row, o.warnings[w]);
 	return WC_OK;
+}
+
+void
+wc__p0_source(const wc_params *p, const wc_config *c, const char *level_prefix, const char *no_level, char *buf,
+              size_t cap)
+{
+	const wc_level *lvl = c->platform ? wc_params_level(p, c->platform) : NULL;
+	const wc_model_term *t = NULL;
+	const wc_param *p0 = lvl ? wc_params_find_p0(p, c->model, lvl, &t) : NULL;
+	if (c->idle_power_w > 0.0)
+		snprintf(buf, cap, "run");
+	else if (t) /* the idle the model term was calibrated above (docs/calibration.md) */
+		snprintf(buf, cap, "term:%s", wc_source_name(p0->source));
+	else
+		snprintf(buf, cap, "%s%s", level_prefix, lvl ? wc_source_name(p0->source) : no_level);
 }

@@ -125,7 +125,11 @@ add_run(sim *s, const char *gpu, const char *model, int tp, double n, wc_precisi
 	r.output_tokens = 512;
 	/* Rounded as a measurement would be: 0.1 W. */
 	r.mean_power_w = round(10.0 * node_w * exp(s->opt->noise * e_power)) / 10.0;
-	r.idle_power_w = round(10.0 * lvl->p0.value * exp(s->opt->idle_noise * e_idle)) / 10.0;
+	/* Around the idle the answer above was given at: the model term's
+	 * p0_w when the truth records one, else the level's P0 (docs/validation.md,
+	 * "The truth of every row"), so the row does not contradict itself. */
+	const double p0 = wc_params_find_p0(s->truth, c.model, lvl, NULL)->value;
+	r.idle_power_w = round(10.0 * p0 * exp(s->opt->idle_noise * e_idle)) / 10.0;
 	s->rc = wc_runs_append(s->t, &r, s->err);
 }
 

@@ -39,6 +39,13 @@ enum { WC__RUN_INTERVAL = 1,  /* the row gets the 95 % interval */
 int wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_run_row *row, int flags,
                     wc_error *err);
 
+/** Where the P0 of an answer for `c` came from, for --per-run's p0_source
+ *  (docs/validation.md, "Per-run output"): "run" (c's own idle_power_w),
+ *  "term:SOURCE" (its model term's p0_w, wc_params_find_p0), else
+ *  `level_prefix` and the level's P0 source, `no_level` without a level. */
+void wc__p0_source(const wc_params *p, const wc_config *c, const char *level_prefix, const char *no_level, char *buf,
+                   size_t cap);
+
 /** Cross-conformal 95 % intervals (intervals.c): each row's lo/hi from the
  *  held-out residuals of the other groups' rows of the same quantity
  *  (group = the row's fold when `by_fold`, else its model), pooled or per
