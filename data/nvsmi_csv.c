@@ -300,12 +300,30 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		row->ul = flen[rd->col_uuid];
 		row->uuid = wc__trim(start[rd->col_uuid], &row->ul);
 		if ((rd->mode == NV_KEY_UUID || rd->selecting) && wc__is_missing(row->uuid, row->ul)) {
+			/* With gpu_uuids, a log whose every uuid cell is empty is
+			 * read again by index (read_log), or refused saying so
+			 * without an index column (wc__nv_unseen_selected): such
+			 * lines are counted quietly until a uuid comes, then said in
+			 * one warning (docs/formats/telemetry.md, "Empty uuid
+			 * column"). */
+			const wc_telemetry_options *shown = rd->bad.opt;
+			if (rd->selecting && rd->uuids_named == 0) {
+				if (rd->uuids_blank++ == 0)
+					rd->uuids_blank_line = line_no;
+				rd->bad.opt = NULL;
+			}
 			/* Where the value starts, past the blank after the comma, as
 			 * the power and timestamp cells are named (columns count
 			 * bytes, docs/formats/telemetry.md, "Bad lines"). */
 			wc__bad_cell(&rd->bad, line_no, (int)(row->uuid - line) + 1, "no GPU uuid");
+			rd->bad.opt = shown;
 			row->uuid = NULL;
 			return -1;
+		}
+		if (rd->selecting && rd->uuids_named++ == 0 && rd->uuids_blank > 0) {
+			wc__warn(rd->opt, rd->path, ":%zu: no GPU uuid on the %zu data lines before line %zu; bad lines",
+			         rd->uuids_blank_line, rd->uuids_blank, line_no);
+			rd->bad.shown += rd->uuids_blank; /* said, not "not shown" */
 		}
 	}
 	size_t pl = flen[rd->col_power];
@@ -413,19 +431,18 @@ wc_nvsmi_read(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample
 	return wc__nvsmi_read_gaps(path, opt, on_sample, payload, NULL, NULL, info, err);
 }
 
-int
-wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn on_sample,
-                    void *payload, wc__nv_gap_fn on_gap, void *gap_payload, wc_nvsmi_info *info,
-                    wc_error *err)
+/* The log read; `uuid_empty`: a second reading by index, of a log whose
+ * every uuid cell is empty while gpu_uuids named the run's GPUs. */
+static int
+read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn on_sample, void *payload,
+         wc__nv_gap_fn on_gap, void *gap_payload, wc_nvsmi_info *info, wc_error *err, int uuid_empty)
 {
-	static const wc_telemetry_options defaults = WC_TELEMETRY_OPTIONS_INIT;
 	wc__line_reader lr;
+	wc_telemetry_options by_index;
 	nv_reader *rd = NULL;
 	char *line;
 	size_t len;
-	int too_long, got, rc, header = 0;
-	if (!opt)
-		opt = &defaults;
+	int too_long, got, rc, header = 0, again = 0;
 	memset(info, 0, sizeof *info);
 	info->t_first = info->t_last = NAN;
 	if (err)
@@ -438,6 +455,7 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 	}
 	rd->gaps.on_gap = on_gap;
 	rd->gaps.gap_payload = gap_payload;
+	rd->uuid_empty = uuid_empty;
 	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {
 			if (!header) {
@@ -488,6 +506,22 @@ wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_
 		rc = wc_error_set_path(err, WC_EPARSE, path, ": empty file (no header)");
 		goto done;
 	}
+	if (rd->selecting && rd->col_index >= 0 && rd->uuids_named == 0 && rd->uuids_blank > 0) {
+		/* Every uuid cell empty: gpu_uuids cannot pick the GPUs out,
+		 * which "in no row of the log: it holds other GPUs only" hid
+		 * behind a bad line a row; the index tells them apart, the
+		 * selection's size the count (docs/formats/telemetry.md,
+		 * "Empty uuid column"). No sample was taken: each row was bad. */
+		wc__warn(opt, path, ":%zu: the uuid column is empty on every line, so gpu_uuids cannot pick the run's %d "
+		         "GPUs out; the GPUs are read by index", rd->uuids_blank_line, rd->n_gpus);
+		by_index = *opt;
+		by_index.gpu_uuids = NULL;
+		by_index.n_gpu_uuids = 0;
+		if (by_index.n_gpus <= 0)
+			by_index.n_gpus = rd->n_gpus;
+		again = 1;
+		goto done;
+	}
 	if ((rc = wc__nv_finish(rd)) != WC_OK)
 		goto done;
 	info->bad_lines = rd->bad.bad;
@@ -524,6 +558,17 @@ done:
 	free(rd->held);
 	free(rd);
 	wc__lr_close(&lr);
+	if (again)
+		return read_log(path, &by_index, on_sample, payload, on_gap, gap_payload, info, err, 1);
 	return rc;
+}
+
+int
+wc__nvsmi_read_gaps(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn on_sample,
+                    void *payload, wc__nv_gap_fn on_gap, void *gap_payload, wc_nvsmi_info *info,
+                    wc_error *err)
+{
+	static const wc_telemetry_options defaults = WC_TELEMETRY_OPTIONS_INIT;
+	return read_log(path, opt ? opt : &defaults, on_sample, payload, on_gap, gap_payload, info, err, 0);
 }
 

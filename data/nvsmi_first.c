@@ -7,7 +7,10 @@
  * - with a uuid column and the GPU count given (finetune.gpus, tp,
  *   --gpus), the set is learned from the uuids seen: samples holding
  *   fewer GPUs than the count are skipped until one holds them all, and
- *   the rows skipped are said in one warning. The nodes of a multi-node
+ *   the rows skipped are said in one warning. The GPUs named by gpu_uuids
+ *   are skipped for by the same rule (wc__nv_skip_leading): naming them,
+ *   the remedy the count's refusal gives, made each such sample a bad
+ *   line and refused the merge that the count read. The nodes of a multi-node
  *   job merged into one log (docs/finetune.md, "Limits") never start
  *   logging at the same instant; fixing the set from the first sample
  *   refused every merge whose second logger started a sampling interval
@@ -49,15 +52,39 @@ index_repeat(const nv_reader *rd, size_t line, const nv_row *row, int slot, char
 	return dt < WC_NVSMI_SWEEP_TOL_S ? 2 : 1;
 }
 
-/* The remedy where a log's uuids cannot give the run's GPUs by themselves. */
+/* The remedy where a log's uuids cannot give the run's GPUs by themselves;
+ * where they were named but the uuid column is empty (read by index,
+ * nvsmi_csv.c), naming them again cannot help. */
 #define NV_NAME_GPUS "name the run's GPUs: gpu_uuids in wattcast-run.json, server.active_gpu_uuids in manifest.json"
+#define NV_FILL_UUIDS "the uuid column is empty, so gpu_uuids cannot pick the run's GPUs out: add uuid to --query-gpu"
 
-/* A sample of fewer GPUs than the count given, in a log with uuids:
- * skipped while the set is learned; at the end of the log (line 0), the
- * refusal. */
-static int
-skip_leading(nv_reader *rd, size_t line, int want)
+/* A GPU of gpu_uuids in no row of the log: one fact, not a bad line a
+ * sample (and allowing more bad lines cannot help). */
+int
+wc__nv_unseen_selected(const nv_reader *rd)
 {
+	if (rd->selecting && rd->uuids_named == 0 && rd->uuids_blank > 0)
+		/* read by index where the log has an index column (nvsmi_csv.c) */
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: the uuid column is empty on every line and "
+		                         "there is no index column, so the run's %d GPUs (gpu_uuids) cannot be told "
+		                         "apart: add uuid (or index) to --query-gpu", rd->uuids_blank_line, rd->n_gpus);
+	for (int g = 0; rd->selecting && g < rd->n_gpus; g++)
+		if (!(rd->seen >> g & 1))
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": GPU %s of the run's %d (gpu_uuids) is in no "
+			                         "row of the log: it holds other GPUs only (one GPU's log of a "
+			                         "multi-GPU run?)", rd->info->uuid[g], rd->n_gpus);
+	return WC_OK;
+}
+
+int
+wc__nv_skip_leading(nv_reader *rd, size_t line, int want)
+{
+	/* The same rule whether the GPUs are counted or named: naming them
+	 * (the remedy the count's refusal gives) made each skipped sample a
+	 * bad line and refused a merge the count read. */
+	int before_whole = rd->selecting ? !rd->ranked : !rd->frozen && rd->n_gpus <= want;
+	if (want <= 0 || rd->col_uuid < 0 || !before_whole || rd->rows >= want)
+		return 0;
 	if (rd->lead_samples++ == 0) {
 		rd->lead_line = rd->first_line;
 		rd->lead_gpus = rd->rows;
@@ -67,10 +94,26 @@ skip_leading(nv_reader *rd, size_t line, int want)
 	rd->info->dropped_samples++;
 	if (line > 0)
 		return NV_SET_PENDING;
+	int rc = wc__nv_unseen_selected(rd);
+	if (rc != WC_OK)
+		return rc;
 	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: the first sample holds %d GPU%s, expected %d, and "
-	                         "no later one holds %d (the log's uuids name %d: a node's rows missing? %s)",
-	                         rd->lead_line, rd->lead_gpus, rd->lead_gpus == 1 ? "" : "s", want, want, rd->n_gpus,
-	                         NV_NAME_GPUS);
+	                         "no later one holds %d (%s%d: a node's rows missing? %s)", rd->lead_line,
+	                         rd->lead_gpus, rd->lead_gpus == 1 ? "" : "s", want, want,
+	                         rd->selecting ? "gpu_uuids name " : rd->uuid_empty ? "the log's indices name "
+	                         : "the log's uuids name ", rd->n_gpus,
+	                         rd->selecting ? "each has rows, never all in one sweep"
+	                         : rd->uuid_empty ? NV_FILL_UUIDS : NV_NAME_GPUS);
+}
+
+void
+wc__nv_say_lead(const nv_reader *rd)
+{
+	if (rd->lead_samples > 0)
+		wc__warn(rd->opt, rd->path, ":%zu: the first %zu rows (%zu sweeps from line %zu, %.3f s; the first holds %d "
+		         "of the %d GPUs: a node's logger started later?) lack some GPUs; skipped, samples read from here",
+		         rd->first_line, rd->lead_rows, rd->lead_samples, rd->lead_line, rd->t - rd->lead_t,
+		         rd->lead_gpus, rd->n_gpus);
 }
 
 int
@@ -79,12 +122,14 @@ wc__nv_fix_set(nv_reader *rd, size_t line, const nv_row *row, int slot)
 	int want = rd->opt->n_gpus;
 	char fact[96], hint[224] = "";
 	int merged = index_repeat(rd, line, row, slot, fact, sizeof fact);
-	if (want > 0 && rd->col_uuid >= 0 && !rd->selecting && rd->n_gpus <= want && rd->rows < want)
-		return skip_leading(rd, line, want);
+	int lead = wc__nv_skip_leading(rd, line, want);
+	if (lead != 0)
+		return lead;
 	if (want > 0 && rd->n_gpus > want)
 		/* gpu_uuids selects by the uuid column: without one it
 		 * cannot, and pointing to it sent users in circles */
-		snprintf(hint, sizeof hint, "%s", rd->col_uuid >= 0 ? " (" NV_NAME_GPUS ")"
+		snprintf(hint, sizeof hint, "%s", rd->uuid_empty ? " (" NV_FILL_UUIDS ")"
+		         : rd->col_uuid >= 0 ? " (" NV_NAME_GPUS ")"
 		         : " (gpu_uuids would name the run's GPUs, but this log has no uuid column: "
 		           "add uuid to nvidia-smi --query-gpu)");
 	else if (merged)
@@ -101,11 +146,6 @@ wc__nv_fix_set(nv_reader *rd, size_t line, const nv_row *row, int slot)
 		wc__warn(rd->opt, rd->path, ":%zu: %s, within one sweep: nodes merged without uuid? Each node's rows are "
 		         "then read as samples of the same %d GPUs; add uuid to --query-gpu on every node",
 		         rd->first_line, fact, rd->n_gpus);
-	if (rd->lead_samples > 0)
-		wc__warn(rd->opt, rd->path, ":%zu: the first %zu rows (%zu sweeps from line %zu, %.3f s; the first holds %d "
-		         "of the %d GPUs: a node's logger started later?) lack some GPUs; skipped, samples read from here",
-		         rd->first_line, rd->lead_rows, rd->lead_samples, rd->lead_line, rd->t - rd->lead_t,
-		         rd->lead_gpus, want);
 	rd->frozen = 1;
 	return WC_OK;
 }

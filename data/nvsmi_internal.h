@@ -142,14 +142,12 @@ typedef struct {
 	 * sample delivered (`ranked`); `place` is its place in the open one */
 	unsigned char rank[WC_TELEMETRY_MAX_GPUS], place[WC_TELEMETRY_MAX_GPUS];
 	int ranked;
-	/* keyed rows: GPUs a row (good or bad) named so far; samples dropped
-	 * for lacking a GPU no row has named yet, not reported until it comes
-	 * (unseen_drops, from unseen_line); sweeps read in another GPU order
+	/* keyed rows: GPUs a row (good or bad) named so far; sweeps read in another GPU order
 	 * than the first sample's (order_flips, once a sweep however many of
 	 * its rows come out of order: flipped says the open one was counted;
 	 * the first at flip_line, GPU flip_gpu flip_after s after flip_before) */
 	uint64_t seen;
-	size_t unseen_drops, unseen_line, order_flips, flip_line;
+	size_t order_flips, flip_line;
 	int flip_gpu, flip_before, flipped;
 	double flip_after;
 	/* ordering and bad-line context */
@@ -174,8 +172,8 @@ typedef struct {
 		size_t missing, read;
 	} heard[WC_TELEMETRY_MAX_GPUS];
 	int n_heard;
-	/* keyed rows with uuids and a count given: the samples skipped while
-	 * they held fewer GPUs than the count, their rows, and the first one's
+	/* keyed rows with uuids and a count given or gpu_uuids: the samples
+	 * skipped while they held fewer GPUs than the count, their rows, and the first one's
 	 * line, GPUs and time; without a count: rows of GPUs the first sample
 	 * lacks, the first at late_line of GPU late_gpu (nvsmi_first.c) */
 	size_t lead_samples, lead_rows, lead_line, late_rows, late_line;
@@ -191,6 +189,12 @@ typedef struct {
 	} tail[NV_TAIL_HELD];
 	size_t n_tail, tail_last;
 	int tail_slot;
+	/* with gpu_uuids: lines without a uuid before
+	 * any with one (the first at uuids_blank_line), lines with one; a
+	 * log whose every uuid cell is empty is read again by index
+	 * (uuid_empty: that reading, whose refusals name the empty column) */
+	size_t uuids_blank, uuids_blank_line, uuids_named;
+	int uuid_empty;
 	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
 	int stamp_kind;
 	/* timestamp cache: rows of one sweep repeat the same text */
@@ -262,6 +266,17 @@ int wc__nv_finish(nv_reader *rd);
  *  (NV_SET_PENDING), or refuse the log (an error; nvsmi_first.c). */
 #define NV_SET_PENDING 1
 int wc__nv_fix_set(nv_reader *rd, size_t line, const nv_row *row, int slot);
+/** A keyed sample closing at `line` (0 at the end) short of the `want`
+ *  GPUs before the first whole one, in a log with uuids (the count given,
+ *  or gpu_uuids): skipped while the rows of a later-starting logger are
+ *  still to come (NV_SET_PENDING), at the end the refusal (an error); 0
+ *  for any other sample (nvsmi_first.c). */
+int wc__nv_skip_leading(nv_reader *rd, size_t line, int want);
+/** At the first whole sample: the samples skipped before it, one warning. */
+void wc__nv_say_lead(const nv_reader *rd);
+/** A GPU of gpu_uuids in no row of the log: the refusal naming it, else
+ *  WC_OK. */
+int wc__nv_unseen_selected(const nv_reader *rd);
 /** A row of a GPU the fixed set lacks (index -1 when none), noted for
  *  wc__nv_name_late_gpus. */
 void wc__nv_note_late(nv_reader *rd, size_t line, int index, const char *uuid, size_t uuid_len);

@@ -12,7 +12,7 @@
  *   would let the next sweep's GPU 0 complete the sample, and every later
  *   sample would pair GPU 1 of one sweep with GPU 0 of the next;
  * - the first sample fixes the set of GPUs (with uuids and a count given,
- *   the first that holds them all: nvsmi_first.c); a later one that lacks a GPU
+ *   or gpu_uuids, the first that holds them all: nvsmi_first.c); a later one that lacks a GPU
  *   is dropped, reported as a bad line (so that a log losing many rows is
  *   still refused) unless a bad line next to it explains it;
  * - a bad line keeps its GPU's place: the GPU it names, or, when its index
@@ -22,9 +22,10 @@
  *   (sweeps are a sampling interval apart) and holds no place: with the
  *   same reading it is the line written twice, with another a stray line
  *   that drops the sample;
- * - a sample that lacks a GPU no row has named yet (a GPU of gpu_uuids) is
- *   reported when the GPU comes, in one line; a GPU of gpu_uuids in no row
- *   of the log refuses it, naming the GPU, instead of a bad line a sample;
+ * - with gpu_uuids, the samples before the first that holds them all are
+ *   skipped in one warning, as with a count given (nvsmi_first.c); a GPU
+ *   of gpu_uuids in no row of the log refuses it, naming the GPU, instead
+ *   of a bad line a sample;
  * - a row of a GPU the sample lacks, earlier in the sweep order than its
  *   last one but less than half a sampling interval after it, is the GPU
  *   order changed within a sweep (per-GPU loggers merged by time): it joins
@@ -164,19 +165,16 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 			rd->info->dropped_samples++;
 			return WC_OK;
 		}
+		/* gpu_uuids: before the first whole sample, as with a count
+		 * given (nvsmi_first.c) */
+		int lead = rd->selecting ? wc__nv_skip_leading(rd, line, rd->n_gpus) : 0;
+		if (lead != 0)
+			return lead == NV_SET_PENDING ? WC_OK : lead;
 		int g = 0;
 		while (g < rd->n_gpus && (rd->mask >> g & 1))
 			g++;
 		char label[64];
 		wc__nv_gpu_label(rd, g, label, sizeof label);
-		if (rd->selecting && !(rd->seen >> g & 1)) {
-			/* no row of that GPU yet: reported when it comes, or the
-			 * log refused at its end (wc__nv_finish) */
-			if (rd->unseen_drops++ == 0)
-				rd->unseen_line = at_end ? rd->first_line : line;
-			rd->info->dropped_samples++;
-			return WC_OK;
-		}
 		if (at_end && rd->n_tail == 0) {
 			wc__warn(rd->opt, rd->path, ":%zu: last sample is incomplete (GPU %s missing); dropped", rd->first_line, label);
 			rd->info->dropped_samples++;
@@ -196,6 +194,7 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 		/* the first sample delivered gives the sweep order */
 		memcpy(rd->rank, rd->place, sizeof rd->rank);
 		rd->ranked = 1;
+		wc__nv_say_lead(rd);
 	}
 	return wc__nv_deliver(rd);
 }
@@ -456,22 +455,8 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		rd->last_bad_line = line_no;
 		return WC_OK;
 	}
-	if (!presumed && !(rd->seen & bit)) {
+	if (!presumed)
 		rd->seen |= bit;
-		if (rd->unseen_drops > 0) {
-			char label[64];
-			wc__nv_gpu_label(rd, slot, label, sizeof label);
-			size_t shown = rd->bad.shown;
-			wc__bad_line(&rd->bad, rd->unseen_line, "GPU %s has no row before line %zu: %zu sample%s "
-			             "from here on lacked it; dropped", label, line_no, rd->unseen_drops,
-			             rd->unseen_drops == 1 ? "" : "s");
-			rd->bad.bad += rd->unseen_drops - 1; /* one bad line a sample, as when reported */
-			/* all said in this one line: none is "not shown" (as engine.csv's) */
-			if (rd->bad.shown > shown)
-				rd->bad.shown += rd->unseen_drops - 1;
-			rd->unseen_drops = 0;
-		}
-	}
 	if (rd->open && !presumed && (rd->presumed & bit) && rd->last_slot == slot) {
 		/* The bad line just before was taken for this GPU, which comes
 		 * next itself: it was no row of a GPU (a header repeated where
@@ -551,13 +536,8 @@ wc__nv_finish(nv_reader *rd)
 	if (rc != WC_OK)
 		return rc;
 	wc__nv_tail_missing(rd);
-	for (int g = 0; rd->selecting && g < rd->n_gpus; g++)
-		if (!(rd->seen >> g & 1))
-			/* one fact, not a bad line a sample (and allowing more
-			 * bad lines cannot help) */
-			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": GPU %s of the run's %d (gpu_uuids) is in no "
-			                    "row of the log: it holds other GPUs only (one GPU's log of a "
-			                    "multi-GPU run?)", rd->info->uuid[g], rd->n_gpus);
+	if ((rc = wc__nv_unseen_selected(rd)) != WC_OK)
+		return rc;
 	if (rd->order_flips > 0) {
 		char label[64], before[64];
 		wc__nv_gpu_label(rd, rd->flip_gpu, label, sizeof label);
