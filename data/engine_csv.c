@@ -505,7 +505,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 {
 	static const wc_telemetry_options defaults = WC_TELEMETRY_OPTIONS_INIT;
 	wc__line_reader lr;
-	wc__bad_lines bad = { path, opt ? opt : &defaults, 0, 0, 0, 0 };
+	wc__bad_lines bad = { .path = path, .opt = opt ? opt : &defaults };
 	wc__csv_field *f = NULL;
 	wc_engine_log *e = NULL;
 	eng_reader r = { .path = path, .bad = &bad, .time_col = -1 };

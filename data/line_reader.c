@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -334,11 +335,19 @@ wc__warn(const wc_telemetry_options *opt, const char *path, const char *fmt, ...
 static void
 bad_report(wc__bad_lines *b, size_t line, int column, const char *fmt, va_list ap)
 {
-	b->bad++;
-	if (!b->opt || !b->opt->warn || (int)b->shown >= b->opt->max_warnings)
+	int first = b->bad++ == 0;
+	int show = b->opt && b->opt->warn && (int)b->shown < b->opt->max_warnings;
+	if (!first && !show)
 		return;
 	char reason[WC_ERROR_MSG_MAX];
 	wc_error_vformat(reason, sizeof reason, fmt, ap);
+	if (first) {
+		b->first_line = line;
+		b->first_column = column;
+		wc_error_format(b->first_reason, sizeof b->first_reason, "%s", reason);
+	}
+	if (!show)
+		return;
 	if (column > 0)
 		wc__warn(b->opt, b->path, ":%zu:%d: %s", line, column, reason);
 	else
@@ -364,9 +373,26 @@ wc__bad_cell(wc__bad_lines *b, size_t line, int column, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "; the first: engine.csv:9:23: reason", the refusal's last words, so
+ * the cut of a long one falls on the reason's end. */
+static const char *
+first_bad(const wc__bad_lines *b, char *buf, size_t size)
+{
+	const char *slash = b->path ? strrchr(b->path, '/') : NULL;
+	const char *name = slash ? slash + 1 : b->path ? b->path : "";
+	char where[32];
+	if (b->first_column > 0)
+		snprintf(where, sizeof where, "%zu:%d", b->first_line, b->first_column);
+	else
+		snprintf(where, sizeof where, "%zu", b->first_line);
+	wc_error_format(buf, size, "; the first: %s:%s: %s", name, where, b->first_reason);
+	return b->first_line > 0 ? buf : "";
+}
+
 int
 wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 {
+	char first[WC_ERROR_MSG_MAX];
 	if (b->bad > b->shown)
 		wc__warn(b->opt, b->path, ": %zu more malformed lines not shown", b->bad - b->shown);
 	double limit = b->opt ? b->opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
@@ -387,15 +413,16 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 		return wc_error_set_path(err, WC_EPARSE,
 		                    b->path, ": fix the bad lines%s%s%s and split the log at line %zu (a pause over %.0f "
 		                    "s): %zu of %zu data lines are malformed (more than %g %%), %zu after the "
-		                    "pause", option ? " or allow more with " : "",
+		                    "pause%s", option ? " or allow more with " : "",
 		                    option ? option : "", option ? " FRACTION" : "", b->split_line,
-		                    WC_TELEMETRY_MAX_GAP_S, b->bad, data_lines, 100.0 * limit, b->split_bad);
+		                    WC_TELEMETRY_MAX_GAP_S, b->bad, data_lines, 100.0 * limit, b->split_bad,
+		                    first_bad(b, first, sizeof first));
 	if (over)
 		return wc_error_set_path(err, WC_EPARSE,
 		                    b->path, ": fix the bad lines%s%s%s: %zu of %zu data lines are malformed (more "
-		                    "than %g %%)", option ? " or allow more with " : "",
+		                    "than %g %%)%s", option ? " or allow more with " : "",
 		                    option ? option : "", option ? " FRACTION" : "", b->bad, data_lines,
-		                    100.0 * limit);
+		                    100.0 * limit, first_bad(b, first, sizeof first));
 	return WC_OK;
 }
 

@@ -462,7 +462,7 @@ static int
 read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out, wc_error *err)
 {
 	wc__line_reader lr;
-	wc__bad_lines bad = { path, opt, 0, 0, 0, 0 };
+	wc__bad_lines bad = { .path = path, .opt = opt };
 	wc__csv_field f[REQ_MAX_FIELDS];
 	wc_request_log *log = NULL;
 	int col[RC_COUNT], n_cols = 0, header = 0, rc;

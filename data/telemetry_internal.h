@@ -63,6 +63,12 @@ typedef struct {
 	 * bad lines are the pause's: when the others alone exceed the share,
 	 * fixing them (or --max-bad) is said too. */
 	size_t split_line, split_bad;
+	/* The first bad line, where and why: a refusal names it, so a
+	 * --quiet run that hid the warnings still says which line to fix
+	 * (docs/formats/telemetry.md, "Bad lines"). */
+	size_t first_line;
+	int first_column;
+	char first_reason[128];
 } wc__bad_lines;
 
 void wc__bad_line(wc__bad_lines *b, size_t line, const char *fmt, ...)

@@ -194,6 +194,26 @@ path_tail(const char *path, size_t len, size_t cap)
 	return tail;
 }
 
+/* The same with the file's folder before it ("/r1/engine.csv"): the
+ * folder names the run when several runs each hold an engine.csv. It is
+ * kept when it fits in half the room and beside `text` bytes; else the
+ * file name alone, by path_tail (docs/architecture.md, "Errors"). */
+static size_t
+path_tail_parent(const char *path, size_t len, size_t cap, size_t text)
+{
+	size_t tail = path_tail(path, len, cap);
+	if (tail == 0 || path[tail] != '/')
+		return tail;
+	size_t parent = tail;
+	while (parent > 0 && path[parent - 1] != '/')
+		parent--;
+	if (parent == 0 || parent == tail)
+		return tail;
+	parent--; /* from the folder's '/' */
+	size_t keep = len - parent;
+	return keep <= cap / 2 && keep + 3 + text <= cap ? parent : tail;
+}
+
 /* A reader quotes the file's path before its text; under a deep folder
  * the path alone filled the 255 bytes and the reason, the part that says
  * what is wrong, was what got cut (docs/architecture.md, "Errors"). The
@@ -215,7 +235,7 @@ wc_error_vformat_path(char *buf, size_t size, const char *path, const char *fmt,
 		memcpy(buf, path, len);
 		return wc_error_vformat(buf + len, size - len, fmt, ap);
 	}
-	size_t tail = path_tail(path, len, cap);
+	size_t tail = path_tail_parent(path, len, cap, text);
 	size_t room = cap > text ? cap - text : 0, keep = len - tail;
 	size_t head = room > keep + 3 ? wc_utf8_keep(path, room - keep - 3) : 0;
 	memcpy(buf, path, head);
@@ -259,10 +279,14 @@ wc_error_path_text(const char *msg, const char *path)
 	size_t len = strlen(path);
 	if (strncmp(msg, path, len) == 0)
 		return msg + len;
-	size_t tail = path_tail(path, len, WC_ERROR_MSG_MAX - 1), keep = len - tail;
-	for (const char *q = strstr(msg, "..."); q; q = strstr(q + 1, "..."))
-		if (strncmp(q + 3, path + tail, keep) == 0)
-			return q + 3 + keep;
+	/* kept with its folder or without, as the text allowed */
+	size_t cap = WC_ERROR_MSG_MAX - 1, tails[2] = { path_tail_parent(path, len, cap, 0), path_tail(path, len, cap) };
+	for (int k = 0; k < 2; k++) {
+		size_t keep = len - tails[k];
+		for (const char *q = strstr(msg, "..."); q; q = strstr(q + 1, "..."))
+			if (strncmp(q + 3, path + tails[k], keep) == 0)
+				return q + 3 + keep;
+	}
 	return NULL;
 }
 

@@ -6,7 +6,8 @@
  * ("wattcast fit inference: /tmp/.../folder_xxxx..."): no file name, no
  * line:column, no reason. Each now quotes the path by the one rule, its
  * middle giving way, so the file name, where and why stay whole
- * (docs/architecture.md, "Errors").
+ * (docs/architecture.md, "Errors"); the file's folder too where there is
+ * room, since a run's folder says which run.
  */
 #include "tests/support/support.h"
 
@@ -79,7 +80,7 @@ main(void)
 	                  "2026/07/18 15:57:25.000, 0, 80.12\n2026/07/18 15:57:25.250, 0, 80.12\n"));
 	free(test_fixture(run, "wattcast-run.json", "{\"schema\":\"wattcast.run/3\",\"model\":\"caf\xe9\"}"));
 	const char *ingest[] = { "wattcast", "ingest", run, "-o", out, "--platform", "A100", NULL };
-	refused(ingest, "ingest", NULL, "/wattcast-run.json:1:37: not valid UTF-8 at byte 4");
+	refused(ingest, "ingest", NULL, "/run/wattcast-run.json:1:37: not valid UTF-8 at byte 4");
 
 	/* a fine-tuning run's steps.csv cell */
 	char *ft = path_join(deep, "ft"), power[8192] = "timestamp, index, power.draw [W]\n";
@@ -95,7 +96,7 @@ main(void)
 	                  "\"checkpointing\": false}}\n"));
 	free(test_fixture(ft, "steps.csv", "step,epoch_s,event\n0,1784390245,start\n1,abc,step\n"));
 	const char *steps[] = { "wattcast", "ingest", ft, "-o", out, NULL };
-	refused(steps, "ingest", NULL, "/steps.csv:3:3: column 'epoch_s': expected Unix seconds, got 'abc'");
+	refused(steps, "ingest", NULL, "/ft/steps.csv:3:3: column 'epoch_s': expected Unix seconds, got 'abc'");
 
 	/* --running-series: the flag's words before the path leave it less room */
 	char *series = test_fixture(deep, "series.csv", "t_s,running\n0,4\n1,abc\n");

@@ -6,6 +6,8 @@
  * 1 %, exit 0, while metrics refused the same file. One unreadable
  * reading among 200 lines (0.5 %): the default accepts it, 0 refuses it
  * in both commands naming the flag, 0.005 accepts it (not above).
+ * The refusal names the bad line, file:line:column and why: --quiet hides
+ * the warning that said it, and the refusal said only how many.
  */
 #include "tests/support/support.h"
 
@@ -51,7 +53,7 @@ ingest(const char *run, const char *out, const char *max_bad, int status)
 	CHECK_INT(r.status, status);
 	if (status == 1) {
 		CHECK_CONTAINS(r.err, "power.csv: fix the bad lines or allow more with --max-bad FRACTION: 1 of 200 "
-		                      "data lines are malformed (more than 0 %)");
+		                      "data lines are malformed (more than 0 %); the first: power.csv:6:29: ");
 		CHECK(!test_exists(out));
 	} else {
 		CHECK(test_exists(out));
@@ -75,7 +77,7 @@ main(void)
 	run_result r;
 	CHECK(run_wattcast(ARGS("metrics", power, "--max-bad", "0"), NULL, &r) == 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "1 of 200 data lines are malformed (more than 0 %)");
+	CHECK_CONTAINS(r.err, "1 of 200 data lines are malformed (more than 0 %); the first: power.csv:6:29: ");
 	run_result_free(&r);
 	CHECK(run_wattcast(ARGS("metrics", power), NULL, &r) == 0);
 	CHECK_INT(r.status, 0);

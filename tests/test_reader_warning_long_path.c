@@ -4,7 +4,9 @@
  * streamed warnings passed the 255 bytes every message keeps to, and a
  * refusal's reason was what its cut left out. Now the path gives way in
  * its middle -- its head and its file name kept, joined by "..." -- and
- * the text stays whole (docs/architecture.md, "Errors").
+ * the text stays whole (docs/architecture.md, "Errors"). The file's folder
+ * is kept before its name when there is room: several runs each hold an
+ * engine.csv, and the name alone did not say which run's was bad.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -72,6 +74,11 @@ main(void)
 	bounded(w.text, "engine.csv", "engine.csv:27: unfinished last line (no newline: the log was still "
 	        "being written); dropped\n");
 	CHECK_CONTAINS(w.text, "engine.csv:14: expected 4 fields, found 3");
+	/* the file's folder is kept with it: several runs each hold an
+	 * engine.csv, and the folder says which */
+	char named[1200];
+	snprintf(named, sizeof named, "%s/engine.csv:14: expected 4 fields, found 3", strrchr(deep, '/'));
+	CHECK_CONTAINS(w.text, named);
 	/* the path's head is kept too, and no character is cut in two */
 	CHECK(strncmp(w.text, dir, 20) == 0);
 	CHECK(strstr(w.text, "...") != NULL);
@@ -84,8 +91,11 @@ main(void)
 	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_EPARSE);
 	CHECK(strlen(err.msg) <= 255);
 	strcat(err.msg, "\n");
-	bounded(err.msg, "engine.csv", "engine.csv: fix the bad lines or allow more with --max-bad FRACTION: 1 "
-	        "of 26 data lines are malformed (more than 1 %)\n");
+	bounded(err.msg, "engine.csv", "/engine.csv: fix the bad lines or allow more with --max-bad FRACTION: 1 "
+	        "of 26 data lines are malformed (more than 1 %); the first: engine.csv:14: expected 4 fields, "
+	        "found 3\n");
+	snprintf(named, sizeof named, "...%s/engine.csv: fix the bad lines", strrchr(deep, '/'));
+	CHECK_CONTAINS(err.msg, named);
 	wc_engine_free(e);
 
 	/* ingest's own warnings quote the run's folder the same way: every
@@ -144,6 +154,19 @@ main(void)
 	CHECK(strlen(msg) == 255);
 	CHECK(strncmp(msg, ".../engine.csv: xxx", 19) == 0);
 	CHECK(strcmp(msg + 252, "...") == 0);
+	/* room for the folder beside the text: head, "...", folder/file */
+	big[150] = '\0';
+	CHECK_INT(wc_error_format_path(msg, sizeof msg, p, ": %s", big), 1);
+	snprintf(named, sizeof named, "...%s/engine.csv: xxx", strrchr(deep, '/'));
+	CHECK_CONTAINS(msg, named);
+	CHECK(strncmp(msg, dir, 20) == 0);
+	/* none for it: the file name alone, as before */
+	big[150] = 'x';
+	big[220] = '\0';
+	CHECK_INT(wc_error_format_path(msg, sizeof msg, p, ": %s", big), 1);
+	CHECK_CONTAINS(msg, ".../engine.csv: xxx");
+	CHECK(strstr(msg, "node_") == NULL);
+	CHECK(strlen(msg) <= 255);
 	CHECK_INT(wc_error_format_path(msg, sizeof msg, "runs/a/engine.csv", ":%d: short", 3), 0);
 	CHECK(strcmp(msg, "runs/a/engine.csv:3: short") == 0);
 	free(near);
