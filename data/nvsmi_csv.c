@@ -307,6 +307,8 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 			 * one warning (docs/formats/telemetry.md, "Empty uuid
 			 * column"). */
 			const wc_telemetry_options *shown = rd->bad.opt;
+			if (rd->selecting && rd->uuids_empty++ == 0)
+				rd->uuids_empty_line = line_no;
 			if (rd->selecting && rd->uuids_named == 0) {
 				if (rd->uuids_blank++ == 0)
 					rd->uuids_blank_line = line_no;

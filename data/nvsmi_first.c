@@ -69,7 +69,15 @@ wc__nv_unseen_selected(const nv_reader *rd)
 		                         "there is no index column, so the run's %d GPUs (gpu_uuids) cannot be told "
 		                         "apart: add uuid (or index) to --query-gpu", rd->uuids_blank_line, rd->n_gpus);
 	for (int g = 0; rd->selecting && g < rd->n_gpus; g++)
-		if (!(rd->seen >> g & 1))
+		if (!(rd->seen >> g & 1) && rd->uuids_empty > 0)
+			/* Some uuid cells empty: those rows may well be this GPU's,
+			 * which "holds other GPUs only" denied
+			 * (docs/formats/telemetry.md, "Empty uuid column"). */
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": GPU %s of the run's %d (gpu_uuids) is in no "
+			                         "row with a uuid, and %zu rows have an empty uuid cell (the first at line "
+			                         "%zu): its rows lack uuids? write uuid on every row", rd->info->uuid[g],
+			                         rd->n_gpus, rd->uuids_empty, rd->uuids_empty_line);
+		else if (!(rd->seen >> g & 1))
 			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": GPU %s of the run's %d (gpu_uuids) is in no "
 			                         "row of the log: it holds other GPUs only (one GPU's log of a "
 			                         "multi-GPU run?)", rd->info->uuid[g], rd->n_gpus);

@@ -194,6 +194,9 @@ typedef struct {
 	 * log whose every uuid cell is empty is read again by index
 	 * (uuid_empty: that reading, whose refusals name the empty column) */
 	size_t uuids_blank, uuids_blank_line, uuids_named;
+	/* with gpu_uuids: every line without a uuid, the first at
+	 * uuids_empty_line, where only some lack one */
+	size_t uuids_empty, uuids_empty_line;
 	int uuid_empty;
 	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
 	int stamp_kind;

@@ -15,6 +15,9 @@
  *   other GPUs only". A log of one GPU so is refused by the count, saying
  *   the column is empty; so is one without an index column. A log with uuids whose first lines lack one says those lines
  *   in one warning, still bad lines.
+ * - GPU 1's uuid cell empty on its rows only: refused saying so (rows
+ *   with an empty uuid cell, counted), where it said the log "holds other
+ *   GPUs only".
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -166,6 +169,27 @@ empty_uuids(const char *dir)
 	free(bare);
 }
 
+/* GPU 1's uuid cell empty on each of its rows, GPU 0's filled: refused
+ * saying those rows lack uuids, not that the log holds other GPUs only. */
+static void
+some_empty_uuids(const char *dir)
+{
+	char *text = log_text(0, 1, 1), *p;
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err;
+	fprintf(stderr, "GPU 1's uuid cells empty, GPU 0's filled\n");
+	while ((p = strstr(text, ", GPU-0001")) != NULL)
+		memmove(p + 2, p + 10, strlen(p + 10) + 1);
+	CHECK_INT(read_log(dir, "half.csv", text, 0, 1, &s, &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "half.csv: GPU GPU-0001 of the run's 2 (gpu_uuids) is in no row with a uuid, and "
+	                        "200 rows have an empty uuid cell (the first at line 3): its rows lack uuids?");
+	CHECK(strstr(err.msg, "holds other GPUs only") == NULL);
+	CHECK(strlen(err.msg) <= 255);
+	free(text);
+}
+
 /* uuids from line 4 on: the two lines before are bad lines, said once. */
 static void
 uuids_after_blank(const char *dir)
@@ -199,6 +223,7 @@ main(void)
 	late_logger(dir, 1);
 	empty_uuids(dir);
 	uuids_after_blank(dir);
+	some_empty_uuids(dir);
 	free(dir);
 	return check_report("test_nvsmi_selected");
 }
