@@ -517,7 +517,7 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	if (rc == WC_OK)
 		rc = fill_group_runs(&s, &store, err);
 	if (rc == WC_OK && o->scope == WC_CALIBRATE_MODEL)
-		wc__cal_term_idle(s.groups, s.n_groups);
+		rc = wc__cal_term_idle(base, o, s.groups, s.n_groups, err);
 	if (rc == WC_OK)
 		rc = bind_runs(&s, err);
 	if (rc == WC_OK && o->scope == WC_CALIBRATE_PLATFORM)

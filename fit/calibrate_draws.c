@@ -148,7 +148,7 @@ wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err)
 		t->shift = (wc_param){ g->x[0], NAN, NAN, WC_SRC_CALIBRATED };
 		t->runs = g->n_runs;
 		if (g->p0_w > 0.0) /* the idle the shift was fitted above */
-			t->p0 = (wc_param){ g->p0_w, NAN, NAN, WC_SRC_MEASURED };
+			t->p0 = (wc_param){ g->p0_w, NAN, NAN, g->p0_src };
 	}
 	return WC_OK;
 }

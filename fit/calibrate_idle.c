@@ -10,6 +10,21 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+/* The idle given (--idle-power, the body's idle_power_w) held to the bound
+ * a run's idle_power_w is held to (wc_params_check_idle, docs/cli.md
+ * "calibrate"), refused naming the option as its caller spells it: the
+ * words' first token ("--idle-power", "idle_power_w", which the server
+ * maps to /idle_power_w). */
+static int
+check_given_idle(const wc_calibrate_options *o, const char *level, const char *shared_with, wc_error *err)
+{
+	const char *w = wc__cal_words(o)->idle_power;
+	char field[48];
+	snprintf(field, sizeof field, "%.*s", (int)strcspn(w, " "), w);
+	return wc_params_check_idle(level, shared_with, o->idle_power_w, field, err);
+}
 
 /* P0 of the new level: the runs' measured idle, else the option, else the
  * platform catalog's typical idle, else the estimate from the platform's
@@ -21,6 +36,8 @@ wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const ch
 	double sum = 0;
 	int n = 0;
 	const char *give = wc__cal_words(o)->idle_power;
+	if (check_given_idle(o, name, NULL, err) != WC_OK)
+		return WC_EINVAL;
 	for (int i = 0; i < s->n_runs; i++)
 		if (isfinite(s->runs[i].run->idle_power_w)) {
 			sum += s->runs[i].run->idle_power_w;
@@ -56,23 +73,30 @@ wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const ch
 }
 
 /* A model term's idle: the mean idle_power_w of its runs that carry one
- * (per GPU); its runs without one are fitted above it too, so that every
- * run is fitted above the P0 the term answers with. 0 when none carries
- * one: the base level's P0, as before. */
-void
-wc__cal_term_idle(cal_group *groups, int n_groups)
+ * (per GPU, measured), else the idle given (assumed), as a new level's P0
+ * is chosen; its runs without one are fitted above it too, so that every
+ * run is fitted above the P0 the term answers with. 0 when there is
+ * neither: the base level's P0, as before (docs/calibration.md). */
+int
+wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_group *groups, int n_groups,
+                  wc_error *err)
 {
 	for (int j = 0; j < n_groups; j++) {
 		cal_group *g = &groups[j];
+		const wc_level *l = wc_params_level(base, g->level);
 		double sum = 0.0;
 		int n = 0;
+		if (check_given_idle(o, g->level, l ? l->s_shared_with : NULL, err) != WC_OK)
+			return WC_EINVAL;
 		for (int i = 0; i < g->n_runs; i++)
 			if (isfinite(g->runs[i]->run->idle_power_w) && g->runs[i]->run->idle_power_w > 0.0) {
 				sum += g->runs[i]->run->idle_power_w;
 				n++;
 			}
-		g->p0_w = n ? sum / n : 0.0;
+		g->p0_w = n ? sum / n : o->idle_power_w > 0.0 ? o->idle_power_w : 0.0;
+		g->p0_src = n ? WC_SRC_MEASURED : WC_SRC_ASSUMED;
 		for (int i = 0; i < g->n_runs; i++)
 			g->runs[i]->idle_w = g->p0_w;
 	}
+	return WC_OK;
 }

@@ -43,9 +43,11 @@ typedef struct {
 	 * here (wc__cal_solve_at_bound); 0 on every group */
 	int s_fixed;
 	double log_s_fixed;
-	/* model scope: the mean measured idle of its runs (W per GPU), which
-	 * the term records as its P0; 0 = none, the level's P0 */
+	/* model scope: the mean measured idle of its runs (W per GPU), else
+	 * the idle given, which the term records as its P0 (source p0_src);
+	 * 0 = neither, the level's P0 */
 	double p0_w;
+	wc_source p0_src;
 } cal_group;
 
 /** Solve `g` with the base parameters of `draw` (NULL = the point) and
@@ -110,8 +112,11 @@ typedef struct {
  *  any (calibrate_idle.c). */
 int wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const char *name,
                          wc_param *p0, wc_calibrate_result *out, wc_error *err);
-/** Model scope: each group's p0_w, and its runs' idle_w (calibrate_idle.c). */
-void wc__cal_term_idle(cal_group *groups, int n_groups);
+/** Model scope: each group's p0_w (its runs' measured idle, else
+ *  o->idle_power_w) and its runs' idle_w; refuses an o->idle_power_w not
+ *  below a group's board limit (calibrate_idle.c). */
+int wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_group *groups, int n_groups,
+                      wc_error *err);
 
 /** The point estimates of the groups into `p`: model terms added (or
  *  replacing the base's term for the same model and level), or the new
