@@ -31,10 +31,11 @@ parse_cell(const char *path, int line, const wc__csv_field *f, double *out, wc_e
 
 /* Parse the samples, each value at most `max_running`; `*t`, `*v` and
  * (when `lines`) `*lines`, each sample's line, grow together and are
- * owned by the caller, also on failure. */
+ * owned by the caller, also on failure. `*last` is the line of the last
+ * sample, else of the header, else 0. */
 static int
 parse_samples(const char *path, const char *buf, size_t blen, double max_running, double **t, double **v,
-              size_t **lines, size_t *n, wc_error *err)
+              size_t **lines, size_t *n, int *last, wc_error *err)
 {
 	size_t cap_t = 0, cap_v = 0, cap_l = 0;
 	int header = 0, rc = WC_OK, nf;
@@ -59,6 +60,7 @@ parse_samples(const char *path, const char *buf, size_t blen, double max_running
 				break;
 			}
 			header = 1;
+			*last = line;
 			continue;
 		}
 		double *nt = wc_grow(*t, &cap_t, *n + 1, sizeof **t, 1024);
@@ -93,6 +95,7 @@ parse_samples(const char *path, const char *buf, size_t blen, double max_running
 			break;
 		}
 		(*n)++;
+		*last = line;
 	}
 	wc__csv_lines_free(&it);
 	return rc;
@@ -141,18 +144,22 @@ wc_series_read_samples(const char *path, double max_running, double **t_s, doubl
 {
 	char *buf = NULL;
 	size_t blen;
-	int rc;
+	int rc, last = 0;
 	*t_s = *running = NULL;
 	if (lines)
 		*lines = NULL;
 	*n = 0;
 	if ((rc = wc_read_file(path, WC_SERIES_MAX_BYTES, &buf, &blen, err)) != WC_OK)
 		return rc;
-	rc = parse_samples(path, buf, blen, max_running, t_s, running, lines, n, err);
+	rc = parse_samples(path, buf, blen, max_running, t_s, running, lines, n, &last, err);
 	/* a sample holds until the next: one alone has no step to hold for
-	 * (docs/formats/runs-table.md) */
-	if (rc == WC_OK && *n < 2)
-		rc = wc_error_set_path(err, WC_EPARSE, path, ": needs at least two samples");
+	 * (docs/formats/runs-table.md); refused at the lone sample's line, or
+	 * at the line after the header where the first sample belongs */
+	if (rc == WC_OK && *n == 1)
+		rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: needs at least two samples; a lone sample has no "
+		                       "step to hold for", last);
+	else if (rc == WC_OK && *n == 0)
+		rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: needs at least two samples, got none", last + 1);
 	if (rc != WC_OK) {
 		free(*t_s);
 		free(*running);

@@ -6,7 +6,9 @@
  * running on average in both. The envelope held the last sample for its
  * grid's step, the closest spacing (1 s): 10.67 running over 4.5 s, and a
  * warning that the file covers 4 s; it took a one-sample file, which
- * predict refuses, as 0.05 s of load.
+ * predict refuses, as 0.05 s of load. A one-sample file is refused at
+ * its sample's line, a header-only one at the line after the header (it
+ * named no line).
  */
 #include "tests/support/support.h"
 
@@ -42,6 +44,7 @@ main(void)
 	char *dir = test_tmpdir("cli_series_hold");
 	char *s3 = test_fixture(dir, "s3.csv", "t_s,running\n0,0\n1,16\n3,16\n");
 	char *s1 = test_fixture(dir, "s1.csv", "t_s,running\n0,5\n");
+	char *s0 = test_fixture(dir, "s0.csv", "# none yet\nt_s,running\n");
 
 	const char *pv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
 		             "--running-series", s3, "--json", NULL };
@@ -82,9 +85,16 @@ main(void)
 		run_result r;
 		CHECK(run_wattcast(argvs[i], NULL, &r) == 0);
 		CHECK(r.status != 0);
-		CHECK_CONTAINS(r.err, "s1.csv: needs at least two samples");
+		CHECK_CONTAINS(r.err, "s1.csv:2:1: needs at least two samples");
 		run_result_free(&r);
 	}
+	p1[8] = s0;
+	run_result r0;
+	CHECK(run_wattcast(p1, NULL, &r0) == 0);
+	CHECK(r0.status != 0);
+	CHECK_CONTAINS(r0.err, "s0.csv:3:1: needs at least two samples, got none");
+	run_result_free(&r0);
+	free(s0);
 	free(s3);
 	free(s1);
 	free(dir);
