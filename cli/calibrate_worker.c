@@ -17,6 +17,7 @@
 #include "fit/fit.h"
 #include "models/limits.h"
 #include "server/server.h"
+#include "validation/accuracy.h"
 
 #include <gsl/gsl_errno.h>
 #include <jansson.h>
@@ -106,6 +107,8 @@ options(const wc_calibrate_request *q, wc_calibrate_options *o)
 	o->seed = q->seed;
 	o->threads = 1;
 	o->words = &json_words;
+	/* the misses named are the answers' (docs/calibration.md), as the CLI's */
+	o->score = wc_validate_score_runs;
 }
 
 /* Calibrate as the route asked; the answer, or NULL with `kind` and

@@ -530,10 +530,10 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 		goto done;
 	/* After the point solve, so the warning can say what the shift took up. */
 	wc__cal_ceiling_warnings(s.groups, s.n_groups, base->form, wc__cal_words(o), out);
-	wc__cal_miss_warnings(s.groups, s.n_groups, wc__cal_words(o), out);
 	if (
 	    (rc = wc_params_copy(&out->params, s.work.n_levels ? &s.work : base, err)) != WC_OK ||
 	    (rc = wc__cal_store_points(&s, &out->params, err)) != WC_OK ||
+	    (rc = wc__cal_misses(&s, o, err)) != WC_OK ||
 	    (rc = wc__cal_draws(&s, o, err)) != WC_OK)
 		goto done;
 	/* Named for what it is, not for its base: a calibrated set answering

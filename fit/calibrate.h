@@ -52,6 +52,14 @@ typedef struct {
 	const char *leave_out;       /* how runs are left out: "an exclude column leaves runs out" */
 } wc_calibrate_words;
 
+/** Scores runs against a calibrated set as its answers give them: writes
+ *  node_w[i], run i's mean power (W, all its GPUs) under `result`, NaN when
+ *  it has none. The CLI and the server pass wc_validate_score_runs
+ *  (validation/accuracy.h), predict's answer with the clock settled under
+ *  the board's limit; fit/ does not call predict/ (docs/calibration.md). */
+typedef int (*wc_calibrate_score_fn)(void *ctx, const wc_params *result, const wc_run *const *runs, int n,
+                                     double *node_w, wc_error *err);
+
 /** What to calibrate. Start from WC_CALIBRATE_OPTIONS_INIT. */
 typedef struct {
 	wc_calibrate_scope scope;
@@ -81,12 +89,18 @@ typedef struct {
 	const char *relative_to;
 	/** The options' names in messages; NULL = the CLI's flags. */
 	const wc_calibrate_words *words;
+	/** How the runs the result misses are scored (docs/calibration.md):
+	 *  NULL = the fitted law's own power, uncapped, as the shift is fitted;
+	 *  else this function, with `score_ctx`. */
+	wc_calibrate_score_fn score;
+	void *score_ctx;
 } wc_calibrate_options;
 
 #define WC_CALIBRATE_OPTIONS_INIT                                                \
 	{ .scope = WC_CALIBRATE_MODEL, .model = NULL, .platform = NULL,           \
 	  .idle_power_w = 0.0, .use = NULL, .replicates = 0, .seed = 0,           \
-	  .threads = 1, .run_scatter = 0.0, .relative_to = NULL, .words = NULL }
+	  .threads = 1, .run_scatter = 0.0, .relative_to = NULL, .words = NULL,   \
+	  .score = NULL, .score_ctx = NULL }
 
 #define WC_CALIBRATE_ESTIMATES_MAX 64
 

@@ -1,7 +1,9 @@
 /*
  * Calibration runs the calibrated law does not match: runs above the
  * level's physical ceiling (docs/calibration.md, "Runs above the ceiling"),
- * and runs the result misses by more than WC_CAL_MISS_PCT. A model term is a shift in z, and the
+ * and runs the result misses by more than WC_CAL_MISS_PCT (scored by the caller's
+ * o->score, as the set answers them, else by the law uncapped; docs/calibration.md,
+ * "Runs the result misses"). A model term is a shift in z, and the
  * saturating forms bound the dynamic power by the level's S·m_KV·φ(f)
  * per GPU however large the shift: a run measuring more than that cannot
  * be matched, and the least squares (with its prior on the shift) then
@@ -14,8 +16,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "models/grow.h"
 #include "models/warnings.h"
 
 /* A shift in z this large puts sigma within 2e-22 of 1: the ceiling. */
@@ -60,10 +64,12 @@ group_warnings(const cal_group *g, wc_form form, const wc_calibrate_words *w, ch
 	ceiling /= n;
 	base /= n;
 	fitted /= n;
-	snprintf(naming, cap,
-	         "model term %s on %s: %d run%s above the level's ceiling (%.0f W measured, ceiling "
-	         "%.0f W = tp x (P0 + S x m_KV x phi)): %s",
-	         g->model, g->level, n, n > 1 ? "s" : "", measured, ceiling, runs);
+	/* a list too long for one warning ends in "..." where it is cut */
+	if (snprintf(naming, cap,
+	             "model term %s on %s: %d run%s above the level's ceiling (%.0f W measured, ceiling "
+	             "%.0f W = tp x (P0 + S x m_KV x phi)): %s",
+	             g->model, g->level, n, n > 1 ? "s" : "", measured, ceiling, runs) >= (int)cap && cap > 4)
+		memcpy(naming + cap - 4, "...", 4);
 	snprintf(absorbed, cap,
 	         "model term %s on %s: the shift absorbed %.0f W of these runs' %.0f W above the base "
 	         "law (%.0f W) and cannot absorb the other %.0f W: their level's S or P0 is too low "
@@ -101,36 +107,47 @@ wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form, co
 static int
 miss_name(char *buf, size_t size, const char *sep, const wc_run *r, double err)
 {
-	return snprintf(buf, size, "%s%s %+.0f %%", sep, r->run_id, err);
+	return snprintf(buf, size, "%s%s %+.1f %%", sep, r->run_id, err);
 }
 
-/* Whether the law misses run i of g by over WC_CAL_MISS_PCT; *err its
- * error in per cent of the run's mean power. */
+/* Whether the result misses run i of g by over WC_CAL_MISS_PCT; *err its
+ * error in per cent of the run's mean power. `scored` is the group's runs
+ * as the set answers them (W, NaN = none), or NULL: the law's own power
+ * at the point, uncapped, as the shift was fitted (docs/calibration.md). */
 static int
-run_missed(const cal_group *g, int i, double *err)
+run_missed(const cal_group *g, int i, const double *scored, double *err)
 {
-	double model, measured;
-	if (wc__cal_run_power(g, i, g->x, &model, &measured) != WC_OK)
-		return 0;
 	const wc_run *r = g->runs[i]->run;
-	double idle = r->mean_power_w - measured;
-	*err = 100.0 * ((idle + model) / r->mean_power_w - 1.0);
+	double model, measured, answer;
+	if (scored)
+		answer = scored[i];
+	else if (wc__cal_run_power(g, i, g->x, &model, &measured) == WC_OK)
+		answer = r->mean_power_w - measured + model; /* the group's idle + the law's dynamic */
+	else
+		return 0;
+	if (!isfinite(answer))
+		return 0;
+	*err = 100.0 * (answer / r->mean_power_w - 1.0);
 	return fabs(*err) > WC_CAL_MISS_PCT;
 }
 
-int
-wc__cal_miss_warnings(const cal_group *groups, int n_groups, const wc_calibrate_words *w,
-                      wc_calibrate_result *out)
+/* Runs of each group the set misses by more than WC_CAL_MISS_PCT: one
+ * warning per group naming them. `scored`: every group's runs in group
+ * order as the set answers them (W; NaN = not scored), or NULL for the
+ * law's own power, uncapped. Returns the runs named. */
+static int
+miss_warnings(const cal_group *groups, int n_groups, const double *scored, const wc_calibrate_words *w,
+              wc_calibrate_result *out)
 {
 	int total = 0;
-	for (int j = 0; j < n_groups; j++) {
+	for (int j = 0; j < n_groups; scored = scored ? scored + groups[j].n_runs : NULL, j++) {
 		const cal_group *g = &groups[j];
 		char names[WC_ERROR_MSG_MAX] = "";
 		size_t len = 0;
 		int n = 0, fits = 1;
 		for (int i = 0; i < g->n_runs; i++) {
 			double err;
-			if (!run_missed(g, i, &err))
+			if (!run_missed(g, i, scored, &err))
 				continue;
 			const wc_run *r = g->runs[i]->run;
 			if (fits) {
@@ -163,7 +180,7 @@ wc__cal_miss_warnings(const cal_group *groups, int n_groups, const wc_calibrate_
 		        who, g->level, n, g->n_runs, WC_CAL_MISS_PCT, shown_words, w->leave_out);
 		for (int i = 0, named = 0; i < g->n_runs && named < shown; i++) {
 			double err;
-			if (!run_missed(g, i, &err))
+			if (!run_missed(g, i, scored, &err))
 				continue;
 			const wc_run *r = g->runs[i]->run;
 			miss_name(names, sizeof names, "", r, err);
@@ -172,4 +189,33 @@ wc__cal_miss_warnings(const cal_group *groups, int n_groups, const wc_calibrate_
 		}
 	}
 	return total;
+}
+
+/* The runs the result misses, once its point estimates are stored: scored
+ * by o->score when given (the CLI and the server: as the set answers them,
+ * the clock settled under the board's limit), else by the law's own power
+ * as the shift was fitted, uncapped (docs/calibration.md). */
+int
+wc__cal_misses(const cal_setup *s, const wc_calibrate_options *o, wc_error *err)
+{
+	if (!o->score) {
+		miss_warnings(s->groups, s->n_groups, NULL, wc__cal_words(o), s->out);
+		return WC_OK;
+	}
+	int n = 0;
+	for (int j = 0; j < s->n_groups; j++)
+		n += s->groups[j].n_runs;
+	const wc_run **runs = wc_alloc_zeroed(n ? (size_t)n : 1, sizeof *runs);
+	double *scored = wc_alloc_zeroed(n ? (size_t)n : 1, sizeof *scored);
+	int rc = runs && scored ? WC_OK : wc_error_set(err, WC_ENOMEM, "calibrate: out of memory");
+	for (int j = 0, k = 0; rc == WC_OK && j < s->n_groups; j++)
+		for (int i = 0; i < s->groups[j].n_runs; i++)
+			runs[k++] = s->groups[j].runs[i]->run;
+	if (rc == WC_OK)
+		rc = o->score(o->score_ctx, &s->out->params, runs, n, scored, err);
+	if (rc == WC_OK)
+		miss_warnings(s->groups, s->n_groups, scored, wc__cal_words(o), s->out);
+	free(runs);
+	free(scored);
+	return rc;
 }

@@ -82,11 +82,6 @@ int wc__cal_run_power(const cal_group *g, int i, const double *x, double *model,
  *  per such group appended to `out` (the runs with their numbers, and what
  *  the shift could and could not absorb, `w` naming the platform scope).
  *  Returns the runs named. */
-/** Runs of each group the calibrated law misses by more than 15 % of
- *  their mean power: one warning per group naming them
- *  (calibrate_ceiling.c). Returns the runs named. */
-int wc__cal_miss_warnings(const cal_group *groups, int n_groups, const wc_calibrate_words *w,
-                          wc_calibrate_result *out);
 int wc__cal_ceiling_warnings(const cal_group *groups, int n_groups, wc_form form,
                              const wc_calibrate_words *w, wc_calibrate_result *out);
 /** The words of o->words, else the CLI's flags. */
@@ -106,6 +101,11 @@ typedef struct {
 	wc_calibrate_result *out;
 } cal_setup;
 
+/** The runs the result misses by more than 15 % of their mean power, one
+ *  warning per group naming them (calibrate_ceiling.c), once the point
+ *  estimates are in s->out->params: scored by o->score when given (as the
+ *  set answers them), else by the law's own power, uncapped. */
+int wc__cal_misses(const cal_setup *s, const wc_calibrate_options *o, wc_error *err);
 /** Platform scope: P0 of the new level `name`: the runs' measured idle,
  *  else the option, else the catalog's typical idle, else the estimate
  *  from the power limit (the last two with a warning); refused without

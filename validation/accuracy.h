@@ -43,6 +43,14 @@ typedef struct {
  *  predicted as `wattcast predict` would, with its measured idle power
  *  in place of P0 when it has one. `per_run` (may be NULL) receives one
  *  row per predicted run. */
+/** Runs scored as validate heldout scores them (predict_run.c): node_w[i]
+ *  is run i's mean power as `p` answers it, the clock settled under the
+ *  board's power limit, NaN when it has no answer (a platform without a
+ *  level). Calibrate names the runs its result misses by these
+ *  (docs/calibration.md); the signature is wc_calibrate_score_fn's, `ctx`
+ *  unused. Fails only when `p` cannot answer at all. */
+int wc_validate_score_runs(void *ctx, const wc_params *p, const wc_run *const *runs, int n, double *node_w,
+                           wc_error *err);
 int wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
                         wc_per_run *per_run, wc_error *err);
 /** The same, with a run on a catalog board the law has no level for

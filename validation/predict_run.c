@@ -76,6 +76,20 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 	return WC_OK;
 }
 
+int
+wc_validate_score_runs(void *ctx, const wc_params *p, const wc_run *const *runs, int n, double *node_w,
+                       wc_error *err)
+{
+	(void)ctx;
+	wc_predictor *pr = NULL;
+	int rc = wc_predictor_new(p, &pr, err);
+	for (int i = 0; i < n; i++)
+		if (rc != WC_OK || wc__predict_run(pr, runs[i], &node_w[i], NULL, 0, NULL) != WC_OK)
+			node_w[i] = NAN;
+	wc_predictor_free(pr);
+	return rc;
+}
+
 void
 wc__p0_source(const wc_params *p, const wc_config *c, const char *level_prefix, const char *no_level, char *buf,
               size_t cap)
