@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "trace/metrics.h"
 
@@ -109,15 +110,25 @@ string_length(folded *buf, size_t n, double p)
  * seen twice). Windows never cross a pause, which resets the steps'
  * phase. */
 static double
-fold_length(const ft_grid *g, int active_only, double p, double q, folded *buf)
+fold_length(const ft_grid *g, int active_only, double p, double q, folded *buf, double *floor_out)
 {
-	size_t margin = (size_t)ceil(0.5 / g->dt), w = (size_t)ceil(FOLD_CYCLES * q), n = 0;
+	size_t margin = (size_t)ceil(0.5 / g->dt), w = (size_t)ceil(FOLD_CYCLES * q), n = 0, r = (size_t)llround(q);
 	double sum = 0.0;
 	for (size_t k = g->k0; k <= g->k1; k++) {
 		int in = k < g->k1 && included(g, active_only, k, margin);
 		if (in)
 			buf[n++].x = g->x[k];
 		if ((!in || n == w) && n > 0) {
+			if ((double)n >= 2.0 * q && floor_out && n > r && r > 0) {
+				/* Samples a whole period apart, where it is a
+				 * whole lag, differ by the noise only: their mean
+				 * jump, over the window's neighbours, is the
+				 * string any fold draws however it is ordered. */
+				double d = 0.0;
+				for (size_t i = r; i < n; i++)
+					d += fabs(buf[i].x - buf[i - r].x);
+				*floor_out += d * (double)(n - 1) / (double)(n - r);
+			}
 			if ((double)n >= 2.0 * q)
 				sum += string_length(buf, n, p);
 			n = 0;
@@ -138,7 +149,7 @@ sharpest(const ft_grid *g, int active_only, double q0, int j, folded *buf, doubl
 	double best = INFINITY, h = 1.0 / (4.0 * FOLD_CYCLES * j);
 	*at = q0;
 	for (double x = q0 - 0.5; x <= q0 + 0.5 + 0.5 * h; x += h) {
-		double s = fold_length(g, active_only, x / j, x, buf);
+		double s = fold_length(g, active_only, x / j, x, buf, NULL);
 		if (s < best) {
 			best = s;
 			*at = x;
@@ -175,43 +186,190 @@ peak_beside(const double *acf, size_t max_lag, double p)
  * several; folded at any other divisor they are shuffled, or mixed --
  * micro-steps with the optimizer phase among them, out of step with one
  * another a little more every cycle. The fold that traces the shortest
- * string is the period. 0 when out of memory. */
+ * string is the period. 0 when out of memory.
+ *
+ * The string cannot tell every divisor apart: mixing a few samples can
+ * cost less than the shapes it saves (two micro-steps with the optimizer
+ * phase scattered among them drew a shorter string than the step's four
+ * and its phase). So when a second divisor also draws a shorter string
+ * than the period's own fold, the trace does not decide between the two:
+ * note[0] gets the other one's length in bins. A divisor under
+ * WC_FT_MIN_SAMPLES_PER_STEP samples is never picked; when it draws the
+ * shortest string of all, note[1] gets its length (the steps may be that
+ * short, and are then not resolved). Both NaN otherwise. */
 static int
-fundamental(const ft_grid *g, int active_only, const double *acf, size_t max_lag, double *q, int only)
+fundamental(const ft_grid *g, int active_only, const double *acf, size_t max_lag, double *q, int only,
+            double note[2])
 {
+	size_t top = (size_t)floor(*q) + 1;
 	folded *buf = wc_alloc_array((size_t)ceil(FOLD_CYCLES * (*q + 0.5)) + 1, sizeof *buf);
-	if (!buf)
+	double *str = wc_alloc_array(top + 1, sizeof *str), *ats = wc_alloc_array(top + 1, sizeof *ats);
+	note[0] = note[1] = NAN;
+	if (!buf || !str || !ats) {
+		free(buf);
+		free(str);
+		free(ats);
 		return 0;
-	double q0 = *q, best = NAN;
+	}
+	double q0 = *q, full = NAN, under = NAN;
 	int pick = 1;
-	for (int j = 2; !(best <= 0); j++) {
-		double p = q0 / j, at;
-		if (p * g->dt < WC_TRACE_PERIOD_MIN_S || p < WC_FT_MIN_SAMPLES_PER_STEP)
+	for (size_t j = 0; j <= top; j++)
+		str[j] = NAN;
+	for (int j = 2; (size_t)j <= top && !(isfinite(str[pick]) && str[pick] <= 0); j++) {
+		double p = q0 / j;
+		if (p * g->dt < WC_TRACE_PERIOD_MIN_S || p < 1.0 || (only && j > only))
 			break;
-		if (only && j > only)
-			break;
-		if ((only && j != only) || !peak_beside(acf, max_lag, p) || off_lag(p) <= off_lag(q0))
+		/* A step under three samples is too short for the
+		 * autocorrelation to peak beside it. */
+		if ((only && j != only) || (p >= WC_FT_MIN_SAMPLES_PER_STEP && !peak_beside(acf, max_lag, p)) ||
+		    off_lag(p) <= off_lag(q0))
 			continue;
-		if (isnan(best))
-			best = sharpest(g, active_only, q0, 1, buf, q);
-		double s = sharpest(g, active_only, q0, j, buf, &at);
-		if (s < best) {
-			best = s;
+		if (isnan(full))
+			str[1] = full = sharpest(g, active_only, q0, 1, buf, &ats[1]);
+		double s = sharpest(g, active_only, q0, j, buf, &ats[j]);
+		if (p < WC_FT_MIN_SAMPLES_PER_STEP) {
+			/* Never counted; said when it draws the shortest
+			 * string yet. */
+			if (!(s > str[pick]) && isnan(note[1])) {
+				note[1] = ats[j] / j;
+				under = s;
+			}
+			continue;
+		}
+		str[j] = s;
+		if (s < str[pick])
 			pick = j;
-			*q = at;
+	}
+	/* The string at a multiple m of the period draws m of its shapes
+	 * over the noise every fold draws: where a multiple's fold that
+	 * also beats the full one draws nearer one shape than m, the
+	 * divisor's short string came from mixing, not from repeating
+	 * (docs/finetune.md, "Counting steps"). */
+	double noise = 0.0;
+	if (pick > 1)
+		fold_length(g, active_only, q0, q0, buf, &noise);
+	for (int j = 2; pick > 1 && j < pick; j++) {
+		if (!isfinite(str[j]) || (pick % j != 0 && !(str[j] < full)))
+			continue;
+		double shapes = (str[j] - noise) / (str[pick] - noise), m = (double)(pick / j);
+		if (pick % j != 0 || !(str[pick] > noise)) {
+			/* Two divisors beat the full fold, and the
+			 * samples do not say which repeats. */
+			note[0] = ats[j] / j;
+		} else if (shapes < 0.5 * (m + 1.0)) {
+			note[0] = ats[pick] / pick;
+			pick = j;
+			break;
 		}
 	}
+	for (int j = pick + 1; pick > 1 && isnan(note[0]) && (size_t)j <= top; j++)
+		if (str[j] < full && j % pick != 0)
+			note[0] = ats[j] / j;
+	if (under > str[pick])
+		note[1] = NAN;
+	*q = ats[pick];
 	free(buf);
+	free(str);
+	free(ats);
 	return pick;
 }
 
+/* The whole lag, among the first multiples of a period of `k` lags, where
+ * the autocorrelation is highest: where point samples repeat (0 none). */
+static size_t
+whole_repeat(const double *acf, size_t max_lag, double k)
+{
+	size_t whole = 0;
+	for (int i = 1; i <= PERIOD_MULTIPLE_MAX && i * k <= (double)max_lag; i++) {
+		size_t l = (size_t)llround(i * k);
+		if (l >= 1 && l <= max_lag && (whole == 0 || acf[l] > acf[whole]))
+			whole = l;
+	}
+	return whole;
+}
+
+/* Where the state changes (either side of the middle of the range) going
+ * round `r` class means in the order c j mod r. */
+static size_t
+changes(const double *m, size_t r, size_t j, double mid)
+{
+	size_t count = 0;
+	for (size_t c = 0; c < r; c++)
+		count += (m[c * j % r] < mid) != (m[(c + 1) * j % r] < mid);
+	return count;
+}
+
+static size_t
+gcd(size_t a, size_t b)
+{
+	return b ? gcd(b, a % b) : a;
+}
+
+/* A step under three samples that draws the same point samples as the
+ * trace, in samples (NaN none). The samples of the training window repeat
+ * every whole `r`; folded at r / j (j prime to r) they are the same
+ * samples in another order, and where that order is as simple as time's
+ * -- no more changes between high and low -- steps of r / j draw them as
+ * well: 1.3-s steps every 0.5 s catch their low phase once in 13, just as
+ * 6.5-s steps with one low sample do. The step under three samples is
+ * never counted, and the trace does not tell them apart
+ * (docs/finetune.md, "Counting steps"). The raw samples, not the bins: a
+ * bin mean spreads a sample over two bins. */
+static double
+aliased_step(const ft_grid *g, size_t r)
+{
+	double *m = wc_alloc_array(r, sizeof *m), lo = INFINITY, hi = -INFINITY, found = NAN;
+	size_t *n = wc_alloc_array(r, sizeof *n), i0 = 0, len = 0;
+	if (!m || !n || r < 3) {
+		free(m);
+		free(n);
+		return NAN;
+	}
+	for (size_t c = 0; c < r; c++)
+		m[c] = 0.0, n[c] = 0;
+	double a = g->t0 + (double)g->k0 * g->dt, b = g->t0 + (double)g->k1 * g->dt;
+	for (size_t i = 0; i < g->n; i++) {
+		if (g->t[i] < a || g->t[i] >= b)
+			continue;
+		if (len++ == 0)
+			i0 = i;
+		m[(i - i0) % r] += g->p[i];
+		n[(i - i0) % r]++;
+	}
+	for (size_t c = 0; len >= 2 * r && c < r; c++) {
+		m[c] /= (double)n[c];
+		lo = fmin(lo, m[c]);
+		hi = fmax(hi, m[c]);
+	}
+	double mid = 0.5 * (lo + hi);
+	size_t own = len >= 2 * r && hi > lo ? changes(m, r, 1, mid) : 0;
+	for (size_t j = 2; own > 0 && isnan(found); j++) {
+		double p = (double)r / (double)j;
+		if (p < 1.0 || p * g->dt < WC_TRACE_PERIOD_MIN_S)
+			break;
+		if (p >= WC_FT_MIN_SAMPLES_PER_STEP || gcd(r, j) != 1)
+			continue;
+		/* Phase order steps through the classes by j's inverse. */
+		size_t inv = 1;
+		while (inv * j % r != 1)
+			inv++;
+		if (changes(m, r, inv, mid) <= own)
+			found = p;
+	}
+	free(m);
+	free(n);
+	return found;
+}
+
 int
-wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, wc_error *err)
+wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[2], wc_error *err)
 {
 	size_t len;
-	double *v = gather(g, active_only, &len);
+	double *v = gather(g, active_only, &len), first[2] = { NAN, NAN }, again[2] = { NAN, NAN };
 	int rc;
 	*out = NAN;
+	if (note)
+		note[0] = note[1] = NAN;
 	if (strength)
 		*strength = NAN;
 	if (!v)
@@ -237,7 +395,7 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, 
 		size_t m = peak_lag_near(acf, max_lag, k);
 		double base = m ? acf[m] : NAN, off = -wc_trace_peak_shift(acf, max_lag, m);
 		double best = base + PERIOD_MULTIPLE_GAIN, top = base, q = k;
-		int pick = 1, div = fundamental(g, active_only, acf, max_lag, &q, 0);
+		int pick = 1, div = fundamental(g, active_only, acf, max_lag, &q, 0, first);
 		for (int j = 2; div == 1 && m && j <= PERIOD_MULTIPLE_MAX && 1.1 * j * k <= (double)max_lag; j++) {
 			size_t mj = peak_lag_near(acf, max_lag, j * k);
 			double r = mj ? wc_trace_peak_read(acf, max_lag, mj, off) : NAN;
@@ -251,7 +409,7 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, 
 		 * could explain its lead: it lies nearer a whole lag. */
 		if (pick > 1) {
 			q = pick * k;
-			if ((div = fundamental(g, active_only, acf, max_lag, &q, pick)) == pick) {
+			if ((div = fundamental(g, active_only, acf, max_lag, &q, pick, again)) == pick) {
 				pick = 1;
 				top = base;
 			}
@@ -261,6 +419,11 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, 
 		*out = div > 1 ? q * g->dt / div : *out * pick;
 		if (strength)
 			*strength = top;
+		if (note) {
+			size_t r = div > 1 ? 0 : whole_repeat(acf, max_lag, *out / g->dt);
+			note[0] = first[0] * g->dt;
+			note[1] = (div > 1 ? first[1] : r > 0 ? aliased_step(g, r) : NAN) * g->dt;
+		}
 	}
 	free(acf);
 	free(v);

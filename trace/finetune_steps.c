@@ -373,6 +373,20 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		                    b->n - b->warm, b->median_s, 100.0 * b->spread, out->period_s, WC_FT_BURST_MAX_S);
 	} else if (clear) {
 		out->steps = out->active_s / out->period_s;
+		if (isfinite(out->period_alt_s))
+			WC_WARN(out, "period: the step period is ambiguous: the samples fit %.4f s (%.1f steps, counted) "
+			        "and %.4f s (%.1f steps) alike; a step log (steps.csv or trainer_state.json) or "
+			        "finetune.steps would tell", out->period_s, out->steps, out->period_alt_s,
+			        out->active_s / out->period_alt_s);
+		/* 1.3-s steps sampled every 0.5 s were counted as 6.5-s ones
+		 * (+400 % energy per step), silently: a step under three
+		 * samples is never counted, and the trace cannot tell it from
+		 * the longer one here. */
+		if (isfinite(out->period_under_s))
+			WC_WARN(out, "period: steps of %.3f s, under %.0f samples and never counted, fit the samples as well "
+			        "as steps of %.4f s (counted, %.1f steps): the trace does not tell them apart; a "
+			        "step log, finetune.steps or samples every 100 ms would tell", out->period_under_s,
+			        WC_FT_MIN_SAMPLES_PER_STEP, out->period_s, out->steps);
 		snprintf(out->step_source, sizeof out->step_source, "trace_period");
 		warn_warmup_included(out, "steps are counted from the trace's step period");
 		if (out->period_acf < 0.6)
@@ -433,7 +447,7 @@ mark_pauses(ft_grid *g, double hint, wc_ft_steps_result *out, wc_error *err)
 	out->n_saves = wc__ft_mark_saves(g, fmax(WC_FT_PAUSE_MIN_S, isfinite(hint) ? 0.5 * hint : 0.0));
 	if (!isfinite(hint)) {
 		double acf;
-		if ((rc = wc__ft_period(g, 1, &hint, &acf, err)) != WC_OK)
+		if ((rc = wc__ft_period(g, 1, &hint, &acf, NULL, err)) != WC_OK)
 			return rc;
 		/* Only a clear period: one found where the steps are not resolved
 		 * would throw the saves back in. */
@@ -460,7 +474,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	double median = NAN, logged_steps = 0, span[2] = { 0, 0 };
 	int rc;
 	memset(out, 0, sizeof *out);
-	out->period_s = out->steps = out->runtime_steps = NAN;
+	out->period_s = out->steps = out->runtime_steps = out->period_alt_s = out->period_under_s = NAN;
 	if ((rc = wc__ft_grid_build(&g, t, p, n, err)) != WC_OK)
 		goto done;
 	out->idle_w = g.idle_w;
@@ -482,9 +496,12 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		rc = wc_error_set(err, WC_EINVAL, "trace: no training in it (power never clearly above %.0f W)", g.theta);
 		goto done;
 	}
-	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK || (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, err)) != WC_OK)
+	double note[2] = { NAN, NAN };
+	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK || (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, note, err)) != WC_OK)
 		goto done;
 	out->period_clear = period_clear(&g, out->period_s, out->period_acf);
+	out->period_alt_s = note[0];
+	out->period_under_s = note[1];
 	if (logged_steps <= 0 && (rc = wc__ft_trainer_evals(&g, in, out, err)) != WC_OK)
 		goto done;
 	/* Without step times: with a save after every step the bursts are the

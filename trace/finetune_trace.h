@@ -143,6 +143,9 @@ typedef struct {
 	double period_acf;             /* its autocorrelation peak (how clear it is) */
 	int period_clear;              /* a peak of at least WC_FT_PERIOD_MIN_ACF, at least
 	                                * three samples long: the only period the row gives */
+	double period_alt_s;           /* another period the samples fit as well; NaN */
+	double period_under_s;         /* steps under three samples that draw the same samples
+	                                * (never counted); NaN */
 	double steps;                  /* optimizer steps counted */
 	int warmup_steps;              /* leading slow steps left out (step times only) */
 	double energy_per_step_j;      /* active energy / steps */

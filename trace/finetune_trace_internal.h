@@ -46,8 +46,12 @@ int wc__ft_mark_saves(ft_grid *g, double min_s);
 int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc);
 /** Dominant period of the window's active bins (`active_only`) or of all
  *  of them; a clearly stronger multiple replaces it. NaN none. `strength`
- *  (may be NULL) receives its autocorrelation. */
-int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, wc_error *err);
+ *  (may be NULL) receives its autocorrelation; `note` (may be NULL) a
+ *  second period the samples fit as well (NaN none) and a period under
+ *  WC_FT_MIN_SAMPLES_PER_STEP samples they fit better (NaN none), in s
+ *  (docs/finetune.md, "Counting steps"). */
+int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[2],
+                  wc_error *err);
 /** Whether a step (or period) of `step_s` spans at least
  *  WC_FT_MIN_SAMPLES_PER_STEP of the grid's samples. */
 static inline int
