@@ -120,6 +120,24 @@ check_capacity_fields(int port)
 	json_decref(a);
 }
 
+/* A compared row carries the warnings of its answer's blocks as the form's
+ * answer does: an A100 row over capacity at the form's 5 requests/s says so
+ * (capacity.warnings), not only its power warnings. */
+static void
+check_compare_capacity_warnings(int port)
+{
+	char link[256];
+	snprintf(link, sizeof link, "http://127.0.0.1:%d/?platform=H200&model=Qwen3-8B&rate=5&input_tokens=512"
+	         "&output_tokens=256&cmp=platform:A100;model:Qwen3-32B;tp:1", port);
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+	int ok = cdp_wait(B, "(() => { const t = document.querySelector('#compare-table tbody');"
+	                     " return !!t && /exceeds the capacity/.test(t.textContent); })()", PAGE_WAIT_S);
+	if (!ok)
+		fprintf(stderr, "compare row: the over-capacity warning is missing\n");
+	CHECK(ok);
+}
+
 /* The envelope panel's controls: a planner changes the arrival rate and
  * the answer changes with it. */
 static double
@@ -179,6 +197,7 @@ main(void)
 		open_page(S.port);
 		check_real_envelope();
 		check_capacity_fields(S.port);
+		check_compare_capacity_warnings(S.port);
 		check_envelope_controls();
 		check_phone_answer_first();
 		CHECK_INT(cdp_page_errors(B), 0);

@@ -175,9 +175,14 @@ function renderAnswer(a, req) {
   for (const [key, label, shown, why] of clockRows(a, req || {}))
     body.append(el('tr', { 'data-key': key }, el('th', { scope: 'row', text: label }),
       el('td', { class: 'num', text: shown }), el('td', { class: 'num' }), el('td', { class: 'covers', text: why })));
-  /* the answer's warnings and those of its blocks (capacity, ...) */
-  showWarnings([].concat(a.warnings || [], ...Object.values(a)
-    .filter((v) => v && typeof v === 'object' && Array.isArray(v.warnings)).map((v) => v.warnings)));
+  showWarnings(answerWarnings(a));
+}
+
+/* An answer's warnings and those of its blocks (capacity, ...): a compared
+ * row shows them as the form's answer does (docs/planner.md). */
+function answerWarnings(a) {
+  return a ? [].concat(a.warnings || [], ...Object.values(a)
+    .filter((v) => v && typeof v === 'object' && Array.isArray(v.warnings)).map((v) => v.warnings)) : [];
 }
 
 /* ---------------------------------------------------------- comparison */
@@ -227,7 +232,7 @@ function renderCompare(req, answer, batch) {
           return el('td', { class: 'num', 'data-key': f, 'data-label': labelOf(f) },
             typeof v === 'number' ? `${fmt(v)} ${fmtInterval(iv)}` : '—');
         }),
-      el('td', {}, el('ul', { class: 'warnings' }, ((r.answer && r.answer.warnings) || []).map((w) => el('li', { text: w })))),
+      el('td', {}, el('ul', { class: 'warnings' }, answerWarnings(r.answer).map((w) => el('li', { text: w })))),
       el('td', {}, actions)));
   });
   $('add-compare').disabled = S.compare.length >= MAX_COMPARE;
