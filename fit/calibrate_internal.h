@@ -114,7 +114,7 @@ int wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, cons
                          wc_param *p0, wc_calibrate_result *out, wc_error *err);
 /** Model scope: each group's p0_w (its runs' measured idle, else
  *  o->idle_power_w) and its runs' idle_w; refuses an o->idle_power_w not
- *  below a group's board limit (calibrate_idle.c). */
+ *  below the board limit of a group that takes it (calibrate_idle.c). */
 int wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_group *groups, int n_groups,
                       wc_error *err);
 
