@@ -321,11 +321,15 @@ wc__nv_put_value(nv_reader *rd, int slot, double t, double watts)
 }
 
 /* The place a bad line holds (see the top of the file): the slot of the
- * GPU it names; else, once the GPUs are known, the slot after the last
- * row's (the first of the next sweep after the last GPU), *presumed = 1.
- * -1 = no place (the first sweep, which a bad line drops anyway, or a
- * selection, whose unnamed rows may be of GPUs left out), -2 = a GPU
- * outside the selection. */
+ * GPU it names; else, once the sweep order is known, the GPU after the
+ * last row's in that order (the first of the next sweep after the last
+ * GPU), *presumed = 1. The same with gpu_uuids: an unnamed row of a GPU
+ * left out holds the next GPU's place only until that GPU's own row
+ * follows (take_keyed), so it drops nothing, and skipping it paired the
+ * sweeps on either side (docs/formats/telemetry.md, "Bad lines in a
+ * sweep"). -1 = no place (the first sweep, which a bad line drops anyway;
+ * with gpu_uuids, whose slots need not be in the sweep order, before the
+ * first sample gives that order), -2 = a GPU outside the selection. */
 static int
 bad_row_slot(nv_reader *rd, const nv_row *row, size_t line, int *presumed)
 {
@@ -334,9 +338,15 @@ bad_row_slot(nv_reader *rd, const nv_row *row, size_t line, int *presumed)
 	*presumed = 0;
 	if (g != -3)
 		return g;
-	if (!rd->frozen || rd->selecting || rd->n_gpus == 0)
+	if (!rd->frozen || rd->n_gpus == 0 || (rd->selecting && !rd->ranked))
 		return -1;
 	*presumed = 1;
+	if (!rd->ranked)
+		return rd->open ? (rd->last_slot + 1) % rd->n_gpus : 0;
+	int want = rd->open ? (rd->rank[rd->last_slot] + 1) % rd->n_gpus : 0;
+	for (g = 0; g < rd->n_gpus; g++)
+		if (rd->rank[g] == want)
+			return g;
 	return rd->open ? (rd->last_slot + 1) % rd->n_gpus : 0;
 }
 

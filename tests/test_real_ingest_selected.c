@@ -11,6 +11,12 @@
  *   the row is the whole log's (docs/formats/telemetry.md, "Empty uuid
  *   column"). It was refused: "GPU … of the run's 2 (gpu_uuids) is in no
  *   row of the log: it holds other GPUs only".
+ * - Lines 51-52 (GPU 1 at 16:00:19.246, GPU 0 at 19.496) with an empty
+ *   uuid cell, or cut short: each takes the place of the GPU the sweep
+ *   order says comes next, so both sweeps are dropped, the row that of the
+ *   log without lines 50-53 (docs/formats/telemetry.md, "Bad lines in a
+ *   sweep"). They held no place: GPU 0 at 19.246 and GPU 1 at 19.496 made
+ *   one sample ("1 sweep spread over more than 40 ms (widest 0.250 s)").
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -101,6 +107,42 @@ edited(const char *text, int late)
 	return out;
 }
 
+/* power.csv with lines 51-52 spoilt: `how` 0 their uuid cell emptied, 1
+ * cut after the index; 2: lines 50-53 left out. */
+static char *
+spoilt(const char *text, int how)
+{
+	char *out = malloc(strlen(text) + 1), *o = out;
+	const char *line = text;
+	for (int no = 1; *line; no++) {
+		const char *nl = strchr(line, '\n'), *end = nl ? nl + 1 : line + strlen(line);
+		const char *c1 = memchr(line, ',', (size_t)(end - line));
+		const char *c2 = c1 ? memchr(c1 + 1, ',', (size_t)(end - c1 - 1)) : NULL;
+		const char *c3 = c2 ? memchr(c2 + 1, ',', (size_t)(end - c2 - 1)) : NULL;
+		int hit = (no == 51 || no == 52) && c3;
+		if (how == 2 && no >= 50 && no <= 53) {
+			line = end;
+			continue;
+		}
+		if (hit && how == 0) {
+			memcpy(o, line, (size_t)(c2 + 1 - line));
+			o += c2 + 1 - line;
+			memcpy(o, c3, (size_t)(end - c3));
+			o += end - c3;
+		} else if (hit && how == 1) {
+			memcpy(o, line, (size_t)(c2 - line));
+			o += c2 - line;
+			*o++ = '\n';
+		} else {
+			memcpy(o, line, (size_t)(end - line));
+			o += end - line;
+		}
+		line = end;
+	}
+	*o = '\0';
+	return out;
+}
+
 int
 main(void)
 {
@@ -153,6 +195,32 @@ main(void)
 	CHECK_NEAR(r.metrics.energy_j, whole.metrics.energy_j, 1e-6);
 	free(blank);
 	free(run);
+
+	char *gone = spoilt(text[0], 2);
+	run = run_with(root, "gone", gone, text);
+	wc_ingest_row without = ingest(run, &w);
+	CHECK_INT(without.bad_lines, 0);
+	free(gone);
+	free(run);
+	for (int how = 0; how < 2; how++) {
+		fprintf(stderr, "lines 51-52 %s, GPUs named by the manifest\n", how ? "cut short" : "without uuid");
+		char *bad = spoilt(text[0], how);
+		CHECK_CONTAINS(bad, how ? "\n2026/07/18 16:00:19.246,1\n2026/07/18 16:00:19.496,0\n"
+		                        : "\n2026/07/18 16:00:19.246,1,,85.17,");
+		run = run_with(root, how ? "cut" : "nouuid", bad, text);
+		r = ingest(run, &w);
+		CHECK(strstr(w.text, "spread over") == NULL);
+		CHECK_INT(r.bad_lines, 2);
+		CHECK_INT(r.n_gpus, 2);
+		/* 28304.91675 J, the log's without the two sweeps; 28304.94675
+		 * when the two were paired */
+		CHECK_NEAR(r.metrics.energy_j, without.metrics.energy_j, 1e-6);
+		CHECK_NEAR(r.metrics.mean_w, without.metrics.mean_w, 1e-9);
+		if (strstr(w.text, "spread over"))
+			fprintf(stderr, "  %s\n", w.text);
+		free(bad);
+		free(run);
+	}
 	for (int k = 0; k < 3; k++)
 		free(text[k]);
 	free(src);
