@@ -97,6 +97,10 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
  *  (wc_error_format_path, docs/architecture.md "Errors"): the message
  *  after "wattcast CMD: " within 255 bytes, the reason whole. */
 int cli_fail_path(const char *cmd, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/** cli_fail_path with "FLAG: " in front: the path quoted in the room the
+ *  flag leaves, so the reason stays whole. */
+int cli_fail_flag_path(const char *cmd, const char *flag, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /** "FLAG: " then `msg`, a reader's message of `path`, into buf[0..size)
  *  (80 <= size <= WC_ERROR_MSG_MAX): the path quoted again in the room the flag
  *  leaves, so the reason stays whole (wc_error_path_text). */

@@ -403,7 +403,7 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	a->o.sample_s = a->win.sample_s;
 	a->o.bin_s = wc_envelope_bin_within(a->o.bin_s, a->o.horizon_s); /* the run's window, not the user's */
 	if (wc_envelope_workload_check(&a->w, &err) != WC_OK)
-		return cli_fail(cmd, "--measured %s: %s", a->measured, err.msg);
+		return cli_fail_flag_path(cmd, "--measured", a->measured, ": %s", err.msg);
 	/* Chosen again: the run's GPU count may have changed the group. */
 	if ((rc = wc_service_select(&s->p, &a->c, a->service, &s->service, &s->st, &err)) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);

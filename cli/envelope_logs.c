@@ -206,8 +206,13 @@ cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in, wc_e
 	double *t = NULL, *v = NULL;
 	size_t n = 0, *line = NULL;
 	wc_error err;
-	if (wc_series_read_samples(path, WC_ENVELOPE_MAX_RUNNING, &t, &v, &line, &n, &err) != WC_OK)
-		return cli_fail(cmd, "--n-series: %s", err.msg);
+	if (wc_series_read_samples(path, WC_ENVELOPE_MAX_RUNNING, &t, &v, &line, &n, &err) != WC_OK) {
+		/* the flag's bytes come off the path's room, as predict's
+		 * --running-series (docs/architecture.md, "Errors") */
+		char msg[WC_ERROR_MSG_MAX];
+		cli_flag_message(msg, sizeof msg, "--n-series", path, err.msg);
+		return cli_fail(cmd, "%s", msg);
+	}
 	/* The grid is the file's closest spacing: a spacing the workload
 	 * refuses, or a grid too long, is named at the samples that set it
 	 * (their lines), here where the file's rows are still the samples.
@@ -224,12 +229,13 @@ cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in, wc_e
 	int rc = wc_series_last_hold(t, n, &hold) == WC_OK ? CLI_OK : cli_fail(cmd, "out of memory");
 	double span = t[n - 1] - t[0] + hold, m = fmax(1.0, ceil(span / dt - 1e-9));
 	if (rc == CLI_OK && dt > WC_ENVELOPE_MAX_SERIES_DT_S)
-		rc = cli_fail(cmd, "--n-series: %s: lines %zu and %zu are %g s apart, the file's closest; its samples "
-		              "must be at most %g s apart", path, line[at - 1], line[at], dt, WC_ENVELOPE_MAX_SERIES_DT_S);
+		rc = cli_fail_flag_path(cmd, "--n-series", path, ": lines %zu and %zu are %g s apart, the file's closest; "
+		                        "its samples must be at most %g s apart",
+		                        line[at - 1], line[at], dt, WC_ENVELOPE_MAX_SERIES_DT_S);
 	else if (rc == CLI_OK && m > WC_SERIES_MAX)
-		rc = cli_fail(cmd, "--n-series: %s: lines %zu and %zu, %g s apart, set its grid: %.0f samples over its "
-		              "%g s, more than %d; space the samples at least %.3g s apart", path, line[at - 1], line[at],
-		              dt, m, span, WC_SERIES_MAX, span / (WC_SERIES_MAX - 1));
+		rc = cli_fail_flag_path(cmd, "--n-series", path, ": lines %zu and %zu, %g s apart, set its grid: %.0f "
+		                        "samples over its %g s, more than %d; space the samples at least %.3g s apart",
+		                        line[at - 1], line[at], dt, m, span, WC_SERIES_MAX, span / (WC_SERIES_MAX - 1));
 	if (rc == CLI_OK && !(in->series = wc_alloc_array((size_t)m, sizeof(double))))
 		rc = cli_fail(cmd, "out of memory");
 	free(line);

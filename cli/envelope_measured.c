@@ -89,7 +89,7 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	const cli_check *c = &set.checks[0];
 	if (r->n_arrivals == 0) {
 		cli_run_set_free(&set);
-		return cli_fail(cmd, "--measured %s: the run's window has no request to replay", dir);
+		return cli_fail_flag_path(cmd, "--measured", dir, ": the run's window has no request to replay");
 	}
 	if (take_workload(c, in, w) != WC_OK || take_trace(r, in) != WC_OK) {
 		cli_run_set_free(&set);

@@ -29,5 +29,11 @@ cli_subcommands_run(const cli_subcommands *t, int argc, char **argv)
 	char names[512] = "";
 	for (size_t i = 0, used = 0; i < t->n && used < sizeof names; i++)
 		used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", t->subs[i].name);
-	return cli_usage_error(t->cmd, "unknown %s '%s' (available: %s)", t->noun, argv[1], names);
+	/* The word may be a path (a target forgotten before a file): quoted by
+	 * the one rule, so the list of names stays whole (docs/architecture.md,
+	 * "Errors"). */
+	char msg[WC_ERROR_MSG_MAX];
+	int k = snprintf(msg, sizeof msg, "unknown %.32s '", t->noun);
+	wc_error_format_path(msg + k, sizeof msg - (size_t)k, argv[1], "' (available: %s)", names);
+	return cli_usage_error(t->cmd, "%s", msg);
 }

@@ -162,8 +162,8 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 		opt->warn(msg, opt->warn_payload);
 	}
 	if (*made == 0)
-		return wc_error_set(err, WC_EPARSE, "%s: each of the run's %zu row%s lies more than half in gaps "
-		                    "without samples; nothing to write", rc->power_path, left_out,
+		return wc_error_set_path(err, WC_EPARSE, rc->power_path, ": each of the run's %zu row%s lies more than half in gaps "
+		                    "without samples; nothing to write", left_out,
 		                    left_out == 1 ? "" : "s");
 	return WC_OK;
 }
@@ -194,7 +194,7 @@ wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_resul
 		rc.engine_path[0] = rc.req_path[0] = '\0';
 	}
 	if (!wc__file_exists(rc.power_path))
-		return wc_error_set(err, WC_ENOTFOUND, "%s: no power.csv", run_dir);
+		return wc_error_set_path(err, WC_ENOTFOUND, run_dir, ": no power.csv");
 	if ((r = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK)
 		goto done;
 	wc__ingest_warn_platform(&rc, opt);
@@ -208,7 +208,7 @@ wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_resul
 		total += segments(rc.windows[w].b - rc.windows[w].a, opt->segment_s);
 	rows = wc_alloc_zeroed(total, sizeof *rows);
 	if (!rows || reserve(res, total) != 0) {
-		r = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
+		r = wc_error_set_path(err, WC_ENOMEM, run_dir, ": out of memory");
 		goto done;
 	}
 	if ((r = make_rows(&rc, opt, rows, &nrows, err)) != WC_OK)

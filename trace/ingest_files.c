@@ -57,8 +57,8 @@ wc__ingest_dir_run_id(const char *dir, char *out, size_t cap, wc_error *err)
 	}
 	snprintf(out, cap, "%.*s", (int)(n - s), path + s);
 	char why[48]; /* a Latin-1 folder: the table's run_id would be refused by fit */
-	return wc_utf8_refuse(out, why, sizeof why) ? wc_error_set(err, WC_EINVAL, "%s: folder name is no run_id: %s; "
-	                                                           "set \"run_id\" in wattcast-run.json", dir, why) : WC_OK;
+	return wc_utf8_refuse(out, why, sizeof why) ? wc_error_set_path(err, WC_EINVAL, dir, ": folder name is no run_id: %s; "
+	                                                           "set \"run_id\" in wattcast-run.json", why) : WC_OK;
 }
 
 void
@@ -165,7 +165,7 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			snprintf(a + strlen(a), sizeof a - strlen(a), "%s%s", sep, what[k]);
 			snprintf(b + strlen(b), sizeof b - strlen(b), "%s%s", sep, flag[k]);
 		}
-		return wc_error_set(err, WC_EINVAL, "%s: %s unknown (no manifest states %s%s); give %s%s", rc->dir, a,
+		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": %s unknown (no manifest states %s%s); give %s%s", a,
 		                    n == 1 ? "it" : "them", plat ? wc__ingest_platform_unnamed(rc->power_path, log, sizeof log) : "", b,
 		                    model ? " (and --active-params for a model the catalog lacks)" : "");
 	}
@@ -222,8 +222,8 @@ engine_unit(const run_ctx *rc, wc_error *err)
 {
 	char why[160];
 	if (wc_prom_time_other_unit(rc->eng->t[0], why, sizeof why))
-		return wc_error_set(err, WC_EINVAL, "%s: the first timestamp is not epoch seconds: %s; "
-		                    "convert them to seconds", rc->engine_path, why);
+		return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ": the first timestamp is not epoch seconds: %s; "
+		                    "convert them to seconds", why);
 	return WC_OK;
 }
 
@@ -280,13 +280,13 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		opt->warn(msg, opt->warn_payload);
 	}
 	if (rc->pt->n < 2)
-		return wc_error_set(err, WC_EPARSE, "%s: fewer than two samples", rc->power_path);
+		return wc_error_set_path(err, WC_EPARSE, rc->power_path, ": fewer than two samples");
 	rc->t0 = rc->pt->t[0];
 	rc->t1 = rc->pt->t[rc->pt->n - 1];
 	if (rc->m.tp <= 0)
 		rc->m.tp = rc->pt->info.n_gpus;
 	else if (rc->pt->info.n_gpus != rc->m.tp)
-		return wc_error_set(err, WC_EINVAL, "%s: holds %d GPUs, but the run has tp %d", rc->power_path,
+		return wc_error_set_path(err, WC_EINVAL, rc->power_path, ": holds %d GPUs, but the run has tp %d",
 		                    rc->pt->info.n_gpus, rc->m.tp);
 
 	t = wc__ingest_reader_options(opt);
@@ -296,7 +296,7 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 			return r;
 		rc->bad_lines += rc->eng->bad_lines;
 		if (rc->eng->n == 0)
-			return wc_error_set(err, WC_EPARSE, "%s: no rows", rc->engine_path);
+			return wc_error_set_path(err, WC_EPARSE, rc->engine_path, ": no rows");
 		if ((r = engine_unit(rc, err)) != WC_OK)
 			return r;
 	}
@@ -324,8 +324,8 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 			                    "%s: power timestamps are local time and the UTC offset is unknown; "
 			                    "give --utc-offset (the engine clock suggests %.0f)", rc->dir, guess);
 		}
-		return wc_error_set(err, WC_EINVAL, "%s: power timestamps are local time and the UTC offset "
-		                    "is unknown; give --utc-offset", rc->dir);
+		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": power timestamps are local time and the UTC offset "
+		                    "is unknown; give --utc-offset");
 	}
 	wc__ingest_check_offset(rc, opt);
 	return WC_OK;
@@ -369,7 +369,7 @@ mark_quiet(run_ctx *rc, wc_error *err)
 	double *active = NULL;
 	if (rc->req) {
 		if (!(active = wc_alloc_array(rc->ngrid, sizeof *active)))
-			return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+			return wc_error_set_path(err, WC_ENOMEM, rc->dir, ": out of memory");
 		wc_trace_running_from_requests(rc->req, rc->t0, dt, rc->ngrid, active);
 	}
 	for (size_t i = 0; i < rc->pt->n; i++) {
@@ -428,7 +428,7 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 	rc->grid_n = wc_alloc_array(rc->ngrid, sizeof *rc->grid_n);
 	rc->quiet = wc_alloc_array(rc->pt->n, 1);
 	if (!rc->grid_n || !rc->quiet)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+		return wc_error_set_path(err, WC_ENOMEM, rc->dir, ": out of memory");
 	int engine_n = rc->eng && rc->eng->col[WC_ENG_RUNNING];
 	int r = engine_n ? check_running(rc, err) : WC_OK;
 	if (r != WC_OK)
@@ -449,9 +449,9 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 			rc->grid_n[k] = NAN;
 		return WC_OK;
 	} else {
-		return wc_error_set(err, WC_EINVAL, "%s: no n(t): needs engine.csv with num_requests_running "
+		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": no n(t): needs engine.csv with num_requests_running "
 		                    "or a request log (requests.json / requests.csv); `ingest --power-only` gives "
-		                    "the power metrics without them", rc->dir);
+		                    "the power metrics without them");
 	}
 	for (size_t k = 0; k < rc->ngrid; k++)
 		if (isnan(rc->grid_n[k]))
@@ -547,12 +547,12 @@ wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err)
 	*out = NULL;
 	*n = 0;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return wc_error_set(err, WC_ENOTFOUND, "%s: not a folder", dir);
+		return wc_error_set_path(err, WC_ENOTFOUND, dir, ": not a folder");
 	if (find_under(dir, WC_INGEST_SEARCH_DEPTH, &l, NULL) != 0) {
 		for (size_t i = 0; i < l.n; i++)
 			free(l.v[i]);
 		free(l.v);
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", dir);
+		return wc_error_set_path(err, WC_ENOMEM, dir, ": out of memory");
 	}
 	if (l.n == 0) {
 		free(l.v);
@@ -560,11 +560,10 @@ wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err)
 		char first[256];
 		size_t deep = wc_ingest_runs_too_deep(dir, first, sizeof first);
 		if (deep > 0)
-			return wc_error_set(err, WC_ENOTFOUND, "%s: no run folder within the %d levels searched; %zu "
-			                    "below them (first: %.100s): name a folder nearer to %s", dir,
+			return wc_error_set_path(err, WC_ENOTFOUND, dir, ": no run folder within the %d levels searched; %zu "
+			                    "below them (first: %.100s): name a folder nearer to %s",
 			                    WC_INGEST_SEARCH_DEPTH, deep, first, deep == 1 ? "it" : "them");
-		return wc_error_set(err, WC_ENOTFOUND, "%s: no run folder (one holding power.csv) in or under it",
-		                    dir);
+		return wc_error_set_path(err, WC_ENOTFOUND, dir, ": no run folder (one holding power.csv) in or under it");
 	}
 	*out = l.v;
 	*n = l.n;

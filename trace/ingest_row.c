@@ -33,7 +33,7 @@ cut_trace(const run_ctx *rc, double a, double b, double **tout, double **pout, s
 	if (!ct || !cp) {
 		free(ct);
 		free(cp);
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+		return wc_error_set_path(err, WC_ENOMEM, rc->dir, ": out of memory");
 	}
 	if (i > 0 && i < n && t[i] > a) {
 		ct[k] = a;
@@ -166,8 +166,8 @@ row_power(const run_ctx *rc, double a, double b, const double *ct, const double 
 		return r;
 	run->mean_power_w = row->metrics.mean_w;
 	if (!isfinite(run->mean_power_w))
-		return wc_error_set(err, WC_EINVAL, "%s: the window %.3f-%.3f holds fewer than two power samples "
-		                    "(segment too short?)", rc->dir, a, b);
+		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": the window %.3f-%.3f holds fewer than two power samples "
+		                    "(segment too short?)", a, b);
 	double idle_sum = 0.0;
 	for (int g = 0; g < row->n_gpus; g++)
 		idle_sum += rc->idle_gpu[g];
@@ -195,7 +195,7 @@ row_series(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row, 
 	row->series_t = wc_alloc_array(row->series_len, sizeof(double));
 	row->series_running = wc_alloc_array(row->series_len, sizeof(double));
 	if (!row->series_t || !row->series_running)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+		return wc_error_set_path(err, WC_ENOMEM, rc->dir, ": out of memory");
 	double sum = 0.0;
 	for (size_t k = k0; k < k1; k++) {
 		row->series_t[k - k0] = rc->t0 + (double)k * dt - a;

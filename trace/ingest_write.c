@@ -197,12 +197,12 @@ prune_series(const char *path, const char *series_dir, const wc_ingest_result *r
 	int rc = WC_OK;
 	DIR *d = NULL;
 	if (!names)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	for (size_t i = 0; i < res->n_rows; i++) {
 		if (res->rows[i].series_len < 2)
 			continue;
 		if (!(names[n] = malloc(200))) {
-			rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 			goto done;
 		}
 		file_name(res->rows[i].run.run_id, names[n++], 200);
@@ -210,8 +210,7 @@ prune_series(const char *path, const char *series_dir, const wc_ingest_result *r
 	qsort(names, n, sizeof *names, by_name);
 	if (!(d = opendir(series_dir))) {
 		if (errno != ENOENT)
-			rc = wc_error_set(err, WC_EIO, "%s: written, but its series folder '%s' cannot be listed (%s)",
-			                  path, series_dir, strerror(errno));
+			rc = wc_error_set_path(err, WC_EIO, path, ": written, but its series folder '%s' cannot be listed (%s)", series_dir, strerror(errno));
 		goto done;
 	}
 	for (struct dirent *e; (e = readdir(d));) {
@@ -221,7 +220,7 @@ prune_series(const char *path, const char *series_dir, const wc_ingest_result *r
 			continue;
 		snprintf(full, sizeof full, "%s/%s", series_dir, name);
 		if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) != 0 && rc == WC_OK)
-			rc = wc_error_set(err, WC_EIO, "%s: written, but '%s' of an earlier table stays (%s)", path,
+			rc = wc_error_set_path(err, WC_EIO, path, ": written, but '%s' of an earlier table stays (%s)",
 			                  full, strerror(errno));
 	}
 	closedir(d);
@@ -248,8 +247,8 @@ commit_series(const char *path, const char *series_dir, char **pending, size_t n
 		char final[2048];
 		snprintf(final, sizeof final, "%.*s", (int)(strlen(pending[k]) - strlen(PENDING)), pending[k]);
 		if (rc == WC_OK && rename(pending[k], final) != 0)
-			rc = wc_error_set(err, WC_EIO, "%s: written, but its series '%s' could not be put in place "
-			                  "(%s)", path, final, strerror(errno));
+			rc = wc_error_set_path(err, WC_EIO, path, ": written, but its series '%s' could not be put in place "
+			                  "(%s)", final, strerror(errno));
 		if (rc != WC_OK)
 			unlink(pending[k]);
 	}
@@ -286,11 +285,10 @@ wc_ingest_check_output(const char *path, wc_error *err)
 	 * rename failed and left the series folder behind (docs/cli.md,
 	 * "ingest"). */
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return wc_error_set(err, WC_EINVAL, "%s: is a folder, not a file (-o names the runs table)", path);
+		return wc_error_set_path(err, WC_EINVAL, path, ": is a folder, not a file (-o names the runs table)");
 	table_paths(path, dir, sizeof dir, stem, sizeof stem, series_dir, sizeof series_dir);
 	if (stat(series_dir, &st) == 0 && !S_ISDIR(st.st_mode))
-		return wc_error_set(err, WC_EINVAL, "%s: is not a folder, and the series of table '%s' go there",
-		                    series_dir, path);
+		return wc_error_set_path(err, WC_EINVAL, series_dir, ": is not a folder, and the series of table '%s' go there", path);
 	return WC_OK;
 }
 
@@ -377,7 +375,7 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 	wc_runs_table *t = NULL;
 	int rc = WC_OK;
 	if (res->n_rows == 0)
-		return wc_error_set(err, WC_EINVAL, "%s: no rows to write", path);
+		return wc_error_set_path(err, WC_EINVAL, path, ": no rows to write");
 	if ((rc = wc_ingest_check_ids(res->n_rows, row_id, row_dir, res->rows, err)) != WC_OK)
 		return rc;
 	if ((rc = check_series_names(path, res, err)) != WC_OK)
@@ -391,7 +389,7 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 	int made_dir = 0, created = 0;
 	if (!pending || !(t = wc_runs_new())) {
 		free(pending);
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	}
 	for (size_t i = 0; i < res->n_rows; i++) {
 		const wc_ingest_row *r = &res->rows[i];
@@ -404,7 +402,7 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 				if (mkdir(series_dir, 0755) == 0) {
 					created = 1;
 				} else if (errno != EEXIST) {
-					rc = wc_error_set(err, WC_EIO, "%s: cannot create (%s)", series_dir, strerror(errno));
+					rc = wc_error_set_path(err, WC_EIO, series_dir, ": cannot create (%s)", strerror(errno));
 					goto done;
 				}
 				made_dir = 1;
@@ -413,7 +411,7 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 			snprintf(rel, sizeof rel, "%s.series/%s", stem, fname);
 			snprintf(full, sizeof full, "%s/%s%s", dir, rel, PENDING);
 			if (!(pending[n_pending] = strdup(full))) {
-				rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", path);
+				rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 				goto done;
 			}
 			n_pending++;

@@ -395,10 +395,10 @@ build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *
 	r->idle_w = known == row.n_gpus && known > 0 ? idle / known : NAN;
 	wc__ingest_row_free(&row);
 	if (window_power(rc, r) != WC_OK || window_load(rc, r) != WC_OK)
-		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", rc->dir);
+		return wc_error_set_path(err, WC_ENOMEM, rc->dir, ": out of memory");
 	rc_ = rc->req ? arrivals_from_requests(rc, r) : arrivals_from_engine(rc, w, r);
 	if (rc_ != WC_OK)
-		return wc_error_set(err, rc_, "%s: out of memory", rc->dir);
+		return wc_error_set_path(err, rc_, rc->dir, ": out of memory");
 	return WC_OK;
 }
 
@@ -424,7 +424,7 @@ wc_trace_replay_load(const char *run_dir, const wc_ingest_options *opt, wc_trace
 	memset(&rc, 0, sizeof rc);
 	wc__ingest_locate_files(&rc, run_dir);
 	if (!wc__file_exists(rc.power_path))
-		return wc_error_set(err, WC_ENOTFOUND, "%s: no power.csv", run_dir);
+		return wc_error_set_path(err, WC_ENOTFOUND, run_dir, ": no power.csv");
 	if ((ret = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK ||
 	    (ret = wc__ingest_read_files(&rc, opt, err)) != WC_OK ||
 	    (ret = wc__ingest_check_alignment(&rc, err)) != WC_OK ||
@@ -432,14 +432,14 @@ wc_trace_replay_load(const char *run_dir, const wc_ingest_options *opt, wc_trace
 	    (ret = wc__ingest_check_idle_window(&rc, err)) != WC_OK)
 		goto done;
 	if (!rc.req && !(rc.eng && rc.eng->col[WC_ENG_RUNNING])) {
-		ret = wc_error_set(err, WC_EINVAL, "%s: no arrivals to replay: needs a request log or engine "
-		                   "counters", run_dir);
+		ret = wc_error_set_path(err, WC_EINVAL, run_dir, ": no arrivals to replay: needs a request log or engine "
+		                   "counters");
 		goto done;
 	}
 	wc__ingest_idle(&rc, opt);
 	r = wc_alloc_zeroed((size_t)rc.n_windows, sizeof *r);
 	if (!r) {
-		ret = wc_error_set(err, WC_ENOMEM, "%s: out of memory", run_dir);
+		ret = wc_error_set_path(err, WC_ENOMEM, run_dir, ": out of memory");
 		goto done;
 	}
 	for (int w = 0; w < rc.n_windows; w++)

@@ -128,16 +128,16 @@ wc_request_log_align(wc_request_log *log, const wc_engine_log *eng, const char *
 	const double *run = eng ? eng->col[WC_ENG_RUNNING] : NULL;
 	const double *wait = eng ? eng->col[WC_ENG_WAITING] : NULL;
 	if (!gen && !run)
-		return wc_error_set(err, WC_EINVAL, "%s: its times are not epoch seconds (vLLM's start_times) "
+		return wc_error_set_path(err, WC_EINVAL, what, ": its times are not epoch seconds (vLLM's start_times) "
 		                    "and no engine log with generation_tokens_total or num_requests_running "
 		                    "is there to place them; write request_timestamps (epoch s) or add the "
-		                    "engine log", what);
+		                    "engine log");
 	curve_event *ev = wc_alloc_array(2 * log->n + 1, sizeof *ev);
 	double *t = wc_alloc_array(eng->n + 1, sizeof *t), *y = wc_alloc_array(eng->n + 1, sizeof *y);
 	int rc = WC_OK, tokens = gen != NULL;
 	size_t m = 0, n = 0;
 	if (!ev || !t || !y) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", what);
+		rc = wc_error_set_path(err, WC_ENOMEM, what, ": out of memory");
 		goto done;
 	}
 	m = tokens ? log_curve(log, 1, ev) : 0;
@@ -162,15 +162,15 @@ wc_request_log_align(wc_request_log *log, const wc_engine_log *eng, const char *
 		y[n++] = v;
 	}
 	if (m == 0 || n < 2 || isnan(first_busy)) {
-		rc = wc_error_set(err, WC_EINVAL, "%s: cannot place its start_times on the engine clock: %s",
-		                  what, m == 0 ? "no request has times" : "the engine log never shows work");
+		rc = wc_error_set_path(err, WC_EINVAL, what, ": cannot place its start_times on the engine clock: %s",
+		                       m == 0 ? "no request has times" : "the engine log never shows work");
 		goto done;
 	}
 	/* The median sampling interval widens the window: the first busy
 	 * sample comes up to one interval after the log's first event. */
 	double *gaps = wc_alloc_array(n - 1, sizeof *gaps);
 	if (!gaps) {
-		rc = wc_error_set(err, WC_ENOMEM, "%s: out of memory", what);
+		rc = wc_error_set_path(err, WC_ENOMEM, what, ": out of memory");
 		goto done;
 	}
 	for (size_t k = 1; k < n; k++)

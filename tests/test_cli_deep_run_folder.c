@@ -1,0 +1,102 @@
+/*
+ * Refusals of a run folder, an output's folder, a target word and an
+ * --n-series file under a folder of about 300 bytes, ASCII and CJK. The
+ * run folder's errors printed "%s: reason" with the folder first, and
+ * the folder alone filled the 255 bytes ("wattcast ingest: /tmp/...aaa"):
+ * no "not a folder", no "no run folder". -o into a folder that does not
+ * exist quoted the folder and the file whole (708 bytes); "fit PATH"
+ * quoted the path whole (429 bytes); envelope's --n-series did not take
+ * its flag's 12 bytes off the path's room (266 bytes). Each now quotes
+ * the path once by the one rule (docs/architecture.md, "Errors"): the
+ * message within 255 bytes, the head of the path kept, the reason whole.
+ */
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char deep[1024];
+
+/* Run argv; its refusal after "wattcast CMD: " is within 255 bytes,
+ * starts with `flag` then the folder's head, holds "..." and ends with
+ * `want`. */
+static void
+refused(const char *const *argv, const char *cmd, const char *flag, const char *want)
+{
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK(r.status != 0);
+	char prefix[128];
+	snprintf(prefix, sizeof prefix, "wattcast %s: ", cmd);
+	const char *l = r.err ? strstr(r.err, prefix) : NULL;
+	CHECK(l != NULL);
+	if (l) {
+		const char *msg = l + strlen(prefix);
+		size_t n = strcspn(msg, "\n"), w = strlen(want), k = strlen(flag);
+		char one[2048];
+		snprintf(one, sizeof one, "%.*s", (int)n, msg);
+		int ok = n <= 255 && n >= w && memcmp(one + n - w, want, w) == 0 && strncmp(one, flag, k) == 0 &&
+		         strncmp(one + k, deep, 24) == 0 && strstr(one, "...") != NULL;
+		CHECK(ok);
+		if (!ok)
+			fprintf(stderr, "%zu bytes: %s\n  want the end: %s\n", n, one, want);
+	}
+	run_result_free(&r);
+}
+
+static void
+under(const char *dir, const char *seg)
+{
+	snprintf(deep, sizeof deep, "%s", dir);
+	for (int k = 0; strlen(deep) < 300; k++) {
+		size_t len = strlen(deep);
+		snprintf(deep + len, sizeof deep - len, "/%s%d", seg, k);
+		CHECK(mkdir(deep, 0755) == 0);
+	}
+	char *out = path_join(dir, "x.csv"), *none = path_join(deep, "nonexist");
+	char *empty = path_join(deep, "emptyrun"), *nodir = path_join(deep, "nodir/x.json");
+	CHECK(mkdir(empty, 0755) == 0);
+
+	const char *ing[] = { "wattcast", "ingest", none, "-o", out, "--quiet", NULL };
+	refused(ing, "ingest", "", "/nonexist: not a folder");
+	const char *emp[] = { "wattcast", "ingest", empty, "-o", out, "--quiet", NULL };
+	refused(emp, "ingest", "", "/emptyrun: no run folder (one holding power.csv) in or under it");
+	const char *env[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8",
+		              "--measured", none, NULL };
+	refused(env, "envelope", "", "/nonexist: not a folder");
+
+	const char *o[] = { "wattcast", "ingest", empty, "-o", nodir, "--quiet", NULL };
+	refused(o, "ingest", "-o: ", "/nodir/x.json: its folder does not exist");
+	char *csv = test_fixture(deep, "x.csv", "t_s,running\n0,4\n");
+	const char *fit[] = { "wattcast", "fit", csv, NULL };
+	refused(fit, "fit", "unknown target '", "/x.csv' (available: inference, capacity, request-energy, "
+	        "finetune, response, intervals)");
+
+	char *one = test_fixture(deep, "one.csv", "t_s,running,extra\n0,4,1\n");
+	const char *ns[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8",
+		             "--n-series", one, NULL };
+	refused(ns, "envelope", "--n-series: ", "/one.csv:1:1: expected two fields (t_s,running)");
+	free(out);
+	free(none);
+	free(empty);
+	free(nodir);
+	free(csv);
+	free(one);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("cli_deep_run_folder");
+	char *a = path_join(dir, "a"), *c = path_join(dir, "c");
+	CHECK(mkdir(a, 0755) == 0 && mkdir(c, 0755) == 0);
+	under(a, "folder_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	under(c, "\xe6\xa8\xa1\xe5\x9e\x8b\xe5\x8a\x9f\xe7\x8e\x87\xe6\xb5\x8b\xe9\x87\x8f"
+	         "\xe6\xa8\xa1\xe5\x9e\x8b\xe5\x8a\x9f\xe7\x8e\x87\xe6\xb5\x8b\xe9\x87\x8f"); /* 模型功率测量 twice */
+	free(a);
+	free(c);
+	free(dir);
+	return check_report("test_cli_deep_run_folder");
+}
