@@ -53,7 +53,7 @@ ingest(const char *run, const char *out, const char *max_bad, int status)
 	CHECK_INT(r.status, status);
 	if (status == 1) {
 		CHECK_CONTAINS(r.err, "power.csv: fix the bad lines or allow more with --max-bad FRACTION: 1 of 200 "
-		                      "data lines are malformed (more than 0 %); the first: power.csv:6:29: ");
+		                      "data lines are malformed (more than 0 %); the first: line 6:29: ");
 		CHECK(!test_exists(out));
 	} else {
 		CHECK(test_exists(out));
@@ -77,7 +77,7 @@ main(void)
 	run_result r;
 	CHECK(run_wattcast(ARGS("metrics", power, "--max-bad", "0"), NULL, &r) == 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "1 of 200 data lines are malformed (more than 0 %); the first: power.csv:6:29: ");
+	CHECK_CONTAINS(r.err, "1 of 200 data lines are malformed (more than 0 %); the first: line 6:29: ");
 	run_result_free(&r);
 	CHECK(run_wattcast(ARGS("metrics", power), NULL, &r) == 0);
 	CHECK_INT(r.status, 0);

@@ -94,7 +94,7 @@ main(void)
 	char line[300];
 	snprintf(line, sizeof line, "%s\n", err.msg);
 	bounded(line, "engine.csv", "/engine.csv: fix the bad lines or allow more with --max-bad FRACTION: 1 "
-	        "of 26 data lines are malformed (more than 1 %); the first: engine.csv:14: expected 4 fields, "
+	        "of 26 data lines are malformed (more than 1 %); the first: line 14: expected 4 fields, "
 	        "found 3\n");
 	snprintf(named, sizeof named, "...%s/engine.csv: fix the bad lines", strrchr(deep, '/'));
 	CHECK_CONTAINS(err.msg, named);
