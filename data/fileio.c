@@ -84,15 +84,18 @@ wc_input_may_be_replaced(const char *path)
 	pthread_mutex_unlock(&read_files_lock);
 }
 
-/* The path `st` was read as, into `buf`, or 0 when it was not read. */
+/* The path `st` was read as, into `buf`, or 0 when it was not read;
+ * *same when that is `path` itself, compared whole. */
 static int
-was_read(const struct stat *st, char *buf, size_t cap)
+was_read(const struct stat *st, const char *path, char *buf, size_t cap, int *same)
 {
 	pthread_mutex_lock(&read_files_lock);
 	size_t i = read_file_index(st->st_dev, st->st_ino);
 	int yes = i < n_read_files;
-	if (yes)
+	if (yes) {
 		snprintf(buf, cap, "%s", read_files[i].path);
+		*same = strcmp(read_files[i].path, path) == 0;
+	}
 	pthread_mutex_unlock(&read_files_lock);
 	return yes;
 }
@@ -277,9 +280,19 @@ wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *e
 		if (!S_ISREG(st.st_mode))
 			return write_in_place(path, data, len, err);
 		char read_as[200];
-		if (was_read(&st, read_as, sizeof read_as))
+		int same = 0;
+		if (was_read(&st, path, read_as, sizeof read_as, &same)) {
+			/* Named as it was read: the path once. Else the input's
+			 * path by the one rule in a part of the room, so neither
+			 * path nor the reason is cut (docs/architecture.md, "Errors"). */
+			if (same)
+				return wc_error_set_path(err, WC_EINVAL, path, ": is a file this command read; writing it "
+				                         "would destroy that input (give another output file)");
+			char quoted[96];
+			wc_error_format_path(quoted, sizeof quoted, read_as, "%s", "");
 			return wc_error_set_path(err, WC_EINVAL, path, ": is the file '%s' this command read; writing it would "
-			                         "destroy that input (give another output file)", read_as);
+			                         "destroy that input (give another output file)", quoted);
+		}
 		/* A link to a regular file: replace the file it names, not the
 		 * link (the rename is atomic in the target's folder). */
 		char *real = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;

@@ -396,9 +396,20 @@ load_series(reader *rd, wc_run *run, int series_col)
 	free(copy);
 	wc_error serr;
 	int rc = wc_series_read(full, &run->series, &serr);
-	if (rc != WC_OK)
-		return wc_error_set_path(rd->err, rc, rd->path, ":%d:%d: column 'n_series': %s", rd->line,
-		                         series_col, serr.msg);
+	if (rc != WC_OK) {
+		/* Two paths: the series by its cell, by the one rule in the room
+		 * the table's path and words leave (docs/architecture.md, "Errors"). */
+		const char *text = wc_error_path_text(serr.msg, full);
+		if (!text)
+			return wc_error_set_path(rd->err, rc, rd->path, ":%d:%d: column 'n_series': %s", rd->line,
+			                         series_col, serr.msg);
+		char words[64], inner[WC_ERROR_MSG_MAX];
+		int n = snprintf(words, sizeof words, ":%d:%d: column 'n_series': ", rd->line, series_col);
+		size_t table = strlen(rd->path), used = (n < 0 ? 0 : (size_t)n) + (table < 96 ? table : 96);
+		size_t room = used + 16 < sizeof inner ? sizeof inner - used : 16;
+		wc_error_format_path(inner, room, run->n_series, "%s", text);
+		return wc_error_set_path(rd->err, rc, rd->path, "%s%s", words, inner);
+	}
 	return WC_OK;
 }
 

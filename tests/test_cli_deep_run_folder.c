@@ -6,7 +6,9 @@
  * no "not a folder", no "no run folder". -o into a folder that does not
  * exist quoted the folder and the file whole (708 bytes); "fit PATH"
  * quoted the path whole (429 bytes); envelope's --n-series did not take
- * its flag's 12 bytes off the path's room (266 bytes). Each now quotes
+ * its flag's 12 bytes off the path's room (266 bytes); a runs table's
+ * n_series refusal lost the table's folder and the series' reason, and
+ * -o naming its input quoted the path twice. Each now quotes
  * the path once by the one rule (docs/architecture.md, "Errors"): the
  * message within 255 bytes, the head of the path kept, the reason whole.
  */
@@ -78,6 +80,33 @@ under(const char *dir, const char *seg)
 	const char *ns[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8",
 		             "--n-series", one, NULL };
 	refused(ns, "envelope", "--n-series: ", "/one.csv:1:1: expected two fields (t_s,running)");
+
+	/* two paths in one message: the runs table's cell, then its series */
+	char *sd = path_join(deep, "s.series");
+	CHECK(mkdir(sd, 0755) == 0);
+	free(test_fixture(sd, "a100_validate_tp1_r2p5_b1p0_s20260712_1784415659.csv", "t_s,running\n0,4\n"));
+	char *table = test_fixture(deep, "ok.csv", "run_id,platform,tp,model,n_series,mean_power_w\n"
+	                           "r1,H100,1,Qwen3-8B,s.series/a100_validate_tp1_r2p5_b1p0_s20260712_1784415659.csv,300\n");
+	const char *fi[] = { "wattcast", "fit", "inference", table, "-o", out, NULL };
+	refused(fi, "fit inference", "", "/ok.csv:2:20: column 'n_series': s.series/a100_validate_tp1_r2p5_b1p0_"
+	        "s20260712_1784415659.csv:2:1: needs at least two samples; a lone sample has no step to hold for");
+
+	/* -o naming an input: the path once when it is named as it was read */
+	char *run = path_join(deep, "run"), log[8192] = "timestamp, index, power.draw [W]\n";
+	CHECK(mkdir(run, 0755) == 0);
+	for (int i = 0; i < 200; i++) {
+		size_t len = strlen(log);
+		snprintf(log + len, sizeof log - len, "2026/07/18 15:%02d:%02d.%03d, 0, %.2f W\n", 57 + (25 + i / 10) / 60,
+		         (25 + i / 10) % 60, 100 * (i % 10), i > 40 && i < 160 ? 300.0 : 100.0);
+	}
+	char *power = test_fixture(run, "power.csv", log);
+	const char *self[] = { "wattcast", "ingest", run, "-o", power, "--power-only", "--platform", "H100", "--model",
+		               "Qwen/Qwen3-8B", "--tp", "1", "--utc-offset", "0", "--quiet", NULL };
+	refused(self, "ingest", "", "/run/power.csv: is a file this command read; writing it would destroy that "
+	        "input (give another output file)");
+	char *test_free_list[] = { sd, table, run, power };
+	for (size_t i = 0; i < 4; i++)
+		free(test_free_list[i]);
 	free(out);
 	free(none);
 	free(empty);
