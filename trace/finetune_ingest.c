@@ -234,12 +234,13 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 		snprintf(c->flags_note, sizeof c->flags_note, "%s", c->zoned_note);
 		c->m.utc_offset_s = 0.0;
 	} else if (c->steps_path[0] && isnan(c->m.utc_offset_s)) {
-		return wc_error_set_path(err, WC_EINVAL, c->dir, ": power timestamps are local time and the UTC offset is unknown; "
-		                    "steps.csv is in Unix time: give utc_offset_s or --utc-offset");
+		return wc_error_set_path(err, WC_EINVAL, c->dir,
+		                         ": power timestamps are local time and the UTC offset is unknown; "
+		                         "steps.csv is in Unix time: give utc_offset_s or --utc-offset");
 	}
 	if (c->m.finetune.gpus && c->pt->info.n_gpus != c->m.finetune.gpus)
 		return wc_error_set_path(err, WC_EINVAL, path, ": holds %d GPUs, but the job has gpus %d",
-		                    c->pt->info.n_gpus, c->m.finetune.gpus);
+		                         c->pt->info.n_gpus, c->m.finetune.gpus);
 	return WC_OK;
 }
 
@@ -440,26 +441,31 @@ clocks_overlap(const ft_ctx *c, wc_error *err)
 	/* Seconds since the run's start are no Unix time, and no offset
 	 * within a time zone's +-14 h would align them. */
 	if (l->t[l->n - 1] < 1e9)
-		return wc_error_set_path(err, WC_EINVAL, c->dir, ": step log: epoch_s runs %.0f-%.0f s, not Unix time (before "
-		                    "2001): write time.time() there, not the seconds since the run started", l->t[0], l->t[l->n - 1]);
+		return wc_error_set_path(err, WC_EINVAL, c->dir,
+		                         ": step log: epoch_s runs %.0f-%.0f s, not Unix time (before "
+		                         "2001): write time.time() there, not the seconds since the run started",
+		                         l->t[0], l->t[l->n - 1]);
 	/* The remedy before the spans: a message holds 255 bytes, and a long
 	 * folder path cut the offset off the end. An offset no time zone has
 	 * (beyond the +-14 h utc_offset_s takes, docs/cli.md) is no remedy:
 	 * the logs are of different runs or days. */
 	if (pt->info.utc_stamps)
-		return wc_error_set_path(err, WC_EINVAL, c->dir, ": steps.csv (epoch) and power.csv (zoned: no UTC offset applies) "
-		                    "never overlap, %.0f s apart: check the step logger's clock (steps %.0f-%.0f, power "
-		                    "%.0f-%.0f)", l->t[0] - pt->t[0], l->t[0], l->t[l->n - 1], pt->t[0],
-		                    pt->t[pt->n - 1]);
+		return wc_error_set_path(err, WC_EINVAL, c->dir,
+		                         ": steps.csv (epoch) and power.csv (zoned: no UTC offset applies) "
+		                         "never overlap, %.0f s apart: check the step logger's clock (steps %.0f-%.0f, power "
+		                         "%.0f-%.0f)", l->t[0] - pt->t[0], l->t[0], l->t[l->n - 1], pt->t[0],
+		                         pt->t[pt->n - 1]);
 	const double offset = wc__ingest_suggest_offset(c->m.utc_offset_s, pt->t[0], l->t[0]);
 	if (fabs(offset) > 14 * 3600.0)
-		return wc_error_set_path(err, WC_EINVAL, c->dir, ": step log: no step lies inside the power log, and no UTC offset "
-		                    "aligns them: they are %.1f days apart (steps at epoch %.0f-%.0f, power %.0f-%.0f); "
-		                    "another run's log?", fabs(l->t[0] - pt->t[0]) / 86400.0, l->t[0],
-		                    l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1]);
-	return wc_error_set_path(err, WC_EINVAL, c->dir, ": step log: no step lies inside the power log; utc_offset_s %.0f would "
-	                    "align them (read with %.0f s: steps at epoch %.0f-%.0f, power %.0f-%.0f)",
-	                    offset, c->m.utc_offset_s, l->t[0], l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1]);
+		return wc_error_set_path(err, WC_EINVAL, c->dir,
+		                         ": step log: no step lies inside the power log, and no UTC offset "
+		                         "aligns them: they are %.1f days apart (steps at epoch %.0f-%.0f, power %.0f-%.0f); "
+		                         "another run's log?", fabs(l->t[0] - pt->t[0]) / 86400.0, l->t[0],
+		                         l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1]);
+	return wc_error_set_path(err, WC_EINVAL, c->dir,
+	                         ": step log: no step lies inside the power log; utc_offset_s %.0f would "
+	                         "align them (read with %.0f s: steps at epoch %.0f-%.0f, power %.0f-%.0f)",
+	                         offset, c->m.utc_offset_s, l->t[0], l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1]);
 }
 
 typedef struct {

@@ -285,11 +285,11 @@ stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_resul
 	if (!(fabs(ratio - 1.0) > known))
 		return WC_OK;
 	if (in->steps_at_save && ratio > 1.0 + WC_FT_COUNT_MAX_DISAGREE)
-		return wc_error_set(err, WC_EINVAL,
-		                    "%s was saved at global_step %.0f, but the trace's step period %.3f s over "
-		                    "%.0f s gives %.0f steps: the run went on after that save; give finetune.steps "
-		                    "in wattcast-run.json or a steps.csv", file, in->steps,
-		                    out->period_s, out->active_s, traced);
+		return wc_error_set_path(err, WC_EINVAL, file,
+		                         " was saved at global_step %.0f, but the trace's step period %.3f s over "
+		                         "%.0f s gives %.0f steps: the run went on after that save; give finetune.steps "
+		                         "in wattcast-run.json or a steps.csv", in->steps,
+		                         out->period_s, out->active_s, traced);
 	/* A resume is named only when the trainer state shows one, or when
 	 * no evaluation it lists can explain the surplus: 30-s evaluations at
 	 * training power were blamed on a resume that never happened. */

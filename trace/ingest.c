@@ -162,9 +162,10 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 		opt->warn(msg, opt->warn_payload);
 	}
 	if (*made == 0)
-		return wc_error_set_path(err, WC_EPARSE, rc->power_path, ": each of the run's %zu row%s lies more than half in gaps "
-		                    "without samples; nothing to write", left_out,
-		                    left_out == 1 ? "" : "s");
+		return wc_error_set_path(err, WC_EPARSE, rc->power_path,
+		                         ": each of the run's %zu row%s lies more than half in gaps "
+		                         "without samples; nothing to write", left_out,
+		                         left_out == 1 ? "" : "s");
 	return WC_OK;
 }
 

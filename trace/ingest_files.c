@@ -58,7 +58,7 @@ wc__ingest_dir_run_id(const char *dir, char *out, size_t cap, wc_error *err)
 	snprintf(out, cap, "%.*s", (int)(n - s), path + s);
 	char why[48]; /* a Latin-1 folder: the table's run_id would be refused by fit */
 	return wc_utf8_refuse(out, why, sizeof why) ? wc_error_set_path(err, WC_EINVAL, dir, ": folder name is no run_id: %s; "
-	                                                           "set \"run_id\" in wattcast-run.json", why) : WC_OK;
+	                                                                "set \"run_id\" in wattcast-run.json", why) : WC_OK;
 }
 
 void
@@ -165,9 +165,10 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			snprintf(a + strlen(a), sizeof a - strlen(a), "%s%s", sep, what[k]);
 			snprintf(b + strlen(b), sizeof b - strlen(b), "%s%s", sep, flag[k]);
 		}
-		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": %s unknown (no manifest states %s%s); give %s%s", a,
-		                    n == 1 ? "it" : "them", plat ? wc__ingest_platform_unnamed(rc->power_path, log, sizeof log) : "", b,
-		                    model ? " (and --active-params for a model the catalog lacks)" : "");
+		return wc_error_set_path(err, WC_EINVAL, rc->dir,
+		                         ": %s unknown (no manifest states %s%s); give %s%s", a, n == 1 ? "it" : "them",
+		                         plat ? wc__ingest_platform_unnamed(rc->power_path, log, sizeof log) : "", b,
+		                         model ? " (and --active-params for a model the catalog lacks)" : "");
 	}
 	if (mi && isnan(rc->m.total_params_b))
 		rc->m.total_params_b = mi->total_params_b;
@@ -222,8 +223,8 @@ engine_unit(const run_ctx *rc, wc_error *err)
 {
 	char why[160];
 	if (wc_prom_time_other_unit(rc->eng->t[0], why, sizeof why))
-		return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ": the first timestamp is not epoch seconds: %s; "
-		                    "convert them to seconds", why);
+		return wc_error_set_path(err, WC_EINVAL, rc->engine_path,
+		                         ": the first timestamp is not epoch seconds: %s; convert them to seconds", why);
 	return WC_OK;
 }
 
@@ -287,7 +288,7 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		rc->m.tp = rc->pt->info.n_gpus;
 	else if (rc->pt->info.n_gpus != rc->m.tp)
 		return wc_error_set_path(err, WC_EINVAL, rc->power_path, ": holds %d GPUs, but the run has tp %d",
-		                    rc->pt->info.n_gpus, rc->m.tp);
+		                         rc->pt->info.n_gpus, rc->m.tp);
 
 	t = wc__ingest_reader_options(opt);
 	t.epoch_offset_s = rc->m.engine_epoch_offset_s;
@@ -320,12 +321,12 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	if (isnan(rc->m.utc_offset_s)) {
 		if (rc->eng) {
 			double guess = wc__ingest_suggest_offset(0.0, rc->t0, rc->eng->t[0]);
-			return wc_error_set(err, WC_EINVAL,
-			                    "%s: power timestamps are local time and the UTC offset is unknown; "
-			                    "give --utc-offset (the engine clock suggests %.0f)", rc->dir, guess);
+			return wc_error_set_path(err, WC_EINVAL, rc->dir,
+			                         ": power timestamps are local time and the UTC offset is unknown; "
+			                         "give --utc-offset (the engine clock suggests %.0f)", guess);
 		}
-		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": power timestamps are local time and the UTC offset "
-		                    "is unknown; give --utc-offset");
+		return wc_error_set_path(err, WC_EINVAL, rc->dir,
+		                         ": power timestamps are local time and the UTC offset is unknown; give --utc-offset");
 	}
 	wc__ingest_check_offset(rc, opt);
 	return WC_OK;
@@ -338,10 +339,10 @@ wc__ingest_check_alignment(run_ctx *rc, wc_error *err)
 	if (rc->eng) {
 		double a = fmax(rc->t0, rc->eng->t[0]), b = fmin(rc->t1, rc->eng->t[rc->eng->n - 1]);
 		if (!(b > a))
-			return wc_error_set(err, WC_EINVAL,
-			                    "%s: clocks cannot be aligned: power covers epoch %.3f-%.3f, engine "
-			                    "%.3f-%.3f (UTC offset %.0f s); check the offset", rc->dir, rc->t0,
-			                    rc->t1, rc->eng->t[0], rc->eng->t[rc->eng->n - 1], rc->m.utc_offset_s);
+			return wc_error_set_path(err, WC_EINVAL, rc->dir,
+			                         ": clocks cannot be aligned: power covers epoch %.3f-%.3f, engine "
+			                         "%.3f-%.3f (UTC offset %.0f s); check the offset", rc->t0,
+			                         rc->t1, rc->eng->t[0], rc->eng->t[rc->eng->n - 1], rc->m.utc_offset_s);
 	}
 	if (rc->req) {
 		double lo = INFINITY, hi = -INFINITY;
@@ -350,10 +351,10 @@ wc__ingest_check_alignment(run_ctx *rc, wc_error *err)
 			hi = fmax(hi, rc->req->completion[i]);
 		}
 		if (!(fmin(rc->t1, hi) > fmax(rc->t0, lo)))
-			return wc_error_set(err, WC_EINVAL,
-			                    "%s: clocks cannot be aligned: power covers epoch %.3f-%.3f, requests "
-			                    "%.3f-%.3f (UTC offset %.0f s); check the offset", rc->dir, rc->t0,
-			                    rc->t1, lo, hi, rc->m.utc_offset_s);
+			return wc_error_set_path(err, WC_EINVAL, rc->dir,
+			                         ": clocks cannot be aligned: power covers epoch %.3f-%.3f, requests "
+			                         "%.3f-%.3f (UTC offset %.0f s); check the offset", rc->t0,
+			                         rc->t1, lo, hi, rc->m.utc_offset_s);
 	}
 	return WC_OK;
 }
@@ -406,11 +407,10 @@ check_running(const run_ctx *rc, wc_error *err)
 	const double *n = rc->eng->col[WC_ENG_RUNNING];
 	for (size_t i = 0; i < rc->eng->n; i++)
 		if (!isnan(n[i]) && !wc_ingest_running_ok(n[i]))
-			return wc_error_set(err, WC_ERANGE,
-			                    "%s: num_requests_running = %.10g at timestamp %.3f (sample %zu) is "
-			                    "not a running count: expected 0 to %.10g; nothing was written",
-			                    rc->engine_path, n[i], rc->eng->t[i], i + 1,
-			                    (double)WC_INGEST_MAX_RUNNING);
+			return wc_error_set_path(err, WC_ERANGE, rc->engine_path,
+			                         ": num_requests_running = %.10g at timestamp %.3f (sample %zu) is "
+			                         "not a running count: expected 0 to %.10g; nothing was written", n[i],
+			                         rc->eng->t[i], i + 1, (double)WC_INGEST_MAX_RUNNING);
 	return WC_OK;
 }
 
@@ -419,11 +419,10 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 {
 	const double dt = WC_INGEST_GRID_S;
 	if ((rc->t1 - rc->t0) / dt >= (double)WC_INGEST_MAX_GRID_CELLS)
-		return wc_error_set(err, WC_ERANGE,
-		                    "%s: the power log spans %.0f s, more than %zu cells of the %g s grid "
-		                    "(%.1f days); split the run", rc->power_path, rc->t1 - rc->t0,
-		                    WC_INGEST_MAX_GRID_CELLS, dt,
-		                    (double)WC_INGEST_MAX_GRID_CELLS * dt / 86400.0);
+		return wc_error_set_path(err, WC_ERANGE, rc->power_path,
+		                         ": the power log spans %.0f s, more than %zu cells of the %g s grid "
+		                         "(%.1f days); split the run", rc->t1 - rc->t0, WC_INGEST_MAX_GRID_CELLS, dt,
+		                         (double)WC_INGEST_MAX_GRID_CELLS * dt / 86400.0);
 	rc->ngrid = (size_t)floor((rc->t1 - rc->t0) / dt + 1e-9) + 1;
 	rc->grid_n = wc_alloc_array(rc->ngrid, sizeof *rc->grid_n);
 	rc->quiet = wc_alloc_array(rc->pt->n, 1);
@@ -449,9 +448,10 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 			rc->grid_n[k] = NAN;
 		return WC_OK;
 	} else {
-		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": no n(t): needs engine.csv with num_requests_running "
-		                    "or a request log (requests.json / requests.csv); `ingest --power-only` gives "
-		                    "the power metrics without them");
+		return wc_error_set_path(err, WC_EINVAL, rc->dir,
+		                         ": no n(t): needs engine.csv with num_requests_running "
+		                         "or a request log (requests.json / requests.csv); `ingest --power-only` gives "
+		                         "the power metrics without them");
 	}
 	for (size_t k = 0; k < rc->ngrid; k++)
 		if (isnan(rc->grid_n[k]))
@@ -560,10 +560,12 @@ wc_ingest_find_runs(const char *dir, char ***out, size_t *n, wc_error *err)
 		char first[256];
 		size_t deep = wc_ingest_runs_too_deep(dir, first, sizeof first);
 		if (deep > 0)
-			return wc_error_set_path(err, WC_ENOTFOUND, dir, ": no run folder within the %d levels searched; %zu "
-			                    "below them (first: %.100s): name a folder nearer to %s",
-			                    WC_INGEST_SEARCH_DEPTH, deep, first, deep == 1 ? "it" : "them");
-		return wc_error_set_path(err, WC_ENOTFOUND, dir, ": no run folder (one holding power.csv) in or under it");
+			return wc_error_set_path(err, WC_ENOTFOUND, dir,
+			                         ": no run folder within the %d levels searched; %zu "
+			                         "below them (first: %.100s): name a folder nearer to %s",
+			                         WC_INGEST_SEARCH_DEPTH, deep, first, deep == 1 ? "it" : "them");
+		return wc_error_set_path(err, WC_ENOTFOUND, dir,
+		                         ": no run folder (one holding power.csv) in or under it");
 	}
 	*out = l.v;
 	*n = l.n;

@@ -166,8 +166,9 @@ row_power(const run_ctx *rc, double a, double b, const double *ct, const double 
 		return r;
 	run->mean_power_w = row->metrics.mean_w;
 	if (!isfinite(run->mean_power_w))
-		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": the window %.3f-%.3f holds fewer than two power samples "
-		                    "(segment too short?)", a, b);
+		return wc_error_set_path(err, WC_EINVAL, rc->dir,
+		                         ": the window %.3f-%.3f holds fewer than two power samples "
+		                         "(segment too short?)", a, b);
 	double idle_sum = 0.0;
 	for (int g = 0; g < row->n_gpus; g++)
 		idle_sum += rc->idle_gpu[g];

@@ -75,9 +75,9 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		return WC_OK;
 	*cut = 1;
 	if (!(*b > *a))
-		return wc_error_set(err, WC_EINVAL,
-		                    "%s: check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
-		                    rc->dir, ea, eb, what, a0, b0);
+		return wc_error_set_path(err, WC_EINVAL, rc->dir,
+		                         ": check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
+		                         ea, eb, what, a0, b0);
 	warn(opt, rc->dir, ": %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log "
 	     "(%.3f-%.3f) cover", what, *a, *b, rc->t0, rc->t1, ea, eb);
 	return WC_OK;
@@ -100,9 +100,9 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 			else
 				b = fmin(b, s);
 			if (!(b > a))
-				return wc_error_set(err, WC_EINVAL,
-				                    "%s: the idle window %.3f-%.3f leaves no load in the power log "
-				                    "(%.3f-%.3f)", rc->dir, s, e, rc->t0, rc->t1);
+				return wc_error_set_path(err, WC_EINVAL, rc->dir,
+				                         ": the idle window %.3f-%.3f leaves no load in the power log "
+				                         "(%.3f-%.3f)", s, e, rc->t0, rc->t1);
 		}
 		/* After the idle window: an engine log starting with the load
 		 * is no cut of it. */
@@ -119,10 +119,10 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		const wc_run_level *l = &rc->m.levels[i];
 		double a = fmax(l->start_epoch, rc->t0), b = fmin(l->end_epoch, rc->t1);
 		if (!(b > a))
-			return wc_error_set(err, WC_EINVAL,
-			                    "%s: load level %d ('%s', epoch %.3f-%.3f) lies outside the power log "
-			                    "(%.3f-%.3f)", rc->dir, i, l->label, l->start_epoch, l->end_epoch,
-			                    rc->t0, rc->t1);
+			return wc_error_set_path(err, WC_EINVAL, rc->dir,
+			                         ": load level %d ('%s', epoch %.3f-%.3f) lies outside the power log "
+			                         "(%.3f-%.3f)", i, l->label, l->start_epoch, l->end_epoch,
+			                         rc->t0, rc->t1);
 		/* A cut row is no whole level: the manifest's request count is
 		 * not its (docs/formats/telemetry.md, "What ingest derives"). */
 		cut = a - l->start_epoch > CLIP_TOLERANCE_S || l->end_epoch - b > CLIP_TOLERANCE_S;
@@ -167,9 +167,9 @@ wc__ingest_check_idle_window(const run_ctx *rc, wc_error *err)
 		return WC_OK;
 	for (int i = 0; i < rc->m.n_levels; i++)
 		if (s < rc->m.levels[i].end_epoch && rc->m.levels[i].start_epoch < e)
-			return wc_error_set(err, WC_EINVAL,
-			                    "%s: idle_window %.3f-%.3f overlaps load level %d (%.3f-%.3f)", rc->dir,
-			                    s, e, i, rc->m.levels[i].start_epoch, rc->m.levels[i].end_epoch);
+			return wc_error_set_path(err, WC_EINVAL, rc->dir,
+			                         ": idle_window %.3f-%.3f overlaps load level %d (%.3f-%.3f)",
+			                         s, e, i, rc->m.levels[i].start_epoch, rc->m.levels[i].end_epoch);
 	/* Probe the window on a 50 ms grid, at its end and at every engine
 	 * sample inside it. */
 	const double dt = WC_INGEST_GRID_S;
@@ -177,15 +177,15 @@ wc__ingest_check_idle_window(const run_ctx *rc, wc_error *err)
 	for (size_t k = 0; k <= steps; k++) {
 		double t = k == steps ? e : s + (double)k * dt, n = load_at(rc, t);
 		if (n > 0)
-			return wc_error_set(err, WC_EINVAL,
-			                    "%s: idle_window %.3f-%.3f overlaps load: %g request(s) running or "
-			                    "waiting at epoch %.3f", rc->dir, s, e, n, t);
+			return wc_error_set_path(err, WC_EINVAL, rc->dir,
+			                         ": idle_window %.3f-%.3f overlaps load: %g request(s) running or "
+			                         "waiting at epoch %.3f", s, e, n, t);
 	}
 	for (size_t k = 0; rc->eng && k < rc->eng->n; k++)
 		if (rc->eng->t[k] >= s && rc->eng->t[k] <= e && load_at(rc, rc->eng->t[k]) > 0)
-			return wc_error_set(err, WC_EINVAL,
-			                    "%s: idle_window %.3f-%.3f overlaps load at engine sample %.3f",
-			                    rc->dir, s, e, rc->eng->t[k]);
+			return wc_error_set_path(err, WC_EINVAL, rc->dir,
+			                         ": idle_window %.3f-%.3f overlaps load at engine sample %.3f",
+			                         s, e, rc->eng->t[k]);
 	return WC_OK;
 }
 

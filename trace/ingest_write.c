@@ -153,10 +153,10 @@ check_series_names(const char *path, const wc_ingest_result *res, wc_error *err)
 				continue;
 			file_name(res->rows[j].run.run_id, b, sizeof b);
 			if (strcmp(a, b) == 0)
-				return wc_error_set(err, WC_EINVAL,
-				                    "%s: give the run ids that differ in [A-Za-z0-9._-]: run_id '%.60s' "
-				                    "and '%.60s' would share the series file '%.60s'", path,
-				                    res->rows[j].run.run_id, res->rows[i].run.run_id, a);
+				return wc_error_set_path(err, WC_EINVAL, path,
+				                         ": give the run ids that differ in [A-Za-z0-9._-]: run_id '%.60s' "
+				                         "and '%.60s' would share the series file '%.60s'",
+				                         res->rows[j].run.run_id, res->rows[i].run.run_id, a);
 		}
 	}
 	return WC_OK;
@@ -210,7 +210,9 @@ prune_series(const char *path, const char *series_dir, const wc_ingest_result *r
 	qsort(names, n, sizeof *names, by_name);
 	if (!(d = opendir(series_dir))) {
 		if (errno != ENOENT)
-			rc = wc_error_set_path(err, WC_EIO, path, ": written, but its series folder '%s' cannot be listed (%s)", series_dir, strerror(errno));
+			rc = wc_error_set_path(err, WC_EIO, path,
+			                       ": written, but its series folder '%s' cannot be listed (%s)",
+			                       series_dir, strerror(errno));
 		goto done;
 	}
 	for (struct dirent *e; (e = readdir(d));) {
@@ -221,7 +223,7 @@ prune_series(const char *path, const char *series_dir, const wc_ingest_result *r
 		snprintf(full, sizeof full, "%s/%s", series_dir, name);
 		if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) != 0 && rc == WC_OK)
 			rc = wc_error_set_path(err, WC_EIO, path, ": written, but '%s' of an earlier table stays (%s)",
-			                  full, strerror(errno));
+			                       full, strerror(errno));
 	}
 	closedir(d);
 	if (n == 0)
@@ -247,8 +249,9 @@ commit_series(const char *path, const char *series_dir, char **pending, size_t n
 		char final[2048];
 		snprintf(final, sizeof final, "%.*s", (int)(strlen(pending[k]) - strlen(PENDING)), pending[k]);
 		if (rc == WC_OK && rename(pending[k], final) != 0)
-			rc = wc_error_set_path(err, WC_EIO, path, ": written, but its series '%s' could not be put in place "
-			                  "(%s)", final, strerror(errno));
+			rc = wc_error_set_path(err, WC_EIO, path,
+			                       ": written, but its series '%s' could not be put in place "
+			                       "(%s)", final, strerror(errno));
 		if (rc != WC_OK)
 			unlink(pending[k]);
 	}
@@ -288,7 +291,8 @@ wc_ingest_check_output(const char *path, wc_error *err)
 		return wc_error_set_path(err, WC_EINVAL, path, ": is a folder, not a file (-o names the runs table)");
 	table_paths(path, dir, sizeof dir, stem, sizeof stem, series_dir, sizeof series_dir);
 	if (stat(series_dir, &st) == 0 && !S_ISDIR(st.st_mode))
-		return wc_error_set_path(err, WC_EINVAL, series_dir, ": is not a folder, and the series of table '%s' go there", path);
+		return wc_error_set_path(err, WC_EINVAL, series_dir,
+		                         ": is not a folder, and the series of table '%s' go there", path);
 	return WC_OK;
 }
 
@@ -402,7 +406,8 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 				if (mkdir(series_dir, 0755) == 0) {
 					created = 1;
 				} else if (errno != EEXIST) {
-					rc = wc_error_set_path(err, WC_EIO, series_dir, ": cannot create (%s)", strerror(errno));
+					rc = wc_error_set_path(err, WC_EIO, series_dir,
+					                       ": cannot create (%s)", strerror(errno));
 					goto done;
 				}
 				made_dir = 1;

@@ -432,8 +432,9 @@ wc_trace_replay_load(const char *run_dir, const wc_ingest_options *opt, wc_trace
 	    (ret = wc__ingest_check_idle_window(&rc, err)) != WC_OK)
 		goto done;
 	if (!rc.req && !(rc.eng && rc.eng->col[WC_ENG_RUNNING])) {
-		ret = wc_error_set_path(err, WC_EINVAL, run_dir, ": no arrivals to replay: needs a request log or engine "
-		                   "counters");
+		ret = wc_error_set_path(err, WC_EINVAL, run_dir,
+		                        ": no arrivals to replay: needs a request log or engine "
+		                        "counters");
 		goto done;
 	}
 	wc__ingest_idle(&rc, opt);

@@ -129,9 +129,9 @@ wc_request_log_align(wc_request_log *log, const wc_engine_log *eng, const char *
 	const double *wait = eng ? eng->col[WC_ENG_WAITING] : NULL;
 	if (!gen && !run)
 		return wc_error_set_path(err, WC_EINVAL, what, ": its times are not epoch seconds (vLLM's start_times) "
-		                    "and no engine log with generation_tokens_total or num_requests_running "
-		                    "is there to place them; write request_timestamps (epoch s) or add the "
-		                    "engine log");
+		                         "and no engine log with generation_tokens_total or num_requests_running "
+		                         "is there to place them; write request_timestamps (epoch s) or add the "
+		                         "engine log");
 	curve_event *ev = wc_alloc_array(2 * log->n + 1, sizeof *ev);
 	double *t = wc_alloc_array(eng->n + 1, sizeof *t), *y = wc_alloc_array(eng->n + 1, sizeof *y);
 	int rc = WC_OK, tokens = gen != NULL;
