@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 static char deep[1024];
+static size_t head = 24; /* bytes of the folder's head a refusal keeps */
 
 /* Run argv; its refusal after "wattcast CMD: " is within 255 bytes,
  * starts with `flag` then the folder's head, holds "..." and ends with
@@ -40,7 +41,7 @@ refused(const char *const *argv, const char *cmd, const char *flag, const char *
 		char one[2048];
 		snprintf(one, sizeof one, "%.*s", (int)n, msg);
 		int ok = n <= 255 && n >= w && memcmp(one + n - w, want, w) == 0 && strncmp(one, flag, k) == 0 &&
-		         strncmp(one + k, deep, 24) == 0 && strstr(one, "...") != NULL;
+		         strncmp(one + k, deep, head) == 0 && strstr(one, "...") != NULL;
 		CHECK(ok);
 		if (!ok)
 			fprintf(stderr, "%zu bytes: %s\n  want the end: %s\n", n, one, want);
@@ -104,8 +105,28 @@ under(const char *dir, const char *seg)
 		               "Qwen/Qwen3-8B", "--tp", "1", "--utc-offset", "0", "--quiet", NULL };
 	refused(self, "ingest", "", "/run/power.csv: is a file this command read; writing it would destroy that "
 	        "input (give another output file)");
-	char *test_free_list[] = { sd, table, run, power };
-	for (size_t i = 0; i < 4; i++)
+
+	/* a fine-tuning run's step analysis: the folder by the rule too (it
+	 * kept only the folder's last name, a rule of its own) */
+	char *ft = path_join(deep, "ft"), flat[8192] = "timestamp, index, power.draw [W]\n";
+	CHECK(mkdir(ft, 0755) == 0);
+	for (int i = 0; i < 100; i++) {
+		size_t len = strlen(flat);
+		snprintf(flat + len, sizeof flat - len, "2026/07/18 15:57:%02d.%03d, 0, 300.5\n", i / 4, 250 * (i % 4));
+	}
+	free(test_fixture(ft, "power.csv", flat));
+	free(test_fixture(ft, "wattcast-run.json", "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", "
+	                  "\"model\": \"Llama-3.1-8B\", \"utc_offset_s\": 0, \"finetune\": {\"method\": \"qlora\", "
+	                  "\"micro_batch\": 8, \"seq_len\": 1024, \"grad_accum\": 4, \"lora_rank\": 64, "
+	                  "\"checkpointing\": false}}\n"));
+	const char *fti[] = { "wattcast", "ingest", ft, "-o", out, NULL };
+	head = 8; /* a long reason beside the run's folder leaves the head little room */
+	refused(fti, "ingest", "", "/ft: no step period in the trace (no autocorrelation peak in "
+	        "0.5-120 s over 25 s of training); give a step log (steps.csv or trainer_state.json) or finetune.steps "
+	        "in wattcast-run.json");
+	head = 24;
+	char *test_free_list[] = { sd, table, run, power, ft };
+	for (size_t i = 0; i < 5; i++)
 		free(test_free_list[i]);
 	free(out);
 	free(none);

@@ -468,35 +468,6 @@ clocks_overlap(const ft_ctx *c, wc_error *err)
 	                         offset, c->m.utc_offset_s, l->t[0], l->t[l->n - 1], pt->t[0], pt->t[pt->n - 1]);
 }
 
-typedef struct {
-	char text[WC_ERROR_MSG_MAX];
-} ft_message;
-
-/* "DIR: msg", or, when the path would push msg past the message size,
- * the run folder's last component (cut if need be): the message names
- * the numbers and the remedy, the folder only which run (messages are
- * at most 255 bytes, docs/fleet.md). */
-static ft_message
-prefix_run(const char *run_dir, const char *msg)
-{
-	ft_message m;
-	size_t len = strlen(run_dir), room = sizeof m.text - 1, used = strlen(msg) + 2;
-	const char *name = run_dir;
-	while (len > 1 && run_dir[len - 1] == '/')
-		len--;
-	if (len + used > room) {
-		const char *slash = name + len;
-		while (slash > run_dir && slash[-1] != '/')
-			slash--;
-		len -= (size_t)(slash - run_dir);
-		name = slash;
-		if (len + used > room)
-			len = used < room ? room - used : 0;
-	}
-	wc_error_format(m.text, sizeof m.text, "%.*s: %s", (int)len, name, msg);
-	return m;
-}
-
 int
 wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table *table, wc_error *err)
 {
@@ -528,7 +499,9 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	if ((rc = wc_ft_steps_analyse(c.pt->t, c.pt->group, c.pt->n, &in, &res, err)) != WC_OK) {
 		char msg[WC_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
-		rc = wc_error_set(err, rc, "%s", prefix_run(run_dir, msg).text);
+		/* the folder says which run, by the one path rule; the
+		 * numbers and the remedy stay whole (docs/architecture.md, "Errors") */
+		rc = wc_error_set_path(err, rc, run_dir, ": %s", msg);
 		goto done;
 	}
 	log_warnings(&notes, &res);
