@@ -25,44 +25,18 @@
 #define SHIFT 0.3
 static const double loads[2] = { 4.0, 16.0 };
 
-/* The paper law with a Qwen3-8B term on H100 of SHIFT at `running` over
- * an idle of IDLE_W. */
-static double
-truth_w(double running)
-{
-	wc_params p = WC_PARAMS_INIT;
-	wc_power pw;
-	wc_error err;
-	wc_params_default(&p);
-	wc_model_term *t = &p.model_terms[p.n_model_terms++];
-	memset(t, 0, sizeof *t);
-	snprintf(t->model, sizeof t->model, "Qwen3-8B");
-	snprintf(t->level, sizeof t->level, "H100");
-	t->shift = (wc_param){ SHIFT, NAN, NAN, WC_SRC_CALIBRATED };
-	wc_config c = test_catalog_config("H100", 1, "Qwen3-8B", running);
-	c.idle_power_w = IDLE_W;
-	CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_OK);
-	wc_params_clear(&p);
-	return pw.node_power_w;
-}
-
-static const json_t *
-term(const json_t *params)
-{
-	return json_array_get(json_object_get(params, "model_terms"), 0);
-}
-
 /* The term's p0_w is IDLE_W "assumed", its shift SHIFT, and the set
  * answers each run, named by model and without its idle, within 0.5 %
  * over IDLE_W. */
 static void
 check_term(const json_t *params, const double *measured, const char *what)
 {
-	const json_t *p0 = json_object_get(term(params), "p0_w");
+	const json_t *p0 = json_object_get(test_model_term(params, 0), "p0_w");
 	const char *src = json_string_value(json_object_get(p0, "source"));
 	CHECK(p0 != NULL && fabs(json_number_value(json_object_get(p0, "value")) - IDLE_W) < 1e-9);
 	CHECK(src && strcmp(src, "assumed") == 0);
-	CHECK(fabs(json_number_value(json_object_get(json_object_get(term(params), "shift"), "value")) - SHIFT) < 0.01);
+	const json_t *shift = json_object_get(json_object_get(test_model_term(params, 0), "shift"), "value");
+	CHECK(fabs(json_number_value(shift) - SHIFT) < 0.01);
 	char *text = json_dumps(params, JSON_COMPACT);
 	wc_params p = WC_PARAMS_INIT;
 	wc_error err;
@@ -119,7 +93,7 @@ main(void)
 	CHECK_INT(mkdir(tmp, 0700), 0);
 	setenv("TMPDIR", tmp, 1);
 	for (int i = 0; i < 2; i++)
-		w[i] = truth_w(loads[i]);
+		w[i] = test_term_power("H100", "Qwen3-8B", SHIFT, loads[i], IDLE_W);
 	snprintf(csv, sizeof csv,
 	         "run_id,platform,tp,model,running,mean_power_w\n"
 	         "a,H100,1,Qwen/Qwen3-8B,%g,%.9g\nb,H100,1,Qwen/Qwen3-8B,%g,%.9g\n", loads[0], w[0], loads[1], w[1]);
@@ -174,7 +148,7 @@ main(void)
 		const json_t *params = json_object_get(r.json, "params");
 		CHECK(params != NULL);
 		if (params && c) {
-			CHECK(json_equal(term(params), term(c)));
+			CHECK(json_equal(test_model_term(params, 0), test_model_term(c, 0)));
 			check_term(params, w, "POST /v1/calibrate");
 		}
 		http_reply_free(&r);

@@ -26,37 +26,10 @@
 #define SHIFT 0.3
 static const double loads[2] = { 4.0, 16.0 };
 
-/* The paper law with a Qwen3-8B term on H100 of `shift`, at `running`,
- * with the configuration's idle `idle_w` (0: the level's P0). */
-static double
-truth_w(double running, double idle_w)
-{
-	wc_params p = WC_PARAMS_INIT;
-	wc_power pw;
-	wc_error err;
-	wc_params_default(&p);
-	wc_model_term *t = &p.model_terms[p.n_model_terms++];
-	memset(t, 0, sizeof *t);
-	snprintf(t->model, sizeof t->model, "Qwen3-8B");
-	snprintf(t->level, sizeof t->level, "H100");
-	t->shift = (wc_param){ SHIFT, NAN, NAN, WC_SRC_CALIBRATED };
-	wc_config c = test_catalog_config("H100", 1, "Qwen3-8B", running);
-	c.idle_power_w = idle_w;
-	CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_OK);
-	wc_params_clear(&p);
-	return pw.node_power_w;
-}
-
-static const json_t *
-term(const json_t *params)
-{
-	return json_array_get(json_object_get(params, "model_terms"), 0);
-}
-
 static double
 term_value(const json_t *params, const char *key)
 {
-	const json_t *v = json_object_get(json_object_get(term(params), key), "value");
+	const json_t *v = json_object_get(json_object_get(test_model_term(params, 0), key), "value");
 	return v ? json_number_value(v) : NAN;
 }
 
@@ -96,8 +69,8 @@ main(void)
 	CHECK_INT(mkdir(tmp, 0700), 0);
 	setenv("TMPDIR", tmp, 1);
 	for (int i = 0; i < 2; i++) {
-		w[i] = truth_w(loads[i], IDLE_W);
-		w0[i] = truth_w(loads[i], 0.0);
+		w[i] = test_term_power("H100", "Qwen3-8B", SHIFT, loads[i], IDLE_W);
+		w0[i] = test_term_power("H100", "Qwen3-8B", SHIFT, loads[i], 0.0);
 	}
 	snprintf(csv, sizeof csv,
 	         "run_id,platform,tp,model,running,mean_power_w,idle_power_w\n"
@@ -127,7 +100,8 @@ main(void)
 	json_t *c = json_load_file(cli, 0, NULL), *c0 = json_load_file(cli0, 0, NULL);
 	CHECK(c != NULL && c0 != NULL);
 	CHECK(fabs(term_value(c, "p0_w") - IDLE_W) < 1e-9);
-	const char *src = json_string_value(json_object_get(json_object_get(term(c), "p0_w"), "source"));
+	const json_t *p0 = json_object_get(test_model_term(c, 0), "p0_w");
+	const char *src = json_string_value(json_object_get(p0, "source"));
 	CHECK(src && strcmp(src, "measured") == 0);
 	CHECK(fabs(term_value(c, "shift") - SHIFT) < 0.01);
 	check_answers(c, w, IDLE_W, "cli.json");
@@ -144,7 +118,7 @@ main(void)
 		free(text);
 	}
 	/* without an idle column: the base's P0 (126.3 W), no p0_w, as before */
-	CHECK(json_object_get(term(c0), "p0_w") == NULL);
+	CHECK(json_object_get(test_model_term(c0, 0), "p0_w") == NULL);
 	CHECK(fabs(term_value(c0, "shift") - SHIFT) < 0.01);
 	check_answers(c0, w0, 126.3, "noidle.json");
 
@@ -172,7 +146,7 @@ main(void)
 	const json_t *params = json_object_get(r.json, "params");
 	CHECK(params != NULL);
 	if (params && c) {
-		CHECK(json_equal(term(params), term(c)));
+		CHECK(json_equal(test_model_term(params, 0), test_model_term(c, 0)));
 		check_answers(params, w, IDLE_W, "POST /v1/calibrate");
 	}
 

@@ -26,27 +26,8 @@
 #include <sys/stat.h>
 
 #define IDLE_W 150.0
-
-/* The paper law with a Qwen3-8B term on H100 (shift 0.3) at `running`
- * over an idle of IDLE_W. */
-static double
-truth_w(double running)
-{
-	wc_params p = WC_PARAMS_INIT;
-	wc_power pw;
-	wc_error err;
-	wc_params_default(&p);
-	wc_model_term *t = &p.model_terms[p.n_model_terms++];
-	memset(t, 0, sizeof *t);
-	snprintf(t->model, sizeof t->model, "Qwen3-8B");
-	snprintf(t->level, sizeof t->level, "H100");
-	t->shift = (wc_param){ 0.3, NAN, NAN, WC_SRC_CALIBRATED };
-	wc_config c = test_catalog_config("H100", 1, "Qwen3-8B", running);
-	c.idle_power_w = IDLE_W;
-	CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_OK);
-	wc_params_clear(&p);
-	return pw.node_power_w;
-}
+/* the paper law with a Qwen3-8B term on H100 (shift 0.3) over IDLE_W */
+#define truth_w(running) test_term_power("H100", "Qwen3-8B", 0.3, (running), IDLE_W)
 
 /* The index of column `name` in a CSV header line. */
 static int

@@ -314,6 +314,31 @@ test_catalog_config(const char *platform, int tp, const char *model, double runn
 	return c;
 }
 
+double
+test_term_power(const char *level, const char *model, double shift, double running, double idle_w)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_power pw = { 0 };
+	wc_error err;
+	wc_params_default(&p);
+	wc_model_term *t = &p.model_terms[p.n_model_terms++];
+	memset(t, 0, sizeof *t);
+	snprintf(t->model, sizeof t->model, "%s", model);
+	snprintf(t->level, sizeof t->level, "%s", level);
+	t->shift = (wc_param){ shift, NAN, NAN, WC_SRC_CALIBRATED };
+	wc_config c = test_catalog_config(level, 1, model, running);
+	c.idle_power_w = idle_w;
+	CHECK_INT(wc_law_power(&p, &c, &pw, &err), WC_OK);
+	wc_params_clear(&p);
+	return pw.node_power_w;
+}
+
+const json_t *
+test_model_term(const json_t *params, size_t k)
+{
+	return json_array_get(json_object_get(params, "model_terms"), k);
+}
+
 char *
 test_replaced(char *s, const char *from, const char *to)
 {

@@ -5,6 +5,7 @@
 #ifndef WC_TEST_SUPPORT_H
 #define WC_TEST_SUPPORT_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "models/law.h"
@@ -52,6 +53,13 @@ void test_collect_warning(const char *msg, void *payload);
  *  else as WC_CONFIG_INIT. An unknown model is a failed CHECK (and 8 B
  *  active, no architecture). The strings are borrowed. */
 wc_config test_catalog_config(const char *platform, int tp, const char *model, double running);
+/** The `paper` profile's law (wc_params_default) with one model term (`model` on `level`,
+ *  logit shift `shift`) at `running` on one GPU, over an idle of `idle_w`
+ *  (0: the level's P0): the node power the calibration tests draw runs
+ *  from. */
+double test_term_power(const char *level, const char *model, double shift, double running, double idle_w);
+/** Model term k of a parameter file's JSON (borrowed; NULL if none). */
+const json_t *test_model_term(const json_t *params, size_t k);
 /** Fresh empty folder under WC_TEST_TMP (malloc'd path). */
 char *test_tmpdir(const char *name);
 /** Join two path parts (malloc'd). */
