@@ -370,8 +370,19 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		return rc;
 	}
 	wc_flexibility_analyse(out);
-	/* the steps' caveats after the point's, which they do not repeat, the
-	 * knee's and the optimum's in their own numbers */
+	/* A knee or optimum whose step already carries the clock caveat (a
+	 * clock sweep's steps below half the top clock do) is named in that
+	 * step's line: said again under the field's name it would be the
+	 * same caveat twice (docs/capacity.md, "Power flexibility"). */
+	const double pick_mhz[2] = { out->knee_clock_mhz, out->energy_optimal_clock_mhz };
+	int pick_said[2] = { 0, 0 };
+	for (int i = 0; i < 2; i++) {
+		char note[WC_WARNING_LEN];
+		if (wc__predict_clock_low_note(wc_predictor_params(pr), c->platform, by_cap ? "power_cap_w" : "sm_clock_mhz",
+		                               pick_mhz[i], note, sizeof note))
+			pick_said[i] = wc__flex_caveats_hold(&cv, out, pick_mhz[i], note);
+	}
+	/* the steps' caveats after the point's, which they do not repeat */
 	wc__flex_caveats_say(&cv, out);
 	if ((rc = check_pick_caps(pr, q, out, err)) != WC_OK)
 		return rc;
@@ -414,7 +425,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		      { "energy_optimal_clock_mhz", out->energy_optimal_clock_mhz } };
 	for (int i = 0; i < 2; i++) {
 		char msg[WC_WARNING_LEN];
-		if (picks[i].mhz != low && wc__predict_clock_low_note(wc_predictor_params(pr), c->platform, picks[i].field,
+		if (picks[i].mhz != low && !pick_said[i] && wc__predict_clock_low_note(wc_predictor_params(pr), c->platform, picks[i].field,
 		                                                      picks[i].mhz, msg, sizeof msg))
 			warn_once(out, msg);
 	}

@@ -3,9 +3,10 @@
  * every step it holds at (predict/flexibility_internal.h,
  * docs/capacity.md "Power flexibility"). A kind is a caveat's text with
  * its numbers set aside: "prefill takes 44 %" at one clock and "prefill
- * takes 28 %" at another are one caveat with two values, and both clocks
- * are named with their own value, so the knee's and the optimum's
- * caveats are there in `predict inference`'s numbers.
+ * takes 28 %" at another are one caveat with two values, both clocks
+ * named with their own value where the line fits, else within the range
+ * of the values it gives: once per kind, the knee's and the optimum's
+ * steps among the clocks it names.
  */
 #include "flexibility_internal.h"
 
@@ -150,6 +151,15 @@ put_text(wc__flex_caveat **each, int n, int per_step, char *buf, size_t cap, siz
 	free(cur);
 }
 
+int
+wc__flex_caveats_hold(const wc__flex_caveats *c, const wc_flexibility *f, double mhz, const char *text)
+{
+	for (int i = 0; i < c->n; i++)
+		if (f->steps[c->at[i].step].sm_clock_mhz == mhz && strcmp(c->at[i].text, text) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 say_once(wc_flexibility *f, const char *line)
 {
@@ -198,16 +208,11 @@ wc__flex_caveats_say(wc__flex_caveats *c, wc_flexibility *f)
 			put_clocks(f, each, n, 1, line, sizeof line, &range);
 			put_text(each, n, 0, line, sizeof line, &range);
 		}
+		/* One line per kind, the range covering every step's value, the
+		 * knee's and the optimum's among them: a line of their own would
+		 * say the kind twice, a clock inside the range with a number
+		 * beside it (docs/capacity.md, "Power flexibility"). */
 		say_once(f, line);
-		/* the range leaves out the knee's and the optimum's own numbers:
-		 * theirs, each its line, as predict inference gives them */
-		for (int k = 0; len >= WC_WARNING_LEN && k < n; k++) {
-			double mhz = f->steps[each[k]->step].sm_clock_mhz;
-			if (mhz == f->knee_clock_mhz || mhz == f->energy_optimal_clock_mhz) {
-				wc_error_format(line, sizeof line, "at %.0f MHz: %s", mhz, each[k]->text);
-				say_once(f, line);
-			}
-		}
 	}
 	free(each);
 	free(used);

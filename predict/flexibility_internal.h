@@ -22,13 +22,17 @@ typedef struct {
 /** Keep caveat `text` of step `step`; WC_OK or WC_ENOMEM (said in err). */
 int wc__flex_caveat_add(wc__flex_caveats *c, int step, const char *text, wc_error *err);
 
+/** Does a step at clock `mhz` carry caveat `text`, in those words? (f
+ *  analysed; before wc__flex_caveats_say, which frees what was kept) */
+int wc__flex_caveats_hold(const wc__flex_caveats *c, const wc_flexibility *f, double mhz, const char *text);
+
 /** Say the caveats kept into f's warnings: those the unconstrained point
  *  says in the same words left out, the rest one line per kind (the text
  *  with its numbers set aside), "at F1, F2 MHz: " naming every step's clock
  *  it holds at, lowest first, with each number that differs between them
  *  given per step ("44/35/28"), or as the range of the steps' values where
- *  that line would not fit a warning, the knee's and the optimum's then
- *  each on a line of its own (f analysed). Frees what was kept. */
+ *  that line would not fit a warning: each kind once, the knee's and the
+ *  optimum's steps within it (f analysed). Frees what was kept. */
 void wc__flex_caveats_say(wc__flex_caveats *c, wc_flexibility *f);
 
 #endif

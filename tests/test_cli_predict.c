@@ -305,14 +305,19 @@ low_clock(void)
 	text_has_line(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "16", "--input-tokens", "512",
 	                   "--output-tokens", "256", "--power-cap", "73"), line);
 	/* a sweep's knee above its lowest step but below half the top clock:
-	 * the same caveat, naming the knee (it had none) */
+	 * the same caveat, the knee's clock among the steps it names (once:
+	 * not again under knee_clock_mhz) */
 	const char *flex[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Llama-3.1-8B",
 		               "--concurrency", "32", "--input-tokens", "512", "--output-tokens", "256", "--steps", "4",
 		               NULL };
-	text_has_line(flex, "  warning: knee_clock_mhz: the GPU runs at 890 MHz of H100's 1980 MHz top clock; the law "
-	                    "does not model the bandwidth real boards lose below about half the top clock "
+	text_has_line(flex, "  warning: at 345, 890 MHz: sm_clock_mhz: the GPU runs at 345/890 MHz of H100's 1980 MHz top "
+	                    "clock; the law does not model the bandwidth real boards lose below about half the top clock "
 	                    "(docs/capacity.md)");
-	run_result r; /* at or above half, nothing */
+	run_result r;
+	CHECK(run_wattcast(flex, NULL, &r) == 0);
+	CHECK(r.out && strstr(r.out, "knee_clock_mhz: the GPU runs") == NULL);
+	run_result_free(&r);
+	/* at or above half, nothing */
 	CHECK(run_wattcast(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "16", "--sm-clock",
 	                        "705"), NULL, &r) == 0);
 	CHECK_INT(r.status, 0);

@@ -150,7 +150,8 @@ cli_marks(void)
 /* Does sweep warning `w` say caveat `c` at clock `mhz`: in the same words
  * (the unconstrained point's), or "at F1, F2 MHz: ..." naming the clock,
  * whose numbers "a/b" are the steps' in the order of the clocks, or over
- * a range "F1-F2" in the same words? */
+ * a range "F1-F2" in the same words, each number within the range "lo-hi"
+ * of the steps' values said there? */
 static int
 says_at(const char *w, const char *c, double mhz)
 {
@@ -175,8 +176,23 @@ says_at(const char *w, const char *c, double mhz)
 	if (j == -1)
 		return 0;
 	const char *t = end + 6;
-	if (j == -2)
-		return strcmp(t, c) == 0;
+	if (j == -2) { /* its words, each number c gives within the range "lo-hi" said there */
+		while (*t && *c) {
+			if (*t >= '0' && *t <= '9' && *c >= '0' && *c <= '9') {
+				char *q, *r;
+				double lo = strtod(t, &q), hi = lo, v = strtod(c, &r);
+				if (*q == '-' && q[1] >= '0' && q[1] <= '9')
+					hi = strtod(q + 1, &q);
+				if (v < lo || v > hi)
+					return 0;
+				t = q;
+				c = r;
+			} else if (*t++ != *c++) {
+				return 0;
+			}
+		}
+		return *t == *c;
+	}
 	char said[1024];
 	size_t len = 0;
 	while (*t && len + 64 < sizeof said) {
@@ -248,8 +264,8 @@ knee_and_optimum_caveats(void)
 		                            "--input-tokens", "1000", "--output-tokens", "600" };
 	static const char *const h200[] = { "--platform", "H200 NVL", "--model", "Qwen3-32B", "--rate", "2",
 		                            "--concurrency", "128", "--input-tokens", "1000", "--output-tokens", "400" };
-	/* the prefill caveat at four steps does not fit per step: a range, and
-	 * the knee's own line */
+	/* the prefill caveat at four steps does not fit per step: a range
+	 * covering the knee's clock and its number, the kind said once */
 	static const char *const rate[] = { "--platform", "H100", "--model", "Qwen3-8B", "--rate", "20",
 		                            "--input-tokens", "512", "--output-tokens", "256" };
 	const struct {
