@@ -487,11 +487,10 @@ cli_fit_id(const char *id, size_t width, char *buf, size_t cap)
 	size_t n = strlen(id);
 	if (n <= width || width < 8 || cap <= width)
 		return id;
-	size_t tail = (width - 3) * 3 / 5, head = width - 3 - tail, from = n - tail;
+	size_t tail = (width - 3) * 3 / 5, head = width - 3 - tail;
 	/* whole UTF-8 sequences on both sides of the dots */
 	head = wc_utf8_keep(id, head);
-	while (from < n && ((unsigned char)id[from] & 0xC0) == 0x80)
-		from++;
+	size_t from = wc_utf8_keep_end(id, n, tail);
 	snprintf(buf, cap, "%.*s...%s", (int)head, id, id + from);
 	return buf;
 }

@@ -66,6 +66,15 @@ wc_utf8_keep(const char *s, size_t max)
 }
 
 size_t
+wc_utf8_keep_end(const char *s, size_t len, size_t max)
+{
+	size_t from = len > max ? len - max : 0;
+	while (from < len && ((unsigned char)s[from] & 0xC0) == 0x80)
+		from++;
+	return from;
+}
+
+size_t
 wc_utf8_check(const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -187,11 +196,7 @@ path_tail(const char *path, size_t len, size_t cap)
 {
 	const char *slash = strrchr(path, '/');
 	size_t tail = slash ? (size_t)(slash - path) : 0;
-	if (len - tail > cap / 2)
-		tail = len - cap / 2;
-	while (tail < len && ((unsigned char)path[tail] & 0xC0) == 0x80)
-		tail++;
-	return tail;
+	return wc_utf8_keep_end(path, len, len - tail > cap / 2 ? cap / 2 : len - tail);
 }
 
 /* The same with the file's folder before it ("/r1/engine.csv"): the

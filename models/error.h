@@ -81,6 +81,10 @@ void wc_text_mend_cut(char *buf, size_t size);
  *  to a character's first byte. Every cut of a name or id at a byte count
  *  goes through it. */
 size_t wc_utf8_keep(const char *s, size_t max);
+/** The other end: the offset in s[0..len) from which at most `max` bytes
+ *  remain, moved forward to a character's first byte. Every cut that keeps
+ *  a path's or an id's end goes through it. */
+size_t wc_utf8_keep_end(const char *s, size_t len, size_t max);
 
 /** The one UTF-8 validity rule (no overlong forms, surrogates or code
  *  points above U+10FFFF: what jansson requires of every string): the

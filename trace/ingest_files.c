@@ -49,8 +49,7 @@ wc__ingest_dir_run_id(const char *dir, char *out, size_t cap, wc_error *err)
 		const char *shown = dir;
 		size_t len = strlen(dir);
 		if (len > 120)
-			for (shown = dir + len - 117; ((unsigned char)*shown & 0xC0) == 0x80; shown++)
-				;
+			shown = dir + wc_utf8_keep_end(dir, len, 117);
 		return wc_error_set(err, WC_EINVAL, "%s%s: folder name too long for a run_id: %zu bytes, at most %zu; "
 		                    "set \"run_id\" in wattcast-run.json",
 		                    shown == dir ? "" : "...", shown, n - s, cap - 1);

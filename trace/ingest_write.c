@@ -342,8 +342,8 @@ wc_ingest_check_ids(size_t n, const char *(*id)(size_t i, const void *payload),
 		int used = snprintf(NULL, 0, SAME_DIR_FMT, dup, "...", "");
 		size_t room = used < 255 ? 255 - (size_t)used : 0, len = strlen(d);
 		int cut = len > room + 3;
-		while (cut && room > 0 && (d[len - room] & 0xC0) == 0x80)
-			room--; /* cut between characters */
+		if (cut)
+			room = len - wc_utf8_keep_end(d, len, room); /* cut between characters */
 		rc = wc_error_set(err, WC_EINVAL, SAME_DIR_FMT, dup, cut ? "..." : "", cut ? d + len - room : d);
 #undef SAME_DIR_FMT
 	} else if (rc == WC_OK && dup) {
