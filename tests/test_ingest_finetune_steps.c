@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #define STEP_S 2.0
@@ -21,6 +22,7 @@
 
 static char *dir;
 static double t_start; /* epoch of the first sample */
+static char logged[16]; /* the last row's logged_pauses */
 
 /* The run: idle 10 s, then segments of 2-s steps (1.6 s at 550 W, 0.4 s
  * at 350 W) with RESTART_S of idle between, idle 10 s. */
@@ -135,6 +137,7 @@ ingest_flags(const char *run, const char *const *extra, double *steps, char *war
 		e = t->runs[0].energy_per_step_j;
 		*steps = atof(wc_ft_table_get_extra(t, 0, "steps"));
 		snprintf(warnings, cap, "%s", wc_ft_table_get_extra(t, 0, "warnings"));
+		snprintf(logged, sizeof logged, "%s", wc_ft_table_get_extra(t, 0, "logged_pauses"));
 		fprintf(stderr, "%s: %.1f J/step (truth %.1f, %+.2f %%), %.0f steps; %s\n", run, e, TRUTH,
 		        100 * (e / TRUTH - 1), *steps, warnings);
 	}
@@ -218,7 +221,8 @@ every_tenth_step(void)
 }
 
 /* A crash after step 137, a resume from checkpoint-100: steps 101-137
- * run twice, and cost energy twice. */
+ * run twice, and cost energy twice. The restart is left out of the steps
+ * but is no save or evaluation: logged_pauses was 1 (docs/formats/finetune-runs.md). */
 static void
 resumed_run(void)
 {
@@ -233,6 +237,7 @@ resumed_run(void)
 	CHECK(fabs(e / TRUTH - 1) <= 0.02);
 	CHECK_NEAR(steps, 137 + 100, 0);
 	CHECK_CONTAINS(warn, "steps.csv:140: the step number goes back from 137 to 100: a resumed run");
+	CHECK(strcmp(logged, "0") == 0);
 	/* Without the start row after the restart, its first step row starts
 	 * the segment: that step is neither timed nor counted. */
 	char *path = path_join(run, "steps.csv");
@@ -245,6 +250,7 @@ resumed_run(void)
 	CHECK(fabs(e / TRUTH - 1) <= 0.02);
 	CHECK_NEAR(steps, 137 + 99, 0);
 	CHECK_CONTAINS(warn, "steps.csv:139: the step number goes back from 137 to 101");
+	CHECK(strcmp(logged, "0") == 0);
 	free(path);
 	free(run);
 }

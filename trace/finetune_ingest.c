@@ -268,11 +268,14 @@ first_gap(const wc_step_log *l, size_t i)
 	return 1.0;
 }
 
-/* A pause the log states: from the row before row i to row i. */
+/* A pause the log states: from the row before row i to row i; `restart`
+ * when it is a resume's restart (row i starts a train() call), not a save
+ * or evaluation. */
 static void
-logged_pause(const wc_step_log *l, size_t i, double *buf, size_t *np)
+logged_pause(const wc_step_log *l, size_t i, double *buf, unsigned char *restarts, size_t *np, int restart)
 {
 	buf[l->n + *np] = l->t[i - 1];
+	restarts[*np] = (unsigned char)restart;
 	buf[2 * l->n + (*np)++] = l->t[i];
 }
 
@@ -288,7 +291,7 @@ logged_pause(const wc_step_log *l, size_t i, double *buf, size_t *np)
  * step time, as any start row after the first. */
 static void
 step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsigned char *resumed,
-          ft_log_notes *notes)
+          unsigned char *restarts, ft_log_notes *notes)
 {
 	int segment = 0; /* a resumed segment begins: its next timed step is its first */
 	const wc_step_log *l = &c->log;
@@ -312,7 +315,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 			have_prev = 0;
 			segment = 1;
 			if (ev == WC_STEP_STEP) {
-				logged_pause(l, i, buf, &np);
+				logged_pause(l, i, buf, restarts, &np, 1);
 				have_prev = prev_is_step = 1;
 				prev = num;
 				prev_t = l->t[i];
@@ -343,12 +346,12 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 			if (ns == 0)
 				in->start = l->t[i];
 			else
-				logged_pause(l, i, buf, &np);
+				logged_pause(l, i, buf, restarts, &np, 1);
 			have_prev = 1;
 			prev_is_step = 0;
 			prev = num;
 		} else if (i > 0) {
-			logged_pause(l, i, buf, &np);
+			logged_pause(l, i, buf, restarts, &np, 0);
 		}
 	}
 	in->step_end = buf;
@@ -359,6 +362,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 	in->pause_from = buf + l->n;
 	in->pause_to = buf + 2 * l->n;
 	in->n_logged = np;
+	in->pause_restart = restarts;
 	if (c->have_state) {
 		in->steps = c->state.global_step;
 		in->steps_source = "trainer_state";
@@ -478,7 +482,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	ft_log_notes notes;
 	double *buf = NULL;
 	int *lines = NULL;
-	unsigned char *resumed = NULL;
+	unsigned char *resumed = NULL, *restarts = NULL;
 	int rc;
 	memset(&c, 0, sizeof c);
 	c.dir = run_dir;
@@ -487,11 +491,12 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		goto done;
 	lines = wc_alloc_array(c.log.n + 1, sizeof *lines);
 	resumed = wc_alloc_zeroed(c.log.n + 1, 1);
-	if (!(buf = wc_alloc_array(4 * c.log.n + 1, sizeof *buf)) || !lines || !resumed) {
+	restarts = wc_alloc_zeroed(c.log.n + 1, 1);
+	if (!(buf = wc_alloc_array(4 * c.log.n + 1, sizeof *buf)) || !lines || !resumed || !restarts) {
 		rc = wc_error_set_path(err, WC_ENOMEM, run_dir, ": out of memory");
 		goto done;
 	}
-	step_info(&c, &in, buf, lines, resumed, &notes);
+	step_info(&c, &in, buf, lines, resumed, restarts, &notes);
 	if ((rc = clocks_overlap(&c, err)) != WC_OK)
 		goto done;
 	in.gaps = c.pt->gaps;
@@ -542,6 +547,7 @@ done:
 	free(buf);
 	free(lines);
 	free(resumed);
+	free(restarts);
 	wc_step_log_free(&c.log);
 	wc_trainer_state_free(&c.state);
 	wc_power_trace_free(c.pt);

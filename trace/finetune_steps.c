@@ -486,9 +486,13 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		}
 		/* Against the log's own span, not the grid's: a save right after
 		 * the last step overlapped the bin holding that step's end in
-		 * some runs and not in others of the same structure. */
+		 * some runs and not in others of the same structure. A resume's
+		 * restart is left out like them but is neither a save nor an
+		 * evaluation: it was counted as one (8 for a run's 5 saves and
+		 * 2 evaluations); its warning says it (docs/formats/finetune-runs.md). */
 		for (size_t j = 0; j < in->n_logged; j++)
-			out->n_logged += in->pause_to[j] > span[0] && in->pause_from[j] < span[1];
+			out->n_logged += in->pause_to[j] > span[0] && in->pause_from[j] < span[1] &&
+			                 !(in->pause_restart && in->pause_restart[j]);
 	} else {
 		wc__ft_window_from_trace(&g);
 	}

@@ -85,6 +85,8 @@ typedef struct {
 	double start;                  /* training start; NaN = unknown */
 	const double *pause_from, *pause_to; /* logged saves and evaluations */
 	size_t n_logged;
+	const unsigned char *pause_restart; /* 1 where a logged pause is a resumed run's restart,
+	                                     * not step time and no save or evaluation; NULL = none */
 	double steps;                  /* a step count without times; NaN = unknown */
 	const char *steps_source;      /* its name for the row ("trainer_state", "manifest") */
 	const char *steps_file;        /* the file it is from, for messages; NULL = the manifest */
@@ -124,8 +126,9 @@ typedef struct {
 	double idle_w, train_w;        /* low and training levels of the trace */
 	int n_saves;                   /* near-idle pauses detected */
 	int n_midlevel;                /* intermediate-power stretches detected */
-	int n_logged;                  /* logged pauses inside the window (and the evaluations
-	                                * of a trainer state placed at training power) */
+	int n_logged;                  /* logged saves and evaluations inside the window (not a
+	                                * restart; and the evaluations of a trainer state placed
+	                                * at training power) */
 	int n_evals_placed;            /* a trainer state's evaluations taken out at training power */
 	int n_evals_in_saves;          /* ... found as near-idle pauses (not saves) */
 	int n_evals_unplaced;          /* ... its step numbers could not place */
