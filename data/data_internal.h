@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "data/extra_columns.h"
+#include "data/prom.h"
 #include "models/models.h"
 #include "models/strmap.h"
 
@@ -87,6 +88,11 @@ const char *wc__extra_get(const wc_extra_columns *x, size_t rows, size_t row, co
 int wc__prom_number(const char *t, double *v);
 /** ... and what a refusal says is expected. */
 #define WC__PROM_NUMBER_EXPECTED "a number, NaN, +Inf or -Inf"
+/** wc_prom_set_append for a reader: a sample out of order (or at no
+ *  finite time) is refused as ORIGIN WHERE SERIES: REASON (origin NULL:
+ *  none), the series shortened so that the reason arrives whole. */
+int wc__prom_set_append_at(wc_prom_set *set, long pos, double t, double v, const char *origin, const char *where,
+                           wc_error *err);
 
 void wc__extra_write_names(FILE *f, const wc_extra_columns *x);
 void wc__extra_write_row(FILE *f, const wc_extra_columns *x, size_t row);

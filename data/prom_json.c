@@ -108,9 +108,10 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 			                         why);
 		/* The file too: pages out of order and a series twice in one
 		 * response said only the series. */
-		wc_error e;
-		if ((rc = wc_prom_set_append(set, pos, t, v, &e)) != WC_OK)
-			return wc_error_set_path(err, e.code, origin, ": /data/result/%zu/values/%zu: %s", i, j, e.msg);
+		char where[80];
+		snprintf(where, sizeof where, ": /data/result/%zu/values/%zu: ", i, j);
+		if ((rc = wc__prom_set_append_at(set, pos, t, v, origin, where, err)) != WC_OK)
+			return rc;
 	}
 	return WC_OK;
 }

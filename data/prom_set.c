@@ -133,15 +133,38 @@ wc_prom_set_add(wc_prom_set *set, const char *metric, size_t n_labels,
 int
 wc_prom_set_append(wc_prom_set *set, long pos, double t, double v, wc_error *err)
 {
+	return wc__prom_set_append_at(set, pos, t, v, NULL, "", err);
+}
+
+/* A reader's message is ORIGIN WHERE SERIES: REASON, and a series with a
+ * DCGM exporter's 7 to 10 labels takes 200 bytes of the 255: cut at the
+ * end, the reason was lost (`...: sample at 2026-12-06T02:52:43...`) and
+ * the path rule put "..." before a file name given whole. The series gives
+ * way (docs/fleet.md, "Problems in the data"); the origin keeps up to
+ * ORIGIN_ROOM bytes, a longer path being shortened by the path rule. */
+#define ORIGIN_ROOM 64
+
+int
+wc__prom_set_append_at(wc_prom_set *set, long pos, double t, double v, const char *origin, const char *where,
+                       wc_error *err)
+{
 	wc_prom_series *s = &set->s[pos];
-	if (!isfinite(t))
-		return wc_error_set(err, WC_EINVAL, "%s: time is not a finite number", s->key);
-	if (s->n && t <= s->t[s->n - 1]) {
-		char a[40], b[40];
+	const char *why = NULL;
+	char a[40], b[40], text[160], name[WC_ERROR_MSG_MAX];
+	if (!isfinite(t)) {
+		why = "time is not a finite number";
+	} else if (s->n && t <= s->t[s->n - 1]) {
 		wc_prom_format_time(t, a, sizeof a);
 		wc_prom_format_time(s->t[s->n - 1], b, sizeof b);
-		return wc_error_set(err, WC_EINVAL, "%s: sample at %s is not after the previous one (%s)",
-		                    s->key, a, b);
+		snprintf(text, sizeof text, "sample at %s is not after the previous one (%s)", a, b);
+		why = text;
+	}
+	if (why) {
+		size_t o = origin ? strlen(origin) : 0;
+		wc_error_name_cut(s->key, wc_error_name_room((o < ORIGIN_ROOM ? o : ORIGIN_ROOM) + strlen(where) +
+		                                             2 + strlen(why), 1), name, sizeof name);
+		return origin ? wc_error_set_path(err, WC_EINVAL, origin, "%s%s: %s", where, name, why)
+		              : wc_error_set(err, WC_EINVAL, "%s%s: %s", where, name, why);
 	}
 	size_t cap = s->cap;
 	double *nt = wc_grow(s->t, &cap, s->n + 1, sizeof *nt, 64);

@@ -307,9 +307,12 @@ sample_line(cursor *c, scrape_state *st)
 		l.values[l.n++] = st->instance;
 	}
 	wc_error e;
-	if (wc_prom_set_add(st->set, name, l.n, l.names, l.values, ts, v, &e) != WC_OK)
+	long pos = wc_prom_set_find(st->set, name, l.n, l.names, l.values, &e);
+	if (pos < 0)
 		return wc_error_set_path(c->err, e.code, c->origin, ":%d: %s", c->line, e.msg);
-	return WC_OK;
+	char where[32];
+	snprintf(where, sizeof where, ":%d: ", c->line);
+	return wc__prom_set_append_at(st->set, pos, ts, v, c->origin, where, c->err);
 }
 
 int

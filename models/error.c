@@ -275,6 +275,20 @@ wc_error_set_path(wc_error *err, int code, const char *path, const char *fmt, ..
 	return code;
 }
 
+size_t
+wc_error_name_room(size_t fixed, size_t n)
+{
+	size_t avail = WC_ERROR_MSG_MAX - 1;
+	return n && fixed + 16 * n < avail ? (avail - fixed) / n : 16;
+}
+
+void
+wc_error_name_cut(const char *name, size_t room, char *out, size_t size)
+{
+	/* the one cut of a message (wc_error_format), at room + 1 bytes */
+	wc_error_format(out, room < size ? room + 1 : size, "%s", name);
+}
+
 /* A caller that puts its own words (a flag) before a reader's message
  * gives the path less room: it takes the text back and quotes the path
  * again by the same rule, rather than cutting the reason at the end. */

@@ -63,6 +63,16 @@ int wc_error_vformat_path(char *buf, size_t size, const char *path, const char *
 int wc_error_set_path(wc_error *err, int code, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/** Bytes left for each of `n` names (a series with all its labels, often
+ *  150 bytes and more) in a message with `fixed` other bytes, at least 16
+ *  each: the name gives way so that what went wrong and the flag that
+ *  fixes it arrive whole, where a cut at the message's end lost them
+ *  (docs/fleet.md, "Problems in the data"). */
+size_t wc_error_name_room(size_t fixed, size_t n);
+/** `name` in at most `room` bytes (and `size` - 1) into `out`: when
+ *  longer, cut by wc_error_format's rule (at a character, ending "..."). */
+void wc_error_name_cut(const char *name, size_t room, char *out, size_t size);
+
 /** The text of `msg`, a message wc_error_set_path wrote of `path`: what
  *  follows the path or its shortened form ("head...<file name>"); NULL
  *  when it quotes neither. For a caller that puts words of its own

@@ -141,11 +141,59 @@ check_data_ends(void)
 	free(out);
 }
 
+/* The same file twice: a sample not after the previous one. Of a DCGM
+ * series with its 8 usual labels the message was cut before its reason
+ * ("...: sample at 2026-12-06T02:52:43...") and the path rule put "..."
+ * before the file's name, given whole. The series gives way now. */
+static void
+check_not_after(void)
+{
+	static const char labels[] = "DCGM_FI_DRIVER_VERSION=\"550.54.15\",Hostname=\"h3\",UUID=\"GPU-03a84180-d660-dbdc-"
+	                             "17f4-0e0655717066-h3\",device=\"nvidia0\",gpu=\"0\",instance=\"dcgm-h3:9400\","
+	                             "job=\"dcgm-h3\",modelName=\"NVIDIA A100-SXM4-80GB\"";
+	char text[4096], *in = path_join(dir, "h3.prom"), *json = path_join(dir, "q1.json"), *out = path_join(dir, "na.csv");
+	size_t len = 0;
+	for (int t = 0; t < 3; t++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h3:8000\n"
+		                        "DCGM_FI_DEV_POWER_USAGE{%s} 300\n"
+		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 4\n", 1767225600 + t, labels);
+	CHECK(write_text(in, text) == 0);
+	snprintf(text, sizeof text, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{"
+	         "\"metric\":{\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\",\"DCGM_FI_DRIVER_VERSION\":\"550.54.15\","
+	         "\"Hostname\":\"h3\",\"UUID\":\"GPU-03a84180-d660-dbdc-17f4-0e0655717066-h3\",\"device\":\"nvidia0\","
+	         "\"gpu\":\"0\",\"instance\":\"dcgm-h3:9400\",\"job\":\"dcgm-h3\",\"modelName\":\"NVIDIA "
+	         "A100-SXM4-80GB\"},\"values\":[[1767225600,\"300\"],[1767225615,\"300\"]]}]}}");
+	CHECK(write_text(json, text) == 0);
+	const char *flag[2] = { "--scrapes", "--prometheus-json" }, *file[2] = { in, json };
+	const char *where[2] = { ":2: DCGM_FI_DEV_POWER_USAGE{", ": /data/result/0/values/0: DCGM_FI_DEV_POWER_USAGE{" };
+	const char *tail[2] = { "...: sample at 2026-01-01T00:00:00.000Z is not after the previous one "
+		                "(2026-01-01T00:00:02.000Z)\n", "...: sample at 2026-01-01T00:00:00.000Z is not "
+		                "after the previous one (2026-01-01T00:00:15.000Z)\n" };
+	for (int k = 0; k < 2; k++) {
+		const char *argv[] = { "wattcast", "ingest", flag[k], file[k], flag[k], file[k], "-o", out, NULL };
+		char head[1024];
+		run_result r;
+		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		CHECK_INT(r.status, 1);
+		fprintf(stderr, "%s", r.err ? r.err : "");
+		snprintf(head, sizeof head, "wattcast ingest: %s%s", file[k], where[k]);
+		CHECK(r.err && strncmp(r.err, head, strlen(head)) == 0);
+		CHECK(r.err && strlen(r.err) > strlen(tail[k]) &&
+		      strcmp(r.err + strlen(r.err) - strlen(tail[k]), tail[k]) == 0);
+		CHECK(r.err && strlen(r.err) - strlen("wattcast ingest: \n") <= 255);
+		run_result_free(&r);
+	}
+	free(in);
+	free(json);
+	free(out);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("prom_messages");
 	check_data_ends();
+	check_not_after();
 	/* The smoke test's case: the GPU's host and the engine's differ. */
 	char *in = scrapes("mismatch.prom", "gpu-node-01", "10.0.0.5:8000", "model_name=\"Qwen/Qwen3-8B\"", NULL);
 	/* The engine's group is named, and relabelling suggested: no

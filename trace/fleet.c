@@ -190,24 +190,6 @@ wc__fleet_warn(wc_fleet *f, const char *fmt, ...)
 	f->o.warn(msg, f->o.warn_payload);
 }
 
-/* A series' key holds every label, often 150 bytes and more, and an
- * error message 255 (WC_ERROR_MSG_MAX): cut at the end, it lost the hint
- * that says what to do (docs/fleet.md, "Problems in the data"). The series
- * gives way instead. */
-size_t
-wc__fleet_room(size_t fixed, size_t n)
-{
-	size_t avail = WC_ERROR_MSG_MAX - 1;
-	return n && fixed + 16 * n < avail ? (avail - fixed) / n : 16;
-}
-
-void
-wc__fleet_shorten(const char *series, size_t room, char *out, size_t size)
-{
-	/* the one cut of a message (wc_error_format), at room + 1 bytes */
-	wc_error_format(out, room < size ? room + 1 : size, "%s", series);
-}
-
 int
 wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt, ...)
 {
@@ -216,7 +198,7 @@ wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt, ..
 	va_start(ap, fmt);
 	wc_error_vformat(rest, sizeof rest, fmt, ap);
 	va_end(ap);
-	wc__fleet_shorten(series, wc__fleet_room(strlen(rest) + 2, 1), head, sizeof head);
+	wc_error_name_cut(series, wc_error_name_room(strlen(rest) + 2, 1), head, sizeof head);
 	return wc_error_set(err, code, "%s: %s", head, rest);
 }
 

@@ -263,9 +263,9 @@ two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series 
 	static const char hint[] = " (--group-by adds the label that tells them apart)";
 	char head[WC_ERROR_MSG_MAX], ka[WC_ERROR_MSG_MAX], kb[WC_ERROR_MSG_MAX];
 	int n = snprintf(head, sizeof head, "group '%.40s' has two engine series of %.60s: ", g->name, a->metric);
-	size_t room = wc__fleet_room((size_t)n + strlen(" and ") + strlen(hint), 2);
-	wc__fleet_shorten(a->key, room, ka, sizeof ka);
-	wc__fleet_shorten(b->key, room, kb, sizeof kb);
+	size_t room = wc_error_name_room((size_t)n + strlen(" and ") + strlen(hint), 2);
+	wc_error_name_cut(a->key, room, ka, sizeof ka);
+	wc_error_name_cut(b->key, room, kb, sizeof kb);
 	return wc_error_set(err, WC_EINVAL, "%s%s and %s%s", head, ka, kb, hint);
 }
 
@@ -441,7 +441,7 @@ wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_
 			char at[40], sa[WC_ERROR_MSG_MAX], diff[160];
 			g->two_jobs_said = 1;
 			wc_prom_format_time(t, at, sizeof at);
-			wc__fleet_shorten(set->s[read].key, 220, sa, sizeof sa);
+			wc_error_name_cut(set->s[read].key, 220, sa, sizeof sa);
 			label_diff(&set->s[read], &set->s[other], diff, sizeof diff);
 			wc__fleet_warn(f, "group '%.40s': GPU %.60s in two power series at %s (one exporter in two "
 			               "scrape jobs?), counted once: %s read, not the one with %s", g->name, u, at, sa,

@@ -160,17 +160,10 @@ int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);
 
 /* fleet.c */
 void wc__fleet_warn(wc_fleet *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* `series` in at most `room` bytes (and `size` - 1) into `out`: when longer,
- * cut at a character boundary and ended with "...". */
-void wc__fleet_shorten(const char *series, size_t room, char *out, size_t size);
 /* An error "SERIES: <fmt ...>" whose text after the series is kept whole:
  * the series is shortened to what the message buffer leaves. */
 int wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Bytes left for `n` series in an error message with `fixed` other bytes
- * (at least 16 each). */
-size_t wc__fleet_room(size_t fixed, size_t n);
-
 /* fleet_groups.c: every series of the page to its group (created when
  * new); a group with two engines is refused. */
 int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);

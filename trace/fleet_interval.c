@@ -102,7 +102,7 @@ refuse(const wc_fleet *f, const fleet_group *g, double worst, const char *series
 	                 "longer (group '%.40s': a step without a sample is a gap; %.4g s measured between "
 	                 "the samples of ", f->o.step, suggested(worst), g->name, worst);
 	/* The series last, shortened to what 255 bytes leave. */
-	wc__fleet_shorten(series, wc__fleet_room((size_t)n + 1, 1), name, sizeof name);
+	wc_error_name_cut(series, wc_error_name_room((size_t)n + 1, 1), name, sizeof name);
 	return wc_error_set(err, WC_EINVAL, "%s%s)", head, name);
 }
 

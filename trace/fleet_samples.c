@@ -43,7 +43,7 @@ drop_power(wc_fleet *f, size_t i, const wc_prom_series *s, double t, double v)
 	                 "0 to %.0f W per GPU (docs/formats/telemetry.md); series ", v, at,
 	                 v < 0 ? "below" : "beyond", WC_TELEMETRY_MAX_POWER_W);
 	/* The series last, shortened to what 255 bytes leave. */
-	wc__fleet_shorten(s->key, wc__fleet_room((size_t)n, 1), series, sizeof series);
+	wc_error_name_cut(s->key, wc_error_name_room((size_t)n, 1), series, sizeof series);
 	wc__fleet_warn(f, "%s%s", head, series);
 }
 
@@ -55,7 +55,7 @@ refuse_count(const wc_prom_series *s, double t, double v, wc_error *err)
 	int n = snprintf(head, sizeof head, "%s = %.10g at %s is not a count: expected 0 to %.10g "
 	                 "(docs/formats/telemetry.md); nothing was written; series ", s->metric, v, at,
 	                 (double)WC_INGEST_MAX_RUNNING);
-	wc__fleet_shorten(s->key, wc__fleet_room((size_t)n, 1), series, sizeof series);
+	wc_error_name_cut(s->key, wc_error_name_room((size_t)n, 1), series, sizeof series);
 	return wc_error_set(err, WC_ERANGE, "%s%s", head, series);
 }
 
