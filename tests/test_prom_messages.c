@@ -188,12 +188,54 @@ check_not_after(void)
 	free(out);
 }
 
+/* A host's two GPUs without a sample for 8 s, then its engine for the
+ * step at which they are back (an exporter down, then the engine's
+ * restart): one gap said "GPU ...: resumes at" the engine's return, 10 s,
+ * and never named the engine that kept the last step out. Each part is
+ * said now with its series. */
+static void
+check_gap_parts(void)
+{
+	char text[65536];
+	size_t len = 0;
+	for (int s = 0; s < 60; s++) {
+		for (int gpu = 0; gpu < 2 && (s < 20 || s > 23); gpu++)
+			len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h1:9400\n"
+			                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",UUID=\"GPU-%d\",modelName=\"NVIDIA H100 "
+			                        "80GB HBM3\",Hostname=\"h1\"} 300\n", 1767225600 + 2 * s, gpu, gpu);
+		if (s != 24)
+			len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h1:8000\n"
+			                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 4\n", 1767225600 + 2 * s);
+	}
+	char *in = path_join(dir, "parts.prom"), *out = path_join(dir, "parts.csv");
+	CHECK(write_text(in, text) == 0);
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "--step", "2", "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	fprintf(stderr, "%s", r.err ? r.err : "");
+	CHECK_CONTAINS(r.err, "DCGM_FI_DEV_POWER_USAGE{Hostname=\"h1\",UUID=\"GPU-0\",gpu=\"0\",instance=\"h1:9400\","
+	               "modelName=\"NVIDIA H100 80GB HBM3\"}: no sample, nor of the group's other 1 GPU series (its "
+	               "exporter down?), at 2026-01-01T00:00:40.000Z");
+	CHECK_CONTAINS(r.err, "modelName=\"NVIDIA H100 80GB HBM3\"}: resumes at 2026-01-01T00:00:48.000Z; 8 s left "
+	               "out of group 'h1'");
+	CHECK_CONTAINS(r.err, "vllm:num_requests_running{instance=\"h1:8000\",model_name=\"Qwen/Qwen3-8B\"}: no sample "
+	               "at 2026-01-01T00:00:48.000Z; the steps until it resumes are left out of the rows");
+	CHECK_CONTAINS(r.err, "vllm:num_requests_running{instance=\"h1:8000\",model_name=\"Qwen/Qwen3-8B\"}: resumes "
+	               "at 2026-01-01T00:00:50.000Z; 2 s left out of group 'h1'");
+	CHECK(!strstr(r.err, "10 s left out"));
+	run_result_free(&r);
+	free(in);
+	free(out);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("prom_messages");
 	check_data_ends();
 	check_not_after();
+	check_gap_parts();
 	/* The smoke test's case: the GPU's host and the engine's differ. */
 	char *in = scrapes("mismatch.prom", "gpu-node-01", "10.0.0.5:8000", "model_name=\"Qwen/Qwen3-8B\"", NULL);
 	/* The engine's group is named, and relabelling suggested: no

@@ -84,8 +84,10 @@ typedef struct {
 	double missing_since;
 	int had_step, in_gap;
 	char gap_series[256];          /* what the current gap lacks */
-	int gap_all;                   /* ... with every GPU's power too (fleet_steps.c) */
-	double gap_start;
+	int gap_all;                   /* ... with every GPU's power too (fleet_gaps.c) */
+	int gap_kind;                  /* ... an engine metric, or a GPU's or every GPU's power */
+	double gap_start;              /* when it began to lack that */
+	double gap_began;              /* when the gap began, whatever it lacked */
 	double last[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* per engine slot */
 	double last_t[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* ... and its sample's time */
 	/* Grid index + 1 of the step of each counter's last values (0:
@@ -208,6 +210,13 @@ void wc__fleet_range_end(wc_fleet *f, fleet_group *g);
 /* At the range's end (t: its last step): a gap still open, and a GPU
  * still missing, reported with the span left out. */
 void wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t);
+
+/* fleet_gaps.c: is step t a gap (1: left out) for what the group lacks
+ * there (state: per metric, bad: its series; present: np GPUs; nan_gpu,
+ * dropped_gpu: a GPU with a NaN or no plausible reading, -1 none)? Said
+ * when a gap begins, when what it lacks changes, and when it ends. */
+int wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const int *state, const long *bad,
+                       const size_t *present, size_t np, long nan_gpu, long dropped_gpu, double t);
 
 /* fleet_rows.c */
 int wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err);

@@ -95,50 +95,6 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 	return set_members(g, set, present, np, err);
 }
 
-/* A step nothing may be computed from: report when the gap begins. Before
- * the group's first step a series that has no sample yet has not started
- * (not a gap), but a NaN or an implausible reading is in the data and is
- * reported wherever it falls: a NaN first sample went unsaid. */
-static void
-begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int absent, double t)
-{
-	char at[40];
-	if (g->in_gap || (!g->had_step && absent) || !g->ever_engine)
-		return;
-	when(t, at);
-	wc__fleet_warn(f, "%.300s: %s at %s; the steps until it resumes are left out of the rows",
-	               series, what, at);
-	g->in_gap = 1;
-	g->gap_start = t;
-	snprintf(g->gap_series, sizeof g->gap_series, "%s", series);
-}
-
-/* The gap ends at t. A GPU series that lacked a sample may not be back:
- * its exporter restarted under new labels (a new pod's instance), and
- * other series carry the power now; said so, not "resumes" for a series
- * whose last sample was before the gap (docs/fleet.md, "Problems in the
- * data"). */
-static void
-end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np, double t)
-{
-	char at[40];
-	int back = strncmp(g->gap_series, "DCGM_FI_DEV_POWER", 17) != 0;
-	if (!g->in_gap)
-		return;
-	for (size_t j = 0; !back && j < np; j++)
-		back = strcmp(set->s[present[j]].key, g->gap_series) == 0;
-	when(t, at);
-	/* In ms: "%.0f" said "0 s left out" of a 0.5 s gap. */
-	if (back)
-		wc__fleet_warn(f, "%.300s: resumes at %s; %.10g s left out of group '%s'", g->gap_series, at,
-		               round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
-	else
-		wc__fleet_warn(f, "%.300s: not back at %s, but group '%s' has GPU power again from other series (an "
-		               "exporter restarted under new labels?); %.10g s left out", g->gap_series, at, g->name,
-		               round((t - g->gap_start) * 1000.0) / 1000.0);
-	g->in_gap = 0;
-}
-
 /* A step at which the engine ran and queued nothing: the state whose
  * power is the group's idle power (docs/fleet.md, "Idle power"). */
 static int
@@ -375,44 +331,6 @@ stale_counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const int *s
 	}
 }
 
-/* Why the step is a gap (NULL: it is not): the first series lacking. */
-static const char *
-gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const long *bad, size_t np,
-           long nan_gpu, long dropped_gpu, const char **what, char *all, size_t cap)
-{
-	*what = "NaN sample";
-	if (nan_gpu >= 0)
-		return set->s[nan_gpu].key;
-	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
-		if (state[m] == FLEET_NAN)
-			return set->s[bad[m]].key;
-	*what = "no plausible power reading";
-	if (dropped_gpu >= 0)
-		return set->s[dropped_gpu].key;
-	*what = "no sample";
-	/* The engine's load and every GPU's power at once (the data ends
-	 * before --end, a host down): the GPUs are named too, where only the
-	 * engine was blamed (docs/fleet.md, "Problems in the data"). */
-	if (state[WC_FLEET_RUNNING] == FLEET_ABSENT && np == 0 && g->n_members) {
-		snprintf(all, cap, "no sample, nor of the group's GPU power (%zu series),", g->n_members);
-		*what = all;
-	}
-	if (state[WC_FLEET_RUNNING] != FLEET_VALUE)
-		return bad[WC_FLEET_RUNNING] >= 0 ? set->s[bad[WC_FLEET_RUNNING]].key
-		       : g->engine_series[0] ? g->engine_series : "vllm:num_requests_running";
-	/* Every GPU at once: name the others too, not only the first; the
-	 * others present at the last step, not the page's series (with
-	 * relabelled ones it said "other 3" of a TP-2 group). */
-	if (np == 0 && g->n_members > 1) {
-		snprintf(all, cap, "no sample, nor of the group's other %zu GPU series (its exporter down?),",
-		         g->n_members - 1);
-		*what = all;
-	}
-	if (np == 0)
-		return g->n_members ? g->members[0] : g->gpu_series;
-	return NULL;
-}
-
 /* The group's full TP after step t with np GPUs: a GPU back ends the
  * partial span, reported with its length. Not reset at an engine
  * restart: the smoke test's TP-2 run restarted its engine while a GPU's
@@ -538,16 +456,9 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
 		if (state[WC_FLEET_FIRST_COUNTER + c] == FLEET_ABSENT)
 			withdraw(g, c, k);
-	char all[96];
-	const char *what, *lack = gap_reason(g, set, state, bad, np, nan_gpu, dropped_gpu, &what, all, sizeof all);
-	if (lack) {
-		if (!g->in_gap)
-			g->gap_all = state[WC_FLEET_RUNNING] == FLEET_ABSENT && np == 0 && g->n_members;
-		begin_gap(f, g, lack, what, strncmp(what, "no sample", 9) == 0, t);
+	double gone = g->in_gap ? g->gap_began : t; /* series missing since the gap vanished then */
+	if (wc__fleet_gap_step(f, g, set, state, bad, present, np, nan_gpu, dropped_gpu, t))
 		return wc__fleet_close(f, g, err);
-	}
-	double gone = g->in_gap ? g->gap_start : t; /* series missing since the gap vanished then */
-	end_gap(f, g, set, present, np, t);
 	stale_counters(f, g, set, state, bad, t);
 	if ((rc = membership(f, g, set, present, np, t, gone, &changed, err)) != WC_OK)
 		return rc;

@@ -1,0 +1,149 @@
+/*
+ * A group's steps that nothing may be computed from (docs/fleet.md,
+ * "Problems in the data"): a GPU's or the engine's series without a
+ * sample, with a NaN one, or with no plausible power reading. Each gap is
+ * said when it begins and when it ends, and when what it lacks changes
+ * within it, so that each step left out is named by what it lacked.
+ */
+#include "fleet_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* What a gap lacks, beside an engine metric (>= 0): one GPU's reading (a
+ * NaN or implausible one), or every GPU's power. */
+enum { GAP_GPU = -1, GAP_GPUS = -2 };
+
+/* Why the step is a gap (NULL: it is not): the first series lacking, and
+ * in *kind what it is. */
+static const char *
+gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const long *bad, size_t np,
+           long nan_gpu, long dropped_gpu, const char **what, int *kind, char *all, size_t cap)
+{
+	*what = "NaN sample";
+	*kind = GAP_GPU;
+	if (nan_gpu >= 0)
+		return set->s[nan_gpu].key;
+	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
+		if (state[m] == FLEET_NAN) {
+			*kind = m;
+			return set->s[bad[m]].key;
+		}
+	*what = "no plausible power reading";
+	if (dropped_gpu >= 0)
+		return set->s[dropped_gpu].key;
+	*what = "no sample";
+	/* The engine's load and every GPU's power at once (the data ends
+	 * before --end, a host down): the GPUs are named too, where only the
+	 * engine was blamed (docs/fleet.md, "Problems in the data"). */
+	if (state[WC_FLEET_RUNNING] == FLEET_ABSENT && np == 0 && g->n_members) {
+		snprintf(all, cap, "no sample, nor of the group's GPU power (%zu series),", g->n_members);
+		*what = all;
+	}
+	*kind = WC_FLEET_RUNNING;
+	if (state[WC_FLEET_RUNNING] != FLEET_VALUE)
+		return bad[WC_FLEET_RUNNING] >= 0 ? set->s[bad[WC_FLEET_RUNNING]].key
+		       : g->engine_series[0] ? g->engine_series : "vllm:num_requests_running";
+	/* Every GPU at once: name the others too, not only the first; the
+	 * others present at the last step, not the page's series (with
+	 * relabelled ones it said "other 3" of a TP-2 group). */
+	*kind = GAP_GPUS;
+	if (np == 0 && g->n_members > 1) {
+		snprintf(all, cap, "no sample, nor of the group's other %zu GPU series (its exporter down?),",
+		         g->n_members - 1);
+		*what = all;
+	}
+	if (np == 0)
+		return g->n_members ? g->members[0] : g->gpu_series;
+	return NULL;
+}
+
+/* Does what the open gap lacks still lack at this step? */
+static int
+gap_holds(const fleet_group *g, const wc_prom_set *set, const int *state, size_t np, long nan_gpu,
+          long dropped_gpu)
+{
+	if (g->gap_kind == WC_FLEET_RUNNING)
+		return state[WC_FLEET_RUNNING] != FLEET_VALUE;
+	if (g->gap_kind >= 0)
+		return state[g->gap_kind] == FLEET_NAN;
+	if (g->gap_kind == GAP_GPUS)
+		return np == 0;
+	return (nan_gpu >= 0 && strcmp(set->s[nan_gpu].key, g->gap_series) == 0) ||
+	       (dropped_gpu >= 0 && strcmp(set->s[dropped_gpu].key, g->gap_series) == 0);
+}
+
+/* Report when the gap begins. Before the group's first step a series that
+ * has no sample yet has not started (not a gap), but a NaN or an
+ * implausible reading is in the data and is reported wherever it falls:
+ * a NaN first sample went unsaid. `began`: the whole gap's first step. */
+static void
+begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int kind, double t,
+          double began)
+{
+	char at[40];
+	if (g->in_gap || (!g->had_step && strncmp(what, "no sample", 9) == 0) || !g->ever_engine)
+		return;
+	wc_prom_format_time(t, at, sizeof at);
+	wc__fleet_warn(f, "%.300s: %s at %s; the steps until it resumes are left out of the rows",
+	               series, what, at);
+	g->in_gap = 1;
+	g->gap_start = t;
+	g->gap_began = began;
+	g->gap_kind = kind;
+	snprintf(g->gap_series, sizeof g->gap_series, "%s", series);
+}
+
+/* The gap ends at t. A GPU series that lacked a sample may not be back:
+ * its exporter restarted under new labels (a new pod's instance), and
+ * other series carry the power now; said so, not "resumes" for a series
+ * whose last sample was before the gap (docs/fleet.md, "Problems in the
+ * data"). */
+static void
+end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np, double t)
+{
+	char at[40];
+	int back = strncmp(g->gap_series, "DCGM_FI_DEV_POWER", 17) != 0;
+	if (!g->in_gap)
+		return;
+	for (size_t j = 0; !back && j < np; j++)
+		back = strcmp(set->s[present[j]].key, g->gap_series) == 0;
+	wc_prom_format_time(t, at, sizeof at);
+	/* In ms: "%.0f" said "0 s left out" of a 0.5 s gap. */
+	if (back)
+		wc__fleet_warn(f, "%.300s: resumes at %s; %.10g s left out of group '%s'", g->gap_series, at,
+		               round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
+	else
+		wc__fleet_warn(f, "%.300s: not back at %s, but group '%s' has GPU power again from other series (an "
+		               "exporter restarted under new labels?); %.10g s left out", g->gap_series, at, g->name,
+		               round((t - g->gap_start) * 1000.0) / 1000.0);
+	g->in_gap = 0;
+}
+
+int
+wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const int *state, const long *bad,
+                   const size_t *present, size_t np, long nan_gpu, long dropped_gpu, double t)
+{
+	char all[96];
+	const char *what;
+	int kind;
+	const char *lack = gap_reason(g, set, state, bad, np, nan_gpu, dropped_gpu, &what, &kind, all, sizeof all);
+	if (!lack) {
+		end_gap(f, g, set, present, np, t);
+		return 0;
+	}
+	/* What the gap lacks changed: the series it named is back and another
+	 * lacks now. Said as one gap, a host's GPUs back at 02:59:56 before
+	 * its restarted engine's first sample at 02:59:58 read "GPU ...:
+	 * resumes at 02:59:58; 10 s left out", and the engine that kept the
+	 * last step out was never named; each part is now said with its own
+	 * series, time and length. */
+	double began = g->in_gap ? g->gap_began : t;
+	if (g->in_gap && strcmp(lack, g->gap_series) != 0 && !gap_holds(g, set, state, np, nan_gpu, dropped_gpu))
+		end_gap(f, g, set, present, np, t);
+	if (!g->in_gap)
+		g->gap_all = state[WC_FLEET_RUNNING] == FLEET_ABSENT && np == 0 && g->n_members;
+	begin_gap(f, g, lack, what, kind, t, began);
+	return 1;
+}
