@@ -28,10 +28,11 @@ answer_begin(char *buf, size_t cap, size_t *len)
 
 /* Two H100 GPUs on host h1 and one vLLM engine, values at T0 + times[i]
  * (n of them): power 300 W (400 from the middle on), running 4 then 12.
- * GPU 1 lacks the value at index `missed` (-1: none). Writes p.json and
- * r.json under `tag`; the paths into power and running. */
+ * GPU 1 lacks the value at index `missed`, the engine the one at
+ * `run_missed` (-1: none). Writes p.json and r.json under `tag`; the
+ * paths into power and running. */
 static void
-write_answers(const char *tag, const long *times, int n, int missed, char **power, char **running)
+write_answers(const char *tag, const long *times, int n, int missed, int run_missed, char **power, char **running)
 {
 	size_t cap = 1 << 16, len;
 	char *buf = malloc(cap), name[64];
@@ -57,9 +58,12 @@ write_answers(const char *tag, const long *times, int n, int missed, char **powe
 	answer_begin(buf, cap, &len);
 	len += (size_t)snprintf(buf + len, cap - len, "{\"metric\":{\"__name__\":\"vllm:num_requests_running\","
 	                        "\"instance\":\"h1:8000\",\"model_name\":\"Qwen/Qwen3-8B\"},\"values\":[");
-	for (int i = 0; i < n; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "%s[%ld,\"%d\"]", i ? "," : "", T0 + times[i],
-		                        i < n / 2 ? 4 : 12);
+	for (int i = 0, first = 1; i < n; i++)
+		if (i != run_missed) {
+			len += (size_t)snprintf(buf + len, cap - len, "%s[%ld,\"%d\"]", first ? "" : ",", T0 + times[i],
+			                        i < n / 2 ? 4 : 12);
+			first = 0;
+		}
 	snprintf(buf + len, cap - len, "]}]}}");
 	snprintf(name, sizeof name, "%s_running.json", tag);
 	*running = path_join(dir, name);
@@ -90,7 +94,7 @@ main(void)
 	 * --step 15 gives. */
 	for (int i = 0; i < 40; i++)
 		times[i] = 15L * i;
-	write_answers("missed", times, 40, 30, &power, &running);
+	write_answers("missed", times, 40, 30, -1, &power, &running);
 	ingest(power, running, NULL, &r);
 	ingest(power, running, "15", &given);
 	CHECK_INT(r.status, 0);
@@ -119,7 +123,7 @@ main(void)
 		if (t / 15 * 15 > t - 10) /* a scrape in (t - 10, t] */
 			times[n++] = t;
 	CHECK(n > 40 && n < 64);
-	write_answers("tenover15", times, n, -1, &power, &running);
+	write_answers("tenover15", times, n, -1, -1, &power, &running);
 	ingest(power, running, NULL, &r);
 	CHECK_INT(r.status, 0);
 	CHECK(!r.err || !strstr(r.err, "shorter than the scrape interval"));
@@ -133,6 +137,27 @@ main(void)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "--step 10 s is shorter than the scrape interval");
 	run_result_free(&r);
+	free(power);
+	free(running);
+
+	/* Eight values 15 s apart, the engine's third missing (a 30 s
+	 * outage among 2 s scrapes, as a server's 15 s grid shows it): the
+	 * spacings 15, 30, 15, 15, 15, 15 measured 17.5 s, --step 15 was
+	 * refused with "--step 18 or longer", and from a server each step
+	 * suggested was refused again. A missed scrape is a gap, not the
+	 * interval (docs/fleet.md, "Queries"). */
+	for (int i = 0; i < 8; i++)
+		times[i] = 15L * i;
+	write_answers("outage", times, 8, -1, 2, &power, &running);
+	ingest(power, running, "15", &given);
+	CHECK_INT(given.status, 0);
+	CHECK(!given.err || !strstr(given.err, "shorter than the scrape interval"));
+	CHECK_CONTAINS(given.err, "no sample at 2026-01-01T00:00:30.000Z");
+	ingest(power, running, NULL, &r);
+	CHECK_INT(r.status, 0);
+	CHECK(r.out && given.out && strcmp(r.out, given.out) == 0);
+	run_result_free(&r);
+	run_result_free(&given);
 	free(power);
 	free(running);
 

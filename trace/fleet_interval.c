@@ -18,26 +18,37 @@
 #include "models/grow.h"
 #include "models/stats.h"
 
-/* The scrape interval of series s: the mean spacing of its samples,
- * spacings of 2.5 x the median or more (an outage of two or more missed
- * scrapes, a restart) left out: at "over 3 x" a 90 s outage among 30 s
- * scrapes stayed in and the advice became "--step 31". The median is the
- * one rule (docs/statistics.md): with an even count, the mean of the two
- * middle spacings, not the upper one, which kept a 60 s outage among
- * 10 s and 30 s spacings. On a
- * server's grid a 15 s interval under a 10 s step spaces the values 10
- * and 20 s apart, whose mean is the interval. 0: fewer than 2 samples. */
+/* The scrape interval of series s: the mean spacing of its samples
+ * without its gaps. A spacing of 2.5 x the median or more is an outage
+ * of two or more missed scrapes (at "over 3 x" a 90 s outage among 30 s
+ * scrapes stayed in and the advice became "--step 31"). One of 2 /
+ * FLEET_INTERVAL_SLACK (1.82) x or more is one missed scrape (two
+ * intervals, less the jitter the check allows), left out too while such
+ * spacings are few: at most one, or a tenth of the spacings (the slack;
+ * docs/fleet.md, "Queries"). Kept, a 30 s engine outage among 2 s
+ * scrapes, one 15 s step without a value on a server's grid, made a
+ * 2-minute range 17.5 s, refused --step 15, and each step suggested was
+ * refused again (the outage spans more of a longer step). More of them
+ * are the interval's own: an interval of 1.1 to 1.5 steps leaves more
+ * than a tenth of a grid's values two steps apart, over any range, and
+ * its mean is the interval. The median is the one rule
+ * (docs/statistics.md): with an even count, the mean of the two middle
+ * spacings, not the upper one, which kept a 60 s outage among 10 s and
+ * 30 s spacings. 0: fewer than 2 samples. */
 static double
 interval_of(const wc_prom_series *s, double *tmp)
 {
 	if (s->n < 2)
 		return 0.0;
-	size_t n = s->n - 1, kept = 0;
+	size_t n = s->n - 1, kept = 0, missed = 0;
 	for (size_t j = 0; j < n; j++)
 		tmp[j] = s->t[j + 1] - s->t[j];
-	double median = wc_stats_median(tmp, n), sum = 0.0;
+	double median = wc_stats_median(tmp, n), sum = 0.0, one = 2.0 / FLEET_INTERVAL_SLACK * median;
 	for (size_t j = 0; j < n; j++)
-		if (tmp[j] < 2.5 * median) {
+		missed += tmp[j] >= one && tmp[j] < 2.5 * median;
+	double cut = (double)missed <= fmax(1.0, (FLEET_INTERVAL_SLACK - 1.0) * (double)n) ? one : 2.5 * median;
+	for (size_t j = 0; j < n; j++)
+		if (tmp[j] < cut) {
 			sum += tmp[j];
 			kept++;
 		}
