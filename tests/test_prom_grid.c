@@ -82,6 +82,18 @@ ingest(const char *power, const char *running, const char *step, run_result *r)
 	free(out);
 }
 
+/* ingest with --start */
+static void
+ingest_from(const char *power, const char *running, const char *start, run_result *r)
+{
+	char *out = path_join(dir, "from.csv");
+	const char *argv[] = { "wattcast", "ingest", "--prometheus-json", power, "--prometheus-json", running,
+		               "--start", start, "-o", out, NULL };
+	CHECK(run_wattcast(argv, NULL, r) == 0);
+	fprintf(stderr, "%s%s", r->out ? r->out : "", r->err ? r->err : "");
+	free(out);
+}
+
 int
 main(void)
 {
@@ -136,6 +148,28 @@ main(void)
 	ingest(power, running, "10", &r);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "--step 10 s is shorter than the scrape interval");
+	run_result_free(&r);
+	free(power);
+	free(running);
+
+	/* A --start 7 s off the answers' grid averaged their 15 s means
+	 * again, 7 s late: saved answers disagreed with the server asked with
+	 * that start (one row of h1 at 435.0 W, the server's two at 436.8 and
+	 * 370.2 W). Refused, naming the grid times either side; on the grid,
+	 * the same rows as without --start. */
+	for (int i = 0; i < 40; i++)
+		times[i] = 15L * i;
+	write_answers("offgrid", times, 40, -1, -1, &power, &running);
+	ingest_from(power, running, "2026-01-01T00:01:07Z", &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast ingest: --start 2026-01-01T00:01:07.000Z is off the saved answers' grid (a value "
+	               "every 15 s from 2026-01-01T00:00:00.000Z): give --start 2026-01-01T00:01:00.000Z or "
+	               "2026-01-01T00:01:15.000Z");
+	CHECK(r.err && strlen(r.err) - strlen("wattcast ingest: \n") <= 255);
+	run_result_free(&r);
+	ingest_from(power, running, "2026-01-01T00:01:00Z", &r);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:01:00.000Z");
 	run_result_free(&r);
 	free(power);
 	free(running);

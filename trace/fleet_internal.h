@@ -197,6 +197,10 @@ int wc__fleet_check_interval_end(wc_fleet *f, wc_error *err);
  * multiple of it the check accepts; tmp holds s->n values); 0 below two
  * samples. */
 double wc__fleet_series_step(const wc_prom_series *s, double *tmp);
+/* The step of a query_range answer's grid in ms (the greatest common
+ * divisor of its spacings; tmp holds s->n values); 0 when it holds none
+ * (a query's raw samples, most steps without a value, one sample). */
+long long wc__fleet_grid_ms(const wc_prom_series *s, double *tmp);
 
 /* fleet_steps.c: steps k0 <= k < k1 of every group. */
 /* Was the power series `key` present at the group's last step? */

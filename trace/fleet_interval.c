@@ -71,8 +71,8 @@ suggested(double interval)
  * a query's raw samples (their times jitter by milliseconds), or a grid
  * under half the median spacing (most steps without a value, whose
  * spacings name no step). */
-static long long
-grid_ms(const wc_prom_series *s, double *tmp)
+long long
+wc__fleet_grid_ms(const wc_prom_series *s, double *tmp)
 {
 	size_t n = s->n - 1;
 	long long g = 0;
@@ -95,7 +95,7 @@ wc__fleet_series_step(const wc_prom_series *s, double *tmp)
 	double v = interval_of(s, tmp);
 	if (!(v > 0.0))
 		return 0.0;
-	long long g = s->query_range ? grid_ms(s, tmp) : 0;
+	long long g = s->query_range ? wc__fleet_grid_ms(s, tmp) : 0;
 	if (!g)
 		return suggested(v);
 	/* The least multiple of the grid's step that the check accepts:

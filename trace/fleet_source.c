@@ -139,6 +139,39 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 	return rc;
 }
 
+/* A --start off the grid of saved query_range answers: their values are
+ * means over (t - step, t] at t = start + k x step of the query saved,
+ * and a grid moved by 7 s averaged them again, 7 s late: one row of h1
+ * at 435.0 W where the server, asked with that --start, gave two at
+ * 436.8 and 370.2 W. The files cannot give what a server answers at
+ * another start, so the start is refused naming the grid times either
+ * side (docs/fleet.md, "Queries"). An --end needs no grid: with the
+ * start on it, the last step is the last grid time up to the end, as a
+ * server's. */
+static int
+start_on_grid(const wc_prom_set *set, double start, double *tmp, wc_error *err)
+{
+	long long at = llround(start * 1000.0);
+	for (size_t i = 0; i < set->n; i++) {
+		const wc_prom_series *s = &set->s[i];
+		long long g = s->query_range && s->n >= 2 ? wc__fleet_grid_ms(s, tmp) : 0;
+		if (!g)
+			continue;
+		long long t0 = llround(s->t[0] * 1000.0), d = at - t0, k = d / g - (d % g < 0);
+		if (d - k * g == 0)
+			continue;
+		char given[40], below[40], above[40], first[40];
+		wc_prom_format_time(start, given, sizeof given);
+		wc_prom_format_time((double)(t0 + k * g) / 1000.0, below, sizeof below);
+		wc_prom_format_time((double)(t0 + (k + 1) * g) / 1000.0, above, sizeof above);
+		wc_prom_format_time(s->t[0], first, sizeof first);
+		return wc_error_set(err, WC_EINVAL, "--start %s is off the saved answers' grid (a value every %.10g s "
+		                    "from %s): give --start %s or %s; they hold no other start's means", given,
+		                    (double)g / 1000.0, first, below, above);
+	}
+	return WC_OK;
+}
+
 /* The grid the files cover: their power samples' span, and as the step
  * the scrape interval of the sparsest power or running series, measured
  * and rounded as the interval check does (fleet_interval.c), so that the
@@ -198,6 +231,14 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 		wc_prom_format_time(o->end, given, sizeof given);
 		return wc_error_set(err, WC_EINVAL, "--end %s is before the first power sample: give one within "
 		                    "the files' span, %s to %s", given, a, b);
+	}
+	if (isfinite(o->start)) {
+		if (!(tmp = wc_alloc_array(most, sizeof *tmp)))
+			return wc_error_set(err, WC_ENOMEM, "out of memory");
+		int rc = start_on_grid(set, o->start, tmp, err);
+		free(tmp);
+		if (rc != WC_OK)
+			return rc;
 	}
 	if (!isfinite(o->start))
 		o->start = lo;
