@@ -517,7 +517,7 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	if (rc == WC_OK)
 		rc = fill_group_runs(&s, &store, err);
 	if (rc == WC_OK && o->scope == WC_CALIBRATE_MODEL)
-		rc = wc__cal_term_idle(base, o, s.groups, s.n_groups, err);
+		rc = wc__cal_term_idle(base, o, s.groups, s.n_groups, out, err);
 	if (rc == WC_OK)
 		rc = bind_runs(&s, err);
 	if (rc == WC_OK && o->scope == WC_CALIBRATE_PLATFORM)
@@ -561,8 +561,11 @@ wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	if (rc == WC_OK)
 		rc = wc_params_validate(&out->params, err);
 done:
-	if (rc != WC_OK)
+	if (rc != WC_OK) {
+		int idle_refused = out->idle_refused; /* why it failed, kept for the caller */
 		wc_calibrate_result_clear(out);
+		out->idle_refused = idle_refused;
+	}
 	wc_params_clear(&s.work);
 	free(store);
 	free(s.runs);

@@ -119,6 +119,10 @@ typedef struct {
 	wc_calibrate_estimate estimates[WC_CALIBRATE_ESTIMATES_MAX];
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
+	/** Set on a refusal of the idle given (o->idle_power_w not below the
+	 *  board limit of a level that takes it, wc_params_check_idle): the
+	 *  option is at fault, not a run (docs/cli.md "calibrate"). */
+	int idle_refused;
 } wc_calibrate_result;
 
 /** Calibrate `base` on the runs of `t` (docs/calibration.md). Refusals

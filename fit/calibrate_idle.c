@@ -16,14 +16,20 @@
  * a run's idle_power_w is held to (wc_params_check_idle, docs/cli.md
  * "calibrate"), refused naming the option as its caller spells it: the
  * words' first token ("--idle-power", "idle_power_w", which the server
- * maps to /idle_power_w). */
+ * maps to /idle_power_w). A refusal marks out->idle_refused: the caller's
+ * option is at fault, not a run, and a caller that calibrates many times
+ * (validate fewshot) refuses with it as calibrate does. */
 static int
-check_given_idle(const wc_calibrate_options *o, const char *level, const char *shared_with, wc_error *err)
+check_given_idle(const wc_calibrate_options *o, const char *level, const char *shared_with,
+                 wc_calibrate_result *out, wc_error *err)
 {
 	const char *w = wc__cal_words(o)->idle_power;
 	char field[48];
 	snprintf(field, sizeof field, "%.*s", (int)strcspn(w, " "), w);
-	return wc_params_check_idle(level, shared_with, o->idle_power_w, field, err);
+	if (wc_params_check_idle(level, shared_with, o->idle_power_w, field, err) == WC_OK)
+		return WC_OK;
+	out->idle_refused = 1;
+	return WC_EINVAL;
 }
 
 /* P0 of the new level: the runs' measured idle, else the option, else the
@@ -47,7 +53,7 @@ wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const ch
 	}
 	/* The idle given is held to the board only where it is used: runs
 	 * with their own idle leave it unused (docs/cli.md "calibrate"). */
-	if (check_given_idle(o, name, NULL, err) != WC_OK)
+	if (check_given_idle(o, name, NULL, out, err) != WC_OK)
 		return WC_EINVAL;
 	if (o->idle_power_w > 0) {
 		*p0 = (wc_param){ o->idle_power_w, NAN, NAN, WC_SRC_ASSUMED };
@@ -81,7 +87,7 @@ wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const ch
  * neither: the base level's P0, as before (docs/calibration.md). */
 int
 wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_group *groups, int n_groups,
-                  wc_error *err)
+                  wc_calibrate_result *out, wc_error *err)
 {
 	for (int j = 0; j < n_groups; j++) {
 		cal_group *g = &groups[j];
@@ -97,7 +103,7 @@ wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_grou
 		 * given: its board bounds it, not another term's (a table of
 		 * A100 runs with their idle and H100 runs without was refused
 		 * at A100's 400 W; docs/cli.md "calibrate"). */
-		if (n == 0 && check_given_idle(o, g->level, l ? l->s_shared_with : NULL, err) != WC_OK)
+		if (n == 0 && check_given_idle(o, g->level, l ? l->s_shared_with : NULL, out, err) != WC_OK)
 			return WC_EINVAL;
 		g->p0_w = n ? sum / n : o->idle_power_w > 0.0 ? o->idle_power_w : 0.0;
 		g->p0_src = n ? WC_SRC_MEASURED : WC_SRC_ASSUMED;

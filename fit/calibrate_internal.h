@@ -116,7 +116,7 @@ int wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, cons
  *  o->idle_power_w) and its runs' idle_w; refuses an o->idle_power_w not
  *  below the board limit of a group that takes it (calibrate_idle.c). */
 int wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_group *groups, int n_groups,
-                      wc_error *err);
+                      wc_calibrate_result *out, wc_error *err);
 
 /** The point estimates of the groups into `p`: model terms added (or
  *  replacing the base's term for the same model and level), or the new

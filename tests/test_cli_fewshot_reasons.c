@@ -4,7 +4,10 @@
  * the base already has (as `calibrate` does). It marked every k >= 1 run
  * "not predicted (no calibration possible, or no base for their level)"
  * per k and exited 0; now the reason is stated once and, nothing being
- * calibrated at any k >= 1, the command exits 1.
+ * calibrated at any k >= 1, the command exits 1. An --idle-power above
+ * the board limit of a level that takes it (H100 runs without their own
+ * idle) left those runs unpredicted with the generic reason and exit 0,
+ * where `calibrate` refuses it: now refused as calibrate refuses it.
  */
 #include "tests/support/support.h"
 
@@ -57,6 +60,29 @@ main(void)
 	CHECK_INT(r.status, 0);
 	CHECK(!strstr(r.out ? r.out : "", "why:"));
 	run_result_free(&r);
+
+	/* A100 runs carry their idle, H100 runs do not: 750 W is used for
+	 * H100 alone, and is above its 700 W board limit. */
+	char *fs = path_join(dir, "fs.csv");
+	CHECK_INT(write_text(fs, "run_id,platform,tp,model,running,mean_power_w,idle_power_w\n"
+	                         "a1,A100,1,Qwen3-8B,4,250,60\na2,A100,1,Qwen3-8B,16,300,60\n"
+	                         "a3,A100,1,Qwen3-8B,32,330,60\nh1,H100,1,Qwen3-8B,16,600,\n"
+	                         "h2,H100,1,Qwen3-8B,32,640,\nh3,H100,1,Qwen3-8B,4,520,\n"), 0);
+	const char *idle[] = { "wattcast", "validate", "fewshot", fs, "--profile", "paper", "--k", "1",
+	                       "--idle-power", "750", NULL };
+	CHECK_INT(run_wattcast(idle, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast validate fewshot: --idle-power: 750 W per GPU is not below H100's board "
+	                      "limit of 700 W");
+	CHECK(!strstr(r.out ? r.out : "", "not predicted"));
+	run_result_free(&r);
+	/* Below the limit it is used and every run is predicted. */
+	idle[9] = "50";
+	CHECK_INT(run_wattcast(idle, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(!strstr(r.out ? r.out : "", "not predicted"));
+	run_result_free(&r);
+	free(fs);
 
 	free(runs);
 	free(dir);

@@ -127,6 +127,7 @@ run_subgroup(fs_state *s, const wc_params *base, const unsigned char *member, co
 	for (int ki = 0; ki < o->n_k && rc == WC_OK; ki++) {
 		wc_calibrate_result cal;
 		wc_calibrate_options co = WC_CALIBRATE_OPTIONS_INIT;
+		wc_error cerr;
 		int ok = 1;
 		memset(&cal, 0, sizeof cal);
 		memset(use, 0, s->n);
@@ -143,9 +144,17 @@ run_subgroup(fs_state *s, const wc_params *base, const unsigned char *member, co
 		co.threads = o->threads > 0 ? o->threads : 1;
 		co.idle_power_w = o->idle_power_w;
 		co.run_scatter = o->run_scatter;
-		if (o->k[ki] > 0)
-			ok = ok && wc_calibrate(base, s->t, &co, &cal, NULL) == WC_OK;
-		rc = score(s, ki, !ok ? NULL : o->k[ki] > 0 ? &cal.params : base, s->rows, c - (size_t)kmax, key, err);
+		/* A run calibrate refuses leaves its group unpredicted at this
+		 * k; the idle given out of its board's bound is the option's
+		 * fault, refused as calibrate refuses it (docs/cli.md,
+		 * "calibrate"), never a row left out without a word. */
+		if (o->k[ki] > 0 && ok && wc_calibrate(base, s->t, &co, &cal, &cerr) != WC_OK)
+			ok = 0;
+		if (cal.idle_refused)
+			rc = wc_error_set(err, WC_EINVAL, "%s", cerr.msg);
+		else
+			rc = score(s, ki, !ok ? NULL : o->k[ki] > 0 ? &cal.params : base, s->rows, c - (size_t)kmax,
+			           key, err);
 		wc_calibrate_result_clear(&cal);
 	}
 	free(use);

@@ -28,7 +28,10 @@ typedef struct {
 	const wc_fit_options *refit;
 	int n_k;
 	int k[WC_FEWSHOT_K_MAX];    /* calibration run counts, increasing; 0 = the base */
-	double idle_power_w;        /* platform scope: P0 when the runs carry none */
+	/** P0 when a calibration's runs carry none (as wc_calibrate_options);
+	 *  at or above the board limit of a level that takes it the
+	 *  validation is refused (WC_EINVAL) with calibrate's message. */
+	double idle_power_w;
 	double run_scatter;         /* as wc_calibrate_options (0 = the base's) */
 	/** As wc_calibrate_options, and with the same defaults (0 = as many
 	 *  draws as the base has, seed 0), so that a k-run calibration here
