@@ -13,8 +13,10 @@
 /** A level with every number unknown (NaN) and no name. */
 void wc__run_level_init(wc_run_level *l);
 /** Fill `m` from a powertrace-sim manifest `root` (borrowed) read from
- *  `path`. Lenient: keys it does not need are ignored; WC_EPARSE only for
- *  a value that would be wrong to keep (a tp out of range, a bad clock). */
+ *  `path`. Lenient: keys it does not need are ignored, and a key it reads
+ *  may be absent or null; WC_EPARSE for a key it reads holding another
+ *  type (named by its JSON pointer) and for a value that would be wrong
+ *  to keep (a tp out of range, a bad clock). */
 int wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest *m,
                                      wc_error *err);
 

@@ -6,6 +6,7 @@
  * wattcast's own `wattcast-run.json`.
  */
 #include "run_manifest_internal.h"
+#include "json_internal.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -13,18 +14,49 @@
 #include <string.h>
 #include <strings.h>
 
-static double
-num(json_t *o, const char *key)
+/* The reader: the file and its first refusal. Keys wattcast does not need
+ * are ignored, and a key it reads may be absent or null (not stated); but
+ * a value of another type than the one it reads is refused at its JSON
+ * pointer, as wattcast.run's reader refuses one (json_strict.c): a
+ * "hardware": 5 was taken for no platform, and ingest asked for
+ * --platform the manifest states. */
+typedef struct {
+	wc__json_loader ld;
+	int rc;
+} pt_reader;
+
+/* o[key] when it is of `type` (JSON_REAL: any number), NULL when absent
+ * or null; else NULL and the refusal, if it is the first. */
+static json_t *
+typed(pt_reader *r, json_t *o, const char *path, const char *key, json_type type)
 {
+	static const char *const want[] = { [JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
+		                            [JSON_STRING] = "a string", [JSON_REAL] = "a number" };
 	json_t *v = json_object_get(o, key);
-	return v && json_is_number(v) ? json_number_value(v) : NAN;
+	char p[WC__JSON_PATH_MAX];
+	if (!v || json_is_null(v))
+		return NULL;
+	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type)
+		return v;
+	if (r->rc == WC_OK) {
+		wc__json_join(p, path, key);
+		r->rc = wc__json_fail(&r->ld, p, "expected %s or null, got %s", want[type], wc_json_type_name(v));
+	}
+	return NULL;
+}
+
+static double
+num(pt_reader *r, json_t *o, const char *path, const char *key)
+{
+	json_t *v = typed(r, o, path, key, JSON_REAL);
+	return v ? json_number_value(v) : NAN;
 }
 
 static const char *
-str(json_t *o, const char *key)
+str(pt_reader *r, json_t *o, const char *path, const char *key)
 {
-	json_t *v = json_object_get(o, key);
-	return v && json_is_string(v) ? json_string_value(v) : NULL;
+	json_t *v = typed(r, o, path, key, JSON_STRING);
+	return v ? json_string_value(v) : NULL;
 }
 
 static void
@@ -47,163 +79,186 @@ kv_precision(const char *dtype)
 
 /* /arch: active parameters, dense or MoE, fp8 weights. */
 static void
-powertrace_arch(json_t *arch, wc_run_manifest *m)
+powertrace_arch(pt_reader *r, json_t *arch, wc_run_manifest *m)
 {
-	double na = num(arch, "n_active");
+	const char *at = "/arch";
+	double na = num(r, arch, at, "n_active");
 	if (isfinite(na) && na > 0)
 		m->active_params_b = na / 1e9;
-	double moe = num(arch, "moe_frac"), experts = num(arch, "n_experts");
+	double moe = num(r, arch, at, "moe_frac"), experts = num(r, arch, at, "n_experts");
 	if (isfinite(moe) || isfinite(experts))
 		m->architecture = (moe > 0 || experts > 1) ? WC_ARCH_MOE : WC_ARCH_DENSE;
-	double fp8 = num(arch, "fp8");
+	double fp8 = num(r, arch, at, "fp8");
 	if (isfinite(fp8))
 		m->weights = fp8 > 0 ? WC_PREC_FP8 : WC_PREC_BF16;
 }
 
 /* /clock: how each log's timestamps map to Unix epoch seconds. */
-static int
-powertrace_clock(const char *path, json_t *clock, wc_run_manifest *m, wc_error *err)
+static void
+powertrace_clock(pt_reader *r, json_t *clock, wc_run_manifest *m)
 {
-	const char *pb = str(clock, "power_timestamp_basis"), *eb = str(clock, "engine_timestamp_basis");
-	const char *rb = str(clock, "request_timestamp_basis");
+	const char *at = "/clock";
+	const char *pb = str(r, clock, at, "power_timestamp_basis"), *eb = str(r, clock, at, "engine_timestamp_basis");
+	const char *rb = str(r, clock, at, "request_timestamp_basis");
+	double off = num(r, clock, at, "local_utc_offset_s");
+	double po = num(r, clock, at, "power_epoch_offset_s"), eo = num(r, clock, at, "engine_epoch_offset_s");
+	if (r->rc != WC_OK)
+		return;
 	if (pb && strcmp(pb, "local_wall_time") == 0) {
-		double off = num(clock, "local_utc_offset_s");
 		if (isfinite(off))
 			m->utc_offset_s = off;
 	} else if (pb && (strcmp(pb, "unix_epoch") == 0 || strcmp(pb, "utc") == 0)) {
 		m->utc_offset_s = 0.0;
 	} else if (pb) {
-		return wc_error_set_path(err, WC_EPARSE, path, ": /clock/power_timestamp_basis: unknown basis '%s'",
-		                         pb);
+		r->rc = wc__json_fail(&r->ld, "/clock/power_timestamp_basis", "unknown basis '%s'", pb);
+		return;
 	}
-	if ((eb && strcmp(eb, "unix_epoch") != 0) || (rb && strcmp(rb, "unix_epoch") != 0))
-		return wc_error_set_path(err, WC_EPARSE, path, ": /clock: engine and request timestamps must be "
-		                         "unix_epoch, got '%s' / '%s'", eb ? eb : "-", rb ? rb : "-");
-	double po = num(clock, "power_epoch_offset_s"), eo = num(clock, "engine_epoch_offset_s");
+	if ((eb && strcmp(eb, "unix_epoch") != 0) || (rb && strcmp(rb, "unix_epoch") != 0)) {
+		r->rc = wc__json_fail(&r->ld, at, "engine and request timestamps must be unix_epoch, got '%s' / '%s'",
+		                      eb ? eb : "-", rb ? rb : "-");
+		return;
+	}
 	if (isfinite(po))
 		m->power_epoch_offset_s = po;
 	if (isfinite(eo))
 		m->engine_epoch_offset_s = eo;
-	return WC_OK;
 }
 
 /* /server: KV-cache precision and the GPUs the run used. */
 static void
-powertrace_server(json_t *server, wc_run_manifest *m)
+powertrace_server(pt_reader *r, json_t *server, wc_run_manifest *m)
 {
-	int kv = kv_precision(str(server, "kv_cache_dtype"));
+	const char *at = "/server";
+	int kv = kv_precision(str(r, server, at, "kv_cache_dtype"));
 	if (kv >= 0)
 		m->kv = kv;
-	json_t *uu = json_object_get(server, "active_gpu_uuids");
+	json_t *uu = typed(r, server, at, "active_gpu_uuids", JSON_ARRAY);
 	size_t i;
 	json_t *u;
-	if (json_is_array(uu) && json_array_size(uu) <= WC_TELEMETRY_MAX_GPUS) {
+	char p[WC__JSON_PATH_MAX];
+	json_array_foreach(uu, i, u) if (!json_is_string(u) && r->rc == WC_OK) {
+		wc__json_join_index(p, "/server/active_gpu_uuids", i);
+		r->rc = wc__json_fail(&r->ld, p, "expected a string, got %s", wc_json_type_name(u));
+	}
+	if (uu && r->rc == WC_OK && json_array_size(uu) <= WC_TELEMETRY_MAX_GPUS) {
 		m->n_gpu_uuids = 0;
-		json_array_foreach(uu, i, u) if (json_is_string(u))
-			snprintf(m->gpu_uuids[m->n_gpu_uuids++], sizeof m->gpu_uuids[0], "%s",
-			         json_string_value(u));
+		json_array_foreach(uu, i, u)
+			snprintf(m->gpu_uuids[m->n_gpu_uuids++], sizeof m->gpu_uuids[0], "%s", json_string_value(u));
 	}
 }
 
-/* /probe/levels (non-empty): the workload from the first level, the
- * completed requests over all of them. */
-static void
-powertrace_levels(json_t *levels, wc_run_manifest *m)
+/* One level of /probe/levels, at `at`, into `lv`; 0 when it has no
+ * window (the whole log stays one row). The first level's load is the
+ * run's workload. */
+static int
+powertrace_level(pt_reader *r, json_t *l, const char *at, int first, wc_run_level *lv, wc_run_manifest *m)
 {
-	json_t *l0 = json_array_get(levels, 0), *params = json_object_get(l0, "params");
-	double rate = num(params, "request_rate"), burst = num(params, "burstiness");
-	double conc = num(l0, "concurrency");
-	if (isfinite(rate) && rate > 0) {
+	char pp[WC__JSON_PATH_MAX], sp[WC__JSON_PATH_MAX];
+	wc__json_join(pp, at, "params");
+	wc__json_join(sp, at, "summary");
+	json_t *p = typed(r, l, at, "params", JSON_OBJECT), *s = typed(r, l, at, "summary", JSON_OBJECT);
+	const char *label = str(r, l, at, "label");
+	double c = num(r, l, at, "concurrency"), rate = num(r, p, pp, "request_rate"), b = num(r, p, pp, "burstiness");
+	if (first && isfinite(rate) && rate > 0) {
 		m->request_rate = rate;
-		m->burstiness = isfinite(burst) ? burst : 1.0;
+		m->burstiness = isfinite(b) ? b : 1.0;
 		if (m->workload == WC_WORKLOAD_UNKNOWN)
 			m->workload = m->burstiness == 1.0 ? WC_WORKLOAD_POISSON : WC_WORKLOAD_BURSTY;
-	} else if (isfinite(conc) && conc > 0) {
-		m->concurrency = conc;
+	} else if (first && isfinite(c) && c > 0) {
+		m->concurrency = c;
 		if (m->workload == WC_WORKLOAD_UNKNOWN)
 			m->workload = WC_WORKLOAD_CLOSED;
 	}
-	/* Completed requests over all levels (the load generator's
-	 * own count). */
+	wc__run_level_init(lv);
+	lv->start_epoch = num(r, l, at, "t_start_epoch");
+	lv->end_epoch = num(r, l, at, "t_end_epoch");
+	lv->requests = num(r, s, sp, "completed");
+	lv->input_tokens = num(r, s, sp, "total_input_tokens");
+	lv->output_tokens = num(r, s, sp, "total_output_tokens");
+	if (!(lv->end_epoch > lv->start_epoch))
+		return 0;
+	snprintf(lv->label, sizeof lv->label, "%s", label ? label : "");
+	lv->concurrency = c > 0 ? c : NAN;
+	lv->request_rate = rate > 0 ? rate : NAN;
+	lv->burstiness = rate > 0 ? (b > 0 ? b : 1.0) : NAN;
+	return 1;
+}
+
+/* /probe/levels: each level's window and load (docs/formats/telemetry.md),
+ * and the completed requests over all of them (the load generator's own
+ * count). */
+static void
+powertrace_levels(pt_reader *r, json_t *levels, wc_run_manifest *m)
+{
+	wc_run_level lv;
 	double done = 0.0;
 	int known = 1;
 	size_t i;
 	json_t *l;
+	char at[WC__JSON_PATH_MAX];
+	m->n_levels = 0;
 	json_array_foreach(levels, i, l) {
-		double c = num(json_object_get(l, "summary"), "completed");
-		if (isfinite(c))
-			done += c;
+		wc__json_join_index(at, "/probe/levels", i);
+		if (!json_is_object(l)) {
+			if (r->rc == WC_OK)
+				r->rc = wc__json_fail(&r->ld, at, "expected an object, got %s", wc_json_type_name(l));
+			return;
+		}
+		int windowed = powertrace_level(r, l, at, i == 0, &lv, m);
+		if (isfinite(lv.requests))
+			done += lv.requests;
 		else
 			known = 0;
+		if (windowed && m->n_levels < WC_RUN_MAX_LEVELS)
+			m->levels[m->n_levels++] = lv;
 	}
 	if (known)
 		m->requests = done;
-	/* Each level's window and load (docs/formats/telemetry.md). */
-	m->n_levels = 0;
-	json_array_foreach(levels, i, l) {
-		if (m->n_levels >= WC_RUN_MAX_LEVELS)
-			break;
-		wc_run_level *lv = &m->levels[m->n_levels];
-		json_t *p = json_object_get(l, "params"), *s = json_object_get(l, "summary");
-		const char *label = str(l, "label");
-		wc__run_level_init(lv);
-		lv->start_epoch = num(l, "t_start_epoch");
-		lv->end_epoch = num(l, "t_end_epoch");
-		if (!(lv->end_epoch > lv->start_epoch))
-			continue; /* a level without its window: the whole log stays one row */
-		snprintf(lv->label, sizeof lv->label, "%s", label ? label : "");
-		double c = num(l, "concurrency"), r = num(p, "request_rate"), b = num(p, "burstiness");
-		lv->concurrency = c > 0 ? c : NAN;
-		lv->request_rate = r > 0 ? r : NAN;
-		lv->burstiness = r > 0 ? (b > 0 ? b : 1.0) : NAN;
-		lv->requests = num(s, "completed");
-		lv->input_tokens = num(s, "total_input_tokens");
-		lv->output_tokens = num(s, "total_output_tokens");
-		m->n_levels++;
-	}
 }
 
 /* /probe: the idle window and the workload. */
 static void
-powertrace_probe(json_t *probe, wc_run_manifest *m)
+powertrace_probe(pt_reader *r, json_t *probe, wc_run_manifest *m)
 {
-	const char *type = str(probe, "type");
-	json_t *idle = json_object_get(probe, "idle_window");
-	if (json_is_object(idle) && isfinite(num(idle, "start_epoch")) && isfinite(num(idle, "end_epoch"))) {
-		m->idle_start = num(idle, "start_epoch");
-		m->idle_end = num(idle, "end_epoch");
+	const char *at = "/probe";
+	const char *type = str(r, probe, at, "type");
+	json_t *idle = typed(r, probe, at, "idle_window", JSON_OBJECT);
+	double s = num(r, idle, "/probe/idle_window", "start_epoch"), e = num(r, idle, "/probe/idle_window", "end_epoch");
+	if (isfinite(s) && isfinite(e)) {
+		m->idle_start = s;
+		m->idle_end = e;
 	}
 	if (type && strcmp(type, "trace_replay") == 0)
 		m->workload = WC_WORKLOAD_REPLAY;
-	json_t *levels = json_object_get(probe, "levels");
-	if (json_is_array(levels) && json_array_size(levels) > 0)
-		powertrace_levels(levels, m);
+	json_t *levels = typed(r, probe, at, "levels", JSON_ARRAY);
+	if (json_array_size(levels) > 0)
+		powertrace_levels(r, levels, m);
 }
 
 int
 wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *err)
 {
-	json_t *clock = json_object_get(root, "clock"), *arch = json_object_get(root, "arch");
-	json_t *probe = json_object_get(root, "probe"), *server = json_object_get(root, "server");
-	int rc;
+	pt_reader r = { { path, err, 0 }, WC_OK };
+	json_t *clock = typed(&r, root, "", "clock", JSON_OBJECT), *arch = typed(&r, root, "", "arch", JSON_OBJECT);
+	json_t *probe = typed(&r, root, "", "probe", JSON_OBJECT), *server = typed(&r, root, "", "server", JSON_OBJECT);
+	json_t *tp = json_object_get(root, "tp");
 	snprintf(m->format, sizeof m->format, "powertrace-sim");
-	set_str(m->run_id, sizeof m->run_id, str(root, "run_id"));
-	set_str(m->platform, sizeof m->platform, str(root, "hardware"));
-	set_str(m->model, sizeof m->model, str(root, "model"));
+	set_str(m->run_id, sizeof m->run_id, str(&r, root, "", "run_id"));
+	set_str(m->platform, sizeof m->platform, str(&r, root, "", "hardware"));
+	set_str(m->model, sizeof m->model, str(&r, root, "", "model"));
 	/* Compared as a double first: a huge value must not reach the cast. */
-	double tp = num(root, "tp");
-	if (isfinite(tp) && tp >= 1 && tp <= WC_LAW_MAX_TP && tp == floor(tp))
-		m->tp = (int)tp;
-	else if (!isnan(tp))
-		return wc_error_set_path(err, WC_EPARSE, path, ": /tp: expected a whole number between 1 and %d",
-		                         WC_LAW_MAX_TP);
-	if (json_is_object(arch))
-		powertrace_arch(arch, m);
-	if (json_is_object(clock) && (rc = powertrace_clock(path, clock, m, err)) != WC_OK)
-		return rc;
-	if (json_is_object(server))
-		powertrace_server(server, m);
-	if (json_is_object(probe))
-		powertrace_probe(probe, m);
-	return WC_OK;
+	if (tp && !json_is_null(tp)) {
+		double v = json_is_number(tp) ? json_number_value(tp) : NAN;
+		if (v >= 1 && v <= WC_LAW_MAX_TP && v == floor(v))
+			m->tp = (int)v;
+		else if (r.rc == WC_OK)
+			r.rc = wc__json_fail(&r.ld, "/tp", "expected a whole number between 1 and %d", WC_LAW_MAX_TP);
+	}
+	powertrace_arch(&r, arch, m);
+	powertrace_clock(&r, clock, m);
+	powertrace_server(&r, server, m);
+	powertrace_probe(&r, probe, m);
+	if (r.rc != WC_OK && err)
+		err->code = WC_EPARSE;
+	return r.rc == WC_OK ? WC_OK : WC_EPARSE;
 }

@@ -438,6 +438,36 @@ test_manifests(void)
 	CHECK_INT(wc_run_manifest_load(p, &m, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "unknown basis 'tai'");
 	free(p);
+	/* A value wattcast reads, of another type: refused at its pointer,
+	 * as wattcast.run's reader refuses one. "hardware": 5 was read as no
+	 * platform, and ingest asked for --platform the manifest states. */
+	static const struct {
+		const char *text, *said;
+	} wrong[] = {
+		{ "{\"manifest_version\": 2, \"hardware\": 5}", "/hardware: expected a string or null, got integer" },
+		{ "{\"manifest_version\": 2, \"tp\": \"2\"}", "/tp: expected a whole number between 1 and" },
+		{ "{\"manifest_version\": 2, \"arch\": [1]}", "/arch: expected an object or null, got array" },
+		{ "{\"manifest_version\": 2, \"arch\": {\"n_active\": \"8e9\"}}",
+		  "/arch/n_active: expected a number or null, got string" },
+		{ "{\"manifest_version\": 2, \"server\": {\"active_gpu_uuids\": [\"GPU-x\", 3]}}",
+		  "/server/active_gpu_uuids/1: expected a string, got integer" },
+		{ "{\"manifest_version\": 2, \"probe\": {\"levels\": [{}, 7]}}",
+		  "/probe/levels/1: expected an object, got integer" },
+		{ "{\"manifest_version\": 2, \"probe\": {\"levels\": [{\"params\": {\"request_rate\": \"4\"}}]}}",
+		  "/probe/levels/0/params/request_rate: expected a number or null, got string" },
+	};
+	for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+		p = fixture("manifest.json", wrong[i].text);
+		CHECK_INT(wc_run_manifest_load(p, &m, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "manifest.json: ");
+		CHECK_CONTAINS(err.msg, wrong[i].said);
+		CHECK(strcmp(m.platform, "A100") == 0); /* untouched */
+		free(p);
+	}
+	/* null states nothing, as absent does */
+	p = fixture("manifest.json", "{\"manifest_version\": 2, \"hardware\": null, \"arch\": null}");
+	CHECK_INT(wc_run_manifest_load(p, &m, &err), WC_OK);
+	free(p);
 }
 
 /* Bounded mode: beyond `exact_max` samples the stream keeps fixed memory;
