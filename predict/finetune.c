@@ -36,6 +36,13 @@
  * the runs did not identify (the fit warns of e0 < 0): warned (a choice
  * of wattcast, docs/finetune.md, "Predicting"). */
 #define NEGATIVE_FIXED_WARN 0.5
+/* Why a fitted e0 comes out negative, said alike by the refusal and the
+ * warning (docs/finetune.md, "Fitting"): a table without a sweep of FLOPs
+ * per step at a fixed GPU count (methods and platforms mixed) leaves e0
+ * and kappa as one column, as energies without the idle power do. It was
+ * said as the idle power's alone, which the energies had. */
+#define NEGATIVE_E0_WHY                                                               \
+	"the runs cannot tell it from kappa (no FLOP sweep at fixed G) or exclude idle power"
 
 static void
 range_warning(wc_finetune_prediction *out, const char *field, double v, const wc_ft_span *s,
@@ -302,14 +309,13 @@ check_finite(const wc_finetune_params *f, const wc_finetune_query *q, const wc_f
              wc_error *err)
 {
 	if (isfinite(out->energy_per_step_j) && !(out->energy_per_step_j > 0))
-		/* A law fitted on energies with the idle power taken out (or a
-		 * hand-edited one) can have e0 < 0, and then a small enough step
-		 * comes out at no energy or less: no answer to give. */
-		return wc_error_set(err, WC_ERANGE, "finetune: the law (e0 %g J, kappa %g J/TFLOP) gives %.4g J "
-		                    "per step for this configuration (%.4g TFLOP), which is no energy: its "
-		                    "fixed energy per step is negative; refit it on energies that include the GPUs' "
-		                    "idle power (docs/finetune.md)", f->e0.value, f->kappa.value,
-		                    out->energy_per_step_j, out->flops.flops_per_step_tflop);
+		/* A law whose e0 was fitted negative (or a hand-edited one)
+		 * gives a small enough step no energy or less: no answer to
+		 * give. At most 255 bytes with every number at its widest. */
+		return wc_error_set(err, WC_ERANGE, "finetune: e0 %g J, kappa %g J/TFLOP give %.4g J per step at "
+		                    "%.4g TFLOP, no energy: e0 was fitted negative, as when " NEGATIVE_E0_WHY
+		                    " (docs/finetune.md)", f->e0.value, f->kappa.value, out->energy_per_step_j,
+		                    out->flops.flops_per_step_tflop);
 	if (isfinite(out->energy_per_step_j) && isfinite(out->energy_per_token_j) &&
 	    (isnan(out->steps) || isfinite(out->energy_total_kwh)))
 		return WC_OK;
@@ -375,10 +381,9 @@ wc_predict_finetune(const wc_predictor *pr, const wc_finetune_query *q, wc_finet
 	fixed_share_warning(f, out);
 	const double compute_j = out->energy_per_step_j - out->fixed_energy_j;
 	if (out->fixed_energy_j < 0 && -out->fixed_energy_j > NEGATIVE_FIXED_WARN * compute_j)
-		WC_WARN(out, "e0: the law's fixed per-step energy G e0 (%.6g J) is negative and takes away %.1f %% of the "
-		        "step's compute energy kappa F (%.6g J); the answer rests on an e0 the runs did not "
-		        "identify: refit on energies that include the GPUs' idle power", out->fixed_energy_j,
-		        -100.0 * out->fixed_energy_j / compute_j, compute_j);
+		WC_WARN(out, "e0: G e0 (%.6g J) is negative and takes away %.1f %% of the step's compute energy "
+		        "kappa F (%.6g J); the answer rests on an e0 not identified, as when " NEGATIVE_E0_WHY,
+		        out->fixed_energy_j, -100.0 * out->fixed_energy_j / compute_j, compute_j);
 	relation_checks(f, q, out);
 	if (q->want_interval)
 		return interval(p, &b, out, err);
