@@ -9,6 +9,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_envelope.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -266,32 +267,6 @@ test_replay_missing_lengths(const char *dir)
 	free(log);
 }
 
-/* A run folder with a request log: an A100 serving two bursts. */
-static char *
-synthetic_run(const char *dir, const char *name, double offset)
-{
-	char *run = path_join(dir, name), *p;
-	char buf[8192];
-	size_t n = 0;
-	mkdir(run, 0755);
-	p = path_join(run, "power.csv");
-	n = (size_t)snprintf(buf, sizeof buf, "timestamp,index,power.draw [W]\n");
-	for (int i = 0; i < 80; i++) {
-		double t = i * 0.25, w = (t > 2 && t < 6) || (t > 11 && t < 15) ? 300 : 85;
-		if ((t > 2 && t < 2.4) || (t > 11 && t < 11.4))
-			w = 480;
-		n += (size_t)snprintf(buf + n, sizeof buf - n, "2026/07/18 10:00:%02d.%03d,0,%.1f\n", (int)t,
-		                      (int)((t - (int)t) * 1000), w + offset);
-	}
-	write_text(p, buf);
-	free(p);
-	p = path_join(run, "requests.json");
-	write_text(p, "{\"request_timestamps\":[1784368802.0,1784368811.0],\"input_lens\":[3000,3000],"
-	              "\"output_lens\":[250,250],\"ttfts\":[0.4,0.4],\"itls\":[0.0144,0.0144]}");
-	free(p);
-	return run;
-}
-
 /* validate envelope --service: the stand-in forced (named in the per-run
  * CSV); a model without an architecture falls back with the reason in the
  * JSON and the CSV's warnings, and forcing the capacity model then is a
@@ -366,7 +341,8 @@ test_fit_and_validate(const char *dir)
 {
 	char *runs = path_join(dir, "runs");
 	mkdir(runs, 0755);
-	char *a = synthetic_run(runs, "r1", 0), *b = synthetic_run(runs, "r2", 5), *c = synthetic_run(runs, "r3", -5);
+	char *a = synth_envelope_run(runs, "r1", 0), *b = synth_envelope_run(runs, "r2", 5),
+	     *c = synth_envelope_run(runs, "r3", -5);
 	char *out = path_join(dir, "resp.json");
 	const char *fit[] = { "wattcast", "fit", "response", runs, "-o", out, "--platform", "A100", "--model",
 		              "Qwen3-8B", "--utc-offset", "0", "--bootstrap", "20", "--quiet", NULL };
