@@ -213,17 +213,27 @@ cli_fit_response(int argc, char **argv)
 		if (s.checks[i].service.fallback[0])
 			fprintf(stderr, "wattcast %s: warning: %s: %s\n", cmd, s.replays[i].run_id, s.checks[i].service.fallback);
 	wc_response_run *runs = wc_alloc_array(s.n, sizeof *runs);
-	if (!runs) {
+	uint64_t *ids = wc_alloc_array(s.n, sizeof *ids);
+	if (!runs || !ids) {
+		free(runs);
+		free(ids);
 		rc = cli_fail(cmd, "out of memory");
 		goto done;
 	}
-	for (size_t i = 0; i < s.n; i++)
+	for (size_t i = 0; i < s.n; i++) {
 		runs[i] = s.checks[i].run.response_run;
+		ids[i] = wc_response_run_hash(&runs[i]);
+	}
 	wc_response_linger_choice linger;
 	rc = wc_fit_response_nested(runs, s.n, &a.fo, &p.response, &linger, &err);
 	free(runs);
 	if (rc == WC_OK)
 		record_fit(&a, argv + a.first_dir, (size_t)(argc - a.first_dir), &linger, &p.response);
+	/* each run by its samples, not its path: `validate envelope` knows
+	 * them under any path (docs/validation.md, "Envelopes") */
+	if (rc == WC_OK)
+		rc = wc_params_set_response_runs(&p, ids, p.response.runs == (int)s.n ? (int)s.n : 0, &err);
+	free(ids);
 	char version[17];
 	if (rc != WC_OK || wc_params_save_file(a.out, &p, &err) != WC_OK ||
 	    wc_params_fingerprint(&p, version, &err) != WC_OK) {

@@ -175,43 +175,59 @@ among_inputs(const char *fitted_on, const char *dir)
 	return 0;
 }
 
+/* Whether the run is one of those the response was fitted on: by its
+ * samples, as `fit response` recorded them (schema 14). */
+static int
+among_hashes(const wc_params *p, const wc_response_run *run)
+{
+	uint64_t h = wc_response_run_hash(run);
+	for (int i = 0; i < p->n_response_runs; i++)
+		if (p->response_runs[i] == h)
+			return 1;
+	return 0;
+}
+
 /* --response params scores the set's response on the runs given: when
  * that response was fitted on them, its scores are in-sample (3.28 % on
  * the PowerTrace-Sim runs against 4.01 % leaving each out), as `validate
- * heldout` warns for a law (docs/validation.md, "Envelopes"). The record
- * names the inputs as given: the runs given the same way are found; a
- * fitted response otherwise gets a note naming what it was fitted on. */
+ * heldout` warns for a law (docs/validation.md, "Envelopes"). A record
+ * that lists its runs' hashes knows each run under any path, folder or
+ * subfolder; an older one names the inputs as given, and only the
+ * folders given the same way are found: its note says so. */
 static void
 response_in_sample(const char *cmd, const venv_args *a, const wc_params *p, char *const *dirs, size_t n,
-                   int *in_sample)
+                   const cli_run_set *s, int *in_sample)
 {
 	const wc_record *rec = &p->response.record;
 	char given[WC_INPUTS_LABEL_MAX + 8];
-	size_t k = 0, first = 0;
+	const int by_run = p->n_response_runs > 0;
+	size_t k = 0, first = 0, of = by_run ? s->n : n;
 	*in_sample = 0;
-	if (a->o.loro || !p->response.present || !p->response.fitted || !rec->fitted_on[0])
+	if (a->o.loro || !p->response.present || !p->response.fitted || (!by_run && !rec->fitted_on[0]))
 		return;
 	wc_inputs_label(dirs, n, given, sizeof given);
-	for (size_t i = n; i-- > 0;)
-		if (strcmp(given, rec->fitted_on) == 0 || among_inputs(rec->fitted_on, dirs[i])) {
+	for (size_t i = of; i-- > 0;)
+		if (by_run ? among_hashes(p, &s->checks[i].run.response_run)
+		           : strcmp(given, rec->fitted_on) == 0 || among_inputs(rec->fitted_on, dirs[i])) {
 			k++;
 			first = i;
 		}
 	*in_sample = k > 0;
 	/* a path's end names the run; its head would fill the message */
-	size_t lf = strlen(rec->fitted_on), ld = strlen(dirs[first]);
-	const char *fit_tail = rec->fitted_on + (lf > 70 ? lf - 70 : 0), *dir_tail = dirs[first] + (ld > 60 ? ld - 60 : 0);
-	if (k == n)
+	const char *name = by_run ? s->checks[first].run.response_run.run_id : dirs[first];
+	size_t lf = strlen(rec->fitted_on), ld = strlen(name);
+	const char *fit_tail = rec->fitted_on + (lf > 70 ? lf - 70 : 0), *dir_tail = name + (ld > 60 ? ld - 60 : 0);
+	if (k == of)
 		fprintf(stderr, "wattcast %s: warning: the response of the parameter set was fitted on these runs "
 		        "(its provenance fitted_on %s%s): its scores are in-sample, not held out; --response loro "
 		        "fits it leaving each run out\n", cmd, lf > 70 ? "..." : "", fit_tail);
 	else if (k)
 		fprintf(stderr, "wattcast %s: warning: %zu of the %zu runs (first %s%s) are among those the response of "
 		        "the parameter set was fitted on: their scores are in-sample, not held out; --response loro "
-		        "fits it leaving each run out\n", cmd, k, n, ld > 60 ? "..." : "", dir_tail);
-	else
-		fprintf(stderr, "wattcast %s: note: the response of the parameter set was fitted on %s%s (%d runs); a run "
-		        "among those is scored in-sample (--response loro leaves each run out)\n", cmd, lf > 70 ? "..." : "",
+		        "fits it leaving each run out\n", cmd, k, of, ld > 60 ? "..." : "", dir_tail);
+	else if (!by_run) /* known by path only: the same runs elsewhere are not found */
+		fprintf(stderr, "wattcast %s: note: the response was fitted on %s%s (%d runs), named by path in this "
+		        "older file: the same runs under another path are not recognised\n", cmd, lf > 70 ? "..." : "",
 		        fit_tail, p->response.runs);
 }
 
@@ -421,7 +437,7 @@ cli_validate_envelope(int argc, char **argv)
 		rc = cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
-	response_in_sample(cmd, &a, &p, argv + a.first_dir, (size_t)(argc - a.first_dir), &a.response_in_sample);
+	response_in_sample(cmd, &a, &p, argv + a.first_dir, (size_t)(argc - a.first_dir), &s, &a.response_in_sample);
 	if (a.json)
 		print_json(&a, &s, &r);
 	else

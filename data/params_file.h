@@ -33,8 +33,10 @@ extern "C" {
  *  ("finetune"/"ranges"/"fixed_share"), version 12 what identifies the
  *  rows a calibration used ("provenance"/"calibration"/"row_hashes"),
  *  version 13 the idle a model term was calibrated above
- *  ("model_terms"/"p0_w"). */
-#define WC_PARAMS_SCHEMA "wattcast.params/13"
+ *  ("model_terms"/"p0_w"), version 14 what identifies the runs a response
+ *  was fitted on ("response"/"provenance"/"run_hashes"). */
+#define WC_PARAMS_SCHEMA "wattcast.params/14"
+#define WC_PARAMS_SCHEMA_V13 "wattcast.params/13"
 #define WC_PARAMS_SCHEMA_V12 "wattcast.params/12"
 #define WC_PARAMS_SCHEMA_V11 "wattcast.params/11"
 #define WC_PARAMS_SCHEMA_V10 "wattcast.params/10"

@@ -375,14 +375,10 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	int rc;
 	if ((rc = wc__json_string(ld, json_object_get(root, "schema"), "/schema", 0, buf, sizeof buf)))
 		return rc;
-	/* Older schemas keep loading: version 1 has no sections, version 2 no
-	 * model terms and no residual RMS, version 3 no phi, version 4 no sources
-	 * "bound" and "datasheet", version 6 no structure terms, version 7 no
-	 * response dynamic_scale, version 8 no precision_mode, version 9 no records
-	 * of a calibration or a response (params_record.c), version 10 no fixed
-	 * share of fine-tuning runs (params_finetune.c), version 11 no calibration
-	 * row hashes (params_record.c), version 12 no model term's p0_w. */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 13
+	/* Older schemas keep loading, each without what a later one added
+	 * (data/params_file.h lists them; their readers refuse them earlier). */
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 14
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V13) == 0 ? 13
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V12) == 0 ? 12
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V11) == 0 ? 11
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V10) == 0 ? 10
@@ -400,7 +396,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	if (!*version)
 		return wc__json_fail(ld, "/schema", "expected \"%s\" (written) or an earlier one it reads, \"%s\" "
 		                     "to \"%s\", got \"%.64s\"", WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V1,
-		                     WC_PARAMS_SCHEMA_V12, buf);
+		                     WC_PARAMS_SCHEMA_V13, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\" or later", WC_PARAMS_SCHEMA_V2);
@@ -542,7 +538,7 @@ load_root(wc__json_loader *ld, json_t *root, wc_params *out)
 	    json_object_get(x, "dynamic_scale"))
 		return wc__json_fail(ld, "/response/dynamic_scale", "needs \"%s\" or later", WC_PARAMS_SCHEMA_V8);
 	if ((x = json_object_get(root, "response")) && !json_is_null(x) &&
-	    (rc = wc__params_read_response(ld, x, "/response", &out->response)))
+	    (rc = wc__params_read_response(ld, x, "/response", out)))
 		return rc;
 	if ((x = json_object_get(root, "prediction_error")) && !json_is_null(x)) {
 		if (version < 5)

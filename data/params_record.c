@@ -93,25 +93,29 @@ wc__params_record_json(const wc_record *r, int with_runs)
 	return o;
 }
 
-/* `provenance.calibration.row_hashes` (schema 12): one 16-digit hash per
- * run the calibration used, as many as its `runs`, into the set. */
-int
-wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out)
+/* A record's list of 16-digit hashes under `key`, one per run it counts
+ * (`runs`), needing schema `since` (`since_tag`): the calibration's
+ * `row_hashes` (schema 12), the response's `run_hashes` (schema 14).
+ * `what` names one hash in a message; `set` stores them in the set. */
+static int
+read_hashes(wc__json_loader *ld, json_t *record, const char *path, const char *key, int since,
+            const char *since_tag, int runs, const char *what, wc_params *out,
+            int (*set)(wc_params *, const uint64_t *, int, wc_error *))
 {
 	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
-	json_t *v = json_object_get(record, "row_hashes");
+	json_t *v = json_object_get(record, key);
 	wc_error err;
 	if (!v || json_is_null(v))
 		return WC_OK;
-	wc__json_join(p, path, "row_hashes");
-	if (ld->version && ld->version < 12)
-		return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V12);
+	wc__json_join(p, path, key);
+	if (ld->version && ld->version < since)
+		return wc__json_fail(ld, p, "needs \"%s\" or later", since_tag);
 	if (!json_is_array(v))
 		return wc__json_fail(ld, p, "expected an array, got %s", wc_json_type_name(v));
 	size_t n = json_array_size(v);
-	if (n != (size_t)out->calibration.runs)
-		return wc__json_fail(ld, p, "holds %zu row hash(es) for the record's %d runs: one per run used", n,
-		                     out->calibration.runs);
+	if (n != (size_t)runs)
+		return wc__json_fail(ld, p, "holds %zu %s hash(es) for the record's %d runs: one per run used", n,
+		                     what, runs);
 	uint64_t *rows = wc_alloc_zeroed(n ? n : 1, sizeof *rows);
 	if (!rows)
 		return wc__json_fail(ld, p, "out of memory");
@@ -120,23 +124,53 @@ wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path
 		if (!h || strlen(h) != 16 || strspn(h, "0123456789abcdef") != 16) {
 			free(rows);
 			wc__json_join_index(q, p, i);
-			return wc__json_fail(ld, q, "expected 16 lowercase hex digits (a row's content hash)");
+			return wc__json_fail(ld, q, "expected 16 lowercase hex digits (a %s's content hash)", what);
 		}
 		rows[i] = strtoull(h, NULL, 16);
 	}
-	int rc = wc_params_set_calibration_rows(out, rows, (int)n, &err);
+	int rc = set(out, rows, (int)n, &err);
 	free(rows);
 	return rc == WC_OK ? WC_OK : wc__json_fail(ld, p, "%s", err.msg);
+}
+
+/* `provenance.calibration.row_hashes` (schema 12): one 16-digit hash per
+ * run the calibration used, as many as its `runs`, into the set. */
+int
+wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out)
+{
+	return read_hashes(ld, record, path, "row_hashes", 12, WC_PARAMS_SCHEMA_V12, out->calibration.runs, "row", out,
+	                   wc_params_set_calibration_rows);
+}
+
+/* `response.provenance.run_hashes` (schema 14): one per run the response
+ * was fitted on, as many as the section's `runs`. */
+int
+wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out)
+{
+	return read_hashes(ld, record, path, "run_hashes", 14, WC_PARAMS_SCHEMA, out->response.runs, "run", out,
+	                   wc_params_set_response_runs);
+}
+
+static json_t *
+hashes_json(const uint64_t *h, int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; a && i < n; i++) {
+		char x[17];
+		snprintf(x, sizeof x, "%016" PRIx64, h[i]);
+		json_array_append_new(a, json_string(x));
+	}
+	return a;
 }
 
 json_t *
 wc__params_row_hashes_json(const wc_params *p)
 {
-	json_t *a = json_array();
-	for (int i = 0; a && i < p->n_calibration_rows; i++) {
-		char h[17];
-		snprintf(h, sizeof h, "%016" PRIx64, p->calibration_rows[i]);
-		json_array_append_new(a, json_string(h));
-	}
-	return a;
+	return hashes_json(p->calibration_rows, p->n_calibration_rows);
+}
+
+json_t *
+wc__params_run_hashes_json(const wc_params *p)
+{
+	return hashes_json(p->response_runs, p->n_response_runs);
 }

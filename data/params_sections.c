@@ -43,7 +43,7 @@ read_model_term(wc__json_loader *ld, json_t *v, const char *path, wc_model_term 
 	if ((x = json_object_get(v, "p0_w"))) {
 		wc__json_join(p, path, "p0_w");
 		if (ld->version && ld->version < 13)
-			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA);
+			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V13);
 		if ((rc = wc__params_read_param(ld, x, p, 0, &t->p0)))
 			return rc;
 		if (!(t->p0.value > 0.0))
@@ -431,13 +431,15 @@ read_response_levels(wc__json_loader *ld, json_t *v, const char *path, wc_respon
 }
 
 int
-wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_response_params *out)
+wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_params *set)
 {
 	static const char *const allowed[] = { "tau_s", "hold_s", "decay_s", "prefill_ratio", "dynamic_scale", "runs",
 		                                       "rms_w", "levels", "provenance", NULL };
-	/* How `fit response` made it (schema 10); its runs are `runs`. */
+	/* How `fit response` made it (schema 10); its runs are `runs`, each
+	 * known by its hash (schema 14). */
 	static const char *const record[] = { "fitted_on", "seed", "bootstrap", "tool_version", "created_utc",
-		                                      "linger_bound_s", NULL };
+		                                      "linger_bound_s", "run_hashes", NULL };
+	wc_response_params *out = &set->response;
 	static const char *const required[] = { "tau_s", "hold_s", "prefill_ratio", NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -474,7 +476,8 @@ wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_re
 		wc__json_join(p, path, "provenance");
 		if ((rc = wc__params_read_record(ld, x, p, record, &out->record)) ||
 		    (rc = wc__json_optional_number(ld, x, p, "linger_bound_s", 0.0, WC_RESPONSE_MAX_HOLD_S,
-		                                   &out->linger_bound_s)))
+		                                   &out->linger_bound_s)) ||
+		    (rc = wc__params_read_run_hashes(ld, x, p, set)))
 			return rc;
 		if (isnan(out->linger_bound_s))
 			out->linger_bound_s = 0.0; /* null: not recorded */

@@ -160,6 +160,11 @@ params_json(const wc_params *p, int with_draws)
 	 * params_version -- of every set without a response stays as it was. */
 	if (p->response.present)
 		json_object_set_new(root, "response", wc__params_response_json(&p->response));
+	/* schema 14: the runs the response was fitted on, by content (written
+	 * when known) */
+	json_t *resp_rec = p->response.present ? json_object_get(json_object_get(root, "response"), "provenance") : NULL;
+	if (resp_rec && p->n_response_runs > 0)
+		json_object_set_new(resp_rec, "run_hashes", wc__params_run_hashes_json(p));
 	json_object_set_new(root, "prediction_error", p->pred_error.present
 	                    ? wc__params_pred_error_json(&p->pred_error) : json_null());
 	/* Left out when absent, as "response". */

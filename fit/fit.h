@@ -279,6 +279,12 @@ int wc_response_heldout_mse(const wc_response_run *run, const wc_response_params
  *  of `runs`. Only `runs` are seen: a run held out by the caller never
  *  chooses its own bound. `choice` (may be NULL) gets the scores. With
  *  o->linger_nested 0 this is wc_fit_response. */
+/** What identifies a run a response is fitted on (docs/formats/params-file.md,
+ *  "response"): the first 64 bits of the SHA-256 of its measured power
+ *  samples, wherever its folder lies or however it was named on the
+ *  command line. `fit response` records them; `validate envelope` finds
+ *  its runs among them. */
+uint64_t wc_response_run_hash(const wc_response_run *run);
 int wc_fit_response_nested(const wc_response_run *runs, size_t n, const wc_response_fit_options *o,
                            wc_response_params *out, wc_response_linger_choice *choice, wc_error *err);
 

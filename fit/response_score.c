@@ -3,11 +3,13 @@
  * (docs/envelopes.md, "Fitting the response"): the mean square error per
  * sample at the response's own dynamic scale, what a run left out of the
  * fit is scored by, and the RMS at the run's own level factor, the per-run
- * check `fit response` prints. One sum of squared errors for both.
+ * check `fit response` prints. One sum of squared errors for both. And
+ * what identifies a run the fit saw: a hash of its samples.
  */
 #include <math.h>
 #include <stdlib.h>
 
+#include "data/fileio.h"
 #include "fit/fit.h"
 #include "models/grow.h"
 
@@ -46,4 +48,15 @@ wc_response_run_rms(const wc_response_run *run, const wc_response_params *r, dou
 	int rc = mean_square(run, r, 0, &mse, level, err);
 	*rms_w = sqrt(mse);
 	return rc;
+}
+
+uint64_t
+wc_response_run_hash(const wc_response_run *run)
+{
+	/* The samples as read (W per GPU): the same run read from another
+	 * path, or named by a relative path, gives the same bytes. */
+	char hex[65];
+	wc_sha256_hex(run->power_w, run->n_samples * sizeof *run->power_w, hex);
+	hex[16] = '\0';
+	return strtoull(hex, NULL, 16);
 }

@@ -23,6 +23,7 @@ wc_params_clear(wc_params *p)
 	free(p->draw_names);
 	free(p->draws);
 	free(p->calibration_rows);
+	free(p->response_runs);
 	wc_capacity_params_clear(&p->capacity);
 	wc_finetune_params_clear(&p->finetune);
 	memset(p, 0, sizeof *p);
@@ -57,18 +58,31 @@ wc_params_set_draws(wc_params *p, int n_draws, int n_params,
 	return WC_OK;
 }
 
-int
-wc_params_set_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc_error *err)
+/* One owned list of 64-bit hashes in place of another. */
+static int
+set_hashes(uint64_t **dst, int *n_dst, const uint64_t *src, int n, const char *what, wc_error *err)
 {
 	uint64_t *own = n > 0 ? wc_alloc_array((size_t)n, sizeof *own) : NULL;
 	if (n > 0 && !own)
-		return wc_error_set(err, WC_ENOMEM, "calibration rows: out of memory");
+		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", what);
 	if (own)
-		memcpy(own, rows, (size_t)n * sizeof *own);
-	free(p->calibration_rows);
-	p->calibration_rows = own;
-	p->n_calibration_rows = n > 0 ? n : 0;
+		memcpy(own, src, (size_t)n * sizeof *own);
+	free(*dst);
+	*dst = own;
+	*n_dst = n > 0 ? n : 0;
 	return WC_OK;
+}
+
+int
+wc_params_set_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc_error *err)
+{
+	return set_hashes(&p->calibration_rows, &p->n_calibration_rows, rows, n, "calibration rows", err);
+}
+
+int
+wc_params_set_response_runs(wc_params *p, const uint64_t *runs, int n, wc_error *err)
+{
+	return set_hashes(&p->response_runs, &p->n_response_runs, runs, n, "response runs", err);
 }
 
 int
@@ -85,12 +99,16 @@ wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 	dst->n_draws = dst->n_draw_params = 0;
 	dst->calibration_rows = NULL;
 	dst->n_calibration_rows = 0;
+	dst->response_runs = NULL;
+	dst->n_response_runs = 0;
 	dst->capacity = (wc_capacity_params){ 0 };
 	dst->finetune = (wc_finetune_params){ 0 };
 	int rc = wc_params_set_draws(dst, src->n_draws, src->n_draw_params,
 	                             (const char (*)[WC_LABEL_MAX])src->draw_names, src->draws, err);
 	if (rc == WC_OK)
 		rc = wc_params_set_calibration_rows(dst, src->calibration_rows, src->n_calibration_rows, err);
+	if (rc == WC_OK)
+		rc = wc_params_set_response_runs(dst, src->response_runs, src->n_response_runs, err);
 	if (rc == WC_OK)
 		rc = wc_capacity_params_copy(&dst->capacity, &src->capacity, err);
 	if (rc == WC_OK)

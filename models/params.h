@@ -155,6 +155,13 @@ typedef struct wc_params {
 	 * "Frozen-law accuracy"). Owned; NULL / 0 when not recorded. */
 	int n_calibration_rows;
 	uint64_t *calibration_rows;
+	/* What identifies each run the response section was fitted on
+	 * (schema 14, wc_response_run_hash): the first 64 bits of the SHA-256
+	 * of its measured power samples, so that the same run under another
+	 * path is still known as one of them (docs/validation.md,
+	 * "Envelopes"). Owned; NULL / 0 when not recorded. */
+	int n_response_runs;
+	uint64_t *response_runs;
 
 	/* bootstrap draws: n_draws rows of n_draw_params values, named by
 	 * draw_names (wc_params_vector_names order). Owned; NULL when absent. */
@@ -231,6 +238,9 @@ int wc_params_set_draws(wc_params *p, int n_draws, int n_params,
 /** Store `n` row hashes of the set's calibration (copied), replacing
  *  its own; n = 0 leaves none. */
 int wc_params_set_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc_error *err);
+/** Store `n` run hashes of the set's response fit (copied), replacing
+ *  its own; n = 0 leaves none. */
+int wc_params_set_response_runs(wc_params *p, const uint64_t *runs, int n, wc_error *err);
 /** Level by name, case-insensitive as --platform is, or NULL (borrowed
  *  pointer into `p`; its `name` is the set's spelling). */
 const wc_level *wc_params_level(const wc_params *p, const char *name);
