@@ -65,3 +65,29 @@ wc_trace_running_from_requests(const wc_request_log *log, double t0, double dt, 
 		add_interval(log->arrival[i], wc_trace_request_end(log, i), t0, dt, n, out);
 	running_sum(n, out);
 }
+
+int
+wc_trace_token_ramp_of(const wc_request_log *log, size_t i, wc_trace_token_ramp *r)
+{
+	double f = log->first_token[i], c = log->completion[i], out = log->output_tokens[i];
+	if (!isfinite(f) || !isfinite(c) || !(out >= 0.0))
+		return 0;
+	if (c > f && out > 1.0) {
+		/* Tokens come one at a time: between the first and the last the
+		 * count is on average half a token below the ramp from 1 to out. */
+		*r = (wc_trace_token_ramp){ f, c, 0.5, (out - 1.0) / (c - f), 0.5 };
+	} else {
+		*r = (wc_trace_token_ramp){ f, f, out, 0.0, 0.0 };
+	}
+	return 1;
+}
+
+double
+wc_trace_token_ramp_at(const wc_trace_token_ramp *r, double t)
+{
+	if (t < r->t0)
+		return 0.0;
+	if (t >= r->t1)
+		return r->jump0 + r->slope * (r->t1 - r->t0) + r->jump1;
+	return r->jump0 + r->slope * (t - r->t0);
+}

@@ -32,6 +32,27 @@ double wc_trace_request_end(const wc_request_log *log, size_t i);
 void wc_trace_running_from_requests(const wc_request_log *log, double t0, double dt, size_t n,
                                     double *out);
 
+/** Request i's output tokens over time (docs/formats/telemetry.md, "What
+ *  ingest derives", Tokens): 1 at its first token, then evenly up to its
+ *  output length at completion, half a token below that ramp in between
+ *  (a count of whole tokens is on average): a jump `jump0` at t0 (the
+ *  first token), `slope` tokens/s until t1 (completion), then a jump
+ *  `jump1` to the output length. A request generating all its tokens at
+ *  once (completion at its first token, or one token) jumps by all of
+ *  them at t0. The one curve the request log's tokens in a window and its
+ *  alignment on the engine's counter (trace/request_align.h) read. */
+typedef struct {
+	double t0, t1, jump0, slope, jump1;
+} wc_trace_token_ramp;
+
+/** The ramp of request i of `log`; 0 when its first token, completion or
+ *  output length is unknown (nothing written), 1 otherwise. */
+int wc_trace_token_ramp_of(const wc_request_log *log, size_t i, wc_trace_token_ramp *r);
+
+/** Tokens the ramp `r` has reached by time t (jumps included at their
+ *  time). */
+double wc_trace_token_ramp_at(const wc_trace_token_ramp *r, double t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,7 @@
 
 #include "models/grow.h"
 #include "models/stats.h"
+#include "trace/load.h"
 
 /* A change of the log's curve at `t`: a jump and a change of slope. */
 typedef struct {
@@ -94,8 +95,7 @@ log_curve(const wc_request_log *log, int tokens, curve_event *ev)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < log->n; i++) {
-		double a = log->arrival[i], f = log->first_token[i], c = log->completion[i];
-		double out = log->output_tokens[i];
+		double a = log->arrival[i], c = log->completion[i], out = log->output_tokens[i];
 		if (!tokens) {
 			if (isfinite(a) && isfinite(c)) {
 				ev[m++] = (curve_event){ a, 1.0, 0.0 };
@@ -103,18 +103,12 @@ log_curve(const wc_request_log *log, int tokens, curve_event *ev)
 			}
 			continue;
 		}
-		if (!isfinite(f) || !isfinite(c) || !(out >= 1.0))
+		wc_trace_token_ramp r;
+		if (!(out >= 1.0) || !wc_trace_token_ramp_of(log, i, &r))
 			continue;
-		if (c > f && out > 1.0) {
-			/* Tokens come one at a time: between the first and the last
-			 * the count is on average half a token below the ramp from
-			 * 1 to `out`. */
-			double r = (out - 1.0) / (c - f);
-			ev[m++] = (curve_event){ f, 0.5, r };
-			ev[m++] = (curve_event){ c, 0.5, -r };
-		} else {
-			ev[m++] = (curve_event){ f, out, 0.0 };
-		}
+		ev[m++] = (curve_event){ r.t0, r.jump0, r.slope };
+		if (r.slope != 0.0 || r.jump1 != 0.0)
+			ev[m++] = (curve_event){ r.t1, r.jump1, -r.slope };
 	}
 	qsort(ev, m, sizeof *ev, by_time);
 	return m;
