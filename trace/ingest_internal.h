@@ -116,6 +116,16 @@ void wc__ingest_row_free(wc_ingest_row *r);
  * memory leaves them blank). */
 void wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *cp, size_t cn,
                        wc_ingest_row *row);
+/** Does the request log give every request's token ramp (first token,
+ *  completion and output length, wc_trace_token_ramp_of)? Then a
+ *  window's output tokens are the log's (docs/formats/telemetry.md,
+ *  "What ingest derives"), not the engine counter's. */
+int wc__ingest_tokens_from_log(const run_ctx *rc);
+/** Does [a, b] reach past the engine log's first or last sample while
+ *  that sample shows a request running or waiting? Its counters then
+ *  miss work done in the window (docs/formats/telemetry.md, "Clocks and
+ *  UTC offsets"). */
+int wc__ingest_engine_misses_work(const run_ctx *rc, double a, double b);
 /** Engine counter `c` advanced over [a, b]; NaN without it. */
 double wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double b);
 

@@ -61,6 +61,50 @@ wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double
 	return wc_engine_value_at(rc->eng, c, b) - wc_engine_value_at(rc->eng, c, a);
 }
 
+int
+wc__ingest_tokens_from_log(const run_ctx *rc)
+{
+	wc_trace_token_ramp r;
+	if (!rc->req || rc->req->n == 0)
+		return 0;
+	for (size_t i = 0; i < rc->req->n; i++)
+		if (!wc_trace_token_ramp_of(rc->req, i, &r))
+			return 0;
+	return 1;
+}
+
+/* Requests running or waiting at engine sample k (an unreported gauge
+ * counts 0, as in n(t)). */
+static int
+engine_busy(const wc_engine_log *e, size_t k)
+{
+	const double *run = e->col[WC_ENG_RUNNING], *wait = e->col[WC_ENG_WAITING];
+	return (run && run[k] > 0) || (wait && wait[k] > 0);
+}
+
+int
+wc__ingest_engine_misses_work(const run_ctx *rc, double a, double b)
+{
+	if (!rc->eng || rc->eng->n == 0)
+		return 0;
+	size_t last = rc->eng->n - 1;
+	return (a < rc->eng->t[0] && engine_busy(rc->eng, 0)) || (b > rc->eng->t[last] && engine_busy(rc->eng, last));
+}
+
+/* Output tokens the request log's requests generated in [a, b]: each
+ * one's ramp at b less at a, so that a request running across the
+ * window's start or end adds only its share and segments add up. */
+static double
+log_tokens(const wc_request_log *log, double a, double b)
+{
+	double sum = 0.0;
+	wc_trace_token_ramp r;
+	for (size_t i = 0; i < log->n; i++)
+		if (wc_trace_token_ramp_of(log, i, &r))
+			sum += wc_trace_token_ramp_at(&r, b) - wc_trace_token_ramp_at(&r, a);
+	return sum;
+}
+
 /* A level label as part of a run id: [A-Za-z0-9._-], the rest '_'. */
 static void
 id_part(const char *label, int level, char *out, size_t cap)
@@ -294,9 +338,16 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, int w, double a, dou
 {
 	wc_run *run = &row->run;
 	const int l = rc->windows[w].level;
-	double out_tok = wc__ingest_counter_delta(rc, WC_ENG_GENERATION_TOKENS, a, b);
+	/* Tokens and energy over the same window: the request log's when it
+	 * has every request's ramp, else the counter's, whose window was cut
+	 * where the engine log stops while work runs (ingest_windows.c). */
+	const int by_log = wc__ingest_tokens_from_log(rc);
+	double out_tok = by_log ? log_tokens(rc->req, a, b)
+	                        : wc__ingest_counter_delta(rc, WC_ENG_GENERATION_TOKENS, a, b);
 	double in_tok = wc__ingest_counter_delta(rc, WC_ENG_PROMPT_TOKENS, a, b);
-	row->iterations = wc__ingest_counter_delta(rc, WC_ENG_ITERATIONS, a, b);
+	/* Steps the engine log did not see are unknown, not none. */
+	row->iterations = by_log && wc__ingest_engine_misses_work(rc, a, b)
+	                  ? NAN : wc__ingest_counter_delta(rc, WC_ENG_ITERATIONS, a, b);
 	/* The load generator's counts hold for a whole level (or a whole run
 	 * without levels) only. */
 	const double given = l >= 0 ? rc->m.levels[l].requests : rc->m.requests;

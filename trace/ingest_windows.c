@@ -67,9 +67,17 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		return WC_OK;
 	const double ea = rc->eng->t[0], eb = rc->eng->t[rc->eng->n - 1], tol = engine_tolerance(rc->eng);
 	const double a0 = *a, b0 = *b;
-	if (ea - *a > tol)
+	/* Within the tolerance too when an edge sample shows a request
+	 * running or waiting: the tokens generated past it are unknown, and
+	 * energy per token needs both over one window; a request log with
+	 * every request's tokens speaks for them instead
+	 * (docs/formats/telemetry.md, "What ingest derives"). */
+	const int by_log = wc__ingest_tokens_from_log(rc);
+	const int work_a = !by_log && wc__ingest_engine_misses_work(rc, *a, ea);
+	const int work_b = !by_log && wc__ingest_engine_misses_work(rc, eb, *b);
+	if (ea - *a > tol || work_a)
 		*a = ea;
-	if (*b - eb > tol)
+	if (*b - eb > tol || work_b)
 		*b = eb;
 	if (*a == a0 && *b == b0)
 		return WC_OK;
@@ -79,7 +87,8 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		                         ": check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
 		                         ea, eb, what, a0, b0);
 	warn(opt, rc->dir, ": %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log "
-	     "(%.3f-%.3f) cover", what, *a, *b, rc->t0, rc->t1, ea, eb);
+	     "(%.3f-%.3f) cover%s", what, *a, *b, rc->t0, rc->t1, ea, eb,
+	     work_b ? "; a request runs at the engine log's end" : work_a ? "; a request runs at the engine log's start" : "");
 	return WC_OK;
 }
 
