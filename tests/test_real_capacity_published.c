@@ -227,9 +227,9 @@ main(void)
 	const double inputs[N_INPUTS] = { w ? w->input_tokens.value : 512, 256, 512, 1024 };
 	static const double today[N_INPUTS][N_CHECKS] = {
 #define X NAN
-		{ X, X, X, X, X, X, X, X, X, 11.5, X, X, X, -16.5, X },
+		{ X, X, X, X, X, X, X, X, X, 13.3, X, X, X, -16.5, X },
 		{ X, X, X, X, -12.4, -11.6, X, X, X, -20.8, -26.0, -26.1, X, -22.8, X },
-		{ X, 10.3, 10.2, 10.7, X, X, X, X, X, 16.8, X, X, X, -15.6, X },
+		{ X, 10.3, X, 10.7, X, X, X, X, X, 16.8, X, X, X, -15.6, X },
 		{ 28.7, 33.2, 27.7, 28.3, 12.1, 13.1, X, X, X, 95.7, 76.5, 76.3, X, X, X },
 #undef X
 	};

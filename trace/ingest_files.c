@@ -427,17 +427,16 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 	rc->quiet = wc_alloc_array(rc->pt->n, 1);
 	if (!rc->grid_n || !rc->quiet)
 		return wc_error_set_path(err, WC_ENOMEM, rc->dir, ": out of memory");
-	int engine_n = rc->eng && rc->eng->col[WC_ENG_RUNNING];
-	int r = engine_n ? check_running(rc, err) : WC_OK;
+	/* the gauge is checked whichever source n(t) takes: it holds the
+	 * request log's count under the engine's queue limit */
+	int r = rc->eng && rc->eng->col[WC_ENG_RUNNING] ? check_running(rc, err) : WC_OK;
 	if (r != WC_OK)
 		return r;
-	if (engine_n) {
-		for (size_t k = 0; k < rc->ngrid; k++)
-			rc->grid_n[k] = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, rc->t0 + (double)k * dt);
-		rc->n_source = "engine";
-	} else if (rc->req) {
-		wc_trace_running_from_requests(rc->req, rc->t0, dt, rc->ngrid, rc->grid_n);
-		rc->n_source = "requests";
+	/* One rule with replay's (trace/load.h): the request log where it
+	 * places its requests, else the engine gauge. */
+	const char *source = wc_trace_running_series(rc->req, rc->eng, rc->t0, dt, rc->ngrid, rc->grid_n);
+	if (source) {
+		rc->n_source = source;
 	} else if (rc->power_only) {
 		/* Nothing known about the load: no n(t), and no sample is known
 		 * to be quiet (idle only from a stated idle window). */
@@ -452,9 +451,6 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 		                         "or a request log (requests.json / requests.csv); `ingest --power-only` gives "
 		                         "the power metrics without them");
 	}
-	for (size_t k = 0; k < rc->ngrid; k++)
-		if (isnan(rc->grid_n[k]))
-			rc->grid_n[k] = 0.0; /* the engine had not reported yet */
 	return mark_quiet(rc, err);
 }
 

@@ -91,3 +91,60 @@ wc_trace_token_ramp_at(const wc_trace_token_ramp *r, double t)
 		return r->jump0 + r->slope * (r->t1 - r->t0) + r->jump1;
 	return r->jump0 + r->slope * (t - r->t0);
 }
+
+int
+wc_trace_requests_placed(const wc_request_log *log)
+{
+	if (!log || log->n == 0)
+		return 0;
+	for (size_t i = 0; i < log->n; i++)
+		if (!isfinite(log->arrival[i]) || !isfinite(log->completion[i]))
+			return 0;
+	return 1;
+}
+
+/* The most requests the engine ran at once, when it shows a queue (some
+ * num_requests_waiting > 0): a request log's arrival <= t < completion
+ * counts the queued ones as running, and the engine queues only at its
+ * limit. Infinity (no cap) without a queue seen: a gauge sampled every
+ * quarter second misses short overlaps, so its largest count is no limit
+ * then (docs/formats/telemetry.md, "n(t) on the 50 ms grid"). */
+static double
+engine_cap(const wc_engine_log *eng)
+{
+	const double *run = eng ? eng->col[WC_ENG_RUNNING] : NULL, *wait = eng ? eng->col[WC_ENG_WAITING] : NULL;
+	double top = -INFINITY;
+	int queued = 0;
+	if (!run || !wait)
+		return INFINITY;
+	for (size_t i = 0; i < eng->n; i++) {
+		if (isfinite(run[i]))
+			top = fmax(top, run[i]);
+		queued |= wait[i] > 0;
+	}
+	return queued && isfinite(top) ? top : INFINITY;
+}
+
+const char *
+wc_trace_running_series(const wc_request_log *log, const wc_engine_log *eng, double t0, double dt, size_t n,
+                        double *out)
+{
+	const int gauge = eng && eng->col[WC_ENG_RUNNING];
+	/* The request log knows when each request ran; the engine gauge is
+	 * sampled (every 0.26 s on the PowerTrace runs) and lags by up to a
+	 * sample, so a long prefill reads as nothing running. */
+	if (wc_trace_requests_placed(log) || (log && !gauge)) {
+		wc_trace_running_from_requests(log, t0, dt, n, out);
+		double cap = engine_cap(eng);
+		for (size_t k = 0; k < n && isfinite(cap); k++)
+			out[k] = fmin(out[k], cap);
+		return "requests";
+	}
+	if (!gauge)
+		return NULL;
+	for (size_t k = 0; k < n; k++) {
+		double v = wc_engine_value_at(eng, WC_ENG_RUNNING, t0 + (double)k * dt);
+		out[k] = isfinite(v) ? v : 0.0; /* the engine had not reported yet */
+	}
+	return "engine";
+}

@@ -1,13 +1,15 @@
 /*
  * Load over time: how many requests run (or await their first token) at
- * each point of a regular grid, from per-request intervals. No
- * allocation; the caller owns every array.
+ * each point of a regular grid, from per-request intervals, and a run's
+ * n(t), the one rule choosing between its request log and its engine
+ * gauge. No allocation; the caller owns every array.
  */
 #ifndef WC_TRACE_LOAD_H
 #define WC_TRACE_LOAD_H
 
 #include <stddef.h>
 
+#include "data/engine_log.h"
 #include "data/request_log.h"
 
 #ifdef __cplusplus
@@ -52,6 +54,22 @@ int wc_trace_token_ramp_of(const wc_request_log *log, size_t i, wc_trace_token_r
 /** Tokens the ramp `r` has reached by time t (jumps included at their
  *  time). */
 double wc_trace_token_ramp_at(const wc_trace_token_ramp *r, double t);
+
+/** 1 when `log` places every request: arrival and completion known
+ *  (not a first token standing for an unknown completion). */
+int wc_trace_requests_placed(const wc_request_log *log);
+
+/** A run's n(t) on a grid, out[k] at t0 + k*dt, k < n: ingest's series
+ *  and replay's are this one (docs/formats/telemetry.md, "n(t) on the
+ *  50 ms grid"). From the request log when it places its requests
+ *  (wc_trace_requests_placed), held under the engine's largest
+ *  num_requests_running when the engine shows a queue; else from the
+ *  engine's num_requests_running gauge (a value not yet reported: 0);
+ *  else from the request log as it is. Returns "requests" or "engine",
+ *  the source used, or NULL (out untouched) when neither is there.
+ *  `log` and `eng` may be NULL. */
+const char *wc_trace_running_series(const wc_request_log *log, const wc_engine_log *eng, double t0,
+                                    double dt, size_t n, double *out);
 
 #ifdef __cplusplus
 }

@@ -115,18 +115,9 @@ window_load(const run_ctx *rc, wc_trace_replay *r)
 		r->n_grid = 1;
 	if (!(r->running = wc_alloc_array(r->n_grid, sizeof(double))))
 		return WC_ENOMEM;
-	/* The request log knows when each request ran; the engine gauge lags
-	 * by up to a sample (a long prefill reads as nothing running). */
-	if (rc->req) {
-		wc_trace_running_from_requests(rc->req, r->start_epoch, dt, r->n_grid, r->running);
-		r->n_source = "requests";
-	} else {
-		for (size_t k = 0; k < r->n_grid; k++) {
-			double v = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, r->start_epoch + (double)k * dt);
-			r->running[k] = isfinite(v) ? v : 0.0;
-		}
-		r->n_source = "engine";
-	}
+	/* One rule with ingest's (trace/load.h); wc_trace_replay_load
+	 * refuses a run with neither source. */
+	r->n_source = wc_trace_running_series(rc->req, rc->eng, r->start_epoch, dt, r->n_grid, r->running);
 	return WC_OK;
 }
 
