@@ -161,6 +161,21 @@ wc_pe_widen_transfer(const wc_pred_error *pe, const wc_pe_stratum *s, double poi
 	return wc_pe_widen(&both, point, lo, hi);
 }
 
+int
+wc_pe_widen_calibrated(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double *lo, double *hi)
+{
+	if (!s || !isfinite(*lo) || !isfinite(*hi) || !(*lo > 0.0))
+		return wc_pe_widen_transfer(pe, s, point, lo, hi);
+	wc_pe_stratum both;
+	wc_pe_transfer_stratum(pe, s, &both);
+	if (!isfinite(both.q_lo) || !isfinite(both.q_hi))
+		return wc_pe_widen(NULL, point, lo, hi);
+	/* the draws' ends moved by the held-out error: their log half-widths add */
+	*lo = fmin(*lo, point) * exp(both.q_lo);
+	*hi = fmax(*hi, point) * exp(both.q_hi);
+	return wc_interval_contain(point, lo, hi);
+}
+
 double
 wc_interval_hold_ceiling(double point, double ceiling, double *hi)
 {

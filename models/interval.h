@@ -131,6 +131,15 @@ int wc_pe_widen(const wc_pe_stratum *s, double point, double *lo, double *hi);
  *  its interval is never narrower than a fitted level's
  *  (docs/intervals.md, "How far datasheet transfers miss"). */
 int wc_pe_widen_transfer(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double *lo, double *hi);
+/** wc_pe_widen_transfer for a calibrated answer: the calibration's draws
+ *  [*lo, *hi] (NaN = none) are themselves widened by the held-out error,
+ *  lo * exp(q_lo) and hi * exp(q_hi), not joined with it. The calibrated
+ *  level rests on k runs, each with its own miss, and the new run misses
+ *  that level by the base's held-out error: the two add in log space
+ *  (docs/intervals.md, "Calibrated sets"). Without draws that vary, as
+ *  wc_pe_widen_transfer. */
+int wc_pe_widen_calibrated(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double *lo,
+                           double *hi);
 /** The stratum wc_pe_widen_transfer widens by, as one: `s` itself, or for
  *  a datasheet stratum its quantiles joined with the pooled stratum's (the
  *  outer of each), for answers that keep a stratum to widen with later
