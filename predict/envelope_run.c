@@ -454,18 +454,27 @@ int
 wc__envelope_queue_note(const wc_envelope_workload *w, int max_running, double waiting, char *note, size_t cap)
 {
 	note[0] = '\0';
-	/* More waiting at the end than the engine runs at once: the queue grows
-	 * (arrivals outpace service) and the horizon decides the numbers. */
-	if (!(waiting > max_running))
-		return 0;
-	if (w->kind == WC_ENVELOPE_CLOSED)
-		/* a closed loop's queue is its clients beyond the engine's slots:
-		 * bounded, not growing */
+	/* The one rule for envelopes and plans (docs/envelopes.md, "Engine"):
+	 * a closed loop with more clients (per server) than the engine runs at
+	 * once keeps the rest waiting, a bounded queue said whatever its size
+	 * -- the clients decide, not the waiting count against the slots (48
+	 * clients on 24 slots leave 24 waiting, as many as run). The count
+	 * named is the one measured at the end; a think time can leave none
+	 * waiting there (it rounds to 0), and then there is no queue to say. */
+	if (w->kind == WC_ENVELOPE_CLOSED) {
+		if (!(w->concurrency > max_running) || !(waiting >= 0.5))
+			return 0;
 		snprintf(note, cap, "queue: %.0f of the %g clients wait for the engine's %d slots (max_running) at the "
 		         "end", waiting, w->concurrency, max_running);
-	else
-		snprintf(note, cap, "overloaded: %.0f requests per server still wait at the end (max_running %d); "
-		         "arrivals outpace the service times and the queue grows with the horizon", waiting, max_running);
+		return 1;
+	}
+	/* An open loop with more waiting at the end than the engine runs at
+	 * once: the queue grows (arrivals outpace service) and the horizon
+	 * decides the numbers. */
+	if (!(waiting > max_running))
+		return 0;
+	snprintf(note, cap, "overloaded: %.0f requests per server still wait at the end (max_running %d); "
+	         "arrivals outpace the service times and the queue grows with the horizon", waiting, max_running);
 	return 1;
 }
 

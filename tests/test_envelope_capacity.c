@@ -450,6 +450,32 @@ test_caveats_as_predict(void)
 		                "--horizon", "60", "--budget", "4000", "--quiet", "--json", NULL };
 	CHECK_CONTAINS(cli_warnings(queue, buf, sizeof buf), "queue: 197 of the 256 clients wait for the engine's 59 "
 	                                                      "slots (max_running) at the end");
+	/* one rule for both: more clients than slots -- 48 on 24 leave as many
+	 * waiting as run, 400 on 256 fewer waiting than slots; both are said,
+	 * by the envelope and by the plan alike (lognormal lengths too) */
+	const char *half[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--closed", "48",
+		               "--max-running", "24", "--horizon", "60", "--quiet", "--json", NULL, NULL, NULL, NULL, NULL };
+	const char *q24 = "queue: 24 of the 48 clients wait for the engine's 24 slots (max_running) at the end";
+	CHECK_CONTAINS(cli_warnings(half, buf, sizeof buf), q24);
+	half[14] = "--budget";
+	half[15] = "5000";
+	CHECK_CONTAINS(cli_warnings(half, buf, sizeof buf), q24);
+	half[16] = "--output-tokens";
+	half[17] = "lognormal:256:100";
+	CHECK_CONTAINS(cli_warnings(half, buf, sizeof buf), q24);
+	half[14] = half[16];
+	half[15] = half[17];
+	half[16] = NULL;
+	CHECK_CONTAINS(cli_warnings(half, buf, sizeof buf), q24);
+	half[7] = "400";
+	half[8] = "--horizon"; /* the default 256 slots */
+	half[9] = "60";
+	CHECK_CONTAINS(cli_warnings(half, buf, sizeof buf), "queue: 144 of the 400 clients wait for the engine's 256 "
+	                                                     "slots (max_running) at the end");
+	half[7] = "24"; /* no more clients than slots: no queue */
+	half[8] = "--max-running";
+	half[9] = "24";
+	CHECK(strstr(cli_warnings(half, buf, sizeof buf), "queue:") == NULL);
 }
 
 int
