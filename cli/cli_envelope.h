@@ -98,10 +98,11 @@ int cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const 
  *  output_tokens) a usage error naming the flag, else cli_fail. */
 int cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *msg);
 /** CLI_OK, or a usage error naming --replicas, --horizon and --bin when the
- *  bands of `o` (replicas x bins x traces, two doubles a cell) would take
+ *  bands of `o` (replicas simulated, wc_envelope_replicas_simulated, x bins
+ *  x traces, two doubles a cell) would take
  *  more than half of this machine's memory: HTTP bounds the work a request
  *  asks for; on the command line the machine does (docs/envelopes.md). */
-int cli_envelope_memory_check(const char *cmd, const wc_envelope_options *o);
+int cli_envelope_memory_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o);
 
 /** Exit 2 when --poisson/--bursty RATE (`rate_text` as given, NULL for
  *  another workload) and --rate-profile both give the rate: RATE must be

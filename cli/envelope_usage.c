@@ -147,16 +147,23 @@ cli_envelope_work_check(const char *cmd, const wc_envelope_workload *w, const wc
 }
 
 int
-cli_envelope_memory_check(const char *cmd, const wc_envelope_options *o)
+cli_envelope_memory_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o)
 {
+	/* the replicas simulated, as the work bound charges them: a workload
+	 * that draws nothing is simulated once whatever --replicas asks */
+	const int replicas = wc_envelope_replicas_simulated(w, o);
 	const double bins = ceil(o->horizon_s / o->bin_s), traces = o->fleet_size > 1 ? 2.0 : 1.0;
-	const double need = (double)o->replicas * bins * traces * 2.0 * sizeof(double);
+	const double need = (double)replicas * bins * traces * 2.0 * sizeof(double);
 	const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 	if (!(have > 0.0) || need <= 0.5 * have)
 		return CLI_OK;
+	if (replicas < o->replicas) /* simulated once: only the horizon and the bins change it */
+		return cli_usage_error(cmd, "--horizon, --bin: %.0f bins of %g s need %.1f GB for the bands (simulated "
+		                       "once), more than half of this machine's %.1f GB; use a shorter horizon or wider "
+		                       "bins", bins, o->bin_s, need / 1e9, have / 1e9);
 	return cli_usage_error(cmd, "--replicas, --horizon, --bin: %d replicas x %.0f bins of %g s need %.1f GB for "
 	                       "the bands, more than half of this machine's %.1f GB; use fewer replicas, a shorter "
-	                       "horizon or wider bins", o->replicas, bins, o->bin_s, need / 1e9, have / 1e9);
+	                       "horizon or wider bins", replicas, bins, o->bin_s, need / 1e9, have / 1e9);
 }
 
 int

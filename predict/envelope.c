@@ -257,7 +257,7 @@ servers_advice(const wc_envelope_workload *w, const wc_envelope_options *o, int 
 static double
 servers_charged(const wc_envelope_workload *w, const wc_envelope_options *o)
 {
-	const int replicas = wc_envelope_draws_nothing(w) ? 1 : o->replicas;
+	const int replicas = wc_envelope_replicas_simulated(w, o);
 	const int fleet = wc_envelope_fleet_lockstep(w, o->fleet_mode) ? 1 : o->fleet_size;
 	return (double)replicas * fleet;
 }
@@ -267,7 +267,7 @@ wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_optio
 {
 	if (!servers_advice(w, o, budget))
 		return "horizon_s"; /* only the horizon changes the work */
-	const int replicas = wc_envelope_draws_nothing(w) ? 1 : o->replicas;
+	const int replicas = wc_envelope_replicas_simulated(w, o);
 	return budget ? "max_fleet" : o->fleet_size > replicas ? "fleet_size" : "replicas";
 }
 

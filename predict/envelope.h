@@ -289,6 +289,11 @@ void wc_envelope_result_clear(wc_envelope_result *r);
  *  one of one value), an n(t), a closed loop whose lengths draw nothing.
  *  Its replicas would all be the same (predict/envelope_once.c). */
 int wc_envelope_draws_nothing(const wc_envelope_workload *w);
+/** The replicas of `o` a run simulates: 1 for a workload that draws
+ *  nothing (wc_envelope_draws_nothing), else o->replicas. What the work
+ *  bound and the command line's memory guard charge, and what
+ *  wc_envelope_run_once_if_fixed runs. */
+int wc_envelope_replicas_simulated(const wc_envelope_workload *w, const wc_envelope_options *o);
 /** wc_envelope_run, but a workload that draws nothing at random
  *  (wc_envelope_draws_nothing) is simulated once: out->replicas is then 1
  *  whatever o->replicas asks, and the summaries' lo/hi equal their

@@ -74,13 +74,17 @@ wc_envelope_draws_nothing(const wc_envelope_workload *w)
 }
 
 int
+wc_envelope_replicas_simulated(const wc_envelope_workload *w, const wc_envelope_options *o)
+{
+	return wc_envelope_draws_nothing(w) ? 1 : o->replicas;
+}
+
+int
 wc_envelope_run_once_if_fixed(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
                               const wc_envelope_options *o, wc_envelope_result *out, wc_error *err)
 {
-	if (!wc_envelope_draws_nothing(w))
-		return wc_envelope_run(w, st, pm, o, out, err);
 	wc_envelope_options one = *o;
-	one.replicas = 1;
+	one.replicas = wc_envelope_replicas_simulated(w, o);
 	return wc_envelope_run(w, st, pm, &one, out, err);
 }
 

@@ -9,14 +9,20 @@
  *   "requests": 500 with no word;
  * - a plan of an n(t) shorter than the window, or of a log ending before
  *   half the horizon, warns as the envelope does: 3 s of n(t) over 600 s
- *   planned 13 servers at their idle power with no word.
+ *   planned 13 servers at their idle power with no word;
+ * - the command line's band-memory guard charges the replicas simulated: a
+ *   workload that draws nothing (an n(t), a closed loop of fixed lengths)
+ *   runs once whatever --replicas asks, and was refused "use fewer
+ *   replicas" for bands it never holds (docs/envelopes.md, "Outputs").
  */
 #include "tests/support/support.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ENV "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--profile", "paper"
 
@@ -148,12 +154,43 @@ test_plan_short_inputs(const char *dir)
 	free(log);
 }
 
+/* Bins that 100 000 replicas x 2 traces could not hold in half of this
+ * machine's memory (two doubles a cell), 1 replica easily: the horizon
+ * in 0.05 s bins. */
+static void
+test_memory_once(const char *dir)
+{
+	const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	const double bins = 2.0 * ceil(0.5 * have / (100000.0 * 2 * 2 * sizeof(double)));
+	char horizon[32], *ns = path_join(dir, "n16.csv");
+	snprintf(horizon, sizeof horizon, "%.0f", bins * 0.05);
+	CHECK_INT(write_text(ns, "t_s,running\n0,16\n60,16\n"), 0);
+	const char *once[][4] = { { "--n-series", ns, NULL, NULL }, { "--closed", "8", NULL, NULL } };
+	for (int i = 0; i < 2; i++) {
+		const char *argv[] = { ENV, once[i][0], once[i][1], "--horizon", horizon, "--bin", "0.05", "--replicas",
+			               "100000", "--fleet", "2", "--quiet", "--json", NULL };
+		json_t *j = json_of(argv);
+		CHECK_INT((int)json_integer_value(json_object_get(json_object_get(j, "simulation"), "replicas")), 1);
+		json_decref(j);
+	}
+	/* a workload that draws still is refused, naming the replicas */
+	const char *draws[] = { ENV, "--poisson", "0.001", "--horizon", horizon, "--bin", "0.05", "--replicas",
+		                "100000", "--fleet", "2", "--quiet", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(draws, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--replicas, --horizon, --bin: 100000 replicas x ");
+	run_result_free(&r);
+	free(ns);
+}
+
 int
 main(void)
 {
 	char *dir = test_tmpdir("cli_envelope_window");
 	test_long_replay(dir);
 	test_plan_short_inputs(dir);
+	test_memory_once(dir);
 	free(dir);
 	return check_report("test_cli_envelope_window");
 }
