@@ -263,12 +263,17 @@ servers_charged(const wc_envelope_workload *w, const wc_envelope_options *o)
 }
 
 const char *
-wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_options *o, int budget)
+wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_options *o,
+                          const wc_budget_options *bo, const wc_power_map *pm)
 {
-	if (!servers_advice(w, o, budget))
+	if (!servers_advice(w, o, bo != NULL))
 		return "horizon_s"; /* only the horizon changes the work */
+	/* a plan names what sets its servers (docs/http-api.md, "Bounds"):
+	 * the budget where its idle-power bound is under max_fleet */
+	if (bo)
+		return wc_envelope_budget_sets_servers(bo, pm) ? "budget_w" : "max_fleet";
 	const int replicas = wc_envelope_replicas_simulated(w, o);
-	return budget ? "max_fleet" : o->fleet_size > replicas ? "fleet_size" : "replicas";
+	return o->fleet_size > replicas ? "fleet_size" : "replicas";
 }
 
 int
@@ -296,7 +301,7 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 		const char *lower = servers_advice(w, o, budget);
 		return wc_error_set(err, WC_EINVAL, "%s: the simulation would take %s grid bins x servers (%g s on the "
 		                    "%g s grid, %.3g server runs%s), over %s of %s; shorten the horizon%s%s",
-		                    wc_envelope_servers_field(w, o, budget), wc_num_text(wt, work), o->horizon_s + o->warmup_s, WC_ENVELOPE_GRID_S, servers,
+		                    wc_envelope_servers_field(w, o, bo, pm), wc_num_text(wt, work), o->horizon_s + o->warmup_s, WC_ENVELOPE_GRID_S, servers,
 		                    how, limit, wc_num_text(lt, max_work), lower ? ", or lower " : "", lower ? lower : "");
 	}
 	return requests_check(w, o, st, servers, max_requests, budget, limit, err);

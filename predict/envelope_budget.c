@@ -229,7 +229,7 @@ budget_setup(budget_state *bs, double **table, wc_error *err)
 	 * the one that sets that count. */
 	const double servers = wc__envelope_plan_servers(bs->w, bs->bo, bs->pm, WC_FLEET_INDEPENDENT);
 	if (o->fleet_mode == WC_FLEET_INDEPENDENT && servers > (double)(BUDGET_MAX_CACHE / bs->n_bins)) {
-		if (servers >= bs->bo->max_fleet)
+		if (!wc_envelope_budget_sets_servers(bs->bo, bs->pm)) /* as the work bound names it */
 			return wc_error_set(err, WC_EINVAL, "max_fleet: %d servers x %zu bins of %g s exceed the plan's "
 			                    "memory (%zu values); lower max_fleet, or use a wider budget_bin_s or a shorter "
 			                    "horizon_s", bs->bo->max_fleet, bs->n_bins, bs->bo->bin_s, BUDGET_MAX_CACHE);
@@ -332,17 +332,32 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	return rc;
 }
 
+/* The fleet the budget alone allows to probe: every server draws at least
+ * its idle power tp x P0, so the first power of two past budget / (tp x
+ * P0) is surely over it; INFINITY where no idle power bounds it. */
+static double
+budget_fleet_bound(const wc_budget_options *bo, const wc_power_map *pm)
+{
+	const double floor_w = pm->idle_w * pm->tp;
+	if (!(floor_w > 0) || !isfinite(bo->budget_w))
+		return INFINITY;
+	double over = floor(bo->budget_w / floor_w) + 1.0; /* surely over the budget */
+	double pow2 = 1.0;
+	while (pow2 < over)
+		pow2 *= 2.0;
+	return pow2;
+}
+
+int
+wc_envelope_budget_sets_servers(const wc_budget_options *bo, const wc_power_map *pm)
+{
+	return budget_fleet_bound(bo, pm) <= bo->max_fleet;
+}
+
 double
 wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode)
 {
-	double kp = bo->max_fleet, floor_w = pm->idle_w * pm->tp;
-	if (floor_w > 0 && isfinite(bo->budget_w)) {
-		double over = floor(bo->budget_w / floor_w) + 1.0; /* surely over the budget */
-		double pow2 = 1.0;
-		while (pow2 < over)
-			pow2 *= 2.0;
-		kp = fmin(kp, pow2);
-	}
+	const double kp = fmin(bo->max_fleet, budget_fleet_bound(bo, pm));
 	if (mode == WC_FLEET_INDEPENDENT)
 		return kp;
 	return kp * (2.0 + ceil(log2(fmax(kp, 1.0))));

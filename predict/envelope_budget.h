@@ -58,11 +58,19 @@ typedef struct {
  *  most log2 K bisection probes). */
 double wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode);
 
+/** 1 when the budget, not max_fleet, bounds the fleet a plan probes (the
+ *  power of two of wc_envelope_budget_servers is at most max_fleet). */
+int wc_envelope_budget_sets_servers(const wc_budget_options *bo, const wc_power_map *pm);
+
 /** The field that sets a simulation's server runs, as the work bound
- *  names it: "max_fleet" for a plan (`budget`), else "fleet_size" when the
- *  fleet exceeds the replicas simulated (1 for a workload that draws
- *  nothing, wc_envelope_draws_nothing), else "replicas". */
-const char *wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_options *o, int budget);
+ *  names it: for a plan (`bo` given) "budget_w" where the budget sets the
+ *  fleet probed (wc_envelope_budget_sets_servers), else "max_fleet"; for
+ *  an envelope (`bo` NULL) "fleet_size" when the fleet exceeds the
+ *  replicas simulated (1 for a workload that draws nothing,
+ *  wc_envelope_draws_nothing), else "replicas"; "horizon_s" where one run
+ *  stands for all. */
+const char *wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_options *o,
+                                      const wc_budget_options *bo, const wc_power_map *pm);
 
 /** Refuse work beyond the bounds before any of it (docs/envelopes.md,
  *  "Limits and choices"): the server runs -- replicas x fleet size for an

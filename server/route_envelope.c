@@ -36,7 +36,7 @@ work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
 	if ((n == 4 && strncmp(err.msg, "rate", 4) == 0) || (n == 12 && strncmp(err.msg, "rate_profile", 12) == 0))
 		snprintf(field, sizeof field, "/workload/%.*s", (int)n, err.msg);
 	else { /* what sets the server runs, as the library names it; the fleet's size is an object's field here */
-		const char *sf = wc_envelope_servers_field(&r->w, &r->o, budget);
+		const char *sf = wc_envelope_servers_field(&r->w, &r->o, budget ? &r->bo : NULL, pm);
 		snprintf(field, sizeof field, "/%s", strcmp(sf, "fleet_size") == 0 ? "fleet/size" : sf);
 	}
 	wc_api_error_set(e, 413, "simulation_too_large", field, "%s%s", field + 1, err.msg + n);

@@ -82,7 +82,7 @@ test_bad_inputs(void)
 	             422, "unknown_platform", "/platform");
 	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1}}", 422, "missing_field", "/budget_w");
 	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,\"horizon_s\":3600,\"max_fleet\":5000}",
-	             413, "simulation_too_large", "/max_fleet");
+	             413, "simulation_too_large", "/budget_w"); /* 1e5 W allow 2048 servers, not 5000 */
 	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,\"replicas\":3}", 422,
 	             "unknown_field", "/replicas");
 	/* a plan computes no trace metrics: sample_s is unknown to it as bin_s
@@ -162,7 +162,7 @@ test_refusals_name_route_fields(void)
 		  "{\"mean\":256,\"sd\":100}},\"budget_w\":5e4}", "/max_fleet", "lower the clients, the horizon, max_fleet or budget_w", "replicas" },
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e4},\"budget_w\":1e4}",
 		  "/workload/rate", "lower the rate, the horizon, max_fleet or budget_w", "fleet size" },
-		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e5,"
+		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e7,"
 		  "\"horizon_s\":3600,\"max_fleet\":5000}", "/max_fleet", "lower max_fleet or budget_w", "replicas" },
 		{ "/v1/forecast/envelope", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e6},\"horizon_s\":3600,"
 		  "\"replicas\":1}", "/workload/rate", "lower the rate, the horizon, the replicas or the fleet", "max_fleet" },
