@@ -164,7 +164,7 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 			rc = cli_usage_error(cmd, "--fleet-mode: expected independent, round_robin or least_loaded, got '%s'",
 			                     optarg);
 		break;
-	case OPT_BUDGET: a->budget = 1; rc = cli_parse_double(cmd, "--budget", optarg, 0, 0, &a->bo.budget_w); break;
+	case OPT_BUDGET: a->budget = 1; rc = cli_parse_double_max(cmd, "--budget", optarg, 0, 0, WC_BUDGET_MAX_W, &a->bo.budget_w); break;
 	case OPT_BUDGET_STAT:
 		if (strcmp(optarg, "p95") && strcmp(optarg, "max"))
 			return cli_usage_error(cmd, "--budget-stat: expected p95 or max, got '%s'", optarg);

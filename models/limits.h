@@ -198,6 +198,13 @@
  *  /bin_s (docs/http-api.md, "Limits"). The budget plan returns no bins. */
 #define WC_HTTP_MAX_BIN_VALUES 1e6
 
+/** A budget plan's power budget, W (`--budget`, HTTP `budget_w`, the
+ *  library's wc_envelope_budget): > 0 and at most 10^12 (1 TW, beyond any
+ *  feed a fleet is planned for), one range for the command line and the
+ *  routes (docs/envelopes.md, "Budget plans"; the CLI took 1e300 where
+ *  HTTP refused past 1e12). */
+#define WC_BUDGET_MAX_W 1e12
+
 /* Whole-file readers (data/): each holds its file's text in memory while
  * it parses, so each refuses a file past a size no real input of its kind
  * approaches, rather than exhaust memory on a wrong path or a hostile file. */

@@ -198,8 +198,9 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 static int
 check_budget(const wc_budget_options *bo, const wc_envelope_options *o, wc_error *err)
 {
-	if (!isfinite(bo->budget_w) || !(bo->budget_w > 0))
-		return wc_error_set(err, WC_EINVAL, "budget_w: must be a finite number of W > 0, got %s", WC_NUM_TEXT(bo->budget_w));
+	if (!(bo->budget_w > 0) || !(bo->budget_w <= WC_BUDGET_MAX_W))
+		return wc_error_set(err, WC_EINVAL, "budget_w: must be a number of W > 0 and at most %g, got %s",
+		                    WC_BUDGET_MAX_W, WC_NUM_TEXT(bo->budget_w));
 	if ((unsigned)bo->stat > WC_BUDGET_MAX)
 		return wc_error_set(err, WC_EINVAL, "stat: must be p95 or max");
 	if (bo->max_fleet < 1 || bo->max_fleet > WC_ENVELOPE_MAX_FLEET)

@@ -448,7 +448,7 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	double x;
 	int rc;
 	r->bo = (wc_budget_options){ 0, WC_BUDGET_P95, 1000, 1.0 };
-	if ((rc = number(body, "", "budget_w", 0, 1, 1e12, &r->bo.budget_w, e)) < 0)
+	if ((rc = number(body, "", "budget_w", 0, 1, WC_BUDGET_MAX_W, &r->bo.budget_w, e)) < 0)
 		return -1;
 	if (rc == 1)
 		return fail(e, 422, "missing_field", "/budget_w", "required (the feed's limit, W)");

@@ -44,7 +44,8 @@ static const struct {
 	{ "FlexibilityRequest", "/v1/predict/flexibility", "{" INFER TOKENS ",\"concurrency\":8,\"steps\":2}",
 	  { NUMBERS, "concurrency", ARCH, NULL } },
 	{ "EnvelopeRequest", "/v1/forecast/envelope", "{" ENVELOPE "}", { "tp", "active_params_b", NULL } },
-	{ "BudgetRequest", "/v1/plan/budget", "{" ENVELOPE ",\"budget_w\":5000}", { "tp", "active_params_b", NULL } },
+	{ "BudgetRequest", "/v1/plan/budget", "{" ENVELOPE ",\"budget_w\":5000}",
+	  { "tp", "active_params_b", "budget_w", NULL } },
 	{ "FinetuneRequest", "/v1/predict/finetune", "{\"method\":\"qlora\",\"model\":\"Qwen3-0.6B\","
 	  "\"micro_batch\":2,\"seq_len\":512,\"lora_rank\":64}", { "steps", "tokens_per_step", NULL } },
 	/* parsed before the worker is looked for: 503 without one */

@@ -4,7 +4,8 @@
  * budget's idle-power bound (the first power of two past budget_w /
  * (tp x P0)) is at most max_fleet, else max_fleet. 1000 W over A100's
  * 72.9 W idle allows 16 servers whatever max_fleet 16 or 1000 says; the
- * 413 named /max_fleet, which changed nothing.
+ * 413 named /max_fleet, which changed nothing. And budget_w's range, the
+ * CLI's --budget's too (models/limits.h): > 0 and at most 1e12 W.
  */
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
@@ -49,6 +50,19 @@ test_names_what_sets_servers(void)
 	           "\"max_fleet\":200", "/max_fleet", "max_fleet: the simulation would take ");
 }
 
+static void
+test_budget_range(void)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/plan/budget"),
+	               "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":2e12}", &r);
+	CHECK_INT(r.status, 422);
+	const char *f = http_error_str(&r, "field"), *m = http_error_str(&r, "message");
+	CHECK(f && strcmp(f, "/budget_w") == 0);
+	CHECK(m && strstr(m, "budget_w: must be > 0 and <= 1e+12"));
+	http_reply_free(&r);
+}
+
 int
 main(void)
 {
@@ -66,6 +80,7 @@ main(void)
 	if (srv) {
 		http_set_base(wc_server_port(srv));
 		test_names_what_sets_servers();
+		test_budget_range();
 		wc_server_stop(srv);
 	}
 	curl_easy_cleanup(h);
