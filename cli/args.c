@@ -169,17 +169,40 @@ cli_parse_double_max(const char *cmd, const char *flag, const char *text, double
 	return CLI_OK;
 }
 
+/* `text` as strtod reads it into *v; 1 when it is a number: the whole
+ * text, finite, or an underflow (ERANGE with a result below the least
+ * normal double, C11 7.22.1.3: 1e-320), a number all the same, refused by
+ * the bound it is under rather than as "expected a number" (*tiny 1). */
+static int
+read_number(const char *text, double *v, int *tiny)
+{
+	char *end = NULL;
+	errno = 0;
+	*v = wc_decimal_syntax(text, 1, 0) ? strtod(text, &end) : NAN;
+	*tiny = errno == ERANGE && end && *end == '\0' && fabs(*v) <= DBL_MIN;
+	return end && *end == '\0' && (errno != ERANGE || *tiny) && isfinite(*v);
+}
+
+int
+cli_parse_range(const char *cmd, const char *flag, const char *text, double lo, double hi, double *out)
+{
+	double v;
+	int tiny;
+	if (!read_number(text, &v, &tiny))
+		return cli_usage_error(cmd, "%s: expected a number, got '%s'", flag, text);
+	if (!(v >= lo && v <= hi)) /* the text as given: %g would round it */
+		return cli_usage_error(cmd, "%s: must be between %g and %g, got '%s'", flag, lo, hi, text);
+	*out = v;
+	return CLI_OK;
+}
+
 int
 cli_parse_load(const char *cmd, const char *flag, const char *text, int zero_ok, double least, double max,
                const char *unit, double *out)
 {
-	char *end = NULL;
-	errno = 0;
-	double v = wc_decimal_syntax(text, 1, 0) ? strtod(text, &end) : NAN;
-	/* An underflow (ERANGE with a result below the least normal double,
-	 * C11 7.22.1.3) is a number all the same, a positive one below any
-	 * bound: refused with the bound, not as "expected a number". */
-	int tiny = errno == ERANGE && end && *end == '\0' && fabs(v) <= DBL_MIN;
+	double v;
+	int tiny;
+	read_number(text, &v, &tiny);
 	if (tiny && text[0] == '-')
 		return cli_usage_error(cmd, "%s: must be %s 0, got '%s'", flag, zero_ok ? ">=" : ">", text);
 	if (!tiny) {

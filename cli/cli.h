@@ -162,6 +162,11 @@ int cli_parse_double(const char *cmd, const char *flag, const char *text, double
                      int min_inclusive, double *out);
 int cli_parse_double_max(const char *cmd, const char *flag, const char *text, double min,
                          int min_inclusive, double max, double *out);
+/** A number in [lo, hi] (a limit of predict/envelope.h or models/limits.h),
+ *  anything outside it -- 0, a negative, a text too small for a double
+ *  (strtod underflows: 1e-320) -- refused with the range, as the HTTP
+ *  routes refuse it; a text that is no number as "expected a number". */
+int cli_parse_range(const char *cmd, const char *flag, const char *text, double lo, double hi, double *out);
 /** A load (`--concurrency`, `--rate`) as cli_parse_double_max takes it
  *  (>= 0 with `zero_ok`, else > 0; at most `max`), and a positive value
  *  below `least` (models/limits.h) refused naming that bound and `unit`,

@@ -83,6 +83,14 @@ int cli_envelope_flag_applies(const char *cmd, const char *flag, wc_envelope_kin
  *  or --measured when `outputs`, --replicas, --fleet above 1). */
 int cli_envelope_budget_excludes(const char *cmd, int outputs, int replicas_given, int fleet_size);
 
+/** What the text header says of the runs after the horizon (cli/envelope_io.c):
+ *  ", simulated once: ..." for an envelope run `once` and for a plan of
+ *  lockstep servers of a workload that draws nothing (no seed, no
+ *  replicas), " x one path per fleet size probed" for another plan (with
+ *  the seed only where it draws), else " x N replicas (seed S)". */
+void cli_envelope_runs_text(const wc_envelope_workload *w, const wc_envelope_options *o, int budget, int once,
+                            char *buf, size_t cap);
+
 /** A budget plan's text lines (cli/envelope_io.c); `mode` as the answer labels it
  *  (wc_envelope_fleet_label). */
 void cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, const char *mode, double secs);

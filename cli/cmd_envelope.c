@@ -109,7 +109,10 @@ parse_workload_flag(const char *cmd, int opt, env_args *a)
 			rc = cli_parse_double(cmd, flag, optarg, 0, 0, &a->w.rate);
 		break;
 	}
-	case OPT_BURSTINESS: rc = cli_parse_double(cmd, "--burstiness", optarg, 0, 0, &a->w.burstiness); break;
+	case OPT_BURSTINESS:
+		rc = cli_parse_range(cmd, "--burstiness", optarg, WC_ENVELOPE_MIN_BURSTINESS, WC_ENVELOPE_MAX_BURSTINESS,
+		                     &a->w.burstiness);
+		break;
 	case OPT_REPLAY:
 		if ((rc = set_kind(cmd, a, WC_ENVELOPE_REPLAY, "--replay")) == CLI_OK)
 			a->replay = optarg;
@@ -413,13 +416,8 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 static void
 print_header(const env_args *a, const env_setup *s)
 {
-	char reps[160]; /* the kinds run once (predict/envelope_once.c) */
-	snprintf(reps, sizeof reps, ", simulated once: %s draws nothing at random, so --seed and --replicas change "
-	         "nothing", a->w.kind == WC_ENVELOPE_SERIES ? "an n(t)" : a->w.kind == WC_ENVELOPE_CLOSED
-	         ? "a closed loop of fixed lengths" : "the replay");
-	if (!a->once) /* a budget plan simulates one path per probe, not replicas */
-		snprintf(reps, sizeof reps, " x %s%.0d%s (seed %llu)", a->budget ? "one path per fleet size probed" : "",
-		         a->budget ? 0 : a->o.replicas, a->budget ? "" : " replicas", (unsigned long long)a->o.seed);
+	char reps[160];
+	cli_envelope_runs_text(&a->w, &a->o, a->budget, a->once, reps, sizeof reps);
 	printf("envelope: %s on %d x %s, %s workload, %g s%s\n", a->model ? a->model : "model", a->c.tp, a->c.platform,
 	       wc_envelope_kind_name(a->w.kind), a->o.horizon_s, reps);
 	const wc_capacity_service_store *cs = &s->service.capacity;

@@ -331,6 +331,29 @@ beside_budget(char buf[32], double v, double budget)
 }
 
 void
+cli_envelope_runs_text(const wc_envelope_workload *w, const wc_envelope_options *o, int budget, int once,
+                       char *buf, size_t cap)
+{
+	/* the kinds run once (predict/envelope_once.c) */
+	const char *what = w->kind == WC_ENVELOPE_SERIES ? "an n(t)" : w->kind == WC_ENVELOPE_CLOSED
+	                   ? "a closed loop of fixed lengths" : "the replay";
+	/* a plan of a workload that draws nothing uses no seed either
+	 * (docs/envelopes.md, "Budget plans"): its lockstep servers are one
+	 * simulated once, as the envelope's; a shared arrival process splits it
+	 * afresh per probe, the same for any seed */
+	const int plan_fixed = budget && wc_envelope_draws_nothing(w);
+	if (plan_fixed && !wc_envelope_fleet_lockstep(w, o->fleet_mode))
+		snprintf(buf, cap, " x one path per fleet size probed: %s draws nothing at random, so --seed changes "
+		         "nothing", what);
+	else if (once || plan_fixed)
+		snprintf(buf, cap, ", simulated once: %s draws nothing at random, so --seed and --replicas change "
+		         "nothing", what);
+	else /* a budget plan simulates one path per probe, not replicas */
+		snprintf(buf, cap, " x %s%.0d%s (seed %llu)", budget ? "one path per fleet size probed" : "",
+		         budget ? 0 : o->replicas, budget ? "" : " replicas", (unsigned long long)o->seed);
+}
+
+void
 cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, const char *mode, double secs)
 {
 	/* the budget as given (the shortest text that reads back as it) and
