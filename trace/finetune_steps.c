@@ -387,6 +387,22 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 			        "as steps of %.4f s (counted, %.1f steps): the trace does not tell them apart; a "
 			        "step log, finetune.steps or samples every 100 ms would tell", out->period_under_s,
 			        WC_FT_MIN_SAMPLES_PER_STEP, out->period_s, out->steps);
+		/* 1-s steps sampled every 0.3 s repeat every 10 samples, 3
+		 * steps, and were counted as 3-s steps (+215 % energy per
+		 * step) silently; four 1.55-s steps at 0.2 s as one (+300 %). */
+		if (isfinite(out->period_aliases_s[0])) {
+			char list[64] = "";
+			/* Not the one the ambiguity warning names already. */
+			for (int i = 0; i < WC_FT_ALIASES && isfinite(out->period_aliases_s[i]); i++)
+				if (!(fabs(out->period_aliases_s[i] - out->period_alt_s) < 0.5 * g->dt))
+					snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.4f",
+					         list[0] ? ", " : "", out->period_aliases_s[i]);
+			if (list[0])
+				WC_WARN(out, "period: aliased: the samples repeat every %.3f s and fold more simply at "
+				        "steps of %s s than at %.4f s (counted, %.1f steps): a step log, finetune.steps "
+				        "or faster samples would tell", out->period_repeat_s, list, out->period_s,
+				        out->steps);
+		}
 		snprintf(out->step_source, sizeof out->step_source, "trace_period");
 		warn_warmup_included(out, "steps are counted from the trace's step period");
 		if (out->period_acf < 0.6)
@@ -409,6 +425,12 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 			WC_WARN(out, "period: the step period %.3f s repeats only %.1f times over %.0f s of training; it may "
 			        "be a longer cycle (checkpoint saves every few steps) rather than one step: a step log "
 			        "(steps.csv or trainer_state.json) would tell", out->period_s, out->steps, out->active_s);
+	} else if (isfinite(out->period_s) && out->period_acf >= WC_FT_PERIOD_MIN_ACF) {
+		return wc_error_set(err, WC_EINVAL,
+		                    "the trace's step period %.3f s is under %.0f samples of %.3f s (autocorrelation "
+		                    "%.2f): not resolved; log power faster (nvidia-smi -lms 100) or give a step log "
+		                    "(steps.csv or trainer_state.json) or finetune.steps", out->period_s,
+		                    WC_FT_MIN_SAMPLES_PER_STEP, g->dt, out->period_acf);
 	} else if (isfinite(out->period_s)) {
 		return wc_error_set(err, WC_EINVAL,
 		                    "the trace's step period is not clear (autocorrelation %.2f at %.3f s, samples "
@@ -424,13 +446,27 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 	return WC_OK;
 }
 
+/* The period in samples: where the samples repeat exactly every `repeat`
+ * (0 none) and the period is r / j of it within half a sample, r / j --
+ * the repeat is a whole lag, where the parabola through the peak put
+ * 0.9-s steps sampled every 0.3 s at 2.9995 samples and they were refused
+ * as "not clear" (docs/finetune.md, "Counting steps"). */
+static double
+period_samples(const ft_grid *g, double period, size_t repeat)
+{
+	double k = period / g->dt;
+	long long j = repeat > 0 && k > 0 ? llround((double)repeat / k) : 0;
+	return j >= 1 && fabs((double)repeat / (double)j - k) < 0.5 ? (double)repeat / (double)j : k;
+}
+
 /* A clear period: a strong autocorrelation peak at least three samples
  * long (docs/finetune.md, "Counting steps"); the only one that counts
  * steps or goes in the row. */
 static int
-period_clear(const ft_grid *g, double period, double acf)
+period_clear(const ft_grid *g, double period, double acf, size_t repeat)
 {
-	return isfinite(period) && acf >= WC_FT_PERIOD_MIN_ACF && wc__ft_resolved(g, period);
+	return isfinite(period) && acf >= WC_FT_PERIOD_MIN_ACF &&
+	       wc__ft_resolved(g, period_samples(g, period, repeat) * g->dt);
 }
 
 /* Mark the pauses; `hint` is the step period from step times (or NaN).
@@ -447,11 +483,12 @@ mark_pauses(ft_grid *g, double hint, wc_ft_steps_result *out, wc_error *err)
 	out->n_saves = wc__ft_mark_saves(g, fmax(WC_FT_PAUSE_MIN_S, isfinite(hint) ? 0.5 * hint : 0.0));
 	if (!isfinite(hint)) {
 		double acf;
-		if ((rc = wc__ft_period(g, 1, &hint, &acf, NULL, err)) != WC_OK)
+		size_t repeat = 0;
+		if ((rc = wc__ft_period(g, 1, &hint, &acf, NULL, &repeat, err)) != WC_OK)
 			return rc;
 		/* Only a clear period: one found where the steps are not resolved
 		 * would throw the saves back in. */
-		if (!period_clear(g, hint, acf))
+		if (!period_clear(g, hint, acf, repeat))
 			hint = NAN;
 		if (isfinite(hint) && 0.5 * hint > WC_FT_PAUSE_MIN_S) {
 			for (size_t k = g->k0; k < g->k1; k++)
@@ -475,6 +512,8 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	int rc;
 	memset(out, 0, sizeof *out);
 	out->period_s = out->steps = out->runtime_steps = out->period_alt_s = out->period_under_s = NAN;
+	for (int i = 0; i < WC_FT_ALIASES; i++)
+		out->period_aliases_s[i] = NAN;
 	if ((rc = wc__ft_grid_build(&g, t, p, n, err)) != WC_OK)
 		goto done;
 	out->idle_w = g.idle_w;
@@ -501,9 +540,16 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		goto done;
 	}
 	double note[2] = { NAN, NAN };
-	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK || (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, note, err)) != WC_OK)
+	size_t repeat = 0;
+	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK ||
+	    (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, note, &repeat, err)) != WC_OK)
 		goto done;
-	out->period_clear = period_clear(&g, out->period_s, out->period_acf);
+	out->period_repeat_s = (double)repeat * g.dt;
+	if (wc__ft_period_aliases(&g, out->period_s, repeat, out->period_aliases_s) < 0) {
+		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+		goto done;
+	}
+	out->period_clear = period_clear(&g, out->period_s, out->period_acf, repeat);
 	out->period_alt_s = note[0];
 	out->period_under_s = note[1];
 	if (logged_steps <= 0 && (rc = wc__ft_trainer_evals(&g, in, out, err)) != WC_OK)

@@ -52,6 +52,9 @@ extern "C" {
  *  clear, and the bursts are not counted without step times -- their edge
  *  samples mix step and save (a choice of wattcast, docs/finetune.md). */
 #define WC_FT_MIN_SAMPLES_PER_STEP 3.0
+/** Steps an aliased trace's samples fit, named at most (docs/finetune.md,
+ *  "Counting steps"). */
+#define WC_FT_ALIASES 3
 /** Bursts between saves counted as steps of fewer samples than this, but
  *  resolved, still carry edge samples that are partly save: warned (+2 to
  *  +9 % energy per step for 3-4-s steps read every second, which measure
@@ -149,6 +152,9 @@ typedef struct {
 	double period_alt_s;           /* another period the samples fit as well; NaN */
 	double period_under_s;         /* steps under three samples that draw the same samples
 	                                * (never counted); NaN */
+	double period_aliases_s[WC_FT_ALIASES]; /* steps the samples fold into more simply
+	                                * than the period (aliasing), shortest string first; NaN */
+	double period_repeat_s;        /* where the samples repeat exactly (0 none) */
 	double steps;                  /* optimizer steps counted */
 	int warmup_steps;              /* leading slow steps left out (step times only) */
 	double energy_per_step_j;      /* active energy / steps */

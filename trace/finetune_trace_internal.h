@@ -51,7 +51,14 @@ int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err
  *  WC_FT_MIN_SAMPLES_PER_STEP samples they fit better (NaN none), in s
  *  (docs/finetune.md, "Counting steps"). */
 int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[2],
-                  wc_error *err);
+                  size_t *repeat, wc_error *err);
+/** Steps the samples fold into more simply than the counted `period`
+ *  (docs/finetune.md, "Counting steps"): the samples repeat every `repeat`
+ *  (from wc__ft_period), and steps of repeat / j samples draw them too;
+ *  the up to WC_FT_ALIASES whose folds' class means draw a shorter string
+ *  than the period's, shortest first, in s (NaN after). Returns how many,
+ *  -1 out of memory. */
+int wc__ft_period_aliases(const ft_grid *g, double period, size_t repeat, double alias[WC_FT_ALIASES]);
 /** Whether a step (or period) of `step_s` spans at least
  *  WC_FT_MIN_SAMPLES_PER_STEP of the grid's samples. */
 static inline int
