@@ -59,6 +59,12 @@ typedef struct {
 	                             * "Clocks and power caps") */
 	double capacity_rate;       /* requests/s at the largest feasible concurrency */
 	double price_per_kwh, grams_co2_per_kwh; /* used (NaN = none) */
+	int load_line;              /* 1 + the index of the warning that the load
+	                             * is outside the capacity calibration's span
+	                             * load_lo-load_hi; 0 = none. A power answer
+	                             * at this load names that span in its own
+	                             * load line (wc_predict_join_load_lines) */
+	double load_lo, load_hi;
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_capacity_prediction;
@@ -197,6 +203,11 @@ int wc_predict_capacity_settled(const wc_predictor *pr, wc_inference_query *q, d
  *  power is the capacity answer's (docs/capacity.md, "Closed loop, open
  *  loop, energy"). */
 void wc_predict_take_running(wc_inference_query *q, const wc_capacity_prediction *cap);
+/** One load, one line: where the power answer `pred` (asked at `cap`'s
+ *  load through wc_predict_take_running) named the capacity calibration's
+ *  span beside its own, `cap`'s line of that span is dropped. Every answer
+ *  that shows both calls it (docs/capacity.md, "Warnings"). */
+void wc_predict_join_load_lines(const wc_inference_prediction *pred, wc_capacity_prediction *cap);
 
 /** The clock in [f_min, f_top] (f_top <= 0: the top of the platform's
  *  range) at which q->config's per-GPU power is least, on the grid

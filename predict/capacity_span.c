@@ -189,6 +189,11 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		if (f[i].hi > f[i].lo * (1 + 1e-9)) {
 			char lo[40], hi[40];
 			const int dg = wc__predict_span_digits(f[i].v, f[i].v, f[i].lo, f[i].hi);
+			if (outside(f[i].v, f[i].lo, f[i].hi) && i == 0) { /* the load: a power answer may join it */
+				out->load_line = out->n_warnings + 1;
+				out->load_lo = f[i].lo;
+				out->load_hi = f[i].hi;
+			}
 			if (outside(f[i].v, f[i].lo, f[i].hi))
 				WC_WARN(out, "%s: %s%.*g%s is outside the capacity calibration's span %s-%s %s%s", f[i].field,
 				        f[i].what, dg > 6 ? dg : 6, f[i].v, f[i].unit, wc__predict_sig(lo, sizeof lo, f[i].lo, dg),
@@ -213,7 +218,7 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	 * beside it, once per answer: together they overrun one warning's
 	 * length, which would cut one of them (docs/capacity.md, "Warnings"). */
 	char line[WC_WARNING_LEN] = "", rows[WC_WARNING_LEN / 2];
-	snprintf(rows, sizeof rows, "%s%s (%s %d rows)", on, lname, ds ? "their" : "its", r->rows);
+	wc_error_format(rows, sizeof rows, "%s%s (%s %d rows)", on, lname, ds ? "their" : "its", r->rows);
 	if (off && n_held > 0)
 		wc_error_format(line, sizeof line, "calibrated only at %s %s, with %s; other loads and lengths are extrapolated",
 		         covered, rows, lean);

@@ -356,7 +356,7 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 		wc__predict_clock_low_note(tmp ? tmp : p, lv->name, "sm_clock_mhz", at.sm_clock_mhz, out->clock_low_note,
 		                           sizeof out->clock_low_note);
 		for (int part = 0; part < 2; part++)
-			out->n_span_notes += wc__predict_span_notes(tmp ? tmp : p, lv, &at, "concurrency", NULL, part,
+			out->n_span_notes += wc__predict_span_notes(tmp ? tmp : p, lv, &at, "concurrency", NULL, NULL, NULL, part,
 			                                            out->span_notes + out->n_span_notes);
 	}
 	free(tmp);

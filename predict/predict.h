@@ -80,6 +80,10 @@ typedef struct {
 	double serving_w;          /* > 0: with open_loop_max, the group's draw
 	                            * while it serves, which a cap or the board's
 	                            * limit is met by (wc_predict_take_running) */
+	double cap_load_lo, cap_load_hi; /* hi > 0: the capacity calibration's
+	                            * load span, which the capacity answer's load
+	                            * lies outside (wc_predict_take_running): the
+	                            * power answer's load line names it too */
 } wc_inference_query;
 
 typedef struct {
@@ -113,6 +117,8 @@ typedef struct {
 	 * catalog: docs/fitting.md). Static strings / copied. */
 	char profile[64];
 	const char *level_source;
+	int load_joined;            /* 1: its load line names the capacity
+	                             * calibration's span as well (q->cap_load_hi) */
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_inference_prediction;

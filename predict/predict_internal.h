@@ -17,9 +17,13 @@ int wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const w
  *  part 0 the bound and saturation caveats, which hold only beyond the
  *  level's runs; part 1 the model size, load (named `field`) and tp
  *  outside their calibrated spans. 0 to 2 of them into `notes`; one rule
- *  for the power answer and the envelope's power map. */
+ *  for the power answer and the envelope's power map. `cap_span` (NULL:
+ *  none) is the capacity calibration's load span the same load left
+ *  (wc_inference_query's cap_load_lo/hi): a load outside both is one line
+ *  naming both, *joined then 1 (docs/capacity.md, "Warnings"). */
 int wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-                           const wc_load_histogram *h, int part, char notes[3][WC_WARNING_LEN]);
+                           const wc_load_histogram *h, const double *cap_span, int *joined, int part,
+                           char notes[3][WC_WARNING_LEN]);
 
 /** The caveat of the clock `mhz` an answer on `lvl` runs at, set by
  *  `field` ("sm_clock_mhz" a lock, "power_cap_w" a cap, "platform" the

@@ -111,10 +111,11 @@ wc__predict_load_histogram(const wc_inference_query *q, double n_fit, wc_load_hi
  * limit), which the clock's caveat names. */
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-               const wc_load_histogram *h, const char *clock_field, wc_inference_prediction *out)
+               const wc_load_histogram *h, const double *cap_span, const char *clock_field,
+               wc_inference_prediction *out)
 {
 	char notes[3][WC_WARNING_LEN];
-	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, 0, notes); i < n; i++)
+	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, NULL, NULL, 0, notes); i < n; i++)
 		WC_WARN(out, "%s", notes[i]);
 	if ((p->law_terms & (WC_LT_BIT(WC_LT_MOE) | WC_LT_BIT(WC_LT_HYBRID))) &&
 	    !(c->arch && c->arch->architecture != WC_ARCH_UNKNOWN))
@@ -140,7 +141,7 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	if (p->runs > 0 && r->runs == 0 && lvl->theta.source != WC_SRC_DATASHEET)
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));
-	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, 1, notes); i < n; i++)
+	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, cap_span, &out->load_joined, 1, notes); i < n; i++)
 		WC_WARN(out, "%s", notes[i]);
 	/* The clock's caveat wherever the answer runs off the free clock, by
 	 * whatever set it (docs/inference-law.md, "Unseen configurations"). */
@@ -506,7 +507,10 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * the limit did not bind); else a cap, else a lock. */
 	const char *clock_field = q->board_limit_w > 0 || (have_low && limit_w != q->power_cap_w) ? "platform"
 	                          : q->power_cap_w > 0 ? "power_cap_w" : "sm_clock_mhz";
-	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean, clock_field, out);
+	/* the capacity answer's load span, when that load left it (one line, docs/capacity.md "Warnings") */
+	const double cap_span[2] = { q->cap_load_lo, q->cap_load_hi };
+	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
+	               !q->series_len && q->cap_load_hi > 0 ? cap_span : NULL, clock_field, out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */

@@ -325,7 +325,8 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 
 int
 wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-                       const wc_load_histogram *h, int part, char notes[3][WC_WARNING_LEN])
+                       const wc_load_histogram *h, const double *cap_span, int *joined, int part,
+                       char notes[3][WC_WARNING_LEN])
 {
 	wc_range ur;
 	char on[WC_WARNING_LEN / 2];
@@ -365,17 +366,44 @@ wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config 
 	if (span.running) {
 		char load[96];
 		dg = wc__predict_span_digits(span.lo, span.hi, r->running_min, r->running_max);
+		/* the same load outside the capacity calibration's span too: one
+		 * line, both spans, one number format (the span rule at the digits
+		 * both need), not two lines quoting the load twice */
+		const int both = cap_span && cap_span[1] > 0;
+		if (both) {
+			const int dc = wc__predict_span_digits(span.lo, span.hi, cap_span[0], cap_span[1]);
+			dg = dc > dg ? dc : dg;
+		}
 		if (span.lo == span.hi)
 			snprintf(load, sizeof load, "%s", wc__predict_sig(d, sizeof d, span.lo, dg));
 		else
 			snprintf(load, sizeof load, "%s-%s", wc__predict_sig(a, sizeof a, span.lo, dg),
 			         wc__predict_sig(b, sizeof b, span.hi, dg));
-		snprintf(notes[n++], WC_WARNING_LEN, "%s: load %s is outside the calibrated span %s-%s %s", field, load,
+		char both_text[96] = "";
+		if (both) {
+			char c0[40], c1[40];
+			snprintf(both_text, sizeof both_text, " and the capacity calibration's span %s-%s",
+			         wc__predict_sig(c0, sizeof c0, cap_span[0], dg), wc__predict_sig(c1, sizeof c1, cap_span[1], dg));
+		}
+		if (joined)
+			*joined = both;
+		wc_error_format(notes[n++], WC_WARNING_LEN, "%s: load %s is outside the calibrated span %s-%s%s %s", field, load,
 		         wc__predict_sig(a, sizeof a, r->running_min, dg), wc__predict_sig(b, sizeof b, r->running_max, dg),
-		         on);
+		         both_text, on);
 	}
 	if (span.tp)
 		snprintf(notes[n++], WC_WARNING_LEN, "tp: %d is outside the calibrated span %d-%d %s", c->tp, r->tp_min,
 		         r->tp_max, on);
 	return n;
+}
+
+void
+wc_predict_join_load_lines(const wc_inference_prediction *pred, wc_capacity_prediction *cap)
+{
+	const int i = cap ? cap->load_line - 1 : -1;
+	if (!pred || !pred->load_joined || i < 0 || i >= cap->n_warnings)
+		return;
+	memmove(cap->warnings[i], cap->warnings[i + 1], (size_t)(cap->n_warnings - i - 1) * sizeof cap->warnings[0]);
+	cap->n_warnings--;
+	cap->load_line = 0;
 }

@@ -69,6 +69,25 @@ main(void)
 		CHECK_INT(has(cap.warnings, cap.n_warnings, "load 5.13 is outside the capacity calibration's span 5.132-1915 "
 		                                            "on H100"), 1);
 	}
+	/* One load, one line (docs/capacity.md, "Warnings"): a rate whose load
+	 * leaves both the power law's span and the capacity calibration's is
+	 * one line naming both spans, the load in one format (it was two
+	 * lines, "load 2.09 ... 7.9-1915" and "load 2.08698 ... 5.13-1915"). */
+	{
+		wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 0) };
+		wc_capacity_prediction cap;
+		wc_inference_prediction pw;
+		q.config.request_rate = 1;
+		q.config.input_tokens = 512;
+		q.config.output_tokens = 256;
+		CHECK_INT(wc_predict_capacity_settled(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		wc_predict_take_running(&q, &cap);
+		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
+		wc_predict_join_load_lines(&pw, &cap);
+		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load ") + has(cap.warnings, cap.n_warnings, "rate: load "), 1);
+		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load 2.09 is outside the calibrated span 7.9-1915 and the "
+		                                          "capacity calibration's span 5.13-1915 on H100"), 1);
+	}
 	/* A model far smaller than the level's rows: the capacity answer
 	 * names the size field once, as the power law does for its span (it
 	 * said nothing). */

@@ -237,9 +237,11 @@ text_level_source(void)
 	 * has; docs/http-api.md, "Errors") */
 	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-0.6B", "--concurrency", "0.5", "--input-tokens",
 	                   "8192", "--output-tokens", "512"),
-	              "  warning: concurrency: load 0.5 is outside the capacity calibration's span 5.13-1915 on H100");
+	              "  warning: concurrency: load 0.5 is outside the calibrated span 7.9-1915 and the capacity "
+	              "calibration's span 5.13-1915 on H100");
 	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-0.6B", "--rate", "0.01", "--input-tokens", "8192",
-	                   "--output-tokens", "512"), "  warning: rate: load 0.0112 is outside the calibrated span 7.9-1915 on H100");
+	                   "--output-tokens", "512"), "  warning: rate: load 0.0112 is outside the calibrated span 7.9-1915 "
+	              "and the capacity calibration's span 5.13-1915 on H100");
 	/* a platform without a level: both from its datasheet */
 	text_has_line(ARGS("--platform", "L4", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",
 	                   "--output-tokens", "256"), "  level source   power datasheet, capacity datasheet");

@@ -139,9 +139,10 @@ test_load_warnings(void)
 	CHECK(warns("/v1/predict/flexibility", "{" CFG ",\"concurrency\":3000,\"input_tokens\":512,"
 	            "\"output_tokens\":256}", "concurrency: 3000 requests asked, but the KV cache"));
 	CHECK(warns(INF, "{" CFG ",\"concurrency\":0.5,\"input_tokens\":8192,\"output_tokens\":512}",
-	            "concurrency: load 0.5 is outside the capacity calibration's span"));
+	            "concurrency: load 0.5 is outside the calibrated span 7.9-1915 and the capacity calibration's span "
+	            "5.13-1915 on H100"));
 	CHECK(warns(INF, "{" CFG ",\"rate\":0.01,\"input_tokens\":8192,\"output_tokens\":512}",
-	            "rate: load 0.0422993 is outside the capacity calibration's span"));
+	            "rate: load 0.0423 is outside the calibrated span 7.9-1915 and the capacity calibration's span"));
 	/* a cap above the board's limit cannot bind: said, as on the CLI (it
 	 * was echoed without a word) */
 	CHECK(warns(INF, "{" CFG ",\"concurrency\":32,\"power_cap_w\":5000}",
