@@ -365,6 +365,8 @@ setup(const char *cmd, env_args *a, env_setup *s)
 		return cli_envelope_usage_from_field(cmd, a->w.kind, err.msg);
 	a->o.tau_s = s->resp.tau_s.value;
 	a->o.hold_s = s->resp.hold_s.value;
+	/* neither fitted nor given: a hold that moves mean_w is said (docs/envelopes.md, "Assumed response") */
+	a->o.hold_assumed = !(s->p.response.present && s->p.response.fitted) && isnan(a->hold);
 	a->o.decay_s = s->resp.decay_s.value;
 	if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
 		return cli_envelope_config_error(cmd, a->w.kind, err.msg);

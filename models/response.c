@@ -177,6 +177,16 @@ wc_response_state_init(wc_response_state *s, double idle_w, double prefill_w, do
 	s->t_last = 0.0;
 	s->held_w = 0.0;
 	s->level_w = 0.0;
+	s->count_from = 0.0;
+	s->count_to = INFINITY;
+	s->held_time_s = s->held_energy_ws = 0.0;
+}
+
+void
+wc_response_state_count(wc_response_state *s, double from, double to)
+{
+	s->count_from = from;
+	s->count_to = to;
 }
 
 void
@@ -357,8 +367,15 @@ add_hold(const wc_response_grid *g, wc_response_state *s, double until)
 	if (s->held_w == 0.0 || !(until > s->t_last))
 		return;
 	double end = s->t_last + s->hold_s;
-	if (s->hold_s > 0.0)
-		add_span(g, s->t_last, until < end ? until : end, s->held_w, 0.0, 0.0);
+	if (s->hold_s > 0.0) {
+		const double stop = until < end ? until : end;
+		add_span(g, s->t_last, stop, s->held_w, 0.0, 0.0);
+		const double a = fmax(s->t_last, s->count_from), b = fmin(stop, s->count_to);
+		if (b > a) {
+			s->held_time_s += b - a;
+			s->held_energy_ws += s->held_w * (b - a);
+		}
+	}
 	if (s->decay_s > 0.0 && until > end) {
 		double stop = end + DECAY_SPAN * s->decay_s;
 		add_decay(g, end, end, until < stop ? until : stop, s->held_w, s->decay_s);

@@ -136,6 +136,9 @@ typedef struct {
 	double level_w;     /* > 0: a prefill draws this level above P0, the
 	                     * increment max(0, level_w - dynamic) replacing
 	                     * prefill_w (a prefill-aware law's A); 0: prefill_w */
+	double count_from, count_to; /* the hold is counted within [from, to) */
+	double held_time_s;   /* idle time the hold kept at a busy level, s */
+	double held_energy_ws; /* the dynamic energy it kept there, W*s per GPU */
 } wc_response_state;
 
 /** No prefill level (wc_response_state_level sets one). */
@@ -144,6 +147,12 @@ void wc_response_state_init(wc_response_state *s, double idle_w, double prefill_
  *  dropping to idle at once (docs/envelopes.md, "Hold and decay"); 0 (the
  *  default of wc_response_state_init) drops at once. */
 void wc_response_state_decay(wc_response_state *s, double decay_s);
+/** Count the hold's time and dynamic energy (held_time_s, held_energy_ws)
+ *  only within [from, to): an envelope's horizon after its warm-up. What
+ *  the hold adds over idle gaps is then known from the run itself, with no
+ *  second run at hold 0 (docs/envelopes.md, "Assumed response"). The
+ *  default of wc_response_state_init counts everything. */
+void wc_response_state_count(wc_response_state *s, double from, double to);
 /** A state-dependent prefill increment max(0, level_w - dynamic) when
  *  level_w > 0, else the constant prefill_w (docs/envelopes.md, "Power"). */
 void wc_response_state_level(wc_response_state *s, double level_w);

@@ -181,6 +181,10 @@ typedef struct {
 	int max_running;      /* the engine's concurrency limit (max_num_seqs) */
 	double tau_s, hold_s; /* the response (prefill increment is in the power map) */
 	double decay_s;       /* decay after the hold (0: none) */
+	int hold_assumed;     /* 1: hold_s is the assumed one, neither fitted nor
+	                       * given: a hold that moves mean_w by more than
+	                       * WC_ENVELOPE_HOLD_NOTE_SHARE is said (docs/envelopes.md,
+	                       * "Assumed response"); 0 (the default): not */
 	int fleet_size;       /* servers summed into the aggregate; 1 = one server */
 	wc_fleet_mode fleet_mode;
 } wc_envelope_options;

@@ -53,7 +53,7 @@ static int
 ctx_alloc(budget_state *bs, wc__replica_ctx *c)
 {
 	*c = (wc__replica_ctx){ bs->w, bs->st, bs->pm, bs->o, bs->dynamic_w, bs->len, bs->skip,
-	                        { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0 };
+	                        { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 } };
 	for (int i = 0; i < 2; i++) {
 		c->power[i] = wc_alloc_array(bs->len, sizeof(double));
 		c->running[i] = wc_alloc_array(bs->len, sizeof(double));

@@ -226,6 +226,9 @@ typedef struct {
 	wc__stats_ws ws;
 	double tokens_acc[2];      /* output tokens: server 0, all servers */
 	double waiting_end;        /* requests still waiting at the end, all servers */
+	double held[2];            /* server 0 in the horizon: idle time the hold
+	                            * kept busy, s, and its dynamic energy, W*s
+	                            * per GPU (wc_response_state_count) */
 } wc__replica_ctx;
 
 /** Simulate `servers` servers on streams first_stream + k (independent)
@@ -272,6 +275,16 @@ double wc__envelope_plan_servers(const wc_envelope_workload *w, const wc_budget_
  * quantiles and the max may sit below the mean (docs/envelopes.md,
  * "Outputs"); else 0 and "". */
 int wc__envelope_samples_note(const wc_envelope_options *o, char *note, size_t cap);
+
+/* The share of the horizon an assumed hold (o->hold_assumed) kept at a
+ * busy level over idle gaps, `share`, and the mean power it adds there,
+ * `held_w` (server 0, the group), against its `mean_w`: 1 with `note`
+ * set when that is more than WC_ENVELOPE_HOLD_NOTE_SHARE of mean_w, the
+ * run at hold 0 that much lower (docs/envelopes.md, "Assumed response");
+ * else 0 and "". */
+#define WC_ENVELOPE_HOLD_NOTE_SHARE 0.05
+int wc__envelope_hold_note(const wc_envelope_options *o, double share, double held_w, double mean_w, char *note,
+                           size_t cap);
 
 /* 1 with `note` set when the workload's input and the simulated window
  * differ (docs/envelopes.md, "Engine"): an n(t) shorter than the warm-up

@@ -31,6 +31,7 @@ typedef struct {
 	double *band_w[2], *band_n[2];  /* replicas x n_bins */
 	double *peak;                   /* per replica: largest bin of the fleet trace */
 	double *waiting;                /* per replica: requests waiting at the end, per server */
+	double *held;                   /* per replica: server 0's share of the horizon held, W the hold adds */
 	const wc__envelope_settled *settled; /* the clock the board's limit settled (settled 0: none) */
 } run_state;
 
@@ -62,6 +63,9 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		c->waiting_end *= servers;
 	}
 	rs->waiting[r] = c->waiting_end / servers;
+	const double horizon = (double)rs->out_len * WC_ENVELOPE_GRID_S;
+	rs->held[2 * r] = c->held[0] / horizon;
+	rs->held[2 * r + 1] = c->held[1] * rs->pm->tp / horizon;
 	for (int i = 0; rc == WC_OK && i < rs->traces; i++) {
 		wc__trace_stats *st = &rs->stats[i][r];
 		rc = wc__trace_stats_compute(c->power[i], rs->out_len, WC_ENVELOPE_GRID_S, rs->sample_stride,
@@ -91,7 +95,7 @@ work(void *arg)
 	worker *wk = arg;
 	run_state *rs = wk->rs;
 	wc__replica_ctx c = { rs->w, rs->st, rs->pm, rs->o, rs->dynamic_w, rs->len, rs->skip,
-	                      { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0 };
+	                      { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 } };
 	for (int i = 0; i < 2; i++) {
 		c.power[i] = wc_alloc_array(rs->len, sizeof(double));
 		c.running[i] = wc_alloc_array(rs->len, sizeof(double));
@@ -296,7 +300,8 @@ alloc_slots(run_state *rs)
 		return WC_ENOMEM;
 	rs->peak = wc_alloc_array(R, sizeof *rs->peak);
 	rs->waiting = wc_alloc_array(R, sizeof *rs->waiting);
-	if (!rs->waiting)
+	rs->held = wc_alloc_array(2 * R, sizeof *rs->held);
+	if (!rs->waiting || !rs->held)
 		return WC_ENOMEM;
 	for (int i = 0; i < rs->traces; i++) {
 		rs->stats[i] = wc_alloc_array(R, sizeof *rs->stats[i]);
@@ -318,6 +323,7 @@ free_slots(run_state *rs)
 	}
 	free(rs->peak);
 	free(rs->waiting);
+	free(rs->held);
 }
 
 static int
@@ -338,13 +344,17 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 		rc = band_copy(&out->fleet_band, &out->server_band);
 	}
 	out->fleet_peak_w = -INFINITY;
-	double waiting = 0.0;
+	double waiting = 0.0, held[2] = { 0.0, 0.0 };
 	for (int r = 0; r < R; r++) {
 		out->fleet_peak_w = fmax(out->fleet_peak_w, rs->peak[r]);
 		waiting += rs->waiting[r] / R;
+		held[0] += rs->held[2 * r] / R;
+		held[1] += rs->held[2 * r + 1] / R;
 	}
 	char note[WC_WARNING_LEN];
 	if (wc__envelope_queue_note(rs->w, rs->o->max_running, waiting, note, sizeof note))
+		WC_WARN(out, "%s", note);
+	if (wc__envelope_hold_note(rs->o, held[0], held[1], out->server.mean_w.value, note, sizeof note))
 		WC_WARN(out, "%s", note);
 	/* The limit holds the power by the clock, which paces the service too
 	 * (docs/envelopes.md, "Board limit"): settled, the run served and drew

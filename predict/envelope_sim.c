@@ -174,6 +174,8 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 			sv[j].window_start = offset;
 			sv[j].window_end = end;
 			if (k + j == 0) {
+				/* what the hold adds to server 0's horizon (docs/envelopes.md, "Assumed response") */
+				wc_response_state_count(&sv[j].state[0], offset, end);
 				wc__server_add_grid(&sv[j], &g[0]);
 			} else if (own) {
 				mine[j] = (wc_response_grid){ g[1].dt, c->len, own + (size_t)(shared ? j - 1 : 0) * c->len,
@@ -197,8 +199,11 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 			wc__server_finish(&sv[j], end);
 			if (own && rc == WC_OK)
 				limit_server(c, k + j == 0 ? g[0].power : mine[j].power, work, g[1].power);
-			if (k + j == 0)
+			if (k + j == 0) {
 				c->tokens_acc[0] += sv[j].tokens;
+				c->held[0] = sv[j].state[0].held_time_s;
+				c->held[1] = sv[j].state[0].held_energy_ws;
+			}
 			c->tokens_acc[1] += sv[j].tokens;
 			c->waiting_end += (double)sv[j].q_len;
 			wc__server_clear(&sv[j]);
@@ -247,6 +252,7 @@ wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode, uint64
 	}
 	c->tokens_acc[0] = c->tokens_acc[1] = 0.0;
 	c->waiting_end = 0.0;
+	c->held[0] = c->held[1] = 0.0;
 	int rc = simulate_servers(c, sv, servers, mode, first_stream, g, own, end, err);
 	free(own);
 	free(sv);

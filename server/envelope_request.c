@@ -346,6 +346,10 @@ response(const json_t *body, const wc_state *st, wc_envelope_request *r, wc_api_
 	r->resp_source = wc_predictor_params(st->pred)->response.present &&
 	                 wc_predictor_params(st->pred)->response.fitted ? "fitted" : "assumed";
 	r->resp.tau_s.value = wc_response_tau_for(&r->resp, r->c.platform);
+	/* the hold neither fitted nor given: one that moves mean_w is said
+	 * (docs/envelopes.md, "Assumed response") */
+	r->o.hold_assumed = !(wc_predictor_params(st->pred)->response.present &&
+	                      wc_predictor_params(st->pred)->response.fitted) && !json_object_get(v, "hold_s");
 	if (!v)
 		return 0;
 	if (!json_is_object(v))
