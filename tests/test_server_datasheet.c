@@ -231,8 +231,11 @@ transfer_caveats(void)
 		const char *argv[] = { "wattcast", "predict", "inference", "--platform", "L40S", "--model", "Qwen3-8B",
 			               "--concurrency", "8", "--input-tokens", "50000", "--output-tokens", "20000", NULL };
 		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		/* 376 = the levels' least input, lm-arena-chat's 326.6 tokens in
+		 * the 2026-12-06 measured profile (329.5 before: 379), + half
+		 * their least output, A100's 99.25 */
 		CHECK_CONTAINS(r.out, "input + output / 2 = 60000 tokens, is outside the capacity calibration's span "
-		                      "379-9341 of the levels it is transferred from (");
+		                      "376-9341 of the levels it is transferred from (");
 		run_result_free(&r);
 	}
 	/* GH200's 900 W is the module's, CPU included: said */
