@@ -446,62 +446,6 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 	return WC_OK;
 }
 
-/* The period in samples: where the samples repeat exactly every `repeat`
- * (0 none) and the period is r / j of it within half a sample, r / j --
- * the repeat is a whole lag, where the parabola through the peak put
- * 0.9-s steps sampled every 0.3 s at 2.9995 samples and they were refused
- * as "not clear" (docs/finetune.md, "Counting steps"). */
-static double
-period_samples(const ft_grid *g, double period, size_t repeat)
-{
-	double k = period / g->dt;
-	long long j = repeat > 0 && k > 0 ? llround((double)repeat / k) : 0;
-	return j >= 1 && fabs((double)repeat / (double)j - k) < 0.5 ? (double)repeat / (double)j : k;
-}
-
-/* A clear period: a strong autocorrelation peak at least three samples
- * long (docs/finetune.md, "Counting steps"); the only one that counts
- * steps or goes in the row. */
-static int
-period_clear(const ft_grid *g, double period, double acf, size_t repeat)
-{
-	return isfinite(period) && acf >= WC_FT_PERIOD_MIN_ACF &&
-	       wc__ft_resolved(g, period_samples(g, period, repeat) * g->dt);
-}
-
-/* Mark the pauses; `hint` is the step period from step times (or NaN).
- * Without step times the period is not known yet: the near-idle pauses of
- * at least 2 s are found first, the period taken over what is left, and
- * the pauses found again with half that period as the shortest, so that a
- * step's own long low phase stays in the step. (The period of the whole
- * window would be the saves' recurrence whenever the steps themselves are
- * not resolved, e.g. 2-s steps logged every second.) */
-static int
-mark_pauses(ft_grid *g, double hint, wc_ft_steps_result *out, wc_error *err)
-{
-	int rc = WC_OK;
-	out->n_saves = wc__ft_mark_saves(g, fmax(WC_FT_PAUSE_MIN_S, isfinite(hint) ? 0.5 * hint : 0.0));
-	if (!isfinite(hint)) {
-		double acf;
-		size_t repeat = 0;
-		if ((rc = wc__ft_period(g, 1, &hint, &acf, NULL, &repeat, err)) != WC_OK)
-			return rc;
-		/* Only a clear period: one found where the steps are not resolved
-		 * would throw the saves back in. */
-		if (!period_clear(g, hint, acf, repeat))
-			hint = NAN;
-		if (isfinite(hint) && 0.5 * hint > WC_FT_PAUSE_MIN_S) {
-			for (size_t k = g->k0; k < g->k1; k++)
-				if (g->mark[k] == FT_SAVE)
-					g->mark[k] = FT_ACTIVE;
-			out->n_saves = wc__ft_mark_saves(g, 0.5 * hint);
-		}
-	}
-	double step = isfinite(hint) ? hint : 3.0;
-	out->n_midlevel = wc__ft_mark_midlevel(g, fmax(3.0, 2.0 * step), fmax(WC_FT_MIDLEVEL_MIN_S, 3.0 * step),
-	                                       err, &rc);
-	return rc;
-}
 
 int
 wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_steps_info *in,
@@ -541,7 +485,8 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	}
 	double note[2] = { NAN, NAN };
 	size_t repeat = 0;
-	if ((rc = mark_pauses(&g, median, out, err)) != WC_OK ||
+	ft_recur rec;
+	if ((rc = wc__ft_mark_pauses(&g, median, in, out, &rec, err)) != WC_OK ||
 	    (rc = wc__ft_period(&g, 1, &out->period_s, &out->period_acf, note, &repeat, err)) != WC_OK)
 		goto done;
 	out->period_repeat_s = (double)repeat * g.dt;
@@ -549,7 +494,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 		goto done;
 	}
-	out->period_clear = period_clear(&g, out->period_s, out->period_acf, repeat);
+	out->period_clear = wc__ft_period_clear(&g, out->period_s, out->period_acf, repeat);
 	out->period_alt_s = note[0];
 	out->period_under_s = note[1];
 	if (logged_steps <= 0 && (rc = wc__ft_trainer_evals(&g, in, out, err)) != WC_OK)
@@ -578,6 +523,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	}
 	out->energy_per_step_j = out->active_energy_j / out->steps;
 	out->step_s = out->active_s / out->steps;
+	wc__ft_recur_warn(&rec, out);
 	if (in->averaged_s > 0 && out->step_s < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s)
 		WC_WARN(out, "power: power.draw.average (a %.0f-s mean) smears the steps (%.2f s, under %.0f windows) into "
 		        "the pauses beside them (-17 to +37 %% per step on synthetic runs with a save after each); "

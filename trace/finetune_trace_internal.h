@@ -69,6 +69,28 @@ wc__ft_resolved(const ft_grid *g, double step_s)
 /** Trapezoidal energy of the raw trace over [a, b], interpolated at the ends. */
 double wc__ft_energy_between(const ft_grid *g, double a, double b);
 
+/** Near-idle pauses that recur once per step, put back in the steps or,
+ *  by the trace alone, left out as a save after every step
+ *  (finetune_pauses.c, docs/finetune.md "Counting steps"). */
+typedef struct {
+	int n;                 /* such pauses; 0 none */
+	int trace_only;        /* judged by the trace alone (no trainer state's save count) */
+	int cut;               /* trace alone: left out as saves after every step, and said */
+	double len_s, burst_s, cycle_s; /* median pause, burst between, spacing, s */
+	double energy_j;       /* their energy, J */
+	double steps, expected; /* the trainer state's steps and implied saves */
+} ft_recur;
+
+/** A clear period: a strong autocorrelation peak at least
+ *  WC_FT_MIN_SAMPLES_PER_STEP samples long. */
+int wc__ft_period_clear(const ft_grid *g, double period, double acf, size_t repeat);
+/** Mark the pauses (near-idle, intermediate); `hint` is the median step of
+ *  step times or NaN; `rec` receives the recurring pauses. */
+int wc__ft_mark_pauses(ft_grid *g, double hint, const wc_ft_steps_info *in, wc_ft_steps_result *out, ft_recur *rec,
+                       wc_error *err);
+/** Say what `rec` decided, with the energy per step the other reading gives. */
+void wc__ft_recur_warn(const ft_recur *rec, wc_ft_steps_result *out);
+
 /** The active stretches between pauses of the window (finetune_bursts.c). */
 typedef struct {
 	size_t n;              /* bursts */
