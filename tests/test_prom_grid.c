@@ -6,7 +6,9 @@
  * at 15 s made it 15.4 s, the step 16 s, and the windows 304, 160, 16 and
  * 112 s from 00:05:04, where --step 15 gives 300, 150, 15 and 135 s from
  * 00:05:00. The step is now the grid's, or the least multiple of it the
- * check accepts (a 10 s grid over 15 s scrapes: 20 s).
+ * check accepts (a 10 s grid over 15 s scrapes: 20 s). Also: a --start
+ * off the grid, answers on two grids, missed scrapes and an engine
+ * without `instance`, each below.
  */
 #include "tests/support/support.h"
 
@@ -194,6 +196,39 @@ main(void)
 	run_result_free(&given);
 	free(power);
 	free(running);
+
+	/* Answers of queries run at different times: power on a 15 s grid
+	 * from 00:00:00, the engine on one from 00:00:07. Every --start was
+	 * refused by one file or the other; without one a row mixed means
+	 * over windows 7 s apart, unsaid. Refused, naming both files and
+	 * their grids, with or without --start. */
+	char *power7, *running7;
+	for (int i = 0; i < 40; i++)
+		times[i] = 15L * i;
+	write_answers("grid0", times, 40, -1, -1, &power, &running);
+	for (int i = 0; i < 40; i++)
+		times[i] = 15L * i + 7;
+	write_answers("grid7", times, 40, -1, -1, &power7, &running7);
+	const char *starts[] = { NULL, "1767225600", "1767225607", "2026-01-01T00:00:15Z" };
+	for (int i = 0; i < 4; i++) {
+		if (starts[i])
+			ingest_from(power, running7, starts[i], &r);
+		else
+			ingest(power, running7, NULL, &r);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, "grid7_running.json: a value every 15 s from 2026-01-01T00:00:07.000Z, off the "
+		               "grid of ");
+		CHECK_CONTAINS(r.err, "grid0_power.json (every 15 s from 2026-01-01T00:00:00.000Z)");
+		CHECK(r.err && strlen(r.err) - strlen("wattcast ingest: \n") <= 255);
+		run_result_free(&r);
+	}
+	ingest(power, running, NULL, &r); /* one grid: read */
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	free(power);
+	free(running);
+	free(power7);
+	free(running7);
 
 	free(dir);
 	return check_report("test_prom_grid");

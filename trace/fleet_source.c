@@ -273,6 +273,106 @@ within_range(wc_prom_set *set, const wc_fleet_options *o, wc_error *err)
 	return rc;
 }
 
+/* The grid of the samples one saved answer added (those of series i from
+ * before[i] on): the step, in ms, that divides its series' grids, and a
+ * time on it; step 0 when it shows no grid (raw samples, one value). */
+typedef struct {
+	long long step, at;
+} saved_grid;
+
+static int
+grid_of_file(const wc_prom_set *set, const size_t *before, size_t n_before, saved_grid *out, wc_error *err)
+{
+	size_t most = 1;
+	out->step = out->at = 0;
+	for (size_t i = 0; i < set->n; i++)
+		most = set->s[i].n > most ? set->s[i].n : most;
+	double *tmp = wc_alloc_array(most, sizeof *tmp);
+	if (!tmp)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < set->n; i++) {
+		wc_prom_series part = set->s[i];
+		size_t from = i < n_before ? before[i] : 0;
+		if (!part.query_range || part.n < from + 2)
+			continue;
+		part.t += from;
+		part.n -= from;
+		long long g = wc__fleet_grid_ms(&part, tmp), a = out->step;
+		if (!g)
+			continue;
+		if (!a)
+			out->at = llround(part.t[0] * 1000.0);
+		while (g) {
+			long long r = a % g;
+			a = g;
+			g = r;
+		}
+		out->step = a;
+	}
+	free(tmp);
+	return WC_OK;
+}
+
+/* Saved answers of queries run at different times lie on grids offset
+ * from one another (15 s from 00:00:00 and from 00:00:07): read on one,
+ * each --start was refused by one file or the other, and without one a
+ * row mixed means over windows 7 s apart, unsaid. Answers share a grid
+ * when their times differ by a multiple of both steps' divisor; others
+ * are refused naming both files (docs/fleet.md, "Queries"). */
+static int
+same_grid(const char *file, const saved_grid *g, const char *first, const saved_grid *g0, wc_error *err)
+{
+	long long a = g->step, b = g0->step;
+	while (b) {
+		long long r = a % b;
+		a = b;
+		b = r;
+	}
+	if ((g->at - g0->at) % a == 0)
+		return WC_OK;
+	char t[40], t0[40], other[72];
+	wc_prom_format_time((double)g->at / 1000.0, t, sizeof t);
+	wc_prom_format_time((double)g0->at / 1000.0, t0, sizeof t0);
+	/* The path rule shortens this file's path; the other keeps its name. */
+	const char *base = strrchr(first, '/');
+	if (strlen(first) < sizeof other || !base)
+		wc_error_name_cut(first, sizeof other - 1, other, sizeof other);
+	else
+		wc_error_format(other, sizeof other, "...%s", base);
+	return wc_error_set_path(err, WC_EINVAL, file, ": a value every %.10g s from %s, off the grid of %s "
+	                         "(every %.10g s from %s): save answers of queries with one start and step",
+	                         (double)g->step / 1000.0, t, other, (double)g0->step / 1000.0, t0);
+}
+
+/* Read the saved answers, each on the grid of the first that has one. */
+static int
+read_saved(const char *const *json, size_t n_json, wc_prom_set *set, wc_error *err)
+{
+	saved_grid g0 = { 0, 0 }, g;
+	const char *first = NULL;
+	int rc = WC_OK;
+	for (size_t i = 0; rc == WC_OK && i < n_json; i++) {
+		size_t n_before = set->n, *before = wc_alloc_array(n_before ? n_before : 1, sizeof *before);
+		if (!before)
+			return wc_error_set(err, WC_ENOMEM, "out of memory");
+		for (size_t j = 0; j < n_before; j++)
+			before[j] = set->s[j].n;
+		rc = wc_prom_json_read(json[i], set, err);
+		if (rc == WC_OK)
+			rc = grid_of_file(set, before, n_before, &g, err);
+		free(before);
+		if (rc != WC_OK || !g.step)
+			continue;
+		if (first)
+			rc = same_grid(json[i], &g, first, &g0, err);
+		else {
+			g0 = g;
+			first = json[i];
+		}
+	}
+	return rc;
+}
+
 int
 wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const *scrapes,
                       size_t n_scrapes, const char *selector, const wc_fleet_options *o,
@@ -291,8 +391,7 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 			keep[n_keep++] = wc_fleet_metric_alias(m, k);
 	}
 	keep[n_keep] = NULL;
-	for (size_t i = 0; rc == WC_OK && i < n_json; i++)
-		rc = wc_prom_json_read(json[i], &set, err);
+	rc = read_saved(json, n_json, &set, err);
 	for (size_t i = 0; rc == WC_OK && i < n_scrapes; i++)
 		rc = wc_prom_text_read(scrapes[i], keep, &set, o->warn, o->warn_payload, err);
 	/* The selector a server's queries carry, so that a file's grid and
