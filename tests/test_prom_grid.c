@@ -230,6 +230,33 @@ main(void)
 	free(power7);
 	free(running7);
 
+	/* Scrapes every 15 s, every 8th missed (70 of 80): one spacing in
+	 * seven is 30 s, over the tenth the interval rule left out, so 17.17 s
+	 * was measured, --step 15 refused and the default 17 s. A spacing of
+	 * a whole number of intervals between scrapes is scrapes missed. */
+	char *scr = malloc(1 << 16), *h8 = path_join(dir, "h8.prom"), *out8 = path_join(dir, "h8.csv");
+	size_t len = 0;
+	for (int i = 0; i < 80; i++)
+		if (i % 8 != 7)
+			len += (size_t)snprintf(scr + len, (1 << 16) - len, "# wattcast-scrape %ld h1:8000\n"
+			                        "DCGM_FI_DEV_POWER_USAGE{Hostname=\"h1\",gpu=\"0\",modelName=\"NVIDIA "
+			                        "H100 80GB HBM3\"} 300\nvllm:num_requests_running{model_name=\"Qwen/"
+			                        "Qwen3-8B\"} 8\n", T0 + 15L * i);
+	CHECK(write_text(h8, scr) == 0);
+	const char *argv8[] = { "wattcast", "ingest", "--scrapes", h8, "-o", out8, "--step", "15", NULL };
+	CHECK(run_wattcast(argv8, NULL, &given) == 0);
+	CHECK_INT(given.status, 0);
+	CHECK(!given.err || !strstr(given.err, "shorter than the scrape interval"));
+	argv8[6] = NULL;
+	CHECK(run_wattcast(argv8, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK(r.out && given.out && strcmp(r.out, given.out) == 0); /* the default step is 15 s */
+	run_result_free(&r);
+	run_result_free(&given);
+	free(scr);
+	free(h8);
+	free(out8);
+
 	free(dir);
 	return check_report("test_prom_grid");
 }
