@@ -257,6 +257,27 @@ main(void)
 	free(h8);
 	free(out8);
 
+	/* An engine series without `instance` (vLLM's carrying Hostname):
+	 * its host is the host part of instance, so it has none, and the
+	 * message named a group 'group' of engines without GPUs. */
+	char *q = path_join(dir, "noinst.json"), *outq = path_join(dir, "noinst.csv");
+	CHECK(write_text(q, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
+	                 "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\",\"Hostname\":\"h1\",\"gpu\":"
+	                 "\"0\",\"modelName\":\"NVIDIA H100 80GB HBM3\"},\"values\":[[1767225600,\"300\"],"
+	                 "[1767225615,\"300\"]]},{\"metric\":{\"__name__\":\"vllm:num_requests_running\","
+	                 "\"Hostname\":\"h1\",\"model_name\":\"Qwen/Qwen3-8B\"},\"values\":[[1767225600,\"8\"],"
+	                 "[1767225615,\"8\"]]}]}}") == 0);
+	const char *argvq[] = { "wattcast", "ingest", "--prometheus-json", q, "-o", outq, NULL };
+	CHECK(run_wattcast(argvq, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast ingest: vllm:num_requests_running{Hostname=\"h1\",model_name=\"Qwen/Qwen3-8B\"}: "
+	               "engine series without an 'instance' label, so no host; the GPUs of group 'h1' have no "
+	               "engine series");
+	CHECK(r.err && !strstr(r.err, "'group'"));
+	run_result_free(&r);
+	free(q);
+	free(outq);
+
 	free(dir);
 	return check_report("test_prom_grid");
 }

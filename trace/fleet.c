@@ -294,6 +294,22 @@ warn_unknown_board(wc_fleet *f)
 	}
 }
 
+/* 1 when the grouping reads `host`, which an engine takes from the host
+ * part of its `instance` (docs/fleet.md, "Grouping"): an engine series
+ * without one has no host, and its group was named 'group' as if a host
+ * of that name held engines without GPUs. */
+static int
+by_host(const wc_fleet *f)
+{
+	const char *by = f->o.group_by ? f->o.group_by : "host";
+	for (size_t n; *by; by += n + (by[n] == ',')) {
+		n = strcspn(by, ",");
+		if (n == 4 && strncmp(by, "host", 4) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 int
 wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
@@ -322,6 +338,12 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			 * --group-by joins them; relabelling does (docs/fleet.md,
 			 * "Grouping"). */
 			char only[80] = "";
+			for (size_t j = 0; j < f->n_groups; j++)
+				if (f->g[j].ever_engine && !f->g[j].ever_gpu && !f->g[j].host[0] && by_host(f))
+					return wc__fleet_error(err, WC_EINVAL, f->g[j].engine_series, "engine series without "
+					                       "an 'instance' label, so no host; the GPUs of group '%.40s' "
+					                       "have no engine series (keep the instance Prometheus adds, "
+					                       "or --group-by a label both carry)", g->name);
 			for (size_t j = 0; j < f->n_groups; j++)
 				if (f->g[j].ever_engine && !f->g[j].ever_gpu && strlen(only) + strlen(f->g[j].name) + 6 < sizeof only)
 					snprintf(only + strlen(only), sizeof only - strlen(only), "%s'%s'", only[0] ? ", " : "",
