@@ -16,7 +16,7 @@
 
 int
 wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
-                       char *buf, size_t cap)
+                       int least, char *buf, size_t cap)
 {
 	const wc_range *r = &lvl->range;
 	buf[0] = '\0';
@@ -26,8 +26,15 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *fiel
 	if (!(mhz > 0.0) || mhz == wc_law_clock_ref_mhz(lvl, p->clock_ref_mhz) || !(running > 0.0))
 		return 0;
 	const int asked = strcmp(field, "sm_clock_mhz") == 0;
-	char at[64] = "";
-	if (!asked)
+	/* No clock meets the cap or limit (docs/capacity.md, "Clocks and
+	 * power caps"): the clock is that of least power, not one the GPU
+	 * settles at, as the CLI's header and the "not reached" warning say. */
+	const char *limit = strcmp(field, "power_cap_w") == 0 ? "cap" : "board's limit";
+	char at[96] = "";
+	if (!asked && least)
+		snprintf(at, sizeof at, "the GPU runs at the clock of least power, %.0f MHz, still above the %s; ", mhz,
+		         limit);
+	else if (!asked)
 		snprintf(at, sizeof at, "the GPU settles at %.0f MHz; ", mhz);
 	if (r->clock_max <= 0.0)
 		snprintf(buf, cap, "%s: %sno clock-locked runs were calibrated on %s; kappa = %g is %s", field, at,
@@ -37,7 +44,7 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *fiel
 		int dg = wc__predict_span_digits(mhz, mhz, r->clock_min, r->clock_max);
 		dg = dg > 6 ? dg : 6;
 		snprintf(buf, cap, "%s: %s%s MHz is outside the calibrated span %s-%s MHz on %s", field,
-		         asked ? "" : "the clock it settles at, ", wc__predict_sig(v, sizeof v, mhz, dg),
+		         asked ? "" : least ? "the clock of least power, " : "the clock it settles at, ", wc__predict_sig(v, sizeof v, mhz, dg),
 		         wc__predict_sig(lo, sizeof lo, r->clock_min, dg), wc__predict_sig(hi, sizeof hi, r->clock_max, dg),
 		         lvl->name);
 	}

@@ -351,7 +351,7 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 	wc_predict_engine_note(c, out->engine_note, sizeof out->engine_note); /* docs/capacity.md, "Serving stacks" */
 	out->n_span_notes = 0;
 	if (lv) {
-		wc__predict_clock_note(tmp ? tmp : p, lv, "sm_clock_mhz", at.sm_clock_mhz, 1.0, out->clock_note,
+		wc__predict_clock_note(tmp ? tmp : p, lv, "sm_clock_mhz", at.sm_clock_mhz, 1.0, 0, out->clock_note,
 		                       sizeof out->clock_note);
 		wc__predict_clock_low_note(tmp ? tmp : p, lv->name, "sm_clock_mhz", at.sm_clock_mhz, out->clock_low_note,
 		                           sizeof out->clock_low_note);

@@ -30,10 +30,12 @@ int wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_con
  *  board's limit), at a mean `running` count: no clock-locked runs
  *  calibrated (kappa assumed), or a clock outside the calibrated span;
  *  none at the free clock (the clock term's reference) or at idle, where
- *  the clock cannot matter. 1 with `buf` set, else 0 and "". One rule for
- *  the power answer and the envelope's power map. */
+ *  the clock cannot matter. `least` 1: no clock meets that cap or limit,
+ *  so `mhz` is the clock of least power and said so, not "settles at".
+ *  1 with `buf` set, else 0 and "". One rule for the power answer and
+ *  the envelope's power map. */
 int wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
-                           char *buf, size_t cap);
+                           int least, char *buf, size_t cap);
 
 /** Is `mhz` (> 0) below half the top clock of the board `platform` runs
  *  on (wc_predict_board)? Real boards there lose achievable bandwidth,

@@ -108,10 +108,10 @@ wc__predict_load_histogram(const wc_inference_query *q, double n_fit, wc_load_hi
 }
 
 /* `clock_field`: what set the clock in `c` (a lock, a cap, the board's
- * limit), which the clock's caveat names. */
+ * limit), which the clock's caveat names; `least`: no clock meets it. */
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-               const wc_load_histogram *h, const double *cap_span, const char *clock_field,
+               const wc_load_histogram *h, const double *cap_span, const char *clock_field, int least,
                wc_inference_prediction *out)
 {
 	char notes[3][WC_WARNING_LEN];
@@ -146,7 +146,7 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	/* The clock's caveat wherever the answer runs off the free clock, by
 	 * whatever set it (docs/inference-law.md, "Unseen configurations"). */
 	char clock[WC_WARNING_LEN];
-	if (wc__predict_clock_note(p, lvl, clock_field, c->sm_clock_mhz, h->mean, clock, sizeof clock))
+	if (wc__predict_clock_note(p, lvl, clock_field, c->sm_clock_mhz, h->mean, least, clock, sizeof clock))
 		WC_WARN(out, "%s", clock);
 	char pnotes[2][WC_WARNING_LEN];
 	for (int i = 0, n = wc__predict_precision_notes(p, lvl, c, pnotes); i < n; i++)
@@ -509,8 +509,13 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	                          : q->power_cap_w > 0 ? "power_cap_w" : "sm_clock_mhz";
 	/* the capacity answer's load span, when that load left it (one line, docs/capacity.md "Warnings") */
 	const double cap_span[2] = { q->cap_load_lo, q->cap_load_hi };
+	/* No clock meets the limit or cap that set the clock: the clock of
+	 * least power, which the caveat says as the warnings below do. */
+	const double set_w = q->board_limit_w > 0 ? q->board_limit_w
+	                     : strcmp(clock_field, "power_cap_w") == 0 ? q->power_cap_w : 0.0;
+	const int least = set_w > 0 && !wc_power_cap_met(set_w, out->serving_per_gpu_w);
 	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
-	               !q->series_len && q->cap_load_hi > 0 ? cap_span : NULL, clock_field, out);
+	               !q->series_len && q->cap_load_hi > 0 ? cap_span : NULL, clock_field, least, out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. */
