@@ -11,6 +11,9 @@
  *   - an input changed after an answer marks the answer stale (a Load of a
  *     compared row, another platform, the other kind of load) until Enter
  *     or Predict computes, and going back to the inputs answered clears it;
+ *   - a link's model=Other with active_params_b and architecture.* is the
+ *     form's own "Other" (no model key sent, the values kept), answered
+ *     as the page's own link is, not refused as an unknown model;
  *   - the calibration view names an array's element by its `name`
  *     (levels[H200].eta), as the API's warnings do, not by its index.
  *
@@ -62,6 +65,40 @@ check_refused_link(void)
 	CHECK(truth("document.getElementById('f-tp-error').textContent.includes('got 0')"));
 	CHECK(truth("/[?&]tp=0(&|$)/.test(document.getElementById('share-link').value)"
 	            " && /[?&]tp=0(&|$)/.test(location.search)"));
+}
+
+#define OTHER_ARCH "active_params_b=8&architecture.layers=36&architecture.kv_heads=8&architecture.head_dim=128"
+
+static void
+check_other_link(void)
+{
+	open_link("platform=H100&" OTHER_ARCH "&concurrency=32", 1);
+	json_t *own = cdp_eval(B, "document.getElementById('node-power').textContent");
+	open_link("platform=H100&model=Other&" OTHER_ARCH "&concurrency=32"
+	          "&cmp=platform:A100;model:Other;active_params_b:8;architecture.layers:36;architecture.kv_heads:8;"
+	          "architecture.head_dim:128",
+	          1);
+	CHECK(truth("document.getElementById('f-model').value === ''"
+	            " && document.getElementById('f-active_params_b').value === '8'"));
+	CHECK(truth("(() => { const r = formRequest(), a = r.architecture || {};"
+	            " return r.model === undefined && r.active_params_b === 8 && a.layers === 36 && a.kv_heads === 8"
+	            "  && a.head_dim === 128; })()"));
+	CHECK(truth("document.getElementById('status').dataset.state === 'done'"));
+	CHECK(truth("S.compare.length === 1 && S.compare[0].model === undefined && S.compare[0].active_params_b === 8"));
+	CHECK(truth("!/[?&]model=/.test(location.search) && /[?&]active_params_b=8(&|$)/.test(location.search)"
+	            " && /[?&]architecture\\.layers=36(&|$)/.test(location.search)"));
+	json_t *other = cdp_eval(B, "document.getElementById('node-power').textContent");
+	CHECK(json_is_string(own) && json_is_string(other) && strstr(json_string_value(own), " W") &&
+	      strcmp(json_string_value(own), json_string_value(other)) == 0);
+	if (json_is_string(own) && json_is_string(other))
+		fprintf(stderr, "Other by the page's link %s, by model=Other %s\n", json_string_value(own),
+		        json_string_value(other));
+	json_decref(own);
+	json_decref(other);
+	/* "Other" without its active parameters: the form shows "Other",
+	 * its empty box, not the catalog's default model */
+	open_link("platform=H100&model=Other&concurrency=32", 1);
+	CHECK(truth("document.getElementById('f-model').value === '' && formRequest().model === undefined"));
 }
 
 /* Rows without an interval whose reason the answer gives. */
@@ -157,6 +194,7 @@ main(void)
 	if (B) {
 		check_refused_link();
 		check_interval_reasons();
+		check_other_link();
 		check_stale();
 		check_calibration_names();
 		CHECK_INT(cdp_page_errors(B), 0);

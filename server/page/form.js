@@ -388,6 +388,21 @@ function putQuery(req, k, v) {
   req[head] = Object.assign(req[head] || {}, { [sub]: v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v });
 }
 
+/* A link's "model=Other" is the form's own "Other" (docs/planner.md,
+ * "Shareable state"): no catalog name, the active parameters and the
+ * architecture given, as the page's own link (no model key) is. The form
+ * shows "Other" even without active parameters (its empty box is what the
+ * API's message names); a compared entry without them keeps the name,
+ * which the API refuses, rather than take the form's model. A catalog
+ * model of that name keeps it. */
+function otherModel(req, form) {
+  if (typeof req.model !== 'string' || req.model.toLowerCase() !== 'other' || S.models.some((m) => m.name === req.model)) return req;
+  if (req.active_params_b === undefined && !form) return req;
+  delete req.model;
+  if (req.active_params_b === undefined) req.active_params_b = '';
+  return req;
+}
+
 function parseQuery(search) {
   const q = new URLSearchParams(search);
   const req = {};
@@ -399,10 +414,10 @@ function parseQuery(search) {
         const i = kv.indexOf(':');
         if (i > 0) putQuery(c, kv.slice(0, i), kv.slice(i + 1));
       }
-      if (Object.keys(c).length && cmp.length < MAX_COMPARE) cmp.push(c);
+      if (Object.keys(c).length && cmp.length < MAX_COMPARE) cmp.push(otherModel(c, false));
     } else putQuery(req, k, v);
   }
-  return { req, cmp };
+  return { req: otherModel(req, true), cmp };
 }
 
 function updateLink(req, push) {
