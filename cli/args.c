@@ -149,14 +149,32 @@ cli_getopt(int argc, char **argv, const char *shortopts, const struct option *lo
 	return opt;
 }
 
+/* `text` as strtod reads it into *v; 1 when it is a number, and then
+ * refused only by the bounds of its flag (docs/cli.md, "Conventions"):
+ * the whole text, finite; or an underflow (ERANGE with a result at most the
+ * least normal double, C11 7.22.1.3: 1e-320), the tiny number it is
+ * (*tiny 1); or an overflow (ERANGE with +-HUGE_VAL: 1e999), a number past
+ * every bound, left at +-infinity so the bound it passes names it. */
+static int
+read_number(const char *text, double *v, int *tiny)
+{
+	char *end = NULL;
+	errno = 0;
+	*v = wc_decimal_syntax(text, 1, 0) ? strtod(text, &end) : NAN;
+	int whole = end && *end == '\0', erange = errno == ERANGE;
+	*tiny = whole && erange && fabs(*v) <= DBL_MIN;
+	if (!whole || isnan(*v))
+		return 0;
+	return !erange || *tiny || isinf(*v);
+}
+
 int
 cli_parse_double_max(const char *cmd, const char *flag, const char *text, double min,
                      int min_inclusive, double max, double *out)
 {
-	char *end = NULL;
-	errno = 0;
-	double v = wc_decimal_syntax(text, 1, 0) ? strtod(text, &end) : NAN;
-	if (!end || *end != '\0' || errno == ERANGE || !isfinite(v))
+	double v;
+	int tiny;
+	if (!read_number(text, &v, &tiny))
 		return cli_usage_error(cmd, "%s: expected a number, got '%s'", flag, text);
 	if (min_inclusive ? v < min : v <= min)
 		return cli_usage_error(cmd, "%s: must be %s %g, got '%s'", flag,
@@ -165,22 +183,11 @@ cli_parse_double_max(const char *cmd, const char *flag, const char *text, double
 	 * limit it is refused for. */
 	if (v > max)
 		return cli_usage_error(cmd, "%s: must be at most %g, got '%s'", flag, max, text);
+	if (isinf(v)) /* no bound of its own: the largest double is one */
+		return cli_usage_error(cmd, "%s: must be at most %g (the largest double), got '%s'", flag, DBL_MAX,
+		                       text);
 	*out = v;
 	return CLI_OK;
-}
-
-/* `text` as strtod reads it into *v; 1 when it is a number: the whole
- * text, finite, or an underflow (ERANGE with a result below the least
- * normal double, C11 7.22.1.3: 1e-320), a number all the same, refused by
- * the bound it is under rather than as "expected a number" (*tiny 1). */
-static int
-read_number(const char *text, double *v, int *tiny)
-{
-	char *end = NULL;
-	errno = 0;
-	*v = wc_decimal_syntax(text, 1, 0) ? strtod(text, &end) : NAN;
-	*tiny = errno == ERANGE && end && *end == '\0' && fabs(*v) <= DBL_MIN;
-	return end && *end == '\0' && (errno != ERANGE || *tiny) && isfinite(*v);
 }
 
 int

@@ -153,11 +153,13 @@ int cli_check_outputs(const char *cmd, const char *const *flags, const char *con
  *  repeated. */
 int cli_expect_one_operand(const char *cmd, int argc, const char *what);
 
-/** Strict number parsing for flag values: the whole text must be a finite
+/** Strict number parsing for flag values: the whole text must be a
  *  decimal number within the bounds (no blanks, no hex form, no "inf" or
  *  "nan": docs/cli.md, "Conventions"); otherwise a usage error naming
- *  `flag` and quoting the text. cli_parse_double_max also refuses a value
- *  above `max` (a limit of models/limits.h). */
+ *  `flag` and quoting the text. A text too small for a double (1e-320) is
+ *  the tiny number it is; one too large (1e999) is refused with the bound
+ *  it passes, the largest double when `max` is none. cli_parse_double_max
+ *  also refuses a value above `max` (a limit of models/limits.h). */
 int cli_parse_double(const char *cmd, const char *flag, const char *text, double min,
                      int min_inclusive, double *out);
 int cli_parse_double_max(const char *cmd, const char *flag, const char *text, double min,
