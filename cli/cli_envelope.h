@@ -107,10 +107,13 @@ int cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const 
 int cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *msg);
 /** CLI_OK, or a usage error naming --replicas, --horizon and --bin when the
  *  bands of `o` (replicas simulated, wc_envelope_replicas_simulated, x bins
- *  x traces, two doubles a cell) would take
- *  more than half of this machine's memory: HTTP bounds the work a request
- *  asks for; on the command line the machine does (docs/envelopes.md). */
-int cli_envelope_memory_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o);
+ *  x traces, two doubles a cell) and, with `json_bins`, the --json answer's
+ *  per-bin values (wc_envelope_bin_values x WC_CLI_JSON_BYTES_PER_BIN_VALUE)
+ *  would take more than half of the memory this process may use (the
+ *  machine's, or its ulimit -v): HTTP bounds the work a request asks for;
+ *  on the command line the machine does (docs/envelopes.md). */
+int cli_envelope_memory_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o,
+                              int json_bins);
 
 /** Exit 2 when --poisson/--bursty RATE (`rate_text` as given, NULL for
  *  another workload) and --rate-profile both give the rate: RATE must be

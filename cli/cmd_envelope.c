@@ -582,7 +582,7 @@ cli_cmd_envelope(int argc, char **argv)
 		rc = cli_envelope_usage_from_field(cmd, a.w.kind, err.msg);
 		goto done;
 	}
-	if ((rc = cli_envelope_memory_check(cmd, &a.w, &a.o)) != CLI_OK ||
+	if ((rc = cli_envelope_memory_check(cmd, &a.w, &a.o, a.json && !a.budget)) != CLI_OK ||
 	    (rc = cli_envelope_work_check(cmd, &a.w, &a.o, a.w.kind == WC_ENVELOPE_SERIES ? NULL : &s.st,
 	                                  a.budget ? &a.bo : NULL, &s.pm)) != CLI_OK)
 		goto done;

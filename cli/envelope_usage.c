@@ -5,8 +5,11 @@
  */
 #include "cli_envelope.h"
 
+#include "server/server.h"
+
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 const char cli_envelope_usage[] =
@@ -146,17 +149,41 @@ cli_envelope_work_check(const char *cmd, const wc_envelope_workload *w, const wc
 	return CLI_OK;
 }
 
+/* The memory this process may take: the machine's, or less when its
+ * address space is limited (ulimit -v), which is where it runs out. */
+static double
+memory_available(void)
+{
+	double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < have)
+		have = (double)rl.rlim_cur;
+	return have;
+}
+
 int
-cli_envelope_memory_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o)
+cli_envelope_memory_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o,
+                          int json_bins)
 {
 	/* the replicas simulated, as the work bound charges them: a workload
 	 * that draws nothing is simulated once whatever --replicas asks */
 	const int replicas = wc_envelope_replicas_simulated(w, o);
 	const double bins = ceil(o->horizon_s / o->bin_s), traces = o->fleet_size > 1 ? 2.0 : 1.0;
-	const double need = (double)replicas * bins * traces * 2.0 * sizeof(double);
-	const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	const double bands = (double)replicas * bins * traces * 2.0 * sizeof(double);
+	/* --json holds every per-bin value as a jansson tree and as text at
+	 * once, after the bands (docs/envelopes.md, "Limits and choices, in
+	 * one place"): charged here, before the simulation, not found out by
+	 * "render: out of memory" after it */
+	const double values = json_bins ? wc_envelope_bin_values(o) : 0.0;
+	const double need = bands + values * WC_CLI_JSON_BYTES_PER_BIN_VALUE;
+	const double have = memory_available();
 	if (!(have > 0.0) || need <= 0.5 * have)
 		return CLI_OK;
+	if (values > 0.0 && bands <= 0.5 * have)
+		return cli_usage_error(cmd, "--bin, --horizon: --json would carry %.3g per-bin values (%.0f bins of %g s), "
+		                       "%.1f GB with the bands, more than half of the %.1f GB this process may use; use "
+		                       "wider bins, a shorter horizon or the text output", values, bins, o->bin_s,
+		                       need / 1e9, have / 1e9);
 	if (replicas < o->replicas) /* simulated once: only the horizon and the bins change it */
 		return cli_usage_error(cmd, "--horizon, --bin: %.0f bins of %g s need %.1f GB for the bands (simulated "
 		                       "once), more than half of this machine's %.1f GB; use a shorter horizon or wider "

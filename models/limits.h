@@ -198,6 +198,15 @@
  *  /bin_s (docs/http-api.md, "Limits"). The budget plan returns no bins. */
 #define WC_HTTP_MAX_BIN_VALUES 1e6
 
+/** Bytes the command line charges each per-bin value of `envelope --json`
+ *  (wc_envelope_bin_values) in its memory check: the jansson tree (a real
+ *  and its array slot) and the text dumped from it are held at once. A
+ *  week at 50 ms bins (6.05e7 values) took 5.6 GB resident, about 90 bytes
+ *  a value; charging the bands alone (16 bytes a bin), it ran 58 s and
+ *  failed "render: out of memory" (docs/envelopes.md, "Limits and
+ *  choices, in one place"). */
+#define WC_CLI_JSON_BYTES_PER_BIN_VALUE 96.0
+
 /** A budget plan's power budget, W (`--budget`, HTTP `budget_w`, the
  *  library's wc_envelope_budget): > 0 and at most 10^12 (1 TW, beyond any
  *  feed a fleet is planned for), one range for the command line and the

@@ -312,3 +312,11 @@ wc_render_budget(const wc_envelope_render *ctx, const wc_budget_options *bo, con
 {
 	return wc__render_dump(wc_budget_json(ctx, bo, plan, seconds), indent, err);
 }
+
+double
+wc_envelope_bin_values(const wc_envelope_options *o)
+{
+	double steps = (double)llround(o->horizon_s / WC_ENVELOPE_GRID_S);
+	double stride = (double)llround(o->bin_s / WC_ENVELOPE_GRID_S);
+	return ceil(steps / stride) * WC_ENVELOPE_BAND_ARRAYS * (o->fleet_size > 1 ? 2 : 1);
+}

@@ -58,7 +58,7 @@ bins_bound(const wc_envelope_request *r, wc_api_error *e)
 	double stride = (double)llround(r->o.bin_s / WC_ENVELOPE_GRID_S);
 	int bands = r->o.fleet_size > 1 ? 2 : 1;
 	double per_bin = (double)WC_ENVELOPE_BAND_ARRAYS * bands;
-	double values = ceil(steps / stride) * per_bin;
+	double values = wc_envelope_bin_values(&r->o);
 	if (values <= WC_HTTP_MAX_BIN_VALUES)
 		return 0;
 	/* The shortest grid multiple whose bins fit. */

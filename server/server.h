@@ -84,6 +84,13 @@ typedef struct {
  *  shared by the API and `wattcast envelope --json`. NULL on failure. */
 char *wc_render_envelope(const wc_envelope_render *ctx, const wc_envelope_result *res, int indent,
                          wc_error *err);
+/** The per-bin values an envelope answer with its bins carries
+ *  (docs/http-api.md, "Limits"): bins x the band's per-bin arrays (t_s,
+ *  mean_w, p5_w, p95_w, mean_running) x the bands (the fleet's too when
+ *  o->fleet_size > 1), the horizon's grid steps in blocks of bin_s, the
+ *  last one partial. What WC_HTTP_MAX_BIN_VALUES bounds over HTTP and the
+ *  command line's memory check charges for --json. */
+double wc_envelope_bin_values(const wc_envelope_options *o);
 /** JSON of a budget plan (docs/http-api.md, "POST /v1/plan/budget"). */
 char *wc_render_budget(const wc_envelope_render *ctx, const wc_budget_options *bo,
                        const wc_budget_plan *plan, double seconds, int indent, wc_error *err);
