@@ -2,8 +2,8 @@
  * A run's n(t) is one rule, ingest's and replay's alike
  * (docs/formats/telemetry.md, "n(t) on the 50 ms grid"): from the request
  * log when it places its requests (arrival and completion known), held
- * under the engine's largest running count when the engine shows a
- * queue; else from the engine's num_requests_running gauge. Ingest took
+ * under the engine's running count where (and while) the engine shows
+ * requests waiting; else from the engine's num_requests_running gauge. Ingest took
  * the gauge whenever there was one, and a gauge sampled every 0.5 s that
  * reports a request a second late read its prefill as nothing running
  * (on the PowerTrace smoke runs 42 of 131 steps at 0, mean 0.679 where
@@ -47,12 +47,12 @@ test_rule(void)
 	double n[60];
 
 	CHECK(wc_trace_requests_placed(&placed) && !wc_trace_requests_placed(&unplaced));
-	/* The request log, the queued third request not counted: the engine
-	 * queued at 2 running. */
+	/* The request log, the queued third request not counted where the
+	 * engine shows it waiting (its sample at 1 s, held to 2 s). */
 	const char *src = wc_trace_running_series(&placed, &eng, 0.0, 0.05, 60, n);
 	CHECK(src && strcmp(src, "requests") == 0);
-	CHECK_NEAR(n[2], 2, 0);   /* 0.1 s: the gauge still read 0 */
-	CHECK_NEAR(n[30], 2, 0);  /* 1.5 s */
+	CHECK_NEAR(n[2], 3, 0);   /* 0.1 s: the engine showed no queue yet */
+	CHECK_NEAR(n[30], 2, 0);  /* 1.5 s: 2 running, 1 waiting */
 	CHECK_NEAR(n[50], 0, 0);  /* 2.5 s: all done, the gauge still read 2 */
 	/* No queue seen: the log's 3 stand, whatever the gauge's largest. */
 	eng.col[WC_ENG_WAITING] = nowait;
@@ -72,6 +72,52 @@ test_rule(void)
 	CHECK_NEAR(n[2], 3, 0);
 	CHECK_NEAR(n[30], 2, 0);
 	CHECK(wc_trace_running_series(NULL, NULL, 0.0, 0.05, 60, n) == NULL);
+}
+
+/* The cap is the engine's running count where it shows a queue, not the
+ * run's largest: 30 short requests at once with nothing waiting, then 12
+ * long ones of which the engine (its KV cache full) runs 4, the rest
+ * waiting. One run-wide cap held the second phase at 30: nothing. */
+static void
+test_cap_local(void)
+{
+	double arr[42], ft[42], done[42], tin[42], tout[42];
+	for (int i = 0; i < 30; i++) {
+		arr[i] = 0.0;
+		ft[i] = 0.1;
+		done[i] = 1.0;
+	}
+	for (int i = 30; i < 42; i++) {
+		int slot = (i - 30) / 4; /* three waves of four, 2 s each */
+		arr[i] = 2.0;
+		ft[i] = 2.1 + 2.0 * slot;
+		done[i] = 4.0 + 2.0 * slot;
+	}
+	for (int i = 0; i < 42; i++)
+		tin[i] = tout[i] = 1;
+	wc_request_log log = { 42, arr, ft, done, tin, tout, 0, 0, 0 };
+	/* Samples every 0.5 s: 30 running at 0 and 0.5 s, none waiting; from
+	 * 2 s 4 running with 8, then 4, then 0 waiting. */
+	double et[21], run[21], wait[21];
+	for (int k = 0; k < 21; k++) {
+		double t = 0.5 * k;
+		et[k] = t;
+		run[k] = t < 1.0 ? 30 : t < 2.0 ? 0 : t < 8.0 ? 4 : 0;
+		wait[k] = t < 2.0 ? 0 : t < 4.0 ? 8 : t < 6.0 ? 4 : 0;
+	}
+	wc_engine_log eng;
+	memset(&eng, 0, sizeof eng);
+	eng.n = 21;
+	eng.t = et;
+	eng.col[WC_ENG_RUNNING] = run;
+	eng.col[WC_ENG_WAITING] = wait;
+	double n[200];
+	const char *src = wc_trace_running_series(&log, &eng, 0.0, 0.05, 200, n);
+	CHECK(src && strcmp(src, "requests") == 0);
+	CHECK_NEAR(n[10], 30, 0); /* 0.5 s: nothing waits, the log's 30 stand */
+	CHECK_NEAR(n[60], 4, 0);  /* 3 s: the log's 12, the engine runs 4 */
+	CHECK_NEAR(n[100], 4, 0); /* 5 s: the log's 8 */
+	CHECK_NEAR(n[140], 4, 0); /* 7 s: nothing waits, the log's 4 */
 }
 
 /* ------------------------------------- ingest and replay of one run */
@@ -189,6 +235,7 @@ int
 main(void)
 {
 	test_rule();
+	test_cap_local();
 	test_ingest_and_replay();
 	return check_report("test_ingest_running_source");
 }

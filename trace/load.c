@@ -103,26 +103,26 @@ wc_trace_requests_placed(const wc_request_log *log)
 	return 1;
 }
 
-/* The most requests the engine ran at once, when it shows a queue (some
- * num_requests_waiting > 0): a request log's arrival <= t < completion
- * counts the queued ones as running, and the engine queues only at its
- * limit. Infinity (no cap) without a queue seen: a gauge sampled every
- * quarter second misses short overlaps, so its largest count is no limit
- * then (docs/formats/telemetry.md, "n(t) on the 50 ms grid"). */
-static double
-engine_cap(const wc_engine_log *eng)
+/* Where the engine shows requests waiting (its gauges held from the last
+ * sample at or before t, wc_engine_value_at), it runs no more than its
+ * num_requests_running then: a request log's arrival <= t < completion
+ * counts the queued ones as running. A queue shows the engine at a limit
+ * of that moment (max_num_seqs, or the KV blocks free then, which vary
+ * with the requests' lengths), not a run-wide one, so the cap holds only
+ * there; with nothing waiting the log's count stands (a gauge sampled
+ * every quarter second misses short overlaps; docs/formats/telemetry.md,
+ * "n(t) on the 50 ms grid"). */
+static void
+cap_where_queued(const wc_engine_log *eng, double t0, double dt, size_t n, double *out)
 {
-	const double *run = eng ? eng->col[WC_ENG_RUNNING] : NULL, *wait = eng ? eng->col[WC_ENG_WAITING] : NULL;
-	double top = -INFINITY;
-	int queued = 0;
-	if (!run || !wait)
-		return INFINITY;
-	for (size_t i = 0; i < eng->n; i++) {
-		if (isfinite(run[i]))
-			top = fmax(top, run[i]);
-		queued |= wait[i] > 0;
+	if (!eng || !eng->col[WC_ENG_RUNNING] || !eng->col[WC_ENG_WAITING])
+		return;
+	for (size_t k = 0; k < n; k++) {
+		double t = t0 + (double)k * dt;
+		double run = wc_engine_value_at(eng, WC_ENG_RUNNING, t), wait = wc_engine_value_at(eng, WC_ENG_WAITING, t);
+		if (wait > 0 && isfinite(run))
+			out[k] = fmin(out[k], run);
 	}
-	return queued && isfinite(top) ? top : INFINITY;
 }
 
 const char *
@@ -135,9 +135,7 @@ wc_trace_running_series(const wc_request_log *log, const wc_engine_log *eng, dou
 	 * sample, so a long prefill reads as nothing running. */
 	if (wc_trace_requests_placed(log) || (log && !gauge)) {
 		wc_trace_running_from_requests(log, t0, dt, n, out);
-		double cap = engine_cap(eng);
-		for (size_t k = 0; k < n && isfinite(cap); k++)
-			out[k] = fmin(out[k], cap);
+		cap_where_queued(eng, t0, dt, n, out);
 		return "requests";
 	}
 	if (!gauge)

@@ -62,8 +62,9 @@ int wc_trace_requests_placed(const wc_request_log *log);
 /** A run's n(t) on a grid, out[k] at t0 + k*dt, k < n: ingest's series
  *  and replay's are this one (docs/formats/telemetry.md, "n(t) on the
  *  50 ms grid"). From the request log when it places its requests
- *  (wc_trace_requests_placed), held under the engine's largest
- *  num_requests_running when the engine shows a queue; else from the
+ *  (wc_trace_requests_placed), held under the engine's
+ *  num_requests_running where the engine shows requests waiting (its
+ *  last sample at or before t); else from the
  *  engine's num_requests_running gauge (a value not yet reported: 0);
  *  else from the request log as it is. Returns "requests" or "engine",
  *  the source used, or NULL (out untouched) when neither is there.
