@@ -36,6 +36,11 @@ typedef struct {
 	 * the column (blank, null, NaN): a consumer says how it fills or
 	 * leaves them (docs/formats/telemetry.md, "Request logs"). */
 	size_t missing_input, missing_output;
+	/* When wc_request_log_align placed a relative_clock log by its
+	 * tokens: the rms of the engine's generation_tokens_total less the
+	 * log's tokens at that offset (tokens); 0 otherwise. What tells a
+	 * placement that does not fit (trace/load.h, wc_trace_log_accounts). */
+	double align_rms_tokens;
 } wc_request_log;
 
 /** Read a per-request log: JSON with parallel arrays (`request_timestamps`

@@ -32,8 +32,8 @@ test_rule(void)
 	 * in the second log. */
 	double arr[3] = { 0.0, 0.0, 0.0 }, ft[3] = { 0.5, 0.5, 0.5 }, done[3] = { 2.0, 2.0, 2.0 };
 	double undone[3] = { 2.0, 2.0, NAN }, tin[3] = { 1, 1, 1 }, tout[3] = { 1, 1, 1 };
-	wc_request_log placed = { 3, arr, ft, done, tin, tout, 0, 0, 0 };
-	wc_request_log unplaced = { 3, arr, ft, undone, tin, tout, 0, 0, 0 };
+	wc_request_log placed = { 3, arr, ft, done, tin, tout, 0, 0, 0, 0.0 };
+	wc_request_log unplaced = { 3, arr, ft, undone, tin, tout, 0, 0, 0, 0.0 };
 	/* The engine's gauge, a second late: 0 until 1 s, 2 running with 1
 	 * waiting from then to 3 s. */
 	double et[4] = { 0.0, 1.0, 2.0, 3.0 }, run[4] = { 0, 2, 2, 0 }, wait[4] = { 0, 1, 0, 0 };
@@ -95,7 +95,7 @@ test_cap_local(void)
 	}
 	for (int i = 0; i < 42; i++)
 		tin[i] = tout[i] = 1;
-	wc_request_log log = { 42, arr, ft, done, tin, tout, 0, 0, 0 };
+	wc_request_log log = { 42, arr, ft, done, tin, tout, 0, 0, 0, 0.0 };
 	/* Samples every 0.5 s: 30 running at 0 and 0.5 s, none waiting; from
 	 * 2 s 4 running with 8, then 4, then 0 waiting. */
 	double et[21], run[21], wait[21];

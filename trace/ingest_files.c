@@ -19,7 +19,6 @@
 #include "models/grow.h"
 #include "models/warnings.h"
 #include "trace/load.h"
-#include "trace/request_align.h"
 
 int
 wc__file_exists(const char *path)
@@ -302,20 +301,8 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	}
 	if (rc->req_path[0] && (r = wc_request_log_read(rc->req_path, &t, &rc->req, err)) != WC_OK)
 		return r;
-	if (rc->req && rc->req->relative_clock) {
-		wc_request_alignment al;
-		if ((r = wc_request_log_align(rc->req, rc->eng, rc->req_path, &al, err)) != WC_OK)
-			return r;
-		if (opt->warn) {
-			char msg[WC_ERROR_MSG_MAX];
-			wc_error_format_path(msg, sizeof msg, rc->req_path, ": start_times on the load generator's own clock, placed on "
-			         "the engine's at %+.3f s (%s: rms %.2f over %zu samples)",
-			         al.offset_s, al.tokens ? "generated tokens against generation_tokens_total"
-			                                : "requests in flight against running + waiting",
-			         al.rms, al.samples);
-			opt->warn(msg, opt->warn_payload);
-		}
-	}
+	if (rc->req && (r = wc__ingest_place_requests(rc, opt, err)) != WC_OK)
+		return r;
 
 	if (isnan(rc->m.utc_offset_s)) {
 		if (rc->eng) {

@@ -120,6 +120,10 @@ void wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const doub
  *  completion and output length, wc_trace_token_ramp_of)? Then a
  *  window's output tokens are the log's (docs/formats/telemetry.md,
  *  "What ingest derives"), not the engine counter's. */
+/** Place rc->req on the engine's clock when its clock is relative
+ *  (wc_request_log_align, said in a warning) and warn when it does not
+ *  account for the engine's work (wc_trace_log_accounts). */
+int wc__ingest_place_requests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
 int wc__ingest_tokens_from_log(const run_ctx *rc);
 /** Does [a, b] reach past the engine log's first or last sample while
  *  that sample shows a request running or waiting? Its counters then

@@ -70,7 +70,8 @@ wc__ingest_tokens_from_log(const run_ctx *rc)
 	for (size_t i = 0; i < rc->req->n; i++)
 		if (!wc_trace_token_ramp_of(rc->req, i, &r))
 			return 0;
-	return 1;
+	/* a log leaving out work the engine counted: the counter's tokens */
+	return wc_trace_log_accounts(rc->req, rc->eng, NULL) != 0;
 }
 
 /* Requests running or waiting at engine sample k (an unreported gauge

@@ -103,6 +103,43 @@ wc_trace_requests_placed(const wc_request_log *log)
 	return 1;
 }
 
+int
+wc_trace_log_accounts(const wc_request_log *log, const wc_engine_log *eng, wc_trace_log_account *acc)
+{
+	const double *gen = eng ? eng->col[WC_ENG_GENERATION_TOKENS] : NULL;
+	wc_trace_log_account z = { NAN, NAN, NAN, NAN, NAN, 0.0 };
+	size_t first = 0, last = 0, seen = 0;
+	wc_trace_token_ramp r;
+	if (acc)
+		*acc = z;
+	if (!log || log->n == 0 || !gen)
+		return -1;
+	for (size_t i = 0; i < eng->n; i++) {
+		if (!isfinite(gen[i]))
+			continue;
+		if (seen++ == 0)
+			first = i;
+		else
+			z.tolerance = fmax(isnan(z.tolerance) ? 0.0 : z.tolerance, fabs(gen[i] - gen[last]));
+		last = i;
+	}
+	if (seen < 2)
+		return -1;
+	z.a = eng->t[first];
+	z.b = eng->t[last];
+	z.engine_tokens = gen[last] - gen[first];
+	z.log_tokens = 0.0;
+	for (size_t i = 0; i < log->n; i++) {
+		if (!wc_trace_token_ramp_of(log, i, &r))
+			return -1; /* an output length unknown: nothing to compare */
+		z.log_tokens += wc_trace_token_ramp_at(&r, z.b) - wc_trace_token_ramp_at(&r, z.a);
+	}
+	z.align_rms = log->align_rms_tokens;
+	if (acc)
+		*acc = z;
+	return fabs(z.log_tokens - z.engine_tokens) <= z.tolerance && !(z.align_rms > z.tolerance);
+}
+
 /* Where the engine shows requests waiting (its gauges held from the last
  * sample at or before t, wc_engine_value_at), it runs no more than its
  * num_requests_running then: a request log's arrival <= t < completion
@@ -132,8 +169,10 @@ wc_trace_running_series(const wc_request_log *log, const wc_engine_log *eng, dou
 	const int gauge = eng && eng->col[WC_ENG_RUNNING];
 	/* The request log knows when each request ran; the engine gauge is
 	 * sampled (every 0.26 s on the PowerTrace runs) and lags by up to a
-	 * sample, so a long prefill reads as nothing running. */
-	if (wc_trace_requests_placed(log) || (log && !gauge)) {
+	 * sample, so a long prefill reads as nothing running.
+	 * A log that leaves out work the engine did is no whole account of
+	 * the load (wc_trace_log_accounts): the gauge then. */
+	if ((wc_trace_requests_placed(log) && wc_trace_log_accounts(log, eng, NULL) != 0) || (log && !gauge)) {
 		wc_trace_running_from_requests(log, t0, dt, n, out);
 		cap_where_queued(eng, t0, dt, n, out);
 		return "requests";

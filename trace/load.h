@@ -59,12 +59,32 @@ double wc_trace_token_ramp_at(const wc_trace_token_ramp *r, double t);
  *  (not a first token standing for an unknown completion). */
 int wc_trace_requests_placed(const wc_request_log *log);
 
+/** What a request log and the engine's generation_tokens_total say over
+ *  the counter's span [a, b] (its first and last samples). */
+typedef struct {
+	double log_tokens;    /* the log's output tokens in [a, b], by each request's ramp */
+	double engine_tokens; /* the counter's rise over [a, b] */
+	double tolerance;     /* the counter's largest rise between two consecutive samples */
+	double a, b;
+	double align_rms;     /* the log's placement rms (align_rms_tokens), 0 when not placed */
+} wc_trace_log_account;
+
+/** Whether `log` accounts for the engine's work (docs/formats/telemetry.md,
+ *  "Request logs", Whole logs): its tokens over the counter's span are
+ *  the counter's rise within the most the counter added between two of
+ *  its samples (what a sample's timing can shift across either end), and
+ *  a log placed by alignment fits the counter within that too. 1 when it
+ *  does, 0 when not, -1 when it cannot be told (no counter, fewer than
+ *  two samples, a request's output length or times unknown). `acc` (may
+ *  be NULL) gets the totals, NaN where unknown. */
+int wc_trace_log_accounts(const wc_request_log *log, const wc_engine_log *eng, wc_trace_log_account *acc);
+
 /** A run's n(t) on a grid, out[k] at t0 + k*dt, k < n: ingest's series
  *  and replay's are this one (docs/formats/telemetry.md, "n(t) on the
  *  50 ms grid"). From the request log when it places its requests
- *  (wc_trace_requests_placed), held under the engine's
- *  num_requests_running where the engine shows requests waiting (its
- *  last sample at or before t); else from the
+ *  (wc_trace_requests_placed) and does not fail wc_trace_log_accounts,
+ *  held under the engine's num_requests_running where the engine shows
+ *  requests waiting (its last sample at or before t); else from the
  *  engine's num_requests_running gauge (a value not yet reported: 0);
  *  else from the request log as it is. Returns "requests" or "engine",
  *  the source used, or NULL (out untouched) when neither is there.

@@ -183,6 +183,7 @@ wc_request_log_align(wc_request_log *log, const wc_engine_log *eng, const char *
 	}
 	log->relative_clock = 0;
 	*out = (wc_request_alignment){ best, sqrt(c / (double)n), n, tokens };
+	log->align_rms_tokens = tokens ? out->rms : 0.0;
 done:
 	free(ev);
 	free(t);
