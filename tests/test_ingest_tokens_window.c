@@ -69,7 +69,7 @@ write_run(const char *root, const char *name, double e1, int with_log)
 	char json[400];
 	snprintf(json, sizeof json,
 	         "{\"schema\": \"wattcast.run/3\", \"run_id\": \"%s\", \"platform\": \"A100\", \"tp\": 1, "
-	         "\"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0}\n", name);
+	         "\"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"requests\": 2}\n", name);
 	CHECK(write_text(m, json) == 0);
 	if (with_log) {
 		snprintf(json, sizeof json,
@@ -160,6 +160,10 @@ main(void)
 		CHECK_NEAR(row_tokens(r), by_9_5, 1e-6);
 		CHECK_NEAR(r->run.energy_per_token_j, 2850.0 / by_9_5, 1e-9);
 		CHECK_NEAR(r->iterations, by_9_5, 1e-6);
+		/* A cut within the tolerance is a cut: the manifest's 2 are the
+		 * whole run's, not the window's (B completes past it), so
+		 * requests are blank. */
+		CHECK(isnan(r->requests) && isnan(r->energy_per_request_j));
 	}
 	CHECK_CONTAINS(w.text, "the row cut to 1784415000.000-1784415009.500, the span both the power log "
 	                       "(1784415000.000-1784415010.000) and the engine log (1784415000.000-1784415009.500) "
@@ -175,6 +179,7 @@ main(void)
 	if (res.n_rows == 1) {
 		CHECK_NEAR(res.rows[0].end_epoch, T0 + 10.0, 1e-6);
 		CHECK_NEAR(row_tokens(&res.rows[0]), 482.0, 1e-6);
+		CHECK_NEAR(res.rows[0].requests, 2.0, 0.0); /* the manifest's, the run whole */
 	}
 	CHECK(strstr(w.text, "cut to") == NULL);
 	wc_ingest_result_clear(&res);
