@@ -253,8 +253,9 @@ cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_map *
 		       "the spread above is the simulation's, not an interval)\n");
 		return;
 	}
-	printf("  95 %% predictive interval (the law's held-out error, %s/%s, %d runs; not the Monte-Carlo spread):"
-	       " mean_w [%.5g, %.5g] W, p95_w [%.5g, %.5g] W\n", pm->pe.platform[0] ? pm->pe.platform : "pooled",
+	printf("  95 %% predictive interval (%sthe law's held-out error, %s/%s, %d runs; not the Monte-Carlo spread):"
+	       " mean_w [%.5g, %.5g] W, p95_w [%.5g, %.5g] W\n", pm->pe_calibrated ? "the calibration's draws and " : "",
+	       pm->pe.platform[0] ? pm->pe.platform : "pooled",
 	       pm->pe.source[0] ? pm->pe.source : "any", pm->pe.n, iv->mean_lo, iv->mean_hi, iv->p95_lo, iv->p95_hi);
 }
 
@@ -354,7 +355,8 @@ cli_envelope_runs_text(const wc_envelope_workload *w, const wc_envelope_options 
 }
 
 void
-cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, const char *mode, double secs)
+cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, const char *mode, double secs,
+                      int pm_calibrated)
 {
 	/* the budget as given (the shortest text that reads back as it) and
 	 * the statistics to the digit that decides the comparison (4000 W is
@@ -380,8 +382,9 @@ cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, c
 	else if (plan->at_bound)
 		printf("; the search bound --max-fleet %d was reached", bo->max_fleet);
 	if (isfinite(plan->stat_hi_w))
-		printf("\n95 %% predictive interval of that %s (the law's held-out error, not the Monte-Carlo spread): "
-		       "[%.6g, %.6g] W%s", stat, plan->stat_lo_w, plan->stat_hi_w,
+		printf("\n95 %% predictive interval of that %s (%sthe law's held-out error, not the Monte-Carlo spread): "
+		       "[%.6g, %.6g] W%s", stat, pm_calibrated ? "the calibration's draws and " : "", plan->stat_lo_w,
+		       plan->stat_hi_w,
 		       plan->stat_hi_w > bo->budget_w ? "; its upper end is over the budget: the plan holds at the "
 		                                        "estimate, not at the interval's top" : "");
 	printf("\n%d fleet size%s probed, %d server%s simulated, %.3f s\n", plan->probes, plan->probes == 1 ? "" : "s",

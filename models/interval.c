@@ -162,18 +162,29 @@ wc_pe_widen_transfer(const wc_pred_error *pe, const wc_pe_stratum *s, double poi
 }
 
 int
+wc_pe_calibrated_stratum(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double lo, double hi,
+                         wc_pe_stratum *out)
+{
+	wc_pe_transfer_stratum(pe, s, out);
+	if (!isfinite(point) || !(point > 0.0) || !isfinite(lo) || !isfinite(hi) || !(lo > 0.0) ||
+	    !isfinite(out->q_lo) || !isfinite(out->q_hi))
+		return 0;
+	/* the draws' ends moved by the held-out error: their log half-widths add */
+	out->q_lo += log(fmin(lo, point) / point);
+	out->q_hi += log(fmax(hi, point) / point);
+	return 1;
+}
+
+int
 wc_pe_widen_calibrated(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double *lo, double *hi)
 {
+	wc_pe_stratum both;
 	if (!s || !isfinite(*lo) || !isfinite(*hi) || !(*lo > 0.0))
 		return wc_pe_widen_transfer(pe, s, point, lo, hi);
-	wc_pe_stratum both;
-	wc_pe_transfer_stratum(pe, s, &both);
-	if (!isfinite(both.q_lo) || !isfinite(both.q_hi))
+	if (!wc_pe_calibrated_stratum(pe, s, point, *lo, *hi, &both))
 		return wc_pe_widen(NULL, point, lo, hi);
-	/* the draws' ends moved by the held-out error: their log half-widths add */
-	*lo = fmin(*lo, point) * exp(both.q_lo);
-	*hi = fmax(*hi, point) * exp(both.q_hi);
-	return wc_interval_contain(point, lo, hi);
+	*lo = *hi = NAN; /* the draws are in the stratum now */
+	return wc_pe_widen(&both, point, lo, hi);
 }
 
 double

@@ -140,6 +140,18 @@ int wc_pe_widen_transfer(const wc_pred_error *pe, const wc_pe_stratum *s, double
  *  wc_pe_widen_transfer. */
 int wc_pe_widen_calibrated(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double *lo,
                            double *hi);
+/** The one rule of a calibrated answer (wc_pe_widen_calibrated's), as a
+ *  stratum to widen with: `s` as wc_pe_transfer_stratum gives it, its
+ *  quantiles moved by the calibration's draws [lo, hi] around `point`,
+ *  q_lo + log(lo / point) and q_hi + log(hi / point), so that
+ *  wc_pe_widen(out, point', ...) of any mean power derived from the same
+ *  calibrated level (energy, an envelope's mean, a plan's statistic) gives
+ *  the same relative interval (docs/intervals.md, "Calibrated sets").
+ *  Returns 1 when the draws were folded in, 0 (out as
+ *  wc_pe_transfer_stratum) when they do not vary or the stratum has no
+ *  finite quantiles. */
+int wc_pe_calibrated_stratum(const wc_pred_error *pe, const wc_pe_stratum *s, double point, double lo, double hi,
+                             wc_pe_stratum *out);
 /** The stratum wc_pe_widen_transfer widens by, as one: `s` itself, or for
  *  a datasheet stratum its quantiles joined with the pooled stratum's (the
  *  outer of each), for answers that keep a stratum to widen with later

@@ -176,7 +176,10 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 			continue;
 		const wc_pred_error *pe = s == power ? &p->pred_error : s == lat ? &p->quantity_error[WC_PEQ_LATENCY]
 		                          : s == ene ? &p->quantity_error[WC_PEQ_ENERGY_TOKEN] : NULL;
-		out->has_interval |= wc_pe_widen_transfer(pe, s, out->value[k], &out->lo[k], &out->hi[k]);
+		/* what mean power carries a calibrated level's draws into takes the
+		 * power answer's rule (docs/intervals.md, "Calibrated sets") */
+		out->has_interval |= by == WC__BY_LATENCY ? wc_pe_widen_transfer(pe, s, out->value[k], &out->lo[k], &out->hi[k])
+		                     : wc__predict_widen_power(lb, pe, s, out->value[k], &out->lo[k], &out->hi[k]);
 		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s == &both ? lat : s;
 	}
 	/* Power and what is proportional to it (energy, cost and CO2 per

@@ -394,6 +394,7 @@ power_map_bind(const wc_params *p, const wc_config *c, const wc_response_params 
 	/* never narrower than a fitted level's, as every answer (docs/intervals.md, "Strata") */
 	if ((out->has_pe = pe != NULL))
 		wc_pe_transfer_stratum(&p->pred_error, pe, &out->pe);
+	out->pe_calibrated = out->has_pe && p->n_draws > 1 && wc__predict_calibrated(&b);
 	double limit = wc_level_power_limit_w(b.level);
 	out->max_w = isfinite(limit) ? limit : INFINITY;
 	if (wc_form_has_prefill(p->form) && isfinite(b.headroom)) {
@@ -409,4 +410,17 @@ power_map_bind(const wc_params *p, const wc_config *c, const wc_response_params 
 	    !isfinite(law_dynamic(store, WC_RESPONSE_PREFILL_REF_RUNNING)))
 		return wc_error_set(err, WC_ERANGE, "law: non-finite power for this configuration");
 	return WC_OK;
+}
+
+int
+wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out)
+{
+	*out = pm->pe;
+	if (!pm->has_pe)
+		return 0;
+	/* a calibrated level's draws add to the held-out error, as in the
+	 * power answer (docs/intervals.md, "Calibrated sets") */
+	if (pm->pe_calibrated && pm->params)
+		wc__predict_calibrated_pe(pm->params, &pm->config, running, &pm->pe, out);
+	return 1;
 }

@@ -310,6 +310,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	}
 	out->fleet_size = lo;
 	out->stat_w = s_lo;
+	out->mean_running = lo > 0 ? r_lo : NAN;
 	out->next_stat_w = hi == lo + 1 ? s_hi : NAN;
 	out->at_bound = lo == max_k;
 	out->search_bound = max_k;
@@ -381,7 +382,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	wc_envelope_options one = *o;
 	int rc;
 	memset(out, 0, sizeof *out);
-	out->stat_w = out->next_stat_w = out->stat_lo_w = out->stat_hi_w = NAN;
+	out->stat_w = out->next_stat_w = out->stat_lo_w = out->stat_hi_w = out->mean_running = NAN;
 	one.fleet_size = 1;
 	one.replicas = 1;
 	if ((rc = wc_envelope_workload_check(w, err)) || (rc = wc_envelope_options_check(&one, err)) ||
@@ -417,8 +418,9 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		rc = search(&bs, out, err);
 	/* the law's error moves every server of the fleet alike (one frozen
 	 * law), so it scales the aggregate as it scales one server's mean */
-	if (rc == WC_OK && pm->has_pe && out->stat_w > 0.0 &&
-	    !wc_pe_widen(&pm->pe, out->stat_w, &out->stat_lo_w, &out->stat_hi_w))
+	wc_pe_stratum pe; /* with a calibration's draws at the servers' load */
+	if (rc == WC_OK && out->stat_w > 0.0 && wc_power_map_pe(pm, out->mean_running, &pe) &&
+	    !wc_pe_widen(&pe, out->stat_w, &out->stat_lo_w, &out->stat_hi_w))
 		out->stat_lo_w = out->stat_hi_w = NAN;
 	if (isfinite(out->stat_hi_w)) {
 		/* means over a second or more end where the boards do, and no

@@ -40,10 +40,13 @@ typedef struct {
 	int probes;              /* fleet sizes evaluated */
 	int servers_simulated;
 	/* stat_w's predictive 95 % interval: the law's held-out error of mean
-	 * power around it (docs/intervals.md; NaN without one, or at 0
+	 * power around it, a calibrated level's draws added (docs/intervals.md; NaN without one, or at 0
 	 * servers). The Monte-Carlo spread is not in it; the plan's size is
 	 * the point estimate's. */
 	double stat_lo_w, stat_hi_w;
+	/* the mean running count per server at that K (NaN at 0): the load a
+	 * calibrated level's draws are taken at, as an envelope's (wc_power_map_pe) */
+	double mean_running;
 	/* of the workload on one server: the KV cache's concurrency limit and
 	 * a mean request over the model's context, as an envelope says them */
 	int n_warnings;

@@ -36,6 +36,10 @@ typedef struct {
 	 * prediction_error stratum, docs/intervals.md); has_pe 0: none. */
 	int has_pe;
 	wc_pe_stratum pe;
+	/* 1: the level or model term is calibrated, and its intervals add the
+	 * calibration's draws to pe (wc_power_map_pe; docs/intervals.md,
+	 * "Calibrated sets") */
+	int pe_calibrated;
 	/* What answered, as every answer says it (docs/http-api.md): the
 	 * parameter set's name, how the platform's level was obtained, and for
 	 * a level transferred from a datasheet the warning line ("" else). */
@@ -81,6 +85,12 @@ typedef struct {
 int wc_power_map_from_law(const wc_params *p, const wc_config *c,
                           const wc_response_params *response, wc_power_map_law *store,
                           wc_power_map *out, wc_error *err);
+
+/** The stratum an envelope's or plan's mean power is widened with: pm->pe,
+ *  and for a calibrated level (pe_calibrated) the calibration's draws of
+ *  node power at `running` requests per server folded in, as the power
+ *  answer adds them (wc_pe_calibrated_stratum). Returns has_pe. */
+int wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out);
 
 #ifdef __cplusplus
 }

@@ -390,11 +390,13 @@ predictive(const wc_power_map *pm, const wc_envelope_summary *s, int servers, wc
 	 * measured on loaded runs, and a mostly idle trace of 81.6 W at 72.9 W
 	 * idle was offered means down to 55.8 W. */
 	const double idle = pm->idle_w > 0.0 ? pm->idle_w * servers * pm->tp : NAN;
-	if (s->mean_w.value > 0.0 && wc_pe_widen(&pm->pe, s->mean_w.value, &iv->mean_lo, &iv->mean_hi)) {
+	wc_pe_stratum pe; /* with a calibration's draws at the run's load */
+	wc_power_map_pe(pm, s->mean_running.value / servers, &pe);
+	if (s->mean_w.value > 0.0 && wc_pe_widen(&pe, s->mean_w.value, &iv->mean_lo, &iv->mean_hi)) {
 		wc_interval_hold_ceiling(s->mean_w.value, ceiling, &iv->mean_hi);
 		wc_interval_hold_floor(s->mean_w.value, idle, &iv->mean_lo);
 	}
-	if (s->p95_w.value > 0.0 && wc_pe_widen(&pm->pe, s->p95_w.value, &iv->p95_lo, &iv->p95_hi))
+	if (s->p95_w.value > 0.0 && wc_pe_widen(&pe, s->p95_w.value, &iv->p95_lo, &iv->p95_hi))
 		wc_interval_hold_floor(s->p95_w.value, idle, &iv->p95_lo);
 }
 

@@ -53,6 +53,23 @@ int wc__predict_clock_low(const wc_params *p, const char *platform, double mhz);
 int wc__predict_clock_low_note(const wc_params *p, const char *platform, const char *field, double mhz, char *buf,
                                size_t cap);
 
+/** Whether the binding's power rests on a calibration (its model term or
+ *  level `calibrated`): its intervals of mean power take the calibrated
+ *  rule (docs/intervals.md, "Calibrated sets"). */
+int wc__predict_calibrated(const wc_law_binding *b);
+/** The held-out widening of a mean power (or of what is derived from it)
+ *  for binding `b`: wc_pe_widen_calibrated for a calibrated one, else
+ *  wc_pe_widen_transfer. The one place that choice is made. */
+int wc__predict_widen_power(const wc_law_binding *b, const wc_pred_error *pe, const wc_pe_stratum *s, double point,
+                            double *lo, double *hi);
+/** For answers that widen a mean power later with a stratum (envelopes,
+ *  budget plans): `s` with the calibration's draws of node power at
+ *  `running` folded in (wc_pe_calibrated_stratum) when configuration `c`
+ *  binds a calibrated term or level of `p`; returns 1 then, else 0 with
+ *  `*out` = `*s`. */
+int wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double running, const wc_pe_stratum *s,
+                              wc_pe_stratum *out);
+
 /** G x P0 where the idle is known (measured, published, the query's
  *  own): the floor of a mean power's interval; NaN otherwise. */
 double wc__predict_idle_floor(const wc_law_binding *b, int tp);

@@ -304,13 +304,9 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 		free(node);
 	}
 	out->pe_stratum = wc_predict_pe_stratum(p, b->level);
-	/* A calibrated term or level: its draws are the calibration's own
-	 * uncertainty from its k runs, which the base's held-out error does
-	 * not contain (docs/intervals.md, "Calibrated sets"). */
-	int calibrated = (b->model_term && b->model_term->shift.source == WC_SRC_CALIBRATED) ||
-	                 b->level->theta.source == WC_SRC_CALIBRATED;
-	if (!(calibrated ? wc_pe_widen_calibrated : wc_pe_widen_transfer)(&p->pred_error, out->pe_stratum, point,
-	                                                                 &lo, &hi)) {
+	/* a calibrated term or level adds its draws to the held-out error
+	 * (docs/intervals.md, "Calibrated sets") */
+	if (!wc__predict_widen_power(b, &p->pred_error, out->pe_stratum, point, &lo, &hi)) {
 		out->pe_stratum = NULL;
 		WC_WARN(out, "interval_95: none: the parameter set has neither bootstrap draws that vary here "
 		             "nor a prediction_error section (docs/intervals.md)");
