@@ -186,6 +186,14 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	if (rc == WC_OK && rt->n_runs == 0)
 		rc = wc_error_set(err, WC_EINVAL, "%s: the runs hold no run on '%s' to calibrate against",
 		                  wc__cal_words(o)->relative_to, ref);
+	/* One run cannot tell R's S from its theta; the refusal names the
+	 * option the user gave, not the internal label of R on these runs
+	 * (docs/calibration.md, "Refusals"). */
+	if (rc == WC_OK && rt->n_runs == 1)
+		rc = wc_error_set(err, WC_EINVAL,
+		                  "%s: the reference level '%s' has only 1 run here, '%.80s'; calibrating relative "
+		                  "to it needs 2 or more of its runs at different loads", wc__cal_words(o)->relative_to,
+		                  ref, rt->runs[0].run_id);
 	if (rc == WC_OK)
 		rc = wc_calibrate(base, rt, &orf, rc_ref, err);
 	if (rc != WC_OK)

@@ -109,6 +109,20 @@ main(void)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "--relative-to: the runs hold no run on 'H100' to calibrate against");
 	run_result_free(&r);
+	/* One run of the reference: it named 'H100~runs', a label the user
+	 * never typed, and no flag. */
+	char *l3 = test_fixture(dir, "l3.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w,"
+	                                       "idle_power_w\nl1,L40S,1,Qwen3-8B,8.19,6,170,57\n"
+	                                       "l2,L40S,1,Qwen3-8B,8.19,32,240,57\nh1,H100,1,Qwen3-8B,8.19,8,400,120\n");
+	const char *one[] = { "wattcast", "calibrate", "--params", base, "--scope", "platform", l3, "--platform", "L40S",
+		              "--relative-to", "H100", "-o", out, "--bootstrap", "0", NULL };
+	CHECK_INT(run_wattcast(one, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--relative-to: the reference level 'H100' has only 1 run here, 'h1'; calibrating "
+	                      "relative to it needs 2 or more of its runs at different loads");
+	CHECK(strstr(r.err ? r.err : "", "~runs") == NULL);
+	run_result_free(&r);
+	free(l3);
 	free(l2);
 	/* Relative to H100 (nvidia-smi's "H100 NVL" spelling): the bound is
 	 * the composed level's, 1.1 x 400 - 110 = 330 W. Below it the level is

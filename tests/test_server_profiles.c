@@ -127,6 +127,13 @@ test_calibrate_words(void)
 	               "platform: relative_to needs the new platform named here, other than 'H100'");
 	expect_refused("{\"scope\":\"platform\",\"platform\":\"H100\",\"relative_to\":\"H100\",\"runs\":["
 	               X9_RUN("8", "500") "]}", "/platform", "relative_to needs the new platform named here");
+	/* One run of the reference was refused naming 'H100~runs', a label
+	 * the user never gave, at /runs: it is relative_to's level that lacks runs. */
+	expect_refused("{\"scope\":\"platform\",\"platform\":\"X9\",\"relative_to\":\"H100\",\"idle_power_w\":100,"
+	               "\"runs\":[" X9_RUN("8", "500") "," X9_RUN("64", "700") ",{\"run_id\":\"h1\",\"platform\":\"H100\","
+	               "\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":8,\"mean_power_w\":400}]}", "/relative_to",
+	               "relative_to: the reference level 'H100' has only 1 run here, 'h1'; calibrating relative to it "
+	               "needs 2 or more of its runs at different loads");
 	http_post_json(h, url("/v1/calibrate"), "{\"scope\":\"platform\",\"bootstrap\":0,\"runs\":[{\"platform\":"
 	               "\"L40S\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":8,\"mean_power_w\":300},{\"platform\":"
 	               "\"L40S\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running\":64,\"mean_power_w\":340}]}", &r);
