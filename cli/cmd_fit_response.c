@@ -231,8 +231,14 @@ cli_fit_response(int argc, char **argv)
 		record_fit(&a, argv + a.first_dir, (size_t)(argc - a.first_dir), &linger, &p.response);
 	/* each run by its samples, not its path: `validate envelope` knows
 	 * them under any path (docs/validation.md, "Envelopes") */
+	/* A run given twice (a copy beside its folder) would list its hash
+	 * twice, which the loader refuses: such a fit records none. */
+	int distinct = 1;
+	for (size_t i = 0; i < s.n && distinct; i++)
+		for (size_t j = 0; j < i && distinct; j++)
+			distinct = ids[i] != ids[j];
 	if (rc == WC_OK)
-		rc = wc_params_set_response_runs(&p, ids, p.response.runs == (int)s.n ? (int)s.n : 0, &err);
+		rc = wc_params_set_response_runs(&p, ids, p.response.runs == (int)s.n && distinct ? (int)s.n : 0, &err);
 	free(ids);
 	char version[17];
 	if (rc != WC_OK || wc_params_save_file(a.out, &p, &err) != WC_OK ||

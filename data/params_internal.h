@@ -71,7 +71,8 @@ json_t *wc__params_record_json(const wc_record *r, int with_runs);
 int wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out);
 json_t *wc__params_row_hashes_json(const wc_params *p);
 /** The response record's `run_hashes` (schema 14) likewise. */
-int wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out);
+int wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, int runs_known,
+                               wc_params *out);
 json_t *wc__params_run_hashes_json(const wc_params *p);
 /** obj's optional "seed" (0 to 2^63 - 1; absent, or null when
  *  `nullable`, leaves `*out`). */

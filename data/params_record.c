@@ -93,13 +93,17 @@ wc__params_record_json(const wc_record *r, int with_runs)
 	return o;
 }
 
-/* A record's list of 16-digit hashes under `key`, one per run it counts
- * (`runs`), needing schema `since` (`since_tag`): the calibration's
- * `row_hashes` (schema 12), the response's `run_hashes` (schema 14).
- * `what` names one hash in a message; `set` stores them in the set. */
+/* A record's list of 16-digit hashes under `key`, needing schema `since`
+ * (`since_tag`): the calibration's `row_hashes` (schema 12), the
+ * response's `run_hashes` (schema 14). `runs` is the count the list must
+ * hold, one per run (-1: the count the record ties it to is missing), or
+ * -2: any count, each hash once (a /14 calibration's rows accumulate over
+ * every calibration the set went through). A hash given twice is refused
+ * where the list is checked for repeats. `what` names one hash in a
+ * message; `set` stores them in the set. */
 static int
 read_hashes(wc__json_loader *ld, json_t *record, const char *path, const char *key, int since,
-            const char *since_tag, int runs, const char *what, wc_params *out,
+            const char *since_tag, int runs, int distinct, const char *what, wc_params *out,
             int (*set)(wc_params *, const uint64_t *, int, wc_error *))
 {
 	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
@@ -113,7 +117,10 @@ read_hashes(wc__json_loader *ld, json_t *record, const char *path, const char *k
 	if (!json_is_array(v))
 		return wc__json_fail(ld, p, "expected an array, got %s", wc_json_type_name(v));
 	size_t n = json_array_size(v);
-	if (n != (size_t)runs)
+	if (runs == -1)
+		return wc__json_fail(ld, p, "holds %zu %s hash(es), one per run, but the section's `runs` they "
+		                     "count is missing: give `runs`", n, what);
+	if (runs >= 0 && n != (size_t)runs)
 		return wc__json_fail(ld, p, "holds %zu %s hash(es) for the record's %d runs: one per run used", n,
 		                     what, runs);
 	uint64_t *rows = wc_alloc_zeroed(n ? n : 1, sizeof *rows);
@@ -121,12 +128,17 @@ read_hashes(wc__json_loader *ld, json_t *record, const char *path, const char *k
 		return wc__json_fail(ld, p, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		const char *h = json_string_value(json_array_get(v, i));
+		wc__json_join_index(q, p, i);
 		if (!h || strlen(h) != 16 || strspn(h, "0123456789abcdef") != 16) {
 			free(rows);
-			wc__json_join_index(q, p, i);
 			return wc__json_fail(ld, q, "expected 16 lowercase hex digits (a %s's content hash)", what);
 		}
 		rows[i] = strtoull(h, NULL, 16);
+		for (size_t j = 0; distinct && j < i; j++)
+			if (rows[j] == rows[i]) {
+				free(rows);
+				return wc__json_fail(ld, q, "'%s' repeats entry %zu: each %s is listed once", h, j, what);
+			}
 	}
 	int rc = set(out, rows, (int)n, &err);
 	free(rows);
@@ -134,21 +146,26 @@ read_hashes(wc__json_loader *ld, json_t *record, const char *path, const char *k
 }
 
 /* `provenance.calibration.row_hashes` (schema 12): one 16-digit hash per
- * run the calibration used, as many as its `runs`, into the set. */
+ * run the calibration used, as many as its `runs`, into the set; from
+ * schema 14, the rows of every calibration the set went through, each
+ * once (docs/formats/params-file.md, "Provenance"). */
 int
 wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out)
 {
-	return read_hashes(ld, record, path, "row_hashes", 12, WC_PARAMS_SCHEMA_V12, out->calibration.runs, "row", out,
+	int accumulated = !ld->version || ld->version >= 14;
+	return read_hashes(ld, record, path, "row_hashes", 12, WC_PARAMS_SCHEMA_V12,
+	                   accumulated ? -2 : out->calibration.runs, accumulated, "row", out,
 	                   wc_params_set_calibration_rows);
 }
 
 /* `response.provenance.run_hashes` (schema 14): one per run the response
- * was fitted on, as many as the section's `runs`. */
+ * was fitted on, as many as the section's `runs` (`runs_known` 0: the
+ * section has none), each once. */
 int
-wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out)
+wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, int runs_known, wc_params *out)
 {
-	return read_hashes(ld, record, path, "run_hashes", 14, WC_PARAMS_SCHEMA, out->response.runs, "run", out,
-	                   wc_params_set_response_runs);
+	return read_hashes(ld, record, path, "run_hashes", 14, WC_PARAMS_SCHEMA, runs_known ? out->response.runs : -1, 1,
+	                   "run", out, wc_params_set_response_runs);
 }
 
 static json_t *

@@ -444,7 +444,7 @@ wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_pa
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
 	long long n;
-	int rc, fitted = 0;
+	int rc, fitted = 0, runs_known = 0;
 	memset(out, 0, sizeof *out);
 	out->rms_w = NAN;
 	out->decay_s = (wc_response_value){ 0.0, NAN, NAN };
@@ -466,6 +466,7 @@ wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_pa
 		if ((rc = wc__json_int(ld, x, p, 0, 100000000, &n)))
 			return rc;
 		out->runs = (int)n;
+		runs_known = 1;
 	}
 	if ((x = json_object_get(v, "levels")) && !json_is_null(x)) {
 		wc__json_join(p, path, "levels");
@@ -477,7 +478,7 @@ wc__params_read_response(wc__json_loader *ld, json_t *v, const char *path, wc_pa
 		if ((rc = wc__params_read_record(ld, x, p, record, &out->record)) ||
 		    (rc = wc__json_optional_number(ld, x, p, "linger_bound_s", 0.0, WC_RESPONSE_MAX_HOLD_S,
 		                                   &out->linger_bound_s)) ||
-		    (rc = wc__params_read_run_hashes(ld, x, p, set)))
+		    (rc = wc__params_read_run_hashes(ld, x, p, runs_known, set)))
 			return rc;
 		if (isnan(out->linger_bound_s))
 			out->linger_bound_s = 0.0; /* null: not recorded */

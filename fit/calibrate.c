@@ -483,7 +483,7 @@ bind_runs(cal_setup *s, wc_error *err)
 }
 
 int
-wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *given,
+wc__cal_once(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *given,
              wc_calibrate_result *out, wc_error *err)
 {
 	/* Levels are named as the catalog spells a board, as runs tables
@@ -570,5 +570,31 @@ done:
 	free(store);
 	free(s.runs);
 	free(s.groups);
+	return rc;
+}
+
+/* One calibration (relative to a level: two, wc__cal_relative) and the
+ * rows of every one before it: the record's row_hashes accumulate, each
+ * row once, so a second calibration keeps the first's runs in-sample
+ * (docs/formats/params-file.md, "Provenance"). */
+int
+wc_calibrate(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
+             wc_calibrate_result *out, wc_error *err)
+{
+	int rc = wc__cal_once(base, t, o, out, err);
+	if (rc == WC_OK) {
+		/* its own rows each once, then the base's */
+		uint64_t *own = out->params.calibration_rows;
+		int n = out->params.n_calibration_rows;
+		out->params.calibration_rows = NULL;
+		out->params.n_calibration_rows = 0;
+		rc = wc_params_add_calibration_rows(&out->params, own, n, err);
+		free(own);
+		if (rc == WC_OK)
+			rc = wc_params_add_calibration_rows(&out->params, base->calibration_rows, base->n_calibration_rows,
+			                                    err);
+		if (rc != WC_OK)
+			wc_calibrate_result_clear(out);
+	}
 	return rc;
 }

@@ -129,6 +129,10 @@ int wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err);
 /** Platform scope with o->relative_to (calibrate_relative.c): two
  *  calibrations on `t` (the new platform, and the reference's runs as a
  *  level of their own) composed with the base's reference level. */
+/* One calibration, its record naming its own rows only (wc_calibrate
+ * adds the base's). */
+int wc__cal_once(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
+                 wc_calibrate_result *out, wc_error *err);
 int wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
                      wc_calibrate_result *out, wc_error *err);
 

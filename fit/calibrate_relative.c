@@ -176,7 +176,7 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	 * R (the idle given is T's, and the catalog knows no "R~runs", so the
 	 * refusal named that internal label; docs/calibration.md). */
 	orf.idle_power_w = isfinite(rl->p0.value) && rl->p0.value > 0 ? rl->p0.value : 0.0;
-	if ((rc = wc_calibrate(base, t, &ot, out, err)) != WC_OK)
+	if ((rc = wc__cal_once(base, t, &ot, out, err)) != WC_OK)
 		return rc;
 	rc_ref = calloc(1, sizeof *rc_ref);
 	if (!rc_ref)
@@ -195,7 +195,7 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 		                  "to it needs 2 or more of its runs at different loads", wc__cal_words(o)->relative_to,
 		                  ref, rt->runs[0].run_id);
 	if (rc == WC_OK)
-		rc = wc_calibrate(base, rt, &orf, rc_ref, err);
+		rc = wc__cal_once(base, rt, &orf, rc_ref, err);
 	if (rc != WC_OK)
 		goto done;
 	if (wc_form_has_scale(base->form))

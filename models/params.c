@@ -79,6 +79,30 @@ wc_params_set_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc_err
 	return set_hashes(&p->calibration_rows, &p->n_calibration_rows, rows, n, "calibration rows", err);
 }
 
+/* Each row once, the set's own first: a calibration on top of a
+ * calibrated set keeps the earlier one's rows, which stay in-sample
+ * wherever they are scored (docs/validation.md, "Frozen-law accuracy"). */
+int
+wc_params_add_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc_error *err)
+{
+	int have = p->n_calibration_rows;
+	uint64_t *all = wc_alloc_array((size_t)have + (size_t)(n > 0 ? n : 0) + 1, sizeof *all);
+	if (!all)
+		return wc_error_set(err, WC_ENOMEM, "calibration rows: out of memory");
+	int k = 0;
+	for (int i = 0; i < have + n; i++) {
+		uint64_t h = i < have ? p->calibration_rows[i] : rows[i - have];
+		int seen = 0;
+		for (int j = 0; j < k && !seen; j++)
+			seen = all[j] == h;
+		if (!seen)
+			all[k++] = h;
+	}
+	int rc = set_hashes(&p->calibration_rows, &p->n_calibration_rows, all, k, "calibration rows", err);
+	free(all);
+	return rc;
+}
+
 int
 wc_params_set_response_runs(wc_params *p, const uint64_t *runs, int n, wc_error *err)
 {

@@ -238,6 +238,9 @@ int wc_params_set_draws(wc_params *p, int n_draws, int n_params,
 /** Store `n` row hashes of the set's calibration (copied), replacing
  *  its own; n = 0 leaves none. */
 int wc_params_set_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc_error *err);
+/** Add `n` row hashes to the set's calibration rows, keeping each hash
+ *  once (its own first, in order; repeats among its own dropped too). */
+int wc_params_add_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc_error *err);
 /** Store `n` run hashes of the set's response fit (copied), replacing
  *  its own; n = 0 leaves none. */
 int wc_params_set_response_runs(wc_params *p, const uint64_t *runs, int n, wc_error *err);

@@ -184,6 +184,15 @@ main(void)
 				CHECK_NEAR(g->strata[k].q_hi, w->strata[k].q_hi, 1e-4);
 			}
 		}
+		/* The calibration's record and every row it used, each once:
+		 * the design rows of A100, H200 and their H100 reference
+		 * (docs/formats/params-file.md, "Provenance"). */
+		CHECK(strcmp(got.calibration.input_sha256, want.calibration.input_sha256) == 0);
+		CHECK_INT(got.calibration.runs, want.calibration.runs);
+		CHECK_INT(want.n_calibration_rows, 230);
+		CHECK_INT(got.n_calibration_rows, want.n_calibration_rows);
+		for (int i = 0; i < got.n_calibration_rows && i < want.n_calibration_rows; i++)
+			CHECK(got.calibration_rows[i] == want.calibration_rows[i]);
 		/* Latency's datasheet stratum: each platform left out. */
 		for (int i = 0; i < 2; i++) {
 			CHECK_INT(want.quantity_error[which[i]].n_strata, 2);

@@ -57,4 +57,12 @@ def caplev:
 "\t.runs = \(.provenance.runs), .seed = \(.provenance.seed), .bootstrap = \(.provenance.bootstrap),",
 "\t.residual_rms = \(.provenance.residual_rms | num), .capacity_rows = \(.capacity.provenance.rows),",
 "};",
+"static const measured_calibration measured_cal = {",
+"\t.fitted_on = \(.provenance.calibration.fitted_on | sub("^.*/data/default/"; "data/default/") | str),",
+"\t.input_sha256 = \(.provenance.calibration.input_sha256 | str),",
+"\t.runs = \(.provenance.calibration.runs), .seed = \(.provenance.calibration.seed), .bootstrap = \(.provenance.calibration.bootstrap),",
+"};",
+"static const uint64_t measured_calibration_rows[] = {",
+(.provenance.calibration.row_hashes | [range(0; length; 4) as $i | .[$i:$i + 4] | map("0x" + . + "u") | "\t" + join(", ") + ","] | .[]),
+"};",
 "/* refit-measured.sh: end */"
