@@ -221,14 +221,26 @@ response_in_sample(const char *cmd, const venv_args *a, const wc_params *p, char
 		fprintf(stderr, "wattcast %s: warning: the response of the parameter set was fitted on these runs "
 		        "(its provenance fitted_on %s%s): its scores are in-sample, not held out; --response loro "
 		        "fits it leaving each run out\n", cmd, lf > 70 ? "..." : "", fit_tail);
-	else if (k)
+	else if (k && by_run)
 		fprintf(stderr, "wattcast %s: warning: %zu of the %zu runs (first %s%s) are among those the response of "
 		        "the parameter set was fitted on: their scores are in-sample, not held out; --response loro "
 		        "fits it leaving each run out\n", cmd, k, of, ld > 60 ? "..." : "", dir_tail);
-	else if (!by_run) /* known by path only: the same runs elsewhere are not found */
-		fprintf(stderr, "wattcast %s: note: the response was fitted on %s%s (%d runs), named by path in this "
-		        "older file: the same runs under another path are not recognised\n", cmd, lf > 70 ? "..." : "",
-		        fit_tail, p->response.runs);
+	else if (k) /* by path: the folders given, each holding one run or more */
+		fprintf(stderr, "wattcast %s: warning: %zu of the %zu folders given (first %s%s) are among the inputs "
+		        "the response was fitted on: their runs' scores are in-sample, not held out; --response loro "
+		        "fits it leaving each run out\n", cmd, k, of, ld > 60 ? "..." : "", dir_tail);
+	/* Known by path only, by what the record lacks (a /14 file calibrated
+	 * from a /13 one lacks the hashes too): the same runs elsewhere are
+	 * not found, nor, when `fitted_on` kept the first input only, the
+	 * other inputs however given (docs/validation.md, "Envelopes"). */
+	else if (!by_run && strstr(rec->fitted_on, " more ("))
+		fprintf(stderr, "wattcast %s: note: the response was fitted on %s%s (%d runs); its record has no run "
+		        "hashes and names only its first input by path: the others' runs are not recognised, "
+		        "however given\n", cmd, lf > 70 ? "..." : "", fit_tail, p->response.runs);
+	else if (!by_run)
+		fprintf(stderr, "wattcast %s: note: the response was fitted on %s%s (%d runs); its record has no run "
+		        "hashes, only its inputs' paths: the same runs under another path are not recognised\n", cmd,
+		        lf > 70 ? "..." : "", fit_tail, p->response.runs);
 }
 
 /* The service times of every run: one source, or "mixed". */

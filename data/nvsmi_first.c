@@ -52,6 +52,16 @@ index_repeat(const nv_reader *rd, size_t line, const nv_row *row, int slot, char
 	return dt < WC_NVSMI_SWEEP_TOL_S ? 2 : 1;
 }
 
+/* The column the GPUs are told apart by, 1-based, for file:line:column
+ * (docs/cli.md): the uuid or the index the log is keyed by; a log keyed
+ * by position has none, and its rows start at column 1. */
+static int
+key_column(const nv_reader *rd)
+{
+	int c = rd->mode == NV_KEY_UUID ? rd->col_uuid : rd->mode == NV_KEY_INDEX ? rd->col_index : -1;
+	return c >= 0 ? c + 1 : 1;
+}
+
 /* The remedy where a log's uuids cannot give the run's GPUs by themselves;
  * where they were named but the uuid column is empty (read by index,
  * nvsmi_csv.c), naming them again cannot help. */
@@ -105,8 +115,10 @@ wc__nv_skip_leading(nv_reader *rd, size_t line, int want)
 	int rc = wc__nv_unseen_selected(rd);
 	if (rc != WC_OK)
 		return rc;
-	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: the first sample holds %d GPU%s, expected %d, and "
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: the first sample holds %d GPU%s, expected %d, and "
 	                         "no later one holds %d (%s%d: a node's rows missing? %s)", rd->lead_line,
+	                         /* the GPUs counted are the uuids' unless that column is empty */
+	                         rd->uuid_empty ? key_column(rd) : rd->col_uuid + 1,
 	                         rd->lead_gpus, rd->lead_gpus == 1 ? "" : "s", want, want,
 	                         rd->selecting ? "gpu_uuids name " : rd->uuid_empty ? "the log's indices name "
 	                         : "the log's uuids name ", rd->n_gpus,
@@ -146,8 +158,8 @@ wc__nv_fix_set(nv_reader *rd, size_t line, const nv_row *row, int slot)
 		         "uuid to --query-gpu on every node" : ": %s (nodes merged without uuid? add uuid to "
 		         "--query-gpu on every node)", fact);
 	if (want > 0 && rd->n_gpus != want)
-		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: the first sample holds %d GPU%s, expected %d%s",
-		                         rd->first_line, rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want, hint);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: the first sample holds %d GPU%s, expected %d%s",
+		                         rd->first_line, key_column(rd), rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want, hint);
 	if (merged == 2)
 		/* No count to hold the log to: read, but each node's rows
 		 * become samples of the same GPUs, its power one node's. */

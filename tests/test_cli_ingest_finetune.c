@@ -497,7 +497,7 @@ crash_after_checkpoint(void)
 		const char *argv3[] = { "wattcast", "ingest", r3, "-o", out2, NULL };
 		CHECK(run_wattcast(argv3, NULL, &r) == 0);
 		CHECK_INT(r.status, 1);
-		CHECK_CONTAINS(r.err, "power.csv:2: the first sample holds 8 GPUs, expected 4 (gpu_uuids would name the "
+		CHECK_CONTAINS(r.err, "power.csv:2:2: the first sample holds 8 GPUs, expected 4 (gpu_uuids would name the "
 		               "run's GPUs, but this log has no uuid column: add uuid to nvidia-smi --query-gpu)");
 		run_result_free(&r);
 	}

@@ -212,7 +212,7 @@ merged_nodes(void)
 	char *a = run_folder("two-nodes", "H100", "NVIDIA H100 80GB HBM3", 2, 2), *out = path_join(dir, "nodes.csv");
 	char *err = NULL;
 	CHECK_INT(ingest(a, out, NULL, NULL, &err), 1);
-	CHECK_CONTAINS(err, "power.csv:2: the first sample holds 2 GPUs, expected 4: GPU 0 again at line 4, 0.013 s "
+	CHECK_CONTAINS(err, "power.csv:2:2: the first sample holds 2 GPUs, expected 4: GPU 0 again at line 4, 0.013 s "
 	                    "on: nodes merged without uuid repeat the indices; add uuid to --query-gpu on every node");
 	free(err);
 	free(out);

@@ -158,7 +158,7 @@ refusals(void)
 	/* node 1's rows missing, 16 GPUs stated: no sweep ever holds them */
 	char *a = run_folder("one-node", 1, 0, 1);
 	CHECK_INT(ingest(a, out, &err), 1);
-	CHECK_CONTAINS(err, "power.csv:2: the first sample holds 8 GPUs, expected 16, and no later one holds 16 (the "
+	CHECK_CONTAINS(err, "power.csv:2:3: the first sample holds 8 GPUs, expected 16, and no later one holds 16 (the "
 	                    "log's uuids name 8: a node's rows missing? name the run's GPUs: gpu_uuids in "
 	                    "wattcast-run.json");
 	free(err);

@@ -6,8 +6,10 @@
  * fit, or named by a relative path was scored as held out
  * (`response_in_sample` false, 0.07 % on a run the fit had seen) while the
  * note said such a run is scored in-sample. An older file without the
- * hashes keeps the path rule, and its note says so; a /13 file may not
- * carry them.
+ * hashes keeps the path rule, and its note says so, by what the record
+ * lacks (a /14 file calibrated from a /13 one lacks them too; the note
+ * called it "older"), counting folders given as folders; a /13 file may
+ * not carry them, and a /14 list names each run once.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -105,7 +107,33 @@ main(void)
 	json_object_del(prov, "run_hashes");
 	json_object_set_new(js, "schema", json_string("wattcast.params/13"));
 	CHECK_INT(json_dump_file(js, old, JSON_INDENT(2)), 0);
-	expect(old, sub, 0, "named by path in this older file: the same runs under another path are not recognised");
+	expect(old, sub, 0, "its record has no run hashes, only its inputs' paths: the same runs under another path "
+	                    "are not recognised");
+	/* A /14 file may lack them too (calibrated from a /13 one): the note
+	 * says what its record lacks, not that the file is older. */
+	json_object_set_new(js, "schema", json_string("wattcast.params/14"));
+	CHECK_INT(json_dump_file(js, old, JSON_INDENT(2)), 0);
+	char *said = NULL;
+	CHECK_INT(in_sample(old, sub, &said), 0);
+	CHECK_CONTAINS(said, "its record has no run hashes");
+	CHECK(said && !strstr(said, "older"));
+	free(said);
+	/* By path, the inputs given are folders: counted as folders, the
+	 * first named as one (they were counted as runs). */
+	const char *two[] = { fa, other, NULL };
+	json_object_set_new(js, "schema", json_string("wattcast.params/13"));
+	CHECK_INT(json_dump_file(js, old, JSON_INDENT(2)), 0);
+	expect(old, two, 1, "warning: 1 of the 2 folders given (first ");
+	/* A record that kept its first input only ("X and 1 more"): the
+	 * second folder given exactly as fitted is not found, and the note
+	 * says so rather than "under another path". */
+	char label[1024];
+	snprintf(label, sizeof label, "%s and 1 more (2 inputs)", fa);
+	json_object_set_new(prov, "fitted_on", json_string(label));
+	CHECK_INT(json_dump_file(js, old, JSON_INDENT(2)), 0);
+	const char *second_abs[] = { fb, NULL };
+	expect(old, second_abs, 0, "its record has no run hashes and names only its first input by path: the others' "
+	                           "runs are not recognised, however given");
 	/* ... and may not carry them */
 	json_object_set_new(prov, "run_hashes", json_pack("[sss]", "0000000000000001", "0000000000000002",
 	                                                  "0000000000000003"));
@@ -114,6 +142,24 @@ main(void)
 	wc_error e;
 	CHECK(wc_params_load_file(old, &p, &e) != WC_OK);
 	CHECK_CONTAINS(e.msg, "/response/provenance/run_hashes: needs \"wattcast.params/14\" or later");
+	wc_params_clear(&p);
+	/* A /14 list repeating a run is refused naming the entry (it loaded);
+	 * one whose section lacks `runs` says so (it said "the record's 0
+	 * runs"). */
+	json_object_set_new(js, "schema", json_string("wattcast.params/14"));
+	json_object_set_new(prov, "run_hashes", json_pack("[sss]", "0000000000000001", "0000000000000002",
+	                                                  "0000000000000001"));
+	CHECK_INT(json_dump_file(js, old, JSON_INDENT(2)), 0);
+	CHECK(wc_params_load_file(old, &p, &e) != WC_OK);
+	CHECK_CONTAINS(e.msg, "/response/provenance/run_hashes/2: '0000000000000001' repeats entry 0: each run is "
+	                      "listed once");
+	wc_params_clear(&p);
+	json_object_del(json_object_get(js, "response"), "runs");
+	CHECK_INT(json_dump_file(js, old, JSON_INDENT(2)), 0);
+	CHECK(wc_params_load_file(old, &p, &e) != WC_OK);
+	CHECK_CONTAINS(e.msg, "/response/provenance/run_hashes: holds 3 run hash(es), one per run, but the section's "
+	                      "`runs` they count is missing: give `runs`");
+	CHECK(strlen(e.msg) <= 255);
 	wc_params_clear(&p);
 	json_decref(js);
 	free(old);

@@ -143,7 +143,7 @@ no_uuid(const char *dir)
 	opt.n_gpus = 8;
 	memset(&s, 0, sizeof s);
 	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "merged.csv:2: the first sample holds 4 GPUs, expected 8: GPU 0 again at line 6, "
+	CHECK_CONTAINS(err.msg, "merged.csv:2:2: the first sample holds 4 GPUs, expected 8: GPU 0 again at line 6, "
 	                        "0.013 s on: nodes merged without uuid repeat the indices; add uuid to --query-gpu "
 	                        "on every node");
 	CHECK(strlen(err.msg) < 256);
