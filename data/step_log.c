@@ -257,8 +257,10 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		 * goes on from the save; a step going back is a log that kept
 		 * the first session's entries past it (docs/finetune.md,
 		 * "Evaluations a trainer state lists"). */
-		if (isfinite(step) && isfinite(prev) && step < prev)
+		if (isfinite(step) && isfinite(prev) && step < prev) {
 			out->n_restarts++;
+			out->rerun_steps += prev - step;
+		}
 		prev = isfinite(step) ? step : prev;
 		/* One evaluation of several datasets logs one entry per dataset,
 		 * one after the other at the same step: one pause, their sum. */

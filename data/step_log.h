@@ -71,6 +71,8 @@ typedef struct {
 	int n_log_entries;
 	int n_restarts;            /* entries whose step goes back from the entry before:
 	                            * a resumed run's log kept with the first session's */
+	double rerun_steps;        /* the steps those entries go back, summed: the steps a
+	                            * resume ran again, short by up to a logging interval each */
 } wc_trainer_state;
 
 /** Read a trainer_state.json (leniently: only the keys above are read;

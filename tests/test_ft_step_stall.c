@@ -91,6 +91,20 @@ main(void)
 	CHECK(warned(&r, "recur about once per step"));
 	CHECK(!warned(&r, "saves: the trainer state implies"));
 
+	/* A resumed run: global_step 250, but its log_history shows 50 steps
+	 * run again, 300 in all. The pauses are compared with the steps run:
+	 * against global_step they were 20 % too many and cut as saves. */
+	in.state_steps = in.steps = 250;
+	in.state_run_steps = STEPS;
+	in.expected_saves = 2;
+	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
+	report("resumed, 300 steps run", &r, truth * STEPS / 250);
+	CHECK(r.n_saves <= 3);
+	CHECK(warned(&r, "recur about once per step"));
+	in.state_steps = in.steps = STEPS;
+	in.state_run_steps = NAN;
+	in.expected_saves = 3;
+
 	/* save_steps 1: as many saves as steps, so the pauses are saves. */
 	in.save_steps = 1;
 	in.expected_saves = STEPS;

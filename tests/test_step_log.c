@@ -93,6 +93,7 @@ trainer_state(void)
 	                           " {\"loss\": 1.9, \"step\": 110}, {\"eval_runtime\": 30, \"step\": 150}]}\n"), 0);
 	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
 	CHECK_INT(st.n_restarts, 1);
+	CHECK_NEAR(st.rerun_steps, 20, 0); /* 130 back to 110: steps run again */
 	CHECK_NEAR(st.eval_at[0], 150, 0);
 	wc_trainer_state_free(&st);
 	/* a dict of eval datasets: one entry per dataset, eval_<name>_runtime,

@@ -384,6 +384,11 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 		}
 		in->state_steps = c->state.global_step;
 		in->state_restarts = c->state.n_restarts;
+		/* a step going back from 130 to 110 (logged every 10) is a resume
+		 * from checkpoint-100 after a crash past 130: 30 steps run again,
+		 * as many as the log can tell (docs/finetune.md, "Counting steps") */
+		in->state_run_steps = c->state.global_step + c->state.rerun_steps +
+		                      c->state.n_restarts * c->state.logging_steps;
 		in->save_steps = c->state.save_steps;
 		if (c->state.save_steps > 0)
 			in->expected_saves = floor(c->state.global_step / c->state.save_steps);

@@ -85,7 +85,12 @@ recurring(ft_grid *g, const wc_ft_steps_info *in, double period, ft_recur *r)
 	r->len_s = wc_stats_median(gap, np);
 	r->burst_s = wc_stats_median(burst, nb);
 	r->cycle_s = cycle;
-	double steps = isfinite(in->state_steps) ? in->state_steps : in->steps;
+	/* the steps run: a resumed run's re-run steps recur like the others
+	 * (a crash at 137 resumed from checkpoint-100 ran 237 for a
+	 * global_step of 200, and its 236 pauses were cut as saves) */
+	double steps = isfinite(in->state_run_steps) ? in->state_run_steps
+	               : isfinite(in->state_steps)   ? in->state_steps
+	                                             : in->steps;
 	if (isfinite(in->expected_saves) && in->save_steps > 0) {
 		/* The trainer state says how many saves there are: the pauses
 		 * are the steps' own only when far more numerous -- about one

@@ -31,7 +31,7 @@ void
 wc_ft_steps_info_init(wc_ft_steps_info *i)
 {
 	memset(i, 0, sizeof *i);
-	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = i->state_steps = NAN;
+	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = i->state_steps = i->state_run_steps = NAN;
 }
 
 /* Optimizer steps the row of step i ends: more than one when the log is

@@ -108,6 +108,8 @@ typedef struct {
 	size_t n_evals;                /* placed in the trace (finetune_state.c) */
 	double state_steps;            /* the trainer state's global_step; NaN = none */
 	int state_restarts;            /* its log_history's steps going back (a resumed run) */
+	double state_run_steps;        /* the steps it ran: global_step plus those a resume ran
+	                                * again (log_history, to a logging interval); NaN = none */
 	double averaged_s;             /* readings are means over this many s
 	                                * (power.draw.average); 0 = instantaneous */
 	const double *gaps;            /* the power log's gaps, (start, end) pairs
