@@ -90,6 +90,20 @@ main(void)
 	CHECK(r.n_saves <= 3);
 	CHECK(warned(&r, "recur about once per step"));
 	CHECK(!warned(&r, "saves: the trainer state implies"));
+	/* The warning names what the rule weighed: all the pauses against the
+	 * steps run, those put back and the saves left (it named only those put
+	 * back, against global_step). */
+	CHECK(warned(&r, "(300 steps run,"));
+	for (int i = 0; i < r.n_warnings; i++) {
+		int found = 0, back = 0, saves = -1;
+		const char *w = strstr(r.warnings[i], "saves: "), *b = strstr(r.warnings[i], "): the ");
+		const char *s = strstr(r.warnings[i], "stay in, ");
+		if (!w || !b || !s || !strstr(r.warnings[i], "recur about"))
+			continue;
+		CHECK(sscanf(w, "saves: %d", &found) == 1 && sscanf(b, "): the %d", &back) == 1 &&
+		      sscanf(s, "stay in, %d", &saves) == 1);
+		CHECK(found >= 0.9 * STEPS && back <= found && saves == r.n_saves);
+	}
 
 	/* A resumed run: global_step 250, but its log_history shows 50 steps
 	 * run again, 300 in all. The pauses are compared with the steps run:

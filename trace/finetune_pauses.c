@@ -85,6 +85,7 @@ recurring(ft_grid *g, const wc_ft_steps_info *in, double period, ft_recur *r)
 	r->len_s = wc_stats_median(gap, np);
 	r->burst_s = wc_stats_median(burst, nb);
 	r->cycle_s = cycle;
+	r->found = (int)np;
 	/* the steps run: a resumed run's re-run steps recur like the others
 	 * (a crash at 137 resumed from checkpoint-100 ran 237 for a
 	 * global_step of 200, and its 236 pauses were cut as saves) */
@@ -196,10 +197,14 @@ wc__ft_recur_warn(const ft_recur *r, wc_ft_steps_result *out)
 	if (r->n == 0 || !(out->steps > 0))
 		return;
 	double now = out->energy_per_step_j;
+	/* The numbers the rule weighed: all the pauses against the steps run,
+	 * then those shorter than their spacing put back, the rest saves. It
+	 * named only those put back (212 of 299) against global_step. */
 	if (!r->trace_only)
-		WC_WARN(out, "saves: %d near-idle pauses of %.1f s recur about once per step (global_step %.0f; "
-		        "global_step / save_steps implies %.0f saves): they are the steps' own low phase and stay "
-		        "in the steps", r->n, r->len_s, r->steps, r->expected);
+		WC_WARN(out, "saves: %d near-idle pauses (median %.1f s) recur about once per step (%.0f steps run, "
+		        "global_step / save_steps implies %.0f saves): the %d shorter than their median spacing "
+		        "(%.1f s) are the steps' own low phase and stay in, %d stay out as saves",
+		        r->found, r->len_s, r->steps, r->expected, r->n, r->cycle_s, out->n_saves);
 	else if (!r->cut)
 		WC_WARN(out, "pauses: %d near-idle pauses of %.1f s recur every %.2f s after bursts of %.1f s: counted "
 		        "as the steps' own low phase; were they a save after every step, energy per step would be "

@@ -74,11 +74,13 @@ double wc__ft_energy_between(const ft_grid *g, double a, double b);
  *  (finetune_pauses.c, docs/finetune.md "Counting steps"). */
 typedef struct {
 	int n;                 /* such pauses; 0 none */
+	int found;             /* the near-idle pauses weighed against the steps */
 	int trace_only;        /* judged by the trace alone (no trainer state's save count) */
 	int cut;               /* trace alone: left out as saves after every step, and said */
 	double len_s, burst_s, cycle_s; /* median pause, burst between, spacing, s */
 	double energy_j;       /* their energy, J */
-	double steps, expected; /* the trainer state's steps and implied saves */
+	double steps, expected; /* the steps run the pauses were weighed against, and the
+	                         * trainer state's implied saves */
 } ft_recur;
 
 /** A clear period: a strong autocorrelation peak at least
