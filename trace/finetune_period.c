@@ -26,9 +26,6 @@
 
 #define PERIOD_MULTIPLE_GAIN 0.05
 #define PERIOD_MULTIPLE_MAX 8
-/* Cycles of the period per fold window: enough for steps out of step to
- * show, few enough to bound the search's work. */
-#define FOLD_CYCLES 16.0
 
 /* The lag of the highest autocorrelation within 10 % of lag `k` (0 when
  * none is finite). */
@@ -106,13 +103,13 @@ string_length(folded *buf, size_t n, double p)
 }
 
 /* The string length of the trace folded at `p` bins, summed over windows
- * of at most FOLD_CYCLES cycles of `q` bins and at least two (every phase
+ * of at most WC_FT_FOLD_CYCLES cycles of `q` bins and at least two (every phase
  * seen twice). Windows never cross a pause, which resets the steps'
  * phase. */
 static double
 fold_length(const ft_grid *g, int active_only, double p, double q, folded *buf, double *floor_out)
 {
-	size_t margin = (size_t)ceil(0.5 / g->dt), w = (size_t)ceil(FOLD_CYCLES * q), n = 0, r = (size_t)llround(q);
+	size_t margin = (size_t)ceil(0.5 / g->dt), w = (size_t)ceil(WC_FT_FOLD_CYCLES * q), n = 0, r = (size_t)llround(q);
 	double sum = 0.0;
 	for (size_t k = g->k0; k <= g->k1; k++) {
 		int in = k < g->k1 && included(g, active_only, k, margin);
@@ -141,12 +138,12 @@ fold_length(const ft_grid *g, int active_only, double p, double q, folded *buf, 
  * half a bin of `q0` bins (the autocorrelation's parabola places it that
  * well), and in *at the period that gives it. The fold at a j-th is j
  * times as sensitive to the period as the fold at it, so it is searched in
- * steps of 1 / (4 FOLD_CYCLES j) bin: over a window a sample moves by a
+ * steps of 1 / (4 WC_FT_FOLD_CYCLES j) bin: over a window a sample moves by a
  * quarter of a bin of its phase at most from one step to the next. */
 static double
 sharpest(const ft_grid *g, int active_only, double q0, int j, folded *buf, double *at)
 {
-	double best = INFINITY, h = 1.0 / (4.0 * FOLD_CYCLES * j);
+	double best = INFINITY, h = 1.0 / (4.0 * WC_FT_FOLD_CYCLES * j);
 	*at = q0;
 	for (double x = q0 - 0.5; x <= q0 + 0.5 + 0.5 * h; x += h) {
 		double s = fold_length(g, active_only, x / j, x, buf, NULL);
@@ -202,7 +199,7 @@ fundamental(const ft_grid *g, int active_only, const double *acf, size_t max_lag
             double note[2])
 {
 	size_t top = (size_t)floor(*q) + 1;
-	folded *buf = wc_alloc_array((size_t)ceil(FOLD_CYCLES * (*q + 0.5)) + 1, sizeof *buf);
+	folded *buf = wc_alloc_array((size_t)ceil(WC_FT_FOLD_CYCLES * (*q + 0.5)) + 1, sizeof *buf);
 	double *str = wc_alloc_array(top + 1, sizeof *str), *ats = wc_alloc_array(top + 1, sizeof *ats);
 	note[0] = note[1] = NAN;
 	if (!buf || !str || !ats) {
@@ -299,10 +296,10 @@ changes(const double *m, size_t r, size_t j, double mid)
 	return count;
 }
 
-static size_t
-gcd(size_t a, size_t b)
+size_t
+wc__ft_gcd(size_t a, size_t b)
 {
-	return b ? gcd(b, a % b) : a;
+	return b ? wc__ft_gcd(b, a % b) : a;
 }
 
 /* A step under three samples that draws the same point samples as the
@@ -347,7 +344,7 @@ aliased_step(const ft_grid *g, size_t r)
 		double p = (double)r / (double)j;
 		if (p < 1.0 || p * g->dt < WC_TRACE_PERIOD_MIN_S)
 			break;
-		if (p >= WC_FT_MIN_SAMPLES_PER_STEP || gcd(r, j) != 1)
+		if (p >= WC_FT_MIN_SAMPLES_PER_STEP || wc__ft_gcd(r, j) != 1)
 			continue;
 		/* Phase order steps through the classes by j's inverse. */
 		size_t inv = 1;
@@ -358,97 +355,6 @@ aliased_step(const ft_grid *g, size_t r)
 	}
 	free(m);
 	free(n);
-	return found;
-}
-
-/* The class of the i-th sample in phase order when the samples repeat
- * every `r` and are folded at r / j samples: class c has phase c j / r,
- * so the phases are the multiples of d = gcd(r, j), each held by d
- * classes r / d apart. `inv` is the inverse of j / d modulo r / d. */
-static size_t
-phase_class(size_t r, size_t d, size_t inv, size_t i)
-{
-	size_t q = r / d;
-	return (i / d) * inv % q + (i % d) * q;
-}
-
-/* The string of the class means of windows of FOLD_CYCLES repeats of `r`
- * raw samples, folded at r / j samples, per window: the means average the
- * noise out, so two folds of the same samples compare by their shapes, and
- * classes that share a phase (j not prime to r) but differ cost their
- * difference. Windows never cross a bin that is not active (a pause
- * resets the phase). The median over the windows: one that holds the ramp
- * into training is not the steps. `per` holds a string a window. NaN
- * without a window. */
-static double
-class_string(const ft_grid *g, size_t r, size_t j, double *m, double *per)
-{
-	size_t w = (size_t)FOLD_CYCLES * r, n = 0, windows = 0, d = gcd(r, j), inv = 1;
-	while (inv * (j / d) % (r / d) != 1 % (r / d))
-		inv++;
-	double a = g->t0 + (double)g->k0 * g->dt, b = g->t0 + (double)g->k1 * g->dt;
-	for (size_t i = 0; i < g->n; i++) {
-		if (g->t[i] < a || g->t[i] >= b)
-			continue;
-		if (g->mark[wc__ft_bin(g, g->t[i])] != FT_ACTIVE) {
-			n = 0;
-			continue;
-		}
-		if (n == 0)
-			for (size_t c = 0; c < r; c++)
-				m[c] = 0.0;
-		m[n % r] += g->p[i] / FOLD_CYCLES;
-		if (++n < w)
-			continue;
-		per[windows] = 0.0;
-		for (size_t c = 0; c < r; c++)
-			per[windows] += fabs(m[phase_class(r, d, inv, (c + 1) % r)] - m[phase_class(r, d, inv, c)]);
-		windows++;
-		n = 0;
-	}
-	return windows ? wc_stats_median(per, windows) : NAN;
-}
-
-int
-wc__ft_period_aliases(const ft_grid *g, double period, size_t repeat, double alias[WC_FT_ALIASES])
-{
-	size_t r = repeat, j0 = 0;
-	for (int i = 0; i < WC_FT_ALIASES; i++)
-		alias[i] = NAN;
-	if (r < 3 || !isfinite(period) || period <= 0.0)
-		return 0;
-	double *m = wc_alloc_array(r, sizeof *m), *s = wc_alloc_array(r + 1, sizeof *s);
-	double *per = wc_alloc_array(g->n / ((size_t)FOLD_CYCLES * r) + 1, sizeof *per);
-	if (!m || !s || !per) {
-		free(m);
-		free(s);
-		free(per);
-		return -1;
-	}
-	/* The counted period as a fold of the repeat: the nearest r / j. */
-	j0 = (size_t)llround((double)r * g->dt / period);
-	for (size_t j = 1; j <= r; j++) {
-		double p = (double)r / (double)j;
-		s[j] = p >= WC_FT_MIN_SAMPLES_PER_STEP && p * g->dt >= WC_TRACE_PERIOD_MIN_S ? class_string(g, r, j, m, per)
-		                                                                           : NAN;
-	}
-	int found = 0;
-	if (j0 >= 1 && j0 <= r && isfinite(s[j0]) && fabs((double)r / (double)j0 * g->dt - period) < g->dt) {
-		/* The shortest strings shorter than the counted fold's, in order. */
-		for (; found < WC_FT_ALIASES; found++) {
-			size_t best = 0;
-			for (size_t j = 1; j <= r; j++)
-				if (j != j0 && s[j] < s[j0] && (best == 0 || s[j] < s[best]))
-					best = j;
-			if (best == 0)
-				break;
-			alias[found] = (double)r / (double)best * g->dt;
-			s[best] = NAN;
-		}
-	}
-	free(m);
-	free(s);
-	free(per);
 	return found;
 }
 

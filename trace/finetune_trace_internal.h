@@ -52,12 +52,18 @@ int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err
  *  (docs/finetune.md, "Counting steps"). */
 int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[2],
                   size_t *repeat, wc_error *err);
+/** Cycles of the period per fold window: enough for steps out of step to
+ *  show, few enough to bound the search's work. */
+#define WC_FT_FOLD_CYCLES 16.0
+/** The greatest common divisor of a and b. */
+size_t wc__ft_gcd(size_t a, size_t b);
 /** Steps the samples fold into more simply than the counted `period`
  *  (docs/finetune.md, "Counting steps"): the samples repeat every `repeat`
  *  (from wc__ft_period), and steps of repeat / j samples draw them too;
  *  the up to WC_FT_ALIASES whose folds' class means draw a shorter string
- *  than the period's, shortest first, in s (NaN after). Returns how many,
- *  -1 out of memory. */
+ *  than the period's and whose own repeat the samples keep, shortest
+ *  first, in s (NaN after); finetune_alias.c. Returns how many, -1 out of
+ *  memory. */
 int wc__ft_period_aliases(const ft_grid *g, double period, size_t repeat, double alias[WC_FT_ALIASES]);
 /** Whether a step (or period) of `step_s` spans at least
  *  WC_FT_MIN_SAMPLES_PER_STEP of the grid's samples. */

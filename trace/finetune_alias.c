@@ -1,0 +1,104 @@
+/*
+ * The other steps a trace's samples fit (docs/finetune.md, "Counting
+ * steps"): where the samples repeat every whole number of them, the
+ * folds of that repeat that order the samples more simply than the
+ * counted period's, named in the row's aliased warning.
+ */
+#include "finetune_trace_internal.h"
+#include "models/grow.h"
+#include "models/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The class of the i-th sample in phase order when the samples repeat
+ * every `r` and are folded at r / j samples: class c has phase c j / r,
+ * so the phases are the multiples of d = gcd(r, j), each held by d
+ * classes r / d apart. `inv` is the inverse of j / d modulo r / d. */
+static size_t
+phase_class(size_t r, size_t d, size_t inv, size_t i)
+{
+	size_t q = r / d;
+	return (i / d) * inv % q + (i % d) * q;
+}
+
+/* The string of the class means of windows of WC_FT_FOLD_CYCLES repeats of `r`
+ * raw samples, folded at r / j samples, per window: the means average the
+ * noise out, so two folds of the same samples compare by their shapes, and
+ * classes that share a phase (j not prime to r) but differ cost their
+ * difference. Windows never cross a bin that is not active (a pause
+ * resets the phase). The median over the windows: one that holds the ramp
+ * into training is not the steps. `per` holds a string a window. NaN
+ * without a window. */
+static double
+class_string(const ft_grid *g, size_t r, size_t j, double *m, double *per)
+{
+	size_t w = (size_t)WC_FT_FOLD_CYCLES * r, n = 0, windows = 0, d = wc__ft_gcd(r, j), inv = 1;
+	while (inv * (j / d) % (r / d) != 1 % (r / d))
+		inv++;
+	double a = g->t0 + (double)g->k0 * g->dt, b = g->t0 + (double)g->k1 * g->dt;
+	for (size_t i = 0; i < g->n; i++) {
+		if (g->t[i] < a || g->t[i] >= b)
+			continue;
+		if (g->mark[wc__ft_bin(g, g->t[i])] != FT_ACTIVE) {
+			n = 0;
+			continue;
+		}
+		if (n == 0)
+			for (size_t c = 0; c < r; c++)
+				m[c] = 0.0;
+		m[n % r] += g->p[i] / WC_FT_FOLD_CYCLES;
+		if (++n < w)
+			continue;
+		per[windows] = 0.0;
+		for (size_t c = 0; c < r; c++)
+			per[windows] += fabs(m[phase_class(r, d, inv, (c + 1) % r)] - m[phase_class(r, d, inv, c)]);
+		windows++;
+		n = 0;
+	}
+	return windows ? wc_stats_median(per, windows) : NAN;
+}
+
+int
+wc__ft_period_aliases(const ft_grid *g, double period, size_t repeat, double alias[WC_FT_ALIASES])
+{
+	size_t r = repeat, j0 = 0;
+	for (int i = 0; i < WC_FT_ALIASES; i++)
+		alias[i] = NAN;
+	if (r < 3 || !isfinite(period) || period <= 0.0)
+		return 0;
+	double *m = wc_alloc_array(r, sizeof *m), *s = wc_alloc_array(r + 1, sizeof *s);
+	double *per = wc_alloc_array(g->n / ((size_t)WC_FT_FOLD_CYCLES * r) + 1, sizeof *per);
+	if (!m || !s || !per) {
+		free(m);
+		free(s);
+		free(per);
+		return -1;
+	}
+	/* The counted period as a fold of the repeat: the nearest r / j. */
+	j0 = (size_t)llround((double)r * g->dt / period);
+	for (size_t j = 1; j <= r; j++) {
+		double p = (double)r / (double)j;
+		s[j] = p >= WC_FT_MIN_SAMPLES_PER_STEP && p * g->dt >= WC_TRACE_PERIOD_MIN_S ? class_string(g, r, j, m, per)
+		                                                                           : NAN;
+	}
+	int found = 0;
+	if (j0 >= 1 && j0 <= r && isfinite(s[j0]) && fabs((double)r / (double)j0 * g->dt - period) < g->dt) {
+		/* The shortest strings shorter than the counted fold's, in order. */
+		for (; found < WC_FT_ALIASES; found++) {
+			size_t best = 0;
+			for (size_t j = 1; j <= r; j++)
+				if (j != j0 && s[j] < s[j0] && (best == 0 || s[j] < s[best]))
+					best = j;
+			if (best == 0)
+				break;
+			alias[found] = (double)r / (double)best * g->dt;
+			s[best] = NAN;
+		}
+	}
+	free(m);
+	free(s);
+	free(per);
+	return found;
+}
+
