@@ -20,6 +20,8 @@
  *   with no word; four 1.55-s micro-step steps at 0.2 s (7.75 samples)
  *   were counted as 6.2-s ones (+300 %) with warnings naming neither the
  *   step nor the count's direction: the aliasing warning names the step.
+ * - 1-s steps 80 % high at 0.3 s: one low sample in 10; steps of 1.5 s
+ *   (5 samples) were named too, though samples 5 apart differ.
  * - 1.5-s steps at 0.5 s (1 % jitter), exactly three samples: refused
  *   as "not clear" (autocorrelation 0.78; the parabola put them a hair
  *   under three samples); counted.
@@ -142,6 +144,15 @@ main(void)
 	shape three = { 1.0, 0.3, 0.7, 0, 400, 0, 1, 0, 0 };
 	run(&three, "aliased", "1.0000 s", &said, &r);
 	CHECK_INT(said, 1);
+	/* 80 % high: one low sample in the 10 of the repeat. Steps of 1.5 s
+	 * (5 samples) would catch it every 5 samples, and were named though
+	 * samples 5 apart differ: only the steps whose repeat the samples
+	 * keep are named. */
+	shape three80 = { 1.0, 0.3, 0.8, 0, 400, 0, 1, 3.0, 0 };
+	run(&three80, "aliased", "1.0000 s", &said, &r);
+	CHECK_INT(said, 1);
+	for (int i = 0; i < WC_FT_ALIASES; i++)
+		CHECK(!(fabs(r.period_aliases_s[i] - 1.5) < 0.01));
 	shape micro20 = { 1.55, 0.2, 0, 250.0, 400, 4, 0, 0, 0 };
 	run(&micro20, "aliased", "1.5500", &said, &r);
 	CHECK_INT(said, 1);

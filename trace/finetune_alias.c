@@ -59,6 +59,55 @@ class_string(const ft_grid *g, size_t r, size_t j, double *m, double *per)
 	return windows ? wc_stats_median(per, windows) : NAN;
 }
 
+/* Do the samples keep the repeat steps of r / j samples imply? With
+ * d = gcd(r, j) > 1 such steps repeat every r / d samples, so classes
+ * r / d apart hold the same phase and must be on the same side of the
+ * middle of the class means' range (as aliased_step() reads them). 1-s
+ * steps every 0.3 s catch their low phase once in 10 samples: 1.5-s steps
+ * would catch it every 5, and were named though samples 5 apart differ
+ * (docs/finetune.md, "Counting steps"). The means over the windows of
+ * class_string(), summed. */
+static int
+keeps_repeat(const ft_grid *g, size_t r, size_t j, double *m, double *sum)
+{
+	size_t d = wc__ft_gcd(r, j), w = (size_t)WC_FT_FOLD_CYCLES * r, n = 0, windows = 0;
+	if (d == 1)
+		return 1;
+	for (size_t c = 0; c < r; c++)
+		sum[c] = 0.0;
+	double a = g->t0 + (double)g->k0 * g->dt, b = g->t0 + (double)g->k1 * g->dt;
+	for (size_t i = 0; i < g->n; i++) {
+		if (g->t[i] < a || g->t[i] >= b)
+			continue;
+		if (g->mark[wc__ft_bin(g, g->t[i])] != FT_ACTIVE) {
+			n = 0;
+			continue;
+		}
+		if (n == 0)
+			for (size_t c = 0; c < r; c++)
+				m[c] = 0.0;
+		m[n % r] += g->p[i];
+		if (++n < w)
+			continue;
+		for (size_t c = 0; c < r; c++)
+			sum[c] += m[c];
+		windows++;
+		n = 0;
+	}
+	if (windows == 0)
+		return 1;
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t c = 0; c < r; c++) {
+		lo = fmin(lo, sum[c]);
+		hi = fmax(hi, sum[c]);
+	}
+	double mid = 0.5 * (lo + hi);
+	for (size_t c = 0; c < r; c++)
+		if ((sum[c] < mid) != (sum[(c + r / d) % r] < mid))
+			return 0;
+	return 1;
+}
+
 int
 wc__ft_period_aliases(const ft_grid *g, double period, size_t repeat, double alias[WC_FT_ALIASES])
 {
@@ -67,11 +116,12 @@ wc__ft_period_aliases(const ft_grid *g, double period, size_t repeat, double ali
 		alias[i] = NAN;
 	if (r < 3 || !isfinite(period) || period <= 0.0)
 		return 0;
-	double *m = wc_alloc_array(r, sizeof *m), *s = wc_alloc_array(r + 1, sizeof *s);
+	double *m = wc_alloc_array(r, sizeof *m), *s = wc_alloc_array(r + 1, sizeof *s), *sum = wc_alloc_array(r, sizeof *sum);
 	double *per = wc_alloc_array(g->n / ((size_t)WC_FT_FOLD_CYCLES * r) + 1, sizeof *per);
-	if (!m || !s || !per) {
+	if (!m || !s || !per || !sum) {
 		free(m);
 		free(s);
+		free(sum);
 		free(per);
 		return -1;
 	}
@@ -92,12 +142,17 @@ wc__ft_period_aliases(const ft_grid *g, double period, size_t repeat, double ali
 					best = j;
 			if (best == 0)
 				break;
-			alias[found] = (double)r / (double)best * g->dt;
 			s[best] = NAN;
+			if (!keeps_repeat(g, r, best, m, sum)) {
+				found--;
+				continue;
+			}
+			alias[found] = (double)r / (double)best * g->dt;
 		}
 	}
 	free(m);
 	free(s);
+	free(sum);
 	free(per);
 	return found;
 }
