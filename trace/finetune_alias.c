@@ -22,20 +22,16 @@ phase_class(size_t r, size_t d, size_t inv, size_t i)
 	return (i / d) * inv % q + (i % d) * q;
 }
 
-/* The string of the class means of windows of WC_FT_FOLD_CYCLES repeats of `r`
- * raw samples, folded at r / j samples, per window: the means average the
- * noise out, so two folds of the same samples compare by their shapes, and
- * classes that share a phase (j not prime to r) but differ cost their
- * difference. Windows never cross a bin that is not active (a pause
- * resets the phase). The median over the windows: one that holds the ramp
- * into training is not the steps. `per` holds a string a window. NaN
- * without a window. */
-static double
-class_string(const ft_grid *g, size_t r, size_t j, double *m, double *per)
+/* Each window of WC_FT_FOLD_CYCLES repeats of `r` raw active samples, its
+ * class means (by position in the repeat) in m[0..r), handed to `use`.
+ * Windows never cross a bin that is not active (a pause resets the
+ * phase). Returns the number of windows. */
+typedef void (*window_fn)(void *ctx, size_t window, const double *m);
+
+static size_t
+fold_windows(const ft_grid *g, size_t r, double *m, window_fn use, void *ctx)
 {
-	size_t w = (size_t)WC_FT_FOLD_CYCLES * r, n = 0, windows = 0, d = wc__ft_gcd(r, j), inv = 1;
-	while (inv * (j / d) % (r / d) != 1 % (r / d))
-		inv++;
+	size_t w = (size_t)WC_FT_FOLD_CYCLES * r, n = 0, windows = 0;
 	double a = g->t0 + (double)g->k0 * g->dt, b = g->t0 + (double)g->k1 * g->dt;
 	for (size_t i = 0; i < g->n; i++) {
 		if (g->t[i] < a || g->t[i] >= b)
@@ -50,12 +46,51 @@ class_string(const ft_grid *g, size_t r, size_t j, double *m, double *per)
 		m[n % r] += g->p[i] / WC_FT_FOLD_CYCLES;
 		if (++n < w)
 			continue;
-		per[windows] = 0.0;
-		for (size_t c = 0; c < r; c++)
-			per[windows] += fabs(m[phase_class(r, d, inv, (c + 1) % r)] - m[phase_class(r, d, inv, c)]);
-		windows++;
+		use(ctx, windows++, m);
 		n = 0;
 	}
+	return windows;
+}
+
+typedef struct {
+	size_t r, d, inv;
+	double *per, *sum;
+} fold_ctx;
+
+static void
+window_string(void *ctx, size_t window, const double *m)
+{
+	const fold_ctx *f = ctx;
+	f->per[window] = 0.0;
+	for (size_t c = 0; c < f->r; c++)
+		f->per[window] += fabs(m[phase_class(f->r, f->d, f->inv, (c + 1) % f->r)] -
+		                       m[phase_class(f->r, f->d, f->inv, c)]);
+}
+
+static void
+window_sum(void *ctx, size_t window, const double *m)
+{
+	const fold_ctx *f = ctx;
+	(void)window;
+	for (size_t c = 0; c < f->r; c++)
+		f->sum[c] += m[c];
+}
+
+/* The string of the class means of windows of WC_FT_FOLD_CYCLES repeats of `r`
+ * raw samples, folded at r / j samples, per window: the means average the
+ * noise out, so two folds of the same samples compare by their shapes, and
+ * classes that share a phase (j not prime to r) but differ cost their
+ * difference. The median over the windows: one that holds the ramp
+ * into training is not the steps. `per` holds a string a window. NaN
+ * without a window. */
+static double
+class_string(const ft_grid *g, size_t r, size_t j, double *m, double *per)
+{
+	size_t d = wc__ft_gcd(r, j), inv = 1;
+	while (inv * (j / d) % (r / d) != 1 % (r / d))
+		inv++;
+	fold_ctx f = { r, d, inv, per, NULL };
+	size_t windows = fold_windows(g, r, m, window_string, &f);
 	return windows ? wc_stats_median(per, windows) : NAN;
 }
 
@@ -70,30 +105,13 @@ class_string(const ft_grid *g, size_t r, size_t j, double *m, double *per)
 static int
 keeps_repeat(const ft_grid *g, size_t r, size_t j, double *m, double *sum)
 {
-	size_t d = wc__ft_gcd(r, j), w = (size_t)WC_FT_FOLD_CYCLES * r, n = 0, windows = 0;
+	size_t d = wc__ft_gcd(r, j);
 	if (d == 1)
 		return 1;
 	for (size_t c = 0; c < r; c++)
 		sum[c] = 0.0;
-	double a = g->t0 + (double)g->k0 * g->dt, b = g->t0 + (double)g->k1 * g->dt;
-	for (size_t i = 0; i < g->n; i++) {
-		if (g->t[i] < a || g->t[i] >= b)
-			continue;
-		if (g->mark[wc__ft_bin(g, g->t[i])] != FT_ACTIVE) {
-			n = 0;
-			continue;
-		}
-		if (n == 0)
-			for (size_t c = 0; c < r; c++)
-				m[c] = 0.0;
-		m[n % r] += g->p[i];
-		if (++n < w)
-			continue;
-		for (size_t c = 0; c < r; c++)
-			sum[c] += m[c];
-		windows++;
-		n = 0;
-	}
+	fold_ctx f = { r, d, 0, NULL, sum };
+	size_t windows = fold_windows(g, r, m, window_sum, &f);
 	if (windows == 0)
 		return 1;
 	double lo = INFINITY, hi = -INFINITY;

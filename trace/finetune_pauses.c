@@ -38,6 +38,19 @@ wc__ft_period_clear(const ft_grid *g, double period, double acf, size_t repeat)
 	       wc__ft_resolved(g, period_samples(g, period, repeat) * g->dt);
 }
 
+/* The pauses of a cycle's length or less -- the ones a step's own low
+ * phase would draw -- counted into r with their energy: what goes back
+ * into the steps, or the other reading a warning gives. */
+static void
+sum_within(const ft_grid *g, const double *start, const double *len, size_t np, double cycle, ft_recur *r)
+{
+	for (size_t i = 0; i < np; i++)
+		if (len[i] < cycle) {
+			r->n++;
+			r->energy_j += wc__ft_energy_between(g, g->t0 + start[i], g->t0 + start[i] + len[i]);
+		}
+}
+
 /* Near-idle pauses that recur once per step are the steps' own low phase
  * (docs/finetune.md, "Counting steps"). Cut out as saves, 5-s steps ending
  * in 2.5 s at a quarter of the training power read -19 % energy per step
@@ -107,11 +120,8 @@ recurring(ft_grid *g, const wc_ft_steps_info *in, double period, ft_recur *r)
 			 * the other reading when as short as twice the burst, as
 			 * by the trace alone. */
 			r->cut = r->len_s < 2.0 * r->burst_s;
-			for (size_t i = 0; r->cut && i < np; i++)
-				if (len[i] < cycle) {
-					r->n++;
-					r->energy_j += wc__ft_energy_between(g, g->t0 + start[i], g->t0 + start[i] + len[i]);
-				}
+			if (r->cut)
+				sum_within(g, start, len, np, cycle, r);
 			goto done;
 		}
 	} else {
@@ -124,19 +134,12 @@ recurring(ft_grid *g, const wc_ft_steps_info *in, double period, ft_recur *r)
 			/* left out as a save after every step, said when as short as
 			 * twice the burst */
 			r->cut = r->len_s < 2.0 * r->burst_s;
-			for (size_t i = 0; r->cut && i < np; i++)
-				if (len[i] < cycle) {
-					r->n++;
-					r->energy_j += wc__ft_energy_between(g, g->t0 + start[i], g->t0 + start[i] + len[i]);
-				}
+			if (r->cut)
+				sum_within(g, start, len, np, cycle, r);
 			goto done;
 		}
 	}
-	for (size_t i = 0; i < np; i++)
-		if (len[i] < cycle) {
-			r->n++;
-			r->energy_j += wc__ft_energy_between(g, g->t0 + start[i], g->t0 + start[i] + len[i]);
-		}
+	sum_within(g, start, len, np, cycle, r);
 done:
 	free(start);
 	free(len);

@@ -185,6 +185,11 @@ size_t wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set
 enum { FLEET_ABSENT, FLEET_VALUE, FLEET_NAN, FLEET_DROPPED };
 int wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err);
 
+/* A scratch of doubles as long as the set's longest series (at least 1),
+ * for the spacings or values of one series at a time; NULL when out of
+ * memory. The caller frees it. */
+double *wc__fleet_series_scratch(const wc_prom_set *set);
+
 /* fleet_interval.c: a step shorter than a group's scrape interval
  * measured on the page refused, naming the group, the interval and a
  * step; a group once measured passes on later pages. */

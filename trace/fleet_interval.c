@@ -168,13 +168,19 @@ across_pages(fleet_group *g, page_measure *pm, const wc_prom_set *set)
 	}
 }
 
-int
-wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
+double *
+wc__fleet_series_scratch(const wc_prom_set *set)
 {
 	size_t most = 1;
 	for (size_t i = 0; i < set->n; i++)
 		most = set->s[i].n > most ? set->s[i].n : most;
-	double *tmp = wc_alloc_array(most, sizeof *tmp);
+	return wc_alloc_array(most, sizeof(double));
+}
+
+int
+wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
+{
+	double *tmp = wc__fleet_series_scratch(set);
 	page_measure *pm = wc_alloc_array(f->n_groups ? f->n_groups : 1, sizeof *pm);
 	if (!tmp || !pm) {
 		free(tmp);

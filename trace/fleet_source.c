@@ -183,10 +183,7 @@ static int
 infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 {
 	double lo = INFINITY, hi = -INFINITY, step = 0.0, lo_n = INFINITY, hi_n = -INFINITY;
-	size_t most = 1;
-	for (size_t i = 0; i < set->n; i++)
-		most = set->s[i].n > most ? set->s[i].n : most;
-	double *tmp = wc_alloc_array(most, sizeof *tmp);
+	double *tmp = wc__fleet_series_scratch(set);
 	if (!tmp)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	for (size_t i = 0; i < set->n; i++) {
@@ -233,7 +230,7 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 		                    "the files' span, %s to %s", given, a, b);
 	}
 	if (isfinite(o->start)) {
-		if (!(tmp = wc_alloc_array(most, sizeof *tmp)))
+		if (!(tmp = wc__fleet_series_scratch(set)))
 			return wc_error_set(err, WC_ENOMEM, "out of memory");
 		int rc = start_on_grid(set, o->start, tmp, err);
 		free(tmp);
@@ -283,11 +280,8 @@ typedef struct {
 static int
 grid_of_file(const wc_prom_set *set, const size_t *before, size_t n_before, saved_grid *out, wc_error *err)
 {
-	size_t most = 1;
 	out->step = out->at = 0;
-	for (size_t i = 0; i < set->n; i++)
-		most = set->s[i].n > most ? set->s[i].n : most;
-	double *tmp = wc_alloc_array(most, sizeof *tmp);
+	double *tmp = wc__fleet_series_scratch(set);
 	if (!tmp)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	for (size_t i = 0; i < set->n; i++) {
