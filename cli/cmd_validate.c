@@ -6,6 +6,7 @@
 #include "cli_validate.h"
 #include "cli_capacity.h"
 #include "data/data.h"
+#include "data/table_inputs.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
 
@@ -36,7 +37,8 @@ static const char validate_about[] =
 	"           k = 0, 1, 3 side by side (docs/validation.md).\n"
 	"Excluded runs (`exclude` column) are left out of forms, precision, lomo and\n"
 	"fewshot, and included in heldout (held-out sets are usually excluded from fits).\n"
-	"--per-run FILE writes one CSV row per predicted run: run_id, set, fold, the\n"
+	"RUNS.csv may also be a raw ML.ENERGY configuration table: it is imported as\n"
+	"`wattcast import mlenergy` does.\n"	"--per-run FILE writes one CSV row per predicted run: run_id, set, fold, the\n"
 	"inputs used, predicted and measured mean power, error %, the 95 % interval\n"
 	"(heldout: the file's draws and held-out error; lomo: cross-conformal, from the\n"
 	"other models' held-out errors), where P0 came from, and the warnings.\n"
@@ -411,7 +413,7 @@ validate(const char *what, int argc, char **argv)
 	if (heldout && (rc = cli_load_params(cmd, a.params, a.profile, &frozen)) != CLI_OK)
 		goto done;
 	rc = CLI_FAIL;
-	if (wc_runs_read(a.input, &t, &err) != WC_OK) {
+	if (wc_table_inputs_read_runs(a.input, &t, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "cli_validate.h"
 #include "data/data.h"
+#include "data/table_inputs.h"
 #include "models/limits.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
@@ -336,7 +337,7 @@ cli_validate_fewshot(int argc, char **argv)
 	}
 	a.fo.base = &base;
 	rc = CLI_FAIL;
-	if (wc_runs_read(a.input, &t, &err) != WC_OK) {
+	if (wc_table_inputs_read_runs(a.input, &t, &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
 	} else if (cli_validate_some_runs(cmd, a.input, t, 0) != CLI_OK) {
 		/* said why */

@@ -30,6 +30,12 @@ is_mlenergy(const char *path)
 	return yes;
 }
 
+int
+wc_table_inputs_read_runs(const char *path, wc_runs_table **out, wc_error *err)
+{
+	return is_mlenergy(path) ? wc_import_mlenergy(path, out, err) : wc_runs_read(path, out, err);
+}
+
 /* Append `src`'s rows (extras included) to `dst`. */
 static int
 merge_runs(wc_runs_table *dst, const wc_runs_table *src, wc_error *err)
@@ -77,8 +83,7 @@ read_one(const char *path, wc_runs_table *runs, wc_periods_table *periods, wc_er
 		return rc == WC_OK ? WC_OK : wc_error_set_path(err, rc, path, ": out of memory");
 	}
 	wc_runs_table *t = NULL;
-	rc = is_mlenergy(path) ? wc_import_mlenergy(path, &t, err) : wc_runs_read(path, &t, err);
-	if (rc != WC_OK)
+	if ((rc = wc_table_inputs_read_runs(path, &t, err)) != WC_OK)
 		return rc;
 	rc = merge_runs(runs, t, err);
 	wc_runs_free(t);

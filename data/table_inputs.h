@@ -28,6 +28,12 @@
 int wc_table_inputs_read(char *const *paths, size_t n, wc_runs_table **runs,
                          wc_periods_table **periods, wc_error *err);
 
+/** Read one runs table at `path`, or a raw ML.ENERGY configuration table
+ *  imported on the fly as `wattcast import mlenergy` does (the same
+ *  recognition as wc_table_inputs_read): what every command taking one
+ *  runs table reads (docs/cli.md). `*out` as wc_runs_read leaves it. */
+int wc_table_inputs_read_runs(const char *path, wc_runs_table **out, wc_error *err);
+
 /** The label of `n` inputs into `out`: every one, comma-separated, when
  *  they fit in min(cap, WC_INPUTS_LABEL_MAX), else the first and how many
  *  more -- never the first alone as if it were all. What a record's
