@@ -258,6 +258,12 @@ wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest
 	powertrace_clock(&r, clock, m);
 	powertrace_server(&r, server, m);
 	powertrace_probe(&r, probe, m);
+	/* Both from this file: the contradiction is the manifest's, not the
+	 * power log's, whose GPUs the names pick out (docs/formats/telemetry.md,
+	 * "powertrace-sim manifest.json"). */
+	if (r.rc == WC_OK && m->tp > 0 && m->n_gpu_uuids > 0 && m->n_gpu_uuids != m->tp)
+		r.rc = wc__json_fail(&r.ld, "/tp", "%d, but /server/active_gpu_uuids names %d GPU%s", m->tp,
+		                     m->n_gpu_uuids, m->n_gpu_uuids == 1 ? "" : "s");
 	if (r.rc != WC_OK && err)
 		err->code = WC_EPARSE;
 	return r.rc == WC_OK ? WC_OK : WC_EPARSE;

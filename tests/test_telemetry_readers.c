@@ -451,6 +451,8 @@ test_manifests(void)
 		  "/arch/n_active: expected a number or null, got string" },
 		{ "{\"manifest_version\": 2, \"server\": {\"active_gpu_uuids\": [\"GPU-x\", 3]}}",
 		  "/server/active_gpu_uuids/1: expected a string, got integer" },
+		{ "{\"manifest_version\": 2, \"tp\": 2, \"server\": {\"active_gpu_uuids\": [\"GPU-x\"]}}",
+		  "manifest.json: /tp: 2, but /server/active_gpu_uuids names 1 GPU" },
 		{ "{\"manifest_version\": 2, \"probe\": {\"levels\": [{}, 7]}}",
 		  "/probe/levels/1: expected an object, got integer" },
 		{ "{\"manifest_version\": 2, \"probe\": {\"levels\": [{\"params\": {\"request_rate\": \"4\"}}]}}",

@@ -285,8 +285,8 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	if (rc->m.tp <= 0)
 		rc->m.tp = rc->pt->info.n_gpus;
 	else if (rc->pt->info.n_gpus != rc->m.tp)
-		return wc_error_set_path(err, WC_EINVAL, rc->power_path, ": holds %d GPUs, but the run has tp %d",
-		                         rc->pt->info.n_gpus, rc->m.tp);
+		return wc_error_set_path(err, WC_EINVAL, rc->power_path, ": holds %d GPU%s, but the run has tp %d",
+		                         rc->pt->info.n_gpus, rc->pt->info.n_gpus == 1 ? "" : "s", rc->m.tp);
 
 	t = wc__ingest_reader_options(opt);
 	t.epoch_offset_s = rc->m.engine_epoch_offset_s;
