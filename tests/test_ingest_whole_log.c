@@ -47,7 +47,7 @@ tokens_by(int i, double s)
  * request running), the gauge exact; the request log with the requests
  * whose bit is set in `keep`, on the epoch or (perf) on perf_counter. */
 static char *
-write_run(const char *root, const char *name, unsigned keep, int perf)
+write_run_to(const char *root, const char *name, unsigned keep, int perf, int eng_last)
 {
 	char *d = path_join(root, name);
 	mkdir(d, 0755);
@@ -69,7 +69,8 @@ write_run(const char *root, const char *name, unsigned keep, int perf)
 		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
 		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
 		        ms / 1000 % 60, ms % 1000, 100.0 + 200.0 * running);
-		fprintf(fe, "%.3f,%d,0,%.1f\n", t, running, tok);
+		if (k <= eng_last)
+			fprintf(fe, "%.3f,%d,0,%.1f\n", t, running, tok);
 	}
 	fclose(fp);
 	fclose(fe);
@@ -97,6 +98,12 @@ write_run(const char *root, const char *name, unsigned keep, int perf)
 	free(m);
 	free(q);
 	return d;
+}
+
+static char *
+write_run(const char *root, const char *name, unsigned keep, int perf)
+{
+	return write_run_to(root, name, keep, perf, 80);
 }
 
 static int
@@ -133,6 +140,7 @@ main(void)
 		CHECK(strcmp(res.rows[0].n_source, "requests") == 0);
 		CHECK_NEAR(row_tokens(&res.rows[0]), 573.0, 1e-6);
 		running = res.rows[0].run.running;
+		CHECK(res.rows[0].requests == 3 && res.rows[0].run.output_tokens == 191.0);
 		energy = res.rows[0].metrics.energy_j;
 	}
 	CHECK(strstr(w.text, "generation_tokens_total rose") == NULL);
@@ -152,7 +160,14 @@ main(void)
 		CHECK_NEAR(row_tokens(&res.rows[0]), 573.0, 1e-6);
 		CHECK_NEAR(res.rows[0].run.running, running, 1e-9);
 		CHECK_NEAR(res.rows[0].run.energy_per_token_j, energy / 573.0, 1e-9);
+		/* Nor are its per-request figures the load's (it said 2 requests,
+		 * 131 tokens each, energy / 2 per request) and engine.csv counts
+		 * no completed requests: blank. */
+		CHECK(isnan(res.rows[0].requests) && isnan(res.rows[0].energy_per_request_j));
+		CHECK(isnan(res.rows[0].run.output_tokens) && isnan(res.rows[0].run.input_tokens));
+		CHECK(isnan(res.rows[0].ttft_s) && isnan(res.rows[0].itl_s));
 	}
+	CHECK_CONTAINS(w.text, "from engine.csv, requests and their means blank");
 	CHECK_CONTAINS(w.text, "262.0 output tokens over 1784415000.000-1784415020.000, but "
 	                       "generation_tokens_total rose 573 (one sample adds up to 20); n(t) and tokens "
 	                       "from engine.csv");
@@ -196,6 +211,21 @@ main(void)
 		CHECK_NEAR(row_tokens(&res.rows[0]), 573.0, 1.0);
 	}
 	CHECK(strstr(w.text, "from engine.csv") == NULL);
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	/* engine.csv ends at 10 s while B runs (4.0-12.0): the row is cut
+	 * there, B completes after the cut, its energy so far is in the row
+	 * but not in a count of one (A): requests and their means blank
+	 * (docs/formats/telemetry.md, "What ingest derives"); it said 1. */
+	d = write_run_to(root, "cut", 7, 0, 40);
+	CHECK_INT(ingest(d, &res, &w, &err), WC_OK);
+	CHECK_CONTAINS(w.text, "the row cut to 1784415000.000-1784415010.000");
+	if (res.n_rows == 1) {
+		CHECK(isnan(res.rows[0].requests) && isnan(res.rows[0].energy_per_request_j));
+		CHECK(isnan(res.rows[0].run.output_tokens) && isnan(res.rows[0].run.input_tokens));
+		CHECK(isfinite(res.rows[0].run.energy_per_token_j));
+	}
 	wc_ingest_result_clear(&res);
 	free(d);
 

@@ -352,9 +352,22 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, int w, double a, dou
 	/* The load generator's counts hold for a whole level (or a whole run
 	 * without levels) only. */
 	const double given = l >= 0 ? rc->m.levels[l].requests : rc->m.requests;
-	if (rc->req) {
+	if (rc->req && wc_trace_log_accounts(rc->req, rc->eng, NULL) == 0) {
+		/* A log leaving out work the engine did misses requests too: its
+		 * count, means and latencies are not the load's, and engine.csv
+		 * counts no completed requests, so they stay blank
+		 * (docs/formats/telemetry.md, "Whole logs"). */
+	} else if (rc->req) {
 		count_requests(rc, opt, a, b, last, row, &out_tok);
 		request_latencies(rc, a, b, last, row);
+		/* A row cut short by a log ends while a request runs, which
+		 * completes after the cut: the count leaves it out, the energy
+		 * holds its share (docs/formats/telemetry.md, "What ingest
+		 * derives", Requests). */
+		if (rc->windows[w].cut) {
+			row->requests = NAN;
+			run->input_tokens = run->output_tokens = NAN;
+		}
 	} else if (whole && isfinite(given)) {
 		row->requests = given;
 		if (l >= 0 && isnan(in_tok))
