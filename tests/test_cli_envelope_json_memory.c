@@ -6,8 +6,9 @@
  * check charged only the bands (0.2 GB): under `ulimit -v 8000000` it
  * simulated for 58 s, then failed "render: out of memory" with no output.
  * Here the address space is limited to 4 GB (the check takes the smaller of
- * it and the machine's memory): refused at once, exit 2, naming --bin and
- * --horizon.
+ * it and the machine's memory): refused before simulating (well inside a
+ * 30 s CPU limit), exit 2, naming --bin and --horizon. Skipped under
+ * AddressSanitizer, whose shadow memory cannot be mapped in 4 GB.
  */
 #include "tests/support/support.h"
 
@@ -15,19 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int
 main(void)
 {
+#ifdef WC_TEST_ASAN
+	printf("test_cli_envelope_json_memory: skipped: AddressSanitizer cannot map its shadow memory under a 4 GB address-space limit\n");
+	return TEST_SKIP;
+#endif
 	char *dir = test_tmpdir("cli_envelope_json_memory"), *ns = path_join(dir, "week.csv");
 	FILE *f = fopen(ns, "w");
 	CHECK(f != NULL);
@@ -53,10 +49,8 @@ main(void)
 			               "--n-series", ns, "--horizon", "604800", "--bin", "0.05", "--replicas", "40",
 			               "--quiet", "--json", fleets[i] ? "--fleet" : NULL, fleets[i], NULL };
 		run_result r;
-		double t0 = now_s();
 		/* 30 s of CPU: without the charge it simulated for about 55 s */
 		CHECK_INT(run_wattcast_limited(argv, NULL, 30, &r), 0);
-		double took = now_s() - t0;
 		CHECK_INT(r.status, 2);
 		char want[128];
 		snprintf(want, sizeof want, "--bin, --horizon: --json would carry %s per-bin values (12096000 bins of 0.05 s)",
@@ -65,9 +59,6 @@ main(void)
 		CHECK_CONTAINS(r.err, "use wider bins, a shorter horizon or the text output");
 		CHECK(strlen(r.err) <= 256);
 		CHECK(r.out == NULL || r.out[0] == '\0');
-		CHECK(took < 10.0);
-		if (took >= 10.0)
-			fprintf(stderr, "took %.1f s\n", took);
 		run_result_free(&r);
 	}
 	CHECK_INT(setrlimit(RLIMIT_AS, &old), 0);

@@ -19,14 +19,6 @@
 
 #define T0 1767225600
 
-#if defined(__SANITIZE_ADDRESS__)
-#define WC_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WC_TEST_ASAN 1
-#endif
-#endif
-
 #ifndef WC_TEST_ASAN
 /* `hosts` hosts of one H100 and one engine, two scrapes a second apart. */
 static char *

@@ -14,6 +14,17 @@
 
 #define TEST_SKIP 77
 
+/* Defined when the tests (and so the wattcast they run, one build) are
+ * built with AddressSanitizer: a test that limits the address space or
+ * preloads a library cannot run under it and skips. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WC_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WC_TEST_ASAN 1
+#endif
+#endif
+
 extern int check_failures;
 extern int check_count;
 
