@@ -75,7 +75,10 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 		case OPT_IDLE:
 			rc = cli_parse_double_max(cmd, "--idle-power", optarg, 0, 0, WC_GPU_MAX_POWER_W, &a->co.idle_power_w);
 			break;
-		case OPT_SCATTER: rc = cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->co.run_scatter); break;
+		case OPT_SCATTER:
+			rc = cli_parse_range(cmd, "--run-scatter", optarg, WC_RUN_SCATTER_MIN, WC_RUN_SCATTER_MAX,
+			                     &a->co.run_scatter);
+			break;
 		case OPT_NAME: rc = cli_parse_set_name(cmd, optarg); a->label = optarg; break;
 		case OPT_RELATIVE: a->co.relative_to = optarg; break;
 		case OPT_BOOT:

@@ -98,7 +98,10 @@ parse_flags(const char *cmd, int argc, char **argv, fewshot_args *a)
 		case OPT_IDLE:
 			rc = cli_parse_double_max(cmd, "--idle-power", optarg, 0, 0, WC_GPU_MAX_POWER_W, &a->fo.idle_power_w);
 			break;
-		case OPT_SCATTER: rc = cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->fo.run_scatter); break;
+		case OPT_SCATTER:
+			rc = cli_parse_range(cmd, "--run-scatter", optarg, WC_RUN_SCATTER_MIN, WC_RUN_SCATTER_MAX,
+			                     &a->fo.run_scatter);
+			break;
 		case OPT_FORM:
 			a->form = optarg;
 			if (wc_form_from_name(optarg, &a->fit.form) != WC_OK)

@@ -55,6 +55,20 @@
  *  Poisson tail just touches the limit would warn on every answer. */
 #define WC_OPEN_LOOP_LIMIT_WARN 0.005
 
+/** The scatter of one run a calibration takes (`--run-scatter`,
+ *  `run_scatter`; sd of log dynamic power, docs/calibration.md
+ *  "Intervals: the base's draws and the calibration's own scatter").
+ *  The optimiser (fit/calibrate_solve.c) differentiates by forward steps of
+ *  sqrt(DBL_EPSILON) |x|, about 1.5e-8 in log space for a shift near 1: a
+ *  scatter below that moves each run's log power by less than the
+ *  optimiser's own probe, so the solve stops at rounding noise (1e-9 did
+ *  not converge on two exact runs; at 1e-300 the squared residuals
+ *  overflow, at 1e-320 the shift came out 0). 1e-7 keeps a factor of
+ *  about 7 above the step. 10 is a factor e^10 = 22000 between two runs
+ *  of one setting, past any scatter. */
+#define WC_RUN_SCATTER_MIN 1e-7
+#define WC_RUN_SCATTER_MAX 10.0
+
 /** Worker threads of the computing commands (`--threads` of fit,
  *  calibrate, envelope, validate envelope): well above any machine's core
  *  count the work would use, low enough that a typo cannot exhaust the

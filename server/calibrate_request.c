@@ -305,7 +305,7 @@ option_number(const json_t *body, const char *name, double min, double max, int 
 	*out = json_number_value(v);
 	if (!(*out >= min && *out <= max) || (min == 0 && *out == 0 && !integer)) {
 		wc_api_error_set(e, 422, "invalid_value", field, "%s: must be %s %g and at most %g, got %s", name,
-		                 integer ? ">=" : ">", min, max, wc_api_value_text((char[32]){ 0 }, v, *out));
+		                 integer || min > 0 ? ">=" : ">", min, max, wc_api_value_text((char[32]){ 0 }, v, *out));
 		return -1;
 	}
 	return 0;
@@ -324,7 +324,7 @@ parse_options(const json_t *body, const wc_params *base, wc_calibrate_request *r
 	    option_string(body, "name", r->name, sizeof r->name, e) < 0 ||
 	    option_string(body, "relative_to", r->relative_to, sizeof r->relative_to, e) < 0 ||
 	    option_number(body, "idle_power_w", 0, WC_GPU_MAX_POWER_W, 0, &r->idle_power_w, e) < 0 ||
-	    option_number(body, "run_scatter", 0, 10, 0, &r->run_scatter, e) < 0 ||
+	    option_number(body, "run_scatter", WC_RUN_SCATTER_MIN, WC_RUN_SCATTER_MAX, 0, &r->run_scatter, e) < 0 ||
 	    option_number(body, "bootstrap", 0, WC_HTTP_CALIBRATE_MAX_DRAWS, 1, &boot, e) < 0 ||
 	    wc_api_seed(body, "seed", &r->seed, e) < 0)
 		return -1;
