@@ -93,6 +93,8 @@ typedef struct {
 	                             * per GPU while it serves (q->serving_w),
 	                             * else power.per_gpu_power_w */
 	double mean_running;        /* n used: config.running or series mean */
+	double series_cap_share;    /* a series under a power cap: the share of
+	                             * its time the cap binds (0: it does not) */
 	int open_loop;              /* 1: n is an open loop's, predicted */
 	int has_interval;           /* 1 when there is an interval (with width) */
 	double node_lo_w, node_hi_w; /* 95 % interval of node power: the draws'

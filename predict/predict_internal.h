@@ -25,6 +25,15 @@ int wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_con
                            const wc_load_histogram *h, const double *cap_span, int *joined, int part,
                            char notes[3][WC_WARNING_LEN]);
 
+/** The warning of a series whose steps the law puts above `limit_w` per
+ *  GPU for the share `limited` of its time (`field` "power_cap_w" or
+ *  "platform"): those steps settle at the clock meeting it, except the
+ *  share `unmet` that no clock meets, at the clock of least power `mhz`
+ *  (docs/capacity.md, "The board's power limit"). One text for the CLI
+ *  and HTTP. */
+void wc__predict_series_limit_note(const char *field, double limit_w, double limited, double unmet, double mhz,
+                                   char *buf, size_t cap);
+
 /** The caveat of the clock `mhz` an answer on `lvl` runs at, set by
  *  `field` ("sm_clock_mhz" a lock, "power_cap_w" a cap, "platform" the
  *  board's limit), at a mean `running` count: no clock-locked runs

@@ -206,9 +206,9 @@ series_limit_w(const wc_inference_query *q, const wc_level *lvl)
  * Returns the share of time limited (0: the law as it is). */
 static double
 series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc_load_histogram *h,
-               double limit_w, wc_power *pw)
+               double limit_w, wc_power *pw, double *unmet)
 {
-	double sum = 0.0, sum_w = 0.0, limited = 0.0;
+	double sum = 0.0, sum_w = 0.0, limited = 0.0, least = 0.0;
 	for (size_t i = 0; i < h->len; i++) {
 		double one_w = 1.0, n = h->running[i];
 		wc_load_histogram one = { &n, &one_w, 1, n };
@@ -221,6 +221,7 @@ series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc
 				return 0.0;
 			w = fmax(limit_w, fmin(w, at_low.per_gpu_power_w));
 			limited += h->weight[i];
+			least += w > limit_w * (1.0 + 1e-9) ? h->weight[i] : 0.0; /* no clock meets it */
 		}
 		sum += h->weight[i] * w;
 		sum_w += h->weight[i];
@@ -231,6 +232,8 @@ series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc
 	pw->node_power_w = tp * (sum / sum_w);
 	pw->per_gpu_power_w = sum / sum_w;
 	pw->dynamic_w = pw->node_power_w - pw->idle_power_w;
+	if (unmet)
+		*unmet = least / sum_w;
 	return limited / sum_w;
 }
 
@@ -294,7 +297,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 			if (low) { /* a series under a limit: each draw settles as the point does */
 				wc_law_point lpl;
 				wc_law_bound_point(low, p->draws + (size_t)r * p->n_draw_params, &lpl);
-				series_limited(&lp, &lpl, tp, h, limit_w, &pw);
+				series_limited(&lp, &lpl, tp, h, limit_w, &pw, NULL);
 			}
 			node[kept++] = pw.node_power_w;
 		}
@@ -414,14 +417,15 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	wc_law_bound_point(&b, NULL, &lp);
 	if ((rc = wc_law_point_power(&lp, q->config.tp, &h, &out->power, err)) != WC_OK)
 		goto done;
-	double limit_w = q->series_len ? series_limit_w(q, b.level) : NAN, limited = 0.0;
+	double limit_w = q->series_len ? series_limit_w(q, b.level) : NAN, limited = 0.0, unmet_share = 0.0;
 	wc_law_binding low;
 	int have_low = isfinite(limit_w) && bind_lowest_clock(p, &c, &low);
 	wc_config clocked = q->config; /* the clock the answer runs at, for its caveat */
 	if (have_low) {
 		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
-		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power);
+		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power, &unmet_share);
+		out->series_cap_share = limit_w == q->power_cap_w ? limited : 0.0;
 		/* A step held at the limit draws the limit, whatever kappa; the
 		 * top one still over it at the lowest clock answers there. */
 		double top = h.running[h.len - 1], one_w = 1.0;
@@ -439,7 +443,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	    isfinite(wc_level_power_limit_w(b.level)) && bind_lowest_clock(p, &c, &low)) {
 		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
-		over_share = series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level), &held);
+		over_share = series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level), &held, NULL);
 	}
 	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
 	if (isfinite(asked)) { /* the samples held to the KV cache, said once */
@@ -517,7 +521,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * above the cap, which the user must be told. */
 	if (q->power_cap_w > 0 && !wc_power_cap_met(q->power_cap_w, out->serving_per_gpu_w)) {
 		char unmet[WC_WARNING_LEN];
-		wc_predict_cap_unmet_note(q->power_cap_w, b.level->name, q->config.sm_clock_mhz,
+		wc_predict_cap_unmet_note(q->power_cap_w, b.level->name, clocked.sm_clock_mhz,
 		                          out->serving_per_gpu_w, unmet, sizeof unmet);
 		WC_WARN(out, "%s", unmet);
 	}
@@ -552,11 +556,13 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        wc_platform_unknown_note(b.level->name, note, sizeof note),
 		        cl && cl->memory_gb > 0 ? "" : " and the model's fit in memory is not checked");
 	}
-	if (limited > 0.0)
-		WC_WARN(out, "%s: the law gives more than %.0f W per GPU for %.1f %% of the series' time; those steps "
-		        "answer at the clock a GPU settles at under that limit (docs/capacity.md)",
-		        q->power_cap_w > 0.0 && limit_w == q->power_cap_w ? "power_cap_w" : "platform", limit_w,
-		        100.0 * limited);
+	if (limited > 0.0) {
+		char note[WC_WARNING_LEN]; /* limited > 0: the board has a clock range (bind_lowest_clock) */
+		double least_mhz = wc_predict_board(p, c.platform)->min_sm_clock_mhz;
+		wc__predict_series_limit_note(q->power_cap_w > 0.0 && limit_w == q->power_cap_w ? "power_cap_w" : "platform",
+		                              limit_w, limited, unmet_share, least_mhz, note, sizeof note);
+		WC_WARN(out, "%s", note);
+	}
 	if (over_share > 0.0 && held.node_power_w < (1.0 - WC_OPEN_LOOP_LIMIT_WARN) * out->power.node_power_w)
 		WC_WARN(out, "platform: the law gives more than %.0f W per GPU for %.1f %% of this open loop's time (its "
 		        "count's spread); held under that limit then, a GPU would average %.1f W, not %.1f W (docs/capacity.md)",

@@ -96,6 +96,27 @@ wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double pe
 	         per_gpu_w);
 }
 
+void
+wc__predict_series_limit_note(const char *field, double limit_w, double limited, double unmet, double mhz,
+                              char *buf, size_t cap)
+{
+	int n = snprintf(buf, cap, "%s: the law gives more than %.0f W per GPU for %.1f %% of the series' time; ", field,
+	                 limit_w, 100.0 * limited);
+	if (n < 0 || (size_t)n >= cap)
+		return;
+	/* "settles" only where a clock meets the limit: a step no clock
+	 * brings under it runs at the clock of least power, above it. */
+	if (!(unmet > 0.0))
+		snprintf(buf + n, cap - (size_t)n, "those steps answer at the clock a GPU settles at under that limit "
+		         "(docs/capacity.md)");
+	else if (unmet >= limited * (1.0 - 1e-12))
+		snprintf(buf + n, cap - (size_t)n, "no clock meets it there: those steps answer at the clock of least "
+		         "power, %.0f MHz, still above it (docs/capacity.md)", mhz);
+	else
+		snprintf(buf + n, cap - (size_t)n, "no clock meets it for %.1f %% (at the clock of least power, %.0f MHz, "
+		         "above it), the rest settle under it (docs/capacity.md)", 100.0 * unmet, mhz);
+}
+
 int
 wc__predict_module_note(const wc_level *lvl, char *buf, size_t cap)
 {
