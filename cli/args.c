@@ -247,8 +247,19 @@ cli_parse_int(const char *cmd, const char *flag, const char *text, long min, lon
 	char *end = NULL;
 	errno = 0;
 	long v = wc_decimal_syntax(text, 0, 0) ? strtol(text, &end, 10) : 0;
-	if (!end || *end != '\0' || errno == ERANGE)
-		return cli_usage_error(cmd, "%s: expected a whole number, got '%s'", flag, text);
+	if (!end || *end != '\0' || errno == ERANGE) {
+		/* A whole number in exponent form (1e3) is one, and one past every
+		 * range (1e999, 99999999999999999999) gets the flag's range, as
+		 * the float flags do (docs/cli.md, "Conventions"); 1.5 or 1e-3
+		 * is no whole number. */
+		double d;
+		int tiny;
+		if (!read_number(text, &d, &tiny) || tiny || d != floor(d))
+			return cli_usage_error(cmd, "%s: expected a whole number, got '%s'", flag, text);
+		if (!(d >= (double)min && d <= (double)max && fabs(d) < 0x1p63)) /* (long)d defined */
+			return cli_usage_error(cmd, "%s: must be between %ld and %ld, got '%s'", flag, min, max, text);
+		v = (long)d;
+	}
 	if (v < min || v > max)
 		return cli_usage_error(cmd, "%s: must be between %ld and %ld, got '%s'", flag, min, max, text);
 	*out = v;

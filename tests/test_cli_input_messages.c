@@ -65,8 +65,8 @@ strict_numbers(void)
 	        "--tp: expected a whole number, got ' 2'");
 	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "8", "--tp", "0x2"),
 	        "--tp: expected a whole number, got '0x2'");
-	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "8", "--tp", "1e1"),
-	        "--tp: expected a whole number, got '1e1'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "8", "--tp", "1.5e0"),
+	        "--tp: expected a whole number, got '1.5e0'");
 	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "."),
 	        "--concurrency: expected a number, got '.'");
 	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "1e"),
