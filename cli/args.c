@@ -230,6 +230,21 @@ cli_parse_double(const char *cmd, const char *flag, const char *text, double min
 }
 
 int
+cli_parse_double_ranged(const char *cmd, const char *flag, const char *text, double min, int min_inclusive,
+                        double *out)
+{
+	double v;
+	int tiny;
+	/* Past every double (1e999): +-HUGE_VAL, which the flag's own range
+	 * refuses in the words it refuses 1e300 with. */
+	if (read_number(text, &v, &tiny) && isinf(v) && (v > 0 || !(min > -INFINITY))) {
+		*out = v;
+		return CLI_OK;
+	}
+	return cli_parse_double(cmd, flag, text, min, min_inclusive, out);
+}
+
+int
 cli_parse_max_bad(const char *cmd, const char *text, double *out)
 {
 	double v = 0;

@@ -164,6 +164,13 @@ int cli_parse_double(const char *cmd, const char *flag, const char *text, double
                      int min_inclusive, double *out);
 int cli_parse_double_max(const char *cmd, const char *flag, const char *text, double min,
                          int min_inclusive, double max, double *out);
+/** cli_parse_double for a flag whose range is checked after it (the
+ *  envelope's --horizon, --bin, ..., --sm-clock against the platform's
+ *  clocks): a text past every double (1e999) comes back as +HUGE_VAL, CLI_OK,
+ *  for that check to refuse with the range it gives 1e300; -1e999 is
+ *  below `min`, refused here. */
+int cli_parse_double_ranged(const char *cmd, const char *flag, const char *text, double min, int min_inclusive,
+                            double *out);
 /** A number in [lo, hi] (a limit of predict/envelope.h or models/limits.h),
  *  anything outside it -- 0, a negative, a text too small for a double
  *  (strtod underflows: 1e-320) -- refused with the range, as the HTTP

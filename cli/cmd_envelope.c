@@ -124,7 +124,7 @@ parse_workload_flag(const char *cmd, int opt, env_args *a)
 	case OPT_RATE_PROFILE: a->rate_profile = optarg; break;
 	case OPT_INPUT: a->input_spec = optarg; break;
 	case OPT_OUTPUT: a->output_spec = optarg; break;
-	case OPT_THINK: rc = cli_parse_double(cmd, "--think", optarg, 0, 1, &a->w.think_s); break;
+	case OPT_THINK: rc = cli_parse_double_ranged(cmd, "--think", optarg, 0, 1, &a->w.think_s); break;
 	}
 	return rc;
 }
@@ -139,7 +139,7 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 	case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); o->max_running = (int)v; break;
 	case OPT_HORIZON:
 		a->horizon_given = 1;
-		rc = cli_parse_double(cmd, "--horizon", optarg, 0, 0, &o->horizon_s);
+		rc = cli_parse_double_ranged(cmd, "--horizon", optarg, 0, 0, &o->horizon_s);
 		break;
 	case OPT_WARMUP: rc = cli_parse_double(cmd, "--warmup", optarg, 0, 1, &o->warmup_s); break;
 	case OPT_REPLICAS:
@@ -151,16 +151,16 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 	case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &v); o->threads = (int)v; break;
 	case OPT_BIN:
 		a->bin_given = 1;
-		rc = cli_parse_double(cmd, "--bin", optarg, 0, 0, &o->bin_s);
+		rc = cli_parse_double_ranged(cmd, "--bin", optarg, 0, 0, &o->bin_s);
 		break;
 	case OPT_SAMPLE:
 		a->sample_given = 1;
 		rc = cli_parse_double(cmd, "--sample", optarg, 0, 0, &o->sample_s);
 		break;
-	case OPT_TAU: rc = cli_parse_double(cmd, "--tau", optarg, 0, 1, &a->tau); break;
+	case OPT_TAU: rc = cli_parse_double_ranged(cmd, "--tau", optarg, 0, 1, &a->tau); break;
 	case OPT_HOLD: rc = cli_parse_double(cmd, "--hold", optarg, 0, 1, &a->hold); break;
 	case OPT_DECAY: rc = cli_parse_double(cmd, "--decay", optarg, 0, 1, &a->decay); break;
-	case OPT_RATIO: rc = cli_parse_double(cmd, "--prefill-ratio", optarg, 0, 1, &a->ratio); break;
+	case OPT_RATIO: rc = cli_parse_double_ranged(cmd, "--prefill-ratio", optarg, 0, 1, &a->ratio); break;
 	case OPT_FLEET: rc = cli_parse_int(cmd, "--fleet", optarg, 1, WC_ENVELOPE_MAX_FLEET, &v); o->fleet_size = (int)v; break;
 	case OPT_FLEET_MODE:
 		if (wc_fleet_mode_from_name(optarg, &o->fleet_mode) != WC_OK)
