@@ -19,6 +19,8 @@ typedef struct {
 	wc_power_trace *pt;
 	wc_engine_log *eng;
 	wc_request_log *req;
+	int log_accounts;          /* wc_trace_log_accounts of req, once placed:
+	                            * 1 whole, 0 leaving out work, -1 unknown */
 	double t0, t1;
 	size_t ngrid;
 	double *grid_n;            /* n(t) at t0 + k*GRID */
@@ -116,14 +118,16 @@ void wc__ingest_row_free(wc_ingest_row *r);
  * memory leaves them blank). */
 void wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *cp, size_t cn,
                        wc_ingest_row *row);
-/** Does the request log give every request's token ramp (first token,
- *  completion and output length, wc_trace_token_ramp_of)? Then a
- *  window's output tokens are the log's (docs/formats/telemetry.md,
- *  "What ingest derives"), not the engine counter's. */
 /** Place rc->req on the engine's clock when its clock is relative
- *  (wc_request_log_align, said in a warning) and warn when it does not
- *  account for the engine's work (wc_trace_log_accounts). */
+ *  (wc_request_log_align, said in a warning), judge once whether it
+ *  accounts for the engine's work (rc->log_accounts,
+ *  wc_trace_log_accounts), and warn when it does not. */
 int wc__ingest_place_requests(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
+/** Does the request log give every request's token ramp (first token,
+ *  completion and output length, wc_trace_token_ramp_of) and account for
+ *  the engine's work? Then a window's output tokens are the log's
+ *  (docs/formats/telemetry.md, "What ingest derives"), not the engine
+ *  counter's. */
 int wc__ingest_tokens_from_log(const run_ctx *rc);
 /** Does [a, b] reach past the engine log's first or last sample while
  *  that sample shows a request running or waiting? Its counters then

@@ -9,27 +9,26 @@
 
 #include <stdio.h>
 
-/* A request log that does not account for the engine's work
- * (wc_trace_log_accounts) is not the load's record: n(t), tokens and
- * replay's arrivals come from the engine then, and the user is told why. */
 /* engine.csv counts no completed requests: what only the log gives is blank */
 #define PER_REQUEST_BLANK "requests and their means blank"
 
+/* A request log that does not account for the engine's work
+ * (wc_trace_log_accounts) is not the load's record: n(t), tokens and
+ * replay's arrivals come from the engine then, and the user is told why. */
 static void
-warn_partial_log(const run_ctx *rc, const wc_ingest_options *opt)
+warn_partial_log(const run_ctx *rc, const wc_ingest_options *opt, const wc_trace_log_account *acc)
 {
-	wc_trace_log_account acc;
-	if (!opt->warn || !rc->req || wc_trace_log_accounts(rc->req, rc->eng, &acc) != 0)
+	if (!opt->warn || rc->log_accounts != 0)
 		return;
 	char msg[WC_ERROR_MSG_MAX];
-	if (acc.align_rms > acc.tolerance)
+	if (acc->align_rms > acc->tolerance)
 		wc_error_format_path(msg, sizeof msg, rc->req_path, ": placed with rms %.2f tokens, more than the %.0f the "
-		                     "counter adds in one sample; n(t) and tokens from engine.csv, " PER_REQUEST_BLANK, acc.align_rms,
-		                     acc.tolerance);
+		                     "counter adds in one sample; n(t) and tokens from engine.csv, " PER_REQUEST_BLANK, acc->align_rms,
+		                     acc->tolerance);
 	else
 		wc_error_format_path(msg, sizeof msg, rc->req_path, ": %.1f output tokens over %.3f-%.3f, but "
 		                     "generation_tokens_total rose %.0f (one sample adds up to %.0f); n(t) and tokens "
-		                     "from engine.csv, " PER_REQUEST_BLANK, acc.log_tokens, acc.a, acc.b, acc.engine_tokens, acc.tolerance);
+		                     "from engine.csv, " PER_REQUEST_BLANK, acc->log_tokens, acc->a, acc->b, acc->engine_tokens, acc->tolerance);
 	opt->warn(msg, opt->warn_payload);
 }
 
@@ -51,6 +50,9 @@ wc__ingest_place_requests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			opt->warn(msg, opt->warn_payload);
 		}
 	}
-	warn_partial_log(rc, opt);
+	/* judged once, here: every row, segment and replay window reads it */
+	wc_trace_log_account acc;
+	rc->log_accounts = wc_trace_log_accounts(rc->req, rc->eng, &acc);
+	warn_partial_log(rc, opt, &acc);
 	return WC_OK;
 }

@@ -71,7 +71,7 @@ wc__ingest_tokens_from_log(const run_ctx *rc)
 		if (!wc_trace_token_ramp_of(rc->req, i, &r))
 			return 0;
 	/* a log leaving out work the engine counted: the counter's tokens */
-	return wc_trace_log_accounts(rc->req, rc->eng, NULL) != 0;
+	return rc->log_accounts != 0;
 }
 
 /* Requests running or waiting at engine sample k (an unreported gauge
@@ -352,7 +352,7 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, int w, double a, dou
 	/* The load generator's counts hold for a whole level (or a whole run
 	 * without levels) only. */
 	const double given = l >= 0 ? rc->m.levels[l].requests : rc->m.requests;
-	if (rc->req && wc_trace_log_accounts(rc->req, rc->eng, NULL) == 0) {
+	if (rc->req && rc->log_accounts == 0) {
 		/* A log leaving out work the engine did misses requests too: its
 		 * count, means and latencies are not the load's, and engine.csv
 		 * counts no completed requests, so they stay blank

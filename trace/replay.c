@@ -389,7 +389,7 @@ build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *
 		return wc_error_set_path(err, WC_ENOMEM, rc->dir, ": out of memory");
 	/* A request log leaving out work the engine did replays the engine's
 	 * arrivals, as n(t) takes its gauge (trace/load.h). */
-	const int whole = rc->req && !(wc_trace_log_accounts(rc->req, rc->eng, NULL) == 0 && rc->eng->col[WC_ENG_RUNNING]);
+	const int whole = rc->req && !(rc->log_accounts == 0 && rc->eng->col[WC_ENG_RUNNING]);
 	rc_ = whole ? arrivals_from_requests(rc, r) : arrivals_from_engine(rc, w, r);
 	if (rc_ != WC_OK)
 		return wc_error_set_path(err, rc_, rc->dir, ": out of memory");
