@@ -49,22 +49,18 @@ wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double running
 	size_t bad = 0;
 	if (wc_load_histogram_build(&running, NULL, 1.0, 1, &h, &bad) != WC_OK)
 		return 0;
-	double *node = wc_alloc_array((size_t)p->n_draws, sizeof *node);
 	wc_law_point lp;
 	wc_power pw;
 	double point = NAN, lo = NAN, hi = NAN;
-	size_t kept = 0;
+	int kept = 0, folded = 0;
 	wc_law_bound_point(&b, NULL, &lp);
-	if (node && wc_law_point_power(&lp, at.tp, &h, &pw, NULL) == WC_OK)
+	if (wc_law_point_power(&lp, at.tp, &h, &pw, NULL) == WC_OK)
 		point = pw.node_power_w;
-	for (int r = 0; node && isfinite(point) && r < p->n_draws; r++) {
-		wc_law_bound_point(&b, p->draws + (size_t)r * p->n_draw_params, &lp);
-		if (wc_law_point_power(&lp, at.tp, &h, &pw, NULL) == WC_OK)
-			node[kept++] = pw.node_power_w;
-	}
-	int folded = kept > 1 && wc_interval_from_draws(node, kept, point, &lo, &hi) &&
-	             wc_pe_calibrated_stratum(&p->pred_error, s, point, lo, hi, out);
-	free(node);
+	/* the answer's draws, by its interval's own loop, at this one running
+	 * count (no series to settle under a limit) */
+	if (isfinite(point) &&
+	    wc__predict_draw_interval(&b, NULL, NAN, at.tp, &h, point, &lo, &hi, &kept, NULL) == WC_OK && kept > 0)
+		folded = wc_pe_calibrated_stratum(&p->pred_error, s, point, lo, hi, out);
 	wc_load_histogram_free(&h);
 	if (!folded)
 		*out = *s;

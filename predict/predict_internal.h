@@ -79,6 +79,27 @@ int wc__predict_widen_power(const wc_law_binding *b, const wc_pred_error *pe, co
 int wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double running, const wc_pe_stratum *s,
                               wc_pe_stratum *out);
 
+/** A series under a per-GPU limit `limit_w`, each of its loads `h` settling
+ *  at the clock meeting it, or at the platform's lowest clock (`low`, the
+ *  law bound there) when even that draws more (docs/capacity.md, "The
+ *  board's power limit"): `*pw` the time-weighted mean, `*unmet` (may be
+ *  NULL) the share of time no clock meets the limit. Returns the share of
+ *  time limited (0: `*pw` untouched, the law as it is). */
+double wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int tp,
+                                  const wc_load_histogram *h, double limit_w, wc_power *pw, double *unmet);
+/** The parameters' 95 % interval of node power at the loads `h` on `tp`
+ *  GPUs around `point` into `*lo`, `*hi` (NaN: none): node power at every
+ *  bootstrap draw of `b`'s set through `b` as the point estimate goes, a
+ *  draw whose power is not finite left out, each draw of a series settling
+ *  under `limit_w` as the point does when `low` (the law at the lowest
+ *  clock; NULL: no limit) is given (wc__predict_series_limited), then
+ *  wc_interval_from_draws. `*n_draws` the draws kept when they give an
+ *  interval, else 0. The one loop of the power answer's interval and the
+ *  calibrated widening (wc__predict_calibrated_pe). WC_OK, or WC_ENOMEM. */
+int wc__predict_draw_interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int tp,
+                              const wc_load_histogram *h, double point, double *lo, double *hi, int *n_draws,
+                              wc_error *err);
+
 /** G x P0 where the idle is known (measured, published, the query's
  *  own): the floor of a mean power's interval; NaN otherwise. */
 double wc__predict_idle_floor(const wc_law_binding *b, int tp);

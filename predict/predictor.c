@@ -198,47 +198,9 @@ series_limit_w(const wc_inference_query *q, const wc_level *lvl)
 	return isfinite(board) && isfinite(cap) ? fmin(board, cap) : isfinite(cap) ? cap : board;
 }
 
-/* A series under a limit, step by step (docs/capacity.md, "The board's
- * power limit"): a power manager acts within a second or so, so each load
- * level above the limit settles at the clock meeting it -- the limit, or
- * the level's power at the platform's lowest clock (`low`) when even that
- * draws more -- and the answer is the time-weighted mean of the levels.
- * Returns the share of time limited (0: the law as it is). */
-static double
-series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc_load_histogram *h,
-               double limit_w, wc_power *pw, double *unmet)
-{
-	double sum = 0.0, sum_w = 0.0, limited = 0.0, least = 0.0;
-	for (size_t i = 0; i < h->len; i++) {
-		double one_w = 1.0, n = h->running[i];
-		wc_load_histogram one = { &n, &one_w, 1, n };
-		wc_power at, at_low;
-		if (wc_law_point_power(lp, tp, &one, &at, NULL) != WC_OK)
-			return 0.0;
-		double w = at.per_gpu_power_w;
-		if (w > limit_w * (1.0 + 1e-9)) {
-			if (wc_law_point_power(low, tp, &one, &at_low, NULL) != WC_OK)
-				return 0.0;
-			w = fmax(limit_w, fmin(w, at_low.per_gpu_power_w));
-			limited += h->weight[i];
-			least += w > limit_w * (1.0 + 1e-9) ? h->weight[i] : 0.0; /* no clock meets it */
-		}
-		sum += h->weight[i] * w;
-		sum_w += h->weight[i];
-	}
-	if (!(limited > 0.0) || !(sum_w > 0.0))
-		return 0.0;
-	pw->idle_power_w = tp * lp->p0;
-	pw->node_power_w = tp * (sum / sum_w);
-	pw->per_gpu_power_w = sum / sum_w;
-	pw->dynamic_w = pw->node_power_w - pw->idle_power_w;
-	if (unmet)
-		*unmet = least / sum_w;
-	return limited / sum_w;
-}
-
-/* The law bound at the platform's lowest clock, for series_limited (0
- * when the catalog has no clock range: the law as it is). */
+/* The law bound at the platform's lowest clock, for
+ * wc__predict_series_limited (0 when the catalog has no clock range: the
+ * law as it is). */
 static int
 bind_lowest_clock(const wc_params *p, const wc_config *c, wc_law_binding *b)
 {
@@ -265,9 +227,9 @@ wc__predict_idle_floor(const wc_law_binding *b, int tp)
 }
 
 /* Node power for every draw, through the same bound law as the point
- * estimate, gives the parameters' interval (models/interval.h); the law's
- * held-out error, when the set records it, widens it into a predictive
- * interval (docs/intervals.md). */
+ * estimate, gives the parameters' interval (wc__predict_draw_interval);
+ * the law's held-out error, when the set records it, widens it into a
+ * predictive interval (docs/intervals.md). */
 static int
 interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int tp,
          const wc_load_histogram *h, wc_inference_prediction *out, wc_error *err)
@@ -283,28 +245,10 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 		return WC_OK;
 	}
 	if (p->n_draws > 0) {
-		double *node = wc_alloc_array((size_t)p->n_draws, sizeof *node);
-		if (!node)
-			return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
-		size_t kept = 0;
-		for (int r = 0; r < p->n_draws; r++) {
-			wc_law_point lp;
-			wc_power pw;
-			wc_law_bound_point(b, p->draws + (size_t)r * p->n_draw_params, &lp);
-			/* A draw whose power is not finite is left out of the percentiles. */
-			if (wc_law_point_power(&lp, tp, h, &pw, NULL) != WC_OK)
-				continue;
-			if (low) { /* a series under a limit: each draw settles as the point does */
-				wc_law_point lpl;
-				wc_law_bound_point(low, p->draws + (size_t)r * p->n_draw_params, &lpl);
-				series_limited(&lp, &lpl, tp, h, limit_w, &pw, NULL);
-			}
-			node[kept++] = pw.node_power_w;
-		}
-		if (wc_interval_from_draws(node, kept, point, &lo, &hi))
-			out->n_draws = (int)kept;
+		int rc = wc__predict_draw_interval(b, low, limit_w, tp, h, point, &lo, &hi, &out->n_draws, err);
+		if (rc != WC_OK)
+			return rc;
 		wc_predict_note_few_draws(out->warnings, &out->n_warnings, out->n_draws);
-		free(node);
 	}
 	out->pe_stratum = wc_predict_pe_stratum(p, b->level);
 	/* a calibrated term or level adds its draws to the held-out error
@@ -424,7 +368,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	if (have_low) {
 		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
-		limited = series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power, &unmet_share);
+		limited = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power, &unmet_share);
 		out->series_cap_share = limit_w == q->power_cap_w ? limited : 0.0;
 		/* A step held at the limit draws the limit, whatever kappa; the
 		 * top one still over it at the lowest clock answers there. */
@@ -443,7 +387,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	    isfinite(wc_level_power_limit_w(b.level)) && bind_lowest_clock(p, &c, &low)) {
 		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
-		over_share = series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level), &held, NULL);
+		over_share = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level),
+		                                        &held, NULL);
 	}
 	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
 	if (isfinite(asked)) { /* the samples held to the KV cache, said once */

@@ -1,0 +1,86 @@
+/*
+ * The parameters' interval of a mean power: node power at every bootstrap
+ * draw of the set, through the same bound law as the point estimate
+ * (docs/intervals.md). One loop for the power answer's interval and for
+ * the calibrated widening every other answer takes (docs/intervals.md,
+ * "Calibrated sets"), so that how a draw is evaluated -- one whose power
+ * is not finite left out, a series settling under a limit -- cannot differ
+ * between them.
+ */
+#include "predict_internal.h"
+#include "models/grow.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* A series under a limit, step by step (docs/capacity.md, "The board's
+ * power limit"): a power manager acts within a second or so, so each load
+ * level above the limit settles at the clock meeting it -- the limit, or
+ * the level's power at the platform's lowest clock (`low`) when even that
+ * draws more -- and the answer is the time-weighted mean of the levels. */
+double
+wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc_load_histogram *h,
+                           double limit_w, wc_power *pw, double *unmet)
+{
+	double sum = 0.0, sum_w = 0.0, limited = 0.0, least = 0.0;
+	for (size_t i = 0; i < h->len; i++) {
+		double one_w = 1.0, n = h->running[i];
+		wc_load_histogram one = { &n, &one_w, 1, n };
+		wc_power at, at_low;
+		if (wc_law_point_power(lp, tp, &one, &at, NULL) != WC_OK)
+			return 0.0;
+		double w = at.per_gpu_power_w;
+		if (w > limit_w * (1.0 + 1e-9)) {
+			if (wc_law_point_power(low, tp, &one, &at_low, NULL) != WC_OK)
+				return 0.0;
+			w = fmax(limit_w, fmin(w, at_low.per_gpu_power_w));
+			limited += h->weight[i];
+			least += w > limit_w * (1.0 + 1e-9) ? h->weight[i] : 0.0; /* no clock meets it */
+		}
+		sum += h->weight[i] * w;
+		sum_w += h->weight[i];
+	}
+	if (!(limited > 0.0) || !(sum_w > 0.0))
+		return 0.0;
+	pw->idle_power_w = tp * lp->p0;
+	pw->node_power_w = tp * (sum / sum_w);
+	pw->per_gpu_power_w = sum / sum_w;
+	pw->dynamic_w = pw->node_power_w - pw->idle_power_w;
+	if (unmet)
+		*unmet = least / sum_w;
+	return limited / sum_w;
+}
+
+int
+wc__predict_draw_interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int tp,
+                          const wc_load_histogram *h, double point, double *lo, double *hi, int *n_draws,
+                          wc_error *err)
+{
+	const wc_params *p = b->p;
+	*lo = *hi = NAN;
+	*n_draws = 0;
+	if (p->n_draws < 1)
+		return WC_OK;
+	double *node = wc_alloc_array((size_t)p->n_draws, sizeof *node);
+	if (!node)
+		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
+	size_t kept = 0;
+	for (int r = 0; r < p->n_draws; r++) {
+		wc_law_point lp;
+		wc_power pw;
+		wc_law_bound_point(b, p->draws + (size_t)r * p->n_draw_params, &lp);
+		/* A draw whose power is not finite is left out of the percentiles. */
+		if (wc_law_point_power(&lp, tp, h, &pw, NULL) != WC_OK)
+			continue;
+		if (low) { /* a series under a limit: each draw settles as the point does */
+			wc_law_point lpl;
+			wc_law_bound_point(low, p->draws + (size_t)r * p->n_draw_params, &lpl);
+			wc__predict_series_limited(&lp, &lpl, tp, h, limit_w, &pw, NULL);
+		}
+		node[kept++] = pw.node_power_w;
+	}
+	if (wc_interval_from_draws(node, kept, point, lo, hi))
+		*n_draws = (int)kept;
+	free(node);
+	return WC_OK;
+}
