@@ -11,8 +11,14 @@
  * takes the same rule with its own held-out error, wider than power's
  * (latency's miss is in it): never narrower, relative to its point, than
  * node power's. Before, all but the top-level node power kept the base's
- * ratio: 0.6835 where the power answer said 0.4943.
+ * ratio: 0.6835 where the power answer said 0.4943. The stratum those
+ * answers widen by (wc__predict_calibrated_pe) evaluates the draws by the
+ * power answer's own loop (wc__predict_draw_interval): at the answer's
+ * running count it widens the answer's point to the answer's interval,
+ * bit for bit.
  */
+#include "data/params_file.h"
+#include "predict/predict_internal.h"
 #include "tests/support/support.h"
 
 #include <jansson.h>
@@ -73,6 +79,40 @@ text(const json_t *o, const char *a, const char *b, const char *c)
 	return json_is_string(v) ? json_string_value(v) : "";
 }
 
+/* The power answer at `running` and the stratum the other answers widen
+ * by, taken at the same count: the same draws, so the same ends. */
+static void
+same_draws(const char *params, double running)
+{
+	wc_params set = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	CHECK_INT(wc_params_load_file(params, &set, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&set, &pr, &err), WC_OK);
+	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
+	q.config.platform = "H100";
+	q.config.running = running;
+	CHECK(wc_config_set_model(&q.config, "NVIDIA-Nemotron-Nano-12B-v2") != NULL);
+	q.config.input_tokens = 512;
+	q.config.output_tokens = 256;
+	wc_inference_prediction a;
+	CHECK_INT(wc_predict_inference(pr, &q, &a, &err), WC_OK);
+	CHECK(a.has_interval && a.n_draws > 1 && a.pe_stratum);
+	wc_pe_stratum folded;
+	double lo = NAN, hi = NAN, w = a.power.node_power_w;
+	if (a.pe_stratum) {
+		CHECK(wc__predict_calibrated_pe(wc_predictor_params(pr), &q.config, a.mean_running, a.pe_stratum, &folded));
+		CHECK(wc_pe_widen(&folded, w, &lo, &hi));
+		wc_interval_hold_ceiling(w, a.node_ceiling_w, &hi);
+		wc_interval_hold_floor(w, a.node_floor_w, &lo);
+	}
+	fprintf(stderr, "at %g running: answer [%.9g, %.9g] W, from the folded stratum [%.9g, %.9g] W\n", running,
+	        a.node_lo_w, a.node_hi_w, lo, hi);
+	CHECK(lo == a.node_lo_w && hi == a.node_hi_w);
+	wc_predictor_free(pr);
+	wc_params_clear(&set);
+}
+
 int
 main(void)
 {
@@ -130,6 +170,8 @@ main(void)
 	CHECK(fabs(slo / st / ratio - 1.0) < 1e-3);
 	CHECK_CONTAINS(text(b, "plan", "stat_interval_95", "covers"), "the calibration's draws");
 	json_decref(b);
+	same_draws(params, 32);
+	same_draws(params, 4);
 	free(csv);
 	free(params);
 	free(dir);
