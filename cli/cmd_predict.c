@@ -175,11 +175,6 @@ check_predict_args(int argc, char **argv, cli_predict_args *a)
 		return cli_usage_error(cmd, "give both --input-tokens and --output-tokens (or neither)");
 	if (a->have_rate && !a->have_out)
 		return cli_usage_error(cmd, "--rate needs --input-tokens and --output-tokens");
-	/* The capacity answers' own limit, checked here so that the message
-	 * quotes the value as given (docs/cli.md, "predict inference"). */
-	if (a->have_out && a->conc_text && c->running > WC_CAPACITY_MAX_CONCURRENCY)
-		return cli_usage_error(cmd, "--concurrency: at most %g requests at once for the capacity answers, "
-		                       "got '%s'", WC_CAPACITY_MAX_CONCURRENCY, a->conc_text);
 	/* The same limits of price and intensity as the capacity answers',
 	 * the sweep's too, which takes the flags but uses neither (docs/cli.md). */
 	wc_error err;

@@ -158,8 +158,9 @@ cli_predict_flags(int argc, char **argv, cli_predict_args *a)
 		case OPT_MODEL: a->model = optarg; break;
 		case OPT_TP: rc = cli_parse_int(cmd, "--tp", optarg, 1, WC_LAW_MAX_TP, &a->tp); break;
 		case OPT_CONC:
-			/* a positive concurrency below the bound gave null energies (models/limits.h) */
-			rc = cli_parse_load(cmd, "--concurrency", optarg, 1, WC_CAPACITY_MIN_CONCURRENCY, INFINITY,
+			/* a positive concurrency below the bound gave null energies; one
+			 * range whatever other flags come with it (models/limits.h) */
+			rc = cli_parse_load(cmd, "--concurrency", optarg, 1, WC_CAPACITY_MIN_CONCURRENCY, WC_CAPACITY_MAX_CONCURRENCY,
 			                    "requests at once", &c->running);
 			a->conc_text = optarg;
 			break;

@@ -147,9 +147,10 @@ const char *wc_runs_get_extra(const wc_runs_table *t, size_t row, const char *co
 int wc_runs_write(const char *path, const wc_runs_table *t, const char *comment,
                   wc_error *err);
 /** Read an n(t) series file `t_s,running` (each sample held until the
- *  next, the last one for the median step) into distinct values and the
- *  seconds spent at each (wc_load_histogram_build). The caller frees
- *  `out` with wc_load_histogram_free. */
+ *  next, the last one for the median step; each `running` 0 to
+ *  WC_RUN_MAX_RUNNING, a run's and a concurrency's bound) into distinct
+ *  values and the seconds spent at each (wc_load_histogram_build). The
+ *  caller frees `out` with wc_load_histogram_free. */
 int wc_series_read(const char *path, wc_load_histogram *out, wc_error *err);
 /** The same file as its samples in order (at least two, `t_s`
  *  increasing, `running` 0 to `max_running`, a value outside refused at

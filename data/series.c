@@ -82,12 +82,8 @@ parse_samples(const char *path, const char *buf, size_t blen, double max_running
 		    (rc = parse_cell(path, line, &f[1], &(*v)[*n], err)) != WC_OK)
 			break;
 		if (!((*v)[*n] >= 0) || (*v)[*n] > max_running) { /* the cell as written */
-			if (isfinite(max_running))
-				rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: running must be a number 0 to %g, got %.40s",
-				                       line, f[1].column, max_running, f[1].text);
-			else
-				rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: running must be >= 0, got %.40s", line,
-				                       f[1].column, f[1].text);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: running must be a number 0 to %g, got %.40s",
+			                       line, f[1].column, max_running, f[1].text);
 			break;
 		}
 		if (*n > 0 && (*t)[*n] <= (*t)[*n - 1]) {
@@ -121,7 +117,9 @@ wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
 	size_t n = 0;
 	int rc;
 	memset(out, 0, sizeof *out);
-	if ((rc = wc_series_read_samples(path, INFINITY, &t, &v, NULL, &n, err)) != WC_OK)
+	/* a sample is a running count, bounded as a run's `running` and a
+	 * concurrency are (models/limits.h; docs/formats/runs-table.md) */
+	if ((rc = wc_series_read_samples(path, WC_RUN_MAX_RUNNING, &t, &v, NULL, &n, err)) != WC_OK)
 		return rc;
 	if (!(dt = wc_alloc_array(n, sizeof *dt)) || wc_series_last_hold(t, n, &dt[n - 1]) != WC_OK) {
 		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");

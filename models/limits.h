@@ -84,12 +84,19 @@
  *  bodies or hold kept-alive connections (docs/http-api.md, "Limits"). */
 #define WC_SERVE_THREADS_MIN 2
 
-/** The capacity answers' workload (concurrency, rate, tokens per request):
- *  a million sequences at once would need terabytes of KV cache (the
- *  ingest's bound on a running gauge, WC_INGEST_MAX_RUNNING, too), a
- *  million requests per second is far past any serving group, and 100 M
- *  tokens is past every model's context; within them every latency,
- *  throughput and energy stays a finite number. */
+/** A load and the capacity answers' workload (concurrency, rate, tokens
+ *  per request): a million sequences at once would need terabytes of KV
+ *  cache (the ingest's bound on a running gauge, WC_INGEST_MAX_RUNNING,
+ *  too), a million requests per second is far past any serving group,
+ *  and 100 M tokens is past every model's context; within them every
+ *  latency, throughput and energy stays a finite number. The concurrency
+ *  and the rate keep their range whatever else is given: `--concurrency`
+ *  and `--rate` of predict, /concurrency and /rate of every route that
+ *  takes them, with or without token lengths (a concurrency of 1e300
+ *  without them was answered with a power); a running series' samples
+ *  (`--running-series`, /running_series, a runs table's n_series) take
+ *  the concurrency's bound as WC_RUN_MAX_RUNNING (docs/http-api.md,
+ *  "Limits"; docs/cli.md, "predict inference"). */
 #define WC_CAPACITY_MAX_CONCURRENCY 1e6
 #define WC_CAPACITY_MAX_RATE 1e6
 #define WC_CAPACITY_MAX_TOKENS 1e8

@@ -266,10 +266,6 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 		return wc_api_invalid_json(e, "/rate", json_object_get(obj, "rate"), c->request_rate,
 		                           "must be at least %g and at most %g requests/s", WC_CAPACITY_MIN_RATE,
 		                           WC_CAPACITY_MAX_RATE);
-	if (have_out && c->running > WC_CAPACITY_MAX_CONCURRENCY)
-		return wc_api_invalid_json(e, "/concurrency", json_object_get(obj, "concurrency"), c->running,
-		                           "at most %g requests at once for the capacity answers",
-		                           WC_CAPACITY_MAX_CONCURRENCY);
 	const json_t *ep = json_object_get(obj, "expert_parallel");
 	if (ep && !json_is_boolean(ep))
 		return wc_api_wrong_type(e, "/expert_parallel", "true or false", ep);
@@ -290,24 +286,18 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 }
 
 /* The time-weighted mean load the predictor takes from a series
- * (wc_load_histogram_build): finite samples and a finite dt_s can still
- * overflow it, and the predictor would then blame "running", a field
- * the request does not contain. */
+ * (wc_load_histogram_build): samples within their bound (at most 10^6
+ * of them, each at most WC_RUN_MAX_RUNNING, so their sum is finite) and
+ * a finite dt_s can still overflow it, and the predictor would then
+ * blame "running", a field the request does not contain. */
 static int
 series_mean_finite(const char *at, const double *s, size_t n, double dt_s, wc_api_error *e)
 {
 	char field[96];
-	double sum = 0.0, sum_dt = 0.0, sum_w = 0.0;
+	double sum_dt = 0.0, sum_w = 0.0;
 	for (size_t i = 0; i < n; i++) {
-		sum += s[i];
 		sum_dt += dt_s * s[i];
 		sum_w += dt_s;
-	}
-	if (!isfinite(sum)) {
-		snprintf(field, sizeof field, "%s/running_series", at);
-		wc_api_error_set(e, 422, "invalid_value", field,
-		                 "%s: the samples' sum overflows a double (mean load not finite)", field + 1);
-		return -1;
 	}
 	if (!isfinite(sum_dt) || !isfinite(sum_w)) {
 		char got[32];
@@ -361,6 +351,10 @@ wc__api_series_parse(const json_t *obj, const char *at, double **series, size_t 
 		s[i] = json_number_value(v);
 		if (!(s[i] >= 0))
 			return wc_api_invalid_json(e, field, v, s[i], "must be >= 0");
+		/* a sample is a running count: the concurrency's bound (models/limits.h) */
+		if (s[i] > WC_RUN_MAX_RUNNING)
+			return wc_api_invalid_json(e, field, v, s[i], "must be at most %g requests at once",
+			                           WC_RUN_MAX_RUNNING);
 	}
 	if (series_mean_finite(at, s, n, *dt_s, e) < 0)
 		return -1;
@@ -416,11 +410,15 @@ parse_load(const json_t *obj, wc_inference_query *q, double **series, wc_api_err
 		if (get_number(obj, "concurrency", 0, 1, &q->config.running, e) < 0)
 			return -1;
 		/* 0 is idle; a positive concurrency below the bound answered
-		 * null energies (models/limits.h) */
+		 * null energies; above it, one range whatever fields come with
+		 * it (models/limits.h; docs/http-api.md, "Limits") */
 		if (q->config.running > 0 && q->config.running < WC_CAPACITY_MIN_CONCURRENCY)
 			return wc_api_invalid_json(e, "/concurrency", json_object_get(obj, "concurrency"), q->config.running,
 			                           "must be 0 (idle) or at least %g requests at once",
 			                           WC_CAPACITY_MIN_CONCURRENCY);
+		if (q->config.running > WC_CAPACITY_MAX_CONCURRENCY)
+			return wc_api_invalid_json(e, "/concurrency", json_object_get(obj, "concurrency"), q->config.running,
+			                           "must be at most %g requests at once", WC_CAPACITY_MAX_CONCURRENCY);
 		/* with rate it is the engine's limit on running requests (vLLM's
 		 * max_num_seqs), a whole number: a limit of 0 runs nothing (not
 		 * the absent limit it was taken for) and one of 0.5 was answered

@@ -7,7 +7,8 @@
  *    read as 16), no "inf" or "nan";
  *  - a flag given twice is refused, not the last value kept;
  *  - the limits of models/limits.h are refused with the value as typed
- *    (a concurrency of 1000001 read "at most 1e+06 ..., got 1e+06"), and
+ *    (a concurrency of 1000001 read "at most 1e+06 ..., got 1e+06"), one
+ *    range for a load whatever flags come with it, and
  *    an active parameter count past the largest sane model names
  *    --active-params instead of "--tp: the weights need inf GB";
  *  - an architecture fact the capacity model refuses names its own flag
@@ -15,6 +16,7 @@
  */
 #include "tests/support/support.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define PREDICT(...) ((const char *const[]){ "wattcast", "predict", "inference", __VA_ARGS__, NULL })
@@ -102,7 +104,7 @@ limits(void)
 	        "--total-params: must be at most 100000, got '1e300'");
 	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1000001", "--input-tokens",
 	                "100", "--output-tokens", "100"),
-	        "--concurrency: at most 1e+06 requests at once for the capacity answers, got '1000001'");
+	        "--concurrency: must be at most 1e+06, got '1000001'");
 	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens",
 	                "100000001", "--output-tokens", "100"),
 	        "--input-tokens: must be at most 1e+08, got '100000001'");
@@ -115,8 +117,40 @@ limits(void)
 	/* At the limits the answer is given. */
 	answered(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1000000", "--input-tokens",
 	                 "100", "--output-tokens", "100"));
-	/* Without token lengths a large concurrency is still a power answer. */
-	answered(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "2000000"));
+}
+
+/* A load has one range whatever flags come with it (models/limits.h):
+ * without token lengths 1e300 running requests was answered with a
+ * power and only a calibrated-span warning; a running series' samples
+ * take the same bound. */
+static void
+one_load_range(void)
+{
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1e300"),
+	        "wattcast predict inference: --concurrency: must be at most 1e+06, got '1e300'");
+	refused(PREDICT("--platform", "H100", "--active-params", "8", "--concurrency", "1000001"),
+	        "--concurrency: must be at most 1e+06, got '1000001'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1e300", "--rate", "2",
+	                "--input-tokens", "100", "--output-tokens", "100"),
+	        "--concurrency: must be at most 1e+06, got '1e300'");
+	refused(FLEX("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1e300", "--input-tokens", "100",
+	             "--output-tokens", "100"),
+	        "wattcast predict flexibility: --concurrency: must be at most 1e+06, got '1e300'");
+	answered(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "1e6"));
+	char *dir = test_tmpdir("cli_input_messages");
+	char *big = test_fixture(dir, "big.csv", "t_s,running\n0,8\n1,1e300\n2,3\n");
+	char *top = test_fixture(dir, "top.csv", "t_s,running\n0,8\n1,1000000\n2,3\n");
+	run_result r; /* a file's cell: an input error, exit 1, as a negative one */
+	CHECK(run_wattcast(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--running-series", big), NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--running-series: ");
+	CHECK_CONTAINS(r.err, "big.csv:3:3: running must be a number 0 to 1e+06, got 1e300");
+	CHECK(r.out[0] == '\0');
+	run_result_free(&r);
+	answered(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--running-series", top));
+	free(big);
+	free(top);
+	free(dir);
 }
 
 static void
@@ -175,5 +209,6 @@ main(void)
 	limits();
 	architecture_flags();
 	least_load();
+	one_load_range();
 	return check_report("test_cli_input_messages");
 }

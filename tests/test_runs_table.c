@@ -260,7 +260,7 @@ main(void)
 	CHECK(wc_runs_read(runs_path, &t, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "runs.csv:5:");
 	CHECK_CONTAINS(err.msg, "r3.series.csv:3:");
-	CHECK_CONTAINS(err.msg, "running must be >= 0");
+	CHECK_CONTAINS(err.msg, "running must be a number 0 to 1e+06, got -1");
 	free(series_path);
 	free(runs_path);
 	free(copy_path);

@@ -81,7 +81,7 @@ test_capacity_limits(void)
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":1000001,"
 	            "\"input_tokens\":100,\"output_tokens\":100}",
 	       "invalid_value", "/concurrency",
-	       "concurrency: at most 1e+06 requests at once for the capacity answers, got 1000001");
+	       "concurrency: must be at most 1e+06 requests at once, got 1000001");
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
 	            "\"input_tokens\":100000001,\"output_tokens\":100}",
 	       "invalid_value", "/input_tokens", "input_tokens: must be a number from 0 to 1e+08, got 100000001");
@@ -198,6 +198,41 @@ test_least_load(void)
 #undef TOKENS
 }
 
+/* A load has one range whatever fields come with it (models/limits.h):
+ * without token lengths a concurrency of 1e300 was answered 200 with a
+ * power and only a calibrated-span warning, as were a series' samples. */
+static void
+test_one_load_range(void)
+{
+#define Q8 "\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\""
+	expect(INF, "{" Q8 ",\"concurrency\":1e300}", "invalid_value", "/concurrency",
+	       "concurrency: must be at most 1e+06 requests at once, got 1e+300");
+	expect(INF, "{" Q8 ",\"concurrency\":1000001}", "invalid_value", "/concurrency",
+	       "concurrency: must be at most 1e+06 requests at once, got 1000001");
+	expect("/v1/predict/flexibility", "{" Q8 ",\"concurrency\":1e300,\"input_tokens\":10,\"output_tokens\":10}",
+	       "invalid_value", "/concurrency", "must be at most 1e+06 requests at once, got 1e+300");
+	expect_batch_item("[{" Q8 ",\"concurrency\":1e300}]", "/0/concurrency",
+	                  "concurrency: must be at most 1e+06 requests at once, got 1e+300");
+	expect(INF, "{" Q8 ",\"running_series\":[8,1e300,3],\"dt_s\":1}", "invalid_value", "/running_series/1",
+	       "running_series/1: must be at most 1e+06 requests at once, got 1e+300");
+	expect(INF, "{" Q8 ",\"running_series\":[8,1000001],\"dt_s\":1}", "invalid_value", "/running_series/1",
+	       "got 1000001");
+	expect("/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running_series\":[8,1e300],"
+	                        "\"dt_s\":1,\"mean_power_w\":400}]}",
+	       "invalid_value", "/runs/0/running_series/1", "runs/0/running_series/1: must be at most 1e+06 requests");
+	/* at the bound: answered */
+	static const char *const ok[] = { "{" Q8 ",\"concurrency\":1e6}", "{" Q8 ",\"running_series\":[8,1e6],\"dt_s\":1}" };
+	for (int i = 0; i < 2; i++) {
+		http_reply r;
+		http_post_json(h, url(INF), ok[i], &r);
+		CHECK_INT(r.status, 200);
+		if (r.status != 200)
+			fprintf(stderr, "  case: %s -> %s\n", ok[i], r.body ? r.body : "");
+		http_reply_free(&r);
+	}
+#undef Q8
+}
+
 /* Other values printed with %g lost the digits that made them wrong. */
 static void
 test_values_printed_whole(void)
@@ -265,6 +300,7 @@ main(void)
 	test_capacity_limits();
 	test_values_printed_whole();
 	test_least_load();
+	test_one_load_range();
 	test_envelope_lengths();
 	wc_server_stop(srv);
 	wc_params_clear(&params);

@@ -55,7 +55,7 @@ test_big_integer(void)
 	               "\"concurrency\":100000000000000001,\"input_tokens\":100,\"output_tokens\":100}", &r);
 	CHECK_INT(r.status, 422);
 	CHECK_CONTAINS(http_error_str(&r, "message") ? http_error_str(&r, "message") : "",
-	               "concurrency: at most 1e+06 requests at once for the capacity answers, got 100000000000000001");
+	               "concurrency: must be at most 1e+06 requests at once, got 100000000000000001");
 	http_reply_free(&r);
 	/* a number written with a fraction is quoted as its double */
 	http_post_json(h, url("/v1/predict/inference"), "{\"platform\":\"H100\",\"model\":\"Llama-3.1-8B-Instruct\","
