@@ -49,7 +49,8 @@ parse_capacity_flag(const char *cmd, int opt, cli_predict_args *a)
 	case OPT_TOTAL:
 		rc = cli_parse_double_max(cmd, "--total-params", optarg, WC_MODEL_MIN_PARAMS_B, 1, WC_MODEL_MAX_PARAMS_B, &a->facts.total_params_b);
 		break;
-	case OPT_CAP: rc = cli_parse_double(cmd, "--power-cap", optarg, 0, 0, &a->power_cap); break;
+	/* a power per GPU: above any board is a typo or a unit slip (models/limits.h) */
+	case OPT_CAP: rc = cli_parse_double_max(cmd, "--power-cap", optarg, 0, 0, WC_GPU_MAX_POWER_W, &a->power_cap); break;
 	case OPT_SWEEP:
 		if (!a->flex)
 			return -1;

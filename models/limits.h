@@ -169,7 +169,10 @@
  *  `mean_power_w` / tp and `idle_power_w`, the calibration's idle power,
  *  `--idle-power` and `idle_power_w`) at most 5 kW, above any GPU board
  *  made -- the telemetry readers' bound on a power sample
- *  (WC_TELEMETRY_MAX_POWER_W) is this one. Beyond, the number is a typo
+ *  (WC_TELEMETRY_MAX_POWER_W) is this one, and so is a power cap's
+ *  (`--power-cap`, /power_cap_w; a cap between the board's limit and this
+ *  one is answered with the warning that it cannot bind, docs/capacity.md
+ *  "Clocks and power caps"). Beyond, the number is a typo
  *  or a unit slip, not a measurement: a run of 1e300 W was calibrated to
  *  a shift of 9.4 in z with only a ceiling warning, one of 1e300 running
  *  requests without a word. Refused naming the field or the cell

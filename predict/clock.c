@@ -11,6 +11,7 @@
  */
 #include "predict/capacity_predict.h"
 #include "capacity_root_internal.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -194,8 +195,11 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
 	if (c->sm_clock_mhz > 0.0)
 		return wc_error_set(err, WC_EINVAL, "power_cap_w: give either a power cap or sm_clock_mhz, not both");
 	*clock_mhz = 0.0;
-	if (!isfinite(cap_w) || cap_w <= 0.0)
-		return wc_error_set(err, WC_EINVAL, "power_cap_w: must be a finite number > 0");
+	/* a power per GPU above any board is a typo or a unit slip, not a cap
+	 * (models/limits.h; docs/capacity.md, "Clocks and power caps") */
+	if (!(cap_w > 0.0 && cap_w <= WC_GPU_MAX_POWER_W))
+		return wc_error_set(err, WC_EINVAL, "power_cap_w: must be > 0 and at most %g W per GPU, got %s",
+		                    WC_GPU_MAX_POWER_W, WC_NUM_TEXT(cap_w));
 	if (!info || !(info->max_sm_clock_mhz > info->min_sm_clock_mhz))
 		return wc_error_set(err, WC_EINVAL, "power_cap_w: the catalog has no clock range for platform '%s'",
 		                    c->platform ? c->platform : "");

@@ -266,6 +266,11 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 		return wc_api_invalid_json(e, "/rate", json_object_get(obj, "rate"), c->request_rate,
 		                           "must be at least %g and at most %g requests/s", WC_CAPACITY_MIN_RATE,
 		                           WC_CAPACITY_MAX_RATE);
+	/* A power per GPU: above any board it is a typo or a unit slip, not
+	 * a cap (docs/capacity.md, "Clocks and power caps"). */
+	if (r->power_cap_w > WC_GPU_MAX_POWER_W)
+		return wc_api_invalid_json(e, "/power_cap_w", json_object_get(obj, "power_cap_w"), r->power_cap_w,
+		                           "must be at most %g W per GPU (above any GPU board)", WC_GPU_MAX_POWER_W);
 	const json_t *ep = json_object_get(obj, "expert_parallel");
 	if (ep && !json_is_boolean(ep))
 		return wc_api_wrong_type(e, "/expert_parallel", "true or false", ep);

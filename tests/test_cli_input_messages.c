@@ -122,7 +122,7 @@ limits(void)
 /* A load has one range whatever flags come with it (models/limits.h):
  * without token lengths 1e300 running requests was answered with a
  * power and only a calibrated-span warning; a running series' samples
- * take the same bound. */
+ * take the same bound, and a power cap past any board is refused. */
 static void
 one_load_range(void)
 {
@@ -151,6 +151,13 @@ one_load_range(void)
 	free(big);
 	free(top);
 	free(dir);
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--power-cap", "1e300"),
+	        "wattcast predict inference: --power-cap: must be at most 5000, got '1e300'");
+	refused(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--power-cap", "5000.5"),
+	        "--power-cap: must be at most 5000, got '5000.5'");
+	/* above the board's limit and within the bound: answered, with the
+	 * warning that it cannot bind (docs/capacity.md) */
+	answered(PREDICT("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--power-cap", "5000"));
 }
 
 static void

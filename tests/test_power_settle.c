@@ -252,6 +252,27 @@ kappa_caveat(void)
 	wc_params_clear(&p);
 }
 
+/* A cap per GPU past any board (models/limits.h) is a typo or a unit
+ * slip: the library refuses it as the CLI and the routes do; 1e300 W was
+ * answered with the warning that it cannot bind. */
+static void
+cap_bound(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_predictor *pr = NULL;
+	wc_error err;
+	double mhz = NAN;
+	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 8) };
+	CHECK_INT(wc_predict_power_cap(pr, &q, 1e300, &mhz, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "power_cap_w: must be > 0 and at most 5000 W per GPU, got 1e+300");
+	CHECK_INT(wc_predict_power_cap(pr, &q, 5000, &mhz, &err), WC_OK);
+	CHECK_NEAR(mhz, 0, 0); /* above the board's limit: does not bind */
+	wc_predictor_free(pr);
+	wc_params_clear(&p);
+}
+
 int
 main(void)
 {
@@ -259,6 +280,7 @@ main(void)
 	root_bracket();
 	cap_evals();
 	kappa_caveat();
+	cap_bound();
 	series("measured", "A100", "Llama-3.1-70B", 2, 0.0, 400.0); /* the board's limit binds */
 	series("paper", "H200", "gpt-oss-20b", 2, 350.0, 350.0);    /* a cap binds */
 	return check_report("test_power_settle");

@@ -200,7 +200,8 @@ test_least_load(void)
 
 /* A load has one range whatever fields come with it (models/limits.h):
  * without token lengths a concurrency of 1e300 was answered 200 with a
- * power and only a calibrated-span warning, as were a series' samples. */
+ * power and only a calibrated-span warning, as were a series' samples;
+ * a power cap past any board was answered with a warning. */
 static void
 test_one_load_range(void)
 {
@@ -220,9 +221,15 @@ test_one_load_range(void)
 	expect("/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"running_series\":[8,1e300],"
 	                        "\"dt_s\":1,\"mean_power_w\":400}]}",
 	       "invalid_value", "/runs/0/running_series/1", "runs/0/running_series/1: must be at most 1e+06 requests");
-	/* at the bound: answered */
-	static const char *const ok[] = { "{" Q8 ",\"concurrency\":1e6}", "{" Q8 ",\"running_series\":[8,1e6],\"dt_s\":1}" };
-	for (int i = 0; i < 2; i++) {
+	expect(INF, "{" Q8 ",\"concurrency\":8,\"power_cap_w\":1e300}", "invalid_value", "/power_cap_w",
+	       "power_cap_w: must be at most 5000 W per GPU (above any GPU board), got 1e+300");
+	expect(INF, "{" Q8 ",\"concurrency\":8,\"power_cap_w\":5000.5}", "invalid_value", "/power_cap_w",
+	       "got 5000.5");
+	/* at the bounds: answered (a cap above the board's limit with the
+	 * warning that it cannot bind, docs/capacity.md) */
+	static const char *const ok[] = { "{" Q8 ",\"concurrency\":1e6}", "{" Q8 ",\"running_series\":[8,1e6],\"dt_s\":1}",
+	                                  "{" Q8 ",\"concurrency\":8,\"power_cap_w\":5000}" };
+	for (int i = 0; i < 3; i++) {
 		http_reply r;
 		http_post_json(h, url(INF), ok[i], &r);
 		CHECK_INT(r.status, 200);
