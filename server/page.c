@@ -1,7 +1,8 @@
 /*
  * The planner page (docs/planner.md): GET / answers server/page/index.html,
- * GET /page.js, /form.js, /answers.js and /panels.js its script (four
- * classic scripts, one job each, which index.html loads in that order)
+ * GET /page.js, /form.js, /answers.js, /panels.js and /calibration.js its
+ * script (five classic scripts, one job each, which index.html loads in
+ * that order)
  * and GET /page.css its style sheet. The files are embedded byte for byte
  * at build time with the assembler's .incbin, as openapi.c embeds the
  * OpenAPI document (the server target has its own folder as a private
@@ -35,6 +36,7 @@ WC_EMBED(js, "page/page.js");
 WC_EMBED(form_js, "page/form.js");
 WC_EMBED(answers_js, "page/answers.js");
 WC_EMBED(panels_js, "page/panels.js");
+WC_EMBED(calibration_js, "page/calibration.js");
 WC_EMBED(css, "page/page.css");
 
 /* The page loads nothing but its own script, style sheet and API answers
@@ -72,6 +74,7 @@ wc_route_page_script(wc_request *req, wc_response *res)
 		{ "/form.js", wc__page_form_js, wc__page_form_js_end },
 		{ "/answers.js", wc__page_answers_js, wc__page_answers_js_end },
 		{ "/panels.js", wc__page_panels_js, wc__page_panels_js_end },
+		{ "/calibration.js", wc__page_calibration_js, wc__page_calibration_js_end },
 	};
 	const struct mg_request_info *ri = mg_get_request_info(req->conn);
 	const char *uri = ri && ri->local_uri ? ri->local_uri : "";

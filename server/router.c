@@ -34,6 +34,7 @@ static const wc_route routes[] = {
 	{ "/form.js", "GET", wc_route_page_script, 0, 0, 0 },
 	{ "/answers.js", "GET", wc_route_page_script, 0, 0, 0 },
 	{ "/panels.js", "GET", wc_route_page_script, 0, 0, 0 },
+	{ "/calibration.js", "GET", wc_route_page_script, 0, 0, 0 },
 	{ "/page.css", "GET", wc_route_page_css, 0, 0, 0 },
 	{ "/v1/bench/trivial", "GET", wc_route_bench_trivial, 1, 0, 0 },
 };

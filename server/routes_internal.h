@@ -31,7 +31,7 @@ void wc_route_openapi(wc_request *req, wc_response *res);
 void wc_route_bench_trivial(wc_request *req, wc_response *res);
 /* The planner page and its assets (page.c; docs/planner.md). */
 void wc_route_page(wc_request *req, wc_response *res);
-void wc_route_page_script(wc_request *req, wc_response *res); /* page.js, form.js, answers.js, panels.js */
+void wc_route_page_script(wc_request *req, wc_response *res); /* page.js, form.js, answers.js, panels.js, calibration.js */
 void wc_route_page_css(wc_request *req, wc_response *res);
 
 /** GET /v1/models body, built once at start-up (malloc'd). */

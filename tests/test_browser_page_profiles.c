@@ -109,6 +109,39 @@ check_view(const json_t *want, const char *line_needle)
 	}
 }
 
+/* The header's line names the chosen profile's set (its name and
+ * version), not the default's. */
+static void
+check_set_named(const json_t *want)
+{
+	char *line = text_of("'#params-line'");
+	CHECK_CONTAINS(line, json_string_value(json_object_get(want, "name")));
+	CHECK_CONTAINS(line, json_string_value(json_object_get(want, "params_version")));
+	free(line);
+}
+
+/* The help under Platform gives H100's calibrated spans in the set of
+ * the profile `want` (a query, "" for the default), which differ from
+ * those of `other`'s, so the other set's cannot pass. */
+static void
+check_platform_help(const char *want, const char *other)
+{
+	char expr[1024];
+	snprintf(expr, sizeof expr,
+	         "(async () => { const span = async (q) => { const r = (await (await fetch('/v1/params' + q)).json())"
+	         "  .params.levels.find((l) => l.name === 'H100').range;"
+	         "  return `TP ${r.tp[0]}–${r.tp[1]}, n ${fmt(r.running[0])}–${fmt(r.running[1])}`; };"
+	         " const want = await span('%s'), other = await span('%s');"
+	         " const help = document.getElementById('f-platform-help').textContent;"
+	         " return want !== other && help.includes(want) ? 'ok' : `${help} | want ${want} | the other set ${other}`; })()",
+	         want, other);
+	char *got = cdp_eval_str(B, expr);
+	CHECK(strcmp(got, "ok") == 0);
+	if (strcmp(got, "ok") != 0)
+		fprintf(stderr, "Platform help: %s\n", got);
+	free(got);
+}
+
 static void
 check_profiles(int port)
 {
@@ -125,9 +158,22 @@ check_profiles(int port)
 	check_view(fit, "the default");
 
 	/* Chosen in the form: the view follows before any computation. */
+	page_choose(B, "f-platform", "H100");
+	check_set_named(fit);
+	check_platform_help("", "?profile=measured");
 	page_choose(B, "f-profile", "mine");
 	CHECK(view_shows("mine", "done"));
 	check_view(mine, "chosen in the form");
+	check_set_named(mine);
+	/* the built-in measured set's H100 spans are not the fitted set's */
+	page_choose(B, "f-profile", "measured");
+	CHECK(view_shows("measured", "done"));
+	check_platform_help("?profile=measured", "");
+	char *named = text_of("'#params-line'");
+	CHECK_CONTAINS(named, "measured");
+	free(named);
+	page_choose(B, "f-profile", "mine");
+	CHECK(view_shows("mine", "done"));
 	/* the badge of the term's source is explained under the shared table */
 	char *legend = text_of("'#calibration dl.sources'");
 	CHECK_CONTAINS(legend, "wattcast calibrate");
@@ -143,6 +189,8 @@ check_profiles(int port)
 	page_choose(B, "f-profile", "");
 	CHECK(view_shows(fit_name, "done"));
 	check_view(fit, "the default");
+	check_set_named(fit);
+	check_platform_help("", "?profile=measured");
 
 	/* A link naming the profile, and one naming a profile not served. */
 	snprintf(page, sizeof page, "http://127.0.0.1:%d/?profile=mine&platform=H100&model=Qwen3-8B&tp=1", port);
@@ -156,6 +204,10 @@ check_profiles(int port)
 	CHECK(view_shows("nope", "error"));
 	char *line = text_of("'#calibration-profile'");
 	CHECK_CONTAINS(line, "unknown profile");
+	free(line);
+	/* nor does the header name the default's set for it */
+	line = text_of("'#params-line'");
+	CHECK_CONTAINS(line, "Profile nope: its parameter set could not be read");
 	free(line);
 	json_decref(fit);
 	json_decref(mine);
@@ -173,9 +225,13 @@ main(void)
 	const char *argv[] = { "wattcast", "calibrate", "--profile", "paper", runs, "-o", cal, "--name", "mine",
 		               "--bootstrap", "20", "--seed", "7", NULL };
 	test_run_ok(argv);
-	const char *more[] = { cal, NULL };
+	char *measured = path_join(dir, "measured.json");
+	const char *export_argv[] = { "wattcast", "profile", "export", "measured", "-o", measured, NULL };
+	test_run_ok(export_argv);
+	const char *more[] = { cal, measured, NULL };
 	int rc = page_session_open_more(&S, "browser_page_profiles", more);
 	if (rc == TEST_SKIP) {
+		free(measured);
 		free(cal);
 		free(runs);
 		free(dir);
@@ -189,6 +245,7 @@ main(void)
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);
+	free(measured);
 	free(cal);
 	free(runs);
 	free(dir);

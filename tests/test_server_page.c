@@ -1,6 +1,7 @@
 /*
  * The planner page's routes (docs/planner.md): GET /, its scripts
- * (/page.js, /form.js, /answers.js, /panels.js) and /page.css serve the
+ * (/page.js, /form.js, /answers.js, /panels.js, /calibration.js) and
+ * /page.css serve the
  * files of server/page/ byte for byte (a stale build would not) with
  * their media types, the page's security headers, 405 for
  * other methods, and metrics per route. The page needs no network beyond
@@ -38,6 +39,7 @@ test_assets(void)
 		{ "/form.js", "server/page/form.js", "text/javascript; charset=utf-8" },
 		{ "/answers.js", "server/page/answers.js", "text/javascript; charset=utf-8" },
 		{ "/panels.js", "server/page/panels.js", "text/javascript; charset=utf-8" },
+		{ "/calibration.js", "server/page/calibration.js", "text/javascript; charset=utf-8" },
 		{ "/page.css", "server/page/page.css", "text/css; charset=utf-8" },
 	};
 	for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
@@ -96,14 +98,15 @@ test_page_headers(int port)
 }
 
 /* Every api('/...') in the script is a route, or feature-detected with
- * hasPath('/...') before it is called. The page's four scripts share their
+ * hasPath('/...') before it is called. The page's five scripts share their
  * top-level declarations (docs/planner.md, "Serving"), so they are read
  * as one text: a call in one may be guarded in another. */
 static void
 test_script_calls(void)
 {
 	static const char *const scripts[] = { "server/page/page.js", "server/page/form.js",
-		                               "server/page/answers.js", "server/page/panels.js" };
+		                               "server/page/answers.js", "server/page/panels.js",
+		                               "server/page/calibration.js" };
 	wc_buf all = { 0 };
 	for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
 		size_t len = 0;

@@ -189,11 +189,14 @@ function answerWarnings(a) {
 
 function describe(c) {
   const parts = [c.platform, c.model || (c.active_params_b !== undefined ? `${c.active_params_b} B` : '')];
-  /* A request leaves out a value equal to the API's default; the group
-     size is said anyway (tp defaults to one GPU), so compared rows read alike. */
+  /* A request leaves out a value equal to the API's default, and a pinned
+     row names it (form.js pinnedPart): either way a row says only what is
+     not the default, so rows read alike; the group size is said anyway. */
   parts.push(`TP ${c.tp !== undefined ? c.tp : 1}`);
+  const dflt = (k, v) => v === null || (k === 'profile' ? v === S.defaultProfile
+    : S.request[k] && S.request[k].default !== undefined && v === S.request[k].default);
   for (const [k, v] of Object.entries(c))
-    if (!['platform', 'model', 'active_params_b', 'tp'].includes(k))
+    if (!['platform', 'model', 'active_params_b', 'tp'].includes(k) && !dflt(k, v))
       parts.push(v && typeof v === 'object' ? flat({ [k]: v }).map(([a, x]) => `${a} ${x}`).join(' · ') : `${k} ${v}`);
   return parts.filter((x) => x !== undefined && x !== '').join(' · ');
 }
@@ -244,17 +247,24 @@ function clearCompare() {
 }
 
 /* A compared configuration: the entry's fields over the chosen one's, so a
- * link may name only what differs ("cmp=platform:H100"). */
+ * link may name only what differs ("cmp=platform:H100"); a field the entry
+ * pins as not set (null: form.js pinnedPart) is left out. A clock lock and
+ * a cap are one choice (the API takes one of them): an entry naming one
+ * does not take the form's other. */
 function withBase(base, entry) {
   const c = Object.assign({}, base);
   if (entry.model !== undefined) { delete c.active_params_b; delete c.architecture; }
   if (entry.active_params_b !== undefined) delete c.model;
-  return Object.assign(c, entry);
+  if (entry.sm_clock_mhz !== undefined) delete c.power_cap_w;
+  if (entry.power_cap_w !== undefined) delete c.sm_clock_mhz;
+  Object.assign(c, entry);
+  for (const k of Object.keys(c)) if (c[k] === null) delete c[k];
+  return c;
 }
 
 function addCompare() {
   if (S.compare.length >= MAX_COMPARE) return;
-  S.compare.push(configPart(formRequest()));
+  S.compare.push(pinnedPart(formRequest()));
   predict(true);
 }
 

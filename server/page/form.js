@@ -86,7 +86,7 @@ function buildControl(f, props) {
   else if (p.enum) control = selectOf(id, p.default !== undefined ? p.enum : [['', 'default'], ...p.enum], p.default);
   else if (p.type === 'boolean') control = el('input', { id, name: id, type: 'checkbox' });
   else if (['number', 'integer'].includes([].concat(p.type)[0])) control = numberInput(id, f, p);
-  else control = el('input', { id, name: id, type: 'text', value: f.value || '' });
+  else control = el('input', { id, name: id, type: 'text', value: f.value || '', placeholder: f.placeholder || null });
   const box = fieldBox(f.name, f.label, f.unit, control, f.help || (f.generic ? p.description : ''));
   const kind = p.enum ? 'string' : p.type === 'boolean' ? 'boolean' : [].concat(p.type)[0];
   /* A value at the API's default is left out of the request and the URL. */
@@ -191,9 +191,9 @@ function platformOptions(select, list) {
 
 /* The chosen profile's platforms (its levels differ from the default's). */
 async function followPlatforms() {
-  const p = S.controls.platform, c = S.controls.profile;
+  const p = S.controls.platform;
   if (!p || !hasPath('/v1/platforms')) return;
-  const want = c ? c.inputs[0].value : '';
+  const want = chosenProfile();
   if (want === S.platProfile) return;
   S.platProfile = want;
   const gen = ++S.platGeneration;
@@ -204,6 +204,14 @@ async function followPlatforms() {
   platformHelp();
 }
 
+/* The profile chosen in the form ('' = the default). */
+function chosenProfile() {
+  return S.controls.profile ? S.controls.profile.inputs[0].value : '';
+}
+
+/* Under Platform: a datasheet board's facts, or the level's calibrated
+ * spans in the chosen profile's set (calibration.js chosenLevels), the set
+ * that answers and whose spans the warnings name. */
 function platformHelp() {
   const c = S.controls.platform;
   if (!c) return;
@@ -214,7 +222,8 @@ function platformHelp() {
     $('f-platform-help').textContent = `no fitted level: answered from its datasheet (${facts.filter(Boolean).join(', ')})`;
     return;
   }
-  const lvl = S.params.levels.find((l) => l.name === c.inputs[0].value);
+  const levels = chosenLevels();
+  const lvl = levels && levels.find((l) => l.name === c.inputs[0].value);
   const r = lvl && lvl.range;
   const parts = [];
   if (r && r.tp) parts.push(`TP ${r.tp[0]}–${r.tp[1]}`);
@@ -315,6 +324,25 @@ function configPart(req) {
   return out;
 }
 
+/* The whole configuration of a request, as "Add to comparison" pins it
+ * (docs/planner.md, "Comparison"): every configuration field the form
+ * has, those at the API's default named too -- its default value (tp 1,
+ * kv_cache bf16), the default profile's name, or null, "not set" (no
+ * clock lock, no cap, the model's own weights) -- so that no later value
+ * of the form fills them in (answers.js withBase). The platform, the
+ * model and TP first, the profile last, as a link's cmp= reads. */
+function pinnedPart(req) {
+  const all = configPart(req);
+  for (const f of FIELDS) {
+    if (f.group !== 'config' || f.kind === 'model' || !S.controls[f.name] || all[f.name] !== undefined) continue;
+    const p = S.request[f.name] || {};
+    all[f.name] = f.kind === 'profile' ? S.defaultProfile : p.default !== undefined ? p.default : null;
+  }
+  const first = ['platform', 'model', 'active_params_b', 'architecture', 'tp'];
+  const keys = [...first, ...Object.keys(all).filter((k) => !first.includes(k) && k !== 'profile'), 'profile'];
+  return Object.fromEntries(keys.filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
+}
+
 function sharedPart(req) {
   const out = {};
   for (const [k, v] of Object.entries(req)) if (groupOf(k) !== 'config') out[k] = v;
@@ -365,8 +393,9 @@ function flat(obj) {
 
 function stateQuery(req) {
   const parts = flat(req).map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  /* a pinned field that is not set is "key:" (parseQuery) */
   for (const c of S.compare)
-    parts.push(`cmp=${enc(flat(c).map(([k, v]) => `${k}:${v}`).join(';'))}`);
+    parts.push(`cmp=${enc(flat(c).map(([k, v]) => `${k}:${v === null ? '' : v}`).join(';'))}`);
   return parts.join('&');
 }
 
@@ -410,9 +439,12 @@ function parseQuery(search) {
   for (const [k, v] of q) {
     if (k === 'cmp') {
       const c = {};
+      /* "key:" is a field pinned as not set (pinnedPart); a key a link
+       * does not name is the form's (an older link's cmp=platform:H100) */
       for (const kv of v.split(';')) {
         const i = kv.indexOf(':');
-        if (i > 0) putQuery(c, kv.slice(0, i), kv.slice(i + 1));
+        if (i > 0 && kv.slice(i + 1) === '' && S.request[kv.slice(0, i)]) c[kv.slice(0, i)] = null;
+        else if (i > 0) putQuery(c, kv.slice(0, i), kv.slice(i + 1));
       }
       if (Object.keys(c).length && cmp.length < MAX_COMPARE) cmp.push(otherModel(c, false));
     } else putQuery(req, k, v);

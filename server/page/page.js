@@ -10,14 +10,15 @@
  * endpoint the API gains later appears here without a change; the tables
  * below only give nicer labels, units and order.
  *
- * The script is four classic scripts, one job each, which index.html loads
+ * The script is five classic scripts, one job each, which index.html loads
  * with defer in this order (docs/planner.md, "Serving"): page.js (the
  * tables, helpers, the OpenAPI document and start), form.js (the form, the
  * shareable URL, messages on fields), answers.js (predict, the comparison,
- * the plots) and panels.js (panels of newer routes, the calibration view).
+ * the plots), panels.js (panels of newer routes) and calibration.js (the
+ * calibration view of the chosen profile's set).
  * Deferred scripts run in document order before DOMContentLoaded and share
  * their top-level declarations, so start() (run on DOMContentLoaded) sees
- * the functions of all four.
+ * the functions of all five.
  */
 'use strict';
 
@@ -36,6 +37,17 @@ const FIELDS = [
   { name: 'kv_cache', label: 'KV-cache precision', kind: 'enum', group: 'config' },
   { name: 'sm_clock_mhz', label: 'Locked SM clock', unit: 'MHz', kind: 'number', group: 'config',
     placeholder: 'not locked' },
+  /* A cap, the engine's memory share, expert parallelism and the serving
+   * stack are the deployment's too: each compared row has its own (a row
+   * with a locked clock must not take the form's cap, which the API
+   * refuses beside a lock). */
+  { name: 'power_cap_w', label: 'Power cap per GPU', unit: 'W', kind: 'number', group: 'config', placeholder: 'no cap' },
+  { name: 'gpu_memory_utilization', label: 'GPU memory utilization', kind: 'number', group: 'config',
+    placeholder: 'the set’s, 0.9', help: 'the engine’s share of each GPU’s memory (vLLM’s setting)' },
+  { name: 'expert_parallel', label: 'Expert parallel (MoE)', kind: 'boolean', group: 'config',
+    help: 'experts spread over the TP GPUs' },
+  { name: 'engine', label: 'Serving stack', kind: 'string', group: 'config', placeholder: 'vllm',
+    help: 'vllm, sglang, …: the numbers are vLLM’s' },
   { name: 'concurrency', label: 'Requests running', unit: 'n', kind: 'number', group: 'load', value: '32',
     help: 'closed loop: requests being served at once' },
   { name: 'rate', label: 'Arrival rate', unit: 'requests/s', kind: 'number', group: 'load',
@@ -302,6 +314,9 @@ const S = {
   /* the platforms a request may name (GET /v1/platforms), for the
    * profile platProfile ('' = the default) */
   platforms: [], platProfile: '', platGeneration: 0,
+  /* the set of profile `profile` as GET /v1/params answered it (body;
+   * null while it is read or when it could not be): calibration.js */
+  set: null,
 };
 
 function resolve(node) {
@@ -347,8 +362,8 @@ async function start() {
     const pr = await api('/v1/profiles');
     if (pr.ok) { S.profiles = pr.body.profiles || []; S.defaultProfile = pr.body.default || null; }
   }
-  $('params-line').textContent = `Parameter set ${params.body.name} (version ${params.body.params_version}, ${params.body.n_draws} bootstrap draws) from ${params.body.source}.`;
   buildForm();
+  /* the header line and the Platform help follow the chosen profile's set from here */
   renderCalibration(params.body);
   for (const p of PANELS) if (hasPath(p.path)) buildPanel(p);
   const { req, cmp } = parseQuery(location.search);

@@ -1,0 +1,171 @@
+/*
+ * "Add to comparison" pins the whole configuration (docs/planner.md,
+ * "Comparison"), in headless Chromium against a real `wattcast serve`
+ * serving the fitted set of tests/browser/page_session.h (the default) and
+ * the built-in profile `measured`:
+ *   - a row pinned at the API's defaults (default profile, TP 1, bf16 KV
+ *     cache, no clock lock) keeps them when the form then changes to
+ *     `measured`, TP 2, fp8 KV cache and 1200 MHz: its text and its node
+ *     power stay those of the configuration pinned (the API's answer to
+ *     it), its link names every field (`tp:1`, `kv_cache:bf16`, a clock
+ *     not set as `sm_clock_mhz:`, the profile by name) and reopens to the
+ *     same row;
+ *   - the power cap and the GPU memory share are a row's own: a row pinned
+ *     with a clock lock is not sent the form's later cap (which the API
+ *     refuses beside a lock) nor its memory share, and answers as the API
+ *     does for the lock;
+ *   - an older link's entry naming only what differs still takes the rest
+ *     from the form (cmp=platform:A100), and one naming a lock does not
+ *     take the form's cap.
+ *
+ * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
+ */
+#include "tests/browser/cdp.h"
+#include "tests/browser/page_session.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <string.h>
+
+static page_session S;
+static cdp *B;
+
+static int
+truth(const char *expr)
+{
+	json_t *v = cdp_eval(B, expr);
+	int t = json_is_true(v);
+	json_decref(v);
+	if (!t)
+		fprintf(stderr, "not true: %s\n", expr);
+	return t;
+}
+
+static void
+open_link(const char *query)
+{
+	char link[640];
+	snprintf(link, sizeof link, "http://127.0.0.1:%d/?%s", S.port, query);
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+}
+
+static int
+runs_done(void)
+{
+	json_t *v = cdp_eval(B, "Number(document.getElementById('status').dataset.runs)");
+	int n = (int)json_integer_value(v);
+	json_decref(v);
+	return n;
+}
+
+/* Click `id` (Predict, Add to comparison) and wait for its computation. */
+static void
+click_and_wait(const char *id)
+{
+	char expr[128];
+	int before = runs_done();
+	snprintf(expr, sizeof expr, "(document.getElementById('%s').click(), 1)", id);
+	page_eval_ok(B, expr);
+	CHECK(page_wait_runs(B, before + 1));
+}
+
+/* Compared row `row` reads `config` and shows the API's node power for
+ * `body`, with no refusal in its place. */
+static void
+check_row(const char *row, const char *config, const char *body)
+{
+	char sel[160];
+	snprintf(sel, sizeof sel, "(document.querySelector('#compare-table tr[data-row=\"%s\"] td.config') || {}).textContent || ''", row);
+	char *shown = cdp_eval_str(B, sel);
+	CHECK(strcmp(shown, config) == 0);
+	if (strcmp(shown, config) != 0)
+		fprintf(stderr, "row %s reads \"%s\", pinned \"%s\"\n", row, shown, config);
+	free(shown);
+	snprintf(sel, sizeof sel, "(document.querySelector('#compare-table tr[data-row=\"%s\"] td[data-key=node_power_w]') || {}).textContent || ''", row);
+	char *cell = cdp_eval_str(B, sel);
+	json_t *a = page_api_post(S.h, url("/v1/predict/inference"), body);
+	page_check_shown(cell, 0, json_number_value(json_object_get(a, "node_power_w")), "pinned row's node power");
+	json_decref(a);
+	free(cell);
+}
+
+static void
+check_pinned_defaults(void)
+{
+	open_link("platform=H100&model=Qwen3-8B&concurrency=32");
+	click_and_wait("add-compare");
+	const char *pinned = "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":32}";
+	check_row("#1", "H100 · Qwen3-8B · TP 1", pinned);
+	/* the form moves on; the pinned row does not */
+	page_choose(B, "f-profile", "measured");
+	page_choose(B, "f-tp", "2");
+	page_choose(B, "f-kv_cache", "fp8");
+	page_choose(B, "f-sm_clock_mhz", "1200");
+	click_and_wait("predict");
+	CHECK(truth("document.getElementById('status').dataset.state === 'done'"));
+	check_row("#1", "H100 · Qwen3-8B · TP 1", pinned);
+	/* the link names every field, a default one too, and reopens alike */
+	char *link = cdp_eval_str(B, "document.getElementById('share-link').value");
+	CHECK_CONTAINS(link, "cmp=platform:H100;model:Qwen3-8B;tp:1;");
+	CHECK_CONTAINS(link, ";kv_cache:bf16;");
+	CHECK_CONTAINS(link, ";sm_clock_mhz:;");
+	CHECK(truth("new URLSearchParams(location.search).get('cmp').endsWith(`;profile:${S.defaultProfile}`)"));
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+	check_row("#1", "H100 · Qwen3-8B · TP 1", pinned);
+	free(link);
+	/* an older link's entry names what differs; the rest is the form's */
+	open_link("platform=H100&model=Qwen3-8B&tp=2&concurrency=32&cmp=platform:A100");
+	check_row("#1", "A100 · Qwen3-8B · TP 2", "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"tp\":2,\"concurrency\":32}");
+}
+
+static void
+check_pinned_cap(void)
+{
+	const char *locked = "{\"profile\":\"measured\",\"platform\":\"H100\",\"model\":\"Qwen3-8B\","
+	                     "\"sm_clock_mhz\":1200,\"concurrency\":32}";
+	open_link("profile=measured&platform=H100&model=Qwen3-8B&concurrency=32&sm_clock_mhz=1200");
+	click_and_wait("add-compare");
+	page_eval_ok(B, "(() => { window.sent = []; const f = window.fetch;"
+	                " window.fetch = (u, i) => { window.sent.push([u, i && i.body]); return f(u, i); }; return true; })()");
+	page_choose(B, "f-sm_clock_mhz", "");
+	page_choose(B, "f-power_cap_w", "250");
+	page_choose(B, "f-gpu_memory_utilization", "0.5");
+	click_and_wait("predict");
+	CHECK(truth("!document.querySelector('#compare-table tr[data-row=\"#1\"] td.field-error')"));
+	check_row("#1", "H100 · Qwen3-8B · TP 1 · profile measured · sm_clock_mhz 1200", locked);
+	/* the row's own item in the batch (the last): its lock, and neither
+	 * the form's cap nor its memory share */
+	CHECK(truth("(() => { const b = JSON.parse(window.sent.filter(([u]) => u === '/v1/predict/batch').pop()[1]);"
+	            " const r = b[b.length - 1]; return r.sm_clock_mhz === 1200 && r.power_cap_w === undefined"
+	            "  && r.gpu_memory_utilization === undefined && r.concurrency === 32; })()"));
+	/* an older link naming a lock: the form's cap is not the row's */
+	open_link("profile=measured&platform=H100&model=Qwen3-8B&concurrency=32&power_cap_w=250&cmp=sm_clock_mhz:1200");
+	CHECK(truth("!document.querySelector('#compare-table tr[data-row=\"#1\"] td.field-error')"));
+	check_row("#1", "H100 · Qwen3-8B · TP 1 · profile measured · sm_clock_mhz 1200", locked);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("browser_page_compare_sets");
+	char *measured = path_join(dir, "measured.json");
+	const char *argv[] = { "wattcast", "profile", "export", "measured", "-o", measured, NULL };
+	test_run_ok(argv);
+	const char *more[] = { measured, NULL };
+	int rc = page_session_open_more(&S, "browser_page_compare", more);
+	free(measured);
+	free(dir);
+	if (rc == TEST_SKIP)
+		return TEST_SKIP;
+	B = S.b;
+	if (B) {
+		http_set_base(S.port);
+		check_pinned_defaults();
+		check_pinned_cap();
+		CHECK_INT(cdp_page_errors(B), 0);
+	}
+	page_session_close(&S);
+	return check_report("test_browser_page_compare");
+}
