@@ -274,8 +274,15 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		prev_eval = isfinite(runtime);
 		if (isfinite(train))
 			out->train_runtime_s = train;
-		if (isfinite(tokens) && !(tokens <= out->tokens_seen))
+		/* The running count at the last entry holding one, over that
+		 * entry's step: entries come every logging_steps, and the steps
+		 * after the last one hold tokens it does not (600000 at step 100
+		 * of 120 was read over 120 steps: -17 % tokens per step); a
+		 * resumed log's last entry is the run's, not its highest. */
+		if (isfinite(tokens) && tokens > 0 && step >= 1) {
 			out->tokens_seen = tokens;
+			out->tokens_step = step;
+		}
 		out->n_log_entries++;
 	}
 	return WC_OK;
@@ -288,10 +295,10 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 	json_error_t jerr;
 	char *buf;
 	size_t len;
-	double gs = NAN, ms = NAN, ls = NAN, ss = NAN, es = NAN;
+	double gs = NAN, ms = NAN, ls = NAN, ss = NAN, es = NAN, tokens = NAN;
 	int rc = wc_read_file(path, WC_STEP_LOG_MAX_BYTES, &buf, &len, err);
 	memset(out, 0, sizeof *out);
-	out->train_runtime_s = out->tokens_seen = NAN;
+	out->train_runtime_s = out->tokens_seen = out->tokens_step = NAN;
 	if (rc != WC_OK)
 		return rc;
 	size_t nonfinite = 0; /* a NaN loss or grad_norm: counts nothing here */
@@ -305,7 +312,8 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 	         !(rc = state_number(&ld, root, "", "max_steps", &ms)) &&
 	         !(rc = state_number(&ld, root, "", "logging_steps", &ls)) &&
 	         !(rc = state_number(&ld, root, "", "save_steps", &ss)) &&
-	         !(rc = state_number(&ld, root, "", "eval_steps", &es)))
+	         !(rc = state_number(&ld, root, "", "eval_steps", &es)) &&
+	         !(rc = state_number(&ld, root, "", "num_input_tokens_seen", &tokens)))
 		rc = state_history(&ld, json_object_get(root, "log_history"), out);
 	if (rc == WC_OK && !(gs >= 1 && gs <= 1e9 && gs == floor(gs)))
 		rc = wc__json_fail(&ld, "/global_step", "expected the number of optimizer steps done (>= 1)");
@@ -317,6 +325,13 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 		out->logging_steps = as_steps(ls, out->max_steps);
 		out->save_steps = as_steps(ss, out->max_steps);
 		out->eval_steps = as_steps(es, out->max_steps);
+		/* The TrainerState's own running total, at global_step, wins over
+		 * log_history's; 0 is its default when tokens are not counted
+		 * (docs/formats/finetune-telemetry.md, "Step logs"). */
+		if (isfinite(tokens) && tokens > 0) {
+			out->tokens_seen = tokens;
+			out->tokens_step = gs;
+		}
 	}
 	json_decref(root);
 	return rc;

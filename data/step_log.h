@@ -62,7 +62,9 @@ typedef struct {
 	int max_steps;
 	double logging_steps, save_steps, eval_steps; /* as steps (ratios resolved); 0 = none */
 	double train_runtime_s;    /* of train(), from the final log entry */
-	double tokens_seen;        /* num_input_tokens_seen, when logged */
+	double tokens_seen;        /* num_input_tokens_seen: the state's own (top level) when
+	                            * above 0, else the last log_history entry's; NaN none */
+	double tokens_step;        /* the step it was counted at: global_step, or that entry's */
 	int n_evals;               /* evaluations: log entries with eval_runtime or eval_<name>_runtime,
 	                            * those of one step in a row (one per eval dataset) as one */
 	double eval_runtime_s;     /* their sum */

@@ -82,7 +82,10 @@ trainer_state(void)
 	CHECK_INT(st.n_evals, 2);
 	CHECK_NEAR(st.eval_runtime_s, 62.0, 1e-12);
 	CHECK_NEAR(st.train_runtime_s, 1234.5, 0);
+	/* the last entry holding it, at its step: over global_step 400 it
+	 * read half the tokens per step */
 	CHECK_NEAR(st.tokens_seen, 1638400, 0);
+	CHECK_NEAR(st.tokens_step, 200, 0);
 	/* each evaluation at its step, for placing it in the trace */
 	CHECK_NEAR(st.eval_at[0], 100, 0);
 	CHECK_NEAR(st.eval_s[1], 30.5, 0);
@@ -96,6 +99,22 @@ trainer_state(void)
 	CHECK_NEAR(st.rerun_steps, 20, 0); /* 130 back to 110: steps run again */
 	CHECK_NEAR(st.eval_at[0], 150, 0);
 	wc_trainer_state_free(&st);
+	/* the state's own running total, at global_step, wins over the log's;
+	 * a top-level 0 (the Trainer's default when it does not count) does not */
+	CHECK_INT(write_text(path, "{\"global_step\": 120, \"num_input_tokens_seen\": 720000, \"logging_steps\": 25,\n"
+	                           " \"log_history\": [{\"step\": 100, \"num_input_tokens_seen\": 580000}]}\n"), 0);
+	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
+	CHECK_NEAR(st.tokens_seen / st.tokens_step, 6000, 0);
+	CHECK_NEAR(st.tokens_step, 120, 0);
+	wc_trainer_state_free(&st);
+	CHECK_INT(write_text(path, "{\"global_step\": 120, \"num_input_tokens_seen\": 0,\n"
+	                           " \"log_history\": [{\"step\": 100, \"num_input_tokens_seen\": 580000}]}\n"), 0);
+	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
+	CHECK_NEAR(st.tokens_seen / st.tokens_step, 5800, 0);
+	wc_trainer_state_free(&st);
+	CHECK_INT(write_text(path, "{\"global_step\": 10, \"num_input_tokens_seen\": \"many\"}"), 0);
+	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "trainer_state.json: /num_input_tokens_seen: expected a number, got string");
 	/* a dict of eval datasets: one entry per dataset, eval_<name>_runtime,
 	 * at the same step -- one evaluation, their sum; at step 0 with
 	 * eval_on_start; entries of one step apart are two */

@@ -128,15 +128,20 @@ configuration(ft_ctx *c, wc_ft_run *run, wc_error *err)
 	k->data_parallel = f->data_parallel;
 	k->tokens_per_step = f->tokens_per_step;
 	if (isnan(k->tokens_per_step) && c->have_state && c->state.tokens_seen > 0) {
-		/* Some Trainer versions over-count num_input_tokens_seen: a value
+		/* Over the step it was counted at: the state's own total at
+		 * global_step, else the last log entry's at its step.
+		 * Some Trainer versions over-count num_input_tokens_seen: a value
 		 * the configuration's steps cannot hold (the check of
 		 * wc_ft_config_check) is left out with a warning, the row keeping
 		 * the most a step holds (docs/formats/finetune-telemetry.md). */
 		wc_error e;
-		k->tokens_per_step = c->state.tokens_seen / c->state.global_step;
+		char over[48] = "global_step";
+		if (c->state.tokens_step != c->state.global_step)
+			snprintf(over, sizeof over, "its log_history step %.0f", c->state.tokens_step);
+		k->tokens_per_step = c->state.tokens_seen / c->state.tokens_step;
 		if (wc_ft_config_check(k, &e) != WC_OK && strncmp(e.msg, "tokens_per_step:", 16) == 0) {
-			wc_error_format(c->tokens_note, sizeof c->tokens_note, "%s: num_input_tokens_seen / global_step is "
-			         "left out:%s", c->state_path + strlen(c->dir) + 1, e.msg + 16);
+			wc_error_format(c->tokens_note, sizeof c->tokens_note, "%s: num_input_tokens_seen / %s is "
+			         "left out:%s", c->state_path + strlen(c->dir) + 1, over, e.msg + 16);
 			k->tokens_per_step = NAN;
 		}
 	}
