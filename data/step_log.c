@@ -258,7 +258,10 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		 * the first session's entries past it (docs/finetune.md,
 		 * "Evaluations a trainer state lists"). */
 		if (isfinite(step) && isfinite(prev) && step < prev) {
-			out->n_restarts++;
+			if (out->n_restarts++ == 0) {
+				out->back_from = prev;
+				out->back_to = step;
+			}
 			out->rerun_steps += prev - step;
 		}
 		prev = isfinite(step) ? step : prev;
@@ -345,4 +348,10 @@ wc_trainer_state_free(wc_trainer_state *s)
 	s->eval_at = s->eval_s = NULL;
 	s->n_evals = 0;
 	s->eval_runtime_s = 0;
+}
+
+double
+wc_trainer_state_run_steps(const wc_trainer_state *s)
+{
+	return s->global_step + s->rerun_steps + s->n_restarts * s->logging_steps;
 }

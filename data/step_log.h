@@ -75,6 +75,7 @@ typedef struct {
 	                            * a resumed run's log kept with the first session's */
 	double rerun_steps;        /* the steps those entries go back, summed: the steps a
 	                            * resume ran again, short by up to a logging interval each */
+	double back_from, back_to; /* the first such: the step before it and its own */
 } wc_trainer_state;
 
 /** Read a trainer_state.json (leniently: only the keys above are read;
@@ -82,6 +83,13 @@ typedef struct {
  *  wc_trainer_state_free, also after a refusal. */
 int wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err);
 void wc_trainer_state_free(wc_trainer_state *s);
+
+/** The optimizer steps the run ran: global_step plus those its resumes ran
+ *  again (rerun_steps and a logging interval each: the first entry after
+ *  a resume is a logging interval past the checkpoint), short by the steps
+ *  a session ran past its last logged one (docs/finetune.md, "Counting
+ *  steps"). global_step when the log does not go back. */
+double wc_trainer_state_run_steps(const wc_trainer_state *s);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,10 @@
  *   the top level says 720000. The last entry's count over global_step
  *   gave 5000 tokens per step (energy per token +20 %); the top level over
  *   global_step, else the last entry's over its own step, gives 6000.
+ * - A resumed run whose log_history kept both sessions: a crash after
+ *   step 140 (logged every 10), a resume from checkpoint-100, 240 steps
+ *   run for a global_step of 200. Over global_step its energy per step was
+ *   +20 % with only a warning; the steps run are counted, and said.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -149,6 +153,47 @@ tokens(const char *dir, const char *name, const char *top)
 	free(run);
 }
 
+/* A crash after step 140 resumed from checkpoint-100 (a save every 50):
+ * log_history 10..140, then 110..200, as a Trainer keeping the first
+ * session's entries leaves it. */
+static void
+resumed(const char *dir)
+{
+	static wave v;
+	char state[8192], *p = state;
+	memset(&v, 0, sizeof v);
+	add(&v, 20.0, 70.0);
+	session(&v, 1, 200, 50, 140);
+	add(&v, 60.0, 70.0); /* the crash and the restart */
+	double resume = v.t;
+	session(&v, 101, 200, 50, 0);
+	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 50,\n"
+	             " \"log_history\": [\n");
+	for (int s = 10; s <= 140; s += 10)
+		p += sprintf(p, "  {\"loss\": 1.5, \"step\": %d},\n", s);
+	for (int s = 110; s <= 200; s += 10)
+		p += sprintf(p, "  {\"loss\": 1.4, \"step\": %d},\n", s);
+	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 200}]}\n", v.t - resume);
+	char *run = run_folder(dir, "resumed-log-kept", &v, state), *err = NULL;
+	wc_ft_table *t = ingest(dir, run, &err);
+	if (t) {
+		double e = t->runs[0].energy_per_step_j;
+		fprintf(stderr, "resumed: %s steps (truth 240), %.1f J/step (truth %.1f, %+.2f %%)\n%s",
+		        wc_ft_table_get_extra(t, 0, "steps"), e, STEP_J, 100 * (e / STEP_J - 1), err);
+		CHECK(strcmp(wc_ft_table_get_extra(t, 0, "steps"), "240") == 0);
+		CHECK(fabs(e / STEP_J - 1) < 0.01);
+		CHECK(strcmp(wc_ft_table_get_extra(t, 0, "step_source"), "trainer_state") == 0);
+	}
+	CHECK_CONTAINS(err, "resumed-log-kept: trainer_state.json: log_history's step goes back from 140 to 110 (a "
+	               "resumed run, 1 time): 240 steps counted, global_step 200 plus 40 run again; steps past the "
+	               "last logged one before a crash are not known");
+	/* counted, the steps agree with the trace: no count to doubt */
+	CHECK(strstr(err, "ran twice") == NULL);
+	wc_ft_table_free(t);
+	free(err);
+	free(run);
+}
+
 int
 main(void)
 {
@@ -158,6 +203,7 @@ main(void)
 	tokens(dir, "tokens-log-only", "");
 	/* 0 is the Trainer's default when it does not count: the log's */
 	tokens(dir, "tokens-top-level-zero", " \"num_input_tokens_seen\": 0,");
+	resumed(dir);
 	free(dir);
 	return check_report("test_ft_state_counts");
 }

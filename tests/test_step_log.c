@@ -97,7 +97,10 @@ trainer_state(void)
 	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
 	CHECK_INT(st.n_restarts, 1);
 	CHECK_NEAR(st.rerun_steps, 20, 0); /* 130 back to 110: steps run again */
+	CHECK_NEAR(st.back_from, 130, 0);
+	CHECK_NEAR(st.back_to, 110, 0);
 	CHECK_NEAR(st.eval_at[0], 150, 0);
+	CHECK_NEAR(wc_trainer_state_run_steps(&st), 220, 0); /* no logging_steps: short by one */
 	wc_trainer_state_free(&st);
 	/* the state's own running total, at global_step, wins over the log's;
 	 * a top-level 0 (the Trainer's default when it does not count) does not */
@@ -106,6 +109,7 @@ trainer_state(void)
 	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
 	CHECK_NEAR(st.tokens_seen / st.tokens_step, 6000, 0);
 	CHECK_NEAR(st.tokens_step, 120, 0);
+	CHECK_NEAR(wc_trainer_state_run_steps(&st), 120, 0);
 	wc_trainer_state_free(&st);
 	CHECK_INT(write_text(path, "{\"global_step\": 120, \"num_input_tokens_seen\": 0,\n"
 	                           " \"log_history\": [{\"step\": 100, \"num_input_tokens_seen\": 580000}]}\n"), 0);
